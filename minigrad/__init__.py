@@ -1,0 +1,55 @@
+"""minigrad: PyTorch's tensor autograd, in short readable NumPy.
+
+``import minigrad as torch`` runs the PyTorch autograd tutorial unchanged:
+same printed tensors, same ``grad_fn`` names, same gradients, same errors.
+
+Where things live:
+    tensor.py       the Tensor class (its methods call the ops)
+    ops/            one small class per operation: forward + backward
+    autograd/       grad mode, graph nodes, the engine, Function, grad, gradcheck
+    creation.py     tensor(), ones(), randn(), ...
+    _printing.py    how tensors print
+    dtypes.py       float32, int64, ... and type promotion
+"""
+
+from . import autograd, dtypes, ops  # noqa: F401
+from ._printing import set_printoptions  # noqa: F401
+from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .creation import (  # noqa: F401
+    BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, empty,
+    eye, from_numpy, full, full_like, linspace, manual_seed, ones, ones_like, rand,
+    rand_like, randint, randn, randn_like, seed, tensor, zeros, zeros_like,
+)
+from .dtypes import (  # noqa: F401
+    bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64,
+    promote_types, result_type, uint8,
+)
+from .ops import (  # noqa: F401
+    abs, add, all, allclose, any, argmax, argmin, bmm, cat, clamp, clone, cos, div, dot, eq,
+    exp, flatten, flip, ge, gt, isclose, le, log, log_softmax, logsumexp, lt, masked_fill,
+    matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, permute,
+    pow, prod, relu, reshape, select, sigmoid, sign, sin, softmax, sqrt, squeeze, stack, std,
+    sub, sum, t, tanh, transpose, unsqueeze, var, where,
+)
+from .tensor import Size, Tensor  # noqa: F401
+
+__version__ = "0.1.0"
+
+# PyTorch's dtype aliases.
+float = float32  # noqa: A001
+double = float64
+half = float16
+long = int64
+int = int32  # noqa: A001
+short = int16
+
+clip = clamp
+
+
+def is_tensor(obj) -> "builtins.bool":  # noqa: F821
+    """True if ``obj`` is a minigrad Tensor."""
+    return isinstance(obj, Tensor)
+
+
+def numel(x: Tensor):
+    return x.numel()

@@ -1,0 +1,14 @@
+"""Automatic differentiation: grad mode, graph nodes, the engine, custom
+Functions, ``grad`` and ``gradcheck``.
+
+``backward_steps`` is the engine's walk made visible: it yields each step
+of a backward pass (which node ran, what gradient it received, what it sent
+along each edge) without changing any ``.grad``.
+"""
+
+from .engine import BackwardStep, backward_steps  # noqa: F401
+from .function import Function, FunctionCtx  # noqa: F401
+from .functional import backward, grad  # noqa: F401
+from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .gradcheck import GradcheckError, gradcheck  # noqa: F401
+from .node import AccumulateGrad, Node  # noqa: F401

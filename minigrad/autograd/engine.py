@@ -1,0 +1,286 @@
+"""The backward engine: one iterative walk over the graph, as a sequence of steps.
+
+1. Count, for every node reachable from the outputs, how many edges point
+   at it (an explicit stack, no recursion, so a 100,000-op chain is fine).
+2. Start from the output nodes with the seed gradients. A node is *ready*
+   when every edge into it has delivered its gradient; the gradients that
+   arrive along several edges are summed first. Among ready nodes the one
+   created last runs first (as in PyTorch), and ``AccumulateGrad`` nodes run
+   as soon as they are ready. The order is therefore deterministic.
+3. A ready node applies its backward (the chain rule for its op) and sends
+   one gradient along each of its ``next_functions`` edges.
+
+``backward_steps`` yields a ``BackwardStep`` per node run and changes no
+``.grad``: it is what the stepper widget shows. ``run_backward`` (behind
+``Tensor.backward`` and ``autograd.grad``) walks the very same generator and
+applies what each step says: leaf gradients accumulated, retained gradients
+stored, saved tensors freed.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+from .. import errors
+from . import grad_mode
+from .node import AccumulateGrad, Node
+
+__all__ = ["BackwardStep", "backward_steps", "run_backward"]
+
+
+@dataclass(eq=False)
+class BackwardStep:
+    """One node of a backward pass, as it ran.
+
+    ``received``: the gradients that arrived, in arrival order, as
+    ``(from_node, output_nr, grad)`` (``from_node`` is None for the seed
+    gradient given to ``backward``). ``grad_outputs``: their sums, one per
+    output of the node, after hooks. ``sent``: one ``(next_node, input_nr,
+    grad)`` per edge in ``next_functions`` (grad None where none flows).
+    ``leaf_grad``: for an ``AccumulateGrad`` step, the leaf's ``.grad`` after
+    this step. ``retained``: ``(tensor, grad)`` for non-leaves that called
+    ``retain_grad()``.
+    """
+
+    index: int
+    node: Node
+    received: list = field(default_factory=list)
+    grad_outputs: tuple = ()
+    sent: tuple = ()
+    leaf_grad: object = None
+    retained: tuple = ()
+
+    @property
+    def is_leaf(self) -> bool:
+        return isinstance(self.node, AccumulateGrad)
+
+    def __repr__(self) -> str:
+        return f"<BackwardStep {self.index}: {self.node.name()}>"
+
+
+def backward_steps(tensors, grad_tensors=None, *, inputs=None) -> Iterator[BackwardStep]:
+    """Yield the steps of ``backward`` on ``tensors`` without changing any ``.grad``.
+
+    The graph is kept (nothing is freed), so the real ``backward()`` can
+    still run afterwards. Hooks registered with ``register_hook`` run, as
+    they would in the real pass.
+
+    >>> import minigrad as torch
+    >>> x = torch.ones(2, requires_grad=True)
+    >>> [step.node.name() for step in torch.autograd.backward_steps((x * 3).sum())]
+    ['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
+    """
+    roots = _roots(tensors, grad_tensors)
+    return _walk(roots, targets=_targets(inputs), keep_graph=True, create_graph=False)
+
+
+def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
+                 inputs=None, accumulate=True):
+    """Run backward and apply it. With ``accumulate=False`` (``autograd.grad``),
+    leaves are not touched and the gradients reaching ``inputs`` are returned."""
+    if retain_graph is None:
+        retain_graph = create_graph
+    roots = _roots(tensors, grad_tensors)
+    targets = _targets(inputs)
+    captured = {}
+    previous = grad_mode.is_grad_enabled()
+    grad_mode._set_enabled(create_graph)
+    try:
+        for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph):
+            if step.is_leaf:
+                if accumulate:
+                    step.node.variable._grad = step.leaf_grad
+            if targets is not None and step.node in targets:
+                for nr in targets[step.node]:
+                    captured[(step.node, nr)] = step.grad_outputs[nr]
+            if accumulate:
+                for tensor, grad in step.retained:
+                    tensor._grad = grad
+    finally:
+        grad_mode._set_enabled(previous)
+    return captured
+
+
+def _roots(tensors, grad_tensors) -> list:
+    """Pair each output with its seed gradient, checking both as torch does."""
+    from ..tensor import Tensor
+
+    if isinstance(tensors, Tensor):
+        tensors = (tensors,)
+    if grad_tensors is None or isinstance(grad_tensors, Tensor):
+        grad_tensors = (grad_tensors,) * len(tensors) if grad_tensors is None else (grad_tensors,)
+    if len(grad_tensors) != len(tensors):
+        raise RuntimeError(
+            f"got {len(grad_tensors)} tensors and {len(tensors)} gradients"
+        )
+    roots = []
+    for index, (output, grad) in enumerate(zip(tensors, grad_tensors)):
+        if not output.requires_grad:
+            raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
+        if grad is None:
+            if output.numel() != 1:
+                raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
+            grad = Tensor._make(output._data.dtype.type(1).reshape(output.shape))
+        else:
+            if not isinstance(grad, Tensor):
+                grad = Tensor._make(output._data.dtype.type(grad).reshape(output.shape))
+            if grad.shape != output.shape:
+                raise errors.gradient_shape_mismatch(index, grad.shape, output.shape)
+            if grad.dtype is not output.dtype:
+                grad = grad.to(output.dtype)
+        roots.append((*output._gradient_edge(), grad))
+    return roots
+
+
+def _targets(inputs) -> dict | None:
+    """For ``inputs=``: node -> output numbers whose gradients are wanted."""
+    if inputs is None:
+        return None
+    from ..tensor import Tensor
+
+    if isinstance(inputs, Tensor):
+        inputs = (inputs,)
+    targets: dict = {}
+    for tensor in inputs:
+        if not tensor.requires_grad:
+            raise RuntimeError("One of the differentiated Tensors does not require grad")
+        node, nr = tensor._gradient_edge()
+        targets.setdefault(node, []).append(nr)
+    return targets
+
+
+def _count_dependencies(root_nodes: Sequence[Node]) -> dict:
+    """How many edges point at each reachable node (iterative DFS)."""
+    dependencies = {node: 0 for node in root_nodes}
+    stack = list(dict.fromkeys(root_nodes))
+    seen = set(stack)
+    while stack:
+        node = stack.pop()
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] = dependencies.get(next_node, 0) + 1
+            if next_node not in seen:
+                seen.add(next_node)
+                stack.append(next_node)
+    return dependencies
+
+
+def _needed(dependencies: dict, targets: dict) -> set:
+    """Nodes that lie on a path to a target (only they need to run)."""
+    parents: dict = {}
+    for node in dependencies:
+        for next_node, _ in node.next_functions:
+            if next_node is not None:
+                parents.setdefault(next_node, []).append(node)
+    needed = set(targets)
+    stack = list(targets)
+    while stack:
+        for parent in parents.get(stack.pop(), ()):
+            if parent not in needed:
+                needed.add(parent)
+                stack.append(parent)
+    return needed
+
+
+def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[BackwardStep]:
+    dependencies = _count_dependencies([node for node, _, _ in roots])
+    needed = _needed(dependencies, targets) if targets is not None else None
+    arrivals: dict = {}  # node -> [(from_node, output_nr, grad)]
+    ready: list = []
+
+    def deliver(node, nr, grad, source):
+        arrivals.setdefault(node, []).append((source, nr, grad))
+
+    pushes = itertools.count()  # ties (leaves) run in the order they became ready
+
+    def make_ready(node):
+        heapq.heappush(ready, (-node._sequence_nr, next(pushes), node))
+
+    for node, nr, grad in roots:
+        deliver(node, nr, grad, None)
+    for node in dict.fromkeys(node for node, _, _ in roots):
+        if dependencies[node] == 0:
+            make_ready(node)
+
+    index = 0
+    while ready:
+        _, _, node = heapq.heappop(ready)
+        received = arrivals.pop(node, [])
+        if needed is not None and node not in needed:
+            continue
+        step = BackwardStep(index, node, received)
+        step.grad_outputs = _sum_arrivals(node, received)
+        _run_tensor_hooks(node, step)
+        if isinstance(node, AccumulateGrad):
+            step.leaf_grad = _accumulated(node.variable, step.grad_outputs[0], create_graph)
+        elif targets is None or _leads_further(node, needed):
+            grads = node._run(step.grad_outputs)
+            if not keep_graph:
+                node.release_saved()
+            step.sent = tuple(
+                (next_node, input_nr, grad)
+                for (next_node, input_nr), grad in zip(node.next_functions, grads)
+            )
+            for next_node, input_nr, grad in step.sent:
+                if next_node is None:
+                    continue
+                if grad is not None:
+                    deliver(next_node, input_nr, grad, node)
+                dependencies[next_node] -= 1
+                if dependencies[next_node] == 0:
+                    make_ready(next_node)
+        index += 1
+        yield step
+
+
+def _leads_further(node, needed) -> bool:
+    return any(next_node in needed for next_node, _ in node.next_functions)
+
+
+def _sum_arrivals(node: Node, received: list) -> tuple:
+    """Sum the gradients that arrived for each output of ``node``."""
+    outputs = 1 + max((nr for _, nr, _ in received), default=0)
+    sums = [None] * outputs
+    for _, nr, grad in received:
+        sums[nr] = grad if sums[nr] is None else sums[nr] + grad
+    return tuple(sums)
+
+
+def _run_tensor_hooks(node: Node, step: BackwardStep) -> None:
+    """Hooks from ``register_hook`` may replace a gradient; retained
+    gradients (``retain_grad``) see the result, as in PyTorch."""
+    hooks = node._tensor_pre_hooks
+    if isinstance(node, AccumulateGrad) and node.variable._leaf_hooks:
+        hooks = {0: node.variable._leaf_hooks}
+    if hooks:
+        grads = list(step.grad_outputs)
+        for nr, hook_list in hooks.items():
+            for hook in hook_list:
+                if nr < len(grads) and grads[nr] is not None:
+                    replaced = hook(grads[nr])
+                    if replaced is not None:
+                        grads[nr] = replaced
+        step.grad_outputs = tuple(grads)
+    retains = node._retains_grad
+    if retains:
+        retained = []
+        for nr, ref in retains.items():
+            tensor = ref()
+            if tensor is not None and nr < len(step.grad_outputs) \
+                    and step.grad_outputs[nr] is not None:
+                retained.append((tensor, _accumulated(tensor, step.grad_outputs[nr], False)))
+        step.retained = tuple(retained)
+
+
+def _accumulated(tensor, grad, create_graph: bool):
+    """What ``tensor.grad`` becomes when ``grad`` arrives: gradients add up
+    across backward calls (that is why training loops call ``zero_grad``)."""
+    old = tensor._grad
+    if old is None:
+        # A copy: the arriving tensor may be the caller's own (y.backward(g)).
+        return grad if create_graph else grad.detach().clone()
+    return old + grad

@@ -1,0 +1,152 @@
+"""Custom operations: subclass ``Function`` with a forward and a backward.
+
+    class Cube(Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x ** 3
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, = ctx.saved_tensors
+            return grad * 3 * x ** 2
+
+    y = Cube.apply(x)        # y.grad_fn is <CubeBackward object at ...>
+
+``forward`` runs with grad mode off; ``backward`` returns one gradient per
+argument of ``forward`` (None for arguments that are not tensors or need no
+gradient). ``ctx`` is the graph node itself, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+from .. import errors
+from . import grad_mode
+from .node import Node, SavedTensor, _FREED
+
+__all__ = ["Function", "FunctionCtx"]
+
+
+class FunctionCtx(Node):
+    """The ``ctx`` of a custom Function: also its node in the graph."""
+
+    _function: type  # the user's Function subclass
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._saved_for_backward: tuple | None = None
+        self._tensor_positions: tuple = ()
+        self.needs_input_grad: tuple = ()
+        self.non_differentiable: set = set()
+
+    def save_for_backward(self, *tensors) -> None:
+        """Keep tensors for backward (read them back with ``ctx.saved_tensors``)."""
+        self._saved_for_backward = tensors
+
+    @property
+    def saved_tensors(self) -> tuple:
+        saved = self._saved_for_backward
+        if saved is _FREED:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        if saved is None:
+            return ()
+        return tuple(item.unpack(self) if isinstance(item, SavedTensor) else item
+                     for item in saved)
+
+    def mark_non_differentiable(self, *tensors) -> None:
+        """Outputs that should not require grad (e.g. indices)."""
+        self.non_differentiable.update(id(t) for t in tensors)
+
+    def mark_dirty(self, *tensors) -> None:
+        """Accepted for compatibility; minigrad custom functions should not modify inputs."""
+
+    def set_materialize_grads(self, value: bool) -> None:
+        self.materialize_grads = value
+
+    def release_saved(self) -> None:
+        super().release_saved()
+        if self._saved_for_backward is not None:
+            self._saved_for_backward = _FREED
+
+    def backward(self, *grad_outputs):
+        from ..creation import zeros
+
+        # Outputs that received no gradient get zeros (PyTorch's materialize_grads).
+        grad_outputs = tuple(
+            grad_outputs[i] if i < len(grad_outputs) and grad_outputs[i] is not None
+            else (zeros(*meta[0], dtype=meta[1]) if meta is not None else None)
+            for i, meta in enumerate(self._output_meta)
+        )
+        grads = self._function.backward(self, *grad_outputs)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        if len(grads) != len(self.needs_input_grad):
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients "
+                f"(expected {len(self.needs_input_grad)}, got {len(grads)})"
+            )
+        return tuple(grads[i] for i in self._tensor_positions)
+
+
+class _FunctionMeta(type):
+    """Gives each Function subclass its node class, named ``<Name>Backward``."""
+
+    def __init__(cls, name, bases, namespace):
+        super().__init__(name, bases, namespace)
+        cls._backward_cls = type(f"{name}Backward", (FunctionCtx,), {"_function": cls})
+
+
+class Function(metaclass=_FunctionMeta):
+    """Base class for custom differentiable operations (see the module docstring)."""
+
+    @staticmethod
+    def forward(ctx, *args, **kwargs):
+        raise NotImplementedError("You must implement the forward function for custom Function.")
+
+    @staticmethod
+    def backward(ctx, *grad_outputs):
+        raise NotImplementedError("You must implement the backward function for custom Function.")
+
+    @classmethod
+    def apply(cls, *args):
+        from ..tensor import Tensor
+
+        ctx = cls._backward_cls()
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        with grad_mode.no_grad():
+            outputs = cls.forward(ctx, *args)
+        single = not isinstance(outputs, tuple)
+        outputs = (outputs,) if single else outputs
+        if not (grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)):
+            return outputs[0] if single else outputs
+        tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        ctx._tensor_positions = tuple(tensor_positions)
+        ctx._link([args[i] for i in tensor_positions], [args[i]._data for i in tensor_positions],
+                  None)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx._output_meta = tuple((o.shape, o.dtype) if isinstance(o, Tensor) else None
+                                 for o in outputs)
+        wrapped = []
+        for nr, out in enumerate(outputs):
+            if not isinstance(out, Tensor) or id(out) in ctx.non_differentiable \
+                    or not out.dtype.is_floating_point:
+                wrapped.append(out)
+                continue
+            wrapped.append(Tensor._make(out._data, grad_fn=ctx, output_nr=nr,
+                                        version=out._version))
+        if ctx._saved_for_backward is not None:
+            by_id = {id(out): new for out, new in zip(outputs, wrapped)}
+            ctx._saved_for_backward = tuple(
+                _save(t, by_id) for t in ctx._saved_for_backward
+            )
+        return wrapped[0] if single else tuple(wrapped)
+
+
+def _save(value, outputs_by_id):
+    from ..tensor import Tensor
+
+    if not isinstance(value, Tensor):
+        return value
+    if id(value) in outputs_by_id:
+        return SavedTensor(outputs_by_id[id(value)], is_output=True)
+    return SavedTensor(value)

@@ -1,0 +1,82 @@
+"""Grad mode: whether operations are recorded in the graph.
+
+``no_grad``, ``enable_grad`` and ``set_grad_enabled`` save the previous mode
+on entry and restore it on exit, so they nest; each also works as a
+decorator. Results computed while grad mode is off are leaves with
+``requires_grad=False``.
+"""
+
+from __future__ import annotations
+
+import functools
+
+__all__ = ["is_grad_enabled", "no_grad", "enable_grad", "set_grad_enabled"]
+
+_enabled = True
+
+
+def is_grad_enabled() -> bool:
+    """True when new operations are being recorded for backward."""
+    return _enabled
+
+
+def _set_enabled(mode: bool) -> None:
+    global _enabled
+    _enabled = mode
+
+
+class _GradModeContext:
+    """Base: a context manager that sets grad mode and restores the old one."""
+
+    _mode: bool
+
+    def __enter__(self) -> None:
+        self._previous = _enabled
+        _set_enabled(self._mode)
+
+    def __exit__(self, *exc_info) -> None:
+        _set_enabled(self._previous)
+
+    def __call__(self, func):
+        """Use as a decorator: run ``func`` in this grad mode on every call."""
+        mode = self._mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            previous = _enabled
+            _set_enabled(mode)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                _set_enabled(previous)
+        return wrapper
+
+
+class no_grad(_GradModeContext):
+    """Disable recording: ``with no_grad(): w -= lr * w.grad`` (or ``@no_grad()``)."""
+
+    _mode = False
+
+
+class enable_grad(_GradModeContext):
+    """Re-enable recording inside a ``no_grad`` block."""
+
+    _mode = True
+
+
+class set_grad_enabled(_GradModeContext):
+    """Set grad mode to ``mode``. Like torch's, it takes effect at once (so a
+    bare ``set_grad_enabled(False)`` call works) and, used with ``with``,
+    restores the previous mode on exit."""
+
+    def __init__(self, mode: bool) -> None:
+        self._previous = _enabled
+        self._mode = bool(mode)
+        _set_enabled(self._mode)
+
+    def __enter__(self) -> None:
+        pass  # already set by __init__; __exit__ restores
+
+    def __call__(self, func):
+        _set_enabled(self._previous)  # as a decorator it must not stay switched
+        return super().__call__(func)

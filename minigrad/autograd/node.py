@@ -1,0 +1,312 @@
+"""Graph nodes: what ``tensor.grad_fn`` points to.
+
+Every differentiable operation is a subclass of ``Node`` named as PyTorch
+names it (``MulBackward0``) with two methods side by side:
+
+* ``forward(*arrays, **params)`` computes the result with NumPy and calls
+  ``self.save(...)`` for what backward will need;
+* ``backward(grad)`` receives the gradient of the loss with respect to the
+  result (a Tensor) and returns one gradient per input, written with tensor
+  operations so that backward can itself be differentiated
+  (``create_graph=True``).
+
+``Node.apply`` runs the forward and, when any input requires grad and grad
+mode is on, links the node into the graph: ``next_functions`` holds one
+``(node, input_nr)`` edge per input, ``(None, 0)`` for inputs that need no
+gradient, and an ``AccumulateGrad`` node for leaves.
+
+Saved values are kept by name (``_saved_self``, ``_saved_other``,
+``_saved_result``, ...), as PyTorch shows them. Saved tensors remember the
+version of the tensor when saved, so a later in-place change is caught at
+backward, and they are freed after backward unless ``retain_graph=True``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import weakref
+
+import numpy as np
+
+from .. import errors
+from ..dtypes import LEGACY_NAMES
+from . import grad_mode
+from .broadcast import is_expandable_to, sum_to
+
+__all__ = ["Node", "AccumulateGrad", "SavedTensor"]
+
+_sequence = itertools.count()  # creation order; the engine runs newest first
+_LEAF_SEQUENCE = float("inf")  # AccumulateGrad runs as soon as it is ready
+_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+
+
+class SavedTensor:
+    """A tensor saved for backward, with the version it had when saved.
+
+    An output of the node itself is kept as its data only (not the Tensor),
+    so that node -> output -> node is not a reference cycle; unpacking
+    rebuilds a Tensor whose ``grad_fn`` is the node, as PyTorch does.
+    """
+
+    __slots__ = ("tensor", "data", "version", "saved_version", "grad_fn", "output_nr")
+
+    def __init__(self, tensor, *, is_output: bool = False):
+        self.version = tensor._version
+        self.saved_version = tensor._version.value
+        self.output_nr = tensor._output_nr
+        if is_output:
+            self.tensor, self.data, self.grad_fn = None, tensor._data, None
+        else:
+            self.tensor, self.data, self.grad_fn = tensor, None, tensor.grad_fn
+
+    def unpack(self, node: "Node"):
+        from ..tensor import Tensor
+
+        if self.version.value != self.saved_version:
+            tensor = self.tensor
+            data = self.data if tensor is None else tensor._data
+            producer = node if tensor is None else self.grad_fn
+            raise errors.modified_by_inplace(
+                LEGACY_NAMES[Tensor._dtype_of(data)], data.shape,
+                _forward_name(producer) if producer is not None else None,
+                self.output_nr, self.version.value, self.saved_version,
+            )
+        if self.tensor is not None:
+            return self.tensor
+        return Tensor._make(self.data, grad_fn=node, output_nr=self.output_nr,
+                            version=self.version)
+
+
+_FREED = object()  # marks a saved tensor released after backward
+
+
+def _forward_name(node: "Node") -> str:
+    """``ExpBackward0`` -> ``Exp``: the forward op, as 2.13's errors name it."""
+    return _BACKWARD_SUFFIX.sub("", type(node).__name__)
+
+
+class Node:
+    """Base class of every backward node (``grad_fn``)."""
+
+    is_view = False  # True for ops whose result shares memory with input 0
+
+    __slots__ = (
+        "next_functions", "needs_input_grad", "_sequence_nr", "_saved", "_pending",
+        "_input_meta", "_tensor_pre_hooks", "_retains_grad", "__weakref__", "__dict__",
+    )
+
+    def __init__(self) -> None:
+        self.next_functions: tuple = ()
+        self._saved: dict = {}
+        self._pending: dict | None = None
+        self._tensor_pre_hooks: dict | None = None  # output_nr -> [hook]
+        self._retains_grad: dict | None = None  # output_nr -> weakref(tensor)
+
+    # ---- building the graph -------------------------------------------------
+
+    @classmethod
+    def apply(cls, *inputs, cast_to=None, **params):
+        """Run ``forward`` on ``inputs`` (Tensors or Python numbers) and, when
+        needed, record this node as the result's ``grad_fn``.
+
+        ``cast_to`` is the result dtype (from the promotion rules); tensor
+        inputs of another dtype are converted before the NumPy call.
+        """
+        from ..tensor import Tensor
+
+        node = cls()
+        node._pending = {}
+        arrays = [_as_array(x, cast_to) for x in inputs]
+        result = node.forward(*arrays, **params)
+        # A view shares memory, and so the version counter, with its base.
+        base = inputs[0] if cls.is_view else None
+        version = base._version if base is not None else None
+        base = base._base if base is not None and base._base is not None else base
+        if not (grad_mode._enabled and any(
+                isinstance(x, Tensor) and x.requires_grad for x in inputs)):
+            return Tensor._make(result, version=version, base=base)
+        output = Tensor._make(result, grad_fn=node, version=version, base=base)
+        node._link(inputs, arrays, output)
+        return output
+
+    def _link(self, inputs, arrays, output) -> None:
+        """Connect this node to its inputs' nodes and resolve saved values."""
+        from ..tensor import Tensor
+
+        self._sequence_nr = next(_sequence)
+        edges, needs, meta = [], [], []
+        for x in inputs:
+            if isinstance(x, Tensor) and x.requires_grad:
+                edges.append(x._gradient_edge())
+                needs.append(True)
+                meta.append((x._data.shape, x._data.dtype))
+            else:
+                edges.append((None, 0))
+                needs.append(False)
+                meta.append(None)
+        self.next_functions = tuple(edges)
+        self.needs_input_grad = tuple(needs)
+        self._input_meta = tuple(meta)
+        for name, value in (self._pending or {}).items():
+            self._saved[name] = _resolve_saved(value, inputs, arrays, output)
+        self._pending = None
+
+    def save(node, **values) -> None:  # noqa: N805 - so that save(self=x) reads like torch
+        """Keep values for backward, by the names PyTorch uses
+        (``self.save(self=x, other=y)``; readable later as ``_saved_self``)."""
+        if node._pending is None:
+            node._saved.update(values)
+        else:
+            node._pending.update(values)
+
+    # ---- reading the graph --------------------------------------------------
+
+    def name(self) -> str:
+        """The node's name, e.g. ``"MulBackward0"``."""
+        return type(self).__name__
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} object at {hex(id(self))}>"
+
+    def __getattr__(self, attr: str):
+        # _saved_self, _saved_other, ...: the values saved for backward.
+        if attr.startswith("_saved_"):
+            try:
+                value = self._saved[attr[7:]]
+            except KeyError:
+                pass
+            else:
+                return self._unpack(value)
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | {f"_saved_{k}" for k in self._saved})
+
+    def _unpack(self, value):
+        if value is _FREED:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        if isinstance(value, SavedTensor):
+            return value.unpack(self)
+        return value
+
+    def saved_values(self) -> dict:
+        """Everything saved for backward, by name (tensors unpacked)."""
+        return {name: self._unpack(value) for name, value in self._saved.items()}
+
+    @property
+    def metadata(self) -> dict:
+        if "_metadata" not in self.__dict__:
+            self.__dict__["_metadata"] = {}
+        return self.__dict__["_metadata"]
+
+    # ---- running backward ---------------------------------------------------
+
+    def __call__(self, *grad_outputs):
+        """Apply this node's backward to ``grad_outputs``; one gradient per input."""
+        return self._run(grad_outputs)
+
+    def _run(self, grad_outputs: tuple) -> tuple:
+        grads = self.backward(*grad_outputs)
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        if len(grads) != len(self.next_functions):
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients "
+                f"(expected {len(self.next_functions)}, got {len(grads)})"
+            )
+        return tuple(self._validate(index, grad) for index, grad in enumerate(grads))
+
+    def _validate(self, index: int, grad):
+        """Bring a returned gradient to its input's shape (undoing broadcasting)
+        and dtype, or fail naming the node."""
+        meta = self._input_meta[index]
+        if grad is None or meta is None:
+            return None
+        shape, np_dtype = meta
+        if grad.shape != shape:
+            if not is_expandable_to(shape, grad.shape):
+                raise RuntimeError(
+                    f"Function {self.name()} returned an invalid gradient at index "
+                    f"{index} - got {list(grad.shape)} but expected shape compatible "
+                    f"with {list(shape)}"
+                )
+            grad = sum_to(grad, shape)
+        if grad._data.dtype != np_dtype:
+            grad = grad.to(type(grad)._dtype_of(np.empty(0, np_dtype)))
+        return grad
+
+    def backward(self, *grad_outputs):
+        raise NotImplementedError(f"{self.name()} does not implement backward")
+
+    def release_saved(self) -> None:
+        """Free saved tensors (after a backward without ``retain_graph``)."""
+        for name, value in self._saved.items():
+            if isinstance(value, SavedTensor):
+                self._saved[name] = _FREED
+
+    # ---- hooks --------------------------------------------------------------
+
+    def _add_tensor_pre_hook(self, output_nr: int, hook) -> None:
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        self._tensor_pre_hooks.setdefault(output_nr, []).append(hook)
+
+    def _retain_grad_of(self, tensor) -> None:
+        if self._retains_grad is None:
+            self._retains_grad = {}
+        self._retains_grad[tensor._output_nr] = weakref.ref(tensor)
+
+
+class AccumulateGrad(Node):
+    """The end of every path: adds the arriving gradient into ``variable.grad``.
+
+    One per leaf tensor that requires grad; ``variable`` is that leaf.
+    """
+
+    __slots__ = ("variable",)
+
+    def __init__(self, variable) -> None:
+        super().__init__()
+        self.variable = variable
+        self._sequence_nr = _LEAF_SEQUENCE
+        self.needs_input_grad = ()
+        self._input_meta = ()
+
+    def name(self) -> str:
+        return "torch::autograd::AccumulateGrad"
+
+    def backward(self, grad):
+        return ()
+
+
+def _as_array(value, cast_to):
+    """The NumPy value ``forward`` receives for one input."""
+    data = getattr(value, "_data", None)
+    if data is None:
+        return value  # a Python number: NumPy keeps the array's dtype (NEP 50)
+    if cast_to is not None and data.dtype != cast_to.numpy:
+        return data.astype(cast_to.numpy)
+    return data
+
+
+def _resolve_saved(value, inputs, arrays, output):
+    """Turn what ``forward`` saved into what backward will unpack.
+
+    An input's array -> that input Tensor (with its graph, for double
+    backward); the result array -> the output; a Python-number operand -> a
+    constant tensor (PyTorch saves those too, and frees them); another array
+    (a mask, indices) -> a constant tensor; anything else (dim, keepdim) as is.
+    """
+    from ..tensor import Tensor
+
+    if value is output._data:
+        return SavedTensor(output, is_output=True)
+    for x, array in zip(inputs, arrays):
+        if value is array:
+            if isinstance(x, Tensor):
+                return SavedTensor(x)
+            return SavedTensor(Tensor._scalar_operand(x))
+    if isinstance(value, np.ndarray):
+        return SavedTensor(Tensor._make(value))
+    return value

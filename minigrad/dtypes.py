@@ -1,0 +1,156 @@
+"""Data types and PyTorch's type-promotion rules.
+
+A ``dtype`` pairs a NumPy dtype with the name PyTorch gives it. Its repr is
+``torch.float32`` (not ``minigrad.float32``) on purpose: printed tensors must
+read exactly as PyTorch prints them, so a learner can move between the two.
+
+Promotion follows ``torch.result_type``, which differs from NumPy's:
+
+* categories rank ``bool < integer < floating``; within a category the wider
+  type wins (``int64 + float32 -> float32``, where NumPy says ``float64``);
+* operands are ranked by priority: tensors with dimensions, then 0-dim
+  tensors, then Python numbers. A lower-priority operand only matters when it
+  is of a *higher category* (``float32_tensor * 2.5 -> float32``,
+  ``int64_tensor * 2.5 -> float32``, ``float32_tensor * float64_scalar_tensor
+  -> float32``);
+* a Python ``float`` counts as the default dtype (float32), an ``int`` as
+  int64, a ``bool`` as bool.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = [
+    "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16",
+    "float32", "float64", "promote_types", "result_type", "get_default_dtype",
+]
+
+_BOOL, _INT, _FLOAT = 0, 1, 2  # categories, ordered
+
+
+class dtype:
+    """A tensor element type, e.g. ``minigrad.float32``."""
+
+    __slots__ = ("name", "numpy", "category", "itemsize")
+
+    def __init__(self, name: str, numpy_dtype, category: int):
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.category = category
+        self.itemsize = self.numpy.itemsize
+
+    @property
+    def is_floating_point(self) -> bool:
+        return self.category == _FLOAT
+
+    @property
+    def is_signed(self) -> bool:
+        return self.name not in ("bool", "uint8")
+
+    def __repr__(self) -> str:
+        return f"torch.{self.name}"
+
+    def __reduce__(self):  # pickle as the module-level singleton
+        return (_by_name, (self.name,))
+
+
+bool = dtype("bool", np.bool_, _BOOL)  # noqa: A001 - torch.bool
+uint8 = dtype("uint8", np.uint8, _INT)
+int8 = dtype("int8", np.int8, _INT)
+int16 = dtype("int16", np.int16, _INT)
+int32 = dtype("int32", np.int32, _INT)
+int64 = dtype("int64", np.int64, _INT)
+float16 = dtype("float16", np.float16, _FLOAT)
+float32 = dtype("float32", np.float32, _FLOAT)
+float64 = dtype("float64", np.float64, _FLOAT)
+
+ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+_NUMPY_TO_DTYPE = {d.numpy: d for d in ALL}
+_NAME_TO_DTYPE = {d.name: d for d in ALL}
+
+# Legacy tensor type names, as in "[torch.FloatTensor [2, 2]]" of error messages.
+LEGACY_NAMES = {
+    bool: "BoolTensor", uint8: "ByteTensor", int8: "CharTensor", int16: "ShortTensor",
+    int32: "IntTensor", int64: "LongTensor", float16: "HalfTensor",
+    float32: "FloatTensor", float64: "DoubleTensor",
+}
+# Capitalised names used in some error texts ("Got: Long").
+SCALAR_NAMES = {
+    bool: "Bool", uint8: "Byte", int8: "Char", int16: "Short", int32: "Int",
+    int64: "Long", float16: "Half", float32: "Float", float64: "Double",
+}
+
+
+def _by_name(name: str) -> dtype:
+    return _NAME_TO_DTYPE[name]
+
+
+def get_default_dtype() -> dtype:
+    """The dtype of tensors made from Python floats: ``torch.float32``."""
+    return float32
+
+
+def from_numpy_dtype(np_dtype) -> dtype:
+    """The minigrad dtype for a NumPy dtype, with a clear error for the rest."""
+    try:
+        return _NUMPY_TO_DTYPE[np.dtype(np_dtype)]
+    except KeyError:
+        valid = ", ".join(d.name for d in ALL)
+        raise TypeError(
+            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. "
+            f"The only supported types are: {valid}."
+        ) from None
+
+
+def promote_types(a: dtype, b: dtype) -> dtype:
+    """The smallest dtype both ``a`` and ``b`` convert to without losing category."""
+    if a is b:
+        return a
+    if a.category != b.category:
+        high, low = (a, b) if a.category > b.category else (b, a)
+        if high.category == _FLOAT or low is bool:
+            return high
+    # Same category (or int with bool): NumPy agrees with torch here
+    # (uint8 + int8 -> int16, float16 + float32 -> float32).
+    return _NUMPY_TO_DTYPE[np.promote_types(a.numpy, b.numpy)]
+
+
+def _combine(higher: dtype | None, lower: dtype | None) -> dtype | None:
+    """torch's combine_categories: a lower-priority class only wins by category."""
+    if higher is None:
+        return lower
+    if lower is None:
+        return higher
+    if higher.category == _FLOAT:
+        return higher
+    if higher is bool or lower.category == _FLOAT:
+        return promote_types(higher, lower)
+    return higher
+
+
+def scalar_dtype(value) -> dtype:
+    """The dtype a Python number takes part in promotion with."""
+    if isinstance(value, (np.bool_, type(True))):
+        return bool
+    if isinstance(value, (int, np.integer)):
+        return int64
+    return float32
+
+
+def result_type(*operands) -> dtype:
+    """The dtype of an elementwise op on ``operands`` (tensors or Python numbers)."""
+    dim_result = zero_result = wrapped_result = None
+    for operand in operands:
+        operand_dtype = getattr(operand, "dtype", None)
+        if operand_dtype is None:
+            wrapped_result = _promote_opt(wrapped_result, scalar_dtype(operand))
+        elif operand.ndim == 0:
+            zero_result = _promote_opt(zero_result, operand_dtype)
+        else:
+            dim_result = _promote_opt(dim_result, operand_dtype)
+    return _combine(dim_result, _combine(zero_result, wrapped_result))
+
+
+def _promote_opt(current: dtype | None, new: dtype) -> dtype:
+    return new if current is None else promote_types(current, new)

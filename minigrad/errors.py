@@ -1,0 +1,88 @@
+"""Every error message minigrad raises that has a PyTorch twin, in one place.
+
+The texts are PyTorch 2.13's, word for word, because learners paste them
+into search engines. PyTorch raises ``RuntimeError`` for most of them (and
+``IndexError`` for bad dimensions), so minigrad does too.
+"""
+
+from __future__ import annotations
+
+BACKWARD_TWICE = (
+    "Trying to backward through the graph a second time (or directly access saved "
+    "tensors after they have already been freed). Saved intermediate values of the "
+    "graph are freed when you call .backward() or autograd.grad(). Specify "
+    "retain_graph=True if you need to backward through the graph a second time or "
+    "if you need to access saved tensors after calling backward."
+)
+IMPLICIT_GRAD_SCALAR_ONLY = "grad can be implicitly created only for scalar outputs"
+LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_INPLACE = (
+    "a view of a leaf Variable that requires grad is being used in an in-place operation."
+)
+ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
+ONLY_FLOAT_REQUIRES_GRAD_FACTORY = (
+    "Only Tensors of floating point and complex dtype can require gradients"
+)
+NON_LEAF_REQUIRES_GRAD = (
+    "you can only change requires_grad flags of leaf variables. If you want to use a "
+    "computed variable in a subgraph that doesn't require differentiation use "
+    "var_no_grad = var.detach()."
+)
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
+    ".grad attribute won't be populated during autograd.backward(). If you indeed want "
+    "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
+    "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
+    "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
+    "information."
+)
+NO_GRAD_FN = "element {index} of tensors does not require grad and does not have a grad_fn"
+NUMPY_REQUIRES_GRAD = (
+    "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
+)
+VIEW_NOT_COMPATIBLE = (
+    "view size is not compatible with input tensor's size and stride (at least one "
+    "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
+)
+ANOMALY_HINT = (
+    "Hint: enable anomaly detection to find the operation that failed to compute its "
+    "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
+)
+
+
+def shape_mismatch_error(size_a: int, size_b: int, dim: int) -> RuntimeError:
+    return RuntimeError(
+        f"The size of tensor a ({size_a}) must match the size of tensor b ({size_b}) "
+        f"at non-singleton dimension {dim}"
+    )
+
+
+def dim_out_of_range(dim: int, ndim: int) -> IndexError:
+    low, high = (-ndim, ndim - 1) if ndim else (-1, 0)
+    return IndexError(
+        f"Dimension out of range (expected to be in range of [{low}, {high}], but got {dim})"
+    )
+
+
+def size_str(shape: tuple[int, ...]) -> str:
+    """``torch.Size([2, 2])``, as torch prints shapes."""
+    return f"torch.Size([{', '.join(str(s) for s in shape)}])"
+
+
+def gradient_shape_mismatch(index: int, grad_shape, output_shape) -> RuntimeError:
+    return RuntimeError(
+        f"Mismatch in shape: grad_output[{index}] has a shape of {size_str(grad_shape)} "
+        f"and output[{index}] has a shape of {size_str(output_shape)}."
+    )
+
+
+def modified_by_inplace(type_name: str, shape, producer: str | None, output_nr: int,
+                        version: int, expected: int) -> RuntimeError:
+    """A tensor saved for backward was changed in place before backward ran."""
+    dims = ", ".join(str(s) for s in shape)
+    made_by = f", which is output {output_nr} of {producer}," if producer else ""
+    return RuntimeError(
+        "one of the variables needed for gradient computation has been modified by an "
+        f"inplace operation: [torch.{type_name} [{dims}]]{made_by} is at version "
+        f"{version}; expected version {expected} instead. {ANOMALY_HINT}"
+    )

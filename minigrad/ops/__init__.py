@@ -1,0 +1,32 @@
+"""The operations, one small class per op (forward and backward side by side).
+
+| module        | what lives there                                        |
+|---------------|---------------------------------------------------------|
+| arithmetic    | + - * / ** and negation                                 |
+| pointwise     | exp, log, sqrt, tanh, sigmoid, relu, abs, clamp, where  |
+| reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
+| shape         | view, reshape, transpose, permute, expand, cat, stack   |
+| indexing      | x[...] reads and writes                                 |
+| linalg        | matmul, mm, mv, dot, bmm                                |
+| compare       | == != < <= > >= (not differentiable)                    |
+| inplace       | add_, mul_, zero_, ... and the rules for them           |
+"""
+
+from ._common import normalize_dim, normalize_dims  # noqa: F401
+from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, sub  # noqa: F401
+from .compare import allclose, eq, ge, gt, isclose, le, lt, ne  # noqa: F401
+from .indexing import getitem, select, setitem, slice_dim  # noqa: F401
+from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
+from .linalg import bmm, dot, matmul, mm, mv  # noqa: F401
+from .pointwise import (  # noqa: F401
+    abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sigmoid, sign, sin,
+    sqrt, tanh, where,
+)
+from .reduction import (  # noqa: F401
+    all, any, argmax, argmin, log_softmax, logsumexp, max, mean, min, norm, prod, softmax,
+    std, sum, var,
+)
+from .shape import (  # noqa: F401
+    cat, clone, contiguous, expand, flatten, flip, narrow, permute, reshape, squeeze, stack,
+    t, to_dtype, transpose, unsqueeze, view,
+)

@@ -1,0 +1,65 @@
+"""Small helpers shared by the operation modules."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes, errors
+
+__all__ = ["normalize_dim", "normalize_dims", "as_tensor", "is_tensor", "float_dtype_for"]
+
+
+def is_tensor(value) -> bool:
+    from ..tensor import Tensor
+
+    return isinstance(value, Tensor)
+
+
+def as_tensor(value, like=None):
+    """``value`` as a Tensor (Python numbers and lists become constants)."""
+    from ..tensor import Tensor
+
+    if isinstance(value, Tensor):
+        return value
+    if isinstance(value, (int, float, bool, np.number, np.bool_)):
+        return Tensor._scalar_operand(value) if like is None else \
+            Tensor._make(np.array(value, like._data.dtype))
+    from ..creation import tensor
+
+    return tensor(value)
+
+
+def check_operand(op: str, value) -> None:
+    """Reject operands that are neither tensors nor numbers, as Python does."""
+    if not isinstance(value, (int, float, bool, np.number, np.bool_)) and not is_tensor(value):
+        raise TypeError(
+            f"unsupported operand type(s) for {op}: 'Tensor' and '{type(value).__name__}'"
+        )
+
+
+def normalize_dim(dim: int, ndim: int) -> int:
+    """A dimension in [0, ndim); negative counts from the end. 0-dim tensors
+    accept 0 and -1, as in PyTorch."""
+    dim = int(dim)
+    limit = max(ndim, 1)
+    if not -limit <= dim < limit:
+        raise errors.dim_out_of_range(dim, ndim)
+    return dim % limit
+
+
+def normalize_dims(dim, ndim: int) -> tuple[int, ...]:
+    """``dim`` (None, an int, or a sequence) as a sorted tuple of axes;
+    None means every axis."""
+    if isinstance(dim, (int, np.integer)):
+        dim = (dim,)
+    if dim is None or len(dim) == 0:  # PyTorch: an empty dim list means all of them
+        return tuple(range(ndim))
+    axes = tuple(sorted(normalize_dim(d, ndim) for d in dim))
+    if len(set(axes)) != len(axes):
+        raise RuntimeError(f"dim {axes[0]} appears multiple times in the list of dims")
+    return tuple(a for a in axes if a < ndim)
+
+
+def float_dtype_for(dtype: dtypes.dtype) -> dtypes.dtype:
+    """Integer and bool inputs of float-only functions (exp, sqrt, /) give float32."""
+    return dtype if dtype.is_floating_point else dtypes.get_default_dtype()

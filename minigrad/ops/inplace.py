@@ -1,0 +1,140 @@
+"""In-place operations: ``add_``, ``mul_``, ``zero_``, ``x += 1``, ...
+
+Inside ``no_grad`` they simply change the data (that is how a manual SGD
+step updates weights). Outside it:
+
+* on a leaf that requires grad they are refused (PyTorch's error): its
+  ``.grad`` would no longer be the gradient of anything;
+* on other tensors the op is recorded: the tensor's ``grad_fn`` becomes the
+  op's node (``AddBackward0`` for ``add_``).
+
+Every in-place change increments the tensor's version counter, so a
+backward that needs the old value fails loudly instead of silently using
+the new one.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes, errors
+from ..autograd import grad_mode
+from ..autograd.node import Node
+
+__all__ = ["inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy"]
+
+
+class ZeroBackward0(Node):
+    """y = zeros like x.   dy/dx = 0"""
+
+    def forward(self, x):
+        return np.zeros_like(x)
+
+    def backward(self, grad):
+        return grad * 0
+
+
+class FillBackward2(Node):
+    """y = x with every element set to value.   dy/dx = 0"""
+
+    def forward(self, x, value):
+        return np.full_like(x, value)
+
+    def backward(self, grad):
+        return grad * 0
+
+
+class CopyBackwards(Node):
+    """y = src copied into self's memory.   dy/dself = 0,  dy/dsrc = 1"""
+
+    def forward(self, x, src):
+        return np.broadcast_to(src, x.shape).astype(x.dtype, copy=True)
+
+    def backward(self, grad):
+        return grad * 0 if self.needs_input_grad[0] else None, grad
+
+    def name(self) -> str:
+        return "torch::autograd::CopyBackwards"
+
+
+def zeros_like_op(x):
+    return ZeroBackward0.apply(x)
+
+
+def fill(x, value):
+    from ._common import is_tensor
+
+    if is_tensor(value):
+        if value.ndim:
+            raise RuntimeError(
+                "fill_ only supports 0-dimension value tensor but got tensor with "
+                f"{value.ndim} dimensions."
+            )
+        value = value.item()
+    return FillBackward2.apply(x, value=value)
+
+
+def copy(x, src):
+    from ._common import as_tensor
+    from ..autograd.broadcast import broadcast_shapes
+
+    src = as_tensor(src)
+    if broadcast_shapes(x.shape, src.shape) != x.shape:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
+            f"broadcast shape [{', '.join(map(str, broadcast_shapes(x.shape, src.shape)))}]"
+        )
+    return CopyBackwards.apply(x, src)
+
+
+def check_inplace(x) -> None:
+    """Refuse in-place changes that would corrupt gradients (PyTorch's rules)."""
+    if not grad_mode.is_grad_enabled() or not x.requires_grad:
+        return
+    if x.grad_fn is None:
+        raise RuntimeError(errors.LEAF_INPLACE)
+    base = x._base
+    if base is not None and base.requires_grad:
+        if base.grad_fn is None:
+            raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
+        raise RuntimeError(
+            "minigrad does not record in-place changes to a view of a tensor that requires "
+            "grad (PyTorch would rewrite the base's history with CopySlices). Use an "
+            "out-of-place operation instead, e.g. y = y.add(1) rather than y.add_(1)."
+        )
+
+
+def rebase(x, result) -> None:
+    """Write ``result`` into ``x``'s memory and make ``x`` the op's output."""
+    try:
+        np.copyto(x._data, result._data, casting="unsafe")
+    except ValueError:
+        raise RuntimeError(
+            "unsupported operation: more than one element of the written-to tensor refers "
+            "to a single memory location. Please clone() the tensor before performing the "
+            "operation."
+        ) from None
+    x._version.value += 1
+    if result.grad_fn is not None:
+        x.grad_fn = result.grad_fn
+        x._output_nr = result._output_nr
+        x._requires_grad = True
+
+
+def inplace(x, op, *args):
+    """Apply ``op(x, *args)`` and store the result in ``x`` itself."""
+    check_inplace(x)
+    result = op(x, *args)
+    if result.dtype is not x.dtype and dtypes.promote_types(result.dtype, x.dtype) \
+            is not x.dtype:
+        raise RuntimeError(
+            f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
+            f"output type {dtypes.SCALAR_NAMES[x.dtype]}"
+        )
+    if result.shape != x.shape:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
+            f"broadcast shape [{', '.join(map(str, result.shape))}]"
+        )
+    rebase(x, result)
+    return x

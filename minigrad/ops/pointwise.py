@@ -1,0 +1,328 @@
+"""Elementwise functions: exp, log, sqrt, tanh, sigmoid, relu, abs, sin, cos,
+clamp, maximum, minimum, where, masked_fill."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.broadcast import broadcast_shapes
+from ..autograd.node import Node
+from ._common import as_tensor, float_dtype_for, is_tensor
+
+__all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
+           "clamp", "maximum", "minimum", "where", "masked_fill"]
+
+
+class ExpBackward0(Node):
+    """y = exp(x).   dy/dx = exp(x) = y"""
+
+    def forward(self, x):
+        result = np.exp(x)
+        self.save(result=result)
+        return result
+
+    def backward(self, grad):
+        return grad * self._saved_result
+
+
+class LogBackward0(Node):
+    """y = log(x).   dy/dx = 1 / x"""
+
+    def forward(self, x):
+        self.save(self=x)
+        return np.log(x)
+
+    def backward(self, grad):
+        return grad / self._saved_self
+
+
+class SqrtBackward0(Node):
+    """y = sqrt(x).   dy/dx = 1 / (2 sqrt(x)) = 1 / (2y)"""
+
+    def forward(self, x):
+        result = np.sqrt(x)
+        self.save(result=result)
+        return result
+
+    def backward(self, grad):
+        return grad / (2 * self._saved_result)
+
+
+class TanhBackward0(Node):
+    """y = tanh(x).   dy/dx = 1 - tanh(x)**2 = 1 - y**2"""
+
+    def forward(self, x):
+        result = np.tanh(x)
+        self.save(result=result)
+        return result
+
+    def backward(self, grad):
+        result = self._saved_result
+        return grad * (1 - result * result)
+
+
+class SigmoidBackward0(Node):
+    """y = 1 / (1 + exp(-x)).   dy/dx = y (1 - y)"""
+
+    def forward(self, x):
+        # Stable on both sides: exp of a non-positive number never overflows.
+        e = np.exp(-np.abs(x))
+        result = np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+        self.save(result=result)
+        return result
+
+    def backward(self, grad):
+        result = self._saved_result
+        return grad * result * (1 - result)
+
+
+class ReluBackward0(Node):
+    """y = max(x, 0).   dy/dx = 1 where y > 0, else 0"""
+
+    def forward(self, x):
+        result = np.maximum(x, 0)
+        self.save(result=result)
+        return result
+
+    def backward(self, grad):
+        return grad * (self._saved_result > 0)
+
+
+class AbsBackward0(Node):
+    """y = |x|.   dy/dx = sign(x) (0 at x = 0)"""
+
+    def forward(self, x):
+        self.save(self=x)
+        return np.abs(x)
+
+    def backward(self, grad):
+        return grad * self._saved_self.sign()
+
+
+class SignBackward0(Node):
+    """y = sign(x).   dy/dx = 0 everywhere it exists"""
+
+    def forward(self, x):
+        return np.sign(x)
+
+    def backward(self, grad):
+        return grad * 0
+
+
+class SinBackward0(Node):
+    """y = sin(x).   dy/dx = cos(x)"""
+
+    def forward(self, x):
+        self.save(self=x)
+        return np.sin(x)
+
+    def backward(self, grad):
+        return grad * self._saved_self.cos()
+
+
+class CosBackward0(Node):
+    """y = cos(x).   dy/dx = -sin(x)"""
+
+    def forward(self, x):
+        self.save(self=x)
+        return np.cos(x)
+
+    def backward(self, grad):
+        return grad * -self._saved_self.sin()
+
+
+class ClampBackward1(Node):
+    """y = min(max(x, min), max) with number bounds.
+    dy/dx = 1 where min <= x <= max, else 0"""
+
+    def forward(self, x, min=None, max=None):
+        self.save(self=x, min=min, max=max)
+        return np.clip(x, min, max)
+
+    def backward(self, grad):
+        x, low, high = self._saved_self, self._saved_min, self._saved_max
+        inside = x == x  # all True (and False at NaN, like torch)
+        if low is not None:
+            inside = inside & (x >= low)
+        if high is not None:
+            inside = inside & (x <= high)
+        return grad * inside
+
+
+class ClampBackward0(Node):
+    """y = min(max(x, min), max) with tensor bounds.
+    dy/dx = 1 where min <= x <= max; dy/dmin = 1 where x < min; dy/dmax = 1 where x > max"""
+
+    def forward(self, x, low, high):
+        self.save(self=x, min=low, max=high)
+        result = x
+        if low is not None:
+            result = np.maximum(result, low)
+        if high is not None:
+            result = np.minimum(result, high)
+        return result if result is not x else x.copy()
+
+    def backward(self, grad):
+        x = self._saved_self
+        low, high = self._saved_min, self._saved_max
+        inside = x == x
+        if low is not None:
+            inside = inside & (x >= low)
+        if high is not None:
+            inside = inside & (x <= high)
+        grad_low = grad * (x < low) if low is not None and self.needs_input_grad[1] else None
+        above = x > high if high is not None else None
+        if above is not None and low is not None:
+            above = above & (x >= low)  # clamp applies min first, then max
+        grad_high = grad * above if high is not None and self.needs_input_grad[2] else None
+        return grad * inside, grad_low, grad_high
+
+
+class MaximumBackward0(Node):
+    """z = max(self, other).   The larger input gets the gradient; on ties it is split in half."""
+
+    def forward(self, a, b):
+        self.save(self=a, other=b)
+        return np.maximum(a, b)
+
+    def backward(self, grad):
+        a, b = self._saved_self, self._saved_other
+        share_a = (a > b) + (a == b) * 0.5
+        return grad * share_a, grad * (1 - share_a)
+
+
+class MinimumBackward0(Node):
+    """z = min(self, other).   The smaller input gets the gradient; on ties it is split in half."""
+
+    def forward(self, a, b):
+        self.save(self=a, other=b)
+        return np.minimum(a, b)
+
+    def backward(self, grad):
+        a, b = self._saved_self, self._saved_other
+        share_a = (a < b) + (a == b) * 0.5
+        return grad * share_a, grad * (1 - share_a)
+
+
+class WhereBackward0(Node):
+    """z = self where condition else other.
+    dz/dself = condition,  dz/dother = not condition"""
+
+    def forward(self, a, b, condition):
+        self.save(condition=condition)
+        return np.where(condition, a, b)
+
+    def backward(self, grad):
+        condition = self._saved_condition
+        zero = grad.new_zeros(())
+        grad_a = where(condition, grad, zero) if self.needs_input_grad[0] else None
+        grad_b = where(condition, zero, grad) if self.needs_input_grad[1] else None
+        return grad_a, grad_b
+
+
+class MaskedFillBackward0(Node):
+    """z = self with value written where mask is True.   dz/dself = not mask"""
+
+    def forward(self, x, mask, value):
+        self.save(mask=mask)
+        return np.where(mask, np.asarray(value, x.dtype), x)
+
+    def backward(self, grad):
+        return where(self._saved_mask, grad.new_zeros(()), grad)
+
+
+def _unary(node_cls, x):
+    """Float-valued functions: integer inputs compute in float32, as in PyTorch."""
+    return node_cls.apply(x, cast_to=float_dtype_for(x.dtype))
+
+
+def exp(x):
+    return _unary(ExpBackward0, x)
+
+
+def log(x):
+    return _unary(LogBackward0, x)
+
+
+def sqrt(x):
+    return _unary(SqrtBackward0, x)
+
+
+def tanh(x):
+    return _unary(TanhBackward0, x)
+
+
+def sigmoid(x):
+    return _unary(SigmoidBackward0, x)
+
+
+def sin(x):
+    return _unary(SinBackward0, x)
+
+
+def cos(x):
+    return _unary(CosBackward0, x)
+
+
+def relu(x):
+    return ReluBackward0.apply(x)
+
+
+def abs(x):
+    return AbsBackward0.apply(x)
+
+
+def sign(x):
+    return SignBackward0.apply(x)
+
+
+def clamp(x, min=None, max=None):
+    """Limit values to [min, max]; either bound may be None (not both)."""
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if is_tensor(min) or is_tensor(max):
+        low = None if min is None else as_tensor(min)
+        high = None if max is None else as_tensor(max)
+        bounds = [t for t in (x, low, high) if t is not None]
+        dtype = dtypes.result_type(*bounds)
+        broadcast_shapes(*(t.shape for t in bounds))
+        return ClampBackward0.apply(x, low, high, cast_to=dtype)
+    dtype = dtypes.result_type(x, *(b for b in (min, max) if b is not None))
+    return ClampBackward1.apply(x, cast_to=dtype, min=min, max=max)
+
+
+def maximum(a, b):
+    a, b = as_tensor(a), as_tensor(b)
+    broadcast_shapes(a.shape, b.shape)
+    return MaximumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
+
+
+def minimum(a, b):
+    a, b = as_tensor(a), as_tensor(b)
+    broadcast_shapes(a.shape, b.shape)
+    return MinimumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
+
+
+def where(condition, a, b):
+    """Pick from ``a`` where ``condition`` is True, else from ``b``."""
+    condition = as_tensor(condition)
+    if condition.dtype is not dtypes.bool:
+        raise RuntimeError(
+            f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+            f"{dtypes.SCALAR_NAMES[condition.dtype]}"
+        )
+    dtype = dtypes.result_type(*(v for v in (a, b)))
+    a = a if is_tensor(a) else as_tensor(a).to(dtype)
+    b = b if is_tensor(b) else as_tensor(b).to(dtype)
+    broadcast_shapes(condition.shape, a.shape, b.shape)
+    return WhereBackward0.apply(a, b, cast_to=dtype, condition=condition._data)
+
+
+def masked_fill(x, mask, value):
+    """Write ``value`` where ``mask`` is True."""
+    mask = as_tensor(mask)
+    broadcast_shapes(x.shape, mask.shape)
+    if is_tensor(value):
+        value = value.item()
+    return MaskedFillBackward0.apply(x, mask=mask._data, value=value)

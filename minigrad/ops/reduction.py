@@ -1,0 +1,514 @@
+"""Reductions: sum, mean, max, min, prod, var, std, norm, logsumexp, and the
+softmax family (which reduce, then broadcast back).
+
+Without ``dim`` a reduction covers every element (``SumBackward0``); with
+``dim`` it covers those axes (``SumBackward1``), keeping them as size 1 when
+``keepdim=True``. Backward first restores the reduced axes as size 1
+(``_unsqueeze_reduced``) so the gradient broadcasts back over them.
+"""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.node import Node
+from ._common import normalize_dim, normalize_dims
+
+__all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
+           "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
+
+_builtin_sum, _builtin_max, _builtin_min, _builtin_all = sum, max, min, all
+
+
+def _unsqueeze_reduced(grad, shape, axes, keepdim):
+    """Give ``grad`` size-1 axes where the reduction removed them."""
+    if keepdim or not axes:
+        return grad
+    kept = list(grad.shape)
+    for axis in axes:
+        kept.insert(axis, 1)
+    return grad.reshape(tuple(kept))
+
+
+class SumBackward0(Node):
+    """y = sum of all x.   dy/dx_i = 1, so the gradient is spread to every element"""
+
+    def forward(self, x):
+        self.save(self_sym_sizes=x.shape)
+        return np.asarray(np.sum(x, dtype=x.dtype))
+
+    def backward(self, grad):
+        return grad.expand(self._saved_self_sym_sizes)
+
+
+class SumBackward1(Node):
+    """y = sum of x over dim.   dy/dx_i = 1 for each x_i in the sum"""
+
+    def forward(self, x, dim, keepdim):
+        self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape)
+        return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+
+    def backward(self, grad):
+        shape = self._saved_self_sym_sizes
+        grad = _unsqueeze_reduced(grad, shape, self._saved_dim, self._saved_keepdim)
+        return grad.expand(shape)
+
+
+class MeanBackward0(Node):
+    """y = mean of all n elements of x.   dy/dx_i = 1/n"""
+
+    def forward(self, x):
+        self.save(self_sym_sizes=x.shape, self_sym_numel=x.size)
+        return np.asarray(np.mean(x, dtype=x.dtype))
+
+    def backward(self, grad):
+        return grad.expand(self._saved_self_sym_sizes) / self._saved_self_sym_numel
+
+
+class MeanBackward1(Node):
+    """y = mean of x over dim (n elements each).   dy/dx_i = 1/n"""
+
+    def forward(self, x, dim, keepdim):
+        self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape, self_sym_numel=x.size)
+        return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+
+    def backward(self, grad):
+        shape = self._saved_self_sym_sizes
+        count = int(np.prod([shape[d] for d in self._saved_dim], dtype=np.int64))
+        grad = _unsqueeze_reduced(grad, shape, self._saved_dim, self._saved_keepdim)
+        return grad.expand(shape) / count
+
+
+class MaxBackward1(Node):
+    """y = max of all x.   The gradient goes to the maximal elements (split evenly on ties)."""
+
+    def forward(self, x):
+        result = np.asarray(np.max(x))
+        self.save(self=x, result=result)
+        return result
+
+    def backward(self, grad):
+        hits = self._saved_self == self._saved_result
+        return hits * (grad / hits.sum())
+
+
+class MinBackward1(Node):
+    """y = min of all x.   The gradient goes to the minimal elements (split evenly on ties)."""
+
+    def forward(self, x):
+        result = np.asarray(np.min(x))
+        self.save(self=x, result=result)
+        return result
+
+    def backward(self, grad):
+        hits = self._saved_self == self._saved_result
+        return hits * (grad / hits.sum())
+
+
+class _ArgReduceBackward(Node):
+    """Shared by max(dim) and min(dim): the gradient goes to the index chosen."""
+
+    pick = staticmethod(np.argmax)
+
+    def forward(self, x, dim, keepdim):
+        indices = np.expand_dims(self.pick(x, axis=dim), dim)
+        values = np.take_along_axis(x, indices, axis=dim)
+        if not keepdim:
+            values, indices = values.squeeze(dim), indices.squeeze(dim)
+        self.indices = indices
+        self.save(dim=dim, keepdim=keepdim, indices=indices, self_sym_sizes=x.shape)
+        return values
+
+    def backward(self, grad):
+        from ..tensor import Tensor
+
+        dim, shape = self._saved_dim, self._saved_self_sym_sizes
+        indices = self._saved_indices._data
+        if not self._saved_keepdim:
+            grad, indices = grad.unsqueeze(dim), np.expand_dims(indices, dim)
+        chosen = np.zeros(shape, dtype=bool)
+        np.put_along_axis(chosen, indices, True, axis=dim)
+        return grad * Tensor._make(chosen)
+
+
+class MaxBackward0(_ArgReduceBackward):
+    """values, indices = max(x, dim).   d values / dx = 1 at the chosen index, 0 elsewhere"""
+
+    pick = staticmethod(np.argmax)
+
+
+class MinBackward0(_ArgReduceBackward):
+    """values, indices = min(x, dim).   d values / dx = 1 at the chosen index, 0 elsewhere"""
+
+    pick = staticmethod(np.argmin)
+
+
+class ProdBackward0(Node):
+    """y = product of all x.   dy/dx_i = product of the others (= y / x_i when x_i != 0)"""
+
+    def forward(self, x):
+        result = np.asarray(np.prod(x, dtype=x.dtype))
+        self.save(self=x, result=result)
+        return result
+
+    def backward(self, grad):
+        return grad * _prod_of_others(self._saved_self.reshape(-1), 0).reshape(
+            self._saved_self.shape)
+
+
+class ProdBackward1(Node):
+    """y = product of x along dim.   dy/dx_i = product of the others along dim"""
+
+    def forward(self, x, dim, keepdim):
+        result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+        self.save(self=x, dim=dim, keepdim=keepdim, result=result)
+        return result
+
+    def backward(self, grad):
+        x = self._saved_self
+        grad = _unsqueeze_reduced(grad, x.shape, (self._saved_dim,), self._saved_keepdim)
+        return grad * _prod_of_others(x, self._saved_dim)
+
+
+def _prod_of_others(x, dim):
+    """For each element, the product of the other elements along ``dim``:
+    exclusive cumulative products from the left and from the right, so zeros
+    are handled without dividing."""
+    from .shape import cat, flip
+
+    ones = x.new_ones(tuple(1 if d == dim else s for d, s in enumerate(x.shape)))
+    n = x.shape[dim]
+    left = cat([ones, _cumprod(x, dim).narrow(dim, 0, n - 1)], dim) if n > 1 else ones
+    right_rev = _cumprod(flip(x, dim), dim)
+    right = cat([ones, right_rev.narrow(dim, 0, n - 1)], dim) if n > 1 else ones
+    return left * flip(right, dim)
+
+
+def _cumprod(x, dim):
+    """Cumulative product built from differentiable pieces (a product per prefix)."""
+    from .shape import cat
+
+    pieces, running = [], None
+    for i in range(x.shape[dim]):
+        item = x.narrow(dim, i, 1)
+        running = item if running is None else running * item
+        pieces.append(running)
+    return cat(pieces, dim)
+
+
+class VarBackward0(Node):
+    """y = sum((x - mean)**2) / (n - correction).   dy/dx_i = 2 (x_i - mean) / (n - correction)"""
+
+    def forward(self, x, dim, correction, keepdim):
+        self.save(self=x, dim=dim, correction=correction, keepdim=keepdim)
+        return np.asarray(np.var(x, axis=dim, ddof=correction, keepdims=keepdim))
+
+    def backward(self, grad):
+        x, dim = self._saved_self, self._saved_dim
+        n = int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
+        grad = _unsqueeze_reduced(grad, x.shape, dim, self._saved_keepdim)
+        centered = x - x.mean(dim, keepdim=True)
+        return grad * centered * (2.0 / (n - self._saved_correction))
+
+
+class StdBackward0(Node):
+    """y = sqrt(var(x)).   dy/dx_i = (x_i - mean) / ((n - correction) y)"""
+
+    def forward(self, x, dim, correction, keepdim):
+        result = np.asarray(np.std(x, axis=dim, ddof=correction, keepdims=keepdim))
+        self.save(self=x, dim=dim, correction=correction, keepdim=keepdim, result=result)
+        return result
+
+    def backward(self, grad):
+        x, dim, keepdim = self._saved_self, self._saved_dim, self._saved_keepdim
+        n = int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
+        result = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
+        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+        centered = x - x.mean(dim, keepdim=True)
+        return grad * centered / (result * (n - self._saved_correction))
+
+
+class LinalgVectorNormBackward0(Node):
+    """y = (sum |x_i|**p)**(1/p).   dy/dx_i = sign(x_i) |x_i|**(p-1) / y**(p-1)
+    (for p = 2: x_i / y; for p = inf: split between the largest |x_i|)"""
+
+    def forward(self, x, ord, dim, keepdim):
+        axes = dim
+        magnitude = np.abs(x)
+        if ord == float("inf"):
+            result = np.max(magnitude, axis=axes, keepdims=keepdim, initial=0)
+        elif ord == 2:
+            result = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
+        else:
+            result = np.sum(magnitude ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+        result = np.asarray(result, dtype=x.dtype)
+        self.save(self=x, ord=ord, dim=dim, keepdim=keepdim, result=result)
+        return result
+
+    def backward(self, grad):
+        x, p, dim, keepdim = self._saved_self, self._saved_ord, self._saved_dim, \
+            self._saved_keepdim
+        norm = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
+        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+        if p == float("inf"):
+            hits = x.abs() == norm
+            count = hits.sum(dim, keepdim=True)
+            return grad * x.sign() * hits / count
+        if p == 2:
+            safe = norm.masked_fill(norm == 0, 1.0)
+            return grad * x / safe
+        if p == 1:
+            return grad * x.sign()
+        safe = norm.masked_fill(norm == 0, 1.0)
+        return grad * x.sign() * (x.abs() / safe) ** (p - 1)
+
+
+class LogsumexpBackward0(Node):
+    """y = log(sum exp(x)) over dim.   dy/dx_i = exp(x_i - y) (the softmax)"""
+
+    def forward(self, x, dim, keepdim):
+        peak = np.max(x, axis=dim, keepdims=True)
+        peak = np.where(np.isfinite(peak), peak, 0)
+        result = np.log(np.sum(np.exp(x - peak), axis=dim, keepdims=True)) + peak
+        if not keepdim:
+            result = result.squeeze(dim)
+        result = np.asarray(result, dtype=x.dtype)
+        self.save(self=x, dim=dim, keepdim=keepdim, result=result)
+        return result
+
+    def backward(self, grad):
+        x, dim, keepdim = self._saved_self, self._saved_dim, self._saved_keepdim
+        result = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
+        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+        return grad * (x - result).exp()
+
+
+class SoftmaxBackward0(Node):
+    """y_i = exp(x_i) / sum_j exp(x_j) over dim.
+    Jacobian-vector product: dx = y * (g - sum(g * y))"""
+
+    def forward(self, x, dim):
+        shifted = np.exp(x - np.max(x, axis=dim, keepdims=True))
+        result = shifted / np.sum(shifted, axis=dim, keepdims=True)
+        self.save(dim=dim, result=result)
+        return result
+
+    def backward(self, grad):
+        y, dim = self._saved_result, self._saved_dim
+        return y * (grad - (grad * y).sum(dim, keepdim=True))
+
+
+class LogSoftmaxBackward0(Node):
+    """y_i = x_i - logsumexp(x) over dim.   dx = g - softmax(x) * sum(g)"""
+
+    def forward(self, x, dim):
+        shifted = x - np.max(x, axis=dim, keepdims=True)
+        result = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+        self.save(dim=dim, result=result)
+        return result
+
+    def backward(self, grad):
+        y, dim = self._saved_result, self._saved_dim
+        return grad - y.exp() * grad.sum(dim, keepdim=True)
+
+
+# ---- public functions -------------------------------------------------------
+
+def _accumulate_dtype(x, dtype):
+    """sum/prod of integers and bools give int64, as in PyTorch."""
+    if dtype is not None:
+        return dtype
+    return x.dtype if x.dtype.is_floating_point else dtypes.int64
+
+
+def sum(x, dim=None, keepdim=False, *, dtype=None):
+    """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
+    cast = _accumulate_dtype(x, dtype)
+    if dim is None:
+        return SumBackward0.apply(x, cast_to=cast)
+    return SumBackward1.apply(x, cast_to=cast, dim=normalize_dims(dim, x.ndim),
+                              keepdim=keepdim)
+
+
+def mean(x, dim=None, keepdim=False, *, dtype=None):
+    """Average of all elements, or along ``dim``. Floating point only."""
+    cast = dtype or x.dtype
+    if not cast.is_floating_point:
+        raise RuntimeError(
+            "mean(): could not infer output dtype. Input dtype must be either a floating "
+            f"point or complex dtype. Got: {dtypes.SCALAR_NAMES[cast]}"
+        )
+    if dim is None:
+        return MeanBackward0.apply(x, cast_to=cast)
+    return MeanBackward1.apply(x, cast_to=cast, dim=normalize_dims(dim, x.ndim),
+                               keepdim=keepdim)
+
+
+_MaxResult = collections.namedtuple("max", ["values", "indices"])
+_MinResult = collections.namedtuple("min", ["values", "indices"])
+
+
+def _return_type_repr(self):
+    name = type(self).__name__
+    return f"torch.return_types.{name}(\nvalues={self.values!r},\nindices={self.indices!r})"
+
+
+_MaxResult.__repr__ = _return_type_repr
+_MinResult.__repr__ = _return_type_repr
+
+
+def _check_nonempty(x, name):
+    if x.numel() == 0:
+        raise IndexError(
+            f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+            "Specify the reduction dim with the 'dim' argument."
+        )
+
+
+def max(x, dim=None, keepdim=False):
+    """The largest element; with ``dim``, ``(values, indices)`` along it.
+    ``max(a, b)`` with two tensors is ``maximum``."""
+    from ._common import is_tensor
+    from .pointwise import maximum
+
+    if is_tensor(dim):
+        return maximum(x, dim)
+    if dim is None:
+        _check_nonempty(x, "max")
+        return MaxBackward1.apply(x)
+    return _arg_reduce(MaxBackward0, _MaxResult, x, dim, keepdim)
+
+
+def min(x, dim=None, keepdim=False):
+    """The smallest element; with ``dim``, ``(values, indices)`` along it."""
+    from ._common import is_tensor
+    from .pointwise import minimum
+
+    if is_tensor(dim):
+        return minimum(x, dim)
+    if dim is None:
+        _check_nonempty(x, "min")
+        return MinBackward1.apply(x)
+    return _arg_reduce(MinBackward0, _MinResult, x, dim, keepdim)
+
+
+def _arg_reduce(node_cls, result_cls, x, dim, keepdim):
+    from ..tensor import Tensor
+
+    dim = normalize_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return result_cls(x.clone(), Tensor._make(np.array(0)))
+    values = node_cls.apply(x, dim=dim, keepdim=keepdim)
+    node = values.grad_fn
+    if node is None:  # not recorded: recompute the indices
+        picker = np.argmax if node_cls is MaxBackward0 else np.argmin
+        indices = picker(x._data, axis=dim)
+        if keepdim:
+            indices = np.expand_dims(indices, dim)
+    else:
+        indices = node.indices
+    return result_cls(values, Tensor._make(np.asarray(indices, np.int64)))
+
+
+def prod(x, dim=None, keepdim=False, *, dtype=None):
+    cast = _accumulate_dtype(x, dtype)
+    if dim is None:
+        return ProdBackward0.apply(x, cast_to=cast)
+    return ProdBackward1.apply(x, cast_to=cast, dim=normalize_dim(dim, x.ndim),
+                               keepdim=keepdim)
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    return 1 if unbiased is None or unbiased else 0
+
+
+def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Variance (Bessel-corrected by default: divides by n - 1)."""
+    if isinstance(dim, bool):  # var(unbiased) positional form
+        dim, unbiased = None, dim
+    return VarBackward0.apply(x, dim=normalize_dims(dim, x.ndim),
+                              correction=_correction(unbiased, correction), keepdim=keepdim)
+
+
+def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Standard deviation (Bessel-corrected by default)."""
+    if isinstance(dim, bool):
+        dim, unbiased = None, dim
+    return StdBackward0.apply(x, dim=normalize_dims(dim, x.ndim),
+                              correction=_correction(unbiased, correction), keepdim=keepdim)
+
+
+def norm(x, p="fro", dim=None, keepdim=False):
+    """The vector p-norm over all elements or over ``dim`` (``fro`` = 2)."""
+    ord = 2.0 if p in ("fro", None) else float(p)
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(
+            "linalg.vector_norm: Expected a floating point or complex tensor as input. "
+            f"Got {dtypes.SCALAR_NAMES[x.dtype]}"
+        )
+    return LinalgVectorNormBackward0.apply(x, ord=ord, dim=normalize_dims(dim, x.ndim),
+                                           keepdim=keepdim)
+
+
+def logsumexp(x, dim, keepdim=False):
+    """log(sum(exp(x))) along ``dim``, computed without overflow."""
+    from ._common import float_dtype_for
+
+    return LogsumexpBackward0.apply(x, cast_to=float_dtype_for(x.dtype),
+                                    dim=normalize_dims(dim, x.ndim), keepdim=keepdim)
+
+
+def softmax(x, dim, dtype=None):
+    """exp(x) normalised to sum to 1 along ``dim``."""
+    from ._common import float_dtype_for
+
+    return SoftmaxBackward0.apply(x, cast_to=dtype or float_dtype_for(x.dtype),
+                                  dim=normalize_dim(dim, x.ndim))
+
+
+def log_softmax(x, dim, dtype=None):
+    """log(softmax(x)) along ``dim``, computed stably."""
+    from ._common import float_dtype_for
+
+    return LogSoftmaxBackward0.apply(x, cast_to=dtype or float_dtype_for(x.dtype),
+                                     dim=normalize_dim(dim, x.ndim))
+
+
+def argmax(x, dim=None, keepdim=False):
+    """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
+    from ..tensor import Tensor
+
+    if dim is None:
+        return Tensor._make(np.array(np.argmax(x._data), np.int64))
+    dim = normalize_dim(dim, x.ndim)
+    return Tensor._make(np.asarray(np.argmax(x._data, axis=dim, keepdims=keepdim), np.int64))
+
+
+def argmin(x, dim=None, keepdim=False):
+    from ..tensor import Tensor
+
+    if dim is None:
+        return Tensor._make(np.array(np.argmin(x._data), np.int64))
+    dim = normalize_dim(dim, x.ndim)
+    return Tensor._make(np.asarray(np.argmin(x._data, axis=dim, keepdims=keepdim), np.int64))
+
+
+def all(x, dim=None, keepdim=False):
+    """True where every element (along ``dim``) is nonzero. Not differentiable."""
+    from ..tensor import Tensor
+
+    axes = None if dim is None else normalize_dims(dim, x.ndim)
+    return Tensor._make(np.asarray(np.all(x._data, axis=axes, keepdims=keepdim)))
+
+
+def any(x, dim=None, keepdim=False):
+    """True where some element (along ``dim``) is nonzero. Not differentiable."""
+    from ..tensor import Tensor
+
+    axes = None if dim is None else normalize_dims(dim, x.ndim)
+    return Tensor._make(np.asarray(np.any(x._data, axis=axes, keepdims=keepdim)))

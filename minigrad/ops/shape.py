@@ -1,0 +1,411 @@
+"""Operations that move elements around without changing them: view,
+reshape, transpose, permute, (un)squeeze, expand, cat, stack, flip, narrow,
+plus clone and dtype conversion.
+
+Views (``is_view = True``) share memory and the version counter with the
+tensor they look into, as in PyTorch; their backward puts the gradient back
+in the original layout.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes, errors
+from ..autograd.node import Node
+from ._common import normalize_dim
+
+__all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
+           "squeeze", "expand", "cat", "stack", "flip", "narrow", "clone", "to_dtype",
+           "contiguous"]
+
+
+def _shape_arg(shape) -> tuple:
+    """Accept both ``view(2, 3)`` and ``view((2, 3))``."""
+    if len(shape) == 1 and isinstance(shape[0], (tuple, list)):
+        shape = tuple(shape[0])
+    return tuple(int(s) for s in shape)
+
+
+def _infer_size(shape: tuple, numel: int) -> tuple:
+    """Fill in a single -1 and check the element count, with torch's errors."""
+    if list(shape).count(-1) > 1:
+        raise RuntimeError("only one dimension can be inferred")
+    known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
+    if -1 in shape:
+        if known == 0 or numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape = tuple(numel // known if s == -1 else s for s in shape)
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return shape
+
+
+class ViewBackward0(Node):
+    """y = x seen with another shape.   dy/dx: reshape the gradient back"""
+
+    is_view = True
+
+    def forward(self, x, shape):
+        self.save(self_sym_sizes=x.shape)
+        return np.reshape(x, shape, copy=False)
+
+    def backward(self, grad):
+        return grad.reshape(self._saved_self_sym_sizes)
+
+
+class UnsafeViewBackward0(Node):
+    """y = a reshaped copy (``reshape`` of a non-contiguous tensor).
+    dy/dx: reshape the gradient back"""
+
+    def forward(self, x, shape):
+        self.save(self_sym_sizes=x.shape)
+        return np.reshape(x, shape)
+
+    def backward(self, grad):
+        return grad.reshape(self._saved_self_sym_sizes)
+
+
+class CloneBackward0(Node):
+    """y = a copy of x.   dy/dx = 1"""
+
+    def forward(self, x):
+        return np.array(x, copy=True, order="C")
+
+    def backward(self, grad):
+        return grad
+
+
+class ToCopyBackward0(Node):
+    """y = x converted to another dtype.   dy/dx = 1 (converted back)"""
+
+    def forward(self, x, dtype):
+        return x.astype(dtype.numpy)
+
+    def backward(self, grad):
+        return grad  # Node._validate converts it to the input's dtype
+
+
+class TransposeBackward0(Node):
+    """y = x with dims dim0 and dim1 swapped.   dy/dx: swap them back"""
+
+    is_view = True
+
+    def forward(self, x, dim0, dim1):
+        self.save(dim0=dim0, dim1=dim1)
+        return np.swapaxes(x, dim0, dim1)
+
+    def backward(self, grad):
+        return grad.transpose(self._saved_dim0, self._saved_dim1)
+
+
+class TBackward0(Node):
+    """y = x.t() (a matrix transposed).   dy/dx: transpose back"""
+
+    is_view = True
+
+    def forward(self, x):
+        return x.T
+
+    def backward(self, grad):
+        return grad.t()
+
+
+class PermuteBackward0(Node):
+    """y = x with its dims reordered.   dy/dx: apply the inverse order"""
+
+    is_view = True
+
+    def forward(self, x, dims):
+        self.save(dims=dims)
+        return np.transpose(x, dims)
+
+    def backward(self, grad):
+        return grad.permute(*np.argsort(self._saved_dims).tolist())
+
+
+class UnsqueezeBackward0(Node):
+    """y = x with a size-1 dim inserted at dim.   dy/dx: remove it"""
+
+    is_view = True
+
+    def forward(self, x, dim):
+        self.save(dim=dim)
+        return np.expand_dims(x, dim)
+
+    def backward(self, grad):
+        return grad.squeeze(self._saved_dim)
+
+
+class SqueezeBackward0(Node):
+    """y = x without its size-1 dims.   dy/dx: reshape the gradient back"""
+
+    is_view = True
+
+    def forward(self, x):
+        self.save(self_sym_sizes=x.shape)
+        return np.reshape(x, tuple(s for s in x.shape if s != 1))
+
+    def backward(self, grad):
+        return grad.reshape(self._saved_self_sym_sizes)
+
+
+class SqueezeBackward1(Node):
+    """y = x without dim (if it has size 1).   dy/dx: reshape the gradient back"""
+
+    is_view = True
+
+    def forward(self, x, dim):
+        self.save(dim=dim, self_sym_sizes=x.shape)
+        return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x.view()
+
+    def backward(self, grad):
+        return grad.reshape(self._saved_self_sym_sizes)
+
+
+class SqueezeBackward2(SqueezeBackward1):
+    """y = x without the size-1 dims among dim (a tuple).   dy/dx: reshape back"""
+
+    def forward(self, x, dim):
+        self.save(dim=dim, self_sym_sizes=x.shape)
+        drop = tuple(d for d in dim if x.ndim and x.shape[d] == 1)
+        return np.squeeze(x, drop) if drop else x.view()
+
+
+class ExpandBackward0(Node):
+    """y = x broadcast to a larger shape (no copy).
+    dy/dx: sum the gradient over the repeated dims (the adjoint of broadcasting)"""
+
+    is_view = True
+
+    def forward(self, x, shape):
+        self.save(self_sym_sizes=x.shape)
+        return np.broadcast_to(x, shape)
+
+    def backward(self, grad):
+        return grad  # Node._validate sums it back to the input's shape
+
+
+class CatBackward0(Node):
+    """y = the inputs joined along dim.   dy/dx_k: the slice of the gradient x_k came from"""
+
+    def forward(self, *arrays, dim):
+        self.save(dim=dim)
+        self.sizes = [a.shape[dim] for a in arrays]
+        return np.concatenate(arrays, axis=dim)
+
+    def backward(self, grad):
+        dim, start, grads = self._saved_dim, 0, []
+        for size, needed in zip(self.sizes, self.needs_input_grad):
+            grads.append(grad.narrow(dim, start, size) if needed else None)
+            start += size
+        return tuple(grads)
+
+
+class StackBackward0(Node):
+    """y = the inputs stacked along a new dim.   dy/dx_k: the k-th slice of the gradient"""
+
+    def forward(self, *arrays, dim):
+        self.save(dim=dim)
+        return np.stack(arrays, axis=dim)
+
+    def backward(self, grad):
+        dim = self._saved_dim
+        return tuple(grad.select(dim, k) if needed else None
+                     for k, needed in enumerate(self.needs_input_grad))
+
+
+class FlipBackward0(Node):
+    """y = x reversed along dims.   dy/dx: reverse the gradient the same way"""
+
+    def forward(self, x, dims):
+        self.save(dims=dims)
+        return np.flip(x, dims).copy()
+
+    def backward(self, grad):
+        return flip(grad, self._saved_dims)
+
+
+# ---- public functions -------------------------------------------------------
+
+def view(x, *shape):
+    """The same data with another shape; fails if the memory layout does not allow it."""
+    shape = _infer_size(_shape_arg(shape), x.numel())
+    try:
+        np.reshape(x._data, shape, copy=False)
+    except ValueError:
+        raise RuntimeError(errors.VIEW_NOT_COMPATIBLE) from None
+    return ViewBackward0.apply(x, shape=shape)
+
+
+def reshape(x, *shape):
+    """The same data with another shape: a view when possible, else a copy."""
+    shape = _infer_size(_shape_arg(shape), x.numel())
+    try:
+        np.reshape(x._data, shape, copy=False)
+    except ValueError:
+        # Like PyTorch: copy into a contiguous layout, then view it.
+        return UnsafeViewBackward0.apply(clone(x), shape=shape)
+    return ViewBackward0.apply(x, shape=shape)
+
+
+def flatten(x, start_dim=0, end_dim=-1):
+    """Merge dims start_dim..end_dim into one."""
+    if x.ndim == 0:
+        return reshape(x, 1)
+    start, end = normalize_dim(start_dim, x.ndim), normalize_dim(end_dim, x.ndim)
+    if start > end:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if start == end:
+        return x
+    shape = x.shape[:start] + (-1,) + x.shape[end + 1:]
+    return reshape(x, shape)
+
+
+def transpose(x, dim0, dim1):
+    dim0, dim1 = normalize_dim(dim0, x.ndim), normalize_dim(dim1, x.ndim)
+    return TransposeBackward0.apply(x, dim0=dim0, dim1=dim1)
+
+
+def t(x):
+    """Transpose a matrix (1-D and 0-D tensors are returned as they are)."""
+    if x.ndim > 2:
+        raise RuntimeError(
+            f"t() expects a tensor with <= 2 dimensions, but self is {x.ndim}D"
+        )
+    return TBackward0.apply(x)
+
+
+def permute(x, *dims):
+    dims = _shape_arg(dims)
+    if len(dims) != x.ndim:
+        raise RuntimeError(
+            "permute(sparse_coo): number of dimensions in the tensor input does not match "
+            "the length of the desired ordering of dimensions i.e. input.dim() = "
+            f"{x.ndim} is not equal to len(dims) = {len(dims)}"
+        )
+    dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+    if len(set(dims)) != len(dims):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return PermuteBackward0.apply(x, dims=dims)
+
+
+def unsqueeze(x, dim):
+    return UnsqueezeBackward0.apply(x, dim=normalize_dim(dim, x.ndim + 1))
+
+
+def squeeze(x, dim=None):
+    """Remove size-1 dims (all of them, or ``dim`` if it has size 1)."""
+    if dim is None:
+        return SqueezeBackward0.apply(x)
+    if isinstance(dim, (tuple, list)):
+        dims = tuple(normalize_dim(d, x.ndim) for d in dim)
+        return SqueezeBackward2.apply(x, dim=dims)
+    return SqueezeBackward1.apply(x, dim=normalize_dim(dim, x.ndim))
+
+
+def expand(x, *sizes):
+    """Broadcast to ``sizes`` without copying (-1 keeps a size)."""
+    sizes = _shape_arg(sizes)
+    if len(sizes) < x.ndim:
+        raise RuntimeError(
+            f"expand(torch.FloatTensor{{[{', '.join(map(str, x.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            "the number of sizes provided "
+            f"({len(sizes)}) must be greater or equal to the number of dimensions in the "
+            f"tensor ({x.ndim})"
+        )
+    offset = len(sizes) - x.ndim
+    target = []
+    for axis, size in enumerate(sizes):
+        current = x.shape[axis - offset] if axis >= offset else None
+        if size == -1:
+            if current is None:
+                raise RuntimeError(
+                    f"The expanded size of the tensor (-1) isn't allowed in a leading, "
+                    f"non-existing dimension {axis}"
+                )
+            size = current
+        if current is not None and current != 1 and current != size:
+            raise RuntimeError(
+                f"The expanded size of the tensor ({size}) must match the existing size "
+                f"({current}) at non-singleton dimension {axis}.  Target sizes: "
+                f"[{', '.join(map(str, sizes))}].  Tensor sizes: "
+                f"[{', '.join(map(str, x.shape))}]"
+            )
+        target.append(size)
+    return ExpandBackward0.apply(x, shape=tuple(target))
+
+
+def cat(tensors, dim=0):
+    """Join tensors along an existing dim."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
+    first = tensors[0]
+    dim = normalize_dim(dim, first.ndim)
+    for number, tensor in enumerate(tensors[1:], start=1):
+        if tensor.ndim != first.ndim:
+            raise RuntimeError(
+                "Tensors must have same number of dimensions: got "
+                f"{first.ndim} and {tensor.ndim}"
+            )
+        for axis in range(first.ndim):
+            if axis != dim and tensor.shape[axis] != first.shape[axis]:
+                raise RuntimeError(
+                    f"Sizes of tensors must match except in dimension {dim}. Expected size "
+                    f"{first.shape[axis]} but got size {tensor.shape[axis]} for tensor "
+                    f"number {number} in the list."
+                )
+    return CatBackward0.apply(*tensors, cast_to=dtypes.result_type(*tensors), dim=dim)
+
+
+def stack(tensors, dim=0):
+    """Join tensors along a new dim."""
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError("stack expects a non-empty TensorList")
+    first = tensors[0]
+    for entry, tensor in enumerate(tensors[1:], start=1):
+        if tensor.shape != first.shape:
+            raise RuntimeError(
+                f"stack expects each tensor to be equal size, but got "
+                f"[{', '.join(map(str, first.shape))}] at entry 0 and "
+                f"[{', '.join(map(str, tensor.shape))}] at entry {entry}"
+            )
+    dim = normalize_dim(dim, first.ndim + 1)
+    return StackBackward0.apply(*tensors, cast_to=dtypes.result_type(*tensors), dim=dim)
+
+
+def flip(x, dims):
+    if isinstance(dims, int):
+        dims = (dims,)
+    return FlipBackward0.apply(x, dims=tuple(normalize_dim(d, x.ndim) for d in dims))
+
+
+def narrow(x, dim, start, length):
+    """The slice ``start:start+length`` along ``dim`` (a view)."""
+    from .indexing import slice_dim
+
+    dim = normalize_dim(dim, x.ndim)
+    return slice_dim(x, dim, start, start + length, 1)
+
+
+def clone(x):
+    return CloneBackward0.apply(x)
+
+
+def contiguous(x):
+    return x if x._data.flags.c_contiguous else clone(x)
+
+
+def to_dtype(x, dtype):
+    """Convert to ``dtype``; returns ``x`` itself when it already has it."""
+    if not isinstance(dtype, dtypes.dtype):
+        raise TypeError(f"to() received an invalid combination of arguments: got {dtype!r}")
+    if dtype is x.dtype:
+        return x
+    result = ToCopyBackward0.apply(x, dtype=dtype)
+    if not dtype.is_floating_point and result.grad_fn is not None:
+        # Integer results cannot require grad: PyTorch returns them detached.
+        return result.detach()
+    return result

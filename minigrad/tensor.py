@@ -1,0 +1,722 @@
+"""``Tensor``: a NumPy array that can remember how it was computed.
+
+This file is the public face: attributes, dunder methods and methods, each a
+line or two that calls an operation in ``minigrad.ops`` (where the math and
+its derivative live). Printing is in ``minigrad._printing``.
+"""
+
+from __future__ import annotations
+
+import warnings
+import weakref
+
+import numpy as np
+
+from . import dtypes, errors
+from . import ops
+from .autograd import engine, grad_mode
+from .autograd.node import AccumulateGrad
+
+__all__ = ["Tensor", "Size"]
+
+
+class Size(tuple):
+    """A shape, printed as PyTorch prints it: ``torch.Size([5, 5])``."""
+
+    def __repr__(self) -> str:
+        return errors.size_str(self)
+
+    def numel(self) -> int:
+        return int(np.prod(self, dtype=np.int64))
+
+
+class _Version:
+    """A tensor's version counter, shared with its views; every in-place
+    change increments it, so backward can tell a saved tensor was modified."""
+
+    __slots__ = ("value",)
+
+    def __init__(self) -> None:
+        self.value = 0
+
+
+class Tensor:
+    """An n-dimensional array with autograd, mirroring ``torch.Tensor``.
+
+    Create tensors with ``minigrad.tensor(...)``, ``ones``, ``randn``, ... The
+    legacy constructor ``Tensor([1, 2])`` makes a float32 tensor.
+    """
+
+    __slots__ = ("_data", "dtype", "_requires_grad", "grad_fn", "_output_nr", "_grad",
+                 "_version", "_base", "_accumulator", "_leaf_hooks", "__weakref__")
+    __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
+
+    def __init__(self, data=(), *, requires_grad: bool = False):
+        from .creation import _array_from
+
+        self._init(_array_from(data, dtypes.float32), requires_grad=requires_grad)
+
+    def _init(self, data: np.ndarray, grad_fn=None, requires_grad: bool = False,
+              output_nr: int = 0, version: _Version | None = None, base=None) -> None:
+        self._data = data
+        self.dtype = _DTYPE_OF[data.dtype]
+        self.grad_fn = grad_fn
+        self._requires_grad = grad_fn is not None or requires_grad
+        self._output_nr = output_nr
+        self._grad = None
+        self._version = version if version is not None else _Version()
+        self._base = base
+        self._accumulator = None
+        self._leaf_hooks = None
+        if requires_grad and self.dtype.category != 2:
+            raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
+
+    @classmethod
+    def _make(cls, data: np.ndarray, grad_fn=None, requires_grad: bool = False,
+              output_nr: int = 0, version: _Version | None = None, base=None) -> "Tensor":
+        """Wrap a NumPy array (internal; no copy, no checks)."""
+        if type(data) is not np.ndarray:
+            data = np.asarray(data)
+        tensor = object.__new__(cls)
+        tensor._init(data, grad_fn, requires_grad, output_nr, version, base)
+        return tensor
+
+    @classmethod
+    def _scalar_operand(cls, value) -> "Tensor":
+        """A Python number as the 0-dim tensor PyTorch wraps it in."""
+        return cls._make(np.array(value, dtypes.scalar_dtype(value).numpy))
+
+    @staticmethod
+    def _dtype_of(array: np.ndarray) -> dtypes.dtype:
+        return _DTYPE_OF[array.dtype]
+
+    # ---- autograd attributes ---------------------------------------------
+
+    @property
+    def requires_grad(self) -> bool:
+        """Whether operations on this tensor are recorded for backward."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, value: bool) -> None:
+        self.requires_grad_(value)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
+        """Start (or stop) recording operations on this leaf tensor, in place."""
+        if self.grad_fn is not None:
+            if not requires_grad:
+                raise RuntimeError(errors.NON_LEAF_REQUIRES_GRAD)
+            return self
+        if requires_grad and self.dtype.category != 2:
+            raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
+        self._requires_grad = bool(requires_grad)
+        return self
+
+    @property
+    def is_leaf(self) -> bool:
+        """True for tensors the user created (and results that need no grad)."""
+        return self.grad_fn is None
+
+    @property
+    def grad(self):
+        """The accumulated gradient of a leaf (None until backward reaches it)."""
+        if self.grad_fn is not None and self._grad is None and not self.retains_grad:
+            warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value) -> None:
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(
+                    f"assigned grad expected to be a Tensor or None but got grad of type "
+                    f"{type(value).__name__}"
+                )
+            if value.shape != self.shape:
+                raise RuntimeError(
+                    f"assigned grad has data of a different size: {value.shape} "
+                    f"vs. {self.shape}"
+                )
+        self._grad = value
+
+    @property
+    def retains_grad(self) -> bool:
+        """True for a non-leaf that called ``retain_grad()``."""
+        node = self.grad_fn
+        return bool(node is not None and node._retains_grad
+                    and self._output_nr in node._retains_grad
+                    and node._retains_grad[self._output_nr]() is self)
+
+    def retain_grad(self) -> None:
+        """Keep this non-leaf's gradient in ``.grad`` during backward."""
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self.grad_fn is not None:
+            self.grad_fn._retain_grad_of(self)
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` when this tensor's gradient is computed; if it
+        returns a tensor, that replaces the gradient. Returns a handle with
+        ``remove()``."""
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is None:  # a leaf keeps its own hooks (its AccumulateGrad may come and go)
+            if self._leaf_hooks is None:
+                self._leaf_hooks = []
+            self._leaf_hooks.append(hook)
+            return _HookHandle(self._leaf_hooks, hook)
+        self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
+        return _HookHandle(self.grad_fn._tensor_pre_hooks[self._output_nr], hook)
+
+    def _gradient_edge(self):
+        """The (node, input_nr) a gradient for this tensor must be sent to."""
+        if self.grad_fn is not None:
+            return self.grad_fn, self._output_nr
+        accumulator = self._accumulator() if self._accumulator is not None else None
+        if accumulator is None:
+            accumulator = AccumulateGrad(self)
+            self._accumulator = weakref.ref(accumulator)
+        return accumulator, 0
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute d(self)/d(leaf) for every leaf and add it into ``leaf.grad``.
+
+        ``gradient`` is d(loss)/d(self); it may be omitted only for a
+        one-element tensor (it is then 1). Saved buffers are freed unless
+        ``retain_graph=True``.
+        """
+        engine.run_backward((self,), None if gradient is None else (gradient,),
+                            retain_graph, create_graph, inputs)
+
+    def detach(self) -> "Tensor":
+        """A tensor sharing this one's data, cut from the graph."""
+        return Tensor._make(self._data, version=self._version, base=self)
+
+    def detach_(self) -> "Tensor":
+        """Cut this tensor from the graph, in place (it becomes a leaf)."""
+        self.grad_fn = None
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self) -> "Tensor":
+        """The same values as a tensor outside the graph (changes are not tracked)."""
+        return Tensor._make(self._data)
+
+    @data.setter
+    def data(self, value: "Tensor") -> None:
+        self._data = value._data
+        self.dtype = value.dtype
+
+    # ---- shape and type --------------------------------------------------
+
+    @property
+    def shape(self) -> Size:
+        return Size(self._data.shape)
+
+    def size(self, dim: int | None = None):
+        """The shape, or the size of one dimension."""
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[ops.normalize_dim(dim, self.ndim)]
+
+    def dim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    def ndimension(self) -> int:
+        return self._data.ndim
+
+    def numel(self) -> int:
+        return self._data.size
+
+    def nelement(self) -> int:
+        return self._data.size
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def element_size(self) -> int:
+        return self.dtype.itemsize
+
+    def is_floating_point(self) -> bool:
+        return self.dtype.is_floating_point
+
+    @property
+    def device(self) -> str:
+        return "cpu"
+
+    def is_contiguous(self) -> bool:
+        return bool(self._data.flags.c_contiguous)
+
+    def contiguous(self) -> "Tensor":
+        return self if self.is_contiguous() else ops.clone(self)
+
+    def to(self, dtype=None, *args, **kwargs) -> "Tensor":
+        """Convert to another dtype (``x.to(torch.float64)``); devices other than cpu are not available."""
+        dtype = kwargs.pop("dtype", dtype)
+        if isinstance(dtype, Tensor):
+            dtype = dtype.dtype
+        if isinstance(dtype, str) or dtype is None:
+            if dtype not in (None, "cpu"):
+                raise RuntimeError(f"minigrad runs on the CPU only; got device {dtype!r}")
+            return self
+        return ops.to_dtype(self, dtype)
+
+    def type(self, dtype=None):
+        if dtype is None:
+            return f"torch.{dtypes.LEGACY_NAMES[self.dtype]}"
+        return self.to(dtype)
+
+    def float(self) -> "Tensor":
+        return self.to(dtypes.float32)
+
+    def double(self) -> "Tensor":
+        return self.to(dtypes.float64)
+
+    def half(self) -> "Tensor":
+        return self.to(dtypes.float16)
+
+    def long(self) -> "Tensor":
+        return self.to(dtypes.int64)
+
+    def int(self) -> "Tensor":
+        return self.to(dtypes.int32)
+
+    def bool(self) -> "Tensor":
+        return self.to(dtypes.bool)
+
+    def cpu(self) -> "Tensor":
+        return self
+
+    def clone(self) -> "Tensor":
+        """A copy with its own memory, still connected to the graph."""
+        return ops.clone(self)
+
+    # ---- conversion to Python and NumPy ----------------------------------
+
+    def numpy(self) -> np.ndarray:
+        """The data as a NumPy array (shared, not copied)."""
+        if self._requires_grad:
+            raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        return self._data
+
+    def tolist(self):
+        return self._data.tolist()
+
+    def item(self):
+        """The value of a one-element tensor as a Python number."""
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"a Tensor with {self._data.size} elements cannot be converted to Scalar"
+            )
+        return self._data.reshape(()).item()
+
+    def __float__(self) -> float:
+        return float(self.item())
+
+    def __int__(self) -> int:
+        return int(self.item())
+
+    def __index__(self) -> int:
+        if self.dtype.category != 1 or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __bool__(self) -> bool:
+        if self._data.size != 1:
+            raise RuntimeError(
+                f"Boolean value of Tensor with more than one value is ambiguous"
+            )
+        return bool(self._data.reshape(()).item())
+
+    def __array__(self, dtype=None, copy=None):
+        data = self._data if dtype is None else self._data.astype(dtype)
+        return data.copy() if copy else data
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __hash__(self) -> int:
+        return id(self)
+
+    def __format__(self, spec: str) -> str:
+        if self._data.ndim == 0:
+            return format(self.item(), spec)
+        return format(repr(self), spec)
+
+    def __repr__(self) -> str:
+        from ._printing import tensor_repr
+
+        return tensor_repr(self)
+
+    __str__ = __repr__
+
+    # ---- arithmetic ------------------------------------------------------
+
+    def __add__(self, other):
+        return ops.add(self, other)
+
+    def __radd__(self, other):
+        return ops.add(self, other)
+
+    def __sub__(self, other):
+        return ops.sub(self, other)
+
+    def __rsub__(self, other):
+        return ops.rsub(self, other)
+
+    def __mul__(self, other):
+        return ops.mul(self, other)
+
+    def __rmul__(self, other):
+        return ops.mul(self, other)
+
+    def __truediv__(self, other):
+        return ops.div(self, other)
+
+    def __rtruediv__(self, other):
+        # PyTorch computes other / self as reciprocal(self) * other.
+        return ops.mul(ops.reciprocal(self), other)
+
+    def __pow__(self, exponent):
+        return ops.pow(self, exponent)
+
+    def __rpow__(self, base):
+        return ops.rpow(self, base)
+
+    def __neg__(self):
+        return ops.neg(self)
+
+    def __pos__(self):
+        return self
+
+    def __abs__(self):
+        return ops.abs(self)
+
+    def __matmul__(self, other):
+        return ops.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        return ops.matmul(other, self)
+
+    def add(self, other, *, alpha=1):
+        return ops.add(self, other, alpha)
+
+    def sub(self, other, *, alpha=1):
+        return ops.sub(self, other, alpha)
+
+    def mul(self, other):
+        return ops.mul(self, other)
+
+    def div(self, other):
+        return ops.div(self, other)
+
+    def pow(self, exponent):
+        return ops.pow(self, exponent)
+
+    def neg(self):
+        return ops.neg(self)
+
+    def reciprocal(self):
+        return ops.reciprocal(self)
+
+    def matmul(self, other):
+        return ops.matmul(self, other)
+
+    def mm(self, other):
+        return ops.mm(self, other)
+
+    def mv(self, other):
+        return ops.mv(self, other)
+
+    def dot(self, other):
+        return ops.dot(self, other)
+
+    def bmm(self, other):
+        return ops.bmm(self, other)
+
+    # ---- comparisons (not differentiable) --------------------------------
+
+    def __eq__(self, other):
+        return ops.eq(self, other)
+
+    def __ne__(self, other):
+        return ops.ne(self, other)
+
+    def __lt__(self, other):
+        return ops.lt(self, other)
+
+    def __le__(self, other):
+        return ops.le(self, other)
+
+    def __gt__(self, other):
+        return ops.gt(self, other)
+
+    def __ge__(self, other):
+        return ops.ge(self, other)
+
+    def eq(self, other):
+        return ops.eq(self, other)
+
+    def ne(self, other):
+        return ops.ne(self, other)
+
+    def lt(self, other):
+        return ops.lt(self, other)
+
+    def le(self, other):
+        return ops.le(self, other)
+
+    def gt(self, other):
+        return ops.gt(self, other)
+
+    def ge(self, other):
+        return ops.ge(self, other)
+
+    def equal(self, other) -> bool:
+        return self.shape == other.shape and bool((self._data == other._data).all())
+
+    def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
+        return ops.allclose(self, other, rtol, atol, equal_nan)
+
+    def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+        return ops.isclose(self, other, rtol, atol, equal_nan)
+
+    def argmax(self, dim=None, keepdim=False):
+        return ops.argmax(self, dim, keepdim)
+
+    def argmin(self, dim=None, keepdim=False):
+        return ops.argmin(self, dim, keepdim)
+
+    # ---- pointwise functions ---------------------------------------------
+
+    def exp(self):
+        return ops.exp(self)
+
+    def log(self):
+        return ops.log(self)
+
+    def sqrt(self):
+        return ops.sqrt(self)
+
+    def tanh(self):
+        return ops.tanh(self)
+
+    def sigmoid(self):
+        return ops.sigmoid(self)
+
+    def relu(self):
+        return ops.relu(self)
+
+    def abs(self):
+        return ops.abs(self)
+
+    def sin(self):
+        return ops.sin(self)
+
+    def cos(self):
+        return ops.cos(self)
+
+    def clamp(self, min=None, max=None):
+        return ops.clamp(self, min, max)
+
+    clip = clamp
+
+    def maximum(self, other):
+        return ops.maximum(self, other)
+
+    def minimum(self, other):
+        return ops.minimum(self, other)
+
+    def where(self, condition, other):
+        return ops.where(condition, self, other)
+
+    def sign(self):
+        return ops.sign(self)
+
+    def masked_fill(self, mask, value):
+        return ops.masked_fill(self, mask, value)
+
+    # ---- reductions ------------------------------------------------------
+
+    def sum(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.sum(self, dim, keepdim, dtype=dtype)
+
+    def mean(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.mean(self, dim, keepdim, dtype=dtype)
+
+    def max(self, dim=None, keepdim=False):
+        return ops.max(self, dim, keepdim)
+
+    def min(self, dim=None, keepdim=False):
+        return ops.min(self, dim, keepdim)
+
+    def prod(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.prod(self, dim, keepdim, dtype=dtype)
+
+    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return ops.var(self, dim, unbiased, keepdim, correction=correction)
+
+    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+        return ops.std(self, dim, unbiased, keepdim, correction=correction)
+
+    def norm(self, p="fro", dim=None, keepdim=False):
+        return ops.norm(self, p, dim, keepdim)
+
+    def logsumexp(self, dim, keepdim=False):
+        return ops.logsumexp(self, dim, keepdim)
+
+    def softmax(self, dim):
+        return ops.softmax(self, dim)
+
+    def log_softmax(self, dim):
+        return ops.log_softmax(self, dim)
+
+    def all(self, dim=None, keepdim=False):
+        return ops.all(self, dim, keepdim)
+
+    def any(self, dim=None, keepdim=False):
+        return ops.any(self, dim, keepdim)
+
+    # ---- shape -----------------------------------------------------------
+
+    def view(self, *shape):
+        return ops.view(self, *shape)
+
+    def view_as(self, other):
+        return ops.view(self, other.shape)
+
+    def reshape(self, *shape):
+        return ops.reshape(self, *shape)
+
+    def reshape_as(self, other):
+        return ops.reshape(self, other.shape)
+
+    def flatten(self, start_dim=0, end_dim=-1):
+        return ops.flatten(self, start_dim, end_dim)
+
+    def transpose(self, dim0, dim1):
+        return ops.transpose(self, dim0, dim1)
+
+    def t(self):
+        return ops.t(self)
+
+    @property
+    def T(self):
+        return ops.permute(self, *reversed(range(self.ndim)))
+
+    @property
+    def mT(self):
+        return ops.transpose(self, -2, -1)
+
+    def permute(self, *dims):
+        return ops.permute(self, *dims)
+
+    def unsqueeze(self, dim):
+        return ops.unsqueeze(self, dim)
+
+    def squeeze(self, dim=None):
+        return ops.squeeze(self, dim)
+
+    def expand(self, *sizes):
+        return ops.expand(self, *sizes)
+
+    def expand_as(self, other):
+        return ops.expand(self, other.shape)
+
+    def select(self, dim, index):
+        return ops.select(self, dim, index)
+
+    def narrow(self, dim, start, length):
+        return ops.narrow(self, dim, start, length)
+
+    def flip(self, dims):
+        return ops.flip(self, dims)
+
+    def __getitem__(self, index):
+        return ops.getitem(self, index)
+
+    def __setitem__(self, index, value):
+        ops.setitem(self, index, value)
+
+    # ---- in place --------------------------------------------------------
+
+    def add_(self, other, *, alpha=1):
+        return ops.inplace(self, ops.add, other, alpha)
+
+    def sub_(self, other, *, alpha=1):
+        return ops.inplace(self, ops.sub, other, alpha)
+
+    def mul_(self, other):
+        return ops.inplace(self, ops.mul, other)
+
+    def div_(self, other):
+        return ops.inplace(self, ops.div, other)
+
+    def clamp_(self, min=None, max=None):
+        return ops.inplace(self, ops.clamp, min, max)
+
+    def zero_(self):
+        return ops.inplace(self, ops.zeros_like_op)
+
+    def fill_(self, value):
+        return ops.inplace(self, ops.fill, value)
+
+    def copy_(self, src):
+        return ops.inplace(self, ops.copy, src)
+
+    def __iadd__(self, other):
+        return self.add_(other)
+
+    def __isub__(self, other):
+        return self.sub_(other)
+
+    def __imul__(self, other):
+        return self.mul_(other)
+
+    def __itruediv__(self, other):
+        return self.div_(other)
+
+    # ---- creation helpers on an existing tensor --------------------------
+
+    def new_tensor(self, data, dtype=None, requires_grad=False):
+        from .creation import tensor
+
+        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+
+    def new_zeros(self, *size, dtype=None):
+        from .creation import zeros
+
+        return zeros(*size, dtype=dtype or self.dtype)
+
+    def new_ones(self, *size, dtype=None):
+        from .creation import ones
+
+        return ones(*size, dtype=dtype or self.dtype)
+
+    def new_full(self, size, fill_value, dtype=None):
+        from .creation import full
+
+        return full(size, fill_value, dtype=dtype or self.dtype)
+
+
+class _HookHandle:
+    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
+
+    def __init__(self, hooks: list, hook):
+        self._hooks, self._hook = hooks, hook
+
+    def remove(self) -> None:
+        if self._hook in self._hooks:
+            self._hooks.remove(self._hook)
+
+
+_DTYPE_OF = {d.numpy: d for d in dtypes.ALL}
