@@ -44,6 +44,13 @@ VIEW_NOT_COMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one "
     "dimension spans across two contiguous subspaces). Use .reshape(...) instead."
 )
+CREATE_GRAPH_CYCLE = (
+    "Using backward() with create_graph=True will create a reference cycle between the "
+    "parameter and its gradient which can cause a memory leak. We recommend using "
+    "autograd.grad when creating the graph to avoid this. If you have to use this "
+    "function, make sure to reset the .grad fields of your parameters to None after use "
+    "to break the cycle and avoid the leak."
+)
 ANOMALY_HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its "
     "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."

@@ -20,6 +20,7 @@ stored, saved tensors freed.
 from __future__ import annotations
 
 import heapq
+import warnings
 import itertools
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
@@ -83,24 +84,21 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     leaves are not touched and the gradients reaching ``inputs`` are returned."""
     if retain_graph is None:
         retain_graph = create_graph
+    if create_graph and accumulate:
+        warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     roots = _roots(tensors, grad_tensors)
     targets = _targets(inputs)
     captured = {}
-    previous = grad_mode.is_grad_enabled()
-    grad_mode._set_enabled(create_graph)
-    try:
-        for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph):
-            if step.is_leaf:
-                if accumulate:
-                    step.node.variable._grad = step.leaf_grad
-            if targets is not None and step.node in targets:
-                for nr in targets[step.node]:
-                    captured[(step.node, nr)] = step.grad_outputs[nr]
+    for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph):
+        if step.is_leaf:
             if accumulate:
-                for tensor, grad in step.retained:
-                    tensor._grad = grad
-    finally:
-        grad_mode._set_enabled(previous)
+                step.node.variable._grad = step.leaf_grad
+        if targets is not None and step.node in targets:
+            for nr in targets[step.node]:
+                captured[(step.node, nr)] = step.grad_outputs[nr]
+        if accumulate:
+            for tensor, grad in step.retained:
+                tensor._grad = grad
     return captured
 
 
@@ -213,18 +211,17 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
         if needed is not None and node not in needed:
             continue
         step = BackwardStep(index, node, received)
-        step.grad_outputs = _sum_arrivals(node, received)
-        _run_tensor_hooks(node, step)
-        if isinstance(node, AccumulateGrad):
-            step.leaf_grad = _accumulated(node.variable, step.grad_outputs[0], create_graph)
-        elif targets is None or _leads_further(node, needed):
-            grads = node._run(step.grad_outputs)
-            if not keep_graph:
-                node.release_saved()
-            step.sent = tuple(
-                (next_node, input_nr, grad)
-                for (next_node, input_nr), grad in zip(node.next_functions, grads)
-            )
+        # Backward formulas are recorded only for create_graph=True; the mode
+        # is set per step, not across the yield, so the caller's code between
+        # steps runs in its own grad mode.
+        previous = grad_mode._enabled
+        grad_mode._set_enabled(create_graph)
+        try:
+            _compute_step(step, node, create_graph, keep_graph,
+                          run=targets is None or _leads_further(node, needed))
+        finally:
+            grad_mode._set_enabled(previous)
+        if step.sent:
             for next_node, input_nr, grad in step.sent:
                 if next_node is None:
                     continue
@@ -235,6 +232,22 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
                     make_ready(next_node)
         index += 1
         yield step
+
+
+def _compute_step(step, node, create_graph, keep_graph, run) -> None:
+    """Fill in ``step``: sum what arrived, run hooks, then the node's backward."""
+    step.grad_outputs = _sum_arrivals(node, step.received)
+    _run_tensor_hooks(node, step, create_graph)
+    if isinstance(node, AccumulateGrad):
+        step.leaf_grad = _accumulated(node.variable, step.grad_outputs[0], create_graph)
+    elif run:
+        grads = node._run(step.grad_outputs)
+        if not keep_graph:
+            node.release_saved()
+        step.sent = tuple(
+            (next_node, input_nr, grad)
+            for (next_node, input_nr), grad in zip(node.next_functions, grads)
+        )
 
 
 def _leads_further(node, needed) -> bool:
@@ -250,7 +263,7 @@ def _sum_arrivals(node: Node, received: list) -> tuple:
     return tuple(sums)
 
 
-def _run_tensor_hooks(node: Node, step: BackwardStep) -> None:
+def _run_tensor_hooks(node: Node, step: BackwardStep, create_graph: bool) -> None:
     """Hooks from ``register_hook`` may replace a gradient; retained
     gradients (``retain_grad``) see the result, as in PyTorch."""
     hooks = node._tensor_pre_hooks
@@ -272,7 +285,8 @@ def _run_tensor_hooks(node: Node, step: BackwardStep) -> None:
             tensor = ref()
             if tensor is not None and nr < len(step.grad_outputs) \
                     and step.grad_outputs[nr] is not None:
-                retained.append((tensor, _accumulated(tensor, step.grad_outputs[nr], False)))
+                retained.append((tensor, _accumulated(tensor, step.grad_outputs[nr],
+                                                      create_graph)))
         step.retained = tuple(retained)
 
 
