@@ -155,7 +155,11 @@ def _filled(size, value, dtype, requires_grad) -> Tensor:
 def tensor_from_array(array: np.ndarray, requires_grad: bool = False) -> Tensor:
     result = Tensor._make(array)
     if requires_grad:
-        result.requires_grad_(True)
+        if not result.dtype.is_floating_point:
+            from .errors import ONLY_FLOAT_REQUIRES_GRAD_FACTORY
+
+            raise RuntimeError(ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
+        result._requires_grad = True
     return result
 
 
