@@ -61,8 +61,7 @@ class SavedTensor:
             self.tensor, self.data, self.grad_fn = tensor, None, tensor.grad_fn
 
     def unpack(self, node: "Node"):
-        from ..tensor import Tensor
-
+        Tensor = _tensor.Tensor
         if self.version.value != self.saved_version:
             tensor = self.tensor
             data = self.data if tensor is None else tensor._data
@@ -113,31 +112,31 @@ class Node:
         ``cast_to`` is the result dtype (from the promotion rules); tensor
         inputs of another dtype are converted before the NumPy call.
         """
-        from ..tensor import Tensor
-
         node = cls()
-        node._pending = {}
+        record = grad_mode._enabled and any(
+            getattr(x, "_requires_grad", False) for x in inputs)
+        node._pending = {} if record else False  # False: save() keeps nothing
         arrays = [_as_array(x, cast_to) for x in inputs]
         result = node.forward(*arrays, **params)
         # A view shares memory, and so the version counter, with its base.
-        base = inputs[0] if cls.is_view else None
-        version = base._version if base is not None else None
-        base = base._base if base is not None and base._base is not None else base
-        if not (grad_mode._enabled and any(
-                isinstance(x, Tensor) and x.requires_grad for x in inputs)):
-            return Tensor._make(result, version=version, base=base)
-        output = Tensor._make(result, grad_fn=node, version=version, base=base)
+        version = base = None
+        if cls.is_view:
+            base = inputs[0]
+            version = base._version
+            if base._base is not None:
+                base = base._base
+        if not record:
+            return _tensor.Tensor._make(result, version=version, base=base)
+        output = _tensor.Tensor._make(result, grad_fn=node, version=version, base=base)
         node._link(inputs, arrays, output)
         return output
 
     def _link(self, inputs, arrays, output) -> None:
         """Connect this node to its inputs' nodes and resolve saved values."""
-        from ..tensor import Tensor
-
         self._sequence_nr = next(_sequence)
         edges, needs, meta = [], [], []
         for x in inputs:
-            if isinstance(x, Tensor) and x.requires_grad:
+            if getattr(x, "_requires_grad", False):
                 edges.append(x._gradient_edge())
                 needs.append(True)
                 meta.append((x._data.shape, x._data.dtype))
@@ -155,10 +154,10 @@ class Node:
     def save(node, **values) -> None:  # noqa: N805 - so that save(self=x) reads like torch
         """Keep values for backward, by the names PyTorch uses
         (``self.save(self=x, other=y)``; readable later as ``_saved_self``)."""
-        if node._pending is None:
-            node._saved.update(values)
-        else:
-            node._pending.update(values)
+        pending = node._pending
+        if pending is False:  # nothing is being recorded
+            return
+        (node._saved if pending is None else pending).update(values)
 
     # ---- reading the graph --------------------------------------------------
 
@@ -233,7 +232,7 @@ class Node:
                 )
             grad = sum_to(grad, shape)
         if grad._data.dtype != np_dtype:
-            grad = grad.to(type(grad)._dtype_of(np.empty(0, np_dtype)))
+            grad = grad.to(_tensor.Tensor._dtype_of(np.empty(0, np_dtype)))
         return grad
 
     def backward(self, *grad_outputs):
@@ -298,8 +297,7 @@ def _resolve_saved(value, inputs, arrays, output):
     constant tensor (PyTorch saves those too, and frees them); another array
     (a mask, indices) -> a constant tensor; anything else (dim, keepdim) as is.
     """
-    from ..tensor import Tensor
-
+    Tensor = _tensor.Tensor
     if value is output._data:
         return SavedTensor(output, is_output=True)
     for x, array in zip(inputs, arrays):
@@ -310,3 +308,7 @@ def _resolve_saved(value, inputs, arrays, output):
     if isinstance(value, np.ndarray):
         return SavedTensor(Tensor._make(value))
     return value
+
+
+# At the bottom, because tensor.py (the floor above) imports this module.
+from .. import tensor as _tensor  # noqa: E402
