@@ -25,6 +25,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
+import numpy as np
+
 from .. import errors
 from . import grad_mode
 from .node import AccumulateGrad, Node
@@ -90,16 +92,27 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     targets = _targets(inputs)
     captured = {}
     for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph):
-        if step.is_leaf:
-            if accumulate:
-                step.node.variable._grad = step.leaf_grad
+        if step.is_leaf and accumulate:
+            _store_grad(step.node.variable, step.leaf_grad, create_graph)
         if targets is not None and step.node in targets:
             for nr in targets[step.node]:
                 captured[(step.node, nr)] = step.grad_outputs[nr]
         if accumulate:
             for tensor, grad in step.retained:
-                tensor._grad = grad
+                _store_grad(tensor, grad, create_graph)
     return captured
+
+
+def _store_grad(tensor, grad, create_graph: bool) -> None:
+    """Set ``tensor.grad``. An existing gradient is updated in place (as
+    PyTorch does), so a reference someone kept to ``x.grad`` stays current."""
+    old = tensor._grad
+    if old is None or create_graph or old.requires_grad or old.shape != grad.shape \
+            or not old._data.flags.writeable:
+        tensor._grad = grad
+        return
+    np.copyto(old._data, grad._data, casting="unsafe")
+    old._version.value += 1
 
 
 def _roots(tensors, grad_tensors) -> list:

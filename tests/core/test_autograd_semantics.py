@@ -335,3 +335,14 @@ def test_grad_fn_repr_and_accumulate_grad():
     assert y.grad_fn.next_functions[1] == (None, 0)
     # the same leaf always reaches the graph through the same AccumulateGrad node
     assert (x * 3).grad_fn.next_functions[0][0] is accumulate
+
+
+def test_accumulation_updates_the_existing_grad_tensor():
+    def run(lib):
+        p = lib.ones(2, requires_grad=True)
+        (p * 2).sum().backward()
+        kept = p.grad
+        (p * 2).sum().backward()
+        return kept is p.grad, kept.tolist()
+    ours, theirs = both(run)
+    assert ours == theirs == (True, [4.0, 4.0])
