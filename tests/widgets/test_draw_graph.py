@@ -1,0 +1,111 @@
+"""draw_graph: the DOT it builds and the SVG it renders to (parsed, never compared as bytes)."""
+
+import subprocess
+import sys
+
+import minigrad as torch
+import pytest
+
+import widgets
+from widgets import draw_graph, render_svg
+
+from widget_svg import groups, texts
+
+
+def test_tutorial_graph_has_one_box_per_node_and_edges_along_next_functions(tutorial):
+    x, y, z, out = tutorial
+    svg = render_svg(draw_graph(out, names={"x": x, "out": out}))
+    nodes, edges = groups(svg, "node"), groups(svg, "edge")
+    assert set(nodes) == {"out0", "op0", "op1", "op2", "op3", "leaf0"}
+    names = {i: texts(g)[0] for i, g in nodes.items()}
+    assert names == {"out0": "out", "op0": "MeanBackward0", "op1": "MulBackward0",
+                     "op2": "MulBackward0", "op3": "AddBackward0", "leaf0": "x  [2, 2]"}
+    # y * y: two edges from the same MulBackward0 to AddBackward0
+    assert set(edges) == {"out0-0", "op0-0", "op1-0", "op2-0", "op2-1", "op3-0"}
+    assert "op" in nodes["op1"].get("class").split() and "MulBackward0" in nodes["op1"].get("class")
+    assert nodes["leaf0"].get("class") == "node leaf"
+
+
+def test_leaf_shows_values_and_grad_after_backward(tutorial):
+    x, y, z, out = tutorial
+    before = texts(groups(render_svg(draw_graph(out, names={"x": x})), "node")["leaf0"])
+    assert before[1:] == ["[[1., 1.],", " [1., 1.]]", "grad: None"]
+    out.backward()
+    after = texts(groups(render_svg(draw_graph(out, names={"x": x})), "node")["leaf0"])
+    assert after[-3:] == ["grad:", "[[4.5, 4.5],", " [4.5, 4.5]]"]
+
+
+def test_big_tensors_show_shape_not_values():
+    w = torch.ones(10, 10, requires_grad=True)
+    source = draw_graph(w.sum(), names={"w": w}).source
+    assert "w  [10, 10]" in source and "1., 1." not in source
+
+
+def test_ids_are_stable_across_runs(tutorial):
+    def build():
+        x = torch.ones(2, 2, requires_grad=True)
+        y = x + 2
+        return draw_graph((y * y * 3).mean(), names={"x": x})
+
+    first, second = build(), build()
+    assert first.source == second.source
+    assert set(groups(render_svg(first), "node")) == set(groups(render_svg(second), "node"))
+
+
+def test_retained_and_named_non_leaves_get_their_own_box(tutorial):
+    x, y, z, out = tutorial
+    y.retain_grad()
+    out.backward()
+    nodes = groups(render_svg(draw_graph(out, names={"x": x, "y": y})), "node")
+    assert texts(nodes["op3-tensor0"]) == ["y  [2, 2]", "[[3., 3.],", " [3., 3.]]",
+                                           "grad:", "[[4.5, 4.5],", " [4.5, 4.5]]"]
+    # found through retain_grad() alone, without a name
+    assert "op3-tensor0" in groups(render_svg(draw_graph(out)), "node")
+
+
+def test_saved_tensors_are_optional_and_show_when_freed(tutorial):
+    x, y, z, out = tutorial
+    assert "saved" not in draw_graph(out).source
+    nodes = groups(render_svg(draw_graph(out, show_saved=True)), "node")
+    assert {"op1-saved-self", "op1-saved-other", "op2-saved-self", "op2-saved-other"} <= set(nodes)
+    assert texts(nodes["op1-saved-other"]) == ["saved other  scalar int64", "3"]
+    out.backward()
+    nodes = groups(render_svg(draw_graph(out, show_saved=True)), "node")
+    assert texts(nodes["op2-saved-self"]) == ["saved self", "(freed after backward)"]
+
+
+def test_op_tooltips_state_the_derivative(tutorial):
+    *_, out = tutorial
+    assert "dz/dself = other" in draw_graph(out).source
+
+
+def test_several_outputs_and_id_prefix():
+    a = torch.ones(2, requires_grad=True)
+    b = a * 2
+    graph = draw_graph([b.sum(), (b * 3).sum()], id_prefix="g1-")
+    nodes = groups(render_svg(graph), "node")
+    assert {"g1-out0", "g1-out1", "g1-leaf0"} <= set(nodes)
+    assert len([i for i in nodes if i.startswith("g1-op")]) == 4
+
+
+def test_a_tensor_without_grad_is_a_clear_error():
+    with pytest.raises(ValueError, match="does not require grad"):
+        draw_graph(torch.ones(2))
+
+
+def test_nothing_breaks_on_odd_names():
+    x = torch.ones(2, requires_grad=True)
+    source = draw_graph(x.sum(), names={'x "quoted" \\n <b>': x}).source
+    assert render_svg(source)
+
+
+def test_minigrad_never_imports_widgets_or_graphviz():
+    code = ("import sys, minigrad; bad = [m for m in sys.modules if m.split('.')[0] in "
+            "('widgets', 'ipywidgets', 'graphviz')]; print(bad); assert not bad")
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_public_names():
+    for name in ("draw_graph", "render_svg", "GraphView", "BackwardStepper", "DerivativeCheck",
+                 "check_derivatives", "Digraph", "GraphvizNotFound"):
+        assert hasattr(widgets, name)

@@ -1,0 +1,23 @@
+"""Notebook widgets for minigrad: see the graph, step through backward, check a derivative.
+
+    draw_graph(tensor)          the grad_fn graph as a graphviz.Digraph
+    render_svg(graph)           its SVG, with graphviz-pure or a system dot
+    GraphView(tensor)           the graph as a widget, with a refresh button
+    BackwardStepper(tensor)     backward one node at a time, over one fixed layout
+    DerivativeCheck(fn, inputs) autograd vs finite differences vs your formula
+    check_derivatives(...)      the same comparison with no display (for graders)
+
+``widgets`` uses ``minigrad``; ``minigrad`` never imports ``widgets``.
+"""
+
+from .derivative import DerivativeCheck
+from .draw import draw_graph
+from .errors import GraphvizNotFound, RenderError
+from .gradients import DerivativeComparison, check_derivatives
+from .graph_view import GraphView
+from .render import Digraph, find_program, render_svg
+from .stepper import BackwardStepper
+
+__all__ = ["draw_graph", "render_svg", "find_program", "Digraph", "GraphView",
+           "BackwardStepper", "DerivativeCheck", "check_derivatives", "DerivativeComparison",
+           "GraphvizNotFound", "RenderError"]

@@ -1,0 +1,180 @@
+"""``draw_graph``: a tensor's grad_fn graph as a ``graphviz.Digraph``.
+
+Grey boxes are the backward nodes (``MulBackward0``: hover for its
+derivative), blue boxes the leaf tensors with their ``.grad``, the green box
+the output; yellow boxes are named or retained non-leaf tensors, orange ones
+the tensors an op saved for backward. Arrows follow ``next_functions``: the
+way gradients travel in backward, from the output down to the leaves.
+
+>>> import minigrad as torch
+>>> x = torch.ones(2, 2, requires_grad=True)
+>>> y = x + 2
+>>> out = (y * y * 3).mean()
+>>> graph = draw_graph(out, names={"x": x, "out": out})
+>>> graph.summary
+'graph of out: 4 operations, 1 leaf'
+"""
+
+from __future__ import annotations
+
+import graphviz
+from minigrad.autograd import AccumulateGrad
+
+from .graph import FREED, Box, GraphModel
+from .render import Digraph
+from .text import formula_and_derivative, shape_text, short, value_lines
+
+__all__ = ["draw_graph", "box_lines", "digraph"]
+
+FILL = {"op": "#eeeeee", "leaf": "#cfe2f3", "output": "#d9ead3", "tensor": "#fff2cc",
+        "saved": "#fce5cd", "more": "#ffffff"}
+NO_GRAD = object()  # a non-leaf that does not retain its grad: no "grad" line
+
+
+def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
+               collapse: int | None = 4, max_nodes: int = 200, max_values: int = 16,
+               id_prefix: str = "") -> Digraph:
+    """Draw the graph that ``tensor.backward()`` would walk.
+
+    ``tensor``: one tensor or a list of them. ``names``: ``{"x": x, ...}``
+    to label tensors. ``show_saved``: also draw what each op saved for
+    backward. ``collapse``: runs of at least this many repeated ops are drawn
+    once, as ``MulBackward0 × 10`` (None: never). ``max_nodes``: beyond
+    this many boxes the rest is one "… more" box. ``max_values``: tensors up
+    to this many elements show their values. ``id_prefix`` is put before
+    every SVG id (to tell several graphs on one page apart).
+    """
+    outputs = list(tensor) if isinstance(tensor, (list, tuple)) else [tensor]
+    for i, output in enumerate(outputs):
+        if not output.requires_grad:
+            raise ValueError(f"draw_graph: output {i} does not require grad, so it has no graph "
+                             "to draw; create its inputs with requires_grad=True")
+    model = GraphModel.build(outputs, names, collapse=collapse, max_nodes=max_nodes,
+                             saved=show_saved, id_prefix=id_prefix)
+    labels = {box.id: box_lines(model, box, max_values=max_values)
+              for box in model.boxes.values()}
+    arrow_labels = {a.id: f"× {a.count}" for a in model.arrows.values()
+                    if a.count > 1 and model.boxes[a.head].count == 1}
+    return digraph(model, labels, arrow_labels)
+
+
+def box_lines(model: GraphModel, box: Box, grad=None, max_values: int = 16) -> list[str]:
+    """The label of ``box``, line by line; the first line is its title.
+    ``grad`` replaces the tensor's current ``.grad`` (the stepper uses it)."""
+    if box.kind == "op":
+        title = box.node.name() + (f" × {box.count}" if box.count > 1 else "")
+        return [title] + [f"{name} = {short(value) if hasattr(value, 'shape') else value!r}"
+                          for name, value in box.params]
+    if box.kind == "more":
+        return [f"… {model.hidden} more nodes", "(draw_graph(..., max_nodes=N) shows more)"]
+    if box.kind == "saved":
+        if box.tensor is FREED:
+            return [f"saved {box.name}", FREED]
+        return [f"saved {box.name}  {shape_text(box.tensor)}", *value_lines(box.tensor, max_values)]
+    tensor = box.tensor
+    title = box.name or {"leaf": "leaf", "output": "output", "tensor": "retained"}[box.kind]
+    title += f" × {box.count}" if box.count > 1 else ""
+    lines = [title if tensor.dim() == 0 else f"{title}  {shape_text(tensor)}"]
+    if box.count == 1:
+        lines += value_lines(tensor, max_values)
+    grad = _current_grad(tensor) if grad is None else grad
+    if grad is not NO_GRAD:
+        lines += grad_lines(grad, max_values if box.count == 1 else 0)
+    return lines
+
+
+def grad_lines(grad, max_values: int = 16) -> list[str]:
+    """``["grad: 4.5"]``, ``["grad:", "[[4.5, 4.5],", " [4.5, 4.5]]"]`` or ``["grad: None"]``."""
+    if grad is None:
+        return ["grad: None"]
+    lines = value_lines(grad, max_values) or [short(grad)]
+    return [f"grad: {lines[0]}"] if len(lines) == 1 else ["grad:", *lines]
+
+
+def _current_grad(tensor):
+    if tensor.is_leaf or tensor.retains_grad:  # reading it otherwise only warns
+        return tensor.grad
+    return NO_GRAD
+
+
+def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
+    """The DOT for ``model`` with the given box labels (lists of lines) and arrow labels."""
+    graph = Digraph(name=_summary(model), graph_attr={"rankdir": "TB", "nodesep": "0.3",
+                                                      "ranksep": "0.35"},
+                    node_attr={"shape": "box", "style": "filled", "fontname": "Helvetica",
+                               "fontsize": "11", "color": "#666666", "margin": "0.1,0.04"},
+                    edge_attr={"fontname": "Helvetica", "fontsize": "10", "color": "#555555"})
+    graph.summary = _summary(model)
+    for box in model.boxes.values():
+        graph.node(box.id, graphviz.nohtml(_label(labels[box.id])), id=box.id,
+                   fillcolor=FILL[box.kind], tooltip=graphviz.escape(_tooltip(box)),
+                   **{"class": _classes(box)},
+                   **({"style": "filled,dashed"} if box.kind in ("more", "saved") else {}),
+                   **({"penwidth": "2"} if box.count > 1 else {}))
+    _add_groups(graph, model)
+    for arrow in model.arrows.values():
+        style = {"saved": {"style": "dotted", "arrowhead": "none"},
+                 "tensor": {"style": "dashed", "arrowhead": "none"},
+                 "more": {"style": "dashed"}}.get(arrow.kind, {})
+        label = arrow_labels.get(arrow.id)
+        graph.edge(arrow.tail, arrow.head, id=arrow.id, **{"class": arrow.kind}, **style,
+                   **({"label": graphviz.escape(label)} if label else {}))
+    return graph
+
+
+def _add_groups(graph: Digraph, model: GraphModel) -> None:
+    """A dashed frame around each repeated block; tensor boxes beside their op."""
+    for run in model.runs:
+        first = model.box_of[model.ops[run.start]]
+        if run.period > 1 and first in model.boxes:
+            with graph.subgraph(name=f"cluster_{first}") as loop:
+                loop.attr(label=f"repeated × {run.count}", style="dashed", color="#999999",
+                          fontname="Helvetica", fontsize="10", labeljust="r", id=f"{first}-run")
+                for node in model.ops[run.start:run.start + run.period]:
+                    loop.node(model.box_of[node])
+    for box in model.boxes.values():
+        if box.kind == "tensor":
+            with graph.subgraph() as beside:
+                beside.attr(rank="same")
+                beside.node(box.id)
+                beside.node(model.arrows[box.id + "-arrow"].head)
+
+
+def _label(lines: list[str]) -> str:
+    """Title centred, the other lines (values) left-aligned."""
+    body = "".join(graphviz.escape(line) + "\\l" for line in lines[1:])
+    return graphviz.escape(lines[0]) + "\\n" + body
+
+
+def _classes(box: Box) -> str:
+    classes = [box.kind]
+    if box.kind == "op":
+        classes.append(box.node.name())
+    if box.count > 1:
+        classes.append("collapsed")
+    return " ".join(classes)
+
+
+def _tooltip(box: Box) -> str:
+    if box.kind == "op":
+        formula, derivative = formula_and_derivative(box.node)
+        tip = f"{box.node.name()}: {formula}. {derivative}".strip()
+        return tip + (f" (a run of {box.count} of them)" if box.count > 1 else "")
+    return {"leaf": "a leaf tensor: backward adds into its .grad",
+            "output": "the output: backward starts here",
+            "tensor": "a non-leaf tensor (its .grad is kept only after retain_grad())",
+            "saved": "a tensor this op saved for its backward",
+            "more": "nodes not drawn"}[box.kind]
+
+
+def _summary(model: GraphModel) -> str:
+    names = [box.name or "output" for box in model.boxes.values() if box.kind == "output"]
+    ops = len(model.ops)
+    leaves = sum(isinstance(node, AccumulateGrad) for node in model.box_of)
+    text = (f"graph of {', '.join(names) or 'out'}: {ops} operation{'s' * (ops != 1)}, "
+            f"{leaves} lea{'ves' if leaves != 1 else 'f'}")
+    if model.runs:
+        text += f", {len(model.runs)} repeated run{'s' * (len(model.runs) != 1)} collapsed"
+    if model.hidden:
+        text += f", {model.hidden} nodes not drawn"
+    return text

@@ -1,0 +1,262 @@
+"""Is this gradient right? Autograd vs finite differences vs a formula by hand.
+
+``check_derivatives(fn, inputs, by_hand)`` computes d fn / d input three ways:
+
+* autograd: ``minigrad.autograd.grad`` on fresh copies of the inputs (no
+  ``.grad`` anywhere is touched);
+* central finite differences in float64, the independent referee:
+  (fn(x + h) - fn(x - h)) / 2h, one element at a time;
+* optionally the learner's formula, ``by_hand(*inputs)``.
+
+Each is compared with the finite differences; an entry agrees when
+|value - reference| <= atol + rtol * |reference| (as ``numpy.isclose``; the
+defaults are ``gradcheck``'s). Nothing here displays anything, so graders
+can import it in a plain Python process; ``DerivativeCheck`` is the widget.
+
+>>> import minigrad as torch
+>>> result = check_derivatives(lambda x: (3 * (x + 2) ** 2).mean(), torch.ones(2, 2),
+...                            by_hand=lambda x: 1.5 * (x + 2))
+>>> result.passed, result.by_hand[0].tolist()
+(True, [[4.5, 4.5], [4.5, 4.5]])
+"""
+
+from __future__ import annotations
+
+import html
+import inspect
+from dataclasses import dataclass, field
+
+import minigrad
+import numpy as np
+
+from .text import number
+
+__all__ = ["check_derivatives", "numerical_gradient", "DerivativeComparison", "Comparison"]
+
+
+@dataclass
+class Comparison:
+    """One method against the finite differences."""
+
+    method: str  # "autograd" or "by hand"
+    max_abs_diff: float
+    max_rel_diff: float  # over entries whose reference is larger than atol
+    worst: str  # where the largest difference is, e.g. "x[0, 1]"
+    passed: bool
+
+
+@dataclass
+class DerivativeComparison:
+    """The three gradients (one NumPy array per input) and how they compare."""
+
+    names: list
+    autograd: list
+    numerical: list
+    by_hand: list | None
+    atol: float
+    rtol: float
+    comparisons: list = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.comparisons)
+
+    @property
+    def max_abs_diff(self) -> float:
+        return max(c.max_abs_diff for c in self.comparisons)
+
+    @property
+    def max_rel_diff(self) -> float:
+        return max(c.max_rel_diff for c in self.comparisons)
+
+    def with_tolerance(self, atol: float, rtol: float) -> "DerivativeComparison":
+        """The same gradients judged with another tolerance."""
+        result = DerivativeComparison(self.names, self.autograd, self.numerical, self.by_hand,
+                                      atol, rtol)
+        result.comparisons.append(_compare("autograd", self.autograd, self.numerical,
+                                           self.names, atol, rtol))
+        if self.by_hand is not None:
+            result.comparisons.append(_compare("by hand", self.by_hand, self.numerical,
+                                               self.names, atol, rtol))
+        return result
+
+    def verdict(self) -> str:
+        """One line: PASS/FAIL, with the numbers that decided it."""
+        parts = [f"{c.method} {'agrees' if c.passed else 'DISAGREES'} (max abs diff "
+                 f"{c.max_abs_diff:.2g} at {c.worst}, max rel diff {c.max_rel_diff:.2g})"
+                 for c in self.comparisons]
+        return (f"{'PASS' if self.passed else 'FAIL'}: " + "; ".join(parts)
+                + f" with finite differences, tolerance atol={self.atol:g}, rtol={self.rtol:g}")
+
+    def __str__(self) -> str:
+        rows = [self.verdict()]
+        heads = ["autograd", "finite diff", *(["by hand"] if self.by_hand is not None else [])]
+        for name, where, values in self._rows():
+            rows.append(f"  {name}{where}: " + ", ".join(
+                f"{head} {number(v)}" for head, v in zip(heads, values)))
+        return "\n".join(rows)
+
+    def _rows(self, limit: int = 24):
+        """(input name, "[i, j]", (autograd, numerical[, by hand])) per entry."""
+        count = 0
+        for i, name in enumerate(self.names):
+            columns = [self.autograd[i], self.numerical[i]]
+            if self.by_hand is not None:
+                columns.append(self.by_hand[i])
+            for index in np.ndindex(columns[0].shape):
+                if count == limit:
+                    return
+                count += 1
+                yield name, _where(index), tuple(column[index] for column in columns)
+
+    def _repr_html_(self) -> str:
+        """The verdict, one line per comparison, then a table: a row per entry."""
+        colour = "#1e7d32" if self.passed else "#b00020"
+        lines = [f'<p style="color:{colour};font-weight:bold;margin:0">'
+                 f'{"✓ PASS" if self.passed else "✗ FAIL"}</p><ul style="margin:2px 0">']
+        for c in self.comparisons:
+            lines.append(f"<li>{c.method} {'agrees' if c.passed else '<b>DISAGREES</b>'} with "
+                         f"finite differences: max abs diff {c.max_abs_diff:.2g} "
+                         f"(at {html.escape(c.worst)}), max rel diff {c.max_rel_diff:.2g}</li>")
+        lines.append(f"</ul><p style='margin:0 0 4px 0'>An entry agrees when |value - finite "
+                     f"difference| &le; atol + rtol &middot; |finite difference| "
+                     f"(atol={self.atol:g}, rtol={self.rtol:g}).</p>")
+        heads = ["", "autograd", "finite differences"] + (
+            ["by hand"] if self.by_hand is not None else [])
+        cell = "padding:1px 12px;text-align:right;font-family:monospace"
+        lines.append("<table><tr>" + "".join(f'<th style="{cell}">{h}</th>' for h in heads)
+                     + "</tr>")
+        for name, where, values in self._rows():
+            cells = []
+            for k, v in enumerate(values):
+                bad = k != 1 and not _close(v, values[1], self.atol, self.rtol)
+                style = cell + (";color:#b00020;font-weight:bold" if bad else "")
+                cells.append(f'<td style="{style}">{number(v)}{" ✗" if bad else ""}</td>')
+            lines.append(f'<tr><td style="{cell}">{html.escape(name + where)}</td>'
+                         f'{"".join(cells)}</tr>')
+        shown = sum(1 for _ in self._rows())
+        total = sum(a.size for a in self.autograd)
+        if total > shown:
+            lines.append(f"<tr><td colspan={len(heads)}>… {total - shown} more entries</td></tr>")
+        return "\n".join(lines) + "</table>"
+
+
+def check_derivatives(fn, inputs, by_hand=None, *, atol: float = 1e-5, rtol: float = 1e-3,
+                      eps: float = 1e-6, names=None) -> DerivativeComparison:
+    """Compare d fn / d inputs by autograd, by finite differences and ``by_hand``.
+
+    ``fn(*inputs)`` must return one number (a one-element tensor). ``inputs``:
+    a tensor or a list of them (or of arrays). ``by_hand(*inputs)`` returns
+    the gradient (one per input, in a tuple when there are several).
+    """
+    inputs = _as_list(inputs)
+    names = list(names) if names else _parameter_names(fn, len(inputs))
+    autograd = autograd_gradient(fn, inputs)
+    numerical = numerical_gradient(fn, inputs, eps)
+    hand = hand_gradient(by_hand, inputs, names) if by_hand is not None else None
+    return DerivativeComparison(names, autograd, numerical, hand, atol, rtol).with_tolerance(
+        atol, rtol)
+
+
+def autograd_gradient(fn, inputs) -> list:
+    leaves = [minigrad.tensor(_array(x), dtype=_dtype(x), requires_grad=True) for x in inputs]
+    out = _scalar(fn(*leaves))
+    grads = minigrad.autograd.grad(out, leaves, allow_unused=True, materialize_grads=True)
+    return [g.detach().numpy().astype(np.float64) for g in grads]
+
+
+def numerical_gradient(fn, inputs, eps: float = 1e-6) -> list:
+    """Central differences in float64: (fn(x + h e_i) - fn(x - h e_i)) / 2h."""
+    points = [_array(x).astype(np.float64) for x in inputs]
+    grads = []
+    with minigrad.no_grad():
+        def f(arrays):
+            return float(_scalar(fn(*[minigrad.tensor(a, dtype=minigrad.float64)
+                                      for a in arrays])))
+        for i, point in enumerate(points):
+            grad = np.zeros_like(point)
+            for index in np.ndindex(point.shape):
+                plus = [p.copy() for p in points]
+                minus = [p.copy() for p in points]
+                plus[i][index] += eps
+                minus[i][index] -= eps
+                grad[index] = (f(plus) - f(minus)) / (2 * eps)
+            grads.append(grad)
+    return grads
+
+
+def hand_gradient(by_hand, inputs, names) -> list:
+    with minigrad.no_grad():
+        copies = [minigrad.tensor(_array(x), dtype=_dtype(x)) for x in inputs]
+        result = by_hand(*copies)
+    if len(inputs) == 1 and not isinstance(result, (tuple, list)):
+        result = (result,)
+    if len(result) != len(inputs):
+        raise ValueError(f"by_hand returned {len(result)} gradients for {len(inputs)} inputs; "
+                         "return one per input, in a tuple")
+    grads = []
+    for name, x, grad in zip(names, copies, result):
+        grad = np.asarray(_array(grad), dtype=np.float64)
+        try:
+            grads.append(np.broadcast_to(grad, x.shape).copy())
+        except ValueError:
+            raise ValueError(f"by_hand returned a gradient of shape {list(grad.shape)} for "
+                             f"{name} of shape {list(x.shape)}; a gradient has its input's "
+                             "shape") from None
+    return grads
+
+
+def _compare(method, values, reference, names, atol, rtol) -> Comparison:
+    worst_abs, worst_rel, worst, passed = 0.0, 0.0, "-", True
+    for name, v, r in zip(names, values, reference):
+        diff = np.abs(v - r)
+        passed &= bool(np.all(_close(v, r, atol, rtol)))
+        if diff.size and diff.max() >= worst_abs:
+            worst_abs = float(diff.max())
+            worst = name + _where(np.unravel_index(int(diff.argmax()), diff.shape))
+        large = np.abs(r) > atol  # relative differences of near-zero entries mean nothing
+        if np.any(large):
+            worst_rel = max(worst_rel, float((diff[large] / np.abs(r[large])).max()))
+    return Comparison(method, worst_abs, worst_rel, worst, passed)
+
+
+def _close(value, reference, atol, rtol):
+    return np.abs(value - reference) <= atol + rtol * np.abs(reference)
+
+
+def _parameter_names(fn, count: int) -> list[str]:
+    """``lambda x, w: ...`` -> ``["x", "w"]`` (else ``input0``, ``input1``, ...)."""
+    try:
+        names = [p.name for p in inspect.signature(fn).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    except (TypeError, ValueError):
+        names = []
+    return names[:count] if len(names) >= count else [f"input{i}" for i in range(count)]
+
+
+def _where(index) -> str:
+    return "[" + ", ".join(str(int(i)) for i in index) + "]" if len(index) else ""
+
+
+def _as_list(inputs) -> list:
+    if isinstance(inputs, (list, tuple)):
+        return list(inputs)
+    return [inputs]
+
+
+def _array(x) -> np.ndarray:
+    if isinstance(x, minigrad.Tensor):
+        return x.detach().numpy().copy()
+    return np.array(x, dtype=np.float64 if np.asarray(x).dtype.kind in "iub" else None)
+
+
+def _dtype(x):
+    return x.dtype if isinstance(x, minigrad.Tensor) and x.is_floating_point() else None
+
+
+def _scalar(out):
+    if not isinstance(out, minigrad.Tensor) or out.numel() != 1:
+        shape = list(out.shape) if hasattr(out, "shape") else type(out).__name__
+        raise ValueError(f"fn must return one number (a one-element tensor), got {shape}; "
+                         "reduce it with .sum() or .mean()")
+    return out

@@ -1,0 +1,126 @@
+"""One sentence per backward step, in words and numbers.
+
+"MulBackward0 got 0.25 each from MeanBackward0; dz/dself = other = 3, so it
+sends 0.75 each to MulBackward0; other needs no gradient."
+
+The derivative comes from the node's docstring (``dz/dself = other``); its
+value is read off the step itself: for an elementwise op the gradient sent
+is the gradient received times the local derivative, so sent / received is
+that derivative, number by number.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import numpy as np
+
+from .graph import GraphModel
+from .text import array_of, derivative_terms, formula_and_derivative, number, short
+
+__all__ = ["narrate_start", "narrate"]
+
+_ELEMENTWISE = re.compile(r"^d\w+\s*/\s*d(\w+)\s*=")  # "dz/dself = ...", not "dC/dself: ..."
+
+
+def narrate_start(model: GraphModel, steps: list, gradient=None) -> str:
+    out = model.boxes[model.output_ids[0]]
+    name = out.name or "out"
+    seed = ("the gradient you passed, " + short(gradient) if gradient is not None
+            else f"d({name})/d({name}) = 1")
+    return (f"Before backward: {name} = {short(out.tensor)}. Backward will run {len(steps)} "
+            f"steps, starting from {seed} at the output.")
+
+
+def narrate(step, model: GraphModel, total: int) -> str:
+    """The sentence for ``step`` (a ``BackwardStep``) of ``total``."""
+    head = f"Step {step.index + 1} of {total}: {_who(step.node, model)} got {_got(step, model)}"
+    if step.is_leaf:
+        return f"{head}. {_accumulates(step, model)}"
+    terms = derivative_terms(step.node)
+    clauses = [_sends(step, e, terms[e] if len(terms) == len(step.sent) else None, model)
+               for e in range(len(step.sent))]
+    if len(terms) != len(step.sent):
+        formula, derivative = formula_and_derivative(step.node)
+        if derivative:
+            head += f" ({formula}; {derivative})"
+    return f"{head}; " + "; ".join(clauses) + "."
+
+
+def _who(node, model: GraphModel) -> str:
+    box = model.boxes[model.box_of[node]]
+    name = model.name_of(node)
+    if box.kind == "leaf":
+        name = "AccumulateGrad" + (f" for {box.name}" if box.name else "")
+    if box.count > 1 and node in box.nodes:
+        return f"{name} ({box.nodes.index(node) + 1} of {box.count} in a repeated run)"
+    return name
+
+
+def _got(step, model: GraphModel) -> str:
+    sources = ["the start (the seed)" if source is None else model.name_of(source)
+               for source, _, _ in step.received]
+    if not sources:
+        return "no gradient"
+    if len(sources) > 3:  # a shared weight in a loop: say how many, not each one
+        counts = Counter(sources)
+        parts = [f"{len(sources)} gradients (from " + ", ".join(
+            f"{name} ×{n}" if n > 1 else name for name, n in counts.items()) + ")"]
+    else:
+        parts = [f"{short(grad)} from {source}"
+                 for source, (_, _, grad) in zip(sources, step.received)]
+    if len(parts) == 1 and len(sources) == 1:
+        return parts[0]
+    total = step.grad_outputs[0] if len(step.grad_outputs) == 1 else None
+    summed = f", which add up to {short(total)}" if total is not None else ""
+    return " and ".join(parts) + summed
+
+
+def _accumulates(step, model: GraphModel) -> str:
+    leaf = step.node.variable
+    name = model.name_of(step.node)
+    target = f"{name}.grad" if name != "AccumulateGrad" else "The leaf's .grad"
+    old = leaf.grad
+    if old is None:
+        return f"{target} was None, so it becomes {short(step.leaf_grad)}."
+    return (f"{target} was {short(old)} (gradients add up across backward calls), "
+            f"so it becomes {short(step.leaf_grad)}.")
+
+
+def _sends(step, e: int, term: str | None, model: GraphModel) -> str:
+    next_node, _, grad = step.sent[e]
+    match = _ELEMENTWISE.match(term) if term else None
+    what = match.group(1) if match else f"input {e + 1}"
+    if next_node is None:
+        return f"{what} needs no gradient"
+    if grad is None:
+        return f"nothing goes to {model.name_of(next_node)}"
+    sends = f"sends {short(grad)} to {model.name_of(next_node)}"
+    if term and "," in term:  # a formula with words: "dy/dx_i = 1, so the gradient is spread"
+        return f"{term}: it {sends}"
+    factor = _factor(step.grad_outputs[0], grad) if match else None
+    if term and factor and not term.endswith(f"= {factor}"):
+        return f"{term} = {factor}, so it {sends}"
+    if term:
+        return f"{term}, so it {sends}"
+    return f"it {sends}"
+
+
+def _factor(received, sent) -> str | None:
+    """sent / received, when that is the local derivative (same shape or a scalar)."""
+    if received is None:
+        return None
+    a, b = array_of(received).astype(np.float64), array_of(sent).astype(np.float64)
+    if a.shape != b.shape and a.size != 1:
+        return None
+    if np.any(a == 0):
+        return None
+    with np.errstate(all="ignore"):
+        ratio = np.broadcast_to(b / a, b.shape) if a.size == 1 else b / a
+    if not np.all(np.isfinite(ratio)):
+        return None
+    flat = ratio.reshape(-1)
+    if flat.size and np.allclose(flat, flat[0], rtol=1e-4, atol=0):
+        return number(flat[0])
+    return short(ratio) if ratio.size <= 6 else None

@@ -1,0 +1,136 @@
+"""``BackwardStepper``: watch backward run one node at a time.
+
+It shows the steps the engine itself produces
+(``minigrad.autograd.backward_steps``, kept as ``.steps``) over one fixed
+layout of the graph: the node that runs is gold, every arrow shows the
+gradient it carried once it has carried one, every leaf shows the grad it
+has so far, and a sentence says what happened in words and numbers. It
+never changes any ``.grad``: call ``backward()`` yourself when done.
+
+All frames are made up front and switched in the browser (the Play button,
+the slider and the frames are linked there), so the stepper also works in a
+notebook saved as HTML with no kernel running. The slider takes the arrow
+keys; every frame has its sentence as a text alternative.
+
+>>> import minigrad as torch
+>>> x = torch.ones(2, 2, requires_grad=True)
+>>> y = x + 2
+>>> stepper = BackwardStepper((y * y * 3).mean(), names={"x": x})
+>>> print(stepper.step().step().text)  # doctest: +NORMALIZE_WHITESPACE
+Step 2 of 5: MulBackward0 got 0.25 each from MeanBackward0; dz/dself = other = 3,
+so it sends 0.75 each to MulBackward0; other needs no gradient.
+"""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import traitlets
+from minigrad.autograd import AccumulateGrad, backward_steps
+
+from .frames import flip_book, frame_html
+from .graph import GraphModel
+from .render import inline_svg
+
+__all__ = ["BackwardStepper"]
+
+
+class BackwardStepper(w.VBox):
+    """Step through ``tensor.backward(gradient)``; see the module docstring."""
+
+    index = traitlets.Int(0, help="The frame shown: 0 is before backward, k is after step k.")
+    interval = traitlets.Int(1000, help="Milliseconds per step when playing.")
+
+    def __init__(self, tensor, gradient=None, *, names: dict | None = None,
+                 collapse: int | None = 4, max_nodes: int = 200, max_values: int = 16,
+                 engine: str | None = None, **kwargs) -> None:
+        if tensor.grad_fn is None:
+            raise ValueError("BackwardStepper needs a tensor with a grad_fn (computed from "
+                             "tensors with requires_grad=True); backward on a leaf only sets "
+                             "its .grad")
+        self.steps = list(backward_steps(tensor, gradient))
+        self.model = GraphModel.build([tensor], names, collapse=collapse, max_nodes=max_nodes)
+        self.frames, self.texts = flip_book(self.model, self.steps, gradient,
+                                            max_values=max_values, engine=engine)
+        last = len(self.steps)
+        pages = [w.HTML(frame_html(inline_svg(svg), text, i, last))
+                 for i, (svg, text) in enumerate(zip(self.frames, self.texts))]
+        self._frames = w.Stack(pages, selected_index=0)
+        self._play = w.Play(min=0, max=last, interval=self.interval, description="play",
+                            tooltip="play backward step by step")
+        self._slider = w.IntSlider(min=0, max=last, description="step",
+                                   layout=w.Layout(width="320px"))
+        buttons = [self._button("reset", "fast-backward", self.reset),
+                   self._button("back", "step-backward", self.back),
+                   self._button("step", "step-forward", self.step)]
+        self.links = [w.jslink((self._play, "value"), (self._slider, "value")),
+                      w.jslink((self._slider, "value"), (self._frames, "selected_index"))]
+        traitlets.link((self, "index"), (self._slider, "value"))
+        traitlets.dlink((self, "interval"), (self._play, "interval"))
+        super().__init__(children=[w.HBox([self._play, self._slider, *buttons]), self._frames],
+                         **kwargs)
+        self.add_class("minigrad-stepper")
+
+    @staticmethod
+    def _button(name: str, icon: str, action) -> w.Button:
+        button = w.Button(description=name, icon=icon, tooltip=f"{name} (Tab to it, then Enter)",
+                          layout=w.Layout(width="auto"))
+        button.on_click(lambda _: action())
+        return button
+
+    @traitlets.validate("index")
+    def _in_range(self, proposal):
+        return max(0, min(proposal["value"], len(self.steps)))
+
+    @traitlets.observe("index")
+    def _show(self, change) -> None:
+        self._frames.selected_index = change["new"]  # the browser does this too, via jslink
+
+    # ---- driving it from Python -------------------------------------------
+
+    def step(self) -> "BackwardStepper":
+        """Run the next node (stays on the last frame at the end)."""
+        self.index += 1
+        return self
+
+    def back(self) -> "BackwardStepper":
+        """Undo the last step."""
+        self.index -= 1
+        return self
+
+    def reset(self) -> "BackwardStepper":
+        """Back to before backward."""
+        self.index = 0
+        return self
+
+    def to_end(self) -> "BackwardStepper":
+        """Jump to after the last step."""
+        self.index = len(self.steps)
+        return self
+
+    @property
+    def current(self):
+        """The ``BackwardStep`` just shown (None before the first)."""
+        return self.steps[self.index - 1] if self.index else None
+
+    @property
+    def svg(self) -> str:
+        """The SVG of the frame shown."""
+        return self.frames[self.index]
+
+    @property
+    def text(self) -> str:
+        """The sentence of the frame shown."""
+        return self.texts[self.index]
+
+    def __repr__(self) -> str:
+        return f"BackwardStepper({len(self.steps)} steps, frame {self.index}: {self.text})"
+
+    def leaf_grads(self) -> list:
+        """``[(leaf, grad), ...]``: what each leaf's ``.grad`` would be after the
+        steps shown so far (its present ``.grad`` where no step reached it yet)."""
+        grads = {}
+        for step in self.steps[:self.index]:
+            if step.is_leaf:
+                grads[step.node] = (step.node.variable, step.leaf_grad)
+        leaves = [node for node in self.model.box_of if isinstance(node, AccumulateGrad)]
+        return [grads.get(node, (node.variable, node.variable.grad)) for node in leaves]

@@ -1,0 +1,82 @@
+"""How numbers, tensors and derivative formulas are written in the drawings."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+__all__ = ["number", "shape_text", "value_lines", "short", "formula_and_derivative",
+           "derivative_terms"]
+
+
+def array_of(value) -> np.ndarray:
+    """The NumPy data of a Tensor (or anything array-like), without autograd."""
+    detach = getattr(value, "detach", None)
+    if detach is not None:
+        value = detach().numpy()
+    return np.asarray(value)
+
+
+def number(x) -> str:
+    """4 significant digits: 0.25, 4.5, 1.333, 1e-08."""
+    return f"{float(x):.4g}"
+
+
+def shape_text(tensor) -> str:
+    """``[2, 2]`` (and the dtype when it is not float32)."""
+    text = "scalar" if tensor.dim() == 0 else str(list(tensor.shape))
+    dtype = str(tensor.dtype).replace("torch.", "")
+    return text if dtype == "float32" else f"{text} {dtype}"
+
+
+def value_lines(value, max_values: int = 16) -> list[str]:
+    """The values as printed lines, or ``[]`` when there are more than ``max_values``."""
+    data = array_of(value)
+    if data.size > max_values:
+        return []
+    if data.ndim == 0:
+        return [number(data)]
+    text = np.array2string(data, precision=4, separator=", ", suppress_small=True,
+                           max_line_width=48)
+    return text.splitlines()
+
+
+def short(value) -> str:
+    """One short line: ``0.25``, ``0.25 each``, ``[1, 2]``, or a summary."""
+    data = array_of(value)
+    if data.size == 1:
+        return number(data.reshape(()))
+    flat = data.reshape(-1)
+    if data.size and np.all(flat == flat[0]):
+        return f"{number(flat[0])} each"
+    if data.size <= 6:
+        return _nested(data)
+    return f"a {list(data.shape)} tensor (largest magnitude {number(np.abs(data).max())})"
+
+
+def _nested(data: np.ndarray) -> str:
+    """``[[1, 0.5], [2, 3]]``: compact, like a Python list."""
+    if data.ndim == 0:
+        return number(data)
+    return "[" + ", ".join(_nested(row) for row in data) + "]"
+
+
+# The node docstrings read "z = self * other.   dz/dself = other,  dz/dother = self":
+# the forward formula, then the derivatives, one per input, split by ",  " or "; ".
+_SENTENCE_END = re.compile(r"\.(?:\s{2,}|\n)")
+_TERM_SPLIT = re.compile(r",\s{2,}|;\s+")
+
+
+def formula_and_derivative(node) -> tuple[str, str]:
+    """``("z = self * other", "dz/dself = other,  dz/dother = self")``."""
+    doc = (type(node).__doc__ or "").strip()
+    head, *rest = _SENTENCE_END.split(doc, maxsplit=1)
+    return " ".join(head.split()).rstrip("."), (rest[0].strip() if rest else "")
+
+
+def derivative_terms(node) -> list[str]:
+    """The derivative per input, e.g. ``["dz/dself = other", "dz/dother = self"]``."""
+    _, rest = formula_and_derivative(node)
+    return [" ".join(term.split()).rstrip(".") for term in _TERM_SPLIT.split(rest)
+            if term.strip()]
