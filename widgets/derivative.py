@@ -18,11 +18,12 @@ import ipywidgets as w
 import traitlets
 
 from .gradients import check_derivatives
+from .static import StaticFallback
 
 __all__ = ["DerivativeCheck"]
 
 
-class DerivativeCheck(w.VBox):
+class DerivativeCheck(StaticFallback, w.VBox):
     """Check a gradient three ways; ``.passed``, ``.autograd``, ``.numerical``,
     ``.by_hand``, ``.max_abs_diff``, ``.max_rel_diff`` hold the results."""
 
@@ -81,6 +82,10 @@ class DerivativeCheck(w.VBox):
     @property
     def max_rel_diff(self) -> float:
         return self.result.max_rel_diff
+
+    def static_html(self) -> str:
+        """The table, as plain HTML (for previews without widgets)."""
+        return self._table.value
 
     def __repr__(self) -> str:
         return f"DerivativeCheck({self.result.verdict()})"

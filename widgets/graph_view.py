@@ -23,11 +23,12 @@ import traitlets
 from .draw import draw_graph
 from .errors import GraphvizNotFound, RenderError
 from .render import inline_svg, render_svg
+from .static import StaticFallback
 
 __all__ = ["GraphView"]
 
 
-class GraphView(w.VBox):
+class GraphView(StaticFallback, w.VBox):
     """Show ``draw_graph(tensor, names, ...)``; ``refresh()`` draws it again."""
 
     show_saved = traitlets.Bool(False, help="Also draw the tensors each op saved for backward.")
@@ -70,6 +71,10 @@ class GraphView(w.VBox):
             label = html.escape(self.graph.summary)
             self._picture.value = f'<div role="img" aria-label="{label}">{self.svg}</div>'
         return self
+
+    def static_html(self) -> str:
+        """The picture shown, as plain HTML (for previews without widgets)."""
+        return self._picture.value
 
     def __repr__(self) -> str:
         return f"GraphView({self.graph.summary if self.graph is not None else 'not drawn'})"

@@ -30,11 +30,12 @@ from minigrad.autograd import AccumulateGrad, backward_steps
 from .frames import flip_book, frame_html
 from .graph import GraphModel
 from .render import inline_svg
+from .static import StaticFallback
 
 __all__ = ["BackwardStepper"]
 
 
-class BackwardStepper(w.VBox):
+class BackwardStepper(StaticFallback, w.VBox):
     """Step through ``tensor.backward(gradient)``; see the module docstring."""
 
     index = traitlets.Int(0, help="The frame shown: 0 is before backward, k is after step k.")
@@ -121,6 +122,10 @@ class BackwardStepper(w.VBox):
     def text(self) -> str:
         """The sentence of the frame shown."""
         return self.texts[self.index]
+
+    def static_html(self) -> str:
+        """The frame shown, as plain HTML (for previews without widgets)."""
+        return frame_html(inline_svg(self.svg), self.text, self.index, len(self.steps))
 
     def __repr__(self) -> str:
         return f"BackwardStepper({len(self.steps)} steps, frame {self.index}: {self.text})"
