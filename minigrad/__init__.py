@@ -10,15 +10,18 @@ Where things live:
     creation.py     tensor(), ones(), randn(), ...
     _printing.py    how tensors print
     dtypes.py       float32, int64, ... and type promotion
+    nn/             Module, Linear, activations, losses, init (torch.nn)
+    optim/          SGD, Adam (torch.optim)
 """
 
 from . import autograd, dtypes, ops  # noqa: F401
 from ._printing import set_printoptions  # noqa: F401
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .creation import (  # noqa: F401
-    BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, empty,
-    eye, from_numpy, full, full_like, linspace, manual_seed, ones, ones_like, rand,
-    rand_like, randint, randn, randn_like, seed, tensor, zeros, zeros_like,
+    BoolTensor, DoubleTensor, FloatTensor, Generator, IntTensor, LongTensor, arange,
+    as_tensor, default_generator, empty, eye, from_numpy, full, full_like, initial_seed,
+    linspace, manual_seed, ones, ones_like, rand, rand_like, randint, randn, randn_like, seed,
+    tensor, zeros, zeros_like,
 )
 from .dtypes import (  # noqa: F401
     bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64,
@@ -32,6 +35,7 @@ from .ops import (  # noqa: F401
     sub, sum, t, tanh, transpose, unsqueeze, var, where,
 )
 from .tensor import Size, Tensor  # noqa: F401
+from . import nn, optim  # noqa: F401  (the top floor, written on the public Tensor API)
 
 __version__ = "0.1.0"
 

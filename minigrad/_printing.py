@@ -8,22 +8,28 @@
   end of every dimension, with ``...`` between.
 * Rows wrap at ``linewidth`` (80) characters.
 * Suffixes: ``dtype=`` when not float32/int64/bool, then ``grad_fn=<...>``
-  or ``requires_grad=True``.
+  or ``requires_grad=True``; a suffix that would pass ``linewidth`` goes on
+  a new line.
+
+The functions below follow torch's own (``_Formatter``, ``_vector_str``,
+``_tensor_str``, ``_add_suffixes``) so the two can be read side by side.
 """
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from . import dtypes
 
-__all__ = ["set_printoptions", "tensor_repr", "PRINT_OPTS"]
+__all__ = ["set_printoptions", "get_printoptions", "printoptions", "tensor_repr",
+           "PRINT_OPTS", "builtin_method"]
 
 
-@dataclass
+@dataclasses.dataclass
 class _PrintOptions:
     precision: int = 4
     threshold: float = 1000
@@ -34,20 +40,30 @@ class _PrintOptions:
 
 PRINT_OPTS = _PrintOptions()
 
+_PROFILES = {  # (precision, threshold, edgeitems, linewidth)
+    "default": (4, 1000, 3, 80),
+    "short": (2, 1000, 2, 80),
+    "full": (4, math.inf, 3, 80),
+}
+
 
 def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=None,
                      profile=None, sci_mode=None) -> None:
     """Change how tensors print (same arguments as ``torch.set_printoptions``).
 
-    ``profile`` is ``"default"``, ``"short"`` or ``"full"``.
+    ``profile`` is ``"default"``, ``"short"`` or ``"full"`` (like torch, any
+    other name is ignored). ``sci_mode`` is reset on every call: ``None``
+    lets each tensor choose.
+
+    >>> import minigrad
+    >>> minigrad.set_printoptions(precision=2)
+    >>> minigrad.tensor([1.12345])
+    tensor([1.12])
+    >>> minigrad.set_printoptions(profile="default")
     """
-    if profile is not None:
-        presets = {"default": (4, 1000, 3, 80), "short": (2, 1000, 2, 80),
-                   "full": (4, math.inf, 3, 80)}
-        if profile not in presets:
-            raise ValueError(f"profile must be one of {sorted(presets)}, got {profile!r}")
+    if profile in _PROFILES:
         (PRINT_OPTS.precision, PRINT_OPTS.threshold, PRINT_OPTS.edgeitems,
-         PRINT_OPTS.linewidth) = presets[profile]
+         PRINT_OPTS.linewidth) = _PROFILES[profile]
     if precision is not None:
         PRINT_OPTS.precision = precision
     if threshold is not None:
@@ -59,43 +75,61 @@ def set_printoptions(precision=None, threshold=None, edgeitems=None, linewidth=N
     PRINT_OPTS.sci_mode = sci_mode
 
 
-class _Formatter:
-    """Chooses one format (int, fixed or scientific) and width for all elements."""
+def get_printoptions() -> dict:
+    """The current options, as keyword arguments for ``set_printoptions``."""
+    return dataclasses.asdict(PRINT_OPTS)
 
-    def __init__(self, values: np.ndarray, floating: bool):
-        self.floating = floating
+
+@contextlib.contextmanager
+def printoptions(**kwargs):
+    """Change the print options inside a ``with`` block only."""
+    old = get_printoptions()
+    set_printoptions(**kwargs)
+    try:
+        yield
+    finally:
+        set_printoptions(**old)
+
+
+class _Formatter:
+    """Chooses one format (whole, fixed or scientific) and one width for all
+    elements of a tensor."""
+
+    def __init__(self, values: np.ndarray):
+        self.floating = values.dtype.kind == "f"
         self.int_mode = True
         self.sci_mode = False
         self.max_width = 1
-        precision = PRINT_OPTS.precision
         flat = values.reshape(-1)
-        if not floating:
+        if not self.floating:  # ints and bools print as Python prints them
             for value in flat.tolist():
-                self.max_width = max(self.max_width, len(str(value)))
+                self.max_width = max(self.max_width, len(f"{value}"))
+            return
+
+        nonzero_finite = flat[np.isfinite(flat) & (flat != 0)].astype(np.float64)
+        if nonzero_finite.size == 0:
+            return  # only zeros, inf and nan: whole-number mode, whatever sci_mode says
+        magnitudes = np.abs(nonzero_finite)
+        # Python floats: high / low overflows to inf silently, as torch's doubles do.
+        low, high = float(magnitudes.min()), float(magnitudes.max())
+        self.int_mode = bool(np.all(nonzero_finite == np.ceil(nonzero_finite)))
+        if PRINT_OPTS.sci_mode is None:
+            self.sci_mode = bool(high / low > 1000.0 or high > 1.0e8 or low < 1.0e-4)
         else:
-            finite = flat[np.isfinite(flat) & (flat != 0)]
-            if finite.size:
-                magnitudes = np.abs(finite).astype(np.float64)
-                low, high = magnitudes.min(), magnitudes.max()
-                as_python = finite.astype(np.float64).tolist()
-                self.int_mode = bool(np.all(finite == np.ceil(finite)))
-                if self.int_mode:
-                    if high / low > 1000.0 or high > 1.0e8:
-                        self.sci_mode = True
-                        width = max(len(f"{v:.{precision}e}") for v in as_python)
-                    else:
-                        width = max(len(f"{v:.0f}") + 1 for v in as_python)
-                else:
-                    if high / low > 1000.0 or high > 1.0e8 or low < 1.0e-4:
-                        self.sci_mode = True
-                        width = max(len(f"{v:.{precision}e}") for v in as_python)
-                    else:
-                        width = max(len(f"{v:.{precision}f}") for v in as_python)
-                self.max_width = max(self.max_width, width)
-        if PRINT_OPTS.sci_mode is not None:
             self.sci_mode = PRINT_OPTS.sci_mode
 
+        precision = PRINT_OPTS.precision
+        for value in nonzero_finite.tolist():
+            if self.sci_mode:
+                text = f"{value:.{precision}e}"
+            elif self.int_mode:
+                text = f"{value:.0f}."  # the dot says "this is a float"
+            else:
+                text = f"{value:.{precision}f}"
+            self.max_width = max(self.max_width, len(text))
+
     def format(self, value) -> str:
+        """One element, right-aligned to the common width."""
         precision = PRINT_OPTS.precision
         if self.floating:
             if self.sci_mode:
@@ -112,22 +146,29 @@ class _Formatter:
 
 
 def _summarized(data: np.ndarray) -> np.ndarray:
-    """Only the edge items of each dimension (what a summarised print shows)."""
+    """Only the elements a summarised print shows (to choose the format from)."""
     edge = PRINT_OPTS.edgeitems
     if data.ndim == 0:
         return data
+    if data.ndim == 1:
+        # torch takes data[:edge] and data[-edge:]; with edge == 0 the latter is everything.
+        if data.shape[0] > 2 * edge:
+            return np.concatenate([data[:edge], data[-edge:]])
+        return data
+    if not edge:
+        return data[(slice(0, 0),) * data.ndim]
     if data.shape[0] > 2 * edge:
         data = np.concatenate([data[:edge], data[-edge:]])
-    if data.ndim == 1:
-        return data
-    return np.stack([_summarized(row) for row in data]) if len(data) else data
+    return np.stack([_summarized(row) for row in data])
 
 
-def _vector_str(data, indent, summarize, formatter) -> str:
-    element_length = formatter.max_width + 2
-    per_line = max(1, int(math.floor((PRINT_OPTS.linewidth - indent) / element_length)))
+def _vector_str(data: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
+    element_length = formatter.max_width + 2  # with ", "
+    per_line = max(1, math.floor((PRINT_OPTS.linewidth - indent) / element_length))
     edge = PRINT_OPTS.edgeitems
-    if summarize and data.shape[0] > 2 * edge:
+    if summarize and not edge:
+        items = ["..."]
+    elif summarize and data.shape[0] > 2 * edge:
         items = ([formatter.format(v) for v in data[:edge].tolist()] + [" ..."]
                  + [formatter.format(v) for v in data[-edge:].tolist()])
     else:
@@ -136,14 +177,16 @@ def _vector_str(data, indent, summarize, formatter) -> str:
     return "[" + ("," + "\n" + " " * (indent + 1)).join(lines) + "]"
 
 
-def _tensor_str(data, indent, summarize, formatter) -> str:
+def _tensor_str(data: np.ndarray, indent: int, summarize: bool, formatter: _Formatter) -> str:
+    """Nested brackets; a d-dim tensor separates its rows by d-1 newlines."""
     if data.ndim == 0:
         return formatter.format(data.item())
     if data.ndim == 1:
         return _vector_str(data, indent, summarize, formatter)
     edge = PRINT_OPTS.edgeitems
     if summarize and data.shape[0] > 2 * edge:
-        slices = ([_tensor_str(data[i], indent + 1, summarize, formatter) for i in range(edge)]
+        slices = ([_tensor_str(data[i], indent + 1, summarize, formatter)
+                   for i in range(edge)]
                   + ["..."]
                   + [_tensor_str(data[i], indent + 1, summarize, formatter)
                      for i in range(len(data) - edge, len(data))])
@@ -152,7 +195,8 @@ def _tensor_str(data, indent, summarize, formatter) -> str:
     return "[" + ("," + "\n" * (data.ndim - 1) + " " * (indent + 1)).join(slices) + "]"
 
 
-def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
+def _add_suffixes(text: str, suffixes: list[str], indent: int) -> str:
+    """Append ``, suffix`` pieces; one that would pass linewidth starts a new line."""
     parts = [text]
     last_line_len = len(text) - text.rfind("\n") + 1
     for suffix in suffixes:
@@ -166,36 +210,79 @@ def _add_suffixes(text: str, suffixes: list, indent: int) -> str:
     return "".join(parts)
 
 
-def format_data(data: np.ndarray, dtype: dtypes.dtype, indent: int) -> str:
+def format_data(data: np.ndarray, indent: int) -> str:
     """The bracketed values, e.g. ``[[1., 1.],\\n        [1., 1.]]``."""
     if data.size == 0:
         return "[]"
     summarize = data.size > PRINT_OPTS.threshold
-    if dtype is dtypes.float16:
-        data = data.astype(np.float32)
-    formatter = _Formatter(_summarized(data) if summarize else data,
-                           dtype.is_floating_point)
+    formatter = _Formatter(_summarized(data) if summarize else data)
     return _tensor_str(data, indent, summarize, formatter)
 
 
 def tensor_repr(tensor) -> str:
+    """``tensor([...], dtype=..., grad_fn=<...>)``, as ``repr`` of a torch tensor."""
     prefix = "tensor("
     indent = len(prefix)
     data, dtype = tensor._data, tensor.dtype
     suffixes = []
-    default = dtype in (dtypes.float32, dtypes.int64, dtypes.bool)
     if data.size == 0:
-        if data.ndim != 1:
+        if data.ndim != 1:  # the shape cannot be read from "[]"
             suffixes.append(f"size={tuple(data.shape)}")
-        if dtype is not dtypes.float32:
+        if dtype is not dtypes.get_default_dtype():  # nor the dtype
             suffixes.append(f"dtype={dtype!r}")
         body = "[]"
     else:
-        if not default:
+        if not PRINT_OPTS.edgeitems:
+            suffixes.append(f"size={tuple(data.shape)}")
+        if dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
             suffixes.append(f"dtype={dtype!r}")
-        body = format_data(data, dtype, indent)
+        body = format_data(data, indent)
     if tensor.grad_fn is not None:
         suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
     elif tensor.requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)
+
+
+class builtin_method:
+    """Decorator for a Tensor method whose bound form prints like PyTorch's
+    (written in C): ``<built-in method all of Tensor object at 0x...>``.
+
+    A learner who forgets the parentheses (``print(x.eq(y).all)``) then sees
+    what PyTorch shows. Calling it works as usual; on the class
+    (``Tensor.all``) it is the plain function.
+    """
+
+    def __init__(self, function):
+        self.function = function
+        self.__doc__ = function.__doc__
+        self.__name__ = function.__name__
+
+    def __get__(self, tensor, owner=None):
+        if tensor is None:
+            return self.function
+        return _BoundBuiltinMethod(self.function, tensor)
+
+
+class _BoundBuiltinMethod:
+    __slots__ = ("__func__", "__self__")
+
+    def __init__(self, function, tensor):
+        self.__func__ = function
+        self.__self__ = tensor
+
+    def __call__(self, *args, **kwargs):
+        return self.__func__(self.__self__, *args, **kwargs)
+
+    @property
+    def __name__(self) -> str:
+        return self.__func__.__name__
+
+    @property
+    def __doc__(self):
+        return self.__func__.__doc__
+
+    def __repr__(self) -> str:
+        owner = type(self.__self__).__name__
+        return (f"<built-in method {self.__func__.__name__} of {owner} object "
+                f"at {hex(id(self.__self__))}>")

@@ -2,6 +2,11 @@
 ``linspace``, ``eye``, the random ``randn``/``rand``/``randint``, and the
 legacy ``FloatTensor([...])``.
 
+``tensor(data)`` reads nested lists the way PyTorch does: the shape comes
+from the first element at each depth, every other element must match it, and
+the dtype is inferred from the values (Python ``int`` -> int64, ``float`` ->
+float32, ``bool`` -> bool; a mix promotes; NumPy values keep their dtype).
+
 Random numbers come from one NumPy generator seeded by ``manual_seed``, so a
 notebook that seeds gives the same numbers on every run. (They are not the
 same numbers PyTorch draws: its generator is a different algorithm.)
@@ -9,92 +14,227 @@ same numbers PyTorch draws: its generator is a different algorithm.)
 
 from __future__ import annotations
 
-import numbers
+import collections.abc
+import math
+import operator
+import warnings
 
 import numpy as np
 
-from . import dtypes
-from .tensor import Tensor
+from . import dtypes, errors
+from .tensor import Size, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
            "ones_like", "zeros_like", "full_like", "rand_like", "randn_like", "arange",
            "linspace", "eye", "randn", "rand", "randint", "manual_seed", "seed",
+           "initial_seed", "Generator", "default_generator",
            "FloatTensor", "DoubleTensor", "LongTensor", "BoolTensor", "IntTensor"]
 
-_generator = np.random.default_rng()
+
+# ---- random numbers -------------------------------------------------------------------
 
 
-def manual_seed(seed: int):
-    """Seed the random generator, so random tensors repeat from here on."""
-    global _generator
-    _generator = np.random.default_rng(int(seed))
-    return _generator
+class Generator:
+    """A random number generator (NumPy's PCG64 underneath).
+
+    ``manual_seed(s)`` restarts it, so the same numbers come again. It prints
+    like PyTorch's: ``<torch._C.Generator object at 0x...>``.
+    """
+
+    def __init__(self, device: str = "cpu"):
+        self.device = device
+        self.manual_seed(67280421310721)  # PyTorch's default seed for a new Generator
+
+    def manual_seed(self, seed) -> "Generator":
+        seed = int(seed)
+        if not -2**63 <= seed < 2**64:
+            raise ValueError("Overflow when unpacking long long")
+        self._initial_seed = seed % 2**64  # negative seeds wrap, as in PyTorch
+        self.numpy = np.random.default_rng(self._initial_seed)
+        return self
+
+    def initial_seed(self) -> int:
+        """The seed the generator was last started from."""
+        return self._initial_seed
+
+    def seed(self) -> int:
+        """Start from a seed chosen by the operating system; returns it."""
+        value = int(np.random.SeedSequence().entropy % 2**64)
+        self.manual_seed(value)
+        return value
+
+    def __repr__(self) -> str:
+        return f"<torch._C.Generator object at {hex(id(self))}>"
+
+    def _repr_pretty_(self, printer, cycle) -> None:  # how Jupyter shows PyTorch's
+        printer.text(f"<torch._C.Generator at {hex(id(self))}>")
+
+
+default_generator = Generator()
+default_generator.seed()  # like PyTorch: different numbers in every fresh process
+
+
+def manual_seed(seed) -> Generator:
+    """Seed the default generator, so random tensors repeat from here on."""
+    return default_generator.manual_seed(seed)
 
 
 def seed() -> int:
-    """Seed the generator from the operating system; returns the seed."""
-    value = int(np.random.SeedSequence().entropy % (2 ** 63))
-    manual_seed(value)
-    return value
+    """Seed the default generator from the operating system; returns the seed."""
+    return default_generator.seed()
+
+
+def initial_seed() -> int:
+    return default_generator.initial_seed()
+
+
+# ---- tensor(data): reading nested lists as PyTorch does ----------------------------------
+
+
+def _type_name(value) -> str:
+    """The name PyTorch's messages give a Python type: ``list``, ``numpy.float64``."""
+    kind = type(value)
+    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+
+
+def _is_sequence(data) -> bool:
+    """Lists, tuples, ranges, strings, NumPy arrays; not tensors (as in PyTorch,
+    whose tensors do not implement Python's sequence protocol)."""
+    return isinstance(data, (collections.abc.Sequence, np.ndarray))
 
 
 def _infer_dtype(data) -> dtypes.dtype:
-    """Python bools -> bool, ints -> int64, any float -> float32 (the default)."""
+    """torch's infer_scalar_type: Python bool -> bool, int -> int64, float ->
+    float32; NumPy values and tensors keep theirs; sequences promote."""
+    if isinstance(data, (np.ndarray, np.generic)):
+        return dtypes.from_numpy_dtype(data.dtype)
+    if isinstance(data, float):
+        return dtypes.get_default_dtype()
+    if isinstance(data, bool):
+        return dtypes.bool
+    if isinstance(data, int):
+        return dtypes.int64
+    if isinstance(data, complex):
+        raise TypeError("minigrad has no complex dtypes; use real numbers")
     if isinstance(data, Tensor):
         return data.dtype
-    if isinstance(data, np.ndarray):
-        return dtypes.from_numpy_dtype(data.dtype)
-    if isinstance(data, (bool, np.bool_)):
-        return dtypes.bool
-    if isinstance(data, np.generic):
-        return dtypes.from_numpy_dtype(data.dtype)
-    if isinstance(data, numbers.Integral):
-        return dtypes.int64
-    if isinstance(data, numbers.Real):
-        return dtypes.float32
-    if isinstance(data, (list, tuple)):
-        found = [_infer_dtype(item) for item in data]
-        if not found:
-            return dtypes.float32
-        result = found[0]
-        for item in found[1:]:  # [1, 2.5] -> float32; [True, 2] -> int64
-            result = dtypes.promote_types(result, item)
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if _is_sequence(data):
+        if len(data) == 0:
+            return dtypes.get_default_dtype()
+        result = None
+        for item in data:  # [1, 2.5] -> float32; [True, 2] -> int64
+            item_dtype = _infer_dtype(item)
+            result = item_dtype if result is None else dtypes.promote_types(result, item_dtype)
         return result
-    raise TypeError(
-        f"Could not infer dtype of {type(data).__name__}"
-    )
+    raise RuntimeError(f"Could not infer dtype of {_type_name(data)}")
 
 
-def _check_rectangular(data, depth: int = 0) -> None:
-    """torch's error for ragged nested lists."""
-    if not isinstance(data, (list, tuple)) or not data:
+_MAX_DIMS = 64
+
+
+def _shape_of(data) -> tuple[int, ...]:
+    """torch's compute_sizes: the lengths of data, data[0], data[0][0], ..."""
+    shape = []
+    while _is_sequence(data):
+        shape.append(len(data))
+        if len(shape) > _MAX_DIMS:  # a string's first element is a string, forever
+            raise ValueError(f"too many dimensions '{type(data).__name__}'")
+        if len(data) == 0:
+            break
+        data = data[0]
+    return tuple(shape)
+
+
+def _as_float(value) -> float:
+    """Like CPython's PyFloat_AsDouble."""
+    if isinstance(value, float):
+        return value
+    if hasattr(type(value), "__float__") and not isinstance(value, str):
+        return float(value)
+    if hasattr(type(value), "__index__"):
+        return float(operator.index(value))
+    raise TypeError(f"must be real number, not {_type_name(value)}")
+
+
+def _as_integer(value, dtype: dtypes.dtype) -> int:
+    """A Python int that fits ``dtype``, with torch's errors for those that do not."""
+    info = np.iinfo(dtype.numpy)
+    overflow = RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+    if isinstance(value, float):  # truncated toward zero, if in range
+        if math.isnan(value) or not info.min <= value < info.max + 1:
+            raise overflow
+        return int(value)
+    number = operator.index(value)  # "'list' object cannot be interpreted as an integer"
+    if not -2**63 <= number < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    if info.min == 0 and -info.max <= number < 0:
+        return number % (info.max + 1)  # unsigned: -1 wraps around to 255
+    if not info.min <= number <= info.max:
+        raise overflow
+    return number
+
+
+def _as_bool(value) -> bool:
+    if isinstance(value, (float, np.bool_)):
+        return value != 0
+    return operator.index(value) != 0
+
+
+def _flatten_into(values: list, data, shape: tuple, dim: int, dtype: dtypes.dtype) -> None:
+    """torch's recursive_store: check each sequence's length against the shape
+    and convert each number to ``dtype`` (appended to ``values``)."""
+    if dim == len(shape):
+        if dtype.is_floating_point:
+            values.append(_as_float(data))
+        elif dtype is dtypes.bool:
+            values.append(_as_bool(data))
+        else:
+            values.append(_as_integer(data, dtype))
         return
-    lengths = {len(item) if isinstance(item, (list, tuple)) else None for item in data}
-    if len(lengths) > 1:
-        first = len(data[0]) if isinstance(data[0], (list, tuple)) else None
-        other = next(len(item) if isinstance(item, (list, tuple)) else None
-                     for item in data if (len(item) if isinstance(item, (list, tuple))
-                                          else None) != first)
+    try:
+        items = list(data)  # a tensor here gives its rows, a string its characters
+    except TypeError:
+        raise TypeError("not a sequence") from None
+    if len(items) != shape[dim]:
         raise ValueError(
-            f"expected sequence of length {first} at dim {depth + 1} (got {other})"
+            f"expected sequence of length {shape[dim]} at dim {dim} (got {len(items)})"
         )
-    for item in data:
-        _check_rectangular(item, depth + 1)
+    for item in items:
+        if isinstance(item, np.ndarray):
+            errors.warn_once(errors.LIST_OF_NDARRAYS, stacklevel=4)
+        _flatten_into(values, item, shape, dim + 1, dtype)
 
 
 def _array_from(data, dtype: dtypes.dtype | None) -> np.ndarray:
-    """A fresh NumPy array for ``data`` (lists, numbers, arrays, tensors)."""
-    if isinstance(data, Tensor):
-        array = data._data
-    else:
-        if isinstance(data, (list, tuple)):
-            _check_rectangular(data)
-            data = [item._data if isinstance(item, Tensor) else item for item in data] \
-                if any(isinstance(item, Tensor) for item in data) else data
-        array = data
-    if dtype is None:
-        dtype = _infer_dtype(data)
-    return np.array(array, dtype=dtype.numpy, copy=True)
+    """A fresh NumPy array for ``data`` (a number, nested lists, an array, a tensor)."""
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if isinstance(data, np.generic):  # a NumPy scalar is read as a 0-d array
+        data = np.asarray(data)
+    with np.errstate(over="ignore", invalid="ignore"):  # 1e40 -> inf in float32, as in torch
+        if isinstance(data, Tensor):
+            return data._data.astype((dtype or data.dtype).numpy, copy=True)
+        if isinstance(data, np.ndarray):
+            own_dtype = dtypes.from_numpy_dtype(data.dtype)  # PyTorch's error if unsupported
+            return data.astype((dtype or own_dtype).numpy, copy=True)
+        shape = _shape_of(data)
+        if dtype is None:
+            dtype = _infer_dtype(data)
+        if 0 in shape:  # nothing to store, so nothing is checked: [[], [1]] is fine
+            return np.zeros(shape, dtype.numpy)
+        values: list = []
+        _flatten_into(values, data, shape, 0, dtype)
+        return np.array(values, dtype=dtype.numpy).reshape(shape)
+
+
+def _check_can_require_grad(result: Tensor, requires_grad: bool) -> Tensor:
+    if requires_grad:
+        if not result.dtype.is_floating_point:
+            raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
+        result._requires_grad = True
+    return result
 
 
 def tensor(data, dtype: dtypes.dtype | None = None, device=None,
@@ -104,173 +244,356 @@ def tensor(data, dtype: dtypes.dtype | None = None, device=None,
     >>> tensor([[1., 2.], [3., 4.]])
     tensor([[1., 2.],
             [3., 4.]])
+    >>> tensor([1, 2]).dtype, tensor([1, 2.5]).dtype
+    (torch.int64, torch.float32)
     """
-    result = Tensor._make(_array_from(data, dtype))
-    if requires_grad:
-        if not result.dtype.is_floating_point:
-            from .errors import ONLY_FLOAT_REQUIRES_GRAD_FACTORY
-
-            raise RuntimeError(ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
-        result._requires_grad = True
-    return result
+    dtype = dtypes.parse_dtype(dtype, "tensor")
+    if isinstance(data, Tensor):
+        warnings.warn(errors.COPY_CONSTRUCT, UserWarning, stacklevel=2)
+    return _check_can_require_grad(Tensor._make(_array_from(data, dtype)), requires_grad)
 
 
 def as_tensor(data, dtype: dtypes.dtype | None = None) -> Tensor:
     """Like ``tensor`` but shares memory with a NumPy array or tensor when it can."""
+    dtype = dtypes.parse_dtype(dtype, "as_tensor")
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or dtype.numpy == data.dtype):
         return from_numpy(data)
-    return tensor(data, dtype)
+    return Tensor._make(_array_from(data, dtype))
 
 
 def from_numpy(array: np.ndarray) -> Tensor:
     """A tensor sharing memory with a NumPy array (changes show in both)."""
     if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {type(array).__name__})")
-    dtypes.from_numpy_dtype(array.dtype)  # clear error for unsupported dtypes
+        raise TypeError(f"expected np.ndarray (got {_type_name(array)})")
+    dtypes.from_numpy_dtype(array.dtype)  # PyTorch's error for unsupported dtypes
     return Tensor._make(array)
 
 
-def _size(size) -> tuple:
+# ---- filled tensors ------------------------------------------------------------------
+
+
+def _is_size(value) -> bool:
+    """An int, a NumPy integer or a 0-d integer tensor (not a bool)."""
+    if isinstance(value, Tensor):
+        return value.ndim == 0 and value.dtype.category == dtypes.int64.category
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _size(function: str, size: tuple) -> tuple[int, ...]:
+    """The shape given as ``ones(2, 3)``, ``ones((2, 3))`` or ``ones([2, 3])``."""
+    if not size:
+        raise TypeError(f'{function}() missing 1 required positional arguments: "size"')
     if len(size) == 1 and isinstance(size[0], (tuple, list)):
         size = tuple(size[0])
-    for s in size:
-        if not isinstance(s, (int, np.integer)):
-            raise TypeError(
-                f"expected a sequence of integers as the size, but got {type(s).__name__}"
-            )
+    elif len(size) == 1 and not _is_size(size[0]):
+        raise TypeError(f"{function}(): argument 'size' (position 1) must be tuple of ints, "
+                        f"not {_type_name(size[0])}")
+    for position, s in enumerate(size, start=1):
+        if not _is_size(s):
+            raise TypeError(f"{function}(): argument 'size' failed to unpack the object at "
+                            f"pos {position} with error \"type must be tuple of ints,but got "
+                            f"{_type_name(s)}\"")
+    shape = [operator.index(s) for s in size]
+    for s in shape:
         if s < 0:
-            raise RuntimeError(
-                f"Trying to create tensor with negative dimension {s}: {list(size)}"
-            )
-    return tuple(int(s) for s in size)
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {shape}")
+    return tuple(shape)
 
 
-def _filled(size, value, dtype, requires_grad) -> Tensor:
-    dtype = dtype or dtypes.float32
-    return tensor_from_array(np.full(_size(size), value, dtype=dtype.numpy), requires_grad)
+def _filled(function: str, size, value, dtype, requires_grad: bool) -> Tensor:
+    dtype = dtypes.parse_dtype(dtype, function) or dtypes.get_default_dtype()
+    array = np.full(_size(function, size), value, dtype=dtype.numpy)
+    return _check_can_require_grad(Tensor._make(array), requires_grad)
 
 
-def tensor_from_array(array: np.ndarray, requires_grad: bool = False) -> Tensor:
-    result = Tensor._make(array)
-    if requires_grad:
-        if not result.dtype.is_floating_point:
-            from .errors import ONLY_FLOAT_REQUIRES_GRAD_FACTORY
-
-            raise RuntimeError(ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
-        result._requires_grad = True
-    return result
-
-
-def ones(*size, dtype=None, requires_grad=False) -> Tensor:
+def ones(*size, dtype=None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones: ``ones(2, 2, requires_grad=True)``."""
-    return _filled(size, 1, dtype, requires_grad)
+    return _filled("ones", size, 1, dtype, requires_grad)
 
 
-def zeros(*size, dtype=None, requires_grad=False) -> Tensor:
-    return _filled(size, 0, dtype, requires_grad)
+def zeros(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+    """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
+    return _filled("zeros", size, 0, dtype, requires_grad)
 
 
-def empty(*size, dtype=None, requires_grad=False) -> Tensor:
+def empty(*size, dtype=None, requires_grad: bool = False) -> Tensor:
     """Uninitialised in PyTorch; here zeros, so notebooks stay deterministic."""
-    return _filled(size, 0, dtype, requires_grad)
+    return _filled("empty", size, 0, dtype, requires_grad)
 
 
-def full(size, fill_value, dtype=None, requires_grad=False) -> Tensor:
-    """A tensor filled with ``fill_value`` (dtype inferred from it)."""
-    if dtype is None:
-        dtype = _infer_dtype(fill_value)
-    return _filled((size,) if isinstance(size, int) else tuple(size), fill_value, dtype,
-                   requires_grad)
+def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+    """A tensor filled with ``fill_value``; the dtype follows it (``full((2,), 3)``
+    is int64, ``full((2,), 3.)`` float32)."""
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, "
+                        f"not {type(size).__name__}")
+    if isinstance(fill_value, Tensor):
+        if fill_value.ndim != 0:
+            raise TypeError("full(): argument 'fill_value' (position 2) must be Number, "
+                            "not Tensor")
+        fill_value = fill_value.item()
+    # A number's kind decides: bool -> bool, int -> int64, float -> float32.
+    dtype = dtypes.parse_dtype(dtype, "full") or dtypes.scalar_dtype(fill_value)
+    if not dtype.is_floating_point and dtype is not dtypes.bool:
+        if isinstance(fill_value, int) and not -2**63 <= fill_value < 2**63:
+            raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    return _filled("full", (tuple(size),), fill_value, dtype, requires_grad)
 
 
-def ones_like(x: Tensor, dtype=None, requires_grad=False) -> Tensor:
-    return _filled(x.shape, 1, dtype or x.dtype, requires_grad)
+def _like(function: str, x, value, dtype, requires_grad: bool) -> Tensor:
+    if not isinstance(x, Tensor):
+        raise TypeError(f"{function}(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type(x).__name__}")
+    return _filled(function, (x.shape,), value, dtype or x.dtype, requires_grad)
 
 
-def zeros_like(x: Tensor, dtype=None, requires_grad=False) -> Tensor:
-    return _filled(x.shape, 0, dtype or x.dtype, requires_grad)
+def ones_like(x: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    """Ones with the shape (and, unless given, the dtype) of ``x``."""
+    return _like("ones_like", x, 1, dtype, requires_grad)
 
 
-def full_like(x: Tensor, fill_value, dtype=None, requires_grad=False) -> Tensor:
-    return _filled(x.shape, fill_value, dtype or x.dtype, requires_grad)
+def zeros_like(x: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
+    """Zeros with the shape (and, unless given, the dtype) of ``x``."""
+    return _like("zeros_like", x, 0, dtype, requires_grad)
 
 
-def rand_like(x: Tensor, dtype=None, requires_grad=False) -> Tensor:
+def full_like(x: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+    return _like("full_like", x, fill_value, dtype, requires_grad)
+
+
+def rand_like(x: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
     return rand(*x.shape, dtype=dtype or x.dtype, requires_grad=requires_grad)
 
 
-def randn_like(x: Tensor, dtype=None, requires_grad=False) -> Tensor:
+def randn_like(x: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
     return randn(*x.shape, dtype=dtype or x.dtype, requires_grad=requires_grad)
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad=False) -> Tensor:
-    """Numbers from ``start`` up to (not including) ``end``; int64 unless any
-    argument is a float."""
+# ---- ranges ----------------------------------------------------------------------------
+
+
+# PyTorch's range kernels compute start + step * i with a fused multiply-add
+# (one rounding). NumPy has none, so it is built from error-free transformations.
+
+
+def _two_sum(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x + y = sum + error exactly (Knuth)."""
+    total = x + y
+    y_part = total - x
+    return total, (x - (total - y_part)) + (y - y_part)
+
+
+def _two_product(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x * y = product + error exactly (Dekker; Veltkamp splits each factor
+    into two halves of 26 bits, whose products are exact)."""
+    product = x * y
+    (x_high, x_low), (y_high, y_low) = _split(x), _split(y)
+    error = ((x_high * y_high - product) + x_high * y_low + x_low * y_high) + x_low * y_low
+    return product, error
+
+
+def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    t = 134217729.0 * x  # 2**27 + 1
+    high = t - (t - x)
+    return high, x - high
+
+
+def _fused_multiply_add(a, b, c) -> np.ndarray:
+    """a * b + c in float64, rounded once.
+
+    a * b + c = s + t + e exactly. Rounding t + e "to odd" (an inexact result
+    takes the neighbour whose last bit is 1) keeps the information the final
+    rounding of s + (t + e) needs to be the correct one (Boldo & Melquiond)."""
+    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    with np.errstate(over="ignore", invalid="ignore"):  # inf and nan pass through
+        p, e = _two_product(a, b)
+        s, t = _two_sum(p, c)
+        u, error = _two_sum(t, e)
+        even = (np.asarray(u).view(np.int64) & 1) == 0
+        u = np.where((error != 0) & even, np.nextafter(u, np.copysign(np.inf, error)), u)
+        return s + u
+
+
+def _number(value):
+    return value.item() if isinstance(value, Tensor) else value
+
+
+def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> Tensor:
+    """``start, start + step, ...`` up to (not including) ``end``; int64 unless
+    an argument is a float.
+
+    >>> arange(4), arange(0, 1, 0.25)
+    (tensor([0, 1, 2, 3]), tensor([0.0000, 0.2500, 0.5000, 0.7500]))
+    """
     if end is None:
         start, end = 0, start
+    start, end, step = _number(start), _number(end), _number(step)
+    dtype = dtypes.parse_dtype(dtype, "arange")
+    if dtype is None:
+        is_float = any(isinstance(v, (float, np.floating)) for v in (start, end, step))
+        dtype = dtypes.get_default_dtype() if is_float else dtypes.int64
+    if dtype is dtypes.bool:
+        raise NotImplementedError("\"arange_cpu\" not implemented for 'Bool'")
     if step == 0:
         raise RuntimeError("step must be nonzero")
-    if dtype is None:
-        is_float = any(isinstance(v, float) for v in (start, end, step))
-        dtype = dtypes.float32 if is_float else dtypes.int64
-    count = max(0, int(np.ceil((end - start) / step)))
-    values = start + step * np.arange(count, dtype=np.float64)
-    return tensor_from_array(values.astype(dtype.numpy), requires_grad)
+    if not (math.isfinite(start) and math.isfinite(end)):
+        raise RuntimeError(f"unsupported range: {start:g} -> {end:g}")
+    if not dtype.is_floating_point:  # an integer range counts in integers
+        start, end, step = int(start), int(end), int(step)
+        if step == 0:
+            raise ValueError("step must be nonzero")
+    if (step > 0 and end < start) or (step < 0 and end > start):
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    if dtype.is_floating_point:  # start + step * i in double, then rounded to dtype
+        count = math.ceil((end - start) / step)
+        if dtype is dtypes.float16:  # PyTorch computes float16 ranges in float32
+            start, step = np.float32(start), np.float32(step)
+        values = _fused_multiply_add(step, np.arange(count, dtype=np.float64), start)
+        if dtype is dtypes.float16:
+            values = values.astype(np.float32)
+    else:
+        count = -((start - end) // step)  # ceil((end - start) / step), exactly
+        values = start + step * np.arange(count, dtype=np.int64)
+    return _check_can_require_grad(Tensor._make(values.astype(dtype.numpy)), requires_grad)
 
 
-def linspace(start, end, steps, dtype=None, requires_grad=False) -> Tensor:
-    """``steps`` evenly spaced numbers from ``start`` to ``end`` inclusive."""
+def linspace(start, end, steps, dtype=None, requires_grad: bool = False) -> Tensor:
+    """``steps`` evenly spaced numbers from ``start`` to ``end``, both included.
+
+    As in PyTorch, the first half is computed from ``start`` and the second
+    half from ``end``, so both ends are exact.
+    """
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)):
+        raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    dtype = dtype or dtypes.float32
-    return tensor_from_array(np.linspace(start, end, int(steps)).astype(dtype.numpy),
-                             requires_grad)
+    dtype = dtypes.parse_dtype(dtype, "linspace") or dtypes.get_default_dtype()
+    start, end = _number(start), _number(end)
+    if dtype.is_floating_point:
+        start, end = dtype.numpy.type(start), dtype.numpy.type(end)
+    else:
+        start, end = int(start), int(end)
+    if steps == 1:
+        values = np.full(1, start)
+    elif dtype is dtypes.float16:  # every operation rounds to float16, as in PyTorch
+        step = (end - start) / np.float16(steps - 1)
+        index = np.arange(steps).astype(np.float16)
+        values = np.where(np.arange(steps) < steps // 2, start + step * index,
+                          end - step * (np.float16(steps - 1) - index))
+    else:  # the first half counts up from start, the second down from end
+        step = (end - start) / (steps - 1)  # in float32 for a float32 result
+        index = np.arange(steps, dtype=np.float64)
+        values = np.where(index < steps // 2,
+                          _fused_multiply_add(step, index, start),
+                          _fused_multiply_add(-step, steps - 1 - index, end))
+    return _check_can_require_grad(Tensor._make(values.astype(dtype.numpy)), requires_grad)
 
 
-def eye(n, m=None, dtype=None, requires_grad=False) -> Tensor:
-    """The identity matrix (ones on the diagonal)."""
-    dtype = dtype or dtypes.float32
-    return tensor_from_array(np.eye(n, m, dtype=dtype.numpy), requires_grad)
+def eye(n, m=None, dtype=None, requires_grad: bool = False) -> Tensor:
+    """The ``n`` by ``m`` identity matrix (ones on the diagonal)."""
+    for name, value, position in (("n", n, 1), ("m", m, 2)):
+        if value is not None and (isinstance(value, bool) or
+                                  not isinstance(value, (int, np.integer))):
+            raise TypeError(f"eye(): argument '{name}' (position {position}) must be int, "
+                            f"not {type(value).__name__}")
+        if value is not None and value < 0:
+            raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
+    dtype = dtypes.parse_dtype(dtype, "eye") or dtypes.get_default_dtype()
+    array = np.eye(n, n if m is None else m, dtype=dtype.numpy)
+    return _check_can_require_grad(Tensor._make(array), requires_grad)
 
 
-def randn(*size, dtype=None, requires_grad=False, generator=None) -> Tensor:
+# ---- random tensors ------------------------------------------------------------------
+
+
+def _random_dtype(dtype, function: str, kernel: str) -> dtypes.dtype:
+    dtype = dtypes.parse_dtype(dtype, function) or dtypes.get_default_dtype()
+    if not dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{dtypes.SCALAR_NAMES[dtype]}'"
+        )
+    return dtype
+
+
+def randn(*size, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
     """Samples from the standard normal distribution N(0, 1)."""
-    dtype = dtype or dtypes.float32
-    rng = generator or _generator
-    return tensor_from_array(rng.standard_normal(_size(size)).astype(dtype.numpy),
-                             requires_grad)
+    dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu")
+    samples = (generator or default_generator).numpy.standard_normal(_size("randn", size))
+    return _check_can_require_grad(Tensor._make(samples.astype(dtype.numpy)), requires_grad)
 
 
-def rand(*size, dtype=None, requires_grad=False, generator=None) -> Tensor:
+def rand(*size, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
     """Samples from the uniform distribution on [0, 1)."""
-    dtype = dtype or dtypes.float32
-    rng = generator or _generator
-    return tensor_from_array(rng.random(_size(size)).astype(dtype.numpy), requires_grad)
+    dtype = _random_dtype(dtype, "rand", "check_uniform_bounds")
+    samples = (generator or default_generator).numpy.random(_size("rand", size))
+    return _check_can_require_grad(Tensor._make(samples.astype(dtype.numpy)), requires_grad)
 
 
-def randint(low, high=None, size=None, dtype=None, generator=None) -> Tensor:
+def randint(low=0, high=None, size=None, *, dtype=None, requires_grad: bool = False,
+            generator=None) -> Tensor:
     """Random integers in [low, high): ``randint(10, (3,))`` or ``randint(0, 10, (3,))``."""
-    if size is None:
-        high, size = low, high
-        low = 0
-    if high is None:
-        low, high = 0, low
-    dtype = dtype or dtypes.int64
-    rng = generator or _generator
-    return tensor_from_array(rng.integers(low, high, size=_size(tuple(size))).astype(
-        dtype.numpy))
+    high_position, size_position = 2, 3  # for the error messages
+    if high is None:  # randint(high, size=...)
+        low, high, high_position, size_position = 0, low, 1, None
+    elif size is None:  # randint(high, size)
+        low, high, size, high_position, size_position = 0, low, high, 1, 2
+    for name, value, position in (("low", low, 1), ("high", high, high_position)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, "
+                            f"not {_type_name(value)}")
+        if not -2**63 <= value < 2**63:
+            raise ValueError("Overflow when unpacking long long")
+    if not isinstance(size, (tuple, list)):
+        where = f" (position {size_position})" if size_position else ""
+        raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, "
+                        f"not {_type_name(size)}")
+    if low >= high:
+        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
+                           f"from={low} >= to={high}")
+    dtype = dtypes.parse_dtype(dtype, "randint") or dtypes.int64
+    samples = (generator or default_generator).numpy.integers(
+        low, high, size=_size("randint", (tuple(size),)))
+    return _check_can_require_grad(Tensor._make(samples.astype(dtype.numpy)), requires_grad)
 
 
-def _legacy(dtype):
-    def constructor(*data):
-        """Legacy constructor: a list makes a tensor of it, integers make a shape."""
-        if len(data) == 1 and isinstance(data[0], (list, tuple, np.ndarray, Tensor)):
-            return tensor(data[0], dtype=dtype)
-        return zeros(*data, dtype=dtype)
-    constructor.__name__ = dtypes.LEGACY_NAMES[dtype]
-    constructor.__qualname__ = constructor.__name__
+# ---- legacy constructors -------------------------------------------------------------------
+
+
+# The C++ type names PyTorch's legacy constructors print in their dtype errors.
+_CPP_TYPE_NAMES = {
+    dtypes.float32: "float", dtypes.float64: "double", dtypes.float16: "c10::Half",
+    dtypes.int64: "long int", dtypes.int32: "int", dtypes.int16: "short int",
+    dtypes.int8: "signed char", dtypes.uint8: "unsigned char", dtypes.bool: "bool",
+}
+
+
+def _tensor_options(dtype: dtypes.dtype) -> str:
+    return (f"TensorOptions(dtype={_CPP_TYPE_NAMES[dtype]}, device=cpu, layout=Strided, "
+            "requires_grad=false (default), pinned_memory=false (default), "
+            "memory_format=(nullopt))")
+
+
+def _legacy(dtype: dtypes.dtype):
+    def constructor(*args):
+        """Legacy constructor: ``FloatTensor([0.1, 1.0])`` makes a tensor of the
+        values; ``FloatTensor(2, 3)`` one of that shape (uninitialised in PyTorch,
+        zeros here)."""
+        if len(args) == 1 and isinstance(args[0], Tensor):  # the same tensor
+            if args[0].dtype is not dtype:
+                raise TypeError(f"expected {_tensor_options(dtype)} "
+                                f"(got {_tensor_options(args[0].dtype)})")
+            return args[0]
+        if len(args) == 1 and _is_sequence(args[0]) and not isinstance(args[0], Size):
+            return Tensor._make(_array_from(args[0], dtype))
+        if len(args) == 1 and not isinstance(args[0], (int, np.integer, Size)):
+            raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
+        if not args:
+            return Tensor._make(np.zeros(0, dtype.numpy))
+        return _filled("new", args, 0, dtype, False)
+
+    constructor.__name__ = constructor.__qualname__ = dtypes.LEGACY_NAMES[dtype]
     return constructor
 
 

@@ -91,16 +91,43 @@ def get_default_dtype() -> dtype:
     return float32
 
 
+# NumPy dtypes that PyTorch converts but minigrad has no dtype for.
+_TORCH_ONLY = ("uint16", "uint32", "uint64", "complex64", "complex128")
+
+
 def from_numpy_dtype(np_dtype) -> dtype:
-    """The minigrad dtype for a NumPy dtype, with a clear error for the rest."""
+    """The minigrad dtype for a NumPy dtype, with PyTorch's error for the rest."""
+    np_dtype = np.dtype(np_dtype)
     try:
-        return _NUMPY_TO_DTYPE[np.dtype(np_dtype)]
+        return _NUMPY_TO_DTYPE[np_dtype]
     except KeyError:
-        valid = ", ".join(d.name for d in ALL)
+        pass
+    if np_dtype.name in _TORCH_ONLY:
         raise TypeError(
-            f"can't convert np.ndarray of type {np.dtype(np_dtype)}. "
-            f"The only supported types are: {valid}."
-        ) from None
+            f"minigrad has no {np_dtype.name} dtype (PyTorch has torch.{np_dtype.name}); "
+            "convert the array first, e.g. array.astype(np.int64) or array.astype(np.float64)"
+        )
+    scalar_type = f"{np_dtype.type.__module__}.{np_dtype.type.__name__}"  # numpy.str_
+    raise TypeError(
+        f"can't convert np.ndarray of type {scalar_type}. The only supported types are: "
+        "float64, float32, float16, complex64, complex128, int64, int32, int16, int8, "
+        "uint64, uint32, uint16, uint8, and bool."
+    )
+
+
+_PYTHON_TYPES = {float: float64, int: int64, type(True): bool}
+
+
+def parse_dtype(value, function: str) -> dtype | None:
+    """The ``dtype=`` argument of ``function``: a dtype, None, or one of the
+    Python types float, int and bool (as torch accepts them)."""
+    if value is None or isinstance(value, dtype):
+        return value
+    if isinstance(value, type) and value in _PYTHON_TYPES:
+        return _PYTHON_TYPES[value]
+    raise TypeError(
+        f"{function}(): argument 'dtype' must be torch.dtype, not {type(value).__name__}"
+    )
 
 
 def promote_types(a: dtype, b: dtype) -> dtype:

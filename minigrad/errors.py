@@ -7,6 +7,8 @@ into search engines. PyTorch raises ``RuntimeError`` for most of them (and
 
 from __future__ import annotations
 
+import warnings
+
 BACKWARD_TWICE = (
     "Trying to backward through the graph a second time (or directly access saved "
     "tensors after they have already been freed). Saved intermediate values of the "
@@ -37,6 +39,21 @@ NON_LEAF_GRAD_WARNING = (
     "information."
 )
 NO_GRAD_FN = "element {index} of tensors does not require grad and does not have a grad_fn"
+COPY_CONSTRUCT = (
+    "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
+    "or sourceTensor.detach().clone().requires_grad_(True), rather than "
+    "torch.tensor(sourceTensor)."
+)
+LIST_OF_NDARRAYS = (
+    "Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider "
+    "converting the list to a single numpy.ndarray with numpy.array() before converting "
+    "to a tensor."
+)
+ONLY_ONE_ELEMENT_TO_SCALAR = "only one element tensors can be converted to Python scalars"
+SCALAR_REQUIRES_GRAD = (
+    "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
+    "behavior.\nConsider using tensor.detach() first."
+)
 NUMPY_REQUIRES_GRAD = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 )
@@ -93,3 +110,13 @@ def modified_by_inplace(type_name: str, shape, producer: str | None, output_nr: 
         f"inplace operation: [torch.{type_name} [{dims}]]{made_by} is at version "
         f"{version}; expected version {expected} instead. {ANOMALY_HINT}"
     )
+
+
+_warned_once: set[str] = set()
+
+
+def warn_once(message: str, stacklevel: int = 3) -> None:
+    """A UserWarning the first time only, like PyTorch's TORCH_WARN_ONCE."""
+    if message not in _warned_once:
+        _warned_once.add(message)
+        warnings.warn(message, UserWarning, stacklevel=stacklevel)

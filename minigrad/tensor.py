@@ -14,6 +14,7 @@ import numpy as np
 
 from . import dtypes, errors
 from . import ops
+from ._printing import builtin_method
 from .autograd import engine, grad_mode
 from .autograd.node import AccumulateGrad
 
@@ -257,20 +258,29 @@ class Tensor:
     def contiguous(self) -> "Tensor":
         return self if self.is_contiguous() else ops.clone(self)
 
-    def to(self, dtype=None, *args, **kwargs) -> "Tensor":
-        """Convert to another dtype (``x.to(torch.float64)``); devices other than cpu are not available."""
-        dtype = kwargs.pop("dtype", dtype)
-        if isinstance(dtype, Tensor):
-            dtype = dtype.dtype
-        if isinstance(dtype, str) or dtype is None:
-            if dtype not in (None, "cpu"):
-                raise RuntimeError(f"minigrad runs on the CPU only; got device {dtype!r}")
-            return self
-        return ops.to_dtype(self, dtype)
+    def to(self, *args, **kwargs) -> "Tensor":
+        """Convert to another dtype: ``x.to(torch.float64)``, ``x.to("cpu", torch.float64)``,
+        ``x.to(other_tensor)``. The only device is the CPU."""
+        dtype = dtypes.parse_dtype(kwargs.pop("dtype", None), "to")
+        for arg in (*args, kwargs.pop("device", None)):
+            if isinstance(arg, Tensor):
+                dtype = arg.dtype
+            elif isinstance(arg, dtypes.dtype) or arg in (float, int, bool):
+                dtype = dtypes.parse_dtype(arg, "to")
+            elif arg is not None and str(arg) != "cpu":
+                raise RuntimeError(f"minigrad runs on the CPU only; got device {arg!r}")
+        return self if dtype is None else ops.to_dtype(self, dtype)
 
     def type(self, dtype=None):
+        """``x.type()`` is the legacy type name (``"torch.FloatTensor"``);
+        ``x.type(torch.float64)`` or ``x.type("torch.DoubleTensor")`` converts."""
         if dtype is None:
             return f"torch.{dtypes.LEGACY_NAMES[self.dtype]}"
+        if isinstance(dtype, str):
+            by_name = {f"torch.{name}": d for d, name in dtypes.LEGACY_NAMES.items()}
+            if dtype not in by_name:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = by_name[dtype]
         return self.to(dtype)
 
     def float(self) -> "Tensor":
@@ -318,9 +328,15 @@ class Tensor:
         return self._data.reshape(()).item()
 
     def __float__(self) -> float:
+        if self._data.size != 1:
+            raise ValueError(errors.ONLY_ONE_ELEMENT_TO_SCALAR)
+        if self._requires_grad:
+            errors.warn_once(errors.SCALAR_REQUIRES_GRAD)
         return float(self.item())
 
     def __int__(self) -> int:
+        if self._data.size != 1:
+            raise ValueError(errors.ONLY_ONE_ELEMENT_TO_SCALAR)
         return int(self.item())
 
     def __index__(self) -> int:
@@ -330,9 +346,8 @@ class Tensor:
 
     def __bool__(self) -> bool:
         if self._data.size != 1:
-            raise RuntimeError(
-                f"Boolean value of Tensor with more than one value is ambiguous"
-            )
+            how_many = "no values" if self._data.size == 0 else "more than one value"
+            raise RuntimeError(f"Boolean value of Tensor with {how_many} is ambiguous")
         return bool(self._data.reshape(()).item())
 
     def __array__(self, dtype=None, copy=None):
@@ -348,9 +363,11 @@ class Tensor:
         return id(self)
 
     def __format__(self, spec: str) -> str:
+        """``f"{loss:.4f}"`` formats a 0-dim tensor's value; other tensors accept
+        only an empty spec (PyTorch's "unsupported format string" TypeError)."""
         if self._data.ndim == 0:
             return format(self.item(), spec)
-        return format(repr(self), spec)
+        return object.__format__(self, spec)
 
     def __repr__(self) -> str:
         from ._printing import tensor_repr
@@ -481,6 +498,32 @@ class Tensor:
     def ge(self, other):
         return ops.ge(self, other)
 
+    # ---- logical / bitwise (bool and integer tensors; not differentiable) --
+
+    def __and__(self, other):
+        return ops.bitwise_and(self, other)
+
+    def __rand__(self, other):
+        return ops.bitwise_and(self, other)
+
+    def __or__(self, other):
+        return ops.bitwise_or(self, other)
+
+    def __ror__(self, other):
+        return ops.bitwise_or(self, other)
+
+    def __xor__(self, other):
+        return ops.bitwise_xor(self, other)
+
+    def __rxor__(self, other):
+        return ops.bitwise_xor(self, other)
+
+    def __invert__(self):
+        return ops.bitwise_not(self)
+
+    def logical_not(self):
+        return ops.logical_not(self)
+
     def equal(self, other) -> bool:
         return self.shape == other.shape and bool((self._data == other._data).all())
 
@@ -580,9 +623,12 @@ class Tensor:
     def log_softmax(self, dim):
         return ops.log_softmax(self, dim)
 
+    # print(x.all) shows "<built-in method all of Tensor object at 0x...>", as in PyTorch
+    @builtin_method
     def all(self, dim=None, keepdim=False):
         return ops.all(self, dim, keepdim)
 
+    @builtin_method
     def any(self, dim=None, keepdim=False):
         return ops.any(self, dim, keepdim)
 

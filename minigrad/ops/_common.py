@@ -6,7 +6,27 @@ import numpy as np
 
 from .. import dtypes, errors
 
-__all__ = ["normalize_dim", "normalize_dims", "as_tensor", "is_tensor", "float_dtype_for"]
+# How torch's C++ messages name dtypes ("expected ... but got: float != long int").
+C_TYPE_NAMES = {
+    dtypes.float16: "c10::Half", dtypes.float32: "float", dtypes.float64: "double",
+    dtypes.uint8: "unsigned char", dtypes.int8: "signed char", dtypes.int16: "short int",
+    dtypes.int32: "int", dtypes.int64: "long int", dtypes.bool: "bool",
+}
+
+__all__ = ["normalize_dim", "normalize_dims", "as_tensor", "is_tensor", "float_dtype_for",
+           "broadcast_shapes", "is_number", "quietly"]
+
+NUMBER_TYPES = (int, float, bool, np.number, np.bool_)
+
+
+def quietly():
+    """``with quietly():`` compute inf and nan silently, as torch does (NumPy would
+    warn "divide by zero encountered", "invalid value encountered", ...)."""
+    return np.errstate(all="ignore")
+
+
+def is_number(value) -> bool:
+    return isinstance(value, NUMBER_TYPES)
 
 
 def is_tensor(value) -> bool:
@@ -63,3 +83,23 @@ def normalize_dims(dim, ndim: int) -> tuple[int, ...]:
 def float_dtype_for(dtype: dtypes.dtype) -> dtypes.dtype:
     """Integer and bool inputs of float-only functions (exp, sqrt, /) give float32."""
     return dtype if dtype.is_floating_point else dtypes.get_default_dtype()
+
+
+def broadcast_shapes(*shapes) -> tuple[int, ...]:
+    """The shape ``shapes`` broadcast to, as torch's ``infer_size`` finds it: the
+    shapes are combined pair by pair, left to right, each pair compared from the
+    last axis; the first mismatch is reported with the pair called a and b."""
+    result = tuple(shapes[0])
+    for shape in shapes[1:]:
+        a, b = result, tuple(shape)
+        ndim = max(len(a), len(b))
+        combined = [1] * ndim
+        for axis in range(ndim - 1, -1, -1):
+            offset = ndim - 1 - axis
+            size_a = a[len(a) - 1 - offset] if offset < len(a) else 1
+            size_b = b[len(b) - 1 - offset] if offset < len(b) else 1
+            if size_a != size_b and size_a != 1 and size_b != 1:
+                raise errors.shape_mismatch_error(size_a, size_b, axis)
+            combined[axis] = size_b if size_a == 1 else size_a
+        result = tuple(combined)
+    return result

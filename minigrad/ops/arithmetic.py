@@ -10,22 +10,71 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..autograd.broadcast import broadcast_shapes
 from ..autograd.node import Node
-from ._common import check_operand, float_dtype_for, is_tensor
+from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor, quietly
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal"]
 
 
 def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
-    """Promote dtypes, check the shapes broadcast, and apply ``node_cls``."""
+    """Promote dtypes, check the shapes broadcast, and apply ``node_cls``.
+    Either operand may be a Python number (``torch.add(2, x)``)."""
     check_operand(op, b)
+    check_operand(op, a)
     dtype = dtypes.result_type(a, b)
     if float_only:
         dtype = float_dtype_for(dtype)
-    if is_tensor(b) and a._data.shape != b._data.shape:
+    if is_tensor(a) and is_tensor(b) and a._data.shape != b._data.shape:
         broadcast_shapes(a._data.shape, b._data.shape)
     return node_cls.apply(a, b, cast_to=dtype, **params)
+
+
+def _is_bool(value) -> bool:
+    return (value.dtype is dtypes.bool) if is_tensor(value) else isinstance(value, (bool, np.bool_))
+
+
+def _check_sub(a, b) -> None:
+    """torch refuses - on bools (it would not be the logical operation people expect)."""
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead."
+        )
+    if _is_bool(a) or _is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
+def _power(base, exponent):
+    """base ** exponent in NumPy, with torch's integer rule for negative exponents
+    (1 ** -n = 1, (-1) ** -n = +-1, anything else ** -n = 0) where NumPy refuses."""
+    base_array, exponent_array = np.asarray(base), np.asarray(exponent)
+    if base_array.dtype == np.bool_ and exponent_array.dtype == np.bool_:
+        return np.logical_or(base_array, np.logical_not(exponent_array))  # x**0 = 1, x**1 = x
+    with quietly():
+        return _integer_power(base, exponent, base_array, exponent_array)
+
+
+def _integer_power(base, exponent, base_array, exponent_array):
+    if not (np.issubdtype(base_array.dtype, np.integer)
+            and np.issubdtype(exponent_array.dtype, np.integer)
+            and (exponent_array < 0).any()):
+        return np.power(base, exponent)
+    result_dtype = np.result_type(base, exponent)
+    safe = np.power(base_array, np.abs(exponent_array)).astype(result_dtype)
+    negative_rule = np.where(base_array == 1, 1,
+                             np.where(base_array == -1, np.where(exponent_array % 2, -1, 1), 0))
+    return np.where(exponent_array < 0, negative_rule, safe).astype(result_dtype)
+
+
+def _check_pow(dtype, exponent=None) -> None:
+    if dtype is dtypes.bool:
+        raise NotImplementedError('"pow" not implemented for \'Bool\'')
+    if (dtype.category == 1 and isinstance(exponent, (int, np.integer))
+            and not isinstance(exponent, (bool, np.bool_)) and exponent < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
 class AddBackward0(Node):
@@ -33,7 +82,8 @@ class AddBackward0(Node):
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
-        return np.add(a, b) if alpha == 1 else np.add(a, alpha * b)
+        with quietly():
+            return np.add(a, b) if alpha == 1 else np.add(a, alpha * b)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -45,7 +95,8 @@ class SubBackward0(Node):
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
-        return np.subtract(a, b) if alpha == 1 else np.subtract(a, alpha * b)
+        with quietly():
+            return np.subtract(a, b) if alpha == 1 else np.subtract(a, alpha * b)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -57,7 +108,8 @@ class RsubBackward1(Node):
 
     def forward(self, a, other, alpha=1):
         self.save(alpha=alpha)
-        return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
+        with quietly():
+            return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -69,7 +121,8 @@ class MulBackward0(Node):
 
     def forward(self, a, b):
         self.save(self=a, other=b)
-        return np.multiply(a, b)
+        with quietly():
+            return np.multiply(a, b)
 
     def backward(self, grad):
         grad_a = grad * self._saved_other if self.needs_input_grad[0] else None
@@ -82,7 +135,8 @@ class DivBackward0(Node):
 
     def forward(self, a, b):
         self.save(self=a, other=b)
-        return np.true_divide(a, b)
+        with quietly():
+            return np.true_divide(a, b)
 
     def backward(self, grad):
         other = self._saved_other
@@ -105,7 +159,8 @@ class ReciprocalBackward0(Node):
     """z = 1 / self.   dz/dself = -1 / self**2 = -z**2"""
 
     def forward(self, a):
-        result = np.reciprocal(a)
+        with quietly():
+            result = np.asarray(np.reciprocal(a))  # (ufuncs give 0-dim inputs back as scalars)
         self.save(result=result)
         return result
 
@@ -119,7 +174,7 @@ class PowBackward0(Node):
 
     def forward(self, a, exponent):
         self.save(self=a, exponent=exponent)
-        return np.power(a, exponent)
+        return _power(a, exponent)
 
     def backward(self, grad):
         exponent = self._saved_exponent
@@ -133,20 +188,21 @@ class PowBackward1(Node):
     dz/dself = exponent * self ** (exponent - 1),  dz/dexponent = z * log(self)"""
 
     def forward(self, a, b):
-        result = np.power(a, b)
+        result = np.asarray(_power(a, b))
         self.save(self=a, exponent=b, result=result)
         return result
 
     def backward(self, grad):
         base, exponent = self._saved_self, self._saved_exponent
         grad_a = grad_b = None
+        zero = grad.new_zeros(())
         if self.needs_input_grad[0]:
             # where exponent == 0 the derivative is 0 (avoids 0 * inf at base 0)
-            grad_a = (grad * exponent * base ** (exponent - 1)).masked_fill(exponent == 0, 0.0)
+            grad_a = where(exponent == 0, zero, grad * (exponent * base ** (exponent - 1)))
         if self.needs_input_grad[1]:
             # d/db a**b = a**b * log(a); taken as 0 where a == 0 and b >= 0
-            log_base = base.log().masked_fill((base == 0) & (exponent >= 0), 0.0)
-            grad_b = grad * self._saved_result * log_base
+            result_log = self._saved_result * base.log()
+            grad_b = grad * where((exponent >= 0) & (base == 0), zero, result_log)
         return grad_a, grad_b
 
 
@@ -155,22 +211,27 @@ class PowBackward2(Node):
     dz/dexponent = z * log(self)"""
 
     def forward(self, exponent, base):
-        result = np.power(base, exponent)
+        result = np.asarray(_power(base, exponent))
         self.save(self=base, exponent=exponent, result=result)
         return result
 
     def backward(self, grad):
-        return grad * self._saved_result * float(np.log(self._saved_self))
+        base = self._saved_self
+        if base == 0:  # d/db 0**b is taken as 0 for b >= 0 (log(0) would give nan)
+            return where(self._saved_exponent >= 0, grad.new_zeros(()),
+                         grad * self._saved_result * float("-inf"))
+        with quietly():
+            log_base = float(np.log(base))
+        return grad * self._saved_result * log_base
 
 
 def add(a, b, alpha=1):
-    """a + b (b may be a Python number); broadcasting applies."""
-    if not is_tensor(a):
-        a, b = b, a  # 2 + x computes x + 2, as in PyTorch
+    """a + alpha * b (either may be a Python number); broadcasting applies."""
     return _binary(AddBackward0, a, b, "+", **({} if alpha == 1 else {"alpha": alpha}))
 
 
 def sub(a, b, alpha=1):
+    _check_sub(a, b)
     return _binary(SubBackward0, a, b, "-", **({} if alpha == 1 else {"alpha": alpha}))
 
 
@@ -179,12 +240,11 @@ def rsub(a, other):
     if is_tensor(other):
         return sub(other, a)
     check_operand("-", other)
+    _check_sub(a, other)
     return RsubBackward1.apply(a, cast_to=dtypes.result_type(a, other), other=other)
 
 
 def mul(a, b):
-    if not is_tensor(a):
-        a, b = b, a
     return _binary(MulBackward0, a, b, "*")
 
 
@@ -207,14 +267,26 @@ def reciprocal(a):
 
 
 def pow(a, exponent):
-    """a ** exponent, for a number or tensor exponent."""
+    """a ** exponent, for a number or tensor exponent (or a number base: ``pow(2, x)``)."""
+    if not is_tensor(a):
+        return rpow(exponent, a)
     if is_tensor(exponent):
+        dtype = dtypes.result_type(a, exponent)
+        _check_pow(dtype)  # (bool ** bool works with a Python bool exponent only)
         return _binary(PowBackward1, a, exponent, "** or pow()")
     check_operand("** or pow()", exponent)
-    return PowBackward0.apply(a, cast_to=dtypes.result_type(a, exponent), exponent=exponent)
+    dtype = dtypes.result_type(a, exponent)
+    if dtype is not dtypes.bool:
+        _check_pow(dtype, exponent)
+    return PowBackward0.apply(a, cast_to=dtype, exponent=exponent)
 
 
 def rpow(a, base):
     """base ** a for a Python number ``base`` (``2 ** x``)."""
     check_operand("** or pow()", base)
-    return PowBackward2.apply(a, cast_to=dtypes.result_type(a, base), base=base)
+    dtype = dtypes.result_type(a, base)
+    _check_pow(dtype)
+    return PowBackward2.apply(a, cast_to=dtype, base=base)
+
+
+from .pointwise import where  # noqa: E402  (pointwise imports nothing from here)

@@ -1,7 +1,8 @@
-"""Comparisons: ==, !=, <, <=, >, >= (and eq, ne, ...), isclose, allclose.
+"""Comparisons: ==, !=, <, <=, >, >= (and eq, ne, ...), isclose, allclose, and
+the logical/bitwise operators & | ^ ~ on bool and integer tensors.
 
-They return bool tensors and are not differentiable: a comparison's output
-is piecewise constant, so its derivative is zero wherever it exists.
+They are not differentiable (no graph is recorded): their outputs are
+piecewise constant, so the derivative is zero wherever it exists.
 """
 
 from __future__ import annotations
@@ -9,17 +10,17 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..autograd.broadcast import broadcast_shapes
-from ._common import is_tensor
+from ._common import broadcast_shapes, is_number, is_tensor
 
-__all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose"]
+__all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "bitwise_and",
+           "bitwise_or", "bitwise_xor", "bitwise_not", "logical_not"]
 
 
 def _compare(ufunc, a, b):
     from ..tensor import Tensor
 
     if is_tensor(b):
-        broadcast_shapes(a.shape, b.shape)
+        broadcast_shapes(a._data.shape, b._data.shape)
         dtype = dtypes.result_type(a, b)
         return Tensor._make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False),
                                              b._data.astype(dtype.numpy, copy=False))))
@@ -67,3 +68,48 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
             f"{dtypes.SCALAR_NAMES[a.dtype]} did not match {dtypes.SCALAR_NAMES[b.dtype]}"
         )
     return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
+
+
+def _bitwise(ufunc, name, a, b):
+    """& | ^ on bool and integer tensors (and Python ints/bools)."""
+    from ..tensor import Tensor
+
+    if not (is_tensor(b) or is_number(b)):
+        return NotImplemented
+    dtype = dtypes.result_type(a, b)
+    if dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
+    if is_tensor(b):
+        broadcast_shapes(a._data.shape, b._data.shape)
+        b = b._data.astype(dtype.numpy, copy=False)
+    return Tensor._make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False), b),
+                                   dtype=dtype.numpy))
+
+
+def bitwise_and(a, b):
+    return _bitwise(np.bitwise_and, "bitwise_and", a, b)
+
+
+def bitwise_or(a, b):
+    return _bitwise(np.bitwise_or, "bitwise_or", a, b)
+
+
+def bitwise_xor(a, b):
+    return _bitwise(np.bitwise_xor, "bitwise_xor", a, b)
+
+
+def bitwise_not(a):
+    """``~a``: logical not for bool tensors, bitwise not for integers."""
+    from ..tensor import Tensor
+
+    if a.dtype.is_floating_point:
+        raise TypeError(
+            "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return Tensor._make(np.asarray(np.invert(a._data)))
+
+
+def logical_not(a):
+    from ..tensor import Tensor
+
+    return Tensor._make(np.asarray(np.logical_not(a._data)))

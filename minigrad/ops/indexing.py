@@ -6,13 +6,21 @@ As in PyTorch, an index is applied one piece at a time: integers become
 ``unsqueeze``, and integer or boolean arrays one final advanced index
 (IndexBackward0). The backward of each puts the gradient into a tensor of
 zeros shaped like the input, at the positions that were read.
+
+Writing ``x[idx] = value`` is recorded the way PyTorch records it: on a view
+of ``x`` (ints, slices, None) it is ``CopySlices``; on ``x`` itself it is
+``IndexPutBackward0`` (integer/boolean arrays), ``FillBackward3`` (one value)
+or ``CopyBackwards`` (a tensor of values).
 """
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
+from ..autograd import grad_mode
 from ..autograd.node import Node
 from ._common import is_tensor, normalize_dim
 
@@ -26,7 +34,7 @@ class SelectBackward0(Node):
 
     def forward(self, x, dim, index):
         self.save(dim=dim, index=index, self_sym_sizes=x.shape)
-        return x[(slice(None),) * dim + (index,)]
+        return x[(slice(None),) * dim + (index, Ellipsis)]  # (... keeps a 0-dim view)
 
     def backward(self, grad):
         index = (slice(None),) * self._saved_dim + (self._saved_index,)
@@ -61,40 +69,67 @@ class IndexBackward0(Node):
 
 
 class IndexPutBackward0(Node):
-    """y = zeros(shape) with values added at index (the backward of indexing).
-    dy/dvalues = the gradient read back at index"""
+    """y = self with values written (or, with accumulate, added) at index
+    (``x[[0, 2]] = v``; with accumulate it is also the backward of indexing).
+    dy/dself = 1 (0 where values were written);  dy/dvalues = the gradient read at index"""
 
-    def forward(self, values, shape, index):
-        self.save(indices=index)
-        out = np.zeros(shape, dtype=values.dtype)
-        if _is_basic(index):
+    def forward(self, x, values, index, accumulate):
+        self.save(indices=index, accumulate=accumulate)
+        out = x.copy()
+        if not accumulate:
             out[index] = values
+        elif _is_basic(index):
+            out[index] += values
         else:
             np.add.at(out, index, values)
-        return out
-
-    def backward(self, grad):
-        return grad[self._saved_indices]
-
-
-class CopySlices(Node):
-    """y = x with y[index] = value (``x[index] = value`` on a tensor in the graph).
-    dy/dx: the gradient with zeros at index; dy/dvalue: the gradient read at index"""
-
-    def forward(self, x, value, index):
-        self.save(indices=index)
-        out = x.copy()
-        out[index] = value
         return out
 
     def backward(self, grad):
         from ..tensor import Tensor
 
         index = self._saved_indices
-        untouched = np.ones(grad.shape, dtype=bool)
-        untouched[index] = False
-        grad_value = grad[index] if self.needs_input_grad[1] else None
-        return grad * Tensor._make(untouched), grad_value
+        grad_self = grad_values = None
+        if self.needs_input_grad[0]:
+            grad_self = grad
+            if not self._saved_accumulate:
+                untouched = np.ones(grad.shape, dtype=bool)
+                untouched[index] = False
+                grad_self = grad * Tensor._make(untouched)
+        if self.needs_input_grad[1]:
+            grad_values = grad[index]
+        return grad_self, grad_values
+
+
+class CopySlices(Node):
+    """y = x with value written into the view x[basic] (then at [advanced] within it),
+    as ``x[0] = v`` or ``x[1:, [0, 2]] = v`` on a tensor in the graph.
+    dy/dx: the gradient with zeros where the view was written;
+    dy/dvalue: the gradient read back there"""
+
+    def forward(self, x, value, basic, advanced):
+        self.save(basic=basic, advanced=advanced)
+        out = x.copy()
+        view = out[basic + (Ellipsis,)]  # (the Ellipsis keeps a 0-dim result a view)
+        view[advanced if advanced is not None else Ellipsis] = value
+        return out
+
+    def backward(self, grad):
+        from ..tensor import Tensor
+
+        basic, advanced = self._saved_basic, self._saved_advanced
+        grad_x = grad_value = None
+        if self.needs_input_grad[0]:
+            untouched = np.ones(grad.shape, dtype=bool)
+            untouched[basic + (Ellipsis,)][advanced if advanced is not None else Ellipsis] = False
+            grad_x = grad * Tensor._make(untouched)
+        if self.needs_input_grad[1]:
+            grad_value = grad[basic]
+            if advanced is not None:
+                grad_value = grad_value[advanced]
+        return grad_x, grad_value
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
 
 
 def _is_basic(index) -> bool:
@@ -104,15 +139,38 @@ def _is_basic(index) -> bool:
 
 def index_put_into(values, shape, index):
     """A tensor of zeros shaped ``shape`` with ``values`` added at ``index``."""
-    return IndexPutBackward0.apply(values, shape=tuple(shape), index=index)
+    from ..tensor import Tensor
+
+    zeros = Tensor._make(np.zeros(shape, dtype=values._data.dtype))
+    return IndexPutBackward0.apply(zeros, values, index=index, accumulate=True)
 
 
 def select(x, dim, index):
+    """``x.select(dim, index)``: the slice at ``index`` along ``dim``, without that dim."""
+    if x.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
     dim = normalize_dim(dim, x.ndim)
     size = x.shape[dim]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+        raise IndexError(
+            f"select(): index {index} out of range for tensor of size "
+            f"[{', '.join(map(str, x.shape))}] at dimension {dim}"
+        )
     return SelectBackward0.apply(x, dim=dim, index=index % size)
+
+
+def _check_item(size, index, position) -> int:
+    """An int index; torch's message names its position in the index tuple."""
+    if not -size <= index < size:
+        raise IndexError(
+            f"index {index} is out of bounds for dimension {position} with size {size}")
+    return index % size
+
+
+def _select_item(x, dim, index, position=0):
+    """``x[..., index]``: as ``select``, with the message indexing gives."""
+    index = _check_item(x.shape[dim], index, position)
+    return SelectBackward0.apply(x, dim=dim, index=index)
 
 
 def slice_dim(x, dim, start, end, step):
@@ -123,8 +181,9 @@ def slice_dim(x, dim, start, end, step):
     return SliceBackward0.apply(x, dim=dim, start=start, end=end, step=step)
 
 
-def _as_index_array(item, dim, x_shape):
-    """A list, NumPy array or Tensor used as an index, as a NumPy array."""
+def _as_index_array(item, dim, x_shape, position=None):
+    """A list, NumPy array or Tensor used as an index, as a NumPy array
+    (``position``: its place among the index arrays, which torch's message names)."""
     array = item._data if is_tensor(item) else np.asarray(item)
     if array.dtype == np.bool_:
         for offset, size in enumerate(array.shape):
@@ -145,20 +204,21 @@ def _as_index_array(item, dim, x_shape):
     bad = array[(array >= size) | (array < -size)]
     if bad.size:
         raise IndexError(
-            f"index {int(bad.flat[0])} is out of bounds for dimension {dim} with size {size}"
+            f"index {int(bad.flat[0])} is out of bounds for dimension "
+            f"{dim if position is None else position} with size {size}"
         )
     return array
 
 
-def _normalize_index(x, index) -> tuple:
-    """The index as a tuple without Ellipsis, checked against x.ndim."""
+def _normalize_index(x, index) -> list:
+    """The index as ``(item, position)`` pairs without Ellipsis (it becomes full
+    slices), checked against x.ndim; ``position`` is the item's place in the
+    index as written, which torch's error messages name."""
     if not isinstance(index, tuple):
         index = (index,)
 
     def consumed(item):
-        if item is None or item is Ellipsis:
-            return 0
-        if isinstance(item, (bool, np.bool_)):
+        if item is None or item is Ellipsis or _is_bool_scalar(item):
             return 0
         if is_tensor(item) or isinstance(item, (list, np.ndarray)):
             array = item._data if is_tensor(item) else np.asarray(item)
@@ -168,69 +228,251 @@ def _normalize_index(x, index) -> tuple:
     used = sum(consumed(item) for item in index)
     if used > x.ndim:
         raise IndexError(f"too many indices for tensor of dimension {x.ndim}")
-    if Ellipsis in [i for i in index if not (is_tensor(i) or isinstance(i, (list, np.ndarray)))]:
-        at = next(k for k, i in enumerate(index) if i is Ellipsis)
-        index = index[:at] + (slice(None),) * (x.ndim - used) + index[at + 1:]
-    return index
+    pairs = []
+    for position, item in enumerate(index):
+        if item is Ellipsis:
+            pairs.extend((slice(None), position) for _ in range(x.ndim - used))
+        else:
+            pairs.append((item, position))
+    return pairs
+
+
+def _check_broadcastable(arrays) -> None:
+    """The index arrays (a boolean mask counts as its nonzero() coordinates) must
+    broadcast together."""
+    shapes = []
+    for array in arrays:
+        if array.dtype == np.bool_:
+            shapes.extend([(int(array.sum()),)] * array.ndim)
+        else:
+            shapes.append(array.shape)
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        raise IndexError(
+            "shape mismatch: indexing tensors could not be broadcast together with shapes "
+            + ", ".join(f"[{', '.join(map(str, shape))}]" for shape in shapes)
+        ) from None
+
+
+def _is_bool_scalar(item) -> bool:
+    if isinstance(item, (bool, np.bool_)):
+        return True
+    return is_tensor(item) and item.ndim == 0 and item.dtype is dtypes.bool
+
+
+def _is_int_scalar(item) -> bool:
+    if isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
+        return True
+    return is_tensor(item) and item.ndim == 0 and item.dtype.category == 1
+
+
+def _is_trivial_slice(item: slice, size: int) -> bool:
+    """``:``, ``0:``, ``:size`` (or beyond), ``::1``: torch skips these inside a tuple index."""
+    return item.start in (None, 0) and item.step in (None, 1) and (
+        item.stop is None or item.stop >= size)
+
+
+_SEQUENCE_AS_TUPLE_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be "
+    "changed in pytorch 2.9; use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will "
+    "be interpreted as tensor index, x[torch.tensor(seq)], which will result either in an "
+    "error or a different result"
+)
+
+
+def _sequence_as_tuple(index) -> bool:
+    """A list holding slices, None, Ellipsis, tensors or lists is read as a tuple
+    (NumPy's old rule, which torch still follows with a warning)."""
+    return isinstance(index, list) and any(
+        isinstance(i, (slice, list, tuple)) or i is None or i is Ellipsis or is_tensor(i)
+        for i in index)
 
 
 def getitem(x, index):
-    """``x[index]``, recorded piece by piece as PyTorch does."""
-    index = _normalize_index(x, index)
-    result, dim, advanced = x, 0, []
-    for item in index:
+    """``x[index]``, recorded piece by piece as PyTorch does: ints are ``select``,
+    slices ``slice``, None ``unsqueeze``, and the integer/boolean arrays one final
+    advanced index. A lone slice is always recorded; inside a tuple, slices that
+    keep everything are skipped, and an index that changes nothing is an alias."""
+    if _sequence_as_tuple(index):
+        warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
+        index = tuple(index)
+    if not isinstance(index, tuple):
+        if index is Ellipsis:
+            return AliasBackward0.apply(x)
+        if index is None:
+            return UnsqueezeBackward0.apply(x, dim=0)
+        if _is_int_scalar(index) or isinstance(index, slice):
+            if x.ndim == 0:
+                raise IndexError(_ZERO_DIM_INDEX if _is_int_scalar(index)
+                                 else "slice() cannot be applied to a 0-dim tensor.")
+            if isinstance(index, slice):
+                return slice_dim(x, 0, index.start, index.stop, index.step)
+            return _select_item(x, 0, int(index))
+    result, dim, advanced, arrays = x, 0, [], 0
+    for item, position in _normalize_index(x, index):
         if item is None:
             result = UnsqueezeBackward0.apply(result, dim=dim)
             advanced.append(slice(None))
             dim += 1
-        elif isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
-            result = select(result, dim, int(item))
-        elif is_tensor(item) and item.ndim == 0 and item.dtype.category == 1:
-            result = select(result, dim, int(item.item()))
+        elif _is_bool_scalar(item):
+            # x[True] adds a dim of size 1 and keeps it (False: keeps none of it)
+            result = UnsqueezeBackward0.apply(result, dim=dim)
+            advanced.append(np.array([bool(item)]))
+            dim += 1
+            arrays += 1
+        elif _is_int_scalar(item):
+            result = _select_item(result, dim, int(item), position)
         elif isinstance(item, slice):
-            if item != slice(None):
+            if not _is_trivial_slice(item, result.shape[dim]):
                 result = slice_dim(result, dim, item.start, item.stop, item.step)
             advanced.append(slice(None))
             dim += 1
         else:
-            array = _as_index_array(item, dim, result.shape)
+            array = _index_array(item, dim, result.shape, arrays)
             advanced.append(array)
-            dim += array.ndim if array.dtype == np.bool_ else 1
-    if any(isinstance(a, np.ndarray) for a in advanced):
+            consumed = array.ndim if array.dtype == np.bool_ else 1
+            dim += consumed
+            arrays += consumed
+    if arrays:
+        _check_broadcastable([a for a in advanced if isinstance(a, np.ndarray)])
         return IndexBackward0.apply(result, indices=tuple(advanced))
     if result is x:
-        # x[:] or x[...]: PyTorch still records a (full) slice
-        return slice_dim(x, 0, None, None, None) if x.ndim else x.view(())
+        return AliasBackward0.apply(x)
     return result
 
 
-def setitem(x, index, value):
-    """``x[index] = value``, in place."""
-    from .inplace import check_inplace, rebase
+_ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                   "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
 
-    check_inplace(x)
-    index = _normalize_index(x, index)
-    numpy_index = tuple(
-        i._data if is_tensor(i) else i for i in index
+
+def _index_array(item, dim, shape, position):
+    """An array-like index item as a NumPy array, or torch's error for other types."""
+    if is_tensor(item) or isinstance(item, (list, tuple, np.ndarray)):
+        return _as_index_array(item, dim, shape, position)
+    if isinstance(item, str):
+        raise TypeError(f"new(): invalid data type {type(item).__name__!r}")
+    raise IndexError(
+        "only integers, slices (`:`), ellipsis (`...`), None and long or byte "
+        f"Variables are valid indices (got {type(item).__name__})"
     )
-    value_data = value._data if is_tensor(value) else value
-    recorded = is_tensor(value) and value.requires_grad or x.requires_grad
-    from ..autograd import grad_mode
-
-    if recorded and grad_mode.is_grad_enabled():
-        from ._common import as_tensor
-
-        dtype = x.dtype
-        result = CopySlices.apply(x, as_tensor(value), cast_to=dtype, index=numpy_index)
-        rebase(x, result)
-        return
-    try:
-        x._data[numpy_index] = value_data
-    except ValueError as error:
-        raise RuntimeError(str(error)) from None
-    x._version.value += 1
 
 
-from .shape import UnsqueezeBackward0  # noqa: E402  (shape.py imports indexing lazily)
+def _parse_for_setitem(x, index):
+    """Split an index for writing, as torch applies it: the ints, slices and None
+    give a view of ``x`` (``basic``, a NumPy index); the arrays then index into
+    that view (``advanced``, or None). ``is_view`` tells whether the view is a
+    real one (torch skips full slices inside a tuple)."""
+    if not isinstance(index, tuple):
+        if index is Ellipsis:
+            return (Ellipsis,), None, False
+        if _is_int_scalar(index) or isinstance(index, slice):
+            if x.ndim == 0:
+                raise IndexError(_ZERO_DIM_INDEX if _is_int_scalar(index)
+                                 else "slice() cannot be applied to a 0-dim tensor.")
+            if isinstance(index, slice):
+                start, stop, step = _slice_bounds(x.shape[0], index)
+                return (slice(start, stop, step),), None, True
+            return (_check_item(x.shape[0], int(index), 0),), None, True
+    basic, advanced, is_view = [], [], False
+    view_shape, dim, arrays = list(x.shape), 0, 0
+    for item, position in _normalize_index(x, index):
+        if item is None or _is_bool_scalar(item):
+            basic.append(None)
+            view_shape.insert(dim, 1)
+            advanced.append(np.array([bool(item)]) if item is not None else slice(None))
+            arrays += item is not None
+            dim, is_view = dim + 1, True
+        elif _is_int_scalar(item):
+            basic.append(_check_item(view_shape.pop(dim), int(item), position))
+            is_view = True
+        elif isinstance(item, slice):
+            if _is_trivial_slice(item, view_shape[dim]):
+                basic.append(slice(None))
+            else:
+                start, stop, step = _slice_bounds(view_shape[dim], item)
+                basic.append(slice(start, stop, step))
+                view_shape[dim] = len(range(start, stop, step))
+                is_view = True
+            advanced.append(slice(None))
+            dim += 1
+        else:
+            array = _index_array(item, dim, tuple(view_shape), arrays)
+            consumed = array.ndim if array.dtype == np.bool_ else 1
+            basic.extend([slice(None)] * consumed)
+            advanced.append(array)
+            dim += consumed
+            arrays += consumed
+    if not arrays:
+        return tuple(basic), None, is_view
+    _check_broadcastable([a for a in advanced if isinstance(a, np.ndarray)])
+    return tuple(basic), tuple(advanced), is_view
 
-_ = dtypes
+
+def _slice_bounds(size, item: slice):
+    if item.step is not None and item.step <= 0:
+        raise ValueError("step must be greater than zero")
+    start, stop, step = item.indices(size)
+    return start, max(stop, start), step
+
+
+def setitem(x, index, value):
+    """``x[index] = value``, in place, recorded as PyTorch records it (see the
+    module docstring); ``value`` (a number or a tensor) broadcasts to the target."""
+    from ..tensor import Tensor
+    from .inplace import CopyBackwards, FillBackward3, check_inplace, rebase
+
+    if _sequence_as_tuple(index):
+        warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
+        index = tuple(index)
+    basic, advanced, is_view = _parse_for_setitem(x, index)
+    _check_write(x, is_view, check_inplace)
+    if is_tensor(value):
+        if advanced is not None and value.dtype is not x.dtype:
+            raise RuntimeError(
+                "Index put requires the source and destination dtypes match, got "
+                f"{dtypes.SCALAR_NAMES[x.dtype]} for the destination and "
+                f"{dtypes.SCALAR_NAMES[value.dtype]} for the source."
+            )
+        source = value
+    else:
+        source = Tensor._make(np.array(value, dtype=x._data.dtype))
+    if advanced is None:
+        # torch's copy_to: a value of another shape is viewed without its leading
+        # 1s and expanded to the target; a 0-dim value fills it.
+        target = x._data[basic].shape
+        if source.shape != target and source.ndim:
+            source = source.view(_without_leading_ones(source.shape))
+            if source.shape != target:
+                source = source.expand(target)
+    if is_view:
+        result = CopySlices.apply(x, source, cast_to=x.dtype, basic=basic, advanced=advanced)
+    elif advanced is not None:
+        result = IndexPutBackward0.apply(x, source, cast_to=x.dtype, index=advanced,
+                                         accumulate=False)
+    elif source.shape == x.shape or source.ndim:
+        result = CopyBackwards.apply(x, source, cast_to=x.dtype)
+    else:
+        result = FillBackward3.apply(x, source, cast_to=x.dtype)
+    rebase(x, result)
+
+
+def _without_leading_ones(shape) -> tuple:
+    shape = tuple(shape)
+    while shape and shape[0] == 1:
+        shape = shape[1:]
+    return shape
+
+
+def _check_write(x, is_view, check_inplace) -> None:
+    """Writing into a view of a leaf that requires grad is refused with the view
+    message (torch writes ``x[0] = v`` through the view ``x[0]``)."""
+    if is_view and grad_mode.is_grad_enabled() and x.requires_grad and (
+            x.grad_fn is None or (x._base is not None and x._base.grad_fn is None
+                                  and x._base.requires_grad)):
+        raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
+    check_inplace(x)
+
+
+from .shape import AliasBackward0, UnsqueezeBackward0  # noqa: E402  (shape.py imports indexing lazily)
+

@@ -44,6 +44,19 @@ class FillBackward2(Node):
         return grad * 0
 
 
+class FillBackward3(Node):
+    """y = x with every element set to a 0-dim tensor's value.
+    dy/dx = 0,  dy/dvalue = 1 for every element (so its gradient is the sum)"""
+
+    def forward(self, x, value):
+        return np.full_like(x, value)
+
+    def backward(self, grad):
+        grad_x = grad * 0 if self.needs_input_grad[0] else None
+        grad_value = grad.sum() if self.needs_input_grad[1] else None
+        return grad_x, grad_value
+
+
 class CopyBackwards(Node):
     """y = src copied into self's memory.   dy/dself = 0,  dy/dsrc = 1"""
 
@@ -70,7 +83,7 @@ def fill(x, value):
                 "fill_ only supports 0-dimension value tensor but got tensor with "
                 f"{value.ndim} dimensions."
             )
-        value = value.item()
+        return FillBackward3.apply(x, value, cast_to=x.dtype)
     return FillBackward2.apply(x, value=value)
 
 
@@ -121,12 +134,24 @@ def rebase(x, result) -> None:
         x._requires_grad = True
 
 
+def _snapshot(x):
+    from ..tensor import Tensor
+
+    return Tensor._make(x._data.copy(), grad_fn=x.grad_fn, requires_grad=x.requires_grad,
+                        output_nr=x._output_nr)
+
+
 def inplace(x, op, *args):
     """Apply ``op(x, *args)`` and store the result in ``x`` itself."""
     check_inplace(x)
-    result = op(x, *args)
-    if result.dtype is not x.dtype and dtypes.promote_types(result.dtype, x.dtype) \
-            is not x.dtype:
+    # The op reads a snapshot of x (same place in the graph, its own memory), so
+    # what it saves for backward (x * w saves x) is the value x had before the
+    # change, as torch's "original self"; x itself moves on to a new version.
+    recording = grad_mode.is_grad_enabled() and any(
+        getattr(value, "requires_grad", False) for value in (x, *args))
+    source = _snapshot(x) if recording else x
+    result = op(source, *args)
+    if result.dtype.category > x.dtype.category:  # torch's canCast: float -> int is refused
         raise RuntimeError(
             f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
             f"output type {dtypes.SCALAR_NAMES[x.dtype]}"

@@ -13,9 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..autograd.broadcast import broadcast_shapes
 from ..autograd.node import Node
-from ._common import as_tensor
+from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm"]
 
@@ -80,11 +79,11 @@ def _dims(a) -> str:
 
 
 def _dtype(a, b):
+    """mm's check: both operands must have the same dtype."""
     if a.dtype is not b.dtype:
         raise RuntimeError(
             "expected m1 and m2 to have the same dtype, but got: "
-            f"{a.dtype.name.replace('float32', 'float').replace('float64', 'double')} != "
-            f"{b.dtype.name.replace('float32', 'float').replace('float64', 'double')}"
+            f"{C_TYPE_NAMES[a.dtype]} != {C_TYPE_NAMES[b.dtype]}"
         )
     return a.dtype
 
@@ -111,7 +110,13 @@ def mv(a, v):
         raise RuntimeError(
             f"size mismatch, got input ({a.shape[0]}), mat ({_dims(a)}), vec ({v.shape[0]})"
         )
-    return MvBackward0.apply(a, v, cast_to=_dtype(a, v))
+    if a.dtype is not v.dtype:
+        names = [dtypes.SCALAR_NAMES[t.dtype] for t in (v, a, v)]
+        raise RuntimeError(
+            f"addmv input tensors must have the same dtype, but got {names[0]}, {names[1]}, "
+            f"and {names[2]}"
+        )
+    return MvBackward0.apply(a, v)
 
 
 def dot(a, b):
@@ -125,7 +130,12 @@ def dot(a, b):
             f"[{b.shape[0]}] to have the same number of elements, but got {a.shape[0]} "
             f"and {b.shape[0]} elements respectively"
         )
-    return DotBackward0.apply(a, b, cast_to=_dtype(a, b))
+    if a.dtype is not b.dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{dtypes.SCALAR_NAMES[a.dtype]} and {dtypes.SCALAR_NAMES[b.dtype]}"
+        )
+    return DotBackward0.apply(a, b)
 
 
 def bmm(a, b):
@@ -138,54 +148,97 @@ def bmm(a, b):
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
         )
-    return BmmBackward0.apply(a, b, cast_to=_dtype(a, b))
+    if a.dtype is not b.dtype:
+        raise RuntimeError(
+            f"expected scalar type {dtypes.SCALAR_NAMES[a.dtype]} but found "
+            f"{dtypes.SCALAR_NAMES[b.dtype]}"
+        )
+    return BmmBackward0.apply(a, b)
 
 
 def matmul(a, b):
-    """The matrix product with NumPy's rules for 1-D and batched inputs."""
+    """The matrix product with NumPy's rules for 1-D and batched inputs, reduced
+    to dot/mv/mm/bmm exactly as PyTorch's ``matmul`` does, so the graph shows the
+    same nodes (a batch folded into the rows of one ``mm`` when that needs no copy
+    or saves a large gradient; otherwise expanded batches through ``bmm``)."""
     a, b = as_tensor(a), as_tensor(b)
-    if a.ndim == 0 or b.ndim == 0:
+    dim_a, dim_b = a.ndim, b.ndim
+    if dim_a == 0 or dim_b == 0:
         raise RuntimeError(
-            f"both arguments to matmul need to be at least 1D, but they are {a.ndim}D "
-            f"and {b.ndim}D"
+            f"both arguments to matmul need to be at least 1D, but they are {dim_a}D "
+            f"and {dim_b}D"
         )
-    if a.ndim == 1 and b.ndim == 1:
+    if dim_a == 1 and dim_b == 1:
         return dot(a, b)
-    if a.ndim == 2 and b.ndim == 1:
+    if dim_a == 2 and dim_b == 1:
         return mv(a, b)
-    if a.ndim == 1 and b.ndim == 2:
-        return mm(a.unsqueeze(0), b).squeeze(0)
-    if a.ndim == 2 and b.ndim == 2:
+    if dim_a == 1 and dim_b == 2:
+        return _squeeze_inplace(mm(a.unsqueeze(0), b), 0)
+    if dim_a == 2 and dim_b == 2:
         return mm(a, b)
-    if a.ndim >= 3 and b.ndim <= 2:
-        # Fold the batch into the rows: (B..., n, m) @ (m, p) is one mm.
-        batch, (n, m) = a.shape[:-2], a.shape[-2:]
-        if b.ndim == 1:
-            return _unsafe_view(mv(a.reshape(-1, m), b), batch + (n,))
-        p = b.shape[1]
-        if m != b.shape[0]:
-            raise RuntimeError(
-                f"mat1 and mat2 shapes cannot be multiplied ({int(np.prod(batch)) * n}x{m} "
-                f"and {_dims(b)})"
-            )
-        return _unsafe_view(mm(a.reshape(-1, m), b), batch + (n, p))
-    # General case: broadcast the batch dims and use bmm.
-    a_mat = a.unsqueeze(0) if a.ndim == 1 else a
-    b_mat = b.unsqueeze(-1) if b.ndim == 1 else b
-    n, m = a_mat.shape[-2:]
-    m2, p = b_mat.shape[-2:]
-    if m != m2:
-        raise RuntimeError(
-            f"Expected size for first two dimensions of batch2 tensor to be: "
-            f"[{int(np.prod(b_mat.shape[:-2]))}, {m}] but got: "
-            f"[{int(np.prod(b_mat.shape[:-2]))}, {m2}]."
-        )
-    batch = broadcast_shapes(a_mat.shape[:-2], b_mat.shape[:-2])
+    if _should_fold(a, b):
+        # (B..., n, m) @ (m, p): fold the batch into the rows of one mm. For a
+        # 1-D/2-D tensor times a batch, transpose everything and fold the other way.
+        transpose = dim_b > dim_a
+        t1 = b.mT if transpose else a
+        t2 = (a.t() if dim_a == 2 else a) if transpose else b
+        output_shape = tuple(t1.shape[:-1])
+        folded = t1.reshape(int(np.prod(output_shape, dtype=np.int64)), t1.shape[-1])
+        if t2.ndim == 2:
+            output = _unsafe_view(folded.mm(t2), output_shape + (t2.shape[1],))
+            return output.mT.contiguous() if transpose else output
+        return _unsafe_view(folded.mv(t2), output_shape)
+    # Broadcast the batch dims and use bmm.
+    n = a.shape[-2] if dim_a > 1 else 1
+    m1 = a.shape[-1]
+    batch_a = tuple(a.shape[:max(dim_a - 2, 0)])
+    m2 = b.shape[-2] if dim_b > 1 else b.shape[0]
+    p = b.shape[-1] if dim_b > 1 else 1
+    batch_b = tuple(b.shape[:max(dim_b - 2, 0)])
+    if dim_a == 3 and dim_b == 3 and batch_a[0] != batch_b[0]:
+        # A batch of one that requires grad is squeezed (so its gradient is one mm).
+        if batch_a[0] == 1 and a.requires_grad:
+            return matmul(a.squeeze(0), b)
+        if batch_b[0] == 1 and b.requires_grad:
+            return matmul(a, b.squeeze(0))
+    batch = broadcast_shapes(batch_a, batch_b)
     size = int(np.prod(batch, dtype=np.int64))
-    a3 = a_mat.expand(batch + (n, m)).reshape(size, n, m)
-    b3 = b_mat.expand(batch + (m, p)).reshape(size, m, p)
-    out_shape = batch + ((n,) if a.ndim > 1 else ()) + ((p,) if b.ndim > 1 else ())
-    return _unsafe_view(bmm(a3, b3), out_shape)
+    a3 = a.expand(batch + (n, m1)).reshape(size, n, m1)
+    output_shape = batch + ((n,) if dim_a > 1 else ()) + ((p,) if dim_b > 1 else ())
+    if dim_b == 1:
+        b3 = b.expand(batch + (m2,)).reshape(size, m2).unsqueeze(2)
+        return _unsafe_view(a3.bmm(b3).squeeze(-1), output_shape)
+    b3 = b.expand(batch + (m2, p)).reshape(size, m2, p)
+    return _unsafe_view(a3.bmm(b3), output_shape)
+
+
+def _should_fold(a, b) -> bool:
+    """PyTorch's rule for folding a batch into one mm: the larger tensor has >= 3
+    dims and the other <= 2, and either the smaller one requires grad (a bmm
+    would make its gradient batch-sized), or the larger one is the left operand
+    and its batch dims can be merged without a copy."""
+    a_larger = a.ndim >= b.ndim
+    t1 = a if a_larger else b.mT
+    small = b if a_larger else a
+    if not (t1.ndim >= 3 and small.ndim <= 2):
+        return False
+    if small.requires_grad:
+        return True
+    if a.ndim == 2:
+        return False
+    if t1.numel() == 0:
+        return True
+    shape = t1.shape
+    strides = [stride // t1._data.itemsize for stride in t1._data.strides]
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(t1.ndim - 2))
+
+
+def _squeeze_inplace(x, dim):
+    from .shape import SqueezeBackward4
+
+    result = SqueezeBackward4.apply(x, dim=dim)
+    result._version.value += 1  # squeeze_ changed the mm result in place
+    return result
 
 
 def _unsafe_view(x, shape):
@@ -193,5 +246,3 @@ def _unsafe_view(x, shape):
 
     return UnsafeViewBackward0.apply(x, shape=tuple(shape))
 
-
-_ = dtypes

@@ -6,9 +6,9 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ..autograd.broadcast import broadcast_shapes
 from ..autograd.node import Node
-from ._common import as_tensor, float_dtype_for, is_tensor
+from ._common import (C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor,
+                      quietly)
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
            "clamp", "maximum", "minimum", "where", "masked_fill"]
@@ -18,7 +18,8 @@ class ExpBackward0(Node):
     """y = exp(x).   dy/dx = exp(x) = y"""
 
     def forward(self, x):
-        result = np.exp(x)
+        with quietly():
+            result = np.asarray(np.exp(x))  # (ufuncs give 0-dim inputs back as scalars)
         self.save(result=result)
         return result
 
@@ -31,7 +32,8 @@ class LogBackward0(Node):
 
     def forward(self, x):
         self.save(self=x)
-        return np.log(x)
+        with quietly():
+            return np.log(x)
 
     def backward(self, grad):
         return grad / self._saved_self
@@ -41,7 +43,8 @@ class SqrtBackward0(Node):
     """y = sqrt(x).   dy/dx = 1 / (2 sqrt(x)) = 1 / (2y)"""
 
     def forward(self, x):
-        result = np.sqrt(x)
+        with quietly():
+            result = np.asarray(np.sqrt(x))
         self.save(result=result)
         return result
 
@@ -53,7 +56,7 @@ class TanhBackward0(Node):
     """y = tanh(x).   dy/dx = 1 - tanh(x)**2 = 1 - y**2"""
 
     def forward(self, x):
-        result = np.tanh(x)
+        result = np.asarray(np.tanh(x))
         self.save(result=result)
         return result
 
@@ -78,15 +81,15 @@ class SigmoidBackward0(Node):
 
 
 class ReluBackward0(Node):
-    """y = max(x, 0).   dy/dx = 1 where y > 0, else 0"""
+    """y = max(x, 0).   dy/dx = 0 where y <= 0, else 1"""
 
     def forward(self, x):
-        result = np.maximum(x, 0)
+        result = np.asarray(np.maximum(x, 0))
         self.save(result=result)
         return result
 
     def backward(self, grad):
-        return grad * (self._saved_result > 0)
+        return where(self._saved_result <= 0, grad.new_zeros(()), grad)
 
 
 class AbsBackward0(Node):
@@ -104,10 +107,10 @@ class SignBackward0(Node):
     """y = sign(x).   dy/dx = 0 everywhere it exists"""
 
     def forward(self, x):
-        return np.sign(x)
+        return np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype)  # torch: sign(nan) = 0
 
     def backward(self, grad):
-        return grad * 0
+        return grad.new_zeros(tuple(grad.shape))
 
 
 class SinBackward0(Node):
@@ -142,20 +145,25 @@ class ClampBackward1(Node):
 
     def backward(self, grad):
         x, low, high = self._saved_self, self._saved_min, self._saved_max
-        inside = x == x  # all True (and False at NaN, like torch)
-        if low is not None:
-            inside = inside & (x >= low)
-        if high is not None:
-            inside = inside & (x <= high)
-        return grad * inside
+        if low is not None and high is not None:
+            inside = (x >= low) & (x <= high)
+        else:
+            inside = x >= low if low is not None else x <= high
+        return where(inside, grad, grad.new_zeros(()))
 
 
 class ClampBackward0(Node):
-    """y = min(max(x, min), max) with tensor bounds.
-    dy/dx = 1 where min <= x <= max; dy/dmin = 1 where x < min; dy/dmax = 1 where x > max"""
+    """y = min(max(x, min), max) with tensor bounds (either may be None).
+    dy/dx = 1 where min <= x <= max;  dy/dmin = 1 where x < min (and min < max);
+    dy/dmax = 1 where x > max (or max < min, where max is the result)"""
 
     def forward(self, x, low, high):
-        self.save(self=x, min=low, max=high)
+        self.save(self=x)
+        # (a bound that is None is not saved: an absent bound has no tensor to keep)
+        if low is not None:
+            self.save(min=low)
+        if high is not None:
+            self.save(max=high)
         result = x
         if low is not None:
             result = np.maximum(result, low)
@@ -165,35 +173,47 @@ class ClampBackward0(Node):
 
     def backward(self, grad):
         x = self._saved_self
-        low, high = self._saved_min, self._saved_max
-        inside = x == x
-        if low is not None:
-            inside = inside & (x >= low)
-        if high is not None:
-            inside = inside & (x <= high)
-        grad_low = grad * (x < low) if low is not None and self.needs_input_grad[1] else None
-        above = x > high if high is not None else None
-        if above is not None and low is not None:
-            above = above & (x >= low)  # clamp applies min first, then max
-        grad_high = grad * above if high is not None and self.needs_input_grad[2] else None
-        return grad * inside, grad_low, grad_high
+        low, high = getattr(self, "_saved_min", None), getattr(self, "_saved_max", None)
+        zero = grad.new_zeros(())
+        need_x, need_low, need_high = self.needs_input_grad
+        grad_x = grad_low = grad_high = None
+        if low is not None and high is not None:
+            if need_x:
+                grad_x = where((x >= low) & (x <= high), grad, zero)
+            if need_low:
+                grad_low = where((x < low) & (low < high), grad, zero)
+            if need_high:
+                grad_high = where((x > high) | (high < low), grad, zero)
+        elif low is not None:
+            grad_x = where(x >= low, grad, zero) if need_x else None
+            grad_low = where(x < low, grad, zero) if need_low else None
+        else:
+            grad_x = where(x <= high, grad, zero) if need_x else None
+            grad_high = where(x > high, grad, zero) if need_high else None
+        return grad_x, grad_low, grad_high
 
 
 class MaximumBackward0(Node):
-    """z = max(self, other).   The larger input gets the gradient; on ties it is split in half."""
+    """z = max(self, other).   dz/dself = 1 where self > other, 0 where self < other,
+    1/2 on ties (dz/dother likewise)"""
 
     def forward(self, a, b):
         self.save(self=a, other=b)
         return np.maximum(a, b)
 
     def backward(self, grad):
+        # torch's formula: ties split, the smaller input gets 0 (a NaN compares
+        # neither way, so both inputs get the gradient there)
         a, b = self._saved_self, self._saved_other
-        share_a = (a > b) + (a == b) * 0.5
-        return grad * share_a, grad * (1 - share_a)
+        zero, split = grad.new_zeros(()), where(a == b, grad / 2, grad)
+        grad_a = where(a < b, zero, split) if self.needs_input_grad[0] else None
+        grad_b = where(a > b, zero, split) if self.needs_input_grad[1] else None
+        return grad_a, grad_b
 
 
 class MinimumBackward0(Node):
-    """z = min(self, other).   The smaller input gets the gradient; on ties it is split in half."""
+    """z = min(self, other).   dz/dself = 1 where self < other, 0 where self > other,
+    1/2 on ties (dz/dother likewise)"""
 
     def forward(self, a, b):
         self.save(self=a, other=b)
@@ -201,8 +221,10 @@ class MinimumBackward0(Node):
 
     def backward(self, grad):
         a, b = self._saved_self, self._saved_other
-        share_a = (a < b) + (a == b) * 0.5
-        return grad * share_a, grad * (1 - share_a)
+        zero, split = grad.new_zeros(()), where(a == b, grad / 2, grad)
+        grad_a = where(a > b, zero, split) if self.needs_input_grad[0] else None
+        grad_b = where(a < b, zero, split) if self.needs_input_grad[1] else None
+        return grad_a, grad_b
 
 
 class WhereBackward0(Node):
@@ -222,14 +244,29 @@ class WhereBackward0(Node):
 
 
 class MaskedFillBackward0(Node):
-    """z = self with value written where mask is True.   dz/dself = not mask"""
+    """z = self with a number written where mask is True.   dz/dself = not mask"""
 
     def forward(self, x, mask, value):
         self.save(mask=mask)
-        return np.where(mask, np.asarray(value, x.dtype), x)
+        return np.where(mask, np.asarray(value).astype(x.dtype), x)
 
     def backward(self, grad):
         return where(self._saved_mask, grad.new_zeros(()), grad)
+
+
+class MaskedFillBackward1(Node):
+    """z = self with a 0-dim tensor value written where mask is True.
+    dz/dself = not mask,  dz/dvalue = the number of places it was written (summed)"""
+
+    def forward(self, x, value, mask):
+        self.save(mask=mask)
+        return np.where(mask, value.astype(x.dtype), x)
+
+    def backward(self, grad):
+        mask, zero = self._saved_mask, grad.new_zeros(())
+        grad_x = where(mask, zero, grad) if self.needs_input_grad[0] else None
+        grad_value = where(mask, grad, zero).sum() if self.needs_input_grad[1] else None
+        return grad_x, grad_value
 
 
 def _unary(node_cls, x):
@@ -286,21 +323,25 @@ def clamp(x, min=None, max=None):
         high = None if max is None else as_tensor(max)
         bounds = [t for t in (x, low, high) if t is not None]
         dtype = dtypes.result_type(*bounds)
-        broadcast_shapes(*(t.shape for t in bounds))
+        broadcast_shapes(*(t._data.shape for t in bounds))
         return ClampBackward0.apply(x, low, high, cast_to=dtype)
     dtype = dtypes.result_type(x, *(b for b in (min, max) if b is not None))
+    if dtype is dtypes.bool:
+        kernel = "clamp" if min is not None and max is not None else \
+            "clamp_min" if min is not None else "clamp_max"
+        raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
     return ClampBackward1.apply(x, cast_to=dtype, min=min, max=max)
 
 
 def maximum(a, b):
     a, b = as_tensor(a), as_tensor(b)
-    broadcast_shapes(a.shape, b.shape)
+    broadcast_shapes(a._data.shape, b._data.shape)
     return MaximumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
 
 
 def minimum(a, b):
     a, b = as_tensor(a), as_tensor(b)
-    broadcast_shapes(a.shape, b.shape)
+    broadcast_shapes(a._data.shape, b._data.shape)
     return MinimumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
 
 
@@ -315,14 +356,24 @@ def where(condition, a, b):
     dtype = dtypes.result_type(*(v for v in (a, b)))
     a = a if is_tensor(a) else as_tensor(a).to(dtype)
     b = b if is_tensor(b) else as_tensor(b).to(dtype)
-    broadcast_shapes(condition.shape, a.shape, b.shape)
+    broadcast_shapes(condition._data.shape, a._data.shape, b._data.shape)
     return WhereBackward0.apply(a, b, cast_to=dtype, condition=condition._data)
 
 
 def masked_fill(x, mask, value):
-    """Write ``value`` where ``mask`` is True."""
+    """Write ``value`` (a number or a 0-dim tensor) where ``mask`` is True."""
     mask = as_tensor(mask)
-    broadcast_shapes(x.shape, mask.shape)
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError(
+            "masked_fill_ only supports boolean masks, but got mask with dtype "
+            f"{C_TYPE_NAMES[mask.dtype]}"
+        )
+    if is_tensor(value) and value.ndim:
+        raise RuntimeError(
+            "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+            f"{value.ndim} dimension(s)."
+        )
+    broadcast_shapes(mask._data.shape, x._data.shape)
     if is_tensor(value):
-        value = value.item()
+        return MaskedFillBackward1.apply(x, value, mask=mask._data)
     return MaskedFillBackward0.apply(x, mask=mask._data, value=value)

@@ -10,12 +10,13 @@ Without ``dim`` a reduction covers every element (``SumBackward0``); with
 from __future__ import annotations
 
 import collections
+import warnings
 
 import numpy as np
 
 from .. import dtypes
 from ..autograd.node import Node
-from ._common import normalize_dim, normalize_dims
+from ._common import normalize_dim, normalize_dims, quietly
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
            "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
@@ -82,6 +83,15 @@ class MeanBackward1(Node):
         return grad.expand(shape) / count
 
 
+def _evenly_distribute(grad, x, value):
+    """The gradient of max()/min(): shared equally by the elements equal to the
+    result (by the NaNs, when the result is NaN)."""
+    from .pointwise import where
+
+    hits = (x != x) if bool((value != value).item()) else (x == value)
+    return where(hits, grad / hits.sum(), grad.new_zeros(()))
+
+
 class MaxBackward1(Node):
     """y = max of all x.   The gradient goes to the maximal elements (split evenly on ties)."""
 
@@ -91,8 +101,7 @@ class MaxBackward1(Node):
         return result
 
     def backward(self, grad):
-        hits = self._saved_self == self._saved_result
-        return hits * (grad / hits.sum())
+        return _evenly_distribute(grad, self._saved_self, self._saved_result)
 
 
 class MinBackward1(Node):
@@ -104,8 +113,7 @@ class MinBackward1(Node):
         return result
 
     def backward(self, grad):
-        hits = self._saved_self == self._saved_result
-        return hits * (grad / hits.sum())
+        return _evenly_distribute(grad, self._saved_self, self._saved_result)
 
 
 class _ArgReduceBackward(Node):
@@ -114,6 +122,10 @@ class _ArgReduceBackward(Node):
     pick = staticmethod(np.argmax)
 
     def forward(self, x, dim, keepdim):
+        if x.ndim == 0:  # a 0-dim tensor is its own maximum, at index 0
+            self.indices = np.zeros((), np.int64)
+            self.save(dim=dim, keepdim=keepdim, indices=self.indices, self_sym_sizes=x.shape)
+            return x.copy()
         indices = np.expand_dims(self.pick(x, axis=dim), dim)
         values = np.take_along_axis(x, indices, axis=dim)
         if not keepdim:
@@ -126,6 +138,8 @@ class _ArgReduceBackward(Node):
         from ..tensor import Tensor
 
         dim, shape = self._saved_dim, self._saved_self_sym_sizes
+        if not shape:
+            return grad
         indices = self._saved_indices._data
         if not self._saved_keepdim:
             grad, indices = grad.unsqueeze(dim), np.expand_dims(indices, dim)
@@ -147,7 +161,8 @@ class MinBackward0(_ArgReduceBackward):
 
 
 class ProdBackward0(Node):
-    """y = product of all x.   dy/dx_i = product of the others (= y / x_i when x_i != 0)"""
+    """y = product of all x.   dy/dx_i = product of the others: y / x_i when no x is 0
+    (as torch computes it), else the product of the others taken explicitly"""
 
     def forward(self, x):
         result = np.asarray(np.prod(x, dtype=x.dtype))
@@ -155,8 +170,12 @@ class ProdBackward0(Node):
         return result
 
     def backward(self, grad):
-        return grad * _prod_of_others(self._saved_self.reshape(-1), 0).reshape(
-            self._saved_self.shape)
+        x = self._saved_self
+        if x.ndim == 0:
+            return grad
+        if not bool((x == 0).any().item()):
+            return grad * (self._saved_result / x)
+        return grad * _prod_of_others(x.reshape(-1), 0).reshape(x.shape)
 
 
 class ProdBackward1(Node):
@@ -169,7 +188,12 @@ class ProdBackward1(Node):
 
     def backward(self, grad):
         x = self._saved_self
-        grad = _unsqueeze_reduced(grad, x.shape, (self._saved_dim,), self._saved_keepdim)
+        if x.ndim == 0:
+            return grad
+        dim, keepdim = (self._saved_dim,), self._saved_keepdim
+        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+        if not bool((x == 0).any().item()):  # as torch: divide when no factor is 0
+            return grad * (_unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim) / x)
         return grad * _prod_of_others(x, self._saved_dim)
 
 
@@ -199,71 +223,113 @@ def _cumprod(x, dim):
     return cat(pieces, dim)
 
 
+def _var_backward(grad, x, dim, correction, keepdim):
+    """d var / dx = 2 (x - mean) / (n - correction), as torch computes it: over all
+    elements (``dim`` None) with n - correction <= 0 the answer is nan where x equals
+    the mean and inf elsewhere; along ``dim`` the division by n - correction happens
+    as written (so n == correction gives inf * 0 = nan)."""
+    from .pointwise import where
+
+    if dim is None or x.ndim == 0:
+        dof = x.numel() - correction
+        if dof <= 0:
+            return grad * where(x == x.mean(), grad.new_full((), float("nan")),
+                                grad.new_full((), float("inf")))
+        return (2.0 / dof) * grad * (x - x.mean())
+    dof = int(np.prod([x.shape[d] for d in dim], dtype=np.int64)) - correction
+    grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+    factor = 2.0 / dof if dof else float("inf")
+    return factor * grad * (x - x.mean(dim, keepdim=True))
+
+
+def _degrees_of_freedom_warning(name, x, dim, correction):
+    numel = x.size
+    kept = numel if dim is None else int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
+    if kept - correction <= 0:
+        warnings.warn(
+            f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than "
+            "the reduction factor (input numel divided by output numel).", UserWarning,
+            stacklevel=4)
+
+
 class VarBackward0(Node):
     """y = sum((x - mean)**2) / (n - correction).   dy/dx_i = 2 (x_i - mean) / (n - correction)"""
 
     def forward(self, x, dim, correction, keepdim):
         self.save(self=x, dim=dim, correction=correction, keepdim=keepdim)
-        return np.asarray(np.var(x, axis=dim, ddof=correction, keepdims=keepdim))
+        _degrees_of_freedom_warning("var", x, dim, correction)
+        with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # numpy's own dof warning
+            return np.asarray(np.var(x, axis=dim, ddof=correction, keepdims=keepdim))
 
     def backward(self, grad):
-        x, dim = self._saved_self, self._saved_dim
-        n = int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
-        grad = _unsqueeze_reduced(grad, x.shape, dim, self._saved_keepdim)
-        centered = x - x.mean(dim, keepdim=True)
-        return grad * centered * (2.0 / (n - self._saved_correction))
+        return _var_backward(grad, self._saved_self, self._saved_dim, self._saved_correction,
+                             self._saved_keepdim)
 
 
 class StdBackward0(Node):
-    """y = sqrt(var(x)).   dy/dx_i = (x_i - mean) / ((n - correction) y)"""
+    """y = sqrt(var(x)).   dy/dx = d var/dx / (2 y)  (taken as 0 where y == 0)"""
 
     def forward(self, x, dim, correction, keepdim):
-        result = np.asarray(np.std(x, axis=dim, ddof=correction, keepdims=keepdim))
+        _degrees_of_freedom_warning("std", x, dim, correction)
+        with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            result = np.asarray(np.std(x, axis=dim, ddof=correction, keepdims=keepdim))
         self.save(self=x, dim=dim, correction=correction, keepdim=keepdim, result=result)
         return result
 
     def backward(self, grad):
-        x, dim, keepdim = self._saved_self, self._saved_dim, self._saved_keepdim
-        n = int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
-        result = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
-        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
-        centered = x - x.mean(dim, keepdim=True)
-        return grad * centered / (result * (n - self._saved_correction))
+        result = self._saved_result
+        grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
+        return _var_backward(grad_var, self._saved_self, self._saved_dim,
+                             self._saved_correction, self._saved_keepdim)
 
 
 class LinalgVectorNormBackward0(Node):
     """y = (sum |x_i|**p)**(1/p).   dy/dx_i = sign(x_i) |x_i|**(p-1) / y**(p-1)
-    (for p = 2: x_i / y; for p = inf: split between the largest |x_i|)"""
+    (p = 1: sign(x_i);  p = 2: x_i / y;  p = inf: split between the largest |x_i|;
+    p = 0 counts the nonzeros: 0.  Taken as 0 where y == 0, as in torch.)"""
 
     def forward(self, x, ord, dim, keepdim):
-        axes = dim
         magnitude = np.abs(x)
-        if ord == float("inf"):
-            result = np.max(magnitude, axis=axes, keepdims=keepdim, initial=0)
-        elif ord == 2:
-            result = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
-        else:
-            result = np.sum(magnitude ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+        with quietly():
+            if ord == float("inf"):
+                result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
+            elif ord == 0:
+                result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
+            elif ord == 2:
+                result = np.sqrt(np.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
+            else:
+                result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
         result = np.asarray(result, dtype=x.dtype)
         self.save(self=x, ord=ord, dim=dim, keepdim=keepdim, result=result)
         return result
 
     def backward(self, grad):
+        from .pointwise import where
+
         x, p, dim, keepdim = self._saved_self, self._saved_ord, self._saved_dim, \
             self._saved_keepdim
         norm = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
-        if p == float("inf"):
-            hits = x.abs() == norm
-            count = hits.sum(dim, keepdim=True)
-            return grad * x.sign() * hits / count
-        if p == 2:
-            safe = norm.masked_fill(norm == 0, 1.0)
-            return grad * x / safe
+        zero = grad.new_zeros(())
+        if p == 0:
+            # torch sends no gradient at all (x.grad stays None); minigrad's engine
+            # cannot yet deliver "no gradient" to a leaf, so it sends zeros.
+            return x.new_zeros(tuple(x.shape))
         if p == 1:
-            return grad * x.sign()
-        safe = norm.masked_fill(norm == 0, 1.0)
-        return grad * x.sign() * (x.abs() / safe) ** (p - 1)
+            return x.sign() * grad
+        if p == 2:
+            return grad * where(norm == 0, zero, x / norm)
+        if p == float("inf"):
+            magnitude = x.abs()
+            hits = (magnitude == norm) | (magnitude != magnitude)  # NaNs count as maxima
+            return x.sign() * ((grad / hits.sum(dim, keepdim=True)) * hits)
+        if p < 1:
+            scaled = x.sign() * where(x == 0, zero, x.abs() ** (p - 1))
+            return scaled * grad * norm ** (1 - p)
+        scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
+        return scaled * where(norm == 0, zero, grad / norm ** (p - 1))
 
 
 class LogsumexpBackward0(Node):
@@ -272,7 +338,8 @@ class LogsumexpBackward0(Node):
     def forward(self, x, dim, keepdim):
         peak = np.max(x, axis=dim, keepdims=True)
         peak = np.where(np.isfinite(peak), peak, 0)
-        result = np.log(np.sum(np.exp(x - peak), axis=dim, keepdims=True)) + peak
+        with quietly():
+            result = np.log(np.sum(np.exp(x - peak), axis=dim, keepdims=True)) + peak
         if not keepdim:
             result = result.squeeze(dim)
         result = np.asarray(result, dtype=x.dtype)
@@ -291,8 +358,9 @@ class SoftmaxBackward0(Node):
     Jacobian-vector product: dx = y * (g - sum(g * y))"""
 
     def forward(self, x, dim):
-        shifted = np.exp(x - np.max(x, axis=dim, keepdims=True))
-        result = shifted / np.sum(shifted, axis=dim, keepdims=True)
+        with quietly():
+            shifted = np.exp(x - np.max(x, axis=dim, keepdims=True))
+            result = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True))
         self.save(dim=dim, result=result)
         return result
 
@@ -305,8 +373,10 @@ class LogSoftmaxBackward0(Node):
     """y_i = x_i - logsumexp(x) over dim.   dx = g - softmax(x) * sum(g)"""
 
     def forward(self, x, dim):
-        shifted = x - np.max(x, axis=dim, keepdims=True)
-        result = shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True))
+        with quietly():
+            shifted = x - np.max(x, axis=dim, keepdims=True)
+            result = np.asarray(
+                shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
         self.save(dim=dim, result=result)
         return result
 
@@ -362,7 +432,7 @@ _MinResult.__repr__ = _return_type_repr
 
 def _check_nonempty(x, name):
     if x.numel() == 0:
-        raise IndexError(
+        raise RuntimeError(
             f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
             "Specify the reduction dim with the 'dim' argument."
         )
@@ -399,17 +469,16 @@ def _arg_reduce(node_cls, result_cls, x, dim, keepdim):
     from ..tensor import Tensor
 
     dim = normalize_dim(dim, x.ndim)
-    if x.ndim == 0:
-        return result_cls(x.clone(), Tensor._make(np.array(0)))
     values = node_cls.apply(x, dim=dim, keepdim=keepdim)
-    node = values.grad_fn
-    if node is None:  # not recorded: recompute the indices
+    if values.grad_fn is not None:
+        indices = values.grad_fn.indices
+    elif x.ndim == 0:
+        indices = np.zeros((), np.int64)
+    else:  # not recorded: recompute the indices
         picker = np.argmax if node_cls is MaxBackward0 else np.argmin
         indices = picker(x._data, axis=dim)
         if keepdim:
             indices = np.expand_dims(indices, dim)
-    else:
-        indices = node.indices
     return result_cls(values, Tensor._make(np.asarray(indices, np.int64)))
 
 
@@ -427,11 +496,17 @@ def _correction(unbiased, correction):
     return 1 if unbiased is None or unbiased else 0
 
 
+def _check_var_dtype(x):
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+
+
 def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Variance (Bessel-corrected by default: divides by n - 1)."""
     if isinstance(dim, bool):  # var(unbiased) positional form
         dim, unbiased = None, dim
-    return VarBackward0.apply(x, dim=normalize_dims(dim, x.ndim),
+    _check_var_dtype(x)
+    return VarBackward0.apply(x, dim=None if dim is None else normalize_dims(dim, x.ndim),
                               correction=_correction(unbiased, correction), keepdim=keepdim)
 
 
@@ -439,12 +514,17 @@ def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation (Bessel-corrected by default)."""
     if isinstance(dim, bool):
         dim, unbiased = None, dim
-    return StdBackward0.apply(x, dim=normalize_dims(dim, x.ndim),
+    _check_var_dtype(x)
+    return StdBackward0.apply(x, dim=None if dim is None else normalize_dims(dim, x.ndim),
                               correction=_correction(unbiased, correction), keepdim=keepdim)
 
 
 def norm(x, p="fro", dim=None, keepdim=False):
     """The vector p-norm over all elements or over ``dim`` (``fro`` = 2)."""
+    if p == "fro" and dim is not None and not isinstance(dim, int) and len(dim) > 2:
+        # torch.norm sends this case to matrix_norm, which takes exactly two dims
+        raise RuntimeError(
+            f"linalg.matrix_norm: dim must be a 2-tuple. Got {' '.join(map(str, dim))}")
     ord = 2.0 if p in ("fro", None) else float(p)
     if not x.dtype.is_floating_point:
         raise RuntimeError(
@@ -463,20 +543,26 @@ def logsumexp(x, dim, keepdim=False):
                                     dim=normalize_dims(dim, x.ndim), keepdim=keepdim)
 
 
+def _check_softmax_dtype(name, x, dim, dtype):
+    """torch's softmax kernels exist for floating point types only."""
+    if dtype is None and not x.dtype.is_floating_point:
+        kernel = "lastdim_kernel_impl" if dim == x.ndim - 1 or x.ndim == 0 else "kernel_impl"
+        raise NotImplementedError(
+            f'"{name}_{kernel}" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
+
+
 def softmax(x, dim, dtype=None):
     """exp(x) normalised to sum to 1 along ``dim``."""
-    from ._common import float_dtype_for
-
-    return SoftmaxBackward0.apply(x, cast_to=dtype or float_dtype_for(x.dtype),
-                                  dim=normalize_dim(dim, x.ndim))
+    dim = normalize_dim(dim, x.ndim)
+    _check_softmax_dtype("softmax", x, dim, dtype)
+    return SoftmaxBackward0.apply(x, cast_to=dtype or x.dtype, dim=dim)
 
 
 def log_softmax(x, dim, dtype=None):
     """log(softmax(x)) along ``dim``, computed stably."""
-    from ._common import float_dtype_for
-
-    return LogSoftmaxBackward0.apply(x, cast_to=dtype or float_dtype_for(x.dtype),
-                                     dim=normalize_dim(dim, x.ndim))
+    dim = normalize_dim(dim, x.ndim)
+    _check_softmax_dtype("log_softmax", x, dim, dtype)
+    return LogSoftmaxBackward0.apply(x, cast_to=dtype or x.dtype, dim=dim)
 
 
 def argmax(x, dim=None, keepdim=False):

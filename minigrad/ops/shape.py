@@ -66,6 +66,32 @@ class UnsafeViewBackward0(Node):
         return grad.reshape(self._saved_self_sym_sizes)
 
 
+class ReshapeAliasBackward0(Node):
+    """y = x seen with another shape, for a non-contiguous x whose strides allow
+    it (``reshape`` uses ``_reshape_alias`` there).   dy/dx: reshape the gradient back"""
+
+    is_view = True
+
+    def forward(self, x, shape):
+        self.save(self_sym_sizes=x.shape)
+        return np.reshape(x, shape, copy=False)
+
+    def backward(self, grad):
+        return grad.reshape(self._saved_self_sym_sizes)
+
+
+class AliasBackward0(Node):
+    """y = x itself, as a new view (``x[...]``, ``x[:, :]``).   dy/dx = 1"""
+
+    is_view = True
+
+    def forward(self, x):
+        return x.view()
+
+    def backward(self, grad):
+        return grad
+
+
 class CloneBackward0(Node):
     """y = a copy of x.   dy/dx = 1"""
 
@@ -172,6 +198,18 @@ class SqueezeBackward2(SqueezeBackward1):
         return np.squeeze(x, drop) if drop else x.view()
 
 
+class SqueezeBackward4(Node):
+    """y = x.squeeze_(dim): dim removed in place (matmul does this to 1-D @ 2-D).
+    dy/dx: put the dim back"""
+
+    def forward(self, x, dim):
+        self.save(dim=dim)
+        return np.squeeze(x, dim) if x.shape[dim] == 1 else x
+
+    def backward(self, grad):
+        return grad.unsqueeze(self._saved_dim)
+
+
 class ExpandBackward0(Node):
     """y = x broadcast to a larger shape (no copy).
     dy/dx: sum the gradient over the repeated dims (the adjoint of broadcasting)"""
@@ -191,15 +229,26 @@ class CatBackward0(Node):
 
     def forward(self, *arrays, dim):
         self.save(dim=dim)
-        self.sizes = [a.shape[dim] for a in arrays]
-        return np.concatenate(arrays, axis=dim)
+        # torch still skips 1-D empty tensors (cat([tensor([]), x]) is x), whatever x's shape
+        self.sizes = [None if _is_legacy_empty(a) else a.shape[dim] for a in arrays]
+        parts = [a for a, size in zip(arrays, self.sizes) if size is not None]
+        return np.concatenate(parts or arrays[:1], axis=dim)
 
     def backward(self, grad):
         dim, start, grads = self._saved_dim, 0, []
         for size, needed in zip(self.sizes, self.needs_input_grad):
-            grads.append(grad.narrow(dim, start, size) if needed else None)
-            start += size
+            if not needed:
+                grads.append(None)
+            elif size is None:
+                grads.append(grad.new_zeros((0,)))
+            else:
+                grads.append(grad.narrow(dim, start, size))
+            start += size or 0
         return tuple(grads)
+
+
+def _is_legacy_empty(array) -> bool:
+    return array.ndim == 1 and array.shape[0] == 0
 
 
 class StackBackward0(Node):
@@ -239,14 +288,21 @@ def view(x, *shape):
 
 
 def reshape(x, *shape):
-    """The same data with another shape: a view when possible, else a copy."""
+    """The same data with another shape: a view when possible, else a copy.
+
+    As in PyTorch the graph shows which: ``ViewBackward0`` for a contiguous
+    tensor, ``ReshapeAliasBackward0`` for a strided one that can still be
+    viewed, ``UnsafeViewBackward0`` after ``CloneBackward0`` when a copy is needed.
+    """
     shape = _infer_size(_shape_arg(shape), x.numel())
+    if x._data.flags.c_contiguous:
+        return ViewBackward0.apply(x, shape=shape)
     try:
         np.reshape(x._data, shape, copy=False)
     except ValueError:
         # Like PyTorch: copy into a contiguous layout, then view it.
         return UnsafeViewBackward0.apply(clone(x), shape=shape)
-    return ViewBackward0.apply(x, shape=shape)
+    return ReshapeAliasBackward0.apply(x, shape=shape)
 
 
 def flatten(x, start_dim=0, end_dim=-1):
@@ -300,6 +356,7 @@ def squeeze(x, dim=None):
         return SqueezeBackward0.apply(x)
     if isinstance(dim, (tuple, list)):
         dims = tuple(normalize_dim(d, x.ndim) for d in dim)
+        _check_unique(dims)
         return SqueezeBackward2.apply(x, dim=dims)
     return SqueezeBackward1.apply(x, dim=normalize_dim(dim, x.ndim))
 
@@ -309,7 +366,8 @@ def expand(x, *sizes):
     sizes = _shape_arg(sizes)
     if len(sizes) < x.ndim:
         raise RuntimeError(
-            f"expand(torch.FloatTensor{{[{', '.join(map(str, x.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+            f"expand({_type_name(x)}{{[{', '.join(map(str, x.shape))}]}}, "
+            f"size=[{', '.join(map(str, sizes))}]): "
             "the number of sizes provided "
             f"({len(sizes)}) must be greater or equal to the number of dimensions in the "
             f"tensor ({x.ndim})"
@@ -336,14 +394,22 @@ def expand(x, *sizes):
     return ExpandBackward0.apply(x, shape=tuple(target))
 
 
+def _type_name(x) -> str:
+    """How torch's C++ messages name a tensor type: torch.FloatTensor, CPUBoolType."""
+    if x.dtype is dtypes.bool:
+        return "CPUBoolType"
+    return f"torch.{dtypes.LEGACY_NAMES[x.dtype]}"
+
+
 def cat(tensors, dim=0):
     """Join tensors along an existing dim."""
     tensors = list(tensors)
     if not tensors:
-        raise RuntimeError("torch.cat(): expected a non-empty list of Tensors")
-    first = tensors[0]
+        raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    kept = [(number, t) for number, t in enumerate(tensors) if not _is_legacy_empty(t._data)]
+    first = kept[0][1] if kept else tensors[0]
     dim = normalize_dim(dim, first.ndim)
-    for number, tensor in enumerate(tensors[1:], start=1):
+    for number, tensor in kept[1:]:
         if tensor.ndim != first.ndim:
             raise RuntimeError(
                 "Tensors must have same number of dimensions: got "
@@ -379,14 +445,36 @@ def stack(tensors, dim=0):
 def flip(x, dims):
     if isinstance(dims, int):
         dims = (dims,)
-    return FlipBackward0.apply(x, dims=tuple(normalize_dim(d, x.ndim) for d in dims))
+    dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+    _check_unique(dims)
+    return FlipBackward0.apply(x, dims=dims)
+
+
+def _check_unique(dims) -> None:
+    seen = set()
+    for d in dims:
+        if d in seen:
+            raise RuntimeError(f"dim {d} appears multiple times in the list of dims")
+        seen.add(d)
 
 
 def narrow(x, dim, start, length):
     """The slice ``start:start+length`` along ``dim`` (a view)."""
     from .indexing import slice_dim
 
+    if x.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     dim = normalize_dim(dim, x.ndim)
+    size = x.shape[dim]
+    if not -size <= start <= size:
+        raise IndexError(
+            f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
+    if start < 0:
+        start += size
+    if start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return slice_dim(x, dim, start, start + length, 1)
 
 

@@ -1,0 +1,69 @@
+"""Activation layers: ``ReLU``, ``Tanh``, ``Sigmoid``, ``Softmax``, ``LogSoftmax``.
+
+Each one applies its function elementwise (``Softmax`` along ``dim``) and has
+no parameters; the math is in ``minigrad.nn.functional``.
+"""
+
+from __future__ import annotations
+
+from ..tensor import Tensor
+from . import functional as F
+from .module import Module
+
+__all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax"]
+
+
+class ReLU(Module):
+    """y = max(x, 0). With ``inplace=True`` the input itself is overwritten."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.relu(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Tanh(Module):
+    """y = tanh(x), in (-1, 1)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanh(input)
+
+
+class Sigmoid(Module):
+    """y = 1 / (1 + exp(-x)), in (0, 1)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.sigmoid(input)
+
+
+class Softmax(Module):
+    """y_i = exp(x_i) / sum_j exp(x_j) along ``dim``: each slice sums to 1."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmax(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"
+
+
+class LogSoftmax(Module):
+    """y_i = x_i - log(sum_j exp(x_j)) along ``dim`` (pairs with ``NLLLoss``)."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.log_softmax(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"

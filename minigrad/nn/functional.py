@@ -1,0 +1,239 @@
+"""``minigrad.nn.functional``: the math of the layers and losses, as functions.
+
+Everything here is written with ordinary tensor operations, so autograd
+differentiates it with no extra code: the gradient of ``cross_entropy`` is
+the chain rule through ``log_softmax``, indexing and ``mean``. The modules in
+``minigrad.nn`` (``nn.Linear``, ``nn.CrossEntropyLoss``, ...) call these.
+
+Loss functions take ``reduction``: ``'none'`` returns one loss per element
+(or per sample), ``'sum'`` their sum, ``'mean'`` (the default) their mean.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import minigrad
+
+from ..tensor import Tensor
+
+__all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
+           "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits"]
+
+
+# ---- layers and activations ------------------------------------------------
+
+def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """y = x W^T + b, for ``weight`` of shape (out_features, in_features)."""
+    output = input.matmul(weight.t())
+    return output if bias is None else output + bias
+
+
+def relu(input: Tensor, inplace: bool = False) -> Tensor:
+    """max(x, 0), elementwise. ``inplace=True`` writes the result into ``input``."""
+    return input.copy_(input.relu()) if inplace else input.relu()
+
+
+def sigmoid(input: Tensor) -> Tensor:
+    """1 / (1 + exp(-x)), elementwise."""
+    return input.sigmoid()
+
+
+def tanh(input: Tensor) -> Tensor:
+    """(exp(x) - exp(-x)) / (exp(x) + exp(-x)), elementwise."""
+    return input.tanh()
+
+
+def _softmax_dim(name: str, ndim: int) -> int:
+    """PyTorch's old guess when no ``dim`` is given (deprecated: pass ``dim``)."""
+    warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
+                  "to include dim=X as an argument.", stacklevel=3)
+    return 0 if ndim in (0, 1, 3) else 1
+
+
+def softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:
+    """exp(x_i) / sum_j exp(x_j) along ``dim``: turns scores into probabilities."""
+    if dim is None:
+        dim = _softmax_dim("softmax", input.dim())
+    return (input if dtype is None else input.to(dtype)).softmax(dim)
+
+
+def log_softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:
+    """x_i - log(sum_j exp(x_j)) along ``dim``: log(softmax(x)), computed stably."""
+    if dim is None:
+        dim = _softmax_dim("log_softmax", input.dim())
+    return (input if dtype is None else input.to(dtype)).log_softmax(dim)
+
+
+def dropout(input: Tensor, p: float = 0.5, training: bool = True,
+            inplace: bool = False) -> Tensor:
+    """In training: zero each element with probability ``p`` and multiply the
+    others by 1 / (1 - p), so every element keeps its expected value.
+    Otherwise (``training=False``): ``input`` unchanged."""
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not training or p == 0:
+        return input
+    if p == 1:
+        scale = minigrad.zeros((), dtype=input.dtype)
+    else:
+        keep = minigrad.rand(*input.shape) < 1 - p
+        scale = keep.to(input.dtype) / (1 - p)
+    return input.mul_(scale) if inplace else input * scale
+
+
+# ---- losses ------------------------------------------------------------------
+
+def _reduce(loss: Tensor, reduction: str) -> Tensor:
+    if reduction == "mean":
+        return loss.mean()
+    if reduction == "sum":
+        return loss.sum()
+    return loss
+
+
+def _check_reduction(reduction: str) -> None:
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+
+
+def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+    """Mean squared error: loss_i = (input_i - target_i)**2, then reduced."""
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.", stacklevel=2)
+    return _reduce((input - target) ** 2, reduction)
+
+
+def _type_name(tensor: Tensor) -> str:
+    """'Long', 'Float', ...: how PyTorch's messages name a dtype."""
+    return tensor.type()[len("torch."):-len("Tensor")]
+
+
+def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> None:
+    """PyTorch's checks, with its messages, for targets holding class indices."""
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() != 1 and target.dim() >= 1 and input.size(0) != target.size(0):
+        raise ValueError(f"Expected input batch_size ({input.size(0)}) to match target "
+                         f"batch_size ({target.size(0)}).")
+    if input.dim() <= 2 and target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    expected = [input.size(0), *input.shape[2:]]
+    if input.dim() > 2 and list(target.shape) != expected:
+        raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
+    if target.is_floating_point():
+        raise RuntimeError(
+            f"expected target dtype to be Long or Byte, but got {_type_name(target)}")
+    n_classes = input.size(0 if input.dim() == 1 else 1)
+    for t in target.reshape(-1).tolist():
+        if t != ignore_index and not 0 <= t < n_classes:
+            raise IndexError(f"Target {t} is out of bounds.")
+
+
+def _classes_last(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """Scores as rows of C: (N, C, d1, ...) -> (N*d1*..., C), (C,) -> (1, C);
+    the targets flattened to match."""
+    if input.dim() == 1:
+        return input.unsqueeze(0), target.reshape(1)
+    if input.dim() > 2:
+        input = input.permute(0, *range(2, input.dim()), 1).reshape(-1, input.size(1))
+    return input, target.reshape(-1)
+
+
+def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+             ignore_index: int = -100, reduction: str = "mean") -> Tensor:
+    """Negative log likelihood, for ``input`` holding log-probabilities of shape
+    (N, C) and ``target`` holding class indices of shape (N,):
+
+        loss_n = -weight[t_n] * input[n, t_n]     (0 where t_n == ignore_index)
+
+    'mean' divides the sum by sum_n weight[t_n], not by N."""
+    _check_reduction(reduction)
+    _check_class_targets(input, target, ignore_index)
+    rows, targets = _classes_last(input, target)
+    kept = targets != ignore_index
+    safe = targets.masked_fill(targets == ignore_index, 0)  # any class will do: weighted by 0
+    picked = rows[minigrad.arange(rows.size(0)), safe]      # input[n, t_n]
+    w = kept.to(rows.dtype) if weight is None else weight[safe] * kept
+    loss = -picked * w
+    if reduction == "mean":
+        return loss.sum() / w.sum()
+    if reduction == "sum":
+        return loss.sum()
+    return loss.reshape(target.shape)
+
+
+def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                  ignore_index: int = -100, reduction: str = "mean",
+                  label_smoothing: float = 0.0) -> Tensor:
+    """Softmax cross entropy for raw scores ``input`` of shape (N, C) (the
+    class dimension is 1, or 0 for a single sample of shape (C,)).
+
+    With class indices t_n:      loss_n = -log softmax(input_n)[t_n]
+                                       = logsumexp(input_n) - input[n, t_n]
+    With class probabilities p:  loss_n = -sum_c p[n, c] * log softmax(input_n)[c]
+    (p has the shape of ``input``).
+
+    ``weight`` rescales each class; ``label_smoothing`` = e mixes the target
+    with the uniform distribution: (1 - e) * target + e / C."""
+    _check_reduction(reduction)
+    if label_smoothing > 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.dim() == 1 else 1
+    log_probs = input.log_softmax(class_dim)
+    n_classes = input.size(class_dim)
+    w = None if weight is None else weight.reshape(n_classes, *[1] * (input.dim() - 1 - class_dim))
+    if target.shape == input.shape:
+        if not target.is_floating_point():
+            raise RuntimeError("Expected floating point type for target with class "
+                               f"probabilities, got {_type_name(target)}")
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        per_class = -log_probs * target if w is None else -log_probs * target * w
+        loss = per_class.sum(class_dim)
+        if reduction == "mean":  # the mean over the samples (not over samples x classes)
+            return loss.sum() / (input.numel() // n_classes)
+        return _reduce(loss, reduction)
+    loss = nll_loss(log_probs, target, weight, ignore_index, reduction)
+    if label_smoothing == 0:
+        return loss
+    # Smoothing adds e/C times the loss against every class: -sum_c log_probs[c] (weighted).
+    ignored, kept = target == ignore_index, target != ignore_index
+    smooth = -(log_probs if w is None else log_probs * w).sum(class_dim)
+    smooth = smooth.masked_fill(ignored, 0.0)
+    if reduction == "mean":
+        if weight is None:
+            smooth = smooth.sum() / kept.sum()
+        else:
+            smooth = smooth.sum() / (weight[target.masked_fill(ignored, 0)] * kept).sum()
+    else:
+        smooth = _reduce(smooth, reduction)
+    return (1 - label_smoothing) * loss + smooth * (label_smoothing / n_classes)
+
+
+def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
+                                     weight: Tensor | None = None, reduction: str = "mean",
+                                     pos_weight: Tensor | None = None) -> Tensor:
+    """Binary cross entropy on raw scores x (logits) and targets t in [0, 1]:
+
+        loss = -[pos_weight * t * log sigmoid(x) + (1 - t) * log(1 - sigmoid(x))]
+             = (1 - t) * x + (1 + (pos_weight - 1) * t) * log(1 + exp(-x))
+
+    log(1 + exp(-x)) is computed as m + log(exp(-m) + exp(-x - m)) with
+    m = max(-x, 0), so no exp overflows: stable for any x."""
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Target size ({target.shape}) must be the same as input size "
+                         f"({input.shape})")
+    m = (-input).clamp(min=0)
+    log_one_plus_exp = m + ((-m).exp() + (-input - m).exp()).log()
+    if pos_weight is not None:
+        log_one_plus_exp = (1 + (pos_weight - 1) * target) * log_one_plus_exp
+    loss = (1 - target) * input + log_one_plus_exp
+    if weight is not None:
+        loss = loss * weight
+    return _reduce(loss, reduction)

@@ -1,0 +1,138 @@
+"""``minigrad.nn.init``: fill a weight tensor in place with starting values.
+
+Each function writes into the tensor it is given, without recording
+anything for autograd (it runs under ``no_grad``), and returns it. The
+random ones draw from minigrad's generator, so ``minigrad.manual_seed``
+makes them repeat (the numbers differ from PyTorch's: another generator).
+
+Why the scales? A layer computing ``y = W x`` with ``fan_in`` inputs
+multiplies the variance of its inputs by about ``fan_in * Var(W)``. Choosing
+``Var(W) = gain**2 / fan_in`` keeps the signal's size steady layer after
+layer (He/Kaiming); ``gain**2 * 2 / (fan_in + fan_out)`` balances the
+forward and the backward pass (Glorot/Xavier). A uniform distribution on
+``[-b, b]`` has variance ``b**2 / 3``, hence the ``sqrt(3)`` below.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import minigrad
+
+from ..autograd.grad_mode import no_grad
+from ..tensor import Tensor
+
+__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_",
+           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
+
+_LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
+               "conv_transpose2d", "conv_transpose3d")
+
+
+def calculate_gain(nonlinearity: str, param: float | None = None) -> float:
+    """The recommended scale for weights followed by ``nonlinearity``:
+    1 for linear and sigmoid, 5/3 for tanh, sqrt(2) for relu,
+    sqrt(2 / (1 + slope**2)) for leaky_relu, 3/4 for selu."""
+    if nonlinearity in _LINEAR_FNS or nonlinearity == "sigmoid":
+        return 1
+    if nonlinearity == "tanh":
+        return 5.0 / 3
+    if nonlinearity == "relu":
+        return math.sqrt(2.0)
+    if nonlinearity == "leaky_relu":
+        if param is None:
+            slope = 0.01
+        elif isinstance(param, (int, float)) and not isinstance(param, bool):
+            slope = param
+        else:
+            raise ValueError(f"negative_slope {param} not a valid number")
+        return math.sqrt(2.0 / (1 + slope ** 2))
+    if nonlinearity == "selu":
+        return 3.0 / 4
+    raise ValueError(f"Unsupported nonlinearity {nonlinearity}")
+
+
+def _calculate_fan_in_and_fan_out(tensor: Tensor) -> tuple[int, int]:
+    """For a weight of shape (out, in, *kernel): fan_in = in * kernel size,
+    fan_out = out * kernel size."""
+    if tensor.dim() < 2:
+        raise ValueError(
+            "Fan in and fan out can not be computed for tensor with fewer than 2 dimensions"
+        )
+    receptive_field = math.prod(tensor.shape[2:])
+    return tensor.size(1) * receptive_field, tensor.size(0) * receptive_field
+
+
+def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
+    mode = mode.lower()
+    valid_modes = ["fan_in", "fan_out"]
+    if mode not in valid_modes:
+        raise ValueError(f"Mode {mode} not supported, please use one of {valid_modes}")
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    return fan_in if mode == "fan_in" else fan_out
+
+
+@no_grad()
+def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
+    """Fill with samples from the uniform distribution on [a, b)."""
+    sample = minigrad.rand(*tensor.shape, dtype=tensor.dtype, generator=generator)
+    return tensor.copy_(sample * (b - a) + a)
+
+
+@no_grad()
+def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
+    """Fill with samples from the normal distribution N(mean, std**2)."""
+    sample = minigrad.randn(*tensor.shape, dtype=tensor.dtype, generator=generator)
+    return tensor.copy_(sample * std + mean)
+
+
+@no_grad()
+def constant_(tensor: Tensor, val: float) -> Tensor:
+    """Fill with ``val``."""
+    return tensor.fill_(val)
+
+
+def zeros_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 0.0)
+
+
+def ones_(tensor: Tensor) -> Tensor:
+    return constant_(tensor, 1.0)
+
+
+def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    """Uniform on [-b, b] with b = gain * sqrt(6 / (fan_in + fan_out)) (Glorot & Bengio, 2010)."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    bound = math.sqrt(3.0) * gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return uniform_(tensor, -bound, bound, generator=generator)
+
+
+def xavier_normal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    """Normal with std = gain * sqrt(2 / (fan_in + fan_out))."""
+    fan_in, fan_out = _calculate_fan_in_and_fan_out(tensor)
+    std = gain * math.sqrt(2.0 / float(fan_in + fan_out))
+    return normal_(tensor, 0.0, std, generator=generator)
+
+
+def kaiming_uniform_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                     nonlinearity: str = "leaky_relu", generator=None) -> Tensor:
+    """Uniform on [-b, b] with b = gain * sqrt(3 / fan) (He et al., 2015).
+    ``a`` is the leaky_relu slope used for the gain; ``Linear`` uses
+    a = sqrt(5), which makes b = 1 / sqrt(fan_in)."""
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
+    bound = math.sqrt(3.0) * std
+    return uniform_(tensor, -bound, bound, generator=generator)
+
+
+def kaiming_normal_(tensor: Tensor, a: float = 0, mode: str = "fan_in",
+                    nonlinearity: str = "leaky_relu", generator=None) -> Tensor:
+    """Normal with std = gain / sqrt(fan)."""
+    if 0 in tensor.shape:
+        warnings.warn("Initializing zero-element tensors is a no-op", stacklevel=2)
+        return tensor
+    std = calculate_gain(nonlinearity, a) / math.sqrt(_calculate_correct_fan(tensor, mode))
+    return normal_(tensor, 0.0, std, generator=generator)

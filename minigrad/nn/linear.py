@@ -1,0 +1,83 @@
+"""``Linear`` (y = x W^T + b), ``Identity`` and ``Flatten``."""
+
+from __future__ import annotations
+
+import math
+
+import minigrad
+
+from ..tensor import Tensor
+from . import functional as F
+from . import init
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["Identity", "Linear", "Flatten"]
+
+
+class Identity(Module):
+    """Returns its input unchanged (a placeholder layer)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__()
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input
+
+
+class Linear(Module):
+    """A fully connected layer: y = x W^T + b.
+
+    ``weight`` has shape (out_features, in_features) and ``bias`` (out_features,).
+    Both start uniform on [-1/sqrt(in_features), 1/sqrt(in_features)], as in
+    PyTorch (``kaiming_uniform_`` with a = sqrt(5) gives exactly that bound).
+
+    >>> layer = Linear(784, 256)
+    >>> layer
+    Linear(in_features=784, out_features=256, bias=True)
+    >>> layer(minigrad.ones(32, 784)).shape
+    torch.Size([32, 256])
+    """
+
+    def __init__(self, in_features: int, out_features: int, bias: bool = True,
+                 dtype=None) -> None:
+        super().__init__()
+        self.in_features = in_features
+        self.out_features = out_features
+        self.weight = Parameter(minigrad.empty(out_features, in_features, dtype=dtype))
+        if bias:
+            self.bias = Parameter(minigrad.empty(out_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """Draw fresh starting values (PyTorch's default initialisation)."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in = self.in_features
+            bound = 1 / math.sqrt(fan_in) if fan_in > 0 else 0
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.linear(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in_features={self.in_features}, out_features={self.out_features}, "
+                f"bias={self.bias is not None}")
+
+
+class Flatten(Module):
+    """Merge dimensions ``start_dim`` .. ``end_dim`` into one: by default an
+    image batch (N, 1, 28, 28) becomes (N, 784)."""
+
+    def __init__(self, start_dim: int = 1, end_dim: int = -1) -> None:
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self) -> str:
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"

@@ -1,0 +1,83 @@
+"""Loss functions as modules: ``MSELoss``, ``NLLLoss``, ``CrossEntropyLoss``,
+``BCEWithLogitsLoss``. Call them as ``loss_fn(prediction, target)``.
+
+``reduction`` says how the per-element losses become the result: ``'mean'``
+(the default), ``'sum'``, or ``'none'`` (no reduction). Class weights are
+buffers, so they are saved in ``state_dict``, as in PyTorch.
+"""
+
+from __future__ import annotations
+
+from ..tensor import Tensor
+from . import functional as F
+from .module import Module
+
+__all__ = ["MSELoss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss"]
+
+
+class _Loss(Module):
+    def __init__(self, reduction: str = "mean") -> None:
+        super().__init__()
+        self.reduction = reduction
+
+
+class MSELoss(_Loss):
+    """Mean squared error: loss_i = (x_i - y_i)**2, then reduced
+    (for 'mean': (1/n) sum_i (x_i - y_i)**2)."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.mse_loss(input, target, reduction=self.reduction)
+
+
+class NLLLoss(_Loss):
+    """Negative log likelihood for log-probabilities x (N, C) and class indices
+    t (N,): loss_n = -weight[t_n] * x[n, t_n]. Use after ``LogSoftmax``."""
+
+    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
+                 reduction: str = "mean") -> None:
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+        self.ignore_index = ignore_index
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
+
+
+class CrossEntropyLoss(_Loss):
+    """Softmax + negative log likelihood on raw scores x (N, C) and class
+    indices t (N,):
+
+        loss_n = -log( exp(x[n, t_n]) / sum_c exp(x[n, c]) )
+
+    'mean' averages over the batch. Targets may also be class probabilities
+    of the same shape as x: loss_n = -sum_c p[n, c] log softmax(x_n)[c]."""
+
+    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
+                 reduction: str = "mean", label_smoothing: float = 0.0) -> None:
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+        self.ignore_index = ignore_index
+        self.label_smoothing = label_smoothing
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.cross_entropy(input, target, self.weight, self.ignore_index,
+                               self.reduction, self.label_smoothing)
+
+
+class BCEWithLogitsLoss(_Loss):
+    """Binary cross entropy on raw scores x and targets y in [0, 1]:
+
+        loss_i = -[y_i log sigmoid(x_i) + (1 - y_i) log(1 - sigmoid(x_i))]
+
+    computed in a form that never overflows (better than Sigmoid + a log)."""
+
+    def __init__(self, weight: Tensor | None = None, reduction: str = "mean",
+                 pos_weight: Tensor | None = None) -> None:
+        super().__init__(reduction)
+        self.register_buffer("weight", weight)
+        self.register_buffer("pos_weight", pos_weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy_with_logits(input, target, self.weight,
+                                                  reduction=self.reduction,
+                                                  pos_weight=self.pos_weight)

@@ -1,0 +1,396 @@
+"""``Module``: the base class of every layer, loss and model.
+
+A module keeps three ordered tables, filled in by plain attribute
+assignment in ``__init__``:
+
+* ``_parameters``: its own ``Parameter``s (``self.weight = Parameter(...)``);
+* ``_buffers``: tensors that are saved but not learned (``register_buffer``);
+* ``_modules``: its sub-modules (``self.fc1 = Linear(3, 4)``).
+
+Everything else walks those tables: ``parameters()`` for the optimiser,
+``state_dict()`` for saving, ``train()``/``eval()``, ``zero_grad()``, the
+printed tree. Calling a module, ``model(x)``, runs its ``forward(x)``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import OrderedDict, namedtuple
+from collections.abc import Mapping
+from typing import Callable, Iterator
+
+from ..autograd.grad_mode import no_grad
+from ..tensor import Tensor
+from .parameter import Parameter
+
+__all__ = ["Module"]
+
+
+def _typename(obj) -> str:
+    """How ``torch.typename`` names an object in error messages
+    (``torch.FloatTensor``, ``int``, ``minigrad.nn.linear.Linear``)."""
+    if isinstance(obj, Tensor):
+        return obj.type()
+    cls = obj if isinstance(obj, type) else type(obj)
+    return cls.__qualname__ if cls.__module__ == "builtins" else \
+        f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _addindent(text: str, spaces: int) -> str:
+    """Indent every line but the first (how a child's repr nests in its parent's)."""
+    first, *rest = text.split("\n")
+    return "\n".join([first] + [" " * spaces + line if line.strip() else "" for line in rest])
+
+
+class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
+    """What ``load_state_dict`` returns: the keys that did not line up."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        if not self.missing_keys and not self.unexpected_keys:
+            return "<All keys matched successfully>"
+        return super().__repr__()
+
+    __str__ = __repr__
+
+
+class Module:
+    """Base class for layers and models: subclass it, assign the layers and
+    parameters in ``__init__``, and write ``forward``.
+
+    >>> import minigrad.nn as nn
+    >>> class TwoLayer(nn.Module):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.hidden = nn.Linear(4, 8)
+    ...         self.out = nn.Linear(8, 1)
+    ...     def forward(self, x):
+    ...         return self.out(self.hidden(x).relu())
+    >>> [name for name, _ in TwoLayer().named_parameters()]
+    ['hidden.weight', 'hidden.bias', 'out.weight', 'out.bias']
+    """
+
+    training: bool
+
+    def __init__(self) -> None:
+        # object.__setattr__: our own __setattr__ needs these tables to exist first.
+        object.__setattr__(self, "training", True)
+        object.__setattr__(self, "_parameters", {})
+        object.__setattr__(self, "_buffers", {})
+        object.__setattr__(self, "_non_persistent_buffers_set", set())
+        object.__setattr__(self, "_modules", {})
+
+    def forward(self, *args, **kwargs):
+        """What the module computes; every subclass defines it."""
+        raise NotImplementedError(
+            f'Module [{type(self).__name__}] is missing the required "forward" function'
+        )
+
+    def __call__(self, *args, **kwargs):
+        """``module(x)`` is ``module.forward(x)``."""
+        return self.forward(*args, **kwargs)
+
+    # ---- registering parameters, buffers and sub-modules -------------------
+
+    def _check_new_name(self, kind: str, name, table: dict) -> None:
+        if not isinstance(name, str):
+            raise TypeError(f"{kind} name should be a string. Got {_typename(name)}")
+        if "." in name:
+            raise KeyError(f'{kind} name can\'t contain "."' +
+                           (f", got: {name}" if kind == "module" else ""))
+        if name == "":
+            raise KeyError(f'{kind} name can\'t be empty string ""')
+        if hasattr(self, name) and name not in table:
+            raise KeyError(f"attribute '{name}' already exists")
+
+    def register_parameter(self, name: str, param: Parameter | None) -> None:
+        """Add ``param`` under ``name`` (what ``self.name = param`` does)."""
+        if "_parameters" not in self.__dict__:
+            raise AttributeError("cannot assign parameter before Module.__init__() call")
+        self._check_new_name("parameter", name, self._parameters)
+        if param is not None and not isinstance(param, Parameter):
+            raise TypeError(f"cannot assign '{_typename(param)}' object to parameter "
+                            f"'{name}' (torch.nn.Parameter or None required)")
+        self._parameters[name] = param
+
+    def register_buffer(self, name: str, tensor: Tensor | None, persistent: bool = True) -> None:
+        """Add a tensor that is part of the module's state but is not learned
+        (saved in ``state_dict`` unless ``persistent=False``)."""
+        if "_buffers" not in self.__dict__:
+            raise AttributeError("cannot assign buffer before Module.__init__() call")
+        self._check_new_name("buffer", name, self._buffers)
+        if tensor is not None and not isinstance(tensor, Tensor):
+            raise TypeError(f"cannot assign '{_typename(tensor)}' object to buffer '{name}' "
+                            "(torch Tensor or None required)")
+        self._buffers[name] = tensor
+        if persistent:
+            self._non_persistent_buffers_set.discard(name)
+        else:
+            self._non_persistent_buffers_set.add(name)
+
+    def add_module(self, name: str, module: "Module | None") -> None:
+        """Add a sub-module under ``name`` (what ``self.name = module`` does)."""
+        if module is not None and not isinstance(module, Module):
+            raise TypeError(f"{_typename(module)} is not a Module subclass")
+        self._check_new_name("module", name, self._modules)
+        self._modules[name] = module
+
+    register_module = add_module
+
+    def _forget(self, name: str) -> None:
+        """Remove ``name`` from every table (before it is re-registered elsewhere)."""
+        self.__dict__.pop(name, None)
+        for table in (self._parameters, self._buffers, self._modules):
+            table.pop(name, None)
+        self._non_persistent_buffers_set.discard(name)
+
+    def __setattr__(self, name: str, value) -> None:
+        params = self.__dict__.get("_parameters")
+        modules = self.__dict__.get("_modules")
+        buffers = self.__dict__.get("_buffers")
+        if isinstance(value, Parameter):
+            if params is None:
+                raise AttributeError("cannot assign parameters before Module.__init__() call")
+            self._forget(name)
+            self.register_parameter(name, value)
+        elif params is not None and name in params:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as parameter '{name}' "
+                                "(torch.nn.Parameter or None expected)")
+            params[name] = None
+        elif isinstance(value, Module):
+            if modules is None:
+                raise AttributeError("cannot assign module before Module.__init__() call")
+            self._forget(name)
+            modules[name] = value
+        elif modules is not None and name in modules:
+            if value is not None:
+                raise TypeError(f"cannot assign '{_typename(value)}' as child module '{name}' "
+                                "(torch.nn.Module or None expected)")
+            modules[name] = None
+        elif buffers is not None and name in buffers:
+            if value is not None and not isinstance(value, Tensor):
+                raise TypeError(f"cannot assign '{_typename(value)}' as buffer '{name}' "
+                                "(torch.nn.Buffer, torch.Tensor or None expected)")
+            buffers[name] = value
+        else:
+            object.__setattr__(self, name, value)
+
+    def __getattr__(self, name: str):
+        # Only called when normal lookup fails: look in the three tables.
+        for table in ("_parameters", "_buffers", "_modules"):
+            entries = self.__dict__.get(table)
+            if entries is not None and name in entries:
+                return entries[name]
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
+    def __delattr__(self, name: str) -> None:
+        for table in (self._parameters, self._buffers, self._modules):
+            if name in table:
+                del table[name]
+                self._non_persistent_buffers_set.discard(name)
+                return
+        object.__delattr__(self, name)
+
+    # ---- walking the tree --------------------------------------------------
+
+    def named_modules(self, memo: set | None = None, prefix: str = "",
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, "Module"]]:
+        """This module and every module inside it, depth first, with dotted names
+        (``''`` for this one); a module shared by two parents is listed once."""
+        if memo is None:
+            memo = set()
+        if remove_duplicate:
+            if self in memo:
+                return
+            memo.add(self)
+        yield prefix, self
+        for name, module in self._modules.items():
+            if module is not None:
+                yield from module.named_modules(memo, f"{prefix}.{name}" if prefix else name,
+                                                remove_duplicate)
+
+    def modules(self) -> Iterator["Module"]:
+        for _, module in self.named_modules():
+            yield module
+
+    def named_children(self) -> Iterator[tuple[str, "Module"]]:
+        """The direct sub-modules, with their names."""
+        seen = set()
+        for name, module in self._modules.items():
+            if module is not None and module not in seen:
+                seen.add(module)
+                yield name, module
+
+    def children(self) -> Iterator["Module"]:
+        for _, module in self.named_children():
+            yield module
+
+    def _named_members(self, table: Callable, prefix: str, recurse: bool,
+                       remove_duplicate: bool) -> Iterator[tuple[str, Tensor]]:
+        modules = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
+                   if recurse else [(prefix, self)])
+        seen = set()  # tensors hash by identity, so a shared tensor is listed once
+        for module_prefix, module in modules:
+            for name, tensor in table(module).items():
+                if tensor is None or (remove_duplicate and tensor in seen):
+                    continue
+                seen.add(tensor)
+                yield (f"{module_prefix}.{name}" if module_prefix else name), tensor
+
+    def named_parameters(self, prefix: str = "", recurse: bool = True,
+                         remove_duplicate: bool = True) -> Iterator[tuple[str, Parameter]]:
+        """Every parameter with its dotted name, e.g. ``('0.weight', Parameter ...)``."""
+        return self._named_members(lambda m: m._parameters, prefix, recurse, remove_duplicate)
+
+    def parameters(self, recurse: bool = True) -> Iterator[Parameter]:
+        """Every parameter (what you hand to an optimiser)."""
+        for _, param in self.named_parameters(recurse=recurse):
+            yield param
+
+    def named_buffers(self, prefix: str = "", recurse: bool = True,
+                      remove_duplicate: bool = True) -> Iterator[tuple[str, Tensor]]:
+        return self._named_members(lambda m: m._buffers, prefix, recurse, remove_duplicate)
+
+    def buffers(self, recurse: bool = True) -> Iterator[Tensor]:
+        for _, buffer in self.named_buffers(recurse=recurse):
+            yield buffer
+
+    def apply(self, fn: Callable[["Module"], None]) -> "Module":
+        """Call ``fn`` on every sub-module and then on this one (e.g. to initialise weights)."""
+        for module in self.children():
+            module.apply(fn)
+        fn(self)
+        return self
+
+    # ---- training --------------------------------------------------------
+
+    def train(self, mode: bool = True) -> "Module":
+        """Set training mode (``self.training``) here and in every sub-module.
+        Only some layers care: ``Dropout`` drops units in training mode only."""
+        if not isinstance(mode, bool):
+            raise ValueError("training mode is expected to be boolean")
+        self.training = mode
+        for module in self.children():
+            module.train(mode)
+        return self
+
+    def eval(self) -> "Module":
+        """Evaluation mode: the same as ``train(False)``."""
+        return self.train(False)
+
+    def requires_grad_(self, requires_grad: bool = True) -> "Module":
+        """Freeze (``False``) or unfreeze every parameter."""
+        for param in self.parameters():
+            param.requires_grad_(requires_grad)
+        return self
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Forget the gradients of every parameter: ``.grad`` becomes None
+        (or a tensor of zeros with ``set_to_none=False``). Gradients add up
+        across ``backward()`` calls, so training loops call this every step."""
+        for param in self.parameters():
+            if param.grad is None:
+                continue
+            if set_to_none:
+                param.grad = None
+            else:
+                if param.grad.grad_fn is not None:
+                    param.grad.detach_()
+                else:
+                    param.grad.requires_grad_(False)
+                param.grad.zero_()
+
+    # ---- saving and loading --------------------------------------------------
+
+    def state_dict(self, *, destination: dict | None = None, prefix: str = "",
+                   keep_vars: bool = False) -> "OrderedDict[str, Tensor]":
+        """Every parameter and persistent buffer by dotted name, in registration
+        order: the module's own first, then each sub-module's. The tensors share
+        memory with the module's (detached unless ``keep_vars=True``)."""
+        if destination is None:
+            destination = OrderedDict()
+        own = itertools.chain(self._parameters.items(), self._buffers.items())
+        for name, tensor in own:
+            if tensor is not None and name not in self._non_persistent_buffers_set:
+                destination[prefix + name] = tensor if keep_vars else tensor.detach()
+        for name, module in self._modules.items():
+            if module is not None:
+                module.state_dict(destination=destination, prefix=f"{prefix}{name}.",
+                                  keep_vars=keep_vars)
+        return destination
+
+    def load_state_dict(self, state_dict: Mapping, strict: bool = True) -> _IncompatibleKeys:
+        """Copy the values in ``state_dict`` into this module's parameters and
+        buffers (in place). With ``strict=True`` the keys must be exactly those
+        of ``self.state_dict()``; shapes must always match."""
+        if not isinstance(state_dict, Mapping):
+            raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
+        missing, unexpected, errors = [], [], []
+        for name, module in self.named_modules(remove_duplicate=False):
+            module._load_own_state(state_dict, f"{name}." if name else "",
+                                   missing, unexpected, errors)
+        if strict:
+            if unexpected:
+                errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in unexpected)))
+            if missing:
+                errors.insert(0, "Missing key(s) in state_dict: {}. ".format(
+                    ", ".join(f'"{k}"' for k in missing)))
+        if errors:
+            raise RuntimeError("Error(s) in loading state_dict for {}:\n\t{}".format(
+                type(self).__name__, "\n\t".join(errors)))
+        return _IncompatibleKeys(missing, unexpected)
+
+    def _load_own_state(self, state_dict: Mapping, prefix: str, missing: list,
+                        unexpected: list, errors: list) -> None:
+        """Load this module's own tensors (not its children's); note what did not fit."""
+        own = {name: tensor for name, tensor in
+               itertools.chain(self._parameters.items(), self._buffers.items())
+               if tensor is not None and name not in self._non_persistent_buffers_set}
+        for name, tensor in own.items():
+            key = prefix + name
+            if key not in state_dict:
+                missing.append(key)
+                continue
+            value = state_dict[key]
+            if not isinstance(value, Tensor):
+                errors.append(f'While copying the parameter named "{key}", expected '
+                              "torch.Tensor or Tensor-like object from checkpoint but "
+                              f"received {type(value)}")
+            elif value.shape != tensor.shape:
+                errors.append(f"size mismatch for {key}: copying a param with shape "
+                              f"{value.shape} from checkpoint, the shape in current model "
+                              f"is {tensor.shape}.")
+            else:
+                with no_grad():
+                    tensor.copy_(value)
+        for key in state_dict:
+            if key.startswith(prefix):
+                head, *rest = key[len(prefix):].split(".", 1)
+                if (head not in self._modules) if rest else (head not in own):
+                    unexpected.append(key)
+
+    # ---- printing --------------------------------------------------------
+
+    def _get_name(self) -> str:
+        return type(self).__name__
+
+    def extra_repr(self) -> str:
+        """The settings shown inside the parentheses, e.g. ``in_features=2, ...``."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.extra_repr()
+        extra_lines = extra.split("\n") if extra else []
+        child_lines = [f"({name}): {_addindent(repr(module), 2)}"
+                       for name, module in self._modules.items()]
+        lines = extra_lines + child_lines
+        text = self._get_name() + "("
+        if lines:
+            if len(extra_lines) == 1 and not child_lines:
+                text += extra_lines[0]
+            else:
+                text += "\n  " + "\n  ".join(lines) + "\n"
+        return text + ")"

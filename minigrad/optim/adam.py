@@ -1,0 +1,80 @@
+"""``Adam``: gradient descent with per-parameter step sizes (Kingma & Ba, 2015)."""
+
+from __future__ import annotations
+
+import minigrad
+
+from ..autograd.grad_mode import enable_grad, no_grad
+from .optimizer import Optimizer
+
+__all__ = ["Adam"]
+
+
+class Adam(Optimizer):
+    """Adam, PyTorch's rule exactly. For each parameter p with gradient g, at step t:
+
+        g = g + weight_decay * p                    (if weight_decay != 0)
+        m = beta1 * m + (1 - beta1) * g             running mean of g
+        v = beta2 * v + (1 - beta2) * g * g         running mean of g**2
+        m_hat = m / (1 - beta1**t)                  bias correction: m, v start at 0
+        v_hat = v / (1 - beta2**t)
+        p = p - lr * m_hat / (sqrt(v_hat) + eps)
+
+    With ``amsgrad=True``, v_hat uses the largest v seen so far. The state of
+    each parameter is ``step``, ``exp_avg`` (m) and ``exp_avg_sq`` (v).
+    """
+
+    def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
+                 eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *,
+                 maximize: bool = False) -> None:
+        if not 0.0 <= lr:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if not 0.0 <= eps:
+            raise ValueError(f"Invalid epsilon value: {eps}")
+        if not 0.0 <= betas[0] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+        if not 0.0 <= betas[1] < 1.0:
+            raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+        if not 0.0 <= weight_decay:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
+                        amsgrad=amsgrad, maximize=maximize)
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient. ``closure``, if
+        given, re-computes and returns the loss (it runs with grad enabled)."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            lr, eps, (beta1, beta2) = group["lr"], group["eps"], group["betas"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                grad = -p.grad if group["maximize"] else p.grad
+                state = self.state[p]
+                if not state:
+                    state["step"] = minigrad.tensor(0.0)
+                    state["exp_avg"] = minigrad.zeros_like(p)
+                    state["exp_avg_sq"] = minigrad.zeros_like(p)
+                    if group["amsgrad"]:
+                        state["max_exp_avg_sq"] = minigrad.zeros_like(p)
+                state["step"] += 1
+                t = state["step"].item()
+                if group["weight_decay"] != 0:
+                    grad = grad.add(p, alpha=group["weight_decay"])
+                exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+                exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # = beta1 * m + (1 - beta1) * g
+                exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+                if group["amsgrad"]:
+                    state["max_exp_avg_sq"].copy_(minigrad.maximum(state["max_exp_avg_sq"],
+                                                                   exp_avg_sq))
+                    exp_avg_sq = state["max_exp_avg_sq"]
+                bias_correction1 = 1 - beta1 ** t
+                bias_correction2 = 1 - beta2 ** t
+                denom = exp_avg_sq.sqrt() / bias_correction2 ** 0.5 + eps
+                p.add_(exp_avg / denom, alpha=-lr / bias_correction1)
+        return loss

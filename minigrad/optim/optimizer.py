@@ -1,0 +1,137 @@
+"""``Optimizer``: the base class of ``SGD`` and ``Adam``.
+
+An optimiser holds ``param_groups``, a list of dicts, each with its
+``'params'`` (a list of tensors) and its settings (``'lr'``, ...), so that
+different parts of a model can learn at different rates; and ``state``, a
+dict from each parameter to what the update rule remembers about it
+(a momentum buffer, Adam's running averages). ``step()`` updates every
+parameter that has a ``.grad``; ``zero_grad()`` clears the gradients.
+"""
+
+from __future__ import annotations
+
+import copy
+import warnings
+from collections import defaultdict
+from itertools import chain
+
+from ..tensor import Tensor
+from ..nn.module import _typename
+
+__all__ = ["Optimizer"]
+
+
+class Optimizer:
+    """Base class: subclasses pass their default settings and write ``step``."""
+
+    def __init__(self, params, defaults: dict) -> None:
+        self.defaults = defaults
+        self.state: defaultdict = defaultdict(dict)
+        self.param_groups: list[dict] = []
+        if isinstance(params, Tensor):
+            raise TypeError("params argument given to the optimizer should be an iterable "
+                            "of Tensors or dicts, but got " + _typename(params))
+        param_groups = list(params)
+        if len(param_groups) == 0:
+            raise ValueError("optimizer got an empty parameter list")
+        if not isinstance(param_groups[0], dict):
+            param_groups = [{"params": param_groups}]
+        for group in param_groups:
+            self.add_param_group(group)
+
+    def add_param_group(self, param_group: dict) -> None:
+        """Add a group of parameters with its own settings (missing ones
+        come from the defaults), e.g. to unfreeze layers while fine-tuning."""
+        if not isinstance(param_group, dict):
+            raise TypeError(f"param_group must be a dict, but got {type(param_group)}")
+        params = param_group["params"]
+        if isinstance(params, Tensor):
+            param_group["params"] = [params]
+        elif isinstance(params, set):
+            raise TypeError("optimizer parameters need to be organized in ordered collections, "
+                            "but the ordering of tensors in sets will change between runs. "
+                            "Please use a list instead.")
+        else:
+            param_group["params"] = list(params)
+        for param in param_group["params"]:
+            if not isinstance(param, Tensor):
+                raise TypeError("optimizer can only optimize Tensors, but one of the params is "
+                                + _typename(param))
+            if not (param.is_leaf or param.retains_grad):
+                raise ValueError("can't optimize a non-leaf Tensor")
+        for name, default in self.defaults.items():
+            param_group.setdefault(name, default)
+        params = param_group["params"]
+        if len(params) != len(set(params)):
+            warnings.warn("optimizer contains a parameter group with duplicate parameters; "
+                          "in future, this will cause an error; see "
+                          "github.com/pytorch/pytorch/issues/40967 for more information",
+                          stacklevel=3)
+        existing = set(chain.from_iterable(group["params"] for group in self.param_groups))
+        if not existing.isdisjoint(params):
+            raise ValueError("some parameters appear in more than one parameter group")
+        self.param_groups.append(param_group)
+
+    def zero_grad(self, set_to_none: bool = True) -> None:
+        """Clear every parameter's ``.grad`` (set it to None, or to zeros with
+        ``set_to_none=False``): gradients add up across ``backward()`` calls."""
+        for group in self.param_groups:
+            for param in group["params"]:
+                if param.grad is None:
+                    continue
+                if set_to_none:
+                    param.grad = None
+                else:
+                    if param.grad.grad_fn is not None:
+                        param.grad.detach_()
+                    else:
+                        param.grad.requires_grad_(False)
+                    param.grad.zero_()
+
+    def step(self, closure=None):
+        """Update the parameters once from their gradients (each subclass's rule)."""
+        raise NotImplementedError
+
+    # ---- saving and loading --------------------------------------------------
+
+    def state_dict(self) -> dict:
+        """``{'state': ..., 'param_groups': ...}`` with each parameter replaced by
+        its position (0, 1, ... across the groups), so it can be saved."""
+        index: dict[int, int] = {}
+        groups = []
+        for group in self.param_groups:
+            packed = {key: value for key, value in group.items() if key != "params"}
+            packed["params"] = [index.setdefault(id(p), len(index)) for p in group["params"]]
+            groups.append(packed)
+        state = {index[id(param)]: value for param, value in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        """Restore settings and state saved by ``state_dict()`` (copied, not shared)."""
+        saved_groups = state_dict["param_groups"]
+        if len(saved_groups) != len(self.param_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(saved["params"]) != len(group["params"])
+               for saved, group in zip(saved_groups, self.param_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't "
+                             "match the size of optimizer's group")
+        param_of = dict(zip(chain.from_iterable(g["params"] for g in saved_groups),
+                            chain.from_iterable(g["params"] for g in self.param_groups)))
+        self.state = defaultdict(dict)
+        for position, values in state_dict["state"].items():
+            if position in param_of:
+                self.state[param_of[position]] = {
+                    key: value.clone() if isinstance(value, Tensor) else copy.deepcopy(value)
+                    for key, value in values.items()}
+        self.param_groups = [dict(copy.deepcopy({k: v for k, v in saved.items() if k != "params"}),
+                                  params=group["params"])
+                             for saved, group in zip(saved_groups, self.param_groups)]
+
+    def __repr__(self) -> str:
+        text = type(self).__name__ + " ("
+        for i, group in enumerate(self.param_groups):
+            text += f"\nParameter Group {i}\n"
+            for key in sorted(group):
+                if key != "params":
+                    text += f"    {key}: {group[key]}\n"
+        return text + ")"

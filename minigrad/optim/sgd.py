@@ -1,0 +1,69 @@
+"""``SGD``: stochastic gradient descent, with optional momentum and weight decay."""
+
+from __future__ import annotations
+
+from ..autograd.grad_mode import enable_grad, no_grad
+from .optimizer import Optimizer
+
+__all__ = ["SGD"]
+
+
+class SGD(Optimizer):
+    """Gradient descent, PyTorch's rule exactly. For each parameter p with gradient g:
+
+        g = g + weight_decay * p                       (if weight_decay != 0)
+        b = g                                          (first step, momentum != 0)
+        b = momentum * b + (1 - dampening) * g         (later steps)
+        g = g + momentum * b   if nesterov   else   g = b
+        p = p - lr * g
+
+    (``maximize=True`` uses -g, to climb instead of descend.)
+
+    >>> import minigrad, minigrad.nn as nn
+    >>> model = nn.Linear(3, 1)
+    >>> opt = SGD(model.parameters(), lr=0.1, momentum=0.9)
+    >>> loss = model(minigrad.ones(2, 3)).pow(2).mean()
+    >>> opt.zero_grad(); loss.backward(); opt.step()
+    """
+
+    def __init__(self, params, lr: float = 1e-3, momentum: float = 0, dampening: float = 0,
+                 weight_decay: float = 0, nesterov: bool = False, *,
+                 maximize: bool = False) -> None:
+        if lr < 0.0:
+            raise ValueError(f"Invalid learning rate: {lr}")
+        if momentum < 0.0:
+            raise ValueError(f"Invalid momentum value: {momentum}")
+        if weight_decay < 0.0:
+            raise ValueError(f"Invalid weight_decay value: {weight_decay}")
+        if nesterov and (momentum <= 0 or dampening != 0):
+            raise ValueError("Nesterov momentum requires a momentum and zero dampening")
+        defaults = dict(lr=lr, momentum=momentum, dampening=dampening,
+                        weight_decay=weight_decay, nesterov=nesterov, maximize=maximize)
+        super().__init__(params, defaults)
+
+    @no_grad()
+    def step(self, closure=None):
+        """One update of every parameter that has a gradient. ``closure``, if
+        given, re-computes and returns the loss (it runs with grad enabled)."""
+        loss = None
+        if closure is not None:
+            with enable_grad():
+                loss = closure()
+        for group in self.param_groups:
+            lr, momentum = group["lr"], group["momentum"]
+            for p in group["params"]:
+                if p.grad is None:
+                    continue
+                grad = -p.grad if group["maximize"] else p.grad
+                if group["weight_decay"] != 0:
+                    grad = grad.add(p, alpha=group["weight_decay"])
+                if momentum != 0:
+                    state = self.state[p]
+                    buf = state.get("momentum_buffer")
+                    if buf is None:
+                        buf = state["momentum_buffer"] = grad.clone()
+                    else:
+                        buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+                    grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+                p.add_(grad, alpha=-lr)
+        return loss

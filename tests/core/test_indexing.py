@@ -1,0 +1,215 @@
+"""Indexing against PyTorch 2.13: ``x[...]`` reads (values, the chain of nodes torch
+records piece by piece, gradients), ``x[...] = value`` writes, and the errors."""
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given, strategies as st
+
+import minigrad as mg
+
+from torch_compare import chain, check, check_error, mirror, rand
+
+X = rand((3, 4, 5), seed=0)
+M = rand((3, 4), seed=1)
+S = np.asarray(rand((), seed=2))
+
+INDICES = {
+    "int": 1, "negative int": -1, "two ints": (1, 2), "three ints": (0, -1, 4),
+    "slice": slice(1, None), "full slice": slice(None), "slice 0:3": slice(0, 3),
+    "slice -5:10": slice(-5, 10), "empty slice": slice(2, 2), "stepped slice": slice(None, None, 2),
+    "stepped from 1": slice(1, None, 2), "negative bounds": slice(-2, -1),
+    "tuple of slices": (slice(1, 3), slice(None, None, 3)),
+    "tuple of full slices": (slice(None), slice(None)), "tuple 0:3, :": (slice(0, 3), slice(None)),
+    "trivial then real slice": (slice(None), slice(1, 3)), "int and slice": (0, slice(1, 3)),
+    "slice and int": (slice(1, 3), 0), "None": None, "None first": (None, 0),
+    "None in the middle": (slice(None), None, 1), "None after int": (0, None, slice(1, 3)),
+    "Ellipsis": Ellipsis, "Ellipsis then int": (Ellipsis, 2), "int then Ellipsis": (1, Ellipsis),
+    "Ellipsis and None": (None, 0, Ellipsis, None), "Ellipsis then slice": (Ellipsis, slice(0, 5)),
+    "empty tuple": (), "int list": [0, 2], "repeated int list": [0, 0, 2, 0],
+    "negative int list": [-1, 0], "list on dim 1": (slice(None), [3, 0, 3]),
+    "two lists": ([0, 1, 2], [3, 2, 1]), "broadcast lists": ([[0], [2]], [1, 3]),
+    "int then list": (0, [0, 1]), "list then int": ([0, 2], 1),
+    "list, slice, list": ([0, 2], slice(None), [1, 4]), "list then slice": ([2, 0], slice(1, 3)),
+    "list then None": ([0, 1], None), "True": True, "False": False, "True then int": (True, 0),
+    "int then True": (0, True), "None then True": (None, True),
+}
+
+
+@pytest.mark.parametrize("index", list(INDICES.values()), ids=list(INDICES))
+def test_getitem(index):
+    ours, theirs = check(lambda lib, x: x[index], X)
+    assert chain(ours) == chain(theirs)
+
+
+TENSOR_INDICES = {
+    "int tensor": lambda lib: lib.tensor([2, 0, 2]),
+    "0-dim int tensor": lambda lib: lib.tensor(1),
+    "2-d int tensor": lambda lib: lib.tensor([[0, 1], [2, 2]]),
+    "bool tensor": lambda lib: lib.tensor([True, False, True]),
+    "0-dim bool tensor": lambda lib: lib.tensor(True),
+    "int tensor on dim 1": lambda lib: (slice(None), lib.tensor([1, 3])),
+    "0-dim tensor then int tensor": lambda lib: (lib.tensor(2), lib.tensor([0, 3])),
+}
+
+
+@pytest.mark.parametrize("make", list(TENSOR_INDICES.values()), ids=list(TENSOR_INDICES))
+def test_getitem_with_tensors(make):
+    ours, theirs = check(lambda lib, x: x[make(lib)], X)
+    assert chain(ours) == chain(theirs)
+
+
+def test_boolean_masks():
+    for fn in (lambda lib, x: x[x > 0], lambda lib, x: x[0][x[0] > 0],
+               lambda lib, x: x[x[:, 0, 0] > 0], lambda lib, x: x[x[..., 0] > 0],
+               lambda lib, x: x[:, x[0, :, 0] > 0], lambda lib, x: x[x[:, :, 0] > 0, 1],
+               lambda lib, x: x[(x > 0).numpy() if lib is torch else (x > 0)._data]):
+        ours, theirs = check(fn, X)
+        assert chain(ours) == chain(theirs)
+
+
+def test_indexing_a_non_leaf_and_0_dim_tensors():
+    check(lambda lib, x: (x * 2)[1:, [0, 2]].sum(0), X)
+    check(lambda lib, x: x[...], S)
+    check(lambda lib, x: x[None], S)
+    check(lambda lib, x: x[()], S)
+    check(lambda lib, x: x[None, ..., None], S)
+
+
+def test_gradients_accumulate_at_repeated_positions():
+    ours, theirs = check(lambda lib, x: x[[0, 0, 0, 1]], M)
+    ours, theirs = check(lambda lib, x: x[[0, 0], [1, 1]], M)
+
+
+def test_list_with_slices_is_read_as_a_tuple_with_torchs_warning():
+    with pytest.warns(UserWarning) as ours:
+        check(lambda lib, x: x[[0, slice(None)]], M)
+    messages = {str(w.message) for w in ours}
+    with pytest.warns(UserWarning) as theirs:
+        torch.tensor(M)[[0, slice(None)]]
+    assert any(str(w.message).startswith(m) for w in theirs for m in messages)
+
+
+INDEX_ERRORS = {
+    "int out of range": 3, "negative out of range": -4, "second int out of range": (0, 4),
+    "too many": (0, 0, 0, 0), "too many with None": (None, 0, 0, 0, 0),
+    "list out of range": [0, 3], "list on dim 1 out of range": (slice(None), [4, -5]),
+    "mask shape": [True, False], "float": 1.5, "float in tuple": (0, 1.5),
+    "lists do not broadcast": ([0, 1], [0, 1, 2]), "string": "a",
+}
+
+
+@pytest.mark.parametrize("index", list(INDEX_ERRORS.values()), ids=list(INDEX_ERRORS))
+@pytest.mark.filterwarnings("ignore:Using a non-tuple sequence:UserWarning")  # torch, for "a"
+def test_getitem_errors(index):
+    check_error(lambda lib, x: x[index], M)
+
+
+def test_getitem_errors_with_tensors_and_0_dim():
+    check_error(lambda lib, x: x[lib.tensor([0.5])], M)
+    check_error(lambda lib, x: x[lib.tensor([True, False, True, True])], M)
+    check_error(lambda lib, x: x[0], S)
+    check_error(lambda lib, x: x[1:], S)
+    check_error(lambda lib, x: x[lib.tensor([[True, False]])], M)
+
+
+@given(data=st.data())
+def test_random_basic_indices(data):
+    """Random ints, slices (any start/stop/step > 0), None and Ellipsis."""
+    shape = data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=4), label="shape")
+    items = []
+    for size in shape:
+        kind = data.draw(st.sampled_from(["int", "slice", "none", "skip"]))
+        if kind == "int":
+            items.append(data.draw(st.integers(-size, size - 1)))
+        elif kind == "slice":
+            bound = st.one_of(st.none(), st.integers(-size - 2, size + 2))
+            items.append(slice(data.draw(bound), data.draw(bound),
+                               data.draw(st.one_of(st.none(), st.integers(1, 3)))))
+        elif kind == "none":
+            items.extend([None, slice(None)])
+        else:
+            break
+    if data.draw(st.booleans()):  # Ellipsis stands for the dims not indexed yet
+        items.append(Ellipsis)
+        if data.draw(st.booleans()):
+            items.append(None)
+    index = tuple(items) if len(items) != 1 or data.draw(st.booleans()) else items[0]
+    ours, theirs = check(lambda lib, x: x[index], rand(tuple(shape), seed=3))
+    assert chain(ours) == chain(theirs)
+
+
+@given(data=st.data())
+def test_random_advanced_indices(data):
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3), label="shape"))
+    dim = data.draw(st.integers(0, len(shape) - 1))
+    length = data.draw(st.integers(0, 5))
+    picks = data.draw(st.lists(st.integers(-shape[dim], shape[dim] - 1), min_size=length,
+                               max_size=length))
+    index = (slice(None),) * dim + (picks,)
+    if data.draw(st.booleans()) and dim + 1 < len(shape):
+        index += (data.draw(st.integers(0, shape[dim + 1] - 1)),)
+    ours, theirs = check(lambda lib, x: x[index], rand(shape, seed=4))
+    assert chain(ours) == chain(theirs)
+
+
+# ---- x[index] = value ------------------------------------------------------------------
+
+def assign(index, value_of=None):
+    """x[index] = value on a non-leaf (y = x * 1), returning y."""
+    def fn(lib, x, *values):
+        y = x * 1
+        y[index] = values[0] if values else value_of
+        return y
+    return fn
+
+
+SETITEM = {
+    "int = number": (1, None, 5.0), "slice = number": (slice(1, 3), None, -1.0),
+    "mask = number": ("mask", None, 0.0), "list = number": ([0, 2], None, 2.0),
+    "int = row": (0, rand((4,), seed=5), None), "slice = broadcast row": (
+        slice(None, 2), rand((4,), seed=6), None),
+    "column = column": ((slice(None), 1), rand((3,), seed=7), None),
+    "Ellipsis = matrix": (Ellipsis, rand((3, 4), seed=8), None),
+}
+
+
+@pytest.mark.parametrize("index, value, number", list(SETITEM.values()), ids=list(SETITEM))
+@pytest.mark.parametrize("value_grad", [True, False], ids=["value-grad", "value-const"])
+def test_setitem_on_a_non_leaf(index, value, number, value_grad):
+    def fn(lib, x, *values):
+        y = x * 1
+        position = (x > 0) if isinstance(index, str) else index
+        y[position] = values[0] if values else number
+        return y
+    arrays = [M] if value is None else [M, value]
+    check(fn, *arrays, requires_grad=[True] + [value_grad] * (len(arrays) - 1))
+
+
+def test_setitem_under_no_grad_and_on_plain_tensors():
+    def fn(lib, x):
+        with lib.no_grad():
+            x[0, 1] = 7.0
+            x[x < -1] = -1.0
+        return x * 1
+    check(fn, M)
+
+    def plain(lib, x):
+        x[:, 0] = lib.tensor([1.0, 2.0, 3.0])
+        x[1] = 0
+        return x
+    check(plain, M, requires_grad=False)
+
+
+def test_setitem_errors():
+    def on_leaf(lib, x):
+        x[0] = 1.0
+    check_error(on_leaf, M)
+
+    def wrong_shape(lib, x):
+        x[0] = lib.tensor([1.0, 2.0])
+    check_error(wrong_shape, M, requires_grad=False)
+
+    def view_of_leaf(lib, x):
+        x[0][1] = 2.0
+    check_error(view_of_leaf, M)

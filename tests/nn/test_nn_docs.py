@@ -1,0 +1,16 @@
+"""The examples in the docstrings of minigrad.nn and minigrad.optim run and print
+what they say (learners copy them)."""
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["minigrad.nn.module", "minigrad.nn.parameter", "minigrad.nn.linear",
+           "minigrad.nn.container", "minigrad.optim.sgd"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples(name):
+    result = doctest.testmod(importlib.import_module(name), optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

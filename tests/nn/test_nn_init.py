@@ -1,0 +1,160 @@
+"""nn.init against torch.nn.init.
+
+The random numbers differ (another generator), so we ask torch which
+distribution it samples from: its initialisers end in ``tensor.uniform_(a, b)``
+or ``tensor.normal_(mean, std)``, and we record those calls; ours end in
+``init.uniform_`` / ``init.normal_``, which we record the same way. Then the
+samples themselves are checked statistically."""
+
+import math
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+
+from nn_twins import as_numpy, raised
+
+
+@pytest.fixture
+def recorded(monkeypatch):
+    """Replace the samplers of both libraries by recorders of (kind, shape, a, b)."""
+    calls = {"mg": [], "torch": []}
+
+    def record(lib, kind):
+        def sampler(tensor, a, b, generator=None):
+            calls[lib].append((kind, tuple(tensor.shape), a, b))
+            return tensor
+        return sampler
+
+    monkeypatch.setattr(torch.Tensor, "uniform_", record("torch", "uniform"))
+    monkeypatch.setattr(torch.Tensor, "normal_", record("torch", "normal"))
+    monkeypatch.setattr(mg.nn.init, "uniform_", record("mg", "uniform"))
+    monkeypatch.setattr(mg.nn.init, "normal_", record("mg", "normal"))
+    return calls
+
+
+def same_calls(calls):
+    assert calls["mg"] and len(calls["mg"]) == len(calls["torch"])
+    for mine, theirs in zip(calls["mg"], calls["torch"]):
+        assert mine[:2] == theirs[:2]
+        assert mine[2:] == pytest.approx(theirs[2:], rel=1e-12)
+
+
+INITIALISERS = [
+    pytest.param("kaiming_uniform_", {}, id="kaiming_uniform"),
+    pytest.param("kaiming_uniform_", {"a": math.sqrt(5)}, id="kaiming_uniform-a"),
+    pytest.param("kaiming_uniform_", {"mode": "fan_out", "nonlinearity": "relu"},
+                 id="kaiming_uniform-fan_out-relu"),
+    pytest.param("kaiming_normal_", {}, id="kaiming_normal"),
+    pytest.param("kaiming_normal_", {"mode": "fan_out", "nonlinearity": "tanh"},
+                 id="kaiming_normal-fan_out"),
+    pytest.param("xavier_uniform_", {}, id="xavier_uniform"),
+    pytest.param("xavier_uniform_", {"gain": 5 / 3}, id="xavier_uniform-gain"),
+    pytest.param("xavier_normal_", {"gain": 2.0}, id="xavier_normal-gain"),
+]
+
+
+@pytest.mark.parametrize("shape", [(30, 20), (8, 3, 2, 2)], ids=str)
+@pytest.mark.parametrize("name, kwargs", INITIALISERS)
+def test_initialisers_sample_torchs_distribution(recorded, name, kwargs, shape):
+    getattr(mg.nn.init, name)(mg.empty(*shape), **kwargs)
+    getattr(torch.nn.init, name)(torch.empty(*shape), **kwargs)
+    same_calls(recorded)
+
+
+def test_linear_initialises_like_torch(recorded):
+    mg.nn.Linear(7, 5)
+    mg.nn.Linear(7, 5, bias=False)
+    torch.nn.Linear(7, 5)
+    torch.nn.Linear(7, 5, bias=False)
+    same_calls(recorded)
+
+
+@pytest.mark.parametrize("nonlinearity, param", [
+    ("linear", None), ("conv2d", None), ("conv_transpose3d", None), ("sigmoid", None),
+    ("tanh", None), ("relu", None), ("leaky_relu", None), ("leaky_relu", 0.2),
+    ("leaky_relu", 1), ("selu", None),
+])
+def test_calculate_gain_is_torchs(nonlinearity, param):
+    assert mg.nn.init.calculate_gain(nonlinearity, param) == \
+        torch.nn.init.calculate_gain(nonlinearity, param)
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda lib: lib.nn.init.calculate_gain("swish"), id="unknown"),
+    pytest.param(lambda lib: lib.nn.init.calculate_gain("leaky_relu", True), id="bad-slope"),
+    pytest.param(lambda lib: lib.nn.init.kaiming_uniform_(lib.empty(3)), id="1-d"),
+    pytest.param(lambda lib: lib.nn.init.xavier_normal_(lib.empty(3)), id="1-d-xavier"),
+    pytest.param(lambda lib: lib.nn.init.kaiming_normal_(lib.empty(3, 3), mode="fan"),
+                 id="bad-mode"),
+])
+def test_init_errors_are_torchs(call):
+    assert raised(lambda: call(mg)) == raised(lambda: call(torch))
+
+
+def test_zero_element_tensor_warns_like_torch():
+    messages = []
+    for lib in (mg, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            lib.nn.init.kaiming_uniform_(lib.empty(0, 3))
+        messages.append([str(w.message) for w in caught])
+    assert messages[0] == messages[1] and messages[0]
+
+
+# ---- the samples themselves ------------------------------------------------------
+
+def test_uniform_samples_fill_the_interval():
+    mg.manual_seed(0)
+    values = as_numpy(mg.nn.init.uniform_(mg.empty(100_000), -2.0, 3.0))
+    assert -2.0 <= values.min() < -1.99 and 2.99 < values.max() < 3.0
+    assert values.mean() == pytest.approx(0.5, abs=0.03)
+    assert values.std() == pytest.approx(5 / math.sqrt(12), rel=0.01)
+
+
+def test_normal_samples_have_the_mean_and_std():
+    mg.manual_seed(0)
+    values = as_numpy(mg.nn.init.normal_(mg.empty(100_000, dtype=mg.float64), 1.5, 0.25))
+    assert values.mean() == pytest.approx(1.5, abs=0.005)
+    assert values.std() == pytest.approx(0.25, rel=0.01)
+
+
+@pytest.mark.parametrize("name, value", [("zeros_", 0.0), ("ones_", 1.0)])
+def test_constant_fills(name, value):
+    t = mg.empty(2, 3)
+    assert getattr(mg.nn.init, name)(t) is t
+    assert as_numpy(t).tolist() == torch.nn.init.constant_(torch.empty(2, 3), value).tolist()
+    assert as_numpy(mg.nn.init.constant_(t, 0.5)).tolist() == [[0.5] * 3] * 2
+
+
+def test_init_works_in_place_on_parameters_without_recording():
+    mg.manual_seed(0)
+    weight = mg.nn.Parameter(mg.empty(4, 4))
+    alias = weight.detach()  # shares weight's memory
+    same = mg.nn.init.kaiming_uniform_(weight, a=math.sqrt(5))
+    assert same is weight and weight.is_leaf and weight.grad_fn is None
+    assert as_numpy(alias).any()  # written in place
+    np.testing.assert_array_equal(as_numpy(alias), as_numpy(weight))
+    (weight * 2).sum().backward()  # still an ordinary leaf
+    assert as_numpy(weight.grad).tolist() == [[2.0] * 4] * 4
+
+
+@pytest.mark.parametrize("name", ["uniform_", "normal_", "xavier_uniform_", "xavier_normal_",
+                                  "kaiming_uniform_", "kaiming_normal_"])
+def test_a_generator_of_ones_own_repeats_and_leaves_the_default_alone(name):
+    fill = getattr(mg.nn.init, name)
+    mg.manual_seed(0)
+    expected_default = as_numpy(mg.rand(3))
+    mg.manual_seed(0)
+    first = as_numpy(fill(mg.empty(4, 4), generator=mg.Generator().manual_seed(7))).copy()
+    again = as_numpy(fill(mg.empty(4, 4), generator=mg.Generator().manual_seed(7)))
+    np.testing.assert_array_equal(first, again)
+    np.testing.assert_array_equal(as_numpy(mg.rand(3)), expected_default)
+
+
+def test_init_dtype_is_kept():
+    t = mg.nn.init.xavier_uniform_(mg.empty(3, 3, dtype=mg.float64))
+    assert t.dtype is mg.float64

@@ -1,0 +1,251 @@
+"""Optimisers against torch.optim: parameter trajectories under the same
+gradients for every option, state and state_dict, param groups, zero_grad,
+closures, repr and the errors for invalid arguments."""
+
+import pytest
+import torch
+
+import minigrad as mg
+
+from nn_twins import FLOAT64, close, raised, rand
+
+# torch's settings that mean nothing on minigrad's one CPU code path
+TORCH_ONLY = {"foreach", "differentiable", "fused", "capturable", "decoupled_weight_decay"}
+
+CONFIGS = [
+    pytest.param("SGD", {"lr": 0.1}, id="sgd"),
+    pytest.param("SGD", {}, id="sgd-default-lr"),
+    pytest.param("SGD", {"lr": 0.1, "momentum": 0.9}, id="sgd-momentum"),
+    pytest.param("SGD", {"lr": 0.05, "momentum": 0.8, "dampening": 0.3}, id="sgd-dampening"),
+    pytest.param("SGD", {"lr": 0.1, "momentum": 0.9, "nesterov": True}, id="sgd-nesterov"),
+    pytest.param("SGD", {"lr": 0.1, "weight_decay": 0.01}, id="sgd-weight-decay"),
+    pytest.param("SGD", {"lr": 0.1, "momentum": 0.5, "nesterov": True, "weight_decay": 0.1,
+                         "maximize": True}, id="sgd-everything"),
+    pytest.param("Adam", {}, id="adam"),
+    pytest.param("Adam", {"lr": 0.01, "betas": (0.8, 0.99), "eps": 1e-6}, id="adam-betas"),
+    pytest.param("Adam", {"lr": 0.01, "weight_decay": 0.1}, id="adam-weight-decay"),
+    pytest.param("Adam", {"lr": 0.01, "amsgrad": True}, id="adam-amsgrad"),
+    pytest.param("Adam", {"lr": 0.02, "amsgrad": True, "weight_decay": 0.05, "maximize": True},
+                 id="adam-everything"),
+]
+
+
+def twin_params(dtype="float32"):
+    shapes = [(3, 2), (4,), ()]
+    arrays = [rand(s, seed=i, dtype=dtype) for i, s in enumerate(shapes)]
+    return ([mg.nn.Parameter(mg.tensor(a)) for a in arrays],
+            [torch.nn.Parameter(torch.tensor(a)) for a in arrays])
+
+
+def feed(params_mg, params_t, step, skip=()):
+    """Give both sets of parameters the same (made-up) gradients for ``step``."""
+    for i, (p, q) in enumerate(zip(params_mg, params_t)):
+        if i in skip:
+            p.grad = q.grad = None
+            continue
+        g = rand(tuple(q.shape), seed=100 * step + i, dtype=str(q.dtype).split(".")[1])
+        p.grad, q.grad = mg.tensor(g), torch.tensor(g)
+
+
+def trajectories(name, kwargs, steps=15, dtype="float32", **tolerance):
+    params_mg, params_t = twin_params(dtype)
+    opt_mg = getattr(mg.optim, name)(params_mg, **kwargs)
+    opt_t = getattr(torch.optim, name)(params_t, **kwargs)
+    for step in range(steps):
+        feed(params_mg, params_t, step)
+        opt_mg.step()
+        opt_t.step()
+        for p, q in zip(params_mg, params_t):
+            close(p, q, **tolerance)
+    return opt_mg, opt_t, params_mg, params_t
+
+
+@pytest.mark.parametrize("name, kwargs", CONFIGS)
+def test_updates_match_torch(name, kwargs):
+    trajectories(name, kwargs, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name, kwargs", CONFIGS)
+def test_updates_match_torch_in_float64(name, kwargs):
+    trajectories(name, kwargs, dtype="float64", **FLOAT64)
+
+
+@pytest.mark.parametrize("name, kwargs", CONFIGS)
+def test_state_and_state_dict_match_torch(name, kwargs):
+    opt_mg, opt_t, params_mg, params_t = trajectories(name, kwargs, steps=3)
+    mine, theirs = opt_mg.state_dict(), opt_t.state_dict()
+    assert list(mine) == list(theirs) == ["state", "param_groups"]
+    assert mine["param_groups"] == [{k: v for k, v in group.items() if k not in TORCH_ONLY}
+                                    for group in theirs["param_groups"]]
+    assert list(mine["state"]) == list(theirs["state"])
+    for index, state in theirs["state"].items():
+        assert list(mine["state"][index]) == list(state)
+        for key, value in state.items():
+            close(mine["state"][index][key], value)
+
+
+@pytest.mark.parametrize("name, kwargs", CONFIGS)
+def test_repr_is_torchs_without_its_device_settings(name, kwargs):
+    params_mg, params_t = twin_params()
+    theirs = repr(getattr(torch.optim, name)(params_t, **kwargs)).split("\n")
+    theirs = "\n".join(line for line in theirs if line.strip().split(":")[0] not in TORCH_ONLY)
+    assert repr(getattr(mg.optim, name)(params_mg, **kwargs)) == theirs
+
+
+@pytest.mark.parametrize("name, kwargs", CONFIGS)
+def test_parameters_without_grad_are_skipped(name, kwargs):
+    params_mg, params_t = twin_params()
+    opt_mg = getattr(mg.optim, name)(params_mg, **kwargs)
+    opt_t = getattr(torch.optim, name)(params_t, **kwargs)
+    for step in range(3):
+        feed(params_mg, params_t, step, skip=(1,))
+        opt_mg.step()
+        opt_t.step()
+    for p, q in zip(params_mg, params_t):
+        close(p, q)
+    assert list(opt_mg.state_dict()["state"]) == list(opt_t.state_dict()["state"])
+
+
+def test_param_groups_with_their_own_settings():
+    params_mg, params_t = twin_params()
+    opts = []
+    for lib, params in ((mg, params_mg), (torch, params_t)):
+        opt = lib.optim.SGD([{"params": params[:2]}, {"params": params[2], "lr": 0.5}],
+                            lr=0.1, momentum=0.9)
+        opt.add_param_group({"params": [], "momentum": 0.0})
+        opts.append(opt)
+    for step in range(4):
+        feed(params_mg, params_t, step)
+        for opt in opts:
+            opt.step()
+    for p, q in zip(params_mg, params_t):
+        close(p, q)
+    assert opts[0].param_groups[1]["lr"] == 0.5 and opts[0].param_groups[2]["lr"] == 0.1
+    assert repr(opts[0]) == "\n".join(line for line in repr(opts[1]).split("\n")
+                                      if line.strip().split(":")[0] not in TORCH_ONLY)
+
+
+@pytest.mark.parametrize("name, kwargs", [CONFIGS[2], CONFIGS[11]])
+def test_load_state_dict_resumes_exactly(name, kwargs):
+    opt_mg, opt_t, params_mg, params_t = trajectories(name, kwargs, steps=3)
+    resumed = getattr(mg.optim, name)(params_mg, **kwargs)
+    resumed.load_state_dict(opt_mg.state_dict())
+    saved = opt_mg.state_dict()["state"][0]
+    assert resumed.state[params_mg[0]] is not opt_mg.state[params_mg[0]]  # copied
+    for key in saved:
+        assert resumed.state[params_mg[0]][key] is not saved[key]
+    for step in range(3, 6):
+        feed(params_mg, params_t, step)
+        resumed.step()
+        opt_t.step()
+        for p, q in zip(params_mg, params_t):
+            close(p, q)
+
+
+@pytest.mark.parametrize("change", [
+    pytest.param(lambda s: s["param_groups"].append(dict(s["param_groups"][0])), id="groups"),
+    pytest.param(lambda s: s["param_groups"][0]["params"].pop(), id="group-size"),
+])
+def test_load_state_dict_errors_are_torchs(change):
+    def attempt(lib, params):
+        opt = lib.optim.SGD(params, lr=0.1)
+        state = opt.state_dict()
+        change(state)
+        return raised(lambda: opt.load_state_dict(state))
+
+    params_mg, params_t = twin_params()
+    assert attempt(mg, params_mg) == attempt(torch, params_t)
+
+
+@pytest.mark.parametrize("set_to_none", [True, False])
+def test_zero_grad_matches_torch(set_to_none):
+    params_mg, params_t = twin_params()
+    opt_mg, opt_t = mg.optim.SGD(params_mg), torch.optim.SGD(params_t)
+    feed(params_mg, params_t, 0, skip=(2,))
+    opt_mg.zero_grad(set_to_none=set_to_none)
+    opt_t.zero_grad(set_to_none=set_to_none)
+    for p, q in zip(params_mg, params_t):
+        close(p.grad, q.grad)
+
+
+def test_zero_grad_sets_none_by_default():
+    params_mg, params_t = twin_params()
+    opt_mg, opt_t = mg.optim.Adam(params_mg), torch.optim.Adam(params_t)
+    feed(params_mg, params_t, 0)
+    opt_mg.zero_grad()
+    opt_t.zero_grad()
+    assert [p.grad for p in params_mg] == [q.grad for q in params_t] == [None] * 3
+
+
+def test_closure_reevaluates_the_loss_with_grad_enabled():
+    losses = []
+    for lib in (mg, torch):
+        x = lib.nn.Parameter(lib.tensor([1.0, -2.0]))
+        opt = lib.optim.SGD([x], lr=0.1)
+
+        def closure():
+            opt.zero_grad()
+            loss = (x * x).sum()
+            loss.backward()
+            return loss
+
+        with lib.no_grad():
+            losses.append([opt.step(closure).item() for _ in range(3)] + x.tolist())
+    assert losses[0] == pytest.approx(losses[1], rel=1e-6)
+
+
+def test_step_records_nothing_in_the_graph():
+    p = mg.nn.Parameter(mg.ones(2))
+    p.grad = mg.ones(2)
+    mg.optim.Adam([p], lr=0.1).step()
+    assert p.is_leaf and p.grad_fn is None and p.requires_grad
+
+
+# ---- errors -----------------------------------------------------------------------------
+
+def leaf(lib):
+    return lib.ones(2, requires_grad=True)
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda lib: lib.optim.SGD([leaf(lib)], lr=-1.0), id="sgd-lr"),
+    pytest.param(lambda lib: lib.optim.SGD([leaf(lib)], lr=0.1, momentum=-0.5), id="momentum"),
+    pytest.param(lambda lib: lib.optim.SGD([leaf(lib)], lr=0.1, weight_decay=-1),
+                 id="sgd-weight-decay"),
+    pytest.param(lambda lib: lib.optim.SGD([leaf(lib)], lr=0.1, nesterov=True),
+                 id="nesterov-no-momentum"),
+    pytest.param(lambda lib: lib.optim.SGD([leaf(lib)], lr=0.1, momentum=0.9, dampening=0.1,
+                                           nesterov=True), id="nesterov-dampening"),
+    pytest.param(lambda lib: lib.optim.Adam([leaf(lib)], lr=-1.0), id="adam-lr"),
+    pytest.param(lambda lib: lib.optim.Adam([leaf(lib)], eps=-1e-8), id="eps"),
+    pytest.param(lambda lib: lib.optim.Adam([leaf(lib)], betas=(1.0, 0.999)), id="beta0"),
+    pytest.param(lambda lib: lib.optim.Adam([leaf(lib)], betas=(0.9, -0.1)), id="beta1"),
+    pytest.param(lambda lib: lib.optim.Adam([leaf(lib)], weight_decay=-0.1),
+                 id="adam-weight-decay"),
+    pytest.param(lambda lib: lib.optim.SGD(leaf(lib)), id="a-tensor"),
+    pytest.param(lambda lib: lib.optim.SGD([]), id="empty"),
+    pytest.param(lambda lib: lib.optim.SGD([leaf(lib) * 2]), id="non-leaf"),
+    pytest.param(lambda lib: lib.optim.SGD([1.0]), id="not-a-tensor"),
+    pytest.param(lambda lib: lib.optim.SGD([{"params": {leaf(lib)}}]), id="a-set"),
+    pytest.param(lambda lib: (lambda p: lib.optim.SGD([{"params": [p]}, {"params": [p]}]))(
+        leaf(lib)), id="shared-between-groups"),
+    pytest.param(lambda lib: lib.optim.SGD([leaf(lib)]).add_param_group([leaf(lib)]),
+                 id="group-not-dict"),
+])
+def test_invalid_arguments_raise_torchs_errors(call):
+    assert raised(lambda: call(mg)) == raised(lambda: call(torch))
+
+
+def test_duplicate_parameters_warn_like_torch():
+    messages = []
+    for lib in (mg, torch):
+        p = leaf(lib)
+        with pytest.warns(UserWarning) as caught:
+            lib.optim.SGD([p, p], lr=0.1)
+        messages.append([str(w.message) for w in caught])
+    assert messages[0] == messages[1]
+
+
+def test_base_optimizer_step_is_abstract():
+    with pytest.raises(NotImplementedError):
+        mg.optim.Optimizer([leaf(mg)], {}).step()
