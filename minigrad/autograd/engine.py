@@ -92,7 +92,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     targets = _targets(inputs)
     captured = {}
     for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph):
-        if step.is_leaf and accumulate:
+        if step.is_leaf and accumulate and step.grad_outputs[0] is not None:
             _store_grad(step.node.variable, step.leaf_grad, create_graph)
         if targets is not None and step.node in targets:
             for nr in targets[step.node]:
@@ -250,6 +250,14 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
 def _compute_step(step, node, create_graph, keep_graph, run) -> None:
     """Fill in ``step``: sum what arrived, run hooks, then the node's backward."""
     step.grad_outputs = _sum_arrivals(node, step.received)
+    if all(grad is None for grad in step.grad_outputs):
+        # Every edge in delivered "no gradient" (e.g. the backward of norm(0)):
+        # nothing to run; the node passes "no gradient" on.
+        if isinstance(node, AccumulateGrad):
+            step.leaf_grad = node.variable._grad
+        else:
+            step.sent = tuple((next_node, nr, None) for next_node, nr in node.next_functions)
+        return
     _run_tensor_hooks(node, step, create_graph)
     if isinstance(node, AccumulateGrad):
         step.leaf_grad = _accumulated(node.variable, step.grad_outputs[0], create_graph)

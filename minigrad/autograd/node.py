@@ -49,27 +49,30 @@ class SavedTensor:
     rebuilds a Tensor whose ``grad_fn`` is the node, as PyTorch does.
     """
 
-    __slots__ = ("tensor", "data", "version", "saved_version", "grad_fn", "output_nr")
+    __slots__ = ("tensor", "data", "version", "saved_version", "output_nr")
 
     def __init__(self, tensor, *, is_output: bool = False):
         self.version = tensor._version
         self.saved_version = tensor._version.value
         self.output_nr = tensor._output_nr
         if is_output:
-            self.tensor, self.data, self.grad_fn = None, tensor._data, None
+            self.tensor, self.data = None, tensor._data
         else:
-            self.tensor, self.data, self.grad_fn = tensor, None, tensor.grad_fn
+            self.tensor, self.data = tensor, None
 
     def unpack(self, node: "Node"):
         Tensor = _tensor.Tensor
         if self.version.value != self.saved_version:
             tensor = self.tensor
             data = self.data if tensor is None else tensor._data
-            producer = node if tensor is None else self.grad_fn
+            # Like PyTorch: a saved output names the node that saved it; a saved
+            # input names the op that produced its present value.
+            producer = node if tensor is None else tensor.grad_fn
+            output_nr = self.output_nr if tensor is None else tensor._output_nr
             raise errors.modified_by_inplace(
                 LEGACY_NAMES[Tensor._dtype_of(data)], data.shape,
                 _forward_name(producer) if producer is not None else None,
-                self.output_nr, self.version.value, self.saved_version,
+                output_nr, self.version.value, self.saved_version,
             )
         if self.tensor is not None:
             return self.tensor

@@ -314,9 +314,8 @@ class LinalgVectorNormBackward0(Node):
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
         zero = grad.new_zeros(())
         if p == 0:
-            # torch sends no gradient at all (x.grad stays None); minigrad's engine
-            # cannot yet deliver "no gradient" to a leaf, so it sends zeros.
-            return x.new_zeros(tuple(x.shape))
+            # Counting nonzeros is piecewise constant: no gradient at all, as in PyTorch.
+            return None
         if p == 1:
             return x.sign() * grad
         if p == 2:

@@ -152,8 +152,6 @@ def test_modified_saved_tensor_fails_at_backward(fn):
     check_error(fn, X)
 
 
-@pytest.mark.xfail(strict=True, reason="minigrad/autograd/node.py SavedTensor.unpack names the "
-                   "grad_fn the tensor had when saved (Mul); torch names its current one (Add)")
 def test_modified_saved_tensor_message_names_the_current_grad_fn():
     def fn(lib, x):
         y = x * 1
