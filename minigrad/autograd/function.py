@@ -74,7 +74,7 @@ class FunctionCtx(Node):
         # Outputs that received no gradient get zeros (PyTorch's materialize_grads).
         grad_outputs = tuple(
             grad_outputs[i] if i < len(grad_outputs) and grad_outputs[i] is not None
-            else (zeros(*meta[0], dtype=meta[1]) if meta is not None else None)
+            else (zeros(tuple(meta[0]), dtype=meta[1]) if meta is not None else None)
             for i, meta in enumerate(self._output_meta)
         )
         grads = self._function.backward(self, *grad_outputs)

@@ -64,7 +64,7 @@ def analytical_jacobian(func, inputs) -> list:
         if not out.requires_grad:
             continue
         for m in range(out.numel()):
-            seed = zeros(*out.shape, dtype=out.dtype)
+            seed = zeros(tuple(out.shape), dtype=out.dtype)
             seed._data.reshape(-1)[m] = 1
             grads = grad(out, differentiable, seed, retain_graph=True, allow_unused=True)
             grads = iter(grads)

@@ -1,9 +1,12 @@
 """``minigrad.nn.functional``: the math of the layers and losses, as functions.
 
-Everything here is written with ordinary tensor operations, so autograd
-differentiates it with no extra code: the gradient of ``cross_entropy`` is
-the chain rule through ``log_softmax``, indexing and ``mean``. The modules in
-``minigrad.nn`` (``nn.Linear``, ``nn.CrossEntropyLoss``, ...) call these.
+Most of it is written with ordinary tensor operations, so autograd
+differentiates it with no extra code. Where PyTorch computes a whole loss (or
+``bias + x @ W^T``) as one operation, so does minigrad, so the graph shows
+PyTorch's node (``NllLossBackward0``, ``AddmmBackward0``); those live in
+``minigrad/ops/loss.py`` and ``minigrad/ops/linalg.py``, derivative included.
+The modules in ``minigrad.nn`` (``nn.Linear``, ``nn.CrossEntropyLoss``, ...)
+call these functions.
 
 Loss functions take ``reduction``: ``'none'`` returns one loss per element
 (or per sample), ``'sum'`` their sum, ``'mean'`` (the default) their mean.
@@ -15,6 +18,7 @@ import warnings
 
 import minigrad
 
+from .. import ops
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
@@ -24,9 +28,16 @@ __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropo
 # ---- layers and activations ------------------------------------------------
 
 def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
-    """y = x W^T + b, for ``weight`` of shape (out_features, in_features)."""
-    output = input.matmul(weight.t())
-    return output if bias is None else output + bias
+    """y = x W^T + b, for ``weight`` of shape (out_features, in_features).
+
+    As in PyTorch, a batch of rows with a bias is one ``addmm`` (AddmmBackward0);
+    other shapes are flattened to rows and back."""
+    if bias is None:
+        return input.matmul(weight.t())
+    if input.dim() == 2:
+        return ops.addmm(bias, input, weight.t())
+    rows = input.reshape(-1, input.size(-1))
+    return ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.size(0))
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -105,7 +116,7 @@ def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to "
             "broadcasting. Please ensure they have the same size.", stacklevel=2)
-    return _reduce((input - target) ** 2, reduction)
+    return ops.mse_loss(input, target, reduction)
 
 
 def _type_name(tensor: Tensor) -> str:
@@ -155,16 +166,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     _check_reduction(reduction)
     _check_class_targets(input, target, ignore_index)
     rows, targets = _classes_last(input, target)
-    kept = targets != ignore_index
-    safe = targets.masked_fill(targets == ignore_index, 0)  # any class will do: weighted by 0
-    picked = rows[minigrad.arange(rows.size(0)), safe]      # input[n, t_n]
-    w = kept.to(rows.dtype) if weight is None else weight[safe] * kept
-    loss = -picked * w
-    if reduction == "mean":
-        return loss.sum() / w.sum()
-    if reduction == "sum":
-        return loss.sum()
-    return loss.reshape(target.shape)
+    loss = ops.nll_loss_rows(rows, targets, weight, ignore_index, reduction)
+    if reduction == "none" and loss.shape != target.shape:  # (N, C, d1, ...) inputs
+        return loss.reshape(target.shape)
+    return loss
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -229,11 +234,4 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
-    m = (-input).clamp(min=0)
-    log_one_plus_exp = m + ((-m).exp() + (-input - m).exp()).log()
-    if pos_weight is not None:
-        log_one_plus_exp = (1 + (pos_weight - 1) * target) * log_one_plus_exp
-    loss = (1 - target) * input + log_one_plus_exp
-    if weight is not None:
-        loss = loss * weight
-    return _reduce(loss, reduction)
+    return ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)

@@ -7,7 +7,8 @@
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
-| linalg        | matmul, mm, mv, dot, bmm                                |
+| linalg        | matmul, mm, mv, dot, bmm, addmm                         |
+| loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
 | compare       | == != < <= > >= (not differentiable)                    |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
 """
@@ -20,7 +21,8 @@ from .compare import (  # noqa: F401
 )
 from .indexing import getitem, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
-from .linalg import bmm, dot, matmul, mm, mv  # noqa: F401
+from .linalg import addmm, bmm, dot, matmul, mm, mv  # noqa: F401
+from .loss import binary_cross_entropy_with_logits, mse_loss, nll_loss_rows  # noqa: F401
 from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sigmoid, sign, sin,
     sqrt, tanh, where,

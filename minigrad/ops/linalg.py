@@ -16,7 +16,7 @@ from .. import dtypes
 from ..autograd.node import Node
 from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm"]
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm"]
 
 
 class MmBackward0(Node):
@@ -30,6 +30,27 @@ class MmBackward0(Node):
         grad_a = grad.mm(self._saved_mat2.t()) if self.needs_input_grad[0] else None
         grad_b = self._saved_self.t().mm(grad) if self.needs_input_grad[1] else None
         return grad_a, grad_b
+
+
+class AddmmBackward0(Node):
+    """C = beta * self + alpha * (mat1 @ mat2) (a linear layer: bias + x @ W^T).
+    dC/dself: beta G (summed over broadcast rows),  dC/dmat1: alpha G @ mat2^T,
+    dC/dmat2: alpha mat1^T @ G"""
+
+    def forward(self, bias, a, b, beta=1, alpha=1):
+        self.save(mat1=a, mat2=b, beta=beta, alpha=alpha)
+        product = np.matmul(a, b)
+        if alpha != 1:
+            product = alpha * product
+        return product + (bias if beta == 1 else beta * bias)
+
+    def backward(self, grad):
+        alpha, beta = self._saved_alpha, self._saved_beta
+        grad_bias = (grad if beta == 1 else grad * beta) if self.needs_input_grad[0] else None
+        scaled = grad if alpha == 1 else grad * alpha
+        grad_a = scaled.mm(self._saved_mat2.t()) if self.needs_input_grad[1] else None
+        grad_b = self._saved_mat1.t().mm(scaled) if self.needs_input_grad[2] else None
+        return grad_bias, grad_a, grad_b
 
 
 class MvBackward0(Node):
@@ -99,6 +120,20 @@ def mm(a, b):
             f"mat1 and mat2 shapes cannot be multiplied ({_dims(a)} and {_dims(b)})"
         )
     return MmBackward0.apply(a, b, cast_to=_dtype(a, b))
+
+
+def addmm(bias, a, b, *, beta=1, alpha=1):
+    """beta * bias + alpha * (a @ b), for matrices a and b (``bias`` broadcasts)."""
+    if a.ndim != 2:
+        raise RuntimeError("mat1 must be a matrix, got {}-D tensor".format(a.ndim))
+    if b.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix, got {}-D tensor".format(b.ndim))
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(
+            f"mat1 and mat2 shapes cannot be multiplied ({_dims(a)} and {_dims(b)})"
+        )
+    broadcast_shapes(bias.shape, (a.shape[0], b.shape[1]))
+    return AddmmBackward0.apply(bias, a, b, cast_to=_dtype(a, b), beta=beta, alpha=alpha)
 
 
 def mv(a, v):

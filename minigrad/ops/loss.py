@@ -1,0 +1,140 @@
+"""Loss functions that PyTorch computes as single operations (and so shows as
+single nodes: ``grad_fn=<NllLossBackward0>``). ``minigrad.nn.functional``
+calls these; its docstrings give the formulas from the learner's side.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.node import Node
+
+__all__ = ["nll_loss_rows", "mse_loss", "binary_cross_entropy_with_logits"]
+
+
+def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
+    if reduction == "mean":
+        return np.asarray(values.mean(dtype=values.dtype))
+    if reduction == "sum":
+        return np.asarray(values.sum(dtype=values.dtype))
+    return values
+
+
+def _unreduce(grad, shape, reduction: str):
+    """The gradient of each element before the reduction."""
+    if reduction == "mean":
+        return grad.expand(shape) / int(np.prod(shape, dtype=np.int64))
+    if reduction == "sum":
+        return grad.expand(shape)
+    return grad
+
+
+class NllLossBackward0(Node):
+    """loss_n = -w[t_n] * x[n, t_n] for log-probabilities x of shape (N, C);
+    'mean' divides the sum by sum_n w[t_n].
+    d loss_n / d x[n, c] = -w[t_n] where c == t_n, else 0"""
+
+    def forward(self, x, target, weight, ignore_index, reduction):
+        kept = target != ignore_index
+        safe = np.where(kept, target, 0)
+        w = (np.ones(x.shape[1], x.dtype) if weight is None else weight)[safe] * kept
+        losses = -x[np.arange(x.shape[0]), safe] * w
+        total_weight = np.asarray(w.sum(dtype=x.dtype))
+        self.save(target=target, weight=weight, ignore_index=ignore_index,
+                  reduction=reduction, total_weight=total_weight)
+        self.picked = (safe, w, x.shape)
+        if reduction == "mean":
+            return np.asarray(losses.sum(dtype=x.dtype) / total_weight)
+        return _reduce(losses, reduction)
+
+    def backward(self, grad):
+        from ..tensor import Tensor
+
+        safe, w, shape = self.picked
+        slope = np.zeros(shape, dtype=w.dtype)  # d loss_n / d x[n, c] for each row n
+        slope[np.arange(shape[0]), safe] = -w
+        reduction = self._saved_reduction
+        if reduction == "mean":
+            slope /= self._saved_total_weight._data
+        if reduction == "none":
+            grad = grad.unsqueeze(1)
+        return grad * Tensor._make(slope)
+
+
+class MseLossBackward0(Node):
+    """loss_i = (self_i - target_i)**2, then reduced.
+    d loss_i / d self_i = 2 (self_i - target_i) = -d loss_i / d target_i"""
+
+    def forward(self, x, target, reduction):
+        self.save(self=x, target=target, reduction=reduction)
+        difference = x - target
+        return _reduce(difference * difference, reduction)
+
+    def backward(self, grad):
+        x, target = self._saved_self, self._saved_target
+        grad_x = _unreduce(grad, x.shape, self._saved_reduction) * 2 * (x - target)
+        return grad_x, -grad_x if self.needs_input_grad[1] else None
+
+
+class BinaryCrossEntropyWithLogitsBackward0(Node):
+    """loss_i = -w_i [p t_i log sigmoid(x_i) + (1 - t_i) log(1 - sigmoid(x_i))]
+    (p: pos_weight, 1 when not given), computed without overflow.
+    d loss_i / d x_i = w_i [sigmoid(x_i) (1 - t_i + p t_i) - p t_i]
+    d loss_i / d t_i = -w_i [p log sigmoid(x_i) - log sigmoid(-x_i)]"""
+
+    def forward(self, x, target, weight, pos_weight, reduction):
+        self.save(self=x, target=target, weight=weight, pos_weight=pos_weight,
+                  reduction=reduction)
+        log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
+        log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
+        p = 1 if pos_weight is None else pos_weight
+        losses = p * target * log_sig + (1 - target) * log_sig_neg
+        if weight is not None:
+            losses = losses * weight
+        return _reduce(np.asarray(losses, dtype=x.dtype), reduction)
+
+    def backward(self, grad):
+        x, t = self._saved_self, self._saved_target
+        w, p = self._saved_weight, self._saved_pos_weight
+        p = 1 if p is None else p
+        grad = _unreduce(grad, x.shape, self._saved_reduction)
+        if w is not None:
+            grad = grad * w
+        grad_x = grad * (x.sigmoid() * (1 - t + p * t) - p * t)
+        grad_t = None
+        if self.needs_input_grad[1]:
+            grad_t = -grad * (p * _log_sigmoid(x) - _log_sigmoid(-x))
+        return grad_x, grad_t
+
+
+def _log_sigmoid(x):
+    """log sigmoid(x) = -(max(-x, 0) + log(1 + exp(-|x|))), stable for large |x|."""
+    return -((-x).clamp(min=0) + (1 + (-x.abs()).exp()).log())
+
+
+def nll_loss_rows(log_probs, target, weight=None, ignore_index=-100, reduction="mean"):
+    """``nll_loss`` for log-probabilities of shape (N, C) and class indices (N,)."""
+    return NllLossBackward0.apply(
+        log_probs, target=target._data, weight=None if weight is None else weight._data,
+        ignore_index=ignore_index, reduction=reduction)
+
+
+def mse_loss(x, target, reduction="mean"):
+    from ..autograd.broadcast import broadcast_shapes
+    from .. import dtypes
+
+    broadcast_shapes(x.shape, target.shape)
+    return MseLossBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
+                                  reduction=reduction)
+
+
+def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None,
+                                     reduction="mean"):
+    from ..autograd.broadcast import broadcast_shapes
+    from .. import dtypes
+
+    broadcast_shapes(x.shape, target.shape)
+    return BinaryCrossEntropyWithLogitsBackward0.apply(
+        x, target, cast_to=dtypes.result_type(x, target),
+        weight=None if weight is None else weight._data,
+        pos_weight=None if pos_weight is None else pos_weight._data, reduction=reduction)
