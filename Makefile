@@ -36,6 +36,11 @@ test: $(STAMP_TEST)
 test-fast: $(STAMP_TEST)
 	$(BIN)/python -m pytest -x -q tests/core
 
+# minigrad against PyTorch (and micrograd, MyGrad), with the machine it ran on.
+bench: $(STAMP_TEST)
+	$(BIN)/python -m pip install --quiet micrograd mygrad
+	$(BIN)/python benchmarks/run.py
+
 # Re-run the lessons and store their outputs (after editing a lesson).
 notebooks: $(STAMP_TEST)
 	cd notebooks && ../$(BIN)/jupyter execute --inplace --timeout=120 $(notdir $(LESSONS))

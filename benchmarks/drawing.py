@@ -1,4 +1,5 @@
-"""How fast are the drawings? ``python -m widgets.benchmark`` prints the figures.
+"""How fast are the drawings? ``python benchmarks/drawing.py`` prints the figures
+(``make bench`` prints the main ones).
 
 Timings belong here, not in unit tests (machines differ). Measured: drawing
 plus layout of graphs of 50 and 500 boxes (with graphviz-pure, and with the
@@ -13,11 +14,7 @@ import shutil
 import time
 
 import minigrad as torch
-
-from . import render
-from .draw import draw_graph
-from .render import render_svg
-from .stepper import BackwardStepper
+from widgets import BackwardStepper, draw_graph, render, render_svg
 
 
 def layers(count: int):
