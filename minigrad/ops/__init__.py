@@ -9,7 +9,7 @@
 | indexing      | x[...] reads and writes                                 |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
-| compare       | == != < <= > >= (not differentiable)                    |
+| compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
 """
 

@@ -26,11 +26,28 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
         dtype = float_dtype_for(dtype)
     if is_tensor(a) and is_tensor(b) and a._data.shape != b._data.shape:
         broadcast_shapes(a._data.shape, b._data.shape)
-    return node_cls.apply(a, b, cast_to=dtype, **params)
+    return node_cls.apply(_wrapped(a), _wrapped(b), cast_to=dtype, **params)
+
+
+def _wrapped(value):
+    """A Python number as the 0-dim tensor torch wraps it in (int64, float64 or bool:
+    ``(x * 0.1).grad_fn._saved_other`` is ``tensor(0.1000, dtype=torch.float64)``).
+    The promotion above already treated it as a number; the op casts it."""
+    if is_tensor(value):
+        return value
+    from ..tensor import Tensor
+
+    if isinstance(value, (bool, np.bool_)):
+        return Tensor._make(np.array(value, np.bool_))
+    if isinstance(value, (int, np.integer)):
+        return Tensor._make(np.array(value, np.int64))
+    return Tensor._make(np.array(value, np.float64))
 
 
 def _is_bool(value) -> bool:
-    return (value.dtype is dtypes.bool) if is_tensor(value) else isinstance(value, (bool, np.bool_))
+    if is_tensor(value):
+        return value.dtype is dtypes.bool
+    return isinstance(value, (bool, np.bool_))
 
 
 def _check_sub(a, b) -> None:
@@ -114,6 +131,20 @@ class RsubBackward1(Node):
     def backward(self, grad):
         alpha = self._saved_alpha
         return -grad if alpha == 1 else grad * -alpha
+
+
+class RsubBackward0(Node):
+    """z = other - alpha * self, both tensors (``torch.rsub``).
+    dz/dself = -alpha,  dz/dother = 1"""
+
+    def forward(self, a, other, alpha=1):
+        self.save(alpha=alpha)
+        with quietly():
+            return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
+
+    def backward(self, grad):
+        alpha = self._saved_alpha
+        return (-grad if alpha == 1 else grad * -alpha), grad
 
 
 class MulBackward0(Node):
@@ -236,9 +267,10 @@ def sub(a, b, alpha=1):
 
 
 def rsub(a, other):
-    """other - a for a Python number ``other`` (``2 - x``)."""
+    """other - a: ``2 - x`` (RsubBackward1), or ``torch.rsub`` of two tensors (RsubBackward0)."""
     if is_tensor(other):
-        return sub(other, a)
+        _check_sub(a, other)
+        return _binary(RsubBackward0, a, other, "-")
     check_operand("-", other)
     _check_sub(a, other)
     return RsubBackward1.apply(a, cast_to=dtypes.result_type(a, other), other=other)

@@ -42,7 +42,8 @@ class SelectBackward0(Node):
 
 
 class SliceBackward0(Node):
-    """y = x[start:end:step] along dim.   dy/dx: the gradient placed in the slice, zeros elsewhere"""
+    """y = x[start:end:step] along dim.
+    dy/dx: the gradient placed in the slice, zeros elsewhere"""
 
     is_view = True
 
@@ -61,11 +62,24 @@ class IndexBackward0(Node):
     dy/dx: the gradient added at the positions read (repeated positions add up)"""
 
     def forward(self, x, indices):
-        self.save(indices=indices, self_sym_sizes=x.shape)
+        # Each index array is saved on its own, so that it is freed after backward
+        # (and a second backward fails, as in torch); slices are kept as they are.
+        self.save(self_sym_sizes=x.shape,
+                  index_layout=tuple(None if isinstance(i, np.ndarray) else i for i in indices))
+        self.save(**{f"index_{k}": i for k, i in enumerate(indices)
+                     if isinstance(i, np.ndarray)})
         return x[indices]
 
+    @property
+    def _saved_indices(self) -> list:
+        """As torch shows them: one tensor per indexed dim, None for the others."""
+        return [getattr(self, f"_saved_index_{k}") if item is None else None
+                for k, item in enumerate(self._saved_index_layout)]
+
     def backward(self, grad):
-        return index_put_into(grad, self._saved_self_sym_sizes, self._saved_indices)
+        indices = tuple(index._data if index is not None else slice(None)
+                        for index in self._saved_indices)
+        return index_put_into(grad, self._saved_self_sym_sizes, indices)
 
 
 class IndexPutBackward0(Node):
@@ -364,13 +378,18 @@ def _parse_for_setitem(x, index):
     that view (``advanced``, or None). ``is_view`` tells whether the view is a
     real one (torch skips full slices inside a tuple)."""
     if not isinstance(index, tuple):
+        # torch's shortcuts for a single index (a lone full slice writes x itself)
         if index is Ellipsis:
             return (Ellipsis,), None, False
+        if index is None or index is True:
+            return (None,), None, True
         if _is_int_scalar(index) or isinstance(index, slice):
             if x.ndim == 0:
                 raise IndexError(_ZERO_DIM_INDEX if _is_int_scalar(index)
                                  else "slice() cannot be applied to a 0-dim tensor.")
             if isinstance(index, slice):
+                if _is_trivial_slice(index, x.shape[0]):
+                    return (Ellipsis,), None, False
                 start, stop, step = _slice_bounds(x.shape[0], index)
                 return (slice(start, stop, step),), None, True
             return (_check_item(x.shape[0], int(index), 0),), None, True
@@ -425,6 +444,8 @@ def setitem(x, index, value):
     if _sequence_as_tuple(index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
+    if index is False:
+        return  # torch writes nothing (and checks nothing)
     basic, advanced, is_view = _parse_for_setitem(x, index)
     _check_write(x, is_view, check_inplace)
     if is_tensor(value):
@@ -445,6 +466,8 @@ def setitem(x, index, value):
             source = source.view(_without_leading_ones(source.shape))
             if source.shape != target:
                 source = source.expand(target)
+    elif _without_leading_ones(source.shape) != source.shape:
+        source = source.view(_without_leading_ones(source.shape))  # index_put_ broadcasts
     if is_view:
         result = CopySlices.apply(x, source, cast_to=x.dtype, basic=basic, advanced=advanced)
     elif advanced is not None:
@@ -474,5 +497,6 @@ def _check_write(x, is_view, check_inplace) -> None:
     check_inplace(x)
 
 
-from .shape import AliasBackward0, UnsqueezeBackward0  # noqa: E402  (shape.py imports indexing lazily)
+# (at the end: shape.py imports this module lazily)
+from .shape import AliasBackward0, UnsqueezeBackward0  # noqa: E402
 

@@ -303,10 +303,14 @@ def cos(x):
 
 
 def relu(x):
+    if x.dtype is dtypes.bool:
+        raise RuntimeError("Boolean inputs not supported for relu")
     return ReluBackward0.apply(x)
 
 
 def abs(x):
+    if x.dtype is dtypes.bool:
+        raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
     return AbsBackward0.apply(x)
 
 
@@ -319,6 +323,17 @@ def clamp(x, min=None, max=None):
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if is_tensor(min) or is_tensor(max):
+        if not all(b is None or is_tensor(b) for b in (min, max)):
+            # torch's two signatures take two tensors or two numbers, not one of each
+            got = ", ".join(f"{name}={'Tensor' if is_tensor(b) else type(b).__name__}"
+                            for name, b in (("max", max), ("min", min)) if b is not None)
+            raise TypeError(
+                f"clamp() received an invalid combination of arguments - got ({got}, ), but "
+                "expected one of:\n * (Tensor min = None, Tensor max = None)\n      didn't "
+                "match because some of the keywords were incorrect: max, min\n * (Number min "
+                "= None, Number max = None)\n      didn't match because some of the keywords "
+                "were incorrect: max, min\n"
+            )
         low = None if min is None else as_tensor(min)
         high = None if max is None else as_tensor(max)
         bounds = [t for t in (x, low, high) if t is not None]

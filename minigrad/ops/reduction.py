@@ -39,7 +39,8 @@ class SumBackward0(Node):
 
     def forward(self, x):
         self.save(self_sym_sizes=x.shape)
-        return np.asarray(np.sum(x, dtype=x.dtype))
+        with quietly():  # (inf + -inf gives nan silently, as in torch)
+            return np.asarray(np.sum(x, dtype=x.dtype))
 
     def backward(self, grad):
         return grad.expand(self._saved_self_sym_sizes)
@@ -50,7 +51,8 @@ class SumBackward1(Node):
 
     def forward(self, x, dim, keepdim):
         self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape)
-        return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+        with quietly():  # (inf + -inf gives nan silently, as in torch)
+            return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
 
     def backward(self, grad):
         shape = self._saved_self_sym_sizes
@@ -63,7 +65,9 @@ class MeanBackward0(Node):
 
     def forward(self, x):
         self.save(self_sym_sizes=x.shape, self_sym_numel=x.size)
-        return np.asarray(np.mean(x, dtype=x.dtype))
+        with quietly(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is nan
+            return np.asarray(np.mean(x, dtype=x.dtype))
 
     def backward(self, grad):
         return grad.expand(self._saved_self_sym_sizes) / self._saved_self_sym_numel
@@ -74,7 +78,9 @@ class MeanBackward1(Node):
 
     def forward(self, x, dim, keepdim):
         self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape, self_sym_numel=x.size)
-        return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+        with quietly(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
 
     def backward(self, grad):
         shape = self._saved_self_sym_sizes
@@ -165,7 +171,8 @@ class ProdBackward0(Node):
     (as torch computes it), else the product of the others taken explicitly"""
 
     def forward(self, x):
-        result = np.asarray(np.prod(x, dtype=x.dtype))
+        with quietly():
+            result = np.asarray(np.prod(x, dtype=x.dtype))
         self.save(self=x, result=result)
         return result
 
@@ -182,7 +189,8 @@ class ProdBackward1(Node):
     """y = product of x along dim.   dy/dx_i = product of the others along dim"""
 
     def forward(self, x, dim, keepdim):
-        result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+        with quietly():
+            result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
         self.save(self=x, dim=dim, keepdim=keepdim, result=result)
         return result
 
@@ -335,7 +343,7 @@ class LogsumexpBackward0(Node):
     """y = log(sum exp(x)) over dim.   dy/dx_i = exp(x_i - y) (the softmax)"""
 
     def forward(self, x, dim, keepdim):
-        peak = np.max(x, axis=dim, keepdims=True)
+        peak = np.max(x, axis=dim, keepdims=True, initial=-np.inf)  # (-inf when empty)
         peak = np.where(np.isfinite(peak), peak, 0)
         with quietly():
             result = np.log(np.sum(np.exp(x - peak), axis=dim, keepdims=True)) + peak
@@ -358,7 +366,7 @@ class SoftmaxBackward0(Node):
 
     def forward(self, x, dim):
         with quietly():
-            shifted = np.exp(x - np.max(x, axis=dim, keepdims=True))
+            shifted = np.exp(x - np.max(x, axis=dim, keepdims=True, initial=-np.inf))
             result = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True))
         self.save(dim=dim, result=result)
         return result
@@ -373,7 +381,7 @@ class LogSoftmaxBackward0(Node):
 
     def forward(self, x, dim):
         with quietly():
-            shifted = x - np.max(x, axis=dim, keepdims=True)
+            shifted = x - np.max(x, axis=dim, keepdims=True, initial=-np.inf)
             result = np.asarray(
                 shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
         self.save(dim=dim, result=result)

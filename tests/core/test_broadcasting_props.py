@@ -180,8 +180,10 @@ def matmul_case(draw):
     requires grad, and whether the left operand is a transposed (strided) view."""
     n, m, p = draw(st.integers(1, 4)), draw(st.integers(1, 4)), draw(st.integers(1, 4))
     batch = draw(st.lists(st.integers(1, 3), min_size=0, max_size=2))
-    left_batch = [1 if draw(st.booleans()) else b for b in batch][draw(st.integers(0, len(batch))):]
-    right_batch = [1 if draw(st.booleans()) else b for b in batch][draw(st.integers(0, len(batch))):]
+    left_batch = [1 if draw(st.booleans()) else b for b in batch]
+    left_batch = left_batch[draw(st.integers(0, len(batch))):]
+    right_batch = [1 if draw(st.booleans()) else b for b in batch]
+    right_batch = right_batch[draw(st.integers(0, len(batch))):]
     left = (m,) if draw(st.booleans()) else tuple(left_batch) + (n, m)
     right = (m,) if draw(st.booleans()) else tuple(right_batch) + (m, p)
     grads = draw(st.sampled_from([(True, True), (True, False), (False, True)]))

@@ -181,6 +181,10 @@ SECOND_ORDER = [
     case(lambda lib, x: x[x > 0] ** 3, X3, id="indexing-mask"),
     case(lambda lib, x, y: lib.cat([x * y, y.exp()]) ** 2, X, Y, id="cat"),
     case(lambda lib, x: x.t().reshape(-1) ** 2, X, id="reshape"),
+    case(lambda lib, x, v: _assign(lib, x * x, v * v), X, ROW[:2].copy(), id="setitem-view"),
+    case(lambda lib, x, v: _assign_advanced(lib, x * x, v.exp()), X, ROW[:2].copy(),
+         id="setitem-advanced"),
+    case(lambda lib, x, w: _inplace(lib, x * x, w), X, POS, id="inplace"),
 ]
 
 
@@ -202,3 +206,20 @@ def test_finite_difference_check_can_fail():
 
     with pytest.raises(AssertionError):
         check_numerical(lambda x: Wrong.apply(x), X)
+
+
+def test_double_backward_check_can_fail():
+    """A backward that is right but not differentiable (it detaches x) must be caught."""
+    class Square(mg.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x * x
+
+        @staticmethod
+        def backward(ctx, grad):
+            x, = ctx.saved_tensors
+            return grad * 2 * x.detach()
+
+    with pytest.raises(AssertionError):
+        check_double_backward(lambda lib, x: x * x if lib is not mg else Square.apply(x), X)

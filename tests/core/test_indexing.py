@@ -213,3 +213,39 @@ def test_setitem_errors():
     def view_of_leaf(lib, x):
         x[0][1] = 2.0
     check_error(view_of_leaf, M)
+
+
+@given(data=st.data())
+def test_random_setitem(data):
+    """x[index] = value for random basic/advanced indices and values that broadcast."""
+    shape = tuple(data.draw(st.lists(st.integers(1, 4), min_size=1, max_size=3), label="shape"))
+    items = []
+    for size in shape:
+        kind = data.draw(st.sampled_from(["int", "slice", "full", "list", "stop"]))
+        if kind == "int":
+            items.append(data.draw(st.integers(-size, size - 1)))
+        elif kind == "slice":
+            items.append(slice(data.draw(st.integers(0, size - 1)), None,
+                               data.draw(st.integers(1, 2))))
+        elif kind == "full":
+            items.append(slice(None))
+        elif kind == "list" and not any(isinstance(i, list) for i in items):
+            items.append(data.draw(st.lists(st.integers(0, size - 1), min_size=1, max_size=3,
+                                            unique=True)))
+        else:
+            break
+    index = tuple(items) if len(items) != 1 or data.draw(st.booleans()) else items[0]
+    x = rand(shape, seed=6)
+    target = x[index].shape
+    value_shape = target[data.draw(st.integers(0, len(target))):]
+    value_shape = tuple(1 if data.draw(st.booleans()) else s for s in value_shape)
+    as_number = data.draw(st.booleans())
+
+    def fn(lib, t, *values):
+        y = t * 1
+        y[index] = 2.5 if as_number else values[0]
+        return y
+
+    arrays = [x] if as_number else [x, rand(value_shape, seed=7)]
+    ours, theirs = check(fn, *arrays)
+    assert chain(ours) == chain(theirs)

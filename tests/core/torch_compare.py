@@ -184,8 +184,9 @@ def check_error(fn, *arrays, requires_grad=None, match_type=True):
     with pytest.raises(Exception) as ours:
         fn(mg, *ours_in)
     if match_type:
-        assert type(ours.value) is type(theirs.value), \
-            f"{type(ours.value).__name__}: {ours.value} != {type(theirs.value).__name__}: {theirs.value}"
+        assert type(ours.value) is type(theirs.value), (
+            f"{type(ours.value).__name__}: {ours.value} != "
+            f"{type(theirs.value).__name__}: {theirs.value}")
     assert str(ours.value) == str(theirs.value), \
         f"message differs:\n  minigrad: {ours.value}\n  torch:    {theirs.value}"
     return str(theirs.value)
