@@ -11,26 +11,29 @@ added or repeated: ``sum_to(grad, (3, 1))``.
 
 from __future__ import annotations
 
-from ..errors import shape_mismatch_error
+from .. import errors
 
 __all__ = ["broadcast_shapes", "sum_to"]
 
 
-def broadcast_shapes(*shapes: tuple[int, ...]) -> tuple[int, ...]:
-    """The shape that ``shapes`` broadcast to, or torch's error naming the axis."""
-    ndim = max(len(shape) for shape in shapes)
-    result = [1] * ndim
-    for shape in shapes:
-        offset = ndim - len(shape)
-        for axis, size in enumerate(shape):
-            current = result[offset + axis]
-            if current == 1:
-                result[offset + axis] = size
-            elif size != 1 and size != current:
-                # torch calls the operands a and b and counts the axis in the
-                # result's (right-aligned) shape.
-                raise shape_mismatch_error(current, size, offset + axis)
-    return tuple(result)
+def broadcast_shapes(*shapes) -> tuple[int, ...]:
+    """The shape ``shapes`` broadcast to, as torch's ``infer_size`` finds it: the
+    shapes are combined pair by pair, left to right, each pair compared from the
+    last axis; the first mismatch is reported with the pair called a and b."""
+    result = tuple(shapes[0])
+    for shape in shapes[1:]:
+        a, b = result, tuple(shape)
+        ndim = max(len(a), len(b))
+        combined = [1] * ndim
+        for axis in range(ndim - 1, -1, -1):
+            offset = ndim - 1 - axis
+            size_a = a[len(a) - 1 - offset] if offset < len(a) else 1
+            size_b = b[len(b) - 1 - offset] if offset < len(b) else 1
+            if size_a != size_b and size_a != 1 and size_b != 1:
+                raise errors.shape_mismatch_error(size_a, size_b, axis)
+            combined[axis] = size_b if size_a == 1 else size_a
+        result = tuple(combined)
+    return result
 
 
 def sum_to(grad, shape: tuple[int, ...]):

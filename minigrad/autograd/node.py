@@ -295,21 +295,19 @@ def _as_array(value, cast_to):
 def _resolve_saved(value, inputs, arrays, output):
     """Turn what ``forward`` saved into what backward will unpack.
 
-    An input's array -> that input Tensor (with its graph, for double
-    backward); the result array -> the output; a Python-number operand -> a
-    constant tensor (PyTorch saves those too, and frees them); another array
-    (a mask, indices) -> a constant tensor; anything else (dim, keepdim) as is.
+    An input tensor's array -> that input Tensor (with its graph, for double
+    backward); the result array -> the output; another array (a mask,
+    indices) -> a constant tensor; anything else (dim, keepdim, a number,
+    None) as it is. (Ops pass Python-number operands as 0-dim tensors where
+    PyTorch does, so those are saved, and freed, like any input.)
     """
-    Tensor = _tensor.Tensor
     if value is output._data:
         return SavedTensor(output, is_output=True)
-    for x, array in zip(inputs, arrays):
-        if value is array:
-            if isinstance(x, Tensor):
-                return SavedTensor(x)
-            return SavedTensor(Tensor._scalar_operand(x))
     if isinstance(value, np.ndarray):
-        return SavedTensor(Tensor._make(value))
+        for x, array in zip(inputs, arrays):
+            if value is array and isinstance(x, _tensor.Tensor):
+                return SavedTensor(x)
+        return SavedTensor(_tensor.Tensor._make(value))
     return value
 
 

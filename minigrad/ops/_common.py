@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
+from ..autograd.broadcast import broadcast_shapes  # noqa: F401 (re-exported for the ops)
 
 # How torch's C++ messages name dtypes ("expected ... but got: float != long int").
 C_TYPE_NAMES = {
@@ -30,9 +31,7 @@ def is_number(value) -> bool:
 
 
 def is_tensor(value) -> bool:
-    from ..tensor import Tensor
-
-    return isinstance(value, Tensor)
+    return isinstance(value, _tensor.Tensor)
 
 
 def as_tensor(value, like=None):
@@ -85,21 +84,5 @@ def float_dtype_for(dtype: dtypes.dtype) -> dtypes.dtype:
     return dtype if dtype.is_floating_point else dtypes.get_default_dtype()
 
 
-def broadcast_shapes(*shapes) -> tuple[int, ...]:
-    """The shape ``shapes`` broadcast to, as torch's ``infer_size`` finds it: the
-    shapes are combined pair by pair, left to right, each pair compared from the
-    last axis; the first mismatch is reported with the pair called a and b."""
-    result = tuple(shapes[0])
-    for shape in shapes[1:]:
-        a, b = result, tuple(shape)
-        ndim = max(len(a), len(b))
-        combined = [1] * ndim
-        for axis in range(ndim - 1, -1, -1):
-            offset = ndim - 1 - axis
-            size_a = a[len(a) - 1 - offset] if offset < len(a) else 1
-            size_b = b[len(b) - 1 - offset] if offset < len(b) else 1
-            if size_a != size_b and size_a != 1 and size_b != 1:
-                raise errors.shape_mismatch_error(size_a, size_b, axis)
-            combined[axis] = size_b if size_a == 1 else size_a
-        result = tuple(combined)
-    return result
+# At the bottom: tensor.py (the floor above) imports the ops.
+from .. import tensor as _tensor  # noqa: E402

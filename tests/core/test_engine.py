@@ -168,3 +168,19 @@ def test_inputs_limit_accumulation_like_torch():
         return a.grad.tolist(), b.grad
     ours, theirs = run(mg), run(torch)
     assert ours == theirs
+
+
+def test_saved_values_keep_their_kind():
+    """Arrays of inputs come back as those inputs; plain values as they were."""
+    from minigrad.autograd import Node
+
+    class Probe(Node):
+        def forward(self, a, b, flag=None, count=1):
+            self.save(self=a, other=b, flag=flag, count=count)
+            return a + b
+
+    x = mg.tensor([1.0, 2.0], requires_grad=True)
+    one = mg.tensor(1.0)
+    y = Probe.apply(x, one, flag=None, count=1)
+    assert y.grad_fn._saved_self is x and y.grad_fn._saved_other is one
+    assert y.grad_fn._saved_flag is None and y.grad_fn._saved_count == 1
