@@ -49,7 +49,7 @@ class Tensor:
     """
 
     __slots__ = ("_data", "dtype", "_requires_grad", "grad_fn", "_output_nr", "_grad",
-                 "_version", "_base", "_accumulator", "_leaf_hooks", "__weakref__")
+                 "_version_counter", "_base", "_accumulator", "_leaf_hooks", "__weakref__")
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
     def __init__(self, data=(), *, requires_grad: bool = False):
@@ -65,7 +65,7 @@ class Tensor:
         self._requires_grad = grad_fn is not None or requires_grad
         self._output_nr = output_nr
         self._grad = None
-        self._version = version if version is not None else _Version()
+        self._version_counter = version if version is not None else _Version()
         self._base = base
         self._accumulator = None
         self._leaf_hooks = None
@@ -92,6 +92,11 @@ class Tensor:
         return _DTYPE_OF[array.dtype]
 
     # ---- autograd attributes ---------------------------------------------
+
+    @property
+    def _version(self) -> int:
+        """How many times this tensor (or a view of its memory) was changed in place."""
+        return self._version_counter.value
 
     @property
     def requires_grad(self) -> bool:
@@ -191,7 +196,7 @@ class Tensor:
 
     def detach(self) -> "Tensor":
         """A tensor sharing this one's data, cut from the graph."""
-        return Tensor._make(self._data, version=self._version, base=self)
+        return Tensor._make(self._data, version=self._version_counter, base=self)
 
     def detach_(self) -> "Tensor":
         """Cut this tensor from the graph, in place (it becomes a leaf)."""

@@ -112,7 +112,7 @@ def _store_grad(tensor, grad, create_graph: bool) -> None:
         tensor._grad = grad
         return
     np.copyto(old._data, grad._data, casting="unsafe")
-    old._version.value += 1
+    old._version_counter.value += 1
 
 
 def _roots(tensors, grad_tensors) -> list:

@@ -133,7 +133,7 @@ class Function(metaclass=_FunctionMeta):
                 wrapped.append(out)
                 continue
             wrapped.append(Tensor._make(out._data, grad_fn=ctx, output_nr=nr,
-                                        version=out._version))
+                                        version=out._version_counter))
         if ctx._saved_for_backward is not None:
             by_id = {id(out): new for out, new in zip(outputs, wrapped)}
             ctx._saved_for_backward = tuple(

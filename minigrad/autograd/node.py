@@ -52,8 +52,8 @@ class SavedTensor:
     __slots__ = ("tensor", "data", "version", "saved_version", "output_nr")
 
     def __init__(self, tensor, *, is_output: bool = False):
-        self.version = tensor._version
-        self.saved_version = tensor._version.value
+        self.version = tensor._version_counter
+        self.saved_version = tensor._version_counter.value
         self.output_nr = tensor._output_nr
         if is_output:
             self.tensor, self.data = None, tensor._data
@@ -125,7 +125,7 @@ class Node:
         version = base = None
         if cls.is_view:
             base = inputs[0]
-            version = base._version
+            version = base._version_counter
             if base._base is not None:
                 base = base._base
         if not record:

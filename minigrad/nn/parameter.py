@@ -33,7 +33,7 @@ class Parameter(Tensor):
 
             data = empty(0)
         source = data.detach()  # same memory and version counter, cut from any graph
-        self._init(source._data, requires_grad=requires_grad, version=source._version)
+        self._init(source._data, requires_grad=requires_grad, version=source._version_counter)
 
     def __repr__(self) -> str:
         return "Parameter containing:\n" + super().__repr__()

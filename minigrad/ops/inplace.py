@@ -127,7 +127,7 @@ def rebase(x, result) -> None:
             "to a single memory location. Please clone() the tensor before performing the "
             "operation."
         ) from None
-    x._version.value += 1
+    x._version_counter.value += 1
     if result.grad_fn is not None:
         x.grad_fn = result.grad_fn
         x._output_nr = result._output_nr

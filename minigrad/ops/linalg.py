@@ -272,7 +272,7 @@ def _squeeze_inplace(x, dim):
     from .shape import SqueezeBackward4
 
     result = SqueezeBackward4.apply(x, dim=dim)
-    result._version.value += 1  # squeeze_ changed the mm result in place
+    result._version_counter.value += 1  # squeeze_ changed the mm result in place
     return result
 
 

@@ -78,7 +78,7 @@ def test_grad_fn_name_and_version(op):
     assert ours.grad_fn.name() == theirs.grad_fn.name()
     assert [(n.name() if n else None, k) for n, k in ours.grad_fn.next_functions] == \
         [(n.name() if n else None, k) for n, k in theirs.grad_fn.next_functions]
-    assert ours._version.value == theirs._version
+    assert ours._version == theirs._version
 
 
 @pytest.mark.parametrize("op", list(ALL.values()), ids=list(ALL))
@@ -100,7 +100,7 @@ def test_under_no_grad_updates_the_leaf(op):
         return x
 
     ours, theirs = check(step, X, W, graph=False, backward=False)
-    assert ours._version.value == theirs._version == 1
+    assert ours._version == theirs._version == 1
 
 
 def test_sgd_step_then_a_new_forward():
