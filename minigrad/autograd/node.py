@@ -115,11 +115,18 @@ class Node:
         ``cast_to`` is the result dtype (from the promotion rules); tensor
         inputs of another dtype are converted before the NumPy call.
         """
-        node = cls()
-        record = grad_mode._enabled and any(
-            getattr(x, "_requires_grad", False) for x in inputs)
+        record = False
+        if grad_mode._enabled:
+            for x in inputs:
+                if getattr(x, "_requires_grad", False):
+                    record = True
+                    break
+        # Not __init__: most nodes are never recorded (everything computed
+        # under no_grad, inside backward too), so only _link gives a node the
+        # state of a graph node.
+        node = object.__new__(cls)
         node._pending = {} if record else False  # False: save() keeps nothing
-        arrays = [_as_array(x, cast_to) for x in inputs]
+        arrays = _as_arrays(inputs, cast_to)
         result = node.forward(*arrays, **params)
         # A view shares memory, and so the version counter, with its base.
         version = base = None
@@ -137,6 +144,8 @@ class Node:
     def _link(self, inputs, arrays, output) -> None:
         """Connect this node to its inputs' nodes and resolve saved values."""
         self._sequence_nr = next(_sequence)
+        self._saved = {}
+        self._tensor_pre_hooks = self._retains_grad = None
         edges, needs, meta = [], [], []
         for x in inputs:
             if getattr(x, "_requires_grad", False):
@@ -282,14 +291,20 @@ class AccumulateGrad(Node):
         return ()
 
 
-def _as_array(value, cast_to):
-    """The NumPy value ``forward`` receives for one input."""
-    data = getattr(value, "_data", None)
-    if data is None:
-        return value  # a Python number: NumPy keeps the array's dtype (NEP 50)
-    if cast_to is not None and data.dtype != cast_to.numpy:
-        return data.astype(cast_to.numpy)
-    return data
+def _as_arrays(inputs, cast_to) -> list:
+    """The NumPy values ``forward`` receives: each tensor's array, converted to
+    the result dtype ``cast_to`` if needed; anything else as it is."""
+    target = None if cast_to is None else cast_to.numpy
+    arrays = []
+    for value in inputs:
+        data = getattr(value, "_data", None)
+        if data is None:
+            arrays.append(value)
+        elif target is not None and data.dtype != target:
+            arrays.append(data.astype(target))
+        else:
+            arrays.append(data)
+    return arrays
 
 
 def _resolve_saved(value, inputs, arrays, output):

@@ -19,14 +19,19 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal
 def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
     """Promote dtypes, check the shapes broadcast, and apply ``node_cls``.
     Either operand may be a Python number (``torch.add(2, x)``)."""
-    check_operand(op, b)
-    check_operand(op, a)
-    dtype = dtypes.result_type(a, b)
+    if is_tensor(a) and is_tensor(b):
+        # The common case, kept quick: two tensors of one dtype need no promotion.
+        dtype = a.dtype if a.dtype is b.dtype else dtypes.result_type(a, b)
+        if a._data.shape != b._data.shape:
+            broadcast_shapes(a._data.shape, b._data.shape)
+    else:
+        check_operand(op, b)
+        check_operand(op, a)
+        dtype = dtypes.result_type(a, b)
+        a, b = _wrapped(a), _wrapped(b)
     if float_only:
         dtype = float_dtype_for(dtype)
-    if is_tensor(a) and is_tensor(b) and a._data.shape != b._data.shape:
-        broadcast_shapes(a._data.shape, b._data.shape)
-    return node_cls.apply(_wrapped(a), _wrapped(b), cast_to=dtype, **params)
+    return node_cls.apply(a, b, cast_to=dtype, **params)
 
 
 def _wrapped(value):
@@ -38,10 +43,24 @@ def _wrapped(value):
     from ..tensor import Tensor
 
     if isinstance(value, (bool, np.bool_)):
-        return Tensor._make(np.array(value, np.bool_))
-    if isinstance(value, (int, np.integer)):
-        return Tensor._make(np.array(value, np.int64))
-    return Tensor._make(np.array(value, np.float64))
+        dtype = np.bool_
+    elif isinstance(value, (int, np.integer)):
+        dtype = np.int64
+    else:
+        dtype = np.float64
+    key = (value, dtype)
+    constant = _CONSTANTS.get(key)
+    if constant is None:
+        data = np.array(value, dtype)
+        data.flags.writeable = False  # shared between graphs: nobody may change it
+        constant = _CONSTANTS[key] = Tensor._make(data)
+        if len(_CONSTANTS) > 1024:
+            _CONSTANTS.pop(next(iter(_CONSTANTS)))
+    return constant
+
+
+# Wrapped numbers are made once per value: ``x * 2`` in a loop reuses one tensor(2).
+_CONSTANTS: dict = {}
 
 
 def _is_bool(value) -> bool:
