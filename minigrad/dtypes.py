@@ -167,6 +167,17 @@ def scalar_dtype(value) -> dtype:
 
 def result_type(*operands) -> dtype:
     """The dtype of an elementwise op on ``operands`` (tensors or Python numbers)."""
+    if len(operands) == 2:  # the common case, answered without the general walk below
+        a, b = operands
+        a_dtype, b_dtype = getattr(a, "dtype", None), getattr(b, "dtype", None)
+        if a_dtype is not None and b_dtype is not None and a_dtype.category == b_dtype.category:
+            if a.ndim and not b.ndim:
+                return a_dtype  # a 0-dim tensor of the same category never wins
+            if b.ndim and not a.ndim:
+                return b_dtype
+        if a_dtype is not None and b_dtype is None and \
+                scalar_dtype(b).category <= a_dtype.category:
+            return a_dtype  # x * 2, x * 0.5 on a float tensor: the tensor's dtype
     dim_result = zero_result = wrapped_result = None
     for operand in operands:
         operand_dtype = getattr(operand, "dtype", None)

@@ -250,7 +250,7 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
 def _compute_step(step, node, create_graph, keep_graph, run) -> None:
     """Fill in ``step``: sum what arrived, run hooks, then the node's backward."""
     step.grad_outputs = _sum_arrivals(node, step.received)
-    if all(grad is None for grad in step.grad_outputs):
+    if step.grad_outputs[0] is None and all(grad is None for grad in step.grad_outputs):
         # Every edge in delivered "no gradient" (e.g. the backward of norm(0)):
         # nothing to run; the node passes "no gradient" on.
         if isinstance(node, AccumulateGrad):
@@ -277,6 +277,8 @@ def _leads_further(node, needed) -> bool:
 
 def _sum_arrivals(node: Node, received: list) -> tuple:
     """Sum the gradients that arrived for each output of ``node``."""
+    if len(received) == 1 and received[0][1] == 0:  # one edge in: nothing to add
+        return (received[0][2],)
     outputs = 1 + max((nr for _, nr, _ in received), default=0)
     sums = [None] * outputs
     for _, nr, grad in received:

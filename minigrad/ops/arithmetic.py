@@ -22,8 +22,8 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
     if is_tensor(a) and is_tensor(b):
         # The common case, kept quick: two tensors of one dtype need no promotion.
         dtype = a.dtype if a.dtype is b.dtype else dtypes.result_type(a, b)
-        if a._data.shape != b._data.shape:
-            broadcast_shapes(a._data.shape, b._data.shape)
+        if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
+            broadcast_shapes(a._data.shape, b._data.shape)  # (a 0-dim one always fits)
     else:
         check_operand(op, b)
         check_operand(op, a)
