@@ -26,6 +26,22 @@ from .parameter import Parameter
 __all__ = ["Module"]
 
 
+def clear_grads(params, set_to_none: bool = True) -> None:
+    """Set each parameter's ``.grad`` to None (or, with ``set_to_none=False``, to
+    zeros, cut from any graph); used by ``Module`` and ``Optimizer.zero_grad``."""
+    for param in params:
+        if param.grad is None:
+            continue
+        if set_to_none:
+            param.grad = None
+            continue
+        if param.grad.grad_fn is not None:
+            param.grad.detach_()
+        else:
+            param.grad.requires_grad_(False)
+        param.grad.zero_()
+
+
 def _typename(obj) -> str:
     """How ``torch.typename`` names an object in error messages
     (``torch.FloatTensor``, ``int``, ``minigrad.nn.linear.Linear``)."""
@@ -290,17 +306,7 @@ class Module:
         """Forget the gradients of every parameter: ``.grad`` becomes None
         (or a tensor of zeros with ``set_to_none=False``). Gradients add up
         across ``backward()`` calls, so training loops call this every step."""
-        for param in self.parameters():
-            if param.grad is None:
-                continue
-            if set_to_none:
-                param.grad = None
-            else:
-                if param.grad.grad_fn is not None:
-                    param.grad.detach_()
-                else:
-                    param.grad.requires_grad_(False)
-                param.grad.zero_()
+        clear_grads(self.parameters(), set_to_none)
 
     # ---- saving and loading --------------------------------------------------
 

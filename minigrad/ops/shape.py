@@ -66,18 +66,9 @@ class UnsafeViewBackward0(Node):
         return grad.reshape(self._saved_self_sym_sizes)
 
 
-class ReshapeAliasBackward0(Node):
+class ReshapeAliasBackward0(ViewBackward0):
     """y = x seen with another shape, for a non-contiguous x whose strides allow
     it (``reshape`` uses ``_reshape_alias`` there).   dy/dx: reshape the gradient back"""
-
-    is_view = True
-
-    def forward(self, x, shape):
-        self.save(self_sym_sizes=x.shape)
-        return np.reshape(x, shape, copy=False)
-
-    def backward(self, grad):
-        return grad.reshape(self._saved_self_sym_sizes)
 
 
 class AliasBackward0(Node):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import minigrad
 
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 __all__ = ["Adam"]
@@ -45,10 +45,7 @@ class Adam(Optimizer):
     def step(self, closure=None):
         """One update of every parameter that has a gradient. ``closure``, if
         given, re-computes and returns the loss (it runs with grad enabled)."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = self._loss_of(closure)
         for group in self.param_groups:
             lr, eps, (beta1, beta2) = group["lr"], group["eps"], group["betas"]
             for p in group["params"]:

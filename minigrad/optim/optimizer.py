@@ -16,7 +16,8 @@ from collections import defaultdict
 from itertools import chain
 
 from ..tensor import Tensor
-from ..nn.module import _typename
+from ..autograd.grad_mode import enable_grad
+from ..nn.module import _typename, clear_grads
 
 __all__ = ["Optimizer"]
 
@@ -75,18 +76,15 @@ class Optimizer:
     def zero_grad(self, set_to_none: bool = True) -> None:
         """Clear every parameter's ``.grad`` (set it to None, or to zeros with
         ``set_to_none=False``): gradients add up across ``backward()`` calls."""
-        for group in self.param_groups:
-            for param in group["params"]:
-                if param.grad is None:
-                    continue
-                if set_to_none:
-                    param.grad = None
-                else:
-                    if param.grad.grad_fn is not None:
-                        param.grad.detach_()
-                    else:
-                        param.grad.requires_grad_(False)
-                    param.grad.zero_()
+        clear_grads(chain.from_iterable(g["params"] for g in self.param_groups), set_to_none)
+
+    @staticmethod
+    def _loss_of(closure):
+        """Run ``closure`` (which re-computes the loss) with grad enabled, if given."""
+        if closure is None:
+            return None
+        with enable_grad():
+            return closure()
 
     def step(self, closure=None):
         """Update the parameters once from their gradients (each subclass's rule)."""

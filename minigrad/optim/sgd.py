@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..autograd.grad_mode import enable_grad, no_grad
+from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -45,10 +45,7 @@ class SGD(Optimizer):
     def step(self, closure=None):
         """One update of every parameter that has a gradient. ``closure``, if
         given, re-computes and returns the loss (it runs with grad enabled)."""
-        loss = None
-        if closure is not None:
-            with enable_grad():
-                loss = closure()
+        loss = self._loss_of(closure)
         for group in self.param_groups:
             lr, momentum = group["lr"], group["momentum"]
             for p in group["params"]:
