@@ -2,7 +2,9 @@
 
 Runs the same workloads with minigrad and with PyTorch (and with micrograd
 and MyGrad when they are installed) in one process, one after the other,
-and prints a table of median times and the ratio minigrad / PyTorch, with
+and prints a table of the best time of several runs (the figure least
+disturbed by whatever else the machine is doing, as ``timeit`` advises) and
+the ratio minigrad / PyTorch, with
 the machine it ran on. Timings live here, never in unit tests.
 
 Workloads (forward + backward unless said otherwise):
@@ -19,7 +21,6 @@ from __future__ import annotations
 import importlib
 import os
 import platform
-import statistics
 import sys
 import time
 
@@ -33,7 +34,7 @@ TARGETS = {  # minigrad time / PyTorch time, from issue 7
 
 
 def timed(fn, repeat: int, warmup: int = 1) -> float:
-    """Median seconds per call of ``fn``."""
+    """Best seconds per call of ``fn`` over ``repeat`` calls."""
     for _ in range(warmup):
         fn()
     times = []
@@ -41,7 +42,7 @@ def timed(fn, repeat: int, warmup: int = 1) -> float:
         start = time.perf_counter()
         fn()
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return min(times)
 
 
 # ---- the workloads, written once for any torch-like library -------------------
