@@ -54,7 +54,7 @@ def _wrapped(value):
         data = np.array(value, dtype)
         data.flags.writeable = False  # shared between graphs: nobody may change it
         constant = _CONSTANTS[key] = Tensor._make(data)
-        if len(_CONSTANTS) > 1024:
+        if len(_CONSTANTS) > 128:  # values that change every step (Adam's) must not pile up
             _CONSTANTS.pop(next(iter(_CONSTANTS)))
     return constant
 
