@@ -12,7 +12,7 @@ NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 60 \
          --nbval-sanitize-with tests/notebooks/sanitize.cfg
 LESSONS := $(wildcard notebooks/0*.ipynb)
 
-.PHONY: lab test test-fast notebooks bench clean
+.PHONY: lab test test-fast browser-deps notebooks bench clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "minigrad-kit needs Python >= 3.10"'
@@ -30,7 +30,12 @@ $(STAMP_TEST): pyproject.toml | $(BIN)/python
 lab: $(STAMP_RUNTIME)
 	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/00_start_here.ipynb
 
-test: $(STAMP_TEST)
+# Chromium, Graphviz's dot and the widget HTML manager for the browser tests
+# (installed only when missing; a second run is instant).
+browser-deps: $(STAMP_TEST)
+	tests/browser/install-browser.sh
+
+test: $(STAMP_TEST) browser-deps
 	$(BIN)/python -m pytest -n 2 --dist loadfile $(NBVAL) tests notebooks
 
 test-fast: $(STAMP_TEST)
@@ -41,9 +46,11 @@ bench: $(STAMP_TEST)
 	$(BIN)/python -m pip install --quiet micrograd mygrad
 	$(BIN)/python benchmarks/run.py
 
-# Re-run the lessons and store their outputs (after editing a lesson).
+# Re-run the lessons and the instructor notebooks and store their outputs
+# (after editing one; make test compares them cell by cell).
 notebooks: $(STAMP_TEST)
 	cd notebooks && ../$(BIN)/jupyter execute --inplace --timeout=120 $(notdir $(LESSONS))
+	cd notebooks/assignments && ../../$(BIN)/jupyter execute --inplace --timeout=120 *.ipynb
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -1,0 +1,40 @@
+"""Compute an expensive fixture once per test session, even across pytest-xdist workers.
+
+The first worker to create the folder computes; the others wait for its JSON
+result (the pattern pytest-xdist documents, with mkdir as the lock).
+"""
+
+import json
+import os
+import time
+
+from widgets.assignments.report import write_atomic
+
+WAIT_SECONDS = 900
+
+
+def shared(tmp_path_factory, name: str, compute) -> dict:
+    """``compute(folder)`` -> a JSON-able dict, run once; every caller gets that dict."""
+    root = tmp_path_factory.getbasetemp()
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        root = root.parent  # shared by all the workers of this session
+    folder, done = root / name, root / f"{name}.json"
+    try:
+        folder.mkdir()
+    except FileExistsError:
+        deadline = time.monotonic() + WAIT_SECONDS
+        while not done.exists():
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"no {done} after {WAIT_SECONDS} s") from None
+            time.sleep(0.2)
+        result = json.loads(done.read_text())
+        if "error" in result:
+            raise RuntimeError(f"the worker that computed {name!r} failed: {result['error']}")
+        return result
+    try:
+        result = compute(folder)
+    except BaseException as error:
+        write_atomic(done, json.dumps({"error": repr(error)}))
+        raise
+    write_atomic(done, json.dumps(result))
+    return result

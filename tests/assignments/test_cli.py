@@ -1,0 +1,99 @@
+"""`minigrad-kit` help and errors: every option explained, every error names the file and fix."""
+
+import subprocess
+import sys
+
+import pytest
+from assignment_files import BY_ASSIGNMENT, FOLDER
+
+from widgets.assignments.cli import main
+
+
+def _help(capsys, *args):
+    with pytest.raises(SystemExit) as exit:
+        main([*args, "--help"])
+    assert exit.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_main_help(capsys):
+    text = _help(capsys)
+    assert text.startswith("usage: minigrad-kit [-h] {release,grade} ...")
+    for words in ("release  writes the student version", "grade    grades submissions",
+                  "computed outside the student's kernel"):
+        assert words in text
+
+
+def test_release_help(capsys):
+    text = _help(capsys, "release")
+    for words in ("SOURCE", "--out DIR", "--no-verify", "--timeout SECONDS", "--jobs N",
+                  "hidden tests removed", "checksums recorded", "Exit status 1",
+                  "minigrad-kit release notebooks/assignments/*.ipynb --out release/"):
+        assert words in text, words
+
+
+def test_grade_help(capsys):
+    text = _help(capsys, "grade")
+    for words in ("SUBMISSION", "--source NOTEBOOK", "--format {md,html}", "--output-limit CHARS",
+                  "--memory MB", "--salt SALT", "--timeout SECONDS", "--jobs N",
+                  "OUT/gradebook.csv", "student, assignment, question, points, max",
+                  "OUT/flags.csv", "OUT/answers/<assignment>.md", "no hidden test code",
+                  "submitted/<student>/<assignment>/<notebook>.ipynb"):
+        assert words in text, words
+
+
+def test_missing_file(capsys):
+    with pytest.raises(SystemExit, match=r"SUBMISSION 'nope.ipynb' does not exist; give "
+                                         r"notebooks, e.g. submitted/alice.ipynb"):
+        main(["grade", "nope.ipynb", "--out", "grades"])
+
+
+def test_not_a_notebook(tmp_path):
+    (tmp_path / "notes.txt").write_text("hi")
+    with pytest.raises(SystemExit, match=r"SOURCE '.*notes.txt' is not a .ipynb notebook"):
+        main(["release", str(tmp_path / "notes.txt"), "--out", str(tmp_path / "out")])
+
+
+def test_out_must_not_hold_submissions(tmp_path):
+    submission = tmp_path / "alice.ipynb"
+    submission.write_text("{}")
+    with pytest.raises(SystemExit, match=r"--out '.*' holds the submission '.*alice.ipynb'; "
+                                         r"write the grades to another folder"):
+        main(["grade", str(submission), "--out", str(tmp_path)])
+
+
+def test_release_never_overwrites_the_instructor_notebook(capsys):
+    assert main(["release", str(BY_ASSIGNMENT["derive_it_by_hand"]), "--out", str(FOLDER),
+                 "--no-verify"]) == 1
+    assert "--out would overwrite the instructor notebook; choose another folder" in (
+        capsys.readouterr().err)
+
+
+def test_python_dash_m_is_the_same_command():
+    done = subprocess.run([sys.executable, "-m", "widgets.assignments", "--help"],
+                          capture_output=True, text=True, check=True)
+    assert done.stdout.startswith("usage: minigrad-kit")
+
+
+def test_an_invalid_instructor_notebook_stops_grading_before_it_starts(tmp_path, capsys):
+    source = tmp_path / "02_derive_it_by_hand.ipynb"
+    source.write_text(BY_ASSIGNMENT["derive_it_by_hand"].read_text().replace(
+        '"assignment": "derive_it_by_hand"', '"assignment": "derive"'))
+    (tmp_path / "submitted").mkdir()
+    (tmp_path / "submitted" / "alice.ipynb").write_text("{}")
+    assert main(["grade", str(tmp_path / "submitted"), "--out", str(tmp_path / "grades"),
+                 "--source", str(source)]) == 1
+    assert "'assignment': ...} is 'derive'; set it to one of" in capsys.readouterr().err
+    assert not (tmp_path / "grades").exists()
+
+
+def test_two_files_for_one_student_are_reported(capsys):
+    from widgets.assignments.cli import _duplicates
+    from widgets.assignments.grade import Result
+
+    results = [Result("alice", "derive_it_by_hand", "alice.ipynb")] * 2
+    assert _duplicates(["a/alice.ipynb", "b/alice.ipynb"], results) == [
+        ("alice", "derive_it_by_hand")]
+    assert capsys.readouterr().err == (
+        "two submissions for alice in derive_it_by_hand: a/alice.ipynb and b/alice.ipynb; only "
+        "the last was kept (rename one to grade both)\n")

@@ -1,0 +1,121 @@
+"""`minigrad-kit grade` on sample submissions with known scores (real kernels, in parallel).
+
+All samples are graded by one command, as a teacher would; the tests then
+read what it wrote. The sample notebooks are built in a temporary folder
+(see samples.py).
+"""
+
+import csv
+import hashlib
+import json
+from pathlib import Path
+
+import nbformat
+import pytest
+from assignment_files import BY_ASSIGNMENT
+from samples import SAMPLES, build
+from shared_fixture import shared
+
+from widgets.assignments import notebook as nbg
+from widgets.assignments.cli import main
+
+SOURCE = BY_ASSIGNMENT["derive_it_by_hand"]
+TIMEOUT = "3"
+
+
+def _digest(path):
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _grade_all(folder):
+    """Grade every sample (and one file that is not a notebook) in one run."""
+    submitted, out = folder / "submitted", folder / "grades"
+    submitted.mkdir()
+    released = nbg.student_version(nbformat.read(SOURCE, as_version=4))
+    for name, sample in SAMPLES.items():
+        nbformat.write(build(released, sample), submitted / f"{name}.ipynb")
+    (submitted / "not_a_notebook.ipynb").write_text("{ this is not JSON", encoding="utf-8")
+    before = {p.name: _digest(p) for p in submitted.iterdir()}
+    status = main(["grade", str(submitted), "--out", str(out), "--source", str(SOURCE),
+                   "--timeout", TIMEOUT, "--jobs", "2"])
+    return {"status": status, "out": str(out), "folder": str(submitted), "before": before}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    graded = shared(tmp_path_factory, "graded_samples", _grade_all)
+    out = Path(graded["out"])
+    results = {p.stem: json.loads(p.read_text()) for p in out.glob("results/*/*.json")}
+    return {**graded, "out": out, "folder": Path(graded["folder"]), "results": results}
+
+
+@pytest.mark.parametrize("name", SAMPLES)
+def test_sample_gets_its_expected_score(graded, name):
+    result = graded["results"][name]
+    points = {q["name"]: q["points"] for q in result["questions"]}
+    assert points == SAMPLES[name].points, (result["questions"], result["problems"])
+
+
+@pytest.mark.parametrize("name", [n for n, s in SAMPLES.items() if s.flags or s.problems])
+def test_sample_is_flagged_and_explained(graded, name):
+    result = graded["results"][name]
+    for expected in SAMPLES[name].flags:
+        assert any(expected in flag for flag in result["flags"]), (expected, result["flags"])
+    for expected in SAMPLES[name].problems:
+        assert any(expected in p for p in result["problems"]), (expected, result["problems"])
+
+
+def test_honest_submissions_are_not_flagged(graded):
+    for name in ("correct", "partial", "wrong", "empty", "hard_coded", "stderr_warnings"):
+        assert graded["results"][name]["flags"] == [], name
+
+
+def test_a_bad_file_never_stops_the_rest(graded):
+    assert graded["status"] == 1  # one submission could not be graded at all ...
+    error = graded["results"]["not_a_notebook"]["error"]
+    assert "not_a_notebook.ipynb is not a readable notebook" in error
+    assert "ask for the .ipynb file again" in error
+    assert len(graded["results"]) == len(SAMPLES) + 1  # ... and every other one was
+
+
+def test_submissions_are_never_modified(graded):
+    folder = graded["folder"]
+    assert {p.name: _digest(p) for p in folder.iterdir()} == graded["before"]
+
+
+def test_gradebook_has_a_row_per_question(graded):
+    with open(graded["out"] / "gradebook.csv", newline="") as file:
+        rows = list(csv.DictReader(file))
+    assert list(rows[0]) == ["student", "assignment", "question", "points", "max"]
+    assert len(rows) == 4 * len(SAMPLES)
+    partial = {r["question"]: (r["points"], r["max"]) for r in rows if r["student"] == "partial"}
+    assert partial == {"q1": ("2", "2"), "q2": ("0", "2"), "q3": ("2", "2"), "q4": ("0", "3")}
+
+
+def test_feedback_explains_without_showing_hidden_tests(graded):
+    text = (graded["out"] / "feedback/derive_it_by_hand/partial.md").read_text()
+    assert "4 / 9 points graded automatically" in text
+    assert "✗ hidden: dg(x) is wrong at" in text and "autograd gives" in text
+    assert "✗ public: dk/dy is wrong at 4 of 5 values; at x = -2, y = 1.5" in text
+    for secret in ("BEGIN HIDDEN", "default_rng", "assert", "_x.grad"):
+        assert secret not in text
+    hard_coded = (graded["out"] / "feedback/derive_it_by_hand/hard_coded.md").read_text()
+    assert "✓ public: df(x) is right" in hard_coded and "✗ hidden: df(x) is wrong" in hard_coded
+
+
+def test_flags_file_lists_suspicious_code(graded):
+    with open(graded["out"] / "flags.csv", newline="") as file:
+        flagged = {row["student"] for row in csv.DictReader(file)}
+    assert {n for n in SAMPLES if n.startswith("tamper")} <= flagged
+    assert "not_a_notebook" in flagged and "correct" not in flagged
+
+
+def test_regrading_is_idempotent(graded, tmp_path):
+    """Grade two of them again into the same folder: every file comes out identical."""
+    out, folder = graded["out"], graded["folder"]
+    before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    status = main(["grade", str(folder / "correct.ipynb"), str(folder / "partial.ipynb"),
+                   "--out", str(out), "--source", str(SOURCE), "--timeout", TIMEOUT])
+    after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert status == 0
+    assert after == before  # (and no temporary files were left behind)

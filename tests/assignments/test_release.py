@@ -1,0 +1,125 @@
+"""`minigrad-kit release`: the student versions, and the checks that run before writing them."""
+
+import copy
+from pathlib import Path
+
+import nbformat
+import pytest
+from assignment_files import BY_ASSIGNMENT, SOURCES
+from shared_fixture import shared
+
+from widgets.assignments import notebook as nbg
+from widgets.assignments.cli import main
+from widgets.assignments.grade import Options
+from widgets.assignments.release import verify
+
+FAST = Options(timeout=20)
+
+
+def _release_all(folder):
+    """All four instructor notebooks released, with the four check runs each."""
+    return {"status": main(["release", *map(str, SOURCES), "--out", str(folder)]),
+            "out": str(folder)}
+
+
+@pytest.fixture(scope="module")
+def released(tmp_path_factory):
+    done = shared(tmp_path_factory, "released_kit", _release_all)
+    notebooks = {p.name: nbformat.read(p, as_version=4) for p in Path(done["out"]).glob("*.ipynb")}
+    return done["status"], notebooks
+
+
+def test_every_notebook_is_released_after_its_checks(released):
+    status, notebooks = released
+    assert status == 0
+    assert sorted(notebooks) == [p.name for p in SOURCES]
+
+
+def test_student_versions_hide_solutions_and_hidden_tests(released):
+    for name, notebook in released[1].items():
+        for cell in notebook.cells:
+            for marker in ("BEGIN SOLUTION", "END SOLUTION", "HIDDEN TESTS", "default_rng"):
+                assert marker not in cell.source, (name, cell.source)
+            if cell.cell_type == "code":
+                assert cell.outputs == [] and cell.execution_count is None
+        answers = [c for c in notebook.cells if nbg.role(c) == "answer"]
+        assert answers and all("raise NotImplementedError()" in c.source for c in answers)
+
+
+def test_test_and_locked_cells_are_read_only_with_checksums(released):
+    for notebook in released[1].values():
+        for cell in notebook.cells:
+            kind = nbg.role(cell)
+            if kind == "free":
+                continue
+            assert cell.metadata["deletable"] is False
+            assert cell.metadata.get("editable", True) is (kind not in ("test", "locked"))
+            assert cell.metadata["nbgrader"]["checksum"] == nbg.checksum(cell)
+            assert cell.metadata["nbgrader"]["schema_version"] == 3
+
+
+def test_answers_keep_the_code_around_the_solution(released):
+    cells = {nbg.grade_id(c): c for c in released[1]["02_derive_it_by_hand.ipynb"].cells}
+    assert cells["q1_answer"].source == ("def df(x):\n    # YOUR CODE HERE\n"
+                                         "    raise NotImplementedError()")
+    assert cells["q1"].source == 'check("q1")'
+    q4 = {nbg.grade_id(c): c for c in released[1]["01_tensors_and_gradients.ipynb"].cells}["q4"]
+    assert q4.source == "YOUR ANSWER HERE"
+
+
+def _edited(tmp_path, assignment, changes):
+    notebook = nbformat.read(BY_ASSIGNMENT[assignment], as_version=4)
+    for cell in notebook.cells:
+        if nbg.grade_id(cell) in changes:
+            cell.source = changes[nbg.grade_id(cell)]
+    path = tmp_path / BY_ASSIGNMENT[assignment].name
+    nbformat.write(notebook, path)
+    return path
+
+
+def test_a_wrong_solution_is_caught_and_not_released(tmp_path, capsys):
+    path = _edited(tmp_path, "derive_it_by_hand",
+                   {"q2_answer": "def dg(x):\n    ### BEGIN SOLUTION\n    return torch.cos(x)\n"
+                                 "    ### END SOLUTION"})
+    out = tmp_path / "release"
+    assert main(["release", str(path), "--out", str(out)]) == 1
+    assert not out.exists()
+    grader, twin = capsys.readouterr().err.splitlines()  # both runs see it
+    assert grader.startswith(f"problem: {path}: q2: the solution fails the grader (dg(x) is "
+                             "wrong at 4 of 5 values; at x = -2: yours is -0.416147")
+    assert "fix the solution between ### BEGIN SOLUTION and ### END SOLUTION" in grader
+    assert twin.startswith(f"problem: {path}: q2: the test cell fails on the solution when run "
+                           "in the notebook, as nbgrader runs it (AssertionError: q2: dg(x)")
+
+
+def test_a_test_that_passes_without_an_answer_is_caught(tmp_path):
+    path = _edited(tmp_path, "derive_it_by_hand", {"q3": "pass"})
+    found = verify(str(path), "twin-stub", FAST)
+    assert found == [f"{path}: q3: the test cell passes with the stub when run in the notebook, "
+                     "as nbgrader runs it; add an assert that fails without an answer"]
+
+
+def test_a_test_cell_that_writes_to_stderr_is_caught(tmp_path):
+    path = _edited(tmp_path, "derive_it_by_hand",
+                   {"q1": 'import sys\nprint("careful", file=sys.stderr)\ncheck("q1")'})
+    found = verify(str(path), "twin-solution", FAST)
+    assert len(found) == 1 and "q1: the test cell fails on the solution" in found[0]
+    assert "(careful)" in found[0] and "must not write to stderr" in found[0]
+
+
+def test_format_problems_name_the_cell_and_the_fix(tmp_path, capsys):
+    notebook = nbformat.read(BY_ASSIGNMENT["derive_it_by_hand"], as_version=4)
+    broken = copy.deepcopy(notebook)
+    cells = {nbg.grade_id(c): c for c in broken.cells if nbg.grade_id(c)}
+    cells["q2"].metadata["nbgrader"]["grade_id"] = "q1"  # duplicate
+    cells["q3"].metadata["nbgrader"].pop("points")
+    cells["expressions"].source += "\n### BEGIN SOLUTION\n### END SOLUTION"
+    broken.metadata["minigrad_kit"]["assignment"] = "derive"
+    path = tmp_path / "broken.ipynb"
+    nbformat.write(broken, path)
+    assert main(["release", str(path), "--out", str(tmp_path / "out")]) == 1
+    error = capsys.readouterr().err
+    assert f"{path}: cell 10 ('q1'): grade_id 'q1' is also used by cell 7" in error
+    assert "('q3'): a graded cell needs points (a number), e.g. 'points': 2" in error
+    assert "('expressions'): has '### BEGIN SOLUTION' but is not a solution cell" in error
+    assert "'assignment': ...} is 'derive'; set it to one of broadcasting_and_reductions" in error

@@ -1,0 +1,78 @@
+"""The student's side: start(), check() and check_all(), run here with an explicit namespace.
+
+(In a notebook they read the caller's globals; the release checks run them in real kernels.)
+"""
+
+import minigrad
+import pytest
+
+from widgets.assignments import check, check_all, start, student
+
+
+@pytest.fixture
+def tensors():
+    start("tensors_and_gradients")
+    x = minigrad.ones(5, 5, requires_grad=True)
+    y = x * 2
+    return {"x": x, "total": x.sum(), "y": y, "z": y.sum()}
+
+
+def test_start_says_what_to_do(capsys):
+    start("derive_it_by_hand")
+    assert capsys.readouterr().out == (
+        'Assignment: Derive it by hand. check("q1") runs the public checks of one question '
+        "(q1, q2, q3, q4); check_all() runs them all.\n")
+
+
+def test_check_reports_public_checks_passed(tensors, capsys):
+    check("q1", namespace=tensors)
+    out = capsys.readouterr().out
+    assert out.startswith("q1 · A tensor that requires grad, and its sum: public checks passed\n"
+                          "  ✓ x has shape (5, 5)\n  ✓ x requires grad\n")
+    assert out.endswith("Your teacher's grader adds hidden tests.\n")
+    assert "all tests passed" not in out.lower()
+
+
+def test_check_raises_with_the_first_hint(tensors, capsys):
+    with pytest.raises(AssertionError, match=r"^q3: x.grad is None — did you call backward\(\)"):
+        check("q3", namespace=tensors)
+    assert "q3 · retain_grad() and backward(): 3 of 3 public checks failed" in (
+        capsys.readouterr().out)
+
+
+def test_check_reads_the_callers_globals(tensors, capsys):
+    code = "x = ones(5, 5, requires_grad=True)\ntotal = x.sum()\ncheck('q1')"
+    exec(code, {"ones": minigrad.ones, "check": check})
+    assert "public checks passed" in capsys.readouterr().out
+
+
+def test_check_all_has_one_line_per_question(tensors, capsys):
+    tensors["z"].backward()
+    check_all(namespace=tensors)
+    assert capsys.readouterr().out.splitlines() == [
+        "✓ q1 · A tensor that requires grad, and its sum: public checks passed",
+        "✓ q2 · Multiply by 2, then sum: public checks passed",
+        "✗ q3 · retain_grad() and backward(): 2 of 3 public checks failed",
+        "    y.grad is None — call y.retain_grad() before z.backward(): a tensor made by an "
+        "operation keeps its gradient only when asked",
+        "Public checks passed for 2 of 3 questions. Your teacher's grader adds hidden tests.",
+        "Written answers (q4) are read by your teacher."]
+
+
+def test_written_answers_and_unknown_questions(tensors, capsys):
+    check("q4", namespace=tensors)
+    assert "a written answer, read by your teacher" in capsys.readouterr().out
+    with pytest.raises(KeyError, match="has no question 'q9'; its questions are 'q1', 'q2', 'q3'"):
+        check("q9", namespace=tensors)
+
+
+def test_check_before_start(monkeypatch):
+    monkeypatch.setattr(student, "_current", None)
+    with pytest.raises(RuntimeError, match=r"run the notebook's first cell, which calls start"):
+        check("q1", namespace={})
+
+
+def test_feedback_renders_as_html(tensors):
+    feedback = student._feedback(student._current, "q3", tensors)
+    html = feedback._repr_html_()
+    assert "✗ x.grad is None — did you call backward()?" in html and "#b00020" in html

@@ -1,0 +1,34 @@
+"""Graded assignments: the student's ``check()`` and the teacher's ``minigrad-kit``.
+
+In a notebook::
+
+    from widgets.assignments import check, check_all, start
+    start("derive_it_by_hand")    # the assignment's first cell does this
+    check("q1")                   # public checks of q1, with hints (in your kernel)
+    check_all()                   # every question, one line each
+
+For the teacher (see ``notebooks/assignments/README.md``)::
+
+    minigrad-kit release notebooks/assignments/*.ipynb --out release/
+    minigrad-kit grade submissions/*.ipynb --out grades/
+
+Where things live:
+    questions.py   what a question is: extract (in the kernel) + judge (in the grader)
+    bank/          the four assignments' questions
+    data.py        the JSON a kernel hands back, and what the judges read
+    kernel_side.py the grader's one step inside the student's kernel
+    student.py     start(), check(), check_all()
+    notebook.py    nbgrader's cell metadata and markers; the student version
+    source.py      an instructor notebook checked against the bank; the hidden inputs
+    kernel.py      run cells in a fresh kernel: timeouts, output caps, dead kernels
+    scan.py        flag suspicious code (patches, grader internals)
+    grade.py       grade one submission: restore, run, judge, scan
+    batch.py       grade many submission files in parallel
+    release.py     write student versions, after proving solution and stub behave
+    report.py      gradebook CSV, feedback files, written answers
+    cli.py         the ``minigrad-kit`` command
+"""
+
+from .student import check, check_all, start
+
+__all__ = ["check", "check_all", "start"]

@@ -1,0 +1,147 @@
+"""Assignment 4 · Broadcasting and reductions: predict gradient shapes and values, then verify.
+
+The locked cells ``example_ab`` and ``example_x`` define tensors and losses;
+the student predicts the gradients' shapes (q1) and values (q2, q3) before
+running backward, then writes ``unbroadcast(grad, shape)`` (q4), the adjoint
+of broadcasting, which is checked at shapes drawn for each student. The
+grader computes every expected value by running the teacher's cells and
+autograd in its own process; nothing here stores an answer.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..data import TensorData, attempt, read
+from ..questions import Assignment, Finding, Question
+from .common import as_array, compare, problem, shape_text
+
+
+def _gradients(env, loss: str, *names: str) -> list[np.ndarray]:
+    """d loss / d each name, on copies (the notebook's tensors are left alone)."""
+    leaves = [env[name].detach().clone().requires_grad_() for name in names]
+    env[loss](*leaves).backward()
+    return [leaf.grad.numpy().astype(np.float64) for leaf in leaves]
+
+
+def _read_names(*names):
+    def extract(namespace, inputs):
+        return {name: read(namespace, name) for name in names}
+    return extract
+
+
+def _shape(value):
+    if isinstance(value, TensorData):
+        return None
+    if isinstance(value, list) and all(isinstance(n, int) and not isinstance(n, bool)
+                                       for n in value):
+        return tuple(value)
+    return None
+
+
+def judge_q1(data, inputs, env) -> list[Finding]:
+    findings = []
+    for name, tensor, other in (("a", env["a"], env["b"]), ("b", env["b"], env["a"])):
+        answer, expected = f"{name}_grad_shape", tuple(env[name].shape)
+        why = problem(data[answer], answer)
+        shape = _shape(data[answer])
+        if why or shape is None:
+            findings.append(Finding(False, why or f"{answer} should be a tuple of sizes, "
+                                                  "like (2, 3)"))
+        elif shape == expected:
+            findings.append(Finding(True, f"{answer} is right"))
+        else:
+            broadcast = np.broadcast_shapes(tuple(tensor.shape), tuple(other.shape))
+            hint = (" — that is the shape of a * b, not of " + name if shape == broadcast
+                    else "")
+            findings.append(Finding(False, f"{answer} is {shape_text(shape)}{hint}. A "
+                                           "gradient has the shape of its tensor: "
+                                           "broadcasting is undone by summing"))
+    return findings
+
+
+def _judge_values(loss: str, names: tuple, hint: str):
+    def judge(data, inputs, env) -> list[Finding]:
+        findings = []
+        for name, expected in zip(names, _gradients(env, loss, *names)):
+            answer = f"{name}_grad"
+            array, why = as_array(data[answer], answer)
+            if why:
+                findings.append(Finding(False, why))
+                continue
+            found = compare(answer, array, expected, atol=1e-4, reference="expected")
+            findings += [f if f.ok or "is wrong" not in f.text
+                         else Finding(False, _hide_expected(f.text) + hint) for f in found]
+        return findings
+    return judge
+
+
+def _hide_expected(text: str) -> str:
+    """A prediction's feedback says where it is wrong, not what the answer is."""
+    return text.split(", expected")[0]
+
+
+PUBLIC_Q4 = [
+    [np.arange(12.0).reshape(3, 4).tolist(), [3, 1]],
+    [np.arange(12.0).reshape(3, 4).tolist(), [4]],
+    [np.ones((2, 3, 4)).tolist(), [3, 1]],
+    [[[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]], [2, 3]],
+    [[1.0, 2.0, 3.0, 4.0], []],
+]
+
+
+def hidden_q4(rng: np.random.Generator) -> list:
+    pairs = []
+    for _ in range(6):
+        shape = [int(rng.choice([1, 2, 3])) for _ in range(int(rng.integers(0, 4)))]
+        big = [int(rng.integers(2, 4)) for _ in range(int(rng.integers(0, 3)))]
+        big += [int(rng.integers(2, 5)) if n == 1 and rng.random() < 0.7 else n for n in shape]
+        pairs.append([rng.integers(-5, 6, big).astype(float).tolist(), shape])
+    return pairs
+
+
+def extract_q4(namespace, inputs):
+    import minigrad
+
+    function = read(namespace, "unbroadcast")
+    return {"results": [attempt(function, minigrad.tensor(np.array(grad, dtype=np.float64)),
+                                tuple(shape)) for grad, shape in inputs]}
+
+
+def _unbroadcast_by_autograd(grad: np.ndarray, shape: tuple) -> np.ndarray:
+    import minigrad
+
+    leaf = minigrad.tensor(np.zeros(shape), requires_grad=True)
+    (leaf + minigrad.tensor(np.zeros(grad.shape))).backward(minigrad.tensor(grad))
+    return leaf.grad.numpy()
+
+
+def judge_q4(data, inputs, env) -> list[Finding]:
+    findings = []
+    for (grad, shape), result in zip(inputs, data["results"]):
+        grad, shape = np.array(grad, dtype=np.float64), tuple(shape)
+        call = f"unbroadcast(grad of shape {shape_text(grad.shape)}, {shape_text(shape)})"
+        array, why = as_array(result, call)
+        findings += [Finding(False, why)] if why else compare(
+            call, array, _unbroadcast_by_autograd(grad, shape), reference="autograd gives")
+    return findings
+
+
+ASSIGNMENT = Assignment(
+    name="broadcasting_and_reductions",
+    title="Broadcasting and reductions",
+    questions=(
+        Question("q1", "Predict the gradients' shapes",
+                 _read_names("a_grad_shape", "b_grad_shape"), judge_q1),
+        Question("q2", "Predict the gradients' values", _read_names("a_grad", "b_grad"),
+                 _judge_values("loss_ab", ("a", "b"),
+                               " — an entry that broadcasting used several times collects "
+                               "the sum of their gradients")),
+        Question("q3", "Through a mean", _read_names("x_grad"),
+                 _judge_values("loss_x", ("x",), " — x.mean(dim=0) divides by the number "
+                                                 "of rows")),
+        Question("q4", "unbroadcast: the adjoint of broadcasting", extract_q4, judge_q4,
+                 public=PUBLIC_Q4, hidden=hidden_q4),
+    ),
+    context=("setup", "example_ab", "example_x"),
+)

@@ -1,0 +1,133 @@
+"""Judging helpers the questions share, with autograd-specific feedback.
+
+Each helper returns ``Finding``s whose text tells the student what is wrong
+and what to try: "x.grad is None — did you call backward()?", "x.grad has
+shape (5,) but expected (5, 5)".
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..data import Missing, Other, Raised, TensorData
+from ..questions import Finding
+
+__all__ = ["shape_text", "problem", "as_array", "compare", "check_grad", "is_tensor",
+           "ATOL", "RTOL"]
+
+ATOL, RTOL = 1e-6, 1e-4  # float64 answers; float32 ones get ATOL_32
+ATOL_32 = 1e-4
+
+
+def shape_text(shape) -> str:
+    """``(5, 5)``, ``(5,)``, ``()``: the way ``tuple(t.shape)`` prints."""
+    return str(tuple(int(n) for n in shape))
+
+
+def problem(value, name: str) -> str | None:
+    """Why ``value`` cannot be judged at all (not defined, raised, wrong type), or None."""
+    if isinstance(value, Missing):
+        return (f"{value.name} is not defined — run the cell that defines it "
+                "(and the cells above it)")
+    if isinstance(value, Raised):
+        if value.kind == "NotImplementedError":
+            return (f"{name} raised NotImplementedError — replace "
+                    "`raise NotImplementedError()` with your code")
+        where = f" ({value.where})" if value.where else ""
+        return f"{name} raised {value.kind}: {value.message}{where}"
+    if isinstance(value, Other):
+        return f"{name} is a {value.kind} ({value.text}), expected a tensor"
+    return None
+
+
+def is_tensor(value) -> bool:
+    return isinstance(value, TensorData)
+
+
+def as_array(value, name: str):
+    """``(array, None)`` for a tensor, array, number or list of numbers; else ``(None, why)``."""
+    why = problem(value, name)
+    if why:
+        return None, why
+    if isinstance(value, TensorData):
+        if value.values.shape != value.shape:
+            return None, f"{name} has too many values to check"
+        return value.values, None
+    if isinstance(value, np.ndarray):
+        return value.astype(np.float64), None
+    try:
+        array = np.array(_floats(value), dtype=np.float64)
+    except (TypeError, ValueError):
+        return None, f"{name} is {value!r}, expected a tensor or numbers"
+    return array, None
+
+
+def _floats(value):
+    """Nested lists of numbers (``"nan"``/``"inf"`` as JSON carries them) -> floats."""
+    if isinstance(value, list):
+        return [_floats(v) for v in value]
+    if isinstance(value, TensorData):
+        return value.values.tolist()
+    if isinstance(value, str) and value in ("nan", "inf", "-inf"):
+        return float(value)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(value)
+    return float(value)
+
+
+def compare(name: str, got: np.ndarray, expected: np.ndarray, *, atol: float = ATOL,
+            rtol: float = RTOL, where=None, reference: str = "expected",
+            broadcast: bool = False) -> list[Finding]:
+    """Shape, then values. ``where(index)`` names a position (e.g. "at x = 0.5")."""
+    got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
+    if broadcast and got.shape != expected.shape:
+        try:
+            got = np.broadcast_to(got, expected.shape)
+        except ValueError:
+            pass
+    if got.shape != expected.shape:
+        return [Finding(False, f"{name} has shape {shape_text(got.shape)} but expected "
+                               f"{shape_text(expected.shape)}")]
+    close = np.isclose(got, expected, atol=atol, rtol=rtol) & np.isfinite(got)
+    if close.all():
+        return [Finding(True, f"{name} is right" + (f" ({got.size} values)" if got.size > 1
+                                                     else ""))]
+    wrong = np.argwhere(~close)
+    first = tuple(int(i) for i in wrong[0])
+    text = f"{name} is wrong"
+    if got.size > 1:
+        at = where(first) if where else f"at index {first}"
+        text += f" at {len(wrong)} of {got.size} values; {at}"
+    text += f": yours is {got[first]:.6g}, {reference} {expected[first]:.6g}"
+    return [Finding(False, text)]
+
+
+def check_grad(name: str, tensor, expected: np.ndarray, *, how: str) -> list[Finding]:
+    """``name.grad`` against ``expected``; ``how`` says how the gradient gets there."""
+    why = problem(tensor, name)
+    if why or not isinstance(tensor, TensorData):
+        return [Finding(False, why or f"{name} is not a tensor")]
+    if tensor.grad is None:
+        return [Finding(False, f"{name}.grad is None — {how}")]
+    got = tensor.grad.values
+    if got.shape != expected.shape:
+        return [Finding(False, f"{name}.grad has shape {shape_text(got.shape)} but expected "
+                               f"{shape_text(expected.shape)}")]
+    if np.allclose(got, expected, atol=ATOL_32, rtol=RTOL):
+        return [Finding(True, f"{name}.grad is right")]
+    ratio = _common_ratio(got, expected)
+    if ratio is not None and ratio >= 2:
+        return [Finding(False, f"{name}.grad is {ratio:g} times the expected gradient — did "
+                               "you call backward() more than once? Gradients accumulate in "
+                               ".grad; run the notebook again from the top")]
+    return compare(f"{name}.grad", got, expected, atol=ATOL_32)
+
+
+def _common_ratio(got: np.ndarray, expected: np.ndarray):
+    nonzero = expected != 0
+    if not nonzero.any():
+        return None
+    ratios = got[nonzero] / expected[nonzero]
+    if np.allclose(ratios, ratios.flat[0]) and float(ratios.flat[0]).is_integer():
+        return float(ratios.flat[0])
+    return None

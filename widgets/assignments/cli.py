@@ -1,0 +1,216 @@
+"""``minigrad-kit``: release and grade the kit's assignments.
+
+    minigrad-kit release notebooks/assignments/*.ipynb --out release/
+    minigrad-kit grade submissions/ --out grades/
+
+Run ``minigrad-kit --help`` or ``minigrad-kit grade --help`` for every option.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from .batch import grade_files
+from .grade import Options
+from .questions import assignment_names
+from .source import SourceError, load_source
+
+__all__ = ["main"]
+
+KIT_SOURCES = Path(__file__).resolve().parents[2] / "notebooks" / "assignments"
+
+DESCRIPTION = """\
+Release and grade minigrad's assignments (nbgrader-compatible notebooks).
+
+  release  writes the student version of each instructor notebook, after checking that
+           the solution gets full marks and the stub gets none.
+  grade    grades submissions: each runs in a fresh kernel, and every verdict is
+           computed outside the student's kernel. Writes a gradebook, a feedback
+           report per student, flags and the written answers.
+"""
+
+RELEASE_EPILOG = """\
+what it writes:
+  OUT/<notebook>.ipynb   solutions replaced by '# YOUR CODE HERE / raise NotImplementedError()',
+                         hidden tests removed, outputs cleared, test and locked cells made
+                         read-only, nbgrader checksums recorded
+before writing, each notebook is run four times (unless --no-verify): the grader must give
+the solution full marks and the student version zero, and run as real nbgrader runs it,
+every test cell must pass on the solution and fail on the stub. A notebook that fails is not
+written; the message names the question and the fix. Exit status 1 if anything failed.
+
+example:
+  minigrad-kit release notebooks/assignments/*.ipynb --out release/
+"""
+
+GRADE_EPILOG = """\
+which student: the file name (alice.ipynb -> alice); for nbgrader's layout
+submitted/<student>/<assignment>/<notebook>.ipynb, where the file has the instructor
+notebook's name, the folder two levels up.
+
+what it writes (OUT may not hold the submissions, which are only read):
+  OUT/gradebook.csv                       student, assignment, question, points, max
+                                          (points empty: a written answer to grade by hand)
+  OUT/feedback/<assignment>/<student>.md  per-student report (no hidden test code)
+  OUT/flags.csv                           suspicious code, edited locked cells, failures
+  OUT/answers/<assignment>.md             written answers, for the teacher to read
+  OUT/results/<assignment>/<student>.json everything; the files above are rebuilt from
+                                          these, so grading again gives the same files
+Exit status 1 if a submission could not be graded at all (see flags.csv).
+
+example:
+  minigrad-kit grade submitted/*/derive_it_by_hand/*.ipynb --out grades/ --format html
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="minigrad-kit", description=DESCRIPTION,
+        epilog="Each command has its own --help. The teachers' guide and the threat model: "
+               "notebooks/assignments/README.md in the kit.",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", metavar="{release,grade}", required=True)
+
+    release = commands.add_parser(
+        "release", help="write student versions of instructor notebooks",
+        description="Write the student version of each instructor notebook.",
+        epilog=RELEASE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    release.add_argument("sources", nargs="+", metavar="SOURCE",
+                         help="instructor notebooks (.ipynb) or folders of them")
+    release.add_argument("--out", required=True, metavar="DIR",
+                         help="folder for the student versions (created if needed)")
+    release.add_argument("--no-verify", action="store_true",
+                         help="skip the four check runs (faster; not recommended)")
+    _common(release)
+
+    grade = commands.add_parser(
+        "grade", help="grade submissions into a gradebook and feedback reports",
+        description="Grade submitted notebooks, each in a fresh kernel; verdicts are "
+                    "computed in the grader's own process.",
+        epilog=GRADE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    grade.add_argument("submissions", nargs="+", metavar="SUBMISSION",
+                       help="submitted notebooks (.ipynb) or folders of them")
+    grade.add_argument("--out", required=True, metavar="DIR",
+                       help="folder for the gradebook and reports (created if needed)")
+    grade.add_argument("--source", action="append", metavar="NOTEBOOK",
+                       help="instructor notebook(s) or folder (repeatable; default: the kit's "
+                            f"{KIT_SOURCES.parent.name}/{KIT_SOURCES.name})")
+    grade.add_argument("--format", choices=("md", "html"), default="md",
+                       help="feedback reports as Markdown (default) or HTML")
+    grade.add_argument("--output-limit", type=int, default=100_000, metavar="CHARS",
+                       help="output kept per cell; the rest is dropped (default 100000)")
+    grade.add_argument("--memory", type=int, default=4096, metavar="MB",
+                       help="memory limit of each kernel, 0 for none (default 4096)")
+    grade.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
+                       help="a private text mixed into the hidden inputs, so no one can "
+                            "predict them (default: $MINIGRAD_KIT_SALT); keep it the same "
+                            "to re-grade identically")
+    _common(grade)
+    return parser
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--timeout", type=float, default=30, metavar="SECONDS",
+                        help="time limit per cell (default 30)")
+    parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
+                        help="notebooks run in parallel (default: 2, or 1 on one core)")
+
+
+def _notebooks(items: list[str], what: str, example: str) -> list[str]:
+    """Files as given; folders expanded to the notebooks inside (checkpoints skipped)."""
+    found = []
+    for item in items:
+        path = Path(item)
+        if path.is_dir():
+            inside = sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+            if not inside:
+                raise SystemExit(f"minigrad-kit: error: {what} folder {item!r} has no .ipynb "
+                                 f"files; give notebooks, e.g. {example}")
+            found += [str(p) for p in inside]
+        elif path.suffix != ".ipynb" or not path.is_file():
+            reason = "does not exist" if not path.exists() else "is not a .ipynb notebook"
+            raise SystemExit(f"minigrad-kit: error: {what} {item!r} {reason}; give notebooks, "
+                             f"e.g. {example}")
+        else:
+            found.append(str(path))
+    return found
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    if args.jobs < 1 or args.timeout <= 0:
+        raise SystemExit("minigrad-kit: error: --jobs must be at least 1 and --timeout positive")
+    if args.command == "release":
+        return _release(args)
+    return _grade(args)
+
+
+def _release(args) -> int:
+    from .release import release
+
+    sources = _notebooks(args.sources, "SOURCE", "notebooks/assignments/*.ipynb")
+    written, problems = release(sources, args.out, verify_first=not args.no_verify,
+                                options=Options(timeout=args.timeout), jobs=args.jobs)
+    for path in written:
+        print(f"wrote {path}")
+    for problem in problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    return 1 if problems else 0
+
+
+def _grade(args) -> int:
+    from .report import write_report
+
+    submissions = _notebooks(args.submissions, "SUBMISSION", "submitted/alice.ipynb")
+    default = [str(KIT_SOURCES)] if KIT_SOURCES.is_dir() else []
+    sources = _notebooks(args.source or default, "--source",
+                         "--source notebooks/assignments/02_derive_it_by_hand.ipynb")
+    if not sources:
+        names = ", ".join(assignment_names())
+        raise SystemExit("minigrad-kit: error: no instructor notebooks; pass --source with "
+                         f"one per assignment (the kit's own assignments: {names})")
+    out = Path(args.out).resolve()
+    for submission in submissions:
+        folder = Path(submission).resolve().parent
+        if out == folder or out in folder.parents:
+            raise SystemExit(f"minigrad-kit: error: --out {args.out!r} holds the submission "
+                             f"{submission!r}; write the grades to another folder (e.g. grades/)")
+    try:
+        for source in sources:
+            load_source(source)
+    except (SourceError, ValueError, FileNotFoundError) as error:
+        print(f"minigrad-kit: error: {error}", file=sys.stderr)
+        return 1
+    options = Options(timeout=args.timeout, output_limit=args.output_limit,
+                      memory_mb=args.memory, salt=args.salt)
+    results = grade_files(submissions, sources, options, jobs=args.jobs)
+    write_report(results, out, args.format)
+    failed = [r for r in results if r.error] + _duplicates(submissions, results)
+    for r in results:
+        line = (f"could not grade {r.file}: {r.error}" if r.error else
+                f"{r.student:>16}  {r.assignment}  {r.points:g} / {r.max_points:g}"
+                + (f"  ({len(r.flags)} flagged)" if r.flags else ""))
+        print(line, file=sys.stderr if r.error else sys.stdout)
+    print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}")
+    return 1 if failed else 0
+
+
+def _duplicates(submissions: list[str], results: list) -> list[str]:
+    """Two files for the same student and assignment: only the last one's result is kept."""
+    seen, found = {}, []
+    for path, result in zip(submissions, results):
+        key = (result.student, result.assignment)
+        if key in seen and not result.error:
+            found.append(key)
+            print(f"two submissions for {result.student} in {result.assignment}: {seen[key]} "
+                  f"and {path}; only the last was kept (rename one to grade both)",
+                  file=sys.stderr)
+        seen[key] = path
+    return found
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,198 @@
+"""The data a kernel hands back: plain JSON, and the objects the judges read.
+
+``encode`` runs in the student's kernel and turns what the student made into
+JSON (no pickles: nothing the grader loads can run code). ``decode`` runs in
+the grader and turns it back into ``TensorData``, NumPy arrays, ``Missing``
+and ``Raised``. ``check()`` sends its data through the same round trip, so a
+student sees exactly what the grader would judge.
+
+    >>> import minigrad as torch
+    >>> t = decode(encode(torch.ones(2, requires_grad=True) * 3))
+    >>> t.shape, t.values.tolist(), t.grad_fn, t.requires_grad
+    ((2,), [3.0, 3.0], 'MulBackward0', True)
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import traceback
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["encode", "decode", "roundtrip", "attempt", "read", "TensorData", "Missing",
+           "Raised", "Other", "MAX_VALUES"]
+
+MAX_VALUES = 10_000  # per tensor or array; more is cut (no question needs that many)
+
+
+@dataclass
+class TensorData:
+    """A minigrad tensor as the grader sees it."""
+
+    shape: tuple
+    dtype: str
+    values: np.ndarray  # float64, in ``shape`` (empty when there were too many)
+    requires_grad: bool
+    is_leaf: bool
+    grad_fn: str | None  # "MulBackward0", or None for a leaf
+    grad: "TensorData | None"
+
+
+@dataclass
+class Missing:
+    """A name the student has not defined (yet)."""
+
+    name: str
+
+
+@dataclass
+class Raised:
+    """The student's code raised ``kind: message``."""
+
+    kind: str
+    message: str
+    where: str = ""  # the last line of the traceback in the student's code
+
+
+@dataclass
+class Other:
+    """Something that is not a tensor, array or number (type and a short repr)."""
+
+    kind: str
+    text: str
+
+
+# --- the kernel side ---------------------------------------------------------------------
+
+def read(namespace: dict, name: str):
+    """``namespace[name]``, or ``Missing(name)``."""
+    return namespace[name] if name in namespace else Missing(name)
+
+
+def attempt(function, *args):
+    """``function(*args)``, or ``Raised`` when it raises (nothing escapes)."""
+    if isinstance(function, Missing):
+        return function
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            return function(*args)
+    except BaseException as error:  # noqa: BLE001 (KeyboardInterrupt: the student's too)
+        return Raised(type(error).__name__, str(error)[:500], _where(error))
+
+
+def _where(error: BaseException) -> str:
+    """The line of the student's own code that raised (library frames skipped)."""
+    libraries = (sys.prefix, sys.base_prefix, str(Path(__file__).resolve().parents[2]))
+    frames = [f for f in traceback.extract_tb(error.__traceback__)[1:]
+              if not f.filename.startswith(libraries)]
+    if not frames:
+        return ""
+    line = (frames[-1].line or "").strip()
+    return f"line {frames[-1].lineno}" + (f": {line}" if line else "")
+
+
+def encode(value, depth: int = 0):
+    """JSON for ``value``: tensors, arrays, numbers, strings, lists, dicts."""
+    import minigrad
+
+    if depth > 6:
+        return {"other": {"kind": type(value).__name__, "text": "(nested too deep)"}}
+    if value is None or isinstance(value, (bool, str)):
+        return value[:2000] if isinstance(value, str) else value
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        return _number(value)
+    if isinstance(value, minigrad.Tensor):
+        return {"tensor": _tensor(value, depth)}
+    if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
+        return {"array": {"shape": list(value.shape), "values": _values(value)}}
+    if isinstance(value, Missing):
+        return {"missing": value.name}
+    if isinstance(value, Raised):
+        return {"raised": {"kind": value.kind, "message": value.message, "where": value.where}}
+    if isinstance(value, Other):
+        return {"other": {"kind": value.kind, "text": value.text}}
+    if isinstance(value, (list, tuple)):  # (torch.Size is a tuple)
+        return [encode(item, depth + 1) for item in list(value)[:MAX_VALUES]]
+    if isinstance(value, dict):
+        return {"dict": {str(k): encode(v, depth + 1) for k, v in list(value.items())[:100]}}
+    return {"other": {"kind": type(value).__name__, "text": _short_repr(value)}}
+
+
+def _tensor(t, depth: int) -> dict:
+    with warnings.catch_warnings():  # reading .grad of a non-leaf warns; not the student's fault
+        warnings.simplefilter("ignore")
+        grad = t.grad if t.requires_grad else None
+    data = t.detach().numpy()
+    return {
+        "shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", ""),
+        "values": _values(data), "requires_grad": bool(t.requires_grad),
+        "is_leaf": bool(t.is_leaf),
+        "grad_fn": type(t.grad_fn).__name__ if t.grad_fn is not None else None,
+        "grad": _tensor(grad, depth + 1) if grad is not None and depth < 2 else None,
+    }
+
+
+def _values(array: np.ndarray) -> list:
+    flat = np.asarray(array, dtype=np.float64).reshape(-1)
+    return [] if flat.size > MAX_VALUES else [_number(v) for v in flat.tolist()]
+
+
+def _number(x):
+    x = x.item() if hasattr(x, "item") else x
+    if isinstance(x, int):
+        return x if abs(x) < 2**53 else float(x)
+    return x if math.isfinite(x) else str(x)  # "nan", "inf": JSON has no NaN
+
+
+def _short_repr(value) -> str:
+    try:
+        return repr(value)[:200]
+    except BaseException:  # noqa: BLE001 (a student's __repr__ may raise anything)
+        return "(repr failed)"
+
+
+# --- the grader side ---------------------------------------------------------------------
+
+def decode(data):
+    """The objects ``encode`` described (numbers stay numbers, lists stay lists)."""
+    if isinstance(data, list):
+        return [decode(item) for item in data]
+    if not isinstance(data, dict) or len(data) != 1:
+        return data
+    (kind, body), = data.items()
+    if kind == "tensor":
+        return _tensor_data(body)
+    if kind == "array":
+        return _array(body["values"], body["shape"])
+    if kind == "missing":
+        return Missing(str(body))
+    if kind == "raised":
+        return Raised(str(body.get("kind")), str(body.get("message")), str(body.get("where", "")))
+    if kind == "dict":
+        return {k: decode(v) for k, v in body.items()}
+    if kind == "other":
+        return Other(str(body.get("kind")), str(body.get("text")))
+    return data
+
+
+def _tensor_data(body: dict) -> TensorData:
+    shape = tuple(int(n) for n in body["shape"])
+    return TensorData(shape, str(body["dtype"]), _array(body["values"], shape),
+                      bool(body["requires_grad"]), bool(body["is_leaf"]), body["grad_fn"],
+                      _tensor_data(body["grad"]) if body.get("grad") else None)
+
+
+def _array(values: list, shape) -> np.ndarray:
+    floats = np.array([float(v) for v in values], dtype=np.float64)
+    return floats.reshape(shape) if floats.size == math.prod(shape) else floats
+
+
+def roundtrip(value):
+    """``decode(encode(value))`` through JSON text, as the grader receives it."""
+    return decode(json.loads(json.dumps(encode(value))))

@@ -1,0 +1,136 @@
+"""Release student versions, after proving that solution and stub behave.
+
+``release(sources, out)`` writes, for each instructor notebook, its student
+version (``notebook.student_version``: solutions stubbed, hidden tests
+removed, outputs cleared, test cells locked, checksums recorded). First,
+unless ``verify=False``, it checks four runs of each notebook:
+
+* minigrad-kit's grader gives the solution full marks ...
+* ... and the student version zero on every autograded question;
+* run as it is, the way real nbgrader runs it, every test cell passes on the
+  solution with nothing on stderr ...
+* ... and fails once the solutions are stubbed (hidden tests kept).
+
+A notebook with a problem is not written; the problems name file, question
+and fix.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import nbformat
+
+from . import notebook as nbg
+from .batch import workers
+from .grade import Options, grade_notebook
+from .kernel import run_cells
+from .report import write_atomic
+from .source import SourceError, load_source
+
+__all__ = ["release", "verify"]
+
+CHECKS = ("solution", "stub", "twin-solution", "twin-stub")
+
+
+def release(sources: list[str], out, *, verify_first: bool = True,
+            options: Options = Options(), jobs: int = 2) -> tuple[list[Path], list[str]]:
+    """Write the student versions into ``out``; returns (written files, problems)."""
+    out, problems, loaded = Path(out), [], []
+    for path in sources:
+        try:
+            source = load_source(path)
+        except (SourceError, ValueError, FileNotFoundError) as error:
+            problems.append(str(error))
+            continue
+        if (out / source.path.name).resolve() == source.path.resolve():
+            problems.append(f"{source.path}: --out would overwrite the instructor notebook; "
+                            "choose another folder (e.g. release/)")
+            continue
+        loaded.append(source)
+    tasks = [(str(s.path), check, options) for s in loaded for check in CHECKS]
+    if verify_first and tasks:
+        problems += _run_all(tasks, jobs)
+    written = []
+    for source in loaded:
+        if any(p.startswith(str(source.path)) for p in problems):
+            continue
+        target = out / source.path.name
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomic(target, nbformat.writes(nbg.student_version(source.notebook)) + "\n")
+        written.append(target)
+    return written, problems
+
+
+def _run_all(tasks: list, jobs: int) -> list[str]:
+    if jobs <= 1:
+        return [p for task in tasks for p in verify(*task)]
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=workers()) as pool:
+        return [p for found in pool.map(verify, *zip(*tasks)) for p in found]
+
+
+def verify(path: str, check: str, options: Options = Options()) -> list[str]:
+    """One of the four runs (``CHECKS``); the problems it found."""
+    try:
+        source = load_source(path)
+        if check in ("solution", "stub"):
+            return _graded(source, check, options)
+        notebook = source.notebook if check == "twin-solution" else nbg.stub_solutions(
+            source.notebook)
+        return _twin(source, notebook, check, options)
+    except Exception as error:  # noqa: BLE001 (e.g. no kernel could start)
+        return [f"{path}: the {check} run could not be done ({type(error).__name__}: "
+                f"{error}); check that a python3 Jupyter kernel can start"]
+
+
+def _graded(source, check: str, options: Options) -> list[str]:
+    module = f"widgets/assignments/bank/{source.assignment.name}.py"
+    notebook = (source.notebook if check == "solution"
+                else nbg.student_version(source.notebook))
+    result = grade_notebook(source, notebook, check, source.path.name, options)
+    found = []
+    for question in result.questions:
+        if question.manual:
+            continue  # written answers are graded by the teacher
+        failed = [text for ok, text, _ in question.findings if not ok] or [question.note]
+        if check == "solution" and question.points != question.max_points:
+            found.append(f"{source.path}: {question.name}: the solution fails the grader "
+                         f"({failed[0]}); fix the solution between ### BEGIN SOLUTION and "
+                         f"### END SOLUTION, or the question in {module}")
+        if check == "stub" and question.points and question.max_points:
+            found.append(f"{source.path}: {question.name}: the student version scores "
+                         f"without an answer; make the question in {module} check something "
+                         "the stub does not do")
+    if check == "solution":
+        found += [f"{source.path}: the solution notebook: {problem}; fix that cell"
+                  for problem in result.problems]
+    return found
+
+
+def _twin(source, notebook, check: str, options: Options) -> list[str]:
+    """Run the code cells as they are (nbgrader's way) and read each test cell's fate."""
+    cells = [c for c in notebook.cells if c.cell_type == "code"]
+    with tempfile.TemporaryDirectory(prefix="minigrad-kit-") as folder:
+        runs = run_cells([c.source for c in cells], cwd=folder, timeout=options.timeout)
+    found = []
+    for cell, run in zip(cells, runs):
+        stderr = "".join(o.get("text", "") for o in run.outputs
+                         if o.get("output_type") == "stream" and o.get("name") == "stderr")
+        failed = run.status != "ok" or bool(stderr)
+        gid = nbg.grade_id(cell)
+        why = run.error or stderr.strip()[:200] or run.status
+        if nbg.role(cell) != "test":
+            if check == "twin-solution" and run.status != "ok":
+                found.append(f"{source.path}: cell {gid or '(unnamed)'} raised {why} when the "
+                             "solution notebook runs; fix that cell")
+        elif check == "twin-solution" and failed:
+            found.append(f"{source.path}: {gid}: the test cell fails on the solution when run "
+                         f"in the notebook, as nbgrader runs it ({why}); fix the solution or "
+                         "the test's asserts (a test cell must not write to stderr either)")
+        elif check == "twin-stub" and not failed:
+            found.append(f"{source.path}: {gid}: the test cell passes with the stub when run in "
+                         "the notebook, as nbgrader runs it; add an assert that fails without "
+                         "an answer")
+    return found

@@ -1,0 +1,108 @@
+"""An instructor notebook, checked against the question bank, and what the grader takes from it.
+
+``load_source(path)`` reads the notebook, checks nbgrader's format and that
+every test cell has a question in the bank (and every question a test
+cell), or raises ``SourceError`` listing every problem with its fix.
+``context(source)`` runs the teacher's locked context cells in the grader's
+own process. ``inputs(source, question, student)`` draws the hidden inputs:
+the same for the same student on every run, unknowable without the
+instructor notebook's hidden tests (and ``--salt``, if the teacher sets one).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import io
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from . import notebook as nbg
+from .questions import Assignment, Question, assignment_names, find_assignment
+
+__all__ = ["Source", "SourceError", "load_source", "context", "inputs"]
+
+
+class SourceError(ValueError):
+    """An instructor notebook that cannot be released or graded (the message lists why)."""
+
+
+@dataclass
+class Source:
+    path: Path
+    notebook: object  # nbformat.NotebookNode
+    assignment: Assignment
+    salt: str = ""
+
+    @property
+    def cells(self) -> dict:
+        """grade_id -> cell, for every nbgrader cell."""
+        return {nbg.grade_id(c): c for c in self.notebook.cells if nbg.grade_id(c)}
+
+    def points(self, grade_id: str) -> float:
+        return nbg.points(self.cells[grade_id])
+
+    @property
+    def secret(self) -> str:
+        """What the hidden inputs are drawn from: the hidden tests' text (and the salt)."""
+        hidden = [c.source for c in self.notebook.cells if nbg.role(c) == "test"]
+        return hashlib.sha256(json.dumps([hidden, self.salt]).encode()).hexdigest()
+
+
+def load_source(path, salt: str = "") -> Source:
+    path = Path(path)
+    notebook = nbg.read(path)
+    found = nbg.problems(notebook, str(path))
+    name = nbg.assignment_name(notebook)
+    try:
+        assignment = find_assignment(name) if name else None
+    except KeyError:
+        assignment = None
+    if assignment is None:
+        found.append(f"{path}: notebook metadata 'minigrad_kit': {{'assignment': ...}} is "
+                     f"{name!r}; set it to one of {', '.join(assignment_names())} (Edit ▸ "
+                     "Notebook Metadata in JupyterLab)")
+    else:
+        found += _bank_problems(notebook, assignment, path)
+    if found:
+        raise SourceError("\n".join(found))
+    return Source(path, notebook, assignment, salt)
+
+
+def _bank_problems(notebook, assignment: Assignment, path: Path) -> list[str]:
+    module = f"widgets/assignments/bank/{assignment.name}.py"
+    by_id = {nbg.grade_id(c): c for c in notebook.cells if nbg.grade_id(c)}
+    tests = {gid for gid, c in by_id.items() if nbg.role(c) == "test"}
+    asked = {q.name for q in assignment.questions}
+    found = [f"{path}: test cell {gid!r} has no question in {module}; add one there, or make "
+             "the cell a plain locked cell" for gid in sorted(tests - asked)]
+    found += [f"{path}: question {gid!r} of {module} has no test cell; add a graded test cell "
+              f"with grade_id {gid!r}" for gid in sorted(asked - tests)]
+    for gid in assignment.context:
+        if gid not in by_id or nbg.role(by_id[gid]) != "locked":
+            found.append(f"{path}: the grader needs a locked code cell {gid!r} (it runs it to "
+                         "compute the expected answers); add it or mark it read-only")
+    return found
+
+
+def context(source: Source) -> dict:
+    """The names the teacher's context cells define, run here (their prints are dropped)."""
+    namespace: dict = {"__name__": "__minigrad_kit_context__"}
+    cells = source.cells
+    with contextlib.redirect_stdout(io.StringIO()):
+        for gid in source.assignment.context:
+            exec(compile(cells[gid].source, f"{source.path.name}:{gid}", "exec"), namespace)
+    return namespace
+
+
+def inputs(source: Source, question: Question, student: str) -> dict:
+    """``{"public": ..., "hidden": ...}`` for one student (no "hidden" if the question has none)."""
+    drawn = {"public": question.public}
+    if question.hidden is not None:
+        key = f"{source.secret}|{source.assignment.name}|{question.name}|{student}"
+        seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
+        drawn["hidden"] = question.hidden(np.random.default_rng(seed))
+    return drawn

@@ -1,0 +1,124 @@
+"""The student's side: ``start``, ``check`` and ``check_all`` in the notebook.
+
+``check("q1")`` runs the public checks of question q1 *in your kernel* and
+shows what is right and what to try. It is feedback, not a grade: your
+teacher's grader runs the same checks, plus hidden ones at inputs drawn for
+you, in its own process. So it says "public checks passed", never "all
+tests passed". It works offline; no server is involved.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import sys
+
+from .data import decode
+from .kernel_side import collect
+from .questions import Assignment, Finding, find_assignment, judge
+
+__all__ = ["start", "check", "check_all", "Feedback"]
+
+_current: Assignment | None = None
+
+HIDDEN_NOTE = "Your teacher's grader adds hidden tests."
+
+
+def start(assignment: str) -> None:
+    """Say which assignment this notebook is (the first cell does it for you)."""
+    global _current
+    _current = find_assignment(assignment)
+    names = ", ".join(q.name for q in _current.questions)
+    print(f"Assignment: {_current.title}. check(\"q1\") runs the public checks of one "
+          f"question ({names}); check_all() runs them all.")
+
+
+class Feedback:
+    """The public checks of one question: ``passed`` and one line per finding."""
+
+    def __init__(self, name: str, title: str, findings: list[Finding]) -> None:
+        self.name, self.title, self.findings = name, title, findings
+
+    @property
+    def passed(self) -> bool:
+        return all(f.ok for f in self.findings)
+
+    @property
+    def headline(self) -> str:
+        failed = sum(not f.ok for f in self.findings)
+        verdict = ("public checks passed" if self.passed else
+                   f"{failed} of {len(self.findings)} public checks failed")
+        return f"{self.name} · {self.title}: {verdict}"
+
+    def __repr__(self) -> str:
+        lines = [self.headline] + [f"  {'✓' if f.ok else '✗'} {f.text}" for f in self.findings]
+        return "\n".join(lines + [HIDDEN_NOTE])
+
+    def _repr_html_(self) -> str:
+        colour = "#1e7d32" if self.passed else "#b00020"
+        items = "".join(
+            f'<li style="color:{"inherit" if f.ok else "#b00020"}">{"✓" if f.ok else "✗"} '
+            f"{html.escape(f.text)}</li>" for f in self.findings)
+        return (f'<div><b style="color:{colour}">{html.escape(self.headline)}</b>'
+                f'<ul style="margin:2px 0">{items}</ul><i>{HIDDEN_NOTE}</i></div>')
+
+
+def check(question: str, *, namespace: dict | None = None) -> None:
+    """Run ``question``'s public checks on your notebook and show the result.
+
+    Raises AssertionError when a check fails (so a test cell shows it failed).
+    ``namespace``: where your names live (default: the caller's globals).
+    """
+    assignment = _started()
+    namespace = namespace if namespace is not None else sys._getframe(1).f_globals
+    if question in assignment.manual:
+        print(f"{question} · {assignment.manual[question]}: a written answer, read by your "
+              "teacher; there is nothing to check automatically.")
+        return
+    feedback = _feedback(assignment, question, namespace)
+    _show(feedback)
+    if not feedback.passed:
+        first = next(f.text for f in feedback.findings if not f.ok)
+        raise AssertionError(f"{question}: {first}")
+
+
+def check_all(*, namespace: dict | None = None) -> None:
+    """Run every question's public checks and show one line per question."""
+    assignment = _started()
+    namespace = namespace if namespace is not None else sys._getframe(1).f_globals
+    results = [_feedback(assignment, q.name, namespace) for q in assignment.questions]
+    passed = sum(r.passed for r in results)
+    lines = [f"{'✓' if r.passed else '✗'} {r.headline}" for r in results]
+    for r in results:
+        lines += [f"    {f.text}" for f in r.findings if not f.ok][:1]
+    lines.append(f"Public checks passed for {passed} of {len(results)} questions. "
+                 + HIDDEN_NOTE)
+    if assignment.manual:
+        lines.append("Written answers (" + ", ".join(assignment.manual)
+                     + ") are read by your teacher.")
+    print("\n".join(lines))
+
+
+def _feedback(assignment: Assignment, name: str, namespace: dict) -> Feedback:
+    question = assignment.question(name)
+    data = decode(json.loads(json.dumps(collect(question, namespace, question.public))))
+    return Feedback(name, question.title, judge(question, data, question.public, namespace))
+
+
+def _started() -> Assignment:
+    if _current is None:
+        raise RuntimeError("no assignment started: run the notebook's first cell, which "
+                           "calls start(...)")
+    return _current
+
+
+def _show(feedback: Feedback) -> None:
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        get_ipython = None
+    if get_ipython is not None and get_ipython() is not None:
+        display(feedback)
+    else:
+        print(repr(feedback))
