@@ -161,7 +161,7 @@ def main() -> None:
     th_small = timed(lambda: small_ops(torch), 20) / SMALL_OPS_PER_RUN
     others = {}
     if optional("micrograd"):
-        others["micrograd"] = timed(micrograd_small_ops, 20) / SMALL_OPS_PER_RUN
+        others["micrograd (scalars)"] = timed(micrograd_small_ops, 20) / SMALL_OPS_PER_RUN
     if optional("mygrad"):
         others["MyGrad"] = timed(mygrad_small_ops, 20) / SMALL_OPS_PER_RUN
     rows.append(("small ops (per op)", mg_small, th_small, others))
@@ -178,8 +178,7 @@ def main() -> None:
         ratio = ours / theirs
         target = TARGETS.get(name)
         verdict = "" if target is None else ("ok" if ratio <= target else "MISSED")
-        peers = ", ".join(f"{peer} {_fmt(t)} ({t / ours:.1f}x minigrad)"
-                          for peer, t in extra.items())
+        peers = ", ".join(f"{peer} {_fmt(t)}" for peer, t in extra.items())
         print(f"{name:<20} {_fmt(ours):>12} {_fmt(theirs):>12} {ratio:>7.2f} "
               f"{'<= ' + str(target) if target else '':>7}  {verdict} {peers}")
 
