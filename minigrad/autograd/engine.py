@@ -121,8 +121,10 @@ def _roots(tensors, grad_tensors) -> list:
 
     if isinstance(tensors, Tensor):
         tensors = (tensors,)
-    if grad_tensors is None or isinstance(grad_tensors, Tensor):
-        grad_tensors = (grad_tensors,) * len(tensors) if grad_tensors is None else (grad_tensors,)
+    if grad_tensors is None:
+        grad_tensors = (None,) * len(tensors)
+    elif isinstance(grad_tensors, Tensor):
+        grad_tensors = (grad_tensors,)
     if len(grad_tensors) != len(tensors):
         raise RuntimeError(
             f"got {len(grad_tensors)} tensors and {len(tensors)} gradients"
@@ -134,10 +136,10 @@ def _roots(tensors, grad_tensors) -> list:
         if grad is None:
             if output.numel() != 1:
                 raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
-            grad = Tensor._make(output._data.dtype.type(1).reshape(output.shape))
+            grad = Tensor._make(np.ones(output.shape, output._data.dtype))  # d out / d out
         else:
-            if not isinstance(grad, Tensor):
-                grad = Tensor._make(output._data.dtype.type(grad).reshape(output.shape))
+            if not isinstance(grad, Tensor):  # a number, for a one-element output
+                grad = Tensor._make(np.full(output.shape, grad, output._data.dtype))
             if grad.shape != output.shape:
                 raise errors.gradient_shape_mismatch(index, grad.shape, output.shape)
             if grad.dtype is not output.dtype:
@@ -234,15 +236,14 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
                           run=targets is None or _leads_further(node, needed))
         finally:
             grad_mode._set_enabled(previous)
-        if step.sent:
-            for next_node, input_nr, grad in step.sent:
-                if next_node is None:
-                    continue
-                if grad is not None:
-                    deliver(next_node, input_nr, grad, node)
-                dependencies[next_node] -= 1
-                if dependencies[next_node] == 0:
-                    make_ready(next_node)
+        for next_node, input_nr, grad in step.sent:
+            if next_node is None:
+                continue
+            if grad is not None:
+                deliver(next_node, input_nr, grad, node)
+            dependencies[next_node] -= 1
+            if dependencies[next_node] == 0:
+                make_ready(next_node)
         index += 1
         yield step
 
