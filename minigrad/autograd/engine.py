@@ -90,6 +90,10 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
         warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     roots = _roots(tensors, grad_tensors)
     targets = _targets(inputs)
+    if accumulate and inputs is not None:
+        for tensor in (inputs,) if isinstance(inputs, _tensor.Tensor) else inputs:
+            if tensor.grad_fn is not None:
+                tensor.retain_grad()  # backward(inputs=[y]) fills y.grad, as in PyTorch
     captured = {}
     for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph):
         if step.is_leaf and accumulate and step.grad_outputs[0] is not None:
@@ -117,8 +121,7 @@ def _store_grad(tensor, grad, create_graph: bool) -> None:
 
 def _roots(tensors, grad_tensors) -> list:
     """Pair each output with its seed gradient, checking both as torch does."""
-    from ..tensor import Tensor
-
+    Tensor = _tensor.Tensor
     if isinstance(tensors, Tensor):
         tensors = (tensors,)
     if grad_tensors is None:
@@ -152,9 +155,7 @@ def _targets(inputs) -> dict | None:
     """For ``inputs=``: node -> output numbers whose gradients are wanted."""
     if inputs is None:
         return None
-    from ..tensor import Tensor
-
-    if isinstance(inputs, Tensor):
+    if isinstance(inputs, _tensor.Tensor):
         inputs = (inputs,)
     targets: dict = {}
     for tensor in inputs:
@@ -322,3 +323,7 @@ def _accumulated(tensor, grad, create_graph: bool):
         # A copy: the arriving tensor may be the caller's own (y.backward(g)).
         return grad if create_graph else grad.detach().clone()
     return old + grad
+
+
+# At the bottom, because tensor.py (the floor above) imports this module.
+from .. import tensor as _tensor  # noqa: E402

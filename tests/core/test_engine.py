@@ -184,3 +184,12 @@ def test_saved_values_keep_their_kind():
     y = Probe.apply(x, one, flag=None, count=1)
     assert y.grad_fn._saved_self is x and y.grad_fn._saved_other is one
     assert y.grad_fn._saved_flag is None and y.grad_fn._saved_count == 1
+
+
+def test_inputs_that_are_not_leaves_get_their_grad_like_torch():
+    def run(lib):
+        x = lib.ones(2, requires_grad=True)
+        y = x * 3
+        (y * y).sum().backward(inputs=[y])
+        return y.grad.tolist(), x.grad, y.retains_grad
+    assert run(mg) == run(torch)
