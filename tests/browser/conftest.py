@@ -4,8 +4,12 @@ Facts behind the details (verified on this machine kind, see
 shared/notes/browser-testing.md): Debian's Chromium with flags that keep it off
 the network; JupyterLab as root on a free port with a token, fresh Jupyter
 folders and the news pop-up switched off; notebooks served from a copy (Lab's
-autosave would rewrite the stored outputs). Every process started here is
-stopped here. On failure, the page's screenshot path and text are printed.
+autosave would rewrite the stored outputs); Lab's cells all kept in the page.
+Every process started here is stopped here (the server's kernels, which run in
+sessions of their own, by pid). On failure, the screenshot's path and the text
+that matters (the steppers, error output, the active cell, the status bar) are
+printed. At the end: how a stepper shows on the page, and the engine's order
+for the lesson's graph (``backward_steps``, with the drawing's box ids).
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -23,6 +28,10 @@ from pathlib import Path
 
 import pytest
 
+import minigrad as torch
+from minigrad.autograd import backward_steps
+from widgets.graph import GraphModel
+
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "test-artifacts" / "browser"
 CHROMIUM = "/usr/bin/chromium"
@@ -30,6 +39,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-background-networking", "--disable-component-update",
                  "--disable-sync"]
 HTML_MANAGER = REPO / ".venv" / "share" / "minigrad-kit" / "html-manager"
+SETTINGS = {
+    # the "get notified about Jupyter news?" pop-up blocks clicks
+    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
+                                                    "checkForUpdates": False},
+    # every cell in the DOM, on screen or not (no virtual scrolling to race with)
+    "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
+}
 
 
 def free_port() -> int:
@@ -57,10 +73,10 @@ def lab(tmp_path_factory):
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     shutil.copytree(REPO / "notebooks", root)
-    settings = base / "settings" / "@jupyterlab" / "apputils-extension"
-    settings.mkdir(parents=True)
-    (settings / "notification.jupyterlab-settings").write_text(
-        json.dumps({"fetchNews": "false", "checkForUpdates": False}))
+    for plugin, values in SETTINGS.items():
+        path = base / "settings" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
     env = dict(os.environ,
                JUPYTER_CONFIG_DIR=str(base / "config"), JUPYTER_DATA_DIR=str(base / "data"),
                JUPYTER_RUNTIME_DIR=str(base / "runtime"),
@@ -72,7 +88,8 @@ def lab(tmp_path_factory):
                f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
                "--LabApp.news_url=None"]
     log = open(base / "lab.log", "w")
-    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT)
+    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                              start_new_session=True)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -88,12 +105,48 @@ def lab(tmp_path_factory):
                 time.sleep(0.3)
         yield url, token, root
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
         log.close()
+
+
+def descendants(pid: int) -> dict[int, bytes]:
+    """``{pid: command line}`` of the processes ``pid`` started, and theirs (from /proc)."""
+    parent_of = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:  # "pid (name) state ppid ...": the name may hold spaces
+            parent_of[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    found, frontier = {}, [pid]
+    while frontier:
+        frontier = [p for p, parent in parent_of.items() if parent in frontier]
+        found.update({p: command_line(p) for p in frontier})
+    return found
+
+
+def command_line(pid: int) -> bytes:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return b""
+
+
+def stop(server: subprocess.Popen) -> None:
+    """Stop JupyterLab, then anything it started that outlived it (its kernels
+    run in sessions of their own, so they are tracked by pid and command line)."""
+    started = descendants(server.pid)
+    server.terminate()  # the server shuts its kernels down on SIGTERM
+    try:
+        server.wait(timeout=15)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        server.wait()
+    for pid, command in started.items():
+        if command and command_line(pid) == command:  # still the same process
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 @pytest.hookimpl(tryfirst=True, hookwrapper=True)
@@ -104,18 +157,37 @@ def pytest_runtest_makereport(item, call):
 
 @pytest.fixture
 def page(browser, request):
-    """A fresh page; on failure its screenshot and visible text are reported."""
+    """A fresh page; on failure its screenshot and the text on screen are reported."""
     context = browser.new_context(viewport={"width": 1280, "height": 1000})
     page = context.new_page()
     yield page
     report = getattr(request.node, "report_call", None)
+    shot = ARTIFACTS / f"FAILED-{request.node.name}.png"
     if report is not None and report.failed:
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
-        shot = ARTIFACTS / f"FAILED-{request.node.name}.png"
         page.screenshot(path=str(shot), full_page=True)
-        text = page.locator("body").inner_text()[-3000:]
-        print(f"\nscreenshot of the failure: {shot}\nwhat was on screen (end):\n{text}")
+        print(f"\nscreenshot of the failure: {shot}\npage: {page.url}\n{on_screen(page)}")
+    elif report is not None:
+        shot.unlink(missing_ok=True)  # an old failure's picture would mislead
     context.close()
+
+
+def on_screen(page) -> str:
+    """The text that matters on the page: the steppers' frames and feedback, the
+    notebook's cells with their outputs and error messages, or else the page's end."""
+    parts = []
+    for what, selector in (("stepper", ".minigrad-stepper"),
+                           ("error or dialog", ".jp-Dialog, .jp-RenderedText[data-mime-type="
+                                               "'application/vnd.jupyter.stderr']"),
+                           ("cell", ".jp-Notebook .jp-Cell.jp-mod-active")):
+        for i, text in enumerate(page.locator(selector).all_inner_texts()[:3]):
+            parts.append(f"--- {what} {i}:\n{text.strip()[:1500]}")
+    if not parts:
+        parts.append("--- the page's text (end):\n" + page.locator("body").inner_text()[-3000:])
+    status = page.locator(".jp-StatusBar-Widget").all_inner_texts()
+    if status:
+        parts.append("--- status bar: " + " | ".join(t.strip() for t in status if t.strip()))
+    return "\n".join(parts)
 
 
 def snapshot(page, name: str, locator=None) -> Path:
@@ -137,5 +209,34 @@ def open_notebook(page, lab, name: str):
 
 
 def run_all(page):
+    """Clear every output (so nothing stored can pass for a fresh one), then run all."""
+    page.get_by_role("menuitem", name="Edit", exact=True).click()
+    page.locator('li[data-command="editmenu:clear-all"]').click()
+    page.locator(".jp-Notebook .jp-OutputArea-output").first.wait_for(state="detached")
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.locator('li[data-command="runmenu:run-all"]').click()
+
+
+# ---- the stepper on the page -------------------------------------------
+
+def engine_order():
+    """The lesson's graph: the output's box id, then per engine step (box id, SVG class)."""
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x + 2
+    out = (y * y * 3).mean()
+    model = GraphModel.build([out])
+    order = [(model.box_of[step.node], "leaf" if step.is_leaf else step.node.name())
+             for step in backward_steps(out)]
+    return model.output_ids[0], order
+
+
+def shown_frame(stepper, index, total):
+    frame = stepper.locator(f'.minigrad-frame[aria-label="frame {index} of {total}"]')
+    frame.wait_for(state="visible", timeout=15_000)
+    return frame
+
+
+def current_box(frame):
+    current = frame.locator("g.node.current")
+    assert current.count() == 1, f"{current.count()} highlighted boxes"
+    return current.get_attribute("id"), current.get_attribute("class").split()

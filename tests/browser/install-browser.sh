@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 missing=()
-command -v chromium >/dev/null || missing+=(chromium)
+[ -x /usr/bin/chromium ] || missing+=(chromium)  # the path tests/browser/conftest.py launches
 command -v dot >/dev/null || missing+=(graphviz)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
@@ -24,6 +24,11 @@ fi
 
 manager=".venv/share/minigrad-kit/html-manager"
 if [ ! -f "$manager/embed.js" ]; then
+    if ! command -v npm >/dev/null; then
+        echo "the exported-lesson test needs npm to fetch @jupyter-widgets/html-manager:" \
+             "install Node.js and npm (apt-get install npm)" >&2
+        exit 1
+    fi
     echo "fetching @jupyter-widgets/html-manager (npm) for exported notebooks"
     work=$(mktemp -d)
     trap 'rm -rf "$work"' EXIT

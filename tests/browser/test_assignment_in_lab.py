@@ -37,7 +37,7 @@ def answer_and_check(page, answer_cell, check_cell, code: str) -> str:
     page.keyboard.press("Shift+Enter")  # run check("q1")
     # done when the check cell shows a new execution count ("[5]:", not "[*]:")
     page.wait_for_function(
-        "([cell, before]) => { const t = cell.innerText; return t !== before && !t.includes('*'); }",
+        "([cell, before]) => cell.innerText !== before && !cell.innerText.includes('*')",
         arg=[prompt.element_handle(), before], timeout=30_000)
     return check_cell.locator(".jp-OutputArea").inner_text()
 
