@@ -15,7 +15,7 @@ import numpy as np
 from . import dtypes, errors
 from . import ops
 from ._printing import builtin_method
-from .autograd import engine, grad_mode
+from .autograd import engine
 from .autograd.node import AccumulateGrad
 
 __all__ = ["Tensor", "Size"]

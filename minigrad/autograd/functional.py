@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Sequence
-
 from .engine import run_backward
 
 __all__ = ["grad", "backward"]
@@ -64,5 +62,3 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         results.append(found)
     return tuple(results)
 
-
-_ = Sequence
