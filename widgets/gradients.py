@@ -27,6 +27,7 @@ import inspect
 from dataclasses import dataclass, field
 
 import minigrad
+from minigrad.autograd.gradcheck import numerical_jacobian
 import numpy as np
 
 from .text import number
@@ -166,23 +167,12 @@ def autograd_gradient(fn, inputs) -> list:
 
 
 def numerical_gradient(fn, inputs, eps: float = 1e-6) -> list:
-    """Central differences in float64: (fn(x + h e_i) - fn(x - h e_i)) / 2h."""
-    points = [_array(x).astype(np.float64) for x in inputs]
-    grads = []
-    with minigrad.no_grad():
-        def f(arrays):
-            return float(_scalar(fn(*[minigrad.tensor(a, dtype=minigrad.float64)
-                                      for a in arrays])))
-        for i, point in enumerate(points):
-            grad = np.zeros_like(point)
-            for index in np.ndindex(point.shape):
-                plus = [p.copy() for p in points]
-                minus = [p.copy() for p in points]
-                plus[i][index] += eps
-                minus[i][index] -= eps
-                grad[index] = (f(plus) - f(minus)) / (2 * eps)
-            grads.append(grad)
-    return grads
+    """Central differences in float64: (fn(x + h e_i) - fn(x - h e_i)) / 2h, by
+    the same code ``minigrad.autograd.gradcheck`` uses."""
+    points = [minigrad.tensor(_array(x).astype(np.float64), requires_grad=True)
+              for x in inputs]
+    jacobian, = numerical_jacobian(lambda *xs: _scalar(fn(*xs)), points, eps)
+    return [column.reshape(point.shape) for column, point in zip(jacobian, points)]
 
 
 def hand_gradient(by_hand, inputs, names) -> list:
