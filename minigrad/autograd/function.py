@@ -121,8 +121,7 @@ class Function(metaclass=_FunctionMeta):
             return outputs[0] if single else outputs
         tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
         ctx._tensor_positions = tuple(tensor_positions)
-        ctx._link([args[i] for i in tensor_positions], [args[i]._data for i in tensor_positions],
-                  None)
+        ctx._link([args[i] for i in tensor_positions], None)
         ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         ctx._output_meta = tuple((o.shape, o.dtype) if isinstance(o, Tensor) else None
                                  for o in outputs)

@@ -3,8 +3,11 @@
 Every differentiable operation is a subclass of ``Node`` named as PyTorch
 names it (``MulBackward0``) with two methods side by side:
 
-* ``forward(*arrays, **params)`` computes the result with NumPy and calls
-  ``self.save(...)`` for what backward will need;
+* ``forward(*arrays, **params)`` computes the result with NumPy and says
+  what backward will need: ``self.save_inputs(self=0, other=1)`` (input
+  tensors, by position), ``self.save_result()`` (the output) and
+  ``self.save(dim=dim, mask=mask)`` (constants: numbers, shapes, arrays made
+  in forward);
 * ``backward(grad)`` receives the gradient of the loss with respect to the
   result (a Tensor) and returns one gradient per input, written with tensor
   operations so that backward can itself be differentiated
@@ -16,7 +19,9 @@ mode is on, links the node into the graph: ``next_functions`` holds one
 gradient, and an ``AccumulateGrad`` node for leaves.
 
 Saved values are kept by name (``_saved_self``, ``_saved_other``,
-``_saved_result``, ...), as PyTorch shows them. Saved tensors remember the
+``_saved_result``, ...), as PyTorch shows them. Which saved value is which
+input is said by position, never guessed from the arrays: ``x * x.detach()``
+passes one array twice, and only input 0 is in the graph. Saved tensors remember the
 version of the tensor when saved, so a later in-place change is caught at
 backward, and they are freed after backward unless ``retain_graph=True``.
 """
@@ -138,10 +143,10 @@ class Node:
         if not record:
             return _tensor.Tensor._make(result, version=version, base=base)
         output = _tensor.Tensor._make(result, grad_fn=node, version=version, base=base)
-        node._link(inputs, arrays, output)
+        node._link(inputs, output)
         return output
 
-    def _link(self, inputs, arrays, output) -> None:
+    def _link(self, inputs, output) -> None:
         """Connect this node to its inputs' nodes and resolve saved values."""
         self._sequence_nr = next(_sequence)
         self._saved = {}
@@ -160,16 +165,39 @@ class Node:
         self.needs_input_grad = tuple(needs)
         self._input_meta = tuple(meta)
         for name, value in (self._pending or {}).items():
-            self._saved[name] = _resolve_saved(value, inputs, arrays, output)
+            self._saved[name] = _resolve_saved(value, inputs, output)
         self._pending = None
 
-    def save(node, **values) -> None:  # noqa: N805 - so that save(self=x) reads like torch
-        """Keep values for backward, by the names PyTorch uses
-        (``self.save(self=x, other=y)``; readable later as ``_saved_self``)."""
+    # (The first argument is ``node``, not ``self``: ``self`` is a saved name.)
+    def save(node, **values) -> None:  # noqa: N805
+        """Keep constants for backward, by the names PyTorch uses
+        (``self.save(dim=dim)``; readable later as ``_saved_dim``). A NumPy
+        array made in forward (a mask, indices) is kept as a constant tensor."""
         pending = node._pending
         if pending is False:  # nothing is being recorded
             return
         (node._saved if pending is None else pending).update(values)
+
+    def save_inputs(node, for_grad_of=None, **positions: int) -> None:  # noqa: N805
+        """Keep input tensors for backward, each named by its position in
+        ``forward``'s arguments: ``self.save_inputs(self=0, other=1)``. They
+        stay connected to the graph (for double backward).
+
+        ``for_grad_of``: the input position(s) whose gradient needs them; when
+        none of those requires grad, nothing is kept and the saved value reads
+        None, as in PyTorch (``(x * c).grad_fn._saved_self`` is None for a
+        constant ``c``)."""
+        if node._pending is False:
+            return
+        if isinstance(for_grad_of, int):
+            for_grad_of = (for_grad_of,)
+        for name, position in positions.items():
+            node._pending[name] = _Input(position, for_grad_of)
+
+    def save_result(self) -> None:
+        """Keep the output for backward, as ``_saved_result``."""
+        if self._pending is not False:
+            self._pending["result"] = _RESULT
 
     # ---- reading the graph --------------------------------------------------
 
@@ -307,21 +335,38 @@ def _as_arrays(inputs, cast_to) -> list:
     return arrays
 
 
-def _resolve_saved(value, inputs, arrays, output):
+class _Input:
+    """``save_inputs``' note that a saved value is input number ``position``
+    (needed only for the gradients of the inputs ``for_grad_of``, if given)."""
+
+    __slots__ = ("position", "for_grad_of")
+
+    def __init__(self, position: int, for_grad_of: tuple | None) -> None:
+        self.position = position
+        self.for_grad_of = for_grad_of
+
+
+_RESULT = object()  # ``save_result``'s note that the output is saved
+
+
+def _resolve_saved(value, inputs, output):
     """Turn what ``forward`` saved into what backward will unpack.
 
-    An input tensor's array -> that input Tensor (with its graph, for double
-    backward); the result array -> the output; another array (a mask,
-    indices) -> a constant tensor; anything else (dim, keepdim, a number,
-    None) as it is. (Ops pass Python-number operands as 0-dim tensors where
-    PyTorch does, so those are saved, and freed, like any input.)
+    An input -> that input Tensor (with its graph, for double backward); the
+    result -> the output; an array (a mask, indices) -> a constant tensor;
+    anything else (dim, keepdim, a number, None) as it is. (Ops pass
+    Python-number operands as 0-dim tensors where PyTorch does, so those are
+    saved, and freed, like any input.)
     """
-    if value is output._data:
+    if isinstance(value, _Input):
+        if value.for_grad_of is not None and not any(
+                getattr(inputs[k], "_requires_grad", False) for k in value.for_grad_of):
+            return None
+        x = inputs[value.position]
+        return SavedTensor(x) if isinstance(x, _tensor.Tensor) else x
+    if value is _RESULT:
         return SavedTensor(output, is_output=True)
     if isinstance(value, np.ndarray):
-        for x, array in zip(inputs, arrays):
-            if value is array and isinstance(x, _tensor.Tensor):
-                return SavedTensor(x)
         return SavedTensor(_tensor.Tensor._make(value))
     return value
 

@@ -170,7 +170,8 @@ class MulBackward0(Node):
     """z = self * other.   dz/dself = other,  dz/dother = self"""
 
     def forward(self, a, b):
-        self.save(self=a, other=b)
+        self.save_inputs(other=1, for_grad_of=0)
+        self.save_inputs(self=0, for_grad_of=1)
         with quietly():
             return np.multiply(a, b)
 
@@ -184,7 +185,8 @@ class DivBackward0(Node):
     """z = self / other.   dz/dself = 1 / other,  dz/dother = -self / other**2"""
 
     def forward(self, a, b):
-        self.save(self=a, other=b)
+        self.save_inputs(self=0, for_grad_of=1)
+        self.save_inputs(other=1)
         with quietly():
             return np.true_divide(a, b)
 
@@ -211,7 +213,7 @@ class ReciprocalBackward0(Node):
     def forward(self, a):
         with quietly():
             result = np.asarray(np.reciprocal(a))  # (ufuncs give 0-dim inputs back as scalars)
-        self.save(result=result)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -223,7 +225,8 @@ class PowBackward0(Node):
     """z = self ** exponent (a number).   dz/dself = exponent * self ** (exponent - 1)"""
 
     def forward(self, a, exponent):
-        self.save(self=a, exponent=exponent)
+        self.save_inputs(self=0)
+        self.save(exponent=exponent)
         return _power(a, exponent)
 
     def backward(self, grad):
@@ -239,7 +242,8 @@ class PowBackward1(Node):
 
     def forward(self, a, b):
         result = np.asarray(_power(a, b))
-        self.save(self=a, exponent=b, result=result)
+        self.save_inputs(self=0, exponent=1)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -262,7 +266,9 @@ class PowBackward2(Node):
 
     def forward(self, exponent, base):
         result = np.asarray(_power(base, exponent))
-        self.save(self=base, exponent=exponent, result=result)
+        self.save(self=base)  # (a number)
+        self.save_inputs(exponent=0)
+        self.save_result()
         return result
 
     def backward(self, grad):

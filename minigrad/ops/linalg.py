@@ -23,7 +23,8 @@ class MmBackward0(Node):
     """C = self @ mat2 (matrices).   dC/dself: G @ mat2^T,  dC/dmat2: self^T @ G"""
 
     def forward(self, a, b):
-        self.save(self=a, mat2=b)
+        self.save_inputs(mat2=1, for_grad_of=0)
+        self.save_inputs(self=0, for_grad_of=1)
         return np.matmul(a, b)
 
     def backward(self, grad):
@@ -38,7 +39,9 @@ class AddmmBackward0(Node):
     dC/dmat2: alpha mat1^T @ G"""
 
     def forward(self, bias, a, b, beta=1, alpha=1):
-        self.save(mat1=a, mat2=b, beta=beta, alpha=alpha)
+        self.save_inputs(mat2=2, for_grad_of=1)
+        self.save_inputs(mat1=1, for_grad_of=2)
+        self.save(beta=beta, alpha=alpha)
         product = np.matmul(a, b)
         if alpha != 1:
             product = alpha * product
@@ -57,7 +60,8 @@ class MvBackward0(Node):
     """y = self @ vec (matrix times vector).   dy/dself: outer(G, vec),  dy/dvec: self^T @ G"""
 
     def forward(self, a, v):
-        self.save(self=a, vec=v)
+        self.save_inputs(vec=1, for_grad_of=0)
+        self.save_inputs(self=0, for_grad_of=1)
         return np.matmul(a, v)
 
     def backward(self, grad):
@@ -71,7 +75,8 @@ class DotBackward0(Node):
     """y = sum(self * tensor) (two vectors).   dy/dself = tensor,  dy/dtensor = self"""
 
     def forward(self, a, b):
-        self.save(self=a, tensor=b)
+        self.save_inputs(tensor=1, for_grad_of=0)
+        self.save_inputs(self=0, for_grad_of=1)
         return np.asarray(np.dot(a, b))
 
     def backward(self, grad):
@@ -84,7 +89,8 @@ class BmmBackward0(Node):
     """C[b] = self[b] @ mat2[b].   dC/dself: G @ mat2^T,  dC/dmat2: self^T @ G (per batch)"""
 
     def forward(self, a, b):
-        self.save(self=a, mat2=b)
+        self.save_inputs(mat2=1, for_grad_of=0)
+        self.save_inputs(self=0, for_grad_of=1)
         return np.matmul(a, b)
 
     def backward(self, grad):

@@ -66,7 +66,8 @@ class MseLossBackward0(Node):
     d loss_i / d self_i = 2 (self_i - target_i) = -d loss_i / d target_i"""
 
     def forward(self, x, target, reduction):
-        self.save(self=x, target=target, reduction=reduction)
+        self.save_inputs(self=0, target=1)
+        self.save(reduction=reduction)
         difference = x - target
         return _reduce(difference * difference, reduction)
 
@@ -83,8 +84,8 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
     d loss_i / d t_i = -w_i [p log sigmoid(x_i) - log sigmoid(-x_i)]"""
 
     def forward(self, x, target, weight, pos_weight, reduction):
-        self.save(self=x, target=target, weight=weight, pos_weight=pos_weight,
-                  reduction=reduction)
+        self.save_inputs(self=0, target=1)
+        self.save(weight=weight, pos_weight=pos_weight, reduction=reduction)
         log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
         log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
         p = 1 if pos_weight is None else pos_weight

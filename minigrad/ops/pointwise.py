@@ -20,7 +20,7 @@ class ExpBackward0(Node):
     def forward(self, x):
         with quietly():
             result = np.asarray(np.exp(x))  # (ufuncs give 0-dim inputs back as scalars)
-        self.save(result=result)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -31,7 +31,7 @@ class LogBackward0(Node):
     """y = log(x).   dy/dx = 1 / x"""
 
     def forward(self, x):
-        self.save(self=x)
+        self.save_inputs(self=0)
         with quietly():
             return np.log(x)
 
@@ -45,7 +45,7 @@ class SqrtBackward0(Node):
     def forward(self, x):
         with quietly():
             result = np.asarray(np.sqrt(x))
-        self.save(result=result)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -57,7 +57,7 @@ class TanhBackward0(Node):
 
     def forward(self, x):
         result = np.asarray(np.tanh(x))
-        self.save(result=result)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -72,7 +72,7 @@ class SigmoidBackward0(Node):
         # Stable on both sides: exp of a non-positive number never overflows.
         e = np.exp(-np.abs(x))
         result = np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
-        self.save(result=result)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -85,7 +85,7 @@ class ReluBackward0(Node):
 
     def forward(self, x):
         result = np.asarray(np.maximum(x, 0))
-        self.save(result=result)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -96,7 +96,7 @@ class AbsBackward0(Node):
     """y = |x|.   dy/dx = sign(x) (0 at x = 0)"""
 
     def forward(self, x):
-        self.save(self=x)
+        self.save_inputs(self=0)
         return np.abs(x)
 
     def backward(self, grad):
@@ -117,7 +117,7 @@ class SinBackward0(Node):
     """y = sin(x).   dy/dx = cos(x)"""
 
     def forward(self, x):
-        self.save(self=x)
+        self.save_inputs(self=0)
         return np.sin(x)
 
     def backward(self, grad):
@@ -128,7 +128,7 @@ class CosBackward0(Node):
     """y = cos(x).   dy/dx = -sin(x)"""
 
     def forward(self, x):
-        self.save(self=x)
+        self.save_inputs(self=0)
         return np.cos(x)
 
     def backward(self, grad):
@@ -140,7 +140,8 @@ class ClampBackward1(Node):
     dy/dx = 1 where min <= x <= max, else 0"""
 
     def forward(self, x, min=None, max=None):
-        self.save(self=x, min=min, max=max)
+        self.save_inputs(self=0)
+        self.save(min=min, max=max)
         return np.clip(x, min, max)
 
     def backward(self, grad):
@@ -158,12 +159,12 @@ class ClampBackward0(Node):
     dy/dmax = 1 where x > max (or max < min, where max is the result)"""
 
     def forward(self, x, low, high):
-        self.save(self=x)
+        self.save_inputs(self=0)
         # (a bound that is None is not saved: an absent bound has no tensor to keep)
         if low is not None:
-            self.save(min=low)
+            self.save_inputs(min=1)
         if high is not None:
-            self.save(max=high)
+            self.save_inputs(max=2)
         result = x
         if low is not None:
             result = np.maximum(result, low)
@@ -198,7 +199,7 @@ class MaximumBackward0(Node):
     1/2 on ties (dz/dother likewise)"""
 
     def forward(self, a, b):
-        self.save(self=a, other=b)
+        self.save_inputs(self=0, other=1)
         return np.maximum(a, b)
 
     def backward(self, grad):
@@ -216,7 +217,7 @@ class MinimumBackward0(Node):
     1/2 on ties (dz/dother likewise)"""
 
     def forward(self, a, b):
-        self.save(self=a, other=b)
+        self.save_inputs(self=0, other=1)
         return np.minimum(a, b)
 
     def backward(self, grad):

@@ -103,7 +103,8 @@ class MaxBackward1(Node):
 
     def forward(self, x):
         result = np.asarray(np.max(x))
-        self.save(self=x, result=result)
+        self.save_inputs(self=0)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -115,7 +116,8 @@ class MinBackward1(Node):
 
     def forward(self, x):
         result = np.asarray(np.min(x))
-        self.save(self=x, result=result)
+        self.save_inputs(self=0)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -173,7 +175,8 @@ class ProdBackward0(Node):
     def forward(self, x):
         with quietly():
             result = np.asarray(np.prod(x, dtype=x.dtype))
-        self.save(self=x, result=result)
+        self.save_inputs(self=0)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -191,7 +194,9 @@ class ProdBackward1(Node):
     def forward(self, x, dim, keepdim):
         with quietly():
             result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
-        self.save(self=x, dim=dim, keepdim=keepdim, result=result)
+        self.save_inputs(self=0)
+        self.save(dim=dim, keepdim=keepdim)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -264,7 +269,8 @@ class VarBackward0(Node):
     """y = sum((x - mean)**2) / (n - correction).   dy/dx_i = 2 (x_i - mean) / (n - correction)"""
 
     def forward(self, x, dim, correction, keepdim):
-        self.save(self=x, dim=dim, correction=correction, keepdim=keepdim)
+        self.save_inputs(self=0)
+        self.save(dim=dim, correction=correction, keepdim=keepdim)
         _degrees_of_freedom_warning("var", x, dim, correction)
         with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # numpy's own dof warning
@@ -283,7 +289,9 @@ class StdBackward0(Node):
         with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             result = np.asarray(np.std(x, axis=dim, ddof=correction, keepdims=keepdim))
-        self.save(self=x, dim=dim, correction=correction, keepdim=keepdim, result=result)
+        self.save_inputs(self=0)
+        self.save(dim=dim, correction=correction, keepdim=keepdim)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -310,7 +318,9 @@ class LinalgVectorNormBackward0(Node):
             else:
                 result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
         result = np.asarray(result, dtype=x.dtype)
-        self.save(self=x, ord=ord, dim=dim, keepdim=keepdim, result=result)
+        self.save_inputs(self=0)
+        self.save(ord=ord, dim=dim, keepdim=keepdim)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -350,7 +360,9 @@ class LogsumexpBackward0(Node):
         if not keepdim:
             result = result.squeeze(dim)
         result = np.asarray(result, dtype=x.dtype)
-        self.save(self=x, dim=dim, keepdim=keepdim, result=result)
+        self.save_inputs(self=0)
+        self.save(dim=dim, keepdim=keepdim)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -368,7 +380,8 @@ class SoftmaxBackward0(Node):
         with quietly():
             shifted = np.exp(x - np.max(x, axis=dim, keepdims=True, initial=-np.inf))
             result = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True))
-        self.save(dim=dim, result=result)
+        self.save(dim=dim)
+        self.save_result()
         return result
 
     def backward(self, grad):
@@ -384,7 +397,8 @@ class LogSoftmaxBackward0(Node):
             shifted = x - np.max(x, axis=dim, keepdims=True, initial=-np.inf)
             result = np.asarray(
                 shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
-        self.save(dim=dim, result=result)
+        self.save(dim=dim)
+        self.save_result()
         return result
 
     def backward(self, grad):

@@ -171,19 +171,49 @@ def test_inputs_limit_accumulation_like_torch():
 
 
 def test_saved_values_keep_their_kind():
-    """Arrays of inputs come back as those inputs; plain values as they were."""
+    """Inputs saved by position come back as those inputs, the result as the output,
+    arrays as constant tensors, plain values as they were."""
     from minigrad.autograd import Node
 
     class Probe(Node):
         def forward(self, a, b, flag=None, count=1):
-            self.save(self=a, other=b, flag=flag, count=count)
+            self.save_inputs(self=0, other=1)
+            self.save_result()
+            self.save(flag=flag, count=count, mask=a > 1)
             return a + b
 
     x = mg.tensor([1.0, 2.0], requires_grad=True)
     one = mg.tensor(1.0)
     y = Probe.apply(x, one, flag=None, count=1)
     assert y.grad_fn._saved_self is x and y.grad_fn._saved_other is one
+    assert y.grad_fn._saved_result.grad_fn is y.grad_fn
+    assert y.grad_fn._saved_result.tolist() == [2.0, 3.0]
+    assert y.grad_fn._saved_mask.tolist() == [False, True]
+    assert y.grad_fn._saved_mask.grad_fn is None
     assert y.grad_fn._saved_flag is None and y.grad_fn._saved_count == 1
+
+
+def test_a_detached_alias_is_never_taken_for_the_input():
+    """x and x.detach() share one array; only the position says which is which."""
+    x = mg.tensor([1.0, 2.0], requires_grad=True) * 1
+    y = x * x.detach()
+    assert y.grad_fn._saved_other.grad_fn is None
+    assert y.grad_fn._saved_self is None  # only other's gradient would need it, as in torch
+    z = x.detach() * x
+    assert z.grad_fn._saved_self.grad_fn is None and z.grad_fn._saved_other is None
+
+
+def test_a_factor_is_saved_only_for_a_gradient_that_needs_it_like_torch():
+    def saved(lib):
+        x, c = lib.ones(2, 2, requires_grad=True), lib.ones(2, 2)
+        return [[name for name in dir(y.grad_fn)
+                 if name in ("_saved_self", "_saved_other", "_saved_mat2", "_saved_vec",
+                             "_saved_tensor", "_saved_mat1")
+                 and getattr(y.grad_fn, name) is None]
+                for y in (x * c, c * x, x / c, c / x, x.mm(c), c.mm(x), x.mv(c[0]), c.mv(x[0]),
+                          x[0].dot(c[0]), c[0].dot(x[0]), lib.nn.functional.linear(x, c, c[0]),
+                          lib.nn.functional.linear(c, x, c[0]))]
+    assert saved(mg) == saved(torch)
 
 
 def test_inputs_that_are_not_leaves_get_their_grad_like_torch():

@@ -1,0 +1,108 @@
+"""Run a whole program on minigrad and on PyTorch and compare what a learner could see.
+
+A program is written once, as ``program(lib, rec)`` where ``lib`` is ``minigrad`` or
+``torch`` and ``rec`` a :class:`Recorder`. It makes its leaves with ``rec.leaf(...)`` and
+shows what it wants compared with ``rec.show(label, value)``. The transcript of a run is
+the list of what was shown, ending with the exception the program raised, if any
+(type and message): a program may fail on purpose, and the failure must be the same.
+
+Each tensor shown is compared by its printed text (``repr``: values at four digits,
+``grad_fn=<...>``, ``requires_grad``, dtype), its exact values (to ``rtol``/``atol``), its
+sign bits where it is zero, its NaNs, and its graph: every node reachable through
+``next_functions`` with its edges (leaves named by creation order).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import torch
+
+import minigrad as mg
+
+from torch_compare import graph_of
+
+
+class Recorder:
+    """What one run of a program showed."""
+
+    def __init__(self, lib) -> None:
+        self.lib = lib
+        self.leaves: list = []
+        self.entries: list = []
+
+    def leaf(self, values, requires_grad: bool = True, dtype=None):
+        """A new leaf tensor (remembered, so graphs can name it)."""
+        array = np.array(values, dtype=dtype or np.float32)
+        tensor = self.lib.tensor(array, requires_grad=requires_grad)
+        self.leaves.append(tensor)
+        return tensor
+
+    def show(self, label: str, value, graph: bool = True) -> None:
+        """Record ``value`` (a tensor, None, a number, or a tuple/list of them)."""
+        self.entries.append((label, self._describe(value, graph)))
+
+    def _describe(self, value, graph):
+        if isinstance(value, (tuple, list)):
+            return tuple(self._describe(v, graph) for v in value)
+        if isinstance(value, (mg.Tensor, torch.Tensor)):
+            data = (value._data if isinstance(value, mg.Tensor)
+                    else value.detach().numpy()).copy()
+            return {
+                "repr": repr(value),
+                "data": data,
+                "graph": graph_of([value], self.leaves) if graph else None,
+            }
+        if isinstance(value, (mg.dtype, torch.dtype)):
+            return repr(value)
+        if type(value).__name__ in ("Size",):
+            return tuple(value)
+        return value
+
+
+def transcript(program, lib) -> list:
+    """Run ``program`` on ``lib``; what it showed, then ("raised", type, message) if it failed."""
+    rec = Recorder(lib)
+    try:
+        program(lib, rec)
+    except Exception as error:  # noqa: BLE001 - the failure is part of the transcript
+        rec.entries.append(("raised", (type(error).__name__, str(error))))
+    return rec.entries
+
+
+def assert_same_run(program, rtol: float = 1e-5, atol: float = 1e-6) -> list:
+    """``program`` shows and raises the same things on minigrad as on torch."""
+    theirs = transcript(program, torch)
+    ours = transcript(program, mg)
+    assert [label for label, _ in ours] == [label for label, _ in theirs], (
+        f"minigrad showed {_summary(ours)}\n    torch showed {_summary(theirs)}")
+    for (label, o), (_, t) in zip(ours, theirs):
+        _assert_same(o, t, label, rtol, atol)
+    return theirs
+
+
+def _summary(entries) -> list:
+    return [entry if label == "raised" else label for label, entry in entries]
+
+
+def _assert_same(ours, theirs, what, rtol, atol) -> None:
+    if isinstance(theirs, tuple):
+        assert isinstance(ours, tuple) and len(ours) == len(theirs), f"{what}: {ours!r} != {theirs!r}"
+        for k, (o, t) in enumerate(zip(ours, theirs)):
+            _assert_same(o, t, f"{what}[{k}]", rtol, atol)
+        return
+    if not isinstance(theirs, dict):
+        assert ours == theirs, f"{what}: minigrad {ours!r} != torch {theirs!r}"
+        return
+    assert isinstance(ours, dict), f"{what}: minigrad {ours!r}, torch has a tensor {theirs['repr']}"
+    assert ours["repr"] == theirs["repr"], (
+        f"{what} prints differently:\n  minigrad: {ours['repr']}\n  torch:    {theirs['repr']}")
+    o, t = ours["data"], theirs["data"]
+    assert o.dtype == t.dtype and o.shape == t.shape, f"{what}: {o.dtype}{o.shape} != {t.dtype}{t.shape}"
+    if np.issubdtype(t.dtype, np.floating):
+        np.testing.assert_allclose(o, t, rtol=rtol, atol=atol, err_msg=what)
+        # signed zeros: -0. prints as "-0." and a learner sees it
+        assert (np.signbit(o) == np.signbit(t))[t == 0].all(), f"{what}: signed zeros differ: {o} vs {t}"
+    else:
+        np.testing.assert_array_equal(o, t, err_msg=what)
+    assert ours["graph"] == theirs["graph"], (
+        f"{what}: graph differs:\n  minigrad: {ours['graph']}\n  torch:    {theirs['graph']}")
