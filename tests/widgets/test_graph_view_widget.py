@@ -20,9 +20,9 @@ def test_view_shows_the_graph_and_refresh_shows_grads(tutorial):
 def test_saved_tensors_toggle_redraws(tutorial):
     *_, out = tutorial
     view = GraphView(out)
-    assert "op1-saved-self" not in groups(view.svg, "node")
+    assert "op2-saved-self" not in groups(view.svg, "node")
     view.show_saved = True
-    assert "op1-saved-self" in groups(view.svg, "node")
+    assert "op2-saved-self" in groups(view.svg, "node")
 
 
 def test_no_graphviz_shows_the_fix_instead_of_failing(tutorial, monkeypatch, tmp_path):
