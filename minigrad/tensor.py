@@ -146,6 +146,11 @@ class Tensor:
         self._grad = value
 
     @property
+    def output_nr(self) -> int:
+        """Which output of ``grad_fn`` this tensor is (0 unless the op has several)."""
+        return self._output_nr
+
+    @property
     def retains_grad(self) -> bool:
         """True for a non-leaf that called ``retain_grad()``."""
         node = self.grad_fn

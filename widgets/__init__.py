@@ -7,6 +7,10 @@
     DerivativeCheck(fn, inputs) autograd vs finite differences vs your formula
     check_derivatives(...)      the same comparison with no display (for graders)
 
+Each takes a minigrad tensor or a real ``torch`` tensor (torch is imported
+only by code that hands one over; ``widgets.adapter`` is the one place that
+knows how the two libraries differ).
+
 ``widgets`` uses ``minigrad``; ``minigrad`` never imports ``widgets``.
 """
 

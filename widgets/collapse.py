@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from minigrad.autograd import AccumulateGrad
+from .adapter import is_leaf_node
 
 __all__ = ["Run", "find_runs"]
 
@@ -88,7 +88,7 @@ def _edge_kinds(block, after, parents) -> tuple:
                 kinds.append(("in", inside[child]))
             elif child in following:
                 kinds.append(("next", following[child]))
-            elif isinstance(child, AccumulateGrad) and len(parents[child]) == 1:
+            elif is_leaf_node(child) and len(parents[child]) == 1:
                 kinds.append(("own leaf",))
             else:
                 kinds.append(("shared", child))  # equal only if the same node

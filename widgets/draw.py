@@ -2,7 +2,7 @@
 
 Grey boxes are the backward nodes (``MulBackward0``: hover for its
 derivative), blue boxes the leaf tensors with their ``.grad``, the green box
-the output; yellow boxes are named or retained non-leaf tensors, orange ones
+the output; yellow boxes are non-leaf tensors you named, orange ones
 the tensors an op saved for backward. Arrows follow ``next_functions``: the
 way gradients travel in backward, from the output down to the leaves.
 
@@ -18,9 +18,9 @@ way gradients travel in backward, from the output down to the leaves.
 from __future__ import annotations
 
 import graphviz
-from minigrad.autograd import AccumulateGrad
 
-from .graph import FREED, Box, GraphModel
+from .adapter import FREED, is_leaf_node
+from .graph import Box, GraphModel
 from .render import Digraph
 from .text import formula_and_derivative, shape_text, short, value_lines
 
@@ -170,7 +170,7 @@ def _tooltip(box: Box) -> str:
 def _summary(model: GraphModel) -> str:
     names = [box.name or "output" for box in model.boxes.values() if box.kind == "output"]
     ops = len(model.ops)
-    leaves = sum(isinstance(node, AccumulateGrad) for node in model.box_of)
+    leaves = sum(is_leaf_node(node) for node in model.box_of)
     text = (f"graph of {', '.join(names) or 'out'}: {ops} operation{'s' * (ops != 1)}, "
             f"{leaves} lea{'ves' if leaves != 1 else 'f'}")
     if model.runs:

@@ -2,7 +2,8 @@
 
 ``check_derivatives(fn, inputs, by_hand)`` computes d fn / d input three ways:
 
-* autograd: ``minigrad.autograd.grad`` on fresh copies of the inputs (no
+* autograd: ``minigrad.autograd.grad`` (``torch.autograd.grad`` for torch
+  tensors) on fresh copies of the inputs (no
   ``.grad`` anywhere is touched);
 * central finite differences in float64, the independent referee:
   (fn(x + h) - fn(x - h)) / 2h, one element at a time;
@@ -30,6 +31,7 @@ import minigrad
 from minigrad.autograd.gradcheck import numerical_jacobian
 import numpy as np
 
+from .adapter import is_tensor, library, to_numpy
 from .text import number
 
 __all__ = ["check_derivatives", "numerical_gradient", "DerivativeComparison", "Comparison"]
@@ -160,24 +162,35 @@ def check_derivatives(fn, inputs, by_hand=None, *, atol: float = 1e-5, rtol: flo
 
 
 def autograd_gradient(fn, inputs) -> list:
-    leaves = [minigrad.tensor(_array(x), dtype=_dtype(x), requires_grad=True) for x in inputs]
+    """By the inputs' own library (minigrad, or torch for torch tensors)."""
+    lib = library(inputs)
+    leaves = [lib.tensor(_array(x), dtype=_dtype(x), requires_grad=True) for x in inputs]
     out = _scalar(fn(*leaves))
-    grads = minigrad.autograd.grad(out, leaves, allow_unused=True, materialize_grads=True)
-    return [g.detach().numpy().astype(np.float64) for g in grads]
+    grads = lib.autograd.grad(out, leaves, allow_unused=True, materialize_grads=True)
+    return [to_numpy(g).astype(np.float64) for g in grads]
 
 
 def numerical_gradient(fn, inputs, eps: float = 1e-6) -> list:
     """Central differences in float64: (fn(x + h e_i) - fn(x - h e_i)) / 2h, by
-    the same code ``minigrad.autograd.gradcheck`` uses."""
+    the same code ``minigrad.autograd.gradcheck`` uses (for torch inputs, fn
+    gets torch copies of the nudged points)."""
     points = [minigrad.tensor(_array(x).astype(np.float64), requires_grad=True)
               for x in inputs]
-    jacobian, = numerical_jacobian(lambda *xs: _scalar(fn(*xs)), points, eps)
+    lib = library(inputs)
+    if lib is minigrad:
+        run = fn
+    else:
+        def run(*xs):
+            out = _scalar(fn(*(lib.tensor(to_numpy(x)) for x in xs)))
+            return minigrad.tensor(to_numpy(out).astype(np.float64))
+    jacobian, = numerical_jacobian(lambda *xs: _scalar(run(*xs)), points, eps)
     return [column.reshape(point.shape) for column, point in zip(jacobian, points)]
 
 
 def hand_gradient(by_hand, inputs, names) -> list:
-    with minigrad.no_grad():
-        copies = [minigrad.tensor(_array(x), dtype=_dtype(x)) for x in inputs]
+    lib = library(inputs)
+    with lib.no_grad():
+        copies = [lib.tensor(_array(x), dtype=_dtype(x)) for x in inputs]
         result = by_hand(*copies)
     if len(inputs) == 1 and not isinstance(result, (tuple, list)):
         result = (result,)
@@ -235,17 +248,17 @@ def _as_list(inputs) -> list:
 
 
 def _array(x) -> np.ndarray:
-    if isinstance(x, minigrad.Tensor):
-        return x.detach().numpy().copy()
+    if is_tensor(x):
+        return to_numpy(x).copy()
     return np.array(x, dtype=np.float64 if np.asarray(x).dtype.kind in "iub" else None)
 
 
 def _dtype(x):
-    return x.dtype if isinstance(x, minigrad.Tensor) and x.is_floating_point() else None
+    return x.dtype if is_tensor(x) and x.is_floating_point() else None
 
 
 def _scalar(out):
-    if not isinstance(out, minigrad.Tensor) or out.numel() != 1:
+    if not is_tensor(out) or out.numel() != 1:
         shape = list(out.shape) if hasattr(out, "shape") else type(out).__name__
         raise ValueError(f"fn must return one number (a one-element tensor), got {shape}; "
                          "reduce it with .sum() or .mean()")

@@ -8,7 +8,7 @@ from that order (``op0``, ``op1``, ..., ``leaf0``, ``out0``), never from
 style a node by its id.
 
 A *box* is one drawn node: an op (``MulBackward0``), a leaf tensor (its
-``AccumulateGrad``), an output tensor, a named or retained non-leaf tensor,
+``AccumulateGrad``), an output tensor, a non-leaf tensor named by the learner,
 a saved tensor, or "… more". An *arrow* is one drawn edge; arrows follow
 ``next_functions``, the way gradients travel. Runs of repeated ops are drawn
 as one box each (see ``collapse``), and past ``max_nodes`` boxes the rest is
@@ -17,18 +17,13 @@ summarised in one "more" box, so any graph is quick to lay out.
 
 from __future__ import annotations
 
-import heapq
 import itertools
 from dataclasses import dataclass, field
 
-from minigrad import Tensor
-from minigrad.autograd import AccumulateGrad
-
+from .adapter import FREED, is_leaf_node, is_tensor, order, saved_values
 from .collapse import Run, find_runs
 
 __all__ = ["Box", "Arrow", "GraphModel", "FREED"]
-
-FREED = "(freed after backward)"  # stands for a saved tensor that backward released
 
 
 @dataclass
@@ -79,12 +74,12 @@ class GraphModel:
         model = cls()
         model.outputs = list(outputs)
         named = {id(tensor): (name, tensor) for name, tensor in (names or {}).items()
-                 if isinstance(tensor, Tensor)}
+                 if is_tensor(tensor)}
         roots = [t.grad_fn for t in model.outputs if t.grad_fn is not None]
         parents = _parents(roots)
         for root in roots:
             parents[root].append("output")  # so no run can swallow an output
-        model.ops = _topological(roots, parents)
+        model.ops = _topological(roots)
         model._parents = parents
         model.runs = find_runs(model.ops, parents, collapse) if collapse else []
         model.run_at = {p: run for run in model.runs
@@ -104,7 +99,7 @@ class GraphModel:
         box = self.boxes[self.box_of[node]]
         if box.kind == "leaf" and box.name:
             return box.name
-        return "AccumulateGrad" if isinstance(node, AccumulateGrad) else node.name()
+        return "AccumulateGrad" if is_leaf_node(node) else node.name()
 
     # ---- boxes ------------------------------------------------------------
 
@@ -130,12 +125,12 @@ class GraphModel:
                                            count=run.count if run else 1)))
                 self.box_of[node] = order[-1]
             for index, (child, _) in enumerate(node.next_functions):
-                if not isinstance(child, AccumulateGrad) or child in self.box_of:
+                if not is_leaf_node(child) or child in self.box_of:
                     continue
                 own = run is not None and len(self._parents[child]) == 1
                 if own and twin is not None:  # a fresh leaf per block: drawn once, "× count"
                     twins_leaf = twin.next_functions[index][0]
-                    if isinstance(twins_leaf, AccumulateGrad):
+                    if is_leaf_node(twins_leaf):
                         self._join(child, self.box_of[twins_leaf])
                         continue
                 name = named.get(id(child.variable), ("",))[0]
@@ -189,15 +184,15 @@ class GraphModel:
         self.arrow_of[edge] = arrow_id
 
     def _add_tensors(self, named) -> None:
-        """Named or retained non-leaf tensors, beside the op that made them."""
+        """Named non-leaf tensors, beside the op that made them."""
         outputs = {id(t) for t in self.outputs}
         found = {}
-        for name, tensor in [*named.values(), *_retained(self.ops)]:  # named ones first
+        for name, tensor in named.values():
             box_id = self.box_of.get(tensor.grad_fn)
             if id(tensor) in outputs or box_id is None or self.boxes[box_id].kind != "op" \
                     or self.boxes[box_id].count > 1:
                 continue
-            found.setdefault((box_id, _output_nr(tensor)), (name, tensor))
+            found.setdefault((box_id, tensor.output_nr), (name, tensor))
         for (op_id, nr), (name, tensor) in found.items():
             box_id = self._add(Box(f"{op_id}-tensor{nr}", "tensor", tensor=tensor, name=name))
             self.arrows[f"{box_id}-arrow"] = Arrow(f"{box_id}-arrow", box_id, op_id, "tensor", 1)
@@ -209,7 +204,7 @@ class GraphModel:
             if box.kind != "op" or box.count > 1:
                 continue
             params = []
-            for name, value in _saved_items(box.node):
+            for name, value in saved_values(box.node):
                 if value is FREED or hasattr(value, "grad_fn"):
                     label = f"{name} = {names[id(value)]}" if id(value) in names else name
                     saved_id = self._add(Box(f"{box.id}-saved-{name}", "saved", tensor=value,
@@ -237,57 +232,8 @@ def _parents(roots) -> dict:
     return parents
 
 
-def _topological(roots, parents) -> list:
-    """Non-leaf nodes, a node only after all its parents; among ready nodes the
-    newest first (as the engine runs them), so an unrolled loop comes out
-    block after block."""
-    waiting = {node: sum(p != "output" for p in ps) for node, ps in parents.items()}
-    ties = itertools.count()
-    ready = [(-_creation(n), next(ties), n) for n in dict.fromkeys(roots) if waiting[n] == 0]
-    heapq.heapify(ready)
-    order = []
-    while ready:
-        node = heapq.heappop(ready)[2]
-        order.append(node)
-        for child, _ in node.next_functions:
-            if child is None or isinstance(child, AccumulateGrad):
-                continue
-            waiting[child] -= 1
-            if waiting[child] == 0:
-                heapq.heappush(ready, (-_creation(child), next(ties), child))
-    return order
-
-
-def _creation(node) -> float:
-    # The core numbers nodes as it creates them (PyTorch: grad_fn._sequence_nr()).
-    return getattr(node, "_sequence_nr", 0)
-
-
-def _retained(ops) -> list:
-    """(name, tensor) for tensors that called ``retain_grad()``.
-    The core keeps them as weak references on their grad_fn."""
-    found = []
-    for node in ops:
-        for ref in (getattr(node, "_retains_grad", None) or {}).values():
-            if ref() is not None:
-                found.append(("", ref()))
-    return found
-
-
-def _output_nr(tensor) -> int:
-    return getattr(tensor, "output_nr", getattr(tensor, "_output_nr", 0))
-
-
-def _saved_items(node) -> list:
-    """``[(name, value), ...]`` saved for backward; FREED for released tensors."""
-    try:
-        return list(node.saved_values().items())
-    except RuntimeError:  # some were freed by backward: read them one by one
-        items = []
-        for attr in dir(node):
-            if attr.startswith("_saved_"):
-                try:
-                    items.append((attr[7:], getattr(node, attr)))
-                except RuntimeError:
-                    items.append((attr[7:], FREED))
-        return items
+def _topological(roots) -> list:
+    """Non-leaf nodes in the order the engine runs them (its own
+    ``execution_order``: a node after all its parents, the newest ready node
+    first), so an unrolled loop comes out block after block."""
+    return [node for node in order(roots) if not is_leaf_node(node)]

@@ -1,7 +1,8 @@
 """``BackwardStepper``: watch backward run one node at a time.
 
 It shows the steps the engine itself produces
-(``minigrad.autograd.backward_steps``, kept as ``.steps``) over one fixed
+(``minigrad.autograd.backward_steps``, kept as ``.steps``; for a PyTorch
+tensor, torch's own nodes called in the same order) over one fixed
 layout of the graph: the node that runs is gold, every arrow shows the
 gradient it carried once it has carried one, every leaf shows the grad it
 has so far, and a sentence says what happened in words and numbers. It
@@ -25,8 +26,7 @@ from __future__ import annotations
 
 import ipywidgets as w
 import traitlets
-from minigrad.autograd import AccumulateGrad, backward_steps
-
+from .adapter import is_leaf_node, steps
 from .frames import flip_book, frame_html
 from .graph import GraphModel
 from .render import inline_svg
@@ -48,7 +48,7 @@ class BackwardStepper(StaticFallback, w.VBox):
             raise ValueError("BackwardStepper needs a tensor with a grad_fn (computed from "
                              "tensors with requires_grad=True); backward on a leaf only sets "
                              "its .grad")
-        self.steps = list(backward_steps(tensor, gradient))
+        self.steps = steps(tensor, gradient, tensors=(names or {}).values())
         self.model = GraphModel.build([tensor], names, collapse=collapse, max_nodes=max_nodes)
         self.frames, self.texts = flip_book(self.model, self.steps, gradient,
                                             max_values=max_values, engine=engine)
@@ -137,5 +137,5 @@ class BackwardStepper(StaticFallback, w.VBox):
         for step in self.steps[:self.index]:
             if step.is_leaf:
                 grads[step.node] = (step.node.variable, step.leaf_grad)
-        leaves = [node for node in self.model.box_of if isinstance(node, AccumulateGrad)]
+        leaves = [node for node in self.model.box_of if is_leaf_node(node)]
         return [grads.get(node, (node.variable, node.variable.grad)) for node in leaves]

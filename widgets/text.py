@@ -6,16 +6,15 @@ import re
 
 import numpy as np
 
+from .adapter import to_numpy
+
 __all__ = ["number", "shape_text", "value_lines", "short", "formula_and_derivative",
            "derivative_terms"]
 
 
 def array_of(value) -> np.ndarray:
-    """The NumPy data of a Tensor (or anything array-like), without autograd."""
-    detach = getattr(value, "detach", None)
-    if detach is not None:
-        value = detach().numpy()
-    return np.asarray(value)
+    """The NumPy data of a tensor (or anything array-like), without autograd."""
+    return to_numpy(value)
 
 
 def number(x) -> str:

@@ -6,7 +6,8 @@
    when every edge into it has delivered its gradient; the gradients that
    arrive along several edges are summed first. Among ready nodes the one
    created last runs first (as in PyTorch), and ``AccumulateGrad`` nodes run
-   as soon as they are ready. The order is therefore deterministic.
+   as soon as they are ready. The order is therefore deterministic; one
+   function decides it, ``execution_order``.
 3. A ready node applies its backward (the chain rule for its op) and sends
    one gradient along each of its ``next_functions`` edges.
 
@@ -21,7 +22,6 @@ from __future__ import annotations
 
 import heapq
 import warnings
-import itertools
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
@@ -31,7 +31,7 @@ from .. import errors
 from . import grad_mode
 from .node import AccumulateGrad, Node
 
-__all__ = ["BackwardStep", "backward_steps", "run_backward"]
+__all__ = ["BackwardStep", "backward_steps", "execution_order", "run_backward"]
 
 
 @dataclass(eq=False)
@@ -200,29 +200,70 @@ def _needed(dependencies: dict, targets: dict) -> set:
     return needed
 
 
+def execution_order(root_nodes: Sequence, sequence_nr=None,
+                    dependencies: dict | None = None) -> Iterator:
+    """The nodes reachable from ``root_nodes``, in the order the engine runs them.
+
+    A node is ready once every edge into it has been walked; among ready
+    nodes the one created last (highest ``sequence_nr(node)``) runs first,
+    ties (leaves) in the order they became ready. The edges out of a node are
+    walked when the caller asks for the next one. This is the only place
+    that decides the order: ``backward`` uses it, and so does anything that
+    shows a backward pass (the widgets pass PyTorch's ``_sequence_nr()`` to
+    replay a real torch graph in torch's order).
+    """
+    if sequence_nr is None:
+        sequence_nr = _creation_number
+    if dependencies is None:
+        dependencies = _count_dependencies(root_nodes)
+    ready: list = []
+    for node in dict.fromkeys(root_nodes):
+        if dependencies[node] == 0:
+            heapq.heappush(ready, _Ready(sequence_nr(node), node))
+    while ready:
+        node = heapq.heappop(ready).node
+        yield node
+        for next_node, _ in node.next_functions:
+            if next_node is None:
+                continue
+            dependencies[next_node] -= 1
+            if dependencies[next_node] == 0:
+                heapq.heappush(ready, _Ready(sequence_nr(next_node), next_node))
+
+
+class _Ready:
+    """A ready node in the heap, compared by creation number only. Ties
+    (several leaves ready at once) then come out of Python's binary heap in
+    the same order as out of PyTorch's (a C++ std::priority_queue: the same
+    sift-down-to-a-leaf pop), e.g. a, c, b, d for ``torch.stack([a, b, c, d])``."""
+
+    __slots__ = ("number", "node")
+
+    def __init__(self, number, node) -> None:
+        self.number, self.node = number, node
+
+    def __lt__(self, other: "_Ready") -> bool:
+        return self.number > other.number  # newest first
+
+
+def _creation_number(node) -> float:
+    return node._sequence_nr
+
+
 def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[BackwardStep]:
-    dependencies = _count_dependencies([node for node, _, _ in roots])
+    root_nodes = [node for node, _, _ in roots]
+    dependencies = _count_dependencies(root_nodes)
     needed = _needed(dependencies, targets) if targets is not None else None
     arrivals: dict = {}  # node -> [(from_node, output_nr, grad)]
-    ready: list = []
 
     def deliver(node, nr, grad, source):
         arrivals.setdefault(node, []).append((source, nr, grad))
 
-    pushes = itertools.count()  # ties (leaves) run in the order they became ready
-
-    def make_ready(node):
-        heapq.heappush(ready, (-node._sequence_nr, next(pushes), node))
-
     for node, nr, grad in roots:
         deliver(node, nr, grad, None)
-    for node in dict.fromkeys(node for node, _, _ in roots):
-        if dependencies[node] == 0:
-            make_ready(node)
 
     index = 0
-    while ready:
-        _, _, node = heapq.heappop(ready)
+    for node in execution_order(root_nodes, dependencies=dependencies):
         received = arrivals.pop(node, [])
         if needed is not None and node not in needed:
             continue
@@ -238,13 +279,8 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
         finally:
             grad_mode._set_enabled(previous)
         for next_node, input_nr, grad in step.sent:
-            if next_node is None:
-                continue
-            if grad is not None:
+            if next_node is not None and grad is not None:
                 deliver(next_node, input_nr, grad, node)
-            dependencies[next_node] -= 1
-            if dependencies[next_node] == 0:
-                make_ready(next_node)
         index += 1
         yield step
 
