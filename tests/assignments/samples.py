@@ -61,11 +61,11 @@ builtins.float = lambda *args: 0.0"""
 PATCH_SYS_MODULES = """\
 import sys, types
 from IPython.display import display
-fake = types.ModuleType("widgets.assignments.kernel_side")
+fake = types.ModuleType("grader.kernel_side")
 fake.MIME = "application/vnd.minigrad-kit.data+json"
 fake.emit = lambda *args: display({fake.MIME: {"public": {"passed": True},
                                                "hidden": {"passed": True}}}, raw=True)
-sys.modules["widgets.assignments.kernel_side"] = fake"""
+sys.modules["grader.kernel_side"] = fake"""
 
 PATCH_TRANSFORMERS = """\
 def _skip_tests(lines):
@@ -75,8 +75,8 @@ def _skip_tests(lines):
 get_ipython().input_transformers_cleanup.append(_skip_tests)"""
 
 PATCH_CHECKER = """\
-from widgets.assignments.bank import derive_it_by_hand
-from widgets.assignments.questions import Finding
+from grader.bank import derive_it_by_hand
+from grader.questions import Finding
 for question in derive_it_by_hand.ASSIGNMENT.questions:
     object.__setattr__(question, "judge", lambda *args: [Finding(True, "all right")])
 check = lambda *args, **kwargs: print("public checks passed")"""

@@ -8,7 +8,7 @@ import json
 import os
 import time
 
-from widgets.assignments.report import write_atomic
+from grader.report import write_atomic
 
 WAIT_SECONDS = 900
 

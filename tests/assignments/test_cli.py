@@ -6,7 +6,7 @@ import sys
 import pytest
 from assignment_files import BY_ASSIGNMENT, FOLDER
 
-from widgets.assignments.cli import main
+from grader.cli import main
 
 
 def _help(capsys, *args):
@@ -70,7 +70,7 @@ def test_release_never_overwrites_the_instructor_notebook(capsys):
 
 
 def test_python_dash_m_is_the_same_command():
-    done = subprocess.run([sys.executable, "-m", "widgets.assignments", "--help"],
+    done = subprocess.run([sys.executable, "-m", "grader", "--help"],
                           capture_output=True, text=True, check=True)
     assert done.stdout.startswith("usage: minigrad-kit")
 
@@ -88,8 +88,8 @@ def test_an_invalid_instructor_notebook_stops_grading_before_it_starts(tmp_path,
 
 
 def test_two_files_for_one_student_are_reported(capsys):
-    from widgets.assignments.cli import _duplicates
-    from widgets.assignments.grade import Result
+    from grader.cli import _duplicates
+    from grader.grade import Result
 
     results = [Result("alice", "derive_it_by_hand", "alice.ipynb")] * 2
     assert _duplicates(["a/alice.ipynb", "b/alice.ipynb"], results) == [

@@ -13,9 +13,9 @@ import numpy as np
 import pytest
 from assignment_files import SOURCES
 
-from widgets.assignments import notebook as nbg
-from widgets.assignments.data import MAX_VALUES, Missing, Other, Raised, decode, encode, roundtrip
-from widgets.assignments.report import write_atomic
+from grader import notebook as nbg
+from grader.data import MAX_VALUES, Missing, Other, Raised, decode, encode, roundtrip
+from grader.report import write_atomic
 
 
 def _cell(source, cell_type="code", **meta):
@@ -118,7 +118,7 @@ def test_write_atomic_replaces_or_leaves_the_old_file(tmp_path, monkeypatch):
         "gradebook.csv"]
 
 
-@pytest.mark.parametrize("name", ["widgets.assignments.data", "widgets.assignments.scan"])
+@pytest.mark.parametrize("name", ["grader.data", "grader.scan"])
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0

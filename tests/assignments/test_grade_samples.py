@@ -16,8 +16,8 @@ from assignment_files import BY_ASSIGNMENT
 from samples import SAMPLES, build
 from shared_fixture import shared
 
-from widgets.assignments import notebook as nbg
-from widgets.assignments.cli import main
+from grader import notebook as nbg
+from grader.cli import main
 
 SOURCE = BY_ASSIGNMENT["derive_it_by_hand"]
 TIMEOUT = "3"

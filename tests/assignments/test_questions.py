@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 from assignment_files import BY_ASSIGNMENT
 
-from widgets.assignments import notebook as nbg
-from widgets.assignments.data import decode
-from widgets.assignments.kernel_side import collect
-from widgets.assignments.questions import find_assignment, judge
-from widgets.assignments.source import context, inputs, load_source
+from grader import notebook as nbg
+from grader.data import decode
+from grader.kernel_side import collect
+from grader.questions import find_assignment, judge
+from grader.source import context, inputs, load_source
 
 
 def _namespace(notebook, replace=None) -> dict:

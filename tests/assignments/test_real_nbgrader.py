@@ -17,8 +17,8 @@ import pytest
 from assignment_files import BY_ASSIGNMENT, SOURCES
 from samples import SAMPLES, build
 
-from widgets.assignments import notebook as nbg
-from widgets.assignments.batch import grade_file
+from grader import notebook as nbg
+from grader.batch import grade_file
 
 pytestmark = pytest.mark.slow
 api = pytest.importorskip("nbgrader.api", reason="nbgrader is in the 'nbgrader' extra")

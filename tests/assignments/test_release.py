@@ -8,10 +8,10 @@ import pytest
 from assignment_files import BY_ASSIGNMENT, SOURCES
 from shared_fixture import shared
 
-from widgets.assignments import notebook as nbg
-from widgets.assignments.cli import main
-from widgets.assignments.grade import Options
-from widgets.assignments.release import verify
+from grader import notebook as nbg
+from grader.cli import main
+from grader.grade import Options
+from grader.release import verify
 
 FAST = Options(timeout=20)
 

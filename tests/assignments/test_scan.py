@@ -4,8 +4,8 @@ import pytest
 from samples import (BY_AUTOGRAD, PATCH_BUILTINS, PATCH_CHECKER, PATCH_MINIGRAD, PATCH_NUMPY,
                      PATCH_SYS_MODULES, PATCH_TRANSFORMERS, RIGHT)
 
-from widgets.assignments.bank.derive_it_by_hand import ASSIGNMENT
-from widgets.assignments.scan import defined_names, scan
+from grader.bank.derive_it_by_hand import ASSIGNMENT
+from grader.scan import defined_names, scan
 
 PATCHED = "(a patched library can make in-kernel tests pass)"
 
@@ -20,7 +20,7 @@ PATCHED = "(a patched library can make in-kernel tests pass)"
                          "edits sys.modules (swaps imported modules) (sys.modules)"]),
     (PATCH_TRANSFORMERS, ["reaches into IPython (input transformers and events can rewrite "
                           "later cells) (get_ipython)"]),
-    (PATCH_CHECKER, ["imports grader internals (widgets.assignments.bank)",
+    (PATCH_CHECKER, ["imports grader internals (grader.bank)",
                      "redefines check, which the locked cell 'setup' defines"]),
     ("setattr(np, 'isclose', None)", [f"replaces numpy.isclose {PATCHED}"]),
     ("import os\nos._exit(0)", ["can kill the kernel (os._exit)"]),
@@ -39,7 +39,7 @@ def test_tampering_is_named(code, expected):
     "%timeit df(torch.ones(3))",
     "x.requires_grad = True\nctx.saved = (1, 2)",
     "signal = 3\nprint(signal)",
-    "from widgets.assignments import check\ncheck('q1')",
+    "from grader import check\ncheck('q1')",
     "def df(x):\n    # no backward() here\n    return 3 * x ** 2 - 2",
     "this is not python (",
 ])

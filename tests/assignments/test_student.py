@@ -6,7 +6,7 @@
 import minigrad
 import pytest
 
-from widgets.assignments import check, check_all, start, student
+from grader import check, check_all, start, student
 
 
 @pytest.fixture

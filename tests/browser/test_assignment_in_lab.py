@@ -4,7 +4,7 @@ runs ``check``: first a wrong answer (a specific hint), then a right one."""
 import nbformat
 import pytest
 
-from widgets.assignments.notebook import student_version
+from grader.notebook import student_version
 
 from conftest import REPO, open_notebook, snapshot
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..data import attempt, read
 from ..questions import Assignment, Finding, Question
-from .common import as_array, compare, problem
+from .common import as_array, autograd_gradient, compare, problem
 
 PUBLIC_X = [-2.0, -0.5, 0.0, 1.0, 2.5]
 PUBLIC_Y = [1.5, -1.0, 2.0, 0.5, -2.5]
@@ -38,8 +38,6 @@ def _extract(name: str):
 def _judge(expression: str, answer: str, partials: tuple):
     """Compare ``answer(*points)`` with autograd's gradient of ``expression`` there."""
     def judge(data, inputs, env) -> list[Finding]:
-        from ...gradients import autograd_gradient
-
         if expression not in env:
             return [Finding(False, f"{expression} is not defined — run the cell that defines "
                                    "the expressions")]

@@ -70,7 +70,7 @@ def workers():
     spawned where there is no forkserver."""
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
-    multiprocessing.set_forkserver_preload(["widgets.assignments.release"])
+    multiprocessing.set_forkserver_preload(["grader.release"])
     return multiprocessing.get_context("forkserver")
 
 

@@ -172,7 +172,7 @@ def _guard(memory_mb: int) -> str:
 
 
 def _extract_code(source: Source, gid: str, drawn: dict) -> str:
-    return ("from widgets.assignments.kernel_side import emit as _minigrad_kit_emit\n"
+    return ("from grader.kernel_side import emit as _minigrad_kit_emit\n"
             f"_minigrad_kit_emit({source.assignment.name!r}, {gid!r}, "
             f"{json.dumps(drawn)!r}, globals())")
 

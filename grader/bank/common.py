@@ -12,11 +12,23 @@ import numpy as np
 from ..data import Missing, Other, Raised, TensorData
 from ..questions import Finding
 
-__all__ = ["shape_text", "problem", "as_array", "compare", "check_grad", "is_tensor",
+__all__ = ["autograd_gradient", "shape_text", "problem", "as_array", "compare", "check_grad", "is_tensor",
            "ATOL", "RTOL"]
 
 ATOL, RTOL = 1e-6, 1e-4  # float64 answers; float32 ones get ATOL_32
 ATOL_32 = 1e-4
+
+
+def autograd_gradient(fn, points: list) -> list:
+    """d fn / d point for each float64 array in ``points``, by minigrad's autograd
+    (``fn`` returns a scalar tensor), as float64 arrays."""
+    import minigrad
+
+    leaves = [minigrad.tensor(np.asarray(p, dtype=np.float64), requires_grad=True)
+              for p in points]
+    grads = minigrad.autograd.grad(fn(*leaves), leaves, allow_unused=True,
+                                   materialize_grads=True)
+    return [g.detach().numpy().astype(np.float64) for g in grads]
 
 
 def shape_text(shape) -> str:

@@ -76,7 +76,7 @@ def _size(content: dict) -> int:
 
 def kernel_environment() -> dict:
     """The grader's environment, one BLAS thread per kernel, and the kit importable."""
-    kit = str(Path(__file__).resolve().parents[2])
+    kit = str(Path(__file__).resolve().parents[1])
     path = os.pathsep.join(p for p in (kit, os.environ.get("PYTHONPATH", "")) if p)
     environment = {name: value for name, value in os.environ.items()
                    if name != "MINIGRAD_KIT_SALT"}  # (the student's code can read it)

@@ -1,4 +1,4 @@
-"""Draw the README's pictures with the kit itself: ``python -m widgets.make_readme_images``.
+"""Draw the README's pictures with the kit itself: ``python tools/make_readme_images.py``.
 
 notebooks/img/graph.svg    the tutorial's graph after ``out.backward()``
 notebooks/img/stepper.svg  a frame half-way through ``BackwardStepper`` on the same graph
@@ -11,10 +11,10 @@ from pathlib import Path
 
 import minigrad as torch
 
-from .draw import draw_graph
-from .frames import flip_book
-from .graph import GraphModel
-from .render import render_svg
+from widgets.draw import draw_graph
+from widgets.frames import flip_book
+from widgets.graph import GraphModel
+from widgets.render import render_svg
 
 
 def tutorial():

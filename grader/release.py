@@ -86,7 +86,7 @@ def verify(path: str, check: str, options: Options = Options()) -> list[str]:
 
 
 def _graded(source, check: str, options: Options) -> list[str]:
-    module = f"widgets/assignments/bank/{source.assignment.name}.py"
+    module = f"grader/bank/{source.assignment.name}.py"
     notebook = (source.notebook if check == "solution"
                 else nbg.student_version(source.notebook))
     result = grade_notebook(source, notebook, check, source.path.name, options)

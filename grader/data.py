@@ -88,7 +88,7 @@ def attempt(function, *args):
 
 def _where(error: BaseException) -> str:
     """The line of the student's own code that raised (library frames skipped)."""
-    libraries = (sys.prefix, sys.base_prefix, str(Path(__file__).resolve().parents[2]))
+    libraries = (sys.prefix, sys.base_prefix, str(Path(__file__).resolve().parents[1]))
     frames = [f for f in traceback.extract_tb(error.__traceback__)[1:]
               if not f.filename.startswith(libraries)]
     if not frames:

@@ -47,14 +47,14 @@ RISKY = {
 }
 BUILTIN_RISKY = {"exec", "eval", "compile", "__import__", "exit", "quit", "get_ipython",
                  "__builtins__"}
-LIBRARIES = ("numpy", "minigrad", "builtins", "sys", "math", "IPython", "widgets", "json",
-             "os", "warnings", "random")
-PUBLIC_API = {"check", "check_all", "start"}  # what a notebook imports from widgets.assignments
+LIBRARIES = ("numpy", "minigrad", "builtins", "sys", "math", "IPython", "widgets", "grader",
+             "json", "os", "warnings", "random")
+PUBLIC_API = {"check", "check_all", "start"}  # what a notebook imports from grader
 # Names the locked first cells bind (import minigrad as torch, ...).
 KNOWN = {"np": "numpy", "numpy": "numpy", "torch": "minigrad", "minigrad": "minigrad",
          "Function": "minigrad.autograd.Function", "gradcheck": "minigrad.autograd.gradcheck",
-         "check": "widgets.assignments.check", "check_all": "widgets.assignments.check_all",
-         "start": "widgets.assignments.start"}
+         "check": "grader.check", "check_all": "grader.check_all",
+         "start": "grader.start"}
 SETUP_NAMES = {name: "setup" for name in ("torch", "check", "check_all", "start")}
 
 
@@ -116,14 +116,14 @@ def _imports(node, aliases: dict) -> list[str]:
     elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
         for alias in node.names:
             aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-            if node.module == "widgets.assignments" and alias.name not in PUBLIC_API:
+            if node.module == "grader" and alias.name not in PUBLIC_API:
                 found.append(f"imports grader internals ({node.module}.{alias.name})")
         found += _internal(node.module)
     return found
 
 
 def _internal(module: str) -> list[str]:
-    if module.startswith("widgets.assignments."):
+    if module.startswith("grader."):
         return [f"imports grader internals ({module})"]
     return []
 

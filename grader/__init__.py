@@ -2,7 +2,7 @@
 
 In a notebook::
 
-    from widgets.assignments import check, check_all, start
+    from grader import check, check_all, start
     start("derive_it_by_hand")    # the assignment's first cell does this
     check("q1")                   # public checks of q1, with hints (in your kernel)
     check_all()                   # every question, one line each

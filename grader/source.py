@@ -73,7 +73,7 @@ def load_source(path, salt: str = "") -> Source:
 
 
 def _bank_problems(notebook, assignment: Assignment, path: Path) -> list[str]:
-    module = f"widgets/assignments/bank/{assignment.name}.py"
+    module = f"grader/bank/{assignment.name}.py"
     by_id = {nbg.grade_id(c): c for c in notebook.cells if nbg.grade_id(c)}
     tests = {gid for gid, c in by_id.items() if nbg.role(c) == "test"}
     asked = {q.name for q in assignment.questions}

@@ -20,7 +20,7 @@ from .source import SourceError, load_source
 
 __all__ = ["main"]
 
-KIT_SOURCES = Path(__file__).resolve().parents[2] / "notebooks" / "assignments"
+KIT_SOURCES = Path(__file__).resolve().parents[1] / "notebooks" / "assignments"
 
 DESCRIPTION = """\
 Release and grade minigrad's assignments (nbgrader-compatible notebooks).

@@ -1,7 +1,0 @@
-"""``python -m widgets.assignments`` is ``minigrad-kit``."""
-
-import sys
-
-from .cli import main
-
-sys.exit(main())
