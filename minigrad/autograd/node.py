@@ -220,7 +220,11 @@ class Node:
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
 
     def __dir__(self):
-        return sorted(set(super().__dir__()) | {f"_saved_{k}" for k in self._saved})
+        # As torch lists them: the saved names, not the dict that holds them; a
+        # name starting with "_" is a part kept for backward (an index array that
+        # ``_saved_indices`` shows), not listed.
+        names = set(super().__dir__()) - {"_saved"}
+        return sorted(names | {f"_saved_{k}" for k in self._saved if not k.startswith("_")})
 
     def _unpack(self, value):
         if value is _FREED:
@@ -230,8 +234,9 @@ class Node:
         return value
 
     def saved_values(self) -> dict:
-        """Everything saved for backward, by name (tensors unpacked)."""
-        return {name: self._unpack(value) for name, value in self._saved.items()}
+        """Everything saved for backward, by name (tensors unpacked), as
+        ``dir(node)`` lists it (``indices`` for ``_saved_indices``)."""
+        return {attr[7:]: getattr(self, attr) for attr in dir(self) if attr.startswith("_saved_")}
 
     @property
     def metadata(self) -> dict:

@@ -232,7 +232,7 @@ class PowBackward0(Node):
     def backward(self, grad):
         exponent = self._saved_exponent
         if exponent == 0:
-            return grad * 0
+            return grad.new_zeros(tuple(grad.shape))  # (torch: zeros, not grad * 0)
         return grad * exponent * self._saved_self ** (exponent - 1)
 
 

@@ -62,24 +62,16 @@ class IndexBackward0(Node):
     dy/dx: the gradient added at the positions read (repeated positions add up)"""
 
     def forward(self, x, indices):
-        # Each index array is saved on its own, so that it is freed after backward
-        # (and a second backward fails, as in torch); slices are kept as they are.
-        self.save(self_sym_sizes=x.shape,
-                  index_layout=tuple(None if isinstance(i, np.ndarray) else i for i in indices))
-        self.save(**{f"index_{k}": i for k, i in enumerate(indices)
-                     if isinstance(i, np.ndarray)})
+        self.save(self_sym_sizes=x.shape)
+        _save_index(self, indices)
         return x[indices]
 
     @property
-    def _saved_indices(self) -> list:
-        """As torch shows them: one tensor per indexed dim, None for the others."""
-        return [getattr(self, f"_saved_index_{k}") if item is None else None
-                for k, item in enumerate(self._saved_index_layout)]
+    def _saved_indices(self) -> tuple:
+        return _saved_indices(self)
 
     def backward(self, grad):
-        indices = tuple(index._data if index is not None else slice(None)
-                        for index in self._saved_indices)
-        return index_put_into(grad, self._saved_self_sym_sizes, indices)
+        return index_put_into(grad, self._saved_self_sym_sizes, _index_of(self))
 
 
 class IndexPutBackward0(Node):
@@ -88,7 +80,8 @@ class IndexPutBackward0(Node):
     dy/dself = 1 (0 where values were written);  dy/dvalues = the gradient read at index"""
 
     def forward(self, x, values, index, accumulate):
-        self.save(indices=index, accumulate=accumulate)
+        _save_index(self, index)
+        self.save(accumulate=accumulate)
         out = x.copy()
         if not accumulate:
             out[index] = values
@@ -98,17 +91,23 @@ class IndexPutBackward0(Node):
             np.add.at(out, index, values)
         return out
 
+    @property
+    def _saved_indices(self) -> tuple:
+        return _saved_indices(self)
+
     def backward(self, grad):
         from ..tensor import Tensor
+        from .pointwise import where
 
-        index = self._saved_indices
+        index = _index_of(self)
         grad_self = grad_values = None
         if self.needs_input_grad[0]:
             grad_self = grad
             if not self._saved_accumulate:
+                # select, not multiply: the written places get 0 even from a NaN or -1
                 untouched = np.ones(grad.shape, dtype=bool)
                 untouched[index] = False
-                grad_self = grad * Tensor._make(untouched)
+                grad_self = where(Tensor._make(untouched), grad, grad.new_zeros(()))
         if self.needs_input_grad[1]:
             grad_values = grad[index]
         return grad_self, grad_values
@@ -121,21 +120,32 @@ class CopySlices(Node):
     dy/dvalue: the gradient read back there"""
 
     def forward(self, x, value, basic, advanced):
-        self.save(basic=basic, advanced=advanced)
+        # Where the view was written. Not a saved value (torch shows none), but
+        # let go after backward as torch lets go of the write's node, so that
+        # a second backward fails the same way.
+        self.written = (basic, advanced)
         out = x.copy()
         view = out[basic + (Ellipsis,)]  # (the Ellipsis keeps a 0-dim result a view)
         view[advanced if advanced is not None else Ellipsis] = value
         return out
 
+    def release_saved(self) -> None:
+        super().release_saved()
+        self.written = None
+
     def backward(self, grad):
         from ..tensor import Tensor
+        from .pointwise import where
 
-        basic, advanced = self._saved_basic, self._saved_advanced
+        if self.written is None:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        basic, advanced = self.written
         grad_x = grad_value = None
         if self.needs_input_grad[0]:
+            # select, not multiply: the written places get 0 even from a NaN or -1
             untouched = np.ones(grad.shape, dtype=bool)
             untouched[basic + (Ellipsis,)][advanced if advanced is not None else Ellipsis] = False
-            grad_x = grad * Tensor._make(untouched)
+            grad_x = where(Tensor._make(untouched), grad, grad.new_zeros(()))
         if self.needs_input_grad[1]:
             grad_value = grad[basic]
             if advanced is not None:
@@ -144,6 +154,27 @@ class CopySlices(Node):
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
+
+
+def _save_index(node, index) -> None:
+    """Save an index as torch does: each index array on its own, as a tensor
+    (freed after backward, so a second backward fails as in torch); ints and
+    slices as they are."""
+    items = index if isinstance(index, tuple) else (index,)
+    node.save(_index_layout=tuple(None if isinstance(i, np.ndarray) else i for i in items))
+    node.save(**{f"_index_{k}": i for k, i in enumerate(items) if isinstance(i, np.ndarray)})
+
+
+def _saved_indices(node) -> tuple:
+    """The saved index as torch shows it: one tensor per index array, None for the rest."""
+    return tuple(getattr(node, f"_saved__index_{k}") if item is None else None
+                 for k, item in enumerate(node._saved__index_layout))
+
+
+def _index_of(node) -> tuple:
+    """The saved index back as a NumPy index."""
+    return tuple(getattr(node, f"_saved__index_{k}")._data if item is None else item
+                 for k, item in enumerate(node._saved__index_layout))
 
 
 def _is_basic(index) -> bool:

@@ -31,7 +31,7 @@ class ZeroBackward0(Node):
         return np.zeros_like(x)
 
     def backward(self, grad):
-        return grad * 0
+        return _zeros_like(grad)
 
 
 class FillBackward2(Node):
@@ -41,7 +41,7 @@ class FillBackward2(Node):
         return np.full_like(x, value)
 
     def backward(self, grad):
-        return grad * 0
+        return _zeros_like(grad)
 
 
 class FillBackward3(Node):
@@ -52,7 +52,7 @@ class FillBackward3(Node):
         return np.full_like(x, value)
 
     def backward(self, grad):
-        grad_x = grad * 0 if self.needs_input_grad[0] else None
+        grad_x = _zeros_like(grad) if self.needs_input_grad[0] else None
         grad_value = grad.sum() if self.needs_input_grad[1] else None
         return grad_x, grad_value
 
@@ -64,10 +64,15 @@ class CopyBackwards(Node):
         return np.broadcast_to(src, x.shape).astype(x.dtype, copy=True)
 
     def backward(self, grad):
-        return grad * 0 if self.needs_input_grad[0] else None, grad
+        return _zeros_like(grad) if self.needs_input_grad[0] else None, grad
 
     def name(self) -> str:
         return "torch::autograd::CopyBackwards"
+
+
+def _zeros_like(grad):
+    """The gradient of an overwritten value: zeros (+0, even where grad is -1 or NaN)."""
+    return grad.new_zeros(tuple(grad.shape))
 
 
 def zeros_like_op(x):

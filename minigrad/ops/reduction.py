@@ -144,6 +144,7 @@ class _ArgReduceBackward(Node):
 
     def backward(self, grad):
         from ..tensor import Tensor
+        from .pointwise import where
 
         dim, shape = self._saved_dim, self._saved_self_sym_sizes
         if not shape:
@@ -153,7 +154,8 @@ class _ArgReduceBackward(Node):
             grad, indices = grad.unsqueeze(dim), np.expand_dims(indices, dim)
         chosen = np.zeros(shape, dtype=bool)
         np.put_along_axis(chosen, indices, True, axis=dim)
-        return grad * Tensor._make(chosen)
+        # select, not multiply: the others get 0 even from a NaN or a negative gradient
+        return where(Tensor._make(chosen), grad, grad.new_zeros(()))
 
 
 class MaxBackward0(_ArgReduceBackward):
