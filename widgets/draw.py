@@ -18,11 +18,12 @@ way gradients travel in backward, from the output down to the leaves.
 from __future__ import annotations
 
 import graphviz
+from minigrad.autograd import formula_for
 
 from .adapter import FREED, is_leaf_node
 from .graph import Box, GraphModel
 from .render import Digraph
-from .text import formula_and_derivative, shape_text, short, value_lines
+from .text import shape_text, short, value_lines
 
 __all__ = ["draw_graph", "box_lines", "digraph"]
 
@@ -157,14 +158,22 @@ def _classes(box: Box) -> str:
 
 def _tooltip(box: Box) -> str:
     if box.kind == "op":
-        formula, derivative = formula_and_derivative(box.node)
-        tip = f"{box.node.name()}: {formula}. {derivative}".strip()
+        tip = f"{box.node.name()}: {_formula_text(box.node.name())}"
         return tip + (f" (a run of {box.count} of them)" if box.count > 1 else "")
     return {"leaf": "a leaf tensor: backward adds into its .grad",
             "output": "the output: backward starts here",
             "tensor": "a non-leaf tensor (its .grad is kept only after retain_grad())",
             "saved": "a tensor this op saved for its backward",
             "more": "nodes not drawn"}[box.kind]
+
+
+def _formula_text(name: str) -> str:
+    """``z = self * other. dz/dself = other,  dz/dother = self``, from the table."""
+    formula = formula_for(name)
+    if formula is None:
+        return "no formula on file for this node"
+    terms = ",  ".join(formula.term(name) for name in formula.inputs)
+    return f"{formula.output} = {formula.expression}." + (f" {terms}" if terms else "")
 
 
 def _summary(model: GraphModel) -> str:

@@ -3,25 +3,25 @@
 "MulBackward0 got 0.25 each from MeanBackward0; dz/dself = other = 3, so it
 sends 0.75 each to MulBackward0; other needs no gradient."
 
-The derivative comes from the node's docstring (``dz/dself = other``); its
-value is read off the step itself: for an elementwise op the gradient sent
-is the gradient received times the local derivative, so sent / received is
-that derivative, number by number.
+The formula is looked up by the node's name in minigrad's table of
+formulas (``minigrad.autograd.formula_for``), so PyTorch's ``MulBackward0``
+is explained like minigrad's; a node with no formula on file gets a plain
+sentence that says so. The derivative's value is read off the step itself:
+for an elementwise op the gradient sent is the gradient received times the
+local derivative, so sent / received is that derivative, number by number.
 """
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 
 import numpy as np
+from minigrad.autograd import formula_for
 
 from .graph import GraphModel
-from .text import array_of, derivative_terms, formula_and_derivative, number, short
+from .text import array_of, number, short
 
 __all__ = ["narrate_start", "narrate"]
-
-_ELEMENTWISE = re.compile(r"^d\w+\s*/\s*d(\w+)\s*=")  # "dz/dself = ...", not "dC/dself: ..."
 
 
 def narrate_start(model: GraphModel, steps: list, gradient=None) -> str:
@@ -38,13 +38,17 @@ def narrate(step, model: GraphModel, total: int) -> str:
     head = f"Step {step.index + 1} of {total}: {_who(step.node, model)} got {_got(step, model)}"
     if step.is_leaf:
         return f"{head}. {_accumulates(step, model)}"
-    terms = derivative_terms(step.node)
-    clauses = [_sends(step, e, terms[e] if len(terms) == len(step.sent) else None, model)
+    formula = formula_for(step.node.name())
+    if formula is None:
+        clauses = [_sends(step, e, None, None, model) for e in range(len(step.sent))]
+        return (f"{head}; there is no formula on file for {step.node.name()}, so here is "
+                f"only what it computed: " + "; ".join(clauses) + ".")
+    inputs = formula.inputs if len(formula.inputs) == len(step.sent) else None
+    if inputs is None:  # the edges do not match the formula's inputs one to one
+        terms = ",  ".join(formula.term(name) for name in formula.inputs)
+        head += f" ({formula.output} = {formula.expression}{'; ' + terms if terms else ''})"
+    clauses = [_sends(step, e, inputs[e] if inputs else None, formula, model)
                for e in range(len(step.sent))]
-    if len(terms) != len(step.sent):
-        formula, derivative = formula_and_derivative(step.node)
-        if derivative:
-            head += f" ({formula}; {derivative})"
     return f"{head}; " + "; ".join(clauses) + "."
 
 
@@ -88,23 +92,24 @@ def _accumulates(step, model: GraphModel) -> str:
             f"so it becomes {short(step.leaf_grad)}.")
 
 
-def _sends(step, e: int, term: str | None, model: GraphModel) -> str:
+def _sends(step, e: int, name: str | None, formula, model: GraphModel) -> str:
+    """What edge ``e`` carried; ``name`` is the formula's name for that input."""
     next_node, _, grad = step.sent[e]
-    match = _ELEMENTWISE.match(term) if term else None
-    what = match.group(1) if match else f"input {e + 1}"
+    what = name or f"input {e + 1}"
     if next_node is None:
         return f"{what} needs no gradient"
     if grad is None:
         return f"nothing goes to {model.name_of(next_node)}"
     sends = f"sends {short(grad)} to {model.name_of(next_node)}"
-    if term and "," in term:  # a formula with words: "dy/dx_i = 1, so the gradient is spread"
+    if name is None:
+        return f"it {sends}"
+    term = formula.term(name)
+    if name in formula.grad:  # not elementwise: the rule says how the gradient is made
         return f"{term}: it {sends}"
-    factor = _factor(step.grad_outputs[0], grad) if match else None
-    if term and factor and not term.endswith(f"= {factor}"):
+    factor = _factor(step.grad_outputs[0], grad)
+    if factor and not term.endswith(f"= {factor}"):
         return f"{term} = {factor}, so it {sends}"
-    if term:
-        return f"{term}, so it {sends}"
-    return f"it {sends}"
+    return f"{term}, so it {sends}"
 
 
 def _factor(received, sent) -> str | None:

@@ -1,15 +1,12 @@
-"""How numbers, tensors and derivative formulas are written in the drawings."""
+"""How numbers and tensors are written in the drawings and sentences."""
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 
 from .adapter import to_numpy
 
-__all__ = ["number", "shape_text", "value_lines", "short", "formula_and_derivative",
-           "derivative_terms"]
+__all__ = ["number", "shape_text", "value_lines", "short"]
 
 
 def array_of(value) -> np.ndarray:
@@ -59,23 +56,3 @@ def _nested(data: np.ndarray) -> str:
     if data.ndim == 0:
         return number(data)
     return "[" + ", ".join(_nested(row) for row in data) + "]"
-
-
-# The node docstrings read "z = self * other.   dz/dself = other,  dz/dother = self":
-# the forward formula, then the derivatives, one per input, split by ",  " or "; ".
-_SENTENCE_END = re.compile(r"\.(?:\s{2,}|\n)")
-_TERM_SPLIT = re.compile(r",\s{2,}|;\s+")
-
-
-def formula_and_derivative(node) -> tuple[str, str]:
-    """``("z = self * other", "dz/dself = other,  dz/dother = self")``."""
-    doc = (type(node).__doc__ or "").strip()
-    head, *rest = _SENTENCE_END.split(doc, maxsplit=1)
-    return " ".join(head.split()).rstrip("."), (rest[0].strip() if rest else "")
-
-
-def derivative_terms(node) -> list[str]:
-    """The derivative per input, e.g. ``["dz/dself = other", "dz/dother = self"]``."""
-    _, rest = formula_and_derivative(node)
-    return [" ".join(term.split()).rstrip(".") for term in _TERM_SPLIT.split(rest)
-            if term.strip()]

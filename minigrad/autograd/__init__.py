@@ -7,6 +7,7 @@ along each edge) without changing any ``.grad``.
 """
 
 from .engine import BackwardStep, backward_steps, execution_order  # noqa: F401
+from .formula import FORMULAS, Formula, formula_for  # noqa: F401
 from .function import Function, FunctionCtx  # noqa: F401
 from .functional import backward, grad  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401

@@ -38,6 +38,7 @@ from .. import errors
 from ..dtypes import LEGACY_NAMES
 from . import grad_mode
 from .broadcast import is_expandable_to, sum_to
+from .formula import FORMULAS
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor"]
 
@@ -97,6 +98,16 @@ class Node:
     """Base class of every backward node (``grad_fn``)."""
 
     is_view = False  # True for ops whose result shares memory with input 0
+    formula = None  # a Formula: what the op computes and its local derivatives
+
+    def __init_subclass__(cls, **kwargs) -> None:
+        """A class with a ``formula`` gets its docstring from it and is listed
+        in ``FORMULAS`` under its name (so is a subclass that inherits one)."""
+        super().__init_subclass__(**kwargs)
+        if cls.formula is not None:
+            FORMULAS[cls.__name__] = cls.formula
+            if "formula" in cls.__dict__:
+                cls.__doc__ = cls.formula.docstring()
 
     __slots__ = (
         "next_functions", "needs_input_grad", "_sequence_nr", "_saved", "_pending",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor, quietly
 
@@ -114,7 +115,7 @@ def _check_pow(dtype, exponent=None) -> None:
 
 
 class AddBackward0(Node):
-    """z = self + alpha * other.   dz/dself = 1,  dz/dother = alpha"""
+    formula = Formula("z", "self + alpha * other", d={"self": "1", "other": "alpha"})
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
@@ -127,7 +128,7 @@ class AddBackward0(Node):
 
 
 class SubBackward0(Node):
-    """z = self - alpha * other.   dz/dself = 1,  dz/dother = -alpha"""
+    formula = Formula("z", "self - alpha * other", d={"self": "1", "other": "-alpha"})
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
@@ -140,7 +141,10 @@ class SubBackward0(Node):
 
 
 class RsubBackward1(Node):
-    """z = other - alpha * self (``2 - x``).   dz/dself = -alpha"""
+    formula = Formula("z",
+                      "other - alpha * self",
+                      d={"self": "-alpha"},
+                      note="``2 - x``: other is a number.")
 
     def forward(self, a, other, alpha=1):
         self.save(alpha=alpha)
@@ -153,8 +157,10 @@ class RsubBackward1(Node):
 
 
 class RsubBackward0(Node):
-    """z = other - alpha * self, both tensors (``torch.rsub``).
-    dz/dself = -alpha,  dz/dother = 1"""
+    formula = Formula("z",
+                      "other - alpha * self",
+                      d={"self": "-alpha", "other": "1"},
+                      note="``torch.rsub`` of two tensors.")
 
     def forward(self, a, other, alpha=1):
         self.save(alpha=alpha)
@@ -167,7 +173,7 @@ class RsubBackward0(Node):
 
 
 class MulBackward0(Node):
-    """z = self * other.   dz/dself = other,  dz/dother = self"""
+    formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
 
     def forward(self, a, b):
         self.save_inputs(other=1, for_grad_of=0)
@@ -182,7 +188,7 @@ class MulBackward0(Node):
 
 
 class DivBackward0(Node):
-    """z = self / other.   dz/dself = 1 / other,  dz/dother = -self / other**2"""
+    formula = Formula("z", "self / other", d={"self": "1 / other", "other": "-self / other**2"})
 
     def forward(self, a, b):
         self.save_inputs(self=0, for_grad_of=1)
@@ -198,7 +204,7 @@ class DivBackward0(Node):
 
 
 class NegBackward0(Node):
-    """z = -self.   dz/dself = -1"""
+    formula = Formula("z", "-self", d={"self": "-1"})
 
     def forward(self, a):
         return np.negative(a)
@@ -208,7 +214,7 @@ class NegBackward0(Node):
 
 
 class ReciprocalBackward0(Node):
-    """z = 1 / self.   dz/dself = -1 / self**2 = -z**2"""
+    formula = Formula("z", "1 / self", d={"self": "-1 / self**2 = -z**2"})
 
     def forward(self, a):
         with quietly():
@@ -222,7 +228,10 @@ class ReciprocalBackward0(Node):
 
 
 class PowBackward0(Node):
-    """z = self ** exponent (a number).   dz/dself = exponent * self ** (exponent - 1)"""
+    formula = Formula("z",
+                      "self ** exponent",
+                      d={"self": "exponent * self ** (exponent - 1)"},
+                      note="exponent is a number.")
 
     def forward(self, a, exponent):
         self.save_inputs(self=0)
@@ -237,8 +246,11 @@ class PowBackward0(Node):
 
 
 class PowBackward1(Node):
-    """z = self ** exponent (a tensor).
-    dz/dself = exponent * self ** (exponent - 1),  dz/dexponent = z * log(self)"""
+    formula = Formula("z",
+                      "self ** exponent",
+                      d={"self": "exponent * self ** (exponent - 1)",
+                         "exponent": "z * log(self)"},
+                      note="exponent is a tensor.")
 
     def forward(self, a, b):
         result = np.asarray(_power(a, b))
@@ -261,8 +273,10 @@ class PowBackward1(Node):
 
 
 class PowBackward2(Node):
-    """z = self ** exponent with a number as base (``2 ** x``).
-    dz/dexponent = z * log(self)"""
+    formula = Formula("z",
+                      "self ** exponent",
+                      d={"exponent": "z * log(self)"},
+                      note="A number as base (``2 ** x``).")
 
     def forward(self, exponent, base):
         result = np.asarray(_power(base, exponent))

@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd import grad_mode
+from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ._common import is_tensor, normalize_dim
 
@@ -28,7 +29,9 @@ __all__ = ["getitem", "setitem", "select", "slice_dim", "index_put_into"]
 
 
 class SelectBackward0(Node):
-    """y = x[..., index, ...] at dim.   dy/dx: the gradient placed at index, zeros elsewhere"""
+    formula = Formula("y",
+                      "x[..., index, ...] at dim",
+                      grad={"x": "G placed at index, zeros elsewhere"})
 
     is_view = True
 
@@ -42,8 +45,9 @@ class SelectBackward0(Node):
 
 
 class SliceBackward0(Node):
-    """y = x[start:end:step] along dim.
-    dy/dx: the gradient placed in the slice, zeros elsewhere"""
+    formula = Formula("y",
+                      "x[start:end:step] along dim",
+                      grad={"x": "G placed in the slice, zeros elsewhere"})
 
     is_view = True
 
@@ -58,8 +62,10 @@ class SliceBackward0(Node):
 
 
 class IndexBackward0(Node):
-    """y = x[indices] with integer or boolean arrays (a gather; makes a copy).
-    dy/dx: the gradient added at the positions read (repeated positions add up)"""
+    formula = Formula("y",
+                      "x[indices]",
+                      grad={"x": "G added at the positions read (repeated positions add up)"},
+                      note="Integer or boolean index arrays: a gather, which makes a copy.")
 
     def forward(self, x, indices):
         self.save(self_sym_sizes=x.shape)
@@ -75,9 +81,12 @@ class IndexBackward0(Node):
 
 
 class IndexPutBackward0(Node):
-    """y = self with values written (or, with accumulate, added) at index
-    (``x[[0, 2]] = v``; with accumulate it is also the backward of indexing).
-    dy/dself = 1 (0 where values were written);  dy/dvalues = the gradient read at index"""
+    formula = Formula("y",
+                      "self with values written (or, with accumulate, added) at index",
+                      d={"self": "1 (0 where values were written)"},
+                      grad={"values": "G read at index"},
+                      note=("``x[[0, 2]] = v``; with accumulate it is also the backward of "
+                            "indexing."))
 
     def forward(self, x, values, index, accumulate):
         _save_index(self, index)
@@ -114,10 +123,11 @@ class IndexPutBackward0(Node):
 
 
 class CopySlices(Node):
-    """y = x with value written into the view x[basic] (then at [advanced] within it),
-    as ``x[0] = v`` or ``x[1:, [0, 2]] = v`` on a tensor in the graph.
-    dy/dx: the gradient with zeros where the view was written;
-    dy/dvalue: the gradient read back there"""
+    formula = Formula("y",
+                      "x with value written into the view x[basic] (then at [advanced] within it)",
+                      grad={"x": "G with zeros where the view was written",
+                            "value": "G read back there"},
+                      note="``x[0] = v`` or ``x[1:, [0, 2]] = v`` on a tensor in the graph.")
 
     def forward(self, x, value, basic, advanced):
         # Where the view was written. Not a saved value (torch shows none), but

@@ -19,13 +19,14 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd import grad_mode
+from ..autograd.formula import Formula
 from ..autograd.node import Node
 
 __all__ = ["inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy"]
 
 
 class ZeroBackward0(Node):
-    """y = zeros like x.   dy/dx = 0"""
+    formula = Formula("y", "zeros like x", d={"x": "0"})
 
     def forward(self, x):
         return np.zeros_like(x)
@@ -35,7 +36,7 @@ class ZeroBackward0(Node):
 
 
 class FillBackward2(Node):
-    """y = x with every element set to value.   dy/dx = 0"""
+    formula = Formula("y", "x with every element set to value", d={"x": "0"})
 
     def forward(self, x, value):
         return np.full_like(x, value)
@@ -45,8 +46,10 @@ class FillBackward2(Node):
 
 
 class FillBackward3(Node):
-    """y = x with every element set to a 0-dim tensor's value.
-    dy/dx = 0,  dy/dvalue = 1 for every element (so its gradient is the sum)"""
+    formula = Formula("y",
+                      "x with every element set to a 0-dim tensor's value",
+                      d={"x": "0"},
+                      grad={"value": "the sum of G"})
 
     def forward(self, x, value):
         return np.full_like(x, value)
@@ -58,7 +61,7 @@ class FillBackward3(Node):
 
 
 class CopyBackwards(Node):
-    """y = src copied into self's memory.   dy/dself = 0,  dy/dsrc = 1"""
+    formula = Formula("y", "src copied into self's memory", d={"self": "0", "src": "1"})
 
     def forward(self, x, src):
         return np.broadcast_to(src, x.shape).astype(x.dtype, copy=True)

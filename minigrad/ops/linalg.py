@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes
 
@@ -20,7 +21,7 @@ __all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm"]
 
 
 class MmBackward0(Node):
-    """C = self @ mat2 (matrices).   dC/dself: G @ mat2^T,  dC/dmat2: self^T @ G"""
+    formula = Formula("C", "self @ mat2", grad={"self": "G @ mat2^T", "mat2": "self^T @ G"})
 
     def forward(self, a, b):
         self.save_inputs(mat2=1, for_grad_of=0)
@@ -34,9 +35,12 @@ class MmBackward0(Node):
 
 
 class AddmmBackward0(Node):
-    """C = beta * self + alpha * (mat1 @ mat2) (a linear layer: bias + x @ W^T).
-    dC/dself: beta G (summed over broadcast rows),  dC/dmat1: alpha G @ mat2^T,
-    dC/dmat2: alpha mat1^T @ G"""
+    formula = Formula("C",
+                      "beta * self + alpha * (mat1 @ mat2)",
+                      grad={"self": "beta G (summed over broadcast rows)",
+                            "mat1": "alpha G @ mat2^T",
+                            "mat2": "alpha mat1^T @ G"},
+                      note="A linear layer: bias + x @ W^T.")
 
     def forward(self, bias, a, b, beta=1, alpha=1):
         self.save_inputs(mat2=2, for_grad_of=1)
@@ -57,7 +61,7 @@ class AddmmBackward0(Node):
 
 
 class MvBackward0(Node):
-    """y = self @ vec (matrix times vector).   dy/dself: outer(G, vec),  dy/dvec: self^T @ G"""
+    formula = Formula("y", "self @ vec", grad={"self": "outer(G, vec)", "vec": "self^T @ G"})
 
     def forward(self, a, v):
         self.save_inputs(vec=1, for_grad_of=0)
@@ -72,7 +76,7 @@ class MvBackward0(Node):
 
 
 class DotBackward0(Node):
-    """y = sum(self * tensor) (two vectors).   dy/dself = tensor,  dy/dtensor = self"""
+    formula = Formula("y", "sum(self * tensor)", d={"self": "tensor", "tensor": "self"})
 
     def forward(self, a, b):
         self.save_inputs(tensor=1, for_grad_of=0)
@@ -86,7 +90,10 @@ class DotBackward0(Node):
 
 
 class BmmBackward0(Node):
-    """C[b] = self[b] @ mat2[b].   dC/dself: G @ mat2^T,  dC/dmat2: self^T @ G (per batch)"""
+    formula = Formula("C[b]",
+                      "self[b] @ mat2[b]",
+                      grad={"self": "G @ mat2^T", "mat2": "self^T @ G"},
+                      note="Per batch b.")
 
     def forward(self, a, b):
         self.save_inputs(mat2=1, for_grad_of=0)

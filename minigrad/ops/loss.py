@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..autograd.formula import Formula
 from ..autograd.node import Node
 
 __all__ = ["nll_loss_rows", "mse_loss", "binary_cross_entropy_with_logits"]
@@ -30,9 +31,11 @@ def _unreduce(grad, shape, reduction: str):
 
 
 class NllLossBackward0(Node):
-    """loss_n = -w[t_n] * x[n, t_n] for log-probabilities x of shape (N, C);
-    'mean' divides the sum by sum_n w[t_n].
-    d loss_n / d x[n, c] = -w[t_n] where c == t_n, else 0"""
+    formula = Formula("loss_n",
+                      "-w[t_n] * x[n, t_n]",
+                      grad={"x": "-w[t_n] G where c == t_n, else 0 (at x[n, c])"},
+                      note=("x holds log-probabilities, shape (N, C); 'mean' divides the sum by "
+                            "sum_n w[t_n]."))
 
     def forward(self, x, target, weight, ignore_index, reduction):
         kept = target != ignore_index
@@ -62,8 +65,9 @@ class NllLossBackward0(Node):
 
 
 class MseLossBackward0(Node):
-    """loss_i = (self_i - target_i)**2, then reduced.
-    d loss_i / d self_i = 2 (self_i - target_i) = -d loss_i / d target_i"""
+    formula = Formula("loss_i",
+                      "(self_i - target_i)**2, then reduced",
+                      d={"self": "2 (self_i - target_i)", "target": "-2 (self_i - target_i)"})
 
     def forward(self, x, target, reduction):
         self.save_inputs(self=0, target=1)
@@ -78,10 +82,11 @@ class MseLossBackward0(Node):
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):
-    """loss_i = -w_i [p t_i log sigmoid(x_i) + (1 - t_i) log(1 - sigmoid(x_i))]
-    (p: pos_weight, 1 when not given), computed without overflow.
-    d loss_i / d x_i = w_i [sigmoid(x_i) (1 - t_i + p t_i) - p t_i]
-    d loss_i / d t_i = -w_i [p log sigmoid(x_i) - log sigmoid(-x_i)]"""
+    formula = Formula("loss_i",
+                      "-w_i [p t_i log sigmoid(x_i) + (1 - t_i) log(1 - sigmoid(x_i))]",
+                      d={"x": "w_i [sigmoid(x_i) (1 - t_i + p t_i) - p t_i]",
+                         "t": "-w_i [p log sigmoid(x_i) - log sigmoid(-x_i)]"},
+                      note="p: pos_weight, 1 when not given; computed without overflow.")
 
     def forward(self, x, target, weight, pos_weight, reduction):
         self.save_inputs(self=0, target=1)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ._common import (C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor,
                       quietly)
@@ -15,7 +16,7 @@ __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
 
 
 class ExpBackward0(Node):
-    """y = exp(x).   dy/dx = exp(x) = y"""
+    formula = Formula("y", "exp(x)", d={"x": "exp(x) = y"})
 
     def forward(self, x):
         with quietly():
@@ -28,7 +29,7 @@ class ExpBackward0(Node):
 
 
 class LogBackward0(Node):
-    """y = log(x).   dy/dx = 1 / x"""
+    formula = Formula("y", "log(x)", d={"x": "1 / x"})
 
     def forward(self, x):
         self.save_inputs(self=0)
@@ -40,7 +41,7 @@ class LogBackward0(Node):
 
 
 class SqrtBackward0(Node):
-    """y = sqrt(x).   dy/dx = 1 / (2 sqrt(x)) = 1 / (2y)"""
+    formula = Formula("y", "sqrt(x)", d={"x": "1 / (2 sqrt(x)) = 1 / (2y)"})
 
     def forward(self, x):
         with quietly():
@@ -53,7 +54,7 @@ class SqrtBackward0(Node):
 
 
 class TanhBackward0(Node):
-    """y = tanh(x).   dy/dx = 1 - tanh(x)**2 = 1 - y**2"""
+    formula = Formula("y", "tanh(x)", d={"x": "1 - tanh(x)**2 = 1 - y**2"})
 
     def forward(self, x):
         result = np.asarray(np.tanh(x))
@@ -66,7 +67,7 @@ class TanhBackward0(Node):
 
 
 class SigmoidBackward0(Node):
-    """y = 1 / (1 + exp(-x)).   dy/dx = y (1 - y)"""
+    formula = Formula("y", "1 / (1 + exp(-x))", d={"x": "y (1 - y)"})
 
     def forward(self, x):
         # Stable on both sides: exp of a non-positive number never overflows.
@@ -81,7 +82,7 @@ class SigmoidBackward0(Node):
 
 
 class ReluBackward0(Node):
-    """y = max(x, 0).   dy/dx = 0 where y <= 0, else 1"""
+    formula = Formula("y", "max(x, 0)", d={"x": "0 where y <= 0, else 1"})
 
     def forward(self, x):
         result = np.asarray(np.maximum(x, 0))
@@ -93,7 +94,7 @@ class ReluBackward0(Node):
 
 
 class AbsBackward0(Node):
-    """y = |x|.   dy/dx = sign(x) (0 at x = 0)"""
+    formula = Formula("y", "|x|", d={"x": "sign(x) (0 at x = 0)"})
 
     def forward(self, x):
         self.save_inputs(self=0)
@@ -104,7 +105,7 @@ class AbsBackward0(Node):
 
 
 class SignBackward0(Node):
-    """y = sign(x).   dy/dx = 0 everywhere it exists"""
+    formula = Formula("y", "sign(x)", d={"x": "0 everywhere it exists"})
 
     def forward(self, x):
         return np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype)  # torch: sign(nan) = 0
@@ -114,7 +115,7 @@ class SignBackward0(Node):
 
 
 class SinBackward0(Node):
-    """y = sin(x).   dy/dx = cos(x)"""
+    formula = Formula("y", "sin(x)", d={"x": "cos(x)"})
 
     def forward(self, x):
         self.save_inputs(self=0)
@@ -125,7 +126,7 @@ class SinBackward0(Node):
 
 
 class CosBackward0(Node):
-    """y = cos(x).   dy/dx = -sin(x)"""
+    formula = Formula("y", "cos(x)", d={"x": "-sin(x)"})
 
     def forward(self, x):
         self.save_inputs(self=0)
@@ -136,8 +137,10 @@ class CosBackward0(Node):
 
 
 class ClampBackward1(Node):
-    """y = min(max(x, min), max) with number bounds.
-    dy/dx = 1 where min <= x <= max, else 0"""
+    formula = Formula("y",
+                      "min(max(x, min), max)",
+                      d={"x": "1 where min <= x <= max, else 0"},
+                      note="The bounds are numbers.")
 
     def forward(self, x, min=None, max=None):
         self.save_inputs(self=0)
@@ -154,9 +157,12 @@ class ClampBackward1(Node):
 
 
 class ClampBackward0(Node):
-    """y = min(max(x, min), max) with tensor bounds (either may be None).
-    dy/dx = 1 where min <= x <= max;  dy/dmin = 1 where x < min (and min < max);
-    dy/dmax = 1 where x > max (or max < min, where max is the result)"""
+    formula = Formula("y",
+                      "min(max(x, min), max)",
+                      d={"x": "1 where min <= x <= max, else 0",
+                         "min": "1 where x < min (and min < max)",
+                         "max": "1 where x > max (or max < min, where max is the result)"},
+                      note="The bounds are tensors (either may be None).")
 
     def forward(self, x, low, high):
         self.save_inputs(self=0)
@@ -195,8 +201,10 @@ class ClampBackward0(Node):
 
 
 class MaximumBackward0(Node):
-    """z = max(self, other).   dz/dself = 1 where self > other, 0 where self < other,
-    1/2 on ties (dz/dother likewise)"""
+    formula = Formula("z",
+                      "max(self, other)",
+                      d={"self": "1 where self > other, 0 where self < other, 1/2 on ties",
+                         "other": "1 where other > self, 0 where other < self, 1/2 on ties"})
 
     def forward(self, a, b):
         self.save_inputs(self=0, other=1)
@@ -213,8 +221,10 @@ class MaximumBackward0(Node):
 
 
 class MinimumBackward0(Node):
-    """z = min(self, other).   dz/dself = 1 where self < other, 0 where self > other,
-    1/2 on ties (dz/dother likewise)"""
+    formula = Formula("z",
+                      "min(self, other)",
+                      d={"self": "1 where self < other, 0 where self > other, 1/2 on ties",
+                         "other": "1 where other < self, 0 where other > self, 1/2 on ties"})
 
     def forward(self, a, b):
         self.save_inputs(self=0, other=1)
@@ -229,8 +239,9 @@ class MinimumBackward0(Node):
 
 
 class WhereBackward0(Node):
-    """z = self where condition else other.
-    dz/dself = condition,  dz/dother = not condition"""
+    formula = Formula("z",
+                      "self where condition else other",
+                      d={"self": "condition", "other": "not condition"})
 
     def forward(self, a, b, condition):
         self.save(condition=condition)
@@ -245,7 +256,7 @@ class WhereBackward0(Node):
 
 
 class MaskedFillBackward0(Node):
-    """z = self with a number written where mask is True.   dz/dself = not mask"""
+    formula = Formula("z", "self with a number written where mask is True", d={"self": "not mask"})
 
     def forward(self, x, mask, value):
         self.save(mask=mask)
@@ -256,8 +267,10 @@ class MaskedFillBackward0(Node):
 
 
 class MaskedFillBackward1(Node):
-    """z = self with a 0-dim tensor value written where mask is True.
-    dz/dself = not mask,  dz/dvalue = the number of places it was written (summed)"""
+    formula = Formula("z",
+                      "self with a 0-dim tensor value written where mask is True",
+                      d={"self": "not mask"},
+                      grad={"value": "the sum of G where mask is True"})
 
     def forward(self, x, value, mask):
         self.save(mask=mask)

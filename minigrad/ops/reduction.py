@@ -15,6 +15,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ._common import normalize_dim, normalize_dims, quietly
 
@@ -35,7 +36,10 @@ def _unsqueeze_reduced(grad, shape, axes, keepdim):
 
 
 class SumBackward0(Node):
-    """y = sum of all x.   dy/dx_i = 1, so the gradient is spread to every element"""
+    formula = Formula("y",
+                      "sum of all x",
+                      d={"x_i": "1"},
+                      note="So the gradient is spread to every element.")
 
     def forward(self, x):
         self.save(self_sym_sizes=x.shape)
@@ -47,7 +51,7 @@ class SumBackward0(Node):
 
 
 class SumBackward1(Node):
-    """y = sum of x over dim.   dy/dx_i = 1 for each x_i in the sum"""
+    formula = Formula("y", "sum of x over dim", d={"x_i": "1"}, note="For each x_i in the sum.")
 
     def forward(self, x, dim, keepdim):
         self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape)
@@ -61,7 +65,7 @@ class SumBackward1(Node):
 
 
 class MeanBackward0(Node):
-    """y = mean of all n elements of x.   dy/dx_i = 1/n"""
+    formula = Formula("y", "mean of all n elements of x", d={"x_i": "1/n"})
 
     def forward(self, x):
         self.save(self_sym_sizes=x.shape, self_sym_numel=x.size)
@@ -74,7 +78,7 @@ class MeanBackward0(Node):
 
 
 class MeanBackward1(Node):
-    """y = mean of x over dim (n elements each).   dy/dx_i = 1/n"""
+    formula = Formula("y", "mean of x over dim (n elements each)", d={"x_i": "1/n"})
 
     def forward(self, x, dim, keepdim):
         self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape, self_sym_numel=x.size)
@@ -99,7 +103,9 @@ def _evenly_distribute(grad, x, value):
 
 
 class MaxBackward1(Node):
-    """y = max of all x.   The gradient goes to the maximal elements (split evenly on ties)."""
+    formula = Formula("y",
+                      "max of all x",
+                      grad={"x": "G at the maximal elements (split evenly on ties), 0 elsewhere"})
 
     def forward(self, x):
         result = np.asarray(np.max(x))
@@ -112,7 +118,9 @@ class MaxBackward1(Node):
 
 
 class MinBackward1(Node):
-    """y = min of all x.   The gradient goes to the minimal elements (split evenly on ties)."""
+    formula = Formula("y",
+                      "min of all x",
+                      grad={"x": "G at the minimal elements (split evenly on ties), 0 elsewhere"})
 
     def forward(self, x):
         result = np.asarray(np.min(x))
@@ -159,20 +167,29 @@ class _ArgReduceBackward(Node):
 
 
 class MaxBackward0(_ArgReduceBackward):
-    """values, indices = max(x, dim).   d values / dx = 1 at the chosen index, 0 elsewhere"""
+    formula = Formula("values",
+                      "max(x, dim)",
+                      grad={"x": "G at the chosen index, 0 elsewhere"},
+                      note="Also returns indices.")
 
     pick = staticmethod(np.argmax)
 
 
 class MinBackward0(_ArgReduceBackward):
-    """values, indices = min(x, dim).   d values / dx = 1 at the chosen index, 0 elsewhere"""
+    formula = Formula("values",
+                      "min(x, dim)",
+                      grad={"x": "G at the chosen index, 0 elsewhere"},
+                      note="Also returns indices.")
 
     pick = staticmethod(np.argmin)
 
 
 class ProdBackward0(Node):
-    """y = product of all x.   dy/dx_i = product of the others: y / x_i when no x is 0
-    (as torch computes it), else the product of the others taken explicitly"""
+    formula = Formula("y",
+                      "product of all x",
+                      d={"x_i": "product of the others"},
+                      note=("y / x_i when no x is 0 (as torch computes it), else the product of "
+                            "the others taken explicitly."))
 
     def forward(self, x):
         with quietly():
@@ -191,7 +208,7 @@ class ProdBackward0(Node):
 
 
 class ProdBackward1(Node):
-    """y = product of x along dim.   dy/dx_i = product of the others along dim"""
+    formula = Formula("y", "product of x along dim", d={"x_i": "product of the others along dim"})
 
     def forward(self, x, dim, keepdim):
         with quietly():
@@ -268,7 +285,9 @@ def _degrees_of_freedom_warning(name, x, dim, correction):
 
 
 class VarBackward0(Node):
-    """y = sum((x - mean)**2) / (n - correction).   dy/dx_i = 2 (x_i - mean) / (n - correction)"""
+    formula = Formula("y",
+                      "sum((x - mean)**2) / (n - correction)",
+                      d={"x_i": "2 (x_i - mean) / (n - correction)"})
 
     def forward(self, x, dim, correction, keepdim):
         self.save_inputs(self=0)
@@ -284,7 +303,10 @@ class VarBackward0(Node):
 
 
 class StdBackward0(Node):
-    """y = sqrt(var(x)).   dy/dx = d var/dx / (2 y)  (taken as 0 where y == 0)"""
+    formula = Formula("y",
+                      "sqrt(var(x))",
+                      d={"x": "d var/dx / (2 y)"},
+                      note="Taken as 0 where y == 0.")
 
     def forward(self, x, dim, correction, keepdim):
         _degrees_of_freedom_warning("std", x, dim, correction)
@@ -304,9 +326,12 @@ class StdBackward0(Node):
 
 
 class LinalgVectorNormBackward0(Node):
-    """y = (sum |x_i|**p)**(1/p).   dy/dx_i = sign(x_i) |x_i|**(p-1) / y**(p-1)
-    (p = 1: sign(x_i);  p = 2: x_i / y;  p = inf: split between the largest |x_i|;
-    p = 0 counts the nonzeros: 0.  Taken as 0 where y == 0, as in torch.)"""
+    formula = Formula("y",
+                      "(sum |x_i|**p)**(1/p)",
+                      d={"x_i": "sign(x_i) |x_i|**(p-1) / y**(p-1)"},
+                      note=("p = 1: sign(x_i); p = 2: x_i / y; p = inf: split between the "
+                            "largest |x_i|; p = 0 counts the nonzeros: 0. Taken as 0 where y == "
+                            "0, as in torch."))
 
     def forward(self, x, ord, dim, keepdim):
         magnitude = np.abs(x)
@@ -352,7 +377,7 @@ class LinalgVectorNormBackward0(Node):
 
 
 class LogsumexpBackward0(Node):
-    """y = log(sum exp(x)) over dim.   dy/dx_i = exp(x_i - y) (the softmax)"""
+    formula = Formula("y", "log(sum exp(x)) over dim", d={"x_i": "exp(x_i - y) (the softmax)"})
 
     def forward(self, x, dim, keepdim):
         peak = np.max(x, axis=dim, keepdims=True, initial=-np.inf)  # (-inf when empty)
@@ -375,8 +400,9 @@ class LogsumexpBackward0(Node):
 
 
 class SoftmaxBackward0(Node):
-    """y_i = exp(x_i) / sum_j exp(x_j) over dim.
-    Jacobian-vector product: dx = y * (g - sum(g * y))"""
+    formula = Formula("y_i",
+                      "exp(x_i) / sum_j exp(x_j) over dim",
+                      grad={"x": "y * (G - sum(G * y))"})
 
     def forward(self, x, dim):
         with quietly():
@@ -392,7 +418,7 @@ class SoftmaxBackward0(Node):
 
 
 class LogSoftmaxBackward0(Node):
-    """y_i = x_i - logsumexp(x) over dim.   dx = g - softmax(x) * sum(g)"""
+    formula = Formula("y_i", "x_i - logsumexp(x) over dim", grad={"x": "G - softmax(x) * sum(G)"})
 
     def forward(self, x, dim):
         with quietly():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
+from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ._common import normalize_dim
 
@@ -42,7 +43,7 @@ def _infer_size(shape: tuple, numel: int) -> tuple:
 
 
 class ViewBackward0(Node):
-    """y = x seen with another shape.   dy/dx: reshape the gradient back"""
+    formula = Formula("y", "x seen with another shape", grad={"x": "G reshaped back"})
 
     is_view = True
 
@@ -55,8 +56,10 @@ class ViewBackward0(Node):
 
 
 class UnsafeViewBackward0(Node):
-    """y = a reshaped copy (``reshape`` of a non-contiguous tensor).
-    dy/dx: reshape the gradient back"""
+    formula = Formula("y",
+                      "a reshaped copy of x",
+                      grad={"x": "G reshaped back"},
+                      note="``reshape`` of a non-contiguous tensor.")
 
     def forward(self, x, shape):
         self.save(self_sym_sizes=x.shape)
@@ -67,12 +70,18 @@ class UnsafeViewBackward0(Node):
 
 
 class ReshapeAliasBackward0(ViewBackward0):
-    """y = x seen with another shape, for a non-contiguous x whose strides allow
-    it (``reshape`` uses ``_reshape_alias`` there).   dy/dx: reshape the gradient back"""
+    formula = Formula("y",
+                      "x seen with another shape",
+                      grad={"x": "G reshaped back"},
+                      note=("For a non-contiguous x whose strides allow it (``reshape`` uses "
+                            "``_reshape_alias`` there)."))
 
 
 class AliasBackward0(Node):
-    """y = x itself, as a new view (``x[...]``, ``x[:, :]``).   dy/dx = 1"""
+    formula = Formula("y",
+                      "x itself, as a new view",
+                      d={"x": "1"},
+                      note="``x[...]``, ``x[:, :]``.")
 
     is_view = True
 
@@ -84,7 +93,7 @@ class AliasBackward0(Node):
 
 
 class CloneBackward0(Node):
-    """y = a copy of x.   dy/dx = 1"""
+    formula = Formula("y", "a copy of x", d={"x": "1"})
 
     def forward(self, x):
         return np.array(x, copy=True, order="C")
@@ -94,7 +103,10 @@ class CloneBackward0(Node):
 
 
 class ToCopyBackward0(Node):
-    """y = x converted to another dtype.   dy/dx = 1 (converted back)"""
+    formula = Formula("y",
+                      "x converted to another dtype",
+                      d={"x": "1"},
+                      note="The gradient is converted back.")
 
     def forward(self, x, dtype):
         return x.astype(dtype.numpy)
@@ -104,7 +116,9 @@ class ToCopyBackward0(Node):
 
 
 class TransposeBackward0(Node):
-    """y = x with dims dim0 and dim1 swapped.   dy/dx: swap them back"""
+    formula = Formula("y",
+                      "x with dims dim0 and dim1 swapped",
+                      grad={"x": "G with them swapped back"})
 
     is_view = True
 
@@ -117,7 +131,7 @@ class TransposeBackward0(Node):
 
 
 class TBackward0(Node):
-    """y = x.t() (a matrix transposed).   dy/dx: transpose back"""
+    formula = Formula("y", "x.t()", grad={"x": "G transposed back"})
 
     is_view = True
 
@@ -129,7 +143,7 @@ class TBackward0(Node):
 
 
 class PermuteBackward0(Node):
-    """y = x with its dims reordered.   dy/dx: apply the inverse order"""
+    formula = Formula("y", "x with its dims reordered", grad={"x": "G in the inverse order"})
 
     is_view = True
 
@@ -142,7 +156,9 @@ class PermuteBackward0(Node):
 
 
 class UnsqueezeBackward0(Node):
-    """y = x with a size-1 dim inserted at dim.   dy/dx: remove it"""
+    formula = Formula("y",
+                      "x with a size-1 dim inserted at dim",
+                      grad={"x": "G with that dim removed"})
 
     is_view = True
 
@@ -155,7 +171,7 @@ class UnsqueezeBackward0(Node):
 
 
 class SqueezeBackward0(Node):
-    """y = x without its size-1 dims.   dy/dx: reshape the gradient back"""
+    formula = Formula("y", "x without its size-1 dims", grad={"x": "G reshaped back"})
 
     is_view = True
 
@@ -168,7 +184,7 @@ class SqueezeBackward0(Node):
 
 
 class SqueezeBackward1(Node):
-    """y = x without dim (if it has size 1).   dy/dx: reshape the gradient back"""
+    formula = Formula("y", "x without dim (if it has size 1)", grad={"x": "G reshaped back"})
 
     is_view = True
 
@@ -181,7 +197,9 @@ class SqueezeBackward1(Node):
 
 
 class SqueezeBackward2(SqueezeBackward1):
-    """y = x without the size-1 dims among dim (a tuple).   dy/dx: reshape back"""
+    formula = Formula("y",
+                      "x without the size-1 dims among dim (a tuple)",
+                      grad={"x": "G reshaped back"})
 
     def forward(self, x, dim):
         self.save(dim=dim, self_sym_sizes=x.shape)
@@ -190,8 +208,10 @@ class SqueezeBackward2(SqueezeBackward1):
 
 
 class SqueezeBackward4(Node):
-    """y = x.squeeze_(dim): dim removed in place (matmul does this to 1-D @ 2-D).
-    dy/dx: put the dim back"""
+    formula = Formula("y",
+                      "x.squeeze_(dim)",
+                      grad={"x": "G with the dim put back"},
+                      note="dim removed in place (matmul does this to 1-D @ 2-D).")
 
     def forward(self, x, dim):
         self.save(dim=dim)
@@ -202,8 +222,10 @@ class SqueezeBackward4(Node):
 
 
 class ExpandBackward0(Node):
-    """y = x broadcast to a larger shape (no copy).
-    dy/dx: sum the gradient over the repeated dims (the adjoint of broadcasting)"""
+    formula = Formula("y",
+                      "x broadcast to a larger shape",
+                      grad={"x": "G summed over the repeated dims"},
+                      note="No copy is made; summing is the adjoint of broadcasting.")
 
     is_view = True
 
@@ -216,7 +238,9 @@ class ExpandBackward0(Node):
 
 
 class CatBackward0(Node):
-    """y = the inputs joined along dim.   dy/dx_k: the slice of the gradient x_k came from"""
+    formula = Formula("y",
+                      "the inputs joined along dim",
+                      grad={"x_k": "the slice of G that x_k came from"})
 
     def forward(self, *arrays, dim):
         self.save(dim=dim)
@@ -243,7 +267,9 @@ def _is_legacy_empty(array) -> bool:
 
 
 class StackBackward0(Node):
-    """y = the inputs stacked along a new dim.   dy/dx_k: the k-th slice of the gradient"""
+    formula = Formula("y",
+                      "the inputs stacked along a new dim",
+                      grad={"x_k": "the k-th slice of G"})
 
     def forward(self, *arrays, dim):
         self.save(dim=dim)
@@ -256,7 +282,7 @@ class StackBackward0(Node):
 
 
 class FlipBackward0(Node):
-    """y = x reversed along dims.   dy/dx: reverse the gradient the same way"""
+    formula = Formula("y", "x reversed along dims", grad={"x": "G reversed the same way"})
 
     def forward(self, x, dims):
         self.save(dims=dims)

@@ -126,6 +126,31 @@ def test_stepper_on_torch_shows_accumulation_into_an_existing_grad():
     torch.testing.assert_close(names["x"].grad, torch.full((2, 2), 4.5))
 
 
+def test_stepper_sentences_on_torch_match_minigrads():
+    import minigrad
+
+    torch_names, torch_out, _ = tutorial()
+    x = minigrad.ones(2, 2, requires_grad=True)
+    y = x + 2
+    z = y * y * 3
+    out = z.mean()
+    mine = BackwardStepper(out, names={"x": x, "y": y, "z": z, "out": out})
+    theirs = BackwardStepper(torch_out, names=torch_names)
+    assert theirs.texts == mine.texts
+    assert len(theirs.frames) == 6
+
+
+def test_a_torch_node_with_no_formula_on_file_gets_an_honest_sentence():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    first, _, third = x.unbind()
+    stepper = BackwardStepper(first * 2 + third, names={"x": x})
+    unbind = [text for step, text in zip(stepper.steps, stepper.texts[1:])
+              if step.node.name() == "UnbindBackward0"]
+    assert unbind == ["Step 3 of 4: UnbindBackward0 got 1 from AddBackward0 and 2 from "
+                      "MulBackward0; there is no formula on file for UnbindBackward0, so here "
+                      "is only what it computed: it sends [2, 0, 1] to x."]
+
+
 def test_retained_torch_tensor_shows_its_grad_when_its_node_runs():
     x = torch.ones(2, requires_grad=True)
     y = x * 3
