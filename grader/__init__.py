@@ -11,6 +11,7 @@ For the teacher (see ``notebooks/assignments/README.md``)::
 
     minigrad-kit release notebooks/assignments/*.ipynb --out release/
     minigrad-kit grade submissions/*.ipynb --out grades/
+    minigrad-kit review grades/
 
 Where things live:
     questions.py   what a question is: extract (in the kernel) + judge (in the grader)
@@ -20,12 +21,16 @@ Where things live:
     student.py     start(), check(), check_all()
     notebook.py    nbgrader's cell metadata and markers; the student version
     source.py      an instructor notebook checked against the bank; the hidden inputs
+    formula.py     answers written as formulas: a restricted parser, evaluated with NumPy
+    answers.py     answers given as data, read from the notebook's text
+    sandbox.py     bubblewrap around each grading kernel
     kernel.py      run cells in a fresh kernel: timeouts, output caps, dead kernels
-    scan.py        flag suspicious code (patches, grader internals)
+    scan.py        flag suspicious code; tampering holds back points
     grade.py       grade one submission: restore, run, judge, scan
     batch.py       grade many submission files in parallel
     release.py     write student versions, after proving solution and stub behave
-    report.py      gradebook CSV, feedback files, written answers
+    manifest.py    the result files the grader wrote, with their hashes
+    report.py      gradebook CSV, feedback files, written answers, review decisions
     cli.py         the ``minigrad-kit`` command
 """
 

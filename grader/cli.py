@@ -2,6 +2,7 @@
 
     minigrad-kit release notebooks/assignments/*.ipynb --out release/
     minigrad-kit grade submissions/ --out grades/
+    minigrad-kit review grades/ --accept alice/derive_it_by_hand/q1
 
 Run ``minigrad-kit --help`` or ``minigrad-kit grade --help`` for every option.
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 from .batch import grade_files
 from .grade import Options
 from .questions import assignment_names
+from .sandbox import MODES, SandboxUnavailable, choose
 from .source import SourceError, load_source
 
 __all__ = ["main"]
@@ -27,9 +29,11 @@ Release and grade minigrad's assignments (nbgrader-compatible notebooks).
 
   release  writes the student version of each instructor notebook, after checking that
            the solution gets full marks and the stub gets none.
-  grade    grades submissions: each runs in a fresh kernel, and every verdict is
-           computed outside the student's kernel. Writes a gradebook, a feedback
-           report per student, flags and the written answers.
+  grade    grades submissions: each runs in a fresh, sandboxed kernel, and every
+           verdict is computed outside the student's kernel. Writes a gradebook, a
+           feedback report per student, flags and the written answers.
+  review   lists the questions held back for tampering, and accepts or rejects them;
+           the gradebook is rebuilt from the decisions.
 """
 
 RELEASE_EPILOG = """\
@@ -52,13 +56,22 @@ submitted/<student>/<assignment>/<notebook>.ipynb, where the file has the instru
 notebook's name, the folder two levels up.
 
 what it writes (OUT may not hold the submissions, which are only read):
-  OUT/gradebook.csv                       student, assignment, question, points, max
-                                          (points empty: a written answer to grade by hand)
+  OUT/gradebook.csv                       student, assignment, question, points, max,
+                                          needs_review (points empty: a written answer to
+                                          grade by hand, or needs_review "yes": held back
+                                          for tampering until `minigrad-kit review`)
   OUT/feedback/<assignment>/<student>.md  per-student report (no hidden test code)
-  OUT/flags.csv                           suspicious code, edited locked cells, failures
+  OUT/flags.csv                           suspicious code, edited locked cells, failures,
+                                          files in OUT the grader did not write, no sandbox
   OUT/answers/<assignment>.md             written answers, for the teacher to read
   OUT/results/<assignment>/<student>.json everything; the files above are rebuilt from
-                                          these, so grading again gives the same files
+                                          these (only those listed in OUT/manifest.json
+                                          with their hashes), so grading again gives the
+                                          same files
+the sandbox: each kernel runs under bubblewrap (no network, read-only system, a private
+scratch folder, no view of the grader, the submissions or OUT). --sandbox auto (default)
+grades without it when bubblewrap does not work here, and says so loudly; required
+refuses; off is your explicit choice. Both are recorded in flags.csv.
 Exit status 1 if a submission could not be graded at all (see flags.csv).
 
 example:
@@ -72,7 +85,8 @@ def _parser() -> argparse.ArgumentParser:
         epilog="Each command has its own --help. The teachers' guide and the threat model: "
                "notebooks/assignments/README.md in the kit.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", metavar="{release,grade}", required=True)
+    commands = parser.add_subparsers(dest="command", metavar="{release,grade,review}",
+                                     required=True)
 
     release = commands.add_parser(
         "release", help="write student versions of instructor notebooks",
@@ -108,8 +122,34 @@ def _parser() -> argparse.ArgumentParser:
                        help="a private text mixed into the hidden inputs, so no one can "
                             "predict them (default: $MINIGRAD_KIT_SALT); keep it the same "
                             "to re-grade identically")
+    grade.add_argument("--sandbox", choices=MODES, default="auto",
+                       help="run each kernel under bubblewrap: auto (default; without it, "
+                            "loudly, where it does not work), required, or off")
     _common(grade)
+
+    review = commands.add_parser(
+        "review", help="accept or reject questions held back for tampering",
+        description="List the questions whose points are held back because the scan found "
+                    "code that could forge the grader's data; accept (the points count) or "
+                    "reject (0 points) them. The gradebook is rebuilt from the decisions.",
+        epilog=REVIEW_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    review.add_argument("out", metavar="OUT", help="the folder minigrad-kit grade wrote")
+    review.add_argument("--accept", action="append", default=[], metavar="KEY",
+                        help="student/assignment/question (or student/assignment: all its "
+                             "held questions); repeatable")
+    review.add_argument("--reject", action="append", default=[], metavar="KEY",
+                        help="the same, for 0 points")
+    review.add_argument("--format", choices=("md", "html"), default="md",
+                        help="feedback reports rewritten as Markdown (default) or HTML")
     return parser
+
+
+REVIEW_EPILOG = """example:
+  minigrad-kit review grades/                       # list what is held back, and why
+  minigrad-kit review grades/ --accept alice/derive_it_by_hand/q1 --reject bob/implement_a_backward
+A decision holds for the reasons it was made on: if a later run holds the question back
+for other reasons, it is listed again.
+"""
 
 
 def _common(parser: argparse.ArgumentParser) -> None:
@@ -141,6 +181,8 @@ def _notebooks(items: list[str], what: str, example: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command == "review":
+        return _review(args)
     if args.jobs < 1 or args.timeout <= 0:
         raise SystemExit("minigrad-kit: error: --jobs must be at least 1 and --timeout positive")
     if args.command == "release":
@@ -184,18 +226,65 @@ def _grade(args) -> int:
     except (SourceError, ValueError, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
+    try:
+        sandbox = choose(args.sandbox)
+    except SandboxUnavailable as error:
+        print(f"minigrad-kit: error: {error}", file=sys.stderr)
+        return 1
+    if not sandbox.on:
+        print(f"WARNING: grading without a sandbox. {sandbox.reason}. (Recorded in "
+              "flags.csv.)", file=sys.stderr)
     options = Options(timeout=args.timeout, output_limit=args.output_limit,
-                      memory_mb=args.memory, salt=args.salt)
+                      memory_mb=args.memory, salt=args.salt,
+                      sandbox="bubblewrap" if sandbox.on else "off")
     results = grade_files(submissions, sources, options, jobs=args.jobs)
+    if not sandbox.on:
+        for result in results:
+            result.sandbox = sandbox.describe()
     write_report(results, out, args.format)
     failed = [r for r in results if r.error] + _duplicates(submissions, results)
     for r in results:
+        held = sum(q.held for q in r.questions)
         line = (f"could not grade {r.file}: {r.error}" if r.error else
                 f"{r.student:>16}  {r.assignment}  {r.points:g} / {r.max_points:g}"
-                + (f"  ({len(r.flags)} flagged)" if r.flags else ""))
+                + (f"  ({len(r.flags)} flagged)" if r.flags else "")
+                + (f"  ({held} held back for review)" if held else ""))
         print(line, file=sys.stderr if r.error else sys.stdout)
-    print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}")
+    print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}"
+          + ("" if sandbox.on else " (graded WITHOUT a sandbox)"))
     return 1 if failed else 0
+
+
+def _review(args) -> int:
+    from .report import decide, held_questions, load_reviews, rebuild, save_reviews
+
+    out = Path(args.out)
+    if not (out / "gradebook.csv").is_file():
+        raise SystemExit(f"minigrad-kit: error: {args.out!r} has no gradebook.csv; give the "
+                         "folder that minigrad-kit grade --out wrote")
+    stored = rebuild(out, args.format)
+    decisions = load_reviews(out)
+    wanted = [(key, "accept") for key in args.accept] + [(key, "reject") for key in args.reject]
+    unknown = []
+    for key, decision in wanted:
+        matched = [(r, q) for r in stored for q in held_questions(r)
+                   if key in (f"{r.student}/{r.assignment}/{q.name}",
+                              f"{r.student}/{r.assignment}")]
+        unknown += [key] if not matched else []
+        decisions.update(decide(r, q, decision) for r, q in matched)
+    if wanted:
+        save_reviews(out, decisions)
+        stored = rebuild(out, args.format)
+    pending = [(r, q) for r in stored for q in held_questions(r)]
+    for r, q in pending:
+        print(f"{r.student}/{r.assignment}/{q.name}: held back ({q.max_points:g} points): "
+              + "; ".join(q.review))
+    print(f"{len(pending)} question(s) held back for review" if pending
+          else "nothing is held back for review")
+    for key in unknown:
+        print(f"minigrad-kit: error: {key!r} names no held-back question (keys look like "
+              "alice/derive_it_by_hand/q1, as listed above)", file=sys.stderr)
+    return 1 if unknown else 0
 
 
 def _duplicates(submissions: list[str], results: list) -> list[str]:

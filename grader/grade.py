@@ -6,11 +6,17 @@
    the instructor notebook by ``grade_id`` (edited ones are flagged, missing
    ones put back);
 2. each test cell is replaced by the extract step, fed the inputs drawn for
-   this student, and the notebook runs in a fresh kernel (``kernel.py``);
+   this student, and the notebook runs in a fresh, sandboxed kernel
+   (``kernel.py``, ``sandbox.py``);
 3. each question is judged in this process, on the data the kernel handed
-   back, with the teacher's context cells run here as well;
-4. the student's code is scanned for suspicious patches; written answers
-   are collected for the teacher.
+   back, with the teacher's context cells run here as well; a question
+   answered with data (a formula) is judged on the notebook's text instead,
+   and its test cell does not run;
+4. the student's code is scanned (``scan.py``); written answers are
+   collected for the teacher. Tampering (a scan finding that could forge
+   data, a test cell whose output was cleared or that handed back more than
+   one result) puts the questions it could have changed on **review**: their
+   points are held back until the teacher accepts or rejects them.
 
 Nothing is written here (``batch.py`` grades many files, ``report.py`` writes).
 """
@@ -22,11 +28,13 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 
 from . import notebook as nbg
+from .answers import written_answers
 from .data import decode
 from .kernel import CellRun, run_cells
 from .kernel_side import MIME
 from .questions import judge
-from .scan import defined_names, scan
+from .sandbox import choose
+from .scan import defined_names, defines_code, examine
 from .source import Source, context, inputs
 
 __all__ = ["Options", "QuestionResult", "Result", "grade_notebook"]
@@ -40,6 +48,7 @@ class Options:
     output_limit: int = 100_000  # characters of output kept per cell
     memory_mb: int = 4096  # address-space limit of the kernel (0: none)
     salt: str = ""  # mixed into the hidden inputs
+    sandbox: str = "auto"  # "auto", "required", "off" (see sandbox.py), or "bubblewrap"
 
 
 @dataclass
@@ -51,6 +60,12 @@ class QuestionResult:
     findings: list = field(default_factory=list)  # [ok, text, "public" | "hidden"]
     note: str = ""  # why there was nothing to judge
     manual: bool = False  # a written answer (0 points if left blank)
+    review: list = field(default_factory=list)  # tampering that holds the points back
+
+    @property
+    def held(self) -> bool:
+        """Points held back for the teacher's review."""
+        return bool(self.review)
 
 
 @dataclass
@@ -63,11 +78,12 @@ class Result:
     problems: list = field(default_factory=list)  # errors, timeouts, truncated output
     answers: dict = field(default_factory=dict)  # grade_id -> written answer
     error: str = ""  # the submission could not be graded at all
+    sandbox: str = ""  # how its kernel was isolated (sandbox.Sandbox.describe)
 
     @property
     def points(self) -> float:
-        """Points graded automatically."""
-        return sum(q.points for q in self.questions if not q.manual)
+        """Points graded automatically (held-back ones not counted)."""
+        return sum(q.points for q in self.questions if not q.manual and not q.held)
 
     @property
     def max_points(self) -> float:
@@ -96,24 +112,33 @@ class _Step:
 def grade_notebook(source: Source, submission, student: str, file: str,
                    options: Options = Options()) -> Result:
     result = Result(student, source.assignment.name, file)
+    sandbox = choose(options.sandbox)
+    result.sandbox = sandbox.describe()
     steps = _merge(source, submission, result)
     drawn = {q.name: inputs(source, q, student) for q in source.assignment.questions}
     code = [_guard(options.memory_mb)]
     for step in steps:
-        code.append(_extract_code(source, step.grade_id, drawn[step.grade_id])
-                    if step.kind == "test" else step.source if step.cell_type == "code" else "")
+        if step.kind == "test":
+            as_data = source.assignment.question(step.grade_id).answers
+            code.append("pass" if as_data else
+                        _extract_code(source, step.grade_id, drawn[step.grade_id]))
+        else:
+            code.append(step.source if step.cell_type == "code" else "")
     extract_at = {i + 1: EXTRACT_LIMIT for i, s in enumerate(steps) if s.kind == "test"}
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-") as folder:
         runs = run_cells(code, cwd=folder, timeout=options.timeout,
-                         output_limit=options.output_limit, limits=extract_at)[1:]
+                         output_limit=options.output_limit, limits=extract_at,
+                         sandbox=sandbox, count=MIME)[1:]
     env = context(source)
+    written = [s.source for s in steps if s.kind in ("student", "answer")
+               and s.cell_type == "code"]
     for step, run, after in zip(steps, runs, runs[1:] + [None]):
         if run.status == "timeout" and after is not None and after.status == "skipped":
             result.problems.append(f"the kernel did not answer after {step.label} was "
                                    "interrupted, so the cells after it did not run")
         if step.kind == "test":
             result.questions.append(_judge(source, step.grade_id, run, drawn, env, options,
-                                           result))
+                                           result, written))
         elif step.cell_type == "code":
             _report_run(step, run, options, result)
         if step.kind == "manual":
@@ -178,11 +203,29 @@ def _extract_code(source: Source, gid: str, drawn: dict) -> str:
 
 
 def _judge(source: Source, gid: str, run: CellRun, drawn: dict, env: dict,
-           options: Options, result: Result) -> QuestionResult:
+           options: Options, result: Result, written: list[str]) -> QuestionResult:
     question = source.assignment.question(gid)
     graded = QuestionResult(gid, question.title, 0.0, source.points(gid))
+    if question.answers:  # data, read from the notebook's text: the kernel has no say
+        data = written_answers(written, question.answers)
+        for part in ("public", "hidden"):
+            if part in drawn[gid]:
+                found = judge(question, data, drawn[gid][part], env)
+                graded.findings += [[f.ok, f.text, part] for f in found]
+        if graded.findings and all(ok for ok, _, _ in graded.findings):
+            graded.points = graded.max_points
+        return graded
     payloads = [o["data"][MIME] for o in run.outputs
                 if o.get("output_type") == "display_data" and MIME in o.get("data", {})]
+    forged = []
+    if run.cleared:
+        forged.append(f"the output of the test cell {gid!r} was cleared while it ran: code in "
+                      "the notebook can hide the grader's data and show its own")
+    if run.counted > 1:
+        forged.append(f"the test cell {gid!r} handed back {run.counted} results instead of "
+                      "one: code in the notebook imitated the grader")
+    result.flags += forged
+    graded.review += forged
     if run.status in ("skipped", "dead"):
         graded.note = ("not tested: the kernel died or stopped responding before this test "
                        "(see the problems below)")
@@ -191,9 +234,6 @@ def _judge(source: Source, gid: str, run: CellRun, drawn: dict, env: dict,
     elif len(payloads) != 1 or not isinstance(payloads[0], dict):
         graded.note = ("not tested: the test cell handed back no usable data (something in "
                        "the notebook changed how it ran)")
-        if len(payloads) > 1:
-            result.flags.append(f"the test cell {gid!r} handed back {len(payloads)} results "
-                                "instead of one: code in the notebook imitated the grader")
     else:
         for part in ("public", "hidden"):
             if part in drawn[gid]:
@@ -229,12 +269,52 @@ def _report_run(step: _Step, run: CellRun, options: Options, result: Result) -> 
 
 
 def _scan(source: Source, steps: list[_Step], result: Result) -> None:
+    """Flag suspicious code; tampering puts the questions it could change on review.
+
+    An assignment's rule (autograd in a by-hand answer) holds back the question whose
+    answer cell it is in, or, in a cell of the student's own that defines code, the
+    questions the rule names. Any other tampering can change every question whose data
+    comes from the kernel. Questions answered with data (read from the text) are immune.
+    """
     protected = {}
     for gid, cell in source.cells.items():
         if nbg.role(cell) == "locked" and cell.cell_type == "code":
             protected.update(dict.fromkeys(defined_names(cell.source), gid))
+    assignment = source.assignment
+    from_kernel = [q for q in result.questions if not q.manual
+                   and q.name in {x.name for x in assignment.questions if not x.answers}]
+    owner = _answer_owners(source)
     for step in steps:
-        if step.kind in ("student", "answer") and step.cell_type == "code":
-            for flag in scan(step.source, protected=protected,
-                             rules=source.assignment.suspicious):
-                result.flags.append(f"{step.label} {flag}")
+        if step.kind not in ("student", "answer") or step.cell_type != "code":
+            continue
+        for found in examine(step.source, protected=protected, rules=assignment.suspicious):
+            held = []
+            if found.rule is not None:
+                if step.kind == "answer":
+                    held = [owner.get(step.grade_id)]
+                    if found.rule and held[0] not in found.rule:
+                        continue  # a rule about another question
+                elif defines_code(step.source):
+                    held = list(found.rule) or [q.name for q in from_kernel]
+                else:
+                    continue  # top-level checks in a scratch cell (x.backward() to verify)
+            elif found.tampering:
+                held = [q.name for q in from_kernel]
+            text = f"{step.label} {found.text}"
+            result.flags.append(text)
+            for question in from_kernel:
+                if question.name in held:
+                    question.review.append(text)
+
+
+def _answer_owners(source: Source) -> dict:
+    """Answer cell -> the question of the first test cell after it."""
+    owners, waiting = {}, []
+    for cell in source.notebook.cells:
+        gid, kind = nbg.grade_id(cell), nbg.role(cell)
+        if kind in ("answer", "manual"):
+            waiting.append(gid)
+        elif kind == "test":
+            owners.update(dict.fromkeys(waiting, gid))
+            waiting = []
+    return owners

@@ -1,8 +1,9 @@
 """Run code cells in a fresh kernel: per-cell timeout, output cap, dead kernels.
 
 ``run_cells(sources)`` starts a new ``python3`` kernel (nbclient) in an empty
-working folder, runs the cells in order and returns one ``CellRun`` per
-cell. Only a dead or unresponsive kernel stops the run early:
+scratch folder, under bubblewrap unless the sandbox is off (``sandbox.py``),
+runs the cells in order and returns one ``CellRun`` per cell. Only a dead or
+unresponsive kernel stops the run early:
 
 * a cell that runs longer than ``timeout`` seconds is interrupted; if the
   kernel answers again within ``PROBE_SECONDS`` (or ``timeout``, if shorter)
@@ -11,6 +12,10 @@ cell. Only a dead or unresponsive kernel stops the run early:
 * output beyond ``output_limit`` characters per cell is dropped as it
   arrives (before anything is stored) and the cell is marked truncated;
 * when the kernel dies, the remaining cells are marked "skipped".
+
+Each ``CellRun`` also says whether the cell's output was cleared and how many
+outputs of a given MIME type (``count``) it displayed, counted as they
+arrive, before anything can be cut or hidden.
 """
 
 from __future__ import annotations
@@ -18,13 +23,18 @@ from __future__ import annotations
 import asyncio
 import os
 import subprocess
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import nbformat
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import AsyncKernelManager
 from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
+
+from .sandbox import Sandbox, kernel_spec, sandbox_environment
 
 __all__ = ["CellRun", "run_cells", "kernel_environment", "PROBE_SECONDS"]
 
@@ -37,18 +47,28 @@ class CellRun:
     outputs: list = field(default_factory=list)
     truncated: bool = False
     error: str = ""  # "NameError: name 'x' is not defined"
+    cleared: bool = False  # something cleared the cell's output while it ran
+    counted: int = 0  # outputs of the MIME type ``run_cells(count=...)`` it displayed
 
 
 class _CappedClient(NotebookClient):
     """nbclient, with output dropped past a per-cell character budget."""
 
-    def __init__(self, nb, limits: dict, default_limit: int, **kwargs) -> None:
+    def __init__(self, nb, limits: dict, default_limit: int, count: str, **kwargs) -> None:
         super().__init__(nb, **kwargs)
-        self.limits, self.default_limit = limits, default_limit
+        self.limits, self.default_limit, self.count = limits, default_limit, count
         self.used: dict[int, int] = {}
         self.truncated: set[int] = set()
+        self.cleared: set[int] = set()
+        self.counted: dict[int, int] = {}
+
+    def clear_output(self, outs, msg, cell_index):
+        self.cleared.add(cell_index)
+        return super().clear_output(outs, msg, cell_index)
 
     def output(self, outs, msg, display_id, cell_index):
+        if self.count and self.count in msg.get("content", {}).get("data", {}):
+            self.counted[cell_index] = self.counted.get(cell_index, 0) + 1
         limit = self.limits.get(cell_index, self.default_limit)
         if msg["msg_type"] == "error":  # always kept (it says the cell failed), but short
             content = msg["content"]
@@ -86,34 +106,55 @@ def kernel_environment() -> dict:
 
 
 def run_cells(sources: list[str], *, cwd, timeout: float = 30, output_limit: int = 100_000,
-              limits: dict | None = None, startup_timeout: float = 60) -> list[CellRun]:
-    """Run ``sources`` in order in one fresh kernel (see the module docstring)."""
+              limits: dict | None = None, startup_timeout: float = 60,
+              sandbox: Sandbox = Sandbox("off", "not asked for"), count: str = ""
+              ) -> list[CellRun]:
+    """Run ``sources`` in order in one fresh kernel (see the module docstring).
+
+    ``cwd``: the kernel's scratch folder (with the sandbox on, the only folder it can
+    write); ``count``: a MIME type whose outputs are counted per cell.
+    """
     cells = [nbformat.v4.new_code_cell(source) for source in sources]
     notebook = nbformat.v4.new_notebook(cells=cells + [nbformat.v4.new_code_cell("pass")])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                        "language": "python"}
-    client = _CappedClient(notebook, limits or {}, output_limit, timeout=timeout,
+    client = _CappedClient(notebook, limits or {}, output_limit, count, timeout=timeout,
                            kernel_name="python3", allow_errors=True, record_timing=False,
                            interrupt_on_timeout=False, startup_timeout=startup_timeout,
                            iopub_timeout=4, raise_on_iopub_timeout=False,
                            shutdown_kernel="immediate")
     runs: list[CellRun] = []
-    with client.setup_kernel(cwd=str(cwd), env=kernel_environment(),
-                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
-        for index, cell in enumerate(cells):
-            status = "ok"
-            try:
-                client.execute_cell(cell, index)
-            except CellTimeoutError:
-                status = "timeout"
-            except DeadKernelError:
-                status = "dead"
-            run_sync(_cancel_stray_tasks)()
-            runs.append(_cell_run(cell, status, index in client.truncated))
-            if status == "dead" or (status == "timeout" and not _answers_again(client)):
-                break
+    with tempfile.TemporaryDirectory(prefix="minigrad-kit-spec-") as spec:
+        environment = kernel_environment()
+        if sandbox.on:
+            client.km = _sandboxed_manager(Path(spec), Path(cwd))
+            environment = sandbox_environment(Path(cwd))
+        with client.setup_kernel(cwd=str(cwd), env=environment,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+            for index, cell in enumerate(cells):
+                status = "ok"
+                try:
+                    client.execute_cell(cell, index)
+                except CellTimeoutError:
+                    status = "timeout"
+                except DeadKernelError:
+                    status = "dead"
+                run_sync(_cancel_stray_tasks)()
+                runs.append(_cell_run(cell, status, index, client))
+                if status == "dead" or (status == "timeout" and not _answers_again(client)):
+                    break
     runs += [CellRun("skipped") for _ in cells[len(runs):]]
     return runs
+
+
+def _sandboxed_manager(spec: Path, scratch: Path) -> AsyncKernelManager:
+    """A kernel manager that starts bwrap (from a kernel spec) and talks over Unix sockets."""
+    name = kernel_spec(spec, scratch)
+    return AsyncKernelManager(
+        kernel_name=name, kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec /
+                                                                                 "kernels")]),
+        transport="ipc", ip=str(scratch / "ipc"),
+        connection_file=str(scratch / "connection.json"))
 
 
 async def _cancel_stray_tasks() -> None:
@@ -139,7 +180,7 @@ def _answers_again(client: _CappedClient) -> bool:
         client.timeout = original
 
 
-def _cell_run(cell, status: str, truncated: bool) -> CellRun:
+def _cell_run(cell, status: str, index: int, client: _CappedClient) -> CellRun:
     error = ""
     for output in cell.get("outputs", []):
         if output.get("output_type") == "error":
@@ -147,5 +188,6 @@ def _cell_run(cell, status: str, truncated: bool) -> CellRun:
             error = f"{output.get('ename')}: {value}"[:500] if value else output.get("ename")
     if status == "ok" and error:
         status = "error"
-    return CellRun(status, list(cell.get("outputs", [])), truncated, error)
+    return CellRun(status, list(cell.get("outputs", [])), index in client.truncated, error,
+                   index in client.cleared, client.counted.get(index, 0))
 

@@ -12,6 +12,10 @@ A question is named by the ``grade_id`` of its test cell (``"q1"``). It has
 * ``public``: the fixed inputs of ``check()``; ``hidden(rng)``: the inputs
   the grader draws for each student. The hidden tests are the same judge at
   points the student cannot know in advance.
+* ``answers``: for a question answered with data (a formula in quotes,
+  numbers), the names that hold it. The grader then reads them from the
+  notebook's text (``answers.py``), not from the kernel; ``check()`` reads
+  the same names from the kernel, and both are judged alike.
 
 The in-notebook test cell is the nbgrader twin of the same question: real
 nbgrader runs its asserts in the kernel; ``minigrad-kit grade`` replaces it
@@ -42,6 +46,7 @@ class Question:
     judge: Callable[[dict, Any, dict], list]
     public: Any = None
     hidden: Callable | None = None  # rng -> inputs; None: the public checks are all there is
+    answers: tuple = ()  # names of answers given as data, read from the notebook's text
 
 
 @dataclass(frozen=True)
@@ -51,7 +56,8 @@ class Assignment:
     questions: tuple
     context: tuple = ()  # grade_ids of locked cells the grader runs to build ``env``
     manual: dict = field(default_factory=dict)  # grade_id -> title of free-text questions
-    suspicious: tuple = ()  # (regex, why): code that should not appear in an answer cell
+    # (regex, why) or (regex, why, question names): code that must not be in an answer
+    suspicious: tuple = ()
 
     def question(self, name: str) -> Question:
         for question in self.questions:

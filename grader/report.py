@@ -1,31 +1,44 @@
 """What ``minigrad-kit grade`` writes: results, gradebook, feedback, flags, written answers.
 
     OUT/results/<assignment>/<student>.json   everything about one submission
-    OUT/gradebook.csv                         student, assignment, question, points, max
-    OUT/flags.csv                             student, assignment, flag (for the teacher)
+    OUT/manifest.json                         the result files the grader wrote, with hashes
+    OUT/gradebook.csv                         student, assignment, question, points, max,
+                                              needs_review
+    OUT/flags.csv                             student, assignment, holds_back, flag
     OUT/feedback/<assignment>/<student>.md    the student's report (or .html)
     OUT/answers/<assignment>.md               every written answer, question by question
+    OUT/reviews.json                          the teacher's decisions (minigrad-kit review)
 
 Each file is written to a temporary file and moved into place (``os.replace``),
-so a reader never sees half a file. The aggregates are rebuilt from all the
-result files on every run: grading the same submissions again gives the same
-files, and grading a late submission adds it to the others.
+so a reader never sees half a file. The aggregates are rebuilt on every run
+from this run's results and the result files the manifest lists (see
+``manifest.py``): grading the same submissions again gives the same files,
+grading a late submission adds it to the others, and a file that the grader
+did not write is reported in flags.csv and never read. A question held back
+for review has empty points and ``needs_review`` "yes" until the teacher
+accepts it (its points count) or rejects it (0 points).
 """
 
 from __future__ import annotations
 
 import csv
+import dataclasses
+import hashlib
 import html
 import io
+import json
 import os
 import tempfile
 from pathlib import Path
 
 from .grade import Result
+from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
 
-__all__ = ["write_atomic", "write_report", "feedback_markdown", "feedback_html"]
+__all__ = ["write_atomic", "write_report", "rebuild", "feedback_markdown", "feedback_html",
+           "load_reviews", "save_reviews", "review_key", "held_questions", "REVIEWS"]
 
 UNKNOWN = "unknown"  # results folder of submissions whose assignment could not be told
+REVIEWS = "reviews.json"
 
 
 def write_atomic(path, text: str) -> None:
@@ -42,22 +55,113 @@ def write_atomic(path, text: str) -> None:
         raise
 
 
+def _folder(result: Result) -> str:
+    return result.assignment or UNKNOWN
+
+
 def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
-    """Store ``results`` in ``out`` and rebuild the aggregates; returns every stored result."""
+    """Store ``results`` in ``out`` and rebuild the aggregates; returns every result kept."""
     out = Path(out)
+    manifest, problems = load_manifest(out)
     for result in results:
-        folder = result.assignment or UNKNOWN
-        write_atomic(out / "results" / folder / f"{result.student}.json", result.to_json() + "\n")
+        relative = f"results/{_folder(result)}/{result.student}.json"
+        text = result.to_json() + "\n"
+        try:
+            _write_inside(out, relative, text)
+            manifest.add(relative, text, _folder(result), result.student)
+        except OSError as error:
+            manifest.entries.pop(relative, None)
+            problems.append(f"could not write {relative} ({error}); this run's result is in "
+                            "the gradebook, but the next run into this folder will not see it")
+    _write_inside(out, MANIFEST, manifest.to_text())
+    return rebuild(out, fmt, current=results, problems=problems)
+
+
+def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[str] = ()
+            ) -> list[Result]:
+    """Gradebook, flags, feedback and answers from ``current`` and the listed result files."""
+    out = Path(out)
+    manifest, problems = load_manifest(out)[0], list(problems)
+    listed, bad = read_listed(out, manifest, Result.from_json,
+                              lambda r: (_folder(r), r.student))
+    problems += bad + [f"{path} was not written by the grader; it was ignored"
+                       for path in foreign_files(out, manifest)]
+    kept = {(_folder(r), r.student): r for r in listed}
+    kept.update({(_folder(r), r.student): r for r in current})
+    decisions = load_reviews(out)
+    stored = [_decided(r, decisions) for _, r in sorted(kept.items())]
+    for result in stored:
         text = feedback_html(result) if fmt == "html" else feedback_markdown(result)
-        write_atomic(out / "feedback" / folder / f"{result.student}.{fmt}", text)
-    stored = [Result.from_json(p.read_text(encoding="utf-8"))
-              for p in sorted((out / "results").glob("*/*.json"))]
-    write_atomic(out / "gradebook.csv", _gradebook(stored))
-    write_atomic(out / "flags.csv", _flags(stored))
+        try:
+            _write_inside(out, f"feedback/{_folder(result)}/{result.student}.{fmt}", text)
+        except OSError as error:
+            problems.append(f"could not write the feedback of {result.student} ({error})")
+    _write_inside(out, "gradebook.csv", _gradebook(stored))
+    _write_inside(out, "flags.csv", _flags(stored, problems))
     for assignment in sorted({r.assignment for r in stored if r.answers}):
-        write_atomic(out / "answers" / f"{assignment}.md",
-                     _answers([r for r in stored if r.assignment == assignment]))
+        _write_inside(out, f"answers/{assignment}.md",
+                      _answers([r for r in stored if r.assignment == assignment]))
     return stored
+
+
+def _write_inside(out: Path, relative: str, text: str) -> None:
+    """write_atomic, refusing a path that a link would lead out of ``out``."""
+    path = out
+    for part in Path(relative).parts[:-1]:
+        path = path / part
+        if path.is_symlink():
+            raise OSError(f"{path} is a link; the grader writes only real folders")
+    write_atomic(out / relative, text)
+
+
+# --- review: the teacher's decisions on held-back questions -----------------------------------
+
+def review_key(result: Result, question: str) -> str:
+    return f"{result.student}/{result.assignment}/{question}"
+
+
+def _reasons(question) -> str:
+    return hashlib.sha256(json.dumps(question.review).encode()).hexdigest()[:16]
+
+
+def load_reviews(out) -> dict:
+    """``key -> {"decision": "accept" | "reject", "reasons": digest}`` (empty if none)."""
+    try:
+        data = json.loads((Path(out) / REVIEWS).read_text(encoding="utf-8"))
+        return {k: v for k, v in data["decisions"].items() if isinstance(v, dict)
+                and v.get("decision") in ("accept", "reject")}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return {}
+
+
+def save_reviews(out, decisions: dict) -> None:
+    write_atomic(Path(out) / REVIEWS, json.dumps({"decisions": decisions}, indent=1,
+                                                 sort_keys=True) + "\n")
+
+
+def held_questions(result: Result) -> list:
+    return [q for q in result.questions if q.held]
+
+
+def decide(result: Result, question, decision: str) -> tuple[str, dict]:
+    """A decision on a held question, tied to the reasons it was held for."""
+    return review_key(result, question.name), {"decision": decision,
+                                               "reasons": _reasons(question)}
+
+
+def _decided(result: Result, decisions: dict) -> Result:
+    """``result`` with the teacher's decisions applied (a decision on other reasons is stale)."""
+    questions = []
+    for q in result.questions:
+        decision = decisions.get(review_key(result, q.name), {})
+        if q.held and decision.get("reasons") == _reasons(q):
+            accepted = decision["decision"] == "accept"
+            q = dataclasses.replace(q, review=[], points=q.points if accepted else 0.0,
+                                    note=("accepted after review" if accepted else
+                                          "rejected after review: 0 points"))
+            q.findings = list(q.findings) + [[accepted, q.note, "review"]]
+        questions.append(q)
+    return dataclasses.replace(result, questions=questions)
 
 
 def _csv(rows: list[list]) -> str:
@@ -71,20 +175,29 @@ def _number(x) -> str:
 
 
 def _gradebook(results: list[Result]) -> str:
-    rows = [["student", "assignment", "question", "points", "max"]]
+    rows = [["student", "assignment", "question", "points", "max", "needs_review"]]
     for r in sorted(results, key=lambda r: (r.assignment, r.student)):
         if r.error:
             continue
-        rows += [[r.student, r.assignment, q.name, _number(q.points), _number(q.max_points)]
-                 for q in r.questions]
+        rows += [[r.student, r.assignment, q.name, "" if q.held else _number(q.points),
+                  _number(q.max_points), "yes" if q.held else ""] for q in r.questions]
     return _csv(rows)
 
 
-def _flags(results: list[Result]) -> str:
-    rows = [["student", "assignment", "flag"]]
+def _flags(results: list[Result], problems: list[str]) -> str:
+    """One row per flag; ``holds_back``: the questions it put on review."""
+    rows = [["student", "assignment", "holds_back", "flag"]]
     for r in sorted(results, key=lambda r: (r.assignment, r.student)):
-        rows += [[r.student, r.assignment or UNKNOWN, f"could not be graded: {r.error}"]] \
-            if r.error else [[r.student, r.assignment, flag] for flag in r.flags]
+        if r.error:
+            rows.append([r.student, r.assignment or UNKNOWN, "", f"could not be graded: "
+                                                                 f"{r.error}"])
+            continue
+        if r.sandbox and not r.sandbox.startswith("bubblewrap"):
+            rows.append([r.student, r.assignment, "", f"graded without a sandbox: {r.sandbox}"])
+        rows += [[r.student, r.assignment,
+                  " ".join(q.name for q in r.questions if flag in q.review), flag]
+                 for flag in r.flags]
+    rows += [["", "", "", problem] for problem in problems]
     return _csv(rows)
 
 
@@ -108,6 +221,9 @@ def _document(r: Result) -> list[tuple]:
         return [("h1", title), ("p", f"This submission ({r.file}) could not be graded: "
                                      f"{r.error}")]
     summary = f"{r.points:g} / {r.max_points:g} points graded automatically"
+    held = sum(q.max_points for q in r.questions if q.held)
+    if held:
+        summary += f"; {held:g} points are held back until your teacher reviews flagged code"
     pending = sum(q.max_points for q in r.questions if q.manual and q.points is None)
     blank = [q.name for q in r.questions if q.manual and q.points == 0]
     if pending:
@@ -116,13 +232,14 @@ def _document(r: Result) -> list[tuple]:
         summary += f"; no written answer to {', '.join(blank)}"
     blocks = [("h1", title), ("p", summary + f". File: {r.file}."),
               ("table", ["Question", "Points"],
-               [[f"{q.name} · {q.title}", "to be graded" if q.points is None
-                 else f"{q.points:g} / {q.max_points:g}"] for q in r.questions])]
+               [[f"{q.name} · {q.title}", _points(q)] for q in r.questions])]
     for q in r.questions:
-        points = "to be graded" if q.points is None else f"{q.points:g} / {q.max_points:g}"
+        points = _points(q)
         items = [f"{'✓' if ok else '✗'} {part}: {text}" for ok, text, part in q.findings]
         blocks += [("h2", f"{q.name} · {q.title} — {points}")]
         blocks += [("ul", items)] if items else [("p", q.note)]
+        if q.held:
+            blocks += [("p", "Held back for your teacher's review: " + "; ".join(q.review))]
     if r.problems:
         blocks += [("h2", "Problems while running your notebook"), ("ul", r.problems)]
     if r.flags:
@@ -130,6 +247,12 @@ def _document(r: Result) -> list[tuple]:
     blocks.append(("p", "Hidden tests were run; their code is not shown. Public checks are "
                         "the ones check() runs in your notebook."))
     return blocks
+
+
+def _points(q) -> str:
+    if q.held:
+        return "held back for review"
+    return "to be graded" if q.points is None else f"{q.points:g} / {q.max_points:g}"
 
 
 def _title(assignment: str) -> str:

@@ -1,12 +1,22 @@
 """Flag suspicious code in a submission, for the teacher to look at.
 
-The grader's verdicts do not depend on any of this (they are computed in its
-own process), but code that patches libraries, reaches into IPython or the
-grader, or stops the kernel is worth a human look. ``scan(code)`` reads the
+The verdicts are computed in the grader's own process, but the data they
+judge comes from the student's kernel, so code that could forge that data
+is **tampering**: patching libraries, reaching into IPython (hooks, input
+transformers, cleared output), into the grader (its modules, a function's
+``__globals__``), into the interpreter (frames, tracing, ``gc``), running
+code or looking up names built from strings (``exec``, ``__import__``,
+``importlib``, ``getattr`` with a computed name), and an assignment's own
+rules (autograd in an answer that must be written by hand). A question
+with a tampering flag is held back for the teacher's review. Other
+findings (code that can stop the kernel, run programs, redefine a locked
+name) are reported and hold nothing back. ``examine(code)`` reads the
 code's syntax tree; it never runs it.
 
     >>> scan("import numpy as np\\nnp.allclose = lambda *a, **k: True")
     ['replaces numpy.allclose (a patched library can make in-kernel tests pass)']
+    >>> [s.tampering for s in examine("import os\\nos._exit(0)")]
+    [False]
 """
 
 from __future__ import annotations
@@ -15,8 +25,11 @@ import ast
 import io
 import re
 import tokenize
+from dataclasses import dataclass
 
-__all__ = ["scan", "defined_names"]
+__all__ = ["scan", "examine", "Suspicion", "defined_names", "defines_code", "GRADER"]
+
+GRADER = __name__.rpartition(".")[0]  # this package, as a notebook imports it
 
 PATCH = "a patched library can make in-kernel tests pass"
 RISKY = {
@@ -42,9 +55,47 @@ RISKY = {
     "exec": "runs code built from a string", "eval": "runs code built from a string",
     "compile": "runs code built from a string", "__import__": "imports by a string",
     "importlib": "imports by a string",
+    "sys.monitoring": "traces code as it runs", "threading.setprofile": "traces code as it runs",
+    "sys.addaudithook": "traces code as it runs",
+    "IPython.core.interactiveshell": "reaches into IPython (input transformers and events can "
+                                     "rewrite later cells)",
+    "IPython.display.clear_output": "clears a cell's output (it can hide the grader's data)",
     "subprocess": "runs other programs", "os.system": "runs other programs",
     "os.popen": "runs other programs", "socket": "opens network connections",
 }
+# Reported, but holding nothing back: none of these can change the data a test cell hands back.
+HARMLESS = ("can kill the kernel", "can stop the kernel", "handles or sends signals",
+            "runs other programs", "opens network connections", "runs a shell command",
+            "redefines ")
+IPYTHON = "reaches into IPython (input transformers and events can rewrite later cells)"
+# Attribute names that lead into IPython's machinery or the interpreter's internals.
+ATTRIBUTES = {
+    "InteractiveShell": IPYTHON, "events": IPYTHON, "input_transformers_cleanup": IPYTHON,
+    "input_transformers_post": IPYTHON, "ast_transformers": IPYTHON, "display_pub": IPYTHON,
+    "display_formatter": IPYTHON, "displayhook": IPYTHON, "register_magic_function": IPYTHON,
+    "clear_output": "clears a cell's output (it can hide the grader's data)",
+    "__globals__": "reaches a function's globals (the grader's, through check)",
+    "__closure__": "reaches into a function's internals", "__code__":
+        "reaches into a function's internals", "__wrapped__": "reaches into a function's "
+                                                               "internals",
+    "f_globals": "inspects the caller's frames", "f_locals": "inspects the caller's frames",
+    "f_back": "inspects the caller's frames", "tb_frame": "inspects the caller's frames",
+    "gi_frame": "inspects the caller's frames", "__subclasses__": "searches the interpreter's "
+                                                                  "objects",
+}
+COMPUTED = "looks up an attribute or a name by a computed string"
+BY_NAME = {"getattr", "setattr", "delattr", "hasattr", "__getattribute__", "__getattr__",
+           "__setattr__", "__delattr__", "attrgetter", "methodcaller"}
+
+
+@dataclass(frozen=True)
+class Suspicion:
+    """One reason to look at a cell; ``tampering``: it could forge the data graded."""
+
+    text: str
+    tampering: bool
+    rule: tuple | None = None  # an assignment's rule: the questions it is about (() for all)
+
 BUILTIN_RISKY = {"exec", "eval", "compile", "__import__", "exit", "quit", "get_ipython",
                  "__builtins__"}
 LIBRARIES = ("numpy", "minigrad", "builtins", "sys", "math", "IPython", "widgets", "grader",
@@ -59,33 +110,59 @@ SETUP_NAMES = {name: "setup" for name in ("torch", "check", "check_all", "start"
 
 
 def scan(code: str, *, protected: dict | None = None, rules: tuple = ()) -> list[str]:
+    """Reasons ``code`` (one cell) looks suspicious, most important first (see ``examine``)."""
+    return [s.text for s in examine(code, protected=protected, rules=rules)]
+
+
+def examine(code: str, *, protected: dict | None = None, rules: tuple = ()
+            ) -> list[Suspicion]:
     """Reasons ``code`` (one cell) looks suspicious, most important first.
 
     ``protected``: name -> the locked cell that defines it (redefining it is
-    flagged); ``rules``: ``(regex, why)`` pairs applied to the code without
-    its comments (the assignment's own, e.g. "uses autograd in a by-hand answer").
+    flagged); ``rules``: ``(regex, why)`` or ``(regex, why, questions)``, the
+    assignment's own (e.g. "uses autograd in a by-hand answer"), applied to the
+    code without its comments and to the code with ``getattr(t, "name")``
+    written as ``t.name``. A rule that matches is tampering.
     """
-    found: list[str] = []
+    found: list[Suspicion] = []
     bare = _without_comments(code)
-    for pattern, why in rules:
-        if re.search(pattern, bare):
-            found.append(why)
-    if re.search(r"^\s*!|^\s*%%?(system|sx|bash|sh|script)\b", code, re.MULTILINE):
-        found.append("runs a shell command")
     try:
         tree = ast.parse(_as_python(code))
     except SyntaxError:
-        return _unique(found)
-    aliases = dict(KNOWN)
-    for node in ast.walk(tree):
-        found += _imports(node, aliases)
-    protected = {**SETUP_NAMES, **(protected or {})}
-    for node in ast.walk(tree):
-        found += _patches(node, aliases) + _risky(node, aliases)
-        found += _redefinitions(node, protected)
-    if "get_ipython" not in code:  # IPython's own translation of %magics calls it
-        found = [f for f in found if not f.endswith("(get_ipython)")]
+        tree = None
+    plain = _attributes_spelled_out(tree) if tree is not None else ""
+    for pattern, why, *questions in rules:
+        if re.search(pattern, bare) or re.search(pattern, plain):
+            found.append(Suspicion(why, True, tuple(questions[0]) if questions else ()))
+    texts: list[str] = []
+    if re.search(r"^\s*!|^\s*%%?(system|sx|bash|sh|script)\b", code, re.MULTILINE):
+        texts.append("runs a shell command")
+    if tree is not None:
+        aliases = dict(KNOWN)
+        for node in ast.walk(tree):
+            texts += _imports(node, aliases)
+        protected = {**SETUP_NAMES, **(protected or {})}
+        literal_calls, internals = _literal_lookups(tree), []
+        for node in ast.walk(tree):
+            texts += _patches(node, aliases) + _risky(node, aliases)
+            texts += _grader_attributes(node, aliases) + _computed_names(node, literal_calls)
+            texts += _redefinitions(node, protected)
+            internals += _internals(node)
+        texts += internals
+        if "get_ipython" not in code:  # IPython's own translation of %magics calls it
+            texts = [t for t in texts if not t.endswith("(get_ipython)")]
+    found += [Suspicion(text, not text.startswith(HARMLESS)) for text in texts]
     return _unique(found)
+
+
+def defines_code(code: str) -> bool:
+    """Whether a cell defines something that later code can call (a def, class or lambda)."""
+    try:
+        tree = ast.parse(_as_python(code))
+    except SyntaxError:
+        return True  # cannot tell: treat it as if it did
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
+                                 ast.Lambda)) for node in ast.walk(tree))
 
 
 def defined_names(code: str) -> set[str]:
@@ -116,16 +193,93 @@ def _imports(node, aliases: dict) -> list[str]:
     elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
         for alias in node.names:
             aliases[alias.asname or alias.name] = f"{node.module}.{alias.name}"
-            if node.module == "grader" and alias.name not in PUBLIC_API:
+            if node.module == GRADER and alias.name not in PUBLIC_API:
                 found.append(f"imports grader internals ({node.module}.{alias.name})")
         found += _internal(node.module)
     return found
 
 
 def _internal(module: str) -> list[str]:
-    if module.startswith("grader."):
+    if module.startswith(GRADER + "."):
         return [f"imports grader internals ({module})"]
     return []
+
+
+def _grader_attributes(node, aliases: dict) -> list[str]:
+    """``p.kernel_side`` where ``p`` is the grader package (however it was imported)."""
+    if not isinstance(node, ast.Attribute):
+        return []
+    name = _dotted(node, aliases) or ""
+    if name.startswith(GRADER + ".") and name.split(".")[GRADER.count(".") + 1] not in PUBLIC_API:
+        return [f"reaches grader internals ({name})"]
+    return []
+
+
+def _internals(node) -> list[str]:
+    """Attributes that lead into IPython's machinery or the interpreter's internals."""
+    names = []
+    if isinstance(node, ast.Attribute):
+        names = [node.attr]
+    elif isinstance(node, ast.Name):
+        names = [node.id]
+    elif isinstance(node, ast.alias):
+        names = [node.name.split(".")[-1]]
+    elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+        names = [node.value]  # getattr(f, "__globals__")
+    return [f"{ATTRIBUTES[name]} ({name})" for name in names if name in ATTRIBUTES]
+
+
+def _literal_lookups(tree) -> set[int]:
+    """Calls like ``getattr(t, "grad")`` whose name is a plain string."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and _callee(node.func) in BY_NAME:
+            names = node.args[1:2] if _callee(node.func) in ("getattr", "setattr", "delattr",
+                                                             "hasattr") else node.args[:1]
+            if names and isinstance(names[0], ast.Constant) and isinstance(names[0].value, str):
+                found.add(id(node.func))
+    return found
+
+
+def _callee(node) -> str | None:
+    if isinstance(node, ast.Name):
+        return node.id
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    return None
+
+
+def _computed_names(node, literal_calls: set[int]) -> list[str]:
+    """``getattr`` and friends with a name that is not a plain string; ``vars()[...]`` too."""
+    if isinstance(node, (ast.Name, ast.Attribute)) and _callee(node) in BY_NAME \
+            and id(node) not in literal_calls:
+        return [f"{COMPUTED} ({_callee(node)})"]
+    if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Constant):
+        value = node.value
+        if isinstance(value, ast.Call) and _callee(value.func) in ("vars", "globals", "locals"):
+            return [f"{COMPUTED} ({_callee(value.func)}()[...])"]
+        if isinstance(value, ast.Attribute) and value.attr == "__dict__":
+            return [f"{COMPUTED} (__dict__[...])"]
+    return []
+
+
+class _SpellOut(ast.NodeTransformer):
+    """``getattr(t, "backward")`` -> ``t.backward``, so the assignment's rules see it."""
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if _callee(node.func) == "getattr" and len(node.args) >= 2 \
+                and isinstance(node.args[1], ast.Constant) \
+                and isinstance(node.args[1].value, str) and node.args[1].value.isidentifier():
+            return ast.Attribute(value=node.args[0], attr=node.args[1].value, ctx=ast.Load())
+        return node
+
+
+def _attributes_spelled_out(tree) -> str:
+    try:
+        return ast.unparse(_SpellOut().visit(tree))
+    except (ValueError, RecursionError):
+        return ""
 
 
 def _dotted(node, aliases: dict) -> str | None:
@@ -216,11 +370,11 @@ def _without_comments(code: str) -> str:
     return "".join(lines)
 
 
-def _unique(items: list[str]) -> list[str]:
+def _unique(items: list[Suspicion]) -> list[Suspicion]:
     """One flag per reason (the first place it was seen)."""
     seen, kept = set(), []
     for item in items:
-        reason = item.split(" (")[0]
+        reason = item.text.split(" (")[0]
         if reason not in seen:
             seen.add(reason)
             kept.append(item)

@@ -1,26 +1,42 @@
 """Assignment 4 · Broadcasting and reductions: predict gradient shapes and values, then verify.
 
 The locked cells ``example_ab`` and ``example_x`` define tensors and losses;
-the student predicts the gradients' shapes (q1) and values (q2, q3) before
-running backward, then writes ``unbroadcast(grad, shape)`` (q4), the adjoint
-of broadcasting, which is checked at shapes drawn for each student. The
-grader computes every expected value by running the teacher's cells and
-autograd in its own process; nothing here stores an answer.
+the student predicts the gradients' shapes (q1, a tuple) and values (q2,
+q3) before running backward, then writes ``unbroadcast(grad, shape)`` (q4),
+the adjoint of broadcasting. Predictions are data, read from the notebook's
+text: the values as **formulas** in the tensors (``a_grad = "2 * a"``), which
+the grader evaluates with the restricted parser of ``formula.py`` at the
+notebook's tensors (public) and at tensors drawn for each student (hidden),
+so no answer is public and fixed. ``unbroadcast`` is code, checked at shapes
+drawn for each student, and must not lean on autograd or minigrad's own
+``sum_to``. The grader computes every expected value by running the
+teacher's cells and autograd in its own process; nothing here stores an
+answer.
 """
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 
 from ..data import TensorData, attempt, read
+from ..formula import REDUCTIONS
 from ..questions import Assignment, Finding, Question
 from .common import as_array, compare, problem, shape_text
+from .derive_it_by_hand import judge_formula
 
 
-def _gradients(env, loss: str, *names: str) -> list[np.ndarray]:
-    """d loss / d each name, on copies (the notebook's tensors are left alone)."""
-    leaves = [env[name].detach().clone().requires_grad_() for name in names]
-    env[loss](*leaves).backward()
+def _gradients(env, loss: str, names: tuple, values: dict) -> list[np.ndarray]:
+    """d loss / d each name at ``values`` (name -> array; the others from ``env``)."""
+    import minigrad
+
+    tensors = {name: minigrad.tensor(np.array(value, dtype=np.float64))
+               for name, value in values.items()}
+    function = env[loss]
+    function = types.FunctionType(function.__code__, {**function.__globals__, **tensors})
+    leaves = [tensors[name].detach().clone().requires_grad_() for name in names]
+    function(*leaves).backward()
     return [leaf.grad.numpy().astype(np.float64) for leaf in leaves]
 
 
@@ -60,25 +76,42 @@ def judge_q1(data, inputs, env) -> list[Finding]:
     return findings
 
 
-def _judge_values(loss: str, names: tuple, hint: str):
+def _judge_values(loss: str, names: tuple, variables: tuple, hint: str):
+    """Each ``<name>_grad`` formula, at the notebook's tensors (public) or drawn ones."""
     def judge(data, inputs, env) -> list[Finding]:
+        values = inputs or {v: env[v].detach().numpy() for v in variables}
+        arrays = [np.array(values[v], dtype=np.float64) for v in variables]
         findings = []
-        for name, expected in zip(names, _gradients(env, loss, *names)):
+        for name, expected in zip(names, _gradients(env, loss, names, values)):
             answer = f"{name}_grad"
-            array, why = as_array(data[answer], answer)
-            if why:
-                findings.append(Finding(False, why))
+            if isinstance(data[answer], list):
+                findings.append(Finding(False, f"{answer} is a list of numbers: write it as a "
+                                               "formula in " + " and ".join(variables)
+                                               + f", like {answer} = \"2 * {variables[0]}\", "
+                                               "so that it holds for any values"))
                 continue
-            found = compare(answer, array, expected, atol=1e-4, reference="expected")
+            found = judge_formula(answer, data[answer], variables, REDUCTIONS, arrays,
+                                  expected, None)
             findings += [f if f.ok or "is wrong" not in f.text
                          else Finding(False, _hide_expected(f.text) + hint) for f in found]
         return findings
     return judge
 
 
+def _draw(shapes: dict):
+    """Tensors of the notebook's shapes with values drawn for each student (never zero)."""
+    def draw(rng: np.random.Generator) -> dict:
+        values = {}
+        for name, shape in shapes.items():
+            magnitude = rng.integers(1, 10, shape).astype(float)
+            values[name] = (magnitude * rng.choice([-1.0, 1.0], shape)).tolist()
+        return values
+    return draw
+
+
 def _hide_expected(text: str) -> str:
     """A prediction's feedback says where it is wrong, not what the answer is."""
-    return text.split(", expected")[0]
+    return text.split(", autograd gives")[0]
 
 
 PUBLIC_Q4 = [
@@ -127,21 +160,31 @@ def judge_q4(data, inputs, env) -> list[Finding]:
     return findings
 
 
+UNBROADCAST_BY_AUTOGRAD = ("uses autograd or minigrad's own sum_to in unbroadcast, which "
+                           "should sum by hand")
+
 ASSIGNMENT = Assignment(
     name="broadcasting_and_reductions",
     title="Broadcasting and reductions",
     questions=(
         Question("q1", "Predict the gradients' shapes",
-                 _read_names("a_grad_shape", "b_grad_shape"), judge_q1),
+                 _read_names("a_grad_shape", "b_grad_shape"), judge_q1,
+                 answers=("a_grad_shape", "b_grad_shape")),
         Question("q2", "Predict the gradients' values", _read_names("a_grad", "b_grad"),
-                 _judge_values("loss_ab", ("a", "b"),
+                 _judge_values("loss_ab", ("a", "b"), ("a", "b"),
                                " — an entry that broadcasting used several times collects "
-                               "the sum of their gradients")),
+                               "the sum of their gradients"),
+                 hidden=_draw({"a": (3, 1), "b": (4,)}), answers=("a_grad", "b_grad")),
         Question("q3", "Through a mean", _read_names("x_grad"),
-                 _judge_values("loss_x", ("x",), " — x.mean(dim=0) divides by the number "
-                                                 "of rows")),
+                 _judge_values("loss_x", ("x",), ("x", "w"), " — x.mean(dim=0) divides by "
+                                                              "the number of rows"),
+                 hidden=_draw({"x": (2, 3), "w": (3,)}), answers=("x_grad",)),
         Question("q4", "unbroadcast: the adjoint of broadcasting", extract_q4, judge_q4,
                  public=PUBLIC_Q4, hidden=hidden_q4),
     ),
     context=("setup", "example_ab", "example_x"),
+    suspicious=(
+        (r"\bbackward\b|\bautograd\b|\.grad\b|[\"']grad[\"']|\bsum_to\b",
+         UNBROADCAST_BY_AUTOGRAD, ("q4",)),
+    ),
 )

@@ -1,23 +1,32 @@
 """Assignment 2 · Derive it by hand.
 
 The notebook's locked cell ``expressions`` defines f, g, h (one input) and k
-(two inputs). The student writes their derivatives as functions: ``df``,
-``dg``, ``dh`` and ``grad_k`` (returning dk/dx and dk/dy). The grader runs
-the teacher's ``expressions`` cell in its own process and compares the
-student's values with autograd's at points drawn for each student, so an
-answer cannot be hard-coded.
+(two inputs). The student writes each derivative as a **formula in quotes**
+(``df = "3*x**2 - 2"``; for k both partials, ``dk_dx`` and ``dk_dy``). The
+answer is data: the grader reads it from the notebook's text, parses it with
+the restricted parser of ``formula.py`` (no eval; numbers, the variables,
++ - * / ** and the functions the question allows) and evaluates it in
+float64 at points drawn for each student, against autograd on the
+teacher's ``expressions`` cell run in its own process. A formula cannot call
+autograd or the notebook's functions, so neither autograd nor finite
+differences of f can answer; the tolerance (1e-9) is far below what central
+differences reach, and a formula holding a tiny step (< 1e-3) is refused.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ..data import attempt, read
+from ..data import Other, read
+from ..formula import FormulaError, parse
 from ..questions import Assignment, Finding, Question
-from .common import as_array, autograd_gradient, compare, problem
+from .common import autograd_gradient, compare, problem
 
 PUBLIC_X = [-2.0, -0.5, 0.0, 1.0, 2.5]
 PUBLIC_Y = [1.5, -1.0, 2.0, 0.5, -2.5]
+ATOL = RTOL = 1e-9  # exact formulas agree with autograd to ~1e-15; central differences do not
+STEP = 1e-3  # a constant smaller than this, in a derivative, is a finite difference's step
+EXAMPLE = '"3*x**2 - 2"'
 
 
 def _hidden(arity: int):
@@ -26,68 +35,83 @@ def _hidden(arity: int):
     return draw
 
 
-def _extract(name: str):
-    """Call the student's function once, on a float64 tensor per argument."""
+def _read(*names: str):
+    """check() in the kernel reads the same names the grader reads from the text."""
     def extract(namespace, inputs):
-        import minigrad
-        args = [minigrad.tensor(np.array(points, dtype=np.float64)) for points in inputs]
-        return {"result": attempt(read(namespace, name), *args)}
+        return {name: read(namespace, name) for name in names}
     return extract
 
 
-def _judge(expression: str, answer: str, partials: tuple):
-    """Compare ``answer(*points)`` with autograd's gradient of ``expression`` there."""
+def judge_formula(name: str, text, variables: tuple, functions: dict, arrays: list,
+                  expected: np.ndarray, where) -> list[Finding]:
+    """One formula answer, evaluated at ``arrays`` and compared with ``expected``."""
+    if isinstance(text, Other):
+        return [Finding(False, f"{name} is a {text.kind}, not a formula: write it in quotes, "
+                               f"like {name} = {EXAMPLE}")]
+    why = problem(text, name)
+    if why:
+        return [Finding(False, why)]
+    try:
+        formula = parse(text, variables, functions)
+    except FormulaError as error:
+        return [Finding(False, f"{name}: {error}")]
+    tiny = [c for c in formula.constants() if 0 < abs(c) < STEP]
+    if tiny:
+        return [Finding(False, f"{name} holds the number {tiny[0]:g}, a finite difference's "
+                               "step: write the exact derivative, derived by hand")]
+    got = formula.evaluate(**dict(zip(variables, arrays)))
+    try:
+        got = np.broadcast_to(got, expected.shape)
+    except ValueError:
+        pass
+    return compare(name, got, expected, atol=ATOL, rtol=RTOL, where=where,
+                   reference="autograd gives")
+
+
+def _judge(expression: str, answers: tuple, functions: tuple):
+    """Compare each formula with autograd's gradient of ``expression`` at the points."""
+    variables = ("x", "y")[:len(answers) if len(answers) > 1 else 1]
+
     def judge(data, inputs, env) -> list[Finding]:
         if expression not in env:
             return [Finding(False, f"{expression} is not defined — run the cell that defines "
                                    "the expressions")]
         arrays = [np.array(points, dtype=np.float64) for points in inputs]
         expected = autograd_gradient(lambda *xs: env[expression](*xs).sum(), arrays)
-        result = data["result"]
-        why = problem(result, answer)
-        if why:
-            return [Finding(False, why)]
-        results = [result] if len(partials) == 1 else result
-        if len(partials) > 1 and (not isinstance(results, list) or len(results) != len(partials)):
-            return [Finding(False, f"{answer} should return {len(partials)} gradients, "
-                                   f"({', '.join(partials)}), in a tuple")]
-        names = "xy"
+        allowed = {name: ALLOWED[name] for name in functions}
 
         def where(index):
-            return "at " + ", ".join(f"{names[i]} = {a[index]:.4g}" for i, a in enumerate(arrays))
+            return "at " + ", ".join(f"{variables[i]} = {a[index]:.4g}"
+                                     for i, a in enumerate(arrays))
 
         findings = []
-        for partial, got, reference in zip(partials, results, expected):
-            array, why = as_array(got, partial)
-            findings += [Finding(False, why)] if why else compare(
-                partial, array, reference, where=where, reference="autograd gives",
-                broadcast=True)
+        for name, reference in zip(answers, expected):
+            findings += judge_formula(name, data[name], variables, allowed, arrays, reference,
+                                      where)
         return findings
     return judge
 
 
-def _question(name, title, expression, answer, partials):
-    arity = 2 if len(partials) == 2 else 1
+ALLOWED = {"sin": np.sin, "cos": np.cos, "exp": np.exp, "log": np.log, "tanh": np.tanh,
+           "cosh": np.cosh}
+
+
+def _question(name, title, expression, answers, functions=()):
+    arity = 2 if len(answers) == 2 else 1
     public = [PUBLIC_X, PUBLIC_Y][:arity]
-    return Question(name, title, _extract(answer), _judge(expression, answer, partials),
-                    public=public, hidden=_hidden(arity))
+    return Question(name, title, _read(*answers), _judge(expression, answers, functions),
+                    public=public, hidden=_hidden(arity), answers=answers)
 
-
-BY_HAND = "uses autograd or a numerical gradient in a derivative that should be written by hand"
 
 ASSIGNMENT = Assignment(
     name="derive_it_by_hand",
     title="Derive it by hand",
     questions=(
-        _question("q1", "df/dx for f(x) = x³ − 2x", "f", "df", ("df(x)",)),
-        _question("q2", "dg/dx for g(x) = sin(x)·eˣ", "g", "dg", ("dg(x)",)),
-        _question("q3", "dh/dx for h(x) = log(1 + x²)", "h", "dh", ("dh(x)",)),
-        _question("q4", "∂k/∂x and ∂k/∂y for k(x, y) = x·y² + tanh(x)", "k", "grad_k",
-                  ("dk/dx", "dk/dy")),
+        _question("q1", "df/dx for f(x) = x³ − 2x", "f", ("df",)),
+        _question("q2", "dg/dx for g(x) = sin(x)·eˣ", "g", ("dg",), ("sin", "cos", "exp")),
+        _question("q3", "dh/dx for h(x) = log(1 + x²)", "h", ("dh",), ("log",)),
+        _question("q4", "∂k/∂x and ∂k/∂y for k(x, y) = x·y² + tanh(x)", "k",
+                  ("dk_dx", "dk_dy"), ("tanh", "cosh")),
     ),
     context=("setup", "expressions"),
-    suspicious=(
-        (r"\.backward\s*\(|\bautograd\b|\.grad\b|\bgradcheck\b", BY_HAND),
-        (r"\bcheck_derivatives\b|\bnumerical_gradient\b|\bDerivativeCheck\b", BY_HAND),
-    ),
 )

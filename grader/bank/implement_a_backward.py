@@ -5,7 +5,11 @@ forward output, the Jacobian their backward gives (one backward pass per
 output element) and their forward at x ± eps along each input element. The
 grader then does gradcheck's arithmetic itself: finite differences of the
 student's forward against the student's backward, and the forward against
-minigrad's own sigmoid / tanh / softmax.
+minigrad's own sigmoid / tanh / softmax. Last, the backward must be exact:
+at float64 it must match the exact Jacobian of minigrad's own function
+(autograd, in the grader) within ``EXACT_ATOL``, far below what finite
+differences reach, so a backward that differentiates the student's forward
+numerically fails even though it passes gradcheck by construction.
 """
 
 from __future__ import annotations
@@ -18,6 +22,10 @@ from .common import compare, problem, shape_text
 
 EPS = 1e-6
 GRADCHECK_ATOL, GRADCHECK_RTOL = 1e-5, 1e-3  # gradcheck's defaults
+# A backward written by hand agrees with the exact Jacobian to ~3e-16 at float64 (measured on
+# several formulations); central differences are off by ~1e-11, 5- and 7-point stencils by
+# 1e-13 and 2e-14.
+EXACT_ATOL, EXACT_RTOL = 2e-15, 1e-14
 
 PUBLIC = [[-2.0, -0.5, 0.0, 0.5, 3.0], [[0.1, -1.2, 2.0], [0.7, 1.5, -0.3]]]
 
@@ -108,7 +116,42 @@ def _judge_run(name: str, x: np.ndarray, run: dict, reference) -> list[Finding]:
     plus = np.stack([v.values.reshape(-1) for v in run["plus"]], axis=1)
     minus = np.stack([v.values.reshape(-1) for v in run["minus"]], axis=1)
     numerical = (plus - minus) / (2 * EPS)  # row m: d out[m] / d x[j] for every j
-    return findings + [_gradcheck(analytical, numerical, x.shape, out, on)]
+    checked = _gradcheck(analytical, numerical, x.shape, out, on)
+    if not checked.ok:
+        return findings + [checked]
+    return findings + [checked, _exact(name, analytical, reference, x, out, on)]
+
+
+def _exact(name: str, analytical: np.ndarray, reference, x: np.ndarray, out: TensorData,
+           on: str) -> Finding:
+    """The student's Jacobian against the exact one, at float64 precision."""
+    exact = _exact_jacobian(reference, x)
+    if analytical.shape == exact.shape and np.allclose(analytical, exact, atol=EXACT_ATOL,
+                                                       rtol=EXACT_RTOL):
+        return Finding(True, f"{name}'s backward is exact to float64 precision {on}")
+    error = float(np.max(np.abs(analytical - exact))) if analytical.shape == exact.shape \
+        else float("inf")
+    hint = "" if out.dtype == "float64" else (
+        f" (forward returned {out.dtype}: compute in the input's float64)")
+    return Finding(False, f"{name}'s backward is off by {error:.0e} {on}: a backward must be "
+                          "the exact derivative, written by hand; finite differences (or "
+                          f"float32) are only approximate{hint}")
+
+
+def _exact_jacobian(reference, x: np.ndarray) -> np.ndarray:
+    """Row m: the gradient of minigrad's own function's output m (autograd, float64)."""
+    import minigrad
+
+    leaf = minigrad.tensor(x, dtype=minigrad.float64, requires_grad=True)
+    out = reference.function(leaf)
+    rows = []
+    for m in range(out.numel()):
+        seed = np.zeros(out.numel())
+        seed[m] = 1.0
+        seed = minigrad.tensor(seed.reshape(tuple(out.shape)), dtype=minigrad.float64)
+        row, = minigrad.autograd.grad(out, leaf, seed, retain_graph=True)
+        rows.append(row.numpy().reshape(-1))
+    return np.stack(rows)
 
 
 def _gradcheck(analytical, numerical, in_shape, out: TensorData, on: str) -> Finding:
@@ -130,11 +173,23 @@ def _gradcheck(analytical, numerical, in_shape, out: TensorData, on: str) -> Fin
                           f"{numerical[m, j]:.4g}){hint}")
 
 
-def _minigrad(function: str, **kwargs):
-    def reference(x: np.ndarray) -> np.ndarray:
+class _Reference:
+    """minigrad's own ``function``: its values (``reference(x)``) and its graph (exact)."""
+
+    def __init__(self, function: str, **kwargs) -> None:
+        self.name, self.kwargs = function, kwargs
+
+    def function(self, tensor):
         import minigrad
-        return getattr(minigrad, function)(minigrad.tensor(x), **kwargs).numpy()
-    return reference
+        return getattr(minigrad, self.name)(tensor, **self.kwargs)
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        import minigrad
+        return self.function(minigrad.tensor(x)).numpy()
+
+
+def _minigrad(function: str, **kwargs) -> _Reference:
+    return _Reference(function, **kwargs)
 
 
 def _question(name, title, class_name, reference):

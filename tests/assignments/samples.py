@@ -3,6 +3,8 @@
 Each sample starts from the released student notebook and changes it the way
 a student might: answers (by grade_id), cells of their own added after a
 cell, locked cells edited or deleted. ``build`` writes it as ``<name>.ipynb``.
+The answers are formulas in quotes, read from the notebook's text: what the
+kernel does (loops, dies, patches) does not change them.
 They are built by the tests rather than stored, so that nbval, which
 collects every ``.ipynb`` under tests/, never runs one that loops forever.
 
@@ -17,16 +19,16 @@ from dataclasses import dataclass, field
 import nbformat
 
 RIGHT = {
-    "q1_answer": "def df(x):\n    return 3 * x ** 2 - 2",
-    "q2_answer": "def dg(x):\n    return torch.exp(x) * (torch.sin(x) + torch.cos(x))",
-    "q3_answer": "def dh(x):\n    return 2 * x / (1 + x ** 2)",
-    "q4_answer": "def grad_k(x, y):\n    return y ** 2 + 1 - torch.tanh(x) ** 2, 2 * x * y",
+    "q1_answer": 'df = "3*x**2 - 2"',
+    "q2_answer": 'dg = "torch.exp(x) * (torch.sin(x) + torch.cos(x))"',
+    "q3_answer": 'dh = "2*x / (1 + x**2)"',
+    "q4_answer": 'dk_dx = "y**2 + 1 - tanh(x)**2"\ndk_dy = "2*x*y"',
 }
 WRONG = {
-    "q1_answer": "def df(x):\n    return 3 * x ** 2",
-    "q2_answer": "def dg(x):\n    return torch.exp(x) * torch.cos(x)",
-    "q3_answer": "def dh(x):\n    return 1 / (1 + x ** 2)",
-    "q4_answer": "def grad_k(x, y):\n    return y ** 2, 2 * y",
+    "q1_answer": 'df = "3*x**2"',
+    "q2_answer": 'dg = "exp(x) * cos(x)"',
+    "q3_answer": 'dh = "1 / (1 + x**2)"',
+    "q4_answer": 'dk_dx = "y**2"\ndk_dy = "2*y"',
 }
 
 
@@ -81,10 +83,8 @@ for question in derive_it_by_hand.ASSIGNMENT.questions:
     object.__setattr__(question, "judge", lambda *args: [Finding(True, "all right")])
 check = lambda *args, **kwargs: print("public checks passed")"""
 
-HARD_CODED = """\
-def df(x):  # right at the public points only
-    table = {-2.0: 10.0, -0.5: -1.25, 0.0: -2.0, 1.0: 1.0, 2.5: 16.75}
-    return torch.tensor([table.get(round(v, 4), 0.0) for v in x.tolist()], dtype=torch.float64)"""
+# right at the public points only (they are the roots of the added product)
+HARD_CODED = 'df = "3*x**2 - 2 + (x + 2)*(x + 0.5)*x*(x - 1)*(x - 2.5)"'
 
 BY_AUTOGRAD = """\
 def df(x):
@@ -92,43 +92,40 @@ def df(x):
     f(x).sum().backward()
     return x.grad"""
 
+BY_FINITE_DIFFERENCES = """\
+def df(x, h=1e-6):
+    return (f(x + h) - f(x - h)) / (2 * h)"""
+
+FORMULA_FINITE_DIFFERENCES = \
+    'df = "((x + 1e-5)**3 - 2*(x + 1e-5) - (x - 1e-5)**3 + 2*(x - 1e-5)) / 2e-5"'
+
 NOISY = """\
 import sys
 import warnings
 
-def dg(x):
-    warnings.warn("dg: computing with float64")
-    print("dg says hello", file=sys.stderr)
-    return torch.exp(x) * (torch.sin(x) + torch.cos(x))"""
-
-FAKE_DATA = """\
-from IPython.display import display
-
-def df(x):  # hands back data of its own while the grader examines it
-    display({"application/vnd.minigrad-kit.data+json": {"public": {"result": 0}}}, raw=True)
-    return 3 * x ** 2"""
+warnings.warn("dg: computing with float64")
+print("dg says hello", file=sys.stderr)
+dg = 'exp(x) * (sin(x) + cos(x))'"""
 
 PATCHED = "a patched library can make in-kernel tests pass"
 
 SAMPLES = {
     "correct": Sample(RIGHT, points=FULL),
-    "partial": Sample({**RIGHT, "q2_answer": "def dg(x):\n    return torch.exp(x) * "
-                                             "(torch.sin(x) - torch.cos(x))",
-                       "q4_answer": "def grad_k(x, y):\n    return y ** 2 + 1 - "
-                                    "torch.tanh(x) ** 2, x * y"},
+    "partial": Sample({**RIGHT, "q2_answer": 'dg = "exp(x) * (sin(x) - cos(x))"',
+                       "q4_answer": 'dk_dx = "y**2 + 1 - tanh(x)**2"\ndk_dy = "x*y"'},
                       points={"q1": 2, "q2": 0, "q3": 2, "q4": 0}),
     "wrong": Sample(WRONG, points=NONE),
     "empty": Sample(points=NONE),
     "hard_coded": Sample({**RIGHT, "q1_answer": HARD_CODED}, points={**FULL, "q1": 0}),
     "loops_forever": Sample({**RIGHT, "q2_answer": "while True:\n    pass\n\n"
                                                    + RIGHT["q2_answer"]},
-                            points={**FULL, "q2": 0}, problems=("was interrupted",)),
+                            points=FULL, problems=("was interrupted",)),
     "ignores_interrupts": Sample(
         {**RIGHT, "q3_answer": "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n"
                                "    except KeyboardInterrupt:\n        pass"},
-        points={"q1": 2, "q2": 2, "q3": 0, "q4": 0}, problems=("was interrupted",)),
+        points={**FULL, "q3": 0}, problems=("was interrupted",)),
     "kills_kernel": Sample({**RIGHT, "q3_answer": "import os\nos._exit(1)"},
-                           points={"q1": 2, "q2": 2, "q3": 0, "q4": 0},
+                           points={**FULL, "q3": 0},
                            flags=("can kill the kernel",), problems=("the kernel died",)),
     "huge_output": Sample({**RIGHT, "q2_answer": RIGHT["q2_answer"] + "\n\nfor i in "
                                                  "range(50_000):\n    print('spam ' * 20)"},
@@ -148,12 +145,10 @@ SAMPLES = {
                                  flags=("edits sys.modules",)),
     "tamper_transformers": Sample(WRONG, extra={"setup": PATCH_TRANSFORMERS}, points=NONE,
                                   flags=("reaches into IPython",)),
-    "tamper_fake_data": Sample({**RIGHT, "q1_answer": FAKE_DATA}, points={**FULL, "q1": 0},
-                               flags=("the test cell 'q1' handed back 3 results",)),
     "tamper_checker": Sample(WRONG, extra={"setup": PATCH_CHECKER}, points=NONE,
                              flags=("imports grader internals", "redefines check")),
     "edits_locked_cells": Sample(
-        {**RIGHT, "q1_answer": "def df(x):\n    return 2 * x"},
+        {**RIGHT, "q1_answer": 'df = "2*x"'},
         edit={"expressions": "def f(x):\n    return x ** 2\n\n\ndef g(x):\n    return "
                              "torch.sin(x) * torch.exp(x)\n\n\ndef h(x):\n    return "
                              "torch.log(1 + x ** 2)\n\n\ndef k(x, y):\n    return x * y ** 2 "
@@ -162,8 +157,12 @@ SAMPLES = {
         points={**FULL, "q1": 0}, flags=("('expressions') was edited", "('q2') was edited")),
     "deletes_cells": Sample(RIGHT, delete=("q3", "q4_answer"), points={**FULL, "q4": 0},
                             problems=("'q3' was missing", "'q4_answer' was missing")),
-    "uses_autograd": Sample({**RIGHT, "q1_answer": BY_AUTOGRAD}, points=FULL,
-                            flags=("uses autograd or a numerical gradient",)),
+    # "by hand" that is not: autograd or finite differences of f cannot be a formula
+    "uses_autograd": Sample({**RIGHT, "q1_answer": BY_AUTOGRAD}, points={**FULL, "q1": 0}),
+    "finite_differences": Sample({**RIGHT, "q1_answer": BY_FINITE_DIFFERENCES},
+                                 points={**FULL, "q1": 0}),
+    "formula_finite_differences": Sample({**RIGHT, "q1_answer": FORMULA_FINITE_DIFFERENCES},
+                                         points={**FULL, "q1": 0}),
 }
 
 

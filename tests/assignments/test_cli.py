@@ -18,9 +18,10 @@ def _help(capsys, *args):
 
 def test_main_help(capsys):
     text = _help(capsys)
-    assert text.startswith("usage: minigrad-kit [-h] {release,grade} ...")
+    assert text.startswith("usage: minigrad-kit [-h] {release,grade,review} ...")
     for words in ("release  writes the student version", "grade    grades submissions",
-                  "computed outside the student's kernel"):
+                  "computed outside the student's kernel", "review   lists the questions held "
+                                                           "back for tampering"):
         assert words in text
 
 
@@ -38,8 +39,35 @@ def test_grade_help(capsys):
                   "--memory MB", "--salt SALT", "--timeout SECONDS", "--jobs N",
                   "OUT/gradebook.csv", "student, assignment, question, points, max",
                   "OUT/flags.csv", "OUT/answers/<assignment>.md", "no hidden test code",
-                  "submitted/<student>/<assignment>/<notebook>.ipynb"):
+                  "submitted/<student>/<assignment>/<notebook>.ipynb",
+                  "--sandbox {auto,required,off}", "needs_review", "OUT/manifest.json",
+                  "minigrad-kit review"):
         assert words in text, words
+
+
+def test_review_help_and_errors(capsys, tmp_path):
+    text = _help(capsys, "review")
+    for words in ("OUT", "--accept KEY", "--reject KEY", "student/assignment/question",
+                  "minigrad-kit review grades/ --accept alice/derive_it_by_hand/q1"):
+        assert words in text, words
+    with pytest.raises(SystemExit, match=r"has no gradebook.csv; give the folder that "
+                                         r"minigrad-kit grade --out wrote"):
+        main(["review", str(tmp_path)])
+
+
+def test_sandbox_required_refuses_without_bubblewrap(capsys, tmp_path, monkeypatch):
+    from grader import sandbox
+    sandbox._bubblewrap_works.cache_clear()
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None)
+    try:
+        status = main(["grade", str(BY_ASSIGNMENT["derive_it_by_hand"]), "--out",
+                       str(tmp_path / "out"), "--sandbox", "required"])
+    finally:
+        sandbox._bubblewrap_works.cache_clear()
+    assert status == 1
+    assert "minigrad-kit: error: --sandbox required, but bwrap is not installed" in (
+        capsys.readouterr().err)
+    assert not (tmp_path / "out").exists()
 
 
 def test_missing_file(capsys):

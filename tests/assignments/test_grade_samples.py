@@ -66,8 +66,22 @@ def test_sample_is_flagged_and_explained(graded, name):
 
 
 def test_honest_submissions_are_not_flagged(graded):
-    for name in ("correct", "partial", "wrong", "empty", "hard_coded", "stderr_warnings"):
+    for name in ("correct", "partial", "wrong", "empty", "hard_coded", "stderr_warnings",
+                 "uses_autograd", "finite_differences"):
         assert graded["results"][name]["flags"] == [], name
+        assert all(q["review"] == [] for q in graded["results"][name]["questions"]), name
+
+
+def test_by_hand_answers_that_are_not_formulas_say_so(graded):
+    findings = {name: [f[1] for q in graded["results"][name]["questions"] for f in q["findings"]
+                       if q["name"] == "q1" and not f[0]]
+                for name in ("uses_autograd", "finite_differences", "formula_finite_differences")}
+    assert findings["uses_autograd"][0] == (
+        'df is a function, not a formula: write it in quotes, like df = "3*x**2 - 2"')
+    assert findings["finite_differences"] == findings["uses_autograd"]
+    assert findings["formula_finite_differences"][0] == (
+        "df holds the number 1e-05, a finite difference's step: write the exact derivative, "
+        "derived by hand")
 
 
 def test_a_bad_file_never_stops_the_rest(graded):
@@ -86,21 +100,22 @@ def test_submissions_are_never_modified(graded):
 def test_gradebook_has_a_row_per_question(graded):
     with open(graded["out"] / "gradebook.csv", newline="") as file:
         rows = list(csv.DictReader(file))
-    assert list(rows[0]) == ["student", "assignment", "question", "points", "max"]
+    assert list(rows[0]) == ["student", "assignment", "question", "points", "max", "needs_review"]
     assert len(rows) == 4 * len(SAMPLES)
     partial = {r["question"]: (r["points"], r["max"]) for r in rows if r["student"] == "partial"}
     assert partial == {"q1": ("2", "2"), "q2": ("0", "2"), "q3": ("2", "2"), "q4": ("0", "3")}
+    assert {r["needs_review"] for r in rows} == {""}  # assignment 2's answers are data
 
 
 def test_feedback_explains_without_showing_hidden_tests(graded):
     text = (graded["out"] / "feedback/derive_it_by_hand/partial.md").read_text()
     assert "4 / 9 points graded automatically" in text
-    assert "✗ hidden: dg(x) is wrong at" in text and "autograd gives" in text
-    assert "✗ public: dk/dy is wrong at 4 of 5 values; at x = -2, y = 1.5" in text
+    assert "✗ hidden: dg is wrong at" in text and "autograd gives" in text
+    assert "✗ public: dk_dy is wrong at 4 of 5 values; at x = -2, y = 1.5" in text
     for secret in ("BEGIN HIDDEN", "default_rng", "assert", "_x.grad"):
         assert secret not in text
     hard_coded = (graded["out"] / "feedback/derive_it_by_hand/hard_coded.md").read_text()
-    assert "✓ public: df(x) is right" in hard_coded and "✗ hidden: df(x) is wrong" in hard_coded
+    assert "✓ public: df is right" in hard_coded and "✗ hidden: df is wrong" in hard_coded
 
 
 def test_flags_file_lists_suspicious_code(graded):

@@ -103,27 +103,35 @@ def _a2(answers):
 
 
 def test_a2_feedback_names_the_point_and_both_values():
-    namespace = _a2({"q3_answer": "def dh(x):\n    return 2 * x"})
+    namespace = _a2({"q3_answer": 'dh = "2*x"'})
     public, hidden = _failures("derive_it_by_hand", "q3", namespace)
-    assert public == ("dh(x) is wrong at 4 of 5 values; at x = -2: yours is -4, autograd "
+    assert public == ("dh is wrong at 4 of 5 values; at x = -2: yours is -4, autograd "
                       "gives -0.8")
-    assert hidden.startswith("dh(x) is wrong at ")
+    assert hidden.startswith("dh is wrong at ")
 
 
-def test_a2_feedback_on_errors_and_wrong_returns():
-    namespace = _a2({"q1_answer": "import math\ndef df(x):\n    return math.cos(x)",
-                     "q4_answer": "def grad_k(x, y):\n    return 2 * x * y"})
+def test_a2_feedback_on_formulas_that_cannot_be_read():
+    namespace = _a2({"q1_answer": 'df = "math.cos(x)"', "q2_answer": "dg = '3x'",
+                     "q3_answer": "def dh(x):\n    return 2 * x / (1 + x ** 2)",
+                     "q4_answer": 'dk_dx = "2*x*y"'})
     assert _failures("derive_it_by_hand", "q1", namespace)[0] == (
-        "df raised ValueError: only one element tensors can be converted to Python scalars "
-        "(line 3)")  # (in a kernel, the line's code follows)
-    assert _failures("derive_it_by_hand", "q4", namespace)[0] == (
-        "grad_k should return 2 gradients, (dk/dx, dk/dy), in a tuple")
+        "df: the formula 'math.cos(x)' calls cos, which is not allowed here; write the "
+        "derivative with +, -, *, /, ** only")
+    assert _failures("derive_it_by_hand", "q2", namespace)[0] == (
+        "dg: could not read the formula '3x': write products with * and powers with ** (e.g. "
+        "3*x**2 - 2*x)")
+    assert _failures("derive_it_by_hand", "q3", namespace)[0] == (
+        'dh is a function, not a formula: write it in quotes, like dh = "3*x**2 - 2"')
+    assert _failures("derive_it_by_hand", "q4", namespace)[:2] == [
+        "dk_dx is wrong at 5 of 5 values; at x = -2, y = 1.5: yours is -6, autograd gives "
+        "2.32065", "dk_dy is not defined — run the cell that defines it (and the cells above "
+                  "it)"]
 
 
 def test_a2_a_constant_derivative_may_be_a_number():
     source = load_source(BY_ASSIGNMENT["derive_it_by_hand"])
     namespace = _a2({"expressions": "def f(x):\n    return 3 * x"})
-    namespace["df"] = lambda x: 3.0
+    namespace["df"] = "3"
     source.notebook.cells[3].source = "def f(x):\n    return 3 * x"  # (the teacher's f)
     assert _failures("derive_it_by_hand", "q1", namespace, source=source) == []
 
@@ -184,11 +192,26 @@ def test_a4_predictions_say_where_not_what():
         "a_grad_shape is (3, 4) — that is the shape of a * b, not of a. A gradient has the "
         "shape of its tensor: broadcasting is undone by summing"]
     assert _failures("broadcasting_and_reductions", "q2", namespace) == [
-        "a_grad has shape (3,) but expected (3, 1)", "b_grad has shape (3, 4) but expected (4,)"]
-    namespace = _a4({"q2_answer": "a_grad = [[10.0], [10.0], [10.0]]\nb_grad = [6.0] * 4"})
-    failure, = _failures("broadcasting_and_reductions", "q2", namespace)
-    assert failure.startswith("a_grad is wrong at 3 of 3 values; at index (0, 0): yours is 10 —")
-    assert "100" not in failure
+        'a_grad is a list of numbers: write it as a formula in a and b, like a_grad = "2 * a", '
+        "so that it holds for any values",
+        'b_grad is a list of numbers: write it as a formula in a and b, like b_grad = "2 * a", '
+        "so that it holds for any values"] * 2
+    namespace = _a4({"q2_answer": 'a_grad = "sum(b) / 10"\nb_grad = "sum(a)"'})
+    public, hidden = _failures("broadcasting_and_reductions", "q2", namespace)
+    assert public.startswith("a_grad is wrong at 3 of 3 values; at index (0, 0): yours is 10 —")
+    assert "100" not in public and hidden.startswith("a_grad is wrong at 3 of 3 values")
+
+
+def test_a4_predictions_are_checked_at_tensors_drawn_per_student():
+    source = load_source(BY_ASSIGNMENT["broadcasting_and_reductions"])
+    question = source.assignment.question("q2")
+    alice, bob = (inputs(source, question, s)["hidden"] for s in ("alice", "bob"))
+    assert alice != bob and np.array(alice["a"]).shape == (3, 1)
+    assert np.array(bob["b"]).shape == (4,) and 0 not in np.array(bob["b"])
+    copied = _a4({"q2_answer": 'a_grad = "100"\nb_grad = "6"'})  # the printed gradients
+    failures = _failures("broadcasting_and_reductions", "q2", copied)
+    assert len(failures) == 2 and all(f.startswith(("a_grad is wrong", "b_grad is wrong"))
+                                      for f in failures)
 
 
 def test_a4_unbroadcast_shape_feedback():

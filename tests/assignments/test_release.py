@@ -60,8 +60,8 @@ def test_test_and_locked_cells_are_read_only_with_checksums(released):
 
 def test_answers_keep_the_code_around_the_solution(released):
     cells = {nbg.grade_id(c): c for c in released[1]["02_derive_it_by_hand.ipynb"].cells}
-    assert cells["q1_answer"].source == ("def df(x):\n    # YOUR CODE HERE\n"
-                                         "    raise NotImplementedError()")
+    assert cells["q1_answer"].source == ("# df: a formula in quotes\n# YOUR CODE HERE\n"
+                                         "raise NotImplementedError()")
     assert cells["q1"].source == 'check("q1")'
     q4 = {nbg.grade_id(c): c for c in released[1]["01_tensors_and_gradients.ipynb"].cells}["q4"]
     assert q4.source == "YOUR ANSWER HERE"
@@ -79,17 +79,16 @@ def _edited(tmp_path, assignment, changes):
 
 def test_a_wrong_solution_is_caught_and_not_released(tmp_path, capsys):
     path = _edited(tmp_path, "derive_it_by_hand",
-                   {"q2_answer": "def dg(x):\n    ### BEGIN SOLUTION\n    return torch.cos(x)\n"
-                                 "    ### END SOLUTION"})
+                   {"q2_answer": '### BEGIN SOLUTION\ndg = "cos(x)"\n### END SOLUTION'})
     out = tmp_path / "release"
     assert main(["release", str(path), "--out", str(out)]) == 1
     assert not out.exists()
     grader, twin = capsys.readouterr().err.splitlines()  # both runs see it
-    assert grader.startswith(f"problem: {path}: q2: the solution fails the grader (dg(x) is "
+    assert grader.startswith(f"problem: {path}: q2: the solution fails the grader (dg is "
                              "wrong at 4 of 5 values; at x = -2: yours is -0.416147")
     assert "fix the solution between ### BEGIN SOLUTION and ### END SOLUTION" in grader
     assert twin.startswith(f"problem: {path}: q2: the test cell fails on the solution when run "
-                           "in the notebook, as nbgrader runs it (AssertionError: q2: dg(x)")
+                           "in the notebook, as nbgrader runs it (AssertionError: q2: dg is")
 
 
 def test_a_test_that_passes_without_an_answer_is_caught(tmp_path):

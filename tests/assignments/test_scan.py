@@ -4,8 +4,9 @@ import pytest
 from samples import (BY_AUTOGRAD, PATCH_BUILTINS, PATCH_CHECKER, PATCH_MINIGRAD, PATCH_NUMPY,
                      PATCH_SYS_MODULES, PATCH_TRANSFORMERS, RIGHT)
 
+from grader.bank.broadcasting_and_reductions import ASSIGNMENT as A4
 from grader.bank.derive_it_by_hand import ASSIGNMENT
-from grader.scan import defined_names, scan
+from grader.scan import Suspicion, defined_names, defines_code, examine, scan
 
 PATCHED = "(a patched library can make in-kernel tests pass)"
 
@@ -48,8 +49,65 @@ def test_ordinary_code_is_not_flagged(code):
 
 
 def test_assignment_rules_and_locked_names():
-    assert scan(BY_AUTOGRAD, rules=ASSIGNMENT.suspicious) == [
-        "uses autograd or a numerical gradient in a derivative that should be written by hand"]
+    assert scan(BY_AUTOGRAD, rules=A4.suspicious) == [
+        "uses autograd or minigrad's own sum_to in unbroadcast, which should sum by hand"]
     assert scan("def f(x):\n    return x", protected={"f": "expressions"}) == [
         "redefines f, which the locked cell 'expressions' defines"]
     assert defined_names("import minigrad as torch\ndef f(x): pass\ng = 1") == {"torch", "f", "g"}
+
+
+GRADER = "grader"
+
+
+@pytest.mark.parametrize("code, expected", [
+    # the grader's modules reached through a package attribute, not an import
+    ("import grader as p\np.kernel_side.collect = lambda *a: {}",
+     f"reaches grader internals ({GRADER}.kernel_side.collect)"),
+    ("import grader\ngrader.kernel_side.emit(1)",
+     f"reaches grader internals ({GRADER}.kernel_side.emit)"),
+    ("emit = check.__globals__['emit']", "reaches a function's globals (the grader's, through "
+                                         "check) (__globals__)"),
+    ("g = getattr(check, '__globals__')", "reaches a function's globals"),
+    ("from IPython.core.interactiveshell import InteractiveShell\n"
+     "InteractiveShell.instance()", "reaches into IPython"),
+    ("shell.events.register('post_run_cell', hook)", "reaches into IPython (input transformers "
+                                                     "and events can rewrite later cells) "
+                                                     "(events)"),
+    ("from IPython.display import clear_output\nclear_output()",
+     "clears a cell's output (it can hide the grader's data)"),
+    ("import sys\nsys.settrace(tracer)", "traces code as it runs (sys.settrace)"),
+    ("import sys\nsys.setprofile(tracer)", "traces code as it runs (sys.setprofile)"),
+    ("getattr(t, 'back' + 'ward')()", "looks up an attribute or a name by a computed string "
+                                      "(getattr)"),
+    ("name = 'grad'\nt.__getattribute__(name)", "looks up an attribute or a name by a computed "
+                                               "string (__getattribute__)"),
+    ("look = getattr\nlook(t, 'backward')()", "looks up an attribute or a name by a computed "
+                                              "string (getattr)"),
+    ("vars(torch)['auto' + 'grad']", "looks up an attribute or a name by a computed string "
+                                     "(vars()[...])"),
+    ("import importlib\nimportlib.import_module('sys')", "imports by a string (importlib)"),
+    ("__import__('sys')", "imports by a string (__import__)"),
+])
+def test_new_ways_to_forge_are_tampering(code, expected):
+    found = examine(code)
+    assert any(s.text.startswith(expected) for s in found), [s.text for s in found]
+    assert all(s.tampering for s in found if s.text.startswith(expected))
+
+
+def test_plain_findings_are_not_tampering():
+    for code in ["import os\nos._exit(0)", "import subprocess", "!ls",
+                 "def check(q):\n    pass", "getattr(t, 'shape')", "import sys\nsys.exit()"]:
+        assert examine(code) == [] or not any(s.tampering for s in examine(code)), code
+    assert examine("getattr(t, 'shape')") == []
+
+
+def test_rules_see_getattr_with_a_plain_string_and_name_their_questions():
+    rules = ((r"\.backward\s*\(", "uses autograd", ("q4",)),)
+    for code in ["t.backward()", "getattr(t, 'backward')()", "getattr(t, \"backward\")( )"]:
+        assert examine(code, rules=rules) == [Suspicion("uses autograd", True, ("q4",))], code
+    assert examine("t.forward()", rules=rules) == []
+
+
+def test_defines_code():
+    assert defines_code("def f(x):\n    return x") and defines_code("f = lambda x: x")
+    assert not defines_code("loss.backward()\nprint(x.grad)")

@@ -2,14 +2,16 @@
 # What the browser and widget tests need beyond Python packages, installed when
 # missing (quick when present): Debian's Chromium (Playwright cannot download
 # its own browser here), Graphviz's system `dot` (the widget tests render with
-# it too), and the widget HTML manager that lets an exported notebook play its
-# widgets without a kernel or a CDN.
+# it too), bubblewrap's `bwrap` (the grader's sandbox for students' kernels), and
+# the widget HTML manager that lets an exported notebook play its widgets without
+# a kernel or a CDN.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)  # the path tests/browser/conftest.py launches
 command -v dot >/dev/null || missing+=(graphviz)
+command -v bwrap >/dev/null || missing+=(bubblewrap)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "installing ${missing[*]} (Debian packages) for the browser tests"
