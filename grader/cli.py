@@ -250,8 +250,8 @@ def _grade(args) -> int:
                 + (f"  ({len(r.flags)} flagged)" if r.flags else "")
                 + (f"  ({held} held back for review)" if held else ""))
         print(line, file=sys.stderr if r.error else sys.stdout)
-    print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}"
-          + ("" if sandbox.on else " (graded WITHOUT a sandbox)"))
+    print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}; kernels ran "
+          + (f"in a sandbox: {sandbox.describe()}" if sandbox.on else "WITHOUT a sandbox"))
     return 1 if failed else 0
 
 

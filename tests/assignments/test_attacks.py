@@ -13,7 +13,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_files import BY_ASSIGNMENT
 from attacks import (SIGMOID_BY_FINITE_DIFFERENCES, SIGMOID_BY_HIDDEN_AUTOGRAD,
                      UNBROADCAST_BY_BACKWARD, UNBROADCAST_BY_HIDDEN_BACKWARD,
                      UNBROADCAST_BY_SUM_TO, UNBROADCAST_HELPER, WRONG, build, by_package_attribute,

@@ -3,8 +3,10 @@
 import subprocess
 import sys
 
+import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT, FOLDER
+from attacks import build, right
 
 from grader.cli import main
 
@@ -53,6 +55,23 @@ def test_review_help_and_errors(capsys, tmp_path):
     with pytest.raises(SystemExit, match=r"has no gradebook.csv; give the folder that "
                                          r"minigrad-kit grade --out wrote"):
         main(["review", str(tmp_path)])
+
+
+def test_grading_without_the_sandbox_is_said_loudly(capsys, tmp_path):
+    nbformat.write(build("derive_it_by_hand", right("derive_it_by_hand")), tmp_path / "al.ipynb")
+    out = tmp_path / "out"
+    assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out), "--sandbox", "off"]) == 0
+    printed = capsys.readouterr()
+    assert printed.err.startswith("WARNING: grading without a sandbox. --sandbox off was "
+                                  "chosen: students' code ran with the grader's rights.")
+    assert printed.out.rstrip().endswith("kernels ran WITHOUT a sandbox")
+    assert ("al,derive_it_by_hand,,graded without a sandbox: OFF: --sandbox off was chosen: "
+            "students' code ran with the grader's rights") in (out / "flags.csv").read_text()
+    assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out)]) == 0
+    assert capsys.readouterr().out.rstrip().endswith(
+        "kernels ran in a sandbox: bubblewrap (no network, read-only system, private scratch "
+        "folder)")
+    assert "without a sandbox" not in (out / "flags.csv").read_text()
 
 
 def test_sandbox_required_refuses_without_bubblewrap(capsys, tmp_path, monkeypatch):
