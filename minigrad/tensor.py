@@ -266,7 +266,7 @@ class Tensor:
         return bool(self._data.flags.c_contiguous)
 
     def contiguous(self) -> "Tensor":
-        return self if self.is_contiguous() else ops.clone(self)
+        return ops.contiguous(self)
 
     def to(self, *args, **kwargs) -> "Tensor":
         """Convert to another dtype: ``x.to(torch.float64)``, ``x.to("cpu", torch.float64)``,
@@ -674,6 +674,8 @@ class Tensor:
         return ops.transpose(self, -2, -1)
 
     def permute(self, *dims):
+        if not dims:
+            raise TypeError('permute() missing 1 required positional arguments: "dims"')
         return ops.permute(self, *dims)
 
     def unsqueeze(self, dim):
@@ -694,8 +696,11 @@ class Tensor:
     def narrow(self, dim, start, length):
         return ops.narrow(self, dim, start, length)
 
-    def flip(self, dims):
-        return ops.flip(self, dims)
+    def flip(self, *dims):
+        """Reverse the order along ``dims`` (``x.flip(0)``, ``x.flip(0, 1)`` or ``x.flip((0, 1))``)."""
+        if not dims:
+            raise TypeError('flip() missing 1 required positional arguments: "dims"')
+        return ops.flip(self, dims[0] if len(dims) == 1 else dims)
 
     def __getitem__(self, index):
         return ops.getitem(self, index)

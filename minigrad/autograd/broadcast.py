@@ -44,6 +44,8 @@ def sum_to(grad, shape: tuple[int, ...]):
     """
     if grad.shape == shape:
         return grad
+    if not shape:  # (torch's sum_to: a 0-dim target is one plain sum, SumBackward0)
+        return grad.sum()
     leading = grad.ndim - len(shape)
     axes = tuple(range(leading)) + tuple(
         leading + axis for axis, size in enumerate(shape)

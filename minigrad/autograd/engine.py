@@ -347,18 +347,24 @@ def _run_tensor_hooks(node: Node, step: BackwardStep, create_graph: bool) -> Non
             if tensor is not None and nr < len(step.grad_outputs) \
                     and step.grad_outputs[nr] is not None:
                 retained.append((tensor, _accumulated(tensor, step.grad_outputs[nr],
-                                                      create_graph)))
+                                                      create_graph, retained=True)))
         step.retained = tuple(retained)
 
 
-def _accumulated(tensor, grad, create_graph: bool):
+def _accumulated(tensor, grad, create_graph: bool, retained: bool = False):
     """What ``tensor.grad`` becomes when ``grad`` arrives: gradients add up
     across backward calls (that is why training loops call ``zero_grad``)."""
     old = tensor._grad
-    if old is None:
-        # A copy: the arriving tensor may be the caller's own (y.backward(g)).
-        return grad if create_graph else grad.detach().clone()
-    return old + grad
+    if old is not None:
+        return old + grad
+    # A copy: the arriving tensor may be the caller's own (y.backward(g)).
+    if not create_graph:
+        return grad.detach().clone()
+    # As torch: a leaf's first grad is copied into new memory (CopyBackwards),
+    # a retained one is cloned (CloneBackward0), both in the graph.
+    if retained:
+        return grad.clone()
+    return grad.new_zeros(tuple(grad.shape)).copy_(grad)
 
 
 # At the bottom, because tensor.py (the floor above) imports this module.

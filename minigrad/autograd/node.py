@@ -44,7 +44,7 @@ __all__ = ["Node", "AccumulateGrad", "SavedTensor"]
 
 _sequence = itertools.count()  # creation order; the engine runs newest first
 _LEAF_SEQUENCE = float("inf")  # AccumulateGrad runs as soon as it is ready
-_BACKWARD_SUFFIX = re.compile(r"Backward\d*$")
+_BACKWARD_SUFFIX = re.compile(r"Backward(\d*)$")
 
 
 class SavedTensor:
@@ -90,8 +90,15 @@ _FREED = object()  # marks a saved tensor released after backward
 
 
 def _forward_name(node: "Node") -> str:
-    """``ExpBackward0`` -> ``Exp``: the forward op, as 2.13's errors name it."""
-    return _BACKWARD_SUFFIX.sub("", type(node).__name__)
+    """The forward op, as 2.13's errors name it: ``ExpBackward0`` -> ``Exp``,
+    ``MaxBackward1`` -> ``Max1``, ``FillBackward2`` -> ``Fill2``;
+    ``torch::autograd::CopySlices`` as it is."""
+    name = node.name()
+    match = _BACKWARD_SUFFIX.search(name)
+    if match is None:
+        return name
+    overload = match.group(1)
+    return name[:match.start()] + ("" if overload == "0" else overload)
 
 
 class Node:
@@ -262,6 +269,13 @@ class Node:
         return self._run(grad_outputs)
 
     def _run(self, grad_outputs: tuple) -> tuple:
+        # As in torch, every saved value is unpacked before the formula runs, so
+        # a freed graph or an in-place change fails even where this call would
+        # not read the value.
+        for value in self._saved.values():
+            if value is _FREED or (type(value) is SavedTensor
+                                   and value.version.value != value.saved_version):
+                self._unpack(value)  # raises
         grads = self.backward(*grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)

@@ -70,7 +70,7 @@ class IndexBackward0(Node):
     def forward(self, x, indices):
         self.save(self_sym_sizes=x.shape)
         _save_index(self, indices)
-        return x[indices]
+        return np.asarray(x[indices], order="C")  # (a new tensor, contiguous as torch's)
 
     @property
     def _saved_indices(self) -> tuple:

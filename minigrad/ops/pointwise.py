@@ -260,7 +260,8 @@ class MaskedFillBackward0(Node):
 
     def forward(self, x, mask, value):
         self.save(mask=mask)
-        return np.where(mask, np.asarray(value).astype(x.dtype), x)
+        # (a new contiguous tensor, as torch's masked_fill)
+        return np.asarray(np.where(mask, np.asarray(value).astype(x.dtype), x), order="C")
 
     def backward(self, grad):
         return where(self._saved_mask, grad.new_zeros(()), grad)
@@ -274,7 +275,7 @@ class MaskedFillBackward1(Node):
 
     def forward(self, x, value, mask):
         self.save(mask=mask)
-        return np.where(mask, value.astype(x.dtype), x)
+        return np.asarray(np.where(mask, value.astype(x.dtype), x), order="C")
 
     def backward(self, grad):
         mask, zero = self._saved_mask, grad.new_zeros(())

@@ -407,7 +407,7 @@ class SoftmaxBackward0(Node):
     def forward(self, x, dim):
         with quietly():
             shifted = np.exp(x - np.max(x, axis=dim, keepdims=True, initial=-np.inf))
-            result = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True))
+            result = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True), order="C")
         self.save(dim=dim)
         self.save_result()
         return result
@@ -424,7 +424,7 @@ class LogSoftmaxBackward0(Node):
         with quietly():
             shifted = x - np.max(x, axis=dim, keepdims=True, initial=-np.inf)
             result = np.asarray(
-                shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)))
+                shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)), order="C")
         self.save(dim=dim)
         self.save_result()
         return result

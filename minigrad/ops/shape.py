@@ -95,8 +95,10 @@ class AliasBackward0(Node):
 class CloneBackward0(Node):
     formula = Formula("y", "a copy of x", d={"x": "1"})
 
-    def forward(self, x):
-        return np.array(x, copy=True, order="C")
+    def forward(self, x, contiguous=False):
+        # torch's clone keeps the order of x's dims in memory (a transposed x
+        # gives a transposed copy, without gaps); contiguous() gives row-major.
+        return np.array(x, copy=True, order="C" if contiguous else "K")
 
     def backward(self, grad):
         return grad
@@ -124,7 +126,7 @@ class TransposeBackward0(Node):
 
     def forward(self, x, dim0, dim1):
         self.save(dim0=dim0, dim1=dim1)
-        return np.swapaxes(x, dim0, dim1)
+        return np.swapaxes(x, dim0, dim1) if x.ndim else x.view()  # (0-dim: dims are 0, 0)
 
     def backward(self, grad):
         return grad.transpose(self._saved_dim0, self._saved_dim1)
@@ -247,7 +249,7 @@ class CatBackward0(Node):
         # torch still skips 1-D empty tensors (cat([tensor([]), x]) is x), whatever x's shape
         self.sizes = [None if _is_legacy_empty(a) else a.shape[dim] for a in arrays]
         parts = [a for a, size in zip(arrays, self.sizes) if size is not None]
-        return np.concatenate(parts or arrays[:1], axis=dim)
+        return np.asarray(np.concatenate(parts or arrays[:1], axis=dim), order="C")
 
     def backward(self, grad):
         dim, start, grads = self._saved_dim, 0, []
@@ -273,7 +275,7 @@ class StackBackward0(Node):
 
     def forward(self, *arrays, dim):
         self.save(dim=dim)
-        return np.stack(arrays, axis=dim)
+        return np.asarray(np.stack(arrays, axis=dim), order="C")
 
     def backward(self, grad):
         dim = self._saved_dim
@@ -286,7 +288,8 @@ class FlipBackward0(Node):
 
     def forward(self, x, dims):
         self.save(dims=dims)
-        return np.flip(x, dims).copy()
+        # (a copy laid out as x is, as torch's; a 0-dim tensor: dims are (0,))
+        return np.flip(x, dims).copy(order="K") if x.ndim else x.copy()
 
     def backward(self, grad):
         return flip(grad, self._saved_dims)
@@ -391,7 +394,8 @@ def expand(x, *sizes):
         )
     offset = len(sizes) - x.ndim
     target = []
-    for axis, size in enumerate(sizes):
+    for axis in reversed(range(len(sizes))):  # torch checks from the last dim
+        size = sizes[axis]
         current = x.shape[axis - offset] if axis >= offset else None
         if size == -1:
             if current is None:
@@ -408,7 +412,9 @@ def expand(x, *sizes):
                 f"[{', '.join(map(str, x.shape))}]"
             )
         target.append(size)
-    return ExpandBackward0.apply(x, shape=tuple(target))
+    if any(size < 0 for size in target):  # (torch's own words for a negative size)
+        raise RuntimeError("numel: integer multiplication overflow")
+    return ExpandBackward0.apply(x, shape=tuple(reversed(target)))
 
 
 def _type_name(x) -> str:
@@ -423,6 +429,10 @@ def cat(tensors, dim=0):
     tensors = list(tensors)
     if not tensors:
         raise ValueError("torch.cat(): expected a non-empty list of Tensors")
+    for number, tensor in enumerate(tensors):
+        if tensor.ndim == 0:
+            raise RuntimeError(
+                f"zero-dimensional tensor (at position {number}) cannot be concatenated")
     kept = [(number, t) for number, t in enumerate(tensors) if not _is_legacy_empty(t._data)]
     first = kept[0][1] if kept else tensors[0]
     dim = normalize_dim(dim, first.ndim)
@@ -500,7 +510,7 @@ def clone(x):
 
 
 def contiguous(x):
-    return x if x._data.flags.c_contiguous else clone(x)
+    return x if x._data.flags.c_contiguous else CloneBackward0.apply(x, contiguous=True)
 
 
 def to_dtype(x, dtype):

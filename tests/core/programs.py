@@ -73,8 +73,14 @@ def assert_same_run(program, rtol: float = 1e-5, atol: float = 1e-6) -> list:
     """``program`` shows and raises the same things on minigrad as on torch."""
     theirs = transcript(program, torch)
     ours = transcript(program, mg)
-    assert [label for label, _ in ours] == [label for label, _ in theirs], (
-        f"minigrad showed {_summary(ours)}\n    torch showed {_summary(theirs)}")
+    ours_labels, theirs_labels = [label for label, _ in ours], [label for label, _ in theirs]
+    if ours_labels != theirs_labels:
+        k = next((k for k, (o, t) in enumerate(zip(ours_labels, theirs_labels)) if o != t),
+                 min(len(ours), len(theirs)))
+        raise AssertionError(
+            f"the runs part after {ours_labels[:k][-3:]}:\n"
+            f"  minigrad then showed {_summary(ours[k:k + 2])}\n"
+            f"  torch then showed    {_summary(theirs[k:k + 2])}")
     for (label, o), (_, t) in zip(ours, theirs):
         _assert_same(o, t, label, rtol, atol)
     return theirs

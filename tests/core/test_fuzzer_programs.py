@@ -177,3 +177,201 @@ def test_power_zero_gives_plain_zeros_like_torch():
         (a ** 0).backward(lib.tensor([-1.0, float("nan")]))
         rec.show("grad", a.grad)
     assert_same_run(program)
+
+
+# ---- kind 4: flip and transpose of a 0-dim tensor ------------------------------
+
+ZERO_DIM = {
+    "flip(0)": lambda t: t.flip(0), "flip(-1)": lambda t: t.flip(-1),
+    "flip(0, 1)": lambda t: t.flip(0, 1), "flip(1)": lambda t: t.flip(1),
+    "flip((0, 0))": lambda t: t.flip((0, 0)), "flip()": lambda t: t.flip(),
+    "transpose(0, -1)": lambda t: t.transpose(0, -1), "transpose(0, 0)": lambda t: t.transpose(0, 0),
+    "transpose(0, 1)": lambda t: t.transpose(0, 1), "t()": lambda t: t.t(),
+    "permute()": lambda t: t.permute(), "permute(0)": lambda t: t.permute(0),
+    "squeeze(0)": lambda t: t.squeeze(0), "unsqueeze(-1)": lambda t: t.unsqueeze(-1),
+    "sum(0)": lambda t: t.sum(0), "max(0)": lambda t: t.max(0),
+    "softmax(0)": lambda t: t.softmax(0), "prod(0)": lambda t: t.prod(0),
+    "expand(3)": lambda t: t.expand(3), "view(1, 1)": lambda t: t.view(1, 1),
+    "narrow(0, 0, 1)": lambda t: t.narrow(0, 0, 1), "select(0, 0)": lambda t: t.select(0, 0),
+}
+
+
+@pytest.mark.parametrize("op", ZERO_DIM)
+def test_zero_dim_shape_ops_like_torch(op):
+    def program(lib, rec):
+        t = rec.leaf(1.5)
+        y = ZERO_DIM[op](t)
+        rec.show("y", y)
+        y = y[0] if isinstance(y, tuple) else y
+        y.sum().backward()
+        rec.show("grad", t.grad)
+    assert_same_run(program)
+
+
+@pytest.mark.parametrize("tensors", ["0-dim, 0-dim", "1-dim, 0-dim", "empty, 0-dim"])
+def test_cat_refuses_a_zero_dim_tensor_like_torch(tensors):
+    def program(lib, rec):
+        zero, one, empty = lib.tensor(1.0), lib.ones(2), lib.ones(0)
+        parts = {"0-dim, 0-dim": [zero, zero], "1-dim, 0-dim": [one, zero],
+                 "empty, 0-dim": [empty, zero]}[tensors]
+        rec.show("cat", lib.cat(parts))
+    assert_same_run(program)
+
+
+def test_flip_takes_dims_as_arguments_or_a_sequence_like_torch():
+    def program(lib, rec):
+        x = rec.leaf([[1.0, 2.0], [3.0, 4.0]])
+        rec.show("flip(0, 1)", x.flip(0, 1))
+        rec.show("flip([0, 1])", x.flip([0, 1]))
+        rec.show("flip((1,))", x.flip((1,)))
+    assert_same_run(program)
+
+
+# ---- kinds 5 and 7: in-place changes to a saved output, named as torch names them
+
+SAVED_OUTPUTS = {
+    "prod() of 0-dim": ([2.0], lambda x: x[0].prod()),
+    "prod()": ([2.0, 3.0], lambda x: x.prod()),
+    "prod(0)": ([2.0, 3.0], lambda x: x.prod(0)),
+    "prod(0) of 0-dim": ([2.0], lambda x: x[0].prod(0)),
+    "max()": ([2.0, 3.0], lambda x: x.max()),
+    "min()": ([2.0, 3.0], lambda x: x.min()),
+    "pow(tensor)": ([2.0, 3.0], lambda x: x ** x.new_tensor(2.0)),
+    "rpow": ([2.0, 3.0], lambda x: 2 ** x),
+    "exp": ([2.0, 3.0], lambda x: x.exp()),
+    "sigmoid": ([2.0, 3.0], lambda x: x.sigmoid()),
+    "std": ([2.0, 3.0], lambda x: x.std()),
+    "norm": ([2.0, 3.0], lambda x: x.norm()),
+    "softmax": ([2.0, 3.0], lambda x: x.softmax(0)),
+    "relu": ([2.0, 3.0], lambda x: x.relu()),
+}
+
+
+@pytest.mark.parametrize("op", SAVED_OUTPUTS)
+def test_changing_a_saved_output_in_place_fails_naming_the_op_like_torch(op):
+    values, fn = SAVED_OUTPUTS[op]
+
+    def program(lib, rec):
+        x = rec.leaf(values)
+        m = fn(x * 1)
+        m.add_(1)
+        m.sum().backward()
+        rec.show("grad", x.grad)
+    assert_same_run(program)
+
+
+INPLACE = {
+    "clamp_(0, 3)": lambda lib, y: y.clamp_(0, 3),
+    "clamp_(min=tensor)": lambda lib, y: y.clamp_(min=lib.tensor(1.5)),
+    "fill_(2.)": lambda lib, y: y.fill_(2.0),
+    "fill_(tensor)": lambda lib, y: y.fill_(lib.tensor(2.0)),
+    "zero_()": lambda lib, y: y.zero_(),
+    "copy_": lambda lib, y: y.copy_(lib.ones(2, 2)),
+    "y[0] = 5": lambda lib, y: y.__setitem__(0, 5.0),
+    "y[[0]] = 5": lambda lib, y: y.__setitem__([0], 5.0),
+    "mul_(2)": lambda lib, y: y.mul_(2),
+    "+= 1": lambda lib, y: y.__iadd__(1),
+}
+
+
+@pytest.mark.parametrize("op", INPLACE)
+def test_an_in_place_op_is_named_in_the_version_error_like_torch(op):
+    def program(lib, rec):
+        x = rec.leaf([[1.0, 2.0], [3.0, 4.0]])
+        y = x * 1
+        z = y * x
+        INPLACE[op](lib, y)
+        rec.show("y", y)
+        z.sum().backward()
+    assert_same_run(program)
+
+
+# ---- kind 6: contiguity ---------------------------------------------------------
+
+LAYOUTS = {
+    "c[:, tensor([1, 0])]": lambda lib, c: c[:, lib.tensor([1, 0])],
+    "c[tensor([1, 0])]": lambda lib, c: c[lib.tensor([1, 0])],
+    "c[tensor([[1], [0]]), 1:]": lambda lib, c: c[lib.tensor([[1], [0]]), 1:],
+    "c[c > 2]": lambda lib, c: c[c > 2],
+    "c.t().clone()": lambda lib, c: c.t().clone(),
+    "c.t().contiguous()": lambda lib, c: c.t().contiguous(),
+    "c[:, ::2].t().clone()": lambda lib, c: c[:, ::2].t().clone(),
+    "c.t()": lambda lib, c: c.t(),
+    "c[:, 1:]": lambda lib, c: c[:, 1:],
+    "c.t().flip(0)": lambda lib, c: c.t().flip(0),
+    "c.t() * 2": lambda lib, c: c.t() * 2,
+    "c.t().softmax(0)": lambda lib, c: c.t().softmax(0),
+    "cat of c.t()": lambda lib, c: lib.cat([c.t(), c.t()]),
+    "stack of c.t()": lambda lib, c: lib.stack([c.t(), c.t()]),
+    "c.t().masked_fill": lambda lib, c: c.t().masked_fill(c.t() > 2, 0.0),
+    "where of c.t()": lambda lib, c: lib.where(c.t() > 2, c.t(), 0.0),
+    "c.t().double()": lambda lib, c: c.t().double(),
+}
+
+
+@pytest.mark.parametrize("case", LAYOUTS)
+def test_contiguity_decides_view_and_reshape_like_torch(case):
+    def program(lib, rec):
+        a = rec.leaf([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+        c = LAYOUTS[case](lib, a * 1)
+        rec.show("is_contiguous", c.is_contiguous())
+        for what, fn in [("reshape(-1)", lambda: c.reshape(-1)), ("flatten()", lambda: c.flatten()),
+                         ("contiguous()", lambda: c.contiguous()), ("view(-1)", lambda: c.view(-1))]:
+            y = fn()
+            rec.show(what, y)
+            rec.show(f"{what} is_contiguous", y.is_contiguous())
+    assert_same_run(program)
+
+
+# ---- kind 8: expand names the dim that does not fit ---------------------------
+
+@pytest.mark.parametrize("shape, sizes", [
+    ((3, 4), (5, 5)), ((3, 4), (3, 5)), ((3, 1), (2, 4)), ((3,), (3, 2)), ((2, 3), (3,)),
+    ((2, 3), (-1, 4)), ((1, 3), (2, -1, 3)), ((2, 3), (2, 3, 1)), ((2,), (-2, 2)),
+    ((2,), (-1, -1)), ((1,), (0,)), ((), (3,)), ((), (-1,))])
+def test_expand_errors_like_torch(shape, sizes):
+    def program(lib, rec):
+        rec.show("expanded", lib.ones(*shape).expand(*sizes))
+    assert_same_run(program)
+
+
+# ---- kind 9: x.grad after backward(create_graph=True) ---------------------------
+
+def test_first_grad_with_create_graph_is_a_copy_in_the_graph_like_torch():
+    def program(lib, rec):
+        x = rec.leaf([1.0, 2.0])
+        x.exp().sum().backward(create_graph=True)
+        rec.show("grad", x.grad)
+        x.exp().sum().backward(create_graph=True)
+        rec.show("grad after a second backward", x.grad)
+    assert_same_run(program)
+
+
+def test_grads_with_create_graph_print_like_torch():
+    def program(lib, rec):
+        x, w = rec.leaf([1.0, 2.0]), rec.leaf(3.0)
+        (x * w).sum().backward(create_graph=True)
+        rec.show("x.grad", x.grad)
+        rec.show("w.grad (a sum to 0-dim)", w.grad)
+        (x + 1).sum().backward(create_graph=True)
+        rec.show("x.grad", x.grad)
+        y = x * 2
+        y.retain_grad()
+        (y * y).sum().backward(create_graph=True)
+        rec.show("y.grad (retained)", y.grad)
+        rec.show("x.grad", x.grad)
+        v = rec.leaf([1.0, 1.0])
+        z = rec.leaf([1.0, 2.0])
+        z.backward(v * 1, create_graph=True)
+        rec.show("z.grad", z.grad)
+    assert_same_run(program)
+
+
+def test_grad_with_create_graph_needing_no_graph_is_plain_like_torch():
+    def program(lib, rec):
+        x = rec.leaf([1.0, 2.0])
+        x.sum().backward(create_graph=True)
+        rec.show("grad", x.grad)
+        x.sum().backward(create_graph=True)
+        rec.show("grad", x.grad)
+    assert_same_run(program)
