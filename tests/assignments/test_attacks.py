@@ -40,7 +40,7 @@ def _submissions(folder: Path) -> dict:
             found[f"{short}_{name}"] = (assignment, wrong, {"setup": forger(assignment)})
     targets = [str(submitted / "escaped.txt"), str(out / "escaped.txt"),
                str(out / "results" / "tensors_and_gradients" / "mallory.json"),
-               str(cwd / "escaped.txt"), "/tmp/minigrad-kit-escaped.txt"]
+               str(cwd / "escaped.txt")]
     found["a1_escape"] = ("tensors_and_gradients", WRONG["tensors_and_gradients"],
                           {"setup": reach_the_grader(targets)})
     a3, a4 = WRONG["implement_a_backward"], WRONG["broadcasting_and_reductions"]
@@ -52,6 +52,10 @@ def _submissions(folder: Path) -> dict:
                        ("hidden_backward", UNBROADCAST_BY_HIDDEN_BACKWARD),
                        ("sum_to", UNBROADCAST_BY_SUM_TO)):
         found[f"a4_{name}"] = ("broadcasting_and_reductions", {**a4, "q4_answer": code}, {})
+    # plain findings (a program started, a warning, a slow cell) never hold points back
+    found["a3_plain"] = ("implement_a_backward", right("implement_a_backward"),
+                         {"setup": "import subprocess\nimport time\nimport warnings\n"
+                                   "warnings.warn('this cell is slow')\ntime.sleep(1)"})
     found["a4_helper"] = ("broadcasting_and_reductions",
                           {**a4, "q4_answer": "def unbroadcast(grad, shape):\n"
                                               "    return _helper(grad, shape)"},
@@ -174,6 +178,13 @@ def test_the_hook_would_have_forged_full_marks(graded):
     """Held back, the hook's questions carry the forged (full) points the grader judged."""
     result = graded["results"]["a1_hook"]
     assert all(q["points"] == q["max_points"] for q in result["questions"] if q["review"])
+
+
+def test_plain_findings_hold_nothing_back(graded):
+    result = graded["results"]["a3_plain"]
+    assert result["flags"] == ["cell 3 runs other programs (subprocess)"]
+    assert all(q["review"] == [] and q["points"] == q["max_points"]
+               for q in result["questions"])
 
 
 def test_formulas_cannot_be_forged_by_the_kernel(graded):

@@ -107,10 +107,15 @@ import minigrad, numpy
 found["imports"] = "ok"
 print(json.dumps(found))
 """
-    found = _probe(tmp_path, code)
+    try:
+        found = _probe(tmp_path, code)
+    finally:  # (were the sandbox broken, leave nothing behind)
+        escaped = [path for path in targets if os.path.isfile(path)]
+        for path in escaped:
+            os.unlink(path)
+    assert escaped == []
     for path in targets:
         assert found[path] != "written", path
-        assert not os.path.exists(path), path
     assert found["bob"] == "FileNotFoundError"  # other folders are not even there
     assert found["kit_notebooks"] is False  # the instructor notebooks neither
     assert found["cwd"] == str((tmp_path / "scratch").resolve())
