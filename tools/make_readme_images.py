@@ -2,6 +2,8 @@
 
 notebooks/img/graph.svg    the tutorial's graph after ``out.backward()``
 notebooks/img/stepper.svg  a frame half-way through ``BackwardStepper`` on the same graph
+notebooks/img/torch-graph.svg    a real ``torch.nn`` model's graph (needs PyTorch)
+notebooks/img/torch-stepper.svg  ``BackwardStepper`` half-way through that model's backward
 """
 
 from __future__ import annotations
@@ -26,6 +28,33 @@ def tutorial():
     return {"x": x, "y": y, "out": out}
 
 
+def torch_model():
+    """A small torch.nn classifier and its cross-entropy loss on four points."""
+    import torch as real_torch
+    import torch.nn.functional as F
+
+    real_torch.manual_seed(0)
+    model = real_torch.nn.Sequential(real_torch.nn.Linear(2, 3), real_torch.nn.Tanh(),
+                                     real_torch.nn.Linear(3, 2))
+    points = real_torch.tensor([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0], [0.0, 0.0]])
+    loss = F.cross_entropy(model(points), real_torch.tensor([0, 1, 1, 0]))
+    return model, {**dict(model.named_parameters()), "loss": loss}
+
+
+def draw_torch(target: Path) -> None:
+    from widgets import BackwardStepper
+
+    model, names = torch_model()
+    stepper = BackwardStepper(names["loss"], names=names, max_values=6)
+    stepper.index = 6
+    (target / "torch-stepper.svg").write_text(stepper.svg)
+    print(f"{target / 'torch-stepper.svg'}: {stepper.text}")
+    names["loss"].backward()
+    graph = draw_graph(names["loss"], names, max_values=6)
+    (target / "torch-graph.svg").write_text(render_svg(graph))
+    print(f"{target / 'torch-graph.svg'}: {graph.summary}, after loss.backward()")
+
+
 def main(folder: str = "notebooks/img") -> None:
     target = Path(folder)
     target.mkdir(parents=True, exist_ok=True)
@@ -40,6 +69,8 @@ def main(folder: str = "notebooks/img") -> None:
     names["out"].backward()
     (target / "graph.svg").write_text(render_svg(draw_graph(names["out"], names)))
     print(f"{target / 'graph.svg'}: the graph after out.backward()")
+
+    draw_torch(target)
 
 
 if __name__ == "__main__":

@@ -29,6 +29,7 @@ __all__ = ["draw_graph", "box_lines", "digraph"]
 
 FILL = {"op": "#eeeeee", "leaf": "#cfe2f3", "output": "#d9ead3", "tensor": "#fff2cc",
         "saved": "#fce5cd", "more": "#ffffff"}
+FONT = "Courier"  # in the SVG: font-family="Courier,monospace"
 NO_GRAD = object()  # a non-leaf that does not retain its grad: no "grad" line
 
 
@@ -100,11 +101,14 @@ def _current_grad(tensor):
 
 def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
     """The DOT for ``model`` with the given box labels (lists of lines) and arrow labels."""
+    # Courier: Graphviz sizes boxes by its metrics, and every browser's fallback
+    # monospace font has the same advance (0.6 em), so labels fit their boxes on
+    # any machine (with Helvetica, a browser without it draws wider text).
     graph = Digraph(name=_summary(model), graph_attr={"rankdir": "TB", "nodesep": "0.3",
                                                       "ranksep": "0.35"},
-                    node_attr={"shape": "box", "style": "filled", "fontname": "Helvetica",
+                    node_attr={"shape": "box", "style": "filled", "fontname": FONT,
                                "fontsize": "11", "color": "#666666", "margin": "0.1,0.04"},
-                    edge_attr={"fontname": "Helvetica", "fontsize": "10", "color": "#555555"})
+                    edge_attr={"fontname": FONT, "fontsize": "10", "color": "#555555"})
     graph.summary = _summary(model)
     for box in model.boxes.values():
         graph.node(box.id, graphviz.nohtml(_label(labels[box.id])), id=box.id,
@@ -130,7 +134,7 @@ def _add_groups(graph: Digraph, model: GraphModel) -> None:
         if run.period > 1 and first in model.boxes:
             with graph.subgraph(name=f"cluster_{first}") as loop:
                 loop.attr(label=f"repeated × {run.count}", style="dashed", color="#999999",
-                          fontname="Helvetica", fontsize="10", labeljust="r", id=f"{first}-run")
+                          fontname=FONT, fontsize="10", labeljust="r", id=f"{first}-run")
                 for node in model.ops[run.start:run.start + run.period]:
                     loop.node(model.box_of[node])
     for box in model.boxes.values():

@@ -214,10 +214,10 @@ def _set(element, name: str, value: str, default: str) -> None:
 def _slim(root: ET.Element) -> None:
     """Make every frame smaller: fonts set once on the root instead of on each
     text, and no per-node <title> (the node's tooltip says more)."""
-    root.set("font-family", "Helvetica,sans-Serif")
+    root.set("font-family", "Courier,monospace")
     root.set("font-size", "11.00")
     for text in root.iter(f"{{{SVG}}}text"):
-        if text.get("font-family") == "Helvetica,sans-Serif":
+        if text.get("font-family") == "Courier,monospace":
             del text.attrib["font-family"]
         if text.get("font-size") == "11.00":
             del text.attrib["font-size"]
