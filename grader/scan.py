@@ -50,6 +50,11 @@ RISKY = {
     "sys._getframe": "inspects the caller's frames",
     "inspect.stack": "inspects the caller's frames",
     "inspect.currentframe": "inspects the caller's frames",
+    "inspect": "inspects the interpreter's objects (modules, frames, functions)",
+    "gc": "searches the interpreter's objects",
+    "pkgutil": "imports by a string", "runpy": "runs code built from a string",
+    "sys.meta_path": "changes how modules are imported",
+    "sys.path_hooks": "changes how modules are imported",
     "sys.settrace": "traces code as it runs", "sys.setprofile": "traces code as it runs",
     "threading.settrace": "traces code as it runs",
     "exec": "runs code built from a string", "eval": "runs code built from a string",
@@ -82,7 +87,11 @@ ATTRIBUTES = {
     "f_back": "inspects the caller's frames", "tb_frame": "inspects the caller's frames",
     "gi_frame": "inspects the caller's frames", "__subclasses__": "searches the interpreter's "
                                                                   "objects",
+    "kernel_side": "reaches grader internals", "__loader__": "reaches grader internals",
+    "__spec__": "reaches grader internals",
 }
+# Text that only code aiming at the grader's own step writes (module, call, MIME type).
+GRADER_WORDS = ("kernel_side", "_minigrad_kit", "minigrad-kit")
 COMPUTED = "looks up an attribute or a name by a computed string"
 BY_NAME = {"getattr", "setattr", "delattr", "hasattr", "__getattribute__", "__getattr__",
            "__setattr__", "__delattr__", "attrgetter", "methodcaller"}
@@ -226,6 +235,9 @@ def _internals(node) -> list[str]:
         names = [node.name.split(".")[-1]]
     elif isinstance(node, ast.Constant) and isinstance(node.value, str):
         names = [node.value]  # getattr(f, "__globals__")
+        words = [w for w in GRADER_WORDS if w in node.value]
+        if words:
+            return [f"names the grader's own step in a string ({words[0]})"]
     return [f"{ATTRIBUTES[name]} ({name})" for name in names if name in ATTRIBUTES]
 
 

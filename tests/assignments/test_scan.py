@@ -87,6 +87,16 @@ GRADER = "grader"
                                      "(vars()[...])"),
     ("import importlib\nimportlib.import_module('sys')", "imports by a string (importlib)"),
     ("__import__('sys')", "imports by a string (__import__)"),
+    # the grader's module through inspect, gc or a string
+    ("import inspect\nm = inspect.getmodule(inspect.getmodule(check).collect)\n"
+     "m.collect = None", "inspects the interpreter's objects"),
+    ("import gc\n[o for o in gc.get_referents(check)]", "searches the interpreter's objects"),
+    ("from operator import attrgetter\nattrgetter('kernel_side.collect')(p)",
+     "names the grader's own step in a string (kernel_side)"),
+    ("import sys\nm = sys.modules\n", "edits sys.modules"),
+    ("display({'application/vnd.minigrad-kit.data+json': {}}, raw=True)",
+     "names the grader's own step in a string (minigrad-kit)"),
+    ("check.__module__; p.__loader__", "reaches grader internals (__loader__)"),
 ])
 def test_new_ways_to_forge_are_tampering(code, expected):
     found = examine(code)
