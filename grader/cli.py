@@ -256,7 +256,7 @@ def _grade(args) -> int:
 
 
 def _review(args) -> int:
-    from .report import decide, held_questions, load_reviews, rebuild, save_reviews
+    from .report import decide, decision_of, held_questions, load_reviews, rebuild, save_reviews
 
     out = Path(args.out)
     if not (out / "gradebook.csv").is_file():
@@ -275,11 +275,13 @@ def _review(args) -> int:
     if wanted:
         save_reviews(out, decisions)
         stored = rebuild(out, args.format)
-    pending = [(r, q) for r in stored for q in held_questions(r)]
-    for r, q in pending:
-        print(f"{r.student}/{r.assignment}/{q.name}: held back ({q.max_points:g} points): "
-              + "; ".join(q.review))
-    print(f"{len(pending)} question(s) held back for review" if pending
+    held = [(r, q, decision_of(r, q, decisions)) for r in stored for q in held_questions(r)]
+    for r, q, decision in held:
+        status = {"accept": "accepted", "reject": "rejected"}.get(decision, "held back")
+        print(f"{r.student}/{r.assignment}/{q.name}: {status} ({q.points:g} of "
+              f"{q.max_points:g} points as judged): " + "; ".join(q.review))
+    pending = sum(decision is None for _, _, decision in held)
+    print(f"{pending} question(s) held back for review" if pending
           else "nothing is held back for review")
     for key in unknown:
         print(f"minigrad-kit: error: {key!r} names no held-back question (keys look like "

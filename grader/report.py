@@ -35,7 +35,8 @@ from .grade import Result
 from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
 
 __all__ = ["write_atomic", "write_report", "rebuild", "feedback_markdown", "feedback_html",
-           "load_reviews", "save_reviews", "review_key", "held_questions", "REVIEWS"]
+           "load_reviews", "save_reviews", "review_key", "held_questions", "decide",
+           "decision_of", "REVIEWS"]
 
 UNKNOWN = "unknown"  # results folder of submissions whose assignment could not be told
 REVIEWS = "reviews.json"
@@ -79,7 +80,8 @@ def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
 
 def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[str] = ()
             ) -> list[Result]:
-    """Gradebook, flags, feedback and answers from ``current`` and the listed result files."""
+    """Gradebook, flags, feedback and answers from ``current`` and the listed result files,
+    with the review decisions applied; returns the results as graded (before decisions)."""
     out = Path(out)
     manifest, problems = load_manifest(out)[0], list(problems)
     listed, bad = read_listed(out, manifest, Result.from_json,
@@ -89,7 +91,8 @@ def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[
     kept = {(_folder(r), r.student): r for r in listed}
     kept.update({(_folder(r), r.student): r for r in current})
     decisions = load_reviews(out)
-    stored = [_decided(r, decisions) for _, r in sorted(kept.items())]
+    graded = [r for _, r in sorted(kept.items())]
+    stored = [_decided(r, decisions) for r in graded]
     for result in stored:
         text = feedback_html(result) if fmt == "html" else feedback_markdown(result)
         try:
@@ -101,7 +104,7 @@ def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[
     for assignment in sorted({r.assignment for r in stored if r.answers}):
         _write_inside(out, f"answers/{assignment}.md",
                       _answers([r for r in stored if r.assignment == assignment]))
-    return stored
+    return graded
 
 
 def _write_inside(out: Path, relative: str, text: str) -> None:
@@ -149,13 +152,19 @@ def decide(result: Result, question, decision: str) -> tuple[str, dict]:
                                                "reasons": _reasons(question)}
 
 
+def decision_of(result: Result, question, decisions: dict) -> str | None:
+    """"accept" or "reject" if the teacher decided on these very reasons, else None."""
+    decision = decisions.get(review_key(result, question.name), {})
+    return decision["decision"] if decision.get("reasons") == _reasons(question) else None
+
+
 def _decided(result: Result, decisions: dict) -> Result:
     """``result`` with the teacher's decisions applied (a decision on other reasons is stale)."""
     questions = []
     for q in result.questions:
-        decision = decisions.get(review_key(result, q.name), {})
-        if q.held and decision.get("reasons") == _reasons(q):
-            accepted = decision["decision"] == "accept"
+        decision = decision_of(result, q, decisions) if q.held else None
+        if decision is not None:
+            accepted = decision == "accept"
             q = dataclasses.replace(q, review=[], points=q.points if accepted else 0.0,
                                     note=("accepted after review" if accepted else
                                           "rejected after review: 0 points"))

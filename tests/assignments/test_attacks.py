@@ -249,7 +249,9 @@ def test_a_rerun_into_the_poisoned_folder_works_and_review_decides(graded, tmp_p
 
     assert main(["review", str(out)]) == 0
     listed = capsys.readouterr().out
-    assert "a4_sum_to/broadcasting_and_reductions/q4: held back (3 points): " in listed
+    assert "a4_sum_to/broadcasting_and_reductions/q4: held back (3 of 3 points as judged): " \
+        "cell" in listed
+    assert "(your answer 'q4_answer') uses autograd or minigrad's own sum_to" in listed
     assert main(["review", str(out), "--accept", "a4_sum_to/broadcasting_and_reductions/q4",
                  "--reject", "a1_hook/tensors_and_gradients"]) == 0
     with open(out / "gradebook.csv", newline="") as file:
@@ -260,5 +262,10 @@ def test_a_rerun_into_the_poisoned_folder_works_and_review_decides(graded, tmp_p
     assert decided[("a3_hook", "q1")] == ("", "yes")  # undecided
     feedback = (out / "feedback/broadcasting_and_reductions/a4_sum_to.md").read_text()
     assert "accepted after review" in feedback
+    assert "a4_sum_to/broadcasting_and_reductions/q4: accepted (3 of 3" in capsys.readouterr().out
+    assert main(["review", str(out), "--reject", "a4_sum_to/broadcasting_and_reductions/q4"]) == 0
+    with open(out / "gradebook.csv", newline="") as file:
+        assert {(r["points"], r["needs_review"]) for r in csv.DictReader(file)
+                if r["student"] == "a4_sum_to" and r["question"] == "q4"} == {("0", "")}
     assert main(["review", str(out), "--accept", "nobody/x/q1"]) == 1
     assert "'nobody/x/q1' names no held-back question" in capsys.readouterr().err
