@@ -125,7 +125,8 @@ def grade_notebook(source: Source, submission, student: str, file: str,
         else:
             code.append(step.source if step.cell_type == "code" else "")
     extract_at = {i + 1: EXTRACT_LIMIT for i, s in enumerate(steps) if s.kind == "test"}
-    with tempfile.TemporaryDirectory(prefix="minigrad-kit-") as folder:
+    scratch = tempfile.TemporaryDirectory(prefix="minigrad-kit-", ignore_cleanup_errors=True)
+    with scratch as folder:  # (whatever the kernel left in it, removing it never fails)
         runs = run_cells(code, cwd=folder, timeout=options.timeout,
                          output_limit=options.output_limit, limits=extract_at,
                          sandbox=sandbox, count=MIME)[1:]
