@@ -21,6 +21,7 @@ import graphviz
 from minigrad.autograd import formula_for
 
 from .adapter import FREED, is_leaf_node
+from .describe import describe
 from .graph import Box, GraphModel
 from .render import Digraph
 from .text import shape_text, short, value_lines
@@ -34,16 +35,18 @@ NO_GRAD = object()  # a non-leaf that does not retain its grad: no "grad" line
 
 
 def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
-               collapse: int | None = 4, max_nodes: int = 200, max_values: int = 16,
+               collapse: int | None = 4, max_nodes: int = 200, max_values: int = 8,
                id_prefix: str = "") -> Digraph:
     """Draw the graph that ``tensor.backward()`` would walk.
 
     ``tensor``: one tensor or a list of them. ``names``: ``{"x": x, ...}``
-    to label tensors. ``show_saved``: also draw what each op saved for
+    to label tensors (an ``nn.Module``, alone or as a value, names its
+    parameters as ``named_parameters()`` does: ``0.weight``). The result's
+    ``.text`` lists every box, arrow and value in words. ``show_saved``: also draw what each op saved for
     backward. ``collapse``: runs of at least this many repeated ops are drawn
     once, as ``MulBackward0 × 10`` (None: never). ``max_nodes``: beyond
     this many boxes the rest is one "… more" box. ``max_values``: tensors up
-    to this many elements show their values. ``id_prefix`` is put before
+    to this many elements show their values, larger ones their range. ``id_prefix`` is put before
     every SVG id (to tell several graphs on one page apart).
     """
     outputs = list(tensor) if isinstance(tensor, (list, tuple)) else [tensor]
@@ -57,10 +60,14 @@ def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
               for box in model.boxes.values()}
     arrow_labels = {a.id: f"× {a.count}" for a in model.arrows.values()
                     if a.count > 1 and model.boxes[a.head].count == 1}
-    return digraph(model, labels, arrow_labels)
+    graph = digraph(model, labels, arrow_labels)
+    formulas = {box.id: _formula_text(box.node.name()) for box in model.boxes.values()
+                if box.kind == "op"}
+    graph.text = describe(model, labels, graph.summary, formulas)
+    return graph
 
 
-def box_lines(model: GraphModel, box: Box, grad=None, max_values: int = 16) -> list[str]:
+def box_lines(model: GraphModel, box: Box, grad=None, max_values: int = 8) -> list[str]:
     """The label of ``box``, line by line; the first line is its title.
     ``grad`` replaces the tensor's current ``.grad`` (the stepper uses it)."""
     if box.kind == "op":
@@ -85,11 +92,12 @@ def box_lines(model: GraphModel, box: Box, grad=None, max_values: int = 16) -> l
     return lines
 
 
-def grad_lines(grad, max_values: int = 16) -> list[str]:
-    """``["grad: 4.5"]``, ``["grad:", "[[4.5, 4.5],", " [4.5, 4.5]]"]`` or ``["grad: None"]``."""
+def grad_lines(grad, max_values: int = 8) -> list[str]:
+    """``["grad: 4.5"]``, ``["grad:", "[[4.5, 4.5],", " [4.5, 4.5]]"]`` or ``["grad: None"]``
+    (``max_values`` 0: one short summary)."""
     if grad is None:
         return ["grad: None"]
-    lines = value_lines(grad, max_values) or [short(grad)]
+    lines = value_lines(grad, max_values) if max_values else [short(grad)]
     return [f"grad: {lines[0]}"] if len(lines) == 1 else ["grad:", *lines]
 
 

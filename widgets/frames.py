@@ -19,7 +19,7 @@ from .narrate import narrate, narrate_start
 from .render import render_svg
 from .text import short
 
-__all__ = ["flip_book", "frame_html"]
+__all__ = ["flip_book", "frame_html", "sentence_lines"]
 
 SVG = "http://www.w3.org/2000/svg"
 ET.register_namespace("", SVG)
@@ -29,7 +29,7 @@ WAITING, CARRIED = "#bbbbbb", "#cc0000"
 CURRENT_FILL, CURRENT_STROKE, DONE_FILL, LEAF_DONE = "#ffd966", "#b45f06", "#d9d2e9", "#9fc5e8"
 
 
-def flip_book(model: GraphModel, steps: list, gradient=None, *, max_values: int = 16,
+def flip_book(model: GraphModel, steps: list, gradient=None, *, max_values: int = 8,
               engine: str | None = None) -> tuple[list[str], list[str]]:
     """``(svg_frames, narration)``, one of each per frame (``len(steps) + 1``)."""
     plan = _Plan(model, steps, max_values)
@@ -46,11 +46,20 @@ def flip_book(model: GraphModel, steps: list, gradient=None, *, max_values: int 
     return frames, texts
 
 
-def frame_html(svg: str, text: str, index: int, total: int) -> str:
-    """A frame for the page: the sentence above the picture."""
+def frame_html(svg: str, text: str, index: int, total: int, lines: int = 2) -> str:
+    """A frame for the page: the sentence above the picture. Every frame keeps
+    room for ``lines`` lines of sentence, so the picture stays put when the
+    sentence wraps."""
     return (f'<div class="minigrad-frame" role="group" aria-label="frame {index} of {total}">'
-            f'<p style="margin:0 0 4px 0;white-space:normal;max-width:60em;line-height:1.4">'
+            f'<p style="margin:0 0 4px 0;white-space:normal;max-width:60em;line-height:1.4;'
+            f'min-height:{1.4 * lines:.1f}em">'
             f'{html.escape(text)}</p><div style="overflow-x:auto">{svg}</div></div>')
+
+
+def sentence_lines(texts: list[str], per_line: int = 100) -> int:
+    """Lines to keep for the longest sentence (60 em of text hold about 100 to
+    120 characters; counted low so the room is never too small)."""
+    return max(2, max((-(-len(text) // per_line) for text in texts), default=1))
 
 
 class _Plan:

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from .adapter import FREED, is_leaf_node, is_tensor, order, saved_values
 from .collapse import Run, find_runs
 
-__all__ = ["Box", "Arrow", "GraphModel", "FREED"]
+__all__ = ["Box", "Arrow", "GraphModel", "FREED", "named_tensors"]
 
 
 @dataclass
@@ -73,8 +73,7 @@ class GraphModel:
         "more"; ``saved``: add the tensors saved for backward."""
         model = cls()
         model.outputs = list(outputs)
-        named = {id(tensor): (name, tensor) for name, tensor in (names or {}).items()
-                 if is_tensor(tensor)}
+        named = {id(tensor): (name, tensor) for name, tensor in named_tensors(names).items()}
         roots = [t.grad_fn for t in model.outputs if t.grad_fn is not None]
         parents = _parents(roots)
         for root in roots:
@@ -214,6 +213,24 @@ class GraphModel:
                 elif value is not None:
                     params.append((name, value))
             box.params = tuple(params)
+
+
+def named_tensors(names) -> dict:
+    """``{"x": x, ...}`` with modules replaced by their parameters, named as
+    ``named_parameters()`` names them (``0.weight``; ``net.0.weight`` for
+    ``{"net": net}``). ``names`` may be a module itself."""
+    if names is None:
+        return {}
+    if hasattr(names, "named_parameters"):
+        names = {"": names}
+    found = {}
+    for name, value in names.items():
+        if hasattr(value, "named_parameters"):
+            for inner, parameter in value.named_parameters():
+                found[f"{name}.{inner}" if name else inner] = parameter
+        elif is_tensor(value):
+            found[name] = value
+    return found
 
 
 def _parents(roots) -> dict:

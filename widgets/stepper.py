@@ -24,11 +24,14 @@ so it sends 0.75 each to MulBackward0; other needs no gradient.
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as w
 import traitlets
 from .adapter import is_leaf_node, steps
-from .frames import flip_book, frame_html
-from .graph import GraphModel
+from .frames import flip_book, frame_html, sentence_lines
+from .graph import GraphModel, named_tensors
+from .quiz import judge, question_for
 from .render import inline_svg
 from .static import StaticFallback
 
@@ -40,26 +43,29 @@ class BackwardStepper(StaticFallback, w.VBox):
 
     index = traitlets.Int(0, help="The frame shown: 0 is before backward, k is after step k.")
     interval = traitlets.Int(1000, help="Milliseconds per step when playing.")
+    feedback = traitlets.Unicode("", help="Quiz mode: what was said about the last answer.")
 
     def __init__(self, tensor, gradient=None, *, names: dict | None = None,
-                 collapse: int | None = 4, max_nodes: int = 200, max_values: int = 16,
-                 engine: str | None = None, **kwargs) -> None:
+                 collapse: int | None = 4, max_nodes: int = 200, max_values: int = 8,
+                 engine: str | None = None, quiz: bool = False, **kwargs) -> None:
         if tensor.grad_fn is None:
             raise ValueError("BackwardStepper needs a tensor with a grad_fn (computed from "
                              "tensors with requires_grad=True); backward on a leaf only sets "
                              "its .grad")
-        self.steps = steps(tensor, gradient, tensors=(names or {}).values())
+        self.steps = steps(tensor, gradient, tensors=named_tensors(names).values())
         self.model = GraphModel.build([tensor], names, collapse=collapse, max_nodes=max_nodes)
         self.frames, self.texts = flip_book(self.model, self.steps, gradient,
                                             max_values=max_values, engine=engine)
         last = len(self.steps)
-        pages = [w.HTML(frame_html(inline_svg(svg), text, i, last))
+        lines = sentence_lines(self.texts)
+        pages = [w.HTML(frame_html(inline_svg(svg), text, i, last, lines))
                  for i, (svg, text) in enumerate(zip(self.frames, self.texts))]
         self._frames = w.Stack(pages, selected_index=0)
         self._play = w.Play(min=0, max=last, interval=self.interval, description="play",
                             tooltip="play backward step by step")
-        self._slider = w.IntSlider(min=0, max=last, description="step",
+        self._slider = w.IntSlider(min=0, max=last, description="frame",
                                    layout=w.Layout(width="320px"))
+        self._live = w.HTML(_live_region(self.texts[0]))
         buttons = [self._button("reset", "fast-backward", self.reset),
                    self._button("back", "step-backward", self.back),
                    self._button("step", "step-forward", self.step)]
@@ -67,9 +73,25 @@ class BackwardStepper(StaticFallback, w.VBox):
                       w.jslink((self._slider, "value"), (self._frames, "selected_index"))]
         traitlets.link((self, "index"), (self._slider, "value"))
         traitlets.dlink((self, "interval"), (self._play, "interval"))
-        super().__init__(children=[w.HBox([self._play, self._slider, *buttons]), self._frames],
-                         **kwargs)
+        children = [w.HBox([self._play, self._slider, *buttons]), self._live, self._frames]
+        if quiz:
+            children[1:1] = [self._quiz_row()]
+        super().__init__(children=children, **kwargs)
         self.add_class("minigrad-stepper")
+        if quiz:
+            self._ask()
+
+    def _quiz_row(self) -> w.VBox:
+        """The question, an answer box, a check button and the verdict."""
+        self._question = w.HTML()
+        self._answer_box = w.Text(description="answer", placeholder="e.g. 0.75 or [[1, 2], [3, 4]]",
+                                  layout=w.Layout(width="420px"))
+        self._check = self._button("check", "check", lambda: self.answer(self._answer_box.value))
+        self._feedback = w.HTML(_live_region("", visible=True))
+        self.observe(lambda change: setattr(self._feedback, "value",
+                                            _live_region(change["new"], visible=True)),
+                     "feedback")
+        return w.VBox([self._question, w.HBox([self._answer_box, self._check]), self._feedback])
 
     @staticmethod
     def _button(name: str, icon: str, action) -> w.Button:
@@ -85,6 +107,43 @@ class BackwardStepper(StaticFallback, w.VBox):
     @traitlets.observe("index")
     def _show(self, change) -> None:
         self._frames.selected_index = change["new"]  # the browser does this too, via jslink
+        self._live.value = _live_region(self.texts[change["new"]])
+        if hasattr(self, "_question"):
+            self._ask()
+
+    # ---- quiz mode -------------------------------------------------------------
+
+    def _next_question(self):
+        if self.index >= len(self.steps):
+            return None
+        return question_for(self.steps[self.index], self.model)
+
+    @property
+    def question(self) -> str | None:
+        """The question before the next step (None at the end)."""
+        if self.index >= len(self.steps):
+            return None
+        asked = self._next_question()
+        return asked.text if asked else "Nothing flows in the next step: press step."
+
+    def answer(self, text: str) -> bool:
+        """Judge ``text`` as the gradient the next node sends, say so in
+        ``feedback``, and run the step. Returns whether it was right."""
+        asked = self._next_question()
+        if asked is None:
+            self.feedback = "Nothing to predict here." if self.index < len(self.steps) \
+                else "Backward is done: press reset to start again."
+            self.step()
+            return False
+        right, self.feedback = judge(asked, str(text))
+        self.step()
+        return right
+
+    def _ask(self) -> None:
+        question = self.question
+        self._question.value = (f"<b>{html.escape(question)}</b>" if question
+                                else "<b>Backward is done.</b>")
+        self._answer_box.value = ""
 
     # ---- driving it from Python -------------------------------------------
 
@@ -125,7 +184,8 @@ class BackwardStepper(StaticFallback, w.VBox):
 
     def static_html(self) -> str:
         """The frame shown, as plain HTML (for previews without widgets)."""
-        return frame_html(inline_svg(self.svg), self.text, self.index, len(self.steps))
+        return frame_html(inline_svg(self.svg), self.text, self.index, len(self.steps),
+                          sentence_lines(self.texts))
 
     def __repr__(self) -> str:
         return f"BackwardStepper({len(self.steps)} steps, frame {self.index}: {self.text})"
@@ -139,3 +199,11 @@ class BackwardStepper(StaticFallback, w.VBox):
                 grads[step.node] = (step.node.variable, step.leaf_grad)
         leaves = [node for node in self.model.box_of if is_leaf_node(node)]
         return [grads.get(node, (node.variable, node.variable.grad)) for node in leaves]
+
+
+def _live_region(text: str, visible: bool = False) -> str:
+    """Screen readers announce changes here (politely: after what they are saying).
+    The frame shows the sentence already, so this copy is hidden from the eye."""
+    hidden = "" if visible else (' style="position:absolute;width:1px;height:1px;'
+                                 'overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap"')
+    return f'<div role="status" aria-live="polite"{hidden}>{html.escape(text)}</div>'

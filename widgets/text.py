@@ -26,11 +26,14 @@ def shape_text(tensor) -> str:
     return text if dtype == "float32" else f"{text} {dtype}"
 
 
-def value_lines(value, max_values: int = 16) -> list[str]:
-    """The values as printed lines, or ``[]`` when there are more than ``max_values``."""
+def value_lines(value, max_values: int = 8) -> list[str]:
+    """The values as printed lines; past ``max_values`` values, one line that
+    summarises them (``16 values from -0.7 to 0.69``)."""
     data = array_of(value)
     if data.size > max_values:
-        return []
+        if data.dtype.kind not in "biuf" or not np.all(np.isfinite(data)):
+            return [f"{data.size} values"]
+        return [f"{data.size} values from {number(data.min())} to {number(data.max())}"]
     if data.ndim == 0:
         return [number(data)]
     text = np.array2string(data, precision=4, separator=", ", suppress_small=True,

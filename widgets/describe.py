@@ -1,0 +1,69 @@
+"""The drawing in words: every box, arrow and value, for readers who cannot see it.
+
+``draw_graph(out).text`` is this listing::
+
+    graph of out: 4 operations, 1 leaf
+    out0  output "out" = 27; backward starts here and goes to op0 (MeanBackward0)
+    op0   MeanBackward0: y = mean of all n elements of x; sends its gradient to op1 (MulBackward0)
+    ...
+    leaf0 leaf "x" [2, 2] = [[1., 1.], [1., 1.]]; grad: None
+
+Each line names a box by its id (the same id the SVG uses), what it is, its
+label's text, and where its arrows go.
+"""
+
+from __future__ import annotations
+
+from .graph import GraphModel
+
+__all__ = ["describe"]
+
+KIND = {"op": "", "leaf": "leaf", "output": "output", "tensor": "tensor", "saved": "saved",
+        "more": "more"}
+
+
+def describe(model: GraphModel, labels: dict, summary: str, formulas: dict) -> str:
+    """``labels``: box id -> label lines; ``formulas``: box id -> the op's formula text."""
+    lines = [summary]
+    width = max((len(box_id) for box_id in model.boxes), default=0)
+    arrows_from: dict = {}
+    for arrow in model.arrows.values():
+        arrows_from.setdefault(arrow.tail, []).append(arrow)
+    for box in model.boxes.values():
+        text = _box_text(box, labels[box.id], formulas.get(box.id))
+        grouped: dict = {}  # (kind, head) -> edges, so parallel arrows are said once
+        for arrow in arrows_from.get(box.id, []):
+            grouped[(arrow.kind, arrow.head)] = grouped.get((arrow.kind, arrow.head), 0) \
+                + arrow.count
+        goes = [_arrow_text(labels, kind, head, count)
+                for (kind, head), count in grouped.items()]
+        if goes:
+            text += "; " + ", ".join(goes)
+        lines.append(f"{box.id.ljust(width)}  {text}")
+    return "\n".join(lines)
+
+
+def _box_text(box, label: list, formula: str | None) -> str:
+    title, rest = label[0], [line.strip() for line in label[1:]]
+    values = " ".join(rest)
+    if box.kind == "op":
+        return f"{title}: {formula}" + (f" ({values})" if values else "")
+    if box.kind == "more":
+        return f"{title} {values}".strip()
+    name = f'"{box.name}"' if box.name else ""
+    shape = title[len(box.name):].strip() if box.name and title.startswith(box.name) else ""
+    head = " ".join(part for part in (KIND[box.kind], name, shape) if part)
+    if box.kind in ("leaf", "output", "tensor") and not box.name:
+        head = title
+    values = values.replace("grad:", "; grad:").replace(" ; grad:", "; grad:")
+    return f"{head} = {values}" if values and not values.startswith(";") else head + values
+
+
+def _arrow_text(labels: dict, kind: str, head_id: str, count: int) -> str:
+    head = f"{head_id} ({' '.join(labels[head_id][0].split())})"
+    times = f" along {count} edges" if count > 1 else ""
+    return {"output": f"backward starts here and goes to {head}",
+            "grad": f"sends its gradient to {head}{times}",
+            "more": f"sends gradients to {head}{times}",
+            "tensor": f"is the result of {head}",
+            "saved": f"saved {head}"}[kind]
