@@ -41,9 +41,9 @@ test: $(STAMP_TEST) browser-deps
 test-fast: $(STAMP_TEST)
 	$(BIN)/python -m pytest -x -q tests/core
 
-# minigrad against PyTorch (and micrograd, MyGrad), with the machine it ran on.
+# minigrad against PyTorch (and MyGrad, HIPS autograd, micrograd), with the machine it ran on.
 bench: $(STAMP_TEST)
-	$(BIN)/python -m pip install --quiet micrograd mygrad
+	$(BIN)/python -m pip install --quiet micrograd mygrad autograd
 	$(BIN)/python benchmarks/run.py
 
 # Re-run the lessons and the instructor notebooks and store their outputs

@@ -1,19 +1,24 @@
 """The benchmark suite: ``make bench`` (or ``python benchmarks/run.py``).
 
-Runs the same workloads with minigrad and with PyTorch (and with micrograd
-and MyGrad when they are installed) in one process, one after the other,
-and prints a table of the best time of several runs (the figure least
-disturbed by whatever else the machine is doing, as ``timeit`` advises) and
-the ratio minigrad / PyTorch, with
-the machine it ran on. Timings live here, never in unit tests.
+Runs the same workloads with minigrad and with PyTorch (and with MyGrad, HIPS
+autograd and micrograd when they are installed) in one process and prints,
+for each, the best time of several runs (the figure least disturbed by
+whatever else the machine is doing, as ``timeit`` advises) and the ratio
+minigrad / PyTorch, with the machine it ran on. The libraries take turns
+round after round, so a burst of load elsewhere on a shared machine hits
+them alike. Timings live here, never in unit tests.
 
 Workloads (forward + backward unless said otherwise):
-  small ops     50 layers of (h * w + 1).tanh() on 4x4 tensors: time per op
-  MLP step      784-256-10 MLP, batch 64: forward, cross entropy, backward, SGD step
-  deep chain    20,000 multiplications in a row, then backward
-  elementwise   1000x1000: tanh(x * w) + x, summed, then backward
-  render        draw_graph + render_svg of graphs with about 50 and 500 boxes
-  stepper       one frame change of BackwardStepper (no re-layout)
+  small ops       50 layers of (h * w + 1).tanh() on 4x4 tensors: µs per op,
+                  forward and backward apart
+  deep chain      20,000 multiplications in a row, then backward: µs per op
+  MLP step        784-256-10 MLP, batch 64: forward, cross entropy, backward, SGD step
+  1000x1000       tanh(x * w) + x, summed, then backward (memory-bound)
+  double backward 20 layers of (h * w + 1).tanh() on 4x4: d/dx with create_graph=True,
+                  then the backward of (g * g).sum()
+  x ** 3          2,000 float32 values, forward only
+  render          draw_graph + render_svg of graphs with about 50 and 500 boxes
+  stepper         one frame change of BackwardStepper (no re-layout)
 """
 
 from __future__ import annotations
@@ -28,35 +33,78 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-TARGETS = {  # minigrad time / PyTorch time, from issue 7
-    "small ops (per op)": 1.5, "MLP step": 1.2, "deep chain": 1.5, "elementwise": 1.2,
+TARGETS = {  # minigrad time / PyTorch time (issues 11 and 18)
+    "small ops": 1.3, "deep chain": 1.3, "MLP step": 1.2, "1000x1000 reduce": 1.1,
+    "double backward": 2.0, "x ** 3 (2,000)": 1.5,
 }
+ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
 
 
-def timed(fn, repeat: int, warmup: int = 1) -> float:
-    """Best seconds per call of ``fn`` over ``repeat`` calls."""
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(repeat):
-        start = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - start)
-    return min(times)
+class Timer:
+    """Collects the best time of each labelled phase over several rounds."""
+
+    def __init__(self) -> None:
+        self.best: dict = {}
+
+    def phase(self, label: str, seconds: float) -> None:
+        self.best[label] = min(seconds, self.best.get(label, float("inf")))
+
+
+def run_rounds(workloads: dict, rounds: int = ROUNDS) -> dict:
+    """``workloads``: library name -> fn(timer) that runs once and reports its
+    phases. Every library runs once per round, in turn; returns name -> best phases."""
+    timers = {name: Timer() for name in workloads}
+    for name, fn in workloads.items():  # warm-up (imports, caches)
+        fn(Timer())
+    for _ in range(rounds):
+        for name, fn in workloads.items():
+            fn(timers[name])
+    return {name: timer.best for name, timer in timers.items()}
+
+
+def clock() -> float:
+    return time.perf_counter()
 
 
 # ---- the workloads, written once for any torch-like library -------------------
 
-def small_ops(lib, layers=50):
+SMALL_LAYERS = 50
+SMALL_OPS_PER_RUN = SMALL_LAYERS * 3 + 1  # mul, add, tanh per layer, and the sum
+
+
+def small_ops(lib, timer, repeat=4):
     x = lib.tensor(np.full((4, 4), 0.5, np.float32), requires_grad=True)
     w = lib.tensor(np.full((4, 4), 0.9, np.float32), requires_grad=True)
-    h = x
-    for _ in range(layers):
-        h = (h * w + 1).tanh()
-    h.sum().backward()
+    forward = backward = 0.0
+    for _ in range(repeat):
+        start = clock()
+        h = x
+        for _ in range(SMALL_LAYERS):
+            h = (h * w + 1).tanh()
+        out = h.sum()
+        middle = clock()
+        out.backward()
+        end = clock()
+        forward, backward = forward + middle - start, backward + end - middle
+    timer.phase("forward", forward / repeat / SMALL_OPS_PER_RUN)
+    timer.phase("backward", backward / repeat / SMALL_OPS_PER_RUN)
 
 
-SMALL_OPS_PER_RUN = 50 * 3 + 1  # mul, add, tanh per layer, and the sum
+CHAIN = 20_000
+
+
+def deep_chain(lib, timer):
+    x = lib.tensor(np.ones(4, np.float32), requires_grad=True)
+    start = clock()
+    y = x
+    for _ in range(CHAIN):
+        y = y * 1.0001
+    out = y.sum()
+    middle = clock()
+    out.backward()
+    end = clock()
+    timer.phase("forward", (middle - start) / CHAIN)
+    timer.phase("backward", (end - middle) / CHAIN)
 
 
 def mlp_setup(lib):
@@ -74,56 +122,233 @@ def mlp_setup(lib):
     optimizer = lib.optim.SGD([data[k] for k in ("w1", "b1", "w2", "b2")], lr=0.01)
     F = lib.nn.functional
 
-    def step():
-        hidden = F.relu(F.linear(data["x"], data["w1"], data["b1"]))
-        loss = F.cross_entropy(F.linear(hidden, data["w2"], data["b2"]), data["y"])
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+    def step(timer, repeat=3):
+        forward = backward = 0.0
+        for _ in range(repeat):
+            start = clock()
+            hidden = F.relu(F.linear(data["x"], data["w1"], data["b1"]))
+            loss = F.cross_entropy(F.linear(hidden, data["w2"], data["b2"]), data["y"])
+            middle = clock()
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            end = clock()
+            forward, backward = forward + middle - start, backward + end - middle
+        timer.phase("forward", forward / repeat)
+        timer.phase("backward", backward / repeat)
     return step
 
 
-def deep_chain(lib, length=20_000):
-    x = lib.tensor(np.ones(4, np.float32), requires_grad=True)
-    y = x
-    for _ in range(length):
-        y = y * 1.0001
-    y.sum().backward()
-
-
-def elementwise_setup(lib):
+def big_setup(lib):
     rng = np.random.default_rng(1)
     x = lib.tensor(rng.standard_normal((1000, 1000)).astype(np.float32), requires_grad=True)
     w = lib.tensor(rng.standard_normal((1000, 1000)).astype(np.float32), requires_grad=True)
 
-    def run():
-        ((x * w).tanh() + x).sum().backward()
+    def run(timer):
+        x.grad = w.grad = None
+        start = clock()
+        out = ((x * w).tanh() + x).sum()
+        middle = clock()
+        out.backward()
+        end = clock()
+        timer.phase("forward", middle - start)
+        timer.phase("backward", end - middle)
     return run
+
+
+DOUBLE_LAYERS = 20
+
+
+def double_backward(lib, timer, repeat=2):
+    x = lib.tensor(np.full((4, 4), 0.5, np.float32), requires_grad=True)
+    w = lib.tensor(np.full((4, 4), 0.9, np.float32), requires_grad=True)
+    forward = backward = 0.0
+    for _ in range(repeat):
+        start = clock()
+        h = x
+        for _ in range(DOUBLE_LAYERS):
+            h = (h * w + 1).tanh()
+        g, = lib.autograd.grad(h.sum(), x, create_graph=True)
+        out = (g * g).sum()
+        middle = clock()
+        out.backward()
+        end = clock()
+        forward, backward = forward + middle - start, backward + end - middle
+    timer.phase("forward", forward / repeat)
+    timer.phase("backward", backward / repeat)
+
+
+def cube(lib, timer, repeat=200):
+    x = lib.tensor(np.linspace(-2, 2, 2000, dtype=np.float32))
+    start = clock()
+    for _ in range(repeat):
+        x ** 3
+    timer.phase("forward", (clock() - start) / repeat)
 
 
 # ---- peers that are not torch-like -------------------------------------------
 
-def micrograd_small_ops(layers=50):
+def micrograd_small_ops(timer):
     """The same layer on one scalar (micrograd has scalars only, and no tanh on
     all versions: relu instead)."""
     from micrograd.engine import Value
 
+    start = clock()
     x, w = Value(0.5), Value(0.9)
     h = x
-    for _ in range(layers):
+    for _ in range(SMALL_LAYERS):
         h = (h * w + 1).relu()
+    middle = clock()
     h.backward()
+    end = clock()
+    timer.phase("forward", (middle - start) / SMALL_OPS_PER_RUN)
+    timer.phase("backward", (end - middle) / SMALL_OPS_PER_RUN)
 
 
-def mygrad_small_ops(layers=50):
+def mygrad_small_ops(timer):
     import mygrad
 
     x = mygrad.tensor(np.full((4, 4), 0.5, np.float32))
     w = mygrad.tensor(np.full((4, 4), 0.9, np.float32))
+    start = clock()
     h = x
-    for _ in range(layers):
+    for _ in range(SMALL_LAYERS):
         h = mygrad.tanh(h * w + 1)
-    mygrad.sum(h).backward()
+    out = mygrad.sum(h)
+    middle = clock()
+    out.backward()
+    end = clock()
+    timer.phase("forward", (middle - start) / SMALL_OPS_PER_RUN)
+    timer.phase("backward", (end - middle) / SMALL_OPS_PER_RUN)
+
+
+def mygrad_deep_chain(timer):
+    import mygrad
+
+    x = mygrad.tensor(np.ones(4, np.float32))
+    start = clock()
+    y = x
+    for _ in range(CHAIN):
+        y = y * 1.0001
+    out = mygrad.sum(y)
+    middle = clock()
+    out.backward()
+    end = clock()
+    timer.phase("forward", (middle - start) / CHAIN)
+    timer.phase("backward", (end - middle) / CHAIN)
+
+
+def mygrad_big_setup():
+    import mygrad
+
+    rng = np.random.default_rng(1)
+    x = mygrad.tensor(rng.standard_normal((1000, 1000)).astype(np.float32))
+    w = mygrad.tensor(rng.standard_normal((1000, 1000)).astype(np.float32))
+
+    def run(timer):
+        start = clock()
+        out = mygrad.sum(mygrad.tanh(x * w) + x)
+        middle = clock()
+        out.backward()
+        end = clock()
+        timer.phase("forward", middle - start)
+        timer.phase("backward", end - middle)
+    return run
+
+
+# HIPS autograd differentiates a Python function: forward and backward run
+# inside one call, so it reports the total only.
+
+def hips_small_ops(timer):
+    import autograd
+    import autograd.numpy as anp
+
+    def f(params):
+        x, w = params
+        h = x
+        for _ in range(SMALL_LAYERS):
+            h = anp.tanh(h * w + 1)
+        return anp.sum(h)
+    params = (np.full((4, 4), 0.5, np.float32), np.full((4, 4), 0.9, np.float32))
+    start = clock()
+    autograd.grad(f)(params)
+    timer.phase("total", (clock() - start) / SMALL_OPS_PER_RUN)
+
+
+def hips_deep_chain(timer):
+    import autograd
+    import autograd.numpy as anp
+
+    def f(x):
+        y = x
+        for _ in range(CHAIN):
+            y = y * 1.0001
+        return anp.sum(y)
+    start = clock()
+    autograd.grad(f)(np.ones(4, np.float32))
+    timer.phase("total", (clock() - start) / CHAIN)
+
+
+def hips_mlp_setup():
+    import autograd
+    import autograd.numpy as anp
+
+    rng = np.random.default_rng(0)
+    x = rng.standard_normal((64, 784)).astype(np.float32)
+    y = rng.integers(0, 10, 64)
+    params = [(rng.standard_normal((256, 784)) * 0.03).astype(np.float32),
+              np.zeros(256, np.float32),
+              (rng.standard_normal((10, 256)) * 0.06).astype(np.float32),
+              np.zeros(10, np.float32)]
+
+    def loss(params):
+        w1, b1, w2, b2 = params
+        hidden = anp.maximum(anp.dot(x, w1.T) + b1, 0)
+        logits = anp.dot(hidden, w2.T) + b2
+        shifted = logits - anp.max(logits, axis=1, keepdims=True)
+        log_probs = shifted - anp.log(anp.sum(anp.exp(shifted), axis=1, keepdims=True))
+        return -anp.mean(log_probs[np.arange(64), y])
+    gradient = autograd.grad(loss)
+
+    def step(timer):
+        start = clock()
+        grads = gradient(params)
+        for p, g in zip(params, grads):
+            p -= 0.01 * g
+        timer.phase("total", clock() - start)
+    return step
+
+
+def hips_big_setup():
+    import autograd
+    import autograd.numpy as anp
+
+    rng = np.random.default_rng(1)
+    x = rng.standard_normal((1000, 1000)).astype(np.float32)
+    w = rng.standard_normal((1000, 1000)).astype(np.float32)
+    gradient = autograd.grad(lambda params: anp.sum(anp.tanh(params[0] * params[1]) + params[0]))
+
+    def run(timer):
+        start = clock()
+        gradient((x, w))
+        timer.phase("total", clock() - start)
+    return run
+
+
+def hips_double_backward(timer):
+    import autograd
+    import autograd.numpy as anp
+
+    def f(x, w):
+        h = x
+        for _ in range(DOUBLE_LAYERS):
+            h = anp.tanh(h * w + 1)
+        return anp.sum(h)
+    first = autograd.grad(f)
+    w = np.full((4, 4), 0.9, np.float32)
+    start = clock()
+    autograd.grad(lambda x: anp.sum(first(x, w) ** 2))(np.full((4, 4), 0.5, np.float32))
+    timer.phase("total", clock() - start)
 
 
 # ---- reporting -----------------------------------------------------------------
@@ -149,41 +374,75 @@ def optional(name):
         return None
 
 
+def total(phases: dict) -> float:
+    return phases["total"] if "total" in phases else sum(phases.values())
+
+
 def main() -> None:
     import torch
 
     import minigrad
 
     torch.set_num_threads(os.cpu_count() or 1)
-    rows = []  # (workload, minigrad s, torch s, others)
-
-    mg_small = timed(lambda: small_ops(minigrad), 20) / SMALL_OPS_PER_RUN
-    th_small = timed(lambda: small_ops(torch), 20) / SMALL_OPS_PER_RUN
-    others = {}
-    if optional("micrograd"):
-        others["micrograd (scalars)"] = timed(micrograd_small_ops, 20) / SMALL_OPS_PER_RUN
+    peers_small = {}
     if optional("mygrad"):
-        others["MyGrad"] = timed(mygrad_small_ops, 20) / SMALL_OPS_PER_RUN
-    rows.append(("small ops (per op)", mg_small, th_small, others))
+        peers_small["MyGrad"] = mygrad_small_ops
+    if optional("autograd"):
+        peers_small["HIPS autograd"] = hips_small_ops
+    if optional("micrograd"):
+        peers_small["micrograd (scalars)"] = micrograd_small_ops
 
-    rows.append(("MLP step", timed(mlp_setup(minigrad), 20), timed(mlp_setup(torch), 20), {}))
-    rows.append(("deep chain", timed(lambda: deep_chain(minigrad), 3),
-                 timed(lambda: deep_chain(torch), 3), {}))
-    rows.append(("elementwise", timed(elementwise_setup(minigrad), 10),
-                 timed(elementwise_setup(torch), 10), {}))
+    def pair(fn, **peers):
+        return {"minigrad": lambda t: fn(minigrad, t), "PyTorch": lambda t: fn(torch, t),
+                **peers}
+
+    mlp_mg, mlp_th = mlp_setup(minigrad), mlp_setup(torch)
+    big_mg, big_th = big_setup(minigrad), big_setup(torch)
+    have_hips, have_mygrad = bool(optional("autograd")), bool(optional("mygrad"))
+    workloads = {
+        "small ops": (pair(small_ops, **peers_small), "per op"),
+        "deep chain": (pair(deep_chain, **({"MyGrad": mygrad_deep_chain} if have_mygrad else {}),
+                            **({"HIPS autograd": hips_deep_chain} if have_hips else {})),
+                       "per op"),
+        "MLP step": ({"minigrad": mlp_mg, "PyTorch": mlp_th,
+                      **({"HIPS autograd": hips_mlp_setup()} if have_hips else {})}, "per step"),
+        "1000x1000 reduce": ({"minigrad": big_mg, "PyTorch": big_th,
+                              **({"MyGrad": mygrad_big_setup()} if have_mygrad else {}),
+                              **({"HIPS autograd": hips_big_setup()} if have_hips else {})},
+                             "per run"),
+        "double backward": (pair(double_backward,
+                                 **({"HIPS autograd": hips_double_backward}
+                                    if have_hips else {})), "per run"),
+        "x ** 3 (2,000)": (pair(cube), "per op"),
+    }
+    rounds = {"deep chain": max(3, ROUNDS // 2)}
 
     print(f"machine: {machine()}\n")
-    print(f"{'workload':<20} {'minigrad':>12} {'PyTorch':>12} {'ratio':>7} {'target':>7}  others")
-    for name, ours, theirs, extra in rows:
-        ratio = ours / theirs
+    print(f"{'workload':<18} {'':<9} {'minigrad fwd / bwd = total':>30} "
+          f"{'PyTorch fwd / bwd = total':>30} {'ratio':>6} {'target':>7}")
+    for name, (libs, unit) in workloads.items():
+        best = run_rounds(libs, rounds.get(name, ROUNDS))
+        ours, theirs = best.pop("minigrad"), best.pop("PyTorch")
+        ratio = total(ours) / total(theirs)
         target = TARGETS.get(name)
         verdict = "" if target is None else ("ok" if ratio <= target else "MISSED")
-        peers = ", ".join(f"{peer} {_fmt(t)}" for peer, t in extra.items())
-        print(f"{name:<20} {_fmt(ours):>12} {_fmt(theirs):>12} {ratio:>7.2f} "
-              f"{'<= ' + str(target) if target else '':>7}  {verdict} {peers}")
+        print(f"{name:<18} {unit:<9} {_phases(ours):>30} {_phases(theirs):>30} "
+              f"{ratio:>6.2f} {'<= ' + str(target) if target else '':>7} {verdict}")
+        for peer, phases in best.items():
+            faster = "minigrad faster" if total(ours) < total(phases) else "minigrad SLOWER"
+            print(f"{'':<18} {peer + ':':<20} {_phases(phases):>30} {'':<20}"
+                  f"{total(phases) / total(theirs):>6.2f}   ({faster})")
 
     print()
     widget_figures()
+
+
+def _phases(phases: dict) -> str:
+    if "total" in phases:
+        return _fmt(phases["total"])
+    if len(phases) == 1:
+        return _fmt(next(iter(phases.values())))
+    return f"{_fmt(phases['forward'])} / {_fmt(phases['backward'])} = {_fmt(total(phases))}"
 
 
 def widget_figures() -> None:
@@ -191,6 +450,15 @@ def widget_figures() -> None:
     from widgets import BackwardStepper, draw_graph, render_svg
     from drawing import layers
     from widgets.render import _run
+
+    def timed(fn, repeat):
+        best = float("inf")
+        fn()
+        for _ in range(repeat):
+            start = clock()
+            fn()
+            best = min(best, clock() - start)
+        return best
 
     for boxes in (50, 500):
         out = layers(boxes // 5)
@@ -214,7 +482,7 @@ def _fmt(seconds: float) -> str:
     if seconds < 1e-3:
         return f"{seconds * 1e6:.1f} us"
     if seconds < 1:
-        return f"{seconds * 1e3:.1f} ms"
+        return f"{seconds * 1e3:.2f} ms"
     return f"{seconds:.2f} s"
 
 
