@@ -49,7 +49,7 @@ class Tensor:
     """
 
     __slots__ = ("_data", "dtype", "_requires_grad", "grad_fn", "_output_nr", "_grad",
-                 "_version_counter", "_base", "_accumulator", "_leaf_hooks", "__weakref__")
+                 "_version_cell", "_base", "_accumulator", "_leaf_hooks", "__weakref__")
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
     def __init__(self, data=(), *, requires_grad: bool = False):
@@ -65,7 +65,7 @@ class Tensor:
         self._requires_grad = grad_fn is not None or requires_grad
         self._output_nr = output_nr
         self._grad = None
-        self._version_counter = version if version is not None else _Version()
+        self._version_cell = version  # made when first needed (see _version_counter)
         self._base = base
         self._accumulator = None
         self._leaf_hooks = None
@@ -79,7 +79,17 @@ class Tensor:
         if type(data) is not np.ndarray:
             data = np.asarray(data)
         tensor = object.__new__(cls)
-        tensor._init(data, grad_fn, requires_grad, output_nr, version, base)
+        if requires_grad:
+            tensor._init(data, grad_fn, requires_grad, output_nr, version, base)
+            return tensor
+        tensor._data = data  # (_init, inlined: this runs once per operation)
+        tensor.dtype = _DTYPE_OF[data.dtype]
+        tensor.grad_fn = grad_fn
+        tensor._requires_grad = grad_fn is not None
+        tensor._output_nr = output_nr
+        tensor._grad = tensor._base = tensor._accumulator = tensor._leaf_hooks = None
+        tensor._version_cell = version
+        tensor._base = base
         return tensor
 
     @classmethod
@@ -96,7 +106,20 @@ class Tensor:
     @property
     def _version(self) -> int:
         """How many times this tensor (or a view of its memory) was changed in place."""
-        return self._version_counter.value
+        return 0 if self._version_cell is None else self._version_cell.value
+
+    @property
+    def _version_counter(self) -> _Version:
+        """The counter shared with views of the same memory. Made on first use:
+        most tensors are never saved, viewed or changed in place."""
+        cell = self._version_cell
+        if cell is None:
+            cell = self._version_cell = _Version()
+        return cell
+
+    def _bump_version(self) -> None:
+        """Count an in-place change."""
+        self._version_counter.value += 1
 
     @property
     def requires_grad(self) -> bool:

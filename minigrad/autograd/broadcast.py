@@ -11,6 +11,8 @@ added or repeated: ``sum_to(grad, (3, 1))``.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import errors
 
 __all__ = ["broadcast_shapes", "sum_to"]
@@ -37,20 +39,26 @@ def broadcast_shapes(*shapes) -> tuple[int, ...]:
 
 
 def sum_to(grad, shape: tuple[int, ...]):
-    """Sum ``grad`` (a Tensor) down to ``shape``: undo broadcasting.
+    """Sum ``grad`` (a Tensor, or a NumPy array) down to ``shape``: undo broadcasting.
 
     Axes that broadcasting added on the left are summed away; axes that were
     size 1 and got repeated are summed with keepdim.
     """
-    if grad.shape == shape:
+    if tuple(grad.shape) == tuple(shape):
         return grad
     if not shape:  # (torch's sum_to: a 0-dim target is one plain sum, SumBackward0)
+        if isinstance(grad, np.ndarray):
+            return np.asarray(np.sum(grad, dtype=grad.dtype))
         return grad.sum()
     leading = grad.ndim - len(shape)
     axes = tuple(range(leading)) + tuple(
         leading + axis for axis, size in enumerate(shape)
         if size == 1 and grad.shape[leading + axis] != 1
     )
+    if isinstance(grad, np.ndarray):
+        if axes:
+            grad = np.sum(grad, axis=axes, keepdims=True, dtype=grad.dtype)
+        return grad.reshape(shape)
     if axes:
         grad = grad.sum(axes, keepdim=True)
     if leading:

@@ -11,8 +11,15 @@
 3. A ready node applies its backward (the chain rule for its op) and sends
    one gradient along each of its ``next_functions`` edges.
 
+Two modes, one walk. Usually (``create_graph=False``) nothing about backward
+needs to be recorded, so the gradients are plain NumPy arrays and each
+node's ``backward`` formula runs on arrays: no dispatch, no nodes. With
+``create_graph=True`` the very same formulas run on Tensors, recording a
+graph of their own that can be differentiated again.
+
 ``backward_steps`` yields a ``BackwardStep`` per node run and changes no
-``.grad``: it is what the stepper widget shows. ``run_backward`` (behind
+``.grad``: it is what the stepper widget shows (its gradients are Tensors,
+wrapped as each step is handed out). ``run_backward`` (behind
 ``Tensor.backward`` and ``autograd.grad``) walks the very same generator and
 applies what each step says: leaf gradients accumulated, retained gradients
 stored, saved tensors freed.
@@ -22,19 +29,18 @@ from __future__ import annotations
 
 import heapq
 import warnings
-from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 import numpy as np
 
 from .. import errors
 from . import grad_mode
+from .float_errors import restore as restore_float_errors, silence as silence_float_errors
 from .node import AccumulateGrad, Node
 
 __all__ = ["BackwardStep", "backward_steps", "execution_order", "run_backward"]
 
 
-@dataclass(eq=False)
 class BackwardStep:
     """One node of a backward pass, as it ran.
 
@@ -48,13 +54,18 @@ class BackwardStep:
     ``retain_grad()``.
     """
 
-    index: int
-    node: Node
-    received: list = field(default_factory=list)
-    grad_outputs: tuple = ()
-    sent: tuple = ()
-    leaf_grad: object = None
-    retained: tuple = ()
+    __slots__ = ("index", "node", "received", "grad_outputs", "sent", "leaf_grad",
+                 "retained", "_owned")
+
+    def __init__(self, index: int, node: Node, received: list) -> None:
+        self.index = index
+        self.node = node
+        self.received = received
+        self.grad_outputs: tuple = ()
+        self.sent: tuple = ()
+        self.leaf_grad = None
+        self.retained: tuple = ()
+        self._owned = False  # grad_outputs[0] is an array nobody else holds
 
     @property
     def is_leaf(self) -> bool:
@@ -76,8 +87,18 @@ def backward_steps(tensors, grad_tensors=None, *, inputs=None) -> Iterator[Backw
     >>> [step.node.name() for step in torch.autograd.backward_steps((x * 3).sum())]
     ['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
     """
-    roots = _roots(tensors, grad_tensors)
-    return _walk(roots, targets=_targets(inputs), keep_graph=True, create_graph=False)
+    roots = _roots(tensors, grad_tensors, as_arrays=True)
+    walk = _walk(roots, targets=_targets(inputs), keep_graph=True, create_graph=False,
+                 reuse_buffers=False)
+    while True:
+        token = silence_float_errors()  # per step: the caller's code runs between steps
+        try:
+            step = next(walk, None)
+        finally:
+            restore_float_errors(token)
+        if step is None:
+            return
+        yield _as_tensors(step)
 
 
 def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False,
@@ -88,38 +109,69 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
         retain_graph = create_graph
     if create_graph and accumulate:
         warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
-    roots = _roots(tensors, grad_tensors)
+    on_arrays = not create_graph
+    roots = _roots(tensors, grad_tensors, as_arrays=on_arrays)
     targets = _targets(inputs)
     if accumulate and inputs is not None:
         for tensor in (inputs,) if isinstance(inputs, _tensor.Tensor) else inputs:
             if tensor.grad_fn is not None:
                 tensor.retain_grad()  # backward(inputs=[y]) fills y.grad, as in PyTorch
     captured = {}
-    for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph):
-        if step.is_leaf and accumulate and step.grad_outputs[0] is not None:
-            _store_grad(step.node.variable, step.leaf_grad, create_graph)
-        if targets is not None and step.node in targets:
-            for nr in targets[step.node]:
-                captured[(step.node, nr)] = step.grad_outputs[nr]
-        if accumulate:
-            for tensor, grad in step.retained:
-                _store_grad(tensor, grad, create_graph)
+    store = _store_array if on_arrays else _store_tensor
+    token = silence_float_errors()  # NumPy's float warnings: off once for the whole pass
+    try:
+        for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph,
+                          reuse_buffers=on_arrays):
+            if step.is_leaf and accumulate and step.grad_outputs[0] is not None:
+                store(step.node.variable, step.grad_outputs[0], step._owned)
+            if targets is not None and step.node in targets:
+                for nr in targets[step.node]:
+                    captured[(step.node, nr)] = _wrapped(step.grad_outputs[nr], on_arrays)
+            if accumulate:
+                for tensor, grad in step.retained:
+                    store(tensor, grad, False, retained=True)
+    finally:
+        restore_float_errors(token)
     return captured
 
 
-def _store_grad(tensor, grad, create_graph: bool) -> None:
-    """Set ``tensor.grad``. An existing gradient is updated in place (as
-    PyTorch does), so a reference someone kept to ``x.grad`` stays current."""
+def _wrapped(grad, on_arrays: bool):
+    if grad is None or not on_arrays:
+        return grad
+    return _tensor.Tensor._make(grad)
+
+
+def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:
+    """Add ``grad`` (an array) into ``tensor.grad``. The first gradient is kept
+    as it is when nobody else holds it (else copied); later ones are added in
+    place, as PyTorch does, so a reference someone kept to ``x.grad`` stays current."""
     old = tensor._grad
-    if old is None or create_graph or old.requires_grad or old.shape != grad.shape \
-            or not old._data.flags.writeable:
-        tensor._grad = grad
+    if old is None:
+        tensor._grad = _tensor.Tensor._make(grad if owned else np.array(grad, copy=True))
         return
-    np.copyto(old._data, grad._data, casting="unsafe")
-    old._version_counter.value += 1
+    data = old._data
+    if old.requires_grad or data.shape != grad.shape or not data.flags.writeable:
+        tensor._grad = old.detach() + _tensor.Tensor._make(grad)
+        return
+    np.add(data, grad, out=data, casting="unsafe")
+    old._bump_version()
 
 
-def _roots(tensors, grad_tensors) -> list:
+def _store_tensor(tensor, grad, owned: bool, retained: bool = False) -> None:
+    """``create_graph=True``: ``tensor.grad`` becomes a Tensor in the new graph.
+    As in torch, a leaf's first grad is copied into new memory (CopyBackwards),
+    a retained one is cloned (CloneBackward0), both in the graph."""
+    old = tensor._grad
+    with grad_mode.enable_grad():
+        if old is not None:
+            tensor._grad = old + grad
+        elif retained:
+            tensor._grad = grad.clone()
+        else:
+            tensor._grad = grad.new_zeros(tuple(grad.shape)).copy_(grad)
+
+
+def _roots(tensors, grad_tensors, as_arrays: bool) -> list:
     """Pair each output with its seed gradient, checking both as torch does."""
     Tensor = _tensor.Tensor
     if isinstance(tensors, Tensor):
@@ -147,7 +199,7 @@ def _roots(tensors, grad_tensors) -> list:
                 raise errors.gradient_shape_mismatch(index, grad.shape, output.shape)
             if grad.dtype is not output.dtype:
                 grad = grad.to(output.dtype)
-        roots.append((*output._gradient_edge(), grad))
+        roots.append((*output._gradient_edge(), grad._data if as_arrays else grad))
     return roots
 
 
@@ -176,8 +228,10 @@ def _count_dependencies(root_nodes: Sequence[Node]) -> dict:
         for next_node, _ in node.next_functions:
             if next_node is None:
                 continue
-            dependencies[next_node] = dependencies.get(next_node, 0) + 1
-            if next_node not in seen:
+            if next_node in seen:
+                dependencies[next_node] += 1
+            else:
+                dependencies[next_node] = 1
                 seen.add(next_node)
                 stack.append(next_node)
     return dependencies
@@ -250,17 +304,20 @@ def _creation_number(node) -> float:
     return node._sequence_nr
 
 
-def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[BackwardStep]:
+def _walk(roots, targets, keep_graph: bool, create_graph: bool,
+          reuse_buffers: bool) -> Iterator[BackwardStep]:
+    """The walk itself, in ``execution_order``. ``reuse_buffers``: a gradient
+    array that a node made itself (not one it received) has one receiver,
+    which may add into it in place; off when the steps are shown, since a step
+    must keep its values."""
     root_nodes = [node for node, _, _ in roots]
     dependencies = _count_dependencies(root_nodes)
     needed = _needed(dependencies, targets) if targets is not None else None
     arrivals: dict = {}  # node -> [(from_node, output_nr, grad)]
-
-    def deliver(node, nr, grad, source):
-        arrivals.setdefault(node, []).append((source, nr, grad))
+    owned: set = set()  # ids of arriving arrays that only their receiver holds
 
     for node, nr, grad in roots:
-        deliver(node, nr, grad, None)
+        arrivals.setdefault(node, []).append((None, nr, grad))
 
     index = 0
     for node in execution_order(root_nodes, dependencies=dependencies):
@@ -268,76 +325,134 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
         if needed is not None and node not in needed:
             continue
         step = BackwardStep(index, node, received)
-        # Backward formulas are recorded only for create_graph=True; the mode
-        # is set per step, not across the yield, so the caller's code between
-        # steps runs in its own grad mode.
-        previous = grad_mode._enabled
-        grad_mode._set_enabled(create_graph)
-        try:
-            _compute_step(step, node, create_graph, keep_graph,
-                          run=targets is None or _leads_further(node, needed))
-        finally:
-            grad_mode._set_enabled(previous)
+        run = targets is None or _leads_further(node, needed)
+        if create_graph:
+            # Backward formulas are recorded; the mode is set per step, not
+            # across the yield, so the caller's code between steps runs in its own mode.
+            previous = grad_mode._enabled
+            grad_mode._set_enabled(True)
+            try:
+                _compute_step(step, node, keep_graph, run, None, False)
+            finally:
+                grad_mode._set_enabled(previous)
+        else:
+            _compute_step(step, node, keep_graph, run, owned if reuse_buffers else None, True)
         for next_node, input_nr, grad in step.sent:
             if next_node is not None and grad is not None:
-                deliver(next_node, input_nr, grad, node)
+                if next_node in arrivals:
+                    arrivals[next_node].append((node, input_nr, grad))
+                else:
+                    arrivals[next_node] = [(node, input_nr, grad)]
         index += 1
         yield step
 
 
-def _compute_step(step, node, create_graph, keep_graph, run) -> None:
+def _compute_step(step, node, keep_graph, run, owned, on_arrays) -> None:
     """Fill in ``step``: sum what arrived, run hooks, then the node's backward."""
-    step.grad_outputs = _sum_arrivals(node, step.received)
-    if step.grad_outputs[0] is None and all(grad is None for grad in step.grad_outputs):
-        # Every edge in delivered "no gradient" (e.g. the backward of norm(0)):
-        # nothing to run; the node passes "no gradient" on.
-        if isinstance(node, AccumulateGrad):
-            step.leaf_grad = node.variable._grad
-        else:
-            step.sent = tuple((next_node, nr, None) for next_node, nr in node.next_functions)
+    received = step.received
+    if len(received) == 1 and received[0][1] == 0:  # one edge in: nothing to add
+        grad = received[0][2]
+        step.grad_outputs = (grad,)
+        step._owned = owned is not None and id(grad) in owned
+        if step._owned:
+            owned.discard(id(grad))
+    else:
+        step.grad_outputs = _sum_arrivals(step, received, owned)
+        if step.grad_outputs[0] is None and all(g is None for g in step.grad_outputs):
+            # Every edge in delivered "no gradient" (e.g. the backward of norm(0)):
+            # nothing to run; the node passes "no gradient" on.
+            if not isinstance(node, AccumulateGrad):
+                step.sent = tuple((next_node, nr, None) for next_node, nr in node.next_functions)
+            return
+    if node._tensor_pre_hooks or node._retains_grad or (
+            type(node) is AccumulateGrad and node.variable._leaf_hooks):
+        _run_tensor_hooks(node, step, on_arrays)
+    if type(node) is AccumulateGrad or not run:
         return
-    _run_tensor_hooks(node, step, create_graph)
-    if isinstance(node, AccumulateGrad):
-        step.leaf_grad = _accumulated(node.variable, step.grad_outputs[0], create_graph)
-    elif run:
+    if on_arrays:
+        grads = node._run_on_arrays(step.grad_outputs)
+    else:
         grads = node._run(step.grad_outputs)
-        if not keep_graph:
-            node.release_saved()
-        step.sent = tuple(
-            (next_node, input_nr, grad)
-            for (next_node, input_nr), grad in zip(node.next_functions, grads)
-        )
+    if not keep_graph:
+        node.release_saved()
+    step.sent = sent = tuple(
+        (next_node, input_nr, grad)
+        for (next_node, input_nr), grad in zip(node.next_functions, grads)
+    )
+    if owned is not None:
+        _claim_new_buffers(sent, step.grad_outputs, owned)
+
+
+def _claim_new_buffers(sent, grad_outputs, owned: set) -> None:
+    """Mark the gradients this node made itself, each sent along one edge only,
+    as owned by their receiver (which may then add into them in place)."""
+    seen = []
+    for _, _, grad in sent:
+        if grad is None or type(grad) is not np.ndarray:
+            continue
+        if any(grad is other for other in seen) or any(grad is g for g in grad_outputs):
+            owned.discard(id(grad))
+            continue
+        seen.append(grad)
+        flags = grad.flags
+        if flags.owndata and flags.writeable:
+            owned.add(id(grad))
 
 
 def _leads_further(node, needed) -> bool:
     return any(next_node in needed for next_node, _ in node.next_functions)
 
 
-def _sum_arrivals(node: Node, received: list) -> tuple:
-    """Sum the gradients that arrived for each output of ``node``."""
-    if len(received) == 1 and received[0][1] == 0:  # one edge in: nothing to add
-        return (received[0][2],)
+def _sum_arrivals(step, received: list, owned) -> tuple:
+    """Sum the gradients that arrived for each output of the node. With arrays,
+    the first sum makes a new buffer (or reuses an owned arrival) and the
+    rest are added into it in place."""
     outputs = 1 + max((nr for _, nr, _ in received), default=0)
     sums = [None] * outputs
+    mine = [False] * outputs  # sums[nr] is a buffer only this walk holds
     for _, nr, grad in received:
-        sums[nr] = grad if sums[nr] is None else sums[nr] + grad
+        current = sums[nr]
+        if current is None:
+            sums[nr] = grad
+            mine[nr] = owned is not None and id(grad) in owned
+        elif owned is None:  # Tensors, or steps that are shown: new values
+            sums[nr] = current + grad
+        elif mine[nr] and current.shape == grad.shape and current.dtype == grad.dtype:
+            np.add(current, grad, out=current)
+        elif id(grad) in owned and current.shape == grad.shape and current.dtype == grad.dtype:
+            np.add(grad, current, out=grad)
+            sums[nr], mine[nr] = grad, True
+        else:
+            sums[nr], mine[nr] = current + grad, True
+    if owned is not None:
+        for _, _, grad in received:
+            owned.discard(id(grad))
+        step._owned = mine[0]
     return tuple(sums)
 
 
-def _run_tensor_hooks(node: Node, step: BackwardStep, create_graph: bool) -> None:
+def _run_tensor_hooks(node: Node, step: BackwardStep, on_arrays: bool) -> None:
     """Hooks from ``register_hook`` may replace a gradient; retained
-    gradients (``retain_grad``) see the result, as in PyTorch."""
+    gradients (``retain_grad``) see the result, as in PyTorch. Hooks see
+    Tensors (arrays are wrapped for them, and run with grad mode off)."""
     hooks = node._tensor_pre_hooks
-    if isinstance(node, AccumulateGrad) and node.variable._leaf_hooks:
+    if type(node) is AccumulateGrad and node.variable._leaf_hooks:
         hooks = {0: node.variable._leaf_hooks}
     if hooks:
         grads = list(step.grad_outputs)
-        for nr, hook_list in hooks.items():
-            for hook in hook_list:
-                if nr < len(grads) and grads[nr] is not None:
-                    replaced = hook(grads[nr])
-                    if replaced is not None:
-                        grads[nr] = replaced
+        previous = grad_mode._enabled
+        if on_arrays:
+            grad_mode._set_enabled(False)
+        try:
+            for nr, hook_list in hooks.items():
+                for hook in hook_list:
+                    if nr < len(grads) and grads[nr] is not None:
+                        replaced = hook(_wrapped(grads[nr], on_arrays))
+                        if replaced is not None:
+                            grads[nr] = replaced._data if on_arrays else replaced
+                            step._owned = step._owned and nr != 0
+        finally:
+            grad_mode._set_enabled(previous)
         step.grad_outputs = tuple(grads)
     retains = node._retains_grad
     if retains:
@@ -346,25 +461,41 @@ def _run_tensor_hooks(node: Node, step: BackwardStep, create_graph: bool) -> Non
             tensor = ref()
             if tensor is not None and nr < len(step.grad_outputs) \
                     and step.grad_outputs[nr] is not None:
-                retained.append((tensor, _accumulated(tensor, step.grad_outputs[nr],
-                                                      create_graph, retained=True)))
+                retained.append((tensor, step.grad_outputs[nr]))
         step.retained = tuple(retained)
 
 
-def _accumulated(tensor, grad, create_graph: bool, retained: bool = False):
+def _as_tensors(step: BackwardStep) -> BackwardStep:
+    """A step as ``backward_steps`` shows it: its gradients as Tensors, and what
+    ``.grad`` would become (nothing is changed)."""
+    Tensor = _tensor.Tensor
+
+    def wrap(grad):
+        return None if grad is None else Tensor._make(grad)
+    step.received = [(source, nr, wrap(grad)) for source, nr, grad in step.received]
+    step.grad_outputs = tuple(wrap(grad) for grad in step.grad_outputs)
+    step.sent = tuple((node, nr, wrap(grad)) for node, nr, grad in step.sent)
+    previous = grad_mode._enabled
+    grad_mode._set_enabled(False)
+    try:
+        if step.is_leaf:
+            grad = step.grad_outputs[0] if step.grad_outputs else None
+            step.leaf_grad = step.node.variable._grad if grad is None else \
+                _accumulated(step.node.variable, grad)
+        step.retained = tuple((tensor, _accumulated(tensor, wrap(grad)))
+                              for tensor, grad in step.retained)
+    finally:
+        grad_mode._set_enabled(previous)
+    return step
+
+
+def _accumulated(tensor, grad):
     """What ``tensor.grad`` becomes when ``grad`` arrives: gradients add up
     across backward calls (that is why training loops call ``zero_grad``)."""
     old = tensor._grad
-    if old is not None:
-        return old + grad
-    # A copy: the arriving tensor may be the caller's own (y.backward(g)).
-    if not create_graph:
-        return grad.detach().clone()
-    # As torch: a leaf's first grad is copied into new memory (CopyBackwards),
-    # a retained one is cloned (CloneBackward0), both in the graph.
-    if retained:
-        return grad.clone()
-    return grad.new_zeros(tuple(grad.shape)).copy_(grad)
+    if old is None:
+        return grad.clone()  # a copy: the arriving tensor may be the caller's own
+    return old + grad
 
 
 # At the bottom, because tensor.py (the floor above) imports this module.

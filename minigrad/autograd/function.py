@@ -31,6 +31,7 @@ class FunctionCtx(Node):
     """The ``ctx`` of a custom Function: also its node in the graph."""
 
     _function: type  # the user's Function subclass
+    formula_on_arrays = False  # the user's backward is written for Tensors
 
     def __init__(self) -> None:
         super().__init__()

@@ -13,6 +13,10 @@ import functools
 __all__ = ["is_grad_enabled", "no_grad", "enable_grad", "set_grad_enabled"]
 
 _enabled = True
+# True while a built-in backward formula runs on Tensors (create_graph=True):
+# PyTorch's formulas are C++, where ``grad * 2`` multiplies by a Scalar and is
+# recorded as MulBackward1 (``x * 2`` in Python records MulBackward0).
+_in_formula = False
 
 
 def is_grad_enabled() -> bool:

@@ -39,6 +39,7 @@ from ..dtypes import LEGACY_NAMES
 from . import grad_mode
 from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
+from .float_errors import restore as restore_float_errors, silence as silence_float_errors
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor"]
 
@@ -57,14 +58,20 @@ class SavedTensor:
 
     __slots__ = ("tensor", "data", "version", "saved_version", "output_nr")
 
-    def __init__(self, tensor, *, is_output: bool = False):
-        self.version = tensor._version_counter
-        self.saved_version = tensor._version_counter.value
+    def __init__(self, tensor, *, is_output: bool = False, array=None):
+        self.version = version = tensor._version_counter
+        self.saved_version = version.value
         self.output_nr = tensor._output_nr
-        if is_output:
-            self.tensor, self.data = None, tensor._data
-        else:
-            self.tensor, self.data = tensor, None
+        # ``data``: the array backward formulas read on arrays: the one forward
+        # computed with (an input converted to the result dtype, as torch computes).
+        self.tensor = None if is_output else tensor
+        self.data = tensor._data if array is None else array
+
+    def unpack_array(self, node: "Node"):
+        """The saved value as the array forward used (backward on arrays)."""
+        if self.version.value != self.saved_version:
+            self.unpack(node)  # raises the in-place modification error
+        return self.data
 
     def unpack(self, node: "Node"):
         Tensor = _tensor.Tensor
@@ -105,6 +112,11 @@ class Node:
     """Base class of every backward node (``grad_fn``)."""
 
     is_view = False  # True for ops whose result shares memory with input 0
+    # True: ``backward`` is written with operators and ``ops.fn`` functions, so it
+    # runs on NumPy arrays as well as on Tensors (see ``_run_on_arrays``).
+    formula_on_arrays = True
+    _on_arrays = False  # set on the node while its formula runs on arrays
+
     formula = None  # a Formula: what the op computes and its local derivatives
 
     def __init_subclass__(cls, **kwargs) -> None:
@@ -150,21 +162,28 @@ class Node:
         node = object.__new__(cls)
         node._pending = {} if record else False  # False: save() keeps nothing
         arrays = _as_arrays(inputs, cast_to)
-        result = node.forward(*arrays, **params)
+        token = silence_float_errors()  # inf and nan come silently, as in torch
+        try:
+            result = node.forward(*arrays, **params)
+        finally:
+            restore_float_errors(token)
         # A view shares memory, and so the version counter, with its base.
-        version = base = None
         if cls.is_view:
             base = inputs[0]
             version = base._version_counter
             if base._base is not None:
                 base = base._base
-        if not record:
-            return _tensor.Tensor._make(result, version=version, base=base)
-        output = _tensor.Tensor._make(result, grad_fn=node, version=version, base=base)
-        node._link(inputs, output)
+            if not record:
+                return _tensor.Tensor._make(result, version=version, base=base)
+            output = _tensor.Tensor._make(result, grad_fn=node, version=version, base=base)
+        elif not record:
+            return _tensor.Tensor._make(result)
+        else:
+            output = _tensor.Tensor._make(result, grad_fn=node)
+        node._link(inputs, output, arrays)
         return output
 
-    def _link(self, inputs, output) -> None:
+    def _link(self, inputs, output, arrays=None) -> None:
         """Connect this node to its inputs' nodes and resolve saved values."""
         self._sequence_nr = next(_sequence)
         self._saved = {}
@@ -183,7 +202,7 @@ class Node:
         self.needs_input_grad = tuple(needs)
         self._input_meta = tuple(meta)
         for name, value in (self._pending or {}).items():
-            self._saved[name] = _resolve_saved(value, inputs, output)
+            self._saved[name] = _resolve_saved(value, inputs, output, arrays)
         self._pending = None
 
     # (The first argument is ``node``, not ``self``: ``self`` is a saved name.)
@@ -234,6 +253,10 @@ class Node:
             except KeyError:
                 pass
             else:
+                if self._on_arrays:
+                    if value is _FREED:
+                        raise RuntimeError(errors.BACKWARD_TWICE)
+                    return value.unpack_array(self) if type(value) is SavedTensor else value
                 return self._unpack(value)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
 
@@ -269,14 +292,16 @@ class Node:
         return self._run(grad_outputs)
 
     def _run(self, grad_outputs: tuple) -> tuple:
-        # As in torch, every saved value is unpacked before the formula runs, so
-        # a freed graph or an in-place change fails even where this call would
-        # not read the value.
-        for value in self._saved.values():
-            if value is _FREED or (type(value) is SavedTensor
-                                   and value.version.value != value.saved_version):
-                self._unpack(value)  # raises
-        grads = self.backward(*grad_outputs)
+        self._check_saved()
+        if self.formula_on_arrays:  # a built-in formula: numbers in it are C++ Scalars
+            previous = grad_mode._in_formula
+            grad_mode._in_formula = True
+            try:
+                grads = self.backward(*grad_outputs)
+            finally:
+                grad_mode._in_formula = previous
+        else:
+            grads = self.backward(*grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
         if len(grads) != len(self.next_functions):
@@ -285,6 +310,65 @@ class Node:
                 f"(expected {len(self.next_functions)}, got {len(grads)})"
             )
         return tuple(self._validate(index, grad) for index, grad in enumerate(grads))
+
+    def _check_saved(self) -> None:
+        """As in torch, every saved value is unpacked before the formula runs, so
+        a freed graph or an in-place change fails even where this call would
+        not read the value."""
+        for value in self._saved.values():
+            if value is _FREED or (type(value) is SavedTensor
+                                   and value.version.value != value.saved_version):
+                self._unpack(value)  # raises
+
+    def _run_on_arrays(self, grad_outputs: tuple) -> tuple:
+        """``backward`` on NumPy arrays (backward without ``create_graph``): the
+        gradients and the saved values (``self._saved_...``) are arrays, so the
+        formula records nothing. Nodes whose formula needs Tensors (custom
+        Functions) get Tensors, with grad mode off, and hand back arrays."""
+        if not self.formula_on_arrays:
+            Tensor = _tensor.Tensor
+            previous = grad_mode._enabled
+            grad_mode._set_enabled(False)
+            try:
+                grads = self._run(tuple(None if g is None else Tensor._make(g)
+                                        for g in grad_outputs))
+            finally:
+                grad_mode._set_enabled(previous)
+            return tuple(None if g is None else g._data for g in grads)
+        self._check_saved()
+        self._on_arrays = True
+        try:
+            grads = self.backward(*grad_outputs)
+        finally:
+            del self._on_arrays
+        if type(grads) is not tuple:
+            grads = (grads,)
+        if len(grads) != len(self.next_functions):
+            raise RuntimeError(
+                f"function {self.name()} returned an incorrect number of gradients "
+                f"(expected {len(self.next_functions)}, got {len(grads)})"
+            )
+        meta = self._input_meta
+        return tuple(None if grad is None or meta[index] is None
+                     else self._validate_array(index, grad, meta[index])
+                     for index, grad in enumerate(grads))
+
+    def _validate_array(self, index: int, grad, meta):
+        """``_validate`` for arrays."""
+        shape, np_dtype = meta
+        if type(grad) is not np.ndarray:
+            grad = np.asarray(grad)  # (NumPy gives 0-dim results as scalars)
+        if grad.shape != shape:
+            if not is_expandable_to(shape, grad.shape):
+                raise RuntimeError(
+                    f"Function {self.name()} returned an invalid gradient at index "
+                    f"{index} - got {list(grad.shape)} but expected shape compatible "
+                    f"with {list(shape)}"
+                )
+            grad = sum_to(grad, shape)
+        if grad.dtype != np_dtype:
+            grad = grad.astype(np_dtype)
+        return grad
 
     def _validate(self, index: int, grad):
         """Bring a returned gradient to its input's shape (undoing broadcasting)
@@ -353,6 +437,9 @@ def _as_arrays(inputs, cast_to) -> list:
     """The NumPy values ``forward`` receives: each tensor's array, converted to
     the result dtype ``cast_to`` if needed; anything else as it is."""
     target = None if cast_to is None else cast_to.numpy
+    if len(inputs) == 1 and target is None:
+        data = getattr(inputs[0], "_data", None)
+        return [inputs[0] if data is None else data]
     arrays = []
     for value in inputs:
         data = getattr(value, "_data", None)
@@ -379,7 +466,7 @@ class _Input:
 _RESULT = object()  # ``save_result``'s note that the output is saved
 
 
-def _resolve_saved(value, inputs, output):
+def _resolve_saved(value, inputs, output, arrays=None):
     """Turn what ``forward`` saved into what backward will unpack.
 
     An input -> that input Tensor (with its graph, for double backward); the
@@ -393,7 +480,11 @@ def _resolve_saved(value, inputs, output):
                 getattr(inputs[k], "_requires_grad", False) for k in value.for_grad_of):
             return None
         x = inputs[value.position]
-        return SavedTensor(x) if isinstance(x, _tensor.Tensor) else x
+        if not isinstance(x, _tensor.Tensor):
+            return x
+        # (formulas on arrays read the array forward computed with: the input
+        # converted to the result dtype, as torch computes)
+        return SavedTensor(x, array=None if arrays is None else arrays[value.position])
     if value is _RESULT:
         return SavedTensor(output, is_output=True)
     if isinstance(value, np.ndarray):

@@ -15,15 +15,9 @@ C_TYPE_NAMES = {
 }
 
 __all__ = ["normalize_dim", "normalize_dims", "as_tensor", "is_tensor", "float_dtype_for",
-           "broadcast_shapes", "is_number", "quietly"]
+           "broadcast_shapes", "is_number"]
 
 NUMBER_TYPES = (int, float, bool, np.number, np.bool_)
-
-
-def quietly():
-    """``with quietly():`` compute inf and nan silently, as torch does (NumPy would
-    warn "divide by zero encountered", "invalid value encountered", ...)."""
-    return np.errstate(all="ignore")
 
 
 def is_number(value) -> bool:

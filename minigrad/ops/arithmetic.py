@@ -10,11 +10,13 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Node
-from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor, quietly
+from . import fn
+from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
 
-__all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal"]
+__all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power"]
 
 
 def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
@@ -29,6 +31,15 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
         check_operand(op, b)
         check_operand(op, a)
         dtype = dtypes.result_type(a, b)
+        if float_only:
+            dtype = float_dtype_for(dtype)
+        scalar_cls = _SCALAR_OVERLOADS.get(node_cls)
+        if grad_mode._in_formula and scalar_cls is not None and (
+                is_tensor(a) or node_cls is not DivBackward0):
+            # Inside a backward formula (create_graph=True): tensor op number is
+            # C++'s Scalar overload, as in PyTorch's formulas.
+            tensor, number = (a, b) if is_tensor(a) else (b, a)
+            return scalar_cls.apply(tensor, cast_to=dtype, other=number, **params)
         a, b = _wrapped(a), _wrapped(b)
     if float_only:
         dtype = float_dtype_for(dtype)
@@ -84,14 +95,39 @@ def _check_sub(a, b) -> None:
         )
 
 
-def _power(base, exponent):
-    """base ** exponent in NumPy, with torch's integer rule for negative exponents
-    (1 ** -n = 1, (-1) ** -n = +-1, anything else ** -n = 0) where NumPy refuses."""
+def power(base, exponent):
+    """base ** exponent computed as torch's kernels do. For a float tensor and a
+    number: 2, 3 and -2 by multiplication (``x * x * x``: as fast as two
+    multiplications, and torch's exact values), 0.5 and -0.5 by ``sqrt``, -1 by
+    ``reciprocal``; 0 and 1 without computing. Integers follow torch's rule for
+    negative exponents (1 ** -n = 1, (-1) ** -n = +-1, anything else ** -n = 0)."""
+    if isinstance(exponent, (int, float)) and isinstance(base, np.ndarray) \
+            and base.dtype.kind == "f" and not isinstance(exponent, bool):
+        if exponent == 0:
+            return np.ones_like(base)
+        if exponent == 1:
+            return base.copy()
+        if base.dtype != np.float16:  # (torch computes half powers with pow itself)
+            if exponent == 2:
+                return np.multiply(base, base)
+            if exponent == 3:
+                cube = np.multiply(base, base)
+                return np.multiply(cube, base, out=cube)
+            if exponent == -2:
+                square = np.multiply(base, base)
+                return np.divide(1, square, out=square)
+            if exponent == 0.5:
+                return np.sqrt(base)
+            if exponent == -0.5:
+                root = np.sqrt(base)
+                return np.divide(1, root, out=root)
+            if exponent == -1:
+                return np.divide(1, base)
+        return np.power(base, exponent)
     base_array, exponent_array = np.asarray(base), np.asarray(exponent)
     if base_array.dtype == np.bool_ and exponent_array.dtype == np.bool_:
         return np.logical_or(base_array, np.logical_not(exponent_array))  # x**0 = 1, x**1 = x
-    with quietly():
-        return _integer_power(base, exponent, base_array, exponent_array)
+    return _integer_power(base, exponent, base_array, exponent_array)
 
 
 def _integer_power(base, exponent, base_array, exponent_array):
@@ -119,8 +155,7 @@ class AddBackward0(Node):
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
-        with quietly():
-            return np.add(a, b) if alpha == 1 else np.add(a, alpha * b)
+        return np.add(a, b) if alpha == 1 else np.add(a, alpha * b)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -132,8 +167,7 @@ class SubBackward0(Node):
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
-        with quietly():
-            return np.subtract(a, b) if alpha == 1 else np.subtract(a, alpha * b)
+        return np.subtract(a, b) if alpha == 1 else np.subtract(a, alpha * b)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -148,8 +182,7 @@ class RsubBackward1(Node):
 
     def forward(self, a, other, alpha=1):
         self.save(alpha=alpha)
-        with quietly():
-            return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
+        return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -164,8 +197,7 @@ class RsubBackward0(Node):
 
     def forward(self, a, other, alpha=1):
         self.save(alpha=alpha)
-        with quietly():
-            return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
+        return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -178,13 +210,57 @@ class MulBackward0(Node):
     def forward(self, a, b):
         self.save_inputs(other=1, for_grad_of=0)
         self.save_inputs(self=0, for_grad_of=1)
-        with quietly():
-            return np.multiply(a, b)
+        return np.multiply(a, b)
 
     def backward(self, grad):
         grad_a = grad * self._saved_other if self.needs_input_grad[0] else None
         grad_b = grad * self._saved_self if self.needs_input_grad[1] else None
         return grad_a, grad_b
+
+
+class AddBackward1(Node):
+    """z = self + alpha * other, other a number (C++'s Scalar overload, as recorded
+    inside backward formulas).   dz/dself = 1"""
+
+    def forward(self, a, other, alpha=1):
+        return np.add(a, other if alpha == 1 else alpha * other)
+
+    def backward(self, grad):
+        return grad
+
+
+class SubBackward1(Node):
+    """z = self - alpha * other, other a number (C++'s Scalar overload).   dz/dself = 1"""
+
+    def forward(self, a, other, alpha=1):
+        return np.subtract(a, other if alpha == 1 else alpha * other)
+
+    def backward(self, grad):
+        return grad
+
+
+class MulBackward1(Node):
+    """z = self * other, other a number (C++'s Scalar overload, as recorded inside
+    backward formulas).   dz/dself = other"""
+
+    def forward(self, a, other):
+        self.save(other=other)
+        return np.multiply(a, other)
+
+    def backward(self, grad):
+        return grad * self._saved_other
+
+
+class DivBackward1(Node):
+    """z = self / other, other a number (C++'s Scalar overload: mean's backward
+    divides by the count this way).   dz/dself = 1 / other"""
+
+    def forward(self, a, other):
+        self.save(other=other)
+        return np.true_divide(a, other)
+
+    def backward(self, grad):
+        return grad / self._saved_other
 
 
 class DivBackward0(Node):
@@ -193,8 +269,7 @@ class DivBackward0(Node):
     def forward(self, a, b):
         self.save_inputs(self=0, for_grad_of=1)
         self.save_inputs(other=1)
-        with quietly():
-            return np.true_divide(a, b)
+        return np.true_divide(a, b)
 
     def backward(self, grad):
         other = self._saved_other
@@ -217,8 +292,7 @@ class ReciprocalBackward0(Node):
     formula = Formula("z", "1 / self", d={"self": "-1 / self**2 = -z**2"})
 
     def forward(self, a):
-        with quietly():
-            result = np.asarray(np.reciprocal(a))  # (ufuncs give 0-dim inputs back as scalars)
+        result = np.asarray(np.reciprocal(a))  # (ufuncs give 0-dim inputs back as scalars)
         self.save_result()
         return result
 
@@ -236,13 +310,13 @@ class PowBackward0(Node):
     def forward(self, a, exponent):
         self.save_inputs(self=0)
         self.save(exponent=exponent)
-        return _power(a, exponent)
+        return power(a, exponent)
 
     def backward(self, grad):
         exponent = self._saved_exponent
         if exponent == 0:
-            return grad.new_zeros(tuple(grad.shape))  # (torch: zeros, not grad * 0)
-        return grad * exponent * self._saved_self ** (exponent - 1)
+            return fn.zeros(grad.shape, grad)  # (torch: zeros, not grad * 0)
+        return grad * (exponent * fn.pow(self._saved_self, exponent - 1))
 
 
 class PowBackward1(Node):
@@ -253,7 +327,7 @@ class PowBackward1(Node):
                       note="exponent is a tensor.")
 
     def forward(self, a, b):
-        result = np.asarray(_power(a, b))
+        result = np.asarray(power(a, b))
         self.save_inputs(self=0, exponent=1)
         self.save_result()
         return result
@@ -261,14 +335,13 @@ class PowBackward1(Node):
     def backward(self, grad):
         base, exponent = self._saved_self, self._saved_exponent
         grad_a = grad_b = None
-        zero = grad.new_zeros(())
         if self.needs_input_grad[0]:
             # where exponent == 0 the derivative is 0 (avoids 0 * inf at base 0)
-            grad_a = where(exponent == 0, zero, grad * (exponent * base ** (exponent - 1)))
+            grad_a = fn.where(exponent == 0, 0.0, grad * (exponent * base ** (exponent - 1)))
         if self.needs_input_grad[1]:
             # d/db a**b = a**b * log(a); taken as 0 where a == 0 and b >= 0
-            result_log = self._saved_result * base.log()
-            grad_b = grad * where((exponent >= 0) & (base == 0), zero, result_log)
+            result_log = self._saved_result * fn.log(base)
+            grad_b = grad * fn.where((exponent >= 0) & (base == 0), 0.0, result_log)
         return grad_a, grad_b
 
 
@@ -279,7 +352,7 @@ class PowBackward2(Node):
                       note="A number as base (``2 ** x``).")
 
     def forward(self, exponent, base):
-        result = np.asarray(_power(base, exponent))
+        result = np.asarray(power(base, exponent))
         self.save(self=base)  # (a number)
         self.save_inputs(exponent=0)
         self.save_result()
@@ -288,11 +361,14 @@ class PowBackward2(Node):
     def backward(self, grad):
         base = self._saved_self
         if base == 0:  # d/db 0**b is taken as 0 for b >= 0 (log(0) would give nan)
-            return where(self._saved_exponent >= 0, grad.new_zeros(()),
-                         grad * self._saved_result * float("-inf"))
-        with quietly():
-            log_base = float(np.log(base))
-        return grad * self._saved_result * log_base
+            return grad * fn.where(self._saved_exponent >= 0, 0.0,
+                                   self._saved_result * float("-inf"))
+        log_base = float(np.log(base))
+        return grad * (self._saved_result * log_base)
+
+
+_SCALAR_OVERLOADS = {AddBackward0: AddBackward1, SubBackward0: SubBackward1,
+                     MulBackward0: MulBackward1, DivBackward0: DivBackward1}
 
 
 def add(a, b, alpha=1):
@@ -359,5 +435,3 @@ def rpow(a, base):
     _check_pow(dtype)
     return PowBackward2.apply(a, cast_to=dtype, base=base)
 
-
-from .pointwise import where  # noqa: E402  (pointwise imports nothing from here)

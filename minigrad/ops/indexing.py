@@ -23,6 +23,7 @@ from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from . import fn
 from ._common import is_tensor, normalize_dim
 
 __all__ = ["getitem", "setitem", "select", "slice_dim", "index_put_into"]
@@ -40,8 +41,28 @@ class SelectBackward0(Node):
         return x[(slice(None),) * dim + (index, Ellipsis)]  # (... keeps a 0-dim view)
 
     def backward(self, grad):
-        index = (slice(None),) * self._saved_dim + (self._saved_index,)
-        return index_put_into(grad, self._saved_self_sym_sizes, index)
+        return fn.select_backward(grad, self._saved_self_sym_sizes, self._saved_dim,
+                                  self._saved_index)
+
+
+def select_backward_of(grad, shape, dim, index):
+    """Zeros of ``shape`` with ``grad`` written at ``index`` along ``dim`` (arrays)."""
+    out = np.zeros(shape, grad.dtype)
+    out[(slice(None),) * dim + (index, Ellipsis)] = grad
+    return out
+
+
+class SelectBackwardBackward0(Node):
+    """z = select_backward(grad): zeros with grad written at index along dim, the
+    backward of ``x[i]`` as an operation (recorded with create_graph=True).
+    dz/dgrad: the gradient read back at index"""
+
+    def forward(self, grad, shape, dim, index):
+        self.save(dim=dim, index=index)
+        return select_backward_of(grad, shape, dim, index)
+
+    def backward(self, grad):
+        return fn.select(grad, self._saved_dim, self._saved_index)
 
 
 class SliceBackward0(Node):
@@ -56,9 +77,29 @@ class SliceBackward0(Node):
         return x[(slice(None),) * dim + (slice(start, end, step),)]
 
     def backward(self, grad):
-        index = (slice(None),) * self._saved_dim + (
-            slice(self._saved_start, self._saved_end, self._saved_step),)
-        return index_put_into(grad, self._saved_self_sym_sizes, index)
+        return fn.slice_backward(grad, self._saved_self_sym_sizes, self._saved_dim,
+                                 self._saved_start, self._saved_end, self._saved_step)
+
+
+def slice_backward_of(grad, shape, dim, start, end, step):
+    """Zeros of ``shape`` with ``grad`` written in the slice along ``dim`` (arrays)."""
+    out = np.zeros(shape, grad.dtype)
+    out[(slice(None),) * dim + (slice(start, end, step),)] = grad
+    return out
+
+
+class SliceBackwardBackward0(Node):
+    """z = slice_backward(grad): zeros with grad written in the slice, the backward
+    of ``x[a:b]`` as an operation (recorded with create_graph=True).
+    dz/dgrad: the gradient read back in the slice"""
+
+    def forward(self, grad, shape, dim, start, end, step):
+        self.save(dim=dim, start=start, end=end, step=step)
+        return slice_backward_of(grad, shape, dim, start, end, step)
+
+    def backward(self, grad):
+        dim, start, end = self._saved_dim, self._saved_start, self._saved_end
+        return fn.slice_part(grad, dim, start, end, self._saved_step)
 
 
 class IndexBackward0(Node):
@@ -77,7 +118,30 @@ class IndexBackward0(Node):
         return _saved_indices(self)
 
     def backward(self, grad):
-        return index_put_into(grad, self._saved_self_sym_sizes, _index_of(self))
+        return fn.index_backward(grad, self._saved_self_sym_sizes, _index_of(self))
+
+
+def index_backward_of(grad, shape, indices):
+    """Zeros of ``shape`` with ``grad`` added at ``indices`` (repeats add up; arrays)."""
+    out = np.zeros(shape, grad.dtype)
+    if _is_basic(indices):
+        out[indices] += grad
+    else:
+        np.add.at(out, indices, grad)
+    return out
+
+
+class IndexPutImplBackward0(Node):
+    """z = zeros.index_put_(indices, grad, accumulate=True): the backward of
+    ``x[mask]`` / ``x[[0, 2]]`` as an operation (recorded with create_graph=True).
+    dz/dgrad: the gradient read back at indices"""
+
+    def forward(self, grad, shape, indices):
+        self.save(indices=indices)
+        return index_backward_of(grad, shape, indices)
+
+    def backward(self, grad):
+        return fn.index(grad, self._saved_indices)
 
 
 class IndexPutBackward0(Node):
@@ -87,6 +151,8 @@ class IndexPutBackward0(Node):
                       grad={"values": "G read at index"},
                       note=("``x[[0, 2]] = v``; with accumulate it is also the backward of "
                             "indexing."))
+
+    formula_on_arrays = False  # (its backward builds masks as Tensors)
 
     def forward(self, x, values, index, accumulate):
         _save_index(self, index)
@@ -128,6 +194,8 @@ class CopySlices(Node):
                       grad={"x": "G with zeros where the view was written",
                             "value": "G read back there"},
                       note="``x[0] = v`` or ``x[1:, [0, 2]] = v`` on a tensor in the graph.")
+
+    formula_on_arrays = False  # (its backward builds masks as Tensors)
 
     def forward(self, x, value, basic, advanced):
         # Where the view was written. Not a saved value (torch shows none), but
@@ -183,7 +251,7 @@ def _saved_indices(node) -> tuple:
 
 def _index_of(node) -> tuple:
     """The saved index back as a NumPy index."""
-    return tuple(getattr(node, f"_saved__index_{k}")._data if item is None else item
+    return tuple(np.asarray(getattr(node, f"_saved__index_{k}")) if item is None else item
                  for k, item in enumerate(node._saved__index_layout))
 
 

@@ -21,6 +21,7 @@ from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from . import fn
 
 __all__ = ["inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy"]
 
@@ -56,7 +57,7 @@ class FillBackward3(Node):
 
     def backward(self, grad):
         grad_x = _zeros_like(grad) if self.needs_input_grad[0] else None
-        grad_value = grad.sum() if self.needs_input_grad[1] else None
+        grad_value = fn.sum(grad) if self.needs_input_grad[1] else None
         return grad_x, grad_value
 
 
@@ -75,7 +76,7 @@ class CopyBackwards(Node):
 
 def _zeros_like(grad):
     """The gradient of an overwritten value: zeros (+0, even where grad is -1 or NaN)."""
-    return grad.new_zeros(tuple(grad.shape))
+    return fn.zeros(grad.shape, grad)
 
 
 def zeros_like_op(x):

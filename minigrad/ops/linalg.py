@@ -15,6 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from . import fn
 from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm"]
@@ -29,8 +30,8 @@ class MmBackward0(Node):
         return np.matmul(a, b)
 
     def backward(self, grad):
-        grad_a = grad.mm(self._saved_mat2.t()) if self.needs_input_grad[0] else None
-        grad_b = self._saved_self.t().mm(grad) if self.needs_input_grad[1] else None
+        grad_a = fn.matmul(grad, fn.t(self._saved_mat2)) if self.needs_input_grad[0] else None
+        grad_b = fn.matmul(fn.t(self._saved_self), grad) if self.needs_input_grad[1] else None
         return grad_a, grad_b
 
 
@@ -55,8 +56,8 @@ class AddmmBackward0(Node):
         alpha, beta = self._saved_alpha, self._saved_beta
         grad_bias = (grad if beta == 1 else grad * beta) if self.needs_input_grad[0] else None
         scaled = grad if alpha == 1 else grad * alpha
-        grad_a = scaled.mm(self._saved_mat2.t()) if self.needs_input_grad[1] else None
-        grad_b = self._saved_mat1.t().mm(scaled) if self.needs_input_grad[2] else None
+        grad_a = fn.matmul(scaled, fn.t(self._saved_mat2)) if self.needs_input_grad[1] else None
+        grad_b = fn.matmul(fn.t(self._saved_mat1), scaled) if self.needs_input_grad[2] else None
         return grad_bias, grad_a, grad_b
 
 
@@ -69,9 +70,9 @@ class MvBackward0(Node):
         return np.matmul(a, v)
 
     def backward(self, grad):
-        grad_a = grad.unsqueeze(1) * self._saved_vec.unsqueeze(0) \
+        grad_a = fn.unsqueeze(grad, 1) * fn.unsqueeze(self._saved_vec, 0) \
             if self.needs_input_grad[0] else None
-        grad_v = self._saved_self.t().mv(grad) if self.needs_input_grad[1] else None
+        grad_v = fn.matmul(fn.t(self._saved_self), grad) if self.needs_input_grad[1] else None
         return grad_a, grad_v
 
 
@@ -101,9 +102,9 @@ class BmmBackward0(Node):
         return np.matmul(a, b)
 
     def backward(self, grad):
-        grad_a = grad.bmm(self._saved_mat2.transpose(1, 2)) \
+        grad_a = fn.matmul(grad, fn.transpose(self._saved_mat2, 1, 2)) \
             if self.needs_input_grad[0] else None
-        grad_b = self._saved_self.transpose(1, 2).bmm(grad) \
+        grad_b = fn.matmul(fn.transpose(self._saved_self, 1, 2), grad) \
             if self.needs_input_grad[1] else None
         return grad_a, grad_b
 

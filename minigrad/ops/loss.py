@@ -9,6 +9,7 @@ import numpy as np
 
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from . import fn
 
 __all__ = ["nll_loss_rows", "mse_loss", "binary_cross_entropy_with_logits"]
 
@@ -24,9 +25,9 @@ def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
 def _unreduce(grad, shape, reduction: str):
     """The gradient of each element before the reduction."""
     if reduction == "mean":
-        return grad.expand(shape) / int(np.prod(shape, dtype=np.int64))
+        return fn.expand(grad, shape) / int(np.prod(shape, dtype=np.int64))
     if reduction == "sum":
-        return grad.expand(shape)
+        return fn.expand(grad, shape)
     return grad
 
 
@@ -51,17 +52,15 @@ class NllLossBackward0(Node):
         return _reduce(losses, reduction)
 
     def backward(self, grad):
-        from ..tensor import Tensor
-
         safe, w, shape = self.picked
         slope = np.zeros(shape, dtype=w.dtype)  # d loss_n / d x[n, c] for each row n
         slope[np.arange(shape[0]), safe] = -w
         reduction = self._saved_reduction
         if reduction == "mean":
-            slope /= self._saved_total_weight._data
+            slope /= np.asarray(self._saved_total_weight)
         if reduction == "none":
-            grad = grad.unsqueeze(1)
-        return grad * Tensor._make(slope)
+            grad = fn.unsqueeze(grad, 1)
+        return grad * fn.as_constant(slope, grad)
 
 
 class MseLossBackward0(Node):
@@ -106,7 +105,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         grad = _unreduce(grad, x.shape, self._saved_reduction)
         if w is not None:
             grad = grad * w
-        grad_x = grad * (x.sigmoid() * (1 - t + p * t) - p * t)
+        grad_x = grad * (fn.sigmoid(x) * (1 - t + p * t) - p * t)
         grad_t = None
         if self.needs_input_grad[1]:
             grad_t = -grad * (p * _log_sigmoid(x) - _log_sigmoid(-x))
@@ -115,7 +114,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
 def _log_sigmoid(x):
     """log sigmoid(x) = -(max(-x, 0) + log(1 + exp(-|x|))), stable for large |x|."""
-    return -((-x).clamp(min=0) + (1 + (-x.abs()).exp()).log())
+    return -(fn.clamp_min(-x, 0) + fn.log(1 + fn.exp(-fn.abs(x))))
 
 
 def nll_loss_rows(log_probs, target, weight=None, ignore_index=-100, reduction="mean"):

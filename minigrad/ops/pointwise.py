@@ -8,8 +8,8 @@ import numpy as np
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
-from ._common import (C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor,
-                      quietly)
+from . import fn
+from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
            "clamp", "maximum", "minimum", "where", "masked_fill"]
@@ -19,8 +19,7 @@ class ExpBackward0(Node):
     formula = Formula("y", "exp(x)", d={"x": "exp(x) = y"})
 
     def forward(self, x):
-        with quietly():
-            result = np.asarray(np.exp(x))  # (ufuncs give 0-dim inputs back as scalars)
+        result = np.asarray(np.exp(x))  # (ufuncs give 0-dim inputs back as scalars)
         self.save_result()
         return result
 
@@ -33,8 +32,7 @@ class LogBackward0(Node):
 
     def forward(self, x):
         self.save_inputs(self=0)
-        with quietly():
-            return np.log(x)
+        return np.log(x)
 
     def backward(self, grad):
         return grad / self._saved_self
@@ -44,8 +42,7 @@ class SqrtBackward0(Node):
     formula = Formula("y", "sqrt(x)", d={"x": "1 / (2 sqrt(x)) = 1 / (2y)"})
 
     def forward(self, x):
-        with quietly():
-            result = np.asarray(np.sqrt(x))
+        result = np.asarray(np.sqrt(x))
         self.save_result()
         return result
 
@@ -62,8 +59,28 @@ class TanhBackward0(Node):
         return result
 
     def backward(self, grad):
-        result = self._saved_result
-        return grad * (1 - result * result)
+        return fn.tanh_backward(grad, self._saved_result)
+
+
+def tanh_backward_of(grad, y):
+    """The derivative of y = tanh(x), times grad: grad * (1 - y**2)."""
+    return grad * (1 - y * y)
+
+
+class TanhBackwardBackward0(Node):
+    """z = tanh_backward(grad, y) = grad * (1 - y**2), tanh's derivative as an
+    operation (recorded by a backward with create_graph=True).
+    dz/dgrad = 1 - y**2,  dz/dy = -2 y grad"""
+
+    def forward(self, grad, y):
+        self.save_inputs(grad_output=0, output=1)
+        return tanh_backward_of(grad, y)
+
+    def backward(self, grad):
+        grad_output, y = self._saved_grad_output, self._saved_output
+        grad_grad = fn.tanh_backward(grad, y) if self.needs_input_grad[0] else None
+        grad_y = grad * (-2 * y * grad_output) if self.needs_input_grad[1] else None
+        return grad_grad, grad_y
 
 
 class SigmoidBackward0(Node):
@@ -71,14 +88,40 @@ class SigmoidBackward0(Node):
 
     def forward(self, x):
         # Stable on both sides: exp of a non-positive number never overflows.
-        e = np.exp(-np.abs(x))
-        result = np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False)
+        result = sigmoid_of(x)
         self.save_result()
         return result
 
     def backward(self, grad):
-        result = self._saved_result
-        return grad * result * (1 - result)
+        return fn.sigmoid_backward(grad, self._saved_result)
+
+
+def sigmoid_of(x):
+    """1 / (1 + exp(-x)) for an array, stable on both sides: exp of a
+    non-positive number never overflows."""
+    e = np.exp(-np.abs(x))
+    return np.asarray(np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False))
+
+
+def sigmoid_backward_of(grad, y):
+    """The derivative of y = sigmoid(x), times grad: grad * (1 - y) * y (torch's order)."""
+    return grad * (1 - y) * y
+
+
+class SigmoidBackwardBackward0(Node):
+    """z = sigmoid_backward(grad, y) = grad * (1 - y) * y, sigmoid's derivative as
+    an operation (recorded by a backward with create_graph=True).
+    dz/dgrad = (1 - y) y,  dz/dy = grad (1 - 2y)"""
+
+    def forward(self, grad, y):
+        self.save_inputs(grad_output=0, output=1)
+        return sigmoid_backward_of(grad, y)
+
+    def backward(self, grad):
+        grad_output, y = self._saved_grad_output, self._saved_output
+        grad_grad = fn.sigmoid_backward(grad, y) if self.needs_input_grad[0] else None
+        grad_y = grad * grad_output * (-2 * y + 1) if self.needs_input_grad[1] else None
+        return grad_grad, grad_y
 
 
 class ReluBackward0(Node):
@@ -90,7 +133,30 @@ class ReluBackward0(Node):
         return result
 
     def backward(self, grad):
-        return where(self._saved_result <= 0, grad.new_zeros(()), grad)
+        return fn.threshold_backward(grad, self._saved_result, 0)
+
+
+def threshold_backward_of(grad, x, threshold):
+    """grad where x > threshold, else 0 (relu's derivative, with x its result)."""
+    return np.where(x <= threshold, np.zeros((), grad.dtype), grad)
+
+
+class ThresholdBackwardBackward0(Node):
+    """z = threshold_backward(grad, x, threshold) = grad where x > threshold, else 0:
+    relu's derivative as an operation (recorded by a backward with create_graph=True).
+    dz/dgrad = 1 where x > threshold, else 0;  dz/dx = 0"""
+
+    def forward(self, grad, x, threshold):
+        self.save_inputs(self=1)
+        self.save(threshold=threshold)
+        return threshold_backward_of(grad, x, threshold)
+
+    def backward(self, grad):
+        x, threshold = self._saved_self, self._saved_threshold
+        grad_grad = fn.threshold_backward(grad, x, threshold) \
+            if self.needs_input_grad[0] else None
+        grad_x = fn.zeros(grad.shape, grad) if self.needs_input_grad[1] else None
+        return grad_grad, grad_x
 
 
 class AbsBackward0(Node):
@@ -101,17 +167,27 @@ class AbsBackward0(Node):
         return np.abs(x)
 
     def backward(self, grad):
-        return grad * self._saved_self.sign()
+        return grad * fn.sgn(self._saved_self)
+
+
+def sign_of(x):
+    """-1, 0 or 1 for each element of an array; torch's sign(nan) is 0."""
+    return np.asarray(np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype))
 
 
 class SignBackward0(Node):
     formula = Formula("y", "sign(x)", d={"x": "0 everywhere it exists"})
 
     def forward(self, x):
-        return np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype)  # torch: sign(nan) = 0
+        return sign_of(x)
 
     def backward(self, grad):
-        return grad.new_zeros(tuple(grad.shape))
+        return fn.zeros(grad.shape, grad)
+
+
+class SgnBackward0(SignBackward0):
+    """y = sgn(x) (sign, and for complex numbers x / |x|; minigrad is real).
+    dy/dx = 0 everywhere it exists"""
 
 
 class SinBackward0(Node):
@@ -122,7 +198,7 @@ class SinBackward0(Node):
         return np.sin(x)
 
     def backward(self, grad):
-        return grad * self._saved_self.cos()
+        return grad * fn.cos(self._saved_self)
 
 
 class CosBackward0(Node):
@@ -133,7 +209,7 @@ class CosBackward0(Node):
         return np.cos(x)
 
     def backward(self, grad):
-        return grad * -self._saved_self.sin()
+        return grad * -fn.sin(self._saved_self)
 
 
 class ClampBackward1(Node):
@@ -153,7 +229,7 @@ class ClampBackward1(Node):
             inside = (x >= low) & (x <= high)
         else:
             inside = x >= low if low is not None else x <= high
-        return where(inside, grad, grad.new_zeros(()))
+        return fn.where(inside, grad, 0)
 
 
 class ClampBackward0(Node):
@@ -181,7 +257,7 @@ class ClampBackward0(Node):
     def backward(self, grad):
         x = self._saved_self
         low, high = getattr(self, "_saved_min", None), getattr(self, "_saved_max", None)
-        zero = grad.new_zeros(())
+        zero, where = 0, fn.where
         need_x, need_low, need_high = self.needs_input_grad
         grad_x = grad_low = grad_high = None
         if low is not None and high is not None:
@@ -214,9 +290,9 @@ class MaximumBackward0(Node):
         # torch's formula: ties split, the smaller input gets 0 (a NaN compares
         # neither way, so both inputs get the gradient there)
         a, b = self._saved_self, self._saved_other
-        zero, split = grad.new_zeros(()), where(a == b, grad / 2, grad)
-        grad_a = where(a < b, zero, split) if self.needs_input_grad[0] else None
-        grad_b = where(a > b, zero, split) if self.needs_input_grad[1] else None
+        split = fn.where(a == b, grad / 2, grad)
+        grad_a = fn.masked_fill(split, a < b, 0) if self.needs_input_grad[0] else None
+        grad_b = fn.masked_fill(split, a > b, 0) if self.needs_input_grad[1] else None
         return grad_a, grad_b
 
 
@@ -232,9 +308,9 @@ class MinimumBackward0(Node):
 
     def backward(self, grad):
         a, b = self._saved_self, self._saved_other
-        zero, split = grad.new_zeros(()), where(a == b, grad / 2, grad)
-        grad_a = where(a > b, zero, split) if self.needs_input_grad[0] else None
-        grad_b = where(a < b, zero, split) if self.needs_input_grad[1] else None
+        split = fn.where(a == b, grad / 2, grad)
+        grad_a = fn.masked_fill(split, a > b, 0) if self.needs_input_grad[0] else None
+        grad_b = fn.masked_fill(split, a < b, 0) if self.needs_input_grad[1] else None
         return grad_a, grad_b
 
 
@@ -249,9 +325,8 @@ class WhereBackward0(Node):
 
     def backward(self, grad):
         condition = self._saved_condition
-        zero = grad.new_zeros(())
-        grad_a = where(condition, grad, zero) if self.needs_input_grad[0] else None
-        grad_b = where(condition, zero, grad) if self.needs_input_grad[1] else None
+        grad_a = fn.where(condition, grad, 0) if self.needs_input_grad[0] else None
+        grad_b = fn.where(condition, 0, grad) if self.needs_input_grad[1] else None
         return grad_a, grad_b
 
 
@@ -264,7 +339,7 @@ class MaskedFillBackward0(Node):
         return np.asarray(np.where(mask, np.asarray(value).astype(x.dtype), x), order="C")
 
     def backward(self, grad):
-        return where(self._saved_mask, grad.new_zeros(()), grad)
+        return fn.masked_fill(grad, self._saved_mask, 0)
 
 
 class MaskedFillBackward1(Node):
@@ -278,9 +353,9 @@ class MaskedFillBackward1(Node):
         return np.asarray(np.where(mask, value.astype(x.dtype), x), order="C")
 
     def backward(self, grad):
-        mask, zero = self._saved_mask, grad.new_zeros(())
-        grad_x = where(mask, zero, grad) if self.needs_input_grad[0] else None
-        grad_value = where(mask, grad, zero).sum() if self.needs_input_grad[1] else None
+        mask = self._saved_mask
+        grad_x = fn.masked_fill(grad, mask, 0) if self.needs_input_grad[0] else None
+        grad_value = fn.sum(fn.where(mask, grad, 0)) if self.needs_input_grad[1] else None
         return grad_x, grad_value
 
 
@@ -331,6 +406,10 @@ def abs(x):
 
 def sign(x):
     return SignBackward0.apply(x)
+
+
+def sgn(x):
+    return SgnBackward0.apply(x)
 
 
 def clamp(x, min=None, max=None):

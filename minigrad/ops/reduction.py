@@ -17,7 +17,8 @@ import numpy as np
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
-from ._common import normalize_dim, normalize_dims, quietly
+from . import fn
+from ._common import normalize_dim, normalize_dims
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
            "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
@@ -26,13 +27,13 @@ _builtin_sum, _builtin_max, _builtin_min, _builtin_all = sum, max, min, all
 
 
 def _unsqueeze_reduced(grad, shape, axes, keepdim):
-    """Give ``grad`` size-1 axes where the reduction removed them."""
-    if keepdim or not axes:
+    """Give ``grad`` size-1 axes where the reduction removed them (one
+    ``unsqueeze`` each, as torch does; a 0-dim gradient broadcasts as it is)."""
+    if keepdim or not axes or (grad.ndim == 0 and len(axes) == len(shape)):
         return grad
-    kept = list(grad.shape)
     for axis in axes:
-        kept.insert(axis, 1)
-    return grad.reshape(tuple(kept))
+        grad = fn.unsqueeze(grad, axis)
+    return grad
 
 
 class SumBackward0(Node):
@@ -43,11 +44,10 @@ class SumBackward0(Node):
 
     def forward(self, x):
         self.save(self_sym_sizes=x.shape)
-        with quietly():  # (inf + -inf gives nan silently, as in torch)
-            return np.asarray(np.sum(x, dtype=x.dtype))
+        return np.asarray(np.sum(x, dtype=x.dtype))
 
     def backward(self, grad):
-        return grad.expand(self._saved_self_sym_sizes)
+        return fn.expand(grad, self._saved_self_sym_sizes)
 
 
 class SumBackward1(Node):
@@ -55,13 +55,12 @@ class SumBackward1(Node):
 
     def forward(self, x, dim, keepdim):
         self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape)
-        with quietly():  # (inf + -inf gives nan silently, as in torch)
-            return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+        return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
 
     def backward(self, grad):
         shape = self._saved_self_sym_sizes
         grad = _unsqueeze_reduced(grad, shape, self._saved_dim, self._saved_keepdim)
-        return grad.expand(shape)
+        return fn.expand(grad, shape)
 
 
 class MeanBackward0(Node):
@@ -69,12 +68,12 @@ class MeanBackward0(Node):
 
     def forward(self, x):
         self.save(self_sym_sizes=x.shape, self_sym_numel=x.size)
-        with quietly(), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is nan
-            return np.asarray(np.mean(x, dtype=x.dtype))
+        if x.size == 0:
+            return np.array(np.nan, x.dtype)  # the mean of nothing (NumPy would warn)
+        return np.asarray(np.mean(x, dtype=x.dtype))
 
     def backward(self, grad):
-        return grad.expand(self._saved_self_sym_sizes) / self._saved_self_sym_numel
+        return fn.expand(grad, self._saved_self_sym_sizes) / self._saved_self_sym_numel
 
 
 class MeanBackward1(Node):
@@ -82,24 +81,22 @@ class MeanBackward1(Node):
 
     def forward(self, x, dim, keepdim):
         self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape, self_sym_numel=x.size)
-        with quietly(), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is nan
             return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
 
     def backward(self, grad):
         shape = self._saved_self_sym_sizes
         count = int(np.prod([shape[d] for d in self._saved_dim], dtype=np.int64))
         grad = _unsqueeze_reduced(grad, shape, self._saved_dim, self._saved_keepdim)
-        return grad.expand(shape) / count
+        return fn.expand(grad, shape) / count
 
 
 def _evenly_distribute(grad, x, value):
     """The gradient of max()/min(): shared equally by the elements equal to the
     result (by the NaNs, when the result is NaN)."""
-    from .pointwise import where
-
     hits = (x != x) if bool((value != value).item()) else (x == value)
-    return where(hits, grad / hits.sum(), grad.new_zeros(()))
+    return fn.masked_fill(fn.zeros(x.shape, grad), hits, grad / fn.count(hits, like=grad))
 
 
 class MaxBackward1(Node):
@@ -151,19 +148,44 @@ class _ArgReduceBackward(Node):
         return values
 
     def backward(self, grad):
-        from ..tensor import Tensor
-        from .pointwise import where
-
-        dim, shape = self._saved_dim, self._saved_self_sym_sizes
+        shape = self._saved_self_sym_sizes
         if not shape:
             return grad
-        indices = self._saved_indices._data
-        if not self._saved_keepdim:
-            grad, indices = grad.unsqueeze(dim), np.expand_dims(indices, dim)
-        chosen = np.zeros(shape, dtype=bool)
-        np.put_along_axis(chosen, indices, True, axis=dim)
-        # select, not multiply: the others get 0 even from a NaN or a negative gradient
-        return where(Tensor._make(chosen), grad, grad.new_zeros(()))
+        return fn.value_selecting_backward(grad, self._saved_dim, self._saved_indices, shape,
+                                           self._saved_keepdim)
+
+
+def scatter_of(src, shape, dim, indices):
+    """Zeros of ``shape`` with ``src`` written at ``indices`` along ``dim`` (arrays)."""
+    out = np.zeros(shape, src.dtype)
+    np.put_along_axis(out, np.asarray(indices), src, axis=dim)
+    return out
+
+
+class ScatterBackward0(Node):
+    """z = zeros(shape).scatter(dim, indices, src): src written at indices along dim
+    (how the backward of max(dim) is recorded by a backward with create_graph=True).
+    dz/dsrc: the gradient read back at indices (a gather)"""
+
+    def forward(self, src, shape, dim, indices):
+        self.save(dim=dim, index=np.asarray(indices))
+        return scatter_of(src, shape, dim, indices)
+
+    def backward(self, grad):
+        return fn.gather(grad, self._saved_dim, self._saved_index)
+
+
+class GatherBackward0(Node):
+    """z = x.gather(dim, indices): x read at indices along dim.
+    dz/dx: the gradient written back at indices (zeros elsewhere)"""
+
+    def forward(self, x, dim, indices):
+        self.save(dim=dim, index=np.asarray(indices), self_sym_sizes=x.shape)
+        return np.take_along_axis(x, np.asarray(indices), axis=dim)
+
+    def backward(self, grad):
+        return fn.scatter(grad, self._saved_self_sym_sizes, self._saved_dim,
+                          self._saved_index)
 
 
 class MaxBackward0(_ArgReduceBackward):
@@ -192,8 +214,7 @@ class ProdBackward0(Node):
                             "the others taken explicitly."))
 
     def forward(self, x):
-        with quietly():
-            result = np.asarray(np.prod(x, dtype=x.dtype))
+        result = np.asarray(np.prod(x, dtype=x.dtype))
         self.save_inputs(self=0)
         self.save_result()
         return result
@@ -202,17 +223,16 @@ class ProdBackward0(Node):
         x = self._saved_self
         if x.ndim == 0:
             return grad
-        if not bool((x == 0).any().item()):
+        if not bool((x == 0).any()):
             return grad * (self._saved_result / x)
-        return grad * _prod_of_others(x.reshape(-1), 0).reshape(x.shape)
+        return grad * fn.reshape(_prod_of_others(fn.reshape(x, (-1,)), 0), x.shape)
 
 
 class ProdBackward1(Node):
     formula = Formula("y", "product of x along dim", d={"x_i": "product of the others along dim"})
 
     def forward(self, x, dim, keepdim):
-        with quietly():
-            result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+        result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
         self.save_inputs(self=0)
         self.save(dim=dim, keepdim=keepdim)
         self.save_result()
@@ -224,7 +244,7 @@ class ProdBackward1(Node):
             return grad
         dim, keepdim = (self._saved_dim,), self._saved_keepdim
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
-        if not bool((x == 0).any().item()):  # as torch: divide when no factor is 0
+        if not bool((x == 0).any()):  # as torch: divide when no factor is 0
             return grad * (_unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim) / x)
         return grad * _prod_of_others(x, self._saved_dim)
 
@@ -233,26 +253,22 @@ def _prod_of_others(x, dim):
     """For each element, the product of the other elements along ``dim``:
     exclusive cumulative products from the left and from the right, so zeros
     are handled without dividing."""
-    from .shape import cat, flip
-
-    ones = x.new_ones(tuple(1 if d == dim else s for d, s in enumerate(x.shape)))
+    ones = fn.zeros(tuple(1 if d == dim else s for d, s in enumerate(x.shape)), x) + 1
     n = x.shape[dim]
-    left = cat([ones, _cumprod(x, dim).narrow(dim, 0, n - 1)], dim) if n > 1 else ones
-    right_rev = _cumprod(flip(x, dim), dim)
-    right = cat([ones, right_rev.narrow(dim, 0, n - 1)], dim) if n > 1 else ones
-    return left * flip(right, dim)
+    left = fn.cat([ones, fn.narrow(_cumprod(x, dim), dim, 0, n - 1)], dim) if n > 1 else ones
+    right_rev = _cumprod(fn.flip(x, dim), dim)
+    right = fn.cat([ones, fn.narrow(right_rev, dim, 0, n - 1)], dim) if n > 1 else ones
+    return left * fn.flip(right, dim)
 
 
 def _cumprod(x, dim):
     """Cumulative product built from differentiable pieces (a product per prefix)."""
-    from .shape import cat
-
     pieces, running = [], None
     for i in range(x.shape[dim]):
-        item = x.narrow(dim, i, 1)
+        item = fn.narrow(x, dim, i, 1)
         running = item if running is None else running * item
         pieces.append(running)
-    return cat(pieces, dim)
+    return fn.cat(pieces, dim)
 
 
 def _var_backward(grad, x, dim, correction, keepdim):
@@ -260,18 +276,15 @@ def _var_backward(grad, x, dim, correction, keepdim):
     elements (``dim`` None) with n - correction <= 0 the answer is nan where x equals
     the mean and inf elsewhere; along ``dim`` the division by n - correction happens
     as written (so n == correction gives inf * 0 = nan)."""
-    from .pointwise import where
-
     if dim is None or x.ndim == 0:
-        dof = x.numel() - correction
+        dof = int(np.prod(x.shape, dtype=np.int64)) - correction
         if dof <= 0:
-            return grad * where(x == x.mean(), grad.new_full((), float("nan")),
-                                grad.new_full((), float("inf")))
-        return (2.0 / dof) * grad * (x - x.mean())
+            return grad * fn.where(x == fn.mean(x), float("nan"), float("inf"))
+        return (2.0 / dof) * grad * (x - fn.mean(x))
     dof = int(np.prod([x.shape[d] for d in dim], dtype=np.int64)) - correction
     grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
     factor = 2.0 / dof if dof else float("inf")
-    return factor * grad * (x - x.mean(dim, keepdim=True))
+    return factor * grad * (x - fn.mean(x, dim, keepdim=True))
 
 
 def _degrees_of_freedom_warning(name, x, dim, correction):
@@ -320,7 +333,7 @@ class StdBackward0(Node):
 
     def backward(self, grad):
         result = self._saved_result
-        grad_var = (grad / (result * 2)).masked_fill(result == 0, 0)
+        grad_var = fn.masked_fill(grad / (result * 2), result == 0, 0)
         return _var_backward(grad_var, self._saved_self, self._saved_dim,
                              self._saved_correction, self._saved_keepdim)
 
@@ -335,15 +348,14 @@ class LinalgVectorNormBackward0(Node):
 
     def forward(self, x, ord, dim, keepdim):
         magnitude = np.abs(x)
-        with quietly():
-            if ord == float("inf"):
-                result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
-            elif ord == 0:
-                result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
-            elif ord == 2:
-                result = np.sqrt(np.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
-            else:
-                result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
+        if ord == float("inf"):
+            result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
+        elif ord == 0:
+            result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
+        elif ord == 2:
+            result = np.sqrt(np.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
+        else:
+            result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
         result = np.asarray(result, dtype=x.dtype)
         self.save_inputs(self=0)
         self.save(ord=ord, dim=dim, keepdim=keepdim)
@@ -351,29 +363,27 @@ class LinalgVectorNormBackward0(Node):
         return result
 
     def backward(self, grad):
-        from .pointwise import where
-
         x, p, dim, keepdim = self._saved_self, self._saved_ord, self._saved_dim, \
             self._saved_keepdim
         norm = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
-        zero = grad.new_zeros(())
         if p == 0:
             # Counting nonzeros is piecewise constant: no gradient at all, as in PyTorch.
             return None
         if p == 1:
-            return x.sign() * grad
+            return fn.sgn(x) * grad
         if p == 2:
-            return grad * where(norm == 0, zero, x / norm)
+            return grad * fn.masked_fill(x / norm, norm == 0, 0)
         if p == float("inf"):
-            magnitude = x.abs()
+            magnitude = fn.abs(x)
             hits = (magnitude == norm) | (magnitude != magnitude)  # NaNs count as maxima
-            return x.sign() * ((grad / hits.sum(dim, keepdim=True)) * hits)
+            return fn.sgn(x) * ((grad / fn.count(hits, dim, keepdim=True, like=grad)) * hits)
         if p < 1:
-            scaled = x.sign() * where(x == 0, zero, x.abs() ** (p - 1))
-            return scaled * grad * norm ** (1 - p)
-        scaled = x.sign() * x.abs() ** (p - 1) if p < 2 else x * x.abs() ** (p - 2)
-        return scaled * where(norm == 0, zero, grad / norm ** (p - 1))
+            scaled = fn.sgn(x) * fn.masked_fill(fn.pow(fn.abs(x), p - 1), x == 0, 0)
+            return scaled * grad * fn.pow(norm, 1 - p)
+        scaled = fn.sgn(x) * fn.pow(fn.abs(x), p - 1) if p < 2 else \
+            x * fn.pow(fn.abs(x), p - 2)
+        return scaled * fn.masked_fill(grad / fn.pow(norm, p - 1), norm == 0, 0)
 
 
 class LogsumexpBackward0(Node):
@@ -382,8 +392,7 @@ class LogsumexpBackward0(Node):
     def forward(self, x, dim, keepdim):
         peak = np.max(x, axis=dim, keepdims=True, initial=-np.inf)  # (-inf when empty)
         peak = np.where(np.isfinite(peak), peak, 0)
-        with quietly():
-            result = np.log(np.sum(np.exp(x - peak), axis=dim, keepdims=True)) + peak
+        result = np.log(np.sum(np.exp(x - peak), axis=dim, keepdims=True)) + peak
         if not keepdim:
             result = result.squeeze(dim)
         result = np.asarray(result, dtype=x.dtype)
@@ -396,7 +405,7 @@ class LogsumexpBackward0(Node):
         x, dim, keepdim = self._saved_self, self._saved_dim, self._saved_keepdim
         result = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
-        return grad * (x - result).exp()
+        return grad * fn.exp(x - result)
 
 
 class SoftmaxBackward0(Node):
@@ -405,33 +414,31 @@ class SoftmaxBackward0(Node):
                       grad={"x": "y * (G - sum(G * y))"})
 
     def forward(self, x, dim):
-        with quietly():
-            shifted = np.exp(x - np.max(x, axis=dim, keepdims=True, initial=-np.inf))
-            result = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True), order="C")
+        shifted = np.exp(x - np.max(x, axis=dim, keepdims=True, initial=-np.inf))
+        result = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True), order="C")
         self.save(dim=dim)
         self.save_result()
         return result
 
     def backward(self, grad):
         y, dim = self._saved_result, self._saved_dim
-        return y * (grad - (grad * y).sum(dim, keepdim=True))
+        return y * (grad - fn.sum(grad * y, dim, keepdim=True))
 
 
 class LogSoftmaxBackward0(Node):
     formula = Formula("y_i", "x_i - logsumexp(x) over dim", grad={"x": "G - softmax(x) * sum(G)"})
 
     def forward(self, x, dim):
-        with quietly():
-            shifted = x - np.max(x, axis=dim, keepdims=True, initial=-np.inf)
-            result = np.asarray(
-                shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)), order="C")
+        shifted = x - np.max(x, axis=dim, keepdims=True, initial=-np.inf)
+        result = np.asarray(
+            shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)), order="C")
         self.save(dim=dim)
         self.save_result()
         return result
 
     def backward(self, grad):
         y, dim = self._saved_result, self._saved_dim
-        return grad - y.exp() * grad.sum(dim, keepdim=True)
+        return grad - fn.exp(y) * fn.sum(grad, dim, keepdim=True)
 
 
 # ---- public functions -------------------------------------------------------

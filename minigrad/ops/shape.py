@@ -14,6 +14,7 @@ import numpy as np
 from .. import dtypes, errors
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from . import fn
 from ._common import normalize_dim
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
@@ -52,7 +53,7 @@ class ViewBackward0(Node):
         return np.reshape(x, shape, copy=False)
 
     def backward(self, grad):
-        return grad.reshape(self._saved_self_sym_sizes)
+        return fn.reshape(grad, self._saved_self_sym_sizes)
 
 
 class UnsafeViewBackward0(Node):
@@ -66,7 +67,7 @@ class UnsafeViewBackward0(Node):
         return np.reshape(x, shape)
 
     def backward(self, grad):
-        return grad.reshape(self._saved_self_sym_sizes)
+        return fn.reshape(grad, self._saved_self_sym_sizes)
 
 
 class ReshapeAliasBackward0(ViewBackward0):
@@ -129,7 +130,7 @@ class TransposeBackward0(Node):
         return np.swapaxes(x, dim0, dim1) if x.ndim else x.view()  # (0-dim: dims are 0, 0)
 
     def backward(self, grad):
-        return grad.transpose(self._saved_dim0, self._saved_dim1)
+        return fn.transpose(grad, self._saved_dim0, self._saved_dim1)
 
 
 class TBackward0(Node):
@@ -141,7 +142,7 @@ class TBackward0(Node):
         return x.T
 
     def backward(self, grad):
-        return grad.t()
+        return fn.t(grad)
 
 
 class PermuteBackward0(Node):
@@ -154,7 +155,7 @@ class PermuteBackward0(Node):
         return np.transpose(x, dims)
 
     def backward(self, grad):
-        return grad.permute(*np.argsort(self._saved_dims).tolist())
+        return fn.permute(grad, np.argsort(self._saved_dims).tolist())
 
 
 class UnsqueezeBackward0(Node):
@@ -169,7 +170,7 @@ class UnsqueezeBackward0(Node):
         return np.expand_dims(x, dim)
 
     def backward(self, grad):
-        return grad.squeeze(self._saved_dim)
+        return fn.squeeze(grad, self._saved_dim)
 
 
 class SqueezeBackward0(Node):
@@ -182,7 +183,8 @@ class SqueezeBackward0(Node):
         return np.reshape(x, tuple(s for s in x.shape if s != 1))
 
     def backward(self, grad):
-        return grad.reshape(self._saved_self_sym_sizes)
+        sizes = self._saved_self_sym_sizes
+        return _unsqueeze_to(grad, sizes, range(len(sizes)))
 
 
 class SqueezeBackward1(Node):
@@ -195,7 +197,9 @@ class SqueezeBackward1(Node):
         return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x.view()
 
     def backward(self, grad):
-        return grad.reshape(self._saved_self_sym_sizes)
+        dim = self._saved_dim
+        return _unsqueeze_to(grad, self._saved_self_sym_sizes,
+                             dim if isinstance(dim, tuple) else (dim,))
 
 
 class SqueezeBackward2(SqueezeBackward1):
@@ -220,7 +224,16 @@ class SqueezeBackward4(Node):
         return np.squeeze(x, dim) if x.shape[dim] == 1 else x
 
     def backward(self, grad):
-        return grad.unsqueeze(self._saved_dim)
+        return fn.unsqueeze(grad, self._saved_dim)
+
+
+def _unsqueeze_to(grad, sizes, dims):
+    """Put back the size-1 dims among ``dims`` that squeeze removed from ``sizes``
+    (torch's unsqueeze_to: one unsqueeze each)."""
+    for dim in sorted(d for d in dims if d < len(sizes)):
+        if sizes[dim] == 1:
+            grad = fn.unsqueeze(grad, dim)
+    return grad
 
 
 class ExpandBackward0(Node):
@@ -257,9 +270,9 @@ class CatBackward0(Node):
             if not needed:
                 grads.append(None)
             elif size is None:
-                grads.append(grad.new_zeros((0,)))
+                grads.append(fn.zeros((0,), grad))
             else:
-                grads.append(grad.narrow(dim, start, size))
+                grads.append(fn.narrow(grad, dim, start, size))
             start += size or 0
         return tuple(grads)
 
@@ -279,7 +292,7 @@ class StackBackward0(Node):
 
     def backward(self, grad):
         dim = self._saved_dim
-        return tuple(grad.select(dim, k) if needed else None
+        return tuple(fn.select(grad, dim, k) if needed else None
                      for k, needed in enumerate(self.needs_input_grad))
 
 
@@ -292,7 +305,7 @@ class FlipBackward0(Node):
         return np.flip(x, dims).copy(order="K") if x.ndim else x.copy()
 
     def backward(self, grad):
-        return flip(grad, self._saved_dims)
+        return fn.flip(grad, self._saved_dims)
 
 
 # ---- public functions -------------------------------------------------------

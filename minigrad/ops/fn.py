@@ -1,0 +1,307 @@
+"""The functions backward formulas call, for arrays and for Tensors alike.
+
+A node's ``backward`` is written once, with operators (``grad * other``) and
+the functions below (``fn.where(mask, grad, 0)``), and runs in two modes:
+
+* usually (``create_graph=False``) on plain NumPy arrays: the gradients and
+  the saved values are arrays, nothing is recorded;
+* with ``create_graph=True`` on Tensors, so that the formula is itself
+  recorded and can be differentiated again.
+
+Each function here looks at what it was given and calls the NumPy function
+for arrays, or the minigrad operation for Tensors (which records a node).
+Operators need no help: ``grad * 2`` is NumPy's on arrays, and on Tensors
+inside a formula it records ``MulBackward1``, the node of C++'s
+tensor-times-Scalar, as PyTorch's formulas (written in C++) do.
+Where PyTorch computes a derivative with an operation of its own (the
+backward of ``tanh`` is ``tanh_backward``, recorded as
+``TanhBackwardBackward0``), the function has that name, so that a second
+backward shows PyTorch's nodes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sign", "sgn", "abs", "cos", "sin",
+           "sigmoid", "pow", "sum", "mean", "count", "sum_to", "expand", "reshape",
+           "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
+           "slice_part", "index", "cat", "flip", "gather", "scatter", "as_constant", "zeros",
+           "tanh_backward", "sigmoid_backward", "threshold_backward", "select_backward",
+           "slice_backward", "index_backward", "value_selecting_backward"]
+
+
+def _is_tensor(value) -> bool:
+    return isinstance(value, _tensor.Tensor)
+
+
+# ---- elementwise ---------------------------------------------------------------
+
+def where(condition, a, b):
+    """``a`` where ``condition`` holds, else ``b`` (either may be a number)."""
+    if _is_tensor(a) or _is_tensor(b):
+        return pointwise.where(condition, a, b)
+    return np.where(condition, a, b)
+
+
+def masked_fill(x, mask, value):
+    """``x`` with ``value`` written where ``mask`` is True (MaskedFillBackward0)."""
+    if _is_tensor(x):
+        return pointwise.masked_fill(x, mask, value)
+    return np.where(mask, np.asarray(value, x.dtype), x)
+
+
+def exp(x):
+    return pointwise.exp(x) if _is_tensor(x) else np.exp(x)
+
+
+def log(x):
+    return pointwise.log(x) if _is_tensor(x) else np.log(x)
+
+
+def sign(x):
+    """-1, 0 or 1 (0 for NaN, as torch's ``sign``)."""
+    if _is_tensor(x):
+        return pointwise.sign(x)
+    return pointwise.sign_of(x)
+
+
+def sgn(x):
+    """``sign`` as torch's ``sgn`` (SgnBackward0; the same numbers for real tensors)."""
+    if _is_tensor(x):
+        return pointwise.sgn(x)
+    return pointwise.sign_of(x)
+
+
+def clamp_min(x, low):
+    """max(x, low) elementwise (NaN stays NaN), as ``x.clamp(min=low)``."""
+    return pointwise.clamp(x, min=low) if _is_tensor(x) else np.maximum(x, low)
+
+
+def abs(x):
+    return pointwise.abs(x) if _is_tensor(x) else np.abs(x)
+
+
+def cos(x):
+    return pointwise.cos(x) if _is_tensor(x) else np.cos(x)
+
+
+def sin(x):
+    return pointwise.sin(x) if _is_tensor(x) else np.sin(x)
+
+
+def sigmoid(x):
+    return pointwise.sigmoid(x) if _is_tensor(x) else pointwise.sigmoid_of(x)
+
+
+def pow(x, exponent):
+    """``x ** exponent`` computed as torch computes it (``x * x`` for 2, ...)."""
+    if _is_tensor(x):
+        return arithmetic.pow(x, exponent)
+    return arithmetic.power(x, exponent)
+
+
+# ---- reductions and shapes -----------------------------------------------------
+
+def sum(x, dim=None, keepdim=False):
+    if _is_tensor(x):
+        return reduction.sum(x, dim, keepdim)
+    dtype = x.dtype if x.dtype.kind == "f" else np.int64  # (torch sums bools to int64)
+    return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=dtype))
+
+
+def mean(x, dim=None, keepdim=False):
+    if _is_tensor(x):
+        return reduction.mean(x, dim, keepdim)
+    if x.size == 0:  # the mean of nothing is nan (NumPy would warn)
+        return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype) * np.nan)
+    return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+
+
+def count(mask, dim=None, keepdim=False, *, like):
+    """How many elements of a boolean ``mask`` are True (along ``dim``), to divide
+    ``like`` by: torch divides a float tensor by the int64 count in the float's
+    dtype, so for arrays the count is made in ``like``'s dtype."""
+    if _is_tensor(like):
+        return reduction.sum(mask, dim, keepdim)
+    return np.asarray(np.sum(mask, axis=dim, keepdims=keepdim, dtype=like.dtype))
+
+
+def sum_to(x, shape):
+    """Undo broadcasting: sum ``x`` down to ``shape``."""
+    return broadcast.sum_to(x, tuple(shape))
+
+
+def expand(x, shape):
+    if _is_tensor(x):
+        return shape_ops.expand(x, tuple(shape))
+    return np.broadcast_to(x, shape)
+
+
+def reshape(x, shape):
+    if _is_tensor(x):
+        return shape_ops.reshape(x, tuple(shape))
+    return np.reshape(x, shape)
+
+
+def unsqueeze(x, dim):
+    if _is_tensor(x):
+        return shape_ops.unsqueeze(x, dim)
+    return np.expand_dims(x, dim)
+
+
+def squeeze(x, dim):
+    if _is_tensor(x):
+        return shape_ops.squeeze(x, dim)
+    return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x
+
+
+def transpose(x, dim0, dim1):
+    if _is_tensor(x):
+        return shape_ops.transpose(x, dim0, dim1)
+    return np.swapaxes(x, dim0, dim1)
+
+
+def t(x):
+    return shape_ops.t(x) if _is_tensor(x) else x.T
+
+
+def permute(x, dims):
+    if _is_tensor(x):
+        return shape_ops.permute(x, *dims)
+    return np.transpose(x, dims)
+
+
+def matmul(a, b):
+    """mm, mv, bmm: the matrix product of the formula's operands."""
+    if _is_tensor(a) or _is_tensor(b):
+        if a.ndim == 2 and b.ndim == 1:
+            return linalg.mv(a, b)
+        if a.ndim == 3:
+            return linalg.bmm(a, b)
+        return linalg.mm(a, b)
+    return np.matmul(a, b)
+
+
+def narrow(x, dim, start, length):
+    if _is_tensor(x):
+        return shape_ops.narrow(x, dim, start, length)
+    return x[(slice(None),) * dim + (slice(start, start + length),)]
+
+
+def select(x, dim, index):
+    if _is_tensor(x):
+        return indexing.select(x, dim, index)
+    return x[(slice(None),) * dim + (index, Ellipsis)]
+
+
+def slice_part(x, dim, start, end, step):
+    """``x[start:end:step]`` along ``dim`` (SliceBackward0)."""
+    if _is_tensor(x):
+        return indexing.slice_dim(x, dim, start, end, step)
+    return x[(slice(None),) * dim + (slice(start, end, step),)]
+
+
+def index(x, indices):
+    """``x[indices]`` with integer or boolean arrays (IndexBackward0)."""
+    if _is_tensor(x):
+        return indexing.IndexBackward0.apply(x, indices=tuple(indices))
+    return x[tuple(indices)]
+
+
+def cat(parts, dim):
+    if any(_is_tensor(p) for p in parts):
+        return shape_ops.cat(parts, dim)
+    return np.concatenate(parts, axis=dim)
+
+
+def flip(x, dims):
+    return shape_ops.flip(x, dims) if _is_tensor(x) else np.flip(x, dims).copy()
+
+
+def gather(x, dim, indices):
+    """``x`` read at ``indices`` along ``dim`` (GatherBackward0)."""
+    if _is_tensor(x):
+        return reduction.GatherBackward0.apply(x, dim=dim, indices=np.asarray(indices))
+    return np.take_along_axis(x, np.asarray(indices), axis=dim)
+
+
+def scatter(src, shape, dim, indices):
+    """Zeros of ``shape`` with ``src`` written at ``indices`` along ``dim`` (ScatterBackward0)."""
+    if _is_tensor(src):
+        return reduction.ScatterBackward0.apply(src, shape=tuple(shape), dim=dim,
+                                                indices=np.asarray(indices))
+    return reduction.scatter_of(src, shape, dim, indices)
+
+
+def as_constant(array, like):
+    """A NumPy array computed by a formula, as the kind ``like`` is (a Tensor
+    outside the graph, or the array itself)."""
+    return _tensor.Tensor._make(array) if _is_tensor(like) else array
+
+
+def zeros(shape, like):
+    """Zeros of ``shape`` with the dtype (and kind: array or Tensor) of ``like``."""
+    if _is_tensor(like):
+        return like.new_zeros(tuple(shape))
+    return np.zeros(shape, like.dtype)
+
+
+# ---- derivatives that are operations of their own in PyTorch ----------------------
+
+def tanh_backward(grad, y):
+    """grad * (1 - y**2): the derivative of y = tanh(x) (TanhBackwardBackward0)."""
+    if _is_tensor(grad) or _is_tensor(y):
+        return pointwise.TanhBackwardBackward0.apply(grad, y)
+    return pointwise.tanh_backward_of(grad, y)
+
+
+def sigmoid_backward(grad, y):
+    """grad * (1 - y) * y: the derivative of y = sigmoid(x) (SigmoidBackwardBackward0)."""
+    if _is_tensor(grad) or _is_tensor(y):
+        return pointwise.SigmoidBackwardBackward0.apply(grad, y)
+    return pointwise.sigmoid_backward_of(grad, y)
+
+
+def threshold_backward(grad, x, threshold):
+    """grad where x > threshold, else 0: relu's derivative (ThresholdBackwardBackward0)."""
+    if _is_tensor(grad):
+        return pointwise.ThresholdBackwardBackward0.apply(grad, x, threshold=threshold)
+    return pointwise.threshold_backward_of(grad, x, threshold)
+
+
+def select_backward(grad, shape, dim, index):
+    """Zeros of ``shape`` with ``grad`` at ``index`` along ``dim`` (SelectBackwardBackward0)."""
+    if _is_tensor(grad):
+        return indexing.SelectBackwardBackward0.apply(grad, shape=shape, dim=dim, index=index)
+    return indexing.select_backward_of(grad, shape, dim, index)
+
+
+def slice_backward(grad, shape, dim, start, end, step):
+    """Zeros of ``shape`` with ``grad`` in the slice (SliceBackwardBackward0)."""
+    if _is_tensor(grad):
+        return indexing.SliceBackwardBackward0.apply(grad, shape=shape, dim=dim, start=start,
+                                                     end=end, step=step)
+    return indexing.slice_backward_of(grad, shape, dim, start, end, step)
+
+
+def index_backward(grad, shape, indices):
+    """Zeros of ``shape`` with ``grad`` added at ``indices`` (IndexPutImplBackward0)."""
+    if _is_tensor(grad):
+        return indexing.IndexPutImplBackward0.apply(grad, shape=shape, indices=indices)
+    return indexing.index_backward_of(grad, shape, indices)
+
+
+def value_selecting_backward(grad, dim, indices, shape, keepdim):
+    """max(dim)/min(dim): zeros of ``shape`` with ``grad`` scattered to ``indices``
+    along ``dim`` (ScatterBackward0)."""
+    if not keepdim and len(shape):
+        grad, indices = unsqueeze(grad, dim), np.expand_dims(np.asarray(indices), dim)
+    return scatter(grad, shape, dim, indices)
+
+
+# At the bottom: the operation modules import this one.
+from ..autograd import broadcast  # noqa: E402
+from .. import tensor as _tensor  # noqa: E402
+from . import arithmetic, indexing, linalg, pointwise, reduction  # noqa: E402
+from . import shape as shape_ops  # noqa: E402
