@@ -219,8 +219,9 @@ class MulBackward0(Node):
 
 
 class AddBackward1(Node):
-    """z = self + alpha * other, other a number (C++'s Scalar overload, as recorded
-    inside backward formulas).   dz/dself = 1"""
+    formula = Formula("z", "self + alpha * other", d={"self": "1"},
+                      note="other is a number (C++'s Scalar overload, as recorded inside "
+                           "backward formulas).")
 
     def forward(self, a, other, alpha=1):
         return np.add(a, other if alpha == 1 else alpha * other)
@@ -230,7 +231,9 @@ class AddBackward1(Node):
 
 
 class SubBackward1(Node):
-    """z = self - alpha * other, other a number (C++'s Scalar overload).   dz/dself = 1"""
+    formula = Formula("z", "self - alpha * other", d={"self": "1"},
+                      note="other is a number (C++'s Scalar overload, as recorded inside "
+                           "backward formulas).")
 
     def forward(self, a, other, alpha=1):
         return np.subtract(a, other if alpha == 1 else alpha * other)
@@ -240,8 +243,9 @@ class SubBackward1(Node):
 
 
 class MulBackward1(Node):
-    """z = self * other, other a number (C++'s Scalar overload, as recorded inside
-    backward formulas).   dz/dself = other"""
+    formula = Formula("z", "self * other", d={"self": "other"},
+                      note="other is a number (C++'s Scalar overload, as recorded inside "
+                           "backward formulas).")
 
     def forward(self, a, other):
         self.save(other=other)
@@ -252,8 +256,9 @@ class MulBackward1(Node):
 
 
 class DivBackward1(Node):
-    """z = self / other, other a number (C++'s Scalar overload: mean's backward
-    divides by the count this way).   dz/dself = 1 / other"""
+    formula = Formula("z", "self / other", d={"self": "1 / other"},
+                      note="other is a number (C++'s Scalar overload: mean's backward "
+                           "divides by the count this way).")
 
     def forward(self, a, other):
         self.save(other=other)

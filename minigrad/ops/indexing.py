@@ -53,9 +53,10 @@ def select_backward_of(grad, shape, dim, index):
 
 
 class SelectBackwardBackward0(Node):
-    """z = select_backward(grad): zeros with grad written at index along dim, the
-    backward of ``x[i]`` as an operation (recorded with create_graph=True).
-    dz/dgrad: the gradient read back at index"""
+    formula = Formula("z", "select_backward(grad): zeros with grad written at index along dim",
+                      grad={"grad": "G read back at index"},
+                      note="The backward of x[i] as an operation, recorded by a backward "
+                           "with create_graph=True.")
 
     def forward(self, grad, shape, dim, index):
         self.save(dim=dim, index=index)
@@ -89,9 +90,10 @@ def slice_backward_of(grad, shape, dim, start, end, step):
 
 
 class SliceBackwardBackward0(Node):
-    """z = slice_backward(grad): zeros with grad written in the slice, the backward
-    of ``x[a:b]`` as an operation (recorded with create_graph=True).
-    dz/dgrad: the gradient read back in the slice"""
+    formula = Formula("z", "slice_backward(grad): zeros with grad written in the slice",
+                      grad={"grad": "G read back in the slice"},
+                      note="The backward of x[a:b] as an operation, recorded by a backward "
+                           "with create_graph=True.")
 
     def forward(self, grad, shape, dim, start, end, step):
         self.save(dim=dim, start=start, end=end, step=step)
@@ -132,9 +134,10 @@ def index_backward_of(grad, shape, indices):
 
 
 class IndexPutImplBackward0(Node):
-    """z = zeros.index_put_(indices, grad, accumulate=True): the backward of
-    ``x[mask]`` / ``x[[0, 2]]`` as an operation (recorded with create_graph=True).
-    dz/dgrad: the gradient read back at indices"""
+    formula = Formula("z", "zeros.index_put_(indices, grad, accumulate=True)",
+                      grad={"grad": "G read back at indices"},
+                      note="The backward of x[mask] or x[[0, 2]] as an operation, recorded "
+                           "by a backward with create_graph=True.")
 
     def forward(self, grad, shape, indices):
         self.save(indices=indices)

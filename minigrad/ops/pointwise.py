@@ -68,9 +68,10 @@ def tanh_backward_of(grad, y):
 
 
 class TanhBackwardBackward0(Node):
-    """z = tanh_backward(grad, y) = grad * (1 - y**2), tanh's derivative as an
-    operation (recorded by a backward with create_graph=True).
-    dz/dgrad = 1 - y**2,  dz/dy = -2 y grad"""
+    formula = Formula("z", "tanh_backward(grad, y) = grad * (1 - y**2)",
+                      d={"grad": "1 - y**2", "y": "-2 y grad"},
+                      note="tanh's derivative as an operation, recorded by a backward "
+                           "with create_graph=True.")
 
     def forward(self, grad, y):
         self.save_inputs(grad_output=0, output=1)
@@ -109,9 +110,10 @@ def sigmoid_backward_of(grad, y):
 
 
 class SigmoidBackwardBackward0(Node):
-    """z = sigmoid_backward(grad, y) = grad * (1 - y) * y, sigmoid's derivative as
-    an operation (recorded by a backward with create_graph=True).
-    dz/dgrad = (1 - y) y,  dz/dy = grad (1 - 2y)"""
+    formula = Formula("z", "sigmoid_backward(grad, y) = grad * (1 - y) * y",
+                      d={"grad": "(1 - y) y", "y": "grad (1 - 2y)"},
+                      note="sigmoid's derivative as an operation, recorded by a backward "
+                           "with create_graph=True.")
 
     def forward(self, grad, y):
         self.save_inputs(grad_output=0, output=1)
@@ -142,9 +144,11 @@ def threshold_backward_of(grad, x, threshold):
 
 
 class ThresholdBackwardBackward0(Node):
-    """z = threshold_backward(grad, x, threshold) = grad where x > threshold, else 0:
-    relu's derivative as an operation (recorded by a backward with create_graph=True).
-    dz/dgrad = 1 where x > threshold, else 0;  dz/dx = 0"""
+    formula = Formula("z", "threshold_backward(grad, x, threshold): grad where x > threshold, "
+                           "else 0",
+                      d={"grad": "1 where x > threshold, else 0", "x": "0"},
+                      note="relu's derivative as an operation, recorded by a backward "
+                           "with create_graph=True.")
 
     def forward(self, grad, x, threshold):
         self.save_inputs(self=1)
@@ -186,8 +190,8 @@ class SignBackward0(Node):
 
 
 class SgnBackward0(SignBackward0):
-    """y = sgn(x) (sign, and for complex numbers x / |x|; minigrad is real).
-    dy/dx = 0 everywhere it exists"""
+    formula = Formula("y", "sgn(x)", d={"x": "0 everywhere it exists"},
+                      note="sign, and x / |x| for complex numbers (minigrad is real).")
 
 
 class SinBackward0(Node):

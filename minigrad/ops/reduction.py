@@ -163,9 +163,10 @@ def scatter_of(src, shape, dim, indices):
 
 
 class ScatterBackward0(Node):
-    """z = zeros(shape).scatter(dim, indices, src): src written at indices along dim
-    (how the backward of max(dim) is recorded by a backward with create_graph=True).
-    dz/dsrc: the gradient read back at indices (a gather)"""
+    formula = Formula("z", "zeros(shape).scatter(dim, indices, src)",
+                      grad={"src": "G read back at indices along dim (a gather)"},
+                      note="How the backward of max(dim) and min(dim) is recorded by a "
+                           "backward with create_graph=True.")
 
     def forward(self, src, shape, dim, indices):
         self.save(dim=dim, index=np.asarray(indices))
@@ -176,8 +177,8 @@ class ScatterBackward0(Node):
 
 
 class GatherBackward0(Node):
-    """z = x.gather(dim, indices): x read at indices along dim.
-    dz/dx: the gradient written back at indices (zeros elsewhere)"""
+    formula = Formula("z", "x.gather(dim, indices)",
+                      grad={"x": "zeros with G written back at indices along dim"})
 
     def forward(self, x, dim, indices):
         self.save(dim=dim, index=np.asarray(indices), self_sym_sizes=x.shape)
