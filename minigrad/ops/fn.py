@@ -159,7 +159,7 @@ def squeeze(x, dim):
 def transpose(x, dim0, dim1):
     if _is_tensor(x):
         return shape_ops.transpose(x, dim0, dim1)
-    return np.swapaxes(x, dim0, dim1)
+    return np.swapaxes(x, dim0, dim1) if x.ndim else x  # (0-dim: dims 0 and -1 are itself)
 
 
 def t(x):
@@ -216,7 +216,9 @@ def cat(parts, dim):
 
 
 def flip(x, dims):
-    return shape_ops.flip(x, dims) if _is_tensor(x) else np.flip(x, dims).copy()
+    if _is_tensor(x):
+        return shape_ops.flip(x, dims)
+    return np.flip(x, dims).copy() if x.ndim else x.copy()  # (a 0-dim tensor flips to itself)
 
 
 def gather(x, dim, indices):
