@@ -437,9 +437,11 @@ def _as_arrays(inputs, cast_to) -> list:
     """The NumPy values ``forward`` receives: each tensor's array, converted to
     the result dtype ``cast_to`` if needed; anything else as it is."""
     target = None if cast_to is None else cast_to.numpy
-    if len(inputs) == 1 and target is None:
+    if len(inputs) == 1:
         data = getattr(inputs[0], "_data", None)
-        return [inputs[0] if data is None else data]
+        if data is None:
+            return [inputs[0]]
+        return [data if target is None or data.dtype == target else data.astype(target)]
     arrays = []
     for value in inputs:
         data = getattr(value, "_data", None)

@@ -426,6 +426,9 @@ def pow(a, exponent):
         dtype = dtypes.result_type(a, exponent)
         _check_pow(dtype)  # (bool ** bool works with a Python bool exponent only)
         return _binary(PowBackward1, a, exponent, "** or pow()")
+    if a.dtype.is_floating_point and type(exponent) in (int, float):
+        # The common case, kept quick: a float tensor keeps its dtype.
+        return PowBackward0.apply(a, exponent=exponent)
     check_operand("** or pow()", exponent)
     dtype = dtypes.result_type(a, exponent)
     if dtype is not dtypes.bool:
