@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sign", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "sum", "mean", "count", "sum_to", "expand", "reshape",
+__all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
+           "sigmoid", "pow", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "cat", "flip", "gather", "scatter", "as_constant", "zeros",
            "tanh_backward", "sigmoid_backward", "threshold_backward", "select_backward",
@@ -57,13 +57,6 @@ def exp(x):
 
 def log(x):
     return pointwise.log(x) if _is_tensor(x) else np.log(x)
-
-
-def sign(x):
-    """-1, 0 or 1 (0 for NaN, as torch's ``sign``)."""
-    if _is_tensor(x):
-        return pointwise.sign(x)
-    return pointwise.sign_of(x)
 
 
 def sgn(x):
@@ -125,11 +118,6 @@ def count(mask, dim=None, keepdim=False, *, like):
     if _is_tensor(like):
         return reduction.sum(mask, dim, keepdim)
     return np.asarray(np.sum(mask, axis=dim, keepdims=keepdim, dtype=like.dtype))
-
-
-def sum_to(x, shape):
-    """Undo broadcasting: sum ``x`` down to ``shape``."""
-    return broadcast.sum_to(x, tuple(shape))
 
 
 def expand(x, shape):
@@ -303,7 +291,6 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
 
 
 # At the bottom: the operation modules import this one.
-from ..autograd import broadcast  # noqa: E402
 from .. import tensor as _tensor  # noqa: E402
 from . import arithmetic, indexing, linalg, pointwise, reduction  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
