@@ -9,18 +9,24 @@ In a notebook::
 
 For the teacher (see ``notebooks/assignments/README.md``)::
 
-    minigrad-kit release notebooks/assignments/*.ipynb --out release/
-    minigrad-kit grade submissions/*.ipynb --out grades/
+    minigrad-kit assignments course/          # the kit's four, as a course folder
+    minigrad-kit release course/*.ipynb --out release/
+    minigrad-kit grade submissions/ --source course/ --out grades/
     minigrad-kit review grades/
 
+An assignment is an instructor notebook and its question module ``<assignment>.py`` side
+by side; the kit's own four are written that way (``notebooks/assignments/``).
+
 Where things live:
-    questions.py   what a question is: extract (in the kernel) + judge (in the grader)
-    bank/          the four assignments' questions
+    questions.py   what a question is: extract (in the kernel) + judge (in the grader);
+                   loading a question module
+    judging.py     the helpers question modules share (compare, check_grad, ...)
     data.py        the JSON a kernel hands back, and what the judges read
     kernel_side.py the grader's one step inside the student's kernel
     student.py     start(), check(), check_all()
     notebook.py    nbgrader's cell metadata and markers; the student version
-    source.py      an instructor notebook checked against the bank; the hidden inputs
+    source.py      an instructor notebook checked against its question module; the hidden
+                   inputs
     formula.py     answers written as formulas: a restricted parser, evaluated with NumPy
     answers.py     answers given as data, read from the notebook's text
     sandbox.py     bubblewrap around each grading kernel
@@ -30,7 +36,9 @@ Where things live:
     batch.py       grade many submission files in parallel
     release.py     write student versions, after proving solution and stub behave
     manifest.py    the result files the grader wrote, with their hashes
-    report.py      gradebook CSV, feedback files, written answers, review decisions
+    report.py      gradebook CSV, feedback files, written answers, review decisions;
+                   merging shards
+    kit.py         the kit's lessons and assignments, shipped as package data
     cli.py         the ``minigrad-kit`` command
 """
 

@@ -48,10 +48,17 @@ def _safe(name: str) -> str:
 
 
 def _match(submission, sources: list[Source], path: Path) -> Source:
+    """The source whose assignment the submission's metadata names; only a submission that
+    names none is matched by its cells."""
     name = nbg.assignment_name(submission)
     for source in sources:
         if source.assignment.name == name:
             return source
+    if name:
+        given = ", ".join(sorted({s.assignment.name for s in sources})) or "none"
+        raise ValueError(f"{path} answers the assignment {name!r}, but the instructor "
+                         f"notebooks given are for {given}; it was not graded (add {name!r}'s "
+                         "instructor notebook to --source)")
     ids = {(c.get("metadata", {}).get("nbgrader") or {}).get("grade_id")
            for c in submission.cells}
     overlap = [(len(ids & set(s.cells)), s) for s in sources]

@@ -1,8 +1,12 @@
-"""``minigrad-kit``: release and grade the kit's assignments.
+"""``minigrad-kit``: copy the lessons out, release and grade assignments.
 
-    minigrad-kit release notebooks/assignments/*.ipynb --out release/
-    minigrad-kit grade submissions/ --out grades/
+    minigrad-kit lessons my-lessons                      # the lessons, for a learner
+    minigrad-kit assignments course/                     # the kit's assignments, for a teacher
+    minigrad-kit release course/*.ipynb --out release/
+    minigrad-kit grade submitted/ --source course/ --out grades/
     minigrad-kit review grades/ --accept alice/derive_it_by_hand/q1
+    minigrad-kit grade submitted/ --shard 1/4 --out grades-1/   (... 4/4), then
+    minigrad-kit merge grades-1/ grades-2/ grades-3/ grades-4/ --out grades/
 
 Run ``minigrad-kit --help`` or ``minigrad-kit grade --help`` for every option.
 """
@@ -16,41 +20,55 @@ from pathlib import Path
 
 from .batch import grade_files
 from .grade import Options
-from .questions import assignment_names
+from .kit import Exists, copy_assignments, copy_lessons, kit_sources
 from .sandbox import MODES, SandboxUnavailable, choose
 from .source import SourceError, load_source
 
 __all__ = ["main"]
 
-KIT_SOURCES = Path(__file__).resolve().parents[1] / "notebooks" / "assignments"
-
 DESCRIPTION = """\
-Release and grade minigrad's assignments (nbgrader-compatible notebooks).
+The minigrad teaching kit: lessons, and assignments in nbgrader's format.
 
-  release  writes the student version of each instructor notebook, after checking that
-           the solution gets full marks and the stub gets none.
-  grade    grades submissions: each runs in a fresh, sandboxed kernel, and every
-           verdict is computed outside the student's kernel. Writes a gradebook, a
-           feedback report per student, flags and the written answers.
-  review   lists the questions held back for tampering, and accepts or rejects them;
-           the gradebook is rebuilt from the decisions.
+  lessons      copies the lessons (and the student versions of the assignments) into a
+               folder, to open with `jupyter lab FOLDER`.
+  assignments  copies the kit's instructor notebooks and their question modules into a
+               course folder, where a teacher can add assignments of their own.
+  release      writes the student version of each instructor notebook, after checking that
+               the solution gets full marks and the stub gets none.
+  grade        grades submissions: each runs in a fresh, sandboxed kernel, and every
+               verdict is computed outside the student's kernel. Writes a gradebook, a
+               feedback report per student, flags and the written answers.
+  review       lists the questions held back for tampering, and accepts or rejects them;
+               the gradebook is rebuilt from the decisions.
+  merge        merges the folders of a grading split with --shard into one.
 """
+
+ASSIGNMENTS_HINT = ("the kit's own assignments are copied into a folder by "
+                    "`minigrad-kit assignments FOLDER`")
 
 RELEASE_EPILOG = """\
 what it writes:
   OUT/<notebook>.ipynb   solutions replaced by '# YOUR CODE HERE / raise NotImplementedError()',
                          hidden tests removed, outputs cleared, test and locked cells made
                          read-only, nbgrader checksums recorded
-before writing, each notebook is run four times (unless --no-verify): the grader must give
+  OUT/<assignment>.py    the question module, which the notebook's check() needs: hand it
+                         out with the notebook
+Each instructor notebook needs its question module beside it: <assignment>.py, named by the
+notebook metadata {"minigrad_kit": {"assignment": "<assignment>"}}.
+Before writing, each notebook is run four times (unless --no-verify): the grader must give
 the solution full marks and the student version zero, and run as real nbgrader runs it,
 every test cell must pass on the solution and fail on the stub. A notebook that fails is not
-written; the message names the question and the fix. Exit status 1 if anything failed.
+written; the message names the question and the fix. A student version (already released)
+is refused. Exit status 1 if anything failed.
 
 example:
-  minigrad-kit release notebooks/assignments/*.ipynb --out release/
+  minigrad-kit assignments course/       # the kit's four, to start a course folder
+  minigrad-kit release course/*.ipynb --out release/
 """
 
 GRADE_EPILOG = """\
+which assignment: the notebook metadata of the submission names it; a submission for an
+assignment not among the --source notebooks is reported (flags.csv), not scored.
 which student: the file name (alice.ipynb -> alice); for nbgrader's layout
 submitted/<student>/<assignment>/<notebook>.ipynb, where the file has the instructor
 notebook's name, the folder two levels up.
@@ -74,8 +92,19 @@ grades without it when bubblewrap does not work here, and says so loudly; requir
 refuses; off is your explicit choice. Both are recorded in flags.csv.
 Exit status 1 if a submission could not be graded at all (see flags.csv).
 
-example:
+speed: about 1 s of one core per ordinary submission; --jobs N grades N at a time (up to
+the machine's cores; each kernel uses one thread). For a large course, split the work over
+n machines: each runs the same command with --shard i/n (i = 1..n) and its own --out, then
+`minigrad-kit merge` joins the folders; the result is the same, file for file, as grading
+everything on one machine.
+
+examples:
+  minigrad-kit grade submitted/ --source course/ --out grades/ --jobs 4
   minigrad-kit grade submitted/*/derive_it_by_hand/*.ipynb --out grades/ --format html
+  # a Slurm array of 8 tasks (#SBATCH --array=1-8):
+  minigrad-kit grade submitted/ --source course/ --shard $SLURM_ARRAY_TASK_ID/8 \\
+      --out grades-$SLURM_ARRAY_TASK_ID/
+  minigrad-kit merge grades-*/ --out grades/
 """
 
 
@@ -83,10 +112,26 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="minigrad-kit", description=DESCRIPTION,
         epilog="Each command has its own --help. The teachers' guide and the threat model: "
-               "notebooks/assignments/README.md in the kit.",
+               "assignments/README.md in the kit's repository (notebooks/assignments/), also "
+               "copied by `minigrad-kit assignments FOLDER`.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", metavar="{release,grade,review}",
-                                     required=True)
+    commands = parser.add_subparsers(dest="command", required=True,
+                                     metavar="{lessons,assignments,release,grade,review,merge}")
+    for name, what in (("lessons", "the lessons, and the student versions of the "
+                                   "assignments in FOLDER/assignments/"),
+                       ("assignments", "the kit's instructor notebooks and their question "
+                                       "modules, to start a course folder")):
+        command = commands.add_parser(
+            name, help=f"copy {what.split(',')[0]} into a folder",
+            description=f"Copy {what} into FOLDER (created if needed).",
+            epilog=f"example:\n  minigrad-kit {name} "
+                   + ("my-lessons\n  jupyter lab my-lessons" if name == "lessons" else
+                      "course/\n  minigrad-kit release course/*.ipynb --out release/"),
+            formatter_class=argparse.RawDescriptionHelpFormatter)
+        command.add_argument("folder", metavar="FOLDER")
+        command.add_argument("--force", action="store_true",
+                             help="replace files that already exist (default: refuse, and "
+                                  "write nothing)")
 
     release = commands.add_parser(
         "release", help="write student versions of instructor notebooks",
@@ -110,8 +155,9 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--out", required=True, metavar="DIR",
                        help="folder for the gradebook and reports (created if needed)")
     grade.add_argument("--source", action="append", metavar="NOTEBOOK",
-                       help="instructor notebook(s) or folder (repeatable; default: the kit's "
-                            f"{KIT_SOURCES.parent.name}/{KIT_SOURCES.name})")
+                       help="instructor notebook(s) or a course folder of them, each with "
+                            "its question module beside it (repeatable; default: the kit's "
+                            "own four assignments)")
     grade.add_argument("--format", choices=("md", "html"), default="md",
                        help="feedback reports as Markdown (default) or HTML")
     grade.add_argument("--output-limit", type=int, default=100_000, metavar="CHARS",
@@ -125,6 +171,10 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--sandbox", choices=MODES, default="auto",
                        help="run each kernel under bubblewrap: auto (default; without it, "
                             "loudly, where it does not work), required, or off")
+    grade.add_argument("--shard", type=_shard, metavar="I/N",
+                       help="grade only part I of N (I = 1..N) of the submissions, sorted by "
+                            "path; give every part the same SUBMISSION arguments and its own "
+                            "--out, then join the parts with `minigrad-kit merge`")
     _common(grade)
 
     review = commands.add_parser(
@@ -141,6 +191,20 @@ def _parser() -> argparse.ArgumentParser:
                         help="the same, for 0 points")
     review.add_argument("--format", choices=("md", "html"), default="md",
                         help="feedback reports rewritten as Markdown (default) or HTML")
+
+    merge = commands.add_parser(
+        "merge", help="join the --out folders of a sharded grading",
+        description="Join the folders written by `grade --shard i/n` into one: the results "
+                    "(and review decisions) are copied, and the gradebook, feedback, flags "
+                    "and written answers rebuilt from all of them.",
+        epilog="example:\n  minigrad-kit merge grades-1/ grades-2/ --out grades/",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    merge.add_argument("parts", nargs="+", metavar="FOLDER",
+                       help="folders written by `minigrad-kit grade`")
+    merge.add_argument("--out", required=True, metavar="DIR",
+                       help="the joined folder (created if needed; may already hold grades)")
+    merge.add_argument("--format", choices=("md", "html"), default="md",
+                       help="feedback reports as Markdown (default) or HTML, as graded")
     return parser
 
 
@@ -156,10 +220,19 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--timeout", type=float, default=30, metavar="SECONDS",
                         help="time limit per cell (default 30)")
     parser.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1), metavar="N",
-                        help="notebooks run in parallel (default: 2, or 1 on one core)")
+                        help="notebooks run at a time, up to the machine's cores "
+                             f"({os.cpu_count()} here; default: 2, or 1 on one core)")
 
 
-def _notebooks(items: list[str], what: str, example: str) -> list[str]:
+def _shard(text: str) -> tuple[int, int]:
+    part, _, count = text.partition("/")
+    if not (part.isdigit() and count.isdigit() and 1 <= int(part) <= int(count)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not I/N with 1 <= I <= N, e.g. 2/8 "
+                                         "for the second of eight parts")
+    return int(part), int(count)
+
+
+def _notebooks(items: list[str], what: str, hint: str) -> list[str]:
     """Files as given; folders expanded to the notebooks inside (checkpoints skipped)."""
     found = []
     for item in items:
@@ -168,12 +241,15 @@ def _notebooks(items: list[str], what: str, example: str) -> list[str]:
             inside = sorted(p for p in path.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
             if not inside:
                 raise SystemExit(f"minigrad-kit: error: {what} folder {item!r} has no .ipynb "
-                                 f"files; give notebooks, e.g. {example}")
+                                 f"files; {hint}")
             found += [str(p) for p in inside]
+        elif not path.exists():
+            pattern = " (the shell found no file matching it)" if set("*?[") & set(item) else ""
+            raise SystemExit(f"minigrad-kit: error: {what} {item!r} does not exist{pattern}; "
+                             f"{hint}")
         elif path.suffix != ".ipynb" or not path.is_file():
-            reason = "does not exist" if not path.exists() else "is not a .ipynb notebook"
-            raise SystemExit(f"minigrad-kit: error: {what} {item!r} {reason}; give notebooks, "
-                             f"e.g. {example}")
+            raise SystemExit(f"minigrad-kit: error: {what} {item!r} is not a .ipynb notebook; "
+                             f"{hint}")
         else:
             found.append(str(path))
     return found
@@ -183,6 +259,10 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "review":
         return _review(args)
+    if args.command in ("lessons", "assignments"):
+        return _copy(args)
+    if args.command == "merge":
+        return _merge(args)
     if args.jobs < 1 or args.timeout <= 0:
         raise SystemExit("minigrad-kit: error: --jobs must be at least 1 and --timeout positive")
     if args.command == "release":
@@ -190,10 +270,24 @@ def main(argv: list[str] | None = None) -> int:
     return _grade(args)
 
 
+def _copy(args) -> int:
+    copy = copy_lessons if args.command == "lessons" else copy_assignments
+    try:
+        written = copy(args.folder, force=args.force)
+    except Exists as error:
+        print(f"minigrad-kit: error: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {len(written)} files into {args.folder}")
+    if args.command == "lessons":
+        print(f"open them with: jupyter lab {args.folder}")
+    return 0
+
+
 def _release(args) -> int:
     from .release import release
 
-    sources = _notebooks(args.sources, "SOURCE", "notebooks/assignments/*.ipynb")
+    sources = _notebooks(args.sources, "SOURCE", "give instructor notebooks or a course "
+                         f"folder ({ASSIGNMENTS_HINT})")
     written, problems = release(sources, args.out, verify_first=not args.no_verify,
                                 options=Options(timeout=args.timeout), jobs=args.jobs)
     for path in written:
@@ -204,22 +298,29 @@ def _release(args) -> int:
 
 
 def _grade(args) -> int:
-    from .report import write_report
-
-    submissions = _notebooks(args.submissions, "SUBMISSION", "submitted/alice.ipynb")
-    default = [str(KIT_SOURCES)] if KIT_SOURCES.is_dir() else []
-    sources = _notebooks(args.source or default, "--source",
-                         "--source notebooks/assignments/02_derive_it_by_hand.ipynb")
-    if not sources:
-        names = ", ".join(assignment_names())
-        raise SystemExit("minigrad-kit: error: no instructor notebooks; pass --source with "
-                         f"one per assignment (the kit's own assignments: {names})")
+    submissions = _notebooks(args.submissions, "SUBMISSION",
+                             "give the students' notebooks, or the folder they are in")
+    if args.shard:
+        part, count = args.shard
+        submissions = sorted(set(submissions))[part - 1::count]
     out = Path(args.out).resolve()
     for submission in submissions:
         folder = Path(submission).resolve().parent
         if out == folder or out in folder.parents:
             raise SystemExit(f"minigrad-kit: error: --out {args.out!r} holds the submission "
-                             f"{submission!r}; write the grades to another folder (e.g. grades/)")
+                             f"{submission!r}; write the grades to a folder outside the "
+                             "submissions")
+    if args.source:
+        sources = _notebooks(args.source, "--source", "give instructor notebooks or a course "
+                             f"folder ({ASSIGNMENTS_HINT})")
+        return _grade_with(args, submissions, sources, out)
+    with kit_sources() as sources:
+        return _grade_with(args, submissions, sources, out)
+
+
+def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> int:
+    from .report import write_report
+
     try:
         for source in sources:
             load_source(source)
@@ -287,6 +388,18 @@ def _review(args) -> int:
         print(f"minigrad-kit: error: {key!r} names no held-back question (keys look like "
               "alice/derive_it_by_hand/q1, as listed above)", file=sys.stderr)
     return 1 if unknown else 0
+
+
+def _merge(args) -> int:
+    from .report import MergeConflict, merge
+
+    try:
+        merge(args.parts, args.out, args.format)
+    except (MergeConflict, FileNotFoundError) as error:
+        print(f"minigrad-kit: error: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {Path(args.out) / 'gradebook.csv'} from {len(args.parts)} folders")
+    return 0
 
 
 def _duplicates(submissions: list[str], results: list) -> list[str]:

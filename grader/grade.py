@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 import tempfile
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 
 from . import notebook as nbg
 from .answers import written_answers
@@ -37,7 +38,7 @@ from .sandbox import choose
 from .scan import defined_names, defines_code, examine
 from .source import Source, context, inputs
 
-__all__ = ["Options", "QuestionResult", "Result", "grade_notebook"]
+__all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "with_module"]
 
 EXTRACT_LIMIT = 2_000_000  # characters of data one test cell may hand back
 
@@ -79,6 +80,7 @@ class Result:
     answers: dict = field(default_factory=dict)  # grade_id -> written answer
     error: str = ""  # the submission could not be graded at all
     sandbox: str = ""  # how its kernel was isolated (sandbox.Sandbox.describe)
+    title: str = ""  # the assignment's title
 
     @property
     def points(self) -> float:
@@ -111,7 +113,7 @@ class _Step:
 
 def grade_notebook(source: Source, submission, student: str, file: str,
                    options: Options = Options()) -> Result:
-    result = Result(student, source.assignment.name, file)
+    result = Result(student, source.assignment.name, file, title=source.assignment.title)
     sandbox = choose(options.sandbox)
     result.sandbox = sandbox.describe()
     steps = _merge(source, submission, result)
@@ -127,6 +129,7 @@ def grade_notebook(source: Source, submission, student: str, file: str,
     extract_at = {i + 1: EXTRACT_LIMIT for i, s in enumerate(steps) if s.kind == "test"}
     scratch = tempfile.TemporaryDirectory(prefix="minigrad-kit-", ignore_cleanup_errors=True)
     with scratch as folder:  # (whatever the kernel left in it, removing it never fails)
+        with_module(source, folder)
         runs = run_cells(code, cwd=folder, timeout=options.timeout,
                          output_limit=options.output_limit, limits=extract_at,
                          sandbox=sandbox, count=MIME)[1:]
@@ -148,6 +151,12 @@ def grade_notebook(source: Source, submission, student: str, file: str,
             result.answers[step.grade_id] = "" if blank else step.source
     _scan(source, steps, result)
     return result
+
+
+def with_module(source: Source, folder) -> None:
+    """Put the question module in the kernel's working folder, as beside a handed-out
+    notebook, so that the notebook's ``start()`` finds it."""
+    (Path(folder) / source.module.name).write_text(source.module_text, encoding="utf-8")
 
 
 def _merge(source: Source, submission, result: Result) -> list[_Step]:
@@ -199,7 +208,7 @@ def _guard(memory_mb: int) -> str:
 
 def _extract_code(source: Source, gid: str, drawn: dict) -> str:
     return ("from grader.kernel_side import emit as _minigrad_kit_emit\n"
-            f"_minigrad_kit_emit({source.assignment.name!r}, {gid!r}, "
+            f"_minigrad_kit_emit({source.module_text!r}, {source.module.name!r}, {gid!r}, "
             f"{json.dumps(drawn)!r}, globals())")
 
 

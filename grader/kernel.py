@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import site
 import subprocess
 import tempfile
 from dataclasses import dataclass, field
@@ -95,8 +96,12 @@ def _size(content: dict) -> int:
 
 
 def kernel_environment() -> dict:
-    """The grader's environment, one BLAS thread per kernel, and the kit importable."""
+    """The grader's environment, one BLAS thread per kernel, and the kit importable (the
+    kernel is the grader's own Python; a source checkout's folder is added to its path, an
+    installed kit's site-packages is not)."""
     kit = str(Path(__file__).resolve().parents[1])
+    if kit in {*site.getsitepackages(), site.getusersitepackages()}:
+        kit = ""
     path = os.pathsep.join(p for p in (kit, os.environ.get("PYTHONPATH", "")) if p)
     environment = {name: value for name, value in os.environ.items()
                    if name != "MINIGRAD_KIT_SALT"}  # (the student's code can read it)

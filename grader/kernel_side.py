@@ -14,7 +14,7 @@ import contextlib
 import json
 
 from .data import Raised, encode
-from .questions import Question, find_assignment
+from .questions import Question, questions_from_text
 
 __all__ = ["emit", "collect", "MIME"]
 
@@ -40,11 +40,14 @@ def collect(question: Question, namespace: dict, inputs) -> dict:
         return encode(Raised(type(error).__name__, str(error)[:500]))
 
 
-def emit(assignment: str, question: str, inputs_json: str, namespace: dict) -> None:
-    """Display the data for ``question`` at the public and hidden inputs (grader only)."""
+def emit(module_text: str, filename: str, question: str, inputs_json: str,
+         namespace: dict) -> None:
+    """Display the data for ``question`` of the question module ``module_text`` at the public
+    and hidden inputs (grader only). The grader sends the module's text, so the kernel needs
+    no access to the course folder."""
     from IPython.display import display
 
-    found = find_assignment(assignment).question(question)
+    found = questions_from_text(module_text, filename).question(question)
     inputs = json.loads(inputs_json)
     data = {part: collect(found, namespace, inputs[part])
             for part in ("public", "hidden") if part in inputs}

@@ -27,8 +27,8 @@ import re
 import nbformat
 
 __all__ = ["role", "grade_id", "points", "assignment_name", "clear_solutions",
-           "clear_hidden_tests", "checksum", "problems", "student_version", "stub_solutions",
-           "SCHEMA_VERSION"]
+           "clear_hidden_tests", "checksum", "problems", "student_version", "is_student_version",
+           "stub_solutions", "SCHEMA_VERSION"]
 
 SCHEMA_VERSION = 3
 BEGIN_SOLUTION, END_SOLUTION = "BEGIN SOLUTION", "END SOLUTION"  # matched inside a line
@@ -134,6 +134,16 @@ def student_version(notebook):
             cell.metadata["nbgrader"]["checksum"] = checksum(cell)
             cell.metadata["nbgrader"]["cell_type"] = cell.cell_type
     return released
+
+
+def is_student_version(notebook) -> bool:
+    """Released to students (by ``minigrad-kit release`` or nbgrader): its cells carry
+    nbgrader checksums, or every code answer cell is the bare stub."""
+    cells = [c for c in notebook.cells if role(c) != "free"]
+    if any("checksum" in _meta(c) for c in cells):
+        return True
+    answers = [c for c in cells if role(c) == "answer" and c.cell_type == "code"]
+    return bool(answers) and all(c.source.strip() == CODE_STUB for c in answers)
 
 
 def stub_solutions(notebook):

@@ -17,6 +17,11 @@ A question is named by the ``grade_id`` of its test cell (``"q1"``). It has
   notebook's text (``answers.py``), not from the kernel; ``check()`` reads
   the same names from the kernel, and both are judged alike.
 
+An assignment's questions live in its **question module**, ``<assignment>.py``, beside the
+instructor notebook (the notebook's metadata ``minigrad_kit.assignment`` names it); the
+module ends with ``ASSIGNMENT = Assignment(...)``. The kit's four assignments are written
+that way too, in the package data ``minigrad_kit_notebooks/assignments/``.
+
 The in-notebook test cell is the nbgrader twin of the same question: real
 nbgrader runs its asserts in the kernel; ``minigrad-kit grade`` replaces it
 with the extract step and judges outside.
@@ -24,10 +29,17 @@ with the extract step and judges outside.
 
 from __future__ import annotations
 
+import hashlib
+import sys
+import types
 from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["Finding", "Question", "Assignment", "find_assignment", "assignment_names", "judge"]
+__all__ = ["Finding", "Question", "Assignment", "QuestionModuleError", "load_questions",
+           "questions_from_text", "kit_assignments", "module_file", "find_assignment",
+           "assignment_names", "judge"]
 
 
 @dataclass(frozen=True)
@@ -71,21 +83,68 @@ class Assignment:
                        f"its questions are {known}")
 
 
-def _registry() -> dict:
-    from .bank import ASSIGNMENTS
-    return {a.name: a for a in ASSIGNMENTS}
+def load_questions(path) -> Assignment:
+    """The ``ASSIGNMENT`` defined by the question module at ``path``."""
+    path = Path(path)
+    return questions_from_text(path.read_text(encoding="utf-8"), str(path))
 
 
-def find_assignment(name: str) -> Assignment:
-    """The assignment called ``name`` (KeyError listing the known ones)."""
-    registry = _registry()
-    if name not in registry:
-        raise KeyError(f"no assignment {name!r}; the kit has {', '.join(sorted(registry))}")
-    return registry[name]
+def questions_from_text(text: str, filename: str) -> Assignment:
+    """Run a question module's ``text`` as a module of its own (once per text) and return its
+    ``ASSIGNMENT``. The grader hands the text, not a path, to the grading kernels."""
+    key = hashlib.sha256(f"{filename}\0{text}".encode()).hexdigest()
+    if key not in _LOADED:
+        name = f"_minigrad_kit_questions_{key[:16]}"
+        module = types.ModuleType(name)
+        module.__file__ = filename
+        sys.modules[name] = module  # (dataclasses look their module up while it runs)
+        try:
+            exec(compile(text, filename, "exec"), module.__dict__)
+        finally:
+            sys.modules.pop(name, None)
+        assignment = module.__dict__.get("ASSIGNMENT")
+        if not isinstance(assignment, Assignment):
+            raise QuestionModuleError(f"{filename} defines no ASSIGNMENT = Assignment(...); "
+                                      "a question module ends with one (see "
+                                      "notebooks/assignments/README.md)")
+        _LOADED[key] = assignment
+    return _LOADED[key]
+
+
+_LOADED: dict = {}
+
+
+class QuestionModuleError(ValueError):
+    """A question module that defines no assignment."""
+
+
+def kit_assignments():
+    """The folder of the kit's own assignments, shipped inside the package (a Traversable)."""
+    return resources.files("minigrad_kit_notebooks") / "assignments"
+
+
+def module_file(folder, name: str):
+    """Where assignment ``name``'s question module sits in ``folder``: ``<name>.py``."""
+    return folder / f"{name}.py"
+
+
+def find_assignment(name: str, folder=None) -> Assignment:
+    """Assignment ``name``: its question module in ``folder`` if there is one, else the kit's
+    (KeyError listing the kit's assignments)."""
+    places = ([Path(folder)] if folder is not None else []) + [kit_assignments()]
+    for place in places:
+        candidate = module_file(place, name)
+        if candidate.is_file():
+            return questions_from_text(candidate.read_text(encoding="utf-8"), str(candidate))
+    where = f" in {folder} or" if folder is not None else ""
+    raise KeyError(f"no question module {name}.py{where} among the kit's assignments "
+                   f"({', '.join(assignment_names())})")
 
 
 def assignment_names() -> list[str]:
-    return sorted(_registry())
+    """The kit's own assignments."""
+    return sorted(p.name[:-3] for p in kit_assignments().iterdir()
+                  if p.name.endswith(".py") and not p.name.startswith("_"))
 
 
 def judge(question: Question, data, inputs, env) -> list[Finding]:

@@ -2,7 +2,8 @@
 
 ``release(sources, out)`` writes, for each instructor notebook, its student
 version (``notebook.student_version``: solutions stubbed, hidden tests
-removed, outputs cleared, test cells locked, checksums recorded). First,
+removed, outputs cleared, test cells locked, checksums recorded) and, beside
+it, the question module that the notebook's ``check()`` uses. First,
 unless ``verify=False``, it checks four runs of each notebook:
 
 * minigrad-kit's grader gives the solution full marks ...
@@ -25,7 +26,7 @@ import nbformat
 
 from . import notebook as nbg
 from .batch import workers
-from .grade import Options, grade_notebook
+from .grade import Options, grade_notebook, with_module
 from .kernel import run_cells
 from .report import write_atomic
 from .source import SourceError, load_source
@@ -60,7 +61,8 @@ def release(sources: list[str], out, *, verify_first: bool = True,
         target = out / source.path.name
         out.mkdir(parents=True, exist_ok=True)
         write_atomic(target, nbformat.writes(nbg.student_version(source.notebook)) + "\n")
-        written.append(target)
+        write_atomic(out / source.module.name, source.module_text)  # check() needs it
+        written += [target, out / source.module.name]
     return written, problems
 
 
@@ -86,7 +88,7 @@ def verify(path: str, check: str, options: Options = Options()) -> list[str]:
 
 
 def _graded(source, check: str, options: Options) -> list[str]:
-    module = f"grader/bank/{source.assignment.name}.py"
+    module = source.module
     notebook = (source.notebook if check == "solution"
                 else nbg.student_version(source.notebook))
     result = grade_notebook(source, notebook, check, source.path.name, options)
@@ -113,6 +115,7 @@ def _twin(source, notebook, check: str, options: Options) -> list[str]:
     """Run the code cells as they are (nbgrader's way) and read each test cell's fate."""
     cells = [c for c in notebook.cells if c.cell_type == "code"]
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-") as folder:
+        with_module(source, folder)
         runs = run_cells([c.source for c in cells], cwd=folder, timeout=options.timeout)
     found = []
     for cell, run in zip(cells, runs):

@@ -34,20 +34,23 @@ from pathlib import Path
 from .grade import Result
 from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
 
-__all__ = ["write_atomic", "write_report", "rebuild", "feedback_markdown", "feedback_html",
-           "load_reviews", "save_reviews", "review_key", "held_questions", "decide",
-           "decision_of", "REVIEWS"]
+__all__ = ["write_atomic", "write_report", "rebuild", "merge", "MergeConflict",
+           "feedback_markdown", "feedback_html", "load_reviews", "save_reviews", "review_key",
+           "held_questions", "decide", "decision_of", "REVIEWS"]
 
 UNKNOWN = "unknown"  # results folder of submissions whose assignment could not be told
 REVIEWS = "reviews.json"
 
 
 def write_atomic(path, text: str) -> None:
-    """Write ``text`` to ``path`` via a temporary file in the same folder and os.replace."""
+    """Write ``text`` to ``path`` via a temporary file in the same folder and os.replace,
+    with the permissions an ordinary ``open()`` gives (0666 less the umask: 0644 usually),
+    so that the other members of a course folder can read it."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(handle, 0o666 & ~_umask())  # (mkstemp makes it 0600)
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
             file.write(text)
         os.replace(temporary, path)
@@ -58,6 +61,12 @@ def write_atomic(path, text: str) -> None:
 
 def _folder(result: Result) -> str:
     return result.assignment or UNKNOWN
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # reading the umask means setting it; put it straight back
+    os.umask(mask)
+    return mask
 
 
 def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
@@ -173,6 +182,41 @@ def _decided(result: Result, decisions: dict) -> Result:
     return dataclasses.replace(result, questions=questions)
 
 
+# --- merging the folders of a sharded grading ----------------------------------------------
+
+class MergeConflict(ValueError):
+    """Two folders hold different results for the same student and assignment, or a folder's
+    results do not check out against its manifest."""
+
+
+def merge(parts: list, out, fmt: str = "md") -> list[Result]:
+    """Join folders written by ``grade --shard``: the results each part's manifest lists
+    (and its review decisions) are stored in ``out`` and everything is rebuilt from them,
+    which gives the same files as grading everything in one run."""
+    results, origin, decisions = {}, {}, {}
+    for part in map(Path, parts):
+        if not (part / MANIFEST).is_file():
+            raise FileNotFoundError(f"{part} has no {MANIFEST}: it is not a folder that "
+                                    "`minigrad-kit grade` wrote")
+        manifest, problems = load_manifest(part)
+        listed, bad = read_listed(part, manifest, Result.from_json,
+                                  lambda r: (_folder(r), r.student))
+        if problems or bad:
+            raise MergeConflict(f"{part}: " + "; ".join(problems + bad)
+                                + "; nothing was written")
+        for result in listed:
+            key = (_folder(result), result.student)
+            if key in results and results[key].to_json() != result.to_json():
+                where = f"results/{key[0]}/{key[1]}.json"
+                raise MergeConflict(f"{origin[key] / where} and {part / where} differ (the "
+                                    "same student graded in two parts); nothing was written")
+            results[key], origin[key] = result, part
+        decisions.update(load_reviews(part))
+    if decisions:
+        save_reviews(out, {**load_reviews(out), **decisions})
+    return write_report([results[key] for key in sorted(results)], out, fmt)
+
+
 def _csv(rows: list[list]) -> str:
     buffer = io.StringIO()
     csv.writer(buffer, lineterminator="\n").writerows(rows)
@@ -212,7 +256,7 @@ def _flags(results: list[Result], problems: list[str]) -> str:
 
 def _answers(results: list[Result]) -> str:
     questions = {q.name: q.title for r in results for q in r.questions if q.name in r.answers}
-    lines = [f"# Written answers · {_title(results[0].assignment)}", ""]
+    lines = [f"# Written answers · {results[0].title or results[0].assignment}", ""]
     for name, title in questions.items():
         lines += [f"## {name} · {title}", ""]
         for r in sorted(results, key=lambda r: r.student):
@@ -225,7 +269,7 @@ def _answers(results: list[Result]) -> str:
 
 def _document(r: Result) -> list[tuple]:
     """The report as blocks: ("h1"|"h2"|"p", text), ("ul", items), ("table", head, rows)."""
-    title = f"{_title(r.assignment)} · {r.student}"
+    title = f"{r.title or r.assignment or 'Submission'} · {r.student}"
     if r.error:
         return [("h1", title), ("p", f"This submission ({r.file}) could not be graded: "
                                      f"{r.error}")]
@@ -262,14 +306,6 @@ def _points(q) -> str:
     if q.held:
         return "held back for review"
     return "to be graded" if q.points is None else f"{q.points:g} / {q.max_points:g}"
-
-
-def _title(assignment: str) -> str:
-    from .questions import find_assignment
-    try:
-        return find_assignment(assignment).title
-    except KeyError:
-        return assignment or "Submission"
 
 
 def feedback_markdown(r: Result) -> str:

@@ -1,8 +1,10 @@
 """An instructor notebook, checked against the question bank, and what the grader takes from it.
 
-``load_source(path)`` reads the notebook, checks nbgrader's format and that
-every test cell has a question in the bank (and every question a test
-cell), or raises ``SourceError`` listing every problem with its fix.
+``load_source(path)`` reads the notebook, refuses a student version, loads
+the question module beside it (``<assignment>.py``, named by the notebook's
+metadata), checks nbgrader's format and that every test cell has a question
+in the module (and every question a test cell), or raises ``SourceError``
+listing every problem with its fix.
 ``context(source)`` runs the teacher's locked context cells in the grader's
 own process. ``inputs(source, question, student)`` draws the hidden inputs:
 the same for the same student on every run, unknowable without the
@@ -21,7 +23,8 @@ from pathlib import Path
 import numpy as np
 
 from . import notebook as nbg
-from .questions import Assignment, Question, assignment_names, find_assignment
+from .questions import (Assignment, Question, QuestionModuleError, module_file,
+                        questions_from_text)
 
 __all__ = ["Source", "SourceError", "load_source", "context", "inputs"]
 
@@ -36,6 +39,8 @@ class Source:
     notebook: object  # nbformat.NotebookNode
     assignment: Assignment
     salt: str = ""
+    module: Path | None = None  # the question module beside the notebook
+    module_text: str = ""  # its text, as the grading kernels receive it
 
     @property
     def cells(self) -> dict:
@@ -55,25 +60,42 @@ class Source:
 def load_source(path, salt: str = "") -> Source:
     path = Path(path)
     notebook = nbg.read(path)
+    if nbg.is_student_version(notebook):
+        raise SourceError(f"{path} is a student version (its solutions are stubbed and its "
+                          "hidden tests removed); give the instructor notebook it was "
+                          "released from")
     found = nbg.problems(notebook, str(path))
     name = nbg.assignment_name(notebook)
-    try:
-        assignment = find_assignment(name) if name else None
-    except KeyError:
-        assignment = None
-    if assignment is None:
-        found.append(f"{path}: notebook metadata 'minigrad_kit': {{'assignment': ...}} is "
-                     f"{name!r}; set it to one of {', '.join(assignment_names())} (Edit ▸ "
-                     "Notebook Metadata in JupyterLab)")
+    assignment, module, text = None, None, ""
+    if not name:
+        found.append(f"{path}: the notebook metadata has no 'minigrad_kit': {{'assignment': "
+                     "NAME}; add it (Edit > Notebook Metadata in JupyterLab), with NAME the "
+                     "question module NAME.py beside the notebook")
     else:
-        found += _bank_problems(notebook, assignment, path)
+        module = module_file(path.parent, name)
+        try:
+            text = module.read_text(encoding="utf-8")
+            assignment = questions_from_text(text, str(module))
+        except FileNotFoundError:
+            found.append(f"{path}: its questions belong in {module} (the notebook metadata "
+                         f"names the assignment {name!r}), which does not exist; write it "
+                         "(notebooks/assignments/README.md shows how)")
+        except QuestionModuleError as error:
+            found.append(str(error))
+        except Exception as error:  # noqa: BLE001 (the teacher's module can raise anything)
+            found.append(f"{module} raised {type(error).__name__}: {error} when loaded; "
+                         "fix the question module")
+    if assignment is not None and assignment.name != name:
+        found.append(f"{module} defines the assignment {assignment.name!r}, but the notebook "
+                     f"metadata names {name!r}; make them the same")
+    elif assignment is not None:
+        found += _bank_problems(notebook, assignment, path, module)
     if found:
         raise SourceError("\n".join(found))
-    return Source(path, notebook, assignment, salt)
+    return Source(path, notebook, assignment, salt, module, text)
 
 
-def _bank_problems(notebook, assignment: Assignment, path: Path) -> list[str]:
-    module = f"grader/bank/{assignment.name}.py"
+def _bank_problems(notebook, assignment: Assignment, path: Path, module: Path) -> list[str]:
     by_id = {nbg.grade_id(c): c for c in notebook.cells if nbg.grade_id(c)}
     tests = {gid for gid, c in by_id.items() if nbg.role(c) == "test"}
     asked = {q.name for q in assignment.questions}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import os
 import sys
 
 from .data import decode
@@ -25,9 +26,12 @@ HIDDEN_NOTE = "Your teacher's grader adds hidden tests."
 
 
 def start(assignment: str) -> None:
-    """Say which assignment this notebook is (the first cell does it for you)."""
+    """Say which assignment this notebook is (the first cell does it for you).
+
+    Its questions come from the question module ``<assignment>.py`` in the notebook's folder
+    (handed out with the notebook), else from the kit's own assignments."""
     global _current
-    _current = find_assignment(assignment)
+    _current = find_assignment(assignment, folder=os.getcwd())
     names = ", ".join(q.name for q in _current.questions)
     print(f"Assignment: {_current.title}. check(\"q1\") runs the public checks of one "
           f"question ({names}); check_all() runs them all.")

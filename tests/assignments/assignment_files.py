@@ -11,3 +11,9 @@ BY_ASSIGNMENT = {
     "implement_a_backward": FOLDER / "03_implement_a_backward.ipynb",
     "broadcasting_and_reductions": FOLDER / "04_broadcasting_and_reductions.ipynb",
 }
+
+
+def with_module(assignment: str, folder) -> None:
+    """Put the question module of ``assignment`` in ``folder`` (beside a copied notebook)."""
+    module = FOLDER / f"{assignment}.py"
+    (Path(folder) / module.name).write_text(module.read_text())

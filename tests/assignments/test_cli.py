@@ -20,10 +20,12 @@ def _help(capsys, *args):
 
 def test_main_help(capsys):
     text = _help(capsys)
-    assert text.startswith("usage: minigrad-kit [-h] {release,grade,review} ...")
-    for words in ("release  writes the student version", "grade    grades submissions",
-                  "computed outside the student's kernel", "review   lists the questions held "
-                                                           "back for tampering"):
+    assert text.startswith(
+        "usage: minigrad-kit [-h] {lessons,assignments,release,grade,review,merge}")
+    for words in ("lessons      copies the lessons", "assignments  copies the kit's instructor",
+                  "release      writes the student version", "grade        grades submissions",
+                  "review       lists the questions held back for tampering",
+                  "merge        merges the folders", "computed outside the student's kernel"):
         assert words in text
 
 
@@ -31,7 +33,8 @@ def test_release_help(capsys):
     text = _help(capsys, "release")
     for words in ("SOURCE", "--out DIR", "--no-verify", "--timeout SECONDS", "--jobs N",
                   "hidden tests removed", "checksums recorded", "Exit status 1",
-                  "minigrad-kit release notebooks/assignments/*.ipynb --out release/"):
+                  "OUT/<assignment>.py", "A student version (already released)\nis refused",
+                  "minigrad-kit release course/*.ipynb --out release/"):
         assert words in text, words
 
 
@@ -90,9 +93,34 @@ def test_sandbox_required_refuses_without_bubblewrap(capsys, tmp_path, monkeypat
 
 
 def test_missing_file(capsys):
-    with pytest.raises(SystemExit, match=r"SUBMISSION 'nope.ipynb' does not exist; give "
-                                         r"notebooks, e.g. submitted/alice.ipynb"):
+    with pytest.raises(SystemExit, match=r"SUBMISSION 'nope.ipynb' does not exist; give the "
+                                         r"students' notebooks, or the folder they are in"):
         main(["grade", "nope.ipynb", "--out", "grades"])
+
+
+@pytest.mark.parametrize("argv", [
+    ["release", "notebooks/assignments/*.ipynb", "--out", "release/"],  # outside the repo
+    ["grade", "submitted/alice.ipynb", "--out", "grades/"],
+    ["grade", "submitted/", "--out", "grades/"],
+    ["grade", "x.ipynb", "--source", "notebooks/assignments/02_derive_it_by_hand.ipynb",
+     "--out", "grades/"],
+])
+def test_no_error_suggests_the_command_that_failed(argv, tmp_path, monkeypatch):
+    """(Issue 13: the release error used to suggest "e.g. notebooks/assignments/*.ipynb".)"""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.ipynb").write_text("{}")
+    with pytest.raises(SystemExit) as exit:
+        main(argv)
+    message = str(exit.value)
+    assert "does not exist" in message
+    for word in argv[1:]:
+        if word.startswith("--"):
+            continue
+        assert f"e.g. {word}" not in message and f"`{word}`" not in message, message
+    if argv[0] == "release" or "--source" in argv:
+        assert "are copied into a folder by `minigrad-kit assignments FOLDER`" in message
+    if "*" in argv[1]:
+        assert "(the shell found no file matching it)" in message
 
 
 def test_not_a_notebook(tmp_path):
@@ -105,7 +133,8 @@ def test_out_must_not_hold_submissions(tmp_path):
     submission = tmp_path / "alice.ipynb"
     submission.write_text("{}")
     with pytest.raises(SystemExit, match=r"--out '.*' holds the submission '.*alice.ipynb'; "
-                                         r"write the grades to another folder"):
+                                         r"write the grades to a folder outside the "
+                                         r"submissions"):
         main(["grade", str(submission), "--out", str(tmp_path)])
 
 
@@ -130,7 +159,8 @@ def test_an_invalid_instructor_notebook_stops_grading_before_it_starts(tmp_path,
     (tmp_path / "submitted" / "alice.ipynb").write_text("{}")
     assert main(["grade", str(tmp_path / "submitted"), "--out", str(tmp_path / "grades"),
                  "--source", str(source)]) == 1
-    assert "'assignment': ...} is 'derive'; set it to one of" in capsys.readouterr().err
+    assert ("derive.py (the notebook metadata names the assignment 'derive'), which does not "
+            "exist; write it" in capsys.readouterr().err)
     assert not (tmp_path / "grades").exists()
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_files import BY_ASSIGNMENT, SOURCES
+from assignment_files import BY_ASSIGNMENT, SOURCES, with_module
 from samples import SAMPLES, build
 
 from grader import notebook as nbg
@@ -42,8 +42,9 @@ def course(tmp_path_factory):
         f"c = get_config()\nc.CourseDirectory.root = {str(root)!r}\n"
         "c.CourseDirectory.course_id = 'minigrad'\n")
     (root / "source" / "kit").mkdir(parents=True)
-    for path in SOURCES:
+    for path in SOURCES:  # each instructor notebook with its question module, as a course has
         shutil.copy(path, root / "source" / "kit")
+        with_module(nbg.assignment_name(nbformat.read(path, as_version=4)), root / "source" / "kit")
     _nbgrader(root, "generate_assignment", "kit", "--force")
     released = root / "release" / "kit"
     shutil.copytree(root / "source" / "kit", root / "submitted" / "solution" / "kit")

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from assignment_files import BY_ASSIGNMENT, SOURCES
+from assignment_files import BY_ASSIGNMENT, SOURCES, with_module
 from shared_fixture import shared
 
 from grader import notebook as nbg
@@ -74,6 +74,7 @@ def _edited(tmp_path, assignment, changes):
             cell.source = changes[nbg.grade_id(cell)]
     path = tmp_path / BY_ASSIGNMENT[assignment].name
     nbformat.write(notebook, path)
+    with_module(assignment, tmp_path)
     return path
 
 
@@ -121,4 +122,5 @@ def test_format_problems_name_the_cell_and_the_fix(tmp_path, capsys):
     assert f"{path}: cell 10 ('q1'): grade_id 'q1' is also used by cell 7" in error
     assert "('q3'): a graded cell needs points (a number), e.g. 'points': 2" in error
     assert "('expressions'): has '### BEGIN SOLUTION' but is not a solution cell" in error
-    assert "'assignment': ...} is 'derive'; set it to one of broadcasting_and_reductions" in error
+    assert ("derive.py (the notebook metadata names the assignment 'derive'), which does not "
+            "exist; write it (notebooks/assignments/README.md shows how)") in error

@@ -1,13 +1,15 @@
 """The suspicious-code scan: every tampering trick is named; ordinary answers are not."""
 
 import pytest
+from assignment_files import BY_ASSIGNMENT
 from samples import (BY_AUTOGRAD, PATCH_BUILTINS, PATCH_CHECKER, PATCH_MINIGRAD, PATCH_NUMPY,
                      PATCH_SYS_MODULES, PATCH_TRANSFORMERS, RIGHT)
 
-from grader.bank.broadcasting_and_reductions import ASSIGNMENT as A4
-from grader.bank.derive_it_by_hand import ASSIGNMENT
 from grader.scan import Suspicion, defined_names, defines_code, examine, scan
+from grader.source import load_source
 
+ASSIGNMENT = load_source(BY_ASSIGNMENT["derive_it_by_hand"]).assignment
+A4 = load_source(BY_ASSIGNMENT["broadcasting_and_reductions"]).assignment
 PATCHED = "(a patched library can make in-kernel tests pass)"
 
 
@@ -21,7 +23,8 @@ PATCHED = "(a patched library can make in-kernel tests pass)"
                          "edits sys.modules (swaps imported modules) (sys.modules)"]),
     (PATCH_TRANSFORMERS, ["reaches into IPython (input transformers and events can rewrite "
                           "later cells) (get_ipython)"]),
-    (PATCH_CHECKER, ["imports grader internals (grader.bank)",
+    (PATCH_CHECKER, ["imports grader internals (grader.judging)",
+                     f"replaces grader.judging.compare {PATCHED}",
                      "redefines check, which the locked cell 'setup' defines"]),
     ("setattr(np, 'isclose', None)", [f"replaces numpy.isclose {PATCHED}"]),
     ("import os\nos._exit(0)", ["can kill the kernel (os._exit)"]),

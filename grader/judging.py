@@ -1,4 +1,4 @@
-"""Judging helpers the questions share, with autograd-specific feedback.
+"""Judging helpers that question modules share, with autograd-specific feedback.
 
 Each helper returns ``Finding``s whose text tells the student what is wrong
 and what to try: "x.grad is None — did you call backward()?", "x.grad has
@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data import Missing, Other, Raised, TensorData
-from ..questions import Finding
+from .data import Missing, Other, Raised, TensorData
+from .formula import FormulaError, parse
+from .questions import Finding
 
-__all__ = ["autograd_gradient", "shape_text", "problem", "as_array", "compare", "check_grad", "is_tensor",
-           "ATOL", "RTOL"]
+__all__ = ["autograd_gradient", "shape_text", "problem", "as_array", "compare", "check_grad",
+           "is_tensor", "judge_formula", "ATOL", "RTOL"]
 
 ATOL, RTOL = 1e-6, 1e-4  # float64 answers; float32 ones get ATOL_32
 ATOL_32 = 1e-4
@@ -143,3 +144,36 @@ def _common_ratio(got: np.ndarray, expected: np.ndarray):
     if np.allclose(ratios, ratios.flat[0]) and float(ratios.flat[0]).is_integer():
         return float(ratios.flat[0])
     return None
+
+
+# --- answers written as formulas (assignments 2 and 4) ---------------------------------------
+
+FORMULA_TOL = 1e-9  # exact formulas agree with autograd to ~1e-15; central differences do not
+STEP = 1e-3  # a constant smaller than this, in a derivative, is a finite difference's step
+EXAMPLE = '"3*x**2 - 2"'
+
+
+def judge_formula(name: str, text, variables: tuple, functions: dict, arrays: list,
+                  expected: np.ndarray, where) -> list[Finding]:
+    """One formula answer, evaluated at ``arrays`` and compared with ``expected``."""
+    if isinstance(text, Other):
+        return [Finding(False, f"{name} is a {text.kind}, not a formula: write it in quotes, "
+                               f"like {name} = {EXAMPLE}")]
+    why = problem(text, name)
+    if why:
+        return [Finding(False, why)]
+    try:
+        formula = parse(text, variables, functions)
+    except FormulaError as error:
+        return [Finding(False, f"{name}: {error}")]
+    tiny = [c for c in formula.constants() if 0 < abs(c) < STEP]
+    if tiny:
+        return [Finding(False, f"{name} holds the number {tiny[0]:g}, a finite difference's "
+                               "step: write the exact derivative, derived by hand")]
+    got = formula.evaluate(**dict(zip(variables, arrays)))
+    try:
+        got = np.broadcast_to(got, expected.shape)
+    except ValueError:
+        pass
+    return compare(name, got, expected, atol=FORMULA_TOL, rtol=FORMULA_TOL, where=where,
+                   reference="autograd gives")

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data import Missing, Other, TensorData, attempt, read
-from ..questions import Assignment, Finding, Question
-from .common import compare, problem, shape_text
+from grader.data import Missing, Other, TensorData, attempt, read
+from grader.judging import compare, problem, shape_text
+from grader.questions import Assignment, Finding, Question
 
 EPS = 1e-6
 GRADCHECK_ATOL, GRADCHECK_RTOL = 1e-5, 1e-3  # gradcheck's defaults

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data import read
-from ..questions import Assignment, Finding, Question
-from .common import ATOL_32, check_grad, compare, is_tensor, problem, shape_text
+from grader.data import read
+from grader.judging import ATOL_32, check_grad, compare, is_tensor, problem, shape_text
+from grader.questions import Assignment, Finding, Question
 
 
 def _tensor_problem(value, name: str) -> str | None:

@@ -20,11 +20,10 @@ import types
 
 import numpy as np
 
-from ..data import TensorData, attempt, read
-from ..formula import REDUCTIONS
-from ..questions import Assignment, Finding, Question
-from .common import as_array, compare, problem, shape_text
-from .derive_it_by_hand import judge_formula
+from grader.data import TensorData, attempt, read
+from grader.formula import REDUCTIONS
+from grader.judging import as_array, compare, judge_formula, problem, shape_text
+from grader.questions import Assignment, Finding, Question
 
 
 def _gradients(env, loss: str, names: tuple, values: dict) -> list[np.ndarray]:

@@ -17,16 +17,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..data import Other, read
-from ..formula import FormulaError, parse
-from ..questions import Assignment, Finding, Question
-from .common import autograd_gradient, compare, problem
+from grader.data import read
+from grader.judging import autograd_gradient, judge_formula
+from grader.questions import Assignment, Finding, Question
 
 PUBLIC_X = [-2.0, -0.5, 0.0, 1.0, 2.5]
 PUBLIC_Y = [1.5, -1.0, 2.0, 0.5, -2.5]
-ATOL = RTOL = 1e-9  # exact formulas agree with autograd to ~1e-15; central differences do not
-STEP = 1e-3  # a constant smaller than this, in a derivative, is a finite difference's step
-EXAMPLE = '"3*x**2 - 2"'
 
 
 def _hidden(arity: int):
@@ -40,32 +36,6 @@ def _read(*names: str):
     def extract(namespace, inputs):
         return {name: read(namespace, name) for name in names}
     return extract
-
-
-def judge_formula(name: str, text, variables: tuple, functions: dict, arrays: list,
-                  expected: np.ndarray, where) -> list[Finding]:
-    """One formula answer, evaluated at ``arrays`` and compared with ``expected``."""
-    if isinstance(text, Other):
-        return [Finding(False, f"{name} is a {text.kind}, not a formula: write it in quotes, "
-                               f"like {name} = {EXAMPLE}")]
-    why = problem(text, name)
-    if why:
-        return [Finding(False, why)]
-    try:
-        formula = parse(text, variables, functions)
-    except FormulaError as error:
-        return [Finding(False, f"{name}: {error}")]
-    tiny = [c for c in formula.constants() if 0 < abs(c) < STEP]
-    if tiny:
-        return [Finding(False, f"{name} holds the number {tiny[0]:g}, a finite difference's "
-                               "step: write the exact derivative, derived by hand")]
-    got = formula.evaluate(**dict(zip(variables, arrays)))
-    try:
-        got = np.broadcast_to(got, expected.shape)
-    except ValueError:
-        pass
-    return compare(name, got, expected, atol=ATOL, rtol=RTOL, where=where,
-                   reference="autograd gives")
 
 
 def _judge(expression: str, answers: tuple, functions: tuple):

@@ -1,0 +1,95 @@
+"""The kit's own notebooks, shipped in the package: copy them out, find them for grading.
+
+The lessons and the four assignments are the package data ``minigrad_kit_notebooks``
+(``notebooks/`` in the repository), found through ``importlib.resources`` only:
+
+    copy_lessons(folder)      the lessons, and the student versions of the assignments
+                              (each with its question module) in folder/assignments/
+    copy_assignments(folder)  the instructor notebooks and their question modules, for a
+                              teacher's course folder
+    kit_sources()             the instructor notebooks, as files ``grade`` can read
+
+Existing files are never overwritten unless ``force``; nothing is written then.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+from importlib import resources
+from pathlib import Path
+
+import nbformat
+
+from . import notebook as nbg
+from .report import write_atomic
+
+__all__ = ["copy_lessons", "copy_assignments", "kit_sources", "Exists"]
+
+PACKAGE = "minigrad_kit_notebooks"
+
+
+class Exists(FileExistsError):
+    """Files that a copy would overwrite (the message lists them)."""
+
+
+def _root():
+    return resources.files(PACKAGE)
+
+
+def _files(folder, suffixes: tuple) -> list:
+    return sorted((p for p in folder.iterdir() if p.is_file() and p.name.endswith(suffixes)
+                   and not p.name.startswith(("_", "."))), key=lambda p: p.name)
+
+
+def lessons_plan() -> dict:
+    """relative path -> text, for ``copy_lessons``."""
+    plan = {p.name: p.read_text(encoding="utf-8") for p in _files(_root(), (".ipynb",))}
+    assignments = _root() / "assignments"
+    for path in _files(assignments, (".ipynb",)):
+        released = nbg.student_version(nbformat.reads(path.read_text(encoding="utf-8"), 4))
+        plan[f"assignments/{path.name}"] = nbformat.writes(released) + "\n"
+    for path in _files(assignments, (".py",)):
+        plan[f"assignments/{path.name}"] = path.read_text(encoding="utf-8")
+    return plan
+
+
+def assignments_plan() -> dict:
+    """relative path -> text, for ``copy_assignments``."""
+    return {p.name: p.read_text(encoding="utf-8")
+            for p in _files(_root() / "assignments", (".ipynb", ".py", ".md"))}
+
+
+def _write(plan: dict, folder, force: bool) -> list[Path]:
+    folder = Path(folder)
+    clashes = [folder / name for name in plan if (folder / name).exists()]
+    if clashes and not force:
+        names = "\n  ".join(str(p) for p in clashes)
+        raise Exists(f"{len(clashes)} file(s) already exist and were left alone (nothing was "
+                     f"written):\n  {names}\nchoose a new folder, or add --force to replace "
+                     "them with the kit's versions")
+    written = []
+    for name, text in plan.items():
+        write_atomic(folder / name, text)
+        written.append(folder / name)
+    return written
+
+
+def copy_lessons(folder, force: bool = False) -> list[Path]:
+    return _write(lessons_plan(), folder, force)
+
+
+def copy_assignments(folder, force: bool = False) -> list[Path]:
+    return _write(assignments_plan(), folder, force)
+
+
+@contextlib.contextmanager
+def kit_sources():
+    """The kit's instructor notebooks as paths (their question modules beside them)."""
+    folder = _root() / "assignments"
+    if isinstance(folder, Path):  # installed as files (a wheel, or editable)
+        yield [str(p) for p in _files(folder, (".ipynb",))]
+        return
+    with tempfile.TemporaryDirectory(prefix="minigrad-kit-") as temporary:  # e.g. a zip
+        _write(assignments_plan(), temporary, force=False)
+        yield [str(p) for p in sorted(Path(temporary).glob("*.ipynb"))]
