@@ -62,7 +62,8 @@ def points(cell) -> float:
 
 
 def assignment_name(notebook) -> str | None:
-    """The bank assignment a notebook belongs to (notebook metadata ``minigrad_kit``)."""
+    """The assignment a notebook belongs to (notebook metadata ``minigrad_kit``); it names
+    the question module ``<assignment>.py`` beside the instructor notebook."""
     return (notebook.metadata.get("minigrad_kit") or {}).get("assignment")
 
 

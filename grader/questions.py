@@ -131,9 +131,9 @@ def module_file(folder, name: str):
 def find_assignment(name: str, folder=None) -> Assignment:
     """Assignment ``name``: its question module in ``folder`` if there is one, else the kit's
     (KeyError listing the kit's assignments)."""
-    places = ([Path(folder)] if folder is not None else []) + [kit_assignments()]
-    for place in places:
-        candidate = module_file(place, name)
+    places = ([lambda: Path(folder)] if folder is not None else []) + [kit_assignments]
+    for place in places:  # (the kit's only when needed: a sandboxed kernel cannot see it)
+        candidate = module_file(place(), name)
         if candidate.is_file():
             return questions_from_text(candidate.read_text(encoding="utf-8"), str(candidate))
     where = f" in {folder} or" if folder is not None else ""

@@ -1,4 +1,4 @@
-"""An instructor notebook, checked against the question bank, and what the grader takes from it.
+"""An instructor notebook, checked against its question module, and what the grader takes from it.
 
 ``load_source(path)`` reads the notebook, refuses a student version, loads
 the question module beside it (``<assignment>.py``, named by the notebook's
@@ -89,13 +89,13 @@ def load_source(path, salt: str = "") -> Source:
         found.append(f"{module} defines the assignment {assignment.name!r}, but the notebook "
                      f"metadata names {name!r}; make them the same")
     elif assignment is not None:
-        found += _bank_problems(notebook, assignment, path, module)
+        found += _module_problems(notebook, assignment, path, module)
     if found:
         raise SourceError("\n".join(found))
     return Source(path, notebook, assignment, salt, module, text)
 
 
-def _bank_problems(notebook, assignment: Assignment, path: Path, module: Path) -> list[str]:
+def _module_problems(notebook, assignment: Assignment, path: Path, module: Path) -> list[str]:
     by_id = {nbg.grade_id(c): c for c in notebook.cells if nbg.grade_id(c)}
     tests = {gid for gid, c in by_id.items() if nbg.role(c) == "test"}
     asked = {q.name for q in assignment.questions}

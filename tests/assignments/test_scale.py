@@ -10,6 +10,8 @@ from samples import SAMPLES, build
 
 from grader import notebook as nbg
 from grader.cli import main
+from grader.grade import QuestionResult, Result
+from grader.report import write_report
 
 SOURCE = BY_ASSIGNMENT["derive_it_by_hand"]
 STUDENTS = ("correct", "partial", "wrong", "empty")
@@ -46,25 +48,31 @@ def test_sharded_and_merged_is_identical_to_one_run(submitted, tmp_path, capsys)
     assert main(["merge", *(str(tmp_path / f"part{i}") for i in (1, 2, 3)),
                  "--out", str(tmp_path / "merged")]) == 0
     whole, merged = _files(tmp_path / "all"), _files(tmp_path / "merged")
-    assert len(whole) == 2 * len(STUDENTS) + 2  # results and feedback, gradebook, flags
+    assert len(whole) == 2 * len(STUDENTS) + 3  # results, feedback, gradebook, flags, manifest
     assert merged == whole
     gradebook = whole["gradebook.csv"].decode()
     assert "correct,derive_it_by_hand,q4,3,3" in gradebook
     assert "partial,derive_it_by_hand,q2,0,2" in gradebook
 
 
-def test_merge_refuses_two_different_results_for_one_student(submitted, tmp_path, capsys):
-    one = tmp_path / "one" / "results" / "derive_it_by_hand"
-    two = tmp_path / "two" / "results" / "derive_it_by_hand"
-    one.mkdir(parents=True)
-    two.mkdir(parents=True)
-    (one / "ada.json").write_text("{}")
-    (two / "ada.json").write_text('{"other": 1}')
+def test_merge_refuses_two_different_results_for_one_student(tmp_path, capsys):
+    for part, points in (("one", 1.0), ("two", 0.0)):
+        result = Result("ada", "derive_it_by_hand", "ada.ipynb", title="Derive it by hand",
+                        questions=[QuestionResult("q1", "df", points, 1.0)])
+        write_report([result], tmp_path / part)
     assert main(["merge", str(tmp_path / "one"), str(tmp_path / "two"),
                  "--out", str(tmp_path / "merged")]) == 1
-    assert (f"{one / 'ada.json'} and {two / 'ada.json'} differ (the same student graded in two "
-            "parts); nothing was written") in capsys.readouterr().err
+    where = "results/derive_it_by_hand/ada.json"
+    assert (f"{tmp_path / 'one' / where} and {tmp_path / 'two' / where} differ (the same "
+            "student graded in two parts); nothing was written") in capsys.readouterr().err
     assert not (tmp_path / "merged").exists()
+
+
+def test_merge_refuses_a_folder_the_grader_did_not_write(tmp_path, capsys):
+    (tmp_path / "results" / "derive_it_by_hand").mkdir(parents=True)
+    assert main(["merge", str(tmp_path), "--out", str(tmp_path / "merged")]) == 1
+    assert (f"{tmp_path} has no manifest.json: it is not a folder that `minigrad-kit grade` "
+            "wrote") in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("shard", ["0/3", "4/3", "1", "a/b"])
