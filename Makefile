@@ -45,6 +45,7 @@ test-fast: $(STAMP_TEST)
 bench: $(STAMP_TEST)
 	$(BIN)/python -m pip install --quiet micrograd mygrad autograd
 	$(BIN)/python benchmarks/run.py
+	$(BIN)/python benchmarks/grading.py
 
 # Re-run the lessons and the instructor notebooks and store their outputs
 # (after editing one; make test compares them cell by cell).

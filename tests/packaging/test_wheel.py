@@ -1,0 +1,116 @@
+"""The kit as a pip user gets it: the wheel is built, installed into a fresh virtual
+environment outside the repository, and used there from a folder of its own: the lessons
+copied out (and refused a second time), the kit's assignments copied to a course folder, one
+released and a sample submission graded, and one lesson run with nbclient. Nothing may come
+from the source tree: every import is checked to come from the new environment.
+
+To stay fast (seconds, not the minutes of installing JupyterLab again), the new environment
+gets the test environment's third-party packages through a path file, and the wheel itself
+is installed with --no-deps; `pip check` then proves that the wheel's declared dependencies
+are met. The test environment's own kit (an editable install) is not visible there: editable
+installs work through .pth files, which a path file does not run.
+"""
+
+import csv
+import json
+import os
+import site
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.slow
+
+
+def _run(*argv, cwd, ok=True):
+    done = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True,
+                          env={k: v for k, v in os.environ.items()
+                               if k not in ("PYTHONPATH", "VIRTUAL_ENV")})
+    if ok:
+        assert done.returncode == 0, f"{argv}\n{done.stdout}\n{done.stderr}"
+    return done
+
+
+@pytest.fixture(scope="module")
+def user(tmp_path_factory):
+    """A user's folder (outside the repository) with a fresh environment holding the wheel."""
+    home = tmp_path_factory.mktemp("pip-user")
+    source = home / "source"  # the tracked files only, as a fresh clone has them
+    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
+                           check=True).stdout.decode().split("\0")
+    for name in filter(None, files):
+        if (ROOT / name).is_file():
+            (source / name).parent.mkdir(parents=True, exist_ok=True)
+            (source / name).write_bytes((ROOT / name).read_bytes())
+    _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
+         "-w", home / "dist", source, cwd=home)
+    wheel, = (home / "dist").glob("minigrad_kit-*.whl")
+    venv.create(home / "env", with_pip=False)
+    python = home / "env" / "bin" / "python"
+    packages = _run(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))",
+                    cwd=home).stdout.strip()
+    (Path(packages) / "test-environment.pth").write_text("\n".join(site.getsitepackages()))
+    _run(python, "-m", "pip", "install", "--quiet", "--no-deps", wheel, cwd=home)
+    _run(python, "-m", "pip", "check", cwd=home)
+    return home, python, Path(packages)
+
+
+def test_everything_imports_from_the_new_environment(user):
+    home, python, packages = user
+    where = _run(python, "-c", "import grader, minigrad, widgets, grader.kernel\n"
+                 "from importlib import resources\n"
+                 "print(grader.__file__, minigrad.__file__, widgets.__file__)\n"
+                 "print(resources.files('minigrad_kit_notebooks'))\n"
+                 "print(grader.kernel.kernel_environment()['PYTHONPATH'])", cwd=home).stdout
+    paths, data, pythonpath = where.splitlines()
+    assert all(Path(p).is_relative_to(packages) for p in paths.split()), paths
+    assert Path(data) == packages / "minigrad_kit_notebooks"
+    assert str(packages) not in pythonpath and str(ROOT) not in pythonpath  # (issue 13)
+    assert (packages.parent.parent.parent / "bin" / "minigrad-kit").is_file()
+    licence = list(packages.glob("minigrad_kit-*.dist-info/licenses/LICENSE"))
+    assert licence and "MIT License" in licence[0].read_text()
+
+
+def test_lessons_copy_out_and_one_runs(user):
+    home, python, packages = user
+    kit = python.parent / "minigrad-kit"
+    _run(kit, "lessons", "my-lessons", cwd=home)
+    again = _run(kit, "lessons", "my-lessons", cwd=home, ok=False)
+    assert again.returncode == 1 and "add --force to replace them" in again.stderr
+    lesson = home / "my-lessons" / "01_tensors_that_track_history.ipynb"
+    probe = ("import nbformat, nbclient, sys\n"
+             f"nb = nbformat.read({str(lesson)!r}, 4)\n"
+             "nb.cells.append(nbformat.v4.new_code_cell("
+             "'import minigrad, widgets; print(minigrad.__file__, widgets.__file__)'))\n"
+             "nbclient.NotebookClient(nb, timeout=120, kernel_name='python3', "
+             f"resources={{'metadata': {{'path': {str(lesson.parent)!r}}}}}).execute()\n"
+             "print(nb.cells[-1].outputs[0]['text'])")
+    imported = _run(python, "-c", probe, cwd=home).stdout.split()
+    assert imported and all(Path(p).is_relative_to(packages) for p in imported), imported
+
+
+def test_a_course_is_released_and_graded(user):
+    home, python, packages = user
+    kit = python.parent / "minigrad-kit"
+    _run(kit, "assignments", "course", cwd=home)
+    _run(kit, "release", "course/02_derive_it_by_hand.ipynb", "--out", "release",
+         "--no-verify", cwd=home)
+    (home / "submitted").mkdir()
+    released = json.loads((home / "release" / "02_derive_it_by_hand.ipynb").read_text())
+    for cell in released["cells"]:  # a student who answered q1 only
+        if cell["metadata"].get("nbgrader", {}).get("grade_id") == "q1_answer":
+            cell["source"] = 'df = "3*x**2 - 2"'
+    (home / "submitted" / "ada.ipynb").write_text(json.dumps(released))
+    _run(kit, "grade", "submitted", "--source", "course", "--out", "grades", cwd=home)
+    with open(home / "grades" / "gradebook.csv", newline="") as file:
+        points = {row["question"]: row["points"] for row in csv.DictReader(file)}
+    assert points == {"q1": "2", "q2": "0", "q3": "0", "q4": "0"}
+    # without --source: the kit's own assignments, from the package (issue 13: it used to
+    # look for notebooks/ beside site-packages and fail)
+    _run(kit, "grade", "submitted", "--out", "grades-kit", cwd=home)
+    assert (home / "grades-kit" / "gradebook.csv").read_text() == (
+        home / "grades" / "gradebook.csv").read_text()
