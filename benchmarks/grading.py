@@ -47,6 +47,8 @@ def run(count: int = 8) -> None:
     print(f"\nminigrad-kit grade, {count} ordinary submissions of assignment 2 "
           f"({platform.processor() or platform.machine()}, {cores} cores, "
           f"Python {platform.python_version()}):")
+    print(f"  (load average {os.getloadavg()[0]:.1f}: on a busy machine the figures count the "
+          "other work too)")
     for jobs in sorted({1, cores}):
         per = seconds_per_submission(count, jobs)
         print(f"  --jobs {jobs}: {per:.2f} s per submission ({60 / per:.0f} "
