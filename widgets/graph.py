@@ -63,6 +63,7 @@ class GraphModel:
         self.runs: list[Run] = []
         self.run_at: dict = {}  # position in ops -> the Run it belongs to
         self.hidden = 0  # how many nodes the "more" box stands for
+        self.learner_names: set = set()  # the names given with names=
         self._parents: dict = {}
 
     @classmethod
@@ -74,6 +75,7 @@ class GraphModel:
         model = cls()
         model.outputs = list(outputs)
         named = {id(tensor): (name, tensor) for name, tensor in named_tensors(names).items()}
+        model.learner_names = {name for name, _ in named.values()}
         roots = [t.grad_fn for t in model.outputs if t.grad_fn is not None]
         parents = _parents(roots)
         for root in roots:
@@ -92,6 +94,18 @@ class GraphModel:
         if saved:
             model._add_saved(named)
         return model
+
+    def tensor_name(self, node, output_nr: int = 0) -> str | None:
+        """The learner's name for the tensor that is output ``output_nr`` of
+        ``node`` (for a leaf's AccumulateGrad: the leaf), if they gave one."""
+        box = self.boxes.get(self.box_of.get(node))
+        if box is not None and box.kind == "leaf" and box.count == 1:
+            return box.name or None
+        for box in self.boxes.values():
+            if box.kind in ("tensor", "output") and box.name and box.tensor.grad_fn is node \
+                    and box.tensor.output_nr == output_nr:
+                return box.name
+        return None
 
     def name_of(self, node) -> str:
         """How narration names a node: ``MulBackward0``, or ``x`` for a named leaf."""

@@ -13,6 +13,7 @@ local derivative, so sent / received is that derivative, number by number.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import numpy as np
@@ -40,16 +41,70 @@ def narrate(step, model: GraphModel, total: int) -> str:
         return f"{head}. {_accumulates(step, model)}"
     formula = formula_for(step.node.name())
     if formula is None:
-        clauses = [_sends(step, e, None, None, model) for e in range(len(step.sent))]
+        clauses = [_sends(step, e, None, None, model, None) for e in range(len(step.sent))]
         return (f"{head}; there is no formula on file for {step.node.name()}, so here is "
                 f"only what it computed: " + "; ".join(clauses) + ".")
     inputs = formula.inputs if len(formula.inputs) == len(step.sent) else None
+    # With the learner's names in play, every step says what its symbols are.
+    symbols = _symbols(step, formula, inputs, model) if model.learner_names else None
     if inputs is None:  # the edges do not match the formula's inputs one to one
-        terms = ",  ".join(formula.term(name) for name in formula.inputs)
-        head += f" ({formula.output} = {formula.expression}{'; ' + terms if terms else ''})"
-    clauses = [_sends(step, e, inputs[e] if inputs else None, formula, model)
+        terms = ",  ".join(_term(formula, name, symbols) for name in formula.inputs)
+        head += f" ({_formula(formula, symbols)}{'; ' + terms if terms else ''})"
+    elif symbols is not None:
+        head = head.replace(" got ", f" ({_formula(formula, symbols)}) got ", 1)
+    clauses = [_sends(step, e, inputs[e] if inputs else None, formula, model, symbols)
                for e in range(len(step.sent))]
     return f"{head}; " + "; ".join(clauses) + "."
+
+
+def _symbols(step, formula, inputs, model: GraphModel) -> dict:
+    """Formula symbol -> what to write instead: the learner's name for that
+    tensor where they gave one (``z``), and a neutral word for a symbol that is
+    one of their names for another tensor (the formula's ``y`` is not their y)."""
+    taken = model.learner_names
+    found = {}
+    out = model.tensor_name(step.node, 0)
+    if out:
+        found[formula.output] = out
+    for e, name in enumerate(inputs or ()):
+        next_node, nr = step.node.next_functions[e]
+        given = model.tensor_name(next_node, nr) if next_node is not None else None
+        if given:
+            found[name] = _indexed(name, given)
+    if formula.output not in found and formula.output.split("_")[0] in taken:
+        found[formula.output] = "result"
+    for name in formula.inputs:
+        if name not in found and name.split("_")[0] in taken:
+            found[name] = _indexed(name, "input")
+    for name, shown in list(found.items()):  # "x" too, where the formula says "x_i"
+        found.setdefault(name.split("_")[0], shown.split("_")[0])
+    return found
+
+
+def _indexed(symbol: str, name: str) -> str:
+    """``x_i`` for a tensor named z reads ``z_i``."""
+    return f"{name}_{symbol.split('_', 1)[1]}" if "_" in symbol else name
+
+
+def _write(text: str, symbols: dict | None) -> str:
+    """``text`` with each symbol replaced (whole words only)."""
+    if not symbols:
+        return text
+    return re.sub(r"[A-Za-z]\w*", lambda m: symbols.get(m.group(0), m.group(0)), text)
+
+
+def _formula(formula, symbols: dict | None) -> str:
+    return f"{_write(formula.output, symbols)} = {_write(formula.expression, symbols)}"
+
+
+def _term(formula, name: str, symbols: dict | None) -> str:
+    """``dz/dself = other``; with the learner's names ``d(out)/d(z_i) = 1/n``."""
+    if symbols is None:
+        return formula.term(name)
+    out, shown = _write(formula.output, symbols), _write(name, symbols)
+    if name in formula.d:
+        return f"d({out})/d({shown}) = {_write(formula.d[name], symbols)}"
+    return f"grad {shown} = {_write(formula.grad[name], symbols)}"
 
 
 def _who(node, model: GraphModel) -> str:
@@ -74,11 +129,21 @@ def _got(step, model: GraphModel) -> str:
     else:
         parts = [f"{short(grad)} from {source}"
                  for source, (_, _, grad) in zip(sources, step.received)]
+    what = _gradient_name(step, model)
     if len(parts) == 1 and len(sources) == 1:
-        return parts[0]
+        return f"{what} = {parts[0]}" if what else parts[0]
     total = step.grad_outputs[0] if len(step.grad_outputs) == 1 else None
-    summed = f", which add up to {short(total)}" if total is not None else ""
+    summed = (f", which add up to {what + ' = ' if what else ''}{short(total)}"
+              if total is not None else "")
     return " and ".join(parts) + summed
+
+
+def _gradient_name(step, model: GraphModel) -> str | None:
+    """``d(out)/d(z)``: what the gradient arriving at the node is, when the
+    learner named both the output and the tensor this node made."""
+    root = model.boxes[model.output_ids[0]].name
+    made = model.tensor_name(step.node, 0) if len(step.grad_outputs) == 1 else None
+    return f"d({root})/d({made})" if root and made else None
 
 
 def _accumulates(step, model: GraphModel) -> str:
@@ -92,10 +157,11 @@ def _accumulates(step, model: GraphModel) -> str:
             f"so it becomes {short(step.leaf_grad)}.")
 
 
-def _sends(step, e: int, name: str | None, formula, model: GraphModel) -> str:
+def _sends(step, e: int, name: str | None, formula, model: GraphModel,
+           symbols: dict | None) -> str:
     """What edge ``e`` carried; ``name`` is the formula's name for that input."""
     next_node, _, grad = step.sent[e]
-    what = name or f"input {e + 1}"
+    what = _write(name, symbols) if name else f"input {e + 1}"
     if next_node is None:
         return f"{what} needs no gradient"
     if grad is None:
@@ -103,7 +169,7 @@ def _sends(step, e: int, name: str | None, formula, model: GraphModel) -> str:
     sends = f"sends {short(grad)} to {model.name_of(next_node)}"
     if name is None:
         return f"it {sends}"
-    term = formula.term(name)
+    term = _term(formula, name, symbols)
     if name in formula.grad:  # not elementwise: the rule says how the gradient is made
         return f"{term}: it {sends}"
     factor = _factor(step.grad_outputs[0], grad)

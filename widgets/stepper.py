@@ -16,10 +16,21 @@ keys; every frame has its sentence as a text alternative.
 >>> import minigrad as torch
 >>> x = torch.ones(2, 2, requires_grad=True)
 >>> y = x + 2
->>> stepper = BackwardStepper((y * y * 3).mean(), names={"x": x})
+>>> stepper = BackwardStepper((y * y * 3).mean())
 >>> print(stepper.step().step().text)  # doctest: +NORMALIZE_WHITESPACE
 Step 2 of 5: MulBackward0 got 0.25 each from MeanBackward0; dz/dself = other = 3,
 so it sends 0.75 each to MulBackward0; other needs no gradient.
+
+With ``names=``, the sentences use your names, and each says what the
+formula's symbols are (a symbol that is one of your names for another
+tensor becomes "result" or "input"):
+
+>>> z = y * y * 3
+>>> out = z.mean()
+>>> named = BackwardStepper(out, names={"x": x, "y": y, "z": z, "out": out})
+>>> print(named.step().step().text)  # doctest: +NORMALIZE_WHITESPACE
+Step 2 of 5: MulBackward0 (z = self * other) got d(out)/d(z) = 0.25 each from MeanBackward0;
+d(z)/d(self) = other = 3, so it sends 0.75 each to MulBackward0; other needs no gradient.
 """
 
 from __future__ import annotations

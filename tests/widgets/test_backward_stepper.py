@@ -102,13 +102,37 @@ def test_current_node_is_highlighted_and_edges_labelled_once_carried(tutorial):
 
 def test_narration_in_words_and_numbers(tutorial):
     x, y, z, out = tutorial
-    texts_ = BackwardStepper(out, names={"x": x, "out": out}).texts
+    texts_ = BackwardStepper(out).texts
     assert texts_[0].startswith("Before backward: out = 27.")
     assert texts_[1] == ("Step 1 of 5: MeanBackward0 got 1 from the start (the seed); "
                          "dy/dx_i = 1/n = 0.25, so it sends 0.25 each to MulBackward0.")
     assert "dz/dself = other = 3, so it sends 0.75 each to MulBackward0" in texts_[2]
     assert "which add up to 4.5 each" in texts_[4]
-    assert texts_[5].endswith("x.grad was None, so it becomes 4.5 each.")
+    assert texts_[5].endswith("The leaf's .grad was None, so it becomes 4.5 each.")
+
+
+def test_narration_uses_the_learners_names(tutorial):
+    x, y, z, out = tutorial
+    texts_ = BackwardStepper(out, names={"x": x, "y": y, "z": z, "out": out}).texts
+    assert texts_[1] == ("Step 1 of 5: MeanBackward0 (out = mean of all n elements of z) got "
+                         "d(out)/d(out) = 1 from the start (the seed); d(out)/d(z_i) = 1/n = "
+                         "0.25, so it sends 0.25 each to MulBackward0.")
+    assert "got d(out)/d(z) = 0.25 each from MeanBackward0" in texts_[2]
+    # y * y is not named, and "z" is the learner's name for another tensor
+    assert texts_[3].startswith("Step 3 of 5: MulBackward0 (result = y * y) got 0.75 each")
+    assert "which add up to d(out)/d(y) = 4.5 each; d(y)/d(x) = 1" in texts_[4]
+    assert "AccumulateGrad for x got d(out)/d(x) = 4.5 each" in texts_[5]
+
+
+def test_a_formula_symbol_that_is_a_learners_name_is_never_reused(tutorial):
+    x, y, z, out = tutorial
+    texts_ = BackwardStepper(out, names={"x": x, "y": y}).texts
+    # MeanBackward0's formula says y = mean of x; the learner's x and y are other tensors
+    assert texts_[1].startswith("Step 1 of 5: MeanBackward0 (result = mean of all n elements "
+                                "of input) got 1 from the start (the seed); "
+                                "d(result)/d(input_i) = 1/n = 0.25")
+    for text in texts_[1:4]:
+        assert "dy/" not in text and "/dx" not in text and "d(y)/d(x" not in text
 
 
 def test_every_frame_has_a_text_alternative(tutorial):
