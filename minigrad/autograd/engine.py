@@ -150,9 +150,12 @@ def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:
         tensor._grad = _tensor.Tensor._make(grad if owned else np.array(grad, copy=True))
         return
     data = old._data
-    if old.requires_grad or data.shape != grad.shape or not data.flags.writeable:
+    if retained or data.shape != grad.shape or not data.flags.writeable:
+        # (torch's retain_grad makes a new tensor each time: grad + new_grad)
         tensor._grad = old.detach() + _tensor.Tensor._make(grad)
         return
+    # In place even when old has a graph from an earlier create_graph (it keeps
+    # its grad_fn), as torch's AccumulateGrad does outside grad mode.
     np.add(data, grad, out=data, casting="unsafe")
     old._bump_version()
 

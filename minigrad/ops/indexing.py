@@ -472,9 +472,12 @@ _ZERO_DIM_INDEX = ("invalid index of a 0-dim tensor. Use `tensor.item()` in Pyth
                    "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number")
 
 
-def _index_array(item, dim, shape, position):
-    """An array-like index item as a NumPy array, or torch's error for other types."""
+def _index_array(item, dim, shape, position, checked=True):
+    """An array-like index item as a NumPy array, or torch's error for other types
+    (``checked=False``: without looking at its values and bounds yet)."""
     if is_tensor(item) or isinstance(item, (list, tuple, np.ndarray)):
+        if not checked:
+            return item._data if is_tensor(item) else np.asarray(item)
         return _as_index_array(item, dim, shape, position)
     if isinstance(item, str):
         raise TypeError(f"new(): invalid data type {type(item).__name__!r}")
@@ -484,11 +487,12 @@ def _index_array(item, dim, shape, position):
     )
 
 
-def _parse_for_setitem(x, index):
+def _parse_for_setitem(x, index, checked=True):
     """Split an index for writing, as torch applies it: the ints, slices and None
     give a view of ``x`` (``basic``, a NumPy index); the arrays then index into
     that view (``advanced``, or None). ``is_view`` tells whether the view is a
-    real one (torch skips full slices inside a tuple)."""
+    real one (torch skips full slices inside a tuple). ``checked=False`` leaves
+    the index arrays' values unchecked."""
     if not isinstance(index, tuple):
         # torch's shortcuts for a single index (a lone full slice writes x itself)
         if index is Ellipsis:
@@ -528,7 +532,7 @@ def _parse_for_setitem(x, index):
             advanced.append(slice(None))
             dim += 1
         else:
-            array = _index_array(item, dim, tuple(view_shape), arrays)
+            array = _index_array(item, dim, tuple(view_shape), arrays, checked)
             consumed = array.ndim if array.dtype == np.bool_ else 1
             basic.extend([slice(None)] * consumed)
             advanced.append(array)
@@ -536,7 +540,8 @@ def _parse_for_setitem(x, index):
             arrays += consumed
     if not arrays:
         return tuple(basic), None, is_view
-    _check_broadcastable([a for a in advanced if isinstance(a, np.ndarray)])
+    if checked:
+        _check_broadcastable([a for a in advanced if isinstance(a, np.ndarray)])
     return tuple(basic), tuple(advanced), is_view
 
 
@@ -558,8 +563,9 @@ def setitem(x, index, value):
         index = tuple(index)
     if index is False:
         return  # torch writes nothing (and checks nothing)
+    # torch refuses a forbidden write before it looks at the index arrays' values
+    _check_write(x, _parse_for_setitem(x, index, checked=False)[2], check_inplace)
     basic, advanced, is_view = _parse_for_setitem(x, index)
-    _check_write(x, is_view, check_inplace)
     if is_tensor(value):
         if advanced is not None and value.dtype is not x.dtype:
             raise RuntimeError(

@@ -130,7 +130,8 @@ class ReluBackward0(Node):
     formula = Formula("y", "max(x, 0)", d={"x": "0 where y <= 0, else 1"})
 
     def forward(self, x):
-        result = np.asarray(np.maximum(x, 0))
+        # x < 0 ? 0 : x, as torch's clamp_min: -0 and NaN stay as they are
+        result = np.asarray(np.where(x < 0, 0, x)).astype(x.dtype, copy=False)
         self.save_result()
         return result
 
@@ -225,7 +226,10 @@ class ClampBackward1(Node):
     def forward(self, x, min=None, max=None):
         self.save_inputs(self=0)
         self.save(min=min, max=max)
-        return np.clip(x, min, max)
+        # min(max(x, min), max) as torch computes it: on a tie x stays (-0 too), NaN stays
+        result = x if min is None else np.where(x < min, min, x)
+        result = result if max is None else np.where(result > max, max, result)
+        return np.asarray(result, dtype=x.dtype)
 
     def backward(self, grad):
         x, low, high = self._saved_self, self._saved_min, self._saved_max
@@ -253,9 +257,9 @@ class ClampBackward0(Node):
             self.save_inputs(max=2)
         result = x
         if low is not None:
-            result = np.maximum(result, low)
+            result = _maximum(result, low)
         if high is not None:
-            result = np.minimum(result, high)
+            result = _minimum(result, high)
         return result if result is not x else x.copy()
 
     def backward(self, grad):
@@ -288,7 +292,7 @@ class MaximumBackward0(Node):
 
     def forward(self, a, b):
         self.save_inputs(self=0, other=1)
-        return np.maximum(a, b)
+        return _maximum(a, b)
 
     def backward(self, grad):
         # torch's formula: ties split, the smaller input gets 0 (a NaN compares
@@ -308,7 +312,7 @@ class MinimumBackward0(Node):
 
     def forward(self, a, b):
         self.save_inputs(self=0, other=1)
-        return np.minimum(a, b)
+        return _minimum(a, b)
 
     def backward(self, grad):
         a, b = self._saved_self, self._saved_other
@@ -316,6 +320,17 @@ class MinimumBackward0(Node):
         grad_a = fn.masked_fill(split, a > b, 0) if self.needs_input_grad[0] else None
         grad_b = fn.masked_fill(split, a < b, 0) if self.needs_input_grad[1] else None
         return grad_a, grad_b
+
+
+def _maximum(a, b):
+    """torch's maximum: on a tie the first operand (so maximum(-0., 0.) is -0.);
+    a NaN on either side wins. (NumPy's gives the second on a tie.)"""
+    return np.asarray(np.where(a == b, a, np.maximum(a, b)))
+
+
+def _minimum(a, b):
+    """torch's minimum: on a tie the first operand; a NaN on either side wins."""
+    return np.asarray(np.where(a == b, a, np.minimum(a, b)))
 
 
 class WhereBackward0(Node):

@@ -224,8 +224,11 @@ class ProdBackward0(Node):
         x = self._saved_self
         if x.ndim == 0:
             return grad
-        if not bool((x == 0).any()):
+        zeros = int((x == 0).sum())
+        if zeros == 0:
             return grad * (self._saved_result / x)
+        if zeros > 1:  # every product of the others has a 0: torch gives zeros (even for NaN)
+            return fn.zeros(x.shape, grad)
         return grad * fn.reshape(_prod_of_others(fn.reshape(x, (-1,)), 0), x.shape)
 
 

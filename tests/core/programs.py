@@ -3,8 +3,9 @@
 A program is written once, as ``program(lib, rec)`` where ``lib`` is ``minigrad`` or
 ``torch`` and ``rec`` a :class:`Recorder`. It makes its leaves with ``rec.leaf(...)`` and
 shows what it wants compared with ``rec.show(label, value)``. The transcript of a run is
-the list of what was shown, ending with the exception the program raised, if any
-(type and message): a program may fail on purpose, and the failure must be the same.
+the list of what was shown, then the exception the program raised, if any (type and
+message: a program may fail on purpose, and the failure must be the same), then the
+distinct warnings it gave.
 
 Each tensor shown is compared by its printed text (``repr``: values at four digits,
 ``grad_fn=<...>``, ``requires_grad``, dtype), its exact values (to ``rtol``/``atol``), its
@@ -13,6 +14,9 @@ sign bits where it is zero, its NaNs, and its graph: every node reachable throug
 """
 
 from __future__ import annotations
+
+import re
+import warnings
 
 import numpy as np
 import torch
@@ -37,13 +41,14 @@ class Recorder:
         self.leaves.append(tensor)
         return tensor
 
-    def show(self, label: str, value, graph: bool = True) -> None:
-        """Record ``value`` (a tensor, None, a number, or a tuple/list of them)."""
-        self.entries.append((label, self._describe(value, graph)))
+    def show(self, label: str, value, graph: bool = True, zero_sign: bool = True) -> None:
+        """Record ``value`` (a tensor, None, a number, or a tuple/list of them).
+        ``zero_sign=False``: the sign of a zero is not compared (see below)."""
+        self.entries.append((label, self._describe(value, graph, zero_sign)))
 
-    def _describe(self, value, graph):
+    def _describe(self, value, graph, zero_sign=True):
         if isinstance(value, (tuple, list)):
-            return tuple(self._describe(v, graph) for v in value)
+            return tuple(self._describe(v, graph, zero_sign) for v in value)
         if isinstance(value, (mg.Tensor, torch.Tensor)):
             data = (value._data if isinstance(value, mg.Tensor)
                     else value.detach().numpy()).copy()
@@ -51,6 +56,7 @@ class Recorder:
                 "repr": repr(value),
                 "data": data,
                 "graph": graph_of([value], self.leaves) if graph else None,
+                "zero_sign": zero_sign,
             }
         if isinstance(value, (mg.dtype, torch.dtype)):
             return repr(value)
@@ -59,13 +65,25 @@ class Recorder:
         return value
 
 
+# torch gives these once per process (TORCH_WARN_ONCE), so whether torch shows them in a
+# given program depends on what ran before; they are not compared.
+_ONCE_PER_PROCESS = ("Using backward() with create_graph=True",)
+_TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\.\)$")
+
+
 def transcript(program, lib) -> list:
-    """Run ``program`` on ``lib``; what it showed, then ("raised", type, message) if it failed."""
+    """Run ``program`` on ``lib``; what it showed, then ("raised", type, message) if it
+    failed, then the distinct warnings it gave."""
     rec = Recorder(lib)
-    try:
-        program(lib, rec)
-    except Exception as error:  # noqa: BLE001 - the failure is part of the transcript
-        rec.entries.append(("raised", (type(error).__name__, str(error))))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            program(lib, rec)
+        except Exception as error:  # noqa: BLE001 - the failure is part of the transcript
+            rec.entries.append(("raised", (type(error).__name__, str(error))))
+    given = {(w.category.__name__, _TRIGGERED.sub("", str(w.message))) for w in caught}
+    rec.entries.append(("warnings", tuple(sorted(
+        w for w in given if not w[1].startswith(_ONCE_PER_PROCESS)))))
     return rec.entries
 
 
@@ -86,6 +104,9 @@ def assert_same_run(program, rtol: float = 1e-5, atol: float = 1e-6) -> list:
     return theirs
 
 
+_NEGATIVE_ZERO = re.compile(r"-0\.(?![0-9])")
+
+
 def _summary(entries) -> list:
     return [entry if label == "raised" else label for label, entry in entries]
 
@@ -100,14 +121,21 @@ def _assert_same(ours, theirs, what, rtol, atol) -> None:
         assert ours == theirs, f"{what}: minigrad {ours!r} != torch {theirs!r}"
         return
     assert isinstance(ours, dict), f"{what}: minigrad {ours!r}, torch has a tensor {theirs['repr']}"
-    assert ours["repr"] == theirs["repr"], (
+    zero_sign = ours["zero_sign"] and theirs["zero_sign"]
+    ours_text, theirs_text = ours["repr"], theirs["repr"]
+    if not zero_sign:  # -0. and 0. print alike here
+        ours_text, theirs_text = (_NEGATIVE_ZERO.sub("0.", ours_text),
+                                  _NEGATIVE_ZERO.sub("0.", theirs_text))
+    assert ours_text == theirs_text, (
         f"{what} prints differently:\n  minigrad: {ours['repr']}\n  torch:    {theirs['repr']}")
     o, t = ours["data"], theirs["data"]
     assert o.dtype == t.dtype and o.shape == t.shape, f"{what}: {o.dtype}{o.shape} != {t.dtype}{t.shape}"
     if np.issubdtype(t.dtype, np.floating):
         np.testing.assert_allclose(o, t, rtol=rtol, atol=atol, err_msg=what)
         # signed zeros: -0. prints as "-0." and a learner sees it
-        assert (np.signbit(o) == np.signbit(t))[t == 0].all(), f"{what}: signed zeros differ: {o} vs {t}"
+        if zero_sign:
+            assert (np.signbit(o) == np.signbit(t))[t == 0].all(), \
+                f"{what}: signed zeros differ: {o} vs {t}"
     else:
         np.testing.assert_array_equal(o, t, err_msg=what)
     assert ours["graph"] == theirs["graph"], (

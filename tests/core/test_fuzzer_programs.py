@@ -375,3 +375,79 @@ def test_grad_with_create_graph_needing_no_graph_is_plain_like_torch():
         x.sum().backward(create_graph=True)
         rec.show("grad", x.grad)
     assert_same_run(program)
+
+
+# ---- found by the program generator (test_program_props.py) -------------------
+
+def test_relu_keeps_negative_zero_and_nan_like_torch():
+    def program(lib, rec):
+        x = rec.leaf([-0.0, 0.0, -1.0, float("nan"), 2.0])
+        rec.show("relu", x.relu())
+    assert_same_run(program)
+
+
+@pytest.mark.parametrize("op", ["maximum", "minimum", "clamp numbers", "clamp tensors"])
+def test_ties_between_zeros_and_nans_like_torch(op):
+    def program(lib, rec):
+        nan = float("nan")
+        a = rec.leaf([-0.0, 0.0, nan, 1.0, 2.0, -0.0])
+        b = rec.leaf([0.0, -0.0, 1.0, nan, 1.0, 0.0])
+        y = {"maximum": lambda: lib.maximum(a, b), "minimum": lambda: lib.minimum(a, b),
+             "clamp numbers": lambda: a.clamp(0.0, 1.0), "clamp tensors": lambda: a.clamp(b, b)}[op]()
+        rec.show(op, y)
+        y.backward(lib.ones(6))
+        rec.show("a.grad", a.grad)
+        rec.show("b.grad", b.grad)
+    assert_same_run(program)
+
+
+@pytest.mark.parametrize("index", ["[1:][[0]]", "[[5]]", "[0, [7]]", "[5, [0]]", "[mask 3x3]",
+                                   "[float index]"])
+def test_a_forbidden_write_is_refused_before_the_index_is_checked_like_torch(index):
+    def program(lib, rec):
+        leaf = lib.ones(2, 3, requires_grad=True)
+        {"[1:][[0]]": lambda: leaf[1:][1:].__setitem__([0], 2.0),
+         "[[5]]": lambda: leaf.__setitem__([5], 2.0),
+         "[0, [7]]": lambda: leaf.__setitem__((0, [7]), 2.0),
+         "[5, [0]]": lambda: leaf.__setitem__((5, [0]), 2.0),
+         "[mask 3x3]": lambda: leaf.__setitem__(lib.ones(3, 3) > 0, 2.0),
+         "[float index]": lambda: (leaf * 1).__setitem__(lib.tensor([0.5]), 2.0)}[index]()
+    assert_same_run(program)
+
+
+def test_a_retained_grad_is_a_new_tensor_each_backward_like_torch():
+    def program(lib, rec):
+        x = rec.leaf([1.0, 1.0])
+        y = x * 2
+        y.retain_grad()
+        (y * y).sum().backward(retain_graph=True)
+        kept = y.grad
+        (y * y).sum().backward()
+        rec.show("kept", kept)
+        rec.show("y.grad", y.grad)
+        rec.show("same tensor", kept is y.grad)
+    assert_same_run(program)
+
+
+def test_a_leaf_grad_from_create_graph_is_updated_in_place_later_like_torch():
+    def program(lib, rec):
+        x = rec.leaf([1.0, 1.0])
+        (x * x).sum().backward(create_graph=True)
+        kept = x.grad
+        (x * x).sum().backward()
+        rec.show("x.grad", x.grad)
+        rec.show("same tensor", kept is x.grad)
+    assert_same_run(program)
+
+
+@pytest.mark.parametrize("values", [[0.0, 0.0, 2.0], [0.0, 1.0, 2.0], [[0.0, 1.0], [0.0, 2.0]]])
+def test_prod_with_zeros_and_a_nan_gradient_like_torch(values):
+    def program(lib, rec):
+        x = rec.leaf(values)
+        (x * 1).prod().backward(lib.tensor(float("nan")))
+        rec.show("prod() grad", x.grad)
+        x.grad = None
+        p = (x * 1).prod(0)
+        p.backward(lib.full(tuple(p.shape), float("nan")))
+        rec.show("prod(0) grad", x.grad)
+    assert_same_run(program)

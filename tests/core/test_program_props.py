@@ -1,0 +1,313 @@
+"""Property-based tests over whole programs, not single ops.
+
+Hypothesis draws a program: a short list of steps over a growing pool of tensors
+(leaves, results, detached aliases, gradients). Steps mix what the single-op suites
+never combine: detach, setitem, in-place ops, views, hooks, retain_grad, backward
+twice, backward with create_graph and grads of grads. The same program runs on
+minigrad and on PyTorch 2.13 (see programs.py), and everything it shows must agree:
+values (with signed zeros and NaNs), grads, printed text, grad_fn names along
+next_functions, and the exception type and message if it fails.
+
+One comparison is left out, on purpose and only for tensors that come out of a
+``create_graph=True`` backward: the NAMES of the nodes a backward formula records
+(torch has SigmoidBackwardBackward0 where minigrad records MulBackward0). Those names
+are issue 11 item 10, owned by core-fast (see /work/coord/board.md); their values,
+grads and requires_grad are still compared.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from programs import assert_same_run
+
+# Values that float64 represents exactly, zeros of both signs among them.
+VALUES = [-2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0]
+
+# The gradient backward starts from (filled with one value): signs, a zero, a NaN.
+SEEDS = [1.0, -1.0, 0.5, -0.0, float("nan")]
+
+UNARY = {
+    "exp": lambda lib, t: t.exp(),
+    "sigmoid": lambda lib, t: t.sigmoid(),
+    "tanh": lambda lib, t: t.tanh(),
+    "relu": lambda lib, t: t.relu(),
+    "neg": lambda lib, t: -t,
+    "abs": lambda lib, t: t.abs(),
+    "sin": lambda lib, t: t.sin(),
+    "square": lambda lib, t: t ** 2,
+    "pow0": lambda lib, t: t ** 0,
+    "times -1": lambda lib, t: t * -1,
+    "clamp": lambda lib, t: t.clamp(-1, 1),
+    "clamp min": lambda lib, t: t.clamp(min=0.5),
+    "sum": lambda lib, t: t.sum(),
+    "sum(0)": lambda lib, t: t.sum(0),
+    "mean(-1)": lambda lib, t: t.mean(-1),
+    "max": lambda lib, t: t.max(),
+    "max(0)": lambda lib, t: t.max(0).values,
+    "min(-1)": lambda lib, t: t.min(-1).values,
+    "prod": lambda lib, t: t.prod(),
+    "softmax(0)": lambda lib, t: t.softmax(0),
+    "t": lambda lib, t: t.t() if t.ndim <= 2 else t,
+    "transpose(0, -1)": lambda lib, t: t.transpose(0, -1),
+    "flip(0)": lambda lib, t: t.flip(0),
+    "unsqueeze(0)": lambda lib, t: t.unsqueeze(0),
+    "reshape(-1)": lambda lib, t: t.reshape(-1),
+    "view(-1)": lambda lib, t: t.view(-1),
+    "clone": lambda lib, t: t.clone(),
+    "contiguous": lambda lib, t: t.contiguous(),
+    "[0]": lambda lib, t: t[0],
+    "[1:]": lambda lib, t: t[1:],
+    "[[1, 0]]": lambda lib, t: t[[1, 0]],
+    "[:, tensor([1, 0])]": lambda lib, t: t[:, lib.tensor([1, 0])],
+    "[t > 0]": lambda lib, t: t[t > 0],
+    "masked_fill": lambda lib, t: t.masked_fill(t > 0, 0.5),
+    "detach": lambda lib, t: t.detach(),
+    "where": lambda lib, t: lib.where(t > 0, t, -t),
+}
+
+BINARY = {
+    "add": lambda lib, a, b: a + b,
+    "sub": lambda lib, a, b: a - b,
+    "mul": lambda lib, a, b: a * b,
+    "div": lambda lib, a, b: a / b,
+    "maximum": lambda lib, a, b: lib.maximum(a, b),
+    "where": lambda lib, a, b: lib.where(a > b, a, b),
+}
+
+INPLACE = {
+    "add_(1)": lambda lib, t, other: t.add_(1),
+    "mul_(2)": lambda lib, t, other: t.mul_(2),
+    "mul_(other)": lambda lib, t, other: t.mul_(other),
+    "zero_()": lambda lib, t, other: t.zero_(),
+    "clamp_(0, 1)": lambda lib, t, other: t.clamp_(0, 1),
+    "[0] = 0.5": lambda lib, t, other: t.__setitem__(0, 0.5),
+    "[0] = other": lambda lib, t, other: t.__setitem__(0, other.sum()),
+    "[1:] = -1": lambda lib, t, other: t.__setitem__(slice(1, None), -1.0),
+    "[[0]] = 2": lambda lib, t, other: t.__setitem__([0], 2.0),
+    "[t > 0] = 0": lambda lib, t, other: t.__setitem__(t > 0, 0.0),
+    "fill_(other)": lambda lib, t, other: t.fill_(other.sum()),
+}
+
+steps = st.one_of(
+    st.tuples(st.just("unary"), st.sampled_from(sorted(UNARY)), st.integers(0, 99)),
+    st.tuples(st.just("binary"), st.sampled_from(sorted(BINARY)), st.integers(0, 99),
+              st.integers(0, 99)),
+    st.tuples(st.just("clone and write"), st.sampled_from(sorted(INPLACE)), st.integers(0, 99),
+              st.integers(0, 99)),
+    st.tuples(st.just("in place"), st.sampled_from(sorted(INPLACE)), st.integers(0, 99),
+              st.integers(0, 99)),
+    st.tuples(st.just("hook"), st.sampled_from(["double", "negate", "observe"]),
+              st.integers(0, 99)),
+    st.tuples(st.just("retain_grad"), st.integers(0, 99)),
+    st.tuples(st.just("backward"), st.integers(0, 99), st.sampled_from(SEEDS), st.booleans(),
+              st.booleans()),
+    st.tuples(st.just("grad"), st.integers(0, 99), st.sampled_from(SEEDS), st.booleans()),
+    st.tuples(st.just("take grad"), st.integers(0, 99)),
+    st.tuples(st.just("zero grads")),
+)
+
+SHAPES = [(2, 3), (2, 3), (2, 3), (3,), (3, 1), ()]
+
+
+@st.composite
+def leaves(draw):
+    """One or two leaves, of one shape (most ops then apply to both)."""
+    shape = draw(st.sampled_from(SHAPES))
+    size = int(np.prod(shape, dtype=np.int64))
+    count = draw(st.integers(1, 2))
+    return [np.array(draw(st.lists(st.sampled_from(VALUES), min_size=size, max_size=size)))
+            .reshape(shape) for _ in range(count)]
+
+
+class Interpreter:
+    """Runs a drawn program on one library, showing each new tensor.
+
+    Tensors that come out of a create_graph backward, and everything computed from
+    them, are "second order": their node names are not compared (item 10, core-fast).
+    """
+
+    def __init__(self, lib, rec) -> None:
+        self.lib, self.rec = lib, rec
+        self.pool: list = []  # [(tensor, second_order)]
+        self.leaves: list = []
+        self.second_order_grads: set = set()  # leaf positions whose .grad is second order
+        self.grads: list = []  # gradients put in the pool
+        self.relu_used = False
+
+    def pick(self, k):
+        return self.pool[k % len(self.pool)]
+
+    def pick_in_graph(self, k, leaves_too=False):
+        """Position k among the pooled tensors that require grad (and are not leaves,
+        unless ``leaves_too``): where in-place ops, hooks and backward make sense.
+        None when there is none (the step is then skipped)."""
+        found = [(t, second) for t, second in self.pool if t.requires_grad
+                 and (leaves_too or t.grad_fn is not None)]
+        return found[k % len(found)] if found else (None, False)
+
+    def partner(self, k, shape):
+        """The first pooled tensor from position k on whose shape broadcasts with ``shape``."""
+        for offset in range(len(self.pool)):
+            tensor, second = self.pool[(k + offset) % len(self.pool)]
+            try:
+                np.broadcast_shapes(tuple(shape), tuple(tensor.shape))
+            except ValueError:
+                continue
+            return tensor, second
+        return self.lib.tensor(0.5, dtype=self.lib.float64), False
+
+    def aliased_in_graph(self, tensor) -> bool:
+        """A view of a non-leaf, or a non-leaf with views in the pool."""
+        root = tensor._base if tensor._base is not None else tensor
+        if root.grad_fn is None:
+            return False
+        return tensor._base is not None or any(
+            t._base is root for t, _ in self.pool if t is not tensor)
+
+    def add(self, label, tensor, second) -> None:
+        self.pool.append((tensor, second))
+        self.show(label, tensor, second)
+
+    def show(self, label, tensor, second) -> None:
+        self.rec.show(label, tensor, graph=not second)
+        if second and tensor is not None:
+            self.rec.entries[-1] = (label, self._without_node_names(self.rec.entries[-1][1]))
+
+    def _without_node_names(self, entry):
+        """A second-order tensor as shown, without the names of its nodes (item 10).
+        Whether it has a node at all is still compared, unless relu was used:
+        relu's backward records none yet, torch's ThresholdBackwardBackward0 (item 10)."""
+        if isinstance(entry, tuple):
+            return tuple(self._without_node_names(e) for e in entry)
+        if isinstance(entry, dict):
+            text = _NODE_NAME.sub("" if self.relu_used else ", grad_fn=<...>", entry["repr"])
+            return {**entry, "repr": text, "graph": None}
+        return entry
+
+    def show_grads(self, label) -> None:
+        for k, leaf in enumerate(self.leaves):
+            self.show(f"{label}: leaf {k} grad", leaf.grad, k in self.second_order_grads)
+
+    def run(self, arrays, program) -> None:
+        for array in arrays:
+            leaf = self.rec.leaf(array, dtype=np.float64)
+            self.leaves.append(leaf)
+            self.pool.append((leaf, False))
+        for leaf in list(self.leaves):
+            self.add("leaf * 1", leaf * 1, False)
+        for step in program:
+            getattr(self, "step_" + step[0].replace(" ", "_"))(*step[1:])
+
+    def step_unary(self, name, k):
+        tensor, second = self.pick(k)
+        result = UNARY[name](self.lib, tensor)
+        self.relu_used |= name == "relu"
+        if name in ("max", "min"):
+            # Which of -0. and 0. a full max() returns on a tie depends on the order
+            # torch's vectorised loop visits them: not compared (its value is).
+            self.pool.append((result, second))
+            self.rec.show(name, result, graph=not second, zero_sign=False)
+            if second:
+                self.rec.entries[-1] = (name, self._without_node_names(self.rec.entries[-1][1]))
+            return
+        self.add(name, result, second)
+
+    def step_binary(self, name, k, j):
+        a, second_a = self.pick(k)
+        b, second_b = self.partner(j, a.shape)
+        self.add(name, BINARY[name](self.lib, a, b), second_a or second_b)
+
+    def step_clone_and_write(self, name, k, j):
+        tensor, second = self.pick(k)
+        target = tensor.clone()
+        other, second_other = self.pick(j)
+        INPLACE[name](self.lib, target, other)
+        self.add(f"clone, then {name}", target, second or second_other)
+
+    def step_in_place(self, name, k, j):
+        # (a leaf now and then: torch refuses that, and so must minigrad)
+        tensor, second = self.pick_in_graph(k, leaves_too=k % 8 == 0)
+        if tensor is None or any(tensor is grad for grad in self.grads) \
+                or self.aliased_in_graph(tensor):
+            # Writes minigrad does not support yet (known gaps, on the board):
+            # - into a gradient: minigrad's gradient of a sum is a read-only NumPy
+            #   broadcast view, torch's a writable expanded tensor (zero_ works there);
+            # - into a view of a non-leaf (torch rewrites the base's history with
+            #   CopySlices; minigrad refuses with a clear error, tested elsewhere);
+            # - into a non-leaf that has views in use (torch replays the views'
+            #   history, AsStridedBackward0; minigrad's views keep their old grad_fn).
+            # Writes into everything else, views of leaves included, are drawn.
+            return
+        other, second_other = self.pick(j)
+        INPLACE[name](self.lib, tensor, other)
+        self.show(f"in place {name}", tensor, second or second_other)
+        if second_other:
+            self.pool = [(t, s or t is tensor) for t, s in self.pool]
+
+    def step_hook(self, kind, k):
+        tensor, _ = self.pick_in_graph(k, leaves_too=True)
+        if tensor is None:
+            return
+        hook = {"double": lambda g: g * 2, "negate": lambda g: -g,
+                "observe": lambda g: None}[kind]
+        tensor.register_hook(hook)
+
+    def step_retain_grad(self, k):
+        tensor, _ = self.pick_in_graph(k)
+        if tensor is not None:
+            tensor.retain_grad()
+
+    def seed(self, tensor, value):
+        return self.lib.full(tuple(tensor.shape), value, dtype=tensor.dtype)
+
+    def step_backward(self, k, seed, retain_graph, create_graph):
+        tensor, second = self.pick_in_graph(k, leaves_too=True)
+        if tensor is None:
+            return
+        tensor.backward(self.seed(tensor, seed), retain_graph=retain_graph,
+                        create_graph=create_graph)
+        if create_graph or second:
+            self.second_order_grads.update(range(len(self.leaves)))
+        self.show_grads("backward")
+
+    def step_grad(self, k, seed, create_graph):
+        tensor, second = self.pick_in_graph(k, leaves_too=True)
+        if tensor is None:
+            return
+        grads = self.lib.autograd.grad(tensor, self.leaves, self.seed(tensor, seed),
+                                       create_graph=create_graph, allow_unused=True,
+                                       retain_graph=True)
+        for n, grad in enumerate(grads):
+            self.show(f"grad {n}", grad, True)
+            if grad is not None:
+                self.pool.append((grad, True))
+                self.grads.append(grad)
+
+    def step_take_grad(self, k):
+        leaf = self.leaves[k % len(self.leaves)]
+        if leaf.grad is not None:
+            self.add("a leaf's grad", leaf.grad, True)
+            self.grads.append(leaf.grad)
+
+    def step_zero_grads(self):
+        for leaf in self.leaves:
+            leaf.grad = None
+        self.second_order_grads.clear()
+
+
+_NODE_NAME = re.compile(r",?\s*grad_fn=<[^>]*>")
+
+
+# 300 programs, the same ones on every run (derandomize): a finding must not depend on
+# the day. For a wider search run it with more examples and derandomize=False.
+@settings(max_examples=300, deadline=None, derandomize=True)
+@given(arrays=leaves(), program=st.lists(steps, min_size=1, max_size=10))
+def test_generated_programs_run_as_in_torch(arrays, program):
+    def run(lib, rec):
+        Interpreter(lib, rec).run(arrays, program)
+    assert_same_run(run)
