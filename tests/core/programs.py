@@ -65,9 +65,6 @@ class Recorder:
         return value
 
 
-# torch gives these once per process (TORCH_WARN_ONCE), so whether torch shows them in a
-# given program depends on what ran before; they are not compared.
-_ONCE_PER_PROCESS = ("Using backward() with create_graph=True",)
 _TRIGGERED = re.compile(r" \(Triggered internally at [^)]*\.\)$")
 
 
@@ -75,15 +72,22 @@ def transcript(program, lib) -> list:
     """Run ``program`` on ``lib``; what it showed, then ("raised", type, message) if it
     failed, then the distinct warnings it gave."""
     rec = Recorder(lib)
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            program(lib, rec)
-        except Exception as error:  # noqa: BLE001 - the failure is part of the transcript
-            rec.entries.append(("raised", (type(error).__name__, str(error))))
+    # torch gives some warnings once per process (TORCH_WARN_ONCE, e.g. backward with
+    # create_graph=True); warn_always makes them come every time, here only, without
+    # using up the one time that other tests of the process may expect.
+    warned_always = torch.is_warn_always_enabled()
+    torch.set_warn_always(True)
+    try:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                program(lib, rec)
+            except Exception as error:  # noqa: BLE001 - the failure is part of the transcript
+                rec.entries.append(("raised", (type(error).__name__, str(error))))
+    finally:
+        torch.set_warn_always(warned_always)
     given = {(w.category.__name__, _TRIGGERED.sub("", str(w.message))) for w in caught}
-    rec.entries.append(("warnings", tuple(sorted(
-        w for w in given if not w[1].startswith(_ONCE_PER_PROCESS)))))
+    rec.entries.append(("warnings", tuple(sorted(given))))
     return rec.entries
 
 
