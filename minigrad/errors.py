@@ -73,6 +73,12 @@ ANOMALY_HINT = (
     "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
 
+# The legacy API of the 2017 tutorials (Variable, size_average=/reduce=).
+VARIABLE_VOLATILE = ("volatile was removed and now has no effect. Use `with torch.no_grad():` "
+                     "instead.")
+LEGACY_REDUCTION = ("size_average and reduce args will be deprecated, please use "
+                    "reduction='{}' instead.")
+
 
 def shape_mismatch_error(size_a: int, size_b: int, dim: int) -> RuntimeError:
     return RuntimeError(

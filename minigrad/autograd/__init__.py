@@ -1,5 +1,5 @@
 """Automatic differentiation: grad mode, graph nodes, the engine, custom
-Functions, ``grad`` and ``gradcheck``.
+Functions, ``grad`` and ``gradcheck`` (and ``Variable``, the legacy wrapper).
 
 ``backward_steps`` is the engine's walk made visible: it yields each step
 of a backward pass (which node ran, what gradient it received, what it sent
@@ -13,3 +13,4 @@ from .functional import backward, grad  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck  # noqa: F401
 from .node import AccumulateGrad, Node  # noqa: F401
+from .variable import Variable  # noqa: F401

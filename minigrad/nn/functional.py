@@ -18,7 +18,7 @@ import warnings
 
 import minigrad
 
-from .. import ops
+from .. import errors, ops
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
@@ -108,8 +108,22 @@ def _check_reduction(reduction: str) -> None:
         raise ValueError(f"{reduction} is not a valid value for reduction")
 
 
-def mse_loss(input: Tensor, target: Tensor, reduction: str = "mean") -> Tensor:
+def legacy_reduction(size_average: bool | None, reduce: bool | None) -> str:
+    """The ``reduction`` meant by the pre-0.4 arguments, with PyTorch's warning:
+    ``reduce=False`` -> 'none'; else ``size_average=False`` -> 'sum'; else 'mean'
+    (None counts as True). The warning points at the caller, as PyTorch's does."""
+    size_average = True if size_average is None else size_average
+    reduce = True if reduce is None else reduce
+    reduction = "mean" if size_average and reduce else "sum" if reduce else "none"
+    warnings.warn(errors.LEGACY_REDUCTION.format(reduction), UserWarning, stacklevel=2)
+    return reduction
+
+
+def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """Mean squared error: loss_i = (input_i - target_i)**2, then reduced."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if target.shape != input.shape:
         warnings.warn(
@@ -156,13 +170,16 @@ def _classes_last(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
-             ignore_index: int = -100, reduction: str = "mean") -> Tensor:
+             size_average: bool | None = None, ignore_index: int = -100,
+             reduce: bool | None = None, reduction: str = "mean") -> Tensor:
     """Negative log likelihood, for ``input`` holding log-probabilities of shape
     (N, C) and ``target`` holding class indices of shape (N,):
 
         loss_n = -weight[t_n] * input[n, t_n]     (0 where t_n == ignore_index)
 
     'mean' divides the sum by sum_n weight[t_n], not by N."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     _check_class_targets(input, target, ignore_index)
     rows, targets = _classes_last(input, target)
@@ -173,7 +190,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
-                  ignore_index: int = -100, reduction: str = "mean",
+                  size_average: bool | None = None, ignore_index: int = -100,
+                  reduce: bool | None = None, reduction: str = "mean",
                   label_smoothing: float = 0.0) -> Tensor:
     """Softmax cross entropy for raw scores ``input`` of shape (N, C) (the
     class dimension is 1, or 0 for a single sample of shape (C,)).
@@ -185,6 +203,8 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
 
     ``weight`` rescales each class; ``label_smoothing`` = e mixes the target
     with the uniform distribution: (1 - e) * target + e / C."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
@@ -203,7 +223,7 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         if reduction == "mean":  # the mean over the samples (not over samples x classes)
             return loss.sum() / (input.numel() // n_classes)
         return _reduce(loss, reduction)
-    loss = nll_loss(log_probs, target, weight, ignore_index, reduction)
+    loss = nll_loss(log_probs, target, weight, ignore_index=ignore_index, reduction=reduction)
     if label_smoothing == 0:
         return loss
     # Smoothing adds e/C times the loss against every class: -sum_c log_probs[c] (weighted).
@@ -221,7 +241,9 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
-                                     weight: Tensor | None = None, reduction: str = "mean",
+                                     weight: Tensor | None = None,
+                                     size_average: bool | None = None,
+                                     reduce: bool | None = None, reduction: str = "mean",
                                      pos_weight: Tensor | None = None) -> Tensor:
     """Binary cross entropy on raw scores x (logits) and targets t in [0, 1]:
 
@@ -230,6 +252,8 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
 
     log(1 + exp(-x)) is computed as m + log(exp(-m) + exp(-x - m)) with
     m = max(-x, 0), so no exp overflows: stable for any x."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "

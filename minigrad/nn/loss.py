@@ -2,8 +2,10 @@
 ``BCEWithLogitsLoss``. Call them as ``loss_fn(prediction, target)``.
 
 ``reduction`` says how the per-element losses become the result: ``'mean'``
-(the default), ``'sum'``, or ``'none'`` (no reduction). Class weights are
-buffers, so they are saved in ``state_dict``, as in PyTorch.
+(the default), ``'sum'``, or ``'none'`` (no reduction). The pre-0.4 arguments
+``size_average=`` and ``reduce=`` still work, with PyTorch's deprecation warning
+(``size_average=False`` means 'sum', ``reduce=False`` 'none'). Class weights
+are buffers, so they are saved in ``state_dict``, as in PyTorch.
 """
 
 from __future__ import annotations
@@ -16,8 +18,11 @@ __all__ = ["MSELoss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss"]
 
 
 class _Loss(Module):
-    def __init__(self, reduction: str = "mean") -> None:
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
         super().__init__()
+        if size_average is not None or reduce is not None:
+            reduction = F.legacy_reduction(size_average, reduce)
         self.reduction = reduction
 
 
@@ -33,14 +38,16 @@ class NLLLoss(_Loss):
     """Negative log likelihood for log-probabilities x (N, C) and class indices
     t (N,): loss_n = -weight[t_n] * x[n, t_n]. Use after ``LogSoftmax``."""
 
-    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.ignore_index = ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.nll_loss(input, target, self.weight, self.ignore_index, self.reduction)
+        return F.nll_loss(input, target, self.weight, ignore_index=self.ignore_index,
+                          reduction=self.reduction)
 
 
 class CrossEntropyLoss(_Loss):
@@ -52,16 +59,17 @@ class CrossEntropyLoss(_Loss):
     'mean' averages over the batch. Targets may also be class probabilities
     of the same shape as x: loss_n = -sum_c p[n, c] log softmax(x_n)[c]."""
 
-    def __init__(self, weight: Tensor | None = None, ignore_index: int = -100,
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 ignore_index: int = -100, reduce: bool | None = None,
                  reduction: str = "mean", label_smoothing: float = 0.0) -> None:
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
-        return F.cross_entropy(input, target, self.weight, self.ignore_index,
-                               self.reduction, self.label_smoothing)
+        return F.cross_entropy(input, target, self.weight, ignore_index=self.ignore_index,
+                               reduction=self.reduction, label_smoothing=self.label_smoothing)
 
 
 class BCEWithLogitsLoss(_Loss):
@@ -71,9 +79,10 @@ class BCEWithLogitsLoss(_Loss):
 
     computed in a form that never overflows (better than Sigmoid + a log)."""
 
-    def __init__(self, weight: Tensor | None = None, reduction: str = "mean",
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean",
                  pos_weight: Tensor | None = None) -> None:
-        super().__init__(reduction)
+        super().__init__(size_average, reduce, reduction)
         self.register_buffer("weight", weight)
         self.register_buffer("pos_weight", pos_weight)
 

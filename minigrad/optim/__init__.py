@@ -3,6 +3,9 @@
     optimizer.py   Optimizer: param_groups, state, zero_grad, state_dict
     sgd.py         SGD (momentum, Nesterov, weight decay)
     adam.py        Adam (bias-corrected running averages, optional AMSGrad)
+    adamw.py       AdamW (Adam with decoupled weight decay)
+    rmsprop.py     RMSprop (steps divided by a running RMS of the gradient)
+    adagrad.py     Adagrad (steps shrink with the sum of squared gradients)
 
 A training step reads the same as in PyTorch::
 
@@ -12,6 +15,9 @@ A training step reads the same as in PyTorch::
     optimizer.step()
 """
 
+from .adagrad import Adagrad  # noqa: F401
 from .adam import Adam  # noqa: F401
+from .adamw import AdamW  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
+from .rmsprop import RMSprop  # noqa: F401
 from .sgd import SGD  # noqa: F401

@@ -20,13 +20,15 @@ class Adam(Optimizer):
         v_hat = v / (1 - beta2**t)
         p = p - lr * m_hat / (sqrt(v_hat) + eps)
 
-    With ``amsgrad=True``, v_hat uses the largest v seen so far. The state of
+    With ``amsgrad=True``, v_hat uses the largest v seen so far. With
+    ``decoupled_weight_decay=True`` (that is ``AdamW``), the first line becomes
+    ``p = p - lr * weight_decay * p``. The state of
     each parameter is ``step``, ``exp_avg`` (m) and ``exp_avg_sq`` (v).
     """
 
     def __init__(self, params, lr: float = 1e-3, betas: tuple[float, float] = (0.9, 0.999),
                  eps: float = 1e-8, weight_decay: float = 0, amsgrad: bool = False, *,
-                 maximize: bool = False) -> None:
+                 maximize: bool = False, decoupled_weight_decay: bool = False) -> None:
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:
@@ -38,7 +40,8 @@ class Adam(Optimizer):
         if not 0.0 <= weight_decay:
             raise ValueError(f"Invalid weight_decay value: {weight_decay}")
         defaults = dict(lr=lr, betas=betas, eps=eps, weight_decay=weight_decay,
-                        amsgrad=amsgrad, maximize=maximize)
+                        amsgrad=amsgrad, maximize=maximize,
+                        decoupled_weight_decay=decoupled_weight_decay)
         super().__init__(params, defaults)
 
     @no_grad()
@@ -61,7 +64,9 @@ class Adam(Optimizer):
                         state["max_exp_avg_sq"] = minigrad.zeros_like(p)
                 state["step"] += 1
                 t = state["step"].item()
-                if group["weight_decay"] != 0:
+                if group["weight_decay"] != 0 and group["decoupled_weight_decay"]:
+                    p.mul_(1 - lr * group["weight_decay"])  # AdamW: shrink p itself
+                elif group["weight_decay"] != 0:
                     grad = grad.add(p, alpha=group["weight_decay"])
                 exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
                 exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # = beta1 * m + (1 - beta1) * g

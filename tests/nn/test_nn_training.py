@@ -48,6 +48,10 @@ OPTIMISERS = [
                  id="sgd-nesterov-wd"),
     pytest.param("Adam", {"lr": 1e-2}, id="adam"),
     pytest.param("Adam", {"lr": 1e-2, "weight_decay": 1e-3, "amsgrad": True}, id="adam-amsgrad"),
+    pytest.param("AdamW", {"lr": 1e-2}, id="adamw"),
+    pytest.param("RMSprop", {"lr": 1e-2}, id="rmsprop"),
+    pytest.param("RMSprop", {"lr": 1e-3, "momentum": 0.9, "centered": True}, id="rmsprop-centered"),
+    pytest.param("Adagrad", {"lr": 0.1, "lr_decay": 1e-3}, id="adagrad"),
 ]
 
 

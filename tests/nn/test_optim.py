@@ -10,7 +10,7 @@ import minigrad as mg
 from nn_twins import FLOAT64, close, raised, rand
 
 # torch's settings that mean nothing on minigrad's one CPU code path
-TORCH_ONLY = {"foreach", "differentiable", "fused", "capturable", "decoupled_weight_decay"}
+TORCH_ONLY = {"foreach", "differentiable", "fused", "capturable"}
 
 CONFIGS = [
     pytest.param("SGD", {"lr": 0.1}, id="sgd"),
@@ -27,6 +27,29 @@ CONFIGS = [
     pytest.param("Adam", {"lr": 0.01, "amsgrad": True}, id="adam-amsgrad"),
     pytest.param("Adam", {"lr": 0.02, "amsgrad": True, "weight_decay": 0.05, "maximize": True},
                  id="adam-everything"),
+    pytest.param("Adam", {"lr": 0.01, "weight_decay": 0.1, "decoupled_weight_decay": True},
+                 id="adam-decoupled"),
+    pytest.param("AdamW", {}, id="adamw"),
+    pytest.param("AdamW", {"lr": 0.01, "weight_decay": 0.1, "betas": (0.8, 0.9)},
+                 id="adamw-betas"),
+    pytest.param("AdamW", {"lr": 0.02, "amsgrad": True, "weight_decay": 0.05, "maximize": True},
+                 id="adamw-everything"),
+    pytest.param("AdamW", {"lr": 0.01, "weight_decay": 0}, id="adamw-no-decay"),
+    pytest.param("RMSprop", {}, id="rmsprop"),
+    pytest.param("RMSprop", {"lr": 0.01, "alpha": 0.9, "eps": 1e-6}, id="rmsprop-alpha"),
+    pytest.param("RMSprop", {"lr": 0.01, "momentum": 0.9}, id="rmsprop-momentum"),
+    pytest.param("RMSprop", {"lr": 0.01, "centered": True}, id="rmsprop-centered"),
+    pytest.param("RMSprop", {"lr": 0.01, "weight_decay": 0.1}, id="rmsprop-weight-decay"),
+    pytest.param("RMSprop", {"lr": 0.005, "momentum": 0.5, "centered": True,
+                             "weight_decay": 0.05, "maximize": True}, id="rmsprop-everything"),
+    pytest.param("Adagrad", {}, id="adagrad"),
+    pytest.param("Adagrad", {"lr": 0.1, "lr_decay": 0.05}, id="adagrad-lr-decay"),
+    pytest.param("Adagrad", {"lr": 0.1, "initial_accumulator_value": 0.5, "eps": 1e-6},
+                 id="adagrad-initial"),
+    pytest.param("Adagrad", {"lr": 0.1, "weight_decay": 0.1}, id="adagrad-weight-decay"),
+    pytest.param("Adagrad", {"lr": 0.05, "lr_decay": 0.01, "weight_decay": 0.05,
+                             "initial_accumulator_value": 0.1, "maximize": True},
+                 id="adagrad-everything"),
 ]
 
 
@@ -222,6 +245,25 @@ def leaf(lib):
     pytest.param(lambda lib: lib.optim.Adam([leaf(lib)], betas=(0.9, -0.1)), id="beta1"),
     pytest.param(lambda lib: lib.optim.Adam([leaf(lib)], weight_decay=-0.1),
                  id="adam-weight-decay"),
+    pytest.param(lambda lib: lib.optim.AdamW([leaf(lib)], lr=-1.0), id="adamw-lr"),
+    pytest.param(lambda lib: lib.optim.AdamW([leaf(lib)], betas=(0.9, 1.5)), id="adamw-beta1"),
+    pytest.param(lambda lib: lib.optim.AdamW([leaf(lib)], weight_decay=-0.1),
+                 id="adamw-weight-decay"),
+    pytest.param(lambda lib: lib.optim.RMSprop([leaf(lib)], lr=-1.0), id="rmsprop-lr"),
+    pytest.param(lambda lib: lib.optim.RMSprop([leaf(lib)], eps=-1.0), id="rmsprop-eps"),
+    pytest.param(lambda lib: lib.optim.RMSprop([leaf(lib)], momentum=-0.1),
+                 id="rmsprop-momentum"),
+    pytest.param(lambda lib: lib.optim.RMSprop([leaf(lib)], weight_decay=-0.1),
+                 id="rmsprop-weight-decay"),
+    pytest.param(lambda lib: lib.optim.RMSprop([leaf(lib)], alpha=-0.5), id="rmsprop-alpha"),
+    pytest.param(lambda lib: lib.optim.Adagrad([leaf(lib)], lr=-1.0), id="adagrad-lr"),
+    pytest.param(lambda lib: lib.optim.Adagrad([leaf(lib)], lr_decay=-1.0),
+                 id="adagrad-lr-decay"),
+    pytest.param(lambda lib: lib.optim.Adagrad([leaf(lib)], weight_decay=-1.0),
+                 id="adagrad-weight-decay"),
+    pytest.param(lambda lib: lib.optim.Adagrad([leaf(lib)], initial_accumulator_value=-1.0),
+                 id="adagrad-initial"),
+    pytest.param(lambda lib: lib.optim.Adagrad([leaf(lib)], eps=-1.0), id="adagrad-eps"),
     pytest.param(lambda lib: lib.optim.SGD(leaf(lib)), id="a-tensor"),
     pytest.param(lambda lib: lib.optim.SGD([]), id="empty"),
     pytest.param(lambda lib: lib.optim.SGD([leaf(lib) * 2]), id="non-leaf"),
