@@ -7,14 +7,17 @@ Where things live:
     tensor.py       the Tensor class (its methods call the ops)
     ops/            one small class per operation: forward + backward
     autograd/       grad mode, graph nodes, the engine, Function, grad, gradcheck
+    functions.py    torch.add, torch.sum, ...: PyTorch's signatures, calling the ops
     creation.py     tensor(), ones(), randn(), ...
+    devices.py      torch.device (the CPU only), set_default_device
+    cuda.py, accelerator.py, backends/   "is there a GPU?" -- no
     _printing.py    how tensors print
     dtypes.py       float32, int64, ... and type promotion
     nn/             Module, Linear, activations, losses, init (torch.nn)
     optim/          SGD, Adam (torch.optim)
 """
 
-from . import autograd, dtypes, ops  # noqa: F401
+from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
 from ._printing import set_printoptions  # noqa: F401
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .creation import (  # noqa: F401
@@ -23,16 +26,16 @@ from .creation import (  # noqa: F401
     linspace, manual_seed, ones, ones_like, rand, rand_like, randint, randn, randn_like, seed,
     tensor, zeros, zeros_like,
 )
+from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: F401
-    bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64,
-    promote_types, result_type, uint8,
+    bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, uint8,
 )
-from .ops import (  # noqa: F401
-    abs, add, all, allclose, any, argmax, argmin, bmm, cat, clamp, clone, cos, div, dot, eq,
-    exp, flatten, flip, ge, gt, isclose, le, log, log_softmax, logsumexp, lt, masked_fill,
-    matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, permute,
-    pow, prod, relu, reshape, select, sigmoid, sign, sin, softmax, sqrt, squeeze, stack, std,
-    sub, sum, t, tanh, transpose, unsqueeze, var, where,
+from .functions import (  # noqa: F401
+    abs, add, all, allclose, any, argmax, argmin, bmm, cat, clamp, clip, clone, cos, div, dot,
+    eq, exp, flatten, flip, ge, gt, isclose, le, log, log_softmax, logsumexp, lt, masked_fill,
+    matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,
+    permute, pow, prod, promote_types, relu, reshape, result_type, select, sigmoid, sign, sin,
+    softmax, sqrt, squeeze, stack, std, sub, sum, t, tanh, transpose, unsqueeze, var, where,
 )
 from .tensor import Size, Tensor  # noqa: F401
 from . import nn, optim  # noqa: F401  (the top floor, written on the public Tensor API)
@@ -47,13 +50,8 @@ long = int64
 int = int32  # noqa: A001
 short = int16
 
-clip = clamp
-
 
 def is_tensor(obj) -> "builtins.bool":  # noqa: F821
     """True if ``obj`` is a minigrad Tensor."""
     return isinstance(obj, Tensor)
 
-
-def numel(x: Tensor):
-    return x.numel()

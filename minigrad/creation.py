@@ -7,6 +7,10 @@ from the first element at each depth, every other element must match it, and
 the dtype is inferred from the values (Python ``int`` -> int64, ``float`` ->
 float32, ``bool`` -> bool; a mix promotes; NumPy values keep their dtype).
 
+Every factory takes PyTorch's ``device=`` (a ``torch.device``, ``"cpu"``,
+``"cpu:0"``); minigrad has only the CPU, and any other device fails with
+PyTorch's error on a CPU-only build (see ``minigrad/devices.py``).
+
 Random numbers come from one NumPy generator seeded by ``manual_seed``, so a
 notebook that seeds gives the same numbers on every run. (They are not the
 same numbers PyTorch draws: its generator is a different algorithm.)
@@ -22,6 +26,7 @@ import warnings
 import numpy as np
 
 from . import dtypes, errors
+from .devices import check_device
 from .tensor import Size, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
@@ -237,7 +242,7 @@ def _check_can_require_grad(result: Tensor, requires_grad: bool) -> Tensor:
     return result
 
 
-def tensor(data, dtype: dtypes.dtype | None = None, device=None,
+def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
            requires_grad: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (a number, a nested list, an array).
 
@@ -247,14 +252,16 @@ def tensor(data, dtype: dtypes.dtype | None = None, device=None,
     >>> tensor([1, 2]).dtype, tensor([1, 2.5]).dtype
     (torch.int64, torch.float32)
     """
+    check_device(device, creating=False)
     dtype = dtypes.parse_dtype(dtype, "tensor")
     if isinstance(data, Tensor):
         warnings.warn(errors.COPY_CONSTRUCT, UserWarning, stacklevel=2)
     return _check_can_require_grad(Tensor._make(_array_from(data, dtype)), requires_grad)
 
 
-def as_tensor(data, dtype: dtypes.dtype | None = None) -> Tensor:
+def as_tensor(data, *, dtype: dtypes.dtype | None = None, device=None) -> Tensor:
     """Like ``tensor`` but shares memory with a NumPy array or tensor when it can."""
+    check_device(device, creating=False)
     dtype = dtypes.parse_dtype(dtype, "as_tensor")
     if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
         return data
@@ -263,12 +270,12 @@ def as_tensor(data, dtype: dtypes.dtype | None = None) -> Tensor:
     return Tensor._make(_array_from(data, dtype))
 
 
-def from_numpy(array: np.ndarray) -> Tensor:
+def from_numpy(ndarray: np.ndarray) -> Tensor:
     """A tensor sharing memory with a NumPy array (changes show in both)."""
-    if not isinstance(array, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {_type_name(array)})")
-    dtypes.from_numpy_dtype(array.dtype)  # PyTorch's error for unsupported dtypes
-    return Tensor._make(array)
+    if not isinstance(ndarray, np.ndarray):
+        raise TypeError(f"expected np.ndarray (got {_type_name(ndarray)})")
+    dtypes.from_numpy_dtype(ndarray.dtype)  # PyTorch's error for unsupported dtypes
+    return Tensor._make(ndarray)
 
 
 # ---- filled tensors ------------------------------------------------------------------
@@ -302,28 +309,29 @@ def _size(function: str, size: tuple) -> tuple[int, ...]:
     return tuple(shape)
 
 
-def _filled(function: str, size, value, dtype, requires_grad: bool) -> Tensor:
+def _filled(function: str, size, value, dtype, device, requires_grad: bool) -> Tensor:
+    check_device(device)
     dtype = dtypes.parse_dtype(dtype, function) or dtypes.get_default_dtype()
     array = np.full(_size(function, size), value, dtype=dtype.numpy)
     return _check_can_require_grad(Tensor._make(array), requires_grad)
 
 
-def ones(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of ones: ``ones(2, 2, requires_grad=True)``."""
-    return _filled("ones", size, 1, dtype, requires_grad)
+    return _filled("ones", size, 1, dtype, device, requires_grad)
 
 
-def zeros(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
-    return _filled("zeros", size, 0, dtype, requires_grad)
+    return _filled("zeros", size, 0, dtype, device, requires_grad)
 
 
-def empty(*size, dtype=None, requires_grad: bool = False) -> Tensor:
+def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """Uninitialised in PyTorch; here zeros, so notebooks stay deterministic."""
-    return _filled("empty", size, 0, dtype, requires_grad)
+    return _filled("empty", size, 0, dtype, device, requires_grad)
 
 
-def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
+def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; the dtype follows it (``full((2,), 3)``
     is int64, ``full((2,), 3.)`` float32)."""
     if not isinstance(size, (tuple, list)):
@@ -339,36 +347,48 @@ def full(size, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
     if not dtype.is_floating_point and dtype is not dtypes.bool:
         if isinstance(fill_value, int) and not -2**63 <= fill_value < 2**63:
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
-    return _filled("full", (tuple(size),), fill_value, dtype, requires_grad)
+    return _filled("full", (tuple(size),), fill_value, dtype, device, requires_grad)
 
 
-def _like(function: str, x, value, dtype, requires_grad: bool) -> Tensor:
+def _like(function: str, x, value, dtype, device, requires_grad: bool) -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"{function}(): argument 'input' (position 1) must be Tensor, "
                         f"not {type(x).__name__}")
-    return _filled(function, (x.shape,), value, dtype or x.dtype, requires_grad)
+    # A *_like factory without device= makes its tensor on input's device: the CPU.
+    return _filled(function, (x.shape,), value, dtype or x.dtype,
+                   "cpu" if device is None else device, requires_grad)
 
 
-def ones_like(x: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    """Ones with the shape (and, unless given, the dtype) of ``x``."""
-    return _like("ones_like", x, 1, dtype, requires_grad)
+def ones_like(input: Tensor, *, dtype=None, device=None,
+              requires_grad: bool = False) -> Tensor:
+    """Ones with the shape (and, unless given, the dtype) of ``input``."""
+    return _like("ones_like", input, 1, dtype, device, requires_grad)
 
 
-def zeros_like(x: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    """Zeros with the shape (and, unless given, the dtype) of ``x``."""
-    return _like("zeros_like", x, 0, dtype, requires_grad)
+def zeros_like(input: Tensor, *, dtype=None, device=None,
+               requires_grad: bool = False) -> Tensor:
+    """Zeros with the shape (and, unless given, the dtype) of ``input``."""
+    return _like("zeros_like", input, 0, dtype, device, requires_grad)
 
 
-def full_like(x: Tensor, fill_value, dtype=None, requires_grad: bool = False) -> Tensor:
-    return _like("full_like", x, fill_value, dtype, requires_grad)
+def full_like(input: Tensor, fill_value, *, dtype=None, device=None,
+              requires_grad: bool = False) -> Tensor:
+    """``fill_value`` everywhere, with the shape (and, unless given, the dtype) of ``input``."""
+    return _like("full_like", input, fill_value, dtype, device, requires_grad)
 
 
-def rand_like(x: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return rand(*x.shape, dtype=dtype or x.dtype, requires_grad=requires_grad)
+def rand_like(input: Tensor, *, generator=None, dtype=None, device=None,
+              requires_grad: bool = False) -> Tensor:
+    """Uniform samples on [0, 1) with the shape of ``input``."""
+    return rand(*input.shape, generator=generator, dtype=dtype or input.dtype,
+                device="cpu" if device is None else device, requires_grad=requires_grad)
 
 
-def randn_like(x: Tensor, dtype=None, requires_grad: bool = False) -> Tensor:
-    return randn(*x.shape, dtype=dtype or x.dtype, requires_grad=requires_grad)
+def randn_like(input: Tensor, *, generator=None, dtype=None, device=None,
+               requires_grad: bool = False) -> Tensor:
+    """Standard normal samples with the shape of ``input``."""
+    return randn(*input.shape, generator=generator, dtype=dtype or input.dtype,
+                 device="cpu" if device is None else device, requires_grad=requires_grad)
 
 
 # ---- ranges ----------------------------------------------------------------------------
@@ -420,13 +440,15 @@ def _number(value):
     return value.item() if isinstance(value, Tensor) else value
 
 
-def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> Tensor:
+def arange(start, end=None, step=1, *, dtype=None, device=None,
+           requires_grad: bool = False) -> Tensor:
     """``start, start + step, ...`` up to (not including) ``end``; int64 unless
     an argument is a float.
 
     >>> arange(4), arange(0, 1, 0.25)
     (tensor([0, 1, 2, 3]), tensor([0.0000, 0.2500, 0.5000, 0.7500]))
     """
+    check_device(device)
     if end is None:
         start, end = 0, start
     start, end, step = _number(start), _number(end), _number(step)
@@ -459,7 +481,8 @@ def arange(start, end=None, step=1, dtype=None, requires_grad: bool = False) -> 
     return _check_can_require_grad(Tensor._make(values.astype(dtype.numpy)), requires_grad)
 
 
-def linspace(start, end, steps, dtype=None, requires_grad: bool = False) -> Tensor:
+def linspace(start, end, steps, *, dtype=None, device=None,
+             requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced numbers from ``start`` to ``end``, both included.
 
     As in PyTorch, the first half is computed from ``start`` and the second
@@ -469,6 +492,7 @@ def linspace(start, end, steps, dtype=None, requires_grad: bool = False) -> Tens
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    check_device(device)
     dtype = dtypes.parse_dtype(dtype, "linspace") or dtypes.get_default_dtype()
     start, end = _number(start), _number(end)
     if dtype.is_floating_point:
@@ -491,7 +515,7 @@ def linspace(start, end, steps, dtype=None, requires_grad: bool = False) -> Tens
     return _check_can_require_grad(Tensor._make(values.astype(dtype.numpy)), requires_grad)
 
 
-def eye(n, m=None, dtype=None, requires_grad: bool = False) -> Tensor:
+def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
     """The ``n`` by ``m`` identity matrix (ones on the diagonal)."""
     for name, value, position in (("n", n, 1), ("m", m, 2)):
         if value is not None and (isinstance(value, bool) or
@@ -500,6 +524,7 @@ def eye(n, m=None, dtype=None, requires_grad: bool = False) -> Tensor:
                             f"not {type(value).__name__}")
         if value is not None and value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
+    check_device(device)
     dtype = dtypes.parse_dtype(dtype, "eye") or dtypes.get_default_dtype()
     array = np.eye(n, n if m is None else m, dtype=dtype.numpy)
     return _check_can_require_grad(Tensor._make(array), requires_grad)
@@ -517,22 +542,26 @@ def _random_dtype(dtype, function: str, kernel: str) -> dtypes.dtype:
     return dtype
 
 
-def randn(*size, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
+def randn(*size, generator=None, dtype=None, device=None,
+          requires_grad: bool = False) -> Tensor:
     """Samples from the standard normal distribution N(0, 1)."""
+    check_device(device)
     dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu")
     samples = (generator or default_generator).numpy.standard_normal(_size("randn", size))
     return _check_can_require_grad(Tensor._make(samples.astype(dtype.numpy)), requires_grad)
 
 
-def rand(*size, dtype=None, requires_grad: bool = False, generator=None) -> Tensor:
+def rand(*size, generator=None, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     """Samples from the uniform distribution on [0, 1)."""
+    check_device(device)
     dtype = _random_dtype(dtype, "rand", "check_uniform_bounds")
     samples = (generator or default_generator).numpy.random(_size("rand", size))
     return _check_can_require_grad(Tensor._make(samples.astype(dtype.numpy)), requires_grad)
 
 
-def randint(low=0, high=None, size=None, *, dtype=None, requires_grad: bool = False,
-            generator=None) -> Tensor:
+def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
+            requires_grad: bool = False) -> Tensor:
     """Random integers in [low, high): ``randint(10, (3,))`` or ``randint(0, 10, (3,))``."""
     high_position, size_position = 2, 3  # for the error messages
     if high is None:  # randint(high, size=...)
@@ -549,6 +578,7 @@ def randint(low=0, high=None, size=None, *, dtype=None, requires_grad: bool = Fa
         where = f" (position {size_position})" if size_position else ""
         raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, "
                         f"not {_type_name(size)}")
+    check_device(device)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                            f"from={low} >= to={high}")
@@ -591,7 +621,7 @@ def _legacy(dtype: dtypes.dtype):
             raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
         if not args:
             return Tensor._make(np.zeros(0, dtype.numpy))
-        return _filled("new", args, 0, dtype, False)
+        return _filled("new", args, 0, dtype, "cpu", False)
 
     constructor.__name__ = constructor.__qualname__ = dtypes.LEGACY_NAMES[dtype]
     return constructor

@@ -79,6 +79,39 @@ VARIABLE_VOLATILE = ("volatile was removed and now has no effect. Use `with torc
 LEGACY_REDUCTION = ("size_average and reduce args will be deprecated, please use "
                     "reduction='{}' instead.")
 
+# Devices: what PyTorch says on a CPU-only build.
+NO_ACCELERATOR = "Cannot access accelerator device when none is available."
+MTIA_NOT_COMPILED = (
+    "Torch not compiled with MTIA enabled. Ensure you have `import "
+    "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and include "
+    "`//mtia/host_runtime/torch_mtia:torch_mtia` as your target dependency!"
+)
+
+
+def not_compiled(kind: str) -> str:
+    """``torch.zeros(2, device="cuda")`` on a CPU-only build."""
+    return f"Torch not compiled with {kind.upper()} enabled"
+
+
+def not_linked(kind: str) -> str:
+    """``x.to("mps")`` on a build without that backend."""
+    return f"PyTorch is not linked with support for {kind} devices"
+
+
+def dispatcher_missing(backend: str) -> str:
+    """The first two sentences of the dispatcher's error for a missing backend."""
+    return (f"Could not run 'aten::empty.memory_format' with arguments from the '{backend}' "
+            "backend. This could be because the operator doesn't exist for this backend, or "
+            "was omitted during the selective/custom build process (if using custom build).")
+
+
+def device_arguments(value) -> str:
+    """``torch.device(3.5)``: PyTorch's argument parser lists the two signatures."""
+    kind = "NoneType" if value is None else type(value).__name__
+    return (f"device() received an invalid combination of arguments - got ({kind}), but "
+            f"expected one of:\n * (torch.device device)\n      didn't match because some of "
+            f"the arguments have invalid types: (!{kind}!)\n * (str type, int index = -1)\n")
+
 
 def shape_mismatch_error(size_a: int, size_b: int, dim: int) -> RuntimeError:
     return RuntimeError(

@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 
-from . import dtypes, errors
+from . import devices, dtypes, errors
 from . import ops
 from ._printing import builtin_method
 from .autograd import engine
@@ -282,8 +282,21 @@ class Tensor:
         return self.dtype.is_floating_point
 
     @property
-    def device(self) -> str:
-        return "cpu"
+    def device(self) -> devices.device:
+        """Where the data lives: ``device(type='cpu')`` (minigrad has only the CPU)."""
+        return devices.CPU
+
+    @property
+    def is_cpu(self) -> bool:
+        return True
+
+    @property
+    def is_cuda(self) -> bool:
+        return False
+
+    def get_device(self) -> int:
+        """The index of the GPU holding the data; -1 for the CPU."""
+        return -1
 
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)
@@ -292,17 +305,13 @@ class Tensor:
         return ops.contiguous(self)
 
     def to(self, *args, **kwargs) -> "Tensor":
-        """Convert to another dtype: ``x.to(torch.float64)``, ``x.to("cpu", torch.float64)``,
-        ``x.to(other_tensor)``. The only device is the CPU."""
-        dtype = dtypes.parse_dtype(kwargs.pop("dtype", None), "to")
-        for arg in (*args, kwargs.pop("device", None)):
-            if isinstance(arg, Tensor):
-                dtype = arg.dtype
-            elif isinstance(arg, dtypes.dtype) or arg in (float, int, bool):
-                dtype = dtypes.parse_dtype(arg, "to")
-            elif arg is not None and str(arg) != "cpu":
-                raise RuntimeError(f"minigrad runs on the CPU only; got device {arg!r}")
-        return self if dtype is None else ops.to_dtype(self, dtype)
+        """Convert to another dtype or device: ``x.to(torch.float64)``, ``x.to("cpu")``,
+        ``x.to(device, torch.float64)``, ``x.to(other_tensor)``; ``copy=True`` always
+        copies. The only device is the CPU: another one raises PyTorch's error."""
+        device, dtype, copy = devices.to_arguments(args, kwargs)
+        # "cpu:0" is not "cpu" (this tensor's device), so PyTorch copies to it.
+        copy = copy or (device is not None and device.index is not None)
+        return ops.to_dtype(self, dtype or self.dtype, copy)
 
     def type(self, dtype=None):
         """``x.type()`` is the legacy type name (``"torch.FloatTensor"``);
@@ -336,6 +345,11 @@ class Tensor:
 
     def cpu(self) -> "Tensor":
         return self
+
+    def cuda(self, device=None, non_blocking: bool = False) -> "Tensor":
+        """Fails as on a CPU-only PyTorch: ``Torch not compiled with CUDA enabled``."""
+        devices.check_device("cuda" if device is None else devices.device(device),
+                             creating=False)  # device(0): "Cannot access accelerator device"
 
     def clone(self) -> "Tensor":
         """A copy with its own memory, still connected to the graph."""
@@ -481,17 +495,17 @@ class Tensor:
     def matmul(self, other):
         return ops.matmul(self, other)
 
-    def mm(self, other):
-        return ops.mm(self, other)
+    def mm(self, mat2):
+        return ops.mm(self, mat2)
 
-    def mv(self, other):
-        return ops.mv(self, other)
+    def mv(self, vec):
+        return ops.mv(self, vec)
 
-    def dot(self, other):
-        return ops.dot(self, other)
+    def dot(self, tensor):
+        return ops.dot(self, tensor)
 
-    def bmm(self, other):
-        return ops.bmm(self, other)
+    def bmm(self, mat2):
+        return ops.bmm(self, mat2)
 
     # ---- comparisons (not differentiable) --------------------------------
 
@@ -650,11 +664,11 @@ class Tensor:
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)
 
-    def softmax(self, dim):
-        return ops.softmax(self, dim)
+    def softmax(self, dim, dtype=None):
+        return ops.softmax(self, dim, dtype)
 
-    def log_softmax(self, dim):
-        return ops.log_softmax(self, dim)
+    def log_softmax(self, dim, dtype=None):
+        return ops.log_softmax(self, dim, dtype)
 
     # print(x.all) shows "<built-in method all of Tensor object at 0x...>", as in PyTorch
     @builtin_method
@@ -667,8 +681,8 @@ class Tensor:
 
     # ---- shape -----------------------------------------------------------
 
-    def view(self, *shape):
-        return ops.view(self, *shape)
+    def view(self, *size):
+        return ops.view(self, *size)
 
     def view_as(self, other):
         return ops.view(self, other.shape)
@@ -707,8 +721,8 @@ class Tensor:
     def squeeze(self, dim=None):
         return ops.squeeze(self, dim)
 
-    def expand(self, *sizes):
-        return ops.expand(self, *sizes)
+    def expand(self, *size):
+        return ops.expand(self, *size)
 
     def expand_as(self, other):
         return ops.expand(self, other.shape)
@@ -771,25 +785,29 @@ class Tensor:
 
     # ---- creation helpers on an existing tensor --------------------------
 
-    def new_tensor(self, data, dtype=None, requires_grad=False):
+    def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
         from .creation import tensor
 
-        return tensor(data, dtype=dtype or self.dtype, requires_grad=requires_grad)
+        return tensor(data, dtype=dtype or self.dtype, device=device or "cpu",
+                      requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None):
+    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
         from .creation import zeros
 
-        return zeros(*size, dtype=dtype or self.dtype)
+        return zeros(*size, dtype=dtype or self.dtype, device=device or "cpu",
+                     requires_grad=requires_grad)
 
-    def new_ones(self, *size, dtype=None):
+    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
         from .creation import ones
 
-        return ones(*size, dtype=dtype or self.dtype)
+        return ones(*size, dtype=dtype or self.dtype, device=device or "cpu",
+                    requires_grad=requires_grad)
 
-    def new_full(self, size, fill_value, dtype=None):
+    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
         from .creation import full
 
-        return full(size, fill_value, dtype=dtype or self.dtype)
+        return full(size, fill_value, dtype=dtype or self.dtype, device=device or "cpu",
+                    requires_grad=requires_grad)
 
 
 class _HookHandle:

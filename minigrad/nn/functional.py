@@ -55,24 +55,27 @@ def tanh(input: Tensor) -> Tensor:
     return input.tanh()
 
 
-def _softmax_dim(name: str, ndim: int) -> int:
+def _softmax_dim(name: str, ndim: int, stacklevel: int) -> int:
     """PyTorch's old guess when no ``dim`` is given (deprecated: pass ``dim``)."""
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call "
-                  "to include dim=X as an argument.", stacklevel=3)
+                  "to include dim=X as an argument.", stacklevel=stacklevel)
     return 0 if ndim in (0, 1, 3) else 1
 
 
-def softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:
-    """exp(x_i) / sum_j exp(x_j) along ``dim``: turns scores into probabilities."""
+def softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype=None) -> Tensor:
+    """exp(x_i) / sum_j exp(x_j) along ``dim``: turns scores into probabilities.
+    (``_stacklevel`` says where the warning for a missing ``dim`` points, as in PyTorch.)"""
     if dim is None:
-        dim = _softmax_dim("softmax", input.dim())
+        dim = _softmax_dim("softmax", input.dim(), _stacklevel)
     return (input if dtype is None else input.to(dtype)).softmax(dim)
 
 
-def log_softmax(input: Tensor, dim: int | None = None, dtype=None) -> Tensor:
+def log_softmax(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+                dtype=None) -> Tensor:
     """x_i - log(sum_j exp(x_j)) along ``dim``: log(softmax(x)), computed stably."""
     if dim is None:
-        dim = _softmax_dim("log_softmax", input.dim())
+        dim = _softmax_dim("log_softmax", input.dim(), _stacklevel)
     return (input if dtype is None else input.to(dtype)).log_softmax(dim)
 
 

@@ -6,6 +6,8 @@ import math
 
 import minigrad
 
+from .. import devices
+
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -40,8 +42,9 @@ class Linear(Module):
     """
 
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
-                 dtype=None) -> None:
+                 device=None, dtype=None) -> None:
         super().__init__()
+        devices.check_device(device)
         self.in_features = in_features
         self.out_features = out_features
         self.weight = Parameter(minigrad.empty(out_features, in_features, dtype=dtype))

@@ -19,6 +19,7 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 from typing import Callable, Iterator
 
+from .. import devices, dtypes
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 from .parameter import Parameter
@@ -279,6 +280,38 @@ class Module:
             module.apply(fn)
         fn(self)
         return self
+
+    # ---- device and dtype ------------------------------------------------
+
+    def to(self, *args, **kwargs) -> "Module":
+        """``model.to(device)`` (the CPU: nothing to move) and ``model.to(torch.float64)``
+        (every floating-point parameter and buffer converted in place, gradients too)."""
+        _, dtype, _ = devices.to_arguments(args, kwargs)
+        if dtype is None:
+            return self
+        if not dtype.is_floating_point:
+            raise TypeError("nn.Module.to only accepts floating point or complex dtypes, "
+                            f"but got desired dtype={dtype}")
+        for tensor in itertools.chain(self.parameters(), self.buffers()):
+            if tensor.is_floating_point():
+                tensor.data = tensor.data.to(dtype)
+                if tensor.grad is not None:
+                    tensor.grad = tensor.grad.to(dtype)
+        return self
+
+    def cpu(self) -> "Module":
+        return self
+
+    def cuda(self, device=None) -> "Module":
+        """Fails as on a CPU-only PyTorch: ``Torch not compiled with CUDA enabled``."""
+        devices.check_device("cuda" if device is None else devices.device(device),
+                             creating=False)
+
+    def double(self) -> "Module":
+        return self.to(dtypes.float64)
+
+    def float(self) -> "Module":  # noqa: A003 - PyTorch's name
+        return self.to(dtypes.float32)
 
     # ---- training --------------------------------------------------------
 

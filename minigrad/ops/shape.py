@@ -526,11 +526,11 @@ def contiguous(x):
     return x if x._data.flags.c_contiguous else CloneBackward0.apply(x, contiguous=True)
 
 
-def to_dtype(x, dtype):
-    """Convert to ``dtype``; returns ``x`` itself when it already has it."""
+def to_dtype(x, dtype, copy: bool = False):
+    """Convert to ``dtype``; returns ``x`` itself when it already has it (unless ``copy``)."""
     if not isinstance(dtype, dtypes.dtype):
         raise TypeError(f"to() received an invalid combination of arguments: got {dtype!r}")
-    if dtype is x.dtype:
+    if dtype is x.dtype and not copy:
         return x
     result = ToCopyBackward0.apply(x, dtype=dtype)
     if not dtype.is_floating_point and result.grad_fn is not None:

@@ -1,0 +1,206 @@
+"""Every public function and method minigrad shares with PyTorch takes PyTorch's keyword
+names (``input=``, ``other=``, ``dim=``, ``keepdim=``, ...) in PyTorch's order, read from
+PyTorch 2.13 itself (``torch_signatures.py``); an unexpected keyword raises PyTorch's
+error. What minigrad leaves out is listed here, with the reason."""
+
+from __future__ import annotations
+
+import inspect
+import types
+
+import pytest
+import torch
+
+import minigrad
+
+from torch_signatures import differences, python_signature, torch_signatures
+
+# PyTorch's parameters for things minigrad does not have: memory layouts, pinned memory,
+# named dimensions, and settings of other code paths.
+# ``out=`` (writing the result into a given tensor) is not in minigrad.
+MAY_OMIT = {"layout", "pin_memory", "memory_format", "names", "non_blocking", "out"}
+# Parameters left out of one function, and why.
+OMITTED = {
+    "div": {"rounding_mode"},  # floor and trunc division are not in minigrad
+    "Tensor.div": {"rounding_mode"},
+    "Tensor.div_": {"rounding_mode"},
+    "Tensor.numpy": {"force"},
+    "Tensor.type": {"kwargs"},
+    "Tensor.copy_": {"other"},  # copy_(other) is another overload's name for copy_(src)
+    "Tensor.max": {"other"},  # max(other) is maximum(other) in minigrad
+    "Tensor.min": {"other"},
+    "max": {"other"},
+    "min": {"other"},
+    "mm": {"out_dtype"},  # PyTorch's mixed-precision products
+    "bmm": {"out_dtype"},
+    "Tensor.mm": {"out_dtype"},
+    "Tensor.bmm": {"out_dtype"},
+    "Tensor.norm": {"dtype"},
+    "norm": {"dtype"},
+    "Tensor.view": {"dtype"},
+    "result_type": {"scalar", "scalar1", "scalar2"},  # overloads for numbers, same places  # reinterpreting the bytes as another dtype
+    "Tensor.expand": {"implicit"},  # an internal flag of PyTorch's tracer
+    "F.softmax": {"_stacklevel"},
+    "F.log_softmax": {"_stacklevel"},
+    "F.mse_loss": {"weight"},
+    "nn.Module": {"args", "kwargs"},
+    "nn.Sigmoid": {"args", "kwargs"},
+    "nn.Tanh": {"args", "kwargs"},
+    "nn.Parameter": set(),
+    "optim.SGD": {"foreach", "differentiable", "fused"},
+    "optim.Adam": {"foreach", "differentiable", "fused", "capturable"},
+    "optim.AdamW": {"foreach", "differentiable", "fused", "capturable"},
+    "optim.RMSprop": {"foreach", "differentiable", "capturable"},
+    "optim.Adagrad": {"foreach", "differentiable", "fused"},
+}
+# Not functions in PyTorch's sense, or with no signature PyTorch can state.
+SKIP = {"FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor",
+        "Tensor.to"}  # Tensor.to reads PyTorch's three overloads itself (test_devices.py)
+
+
+def _public_functions():
+    for name in sorted(dir(minigrad)):
+        value = getattr(minigrad, name)
+        if (name.startswith("_") or name in SKIP or isinstance(value, (type, types.ModuleType))
+                or not callable(value) or not hasattr(torch, name)):
+            continue
+        yield name, value, getattr(torch, name), name
+
+
+def _tensor_methods():
+    for name, value in sorted(vars(minigrad.Tensor).items()):
+        if name.startswith("_") or isinstance(value, property) or not callable(value):
+            continue
+        if hasattr(torch.Tensor, name) and f"Tensor.{name}" not in SKIP:
+            yield f"Tensor.{name}", getattr(minigrad.Tensor, name), getattr(torch.Tensor, name), name
+
+
+def _functional():
+    for name in minigrad.nn.functional.__all__:
+        yield f"F.{name}", getattr(minigrad.nn.functional, name), \
+            getattr(torch.nn.functional, name), name
+
+
+def _constructors():
+    for package in ("nn", "optim"):
+        for name in sorted(dir(getattr(minigrad, package))):
+            value = getattr(getattr(minigrad, package), name)
+            theirs = getattr(getattr(torch, package), name, None)
+            if isinstance(value, type) and isinstance(theirs, type) and name != "Parameter":
+                yield f"{package}.{name}", value.__init__, theirs.__init__, "__init__"
+
+
+EXPORTED = [*_public_functions(), *_tensor_methods(), *_functional(), *_constructors()]
+
+
+@pytest.mark.parametrize("label, mine, theirs, name", EXPORTED, ids=[e[0] for e in EXPORTED])
+def test_signature_is_torchs(label, mine, theirs, name):
+    accepted, documented = torch_signatures(theirs, name, method=label.startswith("Tensor."))
+    assert accepted, f"no signature found for torch's {label}"
+    problems = differences(python_signature(mine), accepted, documented,
+                           MAY_OMIT | OMITTED.get(label, set()))
+    assert not problems, f"{label}: " + "; ".join(problems)
+
+
+def test_the_scan_covers_every_export():
+    labels = {e[0] for e in EXPORTED}
+    assert {"add", "matmul", "sum", "Tensor.add", "F.mse_loss", "optim.RMSprop",
+            "nn.MSELoss"} <= labels
+    assert len(labels) > 150
+
+
+# ---- calls by keyword, and unexpected keywords ----------------------------------------------
+
+A = [[1.0, -2.0], [3.0, 0.5]]
+B = [[0.5, 1.0], [-1.0, 2.0]]
+
+
+def _operands(lib):
+    return lib.tensor(A), lib.tensor(B)
+
+
+KEYWORD_CALLS = {
+    "matmul": lambda lib, a, b: lib.matmul(input=a, other=b),
+    "add": lambda lib, a, b: lib.add(input=a, other=b, alpha=2),
+    "sub": lambda lib, a, b: lib.sub(a, other=b, alpha=0.5),
+    "mul": lambda lib, a, b: lib.mul(input=a, other=b),
+    "div": lambda lib, a, b: lib.div(input=a, other=b),
+    "pow": lambda lib, a, b: lib.pow(input=a, exponent=2),
+    "mm": lambda lib, a, b: lib.mm(input=a, mat2=b),
+    "mv": lambda lib, a, b: lib.mv(input=a, vec=b[0]),
+    "dot": lambda lib, a, b: lib.dot(input=a[0], tensor=b[0]),
+    "bmm": lambda lib, a, b: lib.bmm(input=a.unsqueeze(0), mat2=b.unsqueeze(0)),
+    "sum": lambda lib, a, b: lib.sum(input=a, dim=1, keepdim=True),
+    "mean": lambda lib, a, b: lib.mean(a, dim=(0, 1), keepdim=False),
+    "max": lambda lib, a, b: lib.max(input=a, dim=0, keepdim=True),
+    "argmax": lambda lib, a, b: lib.argmax(input=a, dim=1),
+    "std": lambda lib, a, b: lib.std(input=a, dim=0, correction=0),
+    "var": lambda lib, a, b: lib.var(a, dim=1, unbiased=False, keepdim=True),
+    "logsumexp": lambda lib, a, b: lib.logsumexp(input=a, dim=1, keepdim=True),
+    "softmax": lambda lib, a, b: lib.softmax(input=a, dim=1),
+    "log_softmax": lambda lib, a, b: lib.log_softmax(input=a, dim=0, dtype=lib.float64),
+    "exp": lambda lib, a, b: lib.exp(input=a),
+    "clamp": lambda lib, a, b: lib.clamp(input=a, min=-1, max=1),
+    "where": lambda lib, a, b: lib.where(condition=a > 0, input=a, other=b),
+    "maximum": lambda lib, a, b: lib.maximum(input=a, other=b),
+    "eq": lambda lib, a, b: lib.eq(input=a, other=b),
+    "isclose": lambda lib, a, b: lib.isclose(input=a, other=b, atol=0.6),
+    "transpose": lambda lib, a, b: lib.transpose(input=a, dim0=0, dim1=1),
+    "reshape": lambda lib, a, b: lib.reshape(input=a, shape=(4,)),
+    "permute": lambda lib, a, b: lib.permute(input=a, dims=(1, 0)),
+    "unsqueeze": lambda lib, a, b: lib.unsqueeze(input=a, dim=0),
+    "squeeze": lambda lib, a, b: lib.squeeze(input=a.unsqueeze(0), dim=0),
+    "flatten": lambda lib, a, b: lib.flatten(input=a, start_dim=0),
+    "narrow": lambda lib, a, b: lib.narrow(input=a, dim=1, start=0, length=1),
+    "cat": lambda lib, a, b: lib.cat(tensors=[a, b], dim=1),
+    "stack": lambda lib, a, b: lib.stack(tensors=(a, b), dim=0),
+    "masked_fill": lambda lib, a, b: lib.masked_fill(input=a, mask=a < 0, value=0.0),
+    "ones_like": lambda lib, a, b: lib.ones_like(input=a, dtype=lib.float64),
+    "Tensor.mm": lambda lib, a, b: a.mm(mat2=b),
+    "Tensor.matmul": lambda lib, a, b: a.matmul(other=b),
+    "Tensor.add": lambda lib, a, b: a.add(other=b, alpha=3),
+    "Tensor.sum": lambda lib, a, b: a.sum(dim=0, keepdim=True),
+    "Tensor.softmax": lambda lib, a, b: a.softmax(dim=0, dtype=lib.float64),
+    "Tensor.new_zeros": lambda lib, a, b: a.new_zeros((2, 1), dtype=lib.int64),
+    "Tensor.new_full": lambda lib, a, b: a.new_full(size=(2,), fill_value=3.0),
+    "F.mse_loss": lambda lib, a, b: lib.nn.functional.mse_loss(input=a, target=b,
+                                                               reduction="sum"),
+    "F.softmax": lambda lib, a, b: lib.nn.functional.softmax(input=a, dim=1),
+    "result_type": lambda lib, a, b: lib.result_type(tensor=a, other=2),
+    "promote_types": lambda lib, a, b: lib.promote_types(type1=lib.int64, type2=lib.float32),
+}
+
+
+@pytest.mark.parametrize("call", list(KEYWORD_CALLS))
+def test_calls_by_keyword_give_torchs_results(call):
+    mine = KEYWORD_CALLS[call](minigrad, *_operands(minigrad))
+    theirs = KEYWORD_CALLS[call](torch, *_operands(torch))
+    assert repr(mine) == repr(theirs)
+
+
+UNEXPECTED = {
+    "add": lambda lib, a, b: lib.add(a, b, foo=1),
+    "matmul": lambda lib, a, b: lib.matmul(a, b, bias=1),
+    "exp": lambda lib, a, b: lib.exp(a, x=1),
+    "mul": lambda lib, a, b: lib.mul(a, other=b, alpha=2),
+    "cat": lambda lib, a, b: lib.cat([a, b], dims=0),
+    "ones": lambda lib, a, b: lib.ones(2, shape=1),
+    "tensor": lambda lib, a, b: lib.tensor([1.0], grad=True),
+    "F.mse_loss": lambda lib, a, b: lib.nn.functional.mse_loss(a, b, reduce_mean=True),
+    "F.relu": lambda lib, a, b: lib.nn.functional.relu(a, in_place=True),
+}
+
+
+def _error(fn):
+    try:
+        fn()
+    except TypeError as error:
+        return str(error)
+    raise AssertionError("no TypeError")
+
+
+@pytest.mark.parametrize("call", list(UNEXPECTED))
+def test_unexpected_keywords_raise_torchs_error(call):
+    mine = _error(lambda: UNEXPECTED[call](minigrad, *_operands(minigrad)))
+    theirs = _error(lambda: UNEXPECTED[call](torch, *_operands(torch)))
+    assert mine == theirs
