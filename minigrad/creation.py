@@ -26,7 +26,7 @@ import warnings
 import numpy as np
 
 from . import dtypes, errors
-from .devices import check_device
+from .devices import CPU, as_device, check_device
 from .tensor import Size, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
@@ -46,8 +46,14 @@ class Generator:
     like PyTorch's: ``<torch._C.Generator object at 0x...>``.
     """
 
-    def __init__(self, device: str = "cpu"):
-        self.device = device
+    def __init__(self, device="cpu"):
+        kind = as_device(device).type
+        if kind == "cuda":
+            raise RuntimeError(errors.CUDA_GENERATOR)
+        if kind == "mps":
+            raise RuntimeError("Cannot execute getNewGenerator() without MPS backend.")
+        check_device(device)
+        self.device = CPU
         self.manual_seed(67280421310721)  # PyTorch's default seed for a new Generator
 
     def manual_seed(self, seed) -> "Generator":

@@ -164,6 +164,13 @@ def check_device(value, creating: bool = True) -> None:
         raise _missing(kind, creating)
 
 
+def check_cuda_device(value) -> None:
+    """``x.cuda(device)``: PyTorch's error, for the device is a GPU or is not one."""
+    if value is not None and as_device(value).type != "cuda":
+        raise RuntimeError(errors.NOT_CUDA)
+    check_device("cuda" if value is None else value, creating=False)
+
+
 # ---- the default device --------------------------------------------------------------------
 
 _default_device: device | None = None  # None: the CPU

@@ -81,6 +81,18 @@ LEGACY_REDUCTION = ("size_average and reduce args will be deprecated, please use
 
 # Devices: what PyTorch says on a CPU-only build.
 NO_ACCELERATOR = "Cannot access accelerator device when none is available."
+NOT_CUDA = "Invalid device, must be cuda device"
+CUDA_GENERATOR = (
+    "Cannot get CUDA generator without ATen_cuda library. PyTorch splits its backend into "
+    "two shared libraries: a CPU library and a CUDA library; this error has occurred because "
+    "you are trying to use some CUDA functionality, but the CUDA library has not been loaded "
+    "by the dynamic linker for some reason.  The CUDA library MUST be loaded, EVEN IF you "
+    "don't directly use any symbols from the CUDA library! One common culprit is a lack of "
+    "-Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic "
+    "library dependencies if you don't depend on any of their symbols.  You can check if "
+    "this has occurred by using ldd on your binary to see if there is a dependency on "
+    "*_cuda.so library."
+)
 MTIA_NOT_COMPILED = (
     "Torch not compiled with MTIA enabled. Ensure you have `import "
     "mtia.host_runtime.torch_mtia.dynamic_library` in your python src file and include "

@@ -348,8 +348,7 @@ class Tensor:
 
     def cuda(self, device=None, non_blocking: bool = False) -> "Tensor":
         """Fails as on a CPU-only PyTorch: ``Torch not compiled with CUDA enabled``."""
-        devices.check_device("cuda" if device is None else devices.device(device),
-                             creating=False)  # device(0): "Cannot access accelerator device"
+        devices.check_cuda_device(device)
 
     def clone(self) -> "Tensor":
         """A copy with its own memory, still connected to the graph."""

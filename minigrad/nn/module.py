@@ -304,8 +304,7 @@ class Module:
 
     def cuda(self, device=None) -> "Module":
         """Fails as on a CPU-only PyTorch: ``Torch not compiled with CUDA enabled``."""
-        devices.check_device("cuda" if device is None else devices.device(device),
-                             creating=False)
+        devices.check_cuda_device(device)
 
     def double(self) -> "Module":
         return self.to(dtypes.float64)

@@ -158,6 +158,8 @@ TO_CALLS = {
     "unknown": lambda lib, x: x.to("foo"),
     "cuda-method": lambda lib, x: x.cuda(),
     "cuda-method-index": lambda lib, x: x.cuda(0),
+    "cuda-method-cpu": lambda lib, x: x.cuda("cpu"),
+    "cuda-method-device": lambda lib, x: x.cuda(lib.device("cuda:1")),
 }
 
 
@@ -199,6 +201,7 @@ def test_to_copy_gives_new_memory():
     pytest.param(lambda lib, m: m.to(lib.int64), id="integer"),
     pytest.param(lambda lib, m: m.to("cuda"), id="cuda"),
     pytest.param(lambda lib, m: m.cuda(), id="cuda-method"),
+    pytest.param(lambda lib, m: m.cuda("cpu"), id="cuda-method-cpu"),
     pytest.param(lambda lib, m: m.to(lib.device("mps")), id="mps"),
 ])
 def test_module_to_matches_torch(call):
@@ -220,6 +223,13 @@ def test_module_to_float64_trains_in_float64():
     loss = model(mg.ones(4, 3, dtype=mg.float64)).pow(2).mean()
     loss.backward()
     assert model.weight.dtype == model.weight.grad.dtype == mg.float64
+
+
+@pytest.mark.parametrize("device", ["cpu", "cpu:0", "cuda", "mps"])
+def test_generator_device_matches_torch(device):
+    mine = outcome(lambda: mg.Generator(device=device).device)
+    theirs = outcome(lambda: torch.Generator(device=device).device)
+    assert mine == theirs
 
 
 # ---- "is there a GPU?" -------------------------------------------------------------------------
