@@ -12,7 +12,7 @@ NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 60 \
          --nbval-sanitize-with tests/notebooks/sanitize.cfg
 LESSONS := $(wildcard notebooks/0*.ipynb)
 
-.PHONY: lab test test-fast browser-deps notebooks bench clean
+.PHONY: lab lab-setup test test-fast browser-deps notebooks bench clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "minigrad-kit needs Python >= 3.10"'
@@ -27,8 +27,20 @@ $(STAMP_TEST): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $(STAMP_RUNTIME) $@
 
-lab: $(STAMP_RUNTIME)
+lab: lab-setup
 	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/00_start_here.ipynb
+
+# Stored outputs (graphs, steppers, plots) show on first open only in trusted
+# notebooks; the lessons are the kit's own, so trust them. JupyterLab's
+# "get notified about Jupyter news?" pop-up would cover the first lesson:
+# switch it off for this environment only (overrides.json in .venv).
+LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
+lab-setup: $(STAMP_RUNTIME) $(LAB_OVERRIDES)
+	$(BIN)/jupyter trust $(LESSONS)
+
+$(LAB_OVERRIDES): | $(STAMP_RUNTIME)
+	mkdir -p $(dir $@)
+	printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
 
 # Chromium, Graphviz's dot and the widget HTML manager for the browser tests
 # (installed only when missing; a second run is instant).

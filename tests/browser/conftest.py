@@ -3,7 +3,8 @@
 Facts behind the details (verified on this machine kind, see
 shared/notes/browser-testing.md): Debian's Chromium with flags that keep it off
 the network; JupyterLab as root on a free port with a token, fresh Jupyter
-folders and the news pop-up switched off; notebooks served from a copy (Lab's
+folders and the news pop-up switched off (by `make lab-setup`, which also trusts the lessons);
+notebooks served from a copy (Lab's
 autosave would rewrite the stored outputs); Lab's cells all kept in the page.
 Every process started here is stopped here (the server's kernels, which run in
 sessions of their own, by pid). On failure, the screenshot's path and the text
@@ -40,9 +41,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-
                  "--disable-sync"]
 HTML_MANAGER = REPO / ".venv" / "share" / "minigrad-kit" / "html-manager"
 SETTINGS = {
-    # the "get notified about Jupyter news?" pop-up blocks clicks
-    "@jupyterlab/apputils-extension/notification": {"fetchNews": "false",
-                                                    "checkForUpdates": False},
+    # (the "get notified about Jupyter news?" pop-up is switched off by `make
+    # lab-setup`, as for a learner's `make lab`: the tests prove that it is)
     # every cell in the DOM, on screen or not (no virtual scrolling to race with)
     "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
 }
@@ -82,6 +82,10 @@ def lab(tmp_path_factory):
                JUPYTER_RUNTIME_DIR=str(base / "runtime"),
                JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
                JUPYTERLAB_SETTINGS_DIR=str(base / "settings"), MPLBACKEND="Agg")
+    # what `make lab` does before it starts Lab: trust the lessons (so stored
+    # outputs render unrun) and switch the news pop-up off
+    subprocess.run(["make", "-s", "-C", str(REPO), "lab-setup"], env=env, check=True,
+                   capture_output=True)
     token, port = secrets.token_hex(16), free_port()
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
                "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",

@@ -33,10 +33,10 @@ def exported(tmp_path_factory):
     subprocess.run([sys.executable, "-m", "nbconvert", "--to", "html",
                     "--HTMLExporter.widget_renderer_url=html-manager/embed.js",
                     "--output-dir", str(folder),
-                    str(REPO / "notebooks" / "03_inside_backward.ipynb")],
+                    str(REPO / "notebooks" / "04_inside_backward.ipynb")],
                    check=True, capture_output=True)
     shutil.copytree(HTML_MANAGER, folder / "html-manager")
-    return folder / "03_inside_backward.html"
+    return folder / "04_inside_backward.html"
 
 
 def test_exported_lesson_plays_the_stepper_offline(page, exported):

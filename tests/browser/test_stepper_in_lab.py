@@ -19,7 +19,7 @@ def test_step_through_backward_in_lab(page, lab):
         "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "leaf"]
     total = len(expected)
 
-    open_notebook(page, lab, "03_inside_backward.ipynb")
+    open_notebook(page, lab, "04_inside_backward.ipynb")
     run_all(page)
     stepper = page.locator(".minigrad-stepper").first
     stepper.locator("svg").first.wait_for(timeout=60_000)

@@ -1,0 +1,47 @@
+"""Scenario 4: a learner's first look at a lesson, before running anything.
+
+`make lab` trusts the lessons and switches JupyterLab's news pop-up off (the
+`lab` fixture runs the same `make lab-setup`). Opened unrun, lesson "inside
+backward" must show its stored outputs as a learner should see them: the
+graphs as SVG pictures, not as "graph of output: ..." text, and a stepper
+whose Play button plays the frames in the page, with no "Error displaying
+widget" anywhere and no pop-up covering the notebook.
+"""
+
+from urllib.parse import unquote
+
+import pytest
+
+from conftest import current_box, engine_order, open_notebook, shown_frame, snapshot
+
+pytestmark = pytest.mark.browser
+
+LESSON = "04_inside_backward.ipynb"
+
+
+def test_unrun_lesson_shows_graphs_and_plays(page, lab):
+    output_id, expected = engine_order()
+    total = len(expected)
+    open_notebook(page, lab, LESSON)
+    # the collapsed chain drawn by draw_graph: stored SVG, shown as a picture
+    # (Lab draws a trusted SVG output as an <img>; untrusted, it prints a refusal)
+    graph = page.locator(".jp-RenderedSVG img")
+    graph.first.wait_for(timeout=30_000)
+    picture = unquote(graph.first.get_attribute("src"))
+    assert picture.startswith("data:image/svg+xml") and "MulBackward0 ×" in picture, picture[:300]
+    stepper = page.locator(".minigrad-stepper").first
+    stepper.locator("svg").first.wait_for(timeout=30_000)
+    text = page.locator(".jp-Notebook").inner_text()
+    assert "Error displaying widget" not in text
+    assert page.locator(".jp-RenderedText", has_text="graph of output").count() == 0
+    assert page.locator(".jp-RenderedSVG", has_text="untrusted").count() == 0
+    assert not page.get_by_text("official Jupyter news").is_visible()
+    frame = shown_frame(stepper, 0, total)
+    assert current_box(frame)[0] == output_id
+    snapshot(page, "4-unrun-lesson-stepper", stepper)
+
+    stepper.locator(".widget-play button").first.click()  # Play: frames switch in the page
+    for index, (box_id, _) in enumerate(expected, start=1):
+        assert current_box(shown_frame(stepper, index, total))[0] == box_id, index
+    assert not page.get_by_text("official Jupyter news").is_visible()
+    snapshot(page, "4-unrun-lesson-played", stepper)

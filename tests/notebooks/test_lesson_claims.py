@@ -1,0 +1,93 @@
+"""What the lessons say about their pictures is what the pictures show.
+
+A lesson that says "the **blue** box is the leaf" is checked against the SVG
+stored right after it: the fill of every box of that kind must be a colour a
+reader would call blue. Every graph a lesson draws passes ``names=``, so its
+boxes carry the learner's names, not "leaf"/"output".
+"""
+
+from __future__ import annotations
+
+import colorsys
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+LESSONS = sorted((REPO / "notebooks").glob("0*.ipynb"))
+KINDS = {"operations'? backward nodes|operations \\(grey": "op", "the leaf": "leaf",
+         "the output": "output", "other tensors|the result of": "tensor"}
+CLAIM = re.compile(r"\*\*(grey|blue|green|yellow)\*\* box(?:es)? (?:at the top )?(?:is|are) "
+                   r"(the (?:operations'? backward nodes|leaf|output|other tensors|result of)[^.,;]*)")
+BOX = re.compile(r'<g id="[^"]+" class="node (\w+)[^"]*">.*?<polygon fill="(#[0-9a-fA-F]{6})"',
+                 re.S)
+
+
+def colour_name(fill: str) -> str:
+    r, g, b = (int(fill[i:i + 2], 16) / 255 for i in (1, 3, 5))
+    hue, lightness, saturation = colorsys.rgb_to_hls(r, g, b)
+    if saturation < 0.15:
+        return "grey"
+    degrees = hue * 360
+    for name, low, high in (("yellow", 40, 70), ("green", 70, 170), ("blue", 170, 260)):
+        if low <= degrees < high:
+            return name
+    return f"hue {degrees:.0f}"
+
+
+def svg_of(cell) -> str:
+    for output in cell.get("outputs", []):
+        svg = output.get("data", {}).get("image/svg+xml")
+        if svg:
+            return "".join(svg)
+    return ""
+
+
+def drawn_colours(svg: str) -> dict[str, set[str]]:
+    colours: dict[str, set[str]] = {}
+    for kind, fill in BOX.findall(svg):
+        colours.setdefault(kind, set()).add(colour_name(fill))
+    return colours
+
+
+def claims():
+    found = []
+    for path in LESSONS:
+        cells = nbformat.read(path, as_version=4).cells
+        for i, cell in enumerate(cells):
+            if cell.cell_type != "markdown":
+                continue
+            said = CLAIM.findall(cell.source.replace("\n", " "))
+            if said:
+                drawing = next(c for c in cells[i + 1:] if c.cell_type == "code")
+                found.append((path.stem, said, svg_of(drawing)))
+    return found
+
+
+def kind_of(subject: str) -> str:
+    return next(kind for pattern, kind in KINDS.items() if re.search(pattern, subject))
+
+
+def test_colour_names_are_tested_somewhere():
+    assert claims(), "no lesson names the colours of its graph: the regex went stale"
+
+
+@pytest.mark.parametrize("stem, said, svg", claims(), ids=[c[0] for c in claims()])
+def test_named_colours_are_the_colours_drawn(stem, said, svg):
+    colours = drawn_colours(svg)
+    assert colours, f"{stem}: no stored drawing after the sentence naming its colours"
+    for colour, subject in said:
+        kind = kind_of(subject)
+        assert colours.get(kind) == {colour}, (
+            f"{stem} says the {colour} boxes are {subject!r}; they are drawn "
+            f"{colours.get(kind)}")
+
+
+def test_every_graph_a_lesson_draws_is_named():
+    for path in LESSONS:
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "code":
+                for call in re.findall(r"(?:draw_graph|BackwardStepper)\((.*)", cell.source):
+                    assert "names=" in call, f"{path.name}: {call}"
