@@ -26,15 +26,12 @@ IMPORT = "import minigrad as torch"
 MINIGRAD_ONLY = "minigrad-only"
 RANDOM = re.compile(r"manual_seed|randn|rand\(|nn\.Linear")
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
-# Known, reported differences (see the coordination board). Each entry must
-# still differ (so it is dropped once fixed); "prefix" also requires PyTorch's
-# text to be the start of minigrad's.
-KNOWN_DIFFERENCES = {
+# Where minigrad still prints more than PyTorch (reported on the coordination
+# board): PyTorch's text must be the start of minigrad's, and the entry must go
+# once both print the same.
+PRINTS_MORE = {
     ("07_write_your_own_operation", "gradcheck(BrokenCube.apply"):
-        ("prefix", "minigrad's gradcheck adds 'largest difference ... at input element ...'"),
-    ("04_inside_backward", "stepper.texts"):
-        ("differs", "the stepper narrates torch's nodes without their formulas until the "
-                    "formula table covers them (issue 12 item 4)"),
+        "minigrad's gradcheck adds 'largest difference ... at input element ...'",
 }
 
 
@@ -111,13 +108,11 @@ def test_lesson_runs_with_real_pytorch(path, tmp_path):
             continue
         got = ADDRESS.sub(" at ADDRESS>", stdout(cell))
         want = ADDRESS.sub(" at ADDRESS>", want)
-        known = [how for (stem, code), how in KNOWN_DIFFERENCES.items()
-                 if stem == path.stem and code in cell.source]
-        if known:
-            (kind, why), = known
-            assert got != want, f"both now print the same: drop the known difference {why!r}"
-            if kind == "prefix":
-                assert want.startswith(got.rstrip("\n")), (why, got, want)
+        more = [why for (stem, code), why in PRINTS_MORE.items()
+                if stem == path.stem and code in cell.source]
+        if more:
+            assert got != want, f"both now print the same: drop {more} from PRINTS_MORE"
+            assert want.startswith(got.rstrip("\n")), (more, got, want)
             continue
         assert got == want, (
             f"{path.name}: PyTorch prints something else than minigrad for\n{cell.source}")
