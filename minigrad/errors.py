@@ -57,6 +57,10 @@ SCALAR_REQUIRES_GRAD = (
 NUMPY_REQUIRES_GRAD = (
     "Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead."
 )
+INDEX_PUT_SHAPE_MISMATCH = (
+    "shape mismatch: value tensor of shape {value} cannot be broadcast to indexing result "
+    "of shape {target}"
+)
 VIEW_NOT_COMPATIBLE = (
     "view size is not compatible with input tensor's size and stride (at least one "
     "dimension spans across two contiguous subspaces). Use .reshape(...) instead."

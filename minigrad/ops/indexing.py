@@ -21,6 +21,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd import grad_mode
+from ..autograd.broadcast import is_expandable_to
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
@@ -584,8 +585,13 @@ def setitem(x, index, value):
             source = source.view(_without_leading_ones(source.shape))
             if source.shape != target:
                 source = source.expand(target)
-    elif _without_leading_ones(source.shape) != source.shape:
-        source = source.view(_without_leading_ones(source.shape))  # index_put_ broadcasts
+    else:
+        if _without_leading_ones(source.shape) != source.shape:
+            source = source.view(_without_leading_ones(source.shape))  # index_put_ broadcasts
+        written = x._data[basic + (Ellipsis,)][advanced] if is_view else x._data[advanced]
+        if not is_expandable_to(source.shape, written.shape):
+            raise RuntimeError(errors.INDEX_PUT_SHAPE_MISMATCH.format(
+                value=list(source.shape), target=list(written.shape)))
     if is_view:
         result = CopySlices.apply(x, source, cast_to=x.dtype, basic=basic, advanced=advanced)
     elif advanced is not None:

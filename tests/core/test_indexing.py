@@ -249,3 +249,26 @@ def test_random_setitem(data):
     arrays = [x] if as_number else [x, rand(value_shape, seed=7)]
     ours, theirs = check(fn, *arrays)
     assert chain(ours) == chain(theirs)
+
+
+# A value that does not broadcast to what an advanced index selects (found by
+# test_random_setitem: x[0, :, [0]] selects [2, 1] in torch, so a [2] value fails).
+SETITEM_MISMATCHES = {
+    "int, slice, list": ((2, 2, 1), (0, slice(None), [0]), (2,)),
+    "leading ones dropped": ((2, 2, 1), (0, slice(None), [0]), (1, 2)),
+    "list": ((2, 2), ([0, 1],), (3,)),
+    "slice then list": ((2, 2), (slice(None), [0, 1]), (3,)),
+    "two dims": ((2, 2), ([0, 1],), (2, 3)),
+    "more dims than the target": ((2, 2), (slice(None), [0]), (5, 1, 1)),
+    "int then list": ((2, 2), (0, [0, 1]), (3,)),
+}
+
+
+@pytest.mark.parametrize("shape, index, value_shape", list(SETITEM_MISMATCHES.values()),
+                         ids=list(SETITEM_MISMATCHES))
+def test_setitem_value_that_does_not_broadcast(shape, index, value_shape):
+    def fn(lib, t, value):
+        y = t * 1
+        y[index] = value
+
+    check_error(fn, rand(shape, seed=3), rand(value_shape, seed=4))
