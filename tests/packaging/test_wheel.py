@@ -81,7 +81,7 @@ def test_lessons_copy_out_and_one_runs(user):
     _run(kit, "lessons", "my-lessons", cwd=home)
     again = _run(kit, "lessons", "my-lessons", cwd=home, ok=False)
     assert again.returncode == 1 and "add --force to replace them" in again.stderr
-    lesson = home / "my-lessons" / "01_tensors_that_track_history.ipynb"
+    lesson = home / "my-lessons" / "02_tensors_that_track_history.ipynb"
     probe = ("import nbformat, nbclient, sys\n"
              f"nb = nbformat.read({str(lesson)!r}, 4)\n"
              "nb.cells.append(nbformat.v4.new_code_cell("
