@@ -218,10 +218,14 @@ class MulBackward0(Node):
         return grad_a, grad_b
 
 
+# The ...Backward1 nodes below take a Python number as ``other``.
+_SCALAR_OVERLOAD = ("other is a number (C++'s Scalar overload, as recorded inside backward "
+                    "formulas).")
+
+
 class AddBackward1(Node):
     formula = Formula("z", "self + alpha * other", d={"self": "1"},
-                      note="other is a number (C++'s Scalar overload, as recorded inside "
-                           "backward formulas).")
+                      note=_SCALAR_OVERLOAD)
 
     def forward(self, a, other, alpha=1):
         return np.add(a, other if alpha == 1 else alpha * other)
@@ -232,8 +236,7 @@ class AddBackward1(Node):
 
 class SubBackward1(Node):
     formula = Formula("z", "self - alpha * other", d={"self": "1"},
-                      note="other is a number (C++'s Scalar overload, as recorded inside "
-                           "backward formulas).")
+                      note=_SCALAR_OVERLOAD)
 
     def forward(self, a, other, alpha=1):
         return np.subtract(a, other if alpha == 1 else alpha * other)
@@ -244,8 +247,7 @@ class SubBackward1(Node):
 
 class MulBackward1(Node):
     formula = Formula("z", "self * other", d={"self": "other"},
-                      note="other is a number (C++'s Scalar overload, as recorded inside "
-                           "backward formulas).")
+                      note=_SCALAR_OVERLOAD)
 
     def forward(self, a, other):
         self.save(other=other)
