@@ -38,6 +38,15 @@ NON_LEAF_GRAD_WARNING = (
     "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
     "information."
 )
+INTERNAL_OVERLAP = (
+    "unsupported operation: more than one element of the written-to tensor refers to a "
+    "single memory location. Please clone() the tensor before performing the operation."
+)
+EXPANDED_WRITE_WARNING = (
+    "Use of {op} on expanded tensors is deprecated. Please clone() the tensor before "
+    "performing this operation. This also applies to advanced indexing e.g. "
+    "tensor[{index}] = {value}"
+)
 NO_GRAD_FN = "element {index} of tensors does not require grad and does not have a grad_fn"
 COPY_CONSTRUCT = (
     "To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "

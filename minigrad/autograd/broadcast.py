@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import errors
 
-__all__ = ["broadcast_shapes", "sum_to"]
+__all__ = ["broadcast_shapes", "sum_to", "expand_array", "has_internal_overlap"]
 
 
 def broadcast_shapes(*shapes) -> tuple[int, ...]:
@@ -36,6 +36,24 @@ def broadcast_shapes(*shapes) -> tuple[int, ...]:
             combined[axis] = size_b if size_a == 1 else size_a
         result = tuple(combined)
     return result
+
+
+def expand_array(array: np.ndarray, shape) -> np.ndarray:
+    """``array`` broadcast to ``shape`` without copying, as torch's ``expand``: the
+    repeated elements share memory (stride 0). Unlike ``np.broadcast_to`` the view
+    stays writable when ``array`` is, since torch lets ``fill_``/``zero_`` write into
+    an expanded tensor (the other in-place ops refuse it, see ``has_internal_overlap``)."""
+    view = np.broadcast_to(array, shape)
+    if array.flags.writeable:
+        view.flags.writeable = True
+    return view
+
+
+def has_internal_overlap(array: np.ndarray) -> bool:
+    """True when two elements of ``array`` are one memory location (a stride 0 over a
+    size > 1, as ``expand`` makes): torch's in-place ops other than fill refuse to
+    write there."""
+    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
 
 
 def sum_to(grad, shape: tuple[int, ...]):

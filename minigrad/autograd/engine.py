@@ -35,6 +35,7 @@ import numpy as np
 
 from .. import errors
 from . import grad_mode
+from .broadcast import has_internal_overlap
 from .float_errors import restore as restore_float_errors, silence as silence_float_errors
 from .node import AccumulateGrad, Node
 
@@ -155,7 +156,10 @@ def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:
         tensor._grad = old.detach() + _tensor.Tensor._make(grad)
         return
     # In place even when old has a graph from an earlier create_graph (it keeps
-    # its grad_fn), as torch's AccumulateGrad does outside grad mode.
+    # its grad_fn), as torch's AccumulateGrad does outside grad mode; and so
+    # refused, as there, for an expanded .grad (elements sharing memory).
+    if has_internal_overlap(data):
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
     np.add(data, grad, out=data, casting="unsafe")
     old._bump_version()
 

@@ -123,7 +123,7 @@ def count(mask, dim=None, keepdim=False, *, like):
 def expand(x, shape):
     if _is_tensor(x):
         return shape_ops.expand(x, tuple(shape))
-    return np.broadcast_to(x, shape)
+    return expand_array(x, shape)
 
 
 def reshape(x, shape):
@@ -292,5 +292,6 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
 
 # At the bottom: the operation modules import this one.
 from .. import tensor as _tensor  # noqa: E402
+from ..autograd.broadcast import expand_array  # noqa: E402
 from . import arithmetic, indexing, linalg, pointwise, reduction  # noqa: E402
 from . import shape as shape_ops  # noqa: E402

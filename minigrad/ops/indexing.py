@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd import grad_mode
-from ..autograd.broadcast import is_expandable_to
+from ..autograd.broadcast import has_internal_overlap, is_expandable_to
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
@@ -592,6 +592,18 @@ def setitem(x, index, value):
         if not is_expandable_to(source.shape, written.shape):
             raise RuntimeError(errors.INDEX_PUT_SHAPE_MISMATCH.format(
                 value=list(source.shape), target=list(written.shape)))
+    written = True
+    if has_internal_overlap(x._data):
+        # an expanded tensor: torch refuses to write into a view whose elements share
+        # memory, or (index_put_) warns; and it writes only the elements indexed
+        if not is_view or has_internal_overlap(x._data[basic + (Ellipsis,)]):
+            if advanced is None:
+                raise RuntimeError(errors.INTERNAL_OVERLAP)
+            warnings.warn(errors.EXPANDED_WRITE_WARNING.format(
+                op="index_put_", index="indices", value="tensor"), UserWarning, stacklevel=3)
+        written = np.zeros(x.shape, dtype=bool)
+        view = written[basic + (Ellipsis,)] if is_view else written
+        view[advanced if advanced is not None else Ellipsis] = True
     if is_view:
         result = CopySlices.apply(x, source, cast_to=x.dtype, basic=basic, advanced=advanced)
     elif advanced is not None:
@@ -601,7 +613,7 @@ def setitem(x, index, value):
         result = CopyBackwards.apply(x, source, cast_to=x.dtype)
     else:
         result = FillBackward3.apply(x, source, cast_to=x.dtype)
-    rebase(x, result)
+    rebase(x, result, overlap_ok=True, where=written)
 
 
 def _without_leading_ones(shape) -> tuple:

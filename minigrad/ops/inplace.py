@@ -19,9 +19,11 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd import grad_mode
+from ..autograd.broadcast import has_internal_overlap
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
+from ._common import is_tensor
 
 __all__ = ["inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy"]
 
@@ -84,8 +86,6 @@ def zeros_like_op(x):
 
 
 def fill(x, value):
-    from ._common import is_tensor
-
     if is_tensor(value):
         if value.ndim:
             raise RuntimeError(
@@ -126,16 +126,19 @@ def check_inplace(x) -> None:
         )
 
 
-def rebase(x, result) -> None:
-    """Write ``result`` into ``x``'s memory and make ``x`` the op's output."""
+def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
+    """Write ``result`` into ``x``'s memory and make ``x`` the op's output.
+
+    An ``x`` whose elements share memory (an expanded tensor) is refused, as torch
+    refuses it, unless the op only fills (``overlap_ok``: ``zero_``, ``fill_(number)``),
+    which writes one value everywhere. ``where``: a mask of the elements to write
+    (for an index_put_ into an expanded tensor, whose other elements alias them)."""
+    if not overlap_ok and has_internal_overlap(x._data):
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
     try:
-        np.copyto(x._data, result._data, casting="unsafe")
-    except ValueError:
-        raise RuntimeError(
-            "unsupported operation: more than one element of the written-to tensor refers "
-            "to a single memory location. Please clone() the tensor before performing the "
-            "operation."
-        ) from None
+        np.copyto(x._data, result._data, casting="unsafe", where=where)
+    except ValueError:  # read-only memory (a wrapped Python number, shared by graphs)
+        raise RuntimeError(errors.INTERNAL_OVERLAP) from None
     x._version_counter.value += 1
     if result.grad_fn is not None:
         x.grad_fn = result.grad_fn
@@ -170,5 +173,5 @@ def inplace(x, op, *args):
             f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
             f"broadcast shape [{', '.join(map(str, result.shape))}]"
         )
-    rebase(x, result)
+    rebase(x, result, overlap_ok=op is zeros_like_op or (op is fill and not is_tensor(args[0])))
     return x

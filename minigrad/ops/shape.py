@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
+from ..autograd.broadcast import expand_array
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
@@ -246,7 +247,7 @@ class ExpandBackward0(Node):
 
     def forward(self, x, shape):
         self.save(self_sym_sizes=x.shape)
-        return np.broadcast_to(x, shape)
+        return expand_array(x, shape)
 
     def backward(self, grad):
         return grad  # Node._validate sums it back to the input's shape

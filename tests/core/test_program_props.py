@@ -230,13 +230,12 @@ class Interpreter:
         self.add(f"clone, then {name}", target, second or second_other)
 
     def step_in_place(self, name, k, j):
-        # (a leaf now and then: torch refuses that, and so must minigrad)
-        tensor, second = self.pick_in_graph(k, leaves_too=k % 8 == 0)
-        if tensor is None or any(tensor is grad for grad in self.grads) \
-                or self.aliased_in_graph(tensor):
+        # (a leaf now and then: torch refuses that, and so must minigrad; and now
+        # and then any tensor: a gradient, which may be an expanded tensor)
+        tensor, second = self.pick(k) if k % 8 == 1 else \
+            self.pick_in_graph(k, leaves_too=k % 8 == 0)
+        if tensor is None or self.aliased_in_graph(tensor):
             # Writes minigrad does not support yet (known gaps, on the board):
-            # - into a gradient: minigrad's gradient of a sum is a read-only NumPy
-            #   broadcast view, torch's a writable expanded tensor (zero_ works there);
             # - into a view of a non-leaf (torch rewrites the base's history with
             #   CopySlices; minigrad refuses with a clear error, tested elsewhere);
             # - into a non-leaf that has views in use (torch replays the views'
