@@ -32,7 +32,7 @@ from .dtypes import (  # noqa: F401
 )
 from .functions import (  # noqa: F401
     abs, add, all, allclose, any, argmax, argmin, bmm, cat, clamp, clip, clone, cos, div, dot,
-    eq, exp, flatten, flip, ge, gt, isclose, le, log, log_softmax, logsumexp, lt, masked_fill,
+    eq, equal, exp, flatten, flip, ge, gt, isclose, le, log, log_softmax, logsumexp, lt, masked_fill,
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,
     permute, pow, prod, promote_types, relu, reshape, result_type, select, sigmoid, sign, sin,
     softmax, sqrt, squeeze, stack, std, sub, sum, t, tanh, transpose, unsqueeze, var, where,

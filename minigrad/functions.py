@@ -149,6 +149,10 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return ops.allclose(input, other, rtol, atol, equal_nan)
 
 
+def equal(input, other):
+    return ops.equal(input, other)
+
+
 # ---- reductions -------------------------------------------------------------------------------
 
 

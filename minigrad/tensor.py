@@ -576,6 +576,9 @@ class Tensor:
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
         return ops.allclose(self, other, rtol, atol, equal_nan)
 
+    def equal(self, other) -> bool:
+        return ops.equal(self, other, method=True)
+
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         return ops.isclose(self, other, rtol, atol, equal_nan)
 

@@ -288,8 +288,10 @@ class Node:
     # ---- running backward ---------------------------------------------------
 
     def __call__(self, *grad_outputs):
-        """Apply this node's backward to ``grad_outputs``; one gradient per input."""
-        return self._run(grad_outputs)
+        """Apply this node's backward to ``grad_outputs``: one gradient per input,
+        as a tuple, or the gradient itself for a node with one input (as torch)."""
+        grads = self._run(grad_outputs)
+        return grads[0] if len(grads) == 1 else grads
 
     def _run(self, grad_outputs: tuple) -> tuple:
         self._check_saved()

@@ -12,7 +12,7 @@ import numpy as np
 from .. import dtypes
 from ._common import broadcast_shapes, is_number, is_tensor
 
-__all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "bitwise_and",
+__all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
            "bitwise_or", "bitwise_xor", "bitwise_not", "logical_not"]
 
 
@@ -68,6 +68,20 @@ def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
             f"{dtypes.SCALAR_NAMES[a.dtype]} did not match {dtypes.SCALAR_NAMES[b.dtype]}"
         )
     return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
+
+
+def equal(a, b, method: bool = False) -> bool:
+    """True when ``a`` and ``b`` have the same shape and the same values (as
+    ``torch.equal``: dtypes are promoted, NaN is never equal to itself)."""
+    for position, (role, value) in enumerate((("input", a), ("other", b)), start=1):
+        if method and role == "input":
+            continue
+        if not is_tensor(value):
+            kind = type(value)
+            name = f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+            raise TypeError(f"equal(): argument '{role}' (position {position - method}) must be "
+                            f"Tensor, not {name}")
+    return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
 
 
 def _bitwise(ufunc, name, a, b):
