@@ -36,7 +36,7 @@ NO_GRAD = object()  # a non-leaf that does not retain its grad: no "grad" line
 
 def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
                collapse: int | None = 4, max_nodes: int = 200, max_values: int = 8,
-               id_prefix: str = "") -> Digraph:
+               id_prefix: str = "", edge_values: bool = False) -> Digraph:
     """Draw the graph that ``tensor.backward()`` would walk.
 
     ``tensor``: one tensor or a list of them. ``names``: ``{"x": x, ...}``
@@ -47,7 +47,10 @@ def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
     once, as ``MulBackward0 × 10`` (None: never). ``max_nodes``: beyond
     this many boxes the rest is one "… more" box. ``max_values``: tensors up
     to this many elements show their values, larger ones their range. ``id_prefix`` is put before
-    every SVG id (to tell several graphs on one page apart).
+    every SVG id (to tell several graphs on one page apart). ``edge_values``:
+    label each arrow with the value that travelled along it in the forward
+    pass (``q = 3``), where that tensor is known: a leaf, an output, or a
+    tensor named in ``names``.
     """
     outputs = list(tensor) if isinstance(tensor, (list, tuple)) else [tensor]
     for i, output in enumerate(outputs):
@@ -60,11 +63,32 @@ def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
               for box in model.boxes.values()}
     arrow_labels = {a.id: f"× {a.count}" for a in model.arrows.values()
                     if a.count > 1 and model.boxes[a.head].count == 1}
+    if edge_values:
+        arrow_labels.update(_forward_values(model))
     graph = digraph(model, labels, arrow_labels)
     formulas = {box.id: _formula_text(box.node.name()) for box in model.boxes.values()
                 if box.kind == "op"}
     graph.text = describe(model, labels, graph.summary, formulas)
     return graph
+
+
+def _forward_values(model: GraphModel) -> dict:
+    """Arrow id -> ``"q = 3"``: the value each arrow carried forward (its
+    tensor's name and value), for the arrows whose tensor is drawn."""
+    tensor_of = {}  # box id -> the box showing that box's tensor (a leaf, or a named result)
+    for box in model.boxes.values():
+        if box.kind == "leaf" and box.count == 1:
+            tensor_of[box.id] = box
+    for arrow in model.arrows.values():
+        if arrow.kind in ("tensor", "output") and model.boxes[arrow.tail].count == 1:
+            tensor_of.setdefault(arrow.head, model.boxes[arrow.tail])
+    labels = {}
+    for arrow in model.arrows.values():
+        shown = {"grad": tensor_of.get(arrow.head),
+                 "output": model.boxes[arrow.tail]}.get(arrow.kind)
+        if shown is not None and arrow.count <= 1:
+            labels[arrow.id] = f"{shown.name or 'value'} = {short(shown.tensor)}"
+    return labels
 
 
 def box_lines(model: GraphModel, box: Box, grad=None, max_values: int = 8) -> list[str]:
