@@ -28,7 +28,13 @@ $(STAMP_TEST): pyproject.toml | $(BIN)/python
 	touch $(STAMP_RUNTIME) $@
 
 lab: lab-setup
-	$(BIN)/jupyter lab $(ROOT_FLAG) notebooks/00_start_here.ipynb
+	$(BIN)/jupyter lab $(ROOT_FLAG) $(COURSE)/00_start_here.ipynb
+
+# The learner's own copy of the course (git-ignored): the lessons, and next to
+# them assignments/ with the STUDENT versions that lesson 0 links (the repo's
+# notebooks/assignments/ holds the instructor notebooks, with solutions). Made
+# once by `minigrad-kit lessons`; an existing copy (the learner's work) is kept.
+COURSE := course
 
 # Stored outputs (graphs, steppers, plots) show on first open only in trusted
 # notebooks; the lessons are the kit's own, so trust them. JupyterLab's
@@ -36,7 +42,10 @@ lab: lab-setup
 # switch it off for this environment only (overrides.json in .venv).
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 lab-setup: $(STAMP_RUNTIME) $(LAB_OVERRIDES)
-	$(BIN)/jupyter trust $(LESSONS)
+	@if [ -e $(COURSE)/00_start_here.ipynb ]; then \
+	  echo "$(COURSE)/ exists: your copy of the lessons is kept (delete $(COURSE)/ for fresh ones)"; \
+	else $(BIN)/minigrad-kit lessons $(COURSE); fi
+	$(BIN)/jupyter trust $(LESSONS) $(COURSE)/0*.ipynb
 
 $(LAB_OVERRIDES): | $(STAMP_RUNTIME)
 	mkdir -p $(dir $@)

@@ -91,3 +91,36 @@ def test_every_graph_a_lesson_draws_is_named():
             if cell.cell_type == "code":
                 for call in re.findall(r"(?:draw_graph|BackwardStepper)\((.*)", cell.source):
                     assert "names=" in call, f"{path.name}: {call}"
+
+
+EDGE = re.compile(r'<g id="[^"]+" class="edge (grad|output)">(.*?)</g>', re.S)
+EDGE_TEXT = re.compile(r"<text[^>]*>([^<]*)</text>")
+
+
+def edge_value_drawings():
+    """(lesson, the markdown before it, its stored SVG) for each draw_graph(..., edge_values=True)."""
+    found = []
+    for path in LESSONS:
+        cells = nbformat.read(path, as_version=4).cells
+        for i, cell in enumerate(cells):
+            if cell.cell_type == "code" and "edge_values=True" in cell.source:
+                text = next(c.source for c in reversed(cells[:i]) if c.cell_type == "markdown")
+                found.append((path.stem, text, svg_of(cell)))
+    return found
+
+
+def test_lesson_1_draws_values_on_its_edges():
+    assert [stem for stem, _, _ in edge_value_drawings()] == ["01_a_scalar_by_hand"]
+
+
+@pytest.mark.parametrize("stem, text, svg", edge_value_drawings(),
+                         ids=[d[0] for d in edge_value_drawings()])
+def test_every_edge_carries_the_value_the_text_names(stem, text, svg):
+    labels = [EDGE_TEXT.findall(body) for _, body in EDGE.findall(svg)]
+    assert labels, f"{stem}: no stored drawing"
+    assert all(label and label[0].strip() for label in labels), (
+        f"{stem}: an edge has no value: {labels}")
+    drawn = {label[0].replace("&#45;", "-") for label in labels}
+    named = set(re.findall(r"`(\w+ = -?[\d.]+)`", text))
+    assert named, f"{stem}: the text names no edge value"
+    assert named == drawn, f"{stem}: the text names {sorted(named)}, the edges show {sorted(drawn)}"

@@ -1,0 +1,69 @@
+"""Every link between lessons leads somewhere, and lesson 0's links to the
+assignments lead to STUDENT versions (no solutions), both in a copy made by
+``minigrad-kit lessons`` and in the course that ``make lab`` opens."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from grader.kit import copy_lessons
+
+REPO = Path(__file__).resolve().parents[2]
+LINK = re.compile(r"\]\(([^)\s]+\.ipynb)\)")
+SOLUTION = "BEGIN SOLUTION"
+
+
+def links(lesson: Path) -> list[str]:
+    cells = nbformat.read(lesson, as_version=4).cells
+    return [target for cell in cells if cell.cell_type == "markdown"
+            for target in LINK.findall(cell.source) if "://" not in target]
+
+
+def assert_links_resolve_to_student_versions(folder: Path) -> None:
+    start = folder / "00_start_here.ipynb"
+    targets = links(start)
+    assignments = [t for t in targets if t.startswith("assignments/")]
+    assert len(assignments) == 4, targets
+    for target in assignments:
+        linked = folder / target
+        assert linked.is_file(), f"lesson 0 links {target}, which is not in {folder}"
+        text = linked.read_text(encoding="utf-8")
+        assert SOLUTION not in text, f"{linked} is an instructor version"
+        assert "YOUR CODE HERE" in text, f"{linked} has no place for the student's answer"
+        instructor = REPO / "notebooks" / target
+        assert SOLUTION in instructor.read_text(encoding="utf-8")  # so the check above can fail
+    for lesson in sorted(folder.glob("0*.ipynb")):
+        for target in links(lesson):
+            assert (lesson.parent / target).is_file(), f"{lesson.name} links {target}: missing"
+
+
+def test_a_copied_course_links_student_versions(tmp_path):
+    copy_lessons(tmp_path / "course")
+    assert_links_resolve_to_student_versions(tmp_path / "course")
+
+
+def test_make_lab_opens_a_course_that_links_student_versions(tmp_path):
+    course = tmp_path / "course"
+    env = {**os.environ, "JUPYTER_DATA_DIR": str(tmp_path / "data"),
+           "JUPYTER_CONFIG_DIR": str(tmp_path / "config")}
+    run = subprocess.run(["make", "-s", "-C", str(REPO), "lab-setup", f"COURSE={course}"],
+                         env=env, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert_links_resolve_to_student_versions(course)
+    makefile = (REPO / "Makefile").read_text()
+    assert re.search(r"^lab: lab-setup\n\t.*jupyter lab .*\$\(COURSE\)/00_start_here\.ipynb",
+                     makefile, re.M), "make lab must open the course's lesson 0"
+
+
+@pytest.mark.parametrize("lesson", sorted((REPO / "notebooks").glob("0*.ipynb")),
+                         ids=lambda p: p.stem)
+def test_links_between_lessons_resolve_in_the_repo(lesson):
+    for target in links(lesson):
+        if not target.startswith("assignments/"):
+            assert (lesson.parent / target).is_file(), f"{lesson.name} links {target}"
