@@ -113,3 +113,28 @@ def test_public_names():
     for name in ("draw_graph", "render_svg", "GraphView", "BackwardStepper", "DerivativeCheck",
                  "check_derivatives", "Digraph", "GraphvizNotFound"):
         assert hasattr(widgets, name)
+
+
+@pytest.mark.parametrize("library", ["minigrad", "torch"])
+def test_edge_values_label_each_arrow_with_the_value_it_carried(library):
+    lib = torch if library == "minigrad" else pytest.importorskip("torch")
+    x, y, z = (lib.tensor(v, requires_grad=True) for v in (-2.0, 5.0, -4.0))
+    q = x + y
+    f = q * z
+    names = {"x": x, "y": y, "z": z, "q": q, "f": f}
+    edges = groups(render_svg(draw_graph(f, names=names, edge_values=True)), "edge")
+    labels = {edge_id: texts(group) for edge_id, group in edges.items()}
+    # f's arrow into MulBackward0, Mul's arrows to q's AddBackward0 and to z, Add's to x and y
+    assert labels == {"out0-0": ["f = -12"], "op0-0": ["q = 3"], "op0-1": ["z = -4"],
+                      "op1-0": ["x = -2"], "op1-1": ["y = 5"], "op1-tensor0-arrow": []}
+    plain = groups(render_svg(draw_graph(f, names=names)), "edge")
+    assert all(texts(group) == [] for group in plain.values())
+
+
+def test_edge_values_skip_arrows_whose_tensor_is_not_drawn():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    out = (a.exp() * 2).sum()  # a.exp() and a.exp() * 2 are not named: no value on their arrows
+    edges = groups(render_svg(draw_graph(out, names={"a": a, "out": out}, edge_values=True)),
+                   "edge")
+    labelled = {edge_id: texts(group) for edge_id, group in edges.items() if texts(group)}
+    assert labelled == {"out0-0": ["out = 20.21"], "op2-0": ["a = [1, 2]"]}  # 2 (e + e²)
