@@ -14,7 +14,8 @@ from pathlib import Path
 import minigrad as torch
 
 from widgets.draw import draw_graph
-from widgets.frames import flip_book
+from widgets.flipbook import FlipBook
+from widgets.frames import plan_frames
 from widgets.graph import GraphModel
 from widgets.render import render_svg
 
@@ -61,10 +62,11 @@ def main(folder: str = "notebooks/img") -> None:
 
     names = tutorial()
     steps = list(torch.autograd.backward_steps(names["out"]))
-    frames, texts = flip_book(GraphModel.build([names["out"]], names), steps)
+    model = GraphModel.build([names["out"]], names)
+    frames = FlipBook(model, plan_frames(model, steps))
     middle = len(steps) // 2 + 1  # after step 3 of 5: both edges into AddBackward0 carry 2.25
     (target / "stepper.svg").write_text(frames[middle])
-    print(f"{target / 'stepper.svg'}: {texts[middle]}")
+    print(f"{target / 'stepper.svg'}: {frames.plan[middle].text}")
 
     names["out"].backward()
     (target / "graph.svg").write_text(render_svg(draw_graph(names["out"], names)))

@@ -30,7 +30,7 @@ import sys
 
 import minigrad
 import numpy as np
-from minigrad.autograd import BackwardStep, Node, backward_steps, execution_order
+from minigrad.autograd import AccumulateGrad, BackwardStep, Node, backward_steps, execution_order
 
 __all__ = ["is_tensor", "is_torch", "is_leaf_node", "order", "saved_values", "to_numpy",
            "library", "steps", "FREED"]
@@ -64,7 +64,10 @@ def library(values):
 
 
 def is_leaf_node(node) -> bool:
-    """An ``AccumulateGrad`` node (the end of a path at a leaf tensor)."""
+    """An ``AccumulateGrad`` node (the end of a path at a leaf tensor): in torch,
+    the node with a ``.variable`` (asked last: a minigrad node answers faster)."""
+    if isinstance(node, Node):
+        return isinstance(node, AccumulateGrad)
     return hasattr(node, "variable")
 
 
@@ -84,7 +87,7 @@ def _torch_creation_number(node) -> int:
 def to_numpy(value) -> np.ndarray:
     """The values of a tensor (or anything array-like) as a NumPy array."""
     if isinstance(value, minigrad.Tensor):
-        return value.detach().numpy()
+        return value.detach().numpy() if value.requires_grad else value.numpy()
     if is_torch(value):
         return value.detach().cpu().numpy()
     return np.asarray(value)

@@ -136,12 +136,12 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
     # Courier: Graphviz sizes boxes by its metrics, and every browser's fallback
     # monospace font has the same advance (0.6 em), so labels fit their boxes on
     # any machine (with Helvetica, a browser without it draws wider text).
-    graph = Digraph(name=_summary(model), graph_attr={"rankdir": "TB", "nodesep": "0.3",
+    graph = Digraph(name=summary(model), graph_attr={"rankdir": "TB", "nodesep": "0.3",
                                                       "ranksep": "0.35"},
                     node_attr={"shape": "box", "style": "filled", "fontname": FONT,
                                "fontsize": "11", "color": "#666666", "margin": "0.1,0.04"},
                     edge_attr={"fontname": FONT, "fontsize": "10", "color": "#555555"})
-    graph.summary = _summary(model)
+    graph.summary = summary(model)
     for box in model.boxes.values():
         graph.node(box.id, graphviz.nohtml(_label(labels[box.id])), id=box.id,
                    fillcolor=FILL[box.kind], tooltip=graphviz.escape(_tooltip(box)),
@@ -212,7 +212,8 @@ def _formula_text(name: str) -> str:
     return f"{formula.output} = {formula.expression}." + (f" {terms}" if terms else "")
 
 
-def _summary(model: GraphModel) -> str:
+def summary(model: GraphModel) -> str:
+    """One line: what the drawing of ``model`` holds."""
     names = [box.name or "output" for box in model.boxes.values() if box.kind == "output"]
     ops = len(model.ops)
     leaves = sum(is_leaf_node(node) for node in model.box_of)

@@ -3,6 +3,14 @@
 "MulBackward0 got 0.25 each from MeanBackward0; dz/dself = other = 3, so it
 sends 0.75 each to MulBackward0; other needs no gradient."
 
+A box drawn once for many nodes (a collapsed run, "… more") is stepped
+through as one frame, and its sentence says how many engine steps that is:
+"MulBackward0 × 1,000: steps 12–1,011 of 1,013; each multiplies the gradient
+by 2 (dz/dself = other = 2); the last sends 2 each to AccumulateGrad."
+
+All the stepper's sentences are made here (and only here), so they can be
+translated in one place.
+
 The formula is looked up by the node's name in minigrad's table of
 formulas (``minigrad.autograd.formula_for``), so PyTorch's ``MulBackward0``
 is explained like minigrad's; a node with no formula on file gets a plain
@@ -22,21 +30,41 @@ from minigrad.autograd import formula_for
 from .graph import GraphModel
 from .text import array_of, number, short
 
-__all__ = ["narrate_start", "narrate"]
+__all__ = ["narrate_start", "narrate", "narrate_group", "frame_label", "later_frames"]
 
 
-def narrate_start(model: GraphModel, steps: list, gradient=None) -> str:
+def narrate_start(model: GraphModel, steps: list, gradient=None, frames: int | None = None) -> str:
+    """The sentence before backward; ``frames``: how many frames show the steps
+    (said only when boxes drawn once for many nodes make it fewer than the steps)."""
     out = model.boxes[model.output_ids[0]]
     name = out.name or "out"
     seed = ("the gradient you passed, " + short(gradient) if gradient is not None
             else f"d({name})/d({name}) = 1")
-    return (f"Before backward: {name} = {short(out.tensor)}. Backward will run {len(steps)} "
+    text = (f"Before backward: {name} = {short(out.tensor)}. Backward will run {len(steps):,} "
             f"steps, starting from {seed} at the output.")
+    if frames is not None and frames < len(steps):
+        text += (f" A box drawn once for many nodes runs as one frame, so they show in "
+                 f"{frames:,} frames.")
+    return text
+
+
+def frame_label(index: int | None, total: int) -> str:
+    """The frame's accessible name (the browser tests look frames up by it);
+    ``index`` None: a frame the kernel has not made."""
+    if index is None:
+        return f"a frame past the ones kept, of {total}"
+    return f"frame {index} of {total}"
+
+
+def later_frames(kept: int) -> str:
+    """What a saved notebook shows past the frames it keeps."""
+    return (f"This notebook keeps the first {kept} frames; the later ones are made by the "
+            f"kernel when you get there: run the cell to see them.")
 
 
 def narrate(step, model: GraphModel, total: int) -> str:
     """The sentence for ``step`` (a ``BackwardStep``) of ``total``."""
-    head = f"Step {step.index + 1} of {total}: {_who(step.node, model)} got {_got(step, model)}"
+    head = f"Step {step.index + 1:,} of {total:,}: {_who(step.node, model)} got {_got(step, model)}"
     if step.is_leaf:
         return f"{head}. {_accumulates(step, model)}"
     formula = formula_for(step.node.name())
@@ -55,6 +83,109 @@ def narrate(step, model: GraphModel, total: int) -> str:
     clauses = [_sends(step, e, inputs[e] if inputs else None, formula, model, symbols)
                for e in range(len(step.sent))]
     return f"{head}; " + "; ".join(clauses) + "."
+
+
+def narrate_group(steps: list, model: GraphModel, total: int) -> str:
+    """The sentence for a frame that shows several ``steps`` lighting one box
+    (a collapsed run, or the nodes not drawn), of ``total`` steps."""
+    box = model.boxes[model.box_of[steps[0].node]]
+    span = _span(steps, total)
+    if box.kind == "more":
+        counts = Counter(step.node.name() if not step.is_leaf else "AccumulateGrad"
+                         for step in steps)
+        kinds = ", ".join(f"{name} × {n:,}" for name, n in counts.most_common(3))
+        if len(counts) > 3:
+            kinds += f" and {len(counts) - 3} other kinds"
+        return (f"The {len(steps):,} nodes not drawn (… more): {span}; they are {kinds} "
+                f"(draw more with max_nodes=N).")
+    if steps[0].is_leaf:
+        last = steps[-1].leaf_grad
+        return (f"AccumulateGrad × {len(steps):,}: {span}; each adds the gradient it got "
+                f"into the .grad of its own leaf (the last one's becomes "
+                f"{short(last) if last is not None else 'None'}).")
+    name = steps[0].node.name()
+    head = f"{name} × {len(steps):,}: {span}"
+    formula = formula_for(name)
+    if formula is None:
+        return f"{head}; there is no formula on file for {name}{_last_sent(steps, model)}."
+    edges = len(steps[0].sent)
+    inputs = formula.inputs if len(formula.inputs) == edges else None
+    carrying = [e for e in range(edges)
+                if any(step.sent[e][2] is not None for step in steps if len(step.sent) > e)]
+    factors = {e: _common_factor(steps, e) for e in carrying}
+    terms = []
+    for e in carrying:
+        if inputs is None:
+            continue
+        term = formula.term(inputs[e])
+        if factors[e] is not None and not term.endswith(f"= {factors[e]}"):
+            term += f" = {factors[e]}"
+        terms.append(term)
+    if inputs is None:
+        terms = [formula.term(n) for n in formula.inputs]
+    shared = set(factors.values())
+    if carrying and len(shared) == 1 and None not in shared:
+        factor = shared.pop()
+        law = ("each passes the gradient on unchanged" if factor == "1"
+               else f"each multiplies the gradient by {factor}")
+    elif any(n in formula.grad for n in formula.inputs):
+        law = "each applies its rule"
+    else:
+        law = "each multiplies the gradient by its own local derivative"
+    rule = f" ({', '.join(terms)})" if terms else ""
+    return f"{head}; {law}{rule}{_last_sent(steps, model)}."
+
+
+def _span(steps: list, total: int) -> str:
+    """``steps 12–1,011 of 1,013``, and ``every 5th step`` when they are evenly spaced."""
+    first, last = steps[0].index + 1, steps[-1].index + 1
+    text = f"steps {first:,}–{last:,} of {total:,}"
+    gaps = {b.index - a.index for a, b in zip(steps, steps[1:])}
+    if len(gaps) == 1 and (gap := gaps.pop()) > 1:
+        text += f", every {_ordinal(gap)} step"
+    return text
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n:,}{suffix}"
+
+
+def _last_sent(steps: list, model: GraphModel) -> str:
+    """``; the last sends 2 each to AccumulateGrad``."""
+    for next_node, _, grad in steps[-1].sent:
+        if next_node is not None and grad is not None:
+            return f"; the last sends {short(grad)} to {model.name_of(next_node)}"
+    return ""
+
+
+def _common_factor(steps: list, e: int) -> str | None:
+    """The one number every step's edge ``e`` multiplied the gradient by, if
+    there is one (sent / received, for all the steps at once)."""
+    received, sent = [], []
+    for step in steps:
+        if len(step.sent) <= e or step.sent[e][2] is None or step.grad_outputs[0] is None:
+            return None
+        received.append(array_of(step.grad_outputs[0]))
+        sent.append(array_of(step.sent[e][2]))
+    try:
+        a = np.stack(received).astype(np.float64)
+        b = np.stack(sent).astype(np.float64)
+    except ValueError:  # shapes differ from step to step
+        return None
+    if a.ndim < b.ndim and a[0].size == 1:
+        a = a.reshape(a.shape[:1] + (1,) * (b.ndim - 1))
+    if np.any(a == 0):
+        return None
+    with np.errstate(all="ignore"):
+        try:
+            ratio = b / a
+        except ValueError:
+            return None
+    flat = ratio.reshape(-1)
+    if flat.size and np.all(np.isfinite(flat)) and np.allclose(flat, flat[0], rtol=1e-4, atol=0):
+        return number(flat[0])
+    return None
 
 
 def _symbols(step, formula, inputs, model: GraphModel) -> dict:

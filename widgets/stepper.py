@@ -8,10 +8,19 @@ gradient it carried once it has carried one, every leaf shows the grad it
 has so far, and a sentence says what happened in words and numbers. It
 never changes any ``.grad``: call ``backward()`` yourself when done.
 
-All frames are made up front and switched in the browser (the Play button,
-the slider and the frames are linked there), so the stepper also works in a
-notebook saved as HTML with no kernel running. The slider takes the arrow
-keys; every frame has its sentence as a text alternative.
+Frames follow the drawing: a box drawn once for many nodes (a collapsed
+run ``MulBackward0 × 1,000``, or "… more") is one frame, whose sentence says
+how many engine steps it stands for; ``.steps`` still holds every step. So a
+big backward builds quickly and stays small on the page.
+
+The picture goes to the browser once; each frame is its sentence and a few
+style changes over it (``flipbook``). The first ``max_frames`` frames are
+kept in the widget state and switched in the browser (the Play button, the
+slider and the frames are linked there), so they also play in a notebook
+saved with its widget state, with no kernel running. Later frames are made
+by the kernel when the learner gets there; a saved notebook says so. The
+slider takes the arrow keys; every frame's sentence is on the page and
+announced to screen readers.
 
 >>> import minigrad as torch
 >>> x = torch.ones(2, 2, requires_grad=True)
@@ -40,8 +49,11 @@ import html
 import ipywidgets as w
 import traitlets
 from .adapter import is_leaf_node, steps
-from .frames import flip_book, frame_html, sentence_lines
+from .draw import summary
+from .flipbook import FlipBook
+from .frames import frame_html, plan_frames, sentence_lines
 from .graph import GraphModel, named_tensors
+from .narrate import later_frames
 from .quiz import judge, question_for
 from .render import inline_svg
 from .static import StaticFallback
@@ -52,26 +64,38 @@ __all__ = ["BackwardStepper"]
 class BackwardStepper(StaticFallback, w.VBox):
     """Step through ``tensor.backward(gradient)``; see the module docstring."""
 
-    index = traitlets.Int(0, help="The frame shown: 0 is before backward, k is after step k.")
+    index = traitlets.Int(0, help="The frame shown: 0 is before backward, k is after the steps "
+                                  "of frames 1 to k (one step each, unless a box stands for many).")
     interval = traitlets.Int(1000, help="Milliseconds per step when playing.")
     feedback = traitlets.Unicode("", help="Quiz mode: what was said about the last answer.")
 
     def __init__(self, tensor, gradient=None, *, names: dict | None = None,
                  collapse: int | None = 4, max_nodes: int = 200, max_values: int = 8,
-                 engine: str | None = None, quiz: bool = False, **kwargs) -> None:
+                 engine: str | None = None, quiz: bool = False, max_frames: int = 200,
+                 **kwargs) -> None:
         if tensor.grad_fn is None:
             raise ValueError("BackwardStepper needs a tensor with a grad_fn (computed from "
                              "tensors with requires_grad=True); backward on a leaf only sets "
                              "its .grad")
+        if max_frames < 1:
+            raise ValueError(f"BackwardStepper: max_frames must be at least 1 (the frames kept "
+                             f"in the page), got {max_frames!r}")
         self.steps = steps(tensor, gradient, tensors=named_tensors(names).values())
         self.model = GraphModel.build([tensor], names, collapse=collapse, max_nodes=max_nodes)
-        self.frames, self.texts = flip_book(self.model, self.steps, gradient,
-                                            max_values=max_values, engine=engine)
-        last = len(self.steps)
-        lines = sentence_lines(self.texts)
-        pages = [w.HTML(frame_html(inline_svg(svg), text, i, last, lines))
-                 for i, (svg, text) in enumerate(zip(self.frames, self.texts))]
-        self._frames = w.Stack(pages, selected_index=0)
+        self.plan = plan_frames(self.model, self.steps, gradient, max_values=max_values)
+        self.frames = FlipBook(self.model, self.plan, max_values=max_values, engine=engine)
+        self.texts = [frame.text for frame in self.plan]
+        self.max_frames = max_frames
+        last = len(self.plan) - 1
+        self._lines = sentence_lines(self.texts)
+        kept = min(len(self.plan), max_frames)
+        pages = [w.HTML(self._page(k)) for k in range(kept)]
+        self._later = w.HTML(frame_html("", later_frames(kept), None, last, self._lines))
+        self._made = None  # the frame past max_frames whose page the kernel made
+        self._frames = w.Stack(pages + [self._later] * (len(self.plan) - kept),
+                               selected_index=0)
+        self._picture = w.HTML(self.frames.picture_html(
+            f"{summary(self.model)}; the sentence above says what the frame shows"))
         self._play = w.Play(min=0, max=last, interval=self.interval, description="play",
                             tooltip="play backward step by step")
         self._slider = w.IntSlider(min=0, max=last, description="frame",
@@ -84,13 +108,33 @@ class BackwardStepper(StaticFallback, w.VBox):
                       w.jslink((self._slider, "value"), (self._frames, "selected_index"))]
         traitlets.link((self, "index"), (self._slider, "value"))
         traitlets.dlink((self, "interval"), (self._play, "interval"))
-        children = [w.HBox([self._play, self._slider, *buttons]), self._live, self._frames]
+        children = [w.HBox([self._play, self._slider, *buttons]), self._live, self._frames,
+                    self._picture]
         if quiz:
             children[1:1] = [self._quiz_row()]
         super().__init__(children=children, **kwargs)
         self.add_class("minigrad-stepper")
         if quiz:
             self._ask()
+
+    def _page(self, k: int) -> str:
+        """Frame ``k`` on the page: its sentence, marked for the picture's styles."""
+        return frame_html("", self.texts[k], k, len(self.plan) - 1, self._lines,
+                          classes=self.frames.marker(k))
+
+    def _make_page(self, k: int) -> None:
+        """Past ``max_frames``: the kernel makes frame ``k``'s page (and drops the
+        last one it made, so the widget state stays bounded)."""
+        if k < self.max_frames or k == self._made:
+            return
+        children = list(self._frames.children)
+        old = children[self._made] if self._made is not None else None
+        if old is not None:
+            children[self._made] = self._later
+        children[k], self._made = w.HTML(self._page(k)), k
+        self._frames.children = children
+        if old is not None:
+            old.close()
 
     def _quiz_row(self) -> w.VBox:
         """The question, an answer box, a check button and the verdict."""
@@ -113,10 +157,11 @@ class BackwardStepper(StaticFallback, w.VBox):
 
     @traitlets.validate("index")
     def _in_range(self, proposal):
-        return max(0, min(proposal["value"], len(self.steps)))
+        return max(0, min(proposal["value"], len(self.plan) - 1))
 
     @traitlets.observe("index")
     def _show(self, change) -> None:
+        self._make_page(change["new"])
         self._frames.selected_index = change["new"]  # the browser does this too, via jslink
         self._live.value = _live_region(self.texts[change["new"]])
         if hasattr(self, "_question"):
@@ -125,14 +170,15 @@ class BackwardStepper(StaticFallback, w.VBox):
     # ---- quiz mode -------------------------------------------------------------
 
     def _next_question(self):
-        if self.index >= len(self.steps):
+        """The question about the next frame (its first step, when it has several)."""
+        if self.index >= len(self.plan) - 1:
             return None
-        return question_for(self.steps[self.index], self.model)
+        return question_for(self.plan[self.index + 1].steps[0], self.model)
 
     @property
     def question(self) -> str | None:
         """The question before the next step (None at the end)."""
-        if self.index >= len(self.steps):
+        if self.index >= len(self.plan) - 1:
             return None
         asked = self._next_question()
         return asked.text if asked else "Nothing flows in the next step: press step."
@@ -142,7 +188,7 @@ class BackwardStepper(StaticFallback, w.VBox):
         ``feedback``, and run the step. Returns whether it was right."""
         asked = self._next_question()
         if asked is None:
-            self.feedback = "Nothing to predict here." if self.index < len(self.steps) \
+            self.feedback = "Nothing to predict here." if self.index < len(self.plan) - 1 \
                 else "Backward is done: press reset to start again."
             self.step()
             return False
@@ -159,7 +205,8 @@ class BackwardStepper(StaticFallback, w.VBox):
     # ---- driving it from Python -------------------------------------------
 
     def step(self) -> "BackwardStepper":
-        """Run the next node (stays on the last frame at the end)."""
+        """Show the next frame: the next node, or all the nodes of the next box
+        that stands for many (stays on the last frame at the end)."""
         self.index += 1
         return self
 
@@ -175,17 +222,23 @@ class BackwardStepper(StaticFallback, w.VBox):
 
     def to_end(self) -> "BackwardStepper":
         """Jump to after the last step."""
-        self.index = len(self.steps)
+        self.index = len(self.plan) - 1
         return self
 
     @property
     def current(self):
-        """The ``BackwardStep`` just shown (None before the first)."""
-        return self.steps[self.index - 1] if self.index else None
+        """The last ``BackwardStep`` of the frame shown (None before the first)."""
+        return self.plan[self.index].steps[-1] if self.index else None
+
+    @property
+    def current_steps(self) -> list:
+        """Every ``BackwardStep`` the frame shown stands for (one, unless its box
+        stands for many nodes)."""
+        return list(self.plan[self.index].steps)
 
     @property
     def svg(self) -> str:
-        """The SVG of the frame shown."""
+        """The SVG of the frame shown (with its sentence as the text alternative)."""
         return self.frames[self.index]
 
     @property
@@ -195,17 +248,19 @@ class BackwardStepper(StaticFallback, w.VBox):
 
     def static_html(self) -> str:
         """The frame shown, as plain HTML (for previews without widgets)."""
-        return frame_html(inline_svg(self.svg), self.text, self.index, len(self.steps),
-                          sentence_lines(self.texts))
+        return frame_html(inline_svg(self.svg), self.text, self.index, len(self.plan) - 1,
+                          self._lines)
 
     def __repr__(self) -> str:
-        return f"BackwardStepper({len(self.steps)} steps, frame {self.index}: {self.text})"
+        frames = len(self.plan) - 1
+        shown = "" if frames == len(self.steps) else f" in {frames:,} frames"
+        return f"BackwardStepper({len(self.steps):,} steps{shown}, frame {self.index}: {self.text})"
 
     def leaf_grads(self) -> list:
         """``[(leaf, grad), ...]``: what each leaf's ``.grad`` would be after the
         steps shown so far (its present ``.grad`` where no step reached it yet)."""
         grads = {}
-        for step in self.steps[:self.index]:
+        for step in (step for frame in self.plan[1:self.index + 1] for step in frame.steps):
             if step.is_leaf:
                 grads[step.node] = (step.node.variable, step.leaf_grad)
         leaves = [node for node in self.model.box_of if is_leaf_node(node)]

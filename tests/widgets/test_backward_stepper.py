@@ -5,6 +5,7 @@ import minigrad as torch
 import numpy as np
 import pytest
 
+from minigrad.autograd import backward_steps
 from widgets import BackwardStepper
 
 from widget_svg import SVG, groups, parse, texts
@@ -150,15 +151,24 @@ def test_a_non_scalar_output_with_a_gradient():
     assert "the gradient you passed, [1, 0.5]" in stepper.texts[0]
 
 
-def test_a_collapsed_chain_steps_through_its_run():
+def test_a_collapsed_chain_steps_through_its_run_in_one_frame():
     x = torch.ones(2, requires_grad=True)
     y = x
     for _ in range(30):
         y = y * 2
-    stepper = BackwardStepper(y.sum(), names={"x": x})
-    assert len(stepper.frames) == 33 and len(groups(stepper.svg, "node")) == 4
-    assert "MulBackward0 (3 of 30 in a repeated run)" in stepper.step().step().step().step().text
-    assert stepper.to_end().leaf_grads()[0][1].tolist() == [2.0 ** 30] * 2
+    out = y.sum()
+    stepper = BackwardStepper(out, names={"x": x})
+    engine = list(backward_steps(out))
+    assert [s.node for s in stepper.steps] == [s.node for s in engine]  # every engine step
+    assert len(stepper.frames) == 4 and len(groups(stepper.svg, "node")) == 4
+    stepper.step().step()
+    assert stepper.current_steps == stepper.steps[1:31]
+    assert stepper.text == ("MulBackward0 × 30: steps 2–31 of 32; each multiplies the gradient "
+                            "by 2 (dz/dself = other = 2); the last sends 1.074e+09 each to x.")
+    assert "current" in groups(stepper.svg, "node")[stepper.model.box_of[engine[1].node]].get(
+        "class").split()
+    out.backward()
+    assert stepper.to_end().leaf_grads()[0][1].tolist() == x.grad.tolist()
 
 
 def test_play_slider_and_frames_are_linked_in_the_browser(tutorial):
@@ -190,18 +200,23 @@ def test_retained_grads_appear_when_their_node_runs():
     assert y.grad is None
 
 
-def test_a_windowed_graph_steps_through_its_hidden_part():
+def test_a_windowed_graph_steps_through_its_hidden_part_in_one_frame():
     x = torch.ones(2, requires_grad=True)
     y = x
     for i in range(40):
         y = (y * 0.5).sin() if i % 3 else y + 1
     out = y.sum()
     stepper = BackwardStepper(out, collapse=None, max_nodes=10)
-    assert "more" in groups(stepper.svg, "node") and len(stepper.frames) == 69
+    assert "more" in groups(stepper.svg, "node") and len(stepper.steps) == 68
+    hidden = [s for s in stepper.steps if stepper.model.box_of[s.node] == "more"]
+    assert len(stepper.frames) == 1 + len(stepper.steps) - len(hidden) + 1
     stepper.to_end()
+    assert stepper.current_steps == hidden  # the first ten steps are drawn, the rest is "more"
     assert "current" in groups(stepper.svg, "node")["more"].get("class").split()
+    assert stepper.text.startswith(f"The {len(hidden)} nodes not drawn (… more): steps "
+                                   f"{hidden[0].index + 1}–{hidden[-1].index + 1} of 68; ")
     out.backward()
-    np.testing.assert_allclose(stepper.leaf_grads()[0][1].numpy(), x.grad.numpy())
+    np.testing.assert_allclose(stepper.to_end().leaf_grads()[0][1].numpy(), x.grad.numpy())
 
 
 def test_a_leaf_has_nothing_to_step_through():
