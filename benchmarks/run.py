@@ -18,7 +18,8 @@ Workloads (forward + backward unless said otherwise):
                   then the backward of (g * g).sum()
   x ** 3          2,000 float32 values, forward only
   render          draw_graph + render_svg of graphs with about 50 and 500 boxes
-  stepper         one frame change of BackwardStepper (no re-layout)
+  stepper         one frame change of BackwardStepper (no re-layout); building it on
+                  a backward of 15,000 steps (issue 17), and its widget state in bytes
 """
 
 from __future__ import annotations
@@ -448,7 +449,7 @@ def _phases(phases: dict) -> str:
 def widget_figures() -> None:
     """Drawing and stepping (minigrad only; PyTorch has no such thing)."""
     from widgets import BackwardStepper, draw_graph, render_svg
-    from drawing import layers
+    from drawing import big_stepper, layers
     from widgets.render import _run
 
     def timed(fn, repeat):
@@ -476,6 +477,14 @@ def widget_figures() -> None:
     seconds = timed(flip, 200)
     print(f"{'stepper frame':<20} {_fmt(seconds):>12}   target < 100 ms, no re-layout: "
           f"{'ok' if seconds < 0.1 else 'MISSED'}")
+    import minigrad
+    import torch
+    for name, lib in (("minigrad", minigrad), ("PyTorch", torch)):
+        seconds, state, stepper = big_stepper(lib)
+        ok = seconds < 1 and state < 5e6
+        print(f"{'stepper 15k steps':<20} {_fmt(seconds):>12}   {name}: issue 17's 3,000 branches, "
+              f"{len(stepper.frames)} frames, {state / 1e6:.2f} MB widget state; "
+              f"target < 1 s, < 5 MB: {'ok' if ok else 'MISSED'}")
 
 
 def _fmt(seconds: float) -> str:

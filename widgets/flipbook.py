@@ -10,7 +10,7 @@ carried it), leaves show their grad so far.
 The picture goes to the browser once, as an SVG with a style sheet. A frame
 on the page is only its sentence and a marker (``mgXXXX f7 g1 g2 … g7``:
 frame 7, at or past frames 1 to 7), and the style sheet says, per frame,
-what changes: ``.minigrad-stepper:has(.mgXXXX.g7) #op3>polygon{fill:…}``. So a
+what changes: ``.minigrad-stepper:has(.mgXXXX.g7) #op3 polygon{fill:…}``. So a
 frame costs its sentence and a few bytes per frame before it, never a copy of
 the graph; a label that changes is in the SVG once per text it takes, hidden
 until its frame. ``svg(k)`` also draws frame ``k`` as a plain SVG, for the
@@ -142,17 +142,17 @@ class FlipBook(Sequence):
         for k, frame in enumerate(self.plan):
             kind = self.model.boxes[frame.box].kind
             fill = f";fill:{CURRENT_FILL}" if kind in FILLED else ""
-            yield (f"{at(k)} #{frame.box}>polygon"
+            yield (f"{at(k)} #{frame.box} polygon"
                    f"{{stroke:{CURRENT_STROKE};stroke-width:3px{fill}}}")
             if kind in FILLED:
-                yield f"{since(k + 1)} #{frame.box}>polygon{{fill:{DONE_FILL}}}"
+                yield f"{since(k + 1)} #{frame.box} polygon{{fill:{DONE_FILL}}}"
             if frame.arrows:
                 arrows = ids(frame.arrows)
                 yield (f"{since(k)} {arrows} :is(path,polygon){{stroke:{CARRIED}}}"
                        f"{since(k)} {arrows} :is(polygon,text){{fill:{CARRIED}}}"
                        f"{at(k)} {arrows} :is(path,polygon){{stroke-width:2.5px}}")
             if frame.labels:
-                yield f"{since(k)} {ids(frame.labels)}>polygon{{fill:{LEAF_DONE}}}"
+                yield f"{since(k)} {ids(frame.labels)} polygon{{fill:{LEAF_DONE}}}"
             for group_id, labels in self.texts.items():
                 for i, (start, _) in enumerate(labels):
                     if start == k and i > 0:
@@ -163,12 +163,14 @@ class FlipBook(Sequence):
         """Each text a label takes, as its own <g> (all but the first hidden)."""
         if group is None:
             return
-        texts = [t for t in group if t.tag == f"{{{SVG}}}text"]
-        if not texts:
+        parent = next((element for element in group.iter()  # a box's texts are in its <a>
+                       if any(child.tag == f"{{{SVG}}}text" for child in element)), None)
+        if parent is None:
             return
-        at = list(group).index(texts[0])
+        texts = [child for child in parent if child.tag == f"{{{SVG}}}text"]
+        at = list(parent).index(texts[0])
         for text in texts:
-            group.remove(text)
+            parent.remove(text)
         for i, (_, lines) in enumerate(labels):
             variant = ET.Element(f"{{{SVG}}}g", {"id": f"{group_id}-v{i}"})
             if i:
@@ -176,7 +178,7 @@ class FlipBook(Sequence):
             copies = [copy.deepcopy(text) for text in texts]
             _set_text(copies, lines)
             variant.extend(copies)
-            group.insert(at + i, variant)
+            parent.insert(at + i, variant)
 
     # ---- editing an SVG tree ------------------------------------------------
 

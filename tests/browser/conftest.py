@@ -235,12 +235,35 @@ def engine_order():
 
 
 def shown_frame(stepper, index, total):
+    """The page of frame ``index`` (its sentence), once it is on screen."""
     frame = stepper.locator(f'.minigrad-frame[aria-label="frame {index} of {total}"]')
     frame.wait_for(state="visible", timeout=15_000)
     return frame
 
 
-def current_box(frame):
-    current = frame.locator("g.node.current")
-    assert current.count() == 1, f"{current.count()} highlighted boxes"
-    return current.get_attribute("id"), current.get_attribute("class").split()
+# The stepper's picture is one SVG styled per frame by its style sheet, so what
+# the learner sees is read from the computed style: the box drawn with a 3 px
+# border is the one that runs, and a label shows the texts that are displayed.
+_CURRENT = """stepper => [...stepper.querySelectorAll('svg g.node')].filter(g => {
+    const shape = g.querySelector('polygon');
+    return shape && getComputedStyle(shape).strokeWidth === '3px';
+}).map(g => [g.id, g.getAttribute('class')])"""
+
+_SHOWN_TEXT = """(stepper, selector) => [...stepper.querySelectorAll('svg ' + selector)].map(
+    g => [...g.querySelectorAll('text')].filter(t => t.getClientRects().length > 0)
+         .map(t => t.textContent).join('\\n'))"""
+
+
+def current_box(stepper):
+    """(id, classes) of the box the stepper's picture highlights."""
+    found = stepper.evaluate(_CURRENT)
+    assert len(found) == 1, f"{len(found)} highlighted boxes: {found}"
+    return found[0][0], found[0][1].split()
+
+
+def shown_text(stepper, selector: str, has_text: str = "") -> str:
+    """The text shown (not hidden by the frame's style) in the first ``selector``
+    of the stepper's picture (e.g. ``g.node.leaf``) that holds ``has_text``."""
+    texts = [text for text in stepper.evaluate(_SHOWN_TEXT, selector) if has_text in text]
+    assert texts, f"no {selector} showing {has_text!r}"
+    return texts[0]

@@ -8,7 +8,8 @@ are told apart and a wrong order cannot pass.
 
 import pytest
 
-from conftest import current_box, engine_order, open_notebook, run_all, shown_frame, snapshot
+from conftest import (current_box, engine_order, open_notebook, run_all, shown_frame,
+                      shown_text, snapshot)
 
 pytestmark = pytest.mark.browser
 
@@ -24,34 +25,34 @@ def test_step_through_backward_in_lab(page, lab):
     stepper = page.locator(".minigrad-stepper").first
     stepper.locator("svg").first.wait_for(timeout=60_000)
 
-    frame = shown_frame(stepper, 0, total)
+    shown_frame(stepper, 0, total)
     for box_id, name in expected:  # the rendered graph: Graphviz's node ids survive
-        assert name in frame.locator(f"g.node#{box_id}").get_attribute("class").split()
-    assert current_box(frame)[0] == output_id
+        assert name in stepper.locator(f"g.node#{box_id}").get_attribute("class").split()
+    assert current_box(stepper)[0] == output_id
     snapshot(page, "1-lesson-stepper-before", stepper)
 
     step = stepper.get_by_role("button", name="step")  # its name starts with the icon glyph
     for index, (box_id, name) in enumerate(expected, start=1):
         step.click()
         frame = shown_frame(stepper, index, total)
-        shown_id, classes = current_box(frame)
+        shown_id, classes = current_box(stepper)
         assert (shown_id, name in classes) == (box_id, True), (
             f"step {index}: the engine runs {name} ({box_id}), the page highlights "
             f"{shown_id} ({' '.join(classes)})")
         assert f"Step {index} of {total}" in frame.inner_text()
         if index == 3:
             snapshot(page, "1-lesson-stepper-step-3", stepper)
-    leaf = frame.locator("g.node.leaf").text_content()
+    leaf = shown_text(stepper, "g.node.leaf")
     assert "grad:" in leaf and "4.5" in leaf, leaf
     snapshot(page, "1-lesson-stepper-end", stepper)
 
     stepper.get_by_role("button", name="back").click()
-    frame = shown_frame(stepper, total - 1, total)
-    assert current_box(frame)[0] == expected[-2][0]
-    assert "4.5" not in frame.locator("g.node.leaf").text_content()
+    shown_frame(stepper, total - 1, total)
+    assert current_box(stepper)[0] == expected[-2][0]
+    assert "4.5" not in shown_text(stepper, "g.node.leaf")
 
     stepper.get_by_role("button", name="reset").click()
-    frame = shown_frame(stepper, 0, total)
-    assert current_box(frame)[0] == output_id
+    shown_frame(stepper, 0, total)
+    assert current_box(stepper)[0] == output_id
     assert stepper.locator(".widget-readout").first.inner_text().strip() == "0"
     snapshot(page, "1-lesson-stepper-reset", stepper)
