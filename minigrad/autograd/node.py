@@ -67,12 +67,6 @@ class SavedTensor:
         self.tensor = None if is_output else tensor
         self.data = tensor._data if array is None else array
 
-    def unpack_array(self, node: "Node"):
-        """The saved value as the array forward used (backward on arrays)."""
-        if self.version.value != self.saved_version:
-            self.unpack(node)  # raises the in-place modification error
-        return self.data
-
     def unpack(self, node: "Node"):
         Tensor = _tensor.Tensor
         if self.version.value != self.saved_version:
@@ -115,7 +109,6 @@ class Node:
     # True: ``backward`` is written with operators and ``ops.fn`` functions, so it
     # runs on NumPy arrays as well as on Tensors (see ``_run_on_arrays``).
     formula_on_arrays = True
-    _on_arrays = False  # set on the node while its formula runs on arrays
 
     formula = None  # a Formula: what the op computes and its local derivatives
 
@@ -186,24 +179,29 @@ class Node:
     def _link(self, inputs, output, arrays=None) -> None:
         """Connect this node to its inputs' nodes and resolve saved values."""
         self._sequence_nr = next(_sequence)
-        self._saved = {}
         self._tensor_pre_hooks = self._retains_grad = None
         edges, needs, meta = [], [], []
         for x in inputs:
             if getattr(x, "_requires_grad", False):
-                edges.append(x._gradient_edge())
+                producer = x.grad_fn
+                edges.append(x._gradient_edge() if producer is None else (producer, x._output_nr))
                 needs.append(True)
-                meta.append((x._data.shape, x._data.dtype))
+                data = x._data
+                meta.append((data.shape, data.dtype))
             else:
-                edges.append((None, 0))
+                edges.append(_NO_EDGE)
                 needs.append(False)
                 meta.append(None)
         self.next_functions = tuple(edges)
         self.needs_input_grad = tuple(needs)
         self._input_meta = tuple(meta)
-        for name, value in (self._pending or {}).items():
-            self._saved[name] = _resolve_saved(value, inputs, output, arrays)
+        pending = self._pending
         self._pending = None
+        if pending:
+            self._saved = {name: _resolve_saved(value, inputs, output, arrays)
+                           for name, value in pending.items()}
+        else:
+            self._saved = {}
 
     # (The first argument is ``node``, not ``self``: ``self`` is a saved name.)
     def save(node, **values) -> None:  # noqa: N805
@@ -253,10 +251,6 @@ class Node:
             except KeyError:
                 pass
             else:
-                if self._on_arrays:
-                    if value is _FREED:
-                        raise RuntimeError(errors.BACKWARD_TWICE)
-                    return value.unpack_array(self) if type(value) is SavedTensor else value
                 return self._unpack(value)
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
 
@@ -338,11 +332,19 @@ class Node:
                 grad_mode._set_enabled(previous)
             return tuple(None if g is None else g._data for g in grads)
         self._check_saved()
-        self._on_arrays = True
+        # The formula reads ``self._saved_x`` as the array forward used: set as
+        # plain attributes for the call (quicker than ``__getattr__``'s lookup).
+        attributes = self.__dict__
+        keys = []
+        for name, value in self._saved.items():
+            key = "_saved_" + name
+            attributes[key] = value.data if type(value) is SavedTensor else value
+            keys.append(key)
         try:
             grads = self.backward(*grad_outputs)
         finally:
-            del self._on_arrays
+            for key in keys:
+                del attributes[key]
         if type(grads) is not tuple:
             grads = (grads,)
         if len(grads) != len(self.next_functions):
@@ -443,17 +445,36 @@ def _as_arrays(inputs, cast_to) -> list:
         data = getattr(inputs[0], "_data", None)
         if data is None:
             return [inputs[0]]
-        return [data if target is None or data.dtype == target else data.astype(target)]
+        return [data if target is None or data.dtype == target else _cast(data, target)]
     arrays = []
     for value in inputs:
         data = getattr(value, "_data", None)
         if data is None:
             arrays.append(value)
         elif target is not None and data.dtype != target:
-            arrays.append(data.astype(target))
+            arrays.append(_cast(data, target))
         else:
             arrays.append(data)
     return arrays
+
+
+def _cast(data, target):
+    """``data`` converted to the NumPy dtype ``target``. A wrapped Python number
+    (a read-only 0-dim constant, as in ``x * 0.5``) is converted once, not per op."""
+    if data.ndim or data.flags.writeable or data.base is not None:
+        return data.astype(target)
+    key = (id(data), target)
+    cached = _CASTS.get(key)
+    if cached is None or cached[0] is not data:
+        if len(_CASTS) >= 64:  # numbers that change every step must not pile up
+            del _CASTS[next(iter(_CASTS))]
+        cast = data.astype(target)
+        cast.flags.writeable = False
+        cached = _CASTS[key] = (data, cast)  # (holding ``data`` keeps its id unique)
+    return cached[1]
+
+
+_CASTS: dict = {}
 
 
 class _Input:
@@ -468,6 +489,7 @@ class _Input:
 
 
 _RESULT = object()  # ``save_result``'s note that the output is saved
+_NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 
 
 def _resolve_saved(value, inputs, output, arrays=None):
@@ -480,9 +502,12 @@ def _resolve_saved(value, inputs, output, arrays=None):
     saved, and freed, like any input.)
     """
     if isinstance(value, _Input):
-        if value.for_grad_of is not None and not any(
-                getattr(inputs[k], "_requires_grad", False) for k in value.for_grad_of):
-            return None
+        if value.for_grad_of is not None:
+            for k in value.for_grad_of:
+                if getattr(inputs[k], "_requires_grad", False):
+                    break
+            else:
+                return None
         x = inputs[value.position]
         if not isinstance(x, _tensor.Tensor):
             return x

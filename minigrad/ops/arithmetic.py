@@ -22,25 +22,36 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal
 def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
     """Promote dtypes, check the shapes broadcast, and apply ``node_cls``.
     Either operand may be a Python number (``torch.add(2, x)``)."""
-    if is_tensor(a) and is_tensor(b):
+    Tensor = _tensor.Tensor
+    a_is_tensor, b_is_tensor = isinstance(a, Tensor), isinstance(b, Tensor)
+    if a_is_tensor and b_is_tensor:
         # The common case, kept quick: two tensors of one dtype need no promotion.
         dtype = a.dtype if a.dtype is b.dtype else dtypes.result_type(a, b)
         if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
             broadcast_shapes(a._data.shape, b._data.shape)  # (a 0-dim one always fits)
     else:
-        check_operand(op, b)
-        check_operand(op, a)
-        dtype = dtypes.result_type(a, b)
+        if not b_is_tensor:
+            check_operand(op, b)
+        if not a_is_tensor:
+            check_operand(op, a)
+        tensor = a if a_is_tensor else b
+        if type(b if a_is_tensor else a) is float and tensor.dtype.is_floating_point:
+            dtype = tensor.dtype  # x * 0.5 on a float tensor, kept quick
+        else:
+            dtype = dtypes.result_type(a, b)
         if float_only:
             dtype = float_dtype_for(dtype)
         scalar_cls = _SCALAR_OVERLOADS.get(node_cls)
         if grad_mode._in_formula and scalar_cls is not None and (
-                is_tensor(a) or node_cls is not DivBackward0):
+                a_is_tensor or node_cls is not DivBackward0):
             # Inside a backward formula (create_graph=True): tensor op number is
             # C++'s Scalar overload, as in PyTorch's formulas.
-            tensor, number = (a, b) if is_tensor(a) else (b, a)
+            number = b if a_is_tensor else a
             return scalar_cls.apply(tensor, cast_to=dtype, other=number, **params)
-        a, b = _wrapped(a), _wrapped(b)
+        if a_is_tensor:
+            b = _wrapped(b)
+        else:
+            a = _wrapped(a)
     if float_only:
         dtype = float_dtype_for(dtype)
     return node_cls.apply(a, b, cast_to=dtype, **params)
@@ -50,22 +61,18 @@ def _wrapped(value):
     """A Python number as the 0-dim tensor torch wraps it in (int64, float64 or bool:
     ``(x * 0.1).grad_fn._saved_other`` is ``tensor(0.1000, dtype=torch.float64)``).
     The promotion above already treated it as a number; the op casts it."""
-    if is_tensor(value):
-        return value
-    from ..tensor import Tensor
-
-    if isinstance(value, (bool, np.bool_)):
-        dtype = np.bool_
-    elif isinstance(value, (int, np.integer)):
-        dtype = np.int64
-    else:
-        dtype = np.float64
-    key = (value, dtype)
+    key = (value, type(value))  # (1 == 1.0 == True, but they wrap differently)
     constant = _CONSTANTS.get(key)
     if constant is None:
+        if isinstance(value, (bool, np.bool_)):
+            dtype = np.bool_
+        elif isinstance(value, (int, np.integer)):
+            dtype = np.int64
+        else:
+            dtype = np.float64
         data = np.array(value, dtype)
         data.flags.writeable = False  # shared between graphs: nobody may change it
-        constant = _CONSTANTS[key] = Tensor._make(data)
+        constant = _CONSTANTS[key] = _tensor.Tensor._make(data)
         if len(_CONSTANTS) > 128:  # values that change every step (Adam's) must not pile up
             _CONSTANTS.pop(next(iter(_CONSTANTS)))
     return constant
@@ -445,3 +452,6 @@ def rpow(a, base):
     _check_pow(dtype)
     return PowBackward2.apply(a, cast_to=dtype, base=base)
 
+
+# At the bottom, because tensor.py (the floor above) imports this module.
+from .. import tensor as _tensor  # noqa: E402
