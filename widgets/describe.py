@@ -22,8 +22,11 @@ KIND = {"op": "", "leaf": "leaf", "output": "output", "tensor": "tensor", "saved
         "more": "more"}
 
 
-def describe(model: GraphModel, labels: dict, summary: str, formulas: dict) -> str:
-    """``labels``: box id -> label lines; ``formulas``: box id -> the op's formula text."""
+def describe(model: GraphModel, labels: dict, summary: str, formulas: dict,
+             values: dict | None = None) -> str:
+    """``labels``: box id -> label lines; ``formulas``: box id -> the op's formula text;
+    ``values``: arrow id -> the value it carried forward (``draw_graph(edge_values=True)``)."""
+    values = values or {}
     lines = [summary]
     width = max((len(box_id) for box_id in model.boxes), default=0)
     arrows_from: dict = {}
@@ -32,10 +35,15 @@ def describe(model: GraphModel, labels: dict, summary: str, formulas: dict) -> s
     for box in model.boxes.values():
         text = _box_text(box, labels[box.id], formulas.get(box.id))
         grouped: dict = {}  # (kind, head) -> edges, so parallel arrows are said once
+        carried: dict = {}  # (kind, head) -> the value those arrows carried forward
         for arrow in arrows_from.get(box.id, []):
             grouped[(arrow.kind, arrow.head)] = grouped.get((arrow.kind, arrow.head), 0) \
                 + arrow.count
+            if arrow.id in values:
+                carried[(arrow.kind, arrow.head)] = values[arrow.id]
         goes = [_arrow_text(labels, kind, head, count)
+                + (f" (forward, it carried {carried[kind, head]})" if (kind, head) in carried
+                   else "")
                 for (kind, head), count in grouped.items()]
         if goes:
             text += "; " + ", ".join(goes)

@@ -63,12 +63,12 @@ def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
               for box in model.boxes.values()}
     arrow_labels = {a.id: f"× {a.count}" for a in model.arrows.values()
                     if a.count > 1 and model.boxes[a.head].count == 1}
-    if edge_values:
-        arrow_labels.update(_forward_values(model))
+    forward = _forward_values(model) if edge_values else {}
+    arrow_labels.update(forward)
     graph = digraph(model, labels, arrow_labels)
     formulas = {box.id: _formula_text(box.node.name()) for box in model.boxes.values()
                 if box.kind == "op"}
-    graph.text = describe(model, labels, graph.summary, formulas)
+    graph.text = describe(model, labels, graph.summary, formulas, forward)
     return graph
 
 

@@ -127,8 +127,12 @@ def test_edge_values_label_each_arrow_with_the_value_it_carried(library):
     # f's arrow into MulBackward0, Mul's arrows to q's AddBackward0 and to z, Add's to x and y
     assert labels == {"out0-0": ["f = -12"], "op0-0": ["q = 3"], "op0-1": ["z = -4"],
                       "op1-0": ["x = -2"], "op1-1": ["y = 5"], "op1-tensor0-arrow": []}
-    plain = groups(render_svg(draw_graph(f, names=names)), "edge")
-    assert all(texts(group) == [] for group in plain.values())
+    listing = draw_graph(f, names=names, edge_values=True).text  # the same, in words
+    for value in ("f = -12", "q = 3", "z = -4", "x = -2", "y = 5"):
+        assert f"(forward, it carried {value})" in listing, listing
+    plain = draw_graph(f, names=names)
+    assert all(texts(group) == [] for group in groups(render_svg(plain), "edge").values())
+    assert "carried" not in plain.text
 
 
 def test_edge_values_skip_arrows_whose_tensor_is_not_drawn():
