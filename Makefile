@@ -11,8 +11,9 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 60 \
          --nbval-sanitize-with tests/notebooks/sanitize.cfg
 LESSONS := $(wildcard notebooks/0*.ipynb)
+TRANSLATED := $(wildcard notebooks/zh/*.ipynb notebooks/ko/*.ipynb)
 
-.PHONY: lab lab-setup test test-fast browser-deps notebooks bench clean
+.PHONY: lab lab-setup test test-fast browser-deps notebooks translations bench clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "minigrad-kit needs Python >= 3.10"'
@@ -45,7 +46,8 @@ lab-setup: $(STAMP_RUNTIME) $(LAB_OVERRIDES)
 	@if [ -e $(COURSE)/00_start_here.ipynb ]; then \
 	  echo "$(COURSE)/ exists: your copy of the lessons is kept (delete $(COURSE)/ for fresh ones)"; \
 	else $(BIN)/minigrad-kit lessons $(COURSE); fi
-	$(BIN)/jupyter trust $(LESSONS) $(COURSE)/0*.ipynb
+	$(BIN)/jupyter trust $(LESSONS) $(TRANSLATED) $(COURSE)/0*.ipynb \
+	  $$(ls $(COURSE)/zh/*.ipynb $(COURSE)/ko/*.ipynb 2>/dev/null)
 
 $(LAB_OVERRIDES): | $(STAMP_RUNTIME)
 	mkdir -p $(dir $@)
@@ -70,9 +72,23 @@ bench: $(STAMP_TEST)
 
 # Re-run the lessons and the instructor notebooks and store their outputs
 # (after editing one; make test compares them cell by cell).
+# The translated lessons run one by one, each told its own path as JupyterLab tells a
+# kernel (JPY_SESSION_NAME), so that the widgets read the notebook's language.
 notebooks: $(STAMP_TEST)
 	cd notebooks && ../$(BIN)/jupyter execute --inplace --timeout=120 $(notdir $(LESSONS))
+	for nb in $(TRANSLATED); do \
+	  (cd $$(dirname $$nb) && JPY_SESSION_NAME=$$(basename $$nb) \
+	   ../../$(BIN)/jupyter execute --inplace --timeout=120 $$(basename $$nb)) || exit 1; \
+	done
 	cd notebooks/assignments && ../../$(BIN)/jupyter execute --inplace --timeout=120 *.ipynb
+
+# Chinese and Korean (gettext catalogs, maintained with Babel). After changing a sentence
+# in widgets/, grader/, an assignment or an English lesson: extract the English messages,
+# update every language's catalog (new ones untranslated, changed ones fuzzy, for the
+# translators), and rebuild notebooks/zh and notebooks/ko from the catalogs; then
+# `make notebooks` stores the outputs of the lessons that changed.
+translations: $(STAMP_TEST)
+	$(BIN)/python tools/translate_notebooks.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -6,6 +6,8 @@ In a notebook::
     start("derive_it_by_hand")    # the assignment's first cell does this
     check("q1")                   # public checks of q1, with hints (in your kernel)
     check_all()                   # every question, one line each
+    set_language("zh")            # hints in Chinese ("ko": Korean; by default the
+                                  # notebook's language, else the locale's, else English)
 
 For the teacher (see ``notebooks/assignments/README.md``)::
 
@@ -39,9 +41,11 @@ Where things live:
     report.py      gradebook CSV, feedback files, written answers, review decisions;
                    merging shards
     kit.py         the kit's lessons and assignments, shipped as package data
+    i18n.py        the message catalogs (the language is chosen in kit_i18n)
     cli.py         the ``minigrad-kit`` command
 """
 
+from .i18n import language, set_language
 from .student import check, check_all, start
 
-__all__ = ["check", "check_all", "start"]
+__all__ = ["check", "check_all", "start", "set_language", "language"]

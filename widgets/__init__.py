@@ -6,6 +6,8 @@
     BackwardStepper(tensor)     backward one node at a time, over one fixed layout
     DerivativeCheck(fn, inputs) autograd vs finite differences vs your formula
     check_derivatives(...)      the same comparison with no display (for graders)
+    set_language("zh")          speak Chinese ("ko": Korean, "en": English; None: the
+                                notebook's language, else the locale's, else English)
 
 Each takes a minigrad tensor or a real ``torch`` tensor (torch is imported
 only by code that hands one over; ``widgets.adapter`` is the one place that
@@ -19,9 +21,10 @@ from .draw import draw_graph
 from .errors import GraphvizNotFound, RenderError
 from .gradients import DerivativeComparison, check_derivatives
 from .graph_view import GraphView
+from .i18n import language, set_language
 from .render import Digraph, find_program, render_svg
 from .stepper import BackwardStepper
 
 __all__ = ["draw_graph", "render_svg", "find_program", "Digraph", "GraphView",
            "BackwardStepper", "DerivativeCheck", "check_derivatives", "DerivativeComparison",
-           "GraphvizNotFound", "RenderError"]
+           "GraphvizNotFound", "RenderError", "set_language", "language"]

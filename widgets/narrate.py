@@ -28,6 +28,7 @@ import numpy as np
 from minigrad.autograd import formula_for
 
 from .graph import GraphModel
+from .i18n import _
 from .text import array_of, number, short
 
 __all__ = ["narrate_start", "narrate", "narrate_group", "frame_label", "later_frames"]
@@ -38,51 +39,61 @@ def narrate_start(model: GraphModel, steps: list, gradient=None, frames: int | N
     (said only when boxes drawn once for many nodes make it fewer than the steps)."""
     out = model.boxes[model.output_ids[0]]
     name = out.name or "out"
-    seed = ("the gradient you passed, " + short(gradient) if gradient is not None
-            else f"d({name})/d({name}) = 1")
-    text = (f"Before backward: {name} = {short(out.tensor)}. Backward will run {len(steps):,} "
-            f"steps, starting from {seed} at the output.")
+    seed = (_("the gradient you passed, {gradient}").format(gradient=short(gradient))
+            if gradient is not None else f"d({name})/d({name}) = 1")
+    said = {"name": name, "value": short(out.tensor), "count": f"{len(steps):,}", "seed": seed}
     if frames is not None and frames < len(steps):
-        text += (f" A box drawn once for many nodes runs as one frame, so they show in "
-                 f"{frames:,} frames.")
-    return text
+        return _("Before backward: {name} = {value}. Backward will run {count} steps, "
+                 "starting from {seed} at the output. A box drawn once for many nodes runs "
+                 "as one frame, so they show in {frames} frames.").format(
+            **said, frames=f"{frames:,}")
+    return _("Before backward: {name} = {value}. Backward will run {count} steps, starting "
+             "from {seed} at the output.").format(**said)
 
 
 def frame_label(index: int | None, total: int) -> str:
     """The frame's accessible name (the browser tests look frames up by it);
     ``index`` None: a frame the kernel has not made."""
     if index is None:
-        return f"a frame past the ones kept, of {total}"
-    return f"frame {index} of {total}"
+        return _("a frame past the ones kept, of {total}").format(total=total)
+    return _("frame {index} of {total}").format(index=index, total=total)
 
 
 def later_frames(kept: int) -> str:
     """What a saved notebook shows past the frames it keeps."""
-    return (f"This notebook keeps the first {kept} frames; the later ones are made by the "
-            f"kernel when you get there: run the cell to see them.")
+    return _("This notebook keeps the first {kept} frames; the later ones are made by the "
+             "kernel when you get there: run the cell to see them.").format(kept=kept)
 
 
 def narrate(step, model: GraphModel, total: int) -> str:
     """The sentence for ``step`` (a ``BackwardStep``) of ``total``."""
-    head = f"Step {step.index + 1:,} of {total:,}: {_who(step.node, model)} got {_got(step, model)}"
+    said = {"number": f"{step.index + 1:,}", "total": f"{total:,}",
+            "who": _who(step.node, model), "gradient": _got(step, model)}
     if step.is_leaf:
-        return f"{head}. {_accumulates(step, model)}"
+        return _("Step {number} of {total}: {who} got {gradient}. {accumulates}").format(
+            **said, accumulates=_accumulates(step, model))
     formula = formula_for(step.node.name())
+    # TRANSLATORS: joins the clauses of one step's sentence ("...; it sends ...; ...")
+    join = _("; ").join
     if formula is None:
         clauses = [_sends(step, e, None, None, model, None) for e in range(len(step.sent))]
-        return (f"{head}; there is no formula on file for {step.node.name()}, so here is "
-                f"only what it computed: " + "; ".join(clauses) + ".")
+        return _("Step {number} of {total}: {who} got {gradient}; there is no formula on file "
+                 "for {node}, so here is only what it computed: {clauses}.").format(
+            **said, node=step.node.name(), clauses=join(clauses))
     inputs = formula.inputs if len(formula.inputs) == len(step.sent) else None
     # With the learner's names in play, every step says what its symbols are.
     symbols = _symbols(step, formula, inputs, model) if model.learner_names else None
+    clauses = join(_sends(step, e, inputs[e] if inputs else None, formula, model, symbols)
+                   for e in range(len(step.sent)))
     if inputs is None:  # the edges do not match the formula's inputs one to one
         terms = ",  ".join(_term(formula, name, symbols) for name in formula.inputs)
-        head += f" ({_formula(formula, symbols)}{'; ' + terms if terms else ''})"
-    elif symbols is not None:
-        head = head.replace(" got ", f" ({_formula(formula, symbols)}) got ", 1)
-    clauses = [_sends(step, e, inputs[e] if inputs else None, formula, model, symbols)
-               for e in range(len(step.sent))]
-    return f"{head}; " + "; ".join(clauses) + "."
+        math = _formula(formula, symbols) + ("; " + terms if terms else "")
+        return _("Step {number} of {total}: {who} got {gradient} ({math}); {clauses}.").format(
+            **said, math=math, clauses=clauses)
+    if symbols is not None:
+        said["who"] += f" ({_formula(formula, symbols)})"
+    return _("Step {number} of {total}: {who} got {gradient}; {clauses}.").format(
+        **said, clauses=clauses)
 
 
 def narrate_group(steps: list, model: GraphModel, total: int) -> str:
@@ -95,19 +106,22 @@ def narrate_group(steps: list, model: GraphModel, total: int) -> str:
                          for step in steps)
         kinds = ", ".join(f"{name} × {n:,}" for name, n in counts.most_common(3))
         if len(counts) > 3:
-            kinds += f" and {len(counts) - 3} other kinds"
-        return (f"The {len(steps):,} nodes not drawn (… more): {span}; they are {kinds} "
-                f"(draw more with max_nodes=N).")
+            kinds = _("{kinds} and {count} other kinds").format(kinds=kinds,
+                                                                  count=len(counts) - 3)
+        return _("The {count} nodes not drawn (… more): {span}; they are {kinds} (draw more "
+                 "with max_nodes=N).").format(count=f"{len(steps):,}", span=span, kinds=kinds)
     if steps[0].is_leaf:
         last = steps[-1].leaf_grad
-        return (f"AccumulateGrad × {len(steps):,}: {span}; each adds the gradient it got "
-                f"into the .grad of its own leaf (the last one's becomes "
-                f"{short(last) if last is not None else 'None'}).")
+        return _("AccumulateGrad × {count}: {span}; each adds the gradient it got into the "
+                 ".grad of its own leaf (the last one's becomes {value}).").format(
+            count=f"{len(steps):,}", span=span,
+            value=short(last) if last is not None else "None")
     name = steps[0].node.name()
     head = f"{name} × {len(steps):,}: {span}"
     formula = formula_for(name)
     if formula is None:
-        return f"{head}; there is no formula on file for {name}{_last_sent(steps, model)}."
+        return _("{head}; there is no formula on file for {name}{last}.").format(
+            head=head, name=name, last=_last_sent(steps, model))
     edges = len(steps[0].sent)
     inputs = formula.inputs if len(formula.inputs) == edges else None
     carrying = [e for e in range(edges)
@@ -126,12 +140,12 @@ def narrate_group(steps: list, model: GraphModel, total: int) -> str:
     shared = set(factors.values())
     if carrying and len(shared) == 1 and None not in shared:
         factor = shared.pop()
-        law = ("each passes the gradient on unchanged" if factor == "1"
-               else f"each multiplies the gradient by {factor}")
+        law = (_("each passes the gradient on unchanged") if factor == "1"
+               else _("each multiplies the gradient by {factor}").format(factor=factor))
     elif any(n in formula.grad for n in formula.inputs):
-        law = "each applies its rule"
+        law = _("each applies its rule")
     else:
-        law = "each multiplies the gradient by its own local derivative"
+        law = _("each multiplies the gradient by its own local derivative")
     rule = f" ({', '.join(terms)})" if terms else ""
     return f"{head}; {law}{rule}{_last_sent(steps, model)}."
 
@@ -139,10 +153,12 @@ def narrate_group(steps: list, model: GraphModel, total: int) -> str:
 def _span(steps: list, total: int) -> str:
     """``steps 12–1,011 of 1,013``, and ``every 5th step`` when they are evenly spaced."""
     first, last = steps[0].index + 1, steps[-1].index + 1
-    text = f"steps {first:,}–{last:,} of {total:,}"
+    text = _("steps {first}–{last} of {total}").format(first=f"{first:,}", last=f"{last:,}",
+                                                        total=f"{total:,}")
     gaps = {b.index - a.index for a, b in zip(steps, steps[1:])}
     if len(gaps) == 1 and (gap := gaps.pop()) > 1:
-        text += f", every {_ordinal(gap)} step"
+        # TRANSLATORS: {ordinal} is "5th" in English; {n} is the bare number, 5
+        text += _(", every {ordinal} step").format(ordinal=_ordinal(gap), n=f"{gap:,}")
     return text
 
 
@@ -153,9 +169,10 @@ def _ordinal(n: int) -> str:
 
 def _last_sent(steps: list, model: GraphModel) -> str:
     """``; the last sends 2 each to AccumulateGrad``."""
-    for next_node, _, grad in steps[-1].sent:
+    for next_node, _nr, grad in steps[-1].sent:
         if next_node is not None and grad is not None:
-            return f"; the last sends {short(grad)} to {model.name_of(next_node)}"
+            return _("; the last sends {gradient} to {node}").format(
+                gradient=short(grad), node=model.name_of(next_node))
     return ""
 
 
@@ -203,10 +220,12 @@ def _symbols(step, formula, inputs, model: GraphModel) -> dict:
         if given:
             found[name] = _indexed(name, given)
     if formula.output not in found and formula.output.split("_")[0] in taken:
-        found[formula.output] = "result"
+        # TRANSLATORS: a word standing for a symbol in a formula ("result = 2 * input")
+        found[formula.output] = _("result")
     for name in formula.inputs:
         if name not in found and name.split("_")[0] in taken:
-            found[name] = _indexed(name, "input")
+            # TRANSLATORS: a word standing for a symbol in a formula ("result = 2 * input")
+            found[name] = _indexed(name, _("input"))
     for name, shown in list(found.items()):  # "x" too, where the formula says "x_i"
         found.setdefault(name.split("_")[0], shown.split("_")[0])
     return found
@@ -242,31 +261,37 @@ def _who(node, model: GraphModel) -> str:
     box = model.boxes[model.box_of[node]]
     name = model.name_of(node)
     if box.kind == "leaf":
-        name = "AccumulateGrad" + (f" for {box.name}" if box.name else "")
+        name = _("AccumulateGrad for {name}").format(name=box.name) if box.name \
+            else "AccumulateGrad"
     if box.count > 1 and node in box.nodes:
-        return f"{name} ({box.nodes.index(node) + 1} of {box.count} in a repeated run)"
+        return _("{name} ({number} of {count} in a repeated run)").format(
+            name=name, number=box.nodes.index(node) + 1, count=box.count)
     return name
 
 
 def _got(step, model: GraphModel) -> str:
-    sources = ["the start (the seed)" if source is None else model.name_of(source)
-               for source, _, _ in step.received]
+    sources = [_("the start (the seed)") if source is None else model.name_of(source)
+               for source, _node, _nr in step.received]
     if not sources:
-        return "no gradient"
+        return _("no gradient")
     if len(sources) > 3:  # a shared weight in a loop: say how many, not each one
         counts = Counter(sources)
-        parts = [f"{len(sources)} gradients (from " + ", ".join(
-            f"{name} ×{n}" if n > 1 else name for name, n in counts.items()) + ")"]
+        parts = [_("{count} gradients (from {sources})").format(
+            count=len(sources), sources=", ".join(
+                f"{name} ×{n}" if n > 1 else name for name, n in counts.items()))]
     else:
-        parts = [f"{short(grad)} from {source}"
-                 for source, (_, _, grad) in zip(sources, step.received)]
+        parts = [_("{gradient} from {source}").format(gradient=short(grad), source=source)
+                 for source, (_node, _nr, grad) in zip(sources, step.received)]
     what = _gradient_name(step, model)
     if len(parts) == 1 and len(sources) == 1:
         return f"{what} = {parts[0]}" if what else parts[0]
     total = step.grad_outputs[0] if len(step.grad_outputs) == 1 else None
-    summed = (f", which add up to {what + ' = ' if what else ''}{short(total)}"
-              if total is not None else "")
-    return " and ".join(parts) + summed
+    # TRANSLATORS: joins the gradients a node got ("0.5 from A and 0.5 from B")
+    parts = _(" and ").join(parts)
+    if total is None:
+        return parts
+    return _("{gradients}, which add up to {total}").format(
+        gradients=parts, total=(what + " = " if what else "") + short(total))
 
 
 def _gradient_name(step, model: GraphModel) -> str | None:
@@ -280,33 +305,34 @@ def _gradient_name(step, model: GraphModel) -> str | None:
 def _accumulates(step, model: GraphModel) -> str:
     leaf = step.node.variable
     name = model.name_of(step.node)
-    target = f"{name}.grad" if name != "AccumulateGrad" else "The leaf's .grad"
+    target = f"{name}.grad" if name != "AccumulateGrad" else _("The leaf's .grad")
     old = leaf.grad
     if old is None:
-        return f"{target} was None, so it becomes {short(step.leaf_grad)}."
-    return (f"{target} was {short(old)} (gradients add up across backward calls), "
-            f"so it becomes {short(step.leaf_grad)}.")
+        return _("{target} was None, so it becomes {value}.").format(
+            target=target, value=short(step.leaf_grad))
+    return _("{target} was {old} (gradients add up across backward calls), so it becomes "
+             "{value}.").format(target=target, old=short(old), value=short(step.leaf_grad))
 
 
 def _sends(step, e: int, name: str | None, formula, model: GraphModel,
            symbols: dict | None) -> str:
     """What edge ``e`` carried; ``name`` is the formula's name for that input."""
-    next_node, _, grad = step.sent[e]
-    what = _write(name, symbols) if name else f"input {e + 1}"
+    next_node, _nr, grad = step.sent[e]
+    what = _write(name, symbols) if name else _("input {number}").format(number=e + 1)
     if next_node is None:
-        return f"{what} needs no gradient"
+        return _("{input} needs no gradient").format(input=what)
     if grad is None:
-        return f"nothing goes to {model.name_of(next_node)}"
-    sends = f"sends {short(grad)} to {model.name_of(next_node)}"
+        return _("nothing goes to {node}").format(node=model.name_of(next_node))
+    said = {"gradient": short(grad), "node": model.name_of(next_node)}
     if name is None:
-        return f"it {sends}"
+        return _("it sends {gradient} to {node}").format(**said)
     term = _term(formula, name, symbols)
     if name in formula.grad:  # not elementwise: the rule says how the gradient is made
-        return f"{term}: it {sends}"
+        return _("{term}: it sends {gradient} to {node}").format(term=term, **said)
     factor = _factor(step.grad_outputs[0], grad)
     if factor and not term.endswith(f"= {factor}"):
-        return f"{term} = {factor}, so it {sends}"
-    return f"{term}, so it {sends}"
+        term = f"{term} = {factor}"
+    return _("{term}, so it sends {gradient} to {node}").format(term=term, **said)
 
 
 def _factor(received, sent) -> str | None:

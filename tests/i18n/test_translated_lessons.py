@@ -1,0 +1,90 @@
+"""The Chinese and Korean lessons against the English ones (drift), and the catalogs
+against the code and the lessons they were extracted from."""
+
+import importlib.util
+from pathlib import Path
+
+import nbformat
+import pytest
+from babel.messages.extract import extract_from_dir
+from babel.messages.pofile import read_po
+
+from kit_i18n.notebooks import code_without_comments, messages
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOKS = ROOT / "notebooks"
+ENGLISH = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+LANGS = {"zh": "zh-CN", "ko": "ko"}
+PAIRS = [(path, lang) for lang in LANGS for path in ENGLISH]
+FIX = "run `make translations` (then `make notebooks`)"
+
+
+def ids(path: Path) -> set:
+    with path.open("rb") as file:
+        return {message.id for message in read_po(file) if message.id}
+
+
+@pytest.fixture(scope="module")
+def tool():
+    spec = importlib.util.spec_from_file_location("translate_notebooks",
+                                                  ROOT / "tools" / "translate_notebooks.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_every_lesson_is_in_every_language():
+    assert len(ENGLISH) >= 10
+    for lang in LANGS:
+        assert sorted(p.name for p in (NOTEBOOKS / lang).glob("*.ipynb")) == \
+            [p.name for p in ENGLISH], f"notebooks/{lang}/ lacks lessons: {FIX}"
+        catalogs = sorted(p.stem for p in (NOTEBOOKS / "locale" / lang / "LC_MESSAGES").glob("*"))
+        assert catalogs == sorted([p.stem for p in ENGLISH] + ["common"])
+    templates = sorted(p.stem for p in (NOTEBOOKS / "locale" / "templates").glob("*"))
+    assert templates == sorted([p.stem for p in ENGLISH] + ["common"])
+
+
+@pytest.mark.parametrize("english, lang", PAIRS, ids=[f"{lang}/{p.stem}" for p, lang in PAIRS])
+def test_code_cells_are_the_english_ones(english, lang):
+    """Drift: the same cells, and the same code in every code cell (comments aside)."""
+    source = nbformat.read(english, as_version=4)
+    translated = nbformat.read(NOTEBOOKS / lang / english.name, as_version=4)
+    assert [c.cell_type for c in translated.cells] == [c.cell_type for c in source.cells], FIX
+    for n, (a, b) in enumerate(zip(source.cells, translated.cells), 1):
+        if a.cell_type == "code":
+            assert code_without_comments(b.source) == code_without_comments(a.source), \
+                f"{lang}/{english.name} cell {n} differs from the English lesson's code: {FIX}"
+            assert b.metadata.get("tags") == a.metadata.get("tags")
+    assert translated.metadata["lang"] == LANGS[lang]
+    assert translated.metadata["minigrad_translation"]["source"] == f"../{english.name}"
+    assert f"](../{english.name})" in translated.cells[0].source  # names its English source
+
+
+@pytest.mark.parametrize("english, lang", PAIRS, ids=[f"{lang}/{p.stem}" for p, lang in PAIRS])
+def test_translated_lessons_are_made_from_the_catalogs(english, lang, tool):
+    """What the pipeline makes now from the English lesson and the catalog is what is
+    stored (so an edit of either has been carried over)."""
+    stored = nbformat.read(NOTEBOOKS / lang / english.name, as_version=4)
+    assert tool.same_text(stored, tool.translated(english, lang)), \
+        f"{lang}/{english.name} is not what its English lesson and catalog make: {FIX}"
+
+
+@pytest.mark.parametrize("english", ENGLISH, ids=[p.stem for p in ENGLISH])
+def test_lesson_catalogs_hold_every_message(english):
+    expected = {text for text, _ in messages(nbformat.read(english, as_version=4))}
+    assert ids(NOTEBOOKS / "locale" / "templates" / f"{english.stem}.pot") == expected, FIX
+    for lang in LANGS:
+        assert ids(NOTEBOOKS / "locale" / lang / "LC_MESSAGES" / f"{english.stem}.po") == \
+            expected, FIX
+
+
+@pytest.mark.parametrize("domain, folder", [("widgets", "widgets"), ("grader", "grader"),
+                                            ("assignments", "notebooks/assignments")])
+def test_code_catalogs_hold_every_sentence_in_the_code(domain, folder):
+    """Every ``_()`` in the package is in its template and in each language's catalog."""
+    found = {message for _, _, message, _, _ in extract_from_dir(
+        ROOT / folder, method_map=[("**.py", "python")])}
+    locale = ROOT / folder / "locale"
+    assert ids(locale / f"{domain}.pot") == found, FIX
+    for lang in LANGS:
+        assert ids(locale / lang / "LC_MESSAGES" / f"{domain}.po") == found, FIX
