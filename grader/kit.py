@@ -3,7 +3,8 @@
 The lessons and the four assignments are the package data ``minigrad_kit_notebooks``
 (``notebooks/`` in the repository), found through ``importlib.resources`` only:
 
-    copy_lessons(folder)      the lessons, and the student versions of the assignments
+    copy_lessons(folder)      the lessons (in folder/zh/ and folder/ko/ in Chinese and
+                              Korean), and the student versions of the assignments
                               (each with its question module) in folder/assignments/
     copy_assignments(folder)  the instructor notebooks and their question modules, for a
                               teacher's course folder
@@ -45,6 +46,10 @@ def _files(folder, suffixes: tuple) -> list:
 def lessons_plan() -> dict:
     """relative path -> text, for ``copy_lessons``."""
     plan = {p.name: p.read_text(encoding="utf-8") for p in _files(_root(), (".ipynb",))}
+    for lang in ("zh", "ko"):  # the lessons in Chinese and Korean
+        if (_root() / lang).is_dir():
+            plan.update({f"{lang}/{p.name}": p.read_text(encoding="utf-8")
+                         for p in _files(_root() / lang, (".ipynb",))})
     assignments = _root() / "assignments"
     for path in _files(assignments, (".ipynb",)):
         released = nbg.student_version(nbformat.reads(path.read_text(encoding="utf-8"), 4))

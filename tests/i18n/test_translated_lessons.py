@@ -2,6 +2,7 @@
 against the code and the lessons they were extracted from."""
 
 import importlib.util
+import re
 from pathlib import Path
 
 import nbformat
@@ -88,3 +89,23 @@ def test_code_catalogs_hold_every_sentence_in_the_code(domain, folder):
     assert ids(locale / f"{domain}.pot") == found, FIX
     for lang in LANGS:
         assert ids(locale / lang / "LC_MESSAGES" / f"{domain}.po") == found, FIX
+
+
+def test_links_of_translated_lessons_resolve_in_a_copied_course(tmp_path):
+    """``minigrad-kit lessons`` copies zh/ and ko/ too; their links (to the sibling
+    lessons, ../assignments/ and ../img/) all lead somewhere in the copy."""
+    from grader.kit import copy_lessons
+
+    copy_lessons(tmp_path)
+    link = re.compile(r"\]\(([^)\s#]+)[^)\s]*\)")
+    checked = 0
+    for lang in LANGS:
+        lessons = sorted((tmp_path / lang).glob("*.ipynb"))
+        assert [p.name for p in lessons] == [p.name for p in ENGLISH]
+        for lesson in lessons:
+            for cell in nbformat.read(lesson, as_version=4).cells:
+                for target in link.findall(cell.source) if cell.cell_type == "markdown" else ():
+                    if "://" not in target:
+                        assert (lesson.parent / target).exists(), f"{lesson} links {target}"
+                        checked += 1
+    assert checked > 40
