@@ -104,6 +104,9 @@ def update(name: str, pot: Catalog, locale_dir: Path | None = None,
         path = locale_dir / lang / "LC_MESSAGES" / f"{name}.po"
         catalog = read(path, locale) if path.is_file() else new_catalog(locale, name)
         catalog.update(pot, no_fuzzy_matching=False, update_header_comment=False)
+        if locale_dir == LOCALE:  # lesson prose, not format strings (see template())
+            for message in catalog:
+                message.flags.discard("python-brace-format")
         write(catalog, path, ignore_obsolete=True, include_previous=True)
 
 
