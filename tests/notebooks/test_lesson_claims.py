@@ -124,3 +124,61 @@ def test_every_edge_carries_the_value_the_text_names(stem, text, svg):
     named = set(re.findall(r"`(\w+ = -?[\d.]+)`", text))
     assert named, f"{stem}: the text names no edge value"
     assert named == drawn, f"{stem}: the text names {sorted(named)}, the edges show {sorted(drawn)}"
+
+
+def lesson(stem: str):
+    return nbformat.read(REPO / "notebooks" / f"{stem}.ipynb", as_version=4).cells
+
+
+def test_lesson_9_says_when_sgd_with_momentum_is_ahead_of_adam():
+    """Answer 2's race, step by step, with the lesson's own data, model and loss."""
+    import contextlib
+    import io
+
+    import matplotlib
+    matplotlib.use("Agg")
+    cells = lesson("09_train_your_first_network")
+    answer = next(c.source for c in cells if c.cell_type == "markdown" and "first_losses" in c.source)
+    said = re.search(r"ahead of Adam for the first (\d+) steps.*?steps (\d+) to (\d+).*?"
+                     r"from step (\d+) on, and far ahead after (\d+) steps", answer, re.S)
+    assert said, "answer 2's wording changed: update this test"
+    ahead_until, behind_from, behind_until, again_from, last = map(int, said.groups())
+    namespace = {"display": lambda *args, **kwargs: None}
+    setup = [c.source for c in cells if c.cell_type == "code"
+             and ("import base64" in c.source or "def two_moons" in c.source
+                  or "loss_fn =" in c.source or "print(model)" in c.source)]
+    race = re.search(r"```python\n(.*?)linear, _ =", answer, re.S).group(1)
+    with contextlib.redirect_stdout(io.StringIO()):
+        for source in setup + [race]:
+            exec(source, namespace)
+    matplotlib.pyplot.close("all")
+    sgd, adam = namespace["sgd"], namespace["adam"]
+    ahead = {step: sgd[step] < adam[step] for step in range(1, last + 1)}
+    assert all(ahead[s] for s in range(1, ahead_until + 1)), ahead
+    assert not any(ahead[s] for s in range(behind_from, behind_until + 1)), ahead
+    assert behind_from == ahead_until + 1 and again_from == behind_until + 1
+    assert all(ahead[s] for s in range(again_from, last + 1)), ahead
+    assert sgd[last] < adam[last] / 5, (sgd[last], adam[last])  # "far ahead"
+
+
+def test_lesson_7_float32_claims():
+    """epsilon is gradcheck's default; float32's spacing near 1 and its rounding are as said;
+    float32 central differences of the lesson's cube are off by percents."""
+    import inspect
+
+    import numpy as np
+    import torch
+
+    text = next(c.source for c in lesson("07_write_your_own_operation")
+                if c.cell_type == "markdown" and "gradcheck" in c.source and "float32" in c.source)
+    flat = text.replace("\n", " ")
+    assert "ε = 1e-6" in flat and "about 1.2e-7 apart" in flat and "up to about 6e-8" in flat
+    assert inspect.signature(torch.autograd.gradcheck).parameters["eps"].default == 1e-6
+    spacing = float(np.spacing(np.float32(1.0)))
+    assert round(spacing, 8) == 1.2e-7 and round(spacing / 2, 8) == 6e-8
+    assert "off by percents" in flat
+    x = torch.tensor([0.5, -1.5, 2.0], dtype=torch.float32)
+    eps = 1e-6
+    estimate = ((x + eps) ** 3 - (x - eps) ** 3) / (2 * eps)
+    error = ((estimate - 3 * x ** 2) / (3 * x ** 2)).abs()
+    assert bool((error > 0.01).all()) and bool((error < 0.1).all()), error
