@@ -14,6 +14,7 @@ The frames expected come from the same stepper built in this process.
 import os
 import sys
 import time
+import xml.etree.ElementTree as ET
 
 import nbformat
 import pytest
@@ -52,13 +53,35 @@ CLICK_TO_FRAME = """(stepper, [index, total]) => new Promise((resolve, reject) =
 })"""
 
 
+# per box and arrow of the picture: the texts displayed and the colour of its outline
+SHOWN = """stepper => Object.fromEntries([...stepper.querySelectorAll('svg g.node, svg g.edge')]
+    .map(g => [g.id, [[...g.querySelectorAll('text')]
+        .filter(t => t.getClientRects().length > 0 && t.textContent.trim())
+        .map(t => t.textContent.trim()),
+        getComputedStyle(g.querySelector('polygon, path')).stroke]]))"""
+
+
+def drawn(svg: str) -> dict:
+    """The same, read from a frame drawn in Python (``stepper.frames[k]``)."""
+    ns = "{http://www.w3.org/2000/svg}"
+    found = {}
+    for g in ET.fromstring(svg).iter(f"{ns}g"):
+        if {"node", "edge"} & set(g.get("class", "").split()):
+            shape = next(e for e in g.iter() if e.tag in (f"{ns}polygon", f"{ns}path"))
+            colour = shape.get("stroke").lstrip("#")
+            found[g.get("id")] = [[(t.text or "").strip() for t in g.iter(f"{ns}text")
+                                   if (t.text or "").strip()],
+                                  "rgb({}, {}, {})".format(*bytes.fromhex(colour))]
+    return found
+
+
 def expected():
-    """(box ids of the big stepper's frames, texts of the windowed one's frames)."""
+    """(the big stepper, texts of the windowed one's frames), built in this process."""
     scope = {}
     exec(GRAPH, scope)
     big = eval(BIG, scope)
     windowed = eval(WINDOWED, scope)
-    return [frame.box for frame in big.plan], windowed.texts
+    return big, windowed.texts
 
 
 def notebook():
@@ -70,7 +93,8 @@ def notebook():
 
 
 def test_a_big_stepper_steps_and_plays_quickly_in_lab(page, lab):
-    boxes, windowed = expected()
+    big, windowed = expected()
+    boxes = [frame.box for frame in big.plan]
     total = len(boxes) - 1
     assert total == 10
     nbformat.write(notebook(), lab[2] / "big_stepper.ipynb")
@@ -80,12 +104,15 @@ def test_a_big_stepper_steps_and_plays_quickly_in_lab(page, lab):
     stepper.locator("svg").first.wait_for(timeout=90_000)
     shown_frame(stepper, 0, total)
     assert current_box(stepper)[0] == boxes[0]
+    assert stepper.evaluate(SHOWN) == drawn(big.frames[0])
 
     times = []
     for index in range(1, 6):
         times.append(stepper.evaluate(CLICK_TO_FRAME, [index, total]))
         shown_frame(stepper, index, total)
         assert current_box(stepper)[0] == boxes[index], index
+        # the page's styles show what the frame drawn in Python shows
+        assert stepper.evaluate(SHOWN) == drawn(big.frames[index]), index
     print(f"click on step -> next frame: {', '.join(f'{t:.0f}' for t in times)} ms")
     assert sorted(times)[len(times) // 2] < 100, times  # the median click
     snapshot(page, "6-big-stepper-stepped", stepper)
@@ -96,6 +123,7 @@ def test_a_big_stepper_steps_and_plays_quickly_in_lab(page, lab):
     for index in range(1, total + 1):
         shown_frame(stepper, index, total)
         assert current_box(stepper)[0] == boxes[index], index
+    assert stepper.evaluate(SHOWN) == drawn(big.frames[total])
 
     # past max_frames (5), the kernel makes each frame when the learner gets there
     small = page.locator(".minigrad-stepper").nth(1)
@@ -109,7 +137,8 @@ def test_a_big_stepper_steps_and_plays_quickly_in_lab(page, lab):
 
 
 def test_a_saved_big_stepper_opens_and_plays_without_running(page, lab, tmp_path):
-    boxes, windowed = expected()
+    big, _ = expected()
+    boxes = [frame.box for frame in big.plan]
     total = len(boxes) - 1
     book = notebook()
     client = NotebookClient(book, timeout=120, kernel_name="python3",
