@@ -127,16 +127,19 @@ def narrate_group(steps: list, model: GraphModel, total: int) -> str:
     carrying = [e for e in range(edges)
                 if any(step.sent[e][2] is not None for step in steps if len(step.sent) > e)]
     factors = {e: _common_factor(steps, e) for e in carrying}
+    # the learner's names are for single tensors, not for a run: a formula symbol
+    # that is one of them is said neutrally ("result", "input")
+    symbols = _neutral(formula, model) if model.learner_names else None
     terms = []
     for e in carrying:
         if inputs is None:
             continue
-        term = formula.term(inputs[e])
+        term = _term(formula, inputs[e], symbols)
         if factors[e] is not None and not term.endswith(f"= {factors[e]}"):
             term += f" = {factors[e]}"
         terms.append(term)
     if inputs is None:
-        terms = [formula.term(n) for n in formula.inputs]
+        terms = [_term(formula, n, symbols) for n in formula.inputs]
     shared = set(factors.values())
     if carrying and len(shared) == 1 and None not in shared:
         factor = shared.pop()
@@ -203,6 +206,19 @@ def _common_factor(steps: list, e: int) -> str | None:
     if flat.size and np.all(np.isfinite(flat)) and np.allclose(flat, flat[0], rtol=1e-4, atol=0):
         return number(flat[0])
     return None
+
+
+def _neutral(formula, model: GraphModel) -> dict:
+    """Formula symbol -> "result" or "input", for the symbols that are learner's names."""
+    found = {}
+    if formula.output.split("_")[0] in model.learner_names:
+        found[formula.output] = "result"
+    for name in formula.inputs:
+        if name.split("_")[0] in model.learner_names:
+            found[name] = _indexed(name, "input")
+    for name, shown in list(found.items()):
+        found.setdefault(name.split("_")[0], shown.split("_")[0])
+    return found
 
 
 def _symbols(step, formula, inputs, model: GraphModel) -> dict:

@@ -160,3 +160,17 @@ def test_issue_17s_example_builds_a_small_stepper():
     assert len(stepper.steps) == 15_000 and len(stepper.frames) == 11
     assert state_bytes(stepper) < 5_000_000
     assert len(groups(stepper.svg, "node")) == 11
+
+
+def test_a_runs_sentence_never_reuses_a_learners_name_for_a_formula_symbol():
+    x = minigrad.ones(3, requires_grad=True)
+    h = x
+    for _ in range(6):
+        h = (h * 0.1).exp()
+    named = BackwardStepper(h.sum(), names={"x": x}).texts
+    plain = BackwardStepper(h.sum()).texts
+    assert "(d(z)/d(self) = other = 0.1)" in named[3] and "(dz/dself = other = 0.1)" in plain[3]
+    # ExpBackward0's formula says y = exp(x): the learner's x is another tensor
+    assert named[2].startswith("ExpBackward0 × 6: steps 2–12 of 14, every 2nd step; ")
+    assert "(d(y)/d(input) = exp(input) = y)" in named[2]
+    assert "(dy/dx = exp(x) = y)" in plain[2]
