@@ -164,7 +164,7 @@ def test_a_collapsed_chain_steps_through_its_run_in_one_frame():
     stepper.step().step()
     assert stepper.current_steps == stepper.steps[1:31]
     assert stepper.text == ("MulBackward0 × 30: steps 2–31 of 32; each multiplies the gradient "
-                            "by 2 (dz/dself = other = 2); the last sends 1.074e+09 each to x.")
+                            "by 2 (d(z)/d(self) = other = 2); the last sends 1.074e+09 each to x.")
     assert "current" in groups(stepper.svg, "node")[stepper.model.box_of[engine[1].node]].get(
         "class").split()
     out.backward()
