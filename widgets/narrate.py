@@ -212,10 +212,10 @@ def _neutral(formula, model: GraphModel) -> dict:
     """Formula symbol -> "result" or "input", for the symbols that are learner's names."""
     found = {}
     if formula.output.split("_")[0] in model.learner_names:
-        found[formula.output] = "result"
+        found[formula.output] = _("result")
     for name in formula.inputs:
         if name.split("_")[0] in model.learner_names:
-            found[name] = _indexed(name, "input")
+            found[name] = _indexed(name, _("input"))
     for name, shown in list(found.items()):
         found.setdefault(name.split("_")[0], shown.split("_")[0])
     return found
