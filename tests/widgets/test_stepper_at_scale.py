@@ -174,3 +174,20 @@ def test_a_runs_sentence_never_reuses_a_learners_name_for_a_formula_symbol():
     assert named[2].startswith("ExpBackward0 × 6: steps 2–12 of 14, every 2nd step; ")
     assert "(d(y)/d(input) = exp(input) = y)" in named[2]
     assert "(dy/dx = exp(x) = y)" in plain[2]
+
+
+def test_quiz_mode_on_a_collapsed_run_asks_about_its_first_step_then_shows_the_run():
+    x = minigrad.ones(3, requires_grad=True)
+    h = x
+    for _ in range(10):
+        h = h * 0.5
+    stepper = BackwardStepper(h.sum(), names={"x": x}, quiz=True)
+    engine = list(backward_steps(h.sum()))
+    assert stepper.answer("1") is True and stepper.index == 1
+    first = stepper.plan[2].steps[0]
+    assert stepper.question == "What gradient will MulBackward0 send to MulBackward0?"
+    assert stepper.answer(str(first.sent[0][2].tolist())) is True
+    assert stepper.index == 2 and len(stepper.current_steps) == 10
+    assert stepper.question == "What will x.grad be after this step?"
+    assert stepper.answer(str(engine[-1].leaf_grad.tolist())) is True
+    assert stepper.question is None and stepper.index == len(stepper.frames) - 1
