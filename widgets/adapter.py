@@ -65,17 +65,17 @@ def library(values):
 
 def is_leaf_node(node) -> bool:
     """An ``AccumulateGrad`` node (the end of a path at a leaf tensor): in torch,
-    the node with a ``.variable``. (Asked once per kind of torch node: every
-    node of a kind has it or not, and asking a torch node that has not raises.)"""
-    if isinstance(node, Node):
-        return isinstance(node, AccumulateGrad)
+    the node with a ``.variable``. Asked once per kind of node (every node of a
+    kind is one or not; a big graph asks tens of thousands of times, and asking
+    a torch node for an attribute it has not raises, which is slow)."""
     kind = type(node)
-    if kind not in _HAS_VARIABLE:
-        _HAS_VARIABLE[kind] = hasattr(node, "variable")
-    return _HAS_VARIABLE[kind]
+    if kind not in _LEAF_KINDS:
+        _LEAF_KINDS[kind] = (isinstance(node, AccumulateGrad) if isinstance(node, Node)
+                             else hasattr(node, "variable"))
+    return _LEAF_KINDS[kind]
 
 
-_HAS_VARIABLE: dict = {type(None): False}
+_LEAF_KINDS: dict = {type(None): False}  # kind of node -> is it an AccumulateGrad?
 
 
 def order(roots) -> list:

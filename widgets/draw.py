@@ -136,12 +136,13 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
     # Courier: Graphviz sizes boxes by its metrics, and every browser's fallback
     # monospace font has the same advance (0.6 em), so labels fit their boxes on
     # any machine (with Helvetica, a browser without it draws wider text).
-    graph = Digraph(name=summary(model), graph_attr={"rankdir": "TB", "nodesep": "0.3",
+    said = summary(model)
+    graph = Digraph(name=said, graph_attr={"rankdir": "TB", "nodesep": "0.3",
                                                       "ranksep": "0.35"},
                     node_attr={"shape": "box", "style": "filled", "fontname": FONT,
                                "fontsize": "11", "color": "#666666", "margin": "0.1,0.04"},
                     edge_attr={"fontname": FONT, "fontsize": "10", "color": "#555555"})
-    graph.summary = summary(model)
+    graph.summary = said
     for box in model.boxes.values():
         graph.node(box.id, graphviz.nohtml(_label(labels[box.id])), id=box.id,
                    fillcolor=FILL[box.kind], tooltip=graphviz.escape(_tooltip(box)),

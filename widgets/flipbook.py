@@ -62,7 +62,9 @@ class FlipBook(Sequence):
         for arrow_id in model.arrows:
             longest = max((lines[0] for _, lines in self.texts[arrow_id]), key=len)
             arrows[arrow_id] = f"  {longest}  " if longest else ""
-        self.root = ET.fromstring(render_svg(digraph(model, reserved, arrows), engine))
+        graph = digraph(model, reserved, arrows)
+        self.summary = graph.summary  # "graph of out: 4 operations, 1 leaf"
+        self.root = ET.fromstring(render_svg(graph, engine))
         self.groups = {g.get("id"): g for g in self.root.iter(f"{{{SVG}}}g") if g.get("id")}
         _slim(self.root)
         self.root.set("role", "img")

@@ -182,6 +182,8 @@ def _last_sent(steps: list, model: GraphModel) -> str:
 def _common_factor(steps: list, e: int) -> str | None:
     """The one number every step's edge ``e`` multiplied the gradient by, if
     there is one (sent / received, for all the steps at once)."""
+    if len(steps) > 2 and _common_factor(steps[:2], e) is None:
+        return None  # the first two differ already: no need to read them all
     received, sent = [], []
     for step in steps:
         if len(step.sent) <= e or step.sent[e][2] is None or step.grad_outputs[0] is None:

@@ -51,7 +51,6 @@ import html
 import ipywidgets as w
 import traitlets
 from .adapter import is_leaf_node, steps
-from .draw import summary
 from .flipbook import FlipBook
 from .frames import frame_html, plan_frames, sentence_lines
 from .graph import GraphModel, named_tensors
@@ -99,7 +98,7 @@ class BackwardStepper(StaticFallback, w.VBox):
         self._frames = w.Stack(pages + [self._later] * (len(self.plan) - kept),
                                selected_index=0)
         self._picture = w.HTML(self.frames.picture_html(
-            f"{summary(self.model)}; the sentence above says what the frame shows"))
+            f"{self.frames.summary}; the sentence above says what the frame shows"))
         self._play = w.Play(min=0, max=last, interval=self.interval, description="play",
                             tooltip="play backward step by step")
         self._slider = w.IntSlider(min=0, max=last, description="frame",
