@@ -130,28 +130,68 @@ def lesson(stem: str):
     return nbformat.read(REPO / "notebooks" / f"{stem}.ipynb", as_version=4).cells
 
 
-def test_lesson_9_says_when_sgd_with_momentum_is_ahead_of_adam():
-    """Answer 2's race, step by step, with the lesson's own data, model and loss."""
+def lesson_9_namespace(cells, extra: str) -> dict:
+    """Lesson 9's data, model and loss (its own cells), then ``extra``, run quietly."""
     import contextlib
     import io
 
     import matplotlib
     matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+    namespace = {"display": lambda *args, **kwargs: None}
+    setup = [c.source for c in cells if c.cell_type == "code"
+             and ("import base64" in c.source or "def two_moons" in c.source
+                  or "loss_fn =" in c.source or "print(model)" in c.source)]
+    with contextlib.redirect_stdout(io.StringIO()):
+        for source in setup + [extra]:
+            exec(source, namespace)
+    matplotlib.pyplot.close("all")
+    return namespace
+
+
+def test_lesson_9_relu_and_tanh_both_separate_the_moons():
+    cells = lesson("09_train_your_first_network")
+    answer = next(c.source for c in cells if c.cell_type == "markdown" and "first_losses" in c.source)
+    assert "Both separate the moons." in answer
+    helper = re.search(r"```python\n(.*?)network = ", answer, re.S).group(1)
+    namespace = lesson_9_namespace(cells, helper)
+    torch, nn, X, y = (namespace[k] for k in ("torch", "nn", "X", "y"))
+    for activation in (nn.ReLU, nn.Tanh):
+        model, _ = namespace["first_losses"](
+            lambda: nn.Sequential(nn.Linear(2, 16), activation(), nn.Linear(16, 16),
+                                  activation(), nn.Linear(16, 2)),
+            lambda p: torch.optim.Adam(p, lr=0.02), 300)
+        with torch.no_grad():
+            assert (model(X).argmax(dim=1) == y).float().mean().item() == 1.0, activation
+
+
+def test_lesson_8_without_zero_grad_ends_further_than_it_started():
+    cells = lesson("08_pitfalls")
+    text = next(c.source for c in cells if c.cell_type == "markdown"
+                and "further from the minimum than where it started" in c.source)
+    assert "toward the minimum at 0" in text
+    printed = next("".join(o.get("text", "") for o in c.outputs) for c in cells
+                   if c.cell_type == "code" and "def train(zero_grad" in c.source)
+    with_zero = eval(re.search(r"with zero_grad: +(\[.*\])", printed).group(1))
+    without = eval(re.search(r"without zero_grad: *(\[.*\])", printed).group(1))
+    source = next(c.source for c in cells if c.cell_type == "code" and "def train(zero_grad" in c.source)
+    assert "w = torch.tensor(1.0, requires_grad=True)" in source
+    start = 1.0
+    assert all(0 < b < a for a, b in zip([start] + with_zero, with_zero))  # shrinks toward 0
+    assert min(without) < 0 and abs(without[-1]) > start  # overshoots, ends further away
+
+
+def test_lesson_9_says_when_sgd_with_momentum_is_ahead_of_adam():
+    """Answer 2's race, step by step, with the lesson's own data, model and loss."""
     cells = lesson("09_train_your_first_network")
     answer = next(c.source for c in cells if c.cell_type == "markdown" and "first_losses" in c.source)
     said = re.search(r"ahead of Adam for the first (\d+) steps.*?steps (\d+) to (\d+).*?"
                      r"from step (\d+) on, and far ahead after (\d+) steps", answer, re.S)
     assert said, "answer 2's wording changed: update this test"
     ahead_until, behind_from, behind_until, again_from, last = map(int, said.groups())
-    namespace = {"display": lambda *args, **kwargs: None}
-    setup = [c.source for c in cells if c.cell_type == "code"
-             and ("import base64" in c.source or "def two_moons" in c.source
-                  or "loss_fn =" in c.source or "print(model)" in c.source)]
     race = re.search(r"```python\n(.*?)linear, _ =", answer, re.S).group(1)
-    with contextlib.redirect_stdout(io.StringIO()):
-        for source in setup + [race]:
-            exec(source, namespace)
-    matplotlib.pyplot.close("all")
+    namespace = lesson_9_namespace(cells, race)
     sgd, adam = namespace["sgd"], namespace["adam"]
     ahead = {step: sgd[step] < adam[step] for step in range(1, last + 1)}
     assert all(ahead[s] for s in range(1, ahead_until + 1)), ahead
