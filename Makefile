@@ -35,7 +35,7 @@ lab: lab-setup
 # them assignments/ with the STUDENT versions that lesson 0 links (the repo's
 # notebooks/assignments/ holds the instructor notebooks, with solutions). Made
 # once by `minigrad-kit lessons`; an existing copy (the learner's work) is kept.
-COURSE := course
+COURSE := my-lessons
 
 # Stored outputs (graphs, steppers, plots) show on first open only in trusted
 # notebooks; the lessons are the kit's own, so trust them. JupyterLab's

@@ -82,10 +82,11 @@ def lab(tmp_path_factory):
                JUPYTER_RUNTIME_DIR=str(base / "runtime"),
                JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
                JUPYTERLAB_SETTINGS_DIR=str(base / "settings"), MPLBACKEND="Agg")
-    # what `make lab` does before it starts Lab: trust the lessons (so stored
-    # outputs render unrun) and switch the news pop-up off
-    subprocess.run(["make", "-s", "-C", str(REPO), "lab-setup"], env=env, check=True,
-                   capture_output=True)
+    # what `make lab` does before it starts Lab: copy the learner's course, trust
+    # the lessons (so stored outputs render unrun), switch the news pop-up off
+    # (the course goes into the test's folder, not the repository)
+    subprocess.run(["make", "-s", "-C", str(REPO), "lab-setup", f"COURSE={base / 'my-lessons'}"],
+                   env=env, check=True, capture_output=True)
     token, port = secrets.token_hex(16), free_port()
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
                "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
