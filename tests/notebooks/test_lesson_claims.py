@@ -222,3 +222,59 @@ def test_lesson_7_float32_claims():
     estimate = ((x + eps) ** 3 - (x - eps) ** 3) / (2 * eps)
     error = ((estimate - 3 * x ** 2) / (3 * x ** 2)).abs()
     assert bool((error > 0.01).all()) and bool((error < 0.1).all()), error
+
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+SVG_BLOCK = re.compile(r"<svg\b.*?</svg>", re.S)
+
+
+def stored_drawings(path: Path) -> list[str]:
+    """Every SVG a lesson stores: graph outputs, and the pictures inside its saved widgets."""
+    notebook = nbformat.read(path, as_version=4)
+    found = [svg_of(cell) for cell in notebook.cells if cell.cell_type == "code" and svg_of(cell)]
+    state = notebook.metadata.get("widgets", {}).get(
+        "application/vnd.jupyter.widget-state+json", {}).get("state", {})
+    for model in state.values():
+        value = model.get("state", {}).get("value")
+        if isinstance(value, str) and "<svg" in value:
+            found += SVG_BLOCK.findall(value)
+    return found
+
+
+def overflowing_labels(svg: str) -> list:
+    """Texts wider than their box (Courier: 0.6 em per character, as Graphviz measures)."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(svg)
+    found = []
+    for group in root.iter(f"{SVG_NS}g"):
+        if "node" not in (group.get("class") or "").split():
+            continue
+        polygon = group.find(f".//{SVG_NS}polygon")
+        if polygon is None:
+            continue
+        xs = [float(point.split(",")[0]) for point in polygon.get("points").split()]
+        for text in group.iter(f"{SVG_NS}text"):
+            width = 0.6 * float(text.get("font-size", "11")) * len(
+                (text.text or "").replace("\xa0", " "))
+            x = float(text.get("x"))
+            start = {"start": x, "middle": x - width / 2, "end": x - width}[
+                text.get("text-anchor", "start")]
+            if start < min(xs) - 0.5 or start + width > max(xs) + 0.5:
+                found.append((group.get("id"), text.text))
+    return found
+
+
+@pytest.mark.parametrize("path", LESSONS, ids=[p.stem for p in LESSONS])
+def test_labels_fit_their_boxes_in_every_drawing_the_lesson_stores(path):
+    for svg in stored_drawings(path):
+        assert 'font-family="Courier,monospace"' in svg  # the metric above is Courier's
+        assert overflowing_labels(svg) == [], path.name
+
+
+def test_the_lessons_store_drawings_to_measure():
+    counts = {p.stem: len(stored_drawings(p)) for p in LESSONS}
+    assert all(counts[stem] for stem in ("01_a_scalar_by_hand", "02_tensors_that_track_history",
+                                         "03_gradients", "04_inside_backward",
+                                         "05_build_the_engine_yourself",
+                                         "09_train_your_first_network")), counts
