@@ -42,6 +42,11 @@ INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a "
     "single memory location. Please clone() the tensor before performing the operation."
 )
+PARTIAL_OVERLAP = (
+    "unsupported operation: some elements of the input tensor and the written-to tensor "
+    "refer to a single memory location. Please clone() the tensor before performing the "
+    "operation."
+)
 EXPANDED_WRITE_WARNING = (
     "Use of {op} on expanded tensors is deprecated. Please clone() the tensor before "
     "performing this operation. This also applies to advanced indexing e.g. "

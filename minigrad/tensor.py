@@ -48,8 +48,9 @@ class Tensor:
     legacy constructor ``Tensor([1, 2])`` makes a float32 tensor.
     """
 
-    __slots__ = ("_data", "dtype", "_requires_grad", "grad_fn", "_output_nr", "_grad",
-                 "_version_cell", "_base", "_accumulator", "_leaf_hooks", "__weakref__")
+    __slots__ = ("_data", "dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad",
+                 "_version_cell", "_base", "_view_version", "_accumulator", "_leaf_hooks",
+                 "__weakref__")
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
     def __init__(self, data=(), *, requires_grad: bool = False):
@@ -61,12 +62,13 @@ class Tensor:
               output_nr: int = 0, version: _Version | None = None, base=None) -> None:
         self._data = data
         self.dtype = _DTYPE_OF[data.dtype]
-        self.grad_fn = grad_fn
+        self._grad_fn = grad_fn
         self._requires_grad = grad_fn is not None or requires_grad
         self._output_nr = output_nr
         self._grad = None
         self._version_cell = version  # made when first needed (see _version_counter)
         self._base = base
+        self._view_version = None  # a view: the version its grad_fn describes (see grad_fn)
         self._accumulator = None
         self._leaf_hooks = None
         if requires_grad and self.dtype.category != 2:
@@ -84,10 +86,10 @@ class Tensor:
             return tensor
         tensor._data = data  # (_init, inlined: this runs once per operation)
         tensor.dtype = _DTYPE_OF[data.dtype]
-        tensor.grad_fn = grad_fn
+        tensor._grad_fn = grad_fn
         tensor._requires_grad = grad_fn is not None
         tensor._output_nr = output_nr
-        tensor._grad = tensor._base = tensor._accumulator = tensor._leaf_hooks = None
+        tensor._grad = tensor._accumulator = tensor._leaf_hooks = tensor._view_version = None
         tensor._version_cell = version
         tensor._base = base
         return tensor
@@ -122,8 +124,25 @@ class Tensor:
         self._version_counter.value += 1
 
     @property
+    def grad_fn(self):
+        """The node that computed this tensor (None for a leaf).
+
+        A view whose memory was changed in place since (through its base or another
+        view) gets a new node describing it as elements of its base's memory,
+        ``AsStridedBackward0``, as in PyTorch (see ``ops.strided``)."""
+        if self._view_version is not None and self._view_version != self._version_cell.value:
+            ops.regenerate_grad_fn(self)
+        return self._grad_fn
+
+    @grad_fn.setter
+    def grad_fn(self, node) -> None:
+        self._grad_fn = node
+
+    @property
     def requires_grad(self) -> bool:
         """Whether operations on this tensor are recorded for backward."""
+        if self._view_version is not None and self._view_version != self._version_cell.value:
+            ops.regenerate_grad_fn(self)  # (its base may have joined the graph since)
         return self._requires_grad
 
     @requires_grad.setter
@@ -204,8 +223,9 @@ class Tensor:
 
     def _gradient_edge(self):
         """The (node, input_nr) a gradient for this tensor must be sent to."""
-        if self.grad_fn is not None:
-            return self.grad_fn, self._output_nr
+        node = self._grad_fn if self._view_version is None else self.grad_fn
+        if node is not None:
+            return node, self._output_nr
         accumulator = self._accumulator() if self._accumulator is not None else None
         if accumulator is None:
             accumulator = AccumulateGrad(self)
@@ -224,11 +244,11 @@ class Tensor:
 
     def detach(self) -> "Tensor":
         """A tensor sharing this one's data, cut from the graph."""
-        return Tensor._make(self._data, version=self._version_counter, base=self)
+        return Tensor._make(self._data, version=self._version_counter)
 
     def detach_(self) -> "Tensor":
         """Cut this tensor from the graph, in place (it becomes a leaf)."""
-        self.grad_fn = None
+        self._grad_fn = self._view_version = None
         self._requires_grad = False
         return self
 
@@ -297,6 +317,19 @@ class Tensor:
     def get_device(self) -> int:
         """The index of the GPU holding the data; -1 for the CPU."""
         return -1
+
+    def stride(self, dim: int | None = None):
+        """How many elements to step in memory along each dim (or along ``dim``)."""
+        return ops.stride(self, None if dim is None else ops.normalize_dim(dim, self.ndim))
+
+    def storage_offset(self) -> int:
+        """Where the first element sits in the memory, in elements."""
+        return ops.storage_offset(self)
+
+    def as_strided(self, size, stride, storage_offset=None):
+        """A view of this tensor's memory: element ``i`` at
+        ``storage_offset + sum(i_k * stride_k)``."""
+        return ops.as_strided(self, size, stride, storage_offset)
 
     def is_contiguous(self) -> bool:
         return bool(self._data.flags.c_contiguous)

@@ -146,7 +146,10 @@ class Node:
         record = False
         if grad_mode._enabled:
             for x in inputs:
-                if getattr(x, "_requires_grad", False):
+                # (``requires_grad`` for a view: its base may have joined the graph
+                # by an in-place change since the view was made)
+                if getattr(x, "_requires_grad", False) or (
+                        getattr(x, "_view_version", None) is not None and x.requires_grad):
                     record = True
                     break
         # Not __init__: most nodes are never recorded (everything computed
@@ -160,15 +163,18 @@ class Node:
             result = node.forward(*arrays, **params)
         finally:
             restore_float_errors(token)
-        # A view shares memory, and so the version counter, with its base.
+        # A view shares memory, and so the version counter, with its base; it
+        # remembers the version its grad_fn describes (see Tensor.grad_fn).
         if cls.is_view:
             base = inputs[0]
             version = base._version_counter
             if base._base is not None:
                 base = base._base
+            output = _tensor.Tensor._make(result, grad_fn=node if record else None,
+                                          version=version, base=base)
+            output._view_version = version.value
             if not record:
-                return _tensor.Tensor._make(result, version=version, base=base)
-            output = _tensor.Tensor._make(result, grad_fn=node, version=version, base=base)
+                return output
         elif not record:
             return _tensor.Tensor._make(result)
         else:

@@ -26,7 +26,7 @@ import numpy as np
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
-           "slice_part", "index", "cat", "flip", "gather", "scatter", "as_constant", "zeros",
+           "slice_part", "index", "as_strided_backward", "cat", "flip", "gather", "scatter", "as_constant", "zeros",
            "tanh_backward", "sigmoid_backward", "threshold_backward", "select_backward",
            "slice_backward", "index_backward", "value_selecting_backward"]
 
@@ -224,6 +224,15 @@ def scatter(src, shape, dim, indices):
     return reduction.scatter_of(src, shape, dim, indices)
 
 
+def as_strided_backward(grad, base_geometry, size, stride, storage_offset):
+    """The gradient of a view described by where it sits in its base's memory
+    (AsStridedBackward0): ``grad`` added back at those elements."""
+    if _is_tensor(grad):
+        return strided.as_strided_backward_tensor(grad, base_geometry, size, stride,
+                                                  storage_offset)
+    return strided.as_strided_backward_of(grad, base_geometry, size, stride, storage_offset)
+
+
 def as_constant(array, like):
     """A NumPy array computed by a formula, as the kind ``like`` is (a Tensor
     outside the graph, or the array itself)."""
@@ -295,3 +304,4 @@ from .. import tensor as _tensor  # noqa: E402
 from ..autograd.broadcast import expand_array  # noqa: E402
 from . import arithmetic, indexing, linalg, pointwise, reduction  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
+from . import strided  # noqa: E402

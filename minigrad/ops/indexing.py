@@ -26,6 +26,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
 from ._common import is_tensor, normalize_dim
+from .strided import check_no_partial_overlap
 
 __all__ = ["getitem", "setitem", "select", "slice_dim", "index_put_into"]
 
@@ -192,52 +193,6 @@ class IndexPutBackward0(Node):
         return grad_self, grad_values
 
 
-class CopySlices(Node):
-    formula = Formula("y",
-                      "x with value written into the view x[basic] (then at [advanced] within it)",
-                      grad={"x": "G with zeros where the view was written",
-                            "value": "G read back there"},
-                      note="``x[0] = v`` or ``x[1:, [0, 2]] = v`` on a tensor in the graph.")
-
-    formula_on_arrays = False  # (its backward builds masks as Tensors)
-
-    def forward(self, x, value, basic, advanced):
-        # Where the view was written. Not a saved value (torch shows none), but
-        # let go after backward as torch lets go of the write's node, so that
-        # a second backward fails the same way.
-        self.written = (basic, advanced)
-        out = x.copy()
-        view = out[basic + (Ellipsis,)]  # (the Ellipsis keeps a 0-dim result a view)
-        view[advanced if advanced is not None else Ellipsis] = value
-        return out
-
-    def release_saved(self) -> None:
-        super().release_saved()
-        self.written = None
-
-    def backward(self, grad):
-        from ..tensor import Tensor
-        from .pointwise import where
-
-        if self.written is None:
-            raise RuntimeError(errors.BACKWARD_TWICE)
-        basic, advanced = self.written
-        grad_x = grad_value = None
-        if self.needs_input_grad[0]:
-            # select, not multiply: the written places get 0 even from a NaN or -1
-            untouched = np.ones(grad.shape, dtype=bool)
-            untouched[basic + (Ellipsis,)][advanced if advanced is not None else Ellipsis] = False
-            grad_x = where(Tensor._make(untouched), grad, grad.new_zeros(()))
-        if self.needs_input_grad[1]:
-            grad_value = grad[basic]
-            if advanced is not None:
-                grad_value = grad_value[advanced]
-        return grad_x, grad_value
-
-    def name(self) -> str:
-        return "torch::autograd::CopySlices"
-
-
 def _save_index(node, index) -> None:
     """Save an index as torch does: each index array on its own, as a tensor
     (freed after backward, so a second backward fails as in torch); ints and
@@ -329,6 +284,8 @@ def _as_index_array(item, dim, x_shape, position=None):
         )
     size = x_shape[dim]
     bad = array[(array >= size) | (array < -size)]
+    if bad.size and size == 0:
+        raise IndexError("index is out of bounds for dimension with size 0")
     if bad.size:
         raise IndexError(
             f"index {int(bad.flat[0])} is out of bounds for dimension "
@@ -580,11 +537,11 @@ def setitem(x, index, value):
     if advanced is None:
         # torch's copy_to: a value of another shape is viewed without its leading
         # 1s and expanded to the target; a 0-dim value fills it.
-        target = x._data[basic].shape
-        if source.shape != target and source.ndim:
+        target_shape = x._data[basic].shape
+        if source.shape != target_shape and source.ndim:
             source = source.view(_without_leading_ones(source.shape))
-            if source.shape != target:
-                source = source.expand(target)
+            if source.shape != target_shape:
+                source = source.expand(target_shape)
     else:
         if _without_leading_ones(source.shape) != source.shape:
             source = source.view(_without_leading_ones(source.shape))  # index_put_ broadcasts
@@ -592,28 +549,29 @@ def setitem(x, index, value):
         if not is_expandable_to(source.shape, written.shape):
             raise RuntimeError(errors.INDEX_PUT_SHAPE_MISMATCH.format(
                 value=list(source.shape), target=list(written.shape)))
+    # torch writes through a view: x[1:, 0] = v is x[1:, 0].copy_(v) (an in-place
+    # change of a view, recorded on x as CopySlices, see inplace.rebase)
+    target = getitem(x, basic) if is_view else x
     written = True
-    if has_internal_overlap(x._data):
-        # an expanded tensor: torch refuses to write into a view whose elements share
-        # memory, or (index_put_) warns; and it writes only the elements indexed
-        if not is_view or has_internal_overlap(x._data[basic + (Ellipsis,)]):
-            if advanced is None:
-                raise RuntimeError(errors.INTERNAL_OVERLAP)
-            warnings.warn(errors.EXPANDED_WRITE_WARNING.format(
-                op="index_put_", index="indices", value="tensor"), UserWarning, stacklevel=3)
-        written = np.zeros(x.shape, dtype=bool)
-        view = written[basic + (Ellipsis,)] if is_view else written
-        view[advanced if advanced is not None else Ellipsis] = True
-    if is_view:
-        result = CopySlices.apply(x, source, cast_to=x.dtype, basic=basic, advanced=advanced)
-    elif advanced is not None:
-        result = IndexPutBackward0.apply(x, source, cast_to=x.dtype, index=advanced,
+    if has_internal_overlap(target._data):
+        # an expanded tensor: torch refuses to write where elements share memory,
+        # or (index_put_) warns and writes only the elements indexed
+        if advanced is None:
+            raise RuntimeError(errors.INTERNAL_OVERLAP)
+        warnings.warn(errors.EXPANDED_WRITE_WARNING.format(
+            op="index_put_", index="indices", value="tensor"), UserWarning, stacklevel=3)
+        written = np.zeros(target.shape, dtype=bool)
+        written[advanced] = True
+    if advanced is not None or source.shape == target.shape or source.ndim:
+        check_no_partial_overlap(target._data, source._data)  # (copy_ and index_put_ do)
+    if advanced is not None:
+        result = IndexPutBackward0.apply(target, source, cast_to=x.dtype, index=advanced,
                                          accumulate=False)
-    elif source.shape == x.shape or source.ndim:
-        result = CopyBackwards.apply(x, source, cast_to=x.dtype)
+    elif source.shape == target.shape or source.ndim:
+        result = CopyBackwards.apply(target, source, cast_to=x.dtype)
     else:
-        result = FillBackward3.apply(x, source, cast_to=x.dtype)
-    rebase(x, result, overlap_ok=True, where=written)
+        result = FillBackward3.apply(target, source, cast_to=x.dtype)
+    rebase(target, result, overlap_ok=True, where=written)
 
 
 def _without_leading_ones(shape) -> tuple:

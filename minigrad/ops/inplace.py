@@ -6,7 +6,11 @@ step updates weights). Outside it:
 * on a leaf that requires grad they are refused (PyTorch's error): its
   ``.grad`` would no longer be the gradient of anything;
 * on other tensors the op is recorded: the tensor's ``grad_fn`` becomes the
-  op's node (``AddBackward0`` for ``add_``).
+  op's node (``AddBackward0`` for ``add_``);
+* on a view (``y[0].mul_(2)``) the op is recorded on the view's base, whose
+  ``grad_fn`` becomes ``CopySlices`` (the op's node, applied to the viewed part
+  of the gradient); the view's becomes ``AsStridedBackward0``, as do those of the
+  base's other views when next asked (see ``strided``).
 
 Every in-place change increments the tensor's version counter, so a
 backward that needs the old value fails loudly instead of silently using
@@ -21,11 +25,12 @@ from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.broadcast import has_internal_overlap
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, _sequence
 from . import fn
+from .strided import as_strided, check_no_partial_overlap, geometry, move_retain_grad, regenerate_grad_fn
 from ._common import is_tensor
 
-__all__ = ["inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy"]
+__all__ = ["inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy", "CopySlices"]
 
 
 class ZeroBackward0(Node):
@@ -115,15 +120,8 @@ def check_inplace(x) -> None:
         return
     if x.grad_fn is None:
         raise RuntimeError(errors.LEAF_INPLACE)
-    base = x._base
-    if base is not None and base.requires_grad:
-        if base.grad_fn is None:
-            raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
-        raise RuntimeError(
-            "minigrad does not record in-place changes to a view of a tensor that requires "
-            "grad (PyTorch would rewrite the base's history with CopySlices). Use an "
-            "out-of-place operation instead, e.g. y = y.add(1) rather than y.add_(1)."
-        )
+    if x._view_version is not None and x._base.requires_grad and x._base.grad_fn is None:
+        raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
 
 
 def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
@@ -132,7 +130,11 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
     An ``x`` whose elements share memory (an expanded tensor) is refused, as torch
     refuses it, unless the op only fills (``overlap_ok``: ``zero_``, ``fill_(number)``),
     which writes one value everywhere. ``where``: a mask of the elements to write
-    (for an index_put_ into an expanded tensor, whose other elements alias them)."""
+    (for an index_put_ into an expanded tensor, whose other elements alias them).
+
+    When ``x`` is a view, the change is recorded on its base, as PyTorch records it:
+    the base's node becomes ``CopySlices`` (the op's node applied to the viewed
+    elements), and ``x`` gets ``AsStridedBackward0`` from there."""
     if not overlap_ok and has_internal_overlap(x._data):
         raise RuntimeError(errors.INTERNAL_OVERLAP)
     try:
@@ -140,10 +142,85 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
     except ValueError:  # read-only memory (a wrapped Python number, shared by graphs)
         raise RuntimeError(errors.INTERNAL_OVERLAP) from None
     x._version_counter.value += 1
-    if result.grad_fn is not None:
-        x.grad_fn = result.grad_fn
-        x._output_nr = result._output_nr
-        x._requires_grad = True
+    node = result._grad_fn
+    if node is None:
+        return
+    if x._view_version is not None:
+        base = x._base
+        copy_slices = CopySlices.of(base, x._data, node)
+        move_retain_grad(base, base._grad_fn, base._output_nr, copy_slices)
+        base._grad_fn, base._output_nr, base._requires_grad = copy_slices, 0, True
+        regenerate_grad_fn(x)
+        return
+    move_retain_grad(x, x._grad_fn, x._output_nr, node)
+    x._grad_fn, x._output_nr, x._requires_grad = node, result._output_nr, True
+
+
+class CopySlices(Node):
+    formula = Formula("base",
+                      "base with an in-place op fn applied to a view of it",
+                      grad={"base": "G, where the view is: fn's gradient for the view",
+                            "others": "fn's gradients for its other inputs"},
+                      note=("``y[0] = v``, ``y[0].mul_(2)``, ``y.t().add_(1)``: an in-place "
+                            "change through a view. The view's elements are found by "
+                            "their place in the base's memory."))
+
+    formula_on_arrays = False  # (it runs fn, another node, on the view's part of G)
+
+    @classmethod
+    def of(cls, base, view_array, fn: Node) -> "CopySlices":
+        """The node for ``fn`` (the in-place op's node, input 0 the view) applied
+        through a view (``view_array``) of ``base``: its edges are the base's, then
+        ``fn``'s other inputs'."""
+        node = cls()
+        node._sequence_nr = next(_sequence)
+        node.base_geometry, node.view_geometry = geometry(base._data), geometry(view_array)
+        node.fn = fn
+        if base._requires_grad:
+            first, meta = base._gradient_edge(), (base._data.shape, base._data.dtype)
+        else:
+            first, meta = (None, 0), None
+        node.next_functions = (first,) + fn.next_functions[1:]
+        node.needs_input_grad = (meta is not None,) + fn.needs_input_grad[1:]
+        node._input_meta = (meta,) + fn._input_meta[1:]
+        return node
+
+    def release_saved(self) -> None:
+        if self.fn is not None:
+            self.fn.release_saved()
+        self.fn = None  # (as torch lets go of it: a second backward fails)
+
+    def backward(self, grad):
+        from .shape import CloneBackward0
+
+        if self.fn is None:
+            raise RuntimeError(errors.BACKWARD_TWICE)
+        sizes, strides, base_offset = self.base_geometry
+        view_sizes, view_strides, view_offset = self.view_geometry
+        # G laid out as the base, and the view's elements of it (as torch does it)
+        result = inplace(empty_strided(sizes, strides, grad), copy, grad)
+        grad_slice = as_strided(result, view_sizes, view_strides, view_offset - base_offset)
+        grads = self.fn(CloneBackward0.apply(grad_slice, contiguous=True))
+        if not isinstance(grads, tuple):
+            grads = (grads,)
+        if grads[0] is None:
+            return (None,) + grads[1:]
+        inplace(grad_slice, copy, grads[0])
+        return (result,) + grads[1:]
+
+    def name(self) -> str:
+        return "torch::autograd::CopySlices"
+
+
+def empty_strided(sizes, strides, like):
+    """An uninitialised tensor with these sizes and strides (``like``'s dtype)."""
+    from ..tensor import Tensor
+
+    itemsize = like._data.itemsize
+    memory = np.empty(max(1, sum((n - 1) * s for n, s in zip(sizes, strides)) + 1)
+                      if 0 not in sizes else 0, like._data.dtype)
+    return Tensor._make(np.lib.stride_tricks.as_strided(
+        memory, tuple(sizes), tuple(s * itemsize for s in strides)))
 
 
 def _snapshot(x):
@@ -156,6 +233,10 @@ def _snapshot(x):
 def inplace(x, op, *args):
     """Apply ``op(x, *args)`` and store the result in ``x`` itself."""
     check_inplace(x)
+    if op is not fill:
+        for value in args:
+            if is_tensor(value):
+                check_no_partial_overlap(x._data, value._data)
     # The op reads a snapshot of x (same place in the graph, its own memory), so
     # what it saves for backward (x * w saves x) is the value x had before the
     # change, as torch's "original self"; x itself moves on to a new version.

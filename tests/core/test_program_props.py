@@ -93,7 +93,23 @@ INPLACE = {
     "fill_(other)": lambda lib, t, other: t.fill_(other.sum()),
 }
 
+# Views a write can go through (or around): each shares memory with its input.
+VIEWS = {
+    "[0]": lambda lib, t: t[0],
+    "[1:]": lambda lib, t: t[1:],
+    "[:, 1]": lambda lib, t: t[:, 1] if t.ndim >= 2 else t[1:],
+    "t": lambda lib, t: t.t() if t.ndim <= 2 else t,
+    "transpose(0, -1)": lambda lib, t: t.transpose(0, -1),
+    "unsqueeze(0)": lambda lib, t: t.unsqueeze(0),
+    "view(-1)": lambda lib, t: t.view(-1) if t.is_contiguous() else t.reshape(-1),
+    "[None, ...]": lambda lib, t: t[None, ...],
+}
+
 steps = st.one_of(
+    st.tuples(st.just("write through a view"), st.sampled_from(sorted(VIEWS)),
+              st.sampled_from(sorted(INPLACE)), st.integers(0, 99), st.integers(0, 99)),
+    st.tuples(st.just("write around a view"), st.sampled_from(sorted(VIEWS)),
+              st.sampled_from(sorted(INPLACE)), st.integers(0, 99), st.integers(0, 99)),
     st.tuples(st.just("unary"), st.sampled_from(sorted(UNARY)), st.integers(0, 99)),
     st.tuples(st.just("binary"), st.sampled_from(sorted(BINARY)), st.integers(0, 99),
               st.integers(0, 99)),
@@ -161,14 +177,6 @@ class Interpreter:
             return tensor, second
         return self.lib.tensor(0.5, dtype=self.lib.float64), False
 
-    def aliased_in_graph(self, tensor) -> bool:
-        """A view of a non-leaf, or a non-leaf with views in the pool."""
-        root = tensor._base if tensor._base is not None else tensor
-        if root.grad_fn is None:
-            return False
-        return tensor._base is not None or any(
-            t._base is root for t, _ in self.pool if t is not tensor)
-
     def add(self, label, tensor, second) -> None:
         self.pool.append((tensor, second))
         self.show(label, tensor, second)
@@ -234,13 +242,7 @@ class Interpreter:
         # and then any tensor: a gradient, which may be an expanded tensor)
         tensor, second = self.pick(k) if k % 8 == 1 else \
             self.pick_in_graph(k, leaves_too=k % 8 == 0)
-        if tensor is None or self.aliased_in_graph(tensor):
-            # Writes minigrad does not support yet (known gaps, on the board):
-            # - into a view of a non-leaf (torch rewrites the base's history with
-            #   CopySlices; minigrad refuses with a clear error, tested elsewhere);
-            # - into a non-leaf that has views in use (torch replays the views'
-            #   history, AsStridedBackward0; minigrad's views keep their old grad_fn).
-            # Writes into everything else, views of leaves included, are drawn.
+        if tensor is None:
             return
         other, second_other = self.pick(j)
         INPLACE[name](self.lib, tensor, other)
@@ -248,12 +250,52 @@ class Interpreter:
         if second_other:
             self.pool = [(t, s or t is tensor) for t, s in self.pool]
 
+    def view_of(self, view_name, k):
+        """A view of a pooled tensor that is in the graph (or None), put in the pool."""
+        tensor, second = self.pick_in_graph(k)
+        if tensor is None or tensor.ndim == 0 and view_name not in ("unsqueeze(0)", "[None, ...]",
+                                                                     "view(-1)", "t",
+                                                                     "transpose(0, -1)"):
+            return None, None, False
+        view = VIEWS[view_name](self.lib, tensor)
+        self.add(view_name, view, second)
+        return tensor, view, second
+
+    def step_write_through_a_view(self, view_name, name, k, j):
+        """An in-place op on a view of a non-leaf: torch records CopySlices on the
+        base, and the view's node becomes AsStridedBackward0."""
+        base, view, second = self.view_of(view_name, k)
+        if view is None:
+            return
+        other, second_other = self.pick(j)
+        INPLACE[name](self.lib, view, other)
+        self.show(f"{name} through {view_name}: view", view, second or second_other)
+        self.show(f"{name} through {view_name}: base", base, second or second_other)
+        if second_other:
+            self.pool = [(t, s or t is view or t is base) for t, s in self.pool]
+
+    def step_write_around_a_view(self, view_name, name, k, j):
+        """An in-place op on a non-leaf that has a view: the view's node is rebuilt
+        (AsStridedBackward0) from the base's new one."""
+        base, view, second = self.view_of(view_name, k)
+        if view is None:
+            return
+        other, second_other = self.pick(j)
+        INPLACE[name](self.lib, base, other)
+        self.show(f"{name} around {view_name}: base", base, second or second_other)
+        self.show(f"{name} around {view_name}: view", view, second or second_other)
+        if second_other:
+            self.pool = [(t, s or t is view or t is base) for t, s in self.pool]
+
     def step_hook(self, kind, k):
         tensor, _ = self.pick_in_graph(k, leaves_too=True)
         if tensor is None:
             return
         hook = {"double": lambda g: g * 2, "negate": lambda g: -g,
                 "observe": lambda g: None}[kind]
+        # PyTorch 2.13 crashes (segfault) in register_hook on a view whose base was
+        # changed in place since its grad_fn was last read; reading it first avoids that.
+        tensor.grad_fn  # noqa: B018
         tensor.register_hook(hook)
 
     def step_retain_grad(self, k):

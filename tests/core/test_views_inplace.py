@@ -2,7 +2,13 @@
 (``programs.assert_same_run``: values, printed text, grad_fn graphs, errors, warnings).
 
 * writing into an expanded tensor (a gradient of a sum is one): ``fill_``/``zero_``
-  work, the other in-place ops refuse, ``index_put_`` warns.
+  work, the other in-place ops refuse, ``index_put_`` warns;
+* an in-place change of a non-leaf that has views: the views' ``grad_fn`` is rebuilt
+  as ``AsStridedBackward0`` from the base's new node (else gradients through the view
+  would skip the change);
+* an in-place change through a view of a non-leaf: the base's node becomes
+  ``CopySlices`` (wrapping the op's node), the view's ``AsStridedBackward0``;
+* partial overlap between the written tensor and an operand is refused as in torch.
 """
 
 import numpy as np
@@ -62,4 +68,181 @@ def test_backward_into_an_expanded_grad_refuses_as_torch():
         grad, = lib.autograd.grad(x.sum(), x)
         x.grad = grad
         (x * 2).sum().backward()
+    assert_same_run(program)
+
+
+# ---- the base changes: its views' grad_fn is rebuilt ------------------------------
+
+VIEWS = {
+    "[0]": lambda t: t[0],
+    "[1:]": lambda t: t[1:],
+    "[:, 1]": lambda t: t[:, 1],
+    "t()": lambda t: t.t(),
+    "view(6)": lambda t: t.view(6),
+    "unsqueeze(1)": lambda t: t.unsqueeze(1),
+    "[0][1:]": lambda t: t[0][1:],
+    "t()[::2]": lambda t: t.t()[::2],
+    "expand": lambda t: t[:1].expand(3, 3),
+}
+
+CHANGES = {
+    "mul_(2)": lambda lib, y, x: y.mul_(2),
+    "add_(x)": lambda lib, y, x: y.add_(x),
+    "zero_()": lambda lib, y, x: y.zero_(),
+    "y[1] = x[0]": lambda lib, y, x: y.__setitem__(1, x[0]),
+    "y[0, 0] = 5.": lambda lib, y, x: y.__setitem__((0, 0), 5.0),
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES.values()), ids=list(CHANGES))
+@pytest.mark.parametrize("view", list(VIEWS.values()), ids=list(VIEWS))
+def test_views_of_a_changed_base_get_their_grad_fn_rebuilt(view, change):
+    def program(lib, rec):
+        x = _leaf(rec)
+        y = x * x
+        v = view(y)
+        rec.show("view before", v)
+        change(lib, y, x)
+        rec.show("view after", v)
+        rec.show("its saved geometry", (v.grad_fn._saved_size, v.grad_fn._saved_stride,
+                                        v.grad_fn._saved_storage_offset))
+        (v * v).sum().backward(retain_graph=True)
+        rec.show("x.grad", x.grad)
+        grad, = lib.autograd.grad((v.exp()).sum(), x, create_graph=True)
+        rec.show("grad", grad)
+        grad.sum().backward()
+        rec.show("x.grad", x.grad)
+    assert_same_run(program)
+
+
+def test_a_view_made_before_its_base_joined_the_graph():
+    def program(lib, rec):
+        w = rec.leaf([1.0, 2.0], dtype=np.float64)
+        out = lib.zeros(2, 2, dtype=lib.float64)
+        row = out[0]
+        rec.show("requires grad before", row.requires_grad)
+        out[0] = w * 2
+        rec.show("out", out)
+        rec.show("requires grad after", row.requires_grad)
+        rec.show("row", row)
+        (row * 3).sum().backward()
+        rec.show("w.grad", w.grad)
+    assert_same_run(program)
+
+
+def test_retain_grad_follows_the_tensor_to_its_new_node():
+    def program(lib, rec):
+        x = _leaf(rec)
+        y = x * 1
+        y.retain_grad()
+        row = y[0]
+        row.retain_grad()
+        y.mul_(2)
+        rec.show("retains", (y.retains_grad, row.retains_grad))
+        (y.sum() + row.sum()).backward()
+        rec.show("y.grad", y.grad)
+        rec.show("row.grad", row.grad)
+    assert_same_run(program)
+
+
+def test_an_sgd_step_rebuilds_a_kept_view_of_a_parameter():
+    def program(lib, rec):
+        w = _leaf(rec)
+        wt = w.t()
+        (wt * wt).sum().backward()
+        with lib.no_grad():
+            w.sub_(w.grad * 0.1)
+        rec.show("kept view", wt)
+        w.grad = None
+        (wt * wt).sum().backward()
+        rec.show("w.grad", w.grad)
+    assert_same_run(program)
+
+
+# ---- the change goes through a view: CopySlices on the base ---------------------
+
+@pytest.mark.parametrize("change", list(CHANGES.values())[:4], ids=list(CHANGES)[:4])
+@pytest.mark.parametrize("view", [v for k, v in VIEWS.items() if k not in ("expand", "[0]", "[:, 1]", "[0][1:]")],
+                         ids=[k for k in VIEWS if k not in ("expand", "[0]", "[:, 1]", "[0][1:]")])
+def test_a_change_through_a_view_is_recorded_on_the_base(view, change):
+    def program(lib, rec):
+        x = _leaf(rec)
+        y = x * x
+        v = view(y)
+        other = view(x * 1)
+        change(lib, v, other)
+        rec.show("view", v)
+        rec.show("base", y)
+        (y * lib.arange(6.0, dtype=lib.float64).reshape(2, 3)).sum().backward(retain_graph=True)
+        rec.show("x.grad", x.grad)
+        grad, = lib.autograd.grad((v.sigmoid()).sum(), x, create_graph=True)
+        rec.show("grad", grad)
+        grad.sum().backward()
+        rec.show("x.grad", x.grad)
+        y.sum().backward()
+    assert_same_run(program)
+
+
+ROW_CHANGES = {
+    "mul_(2)": lambda lib, v, x: v.mul_(2),
+    "mul_(x[1])": lambda lib, v, x: v.mul_(x[1]),
+    "copy_": lambda lib, v, x: v.copy_(x[1] * 3),
+    "fill_(x[0, 0])": lambda lib, v, x: v.fill_(x[0, 0]),
+    "clamp_": lambda lib, v, x: v.clamp_(-1, 1),
+    "v[1:] = x[1, :2]": lambda lib, v, x: v.__setitem__(slice(1, None), x[1, :2]),
+}
+
+
+@pytest.mark.parametrize("change", list(ROW_CHANGES.values()), ids=list(ROW_CHANGES))
+def test_a_change_through_a_row_then_backward_twice(change):
+    def program(lib, rec):
+        x = _leaf(rec)
+        y = x * x
+        row = y[0]
+        change(lib, row, x)
+        rec.show("row", row)
+        rec.show("y", y)
+        out = (y * y).sum()
+        out.backward()
+        rec.show("x.grad", x.grad)
+        out.backward()
+    assert_same_run(program)
+
+
+def test_setitem_on_a_view_and_a_write_into_a_plain_tensor_through_a_view():
+    def program(lib, rec):
+        x = _leaf(rec)
+        y = (x * 2).t()
+        y[0, 1:] = x[1, :1]
+        rec.show("y", y)
+        plain = lib.zeros(3, 2, dtype=lib.float64)
+        plain[1:].add_(x.t()[1:])
+        rec.show("plain", plain)
+        (y.sum() + (plain * plain).sum()).backward()
+        rec.show("x.grad", x.grad)
+    assert_same_run(program)
+
+
+# ---- partial overlap --------------------------------------------------------------
+
+OVERLAPS = {
+    "b.mul_(b[0])": lambda b: b.mul_(b[0]),
+    "b.mul_(b[0, 0])": lambda b: b.mul_(b[0, 0]),
+    "b.copy_(b[0])": lambda b: b.copy_(b[0]),
+    "b.add_(b.t().t())": lambda b: b.add_(b.t().t()),
+    "b.mul_(b)": lambda b: b.mul_(b),
+    "b[0].add_(b[1])": lambda b: b[0].add_(b[1]),
+    "b.fill_(b[0, 0])": lambda b: b.fill_(b[0, 0]),
+    "b[1:] = b[:1]": lambda b: b.__setitem__(slice(1, None), b[:1]),
+    "b[[0]] = b[1:]": lambda b: b.__setitem__([0], b[1:]),
+    "b[:, 0] = b[0, :2]": lambda b: b.__setitem__((slice(None), 0), b[0, :2]),
+}
+
+
+@pytest.mark.parametrize("write", list(OVERLAPS.values()), ids=list(OVERLAPS))
+def test_partial_overlap_is_refused_as_in_torch(write):
+    def program(lib, rec):
+        b = rec.leaf(X, requires_grad=False, dtype=np.float64) * 1
+        write(b)
+        rec.show("b", b)
     assert_same_run(program)

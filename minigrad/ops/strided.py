@@ -1,0 +1,270 @@
+"""Memory layout: strides, storage offsets, ``as_strided``, and what a view becomes
+when the memory it looks into is changed in place.
+
+A view (``x[0]``, ``x.t()``, ``x.view(6)``, ...) shares memory with its base. When
+the base, or another view of it, is changed in place, the view's values change too,
+so its old ``grad_fn`` (``SelectBackward0`` -> the base's old node) no longer says
+how it was computed. PyTorch then rebuilds it, the first time it is asked for, as
+``AsStridedBackward0``: "these elements of the base's memory", pointing to the
+base's current node. ``regenerate_grad_fn`` does the same (``Tensor.grad_fn`` calls
+it), and an in-place op on a view records ``CopySlices`` on the base
+(``inplace.rebase``), whose backward uses the same geometry.
+
+Strides and offsets are counted in elements, as torch counts them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+from ..autograd.formula import Formula
+from ..autograd.node import Node
+from . import fn
+
+__all__ = ["check_no_partial_overlap", "geometry", "stride", "storage_offset", "as_strided", "regenerate_grad_fn",
+           "AsStridedBackward0", "as_strided_backward_of"]
+
+
+def _storage(array: np.ndarray):
+    """The array that owns ``array``'s memory, and its first byte's address."""
+    owner = array
+    while True:
+        base = owner.base
+        if not isinstance(base, np.ndarray):
+            # (NumPy's as_strided leaves an object holding the array in between)
+            base = getattr(base, "base", None)
+            if not isinstance(base, np.ndarray):
+                return owner, np.lib.array_utils.byte_bounds(owner)[0]
+        owner = base
+
+
+def geometry(array: np.ndarray) -> tuple:
+    """``(sizes, strides, storage_offset)`` of an array, in elements."""
+    _, start = _storage(array)
+    itemsize = array.itemsize
+    offset = (array.__array_interface__["data"][0] - start) // itemsize
+    return tuple(array.shape), tuple(s // itemsize for s in array.strides), offset
+
+
+def stride(x, dim=None):
+    """``x.stride()``: how many elements to step in memory along each dim."""
+    strides = geometry(x._data)[1]
+    return strides if dim is None else strides[dim]
+
+
+def storage_offset(x) -> int:
+    return geometry(x._data)[2]
+
+
+def _is_dense(array: np.ndarray) -> bool:
+    """torch's is_non_overlapping_and_dense: the elements fill a block of memory
+    without gaps, in some order of the dims."""
+    itemsize, expected = array.itemsize, array.itemsize
+    for step, size in sorted((s, n) for s, n in zip(array.strides, array.shape) if n != 1):
+        if step != expected:
+            return False
+        expected *= size
+    return True
+
+
+def check_no_partial_overlap(written: np.ndarray, read: np.ndarray) -> None:
+    """An in-place op may read the tensor it writes (``b.mul_(b)``), but not some
+    other elements of the same memory (``b.mul_(b[0])``): torch refuses that when
+    it can tell cheaply (both tensors dense)."""
+    if written.size == 0 or read.size == 0 or not np.may_share_memory(written, read):
+        return
+    if not _is_dense(written) or not _is_dense(read):
+        return  # (torch: "too hard" to tell, allowed)
+    start_w = np.lib.array_utils.byte_bounds(written)[0]
+    start_r = np.lib.array_utils.byte_bounds(read)[0]
+    if start_w == start_r and written.nbytes == read.nbytes and written.strides == read.strides:
+        return  # the same elements: a full overlap is fine
+    raise RuntimeError(errors.PARTIAL_OVERLAP)
+
+
+def _strided_view(array: np.ndarray, size, strides, offset) -> np.ndarray:
+    """The elements of ``array``'s memory at ``offset + sum(i_k * strides_k)``."""
+    owner, start = _storage(array)
+    itemsize = array.itemsize
+    flat = np.lib.stride_tricks.as_strided(
+        owner, shape=(owner.nbytes // itemsize,), strides=(itemsize,),
+        writeable=owner.flags.writeable)
+    return np.lib.stride_tricks.as_strided(
+        flat[offset:], shape=tuple(size), strides=tuple(s * itemsize for s in strides),
+        writeable=owner.flags.writeable)
+
+
+def _min_storage_size(sizes, strides, offset) -> int:
+    """How many elements of memory a geometry without size-0 dims reaches."""
+    return offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
+
+
+def _maybe_overlapping(sizes, strides) -> bool:
+    """torch's _maybe_overlapping_memory: could two elements share memory?"""
+    reach = 0
+    for step, size in sorted(zip(strides, sizes)):
+        if step <= reach:
+            return True
+        reach += step * (size - 1)
+    return False
+
+
+def _as_strided_backward_plan(grad_dims, base_geometry, size, strides, offset):
+    """The steps of torch's as_strided_backward that depend only on the geometry:
+    the dims of G to squeeze (size 1) or sum (stride 0), the length of memory to
+    build, where the view and the base sit in it, and whether either may show an
+    element twice. None when a size is 0 (the gradient is then zeros)."""
+    base_size, base_strides, base_offset = base_geometry
+    reduce, out_sizes, out_strides = [], [], []
+    for dim in reversed(range(grad_dims)):
+        if size[dim] == 0:
+            return None
+        if size[dim] == 1:
+            reduce.append(("squeeze", dim))
+        elif strides[dim] == 0:
+            reduce.append(("sum", dim))
+        else:
+            out_sizes.insert(0, size[dim])
+            out_strides.insert(0, strides[dim])
+    in_sizes, in_strides = [], []
+    for n, step in zip(base_size, base_strides):
+        if n == 0:
+            return None
+        if n != 1:
+            in_sizes.append(n)
+            in_strides.append(step)
+    shared = min(base_offset, offset)
+    in_offset, out_offset = base_offset - shared, offset - shared
+    length = max(_min_storage_size(in_sizes, in_strides, in_offset),
+                 _min_storage_size(out_sizes, out_strides, out_offset))
+    return (reduce, length, (tuple(out_sizes), tuple(out_strides), out_offset),
+            _maybe_overlapping(out_sizes, out_strides),
+            (tuple(in_sizes), tuple(in_strides), in_offset),
+            _maybe_overlapping(in_sizes, in_strides),
+            (tuple(base_size), tuple(base_strides), in_offset))
+
+
+def as_strided_backward_of(grad, base_geometry, size, strides, offset):
+    """The gradient of ``as_strided`` (arrays): ``grad`` put into zeros laid out as
+    the memory, at the viewed elements (an element viewed twice gets the sum), then
+    read back as the base (an element the base shows twice gets its share)."""
+    plan = _as_strided_backward_plan(grad.ndim, base_geometry, size, strides, offset)
+    if plan is None:
+        return np.zeros(base_geometry[0], grad.dtype)
+    reduce, length, out, out_overlaps, inp, inp_overlaps, base = plan
+    for how, dim in reduce:
+        grad = np.squeeze(grad, dim) if how == "squeeze" else np.sum(grad, dim, dtype=grad.dtype)
+    memory = np.zeros(length, grad.dtype)
+    if out_overlaps:
+        np.add.at(memory, _strided_view(np.arange(length), *out), grad)
+    else:  # (copied, not added to 0: a -0. stays -0.)
+        _strided_view(memory, *out)[...] = grad
+    if inp_overlaps:
+        count = np.zeros(length, grad.dtype)
+        np.add.at(count, _strided_view(np.arange(length), *inp), 1)
+        memory = memory / count
+    return _strided_view(memory, *base).copy()
+
+
+def as_strided_backward_tensor(grad, base_geometry, size, strides, offset):
+    """``as_strided_backward_of`` recorded as torch records it (create_graph=True):
+    size-1 dims squeezed (SqueezeBackward1), stride-0 dims summed, zeros, the
+    gradient copied into the viewed elements (CopySlices), the base's elements
+    viewed (AsStridedBackward0)."""
+    from .indexing import index_put_into
+    from .inplace import copy, inplace
+    from .reduction import sum as sum_
+    from .shape import squeeze
+
+    Tensor = _tensor.Tensor
+    plan = _as_strided_backward_plan(grad.ndim, base_geometry, size, strides, offset)
+    if plan is None:
+        return Tensor._make(np.zeros(base_geometry[0], grad._data.dtype))
+    reduce, length, out, out_overlaps, inp, inp_overlaps, base = plan
+    for how, dim in reduce:
+        grad = squeeze(grad, dim) if how == "squeeze" else sum_(grad, dim)
+    memory = Tensor._make(np.zeros(length, grad._data.dtype))
+    if out_overlaps:  # (torch: index_add_, IndexAddBackward0)
+        positions = _strided_view(np.arange(length), *out)
+        memory = index_put_into(grad, (length,), (positions,))
+    else:
+        inplace(as_strided(memory, *out), copy, grad)
+    if inp_overlaps:
+        count = np.zeros(length, grad._data.dtype)
+        np.add.at(count, _strided_view(np.arange(length), *inp), 1)
+        memory = memory / Tensor._make(count)
+    return as_strided(memory, *base)
+
+
+class AsStridedBackward0(Node):
+    formula = Formula("y",
+                      "the elements of x's memory at storage_offset + sum(i_k * stride_k)",
+                      grad={"x": "G added back at those elements"},
+                      note=("What a view's grad_fn becomes once its base (or another view "
+                            "of it) was changed in place: the view is then described by "
+                            "where it sits in the base's memory."))
+
+    is_view = True
+
+    def forward(self, x, size, stride, storage_offset):
+        self.save(size=tuple(size), stride=tuple(stride), storage_offset=storage_offset,
+                  _self_geometry=geometry(x))
+        return _strided_view(x, size, stride, storage_offset)
+
+    def backward(self, grad):
+        return fn.as_strided_backward(grad, self._saved__self_geometry, self._saved_size,
+                                      self._saved_stride, self._saved_storage_offset)
+
+
+def as_strided(x, size, stride, storage_offset=None):
+    """``x.as_strided(size, stride, storage_offset)``: a view of ``x``'s memory."""
+    if storage_offset is None:
+        storage_offset = geometry(x._data)[2]
+    return AsStridedBackward0.apply(x, size=tuple(size), stride=tuple(stride),
+                                    storage_offset=int(storage_offset))
+
+
+def as_strided_node(base, view_array: np.ndarray) -> AsStridedBackward0:
+    """A recorded ``AsStridedBackward0`` from ``base`` to the view ``view_array``."""
+    size, strides, offset = geometry(view_array)
+    node = object.__new__(AsStridedBackward0)
+    node._pending = {}
+    node.save(size=size, stride=strides, storage_offset=offset,
+              _self_geometry=geometry(base._data))
+    node._link((base,), None)
+    return node
+
+
+def regenerate_grad_fn(view) -> None:
+    """``view``'s node after its memory was changed in place (see the module
+    docstring): as PyTorch, an ``AsStridedBackward0`` from the base's current node,
+    made once per change; the view's ``retain_grad`` moves to it."""
+    base = view._base
+    view._view_version = view._version_cell.value
+    old = view._grad_fn
+    if old is None and not base._requires_grad:
+        return
+    node = as_strided_node(base, view._data)
+    move_retain_grad(view, old, view._output_nr, node)
+    view._grad_fn = node
+    view._output_nr = 0
+    view._requires_grad = True
+
+
+def move_retain_grad(tensor, old, old_nr: int, new) -> None:
+    """A tensor's ``retain_grad()`` follows it from its node ``old`` (where it was
+    output ``old_nr``) to its new node, output 0, as torch's
+    update_tensor_hooks_on_new_gradfn does; hooks stay with the old node."""
+    if old is None or not old._retains_grad:
+        return
+    ref = old._retains_grad.get(old_nr)
+    if ref is not None and ref() is tensor:
+        del old._retains_grad[old_nr]
+        if new._retains_grad is None:
+            new._retains_grad = {}
+        new._retains_grad[0] = ref
+
+
+# At the bottom, because tensor.py (the floor above) imports the ops.
+from .. import tensor as _tensor  # noqa: E402
