@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import argparse
 import os
+import sqlite3
 import sys
 from pathlib import Path
 
 from .batch import grade_files
 from .grade import Options
-from .kit import Exists, copy_assignments, copy_lessons, kit_sources
+from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .sandbox import MODES, SandboxUnavailable, choose
 from .source import SourceError, load_source
 
@@ -279,6 +280,13 @@ def _copy(args) -> int:
         return 1
     print(f"wrote {len(written)} files into {args.folder}")
     if args.command == "lessons":
+        try:
+            trusted = trust_lessons(written)
+        except (OSError, sqlite3.Error) as error:  # no writable Jupyter data folder: they still work
+            print(f"minigrad-kit: warning: could not mark the lessons trusted ({error}); "
+                  f"run: jupyter trust {args.folder}/*.ipynb", file=sys.stderr)
+        else:
+            print(f"marked {trusted} lessons trusted (their stored graphs show before you run them)")
         print(f"open them with: jupyter lab {args.folder}")
     return 0
 

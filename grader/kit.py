@@ -25,7 +25,7 @@ import nbformat
 from . import notebook as nbg
 from .report import write_atomic
 
-__all__ = ["copy_lessons", "copy_assignments", "kit_sources", "Exists"]
+__all__ = ["copy_lessons", "copy_assignments", "kit_sources", "trust_lessons", "Exists"]
 
 PACKAGE = "minigrad_kit_notebooks"
 
@@ -82,6 +82,21 @@ def _write(plan: dict, folder, force: bool) -> list[Path]:
 
 def copy_lessons(folder, force: bool = False) -> list[Path]:
     return _write(lessons_plan(), folder, force)
+
+
+def trust_lessons(paths) -> int:
+    """Mark the copied lessons trusted, as ``jupyter trust`` does (the kit's own
+    notebooks): their stored graphs, steppers and plots then show on first open,
+    before anything runs. The student assignments are left as they are. Returns
+    how many were signed."""
+    from nbformat.sign import NotebookNotary
+
+    notary = NotebookNotary()
+    lessons = [Path(p) for p in paths if Path(p).suffix == ".ipynb"
+               and Path(p).parent.name != "assignments"]
+    for path in lessons:
+        notary.sign(nbformat.read(path, as_version=4))
+    return len(lessons)
 
 
 def copy_assignments(folder, force: bool = False) -> list[Path]:

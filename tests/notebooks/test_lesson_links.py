@@ -67,3 +67,21 @@ def test_links_between_lessons_resolve_in_the_repo(lesson):
     for target in links(lesson):
         if not target.startswith("assignments/"):
             assert (lesson.parent / target).is_file(), f"{lesson.name} links {target}"
+
+
+def test_minigrad_kit_lessons_marks_the_lessons_trusted(tmp_path, monkeypatch, capsys):
+    """So their stored graphs show on first open, as after `make lab` (not the assignments)."""
+    from nbformat.sign import NotebookNotary
+
+    from grader.cli import main
+
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "data"))
+    assert main(["lessons", str(tmp_path / "my-lessons")]) == 0
+    assert "lessons trusted" in capsys.readouterr().out
+    notary = NotebookNotary()
+    lessons = sorted((tmp_path / "my-lessons").rglob("0*.ipynb"))
+    signed = {p.relative_to(tmp_path / "my-lessons").as_posix():
+              notary.check_signature(nbformat.read(p, as_version=4)) for p in lessons}
+    assert signed["04_inside_backward.ipynb"] and signed["00_start_here.ipynb"]
+    assert all(ok for name, ok in signed.items() if not name.startswith("assignments/")), signed
+    assert not any(ok for name, ok in signed.items() if name.startswith("assignments/")), signed
