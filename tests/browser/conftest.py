@@ -84,8 +84,8 @@ def lab(tmp_path_factory):
                JUPYTERLAB_SETTINGS_DIR=str(base / "settings"), MPLBACKEND="Agg")
     # what `make lab` does before it starts Lab: copy the learner's course, trust
     # the lessons (so stored outputs render unrun), switch the news pop-up off
-    # (the course goes into the test's folder, not the repository)
-    subprocess.run(["make", "-s", "-C", str(REPO), "lab-setup", f"COURSE={base / 'my-lessons'}"],
+    # (the course goes into the served folder, as my-lessons/, not into the repository)
+    subprocess.run(["make", "-s", "-C", str(REPO), "lab-setup", f"COURSE={root / 'my-lessons'}"],
                    env=env, check=True, capture_output=True)
     token, port = secrets.token_hex(16), free_port()
     command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
