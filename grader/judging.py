@@ -11,6 +11,7 @@ import numpy as np
 
 from .data import Missing, Other, Raised, TensorData
 from .formula import FormulaError, parse
+from .i18n import _
 from .questions import Finding
 
 __all__ = ["autograd_gradient", "shape_text", "problem", "as_array", "compare", "check_grad",
@@ -40,16 +41,18 @@ def shape_text(shape) -> str:
 def problem(value, name: str) -> str | None:
     """Why ``value`` cannot be judged at all (not defined, raised, wrong type), or None."""
     if isinstance(value, Missing):
-        return (f"{value.name} is not defined — run the cell that defines it "
-                "(and the cells above it)")
+        return _("{name} is not defined — run the cell that defines it (and the cells above "
+                 "it)").format(name=value.name)
     if isinstance(value, Raised):
         if value.kind == "NotImplementedError":
-            return (f"{name} raised NotImplementedError — replace "
-                    "`raise NotImplementedError()` with your code")
+            return _("{name} raised NotImplementedError — replace `raise "
+                     "NotImplementedError()` with your code").format(name=name)
         where = f" ({value.where})" if value.where else ""
-        return f"{name} raised {value.kind}: {value.message}{where}"
+        return _("{name} raised {error}: {message}{where}").format(
+            name=name, error=value.kind, message=value.message, where=where)
     if isinstance(value, Other):
-        return f"{name} is a {value.kind} ({value.text}), expected a tensor"
+        return _("{name} is a {kind} ({text}), expected a tensor").format(
+            name=name, kind=value.kind, text=value.text)
     return None
 
 
@@ -64,14 +67,15 @@ def as_array(value, name: str):
         return None, why
     if isinstance(value, TensorData):
         if value.values.shape != value.shape:
-            return None, f"{name} has too many values to check"
+            return None, _("{name} has too many values to check").format(name=name)
         return value.values, None
     if isinstance(value, np.ndarray):
         return value.astype(np.float64), None
     try:
         array = np.array(_floats(value), dtype=np.float64)
     except (TypeError, ValueError):
-        return None, f"{name} is {value!r}, expected a tensor or numbers"
+        return None, _("{name} is {value}, expected a tensor or numbers").format(
+            name=name, value=repr(value))
     return array, None
 
 
@@ -89,9 +93,11 @@ def _floats(value):
 
 
 def compare(name: str, got: np.ndarray, expected: np.ndarray, *, atol: float = ATOL,
-            rtol: float = RTOL, where=None, reference: str = "expected",
+            rtol: float = RTOL, where=None, reference: str | None = None,
             broadcast: bool = False) -> list[Finding]:
-    """Shape, then values. ``where(index)`` names a position (e.g. "at x = 0.5")."""
+    """Shape, then values. ``where(index)`` names a position (e.g. "at x = 0.5");
+    ``reference`` says what the expected value is ("x.sum() is"; default "expected")."""
+    reference = _("expected") if reference is None else reference
     got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
     if broadcast and got.shape != expected.shape:
         try:
@@ -99,40 +105,46 @@ def compare(name: str, got: np.ndarray, expected: np.ndarray, *, atol: float = A
         except ValueError:
             pass
     if got.shape != expected.shape:
-        return [Finding(False, f"{name} has shape {shape_text(got.shape)} but expected "
-                               f"{shape_text(expected.shape)}")]
+        return [Finding(False, _("{name} has shape {shape} but expected {expected}").format(
+            name=name, shape=shape_text(got.shape), expected=shape_text(expected.shape)))]
     close = np.isclose(got, expected, atol=atol, rtol=rtol) & np.isfinite(got)
     if close.all():
-        return [Finding(True, f"{name} is right" + (f" ({got.size} values)" if got.size > 1
-                                                     else ""))]
+        return [Finding(True, _("{name} is right ({count} values)").format(
+            name=name, count=got.size) if got.size > 1 else
+            _("{name} is right").format(name=name))]
     wrong = np.argwhere(~close)
     first = tuple(int(i) for i in wrong[0])
-    text = f"{name} is wrong"
+    said = {"name": name, "yours": f"{got[first]:.6g}", "reference": reference,
+            "expected": f"{expected[first]:.6g}"}
     if got.size > 1:
-        at = where(first) if where else f"at index {first}"
-        text += f" at {len(wrong)} of {got.size} values; {at}"
-    text += f": yours is {got[first]:.6g}, {reference} {expected[first]:.6g}"
-    return [Finding(False, text)]
+        at = where(first) if where else _("at index {index}").format(index=first)
+        return [Finding(False, _("{name} is wrong at {wrong} of {count} values; {at}: yours "
+                                 "is {yours}, {reference} {expected}").format(
+            **said, wrong=len(wrong), count=got.size, at=at))]
+    return [Finding(False, _("{name} is wrong: yours is {yours}, {reference} {expected}")
+                    .format(**said))]
 
 
 def check_grad(name: str, tensor, expected: np.ndarray, *, how: str) -> list[Finding]:
     """``name.grad`` against ``expected``; ``how`` says how the gradient gets there."""
     why = problem(tensor, name)
     if why or not isinstance(tensor, TensorData):
-        return [Finding(False, why or f"{name} is not a tensor")]
+        return [Finding(False, why or _("{name} is not a tensor").format(name=name))]
     if tensor.grad is None:
-        return [Finding(False, f"{name}.grad is None — {how}")]
+        return [Finding(False, _("{name}.grad is None — {how}").format(name=name, how=how))]
     got = tensor.grad.values
     if got.shape != expected.shape:
-        return [Finding(False, f"{name}.grad has shape {shape_text(got.shape)} but expected "
-                               f"{shape_text(expected.shape)}")]
+        return [Finding(False, _("{name} has shape {shape} but expected {expected}").format(
+            name=f"{name}.grad", shape=shape_text(got.shape),
+            expected=shape_text(expected.shape)))]
     if np.allclose(got, expected, atol=ATOL_32, rtol=RTOL):
-        return [Finding(True, f"{name}.grad is right")]
+        return [Finding(True, _("{name} is right").format(name=f"{name}.grad"))]
     ratio = _common_ratio(got, expected)
     if ratio is not None and ratio >= 2:
-        return [Finding(False, f"{name}.grad is {ratio:g} times the expected gradient — did "
-                               "you call backward() more than once? Gradients accumulate in "
-                               ".grad; run the notebook again from the top")]
+        return [Finding(False, _("{name}.grad is {ratio} times the expected gradient — did "
+                                 "you call backward() more than once? Gradients accumulate in "
+                                 ".grad; run the notebook again from the top").format(
+            name=name, ratio=f"{ratio:g}"))]
     return compare(f"{name}.grad", got, expected, atol=ATOL_32)
 
 
@@ -157,8 +169,9 @@ def judge_formula(name: str, text, variables: tuple, functions: dict, arrays: li
                   expected: np.ndarray, where) -> list[Finding]:
     """One formula answer, evaluated at ``arrays`` and compared with ``expected``."""
     if isinstance(text, Other):
-        return [Finding(False, f"{name} is a {text.kind}, not a formula: write it in quotes, "
-                               f"like {name} = {EXAMPLE}")]
+        return [Finding(False, _("{name} is a {kind}, not a formula: write it in quotes, like "
+                                 "{name} = {example}").format(name=name, kind=text.kind,
+                                                             example=EXAMPLE))]
     why = problem(text, name)
     if why:
         return [Finding(False, why)]
@@ -168,12 +181,13 @@ def judge_formula(name: str, text, variables: tuple, functions: dict, arrays: li
         return [Finding(False, f"{name}: {error}")]
     tiny = [c for c in formula.constants() if 0 < abs(c) < STEP]
     if tiny:
-        return [Finding(False, f"{name} holds the number {tiny[0]:g}, a finite difference's "
-                               "step: write the exact derivative, derived by hand")]
+        return [Finding(False, _("{name} holds the number {number}, a finite difference's "
+                                 "step: write the exact derivative, derived by hand").format(
+            name=name, number=f"{tiny[0]:g}"))]
     got = formula.evaluate(**dict(zip(variables, arrays)))
     try:
         got = np.broadcast_to(got, expected.shape)
     except ValueError:
         pass
     return compare(name, got, expected, atol=FORMULA_TOL, rtol=FORMULA_TOL, where=where,
-                   reference="autograd gives")
+                   reference=_("autograd gives"))

@@ -15,6 +15,7 @@ import os
 import sys
 
 from .data import decode
+from .i18n import ASSIGNMENTS, _
 from .kernel_side import collect
 from .questions import Assignment, Finding, find_assignment, judge
 
@@ -22,7 +23,8 @@ __all__ = ["start", "check", "check_all", "Feedback"]
 
 _current: Assignment | None = None
 
-HIDDEN_NOTE = "Your teacher's grader adds hidden tests."
+def _hidden_note() -> str:
+    return _("Your teacher's grader adds hidden tests.")
 
 
 def start(assignment: str) -> None:
@@ -33,8 +35,9 @@ def start(assignment: str) -> None:
     global _current
     _current = find_assignment(assignment, folder=os.getcwd())
     names = ", ".join(q.name for q in _current.questions)
-    print(f"Assignment: {_current.title}. check(\"q1\") runs the public checks of one "
-          f"question ({names}); check_all() runs them all.")
+    print(_('Assignment: {title}. check("q1") runs the public checks of one question '
+            '({names}); check_all() runs them all.').format(
+        title=ASSIGNMENTS.gettext(_current.title), names=names))
 
 
 class Feedback:
@@ -50,13 +53,14 @@ class Feedback:
     @property
     def headline(self) -> str:
         failed = sum(not f.ok for f in self.findings)
-        verdict = ("public checks passed" if self.passed else
-                   f"{failed} of {len(self.findings)} public checks failed")
-        return f"{self.name} · {self.title}: {verdict}"
+        verdict = (_("public checks passed") if self.passed else
+                   _("{failed} of {count} public checks failed").format(
+                       failed=failed, count=len(self.findings)))
+        return f"{self.name} · {ASSIGNMENTS.gettext(self.title)}: {verdict}"
 
     def __repr__(self) -> str:
         lines = [self.headline] + [f"  {'✓' if f.ok else '✗'} {f.text}" for f in self.findings]
-        return "\n".join(lines + [HIDDEN_NOTE])
+        return "\n".join(lines + [_hidden_note()])
 
     def _repr_html_(self) -> str:
         colour = "#1e7d32" if self.passed else "#b00020"
@@ -64,7 +68,8 @@ class Feedback:
             f'<li style="color:{"inherit" if f.ok else "#b00020"}">{"✓" if f.ok else "✗"} '
             f"{html.escape(f.text)}</li>" for f in self.findings)
         return (f'<div><b style="color:{colour}">{html.escape(self.headline)}</b>'
-                f'<ul style="margin:2px 0">{items}</ul><i>{HIDDEN_NOTE}</i></div>')
+                f'<ul style="margin:2px 0">{items}</ul><i>{html.escape(_hidden_note())}</i>'
+                '</div>')
 
 
 def check(question: str, *, namespace: dict | None = None) -> None:
@@ -76,8 +81,9 @@ def check(question: str, *, namespace: dict | None = None) -> None:
     assignment = _started()
     namespace = namespace if namespace is not None else sys._getframe(1).f_globals
     if question in assignment.manual:
-        print(f"{question} · {assignment.manual[question]}: a written answer, read by your "
-              "teacher; there is nothing to check automatically.")
+        print(_("{question} · {title}: a written answer, read by your teacher; there is nothing "
+                "to check automatically.").format(
+            question=question, title=ASSIGNMENTS.gettext(assignment.manual[question])))
         return
     feedback = _feedback(assignment, question, namespace)
     _show(feedback)
@@ -95,11 +101,11 @@ def check_all(*, namespace: dict | None = None) -> None:
     lines = [f"{'✓' if r.passed else '✗'} {r.headline}" for r in results]
     for r in results:
         lines += [f"    {f.text}" for f in r.findings if not f.ok][:1]
-    lines.append(f"Public checks passed for {passed} of {len(results)} questions. "
-                 + HIDDEN_NOTE)
+    lines.append(_("Public checks passed for {passed} of {count} questions.").format(
+        passed=passed, count=len(results)) + " " + _hidden_note())
     if assignment.manual:
-        lines.append("Written answers (" + ", ".join(assignment.manual)
-                     + ") are read by your teacher.")
+        lines.append(_("Written answers ({names}) are read by your teacher.").format(
+            names=", ".join(assignment.manual)))
     print("\n".join(lines))
 
 
@@ -111,8 +117,8 @@ def _feedback(assignment: Assignment, name: str, namespace: dict) -> Feedback:
 
 def _started() -> Assignment:
     if _current is None:
-        raise RuntimeError("no assignment started: run the notebook's first cell, which "
-                           "calls start(...)")
+        raise RuntimeError(_("no assignment started: run the notebook's first cell, which "
+                             "calls start(...)"))
     return _current
 
 

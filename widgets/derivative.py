@@ -14,10 +14,13 @@ True
 
 from __future__ import annotations
 
+import html
+
 import ipywidgets as w
 import traitlets
 
 from .gradients import check_derivatives
+from .i18n import _
 from .static import StaticFallback
 
 __all__ = ["DerivativeCheck"]
@@ -53,7 +56,8 @@ class DerivativeCheck(StaticFallback, w.VBox):
         try:
             value = float(text)
         except ValueError:
-            self._typo.value = f"{name} must be a number, like 1e-05; got {text!r}"
+            self._typo.value = html.escape(_("{name} must be a number, like 1e-05; got {text}")
+                                           .format(name=name, text=repr(text)), quote=False)
             return
         self._typo.value = ""
         setattr(self, name, value)

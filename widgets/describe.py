@@ -15,11 +15,15 @@ label's text, and where its arrows go.
 from __future__ import annotations
 
 from .graph import GraphModel
+from .i18n import _
 
 __all__ = ["describe"]
 
-KIND = {"op": "", "leaf": "leaf", "output": "output", "tensor": "tensor", "saved": "saved",
-        "more": "more"}
+
+def _kind(kind: str) -> str:
+    """The word a line starts with for a box of this kind."""
+    return {"op": "", "leaf": _("leaf"), "output": _("output"), "tensor": _("tensor"),
+            "saved": _("saved"), "more": _("more")}[kind]
 
 
 def describe(model: GraphModel, labels: dict, summary: str, formulas: dict,
@@ -42,8 +46,8 @@ def describe(model: GraphModel, labels: dict, summary: str, formulas: dict,
             if arrow.id in values:
                 carried[(arrow.kind, arrow.head)] = values[arrow.id]
         goes = [_arrow_text(labels, kind, head, count)
-                + (f" (forward, it carried {carried[kind, head]})" if (kind, head) in carried
-                   else "")
+                + (_(" (forward, it carried {value})").format(value=carried[kind, head])
+                   if (kind, head) in carried else "")
                 for (kind, head), count in grouped.items()]
         if goes:
             text += "; " + ", ".join(goes)
@@ -60,7 +64,7 @@ def _box_text(box, label: list, formula: str | None) -> str:
         return f"{title} {values}".strip()
     name = f'"{box.name}"' if box.name else ""
     shape = title[len(box.name):].strip() if box.name and title.startswith(box.name) else ""
-    head = " ".join(part for part in (KIND[box.kind], name, shape) if part)
+    head = " ".join(part for part in (_kind(box.kind), name, shape) if part)
     if box.kind in ("leaf", "output", "tensor") and not box.name:
         head = title
     values = values.replace("grad:", "; grad:").replace(" ; grad:", "; grad:")
@@ -69,9 +73,11 @@ def _box_text(box, label: list, formula: str | None) -> str:
 
 def _arrow_text(labels: dict, kind: str, head_id: str, count: int) -> str:
     head = f"{head_id} ({' '.join(labels[head_id][0].split())})"
-    times = f" along {count} edges" if count > 1 else ""
-    return {"output": f"backward starts here and goes to {head}",
-            "grad": f"sends its gradient to {head}{times}",
-            "more": f"sends gradients to {head}{times}",
-            "tensor": f"is the result of {head}",
-            "saved": f"saved {head}"}[kind]
+    if kind in ("grad", "more") and count > 1:
+        return (_("sends its gradient to {head} along {count} edges") if kind == "grad" else
+                _("sends gradients to {head} along {count} edges")).format(head=head, count=count)
+    return {"output": _("backward starts here and goes to {head}"),
+            "grad": _("sends its gradient to {head}"),
+            "more": _("sends gradients to {head}"),
+            "tensor": _("is the result of {head}"),
+            "saved": _("saved {head}")}[kind].format(head=head)

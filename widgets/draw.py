@@ -23,6 +23,7 @@ from minigrad.autograd import formula_for
 from .adapter import FREED, is_leaf_node
 from .describe import describe
 from .graph import Box, GraphModel
+from .i18n import _, ngettext
 from .render import Digraph
 from .text import shape_text, short, value_lines
 
@@ -55,8 +56,9 @@ def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
     outputs = list(tensor) if isinstance(tensor, (list, tuple)) else [tensor]
     for i, output in enumerate(outputs):
         if not output.requires_grad:
-            raise ValueError(f"draw_graph: output {i} does not require grad, so it has no graph "
-                             "to draw; create its inputs with requires_grad=True")
+            raise ValueError(_("draw_graph: output {number} does not require grad, so it has "
+                               "no graph to draw; create its inputs with requires_grad=True"
+                               ).format(number=i))
     model = GraphModel.build(outputs, names, collapse=collapse, max_nodes=max_nodes,
                              saved=show_saved, id_prefix=id_prefix)
     labels = {box.id: box_lines(model, box, max_values=max_values)
@@ -87,7 +89,8 @@ def _forward_values(model: GraphModel) -> dict:
         shown = {"grad": tensor_of.get(arrow.head),
                  "output": model.boxes[arrow.tail]}.get(arrow.kind)
         if shown is not None and arrow.count <= 1:
-            labels[arrow.id] = f"{shown.name or 'value'} = {short(shown.tensor)}"
+            # TRANSLATORS: an arrow's label, "value = 3", for a tensor with no name
+            labels[arrow.id] = f"{shown.name or _('value')} = {short(shown.tensor)}"
     return labels
 
 
@@ -99,13 +102,16 @@ def box_lines(model: GraphModel, box: Box, grad=None, max_values: int = 8) -> li
         return [title] + [f"{name} = {short(value) if hasattr(value, 'shape') else value!r}"
                           for name, value in box.params]
     if box.kind == "more":
-        return [f"… {model.hidden} more nodes", "(draw_graph(..., max_nodes=N) shows more)"]
+        return [_("… {count} more nodes").format(count=model.hidden),
+                _("(draw_graph(..., max_nodes=N) shows more)")]
     if box.kind == "saved":
+        saved = _("saved {name}").format(name=box.name)
         if box.tensor is FREED:
-            return [f"saved {box.name}", FREED]
-        return [f"saved {box.name}  {shape_text(box.tensor)}", *value_lines(box.tensor, max_values)]
+            return [saved, _("(freed after backward)")]  # FREED, in words
+        return [f"{saved}  {shape_text(box.tensor)}", *value_lines(box.tensor, max_values)]
     tensor = box.tensor
-    title = box.name or {"leaf": "leaf", "output": "output", "tensor": "retained"}[box.kind]
+    title = box.name or {"leaf": _("leaf"), "output": _("output"),
+                         "tensor": _("retained")}[box.kind]
     title += f" × {box.count}" if box.count > 1 else ""
     lines = [title if tensor.dim() == 0 else f"{title}  {shape_text(tensor)}"]
     if box.count == 1:
@@ -166,7 +172,8 @@ def _add_groups(graph: Digraph, model: GraphModel) -> None:
         first = model.box_of[model.ops[run.start]]
         if run.period > 1 and first in model.boxes:
             with graph.subgraph(name=f"cluster_{first}") as loop:
-                loop.attr(label=f"repeated × {run.count}", style="dashed", color="#999999",
+                loop.attr(label=_("repeated × {count}").format(count=run.count), style="dashed",
+                          color="#999999",
                           fontname=FONT, fontsize="10", labeljust="r", id=f"{first}-run")
                 for node in model.ops[run.start:run.start + run.period]:
                     loop.node(model.box_of[node])
@@ -196,32 +203,36 @@ def _classes(box: Box) -> str:
 def _tooltip(box: Box) -> str:
     if box.kind == "op":
         tip = f"{box.node.name()}: {_formula_text(box.node.name())}"
-        return tip + (f" (a run of {box.count} of them)" if box.count > 1 else "")
-    return {"leaf": "a leaf tensor: backward adds into its .grad",
-            "output": "the output: backward starts here",
-            "tensor": "a non-leaf tensor (its .grad is kept only after retain_grad())",
-            "saved": "a tensor this op saved for its backward",
-            "more": "nodes not drawn"}[box.kind]
+        return tip + (_(" (a run of {count} of them)").format(count=box.count)
+                      if box.count > 1 else "")
+    return {"leaf": _("a leaf tensor: backward adds into its .grad"),
+            "output": _("the output: backward starts here"),
+            "tensor": _("a non-leaf tensor (its .grad is kept only after retain_grad())"),
+            "saved": _("a tensor this op saved for its backward"),
+            "more": _("nodes not drawn")}[box.kind]
 
 
 def _formula_text(name: str) -> str:
     """``z = self * other. dz/dself = other,  dz/dother = self``, from the table."""
     formula = formula_for(name)
     if formula is None:
-        return "no formula on file for this node"
+        return _("no formula on file for this node")
     terms = ",  ".join(formula.term(name) for name in formula.inputs)
     return f"{formula.output} = {formula.expression}." + (f" {terms}" if terms else "")
 
 
 def summary(model: GraphModel) -> str:
     """One line: what the drawing of ``model`` holds."""
-    names = [box.name or "output" for box in model.boxes.values() if box.kind == "output"]
+    names = [box.name or _("output") for box in model.boxes.values() if box.kind == "output"]
     ops = len(model.ops)
     leaves = sum(is_leaf_node(node) for node in model.box_of)
-    text = (f"graph of {', '.join(names) or 'out'}: {ops} operation{'s' * (ops != 1)}, "
-            f"{leaves} lea{'ves' if leaves != 1 else 'f'}")
+    text = _("graph of {names}: {operations}, {leaves}").format(
+        names=", ".join(names) or "out",
+        operations=ngettext("{count} operation", "{count} operations", ops).format(count=ops),
+        leaves=ngettext("{count} leaf", "{count} leaves", leaves).format(count=leaves))
     if model.runs:
-        text += f", {len(model.runs)} repeated run{'s' * (len(model.runs) != 1)} collapsed"
+        text += ngettext(", {count} repeated run collapsed", ", {count} repeated runs collapsed",
+                         len(model.runs)).format(count=len(model.runs))
     if model.hidden:
-        text += f", {model.hidden} nodes not drawn"
+        text += _(", {count} nodes not drawn").format(count=model.hidden)
     return text

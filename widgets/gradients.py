@@ -32,6 +32,7 @@ from minigrad.autograd.gradcheck import numerical_jacobian
 import numpy as np
 
 from .adapter import is_tensor, library, to_numpy
+from .i18n import _
 from .text import number
 
 __all__ = ["check_derivatives", "numerical_gradient", "DerivativeComparison", "Comparison"]
@@ -41,7 +42,7 @@ __all__ = ["check_derivatives", "numerical_gradient", "DerivativeComparison", "C
 class Comparison:
     """One method against the finite differences."""
 
-    method: str  # "autograd" or "by hand"
+    method: str  # "autograd" or "by hand" (in English: the key; METHOD says it in words)
     max_abs_diff: float
     max_rel_diff: float  # over entries whose reference is larger than atol
     worst: str  # where the largest difference is, e.g. "x[0, 1]"
@@ -85,15 +86,20 @@ class DerivativeComparison:
 
     def verdict(self) -> str:
         """One line: PASS/FAIL, with the numbers that decided it."""
-        parts = [f"{c.method} {'agrees' if c.passed else 'DISAGREES'} (max abs diff "
-                 f"{c.max_abs_diff:.2g} at {c.worst}, max rel diff {c.max_rel_diff:.2g})"
-                 for c in self.comparisons]
-        return (f"{'PASS' if self.passed else 'FAIL'}: " + "; ".join(parts)
-                + f" with finite differences, tolerance atol={self.atol:g}, rtol={self.rtol:g}")
+        parts = [(_("{method} agrees (max abs diff {abs} at {where}, max rel diff {rel})")
+                  if c.passed else
+                  _("{method} DISAGREES (max abs diff {abs} at {where}, max rel diff {rel})"))
+                 .format(method=_method(c.method), abs=f"{c.max_abs_diff:.2g}", where=c.worst,
+                         rel=f"{c.max_rel_diff:.2g}") for c in self.comparisons]
+        return _("{verdict}: {comparisons} with finite differences, tolerance atol={atol}, "
+                 "rtol={rtol}").format(verdict=_("PASS") if self.passed else _("FAIL"),
+                                       comparisons=_("; ").join(parts), atol=f"{self.atol:g}",
+                                       rtol=f"{self.rtol:g}")
 
     def __str__(self) -> str:
         rows = [self.verdict()]
-        heads = ["autograd", "finite diff", *(["by hand"] if self.by_hand is not None else [])]
+        heads = [_method("autograd"), _("finite diff"),
+                 *([_method("by hand")] if self.by_hand is not None else [])]
         for name, where, values in self._rows():
             rows.append(f"  {name}{where}: " + ", ".join(
                 f"{head} {number(v)}" for head, v in zip(heads, values)))
@@ -116,16 +122,22 @@ class DerivativeComparison:
         """The verdict, one line per comparison, then a table: a row per entry."""
         colour = "#1e7d32" if self.passed else "#b00020"
         lines = [f'<p style="color:{colour};font-weight:bold;margin:0">'
-                 f'{"✓ PASS" if self.passed else "✗ FAIL"}</p><ul style="margin:2px 0">']
-        for c in self.comparisons:
-            lines.append(f"<li>{c.method} {'agrees' if c.passed else '<b>DISAGREES</b>'} with "
-                         f"finite differences: max abs diff {c.max_abs_diff:.2g} "
-                         f"(at {html.escape(c.worst)}), max rel diff {c.max_rel_diff:.2g}</li>")
-        lines.append(f"</ul><p style='margin:0 0 4px 0'>An entry agrees when |value - finite "
-                     f"difference| &le; atol + rtol &middot; |finite difference| "
-                     f"(atol={self.atol:g}, rtol={self.rtol:g}).</p>")
-        heads = ["", "autograd", "finite differences"] + (
-            ["by hand"] if self.by_hand is not None else [])
+                 f'{"✓ " + _("PASS") if self.passed else "✗ " + _("FAIL")}</p>'
+                 '<ul style="margin:2px 0">']
+        for c in self.comparisons:  # (HTML: the values put in are escaped, the text is not)
+            said = (_("{method} agrees with finite differences: max abs diff {abs} (at {where}), "
+                      "max rel diff {rel}") if c.passed else
+                    _("{method} <b>DISAGREES</b> with finite differences: max abs diff {abs} "
+                      "(at {where}), max rel diff {rel}"))
+            lines.append("<li>" + said.format(
+                method=_method(c.method), abs=f"{c.max_abs_diff:.2g}", where=html.escape(c.worst),
+                rel=f"{c.max_rel_diff:.2g}") + "</li>")
+        rule = _("An entry agrees when |value - finite difference| &le; atol + rtol &middot; "
+                 "|finite difference| (atol={atol}, rtol={rtol}).").format(
+            atol=f"{self.atol:g}", rtol=f"{self.rtol:g}")
+        lines.append(f"</ul><p style='margin:0 0 4px 0'>{rule}</p>")
+        heads = ["", _method("autograd"), _("finite differences")] + (
+            [_method("by hand")] if self.by_hand is not None else [])
         cell = "padding:1px 12px;text-align:right;font-family:monospace"
         lines.append("<table><tr>" + "".join(f'<th style="{cell}">{h}</th>' for h in heads)
                      + "</tr>")
@@ -140,7 +152,8 @@ class DerivativeComparison:
         shown = sum(1 for _ in self._rows())
         total = sum(a.size for a in self.autograd)
         if total > shown:
-            lines.append(f"<tr><td colspan={len(heads)}>… {total - shown} more entries</td></tr>")
+            more = _("… {count} more entries").format(count=total - shown)
+            lines.append(f"<tr><td colspan={len(heads)}>{more}</td></tr>")
         return "\n".join(lines) + "</table>"
 
 
@@ -195,17 +208,17 @@ def hand_gradient(by_hand, inputs, names) -> list:
     if len(inputs) == 1 and not isinstance(result, (tuple, list)):
         result = (result,)
     if len(result) != len(inputs):
-        raise ValueError(f"by_hand returned {len(result)} gradients for {len(inputs)} inputs; "
-                         "return one per input, in a tuple")
+        raise ValueError(_("by_hand returned {count} gradients for {inputs} inputs; return one "
+                           "per input, in a tuple").format(count=len(result), inputs=len(inputs)))
     grads = []
     for name, x, grad in zip(names, copies, result):
         grad = np.asarray(_array(grad), dtype=np.float64)
         try:
             grads.append(np.broadcast_to(grad, x.shape).copy())
         except ValueError:
-            raise ValueError(f"by_hand returned a gradient of shape {list(grad.shape)} for "
-                             f"{name} of shape {list(x.shape)}; a gradient has its input's "
-                             "shape") from None
+            raise ValueError(_("by_hand returned a gradient of shape {shape} for {name} of "
+                               "shape {input_shape}; a gradient has its input's shape").format(
+                shape=list(grad.shape), name=name, input_shape=list(x.shape))) from None
     return grads
 
 
@@ -221,6 +234,11 @@ def _compare(method, values, reference, names, atol, rtol) -> Comparison:
         if np.any(large):
             worst_rel = max(worst_rel, float((diff[large] / np.abs(r[large])).max()))
     return Comparison(method, worst_abs, worst_rel, worst, passed)
+
+
+def _method(method: str) -> str:
+    """``"autograd"``, ``"by hand"`` in words."""
+    return {"autograd": _("autograd"), "by hand": _("by hand")}[method]
 
 
 def _close(value, reference, atol, rtol):
@@ -260,6 +278,6 @@ def _dtype(x):
 def _scalar(out):
     if not is_tensor(out) or out.numel() != 1:
         shape = list(out.shape) if hasattr(out, "shape") else type(out).__name__
-        raise ValueError(f"fn must return one number (a one-element tensor), got {shape}; "
-                         "reduce it with .sum() or .mean()")
+        raise ValueError(_("fn must return one number (a one-element tensor), got {shape}; "
+                           "reduce it with .sum() or .mean()").format(shape=shape))
     return out

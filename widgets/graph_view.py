@@ -22,6 +22,7 @@ import traitlets
 
 from .draw import draw_graph
 from .errors import GraphvizNotFound, RenderError
+from .i18n import _
 from .render import inline_svg, render_svg
 from .static import StaticFallback
 
@@ -44,10 +45,11 @@ class GraphView(StaticFallback, w.VBox):
         self.max_nodes, self.engine = max_nodes, engine
         self.graph = None  # the last graphviz.Digraph drawn
         self._picture = w.HTML()
-        refresh = w.Button(description="↻ refresh", tooltip="draw again (e.g. after backward)",
+        refresh = w.Button(description="↻ " + _("refresh"),
+                           tooltip=_("draw again (e.g. after backward)"),
                            layout=w.Layout(width="auto"))
         refresh.on_click(lambda _: self.refresh())
-        saved = w.Checkbox(description="saved tensors", indent=False)
+        saved = w.Checkbox(description=_("saved tensors"), indent=False)
         super().__init__(children=[w.HBox([refresh, saved]), self._picture],
                          show_saved=show_saved, collapse=collapse, **kwargs)
         traitlets.link((self, "show_saved"), (saved, "value"))

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .i18n import _
 from .text import array_of, short
 
 __all__ = ["Question", "question_for", "judge", "parse_answer"]
@@ -33,20 +34,23 @@ def question_for(step, model) -> Question | None:
     if step.is_leaf:
         if step.leaf_grad is None:
             return None
-        name = who if who != "AccumulateGrad" else "the leaf"
-        return Question(f"What will {name}.grad be after this step?", step.leaf_grad,
-                        f"{name}.grad becomes {{value}}")
-    for next_node, _, grad in step.sent:
+        name = who if who != "AccumulateGrad" else _("the leaf")
+        return Question(_("What will {name}.grad be after this step?").format(name=name),
+                        step.leaf_grad,
+                        _("{name}.grad becomes {value}").format(name=name, value="{value}"))
+    for next_node, _nr, grad in step.sent:
         if next_node is not None and grad is not None:
             target = model.name_of(next_node)
-            return Question(f"What gradient will {who} send to {target}?", grad,
-                            f"{who} sends {{value}} to {target}")
+            return Question(_("What gradient will {who} send to {target}?").format(
+                who=who, target=target), grad, _("{who} sends {value} to {target}").format(
+                who=who, target=target, value="{value}"))
     return None
 
 
 def parse_answer(text: str):
     """``"0.75"``, ``"0.75 each"``, ``"[0.75, 0.75]"`` -> a NumPy array; None if unreadable."""
-    text = text.strip().removesuffix("each").strip()
+    each = _("{value} each").replace("{value}", "").strip()  # as short() writes it
+    text = text.strip().removesuffix("each").removesuffix(each).strip()
     try:
         value = np.asarray(ast.literal_eval(text), dtype=np.float64)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
@@ -59,15 +63,18 @@ def judge(question: Question, text: str) -> tuple[bool, str]:
     reveal = question.what.format(value=short(question.answer))
     given = parse_answer(text)
     if given is None:
-        return False, (f"Could not read {text.strip()!r} as a number or a list of numbers. "
-                       f"The answer: {reveal}.")
+        return False, _("Could not read {answer} as a number or a list of numbers. The "
+                        "answer: {reveal}.").format(answer=repr(text.strip()), reveal=reveal)
     expected = array_of(question.answer).astype(np.float64)
     try:
         right = bool(np.all(np.isclose(np.broadcast_to(given, expected.shape), expected,
                                        rtol=1e-3, atol=1e-4)))
     except ValueError:  # shapes that do not broadcast
-        return False, (f"Not quite: {text.strip()} has shape {list(given.shape)}, the "
-                       f"gradient has shape {list(expected.shape)}. The answer: {reveal}.")
+        return False, _("Not quite: {answer} has shape {shape}, the gradient has shape "
+                        "{expected}. The answer: {reveal}.").format(
+            answer=text.strip(), shape=list(given.shape), expected=list(expected.shape),
+            reveal=reveal)
     if right:
-        return True, f"Right: {reveal}."
-    return False, f"Not quite: you said {text.strip()}; {reveal}."
+        return True, _("Right: {reveal}.").format(reveal=reveal)
+    return False, _("Not quite: you said {answer}; {reveal}.").format(answer=text.strip(),
+                                                                     reveal=reveal)

@@ -54,6 +54,7 @@ from .adapter import is_leaf_node, steps
 from .flipbook import FlipBook
 from .frames import frame_html, plan_frames, sentence_lines
 from .graph import GraphModel, named_tensors
+from .i18n import _
 from .narrate import later_frames
 from .quiz import judge, question_for
 from .render import inline_svg
@@ -75,9 +76,9 @@ class BackwardStepper(StaticFallback, w.VBox):
                  engine: str | None = None, quiz: bool = False, max_frames: int = 200,
                  **kwargs) -> None:
         if tensor.grad_fn is None:
-            raise ValueError("BackwardStepper needs a tensor with a grad_fn (computed from "
-                             "tensors with requires_grad=True); backward on a leaf only sets "
-                             "its .grad")
+            raise ValueError(_("BackwardStepper needs a tensor with a grad_fn (computed from "
+                               "tensors with requires_grad=True); backward on a leaf only sets "
+                               "its .grad"))
         if max_frames < 1:
             raise ValueError(f"BackwardStepper: max_frames must be at least 1 (the frames kept "
                              f"in the page), got {max_frames!r}")
@@ -98,15 +99,16 @@ class BackwardStepper(StaticFallback, w.VBox):
         self._frames = w.Stack(pages + [self._later] * (len(self.plan) - kept),
                                selected_index=0)
         self._picture = w.HTML(self.frames.picture_html(
-            f"{self.frames.summary}; the sentence above says what the frame shows"))
-        self._play = w.Play(min=0, max=last, interval=self.interval, description="play",
-                            tooltip="play backward step by step")
-        self._slider = w.IntSlider(min=0, max=last, description="frame",
+            _("{summary}; the sentence above says what the frame shows").format(
+                summary=self.frames.summary)))
+        self._play = w.Play(min=0, max=last, interval=self.interval, description=_("play"),
+                            tooltip=_("play backward step by step"))
+        self._slider = w.IntSlider(min=0, max=last, description=_("frame"),
                                    layout=w.Layout(width="320px"))
         self._live = w.HTML(_live_region(self.texts[0]))
-        buttons = [self._button("reset", "fast-backward", self.reset),
-                   self._button("back", "step-backward", self.back),
-                   self._button("step", "step-forward", self.step)]
+        buttons = [self._button(_("reset"), "fast-backward", self.reset),
+                   self._button(_("back"), "step-backward", self.back),
+                   self._button(_("step"), "step-forward", self.step)]
         self.links = [w.jslink((self._play, "value"), (self._slider, "value")),
                       w.jslink((self._slider, "value"), (self._frames, "selected_index"))]
         traitlets.link((self, "index"), (self._slider, "value"))
@@ -142,9 +144,11 @@ class BackwardStepper(StaticFallback, w.VBox):
     def _quiz_row(self) -> w.VBox:
         """The question, an answer box, a check button and the verdict."""
         self._question = w.HTML()
-        self._answer_box = w.Text(description="answer", placeholder="e.g. 0.75 or [[1, 2], [3, 4]]",
+        self._answer_box = w.Text(description=_("answer"),
+                                  placeholder=_("e.g. 0.75 or [[1, 2], [3, 4]]"),
                                   layout=w.Layout(width="420px"))
-        self._check = self._button("check", "check", lambda: self.answer(self._answer_box.value))
+        self._check = self._button(_("check"), "check",
+                                   lambda: self.answer(self._answer_box.value))
         self._feedback = w.HTML(_live_region("", visible=True))
         self.observe(lambda change: setattr(self._feedback, "value",
                                             _live_region(change["new"], visible=True)),
@@ -153,7 +157,8 @@ class BackwardStepper(StaticFallback, w.VBox):
 
     @staticmethod
     def _button(name: str, icon: str, action) -> w.Button:
-        button = w.Button(description=name, icon=icon, tooltip=f"{name} (Tab to it, then Enter)",
+        button = w.Button(description=name, icon=icon,
+                          tooltip=_("{name} (Tab to it, then Enter)").format(name=name),
                           layout=w.Layout(width="auto"))
         button.on_click(lambda _: action())
         return button
@@ -184,15 +189,15 @@ class BackwardStepper(StaticFallback, w.VBox):
         if self.index >= len(self.plan) - 1:
             return None
         asked = self._next_question()
-        return asked.text if asked else "Nothing flows in the next step: press step."
+        return asked.text if asked else _("Nothing flows in the next step: press step.")
 
     def answer(self, text: str) -> bool:
         """Judge ``text`` as the gradient the next node sends, say so in
         ``feedback``, and run the step. Returns whether it was right."""
         asked = self._next_question()
         if asked is None:
-            self.feedback = "Nothing to predict here." if self.index < len(self.plan) - 1 \
-                else "Backward is done: press reset to start again."
+            self.feedback = _("Nothing to predict here.") if self.index < len(self.plan) - 1 \
+                else _("Backward is done: press reset to start again.")
             self.step()
             return False
         right, self.feedback = judge(asked, str(text))
@@ -202,7 +207,7 @@ class BackwardStepper(StaticFallback, w.VBox):
     def _ask(self) -> None:
         question = self.question
         self._question.value = (f"<b>{html.escape(question)}</b>" if question
-                                else "<b>Backward is done.</b>")
+                                else f"<b>{html.escape(_('Backward is done.'))}</b>")
         self._answer_box.value = ""
 
     # ---- driving it from Python -------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from .adapter import to_numpy
+from .i18n import _
 
 __all__ = ["number", "shape_text", "value_lines", "short"]
 
@@ -21,7 +22,7 @@ def number(x) -> str:
 
 def shape_text(tensor) -> str:
     """``[2, 2]`` (and the dtype when it is not float32)."""
-    text = "scalar" if tensor.dim() == 0 else str(list(tensor.shape))
+    text = _("scalar") if tensor.dim() == 0 else str(list(tensor.shape))
     dtype = str(tensor.dtype).replace("torch.", "")
     return text if dtype == "float32" else f"{text} {dtype}"
 
@@ -32,8 +33,9 @@ def value_lines(value, max_values: int = 8) -> list[str]:
     data = array_of(value)
     if data.size > max_values:
         if data.dtype.kind not in "biuf" or not np.all(np.isfinite(data)):
-            return [f"{data.size} values"]
-        return [f"{data.size} values from {number(data.min())} to {number(data.max())}"]
+            return [_("{count} values").format(count=data.size)]
+        return [_("{count} values from {low} to {high}").format(
+            count=data.size, low=number(data.min()), high=number(data.max()))]
     if data.ndim == 0:
         return [number(data)]
     text = np.array2string(data, precision=4, separator=", ", suppress_small=True,
@@ -48,10 +50,11 @@ def short(value) -> str:
         return number(data.reshape(()))
     flat = data.reshape(-1)
     if data.size and np.all(flat == flat[0]):
-        return f"{number(flat[0])} each"
+        return _("{value} each").format(value=number(flat[0]))
     if data.size <= 6:
         return _nested(data)
-    return f"a {list(data.shape)} tensor (largest magnitude {number(np.abs(data).max())})"
+    return _("a {shape} tensor (largest magnitude {largest})").format(
+        shape=list(data.shape), largest=number(np.abs(data).max()))
 
 
 def _nested(data: np.ndarray) -> str:
