@@ -151,6 +151,10 @@ class Domain:
 
         with path.open("rb") as file:
             catalog = read_po(file, locale=LOCALES[lang], domain=self.name)
+        for message in list(catalog):  # untranslated plurals too ('' in each form) stay English
+            strings = message.string if isinstance(message.string, tuple) else (message.string,)
+            if message.id and not all(strings):
+                del catalog[message.id]
         compiled = io.BytesIO()
         write_mo(compiled, catalog, use_fuzzy=False)
         compiled.seek(0)

@@ -121,6 +121,14 @@ msgstr "{term}, 따라서 {node}에 {gradient}을(를) 보냅니다"
 
 msgid "it sends {gradient} to {node}"
 msgstr ""
+
+msgid "{count} operation"
+msgid_plural "{count} operations"
+msgstr[0] ""
+
+msgid "{count} leaf"
+msgid_plural "{count} leaves"
+msgstr[0] "{count}个叶子"
 """
 
 
@@ -144,6 +152,15 @@ def test_a_catalog_translates_finished_entries_only(korean_widgets):
         "{term}, so it sends {gradient} to {node}"  # fuzzy: not used
     assert korean_widgets.gettext(
         "Step {number} of {total}: {who} got {gradient}; {clauses}.").startswith("{total}단계")
+
+
+def test_plurals_untranslated_stay_english(korean_widgets):
+    set_language("ko")
+    assert korean_widgets.ngettext("{count} operation", "{count} operations", 1) == \
+        "{count} operation"
+    assert korean_widgets.ngettext("{count} operation", "{count} operations", 4) == \
+        "{count} operations"
+    assert korean_widgets.ngettext("{count} leaf", "{count} leaves", 4) == "{count}个叶子"
 
 
 def test_the_stepper_speaks_through_the_catalog(korean_widgets, tutorial_graph):
