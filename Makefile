@@ -13,7 +13,7 @@ NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 60 \
 LESSONS := $(wildcard notebooks/0*.ipynb)
 TRANSLATED := $(wildcard notebooks/zh/*.ipynb notebooks/ko/*.ipynb)
 
-.PHONY: lab lab-setup test test-fast browser-deps notebooks translations bench clean
+.PHONY: lab lab-setup test test-fast browser-deps notebooks translations translations-status bench clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "minigrad-kit needs Python >= 3.10"'
@@ -89,6 +89,17 @@ notebooks: $(STAMP_TEST)
 # `make notebooks` stores the outputs of the lessons that changed.
 translations: $(STAMP_TEST)
 	$(BIN)/python tools/translate_notebooks.py
+
+# Translators: what is left (untranslated, fuzzy, placeholders that differ), and the
+# outputs of one language's lessons only (make notebooks-zh, make notebooks-ko).
+translations-status: $(STAMP_TEST)
+	$(BIN)/python tools/translate_notebooks.py status $(if $(LANG_ONLY),--lang $(LANG_ONLY))
+
+notebooks-%: $(STAMP_TEST)
+	for nb in notebooks/$*/*.ipynb; do \
+	  (cd $$(dirname $$nb) && JPY_SESSION_NAME=$$(basename $$nb) \
+	   ../../$(BIN)/jupyter execute --inplace --timeout=120 $$(basename $$nb)) || exit 1; \
+	done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis build *.egg-info

@@ -3,6 +3,7 @@
     python tools/translate_notebooks.py            extract, then build (what `make translations` runs)
     python tools/translate_notebooks.py extract    English lessons -> catalogs
     python tools/translate_notebooks.py build      catalogs -> notebooks/zh/, notebooks/ko/
+    python tools/translate_notebooks.py status     what is left to translate, per catalog
 
 extract: the sentences in ``_()`` of widgets/, grader/ and the assignments' question
 modules go to ``<folder>/locale/<domain>.pot`` and each language's
@@ -201,11 +202,60 @@ def build() -> list[Path]:
     return changed
 
 
+PLACEHOLDER = re.compile(r"\{[A-Za-z_]\w*\}")
+
+
+def catalogs(lang: str) -> list[Path]:
+    """Every catalog of ``lang``: the packages', then the lessons'."""
+    found = [folder / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
+             for domain, folder in PACKAGES.items()]
+    return found + sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po"))
+
+
+def problems(path: Path, locale: str) -> list[str]:
+    """Untranslated and fuzzy entries, and translations whose {placeholders} differ."""
+    found = []
+    for message in read(path, locale) if path.is_file() else ():
+        if not message.id:
+            continue
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        first = ids[0].split("\n")[0][:60]
+        if not all(strings):
+            found.append(f"untranslated: {first!r}")
+        elif message.fuzzy:
+            found.append(f"fuzzy (check it, then remove the fuzzy flag): {first!r}")
+        elif "python-brace-format" in message.flags or path.parent.parent.parent != LOCALE:
+            wanted = sorted(PLACEHOLDER.findall(ids[0]))
+            for string in strings:
+                if sorted(set(PLACEHOLDER.findall(string))) != sorted(set(wanted)):
+                    found.append(f"placeholders differ ({' '.join(wanted)}): {first!r}")
+    return found
+
+
+def status(langs) -> int:
+    left = 0
+    for lang in langs:
+        for path in catalogs(lang):
+            found = problems(path, LANGS[lang])
+            left += len(found)
+            print(f"{path.relative_to(ROOT)}: "
+                  + (f"{len(found)} to do" if found else "done"))
+            for line in found[:5]:
+                print(f"    {line}")
+            if len(found) > 5:
+                print(f"    ... and {len(found) - 5} more")
+    return 1 if left else 0
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("step", nargs="?", choices=["extract", "build"],
+    parser.add_argument("step", nargs="?", choices=["extract", "build", "status"],
                         help="only this step (default: extract, then build)")
+    parser.add_argument("--lang", choices=sorted(LANGS), help="status: only this language")
     args = parser.parse_args(argv)
+    if args.step == "status":
+        return status([args.lang] if args.lang else list(LANGS))
     if args.step in (None, "extract"):
         extract()
     if args.step in (None, "build"):
