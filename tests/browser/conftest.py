@@ -245,21 +245,72 @@ def shown_frame(stepper, index, total):
 # The stepper's picture is one SVG styled per frame by its style sheet, so what
 # the learner sees is read from the computed style: the box drawn with a 3 px
 # border is the one that runs, and a label shows the texts that are displayed.
-_CURRENT = """stepper => [...stepper.querySelectorAll('svg g.node')].filter(g => {
-    const shape = g.querySelector('polygon');
-    return shape && getComputedStyle(shape).strokeWidth === '3px';
-}).map(g => [g.id, g.getAttribute('class')])"""
+_CURRENT = """(stepper, label) => new Promise((resolve, reject) => {
+    const start = performance.now();
+    const look = () => {  // once frame `label` is the one on screen, in the same repaint
+        const frame = [...stepper.querySelectorAll('.minigrad-frame')]
+            .find(f => f.getClientRects().length > 0);
+        if (label === null || (frame && frame.getAttribute('aria-label') === label)) {
+            resolve([...stepper.querySelectorAll('svg g.node')].filter(g => {
+                const shape = g.querySelector('polygon');
+                return shape && getComputedStyle(shape).strokeWidth === '3px';
+            }).map(g => [g.id, g.getAttribute('class')]));
+        } else if (performance.now() - start > 15000) {
+            reject(new Error('frame on screen: ' + (frame && frame.getAttribute('aria-label'))
+                             + ', not ' + label));
+        } else requestAnimationFrame(look);
+    };
+    look();
+})"""
 
 _SHOWN_TEXT = """(stepper, selector) => [...stepper.querySelectorAll('svg ' + selector)].map(
     g => [...g.querySelectorAll('text')].filter(t => t.getClientRects().length > 0)
          .map(t => t.textContent).join('\\n'))"""
 
 
-def current_box(stepper):
-    """(id, classes) of the box the stepper's picture highlights."""
-    found = stepper.evaluate(_CURRENT)
+def current_box(stepper, index: int | None = None, total: int | None = None):
+    """(id, classes) of the box the stepper's picture highlights; with ``index``,
+    read when frame ``index`` of ``total`` is the one on screen."""
+    label = None if index is None else f"frame {index} of {total}"
+    found = stepper.evaluate(_CURRENT, label)
     assert len(found) == 1, f"{len(found)} highlighted boxes: {found}"
     return found[0][0], found[0][1].split()
+
+
+_WATCH = """stepper => {
+    const seen = window.__stepperFrames = [];
+    window.__stopWatching = false;
+    const look = () => {
+        const frame = [...stepper.querySelectorAll('.minigrad-frame')]
+            .find(f => f.getClientRects().length > 0);
+        const current = [...stepper.querySelectorAll('svg g.node')].filter(g => {
+            const shape = g.querySelector('polygon');
+            return shape && getComputedStyle(shape).strokeWidth === '3px';
+        }).map(g => g.id).join(' ');
+        const entry = [frame ? frame.getAttribute('aria-label') : null, current];
+        const last = seen[seen.length - 1];
+        if (entry[0] !== null && (!last || last[0] !== entry[0] || last[1] !== entry[1]))
+            seen.push(entry);
+        if (!window.__stopWatching) requestAnimationFrame(look);
+    };
+    look();
+}"""
+
+
+def play_and_watch(page, stepper, until) -> list:
+    """Click Play and record, at every repaint of the page, the frame on screen
+    and the boxes highlighted, until the locator ``until`` shows. Returns
+    ``[(frame index or the page's label, "box id"), ...]`` in the order seen.
+    (Reading the page after each frame would race with Play on a busy machine.)"""
+    stepper.evaluate(_WATCH)
+    stepper.locator(".widget-play button").first.click()
+    until.wait_for(timeout=60_000)
+    page.evaluate("window.__stopWatching = true")
+    seen = []
+    for label, boxes in page.evaluate("window.__stepperFrames"):
+        words = label.split()
+        seen.append((int(words[1]) if words[0] == "frame" else label, boxes))
+    return seen
 
 
 def shown_text(stepper, selector: str, has_text: str = "") -> str:

@@ -22,7 +22,7 @@ import pytest
 from nbclient import NotebookClient
 from nbformat.sign import NotebookNotary
 
-from conftest import current_box, open_notebook, run_all, shown_frame, snapshot
+from conftest import current_box, open_notebook, play_and_watch, run_all, shown_frame, snapshot
 
 pytestmark = pytest.mark.browser
 
@@ -112,14 +112,14 @@ def test_a_big_stepper_steps_and_plays_quickly_in_lab(page, lab):
     stepper = page.locator(".minigrad-stepper").first
     stepper.locator("svg").first.wait_for(timeout=90_000)
     shown_frame(stepper, 0, total)
-    assert current_box(stepper)[0] == boxes[0]
+    assert current_box(stepper, 0, total)[0] == boxes[0]
     assert looks_as_drawn(stepper, big) == 0
 
     times = []
     for index in range(1, 6):
         times.append(stepper.evaluate(CLICK_TO_FRAME, [index, total]))
         shown_frame(stepper, index, total)
-        assert current_box(stepper)[0] == boxes[index], index
+        assert current_box(stepper, index, total)[0] == boxes[index], index
         looks_as_drawn(stepper, big)
     print(f"click on step -> next frame: {', '.join(f'{t:.0f}' for t in times)} ms")
     # A click goes to the kernel and back. On a machine shared with other jobs, as
@@ -133,16 +133,17 @@ def test_a_big_stepper_steps_and_plays_quickly_in_lab(page, lab):
         step.click()
         frame = shown_frame(stepper, index, total)
         assert big.texts[index] in frame.inner_text(), index
-        assert current_box(stepper)[0] == boxes[index], index
+        assert current_box(stepper, index, total)[0] == boxes[index], index
         looks_as_drawn(stepper, big)
     snapshot(page, "6-big-stepper-frame-made-by-the-kernel", stepper)
 
     stepper.get_by_role("button", name="reset").click()
     shown_frame(stepper, 0, total)
-    stepper.locator(".widget-play button").first.click()  # Play: the page, then the kernel
-    for index in range(1, total + 1):
-        shown_frame(stepper, index, total)
-        assert current_box(stepper)[0] == boxes[index], index
+    # Play: the kept frames switch in the page, the later ones are made by the kernel
+    seen = play_and_watch(page, stepper, stepper.locator(
+        f'.minigrad-frame[aria-label="frame {total} of {total}"]'))
+    made = [entry for entry in seen if isinstance(entry[0], int)]
+    assert made == list(enumerate(boxes)), seen
 
 
 def test_a_saved_big_stepper_opens_and_plays_without_running(page, lab, tmp_path):
@@ -176,13 +177,10 @@ def test_a_saved_big_stepper_opens_and_plays_without_running(page, lab, tmp_path
     shown_frame(stepper, 0, total)
     print(f"saved notebook open, stepper on screen: {time.monotonic() - start:.1f} s")
     assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
-    stepper.locator(".widget-play button").first.click()  # no cell was run: the page plays
-    for index in range(1, KEPT):
-        shown_frame(stepper, index, total)
-        assert current_box(stepper)[0] == boxes[index], index
-        looks_as_drawn(stepper, big)
-    # the frames past the ones kept need a kernel, and say so
+    # no cell was run: the page plays the frames it keeps, then says the rest need a kernel
     later = stepper.locator(".minigrad-frame", has_text="the later ones are made by the kernel")
-    later.wait_for(timeout=15_000)
+    seen = play_and_watch(page, stepper, later)
+    assert [entry for entry in seen if isinstance(entry[0], int)] == list(
+        enumerate(boxes[:KEPT])), seen
     assert f"keeps the first {KEPT} frames" in later.inner_text()
     snapshot(page, "6-saved-big-stepper-played", stepper)

@@ -19,8 +19,8 @@ import sys
 
 import pytest
 
-from conftest import (HTML_MANAGER, REPO, current_box, engine_order, shown_frame, shown_text,
-                      snapshot)
+from conftest import (HTML_MANAGER, REPO, current_box, engine_order, play_and_watch,
+                      shown_frame, shown_text, snapshot)
 
 pytestmark = pytest.mark.browser
 
@@ -52,21 +52,22 @@ def test_exported_lesson_plays_the_stepper_offline(page, exported):
 
     frame = shown_frame(stepper, 0, total)
     assert "Before backward" in frame.inner_text()
-    assert current_box(stepper)[0] == output_id
+    assert current_box(stepper, 0, total)[0] == output_id
     stepper.locator(".noUi-handle").focus()
     for index in (1, 2):
         page.keyboard.press("ArrowRight")  # the slider is keyboard operable
         frame = shown_frame(stepper, index, total)
         assert f"Step {index} of {total}" in frame.inner_text()
-        assert current_box(stepper)[0] == expected[index - 1][0]
+        assert current_box(stepper, index, total)[0] == expected[index - 1][0]
     snapshot(page, "3-exported-html-step-2", stepper)
 
     page.keyboard.press("Home")
     shown_frame(stepper, 0, total)
-    stepper.locator(".widget-play button").first.click()  # Play, driven by the page alone
-    for index, (box_id, _) in enumerate(expected, start=1):  # one frame a second
-        shown_frame(stepper, index, total)
-        assert current_box(stepper)[0] == box_id, index
+    # Play, driven by the page alone: one frame a second
+    seen = play_and_watch(page, stepper, stepper.locator(
+        f'.minigrad-frame[aria-label="frame {total} of {total}"]'))
+    assert seen == [(0, output_id)] + [(index, box_id) for index, (box_id, _)
+                                       in enumerate(expected, start=1)], seen
     leaf = shown_text(stepper, "g.node.leaf")
     assert "grad:" in leaf and "4.5" in leaf, leaf
     snapshot(page, "3-exported-html-played", stepper)

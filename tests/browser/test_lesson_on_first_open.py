@@ -12,7 +12,8 @@ from urllib.parse import unquote
 
 import pytest
 
-from conftest import current_box, engine_order, open_notebook, shown_frame, snapshot
+from conftest import (current_box, engine_order, open_notebook, play_and_watch, shown_frame,
+                      snapshot)
 
 pytestmark = pytest.mark.browser
 
@@ -37,13 +38,14 @@ def test_unrun_lesson_shows_graphs_and_plays(page, lab):
     assert page.locator(".jp-RenderedSVG", has_text="untrusted").count() == 0
     assert not page.get_by_text("official Jupyter news").is_visible()
     shown_frame(stepper, 0, total)
-    assert current_box(stepper)[0] == output_id
+    assert current_box(stepper, 0, total)[0] == output_id
     snapshot(page, "4-unrun-lesson-stepper", stepper)
 
-    stepper.locator(".widget-play button").first.click()  # Play: frames switch in the page
-    for index, (box_id, _) in enumerate(expected, start=1):
-        shown_frame(stepper, index, total)
-        assert current_box(stepper)[0] == box_id, index
+    # Play: frames switch in the page
+    seen = play_and_watch(page, stepper, stepper.locator(
+        f'.minigrad-frame[aria-label="frame {total} of {total}"]'))
+    assert seen == [(0, output_id)] + [(index, box_id) for index, (box_id, _)
+                                       in enumerate(expected, start=1)], seen
     assert not page.get_by_text("official Jupyter news").is_visible()
     snapshot(page, "4-unrun-lesson-played", stepper)
 

@@ -28,14 +28,14 @@ def test_step_through_backward_in_lab(page, lab):
     shown_frame(stepper, 0, total)
     for box_id, name in expected:  # the rendered graph: Graphviz's node ids survive
         assert name in stepper.locator(f"g.node#{box_id}").get_attribute("class").split()
-    assert current_box(stepper)[0] == output_id
+    assert current_box(stepper, 0, total)[0] == output_id
     snapshot(page, "1-lesson-stepper-before", stepper)
 
     step = stepper.get_by_role("button", name="step")  # its name starts with the icon glyph
     for index, (box_id, name) in enumerate(expected, start=1):
         step.click()
         frame = shown_frame(stepper, index, total)
-        shown_id, classes = current_box(stepper)
+        shown_id, classes = current_box(stepper, index, total)
         assert (shown_id, name in classes) == (box_id, True), (
             f"step {index}: the engine runs {name} ({box_id}), the page highlights "
             f"{shown_id} ({' '.join(classes)})")
@@ -48,11 +48,11 @@ def test_step_through_backward_in_lab(page, lab):
 
     stepper.get_by_role("button", name="back").click()
     shown_frame(stepper, total - 1, total)
-    assert current_box(stepper)[0] == expected[-2][0]
+    assert current_box(stepper, total - 1, total)[0] == expected[-2][0]
     assert "4.5" not in shown_text(stepper, "g.node.leaf")
 
     stepper.get_by_role("button", name="reset").click()
     shown_frame(stepper, 0, total)
-    assert current_box(stepper)[0] == output_id
+    assert current_box(stepper, 0, total)[0] == output_id
     assert stepper.locator(".widget-readout").first.inner_text().strip() == "0"
     snapshot(page, "1-lesson-stepper-reset", stepper)

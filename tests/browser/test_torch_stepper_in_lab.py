@@ -72,14 +72,14 @@ def test_step_through_a_torch_models_backward_in_lab(page, lab):
     stepper = page.locator(".minigrad-stepper").first
     stepper.locator("svg").first.wait_for(timeout=60_000)
     frame = shown_frame(stepper, 0, total)
-    assert current_box(stepper)[0] == output_id
+    assert current_box(stepper, 0, total)[0] == output_id
     assert f"Before backward: loss = {facts['loss']}" in frame.inner_text()
 
     step = stepper.get_by_role("button", name="step")
     for index, (box_id, name) in enumerate(expected, start=1):
         step.click()
         frame = shown_frame(stepper, index, total)
-        shown_id, classes = current_box(stepper)
+        shown_id, classes = current_box(stepper, index, total)
         assert (shown_id, name in classes) == (box_id, True), (
             f"step {index}: torch runs {name} ({box_id}), the page highlights "
             f"{shown_id} ({' '.join(classes)})")
