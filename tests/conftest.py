@@ -1,8 +1,25 @@
-"""Shared test settings: hypothesis profiles (CI runs the same examples every time)."""
+"""Shared test settings: hypothesis profiles (CI runs the same examples every time), and
+PyTorch (the oracle) on one thread.
+
+One thread: the tests run PyTorch on small tensors, and `make test` runs two workers on a
+2-core machine often shared with other jobs. With torch's default (a thread per core) each
+tiny op waits for a busy core: lesson 9's training under torch took 27 s instead of 2.
+Kernels the tests start (nbval, nbclient, the grader) inherit OMP_NUM_THREADS. Set here,
+for every test directory alike, so a file gives the same numbers alone or in the full suite.
+"""
 
 import os
 
-from hypothesis import HealthCheck, settings
+os.environ["OMP_NUM_THREADS"] = "1"
+
+try:
+    import torch  # noqa: E402  (after the variable, so this process reads it too)
+except ImportError:  # the oracle is missing: the tests that need it say so themselves
+    pass
+else:
+    torch.set_num_threads(1)
+
+from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
     "ci", max_examples=60, deadline=None, derandomize=True,
