@@ -28,6 +28,7 @@ stored, saved tensors freed.
 from __future__ import annotations
 
 import heapq
+import operator
 import warnings
 from typing import Iterator, Sequence
 
@@ -307,8 +308,7 @@ class _Ready:
         return self.number > other.number  # newest first
 
 
-def _creation_number(node) -> float:
-    return node._sequence_nr
+_creation_number = operator.attrgetter("_sequence_nr")  # (a node's creation order)
 
 
 def _walk(roots, targets, keep_graph: bool, create_graph: bool,
@@ -382,10 +382,10 @@ def _compute_step(step, node, keep_graph, run, owned, on_arrays) -> None:
         grads = node._run(step.grad_outputs)
     if not keep_graph:
         node.release_saved()
-    step.sent = sent = tuple(
+    step.sent = sent = tuple([
         (next_node, input_nr, grad)
         for (next_node, input_nr), grad in zip(node.next_functions, grads)
-    )
+    ])
     if owned is not None:
         _claim_new_buffers(sent, step.grad_outputs, owned)
 
@@ -393,11 +393,18 @@ def _compute_step(step, node, keep_graph, run, owned, on_arrays) -> None:
 def _claim_new_buffers(sent, grad_outputs, owned: set) -> None:
     """Mark the gradients this node made itself, each sent along one edge only,
     as owned by their receiver (which may then add into them in place)."""
-    seen = []
+    seen: list = []
     for _, _, grad in sent:
         if grad is None or type(grad) is not np.ndarray:
             continue
-        if any(grad is other for other in seen) or any(grad is g for g in grad_outputs):
+        shared = False
+        for other in seen:
+            if grad is other:
+                shared = True
+        for other in grad_outputs:
+            if grad is other:
+                shared = True
+        if shared:
             owned.discard(id(grad))
             continue
         seen.append(grad)

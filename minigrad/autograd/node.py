@@ -337,16 +337,22 @@ class Node:
             finally:
                 grad_mode._set_enabled(previous)
             return tuple(None if g is None else g._data for g in grads)
-        self._check_saved()
         # The formula reads ``self._saved_x`` as the array forward used: set as
         # plain attributes for the call (quicker than ``__getattr__``'s lookup).
+        # As in torch, every saved value is checked before the formula runs.
         attributes = self.__dict__
         keys = []
-        for name, value in self._saved.items():
-            key = "_saved_" + name
-            attributes[key] = value.data if type(value) is SavedTensor else value
-            keys.append(key)
         try:
+            for name, value in self._saved.items():
+                if type(value) is SavedTensor:
+                    if value.version.value != value.saved_version:
+                        self._unpack(value)  # raises the in-place modification error
+                    value = value.data
+                elif value is _FREED:
+                    raise RuntimeError(errors.BACKWARD_TWICE)
+                key = "_saved_" + name
+                attributes[key] = value
+                keys.append(key)
             grads = self.backward(*grad_outputs)
         finally:
             for key in keys:
@@ -358,10 +364,15 @@ class Node:
                 f"function {self.name()} returned an incorrect number of gradients "
                 f"(expected {len(self.next_functions)}, got {len(grads)})"
             )
-        meta = self._input_meta
-        return tuple(None if grad is None or meta[index] is None
-                     else self._validate_array(index, grad, meta[index])
-                     for index, grad in enumerate(grads))
+        checked = []
+        for grad, meta in zip(grads, self._input_meta):
+            if grad is None or meta is None:
+                checked.append(None)
+            elif type(grad) is np.ndarray and grad.shape == meta[0] and grad.dtype == meta[1]:
+                checked.append(grad)  # the usual case: nothing to undo
+            else:
+                checked.append(self._validate_array(len(checked), grad, meta))
+        return tuple(checked)
 
     def _validate_array(self, index: int, grad, meta):
         """``_validate`` for arrays."""
