@@ -124,7 +124,8 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     try:
         for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph,
                           reuse_buffers=on_arrays):
-            if step.is_leaf and accumulate and step.grad_outputs[0] is not None:
+            if accumulate and type(step.node) is AccumulateGrad \
+                    and step.grad_outputs[0] is not None:
                 store(step.node.variable, step.grad_outputs[0], step._owned)
             if targets is not None and step.node in targets:
                 for nr in targets[step.node]:
@@ -414,7 +415,10 @@ def _claim_new_buffers(sent, grad_outputs, owned: set) -> None:
 
 
 def _leads_further(node, needed) -> bool:
-    return any(next_node in needed for next_node, _ in node.next_functions)
+    for next_node, _ in node.next_functions:
+        if next_node in needed:
+            return True
+    return False
 
 
 def _sum_arrivals(step, received: list, owned) -> tuple:
