@@ -141,6 +141,11 @@ class FlipBook(Sequence):
             return ":is(" + ",".join(f"#{i}" for i in group_ids) + ")"
 
         yield f".{token}-picture .mg-later{{display:none}}"
+        # Saved without a kernel, ipywidgets marks every widget "disconnected" (a red
+        # broken chain). Play, the slider and the frames work in the page, so only
+        # the buttons, which need the kernel, keep the mark.
+        yield (".minigrad-stepper.jupyter-widgets-disconnected::before,.minigrad-stepper "
+               ".jupyter-widgets-disconnected:not(.jupyter-button)::before{display:none}")
         for k, frame in enumerate(self.plan):
             kind = self.model.boxes[frame.box].kind
             fill = f";fill:{CURRENT_FILL}" if kind in FILLED else ""

@@ -177,6 +177,13 @@ def test_a_saved_big_stepper_opens_and_plays_without_running(page, lab, tmp_path
     shown_frame(stepper, 0, total)
     print(f"saved notebook open, stepper on screen: {time.monotonic() - start:.1f} s")
     assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
+    # no kernel behind the saved widgets: only the buttons (which need one) say so
+    marks = stepper.evaluate("""s => [s, ...s.querySelectorAll('*')]
+        .filter(e => e.classList.contains('jupyter-widgets-disconnected'))
+        .map(e => [e.classList.contains('jupyter-button'),
+                   getComputedStyle(e, '::before').display])""")
+    assert sum(button for button, _ in marks) == 3, marks  # reset, back, step
+    assert all((display != "none") == button for button, display in marks), marks
     # no cell was run: the page plays the frames it keeps, then says the rest need a kernel
     later = stepper.locator(".minigrad-frame", has_text="the later ones are made by the kernel")
     seen = play_and_watch(page, stepper, later)
