@@ -103,7 +103,8 @@ def main() -> None:
     row("the same, collapse=None: windowed at max_nodes=200",
         timed(lambda: render_svg(draw_graph(out, collapse=None)), repeat=1))
 
-    print("BackwardStepper (frames are switched in the browser; step() only moves the index):")
+    print("BackwardStepper (the picture goes to the page once, frames are style changes "
+          "switched in the browser; step() only moves the index):")
     x = torch.ones(2, 2, requires_grad=True)
     cases = (("the tutorial", (3 * (x + 2) ** 2).mean(), 4), ("10 layers", layers(10), None),
              ("300-op chain, collapsed", chain(300), 4))
@@ -111,9 +112,9 @@ def main() -> None:
         made = []
         seconds = timed(lambda: made.append(BackwardStepper(out, collapse=collapse)), repeat=1)
         stepper = made[-1]
-        size = sum(len(frame) for frame in stepper.frames) / len(stepper.frames)
+        state = len(json.dumps(dependency_state([stepper])))
         row(f"build all frames: {what}", seconds,
-            f"({len(stepper.frames)} frames of {size / 1e3:.1f} kB)")
+            f"({len(stepper.frames)} frames, {state / 1e3:.1f} kB of widget state)")
         start = time.perf_counter()
         for _ in range(len(stepper.steps)):
             stepper.step()
