@@ -141,8 +141,8 @@ class Tensor:
     @property
     def requires_grad(self) -> bool:
         """Whether operations on this tensor are recorded for backward."""
-        if self._view_version is not None and self._view_version != self._version_cell.value:
-            ops.regenerate_grad_fn(self)  # (its base may have joined the graph since)
+        if self._view_version is not None and not self._requires_grad:
+            return self._base.requires_grad  # (its base may have joined the graph since)
         return self._requires_grad
 
     @requires_grad.setter
@@ -797,8 +797,53 @@ class Tensor:
     def clamp_(self, min=None, max=None):
         return ops.inplace(self, ops.clamp, min, max)
 
+    clip_ = clamp_
+
     def zero_(self):
         return ops.inplace(self, ops.zeros_like_op)
+
+    # (the out-of-place functions, in place: the same node as PyTorch records)
+    def neg_(self):
+        return ops.inplace(self, ops.neg)
+
+    def reciprocal_(self):
+        return ops.inplace(self, ops.reciprocal)
+
+    def pow_(self, exponent):
+        return ops.inplace(self, ops.pow, exponent)
+
+    def exp_(self):
+        return ops.inplace(self, ops.exp)
+
+    def log_(self):
+        return ops.inplace(self, ops.log)
+
+    def sqrt_(self):
+        return ops.inplace(self, ops.sqrt)
+
+    def tanh_(self):
+        return ops.inplace(self, ops.tanh)
+
+    def sigmoid_(self):
+        return ops.inplace(self, ops.sigmoid)
+
+    def relu_(self):
+        return ops.inplace(self, ops.relu)
+
+    def abs_(self):
+        return ops.inplace(self, ops.abs)
+
+    def sin_(self):
+        return ops.inplace(self, ops.sin)
+
+    def cos_(self):
+        return ops.inplace(self, ops.cos)
+
+    def sign_(self):
+        return ops.inplace(self, ops.sign)
+
+    def masked_fill_(self, mask, value):
+        return ops.inplace(self, ops.masked_fill, mask, value)
 
     def fill_(self, value):
         return ops.inplace(self, ops.fill, value)
@@ -817,6 +862,9 @@ class Tensor:
 
     def __itruediv__(self, other):
         return self.div_(other)
+
+    def __ipow__(self, exponent):
+        return self.pow_(exponent)
 
     # ---- creation helpers on an existing tensor --------------------------
 

@@ -56,12 +56,15 @@ class SavedTensor:
     rebuilds a Tensor whose ``grad_fn`` is the node, as PyTorch does.
     """
 
-    __slots__ = ("tensor", "data", "version", "saved_version", "output_nr")
+    __slots__ = ("tensor", "data", "version", "saved_version", "output_nr", "view_grad_fn")
 
     def __init__(self, tensor, *, is_output: bool = False, array=None):
         self.version = version = tensor._version_counter
         self.saved_version = version.value
         self.output_nr = tensor._output_nr
+        # (the output of an in-place op on a view: a weak reference to the view's
+        # node, which names the output while something else keeps it alive, as in torch)
+        self.view_grad_fn = None
         # ``data``: the array backward formulas read on arrays: the one forward
         # computed with (an input converted to the result dtype, as torch computes).
         self.tensor = None if is_output else tensor
@@ -75,6 +78,8 @@ class SavedTensor:
             # Like PyTorch: a saved output names the node that saved it; a saved
             # input names the op that produced its present value.
             producer = node if tensor is None else tensor.grad_fn
+            if self.view_grad_fn is not None and self.view_grad_fn() is not None:
+                producer = self.view_grad_fn()
             output_nr = self.output_nr if tensor is None else tensor._output_nr
             raise errors.modified_by_inplace(
                 LEGACY_NAMES[Tensor._dtype_of(data)], data.shape,
@@ -83,6 +88,8 @@ class SavedTensor:
             )
         if self.tensor is not None:
             return self.tensor
+        if self.view_grad_fn is not None and self.view_grad_fn() is not None:
+            node = self.view_grad_fn()
         return Tensor._make(self.data, grad_fn=node, output_nr=self.output_nr,
                             version=self.version)
 

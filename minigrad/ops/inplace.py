@@ -19,13 +19,15 @@ the new one.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.broadcast import has_internal_overlap
 from ..autograd.formula import Formula
-from ..autograd.node import Node, _sequence
+from ..autograd.node import Node, SavedTensor, _sequence
 from . import fn
 from .strided import as_strided, check_no_partial_overlap, geometry, move_retain_grad, regenerate_grad_fn
 from ._common import is_tensor
@@ -151,9 +153,23 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
         move_retain_grad(base, base._grad_fn, base._output_nr, copy_slices)
         base._grad_fn, base._output_nr, base._requires_grad = copy_slices, 0, True
         regenerate_grad_fn(x)
-        return
-    move_retain_grad(x, x._grad_fn, x._output_nr, node)
-    x._grad_fn, x._output_nr, x._requires_grad = node, result._output_nr, True
+    else:
+        move_retain_grad(x, x._grad_fn, x._output_nr, node)
+        x._grad_fn, x._output_nr, x._requires_grad = node, result._output_nr, True
+    _save_result_as(node, result, x)
+
+
+def _save_result_as(node, result, x) -> None:
+    """A node that saved its result (``exp_`` saves it) saved the temporary ``result``:
+    it is ``x`` from now on, so that changing ``x`` again is caught at backward. (For
+    a view, torch's error then names the view's node while it is alive.)"""
+    for saved in node._saved.values():
+        if type(saved) is SavedTensor and saved.tensor is None and saved.data is result._data:
+            saved.data, saved.version = x._data, x._version_counter
+            saved.saved_version = x._version_counter.value
+            if x._view_version is not None:
+                saved.output_nr = 0
+                saved.view_grad_fn = weakref.ref(x._grad_fn)
 
 
 class CopySlices(Node):
@@ -226,8 +242,13 @@ def empty_strided(sizes, strides, like):
 def _snapshot(x):
     from ..tensor import Tensor
 
-    return Tensor._make(x._data.copy(), grad_fn=x.grad_fn, requires_grad=x.requires_grad,
-                        output_nr=x._output_nr)
+    return Tensor._make(x._data.copy())
+
+
+def clone(x):
+    from .shape import clone as clone_op
+
+    return clone_op(x)
 
 
 def inplace(x, op, *args):
@@ -237,13 +258,22 @@ def inplace(x, op, *args):
         for value in args:
             if is_tensor(value):
                 check_no_partial_overlap(x._data, value._data)
-    # The op reads a snapshot of x (same place in the graph, its own memory), so
-    # what it saves for backward (x * w saves x) is the value x had before the
-    # change, as torch's "original self"; x itself moves on to a new version.
+    # The op reads a copy of x, so what it saves for backward (x * w saves x) is
+    # the value x had before the change, and x itself moves on to a new version.
+    # As torch's "original self", the copy is a recorded clone (CloneBackward0,
+    # seen by a second backward), while the op's node takes the gradient edge of
+    # x itself.
     recording = grad_mode.is_grad_enabled() and any(
         getattr(value, "requires_grad", False) for value in (x, *args))
-    source = _snapshot(x) if recording else x
+    if recording and x.requires_grad:
+        source = clone(x)
+    else:
+        source = _snapshot(x) if recording else x
     result = op(source, *args)
+    if source is not x and source._grad_fn is not None and result._grad_fn is not None:
+        node, original = result._grad_fn, source._grad_fn
+        node.next_functions = tuple(x._gradient_edge() if next_node is original else
+                                    (next_node, nr) for next_node, nr in node.next_functions)
     if result.dtype.category > x.dtype.category:  # torch's canCast: float -> int is refused
         raise RuntimeError(
             f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "

@@ -91,6 +91,15 @@ INPLACE = {
     "[[0]] = 2": lambda lib, t, other: t.__setitem__([0], 2.0),
     "[t > 0] = 0": lambda lib, t, other: t.__setitem__(t > 0, 0.0),
     "fill_(other)": lambda lib, t, other: t.fill_(other.sum()),
+    "exp_()": lambda lib, t, other: t.exp_(),
+    "sigmoid_()": lambda lib, t, other: t.sigmoid_(),
+    "tanh_()": lambda lib, t, other: t.tanh_(),
+    "relu_()": lambda lib, t, other: t.relu_(),
+    "abs_()": lambda lib, t, other: t.abs_(),
+    "neg_()": lambda lib, t, other: t.neg_(),
+    "pow_(2)": lambda lib, t, other: t.pow_(2),
+    "sqrt_()": lambda lib, t, other: t.sqrt_(),
+    "masked_fill_(t > 0, 0.5)": lambda lib, t, other: t.masked_fill_(t > 0, 0.5),
 }
 
 # Views a write can go through (or around): each shares memory with its input.

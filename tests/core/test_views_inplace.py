@@ -246,3 +246,105 @@ def test_partial_overlap_is_refused_as_in_torch(write):
         write(b)
         rec.show("b", b)
     assert_same_run(program)
+
+
+# ---- the out-of-place functions, in place -------------------------------------------
+
+IN_PLACE_FUNCTIONS = {
+    "neg_": lambda lib, t: t.neg_(),
+    "reciprocal_": lambda lib, t: t.reciprocal_(),
+    "pow_(2)": lambda lib, t: t.pow_(2),
+    "pow_(0.5)": lambda lib, t: t.pow_(0.5),
+    "**= 3": lambda lib, t: t.__ipow__(3),
+    "exp_": lambda lib, t: t.exp_(),
+    "log_": lambda lib, t: t.log_(),
+    "sqrt_": lambda lib, t: t.sqrt_(),
+    "tanh_": lambda lib, t: t.tanh_(),
+    "sigmoid_": lambda lib, t: t.sigmoid_(),
+    "relu_": lambda lib, t: t.relu_(),
+    "abs_": lambda lib, t: t.abs_(),
+    "sin_": lambda lib, t: t.sin_(),
+    "cos_": lambda lib, t: t.cos_(),
+    "sign_": lambda lib, t: t.sign_(),
+    "clip_": lambda lib, t: t.clip_(-1, 1),
+    "masked_fill_": lambda lib, t: t.masked_fill_(t > 0, 0.5),
+}
+
+
+@pytest.mark.parametrize("op", list(IN_PLACE_FUNCTIONS.values()), ids=list(IN_PLACE_FUNCTIONS))
+def test_in_place_functions_on_a_non_leaf(op):
+    def program(lib, rec):
+        x = _leaf(rec)
+        y = x * 1
+        returned = op(lib, y)
+        rec.show("y", y)
+        rec.show("returned is y", returned is y)
+        rec.show("version", y._version)
+        grad, = lib.autograd.grad((y * y).sum(), x, create_graph=True)
+        rec.show("grad", grad)
+        grad.sum().backward()
+        rec.show("x.grad", x.grad)
+    assert_same_run(program)
+
+
+@pytest.mark.parametrize("op", list(IN_PLACE_FUNCTIONS.values()), ids=list(IN_PLACE_FUNCTIONS))
+def test_in_place_functions_through_a_view(op):
+    def program(lib, rec):
+        x = _leaf(rec)
+        y = x * x
+        op(lib, y[1])
+        rec.show("y", y)
+        (y * lib.arange(6.0, dtype=lib.float64).reshape(2, 3)).sum().backward()
+        rec.show("x.grad", x.grad)
+    assert_same_run(program)
+
+
+@pytest.mark.parametrize("op", list(IN_PLACE_FUNCTIONS.values()), ids=list(IN_PLACE_FUNCTIONS))
+def test_in_place_functions_refuse_what_torch_refuses(op):
+    def on_a_leaf(lib, rec):
+        op(lib, _leaf(rec))
+
+    def on_a_saved_tensor(lib, rec):
+        y = _leaf(rec) * 1
+        out = y.exp()  # saves its result: y's old value is not needed, out is
+        out_saved = out * out
+        op(lib, out)
+        out_saved.sum().backward()
+
+    def on_integers(lib, rec):
+        n = lib.tensor([[1, -2, 3]])
+        op(lib, n)
+        rec.show("n", n)
+
+    def under_no_grad_on_a_leaf(lib, rec):
+        x = _leaf(rec)
+        with lib.no_grad():
+            op(lib, x)
+        rec.show("x", x)
+        rec.show("version", x._version)
+    for program in (on_a_leaf, on_a_saved_tensor, on_integers, under_no_grad_on_a_leaf):
+        assert_same_run(program)
+
+
+def test_a_result_saved_by_an_in_place_op_is_watched_for_later_changes():
+    def on_a_tensor(lib, rec):
+        y = _leaf(rec) * 1
+        y.exp_()
+        rec.show("saved result", y.grad_fn._saved_result)
+        y.mul_(2)
+        y.sum().backward()
+
+    def through_a_view_no_longer_held(lib, rec):
+        y = _leaf(rec) * 1
+        y[0].exp_()  # (torch's message then names Exp)
+        y[0][0] = 0.5
+        y.sum().backward()
+
+    def through_a_view_still_held(lib, rec):
+        y = _leaf(rec) * 1
+        row = y[0]
+        row.sigmoid_()  # (torch's message then names the view's AsStrided)
+        y[0][0] = 0.5
+        y.sum().backward()
+    for program in (on_a_tensor, through_a_view_no_longer_held, through_a_view_still_held):
+        assert_same_run(program)
