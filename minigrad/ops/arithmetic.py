@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd import grad_mode
+from ..autograd.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
@@ -435,9 +436,17 @@ def pow(a, exponent):
         dtype = dtypes.result_type(a, exponent)
         _check_pow(dtype)  # (bool ** bool works with a Python bool exponent only)
         return _binary(PowBackward1, a, exponent, "** or pow()")
-    if a.dtype.is_floating_point and type(exponent) in (int, float):
+    if type(exponent) in (int, float) and a.dtype.is_floating_point:
         # The common case, kept quick: a float tensor keeps its dtype.
-        return PowBackward0.apply(a, exponent=exponent)
+        if grad_mode._enabled and a.requires_grad:
+            return PowBackward0.apply(a, exponent=exponent)
+        # Nothing to record (x ** 3 on data): the value straight from ``power``,
+        # without a node (issue 18: x ** 3 at the speed of two multiplications).
+        token = silence_float_errors()
+        try:
+            return _tensor.Tensor._make(power(a._data, exponent))
+        finally:
+            restore_float_errors(token)
     check_operand("** or pow()", exponent)
     dtype = dtypes.result_type(a, exponent)
     if dtype is not dtypes.bool:
