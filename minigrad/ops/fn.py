@@ -27,7 +27,9 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "sigmoid", "pow", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "as_strided_backward", "cat", "flip", "gather", "scatter", "as_constant", "zeros",
-           "tanh_backward", "sigmoid_backward", "threshold_backward", "select_backward",
+           "tanh_backward", "sigmoid_backward", "softmax_backward_data",
+           "log_softmax_backward_data", "mse_loss_backward", "nll_loss_backward",
+           "threshold_backward", "select_backward",
            "slice_backward", "index_backward", "value_selecting_backward"]
 
 
@@ -255,6 +257,38 @@ def tanh_backward(grad, y):
     return pointwise.tanh_backward_of(grad, y)
 
 
+def softmax_backward_data(grad, y, dim):
+    """y * (grad - sum(grad * y)): the derivative of y = softmax(x)
+    (SoftmaxBackwardDataBackward0)."""
+    if _is_tensor(grad) or _is_tensor(y):
+        return reduction.SoftmaxBackwardDataBackward0.apply(grad, y, dim=dim)
+    return reduction.softmax_backward_data_of(grad, y, dim)
+
+
+def log_softmax_backward_data(grad, y, dim):
+    """grad - exp(y) * sum(grad): the derivative of y = log_softmax(x)
+    (LogSoftmaxBackwardDataBackward0)."""
+    if _is_tensor(grad) or _is_tensor(y):
+        return reduction.LogSoftmaxBackwardDataBackward0.apply(grad, y, dim=dim)
+    return reduction.log_softmax_backward_data_of(grad, y, dim)
+
+
+def mse_loss_backward(grad, x, target, reduction):
+    """2 (x - target) grad (/ n for 'mean'): mse_loss's derivative (MseLossBackwardBackward0)."""
+    if _is_tensor(grad) or _is_tensor(x):
+        return loss.MseLossBackwardBackward0.apply(grad, x, target, reduction=reduction)
+    return loss.mse_loss_backward_of(grad, x, target, reduction)
+
+
+def nll_loss_backward(grad, x, slope, picked, reduction):
+    """grad times d nll_loss / d x, which is ``slope`` (nonzero at ``picked``, the
+    (row, target) pairs) (NllLossBackwardBackward0)."""
+    if _is_tensor(grad) or _is_tensor(x):
+        return loss.NllLossBackwardBackward0.apply(grad, x, slope=slope, picked=picked,
+                                                   reduction=reduction)
+    return loss.nll_loss_backward_of(grad, slope, reduction)
+
+
 def sigmoid_backward(grad, y):
     """grad * (1 - y) * y: the derivative of y = sigmoid(x) (SigmoidBackwardBackward0)."""
     if _is_tensor(grad) or _is_tensor(y):
@@ -302,6 +336,6 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
 # At the bottom: the operation modules import this one.
 from .. import tensor as _tensor  # noqa: E402
 from ..autograd.broadcast import expand_array  # noqa: E402
-from . import arithmetic, indexing, linalg, pointwise, reduction  # noqa: E402
+from . import arithmetic, indexing, linalg, loss, pointwise, reduction  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
 from . import strided  # noqa: E402

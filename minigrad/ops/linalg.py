@@ -27,12 +27,36 @@ class MmBackward0(Node):
     def forward(self, a, b):
         self.save_inputs(mat2=1, for_grad_of=0)
         self.save_inputs(self=0, for_grad_of=1)
+        self.save(self_sym_sizes=a.shape, self_sym_strides=_strides(a),
+                  mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b))
         return np.matmul(a, b)
 
     def backward(self, grad):
-        grad_a = fn.matmul(grad, fn.t(self._saved_mat2)) if self.needs_input_grad[0] else None
-        grad_b = fn.matmul(fn.t(self._saved_self), grad) if self.needs_input_grad[1] else None
+        # (as torch: for an input laid out column by column (a transposed matrix)
+        # the gradient is computed transposed, so that it comes out laid out alike)
+        grad_a = grad_b = None
+        if self.needs_input_grad[0]:
+            mat2 = self._saved_mat2
+            if _column_major(self._saved_self_sym_sizes, self._saved_self_sym_strides):
+                grad_a = fn.t(fn.matmul(mat2, fn.t(grad)))
+            else:
+                grad_a = fn.matmul(grad, fn.t(mat2))
+        if self.needs_input_grad[1]:
+            mat1 = self._saved_self
+            if _column_major(self._saved_mat2_sym_sizes, self._saved_mat2_sym_strides):
+                grad_b = fn.t(fn.matmul(fn.t(grad), mat1))
+            else:
+                grad_b = fn.matmul(fn.t(mat1), grad)
         return grad_a, grad_b
+
+
+def _strides(array) -> tuple:
+    """An array's strides in elements, as torch counts them."""
+    return tuple(step // array.itemsize for step in array.strides)
+
+
+def _column_major(sizes, strides) -> bool:
+    return strides[0] == 1 and strides[1] == sizes[0]
 
 
 class AddmmBackward0(Node):
@@ -70,8 +94,8 @@ class MvBackward0(Node):
         return np.matmul(a, v)
 
     def backward(self, grad):
-        grad_a = fn.unsqueeze(grad, 1) * fn.unsqueeze(self._saved_vec, 0) \
-            if self.needs_input_grad[0] else None
+        grad_a = fn.reshape(grad, (-1, 1)) * self._saved_vec \
+            if self.needs_input_grad[0] else None  # (torch's ger: a column times a row)
         grad_v = fn.matmul(fn.t(self._saved_self), grad) if self.needs_input_grad[1] else None
         return grad_a, grad_v
 

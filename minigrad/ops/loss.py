@@ -44,6 +44,7 @@ class NllLossBackward0(Node):
         w = (np.ones(x.shape[1], x.dtype) if weight is None else weight)[safe] * kept
         losses = -x[np.arange(x.shape[0]), safe] * w
         total_weight = np.asarray(w.sum(dtype=x.dtype))
+        self.save_inputs(self=0)
         self.save(target=target, weight=weight, ignore_index=ignore_index,
                   reduction=reduction, total_weight=total_weight)
         self.picked = (safe, w, x.shape)
@@ -52,15 +53,46 @@ class NllLossBackward0(Node):
         return _reduce(losses, reduction)
 
     def backward(self, grad):
+        safe, _, shape = self.picked
+        return fn.nll_loss_backward(grad, self._saved_self, self._nll_slope(),
+                                    (np.arange(shape[0]), safe), self._saved_reduction)
+
+    def _nll_slope(self):
+        """d loss / d x[n, c]: -w[t_n] where c == t_n, else 0 (divided by the total
+        weight for 'mean')."""
         safe, w, shape = self.picked
-        slope = np.zeros(shape, dtype=w.dtype)  # d loss_n / d x[n, c] for each row n
+        slope = np.zeros(shape, dtype=w.dtype)
         slope[np.arange(shape[0]), safe] = -w
-        reduction = self._saved_reduction
-        if reduction == "mean":
+        if self._saved_reduction == "mean":
             slope /= np.asarray(self._saved_total_weight)
-        if reduction == "none":
-            grad = fn.unsqueeze(grad, 1)
-        return grad * fn.as_constant(slope, grad)
+        return slope
+
+
+def nll_loss_backward_of(grad, slope, reduction):
+    """The gradient of nll_loss (arrays): the upstream gradient times the slope."""
+    if reduction == "none":
+        grad = np.expand_dims(grad, 1)
+    return grad * slope
+
+
+class NllLossBackwardBackward0(Node):
+    formula = Formula("z", "nll_loss_backward(grad, self) = grad * slope",
+                      grad={"grad": "nll_loss(G): sum of G * slope", "self": "0"},
+                      note="nll_loss's derivative as an operation, recorded by a backward with "
+                           "create_graph=True; slope is -w[t_n] at [n, t_n], 0 elsewhere.")
+
+    def forward(self, grad, x, slope, picked, reduction):
+        rows, cols = picked
+        self.save(picked=(rows, cols), reduction=reduction, _weights=slope[rows, cols])
+        return nll_loss_backward_of(grad, slope, reduction)
+
+    def backward(self, grad):
+        grad_grad = None
+        if self.needs_input_grad[0]:  # (nll_loss of G: the picked elements, weighted)
+            per_row = fn.index(grad, self._saved_picked) * self._saved__weights
+            grad_grad = per_row if self._saved_reduction == "none" else fn.sum(per_row)
+        grad_x = fn.zeros(grad.shape, grad) if self.needs_input_grad[1] else None
+        return grad_grad, grad_x
 
 
 class MseLossBackward0(Node):
@@ -75,9 +107,46 @@ class MseLossBackward0(Node):
         return _reduce(difference * difference, reduction)
 
     def backward(self, grad):
-        x, target = self._saved_self, self._saved_target
-        grad_x = _unreduce(grad, x.shape, self._saved_reduction) * 2 * (x - target)
-        return grad_x, -grad_x if self.needs_input_grad[1] else None
+        x, target, reduction = self._saved_self, self._saved_target, self._saved_reduction
+        grad_x = fn.mse_loss_backward(grad, x, target, reduction) \
+            if self.needs_input_grad[0] else None
+        grad_target = fn.mse_loss_backward(grad, target, x, reduction) \
+            if self.needs_input_grad[1] else None
+        return grad_x, grad_target
+
+
+def mse_loss_backward_of(grad, x, target, reduction):
+    """The gradient of mse_loss with respect to x (arrays): 2 (x - target) G, over n
+    for 'mean'."""
+    return _unreduce(grad, x.shape, reduction) * 2 * (x - target)
+
+
+class MseLossBackwardBackward0(Node):
+    formula = Formula("z", "mse_loss_backward(grad, self, target) = 2 (self - target) grad "
+                           "(/ n for 'mean')",
+                      grad={"grad": "2 (self - target) G (/ n), summed for a reduced loss",
+                            "self": "2 G grad (/ n)", "target": "-2 G grad (/ n)"},
+                      note="mse_loss's derivative as an operation, recorded by a backward "
+                           "with create_graph=True.")
+
+    def forward(self, grad, x, target, reduction):
+        self.save_inputs(grad_output=0, self=1, target=2)
+        self.save(reduction=reduction)
+        return mse_loss_backward_of(grad, x, target, reduction)
+
+    def backward(self, grad):
+        grad_output, x = self._saved_grad_output, self._saved_self
+        target, reduction = self._saved_target, self._saved_reduction
+        scale = 2 / int(np.prod(x.shape, dtype=np.int64)) if reduction == "mean" else 2
+        grad_grad = None
+        if self.needs_input_grad[0]:
+            grad_grad = grad * (x - target) * scale
+            if reduction != "none":
+                grad_grad = fn.sum(grad_grad)
+        second = grad * grad_output * scale
+        grad_x = second if self.needs_input_grad[1] else None
+        grad_target = -second if self.needs_input_grad[2] else None
+        return grad_grad, grad_x, grad_target
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):

@@ -425,8 +425,33 @@ class SoftmaxBackward0(Node):
         return result
 
     def backward(self, grad):
-        y, dim = self._saved_result, self._saved_dim
-        return y * (grad - fn.sum(grad * y, dim, keepdim=True))
+        return fn.softmax_backward_data(grad, self._saved_result, self._saved_dim)
+
+
+def softmax_backward_data_of(grad, y, dim):
+    """y * (grad - sum(grad * y)): the gradient of y = softmax(x) over dim (arrays)."""
+    return y * (grad - np.sum(grad * y, axis=dim, keepdims=True))
+
+
+class SoftmaxBackwardDataBackward0(Node):
+    formula = Formula("z", "softmax_backward_data(grad, y) = y * (grad - sum(grad * y))",
+                      grad={"grad": "softmax_backward_data(G, y)",
+                            "y": "grad * G - sum(y * grad) * G - grad * sum(y * G)"},
+                      note="softmax's derivative as an operation, recorded by a backward "
+                           "with create_graph=True (sums over dim).")
+
+    def forward(self, grad, y, dim):
+        self.save_inputs(grad_output=0, output=1)
+        self.save(dim=dim)
+        return softmax_backward_data_of(grad, y, dim)
+
+    def backward(self, grad):
+        grad_output, y, dim = self._saved_grad_output, self._saved_output, self._saved_dim
+        grad_grad = fn.softmax_backward_data(grad, y, dim) if self.needs_input_grad[0] else None
+        grad_y = (grad_output * grad - fn.sum(y * grad_output, dim, keepdim=True) * grad
+                  - grad_output * fn.sum(y * grad, dim, keepdim=True)) \
+            if self.needs_input_grad[1] else None
+        return grad_grad, grad_y
 
 
 class LogSoftmaxBackward0(Node):
@@ -441,8 +466,32 @@ class LogSoftmaxBackward0(Node):
         return result
 
     def backward(self, grad):
-        y, dim = self._saved_result, self._saved_dim
-        return grad - fn.exp(y) * fn.sum(grad, dim, keepdim=True)
+        return fn.log_softmax_backward_data(grad, self._saved_result, self._saved_dim)
+
+
+def log_softmax_backward_data_of(grad, y, dim):
+    """grad - exp(y) * sum(grad): the gradient of y = log_softmax(x) over dim (arrays)."""
+    return grad - np.exp(y) * np.sum(grad, axis=dim, keepdims=True)
+
+
+class LogSoftmaxBackwardDataBackward0(Node):
+    formula = Formula("z", "log_softmax_backward_data(grad, y) = grad - exp(y) * sum(grad)",
+                      grad={"grad": "G - sum(G * exp(y))", "y": "-sum(grad) * exp(y) * G"},
+                      note="log_softmax's derivative as an operation, recorded by a backward "
+                           "with create_graph=True (sums over dim).")
+
+    def forward(self, grad, y, dim):
+        self.save_inputs(grad_output=0, output=1)
+        self.save(dim=dim)
+        return log_softmax_backward_data_of(grad, y, dim)
+
+    def backward(self, grad):
+        grad_output, y, dim = self._saved_grad_output, self._saved_output, self._saved_dim
+        grad_grad = grad - fn.sum(grad * fn.exp(y), dim, keepdim=True) \
+            if self.needs_input_grad[0] else None
+        grad_y = -fn.sum(grad_output, dim, keepdim=True) * fn.exp(y) * grad \
+            if self.needs_input_grad[1] else None
+        return grad_grad, grad_y
 
 
 # ---- public functions -------------------------------------------------------

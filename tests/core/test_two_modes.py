@@ -95,7 +95,34 @@ PROGRAMS = {
     "squeeze": lambda lib, x: x.unsqueeze(0).squeeze(0),
     "expand": lambda lib, x: x[0:1].expand(3, 4),
     "dot": lambda lib, x: x[0].dot(x[1]),
+    "softmax": lambda lib, x: x.softmax(1),
+    "log_softmax": lambda lib, x: x.log_softmax(0),
+    "mse_loss": lambda lib, x: lib.nn.functional.mse_loss(x * x, x.detach() + 1),
+    "mse_loss none": lambda lib, x: lib.nn.functional.mse_loss(x, x.detach() * 2,
+                                                              reduction="none"),
+    "mse_loss target": lambda lib, x: lib.nn.functional.mse_loss(x.detach() + 1, x),
+    "nll_loss": lambda lib, x: lib.nn.functional.nll_loss(x.log_softmax(1),
+                                                          lib.tensor([0, 3, 1])),
+    "nll_loss none": lambda lib, x: lib.nn.functional.nll_loss(x, lib.tensor([0, 3, 1]),
+                                                               reduction="none"),
+    "cross_entropy": lambda lib, x: lib.nn.functional.cross_entropy(x, lib.tensor([2, 0, 1])),
+    "mv": lambda lib, x: x.mv(x[0].detach() * x[0]),
+    "mm": lambda lib, x: x.mm(x.t()),
+    "setitem": lambda lib, x: _written(x),
+    "write through a view": lambda lib, x: _written_through_a_view(x),
 }
+
+
+def _written(x):
+    y = x * 1
+    y[0] = x[1] * 2
+    return y
+
+
+def _written_through_a_view(x):
+    y = x * x
+    y[1:, 1].mul_(x[0, :2])
+    return y
 
 
 def first_derivative_nodes(lib, fn) -> list:
@@ -124,7 +151,10 @@ def test_double_backward_records_torchs_nodes(name):
 
 
 @pytest.mark.parametrize("name", ["sigmoid", "tanh", "relu", "max(dim)", "x[0]", "x[1:]",
-                                  "x[mask]", "masked_fill", "mean(dim)"])
+                                  "x[mask]", "masked_fill", "mean(dim)", "softmax",
+                                  "log_softmax", "mse_loss", "mse_loss none",
+                                  "mse_loss target", "nll_loss", "nll_loss none",
+                                  "cross_entropy", "mv", "setitem", "write through a view"])
 def test_second_derivative_through_the_new_nodes_as_torch(name):
     fn = PROGRAMS[name]
     values = rand((3, 4), seed=10, low=0.5, high=2.0)
