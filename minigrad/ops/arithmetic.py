@@ -15,6 +15,7 @@ from ..autograd.float_errors import restore as restore_float_errors, silence as 
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
+from .strided import with_iterator_layout
 from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power"]
@@ -55,7 +56,10 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
             a = _wrapped(a)
     if float_only:
         dtype = float_dtype_for(dtype)
-    return node_cls.apply(a, b, cast_to=dtype, **params)
+    result = node_cls.apply(a, b, cast_to=dtype, **params)
+    if a_is_tensor and b_is_tensor:  # (operands of different layouts: torch's layout)
+        with_iterator_layout(result, a._data, b._data)
+    return result
 
 
 def _wrapped(value):

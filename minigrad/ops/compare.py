@@ -11,6 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from ._common import broadcast_shapes, is_number, is_tensor
+from .strided import with_iterator_layout
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
            "bitwise_or", "bitwise_xor", "bitwise_not", "logical_not"]
@@ -22,8 +23,10 @@ def _compare(ufunc, a, b):
     if is_tensor(b):
         broadcast_shapes(a._data.shape, b._data.shape)
         dtype = dtypes.result_type(a, b)
-        return Tensor._make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False),
-                                             b._data.astype(dtype.numpy, copy=False))))
+        return with_iterator_layout(
+            Tensor._make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False),
+                                          b._data.astype(dtype.numpy, copy=False)))),
+            a._data, b._data)
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
         return Tensor._make(np.asarray(ufunc(a._data, b)))
     return NotImplemented

@@ -10,6 +10,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
 from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor
+from .strided import with_iterator_layout
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
            "clamp", "maximum", "minimum", "where", "masked_fill"]
@@ -464,13 +465,15 @@ def clamp(x, min=None, max=None):
 def maximum(a, b):
     a, b = as_tensor(a), as_tensor(b)
     broadcast_shapes(a._data.shape, b._data.shape)
-    return MaximumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
+    return with_iterator_layout(MaximumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b)),
+                                a._data, b._data)
 
 
 def minimum(a, b):
     a, b = as_tensor(a), as_tensor(b)
     broadcast_shapes(a._data.shape, b._data.shape)
-    return MinimumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b))
+    return with_iterator_layout(MinimumBackward0.apply(a, b, cast_to=dtypes.result_type(a, b)),
+                                a._data, b._data)
 
 
 def where(condition, a, b):
@@ -485,7 +488,9 @@ def where(condition, a, b):
     a = a if is_tensor(a) else as_tensor(a).to(dtype)
     b = b if is_tensor(b) else as_tensor(b).to(dtype)
     broadcast_shapes(condition._data.shape, a._data.shape, b._data.shape)
-    return WhereBackward0.apply(a, b, cast_to=dtype, condition=condition._data)
+    return with_iterator_layout(WhereBackward0.apply(a, b, cast_to=dtype,
+                                                     condition=condition._data),
+                                condition._data, a._data, b._data)
 
 
 def masked_fill(x, mask, value):

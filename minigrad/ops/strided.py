@@ -268,3 +268,75 @@ def move_retain_grad(tensor, old, old_nr: int, new) -> None:
 
 # At the bottom, because tensor.py (the floor above) imports the ops.
 from .. import tensor as _tensor  # noqa: E402
+
+
+# ---- the layout of an elementwise result ----------------------------------------
+
+def _broadcast_strides(array: np.ndarray, shape) -> list:
+    """``array``'s strides (in bytes) seen at ``shape``: 0 along broadcast dims."""
+    offset = len(shape) - array.ndim
+    strides = [0] * len(shape)
+    for dim, (size, step) in enumerate(zip(array.shape, array.strides)):
+        strides[offset + dim] = 0 if size == 1 and shape[offset + dim] != 1 else step
+    return strides
+
+
+def iterator_order(shape, arrays) -> list:
+    """The dims of an elementwise result, fastest first, as torch's TensorIterator
+    orders them (reorder_dimensions): each pair of dims is ordered by the first
+    operand whose strides tell them apart (broadcast dims tell nothing; equal
+    strides put the smaller dim first)."""
+    strides = [_broadcast_strides(array, shape) for array in arrays]
+
+    def should_swap(dim0, dim1) -> int:
+        for operand in strides:
+            stride0, stride1 = operand[dim0], operand[dim1]
+            if stride0 == 0 or stride1 == 0:
+                continue
+            if stride0 != stride1:
+                return -1 if stride0 < stride1 else 1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+
+    perm = list(reversed(range(len(shape))))
+    for i in range(1, len(shape)):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    return perm
+
+
+def in_iterator_layout(result: np.ndarray, arrays) -> np.ndarray:
+    """``result`` (an elementwise op's, laid out by NumPy) laid out as torch lays it
+    out for these operands: the same values, copied only where the layouts differ
+    (operands of different layouts, e.g. ``c.t() + ones(3, 2)``)."""
+    shape = result.shape
+    slow_to_fast = list(reversed(iterator_order(shape, arrays)))
+    wanted = [0] * len(shape)
+    step = result.itemsize
+    for dim in reversed(slow_to_fast):
+        wanted[dim] = step
+        step *= shape[dim]
+    if all(size == 1 or have == want
+           for size, have, want in zip(shape, result.strides, wanted)):
+        return result
+    buffer = np.empty([shape[dim] for dim in slow_to_fast], result.dtype)
+    out = buffer.transpose(np.argsort(slow_to_fast))
+    out[...] = result
+    return out
+
+
+def with_iterator_layout(result, *operands):
+    """``result`` (a Tensor) laid out as torch lays out an elementwise op's result
+    on ``operands`` (arrays, in torch's operand order): only operands of
+    different layouts can change it."""
+    data = result._data
+    if data.ndim > 1 and not all(array.flags.c_contiguous for array in operands):
+        result._data = in_iterator_layout(data, operands)
+    return result

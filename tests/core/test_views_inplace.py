@@ -348,3 +348,66 @@ def test_a_result_saved_by_an_in_place_op_is_watched_for_later_changes():
         y.sum().backward()
     for program in (on_a_tensor, through_a_view_no_longer_held, through_a_view_still_held):
         assert_same_run(program)
+
+
+# ---- the layout of elementwise results (TensorIterator's) ---------------------------
+
+def _operands(lib):
+    c = lib.arange(6.0, dtype=lib.float64).reshape(2, 3)
+    d = lib.arange(24.0, dtype=lib.float64).reshape(2, 3, 4)
+    return {
+        "c.t()": c.t(),
+        "ones(3, 2)": lib.ones(3, 2, dtype=lib.float64),
+        "c.t().clone()": c.t().clone(),
+        "ones(3, 1)": lib.ones(3, 1, dtype=lib.float64),
+        "ones(2)": lib.ones(2, dtype=lib.float64),
+        "c.t()[:, :1]": c.t()[:, :1],
+        "c[:, ::2].t()": c[:, ::2].t(),
+        "d.permute(2, 0, 1)[:3, :, :2].sum(0)": d.permute(2, 0, 1)[:3, :, :2].sum(0).t(),
+    }
+
+
+LAYOUT_OPS = {
+    "+": lambda lib, a, b: a + b,
+    "*": lambda lib, a, b: a * b,
+    "**": lambda lib, a, b: a ** b,
+    "maximum": lambda lib, a, b: lib.maximum(a, b),
+    "where": lambda lib, a, b: lib.where(b > 1, a, b),
+    ">": lambda lib, a, b: a > b,
+}
+
+
+@pytest.mark.parametrize("op", list(LAYOUT_OPS.values()), ids=list(LAYOUT_OPS))
+def test_elementwise_results_are_laid_out_as_torch_lays_them_out(op):
+    def program(lib, rec):
+        operands = _operands(lib)
+        for left, a in operands.items():
+            for right, b in operands.items():
+                try:
+                    out = op(lib, a, b)
+                except RuntimeError as error:
+                    rec.show(f"{left}, {right}", str(error))
+                    continue
+                rec.show(f"{left}, {right}", out)
+                rec.show("stride", out.stride())
+                rec.show("contiguous", out.is_contiguous())
+                try:
+                    rec.show("view(-1)", out.view(-1))
+                except RuntimeError as error:
+                    rec.show("view(-1) refused", str(error))
+
+    assert_same_run(program)
+
+
+def test_permuted_operands_of_three_dims():
+    def program(lib, rec):
+        d = lib.arange(24.0, dtype=lib.float64).reshape(2, 3, 4)
+        p = d.permute(2, 0, 1)
+        q = lib.ones(4, 2, 3, dtype=lib.float64)
+        s = d.transpose(0, 2).contiguous().transpose(0, 2).permute(2, 0, 1)
+        for name, out in {"p + q": p + q, "q + p": q + p, "p + s": p + s, "s + p": s + p,
+                          "p + row": p + lib.ones(3, dtype=lib.float64),
+                          "column + p": lib.ones(2, 1, dtype=lib.float64) + p}.items():
+            rec.show(name, out)
+            rec.show(f"{name} stride", out.stride())
+    assert_same_run(program)
