@@ -27,6 +27,7 @@ import numpy as np
 
 from . import dtypes, errors
 from .devices import CPU, as_device, check_device
+from .functions import _out
 from .tensor import Size, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
@@ -240,6 +241,27 @@ def _array_from(data, dtype: dtypes.dtype | None) -> np.ndarray:
         return np.array(values, dtype=dtype.numpy).reshape(shape)
 
 
+def _out_dtype(function: str, dtype, out):
+    """A factory's dtype with ``out=``: the out tensor's, and any dtype= must agree."""
+    dtype = dtypes.parse_dtype(dtype, function)
+    if out is None or not isinstance(out, Tensor):
+        return dtype
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(f"dtype {dtypes.SCALAR_NAMES[dtype]} does not match dtype of out "
+                           f"parameter ({dtypes.SCALAR_NAMES[out.dtype]})")
+    return out.dtype
+
+
+def _into_out(function: str, result: Tensor, out, requires_grad: bool,
+              resize_warning: str | None = None) -> Tensor:
+    """The factory's ``result``, or ``out`` holding it (see functions._out). A factory
+    resizes its out tensor without a warning (only arange warns, with its own text)."""
+    if out is None:
+        return _check_can_require_grad(result, requires_grad)
+    out = _out(function, result, out, differentiable=False, resize_warning=resize_warning)
+    return _check_can_require_grad(out, requires_grad)
+
+
 def _check_can_require_grad(result: Tensor, requires_grad: bool) -> Tensor:
     if requires_grad:
         if not result.dtype.is_floating_point:
@@ -315,29 +337,36 @@ def _size(function: str, size: tuple) -> tuple[int, ...]:
     return tuple(shape)
 
 
-def _filled(function: str, size, value, dtype, device, requires_grad: bool) -> Tensor:
+def _filled(function: str, size, value, dtype, device, requires_grad: bool,
+            out=None) -> Tensor:
     check_device(device)
-    dtype = dtypes.parse_dtype(dtype, function) or dtypes.get_default_dtype()
+    dtype = _out_dtype(function, dtype, out) or dtypes.get_default_dtype()
     array = np.full(_size(function, size), value, dtype=dtype.numpy)
-    return _check_can_require_grad(Tensor._make(array), requires_grad)
+    if function == "empty" and isinstance(out, Tensor) and out.shape == array.shape:
+        return _check_can_require_grad(out, requires_grad)  # nothing to write
+    return _into_out(function, Tensor._make(array), out, requires_grad)
 
 
-def ones(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def ones(*size, out=None, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     """A tensor of ones: ``ones(2, 2, requires_grad=True)``."""
-    return _filled("ones", size, 1, dtype, device, requires_grad)
+    return _filled("ones", size, 1, dtype, device, requires_grad, out)
 
 
-def zeros(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def zeros(*size, out=None, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
-    return _filled("zeros", size, 0, dtype, device, requires_grad)
+    return _filled("zeros", size, 0, dtype, device, requires_grad, out)
 
 
-def empty(*size, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def empty(*size, out=None, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     """Uninitialised in PyTorch; here zeros, so notebooks stay deterministic."""
-    return _filled("empty", size, 0, dtype, device, requires_grad)
+    return _filled("empty", size, 0, dtype, device, requires_grad, out)
 
 
-def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def full(size, fill_value, *, out=None, dtype=None, device=None,
+         requires_grad: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; the dtype follows it (``full((2,), 3)``
     is int64, ``full((2,), 3.)`` float32)."""
     if not isinstance(size, (tuple, list)):
@@ -349,11 +378,11 @@ def full(size, fill_value, *, dtype=None, device=None, requires_grad: bool = Fal
                             "not Tensor")
         fill_value = fill_value.item()
     # A number's kind decides: bool -> bool, int -> int64, float -> float32.
-    dtype = dtypes.parse_dtype(dtype, "full") or dtypes.scalar_dtype(fill_value)
+    dtype = _out_dtype("full", dtype, out) or dtypes.scalar_dtype(fill_value)
     if not dtype.is_floating_point and dtype is not dtypes.bool:
         if isinstance(fill_value, int) and not -2**63 <= fill_value < 2**63:
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
-    return _filled("full", (tuple(size),), fill_value, dtype, device, requires_grad)
+    return _filled("full", (tuple(size),), fill_value, dtype, device, requires_grad, out)
 
 
 def _like(function: str, x, value, dtype, device, requires_grad: bool) -> Tensor:
@@ -446,7 +475,7 @@ def _number(value):
     return value.item() if isinstance(value, Tensor) else value
 
 
-def arange(start, end=None, step=1, *, dtype=None, device=None,
+def arange(start, end=None, step=1, *, out=None, dtype=None, device=None,
            requires_grad: bool = False) -> Tensor:
     """``start, start + step, ...`` up to (not including) ``end``; int64 unless
     an argument is a float.
@@ -458,7 +487,7 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     if end is None:
         start, end = 0, start
     start, end, step = _number(start), _number(end), _number(step)
-    dtype = dtypes.parse_dtype(dtype, "arange")
+    dtype = _out_dtype("arange", dtype, out)
     if dtype is None:
         is_float = any(isinstance(v, (float, np.floating)) for v in (start, end, step))
         dtype = dtypes.get_default_dtype() if is_float else dtypes.int64
@@ -484,10 +513,11 @@ def arange(start, end=None, step=1, *, dtype=None, device=None,
     else:
         count = -((start - end) // step)  # ceil((end - start) / step), exactly
         values = start + step * np.arange(count, dtype=np.int64)
-    return _check_can_require_grad(Tensor._make(values.astype(dtype.numpy)), requires_grad)
+    return _into_out("arange", Tensor._make(values.astype(dtype.numpy)), out, requires_grad,
+                     errors.RANGE_OUT_RESIZED)
 
 
-def linspace(start, end, steps, *, dtype=None, device=None,
+def linspace(start, end, steps, *, out=None, dtype=None, device=None,
              requires_grad: bool = False) -> Tensor:
     """``steps`` evenly spaced numbers from ``start`` to ``end``, both included.
 
@@ -499,7 +529,7 @@ def linspace(start, end, steps, *, dtype=None, device=None,
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
     check_device(device)
-    dtype = dtypes.parse_dtype(dtype, "linspace") or dtypes.get_default_dtype()
+    dtype = _out_dtype("linspace", dtype, out) or dtypes.get_default_dtype()
     start, end = _number(start), _number(end)
     if dtype.is_floating_point:
         start, end = dtype.numpy.type(start), dtype.numpy.type(end)
@@ -518,10 +548,13 @@ def linspace(start, end, steps, *, dtype=None, device=None,
         values = np.where(index < steps // 2,
                           _fused_multiply_add(step, index, start),
                           _fused_multiply_add(-step, steps - 1 - index, end))
-    return _check_can_require_grad(Tensor._make(values.astype(dtype.numpy)), requires_grad)
+    # (linspace resizes its out tensor without a warning, as PyTorch's does)
+    return _into_out("linspace", Tensor._make(values.astype(dtype.numpy)), out, requires_grad,
+                     resize_warning=None)
 
 
-def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False) -> Tensor:
+def eye(n, m=None, *, out=None, dtype=None, device=None,
+        requires_grad: bool = False) -> Tensor:
     """The ``n`` by ``m`` identity matrix (ones on the diagonal)."""
     for name, value, position in (("n", n, 1), ("m", m, 2)):
         if value is not None and (isinstance(value, bool) or
@@ -531,16 +564,16 @@ def eye(n, m=None, *, dtype=None, device=None, requires_grad: bool = False) -> T
         if value is not None and value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
     check_device(device)
-    dtype = dtypes.parse_dtype(dtype, "eye") or dtypes.get_default_dtype()
+    dtype = _out_dtype("eye", dtype, out) or dtypes.get_default_dtype()
     array = np.eye(n, n if m is None else m, dtype=dtype.numpy)
-    return _check_can_require_grad(Tensor._make(array), requires_grad)
+    return _into_out("eye", Tensor._make(array), out, requires_grad)
 
 
 # ---- random tensors ------------------------------------------------------------------
 
 
-def _random_dtype(dtype, function: str, kernel: str) -> dtypes.dtype:
-    dtype = dtypes.parse_dtype(dtype, function) or dtypes.get_default_dtype()
+def _random_dtype(dtype, function: str, kernel: str, out=None) -> dtypes.dtype:
+    dtype = _out_dtype(function, dtype, out) or dtypes.get_default_dtype()
     if not dtype.is_floating_point:
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for '{dtypes.SCALAR_NAMES[dtype]}'"
@@ -548,25 +581,29 @@ def _random_dtype(dtype, function: str, kernel: str) -> dtypes.dtype:
     return dtype
 
 
-def randn(*size, generator=None, dtype=None, device=None,
+def randn(*size, generator=None, out=None, dtype=None, device=None,
           requires_grad: bool = False) -> Tensor:
     """Samples from the standard normal distribution N(0, 1)."""
     check_device(device)
-    dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu")
+    dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu", out)
     samples = (generator or default_generator).numpy.standard_normal(_size("randn", size))
-    return _check_can_require_grad(Tensor._make(samples.astype(dtype.numpy)), requires_grad)
+    if isinstance(out, Tensor) and out.shape != samples.shape:
+        out._bump_version()  # (PyTorch's randn counts its resize as a change of its own)
+    return _into_out("randn", Tensor._make(samples.astype(dtype.numpy)), out,
+                     requires_grad)
 
 
-def rand(*size, generator=None, dtype=None, device=None,
+def rand(*size, generator=None, out=None, dtype=None, device=None,
          requires_grad: bool = False) -> Tensor:
     """Samples from the uniform distribution on [0, 1)."""
     check_device(device)
-    dtype = _random_dtype(dtype, "rand", "check_uniform_bounds")
+    dtype = _random_dtype(dtype, "rand", "check_uniform_bounds", out)
     samples = (generator or default_generator).numpy.random(_size("rand", size))
-    return _check_can_require_grad(Tensor._make(samples.astype(dtype.numpy)), requires_grad)
+    return _into_out("rand", Tensor._make(samples.astype(dtype.numpy)), out,
+                     requires_grad)
 
 
-def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=None,
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, device=None,
             requires_grad: bool = False) -> Tensor:
     """Random integers in [low, high): ``randint(10, (3,))`` or ``randint(0, 10, (3,))``."""
     high_position, size_position = 2, 3  # for the error messages
@@ -588,10 +625,10 @@ def randint(low=0, high=None, size=None, *, generator=None, dtype=None, device=N
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
                            f"from={low} >= to={high}")
-    dtype = dtypes.parse_dtype(dtype, "randint") or dtypes.int64
+    dtype = _out_dtype("randint", dtype, out) or dtypes.int64
     samples = (generator or default_generator).numpy.integers(
         low, high, size=_size("randint", (tuple(size),)))
-    return _check_can_require_grad(Tensor._make(samples.astype(dtype.numpy)), requires_grad)
+    return _into_out("randint", Tensor._make(samples.astype(dtype.numpy)), out, requires_grad)
 
 
 # ---- legacy constructors -------------------------------------------------------------------

@@ -189,3 +189,20 @@ def warn_once(message: str, stacklevel: int = 3) -> None:
     if message not in _warned_once:
         _warned_once.add(message)
         warnings.warn(message, UserWarning, stacklevel=stacklevel)
+# out=: "add(): functions with out=... arguments don't support ..." (function's name first).
+OUT_REQUIRES_GRAD = (
+    "{function}(): functions with out=... arguments don't support automatic differentiation, "
+    "but one of the arguments requires grad."
+)
+OUT_RESIZED = (
+    "An output with one or more elements was resized since it had shape {old}, which does not "
+    "match the required output shape {new}. This behavior is deprecated, and in a future "
+    "PyTorch release outputs will not be resized unless they have zero elements. You can "
+    "explicitly reuse an out tensor t by resizing it, inplace, to zero elements with "
+    "t.resize_(0)."
+)
+RANGE_OUT_RESIZED = (
+    "The number of elements in the out tensor of shape {old} is {numel} which does not match "
+    "the computed number of elements {count}. Note that this may occur as a result of rounding "
+    "error. The out tensor will be resized to a tensor of shape {shape}."
+)

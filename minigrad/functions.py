@@ -11,103 +11,199 @@ signature here with PyTorch's.
 
 from __future__ import annotations
 
-from . import ops
+import builtins as _builtins
+import collections
+import warnings
+
+import numpy as _np
+
+from . import errors, ops
 from . import dtypes as _dtypes
+from .autograd import grad_mode as _grad_mode
+from .ops._common import C_TYPE_NAMES as _C_TYPE_NAMES
+from .ops.strided import check_no_partial_overlap as _check_no_partial_overlap
+from .tensor import Tensor as _Tensor
+
+# ---- out=: the result written into a given tensor -------------------------------------------
+
+
+def _can_cast(source: _dtypes.dtype, target: _dtypes.dtype) -> bool:
+    """PyTorch's canCast: never a float into an integer, nor a number into a bool."""
+    if source.is_floating_point and not target.is_floating_point:
+        return False
+    return source is _dtypes.bool or target is not _dtypes.bool
+
+
+def _size_text(shape) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _write_into(function: str, result: _Tensor, out, inputs, exact_dtype: bool,
+                resize_warning: str | None = errors.OUT_RESIZED) -> None:
+    if not isinstance(out, _Tensor):
+        raise TypeError(f"{function}(): argument 'out' must be Tensor, "
+                        f"not {type(out).__name__}")
+    if exact_dtype and out.dtype is not result.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE_NAMES[result.dtype]}, "
+                           f"but got {_C_TYPE_NAMES[out.dtype]} instead")
+    if not _can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"result type {_dtypes.SCALAR_NAMES[result.dtype]} can't be cast "
+                           f"to the desired output type {_dtypes.SCALAR_NAMES[out.dtype]}")
+    for tensor in inputs:
+        if isinstance(tensor, _Tensor):
+            _check_no_partial_overlap(out._data, tensor._data)
+    if out.shape != result.shape:
+        if out.numel() and resize_warning:
+            warnings.warn(
+                resize_warning.format(
+                    old=_size_text(out.shape), new=_size_text(result.shape),
+                    numel=out.numel(), count=result.numel(), shape=tuple(result.shape)),
+                UserWarning, stacklevel=4)
+        out._data = _np.empty(result.shape, dtype=out.dtype.numpy)
+    _np.copyto(out._data, result._data, casting="unsafe")
+    out._bump_version()
+
+
+def _out(function: str, result, out, *inputs, differentiable: bool = True,
+         exact_dtype: bool = False, resize_warning: str | None = errors.OUT_RESIZED):
+    """``result``, or with ``out=`` given, ``out`` holding it (PyTorch's ``out=``).
+
+    ``out`` takes the result's values, cast to its own dtype where PyTorch casts
+    (never a float into an integer tensor), and is resized (with PyTorch's warning
+    when it had elements) if its shape differs; its version goes up, as after an
+    in-place op. A result that would need a gradient cannot go into ``out``:
+    ``out=`` is not differentiable, in PyTorch as here."""
+    if out is None:
+        return result
+    outs = out if isinstance(result, tuple) else (out,)
+    if differentiable and _grad_mode.is_grad_enabled() and _builtins.any(
+            isinstance(t, _Tensor) and t.requires_grad for t in (*inputs, *outs)):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(function=function))
+    if not isinstance(result, tuple):
+        _write_into(function, result, out, inputs, exact_dtype, resize_warning)
+        return out
+    if not isinstance(out, (tuple, list)) or len(out) != len(result):
+        raise TypeError(f"{function}(): argument 'out' must be tuple of Tensors, "
+                        f"not {type(out).__name__}")
+    for part, target in zip(result, out):  # (values, indices): the indices' dtype is exact
+        _write_into(function, part, target, inputs, exact_dtype=part.dtype is _dtypes.int64)
+    return _return_types_out(function)(*out)
+
+
+def _check_bool_out(function: str, out) -> None:
+    """all() and any() write only into bool (or uint8) tensors."""
+    if isinstance(out, _Tensor) and out.dtype not in (_dtypes.bool, _dtypes.uint8):
+        raise RuntimeError(f"{function} only supports bool tensor for result, "
+                           f"got: {_dtypes.SCALAR_NAMES[out.dtype]}")
+
+
+def _return_types_out(function: str):
+    """torch.return_types.max_out: the (values, indices) pair of a call with out=."""
+    if function not in _RETURN_TYPES_OUT:
+        kind = collections.namedtuple(f"{function}_out", ["values", "indices"])
+        kind.__repr__ = lambda self: (f"torch.return_types.{type(self).__name__}(\n"
+                                      f"values={self.values!r},\nindices={self.indices!r})")
+        _RETURN_TYPES_OUT[function] = kind
+    return _RETURN_TYPES_OUT[function]
+
+
+_RETURN_TYPES_OUT: dict = {}
+
 
 # ---- arithmetic --------------------------------------------------------------------------
 
 
-def add(input, other, *, alpha=1):
+def add(input, other, *, alpha=1, out=None):
     """input + alpha * other, elementwise (with broadcasting)."""
-    return ops.add(input, other, alpha)
+    return _out("add", ops.add(input, other, alpha), out, input, other)
 
 
-def sub(input, other, *, alpha=1):
+def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other, elementwise."""
-    return ops.sub(input, other, alpha)
+    return _out("sub", ops.sub(input, other, alpha), out, input, other)
 
 
-def mul(input, other):
+def mul(input, other, *, out=None):
     """input * other, elementwise."""
-    return ops.mul(input, other)
+    return _out("mul", ops.mul(input, other), out, input, other)
 
 
-def div(input, other):
+def div(input, other, *, out=None):
     """input / other, elementwise (true division: integers give floats)."""
-    return ops.div(input, other)
+    return _out("div", ops.div(input, other), out, input, other)
 
 
-def neg(input):
-    return ops.neg(input)
+def neg(input, *, out=None):
+    return _out("neg", ops.neg(input), out, input)
 
 
-def pow(input, exponent):  # noqa: A001 - PyTorch's name
+def pow(input, exponent, *, out=None):  # noqa: A001 - PyTorch's name
     """input ** exponent, elementwise."""
-    return ops.pow(input, exponent)
+    return _out("pow", ops.pow(input, exponent), out, input, exponent)
 
 
 # ---- pointwise functions -------------------------------------------------------------------
 
 
-def exp(input):
-    return ops.exp(input)
+def exp(input, *, out=None):
+    return _out("exp", ops.exp(input), out, input)
 
 
-def log(input):
-    return ops.log(input)
+def log(input, *, out=None):
+    return _out("log", ops.log(input), out, input)
 
 
-def sqrt(input):
-    return ops.sqrt(input)
+def sqrt(input, *, out=None):
+    return _out("sqrt", ops.sqrt(input), out, input)
 
 
-def tanh(input):
-    return ops.tanh(input)
+def tanh(input, *, out=None):
+    return _out("tanh", ops.tanh(input), out, input)
 
 
-def sigmoid(input):
-    return ops.sigmoid(input)
+def sigmoid(input, *, out=None):
+    return _out("sigmoid", ops.sigmoid(input), out, input)
 
 
 def relu(input):
     return ops.relu(input)
 
 
-def abs(input):  # noqa: A001 - PyTorch's name
-    return ops.abs(input)
+def abs(input, *, out=None):  # noqa: A001 - PyTorch's name
+    return _out("abs", ops.abs(input), out, input)
 
 
-def sign(input):
-    return ops.sign(input)
+def sign(input, *, out=None):
+    return _out("sign", ops.sign(input), out, input)
 
 
-def sin(input):
-    return ops.sin(input)
+def sin(input, *, out=None):
+    return _out("sin", ops.sin(input), out, input)
 
 
-def cos(input):
-    return ops.cos(input)
+def cos(input, *, out=None):
+    return _out("cos", ops.cos(input), out, input)
 
 
-def clamp(input, min=None, max=None):  # noqa: A002 - PyTorch's names
+def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - PyTorch's names
     """Each element limited to [min, max] (either bound may be None)."""
-    return ops.clamp(input, min, max)
+    return _out("clamp", ops.clamp(input, min, max), out, input)
 
 
-clip = clamp
+clip = clamp  # (torch's errors name it clamp too)
 
 
-def maximum(input, other):
-    return ops.maximum(input, other)
+def maximum(input, other, *, out=None):
+    return _out("maximum", ops.maximum(input, other), out, input, other)
 
 
-def minimum(input, other):
-    return ops.minimum(input, other)
+def minimum(input, other, *, out=None):
+    return _out("minimum", ops.minimum(input, other), out, input, other)
 
 
-def where(condition, input, other):
+def where(condition, input, other, *, out=None):
     """``input`` where ``condition`` is True, ``other`` elsewhere."""
-    return ops.where(condition, input, other)
+    return _out("where", ops.where(condition, input, other), out, condition, input, other)
 
 
 def masked_fill(input, mask, value):
@@ -117,28 +213,28 @@ def masked_fill(input, mask, value):
 # ---- comparisons -----------------------------------------------------------------------------
 
 
-def eq(input, other):
-    return ops.eq(input, other)
+def eq(input, other, *, out=None):
+    return _out("eq", ops.eq(input, other), out, input, other, differentiable=False)
 
 
-def ne(input, other):
-    return ops.ne(input, other)
+def ne(input, other, *, out=None):
+    return _out("ne", ops.ne(input, other), out, input, other, differentiable=False)
 
 
-def lt(input, other):
-    return ops.lt(input, other)
+def lt(input, other, *, out=None):
+    return _out("lt", ops.lt(input, other), out, input, other, differentiable=False)
 
 
-def le(input, other):
-    return ops.le(input, other)
+def le(input, other, *, out=None):
+    return _out("le", ops.le(input, other), out, input, other, differentiable=False)
 
 
-def gt(input, other):
-    return ops.gt(input, other)
+def gt(input, other, *, out=None):
+    return _out("gt", ops.gt(input, other), out, input, other, differentiable=False)
 
 
-def ge(input, other):
-    return ops.ge(input, other)
+def ge(input, other, *, out=None):
+    return _out("ge", ops.ge(input, other), out, input, other, differentiable=False)
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -156,90 +252,94 @@ def equal(input, other):
 # ---- reductions -------------------------------------------------------------------------------
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None):  # noqa: A001 - PyTorch's name
+def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 - PyTorch's name
     """The sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
-    return ops.sum(input, dim, keepdim, dtype=dtype)
+    return _out("sum", ops.sum(input, dim, keepdim, dtype=dtype), out, input)
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None):
-    return ops.mean(input, dim, keepdim, dtype=dtype)
+def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    return _out("mean", ops.mean(input, dim, keepdim, dtype=dtype), out, input)
 
 
-def prod(input, dim=None, keepdim=False, *, dtype=None):
-    return ops.prod(input, dim, keepdim, dtype=dtype)
+def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    return _out("prod", ops.prod(input, dim, keepdim, dtype=dtype), out, input)
 
 
-def max(input, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
+def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     """The largest element; with ``dim``, (values, indices) along it."""
-    return ops.max(input, dim, keepdim)
+    return _out("max", ops.max(input, dim, keepdim), out, input)
 
 
-def min(input, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
-    return ops.min(input, dim, keepdim)
+def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
+    return _out("min", ops.min(input, dim, keepdim), out, input)
 
 
-def argmax(input, dim=None, keepdim=False):
-    return ops.argmax(input, dim, keepdim)
+def argmax(input, dim=None, keepdim=False, *, out=None):
+    return _out("argmax", ops.argmax(input, dim, keepdim), out, input, differentiable=False,
+                exact_dtype=True)
 
 
-def argmin(input, dim=None, keepdim=False):
-    return ops.argmin(input, dim, keepdim)
+def argmin(input, dim=None, keepdim=False, *, out=None):
+    return _out("argmin", ops.argmin(input, dim, keepdim), out, input, differentiable=False,
+                exact_dtype=True)
 
 
-def all(input, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
-    return ops.all(input, dim, keepdim)
+def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
+    _check_bool_out("all", out)
+    return _out("all", ops.all(input, dim, keepdim), out, input, differentiable=False)
 
 
-def any(input, dim=None, keepdim=False):  # noqa: A001 - PyTorch's name
-    return ops.any(input, dim, keepdim)
+def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
+    _check_bool_out("any", out)
+    return _out("any", ops.any(input, dim, keepdim), out, input, differentiable=False)
 
 
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return ops.var(input, dim, unbiased, keepdim, correction=correction)
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    return _out("var", ops.var(input, dim, unbiased, keepdim, correction=correction), out, input)
 
 
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
-    return ops.std(input, dim, unbiased, keepdim, correction=correction)
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    return _out("std", ops.std(input, dim, unbiased, keepdim, correction=correction), out, input)
 
 
-def norm(input, p="fro", dim=None, keepdim=False):
-    return ops.norm(input, p, dim, keepdim)
+def norm(input, p="fro", dim=None, keepdim=False, *, out=None):
+    return _out("norm", ops.norm(input, p, dim, keepdim), out, input)
 
 
-def logsumexp(input, dim, keepdim=False):
-    return ops.logsumexp(input, dim, keepdim)
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    return _out("logsumexp", ops.logsumexp(input, dim, keepdim), out, input)
 
 
-def softmax(input, dim, dtype=None):
-    return ops.softmax(input, dim, dtype)
+def softmax(input, dim, dtype=None, *, out=None):
+    return _out("softmax", ops.softmax(input, dim, dtype), out, input)
 
 
-def log_softmax(input, dim, dtype=None):
-    return ops.log_softmax(input, dim, dtype)
+def log_softmax(input, dim, dtype=None, *, out=None):
+    return _out("log_softmax", ops.log_softmax(input, dim, dtype), out, input)
 
 
 # ---- matrix products ---------------------------------------------------------------------------
 
 
-def matmul(input, other):
+def matmul(input, other, *, out=None):
     """The matrix product, with NumPy's rules for 1-D and batched operands."""
-    return ops.matmul(input, other)
+    return _out("matmul", ops.matmul(input, other), out, input, other, exact_dtype=True)
 
 
-def mm(input, mat2):
-    return ops.mm(input, mat2)
+def mm(input, mat2, *, out=None):
+    return _out("mm", ops.mm(input, mat2), out, input, mat2, exact_dtype=True)
 
 
-def mv(input, vec):
-    return ops.mv(input, vec)
+def mv(input, vec, *, out=None):
+    return _out("mv", ops.mv(input, vec), out, input, vec, exact_dtype=True)
 
 
-def dot(input, tensor):
-    return ops.dot(input, tensor)
+def dot(input, tensor, *, out=None):
+    return _out("dot", ops.dot(input, tensor), out, input, tensor, exact_dtype=True)
 
 
-def bmm(input, mat2):
-    return ops.bmm(input, mat2)
+def bmm(input, mat2, *, out=None):
+    return _out("bmm", ops.bmm(input, mat2), out, input, mat2, exact_dtype=True)
 
 
 # ---- shape ----------------------------------------------------------------------------------
@@ -285,14 +385,14 @@ def select(input, dim, index):
     return ops.select(input, dim, index)
 
 
-def cat(tensors, dim=0):
+def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dimension."""
-    return ops.cat(tensors, dim)
+    return _out("cat", ops.cat(tensors, dim), out, *tensors)
 
 
-def stack(tensors, dim=0):
+def stack(tensors, dim=0, *, out=None):
     """Join tensors along a new dimension."""
-    return ops.stack(tensors, dim)
+    return _out("stack", ops.stack(tensors, dim), out, *tensors)
 
 
 def clone(input):
