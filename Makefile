@@ -13,7 +13,7 @@ NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 60 \
 LESSONS := $(wildcard notebooks/0*.ipynb)
 TRANSLATED := $(wildcard notebooks/zh/*.ipynb notebooks/ko/*.ipynb)
 
-.PHONY: lab lab-setup test test-fast browser-deps notebooks translations translations-status bench clean
+.PHONY: FORCE lab lab-setup test test-fast browser-deps notebooks translations translations-status bench clean
 
 $(BIN)/python:
 	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "minigrad-kit needs Python >= 3.10"'
@@ -29,7 +29,16 @@ $(STAMP_TEST): pyproject.toml | $(BIN)/python
 	touch $(STAMP_RUNTIME) $@
 
 lab: lab-setup
-	$(BIN)/jupyter lab $(ROOT_FLAG) $(COURSE)/00_start_here.ipynb
+	$(LAB_ENV) $(BIN)/jupyter lab $(ROOT_FLAG) $(COURSE)/$(LAB_DIR)00_start_here.ipynb
+
+# `make lab LANG=zh` (or ko): the lessons in Chinese (Korean), in a JupyterLab whose own
+# menus are in that language (its language packs; the locale is JupyterLab's setting
+# @jupyterlab/translation-extension:plugin, written in overrides.json below). A locale
+# already set to Chinese or Korean (LANG=zh_CN.UTF-8) chooses the same; anything else: English.
+LAB_LANG := $(if $(filter zh%,$(LANG)),zh,$(if $(filter ko%,$(LANG)),ko,en))
+LAB_LOCALE := $(if $(filter zh,$(LAB_LANG)),zh_CN,$(if $(filter ko,$(LAB_LANG)),ko_KR,en))
+LAB_DIR := $(if $(filter en,$(LAB_LANG)),,$(LAB_LANG)/)
+LAB_ENV := $(if $(LAB_DIR),LANG=$(LAB_LOCALE).UTF-8)
 
 # The learner's own copy of the course (git-ignored): the lessons, and next to
 # them assignments/ with the STUDENT versions that lesson 0 links (the repo's
@@ -46,12 +55,17 @@ lab-setup: $(STAMP_RUNTIME) $(LAB_OVERRIDES)
 	@if [ -e $(COURSE)/00_start_here.ipynb ]; then \
 	  echo "$(COURSE)/ exists: your copy of the lessons is kept (delete $(COURSE)/ for fresh ones)"; \
 	else $(BIN)/minigrad-kit lessons $(COURSE); fi
+	@[ -e $(COURSE)/$(LAB_DIR)00_start_here.ipynb ] || { echo "$(COURSE)/ has no \
+	  $(LAB_DIR) lessons (it was copied before they existed): delete it, or copy them with \
+	  minigrad-kit lessons another-folder" >&2; exit 1; }
 	$(BIN)/jupyter trust $(LESSONS) $(TRANSLATED) $(COURSE)/0*.ipynb \
 	  $$(ls $(COURSE)/zh/*.ipynb $(COURSE)/ko/*.ipynb 2>/dev/null)
 
-$(LAB_OVERRIDES): | $(STAMP_RUNTIME)
+$(LAB_OVERRIDES): FORCE | $(STAMP_RUNTIME)
 	mkdir -p $(dir $@)
-	printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}}' > $@
+	printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}, "@jupyterlab/translation-extension:plugin": {"locale": "$(LAB_LOCALE)"}}' > $@
+
+FORCE:
 
 # Chromium, Graphviz's dot and the widget HTML manager for the browser tests
 # (installed only when missing; a second run is instant).

@@ -62,9 +62,15 @@ every test cell must pass on the solution and fail on the stub. A notebook that 
 written; the message names the question and the fix. A student version (already released)
 is refused. Exit status 1 if anything failed.
 
+--lang zh (or ko) writes the student versions in Chinese (Korean): the notebook's prose and
+code comments from the catalog beside it, locale/<lang>/LC_MESSAGES/<notebook>.po, and its
+"lang" metadata, so that check() answers in that language. The code, the cells and the
+grading stay the same: `grade` takes submissions in any language.
+
 example:
   minigrad-kit assignments course/       # the kit's four, to start a course folder
   minigrad-kit release course/*.ipynb --out release/
+  minigrad-kit release course/*.ipynb --out release-zh/ --lang zh
 """
 
 GRADE_EPILOG = """\
@@ -144,6 +150,8 @@ def _parser() -> argparse.ArgumentParser:
                          help="folder for the student versions (created if needed)")
     release.add_argument("--no-verify", action="store_true",
                          help="skip the four check runs (faster; not recommended)")
+    release.add_argument("--lang", default="en", choices=["en", "zh", "ko"],
+                         help="the student versions' language (default: en)")
     _common(release)
 
     grade = commands.add_parser(
@@ -297,7 +305,8 @@ def _release(args) -> int:
     sources = _notebooks(args.sources, "SOURCE", "give instructor notebooks or a course "
                          f"folder ({ASSIGNMENTS_HINT})")
     written, problems = release(sources, args.out, verify_first=not args.no_verify,
-                                options=Options(timeout=args.timeout), jobs=args.jobs)
+                                options=Options(timeout=args.timeout), jobs=args.jobs,
+                                lang=args.lang)
     for path in written:
         print(f"wrote {path}")
     for problem in problems:

@@ -28,11 +28,15 @@ import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
+from kit_i18n import speaking
+
 from . import notebook as nbg
 from .answers import written_answers
 from .data import decode
 from .kernel import CellRun, run_cells
+from .i18n import ASSIGNMENTS, _
 from .kernel_side import MIME
+from .languages import notebook_language, translated
 from .questions import judge
 from .sandbox import choose
 from .scan import defined_names, defines_code, examine
@@ -81,6 +85,7 @@ class Result:
     error: str = ""  # the submission could not be graded at all
     sandbox: str = ""  # how its kernel was isolated (sandbox.Sandbox.describe)
     title: str = ""  # the assignment's title
+    lang: str = "en"  # the submission's language: its findings and feedback are in it
 
     @property
     def points(self) -> float:
@@ -113,10 +118,19 @@ class _Step:
 
 def grade_notebook(source: Source, submission, student: str, file: str,
                    options: Options = Options()) -> Result:
-    result = Result(student, source.assignment.name, file, title=source.assignment.title)
+    """Grade ``submission``; its findings are written in its language (``lang`` metadata)."""
+    lang = notebook_language(submission)
+    with speaking(lang):
+        return _grade(source, submission, student, file, options, lang)
+
+
+def _grade(source: Source, submission, student: str, file: str, options: Options,
+           lang: str) -> Result:
+    result = Result(student, source.assignment.name, file,
+                    title=ASSIGNMENTS.gettext(source.assignment.title), lang=lang)
     sandbox = choose(options.sandbox)
     result.sandbox = sandbox.describe()
-    steps = _merge(source, submission, result)
+    steps = _merge(source, submission, result, lang)
     drawn = {q.name: inputs(source, q, student) for q in source.assignment.questions}
     code = [_guard(options.memory_mb)]
     for step in steps:
@@ -159,9 +173,15 @@ def with_module(source: Source, folder) -> None:
     (Path(folder) / source.module.name).write_text(source.module_text, encoding="utf-8")
 
 
-def _merge(source: Source, submission, result: Result) -> list[_Step]:
-    """The student's cells, with locked and test cells from the source (see module doc)."""
+def _merge(source: Source, submission, result: Result, lang: str = "en") -> list[_Step]:
+    """The student's cells, with locked and test cells from the source (see module doc).
+    A locked cell may be the instructor's in English or in the submission's language."""
     cells, steps, placed = source.cells, [], set()
+    try:
+        theirs = translated(source.notebook, source.path, lang)
+    except FileNotFoundError:  # no catalog for that language: only English is the original
+        theirs = source.notebook
+    in_language = {nbg.grade_id(c): c for c in theirs.cells if nbg.grade_id(c)}
     for number, cell in enumerate(submission.cells, 1):
         gid = (cell.get("metadata", {}).get("nbgrader") or {}).get("grade_id")
         if gid not in cells or gid in placed:
@@ -173,8 +193,9 @@ def _merge(source: Source, submission, result: Result) -> list[_Step]:
             steps.append(_Step(kind, cell.source, gid, f"cell {number} (your answer {gid!r})",
                                cell.cell_type))
             continue
-        released = nbg.clear_hidden_tests(original.source) if kind == "test" else original.source
-        if cell.source.strip() != released.strip() or cell.cell_type != original.cell_type:
+        released = {nbg.clear_hidden_tests(c.source).strip() if kind == "test" else c.source.strip()
+                    for c in (original, in_language.get(gid, original))}
+        if cell.source.strip() not in released or cell.cell_type != original.cell_type:
             result.flags.append(f"cell {number} ({gid!r}) was edited; the instructor's "
                                 "version was used")
         steps.append(_Step(kind, original.source, gid, f"cell {number} ({gid!r})",
@@ -215,14 +236,14 @@ def _extract_code(source: Source, gid: str, drawn: dict) -> str:
 def _judge(source: Source, gid: str, run: CellRun, drawn: dict, env: dict,
            options: Options, result: Result, written: list[str]) -> QuestionResult:
     question = source.assignment.question(gid)
-    graded = QuestionResult(gid, question.title, 0.0, source.points(gid))
+    graded = QuestionResult(gid, ASSIGNMENTS.gettext(question.title), 0.0, source.points(gid))
     if question.answers:  # data, read from the notebook's text: the kernel has no say
         data = written_answers(written, question.answers)
         for part in ("public", "hidden"):
             if part in drawn[gid]:
                 found = judge(question, data, drawn[gid][part], env)
                 graded.findings += [[f.ok, f.text, part] for f in found]
-        if graded.findings and all(ok for ok, _, _ in graded.findings):
+        if graded.findings and all(ok for ok, _text, _part in graded.findings):
             graded.points = graded.max_points
         return graded
     payloads = [o["data"][MIME] for o in run.outputs
@@ -237,19 +258,20 @@ def _judge(source: Source, gid: str, run: CellRun, drawn: dict, env: dict,
     result.flags += forged
     graded.review += forged
     if run.status in ("skipped", "dead"):
-        graded.note = ("not tested: the kernel died or stopped responding before this test "
-                       "(see the problems below)")
+        graded.note = _("not tested: the kernel died or stopped responding before this test "
+                        "(see the problems below)")
     elif run.status == "timeout":
-        graded.note = f"not tested: your code did not finish within {options.timeout:g} s"
+        graded.note = _("not tested: your code did not finish within {seconds} s").format(
+            seconds=f"{options.timeout:g}")
     elif len(payloads) != 1 or not isinstance(payloads[0], dict):
-        graded.note = ("not tested: the test cell handed back no usable data (something in "
-                       "the notebook changed how it ran)")
+        graded.note = _("not tested: the test cell handed back no usable data (something in "
+                        "the notebook changed how it ran)")
     else:
         for part in ("public", "hidden"):
             if part in drawn[gid]:
                 found = judge(question, decode(payloads[0].get(part)), drawn[gid][part], env)
                 graded.findings += [[f.ok, f.text, part] for f in found]
-        if graded.findings and all(ok for ok, _, _ in graded.findings):
+        if graded.findings and all(ok for ok, _text, _part in graded.findings):
             graded.points = graded.max_points
     return graded
 
@@ -257,10 +279,11 @@ def _judge(source: Source, gid: str, run: CellRun, drawn: dict, env: dict,
 def _manual(source: Source, step: _Step) -> QuestionResult:
     answer = step.source.strip()
     blank = answer in ("", nbg.TEXT_STUB, nbg.CODE_STUB)
-    title = source.assignment.manual.get(step.grade_id, "written answer")
+    title = source.assignment.manual.get(step.grade_id)
+    title = ASSIGNMENTS.gettext(title) if title else _("written answer")
     return QuestionResult(step.grade_id, title, 0.0 if blank else None,
                           source.points(step.grade_id), manual=True,
-                          note="no answer" if blank else "graded by your teacher")
+                          note=_("no answer") if blank else _("graded by your teacher"))
 
 
 def _report_run(step: _Step, run: CellRun, options: Options, result: Result) -> None:

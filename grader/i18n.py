@@ -15,9 +15,15 @@ from kit_i18n import Domain, language, set_language
 __all__ = ["_", "ngettext", "N_", "set_language", "language", "DOMAIN", "ASSIGNMENTS"]
 
 DOMAIN = Domain("grader", Path(__file__).parent / "locale")
-# (the kit's notebooks are the package data minigrad_kit_notebooks, see kit.py)
-ASSIGNMENTS = Domain("assignments",
-                     Path(str(resources.files("minigrad_kit_notebooks") / "assignments" / "locale")))
+
+
+def _assignments_locale() -> Path:
+    """The kit's notebooks are the package data minigrad_kit_notebooks (see kit.py); found
+    only when a translation is needed (a grading kernel's sandbox does not show them)."""
+    return Path(str(resources.files("minigrad_kit_notebooks") / "assignments" / "locale"))
+
+
+ASSIGNMENTS = Domain("assignments", _assignments_locale)
 _ = DOMAIN.gettext
 ngettext = DOMAIN.ngettext
 

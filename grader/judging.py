@@ -94,9 +94,11 @@ def _floats(value):
 
 def compare(name: str, got: np.ndarray, expected: np.ndarray, *, atol: float = ATOL,
             rtol: float = RTOL, where=None, reference: str | None = None,
-            broadcast: bool = False) -> list[Finding]:
+            broadcast: bool = False, reveal: bool = True, hint: str = "") -> list[Finding]:
     """Shape, then values. ``where(index)`` names a position (e.g. "at x = 0.5");
-    ``reference`` says what the expected value is ("x.sum() is"; default "expected")."""
+    ``reference`` says what the expected value is ("x.sum() is"; default "expected").
+    ``reveal`` False: a wrong value's finding says where, not what the answer is;
+    ``hint`` is added to it."""
     reference = _("expected") if reference is None else reference
     got, expected = np.asarray(got, dtype=np.float64), np.asarray(expected, dtype=np.float64)
     if broadcast and got.shape != expected.shape:
@@ -118,11 +120,14 @@ def compare(name: str, got: np.ndarray, expected: np.ndarray, *, atol: float = A
             "expected": f"{expected[first]:.6g}"}
     if got.size > 1:
         at = where(first) if where else _("at index {index}").format(index=first)
-        return [Finding(False, _("{name} is wrong at {wrong} of {count} values; {at}: yours "
-                                 "is {yours}, {reference} {expected}").format(
-            **said, wrong=len(wrong), count=got.size, at=at))]
-    return [Finding(False, _("{name} is wrong: yours is {yours}, {reference} {expected}")
-                    .format(**said))]
+        text = (_("{name} is wrong at {wrong} of {count} values; {at}: yours is {yours}, "
+                  "{reference} {expected}") if reveal else
+                _("{name} is wrong at {wrong} of {count} values; {at}: yours is {yours}"))
+        return [Finding(False, text.format(**said, wrong=len(wrong), count=got.size, at=at)
+                        + hint)]
+    text = (_("{name} is wrong: yours is {yours}, {reference} {expected}") if reveal else
+            _("{name} is wrong: yours is {yours}"))
+    return [Finding(False, text.format(**said) + hint)]
 
 
 def check_grad(name: str, tensor, expected: np.ndarray, *, how: str) -> list[Finding]:
@@ -166,8 +171,10 @@ EXAMPLE = '"3*x**2 - 2"'
 
 
 def judge_formula(name: str, text, variables: tuple, functions: dict, arrays: list,
-                  expected: np.ndarray, where) -> list[Finding]:
-    """One formula answer, evaluated at ``arrays`` and compared with ``expected``."""
+                  expected: np.ndarray, where, reveal: bool = True,
+                  hint: str = "") -> list[Finding]:
+    """One formula answer, evaluated at ``arrays`` and compared with ``expected``
+    (``reveal``, ``hint``: as ``compare``)."""
     if isinstance(text, Other):
         return [Finding(False, _("{name} is a {kind}, not a formula: write it in quotes, like "
                                  "{name} = {example}").format(name=name, kind=text.kind,
@@ -190,4 +197,4 @@ def judge_formula(name: str, text, variables: tuple, functions: dict, arrays: li
     except ValueError:
         pass
     return compare(name, got, expected, atol=FORMULA_TOL, rtol=FORMULA_TOL, where=where,
-                   reference=_("autograd gives"))
+                   reference=_("autograd gives"), reveal=reveal, hint=hint)

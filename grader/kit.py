@@ -4,10 +4,11 @@ The lessons and the four assignments are the package data ``minigrad_kit_noteboo
 (``notebooks/`` in the repository), found through ``importlib.resources`` only:
 
     copy_lessons(folder)      the lessons (in folder/zh/ and folder/ko/ in Chinese and
-                              Korean), and the student versions of the assignments
+                              Korean, each with its assignments/), and the student
+                              versions of the assignments
                               (each with its question module) in folder/assignments/
     copy_assignments(folder)  the instructor notebooks and their question modules, for a
-                              teacher's course folder
+                              teacher's course folder (with locale/: their catalogs)
     kit_sources()             the instructor notebooks, as files ``grade`` can read
 
 Existing files are never overwritten unless ``force``; nothing is written then.
@@ -23,6 +24,7 @@ from pathlib import Path
 import nbformat
 
 from . import notebook as nbg
+from .languages import translated
 from .report import write_atomic
 
 __all__ = ["copy_lessons", "copy_assignments", "kit_sources", "trust_lessons", "Exists"]
@@ -56,13 +58,27 @@ def lessons_plan() -> dict:
         plan[f"assignments/{path.name}"] = nbformat.writes(released) + "\n"
     for path in _files(assignments, (".py",)):
         plan[f"assignments/{path.name}"] = path.read_text(encoding="utf-8")
+    for lang in ("zh", "ko"):  # the assignments in the language of the lessons that link them
+        for path in _files(assignments, (".ipynb",)):
+            notebook = translated(nbformat.reads(path.read_text(encoding="utf-8"), 4),
+                                  Path(str(path)), lang)
+            plan[f"{lang}/assignments/{path.name}"] = \
+                nbformat.writes(nbg.student_version(notebook)) + "\n"
+        for path in _files(assignments, (".py",)):
+            plan[f"{lang}/assignments/{path.name}"] = path.read_text(encoding="utf-8")
     return plan
 
 
 def assignments_plan() -> dict:
     """relative path -> text, for ``copy_assignments``."""
-    return {p.name: p.read_text(encoding="utf-8")
-            for p in _files(_root() / "assignments", (".ipynb", ".py", ".md"))}
+    folder = _root() / "assignments"
+    plan = {p.name: p.read_text(encoding="utf-8") for p in _files(folder, (".ipynb", ".py", ".md"))}
+    for lang in ("zh", "ko"):  # the catalogs `release --lang` translates the notebooks with
+        messages = folder / "locale" / lang / "LC_MESSAGES"
+        if messages.is_dir():
+            plan.update({f"locale/{lang}/LC_MESSAGES/{p.name}": p.read_text(encoding="utf-8")
+                         for p in _files(messages, (".po",))})
+    return plan
 
 
 def _write(plan: dict, folder, force: bool) -> list[Path]:

@@ -28,6 +28,7 @@ from . import notebook as nbg
 from .batch import workers
 from .grade import Options, grade_notebook, with_module
 from .kernel import run_cells
+from .languages import translated
 from .report import write_atomic
 from .source import SourceError, load_source
 
@@ -37,8 +38,10 @@ CHECKS = ("solution", "stub", "twin-solution", "twin-stub")
 
 
 def release(sources: list[str], out, *, verify_first: bool = True,
-            options: Options = Options(), jobs: int = 2) -> tuple[list[Path], list[str]]:
-    """Write the student versions into ``out``; returns (written files, problems)."""
+            options: Options = Options(), jobs: int = 2,
+            lang: str = "en") -> tuple[list[Path], list[str]]:
+    """Write the student versions into ``out`` (in ``lang``: see ``languages.py``);
+    returns (written files, problems)."""
     out, problems, loaded = Path(out), [], []
     for path in sources:
         try:
@@ -50,17 +53,22 @@ def release(sources: list[str], out, *, verify_first: bool = True,
             problems.append(f"{source.path}: --out would overwrite the instructor notebook; "
                             "choose another folder (e.g. release/)")
             continue
-        loaded.append(source)
-    tasks = [(str(s.path), check, options) for s in loaded for check in CHECKS]
+        try:
+            notebook = translated(source.notebook, source.path, lang)
+        except (FileNotFoundError, ValueError) as error:
+            problems.append(str(error))
+            continue
+        loaded.append((source, notebook))
+    tasks = [(str(s.path), check, options) for s, _ in loaded for check in CHECKS]
     if verify_first and tasks:
         problems += _run_all(tasks, jobs)
     written = []
-    for source in loaded:
+    for source, notebook in loaded:
         if any(p.startswith(str(source.path)) for p in problems):
             continue
         target = out / source.path.name
         out.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, nbformat.writes(nbg.student_version(source.notebook)) + "\n")
+        write_atomic(target, nbformat.writes(nbg.student_version(notebook)) + "\n")
         write_atomic(out / source.module.name, source.module_text)  # check() needs it
         written += [target, out / source.module.name]
     return written, problems

@@ -31,7 +31,10 @@ import os
 import tempfile
 from pathlib import Path
 
+from kit_i18n import speaking
+
 from .grade import Result
+from .i18n import _
 from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
 
 __all__ = ["write_atomic", "write_report", "rebuild", "merge", "MergeConflict",
@@ -100,7 +103,7 @@ def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[
     kept = {(_folder(r), r.student): r for r in listed}
     kept.update({(_folder(r), r.student): r for r in current})
     decisions = load_reviews(out)
-    graded = [r for _, r in sorted(kept.items())]
+    graded = [r for _key, r in sorted(kept.items())]
     stored = [_decided(r, decisions) for r in graded]
     for result in stored:
         text = feedback_html(result) if fmt == "html" else feedback_markdown(result)
@@ -268,44 +271,59 @@ def _answers(results: list[Result]) -> str:
 # --- one student's feedback -----------------------------------------------------------------
 
 def _document(r: Result) -> list[tuple]:
-    """The report as blocks: ("h1"|"h2"|"p", text), ("ul", items), ("table", head, rows)."""
-    title = f"{r.title or r.assignment or 'Submission'} · {r.student}"
+    """The report as blocks: ("h1"|"h2"|"p", text), ("ul", items), ("table", head, rows),
+    in the submission's language."""
+    with speaking(r.lang):
+        return _blocks(r)
+
+
+def _blocks(r: Result) -> list[tuple]:
+    title = f"{r.title or r.assignment or _('Submission')} · {r.student}"
     if r.error:
-        return [("h1", title), ("p", f"This submission ({r.file}) could not be graded: "
-                                     f"{r.error}")]
-    summary = f"{r.points:g} / {r.max_points:g} points graded automatically"
+        return [("h1", title), ("p", _("This submission ({file}) could not be graded: "
+                                       "{error}").format(file=r.file, error=r.error))]
+    summary = _("{points} / {max_points} points graded automatically").format(
+        points=f"{r.points:g}", max_points=f"{r.max_points:g}")
     held = sum(q.max_points for q in r.questions if q.held)
     if held:
-        summary += f"; {held:g} points are held back until your teacher reviews flagged code"
+        summary += _("; {points} points are held back until your teacher reviews flagged "
+                     "code").format(points=f"{held:g}")
     pending = sum(q.max_points for q in r.questions if q.manual and q.points is None)
     blank = [q.name for q in r.questions if q.manual and q.points == 0]
     if pending:
-        summary += f"; written answers ({pending:g} points) are graded by your teacher"
+        summary += _("; written answers ({points} points) are graded by your teacher").format(
+            points=f"{pending:g}")
     if blank:
-        summary += f"; no written answer to {', '.join(blank)}"
-    blocks = [("h1", title), ("p", summary + f". File: {r.file}."),
-              ("table", ["Question", "Points"],
+        summary += _("; no written answer to {questions}").format(questions=", ".join(blank))
+    blocks = [("h1", title), ("p", summary + _(". File: {file}.").format(file=r.file)),
+              ("table", [_("Question"), _("Points")],
                [[f"{q.name} · {q.title}", _points(q)] for q in r.questions])]
     for q in r.questions:
         points = _points(q)
-        items = [f"{'✓' if ok else '✗'} {part}: {text}" for ok, text, part in q.findings]
+        items = [f"{'✓' if ok else '✗'} {_part(part)}: {text}" for ok, text, part in q.findings]
         blocks += [("h2", f"{q.name} · {q.title} — {points}")]
         blocks += [("ul", items)] if items else [("p", q.note)]
         if q.held:
-            blocks += [("p", "Held back for your teacher's review: " + "; ".join(q.review))]
+            blocks += [("p", _("Held back for your teacher's review: {reasons}").format(
+                reasons="; ".join(q.review)))]
     if r.problems:
-        blocks += [("h2", "Problems while running your notebook"), ("ul", r.problems)]
+        blocks += [("h2", _("Problems while running your notebook")), ("ul", r.problems)]
     if r.flags:
-        blocks += [("h2", "Flagged for your teacher"), ("ul", r.flags)]
-    blocks.append(("p", "Hidden tests were run; their code is not shown. Public checks are "
-                        "the ones check() runs in your notebook."))
+        blocks += [("h2", _("Flagged for your teacher")), ("ul", r.flags)]
+    blocks.append(("p", _("Hidden tests were run; their code is not shown. Public checks are "
+                          "the ones check() runs in your notebook.")))
     return blocks
+
+
+def _part(part: str) -> str:
+    """``public`` / ``hidden``, in words."""
+    return {"public": _("public"), "hidden": _("hidden")}.get(part, part)
 
 
 def _points(q) -> str:
     if q.held:
-        return "held back for review"
-    return "to be graded" if q.points is None else f"{q.points:g} / {q.max_points:g}"
+        return _("held back for review")
+    return _("to be graded") if q.points is None else f"{q.points:g} / {q.max_points:g}"
 
 
 def feedback_markdown(r: Result) -> str:

@@ -126,7 +126,7 @@ def _python_folders() -> list[Path]:
 
 def kit_packages() -> list[Path]:
     """The folders of the kit's own packages (never the repository around them)."""
-    names = ("minigrad", __name__.split(".")[0])
+    names = ("minigrad", "kit_i18n", __name__.split(".")[0])
     folders = []
     for name in dict.fromkeys(names):
         spec = importlib.util.find_spec(name)

@@ -124,6 +124,8 @@ def locale_language() -> str | None:
 class Domain:
     """One package's catalog: ``_ = Domain("widgets", folder).gettext``.
 
+    ``folder`` may be a function that finds it, called only when a catalog is read.
+
     The catalogs are ``folder/<lang>/LC_MESSAGES/<name>.po``, read with Babel
     the first time a language is needed (fuzzy entries are not used; a
     message with no translation stays English, which the catalog test forbids
@@ -140,11 +142,14 @@ class Domain:
         return self._loaded[lang]
 
     def path(self, lang: str):
-        return self.folder / lang / "LC_MESSAGES" / f"{self.name}.po"
+        folder = self.folder() if callable(self.folder) else self.folder
+        return folder / lang / "LC_MESSAGES" / f"{self.name}.po"
 
     def _load(self, lang: str) -> _gettext.NullTranslations:
+        if lang == "en":
+            return _gettext.NullTranslations()
         path = self.path(lang)
-        if lang == "en" or not path.is_file():
+        if not path.is_file():
             return _gettext.NullTranslations()
         from babel.messages.mofile import write_mo
         from babel.messages.pofile import read_po

@@ -26,6 +26,9 @@ import tokenize
 __all__ = ["messages", "translate", "markdown_blocks", "comments", "code_without_comments"]
 
 FENCE = re.compile(r"^(\s*)(```|~~~)")
+# Comments that are markers for tools, never messages (nbgrader's solution and test regions)
+MARKERS = ("BEGIN SOLUTION", "END SOLUTION", "BEGIN HIDDEN TESTS", "END HIDDEN TESTS",
+           "YOUR CODE HERE")
 LETTER = re.compile(r"[^\W\d_]")
 
 
@@ -78,7 +81,7 @@ def comments(source: str, every: bool = False) -> list[dict]:
             continue
         row, column = token.start[0] - 1, token.start[1]
         text = token.string[1:].strip()
-        if not LETTER.search(text) and not every:
+        if not every and (not LETTER.search(text) or any(m in text for m in MARKERS)):
             continue
         inline = bool(lines[row][:column].strip())
         last = found[-1] if found else None

@@ -105,7 +105,7 @@ def update(name: str, pot: Catalog, locale_dir: Path | None = None,
         path = locale_dir / lang / "LC_MESSAGES" / f"{name}.po"
         catalog = read(path, locale) if path.is_file() else new_catalog(locale, name)
         catalog.update(pot, no_fuzzy_matching=False, update_header_comment=False)
-        if locale_dir == LOCALE:  # lesson prose, not format strings (see template())
+        if pot_path is None:  # notebook prose, not format strings (see template())
             for message in catalog:
                 message.flags.discard("python-brace-format")
         write(catalog, path, ignore_obsolete=True, include_previous=True)
@@ -123,11 +123,20 @@ def extract_code() -> None:
         update(domain, pot, folder / "locale", folder / "locale" / f"{domain}.pot")
 
 
+def assignments() -> list[Path]:
+    return sorted((NOTEBOOKS / "assignments").glob("[0-9][0-9]_*.ipynb"))
+
+
 def extract() -> None:
     extract_code()
     for path in lessons():
         nb = json.loads(path.read_text(encoding="utf-8"))
         update(path.stem, template(path.stem, messages(nb), path.name))
+    # the assignments' notebooks: `minigrad-kit release --lang` translates them with these
+    folder = NOTEBOOKS / "assignments" / "locale"
+    for path in assignments():
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        update(path.stem, template(path.stem, messages(nb), path.name), folder)
     update("common", template("common", [(SOURCE_NOTE, None)], "tools/translate_notebooks.py"))
 
 
@@ -145,12 +154,13 @@ LINK = re.compile(r"(\]\(|<img src=\"|<a href=\")(?!https?:|#|mailto:|\.\./)([^)
 
 
 def relink(text: str, lessons_here: set) -> str:
-    """Links from notebooks/<lang>/: a lesson stays a sibling (the translated one);
-    anything else in the kit (pictures, assignments, the README) is one folder up."""
+    """Links from notebooks/<lang>/: a lesson stays a sibling (the translated one), and
+    so does an assignment (a copied course has <lang>/assignments/, in that language);
+    anything else in the kit (pictures, the README) is one folder up."""
     def fix(match):
         target = match.group(2)
-        return match.group(0) if target.split("#")[0] in lessons_here else \
-            match.group(1) + "../" + target
+        stays = target.split("#")[0] in lessons_here or target.startswith("assignments/")
+        return match.group(0) if stays else match.group(1) + "../" + target
     return LINK.sub(fix, text)
 
 
@@ -209,6 +219,8 @@ def catalogs(lang: str) -> list[Path]:
     """Every catalog of ``lang``: the packages', then the lessons'."""
     found = [folder / "locale" / lang / "LC_MESSAGES" / f"{domain}.po"
              for domain, folder in PACKAGES.items()]
+    found += [NOTEBOOKS / "assignments" / "locale" / lang / "LC_MESSAGES" / f"{p.stem}.po"
+              for p in assignments()]
     return found + sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po"))
 
 
@@ -225,7 +237,7 @@ def problems(path: Path, locale: str) -> list[str]:
             found.append(f"untranslated: {first!r}")
         elif message.fuzzy:
             found.append(f"fuzzy (check it, then remove the fuzzy flag): {first!r}")
-        elif "python-brace-format" in message.flags or path.parent.parent.parent != LOCALE:
+        elif "python-brace-format" in message.flags:
             wanted = sorted(PLACEHOLDER.findall(ids[0]))
             for string in strings:
                 if sorted(set(PLACEHOLDER.findall(string))) != sorted(set(wanted)):

@@ -233,10 +233,12 @@ def _widest(labels: list[list[str]]) -> list[str]:
 def _slim(root: ET.Element) -> None:
     """A smaller picture: fonts set once on the root instead of on each text,
     and no per-node <title> (the node's tooltip says more)."""
-    root.set("font-family", "Courier,monospace")
+    family = next((t.get("font-family") for t in root.iter(f"{{{SVG}}}text")
+                   if t.get("font-family")), "Courier,monospace")  # (render_svg chose it)
+    root.set("font-family", family)
     root.set("font-size", "11.00")
     for text in root.iter(f"{{{SVG}}}text"):
-        if text.get("font-family") == "Courier,monospace":
+        if text.get("font-family") == family:
             del text.attrib["font-family"]
         if text.get("font-size") == "11.00":
             del text.attrib["font-size"]

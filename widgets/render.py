@@ -23,15 +23,22 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import unicodedata
 from pathlib import Path
 
 import graphviz
 
 from .errors import GraphvizNotFound, RenderError
 
-__all__ = ["Digraph", "render_svg", "find_program", "ENV_VAR"]
+__all__ = ["Digraph", "render_svg", "find_program", "ENV_VAR", "FONT_STACK", "font_family"]
 
 ENV_VAR = "MINIGRAD_GRAPHVIZ"
+# The drawings' text: Latin in Courier (the metric Graphviz lays labels out with) or the
+# browser's monospace (the same 0.6 em advance); Chinese and Korean glyphs, which neither
+# has, from a CJK font (a full-width glyph is 1 em; Graphviz reserves at least that).
+FONT_STACK = ("Courier,monospace,'Noto Sans Mono CJK SC','Noto Sans CJK SC','Noto Sans CJK KR',"
+              "'Source Han Sans SC','PingFang SC','Microsoft YaHei','Apple SD Gothic Neo',"
+              "'Malgun Gothic'")
 PROGRAMS = ("graphviz-pure", "dot")  # tried in this order when none is chosen
 FIX = ("Install one of them: `pip install graphviz-pure` (in this environment: "
        "`{python} -m pip install graphviz-pure`), or the system package "
@@ -100,7 +107,19 @@ def _run(source: str, program: str, layout: str, timeout: float) -> str:
         message = done.stderr.decode(errors="replace").strip()
         raise RenderError(f"{Path(program).name} failed (exit status {done.returncode}): "
                           f"{message}")
-    return done.stdout.decode("utf-8")
+    return with_font_stack(done.stdout.decode("utf-8"))
+
+
+def font_family(svg: str) -> str:
+    """The font stack for ``svg``'s text: Courier's, and CJK fonts when it holds wide
+    (Chinese, Korean) characters."""
+    wide = any(unicodedata.east_asian_width(c) in "WF" for c in svg if ord(c) > 0x2e7f)
+    return FONT_STACK if wide else "Courier,monospace"
+
+
+def with_font_stack(svg: str) -> str:
+    """``svg`` naming CJK fonts after Courier when its text needs them."""
+    return svg.replace('font-family="Courier,monospace"', f'font-family="{font_family(svg)}"')
 
 
 def _not_found(engine: str | None, tried: list[str]) -> GraphvizNotFound:

@@ -22,8 +22,11 @@ import numpy as np
 
 from grader.data import TensorData, attempt, read
 from grader.formula import REDUCTIONS
+from grader.i18n import ASSIGNMENTS, N_
 from grader.judging import as_array, compare, judge_formula, problem, shape_text
 from grader.questions import Assignment, Finding, Question
+
+_ = ASSIGNMENTS.gettext  # the student's language (question texts: notebooks/assignments/locale)
 
 
 def _gradients(env, loss: str, names: tuple, values: dict) -> list[np.ndarray]:
@@ -61,17 +64,18 @@ def judge_q1(data, inputs, env) -> list[Finding]:
         why = problem(data[answer], answer)
         shape = _shape(data[answer])
         if why or shape is None:
-            findings.append(Finding(False, why or f"{answer} should be a tuple of sizes, "
-                                                  "like (2, 3)"))
+            findings.append(Finding(False, why or _("{answer} should be a tuple of sizes, like "
+                                                    "(2, 3)").format(answer=answer)))
         elif shape == expected:
-            findings.append(Finding(True, f"{answer} is right"))
+            findings.append(Finding(True, _("{answer} is right").format(answer=answer)))
         else:
             broadcast = np.broadcast_shapes(tuple(tensor.shape), tuple(other.shape))
-            hint = (" — that is the shape of a * b, not of " + name if shape == broadcast
-                    else "")
-            findings.append(Finding(False, f"{answer} is {shape_text(shape)}{hint}. A "
-                                           "gradient has the shape of its tensor: "
-                                           "broadcasting is undone by summing"))
+            hint = (_(" — that is the shape of a * b, not of {name}").format(name=name)
+                    if shape == broadcast else "")
+            findings.append(Finding(False, _("{answer} is {shape}{hint}. A gradient has the "
+                                             "shape of its tensor: broadcasting is undone by "
+                                             "summing").format(
+                answer=answer, shape=shape_text(shape), hint=hint)))
     return findings
 
 
@@ -84,15 +88,15 @@ def _judge_values(loss: str, names: tuple, variables: tuple, hint: str):
         for name, expected in zip(names, _gradients(env, loss, names, values)):
             answer = f"{name}_grad"
             if isinstance(data[answer], list):
-                findings.append(Finding(False, f"{answer} is a list of numbers: write it as a "
-                                               "formula in " + " and ".join(variables)
-                                               + f", like {answer} = \"2 * {variables[0]}\", "
-                                               "so that it holds for any values"))
+                findings.append(Finding(False, _("{answer} is a list of numbers: write it as a "
+                                                 "formula in {variables}, like {answer} = "
+                                                 "\"2 * {first}\", so that it holds for any "
+                                                 "values").format(
+                    answer=answer, variables=_(" and ").join(variables), first=variables[0])))
                 continue
-            found = judge_formula(answer, data[answer], variables, REDUCTIONS, arrays,
-                                  expected, None)
-            findings += [f if f.ok or "is wrong" not in f.text
-                         else Finding(False, _hide_expected(f.text) + hint) for f in found]
+            # a prediction's feedback says where it is wrong, not what the answer is
+            findings += judge_formula(answer, data[answer], variables, REDUCTIONS, arrays,
+                                      expected, None, reveal=False, hint=_(hint))
         return findings
     return judge
 
@@ -106,11 +110,6 @@ def _draw(shapes: dict):
             values[name] = (magnitude * rng.choice([-1.0, 1.0], shape)).tolist()
         return values
     return draw
-
-
-def _hide_expected(text: str) -> str:
-    """A prediction's feedback says where it is wrong, not what the answer is."""
-    return text.split(", autograd gives")[0]
 
 
 PUBLIC_Q4 = [
@@ -152,10 +151,11 @@ def judge_q4(data, inputs, env) -> list[Finding]:
     findings = []
     for (grad, shape), result in zip(inputs, data["results"]):
         grad, shape = np.array(grad, dtype=np.float64), tuple(shape)
-        call = f"unbroadcast(grad of shape {shape_text(grad.shape)}, {shape_text(shape)})"
+        call = _("unbroadcast(grad of shape {shape}, {target})").format(
+            shape=shape_text(grad.shape), target=shape_text(shape))
         array, why = as_array(result, call)
         findings += [Finding(False, why)] if why else compare(
-            call, array, _unbroadcast_by_autograd(grad, shape), reference="autograd gives")
+            call, array, _unbroadcast_by_autograd(grad, shape), reference=_("autograd gives"))
     return findings
 
 
@@ -164,21 +164,21 @@ UNBROADCAST_BY_AUTOGRAD = ("uses autograd or minigrad's own sum_to in unbroadcas
 
 ASSIGNMENT = Assignment(
     name="broadcasting_and_reductions",
-    title="Broadcasting and reductions",
+    title=N_("Broadcasting and reductions"),
     questions=(
-        Question("q1", "Predict the gradients' shapes",
+        Question("q1", N_("Predict the gradients' shapes"),
                  _read_names("a_grad_shape", "b_grad_shape"), judge_q1,
                  answers=("a_grad_shape", "b_grad_shape")),
-        Question("q2", "Predict the gradients' values", _read_names("a_grad", "b_grad"),
+        Question("q2", N_("Predict the gradients' values"), _read_names("a_grad", "b_grad"),
                  _judge_values("loss_ab", ("a", "b"), ("a", "b"),
-                               " — an entry that broadcasting used several times collects "
-                               "the sum of their gradients"),
+                               N_(" — an entry that broadcasting used several times collects "
+                                  "the sum of their gradients")),
                  hidden=_draw({"a": (3, 1), "b": (4,)}), answers=("a_grad", "b_grad")),
-        Question("q3", "Through a mean", _read_names("x_grad"),
-                 _judge_values("loss_x", ("x",), ("x", "w"), " — x.mean(dim=0) divides by "
-                                                              "the number of rows"),
+        Question("q3", N_("Through a mean"), _read_names("x_grad"),
+                 _judge_values("loss_x", ("x",), ("x", "w"), N_(" — x.mean(dim=0) divides by "
+                                                                 "the number of rows")),
                  hidden=_draw({"x": (2, 3), "w": (3,)}), answers=("x_grad",)),
-        Question("q4", "unbroadcast: the adjoint of broadcasting", extract_q4, judge_q4,
+        Question("q4", N_("unbroadcast: the adjoint of broadcasting"), extract_q4, judge_q4,
                  public=PUBLIC_Q4, hidden=hidden_q4),
     ),
     context=("setup", "example_ab", "example_x"),

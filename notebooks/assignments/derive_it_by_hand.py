@@ -18,8 +18,11 @@ from __future__ import annotations
 import numpy as np
 
 from grader.data import read
+from grader.i18n import ASSIGNMENTS, N_
 from grader.judging import autograd_gradient, judge_formula
 from grader.questions import Assignment, Finding, Question
+
+_ = ASSIGNMENTS.gettext  # the student's language (question texts: notebooks/assignments/locale)
 
 PUBLIC_X = [-2.0, -0.5, 0.0, 1.0, 2.5]
 PUBLIC_Y = [1.5, -1.0, 2.0, 0.5, -2.5]
@@ -44,15 +47,15 @@ def _judge(expression: str, answers: tuple, functions: tuple):
 
     def judge(data, inputs, env) -> list[Finding]:
         if expression not in env:
-            return [Finding(False, f"{expression} is not defined — run the cell that defines "
-                                   "the expressions")]
+            return [Finding(False, _("{name} is not defined — run the cell that defines the "
+                                     "expressions").format(name=expression))]
         arrays = [np.array(points, dtype=np.float64) for points in inputs]
         expected = autograd_gradient(lambda *xs: env[expression](*xs).sum(), arrays)
         allowed = {name: ALLOWED[name] for name in functions}
 
         def where(index):
-            return "at " + ", ".join(f"{variables[i]} = {a[index]:.4g}"
-                                     for i, a in enumerate(arrays))
+            return _("at {point}").format(point=", ".join(
+                f"{variables[i]} = {a[index]:.4g}" for i, a in enumerate(arrays)))
 
         findings = []
         for name, reference in zip(answers, expected):
@@ -75,12 +78,12 @@ def _question(name, title, expression, answers, functions=()):
 
 ASSIGNMENT = Assignment(
     name="derive_it_by_hand",
-    title="Derive it by hand",
+    title=N_("Derive it by hand"),
     questions=(
-        _question("q1", "df/dx for f(x) = x³ − 2x", "f", ("df",)),
-        _question("q2", "dg/dx for g(x) = sin(x)·eˣ", "g", ("dg",), ("sin", "cos", "exp")),
-        _question("q3", "dh/dx for h(x) = log(1 + x²)", "h", ("dh",), ("log",)),
-        _question("q4", "∂k/∂x and ∂k/∂y for k(x, y) = x·y² + tanh(x)", "k",
+        _question("q1", N_("df/dx for f(x) = x³ − 2x"), "f", ("df",)),
+        _question("q2", N_("dg/dx for g(x) = sin(x)·eˣ"), "g", ("dg",), ("sin", "cos", "exp")),
+        _question("q3", N_("dh/dx for h(x) = log(1 + x²)"), "h", ("dh",), ("log",)),
+        _question("q4", N_("∂k/∂x and ∂k/∂y for k(x, y) = x·y² + tanh(x)"), "k",
                   ("dk_dx", "dk_dy"), ("tanh", "cosh")),
     ),
     context=("setup", "expressions"),

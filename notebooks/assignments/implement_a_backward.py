@@ -17,8 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 from grader.data import Missing, Other, TensorData, attempt, read
+from grader.i18n import ASSIGNMENTS, N_
 from grader.judging import compare, problem, shape_text
 from grader.questions import Assignment, Finding, Question
+
+_ = ASSIGNMENTS.gettext  # the student's language (question texts: notebooks/assignments/locale)
 
 EPS = 1e-6
 GRADCHECK_ATOL, GRADCHECK_RTOL = 1e-5, 1e-3  # gradcheck's defaults
@@ -80,8 +83,8 @@ def _judge(class_name: str, reference):
         function = data["function"]
         if not isinstance(function, str):
             return [Finding(False, problem(function, class_name) if isinstance(function, Missing)
-                            else f"{class_name} should be a Function: class "
-                                 f"{class_name}(Function) with a forward and a backward")]
+                            else _("{name} should be a Function: class {name}(Function) with "
+                                   "a forward and a backward").format(name=class_name))]
         findings = []
         for array, run in zip(inputs, data["runs"]):
             findings += _judge_run(class_name, np.array(array, dtype=np.float64), run, reference)
@@ -90,18 +93,21 @@ def _judge(class_name: str, reference):
 
 
 def _judge_run(name: str, x: np.ndarray, run: dict, reference) -> list[Finding]:
-    on = f"on an input of shape {shape_text(x.shape)}"
+    on = _("on an input of shape {shape}").format(shape=shape_text(x.shape))
     out = run["forward"]
     why = problem(out, f"{name}.apply(x) {on}")
     if why or not isinstance(out, TensorData):
-        return [Finding(False, why or f"{name}.apply(x) should return a tensor")]
+        return [Finding(False, why or _("{name}.apply(x) should return a tensor").format(
+            name=name))]
     findings = compare(f"{name}.apply(x) {on}", out.values, reference(x), atol=1e-6, rtol=1e-5)
     expected_node = f"{name}Backward"
     findings.append(Finding(out.grad_fn == expected_node,
-                            f"the output's grad_fn is {out.grad_fn}"
-                            + ("" if out.grad_fn == expected_node else
-                               f", expected {expected_node}: return the result of forward "
-                               f"unchanged, and call the Function as {name}.apply(x)")))
+                            _("the output's grad_fn is {node}").format(node=out.grad_fn)
+                            if out.grad_fn == expected_node else
+                            _("the output's grad_fn is {node}, expected {expected}: return the "
+                              "result of forward unchanged, and call the Function as "
+                              "{name}.apply(x)").format(node=out.grad_fn, expected=expected_node,
+                                                        name=name)))
     why = problem(run.get("backward"), f"{name}.backward")
     if why:
         return findings + [Finding(False, why)]
@@ -112,7 +118,8 @@ def _judge_run(name: str, x: np.ndarray, run: dict, reference) -> list[Finding]:
     bad = next((v for v in forwards if not isinstance(v, TensorData)), None)
     if bad is not None:
         return findings + [Finding(False, problem(bad, f"{name}.apply(x + eps)")
-                                   or f"{name}.apply did not return a tensor")]
+                                   or _("{name}.apply did not return a tensor").format(
+                                       name=name))]
     plus = np.stack([v.values.reshape(-1) for v in run["plus"]], axis=1)
     minus = np.stack([v.values.reshape(-1) for v in run["minus"]], axis=1)
     numerical = (plus - minus) / (2 * EPS)  # row m: d out[m] / d x[j] for every j
@@ -128,14 +135,16 @@ def _exact(name: str, analytical: np.ndarray, reference, x: np.ndarray, out: Ten
     exact = _exact_jacobian(reference, x)
     if analytical.shape == exact.shape and np.allclose(analytical, exact, atol=EXACT_ATOL,
                                                        rtol=EXACT_RTOL):
-        return Finding(True, f"{name}'s backward is exact to float64 precision {on}")
+        return Finding(True, _("{name}'s backward is exact to float64 precision {on}").format(
+            name=name, on=on))
     error = float(np.max(np.abs(analytical - exact))) if analytical.shape == exact.shape \
         else float("inf")
     hint = "" if out.dtype == "float64" else (
-        f" (forward returned {out.dtype}: compute in the input's float64)")
-    return Finding(False, f"{name}'s backward is off by {error:.0e} {on}: a backward must be "
-                          "the exact derivative, written by hand; finite differences (or "
-                          f"float32) are only approximate{hint}")
+        _(" (forward returned {dtype}: compute in the input's float64)").format(dtype=out.dtype))
+    return Finding(False, _("{name}'s backward is off by {error} {on}: a backward must be the "
+                            "exact derivative, written by hand; finite differences (or "
+                            "float32) are only approximate{hint}").format(
+        name=name, error=f"{error:.0e}", on=on, hint=hint))
 
 
 def _exact_jacobian(reference, x: np.ndarray) -> np.ndarray:
@@ -156,21 +165,24 @@ def _exact_jacobian(reference, x: np.ndarray) -> np.ndarray:
 
 def _gradcheck(analytical, numerical, in_shape, out: TensorData, on: str) -> Finding:
     if analytical.shape != numerical.shape:
-        return Finding(False, f"gradcheck {on}: backward gave gradients for "
-                              f"{analytical.shape[1]} input values, expected {numerical.shape[1]}")
+        return Finding(False, _("gradcheck {on}: backward gave gradients for {count} input "
+                                "values, expected {expected}").format(
+            on=on, count=analytical.shape[1], expected=numerical.shape[1]))
     if np.allclose(analytical, numerical, atol=GRADCHECK_ATOL, rtol=GRADCHECK_RTOL):
-        return Finding(True, f"gradcheck passed {on}")
+        return Finding(True, _("gradcheck passed {on}").format(on=on))
     difference = np.abs(analytical - numerical)
     m, j = np.unravel_index(int(np.argmax(difference)), difference.shape)
     at_in = tuple(int(i) for i in np.unravel_index(j, in_shape))
     at_out = tuple(int(i) for i in np.unravel_index(m, out.shape))
     hint = "" if out.dtype == "float64" else (
-        f" (forward returned {out.dtype}; keep the input's float64 so the finite "
-        "differences are accurate)")
-    return Finding(False, f"gradcheck {on}: largest difference {difference.max():.0e} at "
-                          f"index {at_in} (d out{list(at_out)} / d x{list(at_in)}: your "
-                          f"backward gives {analytical[m, j]:.4g}, finite differences "
-                          f"{numerical[m, j]:.4g}){hint}")
+        _(" (forward returned {dtype}; keep the input's float64 so the finite differences are "
+          "accurate)").format(dtype=out.dtype))
+    return Finding(False, _("gradcheck {on}: largest difference {difference} at index {index} "
+                            "({derivative}: your backward gives {yours}, finite differences "
+                            "{numerical}){hint}").format(
+        on=on, difference=f"{difference.max():.0e}", index=at_in,
+        derivative=f"d out{list(at_out)} / d x{list(at_in)}", yours=f"{analytical[m, j]:.4g}",
+        numerical=f"{numerical[m, j]:.4g}", hint=hint))
 
 
 class _Reference:
@@ -201,11 +213,11 @@ AUTOGRAD_INSIDE = "calls autograd inside a Function whose backward should be wri
 
 ASSIGNMENT = Assignment(
     name="implement_a_backward",
-    title="Implement a backward",
+    title=N_("Implement a backward"),
     questions=(
-        _question("q1", "Sigmoid", "Sigmoid", _minigrad("sigmoid")),
-        _question("q2", "Tanh", "Tanh", _minigrad("tanh")),
-        _question("q3", "Softmax over the last dimension", "Softmax",
+        _question("q1", N_("Sigmoid"), "Sigmoid", _minigrad("sigmoid")),
+        _question("q2", N_("Tanh"), "Tanh", _minigrad("tanh")),
+        _question("q3", N_("Softmax over the last dimension"), "Softmax",
                   _minigrad("softmax", dim=-1)),
     ),
     suspicious=(

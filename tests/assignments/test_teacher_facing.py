@@ -136,4 +136,4 @@ def test_copies_refuse_to_overwrite_unless_forced(tmp_path, capsys):
     assert edited.read_bytes() == A2.read_bytes() and (target / "notes.md").read_text() == "mine"
     assert sorted(p.name for p in target.iterdir()) == sorted(
         [p.name for p in BY_ASSIGNMENT.values()] + [f"{n}.py" for n in BY_ASSIGNMENT]
-        + ["README.md", "notes.md"])
+        + ["README.md", "notes.md", "locale"])  # locale/: the catalogs release --lang uses

@@ -12,6 +12,10 @@ missing=()
 [ -x /usr/bin/chromium ] || missing+=(chromium)  # the path tests/browser/conftest.py launches
 command -v dot >/dev/null || missing+=(graphviz)
 command -v bwrap >/dev/null || missing+=(bubblewrap)
+# Chinese and Korean glyphs for the translated lessons' pages and graphs (the SVG's
+# font stack names Noto Sans CJK; fontconfig finds it for Chromium)
+{ fc-list :lang=zh | grep -q . && fc-list :lang=ko | grep -q .; } 2>/dev/null \
+    || missing+=(fonts-noto-cjk)
 if [ ${#missing[@]} -gt 0 ]; then
     if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
         echo "installing ${missing[*]} (Debian packages) for the browser tests"

@@ -162,7 +162,9 @@ def test_an_unchanged_lesson_is_left_alone(pipeline, tmp_path):
 def test_links_from_a_translated_lesson(pipeline):
     lessons = {"02_next.ipynb"}
     text = ("[next](02_next.ipynb) ![graph](img/graph.svg) [README](../README.md) "
-            "[web](https://pytorch.org) [here](#top) [中文](zh/00_start_here.ipynb)")
+            "[web](https://pytorch.org) [here](#top) [中文](zh/00_start_here.ipynb) "
+            "[A1](assignments/01_a.ipynb)")
     assert pipeline.relink(text, lessons) == (
         "[next](02_next.ipynb) ![graph](../img/graph.svg) [README](../README.md) "
-        "[web](https://pytorch.org) [here](#top) [中文](../zh/00_start_here.ipynb)")
+        "[web](https://pytorch.org) [here](#top) [中文](../zh/00_start_here.ipynb) "
+        "[A1](assignments/01_a.ipynb)")  # a copied course has <lang>/assignments/

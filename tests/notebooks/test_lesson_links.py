@@ -57,7 +57,8 @@ def test_make_lab_opens_a_course_that_links_student_versions(tmp_path):
     assert run.returncode == 0, run.stdout + run.stderr
     assert_links_resolve_to_student_versions(course)
     makefile = (REPO / "Makefile").read_text()
-    assert re.search(r"^lab: lab-setup\n\t.*jupyter lab .*\$\(COURSE\)/00_start_here\.ipynb",
+    assert re.search(r"^lab: lab-setup\n\t.*jupyter lab .*\$\(COURSE\)/(\$\(LAB_DIR\))?00_start_here"
+                     r"\.ipynb",
                      makefile, re.M), "make lab must open the course's lesson 0"
 
 
