@@ -120,7 +120,33 @@ def extract_code() -> None:
                 strip_comment_tags=True):
             pot.add(message, locations=[(f"{folder.relative_to(ROOT)}/{filename}", None)],
                     auto_comments=comments, context=context)
+        if domain == "widgets":
+            for text in formula_words():
+                pot.add(text, locations=[("minigrad/autograd/formula.py", None)],
+                        auto_comments=["a formula from minigrad's table: translate the words, "
+                                       "keep every symbol and operator as it is"])
         update(domain, pot, folder / "locale", folder / "locale" / f"{domain}.pot")
+
+
+# Names in formulas that are code, not words
+MATH = {"self", "other", "exp", "log", "sqrt", "tanh", "sin", "cos", "sum", "mean", "max", "min",
+        "abs", "sign", "dim", "grad", "out", "input", "index", "weight", "target", "alpha",
+        "beta", "exponent", "result", "src", "mat", "vec", "prod", "std", "var", "norm",
+        "softmax", "keepdim", "sigmoid", "relu", "clamp", "numel", "mat1", "mat2", "outer"}
+
+
+def formula_words() -> list[str]:
+    """The texts of minigrad's formula table that hold words ("mean of all n elements of
+    x"): the widgets say them in the learner's language (``widgets.i18n.in_words``)."""
+    import minigrad.nn  # noqa: F401  (the losses' nodes are in the table too)
+    from minigrad.autograd import FORMULAS
+
+    found = set()
+    for formula in FORMULAS.values():
+        for text in (formula.expression, *formula.d.values(), *formula.grad.values()):
+            if any(word not in MATH for word in re.findall(r"\b[a-z]{3,}\b", text)):
+                found.add(text)
+    return sorted(found)
 
 
 def assignments() -> list[Path]:

@@ -23,7 +23,7 @@ from minigrad.autograd import formula_for
 from .adapter import FREED, is_leaf_node
 from .describe import describe
 from .graph import Box, GraphModel
-from .i18n import _, ngettext
+from .i18n import _, in_words, ngettext
 from .render import Digraph
 from .text import shape_text, short, value_lines
 
@@ -214,7 +214,7 @@ def _tooltip(box: Box) -> str:
 
 def _formula_text(name: str) -> str:
     """``z = self * other. dz/dself = other,  dz/dother = self``, from the table."""
-    formula = formula_for(name)
+    formula = in_words(formula_for(name))
     if formula is None:
         return _("no formula on file for this node")
     terms = ",  ".join(formula.term(name) for name in formula.inputs)

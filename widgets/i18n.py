@@ -6,12 +6,30 @@ translated whole, with their numbers and formulas put in by name afterwards.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from kit_i18n import Domain, language, set_language
 
-__all__ = ["_", "ngettext", "set_language", "language", "DOMAIN"]
+__all__ = ["_", "ngettext", "set_language", "language", "DOMAIN", "in_words"]
 
 DOMAIN = Domain("widgets", Path(__file__).parent / "locale")
 _ = DOMAIN.gettext
 ngettext = DOMAIN.ngettext
+_in_words: dict = {}
+
+
+def in_words(formula):
+    """``formula`` (from minigrad's table) with its words in the language in use
+    ("mean of all n elements of x"); its symbols and math stay. The catalog holds
+    the table's texts that have words (``make translations`` extracts them)."""
+    if formula is None or language() == "en":
+        return formula
+    catalog = DOMAIN.translations()
+    kept = _in_words.get(id(formula))  # (the table's formulas live as long as the program)
+    if kept is None or kept[0] is not catalog:
+        kept = _in_words[id(formula)] = (catalog, dataclasses.replace(
+            formula, expression=_(formula.expression),
+            d={name: _(text) for name, text in formula.d.items()},
+            grad={name: _(text) for name, text in formula.grad.items()}))
+    return kept[1]

@@ -28,7 +28,7 @@ import numpy as np
 from minigrad.autograd import formula_for
 
 from .graph import GraphModel
-from .i18n import _
+from .i18n import _, in_words
 from .text import array_of, number, short
 
 __all__ = ["narrate_start", "narrate", "narrate_group", "frame_label", "later_frames"]
@@ -72,7 +72,7 @@ def narrate(step, model: GraphModel, total: int) -> str:
     if step.is_leaf:
         return _("Step {number} of {total}: {who} got {gradient}. {accumulates}").format(
             **said, accumulates=_accumulates(step, model))
-    formula = formula_for(step.node.name())
+    formula = in_words(formula_for(step.node.name()))
     # TRANSLATORS: joins the clauses of one step's sentence ("...; it sends ...; ...")
     join = _("; ").join
     if formula is None:
@@ -118,7 +118,7 @@ def narrate_group(steps: list, model: GraphModel, total: int) -> str:
             value=short(last) if last is not None else "None")
     name = steps[0].node.name()
     head = f"{name} × {len(steps):,}: {span}"
-    formula = formula_for(name)
+    formula = in_words(formula_for(name))
     if formula is None:
         return _("{head}; there is no formula on file for {name}{last}.").format(
             head=head, name=name, last=_last_sent(steps, model))

@@ -129,6 +129,9 @@ msgstr[0] ""
 msgid "{count} leaf"
 msgid_plural "{count} leaves"
 msgstr[0] "{count}个叶子"
+
+msgid "mean of all n elements of x"
+msgstr "x의 n개 원소 전체의 평균"
 """
 
 
@@ -152,6 +155,15 @@ def test_a_catalog_translates_finished_entries_only(korean_widgets):
         "{term}, so it sends {gradient} to {node}"  # fuzzy: not used
     assert korean_widgets.gettext(
         "Step {number} of {total}: {who} got {gradient}; {clauses}.").startswith("{total}단계")
+
+
+def test_formula_words_come_from_the_catalog_and_symbols_stay(korean_widgets, tutorial_graph):
+    english = widgets.draw_graph(tutorial_graph).text
+    assert "MeanBackward0: y = mean of all n elements of x." in english
+    set_language("ko")
+    korean = widgets.draw_graph(tutorial_graph).text
+    assert "MeanBackward0: y = x의 n개 원소 전체의 평균." in korean
+    assert "MulBackward0: z = self * other. dz/dself = other,  dz/dother = self" in korean
 
 
 def test_plurals_untranslated_stay_english(korean_widgets):

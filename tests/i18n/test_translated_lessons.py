@@ -82,10 +82,14 @@ def test_lesson_catalogs_hold_every_message(english):
 
 @pytest.mark.parametrize("domain, folder", [("widgets", "widgets"), ("grader", "grader"),
                                             ("assignments", "notebooks/assignments")])
-def test_code_catalogs_hold_every_sentence_in_the_code(domain, folder):
-    """Every ``_()`` in the package is in its template and in each language's catalog."""
+def test_code_catalogs_hold_every_sentence_in_the_code(domain, folder, tool):
+    """Every ``_()`` in the package is in its template and in each language's catalog
+    (and, for the widgets, the words of minigrad's formula table)."""
     found = {message for _, _, message, _, _ in extract_from_dir(
         ROOT / folder, method_map=[("**.py", "python")])}
+    if domain == "widgets":
+        assert len(tool.formula_words()) > 50
+        found |= set(tool.formula_words())
     locale = ROOT / folder / "locale"
     assert ids(locale / f"{domain}.pot") == found, FIX
     for lang in LANGS:
