@@ -13,6 +13,7 @@ Where things live:
     cuda.py, accelerator.py, backends/   "is there a GPU?" -- no
     _printing.py    how tensors print
     dtypes.py       float32, int64, ... and type promotion
+    layouts.py      torch.strided, torch.contiguous_format, torch.preserve_format
     nn/             Module, Linear, activations, losses, init (torch.nn)
     optim/          SGD, Adam (torch.optim)
 """
@@ -26,6 +27,7 @@ from .creation import (  # noqa: F401
     linspace, manual_seed, ones, ones_like, rand, rand_like, randint, randn, randn_like, seed,
     tensor, zeros, zeros_like,
 )
+from .layouts import contiguous_format, layout, memory_format, preserve_format, strided  # noqa
 from .devices import device, get_default_device, set_default_device  # noqa: F401
 from .dtypes import (  # noqa: F401
     bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, uint8,

@@ -25,9 +25,10 @@ import warnings
 
 import numpy as np
 
-from . import dtypes, errors
+from . import dtypes, errors, layouts
 from .devices import CPU, as_device, check_device
 from .functions import _out
+from .layouts import preserve_format, strided
 from .tensor import Size, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
@@ -262,6 +263,25 @@ def _into_out(function: str, result: Tensor, out, requires_grad: bool,
     return _check_can_require_grad(out, requires_grad)
 
 
+def _check_options(function: str, layout, pin_memory, out=None,
+                   memory_format=preserve_format) -> None:
+    """``layout=``, ``pin_memory=``, ``memory_format=``: PyTorch's values that mean
+    "a dense CPU tensor", and PyTorch's errors for the rest."""
+    if layout is not None and not isinstance(layout, layouts.layout):
+        raise TypeError(f"{function}(): argument 'layout' must be torch.layout, "
+                        f"not {_type_name(layout)}")
+    if pin_memory is not None and not isinstance(pin_memory, bool):
+        raise TypeError(f"{function}(): argument 'pin_memory' must be bool, "
+                        f"not {_type_name(pin_memory)}")
+    if memory_format is not None and not isinstance(memory_format, layouts.memory_format):
+        raise TypeError(f"{function}(): argument 'memory_format' must be torch.memory_format, "
+                        f"not {_type_name(memory_format)}")
+    if pin_memory and out is None:  # (with out=, PyTorch ignores pin_memory)
+        raise RuntimeError(errors.PIN_MEMORY_WITHOUT_ACCELERATOR)
+    if function == "empty" and memory_format is preserve_format:
+        raise RuntimeError("unsupported memory format Preserve")
+
+
 def _check_can_require_grad(result: Tensor, requires_grad: bool) -> Tensor:
     if requires_grad:
         if not result.dtype.is_floating_point:
@@ -271,7 +291,8 @@ def _check_can_require_grad(result: Tensor, requires_grad: bool) -> Tensor:
 
 
 def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
-           requires_grad: bool = False) -> Tensor:
+           requires_grad: bool = False,
+           pin_memory: bool = False) -> Tensor:
     """A new tensor holding a copy of ``data`` (a number, a nested list, an array).
 
     >>> tensor([[1., 2.], [3., 4.]])
@@ -280,6 +301,7 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
     >>> tensor([1, 2]).dtype, tensor([1, 2.5]).dtype
     (torch.int64, torch.float32)
     """
+    _check_options("tensor", strided, pin_memory)
     check_device(device, creating=False)
     dtype = dtypes.parse_dtype(dtype, "tensor")
     if isinstance(data, Tensor):
@@ -347,28 +369,33 @@ def _filled(function: str, size, value, dtype, device, requires_grad: bool,
     return _into_out(function, Tensor._make(array), out, requires_grad)
 
 
-def ones(*size, out=None, dtype=None, device=None,
-         requires_grad: bool = False) -> Tensor:
+def ones(*size, out=None, dtype=None, layout=strided, device=None,
+         requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A tensor of ones: ``ones(2, 2, requires_grad=True)``."""
+    _check_options("ones", layout, pin_memory, out)
     return _filled("ones", size, 1, dtype, device, requires_grad, out)
 
 
-def zeros(*size, out=None, dtype=None, device=None,
-         requires_grad: bool = False) -> Tensor:
+def zeros(*size, out=None, dtype=None, layout=strided, device=None,
+          requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
+    _check_options("zeros", layout, pin_memory, out)
     return _filled("zeros", size, 0, dtype, device, requires_grad, out)
 
 
-def empty(*size, out=None, dtype=None, device=None,
-         requires_grad: bool = False) -> Tensor:
+def empty(*size, out=None, dtype=None, layout=strided, device=None,
+          requires_grad: bool = False, pin_memory: bool = False,
+          memory_format=None) -> Tensor:
     """Uninitialised in PyTorch; here zeros, so notebooks stay deterministic."""
+    _check_options("empty", layout, pin_memory, out, memory_format=memory_format)
     return _filled("empty", size, 0, dtype, device, requires_grad, out)
 
 
-def full(size, fill_value, *, out=None, dtype=None, device=None,
-         requires_grad: bool = False) -> Tensor:
+def full(size, fill_value, *, out=None, dtype=None, layout=strided, device=None,
+         requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """A tensor filled with ``fill_value``; the dtype follows it (``full((2,), 3)``
     is int64, ``full((2,), 3.)`` float32)."""
+    _check_options("full", layout, pin_memory, out)
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, "
                         f"not {type(size).__name__}")
@@ -394,34 +421,44 @@ def _like(function: str, x, value, dtype, device, requires_grad: bool) -> Tensor
                    "cpu" if device is None else device, requires_grad)
 
 
-def ones_like(input: Tensor, *, dtype=None, device=None,
-              requires_grad: bool = False) -> Tensor:
+def ones_like(input: Tensor, *, memory_format=None, dtype=None,
+              layout=strided, device=None,
+              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Ones with the shape (and, unless given, the dtype) of ``input``."""
+    _check_options("ones_like", layout, pin_memory, memory_format=memory_format)
     return _like("ones_like", input, 1, dtype, device, requires_grad)
 
 
-def zeros_like(input: Tensor, *, dtype=None, device=None,
-               requires_grad: bool = False) -> Tensor:
+def zeros_like(input: Tensor, *, memory_format=None, dtype=None,
+               layout=strided, device=None,
+               requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Zeros with the shape (and, unless given, the dtype) of ``input``."""
+    _check_options("zeros_like", layout, pin_memory, memory_format=memory_format)
     return _like("zeros_like", input, 0, dtype, device, requires_grad)
 
 
-def full_like(input: Tensor, fill_value, *, dtype=None, device=None,
-              requires_grad: bool = False) -> Tensor:
+def full_like(input: Tensor, fill_value, *, memory_format=None, dtype=None,
+              layout=strided, device=None,
+              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """``fill_value`` everywhere, with the shape (and, unless given, the dtype) of ``input``."""
+    _check_options("full_like", layout, pin_memory, memory_format=memory_format)
     return _like("full_like", input, fill_value, dtype, device, requires_grad)
 
 
-def rand_like(input: Tensor, *, generator=None, dtype=None, device=None,
-              requires_grad: bool = False) -> Tensor:
+def rand_like(input: Tensor, *, generator=None, memory_format=None, dtype=None,
+              layout=strided, device=None,
+              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Uniform samples on [0, 1) with the shape of ``input``."""
+    _check_options("rand_like", layout, pin_memory, memory_format=memory_format)
     return rand(*input.shape, generator=generator, dtype=dtype or input.dtype,
                 device="cpu" if device is None else device, requires_grad=requires_grad)
 
 
-def randn_like(input: Tensor, *, generator=None, dtype=None, device=None,
-               requires_grad: bool = False) -> Tensor:
+def randn_like(input: Tensor, *, generator=None, memory_format=None, dtype=None,
+               layout=strided, device=None,
+               requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Standard normal samples with the shape of ``input``."""
+    _check_options("randn_like", layout, pin_memory, memory_format=memory_format)
     return randn(*input.shape, generator=generator, dtype=dtype or input.dtype,
                  device="cpu" if device is None else device, requires_grad=requires_grad)
 
@@ -475,14 +512,15 @@ def _number(value):
     return value.item() if isinstance(value, Tensor) else value
 
 
-def arange(start, end=None, step=1, *, out=None, dtype=None, device=None,
-           requires_grad: bool = False) -> Tensor:
+def arange(start, end=None, step=1, *, out=None, dtype=None, layout=strided, device=None,
+           requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """``start, start + step, ...`` up to (not including) ``end``; int64 unless
     an argument is a float.
 
     >>> arange(4), arange(0, 1, 0.25)
     (tensor([0, 1, 2, 3]), tensor([0.0000, 0.2500, 0.5000, 0.7500]))
     """
+    _check_options("arange", layout, pin_memory, out)
     check_device(device)
     if end is None:
         start, end = 0, start
@@ -517,13 +555,14 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, device=None,
                      errors.RANGE_OUT_RESIZED)
 
 
-def linspace(start, end, steps, *, out=None, dtype=None, device=None,
-             requires_grad: bool = False) -> Tensor:
+def linspace(start, end, steps, *, out=None, dtype=None, layout=strided, device=None,
+             requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """``steps`` evenly spaced numbers from ``start`` to ``end``, both included.
 
     As in PyTorch, the first half is computed from ``start`` and the second
     half from ``end``, so both ends are exact.
     """
+    _check_options("linspace", layout, pin_memory, out)
     if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)):
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
@@ -553,9 +592,10 @@ def linspace(start, end, steps, *, out=None, dtype=None, device=None,
                      resize_warning=None)
 
 
-def eye(n, m=None, *, out=None, dtype=None, device=None,
-        requires_grad: bool = False) -> Tensor:
+def eye(n, m=None, *, out=None, dtype=None, layout=strided, device=None,
+        requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """The ``n`` by ``m`` identity matrix (ones on the diagonal)."""
+    _check_options("eye", layout, pin_memory, out)
     for name, value, position in (("n", n, 1), ("m", m, 2)):
         if value is not None and (isinstance(value, bool) or
                                   not isinstance(value, (int, np.integer))):
@@ -581,9 +621,10 @@ def _random_dtype(dtype, function: str, kernel: str, out=None) -> dtypes.dtype:
     return dtype
 
 
-def randn(*size, generator=None, out=None, dtype=None, device=None,
-          requires_grad: bool = False) -> Tensor:
+def randn(*size, generator=None, out=None, dtype=None, layout=strided, device=None,
+          requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Samples from the standard normal distribution N(0, 1)."""
+    _check_options("randn", layout, pin_memory, out)
     check_device(device)
     dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu", out)
     samples = (generator or default_generator).numpy.standard_normal(_size("randn", size))
@@ -593,9 +634,10 @@ def randn(*size, generator=None, out=None, dtype=None, device=None,
                      requires_grad)
 
 
-def rand(*size, generator=None, out=None, dtype=None, device=None,
-         requires_grad: bool = False) -> Tensor:
+def rand(*size, generator=None, out=None, dtype=None, layout=strided, device=None,
+         requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Samples from the uniform distribution on [0, 1)."""
+    _check_options("rand", layout, pin_memory, out)
     check_device(device)
     dtype = _random_dtype(dtype, "rand", "check_uniform_bounds", out)
     samples = (generator or default_generator).numpy.random(_size("rand", size))
@@ -603,9 +645,11 @@ def rand(*size, generator=None, out=None, dtype=None, device=None,
                      requires_grad)
 
 
-def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None, device=None,
-            requires_grad: bool = False) -> Tensor:
+def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None,
+            layout=strided, device=None,
+            requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Random integers in [low, high): ``randint(10, (3,))`` or ``randint(0, 10, (3,))``."""
+    _check_options("randint", layout, pin_memory, out)
     high_position, size_position = 2, 3  # for the error messages
     if high is None:  # randint(high, size=...)
         low, high, high_position, size_position = 0, low, 1, None

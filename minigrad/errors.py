@@ -206,3 +206,7 @@ RANGE_OUT_RESIZED = (
     "the computed number of elements {count}. Note that this may occur as a result of rounding "
     "error. The out tensor will be resized to a tensor of shape {shape}."
 )
+PIN_MEMORY_WITHOUT_ACCELERATOR = (
+    "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator "
+    "is available on this system."
+)

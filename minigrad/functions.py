@@ -18,6 +18,7 @@ import warnings
 import numpy as _np
 
 from . import errors, ops
+from . import layouts as _layouts
 from . import dtypes as _dtypes
 from .autograd import grad_mode as _grad_mode
 from .ops._common import C_TYPE_NAMES as _C_TYPE_NAMES
@@ -395,8 +396,8 @@ def stack(tensors, dim=0, *, out=None):
     return _out("stack", ops.stack(tensors, dim), out, *tensors)
 
 
-def clone(input):
-    return ops.clone(input)
+def clone(input, *, memory_format=None):
+    return _Tensor.clone(input, memory_format=memory_format or _layouts.preserve_format)
 
 
 def numel(input):

@@ -12,7 +12,7 @@ import weakref
 
 import numpy as np
 
-from . import devices, dtypes, errors
+from . import devices, dtypes, errors, layouts
 from . import ops
 from ._printing import builtin_method
 from .autograd import engine
@@ -331,10 +331,12 @@ class Tensor:
         ``storage_offset + sum(i_k * stride_k)``."""
         return ops.as_strided(self, size, stride, storage_offset)
 
-    def is_contiguous(self) -> bool:
+    def is_contiguous(self, memory_format=layouts.contiguous_format) -> bool:
+        layouts.check_memory_format("is_contiguous", memory_format)
         return bool(self._data.flags.c_contiguous)
 
-    def contiguous(self) -> "Tensor":
+    def contiguous(self, memory_format=layouts.contiguous_format) -> "Tensor":
+        layouts.check_memory_format("contiguous", memory_format)
         return ops.contiguous(self)
 
     def to(self, *args, **kwargs) -> "Tensor":
@@ -346,7 +348,7 @@ class Tensor:
         copy = copy or (device is not None and device.index is not None)
         return ops.to_dtype(self, dtype or self.dtype, copy)
 
-    def type(self, dtype=None):
+    def type(self, dtype=None, non_blocking: bool = False):
         """``x.type()`` is the legacy type name (``"torch.FloatTensor"``);
         ``x.type(torch.float64)`` or ``x.type("torch.DoubleTensor")`` converts."""
         if dtype is None:
@@ -358,22 +360,28 @@ class Tensor:
             dtype = by_name[dtype]
         return self.to(dtype)
 
-    def float(self) -> "Tensor":
+    def float(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("float", memory_format)
         return self.to(dtypes.float32)
 
-    def double(self) -> "Tensor":
+    def double(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("double", memory_format)
         return self.to(dtypes.float64)
 
-    def half(self) -> "Tensor":
+    def half(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("half", memory_format)
         return self.to(dtypes.float16)
 
-    def long(self) -> "Tensor":
+    def long(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("long", memory_format)
         return self.to(dtypes.int64)
 
-    def int(self) -> "Tensor":
+    def int(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("int", memory_format)
         return self.to(dtypes.int32)
 
-    def bool(self) -> "Tensor":
+    def bool(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("bool", memory_format)
         return self.to(dtypes.bool)
 
     def cpu(self) -> "Tensor":
@@ -383,9 +391,14 @@ class Tensor:
         """Fails as on a CPU-only PyTorch: ``Torch not compiled with CUDA enabled``."""
         devices.check_cuda_device(device)
 
-    def clone(self) -> "Tensor":
-        """A copy with its own memory, still connected to the graph."""
-        return ops.clone(self)
+    def clone(self, *, memory_format=layouts.preserve_format) -> "Tensor":
+        """A copy with its own memory, still connected to the graph; its elements in
+        this tensor's order (``preserve_format``) or row-major (``contiguous_format``)."""
+        layouts.check_memory_format("clone", memory_format)
+        result = ops.clone(self)
+        if memory_format is layouts.contiguous_format and not result._data.flags.c_contiguous:
+            result._data = result._data.copy(order="C")  # a fresh result: no one else holds it
+        return result
 
     # ---- conversion to Python and NumPy ----------------------------------
 
@@ -848,7 +861,8 @@ class Tensor:
     def fill_(self, value):
         return ops.inplace(self, ops.fill, value)
 
-    def copy_(self, src):
+    def copy_(self, src, non_blocking: bool = False):
+        layouts.check_bool("copy_", "non_blocking", non_blocking)  # (the CPU never waits)
         return ops.inplace(self, ops.copy, src)
 
     def __iadd__(self, other):
@@ -874,23 +888,29 @@ class Tensor:
         return tensor(data, dtype=dtype or self.dtype, device=device or "cpu",
                       requires_grad=requires_grad)
 
-    def new_zeros(self, *size, dtype=None, device=None, requires_grad=False):
-        from .creation import zeros
+    def new_zeros(self, *size, dtype=None, layout=layouts.strided, device=None,
+                  requires_grad=False, pin_memory=False):
+        from .creation import _check_options, zeros
 
-        return zeros(*size, dtype=dtype or self.dtype, device=device or "cpu",
-                     requires_grad=requires_grad)
+        _check_options("new_zeros", layout, pin_memory)
+        return zeros(*size, dtype=dtype or self.dtype, layout=layout, device=device or "cpu",
+                  requires_grad=requires_grad, pin_memory=pin_memory)
 
-    def new_ones(self, *size, dtype=None, device=None, requires_grad=False):
-        from .creation import ones
+    def new_ones(self, *size, dtype=None, layout=layouts.strided, device=None,
+                  requires_grad=False, pin_memory=False):
+        from .creation import _check_options, ones
 
-        return ones(*size, dtype=dtype or self.dtype, device=device or "cpu",
-                    requires_grad=requires_grad)
+        _check_options("new_ones", layout, pin_memory)
+        return ones(*size, dtype=dtype or self.dtype, layout=layout, device=device or "cpu",
+                  requires_grad=requires_grad, pin_memory=pin_memory)
 
-    def new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
-        from .creation import full
+    def new_full(self, size, fill_value, *, dtype=None, layout=layouts.strided, device=None,
+                 requires_grad=False, pin_memory=False):
+        from .creation import _check_options, full
 
-        return full(size, fill_value, dtype=dtype or self.dtype, device=device or "cpu",
-                    requires_grad=requires_grad)
+        _check_options("new_full", layout, pin_memory)
+        return full(size, fill_value, dtype=dtype or self.dtype, layout=layout,
+                    device=device or "cpu", requires_grad=requires_grad, pin_memory=pin_memory)
 
 
 class _HookHandle:

@@ -16,10 +16,13 @@ import minigrad
 
 from torch_signatures import differences, python_signature, torch_signatures
 
-# PyTorch's parameters for things minigrad does not have: memory layouts, pinned memory,
-# named dimensions, and settings of other code paths. (``out=`` is not among them: every
-# function whose Python signature in PyTorch takes it takes it here; test_out.py.)
-MAY_OMIT = {"layout", "pin_memory", "memory_format", "names", "non_blocking"}
+# PyTorch's parameters for things minigrad does not have: named dimensions. (``out=``,
+# ``layout=``, ``pin_memory=``, ``memory_format=``, ``non_blocking=`` are taken wherever
+# PyTorch's Python signature has them: test_out.py, test_layouts.py.)
+MAY_OMIT = {"names"}
+# Keywords PyTorch's parser takes but lists in none of its signatures (checked by
+# test_unlisted_keywords_are_taken_by_torch below).
+UNLISTED = {"zeros": {"pin_memory"}, "ones": {"pin_memory"}, "full": {"pin_memory"}}
 # Parameters left out of one function, and why.
 OMITTED = {
     "div": {"rounding_mode"},  # floor and trunc division are not in minigrad
@@ -40,6 +43,7 @@ OMITTED = {
     "norm": {"dtype"},
     "Tensor.view": {"dtype"},
     "result_type": {"scalar", "scalar1", "scalar2"},  # overloads for numbers, same places  # reinterpreting the bytes as another dtype
+    "Tensor.new_tensor": {"layout", "pin_memory"},  # in ATen's schema, refused by Python's
     "Tensor.expand": {"implicit"},  # an internal flag of PyTorch's tracer
     "F.softmax": {"_stacklevel"},
     "F.log_softmax": {"_stacklevel"},
@@ -119,8 +123,17 @@ def test_signature_is_torchs(label, mine, theirs, name):
     if (not label.startswith("Tensor.") and any("out" in {n for n, _ in o} for o in accepted)
             and _python_rejects_out(theirs)):
         may_omit = may_omit | {"out"}
+    documented = documented + [[(n, "keyword") for n in UNLISTED.get(label, ())]]
     problems = differences(python_signature(mine), accepted, documented, may_omit)
     assert not problems, f"{label}: " + "; ".join(problems)
+
+
+def test_unlisted_keywords_are_taken_by_torch():
+    for name, keywords in UNLISTED.items():
+        size = ((2,), 1.0) if name == "full" else (2,)
+        for keyword in keywords:
+            value = getattr(torch, name)(*size, **{keyword: False})  # no TypeError
+            assert tuple(value.shape) == (2,)
 
 
 def test_the_scan_covers_every_export():
