@@ -53,7 +53,8 @@ def has_internal_overlap(array: np.ndarray) -> bool:
     """True when two elements of ``array`` are one memory location (a stride 0 over a
     size > 1, as ``expand`` makes): torch's in-place ops other than fill refuse to
     write there."""
-    return any(stride == 0 and size > 1 for stride, size in zip(array.strides, array.shape))
+    return array.size > 1 and any(stride == 0 and size > 1
+                                  for stride, size in zip(array.strides, array.shape))
 
 
 def sum_to(grad, shape: tuple[int, ...]):

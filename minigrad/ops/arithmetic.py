@@ -293,7 +293,9 @@ class DivBackward0(Node):
     def backward(self, grad):
         other = self._saved_other
         grad_a = grad / other if self.needs_input_grad[0] else None
-        grad_b = -grad * self._saved_self / (other * other) if self.needs_input_grad[1] else None
+        # (as torch computes it: -grad * ((self / other) / other))
+        grad_b = -grad * ((self._saved_self / other) / other) if self.needs_input_grad[1] \
+            else None
         return grad_a, grad_b
 
 

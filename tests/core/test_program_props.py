@@ -9,10 +9,11 @@ values (with signed zeros and NaNs), grads, printed text, grad_fn names along
 next_functions, and the exception type and message if it fails.
 
 One comparison is left out, on purpose and only for tensors that come out of a
-``create_graph=True`` backward: the NAMES of the nodes a backward formula records
-(torch has SigmoidBackwardBackward0 where minigrad records MulBackward0). Those names
-are issue 11 item 10, owned by core-fast (see /work/coord/board.md); their values,
-grads and requires_grad are still compared.
+``create_graph=True`` backward in a program that used ``prod``: the NAMES of the nodes
+prod's backward formula records (torch computes the gradient of a product with zeros
+through cumprod, CumprodBackward0; minigrad with a plain product). Their values, grads
+and requires_grad are still compared; every other second-order graph is compared by
+name too.
 """
 
 from __future__ import annotations
@@ -153,7 +154,8 @@ class Interpreter:
     """Runs a drawn program on one library, showing each new tensor.
 
     Tensors that come out of a create_graph backward, and everything computed from
-    them, are "second order": their node names are not compared (item 10, core-fast).
+    them, are "second order": after a prod, their node names are not compared (see the
+    module docstring).
     """
 
     def __init__(self, lib, rec) -> None:
@@ -162,7 +164,7 @@ class Interpreter:
         self.leaves: list = []
         self.second_order_grads: set = set()  # leaf positions whose .grad is second order
         self.grads: list = []  # gradients put in the pool
-        self.relu_used = False
+        self.prod_used = False
 
     def pick(self, k):
         return self.pool[k % len(self.pool)]
@@ -190,19 +192,19 @@ class Interpreter:
         self.pool.append((tensor, second))
         self.show(label, tensor, second)
 
-    def show(self, label, tensor, second) -> None:
-        self.rec.show(label, tensor, graph=not second)
-        if second and tensor is not None:
+    def show(self, label, tensor, second, zero_sign=True) -> None:
+        unnamed = second and self.prod_used
+        self.rec.show(label, tensor, graph=not unnamed, zero_sign=zero_sign)
+        if unnamed and tensor is not None:
             self.rec.entries[-1] = (label, self._without_node_names(self.rec.entries[-1][1]))
 
     def _without_node_names(self, entry):
-        """A second-order tensor as shown, without the names of its nodes (item 10).
-        Whether it has a node at all is still compared, unless relu was used:
-        relu's backward records none yet, torch's ThresholdBackwardBackward0 (item 10)."""
+        """A second-order tensor as shown, without the names of its nodes (whether it
+        has a node at all is still compared)."""
         if isinstance(entry, tuple):
             return tuple(self._without_node_names(e) for e in entry)
         if isinstance(entry, dict):
-            text = _NODE_NAME.sub("" if self.relu_used else ", grad_fn=<...>", entry["repr"])
+            text = _NODE_NAME.sub(", grad_fn=<...>", entry["repr"])
             return {**entry, "repr": text, "graph": None}
         return entry
 
@@ -223,14 +225,12 @@ class Interpreter:
     def step_unary(self, name, k):
         tensor, second = self.pick(k)
         result = UNARY[name](self.lib, tensor)
-        self.relu_used |= name == "relu"
+        self.prod_used |= name == "prod"
         if name in ("max", "min"):
             # Which of -0. and 0. a full max() returns on a tie depends on the order
             # torch's vectorised loop visits them: not compared (its value is).
             self.pool.append((result, second))
-            self.rec.show(name, result, graph=not second, zero_sign=False)
-            if second:
-                self.rec.entries[-1] = (name, self._without_node_names(self.rec.entries[-1][1]))
+            self.show(name, result, second, zero_sign=False)
             return
         self.add(name, result, second)
 
