@@ -1,0 +1,123 @@
+"""The Chinese course in a Chinese JupyterLab: the stepper lesson stepped through in Chromium.
+
+JupyterLab's own menus are Chinese (its language pack, chosen by the translation
+setting's locale), the lesson is notebooks/zh/'s, and its widgets speak Chinese because
+the notebook's metadata says so (the kernel learns its notebook from JupyterLab). The
+expected words are the kit's own catalog's, so the test follows the translation.
+"""
+
+import json
+import os
+import secrets
+import shutil
+import subprocess
+import sys
+import time
+import urllib.request
+
+import pytest
+
+from conftest import (_CURRENT, REPO, SETTINGS, engine_order, free_port, shown_text, snapshot,
+                      stop)
+from widgets.i18n import DOMAIN
+
+pytestmark = pytest.mark.browser
+
+ZH = DOMAIN.translations("zh")
+
+
+@pytest.fixture(scope="module")
+def lab_zh(tmp_path_factory):
+    """JupyterLab in Chinese (the user setting @jupyterlab/translation-extension:plugin,
+    as `make lab LANG=zh` writes it for a learner) on a copy of notebooks/."""
+    base = tmp_path_factory.mktemp("lab-zh")
+    root = base / "notebooks"
+    shutil.copytree(REPO / "notebooks", root)
+    settings = {**SETTINGS, "@jupyterlab/translation-extension/plugin": {"locale": "zh_CN"}}
+    for plugin, values in settings.items():
+        path = base / "settings" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(base / "config"),
+               JUPYTER_DATA_DIR=str(base / "data"), JUPYTER_RUNTIME_DIR=str(base / "runtime"),
+               JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
+               JUPYTERLAB_SETTINGS_DIR=str(base / "settings"), MPLBACKEND="Agg")
+    subprocess.run([sys.executable, "-m", "jupyter", "trust", *map(str, root.glob("zh/*.ipynb"))],
+                   env=env, check=True, capture_output=True)
+    token, port = secrets.token_hex(16), free_port()
+    log = open(base / "lab.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
+         f"--port={port}", "--port-retries=0", f"--IdentityProvider.token={token}",
+         f"--ServerApp.root_dir={root}", "--LabApp.news_url=None"],
+        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            if server.poll() is not None:
+                raise RuntimeError(f"JupyterLab exited: {(base / 'lab.log').read_text()[-2000:]}")
+            try:
+                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("JupyterLab did not answer within 60 s")
+                time.sleep(0.3)
+        yield url, token, root
+    finally:
+        stop(server)
+        log.close()
+
+
+def frame(stepper, index: int, total: int):
+    label = ZH.gettext("frame {index} of {total}").format(index=index, total=total)
+    found = stepper.locator(f'.minigrad-frame[aria-label="{label}"]')
+    found.wait_for(state="visible", timeout=15_000)
+    return found
+
+
+def highlighted(stepper, index: int, total: int) -> str:
+    """The box the picture highlights, read when frame ``index`` is the one on screen."""
+    label = ZH.gettext("frame {index} of {total}").format(index=index, total=total)
+    found = stepper.evaluate(_CURRENT, label)
+    assert len(found) == 1, found
+    return found[0][0]
+
+
+def test_the_chinese_stepper_lesson_in_a_chinese_lab(page, lab_zh):
+    url, token, _ = lab_zh
+    output_id, expected = engine_order()
+    total = len(expected)
+    page.goto(f"{url}/lab/workspaces/{secrets.token_hex(4)}/tree/zh/04_inside_backward.ipynb"
+              f"?reset&token={token}")
+    page.locator(".jp-Notebook .jp-Cell").first.wait_for(timeout=60_000)
+    # JupyterLab's own menus are in Chinese (its language pack)
+    menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
+    assert "文件" in menus and "编辑" in menus and "运行" in menus, menus
+    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(
+        timeout=60_000)
+    # run all (Chinese menu "运行"), after clearing what is stored
+    page.get_by_role("menuitem", name="编辑", exact=True).click()
+    page.locator('li[data-command="editmenu:clear-all"]').click()
+    page.locator(".jp-Notebook .jp-OutputArea-output").first.wait_for(state="detached")
+    page.get_by_role("menuitem", name="运行", exact=True).click()
+    page.locator('li[data-command="runmenu:run-all"]').click()
+
+    stepper = page.locator(".minigrad-stepper").first
+    stepper.locator("svg").first.wait_for(timeout=60_000)
+    start = frame(stepper, 0, total).inner_text()
+    assert "Before backward" not in start and "反向" in start, start
+    step = stepper.get_by_role("button", name=ZH.gettext("step"))
+    for index, (box_id, name) in enumerate(expected, start=1):
+        step.click()
+        text = frame(stepper, index, total).inner_text()
+        assert highlighted(stepper, index, total) == box_id
+        assert f"Step {index} of" not in text and name in text or name == "leaf", text
+        if index == 3:
+            snapshot(page, "zh-lesson-stepper-step-3", stepper)
+    leaf = shown_text(stepper, "g.node.leaf")
+    assert "4.5" in leaf, leaf
+    snapshot(page, "zh-lesson-stepper-end", stepper)
+    shot = snapshot(page, "zh-lab-stepper")
+    assert shot.stat().st_size > 10_000
