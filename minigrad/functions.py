@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import builtins as _builtins
 import collections
+import functools
 import warnings
 
 import numpy as _np
@@ -22,6 +23,7 @@ from . import layouts as _layouts
 from . import dtypes as _dtypes
 from .autograd import grad_mode as _grad_mode
 from .ops._common import C_TYPE_NAMES as _C_TYPE_NAMES
+from .ops._common import is_number as _is_number
 from .ops.strided import check_no_partial_overlap as _check_no_partial_overlap
 from .tensor import Tensor as _Tensor
 
@@ -111,24 +113,138 @@ def _return_types_out(function: str):
 _RETURN_TYPES_OUT: dict = {}
 
 
+# ---- PyTorch's "invalid combination of arguments" -------------------------------------------
+# The overloads PyTorch's argument parser lists when a call matches none of them.
+_OVERLOADS = {
+    "sum": ("Tensor input, *, torch.dtype dtype = None",
+            "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
+            "Tensor out = None"),
+    "mean": ("Tensor input, *, torch.dtype dtype = None, Tensor out = None",
+             "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
+             "Tensor out = None"),
+    "max": ("Tensor input, *, Tensor out = None",
+            "Tensor input, Tensor other, *, Tensor out = None",
+            "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"),
+}
+
+
+def _described(value) -> str:
+    """A value's type as PyTorch's parser names it: ``Tensor``, ``tuple of (int, float)``."""
+    if isinstance(value, _Tensor):
+        return "Tensor"
+    if isinstance(value, _dtypes.dtype):
+        return "torch.dtype"
+    if isinstance(value, tuple):
+        return "tuple of (" + ", ".join(_described(v) for v in value) + ")"
+    if isinstance(value, list):
+        return "list of [" + ", ".join(_described(v) for v in value) + "]"
+    return type(value).__name__
+
+
+def _invalid_combination(function: str, args: tuple, kwargs: dict, notes=None) -> TypeError:
+    """PyTorch's TypeError for a call that none of ``function``'s overloads takes."""
+    got = [_described(a) for a in args] + [f"{k}={_described(v)}" for k, v in kwargs.items()]
+    lines = [f"{function}() received an invalid combination of arguments - got "
+             f"({', '.join(got)}), but expected one of:"]
+    for index, overload in enumerate(_OVERLOADS[function]):
+        lines.append(f" * ({overload})")
+        if notes and index in notes:
+            lines.append(f"      didn't match because {notes[index]}")
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, (int, _np.integer)) and not isinstance(value, (bool, _np.bool_))
+
+
+def _check_reduction_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """sum()/mean(): ``dim`` None, an int or a tuple/list of ints; ``dtype`` a dtype."""
+    given = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
+    dim, dtype = given.get("dim"), given.get("dtype")
+    if isinstance(dim, (tuple, list)):
+        for position, d in enumerate(dim, start=1):
+            if not _is_int(d):
+                raise TypeError(f"{function}(): argument 'dim' failed to unpack the object at "
+                                f"pos {position} with error \"type must be tuple of ints,but got "
+                                f"{_described(d)}\"")
+    elif dim is not None and not _is_int(dim):
+        if len(args) >= 3 and isinstance(dim, str):  # (PyTorch: a name, its named overload)
+            raise TypeError(f"{function}(): argument 'dim' (position 2) must be tuple of ints, "
+                            f"not {_described(dim)}")
+        raise _invalid_combination(function, args, kwargs)
+    if dtype is not None and not isinstance(dtype, _dtypes.dtype):
+        if "dim" in given:  # only the overload with dim is left: its own error
+            raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, "
+                            f"not {_described(dtype)}")
+        raise _invalid_combination(function, args, kwargs)
+    if function == "sum" and "dim" not in given and given.get("out") is not None:
+        raise _invalid_combination(function, args, kwargs)  # sum() takes out= with dim only
+
+
+def _check_max_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """max()/min(): ``dim`` an int (or ``other`` a tensor), ``out`` a pair with ``dim``."""
+    given = dict(zip(("input", "dim", "keepdim"), args), **kwargs)
+    dim, out = given.get("dim"), given.get("out")
+    if dim is not None and not _is_int(dim) and not isinstance(dim, _Tensor):
+        raise _invalid_combination(function, args, kwargs)
+    if _is_int(dim) and isinstance(out, _Tensor):
+        raise _invalid_combination(function, args, kwargs,
+                                   {0: "some of the keywords were incorrect: out"})
+
+
+def _check_binary_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """add()/sub()/mul()/div(): ``input`` and ``other`` a tensor or a number (the parser
+    names a wrong one by its position when given by position), ``alpha`` a number."""
+    for position, name in enumerate(("input", "other"), start=1):
+        by_position = len(args) >= position
+        value = args[position - 1] if by_position else kwargs.get(name)
+        if value is not None and (isinstance(value, _Tensor) or _is_number(value)):
+            continue
+        if not by_position and name not in kwargs:
+            continue  # missing: Python's own error follows
+        where = f" (position {position})" if by_position else ""
+        raise TypeError(f"{function}(): argument '{name}'{where} must be Tensor, "
+                        f"not {type(value).__name__}")
+    if "alpha" in kwargs and not _is_number(kwargs["alpha"]):
+        raise TypeError(f"{function}(): argument 'alpha' must be Number, "
+                        f"not {type(kwargs['alpha']).__name__}")
+
+
+def _checks_arguments(check):
+    """Run ``check(name, args, kwargs)`` before the function: PyTorch's argument parser
+    sees how each argument was given (by position or by keyword), and so must its errors.
+    The signature stays the function's own (``inspect.signature`` follows ``__wrapped__``)."""
+    def decorate(function):
+        @functools.wraps(function)
+        def checked(*args, **kwargs):
+            check(function.__name__, args, kwargs)
+            return function(*args, **kwargs)
+        return checked
+    return decorate
+
+
 # ---- arithmetic --------------------------------------------------------------------------
 
 
+@_checks_arguments(_check_binary_arguments)
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other, elementwise (with broadcasting)."""
     return _out("add", ops.add(input, other, alpha), out, input, other)
 
 
+@_checks_arguments(_check_binary_arguments)
 def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other, elementwise."""
     return _out("sub", ops.sub(input, other, alpha), out, input, other)
 
 
+@_checks_arguments(_check_binary_arguments)
 def mul(input, other, *, out=None):
     """input * other, elementwise."""
     return _out("mul", ops.mul(input, other), out, input, other)
 
 
+@_checks_arguments(_check_binary_arguments)
 def div(input, other, *, out=None):
     """input / other, elementwise (true division: integers give floats)."""
     return _out("div", ops.div(input, other), out, input, other)
@@ -253,11 +369,13 @@ def equal(input, other):
 # ---- reductions -------------------------------------------------------------------------------
 
 
+@_checks_arguments(_check_reduction_arguments)
 def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 - PyTorch's name
     """The sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     return _out("sum", ops.sum(input, dim, keepdim, dtype=dtype), out, input)
 
 
+@_checks_arguments(_check_reduction_arguments)
 def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return _out("mean", ops.mean(input, dim, keepdim, dtype=dtype), out, input)
 
@@ -266,6 +384,7 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return _out("prod", ops.prod(input, dim, keepdim, dtype=dtype), out, input)
 
 
+@_checks_arguments(_check_max_arguments)
 def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     """The largest element; with ``dim``, (values, indices) along it."""
     return _out("max", ops.max(input, dim, keepdim), out, input)
