@@ -278,7 +278,7 @@ def _document(r: Result) -> list[tuple]:
 
 
 def _blocks(r: Result) -> list[tuple]:
-    title = f"{r.title or r.assignment or _('Submission')} · {r.student}"
+    title = (r.title or r.assignment or _("Submission")) + f" · {r.student}"
     if r.error:
         return [("h1", title), ("p", _("This submission ({file}) could not be graded: "
                                        "{error}").format(file=r.file, error=r.error))]

@@ -264,10 +264,14 @@ def problems(path: Path, locale: str) -> list[str]:
         elif message.fuzzy:
             found.append(f"fuzzy (check it, then remove the fuzzy flag): {first!r}")
         elif "python-brace-format" in message.flags:
-            wanted = sorted(PLACEHOLDER.findall(ids[0]))
+            wanted = set(PLACEHOLDER.findall(ids[0]))
+            # a translator's note may offer others ("{ordinal} is 5th; {n} is the number 5"),
+            # any of which the translation may use instead
+            offered = set(PLACEHOLDER.findall(" ".join(message.auto_comments)))
             for string in strings:
-                if sorted(set(PLACEHOLDER.findall(string))) != sorted(set(wanted)):
-                    found.append(f"placeholders differ ({' '.join(wanted)}): {first!r}")
+                used = set(PLACEHOLDER.findall(string))
+                if not used <= wanted | offered or not wanted - offered <= used:
+                    found.append(f"placeholders differ ({' '.join(sorted(wanted))}): {first!r}")
     return found
 
 

@@ -90,7 +90,8 @@ def _forward_values(model: GraphModel) -> dict:
                  "output": model.boxes[arrow.tail]}.get(arrow.kind)
         if shown is not None and arrow.count <= 1:
             # TRANSLATORS: an arrow's label, "value = 3", for a tensor with no name
-            labels[arrow.id] = f"{shown.name or _('value')} = {short(shown.tensor)}"
+            name = shown.name or _("value")  # (a call of _ outside an f-string is extracted)
+            labels[arrow.id] = f"{name} = {short(shown.tensor)}"
     return labels
 
 

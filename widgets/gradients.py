@@ -122,7 +122,7 @@ class DerivativeComparison:
         """The verdict, one line per comparison, then a table: a row per entry."""
         colour = "#1e7d32" if self.passed else "#b00020"
         lines = [f'<p style="color:{colour};font-weight:bold;margin:0">'
-                 f'{"✓ " + _("PASS") if self.passed else "✗ " + _("FAIL")}</p>'
+                 + ("✓ " + _("PASS") if self.passed else "✗ " + _("FAIL")) + '</p>'
                  '<ul style="margin:2px 0">']
         for c in self.comparisons:  # (HTML: the values put in are escaped, the text is not)
             said = (_("{method} agrees with finite differences: max abs diff {abs} (at {where}), "

@@ -207,7 +207,7 @@ class BackwardStepper(StaticFallback, w.VBox):
     def _ask(self) -> None:
         question = self.question
         self._question.value = (f"<b>{html.escape(question)}</b>" if question
-                                else f"<b>{html.escape(_('Backward is done.'))}</b>")
+                                else "<b>" + html.escape(_("Backward is done.")) + "</b>")
         self._answer_box.value = ""
 
     # ---- driving it from Python -------------------------------------------
