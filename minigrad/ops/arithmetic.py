@@ -7,6 +7,8 @@ Each node's ``backward`` returns the gradient for each input at the
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes
@@ -67,6 +69,8 @@ def _wrapped(value):
     ``(x * 0.1).grad_fn._saved_other`` is ``tensor(0.1000, dtype=torch.float64)``).
     The promotion above already treated it as a number; the op casts it."""
     key = (value, type(value))  # (1 == 1.0 == True, but they wrap differently)
+    if value == 0:
+        key += (math.copysign(1.0, value),)  # (and 0.0 == -0.0, but x * -0.0 is -0.)
     constant = _CONSTANTS.get(key)
     if constant is None:
         if isinstance(value, (bool, np.bool_)):

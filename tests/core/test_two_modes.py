@@ -200,3 +200,18 @@ def test_backward_on_arrays_equals_backward_on_tensors(name):
         assert (g.grad_fn is None) == (not create_graph) or not g.requires_grad
         grads.append(g._data)
     np.testing.assert_array_equal(grads[0], grads[1])
+
+
+@pytest.mark.parametrize("op", ["mul", "add", "sub", "div"])
+def test_a_signed_zero_number_keeps_its_sign_after_the_other_zero(op):
+    """Wrapped numbers are cached: 0.0 and -0.0 are equal keys to a dict, but
+    x * -0.0 is -0. where x * 0.0 is 0."""
+    results = {}
+    for lib in (mg, torch):
+        x = lib.tensor([1.0, -0.0, 2.0])
+        f = {"mul": lambda a, b: a * b, "add": lambda a, b: a + b,
+             "sub": lambda a, b: a - b, "div": lambda a, b: a / b}[op]
+        results[lib.__name__] = [f(x, 0.0).tolist(), f(x, -0.0).tolist(), f(x, 0.0).tolist()]
+    for got, want in zip(results["minigrad"], results["torch"]):
+        assert np.array_equal(np.signbit(got), np.signbit(want)) and np.allclose(got, want,
+                                                                                equal_nan=True)
