@@ -16,6 +16,7 @@ import time
 import urllib.request
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from conftest import (_CURRENT, REPO, SETTINGS, engine_order, free_port, shown_text, snapshot,
                       stop)
@@ -101,11 +102,19 @@ def test_the_chinese_stepper_lesson_in_a_chinese_lab(page, lab_zh):
     page.get_by_role("menuitem", name="编辑", exact=True).click()
     page.locator('li[data-command="editmenu:clear-all"]').click()
     page.locator(".jp-Notebook .jp-OutputArea-output").first.wait_for(state="detached")
-    page.get_by_role("menuitem", name="运行", exact=True).click()
-    page.locator('li[data-command="runmenu:run-all"]').click()
-
     stepper = page.locator(".minigrad-stepper").first
-    stepper.locator("svg").first.wait_for(timeout=60_000)
+    for attempt in range(3):
+        # (under load a click on the menu item can be lost: Lab then never runs the
+        # cells, seen once in CI; running all again is harmless)
+        page.get_by_role("menuitem", name="运行", exact=True).click()
+        page.locator('li[data-command="runmenu:run-all"]').click()
+        try:
+            stepper.locator("svg").first.wait_for(timeout=30_000)
+            break
+        except PlaywrightTimeoutError:
+            if attempt == 2:
+                raise
+            page.keyboard.press("Escape")
     start = frame(stepper, 0, total).inner_text()
     assert "Before backward" not in start and "反向" in start, start
     step = stepper.get_by_role("button", name=ZH.gettext("step"))
