@@ -49,18 +49,14 @@ class Adagrad(Optimizer):
         """One update of every parameter that has a gradient. ``closure``, if
         given, re-computes and returns the loss (it runs with grad enabled)."""
         loss = self._loss_of(closure)
-        for group in self.param_groups:
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                grad = -p.grad if group["maximize"] else p.grad
-                state = self.state[p]
-                state["step"] += 1
-                t = state["step"].item()
-                if group["weight_decay"] != 0:
-                    grad = grad.add(p, alpha=group["weight_decay"])
-                lr = group["lr"] / (1 + (t - 1) * group["lr_decay"])
-                state["sum"].add_(grad * grad)
-                std = state["sum"].sqrt().add_(group["eps"])
-                p.add_(grad / std, alpha=-lr)
+        for group, p, grad in self._gradients():
+            state = self.state[p]
+            state["step"] += 1
+            t = state["step"].item()
+            if group["weight_decay"] != 0:
+                grad = grad.add(p, alpha=group["weight_decay"])
+            lr = group["lr"] / (1 + (t - 1) * group["lr_decay"])
+            state["sum"].add_(grad * grad)
+            std = state["sum"].sqrt().add_(group["eps"])
+            p.add_(grad / std, alpha=-lr)
         return loss

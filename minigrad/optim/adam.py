@@ -49,34 +49,25 @@ class Adam(Optimizer):
         """One update of every parameter that has a gradient. ``closure``, if
         given, re-computes and returns the loss (it runs with grad enabled)."""
         loss = self._loss_of(closure)
-        for group in self.param_groups:
+        for group, p, grad in self._gradients():
             lr, eps, (beta1, beta2) = group["lr"], group["eps"], group["betas"]
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                grad = -p.grad if group["maximize"] else p.grad
-                state = self.state[p]
-                if not state:
-                    state["step"] = minigrad.tensor(0.0)
-                    state["exp_avg"] = minigrad.zeros_like(p)
-                    state["exp_avg_sq"] = minigrad.zeros_like(p)
-                    if group["amsgrad"]:
-                        state["max_exp_avg_sq"] = minigrad.zeros_like(p)
-                state["step"] += 1
-                t = state["step"].item()
-                if group["weight_decay"] != 0 and group["decoupled_weight_decay"]:
-                    p.mul_(1 - lr * group["weight_decay"])  # AdamW: shrink p itself
-                elif group["weight_decay"] != 0:
-                    grad = grad.add(p, alpha=group["weight_decay"])
-                exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-                exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # = beta1 * m + (1 - beta1) * g
-                exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
-                if group["amsgrad"]:
-                    state["max_exp_avg_sq"].copy_(minigrad.maximum(state["max_exp_avg_sq"],
-                                                                   exp_avg_sq))
-                    exp_avg_sq = state["max_exp_avg_sq"]
-                bias_correction1 = 1 - beta1 ** t
-                bias_correction2 = 1 - beta2 ** t
-                denom = exp_avg_sq.sqrt() / bias_correction2 ** 0.5 + eps
-                p.add_(exp_avg / denom, alpha=-lr / bias_correction1)
+            buffers = ("exp_avg", "exp_avg_sq") + (("max_exp_avg_sq",) if group["amsgrad"] else ())
+            state = self._state(p, *buffers)
+            state["step"] += 1
+            t = state["step"].item()
+            if group["weight_decay"] != 0 and group["decoupled_weight_decay"]:
+                p.mul_(1 - lr * group["weight_decay"])  # AdamW: shrink p itself
+            elif group["weight_decay"] != 0:
+                grad = grad.add(p, alpha=group["weight_decay"])
+            exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
+            exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # = beta1 * m + (1 - beta1) * g
+            exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+            if group["amsgrad"]:
+                state["max_exp_avg_sq"].copy_(minigrad.maximum(state["max_exp_avg_sq"],
+                                                               exp_avg_sq))
+                exp_avg_sq = state["max_exp_avg_sq"]
+            bias_correction1 = 1 - beta1 ** t
+            bias_correction2 = 1 - beta2 ** t
+            denom = exp_avg_sq.sqrt() / bias_correction2 ** 0.5 + eps
+            p.add_(exp_avg / denom, alpha=-lr / bias_correction1)
         return loss

@@ -1,4 +1,4 @@
-"""``Optimizer``: the base class of ``SGD`` and ``Adam``.
+"""``Optimizer``: the base class of ``SGD``, ``Adam``, ``AdamW``, ``RMSprop`` and ``Adagrad``.
 
 An optimiser holds ``param_groups``, a list of dicts, each with its
 ``'params'`` (a list of tensors) and its settings (``'lr'``, ...), so that
@@ -14,6 +14,8 @@ import copy
 import warnings
 from collections import defaultdict
 from itertools import chain
+
+import minigrad
 
 from ..tensor import Tensor
 from ..autograd.grad_mode import enable_grad
@@ -89,6 +91,24 @@ class Optimizer:
     def step(self, closure=None):
         """Update the parameters once from their gradients (each subclass's rule)."""
         raise NotImplementedError
+
+    def _gradients(self):
+        """``(group, p, g)`` for every parameter ``p`` that has a gradient, in order:
+        ``g`` is ``p.grad``, or ``-p.grad`` with ``maximize=True`` (to climb)."""
+        for group in self.param_groups:
+            for p in group["params"]:
+                if p.grad is not None:
+                    yield group, p, (-p.grad if group["maximize"] else p.grad)
+
+    def _state(self, p, *buffers: str) -> dict:
+        """``p``'s state; made on its first step: ``step`` (a tensor, 0) and, for each
+        name in ``buffers``, a tensor of zeros shaped like ``p`` (PyTorch's order)."""
+        state = self.state[p]
+        if not state:
+            state["step"] = minigrad.tensor(0.0)
+            for name in buffers:
+                state[name] = minigrad.zeros_like(p)
+        return state
 
     # ---- saving and loading --------------------------------------------------
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import minigrad
-
 from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
@@ -46,36 +44,27 @@ class RMSprop(Optimizer):
         """One update of every parameter that has a gradient. ``closure``, if
         given, re-computes and returns the loss (it runs with grad enabled)."""
         loss = self._loss_of(closure)
-        for group in self.param_groups:
+        for group, p, grad in self._gradients():
             lr, alpha, momentum = group["lr"], group["alpha"], group["momentum"]
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                grad = -p.grad if group["maximize"] else p.grad
-                state = self.state[p]
-                if not state:
-                    state["step"] = minigrad.tensor(0.0)
-                    state["square_avg"] = minigrad.zeros_like(p)
-                    if momentum > 0:
-                        state["momentum_buffer"] = minigrad.zeros_like(p)
-                    if group["centered"]:
-                        state["grad_avg"] = minigrad.zeros_like(p)
-                state["step"] += 1
-                if group["weight_decay"] != 0:
-                    grad = grad.add(p, alpha=group["weight_decay"])
-                square_avg = state["square_avg"]
-                square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
-                if group["centered"]:
-                    grad_avg = state["grad_avg"]
-                    grad_avg.add_(grad - grad_avg, alpha=1 - alpha)
-                    avg = (square_avg - grad_avg * grad_avg).sqrt()
-                else:
-                    avg = square_avg.sqrt()
-                avg = avg.add_(group["eps"])
-                if momentum > 0:
-                    buf = state["momentum_buffer"]
-                    buf.mul_(momentum).add_(grad / avg)
-                    p.add_(buf, alpha=-lr)
-                else:
-                    p.add_(grad / avg, alpha=-lr)
+            buffers = (("square_avg",) + (("momentum_buffer",) if momentum > 0 else ())
+                       + (("grad_avg",) if group["centered"] else ()))
+            state = self._state(p, *buffers)
+            state["step"] += 1
+            if group["weight_decay"] != 0:
+                grad = grad.add(p, alpha=group["weight_decay"])
+            square_avg = state["square_avg"]
+            square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
+            if group["centered"]:
+                grad_avg = state["grad_avg"]
+                grad_avg.add_(grad - grad_avg, alpha=1 - alpha)
+                avg = (square_avg - grad_avg * grad_avg).sqrt()
+            else:
+                avg = square_avg.sqrt()
+            avg = avg.add_(group["eps"])
+            if momentum > 0:
+                buf = state["momentum_buffer"]
+                buf.mul_(momentum).add_(grad / avg)
+                p.add_(buf, alpha=-lr)
+            else:
+                p.add_(grad / avg, alpha=-lr)
         return loss

@@ -46,21 +46,17 @@ class SGD(Optimizer):
         """One update of every parameter that has a gradient. ``closure``, if
         given, re-computes and returns the loss (it runs with grad enabled)."""
         loss = self._loss_of(closure)
-        for group in self.param_groups:
+        for group, p, grad in self._gradients():
             lr, momentum = group["lr"], group["momentum"]
-            for p in group["params"]:
-                if p.grad is None:
-                    continue
-                grad = -p.grad if group["maximize"] else p.grad
-                if group["weight_decay"] != 0:
-                    grad = grad.add(p, alpha=group["weight_decay"])
-                if momentum != 0:
-                    state = self.state[p]
-                    buf = state.get("momentum_buffer")
-                    if buf is None:
-                        buf = state["momentum_buffer"] = grad.clone()
-                    else:
-                        buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
-                    grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-                p.add_(grad, alpha=-lr)
+            if group["weight_decay"] != 0:
+                grad = grad.add(p, alpha=group["weight_decay"])
+            if momentum != 0:
+                state = self.state[p]
+                buf = state.get("momentum_buffer")
+                if buf is None:
+                    buf = state["momentum_buffer"] = grad.clone()
+                else:
+                    buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
+                grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
+            p.add_(grad, alpha=-lr)
         return loss

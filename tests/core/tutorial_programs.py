@@ -25,6 +25,36 @@ class _Weights:
                 param.copy_(torch.randn(*param.shape) * 0.1)
 
 
+def _loss(prediction, loss):
+    return (loss.item(),)
+
+
+def _fit(steps, forward, update, report=_loss):
+    """The tutorials' training loop: ``forward()`` gives (prediction, loss), every 20th
+    step prints the step and ``report(prediction, loss)``, then ``update(loss)`` runs
+    backward and changes the weights."""
+    for step in range(steps):
+        prediction, loss = forward()
+        if step % 20 == 19:
+            print(step, *report(prediction, loss))
+        update(loss)
+
+
+def _predicted(model, x, loss_fn, target):
+    """``forward`` for _fit: (model(x), loss_fn(model(x), target))."""
+    prediction = model(x)
+    return prediction, loss_fn(prediction, target)
+
+
+def _optimiser_step(optimizer):
+    """``update`` for _fit: zero the gradients, backward, one step of ``optimizer``."""
+    def update(loss):
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    return update
+
+
 # ---- fitting a polynomial: y = log(1 + x^2) on [-2, 2] by a + b x + c x^2 + d x^3 -----------
 
 STEPS = 150
@@ -64,16 +94,19 @@ def polynomial_with_autograd(torch):
         x, y = _curve(torch, None, dtype)
         weights = [torch.randn((), dtype=dtype, requires_grad=True) for _ in range(4)]
         a, b, c, d = weights
-        for step in range(STEPS):
+
+        def forward():
             y_pred = a + b * x + c * x ** 2 + d * x ** 3
-            loss = (y_pred - y).pow(2).sum()
-            if step % 20 == 19:
-                print(step, loss.item())
+            return y_pred, (y_pred - y).pow(2).sum()
+
+        def update(loss):
             loss.backward()
             with torch.no_grad():
                 for w in weights:
                     w -= 2e-5 * w.grad
                     w.grad = None
+
+        _fit(STEPS, forward, update)
         print(f"y = {a.item()} + {b.item()} x + {c.item()} x^2 + {d.item()} x^3")
     finally:
         torch.set_default_device(None)
@@ -100,40 +133,45 @@ def polynomial_with_a_function(torch):
     c = torch.full((), 0.5, requires_grad=True)
     d = torch.full((), 0.2, requires_grad=True)
     smoothstep = SmoothStep.apply
-    for step in range(STEPS):
+
+    def forward():
         y_pred = a + b * smoothstep(c + d * x)
-        loss = (y_pred - y).pow(2).sum()
-        if step % 20 == 19:
-            print(step, loss.item(), y_pred.grad_fn.name())
+        return y_pred, (y_pred - y).pow(2).sum()
+
+    def update(loss):
         loss.backward()
         with torch.no_grad():
             for w in (a, b, c, d):
                 w -= 5e-5 * w.grad
                 w.grad.zero_()
+
+    _fit(STEPS, forward, update,
+         report=lambda y_pred, loss: (loss.item(), y_pred.grad_fn.name()))
     print(f"y = {a.item()} + {b.item()} * smoothstep({c.item()} + {d.item()} x)")
 
 
-def _features(torch, x):
-    powers = torch.tensor([1, 2, 3])
-    return x.unsqueeze(-1).pow(powers)  # (1000, 3): x, x^2, x^3
+def _linear_on_features(torch):
+    """The features (x, x^2, x^3) of the curve and its y, a seeded
+    nn.Sequential(Linear, Flatten) and the summed squared error."""
+    x, y = _curve(torch, "cpu", torch.float32)
+    xx = x.unsqueeze(-1).pow(torch.tensor([1, 2, 3]))  # (1000, 3): x, x^2, x^3
+    model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
+    _Weights.fill(torch, model)
+    return xx, y, model, torch.nn.MSELoss(reduction="sum")
 
 
 def polynomial_with_nn(torch):
     """nn.Sequential(Linear, Flatten) on the features (x, x^2, x^3); a manual step."""
-    x, y = _curve(torch, "cpu", torch.float32)
-    xx = _features(torch, x)
-    model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
-    _Weights.fill(torch, model)
-    loss_fn = torch.nn.MSELoss(reduction="sum")
-    for step in range(STEPS):
-        loss = loss_fn(model(xx), y)
-        if step % 20 == 19:
-            print(step, loss.item())
+    xx, y, model, loss_fn = _linear_on_features(torch)
+
+    def update(loss):
         model.zero_grad()
         loss.backward()
         with torch.no_grad():
             for param in model.parameters():
                 param -= 2e-5 * param.grad
+
+    _fit(STEPS, lambda: _predicted(model, xx, loss_fn, y), update)
     linear = model[0]
     print(f"y = {linear.bias.item()} + {linear.weight[:, 0].item()} x + "
           f"{linear.weight[:, 1].item()} x^2 + {linear.weight[:, 2].item()} x^3")
@@ -141,19 +179,9 @@ def polynomial_with_nn(torch):
 
 def polynomial_with_optim(torch):
     """The same model trained by an optimiser (RMSprop, as the tutorials use)."""
-    x, y = _curve(torch, "cpu", torch.float32)
-    xx = _features(torch, x)
-    model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
-    _Weights.fill(torch, model)
-    loss_fn = torch.nn.MSELoss(reduction="sum")
+    xx, y, model, loss_fn = _linear_on_features(torch)
     optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-3)
-    for step in range(STEPS):
-        loss = loss_fn(model(xx), y)
-        if step % 20 == 19:
-            print(step, loss.item())
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+    _fit(STEPS, lambda: _predicted(model, xx, loss_fn, y), _optimiser_step(optimizer))
     print("weight", model[0].weight.tolist(), "bias", model[0].bias.tolist())
 
 
@@ -177,13 +205,7 @@ def polynomial_module(torch):
     model = Cubic()
     criterion = torch.nn.MSELoss(reduction="sum")
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-5, momentum=0.9)
-    for step in range(STEPS):
-        loss = criterion(model(x), y)
-        if step % 20 == 19:
-            print(step, loss.item())
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+    _fit(STEPS, lambda: _predicted(model, x, criterion, y), _optimiser_step(optimizer))
     print(model.string())
     print([name for name, _ in model.named_parameters()])
 
@@ -209,13 +231,7 @@ def dynamic_depth(torch):
     model = Dynamic()
     criterion = torch.nn.MSELoss(reduction="sum")
     optimizer = torch.optim.SGD(model.parameters(), lr=1e-6, momentum=0.9)
-    for step in range(STEPS):
-        loss = criterion(model(x), y)
-        if step % 20 == 19:
-            print(step, loss.item())
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+    _fit(STEPS, lambda: _predicted(model, x, criterion, y), _optimiser_step(optimizer))
     print([round(p.item(), 6) for p in model.parameters()])
 
 
@@ -253,17 +269,19 @@ def two_layer_autograd(torch):
     x, y = torch.randn(N, D_IN), torch.randn(N, D_OUT)
     w1 = (torch.randn(D_IN, H) * 0.1).requires_grad_()
     w2 = (torch.randn(H, D_OUT) * 0.1).requires_grad_()
-    for step in range(NET_STEPS):
+
+    def forward():
         y_pred = x.mm(w1).clamp(min=0).mm(w2)
-        loss = (y_pred - y).pow(2).sum()
-        if step % 20 == 19:
-            print(step, loss.item())
+        return y_pred, (y_pred - y).pow(2).sum()
+
+    def update(loss):
         loss.backward()
         with torch.no_grad():
-            w1 -= 1e-4 * w1.grad
-            w2 -= 1e-4 * w2.grad
-            w1.grad.zero_()
-            w2.grad.zero_()
+            for w in (w1, w2):
+                w -= 1e-4 * w.grad
+                w.grad.zero_()
+
+    _fit(NET_STEPS, forward, update)
 
 
 def two_layer_variables(torch):
@@ -275,15 +293,19 @@ def two_layer_variables(torch):
     w1 = Variable(torch.randn(D_IN, H) * 0.1, requires_grad=True)
     w2 = Variable(torch.randn(H, D_OUT) * 0.1, requires_grad=True)
     loss_fn = torch.nn.MSELoss(size_average=False)
-    for step in range(NET_STEPS):
-        loss = loss_fn(x.mm(w1).clamp(min=0).mm(w2), y)
-        if step % 20 == 19:
-            print(step, loss.item())
+
+    def forward():
+        y_pred = x.mm(w1).clamp(min=0).mm(w2)
+        return y_pred, loss_fn(y_pred, y)
+
+    def update(loss):
         loss.backward()
         w1.data -= 1e-4 * w1.grad.data
         w2.data -= 1e-4 * w2.grad.data
         w1.grad.data.zero_()
         w2.grad.data.zero_()
+
+    _fit(NET_STEPS, forward, update)
 
 
 def two_layer_nn_adam(torch):
@@ -294,13 +316,7 @@ def two_layer_nn_adam(torch):
     _Weights.fill(torch, model)
     loss_fn = torch.nn.MSELoss(reduction="sum")
     optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
-    for step in range(NET_STEPS):
-        loss = loss_fn(model(x), y)
-        if step % 20 == 19:
-            print(step, loss.item())
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+    _fit(NET_STEPS, lambda: _predicted(model, x, loss_fn, y), _optimiser_step(optimizer))
     print(model)
 
 
@@ -322,15 +338,13 @@ def two_layer_module_adamw(torch):
     _Weights.fill(torch, model)
     criterion = torch.nn.CrossEntropyLoss()
     optimizer = torch.optim.AdamW(model.parameters(), lr=1e-2, weight_decay=0.05)
-    for step in range(NET_STEPS):
-        scores = model(x)
-        loss = criterion(scores, labels)
-        if step % 20 == 19:
-            accuracy = (scores.argmax(dim=1) == labels).float().mean()
-            print(step, loss.item(), accuracy.item())
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+
+    def report(scores, loss):
+        accuracy = (scores.argmax(dim=1) == labels).float().mean()
+        return loss.item(), accuracy.item()
+
+    _fit(NET_STEPS, lambda: _predicted(model, x, criterion, labels), _optimiser_step(optimizer),
+         report)
 
 
 def two_layer_adagrad_on_default_device(torch):
@@ -343,13 +357,8 @@ def two_layer_adagrad_on_default_device(torch):
                                 torch.nn.Linear(H, D_OUT)).to(device)
     _Weights.fill(torch, model)
     optimizer = torch.optim.Adagrad(model.parameters(), lr=1e-2)
-    for step in range(NET_STEPS):
-        loss = torch.nn.functional.mse_loss(model(x), y)
-        if step % 20 == 19:
-            print(step, loss.item(), loss.device)
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
+    _fit(NET_STEPS, lambda: _predicted(model, x, torch.nn.functional.mse_loss, y),
+         _optimiser_step(optimizer), report=lambda y_pred, loss: (loss.item(), loss.device))
 
 
 PROGRAMS = [polynomial_with_tensors, polynomial_with_autograd, polynomial_with_a_function,
