@@ -25,6 +25,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -67,51 +68,67 @@ def browser():
         chromium.close()
 
 
+def lab_env(base: Path, settings: dict) -> dict:
+    """Fresh Jupyter folders under ``base`` (no tabs or settings from elsewhere),
+    with Lab's user ``settings`` ({plugin: values}) written there; returns the
+    environment to run Jupyter in."""
+    for plugin, values in settings.items():
+        path = base / "settings" / f"{plugin}.jupyterlab-settings"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(values))
+    return dict(os.environ,
+                JUPYTER_CONFIG_DIR=str(base / "config"), JUPYTER_DATA_DIR=str(base / "data"),
+                JUPYTER_RUNTIME_DIR=str(base / "runtime"),
+                JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
+                JUPYTERLAB_SETTINGS_DIR=str(base / "settings"), MPLBACKEND="Agg")
+
+
+@contextmanager
+def running_lab(base: Path, root: Path, env: dict):
+    """JupyterLab serving ``root``, on loopback with a token, its log in ``base``;
+    yields (base_url, token, root) once it answers, and stops it (and its kernels)
+    on leaving."""
+    token, port = secrets.token_hex(16), free_port()
+    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
+               "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
+               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+               "--LabApp.news_url=None"]
+    with open(base / "lab.log", "w") as log:
+        server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                  start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                if server.poll() is not None:
+                    raise RuntimeError(
+                        f"JupyterLab exited: {(base / 'lab.log').read_text()[-2000:]}")
+                try:
+                    urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
+                    break
+                except OSError:
+                    if time.monotonic() > deadline:
+                        raise RuntimeError("JupyterLab did not answer within 60 s")
+                    time.sleep(0.3)
+            yield url, token, root
+        finally:
+            stop(server)
+
+
 @pytest.fixture(scope="session")
 def lab(tmp_path_factory):
     """A JupyterLab server on a copy of notebooks/; yields (base_url, token, root)."""
     base = tmp_path_factory.mktemp("lab")
     root = base / "notebooks"
     shutil.copytree(REPO / "notebooks", root)
-    for plugin, values in SETTINGS.items():
-        path = base / "settings" / f"{plugin}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values))
-    env = dict(os.environ,
-               JUPYTER_CONFIG_DIR=str(base / "config"), JUPYTER_DATA_DIR=str(base / "data"),
-               JUPYTER_RUNTIME_DIR=str(base / "runtime"),
-               JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
-               JUPYTERLAB_SETTINGS_DIR=str(base / "settings"), MPLBACKEND="Agg")
+    env = lab_env(base, SETTINGS)
     # what `make lab` does before it starts Lab: copy the learner's course, trust
     # the lessons (so stored outputs render unrun), switch the news pop-up off
     # (the course goes into the served folder, as my-lessons/, not into the repository)
     subprocess.run(["make", "-s", "-C", str(REPO), "lab-setup", f"COURSE={root / 'my-lessons'}"],
                    env=env, check=True, capture_output=True)
-    token, port = secrets.token_hex(16), free_port()
-    command = [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-               "--ip=127.0.0.1", f"--port={port}", "--port-retries=0",
-               f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
-               "--LabApp.news_url=None"]
-    log = open(base / "lab.log", "w")
-    server = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT,
-                              start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited: {(base / 'lab.log').read_text()[-2000:]}")
-            try:
-                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("JupyterLab did not answer within 60 s")
-                time.sleep(0.3)
-        yield url, token, root
-    finally:
-        stop(server)
-        log.close()
+    with running_lab(base, root, env) as served:
+        yield served
 
 
 def descendants(pid: int) -> dict[int, bytes]:

@@ -6,20 +6,16 @@ the notebook's metadata says so (the kernel learns its notebook from JupyterLab)
 expected words are the kit's own catalog's, so the test follows the translation.
 """
 
-import json
-import os
 import secrets
 import shutil
 import subprocess
 import sys
-import time
-import urllib.request
 
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
-from conftest import (_CURRENT, REPO, SETTINGS, engine_order, free_port, shown_text, snapshot,
-                      stop)
+from conftest import (_CURRENT, REPO, SETTINGS, engine_order, lab_env, running_lab, shown_text,
+                      snapshot)
 from widgets.i18n import DOMAIN
 
 pytestmark = pytest.mark.browser
@@ -34,41 +30,12 @@ def lab_zh(tmp_path_factory):
     base = tmp_path_factory.mktemp("lab-zh")
     root = base / "notebooks"
     shutil.copytree(REPO / "notebooks", root)
-    settings = {**SETTINGS, "@jupyterlab/translation-extension/plugin": {"locale": "zh_CN"}}
-    for plugin, values in settings.items():
-        path = base / "settings" / f"{plugin}.jupyterlab-settings"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values))
-    env = dict(os.environ, JUPYTER_CONFIG_DIR=str(base / "config"),
-               JUPYTER_DATA_DIR=str(base / "data"), JUPYTER_RUNTIME_DIR=str(base / "runtime"),
-               JUPYTERLAB_WORKSPACES_DIR=str(base / "workspaces"),
-               JUPYTERLAB_SETTINGS_DIR=str(base / "settings"), MPLBACKEND="Agg")
+    env = lab_env(base, {**SETTINGS,
+                         "@jupyterlab/translation-extension/plugin": {"locale": "zh_CN"}})
     subprocess.run([sys.executable, "-m", "jupyter", "trust", *map(str, root.glob("zh/*.ipynb"))],
                    env=env, check=True, capture_output=True)
-    token, port = secrets.token_hex(16), free_port()
-    log = open(base / "lab.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root", "--ip=127.0.0.1",
-         f"--port={port}", "--port-retries=0", f"--IdentityProvider.token={token}",
-         f"--ServerApp.root_dir={root}", "--LabApp.news_url=None"],
-        env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            if server.poll() is not None:
-                raise RuntimeError(f"JupyterLab exited: {(base / 'lab.log').read_text()[-2000:]}")
-            try:
-                urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=2)
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError("JupyterLab did not answer within 60 s")
-                time.sleep(0.3)
-        yield url, token, root
-    finally:
-        stop(server)
-        log.close()
+    with running_lab(base, root, env) as served:
+        yield served
 
 
 def frame(stepper, index: int, total: int):
