@@ -29,6 +29,7 @@ from . import dtypes, errors, layouts
 from .devices import CPU, as_device, check_device
 from .functions import _out
 from .layouts import preserve_format, strided
+from .ops import strided as strided_layout
 from .tensor import Size, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
@@ -236,7 +237,8 @@ def _array_from(data, dtype: dtypes.dtype | None) -> np.ndarray:
         if dtype is None:
             dtype = _infer_dtype(data)
         if 0 in shape:  # nothing to store, so nothing is checked: [[], [1]] is fine
-            return np.zeros(shape, dtype.numpy)
+            return strided_layout.empty_strided(shape, strided_layout.contiguous_strides(shape),
+                                                dtype.numpy)
         values: list = []
         _flatten_into(values, data, shape, 0, dtype)
         return np.array(values, dtype=dtype.numpy).reshape(shape)
@@ -364,6 +366,10 @@ def _filled(function: str, size, value, dtype, device, requires_grad: bool,
     check_device(device)
     dtype = _out_dtype(function, dtype, out) or dtypes.get_default_dtype()
     array = np.full(_size(function, size), value, dtype=dtype.numpy)
+    if array.size == 0:  # (NumPy gives it zero strides; torch row-major ones)
+        array = strided_layout.empty_strided(array.shape,
+                                             strided_layout.contiguous_strides(array.shape),
+                                             array.dtype)
     if function == "empty" and isinstance(out, Tensor) and out.shape == array.shape:
         return _check_can_require_grad(out, requires_grad)  # nothing to write
     return _into_out(function, Tensor._make(array), out, requires_grad)
@@ -412,13 +418,18 @@ def full(size, fill_value, *, out=None, dtype=None, layout=strided, device=None,
     return _filled("full", (tuple(size),), fill_value, dtype, device, requires_grad, out)
 
 
-def _like(function: str, x, value, dtype, device, requires_grad: bool) -> Tensor:
+def _like(function: str, x, value, dtype, device, requires_grad: bool,
+          memory_format=None) -> Tensor:
     if not isinstance(x, Tensor):
         raise TypeError(f"{function}(): argument 'input' (position 1) must be Tensor, "
                         f"not {type(x).__name__}")
     # A *_like factory without device= makes its tensor on input's device: the CPU.
-    return _filled(function, (x.shape,), value, dtype or x.dtype,
-                   "cpu" if device is None else device, requires_grad)
+    result = _filled(function, (x.shape,), value, dtype or x.dtype,
+                     "cpu" if device is None else device, requires_grad)
+    if memory_format in (None, preserve_format):  # laid out as input (torch's empty_like)
+        result._data = strided_layout.with_strides(result._data,
+                                                    strided_layout.preserved_strides(x._data))
+    return result
 
 
 def ones_like(input: Tensor, *, memory_format=None, dtype=None,
@@ -426,7 +437,8 @@ def ones_like(input: Tensor, *, memory_format=None, dtype=None,
               requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Ones with the shape (and, unless given, the dtype) of ``input``."""
     _check_options("ones_like", layout, pin_memory, memory_format=memory_format)
-    return _like("ones_like", input, 1, dtype, device, requires_grad)
+    return _like("ones_like", input, 1, dtype, device, requires_grad,
+                 memory_format=memory_format)
 
 
 def zeros_like(input: Tensor, *, memory_format=None, dtype=None,
@@ -434,7 +446,8 @@ def zeros_like(input: Tensor, *, memory_format=None, dtype=None,
                requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """Zeros with the shape (and, unless given, the dtype) of ``input``."""
     _check_options("zeros_like", layout, pin_memory, memory_format=memory_format)
-    return _like("zeros_like", input, 0, dtype, device, requires_grad)
+    return _like("zeros_like", input, 0, dtype, device, requires_grad,
+                 memory_format=memory_format)
 
 
 def full_like(input: Tensor, fill_value, *, memory_format=None, dtype=None,
@@ -442,7 +455,8 @@ def full_like(input: Tensor, fill_value, *, memory_format=None, dtype=None,
               requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
     """``fill_value`` everywhere, with the shape (and, unless given, the dtype) of ``input``."""
     _check_options("full_like", layout, pin_memory, memory_format=memory_format)
-    return _like("full_like", input, fill_value, dtype, device, requires_grad)
+    return _like("full_like", input, fill_value, dtype, device, requires_grad,
+                 memory_format=memory_format)
 
 
 def rand_like(input: Tensor, *, generator=None, memory_format=None, dtype=None,

@@ -396,8 +396,10 @@ class Tensor:
         this tensor's order (``preserve_format``) or row-major (``contiguous_format``)."""
         layouts.check_memory_format("clone", memory_format)
         result = ops.clone(self)
-        if memory_format is layouts.contiguous_format and not result._data.flags.c_contiguous:
-            result._data = result._data.copy(order="C")  # a fresh result: no one else holds it
+        if memory_format is layouts.contiguous_format:
+            # (a fresh result: no one else holds it)
+            result._data = ops.strided.with_strides(
+                result._data, ops.strided.contiguous_strides(result.shape))
         return result
 
     # ---- conversion to Python and NumPy ----------------------------------

@@ -17,7 +17,7 @@ from ..autograd.float_errors import restore as restore_float_errors, silence as 
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
-from .strided import with_iterator_layout
+from .strided import with_iterator_layout, with_number_layout
 from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power"]
@@ -51,7 +51,8 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
             # Inside a backward formula (create_graph=True): tensor op number is
             # C++'s Scalar overload, as in PyTorch's formulas.
             number = b if a_is_tensor else a
-            return scalar_cls.apply(tensor, cast_to=dtype, other=number, **params)
+            return with_number_layout(
+                scalar_cls.apply(tensor, cast_to=dtype, other=number, **params), tensor._data)
         if a_is_tensor:
             b = _wrapped(b)
         else:
@@ -61,6 +62,8 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
     result = node_cls.apply(a, b, cast_to=dtype, **params)
     if a_is_tensor and b_is_tensor:  # (operands of different layouts: torch's layout)
         with_iterator_layout(result, a._data, b._data)
+    elif a_is_tensor or b_is_tensor:
+        with_number_layout(result, a._data if a_is_tensor else b._data)
     return result
 
 

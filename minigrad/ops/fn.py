@@ -24,11 +24,11 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "sum", "mean", "count", "expand", "reshape",
+           "sigmoid", "pow", "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "as_strided_backward", "cat", "flip", "gather", "scatter", "as_constant", "zeros",
            "tanh_backward", "sigmoid_backward", "softmax_backward_data",
-           "log_softmax_backward_data", "mse_loss_backward", "nll_loss_backward",
+           "log_softmax_backward_data", "mse_loss_backward", "nll_loss", "nll_loss_backward",
            "threshold_backward", "select_backward",
            "slice_backward", "index_backward", "value_selecting_backward"]
 
@@ -94,6 +94,14 @@ def pow(x, exponent):
     if _is_tensor(x):
         return arithmetic.pow(x, exponent)
     return arithmetic.power(x, exponent)
+
+
+def times_number(x, number):
+    """``x * number``, laid out as torch lays it out (for arrays too: the layout of
+    a gradient is seen in ``.grad.stride()``)."""
+    if _is_tensor(x):
+        return x * number
+    return strided.with_number_layout(x * number, x)
 
 
 # ---- reductions and shapes -----------------------------------------------------
@@ -280,13 +288,20 @@ def mse_loss_backward(grad, x, target, reduction):
     return loss.mse_loss_backward_of(grad, x, target, reduction)
 
 
-def nll_loss_backward(grad, x, slope, picked, reduction):
-    """grad times d nll_loss / d x, which is ``slope`` (nonzero at ``picked``, the
-    (row, target) pairs) (NllLossBackwardBackward0)."""
+def nll_loss(x, target, weight, ignore_index, reduction):
+    """nll_loss of log-probabilities ``x`` (N, C) (NllLossBackward0)."""
+    if _is_tensor(x):
+        return loss.NllLossBackward0.apply(x, target=target, weight=weight,
+                                           ignore_index=ignore_index, reduction=reduction)
+    return loss.nll_loss_of(x, target, weight, ignore_index, reduction)[0]
+
+
+def nll_loss_backward(grad, x, classes):
+    """grad times d nll_loss / d x: -w[t_n] grad at [n, t_n], 0 elsewhere
+    (NllLossBackwardBackward0); ``classes``: loss.NllClasses."""
     if _is_tensor(grad) or _is_tensor(x):
-        return loss.NllLossBackwardBackward0.apply(grad, x, slope=slope, picked=picked,
-                                                   reduction=reduction)
-    return loss.nll_loss_backward_of(grad, slope, reduction)
+        return loss.NllLossBackwardBackward0.apply(grad, x, classes=classes)
+    return loss.nll_loss_backward_of(grad, classes, x.shape)
 
 
 def sigmoid_backward(grad, y):

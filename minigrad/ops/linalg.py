@@ -32,22 +32,36 @@ class MmBackward0(Node):
         return np.matmul(a, b)
 
     def backward(self, grad):
-        # (as torch: for an input laid out column by column (a transposed matrix)
-        # the gradient is computed transposed, so that it comes out laid out alike)
         grad_a = grad_b = None
         if self.needs_input_grad[0]:
-            mat2 = self._saved_mat2
-            if _column_major(self._saved_self_sym_sizes, self._saved_self_sym_strides):
-                grad_a = fn.t(fn.matmul(mat2, fn.t(grad)))
-            else:
-                grad_a = fn.matmul(grad, fn.t(mat2))
+            grad_a = _mat1_grad(grad, self._saved_mat2, self._saved_self_sym_sizes,
+                                self._saved_self_sym_strides)
         if self.needs_input_grad[1]:
-            mat1 = self._saved_self
-            if _column_major(self._saved_mat2_sym_sizes, self._saved_mat2_sym_strides):
-                grad_b = fn.t(fn.matmul(fn.t(grad), mat1))
-            else:
-                grad_b = fn.matmul(fn.t(mat1), grad)
+            grad_b = _mat2_grad(grad, self._saved_self, self._saved_mat2_sym_sizes,
+                                self._saved_mat2_sym_strides)
         return grad_a, grad_b
+
+
+# (as torch's mm_mat1_backward / mm_mat2_backward: for an input laid out column by
+# column (a transposed matrix) the gradient is computed transposed, so that it comes
+# out laid out alike; alpha scales the product afterwards)
+
+def _mat1_grad(grad, mat2, sizes, strides, alpha=1):
+    """G @ mat2^T (times alpha), the gradient of mat1 in mat1 @ mat2."""
+    if _column_major(sizes, strides):
+        product = fn.t(fn.matmul(mat2, fn.t(grad)))
+    else:
+        product = fn.matmul(grad, fn.t(mat2))
+    return product if alpha == 1 else fn.times_number(product, alpha)
+
+
+def _mat2_grad(grad, mat1, sizes, strides, alpha=1):
+    """mat1^T @ G (times alpha), the gradient of mat2 in mat1 @ mat2."""
+    if _column_major(sizes, strides):
+        product = fn.t(fn.matmul(fn.t(grad), mat1))
+    else:
+        product = fn.matmul(fn.t(mat1), grad)
+    return product if alpha == 1 else fn.times_number(product, alpha)
 
 
 def _strides(array) -> tuple:
@@ -70,7 +84,8 @@ class AddmmBackward0(Node):
     def forward(self, bias, a, b, beta=1, alpha=1):
         self.save_inputs(mat2=2, for_grad_of=1)
         self.save_inputs(mat1=1, for_grad_of=2)
-        self.save(beta=beta, alpha=alpha)
+        self.save(beta=beta, alpha=alpha, mat1_sym_sizes=a.shape, mat1_sym_strides=_strides(a),
+                  mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b))
         product = np.matmul(a, b)
         if alpha != 1:
             product = alpha * product
@@ -78,10 +93,15 @@ class AddmmBackward0(Node):
 
     def backward(self, grad):
         alpha, beta = self._saved_alpha, self._saved_beta
-        grad_bias = (grad if beta == 1 else grad * beta) if self.needs_input_grad[0] else None
-        scaled = grad if alpha == 1 else grad * alpha
-        grad_a = fn.matmul(scaled, fn.t(self._saved_mat2)) if self.needs_input_grad[1] else None
-        grad_b = fn.matmul(fn.t(self._saved_mat1), scaled) if self.needs_input_grad[2] else None
+        grad_bias = grad_a = grad_b = None
+        if self.needs_input_grad[0]:
+            grad_bias = grad if beta == 1 else grad * beta
+        if self.needs_input_grad[1]:
+            grad_a = _mat1_grad(grad, self._saved_mat2, self._saved_mat1_sym_sizes,
+                                self._saved_mat1_sym_strides, alpha)
+        if self.needs_input_grad[2]:
+            grad_b = _mat2_grad(grad, self._saved_mat1, self._saved_mat2_sym_sizes,
+                                self._saved_mat2_sym_strides, alpha)
         return grad_bias, grad_a, grad_b
 
 

@@ -39,59 +39,83 @@ class NllLossBackward0(Node):
                             "sum_n w[t_n]."))
 
     def forward(self, x, target, weight, ignore_index, reduction):
-        kept = target != ignore_index
-        safe = np.where(kept, target, 0)
-        w = (np.ones(x.shape[1], x.dtype) if weight is None else weight)[safe] * kept
-        losses = -x[np.arange(x.shape[0]), safe] * w
-        total_weight = np.asarray(w.sum(dtype=x.dtype))
+        loss, total_weight = nll_loss_of(x, target, weight, ignore_index, reduction)
         self.save_inputs(self=0)
         self.save(target=target, weight=weight, ignore_index=ignore_index,
                   reduction=reduction, total_weight=total_weight)
-        self.picked = (safe, w, x.shape)
-        if reduction == "mean":
-            return np.asarray(losses.sum(dtype=x.dtype) / total_weight)
-        return _reduce(losses, reduction)
+        # (the same, as arrays, for the formula in both modes)
+        self.classes = NllClasses(target, weight, ignore_index, reduction, total_weight)
+        return loss
 
     def backward(self, grad):
-        safe, _, shape = self.picked
-        return fn.nll_loss_backward(grad, self._saved_self, self._nll_slope(),
-                                    (np.arange(shape[0]), safe), self._saved_reduction)
-
-    def _nll_slope(self):
-        """d loss / d x[n, c]: -w[t_n] where c == t_n, else 0 (divided by the total
-        weight for 'mean')."""
-        safe, w, shape = self.picked
-        slope = np.zeros(shape, dtype=w.dtype)
-        slope[np.arange(shape[0]), safe] = -w
-        if self._saved_reduction == "mean":
-            slope /= np.asarray(self._saved_total_weight)
-        return slope
+        return fn.nll_loss_backward(grad, self._saved_self, self.classes)
 
 
-def nll_loss_backward_of(grad, slope, reduction):
-    """The gradient of nll_loss (arrays): the upstream gradient times the slope."""
+class NllClasses:
+    """What nll_loss's formulas read besides the tensors: the target classes, the
+    class weights (or None), ignore_index, the reduction and the total weight."""
+
+    __slots__ = ("target", "weight", "ignore_index", "reduction", "total_weight")
+
+    def __init__(self, target, weight, ignore_index, reduction, total_weight) -> None:
+        self.target, self.weight, self.ignore_index = target, weight, ignore_index
+        self.reduction, self.total_weight = reduction, total_weight
+
+
+def nll_loss_of(x, target, weight, ignore_index, reduction):
+    """nll_loss (arrays) and the total weight, as torch's kernel computes them:
+    -w[t_n] x[n, t_n] for each row not ignored, 0 for an ignored one; 'sum' and
+    'mean' subtract these products from 0 (so a loss of zero is +0.), 'mean' then
+    divides by the total weight sum_n w[t_n]."""
+    kept = target != ignore_index
+    safe = np.where(kept, target, 0)
+    w = (np.ones(x.shape[1], x.dtype) if weight is None else weight)[safe]
+    picked = x[np.arange(x.shape[0]), safe]
+    total_weight = np.asarray(np.where(kept, w, 0).sum(dtype=x.dtype))
     if reduction == "none":
-        grad = np.expand_dims(grad, 1)
-    return grad * slope
+        return np.where(kept, -picked * w, 0).astype(x.dtype, copy=False), total_weight
+    loss = 0 - np.where(kept, picked * w, 0).sum(dtype=x.dtype)
+    if reduction == "mean":
+        loss = loss / total_weight
+    return np.asarray(loss, dtype=x.dtype), total_weight
+
+
+def nll_loss_backward_of(grad, classes, shape):
+    """The gradient of nll_loss (arrays), as torch's kernel writes it into zeros:
+    -w[t_n] G_n at [n, t_n] ('none'), or w[t_n] * -(G / total weight) ('mean'; 'sum'
+    without the division); every other element (ignored rows too) stays +0."""
+    target, weight, reduction = classes.target, classes.weight, classes.reduction
+    out = np.zeros(shape, grad.dtype)
+    rows = np.flatnonzero(target != classes.ignore_index)
+    cols = target[rows]
+    if reduction == "none":
+        out[rows, cols] = (-1 if weight is None else -weight[cols]) * grad[rows]
+        return out
+    step = -(grad / classes.total_weight if reduction == "mean" else grad)
+    out[rows, cols] = step if weight is None else weight[cols] * step
+    return out
 
 
 class NllLossBackwardBackward0(Node):
-    formula = Formula("z", "nll_loss_backward(grad, self) = grad * slope",
-                      grad={"grad": "nll_loss(G): sum of G * slope", "self": "0"},
+    formula = Formula("z", "nll_loss_backward(grad, self): -w[t_n] grad at [n, t_n], else 0",
+                      grad={"grad": "nll_loss(G)", "self": "0"},
                       note="nll_loss's derivative as an operation, recorded by a backward with "
-                           "create_graph=True; slope is -w[t_n] at [n, t_n], 0 elsewhere.")
+                           "create_graph=True.")
 
-    def forward(self, grad, x, slope, picked, reduction):
-        rows, cols = picked
-        self.save(picked=(rows, cols), reduction=reduction, _weights=slope[rows, cols])
-        return nll_loss_backward_of(grad, slope, reduction)
+    def forward(self, grad, x, classes):
+        self.save(target=classes.target, weight=classes.weight,
+                  ignore_index=classes.ignore_index, reduction=classes.reduction,
+                  total_weight=classes.total_weight)
+        self.classes = classes
+        return nll_loss_backward_of(grad, classes, x.shape)
 
     def backward(self, grad):
-        grad_grad = None
-        if self.needs_input_grad[0]:  # (nll_loss of G: the picked elements, weighted)
-            per_row = fn.index(grad, self._saved_picked) * self._saved__weights
-            grad_grad = per_row if self._saved_reduction == "none" else fn.sum(per_row)
-        grad_x = fn.zeros(grad.shape, grad) if self.needs_input_grad[1] else None
+        grad_grad = grad_x = None
+        if self.needs_input_grad[0]:  # (torch: nll_loss of the incoming gradient)
+            c = self.classes
+            grad_grad = fn.nll_loss(grad, c.target, c.weight, c.ignore_index, c.reduction)
+        if self.needs_input_grad[1]:
+            grad_x = fn.zeros(grad.shape, grad)
         return grad_grad, grad_x
 
 

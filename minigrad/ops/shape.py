@@ -15,7 +15,7 @@ from .. import dtypes, errors
 from ..autograd.broadcast import expand_array
 from ..autograd.formula import Formula
 from ..autograd.node import Node
-from . import fn
+from . import fn, strided
 from ._common import normalize_dim
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
@@ -100,7 +100,16 @@ class CloneBackward0(Node):
     def forward(self, x, contiguous=False):
         # torch's clone keeps the order of x's dims in memory (a transposed x
         # gives a transposed copy, without gaps); contiguous() gives row-major.
-        return np.array(x, copy=True, order="C" if contiguous else "K")
+        if x.size == 0:  # (NumPy would forget the layout: only strides to record)
+            return strided.empty_strided(x.shape, strided.contiguous_strides(x.shape)
+                                         if contiguous else strided.preserved_strides(x),
+                                         x.dtype)
+        copied = np.array(x, copy=True, order="C" if contiguous else "K")
+        if not contiguous and copied.strides != x.strides:
+            # (NumPy also reorders size-1 dims, and may lay a non-dense x out
+            # otherwise than torch's infer_dense_strides)
+            copied = strided.with_strides(copied, strided.preserved_strides(x))
+        return copied
 
     def backward(self, grad):
         return grad

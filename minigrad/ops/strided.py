@@ -23,7 +23,8 @@ from ..autograd.node import Node
 from . import fn
 
 __all__ = ["check_no_partial_overlap", "geometry", "stride", "storage_offset", "as_strided", "regenerate_grad_fn",
-           "AsStridedBackward0", "as_strided_backward_of"]
+           "AsStridedBackward0", "as_strided_backward_of", "contiguous_strides",
+           "preserved_strides", "empty_strided", "with_strides"]
 
 
 def _storage(array: np.ndarray):
@@ -55,6 +56,100 @@ def stride(x, dim=None):
 
 def storage_offset(x) -> int:
     return geometry(x._data)[2]
+
+
+# ---- the layout of a new tensor ---------------------------------------------------
+# NumPy gives every empty array zero strides, and a copy of an empty array forgets its
+# layout; torch keeps strides on empty tensors too (a size-0 dim counts as 1).
+
+def contiguous_strides(shape) -> tuple:
+    """torch's row-major strides for ``shape`` (a size-0 dim steps like a size-1 one)."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def is_non_overlapping_and_dense(shape, strides) -> bool:
+    """torch's rule: the dims of size >= 2, ordered by stride, step through memory
+    without gaps or overlaps (dims of size 0 or 1 end the check)."""
+    if len(shape) == 1:
+        return shape[0] < 2 or strides[0] == 1
+    expected = 1
+    for step, size in sorted((s, n) for s, n in zip(strides, shape) if n >= 2):
+        if step != expected:
+            return False
+        expected *= size
+    return True
+
+
+def dense_strides(shape, strides) -> tuple:
+    """torch's infer_dense_strides: strides without gaps that keep the order of
+    ``strides`` (a copy of a tensor that is not dense, in preserve_format)."""
+    ndim = len(shape)
+    if ndim < 2:
+        return (1,) * ndim
+
+    def should_swap(dim0, dim1) -> int:
+        stride0, stride1 = strides[dim0], strides[dim1]
+        if stride0 == 0 or stride1 == 0:
+            return 0
+        if stride0 != stride1:
+            return -1 if stride0 < stride1 else 1
+        return 1 if shape[dim0] > shape[dim1] else 0
+
+    perm = list(reversed(range(ndim)))
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    out, step = [0] * ndim, 1
+    for dim in perm:
+        out[dim] = step
+        if shape[dim] > 1:
+            step *= shape[dim]
+    return tuple(out)
+
+
+def preserved_strides(array: np.ndarray) -> tuple:
+    """The strides of a copy of ``array`` in torch's preserve_format (clone,
+    zeros_like, ...): its own when dense, else dense ones in the same order."""
+    shape, strides, _ = geometry(array)
+    if array.size == 0 or is_non_overlapping_and_dense(shape, strides):  # (empty: contiguous)
+        return strides
+    return dense_strides(shape, strides)
+
+
+def empty_strided(shape, strides, dtype) -> np.ndarray:
+    """A new array of ``shape`` whose strides (in elements) are ``strides``, which
+    must be dense or, for an empty array, anything."""
+    shape, strides = tuple(shape), tuple(strides)
+    itemsize = np.dtype(dtype).itemsize
+    if 0 in shape:  # no element: the strides are only a record
+        return np.lib.stride_tricks.as_strided(
+            np.empty(1, dtype), shape=shape, strides=[s * itemsize for s in strides])
+    slow_to_fast = sorted(range(len(shape)), key=lambda d: (-strides[d], -shape[d]))
+    buffer = np.empty([shape[d] for d in slow_to_fast], dtype).transpose(np.argsort(slow_to_fast))
+    if geometry(buffer)[1] != strides:  # (a size-1 dim's stride is only a record)
+        buffer = np.lib.stride_tricks.as_strided(buffer, strides=[s * itemsize for s in strides])
+    return buffer
+
+
+def with_strides(array: np.ndarray, strides) -> np.ndarray:
+    """``array``'s values laid out with ``strides`` (``array`` itself if they are
+    its own)."""
+    if geometry(array)[1] == tuple(strides):
+        return array
+    out = empty_strided(array.shape, strides, array.dtype)
+    if array.size:
+        out[...] = array
+    return out
 
 
 def _is_dense(array: np.ndarray) -> bool:
@@ -323,8 +418,7 @@ def in_iterator_layout(result: np.ndarray, arrays) -> np.ndarray:
     for dim in reversed(slow_to_fast):
         wanted[dim] = step
         step *= shape[dim]
-    if all(size == 1 or have == want
-           for size, have, want in zip(shape, result.strides, wanted)):
+    if tuple(wanted) == result.strides:
         return result
     buffer = np.empty([shape[dim] for dim in slow_to_fast], result.dtype)
     out = buffer.transpose(np.argsort(slow_to_fast))
@@ -340,3 +434,21 @@ def with_iterator_layout(result, *operands):
     if data.ndim > 1 and not all(array.flags.c_contiguous for array in operands):
         result._data = in_iterator_layout(data, operands)
     return result
+
+
+def with_number_layout(result, array: np.ndarray):
+    """``result`` (a Tensor or an array) of ``array`` op a number, laid out as torch
+    lays it out: the number is a 0-dim operand, so TensorIterator orders the dims
+    by ``array``'s strides, size-1 dims included (``x.t() * 2`` for x of shape
+    (3, 1) keeps the strides (1, 1); NumPy gives (3, 1)). Only a result whose
+    strides are not ``array``'s can differ."""
+    data = result._data if isinstance(result, _tensor.Tensor) else result
+    if data.ndim < 2 or data.strides == array.strides:
+        return result
+    laid_out = in_iterator_layout(data, (array,))
+    if laid_out is data:
+        return result
+    if isinstance(result, _tensor.Tensor):
+        result._data = laid_out
+        return result
+    return laid_out

@@ -1,0 +1,128 @@
+"""``stride()`` of new tensors, compared with PyTorch 2.13: empty tensors (NumPy gives
+them zero strides and forgets their layout on a copy; torch keeps row-major strides,
+a size-0 dim counting as 1) made by factories, permuted and sliced, then cloned,
+made contiguous, or copied by a ``*_like`` factory (torch's preserve_format)."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+import torch
+
+import minigrad
+
+EMPTY_SHAPES = [(0,), (0, 3), (3, 0), (0, 1), (1, 0), (2, 0, 3), (2, 3, 0), (0, 2, 3), (1, 0, 1)]
+
+
+def _layouts(lib, shape):
+    """A tensor of ``shape`` in every dim order, and a few slices of it."""
+    base = lib.zeros(shape)
+    for perm in itertools.permutations(range(len(shape))):
+        yield f"permute{perm}", base.permute(perm)
+    if len(shape) >= 2:
+        yield "[::2]", lib.zeros((4, *shape[1:]))[::2]
+        yield "[:, 1:1]", lib.zeros((shape[0], 3, *shape[2:]))[:, 1:1]
+        yield "t of [::2]", lib.zeros((4, *shape[1:]))[::2].transpose(0, 1)
+
+
+COPIES = {
+    "itself": lambda lib, t: t,
+    "clone": lambda lib, t: t.clone(),
+    "clone contiguous_format": lambda lib, t: t.clone(memory_format=lib.contiguous_format),
+    "contiguous": lambda lib, t: t.contiguous(),
+    "zeros_like": lambda lib, t: lib.zeros_like(t),
+    "ones_like": lambda lib, t: lib.ones_like(t),
+    "full_like": lambda lib, t: lib.full_like(t, 2.0),
+    "zeros_like contiguous_format": lambda lib, t: lib.zeros_like(
+        t, memory_format=lib.contiguous_format),
+}
+
+
+def _strides(lib, shape, copy):
+    return [(name, COPIES[copy](lib, t).stride(), COPIES[copy](lib, t).shape)
+            for name, t in _layouts(lib, shape)]
+
+
+@pytest.mark.parametrize("copy", list(COPIES))
+@pytest.mark.parametrize("shape", EMPTY_SHAPES, ids=str)
+def test_strides_of_empty_tensors_are_torchs(shape, copy):
+    assert _strides(minigrad, shape, copy) == _strides(torch, shape, copy)
+
+
+@pytest.mark.parametrize("copy", list(COPIES))
+@pytest.mark.parametrize("shape", [(2, 3), (2, 3, 4), (1, 3), (3, 1, 2)], ids=str)
+def test_strides_of_copies_of_laid_out_tensors_are_torchs(shape, copy):
+    assert _strides(minigrad, shape, copy) == _strides(torch, shape, copy)
+
+
+@pytest.mark.parametrize("make", [
+    lambda lib: lib.tensor([]), lambda lib: lib.tensor([[], []]), lambda lib: lib.empty(0, 2),
+    lambda lib: lib.ones(2, 0), lambda lib: lib.full((0, 2, 2), 1.0),
+    lambda lib: lib.zeros(3, 0, requires_grad=True).clone(),
+], ids=["tensor([])", "tensor([[], []])", "empty(0, 2)", "ones(2, 0)", "full", "clone rg"])
+def test_strides_of_empty_factories_are_torchs(make):
+    assert make(minigrad).stride() == make(torch).stride()
+
+
+# ---- addmm's gradients: torch's column-major rule ---------------------------------
+# torch computes the gradient of a matrix laid out column by column (a transposed
+# one, as weight.t() in a linear layer) transposed, (mat2 @ G^T)^T, so that it comes
+# out laid out alike, then scales it by alpha; a second backward shows those nodes.
+# (Not matched: a 1 x k column-major mat1 with alpha != 1. torch's G @ mat2^T scaled
+# by a number keeps the strides (1, 1) of that 1 x k result, NumPy's product by a
+# number gives (k, 1): a layout difference of elementwise ops with a number.)
+
+def _laid_out(lib, shape, layout):
+    if layout == "rows":
+        return lib.arange(float(shape[0] * shape[1])).reshape(shape) / 4
+    if layout == "columns":
+        return (lib.arange(float(shape[0] * shape[1])).reshape(shape[::-1]) / 4).t()
+    return (lib.arange(float(shape[0] * shape[1] * 2)).reshape(shape[0], -1) / 4)[:, ::2]
+
+
+def _addmm_gradients(lib, sizes, bias_shape, layouts, beta, alpha):
+    from torch_compare import graph_of
+
+    m, k, n = sizes
+    bias = lib.ones(bias_shape) / 2 if len(bias_shape) < 2 else _laid_out(lib, bias_shape, layouts[0])
+    inputs = [t.requires_grad_() for t in
+              (bias, _laid_out(lib, (m, k), layouts[1]), _laid_out(lib, (k, n), layouts[2]))]
+    addmm = torch.addmm if lib is torch else minigrad.ops.addmm
+    out = addmm(*inputs, beta=beta, alpha=alpha)
+    upstream = (lib.arange(float(m * n)).reshape(m, n) - 2).requires_grad_()
+    grads = lib.autograd.grad(out, inputs, upstream, create_graph=True)
+    return ([(g.stride(), g.tolist()) for g in grads], graph_of(list(grads), inputs))
+
+
+@pytest.mark.parametrize("beta,alpha", [(1, 1), (2, 0.5), (1, 0), (0, 1)])
+@pytest.mark.parametrize("layouts", list(itertools.product(["rows", "columns", "sliced"],
+                                                           repeat=3)), ids=str)
+@pytest.mark.parametrize("sizes,bias_shape", [((2, 3, 4), (2, 4)), ((2, 3, 4), (4,)),
+                                              ((3, 2, 2), (1, 2)), ((2, 3, 1), (2, 1))],
+                         ids=str)
+def test_addmm_gradients_are_laid_out_as_torchs(sizes, bias_shape, layouts, beta, alpha):
+    assert (_addmm_gradients(minigrad, sizes, bias_shape, layouts, beta, alpha)
+            == _addmm_gradients(torch, sizes, bias_shape, layouts, beta, alpha))
+
+
+@pytest.mark.parametrize("layouts", list(itertools.product(["rows", "columns", "sliced"],
+                                                           repeat=3)), ids=str)
+def test_addmm_gradients_of_one_row_are_laid_out_as_torchs(layouts):
+    assert (_addmm_gradients(minigrad, (1, 3, 2), (2,), layouts, 1, 1)
+            == _addmm_gradients(torch, (1, 3, 2), (2,), layouts, 1, 1))
+
+
+@pytest.mark.parametrize("batch", [1, 3])
+def test_linear_layer_gradients_are_laid_out_as_torchs(batch):
+    """F.linear(x, w, b) is addmm(b, x, w.t()): w.t() is column-major, so w.grad is
+    computed transposed and comes out row-major, as w is."""
+    def run(lib):
+        w = (lib.arange(6.0).reshape(2, 3) / 4).requires_grad_()
+        b = lib.ones(2, requires_grad=True)
+        x = (lib.arange(3.0 * batch).reshape(batch, 3) - 1).requires_grad_()
+        loss = (lib.nn.functional.linear(x, w, b) ** 2).sum()
+        gw, gx = lib.autograd.grad(loss, [w, x], create_graph=True)
+        (gw.sum() + gx.sum()).backward()
+        return [(t.stride(), t.tolist()) for t in (gw, gx, w.grad, x.grad, b.grad)]
+    assert run(minigrad) == run(torch)
