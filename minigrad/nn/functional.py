@@ -157,9 +157,10 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> No
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {_type_name(target)}")
     n_classes = input.size(0 if input.dim() == 1 else 1)
-    for t in target.reshape(-1).tolist():
-        if t != ignore_index and not 0 <= t < n_classes:
-            raise IndexError(f"Target {t} is out of bounds.")
+    targets = target.numpy().reshape(-1)  # (checked at once: one NumPy pass, not a loop)
+    out_of_bounds = (targets != ignore_index) & ((targets < 0) | (targets >= n_classes))
+    if out_of_bounds.any():
+        raise IndexError(f"Target {targets[out_of_bounds][0]} is out of bounds.")
 
 
 def _classes_last(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
@@ -169,7 +170,7 @@ def _classes_last(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
         return input.unsqueeze(0), target.reshape(1)
     if input.dim() > 2:
         input = input.permute(0, *range(2, input.dim()), 1).reshape(-1, input.size(1))
-    return input, target.reshape(-1)
+    return input, target if target.dim() == 1 else target.reshape(-1)
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,

@@ -64,8 +64,16 @@ class TanhBackward0(Node):
 
 
 def tanh_backward_of(grad, y):
-    """The derivative of y = tanh(x), times grad: grad * (1 - y**2)."""
-    return grad * (1 - y * y)
+    """The derivative of y = tanh(x), times grad: grad * (1 - y**2).
+
+    Computed in one new buffer that the three steps overwrite (``grad * (1 - y * y)``
+    written out makes two: NumPy cannot reuse ``y * y`` for ``1 - ...``)."""
+    if grad.dtype != y.dtype or grad.shape != y.shape:
+        return grad * (1 - y * y)
+    out = np.empty(y.shape, y.dtype)
+    np.multiply(y, y, out=out)
+    np.subtract(1, out, out=out)
+    return np.multiply(grad, out, out=out)
 
 
 class TanhBackwardBackward0(Node):

@@ -1,0 +1,131 @@
+"""Big arrays: the paths that spare full-size temporaries (a backward formula
+writing into one new buffer, the sum of a big array, a linear layer's gradients
+laid out as its weight) give PyTorch's numbers, and never write into memory
+that the user or another node holds."""
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+
+RNG = np.random.default_rng(11)
+
+
+def _data(*shape, dtype=np.float32):
+    return RNG.standard_normal(shape).astype(dtype)
+
+
+def _close(ours, theirs, rtol=1e-5, atol=1e-6):
+    np.testing.assert_allclose(ours.detach().numpy(), theirs.detach().numpy(),
+                               rtol=rtol, atol=atol)
+
+
+def test_tanh_backward_leaves_the_callers_gradient_and_the_saved_result_alone():
+    data, seed = _data(300, 300), _data(300, 300)
+    results = {}
+    for lib in (mg, torch):
+        x = lib.tensor(data, requires_grad=True)
+        y = x.tanh()
+        y_before = y.detach().clone()
+        g = lib.tensor(seed)
+        y.backward(g, retain_graph=True)
+        first = x.grad.clone()
+        y.backward(g)  # reads the saved result again
+        assert np.array_equal(g.numpy(), seed)
+        assert np.array_equal(y.detach().numpy(), y_before.numpy())
+        assert np.array_equal(x.grad.numpy(), (first * 2).numpy())
+        results[lib] = first
+    _close(results[mg], results[torch])
+
+
+def test_the_big_workload_gives_torchs_gradients_in_arrays_of_their_own():
+    xd, wd = _data(1000, 1000), _data(1000, 1000)
+    grads = {}
+    for lib in (mg, torch):
+        x, w = lib.tensor(xd, requires_grad=True), lib.tensor(wd, requires_grad=True)
+        out = ((x * w).tanh() + x).sum()
+        out.backward()
+        grads[lib] = x.grad, w.grad
+        assert np.array_equal(x.detach().numpy(), xd) and np.array_equal(w.detach().numpy(), wd)
+    (gx, gw), (tx, tw) = grads[mg], grads[torch]
+    _close(gx, tx)
+    _close(gw, tw)
+    assert not np.shares_memory(gx.numpy(), gw.numpy())
+    # a second backward adds into x.grad in place, as torch does, and only there
+    held = gx
+    x_again = gx.numpy().copy()
+    x, w = mg.tensor(xd, requires_grad=True), mg.tensor(wd, requires_grad=True)
+    x.grad, w.grad = held, mg.zeros(1000, 1000)
+    ((x * w).tanh() + x).sum().backward()
+    assert x.grad is held
+    np.testing.assert_allclose(held.numpy(), 2 * x_again, rtol=1e-6)
+    assert not np.shares_memory(held.numpy(), w.grad.numpy())
+
+
+@pytest.mark.parametrize("shape", [(1000, 1000), (70_000,), (3, 100_001), (2, 257, 263)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_the_sum_of_a_big_array_is_torchs(shape, dtype):
+    data = (_data(*shape, dtype=dtype) + 3).astype(dtype)
+    ours, theirs = mg.tensor(data).sum(), torch.tensor(data).sum()
+    assert ours.dtype == mg.float32 if dtype == np.float32 else ours.dtype == mg.float64
+    exact = data.astype(np.float64).sum()
+    tolerance = 1e-6 if dtype == np.float32 else 1e-12
+    assert abs(float(ours) - float(theirs)) <= tolerance * abs(exact)
+    assert abs(float(ours) - exact) <= tolerance * abs(exact)
+    # a transposed (not contiguous) array takes NumPy's own sum
+    assert abs(float(mg.tensor(data).t().sum() if data.ndim == 2 else ours) - exact) \
+        <= tolerance * abs(exact)
+
+
+def test_the_gradient_of_a_big_sum_is_a_view_nobody_writes_through():
+    x = mg.tensor(_data(400, 400), requires_grad=True)
+    y = mg.tensor(_data(400, 400), requires_grad=True)
+    (x.sum() + y.sum()).backward()
+    assert np.array_equal(x.grad.numpy(), np.ones((400, 400), np.float32))
+    (x.sum() * 2).backward()
+    assert np.array_equal(x.grad.numpy(), np.full((400, 400), 3, np.float32))
+    assert np.array_equal(y.grad.numpy(), np.ones((400, 400), np.float32))
+
+
+def _linear_grads(lib, data, transposed_input, alpha, beta):
+    xd, wd, bd = data
+    x = lib.tensor(xd.T.copy(), requires_grad=True) if transposed_input else \
+        lib.tensor(xd, requires_grad=True)
+    w, b = lib.tensor(wd, requires_grad=True), lib.tensor(bd, requires_grad=True)
+    rows = x.t() if transposed_input else x
+    if alpha == 1 and beta == 1:
+        out = lib.nn.functional.linear(rows, w, b)
+    else:
+        out = lib.addmm(b, rows, w.t(), alpha=alpha, beta=beta) if lib is torch else \
+            mg.ops.addmm(b, rows, w.t(), alpha=alpha, beta=beta)
+    (out * out).sum().backward()
+    return x.grad, w.grad, b.grad
+
+
+@pytest.mark.parametrize("transposed_input", [False, True])
+@pytest.mark.parametrize("alpha, beta", [(1, 1), (2.0, 0.5)])
+def test_a_linear_layers_gradients_are_laid_out_as_torchs(transposed_input, alpha, beta):
+    data = _data(64, 784), _data(256, 784) * 0.03, _data(256)
+    ours = _linear_grads(mg, data, transposed_input, alpha, beta)
+    theirs = _linear_grads(torch, data, transposed_input, alpha, beta)
+    for a, b in zip(ours, theirs):
+        assert a.stride() == b.stride()
+        _close(a, b, rtol=1e-4, atol=1e-4)
+
+
+def test_a_linear_layers_second_order_graph_is_torchs():
+    xd, wd = _data(4, 3), _data(5, 3)
+
+    def chain(lib):
+        x = lib.tensor(xd, requires_grad=True)
+        w = lib.tensor(wd, requires_grad=True)
+        b = lib.tensor(np.zeros(5, np.float32), requires_grad=True)
+        g, = lib.autograd.grad(lib.nn.functional.linear(x, w, b).pow(2).sum(), w,
+                               create_graph=True)
+        names, node = [], g.grad_fn
+        while node is not None:
+            names.append(node.name())
+            node = next((n for n, _ in node.next_functions if n is not None), None)
+        return names, g.stride()
+    assert chain(mg) == chain(torch)
