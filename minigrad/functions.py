@@ -19,6 +19,11 @@ import warnings
 import numpy as _np
 
 from . import errors, ops
+from .arguments import checks_arguments as _checks_arguments
+from .arguments import described as _described
+from .arguments import int_list as _int_list
+from .arguments import invalid_combination as _invalid_combination
+from .arguments import is_int as _is_int
 from . import layouts as _layouts
 from . import dtypes as _dtypes
 from .autograd import grad_mode as _grad_mode
@@ -113,48 +118,7 @@ def _return_types_out(function: str):
 _RETURN_TYPES_OUT: dict = {}
 
 
-# ---- PyTorch's "invalid combination of arguments" -------------------------------------------
-# The overloads PyTorch's argument parser lists when a call matches none of them.
-_OVERLOADS = {
-    "sum": ("Tensor input, *, torch.dtype dtype = None",
-            "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
-            "Tensor out = None"),
-    "mean": ("Tensor input, *, torch.dtype dtype = None, Tensor out = None",
-             "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
-             "Tensor out = None"),
-    "max": ("Tensor input, *, Tensor out = None",
-            "Tensor input, Tensor other, *, Tensor out = None",
-            "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"),
-}
-
-
-def _described(value) -> str:
-    """A value's type as PyTorch's parser names it: ``Tensor``, ``tuple of (int, float)``."""
-    if isinstance(value, _Tensor):
-        return "Tensor"
-    if isinstance(value, _dtypes.dtype):
-        return "torch.dtype"
-    if isinstance(value, tuple):
-        return "tuple of (" + ", ".join(_described(v) for v in value) + ")"
-    if isinstance(value, list):
-        return "list of [" + ", ".join(_described(v) for v in value) + "]"
-    return type(value).__name__
-
-
-def _invalid_combination(function: str, args: tuple, kwargs: dict, notes=None) -> TypeError:
-    """PyTorch's TypeError for a call that none of ``function``'s overloads takes."""
-    got = [_described(a) for a in args] + [f"{k}={_described(v)}" for k, v in kwargs.items()]
-    lines = [f"{function}() received an invalid combination of arguments - got "
-             f"({', '.join(got)}), but expected one of:"]
-    for index, overload in enumerate(_OVERLOADS[function]):
-        lines.append(f" * ({overload})")
-        if notes and index in notes:
-            lines.append(f"      didn't match because {notes[index]}")
-    return TypeError("\n".join(lines) + "\n")
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, (int, _np.integer)) and not isinstance(value, (bool, _np.bool_))
+# ---- PyTorch's argument errors (minigrad/arguments.py) ----------------------------------------
 
 
 def _check_reduction_arguments(function: str, args: tuple, kwargs: dict) -> None:
@@ -208,19 +172,6 @@ def _check_binary_arguments(function: str, args: tuple, kwargs: dict) -> None:
     if "alpha" in kwargs and not _is_number(kwargs["alpha"]):
         raise TypeError(f"{function}(): argument 'alpha' must be Number, "
                         f"not {type(kwargs['alpha']).__name__}")
-
-
-def _checks_arguments(check):
-    """Run ``check(name, args, kwargs)`` before the function: PyTorch's argument parser
-    sees how each argument was given (by position or by keyword), and so must its errors.
-    The signature stays the function's own (``inspect.signature`` follows ``__wrapped__``)."""
-    def decorate(function):
-        @functools.wraps(function)
-        def checked(*args, **kwargs):
-            check(function.__name__, args, kwargs)
-            return function(*args, **kwargs)
-        return checked
-    return decorate
 
 
 # ---- arithmetic --------------------------------------------------------------------------
@@ -465,6 +416,17 @@ def bmm(input, mat2, *, out=None):
 # ---- shape ----------------------------------------------------------------------------------
 
 
+def _check_reshape_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """torch.reshape(input, shape): ``shape`` a tuple of ints (never the ints themselves)."""
+    if len(args) > 2:
+        return  # Python's own error is PyTorch's: reshape() takes 2 positional arguments ...
+    if len(args) < 2 and "shape" not in kwargs:
+        raise TypeError('reshape() missing 1 required positional arguments: "shape"')
+    shape = args[1] if len(args) == 2 else kwargs["shape"]
+    _int_list(function, "shape", shape, position=2 if len(args) == 2 else None)
+
+
+@_checks_arguments(_check_reshape_arguments)
 def reshape(input, shape):
     return ops.reshape(input, shape)
 

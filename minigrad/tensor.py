@@ -14,6 +14,7 @@ import numpy as np
 
 from . import devices, dtypes, errors, layouts
 from . import ops
+from . import arguments
 from ._printing import builtin_method
 from .autograd import engine
 from .autograd.node import AccumulateGrad
@@ -518,15 +519,19 @@ class Tensor:
     def __rmatmul__(self, other):
         return ops.matmul(other, self)
 
+    @arguments.checks_method_arguments(arguments.check_binary_method)
     def add(self, other, *, alpha=1):
         return ops.add(self, other, alpha)
 
+    @arguments.checks_method_arguments(arguments.check_binary_method)
     def sub(self, other, *, alpha=1):
         return ops.sub(self, other, alpha)
 
+    @arguments.checks_method_arguments(arguments.check_binary_method)
     def mul(self, other):
         return ops.mul(self, other)
 
+    @arguments.checks_method_arguments(arguments.check_binary_method)
     def div(self, other):
         return ops.div(self, other)
 
@@ -731,14 +736,20 @@ class Tensor:
 
     # ---- shape -----------------------------------------------------------
 
+    @arguments.parsed_by(arguments.view_argument)
     def view(self, *size):
-        return ops.view(self, *size)
+        """The same data seen with another shape: ``x.view(2, 3)``, ``x.view((2, -1))``."""
+        if len(size) == 1 and isinstance(size[0], dtypes.dtype):
+            raise RuntimeError(errors.VIEW_AS_DTYPE.format(dtype=size[0]))
+        return ops.view(self, size)
 
     def view_as(self, other):
         return ops.view(self, other.shape)
 
+    @arguments.parsed_by(arguments.shape_argument)
     def reshape(self, *shape):
-        return ops.reshape(self, *shape)
+        """The same data with another shape (a view when possible, else a copy)."""
+        return ops.reshape(self, shape)
 
     def reshape_as(self, other):
         return ops.reshape(self, other.shape)

@@ -32,8 +32,14 @@ def _shape_arg(shape) -> tuple:
 
 def _infer_size(shape: tuple, numel: int) -> tuple:
     """Fill in a single -1 and check the element count, with torch's errors."""
-    if list(shape).count(-1) > 1:
-        raise RuntimeError("only one dimension can be inferred")
+    inferred = False
+    for index, size in enumerate(shape):  # (in order, as torch: the first problem is named)
+        if size == -1 and inferred:
+            raise RuntimeError("only one dimension can be inferred")
+        if size < -1:
+            raise RuntimeError(f"invalid shape dimension {size} at index {index} of shape "
+                               f"{list(shape)}")
+        inferred = inferred or size == -1
     known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
     if -1 in shape:
         if known == 0 or numel % known:

@@ -5,6 +5,12 @@ Calls that are fine (``dim=None`` with ``out=``, a list of dims) are compared to
 
 from __future__ import annotations
 
+import ast
+import subprocess
+import sys
+import warnings
+
+import numpy as np
 import pytest
 import torch
 
@@ -44,7 +50,141 @@ CALLS = {
     "sub: other a str": lambda L: L.sub(_a(L), "x"),
     "mul: other a str": lambda L: L.mul(_a(L), "x"),
     "div: other a dict": lambda L: L.div(_a(L), {}),
+    "reshape: shape a str": lambda L: L.reshape(_a(L), "a"),
+    "reshape: shape None": lambda L: L.reshape(_a(L), None),
+    "reshape: shape an int": lambda L: L.reshape(_a(L), 4),
+    "reshape: a str in the shape": lambda L: L.reshape(_a(L), (2, "a")),
+    "reshape: a float first": lambda L: L.reshape(_a(L), (2.0, 2)),
+    "reshape: shape a str by keyword": lambda L: L.reshape(_a(L), shape="a"),
+    "reshape: shape missing": lambda L: L.reshape(_a(L)),
+    "reshape: three arguments": lambda L: L.reshape(_a(L), (4,), 1),
+    "reshape: unknown keyword": lambda L: L.reshape(_a(L), shape=(4,), foo=2),
+    "reshape: by keyword": lambda L: L.reshape(input=_a(L), shape=[4]),
 }
+
+# Tensor methods: x.view(*size) / x.view(dtype), x.reshape(*shape), and the arithmetic
+# methods (whose errors name add(), not Tensor.add()).
+x = {"torch": torch.ones(2, 3), "minigrad": minigrad.ones(2, 3)}
+METHOD_CALLS = {
+    "view: a str": "x.view('a')",
+    "view: an int, a str": "x.view(2, 'a')",
+    "view: a tuple and an int": "x.view((2,), 3)",
+    "view: two tuples": "x.view((2, 3), (1,))",
+    "view: nothing": "x.view()",
+    "view: None": "x.view(None)",
+    "view: a bool": "x.view(True)",
+    "view: a bool later": "x.view(2, True)",
+    "view: a float first": "x.view(2.0, 3)",
+    "view: a float later": "x.view(1, 2, 3, 1.5)",
+    "view: a float in a list": "x.view([2.0, 3])",
+    "view: a float in a tuple": "x.view((2.0, 3))",
+    "view: a str in a list": "x.view([2, 'a'])",
+    "view: None later": "x.view(2, 3, 1, 1, None)",
+    "view: a dtype later": "x.view(2, torch.float32)",
+    "view: a dtype first": "x.view(torch.float32, 2)",
+    "view: a tensor": "x.view(x)",
+    "view: a float tensor of one element": "x.view(torch.tensor(6.))",
+    "view: an int tensor": "x.view(torch.tensor(6))",
+    "view: int tensors as sizes": "x.view(torch.tensor(2), torch.tensor([3]))",
+    "view: NumPy ints": "x.view(np.int64(2), np.int32(3))",
+    "view: a NumPy float later": "x.view(2, np.float64(3))",
+    "view: a range": "x.view(range(6, 7))",
+    "view: a Size": "x.view(torch.Size([3, 2]))",
+    "view: size by keyword": "x.view(size=(3, 2))",
+    "view: size by keyword, a list": "x.view(size=[6])",
+    "view: size an int by keyword": "x.view(size=6)",
+    "view: size None by keyword": "x.view(size=None)",
+    "view: a str in size by keyword": "x.view(size=(2, 'a'))",
+    "view: shape by keyword": "x.view(shape=(6,))",
+    "view: dtype a str by keyword": "x.view(dtype='a')",
+    "view: unknown keyword": "x.view(2, 3, foo=1)",
+    "view: size twice": "x.view((6,), size=(6,))",
+    "view: two keywords": "x.view(size=(6,), foo=1)",
+    "view: two unknown keywords": "x.view(zz=1, aa=2)",
+    "view: -1": "x.view(-1, 2)",
+    "view: -2": "x.view(-2, 3)",
+    "view: -1 twice": "x.view(-1, -1)",
+    "view: -1 twice, then -2": "x.view(-1, -1, -2)",
+    "view: -2 after 0": "x.view(0, -2)",
+    "view: () of a one-element tensor": "torch.ones(1, 1).view(())",
+    "view: wrong size": "x.view(4, 2)",
+    "reshape: None": "x.reshape(None)",
+    "reshape: a str": "x.reshape('a')",
+    "reshape: an int, a str": "x.reshape(2, 'a')",
+    "reshape: a tuple and an int": "x.reshape((2,), 3)",
+    "reshape: nothing": "x.reshape()",
+    "reshape: a float": "x.reshape(6.)",
+    "reshape: a float first": "x.reshape(2.0, 3)",
+    "reshape: a float first in a tuple": "x.reshape((2.0, 3))",
+    "reshape: a float later in a list": "x.reshape([2, 3.5])",
+    "reshape: a bool": "x.reshape(True)",
+    "reshape: a bool first in a tuple": "x.reshape((True, 6))",
+    "reshape: a dtype": "x.reshape(torch.float32)",
+    "reshape: None later": "x.reshape(6, None)",
+    "reshape: None first": "x.reshape(None, 6)",
+    "reshape: a tensor": "x.reshape(x)",
+    "reshape: a float tensor later": "x.reshape((2, torch.tensor(3.)))",
+    "reshape: an int tensor": "x.reshape(torch.tensor([6]))",
+    "reshape: a range": "x.reshape(range(6, 7))",
+    "reshape: shape by keyword": "x.reshape(shape=(3, 2))",
+    "reshape: shape an int by keyword": "x.reshape(shape=6)",
+    "reshape: a float first in shape by keyword": "x.reshape(shape=(2.0, 3))",
+    "reshape: a str later in shape by keyword": "x.reshape(shape=(2, 'a'))",
+    "reshape: size by keyword": "x.reshape(size=(6,))",
+    "reshape: shape twice": "x.reshape(2, 3, shape=(6,))",
+    "reshape: unknown keyword": "x.reshape(6, foo=1)",
+    "reshape: a str and an unknown keyword": "x.reshape('a', foo=1)",
+    "reshape: -2": "x.reshape(-2, 3)",
+    "add: a str": "x.add('a')",
+    "add: None": "x.add(None)",
+    "add: a str by keyword": "x.add(other='a')",
+    "add: alpha a str": "x.add(1, alpha='a')",
+    "add: nothing": "x.add()",
+    "add: only alpha": "x.add(alpha=2)",
+    "add: two tensors": "x.add(x, x)",
+    "add: three tensors": "x.add(x, x, x)",
+    "add: three numbers": "x.add(1, 2, 3)",
+    "add: a number, a tensor, a number": "x.add(1, x, 2)",
+    "add: four numbers": "x.add(1, 2, 3, 4)",
+    "add: other twice": "x.add(x, other=x)",
+    "add: unknown keyword": "x.add(other=1, foo=2)",
+    "add: two unknown keywords": "x.add(x, foo=1, bar=2)",
+    "add: alpha and unknown keywords": "x.add(x, alpha=1, foo=1, bar=2)",
+    "add: two arguments and alpha": "x.add(1, x, alpha=2)",
+    "add: alpha first (the old order)": "x.add(2, x)",
+    "add: alpha first, other by keyword": "x.add(3, other=2)",
+    "add: alpha first, other a str": "x.add(1, 'a')",
+    "add: a number": "x.add(2, alpha=3)",
+    "sub: a str": "x.sub('a')",
+    "sub: three tensors": "x.sub(x, x, x)",
+    "sub: nothing": "x.sub()",
+    "sub: unknown keyword": "x.sub(x, foo=1)",
+    "sub: alpha None": "x.sub(x, alpha=None)",
+    "sub: alpha first (the old order)": "x.sub(2, x)",
+    "mul: a str": "x.mul('a')",
+    "mul: two numbers": "x.mul(1, 2)",
+    "mul: three numbers": "x.mul(1, 2, 3)",
+    "mul: nothing": "x.mul()",
+    "mul: only an unknown keyword": "x.mul(foo=1)",
+    "mul: unknown keyword": "x.mul(x, foo=1)",
+    "mul: alpha": "x.mul(x, alpha=2)",
+    "mul: other twice": "x.mul(x, other=x)",
+    "mul: by keyword": "x.mul(other=x)",
+    "div: a str": "x.div('a')",
+    "div: nothing": "x.div()",
+    "div: two tensors": "x.div(x, x)",
+    "div: unknown keyword": "x.div(x, foo=1)",
+    "div: other and an unknown keyword": "x.div(other=x, foo=1)",
+    "div: only an unknown keyword": "x.div(foo=1)",
+    "div: alpha": "x.div(x, alpha=2)",
+}
+
+
+def _method_outcome(code, lib):
+    scope = {"torch": lib, "np": np, "x": x[lib.__name__]}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (the old order's warning: compared below)
+        return _outcome(lambda _: eval(code, scope), lib)
 
 
 def _outcome(call, lib):
@@ -59,6 +199,46 @@ def test_argument_errors_are_torchs(name):
     assert _outcome(CALLS[name], minigrad) == _outcome(CALLS[name], torch)
 
 
+@pytest.mark.parametrize("name", list(METHOD_CALLS))
+def test_method_argument_errors_are_torchs(name):
+    assert _method_outcome(METHOD_CALLS[name], minigrad) == \
+        _method_outcome(METHOD_CALLS[name], torch)
+
+
 def test_the_refused_calls_are_refused():
     refused = [name for name in CALLS if _outcome(CALLS[name], torch)[0] == "error"]
     assert len(refused) >= 20
+    refused = [name for name in METHOD_CALLS
+               if _method_outcome(METHOD_CALLS[name], torch)[0] == "error"]
+    assert len(refused) >= 90
+
+
+OLD_ORDER = ["x.add(2, x)", "x.sub(3, other=x)"]
+
+
+@pytest.mark.parametrize("code", OLD_ORDER)
+def test_the_old_order_warns_as_torch(code):
+    """PyTorch's warning, up to where it names the C++ file that raised it. (PyTorch
+    warns once a process, so its text is read in a fresh one.)"""
+    program = ("import warnings, torch\nx = torch.ones(2)\n"
+               "with warnings.catch_warnings(record=True) as caught:\n"
+               "    warnings.simplefilter('always')\n"
+               f"    {code}\n"
+               "print(repr(str(caught[0].message)))")
+    printed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                             check=True).stdout
+    theirs = ast.literal_eval(printed).split(" (Triggered internally")[0]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        eval(code, {"x": minigrad.ones(2)})
+    (warning,) = caught
+    assert warning.category is UserWarning
+    assert warning.filename == "<string>"  # the calling line (eval's), not the kit's
+    assert str(warning.message) == theirs
+
+
+def test_view_as_another_dtype_says_what_to_use():
+    with pytest.raises(RuntimeError, match=r"use x.to\(torch.float64\)"):
+        minigrad.ones(2, 2).view(minigrad.float64)
+    with pytest.raises(RuntimeError, match=r"use x.to\(torch.int32\)"):
+        minigrad.ones(2, 2).view(dtype=minigrad.int32)

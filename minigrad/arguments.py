@@ -1,0 +1,309 @@
+"""PyTorch's argument parser, for the errors a learner sees on a wrong call.
+
+PyTorch checks the arguments of ``torch.sum``, ``x.view`` and friends in C++,
+so a wrong call does not raise Python's own ``TypeError`` but one of the
+parser's: "view(): argument 'size' failed to unpack the object at pos 2 with
+error ...", "reshape(): argument 'shape' (position 1) must be tuple of ints,
+not NoneType", "view() received an invalid combination of arguments - got
+(str), but expected one of: ...". Learners search for these texts, so this
+module makes the same ones (``tests/core/test_argument_errors.py`` compares
+them with PyTorch's). A parameter ``tuple of ints`` (a shape) takes a tuple or
+a list of ints, or, when it is a method's only positional parameter, the ints
+themselves: ``x.view(2, 3)`` is ``x.view((2, 3))``.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+
+import numpy as np
+
+from . import dtypes
+from .ops._common import is_number, is_tensor
+
+__all__ = ["checks_arguments", "described", "int_list", "invalid_combination", "is_int",
+           "shape_argument", "view_argument", "OVERLOADS"]
+
+# The overloads PyTorch's parser lists when a call matches none of them.
+OVERLOADS = {
+    "sum": ("Tensor input, *, torch.dtype dtype = None",
+            "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
+            "Tensor out = None"),
+    "mean": ("Tensor input, *, torch.dtype dtype = None, Tensor out = None",
+             "Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, "
+             "Tensor out = None"),
+    "max": ("Tensor input, *, Tensor out = None",
+            "Tensor input, Tensor other, *, Tensor out = None",
+            "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"),
+    "Tensor.view": ("torch.dtype dtype", "tuple of ints size"),
+}
+
+
+def type_name(value) -> str:
+    """A value's type as the parser names it: ``str``, ``Tensor``, ``torch.dtype``,
+    ``numpy.float64`` (Python's ``tp_name``: the module too, outside the builtins)."""
+    if is_tensor(value):
+        return "Tensor"
+    if isinstance(value, dtypes.dtype):
+        return "torch.dtype"
+    kind = type(value)
+    return kind.__name__ if kind.__module__ == "builtins" else f"{kind.__module__}.{kind.__name__}"
+
+
+def described(value) -> str:
+    """A value as the parser's "got (...)" describes it: ``tuple of (int, float)``."""
+    if isinstance(value, tuple):
+        return "tuple of (" + ", ".join(described(v) for v in value) + ")"
+    if isinstance(value, list):
+        return "list of [" + ", ".join(described(v) for v in value) + "]"
+    return type_name(value) if is_tensor(value) or isinstance(value, dtypes.dtype) \
+        else type(value).__name__
+
+
+def _got(args: tuple, kwargs: dict, marked: bool = False) -> str:
+    """The parser's "(tuple, int, dim=float)": keywords last, in the reverse of the
+    order given; with no positional argument, each keyword ends with ", "; ``marked``:
+    "(!tuple of (float, int)!)", the arguments of an overload that did not fit them."""
+    if marked:  # (the arguments that did not fit, described in full)
+        name, mark = described, "!{}!".format
+    else:
+        name, mark = type_name, "{}".format
+    parts = [mark(name(a)) for a in args]
+    keywords = [mark(f"{k}={name(v)}") for k, v in reversed(kwargs.items())]
+    if args:
+        return "(" + ", ".join(parts + keywords) + ")"
+    return "(" + "".join(f"{k}, " for k in keywords) + ")"
+
+
+def invalid_combination(function: str, args: tuple, kwargs: dict, notes=None) -> TypeError:
+    """PyTorch's TypeError for a call that none of ``function``'s overloads takes;
+    ``notes`` {overload index: reason} say why an overload of the right size failed."""
+    name = function.rpartition(".")[2]
+    lines = [f"{name}() received an invalid combination of arguments - got "
+             f"{_got(args, kwargs)}, but expected one of:"]
+    for index, overload in enumerate(OVERLOADS[function]):
+        lines.append(f" * ({overload})")
+        if notes and index in notes:
+            lines.append(f"      didn't match because {notes[index]}")
+    return TypeError("\n".join(lines) + "\n")
+
+
+def _wrong_types(args: tuple, kwargs: dict) -> str:
+    return f"some of the arguments have invalid types: {_got(args, kwargs, marked=True)}"
+
+
+def is_int(value) -> bool:
+    """An int as the parser takes it as a first element: not a bool."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def _is_index(value) -> bool:
+    """An int for a shape: an int, a NumPy int, or a one-element integer tensor."""
+    if is_tensor(value):
+        return value.numel() == 1 and not value.dtype.is_floating_point
+    return is_int(value)
+
+
+def _unpacked(function: str, name: str, values) -> tuple:
+    """The ints of a shape; a later element may be a bool (as 0 or 1), as in PyTorch."""
+    shape = []
+    for position, value in enumerate(values, start=1):
+        if not (_is_index(value) or isinstance(value, (bool, np.bool_))):
+            raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at "
+                            f"pos {position} with error \"type must be tuple of ints,but got "
+                            f"{type_name(value)}\"")
+        shape.append(int(value.item()) if is_tensor(value) else int(value))
+    return tuple(shape)
+
+
+def _starts_as_ints(value) -> bool:
+    """The parser's check of a ``tuple of ints``: a tuple or list, empty or with an
+    int first (the other elements are checked when unpacked)."""
+    return isinstance(value, (tuple, list)) and (not value or _is_index(value[0]))
+
+
+def int_list(function: str, name: str, value, position: int | None) -> tuple:
+    """A ``tuple of ints`` parameter given alone (by ``position``, or by keyword when
+    None): the shape, or PyTorch's error."""
+    where = "" if position is None else f" (position {position})"
+    if _starts_as_ints(value):
+        return _unpacked(function, name, value)
+    if isinstance(value, (tuple, list)) and position is not None:
+        raise TypeError(f"{function}(): argument '{name}'{where} must be tuple of ints, but "
+                        f"found element of type {type_name(value[0])} at pos 0")
+    raise TypeError(f"{function}(): argument '{name}'{where} must be tuple of ints, "
+                    f"not {type_name(value)}")
+
+
+def _unexpected(function: str, kwargs: dict, known: str) -> None:
+    for key in kwargs:
+        if key != known:
+            raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")
+
+
+def shape_argument(args: tuple, kwargs: dict) -> tuple:
+    """``x.reshape(*shape)``'s shape: ``x.reshape(2, 3)``, ``x.reshape((2, 3))`` or
+    ``x.reshape(shape=(2, 3))`` (PyTorch's one overload, ``tuple of ints shape``)."""
+    if args and "shape" in kwargs:
+        raise TypeError("reshape() got multiple values for argument 'shape'")
+    if not args:
+        if "shape" not in kwargs:
+            raise TypeError('reshape() missing 1 required positional arguments: "shape"')
+        value = kwargs["shape"]
+        if not _starts_as_ints(value):  # (by keyword: never the ints themselves)
+            raise TypeError(f"reshape(): argument 'shape' must be tuple of ints, "
+                            f"not {type_name(value)}")
+    elif len(args) == 1:
+        value = (args[0],) if _is_index(args[0]) else args[0]
+        if not _starts_as_ints(value):
+            int_list("reshape", "shape", value, position=1)  # raises
+    elif _is_index(args[0]):
+        value = args
+    else:
+        raise TypeError(f"reshape() takes 1 positional argument but {len(args)} were given")
+    _unexpected("reshape", kwargs, "shape")
+    return _unpacked("reshape", "shape", value)
+
+
+def view_argument(args: tuple, kwargs: dict):
+    """``x.view(*size)``'s size (a tuple of ints), or ``(dtype,)`` for ``x.view(dtype)``:
+    PyTorch's two overloads, ``(torch.dtype dtype)`` and ``(tuple of ints size)``."""
+    def invalid(notes=None):
+        return invalid_combination("Tensor.view", args, kwargs, notes)
+
+    if kwargs:
+        if args or len(kwargs) > 1:
+            raise invalid()
+        ((key, value),) = kwargs.items()
+        if key == "size" and _starts_as_ints(value):
+            return _unpacked("view", "size", value)
+        if key == "dtype" and isinstance(value, dtypes.dtype):
+            return (value,)
+        wrong = f"some of the keywords were incorrect: {key}"
+        raise invalid({0: _wrong_types(args, kwargs) if key == "dtype" else wrong,
+                       1: _wrong_types(args, kwargs) if key == "size" else wrong})
+    if len(args) == 1:
+        value = args[0]
+        if isinstance(value, dtypes.dtype):
+            return (value,)
+        if _is_index(value):
+            return (int(value.item()) if is_tensor(value) else int(value),)
+        if _starts_as_ints(value):
+            return _unpacked("view", "size", value)
+        raise invalid({0: _wrong_types(args, kwargs), 1: _wrong_types(args, kwargs)})
+    if args and _is_index(args[0]):
+        return _unpacked("view", "size", args)
+    raise invalid()
+
+
+def checks_arguments(check):
+    """Run ``check(name, args, kwargs)`` before the function: PyTorch's argument parser
+    sees how each argument was given (by position or by keyword), and so must its errors.
+    The signature stays the function's own (``inspect.signature`` follows ``__wrapped__``)."""
+    def decorate(function):
+        @functools.wraps(function)
+        def checked(*args, **kwargs):
+            check(function.__name__, args, kwargs)
+            return function(*args, **kwargs)
+        return checked
+    return decorate
+
+
+
+def parsed_by(parse):
+    """A method whose arguments PyTorch's parser reads: ``parse(args, kwargs)`` gives
+    the method's positional arguments (or raises PyTorch's error). The signature stays
+    the method's own (``inspect.signature`` follows ``__wrapped__``)."""
+    def decorate(method):
+        @functools.wraps(method)
+        def parsed(self, *args, **kwargs):
+            return method(self, *parse(args, kwargs))
+        return parsed
+    return decorate
+
+
+def checks_method_arguments(check):
+    """``checks_arguments`` for a method: ``check(name, args, kwargs)`` sees the
+    arguments after ``self``, and may return them as (args, kwargs) in today's form."""
+    def decorate(method):
+        @functools.wraps(method)
+        def checked(self, *args, **kwargs):
+            given = check(method.__name__, args, kwargs)
+            if given is not None:  # the check's reading of an older form of the call
+                args, kwargs = given
+            return method(self, *args, **kwargs)
+        return checked
+    return decorate
+
+
+_BINARY_METHODS = {  # the keywords each takes, and what the parser lists when none fits
+    "add": ("alpha",), "sub": ("alpha",), "mul": (), "div": ("rounding_mode",)}
+OVERLOADS["Tensor.div"] = ("Tensor other", "Tensor other, *, str rounding_mode",
+                           "Number other, *, str rounding_mode")
+
+
+def _deprecated_alpha_first(function: str, args: tuple, kwargs: dict):
+    """``x.add(alpha, other)``: PyTorch still takes the old order (number first), with a
+    warning; returns the call in today's form, or None if it is not that call."""
+    if function not in ("add", "sub") or not args or not is_number(args[0]):
+        return None
+    rest = args[1:] + ((kwargs["other"],) if "other" in kwargs else ())
+    if len(rest) != 1 or len(args) + len(kwargs) != 2 or not (
+            is_tensor(rest[0]) or is_number(rest[0])):
+        return None
+    warnings.warn(f"This overload of {function} is deprecated:\n\t{function}(Number alpha, "
+                  f"Tensor other)\nConsider using one of the following signatures instead:\n"
+                  f"\t{function}(Tensor other, *, Number alpha = 1)", UserWarning, stacklevel=4)
+    return (rest[0],), {"alpha": args[0]}
+
+
+def check_binary_method(function: str, args: tuple, kwargs: dict):
+    """``x.add(other, *, alpha=1)``, ``x.sub``, ``x.mul(other)``, ``x.div(other)``:
+    PyTorch's errors for a missing, extra, unknown or wrongly typed argument (and
+    ``x.add(alpha, other)``, the old order PyTorch still takes, in today's form)."""
+    keywords = _BINARY_METHODS[function]
+    expected = "(Tensor other, *, Number alpha = 1)"
+    older = _deprecated_alpha_first(function, args, kwargs)
+    if older is not None:
+        return older
+    if function in ("add", "sub") and len(args) >= 3 and not kwargs:
+        # PyTorch marks the arguments from the first that fits no overload (a tensor first
+        # fits its oldest one, add(Tensor input, Number alpha, Tensor other))
+        start = 1 if len(args) == 3 and is_tensor(args[0]) else 0
+        marked = [type_name(a) if i < start or len(args) > 3 else f"!{type_name(a)}!"
+                  for i, a in enumerate(args)]
+        raise TypeError(f"{function}() received an invalid combination of arguments - got "
+                        f"({', '.join(marked)}), but expected {expected}")
+    if not args and not kwargs and function != "mul":
+        if function == "div":
+            raise invalid_combination("Tensor.div", args, kwargs)
+        raise TypeError(f"{function}() received an invalid combination of arguments - got (), "
+                        f"but expected {expected}")
+    if function in ("add", "sub") and args and (
+            (len(args) > 1 and kwargs) or (len(kwargs) > 1 and set(kwargs) != {"alpha"})):
+        # (add and sub have a second, deprecated overload, add(Number alpha, Tensor other),
+        # so the parser reports keywords that fit neither this way)
+        raise TypeError(f"{function}() received an invalid combination of arguments - got "
+                        f"unrecognized keyword arguments: {', '.join(reversed(kwargs))}")
+    if len(args) == 2 and function == "div":
+        raise invalid_combination("Tensor.div", args, kwargs)
+    if len(args) > 1:
+        raise TypeError(f"{function}() takes 1 positional argument but {len(args)} were given")
+    if args and "other" in kwargs:
+        raise TypeError(f"{function}() got multiple values for argument 'other'")
+    if not args and "other" not in kwargs:
+        raise TypeError(f'{function}() missing 1 required positional arguments: "other"')
+    other = args[0] if args else kwargs["other"]
+    if not (is_tensor(other) or is_number(other)):
+        where = " (position 1)" if args else ""
+        raise TypeError(f"{function}(): argument 'other'{where} must be Tensor, "
+                        f"not {type_name(other)}")
+    unknown = [key for key in kwargs if key not in ("other", *keywords)]
+    if unknown and function == "div":
+        raise invalid_combination("Tensor.div", args, kwargs)
+    if unknown:
+        raise TypeError(f"{function}() got an unexpected keyword argument '{unknown[0]}'")
+    if "alpha" in kwargs and not is_number(kwargs["alpha"]):
+        raise TypeError(f"{function}(): argument 'alpha' must be Number, "
+                        f"not {type_name(kwargs['alpha'])}")
