@@ -33,7 +33,8 @@ from .dtypes import (  # noqa: F401
     bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, uint8,
 )
 from .functions import (  # noqa: F401
-    abs, add, all, allclose, any, argmax, argmin, bmm, cat, clamp, clip, clone, cos, div, dot,
+    abs, add, all, allclose, any, argmax, argmin, bmm, cat, clamp, clip, clone, cos, cumprod,
+    cumsum, div, dot,
     eq, equal, exp, flatten, flip, ge, gt, isclose, le, log, log_softmax, logsumexp, lt, masked_fill,
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,
     permute, pow, prod, promote_types, relu, reshape, result_type, select, sigmoid, sign, sin,

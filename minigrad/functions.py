@@ -335,6 +335,16 @@ def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return _out("prod", ops.prod(input, dim, keepdim, dtype=dtype), out, input)
 
 
+def cumsum(input, dim, *, dtype=None, out=None):
+    """Cumulative sums along ``dim``: ``y_i = x_1 + ... + x_i``."""
+    return _out("cumsum", ops.cumsum(input, dim, dtype=dtype), out, input)
+
+
+def cumprod(input, dim, *, dtype=None, out=None):
+    """Cumulative products along ``dim``: ``y_i = x_1 * ... * x_i``."""
+    return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
+
+
 @_checks_arguments(_check_max_arguments)
 def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     """The largest element; with ``dim``, (values, indices) along it."""

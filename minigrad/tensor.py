@@ -707,6 +707,12 @@ class Tensor:
     def prod(self, dim=None, keepdim=False, *, dtype=None):
         return ops.prod(self, dim, keepdim, dtype=dtype)
 
+    def cumsum(self, dim, *, dtype=None):
+        return ops.cumsum(self, dim, dtype=dtype)
+
+    def cumprod(self, dim, *, dtype=None):
+        return ops.cumprod(self, dim, dtype=dtype)
+
     def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
         return ops.var(self, dim, unbiased, keepdim, correction=correction)
 

@@ -5,6 +5,7 @@
 | arithmetic    | + - * / ** and negation                                 |
 | pointwise     | exp, log, sqrt, tanh, sigmoid, relu, abs, clamp, where  |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
+| cumulative    | cumsum, cumprod                                         |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
@@ -15,6 +16,7 @@
 
 from ._common import normalize_dim, normalize_dims  # noqa: F401
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, sub  # noqa: F401
+from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
     logical_not, lt, ne,

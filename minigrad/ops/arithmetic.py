@@ -298,11 +298,17 @@ class DivBackward0(Node):
         return np.true_divide(a, b)
 
     def backward(self, grad):
+        # As torch computes it, in its order: the divisor's gradient first, the
+        # quotient before the sign. (With create_graph=True the order is that of the
+        # nodes recorded, and a later backward runs the latest first: it decides in
+        # which order gradients reaching one tensor are added up.)
         other = self._saved_other
-        grad_a = grad / other if self.needs_input_grad[0] else None
-        # (as torch computes it: -grad * ((self / other) / other))
-        grad_b = -grad * ((self._saved_self / other) / other) if self.needs_input_grad[1] \
-            else None
+        grad_a = grad_b = None
+        if self.needs_input_grad[1]:
+            ratio = (self._saved_self / other) / other
+            grad_b = -grad * ratio
+        if self.needs_input_grad[0]:
+            grad_a = grad / other
         return grad_a, grad_b
 
 

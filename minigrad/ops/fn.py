@@ -26,7 +26,8 @@ import numpy as np
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
-           "slice_part", "index", "as_strided_backward", "cat", "flip", "gather", "scatter", "as_constant", "zeros",
+           "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
+           "as_strided_backward", "cat", "flip", "gather", "scatter", "as_constant", "zeros",
            "tanh_backward", "sigmoid_backward", "softmax_backward_data",
            "log_softmax_backward_data", "mse_loss_backward", "nll_loss", "nll_loss_backward",
            "threshold_backward", "select_backward",
@@ -35,6 +36,17 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
 
 def _is_tensor(value) -> bool:
     return isinstance(value, _tensor.Tensor)
+
+
+def is_tensor(value) -> bool:
+    """Whether the formula runs on Tensors (create_graph=True: torch's grad mode
+    is on in backward, and some formulas take another path then)."""
+    return isinstance(value, _tensor.Tensor)
+
+
+def as_array(x):
+    """The values of ``x`` as an array, to decide which formula applies."""
+    return x._data if _is_tensor(x) else x
 
 
 # ---- elementwise ---------------------------------------------------------------
@@ -207,6 +219,25 @@ def index(x, indices):
     return x[tuple(indices)]
 
 
+def contiguous(x):
+    """``x`` laid out row-major (CloneBackward0 when it was not)."""
+    if _is_tensor(x):
+        return shape_ops.contiguous(x)
+    return np.ascontiguousarray(x)
+
+
+def cumsum(x, dim):
+    if _is_tensor(x):
+        return cumulative.cumsum(x, dim)
+    return cumulative.cumsum_of(x, dim)
+
+
+def cumprod(x, dim):
+    if _is_tensor(x):
+        return cumulative.cumprod(x, dim)
+    return np.cumprod(x, axis=dim, dtype=x.dtype)
+
+
 def cat(parts, dim):
     if any(_is_tensor(p) for p in parts):
         return shape_ops.cat(parts, dim)
@@ -351,6 +382,6 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
 # At the bottom: the operation modules import this one.
 from .. import tensor as _tensor  # noqa: E402
 from ..autograd.broadcast import expand_array  # noqa: E402
-from . import arithmetic, indexing, linalg, loss, pointwise, reduction  # noqa: E402
+from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
 from . import strided  # noqa: E402

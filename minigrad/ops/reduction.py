@@ -27,9 +27,10 @@ _builtin_sum, _builtin_max, _builtin_min, _builtin_all = sum, max, min, all
 
 
 def _unsqueeze_reduced(grad, shape, axes, keepdim):
-    """Give ``grad`` size-1 axes where the reduction removed them (one
-    ``unsqueeze`` each, as torch does; a 0-dim gradient broadcasts as it is)."""
-    if keepdim or not axes or (grad.ndim == 0 and len(axes) == len(shape)):
+    """Give ``grad`` size-1 axes where the reduction along ``axes`` removed them (one
+    ``unsqueeze`` each, as torch does, also back from 0 dims when every axis was
+    named; nothing to do for a 0-dim input)."""
+    if keepdim or not axes or not shape:
         return grad
     for axis in axes:
         grad = fn.unsqueeze(grad, axis)
@@ -232,7 +233,7 @@ class ProdBackward0(Node):
                       "product of all x",
                       d={"x_i": "product of the others"},
                       note=("y / x_i when no x is 0 (as torch computes it), else the product of "
-                            "the others taken explicitly."))
+                            "the others, from cumulative products (cumprod) from both ends."))
 
     def forward(self, x):
         result = np.asarray(np.prod(x, dtype=x.dtype))
@@ -241,15 +242,17 @@ class ProdBackward0(Node):
         return result
 
     def backward(self, grad):
+        # (torch's prod_backward)
         x = self._saved_self
         if x.ndim == 0:
             return grad
-        zeros = int((x == 0).sum())
+        zeros = int((fn.as_array(x) == 0).sum())
         if zeros == 0:
             return grad * (self._saved_result / x)
-        if zeros > 1:  # every product of the others has a 0: torch gives zeros (even for NaN)
+        if zeros > 1 and not fn.is_tensor(grad):  # every product of the others has a 0
             return fn.zeros(x.shape, grad)
-        return grad * fn.reshape(_prod_of_others(fn.reshape(x, (-1,)), 0), x.shape)
+        flat = fn.reshape(fn.contiguous(x), (-1,))
+        return fn.reshape(_prod_safe_zeros_backward(grad, flat, 0), x.shape)
 
 
 class ProdBackward1(Node):
@@ -266,33 +269,28 @@ class ProdBackward1(Node):
         x = self._saved_self
         if x.ndim == 0:
             return grad
-        dim, keepdim = (self._saved_dim,), self._saved_keepdim
-        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
-        if not bool((x == 0).any()):  # as torch: divide when no factor is 0
-            return grad * (_unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim) / x)
-        return grad * _prod_of_others(x, self._saved_dim)
+        dim, keepdim = self._saved_dim, self._saved_keepdim
+        grad = _unsqueeze_reduced(grad, x.shape, (dim,), keepdim)
+        result = _unsqueeze_reduced(self._saved_result, x.shape, (dim,), keepdim)
+        if not bool((fn.as_array(x) == 0).any()):  # as torch: divide when no factor is 0
+            return grad * (result / x)
+        return _prod_safe_zeros_backward(grad, x, dim)
 
 
-def _prod_of_others(x, dim):
-    """For each element, the product of the other elements along ``dim``:
-    exclusive cumulative products from the left and from the right, so zeros
-    are handled without dividing."""
-    ones = fn.zeros(tuple(1 if d == dim else s for d, s in enumerate(x.shape)), x) + 1
+def _prod_safe_zeros_backward(grad, x, dim):
+    """G times the product of the other elements along ``dim``, safe with zeros
+    (torch's prod_safe_zeros_backward): exclusive cumulative products from the left
+    and from the right.  [a, b, c] -> [1, a, a*b] * [b*c, c, 1]."""
+    if fn.as_array(x).size == 0:
+        return fn.expand(grad, x.shape)
     n = x.shape[dim]
-    left = fn.cat([ones, fn.narrow(_cumprod(x, dim), dim, 0, n - 1)], dim) if n > 1 else ones
-    right_rev = _cumprod(fn.flip(x, dim), dim)
-    right = fn.cat([ones, fn.narrow(right_rev, dim, 0, n - 1)], dim) if n > 1 else ones
-    return left * fn.flip(right, dim)
-
-
-def _cumprod(x, dim):
-    """Cumulative product built from differentiable pieces (a product per prefix)."""
-    pieces, running = [], None
-    for i in range(x.shape[dim]):
-        item = fn.narrow(x, dim, i, 1)
-        running = item if running is None else running * item
-        pieces.append(running)
-    return fn.cat(pieces, dim)
+    if n == 1:
+        return grad
+    ones = fn.zeros(tuple(1 if d == dim else s for d, s in enumerate(x.shape)), grad) + 1
+    left = fn.cumprod(fn.cat([ones, fn.narrow(x, dim, 0, n - 1)], dim), dim)
+    right = fn.flip(fn.cumprod(fn.cat([ones, fn.flip(fn.narrow(x, dim, 1, n - 1), (dim,))], dim),
+                               dim), (dim,))
+    return grad * (left * right)
 
 
 def _var_backward(grad, x, dim, correction, keepdim):
@@ -306,7 +304,8 @@ def _var_backward(grad, x, dim, correction, keepdim):
             return grad * fn.where(x == fn.mean(x), float("nan"), float("inf"))
         return (2.0 / dof) * grad * (x - fn.mean(x))
     dof = int(np.prod([x.shape[d] for d in dim], dtype=np.int64)) - correction
-    grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+    if x.ndim > 1:  # (torch's rule here: a 1-dim x's 0-dim gradient broadcasts as it is)
+        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
     factor = 2.0 / dof if dof else float("inf")
     return factor * grad * (x - fn.mean(x, dim, keepdim=True))
 
@@ -370,7 +369,9 @@ class LinalgVectorNormBackward0(Node):
                             "largest |x_i|; p = 0 counts the nonzeros: 0. Taken as 0 where y == "
                             "0, as in torch."))
 
-    def forward(self, x, ord, dim, keepdim):
+    def forward(self, x, ord, dim, keepdim, every_dim=False):
+        # (every_dim: no dim was given; torch then shows _saved_dim None, and the
+        # gradient broadcasts without unsqueezing)
         magnitude = np.abs(x)
         if ord == float("inf"):
             result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
@@ -382,15 +383,18 @@ class LinalgVectorNormBackward0(Node):
             result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
         result = np.asarray(result, dtype=x.dtype)
         self.save_inputs(self=0)
-        self.save(ord=ord, dim=dim, keepdim=keepdim)
+        self.save(ord=ord, dim=None if every_dim else dim, keepdim=keepdim, _axes=dim)
         self.save_result()
         return result
 
     def backward(self, grad):
-        x, p, dim, keepdim = self._saved_self, self._saved_ord, self._saved_dim, \
+        x, p, dim, keepdim = self._saved_self, self._saved_ord, self._saved__axes, \
             self._saved_keepdim
-        norm = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
-        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+        if self._saved_dim is not None:
+            norm = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
+            grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+        else:
+            norm = self._saved_result
         if p == 0:
             # Counting nonzeros is piecewise constant: no gradient at all, as in PyTorch.
             return None
@@ -661,7 +665,7 @@ def norm(x, p="fro", dim=None, keepdim=False):
             f"Got {dtypes.SCALAR_NAMES[x.dtype]}"
         )
     return LinalgVectorNormBackward0.apply(x, ord=ord, dim=normalize_dims(dim, x.ndim),
-                                           keepdim=keepdim)
+                                           keepdim=keepdim, every_dim=dim is None)
 
 
 def logsumexp(x, dim, keepdim=False):

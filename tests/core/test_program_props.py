@@ -8,17 +8,9 @@ minigrad and on PyTorch 2.13 (see programs.py), and everything it shows must agr
 values (with signed zeros and NaNs), grads, printed text, grad_fn names along
 next_functions, and the exception type and message if it fails.
 
-One comparison is left out, on purpose and only for tensors that come out of a
-``create_graph=True`` backward in a program that used ``prod``: the NAMES of the nodes
-prod's backward formula records (torch computes the gradient of a product with zeros
-through cumprod, CumprodBackward0; minigrad with a plain product). Their values, grads
-and requires_grad are still compared; every other second-order graph is compared by
-name too.
 """
 
 from __future__ import annotations
-
-import re
 
 import numpy as np
 from hypothesis import given, settings
@@ -151,20 +143,13 @@ def leaves(draw):
 
 
 class Interpreter:
-    """Runs a drawn program on one library, showing each new tensor.
-
-    Tensors that come out of a create_graph backward, and everything computed from
-    them, are "second order": after a prod, their node names are not compared (see the
-    module docstring).
-    """
+    """Runs a drawn program on one library, showing each new tensor."""
 
     def __init__(self, lib, rec) -> None:
         self.lib, self.rec = lib, rec
-        self.pool: list = []  # [(tensor, second_order)]
+        self.pool: list = []  # every tensor made so far
         self.leaves: list = []
-        self.second_order_grads: set = set()  # leaf positions whose .grad is second order
         self.grads: list = []  # gradients put in the pool
-        self.prod_used = False
 
     def pick(self, k):
         return self.pool[k % len(self.pool)]
@@ -173,131 +158,99 @@ class Interpreter:
         """Position k among the pooled tensors that require grad (and are not leaves,
         unless ``leaves_too``): where in-place ops, hooks and backward make sense.
         None when there is none (the step is then skipped)."""
-        found = [(t, second) for t, second in self.pool if t.requires_grad
-                 and (leaves_too or t.grad_fn is not None)]
-        return found[k % len(found)] if found else (None, False)
+        found = [t for t in self.pool if t.requires_grad and (leaves_too or t.grad_fn is not None)]
+        return found[k % len(found)] if found else None
 
     def partner(self, k, shape):
         """The first pooled tensor from position k on whose shape broadcasts with ``shape``."""
         for offset in range(len(self.pool)):
-            tensor, second = self.pool[(k + offset) % len(self.pool)]
+            tensor = self.pool[(k + offset) % len(self.pool)]
             try:
                 np.broadcast_shapes(tuple(shape), tuple(tensor.shape))
             except ValueError:
                 continue
-            return tensor, second
-        return self.lib.tensor(0.5, dtype=self.lib.float64), False
+            return tensor
+        return self.lib.tensor(0.5, dtype=self.lib.float64)
 
-    def add(self, label, tensor, second) -> None:
-        self.pool.append((tensor, second))
-        self.show(label, tensor, second)
-
-    def show(self, label, tensor, second, zero_sign=True) -> None:
-        unnamed = second and self.prod_used
-        self.rec.show(label, tensor, graph=not unnamed, zero_sign=zero_sign)
-        if unnamed and tensor is not None:
-            self.rec.entries[-1] = (label, self._without_node_names(self.rec.entries[-1][1]))
-
-    def _without_node_names(self, entry):
-        """A second-order tensor as shown, without the names of its nodes (whether it
-        has a node at all is still compared)."""
-        if isinstance(entry, tuple):
-            return tuple(self._without_node_names(e) for e in entry)
-        if isinstance(entry, dict):
-            text = _NODE_NAME.sub(", grad_fn=<...>", entry["repr"])
-            return {**entry, "repr": text, "graph": None}
-        return entry
+    def add(self, label, tensor) -> None:
+        self.pool.append(tensor)
+        self.rec.show(label, tensor)
 
     def show_grads(self, label) -> None:
         for k, leaf in enumerate(self.leaves):
-            self.show(f"{label}: leaf {k} grad", leaf.grad, k in self.second_order_grads)
+            self.rec.show(f"{label}: leaf {k} grad", leaf.grad)
 
     def run(self, arrays, program) -> None:
         for array in arrays:
             leaf = self.rec.leaf(array, dtype=np.float64)
             self.leaves.append(leaf)
-            self.pool.append((leaf, False))
+            self.pool.append(leaf)
         for leaf in list(self.leaves):
-            self.add("leaf * 1", leaf * 1, False)
+            self.add("leaf * 1", leaf * 1)
         for step in program:
             getattr(self, "step_" + step[0].replace(" ", "_"))(*step[1:])
 
     def step_unary(self, name, k):
-        tensor, second = self.pick(k)
-        result = UNARY[name](self.lib, tensor)
-        self.prod_used |= name == "prod"
+        result = UNARY[name](self.lib, self.pick(k))
         if name in ("max", "min"):
             # Which of -0. and 0. a full max() returns on a tie depends on the order
             # torch's vectorised loop visits them: not compared (its value is).
-            self.pool.append((result, second))
-            self.show(name, result, second, zero_sign=False)
+            self.pool.append(result)
+            self.rec.show(name, result, zero_sign=False)
             return
-        self.add(name, result, second)
+        self.add(name, result)
 
     def step_binary(self, name, k, j):
-        a, second_a = self.pick(k)
-        b, second_b = self.partner(j, a.shape)
-        self.add(name, BINARY[name](self.lib, a, b), second_a or second_b)
+        a = self.pick(k)
+        self.add(name, BINARY[name](self.lib, a, self.partner(j, a.shape)))
 
     def step_clone_and_write(self, name, k, j):
-        tensor, second = self.pick(k)
-        target = tensor.clone()
-        other, second_other = self.pick(j)
-        INPLACE[name](self.lib, target, other)
-        self.add(f"clone, then {name}", target, second or second_other)
+        target = self.pick(k).clone()
+        INPLACE[name](self.lib, target, self.pick(j))
+        self.add(f"clone, then {name}", target)
 
     def step_in_place(self, name, k, j):
         # (a leaf now and then: torch refuses that, and so must minigrad; and now
         # and then any tensor: a gradient, which may be an expanded tensor)
-        tensor, second = self.pick(k) if k % 8 == 1 else \
-            self.pick_in_graph(k, leaves_too=k % 8 == 0)
+        tensor = self.pick(k) if k % 8 == 1 else self.pick_in_graph(k, leaves_too=k % 8 == 0)
         if tensor is None:
             return
-        other, second_other = self.pick(j)
-        INPLACE[name](self.lib, tensor, other)
-        self.show(f"in place {name}", tensor, second or second_other)
-        if second_other:
-            self.pool = [(t, s or t is tensor) for t, s in self.pool]
+        INPLACE[name](self.lib, tensor, self.pick(j))
+        self.rec.show(f"in place {name}", tensor)
 
     def view_of(self, view_name, k):
         """A view of a pooled tensor that is in the graph (or None), put in the pool."""
-        tensor, second = self.pick_in_graph(k)
+        tensor = self.pick_in_graph(k)
         if tensor is None or tensor.ndim == 0 and view_name not in ("unsqueeze(0)", "[None, ...]",
                                                                      "view(-1)", "t",
                                                                      "transpose(0, -1)"):
-            return None, None, False
+            return None, None
         view = VIEWS[view_name](self.lib, tensor)
-        self.add(view_name, view, second)
-        return tensor, view, second
+        self.add(view_name, view)
+        return tensor, view
 
     def step_write_through_a_view(self, view_name, name, k, j):
         """An in-place op on a view of a non-leaf: torch records CopySlices on the
         base, and the view's node becomes AsStridedBackward0."""
-        base, view, second = self.view_of(view_name, k)
+        base, view = self.view_of(view_name, k)
         if view is None:
             return
-        other, second_other = self.pick(j)
-        INPLACE[name](self.lib, view, other)
-        self.show(f"{name} through {view_name}: view", view, second or second_other)
-        self.show(f"{name} through {view_name}: base", base, second or second_other)
-        if second_other:
-            self.pool = [(t, s or t is view or t is base) for t, s in self.pool]
+        INPLACE[name](self.lib, view, self.pick(j))
+        self.rec.show(f"{name} through {view_name}: view", view)
+        self.rec.show(f"{name} through {view_name}: base", base)
 
     def step_write_around_a_view(self, view_name, name, k, j):
         """An in-place op on a non-leaf that has a view: the view's node is rebuilt
         (AsStridedBackward0) from the base's new one."""
-        base, view, second = self.view_of(view_name, k)
+        base, view = self.view_of(view_name, k)
         if view is None:
             return
-        other, second_other = self.pick(j)
-        INPLACE[name](self.lib, base, other)
-        self.show(f"{name} around {view_name}: base", base, second or second_other)
-        self.show(f"{name} around {view_name}: view", view, second or second_other)
-        if second_other:
-            self.pool = [(t, s or t is view or t is base) for t, s in self.pool]
+        INPLACE[name](self.lib, base, self.pick(j))
+        self.rec.show(f"{name} around {view_name}: base", base)
+        self.rec.show(f"{name} around {view_name}: view", view)
 
     def step_hook(self, kind, k):
-        tensor, _ = self.pick_in_graph(k, leaves_too=True)
+        tensor = self.pick_in_graph(k, leaves_too=True)
         if tensor is None:
             return
         hook = {"double": lambda g: g * 2, "negate": lambda g: -g,
@@ -308,7 +261,7 @@ class Interpreter:
         tensor.register_hook(hook)
 
     def step_retain_grad(self, k):
-        tensor, _ = self.pick_in_graph(k)
+        tensor = self.pick_in_graph(k)
         if tensor is not None:
             tensor.retain_grad()
 
@@ -316,41 +269,35 @@ class Interpreter:
         return self.lib.full(tuple(tensor.shape), value, dtype=tensor.dtype)
 
     def step_backward(self, k, seed, retain_graph, create_graph):
-        tensor, second = self.pick_in_graph(k, leaves_too=True)
+        tensor = self.pick_in_graph(k, leaves_too=True)
         if tensor is None:
             return
         tensor.backward(self.seed(tensor, seed), retain_graph=retain_graph,
                         create_graph=create_graph)
-        if create_graph or second:
-            self.second_order_grads.update(range(len(self.leaves)))
         self.show_grads("backward")
 
     def step_grad(self, k, seed, create_graph):
-        tensor, second = self.pick_in_graph(k, leaves_too=True)
+        tensor = self.pick_in_graph(k, leaves_too=True)
         if tensor is None:
             return
         grads = self.lib.autograd.grad(tensor, self.leaves, self.seed(tensor, seed),
                                        create_graph=create_graph, allow_unused=True,
                                        retain_graph=True)
         for n, grad in enumerate(grads):
-            self.show(f"grad {n}", grad, True)
+            self.rec.show(f"grad {n}", grad)
             if grad is not None:
-                self.pool.append((grad, True))
+                self.pool.append(grad)
                 self.grads.append(grad)
 
     def step_take_grad(self, k):
         leaf = self.leaves[k % len(self.leaves)]
         if leaf.grad is not None:
-            self.add("a leaf's grad", leaf.grad, True)
+            self.add("a leaf's grad", leaf.grad)
             self.grads.append(leaf.grad)
 
     def step_zero_grads(self):
         for leaf in self.leaves:
             leaf.grad = None
-        self.second_order_grads.clear()
-
-
-_NODE_NAME = re.compile(r",?\s*grad_fn=<[^>]*>")
 
 
 # 300 programs, the same ones on every run (derandomize): a finding must not depend on
