@@ -788,6 +788,19 @@ class Tensor:
     def squeeze(self, dim=None):
         return ops.squeeze(self, dim)
 
+    # (the same views made in place: this tensor takes their shape and strides)
+    def t_(self):
+        return ops.t_(self)
+
+    def transpose_(self, dim0, dim1):
+        return ops.transpose_(self, dim0, dim1)
+
+    def unsqueeze_(self, dim):
+        return ops.unsqueeze_(self, dim)
+
+    def squeeze_(self, dim=None):
+        return ops.squeeze_(self, dim)
+
     def expand(self, *size):
         return ops.expand(self, *size)
 

@@ -35,6 +35,6 @@ from .reduction import (  # noqa: F401
 )
 from .strided import as_strided, regenerate_grad_fn, storage_offset, stride  # noqa: F401
 from .shape import (  # noqa: F401
-    cat, clone, contiguous, expand, flatten, flip, narrow, permute, reshape, squeeze, stack,
-    t, to_dtype, transpose, unsqueeze, view,
+    cat, clone, contiguous, expand, flatten, flip, narrow, permute, reshape, squeeze, squeeze_,
+    stack, t, t_, to_dtype, transpose, transpose_, unsqueeze, unsqueeze_, view,
 )

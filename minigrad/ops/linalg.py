@@ -327,11 +327,9 @@ def _should_fold(a, b) -> bool:
 
 
 def _squeeze_inplace(x, dim):
-    from .shape import SqueezeBackward4
+    from .shape import squeeze_
 
-    result = SqueezeBackward4.apply(x, dim=dim)
-    result._version_counter.value += 1  # squeeze_ changed the mm result in place
-    return result
+    return squeeze_(x, dim)
 
 
 def _unsafe_view(x, shape):

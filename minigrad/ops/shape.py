@@ -229,18 +229,94 @@ class SqueezeBackward2(SqueezeBackward1):
         return np.squeeze(x, drop) if drop else x.view()
 
 
-class SqueezeBackward4(Node):
+# ---- the same views made in place: x.t_(), x.transpose_(0, 1), x.unsqueeze_(0), ...
+# x itself takes the view's shape and strides (its memory is the same), and its node
+# becomes the view's, under another name (torch's overload numbers for the in-place ops).
+
+class TBackward1(TBackward0):
+    formula = Formula("y", "x.t_(): x transposed in place", grad={"x": "G transposed back"})
+
+
+class TransposeBackward1(TransposeBackward0):
     formula = Formula("y",
-                      "x.squeeze_(dim)",
+                      "x.transpose_(dim0, dim1): dims swapped in place",
+                      grad={"x": "G with them swapped back"})
+
+
+class UnsqueezeBackward1(UnsqueezeBackward0):
+    formula = Formula("y",
+                      "x.unsqueeze_(dim): a size-1 dim inserted in place",
+                      grad={"x": "G with that dim removed"})
+
+
+class SqueezeBackward3(SqueezeBackward0):
+    formula = Formula("y", "x.squeeze_(): its size-1 dims removed in place",
+                      grad={"x": "G reshaped back"})
+
+
+class SqueezeBackward4(SqueezeBackward1):
+    formula = Formula("y",
+                      "x.squeeze_(dim): dim removed in place (if it has size 1)",
                       grad={"x": "G with the dim put back"},
-                      note="dim removed in place (matmul does this to 1-D @ 2-D).")
+                      note="matmul does this to the result of 1-D @ 2-D.")
 
-    def forward(self, x, dim):
-        self.save(dim=dim)
-        return np.squeeze(x, dim) if x.shape[dim] == 1 else x
 
-    def backward(self, grad):
-        return fn.unsqueeze(grad, self._saved_dim)
+class SqueezeBackward5(SqueezeBackward2):
+    formula = Formula("y",
+                      "x.squeeze_(dims): the size-1 dims among dims removed in place",
+                      grad={"x": "G reshaped back"})
+
+
+def _change_layout(x, node_cls, **params):
+    """An in-place view op (t_, transpose_, unsqueeze_, squeeze_), as torch does it
+    (refused on a leaf that requires grad, and on a view of one: _check_inplace): x takes the
+    view's shape and strides, its version moves on (a backward that saved x fails),
+    and when recorded its node is the view's, whose input is what x was. Hooks and
+    retain_grad stay with the old node. A view stays a view of its base."""
+    view = node_cls.apply(x, **params)
+    x._data = view._data
+    x._version_counter.value += 1
+    if view._grad_fn is not None:
+        x._grad_fn, x._output_nr, x._requires_grad = view._grad_fn, 0, True
+    if x._view_version is not None:  # (its node describes the view as it is now)
+        x._view_version = x._version_counter.value
+    return x
+
+
+def _check_inplace(x) -> None:
+    """(first, as in torch: before the op looks at its arguments)"""
+    from .inplace import check_inplace
+
+    check_inplace(x)
+
+
+def t_(x):
+    _check_inplace(x)
+    if x.ndim > 2:
+        raise RuntimeError(f"t_() expects a tensor with <= 2 dimensions, but self is {x.ndim}D")
+    return _change_layout(x, TBackward1)
+
+
+def transpose_(x, dim0, dim1):
+    _check_inplace(x)
+    dim0, dim1 = normalize_dim(dim0, x.ndim), normalize_dim(dim1, x.ndim)
+    return _change_layout(x, TransposeBackward1, dim0=dim0, dim1=dim1)
+
+
+def unsqueeze_(x, dim):
+    _check_inplace(x)
+    return _change_layout(x, UnsqueezeBackward1, dim=normalize_dim(dim, x.ndim + 1))
+
+
+def squeeze_(x, dim=None):
+    _check_inplace(x)
+    if dim is None:
+        return _change_layout(x, SqueezeBackward3)
+    if isinstance(dim, (tuple, list)):
+        dims = tuple(normalize_dim(d, x.ndim) for d in dim)
+        _check_unique(dims)
+        return _change_layout(x, SqueezeBackward5, dim=dims)
+    return _change_layout(x, SqueezeBackward4, dim=normalize_dim(dim, x.ndim))
 
 
 def _unsqueeze_to(grad, sizes, dims):
