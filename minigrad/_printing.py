@@ -237,8 +237,12 @@ def tensor_repr(tensor) -> str:
         if dtype not in (dtypes.get_default_dtype(), dtypes.int64, dtypes.bool):
             suffixes.append(f"dtype={dtype!r}")
         body = format_data(data, indent)
-    if tensor.grad_fn is not None:
-        suffixes.append(f"grad_fn=<{type(tensor.grad_fn).__name__}>")
+    try:
+        node_name = type(tensor.grad_fn).__name__ if tensor.grad_fn is not None else None
+    except RuntimeError:  # (a view made under no_grad and changed since: as torch prints it)
+        node_name = "Invalid"
+    if node_name is not None:
+        suffixes.append(f"grad_fn=<{node_name}>")
     elif tensor.requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

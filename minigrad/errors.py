@@ -21,6 +21,36 @@ LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place 
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
+
+
+def view_changed_in_place(made: str, producer: str | None, output_nr: int,
+                          indirect: bool) -> str:
+    """A view that may not be changed in place was (torch's handle_view_on_rebase):
+    ``made`` is "no_grad" (made under no_grad, or from such a view: torch cannot tell
+    whether the change should be recorded) or "custom Function" (an output of one: its
+    backward would be overridden); ``producer``: the view's own op, if it has a node
+    (``Slice``); ``indirect``: its base or another view of it was changed, not itself."""
+    changed = "its base or another view of its base has been" if indirect else "is being"
+    if made == "no_grad" or producer is None:
+        prefix = ("A view was created in" if producer is None else
+                  f"Output {output_nr} of {producer} is a view of a view which was created in")
+        message = f"{prefix} no_grad mode and {changed} modified inplace with grad mode enabled."
+    else:
+        message = f"Output {output_nr} of {producer} is a view and {changed} modified inplace."
+    if made == "custom Function":
+        return message + (
+            " This view was created inside a custom Function (or because an input was "
+            "returned as-is) and the autograd logic to handle view+inplace would override "
+            "the custom backward associated with the custom Function, leading to incorrect "
+            "gradients. This behavior is forbidden. You can fix this by cloning the output "
+            "of the custom Function.")
+    return message + (
+        " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
+        "clarify your code by moving both the view and the inplace either both inside the "
+        "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+        "want the inplace to be tracked).")
+
+
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
 ONLY_FLOAT_REQUIRES_GRAD_FACTORY = (
     "Only Tensors of floating point and complex dtype can require gradients"

@@ -49,9 +49,10 @@ class Tensor:
     legacy constructor ``Tensor([1, 2])`` makes a float32 tensor.
     """
 
+    # (_view_made: set on views only, where Node.apply makes them)
     __slots__ = ("_data", "dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad",
                  "_version_cell", "_base", "_view_version", "_accumulator", "_leaf_hooks",
-                 "__weakref__")
+                 "_view_made", "__weakref__")
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
     def __init__(self, data=(), *, requires_grad: bool = False):

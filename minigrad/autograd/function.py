@@ -132,14 +132,31 @@ class Function(metaclass=_FunctionMeta):
                     or not out.dtype.is_floating_point:
                 wrapped.append(out)
                 continue
-            wrapped.append(Tensor._make(out._data, grad_fn=ctx, output_nr=nr,
-                                        version=out._version_counter))
+            wrapped.append(_output(out, ctx, nr, args))
         if ctx._saved_for_backward is not None:
             by_id = {id(out): new for out, new in zip(outputs, wrapped)}
             ctx._saved_for_backward = tuple(
                 _save(t, by_id) for t in ctx._saved_for_backward
             )
         return wrapped[0] if single else tuple(wrapped)
+
+
+def _output(out, ctx, nr, args):
+    """The Function's output ``out`` recorded as output ``nr`` of its node. An output
+    that is a view (made in forward), or an input returned as it is, stays a view of
+    that memory, as in torch, and may not be changed in place: that would override
+    the custom backward (torch's IN_CUSTOM_FUNCTION views)."""
+    from ..tensor import Tensor
+
+    returned_as_is = any(out is a for a in args)
+    if out._view_version is None and not returned_as_is:
+        return Tensor._make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter)
+    base = out._base if out._base is not None else out
+    view = Tensor._make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter,
+                        base=base)
+    view._view_version = view._version_counter.value
+    view._view_made = "custom Function"
+    return view
 
 
 def _save(value, outputs_by_id):

@@ -83,7 +83,7 @@ class SavedTensor:
             output_nr = self.output_nr if tensor is None else tensor._output_nr
             raise errors.modified_by_inplace(
                 LEGACY_NAMES[Tensor._dtype_of(data)], data.shape,
-                _forward_name(producer) if producer is not None else None,
+                forward_name(producer) if producer is not None else None,
                 output_nr, self.version.value, self.saved_version,
             )
         if self.tensor is not None:
@@ -97,7 +97,7 @@ class SavedTensor:
 _FREED = object()  # marks a saved tensor released after backward
 
 
-def _forward_name(node: "Node") -> str:
+def forward_name(node: "Node") -> str:
     """The forward op, as 2.13's errors name it: ``ExpBackward0`` -> ``Exp``,
     ``MaxBackward1`` -> ``Max1``, ``FillBackward2`` -> ``Fill2``;
     ``torch::autograd::CopySlices`` as it is."""
@@ -180,6 +180,11 @@ class Node:
             output = _tensor.Tensor._make(result, grad_fn=node if record else None,
                                           version=version, base=base)
             output._view_version = version.value
+            # How it was made, as torch's creation_meta: a view made under no_grad (or
+            # from a view made so, or by a custom Function) may not be changed in place
+            # with grad mode on (see ops.inplace.check_inplace).
+            output._view_made = "no_grad" if not grad_mode._enabled else (
+                inputs[0]._view_made if inputs[0]._view_version is not None else "grad mode")
             if not record:
                 return output
         elif not record:
@@ -202,6 +207,8 @@ class Node:
                 data = x._data
                 meta.append((data.shape, data.dtype))
             else:
+                if getattr(x, "_view_version", None) is not None:
+                    x.grad_fn  # noqa: B018 (as torch: a changed view's node is rebuilt, or refused)
                 edges.append(_NO_EDGE)
                 needs.append(False)
                 meta.append(None)

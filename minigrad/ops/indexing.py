@@ -522,7 +522,7 @@ def setitem(x, index, value):
     if index is False:
         return  # torch writes nothing (and checks nothing)
     # torch refuses a forbidden write before it looks at the index arrays' values
-    _check_write(x, _parse_for_setitem(x, index, checked=False)[2], check_inplace)
+    _check_write(x, _parse_for_setitem(x, index, checked=False), check_inplace, value)
     basic, advanced, is_view = _parse_for_setitem(x, index)
     if is_tensor(value):
         if advanced is not None and value.dtype is not x.dtype:
@@ -581,14 +581,20 @@ def _without_leading_ones(shape) -> tuple:
     return shape
 
 
-def _check_write(x, is_view, check_inplace) -> None:
+def _check_write(x, parsed, check_inplace, value) -> None:
     """Writing into a view of a leaf that requires grad is refused with the view
-    message (torch writes ``x[0] = v`` through the view ``x[0]``)."""
+    message (torch writes ``x[0] = v`` through the view ``x[0]``), and so is writing
+    through a view of a view made under no_grad or by a custom Function (that inner
+    view is made here)."""
+    basic, _, is_view = parsed
+    if is_view and grad_mode.is_grad_enabled() and x._view_version is not None \
+            and x._view_made != "grad mode":
+        check_inplace(getitem(x, basic), value)
     if is_view and grad_mode.is_grad_enabled() and x.requires_grad and (
             x.grad_fn is None or (x._base is not None and x._base.grad_fn is None
                                   and x._base.requires_grad)):
         raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
-    check_inplace(x)
+    check_inplace(x, value)
 
 
 # (at the end: shape.py imports this module lazily)

@@ -27,7 +27,7 @@ from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.broadcast import has_internal_overlap
 from ..autograd.formula import Formula
-from ..autograd.node import Node, SavedTensor, _sequence
+from ..autograd.node import Node, SavedTensor, _sequence, forward_name
 from . import fn
 from .strided import as_strided, check_no_partial_overlap, geometry, move_retain_grad, regenerate_grad_fn
 from ._common import is_tensor
@@ -116,9 +116,20 @@ def copy(x, src):
     return CopyBackwards.apply(x, src)
 
 
-def check_inplace(x) -> None:
-    """Refuse in-place changes that would corrupt gradients (PyTorch's rules)."""
-    if not grad_mode.is_grad_enabled() or not x.requires_grad:
+def check_inplace(x, *others) -> None:
+    """Refuse in-place changes that would corrupt gradients (PyTorch's rules), in
+    torch's order: a view made under no_grad (or from one) or by a custom Function,
+    when the change would be recorded (``others``: the op's other operands); a leaf
+    that requires grad; a view of one."""
+    if not grad_mode.is_grad_enabled():
+        return
+    if x._view_version is not None and x._view_made != "grad mode" and (
+            x.requires_grad or any(getattr(value, "requires_grad", False) for value in others)):
+        node = x._grad_fn
+        raise RuntimeError(errors.view_changed_in_place(
+            x._view_made, forward_name(node) if node is not None else None, x._output_nr,
+            indirect=False))
+    if not x.requires_grad:
         return
     if x.grad_fn is None:
         raise RuntimeError(errors.LEAF_INPLACE)
@@ -253,7 +264,7 @@ def clone(x):
 
 def inplace(x, op, *args):
     """Apply ``op(x, *args)`` and store the result in ``x`` itself."""
-    check_inplace(x)
+    check_inplace(x, *args)
     if op is not fill:
         for value in args:
             if is_tensor(value):

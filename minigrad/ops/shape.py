@@ -278,8 +278,8 @@ def _change_layout(x, node_cls, **params):
     x._version_counter.value += 1
     if view._grad_fn is not None:
         x._grad_fn, x._output_nr, x._requires_grad = view._grad_fn, 0, True
-    if x._view_version is not None:  # (its node describes the view as it is now)
-        x._view_version = x._version_counter.value
+        if x._view_version is not None:  # (its node describes the view as it is now)
+            x._view_version = x._version_counter.value
     return x
 
 

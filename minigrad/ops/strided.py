@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import errors
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, forward_name
 from . import fn
 
 __all__ = ["check_no_partial_overlap", "geometry", "stride", "storage_offset", "as_strided", "regenerate_grad_fn",
@@ -336,10 +336,15 @@ def regenerate_grad_fn(view) -> None:
     docstring): as PyTorch, an ``AsStridedBackward0`` from the base's current node,
     made once per change; the view's ``retain_grad`` moves to it."""
     base = view._base
-    view._view_version = view._version_cell.value
     old = view._grad_fn
     if old is None and not base._requires_grad:
+        view._view_version = view._version_cell.value
         return
+    if view._view_made != "grad mode":  # (torch refuses, at every reading)
+        raise RuntimeError(errors.view_changed_in_place(
+            view._view_made, forward_name(old) if old is not None else None, view._output_nr,
+            indirect=True))
+    view._view_version = view._version_cell.value
     node = as_strided_node(base, view._data)
     move_retain_grad(view, old, view._output_nr, node)
     view._grad_fn = node
