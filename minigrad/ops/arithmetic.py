@@ -232,8 +232,9 @@ class MulBackward0(Node):
         return np.multiply(a, b)
 
     def backward(self, grad):
-        grad_a = grad * self._saved_other if self.needs_input_grad[0] else None
+        # (other's gradient first, in torch's order: see DivBackward0)
         grad_b = grad * self._saved_self if self.needs_input_grad[1] else None
+        grad_a = grad * self._saved_other if self.needs_input_grad[0] else None
         return grad_a, grad_b
 
 
@@ -298,10 +299,12 @@ class DivBackward0(Node):
         return np.true_divide(a, b)
 
     def backward(self, grad):
-        # As torch computes it, in its order: the divisor's gradient first, the
-        # quotient before the sign. (With create_graph=True the order is that of the
+        # As torch computes it, in its order: the divisor's gradient first (torch's
+        # generated backward takes the inputs by name, alphabetically: other before
+        # self), the quotient before the sign (C++ evaluates the right operand of
+        # ``-grad * (...)`` first). With create_graph=True the order is that of the
         # nodes recorded, and a later backward runs the latest first: it decides in
-        # which order gradients reaching one tensor are added up.)
+        # which order gradients reaching one tensor are added up.
         other = self._saved_other
         grad_a = grad_b = None
         if self.needs_input_grad[1]:

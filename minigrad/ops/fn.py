@@ -190,6 +190,8 @@ def matmul(a, b):
         if a.ndim == 3:
             return linalg.bmm(a, b)
         return linalg.mm(a, b)
+    if a.ndim == 2 and b.ndim == 2:
+        return linalg.matrix_product(a, b)
     return np.matmul(a, b)
 
 

@@ -29,16 +29,17 @@ class MmBackward0(Node):
         self.save_inputs(self=0, for_grad_of=1)
         self.save(self_sym_sizes=a.shape, self_sym_strides=_strides(a),
                   mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b))
-        return np.matmul(a, b)
+        return matrix_product(a, b)
 
     def backward(self, grad):
+        # (in torch's order, its inputs by name: mat2's gradient first)
         grad_a = grad_b = None
-        if self.needs_input_grad[0]:
-            grad_a = _mat1_grad(grad, self._saved_mat2, self._saved_self_sym_sizes,
-                                self._saved_self_sym_strides)
         if self.needs_input_grad[1]:
             grad_b = _mat2_grad(grad, self._saved_self, self._saved_mat2_sym_sizes,
                                 self._saved_mat2_sym_strides)
+        if self.needs_input_grad[0]:
+            grad_a = _mat1_grad(grad, self._saved_mat2, self._saved_self_sym_sizes,
+                                self._saved_self_sym_strides)
         return grad_a, grad_b
 
 
@@ -64,6 +65,15 @@ def _mat2_grad(grad, mat1, sizes, strides, alpha=1):
     return product if alpha == 1 else fn.times_number(product, alpha)
 
 
+def matrix_product(a, b):
+    """a @ b for two matrices (arrays), as torch's CPU kernel rounds it: with an inner
+    size of 1 (and more than one row and column) each element is a single product, so
+    -2 * 0 stays -0. (NumPy's kernel adds it to 0: +0.)."""
+    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
+        return np.multiply(a, b)
+    return np.matmul(a, b)
+
+
 def _strides(array) -> tuple:
     """An array's strides in elements, as torch counts them."""
     return tuple(step // array.itemsize for step in array.strides)
@@ -86,22 +96,25 @@ class AddmmBackward0(Node):
         self.save_inputs(mat1=1, for_grad_of=2)
         self.save(beta=beta, alpha=alpha, mat1_sym_sizes=a.shape, mat1_sym_strides=_strides(a),
                   mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b))
-        product = np.matmul(a, b)
+        product = matrix_product(a, b)
         if alpha != 1:
             product = alpha * product
+        if beta == 0:  # (torch ignores self then, even its NaNs)
+            return product
         return product + (bias if beta == 1 else beta * bias)
 
     def backward(self, grad):
         alpha, beta = self._saved_alpha, self._saved_beta
+        # (in torch's order, its inputs by name: mat1, mat2, self)
         grad_bias = grad_a = grad_b = None
-        if self.needs_input_grad[0]:
-            grad_bias = grad if beta == 1 else grad * beta
         if self.needs_input_grad[1]:
             grad_a = _mat1_grad(grad, self._saved_mat2, self._saved_mat1_sym_sizes,
                                 self._saved_mat1_sym_strides, alpha)
         if self.needs_input_grad[2]:
             grad_b = _mat2_grad(grad, self._saved_mat1, self._saved_mat2_sym_sizes,
                                 self._saved_mat2_sym_strides, alpha)
+        if self.needs_input_grad[0]:
+            grad_bias = grad if beta == 1 else grad * beta
         return grad_bias, grad_a, grad_b
 
 
@@ -146,10 +159,11 @@ class BmmBackward0(Node):
         return np.matmul(a, b)
 
     def backward(self, grad):
-        grad_a = fn.matmul(grad, fn.transpose(self._saved_mat2, 1, 2)) \
-            if self.needs_input_grad[0] else None
+        # (in torch's order, its inputs by name: mat2's gradient first)
         grad_b = fn.matmul(fn.transpose(self._saved_self, 1, 2), grad) \
             if self.needs_input_grad[1] else None
+        grad_a = fn.matmul(grad, fn.transpose(self._saved_mat2, 1, 2)) \
+            if self.needs_input_grad[0] else None
         return grad_a, grad_b
 
 

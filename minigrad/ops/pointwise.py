@@ -306,10 +306,13 @@ class MaximumBackward0(Node):
     def backward(self, grad):
         # torch's formula: ties split, the smaller input gets 0 (a NaN compares
         # neither way, so both inputs get the gradient there)
+        # (each input's gradient made on its own, other's first, as torch makes them)
         a, b = self._saved_self, self._saved_other
-        split = fn.where(a == b, grad / 2, grad)
-        grad_a = fn.masked_fill(split, a < b, 0) if self.needs_input_grad[0] else None
-        grad_b = fn.masked_fill(split, a > b, 0) if self.needs_input_grad[1] else None
+        grad_a = grad_b = None
+        if self.needs_input_grad[1]:
+            grad_b = fn.masked_fill(fn.where(a == b, grad / 2, grad), a > b, 0)
+        if self.needs_input_grad[0]:
+            grad_a = fn.masked_fill(fn.where(a == b, grad / 2, grad), a < b, 0)
         return grad_a, grad_b
 
 
@@ -325,9 +328,11 @@ class MinimumBackward0(Node):
 
     def backward(self, grad):
         a, b = self._saved_self, self._saved_other
-        split = fn.where(a == b, grad / 2, grad)
-        grad_a = fn.masked_fill(split, a > b, 0) if self.needs_input_grad[0] else None
-        grad_b = fn.masked_fill(split, a < b, 0) if self.needs_input_grad[1] else None
+        grad_a = grad_b = None
+        if self.needs_input_grad[1]:
+            grad_b = fn.masked_fill(fn.where(a == b, grad / 2, grad), a < b, 0)
+        if self.needs_input_grad[0]:
+            grad_a = fn.masked_fill(fn.where(a == b, grad / 2, grad), a > b, 0)
         return grad_a, grad_b
 
 
@@ -353,8 +358,8 @@ class WhereBackward0(Node):
 
     def backward(self, grad):
         condition = self._saved_condition
-        grad_a = fn.where(condition, grad, 0) if self.needs_input_grad[0] else None
         grad_b = fn.where(condition, 0, grad) if self.needs_input_grad[1] else None
+        grad_a = fn.where(condition, grad, 0) if self.needs_input_grad[0] else None
         return grad_a, grad_b
 
 

@@ -159,3 +159,61 @@ def test_cumsum_and_cumprod_are_torchs(call):
     def program(lib, rec):
         rec.show("result", call(lib))
     assert_same_run(program)
+
+
+# ---- the order in which formulas record their nodes ---------------------------------
+# torch's generated backward takes the inputs by name, alphabetically (other before self,
+# mat1 before mat2 before self), and C++ evaluates the right operand of a product first.
+# With create_graph=True that order is the nodes' creation order, and a later backward
+# runs the latest-created first: it decides in which order the gradients reaching one
+# tensor are added up (AddBackward0's operands, and the last bits of the sums).
+
+BINARY_FORMULAS = {
+    "mul": lambda lib, a, b: a * b,
+    "div": lambda lib, a, b: a / b,
+    "exp(a) / a": lambda lib, a, b: a.exp() / a,
+    "maximum": lambda lib, a, b: lib.maximum(a, b),
+    "minimum": lambda lib, a, b: lib.minimum(a, b),
+    "where": lambda lib, a, b: lib.where(a > b, a, b),
+    "mm": lambda lib, a, b: a.reshape(2, 2) @ b.reshape(2, 2),
+    "bmm": lambda lib, a, b: a.reshape(1, 2, 2) @ b.reshape(1, 2, 2),
+    "linear": lambda lib, a, b: lib.nn.functional.linear(a.reshape(2, 2), b.reshape(2, 2),
+                                                         b[:2]),
+    "a * b / (a + b)": lambda lib, a, b: a * b / (a + b),
+}
+
+
+@pytest.mark.parametrize("formula", list(BINARY_FORMULAS))
+def test_nodes_of_formulas_add_up_in_torchs_order(formula):
+    def program(lib, rec):
+        a = rec.leaf([1.0, -2.0, 3.0, 0.5], dtype="float64")
+        b = rec.leaf([0.5, -2.0, -1.0, 2.0], dtype="float64")
+        y = BINARY_FORMULAS[formula](lib, a, b)
+        upstream = rec.leaf(np.full(tuple(y.shape), 1.5), dtype="float64")
+        ga, gb = lib.autograd.grad(y, [a, b], upstream, create_graph=True)
+        rec.show("first order", (ga, gb))
+        hb, = lib.autograd.grad((ga * ga).sum() + (gb * ga).sum(), [b], create_graph=True)
+        rec.show("second order", hb)
+        (hb * hb).sum().backward()
+        rec.show("third order", (a.grad, upstream.grad))
+    assert_same_run(program)
+
+
+@pytest.mark.parametrize("sizes", [(2, 1, 3), (3, 1, 2), (1, 1, 3), (3, 1, 1), (2, 2, 2)],
+                         ids=str)
+def test_matrix_products_keep_torchs_signed_zeros(sizes):
+    """With an inner size of 1 (and more than one row and column) torch's kernel
+    writes each product as it is: -2 * 0 is -0. (Not matched: addmm with a -0. in
+    self where all the products are zeros: torch adds the products to self, giving
+    -0., NumPy adds self to their sum, +0.)"""
+    m, k, n = sizes
+
+    def program(lib, rec):
+        a = rec.leaf(-np.arange(1.0, m * k + 1).reshape(m, k))
+        b = rec.leaf(np.zeros((k, n)))
+        rec.show("mm", a @ b)
+        rec.show("mm of zeros on the left", b.t() @ a.t() if k == 1 else b.t() @ a.t())
+        rec.show("linear", lib.nn.functional.linear(a, b.t(), lib.zeros(n)))
+        (a @ b).backward(lib.full((m, n), -1.0))
+        rec.show("grads", (a.grad, b.grad))
+    assert_same_run(program)
