@@ -142,8 +142,9 @@ class FlipBook(Sequence):
 
         yield f".{token}-picture .mg-later{{display:none}}"
         # Saved without a kernel, ipywidgets marks every widget "disconnected" (a red
-        # broken chain). Play, the slider and the frames work in the page, so only
-        # the buttons, which need the kernel, keep the mark.
+        # broken chain). Play, the slider, the frames and the stepper's own buttons
+        # work in the page, so only ipywidgets' buttons (the quiz's, which need the
+        # kernel) keep the mark.
         yield (".minigrad-stepper.jupyter-widgets-disconnected::before,.minigrad-stepper "
                ".jupyter-widgets-disconnected:not(.jupyter-button)::before{display:none}")
         for k, frame in enumerate(self.plan):

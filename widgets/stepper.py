@@ -16,11 +16,13 @@ big backward builds quickly and stays small on the page.
 The picture goes to the browser once; each frame is its sentence and a few
 style changes over it (``flipbook``). The first ``max_frames`` frames are
 kept in the widget state and switched in the browser (the Play button, the
-slider and the frames are linked there), so they also play in a notebook
-saved with its widget state, with no kernel running. Later frames are made
-by the kernel when the learner gets there; a saved notebook says so. The
-slider takes the arrow keys; every frame's sentence is on the page and
-announced to screen readers.
+slider and the frames are linked there; the reset, back and step buttons
+move the slider, as its Home and arrow keys do), so a click shows its frame
+at once, and the frames also play and step in a notebook saved with its
+widget state, with no kernel running. Later frames are made by the kernel
+when the learner gets there; a saved notebook says so. Every frame's
+sentence is on the page and announced to screen readers. (In quiz mode the
+buttons call the kernel, which judges the answer and asks the next question.)
 
 >>> import minigrad as torch
 >>> x = torch.ones(2, 2, requires_grad=True)
@@ -106,9 +108,12 @@ class BackwardStepper(StaticFallback, w.VBox):
         self._slider = w.IntSlider(min=0, max=last, description=_("frame"),
                                    layout=w.Layout(width="320px"))
         self._live = w.HTML(_live_region(self.texts[0]))
-        buttons = [self._button(_("reset"), "fast-backward", self.reset),
-                   self._button(_("back"), "step-backward", self.back),
-                   self._button(_("step"), "step-forward", self.step)]
+        if quiz:  # (a step in the quiz waits for the kernel, which asks the next question)
+            buttons = [self._button(_("reset"), "fast-backward", self.reset),
+                       self._button(_("back"), "step-backward", self.back),
+                       self._button(_("step"), "step-forward", self.step)]
+        else:
+            buttons = [w.HTML(_page_buttons())]
         self.links = [w.jslink((self._play, "value"), (self._slider, "value")),
                       w.jslink((self._slider, "value"), (self._frames, "selected_index"))]
         traitlets.link((self, "index"), (self._slider, "value"))
@@ -288,6 +293,26 @@ def _no_cycle_collection():
     finally:
         if enabled:
             gc.enable()
+
+
+# A button of the page moves the stepper's slider as its keys do (Home, arrow left,
+# arrow right); the slider is linked to the frames in the page and to the kernel.
+_PRESS = ("this.closest('.minigrad-stepper').querySelector('.noUi-handle')"
+          ".dispatchEvent(new KeyboardEvent('keydown', {key: '%s', bubbles: true}))")
+
+
+def _page_buttons() -> str:
+    """Reset, back and step: buttons that work in the page, with or without a kernel."""
+    buttons = []
+    for name, icon, key in ((_("reset"), "fast-backward", "Home"),
+                            (_("back"), "step-backward", "ArrowLeft"),
+                            (_("step"), "step-forward", "ArrowRight")):
+        tip = html.escape(_("{name} (Tab to it, then Enter)").format(name=name), quote=True)
+        buttons.append(f'<button class="jupyter-button widget-button" type="button" '
+                       f'title="{tip}" onclick="{_PRESS % key}" style="width:auto">'
+                       f'<i class="fa fa-{icon}" aria-hidden="true"></i> {html.escape(name)}'
+                       f'</button>')
+    return f'<div class="minigrad-buttons" style="display:flex">{"".join(buttons)}</div>'
 
 
 def _live_region(text: str, visible: bool = False) -> str:

@@ -1,13 +1,15 @@
 """Scenario 6: the stepper on a big graph stays quick (issue 17), live and saved.
 
 The graph is issue 17's: 3,000 small tensors, each ``(x.exp() * 2).sum()``,
-added up, a backward of 15,000 steps drawn as 11 boxes. Live in JupyterLab a
-click on "step" must show the next frame within 100 ms (measured in the page,
-from the click to the new frame on screen), Play must play it, and frames past
-``max_frames`` (6 here) must be made by the kernel on demand. Saved with its
-widget state and opened unrun, the same notebook must show the stepper, play
-the frames it keeps, and say that the later ones need a kernel. Each box's and
-arrow's texts and colour on the page must be those of the frame drawn in Python.
+added up, a backward of 15,000 steps drawn as 11 boxes. Live in JupyterLab
+every click on "step" must show the next frame within 100 ms (measured in the
+page, from the click to the new frame on screen: the buttons move the slider
+in the page, so no click waits for the kernel), Play must play it, and frames
+past ``max_frames`` (6 here) must be made by the kernel on demand. Saved with
+its widget state and opened unrun, the same notebook must show the stepper,
+step and play the frames it keeps, and say that the later ones need a kernel.
+Each box's and arrow's texts and colour on the page must be those of the frame
+drawn in Python.
 
 The frames expected come from the same stepper built in this process.
 """
@@ -122,9 +124,7 @@ def test_a_big_stepper_steps_and_plays_quickly_in_lab(page, lab):
         assert current_box(stepper, index, total)[0] == boxes[index], index
         looks_as_drawn(stepper, big)
     print(f"click on step -> next frame: {', '.join(f'{t:.0f}' for t in times)} ms")
-    # A click goes to the kernel and back. On a machine shared with other jobs, as
-    # in `make bench`, the best of several is the figure others disturb least.
-    assert min(times) < 100, times
+    assert max(times) < 100, times  # every click (issue 17: "a click on step ... 100 ms")
     snapshot(page, "6-big-stepper-stepped", stepper)
 
     # past max_frames, the kernel makes each frame when the learner gets there
@@ -177,14 +177,22 @@ def test_a_saved_big_stepper_opens_and_plays_without_running(page, lab, tmp_path
     shown_frame(stepper, 0, total)
     print(f"saved notebook open, stepper on screen: {time.monotonic() - start:.1f} s")
     assert "Error displaying widget" not in page.locator(".jp-Notebook").inner_text()
-    # no kernel behind the saved widgets: only the buttons (which need one) say so
+    # no kernel behind the saved widgets, and nothing on the page needs one: no
+    # widget shows ipywidgets' red 'disconnected' mark
     marks = stepper.evaluate("""s => [s, ...s.querySelectorAll('*')]
         .filter(e => e.classList.contains('jupyter-widgets-disconnected'))
-        .map(e => [e.classList.contains('jupyter-button'),
-                   getComputedStyle(e, '::before').display])""")
-    assert sum(button for button, _ in marks) == 3, marks  # reset, back, step
-    assert all((display != "none") == button for button, display in marks), marks
-    # no cell was run: the page plays the frames it keeps, then says the rest need a kernel
+        .map(e => getComputedStyle(e, '::before').display)""")
+    assert marks and set(marks) == {"none"}, marks
+    # no cell was run: the buttons step through the frames it keeps, in the page
+    for index in (1, 2):
+        stepper.get_by_role("button", name="step").click()
+        shown_frame(stepper, index, total)
+        assert current_box(stepper, index, total)[0] == boxes[index], index
+    stepper.get_by_role("button", name="back").click()
+    shown_frame(stepper, 1, total)
+    stepper.get_by_role("button", name="reset").click()
+    shown_frame(stepper, 0, total)
+    # ... Play plays the frames it keeps, then says that the rest need a kernel
     later = stepper.locator(".minigrad-frame", has_text="the later ones are made by the kernel")
     seen = play_and_watch(page, stepper, later)
     assert [entry for entry in seen if isinstance(entry[0], int)] == list(

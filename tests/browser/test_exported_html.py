@@ -9,8 +9,8 @@ notebook), so the frames, the slider and the Play button work in the page.
 Every request off the machine is refused. The page still asks cdnjs for
 require.js (nbconvert's template loads it; ``embed.js`` does not need it) and
 MathJax (offline, formulas stay as TeX); nothing the widgets need is fetched.
-The step/back/reset buttons call Python, so without a kernel they do nothing:
-Play and the slider are linked in the page (``jslink``) and are what is tested.
+Play and the slider are linked in the page (``jslink``), and the step/back/reset
+buttons move the slider in the page: all of them are tested.
 """
 
 import shutil
@@ -62,6 +62,16 @@ def test_exported_lesson_plays_the_stepper_offline(page, exported):
     snapshot(page, "3-exported-html-step-2", stepper)
 
     page.keyboard.press("Home")
+    shown_frame(stepper, 0, total)
+    # the buttons, with no kernel behind them
+    stepper.get_by_role("button", name="step").click()
+    shown_frame(stepper, 1, total)
+    assert current_box(stepper, 1, total)[0] == expected[0][0]
+    stepper.get_by_role("button", name="step").click()
+    shown_frame(stepper, 2, total)
+    stepper.get_by_role("button", name="back").click()
+    shown_frame(stepper, 1, total)
+    stepper.get_by_role("button", name="reset").click()
     shown_frame(stepper, 0, total)
     # Play, driven by the page alone: one frame a second
     seen = play_and_watch(page, stepper, stepper.locator(
