@@ -56,7 +56,8 @@ class Feedback:
         verdict = (_("public checks passed") if self.passed else
                    _("{failed} of {count} public checks failed").format(
                        failed=failed, count=len(self.findings)))
-        return f"{self.name} · {ASSIGNMENTS.gettext(self.title)}: {verdict}"
+        return _("{question} · {title}: {verdict}").format(
+            question=self.name, title=ASSIGNMENTS.gettext(self.title), verdict=verdict)
 
     def __repr__(self) -> str:
         lines = [self.headline] + [f"  {'✓' if f.ok else '✗'} {f.text}" for f in self.findings]
@@ -89,7 +90,7 @@ def check(question: str, *, namespace: dict | None = None) -> None:
     _show(feedback)
     if not feedback.passed:
         first = next(f.text for f in feedback.findings if not f.ok)
-        raise AssertionError(f"{question}: {first}")
+        raise AssertionError(_("{question}: {finding}").format(question=question, finding=first))
 
 
 def check_all(*, namespace: dict | None = None) -> None:

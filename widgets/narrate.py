@@ -117,7 +117,7 @@ def narrate_group(steps: list, model: GraphModel, total: int) -> str:
             count=f"{len(steps):,}", span=span,
             value=short(last) if last is not None else "None")
     name = steps[0].node.name()
-    head = f"{name} × {len(steps):,}: {span}"
+    head = _("{name} × {count}: {span}").format(name=name, count=f"{len(steps):,}", span=span)
     formula = in_words(formula_for(name))
     if formula is None:
         return _("{head}; there is no formula on file for {name}{last}.").format(
@@ -149,8 +149,10 @@ def narrate_group(steps: list, model: GraphModel, total: int) -> str:
         law = _("each applies its rule")
     else:
         law = _("each multiplies the gradient by its own local derivative")
-    rule = f" ({', '.join(terms)})" if terms else ""
-    return f"{head}; {law}{rule}{_last_sent(steps, model)}."
+    if terms:
+        return _("{head}; {law} ({terms}){last}.").format(
+            head=head, law=law, terms=", ".join(terms), last=_last_sent(steps, model))
+    return _("{head}; {law}{last}.").format(head=head, law=law, last=_last_sent(steps, model))
 
 
 def _span(steps: list, total: int) -> str:

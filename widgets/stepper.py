@@ -266,8 +266,12 @@ class BackwardStepper(StaticFallback, w.VBox):
 
     def __repr__(self) -> str:
         frames = len(self.plan) - 1
-        shown = "" if frames == len(self.steps) else f" in {frames:,} frames"
-        return f"BackwardStepper({len(self.steps):,} steps{shown}, frame {self.index}: {self.text})"
+        if frames == len(self.steps):
+            return _("BackwardStepper({steps} steps, frame {index}: {text})").format(
+                steps=f"{len(self.steps):,}", index=self.index, text=self.text)
+        return _("BackwardStepper({steps} steps in {frames} frames, frame {index}: {text})"
+                 ).format(steps=f"{len(self.steps):,}", frames=f"{frames:,}", index=self.index,
+                          text=self.text)
 
     def leaf_grads(self) -> list:
         """``[(leaf, grad), ...]``: what each leaf's ``.grad`` would be after the

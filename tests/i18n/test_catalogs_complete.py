@@ -55,7 +55,7 @@ ENGLISH = re.compile(r"\b(the|to|of|and|is|was|so|it|its|from|got|sends|each|bec
                      r"your|you|are|be|this|that|not|but|for|into|by|when|than|step|steps|"
                      r"right|wrong|yours|expected|passed|failed|checks|teacher|gradient|"
                      r"gradients|before|after|agrees|disagrees|differences|entry|entries|where|else|"
-                     r"elements|over|all)\b",
+                     r"elements|over|all|frame|frames)\b",
                      re.IGNORECASE)
 CODE = re.compile(r"`[^`]*`|\b\w+Backward\d\b|\bAccumulateGrad\b|\b\w+\([^()]*\)|"
                   r"\b[\w.]+\.(grad|grad_fn|backward|apply|sum|mean|retain_grad)\b|"
@@ -111,7 +111,7 @@ def test_the_widgets_speak_no_english(lang):
     for _ in range(6):
         chain = chain.exp() * 2
     big = widgets.BackwardStepper(chain.sum(), names={"x": x})
-    said += big.texts
+    said += big.texts + [repr(big), repr(widgets.BackwardStepper(out))]
     said.append(widgets.draw_graph(out, names={"x": x, "out": out}, show_saved=True).text)
     said.append(widgets.draw_graph(chain.sum(), max_nodes=4).text)
     check = widgets.DerivativeCheck(lambda x: (3 * (x + 2) ** 2).mean(), torch.ones(2, 2),
@@ -159,3 +159,29 @@ def test_check_and_the_feedback_speak_no_english(lang, tmp_path, monkeypatch, ca
     said.append(feedback_markdown(result))
     leaks = {text: english_left(text) for text in said}
     assert {t: words for t, words in leaks.items() if words} == {}
+
+
+def test_chinese_punctuation_in_a_run_the_repr_and_check(monkeypatch, capsys):
+    """The sentence of a collapsed run, BackwardStepper's repr and check()'s headline
+    are templates in the catalogs, so Chinese gets its own punctuation (；：（）。)."""
+    set_language("zh")
+    x = torch.ones(2, 2, requires_grad=True)
+    chain = x
+    for _ in range(6):
+        chain = chain.exp() * 2
+    big = widgets.BackwardStepper(chain.sum(), names={"x": x})
+    runs = [text for text in big.texts if " × " in text]
+    assert runs and all("; " not in t and "：" in t and "；" in t and t.endswith("。")
+                        for t in runs), runs
+    assert any("（" in t and "）" in t for t in runs), runs  # a run's rule, in brackets
+    shown = repr(big)
+    assert shown.startswith("BackwardStepper（") and shown.endswith("）"), shown
+    monkeypatch.chdir(ROOT / "notebooks" / "assignments")
+    student.start("derive_it_by_hand")
+    capsys.readouterr()
+    student.check("q1", namespace={"f": lambda x: x ** 3 - 2 * x, "df": "3*x**2 - 2"})
+    with pytest.raises(AssertionError) as wrong:
+        student.check("q1", namespace={"f": lambda x: x ** 3 - 2 * x, "df": "3*x**2"})
+    headline = capsys.readouterr().out.splitlines()[0]
+    assert headline.startswith("q1 · ") and "：" in headline and ": " not in headline, headline
+    assert str(wrong.value).startswith("q1："), wrong.value
