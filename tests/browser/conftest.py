@@ -230,6 +230,24 @@ def open_notebook(page, lab, name: str):
     page.get_by_text("Python 3 (ipykernel) | Idle").wait_for(timeout=60_000)
 
 
+def wait_for_idle_kernel(lab, path: str, timeout: float = 60) -> None:
+    """Wait until the kernel of the notebook at ``path`` has started and is idle, as the
+    server says (/api/sessions): a language-independent wait (the status bar's words are
+    translated, and the notebook's execution indicator says idle before a kernel is there;
+    Run all then asks which kernel to start)."""
+    url, token, _ = lab
+    deadline = time.monotonic() + timeout
+    while True:
+        with urllib.request.urlopen(f"{url}/api/sessions?token={token}", timeout=5) as answer:
+            sessions = json.load(answer)
+        if any(s.get("path") == path and (s.get("kernel") or {}).get("execution_state") == "idle"
+               for s in sessions):
+            return
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no idle kernel for {path} within {timeout} s: {sessions}")
+        time.sleep(0.3)
+
+
 def run_all(page):
     """Clear every output (so nothing stored can pass for a fresh one), then run all."""
     page.get_by_role("menuitem", name="Edit", exact=True).click()

@@ -15,7 +15,7 @@ import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeoutError
 
 from conftest import (_CURRENT, REPO, SETTINGS, engine_order, lab_env, running_lab, shown_text,
-                      snapshot)
+                      snapshot, wait_for_idle_kernel)
 from widgets.i18n import DOMAIN
 
 pytestmark = pytest.mark.browser
@@ -63,8 +63,7 @@ def test_the_chinese_stepper_lesson_in_a_chinese_lab(page, lab_zh):
     # JupyterLab's own menus are in Chinese (its language pack)
     menus = page.locator(".lm-MenuBar-itemLabel").all_inner_texts()
     assert "文件" in menus and "编辑" in menus and "运行" in menus, menus
-    page.locator(".jp-Notebook-ExecutionIndicator[data-status='idle']").wait_for(
-        timeout=60_000)
+    wait_for_idle_kernel(lab_zh, "zh/04_inside_backward.ipynb")
     # run all (Chinese menu "运行"), after clearing what is stored
     page.get_by_role("menuitem", name="编辑", exact=True).click()
     page.locator('li[data-command="editmenu:clear-all"]').click()
