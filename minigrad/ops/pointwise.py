@@ -140,7 +140,11 @@ class ReluBackward0(Node):
 
     def forward(self, x):
         # x < 0 ? 0 : x, as torch's clamp_min: -0 and NaN stay as they are
-        result = np.asarray(np.where(x < 0, 0, x)).astype(x.dtype, copy=False)
+        if x.dtype.kind == "f":  # (np.maximum: a few times quicker than np.where,
+            result = np.maximum(x, 0, out=np.empty_like(x))  # but it makes -0 +0:
+            np.copyto(result, x, where=x == 0)  # the zeros are put back as they were)
+        else:
+            result = np.asarray(np.where(x < 0, 0, x)).astype(x.dtype, copy=False)
         self.save_result()
         return result
 

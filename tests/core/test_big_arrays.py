@@ -129,3 +129,20 @@ def test_a_linear_layers_second_order_graph_is_torchs():
             node = next((n for n, _ in node.next_functions if n is not None), None)
         return names, g.stride()
     assert chain(mg) == chain(torch)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16, np.int64])
+@pytest.mark.parametrize("transposed", [False, True])
+def test_relu_keeps_signed_zeros_nan_dtype_and_layout_as_torch(dtype, transposed):
+    values = np.array([[-0.0, np.nan, -1.0, 2.0], [-np.inf, 0.0, np.inf, -3.5]])
+    if dtype == np.int64:
+        values = np.array([[-2, 0, 3, -1], [5, -7, 0, 1]])
+    data = values.astype(dtype)
+    ours, theirs = mg.tensor(data), torch.tensor(data)
+    if transposed:
+        ours, theirs = ours.t(), theirs.t()
+    a, b = ours.relu(), theirs.relu()
+    assert str(a.dtype) == str(b.dtype) and a.stride() == b.stride()
+    assert np.array_equal(a.numpy(), b.numpy(), equal_nan=True)
+    assert np.array_equal(np.signbit(a.numpy()), np.signbit(b.numpy()))
+    assert np.array_equal(ours.numpy(), theirs.numpy(), equal_nan=True)  # input untouched
