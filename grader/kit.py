@@ -6,7 +6,8 @@ The lessons and the four assignments are the package data ``minigrad_kit_noteboo
     copy_lessons(folder)      the lessons (in folder/zh/ and folder/ko/ in Chinese and
                               Korean, each with its assignments/), and the student
                               versions of the assignments
-                              (each with its question module) in folder/assignments/
+                              (each with its question module) in folder/assignments/;
+                              a lesson cell tagged ``repository-only`` is left out
     copy_assignments(folder)  the instructor notebooks and their question modules, for a
                               teacher's course folder (with locale/: their catalogs)
     kit_sources()             the instructor notebooks, as files ``grade`` can read
@@ -30,6 +31,7 @@ from .report import write_atomic
 __all__ = ["copy_lessons", "copy_assignments", "kit_sources", "trust_lessons", "Exists"]
 
 PACKAGE = "minigrad_kit_notebooks"
+REPOSITORY_ONLY = "repository-only"  # the tag of a lesson cell that copies leave out
 
 
 class Exists(FileExistsError):
@@ -45,12 +47,24 @@ def _files(folder, suffixes: tuple) -> list:
                    and not p.name.startswith(("_", "."))), key=lambda p: p.name)
 
 
+def _copied_lesson(text: str) -> str:
+    """A lesson as a copy has it: without its cells tagged ``repository-only`` (lesson 0's
+    note that, opened in the kit's repository, its links reach the instructor notebooks)."""
+    notebook = nbformat.reads(text, 4)
+    kept = [c for c in notebook.cells if REPOSITORY_ONLY not in c.metadata.get("tags", [])]
+    if len(kept) == len(notebook.cells):
+        return text
+    notebook.cells = kept
+    return nbformat.writes(notebook) + "\n"
+
+
 def lessons_plan() -> dict:
     """relative path -> text, for ``copy_lessons``."""
-    plan = {p.name: p.read_text(encoding="utf-8") for p in _files(_root(), (".ipynb",))}
+    plan = {p.name: _copied_lesson(p.read_text(encoding="utf-8"))
+            for p in _files(_root(), (".ipynb",))}
     for lang in ("zh", "ko"):  # the lessons in Chinese and Korean
         if (_root() / lang).is_dir():
-            plan.update({f"{lang}/{p.name}": p.read_text(encoding="utf-8")
+            plan.update({f"{lang}/{p.name}": _copied_lesson(p.read_text(encoding="utf-8"))
                          for p in _files(_root() / lang, (".ipynb",))})
     assignments = _root() / "assignments"
     for path in _files(assignments, (".ipynb",)):

@@ -41,6 +41,38 @@ def assert_links_resolve_to_student_versions(folder: Path) -> None:
     for lesson in sorted(folder.glob("0*.ipynb")):
         for target in links(lesson):
             assert (lesson.parent / target).is_file(), f"{lesson.name} links {target}: missing"
+    for lesson in [start, folder / "zh" / start.name, folder / "ko" / start.name]:
+        assert lesson.is_file(), lesson
+        assert repository_notes(lesson) == [], f"{lesson}: the repository's note was copied"
+
+
+def repository_notes(lesson: Path) -> list[int]:
+    """Where the cells tagged ``repository-only`` are (the cells' positions)."""
+    cells = nbformat.read(lesson, as_version=4).cells
+    return [i for i, cell in enumerate(cells) if "repository-only" in cell.metadata.get("tags", [])]
+
+
+@pytest.mark.parametrize("lang", ["", "zh", "ko"])
+def test_lesson_0_in_the_repository_says_its_links_are_not_the_student_versions(lang):
+    """Opened in the kit's repository (not the copy that `make lab` opens), lesson 0's
+    assignment links do not reach student versions: the instructor notebooks are beside
+    the English lesson, and no assignments/ beside the translated ones. A note says so,
+    above the first of those links, and says how to get the student versions."""
+    lesson = REPO / "notebooks" / lang / "00_start_here.ipynb"
+    cells = nbformat.read(lesson, as_version=4).cells
+    notes = repository_notes(lesson)
+    assert len(notes) == 1, notes
+    first_link = next(i for i, cell in enumerate(cells) if cell.cell_type == "markdown"
+                      and any(t.startswith("assignments/") for t in LINK.findall(cell.source)))
+    assert notes[0] < first_link
+    note = cells[notes[0]].source
+    assert "make lab" in note and "minigrad-kit lessons my-lessons" in note, note
+    if lang:
+        assert f"LANG={lang}" in note, note  # the command that opens this language's copy
+    for target in links(lesson):  # what the note says is so
+        if target.startswith("assignments/"):
+            linked = lesson.parent / target
+            assert not linked.exists() if lang else SOLUTION in linked.read_text("utf-8"), target
 
 
 def test_a_copied_course_links_student_versions(tmp_path):
