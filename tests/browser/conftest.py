@@ -303,6 +303,24 @@ _SHOWN_TEXT = """(stepper, selector) => [...stepper.querySelectorAll('svg ' + se
          .map(t => t.textContent).join('\\n'))"""
 
 
+def step_through(page, stepper, expected, who: str, snap: tuple[int, str]) -> None:
+    """Click "step" once per engine step and check each frame on screen: its number,
+    "Step k of n", and the box highlighted (``expected``: [(box id, node name)]; a
+    message names ``who`` ran it). Frame ``snap[0]`` is saved as the snapshot ``snap[1]``."""
+    total = len(expected)
+    step = stepper.get_by_role("button", name="step")  # its name starts with the icon glyph
+    for index, (box_id, name) in enumerate(expected, start=1):
+        step.click()
+        frame = shown_frame(stepper, index, total)
+        shown_id, classes = current_box(stepper, index, total)
+        assert (shown_id, name in classes) == (box_id, True), (
+            f"step {index}: {who} runs {name} ({box_id}), the page highlights "
+            f"{shown_id} ({' '.join(classes)})")
+        assert f"Step {index} of {total}" in frame.inner_text()
+        if index == snap[0]:
+            snapshot(page, snap[1], stepper)
+
+
 def current_box(stepper, index: int | None = None, total: int | None = None):
     """(id, classes) of the box the stepper's picture highlights; with ``index``,
     read when frame ``index`` of ``total`` is the one on screen."""

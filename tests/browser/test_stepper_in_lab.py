@@ -9,7 +9,7 @@ are told apart and a wrong order cannot pass.
 import pytest
 
 from conftest import (current_box, engine_order, open_notebook, run_all, shown_frame,
-                      shown_text, snapshot)
+                      shown_text, snapshot, step_through)
 
 pytestmark = pytest.mark.browser
 
@@ -31,17 +31,7 @@ def test_step_through_backward_in_lab(page, lab):
     assert current_box(stepper, 0, total)[0] == output_id
     snapshot(page, "1-lesson-stepper-before", stepper)
 
-    step = stepper.get_by_role("button", name="step")  # its name starts with the icon glyph
-    for index, (box_id, name) in enumerate(expected, start=1):
-        step.click()
-        frame = shown_frame(stepper, index, total)
-        shown_id, classes = current_box(stepper, index, total)
-        assert (shown_id, name in classes) == (box_id, True), (
-            f"step {index}: the engine runs {name} ({box_id}), the page highlights "
-            f"{shown_id} ({' '.join(classes)})")
-        assert f"Step {index} of {total}" in frame.inner_text()
-        if index == 3:
-            snapshot(page, "1-lesson-stepper-step-3", stepper)
+    step_through(page, stepper, expected, "the engine", (3, "1-lesson-stepper-step-3"))
     leaf = shown_text(stepper, "g.node.leaf")
     assert "grad:" in leaf and "4.5" in leaf, leaf
     snapshot(page, "1-lesson-stepper-end", stepper)

@@ -11,7 +11,8 @@ import nbformat
 import pytest
 import torch
 
-from conftest import current_box, open_notebook, run_all, shown_frame, shown_text, snapshot
+from conftest import (current_box, open_notebook, run_all, shown_frame, shown_text,
+                      step_through)
 from widgets.graph import GraphModel
 
 pytestmark = pytest.mark.browser
@@ -75,17 +76,7 @@ def test_step_through_a_torch_models_backward_in_lab(page, lab):
     assert current_box(stepper, 0, total)[0] == output_id
     assert f"Before backward: loss = {facts['loss']}" in frame.inner_text()
 
-    step = stepper.get_by_role("button", name="step")
-    for index, (box_id, name) in enumerate(expected, start=1):
-        step.click()
-        frame = shown_frame(stepper, index, total)
-        shown_id, classes = current_box(stepper, index, total)
-        assert (shown_id, name in classes) == (box_id, True), (
-            f"step {index}: torch runs {name} ({box_id}), the page highlights "
-            f"{shown_id} ({' '.join(classes)})")
-        assert f"Step {index} of {total}" in frame.inner_text()
-        if index == 6:
-            snapshot(page, "4-torch-stepper-step-6", stepper)
+    step_through(page, stepper, expected, "torch", (6, "4-torch-stepper-step-6"))
     weight = shown_text(stepper, "g.node.leaf", has_text="0.weight")
     assert "grad:" in weight and facts["0.weight.grad[0, 0]"] in weight, weight
     # the stepper changed no .grad in the kernel (minigrad was imported by the widgets)
