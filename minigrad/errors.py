@@ -17,6 +17,8 @@ BACKWARD_TWICE = (
     "if you need to access saved tensors after calling backward."
 )
 IMPLICIT_GRAD_SCALAR_ONLY = "grad can be implicitly created only for scalar outputs"
+NUM_THREADS_NOT_INT = "set_num_threads expects an int, but got {}"
+NUM_THREADS_NOT_POSITIVE = "set_num_threads expects a positive integer"
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."

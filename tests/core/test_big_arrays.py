@@ -146,3 +146,66 @@ def test_relu_keeps_signed_zeros_nan_dtype_and_layout_as_torch(dtype, transposed
     assert np.array_equal(a.numpy(), b.numpy(), equal_nan=True)
     assert np.array_equal(np.signbit(a.numpy()), np.signbit(b.numpy()))
     assert np.array_equal(ours.numpy(), theirs.numpy(), equal_nan=True)  # input untouched
+
+
+def test_a_big_tanh_split_across_threads_has_numpys_bits_and_torchs_values():
+    from minigrad import threads
+
+    data = _data(700, 700)
+    data[0, :4] = [np.nan, np.inf, -np.inf, -0.0]
+    assert data.size >= threads.BIG
+    previous = mg.get_num_threads()
+    try:
+        for count in (2, 3):  # (also more threads than cores: still the same bits)
+            mg.set_num_threads(count)
+            split = threads.elementwise(np.tanh, data)
+            assert np.array_equal(split, np.tanh(data), equal_nan=True)
+            assert np.array_equal(np.signbit(split), np.signbit(np.tanh(data)))
+    finally:
+        mg.set_num_threads(previous)
+    ours, theirs = mg.tensor(data).tanh(), torch.tensor(data).tanh()
+    np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-6, atol=1e-7)
+
+
+def test_the_threads_of_a_split_kernel_keep_the_callers_numpy_error_state():
+    import warnings
+
+    from minigrad import threads
+
+    data = np.full(threads.BIG * 2, 1000.0, np.float32)  # exp overflows everywhere
+    previous = mg.get_num_threads()
+    mg.set_num_threads(2)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with np.errstate(over="ignore"):
+                assert np.isinf(threads.elementwise(np.exp, data)).all()
+    finally:
+        mg.set_num_threads(previous)
+
+
+def test_one_thread_means_numpys_own_call(monkeypatch):
+    from minigrad import threads
+
+    previous = mg.get_num_threads()
+    mg.set_num_threads(1)
+    monkeypatch.setattr(threads, "_submit", None)  # (would fail if called)
+    try:
+        data = _data(threads.BIG)
+        assert np.array_equal(mg.tensor(data).tanh().numpy(), np.tanh(data))
+    finally:
+        mg.set_num_threads(previous)
+
+
+@pytest.mark.parametrize("value", [0, -1, 2.5, "2", True, None, np.int64(2), 3])
+def test_set_num_threads_takes_what_torch_takes(value):
+    def outcome(lib):
+        previous = lib.get_num_threads()
+        try:
+            lib.set_num_threads(value)
+            return lib.get_num_threads()
+        except RuntimeError as error:
+            return str(error)
+        finally:
+            lib.set_num_threads(previous)
+    assert outcome(mg) == outcome(torch)
