@@ -209,3 +209,18 @@ def test_set_num_threads_takes_what_torch_takes(value):
         finally:
             lib.set_num_threads(previous)
     assert outcome(mg) == outcome(torch)
+
+
+def test_a_kernel_runs_on_the_callers_thread_when_no_thread_can_start(monkeypatch):
+    from minigrad import threads
+
+    def refuse(*args, **kwargs):
+        raise RuntimeError("can't start new thread")
+    previous = mg.get_num_threads()
+    mg.set_num_threads(2)
+    monkeypatch.setattr(threads, "_submit", refuse)
+    try:
+        data = _data(threads.BIG)
+        assert np.array_equal(threads.elementwise(np.tanh, data), np.tanh(data))
+    finally:
+        mg.set_num_threads(previous)
