@@ -129,14 +129,14 @@ class Node:
                 cls.__doc__ = cls.formula.docstring()
 
     __slots__ = (
-        "next_functions", "needs_input_grad", "_sequence_nr", "_saved", "_pending",
+        "next_functions", "needs_input_grad", "_sequence_nr", "_saved", "_forward_args",
         "_input_meta", "_tensor_pre_hooks", "_retains_grad", "__weakref__", "__dict__",
     )
 
     def __init__(self) -> None:
         self.next_functions: tuple = ()
         self._saved: dict = {}
-        self._pending: dict | None = None
+        self._forward_args = None  # (see apply)
         self._tensor_pre_hooks: dict | None = None  # output_nr -> [hook]
         self._retains_grad: dict | None = None  # output_nr -> weakref(tensor)
 
@@ -148,8 +148,14 @@ class Node:
         needed, record this node as the result's ``grad_fn``.
 
         ``cast_to`` is the result dtype (from the promotion rules); tensor
-        inputs of another dtype are converted before the NumPy call.
+        inputs of another dtype are converted before the NumPy call (None: no
+        conversion, the inputs have the result dtype).
         """
+        # Not __init__: most nodes are never recorded (everything computed
+        # under no_grad, inside backward too), so only a recorded node gets
+        # the state of a graph node (here and in _link).
+        node = object.__new__(cls)
+        arrays = _as_arrays(inputs, cast_to)
         record = False
         if grad_mode._enabled:
             for x in inputs:
@@ -159,12 +165,13 @@ class Node:
                         getattr(x, "_view_version", None) is not None and x.requires_grad):
                     record = True
                     break
-        # Not __init__: most nodes are never recorded (everything computed
-        # under no_grad, inside backward too), so only _link gives a node the
-        # state of a graph node.
-        node = object.__new__(cls)
-        node._pending = {} if record else False  # False: save() keeps nothing
-        arrays = _as_arrays(inputs, cast_to)
+        if record:
+            # What forward saves goes straight into _saved (save_inputs reads
+            # the inputs from here); _link adds the output if it was saved.
+            node._saved = {}
+            node._forward_args = (inputs, arrays)
+        else:
+            node._forward_args = False  # save*() keep nothing
         token = silence_float_errors()  # inf and nan come silently, as in torch
         try:
             result = node.forward(*arrays, **params)
@@ -191,17 +198,19 @@ class Node:
             return _tensor.Tensor._make(result)
         else:
             output = _tensor.Tensor._make(result, grad_fn=node)
-        node._link(inputs, output, arrays)
+        node._forward_args = None  # (the inputs are not kept past forward)
+        node._link(inputs, output)
         return output
 
-    def _link(self, inputs, output, arrays=None) -> None:
-        """Connect this node to its inputs' nodes and resolve saved values."""
+    def _link(self, inputs, output) -> None:
+        """Connect this node to its inputs' nodes (and keep ``output`` if
+        forward saved it)."""
         self._sequence_nr = next(_sequence)
         self._tensor_pre_hooks = self._retains_grad = None
         edges, needs, meta = [], [], []
         for x in inputs:
             if getattr(x, "_requires_grad", False):
-                producer = x.grad_fn
+                producer = x._grad_fn if x._view_version is None else x.grad_fn
                 edges.append(x._gradient_edge() if producer is None else (producer, x._output_nr))
                 needs.append(True)
                 data = x._data
@@ -215,44 +224,58 @@ class Node:
         self.next_functions = tuple(edges)
         self.needs_input_grad = tuple(needs)
         self._input_meta = tuple(meta)
-        pending = self._pending
-        self._pending = None
-        if pending:
-            self._saved = {name: _resolve_saved(value, inputs, output, arrays)
-                           for name, value in pending.items()}
-        else:
-            self._saved = {}
+        saved = self._saved
+        if "result" in saved and saved["result"] is _RESULT:
+            saved["result"] = SavedTensor(output, is_output=True)
 
     # (The first argument is ``node``, not ``self``: ``self`` is a saved name.)
     def save(node, **values) -> None:  # noqa: N805
         """Keep constants for backward, by the names PyTorch uses
         (``self.save(dim=dim)``; readable later as ``_saved_dim``). A NumPy
         array made in forward (a mask, indices) is kept as a constant tensor."""
-        pending = node._pending
-        if pending is False:  # nothing is being recorded
+        if node._forward_args is False:  # nothing is being recorded
             return
-        (node._saved if pending is None else pending).update(values)
+        saved = node._saved
+        for name, value in values.items():
+            saved[name] = SavedTensor(_tensor.Tensor._make(value)) \
+                if isinstance(value, np.ndarray) else value
 
     def save_inputs(node, for_grad_of=None, **positions: int) -> None:  # noqa: N805
         """Keep input tensors for backward, each named by its position in
         ``forward``'s arguments: ``self.save_inputs(self=0, other=1)``. They
-        stay connected to the graph (for double backward).
+        stay connected to the graph (for double backward). The position says
+        which input it is, never the array: ``x * x.detach()`` passes one
+        array twice, and only input 0 is in the graph.
 
         ``for_grad_of``: the input position(s) whose gradient needs them; when
         none of those requires grad, nothing is kept and the saved value reads
         None, as in PyTorch (``(x * c).grad_fn._saved_self`` is None for a
         constant ``c``)."""
-        if node._pending is False:
+        args = node._forward_args
+        if args is False:  # nothing is being recorded
             return
-        if isinstance(for_grad_of, int):
-            for_grad_of = (for_grad_of,)
+        inputs, arrays = args
+        saved = node._saved
+        if for_grad_of is not None:
+            if isinstance(for_grad_of, int):
+                needed = getattr(inputs[for_grad_of], "_requires_grad", False)
+            else:
+                needed = any(getattr(inputs[k], "_requires_grad", False) for k in for_grad_of)
+            if not needed:
+                for name in positions:
+                    saved[name] = None
+                return
+        Tensor = _tensor.Tensor
         for name, position in positions.items():
-            node._pending[name] = _Input(position, for_grad_of)
+            x = inputs[position]
+            # (formulas on arrays read the array forward computed with: the input
+            # converted to the result dtype, as torch computes)
+            saved[name] = SavedTensor(x, array=arrays[position]) if isinstance(x, Tensor) else x
 
     def save_result(self) -> None:
         """Keep the output for backward, as ``_saved_result``."""
-        if self._pending is not False:
-            self._pending["result"] = _RESULT
+        if self._forward_args is not False:
+            self._saved["result"] = _RESULT
 
     # ---- reading the graph --------------------------------------------------
 
@@ -470,19 +493,16 @@ class AccumulateGrad(Node):
 
 def _as_arrays(inputs, cast_to) -> list:
     """The NumPy values ``forward`` receives: each tensor's array, converted to
-    the result dtype ``cast_to`` if needed; anything else as it is."""
-    target = None if cast_to is None else cast_to.numpy
-    if len(inputs) == 1:
-        data = getattr(inputs[0], "_data", None)
-        if data is None:
-            return [inputs[0]]
-        return [data if target is None or data.dtype == target else _cast(data, target)]
+    the result dtype ``cast_to`` if needed; anything else (a number) as it is."""
+    if cast_to is None:  # (the usual case: the inputs already have the result dtype)
+        return [getattr(value, "_data", value) for value in inputs]
+    target = cast_to.numpy
     arrays = []
     for value in inputs:
         data = getattr(value, "_data", None)
         if data is None:
             arrays.append(value)
-        elif target is not None and data.dtype != target:
+        elif data.dtype != target:
             arrays.append(_cast(data, target))
         else:
             arrays.append(data)
@@ -508,48 +528,8 @@ def _cast(data, target):
 _CASTS: dict = {}
 
 
-class _Input:
-    """``save_inputs``' note that a saved value is input number ``position``
-    (needed only for the gradients of the inputs ``for_grad_of``, if given)."""
-
-    __slots__ = ("position", "for_grad_of")
-
-    def __init__(self, position: int, for_grad_of: tuple | None) -> None:
-        self.position = position
-        self.for_grad_of = for_grad_of
-
-
-_RESULT = object()  # ``save_result``'s note that the output is saved
+_RESULT = object()  # ``save_result``'s note that the output is saved (known after forward)
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
-
-
-def _resolve_saved(value, inputs, output, arrays=None):
-    """Turn what ``forward`` saved into what backward will unpack.
-
-    An input -> that input Tensor (with its graph, for double backward); the
-    result -> the output; an array (a mask, indices) -> a constant tensor;
-    anything else (dim, keepdim, a number, None) as it is. (Ops pass
-    Python-number operands as 0-dim tensors where PyTorch does, so those are
-    saved, and freed, like any input.)
-    """
-    if isinstance(value, _Input):
-        if value.for_grad_of is not None:
-            for k in value.for_grad_of:
-                if getattr(inputs[k], "_requires_grad", False):
-                    break
-            else:
-                return None
-        x = inputs[value.position]
-        if not isinstance(x, _tensor.Tensor):
-            return x
-        # (formulas on arrays read the array forward computed with: the input
-        # converted to the result dtype, as torch computes)
-        return SavedTensor(x, array=None if arrays is None else arrays[value.position])
-    if value is _RESULT:
-        return SavedTensor(output, is_output=True)
-    if isinstance(value, np.ndarray):
-        return SavedTensor(_tensor.Tensor._make(value))
-    return value
 
 
 # At the bottom, because tensor.py (the floor above) imports this module.

@@ -29,42 +29,43 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
     Tensor = _tensor.Tensor
     a_is_tensor, b_is_tensor = isinstance(a, Tensor), isinstance(b, Tensor)
     if a_is_tensor and b_is_tensor:
-        # The common case, kept quick: two tensors of one dtype need no promotion.
-        dtype = a.dtype if a.dtype is b.dtype else dtypes.result_type(a, b)
-        if a._data.shape != b._data.shape and a._data.ndim and b._data.ndim:
-            broadcast_shapes(a._data.shape, b._data.shape)  # (a 0-dim one always fits)
-    else:
-        if not b_is_tensor:
-            check_operand(op, b)
-        if not a_is_tensor:
-            check_operand(op, a)
-        tensor = a if a_is_tensor else b
-        if type(b if a_is_tensor else a) is float and tensor.dtype.is_floating_point:
-            dtype = tensor.dtype  # x * 0.5 on a float tensor, kept quick
+        a_data, b_data = a._data, b._data
+        if a_data.shape != b_data.shape and a_data.ndim and b_data.ndim:
+            broadcast_shapes(a_data.shape, b_data.shape)  # (a 0-dim one always fits)
+        if a.dtype is b.dtype and (not float_only or a.dtype.is_floating_point):
+            # The common case, kept quick: one dtype, nothing to convert (cast_to=None).
+            result = node_cls.apply(a, b, **params)
         else:
             dtype = dtypes.result_type(a, b)
+            result = node_cls.apply(a, b, cast_to=float_dtype_for(dtype) if float_only else dtype,
+                                    **params)
+        # Operands of different layouts: torch's layout (see with_iterator_layout).
+        if result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous):
+            with_iterator_layout(result, a_data, b_data)
+        return result
+    if not b_is_tensor:
+        check_operand(op, b)
+    if not a_is_tensor:
+        check_operand(op, a)
+    tensor, number = (a, b) if a_is_tensor else (b, a)
+    if type(number) in (float, int) and tensor.dtype.is_floating_point:
+        dtype = tensor.dtype  # x * 0.5, x + 1 on a float tensor, kept quick
+    else:
+        dtype = dtypes.result_type(a, b)
         if float_only:
             dtype = float_dtype_for(dtype)
-        scalar_cls = _SCALAR_OVERLOADS.get(node_cls)
-        if grad_mode._in_formula and scalar_cls is not None and (
-                a_is_tensor or node_cls is not DivBackward0):
-            # Inside a backward formula (create_graph=True): tensor op number is
-            # C++'s Scalar overload, as in PyTorch's formulas.
-            number = b if a_is_tensor else a
-            return with_number_layout(
-                scalar_cls.apply(tensor, cast_to=dtype, other=number, **params), tensor._data)
-        if a_is_tensor:
-            b = _wrapped(b)
-        else:
-            a = _wrapped(a)
-    if float_only:
-        dtype = float_dtype_for(dtype)
-    result = node_cls.apply(a, b, cast_to=dtype, **params)
-    if a_is_tensor and b_is_tensor:  # (operands of different layouts: torch's layout)
-        with_iterator_layout(result, a._data, b._data)
-    elif a_is_tensor or b_is_tensor:
-        with_number_layout(result, a._data if a_is_tensor else b._data)
-    return result
+    scalar_cls = _SCALAR_OVERLOADS.get(node_cls)
+    if grad_mode._in_formula and scalar_cls is not None and (
+            a_is_tensor or node_cls is not DivBackward0):
+        # Inside a backward formula (create_graph=True): tensor op number is
+        # C++'s Scalar overload, as in PyTorch's formulas.
+        return with_number_layout(
+            scalar_cls.apply(tensor, cast_to=dtype, other=number, **params), tensor._data)
+    if a_is_tensor:
+        b = _wrapped(b)
+    else:
+        a = _wrapped(a)
+    return with_number_layout(node_cls.apply(a, b, cast_to=dtype, **params), tensor._data)
 
 
 def _wrapped(value):

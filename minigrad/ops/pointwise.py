@@ -400,6 +400,8 @@ class MaskedFillBackward1(Node):
 
 def _unary(node_cls, x):
     """Float-valued functions: integer inputs compute in float32, as in PyTorch."""
+    if x.dtype.is_floating_point:
+        return node_cls.apply(x)  # (nothing to convert)
     return node_cls.apply(x, cast_to=float_dtype_for(x.dtype))
 
 

@@ -324,7 +324,7 @@ def as_strided_node(base, view_array: np.ndarray) -> AsStridedBackward0:
     """A recorded ``AsStridedBackward0`` from ``base`` to the view ``view_array``."""
     size, strides, offset = geometry(view_array)
     node = object.__new__(AsStridedBackward0)
-    node._pending = {}
+    node._saved, node._forward_args = {}, None
     node.save(size=size, stride=strides, storage_offset=offset,
               _self_geometry=geometry(base._data))
     node._link((base,), None)
