@@ -31,7 +31,12 @@ How it keeps the comparison fair (in both directions):
   ``OMP_WAIT_POLICY``, no thread counts forced), so each figure is what a
   user of that library gets. Where PyTorch is ahead because it runs an
   elementwise kernel on every core while NumPy's runs on one (the 1000x1000
-  workload), that is a real difference and stays in the figure.
+  workload), that is a real difference and stays in the figure; minigrad
+  splits its one such kernel, tanh, the same way (``minigrad.get_num_threads()``).
+* On a machine with more runnable threads than cores (load average above
+  the core count) no best-of-N is fair: a thread that waits for a core holds
+  up the others, PyTorch's most (its threads wait for each other at every
+  kernel). The run then says so at the end.
 
 Workloads (forward + backward unless said otherwise):
   small ops       50 layers of (h * w + 1).tanh() on 4x4 tensors: µs per op,
@@ -456,8 +461,9 @@ def serve(library: str) -> None:
 def _threads(library: str) -> str:
     if library == "PyTorch":
         return f"{_torch_like(library).get_num_threads()} threads"
-    return "NumPy: elementwise 1 thread, BLAS " + os.environ.get(
-        "OPENBLAS_NUM_THREADS", f"{os.cpu_count()} threads")
+    return (f"{_torch_like(library).get_num_threads()} threads for big tanh, NumPy's other "
+            "elementwise loops 1, its BLAS " + os.environ.get("OPENBLAS_NUM_THREADS",
+                                                              f"{os.cpu_count()}"))
 
 
 _workers: dict = {}
@@ -536,6 +542,16 @@ def machine() -> str:
             f"NumPy {np.__version__}, PyTorch {importlib.metadata.version('torch')}")
 
 
+def _busy() -> str:
+    """'' on an idle machine, else its load (more runnable threads than cores)."""
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        return ""
+    cores = os.cpu_count() or 1
+    return f"load average {load:.1f} on {cores} cores" if load > cores + 0.5 else ""
+
+
 def installed(library: str) -> bool:
     return importlib.util.find_spec(MODULES[library]) is not None
 
@@ -569,6 +585,11 @@ def main(only: list) -> None:
                       f"{total(phases) / total(theirs):>6.2f}   ({faster})")
     finally:
         _close_workers()
+    busy = _busy()
+    if busy:
+        print(f"\nmachine BUSY ({busy}): threads waited for a core, so these figures (and "
+              "PyTorch's most, whose threads wait for each other) are not a fair comparison; "
+              "run again on an idle machine")
     if not only:
         print()
         widget_figures()
