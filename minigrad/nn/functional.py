@@ -143,20 +143,22 @@ def _type_name(tensor: Tensor) -> str:
 
 def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> None:
     """PyTorch's checks, with its messages, for targets holding class indices."""
-    if input.dim() < 1:
-        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
-    if input.dim() != 1 and target.dim() >= 1 and input.size(0) != target.size(0):
-        raise ValueError(f"Expected input batch_size ({input.size(0)}) to match target "
-                         f"batch_size ({target.size(0)}).")
-    if input.dim() <= 2 and target.dim() > 1:
+    shape, target_shape = tuple(input.shape), tuple(target.shape)
+    ndim, target_ndim = len(shape), len(target_shape)
+    if ndim < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
+    if ndim != 1 and target_ndim >= 1 and shape[0] != target_shape[0]:
+        raise ValueError(f"Expected input batch_size ({shape[0]}) to match target "
+                         f"batch_size ({target_shape[0]}).")
+    if ndim <= 2 and target_ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
-    expected = [input.size(0), *input.shape[2:]]
-    if input.dim() > 2 and list(target.shape) != expected:
-        raise RuntimeError(f"Expected target size {expected}, got {list(target.shape)}")
+    expected = [shape[0], *shape[2:]]
+    if ndim > 2 and list(target_shape) != expected:
+        raise RuntimeError(f"Expected target size {expected}, got {list(target_shape)}")
     if target.is_floating_point():
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {_type_name(target)}")
-    n_classes = input.size(0 if input.dim() == 1 else 1)
+    n_classes = shape[0 if ndim == 1 else 1]
     targets = target.numpy().reshape(-1)  # (checked at once: one NumPy pass, not a loop)
     out_of_bounds = (targets != ignore_index) & ((targets < 0) | (targets >= n_classes))
     if out_of_bounds.any():

@@ -442,8 +442,8 @@ class SoftmaxBackward0(Node):
                       grad={"x": "y * (G - sum(G * y))"})
 
     def forward(self, x, dim):
-        shifted = np.exp(x - np.max(x, axis=dim, keepdims=True, initial=-np.inf))
-        result = np.asarray(shifted / np.sum(shifted, axis=dim, keepdims=True), order="C")
+        shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
+        result = np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
         self.save(dim=dim)
         self.save_result()
         return result
@@ -482,9 +482,10 @@ class LogSoftmaxBackward0(Node):
     formula = Formula("y_i", "x_i - logsumexp(x) over dim", grad={"x": "G - softmax(x) * sum(G)"})
 
     def forward(self, x, dim):
-        shifted = x - np.max(x, axis=dim, keepdims=True, initial=-np.inf)
+        # (the ufuncs' reduce directly: np.max/np.sum are Python wrappers around it)
+        shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
         result = np.asarray(
-            shifted - np.log(np.sum(np.exp(shifted), axis=dim, keepdims=True)), order="C")
+            shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)), order="C")
         self.save(dim=dim)
         self.save_result()
         return result
