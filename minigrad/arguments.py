@@ -307,3 +307,48 @@ def check_binary_method(function: str, args: tuple, kwargs: dict):
     if "alpha" in kwargs and not is_number(kwargs["alpha"]):
         raise TypeError(f"{function}(): argument 'alpha' must be Number, "
                         f"not {type_name(kwargs['alpha'])}")
+
+
+OVERLOADS["Tensor.sum"] = OVERLOADS["Tensor.mean"] = (
+    "*, torch.dtype dtype = None",
+    "tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None")
+
+
+def check_reduction_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``x.sum(dim=None, keepdim=False, *, dtype=None)`` and ``x.mean``: ``dim`` None, an
+    int or a tuple/list of ints, ``keepdim`` a bool (with a ``dim``), ``dtype`` a dtype."""
+    if not args and not kwargs:  # x.sum(): nothing to check (and the commonest call)
+        return
+
+    def invalid():
+        return invalid_combination(f"Tensor.{function}", args, kwargs)
+
+    if len(args) > 2:
+        raise TypeError(f"{function}() takes from 1 to 2 positional arguments but {len(args)} "
+                        f"were given")
+    given = dict(zip(("dim", "keepdim"), args), **kwargs)
+    dim, dtype = given.get("dim"), given.get("dtype")
+    if isinstance(dim, (tuple, list)):
+        if not _starts_as_ints(dim):
+            raise invalid()
+        _unpacked(function, "dim", dim)
+    elif dim is not None and not _is_index(dim):
+        if len(args) == 2:  # (only the overload with keepdim is left: its own error)
+            raise TypeError(f"{function}(): argument 'dim' (position 1) must be tuple of ints, "
+                            f"not {type_name(dim)}")
+        raise invalid()
+    if "keepdim" in given and "dim" not in given:
+        raise invalid()
+    keepdim = given.get("keepdim", False)
+    if not isinstance(keepdim, bool):
+        where = " (position 2)" if len(args) == 2 else ""
+        raise TypeError(f"{function}(): argument 'keepdim'{where} must be bool, "
+                        f"not {type_name(keepdim)}")
+    if dtype is not None and not isinstance(dtype, dtypes.dtype):
+        if "dim" not in given:
+            raise invalid()
+        raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, "
+                        f"not {type_name(dtype)}")
+    for key in kwargs:
+        if key not in ("dim", "keepdim", "dtype"):
+            raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")

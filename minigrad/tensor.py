@@ -693,9 +693,11 @@ class Tensor:
 
     # ---- reductions ------------------------------------------------------
 
+    @arguments.checks_method_arguments(arguments.check_reduction_method)
     def sum(self, dim=None, keepdim=False, *, dtype=None):
         return ops.sum(self, dim, keepdim, dtype=dtype)
 
+    @arguments.checks_method_arguments(arguments.check_reduction_method)
     def mean(self, dim=None, keepdim=False, *, dtype=None):
         return ops.mean(self, dim, keepdim, dtype=dtype)
 
