@@ -336,7 +336,8 @@ class ReciprocalBackward0(Node):
 
     def backward(self, grad):
         result = self._saved_result
-        return -grad * (result * result)
+        square = result * result  # (first, as C++ evaluates -grad * (result * result))
+        return -grad * square
 
 
 class PowBackward0(Node):
@@ -371,15 +372,16 @@ class PowBackward1(Node):
         return result
 
     def backward(self, grad):
+        # (in torch's order, its inputs by name: exponent's gradient first)
         base, exponent = self._saved_self, self._saved_exponent
         grad_a = grad_b = None
-        if self.needs_input_grad[0]:
-            # where exponent == 0 the derivative is 0 (avoids 0 * inf at base 0)
-            grad_a = fn.where(exponent == 0, 0.0, grad * (exponent * base ** (exponent - 1)))
         if self.needs_input_grad[1]:
             # d/db a**b = a**b * log(a); taken as 0 where a == 0 and b >= 0
             result_log = self._saved_result * fn.log(base)
             grad_b = grad * fn.where((exponent >= 0) & (base == 0), 0.0, result_log)
+        if self.needs_input_grad[0]:
+            # where exponent == 0 the derivative is 0 (avoids 0 * inf at base 0)
+            grad_a = fn.where(exponent == 0, 0.0, grad * (exponent * base ** (exponent - 1)))
         return grad_a, grad_b
 
 

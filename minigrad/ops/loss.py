@@ -192,16 +192,35 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         return _reduce(np.asarray(losses, dtype=x.dtype), reduction)
 
     def backward(self, grad):
+        # As torch's binary_cross_entropy_with_logits_backward and ..._target_backward
+        # compute them, in its order (self, then target): the upstream gradient is
+        # multiplied in (not expanded), then the weight, then 'mean' divides by the
+        # number of elements.
         x, t = self._saved_self, self._saved_target
         w, p = self._saved_weight, self._saved_pos_weight
-        p = 1 if p is None else p
-        grad = _unreduce(grad, x.shape, self._saved_reduction)
-        if w is not None:
-            grad = grad * w
-        grad_x = grad * (fn.sigmoid(x) * (1 - t + p * t) - p * t)
-        grad_t = None
+        count = int(np.prod(x.shape, dtype=np.int64))
+        mean = self._saved_reduction == "mean"
+        grad_x = grad_t = None
+        if self.needs_input_grad[0]:
+            if p is None:
+                grad_x = fn.sigmoid(x) - t
+            else:
+                pt = p * t
+                grad_x = (pt + 1 - t) * fn.sigmoid(x) - pt
+            grad_x = grad_x * grad
+            if w is not None:
+                grad_x = grad_x * w
+            if mean:
+                grad_x = grad_x / count
         if self.needs_input_grad[1]:
-            grad_t = -grad * (p * _log_sigmoid(x) - _log_sigmoid(-x))
+            if p is None:
+                grad_t = -x * grad
+            else:  # (torch: log_sigmoid, LogSigmoidBackward0; here from its pieces)
+                grad_t = (_log_sigmoid(-x) - _log_sigmoid(x) * p) * grad
+            if w is not None:
+                grad_t = grad_t * w
+            if mean:
+                grad_t = grad_t / count
         return grad_x, grad_t
 
 

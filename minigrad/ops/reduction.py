@@ -302,12 +302,14 @@ def _var_backward(grad, x, dim, correction, keepdim):
         dof = int(np.prod(x.shape, dtype=np.int64)) - correction
         if dof <= 0:
             return grad * fn.where(x == fn.mean(x), float("nan"), float("inf"))
-        return (2.0 / dof) * grad * (x - fn.mean(x))
+        centered = x - fn.mean(x)  # (first: C++ evaluates the right operand first)
+        return (2.0 / dof) * grad * centered
     dof = int(np.prod([x.shape[d] for d in dim], dtype=np.int64)) - correction
     if x.ndim > 1:  # (torch's rule here: a 1-dim x's 0-dim gradient broadcasts as it is)
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
     factor = 2.0 / dof if dof else float("inf")
-    return factor * grad * (x - fn.mean(x, dim, keepdim=True))
+    centered = x - fn.mean(x, dim, keepdim=True)  # (first, as C++ evaluates it)
+    return factor * grad * centered
 
 
 def _degrees_of_freedom_warning(name, x, dim, correction):

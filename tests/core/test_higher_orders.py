@@ -217,3 +217,30 @@ def test_matrix_products_keep_torchs_signed_zeros(sizes):
         (a @ b).backward(lib.full((m, n), -1.0))
         rec.show("grads", (a.grad, b.grad))
     assert_same_run(program)
+
+
+@pytest.mark.parametrize("pos_weight", [False, True])
+@pytest.mark.parametrize("weight", [False, True])
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_bce_with_logits_differentiated_twice_is_torchs(reduction, weight, pos_weight):
+    """torch's binary_cross_entropy_with_logits_backward: (sigmoid(x) - t) * G (with
+    pos_weight: ((p t + 1 - t) sigmoid(x) - p t) * G), times the weight, divided by
+    the number of elements for 'mean'; the target's: -x * G. (With pos_weight the
+    target's gradient is compared by value only: torch records LogSigmoidBackward0,
+    minigrad builds log sigmoid from its pieces.)"""
+    def program(lib, rec):
+        x = rec.leaf([0.5, -1.5, 2.0, 0.0], dtype="float64")
+        t = rec.leaf([1.0, 0.0, 0.25, 1.0], dtype="float64")
+        options = {"reduction": reduction}
+        if weight:
+            options["weight"] = lib.tensor([1.0, 2.0, 0.5, 1.5], dtype=lib.float64)
+        if pos_weight:
+            options["pos_weight"] = lib.tensor([2.0, 0.5, 1.0, 3.0], dtype=lib.float64)
+        loss = lib.nn.functional.binary_cross_entropy_with_logits(x, t, **options)
+        upstream = rec.leaf(np.full(tuple(loss.shape), 1.5), dtype="float64")
+        gx, gt = lib.autograd.grad(loss, [x, t], upstream, create_graph=True)
+        rec.show("d/dx", gx)
+        rec.show("d/dt", gt, graph=not pos_weight)
+        (gx * gx).sum().backward()
+        rec.show("second order", (x.grad, t.grad, upstream.grad))
+    assert_same_run(program)
