@@ -195,7 +195,9 @@ def _roots(tensors, grad_tensors, as_arrays: bool) -> list:
         )
     roots = []
     for index, (output, grad) in enumerate(zip(tensors, grad_tensors)):
-        if not output.requires_grad:
+        # (a view made under no_grad requires grad, through its base, but has no edge
+        # for a gradient: torch refuses it the same way)
+        if not output.requires_grad or (not output._requires_grad and output.grad_fn is None):
             raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
         if grad is None:
             if output.numel() != 1:

@@ -369,7 +369,8 @@ def slice_backward(grad, shape, dim, start, end, step):
 def index_backward(grad, shape, indices):
     """Zeros of ``shape`` with ``grad`` added at ``indices`` (IndexPutImplBackward0)."""
     if _is_tensor(grad):
-        return indexing.IndexPutImplBackward0.apply(grad, shape=shape, indices=indices)
+        zeros = grad.new_zeros(tuple(shape))
+        return indexing.IndexPutImplBackward0.apply(zeros, grad, indices=indices)
     return indexing.index_backward_of(grad, shape, indices)
 
 

@@ -141,12 +141,13 @@ class IndexPutImplBackward0(Node):
                       note="The backward of x[mask] or x[[0, 2]] as an operation, recorded "
                            "by a backward with create_graph=True.")
 
-    def forward(self, grad, shape, indices):
+    # (inputs as torch's: the zeros written into, which need no gradient, then grad)
+    def forward(self, zeros, grad, indices):
         self.save(indices=indices)
-        return index_backward_of(grad, shape, indices)
+        return index_backward_of(grad, zeros.shape, indices)
 
     def backward(self, grad):
-        return fn.index(grad, self._saved_indices)
+        return None, fn.index(grad, self._saved_indices)
 
 
 class IndexPutBackward0(Node):

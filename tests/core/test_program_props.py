@@ -44,6 +44,10 @@ UNARY = {
     "max(0)": lambda lib, t: t.max(0).values,
     "min(-1)": lambda lib, t: t.min(-1).values,
     "prod": lambda lib, t: t.prod(),
+    "prod(0)": lambda lib, t: t.prod(0),
+    "cumprod(-1)": lambda lib, t: t.cumprod(-1),
+    "cumsum(0)": lambda lib, t: t.cumsum(0),
+    "@ its transpose": lambda lib, t: t @ t.t() if t.ndim == 2 else t * t,
     "softmax(0)": lambda lib, t: t.softmax(0),
     "t": lambda lib, t: t.t() if t.ndim <= 2 else t,
     "transpose(0, -1)": lambda lib, t: t.transpose(0, -1),
@@ -93,6 +97,9 @@ INPLACE = {
     "pow_(2)": lambda lib, t, other: t.pow_(2),
     "sqrt_()": lambda lib, t, other: t.sqrt_(),
     "masked_fill_(t > 0, 0.5)": lambda lib, t, other: t.masked_fill_(t > 0, 0.5),
+    "t_()": lambda lib, t, other: t.t_() if t.ndim <= 2 else t.transpose_(0, 1),
+    "unsqueeze_(0)": lambda lib, t, other: t.unsqueeze_(0),
+    "squeeze_()": lambda lib, t, other: t.squeeze_(),
 }
 
 # Views a write can go through (or around): each shares memory with its input.
@@ -122,6 +129,7 @@ steps = st.one_of(
     st.tuples(st.just("hook"), st.sampled_from(["double", "negate", "observe"]),
               st.integers(0, 99)),
     st.tuples(st.just("retain_grad"), st.integers(0, 99)),
+    st.tuples(st.just("view under no_grad"), st.sampled_from(sorted(VIEWS)), st.integers(0, 99)),
     st.tuples(st.just("backward"), st.integers(0, 99), st.sampled_from(SEEDS), st.booleans(),
               st.booleans()),
     st.tuples(st.just("grad"), st.integers(0, 99), st.sampled_from(SEEDS), st.booleans()),
@@ -248,6 +256,17 @@ class Interpreter:
         INPLACE[name](self.lib, base, self.pick(j))
         self.rec.show(f"{name} around {view_name}: base", base)
         self.rec.show(f"{name} around {view_name}: view", view)
+
+    def step_view_under_no_grad(self, view_name, k):
+        """A view made under no_grad (torch then refuses in-place changes of it with
+        grad mode on, and reading its grad_fn after its base changed)."""
+        tensor = self.pick(k)
+        if tensor.ndim == 0 and view_name not in ("unsqueeze(0)", "[None, ...]", "view(-1)",
+                                                  "t", "transpose(0, -1)"):
+            return
+        with self.lib.no_grad():
+            view = VIEWS[view_name](self.lib, tensor)
+        self.add(f"{view_name} under no_grad", view)
 
     def step_hook(self, kind, k):
         tensor = self.pick_in_graph(k, leaves_too=True)

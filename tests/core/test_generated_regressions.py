@@ -1,0 +1,36 @@
+"""Programs the program generator (test_program_props.py, run with many more examples)
+found where minigrad and PyTorch 2.13 disagreed, kept as regression tests. Each runs
+through the same Interpreter and is compared as a whole with torch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from programs import assert_same_run
+from test_program_props import Interpreter
+
+FOUND = {
+    # IndexPutImplBackward0 (the gradient of x[[1, 0]] under create_graph) has torch's
+    # two inputs: the zeros written into (no gradient) and the gradient.
+    "index's gradient, recorded": (
+        [np.full((2, 3), -2.0)],
+        [("unary", "where", 67), ("unary", "[0]", 13), ("unary", "square", 59),
+         ("retain_grad", 0), ("retain_grad", 11), ("zero grads",), ("binary", "where", 39, 87),
+         ("zero grads",), ("unary", "[[1, 0]]", 5),
+         ("write through a view", "[0]", "[0] = 0.5", 95, 6),
+         ("write through a view", "unsqueeze(0)", "sqrt_()", 26, 88), ("take grad", 62),
+         ("take grad", 55), ("grad", 69, 0.5, True)]),
+    # backward from a view made under no_grad: it requires grad through its base, but
+    # has no edge for a gradient, and torch refuses it.
+    "backward from a view made under no_grad": (
+        [np.array([[1.0], [-1.0]])],
+        [("write through a view", "[0]", "[0] = 0.5", 0, 0), ("view under no_grad", "[0]", 0),
+         ("unary", "@ its transpose", 0), ("backward", 33, 1.0, False, False)]),
+}
+
+
+@pytest.mark.parametrize("name", list(FOUND))
+def test_found_programs_run_as_in_torch(name):
+    arrays, program = FOUND[name]
+    assert_same_run(lambda lib, rec: Interpreter(lib, rec).run(arrays, program))
