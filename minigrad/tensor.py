@@ -213,7 +213,7 @@ class Tensor:
         """Call ``hook(grad)`` when this tensor's gradient is computed; if it
         returns a tensor, that replaces the gradient. Returns a handle with
         ``remove()``."""
-        if not self._requires_grad:
+        if not self.requires_grad:  # (a view made under no_grad requires grad through its base)
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:  # a leaf keeps its own hooks (its AccumulateGrad may come and go)
             if self._leaf_hooks is None:

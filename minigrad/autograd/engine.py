@@ -109,11 +109,11 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     leaves are not touched and the gradients reaching ``inputs`` are returned."""
     if retain_graph is None:
         retain_graph = create_graph
-    if create_graph and accumulate:
-        warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     on_arrays = not create_graph
     roots = _roots(tensors, grad_tensors, as_arrays=on_arrays)
     targets = _targets(inputs)
+    if create_graph and accumulate:  # (after the checks of what to differentiate, as torch)
+        warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     if accumulate and inputs is not None:
         for tensor in (inputs,) if isinstance(inputs, _tensor.Tensor) else inputs:
             if tensor.grad_fn is not None:

@@ -262,8 +262,8 @@ def gather(x, dim, indices):
 def scatter(src, shape, dim, indices):
     """Zeros of ``shape`` with ``src`` written at ``indices`` along ``dim`` (ScatterBackward0)."""
     if _is_tensor(src):
-        return reduction.ScatterBackward0.apply(src, shape=tuple(shape), dim=dim,
-                                                indices=np.asarray(indices))
+        zeros = src.new_zeros(tuple(shape))
+        return reduction.ScatterBackward0.apply(zeros, src, dim=dim, indices=np.asarray(indices))
     return reduction.scatter_of(src, shape, dim, indices)
 
 

@@ -141,8 +141,11 @@ class MseLossBackward0(Node):
 
 def mse_loss_backward_of(grad, x, target, reduction):
     """The gradient of mse_loss with respect to x (arrays): 2 (x - target) G, over n
-    for 'mean'."""
-    return _unreduce(grad, x.shape, reduction) * 2 * (x - target)
+    for 'mean', as torch's kernel rounds it: norm * (x - target) * G, norm = 2 / n (in
+    x's dtype)."""
+    size = int(np.prod(np.broadcast_shapes(x.shape, target.shape), dtype=np.int64))
+    norm = np.asarray(2.0 / size if reduction == "mean" else 2.0, dtype=x.dtype)
+    return norm * (x - target) * grad
 
 
 class MseLossBackwardBackward0(Node):
@@ -159,18 +162,30 @@ class MseLossBackwardBackward0(Node):
         return mse_loss_backward_of(grad, x, target, reduction)
 
     def backward(self, grad):
+        # torch's mse_loss_double_backward(_grad_output), in its order (grad_output,
+        # self, target): the upstream gradient's is mse_loss_backward of G (summed for a
+        # reduced loss); self's 2 (G grad_output), / n for 'mean'; target's minus the
+        # same, computed again.
         grad_output, x = self._saved_grad_output, self._saved_self
         target, reduction = self._saved_target, self._saved_reduction
-        scale = 2 / int(np.prod(x.shape, dtype=np.int64)) if reduction == "mean" else 2
-        grad_grad = None
+        grad_grad = grad_x = grad_target = None
         if self.needs_input_grad[0]:
-            grad_grad = grad * (x - target) * scale
+            grad_grad = fn.mse_loss_backward(grad, x, target, reduction)
             if reduction != "none":
                 grad_grad = fn.sum(grad_grad)
-        second = grad * grad_output * scale
-        grad_x = second if self.needs_input_grad[1] else None
-        grad_target = -second if self.needs_input_grad[2] else None
+        if self.needs_input_grad[1]:
+            grad_x = _mse_double(grad * grad_output, x, reduction)
+        if self.needs_input_grad[2]:
+            grad_target = -_mse_double(grad * grad_output, target, reduction)
         return grad_grad, grad_x, grad_target
+
+
+def _mse_double(grad, x, reduction):
+    """torch's mse_loss_double_backward: 2 * grad, divided by n for 'mean'."""
+    twice = 2 * grad
+    if reduction == "mean":
+        twice = twice / int(np.prod(x.shape, dtype=np.int64))
+    return twice
 
 
 class BinaryCrossEntropyWithLogitsBackward0(Node):

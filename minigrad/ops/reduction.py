@@ -189,12 +189,13 @@ class ScatterBackward0(Node):
                       note="How the backward of max(dim) and min(dim) is recorded by a "
                            "backward with create_graph=True.")
 
-    def forward(self, src, shape, dim, indices):
+    # (inputs as torch's: the zeros written into, which need no gradient, then src)
+    def forward(self, zeros, src, dim, indices):
         self.save(dim=dim, index=np.asarray(indices))
-        return scatter_of(src, shape, dim, indices)
+        return scatter_of(src, zeros.shape, dim, indices)
 
     def backward(self, grad):
-        return fn.gather(grad, self._saved_dim, self._saved_index)
+        return None, fn.gather(grad, self._saved_dim, self._saved_index)
 
 
 class GatherBackward0(Node):
@@ -474,9 +475,13 @@ class SoftmaxBackwardDataBackward0(Node):
     def backward(self, grad):
         grad_output, y, dim = self._saved_grad_output, self._saved_output, self._saved_dim
         grad_grad = fn.softmax_backward_data(grad, y, dim) if self.needs_input_grad[0] else None
-        grad_y = (grad_output * grad - fn.sum(y * grad_output, dim, keepdim=True) * grad
-                  - grad_output * fn.sum(y * grad, dim, keepdim=True)) \
-            if self.needs_input_grad[1] else None
+        grad_y = None
+        if self.needs_input_grad[1]:
+            # a - b - c, its terms made as C++ evaluates them: c, then b, then a
+            c = grad_output * fn.sum(y * grad, dim, keepdim=True)
+            b = fn.sum(y * grad_output, dim, keepdim=True) * grad
+            a = grad_output * grad
+            grad_y = a - b - c
         return grad_grad, grad_y
 
 
@@ -516,8 +521,10 @@ class LogSoftmaxBackwardDataBackward0(Node):
         grad_output, y, dim = self._saved_grad_output, self._saved_output, self._saved_dim
         grad_grad = grad - fn.sum(grad * fn.exp(y), dim, keepdim=True) \
             if self.needs_input_grad[0] else None
-        grad_y = -fn.sum(grad_output, dim, keepdim=True) * fn.exp(y) * grad \
-            if self.needs_input_grad[1] else None
+        grad_y = None
+        if self.needs_input_grad[1]:
+            exp_y = fn.exp(y)  # (first, as C++ evaluates -sum * exp(y) * grad)
+            grad_y = -fn.sum(grad_output, dim, keepdim=True) * exp_y * grad
         return grad_grad, grad_y
 
 

@@ -27,6 +27,18 @@ FOUND = {
         [np.array([[1.0], [-1.0]])],
         [("write through a view", "[0]", "[0] = 0.5", 0, 0), ("view under no_grad", "[0]", 0),
          ("unary", "@ its transpose", 0), ("backward", 33, 1.0, False, False)]),
+    # a hook on a view made under no_grad: it requires grad (through its base), so
+    # torch takes the hook (which is never called).
+    "hook on a view made under no_grad": (
+        [np.array(-2.0)], [("view under no_grad", "[None, ...]", 0), ("hook", "double", 44)]),
+    # backward(create_graph=True) that is refused (from a view made under no_grad)
+    # gives no warning about reference cycles: torch checks what to differentiate first.
+    "refused backward with create_graph": (
+        [np.full((2, 3), -2.0), np.full((2, 3), -2.0)],
+        [("view under no_grad", "[0]", 0), ("unary", "@ its transpose", 0),
+         ("write through a view", "[0]", "[0] = 0.5", 0, 0),
+         ("write through a view", "[0]", "[0] = 0.5", 0, 0),
+         ("write through a view", "[0]", "[0] = 0.5", 0, 0), ("backward", 40, 1.0, False, True)]),
 }
 
 

@@ -244,3 +244,53 @@ def test_bce_with_logits_differentiated_twice_is_torchs(reduction, weight, pos_w
         (gx * gx).sum().backward()
         rec.show("second order", (x.grad, t.grad, upstream.grad))
     assert_same_run(program)
+
+
+UNARY_FORMULAS = {
+    "exp": lambda lib, x: x.exp(), "log |x|": lambda lib, x: x.abs().log(),
+    "tanh": lambda lib, x: x.tanh(), "sigmoid": lambda lib, x: x.sigmoid(),
+    "x ** 3": lambda lib, x: x ** 3, "|x| ** 2.5": lambda lib, x: x.abs() ** 2.5,
+    "1 / x": lambda lib, x: 1 / x, "sin": lambda lib, x: x.sin(),
+    "softmax": lambda lib, x: x.softmax(-1), "log_softmax": lambda lib, x: x.log_softmax(-1),
+    "norm()": lambda lib, x: x.norm(), "norm(dim=1)": lambda lib, x: x.norm(dim=1),
+    "mean(1)": lambda lib, x: x.mean(1), "var(1)": lambda lib, x: x.var(1),
+    "std()": lambda lib, x: x.std(), "logsumexp(1)": lambda lib, x: x.logsumexp(1),
+    "max(1)": lambda lib, x: x.max(1).values,
+    "mse_loss": lambda lib, x: lib.nn.functional.mse_loss(x, x.detach() * 0.5),
+    "cross_entropy": lambda lib, x: lib.nn.functional.cross_entropy(x, lib.tensor([1, 0])),
+    "x * exp(x)": lambda lib, x: x * x.exp(), "x / x.sum()": lambda lib, x: x / x.sum(),
+    "tanh(x) * sigmoid(x)": lambda lib, x: x.tanh() * x.sigmoid(),
+}
+
+
+@pytest.mark.parametrize("formula", list(UNARY_FORMULAS))
+def test_formulas_differentiated_three_times_are_torchs(formula):
+    """Graphs (names, edges, the order sums add up in) and values to the third order."""
+    def program(lib, rec):
+        x = rec.leaf([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], dtype="float64")
+        previous = UNARY_FORMULAS[formula](lib, x)
+        for order in (1, 2, 3):
+            # (varied: a constant into softmax would give gradients of pure rounding noise)
+            size = int(np.prod(previous.shape, dtype=np.int64))
+            upstream = rec.leaf((np.arange(size) * 0.7 - 1.1).reshape(tuple(previous.shape)),
+                                dtype="float64")
+            grad, = lib.autograd.grad(previous, x, upstream, create_graph=True)
+            rec.show(f"order {order}", grad)
+            previous = grad
+    assert_same_run(program)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_mse_loss_gradient_of_gradient_is_torchs(reduction):
+    """torch's mse_loss_double_backward: the upstream gradient's is mse_loss_backward
+    of G (summed when reduced), self's 2 (G grad_output) / n, target's minus that."""
+    def program(lib, rec):
+        x = rec.leaf([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], dtype="float64")
+        t = rec.leaf([[0.5, 1.0, 2.0], [0.0, 1.0, -1.0]], dtype="float64")
+        loss = lib.nn.functional.mse_loss(x, t, reduction=reduction)
+        upstream = rec.leaf(np.full(tuple(loss.shape), 1.5), dtype="float64")
+        gx, gt = lib.autograd.grad(loss, [x, t], upstream, create_graph=True)
+        rec.show("first", (gx, gt))
+        u = rec.leaf(np.full(tuple(gx.shape), 0.5), dtype="float64")
+        rec.show("second", lib.autograd.grad(gx, [upstream, x, t], u, create_graph=True))
+    assert_same_run(program)
