@@ -102,6 +102,8 @@ INPLACE = {
     "squeeze_()": lambda lib, t, other: t.squeeze_(),
 }
 
+LAYOUT_INPLACE = {"t_()", "unsqueeze_(0)", "squeeze_()"}
+
 # Views a write can go through (or around): each shares memory with its input.
 VIEWS = {
     "[0]": lambda lib, t: t[0],
@@ -223,6 +225,13 @@ class Interpreter:
         tensor = self.pick(k) if k % 8 == 1 else self.pick_in_graph(k, leaves_too=k % 8 == 0)
         if tensor is None:
             return
+        if name in LAYOUT_INPLACE:
+            # PyTorch 2.13 fails an internal assert ("out != nullptr INTERNAL ASSERT
+            # FAILED at .../variable.cpp:207") when a tensor that retains its grad had
+            # its layout changed in place and is then written through a view: a bug
+            # of torch's, not compared.
+            if tensor.requires_grad and tensor.retains_grad:
+                return
         INPLACE[name](self.lib, tensor, self.pick(j))
         self.rec.show(f"in place {name}", tensor)
 
