@@ -32,17 +32,14 @@ _BOOL, _INT, _FLOAT = 0, 1, 2  # categories, ordered
 class dtype:
     """A tensor element type, e.g. ``minigrad.float32``."""
 
-    __slots__ = ("name", "numpy", "category", "itemsize")
+    __slots__ = ("name", "numpy", "category", "itemsize", "is_floating_point")
 
     def __init__(self, name: str, numpy_dtype, category: int):
         self.name = name
         self.numpy = np.dtype(numpy_dtype)
         self.category = category
         self.itemsize = self.numpy.itemsize
-
-    @property
-    def is_floating_point(self) -> bool:
-        return self.category == _FLOAT
+        self.is_floating_point = category == _FLOAT  # (read once per op: a plain attribute)
 
     @property
     def is_signed(self) -> bool:

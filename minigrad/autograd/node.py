@@ -29,6 +29,7 @@ backward, and they are freed after backward unless ``retain_graph=True``.
 from __future__ import annotations
 
 import itertools
+import operator
 import re
 import weakref
 
@@ -59,7 +60,10 @@ class SavedTensor:
     __slots__ = ("tensor", "data", "version", "saved_version", "output_nr", "view_grad_fn")
 
     def __init__(self, tensor, *, is_output: bool = False, array=None):
-        self.version = version = tensor._version_counter
+        version = tensor._version_cell
+        if version is None:
+            version = tensor._version_counter  # (made on first use)
+        self.version = version
         self.saved_version = version.value
         self.output_nr = tensor._output_nr
         # (the output of an in-place op on a view: a weak reference to the view's
@@ -155,7 +159,14 @@ class Node:
         # under no_grad, inside backward too), so only a recorded node gets
         # the state of a graph node (here and in _link).
         node = object.__new__(cls)
-        arrays = _as_arrays(inputs, cast_to)
+        # The NumPy values forward receives (see _as_arrays; the usual case inline)
+        if cast_to is None:
+            try:
+                arrays = list(map(_DATA_OF, inputs))  # (no Python frame per op)
+            except AttributeError:  # a Python number among the inputs
+                arrays = _as_arrays(inputs, None)
+        else:
+            arrays = _as_arrays(inputs, cast_to)
         record = False
         if grad_mode._enabled:
             for x in inputs:
@@ -257,7 +268,7 @@ class Node:
         inputs, arrays = args
         saved = node._saved
         if for_grad_of is not None:
-            if isinstance(for_grad_of, int):
+            if type(for_grad_of) is int:
                 needed = getattr(inputs[for_grad_of], "_requires_grad", False)
             else:
                 needed = any(getattr(inputs[k], "_requires_grad", False) for k in for_grad_of)
@@ -265,12 +276,12 @@ class Node:
                 for name in positions:
                     saved[name] = None
                 return
-        Tensor = _tensor.Tensor
         for name, position in positions.items():
             x = inputs[position]
             # (formulas on arrays read the array forward computed with: the input
             # converted to the result dtype, as torch computes)
-            saved[name] = SavedTensor(x, array=arrays[position]) if isinstance(x, Tensor) else x
+            saved[name] = SavedTensor(x, array=arrays[position]) \
+                if isinstance(x, _tensor.Tensor) else x
 
     def save_result(self) -> None:
         """Keep the output for backward, as ``_saved_result``."""
@@ -528,6 +539,7 @@ def _cast(data, target):
 _CASTS: dict = {}
 
 
+_DATA_OF = operator.attrgetter("_data")  # a Tensor's array
 _RESULT = object()  # ``save_result``'s note that the output is saved (known after forward)
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 

@@ -65,7 +65,10 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
         b = _wrapped(b)
     else:
         a = _wrapped(a)
-    return with_number_layout(node_cls.apply(a, b, cast_to=dtype, **params), tensor._data)
+    result = node_cls.apply(a, b, cast_to=dtype, **params)
+    if result._data.ndim > 1 and result._data.strides != tensor._data.strides:
+        with_number_layout(result, tensor._data)  # (see there: only then can it differ)
+    return result
 
 
 def _wrapped(value):
