@@ -98,7 +98,7 @@ def is_int(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
-def _is_index(value) -> bool:
+def is_index(value) -> bool:
     """An int for a shape: an int, a NumPy int, or a one-element integer tensor."""
     if is_tensor(value):
         return value.numel() == 1 and not value.dtype.is_floating_point
@@ -109,7 +109,7 @@ def _unpacked(function: str, name: str, values) -> tuple:
     """The ints of a shape; a later element may be a bool (as 0 or 1), as in PyTorch."""
     shape = []
     for position, value in enumerate(values, start=1):
-        if not (_is_index(value) or isinstance(value, (bool, np.bool_))):
+        if not (is_index(value) or isinstance(value, (bool, np.bool_))):
             raise TypeError(f"{function}(): argument '{name}' failed to unpack the object at "
                             f"pos {position} with error \"type must be tuple of ints,but got "
                             f"{type_name(value)}\"")
@@ -120,7 +120,7 @@ def _unpacked(function: str, name: str, values) -> tuple:
 def _starts_as_ints(value) -> bool:
     """The parser's check of a ``tuple of ints``: a tuple or list, empty or with an
     int first (the other elements are checked when unpacked)."""
-    return isinstance(value, (tuple, list)) and (not value or _is_index(value[0]))
+    return isinstance(value, (tuple, list)) and (not value or is_index(value[0]))
 
 
 def int_list(function: str, name: str, value, position: int | None) -> tuple:
@@ -155,10 +155,10 @@ def shape_argument(args: tuple, kwargs: dict) -> tuple:
             raise TypeError(f"reshape(): argument 'shape' must be tuple of ints, "
                             f"not {type_name(value)}")
     elif len(args) == 1:
-        value = (args[0],) if _is_index(args[0]) else args[0]
+        value = (args[0],) if is_index(args[0]) else args[0]
         if not _starts_as_ints(value):
             int_list("reshape", "shape", value, position=1)  # raises
-    elif _is_index(args[0]):
+    elif is_index(args[0]):
         value = args
     else:
         raise TypeError(f"reshape() takes 1 positional argument but {len(args)} were given")
@@ -187,12 +187,12 @@ def view_argument(args: tuple, kwargs: dict):
         value = args[0]
         if isinstance(value, dtypes.dtype):
             return (value,)
-        if _is_index(value):
+        if is_index(value):
             return (int(value.item()) if is_tensor(value) else int(value),)
         if _starts_as_ints(value):
             return _unpacked("view", "size", value)
         raise invalid({0: _wrong_types(args, kwargs), 1: _wrong_types(args, kwargs)})
-    if args and _is_index(args[0]):
+    if args and is_index(args[0]):
         return _unpacked("view", "size", args)
     raise invalid()
 
@@ -332,7 +332,7 @@ def check_reduction_method(function: str, args: tuple, kwargs: dict) -> None:
         if not _starts_as_ints(dim):
             raise invalid()
         _unpacked(function, "dim", dim)
-    elif dim is not None and not _is_index(dim):
+    elif dim is not None and not is_index(dim):
         if len(args) == 2:  # (only the overload with keepdim is left: its own error)
             raise TypeError(f"{function}(): argument 'dim' (position 1) must be tuple of ints, "
                             f"not {type_name(dim)}")

@@ -24,6 +24,7 @@ from .arguments import described as _described
 from .arguments import int_list as _int_list
 from .arguments import invalid_combination as _invalid_combination
 from .arguments import is_int as _is_int
+from .arguments import is_index as _is_index
 from . import layouts as _layouts
 from . import dtypes as _dtypes
 from .autograd import grad_mode as _grad_mode
@@ -127,11 +128,11 @@ def _check_reduction_arguments(function: str, args: tuple, kwargs: dict) -> None
     dim, dtype = given.get("dim"), given.get("dtype")
     if isinstance(dim, (tuple, list)):
         for position, d in enumerate(dim, start=1):
-            if not _is_int(d):
+            if not _is_index(d):
                 raise TypeError(f"{function}(): argument 'dim' failed to unpack the object at "
                                 f"pos {position} with error \"type must be tuple of ints,but got "
                                 f"{_described(d)}\"")
-    elif dim is not None and not _is_int(dim):
+    elif dim is not None and not _is_index(dim):
         if len(args) >= 3 and isinstance(dim, str):  # (PyTorch: a name, its named overload)
             raise TypeError(f"{function}(): argument 'dim' (position 2) must be tuple of ints, "
                             f"not {_described(dim)}")
@@ -321,13 +322,13 @@ def equal(input, other):
 
 
 @_checks_arguments(_check_reduction_arguments)
-def sum(input, dim=None, keepdim=False, *, dtype=None, out=None):  # noqa: A001 - PyTorch's name
+def sum(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):  # noqa: A001 - PyTorch's name
     """The sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     return _out("sum", ops.sum(input, dim, keepdim, dtype=dtype), out, input)
 
 
 @_checks_arguments(_check_reduction_arguments)
-def mean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+def mean(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):
     return _out("mean", ops.mean(input, dim, keepdim, dtype=dtype), out, input)
 
 

@@ -694,11 +694,11 @@ class Tensor:
     # ---- reductions ------------------------------------------------------
 
     @arguments.checks_method_arguments(arguments.check_reduction_method)
-    def sum(self, dim=None, keepdim=False, *, dtype=None):
+    def sum(self, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None):
         return ops.sum(self, dim, keepdim, dtype=dtype)
 
     @arguments.checks_method_arguments(arguments.check_reduction_method)
-    def mean(self, dim=None, keepdim=False, *, dtype=None):
+    def mean(self, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None):
         return ops.mean(self, dim, keepdim, dtype=dtype)
 
     def max(self, dim=None, keepdim=False):

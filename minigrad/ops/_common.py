@@ -63,7 +63,7 @@ def normalize_dim(dim: int, ndim: int) -> int:
 def normalize_dims(dim, ndim: int) -> tuple[int, ...]:
     """``dim`` (None, an int, or a sequence) as a sorted tuple of axes;
     None means every axis."""
-    if isinstance(dim, (int, np.integer)):
+    if isinstance(dim, (int, np.integer)) or is_tensor(dim):  # (a tensor: one integer)
         dim = (dim,)
     if dim is None or len(dim) == 0:  # PyTorch: an empty dim list means all of them
         return tuple(range(ndim))

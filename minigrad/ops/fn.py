@@ -119,15 +119,15 @@ def times_number(x, number):
 # ---- reductions and shapes -----------------------------------------------------
 
 def sum(x, dim=None, keepdim=False):
-    if _is_tensor(x):
-        return reduction.sum(x, dim, keepdim)
+    if _is_tensor(x):  # (no dim: SumBackward0, as in torch's formulas)
+        return reduction.sum(x) if dim is None else reduction.sum(x, dim, keepdim)
     dtype = x.dtype if x.dtype.kind == "f" else np.int64  # (torch sums bools to int64)
     return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=dtype))
 
 
 def mean(x, dim=None, keepdim=False):
     if _is_tensor(x):
-        return reduction.mean(x, dim, keepdim)
+        return reduction.mean(x) if dim is None else reduction.mean(x, dim, keepdim)
     if x.size == 0:  # the mean of nothing is nan (NumPy would warn)
         return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype) * np.nan)
     return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
@@ -138,7 +138,7 @@ def count(mask, dim=None, keepdim=False, *, like):
     ``like`` by: torch divides a float tensor by the int64 count in the float's
     dtype, so for arrays the count is made in ``like``'s dtype."""
     if _is_tensor(like):
-        return reduction.sum(mask, dim, keepdim)
+        return reduction.sum(mask) if dim is None else reduction.sum(mask, dim, keepdim)
     return np.asarray(np.sum(mask, axis=dim, keepdims=keepdim, dtype=like.dtype))
 
 

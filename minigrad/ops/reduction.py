@@ -3,7 +3,9 @@ softmax family (which reduce, then broadcast back).
 
 Without ``dim`` a reduction covers every element (``SumBackward0``); with
 ``dim`` it covers those axes (``SumBackward1``), keeping them as size 1 when
-``keepdim=True``. Backward first restores the reduced axes as size 1
+``keepdim=True``. As in PyTorch, ``x.sum(dim=None)`` (or ``dim=()``) also
+covers every element, but as a reduction with ``dim``: ``SumBackward1``,
+which saves the ``dim`` it was given and takes ``keepdim``. Backward first restores the reduced axes as size 1
 (``_unsqueeze_reduced``) so the gradient broadcasts back over them.
 """
 
@@ -75,12 +77,13 @@ class SumBackward1(Node):
     formula = Formula("y", "sum of x over dim", d={"x_i": "1"}, note="For each x_i in the sum.")
 
     def forward(self, x, dim, keepdim):
-        self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape)
-        return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+        axes = _reduced_axes(dim, x.ndim)
+        self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim, self_sym_sizes=x.shape)
+        return np.asarray(np.sum(x, axis=axes or None, keepdims=keepdim, dtype=x.dtype))
 
     def backward(self, grad):
         shape = self._saved_self_sym_sizes
-        grad = _unsqueeze_reduced(grad, shape, self._saved_dim, self._saved_keepdim)
+        grad = _unsqueeze_reduced(grad, shape, self._saved__axes, self._saved_keepdim)
         return fn.expand(grad, shape)
 
 
@@ -101,15 +104,18 @@ class MeanBackward1(Node):
     formula = Formula("y", "mean of x over dim (n elements each)", d={"x_i": "1/n"})
 
     def forward(self, x, dim, keepdim):
-        self.save(dim=dim, keepdim=keepdim, self_sym_sizes=x.shape, self_sym_numel=x.size)
+        axes = _reduced_axes(dim, x.ndim)
+        self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim, self_sym_sizes=x.shape,
+                  self_sym_numel=x.size)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is nan
-            return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+            return np.asarray(np.mean(x, axis=axes or None, keepdims=keepdim, dtype=x.dtype))
 
     def backward(self, grad):
-        shape = self._saved_self_sym_sizes
-        count = int(np.prod([shape[d] for d in self._saved_dim], dtype=np.int64))
-        grad = _unsqueeze_reduced(grad, shape, self._saved_dim, self._saved_keepdim)
+        shape, axes = self._saved_self_sym_sizes, self._saved__axes
+        count = int(np.prod([shape[d] for d in axes], dtype=np.int64)) if axes \
+            else self._saved_self_sym_numel
+        grad = _unsqueeze_reduced(grad, shape, axes, self._saved_keepdim)
         return fn.expand(grad, shape) / count
 
 
@@ -537,16 +543,51 @@ def _accumulate_dtype(x, dtype):
     return x.dtype if x.dtype.is_floating_point else dtypes.int64
 
 
-def sum(x, dim=None, keepdim=False, *, dtype=None):
+class _NotGiven:
+    """The default of ``dim`` in ``sum()`` and ``mean()``: no ``dim`` given. PyTorch
+    tells ``x.sum()`` (``SumBackward0``) from ``x.sum(None)`` (``SumBackward1``, every
+    dim, with ``keepdim``), so ``None`` cannot be the default."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<not given>"
+
+
+NOT_GIVEN = _NotGiven()
+
+
+def _given_dims(dim):
+    """``dim`` as given to sum() or mean(): None, or a tuple of ints (from an int, a
+    one-element integer tensor, or a list of them; empty means every dim)."""
+    if dim is None:
+        return None
+    if isinstance(dim, (tuple, list)):
+        return tuple(int(d) for d in dim)
+    return (int(dim),)
+
+
+def _reduced_axes(dim, ndim: int) -> tuple:
+    """The axes a reduction over ``dim`` (as ``_given_dims`` gives it) covers, sorted;
+    () when ``dim`` is None or empty (every axis: nothing to unsqueeze in backward)."""
+    return normalize_dims(dim, ndim) if dim else ()
+
+
+def _saved_dims(dim):
+    """``dim`` as PyTorch's node saves it: as given, in its order, a negative dim as
+    the unsigned 64-bit number C++ stores (``x.sum(-1)`` saves 18446744073709551615)."""
+    return None if dim is None else tuple(d % 2**64 for d in dim)
+
+
+def sum(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
     """Sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     cast = _accumulate_dtype(x, dtype)
-    if dim is None:
+    if dim is NOT_GIVEN:
         return SumBackward0.apply(x, cast_to=cast)
-    return SumBackward1.apply(x, cast_to=cast, dim=normalize_dims(dim, x.ndim),
-                              keepdim=keepdim)
+    return SumBackward1.apply(x, cast_to=cast, dim=_given_dims(dim), keepdim=keepdim)
 
 
-def mean(x, dim=None, keepdim=False, *, dtype=None):
+def mean(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
     """Average of all elements, or along ``dim``. Floating point only."""
     cast = dtype or x.dtype
     if not cast.is_floating_point:
@@ -554,10 +595,9 @@ def mean(x, dim=None, keepdim=False, *, dtype=None):
             "mean(): could not infer output dtype. Input dtype must be either a floating "
             f"point or complex dtype. Got: {dtypes.SCALAR_NAMES[cast]}"
         )
-    if dim is None:
+    if dim is NOT_GIVEN:
         return MeanBackward0.apply(x, cast_to=cast)
-    return MeanBackward1.apply(x, cast_to=cast, dim=normalize_dims(dim, x.ndim),
-                               keepdim=keepdim)
+    return MeanBackward1.apply(x, cast_to=cast, dim=_given_dims(dim), keepdim=keepdim)
 
 
 _MaxResult = collections.namedtuple("max", ["values", "indices"])
