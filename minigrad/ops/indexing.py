@@ -177,18 +177,15 @@ class IndexPutBackward0(Node):
         return _saved_indices(self)
 
     def backward(self, grad):
-        from ..tensor import Tensor
-        from .pointwise import where
-
         index = _index_of(self)
         grad_self = grad_values = None
         if self.needs_input_grad[0]:
             grad_self = grad
             if not self._saved_accumulate:
-                # select, not multiply: the written places get 0 even from a NaN or -1
-                untouched = np.ones(grad.shape, dtype=bool)
-                untouched[index] = False
-                grad_self = where(Tensor._make(untouched), grad, grad.new_zeros(()))
+                # as torch: grad.index_put(indices, zeros_like(values)) (IndexPutBackward0):
+                # the written places get 0, even from a NaN or -1
+                zeros = grad.new_zeros(grad._data[index].shape)
+                grad_self = IndexPutBackward0.apply(grad, zeros, index=index, accumulate=False)
         if self.needs_input_grad[1]:
             grad_values = grad[index]
         return grad_self, grad_values

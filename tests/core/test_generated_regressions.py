@@ -39,6 +39,13 @@ FOUND = {
          ("write through a view", "[0]", "[0] = 0.5", 0, 0),
          ("write through a view", "[0]", "[0] = 0.5", 0, 0),
          ("write through a view", "[0]", "[0] = 0.5", 0, 0), ("backward", 40, 1.0, False, True)]),
+    # the gradient of x[[0]] = v for x, recorded: torch's grad.index_put(indices,
+    # zeros_like(values)) (IndexPutBackward0), not a where.
+    "index_put's gradient for self, recorded": (
+        [np.full((2, 3), -2.0), np.array([[-2.0, -2.0, -2.0], [-2.0, 0.0, 0.5]])],
+        [("unary", "@ its transpose", 0), ("write through a view", "[0]", "[0] = 0.5", 0, 0),
+         ("clone and write", "[[0]] = 2", 0, 0), ("binary", "mul", 0, 34),
+         ("unary", "@ its transpose", 0), ("grad", 34, 1.0, True)]),
 }
 
 
