@@ -20,9 +20,11 @@ graph of their own that can be differentiated again.
 ``backward_steps`` yields a ``BackwardStep`` per node run and changes no
 ``.grad``: it is what the stepper widget shows (its gradients are Tensors,
 wrapped as each step is handed out). ``run_backward`` (behind
-``Tensor.backward`` and ``autograd.grad``) walks the very same generator and
-applies what each step says: leaf gradients accumulated, retained gradients
-stored, saved tensors freed.
+``Tensor.backward`` and ``autograd.grad``) walks the very same generator
+(``_walk``), which then hands out only the steps that have something to
+apply (leaf gradients accumulated, retained gradients stored, ``inputs=``
+captured) and frees saved tensors as it goes; it makes no step object for
+the other nodes, so a long chain costs little more than its formulas.
 """
 
 from __future__ import annotations
@@ -48,7 +50,8 @@ class BackwardStep:
 
     ``received``: the gradients that arrived, in arrival order, as
     ``(from_node, output_nr, grad)`` (``from_node`` is None for the seed
-    gradient given to ``backward``). ``grad_outputs``: their sums, one per
+    gradient given to ``backward``; None in the steps ``backward()`` applies
+    without showing them). ``grad_outputs``: their sums, one per
     output of the node, after hooks. ``sent``: one ``(next_node, input_nr,
     grad)`` per edge in ``next_functions`` (grad None where none flows).
     ``leaf_grad``: for an ``AccumulateGrad`` step, the leaf's ``.grad`` after
@@ -91,7 +94,7 @@ def backward_steps(tensors, grad_tensors=None, *, inputs=None) -> Iterator[Backw
     """
     roots = _roots(tensors, grad_tensors, as_arrays=True)
     walk = _walk(roots, targets=_targets(inputs), keep_graph=True, create_graph=False,
-                 reuse_buffers=False)
+                 show=True)
     while True:
         token = silence_float_errors()  # per step: the caller's code runs between steps
         try:
@@ -122,14 +125,17 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     store = _store_array if on_arrays else _store_tensor
     token = silence_float_errors()  # NumPy's float warnings: off once for the whole pass
     try:
+        # (the walk hands out only the steps that have something to apply here)
         for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph,
-                          reuse_buffers=on_arrays):
+                          show=False):
             if accumulate and type(step.node) is AccumulateGrad \
                     and step.grad_outputs[0] is not None:
                 store(step.node.variable, step.grad_outputs[0], step._owned)
             if targets is not None and step.node in targets:
+                grads = step.grad_outputs
                 for nr in targets[step.node]:
-                    captured[(step.node, nr)] = _wrapped(step.grad_outputs[nr], on_arrays)
+                    if nr < len(grads):
+                        captured[(step.node, nr)] = _wrapped(grads[nr], on_arrays)
             if accumulate:
                 for tensor, grad in step.retained:
                     store(tensor, grad, False, retained=True)
@@ -231,19 +237,16 @@ def _targets(inputs) -> dict | None:
 
 def _count_dependencies(root_nodes: Sequence[Node]) -> dict:
     """How many edges point at each reachable node (iterative DFS)."""
-    dependencies = {node: 0 for node in root_nodes}
-    stack = list(dict.fromkeys(root_nodes))
-    seen = set(stack)
+    dependencies = {node: 0 for node in root_nodes}  # (also: the nodes seen so far)
+    stack = list(dependencies)
     while stack:
-        node = stack.pop()
-        for next_node, _ in node.next_functions:
+        for next_node, _ in stack.pop().next_functions:
             if next_node is None:
                 continue
-            if next_node in seen:
+            if next_node in dependencies:
                 dependencies[next_node] += 1
             else:
                 dependencies[next_node] = 1
-                seen.add(next_node)
                 stack.append(next_node)
     return dependencies
 
@@ -287,13 +290,24 @@ def execution_order(root_nodes: Sequence, sequence_nr=None,
             heapq.heappush(ready, _Ready(sequence_nr(node), node))
     while ready:
         node = heapq.heappop(ready).node
-        yield node
-        for next_node, _ in node.next_functions:
-            if next_node is None:
-                continue
-            dependencies[next_node] -= 1
-            if dependencies[next_node] == 0:
-                heapq.heappush(ready, _Ready(sequence_nr(next_node), next_node))
+        while node is not None:
+            yield node
+            # The nodes this one makes ready go on the heap, except one alone
+            # with the heap empty (a chain): it would come straight back out.
+            following = None
+            for next_node, _ in node.next_functions:
+                if next_node is None:
+                    continue
+                left = dependencies[next_node] - 1
+                dependencies[next_node] = left
+                if left == 0:
+                    if following is not None:
+                        heapq.heappush(ready, _Ready(sequence_nr(following), following))
+                    following = next_node
+            if following is not None and ready:
+                heapq.heappush(ready, _Ready(sequence_nr(following), following))
+                following = None
+            node = following
 
 
 class _Ready:
@@ -315,105 +329,144 @@ _creation_number = operator.attrgetter("_sequence_nr")  # (a node's creation ord
 
 
 def _walk(roots, targets, keep_graph: bool, create_graph: bool,
-          reuse_buffers: bool) -> Iterator[BackwardStep]:
-    """The walk itself, in ``execution_order``. ``reuse_buffers``: a gradient
-    array that a node made itself (not one it received) has one receiver,
-    which may add into it in place; off when the steps are shown, since a step
-    must keep its values."""
+          show: bool) -> Iterator[BackwardStep]:
+    """The walk itself, in ``execution_order``. A node takes the sums of the
+    gradients that arrived (its input buffer), runs hooks, then its backward,
+    and sends one gradient along each edge, added at once into the receiving
+    node's buffer (as PyTorch's InputBuffer does).
+
+    ``show`` (``backward_steps``): every node yields a ``BackwardStep`` saying
+    what it received and sent, and sums are always new values. Otherwise
+    (``run_backward``) only the steps the caller applies are yielded (leaves,
+    ``inputs=``, retained gradients), and, on arrays, a gradient a node made
+    itself and sent along one edge only belongs to its receiver, which may
+    add into it in place."""
     root_nodes = [node for node, _, _ in roots]
     dependencies = _count_dependencies(root_nodes)
     needed = _needed(dependencies, targets) if targets is not None else None
-    arrivals: dict = {}  # node -> [(from_node, output_nr, grad)]
-    owned: set = set()  # ids of arriving arrays that only their receiver holds
-
-    for node, nr, grad in roots:
-        arrivals.setdefault(node, []).append((None, nr, grad))
+    reuse = not show and not create_graph
+    # node -> input buffer, a flat list: [grad, mine] for output 0, then for
+    # output 1, ... (mine: a new array only this walk holds, to add into)
+    buffers: dict = {}
+    received_by: dict = {}  # (show) node -> [(from_node, output_nr, grad)]
+    previous = grad_mode._enabled
+    grad_mode._set_enabled(create_graph)  # (two seeds for one node: their sum is recorded)
+    try:
+        for node, nr, grad in roots:
+            _arrive(buffers, node, nr, grad, False, reuse)
+            if show:
+                received_by.setdefault(node, []).append((None, nr, grad))
+    finally:
+        grad_mode._set_enabled(previous)
 
     index = 0
     for node in execution_order(root_nodes, dependencies=dependencies):
-        received = arrivals.pop(node, [])
+        buffer = buffers.pop(node, None)
+        received = received_by.pop(node, []) if show else None
         if needed is not None and node not in needed:
             continue
-        step = BackwardStep(index, node, received)
-        run = targets is None or _leads_further(node, needed)
+        leaf = type(node) is AccumulateGrad
+        owned, retained, sent = False, (), ()
         if create_graph:
             # Backward formulas are recorded; the mode is set per step, not
             # across the yield, so the caller's code between steps runs in its own mode.
             previous = grad_mode._enabled
             grad_mode._set_enabled(True)
-            try:
-                _compute_step(step, node, keep_graph, run, None, False)
-            finally:
+        try:
+            if buffer is None:
+                # No edge in delivered a gradient (e.g. the backward of norm(0)):
+                # nothing to run; the node passes "no gradient" on.
+                grad_outputs = _NO_GRADIENT
+                if show and not leaf:
+                    sent = tuple([(next_node, nr, None) for next_node, nr in node.next_functions])
+            else:
+                grad_outputs = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
+                if leaf and reuse:
+                    owned = buffer[1] and _own_buffer(buffer[0])
+                if node._tensor_pre_hooks or node._retains_grad or (
+                        leaf and node.variable._leaf_hooks):
+                    grad_outputs, owned, retained = _run_tensor_hooks(
+                        node, grad_outputs, owned, not create_graph)
+                if not leaf and (needed is None or _leads_further(node, needed)):
+                    if create_graph:
+                        grads = node._run(grad_outputs)
+                    else:
+                        grads = node._run_on_arrays(grad_outputs)
+                    if not keep_graph:
+                        node.release_saved()
+                    for (next_node, input_nr), grad in zip(node.next_functions, grads):
+                        if next_node is None or grad is None:
+                            continue
+                        fresh = reuse and _made_here(grad, grads, grad_outputs)
+                        if input_nr == 0 and next_node not in buffers:
+                            buffers[next_node] = [grad, fresh]  # (the usual case, kept quick)
+                        else:
+                            _arrive(buffers, next_node, input_nr, grad, fresh, reuse)
+                        if show:
+                            received_by.setdefault(next_node, []).append((node, input_nr, grad))
+                    if show:  # (nothing goes along an edge to no node)
+                        sent = tuple([(next_node, input_nr, None if next_node is None else grad)
+                                      for (next_node, input_nr), grad
+                                      in zip(node.next_functions, grads)])
+        finally:
+            if create_graph:
                 grad_mode._set_enabled(previous)
-        else:
-            _compute_step(step, node, keep_graph, run, owned if reuse_buffers else None, True)
-        for next_node, input_nr, grad in step.sent:
-            if next_node is not None and grad is not None:
-                if next_node in arrivals:
-                    arrivals[next_node].append((node, input_nr, grad))
-                else:
-                    arrivals[next_node] = [(node, input_nr, grad)]
+        if show or leaf or retained or (targets is not None and node in targets):
+            step = BackwardStep(index, node, received)
+            step.grad_outputs, step.sent, step.retained, step._owned = \
+                grad_outputs, sent, retained, owned
+            yield step
         index += 1
-        yield step
 
 
-def _compute_step(step, node, keep_graph, run, owned, on_arrays) -> None:
-    """Fill in ``step``: sum what arrived, run hooks, then the node's backward."""
-    received = step.received
-    if len(received) == 1 and received[0][1] == 0:  # one edge in: nothing to add
-        grad = received[0][2]
-        step.grad_outputs = (grad,)
-        step._owned = owned is not None and id(grad) in owned
-        if step._owned:
-            owned.discard(id(grad))
+_NO_GRADIENT = (None,)
+
+
+def _arrive(buffers: dict, node, nr: int, grad, fresh: bool, reuse: bool) -> None:
+    """Add ``grad``, arriving for output ``nr`` of ``node``, into its buffer.
+    ``fresh``: a new array that the sender gave to this edge only. With
+    ``reuse``, a sum is made in place in an array that only the walk holds."""
+    buffer = buffers.get(node)
+    if buffer is None:
+        buffer = buffers[node] = [None, False]
+    at = 2 * nr
+    while len(buffer) <= at:
+        buffer += (None, False)
+    current = buffer[at]
+    if current is None:
+        buffer[at], buffer[at + 1] = grad, fresh
+    elif not reuse:  # Tensors, or steps that are shown: new values
+        buffer[at] = current + grad
+    elif buffer[at + 1] and current.shape == grad.shape and current.dtype == grad.dtype \
+            and _own_buffer(current):
+        np.add(current, grad, out=current)
+    elif fresh and current.shape == grad.shape and current.dtype == grad.dtype \
+            and _own_buffer(grad):
+        np.add(grad, current, out=grad)
+        buffer[at], buffer[at + 1] = grad, True
     else:
-        step.grad_outputs = _sum_arrivals(step, received, owned)
-        if step.grad_outputs[0] is None and all(g is None for g in step.grad_outputs):
-            # Every edge in delivered "no gradient" (e.g. the backward of norm(0)):
-            # nothing to run; the node passes "no gradient" on.
-            if not isinstance(node, AccumulateGrad):
-                step.sent = tuple((next_node, nr, None) for next_node, nr in node.next_functions)
-            return
-    if node._tensor_pre_hooks or node._retains_grad or (
-            type(node) is AccumulateGrad and node.variable._leaf_hooks):
-        _run_tensor_hooks(node, step, on_arrays)
-    if type(node) is AccumulateGrad or not run:
-        return
-    if on_arrays:
-        grads = node._run_on_arrays(step.grad_outputs)
-    else:
-        grads = node._run(step.grad_outputs)
-    if not keep_graph:
-        node.release_saved()
-    step.sent = sent = tuple([
-        (next_node, input_nr, grad)
-        for (next_node, input_nr), grad in zip(node.next_functions, grads)
-    ])
-    if owned is not None:
-        _claim_new_buffers(sent, step.grad_outputs, owned)
+        buffer[at], buffer[at + 1] = current + grad, True
 
 
-def _claim_new_buffers(sent, grad_outputs, owned: set) -> None:
-    """Mark the gradients this node made itself, each sent along one edge only,
-    as owned by their receiver (which may then add into them in place)."""
-    seen: list = []
-    for _, _, grad in sent:
-        if grad is None or type(grad) is not np.ndarray:
-            continue
-        shared = False
-        for other in seen:
-            if grad is other:
-                shared = True
-        for other in grad_outputs:
-            if grad is other:
-                shared = True
-        if shared:
-            owned.discard(id(grad))
-            continue
-        seen.append(grad)
-        flags = grad.flags
-        if flags.owndata and flags.writeable:
-            owned.add(id(grad))
+def _own_buffer(grad) -> bool:
+    """An array with memory of its own that may be written (not a view, not a
+    read-only constant, not a NumPy scalar)."""
+    if type(grad) is not np.ndarray:
+        return False
+    flags = grad.flags
+    return flags.owndata and flags.writeable
+
+
+def _made_here(grad, grads: tuple, grad_outputs: tuple) -> bool:
+    """Whether a node sends ``grad`` along one edge only, and did not receive it."""
+    for other in grad_outputs:
+        if other is grad:
+            return False
+    count = 0
+    for other in grads:
+        if other is grad:
+            count += 1
+    return count == 1
 
 
 def _leads_further(node, needed) -> bool:
@@ -423,43 +476,17 @@ def _leads_further(node, needed) -> bool:
     return False
 
 
-def _sum_arrivals(step, received: list, owned) -> tuple:
-    """Sum the gradients that arrived for each output of the node. With arrays,
-    the first sum makes a new buffer (or reuses an owned arrival) and the
-    rest are added into it in place."""
-    outputs = 1 + max((nr for _, nr, _ in received), default=0)
-    sums = [None] * outputs
-    mine = [False] * outputs  # sums[nr] is a buffer only this walk holds
-    for _, nr, grad in received:
-        current = sums[nr]
-        if current is None:
-            sums[nr] = grad
-            mine[nr] = owned is not None and id(grad) in owned
-        elif owned is None:  # Tensors, or steps that are shown: new values
-            sums[nr] = current + grad
-        elif mine[nr] and current.shape == grad.shape and current.dtype == grad.dtype:
-            np.add(current, grad, out=current)
-        elif id(grad) in owned and current.shape == grad.shape and current.dtype == grad.dtype:
-            np.add(grad, current, out=grad)
-            sums[nr], mine[nr] = grad, True
-        else:
-            sums[nr], mine[nr] = current + grad, True
-    if owned is not None:
-        for _, _, grad in received:
-            owned.discard(id(grad))
-        step._owned = mine[0]
-    return tuple(sums)
-
-
-def _run_tensor_hooks(node: Node, step: BackwardStep, on_arrays: bool) -> None:
+def _run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: bool) -> tuple:
     """Hooks from ``register_hook`` may replace a gradient; retained
     gradients (``retain_grad``) see the result, as in PyTorch. Hooks see
-    Tensors (arrays are wrapped for them, and run with grad mode off)."""
+    Tensors (arrays are wrapped for them, and run with grad mode off).
+    Returns the gradients, whether gradient 0 is still owned, and the
+    retained ``(tensor, grad)`` pairs."""
     hooks = node._tensor_pre_hooks
     if type(node) is AccumulateGrad and node.variable._leaf_hooks:
         hooks = {0: node.variable._leaf_hooks}
     if hooks:
-        grads = list(step.grad_outputs)
+        grads = list(grad_outputs)
         previous = grad_mode._enabled
         if on_arrays:
             grad_mode._set_enabled(False)
@@ -470,19 +497,20 @@ def _run_tensor_hooks(node: Node, step: BackwardStep, on_arrays: bool) -> None:
                         replaced = hook(_wrapped(grads[nr], on_arrays))
                         if replaced is not None:
                             grads[nr] = replaced._data if on_arrays else replaced
-                            step._owned = step._owned and nr != 0
+                            owned = owned and nr != 0
         finally:
             grad_mode._set_enabled(previous)
-        step.grad_outputs = tuple(grads)
+        grad_outputs = tuple(grads)
+    retained = ()
     retains = node._retains_grad
     if retains:
         retained = []
         for nr, ref in retains.items():
             tensor = ref()
-            if tensor is not None and nr < len(step.grad_outputs) \
-                    and step.grad_outputs[nr] is not None:
-                retained.append((tensor, step.grad_outputs[nr]))
-        step.retained = tuple(retained)
+            if tensor is not None and nr < len(grad_outputs) and grad_outputs[nr] is not None:
+                retained.append((tensor, grad_outputs[nr]))
+        retained = tuple(retained)
+    return grad_outputs, owned, retained
 
 
 def _as_tensors(step: BackwardStep) -> BackwardStep:

@@ -1,0 +1,159 @@
+"""``backward()`` and ``backward_steps`` are one walk (engine._walk): the real
+pass makes no step object for most nodes and adds gradients into buffers it
+owns in place, the shown pass keeps every value. Both must run the nodes in
+PyTorch's order and give PyTorch's gradients, on programs where hooks,
+``retain_grad``, ``inputs=``, shared subgraphs and several roots meet.
+
+The order is read from the hooks themselves (a hook on every intermediate
+tensor records its name), in torch, in ``backward()`` and in the steps.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+from minigrad.autograd import backward_steps
+
+
+def _data(seed, shape=(3, 4)):
+    return np.random.default_rng(seed).standard_normal(shape).astype(np.float32)
+
+
+def program(lib, log, hooks=True):
+    """Leaves a, b, c; a shared subexpression used four times; a hook that
+    replaces a gradient, one that only looks, and a retained non-leaf."""
+    a = lib.tensor(_data(1), requires_grad=True)
+    b = lib.tensor(_data(2), requires_grad=True)
+    c = lib.tensor(_data(3)[0], requires_grad=True)  # broadcast along the rows
+
+    def named(tensor, name):
+        if hooks and tensor.requires_grad:
+            tensor.register_hook(lambda g, name=name: log.append(name))
+        return tensor
+
+    shared = named(a * b, "shared")
+    doubled = named(shared * 2.0, "doubled")
+    if hooks:
+        doubled.register_hook(lambda g: g * 3)  # replaces the gradient
+    branch = named((shared + c).tanh(), "branch")
+    branch.retain_grad()
+    mixed = named(shared * branch - shared.exp() * 0.5, "mixed")
+    out = named((doubled + mixed).sum() + (mixed * c).mean(), "out")
+    return (a, b, c), {"branch": branch, "shared": shared}, out
+
+
+def _grads(leaves):
+    return [None if leaf.grad is None else leaf.grad.detach().numpy().copy() for leaf in leaves]
+
+
+@pytest.mark.filterwarnings("ignore:The .grad attribute of a Tensor that is not a leaf")
+@pytest.mark.parametrize("inputs", [None, "a", "b,c", "shared"])
+def test_backward_and_steps_agree_with_torch_and_each_other(inputs):
+    def pick(leaves, kept):
+        names = {"a": leaves[0], "b": leaves[1], "c": leaves[2], "shared": kept["shared"]}
+        return None if inputs is None else [names[n] for n in inputs.split(",")]
+
+    torch_log, shown_log, real_log = [], [], []
+    t_leaves, t_kept, t_out = program(torch, torch_log)
+    t_out.backward(inputs=pick(t_leaves, t_kept))
+
+    log = []
+    m_leaves, m_kept, m_out = program(mg, log)
+    steps = list(backward_steps(m_out, inputs=pick(m_leaves, m_kept)))
+    shown_log[:], log[:] = log, []
+    assert all(leaf.grad is None for leaf in m_leaves)  # showing changed nothing
+    shown = {id(s.node.variable): s.leaf_grad for s in steps if s.is_leaf}
+    shown_retained = {id(t): g for s in steps for t, g in s.retained}
+    m_out.backward(inputs=pick(m_leaves, m_kept))
+    real_log[:] = log
+
+    assert shown_log == real_log == torch_log  # the nodes ran in torch's order
+    for ours, theirs in zip(_grads(m_leaves), _grads(t_leaves)):
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-6)
+    for leaf in m_leaves:  # the steps said exactly what .grad became
+        if leaf.grad is not None:
+            np.testing.assert_array_equal(shown[id(leaf)].numpy(), leaf.grad.numpy())
+    for name in ("branch", "shared"):
+        ours, theirs = m_kept[name].grad, t_kept[name].grad
+        assert (ours is None) == (theirs is None)
+        if ours is not None:
+            np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)
+        if id(m_kept[name]) in shown_retained:  # (inputs= retains only in the real pass)
+            np.testing.assert_array_equal(shown_retained[id(m_kept[name])].numpy(),
+                                          ours.numpy())
+    assert (id(m_kept["branch"]) in shown_retained) == (m_kept["branch"].grad is not None)
+
+
+def test_autograd_grad_equals_the_steps_and_torch():
+    def run(lib):
+        leaves, kept, out = program(lib, [])
+        return [g.detach().numpy() for g in
+                lib.autograd.grad(out, [leaves[2], kept["shared"], leaves[0]])]
+
+    ours, theirs = run(mg), run(torch)
+    for o, t in zip(ours, theirs):
+        np.testing.assert_allclose(o, t, rtol=1e-5, atol=1e-6)
+
+
+def test_gradients_summed_in_place_leave_every_array_they_came_from_intact():
+    """A node that receives many new arrays sums them into one of them (the
+    real pass only); nothing the program holds may change."""
+    x = mg.tensor(_data(4), requires_grad=True)
+    y = x * 1.5
+    parts = [y * float(k) for k in range(1, 6)] + [y.exp(), y]
+    total = parts[0]
+    for part in parts[1:]:
+        total = total + part
+    seed = mg.tensor(_data(5))
+    before = seed.numpy().copy(), y.detach().numpy().copy()
+    steps = list(backward_steps(total, seed))
+    total.backward(seed)
+    np.testing.assert_array_equal(seed.numpy(), before[0])
+    np.testing.assert_array_equal(y.detach().numpy(), before[1])
+    np.testing.assert_array_equal(steps[-1].leaf_grad.numpy(), x.grad.numpy())
+    xt = torch.tensor(_data(4), requires_grad=True)
+    yt = xt * 1.5
+    parts = [yt * float(k) for k in range(1, 6)] + [yt.exp(), yt]
+    sum(parts[1:], parts[0]).backward(torch.tensor(_data(5)))
+    np.testing.assert_allclose(x.grad.numpy(), xt.grad.numpy(), rtol=1e-6)
+
+
+def test_a_kept_reference_to_grad_stays_current_and_zero_dim_sums_work():
+    """(0-d gradients come back from NumPy sums as scalars, not arrays.)"""
+    def run(lib):
+        x = lib.tensor(2.0, requires_grad=True)
+        y = x * 1
+        (y * y + y + y * 3 + y.exp()).backward()
+        kept = x.grad
+        (x * x + x).backward()
+        return kept.item(), x.grad.item(), kept is x.grad
+    assert run(mg) == pytest.approx(run(torch))
+
+
+def test_two_roots_on_one_node_and_a_seed_the_caller_keeps():
+    def run(lib):
+        x = lib.tensor(_data(6), requires_grad=True)
+        y = x.tanh()
+        seed = lib.ones(3, 4)
+        lib.autograd.backward([y, y * 2, y], [seed, seed, seed])
+        return x.grad.numpy().copy(), seed.numpy().copy()
+    for ours, theirs in zip(run(mg), run(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-6)
+
+
+def test_create_graph_walk_records_torchs_nodes_and_second_order_grads():
+    def run(lib):
+        leaves, kept, out = program(lib, [], hooks=False)
+        grads = lib.autograd.grad(out, leaves, create_graph=True)
+        names = [g.grad_fn.name() for g in grads]
+        sum(g.sum() for g in grads).backward()
+        return names, _grads(leaves)
+    ours, theirs = run(mg), run(torch)
+    assert ours[0] == theirs[0]
+    for o, t in zip(ours[1], theirs[1]):
+        np.testing.assert_allclose(o, t, rtol=1e-4, atol=1e-5)
