@@ -342,15 +342,25 @@ class Node:
         return grads[0] if len(grads) == 1 else grads
 
     def _run(self, grad_outputs: tuple) -> tuple:
-        self._check_saved()
         if self.formula_on_arrays:  # a built-in formula: numbers in it are C++ Scalars
+            # As in torch, every saved value is unpacked before the formula runs,
+            # so a freed graph or an in-place change fails even where this call
+            # would not read the value; the formula reads them as attributes
+            # set for the call (as ``_run_on_arrays`` does with arrays).
+            own = self.__dict__
+            attributes = own.copy() if own else {}
+            for name, value in self._saved.items():
+                attributes["_saved_" + name] = self._unpack(value)
             previous = grad_mode._in_formula
             grad_mode._in_formula = True
+            self.__dict__ = attributes
             try:
                 grads = self.backward(*grad_outputs)
             finally:
+                self.__dict__ = own
                 grad_mode._in_formula = previous
         else:
+            self._check_saved()
             grads = self.backward(*grad_outputs)
         if not isinstance(grads, tuple):
             grads = (grads,)
@@ -359,7 +369,7 @@ class Node:
                 f"function {self.name()} returned an incorrect number of gradients "
                 f"(expected {len(self.next_functions)}, got {len(grads)})"
             )
-        return tuple(self._validate(index, grad) for index, grad in enumerate(grads))
+        return tuple([self._validate(index, grad) for index, grad in enumerate(grads)])
 
     def _check_saved(self) -> None:
         """As in torch, every saved value is unpacked before the formula runs, so
@@ -374,7 +384,11 @@ class Node:
         """``backward`` on NumPy arrays (backward without ``create_graph``): the
         gradients and the saved values (``self._saved_...``) are arrays, so the
         formula records nothing. Nodes whose formula needs Tensors (custom
-        Functions) get Tensors, with grad mode off, and hand back arrays."""
+        Functions) get Tensors, with grad mode off, and hand back arrays.
+
+        Returns one gradient per edge, each of its input's shape and dtype; a
+        gradient along an edge to no node (an input that needs none) is left
+        unchecked, as nothing is sent along it."""
         if not self.formula_on_arrays:
             Tensor = _tensor.Tensor
             previous = grad_mode._enabled
@@ -385,26 +399,25 @@ class Node:
             finally:
                 grad_mode._set_enabled(previous)
             return tuple(None if g is None else g._data for g in grads)
-        # The formula reads ``self._saved_x`` as the array forward used: set as
-        # plain attributes for the call (quicker than ``__getattr__``'s lookup).
+        # The formula reads ``self._saved_x`` as the array forward used: for the
+        # call, the node's attributes are a copy holding them too (quicker than
+        # ``__getattr__``'s lookup, and nothing to undo one by one afterwards).
         # As in torch, every saved value is checked before the formula runs.
-        attributes = self.__dict__
-        keys = []
+        own = self.__dict__
+        attributes = own.copy() if own else {}
+        for name, value in self._saved.items():
+            if type(value) is SavedTensor:
+                if value.version.value != value.saved_version:
+                    self._unpack(value)  # raises the in-place modification error
+                value = value.data
+            elif value is _FREED:
+                raise RuntimeError(errors.BACKWARD_TWICE)
+            attributes["_saved_" + name] = value
+        self.__dict__ = attributes
         try:
-            for name, value in self._saved.items():
-                if type(value) is SavedTensor:
-                    if value.version.value != value.saved_version:
-                        self._unpack(value)  # raises the in-place modification error
-                    value = value.data
-                elif value is _FREED:
-                    raise RuntimeError(errors.BACKWARD_TWICE)
-                key = "_saved_" + name
-                attributes[key] = value
-                keys.append(key)
             grads = self.backward(*grad_outputs)
         finally:
-            for key in keys:
-                del attributes[key]
+            self.__dict__ = own
         if type(grads) is not tuple:
             grads = (grads,)
         if len(grads) != len(self.next_functions):
@@ -412,15 +425,14 @@ class Node:
                 f"function {self.name()} returned an incorrect number of gradients "
                 f"(expected {len(self.next_functions)}, got {len(grads)})"
             )
-        checked = []
         for grad, meta in zip(grads, self._input_meta):
-            if grad is None or meta is None:
-                checked.append(None)
-            elif type(grad) is np.ndarray and grad.shape == meta[0] and grad.dtype == meta[1]:
-                checked.append(grad)  # the usual case: nothing to undo
-            else:
-                checked.append(self._validate_array(len(checked), grad, meta))
-        return tuple(checked)
+            if grad is not None and meta is not None and not (
+                    type(grad) is np.ndarray and grad.dtype is meta[1] and grad.shape == meta[0]):
+                # (broadcast, another dtype or a NumPy scalar: undone one by one)
+                return tuple([None if grad is None or meta is None
+                              else self._validate_array(index, grad, meta)
+                              for index, (grad, meta) in enumerate(zip(grads, self._input_meta))])
+        return grads  # the usual case: every gradient as its input
 
     def _validate_array(self, index: int, grad, meta):
         """``_validate`` for arrays."""
@@ -446,7 +458,7 @@ class Node:
         if grad is None or meta is None:
             return None
         shape, np_dtype = meta
-        if grad.shape != shape:
+        if grad._data.shape != shape:
             if not is_expandable_to(shape, grad.shape):
                 raise RuntimeError(
                     f"Function {self.name()} returned an invalid gradient at index "
@@ -463,9 +475,10 @@ class Node:
 
     def release_saved(self) -> None:
         """Free saved tensors (after a backward without ``retain_graph``)."""
-        for name, value in self._saved.items():
-            if isinstance(value, SavedTensor):
-                self._saved[name] = _FREED
+        saved = self._saved
+        for name, value in saved.items():
+            if type(value) is SavedTensor:
+                saved[name] = _FREED
 
     # ---- hooks --------------------------------------------------------------
 
