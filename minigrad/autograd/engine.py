@@ -394,10 +394,13 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
                         grads = node._run_on_arrays(grad_outputs)
                     if not keep_graph:
                         node.release_saved()
+                    # (a formula written for Tensors, e.g. a custom Function's, may hand
+                    # back an array someone holds: never added into in place)
+                    trusted = reuse and node.formula_on_arrays
                     for (next_node, input_nr), grad in zip(node.next_functions, grads):
                         if next_node is None or grad is None:
                             continue
-                        fresh = reuse and _made_here(grad, grads, grad_outputs)
+                        fresh = trusted and _made_here(grad, grads, grad_outputs)
                         if input_nr == 0 and next_node not in buffers:
                             buffers[next_node] = [grad, fresh]  # (the usual case, kept quick)
                         else:

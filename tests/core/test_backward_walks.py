@@ -157,3 +157,31 @@ def test_create_graph_walk_records_torchs_nodes_and_second_order_grads():
     assert ours[0] == theirs[0]
     for o, t in zip(ours[1], theirs[1]):
         np.testing.assert_allclose(o, t, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.parametrize("uses", [1, 2])
+def test_a_gradient_a_custom_function_hands_back_is_never_written_into(uses):
+    """A custom Function's backward may return a tensor its author keeps (a constant,
+    a cache). Torch never adds into it; neither does minigrad, whether the gradient
+    meets another one at a node (two uses) or becomes a leaf's .grad and then grows
+    (two backward passes)."""
+    results = []
+    for lib in (mg, torch):
+        kept = lib.ones(3)
+
+        class Constant(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2
+
+            @staticmethod
+            def backward(ctx, grad):
+                return kept
+
+        x = lib.zeros(3, requires_grad=True)
+        for _ in range(2):
+            outputs = [Constant.apply(x) for _ in range(uses)]
+            sum(out.sum() for out in outputs).backward()
+        results.append((kept.tolist(), x.grad.tolist(), x.grad is kept))
+    assert results[0] == results[1]
+    assert results[0][0] == [1.0, 1.0, 1.0]
