@@ -322,7 +322,7 @@ def equal(input, other):
 
 
 @_checks_arguments(_check_reduction_arguments)
-def sum(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):  # noqa: A001 - PyTorch's name
+def sum(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     """The sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     return _out("sum", ops.sum(input, dim, keepdim, dtype=dtype), out, input)
 

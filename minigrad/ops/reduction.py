@@ -5,8 +5,9 @@ Without ``dim`` a reduction covers every element (``SumBackward0``); with
 ``dim`` it covers those axes (``SumBackward1``), keeping them as size 1 when
 ``keepdim=True``. As in PyTorch, ``x.sum(dim=None)`` (or ``dim=()``) also
 covers every element, but as a reduction with ``dim``: ``SumBackward1``,
-which saves the ``dim`` it was given and takes ``keepdim``. Backward first restores the reduced axes as size 1
-(``_unsqueeze_reduced``) so the gradient broadcasts back over them.
+which saves the ``dim`` it was given and takes ``keepdim``. Backward first
+restores the reduced axes as size 1 (``_unsqueeze_reduced``) so the gradient
+broadcasts back over them.
 """
 
 from __future__ import annotations

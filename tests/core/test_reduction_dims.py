@@ -17,7 +17,8 @@ import minigrad as mg
 from torch_compare import check, check_error, rand
 
 CALLS = [
-    "x.sum()", "x.sum(None)", "x.sum(dim=None)", "x.sum(None, True)", "x.sum(dim=None, keepdim=True)",
+    "x.sum()", "x.sum(None)", "x.sum(dim=None)", "x.sum(None, True)",
+    "x.sum(dim=None, keepdim=True)",
     "x.sum(())", "x.sum([])", "x.sum((), True)", "x.sum((0, 1))", "x.sum(1)", "x.sum(-1)",
     "x.sum((1, 0))", "x.mean((-1, 0), True)", "x.sum(0)",
     "x.sum(None, dtype=lib.float64)", "x.sum(dtype=lib.float64)",
