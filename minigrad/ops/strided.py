@@ -99,16 +99,7 @@ def dense_strides(shape, strides) -> tuple:
             return -1 if stride0 < stride1 else 1
         return 1 if shape[dim0] > shape[dim1] else 0
 
-    perm = list(reversed(range(ndim)))
-    for i in range(1, ndim):
-        dim1 = i
-        for dim0 in range(i - 1, -1, -1):
-            comparison = should_swap(perm[dim0], perm[dim1])
-            if comparison > 0:
-                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
-                dim1 = dim0
-            elif comparison < 0:
-                break
+    perm = _sorted_dims(ndim, should_swap)
     out, step = [0] * ndim, 1
     for dim in perm:
         out[dim] = step
@@ -399,8 +390,16 @@ def iterator_order(shape, arrays) -> list:
                 return 1
         return 0
 
-    perm = list(reversed(range(len(shape))))
-    for i in range(1, len(shape)):
+    return _sorted_dims(len(shape), should_swap)
+
+
+def _sorted_dims(ndim: int, should_swap) -> list:
+    """The dims, fastest first, sorted as torch sorts them: an insertion sort from
+    the last dim, where ``should_swap(dim0, dim1)`` says 1 (swap), -1 (keep, stop)
+    or 0 (no opinion: look further back). Not a total order, so only this exact
+    sort gives torch's layouts."""
+    perm = list(reversed(range(ndim)))
+    for i in range(1, ndim):
         dim1 = i
         for dim0 in range(i - 1, -1, -1):
             comparison = should_swap(perm[dim0], perm[dim1])
