@@ -15,6 +15,7 @@ import pytest
 import torch
 
 import minigrad
+from torch_compare import outcome as _outcome
 
 
 def _a(lib):
@@ -208,13 +209,6 @@ def _method_outcome(code, lib):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # (the old order's warning: compared below)
         return _outcome(lambda _: eval(code, scope), lib)
-
-
-def _outcome(call, lib):
-    try:
-        return ("result", repr(call(lib)))
-    except Exception as error:  # noqa: BLE001 - the error is what is compared
-        return ("error", type(error).__name__, str(error))
 
 
 @pytest.mark.parametrize("name", list(CALLS))

@@ -8,6 +8,7 @@ import pytest
 import torch
 
 import minigrad
+from torch_compare import outcome as _outcome
 
 
 def _a(lib):
@@ -54,13 +55,6 @@ CALLS = {
     "empty preserve": lambda L: L.empty(2, memory_format=L.preserve_format),
     "copy_ non_blocking an int": lambda L: _a(L).copy_(_a(L), non_blocking=1),
 }
-
-
-def _outcome(call, lib):
-    try:
-        return ("result", repr(call(lib)))
-    except Exception as error:  # noqa: BLE001 - the error is what is compared
-        return ("error", type(error).__name__, str(error))
 
 
 @pytest.mark.parametrize("name", list(CALLS))

@@ -192,6 +192,15 @@ def check_error(fn, *arrays, requires_grad=None, match_type=True):
     return str(theirs.value)
 
 
+def outcome(call, lib):
+    """What ``call(lib)`` gives, comparable across libraries: ``("result", repr)`` or
+    ``("error", type name, message)``."""
+    try:
+        return ("result", repr(call(lib)))
+    except Exception as error:  # noqa: BLE001 - the error is what is compared
+        return ("error", type(error).__name__, str(error))
+
+
 # ---- finite differences and double backward ----------------------------------
 
 def check_numerical(fn, *arrays, requires_grad=None, eps=1e-6, rtol=1e-5, atol=1e-7,
