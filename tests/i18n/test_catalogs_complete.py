@@ -21,21 +21,14 @@ from grader.grade import QuestionResult, Result
 from grader.report import feedback_markdown
 from kit_i18n import set_language
 from minigrad.autograd import formula_for
+from translation_tool import load_tool
 from widgets.quiz import judge, question_for
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ["zh", "ko"]
 
 
-def tool():
-    spec = importlib.util.spec_from_file_location("translate_notebooks",
-                                                  ROOT / "tools" / "translate_notebooks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-TOOL = tool()
+TOOL = load_tool()
 CATALOGS = [(lang, path) for lang in LANGS for path in TOOL.catalogs(lang)]
 
 

@@ -1,7 +1,6 @@
 """The lesson pipeline: messages out of a notebook, translations back in, and a changed
 English paragraph coming back to the translator as fuzzy (tools/translate_notebooks.py)."""
 
-import importlib.util
 import json
 from pathlib import Path
 
@@ -11,6 +10,7 @@ from babel.messages.pofile import read_po, write_po
 
 from kit_i18n.notebooks import code_without_comments, comments, markdown_blocks, messages, \
     translate
+from translation_tool import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -89,10 +89,7 @@ def test_translate_changes_prose_and_comments_never_code():
 @pytest.fixture
 def pipeline(tmp_path, monkeypatch):
     """tools/translate_notebooks.py working in a scratch copy of notebooks/."""
-    spec = importlib.util.spec_from_file_location("translate_notebooks",
-                                                  ROOT / "tools" / "translate_notebooks.py")
-    tool = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tool)
+    tool = load_tool()
     monkeypatch.setattr(tool, "NOTEBOOKS", tmp_path)
     monkeypatch.setattr(tool, "LOCALE", tmp_path / "locale")
     monkeypatch.setattr(tool, "PACKAGES", {})

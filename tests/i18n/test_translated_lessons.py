@@ -1,7 +1,6 @@
 """The Chinese and Korean lessons against the English ones (drift), and the catalogs
 against the code and the lessons they were extracted from."""
 
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -12,6 +11,7 @@ from babel.messages.extract import extract_from_dir
 from babel.messages.pofile import read_po
 
 from kit_i18n.notebooks import code_without_comments, messages
+from translation_tool import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOKS = ROOT / "notebooks"
@@ -28,11 +28,7 @@ def ids(path: Path) -> set:
 
 @pytest.fixture(scope="module")
 def tool():
-    spec = importlib.util.spec_from_file_location("translate_notebooks",
-                                                  ROOT / "tools" / "translate_notebooks.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_tool()
 
 
 def test_every_lesson_is_in_every_language():
