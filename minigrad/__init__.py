@@ -33,12 +33,13 @@ from .dtypes import (  # noqa: F401
     bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, uint8,
 )
 from .functions import (  # noqa: F401
-    abs, add, all, allclose, any, argmax, argmin, bmm, cat, clamp, clip, clone, cos, cumprod,
-    cumsum, div, dot,
+    abs, add, all, allclose, any, argmax, argmin, bmm, cat, chunk, clamp, clip, clone, cos,
+    cumprod, cumsum, div, dot,
     eq, equal, exp, flatten, flip, ge, gt, isclose, le, log, log_softmax, logsumexp, lt, masked_fill,
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,
     permute, pow, prod, promote_types, relu, reshape, result_type, select, sigmoid, sign, sin,
-    softmax, sqrt, squeeze, stack, std, sub, sum, t, tanh, transpose, unsqueeze, var, where,
+    softmax, split, split_with_sizes, sqrt, squeeze, stack, std, sub, sum, t, tanh, transpose,
+    unbind, unsqueeze, var, where,
 )
 from .tensor import Size, Tensor  # noqa: F401
 from .threads import get_num_threads, set_num_threads  # noqa: F401

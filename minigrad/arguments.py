@@ -352,3 +352,106 @@ def check_reduction_method(function: str, args: tuple, kwargs: dict) -> None:
     for key in kwargs:
         if key not in ("dim", "keepdim", "dtype"):
             raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")
+
+
+# ---- a C++ signature of plain parameters (unbind, chunk, split_with_sizes) -------------
+
+REQUIRED = object()  # a parameter without a default
+
+
+def parsed(function: str, params: tuple, args: tuple, kwargs: dict, first: int = 1) -> list:
+    """``args``/``kwargs`` bound to ``params`` ((name, kind, default) with kind "int",
+    "ints" (a tuple of ints) or "Tensor"), checked in PyTorch's parser's order: too
+    many positional arguments; then each parameter in turn (missing, or of a wrong
+    type); then keywords left over. ``first``: the position of the first parameter
+    (2 for a method's first argument after ``self`` as ``torch.*`` counts it)."""
+    required = sum(default is REQUIRED for _, _, default in params)
+    if len(args) > len(params):
+        raise TypeError(f"{function}() takes from {required} to {len(params)} positional "
+                        f"arguments but {len(args)} were given")
+    values = []
+    for index, (name, kind, default) in enumerate(params):
+        position = None
+        if index < len(args):
+            value, position = args[index], index + first
+        elif name in kwargs:
+            value = kwargs[name]
+        elif default is REQUIRED:
+            missing = [f'"{n}"' for n, _, d in params[index:] if d is REQUIRED and n not in kwargs]
+            raise TypeError(f"{function}() missing {len(missing)} required positional "
+                            f"arguments: {', '.join(missing)}")
+        else:
+            values.append(default)
+            continue
+        values.append(_typed(function, name, kind, value, position))
+    for key in kwargs:
+        names = [name for name, _, _ in params]
+        if key not in names:
+            raise TypeError(f"{function}() got an unexpected keyword argument '{key}'")
+        if names.index(key) < len(args):
+            raise TypeError(f"{function}() got multiple values for argument '{key}'")
+    return values
+
+
+def _typed(function: str, name: str, kind: str, value, position):
+    where = "" if position is None else f" (position {position})"
+    if kind == "ints":
+        return int_list(function, name, value, position)
+    if kind == "Tensor":
+        if is_tensor(value):
+            return value
+        raise TypeError(f"{function}(): argument '{name}'{where} must be Tensor, "
+                        f"not {type_name(value)}")
+    if is_index(value):
+        return int(value.item()) if is_tensor(value) else int(value)
+    raise TypeError(f"{function}(): argument '{name}'{where} must be int, not {type_name(value)}")
+
+
+OVERLOADS["split"] = ("Tensor input, int split_size, int dim = 0",
+                      "Tensor input, tuple of ints split_size, int dim = 0")
+
+
+def split_arguments(tensor, split_size, dim) -> tuple:
+    """``Tensor.split(split_size, dim)`` as PyTorch's (written in Python) reads it: a
+    one-element tensor is taken as its int; an int goes to ``split``, anything else to
+    ``split_with_sizes`` (with their parsers' errors). Returns (size or sizes, dim)."""
+    if is_tensor(split_size):
+        try:
+            split_size = int(split_size)
+        except ValueError:
+            pass
+    if isinstance(split_size, int):  # (Python's int: a bool too, which C++ then refuses)
+        if isinstance(split_size, bool) or not is_index(dim):
+            size, wrong = type_name(split_size), f"!{type_name(dim)}!"
+            first = f"!{size}!" if isinstance(split_size, bool) else size
+            raise invalid_combination("split", (tensor, split_size, dim), {}, {
+                0: f"some of the arguments have invalid types: (Tensor, {first}, {wrong})",
+                1: f"some of the arguments have invalid types: (Tensor, !{size}!, {wrong})"})
+        return split_size, int(dim.item()) if is_tensor(dim) else int(dim)
+    return tuple(parsed("split_with_sizes", (("split_sizes", "ints", REQUIRED),
+                                             ("dim", "int", 0)), (split_size, dim), {}, first=2))
+
+
+def unbind_arguments(args: tuple, kwargs: dict) -> list:
+    """``x.unbind(dim=0)``."""
+    return parsed("unbind", (("dim", "int", 0),), args, kwargs)
+
+
+def chunk_arguments(args: tuple, kwargs: dict) -> list:
+    """``x.chunk(chunks, dim=0)``."""
+    return parsed("chunk", (("chunks", "int", REQUIRED), ("dim", "int", 0)), args, kwargs)
+
+
+def split_with_sizes_arguments(args: tuple, kwargs: dict) -> list:
+    """``x.split_with_sizes(split_sizes, dim=0)``."""
+    return parsed("split_with_sizes", (("split_sizes", "ints", REQUIRED), ("dim", "int", 0)),
+                  args, kwargs)
+
+
+def check_split_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``torch.unbind(input, dim=0)``, ``torch.chunk(input, chunks, dim=0)``,
+    ``torch.split_with_sizes(input, split_sizes, dim=0)``."""
+    rest = {"unbind": (("dim", "int", 0),),
+            "chunk": (("chunks", "int", REQUIRED), ("dim", "int", 0)),
+            "split_with_sizes": (("split_sizes", "ints", REQUIRED), ("dim", "int", 0))}
+    parsed(function, (("input", "Tensor", REQUIRED),) + rest[function], args, kwargs)

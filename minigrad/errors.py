@@ -29,9 +29,10 @@ def view_changed_in_place(made: str, producer: str | None, output_nr: int,
                           indirect: bool) -> str:
     """A view that may not be changed in place was (torch's handle_view_on_rebase):
     ``made`` is "no_grad" (made under no_grad, or from such a view: torch cannot tell
-    whether the change should be recorded) or "custom Function" (an output of one: its
-    backward would be overridden); ``producer``: the view's own op, if it has a node
-    (``Slice``); ``indirect``: its base or another view of it was changed, not itself."""
+    whether the change should be recorded), "custom Function" (an output of one: its
+    backward would be overridden) or "multi-output" (an output of unbind, split, ...:
+    their one node cannot tell which output changed); ``producer``: the view's own op,
+    if it has a node (``Slice``); ``indirect``: its base or another view of it was changed, not itself."""
     changed = "its base or another view of its base has been" if indirect else "is being"
     if made == "no_grad" or producer is None:
         prefix = ("A view was created in" if producer is None else
@@ -39,6 +40,11 @@ def view_changed_in_place(made: str, producer: str | None, output_nr: int,
         message = f"{prefix} no_grad mode and {changed} modified inplace with grad mode enabled."
     else:
         message = f"Output {output_nr} of {producer} is a view and {changed} modified inplace."
+    if made == "multi-output":
+        return message + (
+            " This view is the output of a function that returns multiple views. Such "
+            "functions do not allow the output views to be modified inplace. You should "
+            "replace the inplace operation by an out-of-place one.")
     if made == "custom Function":
         return message + (
             " This view was created inside a custom Function (or because an input was "

@@ -20,6 +20,7 @@ import numpy as _np
 
 from . import errors, ops
 from .arguments import checks_arguments as _checks_arguments
+from .arguments import check_split_function as _check_split_function
 from .arguments import described as _described
 from .arguments import int_list as _int_list
 from .arguments import invalid_combination as _invalid_combination
@@ -472,6 +473,30 @@ def flip(input, dims):
 
 def narrow(input, dim, start, length):
     return ops.narrow(input, dim, start, length)
+
+
+@_checks_arguments(_check_split_function)
+def unbind(input, dim=0):
+    """The slices of ``input`` along ``dim``, as a tuple of views."""
+    return ops.unbind(input, dim)
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    """``tensor`` cut along ``dim`` into views: of ``split_size_or_sections`` each (an
+    int; the last may be shorter) or of the sizes listed."""
+    return tensor.split(split_size_or_sections, dim)
+
+
+@_checks_arguments(_check_split_function)
+def split_with_sizes(input, split_sizes, dim=0):
+    return ops.split_with_sizes(input, split_sizes, dim)
+
+
+@_checks_arguments(_check_split_function)
+def chunk(input, chunks, dim=0):
+    """``input`` cut along ``dim`` into ``chunks`` views of equal size (the last may
+    be smaller)."""
+    return ops.chunk(input, chunks, dim)
 
 
 def select(input, dim, index):

@@ -816,6 +816,21 @@ class Tensor:
     def narrow(self, dim, start, length):
         return ops.narrow(self, dim, start, length)
 
+    @arguments.parsed_by(arguments.unbind_arguments)
+    def unbind(self, dim=0):
+        return ops.unbind(self, dim)
+
+    def split(self, split_size, dim=0):
+        return ops.split(self, *arguments.split_arguments(self, split_size, dim))
+
+    @arguments.parsed_by(arguments.split_with_sizes_arguments)
+    def split_with_sizes(self, split_sizes, dim=0):
+        return ops.split_with_sizes(self, split_sizes, dim)
+
+    @arguments.parsed_by(arguments.chunk_arguments)
+    def chunk(self, chunks, dim=0):
+        return ops.chunk(self, chunks, dim)
+
     def flip(self, *dims):
         """Reverse the order along ``dims`` (``x.flip(0)``, ``x.flip(0, 1)`` or ``x.flip((0, 1))``)."""
         if not dims:

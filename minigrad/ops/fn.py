@@ -27,7 +27,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "sigmoid", "pow", "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
-           "as_strided_backward", "cat", "flip", "gather", "scatter", "as_constant", "zeros",
+           "as_strided_backward", "cat", "stack", "flip", "gather", "scatter", "as_constant", "zeros",
            "tanh_backward", "sigmoid_backward", "softmax_backward_data",
            "log_softmax_backward_data", "mse_loss_backward", "nll_loss", "nll_loss_backward",
            "threshold_backward", "select_backward",
@@ -244,6 +244,12 @@ def cat(parts, dim):
     if any(_is_tensor(p) for p in parts):
         return shape_ops.cat(parts, dim)
     return np.concatenate(parts, axis=dim)
+
+
+def stack(parts, dim):
+    if any(_is_tensor(p) for p in parts):
+        return shape_ops.stack(parts, dim)
+    return np.stack(parts, axis=dim)
 
 
 def flip(x, dims):

@@ -48,6 +48,17 @@ def geometry(array: np.ndarray) -> tuple:
     return tuple(array.shape), tuple(s // itemsize for s in array.strides), offset
 
 
+def empty_view_at(view: np.ndarray, array: np.ndarray, offset: int) -> np.ndarray:
+    """``view``, an empty view of ``array``'s memory, starting at element ``offset`` of
+    it, as torch keeps it (``x[:, 2:2].storage_offset()`` is 2): NumPy points an empty
+    view at its memory's first byte. Nothing is ever read there."""
+    owner = _storage(array)[0]
+    pointer = offset * array.itemsize
+    if not 0 <= pointer <= owner.nbytes:
+        return view
+    return np.ndarray(view.shape, view.dtype, buffer=owner, offset=pointer, strides=view.strides)
+
+
 def stride(x, dim=None):
     """``x.stride()``: how many elements to step in memory along each dim."""
     strides = geometry(x._data)[1]

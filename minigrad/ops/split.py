@@ -1,0 +1,201 @@
+"""Several views at once: unbind, split, chunk.
+
+Each of these returns a tuple of views of its input, made by one node:
+``x.unbind(1)[2].grad_fn`` is the same ``UnbindBackward0`` as for the other
+outputs, and ``output_nr`` says which output a view is (2). The views share
+memory and the version counter with their input, as any view does. As in
+PyTorch, an output may not be changed in place while autograd is recording
+(the one node could not say which output the change belongs to): "Output 0
+of Split is a view and is being modified inplace. This view is the output of
+a function that returns multiple views. ...".
+
+Backward puts each output's gradient back where that output came from:
+a stack (unbind) or a cat (split) of the gradients, with zeros for the
+outputs that took no part in the loss.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd import grad_mode
+from ..autograd.formula import Formula
+from ..autograd.node import Node
+from . import fn, strided
+from ._common import normalize_dim
+
+__all__ = ["unbind", "split", "split_with_sizes", "chunk"]
+
+
+class _SeveralViews(Node):
+    """A node whose outputs are several views of its one input. ``forward``
+    returns the list of views (NumPy views of ``x``)."""
+
+    is_view = True
+
+    @classmethod
+    def apply(cls, x, **params):
+        """Run ``forward`` and make its views output 0, 1, ... of one node (recorded
+        when ``x`` requires grad and grad mode is on)."""
+        record = grad_mode.is_grad_enabled() and x.requires_grad
+        node = object.__new__(cls)
+        if record:
+            node._saved, node._forward_args = {}, ((x,), [x._data])
+        else:
+            node._forward_args = False  # save() keeps nothing
+        arrays = node.forward(x._data, **params)
+        version = x._version_counter
+        base = x if x._base is None else x._base
+        # (torch's creation_meta MULTI_OUTPUT_NODE, or NO_GRAD_MODE under no_grad)
+        made = "multi-output" if grad_mode.is_grad_enabled() else "no_grad"
+        outputs = []
+        for number, array in enumerate(arrays):
+            view = _tensor.Tensor._make(array, grad_fn=node if record else None,
+                                        output_nr=number if record else 0,
+                                        version=version, base=base)
+            view._view_version = version.value
+            view._view_made = made
+            outputs.append(view)
+        if record:
+            node._forward_args = None
+            node.outputs = len(outputs)
+            node._link((x,), None)
+        return tuple(outputs)
+
+    def _present(self, grads) -> list:
+        """One gradient per output; None for those that received none."""
+        return list(grads) + [None] * (self.outputs - len(grads))
+
+
+class UnbindBackward0(_SeveralViews):
+    formula = Formula("y_k", "x[k] along dim, for every k (a tuple of views)",
+                      grad={"x": "the G_k stacked along dim (zeros for unused outputs)"})
+
+    def forward(self, x, dim, given):
+        self.save(dim=given % 2**64, _dim=dim)
+        index = (slice(None),) * dim
+        return [x[index + (k, Ellipsis)] for k in range(x.shape[dim])]  # (views, 0-dim too)
+
+    def backward(self, *grads):
+        # (torch's unbind_backward: zeros of the others' shape where no gradient came)
+        grads = self._present(grads)
+        like = next(g for g in grads if g is not None)
+        return fn.stack([fn.zeros(like.shape, like) if g is None else g for g in grads],
+                        self._saved__dim)
+
+
+def _sliced(x, dim, sizes) -> list:
+    """Views of ``x``, consecutive along ``dim``, of the given ``sizes`` (an empty one
+    where torch has it in memory)."""
+    index, start, views = (slice(None),) * dim, 0, []
+    offset, step = strided.geometry(x)[2], x.strides[dim] // x.itemsize
+    for size in sizes:
+        view = x[index + (slice(start, start + size),)]
+        views.append(strided.empty_view_at(view, x, offset + start * step) if view.size == 0
+                     else view)
+        start += size
+    return views
+
+
+def _cat_back(grads, sizes, dim, shape):
+    """The outputs' gradients joined along ``dim``, zeros where none came (torch's
+    split_with_sizes_backward)."""
+    like = next(g for g in grads if g is not None)
+    parts = [fn.zeros(shape[:dim] + (size,) + shape[dim + 1:], like) if g is None else g
+             for g, size in zip(grads, sizes)]
+    return fn.cat(parts, dim)
+
+
+def _split_sizes(split_size: int, dim_size: int) -> list:
+    """The sizes of ``split``'s parts: ``split_size`` each, the last one what is left."""
+    count = max(-(-dim_size // split_size), 1) if split_size else 1
+    return [split_size] * (count - 1) + [split_size - (split_size * count - dim_size)]
+
+
+class SplitBackward0(_SeveralViews):
+    formula = Formula("y_k", "x cut along dim into parts of split_size (the last may be shorter)",
+                      grad={"x": "the G_k joined along dim (zeros for unused outputs)"})
+
+    def forward(self, x, split_size, dim, given):
+        self.save(dim=given % 2**64, _dim=dim, self_sym_sizes=x.shape, split_size=split_size)
+        return _sliced(x, dim, _split_sizes(split_size, x.shape[dim]))
+
+    def backward(self, *grads):
+        shape, dim = self._saved_self_sym_sizes, self._saved__dim
+        return _cat_back(self._present(grads), _split_sizes(self._saved_split_size, shape[dim]),
+                         dim, shape)
+
+
+class SplitWithSizesBackward0(_SeveralViews):
+    formula = Formula("y_k", "x cut along dim into parts of the given split_sizes",
+                      grad={"x": "the G_k joined along dim (zeros for unused outputs)"})
+
+    def forward(self, x, split_sizes, dim, given):
+        self.save(dim=given % 2**64, _dim=dim, self_sym_sizes=x.shape, split_sizes=split_sizes)
+        return _sliced(x, dim, split_sizes)
+
+    def backward(self, *grads):
+        shape = self._saved_self_sym_sizes
+        return _cat_back(self._present(grads), self._saved_split_sizes, self._saved__dim, shape)
+
+
+# ---- public functions ----------------------------------------------------------
+
+def unbind(x, dim=0):
+    """The slices of ``x`` along ``dim``, as a tuple of views: ``x.unbind(0)`` is
+    ``(x[0], x[1], ...)``."""
+    if x.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
+    return UnbindBackward0.apply(x, dim=normalize_dim(dim, x.ndim), given=int(dim))
+
+
+def split(x, split_size, dim=0):
+    """``x`` cut along ``dim`` into views of ``split_size`` (the last one may be
+    shorter); with a list of sizes, views of those sizes (``split_with_sizes``)."""
+    if not isinstance(split_size, int):
+        return split_with_sizes(x, split_size, dim)
+    if x.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    if split_size < 0:
+        raise RuntimeError(
+            f"split expects split_size be non-negative, but got split_size={split_size}")
+    axis = normalize_dim(dim, x.ndim)
+    if split_size == 0 and x.shape[axis]:
+        raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
+                           f"size of {x.shape[axis]}")
+    return SplitBackward0.apply(x, split_size=split_size, dim=axis, given=int(dim))
+
+
+def split_with_sizes(x, split_sizes, dim=0):
+    """Views of ``x`` along ``dim`` of the given sizes (which must add up to its size)."""
+    sizes = tuple(split_sizes)
+    if x.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
+    axis = normalize_dim(dim, x.ndim)
+    listed = "[" + ", ".join(map(str, sizes)) + "]"
+    if any(size < 0 for size in sizes):
+        raise RuntimeError("split_with_sizes expects split_sizes have only non-negative entries, "
+                           f"but got split_sizes={listed}")
+    if sum(sizes) != x.shape[axis]:
+        raise RuntimeError(
+            f"split_with_sizes expects split_sizes to sum exactly to {x.shape[axis]} (input "
+            f"tensor's size at dimension {dim}), but got split_sizes={listed}")
+    return SplitWithSizesBackward0.apply(x, split_sizes=sizes, dim=axis, given=int(dim))
+
+
+def chunk(x, chunks, dim=0):
+    """``x`` cut along ``dim`` into ``chunks`` views of equal size (the last may be
+    smaller, and there may be fewer): a ``split`` with size ceil(size / chunks)."""
+    if x.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise RuntimeError(f"chunk expects `chunks` to be greater than 0, got: {chunks}")
+    dim_size = x.shape[normalize_dim(dim, x.ndim)]
+    split_size = -(-dim_size // chunks)
+    if split_size == 0 and dim_size == 0:  # (as torch: keep the number of chunks)
+        return split_with_sizes(x, [0] * chunks, dim)
+    return split(x, split_size, dim)
+
+
+# At the bottom, because tensor.py (the floor above) imports the ops.
+from .. import tensor as _tensor  # noqa: E402
