@@ -3,18 +3,20 @@ elementwise kernels that use them.
 
 NumPy computes a ufunc on one core. It lets go of the GIL while it loops, so
 the parts of a big array can be computed at the same time by threads:
-``elementwise(np.tanh, x)`` gives each thread a slice of ``x`` to write into
-one result. Each element is computed by the same kernel either way, so the
-result has exactly the bits of ``np.tanh(x)``. Only ufuncs that work element
-by element are split, never reductions (a sum added up in parts would round
-differently).
+``call(np.tanh, x)`` gives each thread a slice of ``x`` to write into one
+result. Each element is computed by the same kernel either way, so the result
+has exactly the bits of ``np.tanh(x)``. Only work done element by element is
+split (``call``, ``parts``), and one reduction whose order of additions does
+not depend on the split (``column_sums``: each column is added up row after
+row either way); never a reduction that a split would round differently.
 
 Only arrays of at least ``BIG`` elements (2**18) are split: handing slices to
-waiting threads and collecting them costs some 10 to 50 µs of Python, and
-tanh takes about 3 ns per element on one core, so for smaller arrays the
-hand-over would eat what the other cores save. (PyTorch splits from 32,768
-elements: its hand-over is C++.) The threads are daemons, made on first use;
-between calls they sleep on a queue (they do not spin).
+waiting threads and collecting them costs some 10 to 50 µs of Python, and an
+elementwise kernel takes between 0.2 ns (a product, bound by memory) and 3 ns
+(tanh) per element on one core, so for smaller arrays the hand-over would eat
+what the other cores save. (PyTorch splits from 32,768 elements: its hand-over
+is C++.) The threads are daemons, made on first use; between calls they sleep
+on a queue (they do not spin).
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ import numpy as np
 
 from . import errors
 
-__all__ = ["get_num_threads", "set_num_threads", "elementwise", "BIG"]
+__all__ = ["get_num_threads", "set_num_threads", "call", "parts", "column_sums", "BIG"]
 
 BIG = 1 << 18  # elements
 
@@ -68,33 +70,135 @@ def set_num_threads(int) -> None:  # noqa: A002  (the parameter's name is PyTorc
     _num_threads = builtins.int(num)
 
 
-def elementwise(ufunc, x: np.ndarray) -> np.ndarray:
-    """``ufunc(x)`` for a unary ufunc that keeps a float dtype (``np.tanh``), with
-    a big contiguous ``x`` split across ``get_num_threads()`` threads."""
+def call(ufunc, *operands, out=None, **options):
+    """``ufunc(*operands, out=out, **options)`` for an elementwise ufunc that
+    keeps a float dtype (``np.tanh``, ``np.multiply``, ...), split across
+    ``get_num_threads()`` threads when the result is big and simply laid out
+    (see ``parts``); else NumPy's own call."""
+    if _num_threads > 1:
+        result = parts(lambda target, *sources: ufunc(*sources, out=target, **options),
+                       out, *operands)
+        if result is not None:
+            return result
+    return ufunc(*operands, **options) if out is None else ufunc(*operands, out=out, **options)
+
+
+def parts(kernel, out, *operands):
+    """Run ``kernel(out, *operands)``, an elementwise computation writing into
+    ``out``, in parts on ``get_num_threads()`` threads: each part gets the same
+    slice of ``out`` and of every operand. Returns ``out`` (made here when
+    None), or None when the arrays are not split (too small, one thread, or a
+    layout this does not handle): then the caller computes it its own way.
+
+    Split only when NumPy's single call would lay the result out C-contiguous
+    and walk every operand in the same order: every array operand has the
+    result's shape and is C-contiguous or all stride 0 (an expanded number), or
+    is 0-dim; numbers are Python floats or ints; one float dtype throughout.
+    ``out``, when given, must be such an array, and may be an operand only as
+    the very same array (an in-place sum), never a shifted view of one. The
+    parts' bounds are multiples of 4096 elements, so a SIMD kernel meets the
+    same alignment in every part as in the whole."""
     threads = _num_threads
-    if threads < 2 or x.size < BIG or x.dtype.kind != "f" or not x.flags.c_contiguous:
-        return ufunc(x)
-    out = np.empty_like(x)
-    source, target = x.reshape(-1), out.reshape(-1)
-    step = -(-x.size // threads)
-    # (each thread runs in a copy of the caller's context: NumPy's error state,
-    # which minigrad sets so that inf and nan come silently, lives there)
-    try:
-        parts = [_submit(contextvars.copy_context(), ufunc, source[start:start + step],
-                         target[start:start + step])
-                 for start in range(step, x.size, step)]
-    except RuntimeError:  # (no thread may start here: a sandbox's limit, or at exit)
-        return ufunc(x)
-    ufunc(source[:step], out=target[:step])
-    for part in parts:
-        part.result()
+    shape = dtype = None
+    for operand in operands:
+        if type(operand) is np.ndarray and operand.ndim:
+            shape, dtype = operand.shape, operand.dtype
+            break
+    if threads < 2 or shape is None or dtype.kind != "f":
+        return None
+    size = 1
+    for length in shape:
+        size *= length
+    if size < BIG:
+        return None
+    flat = []
+    for operand in operands:
+        if type(operand) is np.ndarray:
+            if operand.dtype != dtype:
+                return None
+            if operand.ndim:
+                if operand.shape != shape or not (operand.flags.c_contiguous
+                                                  or not any(operand.strides)):
+                    return None
+                operand = operand.reshape(-1)  # (a view: stride 0 stays stride 0)
+                flat.append((operand, True))
+                continue
+        elif type(operand) not in (float, int):
+            return None
+        flat.append((operand, False))
+    if out is None:
+        out = np.empty(shape, dtype)
+    elif (type(out) is not np.ndarray or out.shape != shape or out.dtype != dtype
+          or not out.flags.c_contiguous or not out.flags.writeable):
+        return None
+    else:
+        address = out.__array_interface__["data"][0]
+        for operand, sliced in flat:
+            if sliced and np.may_share_memory(operand, out) and (
+                    operand.__array_interface__["data"][0] != address or not operand.strides[0]):
+                return None
+    target = out.reshape(-1)
+    step = -(-size // threads)
+    step = -(-step // _ALIGN) * _ALIGN
+
+    def part(start, stop):
+        kernel(target[start:stop], *[operand[start:stop] if sliced else operand
+                                     for operand, sliced in flat])
+    _run(part, [(start, start + step) for start in range(0, size, step)])
     return out
+
+
+def column_sums(matrix: np.ndarray) -> np.ndarray:
+    """``np.add.reduce(matrix, axis=0)`` of a C-contiguous float ``matrix`` with
+    many columns, the columns split across threads. Each column is added up
+    row after row in either case (NumPy's loop for an axis-0 reduction walks
+    the rows outside and the columns inside), so the sums have the same bits;
+    every part keeps at least 1024 columns (with a single column NumPy would
+    add that column pairwise instead)."""
+    rows, width = matrix.shape
+    threads = _builtin_min(_num_threads, width // 1024)
+    if os.environ.get("FB_NOCOL"): threads = 1  # TEMP
+    if threads < 2 or matrix.size < BIG:
+        return np.add.reduce(matrix, axis=0)
+    out = np.empty(width, matrix.dtype)
+    step = -(-width // threads)
+    step = -(-step // 1024) * 1024
+
+    def part(start, stop):
+        np.add.reduce(matrix[:, start:stop], axis=0, out=out[start:stop])
+    _run(part, [(start, start + step) for start in range(0, width, step)])
+    return out
+
+
+_ALIGN = 4096  # elements
+_builtin_min = min
+
+
+def _run(part, bounds) -> None:
+    """``part(start, stop)`` for each of ``bounds``: the first on this thread, the
+    others on the pool's threads, each in a copy of the caller's context (NumPy's
+    error state, which minigrad sets so that inf and nan come silently, lives
+    there); back when all are done. Without threads (a sandbox's limit, or at
+    exit) this thread does them all."""
+    futures = []
+    for bound in bounds[1:]:
+        try:
+            futures.append(_submit(contextvars.copy_context(), part, bound))
+        except RuntimeError:  # (no thread may start here)
+            part(*bound)
+    try:
+        part(*bounds[0])
+    finally:  # (the other parts end before anything is raised here)
+        for future in futures:
+            future.exception()
+    for future in futures:
+        future.result()
 
 
 _pool = {"pid": None, "tasks": None, "threads": 0}
 
 
-def _submit(context, ufunc, source, target) -> Future:
+def _submit(context, part, bound) -> Future:
     """Hand one slice to a waiting thread (made the first time, and again in a
     forked child, whose parent's threads did not come along)."""
     if _pool["pid"] != os.getpid():
@@ -104,14 +208,14 @@ def _submit(context, ufunc, source, target) -> Future:
                          name=f"minigrad-kernel-{_pool['threads']}").start()
         _pool["threads"] += 1
     future: Future = Future()
-    _pool["tasks"].put((future, context, ufunc, source, target))
+    _pool["tasks"].put((future, context, part, bound))
     return future
 
 
 def _work(tasks: queue.SimpleQueue) -> None:
     while True:
-        future, context, ufunc, source, target = tasks.get()
+        future, context, part, bound = tasks.get()
         try:
-            future.set_result(context.run(ufunc, source, out=target))
+            future.set_result(context.run(part, *bound))
         except BaseException as error:  # (handed to the caller, raised there)
             future.set_exception(error)

@@ -36,7 +36,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .. import errors
+from .. import errors, threads
 from . import grad_mode
 from .broadcast import has_internal_overlap
 from .float_errors import restore as restore_float_errors, silence as silence_float_errors
@@ -168,7 +168,10 @@ def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:
     # refused, as there, for an expanded .grad (elements sharing memory).
     if has_internal_overlap(data):
         raise RuntimeError(errors.INTERNAL_OVERLAP)
-    np.add(data, grad, out=data, casting="unsafe")
+    if data.size < threads.BIG:
+        np.add(data, grad, out=data, casting="unsafe")
+    else:
+        threads.call(np.add, data, grad, out=data, casting="unsafe")
     old._bump_version()
 
 
@@ -442,13 +445,21 @@ def _arrive(buffers: dict, node, nr: int, grad, fresh: bool, reuse: bool) -> Non
         buffer[at] = current + grad
     elif buffer[at + 1] and current.shape == grad.shape and current.dtype == grad.dtype \
             and _own_buffer(current):
-        np.add(current, grad, out=current)
+        _add_into(current, grad)
     elif fresh and current.shape == grad.shape and current.dtype == grad.dtype \
             and _own_buffer(grad):
-        np.add(grad, current, out=grad)
+        _add_into(grad, current)
         buffer[at], buffer[at + 1] = grad, True
     else:
         buffer[at], buffer[at + 1] = current + grad, True
+
+
+def _add_into(target, grad) -> None:
+    """target += grad; big arrays in parts on several threads (minigrad/threads.py)."""
+    if target.size < threads.BIG:
+        np.add(target, grad, out=target)
+    else:
+        threads.call(np.add, target, grad, out=target)
 
 
 def _own_buffer(grad) -> bool:

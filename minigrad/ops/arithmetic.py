@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, threads
 from ..autograd import grad_mode
 from ..autograd.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..autograd.formula import Formula
@@ -19,6 +19,8 @@ from ..autograd.node import Node
 from . import fn
 from .strided import with_iterator_layout, with_number_layout
 from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
+
+BIG = threads.BIG  # (elements: from there on, a product or sum is split across threads)
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power"]
 
@@ -178,7 +180,9 @@ class AddBackward0(Node):
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
-        return np.add(a, b) if alpha == 1 else np.add(a, alpha * b)
+        if alpha != 1:
+            return np.add(a, alpha * b)
+        return np.add(a, b) if a.size < BIG else threads.call(np.add, a, b)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -190,7 +194,9 @@ class SubBackward0(Node):
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
-        return np.subtract(a, b) if alpha == 1 else np.subtract(a, alpha * b)
+        if alpha != 1:
+            return np.subtract(a, alpha * b)
+        return np.subtract(a, b) if a.size < BIG else threads.call(np.subtract, a, b)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -233,13 +239,20 @@ class MulBackward0(Node):
     def forward(self, a, b):
         self.save_inputs(other=1, for_grad_of=0)
         self.save_inputs(self=0, for_grad_of=1)
-        return np.multiply(a, b)
+        return np.multiply(a, b) if a.size < BIG else threads.call(np.multiply, a, b)
 
     def backward(self, grad):
         # (other's gradient first, in torch's order: see DivBackward0)
-        grad_b = grad * self._saved_self if self.needs_input_grad[1] else None
-        grad_a = grad * self._saved_other if self.needs_input_grad[0] else None
+        grad_b = _product(grad, self._saved_self) if self.needs_input_grad[1] else None
+        grad_a = _product(grad, self._saved_other) if self.needs_input_grad[0] else None
         return grad_a, grad_b
+
+
+def _product(grad, saved):
+    """``grad * saved``; of big arrays, in parts on several threads (threads.py)."""
+    if type(grad) is np.ndarray and grad.size >= BIG:
+        return threads.call(np.multiply, grad, saved)
+    return grad * saved
 
 
 # The ...Backward1 nodes below take a Python number as ``other``.

@@ -56,8 +56,7 @@ class TanhBackward0(Node):
 
     def forward(self, x):
         # (a big x is split across threads: see minigrad/threads.py)
-        result = np.asarray(np.tanh(x) if x.size < threads.BIG
-                            else threads.elementwise(np.tanh, x))
+        result = np.asarray(np.tanh(x) if x.size < threads.BIG else threads.call(np.tanh, x))
         self.save_result()
         return result
 
@@ -69,13 +68,20 @@ def tanh_backward_of(grad, y):
     """The derivative of y = tanh(x), times grad: grad * (1 - y**2).
 
     Computed in one new buffer that the three steps overwrite (``grad * (1 - y * y)``
-    written out makes two: NumPy cannot reuse ``y * y`` for ``1 - ...``)."""
+    written out makes two: NumPy cannot reuse ``y * y`` for ``1 - ...``); a big
+    one in parts on several threads (minigrad/threads.py)."""
     if grad.dtype != y.dtype or grad.shape != y.shape:
         return grad * (1 - y * y)
     out = np.empty(y.shape, y.dtype)
+    if y.size < threads.BIG or threads.parts(_tanh_backward, out, grad, y) is None:
+        _tanh_backward(out, grad, y)
+    return out
+
+
+def _tanh_backward(out, grad, y):
     np.multiply(y, y, out=out)
     np.subtract(1, out, out=out)
-    return np.multiply(grad, out, out=out)
+    np.multiply(grad, out, out=out)
 
 
 class TanhBackwardBackward0(Node):

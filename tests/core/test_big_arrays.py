@@ -158,7 +158,7 @@ def test_a_big_tanh_split_across_threads_has_numpys_bits_and_torchs_values():
     try:
         for count in (2, 3):  # (also more threads than cores: still the same bits)
             mg.set_num_threads(count)
-            split = threads.elementwise(np.tanh, data)
+            split = threads.call(np.tanh, data)
             assert np.array_equal(split, np.tanh(data), equal_nan=True)
             assert np.array_equal(np.signbit(split), np.signbit(np.tanh(data)))
     finally:
@@ -179,7 +179,7 @@ def test_the_threads_of_a_split_kernel_keep_the_callers_numpy_error_state():
         with warnings.catch_warnings():
             warnings.simplefilter("error")
             with np.errstate(over="ignore"):
-                assert np.isinf(threads.elementwise(np.exp, data)).all()
+                assert np.isinf(threads.call(np.exp, data)).all()
     finally:
         mg.set_num_threads(previous)
 
@@ -221,6 +221,139 @@ def test_a_kernel_runs_on_the_callers_thread_when_no_thread_can_start(monkeypatc
     monkeypatch.setattr(threads, "_submit", refuse)
     try:
         data = _data(threads.BIG)
-        assert np.array_equal(threads.elementwise(np.tanh, data), np.tanh(data))
+        assert np.array_equal(threads.call(np.tanh, data), np.tanh(data))
     finally:
         mg.set_num_threads(previous)
+
+
+# ---- the other big elementwise kernels split across threads ---------------------
+
+class _Threads:
+    """``with _Threads(n):`` minigrad's thread count is n inside, restored after."""
+
+    def __init__(self, count):
+        self.count = count
+
+    def __enter__(self):
+        self.previous = mg.get_num_threads()
+        mg.set_num_threads(self.count)
+
+    def __exit__(self, *exc):
+        mg.set_num_threads(self.previous)
+
+
+def _same_bits(ours, expected):
+    assert ours.dtype == expected.dtype and ours.shape == expected.shape
+    assert ours.strides == expected.strides
+    assert ours.tobytes() == expected.tobytes()  # (the same bits: NaNs and signed zeros too)
+
+
+def _specials(array):
+    array.reshape(-1)[:5] = [np.nan, np.inf, -np.inf, -0.0, 1e-40]
+    return array
+
+
+@pytest.mark.parametrize("ufunc", [np.add, np.subtract, np.multiply, np.true_divide])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_a_big_product_or_sum_split_across_threads_has_numpys_bits(ufunc, dtype):
+    from minigrad import threads
+
+    a = _specials(_data(613, 701, dtype=dtype))  # (a size no thread count divides evenly)
+    b = _specials(_data(613, 701, dtype=dtype))[::-1].copy()
+    expanded = np.broadcast_to(np.asarray(0.3, dtype), a.shape)  # (a sum's gradient)
+    cases = [(a, b), (a, expanded), (expanded, b), (a, 2.5), (3, b), (a, np.asarray(-1.5, dtype))]
+    for count in (2, 3, 5):
+        with _Threads(count), np.errstate(all="ignore"):
+            for operands in cases:
+                _same_bits(threads.call(ufunc, *operands), ufunc(*operands))
+
+
+def test_a_split_sum_in_place_writes_only_its_own_array():
+    from minigrad import threads
+
+    a, b = _data(700, 700), _data(700, 700)
+    expected = a + b
+    b_before = b.copy()
+    with _Threads(2):
+        assert threads.call(np.add, a, b, out=a) is a
+    _same_bits(a, expected)
+    assert np.array_equal(b, b_before)
+
+
+@pytest.mark.parametrize("case", ["transposed", "shifted", "mixed dtypes", "broadcast row",
+                                  "small", "integers"])
+def test_what_the_threads_do_not_split_is_numpys_own_call(case, monkeypatch):
+    from minigrad import threads
+
+    a, b = _data(700, 700), _data(700, 700)
+    out = None
+    if case == "transposed":
+        a = a.T
+    elif case == "shifted":  # out overlaps an operand one element further on
+        flat = _data(700 * 700 + 1)
+        a, b, out = flat[1:], flat[:-1], flat[1:]
+    elif case == "mixed dtypes":
+        b = b.astype(np.float64)
+    elif case == "broadcast row":
+        b = b[0]
+    elif case == "small":
+        a, b = a[:10], b[:10]
+    elif case == "integers":
+        a, b = (a * 100).astype(np.int64), (b * 100).astype(np.int64)
+    expected = np.add(a.copy(), b.copy())
+    monkeypatch.setattr(threads, "_submit", None)  # (would fail if called)
+    with _Threads(2):
+        result = threads.call(np.add, a, b, out=out)
+    _same_bits(np.asarray(result), expected) if case != "transposed" \
+        else np.testing.assert_array_equal(result, expected)
+
+
+@pytest.mark.parametrize("shape", [(244, 4096), (256, 4001), (3, 90_001), (70, 9000)])
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_column_sums_split_across_threads_have_numpys_bits(shape, dtype):
+    from minigrad import threads
+
+    matrix = _data(*shape, dtype=dtype) * 1000
+    for count in (2, 3):
+        with _Threads(count):
+            _same_bits(threads.column_sums(matrix), np.add.reduce(matrix, axis=0))
+
+
+def test_the_big_workload_has_the_same_bits_on_one_thread_and_on_several():
+    xd, wd = _data(700, 700), _data(700, 700)
+    results = {}
+    for count in (1, 2, 3):
+        with _Threads(count):
+            x, w = mg.tensor(xd, requires_grad=True), mg.tensor(wd, requires_grad=True)
+            y = (x * w).tanh() + x - w
+            out = y.sum()
+            out.backward()
+            x.grad.add_(mg.tensor(wd))  # (rebased: AccumulateGrad adds into it next)
+            held = x.grad
+            ((x * w).tanh() * x).sum().backward()  # (adds into x.grad and w.grad in place)
+            assert x.grad is held
+            results[count] = [t.detach().numpy() for t in (y, out, x.grad, w.grad)]
+    for count in (2, 3):
+        for ours, expected in zip(results[count], results[1]):
+            _same_bits(ours, expected)
+    x, w = torch.tensor(xd, requires_grad=True), torch.tensor(wd, requires_grad=True)
+    ((x * w).tanh() + x - w).sum().backward()
+    x.grad.add_(torch.tensor(wd))
+    ((x * w).tanh() * x).sum().backward()
+    np.testing.assert_allclose(results[2][2], x.grad.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(results[2][3], w.grad.numpy(), rtol=1e-5, atol=1e-5)
+
+
+def test_a_split_tanh_backward_writes_only_its_own_result():
+    from minigrad.ops.pointwise import tanh_backward_of
+
+    y, grad = np.tanh(_data(700, 700)), _data(700, 700)
+    y_before, grad_before = y.copy(), grad.copy()
+    with _Threads(1):
+        expected = tanh_backward_of(grad, y)
+    for count in (2, 3):
+        with _Threads(count):
+            _same_bits(tanh_backward_of(grad, y), expected)
+            expanded = np.broadcast_to(np.float32(0.5), y.shape)
+            _same_bits(tanh_backward_of(expanded, y), expanded * (1 - y * y))
+    assert np.array_equal(y, y_before) and np.array_equal(grad, grad_before)
