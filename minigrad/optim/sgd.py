@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from ..autograd.broadcast import has_internal_overlap
 from ..autograd.grad_mode import no_grad
 from .optimizer import Optimizer
 
@@ -58,5 +61,22 @@ class SGD(Optimizer):
                 else:
                     buf.mul_(momentum).add_(grad, alpha=1 - group["dampening"])
                 grad = grad.add(buf, alpha=momentum) if group["nesterov"] else buf
-            p.add_(grad, alpha=-lr)
+            _descend(p, grad, -lr)
         return loss
+
+
+def _descend(p, grad, alpha) -> None:
+    """``p.add_(grad, alpha=alpha)`` (under no_grad). For a parameter that is not a
+    view, with a gradient of its shape and dtype in other memory, the sum is written
+    straight into ``p``'s array: the numbers of the general in-place path
+    (``alpha * grad``, then added to ``p``), without its temporary sum copied over
+    ``p`` and without the in-place op's checks and node."""
+    data, values = p._data, grad._data
+    if (p._view_version is not None or type(alpha) not in (float, int)
+            or data.shape != values.shape or data.dtype != values.dtype
+            or data.dtype.kind != "f" or not data.flags.writeable
+            or has_internal_overlap(data) or np.may_share_memory(data, values)):
+        p.add_(grad, alpha=alpha)
+        return
+    np.add(data, np.multiply(values, alpha), out=data)
+    p._bump_version()

@@ -291,3 +291,34 @@ def test_duplicate_parameters_warn_like_torch():
 def test_base_optimizer_step_is_abstract():
     with pytest.raises(NotImplementedError):
         mg.optim.Optimizer([leaf(mg)], {}).step()
+
+
+@pytest.mark.parametrize("lr", [0.1, 1, 0.0])
+@pytest.mark.parametrize("dtype", [mg.float32, mg.float64])
+def test_an_sgd_step_writes_the_general_in_place_paths_numbers_into_the_parameter(lr, dtype):
+    # (SGD writes p + (-lr) * g straight into p's array when it can: same bits as p.add_)
+    weight = mg.randn(37, 29).to(dtype)
+    base = mg.randn(10, 5).to(dtype)
+    parameters = {"plain": weight.clone().requires_grad_(),
+                  "view": base.clone()[2:7],  # (not a leaf's view: a view of a plain tensor)
+                  "expanded grad": mg.randn(5).to(dtype).requires_grad_()}
+    grads = {"plain": mg.randn(37, 29).to(dtype), "view": mg.randn(5, 5).to(dtype),
+             "expanded grad": mg.tensor(0.5).to(dtype).expand(5)}
+    expected = {}
+    for name, p in parameters.items():
+        p.grad = grads[name]
+        with mg.no_grad():
+            expected[name] = p.detach().clone().add_(grads[name], alpha=-lr)
+    held = parameters["plain"].detach()  # (shares p's memory: sees the step)
+    versions = {name: p._version for name, p in parameters.items()}
+    mg.optim.SGD(parameters.values(), lr=lr).step()
+    for name, p in parameters.items():
+        assert p.detach().numpy().tobytes() == expected[name].numpy().tobytes(), name
+        assert p._version == versions[name] + 1
+        assert p.grad is grads[name]
+    assert held.numpy().tobytes() == expected["plain"].numpy().tobytes()
+    # and torch's values
+    tp = torch.tensor(weight.numpy(), requires_grad=True)
+    tp.grad = torch.tensor(grads["plain"].numpy())
+    torch.optim.SGD([tp], lr=lr).step()
+    close(parameters["plain"], tp)
