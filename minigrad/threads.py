@@ -6,9 +6,8 @@ the parts of a big array can be computed at the same time by threads:
 ``call(np.tanh, x)`` gives each thread a slice of ``x`` to write into one
 result. Each element is computed by the same kernel either way, so the result
 has exactly the bits of ``np.tanh(x)``. Only work done element by element is
-split (``call``, ``parts``), and one reduction whose order of additions does
-not depend on the split (``column_sums``: each column is added up row after
-row either way); never a reduction that a split would round differently.
+split (``call``, ``parts``), never a reduction (a sum added up in parts would
+round differently).
 
 Only arrays of at least ``BIG`` elements (2**18) are split: handing slices to
 waiting threads and collecting them costs some 10 to 50 µs of Python, and an
@@ -32,7 +31,7 @@ import numpy as np
 
 from . import errors
 
-__all__ = ["get_num_threads", "set_num_threads", "call", "parts", "column_sums", "BIG"]
+__all__ = ["get_num_threads", "set_num_threads", "call", "parts", "BIG"]
 
 BIG = 1 << 18  # elements
 
@@ -148,30 +147,7 @@ def parts(kernel, out, *operands):
     return out
 
 
-def column_sums(matrix: np.ndarray) -> np.ndarray:
-    """``np.add.reduce(matrix, axis=0)`` of a C-contiguous float ``matrix`` with
-    many columns, the columns split across threads. Each column is added up
-    row after row in either case (NumPy's loop for an axis-0 reduction walks
-    the rows outside and the columns inside), so the sums have the same bits;
-    every part keeps at least 1024 columns (with a single column NumPy would
-    add that column pairwise instead)."""
-    rows, width = matrix.shape
-    threads = _builtin_min(_num_threads, width // 1024)
-    if os.environ.get("FB_NOCOL"): threads = 1  # TEMP
-    if threads < 2 or matrix.size < BIG:
-        return np.add.reduce(matrix, axis=0)
-    out = np.empty(width, matrix.dtype)
-    step = -(-width // threads)
-    step = -(-step // 1024) * 1024
-
-    def part(start, stop):
-        np.add.reduce(matrix[:, start:stop], axis=0, out=out[start:stop])
-    _run(part, [(start, start + step) for start in range(0, width, step)])
-    return out
-
-
 _ALIGN = 4096  # elements
-_builtin_min = min
 
 
 def _run(part, bounds) -> None:

@@ -20,8 +20,6 @@ from . import fn
 from .strided import with_iterator_layout, with_number_layout
 from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
 
-BIG = threads.BIG  # (elements: from there on, a product or sum is split across threads)
-
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power"]
 
 
@@ -180,9 +178,7 @@ class AddBackward0(Node):
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
-        if alpha != 1:
-            return np.add(a, alpha * b)
-        return np.add(a, b) if a.size < BIG else threads.call(np.add, a, b)
+        return np.add(a, b) if alpha == 1 else np.add(a, alpha * b)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -194,9 +190,7 @@ class SubBackward0(Node):
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
-        if alpha != 1:
-            return np.subtract(a, alpha * b)
-        return np.subtract(a, b) if a.size < BIG else threads.call(np.subtract, a, b)
+        return np.subtract(a, b) if alpha == 1 else np.subtract(a, alpha * b)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -239,7 +233,7 @@ class MulBackward0(Node):
     def forward(self, a, b):
         self.save_inputs(other=1, for_grad_of=0)
         self.save_inputs(self=0, for_grad_of=1)
-        return np.multiply(a, b) if a.size < BIG else threads.call(np.multiply, a, b)
+        return np.multiply(a, b)
 
     def backward(self, grad):
         # (other's gradient first, in torch's order: see DivBackward0)
@@ -250,7 +244,7 @@ class MulBackward0(Node):
 
 def _product(grad, saved):
     """``grad * saved``; of big arrays, in parts on several threads (threads.py)."""
-    if type(grad) is np.ndarray and grad.size >= BIG:
+    if type(grad) is np.ndarray and grad.size >= threads.BIG:
         return threads.call(np.multiply, grad, saved)
     return grad * saved
 

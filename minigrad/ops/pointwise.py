@@ -73,15 +73,25 @@ def tanh_backward_of(grad, y):
     if grad.dtype != y.dtype or grad.shape != y.shape:
         return grad * (1 - y * y)
     out = np.empty(y.shape, y.dtype)
-    if y.size < threads.BIG or threads.parts(_tanh_backward, out, grad, y) is None:
-        _tanh_backward(out, grad, y)
+    if y.size and not any(grad.strides) and grad.flat[0] == 1:
+        # The gradient of a sum, expanded: every element is exactly 1, and 1 * v is
+        # v for every float (inf, nan, -0 too), so that product is left out.
+        kernel, operands = _one_minus_square, (y,)
+    else:
+        kernel, operands = _tanh_backward, (grad, y)
+    if y.size < threads.BIG or threads.parts(kernel, out, *operands) is None:
+        kernel(out, *operands)
     return out
 
 
 def _tanh_backward(out, grad, y):
+    _one_minus_square(out, y)
+    np.multiply(grad, out, out=out)
+
+
+def _one_minus_square(out, y):
     np.multiply(y, y, out=out)
     np.subtract(1, out, out=out)
-    np.multiply(grad, out, out=out)
 
 
 class TanhBackwardBackward0(Node):
