@@ -166,13 +166,10 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> No
 
 
 def _classes_last(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
-    """Scores as rows of C: (N, C, d1, ...) -> (N*d1*..., C), (C,) -> (1, C);
-    the targets flattened to match."""
+    """Scores as rows of C: (C,) -> (1, C), the target to match."""
     if input.dim() == 1:
         return input.unsqueeze(0), target.reshape(1)
-    if input.dim() > 2:
-        input = input.permute(0, *range(2, input.dim()), 1).reshape(-1, input.size(1))
-    return input, target if target.dim() == 1 else target.reshape(-1)
+    return input, target
 
 
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -188,10 +185,10 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         reduction = legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     _check_class_targets(input, target, ignore_index)
+    if input.dim() > 2:  # (N, C, d1, ...): torch's nll_loss2d, NllLoss2DBackward0
+        return ops.nll_loss_images(input, target, weight, ignore_index, reduction)
     rows, targets = _classes_last(input, target)
     loss = ops.nll_loss_rows(rows, targets, weight, ignore_index, reduction)
-    if reduction == "none" and loss.shape != target.shape:  # (N, C, d1, ...) inputs
-        return loss.reshape(target.shape)
     return loss
 
 

@@ -24,7 +24,9 @@ from .compare import (  # noqa: F401
 from .indexing import getitem, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .linalg import addmm, bmm, dot, matmul, mm, mv  # noqa: F401
-from .loss import binary_cross_entropy_with_logits, mse_loss, nll_loss_rows  # noqa: F401
+from .loss import (  # noqa: F401
+    binary_cross_entropy_with_logits, mse_loss, nll_loss_images, nll_loss_rows,
+)
 from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sigmoid, sign, sin,
     sqrt, tanh, where,

@@ -17,6 +17,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
 from ._common import normalize_dim
+from ._saved import as_shown
 
 __all__ = ["cumsum", "cumprod", "cumprod_backward"]
 
@@ -25,12 +26,12 @@ class CumsumBackward0(Node):
     formula = Formula("y_i", "x_1 + ... + x_i along dim",
                       grad={"x_k": "G_k + G_(k+1) + ... + G_n (summed from the end)"})
 
-    def forward(self, x, dim):
-        self.save(dim=dim)
+    def forward(self, x, dim, given=None):
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         return cumsum_of(x, dim)
 
     def backward(self, grad):
-        return reversed_cumsum(grad, self._saved_dim)
+        return reversed_cumsum(grad, self._saved__dim)
 
 
 class CumprodBackward0(Node):
@@ -39,14 +40,14 @@ class CumprodBackward0(Node):
                       note=("y_j / x_k when no x is 0 (as torch computes it), else the "
                             "products of the other factors taken explicitly."))
 
-    def forward(self, x, dim):
+    def forward(self, x, dim, given=None):
         self.save_inputs(self=0)
-        self.save(dim=dim)
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         self.save_result()
         return np.cumprod(x, axis=dim, dtype=x.dtype) if x.ndim else x.copy()
 
     def backward(self, grad):
-        return cumprod_backward(grad, self._saved_self, self._saved_dim, self._saved_result)
+        return cumprod_backward(grad, self._saved_self, self._saved__dim, self._saved_result)
 
 
 def cumsum_of(x, dim):
@@ -149,10 +150,10 @@ def _cumulative_dtype(x, dtype):
 def cumsum(x, dim, *, dtype=None):
     """``y_i = x_1 + ... + x_i`` along ``dim``."""
     return CumsumBackward0.apply(x, cast_to=_cumulative_dtype(x, dtype),
-                                 dim=normalize_dim(dim, x.ndim))
+                                 dim=normalize_dim(dim, x.ndim), given=dim)
 
 
 def cumprod(x, dim, *, dtype=None):
     """``y_i = x_1 * ... * x_i`` along ``dim``."""
     return CumprodBackward0.apply(x, cast_to=_cumulative_dtype(x, dtype),
-                                  dim=normalize_dim(dim, x.ndim))
+                                  dim=normalize_dim(dim, x.ndim), given=dim)

@@ -328,10 +328,12 @@ def mse_loss_backward(grad, x, target, reduction):
 
 
 def nll_loss(x, target, weight, ignore_index, reduction):
-    """nll_loss of log-probabilities ``x`` (N, C) (NllLossBackward0)."""
+    """nll_loss of log-probabilities ``x`` (N, C) (NllLossBackward0), or (N, C, H, W)
+    (NllLoss2DBackward0)."""
     if _is_tensor(x):
-        return loss.NllLossBackward0.apply(x, target=target, weight=weight,
-                                           ignore_index=ignore_index, reduction=reduction)
+        node = loss.NllLoss2DBackward0 if x.ndim == 4 else loss.NllLossBackward0
+        return node.apply(x, target=target, weight=weight, ignore_index=ignore_index,
+                          reduction=reduction)
     return loss.nll_loss_of(x, target, weight, ignore_index, reduction)[0]
 
 
@@ -339,7 +341,8 @@ def nll_loss_backward(grad, x, classes):
     """grad times d nll_loss / d x: -w[t_n] grad at [n, t_n], 0 elsewhere
     (NllLossBackwardBackward0); ``classes``: loss.NllClasses."""
     if _is_tensor(grad) or _is_tensor(x):
-        return loss.NllLossBackwardBackward0.apply(grad, x, classes=classes)
+        node = loss.NllLoss2DBackwardBackward0 if x.ndim == 4 else loss.NllLossBackwardBackward0
+        return node.apply(grad, x, classes=classes)
     return loss.nll_loss_backward_of(grad, classes, x.shape)
 
 

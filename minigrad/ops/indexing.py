@@ -26,6 +26,8 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
 from ._common import is_tensor, normalize_dim
+from ._saved import as_shown
+from . import strided
 from .strided import check_no_partial_overlap
 
 __all__ = ["getitem", "setitem", "select", "slice_dim", "index_put_into"]
@@ -38,13 +40,16 @@ class SelectBackward0(Node):
 
     is_view = True
 
-    def forward(self, x, dim, index):
-        self.save(dim=dim, index=index, self_sym_sizes=x.shape)
+    def forward(self, x, dim, index, given=None):
+        # (saved as given, a negative int as C++ keeps it: see _saved.py)
+        shown = (dim, index) if given is None else given
+        self.save(dim=as_shown(shown[0]), index=as_shown(shown[1]), self_sym_sizes=x.shape,
+                  _dim=dim, _index=index)
         return x[(slice(None),) * dim + (index, Ellipsis)]  # (... keeps a 0-dim view)
 
     def backward(self, grad):
-        return fn.select_backward(grad, self._saved_self_sym_sizes, self._saved_dim,
-                                  self._saved_index)
+        return fn.select_backward(grad, self._saved_self_sym_sizes, self._saved__dim,
+                                  self._saved__index)
 
 
 def select_backward_of(grad, shape, dim, index):
@@ -75,13 +80,21 @@ class SliceBackward0(Node):
 
     is_view = True
 
-    def forward(self, x, dim, start, end, step):
-        self.save(dim=dim, start=start, end=end, step=step, self_sym_sizes=x.shape)
-        return x[(slice(None),) * dim + (slice(start, end, step),)]
+    def forward(self, x, dim, start, end, step, given=None):
+        # (saved as given: no start 0, no end the largest int64, a negative one as
+        # C++ keeps it; the formula uses them clamped to the size)
+        shown = (dim, start, end) if given is None else given
+        self.save(dim=as_shown(shown[0]), start=as_shown(shown[1]), end=as_shown(shown[2]),
+                  step=step, self_sym_sizes=x.shape, _dim=dim, _start=start, _end=end)
+        view = x[(slice(None),) * dim + (slice(start, end, step),)]
+        if view.size == 0:  # (where torch has it in memory)
+            view = strided.empty_view_at(
+                view, x, strided.geometry(x)[2] + start * (x.strides[dim] // x.itemsize))
+        return view
 
     def backward(self, grad):
-        return fn.slice_backward(grad, self._saved_self_sym_sizes, self._saved_dim,
-                                 self._saved_start, self._saved_end, self._saved_step)
+        return fn.slice_backward(grad, self._saved_self_sym_sizes, self._saved__dim,
+                                 self._saved__start, self._saved__end, self._saved_step)
 
 
 def slice_backward_of(grad, shape, dim, start, end, step):
@@ -229,14 +242,14 @@ def select(x, dim, index):
     """``x.select(dim, index)``: the slice at ``index`` along ``dim``, without that dim."""
     if x.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
-    dim = normalize_dim(dim, x.ndim)
+    given, dim = (dim, index), normalize_dim(dim, x.ndim)
     size = x.shape[dim]
     if not -size <= index < size:
         raise IndexError(
             f"select(): index {index} out of range for tensor of size "
             f"[{', '.join(map(str, x.shape))}] at dimension {dim}"
         )
-    return SelectBackward0.apply(x, dim=dim, index=index % size)
+    return SelectBackward0.apply(x, dim=dim, index=index % size, given=given)
 
 
 def _check_item(size, index, position) -> int:
@@ -249,16 +262,24 @@ def _check_item(size, index, position) -> int:
 
 def _select_item(x, dim, index, position=0):
     """``x[..., index]``: as ``select``, with the message indexing gives."""
+    given = (dim, index)
     index = _check_item(x.shape[dim], index, position)
-    return SelectBackward0.apply(x, dim=dim, index=index)
+    return SelectBackward0.apply(x, dim=dim, index=index, given=given)
 
 
-def slice_dim(x, dim, start, end, step):
+def slice_dim(x, dim, start, end, step, given_dim=None):
+    """``x[start:end:step]`` along ``dim`` (``given_dim``: the dim as the caller gave it,
+    which the node shows)."""
     if step is not None and step <= 0:
         raise ValueError("step must be greater than zero")
+    given = (dim if given_dim is None else given_dim, 0 if start is None else start,
+             _INT64_MAX if end is None else end)
     start, end, step = slice(start, end, step).indices(x.shape[dim])
     end = max(end, start)
-    return SliceBackward0.apply(x, dim=dim, start=start, end=end, step=step)
+    return SliceBackward0.apply(x, dim=dim, start=start, end=end, step=step, given=given)
+
+
+_INT64_MAX = 2**63 - 1  # (torch's end of a slice without one)
 
 
 def _as_index_array(item, dim, x_shape, position=None):

@@ -9,9 +9,13 @@ import numpy as np
 
 from ..autograd.formula import Formula
 from ..autograd.node import Node
-from . import fn
+from . import fn, strided
+from ._saved import as_shown
 
-__all__ = ["nll_loss_rows", "mse_loss", "binary_cross_entropy_with_logits"]
+__all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits"]
+
+# How torch's nodes show ``reduction`` (at::Reduction, a C++ enum).
+_REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
 
 
 def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
@@ -41,14 +45,35 @@ class NllLossBackward0(Node):
     def forward(self, x, target, weight, ignore_index, reduction):
         loss, total_weight = nll_loss_of(x, target, weight, ignore_index, reduction)
         self.save_inputs(self=0)
-        self.save(target=target, weight=weight, ignore_index=ignore_index,
-                  reduction=reduction, total_weight=total_weight)
+        # (ignore_index and reduction shown as torch's C++ keeps them: -100 as an unsigned
+        # 64-bit number, 'mean' as 1)
+        self.save(target=target, weight=weight, ignore_index=as_shown(ignore_index),
+                  reduction=_REDUCTIONS[reduction], total_weight=total_weight)
         # (the same, as arrays, for the formula in both modes)
         self.classes = NllClasses(target, weight, ignore_index, reduction, total_weight)
         return loss
 
     def backward(self, grad):
         return fn.nll_loss_backward(grad, self._saved_self, self.classes)
+
+
+class NllLoss2DBackward0(NllLossBackward0):
+    formula = Formula("loss_nhw",
+                      "-w[t_nhw] * x[n, t_nhw, h, w]",
+                      grad={"x": "-w[t_nhw] G where c == t_nhw, else 0 (at x[n, c, h, w])"},
+                      note=("x holds log-probabilities, shape (N, C, H, W), one class per "
+                            "position; 'mean' divides the sum by the sum of the w[t]. Inputs "
+                            "(N, C, d) and (N, C, d1, d2, d3, ...) are viewed as (N, C, 1, d)."))
+
+
+    def backward(self, grad):
+        x = self._saved_self
+        # (torch's kernel writes into zeros laid out as x, and refuses a layout that is
+        # not row-major: only a 4-dim input that is not contiguous reaches it)
+        data = fn.as_array(x)
+        if data.size and strided.preserved_strides(data) != strided.contiguous_strides(x.shape):
+            raise RuntimeError("grad_input must be contiguous")
+        return fn.nll_loss_backward(grad, x, self.classes)
 
 
 class NllClasses:
@@ -66,14 +91,20 @@ def nll_loss_of(x, target, weight, ignore_index, reduction):
     """nll_loss (arrays) and the total weight, as torch's kernel computes them:
     -w[t_n] x[n, t_n] for each row not ignored, 0 for an ignored one; 'sum' and
     'mean' subtract these products from 0 (so a loss of zero is +0.), 'mean' then
-    divides by the total weight sum_n w[t_n]."""
+    divides by the total weight sum_n w[t_n]. For images x (N, C, H, W), each
+    position is a row (in the order torch's kernel visits them)."""
+    if x.ndim == 4:
+        loss, total_weight = nll_loss_of(_as_rows(x), target.reshape(-1), weight, ignore_index,
+                                         reduction)
+        return (loss.reshape(target.shape) if reduction == "none" else loss), total_weight
     kept = target != ignore_index
     safe = np.where(kept, target, 0)
     w = (np.ones(x.shape[1], x.dtype) if weight is None else weight)[safe]
     picked = x[np.arange(x.shape[0]), safe]
     total_weight = np.asarray(np.where(kept, w, 0).sum(dtype=x.dtype))
-    if reduction == "none":
-        return np.where(kept, -picked * w, 0).astype(x.dtype, copy=False), total_weight
+    if reduction == "none":  # (torch's kernel leaves the total weight at 0 then)
+        return np.where(kept, -picked * w, 0).astype(x.dtype, copy=False), \
+            np.zeros((), x.dtype)
     loss = 0 - np.where(kept, picked * w, 0).sum(dtype=x.dtype)
     if reduction == "mean":
         loss = loss / total_weight
@@ -83,7 +114,16 @@ def nll_loss_of(x, target, weight, ignore_index, reduction):
 def nll_loss_backward_of(grad, classes, shape):
     """The gradient of nll_loss (arrays), as torch's kernel writes it into zeros:
     -w[t_n] G_n at [n, t_n] ('none'), or w[t_n] * -(G / total weight) ('mean'; 'sum'
-    without the division); every other element (ignored rows too) stays +0."""
+    without the division); every other element (ignored rows too) stays +0. For
+    images (N, C, H, W), the same at [n, t_nhw, h, w]."""
+    if len(shape) == 4:
+        n, c, h, w = shape
+        rows = _rows_of(classes)
+        out = nll_loss_backward_of(grad.reshape(-1) if classes.reduction == "none" else grad,
+                                   rows, (n * h * w, c))
+        if out.size == 0:  # (no element: torch's contiguous strides all the same)
+            return strided.empty_strided(shape, strided.contiguous_strides(shape), out.dtype)
+        return np.ascontiguousarray(np.moveaxis(out.reshape(n, h, w, c), -1, 1))
     target, weight, reduction = classes.target, classes.weight, classes.reduction
     out = np.zeros(shape, grad.dtype)
     rows = np.flatnonzero(target != classes.ignore_index)
@@ -96,6 +136,17 @@ def nll_loss_backward_of(grad, classes, shape):
     return out
 
 
+def _as_rows(x):
+    """(N, C, H, W) -> (N*H*W, C): one row of class scores per position."""
+    return np.moveaxis(x, 1, -1).reshape(-1, x.shape[1])
+
+
+def _rows_of(classes):
+    """``classes`` with the targets of images as one row each."""
+    return NllClasses(classes.target.reshape(-1), classes.weight, classes.ignore_index,
+                      classes.reduction, classes.total_weight)
+
+
 class NllLossBackwardBackward0(Node):
     formula = Formula("z", "nll_loss_backward(grad, self): -w[t_n] grad at [n, t_n], else 0",
                       grad={"grad": "nll_loss(G)", "self": "0"},
@@ -104,8 +155,8 @@ class NllLossBackwardBackward0(Node):
 
     def forward(self, grad, x, classes):
         self.save(target=classes.target, weight=classes.weight,
-                  ignore_index=classes.ignore_index, reduction=classes.reduction,
-                  total_weight=classes.total_weight)
+                  ignore_index=as_shown(classes.ignore_index),
+                  reduction=_REDUCTIONS[classes.reduction], total_weight=classes.total_weight)
         self.classes = classes
         return nll_loss_backward_of(grad, classes, x.shape)
 
@@ -117,6 +168,13 @@ class NllLossBackwardBackward0(Node):
         if self.needs_input_grad[1]:
             grad_x = fn.zeros(grad.shape, grad)
         return grad_grad, grad_x
+
+
+class NllLoss2DBackwardBackward0(NllLossBackwardBackward0):
+    formula = Formula("z", "nll_loss2d_backward(grad, self): -w[t] grad at [n, t, h, w], else 0",
+                      grad={"grad": "nll_loss2d(G)", "self": "0"},
+                      note="nll_loss2d's derivative as an operation, recorded by a backward "
+                           "with create_graph=True.")
 
 
 class MseLossBackward0(Node):
@@ -249,6 +307,25 @@ def nll_loss_rows(log_probs, target, weight=None, ignore_index=-100, reduction="
     return NllLossBackward0.apply(
         log_probs, target=target._data, weight=None if weight is None else weight._data,
         ignore_index=ignore_index, reduction=reduction)
+
+
+def nll_loss_images(x, target, weight=None, ignore_index=-100, reduction="mean"):
+    """``nll_loss`` for log-probabilities (N, C, d1, ...) and classes (N, d1, ...), as
+    torch's nll_loss_nd: 4 dims go to nll_loss2d as they are; 3 or 5 and more are
+    made contiguous and viewed as (N, C, 1, d) and (N, 1, d) first ('none': the
+    losses viewed back as (N, d1, ...))."""
+    n, c = x.shape[:2]
+    images, out_size = x.ndim == 4, (n, *x.shape[2:])
+    if not images:
+        x, target = x.contiguous(), target.contiguous()
+        x = x.view(n, c, 1, -1) if x.numel() else x.view(n, c, 0, 0)
+        target = target.view(n, 1, -1) if target.numel() else target.view(n, 0, 0)
+    loss = NllLoss2DBackward0.apply(
+        x, target=target._data, weight=None if weight is None else weight._data,
+        ignore_index=ignore_index, reduction=reduction)
+    if reduction == "none" and not images:
+        return loss.view(out_size)
+    return loss
 
 
 def mse_loss(x, target, reduction="mean"):

@@ -22,6 +22,8 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
 from ._common import normalize_dim, normalize_dims
+from ._saved import as_shown
+from .shape import to_dtype
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
            "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
@@ -162,24 +164,26 @@ class _ArgReduceBackward(Node):
 
     pick = staticmethod(np.argmax)
 
-    def forward(self, x, dim, keepdim):
+    def forward(self, x, dim, keepdim, given=None):
+        shown = as_shown(dim if given is None else given)  # (see _saved.py)
         if x.ndim == 0:  # a 0-dim tensor is its own maximum, at index 0
             self.indices = np.zeros((), np.int64)
-            self.save(dim=dim, keepdim=keepdim, indices=self.indices, self_sym_sizes=x.shape)
+            self.save(dim=shown, _dim=dim, keepdim=keepdim, indices=self.indices,
+                      self_sym_sizes=x.shape)
             return x.copy()
         indices = np.expand_dims(self.pick(x, axis=dim), dim)
         values = np.take_along_axis(x, indices, axis=dim)
         if not keepdim:
             values, indices = values.squeeze(dim), indices.squeeze(dim)
         self.indices = indices
-        self.save(dim=dim, keepdim=keepdim, indices=indices, self_sym_sizes=x.shape)
+        self.save(dim=shown, _dim=dim, keepdim=keepdim, indices=indices, self_sym_sizes=x.shape)
         return values
 
     def backward(self, grad):
         shape = self._saved_self_sym_sizes
         if not shape:
             return grad
-        return fn.value_selecting_backward(grad, self._saved_dim, self._saved_indices, shape,
+        return fn.value_selecting_backward(grad, self._saved__dim, self._saved_indices, shape,
                                            self._saved_keepdim)
 
 
@@ -266,10 +270,10 @@ class ProdBackward0(Node):
 class ProdBackward1(Node):
     formula = Formula("y", "product of x along dim", d={"x_i": "product of the others along dim"})
 
-    def forward(self, x, dim, keepdim):
+    def forward(self, x, dim, keepdim, given=None):
         result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
         self.save_inputs(self=0)
-        self.save(dim=dim, keepdim=keepdim)
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim, keepdim=keepdim)
         self.save_result()
         return result
 
@@ -277,7 +281,7 @@ class ProdBackward1(Node):
         x = self._saved_self
         if x.ndim == 0:
             return grad
-        dim, keepdim = self._saved_dim, self._saved_keepdim
+        dim, keepdim = self._saved__dim, self._saved_keepdim
         grad = _unsqueeze_reduced(grad, x.shape, (dim,), keepdim)
         result = _unsqueeze_reduced(self._saved_result, x.shape, (dim,), keepdim)
         if not bool((fn.as_array(x) == 0).any()):  # as torch: divide when no factor is 0
@@ -335,16 +339,17 @@ class VarBackward0(Node):
                       "sum((x - mean)**2) / (n - correction)",
                       d={"x_i": "2 (x_i - mean) / (n - correction)"})
 
-    def forward(self, x, dim, correction, keepdim):
+    def forward(self, x, dim, correction, keepdim, shown=None):
         self.save_inputs(self=0)
-        self.save(dim=dim, correction=correction, keepdim=keepdim)
+        self.save(dim=dim if shown is None else shown[0], _dim=dim, keepdim=keepdim,
+                  correction=correction if shown is None else shown[1], _correction=correction)
         _degrees_of_freedom_warning("var", x, dim, correction)
         with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # numpy's own dof warning
             return np.asarray(np.var(x, axis=dim, ddof=correction, keepdims=keepdim))
 
     def backward(self, grad):
-        return _var_backward(grad, self._saved_self, self._saved_dim, self._saved_correction,
+        return _var_backward(grad, self._saved_self, self._saved__dim, self._saved__correction,
                              self._saved_keepdim)
 
 
@@ -354,21 +359,22 @@ class StdBackward0(Node):
                       d={"x": "d var/dx / (2 y)"},
                       note="Taken as 0 where y == 0.")
 
-    def forward(self, x, dim, correction, keepdim):
+    def forward(self, x, dim, correction, keepdim, shown=None):
         _degrees_of_freedom_warning("std", x, dim, correction)
         with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
             result = np.asarray(np.std(x, axis=dim, ddof=correction, keepdims=keepdim))
         self.save_inputs(self=0)
-        self.save(dim=dim, correction=correction, keepdim=keepdim)
+        self.save(dim=dim if shown is None else shown[0], _dim=dim, keepdim=keepdim,
+                  correction=correction if shown is None else shown[1], _correction=correction)
         self.save_result()
         return result
 
     def backward(self, grad):
         result = self._saved_result
         grad_var = fn.masked_fill(grad / (result * 2), result == 0, 0)
-        return _var_backward(grad_var, self._saved_self, self._saved_dim,
-                             self._saved_correction, self._saved_keepdim)
+        return _var_backward(grad_var, self._saved_self, self._saved__dim,
+                             self._saved__correction, self._saved_keepdim)
 
 
 class LinalgVectorNormBackward0(Node):
@@ -379,7 +385,7 @@ class LinalgVectorNormBackward0(Node):
                             "largest |x_i|; p = 0 counts the nonzeros: 0. Taken as 0 where y == "
                             "0, as in torch."))
 
-    def forward(self, x, ord, dim, keepdim, every_dim=False):
+    def forward(self, x, ord, dim, keepdim, every_dim=False, shown=None):
         # (every_dim: no dim was given; torch then shows _saved_dim None, and the
         # gradient broadcasts without unsqueezing)
         magnitude = np.abs(x)
@@ -393,12 +399,14 @@ class LinalgVectorNormBackward0(Node):
             result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
         result = np.asarray(result, dtype=x.dtype)
         self.save_inputs(self=0)
-        self.save(ord=ord, dim=None if every_dim else dim, keepdim=keepdim, _axes=dim)
+        # (ord and dim shown as given: ``x.norm()`` shows ord 2, an int)
+        self.save(ord=ord if shown is None else shown[0], _ord=ord, keepdim=keepdim, _axes=dim,
+                  dim=None if every_dim else (dim if shown is None else shown[1]))
         self.save_result()
         return result
 
     def backward(self, grad):
-        x, p, dim, keepdim = self._saved_self, self._saved_ord, self._saved__axes, \
+        x, p, dim, keepdim = self._saved_self, self._saved__ord, self._saved__axes, \
             self._saved_keepdim
         if self._saved_dim is not None:
             norm = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
@@ -427,7 +435,7 @@ class LinalgVectorNormBackward0(Node):
 class LogsumexpBackward0(Node):
     formula = Formula("y", "log(sum exp(x)) over dim", d={"x_i": "exp(x_i - y) (the softmax)"})
 
-    def forward(self, x, dim, keepdim):
+    def forward(self, x, dim, keepdim, given=None):
         peak = np.max(x, axis=dim, keepdims=True, initial=-np.inf)  # (-inf when empty)
         peak = np.where(np.isfinite(peak), peak, 0)
         result = np.log(np.sum(np.exp(x - peak), axis=dim, keepdims=True)) + peak
@@ -435,12 +443,12 @@ class LogsumexpBackward0(Node):
             result = result.squeeze(dim)
         result = np.asarray(result, dtype=x.dtype)
         self.save_inputs(self=0)
-        self.save(dim=dim, keepdim=keepdim)
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim, keepdim=keepdim)
         self.save_result()
         return result
 
     def backward(self, grad):
-        x, dim, keepdim = self._saved_self, self._saved_dim, self._saved_keepdim
+        x, dim, keepdim = self._saved_self, self._saved__dim, self._saved_keepdim
         result = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
         return grad * fn.exp(x - result)
@@ -451,15 +459,15 @@ class SoftmaxBackward0(Node):
                       "exp(x_i) / sum_j exp(x_j) over dim",
                       grad={"x": "y * (G - sum(G * y))"})
 
-    def forward(self, x, dim):
+    def forward(self, x, dim, given=None):
         shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
         result = np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
-        self.save(dim=dim)
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         self.save_result()
         return result
 
     def backward(self, grad):
-        return fn.softmax_backward_data(grad, self._saved_result, self._saved_dim)
+        return fn.softmax_backward_data(grad, self._saved_result, self._saved__dim)
 
 
 def softmax_backward_data_of(grad, y, dim):
@@ -495,17 +503,17 @@ class SoftmaxBackwardDataBackward0(Node):
 class LogSoftmaxBackward0(Node):
     formula = Formula("y_i", "x_i - logsumexp(x) over dim", grad={"x": "G - softmax(x) * sum(G)"})
 
-    def forward(self, x, dim):
+    def forward(self, x, dim, given=None):
         # (the ufuncs' reduce directly: np.max/np.sum are Python wrappers around it)
         shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
         result = np.asarray(
             shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)), order="C")
-        self.save(dim=dim)
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         self.save_result()
         return result
 
     def backward(self, grad):
-        return fn.log_softmax_backward_data(grad, self._saved_result, self._saved_dim)
+        return fn.log_softmax_backward_data(grad, self._saved_result, self._saved__dim)
 
 
 def log_softmax_backward_data_of(grad, y, dim):
@@ -652,8 +660,8 @@ def min(x, dim=None, keepdim=False):
 def _arg_reduce(node_cls, result_cls, x, dim, keepdim):
     from ..tensor import Tensor
 
-    dim = normalize_dim(dim, x.ndim)
-    values = node_cls.apply(x, dim=dim, keepdim=keepdim)
+    given, dim = dim, normalize_dim(dim, x.ndim)
+    values = node_cls.apply(x, dim=dim, keepdim=keepdim, given=given)
     if values.grad_fn is not None:
         indices = values.grad_fn.indices
     elif x.ndim == 0:
@@ -671,13 +679,24 @@ def prod(x, dim=None, keepdim=False, *, dtype=None):
     if dim is None:
         return ProdBackward0.apply(x, cast_to=cast)
     return ProdBackward1.apply(x, cast_to=cast, dim=normalize_dim(dim, x.ndim),
-                               keepdim=keepdim)
+                               keepdim=keepdim, given=dim)
 
 
 def _correction(unbiased, correction):
     if correction is not None:
         return correction
     return 1 if unbiased is None or unbiased else 0
+
+
+def _shown_var_arguments(dim, unbiased, correction) -> tuple:
+    """``dim`` and ``correction`` as torch's VarBackward0/StdBackward0 show them: the dims
+    as given; no correction (None) for ``x.var()`` with the default unbiased, which torch
+    sends to an overload without one (``x.var(None)`` shows 1 in torch, None here)."""
+    if dim is not None:
+        dim = as_shown(dim if isinstance(dim, (tuple, list)) else (dim,))
+    if correction is None and dim is None and unbiased in (None, True):
+        return dim, None
+    return dim, _correction(unbiased, correction)
 
 
 def _check_var_dtype(x):
@@ -691,7 +710,8 @@ def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
         dim, unbiased = None, dim
     _check_var_dtype(x)
     return VarBackward0.apply(x, dim=None if dim is None else normalize_dims(dim, x.ndim),
-                              correction=_correction(unbiased, correction), keepdim=keepdim)
+                              correction=_correction(unbiased, correction), keepdim=keepdim,
+                              shown=_shown_var_arguments(dim, unbiased, correction))
 
 
 def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
@@ -700,7 +720,8 @@ def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
         dim, unbiased = None, dim
     _check_var_dtype(x)
     return StdBackward0.apply(x, dim=None if dim is None else normalize_dims(dim, x.ndim),
-                              correction=_correction(unbiased, correction), keepdim=keepdim)
+                              correction=_correction(unbiased, correction), keepdim=keepdim,
+                              shown=_shown_var_arguments(dim, unbiased, correction))
 
 
 def norm(x, p="fro", dim=None, keepdim=False):
@@ -715,8 +736,10 @@ def norm(x, p="fro", dim=None, keepdim=False):
             "linalg.vector_norm: Expected a floating point or complex tensor as input. "
             f"Got {dtypes.SCALAR_NAMES[x.dtype]}"
         )
+    shown = (2 if p in ("fro", None) else p,
+             None if dim is None else as_shown(dim if isinstance(dim, (tuple, list)) else (dim,)))
     return LinalgVectorNormBackward0.apply(x, ord=ord, dim=normalize_dims(dim, x.ndim),
-                                           keepdim=keepdim, every_dim=dim is None)
+                                           keepdim=keepdim, every_dim=dim is None, shown=shown)
 
 
 def logsumexp(x, dim, keepdim=False):
@@ -724,7 +747,8 @@ def logsumexp(x, dim, keepdim=False):
     from ._common import float_dtype_for
 
     return LogsumexpBackward0.apply(x, cast_to=float_dtype_for(x.dtype),
-                                    dim=normalize_dims(dim, x.ndim), keepdim=keepdim)
+                                    dim=normalize_dims(dim, x.ndim), keepdim=keepdim,
+                                    given=dim if isinstance(dim, (tuple, list)) else (dim,))
 
 
 def _check_softmax_dtype(name, x, dim, dtype):
@@ -737,16 +761,20 @@ def _check_softmax_dtype(name, x, dim, dtype):
 
 def softmax(x, dim, dtype=None):
     """exp(x) normalised to sum to 1 along ``dim``."""
-    dim = normalize_dim(dim, x.ndim)
+    given, dim = dim, normalize_dim(dim, x.ndim)
     _check_softmax_dtype("softmax", x, dim, dtype)
-    return SoftmaxBackward0.apply(x, cast_to=dtype or x.dtype, dim=dim)
+    if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
+        x = to_dtype(x, dtype)
+    return SoftmaxBackward0.apply(x, dim=dim, given=given)
 
 
 def log_softmax(x, dim, dtype=None):
     """log(softmax(x)) along ``dim``, computed stably."""
-    dim = normalize_dim(dim, x.ndim)
+    given, dim = dim, normalize_dim(dim, x.ndim)
     _check_softmax_dtype("log_softmax", x, dim, dtype)
-    return LogSoftmaxBackward0.apply(x, cast_to=dtype or x.dtype, dim=dim)
+    if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
+        x = to_dtype(x, dtype)
+    return LogSoftmaxBackward0.apply(x, dim=dim, given=given)
 
 
 def argmax(x, dim=None, keepdim=False):

@@ -17,6 +17,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn, strided
 from ._common import normalize_dim
+from ._saved import as_shown
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
            "squeeze", "expand", "cat", "stack", "flip", "narrow", "clone", "to_dtype",
@@ -141,12 +142,14 @@ class TransposeBackward0(Node):
 
     is_view = True
 
-    def forward(self, x, dim0, dim1):
-        self.save(dim0=dim0, dim1=dim1)
+    def forward(self, x, dim0, dim1, given=None):
+        # (saved as given, a negative dim as C++ keeps it: see _saved.py)
+        shown = (dim0, dim1) if given is None else given
+        self.save(dim0=as_shown(shown[0]), dim1=as_shown(shown[1]), _dims=(dim0, dim1))
         return np.swapaxes(x, dim0, dim1) if x.ndim else x.view()  # (0-dim: dims are 0, 0)
 
     def backward(self, grad):
-        return fn.transpose(grad, self._saved_dim0, self._saved_dim1)
+        return fn.transpose(grad, *self._saved__dims)
 
 
 class TBackward0(Node):
@@ -166,12 +169,12 @@ class PermuteBackward0(Node):
 
     is_view = True
 
-    def forward(self, x, dims):
-        self.save(dims=dims)
+    def forward(self, x, dims, given=None):
+        self.save(dims=as_shown(dims if given is None else given), _dims=dims)
         return np.transpose(x, dims)
 
     def backward(self, grad):
-        return fn.permute(grad, np.argsort(self._saved_dims).tolist())
+        return fn.permute(grad, np.argsort(self._saved__dims).tolist())
 
 
 class UnsqueezeBackward0(Node):
@@ -181,12 +184,12 @@ class UnsqueezeBackward0(Node):
 
     is_view = True
 
-    def forward(self, x, dim):
-        self.save(dim=dim)
+    def forward(self, x, dim, given=None):
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         return np.expand_dims(x, dim)
 
     def backward(self, grad):
-        return fn.squeeze(grad, self._saved_dim)
+        return fn.squeeze(grad, self._saved__dim)
 
 
 class SqueezeBackward0(Node):
@@ -208,12 +211,13 @@ class SqueezeBackward1(Node):
 
     is_view = True
 
-    def forward(self, x, dim):
-        self.save(dim=dim, self_sym_sizes=x.shape)
+    def forward(self, x, dim, given=None):
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim,
+                  self_sym_sizes=x.shape)
         return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x.view()
 
     def backward(self, grad):
-        dim = self._saved_dim
+        dim = self._saved__dim
         return _unsqueeze_to(grad, self._saved_self_sym_sizes,
                              dim if isinstance(dim, tuple) else (dim,))
 
@@ -223,8 +227,9 @@ class SqueezeBackward2(SqueezeBackward1):
                       "x without the size-1 dims among dim (a tuple)",
                       grad={"x": "G reshaped back"})
 
-    def forward(self, x, dim):
-        self.save(dim=dim, self_sym_sizes=x.shape)
+    def forward(self, x, dim, given=None):
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim,
+                  self_sym_sizes=x.shape)
         drop = tuple(d for d in dim if x.ndim and x.shape[d] == 1)
         return np.squeeze(x, drop) if drop else x.view()
 
@@ -299,13 +304,14 @@ def t_(x):
 
 def transpose_(x, dim0, dim1):
     _check_inplace(x)
+    given = (dim0, dim1)
     dim0, dim1 = normalize_dim(dim0, x.ndim), normalize_dim(dim1, x.ndim)
-    return _change_layout(x, TransposeBackward1, dim0=dim0, dim1=dim1)
+    return _change_layout(x, TransposeBackward1, dim0=dim0, dim1=dim1, given=given)
 
 
 def unsqueeze_(x, dim):
     _check_inplace(x)
-    return _change_layout(x, UnsqueezeBackward1, dim=normalize_dim(dim, x.ndim + 1))
+    return _change_layout(x, UnsqueezeBackward1, dim=normalize_dim(dim, x.ndim + 1), given=dim)
 
 
 def squeeze_(x, dim=None):
@@ -315,8 +321,8 @@ def squeeze_(x, dim=None):
     if isinstance(dim, (tuple, list)):
         dims = tuple(normalize_dim(d, x.ndim) for d in dim)
         _check_unique(dims)
-        return _change_layout(x, SqueezeBackward5, dim=dims)
-    return _change_layout(x, SqueezeBackward4, dim=normalize_dim(dim, x.ndim))
+        return _change_layout(x, SqueezeBackward5, dim=dims, given=tuple(dim))
+    return _change_layout(x, SqueezeBackward4, dim=normalize_dim(dim, x.ndim), given=dim)
 
 
 def _unsqueeze_to(grad, sizes, dims):
@@ -349,15 +355,15 @@ class CatBackward0(Node):
                       "the inputs joined along dim",
                       grad={"x_k": "the slice of G that x_k came from"})
 
-    def forward(self, *arrays, dim):
-        self.save(dim=dim)
+    def forward(self, *arrays, dim, given=None):
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         # torch still skips 1-D empty tensors (cat([tensor([]), x]) is x), whatever x's shape
         self.sizes = [None if _is_legacy_empty(a) else a.shape[dim] for a in arrays]
         parts = [a for a, size in zip(arrays, self.sizes) if size is not None]
         return np.asarray(np.concatenate(parts or arrays[:1], axis=dim), order="C")
 
     def backward(self, grad):
-        dim, start, grads = self._saved_dim, 0, []
+        dim, start, grads = self._saved__dim, 0, []
         for size, needed in zip(self.sizes, self.needs_input_grad):
             if not needed:
                 grads.append(None)
@@ -378,12 +384,12 @@ class StackBackward0(Node):
                       "the inputs stacked along a new dim",
                       grad={"x_k": "the k-th slice of G"})
 
-    def forward(self, *arrays, dim):
-        self.save(dim=dim)
+    def forward(self, *arrays, dim, given=None):
+        self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         return np.asarray(np.stack(arrays, axis=dim), order="C")
 
     def backward(self, grad):
-        dim = self._saved_dim
+        dim = self._saved__dim
         return tuple(fn.select(grad, dim, k) if needed else None
                      for k, needed in enumerate(self.needs_input_grad))
 
@@ -391,13 +397,13 @@ class StackBackward0(Node):
 class FlipBackward0(Node):
     formula = Formula("y", "x reversed along dims", grad={"x": "G reversed the same way"})
 
-    def forward(self, x, dims):
-        self.save(dims=dims)
+    def forward(self, x, dims, given=None):
+        self.save(dims=as_shown(dims if given is None else given), _dims=dims)
         # (a copy laid out as x is, as torch's; a 0-dim tensor: dims are (0,))
         return np.flip(x, dims).copy(order="K") if x.ndim else x.copy()
 
     def backward(self, grad):
-        return fn.flip(grad, self._saved_dims)
+        return fn.flip(grad, self._saved__dims)
 
 
 # ---- public functions -------------------------------------------------------
@@ -444,8 +450,9 @@ def flatten(x, start_dim=0, end_dim=-1):
 
 
 def transpose(x, dim0, dim1):
+    given = (dim0, dim1)
     dim0, dim1 = normalize_dim(dim0, x.ndim), normalize_dim(dim1, x.ndim)
-    return TransposeBackward0.apply(x, dim0=dim0, dim1=dim1)
+    return TransposeBackward0.apply(x, dim0=dim0, dim1=dim1, given=given)
 
 
 def t(x):
@@ -465,14 +472,14 @@ def permute(x, *dims):
             "the length of the desired ordering of dimensions i.e. input.dim() = "
             f"{x.ndim} is not equal to len(dims) = {len(dims)}"
         )
-    dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+    given, dims = dims, tuple(normalize_dim(d, x.ndim) for d in dims)
     if len(set(dims)) != len(dims):
         raise RuntimeError("permute(): duplicate dims are not allowed.")
-    return PermuteBackward0.apply(x, dims=dims)
+    return PermuteBackward0.apply(x, dims=dims, given=given)
 
 
 def unsqueeze(x, dim):
-    return UnsqueezeBackward0.apply(x, dim=normalize_dim(dim, x.ndim + 1))
+    return UnsqueezeBackward0.apply(x, dim=normalize_dim(dim, x.ndim + 1), given=dim)
 
 
 def squeeze(x, dim=None):
@@ -482,8 +489,8 @@ def squeeze(x, dim=None):
     if isinstance(dim, (tuple, list)):
         dims = tuple(normalize_dim(d, x.ndim) for d in dim)
         _check_unique(dims)
-        return SqueezeBackward2.apply(x, dim=dims)
-    return SqueezeBackward1.apply(x, dim=normalize_dim(dim, x.ndim))
+        return SqueezeBackward2.apply(x, dim=dims, given=tuple(dim))
+    return SqueezeBackward1.apply(x, dim=normalize_dim(dim, x.ndim), given=dim)
 
 
 def expand(x, *sizes):
@@ -540,7 +547,7 @@ def cat(tensors, dim=0):
                 f"zero-dimensional tensor (at position {number}) cannot be concatenated")
     kept = [(number, t) for number, t in enumerate(tensors) if not _is_legacy_empty(t._data)]
     first = kept[0][1] if kept else tensors[0]
-    dim = normalize_dim(dim, first.ndim)
+    given, dim = dim, normalize_dim(dim, first.ndim)
     for number, tensor in kept[1:]:
         if tensor.ndim != first.ndim:
             raise RuntimeError(
@@ -554,7 +561,8 @@ def cat(tensors, dim=0):
                     f"{first.shape[axis]} but got size {tensor.shape[axis]} for tensor "
                     f"number {number} in the list."
                 )
-    return CatBackward0.apply(*tensors, cast_to=dtypes.result_type(*tensors), dim=dim)
+    return CatBackward0.apply(*tensors, cast_to=dtypes.result_type(*tensors), dim=dim,
+                              given=given)
 
 
 def stack(tensors, dim=0):
@@ -570,16 +578,17 @@ def stack(tensors, dim=0):
                 f"[{', '.join(map(str, first.shape))}] at entry 0 and "
                 f"[{', '.join(map(str, tensor.shape))}] at entry {entry}"
             )
-    dim = normalize_dim(dim, first.ndim + 1)
-    return StackBackward0.apply(*tensors, cast_to=dtypes.result_type(*tensors), dim=dim)
+    given, dim = dim, normalize_dim(dim, first.ndim + 1)
+    return StackBackward0.apply(*tensors, cast_to=dtypes.result_type(*tensors), dim=dim,
+                                given=given)
 
 
 def flip(x, dims):
     if isinstance(dims, int):
         dims = (dims,)
-    dims = tuple(normalize_dim(d, x.ndim) for d in dims)
+    given, dims = tuple(dims), tuple(normalize_dim(d, x.ndim) for d in dims)
     _check_unique(dims)
-    return FlipBackward0.apply(x, dims=dims)
+    return FlipBackward0.apply(x, dims=dims, given=given)
 
 
 def _check_unique(dims) -> None:
@@ -598,7 +607,7 @@ def narrow(x, dim, start, length):
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
     if length < 0:
         raise RuntimeError("narrow(): length must be non-negative.")
-    dim = normalize_dim(dim, x.ndim)
+    given, dim = dim, normalize_dim(dim, x.ndim)
     size = x.shape[dim]
     if not -size <= start <= size:
         raise IndexError(
@@ -607,7 +616,7 @@ def narrow(x, dim, start, length):
         start += size
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return slice_dim(x, dim, start, start + length, 1)
+    return slice_dim(x, dim, start, start + length, 1, given_dim=given)
 
 
 def clone(x):
