@@ -189,6 +189,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         return ops.nll_loss_images(input, target, weight, ignore_index, reduction)
     rows, targets = _classes_last(input, target)
     loss = ops.nll_loss_rows(rows, targets, weight, ignore_index, reduction)
+    if reduction == "none" and loss.shape != target.shape:  # (C,) inputs
+        return loss.reshape(target.shape)
     return loss
 
 

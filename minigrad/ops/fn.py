@@ -27,11 +27,11 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "sigmoid", "pow", "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
-           "as_strided_backward", "cat", "stack", "flip", "gather", "scatter", "as_constant", "zeros",
-           "tanh_backward", "sigmoid_backward", "softmax_backward_data",
-           "log_softmax_backward_data", "mse_loss_backward", "nll_loss", "nll_loss_backward",
-           "threshold_backward", "select_backward",
-           "slice_backward", "index_backward", "value_selecting_backward"]
+           "as_strided_backward", "cat", "stack", "flip", "gather", "scatter", "as_constant",
+           "zeros", "tanh_backward", "sigmoid_backward", "softmax_backward_data",
+           "log_softmax_backward_data", "log_sigmoid", "log_sigmoid_backward",
+           "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
+           "select_backward", "slice_backward", "index_backward", "value_selecting_backward"]
 
 
 def _is_tensor(value) -> bool:
@@ -318,6 +318,18 @@ def log_softmax_backward_data(grad, y, dim):
     if _is_tensor(grad) or _is_tensor(y):
         return reduction.LogSoftmaxBackwardDataBackward0.apply(grad, y, dim=dim)
     return reduction.log_softmax_backward_data_of(grad, y, dim)
+
+
+def log_sigmoid(x):
+    """log sigmoid(x) (LogSigmoidBackward0)."""
+    return loss.LogSigmoidBackward0.apply(x) if _is_tensor(x) else loss.log_sigmoid_of(x)
+
+
+def log_sigmoid_backward(grad, x, buffer):
+    """grad * (1 - sigmoid(x)) from the buffer exp(-|x|) (LogSigmoidBackwardBackward0)."""
+    if _is_tensor(grad) or _is_tensor(x):
+        return loss.LogSigmoidBackwardBackward0.apply(grad, x, buffer=as_array(buffer))
+    return loss.log_sigmoid_backward_of(grad, x, buffer)
 
 
 def mse_loss_backward(grad, x, target, reduction):

@@ -288,8 +288,8 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         if self.needs_input_grad[1]:
             if p is None:
                 grad_t = -x * grad
-            else:  # (torch: log_sigmoid, LogSigmoidBackward0; here from its pieces)
-                grad_t = (_log_sigmoid(-x) - _log_sigmoid(x) * p) * grad
+            else:  # (torch's in-place steps, in its order: the same nodes)
+                grad_t = (fn.log_sigmoid(-x) - fn.log_sigmoid(x) * p) * grad
             if w is not None:
                 grad_t = grad_t * w
             if mean:
@@ -297,9 +297,55 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         return grad_x, grad_t
 
 
-def _log_sigmoid(x):
-    """log sigmoid(x) = -(max(-x, 0) + log(1 + exp(-|x|))), stable for large |x|."""
-    return -(fn.clamp_min(-x, 0) + fn.log(1 + fn.exp(-fn.abs(x))))
+class LogSigmoidBackward0(Node):
+    formula = Formula("y", "log sigmoid(x) = -log(1 + exp(-x))", d={"x": "1 - sigmoid(x)"},
+                      note="Computed as -(max(-x, 0) + log(1 + exp(-|x|))): no exp overflows. "
+                           "The target's gradient of BCE with pos_weight goes through it.")
+
+    def forward(self, x):
+        buffer = np.exp(-np.abs(x))  # (kept for backward, as torch's buffer)
+        self.save_inputs(self=0)
+        self.save(buffer=buffer)
+        return -(np.maximum(-x, 0) + np.log1p(buffer))
+
+    def backward(self, grad):
+        return fn.log_sigmoid_backward(grad, self._saved_self, self._saved_buffer)
+
+
+def log_sigmoid_of(x):
+    """log sigmoid(x) (arrays), stable for any x."""
+    return -(np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x))))
+
+
+def log_sigmoid_backward_of(grad, x, buffer):
+    """grad * (1 - sigmoid(x)) (arrays), as torch's kernel computes it from the buffer
+    b = exp(-|x|): grad * (1 - b / (1 + b)) where x < 0, grad * (b / (1 + b)) elsewhere."""
+    negative = x < 0
+    return grad * (np.where(negative, 1, 0) - np.where(negative, 1, -1) * (buffer / (1 + buffer)))
+
+
+class LogSigmoidBackwardBackward0(Node):
+    formula = Formula("z", "log_sigmoid_backward(grad, self) = grad * (1 - sigmoid(self))",
+                      grad={"grad": "log_sigmoid_backward(G, self)",
+                            "self": "G * grad * (sigmoid(self) - 1) * sigmoid(self)"},
+                      note="log_sigmoid's derivative as an operation, recorded by a backward "
+                           "with create_graph=True.")
+
+    def forward(self, grad, x, buffer):
+        self.save_inputs(grad_output=0, self=1)
+        self.save(buffer=buffer)
+        return log_sigmoid_backward_of(grad, x, buffer)
+
+    def backward(self, grad):
+        grad_output, x = self._saved_grad_output, self._saved_self
+        grad_grad = grad_x = None
+        if self.needs_input_grad[0]:
+            grad_grad = fn.log_sigmoid_backward(grad, x, self._saved_buffer)
+        if self.needs_input_grad[1]:  # (torch's log_sigmoid_double_backward)
+            scaled = grad * grad_output
+            z = fn.sigmoid(x)
+            grad_x = scaled * (z - 1) * z
+        return grad_grad, grad_x
 
 
 def nll_loss_rows(log_probs, target, weight=None, ignore_index=-100, reduction="mean"):

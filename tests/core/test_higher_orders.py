@@ -225,9 +225,9 @@ def test_matrix_products_keep_torchs_signed_zeros(sizes):
 def test_bce_with_logits_differentiated_twice_is_torchs(reduction, weight, pos_weight):
     """torch's binary_cross_entropy_with_logits_backward: (sigmoid(x) - t) * G (with
     pos_weight: ((p t + 1 - t) sigmoid(x) - p t) * G), times the weight, divided by
-    the number of elements for 'mean'; the target's: -x * G. (With pos_weight the
-    target's gradient is compared by value only: torch records LogSigmoidBackward0,
-    minigrad builds log sigmoid from its pieces.)"""
+    the number of elements for 'mean'; the target's: -x * G, with pos_weight
+    (log_sigmoid(-x) - log_sigmoid(x) * p) * G (LogSigmoidBackward0, then
+    LogSigmoidBackwardBackward0 and third order through it)."""
     def program(lib, rec):
         x = rec.leaf([0.5, -1.5, 2.0, 0.0], dtype="float64")
         t = rec.leaf([1.0, 0.0, 0.25, 1.0], dtype="float64")
@@ -240,9 +240,13 @@ def test_bce_with_logits_differentiated_twice_is_torchs(reduction, weight, pos_w
         upstream = rec.leaf(np.full(tuple(loss.shape), 1.5), dtype="float64")
         gx, gt = lib.autograd.grad(loss, [x, t], upstream, create_graph=True)
         rec.show("d/dx", gx)
-        rec.show("d/dt", gt, graph=not pos_weight)
-        (gx * gx).sum().backward()
+        rec.show("d/dt", gt)
+        h, = lib.autograd.grad((gt * gt).sum(), [x], create_graph=True)
+        rec.show("d/dx of the target's gradient", h)
+        (gx * gx).sum().backward(retain_graph=True)
         rec.show("second order", (x.grad, t.grad, upstream.grad))
+        (h * h.detach().cos()).sum().backward()
+        rec.show("third order", (x.grad, t.grad, upstream.grad))
     assert_same_run(program)
 
 
