@@ -172,7 +172,23 @@ class ReluBackward0(Node):
 
 def threshold_backward_of(grad, x, threshold):
     """grad where x > threshold, else 0 (relu's derivative, with x its result)."""
-    return np.where(x <= threshold, np.zeros((), grad.dtype), grad)
+    if grad.shape != x.shape or grad.dtype.kind != "f" or not grad.ndim or not (
+            grad.flags.c_contiguous and x.flags.c_contiguous):
+        return np.where(x <= threshold, np.zeros((), grad.dtype), grad)
+    # np.where takes an element at a time; the same bits come several times quicker
+    # from vectorised steps: grad's bits ANDed with all ones where it is kept (x is
+    # not <= threshold: a NaN x keeps grad, as in torch), all zeros (+0) elsewhere.
+    out = np.empty(grad.shape, grad.dtype)
+    bits = out.view(_BITS[grad.itemsize])
+    kept = np.less_equal(x, threshold)
+    np.logical_not(kept, out=kept)
+    np.copyto(bits, kept)
+    np.negative(bits, out=bits)  # (1 -> all ones: unsigned arithmetic wraps)
+    np.bitwise_and(bits, grad.view(bits.dtype), out=bits)
+    return out
+
+
+_BITS = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 class ThresholdBackwardBackward0(Node):

@@ -366,3 +366,35 @@ def test_tanh_backward_of_an_expanded_one_has_the_bits_of_the_product(size):
     x.tanh().sum().backward()
     tx.tanh().sum().backward()
     _close(x.grad, tx.grad)  # (tanh itself differs from torch's by an ulp or so)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("threshold", [0.0, 0.5, -1.0, float("nan")])
+def test_threshold_backward_of_gives_np_wheres_bits(dtype, threshold):
+    from minigrad.ops.pointwise import threshold_backward_of
+
+    x = _specials(_data(64, 257, dtype=dtype))
+    grad = _specials(_data(64, 257, dtype=dtype))[::-1].copy()
+    x.reshape(-1)[5:9] = [0.0, -0.0, 0.5, -1.0]
+    grad.reshape(-1)[5:9] = [-2.0, np.nan, -0.0, np.inf]
+    expected = np.where(x <= threshold, np.zeros((), dtype), grad)
+    _same_bits(threshold_backward_of(grad, x, threshold), expected)
+    _same_bits(threshold_backward_of(grad.T, x.T, threshold),  # (other layouts: np.where)
+               np.where(x.T <= threshold, np.zeros((), dtype), grad.T))
+    out = threshold_backward_of(grad, x, threshold)
+    assert out.flags.owndata and out.flags.writeable  # (a buffer the engine may reuse)
+    _same_bits(np.asarray(threshold_backward_of(grad[0, 0], x[0, 0], threshold)),
+               np.asarray(np.where(x[0, 0] <= threshold, np.zeros((), dtype), grad[0, 0])))
+
+
+def test_relu_backward_is_torchs_with_nans_and_zeros():
+    data = _data(64, 256)
+    data.reshape(-1)[:4] = [np.nan, 0.0, -0.0, -1.0]
+    seed = _data(64, 256)
+    seed.reshape(-1)[4:6] = [np.nan, -np.inf]
+    grads = {}
+    for lib in (mg, torch):
+        x = lib.tensor(data, requires_grad=True)
+        x.relu().backward(lib.tensor(seed))
+        grads[lib] = x.grad.numpy()
+    assert grads[mg].tobytes() == grads[torch].tobytes()
