@@ -30,6 +30,8 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "as_strided_backward", "cat", "stack", "flip", "gather", "scatter", "as_constant",
            "zeros", "tanh_backward", "sigmoid_backward", "softmax_backward_data",
            "log_softmax_backward_data", "log_sigmoid", "log_sigmoid_backward",
+           "masked_select", "masked_select_backward", "masked_scatter",
+           "masked_scatter_backward",
            "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
            "select_backward", "slice_backward", "index_backward", "value_selecting_backward"]
 
@@ -318,6 +320,40 @@ def log_softmax_backward_data(grad, y, dim):
     if _is_tensor(grad) or _is_tensor(y):
         return reduction.LogSoftmaxBackwardDataBackward0.apply(grad, y, dim=dim)
     return reduction.log_softmax_backward_data_of(grad, y, dim)
+
+
+def masked_select(x, mask):
+    """The elements of ``x`` where ``mask`` is True, as one row (MaskedSelectBackward0)."""
+    if _is_tensor(x):
+        return indexing.MaskedSelectBackward0.apply(x, mask=as_array(mask))
+    return indexing.masked_select_of(x, as_array(mask))
+
+
+def masked_select_backward(grad, x, mask):
+    """Zeros shaped as ``x`` with ``grad`` written where ``mask`` is True (a masked_scatter
+    into zeros: MaskedScatterBackward0)."""
+    mask = as_array(mask)
+    if _is_tensor(grad):
+        shape = np.broadcast_shapes(tuple(x.shape), mask.shape)
+        return masked_scatter(grad.new_zeros(shape), mask, grad)
+    return indexing.masked_select_backward_of(grad, x.shape, mask)
+
+
+def masked_scatter(x, mask, source):
+    """``x`` with the elements of ``source`` written where ``mask`` is True
+    (MaskedScatterBackward0)."""
+    if _is_tensor(x) or _is_tensor(source):
+        return indexing.MaskedScatterBackward0.apply(x, source, mask=as_array(mask))
+    return indexing.masked_scatter_of(x, source, as_array(mask))
+
+
+def masked_scatter_backward(grad, mask, sizes):
+    """``grad`` where ``mask`` is True, then zeros, as ``sizes``
+    (MaskedScatterBackwardBackward0)."""
+    if _is_tensor(grad):
+        return indexing.MaskedScatterBackwardBackward0.apply(grad, mask=as_array(mask),
+                                                             sizes=tuple(sizes))
+    return indexing.masked_scatter_backward_of(grad, as_array(mask), sizes)
 
 
 def log_sigmoid(x):

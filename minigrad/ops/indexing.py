@@ -119,6 +119,91 @@ class SliceBackwardBackward0(Node):
         return fn.slice_part(grad, dim, start, end, self._saved_step)
 
 
+def masked_select_of(x, mask):
+    """The elements of ``x`` where ``mask`` (broadcast together) is True, in order,
+    as a new 1-D array (arrays)."""
+    x, mask = np.broadcast_arrays(x, mask)
+    return np.ascontiguousarray(x[mask])
+
+
+class MaskedSelectBackward0(Node):
+    formula = Formula("y", "the elements of x where mask is True, as one row",
+                      grad={"x": "zeros with G written back where mask is True"},
+                      note="How the value of masked_fill (and of max() and min()) gets its "
+                           "gradient: the sum of G where mask is True.")
+
+    def forward(self, x, mask):
+        self.save_inputs(self=0)
+        self.save(mask=mask)
+        return masked_select_of(x, mask)
+
+    def backward(self, grad):
+        return fn.masked_select_backward(grad, self._saved_self, self._saved_mask)
+
+
+def masked_select_backward_of(grad, shape, mask):
+    """Zeros (of ``shape`` broadcast with ``mask``) with ``grad`` written where ``mask``
+    is True (arrays)."""
+    out = np.zeros(np.broadcast_shapes(shape, mask.shape), grad.dtype)
+    out[np.broadcast_to(mask, out.shape)] = grad
+    return out
+
+
+def masked_scatter_of(x, source, mask):
+    """``x`` (broadcast with ``mask``) with the first elements of ``source`` written, in
+    order, where ``mask`` is True (arrays)."""
+    out = np.array(np.broadcast_to(x, np.broadcast_shapes(x.shape, mask.shape)))
+    where = np.broadcast_to(mask, out.shape)
+    out[where] = source.reshape(-1)[:int(where.sum())]
+    return out
+
+
+class MaskedScatterBackward0(Node):
+    formula = Formula("z", "self with the elements of source written, in order, where mask "
+                           "is True",
+                      grad={"self": "G where mask is False, else 0",
+                            "source": "G where mask is True, as source's shape"},
+                      note="The backward of masked_select as an operation, recorded by a "
+                           "backward with create_graph=True.")
+
+    def forward(self, x, source, mask):
+        self.save(mask=mask, source_sym_sizes=source.shape)
+        return masked_scatter_of(x, source, mask)
+
+    def backward(self, grad):
+        mask = self._saved_mask
+        grad_x = fn.masked_fill(grad, mask, 0) if self.needs_input_grad[0] else None
+        grad_source = fn.masked_scatter_backward(grad, mask, self._saved_source_sym_sizes) \
+            if self.needs_input_grad[1] else None
+        return grad_x, grad_source
+
+
+def masked_scatter_backward_of(grad, mask, sizes):
+    """G where mask is True, in order, then zeros, as ``sizes`` (arrays: torch's
+    masked_scatter_backward)."""
+    picked = masked_select_of(grad, mask)
+    missing = int(np.prod(sizes, dtype=np.int64)) - picked.size
+    if missing > 0:
+        picked = np.concatenate([picked, np.zeros(missing, picked.dtype)])
+    return picked.reshape(sizes)
+
+
+class MaskedScatterBackwardBackward0(Node):
+    formula = Formula("z", "masked_scatter_backward(grad): grad where mask is True, as "
+                           "source's shape",
+                      grad={"grad": "zeros with G written where mask is True"},
+                      note="Recorded by a backward of masked_scatter with create_graph=True.")
+
+    def forward(self, grad, mask, sizes):
+        self.save(mask=mask)
+        self.grad_sizes = grad.shape
+        return masked_scatter_backward_of(grad, mask, sizes)
+
+    def backward(self, grad):
+        zeros = fn.zeros(self.grad_sizes, grad)
+        return fn.masked_scatter(zeros, fn.as_array(self._saved_mask), grad)
+
+
 class IndexBackward0(Node):
     formula = Formula("y",
                       "x[indices]",

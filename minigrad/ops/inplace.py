@@ -285,6 +285,8 @@ def inplace(x, op, *args):
         node, original = result._grad_fn, source._grad_fn
         node.next_functions = tuple(x._gradient_edge() if next_node is original else
                                     (next_node, nr) for next_node, nr in node.next_functions)
+        # (torch makes the op's node first, then the clone: so are they numbered)
+        node._sequence_nr, original._sequence_nr = original._sequence_nr, node._sequence_nr
     if result.dtype.category > x.dtype.category:  # torch's canCast: float -> int is refused
         raise RuntimeError(
             f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "

@@ -286,14 +286,20 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
             if mean:
                 grad_x = grad_x / count
         if self.needs_input_grad[1]:
+            # (torch's steps are in place here: the same nodes, and a clone saved where a
+            # later backward needs the value from before the change)
             if p is None:
                 grad_t = -x * grad
-            else:  # (torch's in-place steps, in its order: the same nodes)
-                grad_t = (fn.log_sigmoid(-x) - fn.log_sigmoid(x) * p) * grad
+            else:
+                grad_t = fn.log_sigmoid(-x)
+                scaled = fn.log_sigmoid(x)
+                scaled *= p
+                grad_t -= scaled
+                grad_t *= grad
             if w is not None:
-                grad_t = grad_t * w
+                grad_t *= w
             if mean:
-                grad_t = grad_t / count
+                grad_t /= count
         return grad_x, grad_t
 
 

@@ -149,7 +149,10 @@ class SigmoidBackwardBackward0(Node):
     def backward(self, grad):
         grad_output, y = self._saved_grad_output, self._saved_output
         grad_grad = fn.sigmoid_backward(grad, y) if self.needs_input_grad[0] else None
-        grad_y = grad * grad_output * (-2 * y + 1) if self.needs_input_grad[1] else None
+        grad_y = None
+        if self.needs_input_grad[1]:
+            factor = -2 * y + 1  # (first: C++ evaluates the right operand first)
+            grad_y = grad * grad_output * factor
         return grad_grad, grad_y
 
 
@@ -426,7 +429,8 @@ class MaskedFillBackward1(Node):
     def backward(self, grad):
         mask = self._saved_mask
         grad_x = fn.masked_fill(grad, mask, 0) if self.needs_input_grad[0] else None
-        grad_value = fn.sum(fn.where(mask, grad, 0)) if self.needs_input_grad[1] else None
+        # (torch's masked_fill_backward: the elements of G where mask is True, summed)
+        grad_value = fn.sum(fn.masked_select(grad, mask)) if self.needs_input_grad[1] else None
         return grad_x, grad_value
 
 

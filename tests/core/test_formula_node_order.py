@@ -1,0 +1,243 @@
+"""Every backward formula records its nodes in PyTorch's order, compared with PyTorch
+2.13 at test time for each node class in ``FORMULAS``: a program makes that node, then
+differentiates it twice more (create_graph=True). The nodes a formula records are
+listed in the order they were made (``_sequence_nr``), which decides the order in
+which a later backward adds gradients up, and so the last bits of third derivatives;
+the graphs and values of every order are compared too.
+
+``PROGRAMS`` must name every node class of ``FORMULAS`` (or say which public program
+makes it as a second-order node), so a new op cannot be added without this check."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+from minigrad.autograd import FORMULAS
+
+from programs import assert_same_run
+
+def _f(lib):
+    return lib.nn.functional
+
+
+PROGRAMS = {
+    "AbsBackward0": lambda lib, a, b: a.abs() * b,
+    "AddBackward0": lambda lib, a, b: (a + b) * a,
+    "AddBackward1": lambda lib, a, b: (a + 2) * a,
+    "AddmmBackward0": lambda lib, a, b: _f(lib).linear(a, b, a[:, 0] * b[:, 1]),
+    "AliasBackward0": lambda lib, a, b: a[...] * b,
+    "AsStridedBackward0": lambda lib, a, b: a.as_strided((2, 2), (1, 2)) * b[:, :2],
+    "BinaryCrossEntropyWithLogitsBackward0":
+        lambda lib, a, b: _f(lib).binary_cross_entropy_with_logits(
+            a, b.sigmoid(), pos_weight=lib.tensor([2.0, 0.5, 1.0], dtype=lib.float64)),
+    "BmmBackward0": lambda lib, a, b: lib.bmm(a.unsqueeze(0), b.t().unsqueeze(0)),
+    "CatBackward0": lambda lib, a, b: lib.cat([a * b, b]) * lib.cat([b, a]),
+    "ClampBackward0": lambda lib, a, b: a.clamp(b * 0 - 0.5, b * 0 + 0.5) * b,
+    "ClampBackward1": lambda lib, a, b: a.clamp(-0.5, 0.5) * b,
+    "CloneBackward0": lambda lib, a, b: a.clone() * b,
+    "CopyBackwards": lambda lib, a, b: (a * 1).copy_(b * a),
+    "CopySlices": lambda lib, a, b: _set_row(a * 1, b * a),
+    "CosBackward0": lambda lib, a, b: a.cos(),
+    "CumprodBackward0": lambda lib, a, b: a.cumprod(1),
+    "CumsumBackward0": lambda lib, a, b: a.cumsum(1) * b,
+    "DivBackward0": lambda lib, a, b: a / b,
+    "DivBackward1": lambda lib, a, b: a * a / 2,
+    "DotBackward0": lambda lib, a, b: a[0].dot(b[0]) * a,
+    "ExpBackward0": lambda lib, a, b: a.exp(),
+    "ExpandBackward0": lambda lib, a, b: a[:, :1].expand(2, 3) * b,
+    "FillBackward2": lambda lib, a, b: (a * b).fill_(2.0) * a,
+    "FillBackward3": lambda lib, a, b: (a * b).fill_(b[0, 0] * a[0, 0]),
+    "FlipBackward0": lambda lib, a, b: a.flip(0) * b,
+    "IndexBackward0": lambda lib, a, b: a[[0, 1, 1]] * a[[1, 0, 0]],
+    "IndexPutBackward0": lambda lib, a, b: _put_rows(lib, a * 1, b * a),
+    "IndexPutImplBackward0": lambda lib, a, b: _put_mask(lib, a * 1, b * a),
+    "LinalgVectorNormBackward0": lambda lib, a, b: a.norm(dim=1),
+    "LogBackward0": lambda lib, a, b: a.abs().log(),
+    "LogSoftmaxBackward0": lambda lib, a, b: a.log_softmax(1),
+    "LogsumexpBackward0": lambda lib, a, b: a.logsumexp(1),
+    "MaskedFillBackward0": lambda lib, a, b: a.masked_fill(a > b, 0.5) * b,
+    "MaskedFillBackward1": lambda lib, a, b: (a * b).masked_fill(a > b, a[0, 0] * b[0, 0]),
+    "MaxBackward0": lambda lib, a, b: (a * b).max(1).values,
+    "MaxBackward1": lambda lib, a, b: (a * b).max(),
+    "MaximumBackward0": lambda lib, a, b: lib.maximum(a * b, b),
+    "MeanBackward0": lambda lib, a, b: (a * b).mean(),
+    "MeanBackward1": lambda lib, a, b: (a * b).mean(1),
+    "MinBackward0": lambda lib, a, b: (a * b).min(0).values,
+    "MinBackward1": lambda lib, a, b: (a * b).min(),
+    "MinimumBackward0": lambda lib, a, b: lib.minimum(a * b, b),
+    "MmBackward0": lambda lib, a, b: (a @ b.t()) * a[:, :2],
+    "MseLossBackward0": lambda lib, a, b: _f(lib).mse_loss(a, b, reduction="none"),
+    "MulBackward0": lambda lib, a, b: a * b * a,
+    "MulBackward1": lambda lib, a, b: a * a * 2,
+    "MvBackward0": lambda lib, a, b: lib.mv(a, b[0]) * a[:, 0],
+    "NegBackward0": lambda lib, a, b: -(a * b),
+    "NllLossBackward0": lambda lib, a, b: _f(lib).nll_loss(a.log_softmax(1), lib.tensor([2, 0])),
+    "NllLoss2DBackward0": lambda lib, a, b: _f(lib).nll_loss(
+        a.log_softmax(1).reshape(1, 2, 3, 1), lib.tensor([[[1], [0], [1]]])),
+    "PermuteBackward0": lambda lib, a, b: a.permute(1, 0) * b.t(),
+    "PowBackward0": lambda lib, a, b: a ** 3,
+    "PowBackward1": lambda lib, a, b: a.abs() ** b,
+    "PowBackward2": lambda lib, a, b: 2 ** (a * b),
+    "ProdBackward0": lambda lib, a, b: (a * b).prod(),
+    "ProdBackward1": lambda lib, a, b: (a * b).prod(1),
+    "ReciprocalBackward0": lambda lib, a, b: (a * b).reciprocal(),
+    "ReluBackward0": lambda lib, a, b: (a * b).relu() * a,
+    "ReshapeAliasBackward0": lambda lib, a, b: a.t()[::2].reshape(4) * b[0, :1],
+    "RsubBackward0": lambda lib, a, b: (2 - a * b) * a,
+    "RsubBackward1": lambda lib, a, b: (1 - a * b) * a,
+    "SelectBackward0": lambda lib, a, b: a[0] * b[1] * a[0],
+    "SgnBackward0": lambda lib, a, b: a.norm(p=1, dim=1),
+    "SigmoidBackward0": lambda lib, a, b: (a * b).sigmoid(),
+    "SignBackward0": lambda lib, a, b: a.sign() * a * b,
+    "SinBackward0": lambda lib, a, b: (a * b).sin(),
+    "SliceBackward0": lambda lib, a, b: a[:, 1:] * b[:, :2] * a[:, 1:],
+    "SoftmaxBackward0": lambda lib, a, b: (a * b).softmax(1),
+    "SplitBackward0": lambda lib, a, b: _joined(lib, (a * b).split(2, 1)),
+    "SplitWithSizesBackward0": lambda lib, a, b: _joined(lib, (a * b).split([1, 2], 1)),
+    "SqrtBackward0": lambda lib, a, b: (a * b).abs().sqrt(),
+    "SqueezeBackward0": lambda lib, a, b: a[:1].squeeze() * b[0] * a[0],
+    "SqueezeBackward1": lambda lib, a, b: a[:1].squeeze(0) * b[0] * a[0],
+    "SqueezeBackward2": lambda lib, a, b: a[:1].squeeze((0,)) * b[0] * a[0],
+    "SqueezeBackward3": lambda lib, a, b: (a[:1] * b[:1]).squeeze_() * a[0],
+    "SqueezeBackward4": lambda lib, a, b: (a[:1] * b[:1]).squeeze_(0) * a[0],
+    "SqueezeBackward5": lambda lib, a, b: (a[:1] * b[:1]).squeeze_((0,)) * a[0],
+    "StackBackward0": lambda lib, a, b: lib.stack([a * b, a]) * lib.stack([b, a]),
+    "StdBackward0": lambda lib, a, b: (a * b).std(1),
+    "SubBackward0": lambda lib, a, b: (a - b) * a,
+    "SubBackward1": lambda lib, a, b: (a - 2) * a * b,
+    "SumBackward0": lambda lib, a, b: (a * b).sum() * a,
+    "SumBackward1": lambda lib, a, b: (a * b).sum(1) * a[:, 0],
+    "TBackward0": lambda lib, a, b: a.t() * b.t() * a.t(),
+    "TBackward1": lambda lib, a, b: (a * b).t_() * a.t(),
+    "TanhBackward0": lambda lib, a, b: (a * b).tanh(),
+    "ToCopyBackward0": lambda lib, a, b: (a * b).to(lib.float32) * a.to(lib.float32),
+    "TransposeBackward0": lambda lib, a, b: (a * b).transpose(0, 1) * a.t(),
+    "TransposeBackward1": lambda lib, a, b: (a * b).transpose_(0, 1) * a.t(),
+    "UnbindBackward0": lambda lib, a, b: _joined(lib, (a * b).unbind(1)),
+    "UnsafeViewBackward0": lambda lib, a, b: (a * b).t().reshape(6) * a.reshape(6),
+    "UnsqueezeBackward0": lambda lib, a, b: (a * b).unsqueeze(0) * a,
+    "UnsqueezeBackward1": lambda lib, a, b: (a * b).unsqueeze_(0) * a,
+    "VarBackward0": lambda lib, a, b: (a * b).var(0),
+    "ViewBackward0": lambda lib, a, b: (a * b).view(6) * a.view(6),
+    "WhereBackward0": lambda lib, a, b: lib.where(a > b, a * b, b) * a,
+    "ZeroBackward0": lambda lib, a, b: (a * b).zero_() + a * b,
+}
+
+# Nodes that only a backward records (create_graph=True), and a program above whose
+# second or third order makes them.
+RECORDED_BY_A_BACKWARD = {
+    "GatherBackward0": "MaxBackward0", "ScatterBackward0": "MaxBackward0",
+    "LogSigmoidBackward0": "BinaryCrossEntropyWithLogitsBackward0",
+    "MaskedSelectBackward0": "MaskedFillBackward1",
+    "MaskedScatterBackward0": "MaskedFillBackward1 (fourth order, below)",
+    "MaskedScatterBackwardBackward0": "MaskedFillBackward1 (fourth order, below)",
+    "LogSigmoidBackwardBackward0": "BinaryCrossEntropyWithLogitsBackward0",
+    "LogSoftmaxBackwardDataBackward0": "LogSoftmaxBackward0",
+    "MseLossBackwardBackward0": "MseLossBackward0",
+    "NllLossBackwardBackward0": "NllLossBackward0",
+    "NllLoss2DBackwardBackward0": "NllLoss2DBackward0",
+    "SelectBackwardBackward0": "SelectBackward0",
+    "SigmoidBackwardBackward0": "SigmoidBackward0",
+    "SliceBackwardBackward0": "SliceBackward0",
+    "SoftmaxBackwardDataBackward0": "SoftmaxBackward0",
+    "TanhBackwardBackward0": "TanhBackward0",
+    "ThresholdBackwardBackward0": "ReluBackward0",
+}
+
+
+# Formulas whose derivative is 0: torch keeps it as a ZeroTensor, which cannot be shown,
+# so only the first order is compared.
+FIRST_ORDER_ONLY = {"SgnBackward0"}
+
+
+def _set_row(y, value):
+    y[0] = value[1]
+    return y * value
+
+
+def _put_rows(lib, y, value):
+    y[[0]] = value[[1]]
+    return y * value
+
+
+def _put_mask(lib, y, value):
+    y[lib.tensor([True, False])] = value[1:]
+    return y * value
+
+
+def _joined(lib, parts):
+    return lib.cat([p * p for p in parts[::-1]], 1)
+
+
+def _creation_order(tensors) -> tuple:
+    """The names of the nodes reachable from ``tensors`` (leaves aside), in the
+    order they were made."""
+    seen, stack, nodes = set(), [t.grad_fn for t in tensors if t is not None and
+                                 t.grad_fn is not None], []
+    while stack:
+        node = stack.pop()
+        if id(node) in seen or node is None:
+            continue
+        seen.add(id(node))
+        if "AccumulateGrad" not in node.name():
+            number = node._sequence_nr() if callable(node._sequence_nr) else node._sequence_nr
+            nodes.append((number, node.name()))
+        stack.extend(n for n, _ in node.next_functions if n is not None)
+    return tuple(name for _, name in sorted(nodes))
+
+
+def _program(name):
+    def program(lib, rec):
+        a = rec.leaf([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], dtype="float64")
+        b = rec.leaf([[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]], dtype="float64")
+        y = PROGRAMS[name](lib, a, b)
+        rec.show("y", y)
+        size = int(np.prod(tuple(y.shape), dtype=np.int64))
+        upstream = rec.leaf((np.arange(size) * 0.7 - 1.1).reshape(tuple(y.shape)),
+                            dtype=str(y.dtype).split(".")[-1])
+        first = lib.autograd.grad(y, [a, b], upstream, create_graph=True, allow_unused=True)
+        rec.show("first order", first)
+        rec.show("first order, nodes in creation order", _creation_order(first))
+        wanted = [g for g in first if g is not None and g.requires_grad]
+        if not wanted or name in FIRST_ORDER_ONLY:
+            return
+        total = sum(((g * g.detach().cos()).sum() for g in wanted), lib.zeros((), dtype=lib.float64))
+        second = lib.autograd.grad(total, [a, b, upstream], create_graph=True, allow_unused=True)
+        rec.show("second order", second)
+        rec.show("second order, nodes in creation order", _creation_order(second))
+        wanted = [g for g in second if g is not None and g.requires_grad]
+        if wanted:
+            sum(((g * g.detach().sin()).sum() for g in wanted)).backward()
+            rec.show("third order", (a.grad, b.grad, upstream.grad))
+    return program
+
+
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_formula_records_its_nodes_in_torchs_order(name):
+    assert_same_run(_program(name))
+
+
+def test_every_formula_is_checked():
+    listed = set(PROGRAMS) | set(RECORDED_BY_A_BACKWARD)
+    missing = sorted(set(FORMULAS) - listed)
+    assert not missing, f"no program makes {missing}"
+    assert {v.split()[0] for v in RECORDED_BY_A_BACKWARD.values()} <= set(PROGRAMS)
+
+
+@pytest.mark.parametrize("name", ["MaskedFillBackward1", "MaxBackward1"])
+def test_fourth_order_through_masked_select_is_torchs(name):
+    """The value of masked_fill gets the sum of G where mask is True (MaskedSelectBackward0),
+    whose own backward writes into zeros (MaskedScatterBackward0)."""
+    def program(lib, rec):
+        a = rec.leaf([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], dtype="float64")
+        b = rec.leaf([[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]], dtype="float64")
+        g = PROGRAMS[name](lib, a, b)
+        for order in range(1, 5):
+            g, = lib.autograd.grad((g * g.detach().cos()).sum() + (g * b.sum()).sum(), [b],
+                                   create_graph=True)
+            rec.show(f"order {order}", g)
+            rec.show(f"order {order}, nodes in creation order", _creation_order([g]))
+    assert_same_run(program)
