@@ -8,6 +8,7 @@ Each node's ``backward`` returns the gradient for each input at the
 from __future__ import annotations
 
 import math
+import operator
 
 import numpy as np
 
@@ -236,17 +237,19 @@ class MulBackward0(Node):
         return np.multiply(a, b)
 
     def backward(self, grad):
-        # (other's gradient first, in torch's order: see DivBackward0)
-        grad_b = _product(grad, self._saved_self) if self.needs_input_grad[1] else None
-        grad_a = _product(grad, self._saved_other) if self.needs_input_grad[0] else None
+        # (other's gradient first, in torch's order: see DivBackward0; big arrays are
+        # multiplied in parts on several threads, see minigrad/threads.py)
+        times = _split_product if type(grad) is np.ndarray and grad.size >= BIG else operator.mul
+        grad_b = times(grad, self._saved_self) if self.needs_input_grad[1] else None
+        grad_a = times(grad, self._saved_other) if self.needs_input_grad[0] else None
         return grad_a, grad_b
 
 
-def _product(grad, saved):
-    """``grad * saved``; of big arrays, in parts on several threads (threads.py)."""
-    if type(grad) is np.ndarray and grad.size >= threads.BIG:
-        return threads.call(np.multiply, grad, saved)
-    return grad * saved
+BIG = threads.BIG
+
+
+def _split_product(grad, saved):
+    return threads.call(np.multiply, grad, saved)
 
 
 # The ...Backward1 nodes below take a Python number as ``other``.
