@@ -432,9 +432,14 @@ def in_iterator_layout(result: np.ndarray, arrays) -> np.ndarray:
     step = result.itemsize
     for dim in reversed(slow_to_fast):
         wanted[dim] = step
-        step *= shape[dim]
+        step *= shape[dim]  # (a size-0 dim makes the slower ones' strides 0, as torch's)
     if tuple(wanted) == result.strides:
         return result
+    if result.size == 0:  # (nothing to copy: only the strides are torch's; in the natural
+        # order of dims, torch's row-major strides, a size-0 dim counting as 1)
+        strides = contiguous_strides(shape) if slow_to_fast == sorted(slow_to_fast) \
+            else [w // result.itemsize for w in wanted]
+        return empty_strided(shape, strides, result.dtype)
     buffer = np.empty([shape[dim] for dim in slow_to_fast], result.dtype)
     out = buffer.transpose(np.argsort(slow_to_fast))
     out[...] = result
@@ -458,7 +463,7 @@ def with_number_layout(result, array: np.ndarray):
     (3, 1) keeps the strides (1, 1); NumPy gives (3, 1)). Only a result whose
     strides are not ``array``'s can differ."""
     data = result._data if isinstance(result, _tensor.Tensor) else result
-    if data.ndim < 2 or data.strides == array.strides:
+    if (data.ndim < 2 and data.size) or data.strides == array.strides:
         return result
     laid_out = in_iterator_layout(data, (array,))
     if laid_out is data:

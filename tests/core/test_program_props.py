@@ -65,6 +65,11 @@ UNARY = {
     "masked_fill": lambda lib, t: t.masked_fill(t > 0, 0.5),
     "detach": lambda lib, t: t.detach(),
     "where": lambda lib, t: lib.where(t > 0, t, -t),
+    "unbind(0)[-1]": lambda lib, t: t.unbind(0)[-1] if t.ndim and len(t) else t,
+    "split(1)[0]": lambda lib, t: t.split(1)[0] if t.ndim else t,
+    "chunk(2, -1)[-1]": lambda lib, t: t.chunk(2, -1)[-1] if t.ndim else t,
+    "split([1, ...], -1)[-1]": lambda lib, t: t.split([1, t.shape[-1] - 1], -1)[-1]
+    if t.ndim and t.shape[-1] else t,
 }
 
 BINARY = {
@@ -114,6 +119,8 @@ VIEWS = {
     "unsqueeze(0)": lambda lib, t: t.unsqueeze(0),
     "view(-1)": lambda lib, t: t.view(-1) if t.is_contiguous() else t.reshape(-1),
     "[None, ...]": lambda lib, t: t[None, ...],
+    "unbind(0)[0]": lambda lib, t: t.unbind(0)[0] if t.ndim and len(t) else t[None, ...],
+    "chunk(2)[0]": lambda lib, t: t.chunk(2)[0] if t.ndim else t[None, ...],
 }
 
 steps = st.one_of(

@@ -38,6 +38,11 @@ COPIES = {
         t, memory_format=lib.contiguous_format),
 }
 
+# tensor op number on 2 or more dims: TensorIterator's layout from t's strides, where a
+# size-0 dim makes the slower dims' strides 0 (unless the dims keep their natural order)
+NUMBER_OPS = {"t + 1": lambda lib, t: t + 1, "t * 2": lambda lib, t: t * 2,
+              "t / 2": lambda lib, t: t / 2, "t - 0.5": lambda lib, t: t - 0.5}
+
 
 def _strides(lib, shape, copy):
     return [(name, COPIES[copy](lib, t).stride(), COPIES[copy](lib, t).shape)
@@ -126,3 +131,11 @@ def test_linear_layer_gradients_are_laid_out_as_torchs(batch):
         (gw.sum() + gx.sum()).backward()
         return [(t.stride(), t.tolist()) for t in (gw, gx, w.grad, x.grad, b.grad)]
     assert run(minigrad) == run(torch)
+
+
+@pytest.mark.parametrize("op", list(NUMBER_OPS))
+@pytest.mark.parametrize("shape", [s for s in EMPTY_SHAPES if len(s) >= 2], ids=str)
+def test_strides_of_empty_results_of_tensor_op_number_are_torchs(shape, op):
+    def strides(lib):
+        return [(name, NUMBER_OPS[op](lib, t).stride()) for name, t in _layouts(lib, shape)]
+    assert strides(minigrad) == strides(torch)
