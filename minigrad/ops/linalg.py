@@ -101,6 +101,9 @@ class AddmmBackward0(Node):
             product = alpha * product
         if beta == 0:  # (torch ignores self then, even its NaNs)
             return product
+        if a.shape[1] == 0:  # (no product to add: BLAS leaves beta * self, -0. as it is)
+            return np.array(np.broadcast_to(bias if beta == 1 else beta * bias, product.shape),
+                            product.dtype, order="C")
         return product + (bias if beta == 1 else beta * bias)
 
     def backward(self, grad):

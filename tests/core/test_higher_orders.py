@@ -203,9 +203,8 @@ def test_nodes_of_formulas_add_up_in_torchs_order(formula):
                          ids=str)
 def test_matrix_products_keep_torchs_signed_zeros(sizes):
     """With an inner size of 1 (and more than one row and column) torch's kernel
-    writes each product as it is: -2 * 0 is -0. (Not matched: addmm with a -0. in
-    self where all the products are zeros: torch adds the products to self, giving
-    -0., NumPy adds self to their sum, +0.)"""
+    writes each product as it is: -2 * 0 is -0. With an inner size of 0, addmm (a linear
+    layer) leaves its bias as it is, -0. too."""
     m, k, n = sizes
 
     def program(lib, rec):
@@ -216,6 +215,11 @@ def test_matrix_products_keep_torchs_signed_zeros(sizes):
         rec.show("linear", lib.nn.functional.linear(a, b.t(), lib.zeros(n)))
         (a @ b).backward(lib.full((m, n), -1.0))
         rec.show("grads", (a.grad, b.grad))
+        bias = rec.leaf(np.array([-0.0, 0.0, -0.0] * n)[:n])
+        empty = lib.nn.functional.linear(a[:, :0], b.t()[:, :0], bias)
+        rec.show("linear with an inner size of 0", (empty, empty.stride()))
+        empty.backward(lib.full((m, n), -1.0))
+        rec.show("its bias's grad", bias.grad)
     assert_same_run(program)
 
 
