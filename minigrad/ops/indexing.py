@@ -482,6 +482,9 @@ def getitem(x, index):
     slices ``slice``, None ``unsqueeze``, and the integer/boolean arrays one final
     advanced index. A lone slice is always recorded; inside a tuple, slices that
     keep everything are skipped, and an index that changes nothing is an alias."""
+    if x._view_version is not None and grad_mode.is_grad_enabled() and x.requires_grad:
+        # (as torch: a changed view's node is rebuilt, or refused, before the index is read)
+        x.grad_fn  # noqa: B018
     if _sequence_as_tuple(index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)

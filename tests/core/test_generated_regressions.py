@@ -46,6 +46,12 @@ FOUND = {
         [("unary", "@ its transpose", 0), ("write through a view", "[0]", "[0] = 0.5", 0, 0),
          ("clone and write", "[[0]] = 2", 0, 0), ("binary", "mul", 0, 34),
          ("unary", "@ its transpose", 0), ("grad", 34, 1.0, True)]),
+    # indexing an output of split whose base was changed in place: torch reads its
+    # grad_fn (and refuses: a multi-output view) before it looks at the index.
+    "index of a changed output of split": (
+        [np.full((2, 3), -2.0)],
+        [("unary", "split(1)[0]", 1), ("unary", "@ its transpose", 0),
+         ("write through a view", "[0]", "[0] = 0.5", 0, 0), ("unary", "[[1, 0]]", 87)]),
 }
 
 
