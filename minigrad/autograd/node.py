@@ -155,10 +155,6 @@ class Node:
         inputs of another dtype are converted before the NumPy call (None: no
         conversion, the inputs have the result dtype).
         """
-        # Not __init__: most nodes are never recorded (everything computed
-        # under no_grad, inside backward too), so only a recorded node gets
-        # the state of a graph node (here and in _link).
-        node = object.__new__(cls)
         # The NumPy values forward receives (see _as_arrays; the usual case inline)
         if cast_to is None:
             try:
@@ -167,77 +163,40 @@ class Node:
                 arrays = _as_arrays(inputs, None)
         else:
             arrays = _as_arrays(inputs, cast_to)
-        record = False
-        if grad_mode._enabled:
-            for x in inputs:
-                # (``requires_grad`` for a view: its base may have joined the graph
-                # by an in-place change since the view was made)
-                if getattr(x, "_requires_grad", False) or (
-                        getattr(x, "_view_version", None) is not None and x.requires_grad):
-                    record = True
-                    break
-        if record:
-            # What forward saves goes straight into _saved (save_inputs reads
-            # the inputs from here); _link adds the output if it was saved.
-            node._saved = {}
-            node._forward_args = (inputs, arrays)
-        else:
-            node._forward_args = False  # save*() keep nothing
-        token = silence_float_errors()  # inf and nan come silently, as in torch
-        try:
-            result = node.forward(*arrays, **params)
-        finally:
-            restore_float_errors(token)
-        # A view shares memory, and so the version counter, with its base; it
-        # remembers the version its grad_fn describes (see Tensor.grad_fn).
-        if cls.is_view:
-            base = inputs[0]
-            version = base._version_counter
-            if base._base is not None:
-                base = base._base
-            output = _tensor.Tensor._make(result, grad_fn=node if record else None,
-                                          version=version, base=base)
-            output._view_version = version.value
-            # How it was made, as torch's creation_meta: a view made under no_grad (or
-            # from a view made so, or by a custom Function) may not be changed in place
-            # with grad mode on (see ops.inplace.check_inplace).
-            output._view_made = "no_grad" if not grad_mode._enabled else (
-                inputs[0]._view_made if inputs[0]._view_version is not None else "grad mode")
-            if not record:
-                return output
-        elif not record:
-            return _tensor.Tensor._make(result)
-        else:
-            output = _tensor.Tensor._make(result, grad_fn=node)
-        node._forward_args = None  # (the inputs are not kept past forward)
-        node._link(inputs, output)
-        return output
+        return apply_to_arrays(cls, inputs, arrays, params)
 
     def _link(self, inputs, output) -> None:
         """Connect this node to its inputs' nodes (and keep ``output`` if
         forward saved it)."""
         self._sequence_nr = next(_sequence)
         self._tensor_pre_hooks = self._retains_grad = None
-        edges, needs, meta = [], [], []
+        edges = needs = meta = ()
         for x in inputs:
             if getattr(x, "_requires_grad", False):
-                producer = x._grad_fn if x._view_version is None else x.grad_fn
-                edges.append(x._gradient_edge() if producer is None else (producer, x._output_nr))
-                needs.append(True)
+                view_version = x._view_version
+                producer = x._grad_fn if view_version is None else x.grad_fn
+                if producer is not None:
+                    edges += (producer, x._output_nr),
+                else:  # a leaf: its AccumulateGrad
+                    accumulator = x._accumulator
+                    accumulator = None if accumulator is None else accumulator()
+                    edges += (x._gradient_edge() if accumulator is None else (accumulator, 0)),
+                needs += True,
                 data = x._data
-                meta.append((data.shape, data.dtype))
+                meta += (data.shape, data.dtype),
             else:
                 if getattr(x, "_view_version", None) is not None:
                     x.grad_fn  # noqa: B018 (as torch: a changed view's node is rebuilt, or refused)
-                edges.append(_NO_EDGE)
-                needs.append(False)
-                meta.append(None)
-        self.next_functions = tuple(edges)
-        self.needs_input_grad = tuple(needs)
-        self._input_meta = tuple(meta)
+                edges += _NO_EDGE,
+                needs += False,
+                meta += None,
+        self.next_functions = edges
+        # (one shared tuple per pattern: most nodes have one or two inputs)
+        self.needs_input_grad = _NEEDS.get(needs, needs)
+        self._input_meta = meta
         saved = self._saved
         if "result" in saved and saved["result"] is _RESULT:
-            saved["result"] = SavedTensor(output, is_output=True)
+            saved["result"] = _saved_output(output)
 
     # (The first argument is ``node``, not ``self``: ``self`` is a saved name.)
     def save(node, **values) -> None:  # noqa: N805
@@ -278,10 +237,19 @@ class Node:
                 return
         for name, position in positions.items():
             x = inputs[position]
-            # (formulas on arrays read the array forward computed with: the input
-            # converted to the result dtype, as torch computes)
-            saved[name] = SavedTensor(x, array=arrays[position]) \
-                if isinstance(x, _tensor.Tensor) else x
+            if not isinstance(x, _tensor.Tensor):
+                saved[name] = x
+                continue
+            # SavedTensor(x, array=arrays[position]), inline: formulas on arrays read
+            # the array forward computed with (the input converted to the result
+            # dtype, as torch computes)
+            saved[name] = saved_tensor = _new_object(SavedTensor)
+            version = x._version_cell
+            if version is None:
+                version = x._version_counter
+            saved_tensor.version, saved_tensor.saved_version = version, version.value
+            saved_tensor.tensor, saved_tensor.data = x, arrays[position]
+            saved_tensor.output_nr, saved_tensor.view_grad_fn = x._output_nr, None
 
     def save_result(self) -> None:
         """Keep the output for backward, as ``_saved_result``."""
@@ -515,6 +483,74 @@ class AccumulateGrad(Node):
         return ()
 
 
+def apply_to_arrays(cls, inputs, arrays, params: dict):
+    """``cls.apply(*inputs, **params)`` once the NumPy values ``forward``
+    receives are known (``arrays``, one per input; see ``_as_arrays``). The
+    elementwise ops' usual case comes here directly (``ops.arithmetic._binary``,
+    ``ops.pointwise._unary``)."""
+    # Not __init__: most nodes are never recorded (everything computed under
+    # no_grad, inside backward too), so only a recorded node gets the state
+    # of a graph node (here and in _link).
+    node = _new_object(cls)
+    record = False
+    if grad_mode._enabled:
+        for x in inputs:
+            # (``requires_grad`` for a view: its base may have joined the graph
+            # by an in-place change since the view was made)
+            if getattr(x, "_requires_grad", False) or (
+                    getattr(x, "_view_version", None) is not None and x.requires_grad):
+                record = True
+                break
+    if record:
+        # What forward saves goes straight into _saved (save_inputs reads
+        # the inputs from here); _link adds the output if it was saved.
+        node._saved = {}
+        node._forward_args = (inputs, arrays)
+    else:
+        node._forward_args = False  # save*() keep nothing
+    token = silence_float_errors()  # inf and nan come silently, as in torch
+    try:
+        result = node.forward(*arrays, **params)
+    finally:
+        restore_float_errors(token)
+    # A view shares memory, and so the version counter, with its base; it
+    # remembers the version its grad_fn describes (see Tensor.grad_fn).
+    if cls.is_view:
+        base = inputs[0]
+        version = base._version_counter
+        if base._base is not None:
+            base = base._base
+        output = _tensor.Tensor._make(result, grad_fn=node if record else None,
+                                      version=version, base=base)
+        output._view_version = version.value
+        # How it was made, as torch's creation_meta: a view made under no_grad (or
+        # from a view made so, or by a custom Function) may not be changed in place
+        # with grad mode on (see ops.inplace.check_inplace).
+        output._view_made = "no_grad" if not grad_mode._enabled else (
+            inputs[0]._view_made if inputs[0]._view_version is not None else "grad mode")
+        if not record:
+            return output
+    elif not record:
+        return _make_tensor(result)
+    else:
+        output = _make_tensor(result, node)
+    node._forward_args = None  # (the inputs are not kept past forward)
+    node._link(inputs, output)
+    return output
+
+
+def _saved_output(output) -> SavedTensor:
+    """``SavedTensor(output, is_output=True)``, for ``save_result``."""
+    saved = _new_object(SavedTensor)
+    version = output._version_cell
+    if version is None:
+        version = output._version_counter
+    saved.version, saved.saved_version = version, version.value
+    saved.tensor = saved.view_grad_fn = None
+    saved.data, saved.output_nr = output._data, output._output_nr
+    return saved
+
+
 def _as_arrays(inputs, cast_to) -> list:
     """The NumPy values ``forward`` receives: each tensor's array, converted to
     the result dtype ``cast_to`` if needed; anything else (a number) as it is."""
@@ -555,7 +591,11 @@ _CASTS: dict = {}
 _DATA_OF = operator.attrgetter("_data")  # a Tensor's array
 _RESULT = object()  # ``save_result``'s note that the output is saved (known after forward)
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
+_NEEDS = {needs: needs for needs in [(True,), (True, True), (True, False), (False, True)]}
+_new_object = object.__new__
 
 
 # At the bottom, because tensor.py (the floor above) imports this module.
 from .. import tensor as _tensor  # noqa: E402
+
+_make_tensor = _tensor.Tensor._make

@@ -16,7 +16,7 @@ from .. import dtypes, threads
 from ..autograd import grad_mode
 from ..autograd.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, _as_arrays, apply_to_arrays
 from . import fn
 from .strided import with_iterator_layout, with_number_layout
 from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
@@ -24,9 +24,13 @@ from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power"]
 
 
-def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
-    """Promote dtypes, check the shapes broadcast, and apply ``node_cls``.
-    Either operand may be a Python number (``torch.add(2, x)``)."""
+_NO_PARAMS: dict = {}  # (shared: never changed)
+
+
+def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _NO_PARAMS):
+    """Promote dtypes, check the shapes broadcast, and apply ``node_cls`` (with
+    ``params``, the keyword arguments of its ``forward``). Either operand may
+    be a Python number (``torch.add(2, x)``)."""
     Tensor = _tensor.Tensor
     a_is_tensor, b_is_tensor = isinstance(a, Tensor), isinstance(b, Tensor)
     if a_is_tensor and b_is_tensor:
@@ -34,8 +38,8 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
         if a_data.shape != b_data.shape and a_data.ndim and b_data.ndim:
             broadcast_shapes(a_data.shape, b_data.shape)  # (a 0-dim one always fits)
         if a.dtype is b.dtype and (not float_only or a.dtype.is_floating_point):
-            # The common case, kept quick: one dtype, nothing to convert (cast_to=None).
-            result = node_cls.apply(a, b, **params)
+            # The common case, kept quick: one dtype, nothing to convert.
+            result = apply_to_arrays(node_cls, (a, b), (a_data, b_data), params)
         else:
             dtype = dtypes.result_type(a, b)
             result = node_cls.apply(a, b, cast_to=float_dtype_for(dtype) if float_only else dtype,
@@ -49,7 +53,8 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
     if not a_is_tensor:
         check_operand(op, a)
     tensor, number = (a, b) if a_is_tensor else (b, a)
-    if type(number) in (float, int) and tensor.dtype.is_floating_point:
+    quick = type(number) in (float, int) and tensor.dtype.is_floating_point
+    if quick:
         dtype = tensor.dtype  # x * 0.5, x + 1 on a float tensor, kept quick
     else:
         dtype = dtypes.result_type(a, b)
@@ -62,14 +67,19 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, **params):
         # C++'s Scalar overload, as in PyTorch's formulas.
         return with_number_layout(
             scalar_cls.apply(tensor, cast_to=dtype, other=number, **params), tensor._data)
-    if a_is_tensor:
-        b = _wrapped(b)
+    if quick:  # (the number's tensor and its array in the tensor's dtype, made once)
+        constant, array = _number_operand(number, dtype)
+        inputs, arrays = ((a, constant), (a._data, array)) if a_is_tensor else \
+            ((constant, b), (array, b._data))
+        result = apply_to_arrays(node_cls, inputs, arrays, params)
+    elif a_is_tensor:
+        result = node_cls.apply(a, _wrapped(b), cast_to=dtype, **params)
     else:
-        a = _wrapped(a)
-    result = node_cls.apply(a, b, cast_to=dtype, **params)
+        result = node_cls.apply(_wrapped(a), b, cast_to=dtype, **params)
     if result._data.ndim > 1 and result._data.strides != tensor._data.strides:
         with_number_layout(result, tensor._data)  # (see there: only then can it differ)
     return result
+
 
 
 def _wrapped(value):
@@ -95,6 +105,23 @@ def _wrapped(value):
     return constant
 
 
+def _number_operand(value, dtype) -> tuple:
+    """A Python int or float operand of a float tensor of ``dtype``: its wrapped
+    tensor (see ``_wrapped``) and that tensor's value as ``dtype``, the array
+    the op computes with (what ``Node.apply(..., cast_to=dtype)`` would make)."""
+    key = (value, type(value), dtype)
+    if value == 0:
+        key += (math.copysign(1.0, value),)
+    operand = _NUMBER_OPERANDS.get(key)
+    if operand is None:
+        constant = _wrapped(value)
+        operand = _NUMBER_OPERANDS[key] = (constant, _as_arrays((constant,), dtype)[0])
+        if len(_NUMBER_OPERANDS) > 128:
+            _NUMBER_OPERANDS.pop(next(iter(_NUMBER_OPERANDS)))
+    return operand
+
+
+_NUMBER_OPERANDS: dict = {}
 # Wrapped numbers are made once per value: ``x * 2`` in a loop reuses one tensor(2).
 _CONSTANTS: dict = {}
 
@@ -426,12 +453,12 @@ _SCALAR_OVERLOADS = {AddBackward0: AddBackward1, SubBackward0: SubBackward1,
 
 def add(a, b, alpha=1):
     """a + alpha * b (either may be a Python number); broadcasting applies."""
-    return _binary(AddBackward0, a, b, "+", **({} if alpha == 1 else {"alpha": alpha}))
+    return _binary(AddBackward0, a, b, "+", params=_NO_PARAMS if alpha == 1 else {"alpha": alpha})
 
 
 def sub(a, b, alpha=1):
     _check_sub(a, b)
-    return _binary(SubBackward0, a, b, "-", **({} if alpha == 1 else {"alpha": alpha}))
+    return _binary(SubBackward0, a, b, "-", params=_NO_PARAMS if alpha == 1 else {"alpha": alpha})
 
 
 def rsub(a, other):

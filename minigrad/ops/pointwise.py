@@ -7,7 +7,7 @@ import numpy as np
 
 from .. import dtypes, threads
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, apply_to_arrays
 from . import fn
 from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor
 from .strided import with_iterator_layout
@@ -434,10 +434,13 @@ class MaskedFillBackward1(Node):
         return grad_x, grad_value
 
 
+_NO_PARAMS: dict = {}  # (shared: never changed)
+
+
 def _unary(node_cls, x):
     """Float-valued functions: integer inputs compute in float32, as in PyTorch."""
-    if x.dtype.is_floating_point:
-        return node_cls.apply(x)  # (nothing to convert)
+    if x.dtype.is_floating_point:  # (nothing to convert)
+        return apply_to_arrays(node_cls, (x,), (x._data,), _NO_PARAMS)
     return node_cls.apply(x, cast_to=float_dtype_for(x.dtype))
 
 
