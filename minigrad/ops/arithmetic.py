@@ -116,7 +116,7 @@ def _number_operand(value, dtype) -> tuple:
     if operand is None:
         constant = _wrapped(value)
         operand = _NUMBER_OPERANDS[key] = (constant, _as_arrays((constant,), dtype)[0])
-        if len(_NUMBER_OPERANDS) > 128:
+        if len(_NUMBER_OPERANDS) > 32:  # (as _CONSTANTS: changing values must not pile up)
             _NUMBER_OPERANDS.pop(next(iter(_NUMBER_OPERANDS)))
     return operand
 
