@@ -391,18 +391,20 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
                     grad_outputs, owned, retained = _run_tensor_hooks(
                         node, grad_outputs, owned, not create_graph)
                 if not leaf and (needed is None or _leads_further(node, needed)):
-                    if create_graph:
-                        grads = node._run(grad_outputs)
+                    run = node._run if create_graph else node._run_on_arrays
+                    if needed is None or show:
+                        grads = run(grad_outputs)
                     else:
-                        grads = node._run_on_arrays(grad_outputs)
+                        grads = _run_for_needed(node, run, grad_outputs, needed)
                     if not keep_graph:
                         node.release_saved()
                     # (a formula written for Tensors, e.g. a custom Function's, may hand
                     # back an array someone holds: never added into in place)
                     trusted = reuse and node.formula_on_arrays
                     for (next_node, input_nr), grad in zip(node.next_functions, grads):
-                        if next_node is None or grad is None:
-                            continue
+                        if next_node is None or grad is None or (
+                                needed is not None and next_node not in needed):
+                            continue  # (as torch: no buffer for a node that will not run)
                         fresh = trusted and _made_here(grad, grads, grad_outputs)
                         if input_nr == 0 and next_node not in buffers:
                             buffers[next_node] = [grad, fresh]  # (the usual case, kept quick)
@@ -481,6 +483,24 @@ def _made_here(grad, grads: tuple, grad_outputs: tuple) -> bool:
         if other is grad:
             count += 1
     return count == 1
+
+
+def _run_for_needed(node, run, grad_outputs: tuple, needed) -> tuple:
+    """Run ``node`` when only some of its edges lead to a node that runs
+    (``inputs=``, ``autograd.grad``): as torch's ``should_compute_output``, a
+    built-in formula sees ``needs_input_grad`` False for the other edges and
+    computes (and, with ``create_graph``, records) nothing for them. A custom
+    Function's ``ctx.needs_input_grad`` stays as forward set it (as in torch)."""
+    declared = node.needs_input_grad
+    wanted = tuple([next_node is not None and next_node in needed
+                    for next_node, _ in node.next_functions])
+    if wanted == declared or not node.formula_on_arrays:
+        return run(grad_outputs)
+    node.needs_input_grad = wanted
+    try:
+        return run(grad_outputs)
+    finally:
+        node.needs_input_grad = declared
 
 
 def _leads_further(node, needed) -> bool:

@@ -185,3 +185,42 @@ def test_a_gradient_a_custom_function_hands_back_is_never_written_into(uses):
         results.append((kept.tolist(), x.grad.tolist(), x.grad is kept))
     assert results[0] == results[1]
     assert results[0][0] == [1.0, 1.0, 1.0]
+
+
+def _nodes_made_by(lib, call):
+    """How many graph nodes ``call`` records: torch numbers every node it makes
+    (``_sequence_nr()``), so the numbers of two probe nodes tell it."""
+    probe = lib.ones(1, requires_grad=True)
+
+    def number(node):
+        return node._sequence_nr() if lib is torch else node._sequence_nr
+    before = number((probe * 1).grad_fn)
+    result = call()
+    return number((probe * 1).grad_fn) - before - 1, result
+
+
+@pytest.mark.parametrize("wanted", ["x", "w", "x,w", "h"])
+def test_grad_computes_only_the_gradients_that_lead_to_its_inputs(wanted):
+    """As torch's should_compute_output: for ``autograd.grad(out, x)`` a node whose
+    other input (w, used by every layer) leads nowhere wanted computes nothing for
+    it; with create_graph that is seen in the nodes recorded (the gradients and
+    second-order gradients stay torch's: NumPy's tanh may differ in the last bit)."""
+    def run(lib):
+        x = lib.tensor(_data(7, (4, 4)), requires_grad=True)
+        w = lib.tensor(_data(8, (4, 4)), requires_grad=True)
+        h = x * 0.5
+        named = {"x": x, "w": w, "h": h}
+        for _ in range(4):
+            h = (h * w + 1).tanh()
+        inputs = [named[n] for n in wanted.split(",")]
+        made, grads = _nodes_made_by(
+            lib, lambda: lib.autograd.grad(h.sum(), inputs, create_graph=True))
+        sum((g * g).sum() for g in grads).backward(retain_graph=True)
+        plain = lib.autograd.grad((h * h).sum(), inputs)
+        return made, [g.detach().numpy() for g in grads + plain], _grads([x, w])
+    ours, theirs = run(mg), run(torch)
+    assert ours[0] == theirs[0]
+    for o, t in zip(ours[1] + ours[2], theirs[1] + theirs[2]):
+        assert (o is None) == (t is None)
+        if o is not None:
+            np.testing.assert_allclose(o, t, rtol=1e-5, atol=1e-7)
