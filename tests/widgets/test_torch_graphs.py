@@ -141,14 +141,15 @@ def test_stepper_sentences_on_torch_match_minigrads():
 
 
 def test_a_torch_node_with_no_formula_on_file_gets_an_honest_sentence():
-    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
-    first, _, third = x.unbind()
-    stepper = BackwardStepper(first * 2 + third, names={"x": x})
-    unbind = [text for step, text in zip(stepper.steps, stepper.texts[1:])
-              if step.node.name() == "UnbindBackward0"]
-    assert unbind == ["Step 3 of 4: UnbindBackward0 got 1 from AddBackward0 and 2 from "
-                      "MulBackward0; there is no formula on file for UnbindBackward0, so here "
-                      "is only what it computed: it sends [2, 0, 1] to x."]
+    # (topk: minigrad has no topk, so no formula for TopkBackward0 is on file)
+    x = torch.tensor([1.0, 3.0, 2.0], requires_grad=True)
+    top = x.topk(2).values
+    stepper = BackwardStepper((top * torch.tensor([2.0, 1.0])).sum(), names={"x": x})
+    topk = [text for step, text in zip(stepper.steps, stepper.texts[1:])
+            if step.node.name() == "TopkBackward0"]
+    assert topk == ["Step 3 of 4: TopkBackward0 got [2, 1] from MulBackward0; there is no "
+                    "formula on file for TopkBackward0, so here is only what it computed: it "
+                    "sends [0, 2, 1] to x."]
 
 
 def test_retained_torch_tensor_shows_its_grad_when_its_node_runs():
