@@ -81,7 +81,6 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
     return result
 
 
-
 def _wrapped(value):
     """A Python number as the 0-dim tensor torch wraps it in (int64, float64 or bool:
     ``(x * 0.1).grad_fn._saved_other`` is ``tensor(0.1000, dtype=torch.float64)``).
@@ -121,7 +120,8 @@ def _number_operand(value, dtype) -> tuple:
     return operand
 
 
-_NUMBER_OPERANDS: dict = {}
+_NUMBER_OPERANDS: dict = {}  # (value, type, dtype) -> (wrapped tensor, its array in dtype)
+
 # Wrapped numbers are made once per value: ``x * 2`` in a loop reuses one tensor(2).
 _CONSTANTS: dict = {}
 
