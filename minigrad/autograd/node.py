@@ -101,6 +101,43 @@ class SavedTensor:
 _FREED = object()  # marks a saved tensor released after backward
 
 
+class _SavedValue:
+    """``node._saved_<name>``: the value a node saved as ``name``, unpacked (a
+    saved tensor comes back as a Tensor, checked against in-place changes), as
+    the properties of torch's generated node classes.
+
+    One per name, on ``Node``, made when a node first saves that name (see
+    ``_expose``); reading it on a node that saved no such value is an
+    AttributeError. It is a non-data descriptor, so that while a formula runs
+    (``Node._run``, ``_run_on_arrays``) the node's own attributes, holding the
+    values in the form the formula reads, come first."""
+
+    __slots__ = ("name", "attr")
+
+    def __init__(self, name: str) -> None:
+        self.name, self.attr = name, "_saved_" + name
+
+    def __get__(self, node, cls=None):
+        if node is None:
+            return self
+        try:
+            value = node._saved[self.name]
+        except KeyError:
+            raise AttributeError(
+                f"{type(node).__name__!r} object has no attribute {self.attr!r}") from None
+        return node._unpack(value)
+
+
+def _expose(name: str) -> None:
+    """Make ``_saved_<name>`` readable on nodes (once per name)."""
+    _EXPOSED.add(name)
+    if "_saved_" + name not in Node.__dict__:
+        setattr(Node, "_saved_" + name, _SavedValue(name))
+
+
+_EXPOSED: set = set()  # the saved names nodes can be asked for
+
+
 def forward_name(node: "Node") -> str:
     """The forward op, as 2.13's errors name it: ``ExpBackward0`` -> ``Exp``,
     ``MaxBackward1`` -> ``Max1``, ``FillBackward2`` -> ``Fill2``;
@@ -207,6 +244,8 @@ class Node:
             return
         saved = node._saved
         for name, value in values.items():
+            if name not in _EXPOSED:
+                _expose(name)
             saved[name] = SavedTensor(_tensor.Tensor._make(value)) \
                 if isinstance(value, np.ndarray) else value
 
@@ -233,9 +272,13 @@ class Node:
                 needed = any(getattr(inputs[k], "_requires_grad", False) for k in for_grad_of)
             if not needed:
                 for name in positions:
+                    if name not in _EXPOSED:
+                        _expose(name)
                     saved[name] = None
                 return
         for name, position in positions.items():
+            if name not in _EXPOSED:
+                _expose(name)
             x = inputs[position]
             if not isinstance(x, _tensor.Tensor):
                 saved[name] = x
@@ -265,22 +308,14 @@ class Node:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
-    def __getattr__(self, attr: str):
-        # _saved_self, _saved_other, ...: the values saved for backward.
-        if attr.startswith("_saved_"):
-            try:
-                value = self._saved[attr[7:]]
-            except KeyError:
-                pass
-            else:
-                return self._unpack(value)
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
-
     def __dir__(self):
-        # As torch lists them: the saved names, not the dict that holds them; a
-        # name starting with "_" is a part kept for backward (an index array that
+        # As torch lists them: the saved names of this node, not the dict that
+        # holds them nor the readers of names other nodes save; a name starting
+        # with "_" is a part kept for backward (an index array that
         # ``_saved_indices`` shows), not listed.
-        names = set(super().__dir__()) - {"_saved"}
+        cls = type(self)
+        names = {name for name in super().__dir__()
+                 if name != "_saved" and not isinstance(getattr(cls, name, None), _SavedValue)}
         return sorted(names | {f"_saved_{k}" for k in self._saved if not k.startswith("_")})
 
     def _unpack(self, value):
@@ -368,8 +403,8 @@ class Node:
                 grad_mode._set_enabled(previous)
             return tuple(None if g is None else g._data for g in grads)
         # The formula reads ``self._saved_x`` as the array forward used: for the
-        # call, the node's attributes are a copy holding them too (quicker than
-        # ``__getattr__``'s lookup, and nothing to undo one by one afterwards).
+        # call, the node's attributes are a copy holding them too (they come before
+        # the ``_SavedValue`` readers on Node, and nothing to undo one by one afterwards).
         # As in torch, every saved value is checked before the formula runs.
         own = self.__dict__
         attributes = own.copy() if own else {}
@@ -593,6 +628,9 @@ _RESULT = object()  # ``save_result``'s note that the output is saved (known aft
 _NO_EDGE = (None, 0)  # the edge of an input that needs no gradient
 _NEEDS = {needs: needs for needs in [(True,), (True, True), (True, False), (False, True)]}
 _new_object = object.__new__
+
+
+_expose("result")  # (save_result's name; the others are made when first saved)
 
 
 # At the bottom, because tensor.py (the floor above) imports this module.
