@@ -353,6 +353,8 @@ class Node:
             own = self.__dict__
             attributes = own.copy() if own else {}
             for name, value in self._saved.items():
+                if type(value) is SavedTensor and value.version.value != value.saved_version:
+                    self._raise_modified()
                 attributes["_saved_" + name] = self._unpack(value)
             previous = grad_mode._in_formula
             grad_mode._in_formula = True
@@ -379,9 +381,18 @@ class Node:
         a freed graph or an in-place change fails even where this call would
         not read the value."""
         for value in self._saved.values():
-            if value is _FREED or (type(value) is SavedTensor
-                                   and value.version.value != value.saved_version):
+            if value is _FREED:
                 self._unpack(value)  # raises
+            if type(value) is SavedTensor and value.version.value != value.saved_version:
+                self._raise_modified()
+
+    def _raise_modified(self) -> None:
+        """The in-place modification error for the saved tensor torch names when
+        several were changed: torch's generated nodes unpack their saved inputs,
+        then their saved outputs, each group in the order of the names."""
+        changed = [(value.tensor is None, name, value) for name, value in self._saved.items()
+                   if type(value) is SavedTensor and value.version.value != value.saved_version]
+        self._unpack(min(changed, key=lambda item: item[:2])[2])  # raises
 
     def _run_on_arrays(self, grad_outputs: tuple) -> tuple:
         """``backward`` on NumPy arrays (backward without ``create_graph``): the
@@ -411,7 +422,7 @@ class Node:
         for name, value in self._saved.items():
             if type(value) is SavedTensor:
                 if value.version.value != value.saved_version:
-                    self._unpack(value)  # raises the in-place modification error
+                    self._raise_modified()
                 value = value.data
             elif value is _FREED:
                 raise RuntimeError(errors.BACKWARD_TWICE)
