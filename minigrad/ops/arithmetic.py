@@ -44,8 +44,9 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
             dtype = dtypes.result_type(a, b)
             result = node_cls.apply(a, b, cast_to=float_dtype_for(dtype) if float_only else dtype,
                                     **params)
-        # Operands of different layouts: torch's layout (see with_iterator_layout).
-        if result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous):
+        # Operands of different layouts, an empty result: torch's layout (see with_iterator_layout).
+        if (result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous)
+                or not result._data.size):  # (NumPy's strides for an empty result are 0)
             with_iterator_layout(result, a_data, b_data)
         return result
     if not b_is_tensor:
@@ -76,7 +77,7 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
         result = node_cls.apply(a, _wrapped(b), cast_to=dtype, **params)
     else:
         result = node_cls.apply(_wrapped(a), b, cast_to=dtype, **params)
-    if result._data.ndim > 1 and result._data.strides != tensor._data.strides:
+    if (result._data.ndim > 1 or not result._data.size) and result._data.strides != tensor._data.strides:
         with_number_layout(result, tensor._data)  # (see there: only then can it differ)
     return result
 

@@ -10,7 +10,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, apply_to_arrays
 from . import fn
 from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor
-from .strided import with_iterator_layout
+from .strided import with_empty_layout, with_iterator_layout
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
            "clamp", "maximum", "minimum", "where", "masked_fill"]
@@ -439,9 +439,10 @@ _NO_PARAMS: dict = {}  # (shared: never changed)
 
 def _unary(node_cls, x):
     """Float-valued functions: integer inputs compute in float32, as in PyTorch."""
-    if x.dtype.is_floating_point:  # (nothing to convert)
+    if x.dtype.is_floating_point and x._data.size:  # (nothing to convert)
         return apply_to_arrays(node_cls, (x,), (x._data,), _NO_PARAMS)
-    return node_cls.apply(x, cast_to=float_dtype_for(x.dtype))
+    result = node_cls.apply(x, cast_to=float_dtype_for(x.dtype))
+    return result if result._data.size else with_empty_layout(result, x._data)
 
 
 def exp(x):

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import errors
 from ..autograd.formula import Formula
-from ..autograd.node import Node, forward_name
+from ..autograd.node import Node, SavedTensor, forward_name
 from . import fn
 
 __all__ = ["check_no_partial_overlap", "geometry", "stride", "storage_offset", "as_strided", "regenerate_grad_fn",
@@ -449,11 +449,41 @@ def in_iterator_layout(result: np.ndarray, arrays) -> np.ndarray:
 def with_iterator_layout(result, *operands):
     """``result`` (a Tensor) laid out as torch lays out an elementwise op's result
     on ``operands`` (arrays, in torch's operand order): only operands of
-    different layouts can change it."""
+    different layouts, or an empty result, can change it."""
     data = result._data
+    if not data.size:
+        return with_empty_layout(result, *operands)
     if data.ndim > 1 and not all(array.flags.c_contiguous for array in operands):
-        result._data = in_iterator_layout(data, operands)
+        _relay(result, in_iterator_layout(data, operands))
     return result
+
+
+def with_empty_layout(result, *operands):
+    """``result`` (a Tensor), an elementwise op's empty result on ``operands``
+    (arrays, in torch's operand order), with torch's strides (NumPy gives it
+    strides of 0): operands all of the result's shape take TensorIterator's
+    fast path, where an empty tensor counts as contiguous (row-major strides);
+    others are laid out as the iterator orders them."""
+    data = result._data
+    shape = data.shape
+    if all(array.shape == shape for array in operands):
+        strides = contiguous_strides(shape)
+        if geometry(data)[1] != strides:
+            _relay(result, empty_strided(shape, strides, data.dtype))
+    else:
+        _relay(result, in_iterator_layout(data, operands))
+    return result
+
+
+def _relay(result, data: np.ndarray) -> None:
+    """``result`` (a Tensor) now holds ``data`` (the same values, laid out anew), and
+    so does the result its node saved (torch saves the tensor itself)."""
+    node = result._grad_fn
+    if node is not None:
+        saved = node._saved.get("result")
+        if type(saved) is SavedTensor and saved.tensor is None and saved.data is result._data:
+            saved.data = data
+    result._data = data
 
 
 def with_number_layout(result, array: np.ndarray):
@@ -469,6 +499,6 @@ def with_number_layout(result, array: np.ndarray):
     if laid_out is data:
         return result
     if isinstance(result, _tensor.Tensor):
-        result._data = laid_out
+        _relay(result, laid_out)
         return result
     return laid_out

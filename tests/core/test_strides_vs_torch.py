@@ -134,8 +134,62 @@ def test_linear_layer_gradients_are_laid_out_as_torchs(batch):
 
 
 @pytest.mark.parametrize("op", list(NUMBER_OPS))
-@pytest.mark.parametrize("shape", [s for s in EMPTY_SHAPES if len(s) >= 2], ids=str)
+@pytest.mark.parametrize("shape", EMPTY_SHAPES, ids=str)
 def test_strides_of_empty_results_of_tensor_op_number_are_torchs(shape, op):
     def strides(lib):
         return [(name, NUMBER_OPS[op](lib, t).stride()) for name, t in _layouts(lib, shape)]
+    assert strides(minigrad) == strides(torch)
+
+
+# Elementwise ops on empty tensors: operands all of one shape take TensorIterator's
+# fast path, where an empty tensor counts as contiguous (row-major strides, whatever
+# the operands' layouts); operands of other shapes are laid out in the iterator's
+# order (a size-0 dim makes the slower dims' strides 0). NumPy gives strides of 0.
+SAME_SHAPE_OPS = {
+    "t + t": lambda lib, t: t + t, "t * t.clone()": lambda lib, t: t * t.clone(),
+    "t - zeros": lambda lib, t: t - lib.zeros(t.shape), "t / t": lambda lib, t: t / t,
+    "t ** t": lambda lib, t: t ** t, "maximum": lambda lib, t: lib.maximum(t, t),
+    "minimum": lambda lib, t: lib.minimum(t.clone(), t), "t == t": lambda lib, t: t == t,
+    "where": lambda lib, t: lib.where(t > t, t, t.clone()),
+    "exp": lambda lib, t: t.exp(), "tanh": lambda lib, t: t.tanh(),
+    "sigmoid": lambda lib, t: t.sigmoid(), "log": lambda lib, t: t.log(),
+    "sqrt": lambda lib, t: t.sqrt(), "sin": lambda lib, t: t.sin(),
+    "exp of int": lambda lib, t: t.long().exp(),
+}
+BROADCAST_OPS = {
+    "t + last dim": lambda lib, t: t + lib.zeros(t.shape[-1:]),
+    "last dim * t": lambda lib, t: lib.zeros(t.shape[-1:]) * t,
+    "t / 0-dim": lambda lib, t: t / lib.tensor(2.0),
+    "t < (1, last dim)": lambda lib, t: t < lib.zeros(1, t.shape[-1]),
+    "where, 0-dim": lambda lib, t: lib.where(t > 0, t, lib.tensor(1.0)),
+}
+
+
+@pytest.mark.parametrize("op", list(SAME_SHAPE_OPS) + list(BROADCAST_OPS))
+@pytest.mark.parametrize("shape", EMPTY_SHAPES, ids=str)
+def test_strides_of_empty_elementwise_results_are_torchs(shape, op):
+    make = {**SAME_SHAPE_OPS, **BROADCAST_OPS}[op]
+
+    def strides(lib):
+        return [(name, make(lib, t).stride()) for name, t in _layouts(lib, shape) if not t.numel()]
+    assert strides(minigrad) == strides(torch)
+
+
+@pytest.mark.parametrize("op", ["exp", "t ** t", "sigmoid"])
+@pytest.mark.parametrize("shape", [(0, 3), (2, 0, 3)], ids=str)
+def test_a_saved_empty_result_has_the_results_strides(shape, op):
+    def strides(lib):
+        out = []
+        for name, t in _layouts(lib, shape):
+            result = SAME_SHAPE_OPS[op](lib, t.requires_grad_())
+            out.append((name, result.stride(), result.grad_fn._saved_result.stride()))
+        return out
+    assert strides(minigrad) == strides(torch)
+
+
+def test_a_saved_result_laid_out_by_the_iterator_has_the_results_strides():
+    def strides(lib):
+        a, b = lib.ones(3, 2, requires_grad=True), lib.ones(2, 3, requires_grad=True)
+        result = a.t() ** b
+        return result.stride(), result.grad_fn._saved_result.stride()
     assert strides(minigrad) == strides(torch)
