@@ -18,7 +18,8 @@ from ..autograd.float_errors import restore as restore_float_errors, silence as 
 from ..autograd.formula import Formula
 from ..autograd.node import Node, _as_arrays, apply_to_arrays
 from . import fn
-from .strided import with_iterator_layout, with_number_layout
+from .strided import (with_contiguous_layout, with_iterator_layout, with_number_layout,
+                      with_unary_layout)
 from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power"]
@@ -469,7 +470,8 @@ def rsub(a, other):
         return _binary(RsubBackward0, a, other, "-")
     check_operand("-", other)
     _check_sub(a, other)
-    return RsubBackward1.apply(a, cast_to=dtypes.result_type(a, other), other=other)
+    return with_number_layout(RsubBackward1.apply(a, cast_to=dtypes.result_type(a, other), other=other),
+                              a._data)
 
 
 def mul(a, b):
@@ -487,11 +489,11 @@ def neg(a):
             "Negation, the `-` operator, on a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead."
         )
-    return NegBackward0.apply(a)
+    return with_unary_layout(NegBackward0.apply(a), a)
 
 
 def reciprocal(a):
-    return ReciprocalBackward0.apply(a, cast_to=float_dtype_for(a.dtype))
+    return with_unary_layout(ReciprocalBackward0.apply(a, cast_to=float_dtype_for(a.dtype)), a)
 
 
 def pow(a, exponent):
@@ -505,19 +507,19 @@ def pow(a, exponent):
     if type(exponent) in (int, float) and a.dtype.is_floating_point:
         # The common case, kept quick: a float tensor keeps its dtype.
         if grad_mode._enabled and a.requires_grad:
-            return PowBackward0.apply(a, exponent=exponent)
+            return with_unary_layout(PowBackward0.apply(a, exponent=exponent), a)
         # Nothing to record (x ** 3 on data): the value straight from ``power``,
         # without a node (issue 18: x ** 3 at the speed of two multiplications).
         token = silence_float_errors()
         try:
-            return _tensor.Tensor._make(power(a._data, exponent))
+            return with_unary_layout(_tensor.Tensor._make(power(a._data, exponent)), a)
         finally:
             restore_float_errors(token)
     check_operand("** or pow()", exponent)
     dtype = dtypes.result_type(a, exponent)
     if dtype is not dtypes.bool:
         _check_pow(dtype, exponent)
-    return PowBackward0.apply(a, cast_to=dtype, exponent=exponent)
+    return with_unary_layout(PowBackward0.apply(a, cast_to=dtype, exponent=exponent), a)
 
 
 def rpow(a, base):
@@ -525,7 +527,7 @@ def rpow(a, base):
     check_operand("** or pow()", base)
     dtype = dtypes.result_type(a, base)
     _check_pow(dtype)
-    return PowBackward2.apply(a, cast_to=dtype, base=base)
+    return with_contiguous_layout(PowBackward2.apply(a, cast_to=dtype, base=base))
 
 
 # At the bottom, because tensor.py (the floor above) imports this module.

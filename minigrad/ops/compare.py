@@ -11,7 +11,7 @@ import numpy as np
 
 from .. import dtypes
 from ._common import broadcast_shapes, is_number, is_tensor
-from .strided import with_iterator_layout
+from .strided import with_iterator_layout, with_number_layout, with_unary_layout
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
            "bitwise_or", "bitwise_xor", "bitwise_not", "logical_not"]
@@ -28,7 +28,7 @@ def _compare(ufunc, a, b):
                                           b._data.astype(dtype.numpy, copy=False)))),
             a._data, b._data)
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
-        return Tensor._make(np.asarray(ufunc(a._data, b)))
+        return with_number_layout(Tensor._make(np.asarray(ufunc(a._data, b))), a._data)
     return NotImplemented
 
 
@@ -61,7 +61,8 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     from ..tensor import Tensor
 
     b_data = b._data if is_tensor(b) else b
-    return Tensor._make(np.asarray(np.isclose(a._data, b_data, rtol, atol, equal_nan)))
+    result = Tensor._make(np.asarray(np.isclose(a._data, b_data, rtol, atol, equal_nan)))
+    return with_iterator_layout(result, a._data, b_data) if is_tensor(b) else result
 
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
@@ -123,10 +124,10 @@ def bitwise_not(a):
     if a.dtype.is_floating_point:
         raise TypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-    return Tensor._make(np.asarray(np.invert(a._data)))
+    return with_unary_layout(Tensor._make(np.asarray(np.invert(a._data))), a)
 
 
 def logical_not(a):
     from ..tensor import Tensor
 
-    return Tensor._make(np.asarray(np.logical_not(a._data)))
+    return with_unary_layout(Tensor._make(np.asarray(np.logical_not(a._data))), a)

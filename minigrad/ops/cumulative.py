@@ -18,6 +18,7 @@ from ..autograd.node import Node
 from . import fn
 from ._common import normalize_dim
 from ._saved import as_shown
+from .strided import with_contiguous_layout
 
 __all__ = ["cumsum", "cumprod", "cumprod_backward"]
 
@@ -149,11 +150,11 @@ def _cumulative_dtype(x, dtype):
 
 def cumsum(x, dim, *, dtype=None):
     """``y_i = x_1 + ... + x_i`` along ``dim``."""
-    return CumsumBackward0.apply(x, cast_to=_cumulative_dtype(x, dtype),
-                                 dim=normalize_dim(dim, x.ndim), given=dim)
+    return with_contiguous_layout(CumsumBackward0.apply(
+        x, cast_to=_cumulative_dtype(x, dtype), dim=normalize_dim(dim, x.ndim), given=dim))
 
 
 def cumprod(x, dim, *, dtype=None):
     """``y_i = x_1 * ... * x_i`` along ``dim``."""
-    return CumprodBackward0.apply(x, cast_to=_cumulative_dtype(x, dtype),
-                                  dim=normalize_dim(dim, x.ndim), given=dim)
+    return with_contiguous_layout(CumprodBackward0.apply(
+        x, cast_to=_cumulative_dtype(x, dtype), dim=normalize_dim(dim, x.ndim), given=dim))

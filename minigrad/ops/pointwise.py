@@ -10,7 +10,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, apply_to_arrays
 from . import fn
 from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor
-from .strided import with_empty_layout, with_iterator_layout
+from .strided import with_contiguous_layout, with_iterator_layout, with_unary_layout
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
            "clamp", "maximum", "minimum", "where", "masked_fill"]
@@ -439,10 +439,11 @@ _NO_PARAMS: dict = {}  # (shared: never changed)
 
 def _unary(node_cls, x):
     """Float-valued functions: integer inputs compute in float32, as in PyTorch."""
-    if x.dtype.is_floating_point and x._data.size:  # (nothing to convert)
-        return apply_to_arrays(node_cls, (x,), (x._data,), _NO_PARAMS)
-    result = node_cls.apply(x, cast_to=float_dtype_for(x.dtype))
-    return result if result._data.size else with_empty_layout(result, x._data)
+    array = x._data
+    if x.dtype.is_floating_point and array.size and (array.base is None or array.flags.c_contiguous):
+        # (nothing to convert, nothing to lay out: see with_unary_layout)
+        return apply_to_arrays(node_cls, (x,), (array,), _NO_PARAMS)
+    return with_unary_layout(node_cls.apply(x, cast_to=float_dtype_for(x.dtype)), x)
 
 
 def exp(x):
@@ -476,21 +477,21 @@ def cos(x):
 def relu(x):
     if x.dtype is dtypes.bool:
         raise RuntimeError("Boolean inputs not supported for relu")
-    return ReluBackward0.apply(x)
+    return with_unary_layout(ReluBackward0.apply(x), x)
 
 
 def abs(x):
     if x.dtype is dtypes.bool:
         raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
-    return AbsBackward0.apply(x)
+    return with_unary_layout(AbsBackward0.apply(x), x)
 
 
 def sign(x):
-    return SignBackward0.apply(x)
+    return with_unary_layout(SignBackward0.apply(x), x)
 
 
 def sgn(x):
-    return SgnBackward0.apply(x)
+    return with_unary_layout(SgnBackward0.apply(x), x)
 
 
 def clamp(x, min=None, max=None):
@@ -520,7 +521,7 @@ def clamp(x, min=None, max=None):
         kernel = "clamp" if min is not None and max is not None else \
             "clamp_min" if min is not None else "clamp_max"
         raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
-    return ClampBackward1.apply(x, cast_to=dtype, min=min, max=max)
+    return with_unary_layout(ClampBackward1.apply(x, cast_to=dtype, min=min, max=max), x)
 
 
 def maximum(a, b):
@@ -569,5 +570,5 @@ def masked_fill(x, mask, value):
         )
     broadcast_shapes(mask._data.shape, x._data.shape)
     if is_tensor(value):
-        return MaskedFillBackward1.apply(x, value, mask=mask._data)
-    return MaskedFillBackward0.apply(x, mask=mask._data, value=value)
+        return with_contiguous_layout(MaskedFillBackward1.apply(x, value, mask=mask._data))
+    return with_contiguous_layout(MaskedFillBackward0.apply(x, mask=mask._data, value=value))

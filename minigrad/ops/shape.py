@@ -129,7 +129,16 @@ class ToCopyBackward0(Node):
                       note="The gradient is converted back.")
 
     def forward(self, x, dtype):
-        return x.astype(dtype.numpy)
+        # As clone: the copy keeps the order of x's dims in memory (torch's
+        # preserve_format); NumPy forgets an empty x's layout, and may lay out a
+        # view otherwise.
+        if x.size == 0:
+            return strided.empty_strided(x.shape, strided.preserved_strides(x), dtype.numpy)
+        converted = x.astype(dtype.numpy)
+        if [step // x.itemsize for step in x.strides] == \
+                [step // converted.itemsize for step in converted.strides]:
+            return converted
+        return strided.with_strides(converted, strided.preserved_strides(x))
 
     def backward(self, grad):
         return grad  # Node._validate converts it to the input's dtype

@@ -475,6 +475,42 @@ def with_empty_layout(result, *operands):
     return result
 
 
+def with_unary_layout(result, x):
+    """``result`` (a Tensor), a one-operand elementwise op's result on the tensor
+    ``x``, laid out as torch lays it out: TensorIterator's fast path gives a
+    contiguous ``x`` (an empty one counts as contiguous) a row-major result, and
+    a dense one its own strides; else the iterator orders the dims. NumPy differs
+    only for views that are not contiguous (an array NumPy made is dense, and
+    NumPy lays out the result as it) and empty results (strides of 0)."""
+    array = x._data
+    if array.size and (array.base is None or array.flags.c_contiguous):
+        return result
+    data = result._data
+    shape, strides = array.shape, tuple(step // array.itemsize for step in array.strides)
+    if not array.size or array.flags.c_contiguous:
+        laid_out = with_strides(data, contiguous_strides(shape))
+    elif is_non_overlapping_and_dense(shape, strides):
+        laid_out = with_strides(data, strides)
+    else:
+        laid_out = in_iterator_layout(data, (array,))
+    if laid_out is not data:
+        _relay(result, laid_out)
+    return result
+
+
+def with_contiguous_layout(result):
+    """``result`` (a Tensor) with row-major strides, as torch allocates the result
+    of ops that do not follow their input's layout (``2 ** x``, ``cumsum``,
+    ``masked_fill``): NumPy follows it, and gives an empty result strides of 0."""
+    data = result._data
+    if data.size and data.flags.c_contiguous:
+        return result
+    laid_out = with_strides(data, contiguous_strides(data.shape))
+    if laid_out is not data:
+        _relay(result, laid_out)
+    return result
+
+
 def _relay(result, data: np.ndarray) -> None:
     """``result`` (a Tensor) now holds ``data`` (the same values, laid out anew), and
     so does the result its node saved (torch saves the tensor itself)."""

@@ -193,3 +193,35 @@ def test_a_saved_result_laid_out_by_the_iterator_has_the_results_strides():
         result = a.t() ** b
         return result.stride(), result.grad_fn._saved_result.stride()
     assert strides(minigrad) == strides(torch)
+
+
+# One-operand ops on every layout (views included): TensorIterator's fast path gives
+# a contiguous input (an empty one counts as contiguous) a row-major result and a
+# dense one its own strides, else the iterator orders the dims; tensor op number and
+# comparisons with a number always take the iterator's order; 2 ** t, cumsum and
+# masked_fill are row-major; conversions keep the layout as clone does.
+ONE_OPERAND_OPS = {
+    "-t": lambda lib, t: -t, "abs": lambda lib, t: t.abs(), "relu": lambda lib, t: t.relu(),
+    "sign": lambda lib, t: t.sign(), "clamp": lambda lib, t: t.clamp(0, 1),
+    "clamp(min=)": lambda lib, t: t.clamp(min=0), "t ** 2": lambda lib, t: t ** 2,
+    "t ** 0.5 (no grad)": lambda lib, t: t.detach() ** 0.5, "1 - t": lambda lib, t: 1 - t,
+    "1 / t": lambda lib, t: 1 / t, "2 ** t": lambda lib, t: 2 ** t, "t > 0": lambda lib, t: t > 0,
+    "t == 0": lambda lib, t: t == 0, "exp": lambda lib, t: t.exp(), "tanh": lambda lib, t: t.tanh(),
+    "sigmoid of a long": lambda lib, t: t.long().sigmoid(),
+    "masked_fill": lambda lib, t: t.masked_fill(t > 0, 1.0),
+    "double": lambda lib, t: t.double(), "long": lambda lib, t: t.long(),
+    "to(float64)": lambda lib, t: t.to(lib.float64), "bool": lambda lib, t: t.bool(),
+    "isclose": lambda lib, t: lib.isclose(t, t), "cumsum": lambda lib, t: t.cumsum(-1),
+    "cumprod": lambda lib, t: t.cumprod(0), "reciprocal": lambda lib, t: t.reciprocal(),
+    "~(t > 0) of an empty t": lambda lib, t: ~(t[:0] > 0),
+}
+
+
+@pytest.mark.parametrize("op", list(ONE_OPERAND_OPS))
+# (Still different: a size-1 dim's stride, which torch keeps as the input has it and
+# NumPy may renumber, after more than one op: (3, 1, 2) permuted, .long().sigmoid().)
+@pytest.mark.parametrize("shape", EMPTY_SHAPES + [(2, 3), (3, 1), (2, 3, 4)], ids=str)
+def test_strides_of_one_operand_results_are_torchs(shape, op):
+    def strides(lib):
+        return [(name, ONE_OPERAND_OPS[op](lib, t).stride()) for name, t in _layouts(lib, shape)]
+    assert strides(minigrad) == strides(torch)
