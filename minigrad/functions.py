@@ -377,11 +377,11 @@ def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's 
     return _out("any", ops.any(input, dim, keepdim), out, input, differentiable=False)
 
 
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+def var(input, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None, out=None):
     return _out("var", ops.var(input, dim, unbiased, keepdim, correction=correction), out, input)
 
 
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+def std(input, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None, out=None):
     return _out("std", ops.std(input, dim, unbiased, keepdim, correction=correction), out, input)
 
 

@@ -705,10 +705,10 @@ class Tensor:
     def cumprod(self, dim, *, dtype=None):
         return ops.cumprod(self, dim, dtype=dtype)
 
-    def var(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    def var(self, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
         return ops.var(self, dim, unbiased, keepdim, correction=correction)
 
-    def std(self, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    def std(self, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
         return ops.std(self, dim, unbiased, keepdim, correction=correction)
 
     def norm(self, p="fro", dim=None, keepdim=False):

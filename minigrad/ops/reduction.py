@@ -305,18 +305,21 @@ def _prod_safe_zeros_backward(grad, x, dim):
     return grad * (left * right)
 
 
-def _var_backward(grad, x, dim, correction, keepdim):
+def _var_backward(grad, x, dim, correction, keepdim, counted=None):
     """d var / dx = 2 (x - mean) / (n - correction), as torch computes it: over all
     elements (``dim`` None) with n - correction <= 0 the answer is nan where x equals
     the mean and inf elsewhere; along ``dim`` the division by n - correction happens
-    as written (so n == correction gives inf * 0 = nan)."""
+    as written (so n == correction gives inf * 0 = nan). ``counted``: the dims n counts
+    when not ``dim``: torch counts the dims as given, and none given (``x.var(())``,
+    every dim in forward) makes n 1."""
     if dim is None or x.ndim == 0:
         dof = int(np.prod(x.shape, dtype=np.int64)) - correction
         if dof <= 0:
             return grad * fn.where(x == fn.mean(x), float("nan"), float("inf"))
         centered = x - fn.mean(x)  # (first: C++ evaluates the right operand first)
         return (2.0 / dof) * grad * centered
-    dof = int(np.prod([x.shape[d] for d in dim], dtype=np.int64)) - correction
+    dof = int(np.prod([x.shape[d] for d in (dim if counted is None else counted)],
+                      dtype=np.int64)) - correction
     if x.ndim > 1:  # (torch's rule here: a 1-dim x's 0-dim gradient broadcasts as it is)
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
     factor = 2.0 / dof if dof else float("inf")
@@ -334,6 +337,12 @@ def _degrees_of_freedom_warning(name, x, dim, correction):
             stacklevel=4)
 
 
+def _accumulated(x: np.ndarray) -> np.ndarray:
+    """``x`` in the type torch's var and std accumulate in on the CPU: float64 for
+    float16 and float32."""
+    return x.astype(np.float64) if x.dtype.itemsize < 8 else x
+
+
 class VarBackward0(Node):
     formula = Formula("y",
                       "sum((x - mean)**2) / (n - correction)",
@@ -342,15 +351,18 @@ class VarBackward0(Node):
     def forward(self, x, dim, correction, keepdim, shown=None):
         self.save_inputs(self=0)
         self.save(dim=dim if shown is None else shown[0], _dim=dim, keepdim=keepdim,
-                  correction=correction if shown is None else shown[1], _correction=correction)
+                  correction=correction if shown is None else shown[1], _correction=correction,
+                  _counted=() if shown is not None and shown[0] == () else None)
         _degrees_of_freedom_warning("var", x, dim, correction)
         with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)  # numpy's own dof warning
-            return np.asarray(np.var(x, axis=dim, ddof=correction, keepdims=keepdim))
+            # (float16/32 accumulate in float64 and are rounded once, as torch's)
+            return np.asarray(np.var(_accumulated(x), axis=dim, ddof=correction,
+                                     keepdims=keepdim), dtype=x.dtype)
 
     def backward(self, grad):
         return _var_backward(grad, self._saved_self, self._saved__dim, self._saved__correction,
-                             self._saved_keepdim)
+                             self._saved_keepdim, self._saved__counted)
 
 
 class StdBackward0(Node):
@@ -363,10 +375,12 @@ class StdBackward0(Node):
         _degrees_of_freedom_warning("std", x, dim, correction)
         with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
             warnings.simplefilter("ignore", RuntimeWarning)
-            result = np.asarray(np.std(x, axis=dim, ddof=correction, keepdims=keepdim))
+            result = np.asarray(np.std(_accumulated(x), axis=dim, ddof=correction,
+                                       keepdims=keepdim), dtype=x.dtype)
         self.save_inputs(self=0)
         self.save(dim=dim if shown is None else shown[0], _dim=dim, keepdim=keepdim,
-                  correction=correction if shown is None else shown[1], _correction=correction)
+                  correction=correction if shown is None else shown[1], _correction=correction,
+                  _counted=() if shown is not None and shown[0] == () else None)
         self.save_result()
         return result
 
@@ -374,7 +388,7 @@ class StdBackward0(Node):
         result = self._saved_result
         grad_var = fn.masked_fill(grad / (result * 2), result == 0, 0)
         return _var_backward(grad_var, self._saved_self, self._saved__dim,
-                             self._saved__correction, self._saved_keepdim)
+                             self._saved__correction, self._saved_keepdim, self._saved__counted)
 
 
 class LinalgVectorNormBackward0(Node):
@@ -553,7 +567,7 @@ def _accumulate_dtype(x, dtype):
 
 
 class _NotGiven:
-    """The default of ``dim`` in ``sum()`` and ``mean()``: no ``dim`` given. PyTorch
+    """The default of ``dim`` in ``sum()``, ``mean()``, ``var()`` and ``std()``: no ``dim`` given. PyTorch
     tells ``x.sum()`` (``SumBackward0``) from ``x.sum(None)`` (``SumBackward1``, every
     dim, with ``keepdim``), so ``None`` cannot be the default."""
 
@@ -690,12 +704,15 @@ def _correction(unbiased, correction):
 
 def _shown_var_arguments(dim, unbiased, correction) -> tuple:
     """``dim`` and ``correction`` as torch's VarBackward0/StdBackward0 show them: the dims
-    as given; no correction (None) for ``x.var()`` with the default unbiased, which torch
-    sends to an overload without one (``x.var(None)`` shows 1 in torch, None here)."""
+    as given; no correction (None) when neither dim (not even None), unbiased nor
+    correction is given (``x.var()``, ``x.var(keepdim=True)``: torch's overloads
+    without one), else the correction used (``x.var(None)`` shows 1)."""
+    if dim is NOT_GIVEN:
+        if correction is None and unbiased is None:
+            return None, None
+        dim = None
     if dim is not None:
         dim = as_shown(dim if isinstance(dim, (tuple, list)) else (dim,))
-    if correction is None and dim is None and unbiased in (None, True):
-        return dim, None
     return dim, _correction(unbiased, correction)
 
 
@@ -704,22 +721,22 @@ def _check_var_dtype(x):
         raise RuntimeError("std and var only support floating point and complex dtypes")
 
 
-def var(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var(x, dim=NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
     """Variance (Bessel-corrected by default: divides by n - 1)."""
     if isinstance(dim, bool):  # var(unbiased) positional form
         dim, unbiased = None, dim
     _check_var_dtype(x)
-    return VarBackward0.apply(x, dim=None if dim is None else normalize_dims(dim, x.ndim),
+    return VarBackward0.apply(x, dim=None if dim is None or dim is NOT_GIVEN else normalize_dims(dim, x.ndim),
                               correction=_correction(unbiased, correction), keepdim=keepdim,
                               shown=_shown_var_arguments(dim, unbiased, correction))
 
 
-def std(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(x, dim=NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
     """Standard deviation (Bessel-corrected by default)."""
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     _check_var_dtype(x)
-    return StdBackward0.apply(x, dim=None if dim is None else normalize_dims(dim, x.ndim),
+    return StdBackward0.apply(x, dim=None if dim is None or dim is NOT_GIVEN else normalize_dims(dim, x.ndim),
                               correction=_correction(unbiased, correction), keepdim=keepdim,
                               shown=_shown_var_arguments(dim, unbiased, correction))
 
