@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 import minigrad
 
 from .. import errors, ops
@@ -143,7 +145,7 @@ def _type_name(tensor: Tensor) -> str:
 
 def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> None:
     """PyTorch's checks, with its messages, for targets holding class indices."""
-    shape, target_shape = tuple(input.shape), tuple(target.shape)
+    shape, target_shape = input._data.shape, target._data.shape
     ndim, target_ndim = len(shape), len(target_shape)
     if ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
@@ -159,7 +161,11 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> No
         raise RuntimeError(
             f"expected target dtype to be Long or Byte, but got {_type_name(target)}")
     n_classes = shape[0 if ndim == 1 else 1]
-    targets = target.numpy().reshape(-1)  # (checked at once: one NumPy pass, not a loop)
+    targets = target._data
+    if targets.size and np.minimum.reduce(targets, axis=None) >= 0 \
+            and np.maximum.reduce(targets, axis=None) < n_classes:
+        return  # (the usual case: every target is a class, in two passes)
+    targets = targets.reshape(-1)  # (checked at once: one NumPy pass, not a loop)
     out_of_bounds = (targets != ignore_index) & ((targets < 0) | (targets >= n_classes))
     if out_of_bounds.any():
         raise IndexError(f"Target {targets[out_of_bounds][0]} is out of bounds.")
@@ -167,7 +173,7 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> No
 
 def _classes_last(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
     """Scores as rows of C: (C,) -> (1, C), the target to match."""
-    if input.dim() == 1:
+    if input._data.ndim == 1:
         return input.unsqueeze(0), target.reshape(1)
     return input, target
 
@@ -185,11 +191,11 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
         reduction = legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
     _check_class_targets(input, target, ignore_index)
-    if input.dim() > 2:  # (N, C, d1, ...): torch's nll_loss2d, NllLoss2DBackward0
+    if input._data.ndim > 2:  # (N, C, d1, ...): torch's nll_loss2d, NllLoss2DBackward0
         return ops.nll_loss_images(input, target, weight, ignore_index, reduction)
     rows, targets = _classes_last(input, target)
     loss = ops.nll_loss_rows(rows, targets, weight, ignore_index, reduction)
-    if reduction == "none" and loss.shape != target.shape:  # (C,) inputs
+    if reduction == "none" and loss._data.shape != target._data.shape:  # (C,) inputs
         return loss.reshape(target.shape)
     return loss
 
@@ -213,11 +219,12 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
     _check_reduction(reduction)
     if label_smoothing > 1.0:
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
-    class_dim = 0 if input.dim() == 1 else 1
+    shape = input._data.shape
+    class_dim = 0 if len(shape) == 1 else 1
     log_probs = input.log_softmax(class_dim)
-    n_classes = input.size(class_dim)
-    w = None if weight is None else weight.reshape(n_classes, *[1] * (input.dim() - 1 - class_dim))
-    if target.shape == input.shape:
+    n_classes = shape[class_dim]
+    w = None if weight is None else weight.reshape(n_classes, *[1] * (len(shape) - 1 - class_dim))
+    if target._data.shape == shape:
         if not target.is_floating_point():
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_type_name(target)}")

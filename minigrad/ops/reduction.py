@@ -532,7 +532,7 @@ class LogSoftmaxBackward0(Node):
 
 def log_softmax_backward_data_of(grad, y, dim):
     """grad - exp(y) * sum(grad): the gradient of y = log_softmax(x) over dim (arrays)."""
-    return grad - np.exp(y) * np.sum(grad, axis=dim, keepdims=True)
+    return grad - np.exp(y) * np.add.reduce(grad, axis=dim, keepdims=True)
 
 
 class LogSoftmaxBackwardDataBackward0(Node):

@@ -93,6 +93,30 @@ def test_cross_entropy_is_stable_for_huge_scores():
     compare(lambda lib, x, t: lib.nn.functional.cross_entropy(x, t), (x, np.array([1, 1])))
 
 
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("rows, ignored", [(1, False), (64, False), (5000, False), (64, True)])
+@pytest.mark.parametrize("reduction", ["mean", "sum"])
+def test_class_index_losses_without_weight_have_the_bits_of_weight_ones(dtype, rows, ignored,
+                                                                          reduction):
+    """Without a weight (the usual case) the loss takes fewer steps: it must still
+    have the bits of the general way, that of a weight of ones, and be torch's."""
+    rng = np.random.default_rng(rows)
+    x = (rng.standard_normal((rows, 10)) * 3).astype(dtype)
+    targets = rng.integers(0, 10, rows)
+    if ignored:
+        targets[::3] = -100
+    F, results = mg.nn.functional, []
+    for weight in (None, mg.ones(10, dtype=getattr(mg, dtype))):
+        scores = mg.tensor(x, requires_grad=True)
+        loss = F.cross_entropy(scores, mg.tensor(targets), weight=weight, reduction=reduction)
+        loss.backward()
+        results.append((loss.detach().numpy().tobytes(), scores.grad.numpy().tobytes()))
+        assert loss.grad_fn.name() == "NllLossBackward0"
+    assert results[0] == results[1]
+    compare(lambda lib, x, t: lib.nn.functional.cross_entropy(x, t, reduction=reduction),
+            (x, targets), **({} if dtype == "float32" else dict(rtol=2e-3, atol=2e-3)))
+
+
 @given(n=st.integers(1, 6), c=st.integers(1, 5), seed=st.integers(0, 100),
        reduction=st.sampled_from(REDUCTIONS))
 def test_cross_entropy_any_shape(n, c, seed, reduction):
