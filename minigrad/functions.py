@@ -503,6 +503,16 @@ def select(input, dim, index):
     return ops.select(input, dim, index)
 
 
+def gather(input, dim, index, *, sparse_grad=False, out=None):
+    """``input`` read along ``dim`` at ``index``: for dim 1,
+    ``out[i][j] = input[i][index[i][j]]``.
+
+    >>> torch.gather(torch.tensor([[1., 2.], [3., 4.]]), 1, torch.tensor([[0, 0], [1, 0]]))
+    tensor([[1., 1.],
+            [4., 3.]])"""
+    return _out("gather", ops.gather(input, dim, index, sparse_grad=sparse_grad), out, input)
+
+
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dimension."""
     return _out("cat", ops.cat(tensors, dim), out, *tensors)

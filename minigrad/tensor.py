@@ -802,6 +802,11 @@ class Tensor:
     def select(self, dim, index):
         return ops.select(self, dim, index)
 
+    def gather(self, dim, index, *, sparse_grad=False):
+        """The elements along ``dim`` at ``index``: for dim 1,
+        ``y[i][j] = x[i][index[i][j]]`` (see ``torch.gather``)."""
+        return ops.gather(self, dim, index, sparse_grad=sparse_grad)
+
     def narrow(self, dim, start, length):
         return ops.narrow(self, dim, start, length)
 

@@ -8,6 +8,7 @@
 | cumulative    | cumsum, cumprod                                         |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
+| gather        | gather (and its backward, scatter_add)                  |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
 | compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
@@ -21,6 +22,7 @@ from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
     logical_not, lt, ne,
 )
+from .gather import gather  # noqa: F401
 from .indexing import getitem, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .linalg import addmm, bmm, dot, matmul, mm, mv  # noqa: F401

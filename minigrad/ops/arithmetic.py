@@ -394,7 +394,7 @@ class PowBackward0(Node):
         return power(a, exponent)
 
     def backward(self, grad):
-        exponent = self._saved_exponent
+        exponent = float(self._saved_exponent)  # (torch's formula takes it as a double)
         if exponent == 0:
             return fn.zeros(grad.shape, grad)  # (torch: zeros, not grad * 0)
         return grad * (exponent * fn.pow(self._saved_self, exponent - 1))

@@ -27,7 +27,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "sigmoid", "pow", "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
-           "as_strided_backward", "cat", "stack", "flip", "gather", "scatter", "as_constant",
+           "as_strided_backward", "cat", "stack", "flip", "gather", "scatter", "scatter_add", "as_constant",
            "zeros", "tanh_backward", "sigmoid_backward", "softmax_backward_data",
            "log_softmax_backward_data", "log_sigmoid", "log_sigmoid_backward",
            "masked_select", "masked_select_backward", "masked_scatter",
@@ -209,10 +209,11 @@ def select(x, dim, index):
     return x[(slice(None),) * dim + (index, Ellipsis)]
 
 
-def slice_part(x, dim, start, end, step):
-    """``x[start:end:step]`` along ``dim`` (SliceBackward0)."""
+def slice_part(x, dim, start, end, step, given_dim=None):
+    """``x[start:end:step]`` along ``dim`` (SliceBackward0; ``given_dim``: the dim as
+    given, which the node shows)."""
     if _is_tensor(x):
-        return indexing.slice_dim(x, dim, start, end, step)
+        return indexing.slice_dim(x, dim, start, end, step, given_dim)
     return x[(slice(None),) * dim + (slice(start, end, step),)]
 
 
@@ -260,11 +261,24 @@ def flip(x, dims):
     return np.flip(x, dims).copy() if x.ndim else x.copy()  # (a 0-dim tensor flips to itself)
 
 
-def gather(x, dim, indices):
-    """``x`` read at ``indices`` along ``dim`` (GatherBackward0)."""
+def gather(x, dim, indices, given_dim=None):
+    """``x`` read at ``indices`` along ``dim`` (GatherBackward0; ``given_dim``: the dim
+    as given, which the node shows)."""
+    indices = indices._data if _is_tensor(indices) else np.asarray(indices)
     if _is_tensor(x):
-        return reduction.GatherBackward0.apply(x, dim=dim, indices=np.asarray(indices))
-    return np.take_along_axis(x, np.asarray(indices), axis=dim)
+        return gather_ops.GatherBackward0.apply(x, dim=dim, index=indices, given_dim=given_dim)
+    return gather_ops.gather_of(x, dim, indices)
+
+
+def scatter_add(src, shape, dim, indices, given_dim=None):
+    """Zeros of ``shape`` with ``src`` added at ``indices`` along ``dim``
+    (ScatterAddBackward0)."""
+    indices = indices._data if _is_tensor(indices) else np.asarray(indices)
+    if _is_tensor(src):
+        zeros = src.new_zeros(tuple(shape))
+        return gather_ops.ScatterAddBackward0.apply(zeros, src, dim=dim, index=indices,
+                                                    given_dim=given_dim)
+    return gather_ops.scatter_add_of(src, shape, dim, indices)
 
 
 def scatter(src, shape, dim, indices):
@@ -415,11 +429,12 @@ def select_backward(grad, shape, dim, index):
     return indexing.select_backward_of(grad, shape, dim, index)
 
 
-def slice_backward(grad, shape, dim, start, end, step):
-    """Zeros of ``shape`` with ``grad`` in the slice (SliceBackwardBackward0)."""
+def slice_backward(grad, shape, dim, start, end, step, given=None):
+    """Zeros of ``shape`` with ``grad`` in the slice (SliceBackwardBackward0; ``given``:
+    dim, start and end as the slice was given, which the node shows)."""
     if _is_tensor(grad):
         return indexing.SliceBackwardBackward0.apply(grad, shape=shape, dim=dim, start=start,
-                                                     end=end, step=step)
+                                                     end=end, step=step, given=given)
     return indexing.slice_backward_of(grad, shape, dim, start, end, step)
 
 
@@ -443,5 +458,6 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
 from .. import tensor as _tensor  # noqa: E402
 from ..autograd.broadcast import expand_array  # noqa: E402
 from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction  # noqa: E402
+from . import gather as gather_ops  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
 from . import strided  # noqa: E402

@@ -85,7 +85,8 @@ class SliceBackward0(Node):
         # C++ keeps it; the formula uses them clamped to the size)
         shown = (dim, start, end) if given is None else given
         self.save(dim=as_shown(shown[0]), start=as_shown(shown[1]), end=as_shown(shown[2]),
-                  step=step, self_sym_sizes=x.shape, _dim=dim, _start=start, _end=end)
+                  step=step, self_sym_sizes=x.shape, _dim=dim, _start=start, _end=end,
+                  _given=shown)
         view = x[(slice(None),) * dim + (slice(start, end, step),)]
         if view.size == 0:  # (where torch has it in memory)
             view = strided.empty_view_at(
@@ -94,7 +95,8 @@ class SliceBackward0(Node):
 
     def backward(self, grad):
         return fn.slice_backward(grad, self._saved_self_sym_sizes, self._saved__dim,
-                                 self._saved__start, self._saved__end, self._saved_step)
+                                 self._saved__start, self._saved__end, self._saved_step,
+                                 given=self._saved__given)
 
 
 def slice_backward_of(grad, shape, dim, start, end, step):
@@ -110,13 +112,18 @@ class SliceBackwardBackward0(Node):
                       note="The backward of x[a:b] as an operation, recorded by a backward "
                            "with create_graph=True.")
 
-    def forward(self, grad, shape, dim, start, end, step):
-        self.save(dim=dim, start=start, end=end, step=step)
+    def forward(self, grad, shape, dim, start, end, step, given=None):
+        # (dim, start and end shown as the slice was given, as torch passes them on:
+        # no end is the largest int64, a negative one as C++ keeps it)
+        shown = (dim, start, end) if given is None else given
+        self.save(dim=as_shown(shown[0]), start=as_shown(shown[1]), end=as_shown(shown[2]),
+                  step=step, _dim=dim, _given=shown)
         return slice_backward_of(grad, shape, dim, start, end, step)
 
     def backward(self, grad):
-        dim, start, end = self._saved_dim, self._saved_start, self._saved_end
-        return fn.slice_part(grad, dim, start, end, self._saved_step)
+        given_dim, start, end = self._saved__given
+        return fn.slice_part(grad, self._saved__dim, start, end, self._saved_step,
+                             given_dim=given_dim)
 
 
 def masked_select_of(x, mask):
@@ -241,11 +248,16 @@ class IndexPutImplBackward0(Node):
 
     # (inputs as torch's: the zeros written into, which need no gradient, then grad)
     def forward(self, zeros, grad, indices):
-        self.save(indices=indices)
+        _save_index(self, indices)
+        self.save(accumulate=True)
         return index_backward_of(grad, zeros.shape, indices)
 
+    @property
+    def _saved_indices(self) -> tuple:
+        return _saved_indices(self)
+
     def backward(self, grad):
-        return None, fn.index(grad, self._saved_indices)
+        return None, fn.index(grad, _index_of(self))
 
 
 class IndexPutBackward0(Node):

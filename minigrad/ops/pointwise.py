@@ -244,6 +244,12 @@ class SgnBackward0(SignBackward0):
     formula = Formula("y", "sgn(x)", d={"x": "0 everywhere it exists"},
                       note="sign, and x / |x| for complex numbers (minigrad is real).")
 
+    def forward(self, x):
+        # (kept as torch keeps them, for the complex formula: x and the result)
+        self.save_inputs(self=0)
+        self.save_result()
+        return sign_of(x)
+
 
 class SinBackward0(Node):
     formula = Formula("y", "sin(x)", d={"x": "cos(x)"})
@@ -318,19 +324,20 @@ class ClampBackward0(Node):
         zero, where = 0, fn.where
         need_x, need_low, need_high = self.needs_input_grad
         grad_x = grad_low = grad_high = None
+        # (in torch's order: the bounds' gradients first, then x's)
         if low is not None and high is not None:
-            if need_x:
-                grad_x = where((x >= low) & (x <= high), grad, zero)
             if need_low:
                 grad_low = where((x < low) & (low < high), grad, zero)
             if need_high:
                 grad_high = where((x > high) | (high < low), grad, zero)
+            if need_x:
+                grad_x = where((x >= low) & (x <= high), grad, zero)
         elif low is not None:
-            grad_x = where(x >= low, grad, zero) if need_x else None
             grad_low = where(x < low, grad, zero) if need_low else None
+            grad_x = where(x >= low, grad, zero) if need_x else None
         else:
-            grad_x = where(x <= high, grad, zero) if need_x else None
             grad_high = where(x > high, grad, zero) if need_high else None
+            grad_x = where(x <= high, grad, zero) if need_x else None
         return grad_x, grad_low, grad_high
 
 

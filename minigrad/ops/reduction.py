@@ -209,19 +209,6 @@ class ScatterBackward0(Node):
         return None, fn.gather(grad, self._saved_dim, self._saved_index)
 
 
-class GatherBackward0(Node):
-    formula = Formula("z", "x.gather(dim, indices)",
-                      grad={"x": "zeros with G written back at indices along dim"})
-
-    def forward(self, x, dim, indices):
-        self.save(dim=dim, index=np.asarray(indices), self_sym_sizes=x.shape)
-        return np.take_along_axis(x, np.asarray(indices), axis=dim)
-
-    def backward(self, grad):
-        return fn.scatter(grad, self._saved_self_sym_sizes, self._saved_dim,
-                          self._saved_index)
-
-
 class MaxBackward0(_ArgReduceBackward):
     formula = Formula("values",
                       "max(x, dim)",

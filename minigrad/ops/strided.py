@@ -304,22 +304,25 @@ class AsStridedBackward0(Node):
 
     is_view = True
 
-    def forward(self, x, size, stride, storage_offset):
-        self.save(size=tuple(size), stride=tuple(stride), storage_offset=storage_offset,
-                  _self_geometry=geometry(x))
+    def forward(self, x, size, stride, storage_offset, given_offset=True):
+        # (storage_offset shown None when not given, as torch keeps it)
+        self.save(size=tuple(size), stride=tuple(stride),
+                  storage_offset=storage_offset if given_offset else None,
+                  _storage_offset=storage_offset, _self_geometry=geometry(x))
         return _strided_view(x, size, stride, storage_offset)
 
     def backward(self, grad):
         return fn.as_strided_backward(grad, self._saved__self_geometry, self._saved_size,
-                                      self._saved_stride, self._saved_storage_offset)
+                                      self._saved_stride, self._saved__storage_offset)
 
 
 def as_strided(x, size, stride, storage_offset=None):
     """``x.as_strided(size, stride, storage_offset)``: a view of ``x``'s memory."""
-    if storage_offset is None:
+    given = storage_offset is not None
+    if not given:
         storage_offset = geometry(x._data)[2]
     return AsStridedBackward0.apply(x, size=tuple(size), stride=tuple(stride),
-                                    storage_offset=int(storage_offset))
+                                    storage_offset=int(storage_offset), given_offset=given)
 
 
 def as_strided_node(base, view_array: np.ndarray) -> AsStridedBackward0:
@@ -327,7 +330,7 @@ def as_strided_node(base, view_array: np.ndarray) -> AsStridedBackward0:
     size, strides, offset = geometry(view_array)
     node = object.__new__(AsStridedBackward0)
     node._saved, node._forward_args = {}, None
-    node.save(size=size, stride=strides, storage_offset=offset,
+    node.save(size=size, stride=strides, storage_offset=offset, _storage_offset=offset,
               _self_geometry=geometry(base._data))
     node._link((base,), None)
     return node

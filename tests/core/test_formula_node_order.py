@@ -51,6 +51,7 @@ PROGRAMS = {
     "FillBackward2": lambda lib, a, b: (a * b).fill_(2.0) * a,
     "FillBackward3": lambda lib, a, b: (a * b).fill_(b[0, 0] * a[0, 0]),
     "FlipBackward0": lambda lib, a, b: a.flip(0) * b,
+    "GatherBackward0": lambda lib, a, b: a.gather(-1, lib.tensor([[0, 2, 2], [1, 0, 0]])) * b,
     "IndexBackward0": lambda lib, a, b: a[[0, 1, 1]] * a[[1, 0, 0]],
     "IndexPutBackward0": lambda lib, a, b: _put_rows(lib, a * 1, b * a),
     "IndexPutImplBackward0": lambda lib, a, b: _put_mask(lib, a * 1, b * a),
@@ -129,7 +130,7 @@ PROGRAMS = {
 # Nodes that only a backward records (create_graph=True), and a program above whose
 # second or third order makes them.
 RECORDED_BY_A_BACKWARD = {
-    "GatherBackward0": "MaxBackward0", "ScatterBackward0": "MaxBackward0",
+    "ScatterAddBackward0": "GatherBackward0", "ScatterBackward0": "MaxBackward0",
     "LogSigmoidBackward0": "BinaryCrossEntropyWithLogitsBackward0",
     "MaskedSelectBackward0": "MaskedFillBackward1",
     "MaskedScatterBackward0": "MaskedFillBackward1 (fourth order, below)",

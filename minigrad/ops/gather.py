@@ -1,0 +1,125 @@
+"""``gather``: read ``x`` along one dim at the places an index tensor names, and
+its backward, ``scatter_add``.
+
+For dim 1 of a 2-D ``x``: y[i][j] = x[i][index[i][j]]. The index may be smaller
+than ``x`` in the other dims (only its part of ``x`` is read) and larger along
+``dim`` (a place may be read many times). Each x element gets the sum of the
+gradients of the places that read it: zeros with G added at the index
+(``scatter_add``), whose own gradient is a gather again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.formula import Formula
+from ..autograd.node import Node, SavedTensor
+from . import fn
+from ._common import is_tensor, normalize_dim
+from ._saved import as_shown
+from .strided import with_contiguous_layout
+
+__all__ = ["gather", "GatherBackward0", "ScatterAddBackward0"]
+
+
+def _along(index: np.ndarray, dim: int) -> tuple:
+    """The NumPy index that reads ``index``'s places along ``dim``: the index
+    itself along ``dim``, every other dim's own position elsewhere."""
+    places = list(np.indices(index.shape, sparse=True))
+    places[dim] = index
+    return tuple(places)
+
+
+def gather_of(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
+    """``x`` read at ``index`` along ``dim`` (arrays; a 0-dim x or index reads as a
+    1-D one of one element, as torch reads it)."""
+    if x.ndim == 0 or index.ndim == 0:
+        return x.reshape(-1)[index.reshape(-1)].reshape(index.shape)
+    return np.ascontiguousarray(x[_along(index, dim)])
+
+
+def scatter_add_of(src: np.ndarray, shape, dim: int, index: np.ndarray) -> np.ndarray:
+    """Zeros of ``shape`` with ``src`` added at ``index`` along ``dim`` (arrays)."""
+    out = np.zeros(shape, src.dtype)
+    if out.ndim == 0 or index.ndim == 0:
+        flat = out.reshape(-1)
+        np.add.at(flat, index.reshape(-1), src.reshape(-1))
+        return flat.reshape(shape)
+    np.add.at(out, _along(index, dim), src)
+    return out
+
+
+class GatherBackward0(Node):
+    formula = Formula("y[i][j]", "x[i][index[i][j]] (dim 1; likewise along any dim)",
+                      grad={"x": "zeros with G added at index along dim (scatter_add)"})
+
+    def forward(self, x, dim, index, given_dim=None, index_tensor=None):
+        self.save_inputs(self=0)
+        # (the index as torch keeps it: the tensor itself, checked for in-place changes)
+        given_dim = dim if given_dim is None else given_dim
+        self.save(dim=as_shown(given_dim), _dim=dim, _given_dim=given_dim,
+                  index=index if index_tensor is None else SavedTensor(index_tensor),
+                  sparse_grad=False)
+        return gather_of(x, dim, index)
+
+    def backward(self, grad):
+        return fn.scatter_add(grad, self._saved_self.shape, self._saved__dim,
+                              self._saved_index, given_dim=self._saved__given_dim)
+
+
+class ScatterAddBackward0(Node):
+    formula = Formula("z", "zeros.scatter_add_(dim, index, src)",
+                      grad={"src": "G read back at index along dim (a gather)"},
+                      note="How the backward of gather is recorded by a backward with "
+                           "create_graph=True.")
+
+    # (inputs as torch's: the zeros added into, which need no gradient, then src)
+    def forward(self, zeros, src, dim, index, given_dim=None):
+        given_dim = dim if given_dim is None else given_dim
+        self.save(dim=as_shown(given_dim), _dim=dim, _given_dim=given_dim, index=index)
+        return scatter_add_of(src, zeros.shape, dim, index)
+
+    def backward(self, grad):
+        return None, fn.gather(grad, self._saved__dim, self._saved_index,
+                               given_dim=self._saved__given_dim)
+
+
+def _check_index(x, dim: int, index) -> None:
+    """torch's checks of gather's index, with its texts."""
+    if index.dtype not in (dtypes.int64, dtypes.int32):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if index.ndim != max(x.ndim, 1) and not (index.ndim <= 1 and x.ndim <= 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    x_shape = x.shape if x.ndim else (1,)
+    index_shape = tuple(index.shape) if index.ndim else (1,)
+    for d, (got, size) in enumerate(zip(index_shape, x_shape)):
+        if d != dim and got > size:
+            raise RuntimeError(
+                f"Size does not match at dimension {d} expected index "
+                f"[{', '.join(map(str, index_shape))}] to be no larger than self "
+                f"[{', '.join(map(str, x_shape))}] apart from dimension {dim}")
+    values = index._data
+    if values.size:
+        size = x_shape[dim]
+        bad = (values < 0) | (values >= size)
+        if bad.any():
+            raise RuntimeError(f"index {int(values[bad].flat[0])} is out of bounds for "
+                               f"dimension {dim} with size {size}")
+
+
+def gather(x, dim, index, *, sparse_grad: bool = False):
+    """``x`` read along ``dim`` at ``index`` (an int64 or int32 tensor of x's number
+    of dims): for dim 1, y[i][j] = x[i][index[i][j]]."""
+    if not is_tensor(index):
+        raise TypeError(f"gather(): argument 'index' (position 2) must be Tensor, "
+                        f"not {type(index).__name__}")
+    wrapped = normalize_dim(dim, max(x.ndim, 1))
+    _check_index(x, wrapped, index)
+    if sparse_grad:
+        raise NotImplementedError(
+            "gather(sparse_grad=True): minigrad has no sparse tensors; leave sparse_grad "
+            "False (the gradient is then an ordinary tensor)")
+    return with_contiguous_layout(GatherBackward0.apply(
+        x, dim=wrapped, index=index._data.astype(np.int64, copy=False), given_dim=dim,
+        index_tensor=index))
