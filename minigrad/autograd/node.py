@@ -42,7 +42,7 @@ from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
 from .float_errors import restore as restore_float_errors, silence as silence_float_errors
 
-__all__ = ["Node", "AccumulateGrad", "SavedTensor"]
+__all__ = ["Node", "AccumulateGrad", "SavedTensor", "Input"]
 
 _sequence = itertools.count()  # creation order; the engine runs newest first
 _LEAF_SEQUENCE = float("inf")  # AccumulateGrad runs as soon as it is ready
@@ -59,20 +59,10 @@ class SavedTensor:
 
     __slots__ = ("tensor", "data", "version", "saved_version", "output_nr", "view_grad_fn")
 
-    def __init__(self, tensor, *, is_output: bool = False, array=None):
-        version = tensor._version_cell
-        if version is None:
-            version = tensor._version_counter  # (made on first use)
-        self.version = version
-        self.saved_version = version.value
-        self.output_nr = tensor._output_nr
-        # (the output of an in-place op on a view: a weak reference to the view's
-        # node, which names the output while something else keeps it alive, as in torch)
-        self.view_grad_fn = None
+    def __new__(cls, tensor, *, is_output: bool = False, array=None):
         # ``data``: the array backward formulas read on arrays: the one forward
         # computed with (an input converted to the result dtype, as torch computes).
-        self.tensor = None if is_output else tensor
-        self.data = tensor._data if array is None else array
+        return _saved_tensor(tensor, tensor._data if array is None else array, is_output)
 
     def unpack(self, node: "Node"):
         Tensor = _tensor.Tensor
@@ -96,6 +86,26 @@ class SavedTensor:
             node = self.view_grad_fn()
         return Tensor._make(self.data, grad_fn=node, output_nr=self.output_nr,
                             version=self.version)
+
+
+def _saved_tensor(tensor, data, is_output: bool = False) -> SavedTensor:
+    """A new ``SavedTensor`` of ``tensor`` (the one place one is made; a plain
+    function, no ``__init__``, as this runs for each tensor a recorded op saves).
+
+    An output of the node itself is kept as its data only (``is_output``);
+    ``data`` is the array formulas on arrays read."""
+    saved = _new_object(SavedTensor)
+    version = tensor._version_cell
+    if version is None:  # (made on first use, as Tensor._version_counter makes it)
+        version = tensor._version_cell = _new_object(_Version)
+        version.value = 0
+    saved.version, saved.saved_version = version, version.value
+    saved.tensor = None if is_output else tensor
+    saved.data, saved.output_nr = data, tensor._output_nr
+    # (the output of an in-place op on a view: a weak reference to the view's
+    # node, which names the output while something else keeps it alive, as in torch)
+    saved.view_grad_fn = None
+    return saved
 
 
 _FREED = object()  # marks a saved tensor released after backward
@@ -150,6 +160,17 @@ def forward_name(node: "Node") -> str:
     return name[:match.start()] + ("" if overload == "0" else overload)
 
 
+class Input:
+    """In ``Node.saved_inputs``: forward's input at ``position``, kept only when
+    the input at ``for_grad_of`` needs a gradient (``MulBackward0`` keeps
+    ``other`` for ``self``'s gradient only)."""
+
+    __slots__ = ("position", "for_grad_of")
+
+    def __init__(self, position: int, *, for_grad_of: int) -> None:
+        self.position, self.for_grad_of = position, for_grad_of
+
+
 class Node:
     """Base class of every backward node (``grad_fn``)."""
 
@@ -160,6 +181,16 @@ class Node:
 
     formula = None  # a Formula: what the op computes and its local derivatives
 
+    # What backward reads, said next to the formula (kept by ``apply_to_arrays``
+    # when the node is recorded; ``forward`` calls nothing for it):
+    # ``saved_inputs``: ``_saved_<name>`` is forward's input at a position,
+    # ``{"self": 0}``, or ``Input(1, for_grad_of=0)`` to keep it only when that
+    # other input needs a gradient (else None, as in torch);
+    # ``saves_result``: ``_saved_result`` is the output.
+    saved_inputs: dict = {}
+    saves_result = False
+    _input_saves: tuple = ()  # saved_inputs as (name, position, for_grad_of) triples
+
     def __init_subclass__(cls, **kwargs) -> None:
         """A class with a ``formula`` gets its docstring from it and is listed
         in ``FORMULAS`` under its name (so is a subclass that inherits one)."""
@@ -168,6 +199,12 @@ class Node:
             FORMULAS[cls.__name__] = cls.formula
             if "formula" in cls.__dict__:
                 cls.__doc__ = cls.formula.docstring()
+        if "saved_inputs" in cls.__dict__:
+            cls._input_saves = tuple(
+                (name, spec, None) if type(spec) is int else (name, spec.position, spec.for_grad_of)
+                for name, spec in cls.saved_inputs.items())
+            for name in cls.saved_inputs:
+                _expose(name)
 
     __slots__ = (
         "next_functions", "needs_input_grad", "_sequence_nr", "_saved", "_forward_args",
@@ -209,20 +246,19 @@ class Node:
         self._tensor_pre_hooks = self._retains_grad = None
         edges = needs = meta = ()
         for x in inputs:
-            if getattr(x, "_requires_grad", False):
-                view_version = x._view_version
-                producer = x._grad_fn if view_version is None else x.grad_fn
-                if producer is not None:
-                    edges += (producer, x._output_nr),
-                else:  # a leaf: its AccumulateGrad
+            if isinstance(x, _Tensor) and x._requires_grad:
+                producer = x._grad_fn if x._view_version is None else x.grad_fn
+                if producer is None:  # a leaf: its AccumulateGrad
                     accumulator = x._accumulator
                     accumulator = None if accumulator is None else accumulator()
                     edges += (x._gradient_edge() if accumulator is None else (accumulator, 0)),
+                else:
+                    edges += (producer, x._output_nr),
                 needs += True,
                 data = x._data
                 meta += (data.shape, data.dtype),
             else:
-                if getattr(x, "_view_version", None) is not None:
+                if isinstance(x, _Tensor) and x._view_version is not None:
                     x.grad_fn  # noqa: B018 (as torch: a changed view's node is rebuilt, or refused)
                 edges += _NO_EDGE,
                 needs += False,
@@ -232,8 +268,8 @@ class Node:
         self.needs_input_grad = _NEEDS.get(needs, needs)
         self._input_meta = meta
         saved = self._saved
-        if "result" in saved and saved["result"] is _RESULT:
-            saved["result"] = _saved_output(output)
+        if self.saves_result or saved.get("result") is _RESULT:
+            saved["result"] = _saved_tensor(output, output._data, is_output=True)
 
     # (The first argument is ``node``, not ``self``: ``self`` is a saved name.)
     def save(node, **values) -> None:  # noqa: N805
@@ -283,16 +319,9 @@ class Node:
             if not isinstance(x, _tensor.Tensor):
                 saved[name] = x
                 continue
-            # SavedTensor(x, array=arrays[position]), inline: formulas on arrays read
-            # the array forward computed with (the input converted to the result
-            # dtype, as torch computes)
-            saved[name] = saved_tensor = _new_object(SavedTensor)
-            version = x._version_cell
-            if version is None:
-                version = x._version_counter
-            saved_tensor.version, saved_tensor.saved_version = version, version.value
-            saved_tensor.tensor, saved_tensor.data = x, arrays[position]
-            saved_tensor.output_nr, saved_tensor.view_grad_fn = x._output_nr, None
+            # formulas on arrays read the array forward computed with (the input
+            # converted to the result dtype, as torch computes)
+            saved[name] = _saved_tensor(x, arrays[position])
 
     def save_result(self) -> None:
         """Keep the output for backward, as ``_saved_result``."""
@@ -543,20 +572,31 @@ def apply_to_arrays(cls, inputs, arrays, params: dict):
         for x in inputs:
             # (``requires_grad`` for a view: its base may have joined the graph
             # by an in-place change since the view was made)
-            if getattr(x, "_requires_grad", False) or (
-                    getattr(x, "_view_version", None) is not None and x.requires_grad):
+            if isinstance(x, _Tensor) and (x._requires_grad or (
+                    x._view_version is not None and x.requires_grad)):
                 record = True
                 break
     if record:
-        # What forward saves goes straight into _saved (save_inputs reads
-        # the inputs from here); _link adds the output if it was saved.
-        node._saved = {}
+        # What forward saves goes straight into _saved: the inputs the class
+        # names first (saved_inputs), then what forward's save*() calls keep
+        # (save_inputs reads the inputs from _forward_args); _link adds the output.
+        node._saved = saved = {}
+        for name, position, for_grad_of in cls._input_saves:
+            x = inputs[position]
+            if for_grad_of is not None and not (isinstance(inputs[for_grad_of], _Tensor)
+                                                and inputs[for_grad_of]._requires_grad):
+                saved[name] = None  # (only for a gradient nobody needs: as torch)
+            elif isinstance(x, _Tensor):
+                # (the array forward computes with: the input in the result dtype)
+                saved[name] = _saved_tensor(x, arrays[position])
+            else:
+                saved[name] = x
         node._forward_args = (inputs, arrays)
     else:
         node._forward_args = False  # save*() keep nothing
     token = silence_float_errors()  # inf and nan come silently, as in torch
     try:
-        result = node.forward(*arrays, **params)
+        result = node.forward(*arrays, **params) if params else node.forward(*arrays)
     finally:
         restore_float_errors(token)
     # A view shares memory, and so the version counter, with its base; it
@@ -583,18 +623,6 @@ def apply_to_arrays(cls, inputs, arrays, params: dict):
     node._forward_args = None  # (the inputs are not kept past forward)
     node._link(inputs, output)
     return output
-
-
-def _saved_output(output) -> SavedTensor:
-    """``SavedTensor(output, is_output=True)``, for ``save_result``."""
-    saved = _new_object(SavedTensor)
-    version = output._version_cell
-    if version is None:
-        version = output._version_counter
-    saved.version, saved.saved_version = version, version.value
-    saved.tensor = saved.view_grad_fn = None
-    saved.data, saved.output_nr = output._data, output._output_nr
-    return saved
 
 
 def _as_arrays(inputs, cast_to) -> list:
@@ -648,3 +676,5 @@ _expose("result")  # (save_result's name; the others are made when first saved)
 from .. import tensor as _tensor  # noqa: E402
 
 _make_tensor = _tensor.Tensor._make
+_Tensor = _tensor.Tensor
+_Version = _tensor._Version

@@ -16,7 +16,7 @@ from .. import dtypes, threads
 from ..autograd import grad_mode
 from ..autograd.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..autograd.formula import Formula
-from ..autograd.node import Node, _as_arrays, apply_to_arrays
+from ..autograd.node import Input, Node, _as_arrays, apply_to_arrays
 from . import fn
 from .strided import (with_contiguous_layout, with_iterator_layout, with_number_layout,
                       with_unary_layout)
@@ -259,10 +259,10 @@ class RsubBackward0(Node):
 
 class MulBackward0(Node):
     formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
+    # (each input is kept for the other's gradient only)
+    saved_inputs = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
 
     def forward(self, a, b):
-        self.save_inputs(other=1, for_grad_of=0)
-        self.save_inputs(self=0, for_grad_of=1)
         return np.multiply(a, b)
 
     def backward(self, grad):
@@ -335,10 +335,9 @@ class DivBackward1(Node):
 
 class DivBackward0(Node):
     formula = Formula("z", "self / other", d={"self": "1 / other", "other": "-self / other**2"})
+    saved_inputs = {"self": Input(0, for_grad_of=1), "other": 1}
 
     def forward(self, a, b):
-        self.save_inputs(self=0, for_grad_of=1)
-        self.save_inputs(other=1)
         return np.true_divide(a, b)
 
     def backward(self, grad):
@@ -370,11 +369,10 @@ class NegBackward0(Node):
 
 class ReciprocalBackward0(Node):
     formula = Formula("z", "1 / self", d={"self": "-1 / self**2 = -z**2"})
+    saves_result = True
 
     def forward(self, a):
-        result = np.asarray(np.reciprocal(a))  # (ufuncs give 0-dim inputs back as scalars)
-        self.save_result()
-        return result
+        return np.asarray(np.reciprocal(a))  # (ufuncs give 0-dim inputs back as scalars)
 
     def backward(self, grad):
         result = self._saved_result
@@ -387,9 +385,9 @@ class PowBackward0(Node):
                       "self ** exponent",
                       d={"self": "exponent * self ** (exponent - 1)"},
                       note="exponent is a number.")
+    saved_inputs = {"self": 0}
 
     def forward(self, a, exponent):
-        self.save_inputs(self=0)
         self.save(exponent=exponent)
         return power(a, exponent)
 
@@ -406,12 +404,11 @@ class PowBackward1(Node):
                       d={"self": "exponent * self ** (exponent - 1)",
                          "exponent": "z * log(self)"},
                       note="exponent is a tensor.")
+    saved_inputs = {"self": 0, "exponent": 1}
+    saves_result = True
 
     def forward(self, a, b):
-        result = np.asarray(power(a, b))
-        self.save_inputs(self=0, exponent=1)
-        self.save_result()
-        return result
+        return np.asarray(power(a, b))
 
     def backward(self, grad):
         # (in torch's order, its inputs by name: exponent's gradient first)
@@ -432,13 +429,12 @@ class PowBackward2(Node):
                       "self ** exponent",
                       d={"exponent": "z * log(self)"},
                       note="A number as base (``2 ** x``).")
+    saved_inputs = {"exponent": 0}
+    saves_result = True
 
     def forward(self, exponent, base):
-        result = np.asarray(power(base, exponent))
         self.save(self=base)  # (a number)
-        self.save_inputs(exponent=0)
-        self.save_result()
-        return result
+        return np.asarray(power(base, exponent))
 
     def backward(self, grad):
         base = self._saved_self

@@ -18,11 +18,10 @@ __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
 
 class ExpBackward0(Node):
     formula = Formula("y", "exp(x)", d={"x": "exp(x) = y"})
+    saves_result = True
 
     def forward(self, x):
-        result = np.asarray(np.exp(x))  # (ufuncs give 0-dim inputs back as scalars)
-        self.save_result()
-        return result
+        return np.asarray(np.exp(x))  # (ufuncs give 0-dim inputs back as scalars)
 
     def backward(self, grad):
         return grad * self._saved_result
@@ -30,9 +29,9 @@ class ExpBackward0(Node):
 
 class LogBackward0(Node):
     formula = Formula("y", "log(x)", d={"x": "1 / x"})
+    saved_inputs = {"self": 0}
 
     def forward(self, x):
-        self.save_inputs(self=0)
         return np.log(x)
 
     def backward(self, grad):
@@ -41,11 +40,10 @@ class LogBackward0(Node):
 
 class SqrtBackward0(Node):
     formula = Formula("y", "sqrt(x)", d={"x": "1 / (2 sqrt(x)) = 1 / (2y)"})
+    saves_result = True
 
     def forward(self, x):
-        result = np.asarray(np.sqrt(x))
-        self.save_result()
-        return result
+        return np.asarray(np.sqrt(x))
 
     def backward(self, grad):
         return grad / (2 * self._saved_result)
@@ -53,12 +51,11 @@ class SqrtBackward0(Node):
 
 class TanhBackward0(Node):
     formula = Formula("y", "tanh(x)", d={"x": "1 - tanh(x)**2 = 1 - y**2"})
+    saves_result = True
 
     def forward(self, x):
         # (a big x is split across threads: see minigrad/threads.py)
-        result = np.asarray(np.tanh(x) if x.size < threads.BIG else threads.call(np.tanh, x))
-        self.save_result()
-        return result
+        return np.asarray(np.tanh(x) if x.size < threads.BIG else threads.call(np.tanh, x))
 
     def backward(self, grad):
         return fn.tanh_backward(grad, self._saved_result)
@@ -99,9 +96,9 @@ class TanhBackwardBackward0(Node):
                       d={"grad": "1 - y**2", "y": "-2 y grad"},
                       note="tanh's derivative as an operation, recorded by a backward "
                            "with create_graph=True.")
+    saved_inputs = {"grad_output": 0, "output": 1}
 
     def forward(self, grad, y):
-        self.save_inputs(grad_output=0, output=1)
         return tanh_backward_of(grad, y)
 
     def backward(self, grad):
@@ -113,12 +110,11 @@ class TanhBackwardBackward0(Node):
 
 class SigmoidBackward0(Node):
     formula = Formula("y", "1 / (1 + exp(-x))", d={"x": "y (1 - y)"})
+    saves_result = True
 
     def forward(self, x):
         # Stable on both sides: exp of a non-positive number never overflows.
-        result = sigmoid_of(x)
-        self.save_result()
-        return result
+        return sigmoid_of(x)
 
     def backward(self, grad):
         return fn.sigmoid_backward(grad, self._saved_result)
@@ -141,9 +137,9 @@ class SigmoidBackwardBackward0(Node):
                       d={"grad": "(1 - y) y", "y": "grad (1 - 2y)"},
                       note="sigmoid's derivative as an operation, recorded by a backward "
                            "with create_graph=True.")
+    saved_inputs = {"grad_output": 0, "output": 1}
 
     def forward(self, grad, y):
-        self.save_inputs(grad_output=0, output=1)
         return sigmoid_backward_of(grad, y)
 
     def backward(self, grad):
@@ -158,6 +154,7 @@ class SigmoidBackwardBackward0(Node):
 
 class ReluBackward0(Node):
     formula = Formula("y", "max(x, 0)", d={"x": "0 where y <= 0, else 1"})
+    saves_result = True
 
     def forward(self, x):
         # x < 0 ? 0 : x, as torch's clamp_min: -0 and NaN stay as they are
@@ -166,7 +163,6 @@ class ReluBackward0(Node):
             np.copyto(result, x, where=x == 0)  # the zeros are put back as they were)
         else:
             result = np.asarray(np.where(x < 0, 0, x)).astype(x.dtype, copy=False)
-        self.save_result()
         return result
 
     def backward(self, grad):
@@ -200,9 +196,9 @@ class ThresholdBackwardBackward0(Node):
                       d={"grad": "1 where x > threshold, else 0", "x": "0"},
                       note="relu's derivative as an operation, recorded by a backward "
                            "with create_graph=True.")
+    saved_inputs = {"self": 1}
 
     def forward(self, grad, x, threshold):
-        self.save_inputs(self=1)
         self.save(threshold=threshold)
         return threshold_backward_of(grad, x, threshold)
 
@@ -216,9 +212,9 @@ class ThresholdBackwardBackward0(Node):
 
 class AbsBackward0(Node):
     formula = Formula("y", "|x|", d={"x": "sign(x) (0 at x = 0)"})
+    saved_inputs = {"self": 0}
 
     def forward(self, x):
-        self.save_inputs(self=0)
         return np.abs(x)
 
     def backward(self, grad):
@@ -253,9 +249,9 @@ class SgnBackward0(SignBackward0):
 
 class SinBackward0(Node):
     formula = Formula("y", "sin(x)", d={"x": "cos(x)"})
+    saved_inputs = {"self": 0}
 
     def forward(self, x):
-        self.save_inputs(self=0)
         return np.sin(x)
 
     def backward(self, grad):
@@ -264,9 +260,9 @@ class SinBackward0(Node):
 
 class CosBackward0(Node):
     formula = Formula("y", "cos(x)", d={"x": "-sin(x)"})
+    saved_inputs = {"self": 0}
 
     def forward(self, x):
-        self.save_inputs(self=0)
         return np.cos(x)
 
     def backward(self, grad):
@@ -278,9 +274,9 @@ class ClampBackward1(Node):
                       "min(max(x, min), max)",
                       d={"x": "1 where min <= x <= max, else 0"},
                       note="The bounds are numbers.")
+    saved_inputs = {"self": 0}
 
     def forward(self, x, min=None, max=None):
-        self.save_inputs(self=0)
         self.save(min=min, max=max)
         # min(max(x, min), max) as torch computes it: on a tie x stays (-0 too), NaN stays
         result = x if min is None else np.where(x < min, min, x)
@@ -303,9 +299,9 @@ class ClampBackward0(Node):
                          "min": "1 where x < min (and min < max)",
                          "max": "1 where x > max (or max < min, where max is the result)"},
                       note="The bounds are tensors (either may be None).")
+    saved_inputs = {"self": 0}
 
     def forward(self, x, low, high):
-        self.save_inputs(self=0)
         # (a bound that is None is not saved: an absent bound has no tensor to keep)
         if low is not None:
             self.save_inputs(min=1)
@@ -346,9 +342,9 @@ class MaximumBackward0(Node):
                       "max(self, other)",
                       d={"self": "1 where self > other, 0 where self < other, 1/2 on ties",
                          "other": "1 where other > self, 0 where other < self, 1/2 on ties"})
+    saved_inputs = {"self": 0, "other": 1}
 
     def forward(self, a, b):
-        self.save_inputs(self=0, other=1)
         return _maximum(a, b)
 
     def backward(self, grad):
@@ -369,9 +365,9 @@ class MinimumBackward0(Node):
                       "min(self, other)",
                       d={"self": "1 where self < other, 0 where self > other, 1/2 on ties",
                          "other": "1 where other < self, 0 where other > self, 1/2 on ties"})
+    saved_inputs = {"self": 0, "other": 1}
 
     def forward(self, a, b):
-        self.save_inputs(self=0, other=1)
         return _minimum(a, b)
 
     def backward(self, grad):
