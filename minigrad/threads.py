@@ -3,8 +3,11 @@ elementwise kernels that use them.
 
 NumPy computes a ufunc on one core. It lets go of the GIL while it loops, so
 the parts of a big array can be computed at the same time by threads:
-``call(np.tanh, x)`` gives each thread a slice of ``x`` to write into one
-result. Each element is computed by the same kernel either way, so the result
+``call(np.tanh, x)`` cuts ``x`` into a few slices per thread, and each thread
+takes the next slice not taken yet and writes it into one result (so a thread
+that wakes late, or waits for a core on a busy machine, simply does fewer:
+the caller never waits for more than the one slice a helper is working on).
+Each element is computed by the same kernel either way, so the result
 has exactly the bits of ``np.tanh(x)``. Only work done element by element is
 split (``call``, ``parts``), never a reduction (a sum added up in parts would
 round differently).
@@ -22,10 +25,10 @@ from __future__ import annotations
 
 import builtins
 import contextvars
+import itertools
 import os
 import queue
 import threading
-from concurrent.futures import Future
 
 import numpy as np
 
@@ -137,61 +140,89 @@ def parts(kernel, out, *operands):
                     operand.__array_interface__["data"][0] != address or not operand.strides[0]):
                 return None
     target = out.reshape(-1)
-    step = -(-size // threads)
-    step = -(-step // _ALIGN) * _ALIGN
 
     def part(start, stop):
         kernel(target[start:stop], *[operand[start:stop] if sliced else operand
                                      for operand, sliced in flat])
+    step = max(_CHUNK, -(-size // (_CHUNKS_PER_THREAD * threads * _ALIGN)) * _ALIGN)
     _run(part, [(start, start + step) for start in range(0, size, step)])
     return out
 
 
 _ALIGN = 4096  # elements
+# The parts are taken by whichever thread is free, so that a thread that starts late
+# (a sleeping thread wakes some 10 to 200 µs after it is called) or is held up by
+# other work does fewer: a few parts per thread, of at least _CHUNK elements (each
+# part costs some µs of Python).
+_CHUNKS_PER_THREAD = 4
+_CHUNK = 16 * _ALIGN
 
 
 def _run(part, bounds) -> None:
-    """``part(start, stop)`` for each of ``bounds``: the first on this thread, the
-    others on the pool's threads, each in a copy of the caller's context (NumPy's
-    error state, which minigrad sets so that inf and nan come silently, lives
-    there); back when all are done. Without threads (a sandbox's limit, or at
-    exit) this thread does them all."""
-    futures = []
-    for bound in bounds[1:]:
+    """``part(start, stop)`` for each of ``bounds``, on this thread and the pool's
+    threads: each takes the next part not taken yet, until none is left; back when
+    all are done. A pool thread runs them in a copy of the caller's context
+    (NumPy's error state, which minigrad sets so that inf and nan come silently,
+    lives there). Without threads (a sandbox's limit, or at exit) this thread does
+    them all."""
+    job = _Job(part, bounds)
+    for _ in range(min(_num_threads, len(bounds)) - 1):
         try:
-            futures.append(_submit(contextvars.copy_context(), part, bound))
+            _submit(contextvars.copy_context(), job)
         except RuntimeError:  # (no thread may start here)
-            part(*bound)
-    try:
-        part(*bounds[0])
-    finally:  # (the other parts end before anything is raised here)
-        for future in futures:
-            future.exception()
-    for future in futures:
-        future.result()
+            break
+    job.work()
+    job.wait()
+
+
+class _Job:
+    """Parts of one kernel, taken one at a time by the threads that work on it.
+    (``next`` on an ``itertools.count`` is one step under the GIL, so no two
+    threads take the same part, and exactly one thread finishes the last.)"""
+
+    __slots__ = ("part", "bounds", "taken", "finished", "done", "errors")
+
+    def __init__(self, part, bounds) -> None:
+        self.part, self.bounds = part, bounds
+        self.taken, self.finished = itertools.count(), itertools.count(1)
+        self.done = threading.Lock()
+        self.done.acquire()  # (released when the last part is finished)
+        self.errors: list = []
+
+    def work(self) -> None:
+        bounds, count = self.bounds, len(self.bounds)
+        for index in self.taken:
+            if index >= count:
+                return
+            try:
+                self.part(*bounds[index])
+            except BaseException as error:  # (raised on the caller's thread)
+                self.errors.append(error)
+            if next(self.finished) == count:
+                self.done.release()
+
+    def wait(self) -> None:
+        self.done.acquire()  # (at once when every part is finished)
+        if self.errors:
+            raise self.errors[0]
 
 
 _pool = {"pid": None, "tasks": None, "threads": 0}
 
 
-def _submit(context, part, bound) -> Future:
-    """Hand one slice to a waiting thread (made the first time, and again in a
-    forked child, whose parent's threads did not come along)."""
+def _submit(context, job) -> None:
+    """Call one waiting thread to work on ``job`` (made the first time, and again
+    in a forked child, whose parent's threads did not come along)."""
     if _pool["pid"] != os.getpid():
         _pool.update(pid=os.getpid(), tasks=queue.SimpleQueue(), threads=0)
     if _pool["threads"] < _num_threads - 1:
         threading.Thread(target=_work, args=(_pool["tasks"],), daemon=True,
                          name=f"minigrad-kernel-{_pool['threads']}").start()
         _pool["threads"] += 1
-    future: Future = Future()
-    _pool["tasks"].put((future, context, part, bound))
-    return future
+    _pool["tasks"].put((context, job))
 
 
 def _work(tasks: queue.SimpleQueue) -> None:
     while True:
-        future, context, part, bound = tasks.get()
-        try:
-            future.set_result(context.run(part, *bound))
-        except BaseException as error:  # (handed to the caller, raised there)
-            future.set_exception(error)
+        context, job = tasks.get()
+        context.run(job.work)

@@ -208,7 +208,9 @@ class AddBackward0(Node):
 
     def forward(self, a, b, alpha=1):
         self.save(alpha=alpha)
-        return np.add(a, b) if alpha == 1 else np.add(a, alpha * b)
+        if alpha != 1:
+            return np.add(a, alpha * b)
+        return np.add(a, b) if a.size < BIG else threads.call(np.add, a, b)  # (see BIG)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -263,7 +265,7 @@ class MulBackward0(Node):
     saved_inputs = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
 
     def forward(self, a, b):
-        return np.multiply(a, b)
+        return np.multiply(a, b) if a.size < BIG else threads.call(np.multiply, a, b)
 
     def backward(self, grad):
         # (other's gradient first, in torch's order: see DivBackward0; big arrays are
@@ -274,7 +276,7 @@ class MulBackward0(Node):
         return grad_a, grad_b
 
 
-BIG = threads.BIG
+BIG = threads.BIG  # (elements: a big product or sum is computed in parts on several threads)
 
 
 def _split_product(grad, saved):

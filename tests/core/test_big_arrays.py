@@ -3,6 +3,8 @@ writing into one new buffer, the sum of a big array, a linear layer's gradients
 laid out as its weight) give PyTorch's numbers, and never write into memory
 that the user or another node holds."""
 
+import threading
+
 import numpy as np
 import pytest
 import torch
@@ -266,6 +268,53 @@ def test_a_big_product_or_sum_split_across_threads_has_numpys_bits(ufunc, dtype)
         with _Threads(count), np.errstate(all="ignore"):
             for operands in cases:
                 _same_bits(threads.call(ufunc, *operands), ufunc(*operands))
+
+
+def test_a_helper_thread_that_never_comes_leaves_every_part_to_the_caller(monkeypatch):
+    from minigrad import threads
+
+    a, b = _data(700, 700), _data(700, 700)
+    called = []
+    monkeypatch.setattr(threads, "_submit", lambda context, job: called.append(job))
+    with _Threads(3):
+        _same_bits(threads.call(np.multiply, a, b), a * b)
+    assert len(called) == 2  # (two helpers were called; the caller did all the parts)
+
+
+def test_the_parts_go_to_whichever_thread_is_free():
+    from minigrad import threads
+
+    a, b = _data(1000, 1000), _data(1000, 1000)
+    caller, names, helper_came = threading.current_thread(), set(), threading.Event()
+
+    def kernel(out, x, y):
+        names.add(threading.current_thread().name)
+        if threading.current_thread() is caller:
+            helper_came.wait(10)  # (the caller holds on to its part until a helper has one)
+        else:
+            helper_came.set()
+        np.multiply(x, y, out=out)
+    with _Threads(2):
+        result = threads.parts(kernel, None, a, b)
+    _same_bits(result, a * b)
+    assert len(names) == 2
+
+
+def test_an_error_in_a_part_on_a_helper_thread_is_raised_to_the_caller():
+    from minigrad import threads
+
+    a = _data(1000, 1000)
+    caller, helper_came = threading.current_thread(), threading.Event()
+
+    def kernel(out, x):
+        if threading.current_thread() is caller:
+            helper_came.wait(10)
+            np.negative(x, out=out)
+        else:
+            helper_came.set()
+            raise FloatingPointError("in a helper")
+    with _Threads(2), pytest.raises(FloatingPointError, match="in a helper"):
+        threads.parts(kernel, None, a)
 
 
 def test_a_split_sum_in_place_writes_only_its_own_array():
