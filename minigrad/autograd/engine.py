@@ -32,6 +32,7 @@ from __future__ import annotations
 import heapq
 import operator
 import warnings
+from functools import partial
 from typing import Iterator, Sequence
 
 import numpy as np
@@ -362,6 +363,7 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
     finally:
         grad_mode._set_enabled(previous)
 
+    release = not keep_graph and not create_graph  # (formulas on arrays free as they run)
     index = 0
     for node in execution_order(root_nodes, dependencies=dependencies):
         buffer = buffers.pop(node, None)
@@ -391,21 +393,29 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
                     grad_outputs, owned, retained = _run_tensor_hooks(
                         node, grad_outputs, owned, not create_graph)
                 if not leaf and (needed is None or _leads_further(node, needed)):
-                    run = node._run if create_graph else node._run_on_arrays
-                    if needed is None or show:
-                        grads = run(grad_outputs)
+                    if needed is not None and not show:
+                        grads = _run_for_needed(node, grad_outputs, needed, create_graph,
+                                                release)
+                    elif create_graph:
+                        grads = node._run(grad_outputs)
                     else:
-                        grads = _run_for_needed(node, run, grad_outputs, needed)
-                    if not keep_graph:
+                        grads = node._run_on_arrays(grad_outputs, release)
+                    if create_graph and not keep_graph:
                         node.release_saved()
-                    # (a formula written for Tensors, e.g. a custom Function's, may hand
-                    # back an array someone holds: never added into in place)
+                    # A gradient the node made itself (not one it received) and sends
+                    # along one edge only belongs to its receiver, which may add into
+                    # it in place. (A formula written for Tensors, e.g. a custom
+                    # Function's, may hand back an array someone holds: never.)
                     trusted = reuse and node.formula_on_arrays
+                    single = trusted and len(grads) == 1 and len(grad_outputs) == 1
                     for (next_node, input_nr), grad in zip(node.next_functions, grads):
                         if next_node is None or grad is None or (
                                 needed is not None and next_node not in needed):
                             continue  # (as torch: no buffer for a node that will not run)
-                        fresh = trusted and _made_here(grad, grads, grad_outputs)
+                        if single:  # (the usual case, kept quick)
+                            fresh = grad is not grad_outputs[0]
+                        else:
+                            fresh = trusted and _made_here(grad, grads, grad_outputs)
                         if input_nr == 0 and next_node not in buffers:
                             buffers[next_node] = [grad, fresh]  # (the usual case, kept quick)
                         else:
@@ -485,7 +495,8 @@ def _made_here(grad, grads: tuple, grad_outputs: tuple) -> bool:
     return count == 1
 
 
-def _run_for_needed(node, run, grad_outputs: tuple, needed) -> tuple:
+def _run_for_needed(node, grad_outputs: tuple, needed, create_graph: bool,
+                    release: bool) -> tuple:
     """Run ``node`` when only some of its edges lead to a node that runs
     (``inputs=``, ``autograd.grad``): as torch's ``should_compute_output``, a
     built-in formula sees ``needs_input_grad`` False for the other edges and
@@ -494,6 +505,7 @@ def _run_for_needed(node, run, grad_outputs: tuple, needed) -> tuple:
     declared = node.needs_input_grad
     wanted = tuple([next_node is not None and next_node in needed
                     for next_node, _ in node.next_functions])
+    run = node._run if create_graph else partial(node._run_on_arrays, release=release)
     if wanted == declared or not node.formula_on_arrays:
         return run(grad_outputs)
     node.needs_input_grad = wanted

@@ -140,12 +140,12 @@ class _SavedValue:
 
 def _expose(name: str) -> None:
     """Make ``_saved_<name>`` readable on nodes (once per name)."""
-    _EXPOSED.add(name)
-    if "_saved_" + name not in Node.__dict__:
-        setattr(Node, "_saved_" + name, _SavedValue(name))
+    attr = _EXPOSED[name] = "_saved_" + name
+    if attr not in Node.__dict__:
+        setattr(Node, attr, _SavedValue(name))
 
 
-_EXPOSED: set = set()  # the saved names nodes can be asked for
+_EXPOSED: dict = {}  # the saved names nodes can be asked for -> "_saved_<name>"
 
 
 def forward_name(node: "Node") -> str:
@@ -384,7 +384,7 @@ class Node:
             for name, value in self._saved.items():
                 if type(value) is SavedTensor and value.version.value != value.saved_version:
                     self._raise_modified()
-                attributes["_saved_" + name] = self._unpack(value)
+                attributes[_EXPOSED[name]] = self._unpack(value)
             previous = grad_mode._in_formula
             grad_mode._in_formula = True
             self.__dict__ = attributes
@@ -423,11 +423,13 @@ class Node:
                    if type(value) is SavedTensor and value.version.value != value.saved_version]
         self._unpack(min(changed, key=lambda item: item[:2])[2])  # raises
 
-    def _run_on_arrays(self, grad_outputs: tuple) -> tuple:
+    def _run_on_arrays(self, grad_outputs: tuple, release: bool = False) -> tuple:
         """``backward`` on NumPy arrays (backward without ``create_graph``): the
         gradients and the saved values (``self._saved_...``) are arrays, so the
         formula records nothing. Nodes whose formula needs Tensors (custom
         Functions) get Tensors, with grad mode off, and hand back arrays.
+        ``release``: free the saved tensors once the formula has run (as
+        ``release_saved``; backward without ``retain_graph``).
 
         Returns one gradient per edge, each of its input's shape and dtype; a
         gradient along an edge to no node (an input that needs none) is left
@@ -441,26 +443,37 @@ class Node:
                                         for g in grad_outputs))
             finally:
                 grad_mode._set_enabled(previous)
+            if release:
+                self.release_saved()
             return tuple(None if g is None else g._data for g in grads)
         # The formula reads ``self._saved_x`` as the array forward used: for the
-        # call, the node's attributes are a copy holding them too (they come before
-        # the ``_SavedValue`` readers on Node, and nothing to undo one by one afterwards).
+        # call, the node's own attributes hold them (they come before the
+        # ``_SavedValue`` readers on Node), and are emptied afterwards; a node
+        # with attributes of its own gets a copy of them for the call instead.
         # As in torch, every saved value is checked before the formula runs.
+        saved = self._saved
         own = self.__dict__
-        attributes = own.copy() if own else {}
-        for name, value in self._saved.items():
-            if type(value) is SavedTensor:
-                if value.version.value != value.saved_version:
-                    self._raise_modified()
-                value = value.data
-            elif value is _FREED:
-                raise RuntimeError(errors.BACKWARD_TWICE)
-            attributes["_saved_" + name] = value
-        self.__dict__ = attributes
+        attributes = own.copy() if own else own
         try:
-            grads = self.backward(*grad_outputs)
+            for name, value in saved.items():
+                if type(value) is SavedTensor:
+                    if value.version.value != value.saved_version:
+                        self._raise_modified()
+                    value = value.data
+                elif value is _FREED:
+                    raise RuntimeError(errors.BACKWARD_TWICE)
+                attributes[_EXPOSED[name]] = value
+            if attributes is own:
+                grads = self.backward(*grad_outputs)
+            else:
+                self.__dict__ = attributes
+                try:
+                    grads = self.backward(*grad_outputs)
+                finally:
+                    self.__dict__ = own
         finally:
-            self.__dict__ = own
+            if attributes is own:
+                own.clear()
         if type(grads) is not tuple:
             grads = (grads,)
         if len(grads) != len(self.next_functions):
@@ -472,10 +485,18 @@ class Node:
             if grad is not None and meta is not None and not (
                     type(grad) is np.ndarray and grad.dtype is meta[1] and grad.shape == meta[0]):
                 # (broadcast, another dtype or a NumPy scalar: undone one by one)
-                return tuple([None if grad is None or meta is None
-                              else self._validate_array(index, grad, meta)
-                              for index, (grad, meta) in enumerate(zip(grads, self._input_meta))])
-        return grads  # the usual case: every gradient as its input
+                grads = tuple([None if grad is None or meta is None
+                               else self._validate_array(index, grad, meta)
+                               for index, (grad, meta) in enumerate(zip(grads, self._input_meta))])
+                break
+        if release:
+            if type(self).release_saved is _release_saved:
+                for name, value in saved.items():  # (release_saved, inline)
+                    if type(value) is SavedTensor:
+                        saved[name] = _FREED
+            else:
+                self.release_saved()
+        return grads  # (usually every gradient as the formula made it: already as its input)
 
     def _validate_array(self, index: int, grad, meta):
         """``_validate`` for arrays."""
@@ -534,6 +555,9 @@ class Node:
         if self._retains_grad is None:
             self._retains_grad = {}
         self._retains_grad[tensor._output_nr] = weakref.ref(tensor)
+
+
+_release_saved = Node.release_saved
 
 
 class AccumulateGrad(Node):
