@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
+from ..summation import cascade_sum
 
 __all__ = ["broadcast_shapes", "sum_to", "expand_array", "has_internal_overlap"]
 
@@ -67,7 +68,8 @@ def sum_to(grad, shape: tuple[int, ...]):
         return grad
     if not shape:  # (torch's sum_to: a 0-dim target is one plain sum, SumBackward0)
         if isinstance(grad, np.ndarray):
-            return np.asarray(np.sum(grad, dtype=grad.dtype))
+            exact = cascade_sum(grad)  # (torch's order, so torch's last bits, where it applies)
+            return np.asarray(np.sum(grad, dtype=grad.dtype) if exact is None else exact)
         return grad.sum()
     leading = grad.ndim - len(shape)
     axes = tuple(range(leading)) + tuple(

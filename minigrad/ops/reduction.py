@@ -18,6 +18,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..summation import cascade_sum
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
@@ -51,7 +52,8 @@ def sum_all(x):
     the one row left summed pairwise: as accurate for any size (each column adds
     at most 256 numbers), and bound by memory, as PyTorch's sum is."""
     if x.size < _BIG or x.dtype.kind != "f" or not x.flags.c_contiguous:
-        return np.sum(x, dtype=x.dtype)
+        exact = cascade_sum(x)  # (torch's order, so torch's last bits, where it applies)
+        return np.sum(x, dtype=x.dtype) if exact is None else exact
     flat = x.reshape(-1)
     width = _builtin_max(4096, -(-x.size // 256))
     rows = x.size // width
@@ -97,6 +99,9 @@ class MeanBackward0(Node):
         self.save(self_sym_sizes=x.shape, self_sym_numel=x.size)
         if x.size == 0:
             return np.array(np.nan, x.dtype)  # the mean of nothing (NumPy would warn)
+        total = cascade_sum(x)  # (torch's mean: its sum, then divided by n)
+        if total is not None:
+            return np.asarray(np.divide(total, x.size, dtype=x.dtype))
         return np.asarray(np.mean(x, dtype=x.dtype))
 
     def backward(self, grad):
