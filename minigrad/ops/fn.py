@@ -124,6 +124,8 @@ def sum(x, dim=None, keepdim=False):
     if _is_tensor(x):  # (no dim: SumBackward0, as in torch's formulas)
         return reduction.sum(x) if dim is None else reduction.sum(x, dim, keepdim)
     dtype = x.dtype if x.dtype.kind == "f" else np.int64  # (torch sums bools to int64)
+    if dim is None:  # (as SumBackward0 computes it: torch's order where it applies)
+        return np.asarray(reduction.sum_all(x) if x.dtype.kind == "f" else np.sum(x, dtype=dtype))
     return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=dtype))
 
 
@@ -132,6 +134,9 @@ def mean(x, dim=None, keepdim=False):
         return reduction.mean(x) if dim is None else reduction.mean(x, dim, keepdim)
     if x.size == 0:  # the mean of nothing is nan (NumPy would warn)
         return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype) * np.nan)
+    total = cascade_sum(x) if dim is None else None
+    if total is not None:  # (as MeanBackward0 computes it: torch's sum, then / n)
+        return np.asarray(np.divide(total, x.size, dtype=x.dtype))
     return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
 
 
@@ -459,5 +464,6 @@ from .. import tensor as _tensor  # noqa: E402
 from ..autograd.broadcast import expand_array  # noqa: E402
 from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction  # noqa: E402
 from . import gather as gather_ops  # noqa: E402
+from ..summation import cascade_sum  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
 from . import strided  # noqa: E402
