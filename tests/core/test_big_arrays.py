@@ -447,3 +447,19 @@ def test_relu_backward_is_torchs_with_nans_and_zeros():
         x.relu().backward(lib.tensor(seed))
         grads[lib] = x.grad.numpy()
     assert grads[mg].tobytes() == grads[torch].tobytes()
+
+
+@pytest.mark.parametrize("writeable", [True, False])
+@pytest.mark.parametrize("shape", [(1000, 1000), (3,), ()])
+def test_a_zero_dim_gradient_expanded_is_the_view_broadcast_to_makes(shape, writeable):
+    from minigrad.autograd.broadcast import expand_array
+
+    source = np.asarray(np.float32(-0.0))
+    source.flags.writeable = writeable
+    ours, reference = expand_array(source, shape), np.broadcast_to(source, shape)
+    assert ours.shape == reference.shape and ours.strides == reference.strides
+    assert ours.dtype == source.dtype and ours.flags.writeable == writeable
+    assert np.shares_memory(ours, source) and ours.tobytes() == reference.tobytes()
+    if writeable and shape:  # (as torch's fill_ on an expanded tensor: the one element)
+        ours.fill(2.5)
+        assert source == 2.5
