@@ -280,6 +280,15 @@ def masked_fill(input, mask, value):
     return ops.masked_fill(input, mask, value)
 
 
+def masked_select(input, mask, *, out=None):
+    """The elements of ``input`` where ``mask`` (a bool tensor, broadcast with it) is
+    True, as a 1-D tensor.
+
+    >>> torch.masked_select(torch.tensor([[1., -2.], [3., -4.]]), torch.tensor([True, False]))
+    tensor([1., 3.])"""
+    return _out("masked_select", ops.masked_select(input, mask), out, input)
+
+
 # ---- comparisons -----------------------------------------------------------------------------
 
 

@@ -680,6 +680,10 @@ class Tensor:
     def masked_fill(self, mask, value):
         return ops.masked_fill(self, mask, value)
 
+    def masked_select(self, mask):
+        """The elements where ``mask`` is True, as a 1-D tensor (see ``torch.masked_select``)."""
+        return ops.masked_select(self, mask)
+
     # ---- reductions ------------------------------------------------------
 
     @arguments.checks_method_arguments(arguments.check_reduction_method)

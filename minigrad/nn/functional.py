@@ -23,7 +23,7 @@ import minigrad
 from .. import errors, ops
 from ..tensor import Tensor
 
-__all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout",
+__all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits"]
 
 
@@ -50,6 +50,15 @@ def relu(input: Tensor, inplace: bool = False) -> Tensor:
 def sigmoid(input: Tensor) -> Tensor:
     """1 / (1 + exp(-x)), elementwise."""
     return input.sigmoid()
+
+
+def logsigmoid(input: Tensor) -> Tensor:
+    """log(sigmoid(x)) = -log(1 + exp(-x)), elementwise, computed without overflow
+    (``LogSigmoidBackward0``; d/dx = 1 - sigmoid(x))."""
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"log_sigmoid_cpu" not implemented for \'{minigrad.dtypes.SCALAR_NAMES[input.dtype]}\'')
+    return ops.fn.log_sigmoid(input)
 
 
 def tanh(input: Tensor) -> Tensor:

@@ -23,7 +23,7 @@ from .compare import (  # noqa: F401
     logical_not, lt, ne,
 )
 from .gather import gather  # noqa: F401
-from .indexing import getitem, select, setitem, slice_dim  # noqa: F401
+from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .linalg import addmm, bmm, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401

@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd import grad_mode
-from ..autograd.broadcast import has_internal_overlap, is_expandable_to
+from ..autograd.broadcast import broadcast_shapes, has_internal_overlap, is_expandable_to
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
@@ -130,7 +130,9 @@ def masked_select_of(x, mask):
     """The elements of ``x`` where ``mask`` (broadcast together) is True, in order,
     as a new 1-D array (arrays)."""
     x, mask = np.broadcast_arrays(x, mask)
-    return np.ascontiguousarray(x[mask])
+    selected = np.ascontiguousarray(x[mask])
+    # (nothing selected: torch's stride 1, where NumPy gives 0)
+    return selected if selected.size else strided.empty_strided((0,), (1,), selected.dtype)
 
 
 class MaskedSelectBackward0(Node):
@@ -146,6 +148,15 @@ class MaskedSelectBackward0(Node):
 
     def backward(self, grad):
         return fn.masked_select_backward(grad, self._saved_self, self._saved_mask)
+
+
+def masked_select(x, mask):
+    """The elements of ``x`` where ``mask`` (a bool tensor, broadcast with ``x``) is
+    True, in order, as a new 1-D tensor (``torch.masked_select``)."""
+    if not is_tensor(mask) or mask.dtype is not dtypes.bool:
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    broadcast_shapes(mask._data.shape, x._data.shape)  # (torch's error: mask is tensor a)
+    return strided.with_contiguous_layout(MaskedSelectBackward0.apply(x, mask=mask._data))
 
 
 def masked_select_backward_of(grad, shape, mask):

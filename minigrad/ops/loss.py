@@ -340,8 +340,10 @@ def log_sigmoid_of(x):
 def log_sigmoid_backward_of(grad, x, buffer):
     """grad * (1 - sigmoid(x)) (arrays), as torch's kernel computes it from the buffer
     b = exp(-|x|): grad * (1 - b / (1 + b)) where x < 0, grad * (b / (1 + b)) elsewhere."""
-    negative = x < 0
-    return grad * (np.where(negative, 1, 0) - np.where(negative, 1, -1) * (buffer / (1 + buffer)))
+    one = np.ones((), buffer.dtype)  # (in x's dtype: float32 stays float32)
+    ratio = buffer / (one + buffer)
+    # (max_deriv - sign * ratio: 1 - ratio where x < 0, 0 - (-ratio) = ratio elsewhere)
+    return np.where(x < 0, one - ratio, ratio) * grad
 
 
 class LogSigmoidBackwardBackward0(Node):
