@@ -364,9 +364,30 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
         grad_mode._set_enabled(previous)
 
     release = not keep_graph and not create_graph  # (formulas on arrays free as they run)
+    plain = reuse and needed is None  # backward(): nothing shown, every edge wanted
     index = 0
     for node in execution_order(root_nodes, dependencies=dependencies):
         buffer = buffers.pop(node, None)
+        if plain and buffer is not None and type(node) is not AccumulateGrad \
+                and node._tensor_pre_hooks is None and node._retains_grad is None:
+            # backward()'s usual node, with no step to hand out: its formula runs on
+            # the arrays that arrived and its gradients go on (as below, without
+            # what showing steps, inputs= and create_graph need).
+            grad_outputs = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
+            grads = node._run_on_arrays(grad_outputs, release)
+            trusted = node.formula_on_arrays
+            single = trusted and len(grads) == 1 and len(grad_outputs) == 1
+            for (next_node, input_nr), grad in zip(node.next_functions, grads):
+                if next_node is None or grad is None:
+                    continue
+                fresh = grad is not grad_outputs[0] if single else \
+                    trusted and _made_here(grad, grads, grad_outputs)
+                if input_nr == 0 and next_node not in buffers:
+                    buffers[next_node] = [grad, fresh]
+                else:
+                    _arrive(buffers, next_node, input_nr, grad, fresh, True)
+            index += 1
+            continue
         received = received_by.pop(node, []) if show else None
         if needed is not None and node not in needed:
             continue
