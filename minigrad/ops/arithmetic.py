@@ -16,7 +16,7 @@ from .. import dtypes, threads
 from ..autograd import grad_mode
 from ..autograd.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..autograd.formula import Formula
-from ..autograd.node import Input, Node, _as_arrays, apply_to_arrays
+from ..autograd.node import Input, Node, apply_to_arrays
 from . import fn
 from .strided import (with_contiguous_layout, with_iterator_layout, with_number_layout,
                       with_unary_layout)
@@ -50,25 +50,24 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
                 or not result._data.size):  # (NumPy's strides for an empty result are 0)
             with_iterator_layout(result, a_data, b_data)
         return result
-    if not b_is_tensor:
-        check_operand(op, b)
-    if not a_is_tensor:
-        check_operand(op, a)
     tensor, number = (a, b) if a_is_tensor else (b, a)
     quick = type(number) in (float, int) and tensor.dtype.is_floating_point
     if quick:
         dtype = tensor.dtype  # x * 0.5, x + 1 on a float tensor, kept quick
     else:
+        if not b_is_tensor:
+            check_operand(op, b)
+        if not a_is_tensor:
+            check_operand(op, a)
         dtype = dtypes.result_type(a, b)
         if float_only:
             dtype = float_dtype_for(dtype)
-    scalar_cls = _SCALAR_OVERLOADS.get(node_cls)
-    if grad_mode._in_formula and scalar_cls is not None and (
+    if grad_mode._in_formula and node_cls in _SCALAR_OVERLOADS and (
             a_is_tensor or node_cls is not DivBackward0):
         # Inside a backward formula (create_graph=True): tensor op number is
         # C++'s Scalar overload, as in PyTorch's formulas.
-        return with_number_layout(
-            scalar_cls.apply(tensor, cast_to=dtype, other=number, **params), tensor._data)
+        return with_number_layout(_SCALAR_OVERLOADS[node_cls].apply(
+            tensor, cast_to=dtype, other=number, **params), tensor._data)
     if quick:  # (the number's tensor and its array in the tensor's dtype, made once)
         constant, array = _number_operand(number, dtype)
         inputs, arrays = ((a, constant), (a._data, array)) if a_is_tensor else \
@@ -87,45 +86,43 @@ def _wrapped(value):
     """A Python number as the 0-dim tensor torch wraps it in (int64, float64 or bool:
     ``(x * 0.1).grad_fn._saved_other`` is ``tensor(0.1000, dtype=torch.float64)``).
     The promotion above already treated it as a number; the op casts it."""
-    key = (value, type(value))  # (1 == 1.0 == True, but they wrap differently)
-    if value == 0:
-        key += (math.copysign(1.0, value),)  # (and 0.0 == -0.0, but x * -0.0 is -0.)
-    constant = _CONSTANTS.get(key)
-    if constant is None:
-        if isinstance(value, (bool, np.bool_)):
-            dtype = np.bool_
-        elif isinstance(value, (int, np.integer)):
-            dtype = np.int64
-        else:
-            dtype = np.float64
-        data = np.array(value, dtype)
-        data.flags.writeable = False  # shared between graphs: nobody may change it
-        constant = _CONSTANTS[key] = _tensor.Tensor._make(data)
-        if len(_CONSTANTS) > 128:  # values that change every step (Adam's) must not pile up
-            _CONSTANTS.pop(next(iter(_CONSTANTS)))
-    return constant
+    return _number_operand(value, None)[0]
 
 
 def _number_operand(value, dtype) -> tuple:
-    """A Python int or float operand of a float tensor of ``dtype``: its wrapped
-    tensor (see ``_wrapped``) and that tensor's value as ``dtype``, the array
-    the op computes with (what ``Node.apply(..., cast_to=dtype)`` would make)."""
-    key = (value, type(value), dtype)
+    """A number operand: its wrapped tensor (see ``_wrapped``) and the array the
+    op computes with, that tensor's value as ``dtype`` (a minigrad dtype; None:
+    as wrapped). Made once per value and dtype: ``x * 2`` in a loop reuses one
+    tensor(2), and one array of 2 in x's dtype."""
+    key = (value, type(value), dtype)  # (1 == 1.0 == True, but they wrap differently)
     if value == 0:
-        key += (math.copysign(1.0, value),)
-    operand = _NUMBER_OPERANDS.get(key)
+        key += (math.copysign(1.0, value),)  # (and 0.0 == -0.0, but x * -0.0 is -0.)
+    operand = _NUMBERS.get(key)
     if operand is None:
-        constant = _wrapped(value)
-        operand = _NUMBER_OPERANDS[key] = (constant, _as_arrays((constant,), dtype)[0])
-        if len(_NUMBER_OPERANDS) > 32:  # (as _CONSTANTS: changing values must not pile up)
-            _NUMBER_OPERANDS.pop(next(iter(_NUMBER_OPERANDS)))
+        if dtype is not None:
+            constant = _wrapped(value)
+            data = constant._data
+            if data.dtype != dtype.numpy:
+                data = data.astype(dtype.numpy)
+                data.flags.writeable = False
+        else:
+            if isinstance(value, (bool, np.bool_)):
+                np_dtype = np.bool_
+            elif isinstance(value, (int, np.integer)):
+                np_dtype = np.int64
+            else:
+                np_dtype = np.float64
+            data = np.array(value, np_dtype)
+            data.flags.writeable = False  # shared between graphs: nobody may change it
+            constant = _tensor.Tensor._make(data)
+        operand = _NUMBERS[key] = (constant, data)
+        if len(_NUMBERS) > 128:  # values that change every step (Adam's) must not pile up
+            _NUMBERS.pop(next(iter(_NUMBERS)))
     return operand
 
 
-_NUMBER_OPERANDS: dict = {}  # (value, type, dtype) -> (wrapped tensor, its array in dtype)
-
-# Wrapped numbers are made once per value: ``x * 2`` in a loop reuses one tensor(2).
-_CONSTANTS: dict = {}
+# (value, type, dtype) -> (wrapped tensor, its value as dtype): the numbers seen lately
+_NUMBERS: dict = {}
 
 
 def _is_bool(value) -> bool:
