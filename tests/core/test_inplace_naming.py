@@ -23,36 +23,34 @@ def views(lib, a):
     return x, x[:6].view(2, 3), x[6:9], x[:12].view(3, 4), x[:24].view(2, 3, 4), x[8:12]
 
 
-def changed_inputs(op):
-    """``op(lib, views...)``'s saved inputs all changed (through their base)."""
+def changed(op, *order):
+    """``op(lib, views...)``, then its saved values changed in place in ``order``:
+    "inputs" (through their base) and "result"; then backward."""
     def program(lib, a):
         x, *rest = views(lib, a)
         out = op(lib, *rest)
-        x.add_(1)
+        for what in order:
+            if what == "inputs":
+                x.add_(1)
+            else:
+                out.mul_(2)
         out.sum().backward()
     return program
+
+
+def changed_inputs(op):
+    """Its saved inputs all changed."""
+    return changed(op, "inputs")
 
 
 def changed_inputs_and_result(op):
     """Saved inputs and the saved result all changed."""
-    def program(lib, a):
-        x, *rest = views(lib, a)
-        out = op(lib, *rest)
-        x.add_(1)
-        out.mul_(2)
-        out.sum().backward()
-    return program
+    return changed(op, "inputs", "result")
 
 
 def changed_result_then_inputs(op):
     """As above, the result changed first (the order of changes does not matter)."""
-    def program(lib, a):
-        x, *rest = views(lib, a)
-        out = op(lib, *rest)
-        out.mul_(2)
-        x.add_(1)
-        out.sum().backward()
-    return program
+    return changed(op, "result", "inputs")
 
 
 PROGRAMS = {
