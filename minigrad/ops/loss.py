@@ -170,7 +170,7 @@ class NllLossBackwardBackward0(Node):
     def forward(self, grad, x, classes):
         self.save(target=classes.target, weight=classes.weight,
                   ignore_index=as_shown(classes.ignore_index),
-                  reduction=_REDUCTIONS[classes.reduction], total_weight=classes.total_weight)
+                  reduction=_REDUCTIONS[classes.reduction])  # (torch keeps no total_weight here)
         self.classes = classes
         return nll_loss_backward_of(grad, classes, x.shape)
 
@@ -198,12 +198,13 @@ class MseLossBackward0(Node):
 
     def forward(self, x, target, reduction):
         self.save_inputs(self=0, target=1)
-        self.save(reduction=reduction)
+        self.save(reduction=_REDUCTIONS[reduction])  # (shown as torch's enum: 0, 1, 2)
+        self.reduction = reduction
         difference = x - target
         return _reduce(difference * difference, reduction)
 
     def backward(self, grad):
-        x, target, reduction = self._saved_self, self._saved_target, self._saved_reduction
+        x, target, reduction = self._saved_self, self._saved_target, self.reduction
         grad_x = fn.mse_loss_backward(grad, x, target, reduction) \
             if self.needs_input_grad[0] else None
         grad_target = fn.mse_loss_backward(grad, target, x, reduction) \
@@ -230,7 +231,8 @@ class MseLossBackwardBackward0(Node):
 
     def forward(self, grad, x, target, reduction):
         self.save_inputs(grad_output=0, self=1, target=2)
-        self.save(reduction=reduction)
+        self.save(reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
         return mse_loss_backward_of(grad, x, target, reduction)
 
     def backward(self, grad):
@@ -239,7 +241,7 @@ class MseLossBackwardBackward0(Node):
         # reduced loss); self's 2 (G grad_output), / n for 'mean'; target's minus the
         # same, computed again.
         grad_output, x = self._saved_grad_output, self._saved_self
-        target, reduction = self._saved_target, self._saved_reduction
+        target, reduction = self._saved_target, self.reduction
         grad_grad = grad_x = grad_target = None
         if self.needs_input_grad[0]:
             grad_grad = fn.mse_loss_backward(grad, x, target, reduction)
@@ -269,7 +271,8 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
     def forward(self, x, target, weight, pos_weight, reduction):
         self.save_inputs(self=0, target=1)
-        self.save(weight=weight, pos_weight=pos_weight, reduction=reduction)
+        self.save(weight=weight, pos_weight=pos_weight, reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
         log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
         log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
         p = 1 if pos_weight is None else pos_weight
@@ -286,7 +289,7 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         x, t = self._saved_self, self._saved_target
         w, p = self._saved_weight, self._saved_pos_weight
         count = int(np.prod(x.shape, dtype=np.int64))
-        mean = self._saved_reduction == "mean"
+        mean = self.reduction == "mean"
         grad_x = grad_t = None
         if self.needs_input_grad[0]:
             if p is None:

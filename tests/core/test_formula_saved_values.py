@@ -21,9 +21,6 @@ from test_formula_node_order import FIRST_ORDER_ONLY, PROGRAMS
 STILL_DIFFERENT = {
     "AddmmBackward0": "MmBackward0 keeps both strides; torch only those a gradient needs",
     "MmBackward0": "MmBackward0 keeps both strides; torch only those a gradient needs",
-    "MseLossBackward0": "MseLossBackwardBackward0 shows reduction 'none', torch 0",
-    "NllLossBackward0": "NllLossBackwardBackward0 keeps total_weight; torch does not",
-    "NllLoss2DBackward0": "NllLoss2DBackwardBackward0 keeps total_weight; torch does not",
 }
 
 

@@ -64,6 +64,11 @@ CALLS = {
     "sum(-1)": lambda lib, x: x.sum(-1), "mean((-1, 0))": lambda lib, x: x.mean((-1, 0)),
     "flatten(-2)": lambda lib, x: x.flatten(-2),
     "unbind(-1)": lambda lib, x: x.unbind(-1)[0], "split(2, -1)": lambda lib, x: x.split(2, -1)[0],
+    # (a loss's reduction as torch's enum: 0 'none', 1 'mean', 2 'sum')
+    **{f"{loss}({reduction!r})": (lambda loss, reduction: lambda lib, x: getattr(
+        lib.nn.functional, loss)(x, (x * 0 + 0.5).detach(), reduction=reduction))(loss, reduction)
+       for loss in ("mse_loss", "binary_cross_entropy_with_logits")
+       for reduction in ("none", "mean", "sum")},
 }
 
 X = np.arange(24, dtype=np.float32).reshape(2, 3, 4) / 7 + 0.1
