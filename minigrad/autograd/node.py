@@ -285,6 +285,14 @@ class Node:
             saved[name] = SavedTensor(_tensor.Tensor._make(value)) \
                 if isinstance(value, np.ndarray) else value
 
+    def input_requires_grad(node, position: int) -> bool:  # noqa: N805
+        """Whether ``forward``'s input at ``position`` requires grad, so that its
+        gradient will be asked for (False when nothing is being recorded): for a
+        constant that only that gradient needs (``_saved_self_sym_strides`` of
+        ``MmBackward0``)."""
+        args = node._forward_args
+        return args is not False and getattr(args[0][position], "_requires_grad", False)
+
     def save_inputs(node, for_grad_of=None, **positions: int) -> None:  # noqa: N805
         """Keep input tensors for backward, each named by its position in
         ``forward``'s arguments: ``self.save_inputs(self=0, other=1)``. They

@@ -27,8 +27,11 @@ class MmBackward0(Node):
     def forward(self, a, b):
         self.save_inputs(mat2=1, for_grad_of=0)
         self.save_inputs(self=0, for_grad_of=1)
-        self.save(self_sym_sizes=a.shape, self_sym_strides=_strides(a),
-                  mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b))
+        # (each input's strides only for its own gradient; torch shows () otherwise)
+        self.save(self_sym_sizes=a.shape,
+                  self_sym_strides=_strides(a) if self.input_requires_grad(0) else (),
+                  mat2_sym_sizes=b.shape,
+                  mat2_sym_strides=_strides(b) if self.input_requires_grad(1) else ())
         return matrix_product(a, b)
 
     def backward(self, grad):
@@ -94,8 +97,10 @@ class AddmmBackward0(Node):
     def forward(self, bias, a, b, beta=1, alpha=1):
         self.save_inputs(mat2=2, for_grad_of=1)
         self.save_inputs(mat1=1, for_grad_of=2)
-        self.save(beta=beta, alpha=alpha, mat1_sym_sizes=a.shape, mat1_sym_strides=_strides(a),
-                  mat2_sym_sizes=b.shape, mat2_sym_strides=_strides(b))
+        self.save(beta=beta, alpha=alpha, mat1_sym_sizes=a.shape,
+                  mat1_sym_strides=_strides(a) if self.input_requires_grad(1) else (),
+                  mat2_sym_sizes=b.shape,
+                  mat2_sym_strides=_strides(b) if self.input_requires_grad(2) else ())
         product = matrix_product(a, b)
         if alpha != 1:
             product = alpha * product

@@ -16,14 +16,6 @@ import torch
 import minigrad as mg
 from test_formula_node_order import FIRST_ORDER_ONLY, PROGRAMS
 
-# Still different, in other helpers' files (posted on the board): a node recorded
-# inside a formula that saves what torch does not, or shows it otherwise.
-STILL_DIFFERENT = {
-    "AddmmBackward0": "MmBackward0 keeps both strides; torch only those a gradient needs",
-    "MmBackward0": "MmBackward0 keeps both strides; torch only those a gradient needs",
-}
-
-
 def _shown(value):
     if isinstance(value, (torch.Tensor, mg.Tensor)):
         return ("tensor", tuple(value.shape), str(value.dtype).split(".")[-1],
@@ -71,15 +63,10 @@ def _run(lib, name):
     return graphs
 
 
-def _programs():
-    for name in sorted(PROGRAMS):
-        if name == "UnbindBackward0":  # (its program fails in both: cat of 1-D parts on dim 1)
-            continue
-        marks = [pytest.mark.xfail(strict=True, reason=STILL_DIFFERENT[name])] \
-            if name in STILL_DIFFERENT else []
-        yield pytest.param(name, marks=marks)
+# (every program but UnbindBackward0's, which fails in both: cat of 1-D parts on dim 1)
+NAMES = [name for name in sorted(PROGRAMS) if name != "UnbindBackward0"]
 
 
-@pytest.mark.parametrize("name", _programs())
+@pytest.mark.parametrize("name", NAMES)
 def test_nodes_recorded_by_formulas_save_what_torch_shows(name):
     assert _run(mg, name) == _run(torch, name)

@@ -64,6 +64,11 @@ CALLS = {
     "sum(-1)": lambda lib, x: x.sum(-1), "mean((-1, 0))": lambda lib, x: x.mean((-1, 0)),
     "flatten(-2)": lambda lib, x: x.flatten(-2),
     "unbind(-1)": lambda lib, x: x.unbind(-1)[0], "split(2, -1)": lambda lib, x: x.split(2, -1)[0],
+    # (a matrix product keeps an input's strides only for that input's gradient)
+    "x[0] @ c": lambda lib, x: x[0] @ lib.ones(4, 2), "c @ x[0]": lambda lib, x: lib.ones(2, 3) @ x[0],
+    "x[0] @ x[1].T": lambda lib, x: x[0] @ x[1].T,
+    "linear(x[0], c, c)": lambda lib, x: lib.nn.functional.linear(x[0], lib.ones(2, 4), lib.ones(2)),
+    "linear(c, x[0], c)": lambda lib, x: lib.nn.functional.linear(lib.ones(2, 4), x[0], lib.ones(3)),
     # (a loss's reduction as torch's enum: 0 'none', 1 'mean', 2 'sum')
     **{f"{loss}({reduction!r})": (lambda loss, reduction: lambda lib, x: getattr(
         lib.nn.functional, loss)(x, (x * 0 + 0.5).detach(), reduction=reduction))(loss, reduction)
