@@ -97,7 +97,9 @@ def parts(kernel, out, *operands):
     result's shape and is C-contiguous or all stride 0 (an expanded number), or
     is 0-dim; numbers are Python floats or ints; one float dtype throughout.
     ``out``, when given, must be such an array, and may be an operand only as
-    the very same array (an in-place sum), never a shifted view of one. The
+    the very same array (an in-place sum), never a shifted view of one. (A
+    kernel may also write a second result into one of its operands: each part
+    sees only its own slice of it, e.g. MulBackward0's two products.) The
     parts' bounds are multiples of 4096 elements, so a SIMD kernel meets the
     same alignment in every part as in the whole."""
     threads = _num_threads
@@ -226,3 +228,4 @@ def _work(tasks: queue.SimpleQueue) -> None:
     while True:
         context, job = tasks.get()
         context.run(job.work)
+        del context, job  # (a waiting thread keeps no array of the last job alive)

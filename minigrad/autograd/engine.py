@@ -374,14 +374,19 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
             # the arrays that arrived and its gradients go on (as below, without
             # what showing steps, inputs= and create_graph need).
             grad_outputs = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
-            grads = node._run_on_arrays(grad_outputs, release)
+            # (a formula that may write into the gradient it received, when that is a
+            # new array only this walk holds; what it sends on in it is then fresh too)
+            free = buffer[1] and node.writes_into_grad and len(buffer) == 2 \
+                and _own_buffer(buffer[0])
+            grads = node._run_on_arrays(grad_outputs, release, free)
             trusted = node.formula_on_arrays
             single = trusted and len(grads) == 1 and len(grad_outputs) == 1
+            received = () if free else grad_outputs
             for (next_node, input_nr), grad in zip(node.next_functions, grads):
                 if next_node is None or grad is None:
                     continue
-                fresh = grad is not grad_outputs[0] if single else \
-                    trusted and _made_here(grad, grads, grad_outputs)
+                fresh = (free or grad is not grad_outputs[0]) if single else \
+                    trusted and _made_here(grad, grads, received)
                 if input_nr == 0 and next_node not in buffers:
                     buffers[next_node] = [grad, fresh]
                 else:

@@ -181,6 +181,12 @@ class Node:
 
     formula = None  # a Formula: what the op computes and its local derivatives
 
+    # True: on arrays, ``backward`` may write its result into the gradient it
+    # received when ``self._grad_is_free`` says so (a new array that only the walk
+    # holds: see engine._walk), instead of into a new full-size buffer.
+    writes_into_grad = False
+    _grad_is_free = False  # (True only for such a call)
+
     # What backward reads, said next to the formula (kept by ``apply_to_arrays``
     # when the node is recorded; ``forward`` calls nothing for it):
     # ``saved_inputs``: ``_saved_<name>`` is forward's input at a position,
@@ -431,13 +437,16 @@ class Node:
                    if type(value) is SavedTensor and value.version.value != value.saved_version]
         self._unpack(min(changed, key=lambda item: item[:2])[2])  # raises
 
-    def _run_on_arrays(self, grad_outputs: tuple, release: bool = False) -> tuple:
+    def _run_on_arrays(self, grad_outputs: tuple, release: bool = False,
+                       grad_is_free: bool = False) -> tuple:
         """``backward`` on NumPy arrays (backward without ``create_graph``): the
         gradients and the saved values (``self._saved_...``) are arrays, so the
         formula records nothing. Nodes whose formula needs Tensors (custom
         Functions) get Tensors, with grad mode off, and hand back arrays.
         ``release``: free the saved tensors once the formula has run (as
-        ``release_saved``; backward without ``retain_graph``).
+        ``release_saved``; backward without ``retain_graph``). ``grad_is_free``:
+        the one gradient received is a new array that only the walk holds, which
+        the formula may write into (``self._grad_is_free``; see ``writes_into_grad``).
 
         Returns one gradient per edge, each of its input's shape and dtype; a
         gradient along an edge to no node (an input that needs none) is left
@@ -471,6 +480,8 @@ class Node:
                 elif value is _FREED:
                     raise RuntimeError(errors.BACKWARD_TWICE)
                 attributes[_EXPOSED[name]] = value
+            if grad_is_free:
+                attributes["_grad_is_free"] = True
             if attributes is own:
                 grads = self.backward(*grad_outputs)
             else:

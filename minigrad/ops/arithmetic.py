@@ -260,6 +260,7 @@ class MulBackward0(Node):
     formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
     # (each input is kept for the other's gradient only)
     saved_inputs = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
+    writes_into_grad = True  # (big arrays: self's gradient, see _split_products)
 
     def forward(self, a, b):
         return np.multiply(a, b) if a.size < BIG else threads.call(np.multiply, a, b)
@@ -267,9 +268,13 @@ class MulBackward0(Node):
     def backward(self, grad):
         # (other's gradient first, in torch's order: see DivBackward0; big arrays are
         # multiplied in parts on several threads, see minigrad/threads.py)
+        needs_a, needs_b = self.needs_input_grad
+        if needs_a and needs_b and type(grad) is np.ndarray and grad.size >= BIG:
+            return _split_products(grad, self._saved_other, self._saved_self,
+                                   self._grad_is_free)
         times = _split_product if type(grad) is np.ndarray and grad.size >= BIG else operator.mul
-        grad_b = times(grad, self._saved_self) if self.needs_input_grad[1] else None
-        grad_a = times(grad, self._saved_other) if self.needs_input_grad[0] else None
+        grad_b = times(grad, self._saved_self) if needs_b else None
+        grad_a = times(grad, self._saved_other) if needs_a else None
         return grad_a, grad_b
 
 
@@ -278,6 +283,24 @@ BIG = threads.BIG  # (elements: a big product or sum is computed in parts on sev
 
 def _split_product(grad, saved):
     return threads.call(np.multiply, grad, saved)
+
+
+def _split_products(grad, other, self_, into_grad):
+    """(grad * other, grad * self_) of big arrays in one job on several threads:
+    each part of grad is read for both products, then (``into_grad``: grad is a
+    new array nobody else holds) overwritten by the first. (The layouts
+    threads.parts does not split: one product after the other, new arrays.)"""
+    grad_a = grad if into_grad else np.empty(grad.shape, grad.dtype)
+    grad_b = threads.parts(_two_products, None, grad, self_, other, grad_a)
+    if grad_b is None:
+        grad_b = _split_product(grad, self_)
+        return _split_product(grad, other), grad_b
+    return grad_a, grad_b
+
+
+def _two_products(grad_b, grad, self_, other, grad_a):
+    np.multiply(grad, self_, out=grad_b)
+    np.multiply(grad, other, out=grad_a)
 
 
 # The ...Backward1 nodes below take a Python number as ``other``.

@@ -317,6 +317,23 @@ def test_an_error_in_a_part_on_a_helper_thread_is_raised_to_the_caller():
         threads.parts(kernel, None, a)
 
 
+def test_a_helper_thread_keeps_no_array_of_a_finished_job_alive():
+    import time
+    import weakref
+
+    from minigrad import threads
+
+    a = _data(700, 700)
+    with _Threads(2):
+        out = threads.call(np.negative, a)
+    arrays = weakref.ref(a), weakref.ref(out)
+    del a, out
+    deadline = time.monotonic() + 10  # (a helper may still be finishing the job)
+    while any(array() is not None for array in arrays) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert all(array() is None for array in arrays)
+
+
 def test_a_split_sum_in_place_writes_only_its_own_array():
     from minigrad import threads
 
@@ -463,3 +480,92 @@ def test_a_zero_dim_gradient_expanded_is_the_view_broadcast_to_makes(shape, writ
     if writeable and shape:  # (as torch's fill_ on an expanded tensor: the one element)
         ours.fill(2.5)
         assert source == 2.5
+
+
+# ---- a big product's backward: both gradients in one job, one into the gradient received
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+@pytest.mark.parametrize("into_grad", [False, True])
+def test_the_two_products_of_muls_backward_have_numpys_bits(dtype, into_grad):
+    from minigrad.ops.arithmetic import _split_products
+
+    grad = _specials(_data(613, 701, dtype=dtype))
+    a = _specials(_data(613, 701, dtype=dtype))[::-1].copy()
+    b = _specials(_data(613, 701, dtype=dtype)[:, ::-1].copy())
+    b.reshape(-1)[-3:] = [-0.0, 6e-8 if dtype == np.float16 else 1e-310, np.inf]
+    layouts = [(grad, a, b), (grad, a.T.copy().T, b)]  # (the second: a transposed copy)
+    for count in (1, 2, 3):
+        for g, x, y in layouts:
+            g, x_before, y_before = g.copy(), x.copy(), y.copy()
+            expected_a, expected_b = g * x, g * y  # (x is other, y is self)
+            with _Threads(count), np.errstate(all="ignore"):
+                grad_a, grad_b = _split_products(g, x, y, into_grad)
+            _same_bits(grad_a, expected_a)
+            _same_bits(grad_b, expected_b)
+            assert np.array_equal(x, x_before, equal_nan=True)
+            assert np.array_equal(y, y_before, equal_nan=True)
+            assert not np.shares_memory(grad_a, grad_b)
+            assert grad_a.flags.owndata and grad_b.flags.owndata  # (buffers the engine may reuse)
+
+
+def _mul_grads(lib, xd, wd, keep=None):
+    """The gradients of ((x * w) * 3).tanh().sum(), where the gradient that
+    reaches x * w's node is a new array made by the backward (``keep`` gets
+    x * w's gradient through a hook, ``"retain"``: through retain_grad)."""
+    x, w = lib.tensor(xd, requires_grad=True), lib.tensor(wd, requires_grad=True)
+    p = x * w
+    seen = []
+    if keep == "hook":
+        p.register_hook(lambda g: seen.append(g))
+    elif keep == "retain":
+        p.retain_grad()
+    ((p * 3).tanh()).sum().backward()
+    if keep == "retain":
+        seen.append(p.grad)
+    return x.grad, w.grad, seen
+
+
+@pytest.mark.parametrize("keep", [None, "hook", "retain"])
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_a_gradient_written_into_is_one_only_the_walk_held(keep, count):
+    xd, wd = _specials(_data(700, 700)), _data(700, 700)
+    with _Threads(count):
+        gx, gw, seen = _mul_grads(mg, xd, wd, keep)
+    with _Threads(1):  # (one thread: the products into new arrays)
+        ex, ew, _ = _mul_grads(mg, xd, wd)
+    _same_bits(gx.numpy(), ex.numpy())
+    _same_bits(gw.numpy(), ew.numpy())
+    assert not np.shares_memory(gx.numpy(), gw.numpy())
+    tx, tw, tseen = _mul_grads(torch, xd, wd, keep)
+    np.testing.assert_allclose(gx.numpy(), tx.numpy(), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(gw.numpy(), tw.numpy(), rtol=1e-5, atol=1e-5)
+    for ours, theirs in zip(seen, tseen):  # (what a hook got or retain_grad kept: unchanged)
+        assert not np.shares_memory(ours.numpy(), gx.numpy())
+        assert not np.shares_memory(ours.numpy(), gw.numpy())
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_a_seed_or_a_functions_gradient_is_never_written_into():
+    xd, wd = _data(700, 700), _data(700, 700)
+    seed, held = mg.tensor(_data(700, 700)), mg.tensor(_data(700, 700))
+    seed_before, held_before = seed.numpy().copy(), held.numpy().copy()
+
+    class Keep(mg.autograd.Function):  # (hands back a tensor it keeps)
+        @staticmethod
+        def forward(ctx, p):
+            return p * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            return held
+    with _Threads(2):
+        x, w = mg.tensor(xd, requires_grad=True), mg.tensor(wd, requires_grad=True)
+        (x * w).backward(seed)
+        _same_bits(x.grad.numpy(), seed_before * wd)
+        _same_bits(w.grad.numpy(), seed_before * xd)
+        x.grad = w.grad = None
+        Keep.apply(x * w).sum().backward()
+        _same_bits(x.grad.numpy(), held_before * wd)
+        _same_bits(w.grad.numpy(), held_before * xd)
+    _same_bits(seed.numpy(), seed_before)
+    _same_bits(held.numpy(), held_before)
