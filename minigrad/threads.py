@@ -205,6 +205,9 @@ class _Job:
 
     def wait(self) -> None:
         self.done.acquire()  # (at once when every part is finished)
+        # The kernel's arrays are let go now, on this thread, in the order the
+        # caller lets go of its own (not whenever a helper lets go of the job).
+        self.part = None
         if self.errors:
             raise self.errors[0]
 
