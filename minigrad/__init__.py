@@ -39,8 +39,9 @@ from .functions import (  # noqa: F401
     masked_fill, masked_select,
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,
     permute, pow, prod, promote_types, relu, reshape, result_type, select, sigmoid, sign, sin,
-    softmax, split, split_with_sizes, sqrt, squeeze, stack, std, sub, sum, t, tanh, transpose,
-    unbind, unsqueeze, var, where,
+    softmax, split, split_with_sizes, sqrt, squeeze, stack, std, sub, sum, t, tanh,
+    tensor_split, transpose, unbind, unsafe_chunk, unsafe_split, unsafe_split_with_sizes,
+    unsqueeze, var, where,
 )
 from .tensor import Size, Tensor  # noqa: F401
 from .threads import get_num_threads, set_num_threads  # noqa: F401

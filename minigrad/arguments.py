@@ -442,6 +442,23 @@ def chunk_arguments(args: tuple, kwargs: dict) -> list:
     return parsed("chunk", (("chunks", "int", REQUIRED), ("dim", "int", 0)), args, kwargs)
 
 
+def unsafe_chunk_arguments(args: tuple, kwargs: dict) -> list:
+    """``x.unsafe_chunk(chunks, dim=0)``."""
+    return parsed("unsafe_chunk", (("chunks", "int", REQUIRED), ("dim", "int", 0)), args, kwargs)
+
+
+def unsafe_split_arguments(args: tuple, kwargs: dict) -> list:
+    """``x.unsafe_split(split_size, dim=0)`` (an int only, unlike ``split``)."""
+    return parsed("unsafe_split", (("split_size", "int", REQUIRED), ("dim", "int", 0)),
+                  args, kwargs)
+
+
+def unsafe_split_with_sizes_arguments(args: tuple, kwargs: dict) -> list:
+    """``x.unsafe_split_with_sizes(split_sizes, dim=0)``."""
+    return parsed("unsafe_split_with_sizes",
+                  (("split_sizes", "ints", REQUIRED), ("dim", "int", 0)), args, kwargs)
+
+
 def split_with_sizes_arguments(args: tuple, kwargs: dict) -> list:
     """``x.split_with_sizes(split_sizes, dim=0)``."""
     return parsed("split_with_sizes", (("split_sizes", "ints", REQUIRED), ("dim", "int", 0)),
@@ -450,8 +467,95 @@ def split_with_sizes_arguments(args: tuple, kwargs: dict) -> list:
 
 def check_split_function(function: str, args: tuple, kwargs: dict) -> None:
     """``torch.unbind(input, dim=0)``, ``torch.chunk(input, chunks, dim=0)``,
-    ``torch.split_with_sizes(input, split_sizes, dim=0)``."""
+    ``torch.split_with_sizes(input, split_sizes, dim=0)``, and their ``unsafe_`` kin."""
     rest = {"unbind": (("dim", "int", 0),),
             "chunk": (("chunks", "int", REQUIRED), ("dim", "int", 0)),
-            "split_with_sizes": (("split_sizes", "ints", REQUIRED), ("dim", "int", 0))}
+            "split_with_sizes": (("split_sizes", "ints", REQUIRED), ("dim", "int", 0)),
+            "unsafe_chunk": (("chunks", "int", REQUIRED), ("dim", "int", 0)),
+            "unsafe_split": (("split_size", "int", REQUIRED), ("dim", "int", 0)),
+            "unsafe_split_with_sizes": (("split_sizes", "ints", REQUIRED), ("dim", "int", 0))}
     parsed(function, (("input", "Tensor", REQUIRED),) + rest[function], args, kwargs)
+
+
+# ---- tensor_split: three overloads ------------------------------------------------------
+
+_TENSOR_SPLIT = (("indices", "ints"), ("tensor_indices_or_sections", "Tensor"),
+                 ("sections", "int"))
+OVERLOADS["tensor_split"] = tuple(f"Tensor input, {kind} {name}, int dim = 0" for name, kind in (
+    ("indices", "tuple of ints"), ("tensor_indices_or_sections", "Tensor"), ("sections", "int")))
+OVERLOADS["Tensor.tensor_split"] = tuple(o[len("Tensor input, "):]
+                                         for o in OVERLOADS["tensor_split"])
+
+
+def _fits(kind: str, value) -> bool:
+    """Whether the parser takes ``value`` for a parameter of ``kind``."""
+    if kind == "Tensor":
+        return is_tensor(value)
+    if kind == "ints":
+        return _starts_as_ints(value)
+    return is_index(value)
+
+
+def _shown_fit(kind: str, value) -> bool:
+    """Whether PyTorch's error text counts ``value`` as of ``kind`` (stricter than the
+    parser: a tuple, of ints only; an int, not a tensor)."""
+    if kind == "ints":
+        return isinstance(value, tuple) and all(is_int(v) for v in value)
+    return is_tensor(value) if kind == "Tensor" else is_int(value)
+
+
+def _bound(params: tuple, args: tuple, kwargs: dict):
+    """{name: value} if ``args``/``kwargs`` fit ``params`` ((name, kind) pairs, the last
+    one ``dim`` with a default), else None."""
+    if len(args) > len(params) or any(key not in dict(params) for key in kwargs):
+        return None
+    values = {}
+    for index, (name, kind) in enumerate(params):
+        if index < len(args):
+            if name in kwargs:
+                return None
+            value = args[index]
+        elif name in kwargs:
+            value = kwargs[name]
+        elif name == "dim":
+            continue
+        else:
+            return None
+        if not _fits(kind, value):
+            return None
+        values[name] = value
+    return values
+
+
+def tensor_split_arguments(args: tuple, kwargs: dict, method: bool) -> tuple:
+    """``torch.tensor_split(input, indices_or_sections, dim=0)`` (or the method, without
+    ``input``) read as PyTorch's parser reads its three overloads (``indices``, a tuple
+    of ints; ``tensor_indices_or_sections``, a tensor; ``sections``, an int): returns
+    (input or None, indices tuple / tensor / int, dim), or raises PyTorch's error."""
+    first = () if method else (("input", "Tensor"),)
+    for name, kind in _TENSOR_SPLIT:
+        values = _bound(first + ((name, kind), ("dim", "int")), args, kwargs)
+        if values is not None:
+            value = values[name]
+            if kind == "ints":
+                value = _unpacked("tensor_split", name, value)
+            elif kind == "int":
+                value = int(value.item()) if is_tensor(value) else int(value)
+            dim = values.get("dim", 0)
+            return values.get("input"), value, int(dim.item()) if is_tensor(dim) else int(dim)
+    label = "Tensor.tensor_split" if method else "tensor_split"
+    notes = {}
+    if len(args) + len(kwargs) == len(first) + 2:  # (PyTorch says why only then)
+        for index, (name, kind) in enumerate(_TENSOR_SPLIT):
+            params = dict(first + ((name, kind), ("dim", "int")))
+            wrong = [key for key in kwargs if key not in params
+                     or not _shown_fit(params[key], kwargs[key])]
+            if wrong:
+                notes[index] = "some of the keywords were incorrect: " + ", ".join(wrong)
+                continue
+            kinds = list(params.values())
+            parts = [type_name(a) if _shown_fit(k, a) else f"!{described(a)}!"
+                     for a, k in zip(args, kinds)]
+            parts += [f"{key}={type_name(value)}" for key, value in reversed(kwargs.items())]
+            notes[index] = f"some of the arguments have invalid types: ({', '.join(parts)})"
+    raise invalid_combination(label, args, kwargs, notes)

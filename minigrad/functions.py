@@ -21,6 +21,7 @@ import numpy as _np
 from . import errors, ops
 from .arguments import checks_arguments as _checks_arguments
 from .arguments import check_split_function as _check_split_function
+from .arguments import tensor_split_arguments as _parse_tensor_split
 from .arguments import described as _described
 from .arguments import int_list as _int_list
 from .arguments import invalid_combination as _invalid_combination
@@ -499,6 +500,42 @@ def split(tensor, split_size_or_sections, dim=0):
 @_checks_arguments(_check_split_function)
 def split_with_sizes(input, split_sizes, dim=0):
     return ops.split_with_sizes(input, split_sizes, dim)
+
+
+@_checks_arguments(_check_split_function)
+def unsafe_split(input, split_size, dim=0):
+    """``split`` (an int size) into parts that share memory with ``input`` but are
+    not views for autograd: they may be changed in place (UnsafeSplitBackward0)."""
+    return ops.unsafe_split(input, split_size if _is_int(split_size) else int(split_size), dim)
+
+
+@_checks_arguments(_check_split_function)
+def unsafe_split_with_sizes(input, split_sizes, dim=0):
+    """``split_with_sizes`` into parts that are not views for autograd."""
+    return ops.unsafe_split_with_sizes(input, split_sizes, dim)
+
+
+@_checks_arguments(_check_split_function)
+def unsafe_chunk(input, chunks, dim=0):
+    """``chunk`` into parts that are not views for autograd."""
+    return ops.unsafe_chunk(input, chunks, dim)
+
+
+def tensor_split(*args, **kwargs):
+    # (PyTorch's three overloads take sections=, indices= or tensor_indices_or_sections=)
+    input, value, dim = _parse_tensor_split(args, kwargs, method=False)
+    return ops.tensor_split(input, value, dim)
+
+
+def _documented_tensor_split(input, indices_or_sections, dim=0):
+    """``input`` cut along ``dim`` into views, each a slice of its own
+    (``SliceBackward0``): ``indices_or_sections`` is a number of parts (an int; their
+    sizes differ by one at most, the larger first) or the indices to cut before (a
+    list), or a tensor of dtype long holding either."""
+
+
+tensor_split.__doc__ = _documented_tensor_split.__doc__
+tensor_split.__wrapped__ = _documented_tensor_split  # (the signature help() shows)
 
 
 @_checks_arguments(_check_split_function)

@@ -829,6 +829,25 @@ class Tensor:
     def chunk(self, chunks, dim=0):
         return ops.chunk(self, chunks, dim)
 
+    @arguments.parsed_by(arguments.unsafe_split_arguments)
+    def unsafe_split(self, split_size, dim=0):
+        return ops.unsafe_split(self, split_size, dim)
+
+    @arguments.parsed_by(arguments.unsafe_split_with_sizes_arguments)
+    def unsafe_split_with_sizes(self, split_sizes, dim=0):
+        return ops.unsafe_split_with_sizes(self, split_sizes, dim)
+
+    @arguments.parsed_by(arguments.unsafe_chunk_arguments)
+    def unsafe_chunk(self, chunks, dim=0):
+        return ops.unsafe_chunk(self, chunks, dim)
+
+    @arguments.parsed_by(lambda args, kwargs: arguments.tensor_split_arguments(
+        args, kwargs, method=True)[1:])
+    def tensor_split(self, indices_or_sections, dim=0):
+        """Views of this tensor along ``dim``, each a slice of its own (see
+        ``minigrad.tensor_split``)."""
+        return ops.tensor_split(self, indices_or_sections, dim)
+
     def flip(self, *dims):
         """Reverse the order along ``dims`` (``x.flip(0)``, ``x.flip(0, 1)`` or ``x.flip((0, 1))``)."""
         if not dims:

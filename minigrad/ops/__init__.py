@@ -38,7 +38,9 @@ from .reduction import (  # noqa: F401
     std, sum, var,
 )
 from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none is given)
-from .split import chunk, split, split_with_sizes, unbind  # noqa: F401
+from .split import (  # noqa: F401
+    chunk, split, split_with_sizes, tensor_split, unbind, unsafe_chunk, unsafe_split,
+    unsafe_split_with_sizes)
 from .strided import as_strided, regenerate_grad_fn, storage_offset, stride  # noqa: F401
 from .shape import (  # noqa: F401
     cat, clone, contiguous, expand, flatten, flip, narrow, permute, reshape, squeeze, squeeze_,

@@ -1,4 +1,4 @@
-"""Several views at once: unbind, split, chunk.
+"""Several views at once: unbind, split, chunk; and tensor_split, unsafe_split.
 
 Each of these returns a tuple of views of its input, made by one node:
 ``x.unbind(1)[2].grad_fn`` is the same ``UnbindBackward0`` as for the other
@@ -12,6 +12,14 @@ a function that returns multiple views. ...".
 Backward puts each output's gradient back where that output came from:
 a stack (unbind) or a cat (split) of the gradients, with zeros for the
 outputs that took no part in the loss.
+
+``tensor_split`` is another kind: PyTorch makes each of its outputs by a slice of
+its own (``SliceBackward0`` each, ordinary views that may be changed in place).
+``unsafe_split``/``unsafe_split_with_sizes``/``unsafe_chunk`` record one
+``UnsafeSplitBackward0`` (``UnsafeSplitWithSizesBackward0``) whose outputs share
+memory with the input but are not views for autograd: each has its own version
+counter, and may be changed in place (PyTorch's warning: changing both the input
+and an output in place then gives silently wrong gradients).
 """
 
 from __future__ import annotations
@@ -22,9 +30,11 @@ from ..autograd import grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn, strided
-from ._common import normalize_dim
+from .. import dtypes
+from ._common import is_tensor, normalize_dim
 
-__all__ = ["unbind", "split", "split_with_sizes", "chunk"]
+__all__ = ["unbind", "split", "split_with_sizes", "chunk", "tensor_split", "unsafe_split",
+           "unsafe_split_with_sizes", "unsafe_chunk"]
 
 
 class _SeveralViews(Node):
@@ -44,23 +54,33 @@ class _SeveralViews(Node):
         else:
             node._forward_args = False  # save() keeps nothing
         arrays = node.forward(x._data, **params)
+        if not cls.is_view:  # (unsafe_split: the same memory, but not views for autograd)
+            outputs = [_tensor.Tensor._make(array, grad_fn=node if record else None,
+                                            output_nr=number if record else 0)
+                       for number, array in enumerate(arrays)]
+        else:
+            outputs = cls._views(x, arrays, node if record else None)
+        if record:
+            node._forward_args = None
+            node.outputs = len(outputs)
+            node._link((x,), None)
+        return tuple(outputs)
+
+    @staticmethod
+    def _views(x, arrays, node) -> list:
+        """The arrays as views of ``x``: its version counter, its base, output 0, 1, ..."""
         version = x._version_counter
         base = x if x._base is None else x._base
         # (torch's creation_meta MULTI_OUTPUT_NODE, or NO_GRAD_MODE under no_grad)
         made = "multi-output" if grad_mode.is_grad_enabled() else "no_grad"
         outputs = []
         for number, array in enumerate(arrays):
-            view = _tensor.Tensor._make(array, grad_fn=node if record else None,
-                                        output_nr=number if record else 0,
+            view = _tensor.Tensor._make(array, grad_fn=node, output_nr=number if node else 0,
                                         version=version, base=base)
             view._view_version = version.value
             view._view_made = made
             outputs.append(view)
-        if record:
-            node._forward_args = None
-            node.outputs = len(outputs)
-            node._link((x,), None)
-        return tuple(outputs)
+        return outputs
 
     def _present(self, grads) -> list:
         """One gradient per output; None for those that received none."""
@@ -139,6 +159,18 @@ class SplitWithSizesBackward0(_SeveralViews):
         return _cat_back(self._present(grads), self._saved_split_sizes, self._saved__dim, shape)
 
 
+class UnsafeSplitBackward0(SplitBackward0):
+    """``unsafe_split``: ``split``'s parts, not views for autograd (see the top)."""
+
+    is_view = False
+
+
+class UnsafeSplitWithSizesBackward0(SplitWithSizesBackward0):
+    """``unsafe_split_with_sizes``: ``split_with_sizes``'s parts, not views for autograd."""
+
+    is_view = False
+
+
 # ---- public functions ----------------------------------------------------------
 
 def unbind(x, dim=0):
@@ -149,9 +181,10 @@ def unbind(x, dim=0):
     return UnbindBackward0.apply(x, dim=normalize_dim(dim, x.ndim), given=int(dim))
 
 
-def split(x, split_size, dim=0):
+def split(x, split_size, dim=0, node=SplitBackward0):
     """``x`` cut along ``dim`` into views of ``split_size`` (the last one may be
-    shorter); with a list of sizes, views of those sizes (``split_with_sizes``)."""
+    shorter); with a list of sizes, views of those sizes (``split_with_sizes``).
+    (``node``: UnsafeSplitBackward0 for ``unsafe_split``.)"""
     if not isinstance(split_size, int):
         return split_with_sizes(x, split_size, dim)
     if x.ndim == 0:
@@ -163,10 +196,10 @@ def split(x, split_size, dim=0):
     if split_size == 0 and x.shape[axis]:
         raise RuntimeError("split_size can only be 0 if dimension size is 0, but got dimension "
                            f"size of {x.shape[axis]}")
-    return SplitBackward0.apply(x, split_size=split_size, dim=axis, given=int(dim))
+    return node.apply(x, split_size=split_size, dim=axis, given=int(dim))
 
 
-def split_with_sizes(x, split_sizes, dim=0):
+def split_with_sizes(x, split_sizes, dim=0, node=SplitWithSizesBackward0):
     """Views of ``x`` along ``dim`` of the given sizes (which must add up to its size)."""
     sizes = tuple(split_sizes)
     if x.ndim == 0:
@@ -180,10 +213,10 @@ def split_with_sizes(x, split_sizes, dim=0):
         raise RuntimeError(
             f"split_with_sizes expects split_sizes to sum exactly to {x.shape[axis]} (input "
             f"tensor's size at dimension {dim}), but got split_sizes={listed}")
-    return SplitWithSizesBackward0.apply(x, split_sizes=sizes, dim=axis, given=int(dim))
+    return node.apply(x, split_sizes=sizes, dim=axis, given=int(dim))
 
 
-def chunk(x, chunks, dim=0):
+def chunk(x, chunks, dim=0, unsafe=False):
     """``x`` cut along ``dim`` into ``chunks`` views of equal size (the last may be
     smaller, and there may be fewer): a ``split`` with size ceil(size / chunks)."""
     if x.ndim == 0:
@@ -193,8 +226,58 @@ def chunk(x, chunks, dim=0):
     dim_size = x.shape[normalize_dim(dim, x.ndim)]
     split_size = -(-dim_size // chunks)
     if split_size == 0 and dim_size == 0:  # (as torch: keep the number of chunks)
-        return split_with_sizes(x, [0] * chunks, dim)
-    return split(x, split_size, dim)
+        return split_with_sizes(x, [0] * chunks, dim, node=UnsafeSplitWithSizesBackward0
+                                if unsafe else SplitWithSizesBackward0)
+    return split(x, split_size, dim, node=UnsafeSplitBackward0 if unsafe else SplitBackward0)
+
+
+def unsafe_split(x, split_size, dim=0):
+    """``split`` into parts that are not views for autograd (see the top)."""
+    return split(x, split_size, dim, node=UnsafeSplitBackward0)
+
+
+def unsafe_split_with_sizes(x, split_sizes, dim=0):
+    """``split_with_sizes`` into parts that are not views for autograd."""
+    return split_with_sizes(x, split_sizes, dim, node=UnsafeSplitWithSizesBackward0)
+
+
+def unsafe_chunk(x, chunks, dim=0):
+    """``chunk`` into parts that are not views for autograd."""
+    return chunk(x, chunks, dim, unsafe=True)
+
+
+def tensor_split(x, indices_or_sections, dim=0):
+    """``x`` cut along ``dim`` into views, each a slice of its own (``SliceBackward0``):
+    ``sections`` parts (an int: sizes differ by at most one, the larger first), or
+    cut before each of the ``indices`` (a list; an index may be negative or past the
+    end, as in a slice); a tensor of dtype long is its int (0-dim) or its indices."""
+    from .indexing import slice_dim
+
+    if x.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
+                           "tensor with 0 dims")
+    if is_tensor(indices_or_sections):
+        given = indices_or_sections
+        if given.dtype != dtypes.int64:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype "
+                               f"of long, but got {dtypes.SCALAR_NAMES[given.dtype]}")
+        if given.ndim > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a "
+                               "zero-dimensional or one-dimensional tensor, but got a tensor "
+                               f"with {given.ndim} dims")
+        indices_or_sections = given._data.tolist()  # (an int when 0-dim)
+    axis = normalize_dim(dim, x.ndim)
+    size = x.shape[axis]
+    if isinstance(indices_or_sections, int):
+        sections = indices_or_sections
+        if sections <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {sections}")
+        smaller, larger = divmod(size, sections)
+        ends = np.cumsum([smaller + (k < larger) for k in range(sections)]).tolist()
+    else:
+        ends = [int(i) for i in indices_or_sections] + [size]
+    starts = [0] + ends[:-1]
+    return tuple(slice_dim(x, axis, start, end, 1) for start, end in zip(starts, ends))
 
 
 # At the bottom, because tensor.py (the floor above) imports the ops.

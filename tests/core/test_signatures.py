@@ -44,7 +44,11 @@ OMITTED = {
     "Tensor.view": {"dtype"},
     "result_type": {"scalar", "scalar1", "scalar2"},  # overloads for numbers, same places  # reinterpreting the bytes as another dtype
     "Tensor.new_tensor": {"layout", "pin_memory"},  # in ATen's schema, refused by Python's
-    "Tensor.expand": {"implicit"},  # an internal flag of PyTorch's tracer
+    "Tensor.expand": {"implicit"},
+    # the names of tensor_split's three overloads: taken by keyword (``sections=2``), but
+    # the Python signature shows the documented ``indices_or_sections`` (test_tensor_split)
+    "tensor_split": {"indices", "sections", "tensor_indices_or_sections"},
+    "Tensor.tensor_split": {"indices", "sections", "tensor_indices_or_sections"},  # an internal flag of PyTorch's tracer
     "F.softmax": {"_stacklevel"},
     "F.log_softmax": {"_stacklevel"},
     "F.mse_loss": {"weight"},
@@ -99,7 +103,8 @@ def _python_rejects_out(function) -> bool:
     """ATen has ``out`` variants of ``zeros_like`` and ``clone``, but PyTorch's Python
     functions do not take ``out=`` for them: ask PyTorch's argument parser, which names
     an unexpected ``out`` (or lists the signatures, none with ``out``)."""
-    for args in ((torch.ones(2, 2),), (torch.ones(2, 2), [0]), (torch.ones(2, 2), 1.0)):
+    for args in ((torch.ones(2, 2),), (torch.ones(2, 2), [0]), (torch.ones(2, 2), 1.0),
+                 (torch.ones(2, 2), 1)):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
