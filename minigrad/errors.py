@@ -226,6 +226,13 @@ def modified_by_inplace(type_name: str, shape, producer: str | None, output_nr: 
 _warned_once: set[str] = set()
 
 
+def not_differentiable(function: str, argument: str) -> str:
+    """torch's refusal of a tensor argument with requires_grad that an op has no
+    derivative for (nll_loss's weight)."""
+    return (f"The function '{function}' is not differentiable with respect to argument "
+            f"'{argument}'. This input cannot have requires_grad True.")
+
+
 def warn_once(message: str, stacklevel: int = 3) -> None:
     """A UserWarning the first time only, like PyTorch's TORCH_WARN_ONCE."""
     if message not in _warned_once:

@@ -163,6 +163,9 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> No
                          f"batch_size ({target_shape[0]}).")
     if ndim <= 2 and target_ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if ndim == 1 and target_ndim == 1 and target_shape[0] != 1:
+        raise ValueError("For 1D input, 1D target must have size 1, but got target size: "
+                           f"{target_shape[0]}")
     expected = [shape[0], *shape[2:]]
     if ndim > 2 and list(target_shape) != expected:
         raise RuntimeError(f"Expected target size {expected}, got {list(target_shape)}")
@@ -180,13 +183,6 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> No
         raise IndexError(f"Target {targets[out_of_bounds][0]} is out of bounds.")
 
 
-def _classes_last(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
-    """Scores as rows of C: (C,) -> (1, C), the target to match."""
-    if input._data.ndim == 1:
-        return input.unsqueeze(0), target.reshape(1)
-    return input, target
-
-
 def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
              size_average: bool | None = None, ignore_index: int = -100,
              reduce: bool | None = None, reduction: str = "mean") -> Tensor:
@@ -202,11 +198,8 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     _check_class_targets(input, target, ignore_index)
     if input._data.ndim > 2:  # (N, C, d1, ...): torch's nll_loss2d, NllLoss2DBackward0
         return ops.nll_loss_images(input, target, weight, ignore_index, reduction)
-    rows, targets = _classes_last(input, target)
-    loss = ops.nll_loss_rows(rows, targets, weight, ignore_index, reduction)
-    if reduction == "none" and loss._data.shape != target._data.shape:  # (C,) inputs
-        return loss.reshape(target.shape)
-    return loss
+    # (C,) scores with one class: torch's kernel takes them as they are (a 0-dim loss)
+    return ops.nll_loss_rows(input, target, weight, ignore_index, reduction)
 
 
 def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,

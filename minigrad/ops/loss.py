@@ -7,15 +7,40 @@ from __future__ import annotations
 
 import numpy as np
 
+from .. import errors
+from ..autograd import grad_mode
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, SavedTensor
 from . import fn, strided
+from ._common import is_tensor
 from ._saved import as_shown
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits"]
 
 # How torch's nodes show ``reduction`` (at::Reduction, a C++ enum).
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
+
+
+def _array(value):
+    """A tensor argument's array (an array or None as it is)."""
+    return value._data if is_tensor(value) else value
+
+
+def _kept(value):
+    """A tensor argument (target, weight, pos_weight) kept as torch saves it: with its
+    version, so that changing it in place before backward fails, naming it; an array
+    (a formula's own) as a constant, None as None."""
+    return SavedTensor(value) if is_tensor(value) else value
+
+
+def _check_no_requires_grad(function: str, **tensors) -> None:
+    """torch's check for the tensor arguments it has no derivative for (with grad
+    mode on): "The function 'nll_loss_forward' is not differentiable with respect to
+    argument 'weight'. ..."."""
+    if grad_mode.is_grad_enabled():
+        for name, value in tensors.items():
+            if value is not None and value.requires_grad:
+                raise RuntimeError(errors.not_differentiable(function, name))
 
 
 def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
@@ -43,14 +68,21 @@ class NllLossBackward0(Node):
                             "sum_n w[t_n]."))
 
     def forward(self, x, target, weight, ignore_index, reduction):
-        loss, total_weight = nll_loss_of(x, target, weight, ignore_index, reduction)
+        # (target and weight: the learner's tensors, or arrays in a recorded backward)
+        classes = NllClasses(_array(target), _array(weight), ignore_index, reduction, None,
+                             (target, weight))
+        loss, classes.total_weight = nll_loss_of(x, classes.target, classes.weight,
+                                                 ignore_index, reduction)
         self.save_inputs(self=0)
-        # (ignore_index and reduction shown as torch's C++ keeps them: -100 as an unsigned
-        # 64-bit number, 'mean' as 1)
-        self.save(target=target, weight=weight, ignore_index=as_shown(ignore_index),
-                  reduction=_REDUCTIONS[reduction], total_weight=total_weight)
+        # (target and weight saved with their versions, as torch; ignore_index and
+        # reduction shown as torch's C++ keeps them: -100 as an unsigned 64-bit number,
+        # 'mean' as 1)
+        if self._forward_args is not False:
+            self.save(target=_kept(target), weight=_kept(weight),
+                      ignore_index=as_shown(ignore_index), reduction=_REDUCTIONS[reduction],
+                      total_weight=classes.total_weight)
         # (the same, as arrays, for the formula in both modes)
-        self.classes = NllClasses(target, weight, ignore_index, reduction, total_weight)
+        self.classes = classes
         return loss
 
     def backward(self, grad):
@@ -80,11 +112,13 @@ class NllClasses:
     """What nll_loss's formulas read besides the tensors: the target classes, the
     class weights (or None), ignore_index, the reduction and the total weight."""
 
-    __slots__ = ("target", "weight", "ignore_index", "reduction", "total_weight")
+    __slots__ = ("target", "weight", "ignore_index", "reduction", "total_weight", "given")
 
-    def __init__(self, target, weight, ignore_index, reduction, total_weight) -> None:
+    def __init__(self, target, weight, ignore_index, reduction, total_weight,
+                 given=(None, None)) -> None:
         self.target, self.weight, self.ignore_index = target, weight, ignore_index
         self.reduction, self.total_weight = reduction, total_weight
+        self.given = given  # (the target and weight as given: tensors, for saving)
 
 
 def nll_loss_of(x, target, weight, ignore_index, reduction):
@@ -97,6 +131,10 @@ def nll_loss_of(x, target, weight, ignore_index, reduction):
         loss, total_weight = nll_loss_of(_as_rows(x), target.reshape(-1), weight, ignore_index,
                                          reduction)
         return (loss.reshape(target.shape) if reduction == "none" else loss), total_weight
+    if x.ndim == 1:  # (C,) scores, one class (0-dim, or of shape (1,)): one row, and
+        # torch's kernel reduces it even for 'none' (a 0-dim loss, the total weight kept)
+        return nll_loss_of(x[None], target.reshape(1), weight, ignore_index,
+                           "sum" if reduction == "none" else reduction)
     kept = target != ignore_index
     if weight is None and reduction != "none" and x.dtype in _EXACT_COUNTS \
             and x.shape[0] <= _EXACT_COUNTS[x.dtype] and kept.all():
@@ -138,6 +176,13 @@ def nll_loss_backward_of(grad, classes, shape):
         if out.size == 0:  # (no element: torch's contiguous strides all the same)
             return strided.empty_strided(shape, strided.contiguous_strides(shape), out.dtype)
         return np.ascontiguousarray(np.moveaxis(out.reshape(n, h, w, c), -1, 1))
+    if len(shape) == 1:  # ((C,) scores: one row, reduced even for 'none', as forward)
+        if classes.target.ndim:  # (torch's forward takes a target of shape (1,), not this)
+            raise RuntimeError(f"size mismatch (got input: [{shape[0]}], target: "
+                               f"[{classes.target.shape[0]}])")
+        row = _rows_of(classes)
+        row.reduction = "sum" if row.reduction == "none" else row.reduction
+        return nll_loss_backward_of(grad, row, (1, shape[0])).reshape(shape)
     target, weight, reduction = classes.target, classes.weight, classes.reduction
     out = np.zeros(shape, grad.dtype)
     rows = np.flatnonzero(target != classes.ignore_index)
@@ -158,7 +203,7 @@ def _as_rows(x):
 def _rows_of(classes):
     """``classes`` with the targets of images as one row each."""
     return NllClasses(classes.target.reshape(-1), classes.weight, classes.ignore_index,
-                      classes.reduction, classes.total_weight)
+                      classes.reduction, classes.total_weight, classes.given)
 
 
 class NllLossBackwardBackward0(Node):
@@ -168,9 +213,12 @@ class NllLossBackwardBackward0(Node):
                            "create_graph=True.")
 
     def forward(self, grad, x, classes):
-        self.save(target=classes.target, weight=classes.weight,
-                  ignore_index=as_shown(classes.ignore_index),
-                  reduction=_REDUCTIONS[classes.reduction])  # (torch keeps no total_weight here)
+        target, weight = classes.given
+        if self._forward_args is not False:  # (torch keeps no total_weight here)
+            self.save(target=_kept(classes.target if target is None else target),
+                      weight=_kept(classes.weight if weight is None else weight),
+                      ignore_index=as_shown(classes.ignore_index),
+                      reduction=_REDUCTIONS[classes.reduction])
         self.classes = classes
         return nll_loss_backward_of(grad, classes, x.shape)
 
@@ -271,7 +319,10 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
 
     def forward(self, x, target, weight, pos_weight, reduction):
         self.save_inputs(self=0, target=1)
-        self.save(weight=weight, pos_weight=pos_weight, reduction=_REDUCTIONS[reduction])
+        if self._forward_args is not False:  # (the learner's tensors, with their versions)
+            self.save(weight=_kept(weight), pos_weight=_kept(pos_weight),
+                      reduction=_REDUCTIONS[reduction])
+        weight, pos_weight = _array(weight), _array(pos_weight)
         self.reduction = reduction
         log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
         log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
@@ -375,9 +426,9 @@ class LogSigmoidBackwardBackward0(Node):
 
 def nll_loss_rows(log_probs, target, weight=None, ignore_index=-100, reduction="mean"):
     """``nll_loss`` for log-probabilities of shape (N, C) and class indices (N,)."""
-    return NllLossBackward0.apply(
-        log_probs, target=target._data, weight=None if weight is None else weight._data,
-        ignore_index=ignore_index, reduction=reduction)
+    _check_no_requires_grad("nll_loss_forward", weight=weight)
+    return NllLossBackward0.apply(log_probs, target=target, weight=weight,
+                                  ignore_index=ignore_index, reduction=reduction)
 
 
 def nll_loss_images(x, target, weight=None, ignore_index=-100, reduction="mean"):
@@ -391,9 +442,9 @@ def nll_loss_images(x, target, weight=None, ignore_index=-100, reduction="mean")
         x, target = x.contiguous(), target.contiguous()
         x = x.view(n, c, 1, -1) if x.numel() else x.view(n, c, 0, 0)
         target = target.view(n, 1, -1) if target.numel() else target.view(n, 0, 0)
-    loss = NllLoss2DBackward0.apply(
-        x, target=target._data, weight=None if weight is None else weight._data,
-        ignore_index=ignore_index, reduction=reduction)
+    _check_no_requires_grad("nll_loss2d_forward", weight=weight)
+    loss = NllLoss2DBackward0.apply(x, target=target, weight=weight,
+                                    ignore_index=ignore_index, reduction=reduction)
     if reduction == "none" and not images:
         return loss.view(out_size)
     return loss
@@ -414,7 +465,8 @@ def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None,
     from .. import dtypes
 
     broadcast_shapes(x.shape, target.shape)
+    _check_no_requires_grad("binary_cross_entropy_with_logits", weight=weight,
+                            pos_weight=pos_weight)
     return BinaryCrossEntropyWithLogitsBackward0.apply(
-        x, target, cast_to=dtypes.result_type(x, target),
-        weight=None if weight is None else weight._data,
-        pos_weight=None if pos_weight is None else pos_weight._data, reduction=reduction)
+        x, target, cast_to=dtypes.result_type(x, target), weight=weight,
+        pos_weight=pos_weight, reduction=reduction)

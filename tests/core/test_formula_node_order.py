@@ -98,6 +98,9 @@ PROGRAMS = {
     "SoftmaxBackward0": lambda lib, a, b: (a * b).softmax(1),
     "SplitBackward0": lambda lib, a, b: _joined(lib, (a * b).split(2, 1)),
     "SplitWithSizesBackward0": lambda lib, a, b: _joined(lib, (a * b).split([1, 2], 1)),
+    "UnsafeSplitBackward0": lambda lib, a, b: _joined(lib, (a * b).unsafe_split(2, 1)),
+    "UnsafeSplitWithSizesBackward0":
+        lambda lib, a, b: _joined(lib, (a * b).unsafe_split_with_sizes([1, 2], 1)),
     "SqrtBackward0": lambda lib, a, b: (a * b).abs().sqrt(),
     "SqueezeBackward0": lambda lib, a, b: a[:1].squeeze() * b[0] * a[0],
     "SqueezeBackward1": lambda lib, a, b: a[:1].squeeze(0) * b[0] * a[0],
