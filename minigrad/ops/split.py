@@ -160,14 +160,12 @@ class SplitWithSizesBackward0(_SeveralViews):
 
 
 class UnsafeSplitBackward0(SplitBackward0):
-    """``unsafe_split``: ``split``'s parts, not views for autograd (see the top)."""
-
+    # unsafe_split: split's parts, not views for autograd (see the top)
     is_view = False
 
 
 class UnsafeSplitWithSizesBackward0(SplitWithSizesBackward0):
-    """``unsafe_split_with_sizes``: ``split_with_sizes``'s parts, not views for autograd."""
-
+    # unsafe_split_with_sizes: split_with_sizes's parts, not views for autograd
     is_view = False
 
 
