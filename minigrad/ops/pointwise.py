@@ -8,7 +8,7 @@ import numpy as np
 from .. import dtypes, threads
 from ..autograd.formula import Formula
 from ..autograd.node import Node, apply_to_arrays
-from . import fn
+from . import cpu_exp, fn
 from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor
 from .strided import with_contiguous_layout, with_iterator_layout, with_unary_layout
 
@@ -113,7 +113,6 @@ class SigmoidBackward0(Node):
     saves_result = True
 
     def forward(self, x):
-        # Stable on both sides: exp of a non-positive number never overflows.
         return sigmoid_of(x)
 
     def backward(self, grad):
@@ -121,10 +120,11 @@ class SigmoidBackward0(Node):
 
 
 def sigmoid_of(x):
-    """1 / (1 + exp(-x)) for an array, stable on both sides: exp of a
-    non-positive number never overflows."""
-    e = np.exp(-np.abs(x))
-    return np.asarray(np.where(x >= 0, 1 / (1 + e), e / (1 + e)).astype(x.dtype, copy=False))
+    """1 / (1 + exp(-x)) for an array, as PyTorch's CPU kernel computes it, to its
+    bits: in x's dtype (float16 in float32), so exp(-x) overflows below about -88 in
+    float32 and the result is 0 there, with the exp the kernel uses for each element
+    (see ops/cpu_exp.py)."""
+    return cpu_exp.sigmoid(x)
 
 
 def sigmoid_backward_of(grad, y):
