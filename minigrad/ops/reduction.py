@@ -21,7 +21,7 @@ from .. import dtypes
 from ..summation import cascade_sum
 from ..autograd.formula import Formula
 from ..autograd.node import Node
-from . import fn
+from . import fn, strided
 from ._common import normalize_dim, normalize_dims
 from ._saved import as_shown
 from .shape import to_dtype
@@ -468,6 +468,7 @@ class SoftmaxBackward0(Node):
     def forward(self, x, dim, given=None):
         shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
         result = np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
+        result = _row_major(result)
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         self.save_result()
         return result
@@ -476,9 +477,18 @@ class SoftmaxBackward0(Node):
         return fn.softmax_backward_data(grad, self._saved_result, self._saved__dim)
 
 
+def _row_major(array: np.ndarray) -> np.ndarray:
+    """An empty result with torch's row-major strides (NumPy gives it strides of 0);
+    any other as it is."""
+    if array.size:
+        return array
+    return strided.empty_strided(array.shape, strided.contiguous_strides(array.shape),
+                                 array.dtype)
+
+
 def softmax_backward_data_of(grad, y, dim):
     """y * (grad - sum(grad * y)): the gradient of y = softmax(x) over dim (arrays)."""
-    return y * (grad - np.sum(grad * y, axis=dim, keepdims=True))
+    return _row_major(y * (grad - np.sum(grad * y, axis=dim, keepdims=True)))
 
 
 class SoftmaxBackwardDataBackward0(Node):
@@ -512,8 +522,8 @@ class LogSoftmaxBackward0(Node):
     def forward(self, x, dim, given=None):
         # (the ufuncs' reduce directly: np.max/np.sum are Python wrappers around it)
         shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
-        result = np.asarray(
-            shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)), order="C")
+        result = _row_major(np.asarray(
+            shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)), order="C"))
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         self.save_result()
         return result
@@ -524,7 +534,7 @@ class LogSoftmaxBackward0(Node):
 
 def log_softmax_backward_data_of(grad, y, dim):
     """grad - exp(y) * sum(grad): the gradient of y = log_softmax(x) over dim (arrays)."""
-    return grad - np.exp(y) * np.add.reduce(grad, axis=dim, keepdims=True)
+    return _row_major(grad - np.exp(y) * np.add.reduce(grad, axis=dim, keepdims=True))
 
 
 class LogSoftmaxBackwardDataBackward0(Node):

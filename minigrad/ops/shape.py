@@ -141,7 +141,13 @@ class ToCopyBackward0(Node):
         return strided.with_strides(converted, strided.preserved_strides(x))
 
     def backward(self, grad):
-        return grad  # Node._validate converts it to the input's dtype
+        # (Node._validate converts it to the input's dtype; an empty gradient here, as
+        # torch's copy keeps its layout, where NumPy's astype would give strides of 0)
+        if type(grad) is np.ndarray and not grad.size and self._input_meta[0] is not None:
+            dtype = self._input_meta[0][1]
+            if grad.dtype != dtype:
+                return strided.empty_strided(grad.shape, strided.preserved_strides(grad), dtype)
+        return grad
 
 
 class TransposeBackward0(Node):

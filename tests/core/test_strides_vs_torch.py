@@ -225,3 +225,35 @@ def test_strides_of_one_operand_results_are_torchs(shape, op):
     def strides(lib):
         return [(name, ONE_OPERAND_OPS[op](lib, t).stride()) for name, t in _layouts(lib, shape)]
     assert strides(minigrad) == strides(torch)
+
+
+# softmax and log_softmax lay their results (and their gradients) out row-major, as
+# torch's kernels allocate them: an empty one too (NumPy would give it strides of 0).
+SOFTMAX_OPS = {
+    "softmax(-1)": lambda lib, t: t.softmax(-1),
+    "softmax(0)": lambda lib, t: t.softmax(0),
+    "log_softmax(-1)": lambda lib, t: t.log_softmax(-1),
+    "F.log_softmax(0, dtype=float64)":
+        lambda lib, t: lib.nn.functional.log_softmax(t, 0, dtype=lib.float64),
+    "F.softmax(-1, dtype=float64)":
+        lambda lib, t: lib.nn.functional.softmax(t, -1, dtype=lib.float64),
+}
+
+
+@pytest.mark.parametrize("op", list(SOFTMAX_OPS))
+@pytest.mark.parametrize("shape", EMPTY_SHAPES + [(2, 3), (2, 3, 4)], ids=str)
+def test_strides_of_softmax_results_and_gradients_are_torchs(shape, op):
+    def strides(lib):
+        out = []
+        for name, t in _layouts(lib, shape):
+            t = t.detach().requires_grad_()
+            result = SOFTMAX_OPS[op](lib, t)
+            node = result.grad_fn
+            while not hasattr(node, "_saved_result"):  # (through the dtype conversion)
+                node = node.next_functions[0][0]
+            saved = node._saved_result.stride()
+            g, = lib.autograd.grad(result, t, lib.ones(result.shape), create_graph=True)
+            gg, = lib.autograd.grad(g, t, lib.ones(g.shape))
+            out.append((name, result.stride(), saved, g.stride(), gg.stride()))
+        return out
+    assert strides(minigrad) == strides(torch)
