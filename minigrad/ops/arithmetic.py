@@ -288,14 +288,16 @@ def _split_product(grad, saved):
 def _split_products(grad, other, self_, into_grad):
     """(grad * other, grad * self_) of big arrays in one job on several threads:
     each part of grad is read for both products, then (``into_grad``: grad is a
-    new array nobody else holds) overwritten by the first. (The layouts
-    threads.parts does not split: one product after the other, new arrays.)"""
-    grad_a = grad if into_grad else np.empty(grad.shape, grad.dtype)
-    grad_b = threads.parts(_two_products, None, grad, self_, other, grad_a)
-    if grad_b is None:
-        grad_b = _split_product(grad, self_)
-        return _split_product(grad, other), grad_b
-    return grad_a, grad_b
+    new array nobody else holds) overwritten by the first. (On one thread, or
+    in a layout threads.parts does not split: one product after the other,
+    new arrays.)"""
+    if threads.get_num_threads() > 1:
+        grad_a = grad if into_grad else np.empty(grad.shape, grad.dtype)
+        grad_b = threads.parts(_two_products, None, grad, self_, other, grad_a)
+        if grad_b is not None:
+            return grad_a, grad_b
+    grad_b = _split_product(grad, self_)
+    return _split_product(grad, other), grad_b
 
 
 def _two_products(grad_b, grad, self_, other, grad_a):
