@@ -1,63 +1,84 @@
-"""The sum of a float array added up in PyTorch's order, so that its last bits are
-PyTorch's (``x.sum().item()`` prints the same digits).
+"""Sums of float arrays added up in PyTorch's order, so that their last bits are
+PyTorch's (``x.sum().item()`` and ``x.sum(0)`` print the same digits).
 
-NumPy adds pairwise; PyTorch's CPU kernel (SumKernel.cpp, AVX2: vectors of 256
-bits) adds a contiguous row as vectors of 4 doubles or 8 floats, four vectors
-side by side, each of those accumulators in a cascade of blocks of 16 rows;
-then the leftover vectors, the four accumulators, the leftover elements and the
-lanes, one after the other. The results differ in the last bits for most rows of
-5 or more elements. ``cascade_sum`` follows PyTorch's order for a contiguous array
-of float32 or float64 of fewer than 32,768 elements (above that PyTorch splits the
-work between threads); ``None`` otherwise.
+NumPy adds pairwise along a contiguous axis and one row after the other across
+rows; PyTorch's CPU kernel (SumKernel.cpp, AVX2: vectors of 256 bits) does
+neither. Its TensorIterator first orders the dimensions (the summed ones
+innermost, then by stride) and merges the ones that are contiguous together;
+then, for the two innermost dimensions, it picks one of four loops:
+
+- a contiguous summed row: vectors of 4 doubles or 8 floats, four vectors side
+  by side, each of those accumulators in a cascade of blocks of 16; then the
+  leftover vectors, the four accumulators, the leftover elements and the lanes,
+  one after the other;
+- a summed dimension across contiguous columns: each column summed in the
+  cascade (four vectors of columns at a time), the columns left over as above;
+- the same two without vectors, for strided data.
+
+Each result is then added into the output, which starts at 0, in the order the
+iterator visits them. The results differ from NumPy's in the last bits for
+most sums of 5 or more elements. ``sum_over`` follows that order for float32 and
+float64 arrays of fewer than 32,768 elements (above that PyTorch splits the work
+between threads) and returns ``None`` otherwise.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["cascade_sum"]
+__all__ = ["cascade_sum", "sum_over", "sum_axes"]
 
 _VECTOR_BYTES = 32  # AVX2
 _ILP = 4  # accumulators side by side
 _BLOCK = 16  # rows per block of the cascade (1 << level_power, 4 below 2 ** 20 rows)
+_LEVELS = 4  # the cascade's accumulators: a block, 16 blocks, 256 blocks, the rest
 _SERIAL_LIMIT = 32768  # at::internal::GRAIN_SIZE: above it, torch splits between threads
+_ZERO = {"f": np.float32(0), "d": np.float64(0)}
 
 
 def _in_order(rows: np.ndarray) -> np.ndarray:
-    """rows[0] + rows[1] + ... one after the other, from 0 (NumPy reduces an axis that
-    is not the last one row by row, so this is sequential for each element)."""
-    return np.add.reduce(rows, axis=0, initial=rows.dtype.type(0))
+    """0 + rows[0] + rows[1] + ..., one after the other. NumPy's reduce goes row after
+    row when another axis is the inner loop (a smaller stride), but pairwise when
+    axis 0 is; an accumulation is always in order."""
+    if len(rows) < 2:
+        return rows[0] + _ZERO[rows.dtype.char] if len(rows) else np.zeros(rows.shape[1:], rows.dtype)
+    if rows.ndim > 1 and rows.shape[-1] > 1 and abs(rows.strides[-1]) < abs(rows.strides[0]):
+        return np.add.reduce(rows, axis=0, initial=_ZERO[rows.dtype.char])
+    return np.add.accumulate(rows, axis=0)[-1] + _ZERO[rows.dtype.char]  # (0 + -0 is 0)
 
 
 def _multi_row_sum(rows: np.ndarray) -> np.ndarray:
-    """torch's multi_row_sum over ``rows`` (shape (size, 4, ...)): blocks of 16 rows
-    summed in order, a block's sum added to level 1, every 16 blocks level 1 added to
-    level 2; at the end the rows left, then levels 1 and 2, one after the other."""
-    size = len(rows)
-    blocks = size // _BLOCK
-    block_sums = _in_order(rows[:blocks * _BLOCK].reshape(blocks, _BLOCK, *rows.shape[1:])
-                           .swapaxes(0, 1)) if blocks else None
-    zero = np.zeros(rows.shape[1:], rows.dtype)
-    level1 = level2 = zero
-    if blocks:
-        groups = blocks // _BLOCK
-        if groups:
-            group_sums = _in_order(block_sums[:groups * _BLOCK]
-                                   .reshape(groups, _BLOCK, *rows.shape[1:]).swapaxes(0, 1))
-            level2 = _in_order(group_sums)
-        level1 = _in_order(block_sums[groups * _BLOCK:])
-    rest = _in_order(rows[blocks * _BLOCK:])
-    return (rest + level1) + level2
+    """torch's multi_row_sum down axis 0 of ``rows``, each of the other elements on its
+    own: blocks of 16 rows summed in order, a block's sum added to the level above,
+    every 16 of those to the next level; at the end the rows left, then the
+    levels, one after the other."""
+    if len(rows) < _BLOCK:
+        return _in_order(rows)
+    rest = len(rows) % _BLOCK
+    total = _in_order(rows[len(rows) - rest:]) if rest else None
+    sums = rows[:len(rows) - rest]
+    for level in range(1, _LEVELS):
+        count = len(sums) // _BLOCK
+        sums = _in_order(sums[:count * _BLOCK].reshape(count, _BLOCK, *rows.shape[1:])
+                         .swapaxes(0, 1))  # (the sums of the full blocks of this level)
+        if level == _LEVELS - 1 or len(sums) < _BLOCK:
+            break
+        left = len(sums) % _BLOCK  # (what the level holds at the end)
+        if left:
+            held = _in_order(sums[len(sums) - left:])
+            total = held if total is None else total + held
+            sums = sums[:len(sums) - left]
+    held = _in_order(sums)
+    return held if total is None else total + held
 
 
 def _row_sum(rows: np.ndarray) -> np.ndarray:
-    """torch's row_sum: ``rows`` (shape (size, ...)) as four accumulators side by side,
-    the rows left over added to the first, then the other three to it."""
+    """torch's row_sum down axis 0 of ``rows``: four accumulators side by side, the
+    rows left over added to the first, then the other three to it."""
     size_ilp = len(rows) // _ILP
-    if size_ilp:
-        partial = _multi_row_sum(rows[:size_ilp * _ILP].reshape(size_ilp, _ILP, *rows.shape[1:]))
-    else:
-        partial = np.zeros((_ILP, *rows.shape[1:]), rows.dtype)
+    if not size_ilp:
+        return _in_order(rows)  # (0 + each row, + the three accumulators' 0s)
+    partial = _multi_row_sum(rows[:size_ilp * _ILP].reshape(size_ilp, _ILP, *rows.shape[1:]))
     first = partial[0]
     for row in rows[size_ilp * _ILP:]:
         first = first + row
@@ -66,23 +87,136 @@ def _row_sum(rows: np.ndarray) -> np.ndarray:
     return first
 
 
+def _inner_sum(rows: np.ndarray, lanes: int) -> np.ndarray:
+    """torch's vectorized_inner_sum down axis 0 (contiguous, at least ``lanes`` long):
+    the vectors' row_sum, then the elements left over, then the lanes."""
+    vectors = len(rows) // lanes
+    lane_sums = _row_sum(rows[:vectors * lanes].reshape(vectors, lanes, *rows.shape[1:]))
+    total = np.zeros(rows.shape[1:], rows.dtype)
+    for row in rows[vectors * lanes:]:
+        total = total + row
+    for lane in lane_sums:
+        total = total + lane
+    return total
+
+
+def _columns_sum(rows: np.ndarray, group: int) -> np.ndarray:
+    """torch's outer sums down axis 0, for the columns along axis 1: the first whole
+    groups of ``group`` columns in multi_row_sum, the columns left in row_sum."""
+    whole = rows.shape[1] // group * group
+    if whole in (0, rows.shape[1]):
+        return _multi_row_sum(rows) if whole else _row_sum(rows)
+    return np.concatenate([_multi_row_sum(rows[:, :whole]), _row_sum(rows[:, whole:])])
+
+
+def _kernel(rows: np.ndarray, strides: tuple[int, int], lanes: int) -> np.ndarray:
+    """One call of torch's cascade_sum loop: ``rows`` (size0, size1, ...) summed down
+    axis 0, by the loop torch picks from the two byte strides."""
+    itemsize = rows.dtype.itemsize
+    if strides[0] == itemsize and len(rows) >= lanes:
+        return _inner_sum(rows, lanes)
+    if strides[1] == itemsize and rows.shape[1] >= lanes:
+        return _columns_sum(rows, _ILP * lanes)
+    if strides[0] < strides[1]:
+        return _row_sum(rows)
+    return _columns_sum(rows, _ILP)
+
+
+def _iterator_dims(array: np.ndarray, summed: set[int]) -> list[list]:
+    """The dimensions of torch's TensorIterator for summing ``array`` over ``summed``,
+    innermost first: [size, input byte stride, output byte stride, axes of ``array``]
+    each, the output being the contiguous result, with stride 0 along the summed
+    dimensions."""
+    out_strides, step = [0] * array.ndim, array.dtype.itemsize
+    for axis in reversed(range(array.ndim)):
+        if axis not in summed:
+            out_strides[axis] = step
+            step *= array.shape[axis]
+    dims = [[array.shape[axis], array.strides[axis], out_strides[axis], [axis]]
+            for axis in reversed(range(array.ndim)) if array.shape[axis] != 1]
+
+    def should_swap(first, second) -> int:  # (TensorIterator::reorder_dimensions)
+        if (first[2] == 0) != (second[2] == 0):
+            return 1 if second[2] == 0 else -1  # the summed dimensions first
+        for stride0, stride1 in ((first[2], second[2]), (first[1], second[1])):
+            if stride0 == 0 or stride1 == 0:
+                continue
+            if stride0 != stride1:
+                return -1 if stride0 < stride1 else 1
+            if first[0] > second[0]:
+                return 1
+        return 0
+
+    for i in range(1, len(dims)):  # (its insertion sort)
+        moving = i
+        for before in range(i - 1, -1, -1):
+            order = should_swap(dims[before], dims[moving])
+            if order > 0:
+                dims[before], dims[moving] = dims[moving], dims[before]
+                moving = before
+            elif order < 0:
+                break
+    merged = dims[:1]
+    for size, stride, out, axes in dims[1:]:  # (coalesce_dimensions)
+        last = merged[-1]
+        if last[0] * last[1] == stride and last[0] * last[2] == out:
+            merged[-1] = [last[0] * size, last[1], last[2], last[3] + axes]
+        else:
+            merged.append([size, stride, out, axes])
+    return merged
+
+
+def sum_over(array: np.ndarray, axes) -> np.ndarray | None:
+    """``array`` summed over ``axes`` (keeping them, with size 1) in PyTorch's order,
+    or None where that order is not followed here."""
+    dtype = array.dtype
+    if dtype.char not in "fd" or not 0 < array.size < _SERIAL_LIMIT \
+            or any(stride <= 0 for stride, size in zip(array.strides, array.shape) if size > 1):
+        return None
+    summed = {axis % array.ndim for axis in axes} if array.ndim else set()
+    shape = tuple(1 if axis in summed else size for axis, size in enumerate(array.shape))
+    dims = _iterator_dims(array, summed)
+    if not dims or dims[0][2] != 0:  # nothing summed: torch adds each element to 0
+        return np.add(array, dtype.type(0)).reshape(shape)
+    if len(dims) == 1:
+        dims.append([1, 0, 0, []])
+    # A view with the iterator's dimensions as axes 0, 1, 2, ... (innermost first).
+    order = [axis for dim in reversed(dims) for axis in reversed(dim[3])]
+    if len(order) < array.ndim or order != sorted(order):
+        order += [axis for axis in range(array.ndim) if axis not in order]  # (size-1 ones)
+        array = array.transpose(order)
+    rows = array.reshape([dim[0] for dim in reversed(dims)]).T
+    results = _kernel(rows, (dims[0][1], dims[1][1]), _VECTOR_BYTES // dtype.itemsize)
+    # results[j, k2, k3, ...] are added into the output as the iterator visits them:
+    # the summed dimensions among 1, 2, ... with dimension 1 fastest. The kept
+    # dimensions are the output's, innermost first (it is contiguous).
+    outer = sum(1 for dim in dims[1:] if dim[2] == 0)
+    if outer > 1:
+        results = results.transpose([*range(outer - 1, -1, -1), *range(outer, results.ndim)])
+    if outer:
+        results = _in_order(results.reshape(-1, *results.shape[outer:]))
+    return results.T.reshape(shape)  # (0 + each result: the same, none is -0)
+
+
 def cascade_sum(array: np.ndarray):
     """The sum of every element of ``array`` in PyTorch's order (a NumPy scalar of its
     dtype), or None where that order is not followed here."""
-    dtype = array.dtype
-    if dtype not in (np.float32, np.float64) or array.size >= _SERIAL_LIMIT \
-            or not array.flags.c_contiguous:
-        return None
-    flat = array.reshape(-1)
-    lanes = _VECTOR_BYTES // dtype.itemsize
-    zero = dtype.type(0)
-    if flat.size < lanes:  # (torch's scalar_inner_sum)
-        return zero + _row_sum(flat)
-    vectors = flat.size // lanes
-    lanes_sum = _row_sum(flat[:vectors * lanes].reshape(vectors, lanes))
-    total = zero
-    for value in flat[vectors * lanes:]:
-        total = total + value
-    for value in lanes_sum:
-        total = total + value
-    return zero + total
+    if array.flags.c_contiguous and array.dtype.char in "fd" and 1 < array.size < _SERIAL_LIMIT:
+        flat = array.reshape(-1)  # (the usual case, one contiguous row: the loop directly)
+        lanes = _VECTOR_BYTES // array.itemsize
+        return _inner_sum(flat, lanes) if flat.size >= lanes else _row_sum(flat)
+    total = sum_over(array, range(array.ndim))
+    return None if total is None else total.reshape(())[()]
+
+
+def sum_axes(array: np.ndarray, axes, keepdims: bool = False) -> np.ndarray:
+    """``np.sum(array, axes, keepdims=keepdims)`` in ``array``'s dtype, added up in
+    PyTorch's order where ``sum_over`` follows it (``axes``: an int or a tuple)."""
+    axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
+    exact = sum_over(array, axes)
+    if exact is None:
+        return np.asarray(np.sum(array, axis=axes, keepdims=keepdims, dtype=array.dtype))
+    if keepdims:
+        return exact
+    gone = {axis % array.ndim for axis in axes}
+    return exact.reshape([size for axis, size in enumerate(array.shape) if axis not in gone])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from ..summation import cascade_sum
+from ..summation import cascade_sum, sum_axes
 
 __all__ = ["broadcast_shapes", "sum_to", "expand_array", "has_internal_overlap"]
 
@@ -82,7 +82,7 @@ def sum_to(grad, shape: tuple[int, ...]):
     )
     if isinstance(grad, np.ndarray):
         if axes:
-            grad = np.sum(grad, axis=axes, keepdims=True, dtype=grad.dtype)
+            grad = sum_axes(grad, axes, keepdims=True)  # (torch's order, where it applies)
         return grad.reshape(shape)
     if axes:
         grad = grad.sum(axes, keepdim=True)

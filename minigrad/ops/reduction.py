@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..summation import cascade_sum
+from ..summation import cascade_sum, sum_axes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn, strided
@@ -84,7 +84,7 @@ class SumBackward1(Node):
     def forward(self, x, dim, keepdim):
         axes = _reduced_axes(dim, x.ndim)
         self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim, self_sym_sizes=x.shape)
-        return np.asarray(np.sum(x, axis=axes or None, keepdims=keepdim, dtype=x.dtype))
+        return sum_axes(x, axes or range(x.ndim), keepdim)  # (in torch's order, where it applies)
 
     def backward(self, grad):
         shape = self._saved_self_sym_sizes
@@ -115,9 +115,13 @@ class MeanBackward1(Node):
         axes = _reduced_axes(dim, x.ndim)
         self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim, self_sym_sizes=x.shape,
                   self_sym_numel=x.size)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is nan
-            return np.asarray(np.mean(x, axis=axes or None, keepdims=keepdim, dtype=x.dtype))
+        if x.size == 0:
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is nan
+                return np.asarray(np.mean(x, axis=axes or None, keepdims=keepdim, dtype=x.dtype))
+        axes = axes or range(x.ndim)  # (torch's mean: its sum, then divided by the count)
+        count = int(np.prod([x.shape[axis] for axis in axes], dtype=np.int64))
+        return np.asarray(np.divide(sum_axes(x, axes, keepdim), count, dtype=x.dtype))
 
     def backward(self, grad):
         shape, axes = self._saved_self_sym_sizes, self._saved__axes
@@ -444,7 +448,7 @@ class LogsumexpBackward0(Node):
     def forward(self, x, dim, keepdim, given=None):
         peak = np.max(x, axis=dim, keepdims=True, initial=-np.inf)  # (-inf when empty)
         peak = np.where(np.isfinite(peak), peak, 0)
-        result = np.log(np.sum(np.exp(x - peak), axis=dim, keepdims=True)) + peak
+        result = np.log(sum_axes(np.exp(x - peak), dim, keepdims=True)) + peak  # (torch's sum)
         if not keepdim:
             result = result.squeeze(dim)
         result = np.asarray(result, dtype=x.dtype)

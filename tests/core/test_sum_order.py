@@ -1,7 +1,9 @@
 """Sums added up in PyTorch's order (minigrad/summation.py), compared bit for bit
 with PyTorch 2.13 at test time: ``x.sum()`` and ``x.mean()`` of contiguous float32
-and float64 tensors of up to 32,767 elements, the gradient of a 0-dim operand (a
-sum of the broadcast gradient), and the higher derivatives of reductions whose
+and float64 tensors of up to 32,767 elements, ``x.sum(dim)`` and ``x.mean(dim)`` over
+any dims of tensors of any layout (transposed, sliced),
+the gradients that undo broadcasting (a bias's), the gradient of a 0-dim operand
+(a sum of the broadcast gradient), and the higher derivatives of reductions whose
 formulas sum (prod, std, norm, cumprod, logsumexp) to the fifth order. NumPy's
 pairwise sums differ from these in the last bits for most sizes of 5 and more."""
 
@@ -68,4 +70,81 @@ def test_higher_derivatives_of_reductions_have_torchs_bits(name, data, seed):
             g, = lib.autograd.grad(total, x, create_graph=True)
             out.append(g.detach().numpy().tobytes())
         return out
+    assert run(mg) == run(torch)
+
+
+def _random_case(rng, dtype):
+    """A tensor's data of 1 to 4 dims (some of size 1), maybe transposed or sliced
+    with a step, and some of its dims to sum over (sorted, or all of them)."""
+    ndim = int(rng.integers(1, 5))
+    shape = [int(size) for size in rng.integers(1, 9 if ndim > 2 else 200, ndim)]
+    data = (rng.standard_normal(shape) * 10.0 ** rng.integers(-3, 4)).astype(dtype)
+    if ndim > 1 and rng.random() < 0.3:
+        data = data.transpose(rng.permutation(ndim))
+    if rng.random() < 0.2:
+        step = [slice(None)] * ndim
+        step[int(rng.integers(ndim))] = slice(None, None, 2)
+        data = data[tuple(step)]
+    count = int(rng.integers(1, ndim + 1))
+    return data, tuple(sorted(rng.choice(ndim, count, replace=False).tolist()))
+
+
+def _layout(lib, data):
+    """``data`` as a tensor with the same strides (a view of a contiguous base)."""
+    base = lib.tensor(np.ascontiguousarray(data.base if data.base is not None else data))
+    return base.as_strided(data.shape, [s // data.itemsize for s in data.strides])
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("seed", range(6))
+def test_sums_and_means_over_dims_have_torchs_bits(seed, dtype):
+    rng = np.random.default_rng(seed)
+    for _ in range(60):
+        data, dims = _random_case(rng, dtype)
+        keepdim = bool(rng.integers(2))
+        ours, theirs = mg.tensor(data), torch.tensor(data)
+        for name, call in [("sum", lambda t: t.sum(dims, keepdim=keepdim)),
+                           ("mean", lambda t: t.mean(dims, keepdim=keepdim))]:
+            mine, torchs = call(ours).numpy(), call(theirs).numpy()
+            assert mine.shape == torchs.shape, (name, data.shape, dims)
+            assert mine.tobytes() == torchs.tobytes(), (name, data.shape, data.strides, dims)
+
+
+@pytest.mark.parametrize("shape, dims", [((37, 3), (0,)), ((3, 37), (1,)), ((5000, 3), (0,)),
+                                         ((3, 5000), (1,)), ((4100, 2), (0,)), ((2, 9, 40), (0, 2)),
+                                         ((1, 7, 1), (1,)), ((3, 1, 4), (1,)), ((6, 70), (0, 1))])
+def test_long_and_odd_sums_over_dims_have_torchs_bits(shape, dims):
+    """The cascade's third level (4,096 rows and more), summed dims apart, size-1 dims."""
+    for dtype in ("float32", "float64"):
+        data = np.random.default_rng(len(shape)).standard_normal(shape).astype(dtype)
+        data[(0,) * len(shape)] = -0.0
+        mine = mg.tensor(data).sum(dims).numpy()
+        assert mine.tobytes() == torch.tensor(data).sum(dims).numpy().tobytes(), dtype
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "sliced"])
+def test_strided_tensors_are_summed_in_memory_order(layout):
+    """torch's iterator walks a view in the order of its memory, not of its dims."""
+    data = np.random.default_rng(7).standard_normal((40, 24)).astype("float32")
+    view = {"contiguous": data, "transposed": data.T, "sliced": data[:, ::2]}[layout]
+    for dims in [(0,), (1,), (0, 1)]:
+        mine = _layout(mg, view).sum(dims).numpy()
+        assert mine.tobytes() == _layout(torch, view).sum(dims).numpy().tobytes(), dims
+    assert _layout(mg, view).sum().numpy().tobytes() == _layout(torch, view).sum().numpy().tobytes()
+
+
+@pytest.mark.parametrize("batch", [1, 5, 17, 64, 300])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_the_gradients_that_undo_broadcasting_have_torchs_bits(batch, dtype):
+    """A bias added to a batch, and a row scaling it: their gradients sum the batch's
+    gradient over rows (torch's sum_to), here with only exact arithmetic before."""
+    def run(lib):
+        rng = np.random.default_rng(batch)
+        x = lib.tensor(rng.standard_normal((batch, 33)).astype(dtype))
+        weights = lib.tensor(rng.standard_normal((batch, 33)).astype(dtype))
+        b = lib.tensor(rng.standard_normal(33).astype(dtype), requires_grad=True)
+        c = lib.tensor(rng.standard_normal((1, 33)).astype(dtype), requires_grad=True)
+        d = lib.tensor(rng.standard_normal((batch, 1)).astype(dtype), requires_grad=True)
+        ((x * c + b + d) * weights).sum().backward()
+        return [t.grad.numpy().tobytes() for t in (b, c, d)]
     assert run(mg) == run(torch)
