@@ -192,9 +192,12 @@ class Node:
     # ``saved_inputs``: ``_saved_<name>`` is forward's input at a position,
     # ``{"self": 0}``, or ``Input(1, for_grad_of=0)`` to keep it only when that
     # other input needs a gradient (else None, as in torch);
-    # ``saves_result``: ``_saved_result`` is the output.
+    # ``saves_result``: ``_saved_result`` is the output;
+    # ``saved_params``: ``_saved_<name>`` is forward's keyword argument ``name``,
+    # ``{"alpha": 1}`` (its default: the value kept when the call gives none).
     saved_inputs: dict = {}
     saves_result = False
+    saved_params: dict = {}
     _input_saves: tuple = ()  # saved_inputs as (name, position, for_grad_of) triples
 
     def __init_subclass__(cls, **kwargs) -> None:
@@ -211,6 +214,8 @@ class Node:
                 for name, spec in cls.saved_inputs.items())
             for name in cls.saved_inputs:
                 _expose(name)
+        for name in cls.__dict__.get("saved_params", ()):
+            _expose(name)
 
     __slots__ = (
         "next_functions", "needs_input_grad", "_sequence_nr", "_saved", "_forward_args",
@@ -620,9 +625,10 @@ def apply_to_arrays(cls, inputs, arrays, params: dict):
                 record = True
                 break
     if record:
-        # What forward saves goes straight into _saved: the inputs the class
-        # names first (saved_inputs), then what forward's save*() calls keep
-        # (save_inputs reads the inputs from _forward_args); _link adds the output.
+        # What forward saves goes straight into _saved: the inputs and keyword
+        # arguments the class names first (saved_inputs, saved_params), then what
+        # forward's save*() calls keep (save_inputs reads the inputs from
+        # _forward_args); _link adds the output.
         node._saved = saved = {}
         for name, position, for_grad_of in cls._input_saves:
             x = inputs[position]
@@ -634,6 +640,9 @@ def apply_to_arrays(cls, inputs, arrays, params: dict):
                 saved[name] = _saved_tensor(x, arrays[position])
             else:
                 saved[name] = x
+        if cls.saved_params:
+            for name, default in cls.saved_params.items():
+                saved[name] = params.get(name, default)
         node._forward_args = (inputs, arrays)
     else:
         node._forward_args = False  # save*() keep nothing
@@ -669,7 +678,17 @@ def apply_to_arrays(cls, inputs, arrays, params: dict):
     elif not record:
         return _make_tensor(result)
     else:
-        output = _make_tensor(result, node)
+        # (Tensor._make(result, node), inline: this runs once per recorded op)
+        if type(result) is not np.ndarray:
+            result = np.asarray(result)
+        output = _new_object(_Tensor)
+        output._data = result
+        output.dtype = _DTYPE_OF[result.dtype]
+        output._grad_fn = node
+        output._requires_grad = True
+        output._output_nr = 0
+        output._grad = output._accumulator = output._leaf_hooks = output._view_version = None
+        output._version_cell = output._base = None
     node._forward_args = None  # (the inputs are not kept past forward)
     node._link(inputs, output)
     return output
@@ -728,3 +747,4 @@ from .. import tensor as _tensor  # noqa: E402
 _make_tensor = _tensor.Tensor._make
 _Tensor = _tensor.Tensor
 _Version = _tensor._Version
+_DTYPE_OF = _tensor._DTYPE_OF

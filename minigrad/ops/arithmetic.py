@@ -203,8 +203,9 @@ def _check_pow(dtype, exponent=None) -> None:
 class AddBackward0(Node):
     formula = Formula("z", "self + alpha * other", d={"self": "1", "other": "alpha"})
 
+    saved_params = {"alpha": 1}
+
     def forward(self, a, b, alpha=1):
-        self.save(alpha=alpha)
         if alpha != 1:
             return np.add(a, alpha * b)
         return np.add(a, b) if a.size < BIG else threads.call(np.add, a, b)  # (see BIG)
@@ -217,8 +218,9 @@ class AddBackward0(Node):
 class SubBackward0(Node):
     formula = Formula("z", "self - alpha * other", d={"self": "1", "other": "-alpha"})
 
+    saved_params = {"alpha": 1}
+
     def forward(self, a, b, alpha=1):
-        self.save(alpha=alpha)
         return np.subtract(a, b) if alpha == 1 else np.subtract(a, alpha * b)
 
     def backward(self, grad):
@@ -232,8 +234,9 @@ class RsubBackward1(Node):
                       d={"self": "-alpha"},
                       note="``2 - x``: other is a number.")
 
+    saved_params = {"alpha": 1}
+
     def forward(self, a, other, alpha=1):
-        self.save(alpha=alpha)
         return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
 
     def backward(self, grad):
@@ -247,8 +250,9 @@ class RsubBackward0(Node):
                       d={"self": "-alpha", "other": "1"},
                       note="``torch.rsub`` of two tensors.")
 
+    saved_params = {"alpha": 1}
+
     def forward(self, a, other, alpha=1):
-        self.save(alpha=alpha)
         return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
 
     def backward(self, grad):
