@@ -19,6 +19,13 @@ BACKWARD_TWICE = (
 IMPLICIT_GRAD_SCALAR_ONLY = "grad can be implicitly created only for scalar outputs"
 NUM_THREADS_NOT_INT = "set_num_threads expects an int, but got {}"
 NUM_THREADS_NOT_POSITIVE = "set_num_threads expects a positive integer"
+DETACH_VIEW_INPLACE = (
+    "Can't detach views in-place. Use detach() instead. If you are using "
+    "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view is set as True, "
+    "gradients are views of DDP buckets, and hence detach_() cannot be called on these "
+    "gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
+    "torch/optim/optimizer.py as the solution."
+)
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."

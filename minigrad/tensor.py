@@ -250,6 +250,8 @@ class Tensor:
 
     def detach_(self) -> "Tensor":
         """Cut this tensor from the graph, in place (it becomes a leaf)."""
+        if self._base is not None:
+            raise RuntimeError(errors.DETACH_VIEW_INPLACE)
         self._grad_fn = self._view_version = None
         self._requires_grad = False
         return self

@@ -55,7 +55,7 @@ def as_array(x):
 
 def where(condition, a, b):
     """``a`` where ``condition`` holds, else ``b`` (either may be a number)."""
-    if _is_tensor(a) or _is_tensor(b):
+    if _is_tensor(a) or _is_tensor(b) or _is_tensor(condition):
         return pointwise.where(condition, a, b)
     return np.where(condition, a, b)
 

@@ -28,7 +28,7 @@ from ..autograd import grad_mode
 from ..autograd.broadcast import has_internal_overlap
 from ..autograd.formula import Formula
 from ..autograd.node import Node, SavedTensor, _sequence, forward_name
-from . import fn
+from . import fn, pointwise
 from .strided import as_strided, check_no_partial_overlap, geometry, move_retain_grad, regenerate_grad_fn
 from ._common import is_tensor
 
@@ -262,6 +262,10 @@ def clone(x):
     return clone_op(x)
 
 
+_CPP_NAMES = {dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "signed char",
+              dtypes.int16: "short int", dtypes.int32: "int", dtypes.int64: "long int"}
+
+
 def inplace(x, op, *args):
     """Apply ``op(x, *args)`` and store the result in ``x`` itself."""
     check_inplace(x, *args)
@@ -288,9 +292,11 @@ def inplace(x, op, *args):
         # (torch makes the op's node first, then the clone: so are they numbered)
         node._sequence_nr, original._sequence_nr = original._sequence_nr, node._sequence_nr
     if result.dtype.category > x.dtype.category:  # torch's canCast: float -> int is refused
+        # (clamp_ with number bounds names the output's C++ type: 'long int')
+        names = _CPP_NAMES if op is pointwise.clamp and not any(map(is_tensor, args)) else dtypes.SCALAR_NAMES
         raise RuntimeError(
             f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
-            f"output type {dtypes.SCALAR_NAMES[x.dtype]}"
+            f"output type {names[x.dtype]}"
         )
     if result.shape != x.shape:
         raise RuntimeError(
