@@ -50,8 +50,14 @@ class Recorder:
         if isinstance(value, (tuple, list)):
             return tuple(self._describe(v, graph, zero_sign) for v in value)
         if isinstance(value, (mg.Tensor, torch.Tensor)):
-            data = (value._data if isinstance(value, mg.Tensor)
-                    else value.detach().numpy()).copy()
+            if isinstance(value, mg.Tensor):
+                data = value._data.copy()
+            elif torch._is_zerotensor(value):
+                # (torch's stand-in for a gradient known to be zero, from the derivative
+                # of sign, say: it prints and computes as zeros, but refuses .numpy())
+                data = np.zeros(tuple(value.shape), str(value.dtype).split(".")[-1])
+            else:
+                data = value.detach().numpy().copy()
             return {
                 "repr": repr(value),
                 "data": data,

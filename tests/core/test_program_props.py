@@ -70,6 +70,9 @@ UNARY = {
     "chunk(2, -1)[-1]": lambda lib, t: t.chunk(2, -1)[-1] if t.ndim else t,
     "split([1, ...], -1)[-1]": lambda lib, t: t.split([1, t.shape[-1] - 1], -1)[-1]
     if t.ndim and t.shape[-1] else t,
+    "tensor_split(2)[-1]": lambda lib, t: t.tensor_split(2)[-1] if t.ndim else t,
+    "tensor_split([1], -1)[0]": lambda lib, t: t.tensor_split([1], -1)[0] if t.ndim else t,
+    "unsafe_chunk(2)[0]": lambda lib, t: t.unsafe_chunk(2)[0] if t.ndim else t,
 }
 
 BINARY = {
@@ -121,6 +124,9 @@ VIEWS = {
     "[None, ...]": lambda lib, t: t[None, ...],
     "unbind(0)[0]": lambda lib, t: t.unbind(0)[0] if t.ndim and len(t) else t[None, ...],
     "chunk(2)[0]": lambda lib, t: t.chunk(2)[0] if t.ndim else t[None, ...],
+    "tensor_split(2)[-1]": lambda lib, t: t.tensor_split(2)[-1] if t.ndim else t[None, ...],
+    # (not a view for autograd, but the same memory: a write reaches the input unseen)
+    "unsafe_split(1)[0]": lambda lib, t: t.unsafe_split(1)[0] if t.ndim else t[None, ...],
 }
 
 steps = st.one_of(
