@@ -500,6 +500,18 @@ def _sequence_as_tuple(index) -> bool:
         for i in index)
 
 
+def _zero_dim_index_error(index) -> str:
+    """torch's message for an int, a 0-dim integer tensor or a slice used on a 0-dim
+    tensor (0 is "invalid", another int out of bounds of a dim of size 0)."""
+    if isinstance(index, slice):
+        return "slice() cannot be applied to a 0-dim tensor."
+    if is_tensor(index):  # (a 0-dim integer tensor: an index array there)
+        return "too many indices for tensor of dimension 0"
+    if int(index) == 0:
+        return _ZERO_DIM_INDEX
+    return f"index {int(index)} is out of bounds for dimension 0 with size 0"
+
+
 def getitem(x, index):
     """``x[index]``, recorded piece by piece as PyTorch does: ints are ``select``,
     slices ``slice``, None ``unsqueeze``, and the integer/boolean arrays one final
@@ -518,8 +530,7 @@ def getitem(x, index):
             return UnsqueezeBackward0.apply(x, dim=0)
         if _is_int_scalar(index) or isinstance(index, slice):
             if x.ndim == 0:
-                raise IndexError(_ZERO_DIM_INDEX if _is_int_scalar(index)
-                                 else "slice() cannot be applied to a 0-dim tensor.")
+                raise IndexError(_zero_dim_index_error(index))
             if isinstance(index, slice):
                 return slice_dim(x, 0, index.start, index.stop, index.step)
             return _select_item(x, 0, int(index))
@@ -589,8 +600,9 @@ def _parse_for_setitem(x, index, checked=True):
             return (None,), None, True
         if _is_int_scalar(index) or isinstance(index, slice):
             if x.ndim == 0:
-                raise IndexError(_ZERO_DIM_INDEX if _is_int_scalar(index)
-                                 else "slice() cannot be applied to a 0-dim tensor.")
+                if isinstance(index, slice):  # (torch reads grad_fn first: a view made
+                    x.grad_fn  # noqa: B018  under no_grad whose base changed raises)
+                raise IndexError(_zero_dim_index_error(index))
             if isinstance(index, slice):
                 if _is_trivial_slice(index, x.shape[0]):
                     return (Ellipsis,), None, False
@@ -651,28 +663,31 @@ def setitem(x, index, value):
         index = tuple(index)
     if index is False:
         return  # torch writes nothing (and checks nothing)
-    # torch refuses a forbidden write before it looks at the index arrays' values
-    _check_write(x, _parse_for_setitem(x, index, checked=False), check_inplace, value)
-    basic, advanced, is_view = _parse_for_setitem(x, index)
-    if is_tensor(value):
-        if advanced is not None and value.dtype is not x.dtype:
-            raise RuntimeError(
-                "Index put requires the source and destination dtypes match, got "
-                f"{dtypes.SCALAR_NAMES[x.dtype]} for the destination and "
-                f"{dtypes.SCALAR_NAMES[value.dtype]} for the source."
-            )
-        source = value
-    else:
-        source = Tensor._make(np.array(value, dtype=x._data.dtype))
-    if advanced is None:
-        # torch's copy_to: a value of another shape is viewed without its leading
-        # 1s and expanded to the target; a 0-dim value fills it.
-        target_shape = x._data[basic].shape
+    parsed = _parse_for_setitem(x, index, checked=False)
+    source = value if is_tensor(value) else Tensor._make(np.array(value, dtype=x._data.dtype))
+    if parsed[1] is None:
+        # torch's copy_to: the view written into is made (a view made under no_grad
+        # whose base changed is refused there), then a value of another shape is
+        # viewed without its leading 1s and expanded to it (a 0-dim value fills it),
+        # and only then does copy_ check the write
+        if parsed[2] and x._view_version is not None and grad_mode.is_grad_enabled() \
+                and x.requires_grad:
+            x.grad_fn  # noqa: B018
+        target_shape = x._data[parsed[0]].shape
         if source.shape != target_shape and source.ndim:
             source = source.view(_without_leading_ones(source.shape))
             if source.shape != target_shape:
                 source = source.expand(target_shape)
-    else:
+    # torch refuses a forbidden write before it looks at the index arrays' values
+    _check_write(x, parsed, check_inplace, value)
+    basic, advanced, is_view = _parse_for_setitem(x, index)
+    if is_tensor(value) and advanced is not None and value.dtype is not x.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{dtypes.SCALAR_NAMES[x.dtype]} for the destination and "
+            f"{dtypes.SCALAR_NAMES[value.dtype]} for the source."
+        )
+    if advanced is not None:  # (a value for copy_to is shaped above)
         if _without_leading_ones(source.shape) != source.shape:
             source = source.view(_without_leading_ones(source.shape))  # index_put_ broadcasts
         written = x._data[basic + (Ellipsis,)][advanced] if is_view else x._data[advanced]

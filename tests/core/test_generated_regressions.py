@@ -11,6 +11,12 @@ from programs import assert_same_run
 from test_program_props import Interpreter
 
 FOUND = {
+    # x[1:] = v on a 0-dim view made under no_grad whose base changed: torch reads the
+    # view's grad_fn (and refuses it) before it finds that a 0-dim tensor has no slice
+    "a slice of a 0-dim view made under no_grad, written": (
+        [np.array([-2.0, -2.0, -2.0])],
+        [("view under no_grad", "[0]", 1), ("write through a view", "[0]", "[t > 0] = 0", 0, 0),
+         ("unary", "@ its transpose", 0), ("in place", "[1:] = -1", 57, 0)]),
     # the gradient of a gradient through abs (the derivative of sign) is zero: torch
     # keeps it as a ZeroTensor, which prints and computes as zeros (programs.py reads
     # its values without .numpy(), which it refuses).
