@@ -109,6 +109,7 @@ LIST_OF_NDARRAYS = (
     "to a tensor."
 )
 ONLY_ONE_ELEMENT_TO_SCALAR = "only one element tensors can be converted to Python scalars"
+ARG_REDUCE_BOOL = "{}(): does not support bool input"  # argmax / argmin
 SCALAR_REQUIRES_GRAD = (
     "Converting a tensor with requires_grad=True to a scalar may lead to unexpected "
     "behavior.\nConsider using tensor.detach() first."

@@ -17,7 +17,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..summation import cascade_sum, sum_axes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
@@ -804,6 +804,8 @@ def argmax(x, dim=None, keepdim=False):
     """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
     from ..tensor import Tensor
 
+    if x._data.dtype == np.bool_:
+        raise RuntimeError(errors.ARG_REDUCE_BOOL.format("argmax"))
     if dim is None:
         return Tensor._make(np.array(np.argmax(x._data), np.int64))
     dim = normalize_dim(dim, x.ndim)
@@ -813,6 +815,8 @@ def argmax(x, dim=None, keepdim=False):
 def argmin(x, dim=None, keepdim=False):
     from ..tensor import Tensor
 
+    if x._data.dtype == np.bool_:
+        raise RuntimeError(errors.ARG_REDUCE_BOOL.format("argmin"))
     if dim is None:
         return Tensor._make(np.array(np.argmin(x._data), np.int64))
     dim = normalize_dim(dim, x.ndim)

@@ -73,6 +73,10 @@ FOUND = {
         f"e = torch.tensor([1.0, 2.0], requires_grad=True, dtype=torch.{dt})\n"
         "show(torch.autograd.grad(e.var(correction=5) * 2, [e], create_graph=True))")
        for dt in ("float16", "float32", "float64")},
+    # argmax/argmin refuse bool tensors
+    **{f"{name} of bool{', dim 0' if dim else ''}":
+       f"show(torch.tensor([True, False]).{name}({dim}))" for name in ("argmax", "argmin")
+       for dim in ("", "0")},
     "std of a sum, create_graph": "a = torch.tensor([-7.75, 0.5], requires_grad=True)\n"
                                   "y = a.sum().std()\ny.backward(create_graph=True)\n"
                                   "show(a.grad)\ngfn(a.grad)",
@@ -98,7 +102,6 @@ OPEN = {
     "mse_loss broadcasting the input": (
         "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
         "gfn(F.mse_loss(x, torch.ones(3, 2)))"),
-    "argmax of bool": "show(torch.tensor([True, False]).argmax())",
     "clamp with a number and a 0-dim tensor bound": (
         "p = torch.tensor([0.0, 3.0], requires_grad=True)\nshow(p.clamp(0.5, torch.tensor(2.0)))"),
     "add with alpha rounds once (fma)": (
