@@ -83,8 +83,7 @@ EXTRA_UNARY = {"log_softmax(-1)": lambda lib, t: t.log_softmax(-1)}
 KNOWN = {
     # log_softmax's backward, grad - exp(y) * sum(grad): torch takes exp from SLEEF's
     # vectorized exp_u10 (exp(log 0.5) is not exactly 0.5 there), minigrad from NumPy,
-    # so torch's gradient is 5.55e-17 where minigrad's is 0 (ops/cpu_exp.py reproduces
-    # SLEEF's float32 exp for sigmoid only).
+    # so torch's gradient is 5.55e-17 where minigrad's is 0.
     "log_softmax's backward, last bits": (
         [np.full((2, 3), -2.0)],
         [("write through a view", "[0]", "[0] = 0.5", 0, 0), ("unary", "@ its transpose", 0),
