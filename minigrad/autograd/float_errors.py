@@ -4,7 +4,9 @@ PyTorch computes ``inf`` and ``nan`` silently; NumPy would warn ("overflow
 encountered in multiply", "invalid value encountered in log", ...). So
 minigrad turns NumPy's floating-point error reporting off once per
 top-level call: around each operation's forward (``Node.apply``) and once
-around a whole backward pass, never for the user's own NumPy code.
+around a whole backward pass, never for the user's own NumPy code. An op
+whose NumPy calls report no error for any input (``np.tanh``, a sign flip)
+says ``float_errors = False`` on its node class and runs without it.
 
 This is ``np.errstate(all="ignore")``, set through the context variable that
 ``np.errstate`` itself uses (entering ``np.errstate`` costs about as much as

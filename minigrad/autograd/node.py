@@ -187,6 +187,10 @@ class Node:
     writes_into_grad = False
     _grad_is_free = False  # (True only for such a call)
 
+    # False: ``forward``'s NumPy calls raise no floating-point error for any input
+    # (``np.tanh``), so it runs without silencing them (see float_errors.py).
+    float_errors = True
+
     # What backward reads, said next to the formula (kept by ``apply_to_arrays``
     # when the node is recorded; ``forward`` calls nothing for it):
     # ``saved_inputs``: ``_saved_<name>`` is forward's input at a position,
@@ -646,7 +650,8 @@ def apply_to_arrays(cls, inputs, arrays, params: dict):
         node._forward_args = (inputs, arrays)
     else:
         node._forward_args = False  # save*() keep nothing
-    token = silence_float_errors()  # inf and nan come silently, as in torch
+    # inf and nan come silently, as in torch (see float_errors.py)
+    token = silence_float_errors() if cls.float_errors else None
     try:
         if params:
             result = node.forward(*arrays, **params)
@@ -657,7 +662,8 @@ def apply_to_arrays(cls, inputs, arrays, params: dict):
         else:
             result = node.forward(*arrays)
     finally:
-        restore_float_errors(token)
+        if token is not None:
+            restore_float_errors(token)
     # A view shares memory, and so the version counter, with its base; it
     # remembers the version its grad_fn describes (see Tensor.grad_fn).
     if cls.is_view:

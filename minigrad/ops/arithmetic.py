@@ -387,6 +387,7 @@ class DivBackward0(Node):
 
 class NegBackward0(Node):
     formula = Formula("z", "-self", d={"self": "-1"})
+    float_errors = False  # (a sign flip: NumPy reports nothing)
 
     def forward(self, a):
         return np.negative(a)
