@@ -327,7 +327,7 @@ def zeros(shape, like):
 
 def tanh_backward(grad, y):
     """grad * (1 - y**2): the derivative of y = tanh(x) (TanhBackwardBackward0)."""
-    if _is_tensor(grad) or _is_tensor(y):
+    if isinstance(grad, _tensor.Tensor) or isinstance(y, _tensor.Tensor):
         return pointwise.TanhBackwardBackward0.apply(grad, y)
     return pointwise.tanh_backward_of(grad, y)
 

@@ -65,13 +65,15 @@ class TanhBackward0(Node):
 def tanh_backward_of(grad, y):
     """The derivative of y = tanh(x), times grad: grad * (1 - y**2).
 
-    Computed in one new buffer that the three steps overwrite (``grad * (1 - y * y)``
-    written out makes two: NumPy cannot reuse ``y * y`` for ``1 - ...``); a big
-    one in parts on several threads (minigrad/threads.py)."""
-    if grad.dtype != y.dtype or grad.shape != y.shape:
-        return grad * (1 - y * y)
+    A small one as written, with 1 as a 0-d array of y's dtype (NumPy converts a
+    Python number at every call, which costs more than the arithmetic on a few
+    elements). A big one in one new buffer that the three steps overwrite
+    (written out, it makes two: NumPy cannot reuse ``y * y`` for ``1 - ...``),
+    in parts on several threads (minigrad/threads.py). Same bits either way."""
+    if y.size < _ONE_BUFFER or grad.dtype != y.dtype or grad.shape != y.shape:
+        return grad * (one_of(y.dtype) - y * y)
     out = np.empty(y.shape, y.dtype)
-    if y.size and not any(grad.strides) and grad.flat[0] == 1:
+    if not any(grad.strides) and grad.flat[0] == 1:
         # The gradient of a sum, expanded: every element is exactly 1, and 1 * v is
         # v for every float (inf, nan, -0 too), so that product is left out.
         kernel, operands = _one_minus_square, (y,)
@@ -82,6 +84,21 @@ def tanh_backward_of(grad, y):
     return out
 
 
+_ONE_BUFFER = 8192  # (elements: from here on, one buffer instead of three new arrays)
+
+
+def one_of(dtype):
+    """1 as a read-only 0-dim array of a NumPy dtype (made once per dtype)."""
+    one = _ONES.get(dtype)
+    if one is None:
+        one = _ONES[dtype] = np.ones((), dtype)
+        one.flags.writeable = False
+    return one
+
+
+_ONES: dict = {}
+
+
 def _tanh_backward(out, grad, y):
     _one_minus_square(out, y)
     np.multiply(grad, out, out=out)
@@ -89,7 +106,7 @@ def _tanh_backward(out, grad, y):
 
 def _one_minus_square(out, y):
     np.multiply(y, y, out=out)
-    np.subtract(1, out, out=out)
+    np.subtract(one_of(y.dtype), out, out=out)
 
 
 class TanhBackwardBackward0(Node):
@@ -139,8 +156,9 @@ _ONE32 = np.float32(1)
 
 
 def sigmoid_backward_of(grad, y):
-    """The derivative of y = sigmoid(x), times grad: grad * (1 - y) * y (torch's order)."""
-    return grad * (1 - y) * y
+    """The derivative of y = sigmoid(x), times grad: grad * (1 - y) * y (torch's order;
+    1 as a 0-dim array, see tanh_backward_of)."""
+    return grad * (one_of(y.dtype) - y) * y
 
 
 class SigmoidBackwardBackward0(Node):
