@@ -162,15 +162,15 @@ def power(base, exponent):
                 return np.multiply(base, base)
             if exponent == 3:
                 cube = np.multiply(base, base)
-                return np.multiply(cube, base, out=cube)
+                return np.multiply(cube, base, out=_own(cube))
             if exponent == -2:
                 square = np.multiply(base, base)
-                return np.divide(1, square, out=square)
+                return np.divide(1, square, out=_own(square))
             if exponent == 0.5:
                 return np.sqrt(base)
             if exponent == -0.5:
                 root = np.sqrt(base)
-                return np.divide(1, root, out=root)
+                return np.divide(1, root, out=_own(root))
             if exponent == -1:
                 return np.divide(1, base)
         return np.power(base, exponent)
@@ -178,6 +178,11 @@ def power(base, exponent):
     if base_array.dtype == np.bool_ and exponent_array.dtype == np.bool_:
         return np.logical_or(base_array, np.logical_not(exponent_array))  # x**0 = 1, x**1 = x
     return _integer_power(base, exponent, base_array, exponent_array)
+
+
+def _own(array):
+    """``array`` as an ``out=`` buffer; None for the NumPy scalar a 0-dim operand gives."""
+    return array if isinstance(array, np.ndarray) else None
 
 
 def _integer_power(base, exponent, base_array, exponent_array):

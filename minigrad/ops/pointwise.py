@@ -251,7 +251,9 @@ class AbsBackward0(Node):
 
 
 def sign_of(x):
-    """-1, 0 or 1 for each element of an array; torch's sign(nan) is 0."""
+    """-1, 0 or 1 for each element of an array; torch's sign(nan) is 0 (of a bool, itself)."""
+    if x.dtype == np.bool_:
+        return x.copy()
     return np.asarray(np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype))
 
 

@@ -681,6 +681,7 @@ def _arg_reduce(node_cls, result_cls, x, dim, keepdim):
     from ..tensor import Tensor
 
     given, dim = dim, normalize_dim(dim, x.ndim)
+    _check_dim_nonempty(x, dim, "max" if result_cls is _MaxResult else "min")
     values = node_cls.apply(x, dim=dim, keepdim=keepdim, given=given)
     if values.grad_fn is not None:
         indices = values.grad_fn.indices
@@ -802,38 +803,48 @@ def log_softmax(x, dim, dtype=None):
 
 def argmax(x, dim=None, keepdim=False):
     """Index of the largest element (of the flattened tensor when ``dim`` is None)."""
-    from ..tensor import Tensor
-
-    if x._data.dtype == np.bool_:
-        raise RuntimeError(errors.ARG_REDUCE_BOOL.format("argmax"))
-    if dim is None:
-        return Tensor._make(np.array(np.argmax(x._data), np.int64))
-    dim = normalize_dim(dim, x.ndim)
-    return Tensor._make(np.asarray(np.argmax(x._data, axis=dim, keepdims=keepdim), np.int64))
+    return _index_of(np.argmax, "argmax", x, dim, keepdim)
 
 
 def argmin(x, dim=None, keepdim=False):
+    return _index_of(np.argmin, "argmin", x, dim, keepdim)
+
+
+def _index_of(find, name, x, dim, keepdim):
+    """argmax/argmin with torch's errors: no bool input, no empty dimension."""
     from ..tensor import Tensor
 
-    if x._data.dtype == np.bool_:
-        raise RuntimeError(errors.ARG_REDUCE_BOOL.format("argmin"))
+    if x.dtype is dtypes.bool:
+        raise RuntimeError(errors.ARG_REDUCE_BOOL.format(name))
     if dim is None:
-        return Tensor._make(np.array(np.argmin(x._data), np.int64))
+        if x.numel() == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for "
+                             "input.numel() == 0.")
+        return Tensor._make(np.array(find(x._data), np.int64))
     dim = normalize_dim(dim, x.ndim)
-    return Tensor._make(np.asarray(np.argmin(x._data, axis=dim, keepdims=keepdim), np.int64))
+    _check_dim_nonempty(x, dim, name)
+    return Tensor._make(np.asarray(find(x._data, axis=dim, keepdims=keepdim), np.int64))
+
+
+def _check_dim_nonempty(x, dim, name):
+    if x.ndim and x.shape[dim] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {dim} to have non-zero size.")
 
 
 def all(x, dim=None, keepdim=False):
-    """True where every element (along ``dim``) is nonzero. Not differentiable."""
-    from ..tensor import Tensor
-
-    axes = None if dim is None else normalize_dims(dim, x.ndim)
-    return Tensor._make(np.asarray(np.all(x._data, axis=axes, keepdims=keepdim)))
+    """True where every element (along ``dim``) is nonzero (uint8 for a uint8 tensor,
+    as torch). Not differentiable."""
+    return _logical_reduce(np.all, x, dim, keepdim)
 
 
 def any(x, dim=None, keepdim=False):
     """True where some element (along ``dim``) is nonzero. Not differentiable."""
+    return _logical_reduce(np.any, x, dim, keepdim)
+
+
+def _logical_reduce(reduce, x, dim, keepdim):
     from ..tensor import Tensor
 
     axes = None if dim is None else normalize_dims(dim, x.ndim)
-    return Tensor._make(np.asarray(np.any(x._data, axis=axes, keepdims=keepdim)))
+    result = np.asarray(reduce(x._data, axis=axes, keepdims=keepdim))
+    return Tensor._make(result.astype(np.uint8) if x.dtype is dtypes.uint8 else result)

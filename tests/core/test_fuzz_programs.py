@@ -80,6 +80,26 @@ FOUND = {
     "std of a sum, create_graph": "a = torch.tensor([-7.75, 0.5], requires_grad=True)\n"
                                   "y = a.sum().std()\ny.backward(create_graph=True)\n"
                                   "show(a.grad)\ngfn(a.grad)",
+    # 0-dim float ** 3, ** -2, ** -0.5 (and backward through ** -1) crashed on NumPy scalars
+    **{f"0-dim power {e}, {dt}": (
+        f"a = torch.tensor(0.75, dtype=torch.{dt}, requires_grad=True)\ny = (a * 1) ** {e}\n"
+        "show(y)\ngfn(y)\ny.backward(create_graph=True)\nshow(a.grad)\n"
+        "a.grad.backward() if a.grad.requires_grad else None\nshow(a.grad)\n"
+        f"show(torch.tensor([[0.5, 2.0]], dtype=torch.{dt}).sum() ** {e})")
+       for dt in ("float16", "float32", "float64") for e in ("3", "3.0", "-2", "-0.5", "-1")},
+    "sign of bool": "show(torch.tensor([True, False]).sign(), torch.tensor(True).sign())\n"
+                    "show(torch.tensor([[True, False]]).t().sign(), torch.tensor([3, -2]).sign())",
+    **{f"{call} of {shape}": f"show(torch.zeros{shape}.{call})"
+       for call in ("argmax()", "argmin()", "argmax(0)", "argmin(-1)", "max(0)", "min(-1)",
+                    "argmax(1, keepdim=True)", "max(1)")
+       for shape in ("(0,)", "(2, 0)", "(0, 2)")},
+    **{f"{name} of {dt}": f"x = torch.tensor([[2, 0], [1, 3]], dtype=torch.{dt})\n"
+       f"show(x.{name}(), x.{name}(0), x.{name}(1, keepdim=True))"
+       for name in ("all", "any") for dt in ("uint8", "int64", "bool", "float32")},
+    "Size slices, sums and repeats": (
+        "s = torch.ones(2, 3).shape\nshow(s[1:], s[::-1], s[0], s + (1,), (1,) + s, s + s, s * 2, 2 * s, s * 0)\n"
+        "show(s + [1])"),
+    "Size times a float": "s = torch.ones(2, 3).shape\nshow(s * 1.5)",
 }
 
 # Found and reported on the board (owners' files), not fixed yet: strict, so a fix shows.
