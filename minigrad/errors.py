@@ -26,6 +26,7 @@ DETACH_VIEW_INPLACE = (
     "gradients. To fix this error, please refer to the Optimizer.zero_grad() function in "
     "torch/optim/optimizer.py as the solution."
 )
+EMPTY_INPUTS = "`inputs` argument to `{}()` cannot be empty."  # backward / grad
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."

@@ -111,6 +111,8 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
                  inputs=None, accumulate=True):
     """Run backward and apply it. With ``accumulate=False`` (``autograd.grad``),
     leaves are not touched and the gradients reaching ``inputs`` are returned."""
+    if inputs is not None and not isinstance(inputs, _tensor.Tensor) and len(inputs) == 0:
+        raise RuntimeError(errors.EMPTY_INPUTS.format("backward" if accumulate else "grad"))
     if retain_graph is None:
         retain_graph = create_graph
     on_arrays = not create_graph

@@ -291,17 +291,17 @@ def inplace(x, op, *args):
                                     (next_node, nr) for next_node, nr in node.next_functions)
         # (torch makes the op's node first, then the clone: so are they numbered)
         node._sequence_nr, original._sequence_nr = original._sequence_nr, node._sequence_nr
+    if result.shape != x.shape:
+        raise RuntimeError(
+            f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
+            f"broadcast shape [{', '.join(map(str, result.shape))}]"
+        )
     if result.dtype.category > x.dtype.category:  # torch's canCast: float -> int is refused
         # (clamp_ with number bounds names the output's C++ type: 'long int')
         names = _CPP_NAMES if op is pointwise.clamp and not any(map(is_tensor, args)) else dtypes.SCALAR_NAMES
         raise RuntimeError(
             f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
             f"output type {names[x.dtype]}"
-        )
-    if result.shape != x.shape:
-        raise RuntimeError(
-            f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
-            f"broadcast shape [{', '.join(map(str, result.shape))}]"
         )
     rebase(x, result, overlap_ok=op is zeros_like_op or (op is fill and not is_tensor(args[0])))
     return x

@@ -100,6 +100,19 @@ FOUND = {
         "s = torch.ones(2, 3).shape\nshow(s[1:], s[::-1], s[0], s + (1,), (1,) + s, s + s, s * 2, 2 * s, s * 0)\n"
         "show(s + [1])"),
     "Size times a float": "s = torch.ones(2, 3).shape\nshow(s * 1.5)",
+    # an in-place op's shape is checked before its dtype
+    "mul_ into a 0-dim bool": "p = torch.tensor(True)\np.mul_(torch.tensor([[2]]))",
+    "add_ of a bigger float into int": "p = torch.tensor([1, 2])\np.add_(torch.ones(3, 2))",
+    "clamp_ with bigger float bounds into int": "p = torch.tensor([1, 2])\n"
+                                                "p.clamp_(torch.ones(3, 2), torch.ones(3, 2))",
+    # inputs= / autograd.grad's inputs may not be empty (checked first)
+    "backward(inputs=[])": "torch.ones(2).backward(inputs=[])",
+    "autograd.backward(inputs=[])": "torch.autograd.backward([], inputs=[])",
+    "autograd.grad(out, [])": "torch.autograd.grad(torch.ones(2), [])",
+    "autograd.grad(out, ())": "a = torch.ones(2, requires_grad=True)\n"
+                              "torch.autograd.grad(a.exp().sum(), ())",
+    "backward(inputs=tensor)": "a = torch.ones(2, requires_grad=True)\n"
+                               "a.exp().sum().backward(inputs=a)\nshow(a.grad)",
 }
 
 # Found and reported on the board (owners' files), not fixed yet: strict, so a fix shows.
