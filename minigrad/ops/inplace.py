@@ -131,10 +131,12 @@ def check_inplace(x, *others) -> None:
             indirect=False))
     if not x.requires_grad:
         return
+    # (torch asks about the view's base first: a view of a leaf, even of one that does
+    # not require grad, made to require grad itself by requires_grad_())
+    if x._view_version is not None and x._base.grad_fn is None:
+        raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
     if x.grad_fn is None:
         raise RuntimeError(errors.LEAF_INPLACE)
-    if x._view_version is not None and x._base.requires_grad and x._base.grad_fn is None:
-        raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
 
 
 def rebase(x, result, overlap_ok: bool = False, where=True) -> None:

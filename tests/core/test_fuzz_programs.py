@@ -113,6 +113,14 @@ FOUND = {
                               "torch.autograd.grad(a.exp().sum(), ())",
     "backward(inputs=tensor)": "a = torch.ones(2, requires_grad=True)\n"
                                "a.exp().sum().backward(inputs=a)\nshow(a.grad)",
+    # in-place on a view of a leaf that does not require grad, the view made to require it
+    "view of a plain leaf, requires_grad_, in place": (
+        "x = torch.ones(3, 4, dtype=torch.float64)\nv = x.unsqueeze(0)[0]\nv.requires_grad_()\n"
+        "show(v.is_leaf, v.requires_grad)\nv.neg_()"),
+    "view of a leaf that requires grad, in place": (
+        "a = torch.ones(3, requires_grad=True)\nv = a[1:]\nv.mul_(2)"),
+    "view of a view of a plain leaf, requires_grad_, in place": (
+        "x = torch.ones(3, 4)\nv = x[1:][0]\nv.requires_grad_()\nv.add_(1)"),
 }
 
 # Found and reported on the board (owners' files), not fixed yet: strict, so a fix shows.
