@@ -133,9 +133,10 @@ def _iterator_dims(array: np.ndarray, summed: set[int]) -> list[list]:
             out_strides[axis] = step
             step *= array.shape[axis]
     dims = [[array.shape[axis], array.strides[axis], out_strides[axis], [axis]]
-            for axis in reversed(range(array.ndim)) if array.shape[axis] != 1]
+            for axis in range(array.ndim)]
 
-    def should_swap(first, second) -> int:  # (TensorIterator::reorder_dimensions)
+    def should_swap(axis0: int, axis1: int) -> int:  # (TensorIterator::reorder_dimensions)
+        first, second = dims[axis0], dims[axis1]
         if (first[2] == 0) != (second[2] == 0):
             return 1 if second[2] == 0 else -1  # the summed dimensions first
         for stride0, stride1 in ((first[2], second[2]), (first[1], second[1])):
@@ -147,17 +148,11 @@ def _iterator_dims(array: np.ndarray, summed: set[int]) -> list[list]:
                 return 1
         return 0
 
-    for i in range(1, len(dims)):  # (its insertion sort)
-        moving = i
-        for before in range(i - 1, -1, -1):
-            order = should_swap(dims[before], dims[moving])
-            if order > 0:
-                dims[before], dims[moving] = dims[moving], dims[before]
-                moving = before
-            elif order < 0:
-                break
+    from .ops.strided import sorted_dims  # (the ops import this module)
+
+    dims = [dims[axis] for axis in sorted_dims(array.ndim, should_swap) if dims[axis][0] != 1]
     merged = dims[:1]
-    for size, stride, out, axes in dims[1:]:  # (coalesce_dimensions)
+    for size, stride, out, axes in dims[1:]:  # (coalesce_dimensions, the size-1 ones gone)
         last = merged[-1]
         if last[0] * last[1] == stride and last[0] * last[2] == out:
             merged[-1] = [last[0] * size, last[1], last[2], last[3] + axes]

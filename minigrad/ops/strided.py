@@ -110,7 +110,7 @@ def dense_strides(shape, strides) -> tuple:
             return -1 if stride0 < stride1 else 1
         return 1 if shape[dim0] > shape[dim1] else 0
 
-    perm = _sorted_dims(ndim, should_swap)
+    perm = sorted_dims(ndim, should_swap)
     out, step = [0] * ndim, 1
     for dim in perm:
         out[dim] = step
@@ -404,10 +404,10 @@ def iterator_order(shape, arrays) -> list:
                 return 1
         return 0
 
-    return _sorted_dims(len(shape), should_swap)
+    return sorted_dims(len(shape), should_swap)
 
 
-def _sorted_dims(ndim: int, should_swap) -> list:
+def sorted_dims(ndim: int, should_swap) -> list:
     """The dims, fastest first, sorted as torch sorts them: an insertion sort from
     the last dim, where ``should_swap(dim0, dim1)`` says 1 (swap), -1 (keep, stop)
     or 0 (no opinion: look further back). Not a total order, so only this exact
