@@ -21,6 +21,7 @@ import numpy as np
 import minigrad
 
 from .. import errors, ops
+from ..autograd.broadcast import broadcast_shapes
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
@@ -144,6 +145,10 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
             f"Using a target size ({target.shape}) that is different to the input size "
             f"({input.shape}). This will likely lead to incorrect results due to "
             "broadcasting. Please ensure they have the same size.", stacklevel=2)
+        # (torch.broadcast_tensors first, as PyTorch's mse_loss: the smaller one is
+        # expanded, ExpandBackward0 in its graph)
+        shape = broadcast_shapes(input.shape, target.shape)
+        input, target = (t if t.shape == shape else t.expand(shape) for t in (input, target))
     return ops.mse_loss(input, target, reduction)
 
 

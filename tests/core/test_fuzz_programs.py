@@ -77,6 +77,14 @@ FOUND = {
     **{f"{name} of bool{', dim 0' if dim else ''}":
        f"show(torch.tensor([True, False]).{name}({dim}))" for name in ("argmax", "argmin")
        for dim in ("", "0")},
+    # mse_loss broadcasts its operands first (torch.broadcast_tensors: ExpandBackward0)
+    **{f"mse_loss broadcasting the {which}, {reduction}": (
+        "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
+        "t = torch.tensor([[0.5, 1.0], [2.0, -1.0], [0.0, 3.0]], requires_grad=True)\n"
+        f"loss = F.mse_loss({'x, t' if which == 'input' else 't, x'}, reduction='{reduction}')\n"
+        "gfn(loss)\nloss.sum().backward()\nshow(x.grad, t.grad)")
+       for which in ("input", "target") for reduction in ("mean", "sum", "none")},
+    "mse_loss of shapes that do not broadcast": "F.mse_loss(torch.ones(2), torch.ones(3))",
     "std of a sum, create_graph": "a = torch.tensor([-7.75, 0.5], requires_grad=True)\n"
                                   "y = a.sum().std()\ny.backward(create_graph=True)\n"
                                   "show(a.grad)\ngfn(a.grad)",
@@ -140,9 +148,6 @@ OPEN = {
     "cross_entropy with probabilities, reduction none": (
         "z = torch.tensor([[0.5, -1.25, 1.0], [0.0, 2.0, -0.5]], requires_grad=True)\n"
         "show(F.cross_entropy(z, z.softmax(1).detach(), reduction='none'))"),
-    "mse_loss broadcasting the input": (
-        "x = torch.tensor([1.0, 2.0], requires_grad=True)\n"
-        "gfn(F.mse_loss(x, torch.ones(3, 2)))"),
     "clamp with a number and a 0-dim tensor bound": (
         "p = torch.tensor([0.0, 3.0], requires_grad=True)\nshow(p.clamp(0.5, torch.tensor(2.0)))"),
     "add with alpha rounds once (fma)": (
