@@ -24,9 +24,11 @@ between threads) and returns ``None`` otherwise.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-__all__ = ["cascade_sum", "sum_over", "sum_axes"]
+__all__ = ["cascade_sum", "sum_over", "sum_axes", "mean_axes"]
 
 _VECTOR_BYTES = 32  # AVX2
 _ILP = 4  # accumulators side by side
@@ -215,3 +217,11 @@ def sum_axes(array: np.ndarray, axes, keepdims: bool = False) -> np.ndarray:
         return exact
     gone = {axis % array.ndim for axis in axes}
     return exact.reshape([size for axis, size in enumerate(array.shape) if axis not in gone])
+
+
+def mean_axes(array: np.ndarray, axes, keepdims: bool = False) -> np.ndarray:
+    """The mean over ``axes`` (an int or a tuple) as PyTorch's CPU mean computes it:
+    ``sum_axes``, then divided by the number of elements summed, in ``array``'s dtype."""
+    axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
+    count = math.prod(array.shape[axis] for axis in axes)
+    return np.asarray(np.divide(sum_axes(array, axes, keepdims), count, dtype=array.dtype))

@@ -136,14 +136,11 @@ def mean(x, dim=None, keepdim=False):
         return reduction.mean(x) if dim is None else reduction.mean(x, dim, keepdim)
     if x.size == 0:  # the mean of nothing is nan (NumPy would warn)
         return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype) * np.nan)
-    if dim is None:
-        total, count = cascade_sum(x), x.size
-    else:  # (as MeanBackward0/1 compute it: torch's sum, then / n)
-        dims = (dim,) if isinstance(dim, (int, np.integer)) else tuple(dim)
-        total = sum_axes(x, dims, keepdim)
-        count = int(np.prod([x.shape[axis] for axis in dims], dtype=np.int64))
-    if total is not None:
-        return np.asarray(np.divide(total, count, dtype=x.dtype))
+    if dim is not None:  # (as MeanBackward1 computes it: torch's sum, then / n)
+        return mean_axes(x, dim, keepdim)
+    total = cascade_sum(x)
+    if total is not None:  # (as MeanBackward0 computes it)
+        return np.asarray(np.divide(total, x.size, dtype=x.dtype))
     return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
 
 
@@ -471,6 +468,6 @@ from .. import tensor as _tensor  # noqa: E402
 from ..autograd.broadcast import expand_array  # noqa: E402
 from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction  # noqa: E402
 from . import gather as gather_ops  # noqa: E402
-from ..summation import cascade_sum, sum_axes  # noqa: E402
+from ..summation import cascade_sum, mean_axes, sum_axes  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
 from . import strided  # noqa: E402

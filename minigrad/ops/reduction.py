@@ -18,7 +18,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes, errors
-from ..summation import cascade_sum, sum_axes
+from ..summation import cascade_sum, mean_axes, sum_axes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn, strided
@@ -119,9 +119,7 @@ class MeanBackward1(Node):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)  # the mean of nothing is nan
                 return np.asarray(np.mean(x, axis=axes or None, keepdims=keepdim, dtype=x.dtype))
-        axes = axes or range(x.ndim)  # (torch's mean: its sum, then divided by the count)
-        count = int(np.prod([x.shape[axis] for axis in axes], dtype=np.int64))
-        return np.asarray(np.divide(sum_axes(x, axes, keepdim), count, dtype=x.dtype))
+        return mean_axes(x, axes or range(x.ndim), keepdim)  # (torch's sum, then / n)
 
     def backward(self, grad):
         shape, axes = self._saved_self_sym_sizes, self._saved__axes
