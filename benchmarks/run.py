@@ -111,10 +111,13 @@ SMALL_LAYERS = 50
 SMALL_OPS_PER_RUN = SMALL_LAYERS * 3 + 1  # mul, add, tanh per layer, and the sum
 
 
-def small_ops(lib, timer, repeat=4):
+def small_ops(lib, timer, repeat=30):
+    """Each run takes about 2 ms, so a round makes ``repeat`` of them and keeps
+    the best (a run that a scheduler tick or another process hit is dropped,
+    as timeit advises for short statements); freeing the previous run's graph
+    falls in the next run's forward, for every library alike."""
     x = lib.tensor(np.full((4, 4), 0.5, np.float32), requires_grad=True)
     w = lib.tensor(np.full((4, 4), 0.9, np.float32), requires_grad=True)
-    forward = backward = 0.0
     for _ in range(repeat):
         start = clock()
         h = x
@@ -124,9 +127,8 @@ def small_ops(lib, timer, repeat=4):
         middle = clock()
         out.backward()
         end = clock()
-        forward, backward = forward + middle - start, backward + end - middle
-    timer.phase("forward", forward / repeat / SMALL_OPS_PER_RUN)
-    timer.phase("backward", backward / repeat / SMALL_OPS_PER_RUN)
+        timer.phase("forward", (middle - start) / SMALL_OPS_PER_RUN)
+        timer.phase("backward", (end - middle) / SMALL_OPS_PER_RUN)
 
 
 CHAIN = 20_000
@@ -161,9 +163,8 @@ def mlp_setup(lib):
     optimizer = lib.optim.SGD([data[k] for k in ("w1", "b1", "w2", "b2")], lr=0.01)
     F = lib.nn.functional
 
-    def step(timer, repeat=3):
-        forward = backward = 0.0
-        for _ in range(repeat):
+    def step(timer, repeat=5):
+        for _ in range(repeat):  # (best of repeat, as small_ops)
             start = clock()
             hidden = F.relu(F.linear(data["x"], data["w1"], data["b1"]))
             loss = F.cross_entropy(F.linear(hidden, data["w2"], data["b2"]), data["y"])
@@ -172,9 +173,8 @@ def mlp_setup(lib):
             loss.backward()
             optimizer.step()
             end = clock()
-            forward, backward = forward + middle - start, backward + end - middle
-        timer.phase("forward", forward / repeat)
-        timer.phase("backward", backward / repeat)
+            timer.phase("forward", middle - start)
+            timer.phase("backward", end - middle)
     return step
 
 
@@ -198,11 +198,10 @@ def big_setup(lib):
 DOUBLE_LAYERS = 20
 
 
-def double_backward(lib, timer, repeat=2):
+def double_backward(lib, timer, repeat=10):
     x = lib.tensor(np.full((4, 4), 0.5, np.float32), requires_grad=True)
     w = lib.tensor(np.full((4, 4), 0.9, np.float32), requires_grad=True)
-    forward = backward = 0.0
-    for _ in range(repeat):
+    for _ in range(repeat):  # (best of repeat, as small_ops)
         start = clock()
         h = x
         for _ in range(DOUBLE_LAYERS):
@@ -212,9 +211,8 @@ def double_backward(lib, timer, repeat=2):
         middle = clock()
         out.backward()
         end = clock()
-        forward, backward = forward + middle - start, backward + end - middle
-    timer.phase("forward", forward / repeat)
-    timer.phase("backward", backward / repeat)
+        timer.phase("forward", middle - start)
+        timer.phase("backward", end - middle)
 
 
 def cube(lib, timer, repeat=200):
@@ -227,38 +225,40 @@ def cube(lib, timer, repeat=200):
 
 # ---- peers that are not torch-like -------------------------------------------
 
-def micrograd_small_ops(timer):
+def micrograd_small_ops(timer, repeat=30):
     """The same layer on one scalar (micrograd has scalars only, and no tanh on
-    all versions: relu instead)."""
+    all versions: relu instead). Best of ``repeat`` runs, as ``small_ops``."""
     from micrograd.engine import Value
 
-    start = clock()
-    x, w = Value(0.5), Value(0.9)
-    h = x
-    for _ in range(SMALL_LAYERS):
-        h = (h * w + 1).relu()
-    middle = clock()
-    h.backward()
-    end = clock()
-    timer.phase("forward", (middle - start) / SMALL_OPS_PER_RUN)
-    timer.phase("backward", (end - middle) / SMALL_OPS_PER_RUN)
+    for _ in range(repeat):
+        start = clock()
+        x, w = Value(0.5), Value(0.9)
+        h = x
+        for _ in range(SMALL_LAYERS):
+            h = (h * w + 1).relu()
+        middle = clock()
+        h.backward()
+        end = clock()
+        timer.phase("forward", (middle - start) / SMALL_OPS_PER_RUN)
+        timer.phase("backward", (end - middle) / SMALL_OPS_PER_RUN)
 
 
-def mygrad_small_ops(timer):
+def mygrad_small_ops(timer, repeat=30):
     import mygrad
 
     x = mygrad.tensor(np.full((4, 4), 0.5, np.float32))
     w = mygrad.tensor(np.full((4, 4), 0.9, np.float32))
-    start = clock()
-    h = x
-    for _ in range(SMALL_LAYERS):
-        h = mygrad.tanh(h * w + 1)
-    out = mygrad.sum(h)
-    middle = clock()
-    out.backward()
-    end = clock()
-    timer.phase("forward", (middle - start) / SMALL_OPS_PER_RUN)
-    timer.phase("backward", (end - middle) / SMALL_OPS_PER_RUN)
+    for _ in range(repeat):  # (best of repeat, as small_ops)
+        start = clock()
+        h = x
+        for _ in range(SMALL_LAYERS):
+            h = mygrad.tanh(h * w + 1)
+        out = mygrad.sum(h)
+        middle = clock()
+        out.backward()
+        end = clock()
+        timer.phase("forward", (middle - start) / SMALL_OPS_PER_RUN)
+        timer.phase("backward", (end - middle) / SMALL_OPS_PER_RUN)
 
 
 def mygrad_deep_chain(timer):
@@ -298,7 +298,7 @@ def mygrad_big_setup():
 # HIPS autograd differentiates a Python function: forward and backward run
 # inside one call, so it reports the total only.
 
-def hips_small_ops(timer):
+def hips_small_ops(timer, repeat=30):
     import autograd
     import autograd.numpy as anp
 
@@ -309,9 +309,10 @@ def hips_small_ops(timer):
             h = anp.tanh(h * w + 1)
         return anp.sum(h)
     params = (np.full((4, 4), 0.5, np.float32), np.full((4, 4), 0.9, np.float32))
-    start = clock()
-    autograd.grad(f)(params)
-    timer.phase("total", (clock() - start) / SMALL_OPS_PER_RUN)
+    for _ in range(repeat):  # (best of repeat, as small_ops)
+        start = clock()
+        autograd.grad(f)(params)
+        timer.phase("total", (clock() - start) / SMALL_OPS_PER_RUN)
 
 
 def hips_deep_chain(timer):
@@ -349,12 +350,13 @@ def hips_mlp_setup():
         return -anp.mean(log_probs[np.arange(64), y])
     gradient = autograd.grad(loss)
 
-    def step(timer):
-        start = clock()
-        grads = gradient(params)
-        for p, g in zip(params, grads):
-            p -= 0.01 * g
-        timer.phase("total", clock() - start)
+    def step(timer, repeat=5):
+        for _ in range(repeat):  # (best of repeat, as mlp_setup's)
+            start = clock()
+            grads = gradient(params)
+            for p, g in zip(params, grads):
+                p -= 0.01 * g
+            timer.phase("total", clock() - start)
     return step
 
 
@@ -374,7 +376,7 @@ def hips_big_setup():
     return run
 
 
-def hips_double_backward(timer):
+def hips_double_backward(timer, repeat=10):
     import autograd
     import autograd.numpy as anp
 
@@ -385,9 +387,10 @@ def hips_double_backward(timer):
         return anp.sum(h)
     first = autograd.grad(f)
     w = np.full((4, 4), 0.9, np.float32)
-    start = clock()
-    autograd.grad(lambda x: anp.sum(first(x, w) ** 2))(np.full((4, 4), 0.5, np.float32))
-    timer.phase("total", clock() - start)
+    for _ in range(repeat):  # (best of repeat, as double_backward)
+        start = clock()
+        autograd.grad(lambda x: anp.sum(first(x, w) ** 2))(np.full((4, 4), 0.5, np.float32))
+        timer.phase("total", clock() - start)
 
 
 # ---- which function runs which workload, per library --------------------------
