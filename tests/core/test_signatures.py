@@ -46,7 +46,7 @@ OMITTED = {
     "Tensor.new_tensor": {"layout", "pin_memory"},  # in ATen's schema, refused by Python's
     "Tensor.expand": {"implicit"},
     # the names of tensor_split's three overloads: taken by keyword (``sections=2``), but
-    # the Python signature shows the documented ``indices_or_sections`` (test_tensor_split)
+    # the Python signature shows the documented ``indices_or_sections`` (test_split_views)
     "tensor_split": {"indices", "sections", "tensor_indices_or_sections"},
     "Tensor.tensor_split": {"indices", "sections", "tensor_indices_or_sections"},  # an internal flag of PyTorch's tracer
     "F.softmax": {"_stacklevel"},
