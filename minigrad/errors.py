@@ -268,3 +268,9 @@ PIN_MEMORY_WITHOUT_ACCELERATOR = (
     "pin_memory=True requires a CUDA or other accelerator backend; no pinned memory allocator "
     "is available on this system."
 )
+# nll_loss / cross_entropy with class indices
+NLL_TARGET_DTYPE = "expected target dtype to be Long or Byte, but got {}"
+NLL_WEIGHT_SIZE = ("weight tensor should be defined either for all {} classes or no classes "
+                   "but got weight tensor of shape: {}")
+NLL2D_WEIGHT_SIZE = "weight tensor should be defined either for all or no classes"
+NOT_IMPLEMENTED_FOR = "\"{}\" not implemented for '{}'"  # kernel, dtype ('Long', 'Bool')

@@ -157,8 +157,11 @@ def _type_name(tensor: Tensor) -> str:
     return tensor.type()[len("torch."):-len("Tensor")]
 
 
-def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> None:
-    """PyTorch's checks, with its messages, for targets holding class indices."""
+def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int,
+                         weight: Tensor | None = None) -> None:
+    """PyTorch's checks, with its messages and in its order, for targets holding
+    class indices: shapes, the target's dtype (int64 or uint8), the weight's size,
+    the input's dtype, then the classes themselves."""
     shape, target_shape = input._data.shape, target._data.shape
     ndim, target_ndim = len(shape), len(target_shape)
     if ndim < 1:
@@ -174,10 +177,21 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int) -> No
     expected = [shape[0], *shape[2:]]
     if ndim > 2 and list(target_shape) != expected:
         raise RuntimeError(f"Expected target size {expected}, got {list(target_shape)}")
-    if target.is_floating_point():
-        raise RuntimeError(
-            f"expected target dtype to be Long or Byte, but got {_type_name(target)}")
+    if target.dtype is not minigrad.int64 and target.dtype is not minigrad.uint8:
+        raise RuntimeError(errors.NLL_TARGET_DTYPE.format(_type_name(target)))
     n_classes = shape[0 if ndim == 1 else 1]
+    if weight is not None:
+        if ndim > 2:  # (torch's nll_loss2d counts the weight's elements only)
+            if weight.numel() != n_classes:
+                raise RuntimeError(errors.NLL2D_WEIGHT_SIZE)
+        elif weight.dim() != 1 or weight.numel() != n_classes:
+            raise RuntimeError(errors.NLL_WEIGHT_SIZE.format(n_classes, list(weight.shape)))
+    if not input.is_floating_point():
+        raise NotImplementedError(errors.NOT_IMPLEMENTED_FOR.format(
+            "nll_loss2d_forward_out_frame" if ndim > 2 else "nll_loss_out_frame",
+            minigrad.dtypes.SCALAR_NAMES[input.dtype]))
+    if ndim > 2 and target.dtype is minigrad.uint8:  # (the images kernel reads int64 only)
+        raise RuntimeError("expected scalar type Long but found Byte")
     targets = target._data
     if targets.size and np.minimum.reduce(targets, axis=None) >= 0 \
             and np.maximum.reduce(targets, axis=None) < n_classes:
@@ -200,7 +214,7 @@ def nll_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     _check_reduction(reduction)
-    _check_class_targets(input, target, ignore_index)
+    _check_class_targets(input, target, ignore_index, weight)
     if input._data.ndim > 2:  # (N, C, d1, ...): torch's nll_loss2d, NllLoss2DBackward0
         return ops.nll_loss_images(input, target, weight, ignore_index, reduction)
     # (C,) scores with one class: torch's kernel takes them as they are (a 0-dim loss)
@@ -228,35 +242,72 @@ def cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
         raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
     shape = input._data.shape
     class_dim = 0 if len(shape) == 1 else 1
-    log_probs = input.log_softmax(class_dim)
-    n_classes = shape[class_dim]
-    w = None if weight is None else weight.reshape(n_classes, *[1] * (len(shape) - 1 - class_dim))
     if target._data.shape == shape:
         if not target.is_floating_point():
             raise RuntimeError("Expected floating point type for target with class "
                                f"probabilities, got {_type_name(target)}")
-        if label_smoothing > 0:
-            target = target * (1 - label_smoothing) + label_smoothing / n_classes
-        per_class = -log_probs * target if w is None else -log_probs * target * w
-        loss = per_class.sum(class_dim)
-        if reduction == "mean":  # the mean over the samples (not over samples x classes)
-            return loss.sum() / (input.numel() // n_classes)
-        return _reduce(loss, reduction)
+        return _cross_entropy_probabilities(input, target, weight, reduction, label_smoothing)
+    if label_smoothing > 0:
+        return _cross_entropy_smoothed(input, target, weight, reduction, ignore_index,
+                                       label_smoothing)
+    return nll_loss(input.log_softmax(class_dim), target, weight, ignore_index=ignore_index,
+                    reduction=reduction)
+
+
+# The two helpers below follow ATen's C++ (LossNLL.cpp) step by step, so that the
+# graph has PyTorch's nodes: its `tensor * double` is the Scalar overload
+# (MulBackward1, ops.scalar_op), not Python's MulBackward0.
+
+def _weight_view(weight: Tensor, ndim: int, class_dim: int) -> Tensor:
+    """The weight shaped to broadcast along the class dimension ((C, 1, 1) for images)."""
+    shape = [1] * ndim
+    shape[class_dim] = weight.shape[0]
+    return weight.view(shape)
+
+
+def _cross_entropy_probabilities(input, target, weight, reduction, label_smoothing):
+    """loss_n = -sum_c target[n, c] * log_softmax(input)[n, c] (times weight[c])."""
+    ndim = input.dim()
+    class_dim = 0 if ndim == 1 else 1
+    n_classes = input.shape[class_dim]
+    log_probs = input.log_softmax(class_dim)
+    if label_smoothing > 0:
+        target = ops.scalar_op(ops.scalar_op(target, "*", 1 - label_smoothing),
+                               "+", label_smoothing / n_classes)
+    products = log_probs * target
+    if weight is not None:
+        products = products * (_weight_view(weight, ndim, class_dim) if ndim > 1 else weight)
+    if reduction == "none":
+        return -products.sum(class_dim)
+    if reduction == "sum":
+        return -products.sum()
+    if input.numel() == 0:  # (ATen's -(...).sum().fill_(NAN): the fill before the minus)
+        return -products.sum().fill_(float("nan"))
+    return ops.scalar_op(-products.sum(), "/", input.numel() // n_classes)  # (per sample)
+
+
+def _cross_entropy_smoothed(input, target, weight, reduction, ignore_index, label_smoothing):
+    """(1 - e) * nll_loss + e / C * (the loss against every class, -sum_c log_probs[c])."""
+    ndim = input.dim()
+    class_dim = 0 if ndim == 1 else 1
+    n_classes = input.shape[class_dim]
+    log_probs = input.log_softmax(class_dim)
     loss = nll_loss(log_probs, target, weight, ignore_index=ignore_index, reduction=reduction)
-    if label_smoothing == 0:
-        return loss
-    # Smoothing adds e/C times the loss against every class: -sum_c log_probs[c] (weighted).
-    ignored, kept = target == ignore_index, target != ignore_index
-    smooth = -(log_probs if w is None else log_probs * w).sum(class_dim)
+    ignored = target == ignore_index
+    if weight is None:
+        smooth = -log_probs.sum(class_dim)
+    else:
+        smooth = -(log_probs * _weight_view(weight, ndim, class_dim)).sum(class_dim)
     smooth = smooth.masked_fill(ignored, 0.0)
     if reduction == "mean":
         if weight is None:
-            smooth = smooth.sum() / kept.sum()
+            smooth = smooth.sum() / (~ignored).sum()
         else:
-            smooth = smooth.sum() / (weight[target.masked_fill(ignored, 0)] * kept).sum()
-    else:
-        smooth = _reduce(smooth, reduction)
-    return (1 - label_smoothing) * loss + smooth * (label_smoothing / n_classes)
+            smooth = smooth.sum() / weight.gather(0, target.masked_select(~ignored).flatten()).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return (ops.scalar_op(loss, "*", 1 - label_smoothing)
+            + ops.scalar_op(smooth, "*", label_smoothing / n_classes))
 
 
 def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,

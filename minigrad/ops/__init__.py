@@ -16,7 +16,7 @@
 """
 
 from ._common import normalize_dim, normalize_dims  # noqa: F401
-from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, sub  # noqa: F401
+from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,

@@ -22,7 +22,8 @@ from .strided import (with_contiguous_layout, with_iterator_layout, with_number_
                       with_unary_layout)
 from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
 
-__all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power"]
+__all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power",
+           "scalar_op"]
 
 
 _NO_PARAMS: dict = {}  # (shared: never changed)
@@ -481,6 +482,21 @@ class PowBackward2(Node):
 
 _SCALAR_OVERLOADS = {AddBackward0: AddBackward1, SubBackward0: SubBackward1,
                      MulBackward0: MulBackward1, DivBackward0: DivBackward1}
+
+
+def scalar_op(a, op: str, number):
+    """``a op number`` as C++'s Scalar overload records it (AddBackward1, SubBackward1,
+    MulBackward1, DivBackward1): what PyTorch's ops written in C++ put in the graph
+    (cross_entropy's ``(1 - e) * loss`` is MulBackward1), where Python's ``a * number``
+    records MulBackward0 with the number wrapped in a tensor."""
+    node_cls = _SCALAR_OVERLOADS[_BY_OPERATOR[op]]
+    dtype = dtypes.result_type(a, number)
+    if op == "/":
+        dtype = float_dtype_for(dtype)
+    return with_number_layout(node_cls.apply(a, cast_to=dtype, other=number), a._data)
+
+
+_BY_OPERATOR = {"+": AddBackward0, "-": SubBackward0, "*": MulBackward0, "/": DivBackward0}
 
 
 def add(a, b, alpha=1):

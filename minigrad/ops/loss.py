@@ -69,7 +69,10 @@ class NllLossBackward0(Node):
 
     def forward(self, x, target, weight, ignore_index, reduction):
         # (target and weight: the learner's tensors, or arrays in a recorded backward)
-        classes = NllClasses(_array(target), _array(weight), ignore_index, reduction, None,
+        weights = _array(weight)
+        if weights is not None and weights.ndim != 1:  # (images: torch counts a (1, C)
+            weights = weights.reshape(-1)              # weight's elements only)
+        classes = NllClasses(_array(target), weights, ignore_index, reduction, None,
                              (target, weight))
         loss, classes.total_weight = nll_loss_of(x, classes.target, classes.weight,
                                                  ignore_index, reduction)

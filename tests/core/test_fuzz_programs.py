@@ -129,6 +129,19 @@ FOUND = {
         "a = torch.ones(3, requires_grad=True)\nv = a[1:]\nv.mul_(2)"),
     "view of a view of a plain leaf, requires_grad_, in place": (
         "x = torch.ones(3, 4)\nv = x[1:][0]\nv.requires_grad_()\nv.add_(1)"),
+    # nll_loss/cross_entropy: target dtypes int64/uint8 only; ATen's graph (C++ Scalar overloads: MulBackward1, DivBackward1; NegBackward0 on top)
+    "nll_loss with an int32 target": "show(F.nll_loss(torch.zeros(2, 3), "
+                                     "torch.tensor([0, 1], dtype=torch.int32)))",
+    "cross_entropy label_smoothing's forward graph": (
+        "z = torch.tensor([[0.5, -1.25, 1.0], [0.0, 2.0, -0.5]], requires_grad=True)\n"
+        "gfn(F.cross_entropy(z, torch.tensor([1, 0]), label_smoothing=0.2))"),
+    "cross_entropy with probabilities, reduction none": (
+        "z = torch.tensor([[0.5, -1.25, 1.0], [0.0, 2.0, -0.5]], requires_grad=True)\n"
+        "show(F.cross_entropy(z, z.softmax(1).detach(), reduction='none'))"),
+    "cross_entropy with probabilities, reduction mean": (
+        "z = torch.tensor([[0.5, -1.25, 1.0], [0.0, 2.0, -0.5]], requires_grad=True)\n"
+        "loss = F.cross_entropy(z, torch.tensor([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]))\n"
+        "show(loss)\ngfn(loss)"),
 }
 
 # Found and reported on the board (owners' files), not fixed yet: strict, so a fix shows.
@@ -140,14 +153,6 @@ OPEN = {
     "retain_grad during autograd.grad": (
         "a = torch.tensor([-1.25], requires_grad=True)\nx = a.exp()\ny = x * 2\ny.retain_grad()\n"
         "z = (y * x).sum()\nshow(torch.autograd.grad(z, [y], retain_graph=True))\nshow(y.grad)"),
-    "nll_loss with an int32 target": "show(F.nll_loss(torch.zeros(2, 3), "
-                                     "torch.tensor([0, 1], dtype=torch.int32)))",
-    "cross_entropy label_smoothing's forward graph": (
-        "z = torch.tensor([[0.5, -1.25, 1.0], [0.0, 2.0, -0.5]], requires_grad=True)\n"
-        "gfn(F.cross_entropy(z, torch.tensor([1, 0]), label_smoothing=0.2))"),
-    "cross_entropy with probabilities, reduction none": (
-        "z = torch.tensor([[0.5, -1.25, 1.0], [0.0, 2.0, -0.5]], requires_grad=True)\n"
-        "show(F.cross_entropy(z, z.softmax(1).detach(), reduction='none'))"),
     "clamp with a number and a 0-dim tensor bound": (
         "p = torch.tensor([0.0, 3.0], requires_grad=True)\nshow(p.clamp(0.5, torch.tensor(2.0)))"),
     "add with alpha rounds once (fma)": (
