@@ -37,6 +37,15 @@ OVERLOADS = {
             "Tensor input, Tensor other, *, Tensor out = None",
             "Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None"),
     "Tensor.view": ("torch.dtype dtype", "tuple of ints size"),
+    "pow": ("Tensor input, Tensor exponent, *, Tensor out = None",
+            "Number self, Tensor exponent, *, Tensor out = None",
+            "Tensor input, Number exponent, *, Tensor out = None"),
+    "Tensor.pow": ("Tensor exponent", "Number exponent"),
+    **{name: ("Tensor input, Tensor other, *, Tensor out = None",
+              "Tensor input, Number other, *, Tensor out = None")
+       for name in ("eq", "ne", "lt", "le", "gt", "ge")},
+    **{f"Tensor.{name}": ("Tensor other", "Number other")
+       for name in ("eq", "ne", "lt", "le", "gt", "ge")},
 }
 
 
@@ -87,6 +96,27 @@ def invalid_combination(function: str, args: tuple, kwargs: dict, notes=None) ->
         if notes and index in notes:
             lines.append(f"      didn't match because {notes[index]}")
     return TypeError("\n".join(lines) + "\n")
+
+
+def check_operand_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``x.pow(exponent)``, ``x.eq(other)``...: one positional tensor or number (else
+    PyTorch's error naming both overloads, (Tensor other) and (Number other))."""
+    if len(args) == 1 and not kwargs and not (is_tensor(args[0]) or is_number(args[0])):
+        notes = {index: _wrong_types(args, kwargs) for index in (0, 1)}
+        raise invalid_combination(f"Tensor.{function}", args, kwargs, notes)
+
+
+def check_operand_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``torch.pow(input, exponent)``, ``torch.eq(input, other)``...: tensors or numbers
+    where the overloads take them (pow's base may be a number, the others' input not)."""
+    if len(args) != 2:
+        return  # (missing or extra arguments: Python's own error)
+    first, second = args
+    fits = is_tensor(first) and (is_tensor(second) or is_number(second))
+    if function == "pow":
+        fits = fits or (is_number(first) and is_tensor(second))
+    if not fits:
+        raise invalid_combination(function, args, kwargs)
 
 
 def _wrong_types(args: tuple, kwargs: dict) -> str:

@@ -20,6 +20,7 @@ import numpy as _np
 
 from . import errors, ops
 from .arguments import checks_arguments as _checks_arguments
+from .arguments import check_operand_function as _check_operand_function
 from .arguments import check_split_function as _check_split_function
 from .arguments import tensor_split_arguments as _parse_tensor_split
 from .arguments import described as _described
@@ -183,24 +184,32 @@ def _check_binary_arguments(function: str, args: tuple, kwargs: dict) -> None:
 @_checks_arguments(_check_binary_arguments)
 def add(input, other, *, alpha=1, out=None):
     """input + alpha * other, elementwise (with broadcasting)."""
+    if not isinstance(input, _Tensor) and not isinstance(other, _Tensor):
+        input = _number_tensor(input)
     return _out("add", ops.add(input, other, alpha), out, input, other)
 
 
 @_checks_arguments(_check_binary_arguments)
 def sub(input, other, *, alpha=1, out=None):
     """input - alpha * other, elementwise."""
+    if not isinstance(input, _Tensor) and not isinstance(other, _Tensor):
+        input = _number_tensor(input)
     return _out("sub", ops.sub(input, other, alpha), out, input, other)
 
 
 @_checks_arguments(_check_binary_arguments)
 def mul(input, other, *, out=None):
     """input * other, elementwise."""
+    if not isinstance(input, _Tensor) and not isinstance(other, _Tensor):
+        input = _number_tensor(input)
     return _out("mul", ops.mul(input, other), out, input, other)
 
 
 @_checks_arguments(_check_binary_arguments)
 def div(input, other, *, out=None):
     """input / other, elementwise (true division: integers give floats)."""
+    if not isinstance(input, _Tensor) and not isinstance(other, _Tensor):
+        input = _number_tensor(input)
     return _out("div", ops.div(input, other), out, input, other)
 
 
@@ -210,6 +219,7 @@ def neg(input, *, out=None):
 
 def pow(input, exponent, *, out=None):  # noqa: A001 - PyTorch's name
     """input ** exponent, elementwise."""
+    _check_operand_function("pow", (input, exponent), {})
     return _out("pow", ops.pow(input, exponent), out, input, exponent)
 
 
@@ -294,26 +304,32 @@ def masked_select(input, mask, *, out=None):
 
 
 def eq(input, other, *, out=None):
+    _check_operand_function("eq", (input, other), {})
     return _out("eq", ops.eq(input, other), out, input, other, differentiable=False)
 
 
 def ne(input, other, *, out=None):
+    _check_operand_function("ne", (input, other), {})
     return _out("ne", ops.ne(input, other), out, input, other, differentiable=False)
 
 
 def lt(input, other, *, out=None):
+    _check_operand_function("lt", (input, other), {})
     return _out("lt", ops.lt(input, other), out, input, other, differentiable=False)
 
 
 def le(input, other, *, out=None):
+    _check_operand_function("le", (input, other), {})
     return _out("le", ops.le(input, other), out, input, other, differentiable=False)
 
 
 def gt(input, other, *, out=None):
+    _check_operand_function("gt", (input, other), {})
     return _out("gt", ops.gt(input, other), out, input, other, differentiable=False)
 
 
 def ge(input, other, *, out=None):
+    _check_operand_function("ge", (input, other), {})
     return _out("ge", ops.ge(input, other), out, input, other, differentiable=False)
 
 
@@ -589,3 +605,9 @@ def promote_types(type1, type2):
 def result_type(tensor, other):
     """The dtype an operation on ``tensor`` and ``other`` (a tensor or a number) gives."""
     return _dtypes.result_type(tensor, other)
+
+
+def _number_tensor(value):
+    """``torch.add(2, 3)``: two numbers, the first read as a 0-dim tensor (as torch's parser)."""
+    from .creation import tensor
+    return tensor(value)

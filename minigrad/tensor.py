@@ -467,8 +467,17 @@ class Tensor:
         return bool(self._data.reshape(()).item())
 
     def __array__(self, dtype=None, copy=None):
-        data = self._data if dtype is None else self._data.astype(dtype)
+        data = self.numpy()  # (as PyTorch's: refused for a tensor that requires grad)
+        data = data if dtype is None else data.astype(dtype, copy=False)
         return data.copy() if copy else data
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        # What NumPy's functions give for tensors (np.sin(x), x + np.ones(2): NumPy's own
+        # operator once the tensor's gave NotImplemented) as PyTorch wraps it: a tensor
+        # sharing the array, a bool array as uint8.
+        if array.dtype == np.bool_:
+            array = array.astype(np.uint8)
+        return Tensor._make(np.asarray(array))
 
     def __iter__(self):
         if self._data.ndim == 0:
@@ -505,8 +514,12 @@ class Tensor:
     __truediv__ = ops.div
 
     def __rtruediv__(self, other):
-        # PyTorch computes other / self as reciprocal(self) * other.
-        return ops.mul(ops.reciprocal(self), other)
+        # PyTorch computes other / self as reciprocal(self) * other, and a TypeError
+        # there is NotImplemented: Python then words the error (`None / x`).
+        try:
+            return ops.reciprocal(self) * other
+        except TypeError:
+            return NotImplemented
 
     def __pow__(self, exponent):
         return ops.pow(self, exponent)
@@ -524,9 +537,13 @@ class Tensor:
         return ops.abs(self)
 
     def __matmul__(self, other):
+        if not isinstance(other, Tensor):  # (torch.matmul takes tensors only)
+            return NotImplemented
         return ops.matmul(self, other)
 
     def __rmatmul__(self, other):
+        if not isinstance(other, Tensor):
+            return NotImplemented
         return ops.matmul(other, self)
 
     @arguments.checks_method_arguments(arguments.check_binary_method)
@@ -546,7 +563,10 @@ class Tensor:
         return ops.div(self, other)
 
     def pow(self, exponent):
-        return ops.pow(self, exponent)
+        result = ops.pow(self, exponent)
+        if result is NotImplemented:  # (neither a tensor nor a number: torch's error)
+            arguments.check_operand_method("pow", (exponent,), {})
+        return result
 
     def neg(self):
         return ops.neg(self)
@@ -572,7 +592,10 @@ class Tensor:
     # ---- comparisons (not differentiable) --------------------------------
 
     def __eq__(self, other):
-        return ops.eq(self, other)
+        result = ops.eq(self, other)
+        if result is NotImplemented and isinstance(other, np.ndarray):
+            return ops.eq(self, Tensor._make(other))  # (torch's == alone reads an array)
+        return result
 
     def __ne__(self, other):
         return ops.ne(self, other)
@@ -590,22 +613,40 @@ class Tensor:
         return ops.ge(self, other)
 
     def eq(self, other):
-        return ops.eq(self, other)
+        result = ops.eq(self, other)
+        if result is NotImplemented:
+            arguments.check_operand_method("eq", (other,), {})
+        return result
 
     def ne(self, other):
-        return ops.ne(self, other)
+        result = ops.ne(self, other)
+        if result is NotImplemented:
+            arguments.check_operand_method("ne", (other,), {})
+        return result
 
     def lt(self, other):
-        return ops.lt(self, other)
+        result = ops.lt(self, other)
+        if result is NotImplemented:
+            arguments.check_operand_method("lt", (other,), {})
+        return result
 
     def le(self, other):
-        return ops.le(self, other)
+        result = ops.le(self, other)
+        if result is NotImplemented:
+            arguments.check_operand_method("le", (other,), {})
+        return result
 
     def gt(self, other):
-        return ops.gt(self, other)
+        result = ops.gt(self, other)
+        if result is NotImplemented:
+            arguments.check_operand_method("gt", (other,), {})
+        return result
 
     def ge(self, other):
-        return ops.ge(self, other)
+        result = ops.ge(self, other)
+        if result is NotImplemented:
+            arguments.check_operand_method("ge", (other,), {})
+        return result
 
     # ---- logical / bitwise (bool and integer tensors; not differentiable) --
 

@@ -15,7 +15,7 @@ C_TYPE_NAMES = {
 }
 
 __all__ = ["normalize_dim", "normalize_dims", "as_tensor", "is_tensor", "float_dtype_for",
-           "broadcast_shapes", "is_number"]
+           "broadcast_shapes", "is_number", "python_number"]
 
 NUMBER_TYPES = (int, float, bool, np.number, np.bool_)
 
@@ -42,12 +42,18 @@ def as_tensor(value, like=None):
     return tensor(value)
 
 
-def check_operand(op: str, value) -> None:
-    """Reject operands that are neither tensors nor numbers, as Python does."""
-    if not isinstance(value, (int, float, bool, np.number, np.bool_)) and not is_tensor(value):
-        raise TypeError(
-            f"unsupported operand type(s) for {op}: 'Tensor' and '{type(value).__name__}'"
-        )
+def python_number(value):
+    """A NumPy scalar as the Python number PyTorch's parser reads it as (np.float32(2)
+    is 2.0, np.int8(2) is 2, np.bool_(True) is 1.0: torch reads it as a float); a
+    Python number as it is; None for anything else (None, a list, an array...)."""
+    kind = type(value)
+    if kind is int or kind is float or kind is bool:
+        return value
+    if isinstance(value, (np.floating, np.bool_)):
+        return float(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    return None
 
 
 def normalize_dim(dim: int, ndim: int) -> int:

@@ -20,7 +20,8 @@ from ..autograd.node import Input, Node, apply_to_arrays
 from . import fn
 from .strided import (with_contiguous_layout, with_iterator_layout, with_number_layout,
                       with_unary_layout)
-from ._common import broadcast_shapes, check_operand, float_dtype_for, is_tensor
+from ._common import (broadcast_shapes, float_dtype_for, is_tensor,
+                      python_number)
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power",
            "scalar_op"]
@@ -56,10 +57,8 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
     if quick:
         dtype = tensor.dtype  # x * 0.5, x + 1 on a float tensor, kept quick
     else:
-        if not b_is_tensor:
-            check_operand(op, b)
-        if not a_is_tensor:
-            check_operand(op, a)
+        if type(number) not in (int, float, bool):  # (a NumPy scalar, None, a list, ...)
+            return _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params)
         dtype = dtypes.result_type(a, b)
         if float_only:
             dtype = float_dtype_for(dtype)
@@ -81,6 +80,19 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
     if (result._data.ndim > 1 or not result._data.size) and result._data.strides != tensor._data.strides:
         with_number_layout(result, tensor._data)  # (see there: only then can it differ)
     return result
+
+
+def _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params):
+    """``tensor op value`` for a value that is neither a tensor nor a Python number: a
+    NumPy scalar counts as its Python number (torch's parser reads it so); anything else
+    gives NotImplemented, as torch's operators do, so that Python asks the other operand
+    and words the error itself ("unsupported operand type(s) for +: 'NoneType' and
+    'Tensor'"); ``x + [1]`` and ``x + np.ones(2)`` go to list's and NumPy's own operators."""
+    value = python_number(number)
+    if value is None:
+        return NotImplemented
+    a, b = (a, value) if a_is_tensor else (value, b)
+    return _binary(node_cls, a, b, op, float_only, params)
 
 
 def _wrapped(value):
@@ -129,7 +141,12 @@ _NUMBERS: dict = {}
 def _is_bool(value) -> bool:
     if is_tensor(value):
         return value.dtype is dtypes.bool
-    return isinstance(value, (bool, np.bool_))
+    return isinstance(value, bool)  # (np.bool_: torch's parser reads it as a float)
+
+
+def _is_operand(value) -> bool:
+    """A tensor or a number (else the operator gives NotImplemented: see _other_operand)."""
+    return is_tensor(value) or python_number(value) is not None
 
 
 def _check_sub(a, b) -> None:
@@ -139,7 +156,7 @@ def _check_sub(a, b) -> None:
             "Subtraction, the `-` operator, with two bool tensors is not supported. "
             "Use the `^` or `logical_xor()` operator instead."
         )
-    if _is_bool(a) or _is_bool(b):
+    if (_is_bool(a) or _is_bool(b)) and _is_operand(a) and _is_operand(b):
         raise RuntimeError(
             "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
             "trying to invert a mask, use the `~` or `logical_not()` operator instead."
@@ -514,7 +531,9 @@ def rsub(a, other):
     if is_tensor(other):
         _check_sub(a, other)
         return _binary(RsubBackward0, a, other, "-")
-    check_operand("-", other)
+    other = python_number(other)
+    if other is None:  # (see _other_operand)
+        return NotImplemented
     _check_sub(a, other)
     return with_number_layout(RsubBackward1.apply(a, cast_to=dtypes.result_type(a, other), other=other),
                               a._data)
@@ -561,7 +580,9 @@ def pow(a, exponent):
             return with_unary_layout(_tensor.Tensor._make(power(a._data, exponent)), a)
         finally:
             restore_float_errors(token)
-    check_operand("** or pow()", exponent)
+    exponent = python_number(exponent)
+    if exponent is None:  # (see _other_operand)
+        return NotImplemented
     dtype = dtypes.result_type(a, exponent)
     if dtype is not dtypes.bool:
         _check_pow(dtype, exponent)
@@ -570,7 +591,9 @@ def pow(a, exponent):
 
 def rpow(a, base):
     """base ** a for a Python number ``base`` (``2 ** x``)."""
-    check_operand("** or pow()", base)
+    base = python_number(base)
+    if base is None:  # (see _other_operand)
+        return NotImplemented
     dtype = dtypes.result_type(a, base)
     _check_pow(dtype)
     return with_contiguous_layout(PowBackward2.apply(a, cast_to=dtype, base=base))

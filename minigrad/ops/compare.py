@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ._common import broadcast_shapes, is_number, is_tensor
+from ._common import broadcast_shapes, is_number, is_tensor, python_number
 from .strided import with_iterator_layout, with_number_layout, with_unary_layout
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
@@ -92,8 +92,10 @@ def _bitwise(ufunc, name, a, b):
     """& | ^ on bool and integer tensors (and Python ints/bools)."""
     from ..tensor import Tensor
 
-    if not (is_tensor(b) or is_number(b)):
-        return NotImplemented
+    if not is_tensor(b):
+        b = python_number(b)  # (a NumPy scalar: as torch's parser reads it)
+        if b is None:
+            return NotImplemented
     dtype = dtypes.result_type(a, b)
     if dtype.is_floating_point:
         raise NotImplementedError(

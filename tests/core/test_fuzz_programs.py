@@ -142,6 +142,10 @@ FOUND = {
         "z = torch.tensor([[0.5, -1.25, 1.0], [0.0, 2.0, -0.5]], requires_grad=True)\n"
         "loss = F.cross_entropy(z, torch.tensor([[0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]))\n"
         "show(loss)\ngfn(loss)"),
+    # a tensor's operator gives NotImplemented for a non-number: Python words the error
+    "None / tensor leaves the error to Python": "show(None / torch.ones(2))",
+    **{f"{other} {op} tensor": f"show({other} {op} torch.ones(2))"
+       for other in ("None", "'a'", "[1.0]") for op in ("+", "-", "*", "/", "**", "@")},
 }
 
 # Found and reported on the board (owners' files), not fixed yet: strict, so a fix shows.
@@ -159,7 +163,9 @@ OPEN = {
         "a = torch.tensor([0.0838, -0.1074, 0.7262, 0.2585, -0.3677])\n"
         "b = torch.tensor([0.6187, -1.7209, 0.6395, -0.5432, 1.3034])\n"
         "show(a.add(b, alpha=-0.1).tolist())"),
-    "None / tensor leaves the error to Python": "show(None / torch.ones(2))",
+    "float16 tensor times a number (torch: float32 opmath, the number not rounded to half)": (
+        "x = torch.tensor([1.5, 2.0], dtype=torch.float16)\n"
+        "show(x * 2.123456789, x * 0.1, 0.1 * x, x / 3.3, x * torch.tensor(2.123456789, dtype=torch.float64))"),
 }
 
 
