@@ -312,6 +312,8 @@ class ClampBackward1(Node):
         # min(max(x, min), max) as torch computes it: on a tie x stays (-0 too), NaN stays
         result = x if min is None else np.where(x < min, min, x)
         result = result if max is None else np.where(result > max, max, result)
+        if (min is not None and min != min) or (max is not None and max != max):
+            result = np.where(True, np.nan, x)  # (a NaN bound: torch's vectorized max/min give NaN)
         return np.asarray(result, dtype=x.dtype)
 
     def backward(self, grad):
@@ -333,11 +335,15 @@ class ClampBackward0(Node):
     saved_inputs = {"self": 0}
 
     def forward(self, x, low, high):
-        # (a bound that is None is not saved: an absent bound has no tensor to keep)
+        # (a bound that is None is saved as None, as torch shows it)
         if low is not None:
             self.save_inputs(min=1)
+        else:
+            self.save(min=None)
         if high is not None:
             self.save_inputs(max=2)
+        else:
+            self.save(max=None)
         result = x
         if low is not None:
             result = _maximum(result, low)
@@ -528,10 +534,20 @@ def sgn(x):
     return with_unary_layout(SgnBackward0.apply(x), x)
 
 
+def _reads_as_number(bound) -> bool:
+    """None, a number, or a tensor torch's parser takes for a Number: 0-dim, not requiring grad."""
+    return not is_tensor(bound) or (bound._data.ndim == 0 and not bound.requires_grad)
+
+
 def clamp(x, min=None, max=None):
     """Limit values to [min, max]; either bound may be None (not both)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if (is_tensor(min) or is_tensor(max)) and not all(b is None or is_tensor(b) for b in (min, max)) \
+            and all(_reads_as_number(b) for b in (min, max)):
+        # A number and a 0-dim tensor: torch's parser reads the tensor as its number
+        # (the Scalar overload, ClampBackward1; the tensor gets no gradient)
+        min, max = (b.item() if is_tensor(b) else b for b in (min, max))
     if is_tensor(min) or is_tensor(max):
         if not all(b is None or is_tensor(b) for b in (min, max)):
             # torch's two signatures take two tensors or two numbers, not one of each

@@ -146,6 +146,37 @@ FOUND = {
     "None / tensor leaves the error to Python": "show(None / torch.ones(2))",
     **{f"{other} {op} tensor": f"show({other} {op} torch.ones(2))"
        for other in ("None", "'a'", "[1.0]") for op in ("+", "-", "*", "/", "**", "@")},
+    # clamp with a number and a 0-dim tensor not requiring grad: the Scalar overload
+    "clamp with a number and a 0-dim tensor bound": (
+        "p = torch.tensor([0.0, 3.0], requires_grad=True)\nshow(p.clamp(0.5, torch.tensor(2.0)))"),
+    **{f"clamp bounds {bounds}": (
+        f"p = torch.tensor([0.0, 3.0], requires_grad=True)\nr = {bounds}\nshow(r)\ngfn(r)\n"
+        "show(*(getattr(r.grad_fn, k) for k in ('_saved_min', '_saved_max', '_saved_self')) "
+        "if r.grad_fn else None)")
+       for bounds in (
+           "p.clamp(torch.tensor(0.5), 2.0)", "torch.clamp(p, 0.5, torch.tensor(2.0))",
+           "p.clamp(min=0.5, max=torch.tensor(2.0))", "p.clip(0.5, torch.tensor(2.0))",
+           "p.clamp(0.5, torch.tensor(2.0, dtype=torch.float64))",
+           "torch.tensor([0, 3]).clamp(0.5, torch.tensor(2))",
+           "torch.tensor([0, 3]).clamp(1, torch.tensor(2.5))", "p.clamp(None, torch.tensor(2.0))",
+           "p.detach().clamp_(0.5, torch.tensor(2.0))", "p.clamp(min=0.5, max=torch.tensor([2.0]))",
+           "p.clamp(torch.tensor(True), 2)", "torch.tensor([0, 3]).clamp(torch.tensor(1), 2)",
+           "torch.tensor([0, 3]).clamp(torch.tensor(1.5), 2)", "p.clamp(0.5, torch.tensor(float('nan')))",
+           "p.clamp(min=torch.tensor(2.0), max=0.5)",
+           "torch.tensor([0, 3], dtype=torch.int8).clamp(torch.tensor(1, dtype=torch.int64), 2)",
+           "p.clamp(min=0.5, max=torch.tensor(2.0, requires_grad=True))")},
+    "clamp with a 0-dim tensor bound, backward and in place": (
+        "p = torch.tensor([0.0, 3.0, 1.0], requires_grad=True)\nq = p * 1\n"
+        "q.clamp(0.5, torch.tensor(2.0)).sum().backward(create_graph=True)\nshow(p.grad)\n"
+        "q2 = p * 1\nq2.clamp_(torch.tensor(0.5), 2.0)\ngfn(q2)\nq2.sum().backward()\nshow(p.grad)"),
+    "clamp with NaN bounds, and the bounds ClampBackward0 saves": (
+        "p = torch.tensor([0.0, 3.0, float('nan')], requires_grad=True)\n"
+        "for b in [(0.5, float('nan')), (float('nan'), 2.0), (float('nan'), None), (None, float('nan'))]: "
+        "r = p.clamp(*b); show(r); r.sum().backward(); show(p.grad)\n"
+        "show(torch.tensor([1, 2]).clamp(0.5, float('nan')))\n"
+        "show(torch.tensor([1.0, 2.0], dtype=torch.float16).clamp(float('nan'), 1))\n"
+        "r = p.clamp(None, torch.tensor(2.0))\nshow(r.grad_fn._saved_min, r.grad_fn._saved_max)\n"
+        "r = p.clamp(torch.tensor(2.0), None)\nshow(r.grad_fn._saved_min, r.grad_fn._saved_max)"),
 }
 
 # Found and reported on the board (owners' files), not fixed yet: strict, so a fix shows.
@@ -157,8 +188,6 @@ OPEN = {
     "retain_grad during autograd.grad": (
         "a = torch.tensor([-1.25], requires_grad=True)\nx = a.exp()\ny = x * 2\ny.retain_grad()\n"
         "z = (y * x).sum()\nshow(torch.autograd.grad(z, [y], retain_graph=True))\nshow(y.grad)"),
-    "clamp with a number and a 0-dim tensor bound": (
-        "p = torch.tensor([0.0, 3.0], requires_grad=True)\nshow(p.clamp(0.5, torch.tensor(2.0)))"),
     "add with alpha rounds once (fma)": (
         "a = torch.tensor([0.0838, -0.1074, 0.7262, 0.2585, -0.3677])\n"
         "b = torch.tensor([0.6187, -1.7209, 0.6395, -0.5432, 1.3034])\n"
