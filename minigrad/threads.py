@@ -85,12 +85,19 @@ def call(ufunc, *operands, out=None, **options):
     return ufunc(*operands, **options) if out is None else ufunc(*operands, out=out, **options)
 
 
-def parts(kernel, out, *operands):
+def parts(kernel, out, *operands, split=True):
     """Run ``kernel(out, *operands)``, an elementwise computation writing into
     ``out``, in parts on ``get_num_threads()`` threads: each part gets the same
     slice of ``out`` and of every operand. Returns ``out`` (made here when
     None), or None when the arrays are not split (too small, one thread, or a
     layout this does not handle): then the caller computes it its own way.
+
+    ``split=False``: the parts one after the other on this thread only (also
+    with one thread), for a kernel of several steps that is bound by memory
+    (``1 - y * y``, two products of one gradient): a part's arrays are still in
+    the core's cache for the next step. (A second core adds little to what one
+    core reads and writes per second here, and calling it costs more than the
+    cache saves: see ``BIG``.)
 
     Split only when NumPy's single call would lay the result out C-contiguous
     and walk every operand in the same order: every array operand has the
@@ -108,7 +115,7 @@ def parts(kernel, out, *operands):
         if type(operand) is np.ndarray and operand.ndim:
             shape, dtype = operand.shape, operand.dtype
             break
-    if threads < 2 or shape is None or dtype.kind != "f":
+    if (threads < 2 and split) or shape is None or dtype.kind != "f":
         return None
     size = 1
     for length in shape:
@@ -146,17 +153,35 @@ def parts(kernel, out, *operands):
     def part(start, stop):
         kernel(target[start:stop], *[operand[start:stop] if sliced else operand
                                      for operand, sliced in flat])
-    step = max(_CHUNK, -(-size // (_CHUNKS_PER_THREAD * threads * _ALIGN)) * _ALIGN)
-    _run(part, [(start, start + step) for start in range(0, size, step)])
+    if split:
+        _run(part, _bounds(size, threads))
+    else:
+        for start in range(0, size, _CACHED):
+            part(start, start + _CACHED)
     return out
 
 
+def _bounds(size: int, threads: int) -> list:
+    """The parts of ``size`` elements for ``threads`` threads, [(start, stop), ...].
+
+    The parts are taken by whichever thread is free, so that a thread that starts
+    late (a sleeping thread wakes some 10 to 200 µs after it is called) or is held
+    up by other work does fewer. They get smaller as they go (each one a quarter of
+    what is left for two threads, as OpenMP's guided schedule): the first are big,
+    so there are few (each costs some µs of Python), and the last are small, so the
+    threads finish close together (the caller waits for the last one). Each is at
+    least _CHUNK elements, and a multiple of _ALIGN but for the last."""
+    bounds, start = [], 0
+    while start < size:
+        step = max(_CHUNK, -(-(size - start) // (_GUIDED * threads * _ALIGN)) * _ALIGN)
+        bounds.append((start, min(size, start + step)))
+        start += step
+    return bounds
+
+
 _ALIGN = 4096  # elements
-# The parts are taken by whichever thread is free, so that a thread that starts late
-# (a sleeping thread wakes some 10 to 200 µs after it is called) or is held up by
-# other work does fewer: a few parts per thread, of at least _CHUNK elements (each
-# part costs some µs of Python).
-_CHUNKS_PER_THREAD = 4
+_CACHED = 32 * _ALIGN  # (elements in a part on one thread: an array's part fits in L2)
+_GUIDED = 2  # (a part is 1 / (_GUIDED * threads) of what is left)
 _CHUNK = 16 * _ALIGN
 
 

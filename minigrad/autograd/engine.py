@@ -37,7 +37,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from .. import errors, threads
+from .. import errors
 from . import grad_mode
 from .broadcast import has_internal_overlap
 from .float_errors import restore as restore_float_errors, silence as silence_float_errors
@@ -171,10 +171,7 @@ def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:
     # refused, as there, for an expanded .grad (elements sharing memory).
     if has_internal_overlap(data):
         raise RuntimeError(errors.INTERNAL_OVERLAP)
-    if data.size < threads.BIG:
-        np.add(data, grad, out=data, casting="unsafe")
-    else:
-        threads.call(np.add, data, grad, out=data, casting="unsafe")
+    np.add(data, grad, out=data, casting="unsafe")
     old._bump_version()
 
 
@@ -495,11 +492,8 @@ def _arrive(buffers: dict, node, nr: int, grad, fresh: bool, reuse: bool) -> Non
 
 
 def _add_into(target, grad) -> None:
-    """target += grad; big arrays in parts on several threads (minigrad/threads.py)."""
-    if target.size < threads.BIG:
-        np.add(target, grad, out=target)
-    else:
-        threads.call(np.add, target, grad, out=target)
+    """target += grad."""
+    np.add(target, grad, out=target)
 
 
 def _own_buffer(grad) -> bool:

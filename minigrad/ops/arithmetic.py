@@ -8,7 +8,6 @@ Each node's ``backward`` returns the gradient for each input at the
 from __future__ import annotations
 
 import math
-import operator
 
 import numpy as np
 
@@ -231,7 +230,7 @@ class AddBackward0(Node):
     def forward(self, a, b, alpha=1):
         if alpha != 1:
             return np.add(a, alpha * b)
-        return np.add(a, b) if a.size < BIG else threads.call(np.add, a, b)  # (see BIG)
+        return np.add(a, b)
 
     def backward(self, grad):
         alpha = self._saved_alpha
@@ -287,44 +286,37 @@ class MulBackward0(Node):
     formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
     # (each input is kept for the other's gradient only)
     saved_inputs = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
-    writes_into_grad = True  # (big arrays: self's gradient, see _split_products)
+    writes_into_grad = True  # (big arrays: self's gradient, see _two_products_of)
 
     def forward(self, a, b):
-        return np.multiply(a, b) if a.size < BIG else threads.call(np.multiply, a, b)
+        return np.multiply(a, b)
 
     def backward(self, grad):
-        # (other's gradient first, in torch's order: see DivBackward0; big arrays are
-        # multiplied in parts on several threads, see minigrad/threads.py)
+        # (other's gradient first, in torch's order: see DivBackward0)
         needs_a, needs_b = self.needs_input_grad
         if needs_a and needs_b and type(grad) is np.ndarray and grad.size >= BIG:
-            return _split_products(grad, self._saved_other, self._saved_self,
-                                   self._grad_is_free)
-        times = _split_product if type(grad) is np.ndarray and grad.size >= BIG else operator.mul
-        grad_b = times(grad, self._saved_self) if needs_b else None
-        grad_a = times(grad, self._saved_other) if needs_a else None
+            return _two_products_of(grad, self._saved_other, self._saved_self,
+                                    self._grad_is_free)
+        grad_b = grad * self._saved_self if needs_b else None
+        grad_a = grad * self._saved_other if needs_a else None
         return grad_a, grad_b
 
 
-BIG = threads.BIG  # (elements: a big product or sum is computed in parts on several threads)
+BIG = threads.BIG  # (elements: from here on, a big product's two gradients in one pass)
 
 
-def _split_product(grad, saved):
-    return threads.call(np.multiply, grad, saved)
-
-
-def _split_products(grad, other, self_, into_grad):
-    """(grad * other, grad * self_) of big arrays in one job on several threads:
-    each part of grad is read for both products, then (``into_grad``: grad is a
-    new array nobody else holds) overwritten by the first. (On one thread, or
-    in a layout threads.parts does not split: one product after the other,
-    new arrays.)"""
-    if threads.get_num_threads() > 1:
-        grad_a = grad if into_grad else np.empty(grad.shape, grad.dtype)
-        grad_b = threads.parts(_two_products, None, grad, self_, other, grad_a)
-        if grad_b is not None:
-            return grad_a, grad_b
-    grad_b = _split_product(grad, self_)
-    return _split_product(grad, other), grad_b
+def _two_products_of(grad, other, self_, into_grad):
+    """(grad * other, grad * self_) of big arrays in one pass, part after part
+    (threads.parts, split=False): each part of grad is read for both products
+    while it is in the cache, then (``into_grad``: grad is a new array nobody
+    else holds) overwritten by the first. (In a layout threads.parts does not
+    handle: one product after the other, new arrays.)"""
+    grad_a = grad if into_grad else np.empty(grad.shape, grad.dtype)
+    grad_b = threads.parts(_two_products, None, grad, self_, other, grad_a, split=False)
+    if grad_b is not None:
+        return grad_a, grad_b
+    grad_b = grad * self_
+    return grad * other, grad_b
 
 
 def _two_products(grad_b, grad, self_, other, grad_a):

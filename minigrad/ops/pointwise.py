@@ -69,7 +69,8 @@ def tanh_backward_of(grad, y):
     Python number at every call, which costs more than the arithmetic on a few
     elements). A big one in one new buffer that the three steps overwrite
     (written out, it makes two: NumPy cannot reuse ``y * y`` for ``1 - ...``),
-    in parts on several threads (minigrad/threads.py). Same bits either way."""
+    part after part, so that each part is still in the cache for the next step
+    (threads.parts, split=False). Same bits either way."""
     if y.size < _ONE_BUFFER or grad.dtype != y.dtype or grad.shape != y.shape:
         return grad * (one_of(y.dtype) - y * y)
     out = np.empty(y.shape, y.dtype)
@@ -79,7 +80,7 @@ def tanh_backward_of(grad, y):
         kernel, operands = _one_minus_square, (y,)
     else:
         kernel, operands = _tanh_backward, (grad, y)
-    if y.size < threads.BIG or threads.parts(kernel, out, *operands) is None:
+    if y.size < threads.BIG or threads.parts(kernel, out, *operands, split=False) is None:
         kernel(out, *operands)
     return out
 

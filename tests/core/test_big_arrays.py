@@ -281,6 +281,41 @@ def test_a_helper_thread_that_never_comes_leaves_every_part_to_the_caller(monkey
     assert len(called) == 2  # (two helpers were called; the caller did all the parts)
 
 
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_a_kernel_in_parts_on_the_callers_thread_has_the_bits_of_one_call(count, monkeypatch):
+    from minigrad import threads
+
+    y = _specials(np.tanh(_data(1001, 997)))  # (not a whole number of parts)
+    monkeypatch.setattr(threads, "_submit", None)  # (would fail if called)
+    names, sizes = set(), []
+
+    def kernel(out, y):  # (two steps, as tanh's backward: 1 - y * y)
+        names.add(threading.current_thread().name)
+        sizes.append(out.size)
+        np.multiply(y, y, out=out)
+        np.subtract(np.float32(1), out, out=out)
+    with _Threads(count), np.errstate(all="ignore"):
+        result = threads.parts(kernel, None, y, split=False)
+    _same_bits(result, np.float32(1) - y * y)
+    assert names == {threading.current_thread().name}
+    assert len(sizes) > 1 and sum(sizes) == y.size  # (in parts, each element once)
+
+
+@pytest.mark.parametrize("size", [1 << 18, (1 << 18) + 1, 10 ** 6, 4 * 10 ** 6 + 7])
+@pytest.mark.parametrize("count", [2, 3, 8])
+def test_the_parts_cover_the_array_once_big_ones_first(size, count):
+    from minigrad import threads
+
+    bounds = threads._bounds(size, count)
+    assert bounds[0][0] == 0 and bounds[-1][1] == size
+    assert all(stop == start for (_, stop), (start, _) in zip(bounds, bounds[1:]))
+    lengths = [stop - start for start, stop in bounds]
+    assert all(length % 4096 == 0 and length >= 65536 for length in lengths[:-1])
+    assert lengths == sorted(lengths, reverse=True)  # (the last ones small: threads end together)
+    assert lengths[0] >= min(size, max(65536, size / (2 * count)))  # (the first ones big: few)
+    assert len(bounds) >= 2 * count or lengths[-1] <= 65536
+
+
 def test_the_parts_go_to_whichever_thread_is_free():
     from minigrad import threads
 
@@ -487,7 +522,7 @@ def test_a_zero_dim_gradient_expanded_is_the_view_broadcast_to_makes(shape, writ
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("into_grad", [False, True])
 def test_the_two_products_of_muls_backward_have_numpys_bits(dtype, into_grad):
-    from minigrad.ops.arithmetic import _split_products
+    from minigrad.ops.arithmetic import _two_products_of
 
     grad = _specials(_data(613, 701, dtype=dtype))
     a = _specials(_data(613, 701, dtype=dtype))[::-1].copy()
@@ -499,7 +534,7 @@ def test_the_two_products_of_muls_backward_have_numpys_bits(dtype, into_grad):
             g, x_before, y_before = g.copy(), x.copy(), y.copy()
             expected_a, expected_b = g * x, g * y  # (x is other, y is self)
             with _Threads(count), np.errstate(all="ignore"):
-                grad_a, grad_b = _split_products(g, x, y, into_grad)
+                grad_a, grad_b = _two_products_of(g, x, y, into_grad)
             _same_bits(grad_a, expected_a)
             _same_bits(grad_b, expected_b)
             assert np.array_equal(x, x_before, equal_nan=True)
