@@ -652,6 +652,31 @@ def _slice_bounds(size, item: slice):
     return start, max(stop, start), step
 
 
+def _has_0dim_mask(index) -> bool:
+    """A 0-dim bool tensor in the index: torch writes through index_put_ (dtypes checked)."""
+    items = index if isinstance(index, tuple) else (index,)
+    return any(is_tensor(item) and item.ndim == 0 and item.dtype is dtypes.bool for item in items)
+
+
+def _fills_through_mask(index, value) -> bool:
+    """Whether torch's index_put_ writes ``value`` with masked_fill_ (its value.item(),
+    so of any dtype): a one-element value, and one bool mask (a tensor, or a list of
+    bools) as the only advanced index, the rest of the index ints, slices, None and
+    Ellipsis."""
+    if value.numel() != 1:
+        return False
+    items = index if isinstance(index, tuple) else (index,)
+    advanced = [item for item in items if is_tensor(item) or isinstance(item, list)]
+    basic = all(item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice))
+                for item in items if not (is_tensor(item) or isinstance(item, list)))
+    if not basic or len(advanced) != 1:
+        return False
+    mask = advanced[0]
+    if isinstance(mask, list):
+        return bool(mask) and all(isinstance(item, bool) for item in mask)
+    return mask.dtype is dtypes.bool
+
+
 def setitem(x, index, value):
     """``x[index] = value``, in place, recorded as PyTorch records it (see the
     module docstring); ``value`` (a number or a tensor) broadcasts to the target."""
@@ -681,12 +706,6 @@ def setitem(x, index, value):
     # torch refuses a forbidden write before it looks at the index arrays' values
     _check_write(x, parsed, check_inplace, value)
     basic, advanced, is_view = _parse_for_setitem(x, index)
-    if is_tensor(value) and advanced is not None and value.dtype is not x.dtype:
-        raise RuntimeError(
-            "Index put requires the source and destination dtypes match, got "
-            f"{dtypes.SCALAR_NAMES[x.dtype]} for the destination and "
-            f"{dtypes.SCALAR_NAMES[value.dtype]} for the source."
-        )
     if advanced is not None:  # (a value for copy_to is shaped above)
         if _without_leading_ones(source.shape) != source.shape:
             source = source.view(_without_leading_ones(source.shape))  # index_put_ broadcasts
@@ -694,6 +713,16 @@ def setitem(x, index, value):
         if not is_expandable_to(source.shape, written.shape):
             raise RuntimeError(errors.INDEX_PUT_SHAPE_MISMATCH.format(
                 value=list(source.shape), target=list(written.shape)))
+    # (the shapes first, then the dtypes: a one-element value written through one
+    # mask is torch's masked_fill_, of any dtype)
+    if is_tensor(value) and value.dtype is not x.dtype and (
+            advanced is not None and not _fills_through_mask(index, value)
+            or _has_0dim_mask(index)):  # (torch: index_put_ on a view, CopySlices)
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{dtypes.SCALAR_NAMES[x.dtype]} for the destination and "
+            f"{dtypes.SCALAR_NAMES[value.dtype]} for the source."
+        )
     # torch writes through a view: x[1:, 0] = v is x[1:, 0].copy_(v) (an in-place
     # change of a view, recorded on x as CopySlices, see inplace.rebase)
     target = getitem(x, basic) if is_view else x

@@ -177,6 +177,11 @@ FOUND = {
         "show(torch.tensor([1.0, 2.0], dtype=torch.float16).clamp(float('nan'), 1))\n"
         "r = p.clamp(None, torch.tensor(2.0))\nshow(r.grad_fn._saved_min, r.grad_fn._saved_max)\n"
         "r = p.clamp(torch.tensor(2.0), None)\nshow(r.grad_fn._saved_min, r.grad_fn._saved_max)"),
+    # x[mask] = one-element value of another dtype: torch's index_put_ is masked_fill_
+    "setitem through a mask with a float64 0-dim value, create_graph": (
+        "a = torch.tensor([[1.0, -2.0], [3.0, 4.0]], requires_grad=True)\nx = a * 1\n"
+        "x[x[:, 0] > 0] = torch.tensor(2.0, dtype=torch.float64)\nx.sum().backward(create_graph=True)\n"
+        "show(a.grad)\ngfn(a.grad)"),
 }
 
 # Found and reported on the board (owners' files), not fixed yet: strict, so a fix shows.
