@@ -274,3 +274,10 @@ NLL_WEIGHT_SIZE = ("weight tensor should be defined either for all {} classes or
                    "but got weight tensor of shape: {}")
 NLL2D_WEIGHT_SIZE = "weight tensor should be defined either for all or no classes"
 NOT_IMPLEMENTED_FOR = "\"{}\" not implemented for '{}'"  # kernel, dtype ('Long', 'Bool')
+# optimizers: PyTorch's implementation switches minigrad does not have
+OPTIMIZER_FUSED = ("fused=True: minigrad's optimizers have one implementation (PyTorch's "
+                   "for-loop one); leave fused=None")
+OPTIMIZER_DIFFERENTIABLE = ("differentiable=True: minigrad's optimizer steps are not "
+                            "recorded for autograd; leave differentiable=False")
+OPTIMIZER_CAPTURABLE = ("If capturable=True, params and state_steps must be on supported "
+                        "devices: ['cuda', 'xpu', 'hpu', 'privateuseone', 'xla'].")

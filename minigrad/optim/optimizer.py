@@ -17,6 +17,7 @@ from itertools import chain
 
 import minigrad
 
+from .. import errors
 from ..tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 from ..nn.module import _typename, clear_grads
@@ -92,10 +93,27 @@ class Optimizer:
         """Update the parameters once from their gradients (each subclass's rule)."""
         raise NotImplementedError
 
+    @staticmethod
+    def _check_implementation(foreach=None, differentiable=False, fused=None) -> None:
+        """PyTorch's switches between its implementations of one rule, kept in the
+        defaults (and state_dict()) as torch keeps them. ``foreach`` changes nothing
+        here (minigrad has one implementation); ``fused`` and ``differentiable`` would
+        change what a step computes or records, and minigrad has neither."""
+        if fused:
+            if differentiable:
+                raise RuntimeError("`fused` does not support `differentiable`")
+            if foreach:
+                raise RuntimeError("`fused` and `foreach` cannot be `True` together.")
+            raise NotImplementedError(errors.OPTIMIZER_FUSED)
+        if differentiable:
+            raise NotImplementedError(errors.OPTIMIZER_DIFFERENTIABLE)
+
     def _gradients(self):
         """``(group, p, g)`` for every parameter ``p`` that has a gradient, in order:
         ``g`` is ``p.grad``, or ``-p.grad`` with ``maximize=True`` (to climb)."""
         for group in self.param_groups:
+            if group.get("capturable"):  # (CUDA graphs: torch refuses CPU parameters)
+                raise AssertionError(errors.OPTIMIZER_CAPTURABLE)
             for p in group["params"]:
                 if p.grad is not None:
                     yield group, p, (-p.grad if group["maximize"] else p.grad)

@@ -23,8 +23,9 @@ class RMSprop(Optimizer):
     """
 
     def __init__(self, params, lr: float = 1e-2, alpha: float = 0.99, eps: float = 1e-8,
-                 weight_decay: float = 0, momentum: float = 0, centered: bool = False, *,
-                 maximize: bool = False) -> None:
+                 weight_decay: float = 0, momentum: float = 0, centered: bool = False,
+                 capturable: bool = False, foreach: bool | None = None, maximize: bool = False,
+                 differentiable: bool = False) -> None:
         if not 0.0 <= lr:
             raise ValueError(f"Invalid learning rate: {lr}")
         if not 0.0 <= eps:
@@ -36,7 +37,9 @@ class RMSprop(Optimizer):
         if not 0.0 <= alpha:
             raise ValueError(f"Invalid alpha value: {alpha}")
         defaults = dict(lr=lr, momentum=momentum, alpha=alpha, eps=eps, centered=centered,
-                        weight_decay=weight_decay, maximize=maximize)
+                        weight_decay=weight_decay, capturable=capturable, foreach=foreach,
+                        maximize=maximize, differentiable=differentiable)
+        self._check_implementation(foreach, differentiable)
         super().__init__(params, defaults)
 
     @no_grad()
@@ -53,7 +56,8 @@ class RMSprop(Optimizer):
             if group["weight_decay"] != 0:
                 grad = grad.add(p, alpha=group["weight_decay"])
             square_avg = state["square_avg"]
-            square_avg.mul_(alpha).add_(grad * grad, alpha=1 - alpha)
+            # (torch's addcmul_: square_avg + ((1 - alpha) * grad) * grad, rounded so)
+            square_avg.mul_(alpha).add_(grad * (1 - alpha) * grad)
             if group["centered"]:
                 grad_avg = state["grad_avg"]
                 grad_avg.add_(grad - grad_avg, alpha=1 - alpha)
@@ -65,6 +69,6 @@ class RMSprop(Optimizer):
                 buf = state["momentum_buffer"]
                 buf.mul_(momentum).add_(grad / avg)
                 p.add_(buf, alpha=-lr)
-            else:
-                p.add_(grad / avg, alpha=-lr)
+            else:  # (torch's addcdiv_: p + (-lr * grad) / avg, rounded so)
+                p.add_(grad * -lr / avg)
         return loss
