@@ -32,9 +32,9 @@ How it keeps the comparison fair (in both directions):
   user of that library gets. Where PyTorch is ahead because it runs an
   elementwise kernel on every core while NumPy's runs on one (the 1000x1000
   workload), that is a real difference and stays in the figure; minigrad
-  splits its big ones (``*``, ``+``, tanh, tanh's backward, the products of
-  ``*``'s backward, the sums of gradients) the same way
-  (``minigrad.get_num_threads()``).
+  splits its big tanh the same way (``minigrad.get_num_threads()``; its
+  ``*``, ``+`` and backward kernels are bound by memory and stay on one
+  thread, where they measured faster).
 * On a machine with more runnable threads than cores (load average above
   the core count) no best-of-N is fair: a thread that waits for a core holds
   up the others, PyTorch's most (its threads wait for each other at every
@@ -466,8 +466,8 @@ def serve(library: str) -> None:
 def _threads(library: str) -> str:
     if library == "PyTorch":
         return f"{_torch_like(library).get_num_threads()} threads"
-    return (f"{_torch_like(library).get_num_threads()} threads for big * + tanh and backward "
-            "products/sums, NumPy's other elementwise loops 1, its BLAS "
+    return (f"{_torch_like(library).get_num_threads()} threads for big tanh, "
+            "NumPy's other elementwise loops 1, its BLAS "
             + os.environ.get("OPENBLAS_NUM_THREADS", f"{os.cpu_count()}"))
 
 
