@@ -320,19 +320,20 @@ def test_the_parts_go_to_whichever_thread_is_free():
     from minigrad import threads
 
     a, b = _data(1000, 1000), _data(1000, 1000)
-    caller, names, helper_came = threading.current_thread(), set(), threading.Event()
+    names, both_came = set(), threading.Barrier(2, timeout=10)
 
     def kernel(out, x, y):
-        names.add(threading.current_thread().name)
-        if threading.current_thread() is caller:
-            helper_came.wait(10)  # (the caller holds on to its part until a helper has one)
-        else:
-            helper_came.set()
+        name = threading.current_thread().name
+        if name not in names:
+            names.add(name)
+            # (each thread holds on to its first part until the other has one too: on a
+            # busy machine the one that runs first could otherwise take every part)
+            both_came.wait()
         np.multiply(x, y, out=out)
     with _Threads(2):
         result = threads.parts(kernel, None, a, b)
     _same_bits(result, a * b)
-    assert len(names) == 2
+    assert len(names) == 2 and threading.current_thread().name in names
 
 
 def test_an_error_in_a_part_on_a_helper_thread_is_raised_to_the_caller():
