@@ -281,3 +281,7 @@ OPTIMIZER_DIFFERENTIABLE = ("differentiable=True: minigrad's optimizer steps are
                             "recorded for autograd; leave differentiable=False")
 OPTIMIZER_CAPTURABLE = ("If capturable=True, params and state_steps must be on supported "
                         "devices: ['cuda', 'xpu', 'hpu', 'privateuseone', 'xla'].")
+# a tensor hook's result (torch's check_variable_result)
+HOOK_RETURNED = "expected Variable, but hook returned '{}'"
+HOOK_CHANGED_TYPE = "hook '{}' has changed the type of value (was {} got {})"
+HOOK_CHANGED_SIZE = "hook '{}' has changed the size of value"

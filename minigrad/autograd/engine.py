@@ -139,9 +139,8 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
                 for nr in targets[step.node]:
                     if nr < len(grads):
                         captured[(step.node, nr)] = _wrapped(grads[nr], on_arrays)
-            if accumulate:
-                for tensor, grad in step.retained:
-                    store(tensor, grad, False, retained=True)
+            for tensor, grad in step.retained:  # (autograd.grad fills them too, as torch)
+                store(tensor, grad, False, retained=True)
     finally:
         restore_float_errors(token)
     return captured
@@ -564,6 +563,7 @@ def _run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: b
                     if nr < len(grads) and grads[nr] is not None:
                         replaced = hook(_wrapped(grads[nr], on_arrays))
                         if replaced is not None:
+                            _check_hook_result(hook, grads[nr], replaced)
                             grads[nr] = replaced._data if on_arrays else replaced
                             owned = owned and nr != 0
         finally:
@@ -579,6 +579,20 @@ def _run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: b
                 retained.append((tensor, grad_outputs[nr]))
         retained = tuple(retained)
     return grad_outputs, owned, retained
+
+
+def _check_hook_result(hook, original, result) -> None:
+    """What a hook returns must be a tensor of the gradient's dtype and shape
+    (torch's check_variable_result, with its messages)."""
+    if not isinstance(result, _tensor.Tensor):
+        raise TypeError(errors.HOOK_RETURNED.format(type(result).__name__))
+    data = original if isinstance(original, np.ndarray) else original._data
+    name = getattr(hook, "__name__", "<unknown>")
+    if result._data.dtype != data.dtype:
+        was = _tensor.Tensor._make(data).type()
+        raise RuntimeError(errors.HOOK_CHANGED_TYPE.format(name, was, result.type()))
+    if result._data.shape != data.shape:
+        raise RuntimeError(errors.HOOK_CHANGED_SIZE.format(name))
 
 
 def _as_tensors(step: BackwardStep) -> BackwardStep:
