@@ -166,14 +166,18 @@ def _bounds(size: int, threads: int) -> list:
 
     The parts are taken by whichever thread is free, so that a thread that starts
     late (a sleeping thread wakes some 10 to 200 µs after it is called) or is held
-    up by other work does fewer. They get smaller as they go (each one a quarter of
-    what is left for two threads, as OpenMP's guided schedule): the first are big,
-    so there are few (each costs some µs of Python), and the last are small, so the
-    threads finish close together (the caller waits for the last one). Each is at
-    least _CHUNK elements, and a multiple of _ALIGN but for the last."""
+    up by other work does fewer. None is bigger than 1 / (_PER_THREAD * threads) of
+    the whole (a thread that shares its core with another program holds the others
+    up by at most one part), and the last ones get smaller (each a quarter of what
+    is left for two threads, as in OpenMP's guided schedule), so that the threads
+    finish close together (the caller waits for the last one). Each is at least
+    _CHUNK elements (a part costs some µs of Python), and a multiple of _ALIGN but
+    for the last."""
+    largest = -(-size // (_PER_THREAD * threads * _ALIGN)) * _ALIGN
     bounds, start = [], 0
     while start < size:
-        step = max(_CHUNK, -(-(size - start) // (_GUIDED * threads * _ALIGN)) * _ALIGN)
+        left = -(-(size - start) // (_GUIDED * threads * _ALIGN)) * _ALIGN
+        step = max(_CHUNK, min(largest, left))
         bounds.append((start, min(size, start + step)))
         start += step
     return bounds
@@ -181,7 +185,8 @@ def _bounds(size: int, threads: int) -> list:
 
 _ALIGN = 4096  # elements
 _CACHED = 32 * _ALIGN  # (elements in a part on one thread: an array's part fits in L2)
-_GUIDED = 2  # (a part is 1 / (_GUIDED * threads) of what is left)
+_PER_THREAD = 4  # (no part bigger than 1 / (_PER_THREAD * threads) of the whole)
+_GUIDED = 2  # (nor than 1 / (_GUIDED * threads) of what is left)
 _CHUNK = 16 * _ALIGN
 
 

@@ -312,7 +312,9 @@ def test_the_parts_cover_the_array_once_big_ones_first(size, count):
     lengths = [stop - start for start, stop in bounds]
     assert all(length % 4096 == 0 and length >= 65536 for length in lengths[:-1])
     assert lengths == sorted(lengths, reverse=True)  # (the last ones small: threads end together)
-    assert lengths[0] >= min(size, max(65536, size / (2 * count)))  # (the first ones big: few)
+    largest = max(65536, -(-size // (4 * count * 4096)) * 4096)  # (a held-up thread holds little)
+    assert lengths[0] == min(size, largest)
+    assert lengths[-1] < largest or len(lengths) == 1 or size <= 65536 * len(lengths)
     assert len(bounds) >= 2 * count or lengths[-1] <= 65536
 
 
