@@ -119,6 +119,33 @@ def check_operand_function(function: str, args: tuple, kwargs: dict) -> None:
         raise invalid_combination(function, args, kwargs)
 
 
+TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tensor",
+                     "bmm": "mat2", "maximum": "other", "minimum": "other"}
+
+
+def check_tensor_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``torch.matmul(input, other)``, ``torch.mm(input, mat2)``...: both tensors, else
+    PyTorch's "matmul(): argument 'other' (position 2) must be Tensor, not list"."""
+    _check_tensors(function, ("input", TENSOR_PARAMETERS[function]), args, kwargs)
+
+
+def check_tensor_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``x.matmul(other)``, ``x.mm(mat2)``...: a tensor (positions counted after x)."""
+    _check_tensors(function, (TENSOR_PARAMETERS[function],), args, kwargs)
+
+
+def _check_tensors(function: str, names: tuple, args: tuple, kwargs: dict) -> None:
+    for position, name in enumerate(names, start=1):
+        by_position = len(args) >= position
+        if not by_position and name not in kwargs:
+            continue  # (missing: Python's own error follows)
+        value = args[position - 1] if by_position else kwargs[name]
+        if not is_tensor(value):
+            where = f" (position {position})" if by_position else ""
+            raise TypeError(f"{function}(): argument '{name}'{where} must be Tensor, "
+                            f"not {type_name(value)}")
+
+
 def _wrong_types(args: tuple, kwargs: dict) -> str:
     return f"some of the arguments have invalid types: {_got(args, kwargs, marked=True)}"
 

@@ -21,6 +21,7 @@ import numpy as _np
 from . import errors, ops
 from .arguments import checks_arguments as _checks_arguments
 from .arguments import check_operand_function as _check_operand_function
+from .arguments import check_tensor_function as _check_tensor_function
 from .arguments import check_split_function as _check_split_function
 from .arguments import tensor_split_arguments as _parse_tensor_split
 from .arguments import described as _described
@@ -274,10 +275,12 @@ def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - PyTorch's nam
 clip = clamp  # (torch's errors name it clamp too)
 
 
+@_checks_arguments(_check_tensor_function)
 def maximum(input, other, *, out=None):
     return _out("maximum", ops.maximum(input, other), out, input, other)
 
 
+@_checks_arguments(_check_tensor_function)
 def minimum(input, other, *, out=None):
     return _out("minimum", ops.minimum(input, other), out, input, other)
 
@@ -430,23 +433,28 @@ def log_softmax(input, dim, dtype=None, *, out=None):
 # ---- matrix products ---------------------------------------------------------------------------
 
 
+@_checks_arguments(_check_tensor_function)
 def matmul(input, other, *, out=None):
     """The matrix product, with NumPy's rules for 1-D and batched operands."""
     return _out("matmul", ops.matmul(input, other), out, input, other, exact_dtype=True)
 
 
+@_checks_arguments(_check_tensor_function)
 def mm(input, mat2, *, out=None):
     return _out("mm", ops.mm(input, mat2), out, input, mat2, exact_dtype=True)
 
 
+@_checks_arguments(_check_tensor_function)
 def mv(input, vec, *, out=None):
     return _out("mv", ops.mv(input, vec), out, input, vec, exact_dtype=True)
 
 
+@_checks_arguments(_check_tensor_function)
 def dot(input, tensor, *, out=None):
     return _out("dot", ops.dot(input, tensor), out, input, tensor, exact_dtype=True)
 
 
+@_checks_arguments(_check_tensor_function)
 def bmm(input, mat2, *, out=None):
     return _out("bmm", ops.bmm(input, mat2), out, input, mat2, exact_dtype=True)
 

@@ -574,18 +574,23 @@ class Tensor:
     def reciprocal(self):
         return ops.reciprocal(self)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def matmul(self, other):
         return ops.matmul(self, other)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def mm(self, mat2):
         return ops.mm(self, mat2)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def mv(self, vec):
         return ops.mv(self, vec)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def dot(self, tensor):
         return ops.dot(self, tensor)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def bmm(self, mat2):
         return ops.bmm(self, mat2)
 
@@ -726,9 +731,11 @@ class Tensor:
 
     clip = clamp
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def maximum(self, other):
         return ops.maximum(self, other)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def minimum(self, other):
         return ops.minimum(self, other)
 

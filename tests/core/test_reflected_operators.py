@@ -48,6 +48,14 @@ FUNCTIONS = {
                     "__truediv__", "__rtruediv__", "__pow__", "__rpow__", "__matmul__",
                     "__rmatmul__", "__and__", "__rand__", "__eq__", "__lt__")
        for arg in ("None", "'a'", "[1.0, 2.0]", "2", "np.int64(3)", "np.array([1.0, 2.0])")},
+    **{f"{call} with {f}": (
+        f"import numpy as np\nt = torch.ones(2, 2, requires_grad=True)\nshow({call.format(f=f, p=p)})")
+       for f, p in (("matmul", "other"), ("mm", "mat2"), ("mv", "vec"), ("dot", "tensor"),
+                    ("bmm", "mat2"), ("maximum", "other"), ("minimum", "other"))
+       for call in ("torch.{f}(t, None)", "torch.{f}(None, t)", "torch.{f}(t, [1.0, 2.0])",
+                    "torch.{f}(2, t)", "torch.{f}(t, 2.5)", "torch.{f}(t, {p}=None)",
+                    "torch.{f}(input=None, {p}=t)", "torch.{f}(t, np.ones(2))", "t.{f}(None)",
+                    "t.{f}({p}=None)", "t.{f}([1.0])", "t.{f}(2)", "torch.{f}(t, t)", "t.{f}(t)")},
     "a NumPy array reads a tensor that requires grad": (
         "import numpy as np\nnp.asarray(torch.tensor([1.5], requires_grad=True))"),
     "np.sin of a tensor": "import numpy as np\nshow(np.sin(torch.tensor([1.0, 2.0])))",
