@@ -285,3 +285,7 @@ OPTIMIZER_CAPTURABLE = ("If capturable=True, params and state_steps must be on s
 HOOK_RETURNED = "expected Variable, but hook returned '{}'"
 HOOK_CHANGED_TYPE = "hook '{}' has changed the type of value (was {} got {})"
 HOOK_CHANGED_SIZE = "hook '{}' has changed the size of value"
+# uint8 tensors as indices (deprecated masks)
+UINT8_INDEX = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
+               "torch.bool instead.")
+MASKED_FILL_UINT8 = "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"

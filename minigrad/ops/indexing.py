@@ -523,6 +523,7 @@ def getitem(x, index):
     if _sequence_as_tuple(index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
+    index = _uint8_as_masks(index)
     if not isinstance(index, tuple):
         if index is Ellipsis:
             return AliasBackward0.apply(x)
@@ -652,6 +653,26 @@ def _slice_bounds(size, item: slice):
     return start, max(stop, start), step
 
 
+def _has_uint8(index) -> bool:
+    items = index if isinstance(index, tuple) else (index,)
+    return any(is_tensor(item) and item.dtype is dtypes.uint8 for item in items)
+
+
+def _uint8_as_masks(index):
+    """uint8 tensors in an index are masks, with PyTorch's deprecation warning."""
+    if not _has_uint8(index):
+        return index
+    from ..tensor import Tensor
+
+    warnings.warn(errors.UINT8_INDEX, UserWarning, stacklevel=4)
+
+    def as_mask(item):
+        if is_tensor(item) and item.dtype is dtypes.uint8:
+            return Tensor._make(item._data != 0)
+        return item
+    return tuple(as_mask(item) for item in index) if isinstance(index, tuple) else as_mask(index)
+
+
 def _has_0dim_mask(index) -> bool:
     """A 0-dim bool tensor in the index: torch writes through index_put_ (dtypes checked)."""
     items = index if isinstance(index, tuple) else (index,)
@@ -686,6 +707,17 @@ def setitem(x, index, value):
     if _sequence_as_tuple(index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
+    if _has_uint8(index):
+        value_size = value.numel() if is_tensor(value) else 1
+        items = index if isinstance(index, tuple) else (index,)
+        advanced = [item for item in items if is_tensor(item) or isinstance(item, list)]
+        if value_size == 1 and len(advanced) == 1 and advanced[0].ndim and all(
+                item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice))
+                for item in items if item is not advanced[0]):
+            # (torch's index_put_ writes a one-element value through its masked_fill_,
+            # which takes bool masks only)
+            raise RuntimeError(errors.MASKED_FILL_UINT8)
+        index = _uint8_as_masks(index)
     if index is False:
         return  # torch writes nothing (and checks nothing)
     parsed = _parse_for_setitem(x, index, checked=False)

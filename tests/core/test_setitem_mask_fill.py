@@ -12,6 +12,7 @@ from test_fuzz_programs import assert_same
 
 INDICES = {
     "row mask": "x[:, 0] > 0", "2-D mask": "x > 0", "0-dim mask": "torch.tensor(True)",
+    "uint8 mask": "(x > 0).to(torch.uint8)", "uint8 row mask": "(x[:, 0] > 0).to(torch.uint8)",
     "0-dim False mask": "torch.tensor(False)", "Python True": "True", "int, 0-dim mask": "(0, torch.tensor(True))",
     "mask after a slice": "(slice(None), x[0] > 0)", "int then mask": "(1, x[0] > 0)",
     "mask then Ellipsis": "(x[:, 0] > 0, ...)", "two masks": "(x[:, 0] > 0, x[0] > 0)",
@@ -41,3 +42,27 @@ CASES = {
 @pytest.mark.parametrize("name", list(CASES))
 def test_setitem_one_element_value(name):
     assert_same(CASES[name])
+
+
+UINT8 = {  # uint8 tensors as indices: deprecated masks (PyTorch warns, then reads them so)
+    "getitem": (
+        "x = torch.tensor([[1.0, -2.0], [3.0, 4.0]], requires_grad=True)\n"
+        "show(x[torch.tensor(1, dtype=torch.uint8)], x[torch.tensor(0, dtype=torch.uint8)].shape)\n"
+        "show(x[torch.tensor([1, 0], dtype=torch.uint8), 1], x[[torch.tensor([1, 0], dtype=torch.uint8)]])\n"
+        "r = x[(x > 0).to(torch.uint8)]\ngfn(r)\nr.sum().backward()\nshow(x.grad)"),
+    "setitem of a tensor": (
+        "y = torch.tensor([[1.0, -2.0], [3.0, 4.0]])\n"
+        "y[torch.tensor([1, 0], dtype=torch.uint8)] = torch.tensor([5.0, 6.0])\nshow(y)\n"
+        "y[torch.tensor([1, 0], dtype=torch.uint8), torch.tensor([1])] = torch.tensor(7.0)\nshow(y)"),
+    "setitem of a number": (
+        "y = torch.tensor([[1.0, -2.0], [3.0, 4.0]])\n"
+        "y[torch.tensor([1, 0], dtype=torch.uint8), 0] = 5.0"),
+    "setitem of a one-element tensor": (
+        "y = torch.tensor([[1.0, -2.0], [3.0, 4.0]])\ny[y > 0] = 1.0\nshow(y)\n"
+        "y[(y > 1).to(torch.uint8)] = torch.tensor([2.0])"),
+}
+
+
+@pytest.mark.parametrize("name", list(UINT8))
+def test_uint8_index(name):
+    assert_same(UINT8[name])
