@@ -277,39 +277,51 @@ def execution_order(root_nodes: Sequence, sequence_nr=None,
     A node is ready once every edge into it has been walked; among ready
     nodes the one created last (highest ``sequence_nr(node)``) runs first,
     ties (leaves) in the order they became ready. The edges out of a node are
-    walked when the caller asks for the next one. This is the only place
-    that decides the order: ``backward`` uses it, and so does anything that
-    shows a backward pass (the widgets pass PyTorch's ``_sequence_nr()`` to
-    replay a real torch graph in torch's order).
+    walked when the caller asks for the next one. This rule is the engine's
+    (``_walk`` follows it with ``_first_ready`` and ``_count_down``), and
+    anything that shows a backward pass uses it (the widgets pass PyTorch's
+    ``_sequence_nr()`` to replay a real torch graph in torch's order).
     """
     if sequence_nr is None:
         sequence_nr = _creation_number
     if dependencies is None:
         dependencies = _count_dependencies(root_nodes)
-    ready: list = []
-    for node in dict.fromkeys(root_nodes):
-        if dependencies[node] == 0:
-            heapq.heappush(ready, _Ready(sequence_nr(node), node))
+    ready = _first_ready(root_nodes, dependencies, sequence_nr)
     while ready:
         node = heapq.heappop(ready).node
         while node is not None:
             yield node
-            # The nodes this one makes ready go on the heap, except one alone
-            # with the heap empty (a chain): it would come straight back out.
-            following = None
-            for next_node, _ in node.next_functions:
-                if next_node is None:
-                    continue
-                left = dependencies[next_node] - 1
-                dependencies[next_node] = left
-                if left == 0:
-                    if following is not None:
-                        heapq.heappush(ready, _Ready(sequence_nr(following), following))
-                    following = next_node
-            if following is not None and ready:
+            node = _count_down(node, dependencies, ready, sequence_nr)
+
+
+def _first_ready(root_nodes: Sequence, dependencies: dict, sequence_nr) -> list:
+    """The heap of ready nodes at the start: the roots no edge points at."""
+    ready: list = []
+    for node in dict.fromkeys(root_nodes):
+        if dependencies[node] == 0:
+            heapq.heappush(ready, _Ready(sequence_nr(node), node))
+    return ready
+
+
+def _count_down(node, dependencies: dict, ready: list, sequence_nr):
+    """Walk the edges out of ``node`` (it has run): the nodes it makes ready go
+    on the heap ``ready``, except one alone with the heap empty (a chain), which
+    is returned to run next (it would come straight back out). None: take the
+    next node from the heap."""
+    following = None
+    for next_node, _ in node.next_functions:
+        if next_node is None:
+            continue
+        left = dependencies[next_node] - 1
+        dependencies[next_node] = left
+        if left == 0:
+            if following is not None:
                 heapq.heappush(ready, _Ready(sequence_nr(following), following))
-                following = None
-            node = following
+            following = next_node
+    if following is not None and ready:
+        heapq.heappush(ready, _Ready(sequence_nr(following), following))
+        following = None
+    return following
 
 
 class _Ready:
@@ -364,13 +376,18 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
     release = not keep_graph and not create_graph  # (formulas on arrays free as they run)
     plain = reuse and needed is None  # backward(): nothing shown, every edge wanted
     index = 0
-    for node in execution_order(root_nodes, dependencies=dependencies):
+    ready = _first_ready(root_nodes, dependencies, _creation_number)  # (execution_order)
+    node = None
+    while node is not None or ready:
+        if node is None:
+            node = heapq.heappop(ready).node
         buffer = buffers.pop(node, None)
         if plain and buffer is not None and type(node) is not AccumulateGrad \
                 and node._tensor_pre_hooks is None and node._retains_grad is None:
             # backward()'s usual node, with no step to hand out: its formula runs on
             # the arrays that arrived and its gradients go on (as below, without
-            # what showing steps, inputs= and create_graph need).
+            # what showing steps, inputs= and create_graph need), in one walk over
+            # its edges that also counts down what it makes ready (_count_down, inline).
             grad_outputs = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
             # (a formula that may write into the gradient it received, when that is a
             # new array only this walk holds; what it sends on in it is then fresh too)
@@ -380,85 +397,113 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
             trusted = node.formula_on_arrays
             single = trusted and len(grads) == 1 and len(grad_outputs) == 1
             received = () if free else grad_outputs
+            following = None
             for (next_node, input_nr), grad in zip(node.next_functions, grads):
-                if next_node is None or grad is None:
+                if next_node is None:
                     continue
-                fresh = (free or grad is not grad_outputs[0]) if single else \
-                    trusted and _made_here(grad, grads, received)
-                if input_nr == 0 and next_node not in buffers:
-                    buffers[next_node] = [grad, fresh]
-                else:
-                    _arrive(buffers, next_node, input_nr, grad, fresh, True)
-            index += 1
-            continue
-        received = received_by.pop(node, []) if show else None
-        if needed is not None and node not in needed:
-            continue
-        leaf = type(node) is AccumulateGrad
-        owned, retained, sent = False, (), ()
-        if create_graph:
-            # Backward formulas are recorded; the mode is set per step, not
-            # across the yield, so the caller's code between steps runs in its own mode.
-            previous = grad_mode._enabled
-            grad_mode._set_enabled(True)
-        try:
-            if buffer is None:
-                # No edge in delivered a gradient (e.g. the backward of norm(0)):
-                # nothing to run; the node passes "no gradient" on.
-                grad_outputs = _NO_GRADIENT
-                if show and not leaf:
-                    sent = tuple([(next_node, nr, None) for next_node, nr in node.next_functions])
-            else:
-                grad_outputs = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
-                if leaf and reuse:
-                    owned = buffer[1] and _own_buffer(buffer[0])
-                if node._tensor_pre_hooks or node._retains_grad or (
-                        leaf and node.variable._leaf_hooks):
-                    grad_outputs, owned, retained = _run_tensor_hooks(
-                        node, grad_outputs, owned, not create_graph)
-                if not leaf and (needed is None or _leads_further(node, needed)):
-                    if needed is not None and not show:
-                        grads = _run_for_needed(node, grad_outputs, needed, create_graph,
-                                                release)
-                    elif create_graph:
-                        grads = node._run(grad_outputs)
+                if grad is not None:
+                    fresh = (free or grad is not grad_outputs[0]) if single else \
+                        trusted and _made_here(grad, grads, received)
+                    if input_nr == 0 and next_node not in buffers:
+                        buffers[next_node] = [grad, fresh]
                     else:
-                        grads = node._run_on_arrays(grad_outputs, release)
-                    if create_graph and not keep_graph:
-                        node.release_saved()
-                    # A gradient the node made itself (not one it received) and sends
-                    # along one edge only belongs to its receiver, which may add into
-                    # it in place. (A formula written for Tensors, e.g. a custom
-                    # Function's, may hand back an array someone holds: never.)
-                    trusted = reuse and node.formula_on_arrays
-                    single = trusted and len(grads) == 1 and len(grad_outputs) == 1
-                    for (next_node, input_nr), grad in zip(node.next_functions, grads):
-                        if next_node is None or grad is None or (
-                                needed is not None and next_node not in needed):
-                            continue  # (as torch: no buffer for a node that will not run)
-                        if single:  # (the usual case, kept quick)
-                            fresh = grad is not grad_outputs[0]
-                        else:
-                            fresh = trusted and _made_here(grad, grads, grad_outputs)
-                        if input_nr == 0 and next_node not in buffers:
-                            buffers[next_node] = [grad, fresh]  # (the usual case, kept quick)
-                        else:
-                            _arrive(buffers, next_node, input_nr, grad, fresh, reuse)
-                        if show:
-                            received_by.setdefault(next_node, []).append((node, input_nr, grad))
-                    if show:  # (nothing goes along an edge to no node)
-                        sent = tuple([(next_node, input_nr, None if next_node is None else grad)
-                                      for (next_node, input_nr), grad
-                                      in zip(node.next_functions, grads)])
-        finally:
-            if create_graph:
-                grad_mode._set_enabled(previous)
-        if show or leaf or retained or (targets is not None and node in targets):
-            step = BackwardStep(index, node, received)
-            step.grad_outputs, step.sent, step.retained, step._owned = \
-                grad_outputs, sent, retained, owned
-            yield step
-        index += 1
+                        _arrive(buffers, next_node, input_nr, grad, fresh, True)
+                left = dependencies[next_node] - 1
+                dependencies[next_node] = left
+                if left == 0:
+                    if following is not None:
+                        heapq.heappush(ready, _Ready(following._sequence_nr, following))
+                    following = next_node
+            if following is not None and ready:
+                heapq.heappush(ready, _Ready(following._sequence_nr, following))
+                following = None
+            index += 1
+            node = following
+            continue
+        if needed is None or node in needed:
+            step = _step(node, buffer, received_by.pop(node, []) if show else None, index,
+                         buffers, received_by, needed, targets, keep_graph, create_graph,
+                         show, reuse, release)
+            if step is not None:
+                yield step
+            index += 1
+        elif show:
+            received_by.pop(node, None)
+        node = _count_down(node, dependencies, ready, _creation_number)
+
+
+def _step(node, buffer, received, index: int, buffers: dict, received_by: dict, needed,
+          targets, keep_graph: bool, create_graph: bool, show: bool, reuse: bool,
+          release: bool):
+    """``_walk`` for a node with something to show or apply (a leaf, hooks,
+    retained gradients, ``inputs=``, ``create_graph``, ``backward_steps``):
+    runs it and sends its gradients on; returns its ``BackwardStep``, or None
+    when there is nothing to hand out."""
+    leaf = type(node) is AccumulateGrad
+    owned, retained, sent = False, (), ()
+    if create_graph:
+        # Backward formulas are recorded; the mode is set per step, not
+        # across the yield, so the caller's code between steps runs in its own mode.
+        previous = grad_mode._enabled
+        grad_mode._set_enabled(True)
+    try:
+        if buffer is None:
+            # No edge in delivered a gradient (e.g. the backward of norm(0)):
+            # nothing to run; the node passes "no gradient" on.
+            grad_outputs = _NO_GRADIENT
+            if show and not leaf:
+                sent = tuple([(next_node, nr, None) for next_node, nr in node.next_functions])
+        else:
+            grad_outputs = (buffer[0],) if len(buffer) == 2 else tuple(buffer[0::2])
+            if leaf and reuse:
+                owned = buffer[1] and _own_buffer(buffer[0])
+            if node._tensor_pre_hooks or node._retains_grad or (
+                    leaf and node.variable._leaf_hooks):
+                grad_outputs, owned, retained = _run_tensor_hooks(
+                    node, grad_outputs, owned, not create_graph)
+            if not leaf and (needed is None or _leads_further(node, needed)):
+                if needed is not None and not show:
+                    grads = _run_for_needed(node, grad_outputs, needed, create_graph,
+                                            release)
+                elif create_graph:
+                    grads = node._run(grad_outputs)
+                else:
+                    grads = node._run_on_arrays(grad_outputs, release)
+                if create_graph and not keep_graph:
+                    node.release_saved()
+                # A gradient the node made itself (not one it received) and sends
+                # along one edge only belongs to its receiver, which may add into
+                # it in place. (A formula written for Tensors, e.g. a custom
+                # Function's, may hand back an array someone holds: never.)
+                trusted = reuse and node.formula_on_arrays
+                single = trusted and len(grads) == 1 and len(grad_outputs) == 1
+                for (next_node, input_nr), grad in zip(node.next_functions, grads):
+                    if next_node is None or grad is None or (
+                            needed is not None and next_node not in needed):
+                        continue  # (as torch: no buffer for a node that will not run)
+                    if single:  # (the usual case, kept quick)
+                        fresh = grad is not grad_outputs[0]
+                    else:
+                        fresh = trusted and _made_here(grad, grads, grad_outputs)
+                    if input_nr == 0 and next_node not in buffers:
+                        buffers[next_node] = [grad, fresh]  # (the usual case, kept quick)
+                    else:
+                        _arrive(buffers, next_node, input_nr, grad, fresh, reuse)
+                    if show:
+                        received_by.setdefault(next_node, []).append((node, input_nr, grad))
+                if show:  # (nothing goes along an edge to no node)
+                    sent = tuple([(next_node, input_nr, None if next_node is None else grad)
+                                  for (next_node, input_nr), grad
+                                  in zip(node.next_functions, grads)])
+    finally:
+        if create_graph:
+            grad_mode._set_enabled(previous)
+    if show or leaf or retained or (targets is not None and node in targets):
+        step = BackwardStep(index, node, received)
+        step.grad_outputs, step.sent, step.retained, step._owned = \
+            grad_outputs, sent, retained, owned
+        return step
+    return None
 
 
 _NO_GRADIENT = (None,)
