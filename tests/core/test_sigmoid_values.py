@@ -75,10 +75,16 @@ def test_values_are_torchs_within_four_ulps(dtype, count, layout):
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_the_edges_are_torchs_bit_for_bit(dtype):
     """Where exp(-x) overflows or underflows, at 0, inf and NaN: taken one by one, as
-    PyTorch's kernel takes a strided tensor's elements."""
+    PyTorch's kernel takes a strided tensor's elements. (float64's exp overflows
+    only near -709: float32's edges, -105 to -86, are ordinary values there, whose
+    last bit depends on which SLEEF kernel torch picks for the CPU, AVX2 or AVX512;
+    they are held to 4 ulps, as in the test above, and 0, inf and NaN to the bit.)"""
     values = np.repeat(np.array(EDGES, dtype), 2)
     ours = mg.tensor(values)[::2].sigmoid().numpy()
-    _assert_same_bits(ours, torch.tensor(values)[::2].sigmoid().numpy(), dtype)
+    theirs = torch.tensor(values)[::2].sigmoid().numpy()
+    ordinary = (values[::2] > -106) & (values[::2] < -86) & (dtype == "float64")
+    _assert_same_bits(ours[~ordinary], theirs[~ordinary], dtype)
+    _assert_same_bits(ours, theirs, dtype, ulps=4)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
