@@ -281,6 +281,8 @@ class Tensor:
 
     @data.setter
     def data(self, value: "Tensor") -> None:
+        if self._grad_fn is not None:  # (its node's gradients are checked against what it was)
+            self._grad_fn.keep_input_meta(self._data)
         self._data = value._data
         self.dtype = value.dtype
 

@@ -187,6 +187,12 @@ class Node:
     writes_into_grad = False
     _grad_is_free = False  # (True only for such a call)
 
+    # True: when every input that needs a gradient has the output's shape and
+    # dtype, with at least one dimension, each gradient ``backward`` returns has
+    # them too (on arrays an ndarray, not a NumPy scalar), so it needs no check
+    # (see ``apply_to_arrays``'s ``same``; the gradient it received has them).
+    elementwise = False
+
     # False: ``forward``'s NumPy calls raise no floating-point error for any input
     # (``np.tanh``), so it runs without silencing them (see float_errors.py).
     float_errors = True
@@ -254,9 +260,11 @@ class Node:
             arrays = _as_arrays(inputs, cast_to)
         return apply_to_arrays(cls, inputs, arrays, params)
 
-    def _link(self, inputs, output) -> None:
+    def _link(self, inputs, output, same: bool = False) -> None:
         """Connect this node to its inputs' nodes (and keep ``output`` if
-        forward saved it)."""
+        forward saved it). ``same``: the node is ``elementwise`` and every input
+        that needs a gradient has the output's shape and dtype: its gradients need
+        no check, and ``_input_meta`` is None (see ``keep_input_meta``)."""
         self._sequence_nr = next(_sequence)
         self._tensor_pre_hooks = self._retains_grad = None
         edges = needs = meta = ()
@@ -270,8 +278,9 @@ class Node:
                 else:
                     edges += (producer, x._output_nr),
                 needs += True,
-                data = x._data
-                meta += (data.shape, data.dtype),
+                if not same:
+                    data = x._data
+                    meta += (data.shape, data.dtype),
             else:
                 if isinstance(x, _Tensor) and x._view_version is not None:
                     x.grad_fn  # noqa: B018 (as torch: a changed view's node is rebuilt, or refused)
@@ -281,10 +290,20 @@ class Node:
         self.next_functions = edges
         # (one shared tuple per pattern: most nodes have one or two inputs)
         self.needs_input_grad = _NEEDS.get(needs, needs)
-        self._input_meta = meta
+        self._input_meta = None if same else meta
         saved = self._saved
         if self.saves_result or saved.get("result") is _RESULT:
             saved["result"] = _saved_tensor(output, output._data, is_output=True)
+
+    def keep_input_meta(self, like) -> tuple:
+        """``_input_meta``, made now for a node that ``_link`` gave none (``same``),
+        from ``like``, an array of its output's shape and dtype (its inputs'), before
+        that output changes shape (``y.data = ...``) or another node takes over
+        the meta (``CopySlices.of``)."""
+        if self._input_meta is None:
+            meta = (like.shape, like.dtype)
+            self._input_meta = tuple([meta if needs else None for needs in self.needs_input_grad])
+        return self._input_meta
 
     # (The first argument is ``node``, not ``self``: ``self`` is a saved name.)
     def save(node, **values) -> None:  # noqa: N805
@@ -509,14 +528,15 @@ class Node:
                 f"function {self.name()} returned an incorrect number of gradients "
                 f"(expected {len(self.next_functions)}, got {len(grads)})"
             )
-        for grad, meta in zip(grads, self._input_meta):
-            if grad is not None and meta is not None and not (
-                    type(grad) is np.ndarray and grad.dtype is meta[1] and grad.shape == meta[0]):
-                # (broadcast, another dtype or a NumPy scalar: undone one by one)
-                grads = tuple([None if grad is None or meta is None
-                               else self._validate_array(index, grad, meta)
-                               for index, (grad, meta) in enumerate(zip(grads, self._input_meta))])
-                break
+        if self._input_meta is not None:  # (None: already as the inputs, see _link)
+            for grad, meta in zip(grads, self._input_meta):
+                if grad is not None and meta is not None and not (
+                        type(grad) is np.ndarray and grad.dtype is meta[1] and grad.shape == meta[0]):
+                    # (broadcast, another dtype or a NumPy scalar: undone one by one)
+                    grads = tuple([None if grad is None or meta is None
+                                   else self._validate_array(index, grad, meta)
+                                   for index, (grad, meta) in enumerate(zip(grads, self._input_meta))])
+                    break
         if release:
             if type(self).release_saved is _release_saved:
                 for name, value in saved.items():  # (release_saved, inline)
@@ -546,6 +566,8 @@ class Node:
     def _validate(self, index: int, grad):
         """Bring a returned gradient to its input's shape (undoing broadcasting)
         and dtype, or fail naming the node."""
+        if self._input_meta is None:  # (already as the inputs: see _link)
+            return grad if self.needs_input_grad[index] else None
         meta = self._input_meta[index]
         if grad is None or meta is None:
             return None
@@ -610,11 +632,13 @@ class AccumulateGrad(Node):
         return ()
 
 
-def apply_to_arrays(cls, inputs, arrays, params: dict):
+def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False):
     """``cls.apply(*inputs, **params)`` once the NumPy values ``forward``
     receives are known (``arrays``, one per input; see ``_as_arrays``). The
     elementwise ops' usual case comes here directly (``ops.arithmetic._binary``,
-    ``ops.pointwise._unary``)."""
+    ``ops.pointwise._unary``), saying whether the operands that may need a
+    gradient have the result's shape and dtype, with at least one dimension
+    (``same``; see ``Node.elementwise``)."""
     # Not __init__: most nodes are never recorded (everything computed under
     # no_grad, inside backward too), so only a recorded node gets the state
     # of a graph node (here and in _link).
@@ -696,7 +720,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict):
         output._grad = output._accumulator = output._leaf_hooks = output._view_version = None
         output._version_cell = output._base = None
     node._forward_args = None  # (the inputs are not kept past forward)
-    node._link(inputs, output)
+    node._link(inputs, output, same and cls.elementwise)
     return output
 
 

@@ -41,7 +41,8 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
             broadcast_shapes(a_data.shape, b_data.shape)  # (a 0-dim one always fits)
         if a.dtype is b.dtype and (not float_only or a.dtype.is_floating_point):
             # The common case, kept quick: one dtype, nothing to convert.
-            result = apply_to_arrays(node_cls, (a, b), (a_data, b_data), params)
+            result = apply_to_arrays(node_cls, (a, b), (a_data, b_data), params,
+                                     a_data.shape == b_data.shape and a_data.ndim > 0)
         else:
             dtype = dtypes.result_type(a, b)
             result = node_cls.apply(a, b, cast_to=float_dtype_for(dtype) if float_only else dtype,
@@ -71,7 +72,7 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
         constant, array = _number_operand(number, dtype)
         inputs, arrays = ((a, constant), (a._data, array)) if a_is_tensor else \
             ((constant, b), (array, b._data))
-        result = apply_to_arrays(node_cls, inputs, arrays, params)
+        result = apply_to_arrays(node_cls, inputs, arrays, params, tensor._data.ndim > 0)
     elif a_is_tensor:
         result = node_cls.apply(a, _wrapped(b), cast_to=dtype, **params)
     else:
@@ -224,6 +225,7 @@ def _check_pow(dtype, exponent=None) -> None:
 
 class AddBackward0(Node):
     formula = Formula("z", "self + alpha * other", d={"self": "1", "other": "alpha"})
+    elementwise = True
 
     saved_params = {"alpha": 1}
 
@@ -239,6 +241,7 @@ class AddBackward0(Node):
 
 class SubBackward0(Node):
     formula = Formula("z", "self - alpha * other", d={"self": "1", "other": "-alpha"})
+    elementwise = True
 
     saved_params = {"alpha": 1}
 
@@ -271,6 +274,7 @@ class RsubBackward0(Node):
                       "other - alpha * self",
                       d={"self": "-alpha", "other": "1"},
                       note="``torch.rsub`` of two tensors.")
+    elementwise = True
 
     saved_params = {"alpha": 1}
 
@@ -284,6 +288,7 @@ class RsubBackward0(Node):
 
 class MulBackward0(Node):
     formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
+    elementwise = True
     # (each input is kept for the other's gradient only)
     saved_inputs = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
     writes_into_grad = True  # (big arrays: self's gradient, see _two_products_of)
@@ -378,6 +383,7 @@ class DivBackward1(Node):
 
 class DivBackward0(Node):
     formula = Formula("z", "self / other", d={"self": "1 / other", "other": "-self / other**2"})
+    elementwise = True
     saved_inputs = {"self": Input(0, for_grad_of=1), "other": 1}
 
     def forward(self, a, b):

@@ -211,7 +211,7 @@ class CopySlices(Node):
             first, meta = (None, 0), None
         node.next_functions = (first,) + fn.next_functions[1:]
         node.needs_input_grad = (meta is not None,) + fn.needs_input_grad[1:]
-        node._input_meta = (meta,) + fn._input_meta[1:]
+        node._input_meta = (meta,) + fn.keep_input_meta(view_array)[1:]
         return node
 
     def release_saved(self) -> None:

@@ -18,6 +18,7 @@ __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
 
 class ExpBackward0(Node):
     formula = Formula("y", "exp(x)", d={"x": "exp(x) = y"})
+    elementwise = True
     saves_result = True
 
     def forward(self, x):
@@ -29,6 +30,7 @@ class ExpBackward0(Node):
 
 class LogBackward0(Node):
     formula = Formula("y", "log(x)", d={"x": "1 / x"})
+    elementwise = True
     saved_inputs = {"self": 0}
 
     def forward(self, x):
@@ -40,6 +42,7 @@ class LogBackward0(Node):
 
 class SqrtBackward0(Node):
     formula = Formula("y", "sqrt(x)", d={"x": "1 / (2 sqrt(x)) = 1 / (2y)"})
+    elementwise = True
     saves_result = True
 
     def forward(self, x):
@@ -51,6 +54,7 @@ class SqrtBackward0(Node):
 
 class TanhBackward0(Node):
     formula = Formula("y", "tanh(x)", d={"x": "1 - tanh(x)**2 = 1 - y**2"})
+    elementwise = True
     saves_result = True
     float_errors = False  # (tanh(+-inf) = +-1, tanh(nan) = nan: NumPy reports nothing)
 
@@ -129,6 +133,7 @@ class TanhBackwardBackward0(Node):
 
 class SigmoidBackward0(Node):
     formula = Formula("y", "1 / (1 + exp(-x))", d={"x": "y (1 - y)"})
+    elementwise = True
     saves_result = True
 
     def forward(self, x):
@@ -281,6 +286,7 @@ class SgnBackward0(SignBackward0):
 
 class SinBackward0(Node):
     formula = Formula("y", "sin(x)", d={"x": "cos(x)"})
+    elementwise = True
     saved_inputs = {"self": 0}
 
     def forward(self, x):
@@ -292,6 +298,7 @@ class SinBackward0(Node):
 
 class CosBackward0(Node):
     formula = Formula("y", "cos(x)", d={"x": "-sin(x)"})
+    elementwise = True
     saved_inputs = {"self": 0}
 
     def forward(self, x):
@@ -483,7 +490,7 @@ def _unary(node_cls, x):
     array = x._data
     if x.dtype.is_floating_point and array.size and (array.base is None or array.flags.c_contiguous):
         # (nothing to convert, nothing to lay out: see with_unary_layout)
-        return apply_to_arrays(node_cls, (x,), (array,), _NO_PARAMS)
+        return apply_to_arrays(node_cls, (x,), (array,), _NO_PARAMS, array.ndim > 0)
     return with_unary_layout(node_cls.apply(x, cast_to=float_dtype_for(x.dtype)), x)
 
 
