@@ -188,8 +188,6 @@ class _ArgReduceBackward(Node):
 
     def backward(self, grad):
         shape = self._saved_self_sym_sizes
-        if not shape:
-            return grad
         return fn.value_selecting_backward(grad, self._saved__dim, self._saved_indices, shape,
                                            self._saved_keepdim)
 
@@ -197,6 +195,9 @@ class _ArgReduceBackward(Node):
 def scatter_of(src, shape, dim, indices):
     """Zeros of ``shape`` with ``src`` written at ``indices`` along ``dim`` (arrays)."""
     out = np.zeros(shape, src.dtype)
+    if not out.ndim:  # (a 0-dim tensor: its one element, at index 0)
+        out[()] = src
+        return out
     np.put_along_axis(out, np.asarray(indices), src, axis=dim)
     return out
 

@@ -66,6 +66,14 @@ FOUND = {
         [np.full((2, 3), -2.0)],
         [("unary", "split(1)[0]", 1), ("unary", "@ its transpose", 0),
          ("write through a view", "[0]", "[0] = 0.5", 0, 0), ("unary", "[[1, 0]]", 87)]),
+    # max(0) of a 0-dim tensor, differentiated with create_graph: torch records its
+    # scatter into zeros (ScatterBackward0) even there, where the gradient is the one
+    # element (minigrad passed the gradient on, a node short).
+    "the recorded gradient of a 0-dim max": (
+        [np.array(-2.0)],
+        [("unary", "max(0)", 1), ("write through a view", "[None, ...]", "abs_()", 1, 0),
+         ("unary", "@ its transpose", 0), ("write through a view", "[0]", "[0] = 0.5", 0, 0),
+         ("grad", 32, 1.0, True)]),
 }
 
 

@@ -302,3 +302,22 @@ def test_mse_loss_gradient_of_gradient_is_torchs(reduction):
         u = rec.leaf(np.full(tuple(gx.shape), 0.5), dtype="float64")
         rec.show("second", lib.autograd.grad(gx, [upstream, x, t], u, create_graph=True))
     assert_same_run(program)
+
+
+
+@pytest.mark.parametrize("keepdim", [False, True])
+@pytest.mark.parametrize("op", ["max", "min"])
+@pytest.mark.parametrize("values", [-2.0, [-2.0], [0.5, -2.0, 1.5]])
+def test_max_and_min_along_a_dim_to_the_third_order(values, op, keepdim):
+    """torch's value_selecting_reduction_backward: a scatter into zeros, recorded
+    (ScatterBackward0) even for a 0-dim tensor, whose one element is its maximum."""
+    def program(lib, rec):
+        x = rec.leaf(np.array(values), dtype="float64")
+        v = getattr(x, op)(0, keepdim=keepdim).values
+        rec.show("values", v)
+        total = (v * v * v).sum()
+        for order in (1, 2, 3):
+            grad, = lib.autograd.grad(total, x, create_graph=True)
+            rec.show(f"order {order}", grad)
+            total = (grad * grad).sum()
+    assert_same_run(program)
