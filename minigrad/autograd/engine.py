@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import heapq
 import operator
+import sys
 import warnings
 from functools import partial
 from typing import Iterator, Sequence
@@ -419,6 +420,9 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
                 following = None
             index += 1
             node = following
+            # (let go of what arrived and was sent: a gradient sent on is then held by
+            # its receiver's buffer only, which may own it; see _own_buffer)
+            grad_outputs = received = grads = grad = None
             continue
         if needed is None or node in needed:
             step = _step(node, buffer, received_by.pop(node, []) if show else None, index,
@@ -541,12 +545,26 @@ def _add_into(target, grad) -> None:
 
 
 def _own_buffer(grad) -> bool:
-    """An array with memory of its own that may be written (not a view, not a
-    read-only constant, not a NumPy scalar)."""
+    """An array that may be written, with memory nobody else reaches: its own, or
+    that of an array that only this view refers to (a formula's new result seen
+    through a view: a linear layer's weight gradient, t() of t() of a product).
+    Not a read-only constant, not a NumPy scalar."""
     if type(grad) is not np.ndarray:
         return False
     flags = grad.flags
-    return flags.owndata and flags.writeable
+    if not flags.writeable:
+        return False
+    if flags.owndata:
+        return True
+    # A view: one laid out in order (no element seen twice, as in an expanded one),
+    # whose base is the array that owns the memory (NumPy skips views in between,
+    # but as_strided's base is an object holding the owner) and is referred to by
+    # nothing else (getrefcount counts this view's reference, ``base`` and the call's;
+    # a count higher than the holders only costs a copy).
+    if not (flags.c_contiguous or flags.f_contiguous):
+        return False
+    base = grad.base
+    return type(base) is np.ndarray and base.flags.owndata and sys.getrefcount(base) == 3
 
 
 def _made_here(grad, grads: tuple, grad_outputs: tuple) -> bool:

@@ -224,3 +224,70 @@ def test_grad_computes_only_the_gradients_that_lead_to_its_inputs(wanted):
         assert (o is None) == (t is None)
         if o is not None:
             np.testing.assert_allclose(o, t, rtol=1e-5, atol=1e-7)
+
+
+def test_a_weights_gradient_seen_through_t_becomes_its_grad_without_a_copy():
+    """A linear layer's weight gradient is a new product seen through t() twice
+    (AddmmBackward0, then TBackward0): the weight keeps that view as its .grad, as
+    torch keeps it, instead of copying it; a second backward adds into it."""
+    def run(lib):
+        w = lib.tensor(_data(7, (5, 4)), requires_grad=True)
+        x, b = lib.tensor(_data(8, (3, 4))), lib.zeros(5, requires_grad=True)
+        lib.nn.functional.linear(x, w, b).tanh().sum().backward()
+        first = w.grad
+        lib.nn.functional.linear(x, w, b).sin().sum().backward()
+        return first is w.grad, w.grad.numpy().copy(), b.grad.numpy().copy(), w.grad
+    ours, theirs = run(mg), run(torch)
+    assert ours[0] and theirs[0]
+    np.testing.assert_allclose(ours[1], theirs[1], rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(ours[2], theirs[2], rtol=1e-5, atol=1e-6)
+    assert not ours[3]._data.flags.owndata  # (kept, not copied: what this test pins)
+
+
+def _kept_values_after_a_second_backward(lib, keep):
+    """Backward through x @ w.t() twice; ``keep`` takes what the program keeps of the
+    first pass (a hook's gradient, a retained one, a seed, autograd.grad's result)."""
+    w, x = lib.tensor(_data(9, (2, 3)), requires_grad=True), lib.tensor(_data(10, (4, 3)))
+    kept = keep(lib, w, x)
+    before = kept.numpy().copy()
+    (x @ w.t()).sum().backward()
+    return before, kept.numpy().copy(), w.grad.numpy().copy()
+
+
+def _by_hook(lib, w, x):
+    kept = []
+    wt = w.t()
+    wt.register_hook(kept.append)
+    (x @ wt).sum().backward()
+    return kept[0]
+
+
+def _retained(lib, w, x):
+    wt = w.t()
+    wt.retain_grad()
+    (x @ wt).sum().backward()
+    return wt.grad
+
+
+def _seed(lib, w, x):
+    seed = lib.ones(3, 2)
+    w.t().backward(seed)
+    return seed
+
+
+def _from_autograd_grad(lib, w, x):
+    return lib.autograd.grad((x @ w.t()).sum(), w)[0]
+
+
+@pytest.mark.parametrize("keep", [_by_hook, _retained, _seed, _from_autograd_grad],
+                         ids=["hook", "retain_grad", "seed", "autograd.grad"])
+def test_what_the_program_kept_of_a_gradient_does_not_change_when_grad_grows(keep):
+    """The weight keeps a view as its .grad only when nothing else reaches its memory.
+    (torch differs for the hook: the tensor its hook saw is a view of the memory the
+    weight's .grad steals, and the second backward changes it.)"""
+    before, after, grad = _kept_values_after_a_second_backward(mg, keep)
+    np.testing.assert_array_equal(before, after)
+    theirs = _kept_values_after_a_second_backward(torch, keep)
+    np.testing.assert_allclose(grad, theirs[2], rtol=1e-6)
+    if keep is not _by_hook:
+        np.testing.assert_array_equal(theirs[0], theirs[1])
