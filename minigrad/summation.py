@@ -36,6 +36,7 @@ _BLOCK = 16  # rows per block of the cascade (1 << level_power, 4 below 2 ** 20 
 _LEVELS = 4  # the cascade's accumulators: a block, 16 blocks, 256 blocks, the rest
 _SERIAL_LIMIT = 32768  # at::internal::GRAIN_SIZE: above it, torch splits between threads
 _ZERO = {"f": np.float32(0), "d": np.float64(0)}
+_FIRST = {0}
 
 
 def _in_order(rows: np.ndarray) -> np.ndarray:
@@ -171,6 +172,12 @@ def sum_over(array: np.ndarray, axes) -> np.ndarray | None:
             or any(stride <= 0 for stride, size in zip(array.strides, array.shape) if size > 1):
         return None
     summed = {axis % array.ndim for axis in axes} if array.ndim else set()
+    lanes = _VECTOR_BYTES // dtype.itemsize
+    if summed == _FIRST and array.ndim == 2 and array.flags.c_contiguous \
+            and array.shape[0] > 1 and array.shape[1] >= lanes:
+        # (the usual case, a bias's gradient: the rows of a matrix summed; the
+        # iterator's two dimensions are the matrix's, and its loop the columns')
+        return _columns_sum(array, _ILP * lanes).reshape(1, -1)
     shape = tuple(1 if axis in summed else size for axis, size in enumerate(array.shape))
     dims = _iterator_dims(array, summed)
     if not dims or dims[0][2] != 0:  # nothing summed: torch adds each element to 0
@@ -183,7 +190,7 @@ def sum_over(array: np.ndarray, axes) -> np.ndarray | None:
         order += [axis for axis in range(array.ndim) if axis not in order]  # (size-1 ones)
         array = array.transpose(order)
     rows = array.reshape([dim[0] for dim in reversed(dims)]).T
-    results = _kernel(rows, (dims[0][1], dims[1][1]), _VECTOR_BYTES // dtype.itemsize)
+    results = _kernel(rows, (dims[0][1], dims[1][1]), lanes)
     # results[j, k2, k3, ...] are added into the output as the iterator visits them:
     # the summed dimensions among 1, 2, ... with dimension 1 fastest. The kept
     # dimensions are the output's, innermost first (it is contiguous).

@@ -156,3 +156,22 @@ def test_the_gradients_that_undo_broadcasting_have_torchs_bits(batch, dtype):
         ((x * c + b + d) * weights).sum().backward()
         return [t.grad.numpy().tobytes() for t in (b, c, d)]
     assert run(mg) == run(torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("rows, columns", [  # (below 32,768 elements: see summation.py)
+    (rows, columns) for rows in [2, 3, 15, 16, 17, 64, 255, 256, 257, 1000]
+    for columns in [4, 7, 8, 10, 31, 32, 33, 256] if rows * columns < 32768])
+def test_the_rows_of_a_matrix_summed_as_a_bias_gradient_have_torchs_bits(rows, columns, dtype):
+    """x.sum(0) of a contiguous matrix (the gradient of a linear layer's bias, and its
+    quick path in summation.sum_over), the values spread over six orders of magnitude."""
+    rng = np.random.default_rng(rows * 100 + columns)
+    values = (rng.standard_normal((rows, columns))
+              * rng.choice([1.0, 1e3, 1e-3], size=(rows, columns))).astype(dtype)
+    assert mg.tensor(values).sum(0).numpy().tobytes() == torch.tensor(values).sum(0).numpy().tobytes()
+
+    def bias_grad(lib):
+        bias = lib.zeros(columns, dtype=getattr(lib, dtype), requires_grad=True)
+        (lib.tensor(values) + bias).backward(lib.tensor(values))
+        return bias.grad.numpy().tobytes()
+    assert bias_grad(mg) == bias_grad(torch)
