@@ -72,9 +72,7 @@ def _write_into(function: str, result: _Tensor, out, inputs, exact_dtype: bool,
                     old=_size_text(out.shape), new=_size_text(result.shape),
                     numel=out.numel(), count=result.numel(), shape=tuple(result.shape)),
                 UserWarning, stacklevel=4)
-        if out._grad_fn is not None:  # (under no_grad: as in Tensor.data's setter)
-            out._grad_fn.keep_input_meta(out._data)
-        out._data = _np.empty(result.shape, dtype=out.dtype.numpy)
+        out._replace_data(_np.empty(result.shape, dtype=out.dtype.numpy))
     _np.copyto(out._data, result._data, casting="unsafe")
     out._bump_version()
 

@@ -281,10 +281,16 @@ class Tensor:
 
     @data.setter
     def data(self, value: "Tensor") -> None:
-        if self._grad_fn is not None:  # (its node's gradients are checked against what it was)
-            self._grad_fn.keep_input_meta(self._data)
-        self._data = value._data
+        self._replace_data(value._data)
         self.dtype = value.dtype
+
+    def _replace_data(self, array: np.ndarray) -> None:
+        """Hold another array, maybe of another shape (``.data = ``, a resized ``out=``,
+        ``t_()``): the node that made this tensor goes on checking the gradients it
+        sends against the inputs it had (see Node.keep_input_meta)."""
+        if self._grad_fn is not None:
+            self._grad_fn.keep_input_meta(self._data)
+        self._data = array
 
     # ---- shape and type --------------------------------------------------
 

@@ -298,8 +298,9 @@ class Node:
     def keep_input_meta(self, like) -> tuple:
         """``_input_meta``, made now for a node that ``_link`` gave none (``same``),
         from ``like``, an array of its output's shape and dtype (its inputs'), before
-        that output changes shape (``y.data = ...``) or another node takes over
-        the meta (``CopySlices.of``)."""
+        that output changes shape (``Tensor._replace_data``: ``y.data = ...``, a
+        resized ``out=``, ``y.t_()`` under no_grad) or another node takes over the
+        meta (``CopySlices.of``)."""
         if self._input_meta is None:
             meta = (like.shape, like.dtype)
             self._input_meta = tuple([meta if needs else None for needs in self.needs_input_grad])

@@ -294,7 +294,7 @@ def _change_layout(x, node_cls, **params):
     and when recorded its node is the view's, whose input is what x was. Hooks and
     retain_grad stay with the old node. A view stays a view of its base."""
     view = node_cls.apply(x, **params)
-    x._data = view._data
+    x._replace_data(view._data)
     x._version_counter.value += 1
     if view._grad_fn is not None:
         x._grad_fn, x._output_nr, x._requires_grad = view._grad_fn, 0, True

@@ -4,8 +4,8 @@
 keep their inputs' dtype, shape and strides in every such case and next to the
 cases that are still checked (broadcasting, 0-dim, mixed dtypes), at first and
 second order, through in-place changes of a view, and after a result's shape
-changes under the graph (``y.data = ...``, ``out=`` under no_grad), where
-PyTorch's invalid-gradient error must still come."""
+changes under the graph (``y.data = ...``, ``out=`` or ``t_()`` under no_grad),
+where PyTorch's invalid-gradient error must still come."""
 
 from __future__ import annotations
 
@@ -166,6 +166,23 @@ def _out_under_no_grad(lib, y):
 
 
 CHANGES["out= of 3 elements, under no_grad"] = _out_under_no_grad
+
+
+def _in_place_view_op_under_no_grad(op):
+    def change(lib, y):
+        with lib.no_grad():
+            op(y)
+    return change
+
+
+CHANGES.update({  # (y, of shape (2,), seen as another shape by an in-place view op)
+    "y.unsqueeze_(0) under no_grad": _in_place_view_op_under_no_grad(lambda y: y.unsqueeze_(0)),
+    "y.unsqueeze_(1) under no_grad": _in_place_view_op_under_no_grad(lambda y: y.unsqueeze_(1)),
+    "y[None].t_() under no_grad": _in_place_view_op_under_no_grad(
+        lambda y: y.unsqueeze_(0).t_()),
+    "y.unsqueeze_(0).transpose_(0, 1) under no_grad": _in_place_view_op_under_no_grad(
+        lambda y: y.unsqueeze_(0).transpose_(0, 1)),
+})
 
 
 @pytest.mark.parametrize("change", list(CHANGES))
