@@ -45,8 +45,13 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
                                      a_data.shape == b_data.shape and a_data.ndim > 0)
         else:
             dtype = dtypes.result_type(a, b)
-            result = node_cls.apply(a, b, cast_to=float_dtype_for(dtype) if float_only else dtype,
-                                    **params)
+            if float_only:
+                dtype = float_dtype_for(dtype)
+            if dtype is _HALF and not b_data.ndim and node_cls in _HALF_WITH_SCALAR:
+                result = apply_to_arrays(node_cls, (a, b), (_as_half(a_data), _opmath(b_data)),
+                                         params)
+            else:
+                result = node_cls.apply(a, b, cast_to=dtype, **params)
         # Operands of different layouts, an empty result: torch's layout (see with_iterator_layout).
         if (result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous)
                 or not result._data.size):  # (NumPy's strides for an empty result are 0)
@@ -68,11 +73,17 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
         # C++'s Scalar overload, as in PyTorch's formulas.
         return with_number_layout(_SCALAR_OVERLOADS[node_cls].apply(
             tensor, cast_to=dtype, other=number, **params), tensor._data)
-    if quick:  # (the number's tensor and its array in the tensor's dtype, made once)
+    if quick and dtype is _HALF and a_is_tensor and node_cls in _HALF_WITH_SCALAR:
+        constant, array = _number_operand(number, dtypes.float32)
+        result = apply_to_arrays(node_cls, (a, constant), (a._data, array), params)
+    elif quick:  # (the number's tensor and its array in the tensor's dtype, made once)
         constant, array = _number_operand(number, dtype)
         inputs, arrays = ((a, constant), (a._data, array)) if a_is_tensor else \
             ((constant, b), (array, b._data))
         result = apply_to_arrays(node_cls, inputs, arrays, params, tensor._data.ndim > 0)
+    elif a_is_tensor and dtype is _HALF and node_cls in _HALF_WITH_SCALAR:
+        constant, array = _number_operand(b, dtypes.float32)  # (a bool or an int times a half)
+        result = apply_to_arrays(node_cls, (a, constant), (_as_half(a._data), array), params)
     elif a_is_tensor:
         result = node_cls.apply(a, _wrapped(b), cast_to=dtype, **params)
     else:
@@ -93,6 +104,16 @@ def _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params):
         return NotImplemented
     a, b = (a, value) if a_is_tensor else (value, b)
     return _binary(node_cls, a, b, op, float_only, params)
+
+
+def _as_half(array: np.ndarray) -> np.ndarray:
+    return array if array.dtype == np.float16 else array.astype(np.float16)
+
+
+def _opmath(scalar: np.ndarray) -> np.ndarray:
+    """A scalar operand of a float16 ``*`` or ``/`` as torch's CPU kernel takes it: its own
+    value (not first rounded to half) as a float32 (see _HALF_WITH_SCALAR)."""
+    return scalar if scalar.dtype == np.float32 else scalar.astype(np.float32)
 
 
 def _wrapped(value):
@@ -294,6 +315,8 @@ class MulBackward0(Node):
     writes_into_grad = True  # (big arrays: self's gradient, see _two_products_of)
 
     def forward(self, a, b):
+        if a.dtype is not b.dtype and a.dtype == np.float16:  # (see _HALF_WITH_SCALAR)
+            return np.multiply(a, b).astype(np.float16)
         return np.multiply(a, b)
 
     def backward(self, grad):
@@ -329,6 +352,31 @@ def _two_products(grad_b, grad, self_, other, grad_a):
     np.multiply(grad, other, out=grad_a)
 
 
+# float16 times (or divided by) a scalar, a Python number or a 0-dim tensor given second:
+# torch's CPU kernels compute it in float32 with the scalar's own value (not first rounded
+# to half) and round the product once to half (``x * 0.1``: 0.15 where half arithmetic
+# gives 0.1499); +, - and a scalar given first compute in half. Forward receives the
+# scalar as a float32 array, and formulas on arrays get float32 products, which the
+# node's gradient check rounds to half. (Two float16 tensors: NumPy's half loops compute
+# in float32 too.)
+_HALF_WITH_SCALAR = ()  # (filled in below the classes)
+_HALF = dtypes.float16
+
+
+def _times(x, number):
+    """``x * number`` (a Python number) for an array or a Tensor, float16 as above."""
+    if type(x) is np.ndarray and x.dtype == np.float16:
+        return np.multiply(x, np.float32(number)).astype(np.float16)
+    return x * number
+
+
+def _divided(x, number):
+    """``x / number`` (a Python number) for an array or a Tensor, float16 as above."""
+    if type(x) is np.ndarray and x.dtype == np.float16:
+        return np.true_divide(x, np.float32(number)).astype(np.float16)
+    return x / number
+
+
 # The ...Backward1 nodes below take a Python number as ``other``.
 _SCALAR_OVERLOAD = ("other is a number (C++'s Scalar overload, as recorded inside backward "
                     "formulas).")
@@ -362,10 +410,10 @@ class MulBackward1(Node):
 
     def forward(self, a, other):
         self.save(other=other)
-        return np.multiply(a, other)
+        return _times(a, other)
 
     def backward(self, grad):
-        return grad * self._saved_other
+        return _times(grad, self._saved_other)
 
 
 class DivBackward1(Node):
@@ -375,10 +423,10 @@ class DivBackward1(Node):
 
     def forward(self, a, other):
         self.save(other=other)
-        return np.true_divide(a, other)
+        return _divided(a, other)
 
     def backward(self, grad):
-        return grad / self._saved_other
+        return _divided(grad, self._saved_other)
 
 
 class DivBackward0(Node):
@@ -387,6 +435,8 @@ class DivBackward0(Node):
     saved_inputs = {"self": Input(0, for_grad_of=1), "other": 1}
 
     def forward(self, a, b):
+        if a.dtype is not b.dtype and a.dtype == np.float16:  # (see _HALF_WITH_SCALAR)
+            return np.true_divide(a, b).astype(np.float16)
         return np.true_divide(a, b)
 
     def backward(self, grad):
@@ -512,6 +562,7 @@ def scalar_op(a, op: str, number):
 
 
 _BY_OPERATOR = {"+": AddBackward0, "-": SubBackward0, "*": MulBackward0, "/": DivBackward0}
+_HALF_WITH_SCALAR = (MulBackward0, DivBackward0)
 
 
 def add(a, b, alpha=1):
