@@ -123,6 +123,47 @@ TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tenso
                      "bmm": "mat2", "maximum": "other", "minimum": "other"}
 
 
+for _name in ("clamp", "clamp_", "clip", "clip_"):
+    OVERLOADS[f"Tensor.{_name}"] = ("Tensor min = None, Tensor max = None",
+                                    "Number min = None, Number max = None")
+for _name in ("clamp", "clip"):
+    OVERLOADS[_name] = ("Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None",
+                        "Tensor input, Number min = None, Number max = None, *, Tensor out = None")
+
+
+def _bounds_fit(bounds) -> bool:
+    """clamp's two overloads: bounds that are all tensors, or all numbers (None for either;
+    a 0-dim tensor that does not require grad reads as a number)."""
+    given = [b for b in bounds if b is not None]
+    if not all(is_tensor(b) or is_number(b) for b in given):
+        return False
+    return all(is_tensor(b) for b in given) or all(
+        not is_tensor(b) or (b.ndim == 0 and not b.requires_grad) for b in given)
+
+
+def check_clamp_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``x.clamp(min, max)`` (``clamp_``, ``clip``, ``clip_``): bounds that fit one of the
+    two overloads, else PyTorch's error, which (for two arguments given) says why each
+    overload failed: the keywords given, or else the arguments' types."""
+    if len(args) <= 2 and not set(kwargs) - {"min", "max"} \
+            and _bounds_fit((*args, *kwargs.values())):
+        return
+    notes = None
+    if len(args) + len(kwargs) == 2:
+        reason = ("some of the keywords were incorrect: " + ", ".join(reversed(kwargs))
+                  if kwargs else _wrong_types(args, kwargs))
+        notes = {0: reason, 1: reason}
+    raise invalid_combination(f"Tensor.{function}", args, kwargs, notes)
+
+
+def check_clamp_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``torch.clamp(input, min, max)`` (``torch.clip``): as ``check_clamp_method``; the
+    function's error lists its overloads without reasons."""
+    bounds = (*args[1:], *(kwargs[name] for name in ("min", "max") if name in kwargs))
+    if len(args) > 3 or set(kwargs) - {"input", "min", "max", "out"} or not _bounds_fit(bounds):
+        raise invalid_combination(function, args, kwargs)
+
+
 def check_tensor_function(function: str, args: tuple, kwargs: dict) -> None:
     """``torch.matmul(input, other)``, ``torch.mm(input, mat2)``...: both tensors, else
     PyTorch's "matmul(): argument 'other' (position 2) must be Tensor, not list"."""

@@ -22,6 +22,7 @@ from . import errors, ops
 from .arguments import checks_arguments as _checks_arguments
 from .arguments import check_operand_function as _check_operand_function
 from .arguments import check_tensor_function as _check_tensor_function
+from .arguments import check_clamp_function as _check_clamp_function
 from .arguments import check_split_function as _check_split_function
 from .arguments import tensor_split_arguments as _parse_tensor_split
 from .arguments import described as _described
@@ -267,12 +268,16 @@ def cos(input, *, out=None):
     return _out("cos", ops.cos(input), out, input)
 
 
+@_checks_arguments(_check_clamp_function)
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - PyTorch's names
     """Each element limited to [min, max] (either bound may be None)."""
     return _out("clamp", ops.clamp(input, min, max), out, input)
 
 
-clip = clamp  # (torch's errors name it clamp too)
+@_checks_arguments(_check_clamp_function)
+def clip(input, min=None, max=None, *, out=None):  # noqa: A002 - PyTorch's names
+    """``clamp``, by its other name (which the argument errors give)."""
+    return _out("clamp", ops.clamp(input, min, max), out, input)
 
 
 @_checks_arguments(_check_tensor_function)

@@ -734,10 +734,13 @@ class Tensor:
     def cos(self):
         return ops.cos(self)
 
+    @arguments.checks_method_arguments(arguments.check_clamp_method)
     def clamp(self, min=None, max=None):
         return ops.clamp(self, min, max)
 
-    clip = clamp
+    @arguments.checks_method_arguments(arguments.check_clamp_method)
+    def clip(self, min=None, max=None):
+        return ops.clamp(self, min, max)
 
     @arguments.checks_method_arguments(arguments.check_tensor_method)
     def maximum(self, other):
@@ -950,10 +953,13 @@ class Tensor:
     def div_(self, other):
         return ops.inplace(self, ops.div, other)
 
+    @arguments.checks_method_arguments(arguments.check_clamp_method)
     def clamp_(self, min=None, max=None):
         return ops.inplace(self, ops.clamp, min, max)
 
-    clip_ = clamp_
+    @arguments.checks_method_arguments(arguments.check_clamp_method)
+    def clip_(self, min=None, max=None):
+        return ops.inplace(self, ops.clamp, min, max)
 
     def zero_(self):
         return ops.inplace(self, ops.zeros_like_op)

@@ -9,7 +9,8 @@ from .. import dtypes, threads
 from ..autograd.formula import Formula
 from ..autograd.node import Node, apply_to_arrays
 from . import fn
-from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_tensor
+from ._common import (C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_number,
+                      is_tensor, python_number)
 from .strided import with_contiguous_layout, with_iterator_layout, with_unary_layout
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
@@ -551,6 +552,8 @@ def clamp(x, min=None, max=None):
     """Limit values to [min, max]; either bound may be None (not both)."""
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    # (NumPy scalars: the parser reads them as the numbers they are)
+    min, max = (python_number(b) if is_number(b) else b for b in (min, max))
     if (is_tensor(min) or is_tensor(max)) and not all(b is None or is_tensor(b) for b in (min, max)) \
             and all(_reads_as_number(b) for b in (min, max)):
         # A number and a 0-dim tensor: torch's parser reads the tensor as its number

@@ -201,6 +201,29 @@ METHOD_CALLS = {
     "mean: dtype a str": "x.mean(dtype='x')",
     "mean: keepdim a str": "x.mean(0, 'a')",
     "mean: dims by keyword": "x.mean(dim=[0, 1], keepdim=True)",
+    # clamp: two tensors or two numbers (a 0-dim tensor beside a number reads as one)
+    **{f"{name}: {case}": f"{'x.clone()' if name.endswith('_') else 'x'}.{name}({call})"
+       for name in ("clamp", "clip", "clamp_", "clip_")
+       for case, call in {
+           "a number and a 1-D tensor": "0.5, torch.tensor([2.0])",
+           "a 1-D tensor and a number": "torch.tensor([0.5]), 2.0",
+           "by keyword": "min=0.5, max=torch.tensor([2.0])",
+           "by keyword, max first": "max=torch.tensor([2.0]), min=0.5",
+           "mixed": "0.5, max=torch.tensor([2.0])",
+           "a number and a 0-dim tensor": "0.5, torch.tensor(2.0)",
+           "NumPy scalars": "np.float32(0.5), np.float64(2)",
+           "a str": "0.5, 'a'", "one str": "'a'", "one str by keyword": "min='a'",
+           "a list": "[1.0]", "out=": "0.5, out=None", "three": "1, 2, 3",
+           "unknown keyword": "foo=1", "none": "",
+       }.items()},
+    **{f"torch.{name}: {case}": f"torch.{name}(x, {call})"
+       for name in ("clamp", "clip")
+       for case, call in {
+           "a number and a 1-D tensor": "0.5, torch.tensor([2.0])",
+           "by keyword": "min=0.5, max=torch.tensor([2.0])", "a str": "'a'",
+           "mixed": "0.5, max=torch.tensor([2.0])", "four": "1, 2, 3",
+           "unknown keyword": "foo=1", "NumPy scalars": "np.float32(0.5), np.float64(2)",
+       }.items()},
 }
 
 
