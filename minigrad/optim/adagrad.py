@@ -5,7 +5,7 @@ from __future__ import annotations
 import minigrad
 
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, addcmul_
 
 __all__ = ["Adagrad"]
 
@@ -59,7 +59,7 @@ class Adagrad(Optimizer):
             if group["weight_decay"] != 0:
                 grad = grad.add(p, alpha=group["weight_decay"])
             lr = group["lr"] / (1 + (t - 1) * group["lr_decay"])
-            state["sum"].add_(grad * grad)
+            addcmul_(state["sum"], grad, grad, 1)
             std = state["sum"].sqrt().add_(group["eps"])
-            p.add_(grad / std, alpha=-lr)
+            p.add_(grad * -lr / std)  # (torch's addcdiv_: p + (-lr * grad) / std, rounded so)
         return loss

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 import minigrad
 
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .optimizer import Optimizer, addcmul_
 
 __all__ = ["Adam"]
 
@@ -64,8 +66,8 @@ class Adam(Optimizer):
             elif group["weight_decay"] != 0:
                 grad = grad.add(p, alpha=group["weight_decay"])
             exp_avg, exp_avg_sq = state["exp_avg"], state["exp_avg_sq"]
-            exp_avg.add_(grad - exp_avg, alpha=1 - beta1)  # = beta1 * m + (1 - beta1) * g
-            exp_avg_sq.mul_(beta2).add_(grad * grad, alpha=1 - beta2)
+            _lerp_(exp_avg, grad, 1 - beta1)  # = beta1 * m + (1 - beta1) * g
+            addcmul_(exp_avg_sq.mul_(beta2), grad, grad, 1 - beta2)
             if group["amsgrad"]:
                 state["max_exp_avg_sq"].copy_(minigrad.maximum(state["max_exp_avg_sq"],
                                                                exp_avg_sq))
@@ -73,5 +75,17 @@ class Adam(Optimizer):
             bias_correction1 = 1 - beta1 ** t
             bias_correction2 = 1 - beta2 ** t
             denom = exp_avg_sq.sqrt() / bias_correction2 ** 0.5 + eps
-            p.add_(exp_avg / denom, alpha=-lr / bias_correction1)
+            # (torch's addcdiv_: p + (-step_size * m) / denom, rounded so)
+            p.add_(exp_avg * (-lr / bias_correction1) / denom)
         return loss
+
+
+def _lerp_(start, end, weight) -> None:
+    """``start.lerp_(end, weight)`` as torch's kernel rounds it: start + weight * (end -
+    start) with a weight below 0.5, else end - (end - start) * (1 - weight), each a fused
+    multiply-add (``add_`` with ``alpha``: see ops.arithmetic.plus_times), 1 - weight
+    taken in float32 from the weight in float32."""
+    if abs(weight) < 0.5:
+        start.add_(end - start, alpha=weight)
+    else:
+        start.copy_(end.sub(end - start, alpha=float(np.float32(1) - np.float32(weight))))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from ..autograd.grad_mode import no_grad
-from .optimizer import Optimizer
+from .adam import _lerp_
+from .optimizer import Optimizer, addcmul_
 
 __all__ = ["RMSprop"]
 
@@ -56,11 +57,10 @@ class RMSprop(Optimizer):
             if group["weight_decay"] != 0:
                 grad = grad.add(p, alpha=group["weight_decay"])
             square_avg = state["square_avg"]
-            # (torch's addcmul_: square_avg + ((1 - alpha) * grad) * grad, rounded so)
-            square_avg.mul_(alpha).add_(grad * (1 - alpha) * grad)
+            addcmul_(square_avg.mul_(alpha), grad, grad, 1 - alpha)
             if group["centered"]:
                 grad_avg = state["grad_avg"]
-                grad_avg.add_(grad - grad_avg, alpha=1 - alpha)
+                _lerp_(grad_avg, grad, 1 - alpha)
                 avg = (square_avg - grad_avg * grad_avg).sqrt()
             else:
                 avg = square_avg.sqrt()

@@ -6,6 +6,7 @@ import numpy as np
 
 from ..autograd.broadcast import has_internal_overlap
 from ..autograd.grad_mode import no_grad
+from ..ops.arithmetic import plus_times
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]
@@ -81,5 +82,5 @@ def _descend(p, grad, alpha) -> None:
             or has_internal_overlap(data) or np.may_share_memory(data, values)):
         p.add_(grad, alpha=alpha)
         return
-    np.add(data, np.multiply(values, alpha), out=data)
+    plus_times(data, values, alpha, out=data)  # (rounded as torch's add_: see there)
     p._bump_version()
