@@ -188,7 +188,9 @@ class Tensor:
     @property
     def grad(self):
         """The accumulated gradient of a leaf (None until backward reaches it)."""
-        if self.grad_fn is not None and self._grad is None and not self.retains_grad:
+        # (the node as it is, not rebuilt for a view whose base changed: as torch, which
+        # reads .grad of a view made under no_grad without its error)
+        if self._grad_fn is not None and self._grad is None and not self.retains_grad:
             warnings.warn(errors.NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -215,7 +217,7 @@ class Tensor:
     @property
     def retains_grad(self) -> bool:
         """True for a non-leaf that called ``retain_grad()``."""
-        node = self.grad_fn
+        node = self._grad_fn  # (as it is: see grad)
         return bool(node is not None and node._retains_grad
                     and self._output_nr in node._retains_grad
                     and node._retains_grad[self._output_nr]() is self)

@@ -74,6 +74,14 @@ FOUND = {
         [("unary", "max(0)", 1), ("write through a view", "[None, ...]", "abs_()", 1, 0),
          ("unary", "@ its transpose", 0), ("write through a view", "[0]", "[0] = 0.5", 0, 0),
          ("grad", 32, 1.0, True)]),
+    # squeeze_ of a view made under no_grad whose base changed: torch reads retains_grad
+    # (and .grad) without rebuilding the view's node, so the in-place check's own error
+    # comes, not the rebuilt node's
+    "squeeze_ of a changed view made under no_grad": (
+        [np.array([-2.0, -2.0, -2.0])],
+        [("view under no_grad", "[0]", 1), ("in place", "[0] = 0.5", 1, 0),
+         ("unary", "@ its transpose", 0), ("unary", "@ its transpose", 0),
+         ("in place", "squeeze_()", 32, 0)]),
 }
 
 

@@ -169,3 +169,24 @@ def test_changing_a_custom_functions_view_output_is_torchs(function, how):
         out.sum().backward()
         rec.show("x.grad", x.grad)
     assert_same_run(program)
+
+
+@pytest.mark.parametrize("attribute", ["retains_grad", "requires_grad", "is_leaf", "grad_fn",
+                                       "grad", "output_nr", "_version"])
+def test_what_a_changed_view_made_under_no_grad_tells(attribute):
+    """Its node cannot be rebuilt (torch's error), but what torch reads without
+    rebuilding it (retains_grad, .grad) it tells."""
+    def run(lib):
+        x = lib.tensor([-2.0, -2.0, -2.0], requires_grad=True) * 1
+        with lib.no_grad():
+            view = x[0]
+        x[0] = 0.5
+        try:
+            value = getattr(view, attribute)
+        except RuntimeError as error:
+            return "error", str(error)
+        return "value", repr(value) if attribute != "grad_fn" else value
+    import minigrad
+    import torch
+
+    assert run(minigrad) == run(torch)
