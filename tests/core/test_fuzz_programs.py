@@ -206,7 +206,7 @@ FOUND = {
         "show(a.add(b, alpha=-0.1).tolist())"),
 }
 
-# Found and reported on the board (owners' files), not fixed yet: strict, so a fix shows.
+# Found, not fixed (see each reason; the README lists them): strict, so a fix shows.
 OPEN = {
     # Python names a C type with its module in an operator's error ('torch.dtype'), a class
     # of its own by its name only ('dtype'); likewise torch.return_types.min
@@ -221,7 +221,7 @@ def test_found_programs(name):
     assert_same(FOUND[name])
 
 
-@pytest.mark.xfail(strict=True, reason="reported on the board, not fixed yet")
+@pytest.mark.xfail(strict=True, reason="a known difference from torch, not fixed (see OPEN)")
 @pytest.mark.parametrize("name", list(OPEN))
 def test_open_programs(name):
     assert_same(OPEN[name])
