@@ -561,16 +561,12 @@ def clamp(x, min=None, max=None):
         min, max = (b.item() if is_tensor(b) else b for b in (min, max))
     if is_tensor(min) or is_tensor(max):
         if not all(b is None or is_tensor(b) for b in (min, max)):
-            # torch's two signatures take two tensors or two numbers, not one of each
-            got = ", ".join(f"{name}={'Tensor' if is_tensor(b) else type(b).__name__}"
-                            for name, b in (("max", max), ("min", min)) if b is not None)
-            raise TypeError(
-                f"clamp() received an invalid combination of arguments - got ({got}, ), but "
-                "expected one of:\n * (Tensor min = None, Tensor max = None)\n      didn't "
-                "match because some of the keywords were incorrect: max, min\n * (Number min "
-                "= None, Number max = None)\n      didn't match because some of the keywords "
-                "were incorrect: max, min\n"
-            )
+            # torch's two signatures take two tensors or two numbers, not one of each (the
+            # callers' argument checks refuse this first; here, as given by keyword)
+            from ..arguments import check_clamp_method
+
+            check_clamp_method("clamp", (), {name: b for name, b in (("min", min), ("max", max))
+                                             if b is not None})
         low = None if min is None else as_tensor(min)
         high = None if max is None else as_tensor(max)
         bounds = [t for t in (x, low, high) if t is not None]
