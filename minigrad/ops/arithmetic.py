@@ -71,8 +71,7 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
             a_is_tensor or node_cls is not DivBackward0):
         # Inside a backward formula (create_graph=True): tensor op number is
         # C++'s Scalar overload, as in PyTorch's formulas.
-        return with_number_layout(_SCALAR_OVERLOADS[node_cls].apply(
-            tensor, cast_to=dtype, other=number, **params), tensor._data)
+        return _scalar_overload(_SCALAR_OVERLOADS[node_cls], tensor, number, dtype, params)
     if quick and dtype is _HALF and a_is_tensor and node_cls in _HALF_WITH_SCALAR:
         constant, array = _number_operand(number, dtypes.float32)
         result = apply_to_arrays(node_cls, (a, constant), (a._data, array), params)
@@ -588,11 +587,17 @@ def scalar_op(a, op: str, number):
     MulBackward1, DivBackward1): what PyTorch's ops written in C++ put in the graph
     (cross_entropy's ``(1 - e) * loss`` is MulBackward1), where Python's ``a * number``
     records MulBackward0 with the number wrapped in a tensor."""
-    node_cls = _SCALAR_OVERLOADS[_BY_OPERATOR[op]]
     dtype = dtypes.result_type(a, number)
     if op == "/":
         dtype = float_dtype_for(dtype)
-    return with_number_layout(node_cls.apply(a, cast_to=dtype, other=number), a._data)
+    return _scalar_overload(_SCALAR_OVERLOADS[_BY_OPERATOR[op]], a, number, dtype)
+
+
+def _scalar_overload(node_cls, tensor, number, dtype, params: dict = _NO_PARAMS):
+    """``tensor op number`` recorded as ``node_cls`` (AddBackward1, ...: C++'s Scalar
+    overload), in ``dtype``, laid out as torch lays out a tensor-and-number result."""
+    return with_number_layout(node_cls.apply(tensor, cast_to=dtype, other=number, **params),
+                              tensor._data)
 
 
 _BY_OPERATOR = {"+": AddBackward0, "-": SubBackward0, "*": MulBackward0, "/": DivBackward0}
