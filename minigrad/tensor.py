@@ -573,9 +573,15 @@ class Tensor:
         return ops.div(self, other)
 
     def pow(self, exponent):
-        result = ops.pow(self, exponent)
-        if result is NotImplemented:  # (neither a tensor nor a number: torch's error)
-            arguments.check_operand_method("pow", (exponent,), {})
+        return self._with_operand(ops.pow, exponent)
+
+    def _with_operand(self, op, other):
+        """``x.pow(exponent)``, ``x.eq(other)``...: ``op(self, other)``, and where the op
+        steps aside (NotImplemented, which its operator hands to Python) because
+        ``other`` is neither a tensor nor a number, PyTorch's error for the method."""
+        result = op(self, other)
+        if result is NotImplemented:
+            arguments.check_operand_method(op.__name__, (other,), {})
         return result
 
     def neg(self):
@@ -628,40 +634,22 @@ class Tensor:
         return ops.ge(self, other)
 
     def eq(self, other):
-        result = ops.eq(self, other)
-        if result is NotImplemented:
-            arguments.check_operand_method("eq", (other,), {})
-        return result
+        return self._with_operand(ops.eq, other)
 
     def ne(self, other):
-        result = ops.ne(self, other)
-        if result is NotImplemented:
-            arguments.check_operand_method("ne", (other,), {})
-        return result
+        return self._with_operand(ops.ne, other)
 
     def lt(self, other):
-        result = ops.lt(self, other)
-        if result is NotImplemented:
-            arguments.check_operand_method("lt", (other,), {})
-        return result
+        return self._with_operand(ops.lt, other)
 
     def le(self, other):
-        result = ops.le(self, other)
-        if result is NotImplemented:
-            arguments.check_operand_method("le", (other,), {})
-        return result
+        return self._with_operand(ops.le, other)
 
     def gt(self, other):
-        result = ops.gt(self, other)
-        if result is NotImplemented:
-            arguments.check_operand_method("gt", (other,), {})
-        return result
+        return self._with_operand(ops.gt, other)
 
     def ge(self, other):
-        result = ops.ge(self, other)
-        if result is NotImplemented:
-            arguments.check_operand_method("ge", (other,), {})
-        return result
+        return self._with_operand(ops.ge, other)
 
     # ---- logical / bitwise (bool and integer tensors; not differentiable) --
 
