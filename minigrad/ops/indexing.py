@@ -686,16 +686,24 @@ def _fills_through_mask(index, value) -> bool:
     Ellipsis."""
     if value.numel() != 1:
         return False
-    items = index if isinstance(index, tuple) else (index,)
-    advanced = [item for item in items if is_tensor(item) or isinstance(item, list)]
-    basic = all(item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice))
-                for item in items if not (is_tensor(item) or isinstance(item, list)))
-    if not basic or len(advanced) != 1:
+    mask = _only_advanced(index)
+    if mask is None:
         return False
-    mask = advanced[0]
     if isinstance(mask, list):
         return bool(mask) and all(isinstance(item, bool) for item in mask)
     return mask.dtype is dtypes.bool
+
+
+def _only_advanced(index):
+    """The one advanced item of ``index`` (a tensor or a list) when the rest are ints,
+    slices, None and Ellipsis; else None."""
+    items = index if isinstance(index, tuple) else (index,)
+    advanced = [item for item in items if is_tensor(item) or isinstance(item, list)]
+    if len(advanced) != 1 or not all(
+            item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice))
+            for item in items if item is not advanced[0]):
+        return None
+    return advanced[0]
 
 
 def setitem(x, index, value):
@@ -708,12 +716,8 @@ def setitem(x, index, value):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
     if _has_uint8(index):
-        value_size = value.numel() if is_tensor(value) else 1
-        items = index if isinstance(index, tuple) else (index,)
-        advanced = [item for item in items if is_tensor(item) or isinstance(item, list)]
-        if value_size == 1 and len(advanced) == 1 and advanced[0].ndim and all(
-                item is None or item is Ellipsis or isinstance(item, (int, np.integer, slice))
-                for item in items if item is not advanced[0]):
+        mask = _only_advanced(index) if not is_tensor(value) or value.numel() == 1 else None
+        if mask is not None and mask.ndim:
             # (torch's index_put_ writes a one-element value through its masked_fill_,
             # which takes bool masks only)
             raise RuntimeError(errors.MASKED_FILL_UINT8)
