@@ -86,12 +86,12 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     from ..tensor import Tensor
 
     inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
-    for x in inputs:
+    for index, x in enumerate(inputs):  # PyTorch's text (it names complex, minigrad has none)
         if isinstance(x, Tensor) and x.requires_grad and x.dtype.name != "float64":
             warnings.warn(
-                "Input #0 requires gradient and is not a double precision floating point. "
-                "This check will likely fail if all the inputs are not of double precision "
-                "floating point.", UserWarning, stacklevel=2)
+                f"Input #{index} requires gradient and is not a double precision floating "
+                "point or complex. This check will likely fail if all the inputs are not of "
+                "double precision floating point or complex. ", UserWarning, stacklevel=2)
     numerical = numerical_jacobian(func, inputs, eps)
     analytical = analytical_jacobian(func, inputs)
     for i, (num_row, ana_row) in enumerate(zip(numerical, analytical)):
