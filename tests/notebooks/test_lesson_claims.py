@@ -174,8 +174,8 @@ def test_lesson_8_without_zero_grad_swings_for_ever_over_30_steps():
     code = next(c for c in cells if c.cell_type == "code" and "def train(zero_grad" in c.source)
     assert "steps=30" in code.source and "w = torch.tensor(1.0, requires_grad=True)" in code.source
     printed = "".join(o.get("text", "") for o in code.outputs)
-    with_zero = eval(re.search(r"with zero_grad: +(\[.*\])", printed).group(1))
-    without = eval(re.search(r"without zero_grad: *(\[.*\])", printed).group(1))
+    with_zero = eval(re.search(r"^optimizer.zero_grad\(\): +(\[.*\])", printed, re.M).group(1))
+    without = eval(re.search(r"^# optimizer.zero_grad\(\): *(\[.*\])", printed, re.M).group(1))
     assert len(with_zero) == len(without) == 30
     assert all(0 < b <= a for a, b in zip([1.0] + with_zero, with_zero))  # shrinks toward 0
     assert with_zero[-1] < 0.01
