@@ -168,7 +168,8 @@ def _scatter(axes, points, labels, **style) -> str:
         axes.scatter(points[chosen, 0], points[chosen, 1], s=16, marker=marker, color=colour,
                      label=name, **style)
     axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8)
-    return _("; ").join(f"{name}: {seen}" for name, seen in _classes())
+    return _("; ").join(_("{name}: {seen}").format(name=name, seen=seen)
+                        for name, seen in _classes())
 
 
 @_in_fonts
