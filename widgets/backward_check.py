@@ -106,13 +106,11 @@ class BackwardCheck(StaticFallback, w.VBox):
         self._show()
         return verdict
 
-    def update(self, grads: dict) -> "BackwardCheck":
-        """``add`` each of ``{name: gradient}``; returns the check, so that a cell
-        ending with it shows the whole check."""
-        for name, grad in grads.items():
-            self._judge(name, grad)
+    def update(self, grads: dict) -> "Verdicts":
+        """``add`` each of ``{name: gradient}``; returns their verdicts."""
+        found = Verdicts(self._judge(name, grad) for name, grad in grads.items())
         self._show()
-        return self
+        return found
 
     def verdict(self, name: str) -> Verdict:
         return self.verdicts[self._known(name)]
@@ -213,6 +211,15 @@ class BackwardCheck(StaticFallback, w.VBox):
         self._picture.value = self._drawing.html(self.verdicts, self.summary)
 
 
+class Verdicts(list):
+    """Several verdicts, shown one line each (as the lecture's cmp prints them)."""
+
+    def __repr__(self) -> str:
+        return "\n".join(map(str, self))
+
+    __str__ = __repr__
+
+
 # ---- what autograd says ----------------------------------------------------------------
 
 
@@ -310,11 +317,13 @@ def _local(node, edge: int) -> str:
 
 def _array(name: str, grad) -> np.ndarray:
     if is_tensor(grad):
-        return to_numpy(grad)
+        return to_numpy(grad).copy()  # (a copy: the learner may go on with dx += ...)
     try:
         array = np.asarray(grad)
     except (TypeError, ValueError):
         array = None
+    if array is not None and array is grad:
+        array = array.copy()
     if array is None or array.dtype.kind not in "biuf":
         raise TypeError(_("The gradient for {name} must be a tensor or an array of numbers, "
                           "got {what}").format(name=name, what=type(grad).__name__))

@@ -86,9 +86,12 @@ class Verdict:
             return ""
         if self.max_diff == 0:
             return _("max diff 0")
+        said = {"diff": f"{self.max_diff:.2g}", "yours": number(self.yours),
+                "autograd": number(self.autograd)}
+        if not self.where:  # a 0-dim tensor: one number, no place to name
+            return _("max diff {diff} (yours {yours}, autograd's {autograd})").format(**said)
         return _("max diff {diff} at {where} (yours {yours}, autograd's {autograd})").format(
-            diff=f"{self.max_diff:.2g}", where=index_text(self.where), yours=number(self.yours),
-            autograd=number(self.autograd))
+            where=index_text(self.where), **said)
 
     def sentence(self) -> str:
         """The verdict in one sentence (the narration of the check)."""
@@ -141,7 +144,7 @@ def judge(name: str, yours, autograd, clues: Clues, *, atol: float = 1e-8,
     if tuple(given.shape) != shape:
         verdict.hint = _shape_hint(name, mine, theirs, shape, close)
         return verdict
-    difference = np.abs(mine - theirs)
+    difference = np.array(np.abs(mine - theirs))  # (an array also for 0-dim tensors)
     difference[np.isnan(difference)] = np.inf
     if difference.size:
         at = np.unravel_index(int(np.argmax(difference)), difference.shape)

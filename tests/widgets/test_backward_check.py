@@ -349,3 +349,20 @@ def test_judge_alone_without_a_graph():
     assert verdict.hint == ("Yours is 2 × autograd's: a factor of 2 missing or extra (as in "
                             "d(x²)/dx = 2x)?")
     assert str(verdict).startswith("w               | ✗ wrong    | max diff 2 at [1]")
+
+
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_a_scalar_tensor_and_the_output_itself(name):
+    lib = library(name)
+    w = lib.tensor(3.0, requires_grad=True)
+    s = w * w
+    loss = s * 2
+    check = BackwardCheck(loss, {"loss": loss, "s": s, "w": w})
+    assert check.add("loss", 1.0).status == "exact"
+    assert check.add("s", lib.tensor(2.0)).status == "exact"
+    verdict = check.add("w", lib.tensor(6.0))  # 2 * 2w = 12: the 2 of w² forgotten
+    assert (verdict.status, verdict.where, verdict.yours, verdict.autograd) == (
+        "wrong", (), 6.0, 12.0)
+    assert str(verdict).startswith("w               | ✗ wrong    | max diff 6 (yours 6, autograd's 12)")
+    nodes = groups(check.svg, "node")
+    assert texts(nodes["out0"])[-1] == "✓ exact"
