@@ -45,7 +45,7 @@ from .compare import MARK, Clues, Verdict, judge, not_yet, status_word
 from .draw import box_lines, digraph
 from .errors import GraphvizNotFound, RenderError
 from .graph import GraphModel, named_tensors
-from .i18n import _, in_words
+from .i18n import _, in_words, ngettext
 from .render import inline_svg, render_svg
 from .static import StaticFallback
 from .text import shape_text
@@ -59,6 +59,7 @@ LOOK = {"exact": ("#b6d7a8", "#38761d", "2", None),
         "close": ("#e2f0d9", "#6aa84f", "2", None),
         "wrong": ("#f4cccc", "#b00020", "3", None),
         "missing": ("#ffffff", "#888888", "1.5", "5,3")}
+PICTURE_HEIGHT = 560  # px; a taller graph scrolls
 TEXT_COLOUR = {"exact": "#1e5c14", "close": "#38761d", "wrong": "#b00020", "missing": "#555555"}
 
 
@@ -130,12 +131,15 @@ class BackwardCheck(StaticFallback, w.VBox):
     @property
     def summary(self) -> str:
         """One line: how many are exact, close, wrong, not yet."""
-        counts = self.counts
-        if counts["exact"] + counts["close"] == len(self.verdicts):
-            return _("All {count} gradients match autograd's: ✓ {exact} exact, ≈ {close} "
-                     "close.").format(count=len(self.verdicts), **counts)
-        return _("{count} tensors: ✓ {exact} exact, ≈ {close} close, ✗ {wrong} wrong, "
-                 "? {missing} not yet.").format(count=len(self.verdicts), **counts)
+        counts, total = self.counts, len(self.verdicts)
+        if counts["exact"] + counts["close"] == total:
+            return ngettext("The gradient matches autograd's: ✓ {exact} exact, ≈ {close} close.",
+                            "All {count} gradients match autograd's: ✓ {exact} exact, "
+                            "≈ {close} close.", total).format(count=total, **counts)
+        return ngettext("{count} tensor: ✓ {exact} exact, ≈ {close} close, ✗ {wrong} wrong, "
+                        "? {missing} not yet.",
+                        "{count} tensors: ✓ {exact} exact, ≈ {close} close, ✗ {wrong} wrong, "
+                        "? {missing} not yet.", total).format(count=total, **counts)
 
     @property
     def text(self) -> str:
@@ -200,11 +204,15 @@ class BackwardCheck(StaticFallback, w.VBox):
         for name in self.verdicts:
             self._judge(name, self._given.get(name))
         self.last = None
-        self._show()
+        self._show(_("The tolerance is now atol={atol}, rtol={rtol}.").format(
+            atol=f"{self.atol:g}", rtol=f"{self.rtol:g}") + " " + self.summary)
 
-    def _show(self) -> None:
+    def _show(self, said: str | None = None) -> None:
+        """Everything on the page, as the verdicts are now; ``said``: what the live region
+        announces (else the last verdict, or the summary)."""
         self._summary.value = f"<p style='margin:0 0 2px 0'><b>{html.escape(self.summary)}</b></p>"
-        said = self.last.sentence() if self.last is not None else self.summary
+        if said is None:
+            said = self.last.sentence() if self.last is not None else self.summary
         self._live.value = (f'<div role="status" aria-live="polite" style="margin:0 0 4px 0">'
                             f'{html.escape(said)}</div>')
         self._table.value = _table(self.verdicts.values(), self.atol, self.rtol)
@@ -355,8 +363,8 @@ def _table(verdicts, atol: float, rtol: float) -> str:
             f'<td style="{mono}">{html.escape(v.name)}</td>'
             f'<td style="{mono}">{html.escape(shape)}</td>'
             f'<td style="{cell};color:{colour};font-weight:bold">{html.escape(v.word)}</td>'
-            f'<td style="{mono}">{html.escape(v.difference())}</td>'
-            f'<td style="{cell}">{html.escape(v.hint or "")}</td></tr>')
+            f'<td style="{mono};max-width:24em">{html.escape(v.difference())}</td>'
+            f'<td style="{cell};max-width:30em">{html.escape(v.hint or "")}</td></tr>')
     return "\n".join(rows) + "</table>"
 
 
@@ -420,8 +428,10 @@ class _Drawing:
     def html(self, verdicts: dict, summary: str) -> str:
         if self.root is None:
             return f"<pre>{html.escape(self.error or '')}</pre>"
+        # a tall graph scrolls in its own box, so the check stays one screen high
         return (f'<div role="img" aria-label="{html.escape(summary, quote=True)}" '
-                f'style="overflow-x:auto">{inline_svg(self.svg(verdicts))}</div>')
+                f'style="overflow:auto;max-height:{PICTURE_HEIGHT}px;border:1px solid #dddddd;'
+                f'padding:4px">{inline_svg(self.svg(verdicts))}</div>')
 
 
 def _title(box) -> str:

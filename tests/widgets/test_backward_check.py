@@ -245,6 +245,8 @@ def test_taking_a_gradient_back_and_changing_the_tolerance(derived):
     check.atol = 0
     check.rtol = 1e-9
     assert check.verdict("hpre").status == "wrong"
+    assert "The tolerance is now atol=0, rtol=1e-09. 17 tensors: ✓ 0 exact, ≈ 0 close, ✗ 1 " \
+           "wrong" in check._live.value
     assert check._boxes["rtol"].value == "1e-09"
     check._boxes["atol"].value = "ten"
     assert "atol must be a number" in check._typo.value and check.atol == 0
@@ -366,3 +368,36 @@ def test_a_scalar_tensor_and_the_output_itself(name):
     assert str(verdict).startswith("w               | ✗ wrong    | max diff 6 (yours 6, autograd's 12)")
     nodes = groups(check.svg, "node")
     assert texts(nodes["out0"])[-1] == "✓ exact"
+    alone = BackwardCheck(loss, {"w": w})
+    assert alone.summary == "1 tensor: ✓ 0 exact, ≈ 0 close, ✗ 0 wrong, ? 1 not yet."
+    alone.add("w", 12.0)
+    assert alone.summary == "The gradient matches autograd's: ✓ 1 exact, ≈ 0 close."
+
+
+def test_the_colours_lesson_10_names_are_the_colours_drawn():
+    """Lesson 10 says which colour goes with which mark; each is the fill drawn."""
+    import colorsys
+    from pathlib import Path
+
+    import nbformat
+
+    from widgets.backward_check import LOOK
+
+    lesson = Path(__file__).resolve().parents[2] / "notebooks" / "10_backprop_by_hand.ipynb"
+    text = " ".join(c.source for c in nbformat.read(lesson, as_version=4).cells
+                    if c.cell_type == "markdown").replace("\n", " ")
+    said = dict(re.findall(r"\*\*([a-z ]+)\*\* with (✓|≈|✗)", text))
+    assert said == {"green": "✓", "pale green": "≈", "red": "✗"}
+    status = {"✓": "exact", "≈": "close", "✗": "wrong"}
+
+    def looks(fill):
+        r, g, b = (int(fill[i:i + 2], 16) / 255 for i in (1, 3, 5))
+        hue, lightness, saturation = colorsys.rgb_to_hls(r, g, b)
+        hue *= 360
+        name = "green" if 70 <= hue < 170 else "red" if hue < 15 or hue >= 345 else f"hue {hue}"
+        return ("pale " if lightness > 0.85 else "") + name
+
+    fill, border = {m: LOOK[status[m]][0] for m in status}, {m: LOOK[status[m]][1] for m in status}
+    assert looks(fill[said["green"]]) == "green"
+    assert looks(fill[said["pale green"]]) == "pale green"
+    assert looks(border[said["red"]]) == "red" and looks(fill[said["red"]]).endswith("red")
