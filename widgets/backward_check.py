@@ -49,6 +49,7 @@ from .i18n import _, in_words, ngettext
 from .render import inline_svg, render_svg
 from .static import StaticFallback
 from .text import shape_text
+from .tolerance import ToleranceBoxes
 
 __all__ = ["BackwardCheck"]
 
@@ -82,18 +83,13 @@ class BackwardCheck(StaticFallback, w.VBox):
         self._summary = w.HTML()
         self._table = w.HTML()
         self._live = w.HTML()
-        self._boxes = {name: w.Text(value=f"{value:g}", description=name,
-                                    continuous_update=False, layout=w.Layout(width="180px"))
-                       for name, value in (("atol", atol), ("rtol", rtol))}
-        self._typo = w.HTML()
+        self._tolerance = ToleranceBoxes(self, atol, rtol)
         self._picture = w.HTML()
         self._drawing = _Drawing(output, self.tensors, engine)
         super().__init__(children=[self._summary, self._live,
-                                   w.HBox([*self._boxes.values(), self._typo]),
+                                   self._tolerance,
                                    self._table, self._picture], atol=atol, rtol=rtol, **kwargs)
         self.add_class("minigrad-backward-check")
-        for name, box in self._boxes.items():
-            box.observe(lambda change, name=name: self._typed(name, change["new"]), "value")
         for name, grad in (grads or {}).items():
             self._judge(name, grad)
         self._show()
@@ -186,21 +182,11 @@ class BackwardCheck(StaticFallback, w.VBox):
         self.verdicts[name] = self.last = verdict
         return verdict
 
-    def _typed(self, name: str, text: str) -> None:
-        try:
-            value = float(text)
-        except ValueError:
-            self._typo.value = html.escape(_("{name} must be a number, like 1e-05; got {text}")
-                                           .format(name=name, text=repr(text)), quote=False)
-            return
-        self._typo.value = ""
-        setattr(self, name, value)
-
     @traitlets.observe("atol", "rtol")
     def _rejudge(self, change) -> None:
         if not hasattr(self, "_drawing"):  # (not while being built)
             return
-        self._boxes[change["name"]].value = f"{change['new']:g}"
+        self._tolerance.show(change["name"], change["new"])
         for name in self.verdicts:
             self._judge(name, self._given.get(name))
         self.last = None

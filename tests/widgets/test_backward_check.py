@@ -247,9 +247,9 @@ def test_taking_a_gradient_back_and_changing_the_tolerance(derived):
     assert check.verdict("hpre").status == "wrong"
     assert "The tolerance is now atol=0, rtol=1e-09. 17 tensors: ✓ 0 exact, ≈ 0 close, ✗ 1 " \
            "wrong" in check._live.value
-    assert check._boxes["rtol"].value == "1e-09"
-    check._boxes["atol"].value = "ten"
-    assert "atol must be a number" in check._typo.value and check.atol == 0
+    assert check._tolerance.boxes["rtol"].value == "1e-09"
+    check._tolerance.boxes["atol"].value = "ten"
+    assert "atol must be a number" in check._tolerance.typo.value and check.atol == 0
     check.add("hpre", None)
     assert check.verdict("hpre").status == "missing"
 
