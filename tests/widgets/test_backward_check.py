@@ -401,3 +401,16 @@ def test_the_colours_lesson_10_names_are_the_colours_drawn():
     assert looks(fill[said["green"]]) == "green"
     assert looks(fill[said["pale green"]]) == "pale green"
     assert looks(border[said["red"]]) == "red" and looks(fill[said["red"]]).endswith("red")
+
+
+def test_what_lesson_10_says_of_torchs_tanh_backward():
+    """torch's tanh backward rounds 1 - h*h once (a fused multiply-add): a hand-written
+    (1 - h**2) * dh, rounded twice, is close; the same with 1 - h*h rounded once is exact."""
+    torch = pytest.importorskip("torch")
+    loss, t, X, Y = network(torch)
+    g = by_hand(torch, t, X, Y)
+    check = BackwardCheck(loss, t)
+    assert check.add("hpre", g["hpre"]).status == "close"
+    h = t["h"].detach().numpy().astype(np.float64)
+    once = (1 - h * h).astype(np.float32)  # h*h is exact in float64: one rounding in all
+    assert check.add("hpre", once * g["h"].numpy()).status == "exact"
