@@ -14,14 +14,12 @@ True
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as w
 import traitlets
 
 from .gradients import check_derivatives
-from .i18n import _
 from .static import StaticFallback
+from .tolerance import ToleranceBoxes
 
 __all__ = ["DerivativeCheck"]
 
@@ -62,31 +60,14 @@ class DerivativeCheck(StaticFallback, w.VBox):
         self._fn, self._inputs, self._by_hand, self._eps = fn, inputs, by_hand, eps
         self._names = names
         self._table = w.HTML()
-        # Text boxes showing the numbers as Python writes them (1e-05, not 0.0000)
-        self._boxes = {name: w.Text(value=f"{value:g}", description=name, continuous_update=False,
-                                    layout=w.Layout(width="180px"))
-                       for name, value in (("atol", atol), ("rtol", rtol))}
-        self._typo = w.HTML()
-        super().__init__(children=[self._table, w.HBox([*self._boxes.values(), self._typo])],
-                         atol=atol, rtol=rtol, **kwargs)
-        for name, box in self._boxes.items():
-            box.observe(lambda change, name=name: self._typed(name, change["new"]), "value")
+        self._tolerance = ToleranceBoxes(self, atol, rtol)
+        super().__init__(children=[self._table, self._tolerance], atol=atol, rtol=rtol, **kwargs)
         self._table.value = self.result._repr_html_()
-
-    def _typed(self, name: str, text: str) -> None:
-        try:
-            value = float(text)
-        except ValueError:
-            self._typo.value = html.escape(_("{name} must be a number, like 1e-05; got {text}")
-                                           .format(name=name, text=repr(text)), quote=False)
-            return
-        self._typo.value = ""
-        setattr(self, name, value)
 
     @traitlets.observe("atol", "rtol")
     def _rejudge(self, change) -> None:
         if hasattr(self, "_table"):  # (not while being built)
-            self._boxes[change["name"]].value = f"{change['new']:g}"
+            self._tolerance.show(change["name"], change["new"])
             self.result = self.result.with_tolerance(self.atol, self.rtol)
             self._table.value = self.result._repr_html_()
 

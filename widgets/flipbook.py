@@ -39,7 +39,7 @@ ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
 WAITING, CARRIED = "#bbbbbb", "#cc0000"
 CURRENT_FILL, CURRENT_STROKE, DONE_FILL, LEAF_DONE = "#ffd966", "#b45f06", "#d9d2e9", "#9fc5e8"
 DONE_DASH = "5,2"  # boxes that ran: a dashed border as well as their colour
-FILLED = ("op", "more")  # kinds of box whose fill shows that they ran
+FILLED = ("op", "accumulate", "more")  # kinds of box whose fill shows that they ran
 
 
 class FlipBook(Sequence):

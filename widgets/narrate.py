@@ -249,7 +249,7 @@ def _term(formula, name: str, symbols: dict) -> str:
 def _who(node, model: GraphModel) -> str:
     box = model.boxes[model.box_of[node]]
     name = model.name_of(node)
-    if box.kind == "leaf":
+    if box.kind == "accumulate":
         name = _("AccumulateGrad for {name}").format(name=box.name) if box.name \
             else "AccumulateGrad"
     if box.count > 1 and node in box.nodes:

@@ -2,7 +2,7 @@
 
 The order the gold box must follow comes from the engine itself
 (``backward_steps``) and the box ids from the drawing's own numbering
-(``GraphModel``: ``op0``..., ``leaf0``, ``out0``), so the two MulBackward0 boxes
+(``GraphModel``: ``op0``..., ``acc0``, ``out0``), so the two MulBackward0 boxes
 are told apart and a wrong order cannot pass.
 """
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 def test_step_through_backward_in_lab(page, lab):
     output_id, expected = engine_order()
     assert [name for _, name in expected] == [
-        "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "leaf"]
+        "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"]
     total = len(expected)
 
     open_notebook(page, lab, "04_inside_backward.ipynb")

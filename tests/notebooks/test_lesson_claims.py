@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 REPO = Path(__file__).resolve().parents[2]
-LESSONS = sorted((REPO / "notebooks").glob("0*.ipynb"))
+LESSONS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 KINDS = {"operations'? backward nodes|operations \\(grey": "op", "the leaf": "leaf",
          "the output": "output", "other tensors|the result of": "tensor"}
 CLAIM = re.compile(r"\*\*(grey|blue|green|yellow)\*\* box(?:es)? (?:at the top )?(?:is|are) "

@@ -95,7 +95,7 @@ def test_current_node_is_highlighted_and_edges_labelled_once_carried(tutorial):
                           "op2-0": "2.25 each", "op2-1": "2.25 each"}
     stepper.to_end()
     current, labels = state()
-    assert current == ["leaf0"] and labels["op3-0"] == "4.5 each"
+    assert current == ["acc0"] and labels["op3-0"] == "4.5 each"
     assert texts(groups(stepper.svg, "node")["leaf0"])[-2:] == ["[[4.5, 4.5],", " [4.5, 4.5]]"]
     stepper.reset()
     assert texts(groups(stepper.svg, "node")["leaf0"])[3] == "grad: None"
@@ -161,7 +161,7 @@ def test_a_collapsed_chain_steps_through_its_run_in_one_frame():
     stepper = BackwardStepper(out, names={"x": x})
     engine = list(backward_steps(out))
     assert [s.node for s in stepper.steps] == [s.node for s in engine]  # every engine step
-    assert len(stepper.frames) == 4 and len(groups(stepper.svg, "node")) == 4
+    assert len(stepper.frames) == 4 and len(groups(stepper.svg, "node")) == 5  # and x
     stepper.step().step()
     assert stepper.current_steps == stepper.steps[1:31]
     assert stepper.text == ("MulBackward0 × 30: steps 2–31 of 32; each multiplies the gradient "
