@@ -1,17 +1,19 @@
 """Flag suspicious code in a submission, for the teacher to look at.
 
-The verdicts are computed in the grader's own process, but the data they
-judge comes from the student's kernel, so code that could forge that data
-is **tampering**: patching libraries, reaching into IPython (hooks, input
-transformers, cleared output), into the grader (its modules, a function's
-``__globals__``), into the interpreter (frames, tracing, ``gc``), running
-code or looking up names built from strings (``exec``, ``__import__``,
-``importlib``, ``getattr`` with a computed name), and an assignment's own
-rules (autograd in an answer that must be written by hand). A question
-with a tampering flag is held back for the teacher's review. Other
-findings (code that can stop the kernel, run programs, redefine a locked
-name) are reported and hold nothing back. ``examine(code)`` reads the
-code's syntax tree; it never runs it.
+The scan is a reason to hold points for review, not the defence: answers given as data
+are read from the text and never run, and code answers run in a sandbox where what the
+skill replaces does not exist (``grade.py``). What the scan reads is the code of a
+code question's run: its data comes from that process, so code that could forge it is
+**tampering**: patching libraries, reaching into IPython, into the grader (its modules,
+a function's ``__globals__``), into the interpreter (frames, tracing, ``gc``, a
+namespace by name), running code handed over as data (``exec``, ``eval``, ``pickle``,
+``marshal``, ``timeit``, ``code``, ``runpy``, ``print.__self__``) or looking up names
+built from strings (``__import__``, ``importlib``, ``pydoc.locate``, ``mock.patch``,
+``getattr`` with a computed name), and an assignment's own rules. A question with a
+tampering flag is held back for the teacher's review. Other findings (code that can stop
+the process, run programs, redefine a locked name) are reported and hold nothing back.
+A new spelling can always slip past a scan: that is why it is not the defence.
+``examine(code)`` reads the code's syntax tree; it never runs it.
 
     >>> scan("import numpy as np\\nnp.allclose = lambda *a, **k: True")
     ['replaces numpy.allclose (a patched library can make in-kernel tests pass)']
@@ -22,6 +24,7 @@ code's syntax tree; it never runs it.
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
@@ -67,6 +70,23 @@ RISKY = {
     "IPython.display.clear_output": "clears a cell's output (it can hide the grader's data)",
     "subprocess": "runs other programs", "os.system": "runs other programs",
     "os.popen": "runs other programs", "socket": "opens network connections",
+    "pickle": "runs code handed over as data",
+    "dill": "runs code handed over as data",
+    "cloudpickle": "runs code handed over as data",
+    "shelve": "runs code handed over as data",
+    "copyreg": "runs code handed over as data",
+    "marshal": "runs code handed over as data",
+    "types.CodeType": "runs code handed over as data",
+    "types.FunctionType": "runs code handed over as data",
+    "timeit": "runs code built from a string", "code": "runs code built from a string",
+    "codeop": "runs code built from a string", "pdb": "runs code built from a string",
+    "pydoc": "imports by a string", "unittest.mock": "imports by a string",
+    "mock": "imports by a string", "vars": "reaches a namespace by name",
+    "globals": "reaches a namespace by name", "locals": "reaches a namespace by name",
+    "breakpoint": "runs code built from a string", "os.fork": "runs other programs",
+    "multiprocessing": "runs other programs", "os.write": "writes to a file descriptor "
+                                                          "(the grader's pipe)",
+    "os.dup2": "writes to a file descriptor (the grader's pipe)",
 }
 # Reported, but holding nothing back: none of these can change the data a test cell hands back.
 HARMLESS = ("can kill the kernel", "can stop the kernel", "handles or sends signals",
@@ -88,7 +108,19 @@ ATTRIBUTES = {
     "gi_frame": "inspects the caller's frames", "__subclasses__": "searches the interpreter's "
                                                                   "objects",
     "kernel_side": "reaches grader internals", "__loader__": "reaches grader internals",
-    "__spec__": "reaches grader internals",
+    "__spec__": "reaches grader internals", "runner": "reaches grader internals",
+    "__self__": "reaches a builtin's module (print.__self__: builtins)",
+    "__class__": "searches the interpreter's objects", "__bases__": "searches the "
+                                                                   "interpreter's objects",
+    "__base__": "searches the interpreter's objects", "__mro__": "searches the interpreter's "
+                                                                "objects",
+    "__dict__": "reaches a namespace by name", "__reduce__": "runs code handed over as data "
+                                                               "(pickle)",
+    "__reduce_ex__": "runs code handed over as data (pickle)",
+    "__builtins__": "changes Python's builtins", "f_code": "inspects the caller's frames",
+    "co_code": "reaches into a function's internals", "__func__": "reaches into a "
+                                                                 "function's internals",
+    "__defaults__": "reaches into a function's internals",
 }
 # Text that only code aiming at the grader's own step writes (module, call, MIME type).
 GRADER_WORDS = ("kernel_side", "_minigrad_kit", "minigrad-kit")
@@ -106,7 +138,7 @@ class Suspicion:
     rule: tuple | None = None  # an assignment's rule: the questions it is about (() for all)
 
 BUILTIN_RISKY = {"exec", "eval", "compile", "__import__", "exit", "quit", "get_ipython",
-                 "__builtins__"}
+                 "__builtins__", "vars", "globals", "locals", "breakpoint"}
 LIBRARIES = ("numpy", "minigrad", "builtins", "sys", "math", "IPython", "widgets", "grader",
              "json", "os", "warnings", "random")
 PUBLIC_API = {"check", "check_all", "start"}  # what a notebook imports from grader
@@ -391,3 +423,99 @@ def _unique(items: list[Suspicion]) -> list[Suspicion]:
             seen.add(reason)
             kept.append(item)
     return kept
+
+
+# --- --strict: an allowlist for code that runs ------------------------------------------------
+
+# A code answer under --strict may use only what an answer needs: plain Python, the public
+# names of minigrad (or torch), NumPy and math, tensors' and containers' public methods.
+# Everything a forger needs to reach the grader's data (another module, a dunder attribute,
+# a reflective builtin, a class of its own, a name in a string) lies outside this list, so
+# anything outside it holds the questions the cell could change: safe by construction,
+# at the price of reviewing the rare honest answer that goes beyond.
+STRICT_IMPORTS = {"minigrad", "torch", "numpy", "math"}
+STRICT_MODULE_NAMES = {"nn", "optim", "autograd", "functional", "linalg", "init"}
+STRICT_BUILTINS = {"abs", "all", "any", "bool", "dict", "divmod", "enumerate", "filter", "float",
+                   "int", "isinstance", "len", "list", "map", "max", "min", "pow", "print",
+                   "range", "reversed", "round", "set", "slice", "sorted", "str", "sum",
+                   "tuple", "zip", "True", "False", "None", "Exception", "ValueError",
+                   "TypeError", "RuntimeError", "NotImplementedError", "ZeroDivisionError",
+                   "IndexError", "KeyError", "ArithmeticError", "StopIteration"}
+STRICT_SETTABLE = {"grad", "data", "requires_grad"}  # tensor attributes an answer may set
+STRICT_NODES = (ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Name,
+                ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call,
+                ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Dict, ast.Set,
+                ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.comprehension,
+                ast.IfExp, ast.If, ast.For, ast.While, ast.Break, ast.Continue, ast.Pass,
+                ast.FunctionDef, ast.Return, ast.Lambda, ast.arguments, ast.arg, ast.keyword,
+                ast.With, ast.withitem, ast.Assert, ast.Raise, ast.Try, ast.ExceptHandler,
+                ast.JoinedStr, ast.FormattedValue, ast.Starred, ast.NamedExpr, ast.Import,
+                ast.ImportFrom, ast.alias, ast.Delete, ast.expr_context, ast.operator,
+                ast.unaryop, ast.boolop, ast.cmpop)
+NUMPY_UNSAFE = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
+                "fromfile", "tofile", "memmap", "frompyfunc", "vectorize", "ctypes", "base",
+                "fromregex", "set_printoptions", "seterrcall", "DataSource", "lookfor", "info"}
+
+
+def strict_findings(code: str) -> list[str]:
+    """What ``code`` uses beyond the --strict allowlist (empty: nothing)."""
+    try:
+        tree = compile(code, "<cell>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ["is not plain Python"]
+    allowed, found = _strict_attributes(), []
+    builtin = set(dir(__import__("builtins")))
+    for node in ast.walk(tree):
+        if not isinstance(node, STRICT_NODES):
+            found.append(type(node).__name__)
+        elif isinstance(node, ast.Name) and (node.id.startswith("__") or (
+                node.id in builtin and node.id not in STRICT_BUILTINS)):
+            found.append(node.id)
+        elif isinstance(node, ast.Attribute) and (node.attr.startswith("_")
+                                                  or node.attr not in allowed):
+            found.append(f".{node.attr}")
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                and node.attr not in STRICT_SETTABLE:
+            found.append(f".{node.attr} =")
+        elif isinstance(node, ast.Import) and any(a.name.split(".")[0] not in STRICT_IMPORTS
+                                                  or any(p not in allowed
+                                                         for p in a.name.split(".")[1:])
+                                                  for a in node.names):
+            found.append("import " + ", ".join(a.name for a in node.names))
+        elif isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").split(".")[0] not in STRICT_IMPORTS
+                or any(p not in allowed for p in (node.module or "").split(".")[1:])
+                or any(a.name not in allowed for a in node.names)):
+            found.append(f"from {node.module} import ...")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and "__" in node.value:
+            found.append(repr(node.value[:30]))
+        elif isinstance(node, ast.FunctionDef) and (node.decorator_list
+                                                    or node.name.startswith("__")):
+            found.append(f"def {node.name}")
+    return list(dict.fromkeys(found))
+
+
+@functools.lru_cache(maxsize=1)
+def _strict_attributes() -> frozenset:
+    """The public, non-module names of what a code answer works with."""
+    import math
+    import types
+
+    import numpy
+
+    import minigrad
+    import minigrad.autograd
+    import minigrad.nn
+    import minigrad.nn.functional
+    import minigrad.optim
+
+    def public(thing, skip=()):
+        return {n for n in dir(thing) if not n.startswith("_") and n not in skip
+                and not isinstance(getattr(thing, n, None), types.ModuleType)}
+    names = set(STRICT_MODULE_NAMES) | STRICT_SETTABLE | {"values", "indices"}
+    for thing in (minigrad, minigrad.Tensor, minigrad.nn, minigrad.nn.functional, minigrad.optim,
+                  minigrad.autograd, math, list, dict, tuple, str, set, int, float):
+        names |= public(thing)
+    names |= public(numpy, NUMPY_UNSAFE) | public(numpy.ndarray, NUMPY_UNSAFE)
+    return frozenset(names)

@@ -6,7 +6,7 @@ import sys
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT, FOLDER
-from attacks import build, right
+from keys import build, right
 
 from grader.cli import main
 
@@ -34,14 +34,16 @@ def test_release_help(capsys):
     for words in ("SOURCE", "--out DIR", "--no-verify", "--timeout SECONDS", "--jobs N",
                   "hidden tests removed", "checksums recorded", "Exit status 1",
                   "OUT/<assignment>.py", "A student version (already released)\nis refused",
+                  "--students NAME", "OUT/<student>/",
                   "minigrad-kit release course/*.ipynb --out release/"):
         assert words in text, words
 
 
 def test_grade_help(capsys):
     text = _help(capsys, "grade")
-    for words in ("SUBMISSION", "--source NOTEBOOK", "--format {md,html}", "--output-limit CHARS",
-                  "--memory MB", "--salt SALT", "--timeout SECONDS", "--jobs N",
+    for words in ("SUBMISSION", "--source NOTEBOOK", "--format {md,html}", "--budget SECONDS",
+                  "--memory MB", "--salt SALT", "--timeout SECONDS", "--jobs N", "--strict",
+                  "--lenient", "--variants {per-student,none}",
                   "OUT/gradebook.csv", "student, assignment, question, points, max",
                   "OUT/flags.csv", "OUT/answers/<assignment>.md", "no hidden test code",
                   "submitted/<student>/<assignment>/<notebook>.ipynb",
@@ -61,13 +63,14 @@ def test_review_help_and_errors(capsys, tmp_path):
 
 
 def test_grading_without_the_sandbox_is_said_loudly(capsys, tmp_path):
-    nbformat.write(build("derive_it_by_hand", right("derive_it_by_hand")), tmp_path / "al.ipynb")
+    nbformat.write(build("derive_it_by_hand", "al", right("derive_it_by_hand", "al")),
+                   tmp_path / "al.ipynb")
     out = tmp_path / "out"
     assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out), "--sandbox", "off"]) == 0
     printed = capsys.readouterr()
     assert printed.err.startswith("WARNING: grading without a sandbox. --sandbox off was "
                                   "chosen: students' code ran with the grader's rights.")
-    assert printed.out.rstrip().endswith("kernels ran WITHOUT a sandbox")
+    assert printed.out.rstrip().endswith("code ran WITHOUT a sandbox")
     assert ("al,derive_it_by_hand,,graded without a sandbox: OFF: --sandbox off was chosen: "
             "students' code ran with the grader's rights") in (out / "flags.csv").read_text()
     assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out)]) == 0
