@@ -76,7 +76,8 @@ class Sandbox:
 
     def describe(self) -> str:
         if self.on:
-            return "bubblewrap (no network, read-only system, private scratch folder)"
+            return ("bubblewrap (no network, read-only system, only NumPy and the kit's "
+                    "packages, private scratch folder)")
         return f"OFF: {self.reason}"
 
 
@@ -100,7 +101,8 @@ def choose(mode: str = "auto") -> Sandbox:
 
 @functools.lru_cache(maxsize=1)
 def _bubblewrap_works() -> tuple[bool, str]:
-    """Start Python with ipykernel, numpy and minigrad inside the sandbox, once."""
+    """Start a code run's Python inside the sandbox (``runner_argv``), importing NumPy, the
+    grader and minigrad from where it sees them, once."""
     import tempfile
 
     if sys.platform != "linux":
@@ -108,8 +110,9 @@ def _bubblewrap_works() -> tuple[bool, str]:
     if shutil.which("bwrap") is None:
         return False, f"bwrap is not installed; {INSTALL}"
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-probe-") as scratch:
-        command = bubblewrap_argv(Path(scratch), [sys.executable, "-c",
-                                                  "import ipykernel, numpy, minigrad"])
+        command = runner_argv(Path(scratch), runner_packages()) + [
+            str(Path(sys.executable).resolve()), "-I", "-S", "-c",
+            f"import sys; sys.path.append({KIT!r}); import numpy, grader.runner, minigrad"]
         try:
             done = subprocess.run(command, capture_output=True, text=True,
                                   timeout=PROBE_SECONDS, stdin=subprocess.DEVNULL)

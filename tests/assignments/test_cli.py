@@ -75,8 +75,8 @@ def test_grading_without_the_sandbox_is_said_loudly(capsys, tmp_path):
             "students' code ran with the grader's rights") in (out / "flags.csv").read_text()
     assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out)]) == 0
     assert capsys.readouterr().out.rstrip().endswith(
-        "kernels ran in a sandbox: bubblewrap (no network, read-only system, private scratch "
-        "folder)")
+        "code ran in a sandbox: bubblewrap (no network, read-only system, only NumPy and the "
+        "kit's packages, private scratch folder)")
     assert "without a sandbox" not in (out / "flags.csv").read_text()
 
 
@@ -105,7 +105,7 @@ def test_missing_file(capsys):
     ["release", "notebooks/assignments/*.ipynb", "--out", "release/"],  # outside the repo
     ["grade", "submitted/alice.ipynb", "--out", "grades/"],
     ["grade", "submitted/", "--out", "grades/"],
-    ["grade", "x.ipynb", "--source", "notebooks/assignments/02_derive_it_by_hand.ipynb",
+    ["grade", "x.ipynb", "--source", "notebooks/assignments/01_derive_it_by_hand.ipynb",
      "--out", "grades/"],
 ])
 def test_no_error_suggests_the_command_that_failed(argv, tmp_path, monkeypatch):
@@ -155,7 +155,7 @@ def test_python_dash_m_is_the_same_command():
 
 
 def test_an_invalid_instructor_notebook_stops_grading_before_it_starts(tmp_path, capsys):
-    source = tmp_path / "02_derive_it_by_hand.ipynb"
+    source = tmp_path / "01_derive_it_by_hand.ipynb"
     source.write_text(BY_ASSIGNMENT["derive_it_by_hand"].read_text().replace(
         '"assignment": "derive_it_by_hand"', '"assignment": "derive"'))
     (tmp_path / "submitted").mkdir()
