@@ -30,101 +30,104 @@ import re
 import tokenize
 from dataclasses import dataclass
 
-__all__ = ["scan", "examine", "Suspicion", "defined_names", "defines_code", "GRADER"]
+from .i18n import N_, _
+
+__all__ = ["scan", "examine", "Suspicion", "defined_names", "defines_code", "GRADER",
+           "strict_findings"]
 
 GRADER = __name__.rpartition(".")[0]  # this package, as a notebook imports it
 
-PATCH = "a patched library can make in-kernel tests pass"
+PATCH = N_("a patched library can make in-kernel tests pass")
 RISKY = {
-    "sys.modules": "edits sys.modules (swaps imported modules)",
-    "builtins": "changes Python's builtins",
-    "__builtins__": "changes Python's builtins",
-    "get_ipython": "reaches into IPython (input transformers and events can rewrite later "
-                   "cells)",
-    "IPython.get_ipython": "reaches into IPython (input transformers and events can rewrite "
-                           "later cells)",
-    "os._exit": "can kill the kernel", "os.kill": "can kill the kernel",
-    "os.abort": "can kill the kernel", "signal": "handles or sends signals",
-    "sys.exit": "can stop the kernel", "exit": "can stop the kernel",
-    "quit": "can stop the kernel",
-    "ctypes": "uses ctypes (can change memory directly)",
-    "gc.get_objects": "searches the interpreter's objects",
-    "gc.get_referrers": "searches the interpreter's objects",
-    "sys._getframe": "inspects the caller's frames",
-    "inspect.stack": "inspects the caller's frames",
-    "inspect.currentframe": "inspects the caller's frames",
-    "inspect": "inspects the interpreter's objects (modules, frames, functions)",
-    "gc": "searches the interpreter's objects",
-    "pkgutil": "imports by a string", "runpy": "runs code built from a string",
-    "sys.meta_path": "changes how modules are imported",
-    "sys.path_hooks": "changes how modules are imported",
-    "sys.settrace": "traces code as it runs", "sys.setprofile": "traces code as it runs",
-    "threading.settrace": "traces code as it runs",
-    "exec": "runs code built from a string", "eval": "runs code built from a string",
-    "compile": "runs code built from a string", "__import__": "imports by a string",
-    "importlib": "imports by a string",
-    "sys.monitoring": "traces code as it runs", "threading.setprofile": "traces code as it runs",
-    "sys.addaudithook": "traces code as it runs",
-    "IPython.core.interactiveshell": "reaches into IPython (input transformers and events can "
-                                     "rewrite later cells)",
-    "IPython.display.clear_output": "clears a cell's output (it can hide the grader's data)",
-    "subprocess": "runs other programs", "os.system": "runs other programs",
-    "os.popen": "runs other programs", "socket": "opens network connections",
-    "pickle": "runs code handed over as data",
-    "dill": "runs code handed over as data",
-    "cloudpickle": "runs code handed over as data",
-    "shelve": "runs code handed over as data",
-    "copyreg": "runs code handed over as data",
-    "marshal": "runs code handed over as data",
-    "types.CodeType": "runs code handed over as data",
-    "types.FunctionType": "runs code handed over as data",
-    "timeit": "runs code built from a string", "code": "runs code built from a string",
-    "codeop": "runs code built from a string", "pdb": "runs code built from a string",
-    "pydoc": "imports by a string", "unittest.mock": "imports by a string",
-    "mock": "imports by a string", "vars": "reaches a namespace by name",
-    "globals": "reaches a namespace by name", "locals": "reaches a namespace by name",
-    "breakpoint": "runs code built from a string", "os.fork": "runs other programs",
-    "multiprocessing": "runs other programs", "os.write": "writes to a file descriptor "
-                                                          "(the grader's pipe)",
-    "os.dup2": "writes to a file descriptor (the grader's pipe)",
+    "sys.modules": N_("edits sys.modules (swaps imported modules)"),
+    "builtins": N_("changes Python's builtins"),
+    "__builtins__": N_("changes Python's builtins"),
+    "get_ipython": N_("reaches into IPython (input transformers and events can rewrite later "
+                   "cells)"),
+    "IPython.get_ipython": N_("reaches into IPython (input transformers and events can rewrite "
+                           "later cells)"),
+    "os._exit": N_("can kill the kernel"), "os.kill": N_("can kill the kernel"),
+    "os.abort": N_("can kill the kernel"), "signal": N_("handles or sends signals"),
+    "sys.exit": N_("can stop the kernel"), "exit": N_("can stop the kernel"),
+    "quit": N_("can stop the kernel"),
+    "ctypes": N_("uses ctypes (can change memory directly)"),
+    "gc.get_objects": N_("searches the interpreter's objects"),
+    "gc.get_referrers": N_("searches the interpreter's objects"),
+    "sys._getframe": N_("inspects the caller's frames"),
+    "inspect.stack": N_("inspects the caller's frames"),
+    "inspect.currentframe": N_("inspects the caller's frames"),
+    "inspect": N_("inspects the interpreter's objects (modules, frames, functions)"),
+    "gc": N_("searches the interpreter's objects"),
+    "pkgutil": N_("imports by a string"), "runpy": N_("runs code built from a string"),
+    "sys.meta_path": N_("changes how modules are imported"),
+    "sys.path_hooks": N_("changes how modules are imported"),
+    "sys.settrace": N_("traces code as it runs"), "sys.setprofile": N_("traces code as it runs"),
+    "threading.settrace": N_("traces code as it runs"),
+    "exec": N_("runs code built from a string"), "eval": N_("runs code built from a string"),
+    "compile": N_("runs code built from a string"), "__import__": N_("imports by a string"),
+    "importlib": N_("imports by a string"),
+    "sys.monitoring": N_("traces code as it runs"), "threading.setprofile": N_("traces code as it runs"),
+    "sys.addaudithook": N_("traces code as it runs"),
+    "IPython.core.interactiveshell": N_("reaches into IPython (input transformers and events can "
+                                     "rewrite later cells)"),
+    "IPython.display.clear_output": N_("clears a cell's output (it can hide the grader's data)"),
+    "subprocess": N_("runs other programs"), "os.system": N_("runs other programs"),
+    "os.popen": N_("runs other programs"), "socket": N_("opens network connections"),
+    "pickle": N_("runs code handed over as data"),
+    "dill": N_("runs code handed over as data"),
+    "cloudpickle": N_("runs code handed over as data"),
+    "shelve": N_("runs code handed over as data"),
+    "copyreg": N_("runs code handed over as data"),
+    "marshal": N_("runs code handed over as data"),
+    "types.CodeType": N_("runs code handed over as data"),
+    "types.FunctionType": N_("runs code handed over as data"),
+    "timeit": N_("runs code built from a string"), "code": N_("runs code built from a string"),
+    "codeop": N_("runs code built from a string"), "pdb": N_("runs code built from a string"),
+    "pydoc": N_("imports by a string"), "unittest.mock": N_("imports by a string"),
+    "mock": N_("imports by a string"), "vars": N_("reaches a namespace by name"),
+    "globals": N_("reaches a namespace by name"), "locals": N_("reaches a namespace by name"),
+    "breakpoint": N_("runs code built from a string"), "os.fork": N_("runs other programs"),
+    "multiprocessing": N_("runs other programs"), "os.write": N_("writes to a file descriptor "
+                                                          "(the grader's pipe)"),
+    "os.dup2": N_("writes to a file descriptor (the grader's pipe)"),
 }
 # Reported, but holding nothing back: none of these can change the data a test cell hands back.
 HARMLESS = ("can kill the kernel", "can stop the kernel", "handles or sends signals",
             "runs other programs", "opens network connections", "runs a shell command",
             "redefines ")
-IPYTHON = "reaches into IPython (input transformers and events can rewrite later cells)"
+IPYTHON = N_("reaches into IPython (input transformers and events can rewrite later cells)")
 # Attribute names that lead into IPython's machinery or the interpreter's internals.
 ATTRIBUTES = {
     "InteractiveShell": IPYTHON, "events": IPYTHON, "input_transformers_cleanup": IPYTHON,
     "input_transformers_post": IPYTHON, "ast_transformers": IPYTHON, "display_pub": IPYTHON,
     "display_formatter": IPYTHON, "displayhook": IPYTHON, "register_magic_function": IPYTHON,
-    "clear_output": "clears a cell's output (it can hide the grader's data)",
-    "__globals__": "reaches a function's globals (the grader's, through check)",
-    "__closure__": "reaches into a function's internals", "__code__":
-        "reaches into a function's internals", "__wrapped__": "reaches into a function's "
-                                                               "internals",
-    "f_globals": "inspects the caller's frames", "f_locals": "inspects the caller's frames",
-    "f_back": "inspects the caller's frames", "tb_frame": "inspects the caller's frames",
-    "gi_frame": "inspects the caller's frames", "__subclasses__": "searches the interpreter's "
-                                                                  "objects",
-    "kernel_side": "reaches grader internals", "__loader__": "reaches grader internals",
-    "__spec__": "reaches grader internals", "runner": "reaches grader internals",
-    "__self__": "reaches a builtin's module (print.__self__: builtins)",
-    "__class__": "searches the interpreter's objects", "__bases__": "searches the "
-                                                                   "interpreter's objects",
-    "__base__": "searches the interpreter's objects", "__mro__": "searches the interpreter's "
-                                                                "objects",
-    "__dict__": "reaches a namespace by name", "__reduce__": "runs code handed over as data "
-                                                               "(pickle)",
-    "__reduce_ex__": "runs code handed over as data (pickle)",
-    "__builtins__": "changes Python's builtins", "f_code": "inspects the caller's frames",
-    "co_code": "reaches into a function's internals", "__func__": "reaches into a "
-                                                                 "function's internals",
-    "__defaults__": "reaches into a function's internals",
+    "clear_output": N_("clears a cell's output (it can hide the grader's data)"),
+    "__globals__": N_("reaches a function's globals (the grader's, through check)"),
+    "__closure__": N_("reaches into a function's internals"), "__code__":
+        N_("reaches into a function's internals"), "__wrapped__": N_("reaches into a function's "
+                                                               "internals"),
+    "f_globals": N_("inspects the caller's frames"), "f_locals": N_("inspects the caller's frames"),
+    "f_back": N_("inspects the caller's frames"), "tb_frame": N_("inspects the caller's frames"),
+    "gi_frame": N_("inspects the caller's frames"), "__subclasses__": N_("searches the interpreter's "
+                                                                  "objects"),
+    "kernel_side": N_("reaches grader internals"), "__loader__": N_("reaches grader internals"),
+    "__spec__": N_("reaches grader internals"), "runner": N_("reaches grader internals"),
+    "__self__": N_("reaches a builtin's module (print.__self__: builtins)"),
+    "__class__": N_("searches the interpreter's objects"), "__bases__": N_("searches the "
+                                                                   "interpreter's objects"),
+    "__base__": N_("searches the interpreter's objects"), "__mro__": N_("searches the interpreter's "
+                                                                "objects"),
+    "__dict__": N_("reaches a namespace by name"), "__reduce__": N_("runs code handed over as data "
+                                                               "(pickle)"),
+    "__reduce_ex__": N_("runs code handed over as data (pickle)"),
+    "__builtins__": N_("changes Python's builtins"), "f_code": N_("inspects the caller's frames"),
+    "co_code": N_("reaches into a function's internals"), "__func__": N_("reaches into a "
+                                                                 "function's internals"),
+    "__defaults__": N_("reaches into a function's internals"),
 }
 # Text that only code aiming at the grader's own step writes (module, call, MIME type).
 GRADER_WORDS = ("kernel_side", "_minigrad_kit", "minigrad-kit")
-COMPUTED = "looks up an attribute or a name by a computed string"
+COMPUTED = N_("looks up an attribute or a name by a computed string")
 BY_NAME = {"getattr", "setattr", "delattr", "hasattr", "__getattribute__", "__getattr__",
            "__setattr__", "__delattr__", "attrgetter", "methodcaller"}
 
@@ -193,7 +196,33 @@ def examine(code: str, *, protected: dict | None = None, rules: tuple = ()
         if "get_ipython" not in code:  # IPython's own translation of %magics calls it
             texts = [t for t in texts if not t.endswith("(get_ipython)")]
     found += [Suspicion(text, not text.startswith(HARMLESS)) for text in texts]
-    return _unique(found)
+    return [Suspicion(_said(s.text), s.tampering, s.rule) for s in _unique(found)]
+
+
+def _said(text: str) -> str:
+    """A finding in the reader's language: its reason translated, the code named kept."""
+    if text.startswith("replaces "):
+        what, _sep, why = text[len("replaces "):].rpartition(" (")
+        return _("replaces {what} ({why})").format(what=what, why=_(why[:-1]))
+    if text.startswith("redefines "):
+        name, _sep, cell = text[len("redefines "):].partition(", which the locked cell ")
+        return _("redefines {name}, which the locked cell {cell} defines").format(
+            name=name, cell=cell[:-len(" defines")])
+    reason, sep, detail = text.rpartition(" (")
+    if sep and reason in _REASONS():
+        return _(reason) + sep + detail
+    return _(text)
+
+
+def _REASONS() -> set:
+    return {*RISKY.values(), *ATTRIBUTES.values(), COMPUTED, IPYTHON, "imports grader internals",
+            "reaches grader internals", "names the grader's own step in a string"}
+
+
+N_("imports grader internals")
+N_("reaches grader internals")
+N_("names the grader's own step in a string")
+N_("runs a shell command")
 
 
 def defines_code(code: str) -> bool:
