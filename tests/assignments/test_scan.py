@@ -166,3 +166,12 @@ def test_strict_names_what_goes_beyond(code, named):
 def test_defines_code():
     assert defines_code("def f(x):\n    return x") and defines_code("f = lambda x: x")
     assert not defines_code("loss.backward()\nprint(x.grad)")
+
+
+def test_the_denylist_misses_what_strict_names():
+    """Why --strict is the default: a forger that reaches the encoder through minigrad's own
+    imports names nothing the tampering scan knows (the teachers' guide says so)."""
+    from attacks import HIDDEN_ENCODER
+
+    assert not any(s.tampering for s in examine(HIDDEN_ENCODER))
+    assert {".threads", ".os", ".sys", ".modules"} <= set(strict_findings(HIDDEN_ENCODER))
