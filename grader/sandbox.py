@@ -167,17 +167,26 @@ def sandbox_environment(scratch: Path) -> dict:
     }
 
 
-def bubblewrap_argv(scratch: Path, command: list[str]) -> list[str]:
-    """``bwrap`` options that run ``command`` isolated, ``scratch`` its one writable folder."""
-    scratch = Path(scratch).resolve()
-    argv = ["bwrap", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent",
+ISOLATED = ["bwrap", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent",
             "--new-session", "--hostname", "sandbox"]
-    for folder in SYSTEM:
+
+
+def _as_they_are(folders) -> list[str]:
+    """Each folder read-only where it is (a symlink, as on merged-/usr systems, as one)."""
+    argv = []
+    for folder in folders:
         path = Path(folder)
         if path.is_symlink():
             argv += ["--symlink", os.readlink(path), folder]
         elif path.is_dir():
             argv += ["--ro-bind", folder, folder]
+    return argv
+
+
+def bubblewrap_argv(scratch: Path, command: list[str]) -> list[str]:
+    """``bwrap`` options that run ``command`` isolated, ``scratch`` its one writable folder."""
+    scratch = Path(scratch).resolve()
+    argv = ISOLATED + _as_they_are(SYSTEM)
     argv += [arg for name in ETC if os.path.exists(name) for arg in ("--ro-bind", name, name)]
     mounted = [Path(p) for p in SYSTEM]
     for folder in _python_folders() + kit_packages():
@@ -233,19 +242,7 @@ def runner_argv(scratch: Path, packages: dict) -> list[str]:
     import sysconfig
 
     scratch = Path(scratch).resolve()
-    argv = ["bwrap", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent",
-            "--new-session", "--hostname", "sandbox"]
-    for folder in LIBRARIES:
-        path = Path(folder)
-        if path.is_symlink():
-            argv += ["--symlink", os.readlink(path), folder]
-        elif path.is_dir():
-            argv += ["--ro-bind", folder, folder]
-    for link in ("/lib", "/lib64", "/lib32", "/libx32"):
-        if Path(link).is_symlink():
-            argv += ["--symlink", os.readlink(link), link]
-        elif Path(link).is_dir():
-            argv += ["--ro-bind", link, link]
+    argv = ISOLATED + _as_they_are(LIBRARIES + ("/lib", "/lib64", "/lib32", "/libx32"))
     for folder in sorted(glob.glob("/usr/lib/python*") + glob.glob("/usr/lib64/python*")):
         argv += ["--tmpfs", folder]  # the system's Python packages: not here
     standard = {Path(sysconfig.get_paths()[key]).resolve() for key in ("stdlib", "platstdlib")}

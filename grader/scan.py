@@ -38,14 +38,13 @@ __all__ = ["scan", "examine", "Suspicion", "defined_names", "defines_code", "GRA
 GRADER = __name__.rpartition(".")[0]  # this package, as a notebook imports it
 
 PATCH = N_("a patched library can make in-kernel tests pass")
+IPYTHON = N_("reaches into IPython (input transformers and events can rewrite later cells)")
 RISKY = {
     "sys.modules": N_("edits sys.modules (swaps imported modules)"),
     "builtins": N_("changes Python's builtins"),
     "__builtins__": N_("changes Python's builtins"),
-    "get_ipython": N_("reaches into IPython (input transformers and events can rewrite later "
-                   "cells)"),
-    "IPython.get_ipython": N_("reaches into IPython (input transformers and events can rewrite "
-                           "later cells)"),
+    "get_ipython": IPYTHON,
+    "IPython.get_ipython": IPYTHON,
     "os._exit": N_("can kill the kernel"), "os.kill": N_("can kill the kernel"),
     "os.abort": N_("can kill the kernel"), "signal": N_("handles or sends signals"),
     "sys.exit": N_("can stop the kernel"), "exit": N_("can stop the kernel"),
@@ -95,7 +94,6 @@ RISKY = {
 HARMLESS = ("can kill the kernel", "can stop the kernel", "handles or sends signals",
             "runs other programs", "opens network connections", "runs a shell command",
             "redefines ")
-IPYTHON = N_("reaches into IPython (input transformers and events can rewrite later cells)")
 # Attribute names that lead into IPython's machinery or the interpreter's internals.
 ATTRIBUTES = {
     "InteractiveShell": IPYTHON, "events": IPYTHON, "input_transformers_cleanup": IPYTHON,
