@@ -48,10 +48,14 @@ for _step in range(30):
     os.write(_fd, b"%010d" % len(_body) + _body)
 """
 
-# a patched encoder, reached through a path that names neither sys nor the grader: the
-# tampering scan (a denylist) does not see it; --strict (an allowlist) does
+# a patched encoder, reached through a path that names neither sys nor the grader (one of
+# minigrad's modules that imports sys; the first that exists, as minigrad's layout moves):
+# the tampering scan (a denylist) does not see it; --strict (an allowlist) does
 HIDDEN_ENCODER = FORGED_NAMESPACE + """
-_modules = torch.threads.os.sys.modules
+try:
+    _modules = torch.autograd.engine.sys.modules
+except AttributeError:
+    _modules = torch.threads.os.sys.modules
 _side = [m for k, m in _modules.items() if k.endswith("l_side")][0]
 _encode = _side.encode
 _side.encode = lambda value, depth=0: _encode(

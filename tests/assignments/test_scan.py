@@ -148,7 +148,7 @@ def test_strict_lets_every_kit_answer_through(name):
 
 
 @pytest.mark.parametrize("code, named", [
-    ("_m = torch.threads.os.sys.modules", [".threads", ".os", ".sys", ".modules"]),
+    ("_m = torch.autograd.engine.sys.modules", [".engine", ".sys", ".modules"]),
     ("import grader.kernel_side as k\nk.encode = None", ["import grader.kernel_side",
                                                          ".encode ="]),
     ("import sys", ["import sys"]), ("from minigrad.autograd import engine",
@@ -174,4 +174,4 @@ def test_the_denylist_misses_what_strict_names():
     from attacks import HIDDEN_ENCODER
 
     assert not any(s.tampering for s in examine(HIDDEN_ENCODER))
-    assert {".threads", ".os", ".sys", ".modules"} <= set(strict_findings(HIDDEN_ENCODER))
+    assert {".engine", ".sys", ".modules"} <= set(strict_findings(HIDDEN_ENCODER))
