@@ -24,174 +24,11 @@ from ..rules.layout import (with_contiguous_layout, with_iterator_layout, with_n
                       with_unary_layout)
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.promotion import float_dtype_for, python_number
+from ..rules import arguments, promotion
 from ..autograd.tensor_base import TensorBase, is_tensor, make
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power",
            "scalar_op"]
-
-
-_NO_PARAMS: dict = {}  # (shared: never changed)
-
-
-def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _NO_PARAMS):
-    """Promote dtypes, check the shapes broadcast, and apply ``node_cls`` (with
-    ``params``, the keyword arguments of its ``forward``). Either operand may
-    be a Python number (``torch.add(2, x)``)."""
-    a_is_tensor, b_is_tensor = isinstance(a, TensorBase), isinstance(b, TensorBase)
-    if a_is_tensor and b_is_tensor:
-        a_data, b_data = a._data, b._data
-        if a_data.shape != b_data.shape and a_data.ndim and b_data.ndim:
-            broadcast_shapes(a_data.shape, b_data.shape)  # (a 0-dim one always fits)
-        if a.dtype is b.dtype and (not float_only or a.dtype.is_floating_point):
-            # The common case, kept quick: one dtype, nothing to convert.
-            result = apply_to_arrays(node_cls, (a, b), (a_data, b_data), params,
-                                     a_data.shape == b_data.shape and a_data.ndim > 0)
-        else:
-            dtype = dtypes.result_type(a, b)
-            if float_only:
-                dtype = float_dtype_for(dtype)
-            if dtype is _HALF and not b_data.ndim and node_cls in _HALF_WITH_SCALAR:
-                result = apply_to_arrays(node_cls, (a, b), (_as_half(a_data), _opmath(b_data)),
-                                         params)
-            else:
-                result = node_cls.apply(a, b, cast_to=dtype, **params)
-        # Operands of different layouts, an empty result: torch's layout (see with_iterator_layout).
-        if (result._data.ndim > 1 and not (a_data.flags.c_contiguous and b_data.flags.c_contiguous)
-                or not result._data.size):  # (NumPy's strides for an empty result are 0)
-            with_iterator_layout(result, a_data, b_data)
-        return result
-    tensor, number = (a, b) if a_is_tensor else (b, a)
-    quick = type(number) in (float, int) and tensor.dtype.is_floating_point
-    if quick:
-        dtype = tensor.dtype  # x * 0.5, x + 1 on a float tensor, kept quick
-    else:
-        if type(number) not in (int, float, bool):  # (a NumPy scalar, None, a list, ...)
-            return _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params)
-        dtype = dtypes.result_type(a, b)
-        if float_only:
-            dtype = float_dtype_for(dtype)
-    if grad_mode._in_formula and node_cls in _SCALAR_OVERLOADS and (
-            a_is_tensor or node_cls is not DivBackward0):
-        # Inside a backward formula (create_graph=True): tensor op number is
-        # C++'s Scalar overload, as in PyTorch's formulas.
-        return _scalar_overload(_SCALAR_OVERLOADS[node_cls], tensor, number, dtype, params)
-    if quick and dtype is _HALF and a_is_tensor and node_cls in _HALF_WITH_SCALAR:
-        constant, array = _number_operand(number, dtypes.float32)
-        result = apply_to_arrays(node_cls, (a, constant), (a._data, array), params)
-    elif quick:  # (the number's tensor and its array in the tensor's dtype, made once)
-        constant, array = _number_operand(number, dtype)
-        inputs, arrays = ((a, constant), (a._data, array)) if a_is_tensor else \
-            ((constant, b), (array, b._data))
-        result = apply_to_arrays(node_cls, inputs, arrays, params, tensor._data.ndim > 0)
-    elif a_is_tensor and dtype is _HALF and node_cls in _HALF_WITH_SCALAR:
-        constant, array = _number_operand(b, dtypes.float32)  # (a bool or an int times a half)
-        result = apply_to_arrays(node_cls, (a, constant), (_as_half(a._data), array), params)
-    elif a_is_tensor:
-        result = node_cls.apply(a, _wrapped(b), cast_to=dtype, **params)
-    else:
-        result = node_cls.apply(_wrapped(a), b, cast_to=dtype, **params)
-    if (result._data.ndim > 1 or not result._data.size) and result._data.strides != tensor._data.strides:
-        with_number_layout(result, tensor._data)  # (see there: only then can it differ)
-    return result
-
-
-def _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params):
-    """``tensor op value`` for a value that is neither a tensor nor a Python number: a
-    NumPy scalar counts as its Python number (torch's parser reads it so); anything else
-    gives NotImplemented, as torch's operators do, so that Python asks the other operand
-    and words the error itself ("unsupported operand type(s) for +: 'NoneType' and
-    'Tensor'"); ``x + [1]`` and ``x + np.ones(2)`` go to list's and NumPy's own operators."""
-    value = python_number(number)
-    if value is None:
-        return NotImplemented
-    a, b = (a, value) if a_is_tensor else (value, b)
-    return _binary(node_cls, a, b, op, float_only, params)
-
-
-def _as_half(array: np.ndarray) -> np.ndarray:
-    return array if array.dtype == np.float16 else array.astype(np.float16)
-
-
-def _opmath(scalar: np.ndarray) -> np.ndarray:
-    """A scalar operand of a float16 ``*`` or ``/`` as torch's CPU kernel takes it: its own
-    value (not first rounded to half) as a float32 (see _HALF_WITH_SCALAR)."""
-    return scalar if scalar.dtype == np.float32 else scalar.astype(np.float32)
-
-
-def _wrapped(value):
-    """A Python number as the 0-dim tensor torch wraps it in (int64, float64 or bool:
-    ``(x * 0.1).grad_fn._saved_other`` is ``tensor(0.1000, dtype=torch.float64)``).
-    The promotion above already treated it as a number; the op casts it."""
-    return _number_operand(value, None)[0]
-
-
-def _number_operand(value, dtype) -> tuple:
-    """A number operand: its wrapped tensor (see ``_wrapped``) and the array the
-    op computes with, that tensor's value as ``dtype`` (a minigrad dtype; None:
-    as wrapped). Made once per value and dtype: ``x * 2`` in a loop reuses one
-    tensor(2), and one array of 2 in x's dtype."""
-    key = (value, type(value), dtype)  # (1 == 1.0 == True, but they wrap differently)
-    if value == 0:
-        key += (math.copysign(1.0, value),)  # (and 0.0 == -0.0, but x * -0.0 is -0.)
-    operand = _NUMBERS.get(key)
-    if operand is None:
-        if dtype is not None:
-            constant = _wrapped(value)
-            data = constant._data
-            if data.dtype != dtype.numpy:
-                data = data.astype(dtype.numpy)
-                data.flags.writeable = False
-        else:
-            if isinstance(value, (bool, np.bool_)):
-                np_dtype = np.bool_
-            elif isinstance(value, (int, np.integer)):
-                np_dtype = np.int64
-            else:
-                np_dtype = np.float64
-            data = np.array(value, np_dtype)
-            data.flags.writeable = False  # shared between graphs: nobody may change it
-            constant = make(data)
-        operand = _NUMBERS[key] = (constant, data)
-        if len(_NUMBERS) > 128:  # values that change every step (Adam's) must not pile up
-            _NUMBERS.pop(next(iter(_NUMBERS)))
-    return operand
-
-
-# (value, type, dtype) -> (wrapped tensor, its value as dtype): the numbers seen lately
-_NUMBERS: dict = {}
-
-
-def _is_bool(value) -> bool:
-    if is_tensor(value):
-        return value.dtype is dtypes.bool
-    return isinstance(value, bool)  # (np.bool_: torch's parser reads it as a float)
-
-
-def _is_operand(value) -> bool:
-    """A tensor or a number (else the operator gives NotImplemented: see _other_operand)."""
-    return is_tensor(value) or python_number(value) is not None
-
-
-def _check_sub(a, b) -> None:
-    """torch refuses - on bools (it would not be the logical operation people expect)."""
-    if _is_bool(a) and _is_bool(b):
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with two bool tensors is not supported. "
-            "Use the `^` or `logical_xor()` operator instead."
-        )
-    if (_is_bool(a) or _is_bool(b)) and _is_operand(a) and _is_operand(b):
-        raise RuntimeError(
-            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
-            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
-        )
-
-
-def _check_pow(dtype, exponent=None) -> None:
-    if dtype is dtypes.bool:
-        raise NotImplementedError('"pow" not implemented for \'Bool\'')
-    if (dtype.is_integer and isinstance(exponent, (int, np.integer))
-            and not isinstance(exponent, (bool, np.bool_)) and exponent < 0):
-        raise RuntimeError("Integers to negative integer powers are not allowed.")
 
 
 class AddBackward0(Node):
@@ -281,15 +118,6 @@ class MulBackward0(Node):
 BIG = threads.BIG  # (elements: from here on, a big product's two gradients in one pass)
 
 
-# float16 times (or divided by) a scalar, a Python number or a 0-dim tensor given second:
-# torch's CPU kernels compute it in float32 with the scalar's own value (not first rounded
-# to half) and round the product once to half (``x * 0.1``: 0.15 where half arithmetic
-# gives 0.1499); +, - and a scalar given first compute in half. Forward receives the
-# scalar as a float32 array, and formulas on arrays get float32 products, which the
-# node's gradient check rounds to half. (Two float16 tensors: NumPy's half loops compute
-# in float32 too.)
-_HALF_WITH_SCALAR = ()  # (filled in below the classes)
-_HALF = dtypes.float16
 
 
 # The ...Backward1 nodes below take a Python number as ``other``.
@@ -458,8 +286,6 @@ class PowBackward2(Node):
         return grad * (self._saved_result * log_base)
 
 
-_SCALAR_OVERLOADS = {AddBackward0: AddBackward1, SubBackward0: SubBackward1,
-                     MulBackward0: MulBackward1, DivBackward0: DivBackward1}
 
 
 def scalar_op(a, op: str, number):
@@ -470,50 +296,49 @@ def scalar_op(a, op: str, number):
     dtype = dtypes.result_type(a, number)
     if op == "/":
         dtype = float_dtype_for(dtype)
-    return _scalar_overload(_SCALAR_OVERLOADS[_BY_OPERATOR[op]], a, number, dtype)
+    return promotion.apply_scalar_overload(_SCALAR_OVERLOADS[op], a, number, dtype)
 
 
-def _scalar_overload(node_cls, tensor, number, dtype, params: dict = _NO_PARAMS):
-    """``tensor op number`` recorded as ``node_cls`` (AddBackward1, ...: C++'s Scalar
-    overload), in ``dtype``, laid out as torch lays out a tensor-and-number result."""
-    return with_number_layout(node_cls.apply(tensor, cast_to=dtype, other=number, **params),
-                              tensor._data)
+_SCALAR_OVERLOADS = {"+": AddBackward1, "-": SubBackward1, "*": MulBackward1, "/": DivBackward1}
 
 
-_BY_OPERATOR = {"+": AddBackward0, "-": SubBackward0, "*": MulBackward0, "/": DivBackward0}
-_HALF_WITH_SCALAR = (MulBackward0, DivBackward0)
+def _alpha(alpha) -> dict:
+    return promotion.NO_PARAMS if alpha == 1 else {"alpha": alpha}
 
 
 def add(a, b, alpha=1):
     """a + alpha * b (either may be a Python number); broadcasting applies."""
-    return _binary(AddBackward0, a, b, "+", params=_NO_PARAMS if alpha == 1 else {"alpha": alpha})
+    return promotion.binary(AddBackward0, a, b, "+", params=_alpha(alpha),
+                            scalar_overload=AddBackward1)
 
 
 def sub(a, b, alpha=1):
-    _check_sub(a, b)
-    return _binary(SubBackward0, a, b, "-", params=_NO_PARAMS if alpha == 1 else {"alpha": alpha})
+    arguments.check_sub(a, b)
+    return promotion.binary(SubBackward0, a, b, "-", params=_alpha(alpha),
+                            scalar_overload=SubBackward1)
 
 
 def rsub(a, other):
     """other - a: ``2 - x`` (RsubBackward1), or ``torch.rsub`` of two tensors (RsubBackward0)."""
     if is_tensor(other):
-        _check_sub(a, other)
-        return _binary(RsubBackward0, a, other, "-")
+        arguments.check_sub(a, other)
+        return promotion.binary(RsubBackward0, a, other, "-")
     other = python_number(other)
     if other is None:  # (see _other_operand)
         return NotImplemented
-    _check_sub(a, other)
+    arguments.check_sub(a, other)
     return with_number_layout(RsubBackward1.apply(a, cast_to=dtypes.result_type(a, other), other=other),
                               a._data)
 
 
 def mul(a, b):
-    return _binary(MulBackward0, a, b, "*")
+    return promotion.binary(MulBackward0, a, b, "*", scalar_overload=MulBackward1)
 
 
 def div(a, b):
     """True division; integer inputs give a float result."""
-    return _binary(DivBackward0, a, b, "/", float_only=True)
+    return promotion.binary(DivBackward0, a, b, "/", float_only=True,
+                            scalar_overload=DivBackward1)
 
 
 def neg(a):
@@ -535,8 +360,8 @@ def pow(a, exponent):
         return rpow(exponent, a)
     if is_tensor(exponent):
         dtype = dtypes.result_type(a, exponent)
-        _check_pow(dtype)  # (bool ** bool works with a Python bool exponent only)
-        return _binary(PowBackward1, a, exponent, "** or pow()")
+        arguments.check_pow(dtype)  # (bool ** bool works with a Python bool exponent only)
+        return promotion.binary(PowBackward1, a, exponent, "** or pow()")
     if type(exponent) in (int, float) and a.dtype.is_floating_point:
         # The common case, kept quick: a float tensor keeps its dtype.
         if grad_mode._enabled and a.requires_grad:
@@ -553,7 +378,7 @@ def pow(a, exponent):
         return NotImplemented
     dtype = dtypes.result_type(a, exponent)
     if dtype is not dtypes.bool:
-        _check_pow(dtype, exponent)
+        arguments.check_pow(dtype, exponent)
     return with_unary_layout(PowBackward0.apply(a, cast_to=dtype, exponent=exponent), a)
 
 
@@ -563,6 +388,6 @@ def rpow(a, base):
     if base is None:  # (see _other_operand)
         return NotImplemented
     dtype = dtypes.result_type(a, base)
-    _check_pow(dtype)
+    arguments.check_pow(dtype)
     return with_contiguous_layout(PowBackward2.apply(a, cast_to=dtype, base=base))
 

@@ -11,7 +11,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, apply_to_arrays
 from . import fn
 from ..dtypes import C_TYPE_NAMES
-from ..rules import arguments
+from ..rules import arguments, promotion
 from ..rules.conversion import as_tensor
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.promotion import float_dtype_for, is_number, python_number
@@ -365,44 +365,34 @@ class MaskedFillBackward1(Node):
         return grad_x, grad_value
 
 
-_NO_PARAMS: dict = {}  # (shared: never changed)
-
-
-def _unary(node_cls, x):
-    """Float-valued functions: integer inputs compute in float32, as in PyTorch."""
-    array = x._data
-    if x.dtype.is_floating_point and array.size and (array.base is None or array.flags.c_contiguous):
-        # (nothing to convert, nothing to lay out: see with_unary_layout)
-        return apply_to_arrays(node_cls, (x,), (array,), _NO_PARAMS, array.ndim > 0)
-    return with_unary_layout(node_cls.apply(x, cast_to=float_dtype_for(x.dtype)), x)
 
 
 def exp(x):
-    return _unary(ExpBackward0, x)
+    return promotion.unary(ExpBackward0, x)
 
 
 def log(x):
-    return _unary(LogBackward0, x)
+    return promotion.unary(LogBackward0, x)
 
 
 def sqrt(x):
-    return _unary(SqrtBackward0, x)
+    return promotion.unary(SqrtBackward0, x)
 
 
 def tanh(x):
-    return _unary(TanhBackward0, x)
+    return promotion.unary(TanhBackward0, x)
 
 
 def sigmoid(x):
-    return _unary(SigmoidBackward0, x)
+    return promotion.unary(SigmoidBackward0, x)
 
 
 def sin(x):
-    return _unary(SinBackward0, x)
+    return promotion.unary(SinBackward0, x)
 
 
 def cos(x):
-    return _unary(CosBackward0, x)
+    return promotion.unary(CosBackward0, x)
 
 
 def relu(x):
