@@ -24,7 +24,8 @@ import numpy as np
 
 from .. import errors
 from . import grad_mode
-from .node import Node, SavedTensor, _FREED
+from .node import Node, counted_gradients
+from .saved import FREED as _FREED, SavedTensor
 from .tensor_base import TensorBase, make
 
 __all__ = ["Function", "FunctionCtx"]
@@ -72,21 +73,15 @@ class FunctionCtx(Node):
         if self._saved_for_backward is not None:
             self._saved_for_backward = _FREED
 
-    def backward(self, *grad_outputs):
+    def backward(self, saved, *grad_outputs):  # (saved: the ctx keeps its own)
         # Outputs that received no gradient get zeros (PyTorch's materialize_grads).
         grad_outputs = tuple(
             grad_outputs[i] if i < len(grad_outputs) and grad_outputs[i] is not None
             else (make(np.zeros(tuple(meta[0]), meta[1].numpy)) if meta is not None else None)
             for i, meta in enumerate(self._output_meta)
         )
-        grads = self._function.backward(self, *grad_outputs)
-        if not isinstance(grads, tuple):
-            grads = (grads,)
-        if len(grads) != len(self.needs_input_grad):
-            raise RuntimeError(
-                f"function {self.name()} returned an incorrect number of gradients "
-                f"(expected {len(self.needs_input_grad)}, got {len(grads)})"
-            )
+        grads = counted_gradients(self.name(), self._function.backward(self, *grad_outputs),
+                                  len(self.needs_input_grad))
         return tuple(grads[i] for i in self._tensor_positions)
 
 
@@ -149,8 +144,7 @@ def _output(out, ctx, nr, args):
     if out._view_version is None and not returned_as_is:
         return make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter)
     base = out._base if out._base is not None else out
-    view = make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter,
-                        base=base)
+    view = make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter, base=base)
     view._view_version = view._version_counter.value
     view._view_made = "custom Function"
     return view

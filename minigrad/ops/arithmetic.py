@@ -12,13 +12,11 @@ import math
 import numpy as np
 
 from .. import dtypes
-from ..kernels import threads
-from ..kernels.arithmetic import (divided, divide, multiply, plus_times, power, times,
-                                 two_products)
+from ..kernels.arithmetic import divided, divide, multiply, mul_backward, plus_times, power, times
 from ..autograd import grad_mode
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..autograd.formula import Formula
-from ..autograd.node import Input, Node, apply_to_arrays
+from ..autograd.node import Node, Input, Param, RESULT
 from . import fn
 from ..rules.layout import (with_contiguous_layout, with_iterator_layout, with_number_layout,
                       with_unary_layout)
@@ -33,31 +31,29 @@ __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal
 
 class AddBackward0(Node):
     formula = Formula("z", "self + alpha * other", d={"self": "1", "other": "alpha"})
-    elementwise = True
 
-    saved_params = {"alpha": 1}
+    saves = {"alpha": Param(1)}
 
     def forward(self, a, b, alpha=1):
         if alpha != 1:
             return plus_times(a, b, alpha)
         return np.add(a, b)
 
-    def backward(self, grad):
-        alpha = self._saved_alpha
+    def backward(self, saved, grad):
+        alpha = saved.alpha
         return grad, (grad if alpha == 1 else grad * alpha)
 
 
 class SubBackward0(Node):
     formula = Formula("z", "self - alpha * other", d={"self": "1", "other": "-alpha"})
-    elementwise = True
 
-    saved_params = {"alpha": 1}
+    saves = {"alpha": Param(1)}
 
     def forward(self, a, b, alpha=1):
         return np.subtract(a, b) if alpha == 1 else plus_times(a, b, -alpha)
 
-    def backward(self, grad):
-        alpha = self._saved_alpha
+    def backward(self, saved, grad):
+        alpha = saved.alpha
         return grad, (-grad if alpha == 1 else grad * -alpha)
 
 
@@ -67,13 +63,13 @@ class RsubBackward1(Node):
                       d={"self": "-alpha"},
                       note="``2 - x``: other is a number.")
 
-    saved_params = {"alpha": 1}
+    saves = {"alpha": Param(1)}
 
     def forward(self, a, other, alpha=1):
         return np.subtract(other, a) if alpha == 1 else np.subtract(other, alpha * a)
 
-    def backward(self, grad):
-        alpha = self._saved_alpha
+    def backward(self, saved, grad):
+        alpha = saved.alpha
         return -grad if alpha == 1 else grad * -alpha
 
 
@@ -82,40 +78,33 @@ class RsubBackward0(Node):
                       "other - alpha * self",
                       d={"self": "-alpha", "other": "1"},
                       note="``torch.rsub`` of two tensors.")
-    elementwise = True
 
-    saved_params = {"alpha": 1}
+    saves = {"alpha": Param(1)}
 
     def forward(self, a, other, alpha=1):
         return np.subtract(other, a) if alpha == 1 else plus_times(other, a, -alpha)
 
-    def backward(self, grad):
-        alpha = self._saved_alpha
+    def backward(self, saved, grad):
+        alpha = saved.alpha
         return (-grad if alpha == 1 else grad * -alpha), grad
 
 
 class MulBackward0(Node):
     formula = Formula("z", "self * other", d={"self": "other", "other": "self"})
-    elementwise = True
     # (each input is kept for the other's gradient only)
-    saved_inputs = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
-    writes_into_grad = True  # (big arrays: self's gradient, see two_products)
+    saves = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
+    fused_backward = staticmethod(mul_backward)  # (speed, big arrays: both in one pass)
 
     def forward(self, a, b):
         return multiply(a, b)
 
-    def backward(self, grad):
-        # (other's gradient first, in torch's order: see DivBackward0)
-        needs_a, needs_b = self.needs_input_grad
-        if needs_a and needs_b and type(grad) is np.ndarray and grad.size >= BIG:
-            return two_products(grad, self._saved_other, self._saved_self,
-                                    self._grad_is_free)
-        grad_b = grad * self._saved_self if needs_b else None
-        grad_a = grad * self._saved_other if needs_a else None
-        return grad_a, grad_b
+    def backward(self, saved, grad):
+        needs_self, needs_other = self.needs_input_grad
+        grad_other = grad * saved.self if needs_other else None  # (first, as in torch)
+        grad_self = grad * saved.other if needs_self else None
+        return grad_self, grad_other
 
 
-BIG = threads.BIG  # (elements: from here on, a big product's two gradients in one pass)
 
 
 
@@ -132,7 +121,7 @@ class AddBackward1(Node):
     def forward(self, a, other, alpha=1):
         return np.add(a, other if alpha == 1 else alpha * other)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return grad
 
 
@@ -143,7 +132,7 @@ class SubBackward1(Node):
     def forward(self, a, other, alpha=1):
         return np.subtract(a, other if alpha == 1 else alpha * other)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return grad
 
 
@@ -155,8 +144,8 @@ class MulBackward1(Node):
         self.save(other=other)
         return times(a, other)
 
-    def backward(self, grad):
-        return times(grad, self._saved_other)
+    def backward(self, saved, grad):
+        return times(grad, saved.other)
 
 
 class DivBackward1(Node):
@@ -168,29 +157,28 @@ class DivBackward1(Node):
         self.save(other=other)
         return divided(a, other)
 
-    def backward(self, grad):
-        return divided(grad, self._saved_other)
+    def backward(self, saved, grad):
+        return divided(grad, saved.other)
 
 
 class DivBackward0(Node):
     formula = Formula("z", "self / other", d={"self": "1 / other", "other": "-self / other**2"})
-    elementwise = True
-    saved_inputs = {"self": Input(0, for_grad_of=1), "other": 1}
+    saves = {"self": Input(0, for_grad_of=1), "other": Input(1)}
 
     def forward(self, a, b):
         return divide(a, b)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         # As torch computes it, in its order: the divisor's gradient first (torch's
         # generated backward takes the inputs by name, alphabetically: other before
         # self), the quotient before the sign (C++ evaluates the right operand of
         # ``-grad * (...)`` first). With create_graph=True the order is that of the
         # nodes recorded, and a later backward runs the latest first: it decides in
         # which order gradients reaching one tensor are added up.
-        other = self._saved_other
+        other = saved.other
         grad_a = grad_b = None
         if self.needs_input_grad[1]:
-            ratio = (self._saved_self / other) / other
+            ratio = (saved.self / other) / other
             grad_b = -grad * ratio
         if self.needs_input_grad[0]:
             grad_a = grad / other
@@ -204,19 +192,19 @@ class NegBackward0(Node):
     def forward(self, a):
         return np.negative(a)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return -grad
 
 
 class ReciprocalBackward0(Node):
     formula = Formula("z", "1 / self", d={"self": "-1 / self**2 = -z**2"})
-    saves_result = True
+    saves = {"result": RESULT}
 
     def forward(self, a):
         return np.asarray(np.reciprocal(a))  # (ufuncs give 0-dim inputs back as scalars)
 
-    def backward(self, grad):
-        result = self._saved_result
+    def backward(self, saved, grad):
+        result = saved.result
         square = result * result  # (first, as C++ evaluates -grad * (result * result))
         return -grad * square
 
@@ -226,17 +214,17 @@ class PowBackward0(Node):
                       "self ** exponent",
                       d={"self": "exponent * self ** (exponent - 1)"},
                       note="exponent is a number.")
-    saved_inputs = {"self": 0}
+    saves = {"self": Input(0)}
 
     def forward(self, a, exponent):
         self.save(exponent=exponent)
         return power(a, exponent)
 
-    def backward(self, grad):
-        exponent = float(self._saved_exponent)  # (torch's formula takes it as a double)
+    def backward(self, saved, grad):
+        exponent = float(saved.exponent)  # (torch's formula takes it as a double)
         if exponent == 0:
             return fn.zeros(grad.shape, grad)  # (torch: zeros, not grad * 0)
-        return grad * (exponent * fn.pow(self._saved_self, exponent - 1))
+        return grad * (exponent * fn.pow(saved.self, exponent - 1))
 
 
 class PowBackward1(Node):
@@ -245,19 +233,18 @@ class PowBackward1(Node):
                       d={"self": "exponent * self ** (exponent - 1)",
                          "exponent": "z * log(self)"},
                       note="exponent is a tensor.")
-    saved_inputs = {"self": 0, "exponent": 1}
-    saves_result = True
+    saves = {"self": Input(0), "exponent": Input(1), "result": RESULT}
 
     def forward(self, a, b):
         return np.asarray(power(a, b))
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         # (in torch's order, its inputs by name: exponent's gradient first)
-        base, exponent = self._saved_self, self._saved_exponent
+        base, exponent = saved.self, saved.exponent
         grad_a = grad_b = None
         if self.needs_input_grad[1]:
             # d/db a**b = a**b * log(a); taken as 0 where a == 0 and b >= 0
-            result_log = self._saved_result * fn.log(base)
+            result_log = saved.result * fn.log(base)
             grad_b = grad * fn.where((exponent >= 0) & (base == 0), 0.0, result_log)
         if self.needs_input_grad[0]:
             # where exponent == 0 the derivative is 0 (avoids 0 * inf at base 0)
@@ -270,20 +257,19 @@ class PowBackward2(Node):
                       "self ** exponent",
                       d={"exponent": "z * log(self)"},
                       note="A number as base (``2 ** x``).")
-    saved_inputs = {"exponent": 0}
-    saves_result = True
+    saves = {"exponent": Input(0), "result": RESULT}
 
     def forward(self, exponent, base):
         self.save(self=base)  # (a number)
         return np.asarray(power(base, exponent))
 
-    def backward(self, grad):
-        base = self._saved_self
+    def backward(self, saved, grad):
+        base = saved.self
         if base == 0:  # d/db 0**b is taken as 0 for b >= 0 (log(0) would give nan)
-            return grad * fn.where(self._saved_exponent >= 0, 0.0,
-                                   self._saved_result * float("-inf"))
+            return grad * fn.where(saved.exponent >= 0, 0.0,
+                                   saved.result * float("-inf"))
         log_base = float(np.log(base))
-        return grad * (self._saved_result * log_base)
+        return grad * (saved.result * log_base)
 
 
 
@@ -309,20 +295,20 @@ def _alpha(alpha) -> dict:
 def add(a, b, alpha=1):
     """a + alpha * b (either may be a Python number); broadcasting applies."""
     return promotion.binary(AddBackward0, a, b, "+", params=_alpha(alpha),
-                            scalar_overload=AddBackward1)
+                            scalar_overload=AddBackward1, elementwise=True)
 
 
 def sub(a, b, alpha=1):
     arguments.check_sub(a, b)
     return promotion.binary(SubBackward0, a, b, "-", params=_alpha(alpha),
-                            scalar_overload=SubBackward1)
+                            scalar_overload=SubBackward1, elementwise=True)
 
 
 def rsub(a, other):
     """other - a: ``2 - x`` (RsubBackward1), or ``torch.rsub`` of two tensors (RsubBackward0)."""
     if is_tensor(other):
         arguments.check_sub(a, other)
-        return promotion.binary(RsubBackward0, a, other, "-")
+        return promotion.binary(RsubBackward0, a, other, "-", elementwise=True)
     other = python_number(other)
     if other is None:  # (see _other_operand)
         return NotImplemented
@@ -332,13 +318,14 @@ def rsub(a, other):
 
 
 def mul(a, b):
-    return promotion.binary(MulBackward0, a, b, "*", scalar_overload=MulBackward1)
+    return promotion.binary(MulBackward0, a, b, "*", scalar_overload=MulBackward1,
+                            elementwise=True)
 
 
 def div(a, b):
     """True division; integer inputs give a float result."""
     return promotion.binary(DivBackward0, a, b, "/", float_only=True,
-                            scalar_overload=DivBackward1)
+                            scalar_overload=DivBackward1, elementwise=True)
 
 
 def neg(a):

@@ -27,7 +27,8 @@ from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
 from ..autograd.formula import Formula
-from ..autograd.node import Node, SavedTensor, _sequence, forward_name
+from ..autograd.node import Node, _sequence
+from ..autograd.saved import SavedTensor, forward_name
 from ..rules.conversion import as_tensor
 from . import fn, pointwise
 from . import shape as shape_ops
@@ -44,7 +45,7 @@ class ZeroBackward0(Node):
     def forward(self, x):
         return np.zeros_like(x)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return _zeros_like(grad)
 
 
@@ -54,7 +55,7 @@ class FillBackward2(Node):
     def forward(self, x, value):
         return np.full_like(x, value)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return _zeros_like(grad)
 
 
@@ -67,7 +68,7 @@ class FillBackward3(Node):
     def forward(self, x, value):
         return np.full_like(x, value)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         grad_x = _zeros_like(grad) if self.needs_input_grad[0] else None
         grad_value = fn.sum(grad) if self.needs_input_grad[1] else None
         return grad_x, grad_value
@@ -79,7 +80,7 @@ class CopyBackwards(Node):
     def forward(self, x, src):
         return np.broadcast_to(src, x.shape).astype(x.dtype, copy=True)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return _zeros_like(grad) if self.needs_input_grad[0] else None, grad
 
     def name(self) -> str:
@@ -219,7 +220,7 @@ class CopySlices(Node):
             self.fn.release_saved()
         self.fn = None  # (as torch lets go of it: a second backward fails)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         if self.fn is None:
             raise RuntimeError(errors.BACKWARD_TWICE)
         sizes, strides, base_offset = self.base_geometry

@@ -53,7 +53,7 @@ class _SeveralViews(Node):
         record = grad_mode.is_grad_enabled() and x.requires_grad
         node = object.__new__(cls)
         if record:
-            node._saved, node._forward_args = {}, ((x,), [x._data])
+            node._saved, node._forward_args = {}, (x,)
         else:
             node._forward_args = False  # save() keeps nothing
         arrays = node.forward(x._data, **params)
@@ -99,12 +99,12 @@ class UnbindBackward0(_SeveralViews):
         index = (slice(None),) * dim
         return [x[index + (k, Ellipsis)] for k in range(x.shape[dim])]  # (views, 0-dim too)
 
-    def backward(self, *grads):
+    def backward(self, saved, *grads):
         # (torch's unbind_backward: zeros of the others' shape where no gradient came)
         grads = self._present(grads)
         like = next(g for g in grads if g is not None)
         return fn.stack([fn.zeros(like.shape, like) if g is None else g for g in grads],
-                        self._saved__dim)
+                        saved._dim)
 
 
 def _sliced(x, dim, sizes) -> list:
@@ -143,9 +143,9 @@ class SplitBackward0(_SeveralViews):
         self.save(dim=given % 2**64, _dim=dim, self_sym_sizes=x.shape, split_size=split_size)
         return _sliced(x, dim, _split_sizes(split_size, x.shape[dim]))
 
-    def backward(self, *grads):
-        shape, dim = self._saved_self_sym_sizes, self._saved__dim
-        return _cat_back(self._present(grads), _split_sizes(self._saved_split_size, shape[dim]),
+    def backward(self, saved, *grads):
+        shape, dim = saved.self_sym_sizes, saved._dim
+        return _cat_back(self._present(grads), _split_sizes(saved.split_size, shape[dim]),
                          dim, shape)
 
 
@@ -157,9 +157,9 @@ class SplitWithSizesBackward0(_SeveralViews):
         self.save(dim=given % 2**64, _dim=dim, self_sym_sizes=x.shape, split_sizes=split_sizes)
         return _sliced(x, dim, split_sizes)
 
-    def backward(self, *grads):
-        shape = self._saved_self_sym_sizes
-        return _cat_back(self._present(grads), self._saved_split_sizes, self._saved__dim, shape)
+    def backward(self, saved, *grads):
+        shape = saved.self_sym_sizes
+        return _cat_back(self._present(grads), saved.split_sizes, saved._dim, shape)
 
 
 class UnsafeSplitBackward0(SplitBackward0):

@@ -11,7 +11,7 @@ import math
 from .. import dtypes
 from ..autograd import grad_mode
 from ..autograd.broadcast import broadcast_shapes
-from ..autograd.node import apply_to_arrays
+from ..autograd.record import apply_to_arrays
 from ..autograd.tensor_base import TensorBase, make
 from .layout import with_iterator_layout, with_number_layout, with_unary_layout
 
@@ -47,7 +47,7 @@ _HALF = dtypes.float16
 
 
 def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_PARAMS,
-           scalar_overload=None):
+           scalar_overload=None, elementwise: bool = False):
     """Promote dtypes, check the shapes broadcast, and apply ``node_cls`` (with
     ``params``, the keyword arguments of its ``forward``). Either operand may
     be a Python number (``torch.add(2, x)``).
@@ -55,7 +55,9 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
     ``scalar_overload``: the node C++'s Scalar overload records for ``tensor op number``
     (``MulBackward1``), which PyTorch's backward formulas (C++) record; inside a formula
     run with ``create_graph=True``, ``grad * 2`` records it. float16 ``*`` and ``/`` with a
-    scalar hand the scalar to the kernel as a float32 (see kernels.arithmetic.multiply)."""
+    scalar hand the scalar to the kernel as a float32 (see kernels.arithmetic.multiply).
+    ``elementwise``: the op's gradients have its inputs' shapes (``+ - * /``), so that
+    with operands of the result's shape they need no check (see ``Node._link``)."""
     a_is_tensor, b_is_tensor = isinstance(a, TensorBase), isinstance(b, TensorBase)
     if a_is_tensor and b_is_tensor:
         a_data, b_data = a._data, b._data
@@ -64,7 +66,7 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
         if a.dtype is b.dtype and (not float_only or a.dtype.is_floating_point):
             # The common case, kept quick: one dtype, nothing to convert.
             result = apply_to_arrays(node_cls, (a, b), (a_data, b_data), params,
-                                     a_data.shape == b_data.shape and a_data.ndim > 0)
+                                     elementwise and a_data.shape == b_data.shape and a_data.ndim > 0)
         else:
             dtype = dtypes.result_type(a, b)
             if float_only:
@@ -86,7 +88,7 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
     else:
         if type(number) not in (int, float, bool):  # (a NumPy scalar, None, a list, ...)
             return _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params,
-                                  scalar_overload)
+                                  scalar_overload, elementwise)
         dtype = dtypes.result_type(a, b)
         if float_only:
             dtype = float_dtype_for(dtype)
@@ -101,7 +103,8 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
         constant, array = _number_operand(number, dtype)
         inputs, arrays = ((a, constant), (a._data, array)) if a_is_tensor else \
             ((constant, b), (array, b._data))
-        result = apply_to_arrays(node_cls, inputs, arrays, params, tensor._data.ndim > 0)
+        result = apply_to_arrays(node_cls, inputs, arrays, params,
+                                 elementwise and tensor._data.ndim > 0)
     elif a_is_tensor and dtype is _HALF and op in _HALF_WITH_SCALAR:
         constant, array = _number_operand(b, dtypes.float32)  # (a bool or an int times a half)
         result = apply_to_arrays(node_cls, (a, constant), (_as_half(a._data), array), params)
@@ -115,7 +118,7 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
 
 
 def _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params,
-                   scalar_overload):
+                   scalar_overload, elementwise):
     """``tensor op value`` for a value that is neither a tensor nor a Python number: a
     NumPy scalar counts as its Python number (torch's parser reads it so); anything else
     gives NotImplemented, as torch's operators do, so that Python asks the other operand
@@ -125,7 +128,7 @@ def _other_operand(node_cls, a, b, number, a_is_tensor, op, float_only, params,
     if value is None:
         return NotImplemented
     a, b = (a, value) if a_is_tensor else (value, b)
-    return binary(node_cls, a, b, op, float_only, params, scalar_overload)
+    return binary(node_cls, a, b, op, float_only, params, scalar_overload, elementwise)
 
 
 def _as_half(array: np.ndarray) -> np.ndarray:
@@ -189,7 +192,8 @@ def apply_scalar_overload(node_cls, tensor, number, dtype, params: dict = NO_PAR
 
 
 def unary(node_cls, x):
-    """Float-valued functions: integer inputs compute in float32, as in PyTorch."""
+    """Elementwise float functions (exp, log, ...): integer inputs compute in float32,
+    as in PyTorch."""
     array = x._data
     if x.dtype.is_floating_point and array.size and (array.base is None or array.flags.c_contiguous):
         # (nothing to convert, nothing to lay out: see with_unary_layout)
