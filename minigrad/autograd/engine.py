@@ -32,7 +32,7 @@ from . import grad_mode
 from .node import AccumulateGrad, Node
 from .tensor_base import TensorBase, make
 
-__all__ = ["BackwardStep", "backward_steps", "execution_order"]
+__all__ = ["BackwardStep", "backward_steps", "walk", "execution_order"]
 
 
 class BackwardStep:
@@ -82,9 +82,17 @@ def backward_steps(tensors, grad_tensors=None, *, inputs=None) -> Iterator[Backw
     ['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
     """
     roots = seeds(tensors, grad_tensors, as_arrays=True)
+    return map(_as_tensors, walk(roots, None if inputs is None else wanted(inputs)))
+
+
+def walk(roots, targets=None) -> Iterator[BackwardStep]:
+    """The walk: for each node in execution order, add up the gradients that arrived,
+    run the hooks, apply the node's backward (the chain rule for its op) and send the
+    gradients on along its edges. ``roots``: (node, output_nr, seed gradient) triples;
+    ``targets`` (``inputs=``): only the nodes on a path to them run."""
     root_nodes = [node for node, _, _ in roots]
     dependencies = count_dependencies(root_nodes)
-    needed = None if inputs is None else needed_nodes(dependencies, wanted(inputs))
+    needed = None if targets is None else needed_nodes(dependencies, targets)
     arrived = {}  # node -> [(from_node, output_nr, grad)], in the order they came
     for node, nr, grad in roots:
         arrived.setdefault(node, []).append((None, nr, grad))
@@ -100,7 +108,7 @@ def backward_steps(tensors, grad_tensors=None, *, inputs=None) -> Iterator[Backw
             if next_node is not None and grad is not None and (needed is None
                                                                or next_node in needed):
                 arrived.setdefault(next_node, []).append((node, nr, grad))
-        yield _shown(BackwardStep(index, node, received), grad_outputs, grads, retained)
+        yield _step(index, node, received, grad_outputs, grads, retained)
 
 
 def summed(received: list) -> tuple:
@@ -134,13 +142,15 @@ def leads_further(node, needed) -> bool:
     return False
 
 
-def _shown(step: BackwardStep, grad_outputs: tuple, grads: tuple, retained: tuple):
-    """``step`` with what the node received, sent and kept (nothing along an edge to
-    no node), its gradients as Tensors and what ``.grad`` would become."""
+def _step(index: int, node, received: list, grad_outputs: tuple, grads: tuple,
+          retained: tuple) -> BackwardStep:
+    """The step of ``node``: what it received, summed, sent (nothing along an edge to
+    no node) and kept (retained gradients)."""
+    step = BackwardStep(index, node, received)
     step.grad_outputs, step.retained = grad_outputs, retained
     step.sent = tuple([(next_node, nr, None if next_node is None else grad)
-                       for (next_node, nr), grad in zip(step.node.next_functions, grads)])
-    return _as_tensors(step)
+                       for (next_node, nr), grad in zip(node.next_functions, grads)])
+    return step
 
 
 def seeds(tensors, grad_tensors, as_arrays: bool) -> list:
@@ -155,25 +165,28 @@ def seeds(tensors, grad_tensors, as_arrays: bool) -> list:
         raise RuntimeError(
             f"got {len(grad_tensors)} tensors and {len(tensors)} gradients"
         )
-    roots = []
-    for index, (output, grad) in enumerate(zip(tensors, grad_tensors)):
-        # (a view made under no_grad requires grad, through its base, but has no edge
-        # for a gradient: torch refuses it the same way)
-        if not output.requires_grad or (not output._requires_grad and output.grad_fn is None):
-            raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
-        if grad is None:
-            if output.numel() != 1:
-                raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
-            grad = make(np.ones(output.shape, output._data.dtype))  # d out / d out
-        else:
-            if not isinstance(grad, TensorBase):  # a number, for a one-element output
-                grad = make(np.full(output.shape, grad, output._data.dtype))
-            if grad.shape != output.shape:
-                raise errors.gradient_shape_mismatch(index, grad.shape, output.shape)
-            if grad.dtype is not output.dtype:
-                grad = grad.to(output.dtype)
-        roots.append((*output._gradient_edge(), grad._data if as_arrays else grad))
-    return roots
+    return [(*output._gradient_edge(), _seed(index, output, grad, as_arrays))
+            for index, (output, grad) in enumerate(zip(tensors, grad_tensors))]
+
+
+def _seed(index: int, output, grad, as_arrays: bool):
+    """The gradient backward starts ``output`` with (1 for a one-element output)."""
+    # (a view made under no_grad requires grad, through its base, but has no edge
+    # for a gradient: torch refuses it the same way)
+    if not output.requires_grad or (not output._requires_grad and output.grad_fn is None):
+        raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
+    if grad is None:
+        if output.numel() != 1:
+            raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
+        grad = make(np.ones(output.shape, output._data.dtype))  # d out / d out
+    else:
+        if not isinstance(grad, TensorBase):  # a number, for a one-element output
+            grad = make(np.full(output.shape, grad, output._data.dtype))
+        if grad.shape != output.shape:
+            raise errors.gradient_shape_mismatch(index, grad.shape, output.shape)
+        if grad.dtype is not output.dtype:
+            grad = grad.to(output.dtype)
+    return grad._data if as_arrays else grad
 
 
 def wanted(inputs) -> dict | None:
@@ -297,41 +310,42 @@ _creation_number = operator.attrgetter("_sequence_nr")  # (a node's creation ord
 
 
 def run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: bool) -> tuple:
-    """Hooks from ``register_hook`` may replace a gradient; retained
-    gradients (``retain_grad``) see the result, as in PyTorch. Hooks see
-    Tensors (arrays are wrapped for them, and run with grad mode off).
-    Returns the gradients, whether gradient 0 is still owned, and the
-    retained ``(tensor, grad)`` pairs."""
+    """Hooks from ``register_hook`` may replace a gradient; retained gradients
+    (``retain_grad``) see the result, as in PyTorch. Hooks see Tensors (arrays are
+    wrapped for them, and run with grad mode off). Returns the gradients, whether
+    gradient 0 is still owned (see fast.py), and the retained ``(tensor, grad)`` pairs."""
     hooks = node._tensor_pre_hooks
     if type(node) is AccumulateGrad and node.variable._leaf_hooks:
         hooks = {0: node.variable._leaf_hooks}
     if hooks:
-        grads = list(grad_outputs)
         previous = grad_mode._enabled
         if on_arrays:
             grad_mode._set_enabled(False)
         try:
-            for nr, hook_list in hooks.items():
-                for hook in hook_list:
-                    if nr < len(grads) and grads[nr] is not None:
-                        replaced = hook(wrapped(grads[nr], on_arrays))
-                        if replaced is not None:
-                            _check_hook_result(hook, grads[nr], replaced)
-                            grads[nr] = replaced._data if on_arrays else replaced
-                            owned = owned and nr != 0
+            grad_outputs, owned = _hooked(hooks, grad_outputs, owned, on_arrays)
         finally:
             grad_mode._set_enabled(previous)
-        grad_outputs = tuple(grads)
     retained = ()
-    retains = node._retains_grad
-    if retains:
-        retained = []
-        for nr, ref in retains.items():
-            tensor = ref()
-            if tensor is not None and nr < len(grad_outputs) and grad_outputs[nr] is not None:
-                retained.append((tensor, grad_outputs[nr]))
-        retained = tuple(retained)
+    if node._retains_grad:
+        retained = tuple([(tensor, grad_outputs[nr]) for nr, tensor in
+                          ((nr, ref()) for nr, ref in node._retains_grad.items())
+                          if tensor is not None and nr < len(grad_outputs)
+                          and grad_outputs[nr] is not None])
     return grad_outputs, owned, retained
+
+
+def _hooked(hooks: dict, grad_outputs: tuple, owned: bool, on_arrays: bool) -> tuple:
+    """The gradients after the hooks (each sees what the one before returned)."""
+    grads = list(grad_outputs)
+    for nr, hook_list in hooks.items():
+        for hook in hook_list:
+            if nr < len(grads) and grads[nr] is not None:
+                replaced = hook(wrapped(grads[nr], on_arrays))
+                if replaced is not None:
+                    _check_hook_result(hook, grads[nr], replaced)
+                    grads[nr] = replaced._data if on_arrays else replaced
+                    owned = owned and nr != 0
+    return tuple(grads), owned
 
 
 def wrapped(grad, on_arrays: bool):
