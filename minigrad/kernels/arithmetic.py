@@ -42,7 +42,9 @@ def power(base, exponent):
                 return np.divide(1, root, out=_own(root))
             if exponent == -1:
                 return np.divide(1, base)
-        return np.power(base, exponent)
+        # (any other power: a few ns per element, so a big array on threads)
+        return np.power(base, exponent) if base.size < threads.BIG \
+            else threads.call(np.power, base, exponent)
     base_array, exponent_array = np.asarray(base), np.asarray(exponent)
     if base_array.dtype == np.bool_ and exponent_array.dtype == np.bool_:
         return np.logical_or(base_array, np.logical_not(exponent_array))  # x**0 = 1, x**1 = x

@@ -14,7 +14,7 @@ from ..autograd.node import Node, SavedTensor
 from . import fn, strided
 from ._common import is_tensor
 from ._saved import as_shown
-from ..kernels import layout
+from ..kernels import layout, loss as kernels_loss
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits"]
 
@@ -328,13 +328,8 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
                       reduction=_REDUCTIONS[reduction])
         weight, pos_weight = _array(weight), _array(pos_weight)
         self.reduction = reduction
-        log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
-        log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
-        p = 1 if pos_weight is None else pos_weight
-        losses = p * target * log_sig + (1 - target) * log_sig_neg
-        if weight is not None:
-            losses = losses * weight
-        return _reduce(np.asarray(losses, dtype=x.dtype), reduction)
+        losses = kernels_loss.binary_cross_entropy_with_logits(x, target, weight, pos_weight)
+        return _reduce(losses, reduction)
 
     def backward(self, grad):
         # As torch's binary_cross_entropy_with_logits_backward and ..._target_backward

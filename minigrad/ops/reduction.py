@@ -25,7 +25,7 @@ from . import fn, strided
 from ._common import normalize_dim, normalize_dims
 from ._saved import as_shown
 from .shape import to_dtype
-from ..kernels import layout
+from ..kernels import layout, softmax as kernels_softmax
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
            "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
@@ -446,12 +446,7 @@ class LogsumexpBackward0(Node):
     formula = Formula("y", "log(sum exp(x)) over dim", d={"x_i": "exp(x_i - y) (the softmax)"})
 
     def forward(self, x, dim, keepdim, given=None):
-        peak = np.max(x, axis=dim, keepdims=True, initial=-np.inf)  # (-inf when empty)
-        peak = np.where(np.isfinite(peak), peak, 0)
-        result = np.log(sum_axes(np.exp(x - peak), dim, keepdims=True)) + peak  # (torch's sum)
-        if not keepdim:
-            result = result.squeeze(dim)
-        result = np.asarray(result, dtype=x.dtype)
+        result = kernels_softmax.logsumexp(x, dim, keepdim)
         self.save_inputs(self=0)
         self.save(dim=as_shown(dim if given is None else given), _dim=dim, keepdim=keepdim)
         self.save_result()
@@ -470,9 +465,7 @@ class SoftmaxBackward0(Node):
                       grad={"x": "y * (G - sum(G * y))"})
 
     def forward(self, x, dim, given=None):
-        shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
-        result = np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
-        result = _row_major(result)
+        result = _row_major(kernels_softmax.softmax(x, dim))
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         self.save_result()
         return result
@@ -492,7 +485,7 @@ def _row_major(array: np.ndarray) -> np.ndarray:
 
 def softmax_backward_data_of(grad, y, dim):
     """y * (grad - sum(grad * y)): the gradient of y = softmax(x) over dim (arrays)."""
-    return _row_major(y * (grad - np.sum(grad * y, axis=dim, keepdims=True)))
+    return _row_major(kernels_softmax.softmax_backward_data(grad, y, dim))
 
 
 class SoftmaxBackwardDataBackward0(Node):
@@ -524,10 +517,7 @@ class LogSoftmaxBackward0(Node):
     formula = Formula("y_i", "x_i - logsumexp(x) over dim", grad={"x": "G - softmax(x) * sum(G)"})
 
     def forward(self, x, dim, given=None):
-        # (the ufuncs' reduce directly: np.max/np.sum are Python wrappers around it)
-        shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
-        result = _row_major(np.asarray(
-            shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)), order="C"))
+        result = _row_major(kernels_softmax.log_softmax(x, dim))
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         self.save_result()
         return result
@@ -538,7 +528,7 @@ class LogSoftmaxBackward0(Node):
 
 def log_softmax_backward_data_of(grad, y, dim):
     """grad - exp(y) * sum(grad): the gradient of y = log_softmax(x) over dim (arrays)."""
-    return _row_major(grad - np.exp(y) * np.add.reduce(grad, axis=dim, keepdims=True))
+    return _row_major(kernels_softmax.log_softmax_backward_data(grad, y, dim))
 
 
 class LogSoftmaxBackwardDataBackward0(Node):
