@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import threads
+from . import pointwise, threads
 
 
 def power(base, exponent):
@@ -36,9 +36,9 @@ def power(base, exponent):
                 square = np.multiply(base, base)
                 return np.divide(1, square, out=_own(square))
             if exponent == 0.5:
-                return np.sqrt(base)
+                return pointwise.sqrt(base)
             if exponent == -0.5:
-                root = np.sqrt(base)
+                root = pointwise.sqrt(base)
                 return np.divide(1, root, out=_own(root))
             if exponent == -1:
                 return np.divide(1, base)

@@ -1,7 +1,7 @@
 """Elementwise functions on arrays as PyTorch's CPU kernels compute them: the same
 bits (sigmoid's formula, relu's -0, maximum's ties, sign of NaN), and big arrays
-split across threads (``threads.py``): exp, log, sin, cos, tanh, sigmoid (each
-element computed by the same NumPy kernel as in one call, so the same bits)."""
+split across threads (``threads.py``): exp, log, sqrt, sin, cos, tanh, sigmoid
+(each element computed by the same NumPy kernel as in one call, so the same bits)."""
 
 from __future__ import annotations
 
@@ -182,12 +182,64 @@ def log(x):
     return np.log(x) if x.size < threads.BIG else threads.call(np.log, x)
 
 
+def sqrt(x):
+    """The square root, an array (also for a 0-dim x). Only float64 is split: a
+    float32 square root costs about what a product does (bound by memory)."""
+    if x.size < threads.BIG or x.dtype != np.float64:
+        return np.asarray(np.sqrt(x))
+    return threads.call(np.sqrt, x)
+
+
 def sin(x):
     return np.sin(x) if x.size < threads.BIG else threads.call(np.sin, x)
 
 
 def cos(x):
     return np.cos(x) if x.size < threads.BIG else threads.call(np.cos, x)
+
+
+def log_sigmoid(x):
+    """log sigmoid(x) = -(max(-x, 0) + log(1 + exp(-|x|))), stable for any x, and its
+    buffer exp(-|x|) (what backward reads, as PyTorch's kernel keeps it): (result,
+    buffer). A big one part after part, on threads: the buffer first, then the result."""
+    if x.size >= threads.BIG:
+        buffer = np.empty(x.shape, x.dtype)
+        result = threads.parts(_log_sigmoid, None, x, buffer)
+        if result is not None:
+            return result, buffer
+    buffer = np.exp(-np.abs(x))
+    return -(np.maximum(-x, 0) + np.log1p(buffer)), buffer
+
+
+def _log_sigmoid(out, x, buffer):
+    np.abs(x, out=buffer)
+    np.negative(buffer, out=buffer)
+    np.exp(buffer, out=buffer)
+    np.negative(x, out=out)
+    np.maximum(out, 0, out=out)
+    np.add(out, np.log1p(buffer), out=out)
+    np.negative(out, out=out)
+
+
+def log_sigmoid_backward(grad, x, buffer):
+    """grad * (1 - sigmoid(x)), as PyTorch's kernel computes it from the buffer
+    b = exp(-|x|): grad * (1 - b / (1 + b)) where x < 0, grad * (b / (1 + b))
+    elsewhere. A big one part after part, on threads."""
+    if buffer.size >= threads.BIG and grad.shape == buffer.shape:
+        result = threads.parts(_log_sigmoid_backward, None, grad, x, buffer)
+        if result is not None:
+            return result
+    one = np.ones((), buffer.dtype)  # (in x's dtype: float32 stays float32)
+    ratio = buffer / (one + buffer)
+    # (max_deriv - sign * ratio: 1 - ratio where x < 0, 0 - (-ratio) = ratio elsewhere)
+    return np.where(x < 0, one - ratio, ratio) * grad
+
+
+def _log_sigmoid_backward(out, grad, x, buffer):
+    one = one_of(buffer.dtype)
+    ratio = np.add(one, buffer)
+    np.divide(buffer, ratio, out=ratio)
+    np.multiply(np.where(x < 0, one - ratio, ratio), grad, out=out)
 
 
 def relu(x):

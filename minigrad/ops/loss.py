@@ -14,7 +14,7 @@ from ..autograd.node import Node, SavedTensor
 from . import fn, strided
 from ._common import is_tensor
 from ._saved import as_shown
-from ..kernels import layout, loss as kernels_loss
+from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits"]
 
@@ -376,10 +376,10 @@ class LogSigmoidBackward0(Node):
                            "The target's gradient of BCE with pos_weight goes through it.")
 
     def forward(self, x):
-        buffer = np.exp(-np.abs(x))  # (kept for backward, as torch's buffer)
+        result, buffer = kernels_pointwise.log_sigmoid(x)  # (buffer kept for backward, as torch's)
         self.save_inputs(self=0)
         self.save(buffer=buffer)
-        return -(np.maximum(-x, 0) + np.log1p(buffer))
+        return result
 
     def backward(self, grad):
         return fn.log_sigmoid_backward(grad, self._saved_self, self._saved_buffer)
@@ -387,16 +387,13 @@ class LogSigmoidBackward0(Node):
 
 def log_sigmoid_of(x):
     """log sigmoid(x) (arrays), stable for any x."""
-    return -(np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x))))
+    return kernels_pointwise.log_sigmoid(x)[0]
 
 
 def log_sigmoid_backward_of(grad, x, buffer):
     """grad * (1 - sigmoid(x)) (arrays), as torch's kernel computes it from the buffer
     b = exp(-|x|): grad * (1 - b / (1 + b)) where x < 0, grad * (b / (1 + b)) elsewhere."""
-    one = np.ones((), buffer.dtype)  # (in x's dtype: float32 stays float32)
-    ratio = buffer / (one + buffer)
-    # (max_deriv - sign * ratio: 1 - ratio where x < 0, 0 - (-ratio) = ratio elsewhere)
-    return np.where(x < 0, one - ratio, ratio) * grad
+    return kernels_pointwise.log_sigmoid_backward(grad, x, buffer)
 
 
 class LogSigmoidBackwardBackward0(Node):

@@ -84,6 +84,9 @@ UNARY = {  # kernel, formula
     "** 2.5": (lambda x: arithmetic.power(x, 2.5), lambda x: np.power(x, 2.5)),
     "** -1.5": (lambda x: arithmetic.power(x, -1.5), lambda x: np.power(x, -1.5)),
     "** 7": (lambda x: arithmetic.power(x, 7), lambda x: np.power(x, 7)),
+    "sqrt": (pointwise.sqrt, lambda x: np.asarray(np.sqrt(x))),
+    "** 0.5": (lambda x: arithmetic.power(x, 0.5),  # (a square root, but in float16)
+               lambda x: np.power(x, 0.5) if x.dtype == np.float16 else np.sqrt(x)),
 }
 
 
@@ -117,6 +120,26 @@ def test_sigmoid_backward_has_the_bits_of_its_formula(dtype):
                 _same_bits(pointwise.sigmoid_backward(grad, y), expected, f"{what} on {count}")
         _same_bits(grad.copy(), before[1][what], f"{what}: the gradient, read only")
     _same_bits(y, before[0], "the result, read only")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_log_sigmoid_and_its_gradient_have_the_bits_of_their_formulas(shape, dtype):
+    for layout, x in _layouts(_values(shape, dtype, 20.0)).items():
+        buffer = np.exp(-np.abs(x))
+        expected = -(np.maximum(-x, 0) + np.log1p(buffer))
+        one = np.ones((), dtype)
+        ratio = buffer / (one + buffer)
+        for what, grad in {"contiguous": _values(x.shape, dtype, 1.0),
+                           "a sum's": np.broadcast_to(np.asarray(-1.5, dtype), x.shape)}.items():
+            expected_grad = np.where(x < 0, one - ratio, ratio) * grad
+            for count in COUNTS:
+                with _Threads(count):
+                    result, ours = pointwise.log_sigmoid(x)
+                    _same_bits(result, expected, f"log_sigmoid {layout} on {count}")
+                    _same_bits(ours, buffer, f"its buffer, {layout} on {count}")
+                    _same_bits(pointwise.log_sigmoid_backward(grad, x, ours), expected_grad,
+                               f"its gradient, {layout}, {what} grad, on {count}")
 
 
 # ---- softmax, log_softmax, logsumexp: NumPy's sum of each row ----------------------
@@ -252,6 +275,8 @@ PROGRAMS = {
         x, lib.tensor(np.arange(x.shape[0]) % x.shape[1])),
     "BCE with logits": lambda lib, x, w: lib.nn.functional.binary_cross_entropy_with_logits(
         x, (w > 0).to(x.dtype), pos_weight=lib.ones(x.shape[1], dtype=x.dtype) * 2),
+    "logsigmoid, sqrt": lambda lib, x, w: (
+        lib.nn.functional.logsigmoid(x * 3) * (w * w + 1).sqrt()).sum(),
     "transposed exp, log_softmax": lambda lib, x, w: (
         lib.log_softmax(x.t().exp(), 0) * w.t()).sum(),
 }
@@ -347,6 +372,8 @@ SMALL = {
     "pow": lambda x: x.abs() ** 2.5, "softmax": lambda x: mg.softmax(x, 1),
     "log_softmax": lambda x: mg.log_softmax(x, 1), "logsumexp": lambda x: mg.logsumexp(x, 1),
     "BCE": lambda x: mg.nn.functional.binary_cross_entropy_with_logits(x, x.sigmoid().detach()),
+    "logsigmoid": lambda x: mg.nn.functional.logsigmoid(x),
+    "sqrt": lambda x: x.double().abs().sqrt(),
 }
 
 
@@ -364,7 +391,7 @@ def test_small_tensors_never_reach_the_threads(name, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["exp", "log", "sin", "cos", "sigmoid", "pow", "softmax",
-                                  "log_softmax", "logsumexp", "BCE"])
+                                  "log_softmax", "logsumexp", "BCE", "logsigmoid", "sqrt"])
 def test_set_num_threads_decides_how_many_threads_a_big_op_uses(name, monkeypatch):
     called = []
     submit = threads._submit
