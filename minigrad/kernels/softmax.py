@@ -117,7 +117,9 @@ def log_softmax_backward_data(grad, y, dim):
 
 
 def _log_softmax_backward_rows(out, grad, y):
-    total = np.add.reduce(grad, axis=1, keepdims=True)
+    # (a gradient broadcast across the rows, a sum's or a mean's: every row holds the
+    # same numbers, so the first row's sum, made as NumPy makes each row's, is every row's)
+    total = np.add.reduce(grad[:1] if grad.strides[0] == 0 else grad, axis=1, keepdims=True)
     np.exp(y, out=out)
     np.multiply(out, total, out=out)
     np.subtract(grad, out, out=out)

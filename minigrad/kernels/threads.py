@@ -179,9 +179,10 @@ def rows(kernel, out, *operands, split=True):
     None when the arrays are not split (fewer than ``BIG`` elements, or a
     layout this does not handle).
 
-    Every array operand has the first one's shape and float dtype and is seen
-    as (rows, last axis) without a copy: C-contiguous, or expanded (stride 0)
-    along some axes, the last axis contiguous or stride 0. NumPy then walks
+    Every array operand has the first one's shape and float dtype (or is 0-dim,
+    of that dtype; numbers are Python floats or ints) and is seen as (rows, last
+    axis) without a copy: C-contiguous, or expanded (stride 0) along some axes,
+    the last axis contiguous or stride 0. NumPy then walks
     each row of a block as it walks that row in one call over the whole array,
     so a sum along a row adds up the same numbers in the same order. ``out``,
     when given, is C-contiguous and no operand's memory."""
@@ -199,17 +200,20 @@ def rows(kernel, out, *operands, split=True):
         return None
     blocks = []
     for operand in operands:
-        if type(operand) is np.ndarray and operand.ndim:
-            if operand.shape != shape or operand.dtype != dtype:
+        if type(operand) is np.ndarray:
+            if operand.dtype != dtype:
                 return None
-            flat = _as_rows(operand, size // width, width)
-            if flat is None:
-                return None
-            blocks.append((flat, True))
-        elif type(operand) is np.ndarray or type(operand) in (float, int):
-            blocks.append((operand, False))
-        else:
+            if operand.ndim:
+                if operand.shape != shape:
+                    return None
+                operand = _as_rows(operand, size // width, width)
+                if operand is None:
+                    return None
+                blocks.append((operand, True))
+                continue
+        elif type(operand) not in (float, int):
             return None
+        blocks.append((operand, False))
     out = _output(out, shape if out is None or out.shape[-1] != 1 else (*shape[:-1], 1),
                   dtype, blocks)
     if out is None:
