@@ -91,7 +91,7 @@ UNARY = {  # kernel, formula
 
 
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
-@pytest.mark.parametrize("shape", SHAPES)
+@pytest.mark.parametrize("shape", SHAPES[:2])
 @pytest.mark.parametrize("name", list(UNARY))
 def test_an_elementwise_kernel_has_the_bits_of_its_ufunc(name, shape, dtype):
     kernel, formula = UNARY[name]
@@ -175,15 +175,23 @@ def _grads(y, dim):
             "transposed": np.ascontiguousarray(_values(y.shape, y.dtype).T).T}
 
 
-# (float16, whose NumPy kernels are slow: one shape)
+# (float16, whose NumPy kernels are slow: one shape just above BIG, two layouts)
+HALF = (513, 512)
 ROWS = [(shape, dtype) for dtype in (np.float32, np.float64)
-        for shape in [*SHAPES, (2, 5, 30_000), (70_000, 4)]] + [((613, 701), np.float16)]
+        for shape in [*SHAPES, (2, 5, 30_000), (70_000, 4)]] + [(HALF, np.float16)]
+
+
+def _some_layouts(array):
+    layouts = _layouts(array)
+    if array.dtype == np.float16:
+        return {name: layouts[name] for name in ("contiguous", "transposed")}
+    return layouts
 
 
 @pytest.mark.parametrize("shape, dtype", ROWS)
 def test_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
-    for layout, x in _layouts(_values(shape, dtype)).items():
-        for dim in range(x.ndim):
+    for layout, x in _some_layouts(_values(shape, dtype)).items():
+        for dim in range(x.ndim) if dtype != np.float16 else [x.ndim - 1]:
             expected = _softmax_formula(x, dim), _log_softmax_formula(x, dim)
             for count in COUNTS:
                 with _Threads(count):
@@ -213,12 +221,13 @@ def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formula
 @pytest.mark.parametrize("shape, dtype", [
     *[(shape, dtype) for dtype in (np.float32, np.float64)
       for shape in [(613, 701), (511, 513), (2, 5, 30_000), (9, 40_000)]],
-    ((613, 701), np.float16)])
+    (HALF, np.float16)])
 def test_logsumexp_has_the_bits_of_its_formula(shape, dtype):
     x = _values(shape, dtype)
     x[-1] = -np.inf  # (a row of -inf: its peak is taken as 0)
-    for layout, array in _layouts(x).items():
-        for dims in [(array.ndim - 1,), (0,), tuple(range(array.ndim))]:
+    for layout, array in _some_layouts(x).items():
+        for dims in [(array.ndim - 1,), (0,), tuple(range(array.ndim))][:1 if x.dtype == np.float16
+                                                                         else 3]:
             for keepdim in (False, True):
                 expected = _logsumexp_formula(array, dims, keepdim)
                 for count in COUNTS:
