@@ -29,8 +29,9 @@ __all__ = ["softmax", "log_softmax", "logsumexp", "softmax_backward_data",
 
 
 def _along_rows(array: np.ndarray, dim: int) -> bool:
-    """Whether ``dim`` is the last axis of a big array (the blocks of rows apply)."""
-    return array.ndim > 0 and dim % array.ndim == array.ndim - 1 and array.size >= threads.BIG
+    """Whether ``dim`` is the last axis of a big array (the blocks of rows apply). The
+    size is looked at first: for a small array it is the only cost."""
+    return array.size >= threads.BIG and dim % array.ndim == array.ndim - 1
 
 
 def softmax(x, dim):
