@@ -204,14 +204,20 @@ def big_setup(lib):
 
     def run(timer):
         x.grad = w.grad = None
-        start = clock()
-        out = ((x * w).tanh() + x).sum()
-        middle = clock()
-        out.backward()
-        end = clock()
-        timer.phase("forward", middle - start)
-        timer.phase("backward", end - middle)
+        forward_backward(timer, lambda: ((x * w).tanh() + x).sum())
     return run
+
+
+def forward_backward(timer, forward) -> None:
+    """Time ``forward()``, which returns a scalar loss, then its backward, as the
+    phases "forward" and "backward"."""
+    start = clock()
+    out = forward()
+    middle = clock()
+    out.backward()
+    end = clock()
+    timer.phase("forward", middle - start)
+    timer.phase("backward", end - middle)
 
 
 def big_tensors(program, shape=(1000, 1000), dtype="float32"):
@@ -232,13 +238,7 @@ def big_tensors(program, shape=(1000, 1000), dtype="float32"):
 
         def run(timer):
             v.a.grad = v.b.grad = v.p.grad = None
-            start = clock()
-            out = program(lib, v)
-            middle = clock()
-            out.backward()
-            end = clock()
-            timer.phase("forward", middle - start)
-            timer.phase("backward", end - middle)
+            forward_backward(timer, lambda: program(lib, v))
         return run
     return make
 

@@ -130,33 +130,10 @@ def parts(kernel, out, *operands, split=True):
     sees only its own slice of it, e.g. MulBackward0's two products.) The
     parts' bounds are multiples of 4096 elements, so a SIMD kernel meets the
     same alignment in every part as in the whole."""
-    shape = dtype = None
-    for operand in operands:
-        if type(operand) is np.ndarray and operand.ndim:
-            shape, dtype = operand.shape, operand.dtype
-            break
-    if shape is None or dtype.kind != "f":
+    found = _views(operands, _flat)
+    if found is None:
         return None
-    size = 1
-    for length in shape:
-        size *= length
-    if size < BIG:
-        return None
-    flat = []
-    for operand in operands:
-        if type(operand) is np.ndarray:
-            if operand.dtype != dtype:
-                return None
-            if operand.ndim:
-                if operand.shape != shape or not (operand.flags.c_contiguous
-                                                  or not any(operand.strides)):
-                    return None
-                operand = operand.reshape(-1)  # (a view: stride 0 stays stride 0)
-                flat.append((operand, True))
-                continue
-        elif type(operand) not in (float, int):
-            return None
-        flat.append((operand, False))
+    shape, dtype, size, flat = found
     out = _output(out, shape, dtype, flat)
     if out is None:
         return None
@@ -186,34 +163,11 @@ def rows(kernel, out, *operands, split=True):
     each row of a block as it walks that row in one call over the whole array,
     so a sum along a row adds up the same numbers in the same order. ``out``,
     when given, is C-contiguous and no operand's memory."""
-    shape = dtype = None
-    for operand in operands:
-        if type(operand) is np.ndarray and operand.ndim:
-            shape, dtype = operand.shape, operand.dtype
-            break
-    if shape is None or dtype.kind != "f":
+    found = _views(operands, _as_rows)
+    if found is None:
         return None
-    size, width = 1, shape[-1]
-    for length in shape:
-        size *= length
-    if size < BIG:
-        return None
-    blocks = []
-    for operand in operands:
-        if type(operand) is np.ndarray:
-            if operand.dtype != dtype:
-                return None
-            if operand.ndim:
-                if operand.shape != shape:
-                    return None
-                operand = _as_rows(operand, size // width, width)
-                if operand is None:
-                    return None
-                blocks.append((operand, True))
-                continue
-        elif type(operand) not in (float, int):
-            return None
-        blocks.append((operand, False))
+    shape, dtype, size, blocks = found
+    width = shape[-1]
     out = _output(out, shape if out is None or out.shape[-1] != 1 else (*shape[:-1], 1),
                   dtype, blocks)
     if out is None:
@@ -227,13 +181,59 @@ def rows(kernel, out, *operands, split=True):
     return out
 
 
-def _as_rows(array, count, width):
-    """``array`` as a (count, width) view (rows of its last axis), or None where
-    that needs a copy or the last axis is neither contiguous nor stride 0."""
+def _views(operands, view):
+    """What ``parts`` and ``rows`` split: (shape, dtype, size, [(operand, sliced)])
+    where the first array operand that is not 0-dim has a float dtype and at least
+    ``BIG`` elements, and every other array operand has its dtype and (unless
+    0-dim) its shape, seen through ``view(array, size)`` (sliced: True; a number or
+    a 0-dim array: False, handed to every part as it is). None where not: a
+    number that is not a Python float or int, or an array ``view`` cannot take."""
+    shape = dtype = None
+    for operand in operands:
+        if type(operand) is np.ndarray and operand.ndim:
+            shape, dtype = operand.shape, operand.dtype
+            break
+    if shape is None or dtype.kind != "f":
+        return None
+    size = 1
+    for length in shape:
+        size *= length
+    if size < BIG:
+        return None
+    views = []
+    for operand in operands:
+        if type(operand) is np.ndarray:
+            if operand.dtype != dtype:
+                return None
+            if operand.ndim:
+                if operand.shape != shape:
+                    return None
+                operand = view(operand, size)
+                if operand is None:
+                    return None
+                views.append((operand, True))
+                continue
+        elif type(operand) not in (float, int):
+            return None
+        views.append((operand, False))
+    return shape, dtype, size, views
+
+
+def _flat(array, size):
+    """``array`` as a 1-dim view, where it is C-contiguous or all stride 0 (an
+    expanded number: stride 0 stays stride 0); else None."""
+    if array.flags.c_contiguous or not any(array.strides):
+        return array.reshape(-1)
+    return None
+
+
+def _as_rows(array, size):
+    """``array`` as a (rows, last axis) view, or None where that needs a copy or
+    the last axis is neither contiguous nor stride 0."""
     if array.strides[-1] not in (0, array.itemsize):
         return None
     try:
-        return np.reshape(array, (count, width), copy=False)
+        return np.reshape(array, (size // array.shape[-1], array.shape[-1]), copy=False)
     except ValueError:  # (no view has that shape)
         return None
 
