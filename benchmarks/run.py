@@ -30,10 +30,11 @@ How it keeps the comparison fair (in both directions):
 * Thread settings are the libraries' defaults, not tuned for either (no
   ``OMP_WAIT_POLICY``, no thread counts forced), so each figure is what a
   user of that library gets. Where PyTorch is ahead because it runs an
-  elementwise kernel on every core while NumPy's runs on one (the 1000x1000
-  workload), that is a real difference and stays in the figure; minigrad
-  splits its big tanh the same way (``minigrad.get_num_threads()``; its
-  ``*``, ``+`` and backward kernels are bound by memory and stay on one
+  elementwise kernel on every core while NumPy's runs on one (the big-tensor
+  workloads), that is a real difference and stays in the figure; minigrad
+  splits its big exp, log, sin, cos, tanh, sigmoid, powers, softmax family
+  and losses the same way (``minigrad.get_num_threads()``; its ``*``, ``+``
+  and the products of the backwards are bound by memory and stay on one
   thread, where they measured faster).
 * On a machine with more runnable threads than cores (load average above
   the core count) no best-of-N is fair: a thread that waits for a core holds
@@ -46,6 +47,12 @@ Workloads (forward + backward unless said otherwise):
   deep chain      20,000 multiplications in a row, then backward: µs per op
   MLP step        784-256-10 MLP, batch 64: forward, cross entropy, backward, SGD step
   1000x1000       tanh(x * w) + x, summed, then backward (memory-bound)
+  big: ...        big-tensor workloads of other ops, written independently of the
+                  kernels (issue 34): exp, log and sin, sigmoid, log_softmax, softmax
+                  and cross-entropy on 1000x1000, cross-entropy and exp on 4096x4096
+  op ...          one op on a 1000x1000 float32 (and float64) tensor, summed, then
+                  backward: exp, log, sin, cos, sqrt, ** 2.5, tanh, sigmoid, softmax,
+                  log_softmax, logsumexp, cross_entropy, BCE with logits
   double backward 20 layers of (h * w + 1).tanh() on 4x4: d/dx with create_graph=True,
                   then the backward of (g * g).sum()
   x ** 3          2,000 float32 values, forward only
@@ -65,15 +72,17 @@ import platform
 import subprocess
 import sys
 import time
+import types
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(__file__))
 
-TARGETS = {  # minigrad time / PyTorch time (issues 11 and 18)
+TARGETS = {  # minigrad time / PyTorch time (issues 11 and 18; big tensors: issue 34)
     "small ops": 1.3, "deep chain": 1.3, "MLP step": 1.2, "1000x1000 reduce": 1.1,
     "double backward": 2.0, "x ** 3 (2,000)": 1.5,
 }
+BIG_TARGET = 1.0  # (every "big: ..." and "op ..." workload)
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "7"))
 
 
@@ -101,8 +110,18 @@ def run_rounds(workload: str, libraries, rounds: int = ROUNDS) -> dict:
     return best
 
 
+# On a machine shared with other work, BENCH_THREADS=1 BENCH_CLOCK=cpu compares what
+# one core's work costs: both libraries on one thread, each phase timed by the CPU
+# time of that thread (time spent waiting for a core is not counted). It says nothing
+# of how the libraries use several cores: that needs an idle machine and the wall clock.
+THREADS = int(os.environ.get("BENCH_THREADS", "0"))  # (0: each library's default)
+CPU_CLOCK = os.environ.get("BENCH_CLOCK", "wall") == "cpu"
+if CPU_CLOCK and THREADS != 1:
+    raise SystemExit("BENCH_CLOCK=cpu times one thread: use it with BENCH_THREADS=1")
+
+
 def clock() -> float:
-    return time.perf_counter()
+    return time.thread_time() if CPU_CLOCK else time.perf_counter()
 
 
 # ---- the workloads, written once for any torch-like library -------------------
@@ -185,14 +204,75 @@ def big_setup(lib):
 
     def run(timer):
         x.grad = w.grad = None
-        start = clock()
-        out = ((x * w).tanh() + x).sum()
-        middle = clock()
-        out.backward()
-        end = clock()
-        timer.phase("forward", middle - start)
-        timer.phase("backward", end - middle)
+        forward_backward(timer, lambda: ((x * w).tanh() + x).sum())
     return run
+
+
+def forward_backward(timer, forward) -> None:
+    """Time ``forward()``, which returns a scalar loss, then its backward, as the
+    phases "forward" and "backward"."""
+    start = clock()
+    out = forward()
+    middle = clock()
+    out.backward()
+    end = clock()
+    timer.phase("forward", middle - start)
+    timer.phase("backward", end - middle)
+
+
+def big_tensors(program, shape=(1000, 1000), dtype="float32"):
+    """A workload on big tensors: ``program(lib, v)`` returns a scalar loss of the
+    leaves ``v.a`` and ``v.b`` (normal values; ``v.p``: positive values), with
+    ``v.t`` (a class index per row) and ``v.y`` (targets 0 or 1), then backward.
+    Each run starts with no ``.grad``."""
+    def make(lib):
+        rng = np.random.default_rng(2)
+        normal = [rng.standard_normal(shape).astype(dtype) for _ in range(2)]
+        v = types.SimpleNamespace(
+            a=lib.tensor(normal[0], requires_grad=True),
+            b=lib.tensor(normal[1], requires_grad=True),
+            p=lib.tensor((np.abs(rng.standard_normal(shape)) + 0.5).astype(dtype),
+                         requires_grad=True),
+            t=lib.tensor(rng.integers(0, shape[-1], shape[0])),
+            y=lib.tensor((rng.random(shape) > 0.5).astype(dtype)))
+
+        def run(timer):
+            v.a.grad = v.b.grad = v.p.grad = None
+            forward_backward(timer, lambda: program(lib, v))
+        return run
+    return make
+
+
+# The issue's independent workloads (each mixes ops), and a big vocabulary's loss.
+BIG_MIXES = {
+    "big: exp(A)*A, sum(1), mean": lambda lib, v: (v.a.exp() * v.a).sum(dim=1).mean(),
+    "big: sigmoid(A*B).sum()": lambda lib, v: lib.sigmoid(v.a * v.b).sum(),
+    "big: log_softmax(A).mean()": lambda lib, v: lib.log_softmax(v.a, dim=1).mean(),
+    "big: log(A*A+1)*sin(A)": lambda lib, v: ((v.a * v.a + 1).log() * v.a.sin()).sum(),
+    "big: softmax(A)*B + CE(A)": lambda lib, v: (
+        (lib.softmax(v.a, dim=1) * v.b).sum() + lib.nn.functional.cross_entropy(v.a, v.t)),
+}
+BIG_4096 = {
+    "big: 4096x4096 CE + exp": lambda lib, v: (
+        lib.nn.functional.cross_entropy(v.a, v.t) + (v.a.exp() * v.b).mean()),
+}
+# One op each: f(A) summed, then backward.
+BIG_OPS = {
+    "exp": lambda lib, v: v.a.exp().sum(),
+    "log": lambda lib, v: v.p.log().sum(),
+    "sin": lambda lib, v: v.a.sin().sum(),
+    "cos": lambda lib, v: v.a.cos().sum(),
+    "sqrt": lambda lib, v: v.p.sqrt().sum(),
+    "** 2.5": lambda lib, v: (v.p ** 2.5).sum(),
+    "tanh": lambda lib, v: v.a.tanh().sum(),
+    "sigmoid": lambda lib, v: v.a.sigmoid().sum(),
+    "softmax": lambda lib, v: (lib.softmax(v.a, dim=1) * v.b).sum(),
+    "log_softmax": lambda lib, v: lib.log_softmax(v.a, dim=1).sum(),
+    "logsumexp": lambda lib, v: v.a.logsumexp(1).sum(),
+    "cross_entropy": lambda lib, v: lib.nn.functional.cross_entropy(v.a, v.t),
+    "BCE with logits": lambda lib, v: lib.nn.functional.binary_cross_entropy_with_logits(
+        v.a, v.y),
+}
 
 
 DOUBLE_LAYERS = 20
@@ -397,9 +477,12 @@ def hips_double_backward(timer, repeat=10):
 
 def _torch_like(name: str):
     if name == "minigrad":
-        return importlib.import_module("minigrad")
+        minigrad = importlib.import_module("minigrad")
+        if THREADS:
+            minigrad.set_num_threads(THREADS)
+        return minigrad
     torch = importlib.import_module("torch")
-    torch.set_num_threads(os.cpu_count() or 1)  # (its default is one per core too)
+    torch.set_num_threads(THREADS or os.cpu_count() or 1)  # (its default is one per core too)
     return torch
 
 
@@ -437,9 +520,22 @@ WORKLOADS = {
         "HIPS autograd": _peer(lambda: hips_double_backward)}),
     "x ** 3 (2,000)": ("per op", {"minigrad": _with(cube), "PyTorch": _with(cube)}),
 }
+for _name, _program in BIG_MIXES.items():
+    WORKLOADS[_name] = ("per run", {lib: _setup(big_tensors(_program))
+                                    for lib in ("minigrad", "PyTorch")})
+for _name, _program in BIG_4096.items():
+    WORKLOADS[_name] = ("per run", {lib: _setup(big_tensors(_program, (4096, 4096)))
+                                    for lib in ("minigrad", "PyTorch")})
+for _dtype in ("float32", "float64"):
+    for _name, _program in BIG_OPS.items():
+        WORKLOADS[f"op {_name}, {_dtype}"] = (
+            "per run", {lib: _setup(big_tensors(_program, dtype=_dtype))
+                        for lib in ("minigrad", "PyTorch")})
+del _name, _program, _dtype
 MODULES = {"minigrad": "minigrad", "PyTorch": "torch", "MyGrad": "mygrad",
            "HIPS autograd": "autograd", "micrograd (scalars)": "micrograd"}
-ROUNDS_OF = {"deep chain": max(3, ROUNDS // 2)}
+ROUNDS_OF = {"deep chain": max(3, ROUNDS // 2),
+             **{name: max(3, ROUNDS // 2) for name in BIG_4096}}
 
 
 # ---- one process per library ----------------------------------------------------
@@ -466,9 +562,9 @@ def serve(library: str) -> None:
 def _threads(library: str) -> str:
     if library == "PyTorch":
         return f"{_torch_like(library).get_num_threads()} threads"
-    return (f"{_torch_like(library).get_num_threads()} threads for big tanh, "
-            "NumPy's other elementwise loops 1, its BLAS "
-            + os.environ.get("OPENBLAS_NUM_THREADS", f"{os.cpu_count()}"))
+    return (f"{_torch_like(library).get_num_threads()} threads for big exp, log, sin, cos, "
+            "tanh, sigmoid, powers, softmaxes and losses, 1 for NumPy's other elementwise "
+            "loops, its BLAS " + os.environ.get("OPENBLAS_NUM_THREADS", f"{os.cpu_count()}"))
 
 
 _workers: dict = {}
@@ -477,9 +573,12 @@ _last: list = []  # the worker that ran last
 
 def _worker(library: str) -> subprocess.Popen:
     if library not in _workers:
+        environment = dict(os.environ)
+        if THREADS:  # (BLAS and OpenMP pools too, read when the worker starts)
+            environment.update(OMP_NUM_THREADS=str(THREADS), OPENBLAS_NUM_THREADS=str(THREADS))
         _workers[library] = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), "--worker", library],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=environment)
     return _workers[library]
 
 
@@ -566,38 +665,54 @@ def total(phases: dict) -> float:
 
 
 def main(only: list) -> None:
-    """Every workload and the widget figures, or only the workloads named."""
+    """Every workload and the widget figures, or only the workloads named (a name,
+    or the start of names: ``"op "`` runs every one-op workload)."""
     print(f"machine: {machine()}")
     print(f"threads: PyTorch {_ask('PyTorch', 'threads')['threads']}; minigrad "
-          f"{_ask('minigrad', 'threads')['threads']}; each library in its own process\n")
-    print(f"{'workload':<18} {'':<9} {'minigrad fwd / bwd = total':>30} "
+          f"{_ask('minigrad', 'threads')['threads']}; each library in its own process")
+    if THREADS:
+        print(f"BENCH_THREADS={THREADS}: both libraries on {THREADS} thread(s)"
+              + ("; timed by the CPU time of the thread (BENCH_CLOCK=cpu)" if CPU_CLOCK else ""))
+    print(f"load average at the start: {_load()}\n")
+    print(f"{'workload':<{NAME}} {'':<9} {'minigrad fwd / bwd = total':>30} "
           f"{'PyTorch fwd / bwd = total':>30} {'ratio':>6} {'target':>7}")
     try:
         for name, (unit, factories) in WORKLOADS.items():
-            if only and name not in only:
+            if only and not any(name.startswith(start) for start in only):
                 continue
             libraries = [lib for lib in factories if installed(lib)]
             best = run_rounds(name, libraries, ROUNDS_OF.get(name, ROUNDS))
             ours, theirs = best.pop("minigrad"), best.pop("PyTorch")
             ratio = total(ours) / total(theirs)
-            target = TARGETS.get(name)
+            target = TARGETS.get(name, BIG_TARGET if name.startswith(("big:", "op ")) else None)
             verdict = "" if target is None else ("ok" if ratio <= target else "MISSED")
-            print(f"{name:<18} {unit:<9} {_phases(ours):>30} {_phases(theirs):>30} "
+            print(f"{name:<{NAME}} {unit:<9} {_phases(ours):>30} {_phases(theirs):>30} "
                   f"{ratio:>6.2f} {'<= ' + str(target) if target else '':>7} {verdict}")
             for peer, phases in best.items():
                 faster = "minigrad faster" if total(ours) < total(phases) else "minigrad SLOWER"
-                print(f"{'':<18} {peer + ':':<20} {_phases(phases):>30} {'':<20}"
+                print(f"{'':<{NAME}} {peer + ':':<20} {_phases(phases):>30} {'':<20}"
                       f"{total(phases) / total(theirs):>6.2f}   ({faster})")
     finally:
         _close_workers()
+    print(f"\nload average at the end: {_load()}")
     busy = _busy()
     if busy:
-        print(f"\nmachine BUSY ({busy}): threads waited for a core, so these figures (and "
+        print(f"machine BUSY ({busy}): threads waited for a core, so these figures (and "
               "PyTorch's most, whose threads wait for each other) are not a fair comparison; "
               "run again on an idle machine")
     if not only:
         print()
         widget_figures()
+
+
+NAME = 30  # (the width of the workload column)
+
+
+def _load() -> str:
+    try:
+        return " / ".join(f"{load:.1f}" for load in os.getloadavg()) + " (1, 5, 15 min)"
+    except OSError:
+        return "unknown"
 
 
 def _phases(phases: dict) -> str:

@@ -5,11 +5,14 @@ classes (``minigrad/ops/``) call these functions from their ``forward`` and
 
 | module        | what lives there                                                     |
 |---------------|----------------------------------------------------------------------|
-| arithmetic    | float16 times a scalar, fused multiply-add, powers by multiplication |
-| pointwise     | sigmoid, tanh (threads), relu's -0, maximum's ties, their backwards  |
+| arithmetic    | float16 times a scalar, fused multiply-add, powers (threads)         |
+| pointwise     | exp, log, sin, cos, tanh, sigmoid (threads), relu's -0, maximum's    |
+|               | ties, their backwards                                                |
+| softmax       | softmax, log_softmax, logsumexp, their backwards (threads, by rows)  |
+| loss          | binary cross-entropy with logits (threads)                           |
 | linalg        | the matrix product's rounding                                        |
 | summation     | sums in PyTorch's order (its last bits)                              |
 | layout        | strides and storage offsets as PyTorch counts them                   |
-| threads       | big elementwise kernels split across cores; set_num_threads          |
+| threads       | big kernels split across cores (parts, rows); set_num_threads        |
 | float_errors  | NumPy's floating-point warnings, off while minigrad computes         |
 """

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import threads
+from . import pointwise, threads
 
 
 def power(base, exponent):
@@ -36,13 +36,15 @@ def power(base, exponent):
                 square = np.multiply(base, base)
                 return np.divide(1, square, out=_own(square))
             if exponent == 0.5:
-                return np.sqrt(base)
+                return pointwise.sqrt(base)
             if exponent == -0.5:
-                root = np.sqrt(base)
+                root = pointwise.sqrt(base)
                 return np.divide(1, root, out=_own(root))
             if exponent == -1:
                 return np.divide(1, base)
-        return np.power(base, exponent)
+        # (any other power: a few ns per element, so a big array on threads)
+        return np.power(base, exponent) if base.size < threads.BIG \
+            else threads.call(np.power, base, exponent)
     base_array, exponent_array = np.asarray(base), np.asarray(exponent)
     if base_array.dtype == np.bool_ and exponent_array.dtype == np.bool_:
         return np.logical_or(base_array, np.logical_not(exponent_array))  # x**0 = 1, x**1 = x

@@ -1,6 +1,7 @@
 """Elementwise functions on arrays as PyTorch's CPU kernels compute them: the same
 bits (sigmoid's formula, relu's -0, maximum's ties, sign of NaN), and big arrays
-split across threads (``threads.py``)."""
+split across threads (``threads.py``): exp, log, sqrt, sin, cos, tanh, sigmoid
+(each element computed by the same NumPy kernel as in one call, so the same bits)."""
 
 from __future__ import annotations
 
@@ -16,12 +17,40 @@ def sigmoid(x):
     rounded, as the C library's expf rounds it (PyTorch's for 0-dim and strided
     tensors and the ends of runs). On whole blocks of contiguous runs PyTorch uses a
     vectorized exp (SLEEF's): there about 4 % of float32 and 2.5 % of float64 results
-    differ from PyTorch's, mostly in the last bit (at most 4 ulps, in the tails)."""
+    differ from PyTorch's, mostly in the last bit (at most 4 ulps, in the tails).
+
+    A big float32 one is made part after part (on threads), each part's float64
+    exponentials in a buffer the size of the part rather than one the size of x:
+    the same steps on every element, so the same bits."""
     if x.dtype.char in "fe":  # (float32, and float16 computed in float32)
+        if x.dtype.char == "f" and x.size >= threads.BIG:
+            result = threads.parts(_sigmoid32, None, x)
+            if result is not None:
+                return result
         exp = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
         return np.asarray((_ONE32 / (_ONE32 + exp)).astype(x.dtype, copy=False))
     one = x.dtype.type(1)
+    if x.size >= threads.BIG:
+        result = threads.parts(_sigmoid, None, x)
+        if result is not None:
+            return result
     return np.asarray(one / (one + np.exp(np.negative(x))))
+
+
+def _sigmoid32(out, x):
+    exp = np.negative(x, dtype=np.float64)
+    np.exp(exp, out=exp)
+    np.copyto(out, exp, casting="same_kind")  # (rounded to float32, as astype rounds)
+    np.add(_ONE32, out, out=out)
+    np.divide(_ONE32, out, out=out)
+
+
+def _sigmoid(out, x):
+    one = one_of(x.dtype)
+    np.negative(x, out=out)
+    np.exp(out, out=out)
+    np.add(one, out, out=out)
+    np.divide(one, out, out=out)
 
 
 _ONE32 = np.float32(1)
@@ -29,8 +58,21 @@ _ONE32 = np.float32(1)
 
 def sigmoid_backward(grad, y):
     """The derivative of y = sigmoid(x), times grad: grad * (1 - y) * y (torch's order;
-    1 as a 0-dim array, see tanh_backward)."""
-    return grad * (one_of(y.dtype) - y) * y
+    1 as a 0-dim array, see tanh_backward). A big one in one new buffer, part after
+    part, as tanh_backward."""
+    if y.size < threads.BIG or grad.dtype != y.dtype or grad.shape != y.shape:
+        return grad * (one_of(y.dtype) - y) * y
+    out = threads.parts(_sigmoid_backward, None, grad, y, split=False)
+    return grad * (one_of(y.dtype) - y) * y if out is None else out
+
+
+def _sigmoid_backward(out, grad, y):
+    # (the operands in the order NumPy takes them for the formula on big arrays, which
+    # computes grad * (1 - y) into the new array 1 - y: where grad and y both hold a
+    # NaN, the NaN of the first operand is the one kept)
+    np.subtract(one_of(y.dtype), y, out=out)
+    np.multiply(out, grad, out=out)
+    np.multiply(out, y, out=out)
 
 
 def tanh_backward(grad, y):
@@ -123,6 +165,81 @@ def minimum(a, b):
 def tanh(x):
     """tanh, a big array split across threads (same bits as one ``np.tanh``)."""
     return np.asarray(np.tanh(x) if x.size < threads.BIG else threads.call(np.tanh, x))
+
+
+# The other functions whose NumPy kernels cost a few ns per element (bound by
+# computing, not by memory): a big array split across threads, with the bits of
+# one NumPy call. (log, sin and cos return what their ufunc returns: a 0-dim
+# array gives a NumPy scalar.)
+
+def exp(x):
+    """e ** x, an array (also for a 0-dim x)."""
+    return np.asarray(np.exp(x) if x.size < threads.BIG else threads.call(np.exp, x))
+
+
+def log(x):
+    """The natural logarithm."""
+    return np.log(x) if x.size < threads.BIG else threads.call(np.log, x)
+
+
+def sqrt(x):
+    """The square root, an array (also for a 0-dim x). Only float64 is split: a
+    float32 square root costs about what a product does (bound by memory)."""
+    if x.size < threads.BIG or x.dtype != np.float64:
+        return np.asarray(np.sqrt(x))
+    return threads.call(np.sqrt, x)
+
+
+def sin(x):
+    return np.sin(x) if x.size < threads.BIG else threads.call(np.sin, x)
+
+
+def cos(x):
+    return np.cos(x) if x.size < threads.BIG else threads.call(np.cos, x)
+
+
+def log_sigmoid(x):
+    """log sigmoid(x) = -(max(-x, 0) + log(1 + exp(-|x|))), stable for any x, and its
+    buffer exp(-|x|) (what backward reads, as PyTorch's kernel keeps it): (result,
+    buffer). A big one part after part, on threads: the buffer first, then the result."""
+    if x.size >= threads.BIG:
+        buffer = np.empty(x.shape, x.dtype)
+        result = threads.parts(_log_sigmoid, None, x, buffer)
+        if result is not None:
+            return result, buffer
+    buffer = np.exp(-np.abs(x))
+    return -(np.maximum(-x, 0) + np.log1p(buffer)), buffer
+
+
+def _log_sigmoid(out, x, buffer):
+    np.abs(x, out=buffer)
+    np.negative(buffer, out=buffer)
+    np.exp(buffer, out=buffer)
+    np.negative(x, out=out)
+    np.maximum(out, 0, out=out)
+    np.add(out, np.log1p(buffer), out=out)
+    np.negative(out, out=out)
+
+
+def log_sigmoid_backward(grad, x, buffer):
+    """grad * (1 - sigmoid(x)), as PyTorch's kernel computes it from the buffer
+    b = exp(-|x|): grad * (1 - b / (1 + b)) where x < 0, grad * (b / (1 + b))
+    elsewhere. A big one part after part, on threads."""
+    if buffer.size >= threads.BIG and grad.shape == buffer.shape:
+        result = threads.parts(_log_sigmoid_backward, None, grad, x, buffer)
+        if result is not None:
+            return result
+    one = np.ones((), buffer.dtype)  # (in x's dtype: float32 stays float32)
+    ratio = buffer / (one + buffer)
+    # (max_deriv - sign * ratio: 1 - ratio where x < 0, 0 - (-ratio) = ratio elsewhere)
+    return np.where(x < 0, one - ratio, ratio) * grad
+
+
+def _log_sigmoid_backward(out, grad, x, buffer):
+    one = one_of(buffer.dtype)
+    ratio = np.add(one, buffer)
+    np.divide(buffer, ratio, out=ratio)
+    np.multiply(np.where(x < 0, one - ratio, ratio), grad, out=out)
 
 
 def relu(x):

@@ -1,5 +1,5 @@
 """Threads: ``get_num_threads`` / ``set_num_threads`` (PyTorch's), and the big
-elementwise kernels that use them.
+kernels that use them.
 
 NumPy computes a ufunc on one core. It lets go of the GIL while it loops, so
 the parts of a big array can be computed at the same time by threads:
@@ -8,17 +8,24 @@ takes the next slice not taken yet and writes it into one result (so a thread
 that wakes late, or waits for a core on a busy machine, simply does fewer:
 the caller never waits for more than the one slice a helper is working on).
 Each element is computed by the same kernel either way, so the result
-has exactly the bits of ``np.tanh(x)``. Only work done element by element is
-split (``call``, ``parts``), never a reduction (a sum added up in parts would
-round differently).
+has exactly the bits of ``np.tanh(x)``.
+
+One mechanism serves every kernel: ``parts`` hands a kernel of several steps
+(``1 / (1 + exp(-x))``) the same slice of each of its arrays, and ``rows``
+hands it blocks of whole rows, for kernels that reduce along the last axis
+(a softmax's sums: each row is added up by one thread, in the order NumPy
+adds it up in one call, so a sum has the same bits too). A reduction is never
+added up in parts: that would round differently. Within its part, a kernel
+runs on slices of ``_CACHED`` elements, one after the other, so that the
+arrays of one step are still in the core's cache for the next.
 
 Only arrays of at least ``BIG`` elements (2**18) are split: handing slices to
 waiting threads and collecting them costs some 10 to 50 µs of Python, and an
-elementwise kernel takes between 0.2 ns (a product, bound by memory) and 3 ns
-(tanh) per element on one core, so for smaller arrays the hand-over would eat
-what the other cores save. (PyTorch splits from 32,768 elements: its hand-over
-is C++.) The threads are daemons, made on first use; between calls they sleep
-on a queue (they do not spin).
+elementwise kernel takes between 0.2 ns (a product, bound by memory) and
+10 ns (a float64 sine) per element on one core, so for smaller arrays the
+hand-over would eat what the other cores save. (PyTorch splits from 32,768
+elements: its hand-over is C++.) The threads are daemons, made on first use;
+between calls they sleep on a queue (they do not spin).
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ import numpy as np
 
 from .. import errors
 
-__all__ = ["get_num_threads", "set_num_threads", "call", "parts", "BIG"]
+__all__ = ["get_num_threads", "set_num_threads", "call", "parts", "rows", "BIG"]
 
 BIG = 1 << 18  # elements
 
@@ -78,26 +85,40 @@ def call(ufunc, *operands, out=None, **options):
     ``get_num_threads()`` threads when the result is big and simply laid out
     (see ``parts``); else NumPy's own call."""
     if _num_threads > 1:
-        result = parts(lambda target, *sources: ufunc(*sources, out=target, **options),
-                       out, *operands)
+        kernel = lambda target, *sources: ufunc(*sources, out=target, **options)  # noqa: E731
+        result = parts(kernel, out, *operands)
         if result is not None:
             return result
+        if out is None and _transposed(operands):
+            # (NumPy lays the result out as the operands, column-major: computed on
+            # their transposes, which are row-major, and transposed back)
+            result = parts(kernel, None, *[operand.T if type(operand) is np.ndarray
+                                           else operand for operand in operands])
+            if result is not None:
+                return result.T
     return ufunc(*operands, **options) if out is None else ufunc(*operands, out=out, **options)
+
+
+def _transposed(operands) -> bool:
+    """Whether every array operand is column-major and not row-major (a transposed
+    matrix)."""
+    arrays = [operand for operand in operands if type(operand) is np.ndarray and operand.ndim]
+    return bool(arrays) and all(array.flags.f_contiguous and not array.flags.c_contiguous
+                                for array in arrays)
 
 
 def parts(kernel, out, *operands, split=True):
     """Run ``kernel(out, *operands)``, an elementwise computation writing into
-    ``out``, in parts on ``get_num_threads()`` threads: each part gets the same
-    slice of ``out`` and of every operand. Returns ``out`` (made here when
-    None), or None when the arrays are not split (too small, one thread, or a
-    layout this does not handle): then the caller computes it its own way.
-
-    ``split=False``: the parts one after the other on this thread only (also
-    with one thread), for a kernel of several steps that is bound by memory
+    ``out``, in parts: each part gets the same slice of ``out`` and of every
+    operand. ``split=True``: the parts on ``get_num_threads()`` threads (with
+    one thread: one after the other on this one); ``split=False``: on this
+    thread only, for a kernel of several steps that is bound by memory
     (``1 - y * y``, two products of one gradient): a part's arrays are still in
     the core's cache for the next step. (A second core adds little to what one
     core reads and writes per second here, and calling it costs more than the
-    cache saves: see ``BIG``.)
+    cache saves: see ``BIG``.) Returns ``out`` (made here when None), or None
+    when the arrays are not split (fewer than ``BIG`` elements, or a layout
+    this does not handle): then the caller computes it its own way.
 
     Split only when NumPy's single call would lay the result out C-contiguous
     and walk every operand in the same order: every array operand has the
@@ -109,60 +130,153 @@ def parts(kernel, out, *operands, split=True):
     sees only its own slice of it, e.g. MulBackward0's two products.) The
     parts' bounds are multiples of 4096 elements, so a SIMD kernel meets the
     same alignment in every part as in the whole."""
-    threads = _num_threads
+    found = _views(operands, _flat)
+    if found is None:
+        return None
+    shape, dtype, size, flat = found
+    out = _output(out, shape, dtype, flat)
+    if out is None:
+        return None
+    target = out.reshape(-1)
+
+    def part(start, stop):
+        kernel(target[start:stop], *[operand[start:stop] if sliced else operand
+                                     for operand, sliced in flat])
+    _in_parts(part, size, 1, split)
+    return out
+
+
+def rows(kernel, out, *operands, split=True):
+    """Run ``kernel(out, *operands)``, a computation along the last axis (each
+    row of ``out`` made from the same row of each operand, a softmax's say),
+    in blocks of whole rows: each block gets the same rows of ``out`` and of
+    every operand, as 2-dim arrays (rows, last axis). ``split`` as in
+    ``parts``. Returns ``out`` (made here, C-contiguous, when None; when given,
+    it may also have a last axis of 1: one number per row, a reduction's), or
+    None when the arrays are not split (fewer than ``BIG`` elements, or a
+    layout this does not handle).
+
+    Every array operand has the first one's shape and float dtype (or is 0-dim,
+    of that dtype; numbers are Python floats or ints) and is seen as (rows, last
+    axis) without a copy: C-contiguous, or expanded (stride 0) along some axes,
+    the last axis contiguous or stride 0. NumPy then walks
+    each row of a block as it walks that row in one call over the whole array,
+    so a sum along a row adds up the same numbers in the same order. ``out``,
+    when given, is C-contiguous and no operand's memory."""
+    found = _views(operands, _as_rows)
+    if found is None:
+        return None
+    shape, dtype, size, blocks = found
+    width = shape[-1]
+    out = _output(out, shape if out is None or out.shape[-1] != 1 else (*shape[:-1], 1),
+                  dtype, blocks)
+    if out is None:
+        return None
+    target = out.reshape(-1, out.shape[-1])
+
+    def part(start, stop):
+        kernel(target[start:stop], *[operand[start:stop] if sliced else operand
+                                     for operand, sliced in blocks])
+    _in_parts(part, size // width, width, split)
+    return out
+
+
+def _views(operands, view):
+    """What ``parts`` and ``rows`` split: (shape, dtype, size, [(operand, sliced)])
+    where the first array operand that is not 0-dim has a float dtype and at least
+    ``BIG`` elements, and every other array operand has its dtype and (unless
+    0-dim) its shape, seen through ``view(array, size)`` (sliced: True; a number or
+    a 0-dim array: False, handed to every part as it is). None where not: a
+    number that is not a Python float or int, or an array ``view`` cannot take."""
     shape = dtype = None
     for operand in operands:
         if type(operand) is np.ndarray and operand.ndim:
             shape, dtype = operand.shape, operand.dtype
             break
-    if (threads < 2 and split) or shape is None or dtype.kind != "f":
+    if shape is None or dtype.kind != "f":
         return None
     size = 1
     for length in shape:
         size *= length
     if size < BIG:
         return None
-    flat = []
+    views = []
     for operand in operands:
         if type(operand) is np.ndarray:
             if operand.dtype != dtype:
                 return None
             if operand.ndim:
-                if operand.shape != shape or not (operand.flags.c_contiguous
-                                                  or not any(operand.strides)):
+                if operand.shape != shape:
                     return None
-                operand = operand.reshape(-1)  # (a view: stride 0 stays stride 0)
-                flat.append((operand, True))
+                operand = view(operand, size)
+                if operand is None:
+                    return None
+                views.append((operand, True))
                 continue
         elif type(operand) not in (float, int):
             return None
-        flat.append((operand, False))
-    if out is None:
-        out = np.empty(shape, dtype)
-    elif (type(out) is not np.ndarray or out.shape != shape or out.dtype != dtype
-          or not out.flags.c_contiguous or not out.flags.writeable):
-        return None
-    else:
-        address = out.__array_interface__["data"][0]
-        for operand, sliced in flat:
-            if sliced and np.may_share_memory(operand, out) and (
-                    operand.__array_interface__["data"][0] != address or not operand.strides[0]):
-                return None
-    target = out.reshape(-1)
+        views.append((operand, False))
+    return shape, dtype, size, views
 
-    def part(start, stop):
-        kernel(target[start:stop], *[operand[start:stop] if sliced else operand
-                                     for operand, sliced in flat])
-    if split:
-        _run(part, _bounds(size, threads))
-    else:
-        for start in range(0, size, _CACHED):
-            part(start, start + _CACHED)
+
+def _flat(array, size):
+    """``array`` as a 1-dim view, where it is C-contiguous or all stride 0 (an
+    expanded number: stride 0 stays stride 0); else None."""
+    if array.flags.c_contiguous or not any(array.strides):
+        return array.reshape(-1)
+    return None
+
+
+def _as_rows(array, size):
+    """``array`` as a (rows, last axis) view, or None where that needs a copy or
+    the last axis is neither contiguous nor stride 0."""
+    if array.strides[-1] not in (0, array.itemsize):
+        return None
+    try:
+        return np.reshape(array, (size // array.shape[-1], array.shape[-1]), copy=False)
+    except ValueError:  # (no view has that shape)
+        return None
+
+
+def _output(out, shape, dtype, operands):
+    """``out``, or a new C-contiguous array of ``shape`` when None; None when
+    ``out`` cannot take the parts (not such an array, or the memory of an
+    operand other than that very array)."""
+    if out is None:
+        return np.empty(shape, dtype)
+    if (type(out) is not np.ndarray or out.shape != shape or out.dtype != dtype
+            or not out.flags.c_contiguous or not out.flags.writeable):
+        return None
+    address = out.__array_interface__["data"][0]
+    for operand, sliced in operands:
+        if sliced and np.may_share_memory(operand, out) and (
+                operand.__array_interface__["data"][0] != address or not operand.strides[0]):
+            return None
     return out
 
 
-def _bounds(size: int, threads: int) -> list:
-    """The parts of ``size`` elements for ``threads`` threads, [(start, stop), ...].
+def _in_parts(part, count, width, split) -> None:
+    """``part(start, stop)`` over ``count`` items of ``width`` elements each: in
+    parts on the threads (``split``, more than one thread), else one after the
+    other on this thread. Either way a part is done in slices of about
+    ``_CACHED`` elements, whole items each."""
+    step = max(1, _CACHED // width)
+
+    def cached(start, stop):
+        for first in range(start, stop, step):
+            part(first, min(stop, first + step))
+    if split and _num_threads > 1:
+        if width == 1:
+            bounds = _bounds(count, _num_threads)
+        else:
+            bounds = _bounds(count, _num_threads, align=1, least=-(-_CHUNK // width))
+        _run(cached, bounds)
+    else:
+        cached(0, count)
+
+
+def _bounds(size: int, threads: int, align: int = 0, least: int = 0) -> list:
+    """The parts of ``size`` items for ``threads`` threads, [(start, stop), ...].
 
     The parts are taken by whichever thread is free, so that a thread that starts
     late (a sleeping thread wakes some 10 to 200 µs after it is called) or is held
@@ -171,20 +285,21 @@ def _bounds(size: int, threads: int) -> list:
     up by at most one part), and the last ones get smaller (each a quarter of what
     is left for two threads, as in OpenMP's guided schedule), so that the threads
     finish close together (the caller waits for the last one). Each is at least
-    _CHUNK elements (a part costs some µs of Python), and a multiple of _ALIGN but
-    for the last."""
-    largest = -(-size // (_PER_THREAD * threads * _ALIGN)) * _ALIGN
+    ``least`` items (_CHUNK elements: a part costs some µs of Python), and a
+    multiple of ``align`` (_ALIGN elements) but for the last."""
+    align, least = align or _ALIGN, least or _CHUNK
+    largest = -(-size // (_PER_THREAD * threads * align)) * align
     bounds, start = [], 0
     while start < size:
-        left = -(-(size - start) // (_GUIDED * threads * _ALIGN)) * _ALIGN
-        step = max(_CHUNK, min(largest, left))
+        left = -(-(size - start) // (_GUIDED * threads * align)) * align
+        step = max(least, min(largest, left))
         bounds.append((start, min(size, start + step)))
         start += step
     return bounds
 
 
 _ALIGN = 4096  # elements
-_CACHED = 32 * _ALIGN  # (elements in a part on one thread: an array's part fits in L2)
+_CACHED = 32 * _ALIGN  # (elements in a slice of a part: an array's slice fits in L2)
 _PER_THREAD = 4  # (no part bigger than 1 / (_PER_THREAD * threads) of the whole)
 _GUIDED = 2  # (nor than 1 / (_GUIDED * threads) of what is left)
 _CHUNK = 16 * _ALIGN

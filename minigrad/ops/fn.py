@@ -75,11 +75,11 @@ def masked_fill(x, mask, value):
 
 
 def exp(x):
-    return pointwise.exp(x) if is_tensor(x) else np.exp(x)
+    return pointwise.exp(x) if is_tensor(x) else kernels_pointwise.exp(x)
 
 
 def log(x):
-    return pointwise.log(x) if is_tensor(x) else np.log(x)
+    return pointwise.log(x) if is_tensor(x) else kernels_pointwise.log(x)
 
 
 def sgn(x):
@@ -99,11 +99,11 @@ def abs(x):
 
 
 def cos(x):
-    return pointwise.cos(x) if is_tensor(x) else np.cos(x)
+    return pointwise.cos(x) if is_tensor(x) else kernels_pointwise.cos(x)
 
 
 def sin(x):
-    return pointwise.sin(x) if is_tensor(x) else np.sin(x)
+    return pointwise.sin(x) if is_tensor(x) else kernels_pointwise.sin(x)
 
 
 def sigmoid(x):

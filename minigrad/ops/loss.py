@@ -16,7 +16,7 @@ from ..autograd.saved import SavedTensor
 from . import fn
 from ..autograd.tensor_base import is_tensor
 from ._saved import as_shown
-from ..kernels import layout
+from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits"]
 
@@ -329,7 +329,9 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
             self.save(weight=_kept(weight), pos_weight=_kept(pos_weight),
                       reduction=_REDUCTIONS[reduction])
         self.reduction = reduction
-        return bce_with_logits_of(x, target, _array(weight), _array(pos_weight), reduction)
+        losses = kernels_loss.binary_cross_entropy_with_logits(x, target, _array(weight),
+                                                                _array(pos_weight))
+        return _reduce(losses, reduction)
 
     def backward(self, saved, grad):
         x, t, w, p = saved.self, saved.target, saved.weight, saved.pos_weight
@@ -337,17 +339,6 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         needs_x, needs_t = self.needs_input_grad
         return (bce_with_logits_backward_of(grad, x, t, w, p, count) if needs_x else None,
                 bce_with_logits_target_backward_of(grad, x, w, p, count) if needs_t else None)
-
-
-def bce_with_logits_of(x, target, weight, pos_weight, reduction):
-    """The losses, without overflow: log(1 + e^x) by logaddexp."""
-    log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
-    log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
-    p = 1 if pos_weight is None else pos_weight
-    losses = p * target * log_sig + (1 - target) * log_sig_neg
-    if weight is not None:
-        losses = losses * weight
-    return _reduce(np.asarray(losses, dtype=x.dtype), reduction)
 
 
 def bce_with_logits_backward_of(grad, x, t, w, p, count):
@@ -391,9 +382,9 @@ class LogSigmoidBackward0(Node):
     saves = {"self": Input(0)}
 
     def forward(self, x):
-        buffer = np.exp(-np.abs(x))  # (kept for backward, as torch's buffer)
+        result, buffer = kernels_pointwise.log_sigmoid(x)  # (buffer kept for backward, as torch's)
         self.save(buffer=buffer)
-        return -(np.maximum(-x, 0) + np.log1p(buffer))
+        return result
 
     def backward(self, saved, grad):
         return fn.log_sigmoid_backward(grad, saved.self, saved.buffer)
@@ -401,16 +392,13 @@ class LogSigmoidBackward0(Node):
 
 def log_sigmoid_of(x):
     """log sigmoid(x) (arrays), stable for any x."""
-    return -(np.maximum(-x, 0) + np.log1p(np.exp(-np.abs(x))))
+    return kernels_pointwise.log_sigmoid(x)[0]
 
 
 def log_sigmoid_backward_of(grad, x, buffer):
     """grad * (1 - sigmoid(x)) (arrays), as torch's kernel computes it from the buffer
     b = exp(-|x|): grad * (1 - b / (1 + b)) where x < 0, grad * (b / (1 + b)) elsewhere."""
-    one = np.ones((), buffer.dtype)  # (in x's dtype: float32 stays float32)
-    ratio = buffer / (one + buffer)
-    # (max_deriv - sign * ratio: 1 - ratio where x < 0, 0 - (-ratio) = ratio elsewhere)
-    return np.where(x < 0, one - ratio, ratio) * grad
+    return kernels_pointwise.log_sigmoid_backward(grad, x, buffer)
 
 
 class LogSigmoidBackwardBackward0(Node):

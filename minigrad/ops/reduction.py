@@ -27,7 +27,7 @@ from . import fn, pointwise
 from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import shape as shape_ops
-from ..kernels import layout
+from ..kernels import layout, softmax as kernels_softmax
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
            "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
@@ -449,12 +449,7 @@ class LogsumexpBackward0(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, dim, keepdim, given=None):
-        peak = np.max(x, axis=dim, keepdims=True, initial=-np.inf)  # (-inf when empty)
-        peak = np.where(np.isfinite(peak), peak, 0)
-        result = np.log(sum_axes(np.exp(x - peak), dim, keepdims=True)) + peak  # (torch's sum)
-        if not keepdim:
-            result = result.squeeze(dim)
-        result = np.asarray(result, dtype=x.dtype)
+        result = kernels_softmax.logsumexp(x, dim, keepdim)
         self.save(dim=as_shown(dim if given is None else given), _dim=dim, keepdim=keepdim)
         return result
 
@@ -472,9 +467,7 @@ class SoftmaxBackward0(Node):
     saves = {"result": RESULT}
 
     def forward(self, x, dim, given=None):
-        shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
-        result = np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
-        result = _row_major(result)
+        result = _row_major(kernels_softmax.softmax(x, dim))
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         return result
 
@@ -493,7 +486,7 @@ def _row_major(array: np.ndarray) -> np.ndarray:
 
 def softmax_backward_data_of(grad, y, dim):
     """y * (grad - sum(grad * y)): the gradient of y = softmax(x) over dim (arrays)."""
-    return _row_major(y * (grad - np.sum(grad * y, axis=dim, keepdims=True)))
+    return _row_major(kernels_softmax.softmax_backward_data(grad, y, dim))
 
 
 class SoftmaxBackwardDataBackward0(Node):
@@ -526,10 +519,7 @@ class LogSoftmaxBackward0(Node):
     saves = {"result": RESULT}
 
     def forward(self, x, dim, given=None):
-        # (the ufuncs' reduce directly: np.max/np.sum are Python wrappers around it)
-        shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
-        result = _row_major(np.asarray(
-            shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)), order="C"))
+        result = _row_major(kernels_softmax.log_softmax(x, dim))
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         return result
 
@@ -539,7 +529,7 @@ class LogSoftmaxBackward0(Node):
 
 def log_softmax_backward_data_of(grad, y, dim):
     """grad - exp(y) * sum(grad): the gradient of y = log_softmax(x) over dim (arrays)."""
-    return _row_major(grad - np.exp(y) * np.add.reduce(grad, axis=dim, keepdims=True))
+    return _row_major(kernels_softmax.log_softmax_backward_data(grad, y, dim))
 
 
 class LogSoftmaxBackwardDataBackward0(Node):

@@ -1,0 +1,126 @@
+"""softmax, log_softmax and logsumexp along a dimension, and the gradients of the
+first two, on arrays: the largest value of each row taken out first (so that no
+exp overflows), then NumPy's sum of each row.
+
+For a big array whose dimension is its last axis, laid out row after row (the
+usual case: class scores of shape (N, C), dim=1), every step runs in blocks of
+whole rows (``threads.rows``), on threads: a block's rows are still in the core's
+cache from one step to the next (one pass over memory, where the whole-array
+steps made four), and NumPy adds up each row of a block in the order it adds it
+up in one call over the whole array, so every result has the same bits. Any
+other layout or dimension: the same steps on the whole array, on one thread.
+
+Where both operands of a step hold a NaN, the result is the first operand's NaN
+(its sign and payload), so each step takes its operands in the order NumPy takes
+them for the whole-array formula; that includes NumPy's reuse of a big
+temporary array for the result (``y * (grad - s)`` is computed as
+``(grad - s) * y``, into the array ``grad - s``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import threads
+from .summation import sum_axes
+
+__all__ = ["softmax", "log_softmax", "logsumexp", "softmax_backward_data",
+           "log_softmax_backward_data"]
+
+
+def _along_rows(array: np.ndarray, dim: int) -> bool:
+    """Whether ``dim`` is the last axis of a big array (the blocks of rows apply). The
+    size is looked at first: for a small array it is the only cost."""
+    return array.size >= threads.BIG and dim % array.ndim == array.ndim - 1
+
+
+def softmax(x, dim):
+    """exp(x - max) / sum(exp(x - max)) along ``dim`` (row-major)."""
+    if _along_rows(x, dim):
+        result = threads.rows(_softmax_rows, None, x)
+        if result is not None:
+            return result
+    shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
+    return np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
+
+
+def _softmax_rows(out, x):
+    np.subtract(x, np.maximum.reduce(x, axis=1, keepdims=True, initial=-np.inf), out=out)
+    np.exp(out, out=out)
+    np.divide(out, np.add.reduce(out, axis=1, keepdims=True), out=out)
+
+
+def log_softmax(x, dim):
+    """(x - max) - log(sum(exp(x - max))) along ``dim`` (row-major)."""
+    if _along_rows(x, dim):
+        result = threads.rows(_log_softmax_rows, None, x)
+        if result is not None:
+            return result
+    # (the ufuncs' reduce directly: np.max/np.sum are Python wrappers around it)
+    shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
+    return np.asarray(shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)),
+                      order="C")
+
+
+def _log_softmax_rows(out, x):
+    np.subtract(x, np.maximum.reduce(x, axis=1, keepdims=True, initial=-np.inf), out=out)
+    total = np.add.reduce(np.exp(out), axis=1, keepdims=True)
+    np.subtract(out, np.log(total), out=out)
+
+
+def logsumexp(x, dims: tuple, keepdim: bool):
+    """log(sum(exp(x))) over ``dims`` (a tuple), the largest value (where it is
+    finite) taken out first and added back. The sum is summation.sum_axes
+    (PyTorch's order, where it follows it: below 32,768 elements); a big array's
+    blocks add up each row as NumPy does, as sum_axes does for a big array."""
+    if len(dims) == 1 and _along_rows(x, dims[0]):
+        result = threads.rows(_logsumexp_rows, np.empty((*x.shape[:-1], 1), x.dtype), x)
+        if result is not None:
+            return result if keepdim else result.squeeze(-1)
+    peak = np.max(x, axis=dims, keepdims=True, initial=-np.inf)  # (-inf when empty)
+    peak = np.where(np.isfinite(peak), peak, 0)
+    result = np.log(sum_axes(np.exp(x - peak), dims, keepdims=True)) + peak
+    if not keepdim:
+        result = result.squeeze(dims)
+    return np.asarray(result, dtype=x.dtype)
+
+
+def _logsumexp_rows(out, x):
+    peak = np.maximum.reduce(x, axis=1, keepdims=True, initial=-np.inf)
+    peak = np.where(np.isfinite(peak), peak, 0)
+    total = np.add.reduce(np.exp(x - peak), axis=1, keepdims=True)
+    np.add(np.log(total), peak, out=out)
+
+
+def softmax_backward_data(grad, y, dim):
+    """y * (grad - sum(grad * y)) along ``dim``: the gradient of y = softmax(x)."""
+    if _along_rows(y, dim):
+        result = threads.rows(_softmax_backward_rows, None, grad, y)
+        if result is not None:
+            return result
+    return y * (grad - np.sum(grad * y, axis=dim, keepdims=True))
+
+
+def _softmax_backward_rows(out, grad, y):
+    np.multiply(grad, y, out=out)
+    total = np.add.reduce(out, axis=1, keepdims=True)
+    np.subtract(grad, total, out=out)
+    np.multiply(out, y, out=out)  # (NumPy's order for y * (new array): see above)
+
+
+def log_softmax_backward_data(grad, y, dim):
+    """grad - exp(y) * sum(grad) along ``dim``: the gradient of y = log_softmax(x)."""
+    if _along_rows(y, dim):
+        result = threads.rows(_log_softmax_backward_rows, None, grad, y)
+        if result is not None:
+            return result
+    return grad - np.exp(y) * np.add.reduce(grad, axis=dim, keepdims=True)
+
+
+def _log_softmax_backward_rows(out, grad, y):
+    # (a gradient broadcast across the rows, a sum's or a mean's: every row holds the
+    # same numbers, so the first row's sum, made as NumPy makes each row's, is every row's)
+    total = np.add.reduce(grad[:1] if grad.strides[0] == 0 else grad, axis=1, keepdims=True)
+    np.exp(y, out=out)
+    np.multiply(out, total, out=out)
+    np.subtract(grad, out, out=out)

@@ -1,0 +1,415 @@
+"""The big kernels (minigrad/kernels/): each gives, for arrays of every layout and
+on any number of threads, exactly the bits of the NumPy formula it replaces, written
+here as the whole-array expression minigrad computed before the kernels were split
+(so a kernel cut into parts, on threads or on one, rounds nothing differently).
+
+Sizes on both sides of ``threads.BIG``; layouts: contiguous, transposed, sliced,
+shifted, and gradients broadcast from a sum (stride 0) along some or all axes.
+Values: ordinary ones with NaN, +-inf, -0 and a denormal among them.
+PyTorch's values are held by the op suites (test_ops_vs_torch.py,
+test_sigmoid_values.py, tests/nn); the figures are in ``make bench``."""
+
+from __future__ import annotations
+
+import threading
+
+import numpy as np
+import pytest
+
+import minigrad as mg
+from minigrad.kernels import arithmetic, loss, pointwise, softmax, threads
+from minigrad.kernels.summation import sum_axes
+
+RNG = np.random.default_rng(34)
+SHAPES = [(511, 513), (613, 701), (3, 100_003)]  # (262,143 elements: below BIG; the others above)
+COUNTS = [1, 2, 3]  # threads (3: more than this machine's cores; the bits stay the same)
+
+
+class _Threads:
+    """``with _Threads(n):`` minigrad's thread count is n inside, restored after."""
+
+    def __init__(self, count):
+        self.count = count
+
+    def __enter__(self):
+        self.previous = mg.get_num_threads()
+        mg.set_num_threads(self.count)
+
+    def __exit__(self, *exc):
+        mg.set_num_threads(self.previous)
+
+
+def _values(shape, dtype, scale=5.0):
+    array = (RNG.standard_normal(shape) * scale).astype(dtype)
+    array.reshape(-1)[:6] = [np.nan, np.inf, -np.inf, -0.0, 1e-40, 0.0]
+    return array
+
+
+def _layouts(array):
+    """The array as it is, transposed, every other column, and one row on."""
+    return {"contiguous": array, "transposed": array.T, "sliced": array[:, ::2],
+            "shifted": array[1:]}
+
+
+def _same_bits(ours, expected, what):
+    ours, expected = np.asarray(ours), np.asarray(expected)
+    assert ours.dtype == expected.dtype and ours.shape == expected.shape, what
+    assert ours.strides == expected.strides, what
+    assert ours.tobytes() == expected.tobytes(), what  # (NaNs and signed zeros too)
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with np.errstate(all="ignore"):  # (as minigrad computes: inf and nan come silently)
+        yield
+
+
+# ---- elementwise functions: the ufunc in one call -----------------------------------
+
+def _sigmoid_formula(x):
+    if x.dtype.char in "fe":
+        exp = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
+        return np.asarray((np.float32(1) / (np.float32(1) + exp)).astype(x.dtype, copy=False))
+    one = x.dtype.type(1)
+    return np.asarray(one / (one + np.exp(np.negative(x))))
+
+
+UNARY = {  # kernel, formula
+    "exp": (pointwise.exp, np.exp),
+    "log": (pointwise.log, np.log),
+    "sin": (pointwise.sin, np.sin),
+    "cos": (pointwise.cos, np.cos),
+    "tanh": (pointwise.tanh, np.tanh),
+    "sigmoid": (pointwise.sigmoid, _sigmoid_formula),
+    "** 2.5": (lambda x: arithmetic.power(x, 2.5), lambda x: np.power(x, 2.5)),
+    "** -1.5": (lambda x: arithmetic.power(x, -1.5), lambda x: np.power(x, -1.5)),
+    "** 7": (lambda x: arithmetic.power(x, 7), lambda x: np.power(x, 7)),
+    "sqrt": (pointwise.sqrt, lambda x: np.asarray(np.sqrt(x))),
+    "** 0.5": (lambda x: arithmetic.power(x, 0.5),  # (a square root, but in float16)
+               lambda x: np.power(x, 0.5) if x.dtype == np.float16 else np.sqrt(x)),
+}
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("shape", SHAPES[:2])
+@pytest.mark.parametrize("name", list(UNARY))
+def test_an_elementwise_kernel_has_the_bits_of_its_ufunc(name, shape, dtype):
+    kernel, formula = UNARY[name]
+    array = _values(shape, dtype)
+    before = array.copy()
+    for layout, x in _layouts(array).items():
+        expected = formula(x)
+        for count in COUNTS:
+            with _Threads(count):
+                _same_bits(kernel(x), expected, f"{name} {layout} on {count} threads")
+    _same_bits(array, before, "the input, read only")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.float16])
+def test_sigmoid_backward_has_the_bits_of_its_formula(dtype):
+    y = _sigmoid_formula(_values((613, 701), dtype))
+    grads = {"contiguous": _values(y.shape, dtype, 1.0),
+             "a sum's": np.broadcast_to(np.asarray(1, dtype), y.shape),
+             "a row sum's": np.broadcast_to(_values((613, 1), dtype), y.shape),
+             "transposed": _values(y.shape[::-1], dtype).T}
+    before = y.copy(), {what: grad.copy() for what, grad in grads.items()}
+    for what, grad in grads.items():
+        expected = grad * (pointwise.one_of(dtype) - y) * y
+        for count in COUNTS:
+            with _Threads(count):
+                _same_bits(pointwise.sigmoid_backward(grad, y), expected, f"{what} on {count}")
+        _same_bits(grad.copy(), before[1][what], f"{what}: the gradient, read only")
+    _same_bits(y, before[0], "the result, read only")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", SHAPES)
+def test_log_sigmoid_and_its_gradient_have_the_bits_of_their_formulas(shape, dtype):
+    for layout, x in _layouts(_values(shape, dtype, 20.0)).items():
+        buffer = np.exp(-np.abs(x))
+        expected = -(np.maximum(-x, 0) + np.log1p(buffer))
+        one = np.ones((), dtype)
+        ratio = buffer / (one + buffer)
+        for what, grad in {"contiguous": _values(x.shape, dtype, 1.0),
+                           "a sum's": np.broadcast_to(np.asarray(-1.5, dtype), x.shape)}.items():
+            expected_grad = np.where(x < 0, one - ratio, ratio) * grad
+            for count in COUNTS:
+                with _Threads(count):
+                    result, ours = pointwise.log_sigmoid(x)
+                    _same_bits(result, expected, f"log_sigmoid {layout} on {count}")
+                    _same_bits(ours, buffer, f"its buffer, {layout} on {count}")
+                    _same_bits(pointwise.log_sigmoid_backward(grad, x, ours), expected_grad,
+                               f"its gradient, {layout}, {what} grad, on {count}")
+
+
+# ---- softmax, log_softmax, logsumexp: NumPy's sum of each row ----------------------
+
+def _softmax_formula(x, dim):
+    shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
+    return np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
+
+
+def _log_softmax_formula(x, dim):
+    shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
+    return np.asarray(shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)),
+                      order="C")
+
+
+def _logsumexp_formula(x, dims, keepdim):
+    peak = np.max(x, axis=dims, keepdims=True, initial=-np.inf)
+    peak = np.where(np.isfinite(peak), peak, 0)
+    result = np.log(sum_axes(np.exp(x - peak), dims, keepdims=True)) + peak
+    if not keepdim:
+        result = result.squeeze(dims)
+    return np.asarray(result, dtype=x.dtype)
+
+
+def _grads(y, dim):
+    """Gradients a softmax meets: its own layout, a sum's (stride 0), a sum's along
+    ``dim`` (stride 0 there), a mean of rows' (stride 0 across them), another layout."""
+    return {"contiguous": _values(y.shape, y.dtype, 1.0),
+            "a sum's": np.broadcast_to(np.asarray(0.25, y.dtype), y.shape),
+            "along dim": np.broadcast_to(_values(y.shape, y.dtype).sum(dim, keepdims=True),
+                                         y.shape),
+            "across rows": np.broadcast_to(_values(y.shape[-1:], y.dtype), y.shape),
+            "transposed": np.ascontiguousarray(_values(y.shape, y.dtype).T).T}
+
+
+# (float16, whose NumPy kernels are slow: one shape just above BIG, two layouts)
+HALF = (513, 512)
+ROWS = [(shape, dtype) for dtype in (np.float32, np.float64)
+        for shape in [*SHAPES, (2, 5, 30_000), (70_000, 4)]] + [(HALF, np.float16)]
+
+
+def _some_layouts(array):
+    layouts = _layouts(array)
+    if array.dtype == np.float16:
+        return {name: layouts[name] for name in ("contiguous", "transposed")}
+    return layouts
+
+
+@pytest.mark.parametrize("shape, dtype", ROWS)
+def test_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
+    for layout, x in _some_layouts(_values(shape, dtype)).items():
+        for dim in range(x.ndim) if dtype != np.float16 else [x.ndim - 1]:
+            expected = _softmax_formula(x, dim), _log_softmax_formula(x, dim)
+            for count in COUNTS:
+                with _Threads(count):
+                    what = f"{layout}, dim {dim}, {count} threads"
+                    _same_bits(softmax.softmax(x, dim), expected[0], f"softmax {what}")
+                    _same_bits(softmax.log_softmax(x, dim), expected[1], f"log_softmax {what}")
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(613, 701), (511, 513), (2, 5, 30_000)])
+def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
+    x = _values(shape, dtype)
+    for dim in (x.ndim - 1, 0):
+        y, log_y = _softmax_formula(x, dim), _log_softmax_formula(x, dim)
+        for what, grad in _grads(y, dim).items():
+            expected = (y * (grad - np.sum(grad * y, axis=dim, keepdims=True)),
+                        grad - np.exp(log_y) * np.add.reduce(grad, axis=dim, keepdims=True))
+            for count in COUNTS:
+                with _Threads(count):
+                    where = f"{what} grad, dim {dim}, {count} threads"
+                    _same_bits(softmax.softmax_backward_data(grad, y, dim), expected[0],
+                               f"softmax {where}")
+                    _same_bits(softmax.log_softmax_backward_data(grad, log_y, dim), expected[1],
+                               f"log_softmax {where}")
+
+
+@pytest.mark.parametrize("shape, dtype", [
+    *[(shape, dtype) for dtype in (np.float32, np.float64)
+      for shape in [(613, 701), (511, 513), (2, 5, 30_000), (9, 40_000)]],
+    (HALF, np.float16)])
+def test_logsumexp_has_the_bits_of_its_formula(shape, dtype):
+    x = _values(shape, dtype)
+    x[-1] = -np.inf  # (a row of -inf: its peak is taken as 0)
+    for layout, array in _some_layouts(x).items():
+        for dims in [(array.ndim - 1,), (0,), tuple(range(array.ndim))][:1 if x.dtype == np.float16
+                                                                         else 3]:
+            for keepdim in (False, True):
+                expected = _logsumexp_formula(array, dims, keepdim)
+                for count in COUNTS:
+                    with _Threads(count):
+                        _same_bits(softmax.logsumexp(array, dims, keepdim), expected,
+                                   f"{layout} {dims} keepdim={keepdim}, {count} threads")
+
+
+# ---- binary cross-entropy with logits ----------------------------------------------
+
+def _bce_formula(x, target, weight, pos_weight):
+    log_sig_neg = np.logaddexp(0, x)
+    log_sig = log_sig_neg - x
+    p = 1 if pos_weight is None else pos_weight
+    losses = p * target * log_sig + (1 - target) * log_sig_neg
+    if weight is not None:
+        losses = losses * weight
+    return np.asarray(losses, dtype=x.dtype)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(613, 701), (511, 513), (300_001,)])
+def test_binary_cross_entropy_with_logits_has_the_bits_of_its_formula(shape, dtype):
+    x = _values(shape, dtype, 20.0)
+    target = RNG.uniform(0, 1, shape).astype(dtype)
+    other = np.float64 if dtype == np.float32 else np.float32
+    weights = {"none": None, "per class": RNG.uniform(0, 2, shape[-1:]).astype(dtype),
+               "per element": RNG.uniform(0, 2, shape).astype(dtype),
+               "per row": RNG.uniform(0, 2, (*shape[:-1], 1)).astype(dtype),
+               "another dtype": RNG.uniform(0, 2, shape[-1:]).astype(other)}
+    for weight_name, pos_name in [("none", "none"), ("per class", "none"), ("none", "per class"),
+                                  ("per element", "per row"), ("per row", "per element"),
+                                  ("another dtype", "per class"), ("none", "another dtype")]:
+        weight, pos_weight = weights[weight_name], weights[pos_name]
+        expected = _bce_formula(x, target, weight, pos_weight)
+        for count in COUNTS:
+            with _Threads(count):
+                _same_bits(loss.binary_cross_entropy_with_logits(x, target, weight, pos_weight),
+                           expected, f"weight {weight_name}, pos_weight {pos_name}, {count}")
+
+
+# ---- through minigrad: forward and backward on 1, 2, 3 threads ---------------------
+
+PROGRAMS = {
+    "exp": lambda lib, x, w: (x.exp() * w).sum(),
+    "log": lambda lib, x, w: ((x * x + 1).log() * w).sum(),
+    "sin, cos": lambda lib, x, w: (x.sin() * x.cos() * w).sum(),
+    "pow": lambda lib, x, w: ((x * x + 1) ** 1.5 * w).sum(),
+    "sigmoid": lambda lib, x, w: (lib.sigmoid(x * w)).sum(),
+    "softmax": lambda lib, x, w: (lib.softmax(x, 1) * w).sum(),
+    "log_softmax": lambda lib, x, w: lib.log_softmax(x, dim=1).mean(),
+    "logsumexp": lambda lib, x, w: (lib.logsumexp(x, 1) * w[:, 0]).sum(),
+    "cross_entropy": lambda lib, x, w: lib.nn.functional.cross_entropy(
+        x, lib.tensor(np.arange(x.shape[0]) % x.shape[1])),
+    "BCE with logits": lambda lib, x, w: lib.nn.functional.binary_cross_entropy_with_logits(
+        x, (w > 0).to(x.dtype), pos_weight=lib.ones(x.shape[1], dtype=x.dtype) * 2),
+    "logsigmoid, sqrt": lambda lib, x, w: (
+        lib.nn.functional.logsigmoid(x * 3) * (w * w + 1).sqrt()).sum(),
+    "transposed exp, log_softmax": lambda lib, x, w: (
+        lib.log_softmax(x.t().exp(), 0) * w.t()).sum(),
+}
+
+
+@pytest.mark.parametrize("dtype", [mg.float32, mg.float64])
+@pytest.mark.parametrize("program", list(PROGRAMS))
+def test_a_program_has_the_same_bits_on_any_number_of_threads(program, dtype):
+    data, weights = _values((613, 701), np.float64, 1.0), _values((613, 701), np.float64, 1.0)
+    data[np.isnan(data) | np.isinf(data)] = 0.5
+    weights[np.isnan(weights) | np.isinf(weights)] = -0.5
+    results = {}
+    for count in COUNTS:
+        with _Threads(count):
+            x = mg.tensor(data, dtype=dtype, requires_grad=True)
+            w = mg.tensor(weights, dtype=dtype, requires_grad=True)
+            out = PROGRAMS[program](mg, x, w)
+            out.backward()
+            results[count] = [t.detach().numpy() for t in (out, x.grad, w.grad)
+                              if t is not None]
+    for count in COUNTS[1:]:
+        for ours, expected in zip(results[count], results[1]):
+            _same_bits(ours, expected, f"{program} on {count} threads")
+
+
+# ---- the mechanism: threads.rows, and what small tensors pay ------------------------
+
+@pytest.mark.parametrize("shape", [(1001, 997), (5, 70_000), (70_001, 4), (1, 300_000)])
+@pytest.mark.parametrize("count", [1, 2, 3])
+def test_rows_hands_each_row_to_one_part_once(shape, count):
+    x = RNG.standard_normal(shape).astype(np.float32)
+    seen = np.zeros(shape[0], np.int64)
+    lock = threading.Lock()
+
+    def kernel(out, rows):
+        assert out.shape == rows.shape and out.ndim == 2 and rows.shape[1] == shape[1]
+        first = (rows.__array_interface__["data"][0] - x.__array_interface__["data"][0]) \
+            // x.strides[0]
+        with lock:
+            seen[first:first + len(rows)] += 1
+        np.negative(rows, out=out)
+    with _Threads(count):
+        _same_bits(threads.rows(kernel, None, x), -x, f"{shape} on {count} threads")
+    assert (seen == 1).all()
+
+
+def test_rows_writes_a_reduction_into_an_out_of_one_column():
+    x = _values((700, 500), np.float32)
+    out = np.empty((700, 1), np.float32)
+    with _Threads(2):
+        assert threads.rows(lambda o, r: np.add.reduce(r, axis=1, keepdims=True, out=o),
+                            out, x) is out
+    _same_bits(out, np.add.reduce(x, axis=1, keepdims=True), "row sums")
+
+
+@pytest.mark.parametrize("case", ["transposed", "small", "integers", "mixed dtypes",
+                                  "a copy to make rows", "another shape"])
+def test_what_rows_does_not_split_is_left_to_the_caller(case):
+    x, y = _values((700, 500), np.float32), _values((700, 500), np.float32)
+    if case == "transposed":
+        x = x.T.copy().T
+    elif case == "small":
+        x, y = x[:10], y[:10]
+    elif case == "integers":
+        x, y = (x * 0 + 3).astype(np.int64), (y * 0 + 2).astype(np.int64)
+    elif case == "mixed dtypes":
+        y = y.astype(np.float64)
+    elif case == "a copy to make rows":
+        x = np.ascontiguousarray(_values((1000, 700), np.float32)[:700, :500])
+        y = _values((700, 1000), np.float32)[:, ::2]
+    elif case == "another shape":
+        y = y[:, :1]
+    assert threads.rows(lambda out, a, b: np.add(a, b, out=out), None, x, y) is None
+
+
+def test_a_helper_threads_error_in_rows_is_raised_to_the_caller():
+    caller, came = threading.current_thread(), threading.Event()
+
+    def kernel(out, rows):
+        if threading.current_thread() is caller:
+            came.wait(10)
+            np.negative(rows, out=out)
+        else:
+            came.set()
+            raise FloatingPointError("in a helper")
+    with _Threads(2), pytest.raises(FloatingPointError, match="in a helper"):
+        threads.rows(kernel, None, _values((1000, 1000), np.float32))
+
+
+SMALL = {
+    "exp": lambda x: x.exp(), "log": lambda x: x.abs().log(), "sin": lambda x: x.sin(),
+    "cos": lambda x: x.cos(), "tanh": lambda x: x.tanh(), "sigmoid": lambda x: x.sigmoid(),
+    "pow": lambda x: x.abs() ** 2.5, "softmax": lambda x: mg.softmax(x, 1),
+    "log_softmax": lambda x: mg.log_softmax(x, 1), "logsumexp": lambda x: mg.logsumexp(x, 1),
+    "BCE": lambda x: mg.nn.functional.binary_cross_entropy_with_logits(x, x.sigmoid().detach()),
+    "logsigmoid": lambda x: mg.nn.functional.logsigmoid(x),
+    "sqrt": lambda x: x.double().abs().sqrt(),
+}
+
+
+@pytest.mark.parametrize("name", list(SMALL))
+def test_small_tensors_never_reach_the_threads(name, monkeypatch):
+    def refuse(*args, **kwargs):
+        raise AssertionError("a small tensor was handed to the threads")
+    for hand_over in ("parts", "rows", "_run", "_submit"):
+        monkeypatch.setattr(threads, hand_over, refuse)
+    with _Threads(2):
+        x = mg.tensor(_values((511, 513), np.float32, 1.0), requires_grad=True)
+        y = SMALL[name](x)
+        y.sum().backward()
+    assert x.grad.shape == x.shape
+
+
+@pytest.mark.parametrize("name", ["exp", "log", "sin", "cos", "sigmoid", "pow", "softmax",
+                                  "log_softmax", "logsumexp", "BCE", "logsigmoid", "sqrt"])
+def test_set_num_threads_decides_how_many_threads_a_big_op_uses(name, monkeypatch):
+    called = []
+    submit = threads._submit
+    monkeypatch.setattr(threads, "_submit", lambda context, job: (called.append(job),
+                                                                  submit(context, job)))
+    x = mg.tensor(_values((613, 701), np.float32, 1.0))
+    with _Threads(1):
+        SMALL[name](x)
+    assert called == []  # (one thread: the caller's only)
+    with _Threads(3):
+        SMALL[name](x)
+    assert called and len(called) % 2 == 0  # (two helpers called per split kernel)
