@@ -17,6 +17,7 @@ Where things live:
     layouts.py      torch.strided, torch.contiguous_format, torch.preserve_format
     nn/             Module, Linear, activations, losses, init (torch.nn)
     optim/          SGD, Adam (torch.optim)
+    utils/data/     Dataset, DataLoader, random_split (torch.utils.data)
 """
 
 from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
@@ -50,7 +51,7 @@ from .functions import (  # noqa: F401
 )
 from .tensor import Size, Tensor  # noqa: F401
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
-from . import nn, optim  # noqa: F401  (the top floor, written on the public API)
+from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 
 __version__ = "0.1.0"
 
