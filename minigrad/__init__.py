@@ -18,6 +18,7 @@ Where things live:
     nn/             Module, Linear, activations, losses, init (torch.nn)
     optim/          SGD, Adam (torch.optim)
     utils/data/     Dataset, DataLoader, random_split (torch.utils.data)
+    serialization/  save, load in PyTorch's file format
 """
 
 from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
@@ -52,6 +53,7 @@ from .functions import (  # noqa: F401
 from .tensor import Size, Tensor  # noqa: F401
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
+from .serialization import load, save  # noqa: F401  (torch.save, torch.load: PyTorch's files)
 
 __version__ = "0.1.0"
 
