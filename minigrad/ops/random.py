@@ -20,10 +20,11 @@ import numpy as np
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from ..autograd.broadcast import broadcast_shapes
+from ..autograd.tensor_base import is_tensor, make
 from ..kernels import random as kernels
 from . import fn
-from ._common import broadcast_shapes, is_tensor
-from .inplace import inplace
+from .inplace import inplace  # (the function: ops/__init__ gives the module's name to it)
 
 __all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "bernoulli",
            "normal", "multinomial", "state_tensor", "state_bytes", "in_memory_order",
@@ -415,7 +416,7 @@ def multinomial(probabilities, samples: int, replacement: bool, gen: kernels.CPU
 
 def state_tensor(state: np.ndarray):
     """``Generator.get_state()``'s uint8 tensor."""
-    return _tensor.Tensor._make(state)
+    return make(state)
 
 
 def state_bytes(new_state) -> np.ndarray:
@@ -426,5 +427,3 @@ def state_bytes(new_state) -> np.ndarray:
         raise TypeError("RNG state must be a torch.ByteTensor")
     return np.ascontiguousarray(new_state._data).ravel()
 
-
-from .. import tensor as _tensor  # noqa: E402  (the Tensor class, as the other op modules reach it)
