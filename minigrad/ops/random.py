@@ -31,95 +31,66 @@ __all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "bern
            "read_in_memory_order"]
 
 
-class _Refill(Node):
-    """x overwritten with random numbers: dy/dx = 0."""
+class _Drawn(Node):
+    """A result made of random numbers: nothing of the inputs reaches it, so each input's
+    gradient is zero (of its own shape). ``forward`` gets ``draw``, which makes them."""
 
-    def forward(self, x, draw):
+    def forward(self, *inputs, draw):
         return draw()
 
     def backward(self, grad):
-        return fn.zeros(grad.shape, grad)
+        grads = tuple(fn.zeros(meta[0], grad) if needed else None
+                      for needed, meta in zip(self.needs_input_grad, self._input_meta))
+        return grads[0] if len(grads) == 1 else grads
 
 
-class NormalBackward0(_Refill):
+class NormalBackward0(_Drawn):  # x.normal_()
     formula = Formula("y", "x refilled with samples of a normal distribution", d={"x": "0"})
 
 
-class UniformBackward0(_Refill):
+class UniformBackward0(_Drawn):  # x.uniform_()
     formula = Formula("y", "x refilled with samples of a uniform distribution", d={"x": "0"})
 
 
-class RandomBackward0(_Refill):  # random_(from, to)
+class RandomBackward0(_Drawn):  # x.random_(from, to)
     formula = Formula("y", "x refilled with random whole numbers", d={"x": "0"})
 
 
-class RandomBackward1(_Refill):  # random_(to)
+class RandomBackward1(_Drawn):  # x.random_(to)
     formula = Formula("y", "x refilled with random whole numbers", d={"x": "0"})
 
 
-class RandomBackward2(_Refill):  # random_()
+class RandomBackward2(_Drawn):  # x.random_()
     formula = Formula("y", "x refilled with random whole numbers", d={"x": "0"})
 
 
-class BernoulliBackward1(_Refill):  # bernoulli_(p) with a tensor p
+class BernoulliBackward1(_Drawn):  # x.bernoulli_(p) with a tensor p
     formula = Formula("y", "x refilled with random 0s and 1s", d={"x": "0", "p": "0"})
 
-    def forward(self, x, p, draw):
-        return draw()
 
-    def backward(self, grad):
-        grad_p = fn.zeros(self._input_meta[1][0], grad) if self.needs_input_grad[1] else None
-        return fn.zeros(grad.shape, grad), grad_p
-
-
-class BernoulliBackward2(_Refill):  # bernoulli_(p) with a number p
+class BernoulliBackward2(_Drawn):  # x.bernoulli_(p) with a number p
     formula = Formula("y", "x refilled with random 0s and 1s", d={"x": "0"})
 
 
-class ExponentialBackward0(_Refill):
+class ExponentialBackward0(_Drawn):  # x.exponential_()
     formula = Formula("y", "x refilled with samples of an exponential distribution",
                       d={"x": "0"})
 
 
-class BernoulliBackward0(Node):  # torch.bernoulli(p)
+class BernoulliBackward0(_Drawn):  # torch.bernoulli(p)
     formula = Formula("y", "1 with probability p, else 0", d={"p": "0"})
 
-    def forward(self, p, draw):
-        return draw()
 
-    def backward(self, grad):
-        return fn.zeros(grad.shape, grad)
-
-
-class NormalBackward1(Node):  # torch.normal(mean tensor, std number)
+class NormalBackward1(_Drawn):  # torch.normal(mean tensor, std number)
     formula = Formula("y", "samples of N(mean, std²)", d={"mean": "0"})
 
-    def forward(self, mean, draw):
-        return draw()
 
-    def backward(self, grad):
-        return fn.zeros(self._input_meta[0][0], grad)
-
-
-class NormalBackward2(Node):  # torch.normal(mean number, std tensor)
+class NormalBackward2(_Drawn):  # torch.normal(mean number, std tensor)
     formula = Formula("y", "samples of N(mean, std²)", d={"std": "0"})
 
-    def forward(self, std, draw):
-        return draw()
 
-    def backward(self, grad):
-        return fn.zeros(self._input_meta[0][0], grad)
-
-
-class NormalBackward3(Node):  # torch.normal(mean tensor, std tensor)
+class NormalBackward3(_Drawn):  # torch.normal(mean tensor, std tensor)
     formula = Formula("y", "samples of N(mean, std²)", d={"mean": "0", "std": "0"})
-
-    def forward(self, mean, std, draw):
-        return draw()
-
-    def backward(self, grad):
-        return tuple(fn.zeros(meta[0], grad) if meta is not None else None
-                     for meta in self._input_meta)
 
 
 # ---- where the numbers go ----------------------------------------------------------------
