@@ -27,8 +27,29 @@ __all__ = ["DerivativeCheck"]
 
 
 class DerivativeCheck(StaticFallback, w.VBox):
-    """Check a gradient three ways; ``.passed``, ``.autograd``, ``.numerical``,
-    ``.by_hand``, ``.max_abs_diff``, ``.max_rel_diff`` hold the results."""
+    """Check a gradient three ways: autograd, finite differences and your formula.
+
+    ``fn``: the function to differentiate; it takes the inputs and returns one
+    number (a one-element tensor), e.g. ``lambda x: (x.sin() * x).sum()``.
+
+    ``inputs``: the point where the gradient is checked, one value per
+    argument of ``fn``. For a function of one argument: a tensor,
+    ``torch.tensor([0.5, 1.0, 2.0])`` (a number or a list of numbers is read
+    as ``torch.tensor`` reads it). For several: a list or tuple with one
+    tensor per argument. They are copied: nothing of yours gets a ``.grad``.
+
+    ``by_hand``: optional, your derivative as a function of the same
+    arguments, returning the gradient for each (a tuple when there are
+    several), e.g. ``lambda x: x.cos() * x + x.sin()``.
+
+    ``atol``, ``rtol``: an entry agrees when |value - finite difference| <=
+    atol + rtol * |finite difference| (``numpy.isclose``'s rule; the boxes
+    under the table change them). ``eps``: the finite differences' step.
+    ``names``: the inputs' names in the table (by default ``fn``'s argument names).
+
+    ``.passed``, ``.autograd``, ``.numerical``, ``.by_hand``, ``.max_abs_diff``,
+    ``.max_rel_diff`` hold the results.
+    """
 
     atol = traitlets.Float(1e-5, help="Absolute tolerance: an entry passes when "
                                       "|value - reference| <= atol + rtol * |reference|.")

@@ -25,6 +25,7 @@ from .describe import describe
 from .graph import Box, GraphModel
 from .i18n import _, in_words, ngettext
 from .render import Digraph
+from .symbols import pytorch_words, rewrite, term
 from .text import shape_text, short, value_lines
 
 __all__ = ["draw_graph", "box_lines", "digraph"]
@@ -68,7 +69,8 @@ def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
     forward = _forward_values(model) if edge_values else {}
     arrow_labels.update(forward)
     graph = digraph(model, labels, arrow_labels)
-    formulas = {box.id: _formula_text(box.node.name()) for box in model.boxes.values()
+    formulas = {box.id: _formula_text(box.node.name(), model.learner_names)
+                for box in model.boxes.values()
                 if box.kind == "op"}
     graph.text = describe(model, labels, graph.summary, formulas, forward)
     return graph
@@ -213,13 +215,16 @@ def _tooltip(box: Box) -> str:
             "more": _("nodes not drawn")}[box.kind]
 
 
-def _formula_text(name: str) -> str:
-    """``z = self * other. dz/dself = other,  dz/dother = self``, from the table."""
+def _formula_text(name: str, taken=()) -> str:
+    """``result = self * other. d(result)/d(self) = other,  d(result)/d(other) = self``,
+    from the table, in PyTorch's words and none of the learner's ``taken`` names."""
     formula = in_words(formula_for(name))
     if formula is None:
         return _("no formula on file for this node")
-    terms = ",  ".join(formula.term(name) for name in formula.inputs)
-    return f"{formula.output} = {formula.expression}." + (f" {terms}" if terms else "")
+    words = pytorch_words(formula, taken)
+    terms = ",  ".join(term(formula, name, words) for name in formula.inputs)
+    return (f"{rewrite(formula.output, words)} = {rewrite(formula.expression, words)}."
+            + (f" {terms}" if terms else ""))
 
 
 def summary(model: GraphModel) -> str:

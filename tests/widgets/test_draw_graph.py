@@ -80,7 +80,7 @@ def test_saved_tensors_are_optional_and_show_when_freed(tutorial):
 
 def test_op_tooltips_state_the_derivative(tutorial):
     *_, out = tutorial
-    assert "dz/dself = other" in draw_graph(out).source
+    assert "d(result)/d(self) = other" in draw_graph(out).source
 
 
 def test_several_outputs_and_id_prefix():
