@@ -84,13 +84,25 @@ class BernoulliBackward0(_Drawn):  # torch.bernoulli(p)
 class NormalBackward1(_Drawn):  # torch.normal(mean tensor, std number)
     formula = Formula("y", "samples of N(mean, std²)", d={"mean": "0"})
 
+    def forward(self, mean, draw):
+        self.save(mean_sym_sizes=mean.shape)  # (what PyTorch's node keeps: zeros' shape)
+        return draw()
+
 
 class NormalBackward2(_Drawn):  # torch.normal(mean number, std tensor)
     formula = Formula("y", "samples of N(mean, std²)", d={"std": "0"})
 
+    def forward(self, std, draw):
+        self.save(std_sym_sizes=std.shape)
+        return draw()
+
 
 class NormalBackward3(_Drawn):  # torch.normal(mean tensor, std tensor)
     formula = Formula("y", "samples of N(mean, std²)", d={"mean": "0", "std": "0"})
+
+    def forward(self, mean, std, draw):
+        self.save(mean_sym_sizes=mean.shape, std_sym_sizes=std.shape)
+        return draw()
 
 
 # ---- where the numbers go ----------------------------------------------------------------
