@@ -13,9 +13,12 @@ read, in which order). Imports go down this list only:
     tensor.py       the Tensor class (its methods call the ops)
     functions.py    torch.add, torch.sum, ...: PyTorch's signatures, calling the ops
     creation.py     tensor(), ones(), randn(), ...
+    random.py       torch.Generator, manual_seed, get_rng_state (PyTorch's own generator)
     _printing.py    how tensors print
     dtypes.py, errors.py, size.py, devices.py, layouts.py, cuda.py, backends/
     nn/, optim/     torch.nn and torch.optim, written on the public API
+    utils/data/     Dataset, DataLoader, random_split (torch.utils.data)
+    serialization/  save, load in PyTorch's file format
 """
 
 from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
@@ -25,10 +28,14 @@ from .tensor import Size, Tensor  # noqa: F401
 from ._printing import set_printoptions  # noqa: F401
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .creation import (  # noqa: F401
-    BoolTensor, DoubleTensor, FloatTensor, Generator, IntTensor, LongTensor, arange,
-    as_tensor, default_generator, empty, eye, from_numpy, full, full_like, initial_seed,
-    linspace, manual_seed, ones, ones_like, rand, rand_like, randint, randn, randn_like, seed,
-    tensor, zeros, zeros_like,
+    BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, bernoulli,
+    empty, eye, from_numpy, full, full_like, linspace, multinomial, normal, ones, ones_like,
+    rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
+    zeros_like,
+)
+from . import random  # noqa: F401  (torch.random)
+from .random import (  # noqa: F401
+    Generator, default_generator, get_rng_state, initial_seed, manual_seed, seed, set_rng_state,
 )
 from .layouts import contiguous_format, layout, memory_format, preserve_format, strided  # noqa
 from .devices import device, get_default_device, set_default_device  # noqa: F401
@@ -47,7 +54,8 @@ from .functions import (  # noqa: F401
     unsqueeze, var, where,
 )
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
-from . import nn, optim  # noqa: F401  (the top floor, written on the public Tensor API)
+from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
+from .serialization import load, save  # noqa: F401  (torch.save, torch.load: PyTorch's files)
 
 __version__ = "0.1.0"
 

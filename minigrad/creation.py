@@ -11,9 +11,9 @@ Every factory takes PyTorch's ``device=`` (a ``torch.device``, ``"cpu"``,
 ``"cpu:0"``); minigrad has only the CPU, and any other device fails with
 PyTorch's error on a CPU-only build (see ``minigrad/devices.py``).
 
-Random numbers come from one NumPy generator seeded by ``manual_seed``, so a
-notebook that seeds gives the same numbers on every run. (They are not the
-same numbers PyTorch draws: its generator is a different algorithm.)
+The random factories (``rand``, ``randn``, ``randint``, ``randperm``, ``normal``,
+``bernoulli``, ``multinomial``) draw from ``minigrad/random.py``'s generators the
+numbers PyTorch draws: after ``manual_seed(0)``, ``randn(3)`` is PyTorch's.
 """
 
 from __future__ import annotations
@@ -26,7 +26,11 @@ import warnings
 import numpy as np
 
 from . import dtypes, errors, layouts
-from .devices import CPU, as_device, check_device
+from . import random as _random
+from .devices import check_device
+from .kernels import random as random_kernels
+from .kernels.fma import fma64
+from .ops import random as random_ops
 from .rules import out as out_rule
 from .layouts import preserve_format, strided
 from .kernels import layout as memory
@@ -36,72 +40,9 @@ from .size import Size
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
            "ones_like", "zeros_like", "full_like", "rand_like", "randn_like", "arange",
-           "linspace", "eye", "randn", "rand", "randint", "manual_seed", "seed",
-           "initial_seed", "Generator", "default_generator",
+           "linspace", "eye", "randn", "rand", "randint", "randperm", "randint_like", "normal",
+           "bernoulli", "multinomial",
            "FloatTensor", "DoubleTensor", "LongTensor", "BoolTensor", "IntTensor"]
-
-
-# ---- random numbers -------------------------------------------------------------------
-
-
-class Generator:
-    """A random number generator (NumPy's PCG64 underneath).
-
-    ``manual_seed(s)`` restarts it, so the same numbers come again. It prints
-    like PyTorch's: ``<torch._C.Generator object at 0x...>``.
-    """
-
-    def __init__(self, device="cpu"):
-        kind = as_device(device).type
-        if kind == "cuda":
-            raise RuntimeError(errors.CUDA_GENERATOR)
-        if kind == "mps":
-            raise RuntimeError("Cannot execute getNewGenerator() without MPS backend.")
-        check_device(device)
-        self.device = CPU
-        self.manual_seed(67280421310721)  # PyTorch's default seed for a new Generator
-
-    def manual_seed(self, seed) -> "Generator":
-        seed = int(seed)
-        if not -2**63 <= seed < 2**64:
-            raise ValueError("Overflow when unpacking long long")
-        self._initial_seed = seed % 2**64  # negative seeds wrap, as in PyTorch
-        self.numpy = np.random.default_rng(self._initial_seed)
-        return self
-
-    def initial_seed(self) -> int:
-        """The seed the generator was last started from."""
-        return self._initial_seed
-
-    def seed(self) -> int:
-        """Start from a seed chosen by the operating system; returns it."""
-        value = int(np.random.SeedSequence().entropy % 2**64)
-        self.manual_seed(value)
-        return value
-
-    def __repr__(self) -> str:
-        return f"<torch._C.Generator object at {hex(id(self))}>"
-
-    def _repr_pretty_(self, printer, cycle) -> None:  # how Jupyter shows PyTorch's
-        printer.text(f"<torch._C.Generator at {hex(id(self))}>")
-
-
-default_generator = Generator()
-default_generator.seed()  # like PyTorch: different numbers in every fresh process
-
-
-def manual_seed(seed) -> Generator:
-    """Seed the default generator, so random tensors repeat from here on."""
-    return default_generator.manual_seed(seed)
-
-
-def seed() -> int:
-    """Seed the default generator from the operating system; returns the seed."""
-    return default_generator.seed()
-
-
-def initial_seed() -> int:
-    return default_generator.initial_seed()
 
 
 # ---- tensor(data): reading nested lists as PyTorch does ----------------------------------
@@ -322,13 +263,25 @@ def full_like(input: TensorBase, fill_value, *, memory_format=None, dtype=None,
                  memory_format=memory_format)
 
 
+def _randomly_like(function: str, input, dtype, device, requires_grad: bool, memory_format,
+                   fill) -> TensorBase:
+    """A tensor shaped (and, unless memory_format says otherwise, laid out) as ``input``,
+    filled in place by ``fill``: PyTorch fills it in the order of its memory."""
+    result = _like(function, input, 0, dtype, device, False, memory_format=memory_format)
+    fill(result)
+    return _check_can_require_grad(result, requires_grad)
+
+
 def rand_like(input: TensorBase, *, generator=None, memory_format=None, dtype=None,
               layout=strided, device=None,
               requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Uniform samples on [0, 1) with the shape of ``input``."""
     _check_options("rand_like", layout, pin_memory, memory_format=memory_format)
-    return rand(*input.shape, generator=generator, dtype=dtype or input.dtype,
-                device="cpu" if device is None else device, requires_grad=requires_grad)
+    generator = _random.cpu_generator(generator, "rand_like")
+    _random_dtype(dtype or (input.dtype if isinstance(input, TensorBase) else None), "rand_like",
+                  "check_uniform_bounds")
+    return _randomly_like("rand_like", input, dtype, device, requires_grad, memory_format,
+                          lambda t: random_ops.uniform_(t, 0, 1, generator))
 
 
 def randn_like(input: TensorBase, *, generator=None, memory_format=None, dtype=None,
@@ -336,53 +289,30 @@ def randn_like(input: TensorBase, *, generator=None, memory_format=None, dtype=N
                requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Standard normal samples with the shape of ``input``."""
     _check_options("randn_like", layout, pin_memory, memory_format=memory_format)
-    return randn(*input.shape, generator=generator, dtype=dtype or input.dtype,
-                 device="cpu" if device is None else device, requires_grad=requires_grad)
+    generator = _random.cpu_generator(generator, "randn_like")
+    _random_dtype(dtype or (input.dtype if isinstance(input, TensorBase) else None), "randn_like",
+                  "normal_kernel_cpu")
+    return _randomly_like("randn_like", input, dtype, device, requires_grad, memory_format,
+                          lambda t: random_ops.normal_(t, 0, 1, generator))
+
+
+def randint_like(input: TensorBase, low=0, high=None, *, generator=None, memory_format=None,
+                 dtype=None, layout=strided, device=None, requires_grad: bool = False,
+                 pin_memory: bool = False) -> TensorBase:
+    """Random integers in [low, high) with the shape of ``input``: ``randint_like(x, 10)``."""
+    _check_options("randint_like", layout, pin_memory, memory_format=memory_format)
+    if high is None:
+        low, high = 0, low
+    generator = _random.cpu_generator(generator, "randint_like")
+    return _randomly_like("randint_like", input, dtype, device, requires_grad, memory_format,
+                          lambda t: random_ops.random_(t, int(low), int(high), generator, 0))
 
 
 # ---- ranges ----------------------------------------------------------------------------
 
 
-# PyTorch's range kernels compute start + step * i with a fused multiply-add
-# (one rounding). NumPy has none, so it is built from error-free transformations.
-
-
-def _two_sum(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """x + y = sum + error exactly (Knuth)."""
-    total = x + y
-    y_part = total - x
-    return total, (x - (total - y_part)) + (y - y_part)
-
-
-def _two_product(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """x * y = product + error exactly (Dekker; Veltkamp splits each factor
-    into two halves of 26 bits, whose products are exact)."""
-    product = x * y
-    (x_high, x_low), (y_high, y_low) = _split(x), _split(y)
-    error = ((x_high * y_high - product) + x_high * y_low + x_low * y_high) + x_low * y_low
-    return product, error
-
-
-def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    t = 134217729.0 * x  # 2**27 + 1
-    high = t - (t - x)
-    return high, x - high
-
-
-def _fused_multiply_add(a, b, c) -> np.ndarray:
-    """a * b + c in float64, rounded once.
-
-    a * b + c = s + t + e exactly. Rounding t + e "to odd" (an inexact result
-    takes the neighbour whose last bit is 1) keeps the information the final
-    rounding of s + (t + e) needs to be the correct one (Boldo & Melquiond)."""
-    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
-    with np.errstate(over="ignore", invalid="ignore"):  # inf and nan pass through
-        p, e = _two_product(a, b)
-        s, t = _two_sum(p, c)
-        u, error = _two_sum(t, e)
-        even = (np.asarray(u).view(np.int64) & 1) == 0
-        u = np.where((error != 0) & even, np.nextafter(u, np.copysign(np.inf, error)), u)
-        return s + u
+# PyTorch's range kernels compute start + step * i with a fused multiply-add (one
+# rounding): kernels/fma.py.
 
 
 def _number(value):
@@ -422,7 +352,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=strided, dev
         count = math.ceil((end - start) / step)
         if dtype is dtypes.float16:  # PyTorch computes float16 ranges in float32
             start, step = np.float32(start), np.float32(step)
-        values = _fused_multiply_add(step, np.arange(count, dtype=np.float64), start)
+        values = fma64(step, np.arange(count, dtype=np.float64), start)
         if dtype is dtypes.float16:
             values = values.astype(np.float32)
     else:
@@ -462,8 +392,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=strided, device=
         step = (end - start) / (steps - 1)  # in float32 for a float32 result
         index = np.arange(steps, dtype=np.float64)
         values = np.where(index < steps // 2,
-                          _fused_multiply_add(step, index, start),
-                          _fused_multiply_add(-step, steps - 1 - index, end))
+                          fma64(step, index, start),
+                          fma64(-step, steps - 1 - index, end))
     # (linspace resizes its out tensor without a warning, as PyTorch's does)
     return _into_out("linspace", make(values.astype(dtype.numpy)), out, requires_grad,
                      resize_warning=None)
@@ -498,28 +428,42 @@ def _random_dtype(dtype, function: str, kernel: str, out=None) -> dtypes.dtype:
     return dtype
 
 
+def _randomly_filled(function: str, size, dtype, out, requires_grad: bool, fill) -> TensorBase:
+    """A new tensor of ``size`` filled in place by ``fill(tensor)`` (ops/random.py), then
+    given to ``out`` and made to require grad as asked."""
+    result = make(np.zeros(_size(function, size), dtype=dtype.numpy))
+    fill(result)
+    if isinstance(out, TensorBase) and out.shape != result.shape and function == "randn":
+        out._bump_version()  # (PyTorch's randn counts its resize as a change of its own)
+    return _into_out(function, result, out, requires_grad)
+
+
 def randn(*size, generator=None, out=None, dtype=None, layout=strided, device=None,
           requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
-    """Samples from the standard normal distribution N(0, 1)."""
+    """Samples from the standard normal distribution N(0, 1): PyTorch's numbers.
+
+    >>> import minigrad
+    >>> _ = minigrad.manual_seed(0)
+    >>> minigrad.randn(3)
+    tensor([ 1.5410, -0.2934, -2.1788])
+    """
     _check_options("randn", layout, pin_memory, out)
     check_device(device)
+    generator = _random.cpu_generator(generator, "randn")
     dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu", out)
-    samples = (generator or default_generator).numpy.standard_normal(_size("randn", size))
-    if isinstance(out, TensorBase) and out.shape != samples.shape:
-        out._bump_version()  # (PyTorch's randn counts its resize as a change of its own)
-    return _into_out("randn", make(samples.astype(dtype.numpy)), out,
-                     requires_grad)
+    return _randomly_filled("randn", size, dtype, out, requires_grad,
+                            lambda t: random_ops.normal_(t, 0, 1, generator))
 
 
 def rand(*size, generator=None, out=None, dtype=None, layout=strided, device=None,
          requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
-    """Samples from the uniform distribution on [0, 1)."""
+    """Samples from the uniform distribution on [0, 1): PyTorch's numbers."""
     _check_options("rand", layout, pin_memory, out)
     check_device(device)
+    generator = _random.cpu_generator(generator, "rand")
     dtype = _random_dtype(dtype, "rand", "check_uniform_bounds", out)
-    samples = (generator or default_generator).numpy.random(_size("rand", size))
-    return _into_out("rand", make(samples.astype(dtype.numpy)), out,
-                     requires_grad)
+    return _randomly_filled("rand", size, dtype, out, requires_grad,
+                            lambda t: random_ops.uniform_(t, 0, 1, generator))
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None,
@@ -543,13 +487,84 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, "
                         f"not {type_name(size)}")
     check_device(device)
-    if low >= high:
-        raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
-                           f"from={low} >= to={high}")
+    generator = _random.cpu_generator(generator, "randint")
     dtype = _out_dtype("randint", dtype, out) or dtypes.int64
-    samples = (generator or default_generator).numpy.integers(
-        low, high, size=_size("randint", (tuple(size),)))
-    return _into_out("randint", make(samples.astype(dtype.numpy)), out, requires_grad)
+    low, high = int(low), int(high)
+    return _randomly_filled("randint", (tuple(size),), dtype, out, requires_grad,
+                            lambda t: random_ops.random_(t, low, high, generator, 0))
+
+
+def randperm(n, *, generator=None, out=None, dtype=dtypes.int64, layout=strided, device=None,
+             requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
+    """0, 1, ..., n - 1 in a random order (PyTorch's shuffle, so its order)."""
+    _check_options("randperm", layout, pin_memory, out)
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)):
+        raise TypeError(f"randperm(): argument 'n' (position 1) must be int, "
+                        f"not {type_name(n)}")
+    check_device(device)
+    generator = _random.cpu_generator(generator, "randperm")
+    dtype = _out_dtype("randperm", dtype, out) or dtypes.int64
+    if n < 0:
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
+    if dtype.is_floating_point and n > 1 << _MANTISSA_DIGITS[dtype]:
+        raise RuntimeError(f"n cannot be greater than 2^{_MANTISSA_DIGITS[dtype]}+1 for "
+                           f"{dtypes.SCALAR_NAMES[dtype]} type.")
+    values = random_kernels.randperm(generator, int(n)).astype(dtype.numpy)
+    return _into_out("randperm", make(values), out, requires_grad)
+
+
+_MANTISSA_DIGITS = {dtypes.float16: 11, dtypes.float32: 24, dtypes.float64: 53}
+
+
+def normal(mean, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=strided,
+           device=None, pin_memory: bool = False, requires_grad: bool = False) -> TensorBase:
+    """Samples of N(mean, std**2): ``normal(mean_tensor, std_tensor)``, ``normal(mean_tensor,
+    2.0)``, ``normal(0.0, std_tensor)`` elementwise, or ``normal(0.0, 1.0, size=(2, 3))``."""
+    generator = _random.cpu_generator(generator, "normal")
+    if isinstance(mean, TensorBase) or isinstance(std, TensorBase):
+        result = random_ops.normal(mean if isinstance(mean, TensorBase) else float(mean),
+                                   std if isinstance(std, TensorBase) else float(std), generator)
+        return result if out is None else _into_out("normal", result, out, False)
+    if size is None:
+        raise TypeError(_normal_overloads(mean, std))
+    _check_options("normal", layout, pin_memory, out)
+    check_device(device)
+    dtype = _random_dtype(dtype, "normal", "normal_kernel_cpu", out)
+    return _randomly_filled("normal", (tuple(size),) if isinstance(size, (tuple, list))
+                            else (size,), dtype, out, requires_grad,
+                            lambda t: random_ops.normal_(t, mean, std, generator))
+
+
+def _normal_overloads(mean, std) -> str:
+    return (f"normal() received an invalid combination of arguments - got "
+            f"({type_name(mean)}, {type_name(std)}), but expected one of:\n"
+            " * (Tensor mean, Tensor std, *, torch.Generator generator = None, "
+            "Tensor out = None)\n"
+            " * (Tensor mean, float std = 1, *, torch.Generator generator = None, "
+            "Tensor out = None)\n"
+            " * (float mean, Tensor std, *, torch.Generator generator = None, "
+            "Tensor out = None)\n"
+            " * (float mean, float std, tuple of ints size, *, torch.Generator generator = "
+            "None, Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, "
+            "torch.device device = None, bool pin_memory = False, bool requires_grad = False)\n")
+
+
+def bernoulli(input, p=None, *, generator=None, out=None) -> TensorBase:
+    """1 with probability ``input`` (or ``p``, a number), elementwise, else 0."""
+    if not isinstance(input, TensorBase):
+        raise TypeError(f"bernoulli(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type_name(input)}")
+    result = input.bernoulli(p, generator=generator)
+    return result if out is None else _into_out("bernoulli", result, out, False)
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> TensorBase:
+    """``num_samples`` indices from each row of weights ``input`` (PyTorch's draws)."""
+    if not isinstance(input, TensorBase):
+        raise TypeError(f"multinomial(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type_name(input)}")
+    result = input.multinomial(num_samples, replacement, generator=generator)
+    return result if out is None else _into_out("multinomial", result, out, False)
 
 
 # ---- legacy constructors -------------------------------------------------------------------

@@ -14,7 +14,9 @@ import numpy as np
 
 from . import creation, devices, dtypes, errors, layouts
 from . import ops
+from . import random as _random
 from .kernels import layout as memory
+from .ops import random as random_ops
 from .rules import arguments
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
@@ -24,6 +26,14 @@ from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
 __all__ = ["Tensor", "Size"]  # (Size: see size.py)
+
+
+def _random_bounds(function: str, low, high, by_name: dict):
+    """``uniform_``'s and ``random_``'s ``from`` and ``to``, given by position or by name."""
+    for name in by_name:
+        if name not in ("from", "to"):
+            raise TypeError(f"{function}() got an unexpected keyword argument '{name}'")
+    return by_name.get("from", low), by_name.get("to", high)
 
 
 class Tensor(TensorBase):
@@ -930,6 +940,60 @@ class Tensor(TensorBase):
     def copy_(self, src, non_blocking: bool = False):
         layouts.check_bool("copy_", "non_blocking", non_blocking)  # (the CPU never waits)
         return ops.inplace(self, ops.copy, src)
+
+    # ---- random numbers, drawn as PyTorch draws them (ops/random.py) ----
+    # (``from`` and ``to`` are Python keywords: ``uniform_(from=-1, to=1)`` arrives in
+    # ``bounds``; positional calls, the usual ones, need none of that)
+
+    def normal_(self, mean=0, std=1, *, generator=None):
+        """Fill with samples of the normal distribution N(mean, std**2)."""
+        return random_ops.normal_(self, mean, std, _random.cpu_generator(generator, "normal_"))
+
+    def uniform_(self, from_=0, to=1, *, generator=None, **bounds):
+        """Fill with samples of the uniform distribution on [from, to)."""
+        from_, to = _random_bounds("uniform_", from_, to, bounds)
+        return random_ops.uniform_(self, from_, to, _random.cpu_generator(generator, "uniform_"))
+
+    def random_(self, from_=None, to=ops.NOT_GIVEN, *, generator=None, **bounds):
+        """Fill with whole numbers: ``random_(to)`` in [0, to), ``random_(from, to)`` in
+        [from, to) (``to=None``: up to the largest the dtype holds), ``random_()`` in
+        [0, the largest the dtype holds exactly]."""
+        if "to" in bounds and to is not ops.NOT_GIVEN:
+            raise TypeError("random_() got multiple values for argument 'to'")
+        from_, to = _random_bounds("random_", from_, to, bounds)
+        if from_ is None and to is ops.NOT_GIVEN:
+            from_, to, overload = None, None, 2  # random_()
+        elif to is ops.NOT_GIVEN and "from" not in bounds:
+            from_, to, overload = 0, from_, 1  # random_(to)
+        elif from_ is None:
+            from_, overload = 0, 1  # random_(to=...)
+        else:
+            to = None if to is ops.NOT_GIVEN else to
+            overload = 0  # random_(from, to)
+        return random_ops.random_(self, from_, to, _random.cpu_generator(generator, "random_"),
+                                  overload)
+
+    def bernoulli_(self, p=0.5, *, generator=None):
+        """Fill with 1 (with probability ``p``, a number or a tensor) or 0."""
+        return random_ops.bernoulli_(self, p, _random.cpu_generator(generator, "bernoulli_"))
+
+    def bernoulli(self, p=None, *, generator=None):
+        """1 with probability given by this tensor (or by ``p``), elementwise, else 0."""
+        generator = _random.cpu_generator(generator, "bernoulli")
+        if p is None:
+            return random_ops.bernoulli(self, generator)
+        return random_ops.bernoulli_(ops.fn.zeros(self.shape, self), p, generator)
+
+    def exponential_(self, lambd=1, *, generator=None):
+        """Fill with samples of the exponential distribution of rate ``lambd``."""
+        return random_ops.exponential_(self, lambd,
+                                       _random.cpu_generator(generator, "exponential_"))
+
+    def multinomial(self, num_samples, replacement=False, *, generator=None):
+        """Indices drawn from each row of weights (with or without replacement)."""
+        indices = random_ops.multinomial(self, num_samples, replacement,
+                                         _random.cpu_generator(generator, "multinomial"))
+        return make(indices)
 
     def __iadd__(self, other):
         return self.add_(other)

@@ -15,4 +15,6 @@ classes (``minigrad/ops/``) call these functions from their ``forward`` and
 | layout        | strides and storage offsets as PyTorch counts them                   |
 | threads       | big kernels split across cores (parts, rows); set_num_threads        |
 | float_errors  | NumPy's floating-point warnings, off while minigrad computes         |
+| fma           | a * b + c rounded once (float32 and float64), as an FMA instruction |
+| random        | PyTorch's CPU generator (mt19937) and its distributions, bit for bit |
 """

@@ -102,9 +102,8 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
         return input
     if p == 1:
         scale = minigrad.zeros((), dtype=input.dtype)
-    else:
-        keep = minigrad.rand(*input.shape) < 1 - p
-        scale = keep.to(input.dtype) / (1 - p)
+    else:  # (as PyTorch: 1s kept with probability 1 - p, then scaled)
+        scale = minigrad.zeros_like(input).bernoulli_(1 - p).div_(1 - p)
     return input.mul_(scale) if inplace else input * scale
 
 

@@ -2,8 +2,8 @@
 
 Each function writes into the tensor it is given, without recording
 anything for autograd (it runs under ``no_grad``), and returns it. The
-random ones draw from minigrad's generator, so ``minigrad.manual_seed``
-makes them repeat (the numbers differ from PyTorch's: another generator).
+random ones draw as PyTorch's do (``tensor.uniform_``, ``tensor.normal_``), so
+after ``minigrad.manual_seed(s)`` a layer starts from the weights PyTorch gives it.
 
 Why the scales? A layer computing ``y = W x`` with ``fan_in`` inputs
 multiplies the variance of its inputs by about ``fan_in * Var(W)``. Choosing
@@ -17,8 +17,6 @@ from __future__ import annotations
 
 import math
 import warnings
-
-import minigrad
 
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
@@ -76,15 +74,13 @@ def _calculate_correct_fan(tensor: Tensor, mode: str) -> int:
 @no_grad()
 def uniform_(tensor: Tensor, a: float = 0.0, b: float = 1.0, generator=None) -> Tensor:
     """Fill with samples from the uniform distribution on [a, b)."""
-    sample = minigrad.rand(*tensor.shape, dtype=tensor.dtype, generator=generator)
-    return tensor.copy_(sample * (b - a) + a)
+    return tensor.uniform_(a, b, generator=generator)
 
 
 @no_grad()
 def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None) -> Tensor:
     """Fill with samples from the normal distribution N(mean, std**2)."""
-    sample = minigrad.randn(*tensor.shape, dtype=tensor.dtype, generator=generator)
-    return tensor.copy_(sample * std + mean)
+    return tensor.normal_(mean, std, generator=generator)
 
 
 @no_grad()

@@ -89,6 +89,7 @@ class Module:
     """
 
     training: bool
+    _version: int = 1  # (saved in a state_dict's _metadata, as PyTorch's modules save theirs)
 
     def __init__(self) -> None:
         # object.__setattr__: our own __setattr__ needs these tables to exist first.
@@ -347,8 +348,11 @@ class Module:
         """Every parameter and persistent buffer by dotted name, in registration
         order: the module's own first, then each sub-module's. The tensors share
         memory with the module's (detached unless ``keep_vars=True``)."""
-        if destination is None:
+        if destination is None:  # (with PyTorch's _metadata: each module's version)
             destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        if hasattr(destination, "_metadata"):
+            destination._metadata[prefix[:-1]] = {"version": self._version}
         own = itertools.chain(self._parameters.items(), self._buffers.items())
         for name, tensor in own:
             if tensor is not None and name not in self._non_persistent_buffers_set:

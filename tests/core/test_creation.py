@@ -6,9 +6,9 @@ see must agree: the dtype, shape, values, ``requires_grad`` and ``is_leaf`` of
 a tensor; the type and value of anything else; or the exception type and its
 exact message; plus the warnings raised.
 
-Random tensors cannot match PyTorch's numbers (another generator, documented
-in ``minigrad.creation``); for them the shape, dtype, range and
-reproducibility under ``manual_seed`` are checked.
+Random tensors are checked here for their shape, dtype, flags, range and
+reproducibility under ``manual_seed``; that they hold PyTorch's very numbers is
+``test_random_numbers.py``'s subject.
 """
 
 from __future__ import annotations

@@ -128,6 +128,20 @@ PROGRAMS = {
     "ViewBackward0": lambda lib, a, b: (a * b).view(6) * a.view(6),
     "WhereBackward0": lambda lib, a, b: lib.where(a > b, a * b, b) * a,
     "ZeroBackward0": lambda lib, a, b: (a * b).zero_() + a * b,
+    # random fills, after the same seed in both libraries (the same numbers)
+    "NormalBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).normal_() * a),
+    "NormalBackward1": lambda lib, a, b: _seeded(lib, lambda: lib.normal(a * b, 2.0) * a),
+    "NormalBackward2": lambda lib, a, b: _seeded(lib, lambda: lib.normal(1.0, b * b) * a),
+    "NormalBackward3": lambda lib, a, b: _seeded(lib, lambda: lib.normal(a, b * b) * a),
+    "UniformBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).uniform_(-1, 1) * a),
+    "RandomBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).random_(2, 9) * a),
+    "RandomBackward1": lambda lib, a, b: _seeded(lib, lambda: (a * b).random_(9) * a),
+    "RandomBackward2": lambda lib, a, b: _seeded(lib, lambda: (a * b).random_() * a),
+    "BernoulliBackward0": lambda lib, a, b: _seeded(lib, lambda: lib.bernoulli(a.sigmoid()) * a),
+    "BernoulliBackward1": lambda lib, a, b: _seeded(lib, lambda: (a * b).bernoulli_(
+        b.sigmoid()) * a),
+    "BernoulliBackward2": lambda lib, a, b: _seeded(lib, lambda: (a * b).bernoulli_(0.4) * a),
+    "ExponentialBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).exponential_() * a),
 }
 
 # Nodes that only a backward records (create_graph=True), and a program above whose
@@ -155,6 +169,11 @@ RECORDED_BY_A_BACKWARD = {
 # Formulas whose derivative is 0: torch keeps it as a ZeroTensor, which cannot be shown,
 # so only the first order is compared.
 FIRST_ORDER_ONLY = {"SgnBackward0"}
+
+
+def _seeded(lib, program):
+    lib.manual_seed(0)
+    return program()
 
 
 def _set_row(y, value):

@@ -62,6 +62,10 @@ OMITTED = {
     "optim.RMSprop": {"foreach", "differentiable", "capturable"},
     "optim.Adagrad": {"foreach", "differentiable", "fused"},
 }
+# PyTorch's parameters named with a Python keyword (``uniform_(from=0, to=1)``): minigrad
+# spells the parameter ``from_`` and takes ``from=`` through ``**bounds``.
+PYTHON_KEYWORD_NAMES = {"Tensor.uniform_": {"from_": "from"}, "Tensor.random_": {"from_": "from"}}
+OMITTED["normal"] = {"input"}  # ATen's normal_functional(self, mean, std): not in Python's torch.normal
 # Not functions in PyTorch's sense, or with no signature PyTorch can state.
 SKIP = {"FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor",
         "Tensor.to"}  # Tensor.to reads PyTorch's three overloads itself (test_devices.py)
@@ -129,7 +133,11 @@ def test_signature_is_torchs(label, mine, theirs, name):
             and _python_rejects_out(theirs)):
         may_omit = may_omit | {"out"}
     documented = documented + [[(n, "keyword") for n in UNLISTED.get(label, ())]]
-    problems = differences(python_signature(mine), accepted, documented, may_omit)
+    spelled = PYTHON_KEYWORD_NAMES.get(label)
+    mine = python_signature(mine)
+    if spelled:
+        mine = [(spelled.get(n, n), kind) for n, kind in mine if kind != "kwargs"]
+    problems = differences(mine, accepted, documented, may_omit)
     assert not problems, f"{label}: " + "; ".join(problems)
 
 

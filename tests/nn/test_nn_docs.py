@@ -1,5 +1,5 @@
-"""The examples in the docstrings of minigrad.nn and minigrad.optim run and print
-what they say (learners copy them)."""
+"""The examples in the docstrings of minigrad's top-floor modules (nn, optim, utils.data,
+random, serialization) run and print what they say (learners copy them)."""
 
 import doctest
 import importlib
@@ -7,7 +7,9 @@ import importlib
 import pytest
 
 MODULES = ["minigrad.nn.module", "minigrad.nn.parameter", "minigrad.nn.linear",
-           "minigrad.nn.container", "minigrad.optim.sgd"]
+           "minigrad.nn.container", "minigrad.optim.sgd", "minigrad.utils.data",
+           "minigrad.utils.data.dataset", "minigrad.utils.data.sampler",
+           "minigrad.utils.data.collate", "minigrad.random", "minigrad.serialization"]
 
 
 @pytest.mark.parametrize("name", MODULES)

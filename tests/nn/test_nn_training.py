@@ -56,8 +56,9 @@ OPTIMISERS = [
 
 
 def train(lib, model, loss_fn, optimizer, targets, batch=16):
-    """Mini-batch training; dropout is switched off (``eval``) because the two
-    libraries draw different random masks. Returns the loss of every step."""
+    """Mini-batch training, dropout switched off (``eval``: the networks are compared
+    apart from random numbers; ``test_seeded_programs.py`` trains with dropout on).
+    Returns the loss of every step."""
     model.eval()
     losses = []
     x_all, y_all = lib.tensor(X), lib.tensor(targets)

@@ -4,10 +4,9 @@ Each lesson is run in a fresh kernel with its one line ``import minigrad as
 torch`` replaced by ``import torch``, and nothing else changed. Cells tagged
 ``minigrad-only`` (a cell truly about minigrad itself, such as reading its
 source) are left out; they are few, and the markdown before each says why.
-Every other cell must run without error. Until a lesson's first random draw,
-what a cell prints must also be what minigrad printed (the stored output):
-after it, PyTorch's generator gives other numbers than minigrad's for the same
-seed, as the lessons say.
+Every other cell must run without error, and what it prints must be what
+minigrad printed (the stored output), random numbers included: minigrad draws
+PyTorch's numbers for the same seed, as the lessons say.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ REPO = Path(__file__).resolve().parents[2]
 LESSONS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 IMPORT = "import minigrad as torch"
 MINIGRAD_ONLY = "minigrad-only"
-RANDOM = re.compile(r"manual_seed|randn|rand\(|nn\.Linear")
 ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+>")
 # Where minigrad still prints more than PyTorch (reported on the coordination
 # board): PyTorch's text must be the start of minigrad's, and the entry must go
@@ -44,9 +42,9 @@ def stdout(cell) -> str:
 def under_torch(path: Path):
     """The lesson as a learner would run it with PyTorch: the import swapped, the
     minigrad-only cells left out. Returns the notebook and, per kept cell, the
-    stdout minigrad stored (None after the first random draw)."""
+    stdout minigrad stored."""
     notebook = nbformat.read(path, as_version=4)
-    kept, expected, random_drawn, imports = [], [], False, 0
+    kept, expected, imports = [], [], 0
     for cell in notebook.cells:
         if cell.cell_type != "code":
             continue
@@ -58,8 +56,7 @@ def under_torch(path: Path):
         assert "minigrad" not in source, (
             f"{path.name}: a cell not tagged {MINIGRAD_ONLY} names minigrad beyond "
             f"the import line:\n{cell.source}")
-        random_drawn = random_drawn or bool(RANDOM.search(source))
-        expected.append(None if random_drawn else stdout(cell))
+        expected.append(stdout(cell))
         kept.append(nbformat.v4.new_code_cell(source))
     assert imports == 1, f"{path.name} should import minigrad as torch exactly once"
     notebook.cells = kept
@@ -101,8 +98,6 @@ def test_lesson_runs_with_real_pytorch(path, tmp_path):
         pytest.fail(f"{path.name} fails under `import torch` in the cell\n{cell.source}\n"
                     f"with {failure.ename}: {failure.evalue}", pytrace=False)
     for cell, want in zip(notebook.cells, expected):
-        if want is None:
-            continue
         got = ADDRESS.sub(" at ADDRESS>", stdout(cell))
         want = ADDRESS.sub(" at ADDRESS>", want)
         more = [why for (stem, code), why in PRINTS_MORE.items()

@@ -1,0 +1,77 @@
+"""Fused multiply-add: ``a * b + c`` rounded once, as the FMA instruction PyTorch's
+kernels are compiled to computes it. NumPy has none, so it is built from error-free
+transformations (each step's rounding error is recovered exactly).
+
+- ``fma64``: float64, exact for every input (PyTorch's range factories, the normal
+  and uniform distributions in double).
+- ``fma32``: float32, exact for every input: the product of two float32 is exact in
+  float64, so only the sum rounds there; that rounding matters only when it lands on
+  a float32 halfway point, which is found and nudged (rounding "to odd").
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["fma32", "fma64", "two_sum"]
+
+
+def two_sum(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x + y = sum + error exactly (Knuth)."""
+    total = x + y
+    y_part = total - x
+    return total, (x - (total - y_part)) + (y - y_part)
+
+
+def _two_product(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """x * y = product + error exactly (Dekker; Veltkamp splits each factor
+    into two halves of 26 bits, whose products are exact)."""
+    product = x * y
+    (x_high, x_low), (y_high, y_low) = _split(x), _split(y)
+    error = ((x_high * y_high - product) + x_high * y_low + x_low * y_high) + x_low * y_low
+    return product, error
+
+
+def _split(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    t = 134217729.0 * x  # 2**27 + 1
+    high = t - (t - x)
+    return high, x - high
+
+
+def fma64(a, b, c) -> np.ndarray:
+    """a * b + c in float64, rounded once.
+
+    a * b + c = s + t + e exactly. Rounding t + e "to odd" (an inexact result
+    takes the neighbour whose last bit is 1) keeps the information the final
+    rounding of s + (t + e) needs to be the correct one (Boldo & Melquiond)."""
+    a, b, c = (np.asarray(v, dtype=np.float64) for v in (a, b, c))
+    with np.errstate(over="ignore", invalid="ignore"):  # inf and nan pass through
+        p, e = _two_product(a, b)
+        s, t = two_sum(p, c)
+        u, error = two_sum(t, e)
+        even = (np.asarray(u).view(np.int64) & 1) == 0
+        u = np.where((error != 0) & even, np.nextafter(u, np.copysign(np.inf, error)), u)
+        return s + u
+
+
+# A float64 whose low 29 mantissa bits are 1 followed by 28 zeros lies halfway between
+# two float32 (for results in float32's normal range).
+_LOW_29_BITS = np.uint64((1 << 29) - 1)
+_HALFWAY = np.uint64(1 << 28)
+
+
+def fma32(a, b, c) -> np.ndarray:
+    """a * b + c for float32 operands (arrays or numbers), rounded once to float32."""
+    total = np.multiply(a, b, dtype=np.float64)  # exact: 24 + 24 bits < 53
+    total += c
+    result = total.astype(np.float32)
+    halfway = np.bitwise_and(total.view(np.uint64), _LOW_29_BITS) == _HALFWAY
+    if halfway.any():  # (rare for most inputs: a float64 sum in 2**28)
+        where = np.nonzero(halfway)
+        product = np.multiply(np.broadcast_to(a, total.shape)[where],
+                              np.broadcast_to(b, total.shape)[where], dtype=np.float64)
+        _, error = two_sum(product, np.broadcast_to(c, total.shape)[where].astype(np.float64))
+        # the exact value lies beyond the halfway point, on the side of the error
+        inexact = np.nextafter(total[where], np.copysign(np.inf, error))
+        result[where] = np.where(error != 0, inexact, total[where]).astype(np.float32)
+    return result
