@@ -18,8 +18,6 @@ no attack may score more than its baseline unless its questions are held for rev
 from __future__ import annotations
 
 import copy
-import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -97,15 +95,13 @@ def _points_raised(notebook):
     return notebook
 
 
-def _numbers_made_an_answer(default_answers):
-    """The locked cell that sets the student's numbers made an answer cell, with the
-    instructor notebook's numbers in it, and the published answers for those."""
-    def edit(notebook):
-        for cell in _cells(notebook, "numbers"):
-            cell.metadata["nbgrader"].update(solution=True, locked=False, grade=False)
-            cell.source = cell.source.split("=")[0] + "= 1, 1, 1"
-        return notebook
-    return edit
+def _numbers_made_an_answer(notebook):
+    """The locked cell that sets the student's numbers made an answer cell, with numbers
+    of one's choosing in it."""
+    for cell in _cells(notebook, "numbers"):
+        cell.metadata["nbgrader"].update(solution=True, locked=False, grade=False)
+        cell.source = cell.source.split("=")[0] + "= 1, 1, 1"
+    return notebook
 
 
 def _locked_cell_answers(text):
@@ -175,10 +171,6 @@ def _deep_metadata_bytes(assignment):
     return text.replace('"metadata": {', '"metadata": {"deep": ' + deep + ", ", 1).encode()
 
 
-def _written_answer_code(notebook):
-    return notebook
-
-
 # --- formulas: the right answer of the student's own numbers, with something more -------
 
 def _right_plus(assignment, gid, name, more):
@@ -192,8 +184,6 @@ def _right_plus(assignment, gid, name, more):
 
 
 # --- the code runs ------------------------------------------------------------------------
-
-RIGHT_Q1_Q2 = {"q1_answer": None, "q2_answer": None}  # filled per student (right())
 
 GRADS_BY_HAND = """\
 y.retain_grad()
@@ -260,7 +250,6 @@ os.write(1, line.encode())
 os.write(2, line.encode())"""
 
 DISK_FILL = """\
-import os
 chunk = b"x" * (1 << 20)
 written = 0
 with open("filler.bin", "wb") as file:
@@ -271,7 +260,6 @@ with open("filler.bin", "wb") as file:
 raise RuntimeError(f"disk: wrote {written} MB")"""
 
 WRITE_EVERYWHERE = """\
-import os
 wrote = []
 for path in ("/tmp/x", "/dev/shm/x", "/kit/grader/__init__.py", "/kit/x", "/x", "/proc/1/comm",
              "/etc/x", os.path.expanduser("~/../x")):
@@ -379,12 +367,6 @@ def _impersonation(submitted: Path, attack: Attack) -> None:
                    mine / "i_victim.ipynb")
 
 
-def _classmate_copied(assignment, classmate):
-    def answers(student):
-        return right(assignment, classmate)
-    return answers
-
-
 def attacks() -> list[Attack]:
     """Every attack (answers given as functions of the student are resolved here)."""
     found = [
@@ -396,7 +378,7 @@ def attacks() -> list[Attack]:
         Attack("n_numbers_answer", "notebook",
                "the locked numbers cell made an answer cell with easier numbers", D,
                answers={"q1_answer": 'df = "3*x**2 + 1 + cos(x)"'},
-               edit=_numbers_made_an_answer({})),
+               edit=_numbers_made_an_answer),
         Attack("n_locked_answers", "notebook",
                "the right answers written into a locked cell (not an answer cell)", D,
                edit=lambda nb: nb),  # filled in below (needs the student's answers)
@@ -528,11 +510,11 @@ def _resolve(attack: Attack) -> Attack:
     elif name == "c_data_by_hand":
         attack.answers = {**_right_and(T, None)(student), "q2_answer": DATA_BY_HAND}
     elif name == "s_classmate_variant":
-        attack.answers = _classmate_copied(D, "a_classmate")(student)
+        attack.answers = right(D, "a_classmate")
     elif name == "s_published_variant":
         from keys import published
         attack.answers = published(K)
-        attack.edit = _numbers_made_an_answer({})
+        attack.edit = _numbers_made_an_answer
     elif attack.kind == "code" and attack.assignment == T:
         code = {"c_atexit": ATEXIT_FRAMES, "c_thread_later": THREAD_LATER,
                 "c_signal_ignored": SIGNAL_IGNORED, "c_process_left": PROCESS_LEFT_BEHIND,
