@@ -56,7 +56,10 @@ def _bindings(node, source: str) -> list[tuple]:
 
 
 def _literal(node, source: str):
-    text = ast.get_source_segment(source, node) or ""
+    # (the node's own characters; not ast.get_source_segment, which splits the whole cell
+    # in a Python loop at every call: minutes for a cell of a few megabytes)
+    start = _offset(source, node.lineno, node.col_offset)
+    text = source[start:_offset(source, node.end_lineno, node.end_col_offset)]
     if len(text) > MAX_CHARACTERS:
         return Other("value too long to be an answer", text[:60])
     try:
@@ -64,6 +67,16 @@ def _literal(node, source: str):
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
         return Other("value computed by code", text[:60])
     return _plain(value)
+
+
+def _offset(source: str, line: int, column: int) -> int:
+    """The index in ``source`` of (line, UTF-8 byte column), as the ast gives them."""
+    start = 0
+    for _line in range(line - 1):
+        start = source.index("\n", start) + 1
+    end = source.find("\n", start)
+    text = source[start:] if end < 0 else source[start:end]
+    return start + len(text.encode("utf-8")[:column].decode("utf-8", errors="ignore"))
 
 
 def _plain(value):

@@ -18,24 +18,46 @@ from . import notebook as nbg
 from .grade import Options, Result, grade_notebook
 from .source import Source, load_source
 
-__all__ = ["grade_file", "grade_files", "workers", "safe_name"]
+MAX_BYTES = 20 * 1024 * 1024  # of a submission file (the kit's are about 20 kB)
+
+__all__ = ["grade_file", "grade_files", "workers", "safe_name", "owner_of"]
 
 
-def grade_file(path: str, sources: list[str], options: Options = Options()) -> Result:
-    """Grade one submission file; every failure comes back as ``Result.error``."""
+def grade_file(path: str, sources: list[str], options: Options = Options(),
+               owner: str | None = None) -> Result:
+    """Grade one submission file; every failure comes back as ``Result.error``.
+    ``owner``: the student whose folder holds it (``owner_of``), whatever its name."""
     path = Path(path)
     try:
+        if path.is_symlink() or not path.is_file():
+            raise ValueError(f"{path} is a symbolic link, or not a file: the grader reads "
+                             "only the files handed in, never what a link leads to")
+        if path.stat().st_size > MAX_BYTES:
+            raise ValueError(f"{path} is {path.stat().st_size:,} bytes, more than the "
+                             f"{MAX_BYTES:,} a submission may have (its outputs? clear them)")
         loaded = [load_source(s, options.salt) for s in sources]
         submission = nbg.read(path)
         source = _match(submission, loaded, path)
-        student = _student(path, source)
+        student = _student(path, source, owner)
         return grade_notebook(source, submission, student, path.name, options)
     except Exception as error:  # noqa: BLE001 (one bad submission must not stop the rest)
-        return Result(safe_name(path.stem), "", path.name, error=f"{type(error).__name__}: {error}")
+        return Result(safe_name(owner or path.stem), "", path.name,
+                      error=f"{type(error).__name__}: {error}")
 
 
-def _student(path: Path, source: Source) -> str:
+def owner_of(path, folder) -> str | None:
+    """The student whose folder holds ``path`` in nbgrader's layout, given the submissions
+    ``folder``: ``folder/<student>/<assignment>/...`` is <student>'s, whatever the file is
+    called (a student writes only inside that folder, so a notebook named after a classmate
+    there is still theirs). None for a file directly in ``folder`` (named by the file)."""
+    parts = Path(path).relative_to(folder).parts
+    return parts[0] if len(parts) >= 3 else None
+
+
+def _student(path: Path, source: Source, owner: str | None = None) -> str:
     """alice.ipynb -> alice; submitted/alice/<assignment>/<source name>.ipynb -> alice."""
+    if owner:
+        return safe_name(owner)
     path = path.resolve()
     if path.stem == source.path.stem and len(path.parents) > 2:
         return safe_name(path.parent.parent.name)
@@ -82,12 +104,14 @@ def workers():
 
 
 def grade_files(paths: list[str], sources: list[str], options: Options = Options(),
-                jobs: int = 2) -> list[Result]:
-    """Grade ``paths`` with ``jobs`` worker processes (results in the order of ``paths``)."""
+                jobs: int = 2, owners: dict | None = None) -> list[Result]:
+    """Grade ``paths`` with ``jobs`` worker processes (results in the order of ``paths``);
+    ``owners``: path -> the student whose folder holds it (``owner_of``)."""
+    owners = owners or {}
     if jobs <= 1 or len(paths) <= 1:
-        return [grade_file(p, sources, options) for p in paths]
+        return [grade_file(p, sources, options, owners.get(p)) for p in paths]
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=workers()) as pool:
-        futures = [pool.submit(grade_file, p, sources, options) for p in paths]
+        futures = [pool.submit(grade_file, p, sources, options, owners.get(p)) for p in paths]
         results = []
         for path, future in zip(paths, futures):
             try:

@@ -19,7 +19,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .batch import grade_files, safe_name
+from .batch import grade_files, owner_of, safe_name
 from .grade import VARIANTS, Options
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .sandbox import MODES, SandboxUnavailable, choose
@@ -271,6 +271,19 @@ def _shard(text: str) -> tuple[int, int]:
     return int(part), int(count)
 
 
+def _owners(items: list[str], submissions: list[str]) -> dict:
+    """submission -> the student whose nbgrader folder holds it (``batch.owner_of``)."""
+    owners = {}
+    for item in items:
+        if Path(item).is_dir():
+            for path in submissions:
+                if Path(item) in Path(path).parents and path not in owners:
+                    owner = owner_of(path, item)
+                    if owner:
+                        owners[path] = owner
+    return owners
+
+
 def _notebooks(items: list[str], what: str, hint: str) -> list[str]:
     """Files as given; folders expanded to the notebooks inside (checkpoints skipped)."""
     found = []
@@ -399,7 +412,8 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     options = Options(timeout=args.timeout, memory_mb=args.memory, salt=args.salt,
                       sandbox="bubblewrap" if sandbox.on else "off", budget=args.budget,
                       variants=args.variants, strict=args.strict)
-    results = grade_files(submissions, sources, options, jobs=args.jobs)
+    results = grade_files(submissions, sources, options, jobs=args.jobs,
+                          owners=_owners(args.submissions, submissions))
     if not sandbox.on:
         for result in results:
             result.sandbox = sandbox.describe()

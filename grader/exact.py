@@ -45,6 +45,10 @@ AGREE = 190  # ... and must agree with the true derivative to this many
 REFERENCE = 310  # the grader's own reference: a central difference at this precision
 STEP = mpmath.mpf(10) ** -100  # its step (error about STEP**2, rounding 10**-210)
 LARGEST = 10 ** 6  # exp() of more, or a power above it: "too large" (nothing needs it)
+# sin, cos and tan reduce their argument modulo pi, to as many digits as the argument has
+# before the point: sin(10**999999) would compute a million digits of pi (hours). A
+# derivative evaluated at the grader's points never needs an argument beyond this.
+PERIODIC = 10 ** 6
 
 
 def _real(value):
@@ -76,9 +80,9 @@ def _power(base, exponent):
 class _MpMath(_NumPy):
     """Arrays of mpmath numbers, at the precision of the surrounding ``precision()``."""
 
-    limit = 100_000
-    FUNCTIONS = {"sin": _guarded(mpmath.sin), "cos": _guarded(mpmath.cos),
-                 "tan": _guarded(mpmath.tan), "exp": _guarded(mpmath.exp, LARGEST),
+    limit = 10_000  # elements of one value (200 digits each): the answers need < 100
+    FUNCTIONS = {"sin": _guarded(mpmath.sin, PERIODIC), "cos": _guarded(mpmath.cos, PERIODIC),
+                 "tan": _guarded(mpmath.tan, PERIODIC), "exp": _guarded(mpmath.exp, LARGEST),
                  "log": _guarded(mpmath.log), "sqrt": _guarded(mpmath.sqrt),
                  "tanh": _guarded(mpmath.tanh), "sinh": _guarded(mpmath.sinh, LARGEST),
                  "cosh": _guarded(mpmath.cosh, LARGEST), "abs": _guarded(abs)}

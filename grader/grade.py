@@ -48,6 +48,10 @@ from .variants import render
 __all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
            "VARIANTS"]
 
+# What the grader reads of a submission, in its own process (no --timeout applies there):
+# answers are a few lines, and the student's own cells are only looked at for flags.
+MAX_CELL = 100_000  # characters of one cell
+MAX_OWN_CELLS = 200  # of the student's own code cells
 VARIANTS = ("per-student", "none")  # --variants: each student's own numbers, or the default
 
 
@@ -184,6 +188,14 @@ def _merge(source: Source, instructor, submission, result: Result, lang: str):
                                          "one was graded").format(number=number, gid=repr(gid)))
             if cell.get("cell_type") == "code":
                 free.append((_("cell {number}").format(number=number), cell.get("source", "")))
+    unread = [label for label, text in free[MAX_OWN_CELLS:]] + \
+        [label for label, text in free[:MAX_OWN_CELLS] if len(text) > MAX_CELL]
+    free = [(label, text) for label, text in free[:MAX_OWN_CELLS] if len(text) <= MAX_CELL]
+    if unread:
+        result.problems.append(_("{count} cells of your own were not read (more than {cells} "
+                                 "such cells, or more than {limit} characters in one); only "
+                                 "the answer cells are graded").format(
+            count=len(unread), cells=MAX_OWN_CELLS, limit=f"{MAX_CELL:,}"))
     cells = []
     for gid, original in mine.items():
         kind = nbg.role(original)
@@ -201,7 +213,14 @@ def _merge(source: Source, instructor, submission, result: Result, lang: str):
         number, cell = given[gid]
         if kind in ("answer", "manual"):
             label = _("cell {number} (your answer {gid})").format(number=number, gid=repr(gid))
-            cells.append(_Cell(kind, gid, cell.get("source", ""), label, original.cell_type))
+            text = cell.get("source", "")
+            if len(text) > MAX_CELL:
+                result.problems.append(_("{cell} has {length} characters, more than the {limit} "
+                                         "an answer may have; it was graded as unanswered")
+                                       .format(cell=label, length=f"{len(text):,}",
+                                               limit=f"{MAX_CELL:,}"))
+                text = nbg.CODE_STUB if original.cell_type == "code" else nbg.TEXT_STUB
+            cells.append(_Cell(kind, gid, text, label, original.cell_type))
             continue
         released = {c.source.strip() for c in (original, in_language.get(gid, original))}
         if kind == "test":  # as released: without the hidden tests (the source has them)

@@ -219,6 +219,7 @@ def read(path) -> "nbformat.NotebookNode":
     except FileNotFoundError:
         raise FileNotFoundError(f"{path}: no such file; check the path") from None
     except Exception as error:  # noqa: BLE001 (nbformat raises several kinds)
-        raise ValueError(f"{path} is not a readable notebook ({type(error).__name__}: "
-                         f"{str(error)[:200]}); re-download it or ask for the .ipynb file "
-                         "again") from None
+        # (the kind only: nbformat's message quotes the file, which may be anything a link
+        # or a student led to, and this text reaches the student's feedback)
+        raise ValueError(f"{path} is not a readable notebook ({type(error).__name__}); "
+                         "re-download it or ask for the .ipynb file again") from None

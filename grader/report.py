@@ -28,6 +28,7 @@ import html
 import io
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -119,8 +120,16 @@ def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[
     return graded
 
 
+# Text from a submission (an error's message, a written answer) may hold terminal escapes,
+# or bidirectional overrides that show a line reordered: in the reports a teacher reads
+# (CSV, Markdown, HTML) each becomes U+FFFD. (JSON escapes them itself.)
+_UNREADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
 def _write_inside(out: Path, relative: str, text: str) -> None:
     """write_atomic, refusing a path that a link would lead out of ``out``."""
+    if not relative.endswith(".json"):
+        text = _UNREADABLE.sub("\ufffd", text)
     path = out
     for part in Path(relative).parts[:-1]:
         path = path / part

@@ -46,6 +46,8 @@ def main(results: int) -> None:
     control = sys.stdin.buffer
     size = int(control.read(HEADER))
     plan = json.loads(control.read(size))
+    with open(os.path.basename(plan["module_name"]), "w", encoding="utf-8") as file:
+        file.write(plan["module"])  # for start() in the cells (the sandbox's folder is new)
     _cap_memory(plan["memory_mb"])
     if not plan["autograd"]:
         _without_autograd()

@@ -8,7 +8,7 @@ The student's kernel runs under ``bwrap`` (Debian's ``bubblewrap``) with
   packages, and nothing else of the machine: not the submissions, not
   ``--out``, not the instructor notebooks, not the grader's working folder;
 * one writable folder, its private scratch folder (also its home and
-  ``TMPDIR``), deleted after the run;
+  ``TMPDIR``), deleted after the run (for a code run: a tmpfs of ``SCRATCH_BYTES``);
 * its own PID namespace (it sees only itself: not the grader, not the other
   kernels), no capabilities, a new session, and ``--die-with-parent``;
 * an environment of a few fixed variables (no secrets, no ``--salt``).
@@ -53,6 +53,7 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
        "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/alternatives")
 KIT = "/kit"  # where a code run sees its packages
+SCRATCH_BYTES = 64 * 1024 * 1024  # a code run's writable folder (no answer writes files)
 LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32")
 INSTALL = ("the grader's sandbox needs bubblewrap: apt-get install bubblewrap (Debian, "
            "Ubuntu), dnf install bubblewrap (Fedora); on macOS or Windows, grade inside a "
@@ -257,8 +258,11 @@ def runner_argv(scratch: Path, packages: dict) -> list[str]:
                 argv += ["--tmpfs", str(folder / packages_folder)]
     for name, folder in packages.items():
         argv += ["--ro-bind", str(folder), f"{KIT}/{name}"]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--bind", str(scratch), str(scratch),
-             "--remount-ro", "/", "--chdir", str(scratch), "--clearenv"]
+    # the working folder is a tmpfs of SCRATCH_BYTES at the scratch folder's path, not
+    # the folder itself: what the code writes fills memory that bwrap gives back, never
+    # the grader's disk (the run writes the question module there itself: runner.py)
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_BYTES), "--tmpfs",
+             str(scratch), "--remount-ro", "/", "--chdir", str(scratch), "--clearenv"]
     for name, value in sandbox_environment(scratch).items():
         argv += ["--setenv", name, value]
     return argv + ["--"]

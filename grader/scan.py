@@ -468,7 +468,10 @@ STRICT_BUILTINS = {"abs", "all", "any", "bool", "dict", "divmod", "enumerate", "
                    "tuple", "zip", "True", "False", "None", "Exception", "ValueError",
                    "TypeError", "RuntimeError", "NotImplementedError", "ZeroDivisionError",
                    "IndexError", "KeyError", "ArithmeticError", "StopIteration"}
-STRICT_SETTABLE = {"grad", "data", "requires_grad"}  # tensor attributes an answer may set
+# Tensor attributes an answer may set. Not .grad (but for ``x.grad = None``) or .data: they
+# would put a gradient or values in place without the autograd the question is about
+# (y.grad = ... instead of backward(), y.data = ... over a wrong y).
+STRICT_SETTABLE = {"requires_grad"}
 STRICT_NODES = (ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Name,
                 ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call,
                 ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Dict, ast.Set,
@@ -492,6 +495,9 @@ def strict_findings(code: str) -> list[str]:
         return ["is not plain Python"]
     allowed, found = _strict_attributes(), []
     builtin = set(dir(__import__("builtins")))
+    cleared = {id(target) for node in ast.walk(tree) if isinstance(node, ast.Assign)
+               and isinstance(node.value, ast.Constant) and node.value.value is None
+               for target in node.targets}  # x.grad = None: a gradient dropped, not made
     for node in ast.walk(tree):
         if not isinstance(node, STRICT_NODES):
             found.append(type(node).__name__)
@@ -502,7 +508,8 @@ def strict_findings(code: str) -> list[str]:
                                                   or node.attr not in allowed):
             found.append(f".{node.attr}")
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
-                and node.attr not in STRICT_SETTABLE:
+                and node.attr not in STRICT_SETTABLE \
+                and not (node.attr == "grad" and id(node) in cleared):
             found.append(f".{node.attr} =")
         elif isinstance(node, ast.Import) and any(a.name.split(".")[0] not in STRICT_IMPORTS
                                                   or any(p not in allowed

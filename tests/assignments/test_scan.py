@@ -175,3 +175,12 @@ def test_the_denylist_misses_what_strict_names():
 
     assert not any(s.tampering for s in examine(HIDDEN_ENCODER))
     assert {".engine", ".sys", ".modules"} <= set(strict_findings(HIDDEN_ENCODER))
+
+
+@pytest.mark.parametrize("code", ["x.grad = torch.full((2, 2), 3.0)", "y.data = x.data * 3",
+                                  "x.grad, y.grad = g, h", "del x.grad"])
+def test_strict_holds_gradients_and_values_set_by_hand(code):
+    """A gradient assigned instead of backward(), values written over a wrong tensor:
+    beyond what an answer needs (x.grad = None, dropping one, is not)."""
+    assert strict_findings(code) != []
+    assert strict_findings("x.grad = None\ny.grad = z.grad = None") == []
