@@ -1,5 +1,5 @@
 """In-place view ops: ``t_``, ``transpose_``, ``unsqueeze_``, ``squeeze_``, compared with
-PyTorch 2.13 as whole programs (tests/core/programs.py): the tensor takes the view's
+PyTorch 2.13 as whole programs (tests/core/support/programs.py): the tensor takes the view's
 shape and strides, its version moves on, its node becomes the view's under the in-place
 name (TBackward1, TransposeBackward1, UnsqueezeBackward1, SqueezeBackward3/4/5) whose
 input is what it was; refused on a leaf that requires grad (and on a view of one);

@@ -10,7 +10,7 @@ import functools
 
 import pytest
 
-from test_fuzz_programs import assert_same
+from transcripts import assert_same
 
 HOOKS = {
     "lambda to double": "lambda g: g.double()",

@@ -1,6 +1,7 @@
-"""Programs the program generator (test_program_props.py, run with many more examples)
-found where minigrad and PyTorch 2.13 disagreed, kept as regression tests. Each runs
-through the same Interpreter and is compared as a whole with torch."""
+"""Programs the program generator (programs/test_program_props.py, run with many more
+examples) found where minigrad and PyTorch 2.13 disagreed, kept as regression tests. Each
+runs through the same Interpreter (support/program_generator.py) and is compared as a
+whole with torch."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import pytest
 
 from programs import assert_same_run
-from test_program_props import Interpreter
+from program_generator import Interpreter
 
 FOUND = {
     # x[1:] = v on a 0-dim view made under no_grad whose base changed: torch reads the

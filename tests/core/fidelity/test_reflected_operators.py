@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_fuzz_programs import assert_same
+from transcripts import assert_same
 
 OPERATORS = ["+", "-", "*", "/", "**", "@", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="]
 OTHERS = ["None", "'a'", "[1.0, 2.0]", "(1, 2)", "object()", "2", "2.5", "True", "-0.0",

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_fuzz_programs import assert_same
+from transcripts import assert_same
 
 INDICES = {
     "row mask": "x[:, 0] > 0", "2-D mask": "x > 0", "0-dim mask": "torch.tensor(True)",

@@ -12,7 +12,7 @@ import pytest
 import torch
 
 import minigrad
-from test_fuzz_programs import assert_same
+from transcripts import assert_same
 
 SHAPES = {  # input of shape (C,), (N, C), (N, C, d): its values, class targets, probabilities
     "(C,)": ("[0.5, -1.25, 1.0]", "torch.tensor(2)", "torch.tensor([0.25, 0.25, 0.5])"),
