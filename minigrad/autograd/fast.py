@@ -32,7 +32,9 @@ from . import grad_mode
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, run_tensor_hooks, seeds, wanted, wrapped)
-from .node import AccumulateGrad
+from ..kernels.threads import BIG
+from .node import AccumulateGrad, Node, counted_gradients
+from .saved import FREED, Saved, SavedTensor
 from .tensor_base import TensorBase, make
 
 __all__ = ["run_backward"]
@@ -152,7 +154,7 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
             # new array only this walk holds; what it sends on in it is then fresh too)
             free = buffer[1] and node.fused_backward is not None and len(buffer) == 2 \
                 and _own_buffer(buffer[0])
-            grads = node.run_formula(grad_outputs, release, free)
+            grads = _run_formula(node, grad_outputs, release, free)
             trusted = node.formula_on_arrays
             single = trusted and len(grads) == 1 and len(grad_outputs) == 1
             received = () if free else grad_outputs
@@ -322,6 +324,48 @@ def _made_here(grad, grads: tuple, grad_outputs: tuple) -> bool:
     return count == 1
 
 
+def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -> tuple:
+    """``node.run_formula(grad_outputs, release, grad_is_free)``, for the walk's usual
+    node, inline: once per node of every backward(), a Python call costs as much as
+    the formula of a small op. The same steps in the same order: the saved values
+    checked and read, the fused kernel tried for a big gradient, the formula run, the
+    count and shapes checked, the saved tensors freed."""
+    cls = type(node)
+    if not cls.formula_on_arrays or cls.release_saved is not _RELEASE_SAVED:
+        return node.run_formula(grad_outputs, release, grad_is_free)
+    stored = node._saved
+    saved = _NOTHING_SAVED
+    if stored:
+        saved = _new_object(Saved)
+        values = saved.__dict__
+        for name, value in stored.items():
+            if type(value) is SavedTensor:
+                if value.version.value != value.saved_version:
+                    node._raise_modified()
+                value = value.data
+            elif value is FREED:
+                raise RuntimeError(errors.BACKWARD_TWICE)
+            values[name] = value
+    grads = None
+    fused = cls.fused_backward  # (big arrays only: see Node.fused_backward)
+    if fused is not None and type(grad := grad_outputs[0]) is np.ndarray and grad.size >= BIG \
+            and len(grad_outputs) == 1:
+        grads = fused(saved, grad, node.needs_input_grad, grad_is_free)
+    if grads is None:
+        grads = node.backward(saved, *grad_outputs)
+    if type(grads) is not tuple:
+        grads = (grads,)
+    if len(grads) != len(node.next_functions):
+        counted_gradients(node.name(), grads, len(node.next_functions))  # (raises)
+    if node._input_meta is not None:
+        grads = node.checked_arrays(grads)
+    if release and stored:
+        for name, value in stored.items():
+            if type(value) is SavedTensor:
+                stored[name] = FREED
+    return grads
+
+
 def _run_for_needed(node, grad_outputs: tuple, needed, create_graph: bool,
                     release: bool) -> tuple:
     """Run ``node`` when only some of its edges lead to a node that runs
@@ -340,3 +384,8 @@ def _run_for_needed(node, grad_outputs: tuple, needed, create_graph: bool,
         return run(grad_outputs)
     finally:
         node.needs_input_grad = declared
+
+
+_RELEASE_SAVED = Node.release_saved
+_NOTHING_SAVED = Saved({})
+_new_object = object.__new__

@@ -28,21 +28,11 @@ from .node import Node, counted_gradients
 from .saved import FREED as _FREED, SavedTensor
 from .tensor_base import TensorBase, make
 
-__all__ = ["Function", "FunctionCtx"]
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction"]
 
 
-class FunctionCtx(Node):
-    """The ``ctx`` of a custom Function: also its node in the graph."""
-
-    _function: type  # the user's Function subclass
-    formula_on_arrays = False  # the user's backward is written for Tensors
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._saved_for_backward: tuple | None = None
-        self._tensor_positions: tuple = ()
-        self.needs_input_grad: tuple = ()
-        self.non_differentiable: set = set()
+class FunctionCtx:
+    """What ``forward`` and ``backward`` call on ``ctx`` (as torch's FunctionCtx)."""
 
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward (read them back with ``ctx.saved_tensors``)."""
@@ -68,21 +58,39 @@ class FunctionCtx(Node):
     def set_materialize_grads(self, value: bool) -> None:
         self.materialize_grads = value
 
+
+class BackwardCFunction(FunctionCtx, Node):
+    """A custom Function's node; it is also the ``ctx`` its forward and backward
+    receive, as in torch (``CubeBackward`` is a subclass of it)."""
+
+    _function: type  # the user's Function subclass
+    formula_on_arrays = False  # the user's backward is written for Tensors
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._saved_for_backward: tuple | None = None
+        self._tensor_positions: tuple = ()
+        self.needs_input_grad: tuple = ()
+        self.non_differentiable: set = set()
+
     def release_saved(self) -> None:
         super().release_saved()
         if self._saved_for_backward is not None:
             self._saved_for_backward = _FREED
 
     def backward(self, saved, *grad_outputs):  # (saved: the ctx keeps its own)
-        # Outputs that received no gradient get zeros (PyTorch's materialize_grads).
-        grad_outputs = tuple(
-            grad_outputs[i] if i < len(grad_outputs) and grad_outputs[i] is not None
-            else (make(np.zeros(tuple(meta[0]), meta[1].numpy)) if meta is not None else None)
-            for i, meta in enumerate(self._output_meta)
-        )
+        grad_outputs = _materialized(grad_outputs, self._output_meta)
         grads = counted_gradients(self.name(), self._function.backward(self, *grad_outputs),
                                   len(self.needs_input_grad))
         return tuple(grads[i] for i in self._tensor_positions)
+
+
+def _materialized(grad_outputs, output_meta) -> tuple:
+    """Outputs that received no gradient get zeros (PyTorch's materialize_grads)."""
+    return tuple(
+        grad_outputs[i] if i < len(grad_outputs) and grad_outputs[i] is not None
+        else (make(np.zeros(tuple(meta[0]), meta[1].numpy)) if meta is not None else None)
+        for i, meta in enumerate(output_meta))
 
 
 class _FunctionMeta(type):
@@ -90,7 +98,7 @@ class _FunctionMeta(type):
 
     def __init__(cls, name, bases, namespace):
         super().__init__(name, bases, namespace)
-        cls._backward_cls = type(f"{name}Backward", (FunctionCtx,), {"_function": cls})
+        cls._backward_cls = type(f"{name}Backward", (BackwardCFunction,), {"_function": cls})
 
 
 class Function(metaclass=_FunctionMeta):

@@ -68,8 +68,8 @@ class Node:
     float_errors = True
 
     # Speed, beside the math: a kernel that computes ``backward``'s gradients of big
-    # arrays in fewer passes, with the same bits (``fused(saved, grad, needs,
-    # grad_is_free)``, None where it does not apply). None: ``backward`` alone.
+    # arrays (kernels.threads.BIG elements or more) in fewer passes, with the same bits
+    # (``fused(saved, grad, needs, grad_is_free)``, None where it does not apply).
     fused_backward = None
 
     _input_saves: tuple = ()  # (name, position, for_grad_of), from ``saves``
@@ -160,7 +160,7 @@ class Node:
         """``_input_meta``, made now for a node that ``_link`` gave none (``same``),
         from ``like``, an array of its output's shape and dtype (its inputs'), before
         that output changes shape (``y.data = ...``, a resized ``out=``, ``y.t_()``
-        under no_grad) or another node takes over the meta (``CopySlices.of``)."""
+        under no_grad) or another node takes over the meta (``ops.inplace.copy_slices``)."""
         if self._input_meta is None:
             meta = (like.shape, like.dtype)
             self._input_meta = tuple([meta if needs else None for needs in self.needs_input_grad])
@@ -221,9 +221,7 @@ class Node:
 
     @property
     def metadata(self) -> dict:
-        if "_metadata" not in self.__dict__:
-            self.__dict__["_metadata"] = {}
-        return self.__dict__["_metadata"]
+        return self.__dict__.setdefault("_metadata", {})
 
     # ---- running backward ---------------------------------------------------
 
@@ -245,7 +243,7 @@ class Node:
                 grads = self.backward(saved, *grad_outputs)
             finally:
                 grad_mode._in_formula = previous
-        grads = self._counted(grads)
+        grads = counted_gradients(self.name(), grads, len(self.next_functions))
         return tuple([self._validate(index, grad) for index, grad in enumerate(grads)])
 
     def run_formula(self, grad_outputs: tuple, release: bool = False,
@@ -270,11 +268,9 @@ class Node:
                                             grad_is_free)
             if grads is None:
                 grads = self.backward(saved, *grad_outputs)
-            grads = self._counted(grads)
+            grads = counted_gradients(self.name(), grads, len(self.next_functions))
             if self._input_meta is not None:  # (None: already as the inputs, see _link)
-                grads = tuple([None if grad is None or meta is None
-                               else self._validate_array(index, grad, meta)
-                               for index, (grad, meta) in enumerate(zip(grads, self._input_meta))])
+                grads = self.checked_arrays(grads)
         if release:
             self.release_saved()
         return grads
@@ -303,9 +299,12 @@ class Node:
                    if type(value) is SavedTensor and value.version.value != value.saved_version]
         self._unpack(min(changed, key=lambda item: item[:2])[2])  # raises
 
-    def _counted(self, grads) -> tuple:
-        """``grads`` as a tuple, one per input, else torch's error."""
-        return counted_gradients(self.name(), grads, len(self.next_functions))
+    def checked_arrays(self, grads: tuple) -> tuple:
+        """Each gradient (an array) brought to its input's shape and dtype, or an
+        error naming the node."""
+        return tuple([None if grad is None or meta is None
+                      else self._validate_array(index, grad, meta)
+                      for index, (grad, meta) in enumerate(zip(grads, self._input_meta))])
 
     def _validate_array(self, index: int, grad, meta):
         """``_validate`` for arrays."""
@@ -333,9 +332,8 @@ class Node:
 
     def _check_expandable(self, index: int, got, expected) -> None:
         if not is_expandable_to(expected, got):
-            raise RuntimeError(
-                f"Function {self.name()} returned an invalid gradient at index {index} - "
-                f"got {list(got)} but expected shape compatible with {list(expected)}")
+            raise RuntimeError(errors.INVALID_GRADIENT.format(
+                name=self.name(), index=index, got=list(got), expected=list(expected)))
 
     def backward(self, saved, *grad_outputs):
         raise NotImplementedError(f"{self.name()} does not implement backward")
@@ -366,8 +364,8 @@ def counted_gradients(name: str, grads, expected: int) -> tuple:
     if type(grads) is not tuple:
         grads = (grads,)
     if len(grads) != expected:
-        raise RuntimeError(f"function {name} returned an incorrect number of gradients "
-                           f"(expected {expected}, got {len(grads)})")
+        raise RuntimeError(errors.GRADIENT_COUNT.format(name=name, expected=expected,
+                                                        got=len(grads)))
     return grads
 
 

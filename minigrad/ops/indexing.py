@@ -288,14 +288,7 @@ class IndexPutBackward0(Node):
     def forward(self, x, values, index, accumulate):
         _save_index(self, index)
         self.save(accumulate=accumulate)
-        out = x.copy()
-        if not accumulate:
-            out[index] = values
-        elif _is_basic(index):
-            out[index] += values
-        else:
-            np.add.at(out, index, values)
-        return out
+        return index_put_of(x, values, index, accumulate)
 
     @property
     def _saved_indices(self) -> tuple:
@@ -303,17 +296,29 @@ class IndexPutBackward0(Node):
 
     def backward(self, saved, grad):
         index = _index_of(saved)
-        grad_self = grad_values = None
-        if self.needs_input_grad[0]:
-            grad_self = grad
-            if not saved.accumulate:
-                # as torch: grad.index_put(indices, zeros_like(values)) (IndexPutBackward0):
-                # the written places get 0, even from a NaN or -1
-                zeros = grad.new_zeros(grad._data[index].shape)
-                grad_self = IndexPutBackward0.apply(grad, zeros, index=index, accumulate=False)
-        if self.needs_input_grad[1]:
-            grad_values = grad[index]
-        return grad_self, grad_values
+        needs_self, needs_values = self.needs_input_grad
+        grad_self = None
+        if needs_self:  # (the written places get 0, even from a NaN: torch's index_put of zeros)
+            grad_self = grad if saved.accumulate else _zeroed_at(grad, index)
+        return grad_self, (grad[index] if needs_values else None)
+
+
+def index_put_of(x, values, index, accumulate):
+    out = x.copy()
+    if not accumulate:
+        out[index] = values
+    elif _is_basic(index):
+        out[index] += values
+    else:
+        np.add.at(out, index, values)  # (repeated indices add up)
+    return out
+
+
+def _zeroed_at(grad, index):
+    """``grad`` with 0 written at ``index``, recorded as torch records it
+    (``grad.index_put(indices, zeros_like(values))``: IndexPutBackward0)."""
+    zeros = grad.new_zeros(grad._data[index].shape)
+    return IndexPutBackward0.apply(grad, zeros, index=index, accumulate=False)
 
 
 def _save_index(node, index) -> None:

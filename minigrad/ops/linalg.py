@@ -15,6 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input
+from ..kernels import linalg as kernels
 from ..kernels.linalg import matrix_product
 from . import fn
 from ..dtypes import C_TYPE_NAMES
@@ -94,28 +95,17 @@ class AddmmBackward0(Node):
                   mat1_sym_strides=_strides(a) if self.input_requires_grad(1) else (),
                   mat2_sym_sizes=b.shape,
                   mat2_sym_strides=_strides(b) if self.input_requires_grad(2) else ())
-        product = matrix_product(a, b)
-        if alpha != 1:
-            product = alpha * product
-        if beta == 0:  # (torch ignores self then, even its NaNs)
-            return product
-        if a.shape[1] == 0:  # (no product to add: BLAS leaves beta * self, -0. as it is)
-            return np.array(np.broadcast_to(bias if beta == 1 else beta * bias, product.shape),
-                            product.dtype, order="C")
-        return product + (bias if beta == 1 else beta * bias)
+        return kernels.addmm(bias, a, b, beta, alpha)
 
     def backward(self, saved, grad):
         alpha, beta = saved.alpha, saved.beta
+        needs_bias, needs_a, needs_b = self.needs_input_grad
         # (in torch's order, its inputs by name: mat1, mat2, self)
-        grad_bias = grad_a = grad_b = None
-        if self.needs_input_grad[1]:
-            grad_a = _mat1_grad(grad, saved.mat2, saved.mat1_sym_sizes,
-                                saved.mat1_sym_strides, alpha)
-        if self.needs_input_grad[2]:
-            grad_b = _mat2_grad(grad, saved.mat1, saved.mat2_sym_sizes,
-                                saved.mat2_sym_strides, alpha)
-        if self.needs_input_grad[0]:
-            grad_bias = grad if beta == 1 else grad * beta
+        grad_a = _mat1_grad(grad, saved.mat2, saved.mat1_sym_sizes, saved.mat1_sym_strides,
+                            alpha) if needs_a else None
+        grad_b = _mat2_grad(grad, saved.mat1, saved.mat2_sym_sizes, saved.mat2_sym_strides,
+                            alpha) if needs_b else None
+        grad_bias = (grad if beta == 1 else grad * beta) if needs_bias else None
         return grad_bias, grad_a, grad_b
 
 

@@ -290,22 +290,22 @@ class MseLossBackwardBackward0(Node):
         return mse_loss_backward_of(grad, x, target, reduction)
 
     def backward(self, saved, grad):
-        # torch's mse_loss_double_backward(_grad_output), in its order (grad_output,
-        # self, target): the upstream gradient's is mse_loss_backward of G (summed for a
-        # reduced loss); self's 2 (G grad_output), / n for 'mean'; target's minus the
-        # same, computed again.
-        grad_output, x = saved.grad_output, saved.self
-        target, reduction = saved.target, self.reduction
-        grad_grad = grad_x = grad_target = None
-        if self.needs_input_grad[0]:
-            grad_grad = fn.mse_loss_backward(grad, x, target, reduction)
-            if reduction != "none":
-                grad_grad = fn.sum(grad_grad)
-        if self.needs_input_grad[1]:
-            grad_x = _mse_double(grad * grad_output, x, reduction)
-        if self.needs_input_grad[2]:
-            grad_target = -_mse_double(grad * grad_output, target, reduction)
+        # torch's mse_loss_double_backward(_grad_output), in its order: grad_output, self,
+        # target (self's and target's: 2 (G grad_output), / n for 'mean', computed twice)
+        grad_output, x, target = saved.grad_output, saved.self, saved.target
+        needs_grad, needs_x, needs_target = self.needs_input_grad
+        reduction = self.reduction
+        grad_grad = _mse_grad_grad(grad, x, target, reduction) if needs_grad else None
+        grad_x = _mse_double(grad * grad_output, x, reduction) if needs_x else None
+        grad_target = -_mse_double(grad * grad_output, target, reduction) if needs_target \
+            else None
         return grad_grad, grad_x, grad_target
+
+
+def _mse_grad_grad(grad, x, target, reduction):
+    """The upstream gradient's: mse_loss_backward of G, summed for a reduced loss."""
+    grad_grad = fn.mse_loss_backward(grad, x, target, reduction)
+    return grad_grad if reduction == "none" else fn.sum(grad_grad)
 
 
 def _mse_double(grad, x, reduction):
@@ -328,53 +328,60 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
         if self._forward_args is not False:  # (the learner's tensors, with their versions)
             self.save(weight=_kept(weight), pos_weight=_kept(pos_weight),
                       reduction=_REDUCTIONS[reduction])
-        weight, pos_weight = _array(weight), _array(pos_weight)
         self.reduction = reduction
-        log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
-        log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
-        p = 1 if pos_weight is None else pos_weight
-        losses = p * target * log_sig + (1 - target) * log_sig_neg
-        if weight is not None:
-            losses = losses * weight
-        return _reduce(np.asarray(losses, dtype=x.dtype), reduction)
+        return bce_with_logits_of(x, target, _array(weight), _array(pos_weight), reduction)
 
     def backward(self, saved, grad):
-        # As torch's binary_cross_entropy_with_logits_backward and ..._target_backward
-        # compute them, in its order (self, then target): the upstream gradient is
-        # multiplied in (not expanded), then the weight, then 'mean' divides by the
-        # number of elements.
-        x, t = saved.self, saved.target
-        w, p = saved.weight, saved.pos_weight
-        count = int(np.prod(x.shape, dtype=np.int64))
-        mean = self.reduction == "mean"
-        grad_x = grad_t = None
-        if self.needs_input_grad[0]:
-            if p is None:
-                grad_x = fn.sigmoid(x) - t
-            else:
-                pt = p * t
-                grad_x = (pt + 1 - t) * fn.sigmoid(x) - pt
-            grad_x = grad_x * grad
-            if w is not None:
-                grad_x = grad_x * w
-            if mean:
-                grad_x = grad_x / count
-        if self.needs_input_grad[1]:
-            # (torch's steps are in place here: the same nodes, and a clone saved where a
-            # later backward needs the value from before the change)
-            if p is None:
-                grad_t = -x * grad
-            else:
-                grad_t = fn.log_sigmoid(-x)
-                scaled = fn.log_sigmoid(x)
-                scaled *= p
-                grad_t -= scaled
-                grad_t *= grad
-            if w is not None:
-                grad_t *= w
-            if mean:
-                grad_t /= count
-        return grad_x, grad_t
+        x, t, w, p = saved.self, saved.target, saved.weight, saved.pos_weight
+        count = int(np.prod(x.shape, dtype=np.int64)) if self.reduction == "mean" else None
+        needs_x, needs_t = self.needs_input_grad
+        return (bce_with_logits_backward_of(grad, x, t, w, p, count) if needs_x else None,
+                bce_with_logits_target_backward_of(grad, x, w, p, count) if needs_t else None)
+
+
+def bce_with_logits_of(x, target, weight, pos_weight, reduction):
+    """The losses, without overflow: log(1 + e^x) by logaddexp."""
+    log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
+    log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
+    p = 1 if pos_weight is None else pos_weight
+    losses = p * target * log_sig + (1 - target) * log_sig_neg
+    if weight is not None:
+        losses = losses * weight
+    return _reduce(np.asarray(losses, dtype=x.dtype), reduction)
+
+
+def bce_with_logits_backward_of(grad, x, t, w, p, count):
+    """The input's gradient as torch's binary_cross_entropy_with_logits_backward
+    computes it, in its order: the upstream gradient multiplied in (not expanded),
+    then the weight, then 'mean' divides by the number of elements (``count``)."""
+    if p is None:
+        grad_x = fn.sigmoid(x) - t
+    else:
+        pt = p * t
+        grad_x = (pt + 1 - t) * fn.sigmoid(x) - pt
+    grad_x = grad_x * grad
+    if w is not None:
+        grad_x = grad_x * w
+    return grad_x if count is None else grad_x / count
+
+
+def bce_with_logits_target_backward_of(grad, x, w, p, count):
+    """The target's gradient, as torch's ..._target_backward: its steps are in place
+    (the same nodes, and a clone saved where a later backward needs the value from
+    before the change)."""
+    if p is None:
+        grad_t = -x * grad
+    else:
+        grad_t = fn.log_sigmoid(-x)
+        scaled = fn.log_sigmoid(x)
+        scaled *= p
+        grad_t -= scaled
+        grad_t *= grad
+    if w is not None:
+        grad_t *= w
+    if count is not None:
+        grad_t /= count
+    return grad_t
 
 
 class LogSigmoidBackward0(Node):

@@ -237,26 +237,32 @@ class ClampBackward0(Node):
         return result if result is not x else x.copy()
 
     def backward(self, saved, grad):
-        x = saved.self
-        low, high = saved.min, saved.max
-        zero, where = 0, fn.where
-        need_x, need_low, need_high = self.needs_input_grad
-        grad_x = grad_low = grad_high = None
+        x, low, high = saved.self, saved.min, saved.max
+        needs_x, needs_low, needs_high = self.needs_input_grad
         # (in torch's order: the bounds' gradients first, then x's)
-        if low is not None and high is not None:
-            if need_low:
-                grad_low = where((x < low) & (low < high), grad, zero)
-            if need_high:
-                grad_high = where((x > high) | (high < low), grad, zero)
-            if need_x:
-                grad_x = where((x >= low) & (x <= high), grad, zero)
-        elif low is not None:
-            grad_low = where(x < low, grad, zero) if need_low else None
-            grad_x = where(x >= low, grad, zero) if need_x else None
-        else:
-            grad_high = where(x > high, grad, zero) if need_high else None
-            grad_x = where(x <= high, grad, zero) if need_x else None
+        grad_low = fn.where(_below_min(x, low, high), grad, 0) if needs_low else None
+        grad_high = fn.where(_above_max(x, low, high), grad, 0) if needs_high else None
+        grad_x = fn.where(_within(x, low, high), grad, 0) if needs_x else None
         return grad_x, grad_low, grad_high
+
+
+def _below_min(x, low, high):
+    """Where the min bound is the result (and wins over max)."""
+    return x < low if high is None else (x < low) & (low < high)
+
+
+def _above_max(x, low, high):
+    """Where the max bound is the result (it wins where max < min)."""
+    return x > high if low is None else (x > high) | (high < low)
+
+
+def _within(x, low, high):
+    """Where x itself is the result."""
+    if low is None:
+        return x <= high
+    if high is None:
+        return x >= low
+    return (x >= low) & (x <= high)
 
 
 class MaximumBackward0(Node):

@@ -395,47 +395,53 @@ class LinalgVectorNormBackward0(Node):
 
     def forward(self, x, ord, dim, keepdim, every_dim=False, shown=None):
         # (every_dim: no dim was given; torch then shows _saved_dim None, and the
-        # gradient broadcasts without unsqueezing)
-        magnitude = np.abs(x)
-        if ord == float("inf"):
-            result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
-        elif ord == 0:
-            result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
-        elif ord == 2:
-            result = np.sqrt(np.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
-        else:
-            result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
-        result = np.asarray(result, dtype=x.dtype)
-        # (ord and dim shown as given: ``x.norm()`` shows ord 2, an int)
+        # gradient broadcasts without unsqueezing; ord and dim are shown as given:
+        # ``x.norm()`` shows ord 2, an int)
         self.save(ord=ord if shown is None else shown[0], _ord=ord, keepdim=keepdim, _axes=dim,
                   dim=None if every_dim else (dim if shown is None else shown[1]))
-        return result
+        return vector_norm_of(x, ord, dim, keepdim)
 
     def backward(self, saved, grad):
-        x, p, dim, keepdim = saved.self, saved._ord, saved._axes, \
-            saved.keepdim
+        x, norm = saved.self, saved.result
         if saved.dim is not None:
-            norm = _unsqueeze_reduced(saved.result, x.shape, dim, keepdim)
-            grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
-        else:
-            norm = saved.result
-        if p == 0:
-            # Counting nonzeros is piecewise constant: no gradient at all, as in PyTorch.
-            return None
-        if p == 1:
-            return fn.sgn(x) * grad
-        if p == 2:
-            return grad * fn.masked_fill(x / norm, norm == 0, 0)
-        if p == float("inf"):
-            magnitude = fn.abs(x)
-            hits = (magnitude == norm) | (magnitude != magnitude)  # NaNs count as maxima
-            return fn.sgn(x) * ((grad / fn.count(hits, dim, keepdim=True, like=grad)) * hits)
-        if p < 1:
-            scaled = fn.sgn(x) * fn.masked_fill(fn.pow(fn.abs(x), p - 1), x == 0, 0)
-            return scaled * grad * fn.pow(norm, 1 - p)
-        scaled = fn.sgn(x) * fn.pow(fn.abs(x), p - 1) if p < 2 else \
-            x * fn.pow(fn.abs(x), p - 2)
-        return scaled * fn.masked_fill(grad / fn.pow(norm, p - 1), norm == 0, 0)
+            norm = _unsqueeze_reduced(norm, x.shape, saved._axes, saved.keepdim)
+            grad = _unsqueeze_reduced(grad, x.shape, saved._axes, saved.keepdim)
+        return vector_norm_backward_of(grad, x, norm, saved._ord, saved._axes, saved.keepdim)
+
+
+def vector_norm_of(x, ord, dim, keepdim):
+    magnitude = np.abs(x)
+    if ord == float("inf"):
+        result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
+    elif ord == 0:
+        result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
+    elif ord == 2:
+        result = np.sqrt(np.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
+    else:
+        result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
+    return np.asarray(result, dtype=x.dtype)
+
+
+def vector_norm_backward_of(grad, x, norm, p, dim, keepdim):
+    """The gradient of the p-norm, one case per p as torch's norm_backward writes it
+    (``norm`` and ``grad`` already broadcast against ``x``)."""
+    if p == 0:
+        # Counting nonzeros is piecewise constant: no gradient at all, as in PyTorch.
+        return None
+    if p == 1:
+        return fn.sgn(x) * grad
+    if p == 2:
+        return grad * fn.masked_fill(x / norm, norm == 0, 0)
+    if p == float("inf"):
+        magnitude = fn.abs(x)
+        hits = (magnitude == norm) | (magnitude != magnitude)  # NaNs count as maxima
+        return fn.sgn(x) * ((grad / fn.count(hits, dim, keepdim=True, like=grad)) * hits)
+    if p < 1:
+        scaled = fn.sgn(x) * fn.masked_fill(fn.pow(fn.abs(x), p - 1), x == 0, 0)
+        return scaled * grad * fn.pow(norm, 1 - p)
+    scaled = fn.sgn(x) * fn.pow(fn.abs(x), p - 1) if p < 2 else \
+        x * fn.pow(fn.abs(x), p - 2)
+    return scaled * fn.masked_fill(grad / fn.pow(norm, p - 1), norm == 0, 0)
 
 
 class LogsumexpBackward0(Node):

@@ -50,44 +50,50 @@ class _SeveralViews(Node):
     def apply(cls, x, **params):
         """Run ``forward`` and make its views output 0, 1, ... of one node (recorded
         when ``x`` requires grad and grad mode is on)."""
-        record = grad_mode.is_grad_enabled() and x.requires_grad
-        node = object.__new__(cls)
-        if record:
-            node._saved, node._forward_args = {}, (x,)
-        else:
-            node._forward_args = False  # save() keeps nothing
-        arrays = node.forward(x._data, **params)
-        if not cls.is_view:  # (unsafe_split: the same memory, but not views for autograd)
-            outputs = [make(array, grad_fn=node if record else None,
-                                            output_nr=number if record else 0)
-                       for number, array in enumerate(arrays)]
-        else:
-            outputs = cls._views(x, arrays, node if record else None)
-        if record:
-            node._forward_args = None
-            node.outputs = len(outputs)
-            node._link((x,), None)
-        return tuple(outputs)
-
-    @staticmethod
-    def _views(x, arrays, node) -> list:
-        """The arrays as views of ``x``: its version counter, its base, output 0, 1, ..."""
-        version = x._version_counter
-        base = x if x._base is None else x._base
-        # (torch's creation_meta MULTI_OUTPUT_NODE, or NO_GRAD_MODE under no_grad)
-        made = "multi-output" if grad_mode.is_grad_enabled() else "no_grad"
-        outputs = []
-        for number, array in enumerate(arrays):
-            view = make(array, grad_fn=node, output_nr=number if node else 0,
-                                        version=version, base=base)
-            view._view_version = version.value
-            view._view_made = made
-            outputs.append(view)
-        return outputs
+        return several_outputs(cls, x, params)
 
     def _present(self, grads) -> list:
         """One gradient per output; None for those that received none."""
         return list(grads) + [None] * (self.outputs - len(grads))
+
+
+def several_outputs(cls, x, params) -> tuple:
+    """``cls.apply(x, **params)``: the node's outputs, as views of ``x`` (or, for
+    ``unsafe_split``, plain tensors sharing its memory), linked to one node."""
+    record = grad_mode.is_grad_enabled() and x.requires_grad
+    node = object.__new__(cls)
+    if record:
+        node._saved, node._forward_args = {}, (x,)
+    else:
+        node._forward_args = False  # save() keeps nothing
+    arrays = node.forward(x._data, **params)
+    if not cls.is_view:  # (unsafe_split: the same memory, but not views for autograd)
+        outputs = [make(array, grad_fn=node if record else None,
+                        output_nr=number if record else 0)
+                   for number, array in enumerate(arrays)]
+    else:
+        outputs = _views(x, arrays, node if record else None)
+    if record:
+        node._forward_args = None
+        node.outputs = len(outputs)
+        node._link((x,), None)
+    return tuple(outputs)
+
+
+def _views(x, arrays, node) -> list:
+    """The arrays as views of ``x``: its version counter, its base, output 0, 1, ..."""
+    version = x._version_counter
+    base = x if x._base is None else x._base
+    # (torch's creation_meta MULTI_OUTPUT_NODE, or NO_GRAD_MODE under no_grad)
+    made = "multi-output" if grad_mode.is_grad_enabled() else "no_grad"
+    outputs = []
+    for number, array in enumerate(arrays):
+        view = make(array, grad_fn=node, output_nr=number if node else 0,
+                    version=version, base=base)
+        view._view_version = version.value
+        view._view_made = made
+        outputs.append(view)
+    return outputs
 
 
 class UnbindBackward0(_SeveralViews):

@@ -100,21 +100,30 @@ def _both_walks(run) -> tuple:
     """``run()`` with the fast walk, then with the reference walk; what each showed,
     with the nodes whose formulas ran, in order."""
     results = []
+    formula, inline_formula = Node.run_formula, fast._run_formula
     for walk in (FAST_WALK, reference_walk):
         order: list = []
-        formula = Node.run_formula
+        inside = []  # (the fast walk's inline formula may call run_formula: logged once)
 
-        def logged(node, *args, **kwargs):
-            order.append(type(node).__name__)
-            return formula(node, *args, **kwargs)
+        def logging(function):
+            def logged(node, *args, **kwargs):
+                if not inside:
+                    order.append(type(node).__name__)
+                inside.append(node)
+                try:
+                    return function(node, *args, **kwargs)
+                finally:
+                    inside.pop()
+            return logged
 
-        fast._walk, Node.run_formula = walk, logged
+        fast._walk, Node.run_formula = walk, logging(formula)
+        fast._run_formula = logging(inline_formula)
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 shown = run()
         finally:
-            fast._walk, Node.run_formula = FAST_WALK, formula
+            fast._walk, Node.run_formula, fast._run_formula = FAST_WALK, formula, inline_formula
         results.append((shown, order))
     return results
 
