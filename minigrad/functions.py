@@ -5,8 +5,8 @@ Each function is written with the parameter names PyTorch uses
 so calls by keyword work as in PyTorch, and a keyword PyTorch does not have raises its
 error: ``add() got an unexpected keyword argument 'foo'``. Each is one line that calls
 the operation in ``minigrad.ops``, where the math and its derivative live; the methods
-(``x.add(y)``) are in ``tensor.py``. ``tests/core/test_signatures.py`` compares every
-signature here with PyTorch's.
+(``x.add(y)``) are in ``tensor.py``. ``tests/core/fidelity/test_signatures.py`` compares
+every signature here with PyTorch's.
 """
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ parser's: "view(): argument 'size' failed to unpack the object at pos 2 with
 error ...", "reshape(): argument 'shape' (position 1) must be tuple of ints,
 not NoneType", "view() received an invalid combination of arguments - got
 (str), but expected one of: ...". Learners search for these texts, so this
-module makes the same ones (``tests/core/test_argument_errors.py`` compares
+module makes the same ones (``tests/core/fidelity/test_argument_errors.py`` compares
 them with PyTorch's). A parameter ``tuple of ints`` (a shape) takes a tuple or
 a list of ints, or, when it is a method's only positional parameter, the ints
 themselves: ``x.view(2, 3)`` is ``x.view((2, 3))``.

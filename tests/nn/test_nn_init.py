@@ -4,7 +4,7 @@ Which distribution each initialiser samples from: torch's end in
 ``tensor.uniform_(a, b)`` or ``tensor.normal_(mean, std)``, and we record those
 calls; ours end in ``init.uniform_`` / ``init.normal_``, which we record the
 same way. The samples are checked statistically here; that they are PyTorch's
-very numbers after the same seed is ``tests/core/test_random_numbers.py``'s."""
+very numbers after the same seed is ``tests/core/fidelity/test_random_numbers.py``'s."""
 
 import math
 import warnings

@@ -1,5 +1,5 @@
 """Views made under no_grad, changed in place with grad mode on, compared with PyTorch
-2.13 as whole programs (tests/core/programs.py): torch cannot tell whether such a
+2.13 as whole programs (tests/core/support/programs.py): torch cannot tell whether such a
 change should be recorded and refuses it ("A view was created in no_grad mode and is
 being modified inplace with grad mode enabled. ..."), also for a view made from such a
 view ("Output 0 of Slice is a view of a view which was created in no_grad mode ..."),

@@ -1,5 +1,5 @@
 """Derivatives of derivatives (create_graph=True, several times over), compared with
-PyTorch 2.13 as whole programs (tests/core/programs.py): values with their signed
+PyTorch 2.13 as whole programs (tests/core/support/programs.py): values with their signed
 zeros, grad_fn names along next_functions, printed text.
 
 * nll_loss: its gradient is written into zeros, as torch's kernel writes it (an

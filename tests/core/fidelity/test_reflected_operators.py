@@ -1,5 +1,5 @@
 """Python's operators between a tensor and anything else, in both orders, against
-PyTorch 2.13 (the transcript of test_fuzz_programs: value, grad_fn chain, error type and
+PyTorch 2.13 (the transcript of transcripts.py: value, grad_fn chain, error type and
 text). A tensor's operator gives NotImplemented for an operand that is neither a tensor
 nor a number, as torch's do, so Python asks the other operand and words the error itself
 (``None / x``: "unsupported operand type(s) for /: 'NoneType' and 'Tensor'"; ``'a' * x``
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from test_fuzz_programs import assert_same
+from transcripts import assert_same
 
 OPERATORS = ["+", "-", "*", "/", "**", "@", "&", "|", "^", "<", "<=", ">", ">=", "==", "!="]
 OTHERS = ["None", "'a'", "[1.0, 2.0]", "(1, 2)", "object()", "2", "2.5", "True", "-0.0",

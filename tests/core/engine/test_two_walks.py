@@ -8,8 +8,9 @@ with ``fast._walk`` replaced by the reference walk (applying what its steps show
 nodes run in the same order, the hooks called with the same values, every tensor
 shown with the same bits (``.grad`` included), and the same errors.
 
-The programs are the fuzz generator's (``fuzz_programs.py``, every family, 30 seeds
-each) and the hypothesis-generated programs of ``test_program_props.py`` (150).
+The programs are the fuzz generator's (``support/fuzz_programs.py``, every family, 30
+seeds each) and the hypothesis-generated programs of ``programs/test_program_props.py``
+(150, drawn by ``support/program_generator.py``).
 Programs with ``create_graph=True`` keep the fast walk for those calls (the
 reference walk computes on arrays); the rest of them is compared as above.
 """
@@ -29,7 +30,7 @@ import fuzz_programs
 import minigrad
 from minigrad.autograd import engine, fast
 from minigrad.autograd.node import AccumulateGrad, Node
-from test_program_props import Interpreter, leaves, steps
+from program_generator import Interpreter, leaves, steps
 
 FAST_WALK = fast._walk
 

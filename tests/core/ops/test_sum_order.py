@@ -1,4 +1,4 @@
-"""Sums added up in PyTorch's order (minigrad/summation.py), compared bit for bit
+"""Sums added up in PyTorch's order (minigrad/kernels/summation.py), compared bit for bit
 with PyTorch 2.13 at test time: ``x.sum()`` and ``x.mean()`` of contiguous float32
 and float64 tensors of up to 32,767 elements, ``x.sum(dim)`` and ``x.mean(dim)`` over
 any dims of tensors of any layout (transposed, sliced),

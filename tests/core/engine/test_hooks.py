@@ -1,5 +1,5 @@
 """Tensor hooks that change the gradient, and retain_grad() under autograd.grad, against
-PyTorch 2.13 (transcripts as test_fuzz_programs): a hook's result must keep the
+PyTorch 2.13 (transcripts as in transcripts.py): a hook's result must keep the
 gradient's dtype and size (torch's check_variable_result, its messages naming the hook:
 '<lambda>', a function's name, '<unknown>' for a callable without one), must be a tensor;
 retained gradients are filled by autograd.grad too, wherever the walk passes."""
@@ -10,7 +10,7 @@ import functools
 
 import pytest
 
-from test_fuzz_programs import assert_same
+from transcripts import assert_same
 
 HOOKS = {
     "lambda to double": "lambda g: g.double()",

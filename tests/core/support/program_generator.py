@@ -1,22 +1,14 @@
-"""Property-based tests over whole programs, not single ops.
-
-Hypothesis draws a program: a short list of steps over a growing pool of tensors
-(leaves, results, detached aliases, gradients). Steps mix what the single-op suites
-never combine: detach, setitem, in-place ops, views, hooks, retain_grad, backward
-twice, backward with create_graph and grads of grads. The same program runs on
-minigrad and on PyTorch 2.13 (see programs.py), and everything it shows must agree:
-values (with signed zeros and NaNs), grads, printed text, grad_fn names along
-next_functions, and the exception type and message if it fails.
-
-"""
+"""The program generator of ``programs/test_program_props.py``: hypothesis strategies that
+draw leaves (``leaves``) and a short program (a list of ``steps``) over a growing pool of
+tensors, and the ``Interpreter`` that runs such a program on one library with a
+``programs.Recorder``. Also used by the differential test of the two walks
+(``engine/test_two_walks.py``) and by the regressions it found
+(``programs/test_regressions.py``)."""
 
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from programs import assert_same_run
 
 # Values that float64 represents exactly, zeros of both signs among them.
 VALUES = [-2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0]
@@ -341,13 +333,3 @@ class Interpreter:
     def step_zero_grads(self):
         for leaf in self.leaves:
             leaf.grad = None
-
-
-# 300 programs, the same ones on every run (derandomize): a finding must not depend on
-# the day. For a wider search run it with more examples and derandomize=False.
-@settings(max_examples=300, deadline=None, derandomize=True)
-@given(arrays=leaves(), program=st.lists(steps, min_size=1, max_size=10))
-def test_generated_programs_run_as_in_torch(arrays, program):
-    def run(lib, rec):
-        Interpreter(lib, rec).run(arrays, program)
-    assert_same_run(run)

@@ -3,7 +3,10 @@ come silently, as in PyTorch, whatever ``np.errstate`` the user set (even ``all=
 and the user's state is left as it was. The ops that run without silencing it
 (``float_errors = False`` on their node class) are checked on the inputs where a
 floating-point error could come from: infinities, nan, the largest and the subnormal
-numbers."""
+numbers.
+
+And the values themselves: NaN and inf through reductions, comparisons and pointwise ops
+give what PyTorch 2.13 gives (values, graph, gradients; ``torch_compare.check``)."""
 
 from __future__ import annotations
 
@@ -15,6 +18,8 @@ import torch
 
 import minigrad as mg
 from minigrad.autograd.node import Node
+from op_cases import INF
+from torch_compare import check
 
 DTYPES = ["float16", "float32", "float64"]
 
@@ -64,3 +69,29 @@ def test_no_numpy_warning_or_error_whatever_the_users_errstate(dtype, op, requir
     expected = compute(theirs).detach().numpy()
     # (the same infinities and nans; finite values up to exp's last bit)
     np.testing.assert_allclose(result.detach().numpy(), expected, rtol=2 * np.finfo(dtype).eps)
+
+
+# ---- NaN and inf as PyTorch gives them ----------------------------------------
+
+NAN = np.array([[1.0, np.nan, 3.0], [-1.0, 2.0, np.nan]], np.float32)
+NON_FINITE = {
+    "max": lambda lib, t: t.max(), "max-dim": lambda lib, t: t.max(1),
+    "min-dim": lambda lib, t: t.min(0), "argmax": lambda lib, t: t.argmax(1),
+    "argmin": lambda lib, t: t.argmin(), "maximum": lambda lib, t: lib.maximum(t, t * 0),
+    "minimum": lambda lib, t: lib.minimum(t, t * 0 + 1), "clamp": lambda lib, t: t.clamp(0, 2),
+    "clamp-tensor": lambda lib, t: t.clamp(min=t * 0), "relu": lambda lib, t: t.relu(),
+    "abs": lambda lib, t: t.abs(), "sign": lambda lib, t: t.sign(),
+    "sigmoid": lambda lib, t: t.sigmoid(), "softmax": lambda lib, t: t.softmax(1),
+    "log_softmax": lambda lib, t: t.log_softmax(1), "logsumexp": lambda lib, t: t.logsumexp(1),
+    "norm": lambda lib, t: t.norm(dim=1), "norm-inf": lambda lib, t: t.norm(INF, dim=1),
+    "sum": lambda lib, t: t.sum(), "var": lambda lib, t: t.var(1), "std": lambda lib, t: t.std(),
+    "prod": lambda lib, t: t.prod(1), "prod-all": lambda lib, t: t.prod(),
+    "where": lambda lib, t: lib.where(t > 0, t, 0.0), "eq": lambda lib, t: t == t,
+    "inf-max": lambda lib, t: (t * INF).max(1), "inf-softmax": lambda lib, t: (t * INF).softmax(1),
+    "inf-exp": lambda lib, t: (t * 100).exp(), "inf-tanh": lambda lib, t: (t * INF).tanh(),
+}
+
+
+@pytest.mark.parametrize("fn", list(NON_FINITE.values()), ids=list(NON_FINITE))
+def test_nan_and_inf_like_torch(fn):
+    check(fn, NAN)

@@ -1,5 +1,20 @@
 """Indexing against PyTorch 2.13: ``x[...]`` reads (values, the chain of nodes torch
-records piece by piece, gradients), ``x[...] = value`` writes, and the errors."""
+records piece by piece, gradients), ``x[...] = value`` writes, and the errors.
+
+Which error ``x[index] = value`` raises when several apply, compared with PyTorch
+2.13 at test time: torch makes the view written into first (an index out of bounds,
+a slice of a 0-dim tensor; a view made under no_grad whose base changed is refused
+there), then shapes the value to it (expand's errors), and only then checks the
+write itself (a leaf that requires grad, a view made under no_grad); index_put_
+(integer or boolean arrays) checks the write before the value's shape.
+
+x[mask] = value with a one-element value of another dtype, against PyTorch 2.13:
+torch's index_put_ writes it with masked_fill_ (value.item()), so the dtypes need not
+match, and the backward (create_graph too) writes zeros of the value's dtype the same
+way; any other index, or a bigger value, still needs the dtypes to match (checked after
+the shapes). Transcripts as in ``transcripts.py``."""
+
+from __future__ import annotations
 
 import numpy as np
 import pytest
@@ -8,7 +23,9 @@ from hypothesis import given, strategies as st
 
 import minigrad as mg
 
-from torch_compare import chain, check, check_error, mirror, rand
+from torch_compare import chain, check, check_error, mirror, rand, outcome
+from transcripts import assert_same
+
 
 X = rand((3, 4, 5), seed=0)
 M = rand((3, 4), seed=1)
@@ -274,3 +291,124 @@ def test_setitem_value_that_does_not_broadcast(shape, index, value_shape):
         y[index] = value
 
     check_error(fn, rand(shape, seed=3), rand(value_shape, seed=4))
+
+
+
+# ---- x[index] = value: which error comes first -------------------------------------
+
+TARGETS = {
+    "a leaf": lambda lib, x, c, v, u: x,
+    "a result": lambda lib, x, c, v, u: c,
+    "0-dim view under no_grad": lambda lib, x, c, v, u: v,
+    "view under no_grad": lambda lib, x, c, v, u: u,
+}
+
+WRITES = {
+    "[5] = 1": lambda lib, t: t.__setitem__(5, 1.0),
+    "[1:] = 1": lambda lib, t: t.__setitem__(slice(1, None), 1.0),
+    "[1:] = ones(5)": lambda lib, t: t.__setitem__(slice(1, None), lib.ones(5)),
+    "[0] = ones(3)": lambda lib, t: t.__setitem__(0, lib.ones(3)),
+    "[...] = ones(5)": lambda lib, t: t.__setitem__(Ellipsis, lib.ones(5)),
+    "[None] = ones(2, 5)": lambda lib, t: t.__setitem__(None, lib.ones(2, 5)),
+    "[[0]] = ones(5)": lambda lib, t: t.__setitem__([0], lib.ones(5)),
+    "[t > 0] = ones(5)": lambda lib, t: t.__setitem__(t > 0, lib.ones(5)),
+    "[0] = 1": lambda lib, t: t.__setitem__(0, 1.0),
+    "[...] = 1": lambda lib, t: t.__setitem__(Ellipsis, 1.0),
+}
+
+
+@pytest.mark.parametrize("changed", [False, True], ids=["base as made", "base changed"])
+@pytest.mark.parametrize("write", list(WRITES))
+@pytest.mark.parametrize("target", list(TARGETS))
+def test_the_first_error_is_torchs(target, write, changed):
+    def run(lib):
+        x = lib.tensor([-2.0, 1.0, 3.0], requires_grad=True)
+        c = x * 1
+        with lib.no_grad():
+            v, u = c[0], c[1:]
+        if changed:
+            c.mul_(2)
+        WRITES[write](lib, TARGETS[target](lib, x, c, v, u))
+        return c
+    assert outcome(run, mg) == outcome(run, torch)
+
+
+ORDER_INDICES = {"0": 0, "-1": -1, "1": 1, "5": 5, "True": True, "False": False, "None": None,
+           "...": Ellipsis, "1:": slice(1, None), "tensor(0)": "tensor(0)",
+           "tensor(3)": "tensor(3)"}
+
+
+@pytest.mark.parametrize("kind", ["read", "write"])
+@pytest.mark.parametrize("index", list(ORDER_INDICES))
+def test_indexing_a_0_dim_tensor_is_torchs(index, kind):
+    def run(lib):
+        v = lib.tensor(2.0)
+        i = ORDER_INDICES[index]
+        if isinstance(i, str):
+            i = lib.tensor(int(i[7:-1]))
+        if kind == "read":
+            return v[i]
+        v[i] = 1.0
+        return v
+    assert outcome(run, mg) == outcome(run, torch)
+
+
+
+# ---- x[mask] = value of another dtype ----------------------------------------------
+
+MASK_INDICES = {
+    "row mask": "x[:, 0] > 0", "2-D mask": "x > 0", "0-dim mask": "torch.tensor(True)",
+    "uint8 mask": "(x > 0).to(torch.uint8)", "uint8 row mask": "(x[:, 0] > 0).to(torch.uint8)",
+    "0-dim False mask": "torch.tensor(False)", "Python True": "True", "int, 0-dim mask": "(0, torch.tensor(True))",
+    "mask after a slice": "(slice(None), x[0] > 0)", "int then mask": "(1, x[0] > 0)",
+    "mask then Ellipsis": "(x[:, 0] > 0, ...)", "two masks": "(x[:, 0] > 0, x[0] > 0)",
+    "int tensor": "torch.tensor([0, 1])", "mask and int tensor": "(x[:, 0] > 0, torch.tensor([0, 1]))",
+    "list of bools": "[True, False]", "list of ints": "[1, 0]", "mask in a list": "[x[:, 0] > 0]",
+}
+VALUES = {
+    "float64 0-dim": "torch.tensor(2.0, dtype=torch.float64)",
+    "float64 one element": "torch.tensor([2.0], dtype=torch.float64)",
+    "float64 [[v]]": "torch.tensor([[2.0]], dtype=torch.float64)",
+    "float64 two": "torch.tensor([2.0, 5.0], dtype=torch.float64)",
+    "int64 0-dim": "torch.tensor(2)", "float16 0-dim": "torch.tensor(2.5, dtype=torch.float16)",
+    "bool 0-dim": "torch.tensor(True)",
+    "float64 requiring grad": "torch.tensor(2.0, dtype=torch.float64, requires_grad=True)",
+    "float32 requiring grad": "torch.tensor(2.0, requires_grad=True)",
+}
+CASES = {
+    f"{index}, {value}": (
+        "a = torch.tensor([[1.0, -2.0], [3.0, 4.0]], requires_grad=True)\nx = a * 1\n"
+        f"v = {VALUES[value]}\nx[{MASK_INDICES[index]}] = v\nshow(x)\ngfn(x)\n"
+        "(x * x).sum().backward(create_graph=True)\nshow(a.grad, v.grad)\ngfn(a.grad)\n"
+        "a.grad.sum().backward()\nshow(a.grad)")
+    for index in MASK_INDICES for value in VALUES
+}
+
+
+@pytest.mark.parametrize("name", list(CASES))
+def test_setitem_one_element_value(name):
+    assert_same(CASES[name])
+
+
+UINT8 = {  # uint8 tensors as indices: deprecated masks (PyTorch warns, then reads them so)
+    "getitem": (
+        "x = torch.tensor([[1.0, -2.0], [3.0, 4.0]], requires_grad=True)\n"
+        "show(x[torch.tensor(1, dtype=torch.uint8)], x[torch.tensor(0, dtype=torch.uint8)].shape)\n"
+        "show(x[torch.tensor([1, 0], dtype=torch.uint8), 1], x[[torch.tensor([1, 0], dtype=torch.uint8)]])\n"
+        "r = x[(x > 0).to(torch.uint8)]\ngfn(r)\nr.sum().backward()\nshow(x.grad)"),
+    "setitem of a tensor": (
+        "y = torch.tensor([[1.0, -2.0], [3.0, 4.0]])\n"
+        "y[torch.tensor([1, 0], dtype=torch.uint8)] = torch.tensor([5.0, 6.0])\nshow(y)\n"
+        "y[torch.tensor([1, 0], dtype=torch.uint8), torch.tensor([1])] = torch.tensor(7.0)\nshow(y)"),
+    "setitem of a number": (
+        "y = torch.tensor([[1.0, -2.0], [3.0, 4.0]])\n"
+        "y[torch.tensor([1, 0], dtype=torch.uint8), 0] = 5.0"),
+    "setitem of a one-element tensor": (
+        "y = torch.tensor([[1.0, -2.0], [3.0, 4.0]])\ny[y > 0] = 1.0\nshow(y)\n"
+        "y[(y > 1).to(torch.uint8)] = torch.tensor([2.0])"),
+}
+
+
+@pytest.mark.parametrize("name", list(UINT8))
+def test_uint8_index(name):
+    assert_same(UINT8[name])

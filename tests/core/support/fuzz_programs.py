@@ -1,5 +1,5 @@
 """A small random-program generator over the API the README claims (the fuzz helper's, session 25):
-each family returns program lines run by test_fuzz_programs.transcript with torch and with
+each family returns program lines run by transcripts.transcript with torch and with
 minigrad bound to ``torch``."""
 import random
 import sys

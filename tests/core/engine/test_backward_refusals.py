@@ -1,0 +1,68 @@
+"""When ``backward()`` refuses, against PyTorch 2.13: a second backward through a graph
+whose saved tensors were freed (only nodes that saved a tensor refuse, for every op),
+and an implicit gradient for a result that is not a scalar."""
+
+import pytest
+import torch
+
+from op_cases import X
+from torch_compare import check, check_error
+
+
+def test_backward_twice_through_saved_tensors():
+    def twice(lib, x):
+        y = (x * x).sum()
+        y.backward()
+        y.backward()
+    check_error(twice, X)
+
+
+TWICE = {
+    "add": lambda lib, x: x + 2, "add-tensor": lambda lib, x: x + x.detach(),
+    "sub": lambda lib, x: x - 1, "rsub": lambda lib, x: 1 - x, "neg": lambda lib, x: -x,
+    "mul-number": lambda lib, x: x * 2, "mul-tensor": lambda lib, x: x * x.detach(),
+    "div-number": lambda lib, x: x / 2, "rdiv": lambda lib, x: 2 / x, "pow": lambda lib, x: x ** 2,
+    "rpow": lambda lib, x: 2 ** x, "exp": lambda lib, x: x.exp(),
+    "log": lambda lib, x: x.abs().log(),
+    "tanh": lambda lib, x: x.tanh(), "sigmoid": lambda lib, x: x.sigmoid(),
+    "relu": lambda lib, x: x.relu(), "abs": lambda lib, x: x.abs(), "sign": lambda lib, x: x.sign(),
+    "clamp": lambda lib, x: x.clamp(0, 1), "sum": lambda lib, x: x.sum(),
+    "sum-dim": lambda lib, x: x.sum(1), "mean": lambda lib, x: x.mean(),
+    "mean-dim": lambda lib, x: x.mean(0), "max": lambda lib, x: x.max(),
+    "max-dim": lambda lib, x: x.max(1)[0], "prod": lambda lib, x: x.prod(),
+    "var": lambda lib, x: x.var(), "norm": lambda lib, x: x.norm(),
+    "softmax": lambda lib, x: x.softmax(1), "logsumexp": lambda lib, x: x.logsumexp(1),
+    "view": lambda lib, x: x.view(6), "reshape-copy": lambda lib, x: x.t().reshape(6),
+    "t": lambda lib, x: x.t(), "permute": lambda lib, x: x.permute(1, 0),
+    "unsqueeze": lambda lib, x: x.unsqueeze(0), "squeeze": lambda lib, x: x[None].squeeze(0),
+    "expand": lambda lib, x: x.expand(2, 2, 3), "select": lambda lib, x: x[0],
+    "slice": lambda lib, x: x[:, 1:], "index": lambda lib, x: x[[0, 1, 1]],
+    "mask": lambda lib, x: x[x > 0], "cat": lambda lib, x: lib.cat([x, x]),
+    "stack": lambda lib, x: lib.stack([x, x]), "flip": lambda lib, x: x.flip(0),
+    "clone": lambda lib, x: x.clone(), "to": lambda lib, x: x.double(),
+    "where": lambda lib, x: lib.where(x > 0, x, 0.0),
+    "masked_fill": lambda lib, x: x.masked_fill(x > 0, 1.0),
+    "maximum": lambda lib, x: lib.maximum(x, x.detach() * 0), "matmul": lambda lib, x: x @ x.t(),
+    "matmul-1d": lambda lib, x: x[0] @ x.t(),
+}
+
+
+@pytest.mark.parametrize("fn", list(TWICE.values()), ids=list(TWICE))
+def test_backward_twice_fails_exactly_when_torch_does(fn):
+    """Only nodes that saved a tensor free something, so only they refuse a second backward."""
+    def twice(lib, x):
+        out = fn(lib, x).sum()
+        out.backward()
+        out.backward()
+        return x.grad
+
+    try:
+        twice(torch, torch.tensor(X, requires_grad=True))
+    except RuntimeError:
+        check_error(twice, X)
+    else:
+        check(twice, X, graph=False, backward=False)
+
+
+def test_implicit_gradient_needs_a_scalar():
+    check_error(lambda lib, x: (x * 2).backward(), X)

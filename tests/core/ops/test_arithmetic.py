@@ -1,0 +1,111 @@
+"""+ - * / ** and negation (``minigrad/ops/arithmetic.py``) against PyTorch 2.13: values,
+dtype, shape, the graph (node names and ``next_functions``), the gradient of every input,
+and the errors for bad input.
+
+Each case is written once as ``fn(lib, *tensors)`` and runs on both libraries (see
+``torch_compare.py``; the shared arrays are in ``op_cases.py``)."""
+
+import numpy as np
+import pytest
+
+from op_cases import case, run, X, Y, POS, ROW, COL, SCALAR, X3, COL3
+from torch_compare import chain, check, check_error, rand
+
+
+ARITHMETIC = [
+    case(lambda lib, x, y: x + y, X, Y, id="add"),
+    case(lambda lib, x, y: x - y, X, Y, id="sub"),
+    case(lambda lib, x, y: x * y, X, Y, id="mul"),
+    case(lambda lib, x, y: x / y, X, POS, id="div"),
+    case(lambda lib, x, y: x ** y, POS, Y, id="pow-tensor"),
+    case(lambda lib, x: x ** x, POS, id="pow-self"),
+    case(lambda lib, x, y: x + y, X, ROW, id="add-broadcast-row"),
+    case(lambda lib, x, y: x * y, X, COL, id="mul-broadcast-col"),
+    case(lambda lib, x, y: x / y, COL, POS, id="div-broadcast-lhs"),
+    case(lambda lib, x, y: x - y, X3, COL3, id="sub-broadcast-3d"),
+    case(lambda lib, x, y: x ** y, POS, ROW, id="pow-broadcast"),
+    case(lambda lib, x, y: x * y, X, SCALAR, id="mul-0dim"),
+    case(lambda lib, x: x + 2, X, id="add-int"),
+    case(lambda lib, x: 2 + x, X, id="radd-int"),
+    case(lambda lib, x: x + 2.5, X, id="add-float"),
+    case(lambda lib, x: x + True, X, id="add-bool"),
+    case(lambda lib, x: x - 2, X, id="sub-int"),
+    case(lambda lib, x: 2 - x, X, id="rsub-int"),
+    case(lambda lib, x: 2.5 - x, X, id="rsub-float"),
+    case(lambda lib, x: x * 3, X, id="mul-int"),
+    case(lambda lib, x: 3.5 * x, X, id="rmul-float"),
+    case(lambda lib, x: x / 2, X, id="div-int"),
+    case(lambda lib, x: 2 / x, POS, id="rdiv-int"),
+    case(lambda lib, x: 1.5 / x, POS, id="rdiv-float"),
+    case(lambda lib, x: x ** 2, X, id="pow-2"),
+    case(lambda lib, x: x ** 3.0, X, id="pow-3.0"),
+    case(lambda lib, x: x ** 0.5, POS, id="pow-half"),
+    case(lambda lib, x: x ** -1, POS, id="pow-neg"),
+    case(lambda lib, x: x ** 0, X, id="pow-0"),
+    case(lambda lib, x: x ** 1, X, id="pow-1"),
+    case(lambda lib, x: 2 ** x, X, id="rpow-int"),
+    case(lambda lib, x: 0.5 ** x, X, id="rpow-float"),
+    case(lambda lib, x: -x, X, id="neg"),
+    case(lambda lib, x: x.neg(), X, id="neg-method"),
+    case(lambda lib, x, y: x.add(y, alpha=2), X, Y, id="add-alpha"),
+    case(lambda lib, x, y: x.sub(y, alpha=0.5), X, Y, id="sub-alpha"),
+    case(lambda lib, x: x.add(3, alpha=2), X, id="add-scalar-alpha"),
+    case(lambda lib, x, y: lib.add(x, y), X, Y, id="torch.add"),
+    case(lambda lib, x: lib.add(2, x), X, id="torch.add-number-first"),
+    case(lambda lib, x: lib.sub(2, x), X, id="torch.sub-number-first"),
+    case(lambda lib, x: lib.mul(2, x), X, id="torch.mul-number-first"),
+    case(lambda lib, x: lib.div(2, x), POS, id="torch.div-number-first"),
+    case(lambda lib, x: lib.pow(2, x), X, id="torch.pow-number-first"),
+    case(lambda lib, x: lib.pow(x, 2), X, id="torch.pow"),
+    case(lambda lib, x, y: lib.mul(x, y), X, Y, id="torch.mul"),
+    case(lambda lib, x, y: lib.div(x, y), X, POS, id="torch.div"),
+    case(lambda lib, x: x.reciprocal(), POS, id="reciprocal"),
+    case(lambda lib, x, y: x * y, X, Y, requires_grad=[True, False], id="mul-one-grad"),
+    case(lambda lib, x, y: x / y, X, POS, requires_grad=[False, True], id="div-other-grad"),
+    case(lambda lib, x, y: x ** y, POS, Y, requires_grad=[False, True], id="pow-exp-grad"),
+    case(lambda lib, x: x * x, X, id="mul-same-input-twice"),
+    case(lambda lib, x: (x * 2 + 1) * (x - 3) / (x * x + 1), X, id="composite"),
+]
+
+
+@pytest.mark.parametrize("fn, arrays, options", ARITHMETIC)
+def test_arithmetic(fn, arrays, options):
+    run(fn, arrays, options)
+
+
+def test_pow_tensor_exponent_at_zero_base():
+    """d/db 0**b is taken as 0 for b >= 0 (torch masks log(0)); d/da where b == 0 is 0."""
+    base = np.array([0.0, 0.0, 1.5, 2.0, 0.0], np.float32)
+    exponent = np.array([2.0, 0.0, 0.0, 1.5, 3.0], np.float32)
+    check(lambda lib, a, b: a ** b, base, exponent)
+
+
+def test_pow_scalar_exponent_at_zero():
+    check(lambda lib, x: x ** 2, np.array([0.0, 1.0, -1.0], np.float32))
+    check(lambda lib, x: x ** 0, np.array([0.0, 1.0, -1.0], np.float32))
+
+
+def test_division_by_zero_gives_inf_like_torch():
+    check(lambda lib, x, y: x / y, np.array([1.0, -1.0, 0.0], np.float32),
+          np.array([0.0, 0.0, 1.0], np.float32), requires_grad=[True, False])
+
+
+def test_number_over_tensor_is_reciprocal_times_number():
+    ours, theirs = check(lambda lib, x: 2 / x, POS)
+    assert chain(ours) == chain(theirs) == [
+        "MulBackward0", "ReciprocalBackward0", "torch::autograd::AccumulateGrad"]
+
+
+OP_ERRORS = [
+    case(lambda lib, x, y: x + y, X, rand((3, 2)), id="add-shapes"),
+    case(lambda lib, x, y: x * y, X3, rand((3, 3)), id="mul-shapes"),
+    case(lambda lib, x, y: x / y, X, rand((4,)), id="div-shapes"),
+    case(lambda lib, x, y: x ** y, POS, rand((5,)), id="pow-shapes"),
+    case(lambda lib, x: x + "a", X, id="add-str"),
+    case(lambda lib, x: -(x > 0), X, id="neg-bool"),
+]
+
+
+@pytest.mark.parametrize("fn, arrays, options", OP_ERRORS)
+def test_op_errors(fn, arrays, options):
+    check_error(fn, *arrays, **options)

@@ -1,0 +1,60 @@
+"""Comparisons (``minigrad/ops/compare.py``) against PyTorch 2.13: values, dtype, shape, the
+graph (node names and ``next_functions``), the gradient of every input, and the errors for
+bad input.
+
+Each case is written once as ``fn(lib, *tensors)`` and runs on both libraries (see
+``torch_compare.py``; the shared arrays are in ``op_cases.py``)."""
+
+import numpy as np
+import pytest
+
+from op_cases import case, X
+from torch_compare import check, check_error, rand
+
+
+HALVES = np.array([[0.5, 1.0, 1.5], [1.0, 2.0, 0.5]], np.float32)
+HALVES2 = np.array([[0.5, 2.0, 1.0], [1.0, 1.5, 0.5]], np.float32)
+
+
+@pytest.mark.parametrize("op", ["eq", "ne", "lt", "le", "gt", "ge"])
+def test_comparisons(op):
+    operators = {"eq": "__eq__", "ne": "__ne__", "lt": "__lt__", "le": "__le__",
+                 "gt": "__gt__", "ge": "__ge__"}
+    check(lambda lib, x, y: getattr(x, op)(y), HALVES, HALVES2)
+    check(lambda lib, x, y: getattr(lib, op)(x, y), HALVES, HALVES2[0])
+    check(lambda lib, x, y: getattr(x, operators[op])(y), HALVES, HALVES2)
+    check(lambda lib, x: getattr(x, operators[op])(1.0), HALVES)
+    check(lambda lib, x: getattr(x, operators[op])(1), HALVES)
+    check(lambda lib, x, y: getattr(x, op)(y), HALVES, np.float32(1.0))
+    check(lambda lib, x, y: getattr(x, op)(y), HALVES,
+          np.array([[1, 2, 1], [0, 1, 1]], np.int64))
+
+
+def test_comparison_operators_on_the_right():
+    check(lambda lib, x: 1.0 < x, HALVES)
+    check(lambda lib, x: 1 == x, HALVES)
+    check(lambda lib, x: 1.0 >= x, HALVES)
+
+
+def test_allclose_and_isclose():
+    a = np.array([1.0, 2.0, 3.0], np.float32)
+    b = a + np.array([0.0, 1e-6, 1e-3], np.float32)
+    check(lambda lib, x, y: x.allclose(y), a, b)
+    check(lambda lib, x, y: lib.allclose(x, y, atol=1e-2), a, b)
+    check(lambda lib, x, y: lib.allclose(x, y, rtol=0, atol=0), a, a.copy())
+    check(lambda lib, x, y: x.isclose(y), a, b)
+    check(lambda lib, x, y: x.allclose(y), a, np.array([1.0, 2.0, np.nan], np.float32))
+    check(lambda lib, x, y: x.allclose(y, equal_nan=True),
+          np.array([np.nan], np.float32), np.array([np.nan], np.float32))
+    check_error(lambda lib, x, y: lib.allclose(x, y), a, a.astype(np.float64))
+
+
+OP_ERRORS = [
+    case(lambda lib, x, y: x == y, X, rand((4,)), id="eq-shapes"),
+    case(lambda lib, x, y: x < y, X, rand((3, 2)), id="lt-shapes"),
+]
+
+
+@pytest.mark.parametrize("fn, arrays, options", OP_ERRORS)
+def test_op_errors(fn, arrays, options):
+    check_error(fn, *arrays, **options)
