@@ -16,6 +16,7 @@ from ..autograd.saved import SavedTensor
 from . import fn
 from ..autograd.tensor_base import is_tensor
 from ._saved import as_shown
+from ..rules.layout import check_row_major_grad_input
 from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits"]
@@ -105,13 +106,8 @@ class NllLoss2DBackward0(NllLossBackward0):
 
 
     def backward(self, saved, grad):
-        x = saved.self
-        # (torch's kernel writes into zeros laid out as x, and refuses a layout that is
-        # not row-major: only a 4-dim input that is not contiguous reaches it)
-        data = fn.as_array(x)
-        if data.size and layout.preserved_strides(data) != layout.contiguous_strides(x.shape):
-            raise RuntimeError("grad_input must be contiguous")
-        return fn.nll_loss_backward(grad, x, self.classes)
+        check_row_major_grad_input(saved.self)
+        return fn.nll_loss_backward(grad, saved.self, self.classes)
 
 
 class NllClasses:

@@ -19,6 +19,7 @@ from . import fn
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
 from ..kernels import layout
+from ..rules.layout import empty_gradient_cast
 from . import indexing, inplace
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
@@ -143,13 +144,7 @@ class ToCopyBackward0(Node):
         return layout.with_strides(converted, layout.preserved_strides(x))
 
     def backward(self, saved, grad):
-        # (Node._validate converts it to the input's dtype; an empty gradient here, as
-        # torch's copy keeps its layout, where NumPy's astype would give strides of 0)
-        if type(grad) is np.ndarray and not grad.size and self._input_meta[0] is not None:
-            dtype = self._input_meta[0][1]
-            if grad.dtype != dtype:
-                return layout.empty_strided(grad.shape, layout.preserved_strides(grad), dtype)
-        return grad
+        return empty_gradient_cast(grad, self._input_meta[0])  # (the others: Node._validate)
 
 
 class TransposeBackward0(Node):

@@ -11,7 +11,7 @@ import numpy as np
 from ..autograd.saved import SavedTensor
 from ..autograd.tensor_base import TensorBase
 from ..kernels.layout import (contiguous_strides, empty_strided, geometry, in_iterator_layout,
-                              is_non_overlapping_and_dense, with_strides)
+                              is_non_overlapping_and_dense, preserved_strides, with_strides)
 
 
 def with_iterator_layout(result, *operands):
@@ -106,3 +106,20 @@ def with_number_layout(result, array: np.ndarray):
         _relay(result, laid_out)
         return result
     return laid_out
+
+
+def empty_gradient_cast(grad, meta):
+    """An empty gradient cast to its input's dtype (``meta``: shape, dtype) as torch's
+    copy casts it, keeping its layout, where NumPy's ``astype`` would give strides of 0;
+    any other gradient as it is (``Node._validate`` casts those)."""
+    if type(grad) is np.ndarray and not grad.size and meta is not None and grad.dtype != meta[1]:
+        return empty_strided(grad.shape, preserved_strides(grad), meta[1])
+    return grad
+
+
+def check_row_major_grad_input(x) -> None:
+    """torch's 2-d nll_loss backward writes into zeros laid out as ``x`` and refuses a
+    layout that is not row-major (only a 4-dim input that is not contiguous reaches it)."""
+    data = x._data if isinstance(x, TensorBase) else x
+    if data.size and preserved_strides(data) != contiguous_strides(data.shape):
+        raise RuntimeError("grad_input must be contiguous")
