@@ -482,6 +482,7 @@ STRICT_NODES = (ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, 
                 ast.JoinedStr, ast.FormattedValue, ast.Starred, ast.NamedExpr, ast.Import,
                 ast.ImportFrom, ast.alias, ast.Delete, ast.expr_context, ast.operator,
                 ast.unaryop, ast.boolop, ast.cmpop)
+MINIGRAD_FILES = frozenset({"load", "save"})  # torch.load/save: files, never an answer
 NUMPY_UNSAFE = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
                 "fromfile", "tofile", "memmap", "frompyfunc", "vectorize", "ctypes", "base",
                 "fromregex", "set_printoptions", "seterrcall", "DataSource", "lookfor", "info"}
@@ -548,7 +549,8 @@ def _strict_attributes() -> frozenset:
         return {n for n in dir(thing) if not n.startswith("_") and n not in skip
                 and not isinstance(getattr(thing, n, None), types.ModuleType)}
     names = set(STRICT_MODULE_NAMES) | STRICT_SETTABLE | {"values", "indices"}
-    for thing in (minigrad, minigrad.Tensor, minigrad.nn, minigrad.nn.functional, minigrad.optim,
+    names |= public(minigrad, MINIGRAD_FILES)  # (no code answer reads or writes files)
+    for thing in (minigrad.Tensor, minigrad.nn, minigrad.nn.functional, minigrad.optim,
                   minigrad.autograd, math, list, dict, tuple, str, set, int, float):
         names |= public(thing)
     names |= public(numpy, NUMPY_UNSAFE) | public(numpy.ndarray, NUMPY_UNSAFE)
