@@ -11,6 +11,8 @@ import torch
 
 import minigrad as mg
 
+from thread_count import Threads
+
 RNG = np.random.default_rng(11)
 
 
@@ -230,20 +232,6 @@ def test_a_kernel_runs_on_the_callers_thread_when_no_thread_can_start(monkeypatc
 
 # ---- the other big elementwise kernels split across threads ---------------------
 
-class _Threads:
-    """``with _Threads(n):`` minigrad's thread count is n inside, restored after."""
-
-    def __init__(self, count):
-        self.count = count
-
-    def __enter__(self):
-        self.previous = mg.get_num_threads()
-        mg.set_num_threads(self.count)
-
-    def __exit__(self, *exc):
-        mg.set_num_threads(self.previous)
-
-
 def _same_bits(ours, expected):
     assert ours.dtype == expected.dtype and ours.shape == expected.shape
     assert ours.strides == expected.strides
@@ -265,7 +253,7 @@ def test_a_big_product_or_sum_split_across_threads_has_numpys_bits(ufunc, dtype)
     expanded = np.broadcast_to(np.asarray(0.3, dtype), a.shape)  # (a sum's gradient)
     cases = [(a, b), (a, expanded), (expanded, b), (a, 2.5), (3, b), (a, np.asarray(-1.5, dtype))]
     for count in (2, 3, 5):
-        with _Threads(count), np.errstate(all="ignore"):
+        with Threads(count), np.errstate(all="ignore"):
             for operands in cases:
                 _same_bits(threads.call(ufunc, *operands), ufunc(*operands))
 
@@ -276,7 +264,7 @@ def test_a_helper_thread_that_never_comes_leaves_every_part_to_the_caller(monkey
     a, b = _data(700, 700), _data(700, 700)
     called = []
     monkeypatch.setattr(threads, "_submit", lambda context, job: called.append(job))
-    with _Threads(3):
+    with Threads(3):
         _same_bits(threads.call(np.multiply, a, b), a * b)
     assert len(called) == 2  # (two helpers were called; the caller did all the parts)
 
@@ -294,7 +282,7 @@ def test_a_kernel_in_parts_on_the_callers_thread_has_the_bits_of_one_call(count,
         sizes.append(out.size)
         np.multiply(y, y, out=out)
         np.subtract(np.float32(1), out, out=out)
-    with _Threads(count), np.errstate(all="ignore"):
+    with Threads(count), np.errstate(all="ignore"):
         result = threads.parts(kernel, None, y, split=False)
     _same_bits(result, np.float32(1) - y * y)
     assert names == {threading.current_thread().name}
@@ -332,7 +320,7 @@ def test_the_parts_go_to_whichever_thread_is_free():
             # busy machine the one that runs first could otherwise take every part)
             both_came.wait()
         np.multiply(x, y, out=out)
-    with _Threads(2):
+    with Threads(2):
         result = threads.parts(kernel, None, a, b)
     _same_bits(result, a * b)
     assert len(names) == 2 and threading.current_thread().name in names
@@ -351,7 +339,7 @@ def test_an_error_in_a_part_on_a_helper_thread_is_raised_to_the_caller():
         else:
             helper_came.set()
             raise FloatingPointError("in a helper")
-    with _Threads(2), pytest.raises(FloatingPointError, match="in a helper"):
+    with Threads(2), pytest.raises(FloatingPointError, match="in a helper"):
         threads.parts(kernel, None, a)
 
 
@@ -365,7 +353,7 @@ def test_a_split_kernels_arrays_go_when_the_call_returns(count):
 
     for _ in range(3):
         a = _data(700, 700)
-        with _Threads(count):
+        with Threads(count):
             out = threads.call(np.negative, a)
         arrays = weakref.ref(a), weakref.ref(out)
         del a, out
@@ -378,7 +366,7 @@ def test_a_split_sum_in_place_writes_only_its_own_array():
     a, b = _data(700, 700), _data(700, 700)
     expected = a + b
     b_before = b.copy()
-    with _Threads(2):
+    with Threads(2):
         assert threads.call(np.add, a, b, out=a) is a
     _same_bits(a, expected)
     assert np.array_equal(b, b_before)
@@ -406,7 +394,7 @@ def test_what_the_threads_do_not_split_is_numpys_own_call(case, monkeypatch):
         a, b = (a * 100).astype(np.int64), (b * 100).astype(np.int64)
     expected = np.add(a.copy(), b.copy())
     monkeypatch.setattr(threads, "_submit", None)  # (would fail if called)
-    with _Threads(2):
+    with Threads(2):
         result = threads.call(np.add, a, b, out=out)
     _same_bits(np.asarray(result), expected) if case != "transposed" \
         else np.testing.assert_array_equal(result, expected)
@@ -416,7 +404,7 @@ def test_the_big_workload_has_the_same_bits_on_one_thread_and_on_several():
     xd, wd = _data(700, 700), _data(700, 700)
     results = {}
     for count in (1, 2, 3):
-        with _Threads(count):
+        with Threads(count):
             x, w = mg.tensor(xd, requires_grad=True), mg.tensor(wd, requires_grad=True)
             y = (x * w).tanh() + x - w
             out = y.sum()
@@ -442,10 +430,10 @@ def test_a_split_tanh_backward_writes_only_its_own_result():
 
     y, grad = np.tanh(_data(700, 700)), _data(700, 700)
     y_before, grad_before = y.copy(), grad.copy()
-    with _Threads(1):
+    with Threads(1):
         expected = tanh_backward_of(grad, y)
     for count in (2, 3):
-        with _Threads(count):
+        with Threads(count):
             _same_bits(tanh_backward_of(grad, y), expected)
             expanded = np.broadcast_to(np.float32(0.5), y.shape)
             _same_bits(tanh_backward_of(expanded, y), expanded * (1 - y * y))
@@ -463,7 +451,7 @@ def test_tanh_backward_of_an_expanded_one_has_the_bits_of_the_product(size):
         grad = np.broadcast_to(one, y.shape)
         expected = grad * (1 - y * y)
         for count in (1, 2):
-            with _Threads(count):
+            with Threads(count):
                 _same_bits(tanh_backward_of(grad, y), expected)
     x = mg.tensor(_data(*size), requires_grad=True)
     tx = torch.tensor(x.detach().numpy(), requires_grad=True)
@@ -536,7 +524,7 @@ def test_the_two_products_of_muls_backward_have_numpys_bits(dtype, into_grad):
         for g, x, y in layouts:
             g, x_before, y_before = g.copy(), x.copy(), y.copy()
             expected_a, expected_b = g * x, g * y  # (x is other, y is self)
-            with _Threads(count), np.errstate(all="ignore"):
+            with Threads(count), np.errstate(all="ignore"):
                 grad_a, grad_b = _two_products_of(g, x, y, into_grad)
             _same_bits(grad_a, expected_a)
             _same_bits(grad_b, expected_b)
@@ -567,9 +555,9 @@ def _mul_grads(lib, xd, wd, keep=None):
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_a_gradient_written_into_is_one_only_the_walk_held(keep, count):
     xd, wd = _specials(_data(700, 700)), _data(700, 700)
-    with _Threads(count):
+    with Threads(count):
         gx, gw, seen = _mul_grads(mg, xd, wd, keep)
-    with _Threads(1):  # (one thread: the products into new arrays)
+    with Threads(1):  # (one thread: the products into new arrays)
         ex, ew, _ = _mul_grads(mg, xd, wd)
     _same_bits(gx.numpy(), ex.numpy())
     _same_bits(gw.numpy(), ew.numpy())
@@ -596,7 +584,7 @@ def test_a_seed_or_a_functions_gradient_is_never_written_into():
         @staticmethod
         def backward(ctx, g):
             return held
-    with _Threads(2):
+    with Threads(2):
         x, w = mg.tensor(xd, requires_grad=True), mg.tensor(wd, requires_grad=True)
         (x * w).backward(seed)
         _same_bits(x.grad.numpy(), seed_before * wd)

@@ -20,23 +20,11 @@ import minigrad as mg
 from minigrad.kernels import arithmetic, loss, pointwise, softmax, threads
 from minigrad.kernels.summation import sum_axes
 
+from thread_count import Threads
+
 RNG = np.random.default_rng(34)
 SHAPES = [(511, 513), (613, 701), (3, 100_003)]  # (262,143 elements: below BIG; the others above)
 COUNTS = [1, 2, 3]  # threads (3: more than this machine's cores; the bits stay the same)
-
-
-class _Threads:
-    """``with _Threads(n):`` minigrad's thread count is n inside, restored after."""
-
-    def __init__(self, count):
-        self.count = count
-
-    def __enter__(self):
-        self.previous = mg.get_num_threads()
-        mg.set_num_threads(self.count)
-
-    def __exit__(self, *exc):
-        mg.set_num_threads(self.previous)
 
 
 def _values(shape, dtype, scale=5.0):
@@ -100,7 +88,7 @@ def test_an_elementwise_kernel_has_the_bits_of_its_ufunc(name, shape, dtype):
     for layout, x in _layouts(array).items():
         expected = formula(x)
         for count in COUNTS:
-            with _Threads(count):
+            with Threads(count):
                 _same_bits(kernel(x), expected, f"{name} {layout} on {count} threads")
     _same_bits(array, before, "the input, read only")
 
@@ -116,7 +104,7 @@ def test_sigmoid_backward_has_the_bits_of_its_formula(dtype):
     for what, grad in grads.items():
         expected = grad * (pointwise.one_of(dtype) - y) * y
         for count in COUNTS:
-            with _Threads(count):
+            with Threads(count):
                 _same_bits(pointwise.sigmoid_backward(grad, y), expected, f"{what} on {count}")
         _same_bits(grad.copy(), before[1][what], f"{what}: the gradient, read only")
     _same_bits(y, before[0], "the result, read only")
@@ -134,7 +122,7 @@ def test_log_sigmoid_and_its_gradient_have_the_bits_of_their_formulas(shape, dty
                            "a sum's": np.broadcast_to(np.asarray(-1.5, dtype), x.shape)}.items():
             expected_grad = np.where(x < 0, one - ratio, ratio) * grad
             for count in COUNTS:
-                with _Threads(count):
+                with Threads(count):
                     result, ours = pointwise.log_sigmoid(x)
                     _same_bits(result, expected, f"log_sigmoid {layout} on {count}")
                     _same_bits(ours, buffer, f"its buffer, {layout} on {count}")
@@ -194,7 +182,7 @@ def test_softmax_and_log_softmax_have_the_bits_of_their_formulas(shape, dtype):
         for dim in range(x.ndim) if dtype != np.float16 else [x.ndim - 1]:
             expected = _softmax_formula(x, dim), _log_softmax_formula(x, dim)
             for count in COUNTS:
-                with _Threads(count):
+                with Threads(count):
                     what = f"{layout}, dim {dim}, {count} threads"
                     _same_bits(softmax.softmax(x, dim), expected[0], f"softmax {what}")
                     _same_bits(softmax.log_softmax(x, dim), expected[1], f"log_softmax {what}")
@@ -210,7 +198,7 @@ def test_the_gradients_of_softmax_and_log_softmax_have_the_bits_of_their_formula
             expected = (y * (grad - np.sum(grad * y, axis=dim, keepdims=True)),
                         grad - np.exp(log_y) * np.add.reduce(grad, axis=dim, keepdims=True))
             for count in COUNTS:
-                with _Threads(count):
+                with Threads(count):
                     where = f"{what} grad, dim {dim}, {count} threads"
                     _same_bits(softmax.softmax_backward_data(grad, y, dim), expected[0],
                                f"softmax {where}")
@@ -231,7 +219,7 @@ def test_logsumexp_has_the_bits_of_its_formula(shape, dtype):
             for keepdim in (False, True):
                 expected = _logsumexp_formula(array, dims, keepdim)
                 for count in COUNTS:
-                    with _Threads(count):
+                    with Threads(count):
                         _same_bits(softmax.logsumexp(array, dims, keepdim), expected,
                                    f"{layout} {dims} keepdim={keepdim}, {count} threads")
 
@@ -264,7 +252,7 @@ def test_binary_cross_entropy_with_logits_has_the_bits_of_its_formula(shape, dty
         weight, pos_weight = weights[weight_name], weights[pos_name]
         expected = _bce_formula(x, target, weight, pos_weight)
         for count in COUNTS:
-            with _Threads(count):
+            with Threads(count):
                 _same_bits(loss.binary_cross_entropy_with_logits(x, target, weight, pos_weight),
                            expected, f"weight {weight_name}, pos_weight {pos_name}, {count}")
 
@@ -299,7 +287,7 @@ def test_a_program_has_the_same_bits_on_any_number_of_threads(program, dtype):
     weights[np.isnan(weights) | np.isinf(weights)] = -0.5
     results = {}
     for count in COUNTS:
-        with _Threads(count):
+        with Threads(count):
             x = mg.tensor(data, dtype=dtype, requires_grad=True)
             w = mg.tensor(weights, dtype=dtype, requires_grad=True)
             out = PROGRAMS[program](mg, x, w)
@@ -327,7 +315,7 @@ def test_rows_hands_each_row_to_one_part_once(shape, count):
         with lock:
             seen[first:first + len(rows)] += 1
         np.negative(rows, out=out)
-    with _Threads(count):
+    with Threads(count):
         _same_bits(threads.rows(kernel, None, x), -x, f"{shape} on {count} threads")
     assert (seen == 1).all()
 
@@ -335,7 +323,7 @@ def test_rows_hands_each_row_to_one_part_once(shape, count):
 def test_rows_writes_a_reduction_into_an_out_of_one_column():
     x = _values((700, 500), np.float32)
     out = np.empty((700, 1), np.float32)
-    with _Threads(2):
+    with Threads(2):
         assert threads.rows(lambda o, r: np.add.reduce(r, axis=1, keepdims=True, out=o),
                             out, x) is out
     _same_bits(out, np.add.reduce(x, axis=1, keepdims=True), "row sums")
@@ -371,7 +359,7 @@ def test_a_helper_threads_error_in_rows_is_raised_to_the_caller():
         else:
             came.set()
             raise FloatingPointError("in a helper")
-    with _Threads(2), pytest.raises(FloatingPointError, match="in a helper"):
+    with Threads(2), pytest.raises(FloatingPointError, match="in a helper"):
         threads.rows(kernel, None, _values((1000, 1000), np.float32))
 
 
@@ -392,7 +380,7 @@ def test_small_tensors_never_reach_the_threads(name, monkeypatch):
         raise AssertionError("a small tensor was handed to the threads")
     for hand_over in ("parts", "rows", "_run", "_submit"):
         monkeypatch.setattr(threads, hand_over, refuse)
-    with _Threads(2):
+    with Threads(2):
         x = mg.tensor(_values((511, 513), np.float32, 1.0), requires_grad=True)
         y = SMALL[name](x)
         y.sum().backward()
@@ -407,9 +395,9 @@ def test_set_num_threads_decides_how_many_threads_a_big_op_uses(name, monkeypatc
     monkeypatch.setattr(threads, "_submit", lambda context, job: (called.append(job),
                                                                   submit(context, job)))
     x = mg.tensor(_values((613, 701), np.float32, 1.0))
-    with _Threads(1):
+    with Threads(1):
         SMALL[name](x)
     assert called == []  # (one thread: the caller's only)
-    with _Threads(3):
+    with Threads(3):
         SMALL[name](x)
     assert called and len(called) % 2 == 0  # (two helpers called per split kernel)
