@@ -19,6 +19,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from . import commands as course_commands
 from .batch import grade_files
 from .grade import Options
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
@@ -42,7 +43,7 @@ The minigrad teaching kit: lessons, and assignments in nbgrader's format.
   review       lists the questions held back for tampering, and accepts or rejects them;
                the gradebook is rebuilt from the decisions.
   merge        merges the folders of a grading split with --shard into one.
-"""
+""" + course_commands.SUMMARY
 
 ASSIGNMENTS_HINT = ("the kit's own assignments are copied into a folder by "
                     "`minigrad-kit assignments FOLDER`")
@@ -122,8 +123,10 @@ def _parser() -> argparse.ArgumentParser:
                "assignments/README.md in the kit's repository (notebooks/assignments/), also "
                "copied by `minigrad-kit assignments FOLDER`.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    names = ("lessons", "assignments", "release", "grade", "review", "merge",
+             *course_commands.NAMES)
     commands = parser.add_subparsers(dest="command", required=True,
-                                     metavar="{lessons,assignments,release,grade,review,merge}")
+                                     metavar="{" + ",".join(names) + "}")
     for name, what in (("lessons", "the lessons, and the student versions of the "
                                    "assignments in FOLDER/assignments/"),
                        ("assignments", "the kit's instructor notebooks and their question "
@@ -214,6 +217,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="the joined folder (created if needed; may already hold grades)")
     merge.add_argument("--format", choices=("md", "html"), default="md",
                        help="feedback reports as Markdown (default) or HTML, as graded")
+    course_commands.add_commands(commands)
     return parser
 
 
@@ -266,6 +270,8 @@ def _notebooks(items: list[str], what: str, hint: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in course_commands.HANDLERS:
+        return course_commands.HANDLERS[args.command](args)
     if args.command == "review":
         return _review(args)
     if args.command in ("lessons", "assignments"):

@@ -20,12 +20,13 @@ def _help(capsys, *args):
 
 def test_main_help(capsys):
     text = _help(capsys)
-    assert text.startswith(
-        "usage: minigrad-kit [-h] {lessons,assignments,release,grade,review,merge}")
+    assert text.startswith("usage: minigrad-kit [-h]\n                    "
+                           "{lessons,assignments,release,grade,review,merge,lab")
     for words in ("lessons      copies the lessons", "assignments  copies the kit's instructor",
                   "release      writes the student version", "grade        grades submissions",
                   "review       lists the questions held back for tampering",
-                  "merge        merges the folders", "computed outside the student's kernel"):
+                  "merge        merges the folders", "computed outside the student's kernel",
+                  "lab          copies the lessons into a folder (once) and opens them"):
         assert words in text
 
 

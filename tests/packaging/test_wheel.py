@@ -46,8 +46,13 @@ def user(tmp_path_factory):
         if (ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             (source / name).write_bytes((ROOT / name).read_bytes())
-    _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "-w", home / "dist", source, cwd=home)
+    built = _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                 "--no-build-isolation", "-w", home / "dist", source, cwd=home)
+    # the package data is configured so that setuptools has nothing to warn about (issue 32:
+    # ten "Package would be ignored" blocks, for folders that hold only data)
+    said = built.stdout + built.stderr
+    for warning in ("BuildBackendWarning", "SetuptoolsDeprecationWarning", "would be ignored"):
+        assert warning not in said, said
     wheel, = (home / "dist").glob("minigrad_kit-*.whl")
     venv.create(home / "env", with_pip=False)
     python = home / "env" / "bin" / "python"
