@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import multiprocessing
 import re
-from concurrent.futures import ProcessPoolExecutor
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from . import notebook as nbg
@@ -81,18 +82,38 @@ def workers():
     return multiprocessing.get_context("forkserver")
 
 
+def _timed(path: str, sources: list[str], options: Options) -> tuple[Result, float]:
+    """``grade_file``, and the wall-clock seconds it took."""
+    start = time.perf_counter()
+    result = grade_file(path, sources, options)
+    return result, time.perf_counter() - start
+
+
 def grade_files(paths: list[str], sources: list[str], options: Options = Options(),
-                jobs: int = 2) -> list[Result]:
-    """Grade ``paths`` with ``jobs`` worker processes (results in the order of ``paths``)."""
+                jobs: int = 2, on_done=None) -> list[Result]:
+    """Grade ``paths`` with ``jobs`` worker processes (results in the order of ``paths``);
+    ``on_done(path, result, seconds)`` is called here as each one finishes (seconds: None
+    when its worker crashed)."""
+    results: list = [None] * len(paths)
+
+    def finished(index: int, result: Result, seconds: float | None) -> None:
+        results[index] = result
+        if on_done is not None:
+            on_done(paths[index], result, seconds)
+
     if jobs <= 1 or len(paths) <= 1:
-        return [grade_file(p, sources, options) for p in paths]
+        for index, path in enumerate(paths):
+            finished(index, *_timed(path, sources, options))
+        return results
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=workers()) as pool:
-        futures = [pool.submit(grade_file, p, sources, options) for p in paths]
-        results = []
-        for path, future in zip(paths, futures):
+        futures = {pool.submit(_timed, p, sources, options): i for i, p in enumerate(paths)}
+        for future in as_completed(futures):
+            index = futures[future]
             try:
-                results.append(future.result())
+                result, seconds = future.result()
             except Exception as error:  # noqa: BLE001 (a worker crashed)
-                results.append(Result(_safe(Path(path).stem), "", Path(path).name,
-                                      error=f"the grading process failed: {error}"))
+                path = Path(paths[index])
+                result, seconds = Result(_safe(path.stem), "", path.name,
+                                         error=f"the grading process failed: {error}"), None
+            finished(index, result, seconds)
     return results

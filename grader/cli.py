@@ -23,8 +23,10 @@ from . import commands as course_commands
 from .batch import grade_files
 from .grade import Options
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
+from .progress import progress
 from .sandbox import MODES, SandboxUnavailable, choose
 from .source import SourceError, load_source
+from .timing import merge_timing, write_timing
 
 __all__ = ["main"]
 
@@ -94,6 +96,10 @@ what it writes (OUT may not hold the submissions, which are only read):
                                           these (only those listed in OUT/manifest.json
                                           with their hashes), so grading again gives the
                                           same files
+  OUT/timing.csv                          the seconds each submission took (the one file
+                                          that changes from run to run)
+progress: in a terminal, a bar on standard error (done/total, time left, failures so far);
+none when standard error is not a terminal.
 the sandbox: each kernel runs under bubblewrap (no network, read-only system, a private
 scratch folder, no view of the grader, the submissions or OUT). --sandbox auto (default)
 grades without it when bubblewrap does not work here, and says so loudly; required
@@ -310,9 +316,10 @@ def _release(args) -> int:
 
     sources = _notebooks(args.sources, "SOURCE", "give instructor notebooks or a course "
                          f"folder ({ASSIGNMENTS_HINT})")
-    written, problems = release(sources, args.out, verify_first=not args.no_verify,
-                                options=Options(timeout=args.timeout), jobs=args.jobs,
-                                lang=args.lang)
+    with progress("checking") as bar:
+        written, problems = release(sources, args.out, verify_first=not args.no_verify,
+                                    options=Options(timeout=args.timeout), jobs=args.jobs,
+                                    lang=args.lang, progress=bar)
     for path in written:
         print(f"wrote {path}")
     for problem in problems:
@@ -361,11 +368,17 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     options = Options(timeout=args.timeout, output_limit=args.output_limit,
                       memory_mb=args.memory, salt=args.salt,
                       sandbox="bubblewrap" if sandbox.on else "off")
-    results = grade_files(submissions, sources, options, jobs=args.jobs)
+    measured = []
+    with progress("grading", len(submissions)) as bar:
+        def done(path, result, seconds):
+            measured.append((result, seconds))
+            bar.done(failed=bool(result.error))
+        results = grade_files(submissions, sources, options, jobs=args.jobs, on_done=done)
     if not sandbox.on:
         for result in results:
             result.sandbox = sandbox.describe()
     write_report(results, out, args.format)
+    write_timing(out, measured)
     failed = [r for r in results if r.error] + _duplicates(submissions, results)
     for r in results:
         held = sum(q.held for q in r.questions)
@@ -421,6 +434,7 @@ def _merge(args) -> int:
     except (MergeConflict, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
+    merge_timing(args.parts, args.out)
     print(f"wrote {Path(args.out) / 'gradebook.csv'} from {len(args.parts)} folders")
     return 0
 
