@@ -24,7 +24,7 @@ __all__ = ["grade_file", "grade_files", "workers"]
 
 def grade_file(path: str, sources: list[str], options: Options = Options()) -> Result:
     """Grade one submission file; every failure comes back as ``Result.error``."""
-    path = Path(path)
+    path, loaded = Path(path), []
     try:
         loaded = [load_source(s, options.salt) for s in sources]
         submission = nbg.read(path)
@@ -32,7 +32,8 @@ def grade_file(path: str, sources: list[str], options: Options = Options()) -> R
         student = _student(path, source)
         return grade_notebook(source, submission, student, path.name, options)
     except Exception as error:  # noqa: BLE001 (one bad submission must not stop the rest)
-        return Result(_safe(path.stem), "", path.name, error=f"{type(error).__name__}: {error}")
+        student, assignment = _who(path, loaded)
+        return Result(student, assignment, path.name, error=f"{type(error).__name__}: {error}")
 
 
 def _student(path: Path, source: Source) -> str:
@@ -41,6 +42,16 @@ def _student(path: Path, source: Source) -> str:
     if path.stem == source.path.stem and len(path.parents) > 2:
         return _safe(path.parent.parent.name)
     return _safe(path.stem)
+
+
+def _who(path: Path, sources: list[Source]) -> tuple[str, str]:
+    """Student and assignment of a file that could not be read: in nbgrader's layout (the
+    file has an instructor notebook's name) the folder two up and that notebook's assignment,
+    as for a graded one; else the file's name, and no assignment."""
+    for source in sources:
+        if path.name == source.path.name and len(path.resolve().parents) > 2:
+            return _student(path, source), source.assignment.name
+    return _safe(path.stem), ""
 
 
 def _safe(name: str) -> str:

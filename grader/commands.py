@@ -1,6 +1,7 @@
 """The ``minigrad-kit`` subcommands that take the kit to where courses run it.
 
     minigrad-kit lab my-lessons                                  # the lessons in JupyterLab
+    minigrad-kit export grades/ --to canvas --roster roster.csv  # a gradebook to import
 
 ``cli.py`` holds the grading commands and calls ``add_commands`` for these;
 each is one function ``_<name>(args) -> exit status`` in ``HANDLERS``.
@@ -13,9 +14,11 @@ import sys
 
 __all__ = ["add_commands", "HANDLERS", "NAMES", "SUMMARY"]
 
-NAMES = ("lab",)
+NAMES = ("export", "lab")
 
 SUMMARY = """\
+  export       writes the CSV file that a Canvas or Moodle gradebook imports, one column per
+               assignment, for the students of a roster exported from it.
   lab          copies the lessons into a folder (once) and opens them in JupyterLab,
                printing its address.
 """
@@ -32,8 +35,60 @@ example:
 """
 
 
+EXPORT_EPILOG = """\
+the roster: the gradebook exported from the LMS itself, which lists every student it knows
+  Canvas: Grades, Export, Export Entire Gradebook (columns Student, ID, SIS User ID,
+          SIS Login ID, Section, ...)
+  Moodle: Grade administration, Export, Plain text file (columns First name, Last name,
+          ID number, Institution, Department, Email address, ...)
+what it writes (--out; default GRADES/canvas.csv or GRADES/moodle.csv): the roster's
+  identity columns and one column per assignment (its title, or --name), for every roster
+  student; Canvas's file has the "Points Possible" row. A cell holds the points the
+  gradebook shows (review decisions applied; written answers graded by hand are not
+  among them). It is EMPTY, not zero, for a student without a submission, a submission
+  that could not be graded, or points held back for review (minigrad-kit review GRADES/).
+  Each of those is listed; so is a graded submission that matches no roster row (exit
+  status 1: its points are not in the file).
+matching: a submission's student (its file name, alice.ipynb; in nbgrader's layout its
+  folder) against a roster column: --match, else the one that matches the most (Canvas:
+  SIS Login ID, SIS User ID, ID, Student; Moodle: Email address, ID number). An e-mail
+  address also matches by the part before the @; case is ignored.
+importing:
+  Canvas: Grades, Import, choose the file; a new column becomes a new assignment worth its
+          "Points Possible" (to fill an existing one, --name it as in Canvas's export,
+          "Homework 2 (12345)"). An empty cell changes nothing.
+  Moodle: Grade administration, Import, CSV file; "Identify user by" Email address to
+          Email address; map each column to its grade item ("new grade item" makes one
+          out of 100: create the items first with the maximum printed here).
+
+examples:
+  minigrad-kit export grades/ --to canvas --roster canvas-gradebook.csv
+  minigrad-kit export grades/ --to moodle --roster moodle-grades.csv \\
+      --name derive_it_by_hand="Assignment 2" --out moodle-import.csv
+"""
+
+
 def add_commands(commands) -> None:
     """Add the subcommands of this module to ``cli``'s subparsers."""
+    export = commands.add_parser(
+        "export", help="write the CSV that a Canvas or Moodle gradebook imports",
+        description="Write the file a Canvas or Moodle gradebook imports, from the folder "
+                    "minigrad-kit grade wrote and a roster exported from the LMS.",
+        epilog=EXPORT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    export.add_argument("grades", metavar="GRADES", help="the folder minigrad-kit grade wrote")
+    export.add_argument("--to", required=True, choices=("canvas", "moodle"),
+                        help="the LMS whose gradebook imports the file")
+    export.add_argument("--roster", required=True, metavar="ROSTER.csv",
+                        help="the gradebook exported from that LMS (see below)")
+    export.add_argument("--out", metavar="FILE",
+                        help="the file to write (default: GRADES/canvas.csv or "
+                             "GRADES/moodle.csv)")
+    export.add_argument("--match", metavar="COLUMN",
+                        help="the roster column that holds the students' names as the "
+                             "grader knows them (default: the one that matches the most)")
+    export.add_argument("--name", action="append", default=[], metavar="ASSIGNMENT=COLUMN",
+                        help="the column header of an assignment (default: its title); "
+                             "repeatable")
     lab = commands.add_parser(
         "lab", help="copy the lessons into a folder (once) and open them in JupyterLab",
         description="Open the lessons in JupyterLab, copying them into FOLDER first if they "
@@ -47,6 +102,57 @@ def add_commands(commands) -> None:
                      help="the port to serve on (default: the first free one from 8888)")
 
 
+def _export(args) -> int:
+    from .export import SYSTEMS, RosterError, export
+    from .stored import NotGraded
+
+    names = {}
+    for item in args.name:
+        assignment, equals, column = item.partition("=")
+        if not equals or not assignment or not column:
+            raise SystemExit(f"minigrad-kit: error: --name {item!r} is not ASSIGNMENT=COLUMN, "
+                             "e.g. derive_it_by_hand=\"Homework 2\"")
+        names[assignment] = column
+    try:
+        done = export(args.grades, args.to, args.roster, args.out, match=args.match,
+                      names=names)
+    except (RosterError, NotGraded) as error:
+        print(f"minigrad-kit: error: {error}", file=sys.stderr)
+        return 1
+    system = SYSTEMS[args.to].name
+    unknown = sorted(set(names) - set(done.columns))
+    for assignment in unknown:
+        print(f"minigrad-kit: warning: --name {assignment!r}: no assignment of that name was "
+              f"graded in {args.grades} (graded: {', '.join(done.columns) or 'none'})",
+              file=sys.stderr)
+    print(f"wrote {done.path} for {system}: {done.filled} cells with points; students "
+          f"matched by the roster's {done.matched_by!r}")
+    for assignment, column in done.columns.items():
+        print(f"  column {column!r}: {assignment}, {done.maxima[assignment]:g} points possible")
+    if done.no_submission:
+        print("empty (no submission; empty, not zero): "
+              + "; ".join(f"{name}: {a}" for name, a in done.no_submission))
+    for student, assignment, questions in done.held:
+        print(f"empty until reviewed: {student} in {assignment} ({' '.join(questions)} held "
+              f"back; minigrad-kit review {args.grades})")
+    for student, assignment, why in done.not_graded:
+        print(f"empty: {student} in {assignment} could not be graded: {why}")
+    for assignment, (students, points) in sorted(done.written_pending.items()):
+        print(f"{assignment}: written answers ({points:g} points; {students} "
+              f"student{'' if students == 1 else 's'}) are graded by hand: add those points "
+              f"in {system} after the import")
+    if args.to == "moodle":
+        print("in Moodle: Grade administration, Import, CSV file; Identify user by: "
+              f"{done.matched_by} to {done.matched_by}; map each column to a grade item with "
+              "the maximum above (a new grade item gets 100)")
+    for student, assignment, rows in done.not_in_roster:
+        where = "matches no roster row" if not rows else f"matches {rows} roster rows"
+        print(f"minigrad-kit: error: {student} ({assignment}) {where}: its points are not in "
+              f"{done.path}; add the student to the roster, rename the submission, or choose "
+              "--match", file=sys.stderr)
+    return 1 if done.not_in_roster else 0
+
+
 def _lab(args) -> int:
     from .kit import Exists
     from .lab import LabError, run_lab
@@ -58,4 +164,4 @@ def _lab(args) -> int:
         return 1
 
 
-HANDLERS = {"lab": _lab}
+HANDLERS = {"export": _export, "lab": _lab}

@@ -39,7 +39,7 @@ from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
 
 __all__ = ["write_atomic", "write_report", "rebuild", "merge", "MergeConflict",
            "feedback_markdown", "feedback_html", "load_reviews", "save_reviews", "review_key",
-           "held_questions", "decide", "decision_of", "REVIEWS"]
+           "held_questions", "decide", "decision_of", "decided", "REVIEWS"]
 
 UNKNOWN = "unknown"  # results folder of submissions whose assignment could not be told
 REVIEWS = "reviews.json"
@@ -104,7 +104,7 @@ def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[
     kept.update({(_folder(r), r.student): r for r in current})
     decisions = load_reviews(out)
     graded = [r for _key, r in sorted(kept.items())]
-    stored = [_decided(r, decisions) for r in graded]
+    stored = [decided(r, decisions) for r in graded]
     for result in stored:
         text = feedback_html(result) if fmt == "html" else feedback_markdown(result)
         try:
@@ -170,7 +170,7 @@ def decision_of(result: Result, question, decisions: dict) -> str | None:
     return decision["decision"] if decision.get("reasons") == _reasons(question) else None
 
 
-def _decided(result: Result, decisions: dict) -> Result:
+def decided(result: Result, decisions: dict) -> Result:
     """``result`` with the teacher's decisions applied (a decision on other reasons is stale)."""
     questions = []
     for q in result.questions:
