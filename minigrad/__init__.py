@@ -44,7 +44,7 @@ from .functions import (  # noqa: F401
     unsqueeze, var, where,
 )
 from .tensor import Size, Tensor  # noqa: F401
-from .threads import get_num_threads, set_num_threads  # noqa: F401
+from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim  # noqa: F401  (the top floor, written on the public Tensor API)
 
 __version__ = "0.1.0"

@@ -29,7 +29,7 @@ from . import dtypes, errors, layouts
 from .devices import CPU, as_device, check_device
 from .functions import _out
 from .layouts import preserve_format, strided
-from .ops import strided as strided_layout
+from .kernels import layout as memory
 from .tensor import Size, Tensor
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
@@ -237,7 +237,7 @@ def _array_from(data, dtype: dtypes.dtype | None) -> np.ndarray:
         if dtype is None:
             dtype = _infer_dtype(data)
         if 0 in shape:  # nothing to store, so nothing is checked: [[], [1]] is fine
-            return strided_layout.empty_strided(shape, strided_layout.contiguous_strides(shape),
+            return memory.empty_strided(shape, memory.contiguous_strides(shape),
                                                 dtype.numpy)
         values: list = []
         _flatten_into(values, data, shape, 0, dtype)
@@ -367,8 +367,8 @@ def _filled(function: str, size, value, dtype, device, requires_grad: bool,
     dtype = _out_dtype(function, dtype, out) or dtypes.get_default_dtype()
     array = np.full(_size(function, size), value, dtype=dtype.numpy)
     if array.size == 0:  # (NumPy gives it zero strides; torch row-major ones)
-        array = strided_layout.empty_strided(array.shape,
-                                             strided_layout.contiguous_strides(array.shape),
+        array = memory.empty_strided(array.shape,
+                                             memory.contiguous_strides(array.shape),
                                              array.dtype)
     if function == "empty" and isinstance(out, Tensor) and out.shape == array.shape:
         return _check_can_require_grad(out, requires_grad)  # nothing to write
@@ -427,8 +427,8 @@ def _like(function: str, x, value, dtype, device, requires_grad: bool,
     result = _filled(function, (x.shape,), value, dtype or x.dtype,
                      "cpu" if device is None else device, requires_grad)
     if memory_format in (None, preserve_format):  # laid out as input (torch's empty_like)
-        result._data = strided_layout.with_strides(result._data,
-                                                    strided_layout.preserved_strides(x._data))
+        result._data = memory.with_strides(result._data,
+                                                    memory.preserved_strides(x._data))
     return result
 
 

@@ -35,7 +35,7 @@ from . import dtypes as _dtypes
 from .autograd import grad_mode as _grad_mode
 from .ops._common import C_TYPE_NAMES as _C_TYPE_NAMES
 from .ops._common import is_number as _is_number
-from .ops.strided import check_no_partial_overlap as _check_no_partial_overlap
+from .kernels.layout import check_no_partial_overlap as _check_no_partial_overlap
 from .tensor import Tensor as _Tensor
 
 # ---- out=: the result written into a given tensor -------------------------------------------

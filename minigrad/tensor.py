@@ -14,6 +14,7 @@ import numpy as np
 
 from . import devices, dtypes, errors, layouts
 from . import ops
+from .kernels import layout as memory
 from . import arguments
 from ._printing import builtin_method
 from .autograd import engine
@@ -430,8 +431,8 @@ class Tensor:
         result = ops.clone(self)
         if memory_format is layouts.contiguous_format:
             # (a fresh result: no one else holds it)
-            result._data = ops.strided.with_strides(
-                result._data, ops.strided.contiguous_strides(result.shape))
+            result._data = memory.with_strides(
+                result._data, memory.contiguous_strides(result.shape))
         return result
 
     # ---- conversion to Python and NumPy ----------------------------------

@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from ..summation import cascade_sum, sum_axes
+from ..kernels.summation import cascade_sum, sum_axes
 
 __all__ = ["broadcast_shapes", "sum_to", "expand_array", "has_internal_overlap"]
 

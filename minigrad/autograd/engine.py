@@ -41,7 +41,7 @@ import numpy as np
 from .. import errors
 from . import grad_mode
 from .broadcast import has_internal_overlap
-from .float_errors import restore as restore_float_errors, silence as silence_float_errors
+from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from .node import AccumulateGrad, Node
 
 __all__ = ["BackwardStep", "backward_steps", "execution_order", "run_backward"]

@@ -40,7 +40,7 @@ from ..dtypes import LEGACY_NAMES
 from . import grad_mode
 from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
-from .float_errors import restore as restore_float_errors, silence as silence_float_errors
+from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "Input"]
 

@@ -11,9 +11,12 @@ import math
 
 import numpy as np
 
-from .. import dtypes, threads
+from .. import dtypes
+from ..kernels import threads
+from ..kernels.arithmetic import (divided, divide, multiply, plus_times, power, times,
+                                 two_products)
 from ..autograd import grad_mode
-from ..autograd.float_errors import restore as restore_float_errors, silence as silence_float_errors
+from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..autograd.formula import Formula
 from ..autograd.node import Input, Node, apply_to_arrays
 from . import fn
@@ -183,98 +186,12 @@ def _check_sub(a, b) -> None:
         )
 
 
-def power(base, exponent):
-    """base ** exponent computed as torch's kernels do. For a float tensor and a
-    number: 2, 3 and -2 by multiplication (``x * x * x``: as fast as two
-    multiplications, and torch's exact values), 0.5 and -0.5 by ``sqrt``, -1 by
-    ``reciprocal``; 0 and 1 without computing. Integers follow torch's rule for
-    negative exponents (1 ** -n = 1, (-1) ** -n = +-1, anything else ** -n = 0)."""
-    if isinstance(exponent, (int, float)) and isinstance(base, np.ndarray) \
-            and base.dtype.kind == "f" and not isinstance(exponent, bool):
-        if exponent == 0:
-            return np.ones_like(base)
-        if exponent == 1:
-            return base.copy()
-        if base.dtype != np.float16:  # (torch computes half powers with pow itself)
-            if exponent == 2:
-                return np.multiply(base, base)
-            if exponent == 3:
-                cube = np.multiply(base, base)
-                return np.multiply(cube, base, out=_own(cube))
-            if exponent == -2:
-                square = np.multiply(base, base)
-                return np.divide(1, square, out=_own(square))
-            if exponent == 0.5:
-                return np.sqrt(base)
-            if exponent == -0.5:
-                root = np.sqrt(base)
-                return np.divide(1, root, out=_own(root))
-            if exponent == -1:
-                return np.divide(1, base)
-        return np.power(base, exponent)
-    base_array, exponent_array = np.asarray(base), np.asarray(exponent)
-    if base_array.dtype == np.bool_ and exponent_array.dtype == np.bool_:
-        return np.logical_or(base_array, np.logical_not(exponent_array))  # x**0 = 1, x**1 = x
-    return _integer_power(base, exponent, base_array, exponent_array)
-
-
-def _own(array):
-    """``array`` as an ``out=`` buffer; None for the NumPy scalar a 0-dim operand gives."""
-    return array if isinstance(array, np.ndarray) else None
-
-
-def _integer_power(base, exponent, base_array, exponent_array):
-    if not (np.issubdtype(base_array.dtype, np.integer)
-            and np.issubdtype(exponent_array.dtype, np.integer)
-            and (exponent_array < 0).any()):
-        return np.power(base, exponent)
-    result_dtype = np.result_type(base, exponent)
-    safe = np.power(base_array, np.abs(exponent_array)).astype(result_dtype)
-    negative_rule = np.where(base_array == 1, 1,
-                             np.where(base_array == -1, np.where(exponent_array % 2, -1, 1), 0))
-    return np.where(exponent_array < 0, negative_rule, safe).astype(result_dtype)
-
-
 def _check_pow(dtype, exponent=None) -> None:
     if dtype is dtypes.bool:
         raise NotImplementedError('"pow" not implemented for \'Bool\'')
     if (dtype.category == 1 and isinstance(exponent, (int, np.integer))
             and not isinstance(exponent, (bool, np.bool_)) and exponent < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
-
-
-FUSED_LIMIT = 1 << 16  # (elements: see plus_times)
-
-
-def plus_times(a, b, c, out=None):
-    """``a + b * c`` (arrays; ``c`` a number or an array) as torch's CPU kernels compute it
-    for float32: a fused multiply-add, rounded once (``p.add_(g, alpha=-lr)``, an SGD step;
-    ``addcmul_``, ``lerp_``: after a cancellation the second rounding of ``a + (b * c)``
-    shows in 4 digits). NumPy has no fused multiply-add, so the sum is made in float64,
-    where b * c (a number taken as a float32) is exact, and rounded to float32: torch's
-    bits, except where the float64 sum rounds onto a float32 halfway point (none in
-    400,000 random elements). That costs about four times the plain sum, so float32
-    arrays of ``FUSED_LIMIT`` elements or more, and float64 ones (no wider float here),
-    are rounded twice."""
-    if type(c) in (float, int, bool):
-        factor = np.float32(c)
-    elif type(c) is np.ndarray and c.dtype == np.float32 and c.size < FUSED_LIMIT:
-        factor = c
-    else:
-        factor = None
-    if (factor is not None and a.dtype == np.float32 and b.dtype == np.float32
-            and a.size < FUSED_LIMIT and b.size < FUSED_LIMIT):
-        total = b.astype(np.float64)  # (cast, then in place: NumPy's quickest way)
-        total *= factor
-        if total.shape == a.shape:
-            total += a
-        else:  # (broadcast)
-            total = total + a
-        if out is None:
-            return total.astype(np.float32)
-        np.copyto(out, total, casting="same_kind")
-        return out
-    return np.add(a, b * c, out=out)
 
 
 class AddBackward0(Node):
@@ -345,18 +262,16 @@ class MulBackward0(Node):
     elementwise = True
     # (each input is kept for the other's gradient only)
     saved_inputs = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
-    writes_into_grad = True  # (big arrays: self's gradient, see _two_products_of)
+    writes_into_grad = True  # (big arrays: self's gradient, see two_products)
 
     def forward(self, a, b):
-        if a.dtype is not b.dtype and a.dtype == np.float16:  # (see _HALF_WITH_SCALAR)
-            return np.multiply(a, b).astype(np.float16)
-        return np.multiply(a, b)
+        return multiply(a, b)
 
     def backward(self, grad):
         # (other's gradient first, in torch's order: see DivBackward0)
         needs_a, needs_b = self.needs_input_grad
         if needs_a and needs_b and type(grad) is np.ndarray and grad.size >= BIG:
-            return _two_products_of(grad, self._saved_other, self._saved_self,
+            return two_products(grad, self._saved_other, self._saved_self,
                                     self._grad_is_free)
         grad_b = grad * self._saved_self if needs_b else None
         grad_a = grad * self._saved_other if needs_a else None
@@ -364,25 +279,6 @@ class MulBackward0(Node):
 
 
 BIG = threads.BIG  # (elements: from here on, a big product's two gradients in one pass)
-
-
-def _two_products_of(grad, other, self_, into_grad):
-    """(grad * other, grad * self_) of big arrays in one pass, part after part
-    (threads.parts, split=False): each part of grad is read for both products
-    while it is in the cache, then (``into_grad``: grad is a new array nobody
-    else holds) overwritten by the first. (In a layout threads.parts does not
-    handle: one product after the other, new arrays.)"""
-    grad_a = grad if into_grad else np.empty(grad.shape, grad.dtype)
-    grad_b = threads.parts(_two_products, None, grad, self_, other, grad_a, split=False)
-    if grad_b is not None:
-        return grad_a, grad_b
-    grad_b = grad * self_
-    return grad * other, grad_b
-
-
-def _two_products(grad_b, grad, self_, other, grad_a):
-    np.multiply(grad, self_, out=grad_b)
-    np.multiply(grad, other, out=grad_a)
 
 
 # float16 times (or divided by) a scalar, a Python number or a 0-dim tensor given second:
@@ -394,20 +290,6 @@ def _two_products(grad_b, grad, self_, other, grad_a):
 # in float32 too.)
 _HALF_WITH_SCALAR = ()  # (filled in below the classes)
 _HALF = dtypes.float16
-
-
-def _times(x, number):
-    """``x * number`` (a Python number) for an array or a Tensor, float16 as above."""
-    if type(x) is np.ndarray and x.dtype == np.float16:
-        return np.multiply(x, np.float32(number)).astype(np.float16)
-    return x * number
-
-
-def _divided(x, number):
-    """``x / number`` (a Python number) for an array or a Tensor, float16 as above."""
-    if type(x) is np.ndarray and x.dtype == np.float16:
-        return np.true_divide(x, np.float32(number)).astype(np.float16)
-    return x / number
 
 
 # The ...Backward1 nodes below take a Python number as ``other``.
@@ -443,10 +325,10 @@ class MulBackward1(Node):
 
     def forward(self, a, other):
         self.save(other=other)
-        return _times(a, other)
+        return times(a, other)
 
     def backward(self, grad):
-        return _times(grad, self._saved_other)
+        return times(grad, self._saved_other)
 
 
 class DivBackward1(Node):
@@ -456,10 +338,10 @@ class DivBackward1(Node):
 
     def forward(self, a, other):
         self.save(other=other)
-        return _divided(a, other)
+        return divided(a, other)
 
     def backward(self, grad):
-        return _divided(grad, self._saved_other)
+        return divided(grad, self._saved_other)
 
 
 class DivBackward0(Node):
@@ -468,9 +350,7 @@ class DivBackward0(Node):
     saved_inputs = {"self": Input(0, for_grad_of=1), "other": 1}
 
     def forward(self, a, b):
-        if a.dtype is not b.dtype and a.dtype == np.float16:  # (see _HALF_WITH_SCALAR)
-            return np.true_divide(a, b).astype(np.float16)
-        return np.true_divide(a, b)
+        return divide(a, b)
 
     def backward(self, grad):
         # As torch computes it, in its order: the divisor's gradient first (torch's

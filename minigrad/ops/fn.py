@@ -23,6 +23,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
+from ..kernels import pointwise as kernels_pointwise
+
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
@@ -79,7 +82,7 @@ def sgn(x):
     """``sign`` as torch's ``sgn`` (SgnBackward0; the same numbers for real tensors)."""
     if _is_tensor(x):
         return pointwise.sgn(x)
-    return pointwise.sign_of(x)
+    return kernels_pointwise.sign(x)
 
 
 def clamp_min(x, low):
@@ -100,14 +103,14 @@ def sin(x):
 
 
 def sigmoid(x):
-    return pointwise.sigmoid(x) if _is_tensor(x) else pointwise.sigmoid_of(x)
+    return pointwise.sigmoid(x) if _is_tensor(x) else kernels_pointwise.sigmoid(x)
 
 
 def pow(x, exponent):
     """``x ** exponent`` computed as torch computes it (``x * x`` for 2, ...)."""
     if _is_tensor(x):
         return arithmetic.pow(x, exponent)
-    return arithmetic.power(x, exponent)
+    return kernels_arithmetic.power(x, exponent)
 
 
 def times_number(x, number):
@@ -202,7 +205,7 @@ def matmul(a, b):
             return linalg.bmm(a, b)
         return linalg.mm(a, b)
     if a.ndim == 2 and b.ndim == 2:
-        return linalg.matrix_product(a, b)
+        return kernels_linalg.matrix_product(a, b)
     return np.matmul(a, b)
 
 
@@ -304,7 +307,7 @@ def as_strided_backward(grad, base_geometry, size, stride, storage_offset):
     if _is_tensor(grad):
         return strided.as_strided_backward_tensor(grad, base_geometry, size, stride,
                                                   storage_offset)
-    return strided.as_strided_backward_of(grad, base_geometry, size, stride, storage_offset)
+    return layout.as_strided_backward_of(grad, base_geometry, size, stride, storage_offset)
 
 
 def as_constant(array, like):
@@ -326,7 +329,7 @@ def tanh_backward(grad, y):
     """grad * (1 - y**2): the derivative of y = tanh(x) (TanhBackwardBackward0)."""
     if isinstance(grad, _tensor.Tensor) or isinstance(y, _tensor.Tensor):
         return pointwise.TanhBackwardBackward0.apply(grad, y)
-    return pointwise.tanh_backward_of(grad, y)
+    return kernels_pointwise.tanh_backward(grad, y)
 
 
 def softmax_backward_data(grad, y, dim):
@@ -421,14 +424,14 @@ def sigmoid_backward(grad, y):
     """grad * (1 - y) * y: the derivative of y = sigmoid(x) (SigmoidBackwardBackward0)."""
     if _is_tensor(grad) or _is_tensor(y):
         return pointwise.SigmoidBackwardBackward0.apply(grad, y)
-    return pointwise.sigmoid_backward_of(grad, y)
+    return kernels_pointwise.sigmoid_backward(grad, y)
 
 
 def threshold_backward(grad, x, threshold):
     """grad where x > threshold, else 0: relu's derivative (ThresholdBackwardBackward0)."""
     if _is_tensor(grad):
         return pointwise.ThresholdBackwardBackward0.apply(grad, x, threshold=threshold)
-    return pointwise.threshold_backward_of(grad, x, threshold)
+    return kernels_pointwise.threshold_backward(grad, x, threshold)
 
 
 def select_backward(grad, shape, dim, index):
@@ -468,6 +471,6 @@ from .. import tensor as _tensor  # noqa: E402
 from ..autograd.broadcast import expand_array  # noqa: E402
 from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction  # noqa: E402
 from . import gather as gather_ops  # noqa: E402
-from ..summation import cascade_sum, mean_axes, sum_axes  # noqa: E402
+from ..kernels.summation import cascade_sum, mean_axes, sum_axes  # noqa: E402
 from . import shape as shape_ops  # noqa: E402
 from . import strided  # noqa: E402

@@ -28,7 +28,8 @@ from . import fn
 from ._common import is_tensor, normalize_dim
 from ._saved import as_shown
 from . import strided
-from .strided import check_no_partial_overlap
+from ..kernels.layout import check_no_partial_overlap
+from ..kernels import layout
 
 __all__ = ["getitem", "setitem", "select", "slice_dim", "index_put_into"]
 
@@ -89,8 +90,8 @@ class SliceBackward0(Node):
                   _given=shown)
         view = x[(slice(None),) * dim + (slice(start, end, step),)]
         if view.size == 0:  # (where torch has it in memory)
-            view = strided.empty_view_at(
-                view, x, strided.geometry(x)[2] + start * (x.strides[dim] // x.itemsize))
+            view = layout.empty_view_at(
+                view, x, layout.geometry(x)[2] + start * (x.strides[dim] // x.itemsize))
         return view
 
     def backward(self, grad):
@@ -132,7 +133,7 @@ def masked_select_of(x, mask):
     x, mask = np.broadcast_arrays(x, mask)
     selected = np.ascontiguousarray(x[mask])
     # (nothing selected: torch's stride 1, where NumPy gives 0)
-    return selected if selected.size else strided.empty_strided((0,), (1,), selected.dtype)
+    return selected if selected.size else layout.empty_strided((0,), (1,), selected.dtype)
 
 
 class MaskedSelectBackward0(Node):

@@ -29,7 +29,8 @@ from ..autograd.broadcast import has_internal_overlap
 from ..autograd.formula import Formula
 from ..autograd.node import Node, SavedTensor, _sequence, forward_name
 from . import fn, pointwise
-from .strided import as_strided, check_no_partial_overlap, geometry, move_retain_grad, regenerate_grad_fn
+from ..kernels.layout import check_no_partial_overlap, geometry
+from .strided import as_strided, move_retain_grad, regenerate_grad_fn
 from ._common import is_tensor
 
 __all__ = ["inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy", "CopySlices"]

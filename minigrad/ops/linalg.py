@@ -15,6 +15,7 @@ import numpy as np
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from ..kernels.linalg import matrix_product
 from . import fn
 from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes
 
@@ -66,15 +67,6 @@ def _mat2_grad(grad, mat1, sizes, strides, alpha=1):
     else:
         product = fn.matmul(fn.t(mat1), grad)
     return product if alpha == 1 else fn.times_number(product, alpha)
-
-
-def matrix_product(a, b):
-    """a @ b for two matrices (arrays), as torch's CPU kernel rounds it: with an inner
-    size of 1 (and more than one row and column) each element is a single product, so
-    -2 * 0 stays -0. (NumPy's kernel adds it to 0: +0.)."""
-    if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
-        return np.multiply(a, b)
-    return np.matmul(a, b)
 
 
 def _strides(array) -> tuple:

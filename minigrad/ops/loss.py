@@ -14,6 +14,7 @@ from ..autograd.node import Node, SavedTensor
 from . import fn, strided
 from ._common import is_tensor
 from ._saved import as_shown
+from ..kernels import layout
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits"]
 
@@ -106,7 +107,7 @@ class NllLoss2DBackward0(NllLossBackward0):
         # (torch's kernel writes into zeros laid out as x, and refuses a layout that is
         # not row-major: only a 4-dim input that is not contiguous reaches it)
         data = fn.as_array(x)
-        if data.size and strided.preserved_strides(data) != strided.contiguous_strides(x.shape):
+        if data.size and layout.preserved_strides(data) != layout.contiguous_strides(x.shape):
             raise RuntimeError("grad_input must be contiguous")
         return fn.nll_loss_backward(grad, x, self.classes)
 
@@ -177,7 +178,7 @@ def nll_loss_backward_of(grad, classes, shape):
         out = nll_loss_backward_of(grad.reshape(-1) if classes.reduction == "none" else grad,
                                    rows, (n * h * w, c))
         if out.size == 0:  # (no element: torch's contiguous strides all the same)
-            return strided.empty_strided(shape, strided.contiguous_strides(shape), out.dtype)
+            return layout.empty_strided(shape, layout.contiguous_strides(shape), out.dtype)
         return np.ascontiguousarray(np.moveaxis(out.reshape(n, h, w, c), -1, 1))
     if len(shape) == 1:  # ((C,) scores: one row, reduced even for 'none', as forward)
         if classes.target.ndim:  # (torch's forward takes a target of shape (1,), not this)

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import dtypes, threads
+from .. import dtypes
+from ..kernels import pointwise as kernels
 from ..autograd.formula import Formula
 from ..autograd.node import Node, apply_to_arrays
 from . import fn
@@ -60,59 +61,10 @@ class TanhBackward0(Node):
     float_errors = False  # (tanh(+-inf) = +-1, tanh(nan) = nan: NumPy reports nothing)
 
     def forward(self, x):
-        # (a big x is split across threads: see minigrad/threads.py)
-        return np.asarray(np.tanh(x) if x.size < threads.BIG else threads.call(np.tanh, x))
+        return kernels.tanh(x)
 
     def backward(self, grad):
         return fn.tanh_backward(grad, self._saved_result)
-
-
-def tanh_backward_of(grad, y):
-    """The derivative of y = tanh(x), times grad: grad * (1 - y**2).
-
-    A small one as written, with 1 as a 0-d array of y's dtype (NumPy converts a
-    Python number at every call, which costs more than the arithmetic on a few
-    elements). A big one in one new buffer that the three steps overwrite
-    (written out, it makes two: NumPy cannot reuse ``y * y`` for ``1 - ...``),
-    part after part, so that each part is still in the cache for the next step
-    (threads.parts, split=False). Same bits either way."""
-    if y.size < _ONE_BUFFER or grad.dtype != y.dtype or grad.shape != y.shape:
-        return grad * (one_of(y.dtype) - y * y)
-    out = np.empty(y.shape, y.dtype)
-    if not any(grad.strides) and grad.flat[0] == 1:
-        # The gradient of a sum, expanded: every element is exactly 1, and 1 * v is
-        # v for every float (inf, nan, -0 too), so that product is left out.
-        kernel, operands = _one_minus_square, (y,)
-    else:
-        kernel, operands = _tanh_backward, (grad, y)
-    if y.size < threads.BIG or threads.parts(kernel, out, *operands, split=False) is None:
-        kernel(out, *operands)
-    return out
-
-
-_ONE_BUFFER = 8192  # (elements: from here on, one buffer instead of three new arrays)
-
-
-def one_of(dtype):
-    """1 as a read-only 0-dim array of a NumPy dtype (made once per dtype)."""
-    one = _ONES.get(dtype)
-    if one is None:
-        one = _ONES[dtype] = np.ones((), dtype)
-        one.flags.writeable = False
-    return one
-
-
-_ONES: dict = {}
-
-
-def _tanh_backward(out, grad, y):
-    _one_minus_square(out, y)
-    np.multiply(grad, out, out=out)
-
-
-def _one_minus_square(out, y):
-    np.multiply(y, y, out=out)
-    np.subtract(one_of(y.dtype), out, out=out)
 
 
 class TanhBackwardBackward0(Node):
@@ -123,7 +75,7 @@ class TanhBackwardBackward0(Node):
     saved_inputs = {"grad_output": 0, "output": 1}
 
     def forward(self, grad, y):
-        return tanh_backward_of(grad, y)
+        return kernels.tanh_backward(grad, y)
 
     def backward(self, grad):
         grad_output, y = self._saved_grad_output, self._saved_output
@@ -138,34 +90,10 @@ class SigmoidBackward0(Node):
     saves_result = True
 
     def forward(self, x):
-        return sigmoid_of(x)
+        return kernels.sigmoid(x)
 
     def backward(self, grad):
         return fn.sigmoid_backward(grad, self._saved_result)
-
-
-def sigmoid_of(x):
-    """1 / (1 + exp(-x)) for an array, as PyTorch's CPU kernel computes it: in x's
-    dtype (float16 in float32), so exp(-x) overflows below about -88 in float32 and
-    the result is 0 there (not a denormal). float32's exp is taken in float64 and
-    rounded, as the C library's expf rounds it (PyTorch's for 0-dim and strided
-    tensors and the ends of runs). On whole blocks of contiguous runs PyTorch uses a
-    vectorized exp (SLEEF's): there about 4 % of float32 and 2.5 % of float64 results
-    differ from PyTorch's, mostly in the last bit (at most 4 ulps, in the tails)."""
-    if x.dtype.char in "fe":  # (float32, and float16 computed in float32)
-        exp = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
-        return np.asarray((_ONE32 / (_ONE32 + exp)).astype(x.dtype, copy=False))
-    one = x.dtype.type(1)
-    return np.asarray(one / (one + np.exp(np.negative(x))))
-
-
-_ONE32 = np.float32(1)
-
-
-def sigmoid_backward_of(grad, y):
-    """The derivative of y = sigmoid(x), times grad: grad * (1 - y) * y (torch's order;
-    1 as a 0-dim array, see tanh_backward_of)."""
-    return grad * (one_of(y.dtype) - y) * y
 
 
 class SigmoidBackwardBackward0(Node):
@@ -176,7 +104,7 @@ class SigmoidBackwardBackward0(Node):
     saved_inputs = {"grad_output": 0, "output": 1}
 
     def forward(self, grad, y):
-        return sigmoid_backward_of(grad, y)
+        return kernels.sigmoid_backward(grad, y)
 
     def backward(self, grad):
         grad_output, y = self._saved_grad_output, self._saved_output
@@ -193,37 +121,10 @@ class ReluBackward0(Node):
     saves_result = True
 
     def forward(self, x):
-        # x < 0 ? 0 : x, as torch's clamp_min: -0 and NaN stay as they are
-        if x.dtype.kind == "f":  # (np.maximum: a few times quicker than np.where,
-            result = np.maximum(x, 0, out=np.empty_like(x))  # but it makes -0 +0:
-            np.copyto(result, x, where=x == 0)  # the zeros are put back as they were)
-        else:
-            result = np.asarray(np.where(x < 0, 0, x)).astype(x.dtype, copy=False)
-        return result
+        return kernels.relu(x)
 
     def backward(self, grad):
         return fn.threshold_backward(grad, self._saved_result, 0)
-
-
-def threshold_backward_of(grad, x, threshold):
-    """grad where x > threshold, else 0 (relu's derivative, with x its result)."""
-    if grad.shape != x.shape or grad.dtype.kind != "f" or not grad.ndim or not (
-            grad.flags.c_contiguous and x.flags.c_contiguous):
-        return np.where(x <= threshold, np.zeros((), grad.dtype), grad)
-    # np.where takes an element at a time; the same bits come several times quicker
-    # from vectorised steps: grad's bits ANDed with all ones where it is kept (x is
-    # not <= threshold: a NaN x keeps grad, as in torch), all zeros (+0) elsewhere.
-    out = np.empty(grad.shape, grad.dtype)
-    bits = out.view(_BITS[grad.itemsize])
-    kept = np.less_equal(x, threshold)
-    np.logical_not(kept, out=kept)
-    np.copyto(bits, kept)
-    np.negative(bits, out=bits)  # (1 -> all ones: unsigned arithmetic wraps)
-    np.bitwise_and(bits, grad.view(bits.dtype), out=bits)
-    return out
-
-
-_BITS = {2: np.uint16, 4: np.uint32, 8: np.uint64}
 
 
 class ThresholdBackwardBackward0(Node):
@@ -236,7 +137,7 @@ class ThresholdBackwardBackward0(Node):
 
     def forward(self, grad, x, threshold):
         self.save(threshold=threshold)
-        return threshold_backward_of(grad, x, threshold)
+        return kernels.threshold_backward(grad, x, threshold)
 
     def backward(self, grad):
         x, threshold = self._saved_self, self._saved_threshold
@@ -257,18 +158,11 @@ class AbsBackward0(Node):
         return grad * fn.sgn(self._saved_self)
 
 
-def sign_of(x):
-    """-1, 0 or 1 for each element of an array; torch's sign(nan) is 0 (of a bool, itself)."""
-    if x.dtype == np.bool_:
-        return x.copy()
-    return np.asarray(np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype))
-
-
 class SignBackward0(Node):
     formula = Formula("y", "sign(x)", d={"x": "0 everywhere it exists"})
 
     def forward(self, x):
-        return sign_of(x)
+        return kernels.sign(x)
 
     def backward(self, grad):
         return fn.zeros(grad.shape, grad)
@@ -282,7 +176,7 @@ class SgnBackward0(SignBackward0):
         # (kept as torch keeps them, for the complex formula: x and the result)
         self.save_inputs(self=0)
         self.save_result()
-        return sign_of(x)
+        return kernels.sign(x)
 
 
 class SinBackward0(Node):
@@ -318,12 +212,7 @@ class ClampBackward1(Node):
 
     def forward(self, x, min=None, max=None):
         self.save(min=min, max=max)
-        # min(max(x, min), max) as torch computes it: on a tie x stays (-0 too), NaN stays
-        result = x if min is None else np.where(x < min, min, x)
-        result = result if max is None else np.where(result > max, max, result)
-        if (min is not None and min != min) or (max is not None and max != max):
-            result = np.where(True, np.nan, x)  # (a NaN bound: torch's vectorized max/min give NaN)
-        return np.asarray(result, dtype=x.dtype)
+        return kernels.clamp(x, min, max)
 
     def backward(self, grad):
         x, low, high = self._saved_self, self._saved_min, self._saved_max
@@ -355,9 +244,9 @@ class ClampBackward0(Node):
             self.save(max=None)
         result = x
         if low is not None:
-            result = _maximum(result, low)
+            result = kernels.maximum(result, low)
         if high is not None:
-            result = _minimum(result, high)
+            result = kernels.minimum(result, high)
         return result if result is not x else x.copy()
 
     def backward(self, grad):
@@ -391,7 +280,7 @@ class MaximumBackward0(Node):
     saved_inputs = {"self": 0, "other": 1}
 
     def forward(self, a, b):
-        return _maximum(a, b)
+        return kernels.maximum(a, b)
 
     def backward(self, grad):
         # torch's formula: ties split, the smaller input gets 0 (a NaN compares
@@ -414,7 +303,7 @@ class MinimumBackward0(Node):
     saved_inputs = {"self": 0, "other": 1}
 
     def forward(self, a, b):
-        return _minimum(a, b)
+        return kernels.minimum(a, b)
 
     def backward(self, grad):
         a, b = self._saved_self, self._saved_other
@@ -424,17 +313,6 @@ class MinimumBackward0(Node):
         if self.needs_input_grad[0]:
             grad_a = fn.masked_fill(fn.where(a == b, grad / 2, grad), a > b, 0)
         return grad_a, grad_b
-
-
-def _maximum(a, b):
-    """torch's maximum: on a tie the first operand (so maximum(-0., 0.) is -0.);
-    a NaN on either side wins. (NumPy's gives the second on a tie.)"""
-    return np.asarray(np.where(a == b, a, np.maximum(a, b)))
-
-
-def _minimum(a, b):
-    """torch's minimum: on a tie the first operand; a NaN on either side wins."""
-    return np.asarray(np.where(a == b, a, np.minimum(a, b)))
 
 
 class WhereBackward0(Node):

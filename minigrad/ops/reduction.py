@@ -18,13 +18,14 @@ import warnings
 import numpy as np
 
 from .. import dtypes, errors
-from ..summation import cascade_sum, mean_axes, sum_axes
+from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn, strided
 from ._common import normalize_dim, normalize_dims
 from ._saved import as_shown
 from .shape import to_dtype
+from ..kernels import layout
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
            "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
@@ -485,7 +486,7 @@ def _row_major(array: np.ndarray) -> np.ndarray:
     any other as it is."""
     if array.size:
         return array
-    return strided.empty_strided(array.shape, strided.contiguous_strides(array.shape),
+    return layout.empty_strided(array.shape, layout.contiguous_strides(array.shape),
                                  array.dtype)
 
 

@@ -18,6 +18,7 @@ from ..autograd.node import Node
 from . import fn, strided
 from ._common import normalize_dim
 from ._saved import as_shown
+from ..kernels import layout
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
            "squeeze", "expand", "cat", "stack", "flip", "narrow", "clone", "to_dtype",
@@ -108,14 +109,14 @@ class CloneBackward0(Node):
         # torch's clone keeps the order of x's dims in memory (a transposed x
         # gives a transposed copy, without gaps); contiguous() gives row-major.
         if x.size == 0:  # (NumPy would forget the layout: only strides to record)
-            return strided.empty_strided(x.shape, strided.contiguous_strides(x.shape)
-                                         if contiguous else strided.preserved_strides(x),
+            return layout.empty_strided(x.shape, layout.contiguous_strides(x.shape)
+                                         if contiguous else layout.preserved_strides(x),
                                          x.dtype)
         copied = np.array(x, copy=True, order="C" if contiguous else "K")
         if not contiguous and copied.strides != x.strides:
             # (NumPy also reorders size-1 dims, and may lay a non-dense x out
             # otherwise than torch's infer_dense_strides)
-            copied = strided.with_strides(copied, strided.preserved_strides(x))
+            copied = layout.with_strides(copied, layout.preserved_strides(x))
         return copied
 
     def backward(self, grad):
@@ -133,12 +134,12 @@ class ToCopyBackward0(Node):
         # preserve_format); NumPy forgets an empty x's layout, and may lay out a
         # view otherwise.
         if x.size == 0:
-            return strided.empty_strided(x.shape, strided.preserved_strides(x), dtype.numpy)
+            return layout.empty_strided(x.shape, layout.preserved_strides(x), dtype.numpy)
         converted = x.astype(dtype.numpy)
         if [step // x.itemsize for step in x.strides] == \
                 [step // converted.itemsize for step in converted.strides]:
             return converted
-        return strided.with_strides(converted, strided.preserved_strides(x))
+        return layout.with_strides(converted, layout.preserved_strides(x))
 
     def backward(self, grad):
         # (Node._validate converts it to the input's dtype; an empty gradient here, as
@@ -146,7 +147,7 @@ class ToCopyBackward0(Node):
         if type(grad) is np.ndarray and not grad.size and self._input_meta[0] is not None:
             dtype = self._input_meta[0][1]
             if grad.dtype != dtype:
-                return strided.empty_strided(grad.shape, strided.preserved_strides(grad), dtype)
+                return layout.empty_strided(grad.shape, layout.preserved_strides(grad), dtype)
         return grad
 
 

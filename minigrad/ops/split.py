@@ -32,6 +32,7 @@ from ..autograd.node import Node
 from . import fn, strided
 from .. import dtypes
 from ._common import is_tensor, normalize_dim
+from ..kernels import layout
 
 __all__ = ["unbind", "split", "split_with_sizes", "chunk", "tensor_split", "unsafe_split",
            "unsafe_split_with_sizes", "unsafe_chunk"]
@@ -108,10 +109,10 @@ def _sliced(x, dim, sizes) -> list:
     """Views of ``x``, consecutive along ``dim``, of the given ``sizes`` (an empty one
     where torch has it in memory)."""
     index, start, views = (slice(None),) * dim, 0, []
-    offset, step = strided.geometry(x)[2], x.strides[dim] // x.itemsize
+    offset, step = layout.geometry(x)[2], x.strides[dim] // x.itemsize
     for size in sizes:
         view = x[index + (slice(start, start + size),)]
-        views.append(strided.empty_view_at(view, x, offset + start * step) if view.size == 0
+        views.append(layout.empty_view_at(view, x, offset + start * step) if view.size == 0
                      else view)
         start += size
     return views

@@ -83,7 +83,7 @@ class Adam(Optimizer):
 def _lerp_(start, end, weight) -> None:
     """``start.lerp_(end, weight)`` as torch's kernel rounds it: start + weight * (end -
     start) with a weight below 0.5, else end - (end - start) * (1 - weight), each a fused
-    multiply-add (``add_`` with ``alpha``: see ops.arithmetic.plus_times), 1 - weight
+    multiply-add (``add_`` with ``alpha``: see kernels.arithmetic.plus_times), 1 - weight
     taken in float32 from the weight in float32."""
     if abs(weight) < 0.5:
         start.add_(end - start, alpha=weight)

@@ -21,7 +21,7 @@ from .. import errors
 from ..tensor import Tensor
 from ..autograd.grad_mode import enable_grad
 from ..nn.module import _typename, clear_grads
-from ..ops.arithmetic import plus_times
+from ..kernels.arithmetic import plus_times
 
 __all__ = ["Optimizer"]
 
@@ -177,6 +177,6 @@ class Optimizer:
 def addcmul_(state: Tensor, t1: Tensor, t2: Tensor, value) -> None:
     """``state.addcmul_(t1, t2, value=value)`` (an optimiser's own buffer, under no_grad),
     rounded as torch's kernel rounds it: ``value * t1`` first, then ``state + that * t2``
-    as one fused multiply-add (see ops.arithmetic.plus_times)."""
+    as one fused multiply-add (see kernels.arithmetic.plus_times)."""
     plus_times(state._data, (t1 * value)._data, t2._data, out=state._data)
     state._bump_version()

@@ -6,7 +6,7 @@ import numpy as np
 
 from ..autograd.broadcast import has_internal_overlap
 from ..autograd.grad_mode import no_grad
-from ..ops.arithmetic import plus_times
+from ..kernels.arithmetic import plus_times
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]

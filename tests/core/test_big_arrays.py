@@ -151,7 +151,7 @@ def test_relu_keeps_signed_zeros_nan_dtype_and_layout_as_torch(dtype, transposed
 
 
 def test_a_big_tanh_split_across_threads_has_numpys_bits_and_torchs_values():
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     data = _data(700, 700)
     data[0, :4] = [np.nan, np.inf, -np.inf, -0.0]
@@ -172,7 +172,7 @@ def test_a_big_tanh_split_across_threads_has_numpys_bits_and_torchs_values():
 def test_the_threads_of_a_split_kernel_keep_the_callers_numpy_error_state():
     import warnings
 
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     data = np.full(threads.BIG * 2, 1000.0, np.float32)  # exp overflows everywhere
     previous = mg.get_num_threads()
@@ -187,7 +187,7 @@ def test_the_threads_of_a_split_kernel_keep_the_callers_numpy_error_state():
 
 
 def test_one_thread_means_numpys_own_call(monkeypatch):
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     previous = mg.get_num_threads()
     mg.set_num_threads(1)
@@ -214,7 +214,7 @@ def test_set_num_threads_takes_what_torch_takes(value):
 
 
 def test_a_kernel_runs_on_the_callers_thread_when_no_thread_can_start(monkeypatch):
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     def refuse(*args, **kwargs):
         raise RuntimeError("can't start new thread")
@@ -258,7 +258,7 @@ def _specials(array):
 @pytest.mark.parametrize("ufunc", [np.add, np.subtract, np.multiply, np.true_divide])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_a_big_product_or_sum_split_across_threads_has_numpys_bits(ufunc, dtype):
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     a = _specials(_data(613, 701, dtype=dtype))  # (a size no thread count divides evenly)
     b = _specials(_data(613, 701, dtype=dtype))[::-1].copy()
@@ -271,7 +271,7 @@ def test_a_big_product_or_sum_split_across_threads_has_numpys_bits(ufunc, dtype)
 
 
 def test_a_helper_thread_that_never_comes_leaves_every_part_to_the_caller(monkeypatch):
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     a, b = _data(700, 700), _data(700, 700)
     called = []
@@ -283,7 +283,7 @@ def test_a_helper_thread_that_never_comes_leaves_every_part_to_the_caller(monkey
 
 @pytest.mark.parametrize("count", [1, 2, 3])
 def test_a_kernel_in_parts_on_the_callers_thread_has_the_bits_of_one_call(count, monkeypatch):
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     y = _specials(np.tanh(_data(1001, 997)))  # (not a whole number of parts)
     monkeypatch.setattr(threads, "_submit", None)  # (would fail if called)
@@ -304,7 +304,7 @@ def test_a_kernel_in_parts_on_the_callers_thread_has_the_bits_of_one_call(count,
 @pytest.mark.parametrize("size", [1 << 18, (1 << 18) + 1, 10 ** 6, 4 * 10 ** 6 + 7])
 @pytest.mark.parametrize("count", [2, 3, 8])
 def test_the_parts_cover_the_array_once_big_ones_first(size, count):
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     bounds = threads._bounds(size, count)
     assert bounds[0][0] == 0 and bounds[-1][1] == size
@@ -319,7 +319,7 @@ def test_the_parts_cover_the_array_once_big_ones_first(size, count):
 
 
 def test_the_parts_go_to_whichever_thread_is_free():
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     a, b = _data(1000, 1000), _data(1000, 1000)
     names, both_came = set(), threading.Barrier(2, timeout=10)
@@ -339,7 +339,7 @@ def test_the_parts_go_to_whichever_thread_is_free():
 
 
 def test_an_error_in_a_part_on_a_helper_thread_is_raised_to_the_caller():
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     a = _data(1000, 1000)
     caller, helper_came = threading.current_thread(), threading.Event()
@@ -361,7 +361,7 @@ def test_a_split_kernels_arrays_go_when_the_call_returns(count):
     # memory back and fault it in again: ~1000 page faults per 1000x1000 step)
     import weakref
 
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     for _ in range(3):
         a = _data(700, 700)
@@ -373,7 +373,7 @@ def test_a_split_kernels_arrays_go_when_the_call_returns(count):
 
 
 def test_a_split_sum_in_place_writes_only_its_own_array():
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     a, b = _data(700, 700), _data(700, 700)
     expected = a + b
@@ -387,7 +387,7 @@ def test_a_split_sum_in_place_writes_only_its_own_array():
 @pytest.mark.parametrize("case", ["transposed", "shifted", "mixed dtypes", "broadcast row",
                                   "small", "integers"])
 def test_what_the_threads_do_not_split_is_numpys_own_call(case, monkeypatch):
-    from minigrad import threads
+    from minigrad.kernels import threads
 
     a, b = _data(700, 700), _data(700, 700)
     out = None
@@ -438,7 +438,7 @@ def test_the_big_workload_has_the_same_bits_on_one_thread_and_on_several():
 
 
 def test_a_split_tanh_backward_writes_only_its_own_result():
-    from minigrad.ops.pointwise import tanh_backward_of
+    from minigrad.kernels.pointwise import tanh_backward as tanh_backward_of
 
     y, grad = np.tanh(_data(700, 700)), _data(700, 700)
     y_before, grad_before = y.copy(), grad.copy()
@@ -455,7 +455,7 @@ def test_a_split_tanh_backward_writes_only_its_own_result():
 @pytest.mark.parametrize("size", [(700, 700), (5, 3)])
 def test_tanh_backward_of_an_expanded_one_has_the_bits_of_the_product(size):
     # (a sum's gradient, expanded: the product by 1 is left out, exactly)
-    from minigrad.ops.pointwise import tanh_backward_of
+    from minigrad.kernels.pointwise import tanh_backward as tanh_backward_of
 
     y = _specials(np.tanh(_data(*size) * 3))
     y.reshape(-1)[:2] = [np.nan, -0.0]
@@ -475,7 +475,7 @@ def test_tanh_backward_of_an_expanded_one_has_the_bits_of_the_product(size):
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("threshold", [0.0, 0.5, -1.0, float("nan")])
 def test_threshold_backward_of_gives_np_wheres_bits(dtype, threshold):
-    from minigrad.ops.pointwise import threshold_backward_of
+    from minigrad.kernels.pointwise import threshold_backward as threshold_backward_of
 
     x = _specials(_data(64, 257, dtype=dtype))
     grad = _specials(_data(64, 257, dtype=dtype))[::-1].copy()
@@ -525,7 +525,7 @@ def test_a_zero_dim_gradient_expanded_is_the_view_broadcast_to_makes(shape, writ
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
 @pytest.mark.parametrize("into_grad", [False, True])
 def test_the_two_products_of_muls_backward_have_numpys_bits(dtype, into_grad):
-    from minigrad.ops.arithmetic import _two_products_of
+    from minigrad.kernels.arithmetic import two_products as _two_products_of
 
     grad = _specials(_data(613, 701, dtype=dtype))
     a = _specials(_data(613, 701, dtype=dtype))[::-1].copy()

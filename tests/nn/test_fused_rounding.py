@@ -11,7 +11,7 @@ import pytest
 import torch
 
 import minigrad as mg
-from minigrad.ops.arithmetic import FUSED_LIMIT
+from minigrad.kernels.arithmetic import FUSED_LIMIT
 
 
 def _data(size, seed):

@@ -32,7 +32,7 @@ import threading
 
 import numpy as np
 
-from . import errors
+from .. import errors
 
 __all__ = ["get_num_threads", "set_num_threads", "call", "parts", "BIG"]
 

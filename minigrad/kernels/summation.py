@@ -28,6 +28,8 @@ import math
 
 import numpy as np
 
+from .layout import sorted_dims
+
 __all__ = ["cascade_sum", "sum_over", "sum_axes", "mean_axes"]
 
 _VECTOR_BYTES = 32  # AVX2
@@ -150,8 +152,6 @@ def _iterator_dims(array: np.ndarray, summed: set[int]) -> list[list]:
             if first[0] > second[0]:
                 return 1
         return 0
-
-    from .ops.strided import sorted_dims  # (the ops import this module)
 
     dims = [dims[axis] for axis in sorted_dims(array.ndim, should_swap) if dims[axis][0] != 1]
     merged = dims[:1]

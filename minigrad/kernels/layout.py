@@ -1,0 +1,308 @@
+"""Memory layout as PyTorch counts it: strides and storage offsets in elements, the
+strides a new tensor gets, and the order TensorIterator visits dimensions in.
+
+NumPy lays out results by its own rules (and gives every empty array strides of 0);
+these functions say what PyTorch would give, for arrays. The rules that apply them to
+an op's result (``with_unary_layout``, ...) are in ``minigrad/rules/layout.py``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import errors
+
+
+def _storage(array: np.ndarray):
+    """The array that owns ``array``'s memory, and its first byte's address."""
+    owner = array
+    while True:
+        base = owner.base
+        if not isinstance(base, np.ndarray):
+            # (NumPy's as_strided leaves an object holding the array in between)
+            base = getattr(base, "base", None)
+            if not isinstance(base, np.ndarray):
+                return owner, np.lib.array_utils.byte_bounds(owner)[0]
+        owner = base
+
+
+def geometry(array: np.ndarray) -> tuple:
+    """``(sizes, strides, storage_offset)`` of an array, in elements."""
+    _, start = _storage(array)
+    itemsize = array.itemsize
+    offset = (array.__array_interface__["data"][0] - start) // itemsize
+    return tuple(array.shape), tuple(s // itemsize for s in array.strides), offset
+
+
+def empty_view_at(view: np.ndarray, array: np.ndarray, offset: int) -> np.ndarray:
+    """``view``, an empty view of ``array``'s memory, starting at element ``offset`` of
+    it, as torch keeps it (``x[:, 2:2].storage_offset()`` is 2): NumPy points an empty
+    view at its memory's first byte. Nothing is ever read there."""
+    owner = _storage(array)[0]
+    pointer = offset * array.itemsize
+    if not 0 <= pointer <= owner.nbytes:
+        return view
+    return np.ndarray(view.shape, view.dtype, buffer=owner, offset=pointer, strides=view.strides)
+
+
+def contiguous_strides(shape) -> tuple:
+    """torch's row-major strides for ``shape`` (a size-0 dim steps like a size-1 one)."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def is_non_overlapping_and_dense(shape, strides) -> bool:
+    """torch's rule: the dims of size >= 2, ordered by stride, step through memory
+    without gaps or overlaps (dims of size 0 or 1 end the check)."""
+    if len(shape) == 1:
+        return shape[0] < 2 or strides[0] == 1
+    expected = 1
+    for step, size in sorted((s, n) for s, n in zip(strides, shape) if n >= 2):
+        if step != expected:
+            return False
+        expected *= size
+    return True
+
+
+def dense_strides(shape, strides) -> tuple:
+    """torch's infer_dense_strides: strides without gaps that keep the order of
+    ``strides`` (a copy of a tensor that is not dense, in preserve_format)."""
+    ndim = len(shape)
+    if ndim < 2:
+        return (1,) * ndim
+
+    def should_swap(dim0, dim1) -> int:
+        stride0, stride1 = strides[dim0], strides[dim1]
+        if stride0 == 0 or stride1 == 0:
+            return 0
+        if stride0 != stride1:
+            return -1 if stride0 < stride1 else 1
+        return 1 if shape[dim0] > shape[dim1] else 0
+
+    perm = sorted_dims(ndim, should_swap)
+    out, step = [0] * ndim, 1
+    for dim in perm:
+        out[dim] = step
+        if shape[dim] > 1:
+            step *= shape[dim]
+    return tuple(out)
+
+
+def preserved_strides(array: np.ndarray) -> tuple:
+    """The strides of a copy of ``array`` in torch's preserve_format (clone,
+    zeros_like, ...): its own when dense, else dense ones in the same order."""
+    shape, strides, _ = geometry(array)
+    if array.size == 0 or is_non_overlapping_and_dense(shape, strides):  # (empty: contiguous)
+        return strides
+    return dense_strides(shape, strides)
+
+
+def empty_strided(shape, strides, dtype) -> np.ndarray:
+    """A new array of ``shape`` whose strides (in elements) are ``strides``, which
+    must be dense or, for an empty array, anything."""
+    shape, strides = tuple(shape), tuple(strides)
+    itemsize = np.dtype(dtype).itemsize
+    if 0 in shape:  # no element: the strides are only a record
+        return np.lib.stride_tricks.as_strided(
+            np.empty(1, dtype), shape=shape, strides=[s * itemsize for s in strides])
+    slow_to_fast = sorted(range(len(shape)), key=lambda d: (-strides[d], -shape[d]))
+    buffer = np.empty([shape[d] for d in slow_to_fast], dtype).transpose(np.argsort(slow_to_fast))
+    if geometry(buffer)[1] != strides:  # (a size-1 dim's stride is only a record)
+        buffer = np.lib.stride_tricks.as_strided(buffer, strides=[s * itemsize for s in strides])
+    return buffer
+
+
+def with_strides(array: np.ndarray, strides) -> np.ndarray:
+    """``array``'s values laid out with ``strides`` (``array`` itself if they are
+    its own)."""
+    if geometry(array)[1] == tuple(strides):
+        return array
+    out = empty_strided(array.shape, strides, array.dtype)
+    if array.size:
+        out[...] = array
+    return out
+
+
+def _is_dense(array: np.ndarray) -> bool:
+    """torch's is_non_overlapping_and_dense: the elements fill a block of memory
+    without gaps, in some order of the dims."""
+    itemsize, expected = array.itemsize, array.itemsize
+    for step, size in sorted((s, n) for s, n in zip(array.strides, array.shape) if n != 1):
+        if step != expected:
+            return False
+        expected *= size
+    return True
+
+
+def check_no_partial_overlap(written: np.ndarray, read: np.ndarray) -> None:
+    """An in-place op may read the tensor it writes (``b.mul_(b)``), but not some
+    other elements of the same memory (``b.mul_(b[0])``): torch refuses that when
+    it can tell cheaply (both tensors dense)."""
+    if written.size == 0 or read.size == 0 or not np.may_share_memory(written, read):
+        return
+    if not _is_dense(written) or not _is_dense(read):
+        return  # (torch: "too hard" to tell, allowed)
+    start_w = np.lib.array_utils.byte_bounds(written)[0]
+    start_r = np.lib.array_utils.byte_bounds(read)[0]
+    if start_w == start_r and written.nbytes == read.nbytes and written.strides == read.strides:
+        return  # the same elements: a full overlap is fine
+    raise RuntimeError(errors.PARTIAL_OVERLAP)
+
+
+def strided_view(array: np.ndarray, size, strides, offset) -> np.ndarray:
+    """The elements of ``array``'s memory at ``offset + sum(i_k * strides_k)``."""
+    owner, start = _storage(array)
+    itemsize = array.itemsize
+    flat = np.lib.stride_tricks.as_strided(
+        owner, shape=(owner.nbytes // itemsize,), strides=(itemsize,),
+        writeable=owner.flags.writeable)
+    return np.lib.stride_tricks.as_strided(
+        flat[offset:], shape=tuple(size), strides=tuple(s * itemsize for s in strides),
+        writeable=owner.flags.writeable)
+
+
+def _min_storage_size(sizes, strides, offset) -> int:
+    """How many elements of memory a geometry without size-0 dims reaches."""
+    return offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides))
+
+
+def _maybe_overlapping(sizes, strides) -> bool:
+    """torch's _maybe_overlapping_memory: could two elements share memory?"""
+    reach = 0
+    for step, size in sorted(zip(strides, sizes)):
+        if step <= reach:
+            return True
+        reach += step * (size - 1)
+    return False
+
+
+def as_strided_backward_plan(grad_dims, base_geometry, size, strides, offset):
+    """The steps of torch's as_strided_backward that depend only on the geometry:
+    the dims of G to squeeze (size 1) or sum (stride 0), the length of memory to
+    build, where the view and the base sit in it, and whether either may show an
+    element twice. None when a size is 0 (the gradient is then zeros)."""
+    base_size, base_strides, base_offset = base_geometry
+    reduce, out_sizes, out_strides = [], [], []
+    for dim in reversed(range(grad_dims)):
+        if size[dim] == 0:
+            return None
+        if size[dim] == 1:
+            reduce.append(("squeeze", dim))
+        elif strides[dim] == 0:
+            reduce.append(("sum", dim))
+        else:
+            out_sizes.insert(0, size[dim])
+            out_strides.insert(0, strides[dim])
+    in_sizes, in_strides = [], []
+    for n, step in zip(base_size, base_strides):
+        if n == 0:
+            return None
+        if n != 1:
+            in_sizes.append(n)
+            in_strides.append(step)
+    shared = min(base_offset, offset)
+    in_offset, out_offset = base_offset - shared, offset - shared
+    length = max(_min_storage_size(in_sizes, in_strides, in_offset),
+                 _min_storage_size(out_sizes, out_strides, out_offset))
+    return (reduce, length, (tuple(out_sizes), tuple(out_strides), out_offset),
+            _maybe_overlapping(out_sizes, out_strides),
+            (tuple(in_sizes), tuple(in_strides), in_offset),
+            _maybe_overlapping(in_sizes, in_strides),
+            (tuple(base_size), tuple(base_strides), in_offset))
+
+
+def as_strided_backward_of(grad, base_geometry, size, strides, offset):
+    """The gradient of ``as_strided`` (arrays): ``grad`` put into zeros laid out as
+    the memory, at the viewed elements (an element viewed twice gets the sum), then
+    read back as the base (an element the base shows twice gets its share)."""
+    plan = as_strided_backward_plan(grad.ndim, base_geometry, size, strides, offset)
+    if plan is None:
+        return np.zeros(base_geometry[0], grad.dtype)
+    reduce, length, out, out_overlaps, inp, inp_overlaps, base = plan
+    for how, dim in reduce:
+        grad = np.squeeze(grad, dim) if how == "squeeze" else np.sum(grad, dim, dtype=grad.dtype)
+    memory = np.zeros(length, grad.dtype)
+    if out_overlaps:
+        np.add.at(memory, strided_view(np.arange(length), *out), grad)
+    else:  # (copied, not added to 0: a -0. stays -0.)
+        strided_view(memory, *out)[...] = grad
+    if inp_overlaps:
+        count = np.zeros(length, grad.dtype)
+        np.add.at(count, strided_view(np.arange(length), *inp), 1)
+        memory = memory / count
+    return strided_view(memory, *base).copy()
+
+
+def _broadcast_strides(array: np.ndarray, shape) -> list:
+    """``array``'s strides (in bytes) seen at ``shape``: 0 along broadcast dims."""
+    offset = len(shape) - array.ndim
+    strides = [0] * len(shape)
+    for dim, (size, step) in enumerate(zip(array.shape, array.strides)):
+        strides[offset + dim] = 0 if size == 1 and shape[offset + dim] != 1 else step
+    return strides
+
+
+def iterator_order(shape, arrays) -> list:
+    """The dims of an elementwise result, fastest first, as torch's TensorIterator
+    orders them (reorder_dimensions): each pair of dims is ordered by the first
+    operand whose strides tell them apart (broadcast dims tell nothing; equal
+    strides put the smaller dim first)."""
+    strides = [_broadcast_strides(array, shape) for array in arrays]
+
+    def should_swap(dim0, dim1) -> int:
+        for operand in strides:
+            stride0, stride1 = operand[dim0], operand[dim1]
+            if stride0 == 0 or stride1 == 0:
+                continue
+            if stride0 != stride1:
+                return -1 if stride0 < stride1 else 1
+            if shape[dim0] > shape[dim1]:
+                return 1
+        return 0
+
+    return sorted_dims(len(shape), should_swap)
+
+
+def sorted_dims(ndim: int, should_swap) -> list:
+    """The dims, fastest first, sorted as torch sorts them: an insertion sort from
+    the last dim, where ``should_swap(dim0, dim1)`` says 1 (swap), -1 (keep, stop)
+    or 0 (no opinion: look further back). Not a total order, so only this exact
+    sort gives torch's layouts."""
+    perm = list(reversed(range(ndim)))
+    for i in range(1, ndim):
+        dim1 = i
+        for dim0 in range(i - 1, -1, -1):
+            comparison = should_swap(perm[dim0], perm[dim1])
+            if comparison > 0:
+                perm[dim0], perm[dim1] = perm[dim1], perm[dim0]
+                dim1 = dim0
+            elif comparison < 0:
+                break
+    return perm
+
+
+def in_iterator_layout(result: np.ndarray, arrays) -> np.ndarray:
+    """``result`` (an elementwise op's, laid out by NumPy) laid out as torch lays it
+    out for these operands: the same values, copied only where the layouts differ
+    (operands of different layouts, e.g. ``c.t() + ones(3, 2)``)."""
+    shape = result.shape
+    slow_to_fast = list(reversed(iterator_order(shape, arrays)))
+    wanted = [0] * len(shape)
+    step = result.itemsize
+    for dim in reversed(slow_to_fast):
+        wanted[dim] = step
+        step *= shape[dim]  # (a size-0 dim makes the slower ones' strides 0, as torch's)
+    if tuple(wanted) == result.strides:
+        return result
+    if result.size == 0:  # (nothing to copy: only the strides are torch's; in the natural
+        # order of dims, torch's row-major strides, a size-0 dim counting as 1)
+        strides = contiguous_strides(shape) if slow_to_fast == sorted(slow_to_fast) \
+            else [w // result.itemsize for w in wanted]
+        return empty_strided(shape, strides, result.dtype)
+    buffer = np.empty([shape[dim] for dim in slow_to_fast], result.dtype)
+    out = buffer.transpose(np.argsort(slow_to_fast))
+    out[...] = result
+    return out

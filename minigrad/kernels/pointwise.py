@@ -1,0 +1,144 @@
+"""Elementwise functions on arrays as PyTorch's CPU kernels compute them: the same
+bits (sigmoid's formula, relu's -0, maximum's ties, sign of NaN), and big arrays
+split across threads (``threads.py``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import threads
+
+
+def sigmoid(x):
+    """1 / (1 + exp(-x)) for an array, as PyTorch's CPU kernel computes it: in x's
+    dtype (float16 in float32), so exp(-x) overflows below about -88 in float32 and
+    the result is 0 there (not a denormal). float32's exp is taken in float64 and
+    rounded, as the C library's expf rounds it (PyTorch's for 0-dim and strided
+    tensors and the ends of runs). On whole blocks of contiguous runs PyTorch uses a
+    vectorized exp (SLEEF's): there about 4 % of float32 and 2.5 % of float64 results
+    differ from PyTorch's, mostly in the last bit (at most 4 ulps, in the tails)."""
+    if x.dtype.char in "fe":  # (float32, and float16 computed in float32)
+        exp = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
+        return np.asarray((_ONE32 / (_ONE32 + exp)).astype(x.dtype, copy=False))
+    one = x.dtype.type(1)
+    return np.asarray(one / (one + np.exp(np.negative(x))))
+
+
+_ONE32 = np.float32(1)
+
+
+def sigmoid_backward(grad, y):
+    """The derivative of y = sigmoid(x), times grad: grad * (1 - y) * y (torch's order;
+    1 as a 0-dim array, see tanh_backward)."""
+    return grad * (one_of(y.dtype) - y) * y
+
+
+def tanh_backward(grad, y):
+    """The derivative of y = tanh(x), times grad: grad * (1 - y**2).
+
+    A small one as written, with 1 as a 0-d array of y's dtype (NumPy converts a
+    Python number at every call, which costs more than the arithmetic on a few
+    elements). A big one in one new buffer that the three steps overwrite
+    (written out, it makes two: NumPy cannot reuse ``y * y`` for ``1 - ...``),
+    part after part, so that each part is still in the cache for the next step
+    (threads.parts, split=False). Same bits either way."""
+    if y.size < _ONE_BUFFER or grad.dtype != y.dtype or grad.shape != y.shape:
+        return grad * (one_of(y.dtype) - y * y)
+    out = np.empty(y.shape, y.dtype)
+    if not any(grad.strides) and grad.flat[0] == 1:
+        # The gradient of a sum, expanded: every element is exactly 1, and 1 * v is
+        # v for every float (inf, nan, -0 too), so that product is left out.
+        kernel, operands = _one_minus_square, (y,)
+    else:
+        kernel, operands = _tanh_backward, (grad, y)
+    if y.size < threads.BIG or threads.parts(kernel, out, *operands, split=False) is None:
+        kernel(out, *operands)
+    return out
+
+
+_ONE_BUFFER = 8192  # (elements: from here on, one buffer instead of three new arrays)
+
+
+def one_of(dtype):
+    """1 as a read-only 0-dim array of a NumPy dtype (made once per dtype)."""
+    one = _ONES.get(dtype)
+    if one is None:
+        one = _ONES[dtype] = np.ones((), dtype)
+        one.flags.writeable = False
+    return one
+
+
+_ONES: dict = {}
+
+
+def _tanh_backward(out, grad, y):
+    _one_minus_square(out, y)
+    np.multiply(grad, out, out=out)
+
+
+def _one_minus_square(out, y):
+    np.multiply(y, y, out=out)
+    np.subtract(one_of(y.dtype), out, out=out)
+
+
+def threshold_backward(grad, x, threshold):
+    """grad where x > threshold, else 0 (relu's derivative, with x its result)."""
+    if grad.shape != x.shape or grad.dtype.kind != "f" or not grad.ndim or not (
+            grad.flags.c_contiguous and x.flags.c_contiguous):
+        return np.where(x <= threshold, np.zeros((), grad.dtype), grad)
+    # np.where takes an element at a time; the same bits come several times quicker
+    # from vectorised steps: grad's bits ANDed with all ones where it is kept (x is
+    # not <= threshold: a NaN x keeps grad, as in torch), all zeros (+0) elsewhere.
+    out = np.empty(grad.shape, grad.dtype)
+    bits = out.view(_BITS[grad.itemsize])
+    kept = np.less_equal(x, threshold)
+    np.logical_not(kept, out=kept)
+    np.copyto(bits, kept)
+    np.negative(bits, out=bits)  # (1 -> all ones: unsigned arithmetic wraps)
+    np.bitwise_and(bits, grad.view(bits.dtype), out=bits)
+    return out
+
+
+_BITS = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
+def sign(x):
+    """-1, 0 or 1 for each element of an array; torch's sign(nan) is 0 (of a bool, itself)."""
+    if x.dtype == np.bool_:
+        return x.copy()
+    return np.asarray(np.where(np.isnan(x), 0, np.sign(x)).astype(x.dtype))
+
+
+def maximum(a, b):
+    """torch's maximum: on a tie the first operand (so maximum(-0., 0.) is -0.);
+    a NaN on either side wins. (NumPy's gives the second on a tie.)"""
+    return np.asarray(np.where(a == b, a, np.maximum(a, b)))
+
+
+def minimum(a, b):
+    """torch's minimum: on a tie the first operand; a NaN on either side wins."""
+    return np.asarray(np.where(a == b, a, np.minimum(a, b)))
+
+
+def tanh(x):
+    """tanh, a big array split across threads (same bits as one ``np.tanh``)."""
+    return np.asarray(np.tanh(x) if x.size < threads.BIG else threads.call(np.tanh, x))
+
+
+def relu(x):
+    """x < 0 ? 0 : x, as torch's clamp_min: -0 and NaN stay as they are."""
+    if x.dtype.kind == "f":  # (np.maximum: a few times quicker than np.where,
+        result = np.maximum(x, 0, out=np.empty_like(x))  # but it makes -0 +0:
+        np.copyto(result, x, where=x == 0)  # the zeros are put back as they were)
+        return result
+    return np.asarray(np.where(x < 0, 0, x)).astype(x.dtype, copy=False)
+
+
+def clamp(x, low, high):
+    """min(max(x, low), high) with number bounds (either may be None), as torch
+    computes it: on a tie x stays (-0 too), NaN stays; a NaN bound gives NaN."""
+    result = x if low is None else np.where(x < low, low, x)
+    result = result if high is None else np.where(result > high, high, result)
+    if (low is not None and low != low) or (high is not None and high != high):
+        result = np.where(True, np.nan, x)  # (torch's vectorized max/min give NaN)
+    return np.asarray(result, dtype=x.dtype)
