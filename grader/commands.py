@@ -2,6 +2,7 @@
 
     minigrad-kit lab my-lessons                                  # the lessons in JupyterLab
     minigrad-kit export grades/ --to canvas --roster roster.csv  # a gradebook to import
+    minigrad-kit report grades/                                  # the item analysis
 
 ``cli.py`` holds the grading commands and calls ``add_commands`` for these;
 each is one function ``_<name>(args) -> exit status`` in ``HANDLERS``.
@@ -14,9 +15,11 @@ import sys
 
 __all__ = ["add_commands", "HANDLERS", "NAMES", "SUMMARY"]
 
-NAMES = ("export", "lab")
+NAMES = ("report", "export", "lab")
 
 SUMMARY = """\
+  report       writes an item analysis per assignment for the teacher (HTML, offline): how
+               each question went, which mistakes were frequent, time, flags.
   export       writes the CSV file that a Canvas or Moodle gradebook imports, one column per
                assignment, for the students of a roster exported from it.
   lab          copies the lessons into a folder (once) and opens them in JupyterLab,
@@ -68,8 +71,38 @@ examples:
 """
 
 
+REPORT_EPILOG = """\
+what it writes: OUT/<assignment>.html (default OUT: GRADES/report/), one page per assignment,
+readable offline (plots and style inside the page), for the teacher (it names students):
+  points      the distribution of the automatic points, mean, median
+  questions   per question: how the class came out (full marks, part, none, left
+              unanswered, held back for review) as a plot and a table, the mean, and the
+              discrimination index D (Kelley's: top 27 % minus bottom 27 %, ranked by the
+              other questions; below 0.2 is shaded)
+  findings    the checks that failed most often, as a share of the class (numbers replaced
+              by ...): misconceptions as numbers
+  unanswered  the questions most often left as released
+  time        how long each submission took to grade (timing.csv)
+  flags       submissions flagged, held back for review, or that could not be graded
+The page is in --lang (default: your locale's language, else English); findings are quoted
+as the students read them.
+
+example:
+  minigrad-kit report grades/ --lang zh
+"""
+
+
 def add_commands(commands) -> None:
     """Add the subcommands of this module to ``cli``'s subparsers."""
+    report = commands.add_parser(
+        "report", help="write an item analysis per assignment (HTML) for the teacher",
+        description="Write one HTML page per assignment: the item analysis of a grading run.",
+        epilog=REPORT_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    report.add_argument("grades", metavar="GRADES", help="the folder minigrad-kit grade wrote")
+    report.add_argument("--out", metavar="DIR",
+                        help="the folder for the pages (default: GRADES/report/)")
+    report.add_argument("--lang", choices=("en", "zh", "ko"),
+                        help="the pages' language (default: your locale's, else English)")
     export = commands.add_parser(
         "export", help="write the CSV that a Canvas or Moodle gradebook imports",
         description="Write the file a Canvas or Moodle gradebook imports, from the folder "
@@ -153,6 +186,24 @@ def _export(args) -> int:
     return 1 if done.not_in_roster else 0
 
 
+def _report(args) -> int:
+    from .analysis_page import write_pages
+    from .stored import NotGraded
+
+    try:
+        written = write_pages(args.grades, args.lang, args.out)
+    except NotGraded as error:
+        print(f"minigrad-kit: error: {error}", file=sys.stderr)
+        return 1
+    if not written:
+        print(f"minigrad-kit: error: {args.grades} holds no graded assignment",
+              file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path}")
+    return 0
+
+
 def _lab(args) -> int:
     from .kit import Exists
     from .lab import LabError, run_lab
@@ -164,4 +215,4 @@ def _lab(args) -> int:
         return 1
 
 
-HANDLERS = {"export": _export, "lab": _lab}
+HANDLERS = {"report": _report, "export": _export, "lab": _lab}

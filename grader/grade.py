@@ -31,6 +31,7 @@ from pathlib import Path
 from kit_i18n import speaking
 
 from . import notebook as nbg
+from .answered import unanswered
 from .answers import written_answers
 from .data import decode
 from .kernel import CellRun, run_cells
@@ -82,6 +83,7 @@ class Result:
     flags: list = field(default_factory=list)  # suspicious code, edited locked cells
     problems: list = field(default_factory=list)  # errors, timeouts, truncated output
     answers: dict = field(default_factory=dict)  # grade_id -> written answer
+    unanswered: list = field(default_factory=list)  # questions left as released (answered.py)
     error: str = ""  # the submission could not be graded at all
     sandbox: str = ""  # how its kernel was isolated (sandbox.Sandbox.describe)
     title: str = ""  # the assignment's title
@@ -164,6 +166,8 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
             blank = result.questions[-1].points == 0
             result.answers[step.grade_id] = "" if blank else step.source
     _scan(source, steps, result)
+    result.unanswered = unanswered([(s.kind, s.grade_id, s.source) for s in steps
+                                    if s.kind in ("answer", "manual")], _answer_owners(source))
     return result
 
 

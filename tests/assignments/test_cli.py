@@ -21,12 +21,14 @@ def _help(capsys, *args):
 def test_main_help(capsys):
     text = _help(capsys)
     assert text.startswith("usage: minigrad-kit [-h]\n                    "
-                           "{lessons,assignments,release,grade,review,merge,lab")
+                           "{lessons,assignments,release,grade,review,merge,")
     for words in ("lessons      copies the lessons", "assignments  copies the kit's instructor",
                   "release      writes the student version", "grade        grades submissions",
                   "review       lists the questions held back for tampering",
                   "merge        merges the folders", "computed outside the student's kernel",
-                  "lab          copies the lessons into a folder (once) and opens them"):
+                  "lab          copies the lessons into a folder (once) and opens them",
+                  "report       writes an item analysis per assignment for the teacher",
+                  "export       writes the CSV file that a Canvas or Moodle gradebook imports"):
         assert words in text
 
 
