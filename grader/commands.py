@@ -3,6 +3,7 @@
     minigrad-kit lab my-lessons                                  # the lessons in JupyterLab
     minigrad-kit export grades/ --to canvas --roster roster.csv  # a gradebook to import
     minigrad-kit report grades/                                  # the item analysis
+    minigrad-kit kernelspec install --user                       # a sandboxed Jupyter kernel
 
 ``cli.py`` holds the grading commands and calls ``add_commands`` for these;
 each is one function ``_<name>(args) -> exit status`` in ``HANDLERS``.
@@ -11,17 +12,20 @@ each is one function ``_<name>(args) -> exit status`` in ``HANDLERS``.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 __all__ = ["add_commands", "HANDLERS", "NAMES", "SUMMARY"]
 
-NAMES = ("report", "export", "lab")
+NAMES = ("report", "export", "kernelspec", "lab")
 
 SUMMARY = """\
   report       writes an item analysis per assignment for the teacher (HTML, offline): how
                each question went, which mistakes were frequent, time, flags.
   export       writes the CSV file that a Canvas or Moodle gradebook imports, one column per
                assignment, for the students of a roster exported from it.
+  kernelspec   installs a Jupyter kernel that runs inside the kit's bubblewrap sandbox, for
+               nbgrader on a hub: nbgrader autograde then runs every student kernel in it.
   lab          copies the lessons into a folder (once) and opens them in JupyterLab,
                printing its address.
 """
@@ -92,8 +96,48 @@ example:
 """
 
 
+KERNELSPEC_EPILOG = """\
+The kernel "minigrad-kit-sandbox" ("Python 3 (minigrad-kit sandbox)") is ipykernel started
+under bubblewrap, as `minigrad-kit grade` starts its kernels: no network, a read-only view of
+the system and of Python, no view of other processes, a cleared environment, and nothing of the
+machine writable or readable but its own scratch folder and its working folder (the
+notebook's folder). A Jupyter client talks to it as to any kernel (its channels are relayed
+into the sandbox), so nbgrader runs students' notebooks in it with no Docker:
+
+  nbgrader autograde ps1 --ExecutePreprocessor.kernel_name=minigrad-kit-sandbox
+
+(or c.ExecutePreprocessor.kernel_name = "minigrad-kit-sandbox" in nbgrader_config.py).
+A student's code can then no longer read the instructor's source notebooks or other
+submissions, nor write into the course folder or the gradebook. nbgrader still judges inside
+the student's kernel: a student who forges what that kernel prints still passes nbgrader's
+tests there (minigrad-kit grade judges outside it).
+It needs bubblewrap (apt-get install bubblewrap) and user namespaces; install refuses when
+a trial run fails, and says why. Remove it with: jupyter kernelspec remove minigrad-kit-sandbox
+
+examples:
+  minigrad-kit kernelspec install --user
+  minigrad-kit kernelspec install --sys-prefix --memory 2048
+"""
+
+
 def add_commands(commands) -> None:
     """Add the subcommands of this module to ``cli``'s subparsers."""
+    kernelspec = commands.add_parser(
+        "kernelspec", help="install a Jupyter kernel that runs in the kit's sandbox",
+        description="Install the Jupyter kernel spec minigrad-kit-sandbox: a Python kernel "
+                    "inside the kit's bubblewrap sandbox.",
+        epilog=KERNELSPEC_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    kernelspec.add_argument("action", choices=("install",), help="what to do")
+    where = kernelspec.add_mutually_exclusive_group()
+    where.add_argument("--user", action="store_true",
+                       help="for you only (the default when not run as root)")
+    where.add_argument("--sys-prefix", action="store_true",
+                       help="in this Python environment (its share/jupyter)")
+    where.add_argument("--prefix", metavar="DIR",
+                       help="under DIR/share/jupyter/kernels (point JUPYTER_PATH at "
+                            "DIR/share/jupyter)")
+    kernelspec.add_argument("--memory", type=int, default=4096, metavar="MB",
+                            help="memory limit of each kernel, 0 for none (default 4096)")
     report = commands.add_parser(
         "report", help="write an item analysis per assignment (HTML) for the teacher",
         description="Write one HTML page per assignment: the item analysis of a grading run.",
@@ -204,6 +248,35 @@ def _report(args) -> int:
     return 0
 
 
+def _kernelspec(args) -> int:
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from jupyter_client.kernelspec import KernelSpecManager
+
+    from .sandbox import SandboxUnavailable, choose
+    from .sandboxed_kernel import KERNEL_NAME, kernel_json
+
+    try:
+        choose("required")
+    except SandboxUnavailable as error:
+        print(f"minigrad-kit: error: the kernel would not run here: {error}", file=sys.stderr)
+        return 1
+    if args.memory < 0:
+        raise SystemExit("minigrad-kit: error: --memory must be 0 (no limit) or more")
+    with tempfile.TemporaryDirectory(prefix="minigrad-kit-spec-") as folder:
+        (Path(folder) / "kernel.json").write_text(json.dumps(kernel_json(args.memory),
+                                                             indent=1), encoding="utf-8")
+        prefix = sys.prefix if args.sys_prefix else args.prefix
+        user = args.user or (prefix is None and os.geteuid() != 0)
+        installed = KernelSpecManager().install_kernel_spec(
+            folder, KERNEL_NAME, user=user, prefix=prefix)
+    print(f"installed the kernel {KERNEL_NAME} in {installed}")
+    print(f"use it: nbgrader autograde ASSIGNMENT --ExecutePreprocessor.kernel_name={KERNEL_NAME}")
+    return 0
+
+
 def _lab(args) -> int:
     from .kit import Exists
     from .lab import LabError, run_lab
@@ -215,4 +288,4 @@ def _lab(args) -> int:
         return 1
 
 
-HANDLERS = {"report": _report, "export": _export, "lab": _lab}
+HANDLERS = {"report": _report, "export": _export, "kernelspec": _kernelspec, "lab": _lab}
