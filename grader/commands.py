@@ -3,6 +3,8 @@
     minigrad-kit lab my-lessons                                  # the lessons in JupyterLab
     minigrad-kit export grades/ --to canvas --roster roster.csv  # a gradebook to import
     minigrad-kit report grades/                                  # the item analysis
+    minigrad-kit gradescope course/*.ipynb --out autograder.zip  # a Gradescope autograder
+    minigrad-kit prairielearn course/*.ipynb --out pl/ --image you/minigrad-kit-grader
     minigrad-kit kernelspec install --user                       # a sandboxed Jupyter kernel
 
 ``cli.py`` holds the grading commands and calls ``add_commands`` for these;
@@ -17,13 +19,17 @@ import sys
 
 __all__ = ["add_commands", "HANDLERS", "NAMES", "SUMMARY"]
 
-NAMES = ("report", "export", "kernelspec", "lab")
+NAMES = ("report", "export", "gradescope", "prairielearn", "kernelspec", "lab")
 
 SUMMARY = """\
   report       writes an item analysis per assignment for the teacher (HTML, offline): how
                each question went, which mistakes were frequent, time, flags.
   export       writes the CSV file that a Canvas or Moodle gradebook imports, one column per
                assignment, for the students of a roster exported from it.
+  gradescope   writes a Gradescope autograder (a zip) that grades each submission with the
+               kit: one test per question, the student's feedback, notes for the teacher.
+  prairielearn writes PrairieLearn questions graded by the kit (an external grader), and
+               the grading image's Dockerfile.
   kernelspec   installs a Jupyter kernel that runs inside the kit's bubblewrap sandbox, for
                nbgrader on a hub: nbgrader autograde then runs every student kernel in it.
   lab          copies the lessons into a folder (once) and opens them in JupyterLab,
@@ -120,8 +126,87 @@ examples:
 """
 
 
+GRADESCOPE_EPILOG = """\
+what the zip holds (upload it as the assignment's autograder, "Ubuntu 22.04" base image):
+  setup.sh            installs Python's venv and bubblewrap, then the kit from the wheel
+                      inside the zip (its dependencies from PyPI, when Gradescope builds the
+                      image; nothing is downloaded when grading)
+  run_autograder      grades /autograder/submission/ with the kit, writes
+                      /autograder/results/results.json
+  minigrad_kit-*.whl  the kit, as installed here (a pip-installed kit, or a clone's, built)
+  course/             the instructor notebooks, question modules and catalogs, and the
+                      options below (minigrad-kit.json: keep the zip private, it holds the
+                      solutions and the salt)
+what a student sees: the score, one test per question with its points and which checks
+  passed and failed (in the student's language; never the hidden tests' code). Points held
+  back for review count 0 until you adjust the score; what held them back, the flags, and
+  whether the kernel ran without the sandbox are tests only instructors see ("hidden").
+the sandbox: --sandbox auto (default) grades under bubblewrap where Gradescope's container
+  lets it run, and otherwise without it, saying so to you in every submission's results;
+  required refuses (every submission then fails with an error); off is your choice.
+
+example:
+  minigrad-kit gradescope course/02_derive_it_by_hand.ipynb --out hw2-autograder.zip \\
+      --salt "$MINIGRAD_KIT_SALT" --visibility after_due_date
+"""
+
+
+PRAIRIELEARN_EPILOG = """\
+what it writes into OUT (copy the question folders into your course's repository):
+  minigrad-kit-grader/                 Dockerfile and the kit's wheel: the grading image.
+                                       docker build -t IMAGE OUT/minigrad-kit-grader, then
+                                       docker push IMAGE (PrairieLearn pulls it)
+  questions/minigrad-kit/<assignment>/ one question per instructor notebook:
+      info.json                        external grading with IMAGE, no network, --job-timeout
+      question.html                    download the notebook, upload it, see the results
+      clientFilesQuestion/             the student version and its question module
+      tests/                           the instructor notebook, question module, catalogs and
+                                       minigrad-kit.json (students never see tests/); run, the
+                                       entry point
+what a student sees: score = automatic points / their maximum (held-back points count 0), one
+  test per question with its points and which checks passed and failed (in the student's
+  language; never the hidden tests' code); a submission without a notebook that can be graded
+  is "invalid, not gradable" (no attempt used). What held points back, the flags, and a kernel
+  run without the sandbox are in the grading job's output, which course staff see.
+The hidden inputs are drawn per variant (data.json's variant_seed): keep singleVariant false.
+
+example:
+  minigrad-kit prairielearn course/02_derive_it_by_hand.ipynb --out pl/ \\
+      --image ghcr.io/you/minigrad-kit-grader:0.1.0 --salt "$MINIGRAD_KIT_SALT"
+"""
+
+
 def add_commands(commands) -> None:
     """Add the subcommands of this module to ``cli``'s subparsers."""
+    prairielearn = commands.add_parser(
+        "prairielearn", help="write PrairieLearn questions graded by the kit",
+        description="Write PrairieLearn questions (external grading) for instructor notebooks, "
+                    "and the grading image's Dockerfile with the kit's wheel.",
+        epilog=PRAIRIELEARN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    prairielearn.add_argument("sources", nargs="+", metavar="SOURCE",
+                              help="instructor notebooks (.ipynb) or course folders")
+    prairielearn.add_argument("--out", required=True, metavar="DIR",
+                              help="the folder to write (created if needed)")
+    prairielearn.add_argument("--image", required=True, metavar="IMAGE",
+                              help="the grading image's name, as PrairieLearn will pull it")
+    prairielearn.add_argument("--job-timeout", type=int, default=300, metavar="SECONDS",
+                              help="PrairieLearn's limit for one grading job (at most 600; "
+                                   "default 300)")
+    _grading_options(prairielearn)
+    gradescope = commands.add_parser(
+        "gradescope", help="write a Gradescope autograder (zip) for instructor notebooks",
+        description="Write a Gradescope autograder that grades each submission with the kit.",
+        epilog=GRADESCOPE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    gradescope.add_argument("sources", nargs="+", metavar="SOURCE",
+                            help="instructor notebooks (.ipynb) or course folders, each "
+                                 "with its question module beside it")
+    gradescope.add_argument("--out", required=True, metavar="FILE.zip",
+                            help="the autograder zip to write")
+    _grading_options(gradescope)
+    gradescope.add_argument("--visibility", choices=("visible", "after_due_date",
+                                                     "after_published"), default="visible",
+                            help="when students see the questions' results (Gradescope's "
+                                 "test visibility; default: visible)")
     kernelspec = commands.add_parser(
         "kernelspec", help="install a Jupyter kernel that runs in the kit's sandbox",
         description="Install the Jupyter kernel spec minigrad-kit-sandbox: a Python kernel "
@@ -277,6 +362,74 @@ def _kernelspec(args) -> int:
     return 0
 
 
+def _grading_options(parser) -> None:
+    """The options a platform's grading runs with (kept in the course's minigrad-kit.json)."""
+    parser.add_argument("--timeout", type=float, default=30, metavar="SECONDS",
+                        help="time limit per cell (default 30)")
+    parser.add_argument("--memory", type=int, default=4096, metavar="MB",
+                        help="memory limit of each kernel, 0 for none (default 4096)")
+    parser.add_argument("--output-limit", type=int, default=100_000, metavar="CHARS",
+                        help="output kept per cell (default 100000)")
+    parser.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
+                        help="a private text mixed into the hidden inputs (default: "
+                             "$MINIGRAD_KIT_SALT)")
+    parser.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
+                        help="bubblewrap for the kernels: auto (default), required, off")
+    parser.add_argument("--lang", choices=("en", "zh", "ko"),
+                        help="the language of your notes and of messages about a notebook "
+                             "that cannot be read (default: your locale's, else English)")
+
+
+def _platform_options(args) -> dict:
+    from kit_i18n import language
+
+    return {"timeout": args.timeout, "memory": args.memory, "output_limit": args.output_limit,
+            "salt": args.salt, "sandbox": args.sandbox, "lang": args.lang or language(),
+            **({"visibility": args.visibility} if hasattr(args, "visibility") else {})}
+
+
+def _sources(items: list[str]) -> list[str]:
+    from .cli import ASSIGNMENTS_HINT, _notebooks
+
+    return _notebooks(items, "SOURCE", "give instructor notebooks or a course folder "
+                                       f"({ASSIGNMENTS_HINT})")
+
+
+def _gradescope(args) -> int:
+    from .gradescope import build_zip
+    from .source import SourceError
+    from .wheel import WheelError
+
+    try:
+        written = build_zip(_sources(args.sources), args.out, _platform_options(args))
+    except (SourceError, WheelError, ValueError, FileNotFoundError) as error:
+        print(f"minigrad-kit: error: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {written}: upload it as the autograder of a Gradescope programming "
+          "assignment (it holds the solutions: keep it private)")
+    return 0
+
+
+def _prairielearn(args) -> int:
+    from .prairielearn import write_course
+    from .source import SourceError
+    from .wheel import WheelError
+
+    if not 0 < args.job_timeout <= 600:
+        raise SystemExit("minigrad-kit: error: --job-timeout must be 1 to 600 seconds "
+                         "(PrairieLearn's limit)")
+    try:
+        written = write_course(_sources(args.sources), args.out, _platform_options(args),
+                               args.image, args.job_timeout)
+    except (SourceError, WheelError, ValueError, FileNotFoundError) as error:
+        print(f"minigrad-kit: error: {error}", file=sys.stderr)
+        return 1
+    print(f"wrote {len(written)} files into {args.out}: build and push the image "
+          f"(docker build -t {args.image} {args.out}/minigrad-kit-grader), then copy "
+          f"{args.out}/questions/ into your course")
+    return 0
+
+
 def _lab(args) -> int:
     from .kit import Exists
     from .lab import LabError, run_lab
@@ -288,4 +441,5 @@ def _lab(args) -> int:
         return 1
 
 
-HANDLERS = {"report": _report, "export": _export, "kernelspec": _kernelspec, "lab": _lab}
+HANDLERS = {"report": _report, "export": _export, "gradescope": _gradescope,
+            "prairielearn": _prairielearn, "kernelspec": _kernelspec, "lab": _lab}
