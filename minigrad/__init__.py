@@ -19,6 +19,9 @@ Where things live:
 """
 
 from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
+# (the module minigrad/tensor.py first: importing it later would bind the name
+# ``minigrad.tensor`` to the module, over the function ``tensor`` below)
+from .tensor import Size, Tensor  # noqa: F401
 from ._printing import set_printoptions  # noqa: F401
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
 from .creation import (  # noqa: F401
@@ -43,7 +46,6 @@ from .functions import (  # noqa: F401
     tensor_split, transpose, unbind, unsafe_chunk, unsafe_split, unsafe_split_with_sizes,
     unsqueeze, var, where,
 )
-from .tensor import Size, Tensor  # noqa: F401
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim  # noqa: F401  (the top floor, written on the public Tensor API)
 

@@ -27,10 +27,12 @@ import numpy as np
 
 from . import dtypes, errors, layouts
 from .devices import CPU, as_device, check_device
-from .functions import _out
+from .rules import out as out_rule
 from .layouts import preserve_format, strided
 from .kernels import layout as memory
-from .tensor import Size, Tensor
+from .rules.conversion import array_from, is_sequence, type_name
+from .autograd.tensor_base import TensorBase, make
+from .size import Size
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
            "ones_like", "zeros_like", "full_like", "rand_like", "randn_like", "arange",
@@ -105,149 +107,10 @@ def initial_seed() -> int:
 # ---- tensor(data): reading nested lists as PyTorch does ----------------------------------
 
 
-def _type_name(value) -> str:
-    """The name PyTorch's messages give a Python type: ``list``, ``numpy.float64``."""
-    kind = type(value)
-    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
-
-
-def _is_sequence(data) -> bool:
-    """Lists, tuples, ranges, strings, NumPy arrays; not tensors (as in PyTorch,
-    whose tensors do not implement Python's sequence protocol)."""
-    return isinstance(data, (collections.abc.Sequence, np.ndarray))
-
-
-def _infer_dtype(data) -> dtypes.dtype:
-    """torch's infer_scalar_type: Python bool -> bool, int -> int64, float ->
-    float32; NumPy values and tensors keep theirs; sequences promote."""
-    if isinstance(data, (np.ndarray, np.generic)):
-        return dtypes.from_numpy_dtype(data.dtype)
-    if isinstance(data, float):
-        return dtypes.get_default_dtype()
-    if isinstance(data, bool):
-        return dtypes.bool
-    if isinstance(data, int):
-        return dtypes.int64
-    if isinstance(data, complex):
-        raise TypeError("minigrad has no complex dtypes; use real numbers")
-    if isinstance(data, Tensor):
-        return data.dtype
-    if isinstance(data, str):
-        raise TypeError("new(): invalid data type 'str'")
-    if _is_sequence(data):
-        if len(data) == 0:
-            return dtypes.get_default_dtype()
-        result = None
-        for item in data:  # [1, 2.5] -> float32; [True, 2] -> int64
-            item_dtype = _infer_dtype(item)
-            result = item_dtype if result is None else dtypes.promote_types(result, item_dtype)
-        return result
-    raise RuntimeError(f"Could not infer dtype of {_type_name(data)}")
-
-
-_MAX_DIMS = 64
-
-
-def _shape_of(data) -> tuple[int, ...]:
-    """torch's compute_sizes: the lengths of data, data[0], data[0][0], ..."""
-    shape = []
-    while _is_sequence(data):
-        shape.append(len(data))
-        if len(shape) > _MAX_DIMS:  # a string's first element is a string, forever
-            raise ValueError(f"too many dimensions '{type(data).__name__}'")
-        if len(data) == 0:
-            break
-        data = data[0]
-    return tuple(shape)
-
-
-def _as_float(value) -> float:
-    """Like CPython's PyFloat_AsDouble."""
-    if isinstance(value, float):
-        return value
-    if hasattr(type(value), "__float__") and not isinstance(value, str):
-        return float(value)
-    if hasattr(type(value), "__index__"):
-        return float(operator.index(value))
-    raise TypeError(f"must be real number, not {_type_name(value)}")
-
-
-def _as_integer(value, dtype: dtypes.dtype) -> int:
-    """A Python int that fits ``dtype``, with torch's errors for those that do not."""
-    info = np.iinfo(dtype.numpy)
-    overflow = RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
-    if isinstance(value, float):  # truncated toward zero, if in range
-        if math.isnan(value) or not info.min <= value < info.max + 1:
-            raise overflow
-        return int(value)
-    number = operator.index(value)  # "'list' object cannot be interpreted as an integer"
-    if not -2**63 <= number < 2**63:
-        raise ValueError("Overflow when unpacking long long")
-    if info.min == 0 and -info.max <= number < 0:
-        return number % (info.max + 1)  # unsigned: -1 wraps around to 255
-    if not info.min <= number <= info.max:
-        raise overflow
-    return number
-
-
-def _as_bool(value) -> bool:
-    if isinstance(value, (float, np.bool_)):
-        return value != 0
-    return operator.index(value) != 0
-
-
-def _flatten_into(values: list, data, shape: tuple, dim: int, dtype: dtypes.dtype) -> None:
-    """torch's recursive_store: check each sequence's length against the shape
-    and convert each number to ``dtype`` (appended to ``values``)."""
-    if dim == len(shape):
-        if dtype.is_floating_point:
-            values.append(_as_float(data))
-        elif dtype is dtypes.bool:
-            values.append(_as_bool(data))
-        else:
-            values.append(_as_integer(data, dtype))
-        return
-    try:
-        items = list(data)  # a tensor here gives its rows, a string its characters
-    except TypeError:
-        raise TypeError("not a sequence") from None
-    if len(items) != shape[dim]:
-        raise ValueError(
-            f"expected sequence of length {shape[dim]} at dim {dim} (got {len(items)})"
-        )
-    for item in items:
-        if isinstance(item, np.ndarray):
-            errors.warn_once(errors.LIST_OF_NDARRAYS, stacklevel=4)
-        _flatten_into(values, item, shape, dim + 1, dtype)
-
-
-def _array_from(data, dtype: dtypes.dtype | None) -> np.ndarray:
-    """A fresh NumPy array for ``data`` (a number, nested lists, an array, a tensor)."""
-    if isinstance(data, str):
-        raise TypeError("new(): invalid data type 'str'")
-    if isinstance(data, np.generic):  # a NumPy scalar is read as a 0-d array
-        data = np.asarray(data)
-    with np.errstate(over="ignore", invalid="ignore"):  # 1e40 -> inf in float32, as in torch
-        if isinstance(data, Tensor):
-            return data._data.astype((dtype or data.dtype).numpy, copy=True)
-        if isinstance(data, np.ndarray):
-            own_dtype = dtypes.from_numpy_dtype(data.dtype)  # PyTorch's error if unsupported
-            return data.astype((dtype or own_dtype).numpy, copy=True)
-        shape = _shape_of(data)
-        if dtype is None:
-            dtype = _infer_dtype(data)
-        if 0 in shape:  # nothing to store, so nothing is checked: [[], [1]] is fine
-            return memory.empty_strided(shape, memory.contiguous_strides(shape),
-                                                dtype.numpy)
-        values: list = []
-        _flatten_into(values, data, shape, 0, dtype)
-        return np.array(values, dtype=dtype.numpy).reshape(shape)
-
-
 def _out_dtype(function: str, dtype, out):
     """A factory's dtype with ``out=``: the out tensor's, and any dtype= must agree."""
     dtype = dtypes.parse_dtype(dtype, function)
-    if out is None or not isinstance(out, Tensor):
+    if out is None or not isinstance(out, TensorBase):
         return dtype
     if dtype is not None and dtype is not out.dtype:
         raise RuntimeError(f"dtype {dtypes.SCALAR_NAMES[dtype]} does not match dtype of out "
@@ -255,13 +118,13 @@ def _out_dtype(function: str, dtype, out):
     return out.dtype
 
 
-def _into_out(function: str, result: Tensor, out, requires_grad: bool,
-              resize_warning: str | None = None) -> Tensor:
-    """The factory's ``result``, or ``out`` holding it (see functions._out). A factory
+def _into_out(function: str, result: TensorBase, out, requires_grad: bool,
+              resize_warning: str | None = None) -> TensorBase:
+    """The factory's ``result``, or ``out`` holding it (see rules/out.py). A factory
     resizes its out tensor without a warning (only arange warns, with its own text)."""
     if out is None:
         return _check_can_require_grad(result, requires_grad)
-    out = _out(function, result, out, differentiable=False, resize_warning=resize_warning)
+    out = out_rule.write(function, result, out, differentiable=False, resize_warning=resize_warning)
     return _check_can_require_grad(out, requires_grad)
 
 
@@ -271,20 +134,20 @@ def _check_options(function: str, layout, pin_memory, out=None,
     "a dense CPU tensor", and PyTorch's errors for the rest."""
     if layout is not None and not isinstance(layout, layouts.layout):
         raise TypeError(f"{function}(): argument 'layout' must be torch.layout, "
-                        f"not {_type_name(layout)}")
+                        f"not {type_name(layout)}")
     if pin_memory is not None and not isinstance(pin_memory, bool):
         raise TypeError(f"{function}(): argument 'pin_memory' must be bool, "
-                        f"not {_type_name(pin_memory)}")
+                        f"not {type_name(pin_memory)}")
     if memory_format is not None and not isinstance(memory_format, layouts.memory_format):
         raise TypeError(f"{function}(): argument 'memory_format' must be torch.memory_format, "
-                        f"not {_type_name(memory_format)}")
+                        f"not {type_name(memory_format)}")
     if pin_memory and out is None:  # (with out=, PyTorch ignores pin_memory)
         raise RuntimeError(errors.PIN_MEMORY_WITHOUT_ACCELERATOR)
     if function == "empty" and memory_format is preserve_format:
         raise RuntimeError("unsupported memory format Preserve")
 
 
-def _check_can_require_grad(result: Tensor, requires_grad: bool) -> Tensor:
+def _check_can_require_grad(result: TensorBase, requires_grad: bool) -> TensorBase:
     if requires_grad:
         if not result.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
@@ -294,7 +157,7 @@ def _check_can_require_grad(result: Tensor, requires_grad: bool) -> Tensor:
 
 def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
            requires_grad: bool = False,
-           pin_memory: bool = False) -> Tensor:
+           pin_memory: bool = False) -> TensorBase:
     """A new tensor holding a copy of ``data`` (a number, a nested list, an array).
 
     >>> tensor([[1., 2.], [3., 4.]])
@@ -306,28 +169,28 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
     _check_options("tensor", strided, pin_memory)
     check_device(device, creating=False)
     dtype = dtypes.parse_dtype(dtype, "tensor")
-    if isinstance(data, Tensor):
+    if isinstance(data, TensorBase):
         warnings.warn(errors.COPY_CONSTRUCT, UserWarning, stacklevel=2)
-    return _check_can_require_grad(Tensor._make(_array_from(data, dtype)), requires_grad)
+    return _check_can_require_grad(make(array_from(data, dtype)), requires_grad)
 
 
-def as_tensor(data, *, dtype: dtypes.dtype | None = None, device=None) -> Tensor:
+def as_tensor(data, *, dtype: dtypes.dtype | None = None, device=None) -> TensorBase:
     """Like ``tensor`` but shares memory with a NumPy array or tensor when it can."""
     check_device(device, creating=False)
     dtype = dtypes.parse_dtype(dtype, "as_tensor")
-    if isinstance(data, Tensor) and (dtype is None or dtype is data.dtype):
+    if isinstance(data, TensorBase) and (dtype is None or dtype is data.dtype):
         return data
     if isinstance(data, np.ndarray) and (dtype is None or dtype.numpy == data.dtype):
         return from_numpy(data)
-    return Tensor._make(_array_from(data, dtype))
+    return make(array_from(data, dtype))
 
 
-def from_numpy(ndarray: np.ndarray) -> Tensor:
+def from_numpy(ndarray: np.ndarray) -> TensorBase:
     """A tensor sharing memory with a NumPy array (changes show in both)."""
     if not isinstance(ndarray, np.ndarray):
-        raise TypeError(f"expected np.ndarray (got {_type_name(ndarray)})")
+        raise TypeError(f"expected np.ndarray (got {type_name(ndarray)})")
     dtypes.from_numpy_dtype(ndarray.dtype)  # PyTorch's error for unsupported dtypes
-    return Tensor._make(ndarray)
+    return make(ndarray)
 
 
 # ---- filled tensors ------------------------------------------------------------------
@@ -335,8 +198,8 @@ def from_numpy(ndarray: np.ndarray) -> Tensor:
 
 def _is_size(value) -> bool:
     """An int, a NumPy integer or a 0-d integer tensor (not a bool)."""
-    if isinstance(value, Tensor):
-        return value.ndim == 0 and value.dtype.category == dtypes.int64.category
+    if isinstance(value, TensorBase):
+        return value.ndim == 0 and value.dtype.is_integer
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
@@ -348,12 +211,12 @@ def _size(function: str, size: tuple) -> tuple[int, ...]:
         size = tuple(size[0])
     elif len(size) == 1 and not _is_size(size[0]):
         raise TypeError(f"{function}(): argument 'size' (position 1) must be tuple of ints, "
-                        f"not {_type_name(size[0])}")
+                        f"not {type_name(size[0])}")
     for position, s in enumerate(size, start=1):
         if not _is_size(s):
             raise TypeError(f"{function}(): argument 'size' failed to unpack the object at "
                             f"pos {position} with error \"type must be tuple of ints,but got "
-                            f"{_type_name(s)}\"")
+                            f"{type_name(s)}\"")
     shape = [operator.index(s) for s in size]
     for s in shape:
         if s < 0:
@@ -362,7 +225,7 @@ def _size(function: str, size: tuple) -> tuple[int, ...]:
 
 
 def _filled(function: str, size, value, dtype, device, requires_grad: bool,
-            out=None) -> Tensor:
+            out=None) -> TensorBase:
     check_device(device)
     dtype = _out_dtype(function, dtype, out) or dtypes.get_default_dtype()
     array = np.full(_size(function, size), value, dtype=dtype.numpy)
@@ -370,20 +233,20 @@ def _filled(function: str, size, value, dtype, device, requires_grad: bool,
         array = memory.empty_strided(array.shape,
                                              memory.contiguous_strides(array.shape),
                                              array.dtype)
-    if function == "empty" and isinstance(out, Tensor) and out.shape == array.shape:
+    if function == "empty" and isinstance(out, TensorBase) and out.shape == array.shape:
         return _check_can_require_grad(out, requires_grad)  # nothing to write
-    return _into_out(function, Tensor._make(array), out, requires_grad)
+    return _into_out(function, make(array), out, requires_grad)
 
 
 def ones(*size, out=None, dtype=None, layout=strided, device=None,
-         requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+         requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """A tensor of ones: ``ones(2, 2, requires_grad=True)``."""
     _check_options("ones", layout, pin_memory, out)
     return _filled("ones", size, 1, dtype, device, requires_grad, out)
 
 
 def zeros(*size, out=None, dtype=None, layout=strided, device=None,
-          requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+          requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
     _check_options("zeros", layout, pin_memory, out)
     return _filled("zeros", size, 0, dtype, device, requires_grad, out)
@@ -391,21 +254,21 @@ def zeros(*size, out=None, dtype=None, layout=strided, device=None,
 
 def empty(*size, out=None, dtype=None, layout=strided, device=None,
           requires_grad: bool = False, pin_memory: bool = False,
-          memory_format=None) -> Tensor:
+          memory_format=None) -> TensorBase:
     """Uninitialised in PyTorch; here zeros, so notebooks stay deterministic."""
     _check_options("empty", layout, pin_memory, out, memory_format=memory_format)
     return _filled("empty", size, 0, dtype, device, requires_grad, out)
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=strided, device=None,
-         requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+         requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """A tensor filled with ``fill_value``; the dtype follows it (``full((2,), 3)``
     is int64, ``full((2,), 3.)`` float32)."""
     _check_options("full", layout, pin_memory, out)
     if not isinstance(size, (tuple, list)):
         raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, "
                         f"not {type(size).__name__}")
-    if isinstance(fill_value, Tensor):
+    if isinstance(fill_value, TensorBase):
         if fill_value.ndim != 0:
             raise TypeError("full(): argument 'fill_value' (position 2) must be Number, "
                             "not Tensor")
@@ -419,8 +282,8 @@ def full(size, fill_value, *, out=None, dtype=None, layout=strided, device=None,
 
 
 def _like(function: str, x, value, dtype, device, requires_grad: bool,
-          memory_format=None) -> Tensor:
-    if not isinstance(x, Tensor):
+          memory_format=None) -> TensorBase:
+    if not isinstance(x, TensorBase):
         raise TypeError(f"{function}(): argument 'input' (position 1) must be Tensor, "
                         f"not {type(x).__name__}")
     # A *_like factory without device= makes its tensor on input's device: the CPU.
@@ -432,45 +295,45 @@ def _like(function: str, x, value, dtype, device, requires_grad: bool,
     return result
 
 
-def ones_like(input: Tensor, *, memory_format=None, dtype=None,
+def ones_like(input: TensorBase, *, memory_format=None, dtype=None,
               layout=strided, device=None,
-              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+              requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Ones with the shape (and, unless given, the dtype) of ``input``."""
     _check_options("ones_like", layout, pin_memory, memory_format=memory_format)
     return _like("ones_like", input, 1, dtype, device, requires_grad,
                  memory_format=memory_format)
 
 
-def zeros_like(input: Tensor, *, memory_format=None, dtype=None,
+def zeros_like(input: TensorBase, *, memory_format=None, dtype=None,
                layout=strided, device=None,
-               requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+               requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Zeros with the shape (and, unless given, the dtype) of ``input``."""
     _check_options("zeros_like", layout, pin_memory, memory_format=memory_format)
     return _like("zeros_like", input, 0, dtype, device, requires_grad,
                  memory_format=memory_format)
 
 
-def full_like(input: Tensor, fill_value, *, memory_format=None, dtype=None,
+def full_like(input: TensorBase, fill_value, *, memory_format=None, dtype=None,
               layout=strided, device=None,
-              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+              requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """``fill_value`` everywhere, with the shape (and, unless given, the dtype) of ``input``."""
     _check_options("full_like", layout, pin_memory, memory_format=memory_format)
     return _like("full_like", input, fill_value, dtype, device, requires_grad,
                  memory_format=memory_format)
 
 
-def rand_like(input: Tensor, *, generator=None, memory_format=None, dtype=None,
+def rand_like(input: TensorBase, *, generator=None, memory_format=None, dtype=None,
               layout=strided, device=None,
-              requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+              requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Uniform samples on [0, 1) with the shape of ``input``."""
     _check_options("rand_like", layout, pin_memory, memory_format=memory_format)
     return rand(*input.shape, generator=generator, dtype=dtype or input.dtype,
                 device="cpu" if device is None else device, requires_grad=requires_grad)
 
 
-def randn_like(input: Tensor, *, generator=None, memory_format=None, dtype=None,
+def randn_like(input: TensorBase, *, generator=None, memory_format=None, dtype=None,
                layout=strided, device=None,
-               requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+               requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Standard normal samples with the shape of ``input``."""
     _check_options("randn_like", layout, pin_memory, memory_format=memory_format)
     return randn(*input.shape, generator=generator, dtype=dtype or input.dtype,
@@ -523,11 +386,11 @@ def _fused_multiply_add(a, b, c) -> np.ndarray:
 
 
 def _number(value):
-    return value.item() if isinstance(value, Tensor) else value
+    return value.item() if isinstance(value, TensorBase) else value
 
 
 def arange(start, end=None, step=1, *, out=None, dtype=None, layout=strided, device=None,
-           requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+           requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """``start, start + step, ...`` up to (not including) ``end``; int64 unless
     an argument is a float.
 
@@ -565,12 +428,12 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=strided, dev
     else:
         count = -((start - end) // step)  # ceil((end - start) / step), exactly
         values = start + step * np.arange(count, dtype=np.int64)
-    return _into_out("arange", Tensor._make(values.astype(dtype.numpy)), out, requires_grad,
+    return _into_out("arange", make(values.astype(dtype.numpy)), out, requires_grad,
                      errors.RANGE_OUT_RESIZED)
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=strided, device=None,
-             requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+             requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """``steps`` evenly spaced numbers from ``start`` to ``end``, both included.
 
     As in PyTorch, the first half is computed from ``start`` and the second
@@ -602,12 +465,12 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=strided, device=
                           _fused_multiply_add(step, index, start),
                           _fused_multiply_add(-step, steps - 1 - index, end))
     # (linspace resizes its out tensor without a warning, as PyTorch's does)
-    return _into_out("linspace", Tensor._make(values.astype(dtype.numpy)), out, requires_grad,
+    return _into_out("linspace", make(values.astype(dtype.numpy)), out, requires_grad,
                      resize_warning=None)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=strided, device=None,
-        requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+        requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """The ``n`` by ``m`` identity matrix (ones on the diagonal)."""
     _check_options("eye", layout, pin_memory, out)
     for name, value, position in (("n", n, 1), ("m", m, 2)):
@@ -620,7 +483,7 @@ def eye(n, m=None, *, out=None, dtype=None, layout=strided, device=None,
     check_device(device)
     dtype = _out_dtype("eye", dtype, out) or dtypes.get_default_dtype()
     array = np.eye(n, n if m is None else m, dtype=dtype.numpy)
-    return _into_out("eye", Tensor._make(array), out, requires_grad)
+    return _into_out("eye", make(array), out, requires_grad)
 
 
 # ---- random tensors ------------------------------------------------------------------
@@ -636,32 +499,32 @@ def _random_dtype(dtype, function: str, kernel: str, out=None) -> dtypes.dtype:
 
 
 def randn(*size, generator=None, out=None, dtype=None, layout=strided, device=None,
-          requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+          requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Samples from the standard normal distribution N(0, 1)."""
     _check_options("randn", layout, pin_memory, out)
     check_device(device)
     dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu", out)
     samples = (generator or default_generator).numpy.standard_normal(_size("randn", size))
-    if isinstance(out, Tensor) and out.shape != samples.shape:
+    if isinstance(out, TensorBase) and out.shape != samples.shape:
         out._bump_version()  # (PyTorch's randn counts its resize as a change of its own)
-    return _into_out("randn", Tensor._make(samples.astype(dtype.numpy)), out,
+    return _into_out("randn", make(samples.astype(dtype.numpy)), out,
                      requires_grad)
 
 
 def rand(*size, generator=None, out=None, dtype=None, layout=strided, device=None,
-         requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+         requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Samples from the uniform distribution on [0, 1)."""
     _check_options("rand", layout, pin_memory, out)
     check_device(device)
     dtype = _random_dtype(dtype, "rand", "check_uniform_bounds", out)
     samples = (generator or default_generator).numpy.random(_size("rand", size))
-    return _into_out("rand", Tensor._make(samples.astype(dtype.numpy)), out,
+    return _into_out("rand", make(samples.astype(dtype.numpy)), out,
                      requires_grad)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None,
             layout=strided, device=None,
-            requires_grad: bool = False, pin_memory: bool = False) -> Tensor:
+            requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Random integers in [low, high): ``randint(10, (3,))`` or ``randint(0, 10, (3,))``."""
     _check_options("randint", layout, pin_memory, out)
     high_position, size_position = 2, 3  # for the error messages
@@ -672,13 +535,13 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
     for name, value, position in (("low", low, 1), ("high", high, high_position)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
             raise TypeError(f"randint(): argument '{name}' (position {position}) must be int, "
-                            f"not {_type_name(value)}")
+                            f"not {type_name(value)}")
         if not -2**63 <= value < 2**63:
             raise ValueError("Overflow when unpacking long long")
     if not isinstance(size, (tuple, list)):
         where = f" (position {size_position})" if size_position else ""
         raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, "
-                        f"not {_type_name(size)}")
+                        f"not {type_name(size)}")
     check_device(device)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got "
@@ -686,7 +549,7 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
     dtype = _out_dtype("randint", dtype, out) or dtypes.int64
     samples = (generator or default_generator).numpy.integers(
         low, high, size=_size("randint", (tuple(size),)))
-    return _into_out("randint", Tensor._make(samples.astype(dtype.numpy)), out, requires_grad)
+    return _into_out("randint", make(samples.astype(dtype.numpy)), out, requires_grad)
 
 
 # ---- legacy constructors -------------------------------------------------------------------
@@ -711,17 +574,17 @@ def _legacy(dtype: dtypes.dtype):
         """Legacy constructor: ``FloatTensor([0.1, 1.0])`` makes a tensor of the
         values; ``FloatTensor(2, 3)`` one of that shape (uninitialised in PyTorch,
         zeros here)."""
-        if len(args) == 1 and isinstance(args[0], Tensor):  # the same tensor
+        if len(args) == 1 and isinstance(args[0], TensorBase):  # the same tensor
             if args[0].dtype is not dtype:
                 raise TypeError(f"expected {_tensor_options(dtype)} "
                                 f"(got {_tensor_options(args[0].dtype)})")
             return args[0]
-        if len(args) == 1 and _is_sequence(args[0]) and not isinstance(args[0], Size):
-            return Tensor._make(_array_from(args[0], dtype))
+        if len(args) == 1 and is_sequence(args[0]) and not isinstance(args[0], Size):
+            return make(array_from(args[0], dtype))
         if len(args) == 1 and not isinstance(args[0], (int, np.integer, Size)):
             raise TypeError(f"new(): data must be a sequence (got {type(args[0]).__name__})")
         if not args:
-            return Tensor._make(np.zeros(0, dtype.numpy))
+            return make(np.zeros(0, dtype.numpy))
         return _filled("new", args, 0, dtype, "cpu", False)
 
     constructor.__name__ = constructor.__qualname__ = dtypes.LEGACY_NAMES[dtype]

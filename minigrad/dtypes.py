@@ -32,7 +32,7 @@ _BOOL, _INT, _FLOAT = 0, 1, 2  # categories, ordered
 class dtype:
     """A tensor element type, e.g. ``minigrad.float32``."""
 
-    __slots__ = ("name", "numpy", "category", "itemsize", "is_floating_point")
+    __slots__ = ("name", "numpy", "category", "itemsize", "is_floating_point", "is_integer")
 
     def __init__(self, name: str, numpy_dtype, category: int):
         self.name = name
@@ -40,6 +40,7 @@ class dtype:
         self.category = category
         self.itemsize = self.numpy.itemsize
         self.is_floating_point = category == _FLOAT  # (read once per op: a plain attribute)
+        self.is_integer = category == _INT  # (int8 ... int64 and uint8; not bool)
 
     @property
     def is_signed(self) -> bool:
@@ -63,8 +64,15 @@ float32 = dtype("float32", np.float32, _FLOAT)
 float64 = dtype("float64", np.float64, _FLOAT)
 
 ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
-_NUMPY_TO_DTYPE = {d.numpy: d for d in ALL}
+DTYPE_OF = _NUMPY_TO_DTYPE = {d.numpy: d for d in ALL}  # a NumPy dtype -> its minigrad dtype
 _NAME_TO_DTYPE = {d.name: d for d in ALL}
+
+# How torch's C++ messages name dtypes ("expected ... but got: float != long int").
+C_TYPE_NAMES = {
+    float16: "c10::Half", float32: "float", float64: "double",
+    uint8: "unsigned char", int8: "signed char", int16: "short int",
+    int32: "int", int64: "long int", bool: "bool",
+}
 
 # Legacy tensor type names, as in "[torch.FloatTensor [2, 2]]" of error messages.
 LEGACY_NAMES = {

@@ -18,110 +18,28 @@ import warnings
 
 import numpy as _np
 
-from . import errors, ops
-from .arguments import checks_arguments as _checks_arguments
-from .arguments import check_operand_function as _check_operand_function
-from .arguments import check_tensor_function as _check_tensor_function
-from .arguments import check_clamp_function as _check_clamp_function
-from .arguments import check_split_function as _check_split_function
-from .arguments import tensor_split_arguments as _parse_tensor_split
-from .arguments import described as _described
-from .arguments import int_list as _int_list
-from .arguments import invalid_combination as _invalid_combination
-from .arguments import is_int as _is_int
-from .arguments import is_index as _is_index
+from . import creation as _creation, errors, ops
+from .rules.arguments import checks_arguments as _checks_arguments
+from .rules.arguments import check_operand_function as _check_operand_function
+from .rules.arguments import check_tensor_function as _check_tensor_function
+from .rules.arguments import check_clamp_function as _check_clamp_function
+from .rules.arguments import check_split_function as _check_split_function
+from .rules.arguments import tensor_split_arguments as _parse_tensor_split
+from .rules.arguments import described as _described
+from .rules.arguments import int_list as _int_list
+from .rules.arguments import invalid_combination as _invalid_combination
+from .rules.arguments import is_int as _is_int
+from .rules.arguments import is_index as _is_index
 from . import layouts as _layouts
 from . import dtypes as _dtypes
 from .autograd import grad_mode as _grad_mode
-from .ops._common import C_TYPE_NAMES as _C_TYPE_NAMES
-from .ops._common import is_number as _is_number
+from .dtypes import C_TYPE_NAMES as _C_TYPE_NAMES
+from .rules.promotion import is_number as _is_number
 from .kernels.layout import check_no_partial_overlap as _check_no_partial_overlap
 from .tensor import Tensor as _Tensor
+from .rules.out import check_bool_out as _check_bool_out, write as _out
 
 # ---- out=: the result written into a given tensor -------------------------------------------
-
-
-def _can_cast(source: _dtypes.dtype, target: _dtypes.dtype) -> bool:
-    """PyTorch's canCast: never a float into an integer, nor a number into a bool."""
-    if source.is_floating_point and not target.is_floating_point:
-        return False
-    return source is _dtypes.bool or target is not _dtypes.bool
-
-
-def _size_text(shape) -> str:
-    return "[" + ", ".join(map(str, shape)) + "]"
-
-
-def _write_into(function: str, result: _Tensor, out, inputs, exact_dtype: bool,
-                resize_warning: str | None = errors.OUT_RESIZED) -> None:
-    if not isinstance(out, _Tensor):
-        raise TypeError(f"{function}(): argument 'out' must be Tensor, "
-                        f"not {type(out).__name__}")
-    if exact_dtype and out.dtype is not result.dtype:
-        raise RuntimeError(f"Expected out tensor to have dtype {_C_TYPE_NAMES[result.dtype]}, "
-                           f"but got {_C_TYPE_NAMES[out.dtype]} instead")
-    if not _can_cast(result.dtype, out.dtype):
-        raise RuntimeError(f"result type {_dtypes.SCALAR_NAMES[result.dtype]} can't be cast "
-                           f"to the desired output type {_dtypes.SCALAR_NAMES[out.dtype]}")
-    for tensor in inputs:
-        if isinstance(tensor, _Tensor):
-            _check_no_partial_overlap(out._data, tensor._data)
-    if out.shape != result.shape:
-        if out.numel() and resize_warning:
-            warnings.warn(
-                resize_warning.format(
-                    old=_size_text(out.shape), new=_size_text(result.shape),
-                    numel=out.numel(), count=result.numel(), shape=tuple(result.shape)),
-                UserWarning, stacklevel=4)
-        out._replace_data(_np.empty(result.shape, dtype=out.dtype.numpy))
-    _np.copyto(out._data, result._data, casting="unsafe")
-    out._bump_version()
-
-
-def _out(function: str, result, out, *inputs, differentiable: bool = True,
-         exact_dtype: bool = False, resize_warning: str | None = errors.OUT_RESIZED):
-    """``result``, or with ``out=`` given, ``out`` holding it (PyTorch's ``out=``).
-
-    ``out`` takes the result's values, cast to its own dtype where PyTorch casts
-    (never a float into an integer tensor), and is resized (with PyTorch's warning
-    when it had elements) if its shape differs; its version goes up, as after an
-    in-place op. A result that would need a gradient cannot go into ``out``:
-    ``out=`` is not differentiable, in PyTorch as here."""
-    if out is None:
-        return result
-    outs = out if isinstance(result, tuple) else (out,)
-    if differentiable and _grad_mode.is_grad_enabled() and _builtins.any(
-            isinstance(t, _Tensor) and t.requires_grad for t in (*inputs, *outs)):
-        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(function=function))
-    if not isinstance(result, tuple):
-        _write_into(function, result, out, inputs, exact_dtype, resize_warning)
-        return out
-    if not isinstance(out, (tuple, list)) or len(out) != len(result):
-        raise TypeError(f"{function}(): argument 'out' must be tuple of Tensors, "
-                        f"not {type(out).__name__}")
-    for part, target in zip(result, out):  # (values, indices): the indices' dtype is exact
-        _write_into(function, part, target, inputs, exact_dtype=part.dtype is _dtypes.int64)
-    return _return_types_out(function)(*out)
-
-
-def _check_bool_out(function: str, out) -> None:
-    """all() and any() write only into bool (or uint8) tensors."""
-    if isinstance(out, _Tensor) and out.dtype not in (_dtypes.bool, _dtypes.uint8):
-        raise RuntimeError(f"{function} only supports bool tensor for result, "
-                           f"got: {_dtypes.SCALAR_NAMES[out.dtype]}")
-
-
-def _return_types_out(function: str):
-    """torch.return_types.max_out: the (values, indices) pair of a call with out=."""
-    if function not in _RETURN_TYPES_OUT:
-        kind = collections.namedtuple(f"{function}_out", ["values", "indices"])
-        kind.__repr__ = lambda self: (f"torch.return_types.{type(self).__name__}(\n"
-                                      f"values={self.values!r},\nindices={self.indices!r})")
-        _RETURN_TYPES_OUT[function] = kind
-    return _RETURN_TYPES_OUT[function]
-
-
-_RETURN_TYPES_OUT: dict = {}
 
 
 # ---- PyTorch's argument errors (minigrad/arguments.py) ----------------------------------------
@@ -622,5 +540,4 @@ def result_type(tensor, other):
 
 def _number_tensor(value):
     """``torch.add(2, 3)``: two numbers, the first read as a 0-dim tensor (as torch's parser)."""
-    from .creation import tensor
-    return tensor(value)
+    return _creation.tensor(value)

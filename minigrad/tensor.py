@@ -12,77 +12,37 @@ import weakref
 
 import numpy as np
 
-from . import devices, dtypes, errors, layouts
+from . import creation, devices, dtypes, errors, layouts
 from . import ops
 from .kernels import layout as memory
-from . import arguments
-from ._printing import builtin_method
+from .rules import arguments
+from ._printing import builtin_method, tensor_repr
+from .rules.conversion import array_from
+from .size import Size
 from .autograd import engine
 from .autograd.node import AccumulateGrad
+from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
-__all__ = ["Tensor", "Size"]
-
-
-class Size(tuple):
-    """A shape, printed as PyTorch prints it: ``torch.Size([5, 5])``."""
-
-    def __repr__(self) -> str:
-        return errors.size_str(self)
-
-    def numel(self) -> int:
-        return int(np.prod(self, dtype=np.int64))
-
-    # (slices, sums and repeats of a Size are Sizes, as in torch)
-    def __getitem__(self, index):
-        item = tuple.__getitem__(self, index)
-        return Size(item) if isinstance(index, slice) else item
-
-    def __add__(self, other):
-        if not isinstance(other, tuple):
-            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
-        return Size(tuple.__add__(self, other))
-
-    def __radd__(self, other):
-        return Size(tuple.__add__(other, self))
-
-    def __mul__(self, times):
-        return Size(tuple(self) * times)
-
-    __rmul__ = __mul__
+__all__ = ["Tensor", "Size"]  # (Size: see size.py)
 
 
-class _Version:
-    """A tensor's version counter, shared with its views; every in-place
-    change increments it, so backward can tell a saved tensor was modified."""
-
-    __slots__ = ("value",)
-
-    def __init__(self) -> None:
-        self.value = 0
-
-
-class Tensor:
+class Tensor(TensorBase):
     """An n-dimensional array with autograd, mirroring ``torch.Tensor``.
 
     Create tensors with ``minigrad.tensor(...)``, ``ones``, ``randn``, ... The
     legacy constructor ``Tensor([1, 2])`` makes a float32 tensor.
     """
 
-    # (_view_made: set on views only, where Node.apply makes them)
-    __slots__ = ("_data", "dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad",
-                 "_version_cell", "_base", "_view_version", "_accumulator", "_leaf_hooks",
-                 "_view_made", "__weakref__")
+    __slots__ = ()  # (the fields: TensorBase's; _view_made is set on views only)
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
     def __init__(self, data=(), *, requires_grad: bool = False):
-        from .creation import _array_from
-
-        self._init(_array_from(data, dtypes.float32), requires_grad=requires_grad)
+        self._init(array_from(data, dtypes.float32), requires_grad=requires_grad)
 
     def _init(self, data: np.ndarray, grad_fn=None, requires_grad: bool = False,
-              output_nr: int = 0, version: _Version | None = None, base=None) -> None:
+              output_nr: int = 0, version: Version | None = None, base=None) -> None:
         self._data = data
-        self.dtype = _DTYPE_OF[data.dtype]
+        self.dtype = dtypes.DTYPE_OF[data.dtype]
         self._grad_fn = grad_fn
         self._requires_grad = grad_fn is not None or requires_grad
         self._output_nr = output_nr
@@ -92,37 +52,8 @@ class Tensor:
         self._view_version = None  # a view: the version its grad_fn describes (see grad_fn)
         self._accumulator = None
         self._leaf_hooks = None
-        if requires_grad and self.dtype.category != 2:
+        if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
-
-    @classmethod
-    def _make(cls, data: np.ndarray, grad_fn=None, requires_grad: bool = False,
-              output_nr: int = 0, version: _Version | None = None, base=None) -> "Tensor":
-        """Wrap a NumPy array (internal; no copy, no checks)."""
-        if type(data) is not np.ndarray:
-            data = np.asarray(data)
-        tensor = object.__new__(cls)
-        if requires_grad:
-            tensor._init(data, grad_fn, requires_grad, output_nr, version, base)
-            return tensor
-        tensor._data = data  # (_init, inlined: this runs once per operation)
-        tensor.dtype = _DTYPE_OF[data.dtype]
-        tensor._grad_fn = grad_fn
-        tensor._requires_grad = grad_fn is not None
-        tensor._output_nr = output_nr
-        tensor._grad = tensor._accumulator = tensor._leaf_hooks = tensor._view_version = None
-        tensor._version_cell = version
-        tensor._base = base
-        return tensor
-
-    @classmethod
-    def _scalar_operand(cls, value) -> "Tensor":
-        """A Python number as the 0-dim tensor PyTorch wraps it in."""
-        return cls._make(np.array(value, dtypes.scalar_dtype(value).numpy))
-
-    @staticmethod
-    def _dtype_of(array: np.ndarray) -> dtypes.dtype:
-        return _DTYPE_OF[array.dtype]
 
     # ---- autograd attributes ---------------------------------------------
 
@@ -132,12 +63,12 @@ class Tensor:
         return 0 if self._version_cell is None else self._version_cell.value
 
     @property
-    def _version_counter(self) -> _Version:
+    def _version_counter(self) -> Version:
         """The counter shared with views of the same memory. Made on first use:
         most tensors are never saved, viewed or changed in place."""
         cell = self._version_cell
         if cell is None:
-            cell = self._version_cell = _Version()
+            cell = self._version_cell = Version()
         return cell
 
     def _bump_version(self) -> None:
@@ -176,7 +107,7 @@ class Tensor:
             if not requires_grad:
                 raise RuntimeError(errors.NON_LEAF_REQUIRES_GRAD)
             return self
-        if requires_grad and self.dtype.category != 2:
+        if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
         self._requires_grad = bool(requires_grad)
         return self
@@ -267,7 +198,7 @@ class Tensor:
 
     def detach(self) -> "Tensor":
         """A tensor sharing this one's data, cut from the graph."""
-        return Tensor._make(self._data, version=self._version_counter)
+        return make(self._data, version=self._version_counter)
 
     def detach_(self) -> "Tensor":
         """Cut this tensor from the graph, in place (it becomes a leaf)."""
@@ -280,7 +211,7 @@ class Tensor:
     @property
     def data(self) -> "Tensor":
         """The same values as a tensor outside the graph (changes are not tracked)."""
-        return Tensor._make(self._data)
+        return make(self._data)
 
     @data.setter
     def data(self, value: "Tensor") -> None:
@@ -467,7 +398,7 @@ class Tensor:
         return int(self.item())
 
     def __index__(self) -> int:
-        if self.dtype.category != 1 or self._data.size != 1:
+        if not self.dtype.is_integer or self._data.size != 1:
             raise TypeError("only integer tensors of a single element can be converted to an index")
         return int(self.item())
 
@@ -488,7 +419,7 @@ class Tensor:
         # sharing the array, a bool array as uint8.
         if array.dtype == np.bool_:
             array = array.astype(np.uint8)
-        return Tensor._make(np.asarray(array))
+        return make(np.asarray(array))
 
     def __iter__(self):
         if self._data.ndim == 0:
@@ -506,8 +437,6 @@ class Tensor:
         return object.__format__(self, spec)
 
     def __repr__(self) -> str:
-        from ._printing import tensor_repr
-
         return tensor_repr(self)
 
     __str__ = __repr__
@@ -616,7 +545,7 @@ class Tensor:
     def __eq__(self, other):
         result = ops.eq(self, other)
         if result is NotImplemented and isinstance(other, np.ndarray):
-            return ops.eq(self, Tensor._make(other))  # (torch's == alone reads an array)
+            return ops.eq(self, make(other))  # (torch's == alone reads an array)
         return result
 
     def __ne__(self, other):
@@ -677,9 +606,6 @@ class Tensor:
 
     def logical_not(self):
         return ops.logical_not(self)
-
-    def equal(self, other) -> bool:
-        return self.shape == other.shape and bool((self._data == other._data).all())
 
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
         return ops.allclose(self, other, rtol, atol, equal_nan)
@@ -1023,33 +949,25 @@ class Tensor:
     # ---- creation helpers on an existing tensor --------------------------
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-        from .creation import tensor
-
-        return tensor(data, dtype=dtype or self.dtype, device=device or "cpu",
+        return creation.tensor(data, dtype=dtype or self.dtype, device=device or "cpu",
                       requires_grad=requires_grad)
 
     def new_zeros(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
-        from .creation import _check_options, zeros
-
-        _check_options("new_zeros", layout, pin_memory)
-        return zeros(*size, dtype=dtype or self.dtype, layout=layout, device=device or "cpu",
+        creation._check_options("new_zeros", layout, pin_memory)
+        return creation.zeros(*size, dtype=dtype or self.dtype, layout=layout, device=device or "cpu",
                   requires_grad=requires_grad, pin_memory=pin_memory)
 
     def new_ones(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
-        from .creation import _check_options, ones
-
-        _check_options("new_ones", layout, pin_memory)
-        return ones(*size, dtype=dtype or self.dtype, layout=layout, device=device or "cpu",
+        creation._check_options("new_ones", layout, pin_memory)
+        return creation.ones(*size, dtype=dtype or self.dtype, layout=layout, device=device or "cpu",
                   requires_grad=requires_grad, pin_memory=pin_memory)
 
     def new_full(self, size, fill_value, *, dtype=None, layout=layouts.strided, device=None,
                  requires_grad=False, pin_memory=False):
-        from .creation import _check_options, full
-
-        _check_options("new_full", layout, pin_memory)
-        return full(size, fill_value, dtype=dtype or self.dtype, layout=layout,
+        creation._check_options("new_full", layout, pin_memory)
+        return creation.full(size, fill_value, dtype=dtype or self.dtype, layout=layout,
                     device=device or "cpu", requires_grad=requires_grad, pin_memory=pin_memory)
 
 
@@ -1064,4 +982,5 @@ class _HookHandle:
             self._hooks.remove(self._hook)
 
 
-_DTYPE_OF = {d.numpy: d for d in dtypes.ALL}
+# The one hook: the floors below make Tensors of this class (see autograd/tensor_base.py).
+set_tensor_class(Tensor)

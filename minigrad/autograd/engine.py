@@ -43,6 +43,7 @@ from . import grad_mode
 from .broadcast import has_internal_overlap
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from .node import AccumulateGrad, Node
+from .tensor_base import TensorBase, make
 
 __all__ = ["BackwardStep", "backward_steps", "execution_order", "run_backward"]
 
@@ -112,7 +113,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
                  inputs=None, accumulate=True):
     """Run backward and apply it. With ``accumulate=False`` (``autograd.grad``),
     leaves are not touched and the gradients reaching ``inputs`` are returned."""
-    if inputs is not None and not isinstance(inputs, _tensor.Tensor) and len(inputs) == 0:
+    if inputs is not None and not isinstance(inputs, TensorBase) and len(inputs) == 0:
         raise RuntimeError(errors.EMPTY_INPUTS.format("backward" if accumulate else "grad"))
     if retain_graph is None:
         retain_graph = create_graph
@@ -122,7 +123,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     if create_graph and accumulate:  # (after the checks of what to differentiate, as torch)
         warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     if accumulate and inputs is not None:
-        for tensor in (inputs,) if isinstance(inputs, _tensor.Tensor) else inputs:
+        for tensor in (inputs,) if isinstance(inputs, TensorBase) else inputs:
             if tensor.grad_fn is not None:
                 tensor.retain_grad()  # backward(inputs=[y]) fills y.grad, as in PyTorch
     captured = {}
@@ -150,7 +151,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
 def _wrapped(grad, on_arrays: bool):
     if grad is None or not on_arrays:
         return grad
-    return _tensor.Tensor._make(grad)
+    return make(grad)
 
 
 def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:
@@ -159,12 +160,12 @@ def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:
     place, as PyTorch does, so a reference someone kept to ``x.grad`` stays current."""
     old = tensor._grad
     if old is None:
-        tensor._grad = _tensor.Tensor._make(grad if owned else np.array(grad, copy=True))
+        tensor._grad = make(grad if owned else np.array(grad, copy=True))
         return
     data = old._data
     if retained or data.shape != grad.shape or not data.flags.writeable:
         # (torch's retain_grad makes a new tensor each time: grad + new_grad)
-        tensor._grad = old.detach() + _tensor.Tensor._make(grad)
+        tensor._grad = old.detach() + make(grad)
         return
     # In place even when old has a graph from an earlier create_graph (it keeps
     # its grad_fn), as torch's AccumulateGrad does outside grad mode; and so
@@ -191,12 +192,11 @@ def _store_tensor(tensor, grad, owned: bool, retained: bool = False) -> None:
 
 def _roots(tensors, grad_tensors, as_arrays: bool) -> list:
     """Pair each output with its seed gradient, checking both as torch does."""
-    Tensor = _tensor.Tensor
-    if isinstance(tensors, Tensor):
+    if isinstance(tensors, TensorBase):
         tensors = (tensors,)
     if grad_tensors is None:
         grad_tensors = (None,) * len(tensors)
-    elif isinstance(grad_tensors, Tensor):
+    elif isinstance(grad_tensors, TensorBase):
         grad_tensors = (grad_tensors,)
     if len(grad_tensors) != len(tensors):
         raise RuntimeError(
@@ -211,10 +211,10 @@ def _roots(tensors, grad_tensors, as_arrays: bool) -> list:
         if grad is None:
             if output.numel() != 1:
                 raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
-            grad = Tensor._make(np.ones(output.shape, output._data.dtype))  # d out / d out
+            grad = make(np.ones(output.shape, output._data.dtype))  # d out / d out
         else:
-            if not isinstance(grad, Tensor):  # a number, for a one-element output
-                grad = Tensor._make(np.full(output.shape, grad, output._data.dtype))
+            if not isinstance(grad, TensorBase):  # a number, for a one-element output
+                grad = make(np.full(output.shape, grad, output._data.dtype))
             if grad.shape != output.shape:
                 raise errors.gradient_shape_mismatch(index, grad.shape, output.shape)
             if grad.dtype is not output.dtype:
@@ -227,7 +227,7 @@ def _targets(inputs) -> dict | None:
     """For ``inputs=``: node -> output numbers whose gradients are wanted."""
     if inputs is None:
         return None
-    if isinstance(inputs, _tensor.Tensor):
+    if isinstance(inputs, TensorBase):
         inputs = (inputs,)
     targets: dict = {}
     for tensor in inputs:
@@ -647,12 +647,12 @@ def _run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: b
 def _check_hook_result(hook, original, result) -> None:
     """What a hook returns must be a tensor of the gradient's dtype and shape
     (torch's check_variable_result, with its messages)."""
-    if not isinstance(result, _tensor.Tensor):
+    if not isinstance(result, TensorBase):
         raise TypeError(errors.HOOK_RETURNED.format(type(result).__name__))
     data = original if isinstance(original, np.ndarray) else original._data
     name = getattr(hook, "__name__", "<unknown>")
     if result._data.dtype != data.dtype:
-        was = _tensor.Tensor._make(data).type()
+        was = make(data).type()
         raise RuntimeError(errors.HOOK_CHANGED_TYPE.format(name, was, result.type()))
     if result._data.shape != data.shape:
         raise RuntimeError(errors.HOOK_CHANGED_SIZE.format(name))
@@ -661,10 +661,8 @@ def _check_hook_result(hook, original, result) -> None:
 def _as_tensors(step: BackwardStep) -> BackwardStep:
     """A step as ``backward_steps`` shows it: its gradients as Tensors, and what
     ``.grad`` would become (nothing is changed)."""
-    Tensor = _tensor.Tensor
-
     def wrap(grad):
-        return None if grad is None else Tensor._make(grad)
+        return None if grad is None else make(grad)
     step.received = [(source, nr, wrap(grad)) for source, nr, grad in step.received]
     step.grad_outputs = tuple(wrap(grad) for grad in step.grad_outputs)
     step.sent = tuple((node, nr, wrap(grad)) for node, nr, grad in step.sent)
@@ -690,6 +688,3 @@ def _accumulated(tensor, grad):
         return grad.clone()  # a copy: the arriving tensor may be the caller's own
     return old + grad
 
-
-# At the bottom, because tensor.py (the floor above) imports this module.
-from .. import tensor as _tensor  # noqa: E402

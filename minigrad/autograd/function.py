@@ -20,9 +20,12 @@ gradient). ``ctx`` is the graph node itself, as in PyTorch.
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import errors
 from . import grad_mode
 from .node import Node, SavedTensor, _FREED
+from .tensor_base import TensorBase, make
 
 __all__ = ["Function", "FunctionCtx"]
 
@@ -70,12 +73,10 @@ class FunctionCtx(Node):
             self._saved_for_backward = _FREED
 
     def backward(self, *grad_outputs):
-        from ..creation import zeros
-
         # Outputs that received no gradient get zeros (PyTorch's materialize_grads).
         grad_outputs = tuple(
             grad_outputs[i] if i < len(grad_outputs) and grad_outputs[i] is not None
-            else (zeros(tuple(meta[0]), dtype=meta[1]) if meta is not None else None)
+            else (make(np.zeros(tuple(meta[0]), meta[1].numpy)) if meta is not None else None)
             for i, meta in enumerate(self._output_meta)
         )
         grads = self._function.backward(self, *grad_outputs)
@@ -110,25 +111,23 @@ class Function(metaclass=_FunctionMeta):
 
     @classmethod
     def apply(cls, *args):
-        from ..tensor import Tensor
-
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
         with grad_mode.no_grad():
             outputs = cls.forward(ctx, *args)
         single = not isinstance(outputs, tuple)
         outputs = (outputs,) if single else outputs
         if not (grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)):
             return outputs[0] if single else outputs
-        tensor_positions = [i for i, a in enumerate(args) if isinstance(a, Tensor)]
+        tensor_positions = [i for i, a in enumerate(args) if isinstance(a, TensorBase)]
         ctx._tensor_positions = tuple(tensor_positions)
         ctx._link([args[i] for i in tensor_positions], None)
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
-        ctx._output_meta = tuple((o.shape, o.dtype) if isinstance(o, Tensor) else None
+        ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
+        ctx._output_meta = tuple((o.shape, o.dtype) if isinstance(o, TensorBase) else None
                                  for o in outputs)
         wrapped = []
         for nr, out in enumerate(outputs):
-            if not isinstance(out, Tensor) or id(out) in ctx.non_differentiable \
+            if not isinstance(out, TensorBase) or id(out) in ctx.non_differentiable \
                     or not out.dtype.is_floating_point:
                 wrapped.append(out)
                 continue
@@ -146,13 +145,11 @@ def _output(out, ctx, nr, args):
     that is a view (made in forward), or an input returned as it is, stays a view of
     that memory, as in torch, and may not be changed in place: that would override
     the custom backward (torch's IN_CUSTOM_FUNCTION views)."""
-    from ..tensor import Tensor
-
     returned_as_is = any(out is a for a in args)
     if out._view_version is None and not returned_as_is:
-        return Tensor._make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter)
+        return make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter)
     base = out._base if out._base is not None else out
-    view = Tensor._make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter,
+    view = make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter,
                         base=base)
     view._view_version = view._version_counter.value
     view._view_made = "custom Function"
@@ -160,9 +157,7 @@ def _output(out, ctx, nr, args):
 
 
 def _save(value, outputs_by_id):
-    from ..tensor import Tensor
-
-    if not isinstance(value, Tensor):
+    if not isinstance(value, TensorBase):
         return value
     if id(value) in outputs_by_id:
         return SavedTensor(outputs_by_id[id(value)], is_output=True)

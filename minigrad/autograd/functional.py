@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import numpy as np
+
+from ..kernels import layout
 from .engine import run_backward
+from .tensor_base import TensorBase, make
 
 __all__ = ["grad", "backward"]
 
 
 def _as_tuple(value) -> tuple:
-    from ..tensor import Tensor
-
-    if isinstance(value, Tensor):
+    if isinstance(value, TensorBase):
         return (value,)
     return tuple(value)
 
@@ -56,9 +58,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                     "behavior."
                 )
             if materialize_grads:
-                from ..creation import zeros_like
-
-                found = zeros_like(tensor)
+                zeros = np.zeros(tensor._data.shape, tensor._data.dtype)  # (zeros_like)
+                found = make(layout.with_strides(zeros, layout.preserved_strides(tensor._data)))
         results.append(found)
     return tuple(results)
 

@@ -14,6 +14,8 @@ import warnings
 import numpy as np
 
 from . import grad_mode
+from .functional import grad
+from .tensor_base import TensorBase, make
 
 __all__ = ["gradcheck", "GradcheckError", "numerical_jacobian", "analytical_jacobian"]
 
@@ -23,10 +25,8 @@ class GradcheckError(RuntimeError):
 
 
 def _outputs(func, inputs):
-    from ..tensor import Tensor
-
     result = func(*inputs)
-    return (result,) if isinstance(result, Tensor) else tuple(result)
+    return (result,) if isinstance(result, TensorBase) else tuple(result)
 
 
 def numerical_jacobian(func, inputs, eps: float = 1e-6) -> list:
@@ -53,9 +53,6 @@ def numerical_jacobian(func, inputs, eps: float = 1e-6) -> list:
 
 def analytical_jacobian(func, inputs) -> list:
     """The same Jacobians from backward, one unit vector per output element."""
-    from ..creation import zeros
-    from .functional import grad
-
     inputs = list(inputs)
     outputs = _outputs(func, inputs)
     differentiable = [x for x in inputs if getattr(x, "requires_grad", False)]
@@ -64,7 +61,7 @@ def analytical_jacobian(func, inputs) -> list:
         if not out.requires_grad:
             continue
         for m in range(out.numel()):
-            seed = zeros(tuple(out.shape), dtype=out.dtype)
+            seed = make(np.zeros(tuple(out.shape), out._data.dtype))
             seed._data.reshape(-1)[m] = 1
             grads = grad(out, differentiable, seed, retain_graph=True, allow_unused=True)
             grads = iter(grads)
@@ -83,11 +80,9 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     Returns True, or raises ``GradcheckError`` with PyTorch's text: the output,
     the input and both Jacobians (or returns False with ``raise_exception=False``).
     """
-    from ..tensor import Tensor
-
-    inputs = (inputs,) if isinstance(inputs, Tensor) else tuple(inputs)
+    inputs = (inputs,) if isinstance(inputs, TensorBase) else tuple(inputs)
     for x in inputs:
-        if isinstance(x, Tensor) and x.requires_grad and x.dtype.name != "float64":
+        if isinstance(x, TensorBase) and x.requires_grad and x.dtype.name != "float64":
             warnings.warn(
                 "Input #0 requires gradient and is not a double precision floating point. "
                 "This check will likely fail if all the inputs are not of double precision "
@@ -99,7 +94,7 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
             if not np.allclose(ana, num, rtol=rtol, atol=atol):
                 message = (
                     f"Jacobian mismatch for output {i} with respect to input {k},\n"
-                    f"numerical:{Tensor._make(num)}\nanalytical:{Tensor._make(ana)}\n"
+                    f"numerical:{make(num)}\nanalytical:{make(ana)}\n"
                 )
                 if raise_exception:
                     raise GradcheckError(message)

@@ -36,10 +36,12 @@ import weakref
 import numpy as np
 
 from .. import errors
-from ..dtypes import LEGACY_NAMES
+from ..dtypes import DTYPE_OF, LEGACY_NAMES
 from . import grad_mode
 from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
+from . import tensor_base
+from .tensor_base import TensorBase, Version, make
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 
 __all__ = ["Node", "AccumulateGrad", "SavedTensor", "Input"]
@@ -65,7 +67,6 @@ class SavedTensor:
         return _saved_tensor(tensor, tensor._data if array is None else array, is_output)
 
     def unpack(self, node: "Node"):
-        Tensor = _tensor.Tensor
         if self.version.value != self.saved_version:
             tensor = self.tensor
             data = self.data if tensor is None else tensor._data
@@ -76,7 +77,7 @@ class SavedTensor:
                 producer = self.view_grad_fn()
             output_nr = self.output_nr if tensor is None else tensor._output_nr
             raise errors.modified_by_inplace(
-                LEGACY_NAMES[Tensor._dtype_of(data)], data.shape,
+                LEGACY_NAMES[DTYPE_OF[data.dtype]], data.shape,
                 forward_name(producer) if producer is not None else None,
                 output_nr, self.version.value, self.saved_version,
             )
@@ -84,8 +85,7 @@ class SavedTensor:
             return self.tensor
         if self.view_grad_fn is not None and self.view_grad_fn() is not None:
             node = self.view_grad_fn()
-        return Tensor._make(self.data, grad_fn=node, output_nr=self.output_nr,
-                            version=self.version)
+        return make(self.data, grad_fn=node, output_nr=self.output_nr, version=self.version)
 
 
 def _saved_tensor(tensor, data, is_output: bool = False) -> SavedTensor:
@@ -97,7 +97,7 @@ def _saved_tensor(tensor, data, is_output: bool = False) -> SavedTensor:
     saved = _new_object(SavedTensor)
     version = tensor._version_cell
     if version is None:  # (made on first use, as Tensor._version_counter makes it)
-        version = tensor._version_cell = _new_object(_Version)
+        version = tensor._version_cell = _new_object(Version)
         version.value = 0
     saved.version, saved.saved_version = version, version.value
     saved.tensor = None if is_output else tensor
@@ -269,7 +269,7 @@ class Node:
         self._tensor_pre_hooks = self._retains_grad = None
         edges = needs = meta = ()
         for x in inputs:
-            if isinstance(x, _Tensor) and x._requires_grad:
+            if isinstance(x, TensorBase) and x._requires_grad:
                 producer = x._grad_fn if x._view_version is None else x.grad_fn
                 if producer is None:  # a leaf: its AccumulateGrad
                     accumulator = x._accumulator
@@ -282,7 +282,7 @@ class Node:
                     data = x._data
                     meta += (data.shape, data.dtype),
             else:
-                if isinstance(x, _Tensor) and x._view_version is not None:
+                if isinstance(x, TensorBase) and x._view_version is not None:
                     x.grad_fn  # noqa: B018 (as torch: a changed view's node is rebuilt, or refused)
                 edges += _NO_EDGE,
                 needs += False,
@@ -317,7 +317,7 @@ class Node:
         for name, value in values.items():
             if name not in _EXPOSED:
                 _expose(name)
-            saved[name] = SavedTensor(_tensor.Tensor._make(value)) \
+            saved[name] = SavedTensor(make(value)) \
                 if isinstance(value, np.ndarray) else value
 
     def input_requires_grad(node, position: int) -> bool:  # noqa: N805
@@ -359,7 +359,7 @@ class Node:
             if name not in _EXPOSED:
                 _expose(name)
             x = inputs[position]
-            if not isinstance(x, _tensor.Tensor):
+            if not isinstance(x, TensorBase):
                 saved[name] = x
                 continue
             # formulas on arrays read the array forward computed with (the input
@@ -481,11 +481,10 @@ class Node:
         gradient along an edge to no node (an input that needs none) is left
         unchecked, as nothing is sent along it."""
         if not self.formula_on_arrays:
-            Tensor = _tensor.Tensor
             previous = grad_mode._enabled
             grad_mode._set_enabled(False)
             try:
-                grads = self._run(tuple(None if g is None else Tensor._make(g)
+                grads = self._run(tuple(None if g is None else make(g)
                                         for g in grad_outputs))
             finally:
                 grad_mode._set_enabled(previous)
@@ -582,7 +581,7 @@ class Node:
                 )
             grad = sum_to(grad, shape)
         if grad._data.dtype != np_dtype:
-            grad = grad.to(_tensor.Tensor._dtype_of(np.empty(0, np_dtype)))
+            grad = grad.to(DTYPE_OF[np_dtype])
         return grad
 
     def backward(self, *grad_outputs):
@@ -649,7 +648,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False):
         for x in inputs:
             # (``requires_grad`` for a view: its base may have joined the graph
             # by an in-place change since the view was made)
-            if isinstance(x, _Tensor) and (x._requires_grad or (
+            if isinstance(x, TensorBase) and (x._requires_grad or (
                     x._view_version is not None and x.requires_grad)):
                 record = True
                 break
@@ -661,10 +660,10 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False):
         node._saved = saved = {}
         for name, position, for_grad_of in cls._input_saves:
             x = inputs[position]
-            if for_grad_of is not None and not (isinstance(inputs[for_grad_of], _Tensor)
+            if for_grad_of is not None and not (isinstance(inputs[for_grad_of], TensorBase)
                                                 and inputs[for_grad_of]._requires_grad):
                 saved[name] = None  # (only for a gradient nobody needs: as torch)
-            elif isinstance(x, _Tensor):
+            elif isinstance(x, TensorBase):
                 # (the array forward computes with: the input in the result dtype)
                 saved[name] = _saved_tensor(x, arrays[position])
             else:
@@ -696,7 +695,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False):
         version = base._version_counter
         if base._base is not None:
             base = base._base
-        output = _tensor.Tensor._make(result, grad_fn=node if record else None,
+        output = make(result, grad_fn=node if record else None,
                                       version=version, base=base)
         output._view_version = version.value
         # How it was made, as torch's creation_meta: a view made under no_grad (or
@@ -707,14 +706,14 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False):
         if not record:
             return output
     elif not record:
-        return _make_tensor(result)
+        return make(result)
     else:
-        # (Tensor._make(result, node), inline: this runs once per recorded op)
+        # (make(result, node), inline: this runs once per recorded op)
         if type(result) is not np.ndarray:
             result = np.asarray(result)
-        output = _new_object(_Tensor)
+        output = _new_object(tensor_base.Tensor)
         output._data = result
-        output.dtype = _DTYPE_OF[result.dtype]
+        output.dtype = DTYPE_OF[result.dtype]
         output._grad_fn = node
         output._requires_grad = True
         output._output_nr = 0
@@ -771,11 +770,3 @@ _new_object = object.__new__
 
 _expose("result")  # (save_result's name; the others are made when first saved)
 
-
-# At the bottom, because tensor.py (the floor above) imports this module.
-from .. import tensor as _tensor  # noqa: E402
-
-_make_tensor = _tensor.Tensor._make
-_Tensor = _tensor.Tensor
-_Version = _tensor._Version
-_DTYPE_OF = _tensor._DTYPE_OF

@@ -10,14 +10,17 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 from .. import errors
+from .tensor_base import TensorBase, make
 
 __all__ = ["Variable"]
 
 
 class _VariableMeta(type):
     def __instancecheck__(cls, obj) -> bool:
-        return isinstance(obj, _tensor.Tensor)
+        return isinstance(obj, TensorBase)
 
 
 class Variable(metaclass=_VariableMeta):
@@ -32,8 +35,8 @@ class Variable(metaclass=_VariableMeta):
         if volatile:
             warnings.warn(errors.VARIABLE_VOLATILE, UserWarning, stacklevel=2)
         if data is None:
-            data = _tensor.Tensor()
-        if not isinstance(data, _tensor.Tensor):
+            data = make(np.empty(0, np.float32))  # (torch.Tensor(): empty, float32)
+        if not isinstance(data, TensorBase):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
         leaf = data.detach()
         if requires_grad and not leaf.dtype.is_floating_point:
@@ -41,6 +44,3 @@ class Variable(metaclass=_VariableMeta):
         leaf._requires_grad = bool(requires_grad)
         return leaf
 
-
-# At the bottom: tensor.py (a floor above) imports the autograd package.
-from .. import tensor as _tensor  # noqa: E402

@@ -8,6 +8,7 @@ it shows up in ``module.parameters()`` (what the optimiser updates) and in
 
 from __future__ import annotations
 
+from ..creation import empty
 from ..tensor import Tensor
 
 __all__ = ["Parameter"]
@@ -29,8 +30,6 @@ class Parameter(Tensor):
 
     def __init__(self, data: Tensor | None = None, requires_grad: bool = True):
         if data is None:
-            from ..creation import empty
-
             data = empty(0)
         source = data.detach()  # same memory and version counter, cut from any graph
         self._init(source._data, requires_grad=requires_grad, version=source._version_counter)

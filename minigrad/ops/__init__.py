@@ -15,7 +15,7 @@
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
 """
 
-from ._common import normalize_dim, normalize_dims  # noqa: F401
+from ..rules.arguments import normalize_dim, normalize_dims
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401

@@ -20,10 +20,11 @@ from ..kernels.float_errors import restore as restore_float_errors, silence as s
 from ..autograd.formula import Formula
 from ..autograd.node import Input, Node, apply_to_arrays
 from . import fn
-from .strided import (with_contiguous_layout, with_iterator_layout, with_number_layout,
+from ..rules.layout import (with_contiguous_layout, with_iterator_layout, with_number_layout,
                       with_unary_layout)
-from ._common import (broadcast_shapes, float_dtype_for, is_tensor,
-                      python_number)
+from ..autograd.broadcast import broadcast_shapes
+from ..rules.promotion import float_dtype_for, python_number
+from ..autograd.tensor_base import TensorBase, is_tensor, make
 
 __all__ = ["add", "sub", "rsub", "mul", "div", "neg", "pow", "rpow", "reciprocal", "power",
            "scalar_op"]
@@ -36,8 +37,7 @@ def _binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = _N
     """Promote dtypes, check the shapes broadcast, and apply ``node_cls`` (with
     ``params``, the keyword arguments of its ``forward``). Either operand may
     be a Python number (``torch.add(2, x)``)."""
-    Tensor = _tensor.Tensor
-    a_is_tensor, b_is_tensor = isinstance(a, Tensor), isinstance(b, Tensor)
+    a_is_tensor, b_is_tensor = isinstance(a, TensorBase), isinstance(b, TensorBase)
     if a_is_tensor and b_is_tensor:
         a_data, b_data = a._data, b._data
         if a_data.shape != b_data.shape and a_data.ndim and b_data.ndim:
@@ -150,7 +150,7 @@ def _number_operand(value, dtype) -> tuple:
                 np_dtype = np.float64
             data = np.array(value, np_dtype)
             data.flags.writeable = False  # shared between graphs: nobody may change it
-            constant = _tensor.Tensor._make(data)
+            constant = make(data)
         operand = _NUMBERS[key] = (constant, data)
         if len(_NUMBERS) > 128:  # values that change every step (Adam's) must not pile up
             _NUMBERS.pop(next(iter(_NUMBERS)))
@@ -189,7 +189,7 @@ def _check_sub(a, b) -> None:
 def _check_pow(dtype, exponent=None) -> None:
     if dtype is dtypes.bool:
         raise NotImplementedError('"pow" not implemented for \'Bool\'')
-    if (dtype.category == 1 and isinstance(exponent, (int, np.integer))
+    if (dtype.is_integer and isinstance(exponent, (int, np.integer))
             and not isinstance(exponent, (bool, np.bool_)) and exponent < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
 
@@ -545,7 +545,7 @@ def pow(a, exponent):
         # without a node (issue 18: x ** 3 at the speed of two multiplications).
         token = silence_float_errors()
         try:
-            return with_unary_layout(_tensor.Tensor._make(power(a._data, exponent)), a)
+            return with_unary_layout(make(power(a._data, exponent)), a)
         finally:
             restore_float_errors(token)
     exponent = python_number(exponent)
@@ -566,6 +566,3 @@ def rpow(a, base):
     _check_pow(dtype)
     return with_contiguous_layout(PowBackward2.apply(a, cast_to=dtype, base=base))
 
-
-# At the bottom, because tensor.py (the floor above) imports this module.
-from .. import tensor as _tensor  # noqa: E402

@@ -10,25 +10,25 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
-from ._common import broadcast_shapes, is_number, is_tensor, python_number
-from .strided import with_iterator_layout, with_number_layout, with_unary_layout
+from ..autograd.broadcast import broadcast_shapes
+from ..rules.promotion import is_number, python_number
+from ..autograd.tensor_base import is_tensor, make
+from ..rules.layout import with_iterator_layout, with_number_layout, with_unary_layout
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
            "bitwise_or", "bitwise_xor", "bitwise_not", "logical_not"]
 
 
 def _compare(ufunc, a, b):
-    from ..tensor import Tensor
-
     if is_tensor(b):
         broadcast_shapes(a._data.shape, b._data.shape)
         dtype = dtypes.result_type(a, b)
         return with_iterator_layout(
-            Tensor._make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False),
+            make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False),
                                           b._data.astype(dtype.numpy, copy=False)))),
             a._data, b._data)
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
-        return with_number_layout(Tensor._make(np.asarray(ufunc(a._data, b))), a._data)
+        return with_number_layout(make(np.asarray(ufunc(a._data, b))), a._data)
     return NotImplemented
 
 
@@ -58,10 +58,8 @@ def ge(a, b):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """|a - b| <= atol + rtol * |b|, elementwise."""
-    from ..tensor import Tensor
-
     b_data = b._data if is_tensor(b) else b
-    result = Tensor._make(np.asarray(np.isclose(a._data, b_data, rtol, atol, equal_nan)))
+    result = make(np.asarray(np.isclose(a._data, b_data, rtol, atol, equal_nan)))
     return with_iterator_layout(result, a._data, b_data) if is_tensor(b) else result
 
 
@@ -90,8 +88,6 @@ def equal(a, b, method: bool = False) -> bool:
 
 def _bitwise(ufunc, name, a, b):
     """& | ^ on bool and integer tensors (and Python ints/bools)."""
-    from ..tensor import Tensor
-
     if not is_tensor(b):
         b = python_number(b)  # (a NumPy scalar: as torch's parser reads it)
         if b is None:
@@ -103,7 +99,7 @@ def _bitwise(ufunc, name, a, b):
     if is_tensor(b):
         broadcast_shapes(a._data.shape, b._data.shape)
         b = b._data.astype(dtype.numpy, copy=False)
-    return Tensor._make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False), b),
+    return make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False), b),
                                    dtype=dtype.numpy))
 
 
@@ -121,15 +117,11 @@ def bitwise_xor(a, b):
 
 def bitwise_not(a):
     """``~a``: logical not for bool tensors, bitwise not for integers."""
-    from ..tensor import Tensor
-
     if a.dtype.is_floating_point:
         raise TypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-    return with_unary_layout(Tensor._make(np.asarray(np.invert(a._data))), a)
+    return with_unary_layout(make(np.asarray(np.invert(a._data))), a)
 
 
 def logical_not(a):
-    from ..tensor import Tensor
-
-    return with_unary_layout(Tensor._make(np.asarray(np.logical_not(a._data))), a)
+    return with_unary_layout(make(np.asarray(np.logical_not(a._data))), a)

@@ -16,9 +16,11 @@ from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
-from ._common import normalize_dim
+from ..rules.arguments import normalize_dim
 from ._saved import as_shown
-from .strided import with_contiguous_layout
+from ..rules.layout import with_contiguous_layout
+from . import indexing, inplace, reduction
+from . import shape as shape_ops
 
 __all__ = ["cumsum", "cumprod", "cumprod_backward"]
 
@@ -117,27 +119,23 @@ def _keep(dim):
 def _cumprod_backward_recorded(grad, x, dim):
     """Tensors (create_graph=True): torch's O(n^2) formula, which is differentiable
     again: for each k, sum_{j >= k} G_j prod(x[:k]) prod(x[k+1 : j+1])."""
-    from .indexing import select
-    from .inplace import copy, inplace
-    from .reduction import prod, sum as sum_
-    from .shape import cat, expand
 
     n = x.shape[dim]
     grad_input = fn.zeros(x.shape, grad)
-    ones = expand(fn.zeros((1,), grad) + 1,
+    ones = shape_ops.expand(fn.zeros((1,), grad) + 1,
                   tuple(1 if d == dim else s for d, s in enumerate(x.shape)))
     for k in range(n):
         if k == 0:
-            omitted = cat([ones, cumprod(fn.slice_part(x, dim, k + 1, None, 1), dim)], dim)
+            omitted = shape_ops.cat([ones, cumprod(fn.slice_part(x, dim, k + 1, None, 1), dim)], dim)
         elif k == n - 1:
-            omitted = prod(fn.slice_part(x, dim, 0, k, 1), dim, keepdim=True)
+            omitted = reduction.prod(fn.slice_part(x, dim, 0, k, 1), dim, keepdim=True)
         else:
-            until_k = prod(fn.slice_part(x, dim, 0, k, 1), dim, keepdim=True)
+            until_k = reduction.prod(fn.slice_part(x, dim, 0, k, 1), dim, keepdim=True)
             from_k_plus_1 = cumprod(fn.slice_part(x, dim, k + 1, None, 1), dim)
-            omitted = expand(until_k, from_k_plus_1.shape) * from_k_plus_1
-            omitted = cat([until_k, omitted], dim)
-        grad_slice = sum_(fn.slice_part(grad, dim, k, None, 1) * omitted, dim)
-        inplace(select(grad_input, dim, k), copy, grad_slice)
+            omitted = shape_ops.expand(until_k, from_k_plus_1.shape) * from_k_plus_1
+            omitted = shape_ops.cat([until_k, omitted], dim)
+        grad_slice = reduction.sum(fn.slice_part(grad, dim, k, None, 1) * omitted, dim)
+        inplace.inplace(indexing.select(grad_input, dim, k), inplace.copy, grad_slice)
     return grad_input
 
 

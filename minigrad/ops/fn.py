@@ -25,6 +25,14 @@ import numpy as np
 
 from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
 from ..kernels import pointwise as kernels_pointwise
+from ..rules import layout as rules_layout
+from ..autograd.broadcast import expand_array
+from ..autograd.tensor_base import TensorBase, make
+from ..kernels.summation import cascade_sum, mean_axes, sum_axes
+# (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
+from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction, strided
+from . import gather as gather_ops
+from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "times_number", "sum", "mean", "count", "expand", "reshape",
@@ -39,76 +47,72 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "select_backward", "slice_backward", "index_backward", "value_selecting_backward"]
 
 
-def _is_tensor(value) -> bool:
-    return isinstance(value, _tensor.Tensor)
-
-
 def is_tensor(value) -> bool:
     """Whether the formula runs on Tensors (create_graph=True: torch's grad mode
     is on in backward, and some formulas take another path then)."""
-    return isinstance(value, _tensor.Tensor)
+    return isinstance(value, TensorBase)
 
 
 def as_array(x):
     """The values of ``x`` as an array, to decide which formula applies."""
-    return x._data if _is_tensor(x) else x
+    return x._data if is_tensor(x) else x
 
 
 # ---- elementwise ---------------------------------------------------------------
 
 def where(condition, a, b):
     """``a`` where ``condition`` holds, else ``b`` (either may be a number)."""
-    if _is_tensor(a) or _is_tensor(b) or _is_tensor(condition):
+    if is_tensor(a) or is_tensor(b) or is_tensor(condition):
         return pointwise.where(condition, a, b)
     return np.where(condition, a, b)
 
 
 def masked_fill(x, mask, value):
     """``x`` with ``value`` written where ``mask`` is True (MaskedFillBackward0)."""
-    if _is_tensor(x):
+    if is_tensor(x):
         return pointwise.masked_fill(x, mask, value)
     return np.where(mask, np.asarray(value, x.dtype), x)
 
 
 def exp(x):
-    return pointwise.exp(x) if _is_tensor(x) else np.exp(x)
+    return pointwise.exp(x) if is_tensor(x) else np.exp(x)
 
 
 def log(x):
-    return pointwise.log(x) if _is_tensor(x) else np.log(x)
+    return pointwise.log(x) if is_tensor(x) else np.log(x)
 
 
 def sgn(x):
     """``sign`` as torch's ``sgn`` (SgnBackward0; the same numbers for real tensors)."""
-    if _is_tensor(x):
+    if is_tensor(x):
         return pointwise.sgn(x)
     return kernels_pointwise.sign(x)
 
 
 def clamp_min(x, low):
     """max(x, low) elementwise (NaN stays NaN), as ``x.clamp(min=low)``."""
-    return pointwise.clamp(x, min=low) if _is_tensor(x) else np.maximum(x, low)
+    return pointwise.clamp(x, min=low) if is_tensor(x) else np.maximum(x, low)
 
 
 def abs(x):
-    return pointwise.abs(x) if _is_tensor(x) else np.abs(x)
+    return pointwise.abs(x) if is_tensor(x) else np.abs(x)
 
 
 def cos(x):
-    return pointwise.cos(x) if _is_tensor(x) else np.cos(x)
+    return pointwise.cos(x) if is_tensor(x) else np.cos(x)
 
 
 def sin(x):
-    return pointwise.sin(x) if _is_tensor(x) else np.sin(x)
+    return pointwise.sin(x) if is_tensor(x) else np.sin(x)
 
 
 def sigmoid(x):
-    return pointwise.sigmoid(x) if _is_tensor(x) else kernels_pointwise.sigmoid(x)
+    return pointwise.sigmoid(x) if is_tensor(x) else kernels_pointwise.sigmoid(x)
 
 
 def pow(x, exponent):
     """``x ** exponent`` computed as torch computes it (``x * x`` for 2, ...)."""
-    if _is_tensor(x):
+    if is_tensor(x):
         return arithmetic.pow(x, exponent)
     return kernels_arithmetic.power(x, exponent)
 
@@ -116,15 +120,15 @@ def pow(x, exponent):
 def times_number(x, number):
     """``x * number``, laid out as torch lays it out (for arrays too: the layout of
     a gradient is seen in ``.grad.stride()``)."""
-    if _is_tensor(x):
+    if is_tensor(x):
         return x * number
-    return strided.with_number_layout(x * number, x)
+    return rules_layout.with_number_layout(x * number, x)
 
 
 # ---- reductions and shapes -----------------------------------------------------
 
 def sum(x, dim=None, keepdim=False):
-    if _is_tensor(x):  # (no dim: SumBackward0, as in torch's formulas)
+    if is_tensor(x):  # (no dim: SumBackward0, as in torch's formulas)
         return reduction.sum(x) if dim is None else reduction.sum(x, dim, keepdim)
     dtype = x.dtype if x.dtype.kind == "f" else np.int64  # (torch sums bools to int64)
     if dim is None:  # (as SumBackward0 computes it: torch's order where it applies)
@@ -135,7 +139,7 @@ def sum(x, dim=None, keepdim=False):
 
 
 def mean(x, dim=None, keepdim=False):
-    if _is_tensor(x):
+    if is_tensor(x):
         return reduction.mean(x) if dim is None else reduction.mean(x, dim, keepdim)
     if x.size == 0:  # the mean of nothing is nan (NumPy would warn)
         return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype) * np.nan)
@@ -151,54 +155,54 @@ def count(mask, dim=None, keepdim=False, *, like):
     """How many elements of a boolean ``mask`` are True (along ``dim``), to divide
     ``like`` by: torch divides a float tensor by the int64 count in the float's
     dtype, so for arrays the count is made in ``like``'s dtype."""
-    if _is_tensor(like):
+    if is_tensor(like):
         return reduction.sum(mask) if dim is None else reduction.sum(mask, dim, keepdim)
     return np.asarray(np.sum(mask, axis=dim, keepdims=keepdim, dtype=like.dtype))
 
 
 def expand(x, shape):
-    if _is_tensor(x):
+    if is_tensor(x):
         return shape_ops.expand(x, tuple(shape))
     return expand_array(x, shape)
 
 
 def reshape(x, shape):
-    if _is_tensor(x):
+    if is_tensor(x):
         return shape_ops.reshape(x, tuple(shape))
     return np.reshape(x, shape)
 
 
 def unsqueeze(x, dim):
-    if _is_tensor(x):
+    if is_tensor(x):
         return shape_ops.unsqueeze(x, dim)
     return np.expand_dims(x, dim)
 
 
 def squeeze(x, dim):
-    if _is_tensor(x):
+    if is_tensor(x):
         return shape_ops.squeeze(x, dim)
     return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x
 
 
 def transpose(x, dim0, dim1):
-    if _is_tensor(x):
+    if is_tensor(x):
         return shape_ops.transpose(x, dim0, dim1)
     return np.swapaxes(x, dim0, dim1) if x.ndim else x  # (0-dim: dims 0 and -1 are itself)
 
 
 def t(x):
-    return shape_ops.t(x) if _is_tensor(x) else x.T
+    return shape_ops.t(x) if is_tensor(x) else x.T
 
 
 def permute(x, dims):
-    if _is_tensor(x):
+    if is_tensor(x):
         return shape_ops.permute(x, *dims)
     return np.transpose(x, dims)
 
 
 def matmul(a, b):
     """mm, mv, bmm: the matrix product of the formula's operands."""
-    if _is_tensor(a) or _is_tensor(b):
+    if is_tensor(a) or is_tensor(b):
         if a.ndim == 2 and b.ndim == 1:
             return linalg.mv(a, b)
         if a.ndim == 3:
@@ -210,13 +214,13 @@ def matmul(a, b):
 
 
 def narrow(x, dim, start, length):
-    if _is_tensor(x):
+    if is_tensor(x):
         return shape_ops.narrow(x, dim, start, length)
     return x[(slice(None),) * dim + (slice(start, start + length),)]
 
 
 def select(x, dim, index):
-    if _is_tensor(x):
+    if is_tensor(x):
         return indexing.select(x, dim, index)
     return x[(slice(None),) * dim + (index, Ellipsis)]
 
@@ -224,51 +228,51 @@ def select(x, dim, index):
 def slice_part(x, dim, start, end, step, given_dim=None):
     """``x[start:end:step]`` along ``dim`` (SliceBackward0; ``given_dim``: the dim as
     given, which the node shows)."""
-    if _is_tensor(x):
+    if is_tensor(x):
         return indexing.slice_dim(x, dim, start, end, step, given_dim)
     return x[(slice(None),) * dim + (slice(start, end, step),)]
 
 
 def index(x, indices):
     """``x[indices]`` with integer or boolean arrays (IndexBackward0)."""
-    if _is_tensor(x):
+    if is_tensor(x):
         return indexing.IndexBackward0.apply(x, indices=tuple(indices))
     return x[tuple(indices)]
 
 
 def contiguous(x):
     """``x`` laid out row-major (CloneBackward0 when it was not)."""
-    if _is_tensor(x):
+    if is_tensor(x):
         return shape_ops.contiguous(x)
     return np.ascontiguousarray(x)
 
 
 def cumsum(x, dim):
-    if _is_tensor(x):
+    if is_tensor(x):
         return cumulative.cumsum(x, dim)
     return cumulative.cumsum_of(x, dim)
 
 
 def cumprod(x, dim):
-    if _is_tensor(x):
+    if is_tensor(x):
         return cumulative.cumprod(x, dim)
     return np.cumprod(x, axis=dim, dtype=x.dtype)
 
 
 def cat(parts, dim):
-    if any(_is_tensor(p) for p in parts):
+    if any(is_tensor(p) for p in parts):
         return shape_ops.cat(parts, dim)
     return np.concatenate(parts, axis=dim)
 
 
 def stack(parts, dim):
-    if any(_is_tensor(p) for p in parts):
+    if any(is_tensor(p) for p in parts):
         return shape_ops.stack(parts, dim)
     return np.stack(parts, axis=dim)
 
 
 def flip(x, dims):
-    if _is_tensor(x):
+    if is_tensor(x):
         return shape_ops.flip(x, dims)
     return np.flip(x, dims).copy() if x.ndim else x.copy()  # (a 0-dim tensor flips to itself)
 
@@ -276,8 +280,8 @@ def flip(x, dims):
 def gather(x, dim, indices, given_dim=None):
     """``x`` read at ``indices`` along ``dim`` (GatherBackward0; ``given_dim``: the dim
     as given, which the node shows)."""
-    indices = indices._data if _is_tensor(indices) else np.asarray(indices)
-    if _is_tensor(x):
+    indices = indices._data if is_tensor(indices) else np.asarray(indices)
+    if is_tensor(x):
         return gather_ops.GatherBackward0.apply(x, dim=dim, index=indices, given_dim=given_dim)
     return gather_ops.gather_of(x, dim, indices)
 
@@ -285,8 +289,8 @@ def gather(x, dim, indices, given_dim=None):
 def scatter_add(src, shape, dim, indices, given_dim=None):
     """Zeros of ``shape`` with ``src`` added at ``indices`` along ``dim``
     (ScatterAddBackward0)."""
-    indices = indices._data if _is_tensor(indices) else np.asarray(indices)
-    if _is_tensor(src):
+    indices = indices._data if is_tensor(indices) else np.asarray(indices)
+    if is_tensor(src):
         zeros = src.new_zeros(tuple(shape))
         return gather_ops.ScatterAddBackward0.apply(zeros, src, dim=dim, index=indices,
                                                     given_dim=given_dim)
@@ -295,7 +299,7 @@ def scatter_add(src, shape, dim, indices, given_dim=None):
 
 def scatter(src, shape, dim, indices):
     """Zeros of ``shape`` with ``src`` written at ``indices`` along ``dim`` (ScatterBackward0)."""
-    if _is_tensor(src):
+    if is_tensor(src):
         zeros = src.new_zeros(tuple(shape))
         return reduction.ScatterBackward0.apply(zeros, src, dim=dim, indices=np.asarray(indices))
     return reduction.scatter_of(src, shape, dim, indices)
@@ -304,7 +308,7 @@ def scatter(src, shape, dim, indices):
 def as_strided_backward(grad, base_geometry, size, stride, storage_offset):
     """The gradient of a view described by where it sits in its base's memory
     (AsStridedBackward0): ``grad`` added back at those elements."""
-    if _is_tensor(grad):
+    if is_tensor(grad):
         return strided.as_strided_backward_tensor(grad, base_geometry, size, stride,
                                                   storage_offset)
     return layout.as_strided_backward_of(grad, base_geometry, size, stride, storage_offset)
@@ -313,12 +317,12 @@ def as_strided_backward(grad, base_geometry, size, stride, storage_offset):
 def as_constant(array, like):
     """A NumPy array computed by a formula, as the kind ``like`` is (a Tensor
     outside the graph, or the array itself)."""
-    return _tensor.Tensor._make(array) if _is_tensor(like) else array
+    return make(array) if is_tensor(like) else array
 
 
 def zeros(shape, like):
     """Zeros of ``shape`` with the dtype (and kind: array or Tensor) of ``like``."""
-    if _is_tensor(like):
+    if is_tensor(like):
         return like.new_zeros(tuple(shape))
     return np.zeros(shape, like.dtype)
 
@@ -327,7 +331,7 @@ def zeros(shape, like):
 
 def tanh_backward(grad, y):
     """grad * (1 - y**2): the derivative of y = tanh(x) (TanhBackwardBackward0)."""
-    if isinstance(grad, _tensor.Tensor) or isinstance(y, _tensor.Tensor):
+    if isinstance(grad, TensorBase) or isinstance(y, TensorBase):
         return pointwise.TanhBackwardBackward0.apply(grad, y)
     return kernels_pointwise.tanh_backward(grad, y)
 
@@ -335,7 +339,7 @@ def tanh_backward(grad, y):
 def softmax_backward_data(grad, y, dim):
     """y * (grad - sum(grad * y)): the derivative of y = softmax(x)
     (SoftmaxBackwardDataBackward0)."""
-    if _is_tensor(grad) or _is_tensor(y):
+    if is_tensor(grad) or is_tensor(y):
         return reduction.SoftmaxBackwardDataBackward0.apply(grad, y, dim=dim)
     return reduction.softmax_backward_data_of(grad, y, dim)
 
@@ -343,14 +347,14 @@ def softmax_backward_data(grad, y, dim):
 def log_softmax_backward_data(grad, y, dim):
     """grad - exp(y) * sum(grad): the derivative of y = log_softmax(x)
     (LogSoftmaxBackwardDataBackward0)."""
-    if _is_tensor(grad) or _is_tensor(y):
+    if is_tensor(grad) or is_tensor(y):
         return reduction.LogSoftmaxBackwardDataBackward0.apply(grad, y, dim=dim)
     return reduction.log_softmax_backward_data_of(grad, y, dim)
 
 
 def masked_select(x, mask):
     """The elements of ``x`` where ``mask`` is True, as one row (MaskedSelectBackward0)."""
-    if _is_tensor(x):
+    if is_tensor(x):
         return indexing.MaskedSelectBackward0.apply(x, mask=as_array(mask))
     return indexing.masked_select_of(x, as_array(mask))
 
@@ -359,7 +363,7 @@ def masked_select_backward(grad, x, mask):
     """Zeros shaped as ``x`` with ``grad`` written where ``mask`` is True (a masked_scatter
     into zeros: MaskedScatterBackward0)."""
     mask = as_array(mask)
-    if _is_tensor(grad):
+    if is_tensor(grad):
         shape = np.broadcast_shapes(tuple(x.shape), mask.shape)
         return masked_scatter(grad.new_zeros(shape), mask, grad)
     return indexing.masked_select_backward_of(grad, x.shape, mask)
@@ -368,7 +372,7 @@ def masked_select_backward(grad, x, mask):
 def masked_scatter(x, mask, source):
     """``x`` with the elements of ``source`` written where ``mask`` is True
     (MaskedScatterBackward0)."""
-    if _is_tensor(x) or _is_tensor(source):
+    if is_tensor(x) or is_tensor(source):
         return indexing.MaskedScatterBackward0.apply(x, source, mask=as_array(mask))
     return indexing.masked_scatter_of(x, source, as_array(mask))
 
@@ -376,7 +380,7 @@ def masked_scatter(x, mask, source):
 def masked_scatter_backward(grad, mask, sizes):
     """``grad`` where ``mask`` is True, then zeros, as ``sizes``
     (MaskedScatterBackwardBackward0)."""
-    if _is_tensor(grad):
+    if is_tensor(grad):
         return indexing.MaskedScatterBackwardBackward0.apply(grad, mask=as_array(mask),
                                                              sizes=tuple(sizes))
     return indexing.masked_scatter_backward_of(grad, as_array(mask), sizes)
@@ -384,19 +388,19 @@ def masked_scatter_backward(grad, mask, sizes):
 
 def log_sigmoid(x):
     """log sigmoid(x) (LogSigmoidBackward0)."""
-    return loss.LogSigmoidBackward0.apply(x) if _is_tensor(x) else loss.log_sigmoid_of(x)
+    return loss.LogSigmoidBackward0.apply(x) if is_tensor(x) else loss.log_sigmoid_of(x)
 
 
 def log_sigmoid_backward(grad, x, buffer):
     """grad * (1 - sigmoid(x)) from the buffer exp(-|x|) (LogSigmoidBackwardBackward0)."""
-    if _is_tensor(grad) or _is_tensor(x):
+    if is_tensor(grad) or is_tensor(x):
         return loss.LogSigmoidBackwardBackward0.apply(grad, x, buffer=as_array(buffer))
     return loss.log_sigmoid_backward_of(grad, x, buffer)
 
 
 def mse_loss_backward(grad, x, target, reduction):
     """2 (x - target) grad (/ n for 'mean'): mse_loss's derivative (MseLossBackwardBackward0)."""
-    if _is_tensor(grad) or _is_tensor(x):
+    if is_tensor(grad) or is_tensor(x):
         return loss.MseLossBackwardBackward0.apply(grad, x, target, reduction=reduction)
     return loss.mse_loss_backward_of(grad, x, target, reduction)
 
@@ -404,7 +408,7 @@ def mse_loss_backward(grad, x, target, reduction):
 def nll_loss(x, target, weight, ignore_index, reduction):
     """nll_loss of log-probabilities ``x`` (N, C) (NllLossBackward0), or (N, C, H, W)
     (NllLoss2DBackward0)."""
-    if _is_tensor(x):
+    if is_tensor(x):
         node = loss.NllLoss2DBackward0 if x.ndim == 4 else loss.NllLossBackward0
         return node.apply(x, target=target, weight=weight, ignore_index=ignore_index,
                           reduction=reduction)
@@ -414,7 +418,7 @@ def nll_loss(x, target, weight, ignore_index, reduction):
 def nll_loss_backward(grad, x, classes):
     """grad times d nll_loss / d x: -w[t_n] grad at [n, t_n], 0 elsewhere
     (NllLossBackwardBackward0); ``classes``: loss.NllClasses."""
-    if _is_tensor(grad) or _is_tensor(x):
+    if is_tensor(grad) or is_tensor(x):
         node = loss.NllLoss2DBackwardBackward0 if x.ndim == 4 else loss.NllLossBackwardBackward0
         return node.apply(grad, x, classes=classes)
     return loss.nll_loss_backward_of(grad, classes, x.shape)
@@ -422,21 +426,21 @@ def nll_loss_backward(grad, x, classes):
 
 def sigmoid_backward(grad, y):
     """grad * (1 - y) * y: the derivative of y = sigmoid(x) (SigmoidBackwardBackward0)."""
-    if _is_tensor(grad) or _is_tensor(y):
+    if is_tensor(grad) or is_tensor(y):
         return pointwise.SigmoidBackwardBackward0.apply(grad, y)
     return kernels_pointwise.sigmoid_backward(grad, y)
 
 
 def threshold_backward(grad, x, threshold):
     """grad where x > threshold, else 0: relu's derivative (ThresholdBackwardBackward0)."""
-    if _is_tensor(grad):
+    if is_tensor(grad):
         return pointwise.ThresholdBackwardBackward0.apply(grad, x, threshold=threshold)
     return kernels_pointwise.threshold_backward(grad, x, threshold)
 
 
 def select_backward(grad, shape, dim, index):
     """Zeros of ``shape`` with ``grad`` at ``index`` along ``dim`` (SelectBackwardBackward0)."""
-    if _is_tensor(grad):
+    if is_tensor(grad):
         return indexing.SelectBackwardBackward0.apply(grad, shape=shape, dim=dim, index=index)
     return indexing.select_backward_of(grad, shape, dim, index)
 
@@ -444,7 +448,7 @@ def select_backward(grad, shape, dim, index):
 def slice_backward(grad, shape, dim, start, end, step, given=None):
     """Zeros of ``shape`` with ``grad`` in the slice (SliceBackwardBackward0; ``given``:
     dim, start and end as the slice was given, which the node shows)."""
-    if _is_tensor(grad):
+    if is_tensor(grad):
         return indexing.SliceBackwardBackward0.apply(grad, shape=shape, dim=dim, start=start,
                                                      end=end, step=step, given=given)
     return indexing.slice_backward_of(grad, shape, dim, start, end, step)
@@ -452,7 +456,7 @@ def slice_backward(grad, shape, dim, start, end, step, given=None):
 
 def index_backward(grad, shape, indices):
     """Zeros of ``shape`` with ``grad`` added at ``indices`` (IndexPutImplBackward0)."""
-    if _is_tensor(grad):
+    if is_tensor(grad):
         zeros = grad.new_zeros(tuple(shape))
         return indexing.IndexPutImplBackward0.apply(zeros, grad, indices=indices)
     return indexing.index_backward_of(grad, shape, indices)
@@ -465,12 +469,3 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
         grad, indices = unsqueeze(grad, dim), np.expand_dims(np.asarray(indices), dim)
     return scatter(grad, shape, dim, indices)
 
-
-# At the bottom: the operation modules import this one.
-from .. import tensor as _tensor  # noqa: E402
-from ..autograd.broadcast import expand_array  # noqa: E402
-from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction  # noqa: E402
-from . import gather as gather_ops  # noqa: E402
-from ..kernels.summation import cascade_sum, mean_axes, sum_axes  # noqa: E402
-from . import shape as shape_ops  # noqa: E402
-from . import strided  # noqa: E402

@@ -16,9 +16,10 @@ from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, SavedTensor
 from . import fn
-from ._common import is_tensor, normalize_dim
+from ..autograd.tensor_base import is_tensor
+from ..rules.arguments import normalize_dim
 from ._saved import as_shown
-from .strided import with_contiguous_layout
+from ..rules.layout import with_contiguous_layout
 
 __all__ = ["gather", "GatherBackward0", "ScatterAddBackward0"]
 

@@ -24,12 +24,15 @@ from ..autograd import grad_mode
 from ..autograd.broadcast import broadcast_shapes, has_internal_overlap, is_expandable_to
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from ..rules import layout as rules_layout
 from . import fn
-from ._common import is_tensor, normalize_dim
+from ..autograd.tensor_base import is_tensor, make
+from ..rules.arguments import normalize_dim
 from ._saved import as_shown
-from . import strided
 from ..kernels.layout import check_no_partial_overlap
 from ..kernels import layout
+from . import inplace
+from . import shape as shape_ops
 
 __all__ = ["getitem", "setitem", "select", "slice_dim", "index_put_into"]
 
@@ -157,7 +160,7 @@ def masked_select(x, mask):
     if not is_tensor(mask) or mask.dtype is not dtypes.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     broadcast_shapes(mask._data.shape, x._data.shape)  # (torch's error: mask is tensor a)
-    return strided.with_contiguous_layout(MaskedSelectBackward0.apply(x, mask=mask._data))
+    return rules_layout.with_contiguous_layout(MaskedSelectBackward0.apply(x, mask=mask._data))
 
 
 def masked_select_backward_of(grad, shape, mask):
@@ -341,9 +344,7 @@ def _is_basic(index) -> bool:
 
 def index_put_into(values, shape, index):
     """A tensor of zeros shaped ``shape`` with ``values`` added at ``index``."""
-    from ..tensor import Tensor
-
-    zeros = Tensor._make(np.zeros(shape, dtype=values._data.dtype))
+    zeros = make(np.zeros(shape, dtype=values._data.dtype))
     return IndexPutBackward0.apply(zeros, values, index=index, accumulate=True)
 
 
@@ -476,7 +477,7 @@ def _is_bool_scalar(item) -> bool:
 def _is_int_scalar(item) -> bool:
     if isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
         return True
-    return is_tensor(item) and item.ndim == 0 and item.dtype.category == 1
+    return is_tensor(item) and item.ndim == 0 and item.dtype.is_integer
 
 
 def _is_trivial_slice(item: slice, size: int) -> bool:
@@ -527,9 +528,9 @@ def getitem(x, index):
     index = _uint8_as_masks(index)
     if not isinstance(index, tuple):
         if index is Ellipsis:
-            return AliasBackward0.apply(x)
+            return shape_ops.AliasBackward0.apply(x)
         if index is None:
-            return UnsqueezeBackward0.apply(x, dim=0)
+            return shape_ops.UnsqueezeBackward0.apply(x, dim=0)
         if _is_int_scalar(index) or isinstance(index, slice):
             if x.ndim == 0:
                 raise IndexError(_zero_dim_index_error(index))
@@ -539,12 +540,12 @@ def getitem(x, index):
     result, dim, advanced, arrays = x, 0, [], 0
     for item, position in _normalize_index(x, index):
         if item is None:
-            result = UnsqueezeBackward0.apply(result, dim=dim)
+            result = shape_ops.UnsqueezeBackward0.apply(result, dim=dim)
             advanced.append(slice(None))
             dim += 1
         elif _is_bool_scalar(item):
             # x[True] adds a dim of size 1 and keeps it (False: keeps none of it)
-            result = UnsqueezeBackward0.apply(result, dim=dim)
+            result = shape_ops.UnsqueezeBackward0.apply(result, dim=dim)
             advanced.append(np.array([bool(item)]))
             dim += 1
             arrays += 1
@@ -565,7 +566,7 @@ def getitem(x, index):
         _check_broadcastable([a for a in advanced if isinstance(a, np.ndarray)])
         return IndexBackward0.apply(result, indices=tuple(advanced))
     if result is x:
-        return AliasBackward0.apply(x)
+        return shape_ops.AliasBackward0.apply(x)
     return result
 
 
@@ -663,13 +664,11 @@ def _uint8_as_masks(index):
     """uint8 tensors in an index are masks, with PyTorch's deprecation warning."""
     if not _has_uint8(index):
         return index
-    from ..tensor import Tensor
-
     warnings.warn(errors.UINT8_INDEX, UserWarning, stacklevel=4)
 
     def as_mask(item):
         if is_tensor(item) and item.dtype is dtypes.uint8:
-            return Tensor._make(item._data != 0)
+            return make(item._data != 0)
         return item
     return tuple(as_mask(item) for item in index) if isinstance(index, tuple) else as_mask(index)
 
@@ -710,8 +709,6 @@ def _only_advanced(index):
 def setitem(x, index, value):
     """``x[index] = value``, in place, recorded as PyTorch records it (see the
     module docstring); ``value`` (a number or a tensor) broadcasts to the target."""
-    from ..tensor import Tensor
-    from .inplace import CopyBackwards, FillBackward3, check_inplace, rebase
 
     if _sequence_as_tuple(index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
@@ -726,7 +723,7 @@ def setitem(x, index, value):
     if index is False:
         return  # torch writes nothing (and checks nothing)
     parsed = _parse_for_setitem(x, index, checked=False)
-    source = value if is_tensor(value) else Tensor._make(np.array(value, dtype=x._data.dtype))
+    source = value if is_tensor(value) else make(np.array(value, dtype=x._data.dtype))
     if parsed[1] is None:
         # torch's copy_to: the view written into is made (a view made under no_grad
         # whose base changed is refused there), then a value of another shape is
@@ -741,7 +738,7 @@ def setitem(x, index, value):
             if source.shape != target_shape:
                 source = source.expand(target_shape)
     # torch refuses a forbidden write before it looks at the index arrays' values
-    _check_write(x, parsed, check_inplace, value)
+    _check_write(x, parsed, inplace.check_inplace, value)
     basic, advanced, is_view = _parse_for_setitem(x, index)
     if advanced is not None:  # (a value for copy_to is shaped above)
         if _without_leading_ones(source.shape) != source.shape:
@@ -779,10 +776,10 @@ def setitem(x, index, value):
         result = IndexPutBackward0.apply(target, source, cast_to=x.dtype, index=advanced,
                                          accumulate=False)
     elif source.shape == target.shape or source.ndim:
-        result = CopyBackwards.apply(target, source, cast_to=x.dtype)
+        result = inplace.CopyBackwards.apply(target, source, cast_to=x.dtype)
     else:
-        result = FillBackward3.apply(target, source, cast_to=x.dtype)
-    rebase(target, result, overlap_ok=True, where=written)
+        result = inplace.FillBackward3.apply(target, source, cast_to=x.dtype)
+    inplace.rebase(target, result, overlap_ok=True, where=written)
 
 
 def _without_leading_ones(shape) -> tuple:
@@ -807,7 +804,4 @@ def _check_write(x, parsed, check_inplace, value) -> None:
         raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
     check_inplace(x, value)
 
-
-# (at the end: shape.py imports this module lazily)
-from .shape import AliasBackward0, UnsqueezeBackward0  # noqa: E402
 

@@ -25,13 +25,15 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd import grad_mode
-from ..autograd.broadcast import has_internal_overlap
+from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
 from ..autograd.formula import Formula
 from ..autograd.node import Node, SavedTensor, _sequence, forward_name
+from ..rules.conversion import as_tensor
 from . import fn, pointwise
+from . import shape as shape_ops
 from ..kernels.layout import check_no_partial_overlap, geometry
-from .strided import as_strided, move_retain_grad, regenerate_grad_fn
-from ._common import is_tensor
+from . import strided
+from ..autograd.tensor_base import is_tensor, make
 
 __all__ = ["inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy", "CopySlices"]
 
@@ -105,9 +107,6 @@ def fill(x, value):
 
 
 def copy(x, src):
-    from ._common import as_tensor
-    from ..autograd.broadcast import broadcast_shapes
-
     src = as_tensor(src)
     if broadcast_shapes(x.shape, src.shape) != x.shape:
         raise RuntimeError(
@@ -164,11 +163,11 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
     if x._view_version is not None:
         base = x._base
         copy_slices = CopySlices.of(base, x._data, node)
-        move_retain_grad(base, base._grad_fn, base._output_nr, copy_slices)
+        strided.move_retain_grad(base, base._grad_fn, base._output_nr, copy_slices)
         base._grad_fn, base._output_nr, base._requires_grad = copy_slices, 0, True
-        regenerate_grad_fn(x)
+        strided.regenerate_grad_fn(x)
     else:
-        move_retain_grad(x, x._grad_fn, x._output_nr, node)
+        strided.move_retain_grad(x, x._grad_fn, x._output_nr, node)
         x._grad_fn, x._output_nr, x._requires_grad = node, result._output_nr, True
     _save_result_as(node, result, x)
 
@@ -221,16 +220,14 @@ class CopySlices(Node):
         self.fn = None  # (as torch lets go of it: a second backward fails)
 
     def backward(self, grad):
-        from .shape import CloneBackward0
-
         if self.fn is None:
             raise RuntimeError(errors.BACKWARD_TWICE)
         sizes, strides, base_offset = self.base_geometry
         view_sizes, view_strides, view_offset = self.view_geometry
         # G laid out as the base, and the view's elements of it (as torch does it)
         result = inplace(empty_strided(sizes, strides, grad), copy, grad)
-        grad_slice = as_strided(result, view_sizes, view_strides, view_offset - base_offset)
-        grads = self.fn(CloneBackward0.apply(grad_slice, contiguous=True))
+        grad_slice = strided.as_strided(result, view_sizes, view_strides, view_offset - base_offset)
+        grads = self.fn(shape_ops.CloneBackward0.apply(grad_slice, contiguous=True))
         if not isinstance(grads, tuple):
             grads = (grads,)
         if grads[0] is None:
@@ -244,25 +241,19 @@ class CopySlices(Node):
 
 def empty_strided(sizes, strides, like):
     """An uninitialised tensor with these sizes and strides (``like``'s dtype)."""
-    from ..tensor import Tensor
-
     itemsize = like._data.itemsize
     memory = np.empty(max(1, sum((n - 1) * s for n, s in zip(sizes, strides)) + 1)
                       if 0 not in sizes else 0, like._data.dtype)
-    return Tensor._make(np.lib.stride_tricks.as_strided(
+    return make(np.lib.stride_tricks.as_strided(
         memory, tuple(sizes), tuple(s * itemsize for s in strides)))
 
 
 def _snapshot(x):
-    from ..tensor import Tensor
-
-    return Tensor._make(x._data.copy())
+    return make(x._data.copy())
 
 
 def clone(x):
-    from .shape import clone as clone_op
-
-    return clone_op(x)
+    return shape_ops.clone(x)
 
 
 _CPP_NAMES = {dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "signed char",

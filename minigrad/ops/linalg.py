@@ -17,7 +17,10 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..kernels.linalg import matrix_product
 from . import fn
-from ._common import C_TYPE_NAMES, as_tensor, broadcast_shapes
+from ..dtypes import C_TYPE_NAMES
+from ..rules.conversion import as_tensor
+from ..autograd.broadcast import broadcast_shapes
+from . import shape as shape_ops
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm"]
 
@@ -341,13 +344,9 @@ def _should_fold(a, b) -> bool:
 
 
 def _squeeze_inplace(x, dim):
-    from .shape import squeeze_
-
-    return squeeze_(x, dim)
+    return shape_ops.squeeze_(x, dim)
 
 
 def _unsafe_view(x, shape):
-    from .shape import UnsafeViewBackward0
-
-    return UnsafeViewBackward0.apply(x, shape=tuple(shape))
+    return shape_ops.UnsafeViewBackward0.apply(x, shape=tuple(shape))
 

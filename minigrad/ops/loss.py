@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from .. import errors
+from .. import dtypes, errors
+from ..autograd.broadcast import broadcast_shapes
 from ..autograd import grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Node, SavedTensor
-from . import fn, strided
-from ._common import is_tensor
+from . import fn
+from ..autograd.tensor_base import is_tensor
 from ._saved import as_shown
 from ..kernels import layout
 
@@ -455,9 +456,6 @@ def nll_loss_images(x, target, weight=None, ignore_index=-100, reduction="mean")
 
 
 def mse_loss(x, target, reduction="mean"):
-    from ..autograd.broadcast import broadcast_shapes
-    from .. import dtypes
-
     broadcast_shapes(x.shape, target.shape)
     return MseLossBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
                                   reduction=reduction)
@@ -465,9 +463,6 @@ def mse_loss(x, target, reduction="mean"):
 
 def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None,
                                      reduction="mean"):
-    from ..autograd.broadcast import broadcast_shapes
-    from .. import dtypes
-
     broadcast_shapes(x.shape, target.shape)
     _check_no_requires_grad("binary_cross_entropy_with_logits", weight=weight,
                             pos_weight=pos_weight)

@@ -10,9 +10,13 @@ from ..kernels import pointwise as kernels
 from ..autograd.formula import Formula
 from ..autograd.node import Node, apply_to_arrays
 from . import fn
-from ._common import (C_TYPE_NAMES, as_tensor, broadcast_shapes, float_dtype_for, is_number,
-                      is_tensor, python_number)
-from .strided import with_contiguous_layout, with_iterator_layout, with_unary_layout
+from ..dtypes import C_TYPE_NAMES
+from ..rules import arguments
+from ..rules.conversion import as_tensor
+from ..autograd.broadcast import broadcast_shapes
+from ..rules.promotion import float_dtype_for, is_number, python_number
+from ..autograd.tensor_base import is_tensor
+from ..rules.layout import with_contiguous_layout, with_iterator_layout, with_unary_layout
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
            "clamp", "maximum", "minimum", "where", "masked_fill"]
@@ -441,9 +445,7 @@ def clamp(x, min=None, max=None):
         if not all(b is None or is_tensor(b) for b in (min, max)):
             # torch's two signatures take two tensors or two numbers, not one of each (the
             # callers' argument checks refuse this first; here, as given by keyword)
-            from ..arguments import check_clamp_method
-
-            check_clamp_method("clamp", (), {name: b for name, b in (("min", min), ("max", max))
+            arguments.check_clamp_method("clamp", (), {name: b for name, b in (("min", min), ("max", max))
                                              if b is not None})
         low = None if min is None else as_tensor(min)
         high = None if max is None else as_tensor(max)

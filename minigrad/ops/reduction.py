@@ -21,10 +21,12 @@ from .. import dtypes, errors
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
-from . import fn, strided
-from ._common import normalize_dim, normalize_dims
+from ..autograd.tensor_base import is_tensor, make
+from ..rules.promotion import float_dtype_for
+from . import fn, pointwise
+from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
-from .shape import to_dtype
+from . import shape as shape_ops
 from ..kernels import layout
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
@@ -653,11 +655,8 @@ def _check_nonempty(x, name):
 def max(x, dim=None, keepdim=False):
     """The largest element; with ``dim``, ``(values, indices)`` along it.
     ``max(a, b)`` with two tensors is ``maximum``."""
-    from ._common import is_tensor
-    from .pointwise import maximum
-
     if is_tensor(dim):
-        return maximum(x, dim)
+        return pointwise.maximum(x, dim)
     if dim is None:
         _check_nonempty(x, "max")
         return MaxBackward1.apply(x)
@@ -666,11 +665,8 @@ def max(x, dim=None, keepdim=False):
 
 def min(x, dim=None, keepdim=False):
     """The smallest element; with ``dim``, ``(values, indices)`` along it."""
-    from ._common import is_tensor
-    from .pointwise import minimum
-
     if is_tensor(dim):
-        return minimum(x, dim)
+        return pointwise.minimum(x, dim)
     if dim is None:
         _check_nonempty(x, "min")
         return MinBackward1.apply(x)
@@ -678,8 +674,6 @@ def min(x, dim=None, keepdim=False):
 
 
 def _arg_reduce(node_cls, result_cls, x, dim, keepdim):
-    from ..tensor import Tensor
-
     given, dim = dim, normalize_dim(dim, x.ndim)
     _check_dim_nonempty(x, dim, "max" if result_cls is _MaxResult else "min")
     values = node_cls.apply(x, dim=dim, keepdim=keepdim, given=given)
@@ -692,7 +686,7 @@ def _arg_reduce(node_cls, result_cls, x, dim, keepdim):
         indices = picker(x._data, axis=dim)
         if keepdim:
             indices = np.expand_dims(indices, dim)
-    return result_cls(values, Tensor._make(np.asarray(indices, np.int64)))
+    return result_cls(values, make(np.asarray(indices, np.int64)))
 
 
 def prod(x, dim=None, keepdim=False, *, dtype=None):
@@ -768,8 +762,6 @@ def norm(x, p="fro", dim=None, keepdim=False):
 
 def logsumexp(x, dim, keepdim=False):
     """log(sum(exp(x))) along ``dim``, computed without overflow."""
-    from ._common import float_dtype_for
-
     return LogsumexpBackward0.apply(x, cast_to=float_dtype_for(x.dtype),
                                     dim=normalize_dims(dim, x.ndim), keepdim=keepdim,
                                     given=dim if isinstance(dim, (tuple, list)) else (dim,))
@@ -788,7 +780,7 @@ def softmax(x, dim, dtype=None):
     given, dim = dim, normalize_dim(dim, x.ndim)
     _check_softmax_dtype("softmax", x, dim, dtype)
     if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
-        x = to_dtype(x, dtype)
+        x = shape_ops.to_dtype(x, dtype)
     return SoftmaxBackward0.apply(x, dim=dim, given=given)
 
 
@@ -797,7 +789,7 @@ def log_softmax(x, dim, dtype=None):
     given, dim = dim, normalize_dim(dim, x.ndim)
     _check_softmax_dtype("log_softmax", x, dim, dtype)
     if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
-        x = to_dtype(x, dtype)
+        x = shape_ops.to_dtype(x, dtype)
     return LogSoftmaxBackward0.apply(x, dim=dim, given=given)
 
 
@@ -812,18 +804,16 @@ def argmin(x, dim=None, keepdim=False):
 
 def _index_of(find, name, x, dim, keepdim):
     """argmax/argmin with torch's errors: no bool input, no empty dimension."""
-    from ..tensor import Tensor
-
     if x.dtype is dtypes.bool:
         raise RuntimeError(errors.ARG_REDUCE_BOOL.format(name))
     if dim is None:
         if x.numel() == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
                              "input.numel() == 0.")
-        return Tensor._make(np.array(find(x._data), np.int64))
+        return make(np.array(find(x._data), np.int64))
     dim = normalize_dim(dim, x.ndim)
     _check_dim_nonempty(x, dim, name)
-    return Tensor._make(np.asarray(find(x._data, axis=dim, keepdims=keepdim), np.int64))
+    return make(np.asarray(find(x._data, axis=dim, keepdims=keepdim), np.int64))
 
 
 def _check_dim_nonempty(x, dim, name):
@@ -843,8 +833,6 @@ def any(x, dim=None, keepdim=False):
 
 
 def _logical_reduce(reduce, x, dim, keepdim):
-    from ..tensor import Tensor
-
     axes = None if dim is None else normalize_dims(dim, x.ndim)
     result = np.asarray(reduce(x._data, axis=axes, keepdims=keepdim))
-    return Tensor._make(result.astype(np.uint8) if x.dtype is dtypes.uint8 else result)
+    return make(result.astype(np.uint8) if x.dtype is dtypes.uint8 else result)

@@ -15,10 +15,11 @@ from .. import dtypes, errors
 from ..autograd.broadcast import expand_array
 from ..autograd.formula import Formula
 from ..autograd.node import Node
-from . import fn, strided
-from ._common import normalize_dim
+from . import fn
+from ..rules.arguments import normalize_dim
 from ._saved import as_shown
 from ..kernels import layout
+from . import indexing, inplace
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
            "squeeze", "expand", "cat", "stack", "flip", "narrow", "clone", "to_dtype",
@@ -306,9 +307,8 @@ def _change_layout(x, node_cls, **params):
 
 def _check_inplace(x) -> None:
     """(first, as in torch: before the op looks at its arguments)"""
-    from .inplace import check_inplace
 
-    check_inplace(x)
+    inplace.check_inplace(x)
 
 
 def t_(x):
@@ -617,7 +617,6 @@ def _check_unique(dims) -> None:
 
 def narrow(x, dim, start, length):
     """The slice ``start:start+length`` along ``dim`` (a view)."""
-    from .indexing import slice_dim
 
     if x.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
@@ -632,7 +631,7 @@ def narrow(x, dim, start, length):
         start += size
     if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
-    return slice_dim(x, dim, start, start + length, 1, given_dim=given)
+    return indexing.slice_dim(x, dim, start, start + length, 1, given_dim=given)
 
 
 def clone(x):

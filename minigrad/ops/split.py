@@ -29,10 +29,12 @@ import numpy as np
 from ..autograd import grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Node
-from . import fn, strided
+from . import fn
 from .. import dtypes
-from ._common import is_tensor, normalize_dim
+from ..autograd.tensor_base import is_tensor, make
+from ..rules.arguments import normalize_dim
 from ..kernels import layout
+from . import indexing
 
 __all__ = ["unbind", "split", "split_with_sizes", "chunk", "tensor_split", "unsafe_split",
            "unsafe_split_with_sizes", "unsafe_chunk"]
@@ -56,7 +58,7 @@ class _SeveralViews(Node):
             node._forward_args = False  # save() keeps nothing
         arrays = node.forward(x._data, **params)
         if not cls.is_view:  # (unsafe_split: the same memory, but not views for autograd)
-            outputs = [_tensor.Tensor._make(array, grad_fn=node if record else None,
+            outputs = [make(array, grad_fn=node if record else None,
                                             output_nr=number if record else 0)
                        for number, array in enumerate(arrays)]
         else:
@@ -76,7 +78,7 @@ class _SeveralViews(Node):
         made = "multi-output" if grad_mode.is_grad_enabled() else "no_grad"
         outputs = []
         for number, array in enumerate(arrays):
-            view = _tensor.Tensor._make(array, grad_fn=node, output_nr=number if node else 0,
+            view = make(array, grad_fn=node, output_nr=number if node else 0,
                                         version=version, base=base)
             view._view_version = version.value
             view._view_made = made
@@ -250,7 +252,6 @@ def tensor_split(x, indices_or_sections, dim=0):
     ``sections`` parts (an int: sizes differ by at most one, the larger first), or
     cut before each of the ``indices`` (a list; an index may be negative or past the
     end, as in a slice); a tensor of dtype long is its int (0-dim) or its indices."""
-    from .indexing import slice_dim
 
     if x.ndim == 0:
         raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a "
@@ -276,8 +277,5 @@ def tensor_split(x, indices_or_sections, dim=0):
     else:
         ends = [int(i) for i in indices_or_sections] + [size]
     starts = [0] + ends[:-1]
-    return tuple(slice_dim(x, axis, start, end, 1) for start, end in zip(starts, ends))
+    return tuple(indexing.slice_dim(x, axis, start, end, 1) for start, end in zip(starts, ends))
 
-
-# At the bottom, because tensor.py (the floor above) imports the ops.
-from .. import tensor as _tensor  # noqa: E402

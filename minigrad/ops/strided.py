@@ -19,12 +19,15 @@ import numpy as np
 
 from .. import errors
 from ..autograd.formula import Formula
+from ..autograd.tensor_base import TensorBase, make
 from ..autograd.node import Node, SavedTensor, forward_name
 from ..kernels.layout import (
     as_strided_backward_of, as_strided_backward_plan, check_no_partial_overlap, contiguous_strides,
     empty_strided, geometry, in_iterator_layout, is_non_overlapping_and_dense, preserved_strides,
     strided_view, with_strides)
 from . import fn
+from . import indexing, inplace, reduction
+from . import shape as shape_ops
 
 
 def stride(x, dim=None):
@@ -47,28 +50,22 @@ def as_strided_backward_tensor(grad, base_geometry, size, strides, offset):
     size-1 dims squeezed (SqueezeBackward1), stride-0 dims summed, zeros, the
     gradient copied into the viewed elements (CopySlices), the base's elements
     viewed (AsStridedBackward0)."""
-    from .indexing import index_put_into
-    from .inplace import copy, inplace
-    from .reduction import sum as sum_
-    from .shape import squeeze
-
-    Tensor = _tensor.Tensor
     plan = as_strided_backward_plan(grad.ndim, base_geometry, size, strides, offset)
     if plan is None:
-        return Tensor._make(np.zeros(base_geometry[0], grad._data.dtype))
+        return make(np.zeros(base_geometry[0], grad._data.dtype))
     reduce, length, out, out_overlaps, inp, inp_overlaps, base = plan
     for how, dim in reduce:
-        grad = squeeze(grad, dim) if how == "squeeze" else sum_(grad, dim)
-    memory = Tensor._make(np.zeros(length, grad._data.dtype))
+        grad = shape_ops.squeeze(grad, dim) if how == "squeeze" else reduction.sum(grad, dim)
+    memory = make(np.zeros(length, grad._data.dtype))
     if out_overlaps:  # (torch: index_add_, IndexAddBackward0)
         positions = strided_view(np.arange(length), *out)
-        memory = index_put_into(grad, (length,), (positions,))
+        memory = indexing.index_put_into(grad, (length,), (positions,))
     else:
-        inplace(as_strided(memory, *out), copy, grad)
+        inplace.inplace(as_strided(memory, *out), inplace.copy, grad)
     if inp_overlaps:
         count = np.zeros(length, grad._data.dtype)
         np.add.at(count, strided_view(np.arange(length), *inp), 1)
-        memory = memory / Tensor._make(count)
+        memory = memory / make(count)
     return as_strided(memory, *base)
 
 
@@ -149,102 +146,6 @@ def move_retain_grad(tensor, old, old_nr: int, new) -> None:
         new._retains_grad[0] = ref
 
 
-# At the bottom, because tensor.py (the floor above) imports the ops.
-from .. import tensor as _tensor  # noqa: E402
-
-
 # ---- the layout of an elementwise result ----------------------------------------
 
 
-def with_iterator_layout(result, *operands):
-    """``result`` (a Tensor) laid out as torch lays out an elementwise op's result
-    on ``operands`` (arrays, in torch's operand order): only operands of
-    different layouts, or an empty result, can change it."""
-    data = result._data
-    if not data.size:
-        return with_empty_layout(result, *operands)
-    if data.ndim > 1 and not all(array.flags.c_contiguous for array in operands):
-        _relay(result, in_iterator_layout(data, operands))
-    return result
-
-
-def with_empty_layout(result, *operands):
-    """``result`` (a Tensor), an elementwise op's empty result on ``operands``
-    (arrays, in torch's operand order), with torch's strides (NumPy gives it
-    strides of 0): operands all of the result's shape take TensorIterator's
-    fast path, where an empty tensor counts as contiguous (row-major strides);
-    others are laid out as the iterator orders them."""
-    data = result._data
-    shape = data.shape
-    if all(array.shape == shape for array in operands):
-        strides = contiguous_strides(shape)
-        if geometry(data)[1] != strides:
-            _relay(result, empty_strided(shape, strides, data.dtype))
-    else:
-        _relay(result, in_iterator_layout(data, operands))
-    return result
-
-
-def with_unary_layout(result, x):
-    """``result`` (a Tensor), a one-operand elementwise op's result on the tensor
-    ``x``, laid out as torch lays it out: TensorIterator's fast path gives a
-    contiguous ``x`` (an empty one counts as contiguous) a row-major result, and
-    a dense one its own strides; else the iterator orders the dims. NumPy differs
-    only for views that are not contiguous (an array NumPy made is dense, and
-    NumPy lays out the result as it) and empty results (strides of 0)."""
-    array = x._data
-    if array.size and (array.base is None or array.flags.c_contiguous):
-        return result
-    data = result._data
-    shape, strides = array.shape, tuple(step // array.itemsize for step in array.strides)
-    if not array.size or array.flags.c_contiguous:
-        laid_out = with_strides(data, contiguous_strides(shape))
-    elif is_non_overlapping_and_dense(shape, strides):
-        laid_out = with_strides(data, strides)
-    else:
-        laid_out = in_iterator_layout(data, (array,))
-    if laid_out is not data:
-        _relay(result, laid_out)
-    return result
-
-
-def with_contiguous_layout(result):
-    """``result`` (a Tensor) with row-major strides, as torch allocates the result
-    of ops that do not follow their input's layout (``2 ** x``, ``cumsum``,
-    ``masked_fill``): NumPy follows it, and gives an empty result strides of 0."""
-    data = result._data
-    if data.size and data.flags.c_contiguous:
-        return result
-    laid_out = with_strides(data, contiguous_strides(data.shape))
-    if laid_out is not data:
-        _relay(result, laid_out)
-    return result
-
-
-def _relay(result, data: np.ndarray) -> None:
-    """``result`` (a Tensor) now holds ``data`` (the same values, laid out anew), and
-    so does the result its node saved (torch saves the tensor itself)."""
-    node = result._grad_fn
-    if node is not None:
-        saved = node._saved.get("result")
-        if type(saved) is SavedTensor and saved.tensor is None and saved.data is result._data:
-            saved.data = data
-    result._data = data
-
-
-def with_number_layout(result, array: np.ndarray):
-    """``result`` (a Tensor or an array) of ``array`` op a number, laid out as torch
-    lays it out: the number is a 0-dim operand, so TensorIterator orders the dims
-    by ``array``'s strides, size-1 dims included (``x.t() * 2`` for x of shape
-    (3, 1) keeps the strides (1, 1); NumPy gives (3, 1)). Only a result whose
-    strides are not ``array``'s can differ."""
-    data = result._data if isinstance(result, _tensor.Tensor) else result
-    if (data.ndim < 2 and data.size) or data.strides == array.strides:
-        return result
-    laid_out = in_iterator_layout(data, (array,))
-    if laid_out is data:
-        return result
-    if isinstance(result, _tensor.Tensor):
-        _relay(result, laid_out)
-        return result
-    return laid_out

@@ -19,8 +19,9 @@ import warnings
 
 import numpy as np
 
-from . import dtypes
-from .ops._common import is_number, is_tensor
+from .. import dtypes, errors
+from ..autograd.tensor_base import is_tensor
+from .promotion import is_number
 
 __all__ = ["checks_arguments", "described", "int_list", "invalid_combination", "is_int",
            "shape_argument", "view_argument", "OVERLOADS"]
@@ -657,3 +658,26 @@ def tensor_split_arguments(args: tuple, kwargs: dict, method: bool) -> tuple:
             parts += [f"{key}={type_name(value)}" for key, value in reversed(kwargs.items())]
             notes[index] = f"some of the arguments have invalid types: ({', '.join(parts)})"
     raise invalid_combination(label, args, kwargs, notes)
+
+
+def normalize_dim(dim: int, ndim: int) -> int:
+    """A dimension in [0, ndim); negative counts from the end. 0-dim tensors
+    accept 0 and -1, as in PyTorch."""
+    dim = int(dim)
+    limit = max(ndim, 1)
+    if not -limit <= dim < limit:
+        raise errors.dim_out_of_range(dim, ndim)
+    return dim % limit
+
+
+def normalize_dims(dim, ndim: int) -> tuple[int, ...]:
+    """``dim`` (None, an int, or a sequence) as a sorted tuple of axes;
+    None means every axis."""
+    if isinstance(dim, (int, np.integer)) or is_tensor(dim):  # (a tensor: one integer)
+        dim = (dim,)
+    if dim is None or len(dim) == 0:  # PyTorch: an empty dim list means all of them
+        return tuple(range(ndim))
+    axes = tuple(sorted(normalize_dim(d, ndim) for d in dim))
+    if len(set(axes)) != len(axes):
+        raise RuntimeError(f"dim {axes[0]} appears multiple times in the list of dims")
+    return tuple(a for a in axes if a < ndim)

@@ -1,0 +1,6 @@
+"""Floor 3: PyTorch's rules around any op, which the op classes leave out.
+
+| module      | what lives there                                                        |
+|-------------|-------------------------------------------------------------------------|
+| conversion  | Python data read as ``torch.tensor`` reads it (dtype inference, errors)  |
+"""

@@ -1,0 +1,170 @@
+"""Python data read as PyTorch reads it: ``torch.tensor([[1, 2.5], [3, 4]])``.
+
+Nested lists, tuples, NumPy arrays and numbers become a NumPy array with PyTorch's
+dtype inference (``[1, 2.5]`` is float32, ``[True, 2]`` int64), its checks of
+ragged lists, and its error texts for what it cannot read.
+"""
+
+from __future__ import annotations
+
+import collections.abc
+import math
+import operator
+
+import numpy as np
+
+from .. import dtypes, errors
+from ..autograd.tensor_base import TensorBase, make
+from ..kernels import layout
+from .promotion import NUMBER_TYPES
+
+__all__ = ["array_from", "as_tensor", "type_name", "is_sequence"]
+
+
+def type_name(value) -> str:
+    """The name PyTorch's messages give a Python type: ``list``, ``numpy.float64``."""
+    kind = type(value)
+    return f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
+
+
+def is_sequence(data) -> bool:
+    """Lists, tuples, ranges, strings, NumPy arrays; not tensors (as in PyTorch,
+    whose tensors do not implement Python's sequence protocol)."""
+    return isinstance(data, (collections.abc.Sequence, np.ndarray))
+
+
+def _infer_dtype(data) -> dtypes.dtype:
+    """torch's infer_scalar_type: Python bool -> bool, int -> int64, float ->
+    float32; NumPy values and tensors keep theirs; sequences promote."""
+    if isinstance(data, (np.ndarray, np.generic)):
+        return dtypes.from_numpy_dtype(data.dtype)
+    if isinstance(data, float):
+        return dtypes.get_default_dtype()
+    if isinstance(data, bool):
+        return dtypes.bool
+    if isinstance(data, int):
+        return dtypes.int64
+    if isinstance(data, complex):
+        raise TypeError("minigrad has no complex dtypes; use real numbers")
+    if isinstance(data, TensorBase):
+        return data.dtype
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if is_sequence(data):
+        if len(data) == 0:
+            return dtypes.get_default_dtype()
+        result = None
+        for item in data:  # [1, 2.5] -> float32; [True, 2] -> int64
+            item_dtype = _infer_dtype(item)
+            result = item_dtype if result is None else dtypes.promote_types(result, item_dtype)
+        return result
+    raise RuntimeError(f"Could not infer dtype of {type_name(data)}")
+
+
+_MAX_DIMS = 64
+
+
+def _shape_of(data) -> tuple[int, ...]:
+    """torch's compute_sizes: the lengths of data, data[0], data[0][0], ..."""
+    shape = []
+    while is_sequence(data):
+        shape.append(len(data))
+        if len(shape) > _MAX_DIMS:  # a string's first element is a string, forever
+            raise ValueError(f"too many dimensions '{type(data).__name__}'")
+        if len(data) == 0:
+            break
+        data = data[0]
+    return tuple(shape)
+
+
+def _as_float(value) -> float:
+    """Like CPython's PyFloat_AsDouble."""
+    if isinstance(value, float):
+        return value
+    if hasattr(type(value), "__float__") and not isinstance(value, str):
+        return float(value)
+    if hasattr(type(value), "__index__"):
+        return float(operator.index(value))
+    raise TypeError(f"must be real number, not {type_name(value)}")
+
+
+def _as_integer(value, dtype: dtypes.dtype) -> int:
+    """A Python int that fits ``dtype``, with torch's errors for those that do not."""
+    info = np.iinfo(dtype.numpy)
+    overflow = RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
+    if isinstance(value, float):  # truncated toward zero, if in range
+        if math.isnan(value) or not info.min <= value < info.max + 1:
+            raise overflow
+        return int(value)
+    number = operator.index(value)  # "'list' object cannot be interpreted as an integer"
+    if not -2**63 <= number < 2**63:
+        raise ValueError("Overflow when unpacking long long")
+    if info.min == 0 and -info.max <= number < 0:
+        return number % (info.max + 1)  # unsigned: -1 wraps around to 255
+    if not info.min <= number <= info.max:
+        raise overflow
+    return number
+
+
+def _as_bool(value) -> bool:
+    if isinstance(value, (float, np.bool_)):
+        return value != 0
+    return operator.index(value) != 0
+
+
+def _flatten_into(values: list, data, shape: tuple, dim: int, dtype: dtypes.dtype) -> None:
+    """torch's recursive_store: check each sequence's length against the shape
+    and convert each number to ``dtype`` (appended to ``values``)."""
+    if dim == len(shape):
+        if dtype.is_floating_point:
+            values.append(_as_float(data))
+        elif dtype is dtypes.bool:
+            values.append(_as_bool(data))
+        else:
+            values.append(_as_integer(data, dtype))
+        return
+    try:
+        items = list(data)  # a tensor here gives its rows, a string its characters
+    except TypeError:
+        raise TypeError("not a sequence") from None
+    if len(items) != shape[dim]:
+        raise ValueError(
+            f"expected sequence of length {shape[dim]} at dim {dim} (got {len(items)})"
+        )
+    for item in items:
+        if isinstance(item, np.ndarray):
+            errors.warn_once(errors.LIST_OF_NDARRAYS, stacklevel=4)
+        _flatten_into(values, item, shape, dim + 1, dtype)
+
+
+def array_from(data, dtype: dtypes.dtype | None) -> np.ndarray:
+    """A fresh NumPy array for ``data`` (a number, nested lists, an array, a tensor)."""
+    if isinstance(data, str):
+        raise TypeError("new(): invalid data type 'str'")
+    if isinstance(data, np.generic):  # a NumPy scalar is read as a 0-d array
+        data = np.asarray(data)
+    with np.errstate(over="ignore", invalid="ignore"):  # 1e40 -> inf in float32, as in torch
+        if isinstance(data, TensorBase):
+            return data._data.astype((dtype or data.dtype).numpy, copy=True)
+        if isinstance(data, np.ndarray):
+            own_dtype = dtypes.from_numpy_dtype(data.dtype)  # PyTorch's error if unsupported
+            return data.astype((dtype or own_dtype).numpy, copy=True)
+        shape = _shape_of(data)
+        if dtype is None:
+            dtype = _infer_dtype(data)
+        if 0 in shape:  # nothing to store, so nothing is checked: [[], [1]] is fine
+            return layout.empty_strided(shape, layout.contiguous_strides(shape), dtype.numpy)
+        values: list = []
+        _flatten_into(values, data, shape, 0, dtype)
+        return np.array(values, dtype=dtype.numpy).reshape(shape)
+
+
+def as_tensor(value, like=None):
+    """``value`` as a Tensor: a Python number as the 0-dim tensor PyTorch wraps it in
+    (of ``like``'s dtype, when given), a list as ``torch.tensor`` reads it."""
+    if isinstance(value, TensorBase):
+        return value
+    if isinstance(value, NUMBER_TYPES):
+        dtype = dtypes.scalar_dtype(value).numpy if like is None else like._data.dtype
+        return make(np.array(value, dtype))
+    return make(array_from(value, None))

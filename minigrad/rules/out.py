@@ -1,0 +1,101 @@
+"""``out=``: a result written into a tensor the caller gives, as PyTorch does it.
+
+``out`` takes the result's values, cast to its own dtype where PyTorch casts (never a
+float into an integer tensor), is resized (with PyTorch's warning when it had
+elements) if its shape differs, and its version goes up, as after an in-place op. A
+result that would need a gradient cannot go into ``out``: ``out=`` is not
+differentiable, in PyTorch as here.
+"""
+
+from __future__ import annotations
+
+import builtins
+import collections
+import warnings
+
+import numpy as np
+
+from .. import dtypes, errors
+from ..autograd import grad_mode
+from ..autograd.tensor_base import TensorBase
+from ..kernels.layout import check_no_partial_overlap
+from ..dtypes import C_TYPE_NAMES
+
+__all__ = ["write", "check_bool_out"]
+
+
+def _can_cast(source: dtypes.dtype, target: dtypes.dtype) -> bool:
+    """PyTorch's canCast: never a float into an integer, nor a number into a bool."""
+    if source.is_floating_point and not target.is_floating_point:
+        return False
+    return source is dtypes.bool or target is not dtypes.bool
+
+
+def _size_text(shape) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+def _write_into(function: str, result: TensorBase, out, inputs, exact_dtype: bool,
+                resize_warning: str | None = errors.OUT_RESIZED) -> None:
+    if not isinstance(out, TensorBase):
+        raise TypeError(f"{function}(): argument 'out' must be Tensor, "
+                        f"not {type(out).__name__}")
+    if exact_dtype and out.dtype is not result.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {C_TYPE_NAMES[result.dtype]}, "
+                           f"but got {C_TYPE_NAMES[out.dtype]} instead")
+    if not _can_cast(result.dtype, out.dtype):
+        raise RuntimeError(f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast "
+                           f"to the desired output type {dtypes.SCALAR_NAMES[out.dtype]}")
+    for tensor in inputs:
+        if isinstance(tensor, TensorBase):
+            check_no_partial_overlap(out._data, tensor._data)
+    if out.shape != result.shape:
+        if out.numel() and resize_warning:
+            warnings.warn(
+                resize_warning.format(
+                    old=_size_text(out.shape), new=_size_text(result.shape),
+                    numel=out.numel(), count=result.numel(), shape=tuple(result.shape)),
+                UserWarning, stacklevel=4)
+        out._replace_data(np.empty(result.shape, dtype=out.dtype.numpy))
+    np.copyto(out._data, result._data, casting="unsafe")
+    out._bump_version()
+
+
+def write(function: str, result, out, *inputs, differentiable: bool = True,
+         exact_dtype: bool = False, resize_warning: str | None = errors.OUT_RESIZED):
+    """``result``, or with ``out=`` given, ``out`` holding it (see the module docstring)."""
+    if out is None:
+        return result
+    outs = out if isinstance(result, tuple) else (out,)
+    if differentiable and grad_mode.is_grad_enabled() and builtins.any(
+            isinstance(t, TensorBase) and t.requires_grad for t in (*inputs, *outs)):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(function=function))
+    if not isinstance(result, tuple):
+        _write_into(function, result, out, inputs, exact_dtype, resize_warning)
+        return out
+    if not isinstance(out, (tuple, list)) or len(out) != len(result):
+        raise TypeError(f"{function}(): argument 'out' must be tuple of Tensors, "
+                        f"not {type(out).__name__}")
+    for part, target in zip(result, out):  # (values, indices): the indices' dtype is exact
+        _write_into(function, part, target, inputs, exact_dtype=part.dtype is dtypes.int64)
+    return _return_types_out(function)(*out)
+
+
+def check_bool_out(function: str, out) -> None:
+    """all() and any() write only into bool (or uint8) tensors."""
+    if isinstance(out, TensorBase) and out.dtype not in (dtypes.bool, dtypes.uint8):
+        raise RuntimeError(f"{function} only supports bool tensor for result, "
+                           f"got: {dtypes.SCALAR_NAMES[out.dtype]}")
+
+
+def _return_types_out(function: str):
+    """torch.return_types.max_out: the (values, indices) pair of a call with out=."""
+    if function not in _RETURN_TYPES_OUT:
+        kind = collections.namedtuple(f"{function}_out", ["values", "indices"])
+        kind.__repr__ = lambda self: (f"torch.return_types.{type(self).__name__}(\n"
+                                      f"values={self.values!r},\nindices={self.indices!r})")
+        _RETURN_TYPES_OUT[function] = kind
+    return _RETURN_TYPES_OUT[function]
+
+
+_RETURN_TYPES_OUT: dict = {}
