@@ -7,8 +7,11 @@
     minigrad-kit prairielearn course/*.ipynb --out pl/ --image you/minigrad-kit-grader
     minigrad-kit kernelspec install --user                       # a sandboxed Jupyter kernel
 
-``cli.py`` holds the grading commands and calls ``add_commands`` for these;
-each is one function ``_<name>(args) -> exit status`` in ``HANDLERS``.
+``cli.py`` holds the grading commands and calls ``add_commands`` for these. Each
+command is two functions: ``_add_<name>(commands)`` declares its options (``ADDERS``),
+``_<name>(args) -> exit status`` runs it (``HANDLERS``); the work itself is in a module
+of its own (``export.py``, ``analysis_page.py``, ``gradescope.py``, ``prairielearn.py``,
+``sandboxed_kernel.py``, ``lab.py``).
 """
 
 from __future__ import annotations
@@ -177,52 +180,12 @@ example:
 
 
 def add_commands(commands) -> None:
-    """Add the subcommands of this module to ``cli``'s subparsers."""
-    prairielearn = commands.add_parser(
-        "prairielearn", help="write PrairieLearn questions graded by the kit",
-        description="Write PrairieLearn questions (external grading) for instructor notebooks, "
-                    "and the grading image's Dockerfile with the kit's wheel.",
-        epilog=PRAIRIELEARN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    prairielearn.add_argument("sources", nargs="+", metavar="SOURCE",
-                              help="instructor notebooks (.ipynb) or course folders")
-    prairielearn.add_argument("--out", required=True, metavar="DIR",
-                              help="the folder to write (created if needed)")
-    prairielearn.add_argument("--image", required=True, metavar="IMAGE",
-                              help="the grading image's name, as PrairieLearn will pull it")
-    prairielearn.add_argument("--job-timeout", type=int, default=300, metavar="SECONDS",
-                              help="PrairieLearn's limit for one grading job (at most 600; "
-                                   "default 300)")
-    _grading_options(prairielearn)
-    gradescope = commands.add_parser(
-        "gradescope", help="write a Gradescope autograder (zip) for instructor notebooks",
-        description="Write a Gradescope autograder that grades each submission with the kit.",
-        epilog=GRADESCOPE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    gradescope.add_argument("sources", nargs="+", metavar="SOURCE",
-                            help="instructor notebooks (.ipynb) or course folders, each "
-                                 "with its question module beside it")
-    gradescope.add_argument("--out", required=True, metavar="FILE.zip",
-                            help="the autograder zip to write")
-    _grading_options(gradescope)
-    gradescope.add_argument("--visibility", choices=("visible", "after_due_date",
-                                                     "after_published"), default="visible",
-                            help="when students see the questions' results (Gradescope's "
-                                 "test visibility; default: visible)")
-    kernelspec = commands.add_parser(
-        "kernelspec", help="install a Jupyter kernel that runs in the kit's sandbox",
-        description="Install the Jupyter kernel spec minigrad-kit-sandbox: a Python kernel "
-                    "inside the kit's bubblewrap sandbox.",
-        epilog=KERNELSPEC_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    kernelspec.add_argument("action", choices=("install",), help="what to do")
-    where = kernelspec.add_mutually_exclusive_group()
-    where.add_argument("--user", action="store_true",
-                       help="for you only (the default when not run as root)")
-    where.add_argument("--sys-prefix", action="store_true",
-                       help="in this Python environment (its share/jupyter)")
-    where.add_argument("--prefix", metavar="DIR",
-                       help="under DIR/share/jupyter/kernels (point JUPYTER_PATH at "
-                            "DIR/share/jupyter)")
-    kernelspec.add_argument("--memory", type=int, default=4096, metavar="MB",
-                            help="memory limit of each kernel, 0 for none (default 4096)")
+    """Add the subcommands of this module to ``cli``'s subparsers, in ``NAMES``' order."""
+    for name in NAMES:
+        ADDERS[name](commands)
+
+
+def _add_report(commands) -> None:
     report = commands.add_parser(
         "report", help="write an item analysis per assignment (HTML) for the teacher",
         description="Write one HTML page per assignment: the item analysis of a grading run.",
@@ -232,6 +195,9 @@ def add_commands(commands) -> None:
                         help="the folder for the pages (default: GRADES/report/)")
     report.add_argument("--lang", choices=("en", "zh", "ko"),
                         help="the pages' language (default: your locale's, else English)")
+
+
+def _add_export(commands) -> None:
     export = commands.add_parser(
         "export", help="write the CSV that a Canvas or Moodle gradebook imports",
         description="Write the file a Canvas or Moodle gradebook imports, from the folder "
@@ -251,6 +217,63 @@ def add_commands(commands) -> None:
     export.add_argument("--name", action="append", default=[], metavar="ASSIGNMENT=COLUMN",
                         help="the column header of an assignment (default: its title); "
                              "repeatable")
+
+
+def _add_gradescope(commands) -> None:
+    gradescope = commands.add_parser(
+        "gradescope", help="write a Gradescope autograder (zip) for instructor notebooks",
+        description="Write a Gradescope autograder that grades each submission with the kit.",
+        epilog=GRADESCOPE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    gradescope.add_argument("sources", nargs="+", metavar="SOURCE",
+                            help="instructor notebooks (.ipynb) or course folders, each "
+                                 "with its question module beside it")
+    gradescope.add_argument("--out", required=True, metavar="FILE.zip",
+                            help="the autograder zip to write")
+    _grading_options(gradescope)
+    gradescope.add_argument("--visibility", choices=("visible", "after_due_date",
+                                                     "after_published"), default="visible",
+                            help="when students see the questions' results (Gradescope's "
+                                 "test visibility; default: visible)")
+
+
+def _add_prairielearn(commands) -> None:
+    prairielearn = commands.add_parser(
+        "prairielearn", help="write PrairieLearn questions graded by the kit",
+        description="Write PrairieLearn questions (external grading) for instructor notebooks, "
+                    "and the grading image's Dockerfile with the kit's wheel.",
+        epilog=PRAIRIELEARN_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    prairielearn.add_argument("sources", nargs="+", metavar="SOURCE",
+                              help="instructor notebooks (.ipynb) or course folders")
+    prairielearn.add_argument("--out", required=True, metavar="DIR",
+                              help="the folder to write (created if needed)")
+    prairielearn.add_argument("--image", required=True, metavar="IMAGE",
+                              help="the grading image's name, as PrairieLearn will pull it")
+    prairielearn.add_argument("--job-timeout", type=int, default=300, metavar="SECONDS",
+                              help="PrairieLearn's limit for one grading job (at most 600; "
+                                   "default 300)")
+    _grading_options(prairielearn)
+
+
+def _add_kernelspec(commands) -> None:
+    kernelspec = commands.add_parser(
+        "kernelspec", help="install a Jupyter kernel that runs in the kit's sandbox",
+        description="Install the Jupyter kernel spec minigrad-kit-sandbox: a Python kernel "
+                    "inside the kit's bubblewrap sandbox.",
+        epilog=KERNELSPEC_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    kernelspec.add_argument("action", choices=("install",), help="what to do")
+    where = kernelspec.add_mutually_exclusive_group()
+    where.add_argument("--user", action="store_true",
+                       help="for you only (the default when not run as root)")
+    where.add_argument("--sys-prefix", action="store_true",
+                       help="in this Python environment (its share/jupyter)")
+    where.add_argument("--prefix", metavar="DIR",
+                       help="under DIR/share/jupyter/kernels (point JUPYTER_PATH at "
+                            "DIR/share/jupyter)")
+    kernelspec.add_argument("--memory", type=int, default=4096, metavar="MB",
+                            help="memory limit of each kernel, 0 for none (default 4096)")
+
+
+def _add_lab(commands) -> None:
     lab = commands.add_parser(
         "lab", help="copy the lessons into a folder (once) and open them in JupyterLab",
         description="Open the lessons in JupyterLab, copying them into FOLDER first if they "
@@ -441,5 +464,7 @@ def _lab(args) -> int:
         return 1
 
 
+ADDERS = {"report": _add_report, "export": _add_export, "gradescope": _add_gradescope,
+          "prairielearn": _add_prairielearn, "kernelspec": _add_kernelspec, "lab": _add_lab}
 HANDLERS = {"report": _report, "export": _export, "gradescope": _gradescope,
             "prairielearn": _prairielearn, "kernelspec": _kernelspec, "lab": _lab}
