@@ -281,8 +281,8 @@ def _add_lab(commands) -> None:
         epilog=LAB_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     lab.add_argument("folder", metavar="FOLDER", nargs="?", default="my-lessons",
                      help="your copy of the lessons (default: my-lessons)")
-    lab.add_argument("--log", default="jupyter-lab.log", metavar="FILE",
-                     help="where JupyterLab's own log goes (default: jupyter-lab.log)")
+    lab.add_argument("--log", metavar="FILE",
+                     help="where JupyterLab's own log goes (default: FOLDER/.jupyter-lab.log)")
     lab.add_argument("--port", type=int, metavar="N",
                      help="the port to serve on (default: the first free one from 8888)")
 
@@ -458,7 +458,8 @@ def _lab(args) -> int:
     from .lab import LabError, run_lab
 
     try:
-        return run_lab(args.folder, args.log, port=args.port)
+        log = args.log or os.path.join(args.folder, ".jupyter-lab.log")
+        return run_lab(args.folder, log, port=args.port)
     except (LabError, Exists, OSError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1

@@ -109,7 +109,12 @@ def read_roster(path, system: System) -> tuple[list[str], list[dict]]:
     except (OSError, UnicodeDecodeError) as error:
         raise RosterError(f"the roster {path} could not be read ({error}); "
                           f"{system.export_hint}") from None
-    reader = csv.DictReader(io.StringIO(text))
+    first = text.splitlines()[0] if text.strip() else ""
+    try:  # a spreadsheet saved in some locales separates with ; or a tab
+        dialect = csv.Sniffer().sniff(first, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.DictReader(io.StringIO(text), dialect=dialect)
     header = [name.strip() for name in reader.fieldnames or []]
     reader.fieldnames = header
     missing = [name for name in system.required if name not in header]

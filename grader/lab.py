@@ -117,6 +117,7 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
         server = subprocess.Popen(argv, stderr=stream, env={**os.environ,
                                                             "JUPYTER_TOKEN": token})
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is JupyterLab's to answer
+    stopped = signal.signal(signal.SIGTERM, lambda signum, frame: server.terminate())
     try:
         status = f"http://localhost:{port}/api/status?token={token}"
         deadline = time.monotonic() + START_SECONDS
@@ -133,5 +134,6 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
         return server.wait()
     finally:
         signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, stopped)
         if server.poll() is None:
             server.terminate()

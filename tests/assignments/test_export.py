@@ -180,3 +180,19 @@ def test_a_folder_that_is_not_grades_is_refused(tmp_path, capsys):
                  str(tmp_path / "roster.csv")]) == 1
     assert "has no manifest.json: give the folder that `minigrad-kit grade --out` wrote" in (
         capsys.readouterr().err)
+
+
+def test_a_roster_saved_with_semicolons_reads_the_same(graded, tmp_path, capsys):
+    """A spreadsheet saved in some locales separates its columns with ; (the file written
+    stays comma-separated, as the imports read by default)."""
+    moodle_roster(tmp_path / "commas.csv")
+    rows = list(csv.reader(io.StringIO((tmp_path / "commas.csv").read_text())))
+    buffer = io.StringIO()
+    csv.writer(buffer, delimiter=";").writerows(rows)
+    (tmp_path / "semicolons.csv").write_text(buffer.getvalue())
+    for name in ("commas", "semicolons"):
+        main(["export", str(graded["out"]), "--to", "moodle", "--roster",
+              str(tmp_path / f"{name}.csv"), "--out", str(tmp_path / f"{name}-out.csv")])
+    assert (tmp_path / "commas-out.csv").read_text() == (tmp_path / "semicolons-out.csv"
+                                                         ).read_text()
+    assert "ada@example.edu" in (tmp_path / "semicolons-out.csv").read_text()

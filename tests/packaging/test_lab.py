@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from pathlib import Path
 
@@ -19,13 +20,13 @@ from kit_i18n import speaking
 pytestmark = pytest.mark.slow
 
 
-def _start(home: Path, lang: str):
+def _start(home: Path, lang: str, *log: str):
     env = dict(os.environ, LANG=lang, LANGUAGE="", LC_ALL="", LC_MESSAGES="",
                JUPYTER_CONFIG_DIR=str(home / "config"), JUPYTER_DATA_DIR=str(home / "data"),
                JUPYTER_RUNTIME_DIR=str(home / "runtime"),
                JUPYTERLAB_WORKSPACES_DIR=str(home / "workspaces"))
-    return subprocess.Popen([sys.executable, "-m", "grader", "lab", "my-lessons", "--log",
-                             "lab.log"], cwd=home, env=env, stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "grader", "lab", "my-lessons", *log],
+                            cwd=home, env=env, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True, start_new_session=True)
 
 
@@ -59,11 +60,8 @@ def _stop(server) -> int:
     ("zh_CN.UTF-8", "zh/", "课程已复制到 my-lessons/：这是你自己的副本，以后会一直保留。"),
 ])
 def test_lab_copies_the_lessons_starts_jupyterlab_and_says_where(tmp_path, lang, folder, copied):
-    server = _start(tmp_path, lang)
-    try:
-        said = _lines_until_running(server)
-    finally:
-        pass
+    server = _start(tmp_path, lang, "--log", "lab.log")
+    said = _lines_until_running(server)
     try:
         assert said[0] == copied
         address = said[1].split(" ")[-1].split("：")[-1]
@@ -85,6 +83,39 @@ def test_lab_copies_the_lessons_starts_jupyterlab_and_says_where(tmp_path, lang,
     assert (lessons / "00_start_here.ipynb").is_file() and (lessons / "zh" / "00_start_here.ipynb"
                                                             ).is_file()
     assert (lessons / "assignments" / "02_derive_it_by_hand.ipynb").is_file()
+
+
+def test_the_log_defaults_into_the_lessons_and_a_stopped_kit_stops_jupyterlab(tmp_path):
+    """Without --log, JupyterLab's log is kept beside the lessons (a hidden file, not in the
+    folder the learner happened to start from); a SIGTERM to the kit's own process (a closed
+    terminal, a service manager) stops JupyterLab with it, leaving no server behind."""
+    server = _start(tmp_path, "C.UTF-8")
+    said = _lines_until_running(server)
+    try:
+        log = tmp_path / "my-lessons" / ".jupyter-lab.log"
+        assert said[2] == f"Its log: my-lessons/.jupyter-lab.log. Ctrl-C stops it."
+        address = said[1].split(" ")[-1]
+        port = int(address.split("localhost:")[1].split("/")[0])
+        server.send_signal(signal.SIGTERM)  # the kit's process only, not its group
+        server.wait(timeout=60)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://localhost:{port}/api/status", timeout=2)
+            except urllib.error.HTTPError:  # it answers (without the token: 403)
+                pass
+            except OSError:  # nothing listens any more
+                break
+            time.sleep(0.5)
+        else:
+            raise AssertionError("JupyterLab still answers after the kit was stopped")
+        assert "is running at" in log.read_text()
+        assert not (tmp_path / "jupyter-lab.log").exists()
+    finally:
+        try:
+            os.killpg(server.pid, signal.SIGKILL)
+        except ProcessLookupError:  # the group is gone, as it should be
+            pass
 
 
 def test_a_second_start_keeps_the_learners_copy(tmp_path):
