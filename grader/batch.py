@@ -19,7 +19,7 @@ from . import notebook as nbg
 from .grade import Options, Result, grade_notebook
 from .source import Source, load_source
 
-__all__ = ["grade_file", "grade_files", "workers"]
+__all__ = ["grade_file", "grade_files", "workers", "safe_name"]
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options()) -> Result:
@@ -40,8 +40,8 @@ def _student(path: Path, source: Source) -> str:
     """alice.ipynb -> alice; submitted/alice/<assignment>/<source name>.ipynb -> alice."""
     path = path.resolve()
     if path.stem == source.path.stem and len(path.parents) > 2:
-        return _safe(path.parent.parent.name)
-    return _safe(path.stem)
+        return safe_name(path.parent.parent.name)
+    return safe_name(path.stem)
 
 
 def _who(path: Path, sources: list[Source]) -> tuple[str, str]:
@@ -51,10 +51,10 @@ def _who(path: Path, sources: list[Source]) -> tuple[str, str]:
     for source in sources:
         if path.name == source.path.name and len(path.resolve().parents) > 2:
             return _student(path, source), source.assignment.name
-    return _safe(path.stem), ""
+    return safe_name(path.stem), ""
 
 
-def _safe(name: str) -> str:
+def safe_name(name: str) -> str:
     """A name that is safe as a file name."""
     return re.sub(r"[^\w.-]", "_", name).lstrip(".") or "student"
 
@@ -124,7 +124,7 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
                 result, seconds = future.result()
             except Exception as error:  # noqa: BLE001 (a worker crashed)
                 path = Path(paths[index])
-                result, seconds = Result(_safe(path.stem), "", path.name,
+                result, seconds = Result(safe_name(path.stem), "", path.name,
                                          error=f"the grading process failed: {error}"), None
             finished(index, result, seconds)
     return results

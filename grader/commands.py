@@ -107,7 +107,7 @@ example:
 
 KERNELSPEC_EPILOG = """\
 The kernel "minigrad-kit-sandbox" ("Python 3 (minigrad-kit sandbox)") is ipykernel started
-under bubblewrap, as `minigrad-kit grade` starts its kernels: no network, a read-only view of
+under bubblewrap, as `minigrad-kit grade` starts its code runs: no network, a read-only view of
 the system and of Python, no view of other processes, a cleared environment, and nothing of the
 machine writable or readable but its own scratch folder and its working folder (the
 notebook's folder). A Jupyter client talks to it as to any kernel (its channels are relayed
@@ -143,13 +143,13 @@ what the zip holds (upload it as the assignment's autograder, "Ubuntu 22.04" bas
 what a student sees: the score, one test per question with its points and which checks
   passed and failed (in the student's language; never the hidden tests' code). Points held
   back for review count 0 until you adjust the score; what held them back, the flags, and
-  whether the kernel ran without the sandbox are tests only instructors see ("hidden").
+  whether the code ran without the sandbox are tests only instructors see ("hidden").
 the sandbox: --sandbox auto (default) grades under bubblewrap where Gradescope's container
   lets it run, and otherwise without it, saying so to you in every submission's results;
   required refuses (every submission then fails with an error); off is your choice.
 
 example:
-  minigrad-kit gradescope course/02_derive_it_by_hand.ipynb --out hw2-autograder.zip \\
+  minigrad-kit gradescope course/01_derive_it_by_hand.ipynb --out hw2-autograder.zip \\
       --salt "$MINIGRAD_KIT_SALT" --visibility after_due_date
 """
 
@@ -169,12 +169,12 @@ what it writes into OUT (copy the question folders into your course's repository
 what a student sees: score = automatic points / their maximum (held-back points count 0), one
   test per question with its points and which checks passed and failed (in the student's
   language; never the hidden tests' code); a submission without a notebook that can be graded
-  is "invalid, not gradable" (no attempt used). What held points back, the flags, and a kernel
+  is "invalid, not gradable" (no attempt used). What held points back, the flags, and code
   run without the sandbox are in the grading job's output, which course staff see.
 The hidden inputs are drawn per variant (data.json's variant_seed): keep singleVariant false.
 
 example:
-  minigrad-kit prairielearn course/02_derive_it_by_hand.ipynb --out pl/ \\
+  minigrad-kit prairielearn course/01_derive_it_by_hand.ipynb --out pl/ \\
       --image ghcr.io/you/minigrad-kit-grader:0.1.0 --salt "$MINIGRAD_KIT_SALT"
 """
 
@@ -390,14 +390,18 @@ def _grading_options(parser) -> None:
     parser.add_argument("--timeout", type=float, default=30, metavar="SECONDS",
                         help="time limit per cell (default 30)")
     parser.add_argument("--memory", type=int, default=4096, metavar="MB",
-                        help="memory limit of each kernel, 0 for none (default 4096)")
-    parser.add_argument("--output-limit", type=int, default=100_000, metavar="CHARS",
-                        help="output kept per cell (default 100000)")
+                        help="memory limit of each code run, 0 for none (default 4096)")
+    parser.add_argument("--budget", type=float, metavar="SECONDS",
+                        help="time for all the code runs of one submission (default: 3 x "
+                             "--timeout)")
+    parser.add_argument("--lenient", action="store_true",
+                        help="hold for review only what the tampering scan recognises "
+                             "(default: strict, as minigrad-kit grade)")
     parser.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
                         help="a private text mixed into the hidden inputs (default: "
                              "$MINIGRAD_KIT_SALT)")
     parser.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
-                        help="bubblewrap for the kernels: auto (default), required, off")
+                        help="bubblewrap for the code runs: auto (default), required, off")
     parser.add_argument("--lang", choices=("en", "zh", "ko"),
                         help="the language of your notes and of messages about a notebook "
                              "that cannot be read (default: your locale's, else English)")
@@ -406,8 +410,8 @@ def _grading_options(parser) -> None:
 def _platform_options(args) -> dict:
     from kit_i18n import language
 
-    return {"timeout": args.timeout, "memory": args.memory, "output_limit": args.output_limit,
-            "salt": args.salt, "sandbox": args.sandbox, "lang": args.lang or language(),
+    return {"timeout": args.timeout, "memory": args.memory, "budget": args.budget,
+            "lenient": args.lenient, "salt": args.salt, "sandbox": args.sandbox, "lang": args.lang or language(),
             **({"visibility": args.visibility} if hasattr(args, "visibility") else {})}
 
 

@@ -26,7 +26,7 @@ __all__ = ["pack_course", "grade_upload", "CONFIG", "DEFAULTS", "notebooks_in",
            "question_feedback", "overview", "no_notebook", "not_graded", "grader_failed"]
 
 CONFIG = "minigrad-kit.json"  # the grading options, beside the course's notebooks
-DEFAULTS = {"timeout": 30, "memory": 4096, "output_limit": 100_000, "salt": "",
+DEFAULTS = {"timeout": 30, "memory": 4096, "budget": None, "lenient": False, "salt": "",
             "sandbox": "auto", "lang": "en"}
 
 
@@ -71,10 +71,14 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
             submitted.mkdir(parents=True)
             shutil.copy2(notebook, submitted / f"{student}.ipynb")
             out = work / f"upload-{number}" / "grades"
+            # one notebook for everyone: graded on the instructor notebook's numbers
             argv = ["grade", str(submitted), "--out", str(out), "--timeout",
-                    str(options["timeout"]), "--memory", str(options["memory"]),
-                    "--output-limit", str(options["output_limit"]), "--sandbox",
-                    options["sandbox"], "--jobs", "1"]
+                    str(options["timeout"]), "--memory", str(options["memory"]), "--sandbox",
+                    options["sandbox"], "--jobs", "1", "--variants", "none"]
+            if options["budget"]:
+                argv += ["--budget", str(options["budget"])]
+            if options["lenient"]:
+                argv.append("--lenient")
             for source in sources:
                 argv += ["--source", source]
             minigrad_kit(argv)  # the command itself: the same grading as anywhere else

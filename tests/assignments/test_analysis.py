@@ -95,7 +95,8 @@ def test_the_pages_say_the_numbers(graded, tmp_path, capsys):
     assert "<h1>Item analysis · Derive it by hand</h1>" in page
     assert "7 submissions graded. For the teacher: this page names students." in text
     assert "Automatic points: mean 5.43 of 9, median 7; lowest 0, highest 9." in text
-    row = re.search(r"<tr[^>]*><td>q1 · df/dx for f\(x\) = x³ − 2x</td>(.*?)</tr>", text).group(1)
+    row = re.search(r"<tr[^>]*><td>q1 · df/dx for f\(x\) = a·x³ \+ b·x \+ sin\(c·x\)</td>(.*?)</tr>",
+                    text).group(1)
     assert re.findall(r">([^<]*)</td>", row) == ["2", "1.14 (57 %)", "1", "4", "0", "2", "1",
                                                  "0"]
     assert ("<span class=share>29 %</span> (2 of 7) df is wrong at … of … values; at x = …: "
@@ -107,7 +108,9 @@ def test_the_pages_say_the_numbers(graded, tmp_path, capsys):
     assert "Nothing was flagged." in text
     other = _text((tmp_path / f"{A1}.html").read_text())
     assert "3 submissions graded. 1 could not be graded." in other
-    assert "<td>bob</td><td>q1 q2 q3</td><td>cell 3 replaces numpy.allclose" in other
+    assert ("<td>bob</td><td>q1 q2 q3</td><td>cell 6 (your answer &#x27;q1_answer&#x27;) uses "
+            ".allclose =, .isclose =, beyond what a code answer needs (--strict): held for "
+            "review; cell 6 (your answer &#x27;q1_answer&#x27;) replaces numpy.allclose") in other
     assert "<td>cy</td><td>–</td><td>could not be graded: ValueError:" in other
     assert "<td>q4 · What changed, and why?</td><td class=n>2</td><td class=n>graded by you" \
         in other

@@ -15,11 +15,10 @@ import jsonschema
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from attacks import build as build_answers
-from attacks import right
+from course_grades import TAMPERED
 from platform_tree import (GRADESCOPE, environment, gradescope_tree, run, submit,
                            with_test_packages)
-from samples import PATCH_NUMPY, SAMPLES, build
+from samples import SAMPLES, Sample, build
 
 from grader import notebook as nbg
 from grader.cli import main
@@ -74,8 +73,8 @@ def test_the_zip_holds_what_gradescope_asks_for(archive, tmp_path):
         "minigrad_kit-0.1.0-py3-none-any.whl"]
     course = sorted(p.relative_to(source).as_posix() for p in (source / "course").rglob("*")
                     if p.is_file())
-    assert "course/02_derive_it_by_hand.ipynb" in course and "course/derive_it_by_hand.py" \
-        in course and "course/locale/zh/LC_MESSAGES/02_derive_it_by_hand.po" in course
+    assert "course/01_derive_it_by_hand.ipynb" in course and "course/derive_it_by_hand.py" \
+        in course and "course/locale/zh/LC_MESSAGES/01_derive_it_by_hand.po" in course
     config = json.loads((source / "course" / "minigrad-kit.json").read_text())
     assert config["salt"] == "a private salt" and config["timeout"] == 20
 
@@ -152,7 +151,7 @@ def test_the_same_student_gets_the_same_hidden_inputs_another_one_others(sandbox
 
 
 def test_held_back_points_and_flags_are_the_teachers_to_see(sandboxed):
-    tampered = build_answers("tensors_and_gradients", right("tensors_and_gradients"), extra={"setup": PATCH_NUMPY})
+    tampered = build(_released(A1), Sample(TAMPERED))
     results = _grade(sandboxed, {"hw1.ipynb": tampered})
     visible, hidden = _tests(results, "visible"), results["tests"]
     assert results["score"] == 0  # held back: no points until the teacher adjusts them

@@ -17,10 +17,9 @@ import jsonschema
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from attacks import build as build_answers
-from attacks import right
+from course_grades import TAMPERED
 from platform_tree import PRAIRIELEARN, PRAIRIELEARN_LIMIT, environment, run
-from samples import PATCH_NUMPY, RIGHT, SAMPLES, Sample, build
+from samples import RIGHT, SAMPLES, Sample, build
 
 from grader import notebook as nbg
 from grader.cli import main
@@ -87,7 +86,7 @@ def test_the_questions_it_writes(course):
         "entrypoint": "/grade/tests/run", "timeout": 300}
     assert not info["singleVariant"]  # the hidden inputs are drawn per variant
     html = (question / "question.html").read_text()
-    assert '<pl-file-upload file-names="02_derive_it_by_hand.ipynb">' in html
+    assert '<pl-file-upload file-names="01_derive_it_by_hand.ipynb">' in html
     assert '<pl-file-download file-name="derive_it_by_hand.py">' in html
     assert "<pl-external-grader-results></pl-external-grader-results>" in html
     handed_out = nbformat.read(question / "clientFilesQuestion" / A2.name, as_version=4)
@@ -134,8 +133,7 @@ def test_nothing_gradable_uses_no_attempt(tmp_path, course, python3):
 
 
 def test_held_back_points_count_zero_and_the_teacher_reads_why(tmp_path, course, python3):
-    tampered = build_answers("tensors_and_gradients", right("tensors_and_gradients"),
-                             extra={"setup": PATCH_NUMPY})
+    tampered = build(_released(A1), Sample(TAMPERED))
     results, said = _grade(tmp_path, course, "tensors_and_gradients", {A1.name: tampered},
                            python3)
     assert results["gradable"] and results["score"] == 0

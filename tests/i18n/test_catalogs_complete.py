@@ -134,7 +134,7 @@ def test_check_and_the_feedback_speak_no_english(lang, tmp_path, monkeypatch, ca
     with pytest.raises(AssertionError) as wrong:
         student.check("q1", namespace=namespace)
     said.append(str(wrong.value))
-    namespace["df"] = "3*x**2 - 2"
+    namespace["df"] = "3*x**2 + 1 + cos(x)"
     student.check("q1", namespace=namespace)
     with pytest.raises(AssertionError) as undefined:
         student.check("q4", namespace={})  # not defined
@@ -151,6 +151,43 @@ def test_check_and_the_feedback_speak_no_english(lang, tmp_path, monkeypatch, ca
                                QuestionResult("q4", "T4", None, 1.0, manual=True, note="")])
     said.append(feedback_markdown(result))
     leaks = {text: english_left(text) for text in said}
+    assert {t: words for t, words in leaks.items() if words} == {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_graded_report_speaks_no_english(lang):
+    """A submission in zh or ko, graded: its feedback, problems, flags and held-back reasons
+    (a missing cell, an error, a timeout, code beyond --strict, a finite difference, a
+    formula that cannot be read, a free cell that forges) are all in its language."""
+    sys.path.insert(0, str(ROOT / "tests" / "assignments"))
+    from attacks import HIDDEN_ENCODER, stencils
+    from keys import WRONG, build, numbers
+
+    from grader.grade import Options, grade_notebook
+    from grader.source import load_source
+
+    said = []
+    for name, answers, extra, delete in (
+            ("tensors_and_gradients", {**WRONG["tensors_and_gradients"],
+                                       "q2_answer": "y = x * 2\nimport time\ntime.sleep(30)",
+                                       "q3_answer": HIDDEN_ENCODER},
+             {"setup": "import sys\nsys.modules.clear()"}, "print_before"),
+            ("derive_it_by_hand", {**stencils(numbers("derive_it_by_hand", "ada")),
+                                   "q4_answer": 'dk_dx = "3x"\ndk_dy = torch.ones(2)'}, {},
+             "q2")):
+        source = load_source(ROOT / "notebooks" / "assignments" / {
+            "tensors_and_gradients": "03_tensors_and_gradients.ipynb",
+            "derive_it_by_hand": "01_derive_it_by_hand.ipynb"}[name])
+        notebook = build(name, "ada", answers, extra)
+        notebook.cells = [c for c in notebook.cells
+                          if (c.metadata.get("nbgrader") or {}).get("grade_id") != delete]
+        notebook.metadata["lang"] = lang
+        result = grade_notebook(source, notebook, "ada", "ada.ipynb", Options(timeout=3))
+        assert result.lang == lang and result.problems
+        said += [feedback_markdown(result), *result.flags, *result.problems]
+        said += [text for q in result.questions for text in q.review]
+    leaks = {text[:300]: english_left(text) for text in said}
     assert {t: words for t, words in leaks.items() if words} == {}
 
 
@@ -172,7 +209,7 @@ def test_chinese_punctuation_in_a_run_the_repr_and_check(monkeypatch, capsys):
     monkeypatch.chdir(ROOT / "notebooks" / "assignments")
     student.start("derive_it_by_hand")
     capsys.readouterr()
-    student.check("q1", namespace={"f": lambda x: x ** 3 - 2 * x, "df": "3*x**2 - 2"})
+    student.check("q1", namespace={"df": "3*x**2 + 1 + cos(x)"})
     with pytest.raises(AssertionError) as wrong:
         student.check("q1", namespace={"f": lambda x: x ** 3 - 2 * x, "df": "3*x**2"})
     headline = capsys.readouterr().out.splitlines()[0]

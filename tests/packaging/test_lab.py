@@ -82,7 +82,7 @@ def test_lab_copies_the_lessons_starts_jupyterlab_and_says_where(tmp_path, lang,
     lessons = tmp_path / "my-lessons"
     assert (lessons / "00_start_here.ipynb").is_file() and (lessons / "zh" / "00_start_here.ipynb"
                                                             ).is_file()
-    assert (lessons / "assignments" / "02_derive_it_by_hand.ipynb").is_file()
+    assert (lessons / "assignments" / "01_derive_it_by_hand.ipynb").is_file()
 
 
 def test_the_log_defaults_into_the_lessons_and_a_stopped_kit_stops_jupyterlab(tmp_path):
