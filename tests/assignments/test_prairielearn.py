@@ -143,7 +143,7 @@ def test_held_back_points_count_zero_and_the_teacher_reads_why(tmp_path, course,
                                            "your code.")
     assert "points" not in tests["q4"]  # the written answer: the teacher's to grade
     assert "numpy" not in json.dumps(results)  # what was found: in the job's output only
-    assert "variant-7 q1: held back for review (cell 3 replaces numpy.allclose" in said
+    assert "variant-7 q1: held back for review (cell 6 (your answer 'q1_answer') uses .allclose =" in said
     assert "judged 1 of 1 points: give them with a manual score" in said
 
 
