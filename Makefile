@@ -8,7 +8,7 @@ STAMP_RUNTIME := $(VENV)/.installed-runtime
 STAMP_TEST    := $(VENV)/.installed-test
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 60 \
          --nbval-sanitize-with tests/notebooks/sanitize.cfg
-LESSONS := $(wildcard notebooks/0*.ipynb)
+LESSONS := $(wildcard notebooks/[0-9][0-9]_*.ipynb)
 TRANSLATED := $(wildcard notebooks/zh/*.ipynb notebooks/ko/*.ipynb)
 
 .PHONY: FORCE lab lab-setup test test-fast browser-deps notebooks translations translations-status bench clean

@@ -22,7 +22,9 @@ from grader.report import feedback_markdown
 from kit_i18n import set_language
 from minigrad.autograd import formula_for
 from translation_tool import load_tool
-from widgets.quiz import judge, question_for
+from widgets import plots
+from widgets.legend import legend_items
+from widgets.quiz import judge, question_for, unreadable
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ["zh", "ko"]
@@ -110,6 +112,25 @@ def test_the_widgets_speak_no_english(lang):
     check = widgets.DerivativeCheck(lambda x: (3 * (x + 2) ** 2).mean(), torch.ones(2, 2),
                                     by_hand=lambda x: 6 * (x + 2))
     said += [str(check.result), check.result._repr_html_()]
+    # what lessons v3 added: the legend, a typo in the quiz, a freed graph, DerivativeCheck's
+    # wrong arguments, the lessons' pictures (their text alternatives)
+    said += [text for _, text in legend_items()] + [unreadable("0.25]")]
+    used = (x * x).sum()
+    used.backward()
+    with pytest.raises(RuntimeError) as freed:
+        widgets.BackwardStepper(used)
+    said.append(str(freed.value))
+    for bad in ((lambda x, w: (x * w).sum(), [1.0, 2.0, 3.0]), (lambda x: x.sum(), "1, 2"),
+                ("x ** 2", [1.0])):
+        with pytest.raises(TypeError) as wrong:
+            widgets.DerivativeCheck(*bad)
+        said.append(str(wrong.value))
+    points, labels = plots.two_moons(20)
+    said += [plots.descent_picture([3, 1.5, 0.75]).alt,
+             plots.paths_picture({"a": [1, 0.5], "b": [1, -1]}).alt,
+             plots.loss_picture([0.7, 0.1]).alt, plots.moons_picture(points, labels).alt,
+             plots.boundary_picture(lambda p: torch.zeros(p.shape[0], 2), points, labels,
+                                    torch).alt]
     leaks = {text: english_left(text, NODES) for text in said}
     assert {t: words for t, words in leaks.items() if words} == {}
     assert all(re.search(r"[\u3040-\u9fff\uac00-\ud7af]", t) for t in said if t)
