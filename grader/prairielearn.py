@@ -50,7 +50,7 @@ from .wheel import kit_wheel
 __all__ = ["run", "results_json", "write_course", "LIMIT"]
 
 LIMIT = 1_000_000  # bytes of results.json PrairieLearn takes
-CUT = "\n… " + "(cut to fit PrairieLearn's 1 MB limit)"
+CUT = " … (cut to fit PrairieLearn's 1 MB limit)"
 NAMESPACE = uuid.UUID("5c6c2f3e-6d0a-4a36-9a5e-2f2d2b0c7a11")  # the questions' uuids, stable
 
 DOCKERFILE = """\
@@ -168,19 +168,26 @@ def results_json(results: list[Result], lang: str) -> dict:
 
 
 def fit(results: dict, limit: int = LIMIT) -> dict:
-    """``results`` cut, longest texts first, until its JSON is under ``limit`` bytes."""
+    """``results`` cut until its JSON is under ``limit`` bytes: the longest lines of the
+    messages and the output first, each to its beginning and a note, so that every check
+    (a line each) still says whether it passed; then, if lines are too many, whole texts."""
     def size(data) -> int:
         return len(json.dumps(data, ensure_ascii=False).encode("utf-8"))
 
-    keep = max(len(results.get("output", "")), *(len(t.get("message", ""))
-                                                  for t in results.get("tests", [{}])))
-    while size(results) > limit and keep > 100:
-        keep //= 2
-        for holder in [results] + results.get("tests", []):
-            for key in ("output", "message"):
-                text = holder.get(key, "")
-                if len(text) > keep and not text.endswith(CUT):
-                    holder[key] = text[:keep] + CUT
+    def cut(text: str, keep: int) -> str:
+        text = text.removesuffix(CUT)
+        return text[:keep] + CUT if len(text) > keep else text
+
+    holders = [(holder, key) for holder in [results] + results.get("tests", [])
+               for key in ("output", "message") if holder.get(key)]
+    for whole in (False, True):
+        keep = max((len(text if whole else line) for holder, key in holders
+                    for text in [holder[key]] for line in text.split("\n")), default=0)
+        while size(results) > limit and keep > 100:
+            keep //= 2
+            for holder, key in holders:
+                holder[key] = cut(holder[key], keep) if whole else "\n".join(
+                    cut(line, keep) for line in holder[key].split("\n"))
     return results
 
 

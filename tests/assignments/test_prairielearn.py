@@ -113,7 +113,7 @@ def test_a_partial_submission(tmp_path, course, python3):
     for secret in ("BEGIN HIDDEN", "default_rng", "assert ", "a private salt"):
         assert secret not in json.dumps(results)
     # the job's output (course staff): the grader's own lines, and no note to read
-    assert "variant-7  derive_it_by_hand  4 / 9" in said and "kernels ran in a sandbox" in said
+    assert "variant-7  derive_it_by_hand  4 / 9" in said and "code ran in a sandbox: bubblewrap" in said
     assert "held back" not in said and "flagged" not in said
 
 
@@ -154,13 +154,55 @@ def test_a_korean_submission_gets_korean_feedback(tmp_path, course, python3):
     assert results["message"].startswith("자동 채점")
 
 
+# A teacher's own copy of assignment 01 whose judge adds a long worked reminder to every
+# failed check: the feedback of one wrong submission is megabytes, as a real course can make
+# it (hint texts with a derivation, many questions); the grading run itself writes it.
+LONG_HINT = '''
+import dataclasses
+
+from grader.questions import Finding
+
+judged = ASSIGNMENT.questions
+
+
+def _with_reminder(judge):
+    def judge_with_reminder(data, points, env):
+        return [f if f.ok else Finding(False, f"{f.text} Reminder {index}: " + REMINDER)
+                for index, f in enumerate(judge(data, points, env))]
+    return judge_with_reminder
+
+
+REMINDER = "the chain rule, d f(g(x))/dx = f'(g(x)) * g'(x), applied to each factor; " * 6000
+ASSIGNMENT = dataclasses.replace(ASSIGNMENT, questions=tuple(
+    dataclasses.replace(q, judge=_with_reminder(q.judge)) for q in judged))
+'''
+
+
 def test_the_results_stay_under_one_megabyte(tmp_path, course, python3):
-    """2,000 cells that each raise an error of 600 characters: 1.2 MB of problems."""
-    noisy = build(_released(A2), Sample(RIGHT))
-    noisy.cells += [nbformat.v4.new_code_cell(f"raise ValueError('{n:04} ' + 'x' * 600)")
-                    for n in range(2000)]
-    results, _ = _grade(tmp_path, course, "derive_it_by_hand", {A2.name: noisy}, python3)
-    assert results["score"] == 1  # every answer right: the noise changes no point
-    assert results["output"].endswith("(cut to fit PrairieLearn's 1 MB limit)")
-    assert results["output"].count("raised ValueError") > 100
-    assert len(json.dumps(results, ensure_ascii=False).encode()) <= PRAIRIELEARN_LIMIT
+    """A real grading run whose feedback is megabytes (a long hint on each failed check):
+    results.json is cut, longest texts first, to PrairieLearn's 1 MB; the points stay."""
+    teacher = tmp_path / "teacher"
+    teacher.mkdir()
+    shutil.copy(A2, teacher / A2.name)
+    module = (A2.parent / "derive_it_by_hand.py").read_text()
+    (teacher / "derive_it_by_hand.py").write_text(module + LONG_HINT)
+    long_course = tmp_path / "pl"
+    assert main(["prairielearn", str(teacher / A2.name), "--out", str(long_course), "--image",
+                 "example/minigrad-kit-grader:0.1.0", "--salt", "a private salt",
+                 "--timeout", "20", "--lang", "en"]) == 0
+    partial = build(_released(A2), SAMPLES["partial"])
+    results, _ = _grade(tmp_path, long_course, "derive_it_by_hand", {A2.name: partial}, python3)
+    assert results["score"] == pytest.approx(4 / 9)  # the cut changes no point
+    tests = {t["name"].split(" · ")[0]: t for t in results["tests"]}
+    for name in ("q2", "q4"):  # each failed check: its sentence, its reminder's start, a cut
+        assert tests[name]["points"] == 0
+        failed = [line for line in tests[name]["message"].split("\n") if line.startswith("✗")]
+        assert failed and all(" Reminder " in line and line.endswith(
+            " … (cut to fit PrairieLearn's 1 MB limit)") for line in failed)
+        assert " is wrong at " in failed[0]
+        # every check still says whether it passed, the hidden ones too
+        assert [line[:8] for line in tests[name]["message"].split("\n")].count("✗ hidden") >= 1
+    for name in ("q1", "q3"):  # short: kept whole
+        assert tests[name]["points"] == 2 and "cut to fit" not in tests[name]["message"]
+    kept = sum(len(t["message"]) for t in results["tests"])
+    assert kept > 100_000  # cut to fit, not emptied
