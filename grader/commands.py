@@ -234,6 +234,11 @@ def _add_gradescope(commands) -> None:
                                                      "after_published"), default="visible",
                             help="when students see the questions' results (Gradescope's "
                                  "test visibility; default: visible)")
+    gradescope.add_argument("--variants", choices=("none", "per-student"), default="none",
+                            help="none (default): everyone answers the notebook you upload; "
+                                 "per-student: each student's own numbers, as `release "
+                                 "--students` wrote them for the e-mail addresses Gradescope "
+                                 "knows them by")
 
 
 def _add_prairielearn(commands) -> None:
@@ -412,7 +417,8 @@ def _platform_options(args) -> dict:
 
     return {"timeout": args.timeout, "memory": args.memory, "budget": args.budget,
             "lenient": args.lenient, "salt": args.salt, "sandbox": args.sandbox, "lang": args.lang or language(),
-            **({"visibility": args.visibility} if hasattr(args, "visibility") else {})}
+            **({"visibility": args.visibility} if hasattr(args, "visibility") else {}),
+            **({"variants": args.variants} if hasattr(args, "variants") else {})}
 
 
 def _sources(items: list[str]) -> list[str]:

@@ -27,7 +27,7 @@ __all__ = ["pack_course", "grade_upload", "CONFIG", "DEFAULTS", "notebooks_in",
 
 CONFIG = "minigrad-kit.json"  # the grading options, beside the course's notebooks
 DEFAULTS = {"timeout": 30, "memory": 4096, "budget": None, "lenient": False, "salt": "",
-            "sandbox": "auto", "lang": "en"}
+            "sandbox": "auto", "lang": "en", "variants": "none"}
 
 
 def pack_course(sources: list[str], folder, options: dict) -> list[Path]:
@@ -71,10 +71,11 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
             submitted.mkdir(parents=True)
             shutil.copy2(notebook, submitted / f"{student}.ipynb")
             out = work / f"upload-{number}" / "grades"
-            # one notebook for everyone: graded on the instructor notebook's numbers
+            # "none": one notebook for everyone, graded on the instructor notebook's numbers;
+            # "per-student" (Gradescope): the numbers `release --students` wrote for `student`
             argv = ["grade", str(submitted), "--out", str(out), "--timeout",
                     str(options["timeout"]), "--memory", str(options["memory"]), "--sandbox",
-                    options["sandbox"], "--jobs", "1", "--variants", "none"]
+                    options["sandbox"], "--jobs", "1", "--variants", options["variants"]]
             if options["budget"]:
                 argv += ["--budget", str(options["budget"])]
             if options["lenient"]:

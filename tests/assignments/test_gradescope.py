@@ -15,6 +15,7 @@ import jsonschema
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
+from keys import numbers, right
 from course_grades import TAMPERED
 from platform_tree import (GRADESCOPE, environment, gradescope_tree, run, submit,
                            with_test_packages)
@@ -190,3 +191,31 @@ def test_nothing_to_grade(sandboxed):
     assert broken["score"] == 0 and broken["tests"] == []
     assert broken["output"].startswith("Your notebook hw2.ipynb could not be graded: "
                                        "ValueError: hw2.ipynb is not a readable notebook")
+
+
+def test_per_student_variants_grade_each_student_on_the_numbers_released_to_them(
+        tmp_path, archive):
+    """`gradescope --variants per-student`: the teacher released with --students and the
+    e-mail addresses Gradescope knows the students by; the autograder grades each
+    submission on the numbers of the student submission_metadata.json names."""
+    zipped = tmp_path / "autograder.zip"
+    assert main(["gradescope", str(A2), "--out", str(zipped), "--salt", "a private salt",
+                 "--timeout", "20", "--lang", "en", "--variants", "per-student"]) == 0
+    root = gradescope_tree(tmp_path / "gs", zipped)
+    (root / "minigrad-kit").symlink_to(Path(sys.prefix))
+    assert main(["release", str(A2), "--out", str(tmp_path / "release"), "--students",
+                 "ada@example.edu", "--no-verify"]) == 0
+    mine = nbformat.read(tmp_path / "release" / "ada_example.edu" / A2.name, as_version=4)
+    answers = right("derive_it_by_hand", "ada_example.edu")
+    for cell in mine.cells:
+        cell.source = answers.get(nbg.grade_id(cell), cell.source)
+    assert numbers("derive_it_by_hand", "ada_example.edu") != numbers("derive_it_by_hand", None)
+    ada = _grade(root, {"hw2.ipynb": mine})  # the default submitter: ada@example.edu
+    assert ada["score"] == 9
+    assert ada["extra_data"]["minigrad_kit"][0]["student"] == "ada_example.edu"
+    bob = _grade(root, {"hw2.ipynb": mine}, metadata={
+        "users": [{"email": "bob@example.edu", "id": 99, "name": "Bob"}]})
+    assert bob["score"] < 9  # ada's numbers are not bob's
+    plain = gradescope_tree(tmp_path / "plain", archive)  # made without --variants
+    (plain / "minigrad-kit").symlink_to(Path(sys.prefix))
+    assert _grade(plain, {"hw2.ipynb": mine})["score"] < 9  # the instructor's numbers
