@@ -6,8 +6,6 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP_RUNTIME := $(VENV)/.installed-runtime
 STAMP_TEST    := $(VENV)/.installed-test
-# JupyterLab refuses to run as root unless told; this machine kind runs as root.
-ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 60 \
          --nbval-sanitize-with tests/notebooks/sanitize.cfg
 LESSONS := $(wildcard notebooks/[0-9][0-9]_*.ipynb)
@@ -15,21 +13,30 @@ TRANSLATED := $(wildcard notebooks/zh/*.ipynb notebooks/ko/*.ipynb)
 
 .PHONY: FORCE lab lab-setup test test-fast browser-deps notebooks translations translations-status bench clean
 
+# pip's own output (hundreds of lines, and the notices of setuptools' editable install) goes
+# to INSTALL_LOG; make prints one line per step, and pip's last lines if it fails.
+INSTALL_LOG := $(VENV)/install.log
+LOGGED = >>$(INSTALL_LOG) 2>&1 || { echo "pip failed; the end of $(INSTALL_LOG):" >&2; \
+	tail -n 30 $(INSTALL_LOG) >&2; exit 1; }
+
 $(BIN)/python:
-	$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "minigrad-kit needs Python >= 3.10"'
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+	@$(PYTHON) -c 'import sys; assert sys.version_info >= (3, 10), "minigrad-kit needs Python >= 3.10"'
+	@echo "Creating the environment in $(VENV)/ (a few minutes the first time; pip's output goes to $(INSTALL_LOG))"
+	@$(PYTHON) -m venv $(VENV)
+	@$(BIN)/python -m pip install --upgrade pip $(LOGGED)
 
 $(STAMP_RUNTIME): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
-	touch $@
+	@$(BIN)/python -m pip install -e . $(LOGGED)
+	@touch $@
+	@echo "Environment ready: the kit and JupyterLab in $(VENV)/ (pip's output: $(INSTALL_LOG))"
 
 $(STAMP_TEST): pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $(STAMP_RUNTIME) $@
+	@$(BIN)/python -m pip install -e '.[test]' $(LOGGED)
+	@touch $(STAMP_RUNTIME) $@
+	@echo "Environment ready: the kit and the test tools in $(VENV)/ (pip's output: $(INSTALL_LOG))"
 
 lab: lab-setup
-	$(LAB_ENV) $(BIN)/jupyter lab $(ROOT_FLAG) $(COURSE)/$(LAB_DIR)00_start_here.ipynb
+	@$(LAB_ENV) $(BIN)/minigrad-kit lab $(COURSE) --log $(VENV)/lab.log
 
 # `make lab LANG=zh` (or ko): the lessons in Chinese (Korean), in a JupyterLab whose own
 # menus are in that language (its language packs; the locale is JupyterLab's setting
@@ -43,27 +50,23 @@ LAB_ENV := $(if $(LAB_DIR),LANG=$(LAB_LOCALE).UTF-8)
 # The learner's own copy of the course (git-ignored): the lessons, and next to
 # them assignments/ with the STUDENT versions that lesson 0 links (the repo's
 # notebooks/assignments/ holds the instructor notebooks, with solutions). Made
-# once by `minigrad-kit lessons`; an existing copy (the learner's work) is kept.
+# once by `minigrad-kit lab` (as `minigrad-kit lessons` does); an existing copy
+# (the learner's work) is kept. `minigrad-kit lab` then starts JupyterLab on it
+# and prints its address; JupyterLab's own log goes to .venv/lab.log.
 COURSE := my-lessons
 
 # Stored outputs (graphs, steppers, plots) show on first open only in trusted
-# notebooks; the lessons are the kit's own, so trust them. JupyterLab's
-# "get notified about Jupyter news?" pop-up would cover the first lesson:
-# switch it off for this environment only (overrides.json in .venv).
+# notebooks; the lessons are the kit's own, so trust them (the copies are trusted
+# when they are made; these are the repository's own, opened from notebooks/).
+# JupyterLab's "get notified about Jupyter news?" pop-up would cover the first
+# lesson: switch it off for this environment only (overrides.json in .venv).
 LAB_OVERRIDES := $(VENV)/share/jupyter/lab/settings/overrides.json
 lab-setup: $(STAMP_RUNTIME) $(LAB_OVERRIDES)
-	@if [ -e $(COURSE)/00_start_here.ipynb ]; then \
-	  echo "$(COURSE)/ exists: your copy of the lessons is kept (delete $(COURSE)/ for fresh ones)"; \
-	else $(BIN)/minigrad-kit lessons $(COURSE); fi
-	@[ -e $(COURSE)/$(LAB_DIR)00_start_here.ipynb ] || { echo "$(COURSE)/ has no \
-	  $(LAB_DIR) lessons (it was copied before they existed): delete it, or copy them with \
-	  minigrad-kit lessons another-folder" >&2; exit 1; }
-	$(BIN)/jupyter trust $(LESSONS) $(TRANSLATED) $(COURSE)/[0-9][0-9]_*.ipynb \
-	  $$(ls $(COURSE)/zh/*.ipynb $(COURSE)/ko/*.ipynb 2>/dev/null)
+	@$(BIN)/jupyter trust $(LESSONS) $(TRANSLATED) >>$(VENV)/lab.log 2>&1
 
 $(LAB_OVERRIDES): FORCE | $(STAMP_RUNTIME)
-	mkdir -p $(dir $@)
-	printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}, "@jupyterlab/translation-extension:plugin": {"locale": "$(LAB_LOCALE)"}}' > $@
+	@mkdir -p $(dir $@)
+	@printf '%s\n' '{"@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": false}, "@jupyterlab/translation-extension:plugin": {"locale": "$(LAB_LOCALE)"}}' > $@
 
 FORCE:
 

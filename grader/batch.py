@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import multiprocessing
 import re
-from concurrent.futures import ProcessPoolExecutor
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 from . import notebook as nbg
@@ -27,7 +28,7 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
                owner: str | None = None) -> Result:
     """Grade one submission file; every failure comes back as ``Result.error``.
     ``owner``: the student whose folder holds it (``owner_of``), whatever its name."""
-    path = Path(path)
+    path, loaded = Path(path), []
     try:
         if path.is_symlink() or not path.is_file():
             raise ValueError(f"{path} is a symbolic link, or not a file: the grader reads "
@@ -41,8 +42,8 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
         student = _student(path, source, owner)
         return grade_notebook(source, submission, student, path.name, options)
     except Exception as error:  # noqa: BLE001 (one bad submission must not stop the rest)
-        return Result(safe_name(owner or path.stem), "", path.name,
-                      error=f"{type(error).__name__}: {error}")
+        student, assignment = _who(path, loaded, owner)
+        return Result(student, assignment, path.name, error=f"{type(error).__name__}: {error}")
 
 
 def owner_of(path, folder) -> str | None:
@@ -62,6 +63,16 @@ def _student(path: Path, source: Source, owner: str | None = None) -> str:
     if path.stem == source.path.stem and len(path.parents) > 2:
         return safe_name(path.parent.parent.name)
     return safe_name(path.stem)
+
+
+def _who(path: Path, sources: list[Source], owner: str | None = None) -> tuple[str, str]:
+    """Student and assignment of a file that could not be read: its ``owner`` if known; in
+    nbgrader's layout (the file has an instructor notebook's name) the folder two up and that
+    notebook's assignment, as for a graded one; else the file's name, and no assignment."""
+    for source in sources:
+        if path.name == source.path.name and len(path.resolve().parents) > 2:
+            return _student(path, source, owner), source.assignment.name
+    return safe_name(owner or path.stem), ""
 
 
 def safe_name(name: str) -> str:
@@ -103,20 +114,43 @@ def workers():
     return multiprocessing.get_context("forkserver")
 
 
+def _timed(path: str, sources: list[str], options: Options,
+           owner: str | None = None) -> tuple[Result, float]:
+    """``grade_file``, and the wall-clock seconds it took."""
+    start = time.perf_counter()
+    result = grade_file(path, sources, options, owner)
+    return result, time.perf_counter() - start
+
+
 def grade_files(paths: list[str], sources: list[str], options: Options = Options(),
-                jobs: int = 2, owners: dict | None = None) -> list[Result]:
+                jobs: int = 2, owners: dict | None = None, on_done=None) -> list[Result]:
     """Grade ``paths`` with ``jobs`` worker processes (results in the order of ``paths``);
-    ``owners``: path -> the student whose folder holds it (``owner_of``)."""
+    ``owners``: path -> the student whose folder holds it (``owner_of``); ``on_done(path,
+    result, seconds)`` is called here as each one finishes (seconds: None when its worker
+    crashed)."""
     owners = owners or {}
+    results: list = [None] * len(paths)
+
+    def finished(index: int, result: Result, seconds: float | None) -> None:
+        results[index] = result
+        if on_done is not None:
+            on_done(paths[index], result, seconds)
+
     if jobs <= 1 or len(paths) <= 1:
-        return [grade_file(p, sources, options, owners.get(p)) for p in paths]
+        for index, path in enumerate(paths):
+            finished(index, *_timed(path, sources, options, owners.get(path)))
+        return results
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=workers()) as pool:
-        futures = [pool.submit(grade_file, p, sources, options, owners.get(p)) for p in paths]
-        results = []
-        for path, future in zip(paths, futures):
+        futures = {pool.submit(_timed, p, sources, options, owners.get(p)): i
+                   for i, p in enumerate(paths)}
+        for future in as_completed(futures):
+            index = futures[future]
             try:
-                results.append(future.result())
+                result, seconds = future.result()
             except Exception as error:  # noqa: BLE001 (a worker crashed)
-                results.append(Result(safe_name(Path(path).stem), "", Path(path).name,
-                                      error=f"the grading process failed: {error}"))
+                path = Path(paths[index])
+                result, seconds = Result(safe_name(owners.get(paths[index]) or path.stem), "",
+                                         path.name,
+                                         error=f"the grading process failed: {error}"), None
+            finished(index, result, seconds)
     return results

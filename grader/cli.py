@@ -19,11 +19,14 @@ import sqlite3
 import sys
 from pathlib import Path
 
+from . import commands as course_commands
 from .batch import grade_files, owner_of, safe_name
 from .grade import VARIANTS, Options
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
+from .progress import progress
 from .sandbox import MODES, SandboxUnavailable, choose
 from .source import SourceError, load_source
+from .timing import merge_timing, write_timing
 
 __all__ = ["main"]
 
@@ -42,7 +45,7 @@ The minigrad teaching kit: lessons, and assignments in nbgrader's format.
   review       lists the questions held back for tampering, and accepts or rejects them;
                the gradebook is rebuilt from the decisions.
   merge        merges the folders of a grading split with --shard into one.
-"""
+""" + course_commands.SUMMARY
 
 ASSIGNMENTS_HINT = ("the kit's own assignments are copied into a folder by "
                     "`minigrad-kit assignments FOLDER`")
@@ -97,6 +100,10 @@ what it writes (OUT may not hold the submissions, which are only read):
                                           these (only those listed in OUT/manifest.json
                                           with their hashes), so grading again gives the
                                           same files
+  OUT/timing.csv                          the seconds each submission took (the one file
+                                          that changes from run to run)
+progress: in a terminal, a bar on standard error (done/total, time left, failures so far);
+none when standard error is not a terminal.
 how: answers given as data (formulas, shapes) are read from the notebook's text and
 judged here, nothing run; code answers (the answer cells, in the instructor notebook's
 order) run in a fresh sandboxed process per submission, and only its report counts.
@@ -132,8 +139,10 @@ def _parser() -> argparse.ArgumentParser:
                "assignments/README.md in the kit's repository (notebooks/assignments/), also "
                "copied by `minigrad-kit assignments FOLDER`.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
+    names = ("lessons", "assignments", "release", "grade", "review", "merge",
+             *course_commands.NAMES)
     commands = parser.add_subparsers(dest="command", required=True,
-                                     metavar="{lessons,assignments,release,grade,review,merge}")
+                                     metavar="{" + ",".join(names) + "}")
     for name, what in (("lessons", "the lessons, and the student versions of the "
                                    "assignments in FOLDER/assignments/"),
                        ("assignments", "the kit's instructor notebooks and their question "
@@ -244,6 +253,7 @@ def _parser() -> argparse.ArgumentParser:
                        help="the joined folder (created if needed; may already hold grades)")
     merge.add_argument("--format", choices=("md", "html"), default="md",
                        help="feedback reports as Markdown (default) or HTML, as graded")
+    course_commands.add_commands(commands)
     return parser
 
 
@@ -309,6 +319,8 @@ def _notebooks(items: list[str], what: str, hint: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
+    if args.command in course_commands.HANDLERS:
+        return course_commands.HANDLERS[args.command](args)
     if args.command == "review":
         return _review(args)
     if args.command in ("lessons", "assignments"):
@@ -349,9 +361,10 @@ def _release(args) -> int:
     sources = _notebooks(args.sources, "SOURCE", "give instructor notebooks or a course "
                          f"folder ({ASSIGNMENTS_HINT})")
     students = _students(args.students)
-    written, problems = release(sources, args.out, verify_first=not args.no_verify,
-                                options=Options(timeout=args.timeout), jobs=args.jobs,
-                                lang=args.lang, students=students)
+    with progress("checking") as bar:
+        written, problems = release(sources, args.out, verify_first=not args.no_verify,
+                                    options=Options(timeout=args.timeout), jobs=args.jobs,
+                                    lang=args.lang, students=students, progress=bar)
     for path in written:
         print(f"wrote {path}")
     for problem in problems:
@@ -412,12 +425,18 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     options = Options(timeout=args.timeout, memory_mb=args.memory, salt=args.salt,
                       sandbox="bubblewrap" if sandbox.on else "off", budget=args.budget,
                       variants=args.variants, strict=args.strict)
-    results = grade_files(submissions, sources, options, jobs=args.jobs,
-                          owners=_owners(args.submissions, submissions))
+    measured = []
+    with progress("grading", len(submissions)) as bar:
+        def done(path, result, seconds):
+            measured.append((result, seconds))
+            bar.done(failed=bool(result.error))
+        results = grade_files(submissions, sources, options, jobs=args.jobs,
+                              owners=_owners(args.submissions, submissions), on_done=done)
     if not sandbox.on:
         for result in results:
             result.sandbox = sandbox.describe()
     write_report(results, out, args.format)
+    write_timing(out, measured)
     failed = [r for r in results if r.error] + _duplicates(submissions, results)
     for r in results:
         held = sum(q.held for q in r.questions)
@@ -473,6 +492,7 @@ def _merge(args) -> int:
     except (MergeConflict, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
+    merge_timing(args.parts, args.out)
     print(f"wrote {Path(args.out) / 'gradebook.csv'} from {len(args.parts)} folders")
     return 0
 

@@ -34,6 +34,7 @@ from dataclasses import asdict, dataclass, field
 from kit_i18n import speaking
 
 from . import notebook as nbg
+from .answered import unanswered
 from .answers import written_answers
 from .data import Missing, decode
 from .i18n import ASSIGNMENTS, _
@@ -96,6 +97,7 @@ class Result:
     flags: list = field(default_factory=list)  # code worth a look, edited locked cells
     problems: list = field(default_factory=list)  # errors, timeouts, cells put back
     answers: dict = field(default_factory=dict)  # grade_id -> written answer
+    unanswered: list = field(default_factory=list)  # questions left as released (answered.py)
     error: str = ""  # the submission could not be graded at all
     sandbox: str = ""  # how its code runs were isolated (sandbox.Sandbox.describe)
     title: str = ""  # the assignment's title
@@ -165,6 +167,8 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
             blank = result.questions[-1].points == 0
             result.answers[cell.gid] = "" if blank else cell.source
     _scan_free(free, result)
+    result.unanswered = unanswered([(c.kind, c.gid, c.source) for c in cells
+                                    if c.kind in ("answer", "manual")], _owners(cells))
     return result
 
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import tempfile
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
 import nbformat
@@ -32,6 +32,7 @@ from .batch import workers
 from .grade import Options, grade_notebook
 from .kernel import run_cells
 from .languages import translated
+from .progress import Progress
 from .report import write_atomic
 from .source import SourceError, load_source
 from .variants import render
@@ -43,9 +44,11 @@ CHECKS = ("solution", "stub", "twin-solution", "twin-stub")
 
 def release(sources: list[str], out, *, verify_first: bool = True,
             options: Options = Options(), jobs: int = 2, lang: str = "en",
-            students: list[str] | None = None) -> tuple[list[Path], list[str]]:
+            students: list[str] | None = None, progress: Progress | None = None
+            ) -> tuple[list[Path], list[str]]:
     """Write the student versions into ``out`` (in ``lang``: see ``languages.py``; with
-    ``students``, one each in ``out/<student>/``); returns (written files, problems)."""
+    ``students``, one each in ``out/<student>/``); returns (written files, problems).
+    ``progress`` (a progress bar) counts the check runs as they finish."""
     out, problems, loaded = Path(out), [], []
     for path in sources:
         try:
@@ -65,7 +68,9 @@ def release(sources: list[str], out, *, verify_first: bool = True,
         loaded.append((source, notebook))
     tasks = [(str(s.path), check, options) for s, _ in loaded for check in CHECKS]
     if verify_first and tasks:
-        problems += _run_all(tasks, jobs)
+        progress = progress or Progress("checking")  # (drawn nowhere)
+        progress.start(len(tasks))
+        problems += _run_all(tasks, jobs, progress)
     written = []
     for source, notebook in loaded:
         if any(p.startswith(str(source.path)) for p in problems):
@@ -80,11 +85,19 @@ def release(sources: list[str], out, *, verify_first: bool = True,
     return written, problems
 
 
-def _run_all(tasks: list, jobs: int) -> list[str]:
+def _run_all(tasks: list, jobs: int, progress: Progress) -> list[str]:
+    """The problems of every task, in the order of ``tasks``."""
+    def heard(found: list[str]) -> list[str]:
+        progress.done(failed=bool(found))
+        return found
+
     if jobs <= 1:
-        return [p for task in tasks for p in verify(*task)]
+        return [p for task in tasks for p in heard(verify(*task))]
     with ProcessPoolExecutor(max_workers=jobs, mp_context=workers()) as pool:
-        return [p for found in pool.map(verify, *zip(*tasks)) for p in found]
+        futures = [pool.submit(verify, *task) for task in tasks]
+        for future in as_completed(futures):
+            heard(future.result())
+        return [p for future in futures for p in future.result()]
 
 
 def verify(path: str, check: str, options: Options = Options()) -> list[str]:

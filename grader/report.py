@@ -40,7 +40,8 @@ from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
 
 __all__ = ["write_atomic", "write_report", "rebuild", "merge", "MergeConflict",
            "feedback_markdown", "feedback_html", "load_reviews", "save_reviews", "review_key",
-           "held_questions", "decide", "decision_of", "REVIEWS"]
+           "held_questions", "decide", "decision_of", "decided", "summary", "question_lines",
+           "REVIEWS"]
 
 UNKNOWN = "unknown"  # results folder of submissions whose assignment could not be told
 REVIEWS = "reviews.json"
@@ -105,7 +106,7 @@ def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[
     kept.update({(_folder(r), r.student): r for r in current})
     decisions = load_reviews(out)
     graded = [r for _key, r in sorted(kept.items())]
-    stored = [_decided(r, decisions) for r in graded]
+    stored = [decided(r, decisions) for r in graded]
     for result in stored:
         text = feedback_html(result) if fmt == "html" else feedback_markdown(result)
         try:
@@ -179,7 +180,7 @@ def decision_of(result: Result, question, decisions: dict) -> str | None:
     return decision["decision"] if decision.get("reasons") == _reasons(question) else None
 
 
-def _decided(result: Result, decisions: dict) -> Result:
+def decided(result: Result, decisions: dict) -> Result:
     """``result`` with the teacher's decisions applied (a decision on other reasons is stale)."""
     questions = []
     for q in result.questions:
@@ -290,11 +291,9 @@ def _document(r: Result) -> list[tuple]:
         return _blocks(r)
 
 
-def _blocks(r: Result) -> list[tuple]:
-    title = (r.title or r.assignment or _("Submission")) + f" · {r.student}"
-    if r.error:
-        return [("h1", title), ("p", _("This submission ({file}) could not be graded: "
-                                       "{error}").format(file=r.file, error=r.error))]
+def summary(r: Result) -> str:
+    """The feedback's first sentence: the points, what is held back or left to the teacher
+    (in the language spoken now)."""
     summary = _("{points} / {max_points} points graded automatically").format(
         points=f"{r.points:g}", max_points=f"{r.max_points:g}")
     held = sum(q.max_points for q in r.questions if q.held)
@@ -308,14 +307,28 @@ def _blocks(r: Result) -> list[tuple]:
             points=f"{pending:g}")
     if blank:
         summary += _("; no written answer to {questions}").format(questions=", ".join(blank))
-    blocks = [("h1", title), ("p", summary + _(". File: {file}.").format(file=r.file)),
+    return summary
+
+
+def question_lines(q) -> list[str]:
+    """What the feedback says of one question: each check, passed or failed, public or
+    hidden, or why there was nothing to check (in the language spoken now)."""
+    items = [f"{'✓' if ok else '✗'} {_part(part)}: {text}" for ok, text, part in q.findings]
+    return items or ([q.note] if q.note else [])
+
+
+def _blocks(r: Result) -> list[tuple]:
+    title = (r.title or r.assignment or _("Submission")) + f" · {r.student}"
+    if r.error:
+        return [("h1", title), ("p", _("This submission ({file}) could not be graded: "
+                                       "{error}").format(file=r.file, error=r.error))]
+    blocks = [("h1", title), ("p", summary(r) + _(". File: {file}.").format(file=r.file)),
               ("table", [_("Question"), _("Points")],
                [[f"{q.name} · {q.title}", _points(q)] for q in r.questions])]
     for q in r.questions:
         points = _points(q)
-        items = [f"{'✓' if ok else '✗'} {_part(part)}: {text}" for ok, text, part in q.findings]
         blocks += [("h2", f"{q.name} · {q.title} — {points}")]
-        blocks += [("ul", items)] if items else [("p", q.note)]
+        blocks += [("ul", question_lines(q))] if q.findings else [("p", q.note)]
         if q.held:
             blocks += [("p", _("Held back for your teacher's review: {reasons}").format(
                 reasons="; ".join(q.review)))]

@@ -20,12 +20,18 @@ def _help(capsys, *args):
 
 def test_main_help(capsys):
     text = _help(capsys)
-    assert text.startswith(
-        "usage: minigrad-kit [-h] {lessons,assignments,release,grade,review,merge}")
+    assert text.startswith("usage: minigrad-kit [-h]\n                    "
+                           "{lessons,assignments,release,grade,review,merge,")
     for words in ("lessons      copies the lessons", "assignments  copies the kit's instructor",
                   "release      writes the student version", "grade        grades submissions",
                   "review       lists the questions held back for tampering",
-                  "merge        merges the folders", "computed outside the student's kernel"):
+                  "merge        merges the folders", "computed outside the student's kernel",
+                  "lab          copies the lessons into a folder (once) and opens them",
+                  "report       writes an item analysis per assignment for the teacher",
+                  "export       writes the CSV file that a Canvas or Moodle gradebook imports",
+                  "gradescope   writes a Gradescope autograder (a zip)",
+                  "prairielearn writes PrairieLearn questions graded by the kit",
+                  "kernelspec   installs a Jupyter kernel that runs inside the kit's bubblewrap"):
         assert words in text
 
 

@@ -118,7 +118,7 @@ def test_write_atomic_replaces_or_leaves_the_old_file(tmp_path, monkeypatch):
         "gradebook.csv"]
 
 
-@pytest.mark.parametrize("name", ["grader.data", "grader.scan"])
+@pytest.mark.parametrize("name", ["grader.data", "grader.scan", "grader.answered"])
 def test_docstring_examples(name):
     result = doctest.testmod(importlib.import_module(name))
     assert result.attempted > 0 and result.failed == 0

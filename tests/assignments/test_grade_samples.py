@@ -19,6 +19,7 @@ from shared_fixture import shared
 
 from grader import notebook as nbg
 from grader.cli import main
+from grader.timing import read_timing
 
 SOURCES = [BY_ASSIGNMENT["derive_it_by_hand"], BY_ASSIGNMENT["tensors_and_gradients"]]
 TIMEOUT = "3"
@@ -136,12 +137,31 @@ def test_flags_file_lists_suspicious_code(graded):
 
 
 def test_regrading_is_idempotent(graded, tmp_path):
-    """Grade two of them again into the same folder: every file comes out identical."""
+    """Grade two of them again into the same folder: every file comes out identical, but for
+    timing.csv, where the two have new times and the others keep theirs."""
     out, folder = graded["out"], graded["folder"]
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    timed = read_timing(out)
     status = main(["grade", str(folder / "correct.ipynb"), str(folder / "code_correct.ipynb"),
                    "--out", str(out), "--timeout", TIMEOUT, "--variants", "none"]
                   + [a for s in SOURCES for a in ("--source", str(s))])
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert status == 0
+    retimed = read_timing(out)
+    del before[Path("timing.csv")], after[Path("timing.csv")]
     assert after == before  # (and no temporary files were left behind)
+    assert set(retimed) == set(timed)
+    kept = {key for key in timed if key[1] not in ("correct", "code_correct")}
+    assert {key: retimed[key] for key in kept} == {key: timed[key] for key in kept}
+
+
+def test_timing_has_the_seconds_of_every_graded_submission(graded):
+    timed = read_timing(graded["out"])
+    graded_ok = set(ALL)
+    assert {student for _, student in timed} == graded_ok
+    assert {assignment for assignment, _ in timed} == {"derive_it_by_hand",
+                                                       "tensors_and_gradients"}
+    assert all(0 < seconds < 600 for seconds in timed.values()), timed
+    # answers as data run nothing; a code run that loops forever runs into its --timeout
+    endless = timed["tensors_and_gradients", "code_loops_forever"]
+    assert endless > float(TIMEOUT) and timed["derive_it_by_hand", "loops_forever"] < endless

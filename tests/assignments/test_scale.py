@@ -12,6 +12,7 @@ from grader import notebook as nbg
 from grader.cli import main
 from grader.grade import QuestionResult, Result
 from grader.report import write_report
+from grader.timing import read_timing
 
 SOURCE = BY_ASSIGNMENT["derive_it_by_hand"]
 STUDENTS = ("correct", "partial", "wrong", "empty")
@@ -48,6 +49,11 @@ def test_sharded_and_merged_is_identical_to_one_run(submitted, tmp_path, capsys)
     assert main(["merge", *(str(tmp_path / f"part{i}") for i in (1, 2, 3)),
                  "--out", str(tmp_path / "merged")]) == 0
     whole, merged = _files(tmp_path / "all"), _files(tmp_path / "merged")
+    # timing.csv: the seconds each took, measured anew in every run, so apart; merged from all
+    timed = {key for key in read_timing(tmp_path / "all")}
+    assert {key for key in read_timing(tmp_path / "merged")} == timed == {
+        ("derive_it_by_hand", student) for student in STUDENTS}
+    del whole["timing.csv"], merged["timing.csv"]
     assert len(whole) == 2 * len(STUDENTS) + 3  # results, feedback, gradebook, flags, manifest
     assert merged == whole
     gradebook = whole["gradebook.csv"].decode()

@@ -127,6 +127,10 @@ def lab(tmp_path_factory):
     # (the course goes into the served folder, as my-lessons/, not into the repository)
     subprocess.run(["make", "-s", "-C", str(REPO), "lab-setup", f"COURSE={root / 'my-lessons'}"],
                    env=env, check=True, capture_output=True)
+    # (the copy is made by `minigrad-kit lab`, which `make lab` runs next, before JupyterLab)
+    subprocess.run([sys.executable, "-c", "import sys, pathlib; from grader.lab import "
+                    "lessons_ready; lessons_ready(pathlib.Path(sys.argv[1]), 'en')",
+                    str(root / "my-lessons")], env=env, check=True, capture_output=True)
     with running_lab(base, root, env) as served:
         yield served
 

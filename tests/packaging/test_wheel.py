@@ -46,8 +46,13 @@ def user(tmp_path_factory):
         if (ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             (source / name).write_bytes((ROOT / name).read_bytes())
-    _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-         "-w", home / "dist", source, cwd=home)
+    built = _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps",
+                 "--no-build-isolation", "-w", home / "dist", source, cwd=home)
+    # the package data is configured so that setuptools has nothing to warn about (issue 32:
+    # ten "Package would be ignored" blocks, for folders that hold only data)
+    said = built.stdout + built.stderr
+    for warning in ("BuildBackendWarning", "SetuptoolsDeprecationWarning", "would be ignored"):
+        assert warning not in said, said
     wheel, = (home / "dist").glob("minigrad_kit-*.whl")
     venv.create(home / "env", with_pip=False)
     python = home / "env" / "bin" / "python"
@@ -143,3 +148,31 @@ def test_a_course_is_released_per_student_and_graded(user):
     _run(kit, "grade", "submitted", "--out", "grades-kit", cwd=home)
     assert (home / "grades-kit" / "gradebook.csv").read_text() == (
         home / "grades" / "gradebook.csv").read_text()
+
+
+def test_a_platform_zip_carries_the_wheel_pip_installed(user):
+    """A teacher who installed the kit from its wheel (no source tree) makes a Gradescope
+    autograder: the wheel inside is the one pip installed, made again from its RECORD."""
+    import zipfile
+
+    home, python, packages = user
+    kit = python.parent / "minigrad-kit"
+    _run(kit, "assignments", "course-gs", cwd=home)
+    _run(kit, "gradescope", "course-gs/01_derive_it_by_hand.ipynb", "--out", "ag.zip", cwd=home)
+    original, = (home / "dist").glob("minigrad_kit-*.whl")
+    with zipfile.ZipFile(home / "ag.zip") as archive:
+        inner = archive.read(original.name)
+    (home / "inner.whl").write_bytes(inner)
+
+    def contents(path):
+        with zipfile.ZipFile(path) as wheel:
+            return {name: wheel.read(name) for name in wheel.namelist()
+                    if not name.endswith(".dist-info/RECORD")}
+
+    assert contents(home / "inner.whl") == contents(original)
+    # and a changed installation is refused, not handed on
+    (packages / "grader" / "wheel.py").write_text((packages / "grader" / "wheel.py")
+                                                  .read_text() + "\n# changed\n")
+    refused = _run(kit, "gradescope", "course-gs/01_derive_it_by_hand.ipynb", "--out",
+                   "again.zip", cwd=home, ok=False)
+    assert refused.returncode == 1 and "is not the file pip installed" in refused.stderr

@@ -1,0 +1,139 @@
+"""``minigrad-kit lab FOLDER``: the lessons in JupyterLab, with a short summary.
+
+The learner's copy of the lessons is made once (``kit.copy_lessons``, as
+``minigrad-kit lessons`` makes it) and kept from then on. JupyterLab is started
+on it with a token of our own, in the environment (``JUPYTER_TOKEN``: other
+users of the machine cannot read it off the command line), so the address can
+be printed as soon as the server answers; JupyterLab's own log goes to a file.
+The lessons open in the language of the locale (``LANG=zh_CN.UTF-8``: the
+Chinese lessons in ``FOLDER/zh/``).
+
+What it prints (in the learner's language)::
+
+    Lessons copied to my-lessons/: your own copy, kept from now on.
+    JupyterLab is running: http://localhost:8888/lab/tree/my-lessons/00_start_here.ipynb?token=...
+    Its log: .venv/lab.log. Ctrl-C stops it.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+from kit_i18n import language
+
+from .i18n import _
+from .kit import copy_lessons, trust_lessons
+
+__all__ = ["run_lab", "LabError", "START_SECONDS"]
+
+START_SECONDS = 120  # how long JupyterLab may take to answer
+FIRST_LESSON = "00_start_here.ipynb"
+
+
+class LabError(RuntimeError):
+    """JupyterLab could not be started (the message says why and where its log is)."""
+
+
+def _free_port(first: int = 8888, tries: int = 50) -> int:
+    """The first port from ``first`` on that nothing on this machine listens on."""
+    for port in range(first, first + tries):
+        with socket.socket() as sock:
+            try:
+                sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    with socket.socket() as sock:  # all taken: any free one
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def lessons_ready(folder: Path, lang: str) -> list[str]:
+    """Copy the lessons into ``folder`` unless it holds them already; what to say about it."""
+    first = folder / ("" if lang == "en" else lang) / FIRST_LESSON
+    if (folder / FIRST_LESSON).exists():
+        if not first.exists():
+            raise LabError(_("{folder}/ has no lessons in {lang} (it was copied before they "
+                             "existed): delete it, or copy them with minigrad-kit lessons "
+                             "another-folder").format(folder=folder, lang=lang))
+        return [_("{folder}/ exists: your copy of the lessons is kept (delete {folder}/ for "
+                  "fresh ones).").format(folder=folder)]
+    written = copy_lessons(folder)
+    said = _("Lessons copied to {folder}/: your own copy, kept from now on.").format(
+        folder=folder)
+    try:
+        trust_lessons(written)
+    except OSError as error:  # no writable Jupyter data folder: they still work
+        said += " " + _("(They could not be marked trusted: {error}.)").format(error=error)
+    return [said]
+
+
+def _answers(url: str) -> bool:
+    try:
+        with urllib.request.urlopen(url, timeout=2) as response:
+            return response.status == 200
+    except (urllib.error.URLError, OSError):
+        return False
+
+
+def _tail(path: Path, lines: int = 25) -> str:
+    try:
+        return "\n".join(path.read_text(encoding="utf-8", errors="replace").splitlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def run_lab(folder, log, *, port: int | None = None, say=print,
+            command: list[str] | None = None) -> int:
+    """Copy the lessons if needed, start JupyterLab on the first one, print its address,
+    and wait until it stops (Ctrl-C, as always with JupyterLab); its exit status."""
+    folder, log = Path(folder), Path(log)
+    lang = language()
+    for line in lessons_ready(folder, lang):
+        say(line)
+    first = (folder / ("" if lang == "en" else lang) / FIRST_LESSON).resolve()
+    root = Path.cwd().resolve()
+    if not first.is_relative_to(root):  # lessons outside the current folder: serve theirs
+        root = folder.resolve()
+    port = port or _free_port()
+    token = secrets.token_hex(24)
+    command = command or [sys.executable, "-m", "jupyter", "lab"]
+    argv = command + [str(first), f"--ServerApp.root_dir={root}", f"--ServerApp.port={port}",
+                      "--ServerApp.port_retries=0", "--ServerApp.ip=localhost"]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        argv.append("--allow-root")  # JupyterLab refuses root unless told (as in containers)
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with open(log, "a", encoding="utf-8") as stream:
+        # stdout stays on the terminal: JupyterLab asks there whether to stop on Ctrl-C
+        server = subprocess.Popen(argv, stderr=stream, env={**os.environ,
+                                                            "JUPYTER_TOKEN": token})
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is JupyterLab's to answer
+    stopped = signal.signal(signal.SIGTERM, lambda signum, frame: server.terminate())
+    try:
+        status = f"http://localhost:{port}/api/status?token={token}"
+        deadline = time.monotonic() + START_SECONDS
+        while not _answers(status):
+            if server.poll() is not None or time.monotonic() > deadline:
+                server.terminate()
+                raise LabError(_("JupyterLab did not start; the end of its log ({log}):"
+                                 ).format(log=log) + "\n" + _tail(log))
+            time.sleep(0.3)
+        page = first.relative_to(root).as_posix()
+        address = f"http://localhost:{port}/lab/tree/{page}?token={token}"
+        say(_("JupyterLab is running: {url}").format(url=address))
+        say(_("Its log: {log}. Ctrl-C stops it.").format(log=log))
+        return server.wait()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        signal.signal(signal.SIGTERM, stopped)
+        if server.poll() is None:
+            server.terminate()

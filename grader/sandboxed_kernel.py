@@ -1,0 +1,172 @@
+"""A Jupyter kernel inside the kit's bubblewrap sandbox, for any Jupyter client:
+``minigrad-kit kernelspec install`` installs it, and ``nbgrader autograde
+--ExecutePreprocessor.kernel_name=minigrad-kit-sandbox`` then runs every student's kernel
+in it (no Docker, no privileges: what a JupyterHub can do).
+
+The kernel spec starts this module (``python -m grader.sandboxed_kernel -f
+{connection_file}``) outside the sandbox. It
+
+1. reads the connection file the client made (TCP ports on the loopback, the key);
+2. makes a private scratch folder, the kernel's home and temporary folder, and writes a
+   connection file for the kernel there: the same key, Unix sockets in that folder (TCP
+   cannot cross the sandbox's own network namespace);
+3. starts ipykernel under bubblewrap (``sandbox.bubblewrap_argv``: no network, read-only
+   system, no view of other processes, a cleared environment), with its working folder
+   (the notebook's folder, as nbgrader and JupyterLab set it) the one other folder it may
+   read and write;
+4. relays the five channels between the client's TCP ports and the kernel's sockets
+   (ZeroMQ proxies: shell, control, stdin and heartbeat through ROUTER/DEALER, iopub
+   through XPUB/XSUB);
+5. ends when the kernel ends, and takes the kernel with it when it is stopped
+   (``--die-with-parent``).
+
+Interrupts travel as messages on the control channel (``interrupt_mode: message``): a
+signal would reach this launcher, not the kernel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+import zmq
+
+from .sandbox import bubblewrap_argv, sandbox_environment
+
+__all__ = ["main", "kernel_json", "CHANNELS", "KERNEL_NAME", "DISPLAY_NAME"]
+
+KERNEL_NAME = "minigrad-kit-sandbox"
+DISPLAY_NAME = "Python 3 (minigrad-kit sandbox)"
+# channel -> (the client's side: bound here on TCP, the kernel's side: connected on ipc)
+CHANNELS = {"shell": (zmq.ROUTER, zmq.DEALER), "control": (zmq.ROUTER, zmq.DEALER),
+            "stdin": (zmq.ROUTER, zmq.DEALER), "hb": (zmq.ROUTER, zmq.DEALER),
+            "iopub": (zmq.XPUB, zmq.XSUB)}
+# the kernel answers on stdin to the identity it saw on shell: both relays show it the same
+RELAY_IDENTITY = b"minigrad-kit-relay"
+
+
+def kernel_json(memory_mb: int = 4096) -> dict:
+    """The kernel spec: this launcher, with the Python that installs it."""
+    argv = [sys.executable, "-m", __name__, "-f", "{connection_file}"]
+    if memory_mb:
+        argv[3:3] = ["--memory", str(memory_mb)]
+    return {"argv": argv, "display_name": DISPLAY_NAME, "language": "python",
+            "interrupt_mode": "message",
+            "metadata": {"minigrad_kit": "the kernel runs in bubblewrap: no network, nothing of "
+                                         "the machine writable but its own folder"}}
+
+
+def _kernel_connection(client: dict, scratch: Path) -> dict:
+    return {"transport": "ipc", "ip": str(scratch / "kernel"), "key": client["key"],
+            "signature_scheme": client.get("signature_scheme", "hmac-sha256"),
+            "kernel_name": client.get("kernel_name", KERNEL_NAME),
+            **{f"{name}_port": number for number, name in enumerate(CHANNELS, 1)}}
+
+
+def _address(connection: dict, channel: str) -> str:
+    port = connection[f"{channel}_port"]
+    if connection.get("transport", "tcp") == "ipc":
+        return f"ipc://{connection['ip']}-{port}"
+    return f"tcp://{connection['ip']}:{port}"
+
+
+def _relay(context, channel: str, client: dict, kernel: dict, ready: threading.Barrier):
+    outer, inner = CHANNELS[channel]
+    front, back = context.socket(outer), context.socket(inner)
+    if outer == zmq.XPUB:
+        front.setsockopt(zmq.XPUB_VERBOSE, 1)  # each client's subscription reaches the kernel
+    else:
+        back.setsockopt(zmq.IDENTITY, RELAY_IDENTITY)
+    front.bind(_address(client, channel))
+    back.connect(_address(kernel, channel))
+    ready.wait()
+    try:
+        zmq.proxy(front, back)
+    except zmq.ContextTerminated:
+        pass
+    finally:
+        front.close(linger=0)
+        back.close(linger=0)
+
+
+def _with_workdir(argv: list[str], workdir: Path) -> list[str]:
+    """``bubblewrap_argv``'s options with the notebook's folder bound read-write (before the
+    root is made read-only: its parents are made then) and made the working folder."""
+    argv = list(argv)
+    at = argv.index("--chdir")
+    argv[at + 1] = str(workdir)
+    root = next(i for i in range(len(argv) - 1) if argv[i:i + 2] == ["--remount-ro", "/"])
+    argv[root:root] = ["--bind", str(workdir), str(workdir)]
+    return argv
+
+
+def _limit_memory(megabytes: int):
+    def limit() -> None:
+        size = megabytes * 1024 * 1024
+        resource.setrlimit(resource.RLIMIT_AS, (size, size))
+    return limit if megabytes else None
+
+
+def run(connection_file: str, memory_mb: int = 4096) -> int:
+    client = json.loads(Path(connection_file).read_text(encoding="utf-8"))
+    workdir = Path.cwd().resolve()
+    scratch = Path(tempfile.mkdtemp(prefix="minigrad-kit-kernel-"))
+    try:
+        kernel = _kernel_connection(client, scratch)
+        (scratch / "connection.json").write_text(json.dumps(kernel), encoding="utf-8")
+        argv = bubblewrap_argv(scratch, [sys.executable, "-m", "ipykernel_launcher", "-f",
+                                         str(scratch / "connection.json")])
+        argv = _with_workdir(argv, workdir)
+        environment = sandbox_environment(scratch)
+        if "JPY_SESSION_NAME" in os.environ:  # which notebook (its language), as Lab says
+            command = argv.index("--")
+            argv[command:command] = ["--setenv", "JPY_SESSION_NAME",
+                                     os.environ["JPY_SESSION_NAME"]]
+        # started before any thread (a memory limit set between fork and exec), the relays
+        # next: ZeroMQ queues what the client sends until both ends are there
+        process = subprocess.Popen(argv, env=environment, stdin=subprocess.DEVNULL,
+                                   stdout=subprocess.DEVNULL,  # (its banner; stderr kept)
+                                   preexec_fn=_limit_memory(memory_mb))
+        context = zmq.Context()
+        ready = threading.Barrier(len(CHANNELS) + 1)
+        relays = [threading.Thread(target=_relay, args=(context, name, client, kernel, ready),
+                                   daemon=True, name=f"relay-{name}") for name in CHANNELS]
+        for relay in relays:
+            relay.start()
+        ready.wait()
+
+        def stop(signum, frame):  # the client stops the kernel: stop it, then this
+            process.terminate()
+        signal.signal(signal.SIGTERM, stop)
+        signal.signal(signal.SIGINT, signal.SIG_IGN)  # interrupts come as messages
+        status = process.wait()
+        context.term()
+        return status
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"python -m {__name__}", description="Start an IPython kernel inside the "
+        "minigrad kit's bubblewrap sandbox (the command of the kernel spec that "
+        "`minigrad-kit kernelspec install` writes).")
+    parser.add_argument("-f", dest="connection_file", required=True,
+                        help="the connection file the Jupyter client wrote")
+    parser.add_argument("--memory", type=int, default=4096, metavar="MB",
+                        help="the kernel's memory limit (0: none; default 4096)")
+    args = parser.parse_args(argv)
+    return run(args.connection_file, args.memory)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

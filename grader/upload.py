@@ -1,0 +1,136 @@
+"""One student's upload, graded where a platform grades it: Gradescope and PrairieLearn run
+each submission in a fresh container, with the course's files beside it.
+
+``pack_course`` copies the instructor notebooks, their question modules and their
+catalogs (so that a submission in Chinese or Korean is graded too) into the folder that
+goes into the platform; ``grade_upload`` grades the notebooks a student uploaded there
+with ``minigrad-kit grade`` itself (one run per notebook, into a folder of its own) and
+reads back what it wrote. The platform modules turn those results into their formats.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+from .cli import main as minigrad_kit
+from .grade import Result
+from .i18n import _
+from .report import question_lines, summary, write_atomic
+from .source import load_source
+from .stored import read_grades
+
+__all__ = ["pack_course", "grade_upload", "CONFIG", "DEFAULTS", "notebooks_in",
+           "question_feedback", "overview", "no_notebook", "not_graded", "grader_failed"]
+
+CONFIG = "minigrad-kit.json"  # the grading options, beside the course's notebooks
+DEFAULTS = {"timeout": 30, "memory": 4096, "budget": None, "lenient": False, "salt": "",
+            "sandbox": "auto", "lang": "en", "variants": "none"}
+
+
+def pack_course(sources: list[str], folder, options: dict) -> list[Path]:
+    """Copy each instructor notebook with its question module and catalogs into ``folder``
+    and write the options (``DEFAULTS`` overridden); the files written."""
+    folder = Path(folder)
+    written = []
+    for path in sources:
+        source = load_source(path)
+        for file in (source.path, source.path.parent / source.module.name):
+            written.append(Path(shutil.copy2(file, folder / file.name)))
+        for catalog in sorted(source.path.parent.glob(f"locale/*/LC_MESSAGES/"
+                                                      f"{source.path.stem}.po")):
+            target = folder / catalog.relative_to(source.path.parent)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            written.append(Path(shutil.copy2(catalog, target)))
+    config = folder / CONFIG
+    write_atomic(config, json.dumps({**DEFAULTS, **options}, indent=1, sort_keys=True) + "\n")
+    return written + [config]
+
+
+def notebooks_in(folder) -> list[Path]:
+    """The notebooks a student uploaded (checkpoints left out), in order."""
+    return sorted(p for p in Path(folder).rglob("*.ipynb")
+                  if ".ipynb_checkpoints" not in p.parts and p.is_file())
+
+
+def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Result]:
+    """Grade each of ``notebooks`` as ``student``'s, with the notebooks and options in
+    ``course``; ``work`` is an empty folder for the grader's files. A result per notebook,
+    as the gradebook has it."""
+    course, work = Path(course), Path(work)
+    options = {**DEFAULTS, **json.loads((course / CONFIG).read_text(encoding="utf-8"))}
+    sources = sorted(str(p) for p in course.glob("*.ipynb"))
+    graded = []
+    salt = os.environ.get("MINIGRAD_KIT_SALT")
+    os.environ["MINIGRAD_KIT_SALT"] = options["salt"]  # (not on the command line: the kernel
+    try:                                              # could read that without the sandbox)
+        for number, notebook in enumerate(notebooks, 1):
+            submitted = work / f"upload-{number}" / "submitted"
+            submitted.mkdir(parents=True)
+            shutil.copy2(notebook, submitted / f"{student}.ipynb")
+            out = work / f"upload-{number}" / "grades"
+            # "none": one notebook for everyone, graded on the instructor notebook's numbers;
+            # "per-student" (Gradescope): the numbers `release --students` wrote for `student`
+            argv = ["grade", str(submitted), "--out", str(out), "--timeout",
+                    str(options["timeout"]), "--memory", str(options["memory"]), "--sandbox",
+                    options["sandbox"], "--jobs", "1", "--variants", options["variants"]]
+            if options["budget"]:
+                argv += ["--budget", str(options["budget"])]
+            if options["lenient"]:
+                argv.append("--lenient")
+            for source in sources:
+                argv += ["--source", source]
+            minigrad_kit(argv)  # the command itself: the same grading as anywhere else
+            grades = read_grades(out)
+            copied = str(submitted / f"{student}.ipynb")
+            for result in grades.results:
+                result.file = notebook.name  # as the student named it
+                result.error = result.error.replace(copied, notebook.name)
+                graded.append(result)
+    finally:
+        if salt is None:
+            os.environ.pop("MINIGRAD_KIT_SALT", None)
+        else:
+            os.environ["MINIGRAD_KIT_SALT"] = salt
+    return graded
+
+
+
+# --- what the student reads on the platform (in the language spoken now) ---------------------
+
+def question_feedback(q) -> list[str]:
+    """The checks of one question as the feedback has them, and, for points held back, that
+    they count once the teacher has looked (what was found is the teacher's to read)."""
+    lines = question_lines(q)
+    if q.held:
+        lines.append(_("Held back for your teacher's review: the points count once your "
+                       "teacher has looked at your code."))
+    return lines
+
+
+def overview(result: Result) -> tuple[str, str, str]:
+    """(the points, the problems while running, the note on hidden tests) of a result."""
+    problems = ""
+    if result.problems:
+        problems = _("Problems while running your notebook") + ":\n" + "\n".join(
+            f"- {problem}" for problem in result.problems)
+    return (summary(result) + ".", problems,
+            _("Hidden tests were run; their code is not shown. Public checks are the ones "
+              "check() runs in your notebook."))
+
+
+def no_notebook() -> str:
+    return _("No notebook (.ipynb) was found in your submission: upload the notebook you "
+             "worked in.")
+
+
+def not_graded(result: Result) -> str:
+    return _("Your notebook {file} could not be graded: {error}").format(file=result.file,
+                                                                          error=result.error)
+
+
+def grader_failed() -> str:
+    return _("The autograder failed on this submission; your teacher can see why. Your score "
+             "is not final.")
