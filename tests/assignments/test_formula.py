@@ -126,7 +126,7 @@ def test_reductions_give_a_number():
     ("x if x else 1", "holds a conditional"),
     ("x < y < 3", "a comparison other than one of"),
     ("x != 1", "a comparison other than one of < <= > >= =="),
-    ("x.view(x=2)", "calls view other than as view(sizes)"),
+    ("x.view(dim=2)", "calls view other than as view(sizes)"),
     ("x.view()", "calls view other than as view(sizes)"),
     ("x.view(y)", "uses 'y'; it may use x"),
     ("x ^ 2", "uses ^ (write powers as **)"),
