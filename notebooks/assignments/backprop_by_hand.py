@@ -52,6 +52,7 @@ FORWARD = (
 LEAVES = ("C", "W1", "b1", "W2", "b2")
 LABELS = ("X", "Y")
 SIZES = ("n", "vocab", "dims", "block", "hidden", "s")
+NAMED = SIZES[:-1]  # what a formula may name: s is written as the student's number
 TENSORS = LEAVES + tuple(name for name, _text in FORWARD[:-1])
 # The gradients in the order of lesson 10, by question.
 QUESTIONS = {
@@ -75,7 +76,7 @@ def answer_for(tensor: str) -> Answer:
     """``d<tensor>``: a formula over the forward tensors, the sizes, the labels and the
     gradients derived before it."""
     before = tuple("d" + name for name in ORDER[:ORDER.index(tensor)])
-    return Answer("d" + tensor, TENSORS + SIZES + before, TENSOR, LABELS)
+    return Answer("d" + tensor, TENSORS + NAMED + before, TENSOR, LABELS)
 
 
 ONE_LINE_ANSWER = Answer(ONE_LINE, ONE_LINE_VARIABLES,
