@@ -2,11 +2,13 @@
 written as a formula, in the order of lesson 10.
 
 The network of lesson 10 (an embedding ``C``, a layer ``tanh(s · (embcat @ W1 + b1))``, a
-second layer, cross-entropy written out step by step: ``FORWARD``), with the student's own
-sizes and slope ``s`` (the variant). The student writes the gradient of the loss with
-respect to each named tensor as a **formula in quotes** over the forward tensors, the
-sizes, the labels ``X``, ``Y`` and the gradients already derived above it
-(``dprobs = "dlogprobs / probs"``).
+second layer divided by a temperature ``T``, cross-entropy written out step by step, weighted
+by ``w`` and averaged or summed over the batch: ``forward_text``), with the student's own
+sizes, slope ``s``, temperature ``T``, weight ``w`` and reduction (the variant: they change
+the answers of q1, q4, q5 and q7, so one student's solution is wrong for another). The
+student writes the gradient of the loss with respect to each named tensor as a **formula in
+quotes** over the forward tensors, the sizes, the labels ``X``, ``Y`` and the gradients
+already derived above it (``dprobs = "dlogprobs / probs"``).
 
 The answers are data, read from the notebook's text and evaluated by the grader itself
 (``formula.py``), on forward tensors it builds from batches it draws for each student
@@ -33,13 +35,14 @@ from grader.questions import DATA, Answer, Assignment, Finding, Question, Varian
 
 _ = ASSIGNMENTS.gettext  # the student's language (question texts: notebooks/assignments/locale)
 
-# The forward pass of the notebook's cell `forward`, one step per line.
+# The forward pass of the notebook's cell `forward`, one step per line (the loss: its mean
+# or its sum over the batch, by the student's `reduction`).
 FORWARD = (
     ("emb", "C[X]"),
     ("embcat", "emb.view(n, -1)"),
     ("hpre", "embcat @ W1 + b1"),
     ("h", "tanh(s * hpre)"),
-    ("logits", "h @ W2 + b2"),
+    ("logits", "(h @ W2 + b2) / T"),
     ("logit_maxes", "logits.max(1, keepdim=True).values"),
     ("norm_logits", "logits - logit_maxes"),
     ("counts", "exp(norm_logits)"),
@@ -49,10 +52,12 @@ FORWARD = (
     ("logprobs", "log(probs)"),
     ("loss", "-mean(logprobs[range(n), Y])"),
 )
+LOSS = {"mean": "-w * mean(logprobs[range(n), Y])", "sum": "-w * sum(logprobs[range(n), Y])"}
 LEAVES = ("C", "W1", "b1", "W2", "b2")
 LABELS = ("X", "Y")
-SIZES = ("n", "vocab", "dims", "block", "hidden", "s")
-NAMED = SIZES[:-1]  # what a formula may name: s is written as the student's number
+SIZES = ("n", "vocab", "dims", "block", "hidden", "s", "T", "w")
+NAMED = SIZES[:-3]  # what a formula may name: s, T and w are written as the student's numbers
+VARIED = ("vocab", "dims", "block", "hidden", "s", "T", "w", "reduction")
 TENSORS = LEAVES + tuple(name for name, _text in FORWARD[:-1])
 # The gradients in the order of lesson 10, by question.
 QUESTIONS = {
@@ -85,10 +90,12 @@ ONE_LINE_ANSWER = Answer(ONE_LINE, ONE_LINE_VARIABLES,
 
 
 def draw_numbers(rng: np.random.Generator) -> dict:
-    """The student's sizes and slope (never the notebook's 27, 10, 3, 64 and 1)."""
+    """The student's sizes, slope, temperature, loss weight and reduction (never the
+    notebook's 27, 10, 3, 64, 1.0, 1.0 and 1.0; the reduction is the mean or the sum)."""
     return {"vocab": int(rng.choice([12, 15, 20])), "dims": int(rng.choice([4, 6])),
             "block": int(rng.choice([2, 4])), "hidden": int(rng.choice([16, 24, 32])),
-            "s": float(rng.choice([0.5, 2.0, 3.0]))}
+            "s": float(rng.choice([0.5, 2.0, 3.0])), "T": float(rng.choice([0.5, 2.0, 4.0])),
+            "w": float(rng.choice([0.5, 2.0, 3.0])), "reduction": str(rng.choice(["mean", "sum"]))}
 
 
 def batch(seed: int, n: int, numbers: dict) -> dict:
@@ -103,15 +110,21 @@ def batch(seed: int, n: int, numbers: dict) -> dict:
                                ("b2", (vocab,), 0.1)):
         values[name] = rng.standard_normal(shape) * scale
     values.update(n=n, vocab=vocab, dims=dims, block=block, hidden=hidden,
-                  s=float(numbers["s"]))
+                  s=float(numbers["s"]), T=float(numbers["T"]), w=float(numbers["w"]),
+                  reduction=numbers["reduction"])
     return values
 
 
+def forward_text(reduction: str = "mean") -> tuple:
+    """The forward's steps, (name, formula text), for the reduction ``"mean"`` or ``"sum"``."""
+    return FORWARD[:-1] + (("loss", LOSS[reduction]),)
+
+
 @functools.cache
-def _steps():
+def _steps(reduction: str = "mean"):
     known = LEAVES + SIZES
     steps = []
-    for name, text in FORWARD:
+    for name, text in forward_text(reduction):
         steps.append((name, parse(text, known, TENSOR, LABELS)))
         known += (name,)
     return tuple(steps)
@@ -121,7 +134,7 @@ def forward(values: dict, start: int = 0, evaluate=None) -> dict:
     """``values`` with the forward's tensors from step ``start`` on (NumPy float64, or
     ``evaluate(formula, values)``)."""
     values = dict(values)
-    for name, formula in _steps()[start:]:
+    for name, formula in _steps(values.get("reduction", "mean"))[start:]:
         used = {k: values[k] for k in formula.variables + formula.labels}
         values[name] = evaluate(formula, used) if evaluate else formula.evaluate(**used)
     return values
@@ -135,7 +148,7 @@ def gradients(values: dict) -> dict:
                for k in LEAVES}
     tensors.update({k: minigrad.tensor(values[k]) for k in LABELS})
     tensors.update({k: values[k] for k in SIZES})
-    for name, formula in _steps():
+    for name, formula in _steps(values.get("reduction", "mean")):
         tensors[name] = formula.on_tensors(
             minigrad, **{k: tensors[k] for k in formula.variables + formula.labels})
     found = minigrad.autograd.grad(tensors["loss"], [tensors[k] for k in ORDER])
@@ -176,7 +189,7 @@ def _extract(names):
 
 
 def _numbers(env: dict) -> tuple:
-    return tuple(sorted((k, env[k]) for k in ("vocab", "dims", "block", "hidden", "s")))
+    return tuple(sorted((k, env[k]) for k in VARIED))
 
 
 def judge_answers(answers: tuple):
@@ -211,7 +224,7 @@ def _judge_one(answer: Answer, formula, inputs: list, env: dict) -> Finding:
                         where=lambda index, n=drawn["n"]: _(
                             "at index {index} (a batch of n = {n})").format(index=index, n=n))
         if not found[0].ok:
-            sizes = {k: values[k] for k in ("n", "s", "vocab", "dims", "block", "hidden")}
+            sizes = {k: values[k] for k in ("n", "s", "T", "w", "vocab", "dims", "block", "hidden")}
             uses = _uses(tensor)
             hint = gradient_hint(answer.name, expected.shape, got, expected, sizes, uses)
             return Finding(False, found[0].text + hint)
@@ -265,11 +278,12 @@ def _loss_from(tensor: str):
     return loss
 
 
-def _one_step(tensor: str, grads: dict):
+def _one_step(tensor: str, grads: dict, reduction: str):
     """sum over the steps c that use ``tensor`` of <dc, c(values)>, dc as given numbers."""
     from grader.exact import MPMATH, inner
 
-    uses = [(name, formula) for name, formula in _steps() if name in _uses(tensor)]
+    uses = [(name, formula) for name, formula in _steps(reduction)
+            if name in _uses(tensor)]
 
     def chained(values):
         total = 0
@@ -325,7 +339,7 @@ def _exactly(answer: Answer, formula, seed: int, env: dict) -> Finding | None:
             with precision(REFERENCE):
                 numbers = {k: MPMATH.array(grads[k]) for k in upstream}
             digits = _agreement(formula, {**given, **numbers}, tensor, values,
-                                _one_step(tensor, grads))
+                                _one_step(tensor, grads, values["reduction"]))
         if digits < AGREE:  # from the loss itself
             exact = {k: _exact_gradient(k[1:], values, cache) for k in upstream}
             digits = _agreement(formula, {**given, **exact}, tensor, values,
@@ -360,6 +374,7 @@ ASSIGNMENT = Assignment(
                  judge_answers((ONE_LINE_ANSWER,)), public=PUBLIC, hidden=hidden,
                  answers=(ONE_LINE_ANSWER,), kind=DATA),
     ),
-    variant=Variant(default={"vocab": 27, "dims": 10, "block": 3, "hidden": 64, "s": 1.0},
+    variant=Variant(default={"vocab": 27, "dims": 10, "block": 3, "hidden": 64, "s": 1.0,
+                             "T": 1.0, "w": 1.0, "reduction": "mean"},
                     draw=draw_numbers),
 )

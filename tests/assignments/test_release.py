@@ -19,7 +19,7 @@ FAST = Options(timeout=20)
 
 
 def _release_all(folder):
-    """All four instructor notebooks released, with the four check runs each."""
+    """All five instructor notebooks released, with the four check runs each."""
     return {"status": main(["release", *map(str, SOURCES), "--out", str(folder)]),
             "out": str(folder)}
 
