@@ -3,19 +3,19 @@
 ``import minigrad as torch`` runs the PyTorch autograd tutorial unchanged:
 same printed tensors, same ``grad_fn`` names, same gradients, same errors.
 
-Where things live:
+Where things live (README.md beside this file is the reading map: which files to
+read, in which order). Imports go down this list only:
+    kernels/        NumPy computed as PyTorch's CPU kernels compute it (bits, threads)
+    autograd/       the graph and the engine: Node, saving, the walk, Function, grad
+    rules/          PyTorch's rules around any op: promotion, layouts, argument errors
+    ops/            one small class per operation (formula, forward, backward), then
+                    one short entry function per op
     tensor.py       the Tensor class (its methods call the ops)
-    ops/            one small class per operation: forward + backward
-    autograd/       grad mode, graph nodes, the engine, Function, grad, gradcheck
     functions.py    torch.add, torch.sum, ...: PyTorch's signatures, calling the ops
     creation.py     tensor(), ones(), randn(), ...
-    devices.py      torch.device (the CPU only), set_default_device
-    cuda.py, accelerator.py, backends/   "is there a GPU?" -- no
     _printing.py    how tensors print
-    dtypes.py       float32, int64, ... and type promotion
-    layouts.py      torch.strided, torch.contiguous_format, torch.preserve_format
-    nn/             Module, Linear, activations, losses, init (torch.nn)
-    optim/          SGD, Adam (torch.optim)
+    dtypes.py, errors.py, size.py, devices.py, layouts.py, cuda.py, backends/
+    nn/, optim/     torch.nn and torch.optim, written on the public API
 """
 
 from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401

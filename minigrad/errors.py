@@ -1,8 +1,12 @@
-"""Every error message minigrad raises that has a PyTorch twin, in one place.
+"""PyTorch's error and warning texts that several modules raise, or that are too long
+to read beside their condition.
 
-The texts are PyTorch 2.13's, word for word, because learners paste them
-into search engines. PyTorch raises ``RuntimeError`` for most of them (and
-``IndexError`` for bad dimensions), so minigrad does too.
+The texts are PyTorch 2.13's, word for word, because learners paste them into search
+engines. A text raised in one place only stays next to its condition (as PyTorch's
+``TORCH_CHECK(condition, message)`` does): an argument error in ``rules/arguments.py``,
+a shape error in its op. PyTorch raises ``RuntimeError`` for most of them (and
+``IndexError`` for bad dimensions), so minigrad does too; the tests compare every text
+with PyTorch's (``tests/core``).
 """
 
 from __future__ import annotations
@@ -16,6 +20,10 @@ BACKWARD_TWICE = (
     "retain_graph=True if you need to backward through the graph a second time or "
     "if you need to access saved tensors after calling backward."
 )
+INVALID_GRADIENT = ("Function {name} returned an invalid gradient at index {index} - got {got} "
+                    "but expected shape compatible with {expected}")
+GRADIENT_COUNT = ("function {name} returned an incorrect number of gradients "
+                  "(expected {expected}, got {got})")
 IMPLICIT_GRAD_SCALAR_ONLY = "grad can be implicitly created only for scalar outputs"
 NUM_THREADS_NOT_INT = "set_num_threads expects an int, but got {}"
 NUM_THREADS_NOT_POSITIVE = "set_num_threads expects a positive integer"

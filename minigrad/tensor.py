@@ -19,7 +19,7 @@ from .rules import arguments
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .size import Size
-from .autograd import engine
+from .autograd import fast
 from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
@@ -193,7 +193,7 @@ class Tensor(TensorBase):
         one-element tensor (it is then 1). Saved buffers are freed unless
         ``retain_graph=True``.
         """
-        engine.run_backward((self,), None if gradient is None else (gradient,),
+        fast.run_backward((self,), None if gradient is None else (gradient,),
                             retain_graph, create_graph, inputs)
 
     def detach(self) -> "Tensor":

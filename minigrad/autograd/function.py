@@ -24,24 +24,15 @@ import numpy as np
 
 from .. import errors
 from . import grad_mode
-from .node import Node, SavedTensor, _FREED
+from .node import Node, counted_gradients
+from .saved import FREED as _FREED, SavedTensor
 from .tensor_base import TensorBase, make
 
-__all__ = ["Function", "FunctionCtx"]
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction"]
 
 
-class FunctionCtx(Node):
-    """The ``ctx`` of a custom Function: also its node in the graph."""
-
-    _function: type  # the user's Function subclass
-    formula_on_arrays = False  # the user's backward is written for Tensors
-
-    def __init__(self) -> None:
-        super().__init__()
-        self._saved_for_backward: tuple | None = None
-        self._tensor_positions: tuple = ()
-        self.needs_input_grad: tuple = ()
-        self.non_differentiable: set = set()
+class FunctionCtx:
+    """What ``forward`` and ``backward`` call on ``ctx`` (as torch's FunctionCtx)."""
 
     def save_for_backward(self, *tensors) -> None:
         """Keep tensors for backward (read them back with ``ctx.saved_tensors``)."""
@@ -67,27 +58,39 @@ class FunctionCtx(Node):
     def set_materialize_grads(self, value: bool) -> None:
         self.materialize_grads = value
 
+
+class BackwardCFunction(FunctionCtx, Node):
+    """A custom Function's node; it is also the ``ctx`` its forward and backward
+    receive, as in torch (``CubeBackward`` is a subclass of it)."""
+
+    _function: type  # the user's Function subclass
+    formula_on_arrays = False  # the user's backward is written for Tensors
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._saved_for_backward: tuple | None = None
+        self._tensor_positions: tuple = ()
+        self.needs_input_grad: tuple = ()
+        self.non_differentiable: set = set()
+
     def release_saved(self) -> None:
         super().release_saved()
         if self._saved_for_backward is not None:
             self._saved_for_backward = _FREED
 
-    def backward(self, *grad_outputs):
-        # Outputs that received no gradient get zeros (PyTorch's materialize_grads).
-        grad_outputs = tuple(
-            grad_outputs[i] if i < len(grad_outputs) and grad_outputs[i] is not None
-            else (make(np.zeros(tuple(meta[0]), meta[1].numpy)) if meta is not None else None)
-            for i, meta in enumerate(self._output_meta)
-        )
-        grads = self._function.backward(self, *grad_outputs)
-        if not isinstance(grads, tuple):
-            grads = (grads,)
-        if len(grads) != len(self.needs_input_grad):
-            raise RuntimeError(
-                f"function {self.name()} returned an incorrect number of gradients "
-                f"(expected {len(self.needs_input_grad)}, got {len(grads)})"
-            )
+    def backward(self, saved, *grad_outputs):  # (saved: the ctx keeps its own)
+        grad_outputs = _materialized(grad_outputs, self._output_meta)
+        grads = counted_gradients(self.name(), self._function.backward(self, *grad_outputs),
+                                  len(self.needs_input_grad))
         return tuple(grads[i] for i in self._tensor_positions)
+
+
+def _materialized(grad_outputs, output_meta) -> tuple:
+    """Outputs that received no gradient get zeros (PyTorch's materialize_grads)."""
+    return tuple(
+        grad_outputs[i] if i < len(grad_outputs) and grad_outputs[i] is not None
+        else (make(np.zeros(tuple(meta[0]), meta[1].numpy)) if meta is not None else None)
+        for i, meta in enumerate(output_meta))
 
 
 class _FunctionMeta(type):
@@ -95,7 +98,7 @@ class _FunctionMeta(type):
 
     def __init__(cls, name, bases, namespace):
         super().__init__(name, bases, namespace)
-        cls._backward_cls = type(f"{name}Backward", (FunctionCtx,), {"_function": cls})
+        cls._backward_cls = type(f"{name}Backward", (BackwardCFunction,), {"_function": cls})
 
 
 class Function(metaclass=_FunctionMeta):
@@ -149,8 +152,7 @@ def _output(out, ctx, nr, args):
     if out._view_version is None and not returned_as_is:
         return make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter)
     base = out._base if out._base is not None else out
-    view = make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter,
-                        base=base)
+    view = make(out._data, grad_fn=ctx, output_nr=nr, version=out._version_counter, base=base)
     view._view_version = view._version_counter.value
     view._view_made = "custom Function"
     return view

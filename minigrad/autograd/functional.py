@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import layout
-from .engine import run_backward
+from .fast import run_backward
 from .tensor_base import TensorBase, make
 
 __all__ = ["grad", "backward"]

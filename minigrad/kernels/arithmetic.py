@@ -147,3 +147,13 @@ def divide(a, b):
     if a.dtype is not b.dtype and a.dtype == np.float16:
         return np.true_divide(a, b).astype(np.float16)
     return np.true_divide(a, b)
+
+
+def mul_backward(saved, grad, needs: tuple, grad_is_free: bool):
+    """``MulBackward0``'s two gradients, ``grad * other`` and ``grad * self``, of a big
+    ``grad`` in one pass over it (``two_products``), when both are needed; None where
+    this does not apply (the formula itself then runs). ``grad_is_free``: ``grad`` is a
+    new array only the walk holds, overwritten by the first product."""
+    if not (needs[0] and needs[1]) or type(grad) is not np.ndarray or grad.size < threads.BIG:
+        return None
+    return two_products(grad, saved.other, saved.self, grad_is_free)

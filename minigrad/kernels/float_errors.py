@@ -15,11 +15,12 @@ a small operation; setting the variable costs a tenth of that).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 
 import numpy as np
 
-__all__ = ["silence", "restore"]
+__all__ = ["silence", "restore", "silenced"]
 
 try:  # NumPy >= 2: errstate is a context variable holding an "extobj"
     from numpy._core._ufunc_config import _extobj_contextvar, _make_extobj
@@ -40,3 +41,13 @@ except ImportError:  # another NumPy: the public, slower way
 
     def restore(token) -> None:
         token.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def silenced():
+    """``silence()`` and ``restore()`` around a block (where a block reads better)."""
+    token = silence()
+    try:
+        yield
+    finally:
+        restore(token)

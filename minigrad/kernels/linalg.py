@@ -12,3 +12,18 @@ def matrix_product(a, b):
     if a.shape[1] == 1 and a.shape[0] > 1 and b.shape[1] > 1:
         return np.multiply(a, b)
     return np.matmul(a, b)
+
+
+def addmm(bias, a, b, beta=1, alpha=1):
+    """beta * bias + alpha * (a @ b), as torch's CPU addmm computes it: with beta 0 the
+    bias is ignored, even its NaNs; with an inner size of 0 there is no product to add,
+    and BLAS leaves beta * bias as it is (-0. stays -0.)."""
+    product = matrix_product(a, b)
+    if alpha != 1:
+        product = alpha * product
+    if beta == 0:
+        return product
+    if a.shape[1] == 0:
+        return np.array(np.broadcast_to(bias if beta == 1 else beta * bias, product.shape),
+                        product.dtype, order="C")
+    return product + (bias if beta == 1 else beta * bias)

@@ -14,7 +14,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, Input, RESULT
 from . import fn
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
@@ -33,8 +33,8 @@ class CumsumBackward0(Node):
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         return cumsum_of(x, dim)
 
-    def backward(self, grad):
-        return reversed_cumsum(grad, self._saved__dim)
+    def backward(self, saved, grad):
+        return reversed_cumsum(grad, saved._dim)
 
 
 class CumprodBackward0(Node):
@@ -42,15 +42,14 @@ class CumprodBackward0(Node):
                       grad={"x_k": "sum over j >= k of G_j * (y_j without the factor x_k)"},
                       note=("y_j / x_k when no x is 0 (as torch computes it), else the "
                             "products of the other factors taken explicitly."))
+    saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, dim, given=None):
-        self.save_inputs(self=0)
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
-        self.save_result()
         return np.cumprod(x, axis=dim, dtype=x.dtype) if x.ndim else x.copy()
 
-    def backward(self, grad):
-        return cumprod_backward(grad, self._saved_self, self._saved__dim, self._saved_result)
+    def backward(self, saved, grad):
+        return cumprod_backward(grad, saved.self, saved._dim, saved.result)
 
 
 def cumsum_of(x, dim):

@@ -14,7 +14,8 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.formula import Formula
-from ..autograd.node import Node, SavedTensor
+from ..autograd.node import Node, Input
+from ..autograd.saved import SavedTensor
 from . import fn
 from ..autograd.tensor_base import is_tensor
 from ..rules.arguments import normalize_dim
@@ -54,9 +55,9 @@ def scatter_add_of(src: np.ndarray, shape, dim: int, index: np.ndarray) -> np.nd
 class GatherBackward0(Node):
     formula = Formula("y[i][j]", "x[i][index[i][j]] (dim 1; likewise along any dim)",
                       grad={"x": "zeros with G added at index along dim (scatter_add)"})
+    saves = {"self": Input(0)}
 
     def forward(self, x, dim, index, given_dim=None, index_tensor=None):
-        self.save_inputs(self=0)
         # (the index as torch keeps it: the tensor itself, checked for in-place changes)
         given_dim = dim if given_dim is None else given_dim
         self.save(dim=as_shown(given_dim), _dim=dim, _given_dim=given_dim,
@@ -64,9 +65,9 @@ class GatherBackward0(Node):
                   sparse_grad=False)
         return gather_of(x, dim, index)
 
-    def backward(self, grad):
-        return fn.scatter_add(grad, self._saved_self.shape, self._saved__dim,
-                              self._saved_index, given_dim=self._saved__given_dim)
+    def backward(self, saved, grad):
+        return fn.scatter_add(grad, saved.self.shape, saved._dim,
+                              saved.index, given_dim=saved._given_dim)
 
 
 class ScatterAddBackward0(Node):
@@ -81,9 +82,9 @@ class ScatterAddBackward0(Node):
         self.save(dim=as_shown(given_dim), _dim=dim, _given_dim=given_dim, index=index)
         return scatter_add_of(src, zeros.shape, dim, index)
 
-    def backward(self, grad):
-        return None, fn.gather(grad, self._saved__dim, self._saved_index,
-                               given_dim=self._saved__given_dim)
+    def backward(self, saved, grad):
+        return None, fn.gather(grad, saved._dim, saved.index,
+                               given_dim=saved._given_dim)
 
 
 def _check_index(x, dim: int, index) -> None:

@@ -23,7 +23,7 @@ from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.broadcast import broadcast_shapes, has_internal_overlap, is_expandable_to
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, Input
 from ..rules import layout as rules_layout
 from . import fn
 from ..autograd.tensor_base import is_tensor, make
@@ -51,9 +51,9 @@ class SelectBackward0(Node):
                   _dim=dim, _index=index)
         return x[(slice(None),) * dim + (index, Ellipsis)]  # (... keeps a 0-dim view)
 
-    def backward(self, grad):
-        return fn.select_backward(grad, self._saved_self_sym_sizes, self._saved__dim,
-                                  self._saved__index)
+    def backward(self, saved, grad):
+        return fn.select_backward(grad, saved.self_sym_sizes, saved._dim,
+                                  saved._index)
 
 
 def select_backward_of(grad, shape, dim, index):
@@ -73,8 +73,8 @@ class SelectBackwardBackward0(Node):
         self.save(dim=dim, index=index)
         return select_backward_of(grad, shape, dim, index)
 
-    def backward(self, grad):
-        return fn.select(grad, self._saved_dim, self._saved_index)
+    def backward(self, saved, grad):
+        return fn.select(grad, saved.dim, saved.index)
 
 
 class SliceBackward0(Node):
@@ -97,10 +97,10 @@ class SliceBackward0(Node):
                 view, x, layout.geometry(x)[2] + start * (x.strides[dim] // x.itemsize))
         return view
 
-    def backward(self, grad):
-        return fn.slice_backward(grad, self._saved_self_sym_sizes, self._saved__dim,
-                                 self._saved__start, self._saved__end, self._saved_step,
-                                 given=self._saved__given)
+    def backward(self, saved, grad):
+        return fn.slice_backward(grad, saved.self_sym_sizes, saved._dim,
+                                 saved._start, saved._end, saved.step,
+                                 given=saved._given)
 
 
 def slice_backward_of(grad, shape, dim, start, end, step):
@@ -124,9 +124,9 @@ class SliceBackwardBackward0(Node):
                   step=step, _dim=dim, _given=shown)
         return slice_backward_of(grad, shape, dim, start, end, step)
 
-    def backward(self, grad):
-        given_dim, start, end = self._saved__given
-        return fn.slice_part(grad, self._saved__dim, start, end, self._saved_step,
+    def backward(self, saved, grad):
+        given_dim, start, end = saved._given
+        return fn.slice_part(grad, saved._dim, start, end, saved.step,
                              given_dim=given_dim)
 
 
@@ -144,14 +144,14 @@ class MaskedSelectBackward0(Node):
                       grad={"x": "zeros with G written back where mask is True"},
                       note="How the value of masked_fill (and of max() and min()) gets its "
                            "gradient: the sum of G where mask is True.")
+    saves = {"self": Input(0)}
 
     def forward(self, x, mask):
-        self.save_inputs(self=0)
         self.save(mask=mask)
         return masked_select_of(x, mask)
 
-    def backward(self, grad):
-        return fn.masked_select_backward(grad, self._saved_self, self._saved_mask)
+    def backward(self, saved, grad):
+        return fn.masked_select_backward(grad, saved.self, saved.mask)
 
 
 def masked_select(x, mask):
@@ -192,10 +192,10 @@ class MaskedScatterBackward0(Node):
         self.save(mask=mask, source_sym_sizes=source.shape)
         return masked_scatter_of(x, source, mask)
 
-    def backward(self, grad):
-        mask = self._saved_mask
+    def backward(self, saved, grad):
+        mask = saved.mask
         grad_x = fn.masked_fill(grad, mask, 0) if self.needs_input_grad[0] else None
-        grad_source = fn.masked_scatter_backward(grad, mask, self._saved_source_sym_sizes) \
+        grad_source = fn.masked_scatter_backward(grad, mask, saved.source_sym_sizes) \
             if self.needs_input_grad[1] else None
         return grad_x, grad_source
 
@@ -221,9 +221,9 @@ class MaskedScatterBackwardBackward0(Node):
         self.grad_sizes = grad.shape
         return masked_scatter_backward_of(grad, mask, sizes)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         zeros = fn.zeros(self.grad_sizes, grad)
-        return fn.masked_scatter(zeros, fn.as_array(self._saved_mask), grad)
+        return fn.masked_scatter(zeros, fn.as_array(saved.mask), grad)
 
 
 class IndexBackward0(Node):
@@ -241,8 +241,8 @@ class IndexBackward0(Node):
     def _saved_indices(self) -> tuple:
         return _saved_indices(self)
 
-    def backward(self, grad):
-        return fn.index_backward(grad, self._saved_self_sym_sizes, _index_of(self))
+    def backward(self, saved, grad):
+        return fn.index_backward(grad, saved.self_sym_sizes, _index_of(saved))
 
 
 def index_backward_of(grad, shape, indices):
@@ -271,8 +271,8 @@ class IndexPutImplBackward0(Node):
     def _saved_indices(self) -> tuple:
         return _saved_indices(self)
 
-    def backward(self, grad):
-        return None, fn.index(grad, _index_of(self))
+    def backward(self, saved, grad):
+        return None, fn.index(grad, _index_of(saved))
 
 
 class IndexPutBackward0(Node):
@@ -288,32 +288,37 @@ class IndexPutBackward0(Node):
     def forward(self, x, values, index, accumulate):
         _save_index(self, index)
         self.save(accumulate=accumulate)
-        out = x.copy()
-        if not accumulate:
-            out[index] = values
-        elif _is_basic(index):
-            out[index] += values
-        else:
-            np.add.at(out, index, values)
-        return out
+        return index_put_of(x, values, index, accumulate)
 
     @property
     def _saved_indices(self) -> tuple:
         return _saved_indices(self)
 
-    def backward(self, grad):
-        index = _index_of(self)
-        grad_self = grad_values = None
-        if self.needs_input_grad[0]:
-            grad_self = grad
-            if not self._saved_accumulate:
-                # as torch: grad.index_put(indices, zeros_like(values)) (IndexPutBackward0):
-                # the written places get 0, even from a NaN or -1
-                zeros = grad.new_zeros(grad._data[index].shape)
-                grad_self = IndexPutBackward0.apply(grad, zeros, index=index, accumulate=False)
-        if self.needs_input_grad[1]:
-            grad_values = grad[index]
-        return grad_self, grad_values
+    def backward(self, saved, grad):
+        index = _index_of(saved)
+        needs_self, needs_values = self.needs_input_grad
+        grad_self = None
+        if needs_self:  # (the written places get 0, even from a NaN: torch's index_put of zeros)
+            grad_self = grad if saved.accumulate else _zeroed_at(grad, index)
+        return grad_self, (grad[index] if needs_values else None)
+
+
+def index_put_of(x, values, index, accumulate):
+    out = x.copy()
+    if not accumulate:
+        out[index] = values
+    elif _is_basic(index):
+        out[index] += values
+    else:
+        np.add.at(out, index, values)  # (repeated indices add up)
+    return out
+
+
+def _zeroed_at(grad, index):
+    """``grad`` with 0 written at ``index``, recorded as torch records it
+    (``grad.index_put(indices, zeros_like(values))``: IndexPutBackward0)."""
+    zeros = grad.new_zeros(grad._data[index].shape)
+    return IndexPutBackward0.apply(grad, zeros, index=index, accumulate=False)
 
 
 def _save_index(node, index) -> None:
@@ -331,10 +336,10 @@ def _saved_indices(node) -> tuple:
                  for k, item in enumerate(node._saved__index_layout))
 
 
-def _index_of(node) -> tuple:
-    """The saved index back as a NumPy index."""
-    return tuple(np.asarray(getattr(node, f"_saved__index_{k}")) if item is None else item
-                 for k, item in enumerate(node._saved__index_layout))
+def _index_of(saved) -> tuple:
+    """The saved index back as a NumPy index (from a formula's ``saved``)."""
+    return tuple(fn.as_array(getattr(saved, f"_index_{k}")) if item is None else item
+                 for k, item in enumerate(saved._index_layout))
 
 
 def _is_basic(index) -> bool:

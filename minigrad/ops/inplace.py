@@ -27,7 +27,8 @@ from .. import dtypes, errors
 from ..autograd import grad_mode
 from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
 from ..autograd.formula import Formula
-from ..autograd.node import Node, SavedTensor, _sequence, forward_name
+from ..autograd.node import Node, _sequence
+from ..autograd.saved import SavedTensor, forward_name
 from ..rules.conversion import as_tensor
 from . import fn, pointwise
 from . import shape as shape_ops
@@ -44,7 +45,7 @@ class ZeroBackward0(Node):
     def forward(self, x):
         return np.zeros_like(x)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return _zeros_like(grad)
 
 
@@ -54,7 +55,7 @@ class FillBackward2(Node):
     def forward(self, x, value):
         return np.full_like(x, value)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return _zeros_like(grad)
 
 
@@ -67,7 +68,7 @@ class FillBackward3(Node):
     def forward(self, x, value):
         return np.full_like(x, value)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         grad_x = _zeros_like(grad) if self.needs_input_grad[0] else None
         grad_value = fn.sum(grad) if self.needs_input_grad[1] else None
         return grad_x, grad_value
@@ -79,7 +80,7 @@ class CopyBackwards(Node):
     def forward(self, x, src):
         return np.broadcast_to(src, x.shape).astype(x.dtype, copy=True)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return _zeros_like(grad) if self.needs_input_grad[0] else None, grad
 
     def name(self) -> str:
@@ -162,9 +163,9 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
         return
     if x._view_version is not None:
         base = x._base
-        copy_slices = CopySlices.of(base, x._data, node)
-        strided.move_retain_grad(base, base._grad_fn, base._output_nr, copy_slices)
-        base._grad_fn, base._output_nr, base._requires_grad = copy_slices, 0, True
+        through_view = copy_slices(base, x._data, node)
+        strided.move_retain_grad(base, base._grad_fn, base._output_nr, through_view)
+        base._grad_fn, base._output_nr, base._requires_grad = through_view, 0, True
         strided.regenerate_grad_fn(x)
     else:
         strided.move_retain_grad(x, x._grad_fn, x._output_nr, node)
@@ -196,47 +197,52 @@ class CopySlices(Node):
 
     formula_on_arrays = False  # (it runs fn, another node, on the view's part of G)
 
-    @classmethod
-    def of(cls, base, view_array, fn: Node) -> "CopySlices":
-        """The node for ``fn`` (the in-place op's node, input 0 the view) applied
-        through a view (``view_array``) of ``base``: its edges are the base's, then
-        ``fn``'s other inputs'."""
-        node = cls()
-        node._sequence_nr = next(_sequence)
-        node.base_geometry, node.view_geometry = geometry(base._data), geometry(view_array)
-        node.fn = fn
-        if base._requires_grad:
-            first, meta = base._gradient_edge(), (base._data.shape, base._data.dtype)
-        else:
-            first, meta = (None, 0), None
-        node.next_functions = (first,) + fn.next_functions[1:]
-        node.needs_input_grad = (meta is not None,) + fn.needs_input_grad[1:]
-        node._input_meta = (meta,) + fn.keep_input_meta(view_array)[1:]
-        return node
-
     def release_saved(self) -> None:
         if self.fn is not None:
             self.fn.release_saved()
         self.fn = None  # (as torch lets go of it: a second backward fails)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         if self.fn is None:
             raise RuntimeError(errors.BACKWARD_TWICE)
-        sizes, strides, base_offset = self.base_geometry
-        view_sizes, view_strides, view_offset = self.view_geometry
-        # G laid out as the base, and the view's elements of it (as torch does it)
-        result = inplace(empty_strided(sizes, strides, grad), copy, grad)
-        grad_slice = strided.as_strided(result, view_sizes, view_strides, view_offset - base_offset)
+        result, grad_slice = _view_of_grad(grad, self.base_geometry, self.view_geometry)
         grads = self.fn(shape_ops.CloneBackward0.apply(grad_slice, contiguous=True))
         if not isinstance(grads, tuple):
             grads = (grads,)
         if grads[0] is None:
             return (None,) + grads[1:]
-        inplace(grad_slice, copy, grads[0])
+        inplace(grad_slice, copy, grads[0])  # (the view's part of G replaced by fn's)
         return (result,) + grads[1:]
 
     def name(self) -> str:
         return "torch::autograd::CopySlices"
+
+
+def copy_slices(base, view_array, fn: Node) -> CopySlices:
+    """The node for ``fn`` (the in-place op's node, input 0 the view) applied
+    through a view (``view_array``) of ``base``: its edges are the base's, then
+    ``fn``'s other inputs'."""
+    node = CopySlices()
+    node._sequence_nr = next(_sequence)
+    node.base_geometry, node.view_geometry = geometry(base._data), geometry(view_array)
+    node.fn = fn
+    if base._requires_grad:
+        first, meta = base._gradient_edge(), (base._data.shape, base._data.dtype)
+    else:
+        first, meta = (None, 0), None
+    node.next_functions = (first,) + fn.next_functions[1:]
+    node.needs_input_grad = (meta is not None,) + fn.needs_input_grad[1:]
+    node._input_meta = (meta,) + fn.keep_input_meta(view_array)[1:]
+    return node
+
+
+def _view_of_grad(grad, base_geometry, view_geometry):
+    """G copied into a tensor laid out as the base, and the view's elements of it (as
+    torch does it)."""
+    sizes, strides, base_offset = base_geometry
+    view_sizes, view_strides, view_offset = view_geometry
+    result = inplace(empty_strided(sizes, strides, grad), copy, grad)
+    return result, strided.as_strided(result, view_sizes, view_strides, view_offset - base_offset)
 
 
 def empty_strided(sizes, strides, like):

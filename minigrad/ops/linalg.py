@@ -14,7 +14,8 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, Input
+from ..kernels import linalg as kernels
 from ..kernels.linalg import matrix_product
 from . import fn
 from ..dtypes import C_TYPE_NAMES
@@ -27,10 +28,9 @@ __all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm"]
 
 class MmBackward0(Node):
     formula = Formula("C", "self @ mat2", grad={"self": "G @ mat2^T", "mat2": "self^T @ G"})
+    saves = {"mat2": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
 
     def forward(self, a, b):
-        self.save_inputs(mat2=1, for_grad_of=0)
-        self.save_inputs(self=0, for_grad_of=1)
         # (each input's strides only for its own gradient; torch shows () otherwise)
         self.save(self_sym_sizes=a.shape,
                   self_sym_strides=_strides(a) if self.input_requires_grad(0) else (),
@@ -38,15 +38,15 @@ class MmBackward0(Node):
                   mat2_sym_strides=_strides(b) if self.input_requires_grad(1) else ())
         return matrix_product(a, b)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         # (in torch's order, its inputs by name: mat2's gradient first)
         grad_a = grad_b = None
         if self.needs_input_grad[1]:
-            grad_b = _mat2_grad(grad, self._saved_self, self._saved_mat2_sym_sizes,
-                                self._saved_mat2_sym_strides)
+            grad_b = _mat2_grad(grad, saved.self, saved.mat2_sym_sizes,
+                                saved.mat2_sym_strides)
         if self.needs_input_grad[0]:
-            grad_a = _mat1_grad(grad, self._saved_mat2, self._saved_self_sym_sizes,
-                                self._saved_self_sym_strides)
+            grad_a = _mat1_grad(grad, saved.mat2, saved.self_sym_sizes,
+                                saved.self_sym_strides)
         return grad_a, grad_b
 
 
@@ -88,65 +88,51 @@ class AddmmBackward0(Node):
                             "mat1": "alpha G @ mat2^T",
                             "mat2": "alpha mat1^T @ G"},
                       note="A linear layer: bias + x @ W^T.")
+    saves = {"mat2": Input(2, for_grad_of=1), "mat1": Input(1, for_grad_of=2)}
 
     def forward(self, bias, a, b, beta=1, alpha=1):
-        self.save_inputs(mat2=2, for_grad_of=1)
-        self.save_inputs(mat1=1, for_grad_of=2)
         self.save(beta=beta, alpha=alpha, mat1_sym_sizes=a.shape,
                   mat1_sym_strides=_strides(a) if self.input_requires_grad(1) else (),
                   mat2_sym_sizes=b.shape,
                   mat2_sym_strides=_strides(b) if self.input_requires_grad(2) else ())
-        product = matrix_product(a, b)
-        if alpha != 1:
-            product = alpha * product
-        if beta == 0:  # (torch ignores self then, even its NaNs)
-            return product
-        if a.shape[1] == 0:  # (no product to add: BLAS leaves beta * self, -0. as it is)
-            return np.array(np.broadcast_to(bias if beta == 1 else beta * bias, product.shape),
-                            product.dtype, order="C")
-        return product + (bias if beta == 1 else beta * bias)
+        return kernels.addmm(bias, a, b, beta, alpha)
 
-    def backward(self, grad):
-        alpha, beta = self._saved_alpha, self._saved_beta
+    def backward(self, saved, grad):
+        alpha, beta = saved.alpha, saved.beta
+        needs_bias, needs_a, needs_b = self.needs_input_grad
         # (in torch's order, its inputs by name: mat1, mat2, self)
-        grad_bias = grad_a = grad_b = None
-        if self.needs_input_grad[1]:
-            grad_a = _mat1_grad(grad, self._saved_mat2, self._saved_mat1_sym_sizes,
-                                self._saved_mat1_sym_strides, alpha)
-        if self.needs_input_grad[2]:
-            grad_b = _mat2_grad(grad, self._saved_mat1, self._saved_mat2_sym_sizes,
-                                self._saved_mat2_sym_strides, alpha)
-        if self.needs_input_grad[0]:
-            grad_bias = grad if beta == 1 else grad * beta
+        grad_a = _mat1_grad(grad, saved.mat2, saved.mat1_sym_sizes, saved.mat1_sym_strides,
+                            alpha) if needs_a else None
+        grad_b = _mat2_grad(grad, saved.mat1, saved.mat2_sym_sizes, saved.mat2_sym_strides,
+                            alpha) if needs_b else None
+        grad_bias = (grad if beta == 1 else grad * beta) if needs_bias else None
         return grad_bias, grad_a, grad_b
 
 
 class MvBackward0(Node):
     formula = Formula("y", "self @ vec", grad={"self": "outer(G, vec)", "vec": "self^T @ G"})
+    saves = {"vec": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
 
     def forward(self, a, v):
-        self.save_inputs(vec=1, for_grad_of=0)
-        self.save_inputs(self=0, for_grad_of=1)
         return np.matmul(a, v)
 
-    def backward(self, grad):
-        grad_a = fn.reshape(grad, (-1, 1)) * self._saved_vec \
+    def backward(self, saved, grad):
+        grad_a = fn.reshape(grad, (-1, 1)) * saved.vec \
             if self.needs_input_grad[0] else None  # (torch's ger: a column times a row)
-        grad_v = fn.matmul(fn.t(self._saved_self), grad) if self.needs_input_grad[1] else None
+        grad_v = fn.matmul(fn.t(saved.self), grad) if self.needs_input_grad[1] else None
         return grad_a, grad_v
 
 
 class DotBackward0(Node):
     formula = Formula("y", "sum(self * tensor)", d={"self": "tensor", "tensor": "self"})
+    saves = {"tensor": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
 
     def forward(self, a, b):
-        self.save_inputs(tensor=1, for_grad_of=0)
-        self.save_inputs(self=0, for_grad_of=1)
         return np.asarray(np.dot(a, b))
 
-    def backward(self, grad):
-        grad_a = grad * self._saved_tensor if self.needs_input_grad[0] else None
-        grad_b = grad * self._saved_self if self.needs_input_grad[1] else None
+    def backward(self, saved, grad):
+        grad_a = grad * saved.tensor if self.needs_input_grad[0] else None
+        grad_b = grad * saved.self if self.needs_input_grad[1] else None
         return grad_a, grad_b
 
 
@@ -155,17 +141,16 @@ class BmmBackward0(Node):
                       "self[b] @ mat2[b]",
                       grad={"self": "G @ mat2^T", "mat2": "self^T @ G"},
                       note="Per batch b.")
+    saves = {"mat2": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
 
     def forward(self, a, b):
-        self.save_inputs(mat2=1, for_grad_of=0)
-        self.save_inputs(self=0, for_grad_of=1)
         return np.matmul(a, b)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         # (in torch's order, its inputs by name: mat2's gradient first)
-        grad_b = fn.matmul(fn.transpose(self._saved_self, 1, 2), grad) \
+        grad_b = fn.matmul(fn.transpose(saved.self, 1, 2), grad) \
             if self.needs_input_grad[1] else None
-        grad_a = fn.matmul(grad, fn.transpose(self._saved_mat2, 1, 2)) \
+        grad_a = fn.matmul(grad, fn.transpose(saved.mat2, 1, 2)) \
             if self.needs_input_grad[0] else None
         return grad_a, grad_b
 

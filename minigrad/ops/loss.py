@@ -11,7 +11,8 @@ from .. import dtypes, errors
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd import grad_mode
 from ..autograd.formula import Formula
-from ..autograd.node import Node, SavedTensor
+from ..autograd.node import Node, Input
+from ..autograd.saved import SavedTensor
 from . import fn
 from ..autograd.tensor_base import is_tensor
 from ._saved import as_shown
@@ -68,6 +69,7 @@ class NllLossBackward0(Node):
                       grad={"x": "-w[t_n] G where c == t_n, else 0 (at x[n, c])"},
                       note=("x holds log-probabilities, shape (N, C); 'mean' divides the sum by "
                             "sum_n w[t_n]."))
+    saves = {"self": Input(0)}
 
     def forward(self, x, target, weight, ignore_index, reduction):
         # (target and weight: the learner's tensors, or arrays in a recorded backward)
@@ -78,7 +80,6 @@ class NllLossBackward0(Node):
                              (target, weight))
         loss, classes.total_weight = nll_loss_of(x, classes.target, classes.weight,
                                                  ignore_index, reduction)
-        self.save_inputs(self=0)
         # (target and weight saved with their versions, as torch; ignore_index and
         # reduction shown as torch's C++ keeps them: -100 as an unsigned 64-bit number,
         # 'mean' as 1)
@@ -90,8 +91,8 @@ class NllLossBackward0(Node):
         self.classes = classes
         return loss
 
-    def backward(self, grad):
-        return fn.nll_loss_backward(grad, self._saved_self, self.classes)
+    def backward(self, saved, grad):
+        return fn.nll_loss_backward(grad, saved.self, self.classes)
 
 
 class NllLoss2DBackward0(NllLossBackward0):
@@ -103,8 +104,8 @@ class NllLoss2DBackward0(NllLossBackward0):
                             "(N, C, d) and (N, C, d1, d2, d3, ...) are viewed as (N, C, 1, d)."))
 
 
-    def backward(self, grad):
-        x = self._saved_self
+    def backward(self, saved, grad):
+        x = saved.self
         # (torch's kernel writes into zeros laid out as x, and refuses a layout that is
         # not row-major: only a 4-dim input that is not contiguous reaches it)
         data = fn.as_array(x)
@@ -227,7 +228,7 @@ class NllLossBackwardBackward0(Node):
         self.classes = classes
         return nll_loss_backward_of(grad, classes, x.shape)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         grad_grad = grad_x = None
         if self.needs_input_grad[0]:  # (torch: nll_loss of the incoming gradient)
             c = self.classes
@@ -248,16 +249,16 @@ class MseLossBackward0(Node):
     formula = Formula("loss_i",
                       "(self_i - target_i)**2, then reduced",
                       d={"self": "2 (self_i - target_i)", "target": "-2 (self_i - target_i)"})
+    saves = {"self": Input(0), "target": Input(1)}
 
     def forward(self, x, target, reduction):
-        self.save_inputs(self=0, target=1)
         self.save(reduction=_REDUCTIONS[reduction])  # (shown as torch's enum: 0, 1, 2)
         self.reduction = reduction
         difference = x - target
         return _reduce(difference * difference, reduction)
 
-    def backward(self, grad):
-        x, target, reduction = self._saved_self, self._saved_target, self.reduction
+    def backward(self, saved, grad):
+        x, target, reduction = saved.self, saved.target, self.reduction
         grad_x = fn.mse_loss_backward(grad, x, target, reduction) \
             if self.needs_input_grad[0] else None
         grad_target = fn.mse_loss_backward(grad, target, x, reduction) \
@@ -281,30 +282,30 @@ class MseLossBackwardBackward0(Node):
                             "self": "2 G grad (/ n)", "target": "-2 G grad (/ n)"},
                       note="mse_loss's derivative as an operation, recorded by a backward "
                            "with create_graph=True.")
+    saves = {"grad_output": Input(0), "self": Input(1), "target": Input(2)}
 
     def forward(self, grad, x, target, reduction):
-        self.save_inputs(grad_output=0, self=1, target=2)
         self.save(reduction=_REDUCTIONS[reduction])
         self.reduction = reduction
         return mse_loss_backward_of(grad, x, target, reduction)
 
-    def backward(self, grad):
-        # torch's mse_loss_double_backward(_grad_output), in its order (grad_output,
-        # self, target): the upstream gradient's is mse_loss_backward of G (summed for a
-        # reduced loss); self's 2 (G grad_output), / n for 'mean'; target's minus the
-        # same, computed again.
-        grad_output, x = self._saved_grad_output, self._saved_self
-        target, reduction = self._saved_target, self.reduction
-        grad_grad = grad_x = grad_target = None
-        if self.needs_input_grad[0]:
-            grad_grad = fn.mse_loss_backward(grad, x, target, reduction)
-            if reduction != "none":
-                grad_grad = fn.sum(grad_grad)
-        if self.needs_input_grad[1]:
-            grad_x = _mse_double(grad * grad_output, x, reduction)
-        if self.needs_input_grad[2]:
-            grad_target = -_mse_double(grad * grad_output, target, reduction)
+    def backward(self, saved, grad):
+        # torch's mse_loss_double_backward(_grad_output), in its order: grad_output, self,
+        # target (self's and target's: 2 (G grad_output), / n for 'mean', computed twice)
+        grad_output, x, target = saved.grad_output, saved.self, saved.target
+        needs_grad, needs_x, needs_target = self.needs_input_grad
+        reduction = self.reduction
+        grad_grad = _mse_grad_grad(grad, x, target, reduction) if needs_grad else None
+        grad_x = _mse_double(grad * grad_output, x, reduction) if needs_x else None
+        grad_target = -_mse_double(grad * grad_output, target, reduction) if needs_target \
+            else None
         return grad_grad, grad_x, grad_target
+
+
+def _mse_grad_grad(grad, x, target, reduction):
+    """The upstream gradient's: mse_loss_backward of G, summed for a reduced loss."""
+    grad_grad = fn.mse_loss_backward(grad, x, target, reduction)
+    return grad_grad if reduction == "none" else fn.sum(grad_grad)
 
 
 def _mse_double(grad, x, reduction):
@@ -321,74 +322,81 @@ class BinaryCrossEntropyWithLogitsBackward0(Node):
                       d={"x": "w_i [sigmoid(x_i) (1 - t_i + p t_i) - p t_i]",
                          "t": "-w_i [p log sigmoid(x_i) - log sigmoid(-x_i)]"},
                       note="p: pos_weight, 1 when not given; computed without overflow.")
+    saves = {"self": Input(0), "target": Input(1)}
 
     def forward(self, x, target, weight, pos_weight, reduction):
-        self.save_inputs(self=0, target=1)
         if self._forward_args is not False:  # (the learner's tensors, with their versions)
             self.save(weight=_kept(weight), pos_weight=_kept(pos_weight),
                       reduction=_REDUCTIONS[reduction])
-        weight, pos_weight = _array(weight), _array(pos_weight)
         self.reduction = reduction
-        log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
-        log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
-        p = 1 if pos_weight is None else pos_weight
-        losses = p * target * log_sig + (1 - target) * log_sig_neg
-        if weight is not None:
-            losses = losses * weight
-        return _reduce(np.asarray(losses, dtype=x.dtype), reduction)
+        return bce_with_logits_of(x, target, _array(weight), _array(pos_weight), reduction)
 
-    def backward(self, grad):
-        # As torch's binary_cross_entropy_with_logits_backward and ..._target_backward
-        # compute them, in its order (self, then target): the upstream gradient is
-        # multiplied in (not expanded), then the weight, then 'mean' divides by the
-        # number of elements.
-        x, t = self._saved_self, self._saved_target
-        w, p = self._saved_weight, self._saved_pos_weight
-        count = int(np.prod(x.shape, dtype=np.int64))
-        mean = self.reduction == "mean"
-        grad_x = grad_t = None
-        if self.needs_input_grad[0]:
-            if p is None:
-                grad_x = fn.sigmoid(x) - t
-            else:
-                pt = p * t
-                grad_x = (pt + 1 - t) * fn.sigmoid(x) - pt
-            grad_x = grad_x * grad
-            if w is not None:
-                grad_x = grad_x * w
-            if mean:
-                grad_x = grad_x / count
-        if self.needs_input_grad[1]:
-            # (torch's steps are in place here: the same nodes, and a clone saved where a
-            # later backward needs the value from before the change)
-            if p is None:
-                grad_t = -x * grad
-            else:
-                grad_t = fn.log_sigmoid(-x)
-                scaled = fn.log_sigmoid(x)
-                scaled *= p
-                grad_t -= scaled
-                grad_t *= grad
-            if w is not None:
-                grad_t *= w
-            if mean:
-                grad_t /= count
-        return grad_x, grad_t
+    def backward(self, saved, grad):
+        x, t, w, p = saved.self, saved.target, saved.weight, saved.pos_weight
+        count = int(np.prod(x.shape, dtype=np.int64)) if self.reduction == "mean" else None
+        needs_x, needs_t = self.needs_input_grad
+        return (bce_with_logits_backward_of(grad, x, t, w, p, count) if needs_x else None,
+                bce_with_logits_target_backward_of(grad, x, w, p, count) if needs_t else None)
+
+
+def bce_with_logits_of(x, target, weight, pos_weight, reduction):
+    """The losses, without overflow: log(1 + e^x) by logaddexp."""
+    log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
+    log_sig = log_sig_neg - x                 # -log sigmoid(x)  = log(1 + e^-x)
+    p = 1 if pos_weight is None else pos_weight
+    losses = p * target * log_sig + (1 - target) * log_sig_neg
+    if weight is not None:
+        losses = losses * weight
+    return _reduce(np.asarray(losses, dtype=x.dtype), reduction)
+
+
+def bce_with_logits_backward_of(grad, x, t, w, p, count):
+    """The input's gradient as torch's binary_cross_entropy_with_logits_backward
+    computes it, in its order: the upstream gradient multiplied in (not expanded),
+    then the weight, then 'mean' divides by the number of elements (``count``)."""
+    if p is None:
+        grad_x = fn.sigmoid(x) - t
+    else:
+        pt = p * t
+        grad_x = (pt + 1 - t) * fn.sigmoid(x) - pt
+    grad_x = grad_x * grad
+    if w is not None:
+        grad_x = grad_x * w
+    return grad_x if count is None else grad_x / count
+
+
+def bce_with_logits_target_backward_of(grad, x, w, p, count):
+    """The target's gradient, as torch's ..._target_backward: its steps are in place
+    (the same nodes, and a clone saved where a later backward needs the value from
+    before the change)."""
+    if p is None:
+        grad_t = -x * grad
+    else:
+        grad_t = fn.log_sigmoid(-x)
+        scaled = fn.log_sigmoid(x)
+        scaled *= p
+        grad_t -= scaled
+        grad_t *= grad
+    if w is not None:
+        grad_t *= w
+    if count is not None:
+        grad_t /= count
+    return grad_t
 
 
 class LogSigmoidBackward0(Node):
     formula = Formula("y", "log sigmoid(x) = -log(1 + exp(-x))", d={"x": "1 - sigmoid(x)"},
                       note="Computed as -(max(-x, 0) + log(1 + exp(-|x|))): no exp overflows. "
                            "The target's gradient of BCE with pos_weight goes through it.")
+    saves = {"self": Input(0)}
 
     def forward(self, x):
         buffer = np.exp(-np.abs(x))  # (kept for backward, as torch's buffer)
-        self.save_inputs(self=0)
         self.save(buffer=buffer)
         return -(np.maximum(-x, 0) + np.log1p(buffer))
 
-    def backward(self, grad):
-        return fn.log_sigmoid_backward(grad, self._saved_self, self._saved_buffer)
+    def backward(self, saved, grad):
+        return fn.log_sigmoid_backward(grad, saved.self, saved.buffer)
 
 
 def log_sigmoid_of(x):
@@ -411,17 +419,17 @@ class LogSigmoidBackwardBackward0(Node):
                             "self": "G * grad * (sigmoid(self) - 1) * sigmoid(self)"},
                       note="log_sigmoid's derivative as an operation, recorded by a backward "
                            "with create_graph=True.")
+    saves = {"grad_output": Input(0), "self": Input(1)}
 
     def forward(self, grad, x, buffer):
-        self.save_inputs(grad_output=0, self=1)
         self.save(buffer=buffer)
         return log_sigmoid_backward_of(grad, x, buffer)
 
-    def backward(self, grad):
-        grad_output, x = self._saved_grad_output, self._saved_self
+    def backward(self, saved, grad):
+        grad_output, x = saved.grad_output, saved.self
         grad_grad = grad_x = None
         if self.needs_input_grad[0]:
-            grad_grad = fn.log_sigmoid_backward(grad, x, self._saved_buffer)
+            grad_grad = fn.log_sigmoid_backward(grad, x, saved.buffer)
         if self.needs_input_grad[1]:  # (torch's log_sigmoid_double_backward)
             scaled = grad * grad_output
             z = fn.sigmoid(x)

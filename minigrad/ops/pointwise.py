@@ -8,10 +8,10 @@ import numpy as np
 from .. import dtypes
 from ..kernels import pointwise as kernels
 from ..autograd.formula import Formula
-from ..autograd.node import Node, apply_to_arrays
+from ..autograd.node import Node, Input, RESULT
 from . import fn
 from ..dtypes import C_TYPE_NAMES
-from ..rules import arguments
+from ..rules import arguments, promotion
 from ..rules.conversion import as_tensor
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.promotion import float_dtype_for, is_number, python_number
@@ -24,51 +24,47 @@ __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
 
 class ExpBackward0(Node):
     formula = Formula("y", "exp(x)", d={"x": "exp(x) = y"})
-    elementwise = True
-    saves_result = True
+    saves = {"result": RESULT}
 
     def forward(self, x):
         return np.asarray(np.exp(x))  # (ufuncs give 0-dim inputs back as scalars)
 
-    def backward(self, grad):
-        return grad * self._saved_result
+    def backward(self, saved, grad):
+        return grad * saved.result
 
 
 class LogBackward0(Node):
     formula = Formula("y", "log(x)", d={"x": "1 / x"})
-    elementwise = True
-    saved_inputs = {"self": 0}
+    saves = {"self": Input(0)}
 
     def forward(self, x):
         return np.log(x)
 
-    def backward(self, grad):
-        return grad / self._saved_self
+    def backward(self, saved, grad):
+        return grad / saved.self
 
 
 class SqrtBackward0(Node):
     formula = Formula("y", "sqrt(x)", d={"x": "1 / (2 sqrt(x)) = 1 / (2y)"})
-    elementwise = True
-    saves_result = True
+    saves = {"result": RESULT}
 
     def forward(self, x):
         return np.asarray(np.sqrt(x))
 
-    def backward(self, grad):
-        return grad / (2 * self._saved_result)
+    def backward(self, saved, grad):
+        return grad / (2 * saved.result)
 
 
 class TanhBackward0(Node):
     formula = Formula("y", "tanh(x)", d={"x": "1 - tanh(x)**2 = 1 - y**2"})
-    elementwise = True
-    saves_result = True
+    saves = {"result": RESULT}
     float_errors = False  # (tanh(+-inf) = +-1, tanh(nan) = nan: NumPy reports nothing)
 
     def forward(self, x):
         return kernels.tanh(x)
 
-    def backward(self, grad):
-        return fn.tanh_backward(grad, self._saved_result)
+    def backward(self, saved, grad):
+        return fn.tanh_backward(grad, saved.result)
 
 
 class TanhBackwardBackward0(Node):
@@ -76,13 +72,13 @@ class TanhBackwardBackward0(Node):
                       d={"grad": "1 - y**2", "y": "-2 y grad"},
                       note="tanh's derivative as an operation, recorded by a backward "
                            "with create_graph=True.")
-    saved_inputs = {"grad_output": 0, "output": 1}
+    saves = {"grad_output": Input(0), "output": Input(1)}
 
     def forward(self, grad, y):
         return kernels.tanh_backward(grad, y)
 
-    def backward(self, grad):
-        grad_output, y = self._saved_grad_output, self._saved_output
+    def backward(self, saved, grad):
+        grad_output, y = saved.grad_output, saved.output
         grad_grad = fn.tanh_backward(grad, y) if self.needs_input_grad[0] else None
         grad_y = grad * (-2 * y * grad_output) if self.needs_input_grad[1] else None
         return grad_grad, grad_y
@@ -90,14 +86,13 @@ class TanhBackwardBackward0(Node):
 
 class SigmoidBackward0(Node):
     formula = Formula("y", "1 / (1 + exp(-x))", d={"x": "y (1 - y)"})
-    elementwise = True
-    saves_result = True
+    saves = {"result": RESULT}
 
     def forward(self, x):
         return kernels.sigmoid(x)
 
-    def backward(self, grad):
-        return fn.sigmoid_backward(grad, self._saved_result)
+    def backward(self, saved, grad):
+        return fn.sigmoid_backward(grad, saved.result)
 
 
 class SigmoidBackwardBackward0(Node):
@@ -105,13 +100,13 @@ class SigmoidBackwardBackward0(Node):
                       d={"grad": "(1 - y) y", "y": "grad (1 - 2y)"},
                       note="sigmoid's derivative as an operation, recorded by a backward "
                            "with create_graph=True.")
-    saved_inputs = {"grad_output": 0, "output": 1}
+    saves = {"grad_output": Input(0), "output": Input(1)}
 
     def forward(self, grad, y):
         return kernels.sigmoid_backward(grad, y)
 
-    def backward(self, grad):
-        grad_output, y = self._saved_grad_output, self._saved_output
+    def backward(self, saved, grad):
+        grad_output, y = saved.grad_output, saved.output
         grad_grad = fn.sigmoid_backward(grad, y) if self.needs_input_grad[0] else None
         grad_y = None
         if self.needs_input_grad[1]:
@@ -122,13 +117,13 @@ class SigmoidBackwardBackward0(Node):
 
 class ReluBackward0(Node):
     formula = Formula("y", "max(x, 0)", d={"x": "0 where y <= 0, else 1"})
-    saves_result = True
+    saves = {"result": RESULT}
 
     def forward(self, x):
         return kernels.relu(x)
 
-    def backward(self, grad):
-        return fn.threshold_backward(grad, self._saved_result, 0)
+    def backward(self, saved, grad):
+        return fn.threshold_backward(grad, saved.result, 0)
 
 
 class ThresholdBackwardBackward0(Node):
@@ -137,14 +132,14 @@ class ThresholdBackwardBackward0(Node):
                       d={"grad": "1 where x > threshold, else 0", "x": "0"},
                       note="relu's derivative as an operation, recorded by a backward "
                            "with create_graph=True.")
-    saved_inputs = {"self": 1}
+    saves = {"self": Input(1)}
 
     def forward(self, grad, x, threshold):
         self.save(threshold=threshold)
         return kernels.threshold_backward(grad, x, threshold)
 
-    def backward(self, grad):
-        x, threshold = self._saved_self, self._saved_threshold
+    def backward(self, saved, grad):
+        x, threshold = saved.self, saved.threshold
         grad_grad = fn.threshold_backward(grad, x, threshold) \
             if self.needs_input_grad[0] else None
         grad_x = fn.zeros(grad.shape, grad) if self.needs_input_grad[1] else None
@@ -153,13 +148,13 @@ class ThresholdBackwardBackward0(Node):
 
 class AbsBackward0(Node):
     formula = Formula("y", "|x|", d={"x": "sign(x) (0 at x = 0)"})
-    saved_inputs = {"self": 0}
+    saves = {"self": Input(0)}
 
     def forward(self, x):
         return np.abs(x)
 
-    def backward(self, grad):
-        return grad * fn.sgn(self._saved_self)
+    def backward(self, saved, grad):
+        return grad * fn.sgn(saved.self)
 
 
 class SignBackward0(Node):
@@ -168,43 +163,40 @@ class SignBackward0(Node):
     def forward(self, x):
         return kernels.sign(x)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return fn.zeros(grad.shape, grad)
 
 
 class SgnBackward0(SignBackward0):
     formula = Formula("y", "sgn(x)", d={"x": "0 everywhere it exists"},
                       note="sign, and x / |x| for complex numbers (minigrad is real).")
+    saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
         # (kept as torch keeps them, for the complex formula: x and the result)
-        self.save_inputs(self=0)
-        self.save_result()
         return kernels.sign(x)
 
 
 class SinBackward0(Node):
     formula = Formula("y", "sin(x)", d={"x": "cos(x)"})
-    elementwise = True
-    saved_inputs = {"self": 0}
+    saves = {"self": Input(0)}
 
     def forward(self, x):
         return np.sin(x)
 
-    def backward(self, grad):
-        return grad * fn.cos(self._saved_self)
+    def backward(self, saved, grad):
+        return grad * fn.cos(saved.self)
 
 
 class CosBackward0(Node):
     formula = Formula("y", "cos(x)", d={"x": "-sin(x)"})
-    elementwise = True
-    saved_inputs = {"self": 0}
+    saves = {"self": Input(0)}
 
     def forward(self, x):
         return np.cos(x)
 
-    def backward(self, grad):
-        return grad * -fn.sin(self._saved_self)
+    def backward(self, saved, grad):
+        return grad * -fn.sin(saved.self)
 
 
 class ClampBackward1(Node):
@@ -212,14 +204,14 @@ class ClampBackward1(Node):
                       "min(max(x, min), max)",
                       d={"x": "1 where min <= x <= max, else 0"},
                       note="The bounds are numbers.")
-    saved_inputs = {"self": 0}
+    saves = {"self": Input(0)}
 
     def forward(self, x, min=None, max=None):
         self.save(min=min, max=max)
         return kernels.clamp(x, min, max)
 
-    def backward(self, grad):
-        x, low, high = self._saved_self, self._saved_min, self._saved_max
+    def backward(self, saved, grad):
+        x, low, high = saved.self, saved.min, saved.max
         if low is not None and high is not None:
             inside = (x >= low) & (x <= high)
         else:
@@ -234,18 +226,9 @@ class ClampBackward0(Node):
                          "min": "1 where x < min (and min < max)",
                          "max": "1 where x > max (or max < min, where max is the result)"},
                       note="The bounds are tensors (either may be None).")
-    saved_inputs = {"self": 0}
+    saves = {"self": Input(0), "min": Input(1), "max": Input(2)}  # (a bound None: None)
 
     def forward(self, x, low, high):
-        # (a bound that is None is saved as None, as torch shows it)
-        if low is not None:
-            self.save_inputs(min=1)
-        else:
-            self.save(min=None)
-        if high is not None:
-            self.save_inputs(max=2)
-        else:
-            self.save(max=None)
         result = x
         if low is not None:
             result = kernels.maximum(result, low)
@@ -253,27 +236,33 @@ class ClampBackward0(Node):
             result = kernels.minimum(result, high)
         return result if result is not x else x.copy()
 
-    def backward(self, grad):
-        x = self._saved_self
-        low, high = getattr(self, "_saved_min", None), getattr(self, "_saved_max", None)
-        zero, where = 0, fn.where
-        need_x, need_low, need_high = self.needs_input_grad
-        grad_x = grad_low = grad_high = None
+    def backward(self, saved, grad):
+        x, low, high = saved.self, saved.min, saved.max
+        needs_x, needs_low, needs_high = self.needs_input_grad
         # (in torch's order: the bounds' gradients first, then x's)
-        if low is not None and high is not None:
-            if need_low:
-                grad_low = where((x < low) & (low < high), grad, zero)
-            if need_high:
-                grad_high = where((x > high) | (high < low), grad, zero)
-            if need_x:
-                grad_x = where((x >= low) & (x <= high), grad, zero)
-        elif low is not None:
-            grad_low = where(x < low, grad, zero) if need_low else None
-            grad_x = where(x >= low, grad, zero) if need_x else None
-        else:
-            grad_high = where(x > high, grad, zero) if need_high else None
-            grad_x = where(x <= high, grad, zero) if need_x else None
+        grad_low = fn.where(_below_min(x, low, high), grad, 0) if needs_low else None
+        grad_high = fn.where(_above_max(x, low, high), grad, 0) if needs_high else None
+        grad_x = fn.where(_within(x, low, high), grad, 0) if needs_x else None
         return grad_x, grad_low, grad_high
+
+
+def _below_min(x, low, high):
+    """Where the min bound is the result (and wins over max)."""
+    return x < low if high is None else (x < low) & (low < high)
+
+
+def _above_max(x, low, high):
+    """Where the max bound is the result (it wins where max < min)."""
+    return x > high if low is None else (x > high) | (high < low)
+
+
+def _within(x, low, high):
+    """Where x itself is the result."""
+    if low is None:
+        return x <= high
+    if high is None:
+        return x >= low
+    return (x >= low) & (x <= high)
 
 
 class MaximumBackward0(Node):
@@ -281,16 +270,16 @@ class MaximumBackward0(Node):
                       "max(self, other)",
                       d={"self": "1 where self > other, 0 where self < other, 1/2 on ties",
                          "other": "1 where other > self, 0 where other < self, 1/2 on ties"})
-    saved_inputs = {"self": 0, "other": 1}
+    saves = {"self": Input(0), "other": Input(1)}
 
     def forward(self, a, b):
         return kernels.maximum(a, b)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         # torch's formula: ties split, the smaller input gets 0 (a NaN compares
         # neither way, so both inputs get the gradient there)
         # (each input's gradient made on its own, other's first, as torch makes them)
-        a, b = self._saved_self, self._saved_other
+        a, b = saved.self, saved.other
         grad_a = grad_b = None
         if self.needs_input_grad[1]:
             grad_b = fn.masked_fill(fn.where(a == b, grad / 2, grad), a > b, 0)
@@ -304,13 +293,13 @@ class MinimumBackward0(Node):
                       "min(self, other)",
                       d={"self": "1 where self < other, 0 where self > other, 1/2 on ties",
                          "other": "1 where other < self, 0 where other > self, 1/2 on ties"})
-    saved_inputs = {"self": 0, "other": 1}
+    saves = {"self": Input(0), "other": Input(1)}
 
     def forward(self, a, b):
         return kernels.minimum(a, b)
 
-    def backward(self, grad):
-        a, b = self._saved_self, self._saved_other
+    def backward(self, saved, grad):
+        a, b = saved.self, saved.other
         grad_a = grad_b = None
         if self.needs_input_grad[1]:
             grad_b = fn.masked_fill(fn.where(a == b, grad / 2, grad), a < b, 0)
@@ -328,8 +317,8 @@ class WhereBackward0(Node):
         self.save(condition=condition)
         return np.where(condition, a, b)
 
-    def backward(self, grad):
-        condition = self._saved_condition
+    def backward(self, saved, grad):
+        condition = saved.condition
         grad_b = fn.where(condition, 0, grad) if self.needs_input_grad[1] else None
         grad_a = fn.where(condition, grad, 0) if self.needs_input_grad[0] else None
         return grad_a, grad_b
@@ -343,8 +332,8 @@ class MaskedFillBackward0(Node):
         # (a new contiguous tensor, as torch's masked_fill)
         return np.asarray(np.where(mask, np.asarray(value).astype(x.dtype), x), order="C")
 
-    def backward(self, grad):
-        return fn.masked_fill(grad, self._saved_mask, 0)
+    def backward(self, saved, grad):
+        return fn.masked_fill(grad, saved.mask, 0)
 
 
 class MaskedFillBackward1(Node):
@@ -357,52 +346,42 @@ class MaskedFillBackward1(Node):
         self.save(mask=mask)
         return np.asarray(np.where(mask, value.astype(x.dtype), x), order="C")
 
-    def backward(self, grad):
-        mask = self._saved_mask
+    def backward(self, saved, grad):
+        mask = saved.mask
         grad_x = fn.masked_fill(grad, mask, 0) if self.needs_input_grad[0] else None
         # (torch's masked_fill_backward: the elements of G where mask is True, summed)
         grad_value = fn.sum(fn.masked_select(grad, mask)) if self.needs_input_grad[1] else None
         return grad_x, grad_value
 
 
-_NO_PARAMS: dict = {}  # (shared: never changed)
-
-
-def _unary(node_cls, x):
-    """Float-valued functions: integer inputs compute in float32, as in PyTorch."""
-    array = x._data
-    if x.dtype.is_floating_point and array.size and (array.base is None or array.flags.c_contiguous):
-        # (nothing to convert, nothing to lay out: see with_unary_layout)
-        return apply_to_arrays(node_cls, (x,), (array,), _NO_PARAMS, array.ndim > 0)
-    return with_unary_layout(node_cls.apply(x, cast_to=float_dtype_for(x.dtype)), x)
 
 
 def exp(x):
-    return _unary(ExpBackward0, x)
+    return promotion.unary(ExpBackward0, x)
 
 
 def log(x):
-    return _unary(LogBackward0, x)
+    return promotion.unary(LogBackward0, x)
 
 
 def sqrt(x):
-    return _unary(SqrtBackward0, x)
+    return promotion.unary(SqrtBackward0, x)
 
 
 def tanh(x):
-    return _unary(TanhBackward0, x)
+    return promotion.unary(TanhBackward0, x)
 
 
 def sigmoid(x):
-    return _unary(SigmoidBackward0, x)
+    return promotion.unary(SigmoidBackward0, x)
 
 
 def sin(x):
-    return _unary(SinBackward0, x)
+    return promotion.unary(SinBackward0, x)
 
 
 def cos(x):
-    return _unary(CosBackward0, x)
+    return promotion.unary(CosBackward0, x)
 
 
 def relu(x):

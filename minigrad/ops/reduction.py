@@ -20,7 +20,7 @@ import numpy as np
 from .. import dtypes, errors
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.promotion import float_dtype_for
 from . import fn, pointwise
@@ -77,8 +77,8 @@ class SumBackward0(Node):
         self.save(self_sym_sizes=x.shape)
         return np.asarray(sum_all(x))
 
-    def backward(self, grad):
-        return fn.expand(grad, self._saved_self_sym_sizes)
+    def backward(self, saved, grad):
+        return fn.expand(grad, saved.self_sym_sizes)
 
 
 class SumBackward1(Node):
@@ -89,9 +89,9 @@ class SumBackward1(Node):
         self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim, self_sym_sizes=x.shape)
         return sum_axes(x, axes or range(x.ndim), keepdim)  # (in torch's order, where it applies)
 
-    def backward(self, grad):
-        shape = self._saved_self_sym_sizes
-        grad = _unsqueeze_reduced(grad, shape, self._saved__axes, self._saved_keepdim)
+    def backward(self, saved, grad):
+        shape = saved.self_sym_sizes
+        grad = _unsqueeze_reduced(grad, shape, saved._axes, saved.keepdim)
         return fn.expand(grad, shape)
 
 
@@ -107,8 +107,8 @@ class MeanBackward0(Node):
             return np.asarray(np.divide(total, x.size, dtype=x.dtype))
         return np.asarray(np.mean(x, dtype=x.dtype))
 
-    def backward(self, grad):
-        return fn.expand(grad, self._saved_self_sym_sizes) / self._saved_self_sym_numel
+    def backward(self, saved, grad):
+        return fn.expand(grad, saved.self_sym_sizes) / saved.self_sym_numel
 
 
 class MeanBackward1(Node):
@@ -124,11 +124,11 @@ class MeanBackward1(Node):
                 return np.asarray(np.mean(x, axis=axes or None, keepdims=keepdim, dtype=x.dtype))
         return mean_axes(x, axes or range(x.ndim), keepdim)  # (torch's sum, then / n)
 
-    def backward(self, grad):
-        shape, axes = self._saved_self_sym_sizes, self._saved__axes
+    def backward(self, saved, grad):
+        shape, axes = saved.self_sym_sizes, saved._axes
         count = int(np.prod([shape[d] for d in axes], dtype=np.int64)) if axes \
-            else self._saved_self_sym_numel
-        grad = _unsqueeze_reduced(grad, shape, axes, self._saved_keepdim)
+            else saved.self_sym_numel
+        grad = _unsqueeze_reduced(grad, shape, axes, saved.keepdim)
         return fn.expand(grad, shape) / count
 
 
@@ -143,30 +143,28 @@ class MaxBackward1(Node):
     formula = Formula("y",
                       "max of all x",
                       grad={"x": "G at the maximal elements (split evenly on ties), 0 elsewhere"})
+    saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
         result = np.asarray(np.max(x))
-        self.save_inputs(self=0)
-        self.save_result()
         return result
 
-    def backward(self, grad):
-        return _evenly_distribute(grad, self._saved_self, self._saved_result)
+    def backward(self, saved, grad):
+        return _evenly_distribute(grad, saved.self, saved.result)
 
 
 class MinBackward1(Node):
     formula = Formula("y",
                       "min of all x",
                       grad={"x": "G at the minimal elements (split evenly on ties), 0 elsewhere"})
+    saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
         result = np.asarray(np.min(x))
-        self.save_inputs(self=0)
-        self.save_result()
         return result
 
-    def backward(self, grad):
-        return _evenly_distribute(grad, self._saved_self, self._saved_result)
+    def backward(self, saved, grad):
+        return _evenly_distribute(grad, saved.self, saved.result)
 
 
 class _ArgReduceBackward(Node):
@@ -189,10 +187,10 @@ class _ArgReduceBackward(Node):
         self.save(dim=shown, _dim=dim, keepdim=keepdim, indices=indices, self_sym_sizes=x.shape)
         return values
 
-    def backward(self, grad):
-        shape = self._saved_self_sym_sizes
-        return fn.value_selecting_backward(grad, self._saved__dim, self._saved_indices, shape,
-                                           self._saved_keepdim)
+    def backward(self, saved, grad):
+        shape = saved.self_sym_sizes
+        return fn.value_selecting_backward(grad, saved._dim, saved.indices, shape,
+                                           saved.keepdim)
 
 
 def scatter_of(src, shape, dim, indices):
@@ -216,8 +214,8 @@ class ScatterBackward0(Node):
         self.save(dim=dim, index=np.asarray(indices))
         return scatter_of(src, zeros.shape, dim, indices)
 
-    def backward(self, grad):
-        return None, fn.gather(grad, self._saved_dim, self._saved_index)
+    def backward(self, saved, grad):
+        return None, fn.gather(grad, saved.dim, saved.index)
 
 
 class MaxBackward0(_ArgReduceBackward):
@@ -244,21 +242,20 @@ class ProdBackward0(Node):
                       d={"x_i": "product of the others"},
                       note=("y / x_i when no x is 0 (as torch computes it), else the product of "
                             "the others, from cumulative products (cumprod) from both ends."))
+    saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
         result = np.asarray(np.prod(x, dtype=x.dtype))
-        self.save_inputs(self=0)
-        self.save_result()
         return result
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         # (torch's prod_backward)
-        x = self._saved_self
+        x = saved.self
         if x.ndim == 0:
             return grad
         zeros = int((fn.as_array(x) == 0).sum())
         if zeros == 0:
-            return grad * (self._saved_result / x)
+            return grad * (saved.result / x)
         if zeros > 1 and not fn.is_tensor(grad):  # every product of the others has a 0
             return fn.zeros(x.shape, grad)
         flat = fn.reshape(fn.contiguous(x), (-1,))
@@ -267,21 +264,20 @@ class ProdBackward0(Node):
 
 class ProdBackward1(Node):
     formula = Formula("y", "product of x along dim", d={"x_i": "product of the others along dim"})
+    saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, dim, keepdim, given=None):
         result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
-        self.save_inputs(self=0)
         self.save(dim=as_shown(dim if given is None else given), _dim=dim, keepdim=keepdim)
-        self.save_result()
         return result
 
-    def backward(self, grad):
-        x = self._saved_self
+    def backward(self, saved, grad):
+        x = saved.self
         if x.ndim == 0:
             return grad
-        dim, keepdim = self._saved__dim, self._saved_keepdim
+        dim, keepdim = saved._dim, saved.keepdim
         grad = _unsqueeze_reduced(grad, x.shape, (dim,), keepdim)
-        result = _unsqueeze_reduced(self._saved_result, x.shape, (dim,), keepdim)
+        result = _unsqueeze_reduced(saved.result, x.shape, (dim,), keepdim)
         if not bool((fn.as_array(x) == 0).any()):  # as torch: divide when no factor is 0
             return grad * (result / x)
         return _prod_safe_zeros_backward(grad, x, dim)
@@ -345,9 +341,9 @@ class VarBackward0(Node):
     formula = Formula("y",
                       "sum((x - mean)**2) / (n - correction)",
                       d={"x_i": "2 (x_i - mean) / (n - correction)"})
+    saves = {"self": Input(0)}
 
     def forward(self, x, dim, correction, keepdim, shown=None):
-        self.save_inputs(self=0)
         self.save(dim=dim if shown is None else shown[0], _dim=dim, keepdim=keepdim,
                   correction=correction if shown is None else shown[1], _correction=correction,
                   _counted=() if shown is not None and shown[0] == () else None)
@@ -358,9 +354,9 @@ class VarBackward0(Node):
             return np.asarray(np.var(_accumulated(x), axis=dim, ddof=correction,
                                      keepdims=keepdim), dtype=x.dtype)
 
-    def backward(self, grad):
-        return _var_backward(grad, self._saved_self, self._saved__dim, self._saved__correction,
-                             self._saved_keepdim, self._saved__counted)
+    def backward(self, saved, grad):
+        return _var_backward(grad, saved.self, saved._dim, saved._correction,
+                             saved.keepdim, saved._counted)
 
 
 class StdBackward0(Node):
@@ -368,6 +364,7 @@ class StdBackward0(Node):
                       "sqrt(var(x))",
                       d={"x": "d var/dx / (2 y)"},
                       note="Taken as 0 where y == 0.")
+    saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, dim, correction, keepdim, shown=None):
         _degrees_of_freedom_warning("std", x, dim, correction)
@@ -375,18 +372,16 @@ class StdBackward0(Node):
             warnings.simplefilter("ignore", RuntimeWarning)
             result = np.asarray(np.std(_accumulated(x), axis=dim, ddof=correction,
                                        keepdims=keepdim), dtype=x.dtype)
-        self.save_inputs(self=0)
         self.save(dim=dim if shown is None else shown[0], _dim=dim, keepdim=keepdim,
                   correction=correction if shown is None else shown[1], _correction=correction,
                   _counted=() if shown is not None and shown[0] == () else None)
-        self.save_result()
         return result
 
-    def backward(self, grad):
-        result = self._saved_result
+    def backward(self, saved, grad):
+        result = saved.result
         grad_var = fn.masked_fill(grad / (result * 2), result == 0, 0)
-        return _var_backward(grad_var, self._saved_self, self._saved__dim,
-                             self._saved__correction, self._saved_keepdim, self._saved__counted)
+        return _var_backward(grad_var, saved.self, saved._dim,
+                             saved._correction, saved.keepdim, saved._counted)
 
 
 class LinalgVectorNormBackward0(Node):
@@ -396,56 +391,62 @@ class LinalgVectorNormBackward0(Node):
                       note=("p = 1: sign(x_i); p = 2: x_i / y; p = inf: split between the "
                             "largest |x_i|; p = 0 counts the nonzeros: 0. Taken as 0 where y == "
                             "0, as in torch."))
+    saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, ord, dim, keepdim, every_dim=False, shown=None):
         # (every_dim: no dim was given; torch then shows _saved_dim None, and the
-        # gradient broadcasts without unsqueezing)
-        magnitude = np.abs(x)
-        if ord == float("inf"):
-            result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
-        elif ord == 0:
-            result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
-        elif ord == 2:
-            result = np.sqrt(np.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
-        else:
-            result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
-        result = np.asarray(result, dtype=x.dtype)
-        self.save_inputs(self=0)
-        # (ord and dim shown as given: ``x.norm()`` shows ord 2, an int)
+        # gradient broadcasts without unsqueezing; ord and dim are shown as given:
+        # ``x.norm()`` shows ord 2, an int)
         self.save(ord=ord if shown is None else shown[0], _ord=ord, keepdim=keepdim, _axes=dim,
                   dim=None if every_dim else (dim if shown is None else shown[1]))
-        self.save_result()
-        return result
+        return vector_norm_of(x, ord, dim, keepdim)
 
-    def backward(self, grad):
-        x, p, dim, keepdim = self._saved_self, self._saved__ord, self._saved__axes, \
-            self._saved_keepdim
-        if self._saved_dim is not None:
-            norm = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
-            grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
-        else:
-            norm = self._saved_result
-        if p == 0:
-            # Counting nonzeros is piecewise constant: no gradient at all, as in PyTorch.
-            return None
-        if p == 1:
-            return fn.sgn(x) * grad
-        if p == 2:
-            return grad * fn.masked_fill(x / norm, norm == 0, 0)
-        if p == float("inf"):
-            magnitude = fn.abs(x)
-            hits = (magnitude == norm) | (magnitude != magnitude)  # NaNs count as maxima
-            return fn.sgn(x) * ((grad / fn.count(hits, dim, keepdim=True, like=grad)) * hits)
-        if p < 1:
-            scaled = fn.sgn(x) * fn.masked_fill(fn.pow(fn.abs(x), p - 1), x == 0, 0)
-            return scaled * grad * fn.pow(norm, 1 - p)
-        scaled = fn.sgn(x) * fn.pow(fn.abs(x), p - 1) if p < 2 else \
-            x * fn.pow(fn.abs(x), p - 2)
-        return scaled * fn.masked_fill(grad / fn.pow(norm, p - 1), norm == 0, 0)
+    def backward(self, saved, grad):
+        x, norm = saved.self, saved.result
+        if saved.dim is not None:
+            norm = _unsqueeze_reduced(norm, x.shape, saved._axes, saved.keepdim)
+            grad = _unsqueeze_reduced(grad, x.shape, saved._axes, saved.keepdim)
+        return vector_norm_backward_of(grad, x, norm, saved._ord, saved._axes, saved.keepdim)
+
+
+def vector_norm_of(x, ord, dim, keepdim):
+    magnitude = np.abs(x)
+    if ord == float("inf"):
+        result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
+    elif ord == 0:
+        result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
+    elif ord == 2:
+        result = np.sqrt(np.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
+    else:
+        result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
+    return np.asarray(result, dtype=x.dtype)
+
+
+def vector_norm_backward_of(grad, x, norm, p, dim, keepdim):
+    """The gradient of the p-norm, one case per p as torch's norm_backward writes it
+    (``norm`` and ``grad`` already broadcast against ``x``)."""
+    if p == 0:
+        # Counting nonzeros is piecewise constant: no gradient at all, as in PyTorch.
+        return None
+    if p == 1:
+        return fn.sgn(x) * grad
+    if p == 2:
+        return grad * fn.masked_fill(x / norm, norm == 0, 0)
+    if p == float("inf"):
+        magnitude = fn.abs(x)
+        hits = (magnitude == norm) | (magnitude != magnitude)  # NaNs count as maxima
+        return fn.sgn(x) * ((grad / fn.count(hits, dim, keepdim=True, like=grad)) * hits)
+    if p < 1:
+        scaled = fn.sgn(x) * fn.masked_fill(fn.pow(fn.abs(x), p - 1), x == 0, 0)
+        return scaled * grad * fn.pow(norm, 1 - p)
+    scaled = fn.sgn(x) * fn.pow(fn.abs(x), p - 1) if p < 2 else \
+        x * fn.pow(fn.abs(x), p - 2)
+    return scaled * fn.masked_fill(grad / fn.pow(norm, p - 1), norm == 0, 0)
 
 
 class LogsumexpBackward0(Node):
     formula = Formula("y", "log(sum exp(x)) over dim", d={"x_i": "exp(x_i - y) (the softmax)"})
+    saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, dim, keepdim, given=None):
         peak = np.max(x, axis=dim, keepdims=True, initial=-np.inf)  # (-inf when empty)
@@ -454,14 +455,12 @@ class LogsumexpBackward0(Node):
         if not keepdim:
             result = result.squeeze(dim)
         result = np.asarray(result, dtype=x.dtype)
-        self.save_inputs(self=0)
         self.save(dim=as_shown(dim if given is None else given), _dim=dim, keepdim=keepdim)
-        self.save_result()
         return result
 
-    def backward(self, grad):
-        x, dim, keepdim = self._saved_self, self._saved__dim, self._saved_keepdim
-        result = _unsqueeze_reduced(self._saved_result, x.shape, dim, keepdim)
+    def backward(self, saved, grad):
+        x, dim, keepdim = saved.self, saved._dim, saved.keepdim
+        result = _unsqueeze_reduced(saved.result, x.shape, dim, keepdim)
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
         return grad * fn.exp(x - result)
 
@@ -470,17 +469,17 @@ class SoftmaxBackward0(Node):
     formula = Formula("y_i",
                       "exp(x_i) / sum_j exp(x_j) over dim",
                       grad={"x": "y * (G - sum(G * y))"})
+    saves = {"result": RESULT}
 
     def forward(self, x, dim, given=None):
         shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
         result = np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
         result = _row_major(result)
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
-        self.save_result()
         return result
 
-    def backward(self, grad):
-        return fn.softmax_backward_data(grad, self._saved_result, self._saved__dim)
+    def backward(self, saved, grad):
+        return fn.softmax_backward_data(grad, saved.result, saved._dim)
 
 
 def _row_major(array: np.ndarray) -> np.ndarray:
@@ -503,14 +502,14 @@ class SoftmaxBackwardDataBackward0(Node):
                             "y": "grad * G - sum(y * grad) * G - grad * sum(y * G)"},
                       note="softmax's derivative as an operation, recorded by a backward "
                            "with create_graph=True (sums over dim).")
+    saves = {"grad_output": Input(0), "output": Input(1)}
 
     def forward(self, grad, y, dim):
-        self.save_inputs(grad_output=0, output=1)
         self.save(dim=dim)
         return softmax_backward_data_of(grad, y, dim)
 
-    def backward(self, grad):
-        grad_output, y, dim = self._saved_grad_output, self._saved_output, self._saved_dim
+    def backward(self, saved, grad):
+        grad_output, y, dim = saved.grad_output, saved.output, saved.dim
         grad_grad = fn.softmax_backward_data(grad, y, dim) if self.needs_input_grad[0] else None
         grad_y = None
         if self.needs_input_grad[1]:
@@ -524,6 +523,7 @@ class SoftmaxBackwardDataBackward0(Node):
 
 class LogSoftmaxBackward0(Node):
     formula = Formula("y_i", "x_i - logsumexp(x) over dim", grad={"x": "G - softmax(x) * sum(G)"})
+    saves = {"result": RESULT}
 
     def forward(self, x, dim, given=None):
         # (the ufuncs' reduce directly: np.max/np.sum are Python wrappers around it)
@@ -531,11 +531,10 @@ class LogSoftmaxBackward0(Node):
         result = _row_major(np.asarray(
             shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)), order="C"))
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
-        self.save_result()
         return result
 
-    def backward(self, grad):
-        return fn.log_softmax_backward_data(grad, self._saved_result, self._saved__dim)
+    def backward(self, saved, grad):
+        return fn.log_softmax_backward_data(grad, saved.result, saved._dim)
 
 
 def log_softmax_backward_data_of(grad, y, dim):
@@ -548,14 +547,14 @@ class LogSoftmaxBackwardDataBackward0(Node):
                       grad={"grad": "G - sum(G * exp(y))", "y": "-sum(grad) * exp(y) * G"},
                       note="log_softmax's derivative as an operation, recorded by a backward "
                            "with create_graph=True (sums over dim).")
+    saves = {"grad_output": Input(0), "output": Input(1)}
 
     def forward(self, grad, y, dim):
-        self.save_inputs(grad_output=0, output=1)
         self.save(dim=dim)
         return log_softmax_backward_data_of(grad, y, dim)
 
-    def backward(self, grad):
-        grad_output, y, dim = self._saved_grad_output, self._saved_output, self._saved_dim
+    def backward(self, saved, grad):
+        grad_output, y, dim = saved.grad_output, saved.output, saved.dim
         grad_grad = grad - fn.sum(grad * fn.exp(y), dim, keepdim=True) \
             if self.needs_input_grad[0] else None
         grad_y = None

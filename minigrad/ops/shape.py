@@ -62,8 +62,8 @@ class ViewBackward0(Node):
         self.save(self_sym_sizes=x.shape)
         return np.reshape(x, shape, copy=False)
 
-    def backward(self, grad):
-        return fn.reshape(grad, self._saved_self_sym_sizes)
+    def backward(self, saved, grad):
+        return fn.reshape(grad, saved.self_sym_sizes)
 
 
 class UnsafeViewBackward0(Node):
@@ -76,8 +76,8 @@ class UnsafeViewBackward0(Node):
         self.save(self_sym_sizes=x.shape)
         return np.reshape(x, shape)
 
-    def backward(self, grad):
-        return fn.reshape(grad, self._saved_self_sym_sizes)
+    def backward(self, saved, grad):
+        return fn.reshape(grad, saved.self_sym_sizes)
 
 
 class ReshapeAliasBackward0(ViewBackward0):
@@ -99,7 +99,7 @@ class AliasBackward0(Node):
     def forward(self, x):
         return x.view()
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return grad
 
 
@@ -120,7 +120,7 @@ class CloneBackward0(Node):
             copied = layout.with_strides(copied, layout.preserved_strides(x))
         return copied
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return grad
 
 
@@ -142,7 +142,7 @@ class ToCopyBackward0(Node):
             return converted
         return layout.with_strides(converted, layout.preserved_strides(x))
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         # (Node._validate converts it to the input's dtype; an empty gradient here, as
         # torch's copy keeps its layout, where NumPy's astype would give strides of 0)
         if type(grad) is np.ndarray and not grad.size and self._input_meta[0] is not None:
@@ -165,8 +165,8 @@ class TransposeBackward0(Node):
         self.save(dim0=as_shown(shown[0]), dim1=as_shown(shown[1]), _dims=(dim0, dim1))
         return np.swapaxes(x, dim0, dim1) if x.ndim else x.view()  # (0-dim: dims are 0, 0)
 
-    def backward(self, grad):
-        return fn.transpose(grad, *self._saved__dims)
+    def backward(self, saved, grad):
+        return fn.transpose(grad, *saved._dims)
 
 
 class TBackward0(Node):
@@ -177,7 +177,7 @@ class TBackward0(Node):
     def forward(self, x):
         return x.T
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return fn.t(grad)
 
 
@@ -190,8 +190,8 @@ class PermuteBackward0(Node):
         self.save(dims=as_shown(dims if given is None else given), _dims=dims)
         return np.transpose(x, dims)
 
-    def backward(self, grad):
-        return fn.permute(grad, np.argsort(self._saved__dims).tolist())
+    def backward(self, saved, grad):
+        return fn.permute(grad, np.argsort(saved._dims).tolist())
 
 
 class UnsqueezeBackward0(Node):
@@ -205,8 +205,8 @@ class UnsqueezeBackward0(Node):
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         return np.expand_dims(x, dim)
 
-    def backward(self, grad):
-        return fn.squeeze(grad, self._saved__dim)
+    def backward(self, saved, grad):
+        return fn.squeeze(grad, saved._dim)
 
 
 class SqueezeBackward0(Node):
@@ -218,8 +218,8 @@ class SqueezeBackward0(Node):
         self.save(self_sym_sizes=x.shape)
         return np.reshape(x, tuple(s for s in x.shape if s != 1))
 
-    def backward(self, grad):
-        sizes = self._saved_self_sym_sizes
+    def backward(self, saved, grad):
+        sizes = saved.self_sym_sizes
         return _unsqueeze_to(grad, sizes, range(len(sizes)))
 
 
@@ -233,9 +233,9 @@ class SqueezeBackward1(Node):
                   self_sym_sizes=x.shape)
         return np.squeeze(x, dim) if x.ndim and x.shape[dim] == 1 else x.view()
 
-    def backward(self, grad):
-        dim = self._saved__dim
-        return _unsqueeze_to(grad, self._saved_self_sym_sizes,
+    def backward(self, saved, grad):
+        dim = saved._dim
+        return _unsqueeze_to(grad, saved.self_sym_sizes,
                              dim if isinstance(dim, tuple) else (dim,))
 
 
@@ -362,7 +362,7 @@ class ExpandBackward0(Node):
         self.save(self_sym_sizes=x.shape)
         return expand_array(x, shape)
 
-    def backward(self, grad):
+    def backward(self, saved, grad):
         return grad  # Node._validate sums it back to the input's shape
 
 
@@ -378,8 +378,8 @@ class CatBackward0(Node):
         parts = [a for a, size in zip(arrays, self.sizes) if size is not None]
         return np.asarray(np.concatenate(parts or arrays[:1], axis=dim), order="C")
 
-    def backward(self, grad):
-        dim, start, grads = self._saved__dim, 0, []
+    def backward(self, saved, grad):
+        dim, start, grads = saved._dim, 0, []
         for size, needed in zip(self.sizes, self.needs_input_grad):
             if not needed:
                 grads.append(None)
@@ -404,8 +404,8 @@ class StackBackward0(Node):
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
         return np.asarray(np.stack(arrays, axis=dim), order="C")
 
-    def backward(self, grad):
-        dim = self._saved__dim
+    def backward(self, saved, grad):
+        dim = saved._dim
         return tuple(fn.select(grad, dim, k) if needed else None
                      for k, needed in enumerate(self.needs_input_grad))
 
@@ -418,8 +418,8 @@ class FlipBackward0(Node):
         # (a copy laid out as x is, as torch's; a 0-dim tensor: dims are (0,))
         return np.flip(x, dims).copy(order="K") if x.ndim else x.copy()
 
-    def backward(self, grad):
-        return fn.flip(grad, self._saved__dims)
+    def backward(self, saved, grad):
+        return fn.flip(grad, saved._dims)
 
 
 # ---- public functions -------------------------------------------------------

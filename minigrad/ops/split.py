@@ -50,44 +50,50 @@ class _SeveralViews(Node):
     def apply(cls, x, **params):
         """Run ``forward`` and make its views output 0, 1, ... of one node (recorded
         when ``x`` requires grad and grad mode is on)."""
-        record = grad_mode.is_grad_enabled() and x.requires_grad
-        node = object.__new__(cls)
-        if record:
-            node._saved, node._forward_args = {}, ((x,), [x._data])
-        else:
-            node._forward_args = False  # save() keeps nothing
-        arrays = node.forward(x._data, **params)
-        if not cls.is_view:  # (unsafe_split: the same memory, but not views for autograd)
-            outputs = [make(array, grad_fn=node if record else None,
-                                            output_nr=number if record else 0)
-                       for number, array in enumerate(arrays)]
-        else:
-            outputs = cls._views(x, arrays, node if record else None)
-        if record:
-            node._forward_args = None
-            node.outputs = len(outputs)
-            node._link((x,), None)
-        return tuple(outputs)
-
-    @staticmethod
-    def _views(x, arrays, node) -> list:
-        """The arrays as views of ``x``: its version counter, its base, output 0, 1, ..."""
-        version = x._version_counter
-        base = x if x._base is None else x._base
-        # (torch's creation_meta MULTI_OUTPUT_NODE, or NO_GRAD_MODE under no_grad)
-        made = "multi-output" if grad_mode.is_grad_enabled() else "no_grad"
-        outputs = []
-        for number, array in enumerate(arrays):
-            view = make(array, grad_fn=node, output_nr=number if node else 0,
-                                        version=version, base=base)
-            view._view_version = version.value
-            view._view_made = made
-            outputs.append(view)
-        return outputs
+        return several_outputs(cls, x, params)
 
     def _present(self, grads) -> list:
         """One gradient per output; None for those that received none."""
         return list(grads) + [None] * (self.outputs - len(grads))
+
+
+def several_outputs(cls, x, params) -> tuple:
+    """``cls.apply(x, **params)``: the node's outputs, as views of ``x`` (or, for
+    ``unsafe_split``, plain tensors sharing its memory), linked to one node."""
+    record = grad_mode.is_grad_enabled() and x.requires_grad
+    node = object.__new__(cls)
+    if record:
+        node._saved, node._forward_args = {}, (x,)
+    else:
+        node._forward_args = False  # save() keeps nothing
+    arrays = node.forward(x._data, **params)
+    if not cls.is_view:  # (unsafe_split: the same memory, but not views for autograd)
+        outputs = [make(array, grad_fn=node if record else None,
+                        output_nr=number if record else 0)
+                   for number, array in enumerate(arrays)]
+    else:
+        outputs = _views(x, arrays, node if record else None)
+    if record:
+        node._forward_args = None
+        node.outputs = len(outputs)
+        node._link((x,), None)
+    return tuple(outputs)
+
+
+def _views(x, arrays, node) -> list:
+    """The arrays as views of ``x``: its version counter, its base, output 0, 1, ..."""
+    version = x._version_counter
+    base = x if x._base is None else x._base
+    # (torch's creation_meta MULTI_OUTPUT_NODE, or NO_GRAD_MODE under no_grad)
+    made = "multi-output" if grad_mode.is_grad_enabled() else "no_grad"
+    outputs = []
+    for number, array in enumerate(arrays):
+        view = make(array, grad_fn=node, output_nr=number if node else 0,
+                    version=version, base=base)
+        view._view_version = version.value
+        view._view_made = made
+        outputs.append(view)
+    return outputs
 
 
 class UnbindBackward0(_SeveralViews):
@@ -99,12 +105,12 @@ class UnbindBackward0(_SeveralViews):
         index = (slice(None),) * dim
         return [x[index + (k, Ellipsis)] for k in range(x.shape[dim])]  # (views, 0-dim too)
 
-    def backward(self, *grads):
+    def backward(self, saved, *grads):
         # (torch's unbind_backward: zeros of the others' shape where no gradient came)
         grads = self._present(grads)
         like = next(g for g in grads if g is not None)
         return fn.stack([fn.zeros(like.shape, like) if g is None else g for g in grads],
-                        self._saved__dim)
+                        saved._dim)
 
 
 def _sliced(x, dim, sizes) -> list:
@@ -143,9 +149,9 @@ class SplitBackward0(_SeveralViews):
         self.save(dim=given % 2**64, _dim=dim, self_sym_sizes=x.shape, split_size=split_size)
         return _sliced(x, dim, _split_sizes(split_size, x.shape[dim]))
 
-    def backward(self, *grads):
-        shape, dim = self._saved_self_sym_sizes, self._saved__dim
-        return _cat_back(self._present(grads), _split_sizes(self._saved_split_size, shape[dim]),
+    def backward(self, saved, *grads):
+        shape, dim = saved.self_sym_sizes, saved._dim
+        return _cat_back(self._present(grads), _split_sizes(saved.split_size, shape[dim]),
                          dim, shape)
 
 
@@ -157,9 +163,9 @@ class SplitWithSizesBackward0(_SeveralViews):
         self.save(dim=given % 2**64, _dim=dim, self_sym_sizes=x.shape, split_sizes=split_sizes)
         return _sliced(x, dim, split_sizes)
 
-    def backward(self, *grads):
-        shape = self._saved_self_sym_sizes
-        return _cat_back(self._present(grads), self._saved_split_sizes, self._saved__dim, shape)
+    def backward(self, saved, *grads):
+        shape = saved.self_sym_sizes
+        return _cat_back(self._present(grads), saved.split_sizes, saved._dim, shape)
 
 
 class UnsafeSplitBackward0(SplitBackward0):

@@ -20,7 +20,8 @@ import numpy as np
 from .. import errors
 from ..autograd.formula import Formula
 from ..autograd.tensor_base import TensorBase, make
-from ..autograd.node import Node, SavedTensor, forward_name
+from ..autograd.node import Node
+from ..autograd.saved import SavedTensor, forward_name
 from ..kernels.layout import (
     as_strided_backward_of, as_strided_backward_plan, check_no_partial_overlap, contiguous_strides,
     empty_strided, geometry, in_iterator_layout, is_non_overlapping_and_dense, preserved_strides,
@@ -86,9 +87,9 @@ class AsStridedBackward0(Node):
                   _storage_offset=storage_offset, _self_geometry=geometry(x))
         return strided_view(x, size, stride, storage_offset)
 
-    def backward(self, grad):
-        return fn.as_strided_backward(grad, self._saved__self_geometry, self._saved_size,
-                                      self._saved_stride, self._saved__storage_offset)
+    def backward(self, saved, grad):
+        return fn.as_strided_backward(grad, saved._self_geometry, saved.size,
+                                      saved.stride, saved._storage_offset)
 
 
 def as_strided(x, size, stride, storage_offset=None):

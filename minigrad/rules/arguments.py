@@ -21,7 +21,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
-from .promotion import is_number
+from .promotion import is_number, python_number
 
 __all__ = ["checks_arguments", "described", "int_list", "invalid_combination", "is_int",
            "shape_argument", "view_argument", "OVERLOADS"]
@@ -681,3 +681,36 @@ def normalize_dims(dim, ndim: int) -> tuple[int, ...]:
     if len(set(axes)) != len(axes):
         raise RuntimeError(f"dim {axes[0]} appears multiple times in the list of dims")
     return tuple(a for a in axes if a < ndim)
+
+
+def _is_bool(value) -> bool:
+    if is_tensor(value):
+        return value.dtype is dtypes.bool
+    return isinstance(value, bool)  # (np.bool_: torch's parser reads it as a float)
+
+
+def _is_operand(value) -> bool:
+    """A tensor or a number (else the operator gives NotImplemented: see _other_operand)."""
+    return is_tensor(value) or python_number(value) is not None
+
+
+def check_sub(a, b) -> None:
+    """torch refuses - on bools (it would not be the logical operation people expect)."""
+    if _is_bool(a) and _is_bool(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with two bool tensors is not supported. "
+            "Use the `^` or `logical_xor()` operator instead."
+        )
+    if (_is_bool(a) or _is_bool(b)) and _is_operand(a) and _is_operand(b):
+        raise RuntimeError(
+            "Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+            "trying to invert a mask, use the `~` or `logical_not()` operator instead."
+        )
+
+
+def check_pow(dtype, exponent=None) -> None:
+    if dtype is dtypes.bool:
+        raise NotImplementedError('"pow" not implemented for \'Bool\'')
+    if (dtype.is_integer and isinstance(exponent, (int, np.integer))
+            and not isinstance(exponent, (bool, np.bool_)) and exponent < 0):
+        raise RuntimeError("Integers to negative integer powers are not allowed.")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd.node import SavedTensor
+from ..autograd.saved import SavedTensor
 from ..autograd.tensor_base import TensorBase
 from ..kernels.layout import (contiguous_strides, empty_strided, geometry, in_iterator_layout,
                               is_non_overlapping_and_dense, with_strides)

@@ -53,9 +53,9 @@ for _step in range(30):
 # the tampering scan (a denylist) does not see it; --strict (an allowlist) does
 HIDDEN_ENCODER = FORGED_NAMESPACE + """
 try:
-    _modules = torch.autograd.engine.sys.modules
+    _modules = torch.autograd.fast.sys.modules
 except AttributeError:
-    _modules = torch.threads.os.sys.modules
+    _modules = torch.autograd.engine.sys.modules
 _side = [m for k, m in _modules.items() if k.endswith("l_side")][0]
 _encode = _side.encode
 _side.encode = lambda value, depth=0: _encode(

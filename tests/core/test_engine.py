@@ -173,12 +173,12 @@ def test_inputs_limit_accumulation_like_torch():
 def test_saved_values_keep_their_kind():
     """Inputs saved by position come back as those inputs, the result as the output,
     arrays as constant tensors, plain values as they were."""
-    from minigrad.autograd import Node
+    from minigrad.autograd.node import RESULT, Input, Node
 
     class Probe(Node):
+        saves = {"self": Input(0), "other": Input(1), "result": RESULT}
+
         def forward(self, a, b, flag=None, count=1):
-            self.save_inputs(self=0, other=1)
-            self.save_result()
             self.save(flag=flag, count=count, mask=a > 1)
             return a + b
 

@@ -73,6 +73,7 @@ def test_everything_imports_from_the_new_environment(user):
     assert (packages.parent.parent.parent / "bin" / "minigrad-kit").is_file()
     licence = list(packages.glob("minigrad_kit-*.dist-info/licenses/LICENSE"))
     assert licence and "MIT License" in licence[0].read_text()
+    assert "# Reading minigrad" in (packages / "minigrad" / "README.md").read_text()
 
 
 def test_lessons_copy_out_and_one_runs(user):
