@@ -12,13 +12,13 @@ In a notebook::
 
 For the teacher (see ``notebooks/assignments/README.md``)::
 
-    minigrad-kit assignments course/          # the kit's four, as a course folder
+    minigrad-kit assignments course/          # the kit's five, as a course folder
     minigrad-kit release course/*.ipynb --out release/
     minigrad-kit grade submissions/ --source course/ --out grades/
     minigrad-kit review grades/
 
 An assignment is an instructor notebook and its question module ``<assignment>.py`` side
-by side; the kit's own four are written that way (``notebooks/assignments/``).
+by side; the kit's own five are written that way (``notebooks/assignments/``).
 
 Where things live:
     questions.py   what a question is: extract (in the kernel) + judge (in the grader);

@@ -75,7 +75,7 @@ code comments from the catalog beside it, locale/<lang>/LC_MESSAGES/<notebook>.p
 grading stay the same: `grade` takes submissions in any language.
 
 example:
-  minigrad-kit assignments course/       # the kit's four, to start a course folder
+  minigrad-kit assignments course/       # the kit's five, to start a course folder
   minigrad-kit release course/*.ipynb --out release/
   minigrad-kit release course/*.ipynb --out release-zh/ --lang zh
 """
@@ -189,7 +189,7 @@ def _parser() -> argparse.ArgumentParser:
     grade.add_argument("--source", action="append", metavar="NOTEBOOK",
                        help="instructor notebook(s) or a course folder of them, each with "
                             "its question module beside it (repeatable; default: the kit's "
-                            "own four assignments)")
+                            "own five assignments)")
     grade.add_argument("--format", choices=("md", "html"), default="md",
                        help="feedback reports as Markdown (default) or HTML")
     grade.add_argument("--memory", type=int, default=4096, metavar="MB",

@@ -8,12 +8,15 @@ autograd, the notebook's functions or the grader:
 
 * numbers, the question's variables (``x``, ``grad_output``, ``W1``, ...), ``pi``, ``e``;
 * ``+ - * / ** @``, unary ``-`` and ``+``, parentheses, and one comparison
-  (``x > 0`` is 1 where it holds, else 0);
+  (``x > 0`` is 1 where it holds, else 0; ``logits == logit_maxes`` marks each row's
+  largest entry);
 * ``t.T`` (the dimensions reversed, as PyTorch's ``.T``) and ``t[...]`` with whole
   numbers, slices of them, ``None``, ``...``, a variable of labels and ``range(n)``;
 * calls of the functions the question allows, as functions or as methods:
   ``sum(t, 1, keepdim=True)`` is ``t.sum(1, keepdim=True)``; ``torch.exp``,
-  ``np.exp``, ``F.softmax`` and ``math.exp`` read as ``exp``.
+  ``np.exp``, ``F.softmax`` and ``math.exp`` read as ``exp``;
+* ``t.view(n, -1)`` (or ``reshape``): the same numbers in another shape, the sizes whole
+  numbers or formulas of the question's size variables (``n * block``).
 
 Broadcasting, ``dim`` and ``keepdim`` mean what they mean in PyTorch; ``max(t, dim)``
 is the values alone (``.values`` may follow). One tree is evaluated three ways:
@@ -62,16 +65,17 @@ REDUCING = ("sum", "mean", "max", "min")
 ALONG = ("softmax", "log_softmax")
 ELEMENTARY = ("sin", "cos", "tan", "exp", "log", "sqrt", "tanh", "sinh", "cosh", "abs")
 REDUCTIONS = ("sum", "mean")  # sum(t): every element, a number; sum(t, dim) as PyTorch
+SHAPING = ("view", "reshape")  # t.view(sizes): the same numbers in another shape
 TENSOR = ("exp", "log", "tanh", "sqrt", "sigmoid", "relu", "sum", "mean", "max",
-          "softmax", "log_softmax", "one_hot")
-KNOWN = set(ELEMENTWISE + REDUCING + ALONG + ("one_hot",))
+          "softmax", "log_softmax", "one_hot") + SHAPING
+KNOWN = set(ELEMENTWISE + REDUCING + ALONG + SHAPING + ("one_hot",))
 CONSTANTS = {"pi": math.pi, "e": math.e}
 NAMESPACES = ("torch", "np", "numpy", "math", "F")  # torch.sin(x) reads as sin(x)
 INDEX_RANGES = ("range", "arange")  # range(n) inside t[...] only
 OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
              ast.Div: operator.truediv, ast.Pow: operator.pow, ast.MatMult: operator.matmul}
 COMPARISONS = {ast.Gt: operator.gt, ast.GtE: operator.ge, ast.Lt: operator.lt,
-               ast.LtE: operator.le}
+               ast.LtE: operator.le, ast.Eq: operator.eq}
 SYMBOLS = {ast.BitXor: "^ (write powers as **)", ast.FloorDiv: "//", ast.Mod: "%",
            ast.BitAnd: "&", ast.BitOr: "|", ast.LShift: "<<", ast.RShift: ">>"}
 KEYWORDS = {"dim": "dim", "axis": "dim", "keepdim": "keepdim", "keepdims": "keepdim",
@@ -192,7 +196,7 @@ class _Check:
         elif isinstance(node, ast.Compare):
             if len(node.ops) != 1 or type(node.ops[0]) not in COMPARISONS:
                 self.fail(_("the formula {formula} holds a comparison other than one of "
-                            "< <= > >= between two values"))
+                            "< <= > >= == between two values"))
             self.expression(node.left)
             self.expression(node.comparators[0])
         elif isinstance(node, ast.Call):
@@ -254,6 +258,13 @@ class _Check:
                           labels=", ".join(self.labels) or "-")
             self.expression(classes)
             return
+        elif name in SHAPING:
+            sizes = _sizes(rest)
+            if keywords or not sizes:
+                self.fail(_("the formula {formula} calls {name} other than as {name}(sizes), "
+                            "e.g. t.{name}(n, -1)"), name=name)
+            for size in sizes:
+                self.expression(size)
         self.expression(first)
 
     def dims(self, name: str, rest: list, keywords: dict, required: bool) -> None:
@@ -315,6 +326,11 @@ def _whole_number(node) -> int | None:
             and isinstance(node.operand, ast.Constant) and type(node.operand.value) is int:
         return -node.operand.value
     return None
+
+
+def _sizes(rest: list) -> list:
+    """``view``'s sizes, written out (``t.view(n, -1)``) or as one tuple (``t.view((n, -1))``)."""
+    return list(rest[0].elts) if len(rest) == 1 and isinstance(rest[0], ast.Tuple) else rest
 
 
 def _dims(node):
@@ -388,6 +404,9 @@ class _Evaluation:
         value = self.value(arguments[0])
         if name in ELEMENTWISE:
             return backend.elementwise(name, value)
+        if name in SHAPING:
+            return self.reshape(name, value, [self.count(self.value(size), name)
+                                              for size in _sizes(arguments[1:])])
         dim = arguments[1] if len(arguments) > 1 else keywords.get("dim")
         dim = None if dim is None else _dims(dim)
         shape = backend.shape(value)
@@ -428,6 +447,17 @@ class _Evaluation:
             self.fail(_("the formula {formula} indexes a value of shape {shape} wrongly "
                         "({error})"), shape=_shape_text(self.backend.shape(value)),
                       error=str(error).split("\n")[0][:120])
+
+    def reshape(self, name: str, value, sizes: list):
+        shape = self.backend.shape(value)
+        known = math.prod(n for n in sizes if n != -1)
+        whole = math.prod(shape)
+        if any(n < -1 for n in sizes) or sizes.count(-1) > 1 or (
+                whole != known if -1 not in sizes else (known == 0 or whole % known)):
+            self.fail(_("the formula {formula}: {name} cannot make shape {sizes} of a value of "
+                        "shape {shape}"), name=name, shape=_shape_text(shape),
+                      sizes=str(tuple(sizes)))
+        return self.backend.reshape(value, tuple(sizes))
 
     def count(self, value, name: str) -> int:
         number = self.backend.scalar(value)
@@ -500,6 +530,9 @@ class _NumPy:
     def index(self, value, key):
         return np.asarray(value)[key]
 
+    def reshape(self, value, sizes: tuple):
+        return np.reshape(value, sizes)
+
     def elementwise(self, name: str, value):
         if name == "sigmoid":
             return 1 / (1 + self.elementwise("exp", -value))
@@ -570,6 +603,9 @@ class _Tensors:
 
     def index(self, value, key):
         return value[key]
+
+    def reshape(self, value, sizes: tuple):
+        return self.array(value).reshape(sizes)
 
     def elementwise(self, name: str, value):
         module = self.module

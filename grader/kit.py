@@ -1,6 +1,6 @@
 """The kit's own notebooks, shipped in the package: copy them out, find them for grading.
 
-The lessons and the four assignments are the package data ``minigrad_kit_notebooks``
+The lessons and the five assignments are the package data ``minigrad_kit_notebooks``
 (``notebooks/`` in the repository), found through ``importlib.resources`` only:
 
     copy_lessons(folder)      the lessons (in folder/zh/ and folder/ko/ in Chinese and

@@ -10,6 +10,7 @@ BY_ASSIGNMENT = {
     "broadcasting_and_reductions": FOLDER / "02_broadcasting_and_reductions.ipynb",
     "tensors_and_gradients": FOLDER / "03_tensors_and_gradients.ipynb",
     "implement_a_backward": FOLDER / "04_implement_a_backward.ipynb",
+    "backprop_by_hand": FOLDER / "05_backprop_by_hand.ipynb",
 }
 
 

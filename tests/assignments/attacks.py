@@ -175,3 +175,30 @@ for path in {targets!r}:
 found = [p for p in {secrets!r} if os.path.exists(p)]
 raise RuntimeError(f"escape: pids {{sorted(p for p in os.listdir('/proc') if p.isdigit())}}; "
                    f"wrote {{wrote}}; found {{found}}; saw {{' | '.join(seen)}}")"""
+
+
+# Assignment 5 (backprop by hand): autograd's own numbers, handed over instead of formulas
+GRADIENTS_BY_AUTOGRAD = {
+    "q1_answer": "dlogprobs, dprobs = torch.autograd.grad(loss, [logprobs, probs], "
+                 "retain_graph=True)",
+    "q4_answer": "found = torch.autograd.grad(loss, [h, W2, b2], retain_graph=True)\n"
+                 "dh, dW2, db2 = (str(g.tolist()) for g in found)",
+    "q5_answer": "dhpre = repr(torch.autograd.grad(loss, hpre, retain_graph=True)[0].tolist())",
+}
+# formulas that call what the language does not have
+GRADIENTS_OUTSIDE = {
+    "q4_answer": 'dh = "torch.autograd.grad(loss, h)[0]"\ndW2 = "W2.grad"\n'
+                 'db2 = "__import__(\'grader\').answers"',
+    "q5_answer": 'dhpre = "hpre.grad"',
+    "q7_answer": 'dlogits_one_line = "eval(\'logits.grad\')"',
+}
+
+
+def gradients_by_differences(numbers: dict) -> dict:
+    """Assignment 5's dhpre as a central difference (h = 1e-7), db2 times a difference
+    quotient of exp at 0 (1 to 11 digits: within float64's tolerance), written as formulas."""
+    s, t = numbers["s"], numbers["T"]
+    return {"q5_answer": f'dhpre = "dh * (tanh({s} * (hpre + 1e-7)) - tanh({s} * (hpre - 1e-7)))'
+                         f' / 2e-7"',
+            "q4_answer": 'dh = "dlogits @ W2"\ndW2 = "dlogits.T @ h"\n'  # (wrong, as WRONG's)
+                         f'db2 = "dlogits.sum(0) / {t} * (exp(1e-5) - exp(-1e-5)) / 2e-5"'}

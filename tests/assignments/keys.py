@@ -39,6 +39,19 @@ WRONG = {
         "q2_answer": 'a_grad = "b"\nb_grad = "a"', "q3_answer": 'x_grad = "w"',
         "q4_answer": "def unbroadcast(grad, shape):\n    return grad.sum()",
     },
+    "backprop_by_hand": {  # the classic slips, one per question
+        "q1_answer": 'dlogprobs = "-one_hot(Y, vocab)"\ndprobs = "dlogprobs * probs"',
+        "q2_answer": 'dcounts_sum_inv = "counts * dprobs"\n'
+                     'dcounts_sum = "counts_sum ** -2 * dcounts_sum_inv"\n'
+                     'dcounts = "counts_sum_inv * dprobs"',
+        "q3_answer": 'dnorm_logits = "dcounts"\ndlogit_maxes = "dnorm_logits.sum(1)"\n'
+                     'dlogits = "dnorm_logits"',
+        "q4_answer": 'dh = "dlogits @ W2"\ndW2 = "dlogits.T @ h"\ndb2 = "dlogits"',
+        "q5_answer": 'dhpre = "(1 - h) * dh"',
+        "q6_answer": 'dW1 = "embcat @ dhpre.T"\ndb1 = "dhpre.sum(1)"\ndembcat = "dhpre @ W1"\n'
+                     'demb = "dembcat"\ndC = "demb.sum(0)"',
+        "q7_answer": 'dlogits_one_line = "softmax(logits, 1)"',
+    },
 }
 
 UNBROADCAST = """\
@@ -76,11 +89,37 @@ def right(assignment: str, student: str | None) -> dict:
                 "q2_answer": f"y = x * {n['factor']}\nz = y.sum()",
                 "print_before": "print(x.grad, y.grad, z.grad)",
                 "q3_answer": "y.retain_grad()\nz.retain_grad()\nz.backward()"}
+    if assignment == "backprop_by_hand":
+        return backprop_by_hand(n)
     k, s, t = n["k"], n["s"], n["T"]
     return {"q1_answer": f'sigmoid_backward = "grad_output * {k} * y * (1 - y)"',
             "q2_answer": f'tanh_backward = "grad_output * {s} * (1 - y**2)"',
             "q3_answer": f'softmax_backward = "y * (grad_output - sum(grad_output * y, -1, '
                          f'keepdim=True)) / {t}"'}
+
+
+def backprop_by_hand(n: dict) -> dict:
+    """Lesson 10's gradients for the student's slope s, temperature T, weight w and
+    reduction."""
+    s, t, w = n["s"], n["T"], n["w"]
+    by_n = " / n" if n["reduction"] == "mean" else ""
+    return {
+        "q1_answer": f'dlogprobs = "-{w} * one_hot(Y, vocab){by_n}"\ndprobs = "dlogprobs / probs"',
+        "q2_answer": 'dcounts_sum_inv = "(counts * dprobs).sum(1, keepdim=True)"\n'
+                     'dcounts_sum = "-counts_sum ** -2 * dcounts_sum_inv"\n'
+                     'dcounts = "counts_sum_inv * dprobs + dcounts_sum"',
+        "q3_answer": 'dnorm_logits = "counts * dcounts"\n'
+                     'dlogit_maxes = "-dnorm_logits.sum(1, keepdim=True)"\n'
+                     'dlogits = "dnorm_logits + (logits == logit_maxes) * dlogit_maxes"',
+        "q4_answer": f'dh = "dlogits @ W2.T / {t}"\ndW2 = "h.T @ dlogits / {t}"\n'
+                     f'db2 = "dlogits.sum(0) / {t}"',
+        "q5_answer": f'dhpre = "{s} * (1 - h**2) * dh"',
+        "q6_answer": 'dW1 = "embcat.T @ dhpre"\ndb1 = "dhpre.sum(0)"\ndembcat = "dhpre @ W1.T"\n'
+                     'demb = "dembcat.view(n, block, dims)"\n'
+                     'dC = "one_hot(X, vocab).view(n * block, vocab).T @ '
+                     'demb.view(n * block, dims)"',
+        "q7_answer": f'dlogits_one_line = "{w} * (softmax(logits, 1) - one_hot(Y, vocab)){by_n}"',
+    }
 
 
 def published(assignment: str) -> dict:

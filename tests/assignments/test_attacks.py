@@ -20,17 +20,19 @@ import pytest
 import torch
 from assignment_files import BY_ASSIGNMENT
 from attacks import (BACKWARD_BY_AUTOGRAD, BARRY, BARRY_FLAG, DISPLAY_UPDATE, GLOBALS_REBOUND,
-                     HELPER_ELSEWHERE, HIDDEN_ENCODER, PICKLED, PIPE_FORGERY, PRINT_SELF_EXEC,
-                     SLEEPER, UNBROADCAST_BY_BACKWARD, UNBROADCAST_BY_EXPAND,
+                     GRADIENTS_BY_AUTOGRAD, GRADIENTS_OUTSIDE, HELPER_ELSEWHERE, HIDDEN_ENCODER,
+                     PICKLED, PIPE_FORGERY, PRINT_SELF_EXEC, SLEEPER, UNBROADCAST_BY_BACKWARD,
+                     UNBROADCAST_BY_EXPAND,
                      UNBROADCAST_BY_HIDDEN_TORCH, UNBROADCAST_BY_SUM_TO,
-                     backward_by_differences, reach_the_grader, stencils)
+                     backward_by_differences, gradients_by_differences, reach_the_grader,
+                     stencils)
 from keys import WRONG, build, numbers, published, right
 from shared_fixture import shared
 
 from grader.cli import main
 
 SHORT = {"d": "derive_it_by_hand", "b": "broadcasting_and_reductions",
-         "t": "tensors_and_gradients", "k": "implement_a_backward"}
+         "t": "tensors_and_gradients", "k": "implement_a_backward", "p": "backprop_by_hand"}
 SALT = "s3cret-salt-for-the-attack-test"
 
 
@@ -84,6 +86,18 @@ def _submissions(folder: Path):
     found["b_helper"] = (b, {**WRONG[b], "q2_answer": HELPER_ELSEWHERE,
                              "q4_answer": "def unbroadcast(grad, shape):\n"
                                           "    return _helper(grad, shape)"}, {}, {})
+    # assignment 5: autograd's numbers handed over, differences, calls outside the language,
+    # sizes written as the notebook's numbers, the instructor's numbers and solution
+    p = "backprop_by_hand"
+    found["p_autograd"] = (p, {**WRONG[p], **GRADIENTS_BY_AUTOGRAD}, {}, {})
+    found["p_differences"] = (p, {**WRONG[p], **gradients_by_differences(numbers(
+        p, "p_differences"))}, {}, {})
+    found["p_outside"] = (p, {**WRONG[p], **GRADIENTS_OUTSIDE}, {}, {})
+    found["p_public_only"] = (p, {**WRONG[p], **_public_only(p, "p_public_only")}, {}, {})
+    instructor = published(p)
+    found["p_forged_numbers"] = (p, {**WRONG[p], **{k: instructor[k] for k in (
+        "q1_answer", "q4_answer", "q5_answer", "q7_answer")}, "network": NOTEBOOK_NUMBERS},
+        {}, {})
     # reaching the grader: its command line, its files, the solutions, other packages
     targets = [str(submitted / "escaped.txt"), str(out / "escaped.txt"),
                str(out / "results" / t / "mallory.json"), str(cwd / "escaped.txt")]
@@ -91,6 +105,36 @@ def _submissions(folder: Path):
                str(Path(sys.executable).parent)]
     found["t_escape"] = (t, _with(t, reach_the_grader(targets, secrets)), {}, {})
     return found, targets
+
+
+def _public_only(assignment, student):
+    """Right answers with the sizes of the notebook's own batch written as numbers (n = 32
+    and the student's vocab): right on the public batch only."""
+    answers = right(assignment, student)
+    vocab = numbers(assignment, student)["vocab"]
+    return {cell: answers[cell].replace(" / n", " / 32").replace("(Y, vocab)", f"(Y, {vocab})")
+            for cell in ("q1_answer", "q7_answer")}
+
+
+# the instructor notebook's numbers, in place of the student's (a locked cell edited)
+NOTEBOOK_NUMBERS = """\
+vocab, dims, block, hidden, s, T, w = 27, 10, 3, 64, 1.0, 1.0, 1.0
+reduction = "mean"
+n = 32
+rng = np.random.default_rng(42)
+X = torch.tensor(rng.integers(0, vocab, (n, block)))
+Y = torch.tensor(rng.integers(0, vocab, n))
+
+
+def parameter(*shape, scale):
+    return torch.tensor(rng.standard_normal(shape) * scale, requires_grad=True)
+
+
+C = parameter(vocab, dims, scale=1.0)
+W1 = parameter(dims * block, hidden, scale=0.3)
+b1 = parameter(hidden, scale=0.1)
+W2 = parameter(hidden, vocab, scale=0.1)
+b2 = parameter(vocab, scale=0.1)"""
 
 
 def _plant(out: Path) -> list[str]:
@@ -115,8 +159,10 @@ def _grade(folder):
     for path in (submitted, out, cwd):
         path.mkdir()
     for name, (assignment, answers, extra, types) in submissions.items():
-        nbformat.write(build(assignment, name, answers, extra, types),
-                       submitted / f"{name}.ipynb")
+        notebook = build(assignment, name, answers, extra, types)
+        if name == "p_forged_numbers":  # and the metadata of a notebook released to no one
+            notebook.metadata["minigrad_kit"] = {"assignment": assignment}
+        nbformat.write(notebook, submitted / f"{name}.ipynb")
     planted = _plant(out)
     previous, os.environ["MINIGRAD_KIT_SALT"] = os.getcwd(), SALT
     os.chdir(cwd)
@@ -169,7 +215,8 @@ def test_a_right_submission_gets_full_marks_unflagged(graded, short):
 ATTACKS = ["t_globals", "t_globals_free", "t_display", "t_pipe", "t_hidden_encoder",
            "t_print_self", "t_pickled", "t_barry", "t_markdown_code", "t_escape", "d_stencil",
            "k_differences", "k_autograd", "b_backward", "b_expand", "b_sum_to", "b_hidden_torch",
-           "b_helper"]
+           "b_helper", "p_autograd", "p_differences", "p_outside", "p_public_only",
+           "p_forged_numbers"]
 
 
 @pytest.mark.parametrize("name", ATTACKS)
@@ -186,7 +233,8 @@ def test_an_attack_scores_no_more_than_the_wrong_answer_or_is_held_back(graded, 
 @pytest.mark.parametrize("name", ["t_globals", "t_globals_free", "t_display", "t_barry",
                                   "t_markdown_code", "d_stencil", "k_differences", "k_autograd",
                                   "b_backward", "b_expand", "b_sum_to", "b_hidden_torch",
-                                  "b_helper"])
+                                  "b_helper", "p_autograd", "p_differences", "p_outside",
+                                  "p_public_only"])
 def test_closed_by_construction_not_by_review(graded, name):
     """These gain nothing even before review: nothing is held, the points are the wrong
     answer's (what they forge never reaches the grader, or what they lean on is absent)."""
@@ -223,6 +271,9 @@ def test_published_solutions_earn_nothing_but_general_code(graded):
     """The instructor notebooks' solutions answer the default numbers, not a student's."""
     for short in ("d", "k"):
         assert {r["points"] for r in _rows(graded, f"{short}_published").values()} == {"0"}
+    p = _rows(graded, "p_published")  # the steps that hold the student's numbers
+    assert [p[q]["points"] for q in ("q1", "q4", "q5", "q7")] == ["0", "0", "0", "0"]
+    assert p["q6"]["points"] == "5"  # the same chain-rule steps for everyone: not caught
     t = _rows(graded, "t_published")
     assert [t[q]["points"] for q in ("q1", "q2", "q3")] == ["0", "0", "0"]
     b = _rows(graded, "b_published")
@@ -245,6 +296,16 @@ def test_findings_say_why(graded):
     assert "graded on tensors without autograd" in failures("b_backward", "q4")
     assert "No module named 'minigrad.autograd'" in " ".join(results["b_sum_to"]["problems"])
     assert "is not plain Python" in " ".join(results["t_barry"]["flags"])  # it could not run
+    assert "approximation" in failures("p_differences", "q5")
+    assert "approximation" in failures("p_differences", "q4")
+    # (answers are read from the text: an assignment that computes is no answer at all)
+    assert "dlogprobs is not defined" in failures("p_autograd", "q1")
+    assert "dhpre is a value computed by code, not a formula" in failures("p_autograd", "q5")
+    for question in ("q4", "q7"):
+        assert "not allowed" in failures("p_outside", question), failures("p_outside", question)
+    assert "the formula 'hpre.grad' holds an attribute" in failures("p_outside", "q5")
+    assert "dlogprobs" in failures("p_public_only", "q1")
+    assert "write the sizes by name" in failures("p_public_only", "q7")
 
 
 def test_the_code_run_could_not_reach_the_grader(graded):

@@ -71,6 +71,13 @@ TENSOR_CASES = [
      lambda t: t["g"] * (1 - torch.tanh(t["x"]) ** 2) + torch.sigmoid(t["x"])
      + torch.relu(t["x"]) + torch.exp(-t["x"] ** 2)),
     ("2 ** x + x ** 2 + e * pi", lambda t: 2 ** t["x"] + t["x"] ** 2 + math.e * math.pi),
+    ("x.view(n * 3)", lambda t: t["x"].view(12)),
+    ("x.reshape(2, -1) @ g.view((6, -1))",
+     lambda t: t["x"].reshape(2, -1) @ t["g"].view(6, -1)),
+    ("g * (x == x.max(1, keepdim=True).values)",
+     lambda t: t["g"] * (t["x"] == t["x"].max(1, keepdim=True).values)),
+    ("one_hot(Y, n - 1).view(n * 3).T @ x.view(-1)",
+     lambda t: torch.nn.functional.one_hot(t["Y"], 3).double().view(12) @ t["x"].view(-1)),
 ]
 
 
@@ -118,7 +125,10 @@ def test_reductions_give_a_number():
     ("x[x]", "indexes with something other than whole numbers"),
     ("x if x else 1", "holds a conditional"),
     ("x < y < 3", "a comparison other than one of"),
-    ("x == 1", "a comparison other than one of"),
+    ("x != 1", "a comparison other than one of < <= > >= =="),
+    ("x.view(dim=2)", "calls view other than as view(sizes)"),
+    ("x.view()", "calls view other than as view(sizes)"),
+    ("x.view(y)", "uses 'y'; it may use x"),
     ("x ^ 2", "uses ^ (write powers as **)"),
     ("3x", "could not read the formula '3x': write products with *"),
     ("y", "uses 'y'; it may use x, pi, e"),
@@ -136,8 +146,8 @@ def test_reductions_give_a_number():
     ("x" + " + x" * 100, f"at most {MAX_LENGTH} are read"),
 ])
 def test_anything_outside_the_grammar_is_refused_with_a_reason(text, message):
-    functions = ("sin", "sum", "softmax", "one_hot") if any(
-        f in text for f in ("sin", "sum", "softmax", "one_hot")) else ()
+    functions = ("sin", "sum", "softmax", "one_hot", "view") if any(
+        f in text for f in ("sin", "sum", "softmax", "one_hot", "view")) else ()
     with pytest.raises(FormulaError) as caught:
         parse(text, ("x",), functions)
     assert message in str(caught.value)

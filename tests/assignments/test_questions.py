@@ -317,7 +317,7 @@ def test_every_assignment_is_registered_once():
     names = [find_assignment(n).name for n in BY_ASSIGNMENT]
     assert names == list(BY_ASSIGNMENT)
     with pytest.raises(KeyError, match="no question module nope.py among the kit's "
-                                       "assignments \\(broadcasting_and_reductions, "):
+                                       "assignments \\(backprop_by_hand, broadcasting_and_"):
         find_assignment("nope")
 
 

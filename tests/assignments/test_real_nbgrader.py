@@ -1,6 +1,6 @@
 """Real nbgrader 0.9.6 takes the instructor notebooks unchanged (the `nbgrader` extra).
 
-In a temporary course: `nbgrader generate_assignment` releases the four
+In a temporary course: `nbgrader generate_assignment` releases the five
 notebooks exactly as `minigrad-kit release` does, and `nbgrader autograde`
 gives the solutions full marks and the blank release none. Samples show
 the difference between grading in the kernel (nbgrader) and outside it.

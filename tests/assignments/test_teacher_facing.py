@@ -129,7 +129,8 @@ def test_copies_refuse_to_overwrite_unless_forced(tmp_path, capsys):
     (target / "notes.md").write_text("mine")
     assert main(["assignments", str(target)]) == 1
     error = capsys.readouterr().err
-    assert "9 file(s) already exist and were left alone (nothing was written)" in error
+    # 5 notebooks, 5 question modules, README.md, 2 x 6 catalogs in locale/
+    assert "23 file(s) already exist and were left alone (nothing was written)" in error
     assert f"  {edited}\n" in error and "add --force to replace them" in error
     assert edited.read_text() == "my edits"
     assert main(["assignments", str(target), "--force"]) == 0

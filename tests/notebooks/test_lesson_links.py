@@ -29,7 +29,7 @@ def assert_links_resolve_to_student_versions(folder: Path) -> None:
     start = folder / "00_start_here.ipynb"
     targets = links(start)
     assignments = [t for t in targets if t.startswith("assignments/")]
-    assert len(assignments) == 4, targets
+    assert len(assignments) == 5, targets
     for target in assignments:
         linked = folder / target
         assert linked.is_file(), f"lesson 0 links {target}, which is not in {folder}"
