@@ -12,6 +12,7 @@ file only, and a test checks that the learner's line is the last frame.
 
 from __future__ import annotations
 
+import doctest
 import os
 import random
 import re
@@ -23,7 +24,7 @@ import pytest
 import torch
 
 import minigrad
-from minigrad.autograd import engine
+from minigrad.autograd import anomaly, engine, graph, node
 
 sys.path.insert(0, os.path.dirname(__file__))
 from test_two_walks import prog_node_hooks  # noqa: E402
@@ -99,7 +100,8 @@ def test_the_mode_switches_as_in_torch(lib):
             seen.append((lib.is_anomaly_enabled(), lib.is_anomaly_check_nan_enabled()))
     seen.append((lib.is_anomaly_enabled(), lib.is_anomaly_check_nan_enabled()))
     seen += [(w.category, str(w.message), os.path.basename(w.filename)) for w in caught]
-    with pytest.raises(TypeError) as not_a_decorator:
+    with pytest.raises(TypeError) as not_a_decorator, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
         lib.autograd.detect_anomaly()(lambda: None)
     seen.append(str(not_a_decorator.value))
     for bad in [("yes",), (True, 1)]:
@@ -590,3 +592,9 @@ with torch.autograd.graph.disable_saved_tensors_hooks("no hooks here"):
 @pytest.mark.parametrize("name", SAVED)
 def test_saved_tensors_hooks_show_what_torch_shows(name, tmp_path):
     same_in_both(SAVED[name].lstrip("\n"), tmp_path)
+
+
+@pytest.mark.parametrize("module", [anomaly, graph, node], ids=lambda m: m.__name__)
+def test_the_docstring_examples_run(module):
+    failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert tried and not failures
