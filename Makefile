@@ -10,7 +10,7 @@ STAMP_TEST    := $(VENV)/.installed-test
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root)
 NBVAL := --nbval --nbval-current-env --nbval-cell-timeout 60 \
          --nbval-sanitize-with tests/notebooks/sanitize.cfg
-LESSONS := $(wildcard notebooks/0*.ipynb)
+LESSONS := $(wildcard notebooks/[0-9][0-9]_*.ipynb)
 TRANSLATED := $(wildcard notebooks/zh/*.ipynb notebooks/ko/*.ipynb)
 
 .PHONY: FORCE lab lab-setup test test-fast browser-deps notebooks translations translations-status bench clean
@@ -58,7 +58,7 @@ lab-setup: $(STAMP_RUNTIME) $(LAB_OVERRIDES)
 	@[ -e $(COURSE)/$(LAB_DIR)00_start_here.ipynb ] || { echo "$(COURSE)/ has no \
 	  $(LAB_DIR) lessons (it was copied before they existed): delete it, or copy them with \
 	  minigrad-kit lessons another-folder" >&2; exit 1; }
-	$(BIN)/jupyter trust $(LESSONS) $(TRANSLATED) $(COURSE)/0*.ipynb \
+	$(BIN)/jupyter trust $(LESSONS) $(TRANSLATED) $(COURSE)/[0-9][0-9]_*.ipynb \
 	  $$(ls $(COURSE)/zh/*.ipynb $(COURSE)/ko/*.ipynb 2>/dev/null)
 
 $(LAB_OVERRIDES): FORCE | $(STAMP_RUNTIME)

@@ -6,6 +6,7 @@ In a notebook::
     start("derive_it_by_hand")    # the assignment's first cell does this
     check("q1")                   # public checks of q1, with hints (in your kernel)
     check_all()                   # every question, one line each
+    from_formula("dy", x=x, ...)  # a formula answer computed on tensors
     set_language("zh")            # hints in Chinese ("ko": Korean; by default the
                                   # notebook's language, else the locale's, else English)
 
@@ -24,17 +25,22 @@ Where things live:
                    loading a question module
     judging.py     the helpers question modules share (compare, check_grad, ...)
     data.py        the JSON a kernel hands back, and what the judges read
-    kernel_side.py the grader's one step inside the student's kernel
+    kernel_side.py the extract step (in a code run, and in check())
     student.py     start(), check(), check_all()
     notebook.py    nbgrader's cell metadata and markers; the student version
     source.py      an instructor notebook checked against its question module; the hidden
                    inputs
     formula.py     answers written as formulas: a restricted parser, evaluated with NumPy
     answers.py     answers given as data, read from the notebook's text
-    sandbox.py     bubblewrap around each grading kernel
-    kernel.py      run cells in a fresh kernel: timeouts, output caps, dead kernels
-    scan.py        flag suspicious code; tampering holds back points
-    grade.py       grade one submission: restore, run, judge, scan
+    sandbox.py     bubblewrap around each code run and kernel
+    kernel.py      run a notebook in a fresh kernel, as nbgrader does (release's checks)
+    scan.py        flag suspicious code in what ran; tampering holds back points
+    exact.py       is a formula the derivative, or an approximation? (200 digits)
+    forward_only.py tensors without autograd, for code answers that must sum by hand
+    variants.py    each student's own numbers, written into the locked cells
+    run.py         run a code question's cells in a fresh sandboxed process
+    runner.py      ... its side inside that process
+    grade.py       grade one submission: read the data, run the code, judge, review
     batch.py       grade many submission files in parallel
     release.py     write student versions, after proving solution and stub behave
     manifest.py    the result files the grader wrote, with their hashes
@@ -46,6 +52,6 @@ Where things live:
 """
 
 from .i18n import language, set_language
-from .student import check, check_all, start
+from .student import check, check_all, from_formula, start
 
-__all__ = ["check", "check_all", "start", "set_language", "language"]
+__all__ = ["check", "check_all", "start", "from_formula", "set_language", "language"]

@@ -18,7 +18,7 @@ from . import notebook as nbg
 from .grade import Options, Result, grade_notebook
 from .source import Source, load_source
 
-__all__ = ["grade_file", "grade_files", "workers"]
+__all__ = ["grade_file", "grade_files", "workers", "safe_name"]
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options()) -> Result:
@@ -31,18 +31,18 @@ def grade_file(path: str, sources: list[str], options: Options = Options()) -> R
         student = _student(path, source)
         return grade_notebook(source, submission, student, path.name, options)
     except Exception as error:  # noqa: BLE001 (one bad submission must not stop the rest)
-        return Result(_safe(path.stem), "", path.name, error=f"{type(error).__name__}: {error}")
+        return Result(safe_name(path.stem), "", path.name, error=f"{type(error).__name__}: {error}")
 
 
 def _student(path: Path, source: Source) -> str:
     """alice.ipynb -> alice; submitted/alice/<assignment>/<source name>.ipynb -> alice."""
     path = path.resolve()
     if path.stem == source.path.stem and len(path.parents) > 2:
-        return _safe(path.parent.parent.name)
-    return _safe(path.stem)
+        return safe_name(path.parent.parent.name)
+    return safe_name(path.stem)
 
 
-def _safe(name: str) -> str:
+def safe_name(name: str) -> str:
     """A name that is safe as a file name."""
     return re.sub(r"[^\w.-]", "_", name).lstrip(".") or "student"
 
@@ -93,6 +93,6 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
             try:
                 results.append(future.result())
             except Exception as error:  # noqa: BLE001 (a worker crashed)
-                results.append(Result(_safe(Path(path).stem), "", Path(path).name,
+                results.append(Result(safe_name(Path(path).stem), "", Path(path).name,
                                       error=f"the grading process failed: {error}"))
     return results

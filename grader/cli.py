@@ -19,8 +19,8 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from .batch import grade_files
-from .grade import Options
+from .batch import grade_files, safe_name
+from .grade import VARIANTS, Options
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .sandbox import MODES, SandboxUnavailable, choose
 from .source import SourceError, load_source
@@ -54,6 +54,10 @@ what it writes:
                          read-only, nbgrader checksums recorded
   OUT/<assignment>.py    the question module, which the notebook's check() needs: hand it
                          out with the notebook
+with --students: OUT/<student>/ holds each student's own version (and the module), with the
+numbers drawn for that student written into its locked cells, so that every student
+answers questions of their own and a published solution earns nothing; `grade` draws the
+same numbers from the student's name (the file name, or nbgrader's folder).
 Each instructor notebook needs its question module beside it: <assignment>.py, named by the
 notebook metadata {"minigrad_kit": {"assignment": "<assignment>"}}.
 Before writing, each notebook is run four times (unless --no-verify): the grader must give
@@ -93,14 +97,20 @@ what it writes (OUT may not hold the submissions, which are only read):
                                           these (only those listed in OUT/manifest.json
                                           with their hashes), so grading again gives the
                                           same files
-the sandbox: each kernel runs under bubblewrap (no network, read-only system, a private
-scratch folder, no view of the grader, the submissions or OUT). --sandbox auto (default)
-grades without it when bubblewrap does not work here, and says so loudly; required
-refuses; off is your explicit choice. Both are recorded in flags.csv.
+how: answers given as data (formulas, shapes) are read from the notebook's text and
+judged here, nothing run; code answers (the answer cells, in the instructor notebook's
+order) run in a fresh sandboxed process per submission, and only its report counts.
+Questions whose run showed code that could forge its data are held back for review.
+the sandbox: each code run is under bubblewrap (no network, read-only system, a private
+scratch folder, only NumPy and the kit's packages, no view of the grader, the
+submissions or OUT). --sandbox auto (default) grades without it when bubblewrap does not
+work here, and says so loudly; required refuses; off is your explicit choice. Both are
+recorded in flags.csv. --timeout bounds each cell, --budget a submission's runs.
 Exit status 1 if a submission could not be graded at all (see flags.csv).
 
-speed: about 1 s of one core per ordinary submission; --jobs N grades N at a time (up to
-the machine's cores; each kernel uses one thread). For a large course, split the work over
+speed: about a second of one core for an ordinary submission with code answers, much less
+for one answered with formulas only; --jobs N grades N at a time (up to the machine's
+cores; each run uses one thread). For a large course, split the work over
 n machines: each runs the same command with --shard i/n (i = 1..n) and its own --out, then
 `minigrad-kit merge` joins the folders; the result is the same, file for file, as grading
 everything on one machine.
@@ -152,6 +162,10 @@ def _parser() -> argparse.ArgumentParser:
                          help="skip the four check runs (faster; not recommended)")
     release.add_argument("--lang", default="en", choices=["en", "zh", "ko"],
                          help="the student versions' language (default: en)")
+    release.add_argument("--students", nargs="+", metavar="NAME",
+                         help="write one version per student, OUT/<student>/<notebook>.ipynb, "
+                              "each with the student's own numbers (the assignment's variant); "
+                              "a file of names, one a line, may stand for the names")
     _common(release)
 
     grade = commands.add_parser(
@@ -169,10 +183,26 @@ def _parser() -> argparse.ArgumentParser:
                             "own four assignments)")
     grade.add_argument("--format", choices=("md", "html"), default="md",
                        help="feedback reports as Markdown (default) or HTML")
-    grade.add_argument("--output-limit", type=int, default=100_000, metavar="CHARS",
-                       help="output kept per cell; the rest is dropped (default 100000)")
     grade.add_argument("--memory", type=int, default=4096, metavar="MB",
-                       help="memory limit of each kernel, 0 for none (default 4096)")
+                       help="memory limit of each code run, 0 for none (default 4096)")
+    grade.add_argument("--budget", type=float, metavar="SECONDS",
+                       help="time for all the code runs of one submission; when it runs out, "
+                            "the rest is not run and the submission is graded on what ran, "
+                            "with a flag saying so (default: 3 x --timeout)")
+    grade.add_argument("--strict", action="store_true", default=True,
+                       help="(the default) hold for review every code question whose run "
+                            "includes code beyond what an answer needs: an allowlist of plain "
+                            "Python and the public names of minigrad, NumPy and math; no other "
+                            "imports, no _private or __dunder__ names, no classes, no "
+                            "reflective builtins")
+    grade.add_argument("--lenient", action="store_false", dest="strict",
+                       help="hold only what the tampering scan recognises (a denylist: fewer "
+                            "answers to review, but a new spelling of a forgery can pass)")
+    grade.add_argument("--variants", choices=VARIANTS, default="per-student",
+                       help="per-student (default): each student is graded on their own "
+                            "numbers, as `release --students` wrote them; none: everyone on "
+                            "the instructor notebook's numbers (for notebooks released "
+                            "without --students, which published solutions then answer)")
     grade.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
                        help="a private text mixed into the hidden inputs, so no one can "
                             "predict them (default: $MINIGRAD_KIT_SALT); keep it the same "
@@ -272,8 +302,9 @@ def main(argv: list[str] | None = None) -> int:
         return _copy(args)
     if args.command == "merge":
         return _merge(args)
-    if args.jobs < 1 or args.timeout <= 0:
-        raise SystemExit("minigrad-kit: error: --jobs must be at least 1 and --timeout positive")
+    if args.jobs < 1 or args.timeout <= 0 or (getattr(args, "budget", None) or 1) <= 0:
+        raise SystemExit("minigrad-kit: error: --jobs must be at least 1, --timeout and "
+                         "--budget positive")
     if args.command == "release":
         return _release(args)
     return _grade(args)
@@ -304,14 +335,27 @@ def _release(args) -> int:
 
     sources = _notebooks(args.sources, "SOURCE", "give instructor notebooks or a course "
                          f"folder ({ASSIGNMENTS_HINT})")
+    students = _students(args.students)
     written, problems = release(sources, args.out, verify_first=not args.no_verify,
                                 options=Options(timeout=args.timeout), jobs=args.jobs,
-                                lang=args.lang)
+                                lang=args.lang, students=students)
     for path in written:
         print(f"wrote {path}")
     for problem in problems:
         print(f"problem: {problem}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _students(given: list[str] | None) -> list[str] | None:
+    """--students: the names, or the lines of a file of names."""
+    if not given:
+        return None
+    if len(given) == 1 and Path(given[0]).is_file():
+        given = Path(given[0]).read_text(encoding="utf-8").splitlines()
+    names = [safe_name(name.strip()) for name in given if name.strip()]
+    if len(set(names)) != len(names):
+        raise SystemExit("minigrad-kit: error: --students names a student twice")
+    return names
 
 
 def _grade(args) -> int:
@@ -352,9 +396,9 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     if not sandbox.on:
         print(f"WARNING: grading without a sandbox. {sandbox.reason}. (Recorded in "
               "flags.csv.)", file=sys.stderr)
-    options = Options(timeout=args.timeout, output_limit=args.output_limit,
-                      memory_mb=args.memory, salt=args.salt,
-                      sandbox="bubblewrap" if sandbox.on else "off")
+    options = Options(timeout=args.timeout, memory_mb=args.memory, salt=args.salt,
+                      sandbox="bubblewrap" if sandbox.on else "off", budget=args.budget,
+                      variants=args.variants, strict=args.strict)
     results = grade_files(submissions, sources, options, jobs=args.jobs)
     if not sandbox.on:
         for result in results:
@@ -368,7 +412,7 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
                 + (f"  ({len(r.flags)} flagged)" if r.flags else "")
                 + (f"  ({held} held back for review)" if held else ""))
         print(line, file=sys.stderr if r.error else sys.stdout)
-    print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}; kernels ran "
+    print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}; code ran "
           + (f"in a sandbox: {sandbox.describe()}" if sandbox.on else "WITHOUT a sandbox"))
     return 1 if failed else 0
 

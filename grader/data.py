@@ -41,6 +41,7 @@ class TensorData:
     is_leaf: bool
     grad_fn: str | None  # "MulBackward0", or None for a leaf
     grad: "TensorData | None"
+    retains_grad: bool = False  # retain_grad() was called on it (a tensor made by an op)
 
 
 @dataclass
@@ -98,8 +99,11 @@ def _where(error: BaseException) -> str:
 
 
 def encode(value, depth: int = 0):
-    """JSON for ``value``: tensors, arrays, numbers, strings, lists, dicts."""
+    """JSON for ``value``: tensors (minigrad's, or ``forward_only``'s), arrays, numbers,
+    strings, lists, dicts."""
     import minigrad
+
+    from . import forward_only
 
     if depth > 6:
         return {"other": {"kind": type(value).__name__, "text": "(nested too deep)"}}
@@ -107,7 +111,7 @@ def encode(value, depth: int = 0):
         return value[:2000] if isinstance(value, str) else value
     if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
         return _number(value)
-    if isinstance(value, minigrad.Tensor):
+    if isinstance(value, (minigrad.Tensor, forward_only.Tensor)):
         return {"tensor": _tensor(value, depth)}
     if isinstance(value, np.ndarray) and value.dtype.kind in "biuf":
         return {"array": {"shape": list(value.shape), "values": _values(value)}}
@@ -127,7 +131,7 @@ def encode(value, depth: int = 0):
 def _tensor(t, depth: int) -> dict:
     with warnings.catch_warnings():  # reading .grad of a non-leaf warns; not the student's fault
         warnings.simplefilter("ignore")
-        grad = t.grad if t.requires_grad else None
+        grad = getattr(t, "grad", None) if t.requires_grad else None
     data = t.detach().numpy()
     return {
         "shape": list(t.shape), "dtype": str(t.dtype).replace("torch.", ""),
@@ -135,6 +139,7 @@ def _tensor(t, depth: int) -> dict:
         "is_leaf": bool(t.is_leaf),
         "grad_fn": type(t.grad_fn).__name__ if t.grad_fn is not None else None,
         "grad": _tensor(grad, depth + 1) if grad is not None and depth < 2 else None,
+        "retains_grad": bool(getattr(t, "retains_grad", False)),
     }
 
 
@@ -185,7 +190,8 @@ def _tensor_data(body: dict) -> TensorData:
     shape = tuple(int(n) for n in body["shape"])
     return TensorData(shape, str(body["dtype"]), _array(body["values"], shape),
                       bool(body["requires_grad"]), bool(body["is_leaf"]), body["grad_fn"],
-                      _tensor_data(body["grad"]) if body.get("grad") else None)
+                      _tensor_data(body["grad"]) if body.get("grad") else None,
+                      bool(body.get("retains_grad", False)))
 
 
 def _array(values: list, shape) -> np.ndarray:

@@ -1,59 +1,69 @@
-"""Grade a submission: restore, run in a fresh kernel, judge here.
+"""Grade a submission: the instructor's notebook decides what is read and what runs.
 
 ``grade_notebook`` does one submission:
 
-1. the student's cells are kept; every locked and test cell is restored from
-   the instructor notebook by ``grade_id`` (edited ones are flagged, missing
-   ones put back);
-2. each test cell is replaced by the extract step, fed the inputs drawn for
-   this student, and the notebook runs in a fresh, sandboxed kernel
-   (``kernel.py``, ``sandbox.py``);
-3. each question is judged in this process, on the data the kernel handed
-   back, with the teacher's context cells run here as well; a question
-   answered with data (a formula) is judged on the notebook's text instead,
-   and its test cell does not run;
-4. the student's code is scanned (``scan.py``); written answers are
-   collected for the teacher. Tampering (a scan finding that could forge
-   data, a test cell whose output was cleared or that handed back more than
-   one result) puts the questions it could have changed on **review**: their
-   points are held back until the teacher accepts or rejects them.
+1. **The instructor's notebook decides.** Its cells, in its order, are matched with the
+   submission's by ``grade_id``. An answer cell brings the student's text; a written
+   answer is text (markdown) whatever the submission made of it; locked and test cells
+   are the instructor's, with the student's own numbers (``variants.py``). An edited or
+   deleted one is put back and reported. The student's other cells are neither run nor
+   read.
+2. **Data questions** (``DATA``): the answers are read from the answer cells' text
+   (``answers.py``) and judged here. Nothing runs: no kernel can change what is read.
+3. **Code questions** (``CODE``): the locked cells they need and the answer cells, in the
+   instructor's order, run in a fresh sandboxed process (``run.py``): one for the
+   questions with autograd, one for those without, where minigrad and PyTorch do not
+   exist. Each question's extract step hands back its data there; it is judged here. The
+   submission's time budget (``Options.budget``) bounds its runs together.
+4. **Review.** The scan (``scan.py``) reads every cell that ran. Code that could forge a
+   run's data, a cell that is not plain Python, and a run whose pipe carried anything
+   but its own reports, hold the questions that run serves (those that scored) for the
+   teacher's review. With ``strict`` (the default), so does anything beyond an allowlist
+   of what a code answer needs. Written answers are collected for the teacher.
 
 Nothing is written here (``batch.py`` grades many files, ``report.py`` writes).
 """
 
 from __future__ import annotations
 
+import ast
 import json
-import tempfile
+import time
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
 
 from kit_i18n import speaking
 
 from . import notebook as nbg
 from .answers import written_answers
-from .data import decode
-from .kernel import CellRun, run_cells
+from .data import Missing, decode
 from .i18n import ASSIGNMENTS, _
-from .kernel_side import MIME
 from .languages import notebook_language, translated
-from .questions import judge
+from .questions import CODE, DATA, judge
+from .run import Plan, run_code
 from .sandbox import choose
-from .scan import defined_names, defines_code, examine
+from .scan import examine, strict_findings
 from .source import Source, context, inputs
+from .variants import render
 
-__all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "with_module"]
+__all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
+           "VARIANTS"]
 
-EXTRACT_LIMIT = 2_000_000  # characters of data one test cell may hand back
+VARIANTS = ("per-student", "none")  # --variants: each student's own numbers, or the default
 
 
 @dataclass(frozen=True)
 class Options:
-    timeout: float = 30  # seconds per cell
-    output_limit: int = 100_000  # characters of output kept per cell
-    memory_mb: int = 4096  # address-space limit of the kernel (0: none)
+    timeout: float = 30  # seconds per cell (and per extract step)
+    memory_mb: int = 4096  # address-space limit of a code run (0: none)
     salt: str = ""  # mixed into the hidden inputs
     sandbox: str = "auto"  # "auto", "required", "off" (see sandbox.py), or "bubblewrap"
+    budget: float | None = None  # seconds for a submission's code runs (None: 3 × timeout)
+    variants: str = "per-student"  # or "none": everyone is graded on the default numbers
+    strict: bool = True  # code that runs may use only an allowlist (scan.strict_findings)
+
+
+def budget_of(options: Options) -> float:
+    return options.budget if options.budget is not None else 3 * options.timeout
 
 
 @dataclass
@@ -79,13 +89,14 @@ class Result:
     assignment: str
     file: str
     questions: list = field(default_factory=list)
-    flags: list = field(default_factory=list)  # suspicious code, edited locked cells
-    problems: list = field(default_factory=list)  # errors, timeouts, truncated output
+    flags: list = field(default_factory=list)  # code worth a look, edited locked cells
+    problems: list = field(default_factory=list)  # errors, timeouts, cells put back
     answers: dict = field(default_factory=dict)  # grade_id -> written answer
     error: str = ""  # the submission could not be graded at all
-    sandbox: str = ""  # how its kernel was isolated (sandbox.Sandbox.describe)
+    sandbox: str = ""  # how its code runs were isolated (sandbox.Sandbox.describe)
     title: str = ""  # the assignment's title
     lang: str = "en"  # the submission's language: its findings and feedback are in it
+    variant: dict = field(default_factory=dict)  # the student's own numbers
 
     @property
     def points(self) -> float:
@@ -108,12 +119,14 @@ class Result:
 
 
 @dataclass
-class _Step:
-    kind: str  # "student", "answer", "manual", "locked", "test"
-    source: str  # what runs (or, for a markdown answer, the text)
-    grade_id: str | None
-    label: str
-    cell_type: str = "code"
+class _Cell:
+    """A cell as the instructor's notebook places it, with what the student wrote."""
+
+    kind: str  # "answer", "manual", "locked", "test"
+    gid: str
+    source: str  # the student's text (answer, manual) or the instructor's (locked, test)
+    label: str  # "cell 5 (your answer 'q1_answer')"
+    cell_type: str  # the instructor's
 
 
 def grade_notebook(source: Source, submission, student: str, file: str,
@@ -126,228 +139,300 @@ def grade_notebook(source: Source, submission, student: str, file: str,
 
 def _grade(source: Source, submission, student: str, file: str, options: Options,
            lang: str) -> Result:
-    result = Result(student, source.assignment.name, file,
-                    title=ASSIGNMENTS.gettext(source.assignment.title), lang=lang)
+    assignment = source.assignment
+    who = student if options.variants == "per-student" else None
+    variant = assignment.variant_for(who)
+    result = Result(student, assignment.name, file, title=ASSIGNMENTS.gettext(assignment.title),
+                    lang=lang, variant=variant)
     sandbox = choose(options.sandbox)
     result.sandbox = sandbox.describe()
-    steps = _merge(source, submission, result, lang)
-    drawn = {q.name: inputs(source, q, student) for q in source.assignment.questions}
-    code = [_guard(options.memory_mb)]
-    for step in steps:
-        if step.kind == "test":
-            as_data = source.assignment.question(step.grade_id).answers
-            code.append("pass" if as_data else
-                        _extract_code(source, step.grade_id, drawn[step.grade_id]))
-        else:
-            code.append(step.source if step.cell_type == "code" else "")
-    extract_at = {i + 1: EXTRACT_LIMIT for i, s in enumerate(steps) if s.kind == "test"}
-    scratch = tempfile.TemporaryDirectory(prefix="minigrad-kit-", ignore_cleanup_errors=True)
-    with scratch as folder:  # (whatever the kernel left in it, removing it never fails)
-        with_module(source, folder)
-        runs = run_cells(code, cwd=folder, timeout=options.timeout,
-                         output_limit=options.output_limit, limits=extract_at,
-                         sandbox=sandbox, count=MIME)[1:]
-    env = context(source)
-    written = [s.source for s in steps if s.kind in ("student", "answer")
-               and s.cell_type == "code"]
-    for step, run, after in zip(steps, runs, runs[1:] + [None]):
-        if run.status == "timeout" and after is not None and after.status == "skipped":
-            result.problems.append(f"the kernel did not answer after {step.label} was "
-                                   "interrupted, so the cells after it did not run")
-        if step.kind == "test":
-            result.questions.append(_judge(source, step.grade_id, run, drawn, env, options,
-                                           result, written))
-        elif step.cell_type == "code":
-            _report_run(step, run, options, result)
-        if step.kind == "manual":
-            result.questions.append(_manual(source, step))
+    instructor = render(source.notebook, assignment, who)
+    cells, free = _merge(source, instructor, submission, result, lang)
+    env = {**context(source, instructor), **variant}
+    drawn = {q.name: inputs(source, q, student, variant) for q in assignment.questions}
+    judged: dict = {}
+    _judge_data(source, cells, free, drawn, env, result, judged)
+    _judge_code(source, cells, drawn, env, options, sandbox, result, judged)
+    for cell in cells:
+        if cell.kind == "test":
+            result.questions.append(judged[cell.gid])
+        elif cell.kind == "manual":
+            result.questions.append(_manual(source, cell))
             blank = result.questions[-1].points == 0
-            result.answers[step.grade_id] = "" if blank else step.source
-    _scan(source, steps, result)
+            result.answers[cell.gid] = "" if blank else cell.source
+    _scan_free(free, result)
     return result
 
 
-def with_module(source: Source, folder) -> None:
-    """Put the question module in the kernel's working folder, as beside a handed-out
-    notebook, so that the notebook's ``start()`` finds it."""
-    (Path(folder) / source.module.name).write_text(source.module_text, encoding="utf-8")
-
-
-def _merge(source: Source, submission, result: Result, lang: str = "en") -> list[_Step]:
-    """The student's cells, with locked and test cells from the source (see module doc).
-    A locked cell may be the instructor's in English or in the submission's language."""
-    cells, steps, placed = source.cells, [], set()
+def _merge(source: Source, instructor, submission, result: Result, lang: str):
+    """The instructor's graded and locked cells, in its order, with the student's answers;
+    and the student's other code cells (never run), as (label, source)."""
     try:
-        theirs = translated(source.notebook, source.path, lang)
+        theirs = translated(instructor, source.path, lang)
     except FileNotFoundError:  # no catalog for that language: only English is the original
-        theirs = source.notebook
+        theirs = instructor
     in_language = {nbg.grade_id(c): c for c in theirs.cells if nbg.grade_id(c)}
+    mine = {nbg.grade_id(c): c for c in instructor.cells if nbg.grade_id(c)}
+    given, free = {}, []
     for number, cell in enumerate(submission.cells, 1):
         gid = (cell.get("metadata", {}).get("nbgrader") or {}).get("grade_id")
-        if gid not in cells or gid in placed:
-            steps.append(_Step("student", cell.source, None, f"cell {number}", cell.cell_type))
+        if gid in mine and gid not in given:
+            given[gid] = (number, cell)
+        else:
+            if gid in mine:
+                result.problems.append(_("cell {number} repeats the cell {gid}; only the first "
+                                         "one was graded").format(number=number, gid=repr(gid)))
+            if cell.get("cell_type") == "code":
+                free.append((_("cell {number}").format(number=number), cell.get("source", "")))
+    cells = []
+    for gid, original in mine.items():
+        kind = nbg.role(original)
+        if gid not in given:
+            stub = nbg.CODE_STUB if original.cell_type == "code" else nbg.TEXT_STUB
+            label = _("the cell {gid} (missing, put back)").format(gid=repr(gid))
+            cells.append(_Cell(kind, gid, stub if kind in ("answer", "manual") else
+                               original.source, label, original.cell_type))
+            result.problems.append(
+                (_("the cell {gid} was missing from the submission; it was graded as "
+                   "unanswered") if kind in ("answer", "manual") else
+                 _("the cell {gid} was missing from the submission; it was put back from the "
+                   "instructor's notebook")).format(gid=repr(gid)))
             continue
-        placed.add(gid)
-        original, kind = cells[gid], nbg.role(cells[gid])
+        number, cell = given[gid]
         if kind in ("answer", "manual"):
-            steps.append(_Step(kind, cell.source, gid, f"cell {number} (your answer {gid!r})",
-                               cell.cell_type))
+            label = _("cell {number} (your answer {gid})").format(number=number, gid=repr(gid))
+            cells.append(_Cell(kind, gid, cell.get("source", ""), label, original.cell_type))
             continue
-        released = {nbg.clear_hidden_tests(c.source).strip() if kind == "test" else c.source.strip()
-                    for c in (original, in_language.get(gid, original))}
-        if cell.source.strip() not in released or cell.cell_type != original.cell_type:
-            result.flags.append(f"cell {number} ({gid!r}) was edited; the instructor's "
-                                "version was used")
-        steps.append(_Step(kind, original.source, gid, f"cell {number} ({gid!r})",
+        released = {c.source.strip() for c in (original, in_language.get(gid, original))}
+        if kind == "test":  # as released: without the hidden tests (the source has them)
+            released |= {nbg.clear_hidden_tests(text) for text in released}
+        released = {text.strip() for text in released}
+        if cell.get("source", "").strip() not in released or \
+                cell.get("cell_type") != original.cell_type:
+            result.flags.append(_("cell {number} ({gid}) was edited; the instructor's version "
+                                  "was used").format(number=number, gid=repr(gid)))
+        cells.append(_Cell(kind, gid, original.source,
+                           _("cell {number} ({gid})").format(number=number, gid=repr(gid)),
                            original.cell_type))
-    order = [gid for gid in (nbg.grade_id(c) for c in source.notebook.cells) if gid]
-    for position, gid in enumerate(order):
-        if gid in placed:
-            continue
-        kind, original = nbg.role(cells[gid]), cells[gid]
-        before = [i for i, s in enumerate(steps) if s.grade_id in order[:position]]
-        missing = (nbg.CODE_STUB if original.cell_type == "code" else nbg.TEXT_STUB)
-        steps.insert(before[-1] + 1 if before else 0,
-                     _Step(kind, missing if kind in ("answer", "manual") else original.source,
-                           gid, f"cell {gid!r} (missing, put back)", original.cell_type))
-        placed.add(gid)
-        result.problems.append(f"the cell {gid!r} was missing from the submission; "
-                               + ("it was graded as unanswered" if kind in ("answer", "manual")
-                                  else "it was put back from the instructor's notebook"))
-    return steps
+    return cells, free
 
 
-def _guard(memory_mb: int) -> str:
-    """The first cell: cap the kernel's memory before any student code runs."""
-    if not memory_mb:
-        return "pass"
-    limit = memory_mb * 1024 * 1024
-    return ("import resource as _r\ntry:\n"
-            f"    _r.setrlimit(_r.RLIMIT_AS, ({limit}, {limit}))\n"
-            "except (ValueError, OSError):\n    pass\ndel _r")
-
-
-def _extract_code(source: Source, gid: str, drawn: dict) -> str:
-    return ("from grader.kernel_side import emit as _minigrad_kit_emit\n"
-            f"_minigrad_kit_emit({source.module_text!r}, {source.module.name!r}, {gid!r}, "
-            f"{json.dumps(drawn)!r}, globals())")
-
-
-def _judge(source: Source, gid: str, run: CellRun, drawn: dict, env: dict,
-           options: Options, result: Result, written: list[str]) -> QuestionResult:
-    question = source.assignment.question(gid)
-    graded = QuestionResult(gid, ASSIGNMENTS.gettext(question.title), 0.0, source.points(gid))
-    if question.answers:  # data, read from the notebook's text: the kernel has no say
-        data = written_answers(written, question.answers)
-        for part in ("public", "hidden"):
-            if part in drawn[gid]:
-                found = judge(question, data, drawn[gid][part], env)
-                graded.findings += [[f.ok, f.text, part] for f in found]
-        if graded.findings and all(ok for ok, _text, _part in graded.findings):
-            graded.points = graded.max_points
-        return graded
-    payloads = [o["data"][MIME] for o in run.outputs
-                if o.get("output_type") == "display_data" and MIME in o.get("data", {})]
-    forged = []
-    if run.cleared:
-        forged.append(f"the output of the test cell {gid!r} was cleared while it ran: code in "
-                      "the notebook can hide the grader's data and show its own")
-    if run.counted > 1:
-        forged.append(f"the test cell {gid!r} handed back {run.counted} results instead of "
-                      "one: code in the notebook imitated the grader")
-    result.flags += forged
-    graded.review += forged
-    if run.status in ("skipped", "dead"):
-        graded.note = _("not tested: the kernel died or stopped responding before this test "
-                        "(see the problems below)")
-    elif run.status == "timeout":
-        graded.note = _("not tested: your code did not finish within {seconds} s").format(
-            seconds=f"{options.timeout:g}")
-    elif len(payloads) != 1 or not isinstance(payloads[0], dict):
-        graded.note = _("not tested: the test cell handed back no usable data (something in "
-                        "the notebook changed how it ran)")
-    else:
-        for part in ("public", "hidden"):
-            if part in drawn[gid]:
-                found = judge(question, decode(payloads[0].get(part)), drawn[gid][part], env)
-                graded.findings += [[f.ok, f.text, part] for f in found]
-        if graded.findings and all(ok for ok, _text, _part in graded.findings):
-            graded.points = graded.max_points
-    return graded
-
-
-def _manual(source: Source, step: _Step) -> QuestionResult:
-    answer = step.source.strip()
-    blank = answer in ("", nbg.TEXT_STUB, nbg.CODE_STUB)
-    title = source.assignment.manual.get(step.grade_id)
-    title = ASSIGNMENTS.gettext(title) if title else _("written answer")
-    return QuestionResult(step.grade_id, title, 0.0 if blank else None,
-                          source.points(step.grade_id), manual=True,
-                          note=_("no answer") if blank else _("graded by your teacher"))
-
-
-def _report_run(step: _Step, run: CellRun, options: Options, result: Result) -> None:
-    problems = result.problems
-    if run.status == "error":
-        problems.append(f"{step.label} raised {run.error}")
-    elif run.status == "timeout":
-        problems.append(f"{step.label} ran longer than {options.timeout:g} s and was "
-                        "interrupted")
-    elif run.status == "dead":
-        problems.append(f"the kernel died while running {step.label} (os._exit, a crash or "
-                        "too much memory); the cells after it did not run")
-    if run.truncated:
-        problems.append(f"{step.label} printed more than {options.output_limit:,} characters;"
-                        " the rest was dropped")
-
-
-def _scan(source: Source, steps: list[_Step], result: Result) -> None:
-    """Flag suspicious code; tampering puts the questions it could change on review.
-
-    An assignment's rule (autograd in a by-hand answer) holds back the question whose
-    answer cell it is in, or, in a cell of the student's own that defines code, the
-    questions the rule names. Any other tampering can change every question whose data
-    comes from the kernel. Questions answered with data (read from the text) are immune.
-    """
-    protected = {}
-    for gid, cell in source.cells.items():
-        if nbg.role(cell) == "locked" and cell.cell_type == "code":
-            protected.update(dict.fromkeys(defined_names(cell.source), gid))
-    assignment = source.assignment
-    from_kernel = [q for q in result.questions if not q.manual
-                   and q.name in {x.name for x in assignment.questions if not x.answers}]
-    owner = _answer_owners(source)
-    for step in steps:
-        if step.kind not in ("student", "answer") or step.cell_type != "code":
-            continue
-        for found in examine(step.source, protected=protected, rules=assignment.suspicious):
-            held = []
-            if found.rule is not None:
-                if step.kind == "answer":
-                    held = [owner.get(step.grade_id)]
-                    if found.rule and held[0] not in found.rule:
-                        continue  # a rule about another question
-                elif defines_code(step.source):
-                    held = list(found.rule) or [q.name for q in from_kernel]
-                else:
-                    continue  # top-level checks in a scratch cell (x.backward() to verify)
-            elif found.tampering:
-                held = [q.name for q in from_kernel]
-            text = f"{step.label} {found.text}"
-            result.flags.append(text)
-            for question in from_kernel:
-                if question.name in held:
-                    question.review.append(text)
-
-
-def _answer_owners(source: Source) -> dict:
+def _owners(cells: list) -> dict:
     """Answer cell -> the question of the first test cell after it."""
     owners, waiting = {}, []
-    for cell in source.notebook.cells:
-        gid, kind = nbg.grade_id(cell), nbg.role(cell)
-        if kind in ("answer", "manual"):
-            waiting.append(gid)
-        elif kind == "test":
-            owners.update(dict.fromkeys(waiting, gid))
+    for cell in cells:
+        if cell.kind in ("answer", "manual"):
+            waiting.append(cell.gid)
+        elif cell.kind == "test":
+            owners.update(dict.fromkeys(waiting, cell.gid))
             waiting = []
     return owners
+
+
+# --- data questions: read from the text, judged here ---------------------------------------
+
+def _judge_data(source: Source, cells: list, free: list, drawn: dict, env: dict,
+                result: Result, judged: dict) -> None:
+    written = [c.source for c in cells if c.kind == "answer" and c.cell_type == "code"]
+    for question in source.assignment.questions:
+        if question.kind != DATA:
+            continue
+        names = question.answer_names
+        data = written_answers(written, names)
+        elsewhere = written_answers([text for _label, text in free], names)
+        for name in names:
+            if isinstance(data[name], Missing) and not isinstance(elsewhere[name], Missing):
+                where = next(label for label, text in free
+                             if not isinstance(written_answers([text], (name,))[name], Missing))
+                result.problems.append(_("{name} is set in {cell}, which is not an answer "
+                                         "cell: the grader reads answers from the answer "
+                                         "cells only").format(name=name, cell=where))
+        graded = _question_result(source, question.name)
+        for part in ("public", "hidden"):
+            if part in drawn[question.name]:
+                found = judge(question, data, drawn[question.name][part], env)
+                graded.findings += [[f.ok, f.text, part] for f in found]
+        if graded.findings and all(ok for ok, _text, _part in graded.findings):
+            graded.points = graded.max_points
+        judged[question.name] = graded
+
+
+def _question_result(source: Source, gid: str) -> QuestionResult:
+    question = source.assignment.question(gid)
+    return QuestionResult(gid, ASSIGNMENTS.gettext(question.title), 0.0, source.points(gid))
+
+
+# --- code questions: run in a fresh sandbox, judged here -----------------------------------
+
+def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Options,
+                sandbox, result: Result, judged: dict) -> None:
+    assignment = source.assignment
+    deadline = time.monotonic() + budget_of(options)
+    for autograd in (True, False):
+        served = [q for q in assignment.questions if q.kind == CODE and q.autograd == autograd]
+        if not served:
+            continue
+        plan, placed = _plan(source, cells, served, drawn, autograd, options)
+        started = time.monotonic() < deadline
+        run = run_code(plan, sandbox=sandbox, timeout=options.timeout, deadline=deadline) \
+            if started else None
+        steps = run.steps if run else []
+        if run is None or any(s.status == "budget" for s in steps):
+            result.flags.append(_("the time budget of {seconds} s ran out; the cells after it "
+                                  "did not run, and the questions were graded on what ran")
+                                .format(seconds=f"{budget_of(options):g}"))
+        if run is not None and run.startup:
+            result.problems.append(_("the grading run could not start: {why}").format(
+                why=run.startup))
+        for index, (cell, question) in enumerate(placed):
+            step = steps[index] if index < len(steps) else None
+            if question is None:
+                _report_step(cell, step, options, result)
+                continue
+            graded = _question_result(source, question.name)
+            if step is None or step.data is None:
+                graded.note = _("{question} was not checked: {why}").format(
+                    question=question.name, why=_why_not(step, options))
+            else:
+                for part in ("public", "hidden"):
+                    if part in step.data:
+                        found = judge(question, decode(step.data[part]),
+                                      drawn[question.name][part], env)
+                        graded.findings += [[f.ok, f.text, part] for f in found]
+                if graded.findings and all(ok for ok, _t, _p in graded.findings):
+                    graded.points = graded.max_points
+            judged[question.name] = graded
+        holds = _review(source, placed, run, result, options.strict)
+        for name, reasons in holds.items():
+            if judged[name].points:
+                judged[name].review += reasons
+
+
+def _plan(source: Source, cells: list, served: list, drawn: dict, autograd: bool,
+          options: Options):
+    """The steps of one run, and for each the cell and question (None: a cell) it is."""
+    names = {q.name for q in served}
+    needed = {gid for q in served for gid in q.runs}
+    last = max(i for i, c in enumerate(cells) if c.kind == "test" and c.gid in names)
+    steps, placed = [], []
+    for index, cell in enumerate(cells[:last + 1]):
+        if cell.kind == "test" and cell.gid in names:
+            steps.append({"kind": "extract", "question": cell.gid})
+            placed.append((cell, source.assignment.question(cell.gid)))
+        elif cell.cell_type == "code" and (cell.kind == "answer" or
+                                           (cell.kind == "locked" and cell.gid in needed)):
+            steps.append({"kind": "cell", "source": cell.source,
+                          "filename": f"<cell {index + 1}>"})
+            placed.append((cell, None))
+    plan = Plan(steps, source.module_text, source.module.name,
+                {q.name: drawn[q.name] for q in served}, autograd, options.memory_mb)
+    return plan, placed
+
+
+def _report_step(cell: _Cell, step, options: Options, result: Result) -> None:
+    if step is None or step.status in ("ok", "skipped"):
+        return
+    if step.status == "error":
+        result.problems.append(_("{cell} raised {error}").format(cell=cell.label,
+                                                                 error=step.error))
+    elif step.status == "timeout":
+        result.problems.append(
+            (_("{cell} ran longer than {seconds} s and was stopped; the cells after it did not "
+               "run") if step.killed else
+             _("{cell} ran longer than {seconds} s and was interrupted")).format(
+                cell=cell.label, seconds=f"{options.timeout:g}"))
+    elif step.status == "dead":
+        result.problems.append(_("the grading run ended while running {cell} (os._exit, a "
+                                 "crash or too much memory); the cells after it did not run")
+                               .format(cell=cell.label))
+
+
+def _why_not(step, options: Options) -> str:
+    if step is None or step.status == "skipped":
+        return _("the grading run stopped before it")
+    if step.status == "budget":
+        return _("the time budget ran out")
+    if step.status == "timeout":
+        return _("it ran longer than {seconds} s").format(seconds=f"{options.timeout:g}")
+    if step.status == "error":
+        return step.error
+    return _("the grading run ended")
+
+
+def _review(source: Source, placed: list, run, result: Result, strict: bool) -> dict:
+    """question -> reasons to hold it: suspicious code in a cell that ran before its
+    extract step, or a pipe that carried anything but the run's own reports."""
+    holds: dict = {}
+    questions = [q.name for _c, q in placed if q is not None]
+    if run is not None and run.tampering:
+        text = _("the grading run of {questions} received data it did not ask for ({what}): "
+                 "code in the notebook imitated the grader").format(
+            questions=", ".join(questions), what=run.tampering[0])
+        result.flags.append(text)
+        for name in questions:
+            holds.setdefault(name, []).append(text)
+    owners = _owners([c for c, _q in placed])
+    for index, (cell, question) in enumerate(placed):
+        if question is not None or cell.kind != "answer":
+            continue
+        later = [q.name for _c, q in placed[index + 1:] if q is not None]
+        for text, held in _suspicions(cell, source, owners, later, strict):
+            result.flags.append(text)
+            for name in held:
+                holds.setdefault(name, []).append(text)
+    return holds
+
+
+def _suspicions(cell: _Cell, source: Source, owners: dict, later: list, strict: bool) -> list:
+    """(flag, questions it holds) for an answer cell that ran."""
+    found = []
+    plain = _plain_python(cell.source)
+    beyond = strict_findings(cell.source) if strict and plain else []
+    if beyond:
+        found.append((_("{cell} uses {things}, beyond what a code answer needs (--strict): "
+                        "held for review").format(cell=cell.label, things=", ".join(beyond)),
+                      later))
+    if not plain:
+        found.append((_("{cell} is not plain Python (IPython's %magics, ! commands, or a "
+                        "syntax error): the grader ran it as Python, and holds what it could "
+                        "have changed").format(cell=cell.label), later))
+    for suspicion in examine(cell.source, rules=source.assignment.suspicious):
+        text = f"{cell.label} {suspicion.text}"
+        if suspicion.rule is not None:
+            owner = owners.get(cell.gid)
+            held = [q for q in (suspicion.rule or (owner,)) if q in later]
+            found.append((text, held))
+        elif suspicion.tampering:
+            found.append((text, later))
+        else:
+            found.append((text, []))
+    return found
+
+
+def _plain_python(text: str) -> bool:
+    """Whether ``text`` compiles as Python the way a code run compiles it."""
+    try:
+        compile(text, "<cell>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return True
+
+
+def _scan_free(free: list, result: Result) -> None:
+    """The student's other cells never run; code in them that aims at the grader is still
+    reported (it holds nothing)."""
+    for label, text in free:
+        for suspicion in examine(text):
+            if suspicion.tampering:
+                result.flags.append(_("{cell} {finding} (not run when grading)").format(
+                    cell=label, finding=suspicion.text))
+
+
+def _manual(source: Source, cell: _Cell) -> QuestionResult:
+    answer = cell.source.strip()
+    blank = answer in ("", nbg.TEXT_STUB, nbg.CODE_STUB)
+    title = source.assignment.manual.get(cell.gid)
+    title = ASSIGNMENTS.gettext(title) if title else _("written answer")
+    return QuestionResult(cell.gid, title, 0.0 if blank else None,
+                          source.points(cell.gid), manual=True,
+                          note=_("no answer") if blank else _("graded by your teacher"))

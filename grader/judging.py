@@ -15,7 +15,8 @@ from .i18n import _
 from .questions import Finding
 
 __all__ = ["autograd_gradient", "shape_text", "problem", "as_array", "compare", "check_grad",
-           "is_tensor", "judge_formula", "ATOL", "RTOL"]
+           "is_tensor", "judge_formula", "parse_answer", "described", "exact_elementwise",
+           "exact_projection", "not_exact", "ATOL", "RTOL"]
 
 ATOL, RTOL = 1e-6, 1e-4  # float64 answers; float32 ones get ATOL_32
 ATOL_32 = 1e-4
@@ -51,8 +52,8 @@ def problem(value, name: str) -> str | None:
         return _("{name} raised {error}: {message}{where}").format(
             name=name, error=value.kind, message=value.message, where=where)
     if isinstance(value, Other):
-        return _("{name} is a {kind} ({text}), expected a tensor").format(
-            name=name, kind=value.kind, text=value.text)
+        return _("{name} is {what} ({text}), expected a tensor").format(
+            name=name, what=described(value), text=value.text)
     return None
 
 
@@ -163,38 +164,117 @@ def _common_ratio(got: np.ndarray, expected: np.ndarray):
     return None
 
 
-# --- answers written as formulas (assignments 2 and 4) ---------------------------------------
+# --- answers written as formulas ----------------------------------------------------------
 
-FORMULA_TOL = 1e-9  # exact formulas agree with autograd to ~1e-15; central differences do not
-STEP = 1e-3  # a constant smaller than this, in a derivative, is a finite difference's step
-EXAMPLE = '"3*x**2 - 2"'
+FORMULA_TOL = 1e-9  # float64 agreement; exactness is the next check (exact.py)
+EXACT_POINTS = 6  # points (or elements) at which a formula is checked at 200 digits
 
 
-def judge_formula(name: str, text, variables: tuple, functions: dict, arrays: list,
-                  expected: np.ndarray, where, reveal: bool = True,
-                  hint: str = "") -> list[Finding]:
-    """One formula answer, evaluated at ``arrays`` and compared with ``expected``
-    (``reveal``, ``hint``: as ``compare``)."""
-    if isinstance(text, Other):
-        return [Finding(False, _("{name} is a {kind}, not a formula: write it in quotes, like "
-                                 "{name} = {example}").format(name=name, kind=text.kind,
-                                                             example=EXAMPLE))]
-    why = problem(text, name)
-    if why:
-        return [Finding(False, why)]
+def described(value) -> str:
+    """What a value is, in the student's words: "a tensor", "a number", "a function"."""
+    if isinstance(value, TensorData):
+        return _("a tensor")
+    if isinstance(value, Other):
+        return {"function": _("a function"), "class": _("a class"), "import": _("an import"),
+                "value computed by code": _("a value computed by code")}.get(
+            value.kind, _("a {kind}").format(kind=value.kind))
+    if isinstance(value, bool):
+        return _("True or False")
+    if isinstance(value, (int, float)):
+        return _("a number")
+    if isinstance(value, list):
+        return _("a list")
+    return _("a {kind}").format(kind=type(value).__name__)
+
+
+def parse_answer(answer, text):
+    """``(formula, None)``, or ``(None, Finding)`` saying why the answer is not one."""
+    name = answer.name
+    if isinstance(text, (Missing, Raised)):
+        return None, Finding(False, problem(text, name))
+    if not isinstance(text, str):
+        return None, Finding(False, _("{name} is {what}, not a formula: write the formula as "
+                                      "text, in quotes ({name} = \"...\")").format(
+            name=name, what=described(text)))
     try:
-        formula = parse(text, variables, functions)
+        return parse(text, answer.variables, answer.functions, answer.labels), None
     except FormulaError as error:
-        return [Finding(False, f"{name}: {error}")]
-    tiny = [c for c in formula.constants() if 0 < abs(c) < STEP]
-    if tiny:
-        return [Finding(False, _("{name} holds the number {number}, a finite difference's "
-                                 "step: write the exact derivative, derived by hand").format(
-            name=name, number=f"{tiny[0]:g}"))]
-    got = formula.evaluate(**dict(zip(variables, arrays)))
+        return None, Finding(False, f"{name}: {error}")
+
+
+def judge_formula(answer, text, values: dict, expected: np.ndarray, *, where=None,
+                  reveal: bool = True, hint: str = "", exact=None) -> list[Finding]:
+    """A formula answer (``questions.Answer``), evaluated at ``values`` and compared with
+    ``expected`` in float64; then, if it agrees, ``exact(formula)`` (a Finding, or None)
+    decides whether it is the derivative itself or an approximation. ``reveal``, ``hint``:
+    as ``compare``."""
+    formula, refused = parse_answer(answer, text)
+    if refused:
+        return [refused]
+    try:
+        got = formula.evaluate(**values)
+    except FormulaError as error:
+        return [Finding(False, f"{answer.name}: {error}")]
     try:
         got = np.broadcast_to(got, expected.shape)
     except ValueError:
         pass
-    return compare(name, got, expected, atol=FORMULA_TOL, rtol=FORMULA_TOL, where=where,
-                   reference=_("autograd gives"), reveal=reveal, hint=hint)
+    found = compare(answer.name, got, expected, atol=FORMULA_TOL, rtol=FORMULA_TOL, where=where,
+                    reference=_("autograd gives"), reveal=reveal, hint=hint)
+    if exact is not None and all(f.ok for f in found):
+        verdict = exact(formula)
+        if verdict is not None:
+            return [verdict]
+    return found
+
+
+def not_exact(name: str, digits: float) -> Finding:
+    from .exact import AGREE
+    shown = "0" if digits <= 0 else f"{digits:.0f}"
+    return Finding(False, _("{name} agrees with the derivative to only about {digits} digits, "
+                            "where the exact derivative agrees to {agree} or more: it is an "
+                            "approximation (a finite difference?), not the derivative; work "
+                            "out the exact derivative").format(name=name, digits=shown,
+                                                               agree=AGREE))
+
+
+def exact_elementwise(name: str, values: dict, reference, variable: str):
+    """``exact`` for ``judge_formula``: the formula's value at each point against the
+    derivative of ``reference`` (a function of the values, giving an array at 310 digits:
+    e.g. a formula's ``exact``) along ``variable``, elementwise, at the first
+    ``EXACT_POINTS`` points."""
+    from .exact import AGREE, agreement, directional, evaluate
+
+    few = {k: np.asarray(v).reshape(-1)[:EXACT_POINTS] if np.ndim(v) else v
+           for k, v in values.items()}
+
+    def check(formula) -> Finding | None:
+        try:
+            got = evaluate(formula, few)
+        except FormulaError as error:
+            return Finding(False, f"{name}: {error}")
+        expected = directional(reference, few, variable, np.ones(np.shape(few[variable])))
+        digits = agreement(got, expected)
+        return None if digits >= AGREE else not_exact(name, digits)
+    return check
+
+
+def exact_projection(name: str, values: dict, loss, variable: str, direction):
+    """``exact`` for a gradient formula: the formula's value, projected on ``direction``,
+    against the derivative of the scalar ``loss(values)`` along ``direction`` (one
+    directional derivative checks every element: an approximation is off in all)."""
+    from .exact import AGREE, MPMATH, REFERENCE, agreement, directional, evaluate, inner, \
+        precision
+
+    def check(formula) -> Finding | None:
+        try:
+            got = evaluate(formula, values)
+        except FormulaError as error:
+            return Finding(False, f"{name}: {error}")
+        with precision(REFERENCE):
+            along = MPMATH.array(direction)  # (the same numbers on both sides)
+        got = np.broadcast_to(np.asarray(got, dtype=object), np.shape(along))
+        expected = directional(loss, values, variable, along)
+        digits = agreement(inner(got, along), expected)
+        return None if digits >= AGREE else not_exact(name, digits)
+    return check

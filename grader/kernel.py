@@ -1,6 +1,8 @@
-"""Run code cells in a fresh kernel: per-cell timeout, output cap, dead kernels.
+"""Run a notebook's code cells in a fresh kernel, as nbgrader does: timeouts, output cap.
 
-``run_cells(sources)`` starts a new ``python3`` kernel (nbclient) in an empty
+``release`` uses it to run each instructor notebook as it is (and with its solutions
+stubbed), the way real nbgrader runs it; grading runs code questions with ``run.py``
+instead. ``run_cells(sources)`` starts a new ``python3`` kernel (nbclient) in an empty
 scratch folder, under bubblewrap unless the sandbox is off (``sandbox.py``),
 runs the cells in order and returns one ``CellRun`` per cell. Only a dead or
 unresponsive kernel stops the run early:
@@ -12,10 +14,6 @@ unresponsive kernel stops the run early:
 * output beyond ``output_limit`` characters per cell is dropped as it
   arrives (before anything is stored) and the cell is marked truncated;
 * when the kernel dies, the remaining cells are marked "skipped".
-
-Each ``CellRun`` also says whether the cell's output was cleared and how many
-outputs of a given MIME type (``count``) it displayed, counted as they
-arrive, before anything can be cut or hidden.
 """
 
 from __future__ import annotations
@@ -48,29 +46,19 @@ class CellRun:
     outputs: list = field(default_factory=list)
     truncated: bool = False
     error: str = ""  # "NameError: name 'x' is not defined"
-    cleared: bool = False  # something cleared the cell's output while it ran
-    counted: int = 0  # outputs of the MIME type ``run_cells(count=...)`` it displayed
 
 
 class _CappedClient(NotebookClient):
     """nbclient, with output dropped past a per-cell character budget."""
 
-    def __init__(self, nb, limits: dict, default_limit: int, count: str, **kwargs) -> None:
+    def __init__(self, nb, limit: int, **kwargs) -> None:
         super().__init__(nb, **kwargs)
-        self.limits, self.default_limit, self.count = limits, default_limit, count
+        self.limit = limit
         self.used: dict[int, int] = {}
         self.truncated: set[int] = set()
-        self.cleared: set[int] = set()
-        self.counted: dict[int, int] = {}
-
-    def clear_output(self, outs, msg, cell_index):
-        self.cleared.add(cell_index)
-        return super().clear_output(outs, msg, cell_index)
 
     def output(self, outs, msg, display_id, cell_index):
-        if self.count and self.count in msg.get("content", {}).get("data", {}):
-            self.counted[cell_index] = self.counted.get(cell_index, 0) + 1
-        limit = self.limits.get(cell_index, self.default_limit)
+        limit = self.limit
         if msg["msg_type"] == "error":  # always kept (it says the cell failed), but short
             content = msg["content"]
             msg = {**msg, "content": {**content, "evalue": str(content.get("evalue"))[:1000],
@@ -111,19 +99,18 @@ def kernel_environment() -> dict:
 
 
 def run_cells(sources: list[str], *, cwd, timeout: float = 30, output_limit: int = 100_000,
-              limits: dict | None = None, startup_timeout: float = 60,
-              sandbox: Sandbox = Sandbox("off", "not asked for"), count: str = ""
+              startup_timeout: float = 60, sandbox: Sandbox = Sandbox("off", "not asked for")
               ) -> list[CellRun]:
     """Run ``sources`` in order in one fresh kernel (see the module docstring).
 
     ``cwd``: the kernel's scratch folder (with the sandbox on, the only folder it can
-    write); ``count``: a MIME type whose outputs are counted per cell.
+    write).
     """
     cells = [nbformat.v4.new_code_cell(source) for source in sources]
     notebook = nbformat.v4.new_notebook(cells=cells + [nbformat.v4.new_code_cell("pass")])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3",
                                        "language": "python"}
-    client = _CappedClient(notebook, limits or {}, output_limit, count, timeout=timeout,
+    client = _CappedClient(notebook, output_limit, timeout=timeout,
                            kernel_name="python3", allow_errors=True, record_timing=False,
                            interrupt_on_timeout=False, startup_timeout=startup_timeout,
                            iopub_timeout=4, raise_on_iopub_timeout=False,
@@ -193,6 +180,5 @@ def _cell_run(cell, status: str, index: int, client: _CappedClient) -> CellRun:
             error = f"{output.get('ename')}: {value}"[:500] if value else output.get("ename")
     if status == "ok" and error:
         status = "error"
-    return CellRun(status, list(cell.get("outputs", [])), index in client.truncated, error,
-                   index in client.cleared, client.counted.get(index, 0))
+    return CellRun(status, list(cell.get("outputs", [])), index in client.truncated, error)
 

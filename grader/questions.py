@@ -1,30 +1,42 @@
-"""What a graded question is: an extract step (kernel) and a judge (grader).
+"""What a graded question is: how its answer reaches the grader, and a judge.
 
-A question is named by the ``grade_id`` of its test cell (``"q1"``). It has
+A question is named by the ``grade_id`` of its test cell (``"q1"``). Each declares its
+**kind**, which says how its answer reaches the grader (``release`` and ``grade`` refuse
+a question that declares neither):
 
-* ``extract(namespace, inputs)``: runs in the student's kernel. It reads the
-  student's names and calls the student's code at ``inputs``, and returns
-  plain data (see ``data.py``). It never decides anything.
-* ``judge(data, inputs, env)``: runs in the grader's own process on that
-  data and returns ``Finding``s; the question scores only when all are ok.
-  ``env`` holds the teacher's locked cells (e.g. the expressions to
-  differentiate), executed by the grader itself.
-* ``public``: the fixed inputs of ``check()``; ``hidden(rng)``: the inputs
-  the grader draws for each student. The hidden tests are the same judge at
-  points the student cannot know in advance.
-* ``answers``: for a question answered with data (a formula in quotes,
-  numbers), the names that hold it. The grader then reads them from the
-  notebook's text (``answers.py``), not from the kernel; ``check()`` reads
-  the same names from the kernel, and both are judged alike.
+* ``DATA``: the answer is data (a formula in quotes, a shape, a number), held by the
+  names in ``answers``. The grader reads them from the notebook's text, as written
+  (``answers.py``), and evaluates formulas itself (``formula.py``): no kernel runs, so
+  nothing the notebook does can change what is read. A derivation ("by hand") is
+  always asked this way.
+* ``CODE``: the skill is code (``unbroadcast``, a training loop). The answer cells, and
+  the locked cells the question ``runs``, run in a fresh sandboxed process of their
+  own (``run.py``), in the instructor notebook's order; nothing else of the notebook
+  runs. With ``autograd=False`` that process holds no autograd at all: ``minigrad``
+  and ``torch`` are tensors without it (``forward_only.py``).
+
+Then:
+
+* ``extract(namespace, inputs)``: reads the student's names and calls their code at
+  ``inputs``, and returns plain data (see ``data.py``). It runs in that process for a
+  CODE question, and in the notebook's kernel for ``check()``; it decides nothing.
+* ``judge(data, inputs, env)``: runs in the grader's own process on that data and
+  returns ``Finding``s; the question scores only when all are ok. ``env`` holds the
+  teacher's context cells (run by the grader itself) and the student's variant.
+* ``public``: the fixed inputs of ``check()``; ``hidden(rng)`` (``hidden(rng, variant)``
+  in an assignment with variants): the inputs the grader draws for each student.
+
+An assignment may have a **variant**: numbers drawn for each student (``Variant``), which
+its locked cells show (``variants.py`` writes them in), so that every student answers
+questions of their own and a published solution earns nothing.
 
 An assignment's questions live in its **question module**, ``<assignment>.py``, beside the
 instructor notebook (the notebook's metadata ``minigrad_kit.assignment`` names it); the
-module ends with ``ASSIGNMENT = Assignment(...)``. The kit's four assignments are written
+module ends with ``ASSIGNMENT = Assignment(...)``. The kit's assignments are written
 that way too, in the package data ``minigrad_kit_notebooks/assignments/``.
 
-The in-notebook test cell is the nbgrader twin of the same question: real
-nbgrader runs its asserts in the kernel; ``minigrad-kit grade`` replaces it
-with the extract step and judges outside.
+The in-notebook test cell is the nbgrader twin of the same question: real nbgrader runs
+its asserts in the kernel; ``minigrad-kit grade`` judges outside.
 """
 
 from __future__ import annotations
@@ -37,9 +49,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["Finding", "Question", "Assignment", "QuestionModuleError", "load_questions",
-           "questions_from_text", "kit_assignments", "module_file", "find_assignment",
-           "assignment_names", "judge"]
+import numpy as np
+
+from .i18n import _
+
+__all__ = ["Finding", "Question", "Answer", "Variant", "Assignment", "QuestionModuleError",
+           "load_questions", "questions_from_text", "kit_assignments", "module_file",
+           "find_assignment", "assignment_names", "judge", "DATA", "CODE", "KINDS"]
+
+DATA = "data"  # the answer is data, read from the notebook's text
+CODE = "code"  # the answer is code, run in a fresh sandboxed process
+KINDS = (DATA, CODE)
 
 
 @dataclass(frozen=True)
@@ -51,14 +71,58 @@ class Finding:
 
 
 @dataclass(frozen=True)
+class Answer:
+    """An answer given as data; for a formula, the variables and functions it may use
+    (``formula.parse``). A bare name in ``Question.answers`` is a literal (a shape, a
+    number)."""
+
+    name: str
+    variables: tuple = ()
+    functions: tuple = ()
+    labels: tuple = ()
+
+
+@dataclass(frozen=True)
 class Question:
     name: str  # the grade_id of the test cell
     title: str
     extract: Callable[[dict, Any], dict]
     judge: Callable[[dict, Any, dict], list]
     public: Any = None
-    hidden: Callable | None = None  # rng -> inputs; None: the public checks are all there is
-    answers: tuple = ()  # names of answers given as data, read from the notebook's text
+    hidden: Callable | None = None  # rng (, variant) -> inputs; None: public checks only
+    answers: tuple = ()  # DATA: the names (or Answers) that hold the answer
+    kind: str = ""  # DATA or CODE: how the answer reaches the grader (see the module doc)
+    autograd: bool = True  # CODE: False runs it on tensors without autograd
+    runs: tuple = ("setup",)  # CODE: the locked cells its run needs, besides the answers
+
+    @property
+    def answer_specs(self) -> tuple:
+        """``answers`` as ``Answer``s."""
+        return tuple(a if isinstance(a, Answer) else Answer(a) for a in self.answers)
+
+    @property
+    def answer_names(self) -> tuple:
+        return tuple(a.name for a in self.answer_specs)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """Numbers drawn for each student: ``draw(rng)`` -> name -> value (numbers, tuples of
+    them). The instructor notebook's locked cells hold ``default``, a value no draw gives,
+    so that the instructor's solution (published, perhaps) answers no student's
+    questions."""
+
+    default: dict
+    draw: Callable[[Any], dict]
+
+    def for_student(self, assignment: str, student: str | None) -> dict:
+        """The student's numbers: the same on every run, in the notebook and in the
+        grader (they are not secret: the hidden inputs are). No student: ``default``."""
+        if not student:
+            return dict(self.default)
+        key = f"minigrad-kit variant|{assignment}|{student}".encode()
+        seed = int.from_bytes(hashlib.sha256(key).digest()[:8], "little")
+        return dict(self.draw(np.random.default_rng(seed)))
 
 
 @dataclass(frozen=True)
@@ -70,6 +134,36 @@ class Assignment:
     manual: dict = field(default_factory=dict)  # grade_id -> title of free-text questions
     # (regex, why) or (regex, why, question names): code that must not be in an answer
     suspicious: tuple = ()
+    variant: Variant | None = None  # numbers drawn for each student
+
+    def variant_for(self, student: str | None) -> dict:
+        """The student's variant (empty for an assignment without one)."""
+        return self.variant.for_student(self.name, student) if self.variant else {}
+
+    def answer(self, name: str) -> Answer | None:
+        """The data answer called ``name``, in any question."""
+        for question in self.questions:
+            for answer in question.answer_specs:
+                if answer.name == name:
+                    return answer
+        return None
+
+    def problems(self, filename: str) -> list[str]:
+        """What keeps this assignment from being released or graded (each with its fix)."""
+        found = []
+        for q in self.questions:
+            if q.kind not in KINDS:
+                found.append(f"{filename}: question {q.name!r} declares no kind; add "
+                             "kind=DATA (its answer is data, read from the notebook's text: "
+                             "name it in answers=) or kind=CODE (its answer cells run in a "
+                             "fresh sandbox), both from grader.questions")
+            elif q.kind == DATA and not q.answers:
+                found.append(f"{filename}: question {q.name!r} is kind=DATA but names no "
+                             "answers; list the names that hold its answer in answers=")
+            elif q.kind == CODE and q.answers:
+                found.append(f"{filename}: question {q.name!r} is kind=CODE but names "
+                             "answers; code answers run, data answers are read: choose one")
+        return found
 
     def question(self, name: str) -> Question:
         for question in self.questions:
@@ -152,12 +246,14 @@ def judge(question: Question, data, inputs, env) -> list[Finding]:
     from .data import Raised
 
     if isinstance(data, Raised):
-        return [Finding(False, f"your answer could not be read: {data.kind}: {data.message}")]
+        return [Finding(False, _("your answer could not be read: {kind}: {message}").format(
+            kind=data.kind, message=data.message))]
     if not isinstance(data, dict):
-        return [Finding(False, "the test cell handed back no usable data")]
+        return [Finding(False, _("the grader received no usable data for this question"))]
     try:
         findings = list(question.judge(data, inputs, env))
     except Exception as error:  # noqa: BLE001 (data from a kernel can be anything)
-        return [Finding(False, f"could not check {question.name}: {type(error).__name__}: "
-                               f"{error} — run all cells from the top")]
-    return findings or [Finding(False, "nothing was checked")]
+        return [Finding(False, _("could not check {question}: {error} — run all cells from the "
+                                 "top, then check again").format(
+            question=question.name, error=f"{type(error).__name__}: {error}"))]
+    return findings or [Finding(False, _("nothing was checked"))]

@@ -3,7 +3,9 @@
 ``release(sources, out)`` writes, for each instructor notebook, its student
 version (``notebook.student_version``: solutions stubbed, hidden tests
 removed, outputs cleared, test cells locked, checksums recorded) and, beside
-it, the question module that the notebook's ``check()`` uses. First,
+it, the question module that the notebook's ``check()`` uses. With
+``students``, one version per student in ``out/<student>/``, each with the
+student's own numbers in its locked cells (``variants.render``). First,
 unless ``verify=False``, it checks four runs of each notebook:
 
 * minigrad-kit's grader gives the solution full marks ...
@@ -18,6 +20,7 @@ and fix.
 
 from __future__ import annotations
 
+import dataclasses
 import tempfile
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -26,11 +29,12 @@ import nbformat
 
 from . import notebook as nbg
 from .batch import workers
-from .grade import Options, grade_notebook, with_module
+from .grade import Options, grade_notebook
 from .kernel import run_cells
 from .languages import translated
 from .report import write_atomic
 from .source import SourceError, load_source
+from .variants import render
 
 __all__ = ["release", "verify"]
 
@@ -38,10 +42,10 @@ CHECKS = ("solution", "stub", "twin-solution", "twin-stub")
 
 
 def release(sources: list[str], out, *, verify_first: bool = True,
-            options: Options = Options(), jobs: int = 2,
-            lang: str = "en") -> tuple[list[Path], list[str]]:
-    """Write the student versions into ``out`` (in ``lang``: see ``languages.py``);
-    returns (written files, problems)."""
+            options: Options = Options(), jobs: int = 2, lang: str = "en",
+            students: list[str] | None = None) -> tuple[list[Path], list[str]]:
+    """Write the student versions into ``out`` (in ``lang``: see ``languages.py``; with
+    ``students``, one each in ``out/<student>/``); returns (written files, problems)."""
     out, problems, loaded = Path(out), [], []
     for path in sources:
         try:
@@ -66,11 +70,13 @@ def release(sources: list[str], out, *, verify_first: bool = True,
     for source, notebook in loaded:
         if any(p.startswith(str(source.path)) for p in problems):
             continue
-        target = out / source.path.name
-        out.mkdir(parents=True, exist_ok=True)
-        write_atomic(target, nbformat.writes(nbg.student_version(notebook)) + "\n")
-        write_atomic(out / source.module.name, source.module_text)  # check() needs it
-        written += [target, out / source.module.name]
+        for student in students or [None]:
+            folder = out / student if student else out
+            mine = render(notebook, source.assignment, student)
+            write_atomic(folder / source.path.name,
+                         nbformat.writes(nbg.student_version(mine)) + "\n")
+            write_atomic(folder / source.module.name, source.module_text)  # check() needs it
+            written += [folder / source.path.name, folder / source.module.name]
     return written, problems
 
 
@@ -97,6 +103,7 @@ def verify(path: str, check: str, options: Options = Options()) -> list[str]:
 
 def _graded(source, check: str, options: Options) -> list[str]:
     module = source.module
+    options = dataclasses.replace(options, variants="none")  # the instructor's numbers
     notebook = (source.notebook if check == "solution"
                 else nbg.student_version(source.notebook))
     result = grade_notebook(source, notebook, check, source.path.name, options)
@@ -117,6 +124,12 @@ def _graded(source, check: str, options: Options) -> list[str]:
         found += [f"{source.path}: the solution notebook: {problem}; fix that cell"
                   for problem in result.problems]
     return found
+
+
+def with_module(source, folder) -> None:
+    """Put the question module in the kernel's working folder, as beside a handed-out
+    notebook, so that the notebook's ``start()`` finds it."""
+    (Path(folder) / source.module.name).write_text(source.module_text, encoding="utf-8")
 
 
 def _twin(source, notebook, check: str, options: Options) -> list[str]:

@@ -177,9 +177,11 @@ def _decided(result: Result, decisions: dict) -> Result:
         decision = decision_of(result, q, decisions) if q.held else None
         if decision is not None:
             accepted = decision == "accept"
+            with speaking(result.lang):
+                note = (_("accepted after review") if accepted else
+                        _("rejected after review: 0 points"))
             q = dataclasses.replace(q, review=[], points=q.points if accepted else 0.0,
-                                    note=("accepted after review" if accepted else
-                                          "rejected after review: 0 points"))
+                                    note=note)
             q.findings = list(q.findings) + [[accepted, q.note, "review"]]
         questions.append(q)
     return dataclasses.replace(result, questions=questions)
@@ -245,11 +247,12 @@ def _flags(results: list[Result], problems: list[str]) -> str:
     rows = [["student", "assignment", "holds_back", "flag"]]
     for r in sorted(results, key=lambda r: (r.assignment, r.student)):
         if r.error:
-            rows.append([r.student, r.assignment or UNKNOWN, "", f"could not be graded: "
-                                                                 f"{r.error}"])
+            rows.append([r.student, r.assignment or UNKNOWN, "",
+                         _("could not be graded: {error}").format(error=r.error)])
             continue
         if r.sandbox and not r.sandbox.startswith("bubblewrap"):
-            rows.append([r.student, r.assignment, "", f"graded without a sandbox: {r.sandbox}"])
+            rows.append([r.student, r.assignment, "",
+                         _("graded without a sandbox: {how}").format(how=r.sandbox)])
         rows += [[r.student, r.assignment,
                   " ".join(q.name for q in r.questions if flag in q.review), flag]
                  for flag in r.flags]
@@ -259,12 +262,13 @@ def _flags(results: list[Result], problems: list[str]) -> str:
 
 def _answers(results: list[Result]) -> str:
     questions = {q.name: q.title for r in results for q in r.questions if q.name in r.answers}
-    lines = [f"# Written answers · {results[0].title or results[0].assignment}", ""]
+    lines = [_("# Written answers · {title}").format(
+        title=results[0].title or results[0].assignment), ""]
     for name, title in questions.items():
         lines += [f"## {name} · {title}", ""]
         for r in sorted(results, key=lambda r: r.student):
             answer = r.answers.get(name, "").strip()
-            lines += [f"### {r.student}", "", answer or "(no answer)", ""]
+            lines += [f"### {r.student}", "", answer or _("(no answer)"), ""]
     return "\n".join(lines)
 
 

@@ -17,6 +17,12 @@ The grader talks to it over Unix sockets in the scratch folder (``ipc``
 transport: TCP cannot cross network namespaces). The kernel gets its
 notebook and its inputs through the kernel protocol, as code cells.
 
+A code question's run (``run.py``) gets a narrower view still (``runner_argv``): the
+system's libraries, the Python standard library and, under ``/kit``, only the packages
+``runner_packages`` names (NumPy, the kit's grader, and minigrad unless the run is
+without autograd). No other package of the machine is there: not PyTorch, not
+JupyterLab, not the kit's notebooks with their solutions.
+
 ``choose(mode)`` decides once per process: ``"auto"`` uses bubblewrap when a
 trial run works, else grades without it and says why; ``"required"``
 raises ``SandboxUnavailable`` instead; ``"off"`` is the teacher's choice.
@@ -35,7 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv",
-           "kernel_spec", "sandbox_environment", "KERNEL_NAME"]
+           "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
+           "runner_packages", "KIT"]
 
 MODES = ("auto", "required", "off")
 KERNEL_NAME = "minigrad-kit-sandbox"
@@ -45,6 +52,8 @@ SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 # The files of /etc that programs need; nothing secret (no shadow, no ssh keys).
 ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localtime",
        "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/alternatives")
+KIT = "/kit"  # where a code run sees its packages
+LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32")
 INSTALL = ("the grader's sandbox needs bubblewrap: apt-get install bubblewrap (Debian, "
            "Ubuntu), dnf install bubblewrap (Fedora); on macOS or Windows, grade inside a "
            "Linux container (see notebooks/assignments/README.md)")
@@ -67,7 +76,8 @@ class Sandbox:
 
     def describe(self) -> str:
         if self.on:
-            return "bubblewrap (no network, read-only system, private scratch folder)"
+            return ("bubblewrap (no network, read-only system, only NumPy and the kit's "
+                    "packages, private scratch folder)")
         return f"OFF: {self.reason}"
 
 
@@ -91,7 +101,8 @@ def choose(mode: str = "auto") -> Sandbox:
 
 @functools.lru_cache(maxsize=1)
 def _bubblewrap_works() -> tuple[bool, str]:
-    """Start Python with ipykernel, numpy and minigrad inside the sandbox, once."""
+    """Start a code run's Python inside the sandbox (``runner_argv``), importing NumPy, the
+    grader and minigrad from where it sees them, once."""
     import tempfile
 
     if sys.platform != "linux":
@@ -99,8 +110,9 @@ def _bubblewrap_works() -> tuple[bool, str]:
     if shutil.which("bwrap") is None:
         return False, f"bwrap is not installed; {INSTALL}"
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-probe-") as scratch:
-        command = bubblewrap_argv(Path(scratch), [sys.executable, "-c",
-                                                  "import ipykernel, numpy, minigrad"])
+        command = runner_argv(Path(scratch), runner_packages()) + [
+            str(Path(sys.executable).resolve()), "-I", "-S", "-c",
+            f"import sys; sys.path.append({KIT!r}); import numpy, grader.runner, minigrad"]
         try:
             done = subprocess.run(command, capture_output=True, text=True,
                                   timeout=PROBE_SECONDS, stdin=subprocess.DEVNULL)
@@ -155,17 +167,26 @@ def sandbox_environment(scratch: Path) -> dict:
     }
 
 
-def bubblewrap_argv(scratch: Path, command: list[str]) -> list[str]:
-    """``bwrap`` options that run ``command`` isolated, ``scratch`` its one writable folder."""
-    scratch = Path(scratch).resolve()
-    argv = ["bwrap", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent",
+ISOLATED = ["bwrap", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent",
             "--new-session", "--hostname", "sandbox"]
-    for folder in SYSTEM:
+
+
+def _as_they_are(folders) -> list[str]:
+    """Each folder read-only where it is (a symlink, as on merged-/usr systems, as one)."""
+    argv = []
+    for folder in folders:
         path = Path(folder)
         if path.is_symlink():
             argv += ["--symlink", os.readlink(path), folder]
         elif path.is_dir():
             argv += ["--ro-bind", folder, folder]
+    return argv
+
+
+def bubblewrap_argv(scratch: Path, command: list[str]) -> list[str]:
+    """``bwrap`` options that run ``command`` isolated, ``scratch`` its one writable folder."""
+    scratch = Path(scratch).resolve()
+    argv = ISOLATED + _as_they_are(SYSTEM)
     argv += [arg for name in ETC if os.path.exists(name) for arg in ("--ro-bind", name, name)]
     mounted = [Path(p) for p in SYSTEM]
     for folder in _python_folders() + kit_packages():
@@ -196,3 +217,48 @@ def kernel_spec(folder: Path, scratch: Path) -> str:
     target.mkdir(parents=True, exist_ok=True)
     (target / "kernel.json").write_text(json.dumps(spec, indent=1), encoding="utf-8")
     return KERNEL_NAME
+
+
+def runner_packages(autograd: bool = True) -> dict:
+    """name -> folder of each package a code run may import (and, beside NumPy, the
+    folder of its bundled libraries, ``numpy.libs``)."""
+    names = ["numpy", "grader", "kit_i18n"] + (["minigrad"] if autograd else [])
+    found = {}
+    for name in names:
+        spec = importlib.util.find_spec(name)
+        folder = Path(list(spec.submodule_search_locations)[0]).resolve()
+        found[name] = folder
+        libraries = folder.parent / f"{name}.libs"
+        if libraries.is_dir():
+            found[libraries.name] = libraries.resolve()
+    return found
+
+
+def runner_argv(scratch: Path, packages: dict) -> list[str]:
+    """``bwrap`` options for a code run: the system's libraries (no Python packages of
+    the system), the standard library, and ``packages`` (``runner_packages``) under
+    ``KIT``; ``scratch`` is its one writable folder."""
+    import glob
+    import sysconfig
+
+    scratch = Path(scratch).resolve()
+    argv = ISOLATED + _as_they_are(LIBRARIES + ("/lib", "/lib64", "/lib32", "/libx32"))
+    for folder in sorted(glob.glob("/usr/lib/python*") + glob.glob("/usr/lib64/python*")):
+        argv += ["--tmpfs", folder]  # the system's Python packages: not here
+    standard = {Path(sysconfig.get_paths()[key]).resolve() for key in ("stdlib", "platstdlib")}
+    executable = Path(sys.executable).resolve()
+    shared = Path(str(sysconfig.get_config_var("LIBDIR") or "")) / str(
+        sysconfig.get_config_var("INSTSONAME") or "")
+    for path in sorted(standard) + [executable] + ([shared] if shared.is_file() else []):
+        argv += ["--ro-bind", str(path), str(path)]
+    for folder in sorted(standard):
+        for packages_folder in ("site-packages", "dist-packages"):
+            if (folder / packages_folder).is_dir():
+                argv += ["--tmpfs", str(folder / packages_folder)]
+    for name, folder in packages.items():
+        argv += ["--ro-bind", str(folder), f"{KIT}/{name}"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--bind", str(scratch), str(scratch),
+             "--remount-ro", "/", "--chdir", str(scratch), "--clearenv"]
+    for name, value in sandbox_environment(scratch).items():
+        argv += ["--setenv", name, value]
+    return argv + ["--"]

@@ -1,17 +1,19 @@
 """Flag suspicious code in a submission, for the teacher to look at.
 
-The verdicts are computed in the grader's own process, but the data they
-judge comes from the student's kernel, so code that could forge that data
-is **tampering**: patching libraries, reaching into IPython (hooks, input
-transformers, cleared output), into the grader (its modules, a function's
-``__globals__``), into the interpreter (frames, tracing, ``gc``), running
-code or looking up names built from strings (``exec``, ``__import__``,
-``importlib``, ``getattr`` with a computed name), and an assignment's own
-rules (autograd in an answer that must be written by hand). A question
-with a tampering flag is held back for the teacher's review. Other
-findings (code that can stop the kernel, run programs, redefine a locked
-name) are reported and hold nothing back. ``examine(code)`` reads the
-code's syntax tree; it never runs it.
+The scan is a reason to hold points for review, not the defence: answers given as data
+are read from the text and never run, and code answers run in a sandbox where what the
+skill replaces does not exist (``grade.py``). What the scan reads is the code of a
+code question's run: its data comes from that process, so code that could forge it is
+**tampering**: patching libraries, reaching into IPython, into the grader (its modules,
+a function's ``__globals__``), into the interpreter (frames, tracing, ``gc``, a
+namespace by name), running code handed over as data (``exec``, ``eval``, ``pickle``,
+``marshal``, ``timeit``, ``code``, ``runpy``, ``print.__self__``) or looking up names
+built from strings (``__import__``, ``importlib``, ``pydoc.locate``, ``mock.patch``,
+``getattr`` with a computed name), and an assignment's own rules. A question with a
+tampering flag is held back for the teacher's review. Other findings (code that can stop
+the process, run programs, redefine a locked name) are reported and hold nothing back.
+A new spelling can always slip past a scan: that is why it is not the defence.
+``examine(code)`` reads the code's syntax tree; it never runs it.
 
     >>> scan("import numpy as np\\nnp.allclose = lambda *a, **k: True")
     ['replaces numpy.allclose (a patched library can make in-kernel tests pass)']
@@ -22,77 +24,108 @@ code's syntax tree; it never runs it.
 from __future__ import annotations
 
 import ast
+import functools
 import io
 import re
 import tokenize
 from dataclasses import dataclass
 
-__all__ = ["scan", "examine", "Suspicion", "defined_names", "defines_code", "GRADER"]
+from .i18n import N_, _
+
+__all__ = ["scan", "examine", "Suspicion", "defined_names", "defines_code", "GRADER",
+           "strict_findings"]
 
 GRADER = __name__.rpartition(".")[0]  # this package, as a notebook imports it
 
-PATCH = "a patched library can make in-kernel tests pass"
+PATCH = N_("a patched library can make in-kernel tests pass")
+IPYTHON = N_("reaches into IPython (input transformers and events can rewrite later cells)")
 RISKY = {
-    "sys.modules": "edits sys.modules (swaps imported modules)",
-    "builtins": "changes Python's builtins",
-    "__builtins__": "changes Python's builtins",
-    "get_ipython": "reaches into IPython (input transformers and events can rewrite later "
-                   "cells)",
-    "IPython.get_ipython": "reaches into IPython (input transformers and events can rewrite "
-                           "later cells)",
-    "os._exit": "can kill the kernel", "os.kill": "can kill the kernel",
-    "os.abort": "can kill the kernel", "signal": "handles or sends signals",
-    "sys.exit": "can stop the kernel", "exit": "can stop the kernel",
-    "quit": "can stop the kernel",
-    "ctypes": "uses ctypes (can change memory directly)",
-    "gc.get_objects": "searches the interpreter's objects",
-    "gc.get_referrers": "searches the interpreter's objects",
-    "sys._getframe": "inspects the caller's frames",
-    "inspect.stack": "inspects the caller's frames",
-    "inspect.currentframe": "inspects the caller's frames",
-    "inspect": "inspects the interpreter's objects (modules, frames, functions)",
-    "gc": "searches the interpreter's objects",
-    "pkgutil": "imports by a string", "runpy": "runs code built from a string",
-    "sys.meta_path": "changes how modules are imported",
-    "sys.path_hooks": "changes how modules are imported",
-    "sys.settrace": "traces code as it runs", "sys.setprofile": "traces code as it runs",
-    "threading.settrace": "traces code as it runs",
-    "exec": "runs code built from a string", "eval": "runs code built from a string",
-    "compile": "runs code built from a string", "__import__": "imports by a string",
-    "importlib": "imports by a string",
-    "sys.monitoring": "traces code as it runs", "threading.setprofile": "traces code as it runs",
-    "sys.addaudithook": "traces code as it runs",
-    "IPython.core.interactiveshell": "reaches into IPython (input transformers and events can "
-                                     "rewrite later cells)",
-    "IPython.display.clear_output": "clears a cell's output (it can hide the grader's data)",
-    "subprocess": "runs other programs", "os.system": "runs other programs",
-    "os.popen": "runs other programs", "socket": "opens network connections",
+    "sys.modules": N_("edits sys.modules (swaps imported modules)"),
+    "builtins": N_("changes Python's builtins"),
+    "__builtins__": N_("changes Python's builtins"),
+    "get_ipython": IPYTHON,
+    "IPython.get_ipython": IPYTHON,
+    "os._exit": N_("can kill the kernel"), "os.kill": N_("can kill the kernel"),
+    "os.abort": N_("can kill the kernel"), "signal": N_("handles or sends signals"),
+    "sys.exit": N_("can stop the kernel"), "exit": N_("can stop the kernel"),
+    "quit": N_("can stop the kernel"),
+    "ctypes": N_("uses ctypes (can change memory directly)"),
+    "gc.get_objects": N_("searches the interpreter's objects"),
+    "gc.get_referrers": N_("searches the interpreter's objects"),
+    "sys._getframe": N_("inspects the caller's frames"),
+    "inspect.stack": N_("inspects the caller's frames"),
+    "inspect.currentframe": N_("inspects the caller's frames"),
+    "inspect": N_("inspects the interpreter's objects (modules, frames, functions)"),
+    "gc": N_("searches the interpreter's objects"),
+    "pkgutil": N_("imports by a string"), "runpy": N_("runs code built from a string"),
+    "sys.meta_path": N_("changes how modules are imported"),
+    "sys.path_hooks": N_("changes how modules are imported"),
+    "sys.settrace": N_("traces code as it runs"), "sys.setprofile": N_("traces code as it runs"),
+    "threading.settrace": N_("traces code as it runs"),
+    "exec": N_("runs code built from a string"), "eval": N_("runs code built from a string"),
+    "compile": N_("runs code built from a string"), "__import__": N_("imports by a string"),
+    "importlib": N_("imports by a string"),
+    "sys.monitoring": N_("traces code as it runs"), "threading.setprofile": N_("traces code as it runs"),
+    "sys.addaudithook": N_("traces code as it runs"),
+    "IPython.core.interactiveshell": N_("reaches into IPython (input transformers and events can "
+                                     "rewrite later cells)"),
+    "IPython.display.clear_output": N_("clears a cell's output (it can hide the grader's data)"),
+    "subprocess": N_("runs other programs"), "os.system": N_("runs other programs"),
+    "os.popen": N_("runs other programs"), "socket": N_("opens network connections"),
+    "pickle": N_("runs code handed over as data"),
+    "dill": N_("runs code handed over as data"),
+    "cloudpickle": N_("runs code handed over as data"),
+    "shelve": N_("runs code handed over as data"),
+    "copyreg": N_("runs code handed over as data"),
+    "marshal": N_("runs code handed over as data"),
+    "types.CodeType": N_("runs code handed over as data"),
+    "types.FunctionType": N_("runs code handed over as data"),
+    "timeit": N_("runs code built from a string"), "code": N_("runs code built from a string"),
+    "codeop": N_("runs code built from a string"), "pdb": N_("runs code built from a string"),
+    "pydoc": N_("imports by a string"), "unittest.mock": N_("imports by a string"),
+    "mock": N_("imports by a string"), "vars": N_("reaches a namespace by name"),
+    "globals": N_("reaches a namespace by name"), "locals": N_("reaches a namespace by name"),
+    "breakpoint": N_("runs code built from a string"), "os.fork": N_("runs other programs"),
+    "multiprocessing": N_("runs other programs"), "os.write": N_("writes to a file descriptor "
+                                                          "(the grader's pipe)"),
+    "os.dup2": N_("writes to a file descriptor (the grader's pipe)"),
 }
 # Reported, but holding nothing back: none of these can change the data a test cell hands back.
 HARMLESS = ("can kill the kernel", "can stop the kernel", "handles or sends signals",
             "runs other programs", "opens network connections", "runs a shell command",
             "redefines ")
-IPYTHON = "reaches into IPython (input transformers and events can rewrite later cells)"
 # Attribute names that lead into IPython's machinery or the interpreter's internals.
 ATTRIBUTES = {
     "InteractiveShell": IPYTHON, "events": IPYTHON, "input_transformers_cleanup": IPYTHON,
     "input_transformers_post": IPYTHON, "ast_transformers": IPYTHON, "display_pub": IPYTHON,
     "display_formatter": IPYTHON, "displayhook": IPYTHON, "register_magic_function": IPYTHON,
-    "clear_output": "clears a cell's output (it can hide the grader's data)",
-    "__globals__": "reaches a function's globals (the grader's, through check)",
-    "__closure__": "reaches into a function's internals", "__code__":
-        "reaches into a function's internals", "__wrapped__": "reaches into a function's "
-                                                               "internals",
-    "f_globals": "inspects the caller's frames", "f_locals": "inspects the caller's frames",
-    "f_back": "inspects the caller's frames", "tb_frame": "inspects the caller's frames",
-    "gi_frame": "inspects the caller's frames", "__subclasses__": "searches the interpreter's "
-                                                                  "objects",
-    "kernel_side": "reaches grader internals", "__loader__": "reaches grader internals",
-    "__spec__": "reaches grader internals",
+    "clear_output": N_("clears a cell's output (it can hide the grader's data)"),
+    "__globals__": N_("reaches a function's globals (the grader's, through check)"),
+    "__closure__": N_("reaches into a function's internals"), "__code__":
+        N_("reaches into a function's internals"), "__wrapped__": N_("reaches into a function's "
+                                                               "internals"),
+    "f_globals": N_("inspects the caller's frames"), "f_locals": N_("inspects the caller's frames"),
+    "f_back": N_("inspects the caller's frames"), "tb_frame": N_("inspects the caller's frames"),
+    "gi_frame": N_("inspects the caller's frames"), "__subclasses__": N_("searches the interpreter's "
+                                                                  "objects"),
+    "kernel_side": N_("reaches grader internals"), "__loader__": N_("reaches grader internals"),
+    "__spec__": N_("reaches grader internals"), "runner": N_("reaches grader internals"),
+    "__self__": N_("reaches a builtin's module (print.__self__: builtins)"),
+    "__class__": N_("searches the interpreter's objects"), "__bases__": N_("searches the "
+                                                                   "interpreter's objects"),
+    "__base__": N_("searches the interpreter's objects"), "__mro__": N_("searches the interpreter's "
+                                                                "objects"),
+    "__dict__": N_("reaches a namespace by name"), "__reduce__": N_("runs code handed over as data "
+                                                               "(pickle)"),
+    "__reduce_ex__": N_("runs code handed over as data (pickle)"),
+    "__builtins__": N_("changes Python's builtins"), "f_code": N_("inspects the caller's frames"),
+    "co_code": N_("reaches into a function's internals"), "__func__": N_("reaches into a "
+                                                                 "function's internals"),
+    "__defaults__": N_("reaches into a function's internals"),
 }
 # Text that only code aiming at the grader's own step writes (module, call, MIME type).
 GRADER_WORDS = ("kernel_side", "_minigrad_kit", "minigrad-kit")
-COMPUTED = "looks up an attribute or a name by a computed string"
+COMPUTED = N_("looks up an attribute or a name by a computed string")
 BY_NAME = {"getattr", "setattr", "delattr", "hasattr", "__getattribute__", "__getattr__",
            "__setattr__", "__delattr__", "attrgetter", "methodcaller"}
 
@@ -106,7 +139,7 @@ class Suspicion:
     rule: tuple | None = None  # an assignment's rule: the questions it is about (() for all)
 
 BUILTIN_RISKY = {"exec", "eval", "compile", "__import__", "exit", "quit", "get_ipython",
-                 "__builtins__"}
+                 "__builtins__", "vars", "globals", "locals", "breakpoint"}
 LIBRARIES = ("numpy", "minigrad", "builtins", "sys", "math", "IPython", "widgets", "grader",
              "json", "os", "warnings", "random")
 PUBLIC_API = {"check", "check_all", "start"}  # what a notebook imports from grader
@@ -161,7 +194,33 @@ def examine(code: str, *, protected: dict | None = None, rules: tuple = ()
         if "get_ipython" not in code:  # IPython's own translation of %magics calls it
             texts = [t for t in texts if not t.endswith("(get_ipython)")]
     found += [Suspicion(text, not text.startswith(HARMLESS)) for text in texts]
-    return _unique(found)
+    return [Suspicion(_said(s.text), s.tampering, s.rule) for s in _unique(found)]
+
+
+def _said(text: str) -> str:
+    """A finding in the reader's language: its reason translated, the code named kept."""
+    if text.startswith("replaces "):
+        what, _sep, why = text[len("replaces "):].rpartition(" (")
+        return _("replaces {what} ({why})").format(what=what, why=_(why[:-1]))
+    if text.startswith("redefines "):
+        name, _sep, cell = text[len("redefines "):].partition(", which the locked cell ")
+        return _("redefines {name}, which the locked cell {cell} defines").format(
+            name=name, cell=cell[:-len(" defines")])
+    reason, sep, detail = text.rpartition(" (")
+    if sep and reason in _REASONS():
+        return _(reason) + sep + detail
+    return _(text)
+
+
+def _REASONS() -> set:
+    return {*RISKY.values(), *ATTRIBUTES.values(), COMPUTED, IPYTHON, "imports grader internals",
+            "reaches grader internals", "names the grader's own step in a string"}
+
+
+N_("imports grader internals")
+N_("reaches grader internals")
+N_("names the grader's own step in a string")
+N_("runs a shell command")
 
 
 def defines_code(code: str) -> bool:
@@ -391,3 +450,99 @@ def _unique(items: list[Suspicion]) -> list[Suspicion]:
             seen.add(reason)
             kept.append(item)
     return kept
+
+
+# --- --strict: an allowlist for code that runs ------------------------------------------------
+
+# A code answer under --strict may use only what an answer needs: plain Python, the public
+# names of minigrad (or torch), NumPy and math, tensors' and containers' public methods.
+# Everything a forger needs to reach the grader's data (another module, a dunder attribute,
+# a reflective builtin, a class of its own, a name in a string) lies outside this list, so
+# anything outside it holds the questions the cell could change: safe by construction,
+# at the price of reviewing the rare honest answer that goes beyond.
+STRICT_IMPORTS = {"minigrad", "torch", "numpy", "math"}
+STRICT_MODULE_NAMES = {"nn", "optim", "autograd", "functional", "linalg", "init"}
+STRICT_BUILTINS = {"abs", "all", "any", "bool", "dict", "divmod", "enumerate", "filter", "float",
+                   "int", "isinstance", "len", "list", "map", "max", "min", "pow", "print",
+                   "range", "reversed", "round", "set", "slice", "sorted", "str", "sum",
+                   "tuple", "zip", "True", "False", "None", "Exception", "ValueError",
+                   "TypeError", "RuntimeError", "NotImplementedError", "ZeroDivisionError",
+                   "IndexError", "KeyError", "ArithmeticError", "StopIteration"}
+STRICT_SETTABLE = {"grad", "data", "requires_grad"}  # tensor attributes an answer may set
+STRICT_NODES = (ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, ast.Name,
+                ast.Constant, ast.BinOp, ast.UnaryOp, ast.BoolOp, ast.Compare, ast.Call,
+                ast.Attribute, ast.Subscript, ast.Slice, ast.Tuple, ast.List, ast.Dict, ast.Set,
+                ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp, ast.comprehension,
+                ast.IfExp, ast.If, ast.For, ast.While, ast.Break, ast.Continue, ast.Pass,
+                ast.FunctionDef, ast.Return, ast.Lambda, ast.arguments, ast.arg, ast.keyword,
+                ast.With, ast.withitem, ast.Assert, ast.Raise, ast.Try, ast.ExceptHandler,
+                ast.JoinedStr, ast.FormattedValue, ast.Starred, ast.NamedExpr, ast.Import,
+                ast.ImportFrom, ast.alias, ast.Delete, ast.expr_context, ast.operator,
+                ast.unaryop, ast.boolop, ast.cmpop)
+NUMPY_UNSAFE = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
+                "fromfile", "tofile", "memmap", "frompyfunc", "vectorize", "ctypes", "base",
+                "fromregex", "set_printoptions", "seterrcall", "DataSource", "lookfor", "info"}
+
+
+def strict_findings(code: str) -> list[str]:
+    """What ``code`` uses beyond the --strict allowlist (empty: nothing)."""
+    try:
+        tree = compile(code, "<cell>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ["is not plain Python"]
+    allowed, found = _strict_attributes(), []
+    builtin = set(dir(__import__("builtins")))
+    for node in ast.walk(tree):
+        if not isinstance(node, STRICT_NODES):
+            found.append(type(node).__name__)
+        elif isinstance(node, ast.Name) and (node.id.startswith("__") or (
+                node.id in builtin and node.id not in STRICT_BUILTINS)):
+            found.append(node.id)
+        elif isinstance(node, ast.Attribute) and (node.attr.startswith("_")
+                                                  or node.attr not in allowed):
+            found.append(f".{node.attr}")
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
+                and node.attr not in STRICT_SETTABLE:
+            found.append(f".{node.attr} =")
+        elif isinstance(node, ast.Import) and any(a.name.split(".")[0] not in STRICT_IMPORTS
+                                                  or any(p not in allowed
+                                                         for p in a.name.split(".")[1:])
+                                                  for a in node.names):
+            found.append("import " + ", ".join(a.name for a in node.names))
+        elif isinstance(node, ast.ImportFrom) and (
+                node.level or (node.module or "").split(".")[0] not in STRICT_IMPORTS
+                or any(p not in allowed for p in (node.module or "").split(".")[1:])
+                or any(a.name not in allowed for a in node.names)):
+            found.append(f"from {node.module} import ...")
+        elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                and "__" in node.value:
+            found.append(repr(node.value[:30]))
+        elif isinstance(node, ast.FunctionDef) and (node.decorator_list
+                                                    or node.name.startswith("__")):
+            found.append(f"def {node.name}")
+    return list(dict.fromkeys(found))
+
+
+@functools.lru_cache(maxsize=1)
+def _strict_attributes() -> frozenset:
+    """The public, non-module names of what a code answer works with."""
+    import math
+    import types
+
+    import numpy
+
+    import minigrad
+    import minigrad.autograd
+    import minigrad.nn
+    import minigrad.nn.functional
+    import minigrad.optim
+
+    def public(thing, skip=()):
+        return {n for n in dir(thing) if not n.startswith("_") and n not in skip
+                and not isinstance(getattr(thing, n, None), types.ModuleType)}
+    names = set(STRICT_MODULE_NAMES) | STRICT_SETTABLE | {"values", "indices"}
+    for thing in (minigrad, minigrad.Tensor, minigrad.nn, minigrad.nn.functional, minigrad.optim,
+                  minigrad.autograd, math, list, dict, tuple, str, set, int, float):
+        names |= public(thing)
+    names |= public(numpy, NUMPY_UNSAFE) | public(numpy.ndarray, NUMPY_UNSAFE)
+    return frozenset(names)

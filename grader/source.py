@@ -5,10 +5,11 @@ the question module beside it (``<assignment>.py``, named by the notebook's
 metadata), checks nbgrader's format and that every test cell has a question
 in the module (and every question a test cell), or raises ``SourceError``
 listing every problem with its fix.
-``context(source)`` runs the teacher's locked context cells in the grader's
-own process. ``inputs(source, question, student)`` draws the hidden inputs:
-the same for the same student on every run, unknowable without the
-instructor notebook's hidden tests (and ``--salt``, if the teacher sets one).
+``context(source, notebook)`` runs the teacher's locked context cells (as
+``notebook`` has them: with a student's numbers) in the grader's own process.
+``inputs(source, question, student, variant)`` draws the hidden inputs: the
+same for the same student on every run, unknowable without the instructor
+notebook's hidden tests (and ``--salt``, if the teacher sets one).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import numpy as np
 from . import notebook as nbg
 from .questions import (Assignment, Question, QuestionModuleError, module_file,
                         questions_from_text)
+from .variants import default_problems
 
 __all__ = ["Source", "SourceError", "load_source", "context", "inputs"]
 
@@ -89,7 +91,9 @@ def load_source(path, salt: str = "") -> Source:
         found.append(f"{module} defines the assignment {assignment.name!r}, but the notebook "
                      f"metadata names {name!r}; make them the same")
     elif assignment is not None:
+        found += assignment.problems(str(module))
         found += _module_problems(notebook, assignment, path, module)
+        found += default_problems(notebook, assignment, str(path))
     if found:
         raise SourceError("\n".join(found))
     return Source(path, notebook, assignment, salt, module, text)
@@ -110,21 +114,27 @@ def _module_problems(notebook, assignment: Assignment, path: Path, module: Path)
     return found
 
 
-def context(source: Source) -> dict:
-    """The names the teacher's context cells define, run here (their prints are dropped)."""
+def context(source: Source, notebook=None) -> dict:
+    """The names the teacher's context cells define, run here (their prints are dropped),
+    as ``notebook`` (default: the instructor's) has them."""
     namespace: dict = {"__name__": "__minigrad_kit_context__"}
-    cells = source.cells
+    cells = {nbg.grade_id(c): c for c in (notebook or source.notebook).cells
+             if nbg.grade_id(c)}
     with contextlib.redirect_stdout(io.StringIO()):
         for gid in source.assignment.context:
             exec(compile(cells[gid].source, f"{source.path.name}:{gid}", "exec"), namespace)
     return namespace
 
 
-def inputs(source: Source, question: Question, student: str) -> dict:
-    """``{"public": ..., "hidden": ...}`` for one student (no "hidden" if the question has none)."""
+def inputs(source: Source, question: Question, student: str, variant: dict | None = None
+           ) -> dict:
+    """``{"public": ..., "hidden": ...}`` for one student (no "hidden" if the question has
+    none). In an assignment with a variant, ``hidden(rng, variant)`` draws them."""
     drawn = {"public": question.public}
     if question.hidden is not None:
         key = f"{source.secret}|{source.assignment.name}|{question.name}|{student}"
         seed = int.from_bytes(hashlib.sha256(key.encode()).digest()[:8], "little")
-        drawn["hidden"] = question.hidden(np.random.default_rng(seed))
+        rng = np.random.default_rng(seed)
+        drawn["hidden"] = question.hidden(rng, variant or {}) \
+            if source.assignment.variant is not None else question.hidden(rng)
     return drawn

@@ -4,7 +4,14 @@
 shows what is right and what to try. It is feedback, not a grade: your
 teacher's grader runs the same checks, plus hidden ones at inputs drawn for
 you, in its own process. So it says "public checks passed", never "all
-tests passed". It works offline; no server is involved.
+tests passed". It works offline; no server is involved. A check that fails
+ends the cell with one line (``CheckFailed``), not a traceback.
+
+``start(assignment, student=...)`` also draws the student's own numbers (the
+assignment's variant), which the notebook's locked cells show and ``check()``
+judges with. ``from_formula("name", x=..., ...)`` computes the formula answer held
+by ``name`` on tensors: a notebook builds a working ``Function`` from a
+backward written as a formula.
 """
 
 from __future__ import annotations
@@ -19,25 +26,40 @@ from .i18n import ASSIGNMENTS, _
 from .kernel_side import collect
 from .questions import Assignment, Finding, find_assignment, judge
 
-__all__ = ["start", "check", "check_all", "Feedback"]
+__all__ = ["start", "check", "check_all", "from_formula", "Feedback", "CheckFailed"]
 
 _current: Assignment | None = None
+_variant: dict = {}
+
+
+class CheckFailed(AssertionError):
+    """A failed ``check()``. In a notebook it shows as its one line, under the feedback
+    (IPython renders an exception with ``_render_traceback_`` that way)."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [f"\x1b[0;31m{self}\x1b[0m"]
 
 def _hidden_note() -> str:
     return _("Your teacher's grader adds hidden tests.")
 
 
-def start(assignment: str) -> None:
-    """Say which assignment this notebook is (the first cell does it for you).
+def start(assignment: str, student: str | None = None) -> None:
+    """Say which assignment this notebook is, and whose (the first cell does it for you).
 
     Its questions come from the question module ``<assignment>.py`` in the notebook's folder
-    (handed out with the notebook), else from the kit's own assignments."""
-    global _current
+    (handed out with the notebook), else from the kit's own assignments; ``student``'s own
+    numbers are drawn as the grader draws them."""
+    global _current, _variant
     _current = find_assignment(assignment, folder=os.getcwd())
+    _variant = _current.variant_for(student)
     names = ", ".join(q.name for q in _current.questions)
     print(_('Assignment: {title}. check("q1") runs the public checks of one question '
             '({names}); check_all() runs them all.').format(
         title=ASSIGNMENTS.gettext(_current.title), names=names))
+    if _variant:
+        numbers = ", ".join(f"{name} = {value}" for name, value in _variant.items())
+        print(_("Your own numbers (the cells below use them): {numbers}").format(
+            numbers=numbers))
 
 
 class Feedback:
@@ -76,7 +98,8 @@ class Feedback:
 def check(question: str, *, namespace: dict | None = None) -> None:
     """Run ``question``'s public checks on your notebook and show the result.
 
-    Raises AssertionError when a check fails (so a test cell shows it failed).
+    Raises ``CheckFailed`` (an AssertionError, shown as one line) when a check fails, so
+    that a test cell shows it failed.
     ``namespace``: where your names live (default: the caller's globals).
     """
     assignment = _started()
@@ -90,7 +113,7 @@ def check(question: str, *, namespace: dict | None = None) -> None:
     _show(feedback)
     if not feedback.passed:
         first = next(f.text for f in feedback.findings if not f.ok)
-        raise AssertionError(_("{question}: {finding}").format(question=question, finding=first))
+        raise CheckFailed(_("{question}: {finding}").format(question=question, finding=first))
 
 
 def check_all(*, namespace: dict | None = None) -> None:
@@ -113,7 +136,38 @@ def check_all(*, namespace: dict | None = None) -> None:
 def _feedback(assignment: Assignment, name: str, namespace: dict) -> Feedback:
     question = assignment.question(name)
     data = decode(json.loads(json.dumps(collect(question, namespace, question.public))))
-    return Feedback(name, question.title, judge(question, data, question.public, namespace))
+    env = {**namespace, **_variant}
+    return Feedback(name, question.title, judge(question, data, question.public, env))
+
+
+def from_formula(name: str, **values):
+    """The formula answer held by ``name`` (in your notebook), computed on ``values``
+    (tensors) with their own operations, as the grader reads it: the same grammar, the
+    same functions. ``from_formula("sigmoid_backward", x=x, y=y, grad_output=grad_output)``."""
+    from .formula import parse
+
+    assignment = _started()
+    answer = assignment.answer(name)
+    if answer is None or not answer.variables:
+        raise KeyError(_("{name} is not a formula answer of this assignment").format(
+            name=name))
+    text = sys._getframe(1).f_globals.get(name)
+    if text is None:
+        raise NameError(_("{name} is not defined — run the cell that defines it (and the "
+                          "cells above it)").format(name=name))
+    module = _tensor_module(values.values())
+    return parse(text, answer.variables, answer.functions, answer.labels).on_tensors(
+        module, **values)
+
+
+def _tensor_module(values):
+    """minigrad, or torch when the values are PyTorch's tensors."""
+    for value in values:
+        if type(value).__module__.split(".")[0] == "torch":
+            import torch
+            return torch
+    import minigrad
+    return minigrad
 
 
 def _started() -> Assignment:

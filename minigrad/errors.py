@@ -90,8 +90,9 @@ NON_LEAF_GRAD_WARNING = (
     "the .grad field to be populated for a non-leaf Tensor, use .retain_grad() on the "
     "non-leaf Tensor. If you access the non-leaf Tensor by mistake, make sure you access "
     "the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 for more "
-    "information."
-)
+    "information. (Triggered internally at "
+    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)"
+)  # (PyTorch 2.13's text, with the C++ location its warning names)
 INTERNAL_OVERLAP = (
     "unsupported operation: more than one element of the written-to tensor refers to a "
     "single memory location. Please clone() the tensor before performing the operation."

@@ -5,6 +5,7 @@
     GraphView(tensor)           the graph as a widget, with a refresh button
     BackwardStepper(tensor)     backward one node at a time, over one fixed layout
     DerivativeCheck(fn, inputs) autograd vs finite differences vs your formula
+    BackwardCheck(loss, named)  your backward pass by hand, tensor by tensor, against autograd
     check_derivatives(...)      the same comparison with no display (for graders)
     set_language("zh")          speak Chinese ("ko": Korean, "en": English; None: the
                                 notebook's language, else the locale's, else English)
@@ -16,6 +17,7 @@ knows how the two libraries differ).
 ``widgets`` uses ``minigrad``; ``minigrad`` never imports ``widgets``.
 """
 
+from .backward_check import BackwardCheck
 from .derivative import DerivativeCheck
 from .draw import draw_graph
 from .errors import GraphvizNotFound, RenderError
@@ -26,5 +28,5 @@ from .render import Digraph, find_program, render_svg
 from .stepper import BackwardStepper
 
 __all__ = ["draw_graph", "render_svg", "find_program", "Digraph", "GraphView",
-           "BackwardStepper", "DerivativeCheck", "check_derivatives", "DerivativeComparison",
+           "BackwardStepper", "DerivativeCheck", "BackwardCheck", "check_derivatives", "DerivativeComparison",
            "GraphvizNotFound", "RenderError", "set_language", "language"]

@@ -15,6 +15,8 @@ outputs of a node     known to its engine          ``node._input_metadata``
 to NumPy              ``t.detach().numpy()``       ``t.detach().cpu().numpy()``
 backward, stepwise    ``backward_steps``           ``replay``: torch's own nodes called
                       (the engine's own walk)      in the order of minigrad's engine
+gradients of named    ``minigrad.autograd.grad``   ``torch.autograd.grad``
+tensors               (``autograd_gradients``: the library's own engine, graph kept)
 ====================  ===========================  ====================================
 
 torch offers no public way to read a node's creation number or the shapes
@@ -33,7 +35,7 @@ import numpy as np
 from minigrad.autograd import AccumulateGrad, BackwardStep, Node, backward_steps, execution_order
 
 __all__ = ["is_tensor", "is_torch", "is_leaf_node", "order", "saved_values", "to_numpy",
-           "library", "steps", "FREED"]
+           "library", "steps", "autograd_gradients", "FREED"]
 
 FREED = "(freed after backward)"  # stands for a saved tensor that backward released
 
@@ -214,3 +216,12 @@ def _accumulated(tensor, grad):
     if grad is None:
         return tensor.grad
     return grad.clone() if tensor.grad is None else tensor.grad + grad
+
+
+def autograd_gradients(output, tensors: list) -> list:
+    """d ``output`` / d each of ``tensors``, leaves or not, by the library's own
+    engine (``autograd.grad``): no ``.grad`` changes, no ``retain_grad()`` is
+    needed, and the graph is kept (``retain_graph=True``) so that the learner can
+    still call ``backward()``. None for a tensor that ``output`` does not depend on."""
+    lib = library([output, *tensors])
+    return list(lib.autograd.grad(output, list(tensors), retain_graph=True, allow_unused=True))

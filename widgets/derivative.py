@@ -14,21 +14,40 @@ True
 
 from __future__ import annotations
 
-import html
-
 import ipywidgets as w
 import traitlets
 
 from .gradients import check_derivatives
-from .i18n import _
 from .static import StaticFallback
+from .tolerance import ToleranceBoxes
 
 __all__ = ["DerivativeCheck"]
 
 
 class DerivativeCheck(StaticFallback, w.VBox):
-    """Check a gradient three ways; ``.passed``, ``.autograd``, ``.numerical``,
-    ``.by_hand``, ``.max_abs_diff``, ``.max_rel_diff`` hold the results."""
+    """Check a gradient three ways: autograd, finite differences and your formula.
+
+    ``fn``: the function to differentiate; it takes the inputs and returns one
+    number (a one-element tensor), e.g. ``lambda x: (x.sin() * x).sum()``.
+
+    ``inputs``: the point where the gradient is checked, one value per
+    argument of ``fn``. For a function of one argument: a tensor,
+    ``torch.tensor([0.5, 1.0, 2.0])`` (a number or a list of numbers is read
+    as ``torch.tensor`` reads it). For several: a list or tuple with one
+    tensor per argument. They are copied: nothing of yours gets a ``.grad``.
+
+    ``by_hand``: optional, your derivative as a function of the same
+    arguments, returning the gradient for each (a tuple when there are
+    several), e.g. ``lambda x: x.cos() * x + x.sin()``.
+
+    ``atol``, ``rtol``: an entry agrees when |value - finite difference| <=
+    atol + rtol * |finite difference| (``numpy.isclose``'s rule; the boxes
+    under the table change them). ``eps``: the finite differences' step.
+    ``names``: the inputs' names in the table (by default ``fn``'s argument names).
+
+    ``.passed``, ``.autograd``, ``.numerical``, ``.by_hand``, ``.max_abs_diff``,
+    ``.max_rel_diff`` hold the results.
+    """
 
     atol = traitlets.Float(1e-5, help="Absolute tolerance: an entry passes when "
                                       "|value - reference| <= atol + rtol * |reference|.")
@@ -41,31 +60,14 @@ class DerivativeCheck(StaticFallback, w.VBox):
         self._fn, self._inputs, self._by_hand, self._eps = fn, inputs, by_hand, eps
         self._names = names
         self._table = w.HTML()
-        # Text boxes showing the numbers as Python writes them (1e-05, not 0.0000)
-        self._boxes = {name: w.Text(value=f"{value:g}", description=name, continuous_update=False,
-                                    layout=w.Layout(width="180px"))
-                       for name, value in (("atol", atol), ("rtol", rtol))}
-        self._typo = w.HTML()
-        super().__init__(children=[self._table, w.HBox([*self._boxes.values(), self._typo])],
-                         atol=atol, rtol=rtol, **kwargs)
-        for name, box in self._boxes.items():
-            box.observe(lambda change, name=name: self._typed(name, change["new"]), "value")
+        self._tolerance = ToleranceBoxes(self, atol, rtol)
+        super().__init__(children=[self._table, self._tolerance], atol=atol, rtol=rtol, **kwargs)
         self._table.value = self.result._repr_html_()
-
-    def _typed(self, name: str, text: str) -> None:
-        try:
-            value = float(text)
-        except ValueError:
-            self._typo.value = html.escape(_("{name} must be a number, like 1e-05; got {text}")
-                                           .format(name=name, text=repr(text)), quote=False)
-            return
-        self._typo.value = ""
-        setattr(self, name, value)
 
     @traitlets.observe("atol", "rtol")
     def _rejudge(self, change) -> None:
         if hasattr(self, "_table"):  # (not while being built)
-            self._boxes[change["name"]].value = f"{change['new']:g}"
+            self._tolerance.show(change["name"], change["new"])
             self.result = self.result.with_tolerance(self.atol, self.rtol)
             self._table.value = self.result._repr_html_()
 

@@ -22,7 +22,7 @@ __all__ = ["describe"]
 
 def _kind(kind: str) -> str:
     """The word a line starts with for a box of this kind."""
-    return {"op": "", "leaf": _("leaf"), "output": _("output"), "tensor": _("tensor"),
+    return {"op": "", "accumulate": "", "leaf": _("leaf"), "output": _("output"), "tensor": _("tensor"),
             "saved": _("saved"), "more": _("more")}[kind]
 
 
@@ -62,6 +62,8 @@ def _box_text(box, label: list, formula: str | None) -> str:
         return f"{title}: {formula}" + (f" ({values})" if values else "")
     if box.kind == "more":
         return f"{title} {values}".strip()
+    if box.kind == "accumulate":
+        return title
     name = f'"{box.name}"' if box.name else ""
     shape = title[len(box.name):].strip() if box.name and title.startswith(box.name) else ""
     head = " ".join(part for part in (_kind(box.kind), name, shape) if part)
@@ -80,4 +82,5 @@ def _arrow_text(labels: dict, kind: str, head_id: str, count: int) -> str:
             "grad": _("sends its gradient to {head}"),
             "more": _("sends gradients to {head}"),
             "tensor": _("is the result of {head}"),
+            "leaf": _("adds the gradient it receives into the .grad of {head}"),
             "saved": _("saved {head}")}[kind].format(head=head)

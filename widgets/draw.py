@@ -1,10 +1,12 @@
 """``draw_graph``: a tensor's grad_fn graph as a ``graphviz.Digraph``.
 
 Grey boxes are the backward nodes (``MulBackward0``: hover for its
-derivative), blue boxes the leaf tensors with their ``.grad``, the green box
-the output; yellow boxes are non-leaf tensors you named, orange ones
-the tensors an op saved for backward. Arrows follow ``next_functions``: the
-way gradients travel in backward, from the output down to the leaves.
+derivative; a leaf's is ``AccumulateGrad``, which adds the gradient into the
+leaf's ``.grad``), blue boxes the leaf tensors with their ``.grad``, each
+beside its ``AccumulateGrad``, the green box the output; yellow boxes are
+non-leaf tensors you named, orange ones the tensors an op saved for backward.
+Arrows follow ``next_functions``: the way gradients travel in backward, from
+the output down to the leaves.
 
 >>> import minigrad as torch
 >>> x = torch.ones(2, 2, requires_grad=True)
@@ -25,11 +27,12 @@ from .describe import describe
 from .graph import Box, GraphModel
 from .i18n import _, in_words, ngettext
 from .render import Digraph
+from .symbols import pytorch_words, rewrite, term
 from .text import shape_text, short, value_lines
 
 __all__ = ["draw_graph", "box_lines", "digraph"]
 
-FILL = {"op": "#eeeeee", "leaf": "#cfe2f3", "output": "#d9ead3", "tensor": "#fff2cc",
+FILL = {"op": "#eeeeee", "accumulate": "#eeeeee", "leaf": "#cfe2f3", "output": "#d9ead3", "tensor": "#fff2cc",
         "saved": "#fce5cd", "more": "#ffffff"}
 FONT = "Courier"  # in the SVG: font-family="Courier,monospace"
 NO_GRAD = object()  # a non-leaf that does not retain its grad: no "grad" line
@@ -68,7 +71,8 @@ def draw_graph(tensor, names: dict | None = None, *, show_saved: bool = False,
     forward = _forward_values(model) if edge_values else {}
     arrow_labels.update(forward)
     graph = digraph(model, labels, arrow_labels)
-    formulas = {box.id: _formula_text(box.node.name()) for box in model.boxes.values()
+    formulas = {box.id: _formula_text(box.node.name(), model.learner_names)
+                for box in model.boxes.values()
                 if box.kind == "op"}
     graph.text = describe(model, labels, graph.summary, formulas, forward)
     return graph
@@ -78,9 +82,9 @@ def _forward_values(model: GraphModel) -> dict:
     """Arrow id -> ``"q = 3"``: the value each arrow carried forward (its
     tensor's name and value), for the arrows whose tensor is drawn."""
     tensor_of = {}  # box id -> the box showing that box's tensor (a leaf, or a named result)
-    for box in model.boxes.values():
-        if box.kind == "leaf" and box.count == 1:
-            tensor_of[box.id] = box
+    for acc_id, leaf_id in model.leaf_box.items():
+        if model.boxes[leaf_id].count == 1:
+            tensor_of[acc_id] = model.boxes[leaf_id]
     for arrow in model.arrows.values():
         if arrow.kind in ("tensor", "output") and model.boxes[arrow.tail].count == 1:
             tensor_of.setdefault(arrow.head, model.boxes[arrow.tail])
@@ -102,6 +106,8 @@ def box_lines(model: GraphModel, box: Box, grad=None, max_values: int = 8) -> li
         title = box.node.name() + (f" × {box.count}" if box.count > 1 else "")
         return [title] + [f"{name} = {short(value) if hasattr(value, 'shape') else value!r}"
                           for name, value in box.params]
+    if box.kind == "accumulate":  # the name torch's AccumulateGrad.name() gives, shortened
+        return ["AccumulateGrad" + (f" × {box.count}" if box.count > 1 else "")]
     if box.kind == "more":
         return [_("… {count} more nodes").format(count=model.hidden),
                 _("(draw_graph(..., max_nodes=N) shows more)")]
@@ -160,6 +166,7 @@ def digraph(model: GraphModel, labels: dict, arrow_labels: dict) -> Digraph:
     for arrow in model.arrows.values():
         style = {"saved": {"style": "dotted", "arrowhead": "none"},
                  "tensor": {"style": "dashed", "arrowhead": "none"},
+                 "leaf": {"style": "dashed", "arrowhead": "none"},
                  "more": {"style": "dashed"}}.get(arrow.kind, {})
         label = arrow_labels.get(arrow.id)
         graph.edge(arrow.tail, arrow.head, id=arrow.id, **{"class": arrow.kind}, **style,
@@ -179,11 +186,12 @@ def _add_groups(graph: Digraph, model: GraphModel) -> None:
                 for node in model.ops[run.start:run.start + run.period]:
                     loop.node(model.box_of[node])
     for box in model.boxes.values():
-        if box.kind == "tensor":
+        if box.kind in ("tensor", "leaf"):
+            arrow = model.arrows[box.id + "-arrow"]
             with graph.subgraph() as beside:
                 beside.attr(rank="same")
                 beside.node(box.id)
-                beside.node(model.arrows[box.id + "-arrow"].head)
+                beside.node(arrow.head if arrow.tail == box.id else arrow.tail)
 
 
 def _label(lines: list[str]) -> str:
@@ -196,6 +204,8 @@ def _classes(box: Box) -> str:
     classes = [box.kind]
     if box.kind == "op":
         classes.append(box.node.name())
+    if box.kind == "accumulate":
+        classes.append("AccumulateGrad")
     if box.count > 1:
         classes.append("collapsed")
     return " ".join(classes)
@@ -206,6 +216,9 @@ def _tooltip(box: Box) -> str:
         tip = f"{box.node.name()}: {_formula_text(box.node.name())}"
         return tip + (_(" (a run of {count} of them)").format(count=box.count)
                       if box.count > 1 else "")
+    if box.kind == "accumulate":
+        return _("AccumulateGrad: adds the gradient it receives into the .grad of the leaf "
+                 "beside it")
     return {"leaf": _("a leaf tensor: backward adds into its .grad"),
             "output": _("the output: backward starts here"),
             "tensor": _("a non-leaf tensor (its .grad is kept only after retain_grad())"),
@@ -213,13 +226,16 @@ def _tooltip(box: Box) -> str:
             "more": _("nodes not drawn")}[box.kind]
 
 
-def _formula_text(name: str) -> str:
-    """``z = self * other. dz/dself = other,  dz/dother = self``, from the table."""
+def _formula_text(name: str, taken=()) -> str:
+    """``result = self * other. d(result)/d(self) = other,  d(result)/d(other) = self``,
+    from the table, in PyTorch's words and none of the learner's ``taken`` names."""
     formula = in_words(formula_for(name))
     if formula is None:
         return _("no formula on file for this node")
-    terms = ",  ".join(formula.term(name) for name in formula.inputs)
-    return f"{formula.output} = {formula.expression}." + (f" {terms}" if terms else "")
+    words = pytorch_words(formula, taken)
+    terms = ",  ".join(term(formula, name, words) for name in formula.inputs)
+    return (f"{rewrite(formula.output, words)} = {rewrite(formula.expression, words)}."
+            + (f" {terms}" if terms else ""))
 
 
 def summary(model: GraphModel) -> str:

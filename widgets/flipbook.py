@@ -3,9 +3,10 @@
 The graph is laid out once, with every label at its widest (each arrow
 already holds the longest gradient it will show, each leaf the longest grad),
 so nothing moves from frame to frame. A frame is that picture with colours
-and texts changed: the box that runs is gold, boxes already run are lilac,
-arrows that carried a gradient are red and say it (bold in the frame that
-carried it), leaves show their grad so far.
+and texts changed: the box that runs is gold with a thick border, boxes
+already run are lilac with a dashed border, arrows that carried a gradient
+are red and say it (bold in the frame that carried it), leaves show their
+grad so far (``widgets.legend`` says so beside the picture).
 
 The picture goes to the browser once, as an SVG with a style sheet. A frame
 on the page is only its sentence and a marker (``mgXXXX f7 g1 g2 … g7``:
@@ -37,7 +38,8 @@ ET.register_namespace("xlink", "http://www.w3.org/1999/xlink")
 
 WAITING, CARRIED = "#bbbbbb", "#cc0000"
 CURRENT_FILL, CURRENT_STROKE, DONE_FILL, LEAF_DONE = "#ffd966", "#b45f06", "#d9d2e9", "#9fc5e8"
-FILLED = ("op", "more")  # kinds of box whose fill shows that they ran
+DONE_DASH = "5,2"  # boxes that ran: a dashed border as well as their colour
+FILLED = ("op", "accumulate", "more")  # kinds of box whose fill shows that they ran
 
 
 class FlipBook(Sequence):
@@ -99,11 +101,15 @@ class FlipBook(Sequence):
                 self._fill(root, box_id, LEAF_DONE, groups)
             if j < k and self.model.boxes[frame.box].kind in FILLED:
                 self._fill(root, frame.box, DONE_FILL, groups)
+                shape = self._shape(root, frame.box, groups)
+                if shape is not None:
+                    shape.set("stroke-dasharray", DONE_DASH)
         current = self.plan[k].box
         shape = self._shape(root, current, groups)
         if shape is not None:
             shape.set("stroke", CURRENT_STROKE)
             shape.set("stroke-width", "3")
+            shape.attrib.pop("stroke-dasharray", None)
             if self.model.boxes[current].kind in FILLED:
                 shape.set("fill", CURRENT_FILL)
             groups[current].set("class", groups[current].get("class", "") + " current")
@@ -151,9 +157,10 @@ class FlipBook(Sequence):
             kind = self.model.boxes[frame.box].kind
             fill = f";fill:{CURRENT_FILL}" if kind in FILLED else ""
             yield (f"{at(k)} #{frame.box} polygon"
-                   f"{{stroke:{CURRENT_STROKE};stroke-width:3px{fill}}}")
+                   f"{{stroke:{CURRENT_STROKE};stroke-width:3px;stroke-dasharray:none{fill}}}")
             if kind in FILLED:
-                yield f"{since(k + 1)} #{frame.box} polygon{{fill:{DONE_FILL}}}"
+                yield (f"{since(k + 1)} #{frame.box} polygon"
+                       f"{{fill:{DONE_FILL};stroke-dasharray:{DONE_DASH.replace(',', ' ')}}}")
             if frame.arrows:
                 arrows = ids(frame.arrows)
                 yield (f"{since(k)} {arrows} :is(path,polygon){{stroke:{CARRIED}}}"

@@ -55,8 +55,8 @@ def plan_frames(model: GraphModel, steps: list, gradient=None, *,
             for e, (_, _, grad) in enumerate(step.sent):
                 if grad is not None and (step.node, e) in model.arrow_of:
                     carried[model.arrow_of[(step.node, e)]] = grad
-            if step.is_leaf and model.boxes[frame.box].kind == "leaf":
-                frame.labels[frame.box] = step.leaf_grad
+            if step.is_leaf and frame.box in model.leaf_box:  # the leaf beside AccumulateGrad
+                frame.labels[model.leaf_box[frame.box]] = step.leaf_grad
             for tensor, grad in step.retained:
                 for box_id in boxes_of.get(id(tensor), ()):
                     frame.labels[box_id] = grad

@@ -162,10 +162,19 @@ def check_derivatives(fn, inputs, by_hand=None, *, atol: float = 1e-5, rtol: flo
     """Compare d fn / d inputs by autograd, by finite differences and ``by_hand``.
 
     ``fn(*inputs)`` must return one number (a one-element tensor). ``inputs``:
-    a tensor or a list of them (or of arrays). ``by_hand(*inputs)`` returns
-    the gradient (one per input, in a tuple when there are several).
+    the point to check at, one value per argument of ``fn``: a tensor (or a
+    number, or a list of numbers, read as ``torch.tensor`` would) for a
+    function of one argument, else a list or tuple with one per argument.
+    ``by_hand(*inputs)`` returns the gradient (one per input, in a tuple when
+    there are several).
     """
-    inputs = _as_list(inputs)
+    if not callable(fn):
+        raise TypeError(_("fn must be the function to differentiate (like lambda x: "
+                          "(x ** 2).sum()), got {got}").format(got=_kind_of(fn)))
+    if by_hand is not None and not callable(by_hand):
+        raise TypeError(_("by_hand must be a function that returns your gradient (like "
+                          "lambda x: 2 * x), got {got}").format(got=_kind_of(by_hand)))
+    inputs = _as_inputs(inputs, fn)
     names = list(names) if names else _parameter_names(fn, len(inputs))
     autograd = autograd_gradient(fn, inputs)
     numerical = numerical_gradient(fn, inputs, eps)
@@ -259,10 +268,57 @@ def _where(index) -> str:
     return "[" + ", ".join(str(int(i)) for i in index) + "]" if len(index) else ""
 
 
-def _as_list(inputs) -> list:
-    if isinstance(inputs, (list, tuple)):
+def _as_inputs(inputs, fn) -> list:
+    """One value per argument of ``fn``. A list of numbers is one input for a
+    function of one argument (``[0.5, 1.0]``, as ``torch.tensor`` reads it),
+    else one number per argument; a list of tensors is one tensor per argument."""
+    if not isinstance(inputs, (list, tuple)):
+        _numbers(inputs)
+        return [inputs]
+    count = _argument_count(fn)
+    tensors = bool(inputs) and all(is_tensor(x) or isinstance(x, np.ndarray) for x in inputs)
+    if not tensors and count == 1:
+        return [_numbers(inputs)]
+    if count is None or count == len(inputs):
+        for x in inputs:
+            _numbers(x)
         return list(inputs)
-    return [inputs]
+    raise TypeError(_("fn takes {count} arguments, but inputs holds {given} values; give one "
+                      "tensor per argument of fn, in a list or tuple (for one argument, a "
+                      "tensor such as torch.tensor([0.5, 1.0]))").format(
+        count=count, given=len(inputs)))
+
+
+def _numbers(value):
+    """``value`` itself, if it is a tensor, an array or (nested lists of) numbers."""
+    if is_tensor(value):
+        return value
+    try:
+        array = np.asarray(value)
+    except ValueError:  # ragged lists
+        array = np.asarray([], dtype=object)
+    if array.dtype.kind not in "biuf" or array.dtype == np.bool_:
+        raise TypeError(_("inputs must be tensors or numbers (the point where the gradient is "
+                          "checked), got {got}").format(got=_kind_of(value)))
+    return value
+
+
+def _argument_count(fn) -> int | None:
+    """How many positional arguments ``fn`` takes (None when it takes any number)."""
+    try:
+        parameters = inspect.signature(fn).parameters.values()
+    except (TypeError, ValueError):
+        return None
+    if any(p.kind == p.VAR_POSITIONAL for p in parameters):
+        return None
+    return sum(p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.default is p.empty
+               for p in parameters)
+
+
+def _kind_of(value) -> str:
+    """``a str ('x')``: what a learner passed, for a message."""
+    text = repr(value)
+    return f"{type(value).__name__} {text if len(text) <= 40 else text[:37] + '...'}"
 
 
 def _array(x) -> np.ndarray:

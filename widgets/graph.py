@@ -3,16 +3,18 @@
 ``GraphModel.build(outputs)`` walks ``grad_fn.next_functions`` from the
 outputs (an explicit stack, no recursion) and numbers the ops in a
 topological order: newest first, the order the engine runs them in. Ids come
-from that order (``op0``, ``op1``, ..., ``leaf0``, ``out0``), never from
+from that order (``op0``, ``op1``, ..., ``acc0`` and its ``leaf0``, ``out0``), never from
 ``id()``, so the same code gives the same ids on every run and views can
 style a node by its id.
 
-A *box* is one drawn node: an op (``MulBackward0``), a leaf tensor (its
-``AccumulateGrad``), an output tensor, a non-leaf tensor named by the learner,
-a saved tensor, or "… more". An *arrow* is one drawn edge; arrows follow
-``next_functions``, the way gradients travel. Runs of repeated ops are drawn
-as one box each (see ``collapse``), and past ``max_nodes`` boxes the rest is
-summarised in one "more" box, so any graph is quick to lay out.
+A *box* is one drawn node: an op (``MulBackward0``), a leaf's
+``AccumulateGrad`` (the node that adds the gradient into the leaf's
+``.grad``, named as torchviz names it) with the leaf tensor itself beside it,
+an output tensor, a non-leaf tensor named by the learner, a saved tensor, or
+"… more". An *arrow* is one drawn edge; arrows follow ``next_functions``, the
+way gradients travel. Runs of repeated ops are drawn as one box each (see
+``collapse``), and past ``max_nodes`` boxes the rest is summarised in one
+"more" box, so any graph is quick to lay out.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ __all__ = ["Box", "Arrow", "GraphModel", "FREED", "named_tensors"]
 @dataclass
 class Box:
     id: str
-    kind: str  # "op", "leaf", "output", "tensor", "saved" or "more"
+    kind: str  # "op", "accumulate", "leaf", "output", "tensor", "saved" or "more"
     nodes: list = field(default_factory=list)  # the grad_fn nodes it stands for
-    tensor: object = None  # the tensor shown (a leaf: its variable; "saved": the value)
+    tensor: object = None  # the tensor shown ("accumulate", "leaf": the leaf; "saved": the value)
     name: str = ""  # the learner's name for the tensor, or the saved value's name
     count: int = 1  # > 1 for a collapsed run
     params: tuple = ()  # saved non-tensor values of an op, as ("dim", 1) pairs
@@ -46,7 +48,8 @@ class Arrow:
     id: str
     tail: str
     head: str
-    kind: str = "grad"  # "grad" (along next_functions), "output", "tensor", "saved", "more"
+    kind: str = "grad"  # "grad" (along next_functions), "output", "tensor", "leaf", "saved",
+    #                      "more"
     count: int = 0  # how many graph edges it stands for
 
 
@@ -63,6 +66,7 @@ class GraphModel:
         self.runs: list[Run] = []
         self.run_at: dict = {}  # position in ops -> the Run it belongs to
         self.hidden = 0  # how many nodes the "more" box stands for
+        self.leaf_box: dict[str, str] = {}  # AccumulateGrad box id -> its leaf tensor's box id
         self.learner_names: set = set()  # the names given with names=
         self._parents: dict = {}
 
@@ -90,6 +94,7 @@ class GraphModel:
         if len(order) > max_nodes:
             model._hide(order[max_nodes:], id_prefix)
         model._add_arrows()
+        model._add_leaves(id_prefix)
         model._add_tensors(named)
         if saved:
             model._add_saved(named)
@@ -99,7 +104,7 @@ class GraphModel:
         """The learner's name for the tensor that is output ``output_nr`` of
         ``node`` (for a leaf's AccumulateGrad: the leaf), if they gave one."""
         box = self.boxes.get(self.box_of.get(node))
-        if box is not None and box.kind == "leaf" and box.count == 1:
+        if box is not None and box.kind == "accumulate" and box.count == 1:
             return box.name or None
         for box in self.boxes.values():
             if box.kind in ("tensor", "output") and box.name and box.tensor.grad_fn is node \
@@ -110,7 +115,7 @@ class GraphModel:
     def name_of(self, node) -> str:
         """How narration names a node: ``MulBackward0``, or ``x`` for a named leaf."""
         box = self.boxes[self.box_of[node]]
-        if box.kind == "leaf" and box.name:
+        if box.kind == "accumulate" and box.name:
             return box.name
         return "AccumulateGrad" if is_leaf_node(node) else node.name()
 
@@ -147,8 +152,8 @@ class GraphModel:
                         self._join(child, self.box_of[twins_leaf])
                         continue
                 name = named.get(id(child.variable), ("",))[0]
-                box = Box(f"{prefix}leaf{next(leaves)}", "leaf", [child], child.variable, name,
-                          count=run.count if own and twin is None else 1)
+                box = Box(f"{prefix}acc{next(leaves)}", "accumulate", [child], child.variable,
+                          name, count=run.count if own and twin is None else 1)
                 order.append(self._add(box))
                 self.box_of[child] = box.id
         return order
@@ -195,6 +200,15 @@ class GraphModel:
         arrow = self.arrows.setdefault(arrow_id, Arrow(arrow_id, tail, head, kind))
         arrow.count += 1
         self.arrow_of[edge] = arrow_id
+
+    def _add_leaves(self, prefix) -> None:
+        """Each leaf tensor drawn beside its AccumulateGrad box (``acc3`` -> ``leaf3``)."""
+        for box in list(self.boxes.values()):
+            if box.kind == "accumulate":
+                leaf = self._add(Box(f"{prefix}leaf{box.id[len(prefix) + 3:]}", "leaf",
+                                     tensor=box.tensor, name=box.name, count=box.count))
+                self.leaf_box[box.id] = leaf
+                self.arrows[f"{leaf}-arrow"] = Arrow(f"{leaf}-arrow", box.id, leaf, "leaf", 1)
 
     def _add_tensors(self, named) -> None:
         """Named non-leaf tensors, beside the op that made them."""

@@ -28,12 +28,15 @@ import numpy as np
 from minigrad.autograd import formula_for
 
 from .graph import GraphModel
-from .i18n import _, in_words
+from .i18n import _, in_words, tidied
+from .symbols import pytorch_words, rewrite
+from .symbols import term as _symbol_term
 from .text import array_of, number, short
 
 __all__ = ["narrate_start", "narrate", "narrate_group", "frame_label", "later_frames"]
 
 
+@tidied
 def narrate_start(model: GraphModel, steps: list, gradient=None, frames: int | None = None) -> str:
     """The sentence before backward; ``frames``: how many frames show the steps
     (said only when boxes drawn once for many nodes make it fewer than the steps)."""
@@ -65,6 +68,7 @@ def later_frames(kept: int) -> str:
              "kernel when you get there: run the cell to see them.").format(kept=kept)
 
 
+@tidied
 def narrate(step, model: GraphModel, total: int) -> str:
     """The sentence for ``step`` (a ``BackwardStep``) of ``total``."""
     said = {"number": f"{step.index + 1:,}", "total": f"{total:,}",
@@ -81,8 +85,7 @@ def narrate(step, model: GraphModel, total: int) -> str:
                  "for {node}, so here is only what it computed: {clauses}.").format(
             **said, node=step.node.name(), clauses=join(clauses))
     inputs = formula.inputs if len(formula.inputs) == len(step.sent) else None
-    # With the learner's names in play, every step says what its symbols are.
-    symbols = _symbols(step, formula, inputs, model) if model.learner_names else None
+    symbols = _symbols(step, formula, inputs, model)
     clauses = join(_sends(step, e, inputs[e] if inputs else None, formula, model, symbols)
                    for e in range(len(step.sent)))
     if inputs is None:  # the edges do not match the formula's inputs one to one
@@ -90,12 +93,13 @@ def narrate(step, model: GraphModel, total: int) -> str:
         math = _formula(formula, symbols) + ("; " + terms if terms else "")
         return _("Step {number} of {total}: {who} got {gradient} ({math}); {clauses}.").format(
             **said, math=math, clauses=clauses)
-    if symbols is not None:
+    if model.learner_names:  # with the learner's names in play, say what the symbols are
         said["who"] += f" ({_formula(formula, symbols)})"
     return _("Step {number} of {total}: {who} got {gradient}; {clauses}.").format(
         **said, clauses=clauses)
 
 
+@tidied
 def narrate_group(steps: list, model: GraphModel, total: int) -> str:
     """The sentence for a frame that shows several ``steps`` lighting one box
     (a collapsed run, or the nodes not drawn), of ``total`` steps."""
@@ -127,9 +131,9 @@ def narrate_group(steps: list, model: GraphModel, total: int) -> str:
     carrying = [e for e in range(edges)
                 if any(step.sent[e][2] is not None for step in steps if len(step.sent) > e)]
     factors = {e: _common_factor(steps, e) for e in carrying}
-    # the learner's names are for single tensors, not for a run: a formula symbol
-    # that is one of them is said neutrally ("result", "input")
-    symbols = _neutral(formula, model) if model.learner_names else None
+    # the learner's names are for single tensors, not for a run: the symbols are
+    # PyTorch's words ("result", "self"), never one of the learner's names
+    symbols = pytorch_words(formula, model.learner_names)
     terms = []
     for e in carrying:
         if inputs is None:
@@ -212,75 +216,40 @@ def _common_factor(steps: list, e: int) -> str | None:
     return None
 
 
-def _neutral(formula, model: GraphModel) -> dict:
-    """Formula symbol -> "result" or "input", for the symbols that are learner's names."""
-    found = {}
-    if formula.output.split("_")[0] in model.learner_names:
-        found[formula.output] = _("result")
-    for name in formula.inputs:
-        if name.split("_")[0] in model.learner_names:
-            found[name] = _indexed(name, _("input"))
-    for name, shown in list(found.items()):
-        found.setdefault(name.split("_")[0], shown.split("_")[0])
-    return found
-
-
 def _symbols(step, formula, inputs, model: GraphModel) -> dict:
     """Formula symbol -> what to write instead: the learner's name for that
-    tensor where they gave one (``z``), and a neutral word for a symbol that is
-    one of their names for another tensor (the formula's ``y`` is not their y)."""
-    taken = model.learner_names
-    found = {}
+    tensor where they gave one (``z``), else PyTorch's word (``result``, ``self``),
+    never one of their names for another tensor (the formula's ``y`` is not their y)."""
+    words = pytorch_words(formula, model.learner_names)
     out = model.tensor_name(step.node, 0)
     if out:
-        found[formula.output] = out
+        words[_base(formula.output)] = out
     for e, name in enumerate(inputs or ()):
         next_node, nr = step.node.next_functions[e]
         given = model.tensor_name(next_node, nr) if next_node is not None else None
         if given:
-            found[name] = _indexed(name, given)
-    if formula.output not in found and formula.output.split("_")[0] in taken:
-        # TRANSLATORS: a word standing for a symbol in a formula ("result = 2 * input")
-        found[formula.output] = _("result")
-    for name in formula.inputs:
-        if name not in found and name.split("_")[0] in taken:
-            # TRANSLATORS: a word standing for a symbol in a formula ("result = 2 * input")
-            found[name] = _indexed(name, _("input"))
-    for name, shown in list(found.items()):  # "x" too, where the formula says "x_i"
-        found.setdefault(name.split("_")[0], shown.split("_")[0])
-    return found
+            words[_base(name)] = given
+    return words
 
 
-def _indexed(symbol: str, name: str) -> str:
-    """``x_i`` for a tensor named z reads ``z_i``."""
-    return f"{name}_{symbol.split('_', 1)[1]}" if "_" in symbol else name
+def _base(symbol: str) -> str:
+    """``y_i`` -> ``y``."""
+    return re.match(r"[A-Za-z0-9]*", symbol).group(0) or symbol
 
 
-def _write(text: str, symbols: dict | None) -> str:
-    """``text`` with each symbol replaced (whole words only)."""
-    if not symbols:
-        return text
-    return re.sub(r"[A-Za-z]\w*", lambda m: symbols.get(m.group(0), m.group(0)), text)
+def _formula(formula, symbols: dict) -> str:
+    return f"{rewrite(formula.output, symbols)} = {rewrite(formula.expression, symbols)}"
 
 
-def _formula(formula, symbols: dict | None) -> str:
-    return f"{_write(formula.output, symbols)} = {_write(formula.expression, symbols)}"
-
-
-def _term(formula, name: str, symbols: dict | None) -> str:
-    """``dz/dself = other``; with the learner's names ``d(out)/d(z_i) = 1/n``."""
-    if symbols is None:
-        return formula.term(name)
-    out, shown = _write(formula.output, symbols), _write(name, symbols)
-    if name in formula.d:
-        return f"d({out})/d({shown}) = {_write(formula.d[name], symbols)}"
-    return f"grad {shown} = {_write(formula.grad[name], symbols)}"
+def _term(formula, name: str, symbols: dict) -> str:
+    """``d(result)/d(self) = other``; with the learner's names ``d(out)/d(z_i) = 1/n``."""
+    return _symbol_term(formula, name, symbols)
 
 
 def _who(node, model: GraphModel) -> str:
     box = model.boxes[model.box_of[node]]
     name = model.name_of(node)
-    if box.kind == "leaf":
+    if box.kind == "accumulate":
         name = _("AccumulateGrad for {name}").format(name=box.name) if box.name \
             else "AccumulateGrad"
     if box.count > 1 and node in box.nodes:
@@ -338,7 +307,7 @@ def _sends(step, e: int, name: str | None, formula, model: GraphModel,
            symbols: dict | None) -> str:
     """What edge ``e`` carried; ``name`` is the formula's name for that input."""
     next_node, _nr, grad = step.sent[e]
-    what = _write(name, symbols) if name else _("input {number}").format(number=e + 1)
+    what = rewrite(name, symbols) if name else _("input {number}").format(number=e + 1)
     if next_node is None:
         return _("{input} needs no gradient").format(input=what)
     if grad is None:

@@ -5,7 +5,8 @@ send (along its first edge that carries one), or, for a leaf, what its
 ``.grad`` will become. An answer is a number (``0.75``, meaning every
 entry), a number with "each", or a nested list (``[[1, 2], [3, 4]]``); it is
 right when it agrees with the engine's value within ``rtol`` = 1e-3 and
-``atol`` = 1e-4 (as ``numpy.isclose``).
+``atol`` = 1e-4 (as ``numpy.isclose``). An answer that cannot be read as a
+number (a typo) is not judged: the stepper asks the same question again.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 from .i18n import _
 from .text import array_of, short
 
-__all__ = ["Question", "question_for", "judge", "parse_answer"]
+__all__ = ["Question", "question_for", "judge", "parse_answer", "unreadable"]
 
 
 @dataclass
@@ -58,13 +59,19 @@ def parse_answer(text: str):
     return value
 
 
+def unreadable(text: str) -> str:
+    """What is said to an answer that is not a number: no verdict, and the value
+    stays hidden, so the learner can correct a typo and check again."""
+    return _("Could not read {answer} as a number or a list of numbers (like 0.75 or "
+             "[1, 2]): correct it and press check again.").format(answer=repr(text.strip()))
+
+
 def judge(question: Question, text: str) -> tuple[bool, str]:
     """(right?, the sentence that says so and reveals the value)."""
     reveal = question.what.format(value=short(question.answer))
     given = parse_answer(text)
     if given is None:
-        return False, _("Could not read {answer} as a number or a list of numbers. The "
-                        "answer: {reveal}.").format(answer=repr(text.strip()), reveal=reveal)
+        return False, unreadable(text)
     expected = array_of(question.answer).astype(np.float64)
     try:
         right = bool(np.all(np.isclose(np.broadcast_to(given, expected.shape), expected,

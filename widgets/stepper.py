@@ -3,9 +3,11 @@
 It shows the steps the engine itself produces
 (``minigrad.autograd.backward_steps``, kept as ``.steps``; for a PyTorch
 tensor, torch's own nodes called in the same order) over one fixed
-layout of the graph: the node that runs is gold, every arrow shows the
-gradient it carried once it has carried one, every leaf shows the grad it
-has so far, and a sentence says what happened in words and numbers. It
+layout of the graph: the node that runs is gold with a thick border, nodes
+that ran are lilac with a dashed one, every arrow shows the gradient it
+carried once it has carried one, every leaf shows the grad it has so far (a
+legend under the picture says so), and a sentence says what happened in
+words and numbers. It
 never changes any ``.grad``: call ``backward()`` yourself when done.
 
 Frames follow the drawing: a box drawn once for many nodes (a collapsed
@@ -29,12 +31,13 @@ buttons call the kernel, which judges the answer and asks the next question.)
 >>> y = x + 2
 >>> stepper = BackwardStepper((y * y * 3).mean())
 >>> print(stepper.step().step().text)  # doctest: +NORMALIZE_WHITESPACE
-Step 2 of 5: MulBackward0 got 0.25 each from MeanBackward0; dz/dself = other = 3,
+Step 2 of 5: MulBackward0 got 0.25 each from MeanBackward0; d(result)/d(self) = other = 3,
 so it sends 0.75 each to MulBackward0; other needs no gradient.
 
-With ``names=``, the sentences use your names, and each says what the
-formula's symbols are (a symbol that is one of your names for another
-tensor becomes "result" or "input"):
+A formula's symbols are PyTorch's words (``result`` for what the operation
+made, ``self`` and ``other`` for its inputs), never one of your names for
+another tensor. With ``names=``, the sentences use your names for the
+tensors you named, and each says what the formula's symbols are:
 
 >>> z = y * y * 3
 >>> out = z.mean()
@@ -53,12 +56,14 @@ import html
 import ipywidgets as w
 import traitlets
 from .adapter import is_leaf_node, steps
+from .errors import GraphFreed
 from .flipbook import FlipBook
 from .frames import frame_html, plan_frames, sentence_lines
 from .graph import GraphModel, named_tensors
 from .i18n import _
+from .legend import legend_html
 from .narrate import later_frames
-from .quiz import judge, question_for
+from .quiz import judge, parse_answer, question_for, unreadable
 from .render import inline_svg
 from .static import StaticFallback
 
@@ -85,7 +90,7 @@ class BackwardStepper(StaticFallback, w.VBox):
             raise ValueError(f"BackwardStepper: max_frames must be at least 1 (the frames kept "
                              f"in the page), got {max_frames!r}")
         with _no_cycle_collection():
-            self.steps = steps(tensor, gradient, tensors=named_tensors(names).values())
+            self.steps = _steps(tensor, gradient, names)
             self.model = GraphModel.build([tensor], names, collapse=collapse,
                                           max_nodes=max_nodes)
             self.plan = plan_frames(self.model, self.steps, gradient, max_values=max_values)
@@ -119,7 +124,7 @@ class BackwardStepper(StaticFallback, w.VBox):
         traitlets.link((self, "index"), (self._slider, "value"))
         traitlets.dlink((self, "interval"), (self._play, "interval"))
         children = [w.HBox([self._play, self._slider, *buttons]), self._live, self._frames,
-                    self._picture]
+                    self._picture, w.HTML(legend_html())]
         if quiz:
             children[1:1] = [self._quiz_row()]
         super().__init__(children=children, **kwargs)
@@ -198,12 +203,17 @@ class BackwardStepper(StaticFallback, w.VBox):
 
     def answer(self, text: str) -> bool:
         """Judge ``text`` as the gradient the next node sends, say so in
-        ``feedback``, and run the step. Returns whether it was right."""
+        ``feedback``, and run the step. Returns whether it was right. An answer
+        that cannot be read (a typo) spends nothing: the question stays, with
+        the answer in its box to correct."""
         asked = self._next_question()
         if asked is None:
             self.feedback = _("Nothing to predict here.") if self.index < len(self.plan) - 1 \
                 else _("Backward is done: press reset to start again.")
             self.step()
+            return False
+        if parse_answer(str(text)) is None:
+            self.feedback = unreadable(str(text))
             return False
         right, self.feedback = judge(asked, str(text))
         self.step()
@@ -262,7 +272,7 @@ class BackwardStepper(StaticFallback, w.VBox):
     def static_html(self) -> str:
         """The frame shown, as plain HTML (for previews without widgets)."""
         return frame_html(inline_svg(self.svg), self.text, self.index, len(self.plan) - 1,
-                          self._lines)
+                          self._lines) + legend_html()
 
     def __repr__(self) -> str:
         frames = len(self.plan) - 1
@@ -282,6 +292,19 @@ class BackwardStepper(StaticFallback, w.VBox):
                 grads[step.node] = (step.node.variable, step.leaf_grad)
         leaves = [node for node in self.model.box_of if is_leaf_node(node)]
         return [grads.get(node, (node.variable, node.variable.grad)) for node in leaves]
+
+
+def _steps(tensor, gradient, names) -> list:
+    """The engine's steps; a graph that backward() freed is said in one sentence."""
+    try:
+        return steps(tensor, gradient, tensors=named_tensors(names).values())
+    except RuntimeError as error:
+        if "backward through the graph a second time" not in str(error):
+            raise
+    raise GraphFreed(_("backward() has already run through this graph and freed the values "
+                       "it saved, so the stepper cannot replay it: run the cells that compute "
+                       "it again (that makes fresh tensors and a fresh graph), and make the "
+                       "stepper before you call backward()."))
 
 
 @contextlib.contextmanager

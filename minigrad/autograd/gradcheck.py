@@ -81,12 +81,12 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
     the input and both Jacobians (or returns False with ``raise_exception=False``).
     """
     inputs = (inputs,) if isinstance(inputs, TensorBase) else tuple(inputs)
-    for x in inputs:
+    for index, x in enumerate(inputs):  # PyTorch's text (it names complex, minigrad has none)
         if isinstance(x, TensorBase) and x.requires_grad and x.dtype.name != "float64":
             warnings.warn(
-                "Input #0 requires gradient and is not a double precision floating point. "
-                "This check will likely fail if all the inputs are not of double precision "
-                "floating point.", UserWarning, stacklevel=2)
+                f"Input #{index} requires gradient and is not a double precision floating "
+                "point or complex. This check will likely fail if all the inputs are not of "
+                "double precision floating point or complex. ", UserWarning, stacklevel=2)
     numerical = numerical_jacobian(func, inputs, eps)
     analytical = analytical_jacobian(func, inputs)
     for i, (num_row, ana_row) in enumerate(zip(numerical, analytical)):

@@ -1,227 +1,138 @@
-"""Assignment 3 · Implement a backward: Sigmoid, Tanh and Softmax as Functions.
+"""Assignment 4 · Implement a backward: the backward of σ(k·x), tanh(s·x) and softmax(x/T)
+as formulas.
 
-The kernel hands back, for each input the grader chose: the student's
-forward output, the Jacobian their backward gives (one backward pass per
-output element) and their forward at x ± eps along each input element. The
-grader then does gradcheck's arithmetic itself: finite differences of the
-student's forward against the student's backward, and the forward against
-minigrad's own sigmoid / tanh / softmax. Last, the backward must be exact:
-at float64 it must match the exact Jacobian of minigrad's own function
-(autograd, in the grader) within ``EXACT_ATOL``, far below what finite
-differences reach, so a backward that differentiates the student's forward
-numerically fails even though it passes gradcheck by construction.
+The locked cell ``functions`` defines the three forwards with the student's own numbers
+k, s, T (the variant). Each forward saves its input ``x`` and its output ``y``; the student
+writes the backward as a **formula** in ``x``, ``y`` and ``grad_output`` (the gradient
+with respect to ``y``), and a locked cell builds a working ``Function`` from it
+(``grader.formula``), which the notebook runs and checks with gradcheck.
+
+The answer is data, read from the notebook's text and evaluated by the grader itself
+(``formula.py``): at inputs and output gradients drawn for each student, in float64,
+against autograd's vector-Jacobian product of the same forward (``FORWARDS``); then at
+200 digits, along a direction drawn by the grader, where a finite difference (or any
+approximation that fits in a formula) falls short of the 190 digits an exact backward
+reaches (``exact.py``). A formula may not name the function it differentiates, and
+cannot call autograd: nothing but the formula reaches the grader.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from grader.data import Missing, Other, TensorData, attempt, read
+from grader.data import read
+from grader.formula import TENSOR, parse
 from grader.i18n import ASSIGNMENTS, N_
-from grader.judging import compare, problem, shape_text
-from grader.questions import Assignment, Finding, Question
+from grader.judging import exact_projection, judge_formula
+from grader.questions import DATA, Answer, Assignment, Finding, Question, Variant
 
 _ = ASSIGNMENTS.gettext  # the student's language (question texts: notebooks/assignments/locale)
 
-EPS = 1e-6
-GRADCHECK_ATOL, GRADCHECK_RTOL = 1e-5, 1e-3  # gradcheck's defaults
-# A backward written by hand agrees with the exact Jacobian to ~3e-16 at float64 (measured on
-# several formulations); central differences are off by ~1e-11, 5- and 7-point stencils by
-# 1e-13 and 2e-14.
-EXACT_ATOL, EXACT_RTOL = 2e-15, 1e-14
-
-PUBLIC = [[-2.0, -0.5, 0.0, 0.5, 3.0], [[0.1, -1.2, 2.0], [0.7, 1.5, -0.3]]]
-
-
-def _hidden(rng: np.random.Generator) -> list:
-    return [rng.normal(0, 2, (3, 4)).round(4).tolist(), rng.normal(0, 2, 6).round(4).tolist()]
+# The forwards of the cell `functions`, as formulas in x and the student's numbers.
+FORWARDS = {"q1": ("1 / (1 + exp(-k * x))", "k"), "q2": ("tanh(s * x)", "s"),
+            "q3": ("softmax(x / T, -1)", "T")}
+# What a backward may use: elementary functions and reductions, never the function itself.
+ALLOWED = ("exp", "log", "sqrt", "sum", "mean", "max")
+VARIABLES = ("x", "y", "grad_output")
+PUBLIC = [{"x": [-2.0, -0.5, 0.0, 0.5, 3.0], "grad_output": [1.0, -2.0, 0.5, 1.5, -1.0]},
+          {"x": [[0.1, -1.2, 2.0], [0.7, 1.5, -0.3]],
+           "grad_output": [[1.0, 0.0, -1.0], [0.5, 2.0, -0.5]]}]
 
 
-def _extract(class_name: str):
+def draw_numbers(rng: np.random.Generator) -> dict:
+    """The student's k, s and T (never the notebook's 1, 1, 1)."""
+    return {"k": float(rng.choice([0.5, 2.0, 3.0])), "s": float(rng.choice([0.5, 2.0, 3.0])),
+            "T": float(rng.choice([0.5, 2.0, 4.0]))}
+
+
+def _hidden(rng: np.random.Generator, numbers: dict) -> list:
+    draws = []
+    for shape in ((3, 4), (6,)):
+        draws.append({"x": rng.normal(0, 1.5, shape).round(4).tolist(),
+                      "grad_output": rng.normal(0, 1, shape).round(4).tolist(),
+                      "direction": rng.normal(0, 1, shape).round(4).tolist()})
+    return draws
+
+
+def _read(name: str):
     def extract(namespace, inputs):
-        from minigrad.autograd import Function
-
-        cls = read(namespace, class_name)
-        if isinstance(cls, Missing):
-            return {"function": cls}
-        if not (isinstance(cls, type) and issubclass(cls, Function)):
-            return {"function": Other(type(cls).__name__, "not a subclass of Function")}
-        return {"function": cls.__name__, "runs": [_run(cls, np.array(x)) for x in inputs]}
+        return {name: read(namespace, name)}
     return extract
 
 
-def _run(cls, array: np.ndarray) -> dict:
-    """Forward, the backward Jacobian (row m = backward of unit vector m), forward at x ± eps."""
+def forward(question: str):
+    text, number = FORWARDS[question]
+    return parse(text, ("x", number), TENSOR), number
+
+
+def vector_jacobian(question: str, x: np.ndarray, grad_output: np.ndarray,
+                    numbers: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The forward's output y and grad_output's product with its Jacobian, by minigrad's
+    autograd (float64)."""
     import minigrad
 
-    x = minigrad.tensor(array, dtype=minigrad.float64, requires_grad=True)
-    out = attempt(cls.apply, x)
-    if not isinstance(out, minigrad.Tensor):
-        return {"forward": out}
-    rows = []
-    for m in range(out.numel()):
-        seed = np.zeros(out.numel())
-        seed[m] = 1.0
-        seed = minigrad.tensor(seed.reshape(tuple(out.shape)), dtype=out.dtype)
-        row = attempt(lambda: minigrad.autograd.grad(out, x, seed, retain_graph=True,
-                                                     allow_unused=True)[0])
-        if not isinstance(row, minigrad.Tensor):
-            return {"forward": out, "backward": row}
-        rows.append(row)
-    plus, minus = [], []
-    with minigrad.no_grad():
-        for j in range(array.size):
-            for sign, results in ((1, plus), (-1, minus)):
-                nudged = array.astype(np.float64).copy().reshape(-1)
-                nudged[j] += sign * EPS
-                results.append(attempt(cls.apply, minigrad.tensor(nudged.reshape(array.shape))))
-    return {"forward": out, "backward": rows, "plus": plus, "minus": minus}
+    function, number = forward(question)
+    leaf = minigrad.tensor(x, dtype=minigrad.float64, requires_grad=True)
+    y = function.on_tensors(minigrad, x=leaf, **{number: numbers[number]})
+    y.backward(minigrad.tensor(grad_output, dtype=minigrad.float64))
+    return y.detach().numpy().astype(np.float64), leaf.grad.numpy().astype(np.float64)
 
 
-def _judge(class_name: str, reference):
+def _judge(question: str, answer: Answer):
     def judge(data, inputs, env) -> list[Finding]:
-        function = data["function"]
-        if not isinstance(function, str):
-            return [Finding(False, problem(function, class_name) if isinstance(function, Missing)
-                            else _("{name} should be a Function: class {name}(Function) with "
-                                   "a forward and a backward").format(name=class_name))]
+        function, number = forward(question)
+        numbers = {number: env[number]}
         findings = []
-        for array, run in zip(inputs, data["runs"]):
-            findings += _judge_run(class_name, np.array(array, dtype=np.float64), run, reference)
+        for drawn in inputs:
+            x = np.array(drawn["x"], dtype=np.float64)
+            grad_output = np.array(drawn["grad_output"], dtype=np.float64)
+            y, expected = vector_jacobian(question, x, grad_output, numbers)
+            values = {"x": x, "y": y, "grad_output": grad_output}
+            direction = np.array(drawn.get("direction", np.ones(x.shape)), dtype=np.float64)
+            exact = _exactness(answer.name, function, values, numbers, direction)
+            on = _("on an input of shape {shape}").format(shape=tuple(x.shape))
+            found = judge_formula(answer, data[answer.name], values, expected,
+                                  where=lambda index: _("at index {index} {on}").format(
+                                      index=index, on=on), exact=exact)
+            findings += found
+            if not all(f.ok for f in found):
+                break  # one input's feedback is enough
         return findings
     return judge
 
 
-def _judge_run(name: str, x: np.ndarray, run: dict, reference) -> list[Finding]:
-    on = _("on an input of shape {shape}").format(shape=shape_text(x.shape))
-    out = run["forward"]
-    why = problem(out, f"{name}.apply(x) {on}")
-    if why or not isinstance(out, TensorData):
-        return [Finding(False, why or _("{name}.apply(x) should return a tensor").format(
-            name=name))]
-    findings = compare(f"{name}.apply(x) {on}", out.values, reference(x), atol=1e-6, rtol=1e-5)
-    expected_node = f"{name}Backward"
-    findings.append(Finding(out.grad_fn == expected_node,
-                            _("the output's grad_fn is {node}").format(node=out.grad_fn)
-                            if out.grad_fn == expected_node else
-                            _("the output's grad_fn is {node}, expected {expected}: return the "
-                              "result of forward unchanged, and call the Function as "
-                              "{name}.apply(x)").format(node=out.grad_fn, expected=expected_node,
-                                                        name=name)))
-    why = problem(run.get("backward"), f"{name}.backward")
-    if why:
-        return findings + [Finding(False, why)]
-    rows = run["backward"]
-    analytical = np.stack([row.values.reshape(-1) if isinstance(row, TensorData)
-                           else np.zeros(x.size) for row in rows])
-    forwards = run["plus"] + run["minus"]
-    bad = next((v for v in forwards if not isinstance(v, TensorData)), None)
-    if bad is not None:
-        return findings + [Finding(False, problem(bad, f"{name}.apply(x + eps)")
-                                   or _("{name}.apply did not return a tensor").format(
-                                       name=name))]
-    plus = np.stack([v.values.reshape(-1) for v in run["plus"]], axis=1)
-    minus = np.stack([v.values.reshape(-1) for v in run["minus"]], axis=1)
-    numerical = (plus - minus) / (2 * EPS)  # row m: d out[m] / d x[j] for every j
-    checked = _gradcheck(analytical, numerical, x.shape, out, on)
-    if not checked.ok:
-        return findings + [checked]
-    return findings + [checked, _exact(name, analytical, reference, x, out, on)]
+def _exactness(name: str, function, values: dict, numbers: dict, direction: np.ndarray):
+    """The formula, at 200 digits with the exact output y, against the derivative of
+    sum(grad_output * forward(x)) along ``direction``."""
+    from grader.exact import DIGITS, MPMATH, precision
+
+    def check(formula):
+        with precision(DIGITS):
+            y = function.exact(x=values["x"], **numbers)
+        exact_values = {"x": values["x"], "y": y, "grad_output": values["grad_output"],
+                        **numbers}
+
+        def loss(v):
+            return np.sum(function.exact(x=v["x"], **numbers)
+                          * MPMATH.array(values["grad_output"]))
+        return exact_projection(name, exact_values, loss, "x", direction)(formula)
+    return check
 
 
-def _exact(name: str, analytical: np.ndarray, reference, x: np.ndarray, out: TensorData,
-           on: str) -> Finding:
-    """The student's Jacobian against the exact one, at float64 precision."""
-    exact = _exact_jacobian(reference, x)
-    if analytical.shape == exact.shape and np.allclose(analytical, exact, atol=EXACT_ATOL,
-                                                       rtol=EXACT_RTOL):
-        return Finding(True, _("{name}'s backward is exact to float64 precision {on}").format(
-            name=name, on=on))
-    error = float(np.max(np.abs(analytical - exact))) if analytical.shape == exact.shape \
-        else float("inf")
-    hint = "" if out.dtype == "float64" else (
-        _(" (forward returned {dtype}: compute in the input's float64)").format(dtype=out.dtype))
-    return Finding(False, _("{name}'s backward is off by {error} {on}: a backward must be the "
-                            "exact derivative, written by hand; finite differences (or "
-                            "float32) are only approximate{hint}").format(
-        name=name, error=f"{error:.0e}", on=on, hint=hint))
+def _question(grade_id, title, name):
+    answer = Answer(name, VARIABLES, ALLOWED)
+    return Question(grade_id, title, _read(name), _judge(grade_id, answer), public=PUBLIC,
+                    hidden=_hidden, answers=(answer,), kind=DATA)
 
-
-def _exact_jacobian(reference, x: np.ndarray) -> np.ndarray:
-    """Row m: the gradient of minigrad's own function's output m (autograd, float64)."""
-    import minigrad
-
-    leaf = minigrad.tensor(x, dtype=minigrad.float64, requires_grad=True)
-    out = reference.function(leaf)
-    rows = []
-    for m in range(out.numel()):
-        seed = np.zeros(out.numel())
-        seed[m] = 1.0
-        seed = minigrad.tensor(seed.reshape(tuple(out.shape)), dtype=minigrad.float64)
-        row, = minigrad.autograd.grad(out, leaf, seed, retain_graph=True)
-        rows.append(row.numpy().reshape(-1))
-    return np.stack(rows)
-
-
-def _gradcheck(analytical, numerical, in_shape, out: TensorData, on: str) -> Finding:
-    if analytical.shape != numerical.shape:
-        return Finding(False, _("gradcheck {on}: backward gave gradients for {count} input "
-                                "values, expected {expected}").format(
-            on=on, count=analytical.shape[1], expected=numerical.shape[1]))
-    if np.allclose(analytical, numerical, atol=GRADCHECK_ATOL, rtol=GRADCHECK_RTOL):
-        return Finding(True, _("gradcheck passed {on}").format(on=on))
-    difference = np.abs(analytical - numerical)
-    m, j = np.unravel_index(int(np.argmax(difference)), difference.shape)
-    at_in = tuple(int(i) for i in np.unravel_index(j, in_shape))
-    at_out = tuple(int(i) for i in np.unravel_index(m, out.shape))
-    hint = "" if out.dtype == "float64" else (
-        _(" (forward returned {dtype}; keep the input's float64 so the finite differences are "
-          "accurate)").format(dtype=out.dtype))
-    return Finding(False, _("gradcheck {on}: largest difference {difference} at index {index} "
-                            "({derivative}: your backward gives {yours}, finite differences "
-                            "{numerical}){hint}").format(
-        on=on, difference=f"{difference.max():.0e}", index=at_in,
-        derivative=f"d out{list(at_out)} / d x{list(at_in)}", yours=f"{analytical[m, j]:.4g}",
-        numerical=f"{numerical[m, j]:.4g}", hint=hint))
-
-
-class _Reference:
-    """minigrad's own ``function``: its values (``reference(x)``) and its graph (exact)."""
-
-    def __init__(self, function: str, **kwargs) -> None:
-        self.name, self.kwargs = function, kwargs
-
-    def function(self, tensor):
-        import minigrad
-        return getattr(minigrad, self.name)(tensor, **self.kwargs)
-
-    def __call__(self, x: np.ndarray) -> np.ndarray:
-        import minigrad
-        return self.function(minigrad.tensor(x)).numpy()
-
-
-def _minigrad(function: str, **kwargs) -> _Reference:
-    return _Reference(function, **kwargs)
-
-
-def _question(name, title, class_name, reference):
-    return Question(name, title, _extract(class_name), _judge(class_name, reference),
-                    public=PUBLIC, hidden=_hidden)
-
-
-AUTOGRAD_INSIDE = "calls autograd inside a Function whose backward should be written by hand"
 
 ASSIGNMENT = Assignment(
     name="implement_a_backward",
     title=N_("Implement a backward"),
     questions=(
-        _question("q1", N_("Sigmoid"), "Sigmoid", _minigrad("sigmoid")),
-        _question("q2", N_("Tanh"), "Tanh", _minigrad("tanh")),
-        _question("q3", N_("Softmax over the last dimension"), "Softmax",
-                  _minigrad("softmax", dim=-1)),
+        _question("q1", N_("The backward of σ(k·x)"), "sigmoid_backward"),
+        _question("q2", N_("The backward of tanh(s·x)"), "tanh_backward"),
+        _question("q3", N_("The backward of softmax(x / T) over the last dimension"),
+                  "softmax_backward"),
     ),
-    suspicious=(
-        (r"\.backward\s*\(|autograd\s*\.\s*grad\b|\benable_grad\b|\bset_grad_enabled\b",
-         AUTOGRAD_INSIDE),
-    ),
+    variant=Variant(default={"k": 1.0, "s": 1.0, "T": 1.0}, draw=draw_numbers),
 )

@@ -1,9 +1,18 @@
-"""Assignment 1 · Tensors and gradients (the fifth tutorial's exercises).
+"""Assignment 3 · Tensors and gradients (the autograd tutorial's exercises).
 
-q1: a 5x5 tensor ``x`` that requires grad, and ``total = x.sum()``.
-q2: ``y = x * 2`` and ``z = y.sum()``.
+With the student's own numbers (the variant: ``shape`` and ``factor``, shown in the
+locked cell ``numbers``):
+
+q1: a tensor ``x`` of size ``shape`` that requires grad, and ``total``, its sum.
+q2: ``y``, x multiplied by ``factor``, and ``z``, its sum.
 q3: ``retain_grad()`` on ``y`` and ``z``, then ``z.backward()``.
 q4: in words, what changed between the two prints (read by the teacher).
+
+The skill is code that uses autograd, so these are ``CODE`` questions: the answer cells
+run in a fresh sandbox (with minigrad), and the extract steps read x, total, y and z
+there. Whatever computes the right values counts (``y = x + x`` for a factor of 2); a
+tensor that does not record how it was made (``torch.no_grad()``, ``detach()``) is
+explained.
 """
 
 from __future__ import annotations
@@ -13,9 +22,15 @@ import numpy as np
 from grader.data import read
 from grader.i18n import ASSIGNMENTS, N_
 from grader.judging import ATOL_32, check_grad, compare, is_tensor, problem, shape_text
-from grader.questions import Assignment, Finding, Question
+from grader.questions import CODE, Assignment, Finding, Question, Variant
 
 _ = ASSIGNMENTS.gettext  # the student's language (question texts: notebooks/assignments/locale)
+
+
+def draw_numbers(rng: np.random.Generator) -> dict:
+    """The student's shape and factor (never the notebook's (5, 5) and 2)."""
+    return {"shape": (int(rng.choice([2, 3, 4, 6])), int(rng.choice([2, 3, 4, 6]))),
+            "factor": int(rng.choice([3, 4, 5]))}
 
 
 def _tensor_problem(value, name: str) -> str | None:
@@ -30,28 +45,38 @@ def _read_names(*names):
     return extract
 
 
-def _grad_fn(name: str, tensor, expected: str, how: str) -> Finding:
-    """``y.grad_fn is MulBackward0``, or what it is instead and how to get the right one."""
-    if tensor.grad_fn == expected:
-        return Finding(True, _("{name}.grad_fn is {node}").format(name=name, node=expected))
-    return Finding(False, _("{name}.grad_fn is {node}, expected {expected}: {how}").format(
-        name=name, node=tensor.grad_fn, expected=expected, how=how))
+def _recorded(name: str, tensor, source: str) -> Finding:
+    """``name`` was made from ``source`` by operations that autograd recorded."""
+    if tensor.grad_fn is not None:
+        return Finding(True, _("{name} was made from {source} and records how ({node})").format(
+            name=name, source=source, node=tensor.grad_fn))
+    return Finding(False, _("{name} does not record how it was made (its grad_fn is None): it "
+                            "was computed under torch.no_grad(), from a detached tensor, or "
+                            "made as a new tensor, so backward cannot reach {source} through "
+                            "it. Compute it from {source} itself, outside no_grad").format(
+        name=name, source=source))
+
+
+def _shape(numbers: dict) -> tuple:
+    return tuple(int(n) for n in numbers["shape"])
 
 
 def judge_q1(data, inputs, env) -> list[Finding]:
-    x, total = data["x"], data["total"]
+    x, total, expected = data["x"], data["total"], _shape(env)
     why = _tensor_problem(x, "x")
     if why:
         return [Finding(False, why)]
+    right = x.shape == expected
     findings = [
-        Finding(x.shape == (5, 5), (_("x has shape {shape}") if x.shape == (5, 5) else
-                                    _("x has shape {shape} but expected (5, 5)")).format(
-            shape=shape_text(x.shape))),
+        Finding(right, (_("x has shape {shape}") if right else
+                        _("x has shape {shape} but expected {expected} (your shape)")).format(
+            shape=shape_text(x.shape), expected=shape_text(expected))),
         Finding(x.requires_grad, _("x requires grad") if x.requires_grad else
                 _("x does not require grad — create it with requires_grad=True")),
         Finding(x.is_leaf, _("x is a leaf") if x.is_leaf else
                 _("x was made by an operation ({node}); create it directly, e.g. "
-                  "torch.ones(5, 5, requires_grad=True)").format(node=x.grad_fn)),
+                  "torch.ones({size}, requires_grad=True)").format(
+                    node=x.grad_fn, size=", ".join(map(str, expected)))),
         Finding(x.dtype.startswith("float"), (_("x holds {dtype}") if x.dtype.startswith("float")
                                               else _("x holds {dtype} — only floating point "
                                                      "tensors can require grad; use 1.0, not 1"))
@@ -66,8 +91,7 @@ def judge_q1(data, inputs, env) -> list[Finding]:
     if total.shape == ():
         findings += compare("total", total.values, x.values.sum(), atol=ATOL_32,
                             reference=_("{expression} is").format(expression="x.sum()"))
-        findings.append(_grad_fn("total", total, "SumBackward0",
-                                 _("compute it from x with x.sum()")))
+        findings.append(_recorded("total", total, "x"))
     return findings
 
 
@@ -77,16 +101,27 @@ def judge_q2(data, inputs, env) -> list[Finding]:
         why = _tensor_problem(value, name)
         if why:
             return [Finding(False, why)]
-    findings = compare("y", y.values, 2 * x.values, atol=ATOL_32,
-                       reference=_("{expression} is").format(expression="2 * x"))
-    findings.append(_grad_fn("y", y, "MulBackward0", "y = x * 2"))
+    factor = env["factor"]
+    times = f"{factor} * x"
+    findings = compare("y", y.values, factor * x.values, atol=ATOL_32,
+                       reference=_("{expression} is").format(expression=times))
+    findings.append(_recorded("y", y, "x"))
     if z.shape != ():
         return findings + [Finding(False, _("z has shape {shape}; it should be one number: "
                                             "z = y.sum()").format(shape=shape_text(z.shape)))]
     findings += compare("z", z.values, y.values.sum(), atol=ATOL_32,
                         reference=_("{expression} is").format(expression="y.sum()"))
-    findings.append(_grad_fn("z", z, "SumBackward0", "z = y.sum()"))
+    findings.append(_recorded("z", z, "y"))
     return findings
+
+
+def _kept(name: str, tensor) -> list[Finding]:
+    """A non-leaf's .grad must come from retain_grad(), not be assigned by hand."""
+    if tensor.grad is not None and not tensor.is_leaf and not tensor.retains_grad:
+        return [Finding(False, _("{name}.grad was assigned by hand; call {name}.retain_grad() "
+                                 "before z.backward(), so that backward keeps it").format(
+            name=name))]
+    return []
 
 
 def judge_q3(data, inputs, env) -> list[Finding]:
@@ -95,13 +130,18 @@ def judge_q3(data, inputs, env) -> list[Finding]:
         why = _tensor_problem(value, name)
         if why:
             return [Finding(False, why)]
-    return (check_grad("x", x, np.full(x.shape, 2.0),
-                       how=_("did you call backward()? (z.backward())"))
-            + check_grad("y", y, np.ones(y.shape),
-                         how=_("call y.retain_grad() before z.backward(): a tensor made by an "
-                               "operation keeps its gradient only when asked"))
-            + check_grad("z", z, np.ones(z.shape),
-                         how=_("call z.retain_grad() before z.backward()")))
+    if x.grad is None and z.grad_fn is None and not z.requires_grad:
+        return [Finding(False, _("z does not require grad, so z.backward() cannot reach x: "
+                                 "y or z was computed under torch.no_grad() or from a "
+                                 "detached tensor (see q2)"))]
+    found = (check_grad("x", x, np.full(x.shape, float(env["factor"])),
+                        how=_("did you call backward()? (z.backward())"))
+             + check_grad("y", y, np.ones(y.shape),
+                          how=_("call y.retain_grad() before z.backward(): a tensor made by an "
+                                "operation keeps its gradient only when asked"))
+             + check_grad("z", z, np.ones(z.shape),
+                          how=_("call z.retain_grad() before z.backward()")))
+    return found + _kept("y", y) + _kept("z", z)
 
 
 ASSIGNMENT = Assignment(
@@ -109,10 +149,12 @@ ASSIGNMENT = Assignment(
     title=N_("Tensors and gradients"),
     questions=(
         Question("q1", N_("A tensor that requires grad, and its sum"),
-                 _read_names("x", "total"), judge_q1),
-        Question("q2", N_("Multiply by 2, then sum"), _read_names("x", "y", "z"), judge_q2),
+                 _read_names("x", "total"), judge_q1, kind=CODE, runs=("setup", "numbers")),
+        Question("q2", N_("Multiply, then sum"), _read_names("x", "y", "z"), judge_q2,
+                 kind=CODE, runs=("setup", "numbers")),
         Question("q3", N_("retain_grad() and backward()"), _read_names("x", "y", "z"),
-                 judge_q3),
+                 judge_q3, kind=CODE, runs=("setup", "numbers")),
     ),
     manual={"q4": N_("What changed, and why?")},
+    variant=Variant(default={"shape": (5, 5), "factor": 2}, draw=draw_numbers),
 )

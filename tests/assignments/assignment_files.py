@@ -1,4 +1,4 @@
-"""Where the kit's instructor notebooks are."""
+"""Where the kit's instructor notebooks are (numbered in course order)."""
 
 from pathlib import Path
 
@@ -6,10 +6,10 @@ ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "notebooks" / "assignments"
 SOURCES = sorted(FOLDER.glob("*.ipynb"))
 BY_ASSIGNMENT = {
-    "tensors_and_gradients": FOLDER / "01_tensors_and_gradients.ipynb",
-    "derive_it_by_hand": FOLDER / "02_derive_it_by_hand.ipynb",
-    "implement_a_backward": FOLDER / "03_implement_a_backward.ipynb",
-    "broadcasting_and_reductions": FOLDER / "04_broadcasting_and_reductions.ipynb",
+    "derive_it_by_hand": FOLDER / "01_derive_it_by_hand.ipynb",
+    "broadcasting_and_reductions": FOLDER / "02_broadcasting_and_reductions.ipynb",
+    "tensors_and_gradients": FOLDER / "03_tensors_and_gradients.ipynb",
+    "implement_a_backward": FOLDER / "04_implement_a_backward.ipynb",
 }
 
 

@@ -1,141 +1,115 @@
-"""Attack submissions for all four assignments, each built on a deliberately wrong answer.
+"""Tampering submissions, each built on a wrong answer: issue 31's kinds, and issue 14's.
 
-Every attack of issue 14 is here: forged extract data (the grader's module
-through a package attribute, an IPython post_run_cell hook that clears the
-real output and re-emits through ``check.__globals__``, ``sys.modules``),
-autograd spelled with ``getattr`` and string pieces, "by hand" answers that
-are finite differences or autograd, a kernel that reaches for the grader
-(``/proc``, the submissions, ``--out``, the grader's folder). To forge, an
-attack computes the right data from the solution, kept in a namespace of
-its own, so that an unprotected grader would give it full marks.
+Each forger computes the right data from the student's own numbers (as a motivated student
+would, with code that is not the answer), and tries to get it to the grader another way:
+a rebound ``globals``, display updates and rewritten outputs, the grader's own pipe,
+a patched encoder reached through a path no denylist names, code handed over as data
+(``pickle``, ``print.__self__.exec``), a written answer turned into code, a finite
+difference written as a formula, autograd where it must not be. None may score more than
+the wrong answer it rides on, unless its question is held back for review.
 """
 
 from __future__ import annotations
 
-import copy
-import re
+import os
 
-import nbformat
-from assignment_files import BY_ASSIGNMENT
+# The right data for assignment 3, made by code of the forger's own (not in the answers).
+FORGED_NAMESPACE = """\
+_x = torch.ones(shape, requires_grad=True)
+_y = _x * factor
+_z = _y.sum()
+_y.retain_grad()
+_z.retain_grad()
+_z.backward()
+_forged = {"x": _x, "total": _x.sum(), "y": _y, "z": _z}
+"""
 
-import grader as grader_package
-from grader import notebook as nbg
+# kind 1: the grader's test cell called globals() by name
+GLOBALS_REBOUND = FORGED_NAMESPACE + """
+def globals():
+    return _forged
+"""
 
-GRADER = grader_package.__name__
+# kind 2: outputs changed after the fact (IPython's display machinery, the session)
+DISPLAY_UPDATE = FORGED_NAMESPACE + """
+from IPython.display import display, update_display
+handle = display({"application/vnd.minigrad-kit.data+json": {}}, raw=True, display_id=True)
+update_display({"application/vnd.minigrad-kit.data+json": {}}, raw=True,
+               display_id=handle.display_id)
+get_ipython().kernel.session.send = lambda *a, **k: None
+"""
 
-WRONG = {
-    "tensors_and_gradients": {
-        "q1_answer": "x = torch.ones(5, 5)\ntotal = x.sum()\nprint(total)",
-        "q2_answer": "y = x * 3\nz = y.sum()",
-        "print_before": "print(x.grad)",
-        "q3_answer": "print(x.grad)",
-    },
-    "derive_it_by_hand": {
-        "q1_answer": 'df = "3*x**2"', "q2_answer": 'dg = "exp(x) * cos(x)"',
-        "q3_answer": 'dh = "1 / (1 + x**2)"', "q4_answer": 'dk_dx = "y**2"\ndk_dy = "2*y"',
-    },
-    "implement_a_backward": {
-        f"q{n}_answer": f"""\
-class {name}(Function):
-    @staticmethod
-    def forward(ctx, x):
-        y = {forward}
-        ctx.save_for_backward(y)
-        return y
+# kind 2, below IPython: the grader's own pipe, written to directly
+PIPE_FORGERY = """\
+import json as _json, os, sys as _sys
+_fd = int(_sys.argv[1])
+for _step in range(30):
+    _body = _json.dumps({"step": _step, "started": True}).encode()
+    os.write(_fd, b"%010d" % len(_body) + _body)
+"""
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        y, = ctx.saved_tensors
-        return grad_output * y""" for n, name, forward in (
-            (1, "Sigmoid", "1 / (1 + torch.exp(-x))"), (2, "Tanh", "torch.tanh(x)"),
-            (3, "Softmax", "torch.softmax(x, dim=-1)"))
-    },
-    "broadcasting_and_reductions": {
-        "q1_answer": "a_grad_shape = (3, 4)\nb_grad_shape = (3, 4)",
-        "q2_answer": 'a_grad = "b"\nb_grad = "a"', "q3_answer": 'x_grad = "w"',
-        "q4_answer": "def unbroadcast(grad, shape):\n    return grad.sum()",
-    },
-}
+# a patched encoder, reached through a path that names neither sys nor the grader (one of
+# minigrad's modules that imports sys; the first that exists, as minigrad's layout moves):
+# the tampering scan (a denylist) does not see it; --strict (an allowlist) does
+HIDDEN_ENCODER = FORGED_NAMESPACE + """
+try:
+    _modules = torch.autograd.fast.sys.modules
+except AttributeError:
+    _modules = torch.autograd.engine.sys.modules
+_side = [m for k, m in _modules.items() if k.endswith("l_side")][0]
+_encode = _side.encode
+_side.encode = lambda value, depth=0: _encode(
+    {k: _forged.get(k, v) for k, v in value.items()} if isinstance(value, dict) else value,
+    depth)
+"""
 
+# kind 3: code that arrives as data
+PRINT_SELF_EXEC = "print.__self__.exec(" + repr(HIDDEN_ENCODER) + ")"
+PICKLED = """\
+import pickle
+pickle.loads(pickle.dumps(print.__self__.exec))(""" + repr(HIDDEN_ENCODER) + """)
+"""
+# kind 3: a cell IPython parses only after an earlier cell's future import (the old scan
+# could not parse it and counted it clean, while the kernel ran it)
+BARRY_FLAG = "from __future__ import barry_as_FLUFL"
+BARRY = "assert 1 <> 2\n" + HIDDEN_ENCODER
 
-def solution(assignment: str) -> str:
-    """The instructor's answers, as one cell (markers removed)."""
-    source = nbformat.read(BY_ASSIGNMENT[assignment], as_version=4)
-    parts = []
-    for cell in source.cells:
-        if nbg.role(cell) == "answer" and cell.cell_type == "code":
-            parts.append("\n".join(line for line in cell.source.splitlines()
-                                   if "### BEGIN SOLUTION" not in line
-                                   and "### END SOLUTION" not in line))
-    return "\n".join(parts)
-
-
-def by_package_attribute(assignment: str) -> str:
-    return f"""{solution(assignment)}
-_ns = dict(globals())
-import {GRADER} as _package
-_real = _package.kernel_side.collect
-_package.kernel_side.collect = lambda question, namespace, inputs: _real(question, _ns, inputs)"""
-
-
-def by_post_run_cell_hook(assignment: str) -> str:
-    return f"""{solution(assignment)}
-_ns = dict(globals())
-import ast as _ast
-from IPython.core.interactiveshell import InteractiveShell
-from IPython.display import clear_output
-_emit = check.__globals__["collect"].__globals__["emit"]
-
-def _forge(result):
-    cell = result.info.raw_cell
-    if "_minigrad_kit_emit(" in cell and "_forge" not in cell:
-        clear_output()
-        arguments = cell.split("_minigrad_kit_emit(", 1)[1].rsplit(", globals())", 1)[0]
-        _emit(*_ast.literal_eval("(" + arguments + ")"), _ns)
-
-InteractiveShell.instance().events.register("post_run_cell", _forge)"""
+# kind 5: derivations answered by a tool
 
 
-def by_sys_modules(assignment: str) -> str:
-    return f"""{solution(assignment)}
-_ns = dict(globals())
-import sys
-_side = sys.modules["{GRADER}.kernel_side"]
-_real = _side.collect
-_side.collect = lambda question, namespace, inputs: _real(question, _ns, inputs)"""
+def five_point(expression: str, variable: str, step: str = "0.002") -> str:
+    """A five-point stencil of ``expression`` along ``variable`` (error ~1e-11 at 0.002)."""
+    def at(shift):
+        return "(" + expression.replace(variable, f"({variable} + {shift}*{step})") + ")"
+    return f"(-{at(2)} + 8*{at(1)} - 8*{at(-1)} + {at(-2)}) / (12*{step})"
 
 
-SIGMOID_BY_HIDDEN_AUTOGRAD = """\
-class Sigmoid(Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return 1 / (1 + torch.exp(-x))
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        x, = ctx.saved_tensors
-        with getattr(torch, "enable" + "_grad")():
-            leaf = x.detach().requires_grad_()
-            getattr(1 / (1 + torch.exp(-leaf)), "back" + "ward")(grad_output)
-        return getattr(leaf, "gr" + "ad")"""
-
-SIGMOID_BY_FINITE_DIFFERENCES = """\
-def _sigmoid(x):
-    return 1 / (1 + torch.exp(-x))
+def stencils(numbers: dict) -> dict:
+    """Assignment 1's answers as five-point stencils of the student's own functions."""
+    a, b, c = numbers["a"], numbers["b"], numbers["c"]
+    f = f"{a}*x**3 + {b}*x + sin({c}*x)"
+    g = f"sin({c}*x)*exp({b}*x)"
+    h = f"log({a} + {c}*x**2)"
+    k = f"{a}*x*y**2 + tanh({b}*x + {c}*y)"
+    return {"q1_answer": f'df = "{five_point(f, "x")}"',
+            "q2_answer": f'dg = "{five_point(g, "x")}"',
+            "q3_answer": f'dh = "{five_point(h, "x")}"',
+            "q4_answer": f'dk_dx = "{five_point(k, "x")}"\ndk_dy = "{five_point(k, "y")}"'}
 
 
-class Sigmoid(Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.save_for_backward(x)
-        return _sigmoid(x)
+def backward_by_differences(numbers: dict) -> dict:
+    """Assignment 4's backwards as central differences of the forward (h = 1e-7)."""
+    k, s = numbers["k"], numbers["s"]
+    return {"q1_answer": f'sigmoid_backward = "grad_output * (1/(1 + exp(-{k}*(x + 1e-7))) - '
+                         f'1/(1 + exp(-{k}*(x - 1e-7)))) / 2e-7"',
+            "q2_answer": f'tanh_backward = "grad_output * ((exp(2*{s}*(x + 1e-7)) - 1)/(exp(2*{s}'
+                         f'*(x + 1e-7)) + 1) - (exp(2*{s}*(x - 1e-7)) - 1)/(exp(2*{s}*(x - 1e-7)) '
+                         f'+ 1)) / 2e-7"'}
 
-    @staticmethod
-    def backward(ctx, grad_output):
-        x, = ctx.saved_tensors
-        h = 1e-5
-        return grad_output * (_sigmoid(x + h) - _sigmoid(x - h)) / (2 * h)"""
+
+BACKWARD_BY_AUTOGRAD = {"q1_answer": 'sigmoid_backward = "torch.autograd.grad(y, x, grad_output)"',
+                        "q2_answer": "def tanh_backward(x, y, grad_output):\n"
+                                     "    return torch.autograd.grad(y, x, grad_output)[0]"}
 
 UNBROADCAST_BY_BACKWARD = """\
 def unbroadcast(grad, shape):
@@ -143,11 +117,10 @@ def unbroadcast(grad, shape):
     (leaf + torch.zeros(tuple(grad.shape), dtype=grad.dtype)).backward(grad)
     return leaf.grad"""
 
-UNBROADCAST_BY_HIDDEN_BACKWARD = """\
+UNBROADCAST_BY_EXPAND = """\
 def unbroadcast(grad, shape):
     leaf = torch.zeros(shape, dtype=grad.dtype, requires_grad=True)
-    getattr(leaf + torch.zeros(tuple(grad.shape), dtype=grad.dtype), "back" + "ward")(grad)
-    return getattr(leaf, "gr" + "ad")"""
+    return leaf.expand(tuple(grad.shape)).grad_fn(grad)"""
 
 UNBROADCAST_BY_SUM_TO = """\
 from minigrad.autograd.broadcast import sum_to
@@ -156,16 +129,31 @@ from minigrad.autograd.broadcast import sum_to
 def unbroadcast(grad, shape):
     return sum_to(grad, tuple(shape))"""
 
-# A helper in a cell of the student's own, called by the answer: still held back.
-UNBROADCAST_HELPER = """\
+UNBROADCAST_BY_HIDDEN_TORCH = """\
+def unbroadcast(grad, shape):
+    real = __import__("tor" + "ch")
+    leaf = real.zeros(shape, dtype=real.float64, requires_grad=True)
+    (leaf + real.zeros(tuple(grad.shape), dtype=real.float64)).backward(
+        real.tensor(grad.numpy()))
+    return leaf.grad.numpy()"""
+
+# a helper with backward() in another question's answer cell, called by unbroadcast
+HELPER_ELSEWHERE = """\
+a_grad = "b"
+b_grad = "a"
+
+
 def _helper(grad, shape):
     leaf = torch.zeros(shape, dtype=grad.dtype, requires_grad=True)
     (leaf + torch.zeros(tuple(grad.shape), dtype=grad.dtype)).backward(grad)
     return leaf.grad"""
 
+SLEEPER = "import time\nwhile True:\n    time.sleep(60)"
 
-def reach_the_grader(targets: list[str]) -> str:
-    """Read every process's command line and environment; write where the grader lives."""
+
+def reach_the_grader(targets: list[str], secrets: list[str]) -> str:
+    """Read every process's command line and environment; write where the grader lives;
+    look for files it must not see (``secrets``)."""
     return f"""import os
 seen = []
 for pid in sorted(p for p in os.listdir("/proc") if p.isdigit()):
@@ -184,29 +172,6 @@ for path in {targets!r}:
         wrote.append(path)
     except OSError:
         pass
+found = [p for p in {secrets!r} if os.path.exists(p)]
 raise RuntimeError(f"escape: pids {{sorted(p for p in os.listdir('/proc') if p.isdigit())}}; "
-                   f"wrote {{wrote}}; saw {{' | '.join(seen)}}")"""
-
-
-def build(assignment: str, answers: dict, extra: dict | None = None):
-    """The released notebook with ``answers`` (by grade_id) and cells of the student's own
-    after the cells named in ``extra``."""
-    source = nbformat.read(BY_ASSIGNMENT[assignment], as_version=4)
-    notebook = copy.deepcopy(nbg.student_version(source))
-    cells = []
-    for cell in notebook.cells:
-        gid = nbg.grade_id(cell)
-        if gid in answers:
-            cell.source = answers[gid]
-        cells.append(cell)
-        if gid in (extra or {}):
-            cells.append(nbformat.v4.new_code_cell(extra[gid]))
-    notebook.cells = cells
-    return notebook
-
-
-def right(assignment: str) -> dict:
-    """The solution, answer cell by answer cell."""
-    source = nbformat.read(BY_ASSIGNMENT[assignment], as_version=4)
-    return {nbg.grade_id(c): re.sub(r"[ \t]*### (BEGIN|END) SOLUTION\n?", "", c.source)
-            for c in source.cells if nbg.role(c) == "answer" and c.cell_type == "code"}
+                   f"wrote {{wrote}}; found {{found}}; saw {{' | '.join(seen)}}")"""

@@ -1,14 +1,17 @@
-"""Sample submissions of assignment 2 (derive it by hand), with the scores they must get.
+"""Sample submissions with the scores they must get, graded on the instructor notebooks'
+own numbers (``--variants none``: the numbers a notebook released without --students
+shows, and real nbgrader grades).
 
-Each sample starts from the released student notebook and changes it the way
-a student might: answers (by grade_id), cells of their own added after a
-cell, locked cells edited or deleted. ``build`` writes it as ``<name>.ipynb``.
-The answers are formulas in quotes, read from the notebook's text: what the
-kernel does (loops, dies, patches) does not change them.
-They are built by the tests rather than stored, so that nbval, which
-collects every ``.ipynb`` under tests/, never runs one that loops forever.
+``SAMPLES`` answer assignment 1 (derive it by hand: formulas, read as data, nothing runs),
+as a student might: answers (by grade_id), cells of their own after a cell, locked cells
+edited or deleted. What the notebook's code does (loops, dies, patches) changes nothing.
+``CODE_SAMPLES`` answer assignment 3 (tensors and gradients: code, run in the grader's
+sandbox), and show what a code run survives: endless loops, a dead process, output without
+end, memory. ``build`` writes a sample from a released notebook. They are built by the tests
+rather than stored, so that nbval, which collects every ``.ipynb`` under tests/, never runs
+one that loops forever.
 
-Points: q1 2, q2 2, q3 2, q4 3 (9 in all).
+Points: assignment 1: q1 2, q2 2, q3 2, q4 3 (9 in all); assignment 3: q1 1, q2 1, q3 2.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from dataclasses import dataclass, field
 import nbformat
 
 RIGHT = {
-    "q1_answer": 'df = "3*x**2 - 2"',
+    "q1_answer": 'df = "3*x**2 + 1 + cos(x)"',
     "q2_answer": 'dg = "torch.exp(x) * (torch.sin(x) + torch.cos(x))"',
     "q3_answer": 'dh = "2*x / (1 + x**2)"',
-    "q4_answer": 'dk_dx = "y**2 + 1 - tanh(x)**2"\ndk_dy = "2*x*y"',
+    "q4_answer": 'dk_dx = "y**2 + 1 - tanh(x + y)**2"\ndk_dy = "2*x*y + 1/cosh(x + y)**2"',
 }
 WRONG = {
     "q1_answer": 'df = "3*x**2"',
@@ -62,17 +65,14 @@ builtins.float = lambda *args: 0.0"""
 
 PATCH_SYS_MODULES = """\
 import sys, types
-from IPython.display import display
 fake = types.ModuleType("grader.kernel_side")
-fake.MIME = "application/vnd.minigrad-kit.data+json"
-fake.emit = lambda *args: display({fake.MIME: {"public": {"passed": True},
-                                               "hidden": {"passed": True}}}, raw=True)
+fake.collect = lambda *args: {"passed": True}
 sys.modules["grader.kernel_side"] = fake"""
 
 PATCH_TRANSFORMERS = """\
 def _skip_tests(lines):
     text = "".join(lines)
-    return ["pass\\n"] if "check(" in text or "emit" in text else lines
+    return ["pass\\n"] if "check(" in text else lines
 
 get_ipython().input_transformers_cleanup.append(_skip_tests)"""
 
@@ -86,7 +86,7 @@ grader.judging.compare = lambda *args, **kwargs: [Finding(True, "all right")]
 check = lambda *args, **kwargs: print("public checks passed")"""
 
 # right at the public points only (they are the roots of the added product)
-HARD_CODED = 'df = "3*x**2 - 2 + (x + 2)*(x + 0.5)*x*(x - 1)*(x - 2.5)"'
+HARD_CODED = 'df = "3*x**2 + 1 + cos(x) + (x + 2)*(x + 0.5)*x*(x - 1)*(x - 2.5)"'
 
 BY_AUTOGRAD = """\
 def df(x):
@@ -99,43 +99,23 @@ def df(x, h=1e-6):
     return (f(x + h) - f(x - h)) / (2 * h)"""
 
 FORMULA_FINITE_DIFFERENCES = \
-    'df = "((x + 1e-5)**3 - 2*(x + 1e-5) - (x - 1e-5)**3 + 2*(x - 1e-5)) / 2e-5"'
-
-NOISY = """\
-import sys
-import warnings
-
-warnings.warn("dg: computing with float64")
-print("dg says hello", file=sys.stderr)
-dg = 'exp(x) * (sin(x) + cos(x))'"""
+    'df = "((x+1e-5)**3 + (x+1e-5) + sin(x+1e-5) - (x-1e-5)**3 - (x-1e-5) - sin(x-1e-5)) / 2e-5"'
 
 PATCHED = "a patched library can make in-kernel tests pass"
 
 SAMPLES = {
     "correct": Sample(RIGHT, points=FULL),
     "partial": Sample({**RIGHT, "q2_answer": 'dg = "exp(x) * (sin(x) - cos(x))"',
-                       "q4_answer": 'dk_dx = "y**2 + 1 - tanh(x)**2"\ndk_dy = "x*y"'},
+                       "q4_answer": 'dk_dx = "y**2 + 1 - tanh(x + y)**2"\ndk_dy = "x*y"'},
                       points={"q1": 2, "q2": 0, "q3": 2, "q4": 0}),
     "wrong": Sample(WRONG, points=NONE),
     "empty": Sample(points=NONE),
     "hard_coded": Sample({**RIGHT, "q1_answer": HARD_CODED}, points={**FULL, "q1": 0}),
+    # what the notebook's code does never changes a formula read from its text
     "loops_forever": Sample({**RIGHT, "q2_answer": "while True:\n    pass\n\n"
-                                                   + RIGHT["q2_answer"]},
-                            points=FULL, problems=("was interrupted",)),
-    "ignores_interrupts": Sample(
-        {**RIGHT, "q3_answer": "import time\nwhile True:\n    try:\n        time.sleep(0.05)\n"
-                               "    except KeyboardInterrupt:\n        pass"},
-        points={**FULL, "q3": 0}, problems=("was interrupted",)),
-    "kills_kernel": Sample({**RIGHT, "q3_answer": "import os\nos._exit(1)"},
-                           points={**FULL, "q3": 0},
-                           flags=("can kill the kernel",), problems=("the kernel died",)),
-    "huge_output": Sample({**RIGHT, "q2_answer": RIGHT["q2_answer"] + "\n\nfor i in "
-                                                 "range(50_000):\n    print('spam ' * 20)"},
-                          points=FULL, problems=("the rest was dropped",)),
-    "stderr_warnings": Sample({**RIGHT, "q2_answer": NOISY}, points=FULL),
-    "eats_memory": Sample({**RIGHT, "q2_answer": RIGHT["q2_answer"] + "\n\nimport numpy as np"
-                                                 "\nhog = np.empty(800_000_000)  # 6.4 GB"},
-                          points=FULL, problems=("raised MemoryError",)),
+                                                   + RIGHT["q2_answer"]}, points=FULL),
+    "kills_kernel": Sample({**RIGHT, "q3_answer": "import os\nos._exit(1)\n"
+                                                  + RIGHT["q3_answer"]}, points=FULL),
     "tamper_numpy": Sample(WRONG, extra={"setup": PATCH_NUMPY}, points=NONE,
                            flags=(f"replaces numpy.allclose ({PATCHED})",)),
     "tamper_minigrad": Sample(WRONG, extra={"q1_answer": PATCH_MINIGRAD}, points=NONE,
@@ -148,23 +128,55 @@ SAMPLES = {
     "tamper_transformers": Sample(WRONG, extra={"setup": PATCH_TRANSFORMERS}, points=NONE,
                                   flags=("reaches into IPython",)),
     "tamper_checker": Sample(WRONG, extra={"setup": PATCH_CHECKER}, points=NONE,
-                             flags=("imports grader internals", "redefines check")),
+                             flags=("imports grader internals",)),
     "edits_locked_cells": Sample(
         {**RIGHT, "q1_answer": 'df = "2*x"'},
-        edit={"expressions": "def f(x):\n    return x ** 2\n\n\ndef g(x):\n    return "
-                             "torch.sin(x) * torch.exp(x)\n\n\ndef h(x):\n    return "
-                             "torch.log(1 + x ** 2)\n\n\ndef k(x, y):\n    return x * y ** 2 "
-                             "+ torch.tanh(x)",
+        edit={"expressions": "a, b, c = 1, 1, 1\n\n\ndef f(x):\n    return x ** 2",
               "q2": "pass"},
         points={**FULL, "q1": 0}, flags=("('expressions') was edited", "('q2') was edited")),
     "deletes_cells": Sample(RIGHT, delete=("q3", "q4_answer"), points={**FULL, "q4": 0},
                             problems=("'q3' was missing", "'q4_answer' was missing")),
+    "answers_elsewhere": Sample({**RIGHT, "q3_answer": "# see below"},
+                                extra={"q3": RIGHT["q3_answer"]}, points={**FULL, "q3": 0},
+                                problems=("dh is set in cell 14, which is not an answer cell",)),
     # "by hand" that is not: autograd or finite differences of f cannot be a formula
     "uses_autograd": Sample({**RIGHT, "q1_answer": BY_AUTOGRAD}, points={**FULL, "q1": 0}),
     "finite_differences": Sample({**RIGHT, "q1_answer": BY_FINITE_DIFFERENCES},
                                  points={**FULL, "q1": 0}),
     "formula_finite_differences": Sample({**RIGHT, "q1_answer": FORMULA_FINITE_DIFFERENCES},
                                          points={**FULL, "q1": 0}),
+}
+
+CODE_RIGHT = {
+    "q1_answer": "x = torch.ones(5, 5, requires_grad=True)\ntotal = x.sum()",
+    "q2_answer": "y = x * 2\nz = y.sum()",
+    "print_before": "print(x.grad, y.grad, z.grad)",
+    "q3_answer": "y.retain_grad()\nz.retain_grad()\nz.backward()",
+}
+CODE_FULL = {"q1": 1, "q2": 1, "q3": 2, "q4": 0}
+CODE_SAMPLES = {
+    "code_correct": Sample(CODE_RIGHT, points=CODE_FULL),
+    "code_loops_forever": Sample({**CODE_RIGHT, "print_before": "while True:\n    pass"},
+                                 points=CODE_FULL, problems=("was interrupted",)),
+    "code_ignores_interrupts": Sample(
+        {**CODE_RIGHT, "print_before": "import time\nwhile True:\n    try:\n        "
+                                       "time.sleep(0.05)\n    except KeyboardInterrupt:\n"
+                                       "        pass"},
+        points={**CODE_FULL, "q3": 0}, problems=("and was stopped; the cells after it did "
+                                                 "not run",)),
+    "code_kills_itself": Sample({**CODE_RIGHT, "q3_answer": "import os\nos._exit(1)"},
+                                points={**CODE_FULL, "q3": 0},
+                                flags=("can kill the kernel",),
+                                problems=("the grading run ended while running cell 14",)),
+    "code_huge_output": Sample({**CODE_RIGHT, "print_before": "for i in range(50_000):\n"
+                                                             "    print('spam ' * 20)"},
+                               points=CODE_FULL),
+    "code_eats_memory": Sample({**CODE_RIGHT, "print_before": "import numpy as np\n"
+                                                             "hog = np.empty(800_000_000)"},
+                               points=CODE_FULL, problems=("raised MemoryError",)),
+    "code_warns": Sample({**CODE_RIGHT, "print_before": "import numpy as np\n"
+                                                       "print(np.log(-1.0), x.grad, y.grad)"},
+                         points=CODE_FULL),
 }
 
 

@@ -1,81 +1,111 @@
-"""Issue 14's attacks, graded as a teacher would: none scores more than the wrong answer it is
-built on, unless its question is held back for review; a right answer gets full marks, unflagged.
+"""Tampering, graded as a teacher grades: no attack scores more than the wrong answer it rides
+on, unless its question is held back for review; a right answer gets full marks, unflagged.
 
-All submissions are graded by one `minigrad-kit grade` run (sandbox on), from a working folder
-of the test's own, into an OUT folder planted beforehand with forged, phantom and broken results.
+All submissions are graded by one `minigrad-kit grade` run (sandbox required, the default
+--strict), from a working folder of the test's own, into an OUT folder planted beforehand
+with forged, phantom and broken results. Each student has their own numbers (the
+assignments' variants), so the right answers are written for them (keys.right).
 """
 
 import csv
 import json
 import os
 import shutil
+import sys
+import time
 from pathlib import Path
 
 import nbformat
 import pytest
-from attacks import (SIGMOID_BY_FINITE_DIFFERENCES, SIGMOID_BY_HIDDEN_AUTOGRAD,
-                     UNBROADCAST_BY_BACKWARD, UNBROADCAST_BY_HIDDEN_BACKWARD,
-                     UNBROADCAST_BY_SUM_TO, UNBROADCAST_HELPER, WRONG, build, by_package_attribute,
-                     by_post_run_cell_hook, by_sys_modules, reach_the_grader, right)
+import torch
+from assignment_files import BY_ASSIGNMENT
+from attacks import (BACKWARD_BY_AUTOGRAD, BARRY, BARRY_FLAG, DISPLAY_UPDATE, GLOBALS_REBOUND,
+                     HELPER_ELSEWHERE, HIDDEN_ENCODER, PICKLED, PIPE_FORGERY, PRINT_SELF_EXEC,
+                     SLEEPER, UNBROADCAST_BY_BACKWARD, UNBROADCAST_BY_EXPAND,
+                     UNBROADCAST_BY_HIDDEN_TORCH, UNBROADCAST_BY_SUM_TO,
+                     backward_by_differences, reach_the_grader, stencils)
+from keys import WRONG, build, numbers, published, right
 from shared_fixture import shared
 
 from grader.cli import main
 
-SHORT = {"a1": "tensors_and_gradients", "a2": "derive_it_by_hand",
-         "a3": "implement_a_backward", "a4": "broadcasting_and_reductions"}
+SHORT = {"d": "derive_it_by_hand", "b": "broadcasting_and_reductions",
+         "t": "tensors_and_gradients", "k": "implement_a_backward"}
 SALT = "s3cret-salt-for-the-attack-test"
-FORGERS = {"package": by_package_attribute, "hook": by_post_run_cell_hook,
-           "sys_modules": by_sys_modules}
 
 
-def _submissions(folder: Path) -> dict:
-    """name -> (assignment, answers, extra cells after grade_id)."""
+def _with(assignment, extra_code, where="q1_answer", first=False):
+    """The wrong answers, with ``extra_code`` added to the answer cell ``where`` (after the
+    answer, or ``first``)."""
+    answers = dict(WRONG[assignment])
+    answers[where] = (extra_code + "\n" + answers[where] if first else
+                      answers[where] + "\n" + extra_code)
+    return answers
+
+
+def _submissions(folder: Path):
+    """name -> (assignment, answers, extra cells after grade_id, cell types changed)."""
     out, cwd, submitted = folder / "grades", folder / "cwd", folder / "submitted"
-    found = {}
+    t, found = "tensors_and_gradients", {}
     for short, assignment in SHORT.items():
-        wrong = WRONG[assignment]
-        found[f"{short}_wrong"] = (assignment, wrong, {})
-        found[f"{short}_right"] = (assignment, right(assignment), {})
-        for name, forger in FORGERS.items():
-            found[f"{short}_{name}"] = (assignment, wrong, {"setup": forger(assignment)})
+        found[f"{short}_wrong"] = (assignment, WRONG[assignment], {}, {})
+        found[f"{short}_right"] = (assignment, right(assignment, f"{short}_right"), {}, {})
+        found[f"{short}_published"] = (assignment, published(assignment), {}, {})
+    # kind 1: globals() rebound, in an answer cell (it runs) and in a cell of one's own
+    found["t_globals"] = (t, _with(t, GLOBALS_REBOUND), {}, {})
+    found["t_globals_free"] = (t, WRONG[t], {"setup": GLOBALS_REBOUND}, {})
+    # kind 2: outputs changed after the fact; the grader's pipe written to directly
+    found["t_display"] = (t, _with(t, DISPLAY_UPDATE), {}, {})
+    found["t_pipe"] = (t, _with(t, PIPE_FORGERY, "q3_answer"), {}, {})
+    # the encoder patched by a route the denylist does not name; and code as data
+    found["t_hidden_encoder"] = (t, _with(t, HIDDEN_ENCODER, "q3_answer"), {}, {})
+    found["t_print_self"] = (t, _with(t, PRINT_SELF_EXEC, "q3_answer"), {}, {})
+    found["t_pickled"] = (t, _with(t, PICKLED, "q3_answer"), {}, {})
+    # kind 3: a cell only its own future import parses
+    found["t_barry"] = (t, {**_with(t, BARRY, "q3_answer"),
+                            "q2_answer": BARRY_FLAG + "\n" + WRONG[t]["q2_answer"]}, {}, {})
+    # kind 4: the written answer turned into a code cell that forges
+    found["t_markdown_code"] = (t, {**WRONG[t], "q4": GLOBALS_REBOUND + HIDDEN_ENCODER}, {},
+                                {"q4": "code"})
+    # kind 5: derivations answered by a tool
+    found["d_stencil"] = ("derive_it_by_hand", stencils(numbers("derive_it_by_hand",
+                                                                "d_stencil")), {}, {})
+    found["k_differences"] = ("implement_a_backward",
+                              {**WRONG["implement_a_backward"],
+                               **backward_by_differences(numbers("implement_a_backward",
+                                                                 "k_differences"))}, {}, {})
+    found["k_autograd"] = ("implement_a_backward", {**WRONG["implement_a_backward"],
+                                                    **BACKWARD_BY_AUTOGRAD}, {}, {})
+    b = "broadcasting_and_reductions"
+    for name, code in (("backward", UNBROADCAST_BY_BACKWARD), ("expand", UNBROADCAST_BY_EXPAND),
+                       ("sum_to", UNBROADCAST_BY_SUM_TO),
+                       ("hidden_torch", UNBROADCAST_BY_HIDDEN_TORCH)):
+        found[f"b_{name}"] = (b, {**WRONG[b], "q4_answer": code}, {}, {})
+    found["b_helper"] = (b, {**WRONG[b], "q2_answer": HELPER_ELSEWHERE,
+                             "q4_answer": "def unbroadcast(grad, shape):\n"
+                                          "    return _helper(grad, shape)"}, {}, {})
+    # reaching the grader: its command line, its files, the solutions, other packages
     targets = [str(submitted / "escaped.txt"), str(out / "escaped.txt"),
-               str(out / "results" / "tensors_and_gradients" / "mallory.json"),
-               str(cwd / "escaped.txt")]
-    found["a1_escape"] = ("tensors_and_gradients", WRONG["tensors_and_gradients"],
-                          {"setup": reach_the_grader(targets)})
-    a3, a4 = WRONG["implement_a_backward"], WRONG["broadcasting_and_reductions"]
-    found["a3_hidden_autograd"] = ("implement_a_backward",
-                                   {**a3, "q1_answer": SIGMOID_BY_HIDDEN_AUTOGRAD}, {})
-    found["a3_finite_differences"] = ("implement_a_backward",
-                                      {**a3, "q1_answer": SIGMOID_BY_FINITE_DIFFERENCES}, {})
-    for name, code in (("backward", UNBROADCAST_BY_BACKWARD),
-                       ("hidden_backward", UNBROADCAST_BY_HIDDEN_BACKWARD),
-                       ("sum_to", UNBROADCAST_BY_SUM_TO)):
-        found[f"a4_{name}"] = ("broadcasting_and_reductions", {**a4, "q4_answer": code}, {})
-    # plain findings (a program started, a warning, a slow cell) never hold points back
-    found["a3_plain"] = ("implement_a_backward", right("implement_a_backward"),
-                         {"setup": "import subprocess\nimport time\nimport warnings\n"
-                                   "warnings.warn('this cell is slow')\ntime.sleep(1)"})
-    found["a4_helper"] = ("broadcasting_and_reductions",
-                          {**a4, "q4_answer": "def unbroadcast(grad, shape):\n"
-                                              "    return _helper(grad, shape)"},
-                          {"setup": UNBROADCAST_HELPER})
+               str(out / "results" / t / "mallory.json"), str(cwd / "escaped.txt")]
+    secrets = [str(BY_ASSIGNMENT[t]), torch.__file__, "/usr/lib/python3/dist-packages",
+               str(Path(sys.executable).parent)]
+    found["t_escape"] = (t, _with(t, reach_the_grader(targets, secrets)), {}, {})
     return found, targets
 
 
 def _plant(out: Path) -> list[str]:
-    """What a kernel without a sandbox (or anyone) might leave in OUT before a run."""
-    forged = {"student": "a2_wrong", "assignment": "derive_it_by_hand", "file": "x.ipynb",
+    """What anyone might leave in OUT before a run."""
+    forged = {"student": "d_wrong", "assignment": "derive_it_by_hand", "file": "x.ipynb",
               "questions": [{"name": f"q{n}", "title": "", "points": 3.0, "max_points": 3.0}
                             for n in range(1, 5)]}
-    planted = {"results/other/a2_wrong.json": json.dumps(forged),
+    planted = {"results/other/d_wrong.json": json.dumps(forged),
                "results/derive_it_by_hand/phantom.json": json.dumps(
                    {**forged, "student": "phantom"}),
                "results/derive_it_by_hand/broken.json": "{ not json"}
     for relative, text in planted.items():
         (out / relative).parent.mkdir(parents=True, exist_ok=True)
         (out / relative).write_text(text, encoding="utf-8")
-    (out / "results/tensors_and_gradients/a1_wrong.json").mkdir(parents=True)  # a folder
+    (out / "results/tensors_and_gradients/t_wrong.json").mkdir(parents=True)  # a folder
     return sorted(planted)
 
 
@@ -84,14 +114,15 @@ def _grade(folder):
     submitted, out, cwd = folder / "submitted", folder / "grades", folder / "cwd"
     for path in (submitted, out, cwd):
         path.mkdir()
-    for name, (assignment, answers, extra) in submissions.items():
-        nbformat.write(build(assignment, answers, extra), submitted / f"{name}.ipynb")
+    for name, (assignment, answers, extra, types) in submissions.items():
+        nbformat.write(build(assignment, name, answers, extra, types),
+                       submitted / f"{name}.ipynb")
     planted = _plant(out)
     previous, os.environ["MINIGRAD_KIT_SALT"] = os.getcwd(), SALT
     os.chdir(cwd)
     try:
         status = main(["grade", str(submitted), "--out", str(out), "--timeout", "10",
-                       "--jobs", "2", "--salt", SALT, "--sandbox", "required"])
+                       "--jobs", "2", "--salt", SALT, "--sandbox", "required", "--strict"])
     finally:
         os.chdir(previous)
         del os.environ["MINIGRAD_KIT_SALT"]
@@ -106,7 +137,7 @@ def graded(tmp_path_factory):
     results = {}
     for name in graded["names"]:
         path = out / "results" / SHORT[name.split("_")[0]] / f"{name}.json"
-        if path.is_file():  # (a1_wrong's place is taken by a planted folder)
+        if path.is_file():  # (t_wrong's place is taken by a planted folder)
             results[name] = json.loads(path.read_text())
     with open(out / "gradebook.csv", newline="") as file:
         book = list(csv.DictReader(file))
@@ -121,8 +152,7 @@ def _rows(graded, student):
 
 def test_the_run_finished_and_graded_everyone(graded):
     assert graded["status"] == 0
-    students = {r["student"] for r in graded["book"]}
-    assert students == set(graded["names"])
+    assert {r["student"] for r in graded["book"]} == set(graded["names"])
 
 
 @pytest.mark.parametrize("short", SHORT)
@@ -131,15 +161,15 @@ def test_a_right_submission_gets_full_marks_unflagged(graded, short):
     result = graded["results"][f"{short}_right"]
     auto = [q["name"] for q in result["questions"] if not q["manual"]]
     assert auto and all(rows[q]["points"] == rows[q]["max"] and rows[q]["needs_review"] == ""
-                        for q in auto), rows
+                        for q in auto), (rows, result["questions"])
     assert result["flags"] == [] and result["problems"] == []
     assert result["sandbox"].startswith("bubblewrap")
 
 
-ATTACKS = ["a1_package", "a1_hook", "a1_sys_modules", "a1_escape", "a2_package", "a2_hook",
-           "a2_sys_modules", "a3_package", "a3_hook", "a3_sys_modules", "a3_hidden_autograd",
-           "a3_finite_differences", "a4_package", "a4_hook", "a4_sys_modules", "a4_backward",
-           "a4_hidden_backward", "a4_sum_to", "a4_helper"]
+ATTACKS = ["t_globals", "t_globals_free", "t_display", "t_pipe", "t_hidden_encoder",
+           "t_print_self", "t_pickled", "t_barry", "t_markdown_code", "t_escape", "d_stencil",
+           "k_differences", "k_autograd", "b_backward", "b_expand", "b_sum_to", "b_hidden_torch",
+           "b_helper"]
 
 
 @pytest.mark.parametrize("name", ATTACKS)
@@ -153,119 +183,143 @@ def test_an_attack_scores_no_more_than_the_wrong_answer_or_is_held_back(graded, 
             question, row, graded["results"][name]["flags"])
 
 
+@pytest.mark.parametrize("name", ["t_globals", "t_globals_free", "t_display", "t_barry",
+                                  "t_markdown_code", "d_stencil", "k_differences", "k_autograd",
+                                  "b_backward", "b_expand", "b_sum_to", "b_hidden_torch",
+                                  "b_helper"])
+def test_closed_by_construction_not_by_review(graded, name):
+    """These gain nothing even before review: nothing is held, the points are the wrong
+    answer's (what they forge never reaches the grader, or what they lean on is absent)."""
+    wrong = _rows(graded, name.split("_")[0] + "_wrong")
+    rows = _rows(graded, name)
+    automatic = [q["name"] for q in graded["results"][name]["questions"] if not q["manual"]]
+    assert {q: rows[q]["points"] for q in automatic} == {q: wrong[q]["points"]
+                                                         for q in automatic}
+    assert all(r["needs_review"] == "" for r in rows.values())
+
+
 @pytest.mark.parametrize("name, expected", [
-    ("a1_package", "reaches grader internals"), ("a3_package", "reaches grader internals"),
-    ("a1_hook", "was cleared while it ran"), ("a4_hook", "was cleared while it ran"),
-    ("a1_hook", "reaches a function's globals"), ("a3_sys_modules", "edits sys.modules"),
-    ("a3_hidden_autograd", "looks up an attribute or a name by a computed string"),
-    ("a4_backward", "uses autograd or minigrad's own sum_to in unbroadcast"),
-    ("a4_sum_to", "uses autograd or minigrad's own sum_to in unbroadcast"),
-    ("a4_helper", "uses autograd or minigrad's own sum_to in unbroadcast"),
+    ("t_pipe", "received data it did not ask for"),
+    ("t_hidden_encoder", "beyond what a code answer needs (--strict)"),
+    ("t_print_self", "beyond what a code answer needs (--strict)"),
+    ("t_pickled", "runs code handed over as data"),
 ])
-def test_forgery_is_flagged_and_holds_back_the_questions_it_could_change(graded, name,
-                                                                         expected):
+def test_what_could_forge_is_held_back(graded, name, expected):
     result = graded["results"][name]
     assert any(expected in flag for flag in result["flags"]), result["flags"]
-    held = [q["name"] for q in result["questions"] if any(expected in r for r in q["review"])]
-    assert held, result["questions"]
+    held = [q["name"] for q in result["questions"] if q["review"]]
     assert all(_rows(graded, name)[q]["needs_review"] == "yes" for q in held)
-    for question in held:
-        assert any(r["student"] == name and question in r["holds_back"].split()
-                   and expected in r["flag"] for r in graded["flags"]), question
 
 
-def test_the_hook_would_have_forged_full_marks(graded):
-    """Held back, the hook's questions carry the forged (full) points the grader judged."""
-    result = graded["results"]["a1_hook"]
-    assert all(q["points"] == q["max_points"] for q in result["questions"] if q["review"])
+def test_the_hidden_encoder_would_have_forged_full_marks(graded):
+    """Held back, its questions carry the forged (full) points the grader judged: it does
+    forge, so holding it is what keeps the wrong answer from them."""
+    result = graded["results"]["t_hidden_encoder"]
+    q3 = next(q for q in result["questions"] if q["name"] == "q3")
+    assert q3["review"] and q3["points"] == q3["max_points"]
 
 
-def test_plain_findings_hold_nothing_back(graded):
-    result = graded["results"]["a3_plain"]
-    assert result["flags"] == ["cell 3 runs other programs (subprocess)"]
-    assert all(q["review"] == [] and q["points"] == q["max_points"]
-               for q in result["questions"])
+def test_published_solutions_earn_nothing_but_general_code(graded):
+    """The instructor notebooks' solutions answer the default numbers, not a student's."""
+    for short in ("d", "k"):
+        assert {r["points"] for r in _rows(graded, f"{short}_published").values()} == {"0"}
+    t = _rows(graded, "t_published")
+    assert [t[q]["points"] for q in ("q1", "q2", "q3")] == ["0", "0", "0"]
+    b = _rows(graded, "b_published")
+    assert [b[q]["points"] for q in ("q1", "q2", "q3")] == ["0", "0", "0"]
+    assert b["q4"]["points"] == "3"  # code that sums in general: copying code is not caught
 
 
-def test_formulas_cannot_be_forged_by_the_kernel(graded):
-    wrong = _rows(graded, "a2_wrong")
-    for name in ("a2_package", "a2_hook", "a2_sys_modules"):
-        assert _rows(graded, name) == {q: {**r, "student": name} for q, r in wrong.items()}
+def test_findings_say_why(graded):
+    results = graded["results"]
+
+    def failures(name, question):
+        q = next(q for q in results[name]["questions"] if q["name"] == question)
+        return " ".join(f[1] for f in q["findings"] if not f[0]) + " " + q["note"]
+    assert "approximation (a finite difference?), not the derivative" in failures(
+        "d_stencil", "q3")
+    assert "too long" in failures("d_stencil", "q1")  # (the longest ones do not even fit)
+    assert "approximation" in failures("k_differences", "q1")
+    assert "calls grad, which is not allowed" in failures("k_autograd", "q1")
+    assert "not a formula" in failures("k_autograd", "q2")
+    assert "graded on tensors without autograd" in failures("b_backward", "q4")
+    assert "No module named 'minigrad.autograd'" in " ".join(results["b_sum_to"]["problems"])
+    assert "is not plain Python" in " ".join(results["t_barry"]["flags"])  # it could not run
 
 
-def test_only_the_assignment_rule_questions_are_held_for_unbroadcast(graded):
-    for name in ("a4_backward", "a4_sum_to", "a4_helper"):
-        rows = _rows(graded, name)
-        assert [q for q, r in rows.items() if r["needs_review"]] == ["q4"], rows
-
-
-def test_a_finite_difference_backward_fails(graded):
-    result = graded["results"]["a3_finite_differences"]
-    q1 = next(q for q in result["questions"] if q["name"] == "q1")
-    assert q1["points"] == 0 and q1["review"] == []
-    assert any("Sigmoid's backward is off by" in text and "finite differences" in text
-               for ok, text, _ in q1["findings"] if not ok)
-
-
-def test_the_kernel_could_not_reach_the_grader(graded):
-    problems = " ".join(graded["results"]["a1_escape"]["problems"])
-    assert "raised RuntimeError: escape: pids ['1', '2']; wrote []" in problems
-    assert SALT not in json.dumps(graded["results"]["a1_escape"])
+def test_the_code_run_could_not_reach_the_grader(graded):
+    problems = " ".join(graded["results"]["t_escape"]["problems"])
+    assert "escape: pids ['1', '2']; wrote []; found []; saw" in problems
+    assert SALT not in json.dumps(graded["results"]["t_escape"])
     for path in graded["targets"]:
         assert not os.path.exists(path), path
-    assert not (Path(graded["submitted"]) / "escaped.txt").exists()
 
 
 def test_planted_results_are_flagged_and_ignored(graded):
     rows = [(r["student"], r["assignment"], r["question"]) for r in graded["book"]]
     assert len(rows) == len(set(rows))  # no question twice
     assert "phantom" not in {r["student"] for r in graded["book"]}
-    wrong = _rows(graded, "a2_wrong")
+    wrong = _rows(graded, "d_wrong")
     assert [wrong[q]["points"] for q in ("q1", "q2", "q3", "q4")] == ["0", "0", "0", "0"]
     foreign = " ".join(r["flag"] for r in graded["flags"] if r["student"] == "")
     for relative in graded["planted"]:
         assert f"{relative} was not written by the grader; it was ignored" in foreign
-    assert "could not write results/tensors_and_gradients/a1_wrong.json" in foreign
-    assert _rows(graded, "a1_wrong")  # its result is still in the gradebook
+    assert "could not write results/tensors_and_gradients/t_wrong.json" in foreign
+    assert _rows(graded, "t_wrong")  # its result is still in the gradebook
 
 
-def test_a_rerun_into_the_poisoned_folder_works_and_review_decides(graded, tmp_path,
-                                                                     capsys):
+def test_a_rerun_into_the_poisoned_folder_works_and_review_decides(graded, tmp_path, capsys):
     out = tmp_path / "grades"
     shutil.copytree(graded["out"], out, symlinks=True)
-    (out / "results" / "derive_it_by_hand" / "a2_right.json").write_text("{}")  # changed
-    status = main(["grade", str(Path(graded["submitted"]) / "a4_sum_to.ipynb"), "--out",
+    (out / "results" / "derive_it_by_hand" / "d_right.json").write_text("{}")  # changed
+    status = main(["grade", str(Path(graded["submitted"]) / "t_pickled.ipynb"), "--out",
                    str(out), "--timeout", "10", "--jobs", "1", "--sandbox", "required"])
     assert status == 0
     with open(out / "gradebook.csv", newline="") as file:
         book = list(csv.DictReader(file))
-    students = {r["student"] for r in book}
-    # the changed file is ignored; a1_wrong's result could not be written (a planted folder)
-    assert students == set(graded["names"]) - {"a2_right", "a1_wrong"}
+    # the changed file is ignored; t_wrong's result could not be written (a planted folder)
+    assert {r["student"] for r in book} == set(graded["names"]) - {"d_right", "t_wrong"}
     flags = (out / "flags.csv").read_text()
-    assert "results/derive_it_by_hand/a2_right.json was ignored: ValueError: its content " \
+    assert "results/derive_it_by_hand/d_right.json was ignored: ValueError: its content " \
            "changed after the grader wrote it" in flags
     capsys.readouterr()
 
     assert main(["review", str(out)]) == 0
     listed = capsys.readouterr().out
-    assert "a4_sum_to/broadcasting_and_reductions/q4: held back (3 of 3 points as judged): " \
-        "cell" in listed
-    assert "(your answer 'q4_answer') uses autograd or minigrad's own sum_to" in listed
-    assert main(["review", str(out), "--accept", "a4_sum_to/broadcasting_and_reductions/q4",
-                 "--reject", "a1_hook/tensors_and_gradients"]) == 0
+    assert "t_print_self/tensors_and_gradients/q3: held back (2 of 2 points as judged)" \
+        in listed
+    assert main(["review", str(out), "--accept", "t_print_self/tensors_and_gradients/q3",
+                 "--reject", "t_hidden_encoder/tensors_and_gradients"]) == 0
     with open(out / "gradebook.csv", newline="") as file:
         decided = {(r["student"], r["question"]): (r["points"], r["needs_review"])
                    for r in csv.DictReader(file)}
-    assert decided[("a4_sum_to", "q4")] == ("3", "")
-    assert {v for k, v in decided.items() if k[0] == "a1_hook" and k[1] != "q4"} == {("0", "")}
-    assert decided[("a3_hook", "q1")] == ("", "yes")  # undecided
-    feedback = (out / "feedback/broadcasting_and_reductions/a4_sum_to.md").read_text()
+    assert decided[("t_print_self", "q3")] == ("2", "")
+    assert decided[("t_hidden_encoder", "q3")] == ("0", "")
+    assert decided[("t_pickled", "q3")] == ("", "yes")  # undecided
+    feedback = (out / "feedback/tensors_and_gradients/t_print_self.md").read_text()
     assert "accepted after review" in feedback
-    assert "a4_sum_to/broadcasting_and_reductions/q4: accepted (3 of 3" in capsys.readouterr().out
-    assert main(["review", str(out), "--reject", "a4_sum_to/broadcasting_and_reductions/q4"]) == 0
+    assert main(["review", str(out), "--reject", "t_print_self/tensors_and_gradients/q3"]) == 0
     with open(out / "gradebook.csv", newline="") as file:
         assert {(r["points"], r["needs_review"]) for r in csv.DictReader(file)
-                if r["student"] == "a4_sum_to" and r["question"] == "q4"} == {("0", "")}
+                if r["student"] == "t_print_self" and r["question"] == "q3"} == {("0", "")}
     assert main(["review", str(out), "--accept", "nobody/x/q1"]) == 1
     assert "'nobody/x/q1' names no held-back question" in capsys.readouterr().err
+
+
+def test_a_time_budget_bounds_a_submission(tmp_path):
+    """Four answer cells that each sleep until interrupted: at --timeout 2 each would take
+    2 s; the budget of 5 s stops the run, the rest is not run, and a flag says so."""
+    t = "tensors_and_gradients"
+    answers = {**right(t, "sleepy"), **{gid: SLEEPER for gid in
+                                        ("q2_answer", "print_before", "q3_answer")}}
+    (tmp_path / "in").mkdir()
+    nbformat.write(build(t, "sleepy", answers), tmp_path / "in" / "sleepy.ipynb")
+    started = time.monotonic()
+    assert main(["grade", str(tmp_path / "in"), "--out", str(tmp_path / "out"), "--timeout",
+                 "2", "--budget", "5", "--jobs", "1", "--sandbox", "required"]) == 0
+    took = time.monotonic() - started
+    result = json.loads((tmp_path / "out/results" / t / "sleepy.json").read_text())
+    assert any("time budget of 5 s ran out" in flag for flag in result["flags"])
+    points = {q["name"]: q["points"] for q in result["questions"]}
+    assert points["q1"] == 1.0 and points["q2"] == 0 and points["q3"] == 0
+    assert took < 30, took

@@ -6,7 +6,7 @@ import sys
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT, FOLDER
-from attacks import build, right
+from keys import build, right
 
 from grader.cli import main
 
@@ -34,14 +34,16 @@ def test_release_help(capsys):
     for words in ("SOURCE", "--out DIR", "--no-verify", "--timeout SECONDS", "--jobs N",
                   "hidden tests removed", "checksums recorded", "Exit status 1",
                   "OUT/<assignment>.py", "A student version (already released)\nis refused",
+                  "--students NAME", "OUT/<student>/",
                   "minigrad-kit release course/*.ipynb --out release/"):
         assert words in text, words
 
 
 def test_grade_help(capsys):
     text = _help(capsys, "grade")
-    for words in ("SUBMISSION", "--source NOTEBOOK", "--format {md,html}", "--output-limit CHARS",
-                  "--memory MB", "--salt SALT", "--timeout SECONDS", "--jobs N",
+    for words in ("SUBMISSION", "--source NOTEBOOK", "--format {md,html}", "--budget SECONDS",
+                  "--memory MB", "--salt SALT", "--timeout SECONDS", "--jobs N", "--strict",
+                  "--lenient", "--variants {per-student,none}",
                   "OUT/gradebook.csv", "student, assignment, question, points, max",
                   "OUT/flags.csv", "OUT/answers/<assignment>.md", "no hidden test code",
                   "submitted/<student>/<assignment>/<notebook>.ipynb",
@@ -61,19 +63,20 @@ def test_review_help_and_errors(capsys, tmp_path):
 
 
 def test_grading_without_the_sandbox_is_said_loudly(capsys, tmp_path):
-    nbformat.write(build("derive_it_by_hand", right("derive_it_by_hand")), tmp_path / "al.ipynb")
+    nbformat.write(build("derive_it_by_hand", "al", right("derive_it_by_hand", "al")),
+                   tmp_path / "al.ipynb")
     out = tmp_path / "out"
     assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out), "--sandbox", "off"]) == 0
     printed = capsys.readouterr()
     assert printed.err.startswith("WARNING: grading without a sandbox. --sandbox off was "
                                   "chosen: students' code ran with the grader's rights.")
-    assert printed.out.rstrip().endswith("kernels ran WITHOUT a sandbox")
+    assert printed.out.rstrip().endswith("code ran WITHOUT a sandbox")
     assert ("al,derive_it_by_hand,,graded without a sandbox: OFF: --sandbox off was chosen: "
             "students' code ran with the grader's rights") in (out / "flags.csv").read_text()
     assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out)]) == 0
     assert capsys.readouterr().out.rstrip().endswith(
-        "kernels ran in a sandbox: bubblewrap (no network, read-only system, private scratch "
-        "folder)")
+        "code ran in a sandbox: bubblewrap (no network, read-only system, only NumPy and the "
+        "kit's packages, private scratch folder)")
     assert "without a sandbox" not in (out / "flags.csv").read_text()
 
 
@@ -102,7 +105,7 @@ def test_missing_file(capsys):
     ["release", "notebooks/assignments/*.ipynb", "--out", "release/"],  # outside the repo
     ["grade", "submitted/alice.ipynb", "--out", "grades/"],
     ["grade", "submitted/", "--out", "grades/"],
-    ["grade", "x.ipynb", "--source", "notebooks/assignments/02_derive_it_by_hand.ipynb",
+    ["grade", "x.ipynb", "--source", "notebooks/assignments/01_derive_it_by_hand.ipynb",
      "--out", "grades/"],
 ])
 def test_no_error_suggests_the_command_that_failed(argv, tmp_path, monkeypatch):
@@ -152,7 +155,7 @@ def test_python_dash_m_is_the_same_command():
 
 
 def test_an_invalid_instructor_notebook_stops_grading_before_it_starts(tmp_path, capsys):
-    source = tmp_path / "02_derive_it_by_hand.ipynb"
+    source = tmp_path / "01_derive_it_by_hand.ipynb"
     source.write_text(BY_ASSIGNMENT["derive_it_by_hand"].read_text().replace(
         '"assignment": "derive_it_by_hand"', '"assignment": "derive"'))
     (tmp_path / "submitted").mkdir()

@@ -106,3 +106,19 @@ def test_a_notebook_without_its_question_module_is_refused(tmp_path, capsys):
     assert (f"its questions belong in {tmp_path / 'double_it.py'} (the notebook metadata names "
             "the assignment 'double_it'), which does not exist") in error
     assert not (tmp_path / "release").exists()
+
+
+def test_a_question_that_declares_no_kind_is_refused(tmp_path, capsys):
+    """Each question says how its answer reaches the grader: read as data, or run as code."""
+    nbformat.write(instructor_notebook(), tmp_path / "06_double_it.ipynb")
+    module = guide_module()
+    assert "kind=CODE" in module
+    (tmp_path / "double_it.py").write_text(module.replace("kind=CODE", "kind=''"))
+    for command in (["release", str(tmp_path / "06_double_it.ipynb"), "--out",
+                     str(tmp_path / "release"), "--no-verify"],
+                    ["grade", str(tmp_path / "06_double_it.ipynb"), "--source",
+                     str(tmp_path / "06_double_it.ipynb"), "--out", str(tmp_path / "grades")]):
+        assert main(command) == 1
+        error = capsys.readouterr().err
+        assert "question 'q1' declares no kind; add kind=DATA" in error, error
+    assert not (tmp_path / "release").exists()

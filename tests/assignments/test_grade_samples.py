@@ -1,8 +1,9 @@
-"""`minigrad-kit grade` on sample submissions with known scores (real kernels, in parallel).
+"""`minigrad-kit grade` on sample submissions with known scores (real sandboxed runs, in
+parallel).
 
-All samples are graded by one command, as a teacher would; the tests then
-read what it wrote. The sample notebooks are built in a temporary folder
-(see samples.py).
+All samples are graded by one command, as a teacher would (``--variants none``: the
+samples answer the instructor notebooks' own numbers); the tests then read what it wrote.
+The sample notebooks are built in a temporary folder (see samples.py).
 """
 
 import csv
@@ -13,14 +14,15 @@ from pathlib import Path
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from samples import SAMPLES, build
+from samples import CODE_SAMPLES, SAMPLES, build
 from shared_fixture import shared
 
 from grader import notebook as nbg
 from grader.cli import main
 
-SOURCE = BY_ASSIGNMENT["derive_it_by_hand"]
+SOURCES = [BY_ASSIGNMENT["derive_it_by_hand"], BY_ASSIGNMENT["tensors_and_gradients"]]
 TIMEOUT = "3"
+ALL = {**SAMPLES, **CODE_SAMPLES}
 
 
 def _digest(path):
@@ -31,13 +33,15 @@ def _grade_all(folder):
     """Grade every sample (and one file that is not a notebook) in one run."""
     submitted, out = folder / "submitted", folder / "grades"
     submitted.mkdir()
-    released = nbg.student_version(nbformat.read(SOURCE, as_version=4))
-    for name, sample in SAMPLES.items():
-        nbformat.write(build(released, sample), submitted / f"{name}.ipynb")
+    for source, samples in zip(SOURCES, (SAMPLES, CODE_SAMPLES)):
+        released = nbg.student_version(nbformat.read(source, as_version=4))
+        for name, sample in samples.items():
+            nbformat.write(build(released, sample), submitted / f"{name}.ipynb")
     (submitted / "not_a_notebook.ipynb").write_text("{ this is not JSON", encoding="utf-8")
     before = {p.name: _digest(p) for p in submitted.iterdir()}
-    status = main(["grade", str(submitted), "--out", str(out), "--source", str(SOURCE),
-                   "--timeout", TIMEOUT, "--jobs", "2"])
+    status = main(["grade", str(submitted), "--out", str(out), "--timeout", TIMEOUT,
+                   "--jobs", "2", "--variants", "none"]
+                  + [a for s in SOURCES for a in ("--source", str(s))])
     return {"status": status, "out": str(out), "folder": str(submitted), "before": before}
 
 
@@ -49,26 +53,32 @@ def graded(tmp_path_factory):
     return {**graded, "out": out, "folder": Path(graded["folder"]), "results": results}
 
 
-@pytest.mark.parametrize("name", SAMPLES)
+@pytest.mark.parametrize("name", ALL)
 def test_sample_gets_its_expected_score(graded, name):
     result = graded["results"][name]
-    points = {q["name"]: q["points"] for q in result["questions"]}
-    assert points == SAMPLES[name].points, (result["questions"], result["problems"])
+    points = {q["name"]: q["points"] or 0 for q in result["questions"]}
+    assert points == ALL[name].points, (result["questions"], result["problems"])
 
 
-@pytest.mark.parametrize("name", [n for n, s in SAMPLES.items() if s.flags or s.problems])
+@pytest.mark.parametrize("name", [n for n, s in ALL.items() if s.flags or s.problems])
 def test_sample_is_flagged_and_explained(graded, name):
     result = graded["results"][name]
-    for expected in SAMPLES[name].flags:
+    for expected in ALL[name].flags:
         assert any(expected in flag for flag in result["flags"]), (expected, result["flags"])
-    for expected in SAMPLES[name].problems:
+    for expected in ALL[name].problems:
         assert any(expected in p for p in result["problems"]), (expected, result["problems"])
 
 
 def test_honest_submissions_are_not_flagged(graded):
-    for name in ("correct", "partial", "wrong", "empty", "hard_coded", "stderr_warnings",
-                 "uses_autograd", "finite_differences"):
+    for name in ("correct", "partial", "wrong", "empty", "hard_coded", "uses_autograd",
+                 "finite_differences", "code_correct", "code_huge_output", "code_warns"):
         assert graded["results"][name]["flags"] == [], name
+        assert all(q["review"] == [] for q in graded["results"][name]["questions"]), name
+
+
+def test_data_answers_are_never_held(graded):
+    """Whatever the notebook's code does, a formula read from its text holds nothing."""
+    for name, sample in SAMPLES.items():
         assert all(q["review"] == [] for q in graded["results"][name]["questions"]), name
 
 
@@ -77,11 +87,10 @@ def test_by_hand_answers_that_are_not_formulas_say_so(graded):
                        if q["name"] == "q1" and not f[0]]
                 for name in ("uses_autograd", "finite_differences", "formula_finite_differences")}
     assert findings["uses_autograd"][0] == (
-        'df is a function, not a formula: write it in quotes, like df = "3*x**2 - 2"')
+        'df is a function, not a formula: write the formula as text, in quotes (df = "...")')
     assert findings["finite_differences"] == findings["uses_autograd"]
-    assert findings["formula_finite_differences"][0] == (
-        "df holds the number 1e-05, a finite difference's step: write the exact derivative, "
-        "derived by hand")
+    assert "approximation (a finite difference?), not the derivative" in \
+        findings["formula_finite_differences"][0]
 
 
 def test_a_bad_file_never_stops_the_rest(graded):
@@ -89,7 +98,7 @@ def test_a_bad_file_never_stops_the_rest(graded):
     error = graded["results"]["not_a_notebook"]["error"]
     assert "not_a_notebook.ipynb is not a readable notebook" in error
     assert "ask for the .ipynb file again" in error
-    assert len(graded["results"]) == len(SAMPLES) + 1  # ... and every other one was
+    assert len(graded["results"]) == len(ALL) + 1  # ... and every other one was
 
 
 def test_submissions_are_never_modified(graded):
@@ -101,17 +110,18 @@ def test_gradebook_has_a_row_per_question(graded):
     with open(graded["out"] / "gradebook.csv", newline="") as file:
         rows = list(csv.DictReader(file))
     assert list(rows[0]) == ["student", "assignment", "question", "points", "max", "needs_review"]
-    assert len(rows) == 4 * len(SAMPLES)
+    assert len(rows) == 4 * len(ALL)
     partial = {r["question"]: (r["points"], r["max"]) for r in rows if r["student"] == "partial"}
     assert partial == {"q1": ("2", "2"), "q2": ("0", "2"), "q3": ("2", "2"), "q4": ("0", "3")}
-    assert {r["needs_review"] for r in rows} == {""}  # assignment 2's answers are data
+    assert {r["needs_review"] for r in rows} == {""}
 
 
 def test_feedback_explains_without_showing_hidden_tests(graded):
     text = (graded["out"] / "feedback/derive_it_by_hand/partial.md").read_text()
     assert "4 / 9 points graded automatically" in text
     assert "✗ hidden: dg is wrong at" in text and "autograd gives" in text
-    assert "✗ public: dk_dy is wrong at 4 of 5 values; at x = -2, y = 1.5" in text
+    assert "✗ public: dk_dy is wrong at 5 of 5 values; at x = -2, y = 1.5: yours is -3, " \
+        "autograd gives -5.21355" in text
     for secret in ("BEGIN HIDDEN", "default_rng", "assert", "_x.grad"):
         assert secret not in text
     hard_coded = (graded["out"] / "feedback/derive_it_by_hand/hard_coded.md").read_text()
@@ -129,8 +139,9 @@ def test_regrading_is_idempotent(graded, tmp_path):
     """Grade two of them again into the same folder: every file comes out identical."""
     out, folder = graded["out"], graded["folder"]
     before = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    status = main(["grade", str(folder / "correct.ipynb"), str(folder / "partial.ipynb"),
-                   "--out", str(out), "--source", str(SOURCE), "--timeout", TIMEOUT])
+    status = main(["grade", str(folder / "correct.ipynb"), str(folder / "code_correct.ipynb"),
+                   "--out", str(out), "--timeout", TIMEOUT, "--variants", "none"]
+                  + [a for s in SOURCES for a in ("--source", str(s))])
     after = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     assert status == 0
     assert after == before  # (and no temporary files were left behind)

@@ -1,7 +1,8 @@
 """The question bank, in-process: solutions pass, stubs fail, and the feedback says why.
 
-The extract step runs here on a namespace built by executing a notebook's
-cells, and its data goes through the same JSON round trip as in grading.
+The extract step runs here on a namespace built by executing a notebook's cells (rendered
+with a student's own numbers), and its data goes through the same JSON round trip as in
+grading; the judges get the student's numbers as the grader gives them.
 """
 
 import json
@@ -12,12 +13,14 @@ import nbformat
 import numpy as np
 import pytest
 from assignment_files import BY_ASSIGNMENT
+from keys import numbers, right
 
 from grader import notebook as nbg
 from grader.data import decode
 from grader.kernel_side import collect
 from grader.questions import find_assignment, judge
 from grader.source import context, inputs, load_source
+from grader.variants import render
 
 
 def _namespace(notebook, replace=None) -> dict:
@@ -36,14 +39,22 @@ def _namespace(notebook, replace=None) -> dict:
     return namespace
 
 
-def _findings(name, question, namespace, student="alice", source=None):
-    source = source or load_source(BY_ASSIGNMENT[name])
+def _student(name, student, answers=None):
+    """The namespace of ``student``'s notebook, with ``answers`` (grade_id -> code)."""
+    source = load_source(BY_ASSIGNMENT[name])
+    return _namespace(render(source.notebook, source.assignment, student), answers)
+
+
+def _findings(name, question, namespace, student="alice"):
+    source = load_source(BY_ASSIGNMENT[name])
     question = source.assignment.question(question)
-    drawn = inputs(source, question, student)
+    variant = source.assignment.variant_for(student)
+    drawn = inputs(source, question, student, variant)
+    env = {**context(source, render(source.notebook, source.assignment, student)), **variant}
     found = []
     for part, points in drawn.items():
         data = decode(json.loads(json.dumps(collect(question, namespace, points))))
-        found += judge(question, data, points, context(source))
+        found += judge(question, data, points, env)
     return found
 
 
@@ -52,11 +63,23 @@ def _failures(*args, **kwargs):
 
 
 @pytest.mark.parametrize("name", BY_ASSIGNMENT)
-def test_solutions_pass_every_question_at_public_and_hidden_inputs(name):
+def test_right_answers_pass_every_question_for_every_student(name):
+    for student in ("alice", "bob", "carol"):
+        namespace = _student(name, student, right(name, student))
+        for question in find_assignment(name).questions:
+            assert _failures(name, question.name, namespace, student) == [], (student,
+                                                                             question.name)
+
+
+@pytest.mark.parametrize("name", BY_ASSIGNMENT)
+def test_the_instructor_solution_passes_for_the_default_numbers_only(name):
     source = load_source(BY_ASSIGNMENT[name])
     namespace = _namespace(source.notebook)
-    for question in source.assignment.questions:
-        assert _failures(name, question.name, namespace) == [], question.name
+    questions = [q.name for q in source.assignment.questions]
+    for question in questions:
+        assert _failures(name, question, namespace, student=None) == [], question
+    failing = [q for q in questions if _failures(name, q, namespace, student="alice")]
+    assert failing, "the published solution must not answer a student's own numbers"
 
 
 @pytest.mark.parametrize("name", BY_ASSIGNMENT)
@@ -64,16 +87,16 @@ def test_stubs_fail_every_question(name):
     source = load_source(BY_ASSIGNMENT[name])
     namespace = _namespace(nbg.student_version(source.notebook))
     for question in source.assignment.questions:
-        assert _failures(name, question.name, namespace), question.name
+        assert _failures(name, question.name, namespace, student=None), question.name
 
 
-def _a1(answers):
-    source = nbformat.read(BY_ASSIGNMENT["tensors_and_gradients"], as_version=4)
-    return _namespace(source, answers)
+def _a3(answers, student="alice"):
+    return _student("tensors_and_gradients", student,
+                    {**right("tensors_and_gradients", student), **answers})
 
 
-def test_a1_feedback_without_backward():
-    namespace = _a1({"q3_answer": "y.retain_grad()\nz.retain_grad()"})
+def test_a3_feedback_without_backward():
+    namespace = _a3({"q3_answer": "y.retain_grad()\nz.retain_grad()"})
     assert _failures("tensors_and_gradients", "q3", namespace) == [
         "x.grad is None — did you call backward()? (z.backward())",
         "y.grad is None — call y.retain_grad() before z.backward(): a tensor made by an "
@@ -81,161 +104,213 @@ def test_a1_feedback_without_backward():
         "z.grad is None — call z.retain_grad() before z.backward()"]
 
 
-def test_a1_feedback_after_two_backward_passes():
-    namespace = _a1({"q3_answer": "y.retain_grad()\nz.retain_grad()\n"
+def test_a3_feedback_after_two_backward_passes():
+    namespace = _a3({"q3_answer": "y.retain_grad()\nz.retain_grad()\n"
                                   "z.backward(retain_graph=True)\nz.backward()"})
     assert _failures("tensors_and_gradients", "q3", namespace)[0] == (
         "x.grad is 2 times the expected gradient — did you call backward() more than once? "
         "Gradients accumulate in .grad; run the notebook again from the top")
 
 
-def test_a1_feedback_on_the_tensor_itself():
-    namespace = _a1({"q1_answer": "x = torch.ones(5, dtype=torch.int64)\ntotal = x.sum()"})
+def test_a3_feedback_on_the_tensor_itself():
+    rows, columns = numbers("tensors_and_gradients", "alice")["shape"]
+    namespace = _a3({"q1_answer": "x = torch.ones(5, dtype=torch.int64)\ntotal = x.sum()"})
     assert _failures("tensors_and_gradients", "q1", namespace) == [
-        "x has shape (5,) but expected (5, 5)",
+        f"x has shape (5,) but expected ({rows}, {columns}) (your shape)",
         "x does not require grad — create it with requires_grad=True",
         "x holds int64 — only floating point tensors can require grad; use 1.0, not 1",
-        "total.grad_fn is None, expected SumBackward0: compute it from x with x.sum()"]
+        "total does not record how it was made (its grad_fn is None): it was computed under "
+        "torch.no_grad(), from a detached tensor, or made as a new tensor, so backward cannot "
+        "reach x through it. Compute it from x itself, outside no_grad"]
 
 
-def _a2(answers):
-    return _namespace(nbformat.read(BY_ASSIGNMENT["derive_it_by_hand"], as_version=4), answers)
+def test_a3_accepts_what_is_mathematically_right():
+    """y = x + x is x times 2 (AddBackward0, not MulBackward0): right, where factor is 2."""
+    student = next(s for s in (f"s{i}" for i in range(100))
+                   if numbers("tensors_and_gradients", s)["factor"] == 3)
+    namespace = _a3({"q2_answer": "y = x + x + x\nz = torch.sum(y)"}, student)
+    assert _failures("tensors_and_gradients", "q2", namespace, student) == []
+    assert _failures("tensors_and_gradients", "q3", namespace, student) == []
 
 
-def test_a2_feedback_names_the_point_and_both_values():
-    namespace = _a2({"q3_answer": 'dh = "2*x"'})
+def test_a3_says_why_no_grad_broke_the_graph():
+    factor = numbers("tensors_and_gradients", "alice")["factor"]
+    namespace = _a3({"q2_answer": f"with torch.no_grad():\n    y = x * {factor}\nz = y.sum()",
+                     "q3_answer": "z.backward()"})
+    q2 = _failures("tensors_and_gradients", "q2", namespace)
+    assert q2[0].startswith("y does not record how it was made (its grad_fn is None): it was "
+                            "computed under torch.no_grad()")
+    assert _failures("tensors_and_gradients", "q3", namespace) == [
+        "z does not require grad, so z.backward() cannot reach x: y or z was computed under "
+        "torch.no_grad() or from a detached tensor (see q2)"]
+
+
+def test_a3_a_gradient_assigned_by_hand_is_not_retain_grad():
+    namespace = _a3({"q3_answer": "z.backward(retain_graph=True)\n"
+                                  "y.grad = torch.ones_like(y)\nz.grad = torch.ones_like(z)"})
+    assert _failures("tensors_and_gradients", "q3", namespace) == [
+        "y.grad was assigned by hand; call y.retain_grad() before z.backward(), so that "
+        "backward keeps it",
+        "z.grad was assigned by hand; call z.retain_grad() before z.backward(), so that "
+        "backward keeps it"]
+
+
+def _a1(answers, student="alice"):
+    return _student("derive_it_by_hand", student, answers)
+
+
+def test_a1_feedback_names_the_point_and_both_values():
+    n = numbers("derive_it_by_hand", "alice")
+    namespace = _a1({"q3_answer": 'dh = "2*x"'})
     public, hidden = _failures("derive_it_by_hand", "q3", namespace)
-    assert public == ("dh is wrong at 4 of 5 values; at x = -2: yours is -4, autograd "
-                      "gives -0.8")
+    expected = 2 * n["c"] * -2.0 / (n["a"] + n["c"] * 4.0)
+    assert public == (f"dh is wrong at 4 of 5 values; at x = -2: yours is -4, autograd "
+                      f"gives {expected:.6g}")
     assert hidden.startswith("dh is wrong at ")
 
 
-def test_a2_feedback_on_formulas_that_cannot_be_read():
-    namespace = _a2({"q1_answer": 'df = "math.cos(x)"', "q2_answer": "dg = '3x'",
+def test_a1_feedback_on_answers_that_are_not_formulas():
+    namespace = _a1({"q1_answer": 'df = "math.cos(x) + f(x)"', "q2_answer": "dg = '3x'",
                      "q3_answer": "def dh(x):\n    return 2 * x / (1 + x ** 2)",
-                     "q4_answer": 'dk_dx = "2*x*y"'})
+                     "q4_answer": 'dk_dx = "2*x*y"\ndk_dy = "a*x"'})
     assert _failures("derive_it_by_hand", "q1", namespace)[0] == (
-        "df: the formula 'math.cos(x)' calls cos, which is not allowed here; write the "
-        "derivative with +, -, *, /, ** only")
+        "df: the formula 'math.cos(x) + f(x)' calls f, which is not allowed here; it may use "
+        "abs, cos, cosh, exp, log, sin, sinh, sqrt, tan, tanh")
     assert _failures("derive_it_by_hand", "q2", namespace)[0] == (
         "dg: could not read the formula '3x': write products with * and powers with ** (e.g. "
         "3*x**2 - 2*x)")
     assert _failures("derive_it_by_hand", "q3", namespace)[0] == (
-        'dh is a function, not a formula: write it in quotes, like dh = "3*x**2 - 2"')
-    assert _failures("derive_it_by_hand", "q4", namespace)[:2] == [
-        "dk_dx is wrong at 5 of 5 values; at x = -2, y = 1.5: yours is -6, autograd gives "
-        "2.32065", "dk_dy is not defined — run the cell that defines it (and the cells above "
-                  "it)"]
+        'dh is a function, not a formula: write the formula as text, in quotes (dh = "...")')
+    failures = _failures("derive_it_by_hand", "q4", namespace)
+    assert failures[0].startswith("dk_dx is wrong at 5 of 5 values; at x = -2, y = 1.5")
+    assert failures[1] == ("dk_dy: the formula 'a*x' uses 'a'; it may use x, y, pi, e")
 
 
-def test_a2_a_constant_derivative_may_be_a_number():
-    source = load_source(BY_ASSIGNMENT["derive_it_by_hand"])
-    namespace = _a2({"expressions": "def f(x):\n    return 3 * x"})
-    namespace["df"] = "3"
-    source.notebook.cells[3].source = "def f(x):\n    return 3 * x"  # (the teacher's f)
-    assert _failures("derive_it_by_hand", "q1", namespace, source=source) == []
+def test_no_feedback_hands_out_an_answer():
+    """(Issue 33: the example and the feedback for an unquoted answer said "3*x**2 - 2",
+    question 1's answer, and named an internal class.)"""
+    namespace = _a1({"q1_answer": "df = 3", "q2_answer": "dg = torch.tensor([1.0])",
+                     "q3_answer": "dh = [1, 2]"})
+    said = [f.text for q in ("q1", "q2", "q3", "q4")
+            for f in _findings("derive_it_by_hand", q, namespace)]
+    text = " ".join(said)
+    for student in ("alice", None):
+        for answer in right("derive_it_by_hand", student).values():
+            for formula in answer.split('"')[1::2]:
+                assert formula not in text, formula
+    assert "TensorData" not in text and "df is a number, not a formula" in text
+    assert "dg is a tensor, not a formula" in text
 
 
-def _a3(cls_source):
-    source = nbformat.read(BY_ASSIGNMENT["implement_a_backward"], as_version=4)
-    return _namespace(source, {"q1_answer": cls_source})
+def _a4(answers, student="alice"):
+    return _student("implement_a_backward", student, answers)
 
 
-SIGMOID = """\
-class Sigmoid(Function):
-    @staticmethod
-    def forward(ctx, x):
-        y = 1 / (1 + torch.exp(-x))
-        ctx.save_for_backward(y)
-        return y
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        y, = ctx.saved_tensors
-        return BACKWARD
-"""
+def test_a4_feedback_on_a_wrong_backward():
+    namespace = _a4({"q1_answer": 'sigmoid_backward = "grad_output * y * (1 - y)"'})
+    k = numbers("implement_a_backward", "alice")["k"]
+    failure = _failures("implement_a_backward", "q1", namespace)[0]
+    assert failure.startswith("sigmoid_backward is wrong at ")
+    assert "on an input of shape (5,)" in failure and "autograd gives" in failure
+    namespace = _a4({"q1_answer": f'sigmoid_backward = "grad_output * {k} * y * (1 - y)"'})
+    assert _failures("implement_a_backward", "q1", namespace) == []
 
 
-def test_a3_gradcheck_reports_the_worst_index():
-    wrong = "grad_output * y * (1 - y) * (1 + 0.1 * (y > 0.6))"  # 10% off where y > 0.6
-    namespace = _a3(SIGMOID.replace("BACKWARD", wrong))
-    failures = _failures("implement_a_backward", "q1", namespace)
-    assert failures[0] == ("gradcheck on an input of shape (5,): largest difference 2e-02 at "
-                           "index (3,) (d out[3] / d x[3]: your backward gives 0.2585, finite "
-                           "differences 0.235)")
-    assert failures[1].startswith("gradcheck on an input of shape (2, 3): largest difference")
+def test_a4_feedback_on_formulas_that_cannot_be_used():
+    namespace = _a4({"q1_answer": 'sigmoid_backward = "grad_output * sigmoid(x)"',
+                     "q2_answer": 'tanh_backward = "grad_output * (1 - y**2"',
+                     "q3_answer": 'softmax_backward = "y * (grad_output - y @ grad_output)"'})
+    assert _failures("implement_a_backward", "q1", namespace)[0] == (
+        "sigmoid_backward: the formula 'grad_output * sigmoid(x)' calls sigmoid, which is not "
+        "allowed here; it may use exp, log, max, mean, sqrt, sum")
+    assert "could not read the formula" in _failures("implement_a_backward", "q2", namespace)[0]
+    assert "@ cannot multiply shapes (5,) and (5,)" not in " ".join(
+        _failures("implement_a_backward", "q3", namespace))  # a number: the shape is wrong
+    assert "softmax_backward is wrong" in _failures("implement_a_backward", "q3",
+                                                    namespace)[0]
 
 
-def test_a3_backward_with_the_wrong_shape():
-    namespace = _a3(SIGMOID.replace("BACKWARD", "(grad_output * y * (1 - y))[:2]"))
-    failures = _failures("implement_a_backward", "q1", namespace)
-    assert failures[0] == ("Sigmoid.backward raised RuntimeError: Function SigmoidBackward "
-                           "returned an invalid gradient at index 0 - got [2] but expected shape "
-                           "compatible with [5]")
+def test_a4_builds_a_working_function_from_the_formula():
+    from grader import student
+    from minigrad.autograd import gradcheck
+
+    student.start("implement_a_backward", student="alice")
+    k = numbers("implement_a_backward", "alice")["k"]
+    namespace = _a4({"q1_answer": f'sigmoid_backward = "grad_output * {k} * y * (1 - y)"'})
+    x = minigrad.tensor([-2.0, 0.5, 3.0], dtype=minigrad.float64, requires_grad=True)
+    assert gradcheck(namespace["SigmoidK"].apply, (x,))
 
 
-def test_a3_a_class_that_is_not_a_function():
-    namespace = _a3("class Sigmoid:\n    pass")
-    assert _failures("implement_a_backward", "q1", namespace) == 2 * [
-        "Sigmoid should be a Function: class Sigmoid(Function) with a forward and a backward"]
+def _a2(answers, student="alice"):
+    return _student("broadcasting_and_reductions", student, answers)
 
 
-def _a4(answers):
-    source = nbformat.read(BY_ASSIGNMENT["broadcasting_and_reductions"], as_version=4)
-    return _namespace(source, answers)
-
-
-def test_a4_predictions_say_where_not_what():
-    namespace = _a4({"q1_answer": "a_grad_shape = (3, 4)\nb_grad_shape = (4,)",
+def test_a2_predictions_say_where_not_what():
+    n = numbers("broadcasting_and_reductions", "alice")
+    namespace = _a2({"q1_answer": f"a_grad_shape = ({n['m']}, {n['p']})\n"
+                                  f"b_grad_shape = ({n['p']},)",
                      "q2_answer": "a_grad = [100.0, 100.0, 100.0]\nb_grad = [[6.0] * 4] * 3"})
     assert _failures("broadcasting_and_reductions", "q1", namespace) == [
-        "a_grad_shape is (3, 4) — that is the shape of a * b, not of a. A gradient has the "
-        "shape of its tensor: broadcasting is undone by summing"]
+        f"a_grad_shape is ({n['m']}, {n['p']}) — that is the shape of a * b, not of a. A "
+        "gradient has the shape of its tensor: broadcasting is undone by summing"]
     assert _failures("broadcasting_and_reductions", "q2", namespace) == [
         'a_grad is a list of numbers: write it as a formula in a and b, like a_grad = "2 * a", '
         "so that it holds for any values",
         'b_grad is a list of numbers: write it as a formula in a and b, like b_grad = "2 * a", '
         "so that it holds for any values"] * 2
-    namespace = _a4({"q2_answer": 'a_grad = "sum(b) / 10"\nb_grad = "sum(a)"'})
-    public, hidden = _failures("broadcasting_and_reductions", "q2", namespace)
-    assert public.startswith("a_grad is wrong at 3 of 3 values; at index (0, 0): yours is 10 —")
-    assert "100" not in public and hidden.startswith("a_grad is wrong at 3 of 3 values")
+    namespace = _a2({"q2_answer": 'a_grad = "sum(b) / 10"\nb_grad = "sum(a)"'})
+    public = _failures("broadcasting_and_reductions", "q2", namespace)[0]
+    assert public.startswith(f"a_grad is wrong at {n['m']} of {n['m']} values; at index (0, 0): "
+                             "yours is ")
+    assert "autograd gives" not in public
 
 
-def test_a4_predictions_are_checked_at_tensors_drawn_per_student():
+def test_a2_predictions_are_checked_at_tensors_drawn_per_student():
     source = load_source(BY_ASSIGNMENT["broadcasting_and_reductions"])
     question = source.assignment.question("q2")
-    alice, bob = (inputs(source, question, s)["hidden"] for s in ("alice", "bob"))
-    assert alice != bob and np.array(alice["a"]).shape == (3, 1)
-    assert np.array(bob["b"]).shape == (4,) and 0 not in np.array(bob["b"])
-    copied = _a4({"q2_answer": 'a_grad = "100"\nb_grad = "6"'})  # the printed gradients
+    alice, bob = (inputs(source, question, s, numbers(source.assignment.name, s))["hidden"]
+                  for s in ("alice", "bob"))
+    assert alice != bob
+    n = numbers("broadcasting_and_reductions", "alice")
+    assert np.array(alice["a"]).shape == (n["m"], 1) and 0 not in np.array(alice["b"])
+    copied = _a2({"q2_answer": 'a_grad = "100"\nb_grad = "6"'})  # the printed gradients
     failures = _failures("broadcasting_and_reductions", "q2", copied)
-    assert len(failures) == 2 and all(f.startswith(("a_grad is wrong", "b_grad is wrong"))
+    assert len(failures) == 4 and all(f.startswith(("a_grad is wrong", "b_grad is wrong"))
                                       for f in failures)
 
 
-def test_a4_unbroadcast_shape_feedback():
-    namespace = _a4({"q4_answer": "def unbroadcast(grad, shape):\n    return grad.sum(dim=0)"})
+def test_a2_unbroadcast_runs_on_tensors_without_autograd():
+    namespace = _a2({"q4_answer": "def unbroadcast(grad, shape):\n    return grad.sum(dim=0)"})
     failures = _failures("broadcasting_and_reductions", "q4", namespace)
     assert "unbroadcast(grad of shape (3, 4), (3, 1)) has shape (4,) but expected (3, 1)" \
         in failures
+    namespace = _a2({"q4_answer": "def unbroadcast(grad, shape):\n"
+                                  "    leaf = torch.zeros(shape, requires_grad=True)\n"
+                                  "    (leaf + grad).backward(grad)\n    return leaf.grad"})
+    failure = _failures("broadcasting_and_reductions", "q4", namespace)[0]
+    assert "'Tensor' object has no attribute 'backward'" in failure
+    assert failure.endswith("unbroadcast is graded on tensors without autograd: sum by hand")
 
 
 def test_hidden_inputs_are_stable_per_student_and_differ_between_students():
     source = load_source(BY_ASSIGNMENT["derive_it_by_hand"])
     question = source.assignment.question("q1")
-    alice = inputs(source, question, "alice")
-    assert alice == inputs(load_source(BY_ASSIGNMENT["derive_it_by_hand"]), question, "alice")
-    assert alice["hidden"] != inputs(source, question, "bob")["hidden"]
-    assert alice["public"] == inputs(source, question, "bob")["public"]
+    alice = inputs(source, question, "alice", {})
+    assert alice == inputs(load_source(BY_ASSIGNMENT["derive_it_by_hand"]), question, "alice",
+                           {})
+    assert alice["hidden"] != inputs(source, question, "bob", {})["hidden"]
+    assert alice["public"] == inputs(source, question, "bob", {})["public"]
     salted = load_source(BY_ASSIGNMENT["derive_it_by_hand"], salt="a private text")
-    assert inputs(salted, question, "alice")["hidden"] != alice["hidden"]
+    assert inputs(salted, question, "alice", {})["hidden"] != alice["hidden"]
 
 
-def test_the_grader_uses_the_teachers_expressions():
-    env = context(load_source(BY_ASSIGNMENT["derive_it_by_hand"]))
-    x = minigrad.tensor([2.0])
-    assert env["f"](x).item() == 4.0 and "k" in env and "check" in env
+def test_every_student_has_numbers_of_their_own():
+    for name in BY_ASSIGNMENT:
+        assignment = find_assignment(name)
+        drawn = [assignment.variant_for(f"student{i}") for i in range(40)]
+        assert assignment.variant.default not in drawn  # the published solution answers none
+        assert len({json.dumps(d, sort_keys=True) for d in drawn}) >= 6, name
+        assert assignment.variant_for("ada") == assignment.variant_for("ada")
 
 
 def test_every_assignment_is_registered_once():
@@ -248,8 +323,7 @@ def test_every_assignment_is_registered_once():
 
 def test_a_judge_that_crashes_is_a_failed_check():
     question = find_assignment("derive_it_by_hand").question("q1")
-    found = judge(question, {"unexpected": True}, [0.0], {"f": lambda x: x})
+    found = judge(question, {"unexpected": True}, [[0.0]], {"a": 1, "b": 1, "c": 1})
     assert not found[0].ok and found[0].text.startswith("could not check q1: KeyError")
     assert judge(question, ["not", "a", "dict"], [0.0], {})[0].text == (
-        "the test cell handed back no usable data")
-    assert np.isfinite(0.0)
+        "the grader received no usable data for this question")

@@ -6,11 +6,13 @@ from pathlib import Path
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT, SOURCES, with_module
+from keys import right
 from shared_fixture import shared
 
 from grader import notebook as nbg
 from grader.cli import main
 from grader.grade import Options
+from grader.questions import find_assignment
 from grader.release import verify
 
 FAST = Options(timeout=20)
@@ -59,11 +61,11 @@ def test_test_and_locked_cells_are_read_only_with_checksums(released):
 
 
 def test_answers_keep_the_code_around_the_solution(released):
-    cells = {nbg.grade_id(c): c for c in released[1]["02_derive_it_by_hand.ipynb"].cells}
+    cells = {nbg.grade_id(c): c for c in released[1]["01_derive_it_by_hand.ipynb"].cells}
     assert cells["q1_answer"].source == ("# df: a formula in quotes\n# YOUR CODE HERE\n"
                                          "raise NotImplementedError()")
     assert cells["q1"].source == 'check("q1")'
-    q4 = {nbg.grade_id(c): c for c in released[1]["01_tensors_and_gradients.ipynb"].cells}["q4"]
+    q4 = {nbg.grade_id(c): c for c in released[1]["03_tensors_and_gradients.ipynb"].cells}["q4"]
     assert q4.source == "YOUR ANSWER HERE"
 
 
@@ -89,7 +91,7 @@ def test_a_wrong_solution_is_caught_and_not_released(tmp_path, capsys):
                              "wrong at 4 of 5 values; at x = -2: yours is -0.416147")
     assert "fix the solution between ### BEGIN SOLUTION and ### END SOLUTION" in grader
     assert twin.startswith(f"problem: {path}: q2: the test cell fails on the solution when run "
-                           "in the notebook, as nbgrader runs it (AssertionError: q2: dg is")
+                           "in the notebook, as nbgrader runs it (CheckFailed: q2: dg is")
 
 
 def test_a_test_that_passes_without_an_answer_is_caught(tmp_path):
@@ -124,3 +126,37 @@ def test_format_problems_name_the_cell_and_the_fix(tmp_path, capsys):
     assert "('expressions'): has '### BEGIN SOLUTION' but is not a solution cell" in error
     assert ("derive.py (the notebook metadata names the assignment 'derive'), which does not "
             "exist; write it (notebooks/assignments/README.md shows how)") in error
+
+
+def test_release_per_student_writes_each_their_own_numbers(tmp_path):
+    """`release --students`: one notebook per student, their numbers in its locked cells and
+    their name in its start(...); a right answer for those numbers gets full marks."""
+    roster = tmp_path / "roster.txt"
+    roster.write_text("ada\nbo b\n")
+    source = BY_ASSIGNMENT["derive_it_by_hand"]
+    out = tmp_path / "release"
+    assert main(["release", str(source), "--out", str(out), "--students", str(roster),
+                 "--no-verify"]) == 0
+    assignment = find_assignment("derive_it_by_hand")
+    for student in ("ada", "bo_b"):
+        notebook = nbformat.read(out / student / source.name, as_version=4)
+        assert (out / student / "derive_it_by_hand.py").is_file()
+        assert notebook.metadata["minigrad_kit"] == {"assignment": "derive_it_by_hand",
+                                                     "student": student}
+        cells = {nbg.grade_id(c): c.source for c in notebook.cells if nbg.grade_id(c)}
+        n = assignment.variant_for(student)
+        assert cells["expressions"].startswith(
+            f"a, b, c = {n['a']}, {n['b']}, {n['c']}  # your own numbers, drawn for you\n")
+        assert f'start("derive_it_by_hand", student="{student}")' in cells["setup"]
+    submitted = tmp_path / "submitted"
+    submitted.mkdir()
+    mine = nbformat.read(out / "ada" / source.name, as_version=4)
+    for cell in mine.cells:
+        if nbg.grade_id(cell) in right("derive_it_by_hand", "ada"):
+            cell.source = right("derive_it_by_hand", "ada")[nbg.grade_id(cell)]
+    nbformat.write(mine, submitted / "ada.ipynb")
+    assert main(["grade", str(submitted), "--source", str(source), "--out",
+                 str(tmp_path / "grades")]) == 0
+    result = (tmp_path / "grades" / "gradebook.csv").read_text()
+    assert result.splitlines()[1:] == [f"ada,derive_it_by_hand,q{n},{p},{p}," for n, p in
+                                       ((1, 2), (2, 2), (3, 2), (4, 3))]

@@ -33,7 +33,7 @@ def submitted(tmp_path_factory):
 
 def _grade(submitted, out, *options):
     return main(["grade", str(submitted), "--source", str(SOURCE), "--out", str(out),
-                 "--timeout", "10", *options])
+                 "--timeout", "10", "--variants", "none", *options])
 
 
 def test_sharded_and_merged_is_identical_to_one_run(submitted, tmp_path, capsys):

@@ -1,15 +1,18 @@
-"""The suspicious-code scan: every tampering trick is named; ordinary answers are not."""
+"""The suspicious-code scan: every tampering trick is named; ordinary answers are not. And
+--strict's allowlist: what an answer needs passes, anything beyond is named."""
 
 import pytest
 from assignment_files import BY_ASSIGNMENT
 from samples import (BY_AUTOGRAD, PATCH_BUILTINS, PATCH_CHECKER, PATCH_MINIGRAD, PATCH_NUMPY,
                      PATCH_SYS_MODULES, PATCH_TRANSFORMERS, RIGHT)
 
-from grader.scan import Suspicion, defined_names, defines_code, examine, scan
+from keys import UNBROADCAST, right
+
+from grader.scan import (Suspicion, defined_names, defines_code, examine, scan,
+                         strict_findings)
 from grader.source import load_source
 
 ASSIGNMENT = load_source(BY_ASSIGNMENT["derive_it_by_hand"]).assignment
-A4 = load_source(BY_ASSIGNMENT["broadcasting_and_reductions"]).assignment
 PATCHED = "(a patched library can make in-kernel tests pass)"
 
 
@@ -52,8 +55,8 @@ def test_ordinary_code_is_not_flagged(code):
 
 
 def test_assignment_rules_and_locked_names():
-    assert scan(BY_AUTOGRAD, rules=A4.suspicious) == [
-        "uses autograd or minigrad's own sum_to in unbroadcast, which should sum by hand"]
+    rules = ((r"\bbackward\b|\.grad\b", "uses autograd in a function that should not"),)
+    assert scan(BY_AUTOGRAD, rules=rules) == ["uses autograd in a function that should not"]
     assert scan("def f(x):\n    return x", protected={"f": "expressions"}) == [
         "redefines f, which the locked cell 'expressions' defines"]
     assert defined_names("import minigrad as torch\ndef f(x): pass\ng = 1") == {"torch", "f", "g"}
@@ -100,6 +103,18 @@ GRADER = "grader"
     ("display({'application/vnd.minigrad-kit.data+json': {}}, raw=True)",
      "names the grader's own step in a string (minigrad-kit)"),
     ("check.__module__; p.__loader__", "reaches grader internals (__loader__)"),
+    # code that arrives as data, and objects reached without an import alias (issue 31)
+    ("import pickle\npickle.loads(data)", "runs code handed over as data (pickle)"),
+    ("import marshal", "runs code handed over as data (marshal)"),
+    ("import timeit\ntimeit.timeit('x = 1')", "runs code built from a string (timeit)"),
+    ("import code\ncode.InteractiveInterpreter().runsource('x')",
+     "runs code built from a string (code)"),
+    ("print.__self__.exec('x = 1')", "reaches a builtin's module (print.__self__: builtins)"),
+    ("vars(pkg).get('kernel')", "reaches a namespace by name (vars)"),
+    ("import pydoc\npydoc.locate('grader')", "imports by a string (pydoc)"),
+    ("from unittest import mock\nmock.patch('grader.x')", "imports by a string (unittest.mock)"),
+    ("import os\nos.write(5, b'0000000002{}')",
+     "writes to a file descriptor (the grader's pipe) (os.write)"),
 ])
 def test_new_ways_to_forge_are_tampering(code, expected):
     found = examine(code)
@@ -121,6 +136,42 @@ def test_rules_see_getattr_with_a_plain_string_and_name_their_questions():
     assert examine("t.forward()", rules=rules) == []
 
 
+@pytest.mark.parametrize("name", ["derive_it_by_hand", "broadcasting_and_reductions",
+                                  "tensors_and_gradients", "implement_a_backward"])
+def test_strict_lets_every_kit_answer_through(name):
+    for code in right(name, "alice").values():
+        assert strict_findings(code) == [], code
+    assert strict_findings(UNBROADCAST) == []
+    assert strict_findings("import numpy as np\nimport math\nfrom minigrad import nn\n"
+                           "with torch.no_grad():\n    w = np.zeros((2, 3)).sum(axis=0)\n"
+                           "y.grad = None\nprint(f'{math.pi:.2f}', [i for i in range(3)])") == []
+
+
+@pytest.mark.parametrize("code, named", [
+    ("_m = torch.autograd.engine.sys.modules", [".engine", ".sys", ".modules"]),
+    ("import grader.kernel_side as k\nk.encode = None", ["import grader.kernel_side",
+                                                         ".encode ="]),
+    ("import sys", ["import sys"]), ("from minigrad.autograd import engine",
+                                     ["from minigrad.autograd import ..."]),
+    ("x.__class__", [".__class__"]), ("getattr(x, 'a')", ["getattr"]),
+    ("class Fake(torch.Tensor):\n    pass", ["ClassDef"]), ("global x", ["Global"]),
+    ("'{0.__class__}'.format(x)", ["'{0.__class__}'"]), ("torch.Tensor.sum = None", [".sum ="]),
+    ("open('/proc/self/mem')", ["open"]), ("np.load('a.npy', allow_pickle=True)", [".load"]),
+    ("@staticmethod\ndef f():\n    pass", ["def f"]), ("x = __builtins__", ["__builtins__"]),
+])
+def test_strict_names_what_goes_beyond(code, named):
+    assert all(item in strict_findings(code) for item in named), strict_findings(code)
+
+
 def test_defines_code():
     assert defines_code("def f(x):\n    return x") and defines_code("f = lambda x: x")
     assert not defines_code("loss.backward()\nprint(x.grad)")
+
+
+def test_the_denylist_misses_what_strict_names():
+    """Why --strict is the default: a forger that reaches the encoder through minigrad's own
+    imports names nothing the tampering scan knows (the teachers' guide says so)."""
+    from attacks import HIDDEN_ENCODER
+
+    assert not any(s.tampering for s in examine(HIDDEN_ENCODER))
+    assert {".engine", ".sys", ".modules"} <= set(strict_findings(HIDDEN_ENCODER))

@@ -7,6 +7,7 @@ import minigrad
 import pytest
 
 from grader import check, check_all, start, student
+from grader.questions import find_assignment
 
 
 @pytest.fixture
@@ -21,7 +22,22 @@ def test_start_says_what_to_do(capsys):
     start("derive_it_by_hand")
     assert capsys.readouterr().out == (
         'Assignment: Derive it by hand. check("q1") runs the public checks of one question '
-        "(q1, q2, q3, q4); check_all() runs them all.\n")
+        "(q1, q2, q3, q4); check_all() runs them all.\n"
+        "Your own numbers (the cells below use them): a = 1, b = 1, c = 1\n")
+
+
+def test_start_draws_the_students_own_numbers(capsys):
+    """check() judges with the numbers the grader draws for the student (the notebook's
+    locked cells show the same ones, written in at release)."""
+    start("tensors_and_gradients", student="ada")
+    mine = find_assignment("tensors_and_gradients").variant_for("ada")
+    shown = ", ".join(f"{k} = {v}" for k, v in mine.items())
+    assert capsys.readouterr().out.endswith(f"numbers (the cells below use them): {shown}\n")
+    rows, columns = mine["shape"]
+    x = minigrad.ones(5, 5, requires_grad=True)
+    with pytest.raises(AssertionError, match=rf"x has shape \(5, 5\) but expected "
+                                             rf"\({rows}, {columns}\)"):
+        check("q1", namespace={"x": x, "total": x.sum()})
 
 
 def test_check_reports_public_checks_passed(tensors, capsys):
@@ -51,7 +67,7 @@ def test_check_all_has_one_line_per_question(tensors, capsys):
     check_all(namespace=tensors)
     assert capsys.readouterr().out.splitlines() == [
         "✓ q1 · A tensor that requires grad, and its sum: public checks passed",
-        "✓ q2 · Multiply by 2, then sum: public checks passed",
+        "✓ q2 · Multiply, then sum: public checks passed",
         "✗ q3 · retain_grad() and backward(): 2 of 3 public checks failed",
         "    y.grad is None — call y.retain_grad() before z.backward(): a tensor made by an "
         "operation keeps its gradient only when asked",
@@ -76,3 +92,14 @@ def test_feedback_renders_as_html(tensors):
     feedback = student._feedback(student._current, "q3", tensors)
     html = feedback._repr_html_()
     assert "✗ x.grad is None — did you call backward()?" in html and "#b00020" in html
+
+
+def test_a_failed_check_is_one_line_in_a_notebook(tensors):
+    """(Issue 33: a failing check() printed a traceback into grader/student.py under the
+    feedback.) IPython renders an exception with _render_traceback_ as what it returns."""
+    with pytest.raises(student.CheckFailed) as caught:
+        check("q3", namespace=tensors)
+    assert isinstance(caught.value, AssertionError)  # (nbgrader counts the cell as failed)
+    lines = caught.value._render_traceback_()
+    assert len(lines) == 1 and "q3: x.grad is None" in lines[0]
+    assert "student.py" not in "".join(lines)

@@ -265,7 +265,7 @@ def engine_order():
     y = x + 2
     out = (y * y * 3).mean()
     model = GraphModel.build([out])
-    order = [(model.box_of[step.node], "leaf" if step.is_leaf else step.node.name())
+    order = [(model.box_of[step.node], "AccumulateGrad" if step.is_leaf else step.node.name())
              for step in backward_steps(out)]
     return model.output_ids[0], order
 

@@ -10,7 +10,7 @@ from conftest import REPO, open_notebook, snapshot
 
 pytestmark = pytest.mark.browser
 
-SOURCE = REPO / "notebooks" / "assignments" / "01_tensors_and_gradients.ipynb"
+SOURCE = REPO / "notebooks" / "assignments" / "03_tensors_and_gradients.ipynb"
 
 
 @pytest.fixture

@@ -55,14 +55,14 @@ def test_lesson_0_opens_the_student_version_of_an_assignment(page, lab):
     assignment opens its student version, not a "File Load Error" nor the solutions."""
     open_notebook(page, lab, "my-lessons/00_start_here.ipynb")
     page.locator(".jp-RenderedMarkdown a", has_text="Derive it by hand").first.click()
-    tab = page.locator(".lm-TabBar-tab", has_text="02_derive_it_by_hand.ipynb")
+    tab = page.locator(".lm-TabBar-tab", has_text="01_derive_it_by_hand.ipynb")
     tab.first.wait_for(timeout=30_000)
     notebook = page.locator(".jp-NotebookPanel:visible .jp-Notebook")
     notebook.locator(".jp-Cell").first.wait_for(timeout=30_000)
-    notebook.locator(".jp-RenderedMarkdown h1", has_text="Assignment 2").first.wait_for(
+    notebook.locator(".jp-RenderedMarkdown h1", has_text="Assignment 1").first.wait_for(
         timeout=30_000)
     assert page.get_by_text("File Load Error").count() == 0
-    source = (lab[2] / "my-lessons" / "assignments" / "02_derive_it_by_hand.ipynb").read_text()
+    source = (lab[2] / "my-lessons" / "assignments" / "01_derive_it_by_hand.ipynb").read_text()
     assert "BEGIN SOLUTION" not in source and "YOUR CODE HERE" in source
     assert notebook.locator(".jp-CodeCell .cm-content", has_text="YOUR CODE HERE").count() > 0
     snapshot(page, "4-lesson-0-assignment-link")

@@ -23,6 +23,7 @@ y = x + 2
 out = (y * y * 3).mean()
 """
 ANSWERS = ["0.25", "0.5"]  # the first is right, the second is not
+TYPO = "0.25]"  # typed before the first answer: not read, so the question stays
 
 
 def expected_verdicts():
@@ -53,6 +54,13 @@ def test_quiz_mode_in_lab(page, lab):
     stepper.locator("svg").first.wait_for(timeout=60_000)
     shown_frame(stepper, 0, total)
     box = stepper.get_by_role("textbox", name="answer")
+    stepper.get_by_text(questions[0]).wait_for(timeout=15_000)
+    box.fill(TYPO)
+    stepper.get_by_role("button", name="check").click()
+    stepper.get_by_text("correct it and press check again").wait_for(timeout=15_000)
+    shown_frame(stepper, 0, total)  # the question is not spent
+    assert box.input_value() == TYPO  # left in the box to correct
+    snapshot(page, "5-quiz-typo", stepper)
     for index, (answer, question, (right, feedback, sentence)) in enumerate(
             zip(ANSWERS, questions, verdicts), start=1):
         stepper.get_by_text(question).wait_for(timeout=15_000)

@@ -2,7 +2,7 @@
 
 The order the gold box must follow comes from the engine itself
 (``backward_steps``) and the box ids from the drawing's own numbering
-(``GraphModel``: ``op0``..., ``leaf0``, ``out0``), so the two MulBackward0 boxes
+(``GraphModel``: ``op0``..., ``acc0``, ``out0``), so the two MulBackward0 boxes
 are told apart and a wrong order cannot pass.
 """
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 def test_step_through_backward_in_lab(page, lab):
     output_id, expected = engine_order()
     assert [name for _, name in expected] == [
-        "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "leaf"]
+        "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0", "AccumulateGrad"]
     total = len(expected)
 
     open_notebook(page, lab, "04_inside_backward.ipynb")
@@ -29,11 +29,18 @@ def test_step_through_backward_in_lab(page, lab):
     for box_id, name in expected:  # the rendered graph: Graphviz's node ids survive
         assert name in stepper.locator(f"g.node#{box_id}").get_attribute("class").split()
     assert current_box(stepper, 0, total)[0] == output_id
+    legend = stepper.locator(".minigrad-legend li")
+    assert legend.count() == 5 and all(item.is_visible() for item in legend.all())
+    assert "thick border" in legend.nth(0).inner_text()
+    assert "dashed border" in legend.nth(1).inner_text()
     snapshot(page, "1-lesson-stepper-before", stepper)
 
     step_through(page, stepper, expected, "the engine", (3, "1-lesson-stepper-step-3"))
     leaf = shown_text(stepper, "g.node.leaf")
     assert "grad:" in leaf and "4.5" in leaf, leaf
+    # the legend's marks are the picture's: a node that ran has a dashed border
+    ran = stepper.locator(f"g.node#{expected[0][0]} polygon").first
+    assert "5" in ran.evaluate("e => getComputedStyle(e).strokeDasharray")
     snapshot(page, "1-lesson-stepper-end", stepper)
 
     stepper.get_by_role("button", name="back").click()

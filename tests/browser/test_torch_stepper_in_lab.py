@@ -31,7 +31,7 @@ names = {**dict(model.named_parameters()), "loss": loss}
 
 
 def torch_order():
-    """(output box id, [(box id, node name or "leaf"), ...] in the order torch runs them)."""
+    """(output box id, [(box id, node name or "AccumulateGrad"), ...] in the order torch runs them)."""
     scope = {}
     exec(MODEL, scope)
     loss = scope["loss"]
@@ -50,7 +50,7 @@ def torch_order():
     facts = {"loss": f"{loss.item():.4g}",
              "0.weight.grad[0, 0]": f"{scope['model'][0].weight.grad[0, 0].item():.4f}"}
     return model.output_ids[0], [
-        (model.box_of[node], "leaf" if hasattr(node, "variable") else node.name())
+        (model.box_of[node], "AccumulateGrad" if hasattr(node, "variable") else node.name())
         for node in order], facts
 
 

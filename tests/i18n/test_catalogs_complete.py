@@ -22,7 +22,9 @@ from grader.report import feedback_markdown
 from kit_i18n import set_language
 from minigrad.autograd import formula_for
 from translation_tool import load_tool
-from widgets.quiz import judge, question_for
+from widgets import plots
+from widgets.legend import legend_items
+from widgets.quiz import judge, question_for, unreadable
 
 ROOT = Path(__file__).resolve().parents[2]
 LANGS = ["zh", "ko"]
@@ -110,6 +112,25 @@ def test_the_widgets_speak_no_english(lang):
     check = widgets.DerivativeCheck(lambda x: (3 * (x + 2) ** 2).mean(), torch.ones(2, 2),
                                     by_hand=lambda x: 6 * (x + 2))
     said += [str(check.result), check.result._repr_html_()]
+    # what lessons v3 added: the legend, a typo in the quiz, a freed graph, DerivativeCheck's
+    # wrong arguments, the lessons' pictures (their text alternatives)
+    said += [text for _, text in legend_items()] + [unreadable("0.25]")]
+    used = (x * x).sum()
+    used.backward()
+    with pytest.raises(RuntimeError) as freed:
+        widgets.BackwardStepper(used)
+    said.append(str(freed.value))
+    for bad in ((lambda x, w: (x * w).sum(), [1.0, 2.0, 3.0]), (lambda x: x.sum(), "1, 2"),
+                ("x ** 2", [1.0])):
+        with pytest.raises(TypeError) as wrong:
+            widgets.DerivativeCheck(*bad)
+        said.append(str(wrong.value))
+    points, labels = plots.two_moons(20)
+    said += [plots.descent_picture([3, 1.5, 0.75]).alt,
+             plots.paths_picture({"a": [1, 0.5], "b": [1, -1]}).alt,
+             plots.loss_picture([0.7, 0.1]).alt, plots.moons_picture(points, labels).alt,
+             plots.boundary_picture(lambda p: torch.zeros(p.shape[0], 2), points, labels,
+                                    torch).alt]
     leaks = {text: english_left(text, NODES) for text in said}
     assert {t: words for t, words in leaks.items() if words} == {}
     assert all(re.search(r"[\u3040-\u9fff\uac00-\ud7af]", t) for t in said if t)
@@ -134,7 +155,7 @@ def test_check_and_the_feedback_speak_no_english(lang, tmp_path, monkeypatch, ca
     with pytest.raises(AssertionError) as wrong:
         student.check("q1", namespace=namespace)
     said.append(str(wrong.value))
-    namespace["df"] = "3*x**2 - 2"
+    namespace["df"] = "3*x**2 + 1 + cos(x)"
     student.check("q1", namespace=namespace)
     with pytest.raises(AssertionError) as undefined:
         student.check("q4", namespace={})  # not defined
@@ -151,6 +172,43 @@ def test_check_and_the_feedback_speak_no_english(lang, tmp_path, monkeypatch, ca
                                QuestionResult("q4", "T4", None, 1.0, manual=True, note="")])
     said.append(feedback_markdown(result))
     leaks = {text: english_left(text) for text in said}
+    assert {t: words for t, words in leaks.items() if words} == {}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_graded_report_speaks_no_english(lang):
+    """A submission in zh or ko, graded: its feedback, problems, flags and held-back reasons
+    (a missing cell, an error, a timeout, code beyond --strict, a finite difference, a
+    formula that cannot be read, a free cell that forges) are all in its language."""
+    sys.path.insert(0, str(ROOT / "tests" / "assignments"))
+    from attacks import HIDDEN_ENCODER, stencils
+    from keys import WRONG, build, numbers
+
+    from grader.grade import Options, grade_notebook
+    from grader.source import load_source
+
+    said = []
+    for name, answers, extra, delete in (
+            ("tensors_and_gradients", {**WRONG["tensors_and_gradients"],
+                                       "q2_answer": "y = x * 2\nimport time\ntime.sleep(30)",
+                                       "q3_answer": HIDDEN_ENCODER},
+             {"setup": "import sys\nsys.modules.clear()"}, "print_before"),
+            ("derive_it_by_hand", {**stencils(numbers("derive_it_by_hand", "ada")),
+                                   "q4_answer": 'dk_dx = "3x"\ndk_dy = torch.ones(2)'}, {},
+             "q2")):
+        source = load_source(ROOT / "notebooks" / "assignments" / {
+            "tensors_and_gradients": "03_tensors_and_gradients.ipynb",
+            "derive_it_by_hand": "01_derive_it_by_hand.ipynb"}[name])
+        notebook = build(name, "ada", answers, extra)
+        notebook.cells = [c for c in notebook.cells
+                          if (c.metadata.get("nbgrader") or {}).get("grade_id") != delete]
+        notebook.metadata["lang"] = lang
+        result = grade_notebook(source, notebook, "ada", "ada.ipynb", Options(timeout=3))
+        assert result.lang == lang and result.problems
+        said += [feedback_markdown(result), *result.flags, *result.problems]
+        said += [text for q in result.questions for text in q.review]
+    leaks = {text[:300]: english_left(text) for text in said}
     assert {t: words for t, words in leaks.items() if words} == {}
 
 
@@ -172,7 +230,7 @@ def test_chinese_punctuation_in_a_run_the_repr_and_check(monkeypatch, capsys):
     monkeypatch.chdir(ROOT / "notebooks" / "assignments")
     student.start("derive_it_by_hand")
     capsys.readouterr()
-    student.check("q1", namespace={"f": lambda x: x ** 3 - 2 * x, "df": "3*x**2 - 2"})
+    student.check("q1", namespace={"df": "3*x**2 + 1 + cos(x)"})
     with pytest.raises(AssertionError) as wrong:
         student.check("q1", namespace={"f": lambda x: x ** 3 - 2 * x, "df": "3*x**2"})
     headline = capsys.readouterr().out.splitlines()[0]

@@ -159,11 +159,13 @@ def test_a_catalog_translates_finished_entries_only(korean_widgets):
 
 def test_formula_words_come_from_the_catalog_and_symbols_stay(korean_widgets, tutorial_graph):
     english = widgets.draw_graph(tutorial_graph).text
-    assert "MeanBackward0: y = mean of all n elements of x." in english
+    # the table's symbols said in PyTorch's words (result, self), the same in every language
+    assert "MeanBackward0: result = mean of all n elements of self." in english
     set_language("ko")
     korean = widgets.draw_graph(tutorial_graph).text
-    assert "MeanBackward0: y = x의 n개 원소 전체의 평균." in korean
-    assert "MulBackward0: z = self * other. dz/dself = other,  dz/dother = self" in korean
+    assert "MeanBackward0: result = self의 n개 원소 전체의 평균." in korean
+    assert ("MulBackward0: result = self * other. d(result)/d(self) = other,  "
+            "d(result)/d(other) = self") in korean
 
 
 def test_plurals_untranslated_stay_english(korean_widgets):
@@ -181,9 +183,9 @@ def test_the_stepper_speaks_through_the_catalog(korean_widgets, tutorial_graph):
     korean = widgets.BackwardStepper(tutorial_graph)
     # MeanBackward0 is step 1 of 5; the numbers and the formula are the same in both
     assert english.texts[1] == ("Step 1 of 5: MeanBackward0 got 1 from the start (the seed); "
-                                "dy/dx_i = 1/n = 0.25, so it sends 0.25 each to MulBackward0.")
+                                "d(result)/d(self_i) = 1/n = 0.25, so it sends 0.25 each to MulBackward0.")
     assert korean.texts[1] == ("5단계 중 1단계: MeanBackward0이(가) 1 from the start (the seed)"
-                               "을(를) 받았습니다; dy/dx_i = 1/n = 0.25, so it sends 0.25 each "
+                               "을(를) 받았습니다; d(result)/d(self_i) = 1/n = 0.25, so it sends 0.25 each "
                                "to MulBackward0.")  # (the fuzzy entry is not used)
     set_language("en")
     assert widgets.BackwardStepper(tutorial_graph).texts == english.texts

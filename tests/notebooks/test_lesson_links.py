@@ -38,7 +38,7 @@ def assert_links_resolve_to_student_versions(folder: Path) -> None:
         assert "YOUR CODE HERE" in text, f"{linked} has no place for the student's answer"
         instructor = REPO / "notebooks" / target
         assert SOLUTION in instructor.read_text(encoding="utf-8")  # so the check above can fail
-    for lesson in sorted(folder.glob("0*.ipynb")):
+    for lesson in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
         for target in links(lesson):
             assert (lesson.parent / target).is_file(), f"{lesson.name} links {target}: missing"
     for lesson in [start, folder / "zh" / start.name, folder / "ko" / start.name]:
@@ -94,7 +94,7 @@ def test_make_lab_opens_a_course_that_links_student_versions(tmp_path):
                      makefile, re.M), "make lab must open the course's lesson 0"
 
 
-@pytest.mark.parametrize("lesson", sorted((REPO / "notebooks").glob("0*.ipynb")),
+@pytest.mark.parametrize("lesson", sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb")),
                          ids=lambda p: p.stem)
 def test_links_between_lessons_resolve_in_the_repo(lesson):
     for target in links(lesson):
@@ -112,7 +112,7 @@ def test_minigrad_kit_lessons_marks_the_lessons_trusted(tmp_path, monkeypatch, c
     assert main(["lessons", str(tmp_path / "my-lessons")]) == 0
     assert "lessons trusted" in capsys.readouterr().out
     notary = NotebookNotary()
-    lessons = sorted((tmp_path / "my-lessons").rglob("0*.ipynb"))
+    lessons = sorted((tmp_path / "my-lessons").rglob("[0-9][0-9]_*.ipynb"))
     signed = {p.relative_to(tmp_path / "my-lessons").as_posix():
               notary.check_signature(nbformat.read(p, as_version=4)) for p in lessons}
     assert signed["04_inside_backward.ipynb"] and signed["00_start_here.ipynb"]

@@ -21,7 +21,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 REPO = Path(__file__).resolve().parents[2]
-LESSONS = sorted((REPO / "notebooks").glob("0*.ipynb"))
+LESSONS = sorted((REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 IMPORT = "import minigrad as torch"
 MINIGRAD_ONLY = "minigrad-only"
 RANDOM = re.compile(r"manual_seed|randn|rand\(|nn\.Linear")

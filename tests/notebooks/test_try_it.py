@@ -23,7 +23,7 @@ import pytest  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 NOTEBOOKS = REPO / "notebooks"
-LESSONS = sorted(NOTEBOOKS.glob("0*.ipynb"))
+LESSONS = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 LESSON_IDS = [p.stem for p in LESSONS]
 RANDOM = re.compile(r"manual_seed|randn|rand\(|nn\.Linear")
 BLOCK = re.compile(r"```(python|text)\n(.*?)```", re.S)

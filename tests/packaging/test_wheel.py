@@ -94,22 +94,50 @@ def test_lessons_copy_out_and_one_runs(user):
     assert imported and all(Path(p).is_relative_to(packages) for p in imported), imported
 
 
-def test_a_course_is_released_and_graded(user):
+UNBROADCAST = """def unbroadcast(grad, shape):
+    while grad.dim() > len(shape):
+        grad = grad.sum(dim=0)
+    for dim, size in enumerate(shape):
+        if size == 1 and grad.shape[dim] != 1:
+            grad = grad.sum(dim=dim, keepdim=True)
+    return grad"""
+
+
+def test_a_course_is_released_per_student_and_graded(user):
+    """Released with ada's own numbers, answered for them (q1 of assignment 1, a formula;
+    q4 of assignment 2, code run in the sandbox from the installed packages), graded."""
     home, python, packages = user
     kit = python.parent / "minigrad-kit"
     _run(kit, "assignments", "course", cwd=home)
-    _run(kit, "release", "course/02_derive_it_by_hand.ipynb", "--out", "release",
-         "--no-verify", cwd=home)
-    (home / "submitted").mkdir()
-    released = json.loads((home / "release" / "02_derive_it_by_hand.ipynb").read_text())
-    for cell in released["cells"]:  # a student who answered q1 only
-        if cell["metadata"].get("nbgrader", {}).get("grade_id") == "q1_answer":
-            cell["source"] = 'df = "3*x**2 - 2"'
-    (home / "submitted" / "ada.ipynb").write_text(json.dumps(released))
+    _run(kit, "release", "course/01_derive_it_by_hand.ipynb",
+         "course/02_broadcasting_and_reductions.ipynb", "--out", "release", "--students",
+         "ada", "--no-verify", cwd=home)
+    numbers = json.loads(_run(python, "-c", "import json; from grader.questions import "
+                              "find_assignment as f; print(json.dumps(f('derive_it_by_hand')"
+                              ".variant_for('ada')))", cwd=home).stdout)
+    answers = {"01_derive_it_by_hand": ("q1_answer", f'df = "{3 * numbers["a"]}*x**2 + '
+                                                     f'{numbers["b"]} + {numbers["c"]}*cos('
+                                                     f'{numbers["c"]}*x)"'),
+               "02_broadcasting_and_reductions": ("q4_answer", UNBROADCAST)}
+    for name, (gid, answer) in answers.items():
+        released = json.loads((home / "release" / "ada" / f"{name}.ipynb").read_text())
+        assert released["metadata"]["minigrad_kit"]["student"] == "ada"
+        for cell in released["cells"]:  # a student who answered one question
+            if cell["metadata"].get("nbgrader", {}).get("grade_id") == gid:
+                cell["source"] = answer
+        (home / "submitted" / "ada" / name.split("_", 1)[1]).mkdir(parents=True)
+        (home / "submitted" / "ada" / name.split("_", 1)[1] / f"{name}.ipynb").write_text(
+            json.dumps(released))
     _run(kit, "grade", "submitted", "--source", "course", "--out", "grades", cwd=home)
     with open(home / "grades" / "gradebook.csv", newline="") as file:
-        points = {row["question"]: row["points"] for row in csv.DictReader(file)}
-    assert points == {"q1": "2", "q2": "0", "q3": "0", "q4": "0"}
+        points = {(row["assignment"], row["question"]): row["points"]
+                  for row in csv.DictReader(file) if row["student"] == "ada"}
+    assert [points["derive_it_by_hand", q] for q in ("q1", "q2", "q3", "q4")] == \
+        ["2", "0", "0", "0"]
+    assert [points["broadcasting_and_reductions", q] for q in ("q1", "q2", "q3", "q4")] == \
+        ["0", "0", "0", "3"]
+    flags = (home / "grades" / "flags.csv").read_text()
+    assert "graded without a sandbox" not in flags
     # without --source: the kit's own assignments, from the package (issue 13: it used to
     # look for notebooks/ beside site-packages and fail)
     _run(kit, "grade", "submitted", "--out", "grades-kit", cwd=home)

@@ -95,7 +95,7 @@ def test_current_node_is_highlighted_and_edges_labelled_once_carried(tutorial):
                           "op2-0": "2.25 each", "op2-1": "2.25 each"}
     stepper.to_end()
     current, labels = state()
-    assert current == ["leaf0"] and labels["op3-0"] == "4.5 each"
+    assert current == ["acc0"] and labels["op3-0"] == "4.5 each"
     assert texts(groups(stepper.svg, "node")["leaf0"])[-2:] == ["[[4.5, 4.5],", " [4.5, 4.5]]"]
     stepper.reset()
     assert texts(groups(stepper.svg, "node")["leaf0"])[3] == "grad: None"
@@ -106,8 +106,8 @@ def test_narration_in_words_and_numbers(tutorial):
     texts_ = BackwardStepper(out).texts
     assert texts_[0].startswith("Before backward: out = 27.")
     assert texts_[1] == ("Step 1 of 5: MeanBackward0 got 1 from the start (the seed); "
-                         "dy/dx_i = 1/n = 0.25, so it sends 0.25 each to MulBackward0.")
-    assert "dz/dself = other = 3, so it sends 0.75 each to MulBackward0" in texts_[2]
+                         "d(result)/d(self_i) = 1/n = 0.25, so it sends 0.25 each to MulBackward0.")
+    assert "d(result)/d(self) = other = 3, so it sends 0.75 each to MulBackward0" in texts_[2]
     assert "which add up to 4.5 each" in texts_[4]
     assert texts_[5].endswith("The leaf's .grad was None, so it becomes 4.5 each.")
 
@@ -128,10 +128,11 @@ def test_narration_uses_the_learners_names(tutorial):
 def test_a_formula_symbol_that_is_a_learners_name_is_never_reused(tutorial):
     x, y, z, out = tutorial
     texts_ = BackwardStepper(out, names={"x": x, "y": y}).texts
-    # MeanBackward0's formula says y = mean of x; the learner's x and y are other tensors
+    # MeanBackward0's formula says y = mean of x; the learner's x and y are other
+    # tensors, so the symbols are said in PyTorch's words, result and self
     assert texts_[1].startswith("Step 1 of 5: MeanBackward0 (result = mean of all n elements "
-                                "of input) got 1 from the start (the seed); "
-                                "d(result)/d(input_i) = 1/n = 0.25")
+                                "of self) got 1 from the start (the seed); "
+                                "d(result)/d(self_i) = 1/n = 0.25")
     for text in texts_[1:4]:
         assert "dy/" not in text and "/dx" not in text and "d(y)/d(x" not in text
 
@@ -160,11 +161,11 @@ def test_a_collapsed_chain_steps_through_its_run_in_one_frame():
     stepper = BackwardStepper(out, names={"x": x})
     engine = list(backward_steps(out))
     assert [s.node for s in stepper.steps] == [s.node for s in engine]  # every engine step
-    assert len(stepper.frames) == 4 and len(groups(stepper.svg, "node")) == 4
+    assert len(stepper.frames) == 4 and len(groups(stepper.svg, "node")) == 5  # and x
     stepper.step().step()
     assert stepper.current_steps == stepper.steps[1:31]
     assert stepper.text == ("MulBackward0 × 30: steps 2–31 of 32; each multiplies the gradient "
-                            "by 2 (d(z)/d(self) = other = 2); the last sends 1.074e+09 each to x.")
+                            "by 2 (d(result)/d(self) = other = 2); the last sends 1.074e+09 each to x.")
     assert "current" in groups(stepper.svg, "node")[stepper.model.box_of[engine[1].node]].get(
         "class").split()
     out.backward()

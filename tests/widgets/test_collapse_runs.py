@@ -20,10 +20,10 @@ def test_a_300_op_chain_is_one_box():
     x, out = chain(300)
     svg = render_svg(draw_graph(out, names={"x": x}))
     nodes = groups(svg, "node")
-    assert len(nodes) == 4  # out, SumBackward0, the run, x
+    assert len(nodes) == 5  # out, SumBackward0, the run, AccumulateGrad, x
     run = [g for g in nodes.values() if "collapsed" in g.get("class").split()]
     assert len(run) == 1 and texts(run[0]) == ["MulBackward0 × 300"]
-    assert len(groups(svg, "edge")) == 3
+    assert len(groups(svg, "edge")) == 4  # and the dashed line from AccumulateGrad to x
 
 
 def test_the_tutorials_doubling_loop():
@@ -37,7 +37,7 @@ def test_the_tutorials_doubling_loop():
 def test_short_runs_and_collapse_none_stay_expanded():
     assert "×" not in draw_graph(chain(3)[1]).source
     nodes = groups(render_svg(draw_graph(chain(20)[1], collapse=None)), "node")
-    assert len(nodes) == 23
+    assert len(nodes) == 24  # out, 21 ops, AccumulateGrad, x
 
 
 def test_an_unrolled_network_collapses_block_by_block():
@@ -50,7 +50,7 @@ def test_an_unrolled_network_collapses_block_by_block():
     titles = sorted(box.node.name() for box in model.boxes.values() if box.count == 50)
     assert titles == ["AddBackward0", "MmBackward0", "TanhBackward0"]
     arrows = {model.boxes[a.head].name: a.count for a in model.arrows.values()
-              if model.boxes[a.head].kind == "leaf"}
+              if model.boxes[a.head].kind == "accumulate"}
     assert arrows == {"w": 50, "b": 50}  # the shared weights: drawn once, "× 50"
     source = draw_graph(h.sum(), names={"w": w, "b": b}).source
     assert "repeated × 50" in source and "cluster_" in source

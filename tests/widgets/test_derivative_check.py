@@ -98,12 +98,12 @@ def test_the_comparison_displays_nothing_and_needs_no_widget():
 
 def test_tolerance_boxes_show_numbers_as_python_writes_them():
     check = DerivativeCheck(lambda x: (x * x).sum(), torch.ones(2))
-    atol_box, rtol_box = check._boxes["atol"], check._boxes["rtol"]
+    atol_box, rtol_box = check._tolerance.boxes["atol"], check._tolerance.boxes["rtol"]
     assert (atol_box.value, rtol_box.value) == ("1e-05", "0.001")
     atol_box.value = "0.01"
     assert check.atol == 0.01 and check.result.atol == 0.01
     atol_box.value = "a lot"
     assert check.atol == 0.01
-    assert "atol must be a number, like 1e-05; got 'a lot'" in check._typo.value
+    assert "atol must be a number, like 1e-05; got 'a lot'" in check._tolerance.typo.value
     check.rtol = 2e-7
     assert rtol_box.value == "2e-07"

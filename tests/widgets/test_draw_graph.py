@@ -16,13 +16,16 @@ def test_tutorial_graph_has_one_box_per_node_and_edges_along_next_functions(tuto
     x, y, z, out = tutorial
     svg = render_svg(draw_graph(out, names={"x": x, "out": out}))
     nodes, edges = groups(svg, "node"), groups(svg, "edge")
-    assert set(nodes) == {"out0", "op0", "op1", "op2", "op3", "leaf0"}
+    assert set(nodes) == {"out0", "op0", "op1", "op2", "op3", "acc0", "leaf0"}
     names = {i: texts(g)[0] for i, g in nodes.items()}
     assert names == {"out0": "out", "op0": "MeanBackward0", "op1": "MulBackward0",
-                     "op2": "MulBackward0", "op3": "AddBackward0", "leaf0": "x  [2, 2]"}
-    # y * y: two edges from the same MulBackward0 to AddBackward0
-    assert set(edges) == {"out0-0", "op0-0", "op1-0", "op2-0", "op2-1", "op3-0"}
+                     "op2": "MulBackward0", "op3": "AddBackward0", "acc0": "AccumulateGrad",
+                     "leaf0": "x  [2, 2]"}
+    # y * y: two edges from the same MulBackward0 to AddBackward0; AddBackward0's edge goes to
+    # x's AccumulateGrad (as torchviz draws it), with x beside it
+    assert set(edges) == {"out0-0", "op0-0", "op1-0", "op2-0", "op2-1", "op3-0", "leaf0-arrow"}
     assert "op" in nodes["op1"].get("class").split() and "MulBackward0" in nodes["op1"].get("class")
+    assert nodes["acc0"].get("class") == "node accumulate AccumulateGrad"
     assert nodes["leaf0"].get("class") == "node leaf"
 
 
@@ -80,7 +83,7 @@ def test_saved_tensors_are_optional_and_show_when_freed(tutorial):
 
 def test_op_tooltips_state_the_derivative(tutorial):
     *_, out = tutorial
-    assert "dz/dself = other" in draw_graph(out).source
+    assert "d(result)/d(self) = other" in draw_graph(out).source
 
 
 def test_several_outputs_and_id_prefix():
@@ -126,7 +129,8 @@ def test_edge_values_label_each_arrow_with_the_value_it_carried(library):
     labels = {edge_id: texts(group) for edge_id, group in edges.items()}
     # f's arrow into MulBackward0, Mul's arrows to q's AddBackward0 and to z, Add's to x and y
     assert labels == {"out0-0": ["f = -12"], "op0-0": ["q = 3"], "op0-1": ["z = -4"],
-                      "op1-0": ["x = -2"], "op1-1": ["y = 5"], "op1-tensor0-arrow": []}
+                      "op1-0": ["x = -2"], "op1-1": ["y = 5"], "op1-tensor0-arrow": [],
+                      "leaf0-arrow": [], "leaf1-arrow": [], "leaf2-arrow": []}
     listing = draw_graph(f, names=names, edge_values=True).text  # the same, in words
     for value in ("f = -12", "q = 3", "z = -4", "x = -2", "y = 5"):
         assert f"(forward, it carried {value})" in listing, listing

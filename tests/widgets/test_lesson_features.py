@@ -109,7 +109,8 @@ def test_text_lists_every_box_arrow_and_value():
     assert ids == set(groups(render_svg(graph), "node"))
     text = graph.text
     assert 'output "out" = 27; backward starts here and goes to op0 (MeanBackward0)' in text
-    assert "MulBackward0: z = self * other. dz/dself = other,  dz/dother = self" in text
+    assert ("MulBackward0: result = self * other. d(result)/d(self) = other,  "
+            "d(result)/d(other) = self") in text
     assert 'leaf "x" [2, 2] = [[1., 1.], [1., 1.]]; grad: [[4.5, 4.5], [4.5, 4.5]]' in text
     assert "sends its gradient to op3 (AddBackward0) along 2 edges" in text
     assert 'tensor "y" [2, 2] = [[3., 3.], [3., 3.]]; is the result of op3 (AddBackward0)' in text

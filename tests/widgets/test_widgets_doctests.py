@@ -6,7 +6,7 @@ import importlib
 import pytest
 
 MODULES = ["widgets.draw", "widgets.graph_view", "widgets.stepper", "widgets.derivative",
-           "widgets.gradients"]
+           "widgets.gradients", "widgets.backward_check", "widgets.compare"]
 
 
 @pytest.mark.parametrize("name", MODULES)

@@ -1,0 +1,239 @@
+"""Run a code question's cells in a fresh sandboxed process, and read back what it handed.
+
+``run_code(plan)`` starts ``runner.py`` under bubblewrap (``sandbox.runner_argv``) with a
+view of the system's libraries, the Python standard library, NumPy and the kit's own
+packages, nothing else: no other package of the machine (neither PyTorch nor JupyterLab),
+no instructor notebook, no other submission. In a run without autograd, minigrad is not
+there either. It sends the plan (``Plan``: cells, the question module, where the extract
+steps come) and reads the result pipe, frame by frame:
+
+* each step must report exactly "started", then "done" (with an extract step's data), in
+  order; any other frame, an unreadable one, or more than ``LIMIT`` characters, is
+  **tampering**: the run stops there and every question it serves is held for review;
+* a step that runs longer than ``timeout`` is interrupted; if the process does not answer
+  within ``PROBE_SECONDS`` it is killed and the remaining steps are "skipped";
+* when ``deadline`` (the submission's time budget) passes, the process is killed: the step
+  is "budget" and the rest "skipped";
+* a process that dies leaves its step "dead" and the rest "skipped".
+
+What the cells print is thrown away inside the sandbox; only the pipe counts.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .runner import HEADER
+from .sandbox import Sandbox, runner_argv, runner_packages, sandbox_environment
+
+__all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
+
+PROBE_SECONDS = 5  # after an interrupt, how long the process has to answer
+LIMIT = 20_000_000  # characters the grader reads from one run's pipe
+BOOTSTRAP = ("import sys; sys.path.extend(sys.argv[2:]); from grader.runner import main; "
+             "main(int(sys.argv[1]))")
+
+
+@dataclass
+class Plan:
+    """What one sandboxed run does: ``steps`` are ``{"kind": "cell", "source", "filename"}``
+    or ``{"kind": "extract", "question"}``, in order."""
+
+    steps: list
+    module: str  # the question module's text
+    module_name: str  # its file name, e.g. "broadcasting_and_reductions.py"
+    inputs: dict  # question -> {"public": ..., "hidden": ...}
+    autograd: bool = True
+    memory_mb: int = 4096
+
+
+@dataclass
+class StepRun:
+    status: str  # "ok", "error", "timeout", "budget", "dead", "skipped"
+    error: str = ""
+    data: dict | None = None  # an extract step's data: {"public": ..., "hidden": ...}
+    killed: bool = False  # interrupted, did not answer, and was killed
+
+
+@dataclass
+class CodeRun:
+    steps: list = field(default_factory=list)  # one StepRun per plan step
+    tampering: list = field(default_factory=list)  # why the pipe cannot be trusted
+    startup: str = ""  # why the process could not start its plan, if it could not
+
+
+def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -> CodeRun:
+    """Run ``plan`` (see the module docstring); ``deadline`` is a ``time.monotonic()``."""
+    with tempfile.TemporaryDirectory(prefix="minigrad-kit-run-",
+                                     ignore_cleanup_errors=True) as folder:
+        scratch = Path(folder)
+        (scratch / plan.module_name).write_text(plan.module, encoding="utf-8")
+        read_end, write_end = os.pipe()
+        packages = runner_packages(autograd=plan.autograd)
+        if sandbox.on:
+            paths = ["/kit"]
+            command = runner_argv(scratch, packages)
+            environment = sandbox_environment(scratch)
+        else:
+            paths = sorted({str(p.parent) for p in packages.values()})
+            command, environment = [], {"PATH": os.environ.get("PATH", ""), "HOME": folder,
+                                        "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
+                                        "OPENBLAS_NUM_THREADS": "1"}
+        command += [str(Path(sys.executable).resolve()), "-I", "-S", "-B", "-c", BOOTSTRAP,
+                    str(write_end), *paths]
+        try:
+            process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.PIPE, pass_fds=(write_end,),
+                                       cwd=folder, env=environment, start_new_session=True)
+        finally:
+            os.close(write_end)
+        try:
+            return _Reader(process, read_end, plan, timeout, deadline).read()
+        finally:
+            os.close(read_end)
+            _kill(process)
+            process.wait()
+            process.stderr.close()
+            process.stdin.close()
+
+
+def _kill(process) -> None:
+    """The process and everything it started (its own session)."""
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+class _Reader:
+    """Feeds the plan, reads the frames, enforces the time limits."""
+
+    def __init__(self, process, pipe: int, plan: Plan, timeout: float, deadline: float):
+        self.process, self.pipe, self.plan = process, pipe, plan
+        self.timeout, self.deadline = timeout, deadline
+        self.buffer, self.read_so_far, self.stderr = b"", 0, b""
+        self.selector = selectors.DefaultSelector()
+        self.selector.register(pipe, selectors.EVENT_READ, "results")
+        self.selector.register(process.stderr, selectors.EVENT_READ, "stderr")
+        self.result = CodeRun()
+
+    def read(self) -> CodeRun:
+        document = json.dumps({"steps": self.plan.steps, "module": self.plan.module,
+                               "module_name": self.plan.module_name,
+                               "inputs": self.plan.inputs, "autograd": self.plan.autograd,
+                               "memory_mb": self.plan.memory_mb}).encode()
+        try:
+            self.process.stdin.write(frame_bytes(document))
+            self.process.stdin.flush()
+        except OSError:
+            pass  # it died already: the frames will say so
+        steps = self.plan.steps
+        for index in range(len(steps)):
+            run = self.step(index)
+            self.result.steps.append(run)
+            if run.status in ("dead", "budget") or run.killed or self.result.tampering:
+                break
+        self.result.steps += [StepRun("skipped") for _ in steps[len(self.result.steps):]]
+        if not any(s.status != "skipped" for s in self.result.steps) or \
+                (self.result.steps and self.result.steps[0].status == "dead"):
+            self.result.startup = self.stderr.decode(errors="replace").strip()[-600:]
+        return self.result
+
+    def step(self, index: int) -> StepRun:
+        started = self.next_frame(min(self.deadline, time.monotonic() + max(self.timeout, 30)))
+        if self.result.tampering:
+            return StepRun("dead")
+        if not isinstance(started, dict):
+            return StepRun("budget" if started == "timeout" else started)
+        if started != {"step": index, "started": True}:
+            return self.tampered(index, started)
+        limit = time.monotonic() + self.timeout
+        done = self.next_frame(min(limit, self.deadline))
+        interrupted = False
+        if done == "timeout" and time.monotonic() < self.deadline:
+            interrupted = True
+            self.interrupt()
+            done = self.next_frame(min(time.monotonic() + min(PROBE_SECONDS, self.timeout),
+                                       self.deadline))
+            if done == "timeout":
+                _kill(self.process)
+                return StepRun("timeout", killed=True)
+        if self.result.tampering:
+            return StepRun("dead")
+        if not isinstance(done, dict):
+            return StepRun("budget" if done == "timeout" else done)
+        expected = {"step", "status", "error", "data"}
+        extract = self.plan.steps[index]["kind"] == "extract"
+        if done.get("step") != index or not set(done) <= expected or \
+                done.get("status") not in ("ok", "error", "interrupted") or \
+                (("data" in done) != (extract and done.get("status") == "ok")):
+            return self.tampered(index, done)
+        status = "timeout" if interrupted else done["status"]
+        return StepRun(status, str(done.get("error", ""))[:700], done.get("data"))
+
+    def tampered(self, index: int, found) -> StepRun:
+        self.result.tampering.append(f"step {index}: {str(found)[:120]}")
+        _kill(self.process)
+        return StepRun("dead")
+
+    def interrupt(self) -> None:
+        try:
+            self.process.stdin.write(b"i")
+            self.process.stdin.flush()
+        except OSError:
+            pass
+
+    def next_frame(self, until: float):
+        """The next frame (a dict), or "timeout" or "dead" (the pipe ended); what cannot be
+        a frame goes to ``tampering`` (and "dead" is returned)."""
+        while True:
+            if len(self.buffer) >= HEADER:
+                if not self.buffer[:HEADER].isdigit():
+                    return self.broken("a frame without a length")
+                size = int(self.buffer[:HEADER])
+                if len(self.buffer) >= HEADER + size:
+                    body, self.buffer = self.buffer[HEADER:HEADER + size], \
+                        self.buffer[HEADER + size:]
+                    try:
+                        message = json.loads(body)
+                    except ValueError:
+                        return self.broken("a frame that is not JSON")
+                    if not isinstance(message, dict):
+                        return self.broken("a frame that is not an object")
+                    return message
+            left = until - time.monotonic()
+            if left <= 0:
+                return "timeout"
+            for key, _events in self.selector.select(left):
+                if key.data == "stderr":
+                    chunk = os.read(key.fd, 65536)
+                    self.stderr = (self.stderr + chunk)[-4000:]
+                    if not chunk:
+                        self.selector.unregister(key.fd)
+                    continue
+                chunk = os.read(self.pipe, 1 << 20)
+                if not chunk:
+                    return "dead"
+                self.read_so_far += len(chunk)
+                if self.read_so_far > LIMIT:
+                    return self.broken(f"more than {LIMIT:,} characters")
+                self.buffer += chunk
+
+
+    def broken(self, why: str) -> str:
+        self.result.tampering.append(why)
+        _kill(self.process)
+        return "dead"
+
+
+def frame_bytes(body: bytes) -> bytes:
+    return f"{len(body):0{HEADER}d}".encode() + body

@@ -1,0 +1,120 @@
+"""The grader's side inside a sandboxed code run: the cells, then the extract steps.
+
+``run.py`` starts this in a fresh sandboxed process (``python -I -S``, with only the
+standard library, NumPy, the kit's packages and, unless the run is without autograd,
+minigrad) and writes it a plan on standard input: the cells to run, in the instructor
+notebook's order, the question module, and where each question's extract step comes, with
+its inputs. Then, before any student code runs, this module
+
+* reads the whole plan and loads the question module;
+* makes the namespace the cells run in (its own dict; the extract steps are handed the
+  same object, never looked up by a name the cells could rebind);
+* for a run without autograd, makes ``import minigrad`` and ``import torch`` give
+  ``grader.forward_only`` (the real ones are not in the sandbox at all);
+* caps its memory and sends what the cells print to ``/dev/null``.
+
+It then runs each step and reports on the result pipe (``RESULTS``, a file descriptor the
+grader passes): ``{"step": i, "started": true}``, then ``{"step": i, "status": ...}``, with
+an extract step's data. Each frame is a length (10 digits) and JSON. A byte ``i`` on
+standard input interrupts the running step (``KeyboardInterrupt``), as a timeout asks.
+"""
+
+from __future__ import annotations
+
+import builtins
+import json
+import linecache
+import os
+import resource
+import signal
+import sys
+import threading
+import traceback
+
+__all__ = ["main", "frame", "HEADER"]
+
+HEADER = 10  # digits of a frame's length
+
+
+def frame(message: dict) -> bytes:
+    body = json.dumps(message, ensure_ascii=True, allow_nan=False).encode()
+    return f"{len(body):0{HEADER}d}".encode() + body
+
+
+def main(results: int) -> None:
+    """Run the plan read from standard input, reporting to file descriptor ``results``."""
+    control = sys.stdin.buffer
+    size = int(control.read(HEADER))
+    plan = json.loads(control.read(size))
+    _cap_memory(plan["memory_mb"])
+    if not plan["autograd"]:
+        _without_autograd()
+    from grader.kernel_side import collect
+    from grader.questions import questions_from_text
+
+    assignment = questions_from_text(plan["module"], plan["module_name"])
+    namespace = {"__name__": "__main__", "__builtins__": builtins}
+    _quiet()
+    threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
+    for index, step in enumerate(plan["steps"]):
+        os.write(results, frame({"step": index, "started": True}))
+        report = {"step": index, "status": "ok"}
+        try:
+            if step["kind"] == "cell":
+                linecache.cache[step["filename"]] = (len(step["source"]), None,
+                                                     step["source"].splitlines(True),
+                                                     step["filename"])
+                exec(compile(step["source"], step["filename"], "exec", dont_inherit=True),
+                     namespace)
+            else:
+                question = assignment.question(step["question"])
+                inputs = plan["inputs"][step["question"]]
+                report["data"] = {part: collect(question, namespace, inputs[part])
+                                  for part in ("public", "hidden") if part in inputs}
+        except KeyboardInterrupt:
+            report.update(status="interrupted")
+        except BaseException as error:  # noqa: BLE001 (the student's code: anything at all)
+            report.update(status="error", error=_said(error))
+        os.write(results, frame(report))
+
+
+def _said(error: BaseException) -> str:
+    """``NameError: name 'x' is not defined (line 3: y = x * 2)``, short."""
+    try:
+        text = f"{type(error).__name__}: {error}"[:500]
+    except BaseException:  # noqa: BLE001 (a student's exception may refuse str())
+        text = type(error).__name__
+    frames = [f for f in traceback.extract_tb(error.__traceback__)
+              if f.filename.startswith("<cell")]
+    if frames and frames[-1].line:
+        text += f" (line {frames[-1].lineno}: {frames[-1].line.strip()[:200]})"
+    return text
+
+
+def _cap_memory(megabytes: int) -> None:
+    if megabytes:
+        limit = megabytes * 1024 * 1024
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+        except (ValueError, OSError):
+            pass
+
+
+def _without_autograd() -> None:
+    from grader import forward_only
+    sys.modules["minigrad"] = sys.modules["torch"] = forward_only
+
+
+def _quiet() -> None:
+    """What the cells print goes nowhere (the grader reads the result pipe only)."""
+    sink = os.open(os.devnull, os.O_WRONLY)
+    for descriptor in (1, 2):
+        os.dup2(sink, descriptor)
+    os.close(sink)
+
+
+def _interrupts(control) -> None:
+    """A byte from the grader interrupts the step that runs (a real SIGINT, so that a
+    blocking call such as time.sleep is interrupted too)."""
+    while control.read(1):
+        os.kill(os.getpid(), signal.SIGINT)
