@@ -27,6 +27,9 @@ from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
 from .tensor import Size, Tensor  # noqa: F401
 from ._printing import set_printoptions  # noqa: F401
 from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .autograd.anomaly import (  # noqa: F401
+    is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
+)
 from .creation import (  # noqa: F401
     BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, bernoulli,
     empty, eye, from_numpy, full, full_like, linspace, multinomial, normal, ones, ones_like,

@@ -150,6 +150,10 @@ ANOMALY_HINT = (
     "Hint: enable anomaly detection to find the operation that failed to compute its "
     "gradient, with torch.autograd.set_detect_anomaly(True, check_nan=False)."
 )
+ANOMALY_HINT_ON = (  # (the same error in anomaly mode, after its warning)
+    "Hint: the backtrace further above shows the operation that failed to compute its "
+    "gradient. The variable in question was changed in there or anywhere later. Good luck!"
+)
 
 # The legacy API of the 2017 tutorials (Variable, size_average=/reduce=).
 VARIABLE_VOLATILE = ("volatile was removed and now has no effect. Use `with torch.no_grad():` "
@@ -230,14 +234,16 @@ def gradient_shape_mismatch(index: int, grad_shape, output_shape) -> RuntimeErro
 
 
 def modified_by_inplace(type_name: str, shape, producer: str | None, output_nr: int,
-                        version: int, expected: int) -> RuntimeError:
-    """A tensor saved for backward was changed in place before backward ran."""
+                        version: int, expected: int, anomaly: bool = False) -> RuntimeError:
+    """A tensor saved for backward was changed in place before backward ran
+    (``anomaly``: anomaly mode is on, and its warning has shown the forward line)."""
     dims = ", ".join(str(s) for s in shape)
     made_by = f", which is output {output_nr} of {producer}," if producer else ""
     return RuntimeError(
         "one of the variables needed for gradient computation has been modified by an "
         f"inplace operation: [torch.{type_name} [{dims}]]{made_by} is at version "
-        f"{version}; expected version {expected} instead. {ANOMALY_HINT}"
+        f"{version}; expected version {expected} instead. "
+        f"{ANOMALY_HINT_ON if anomaly else ANOMALY_HINT}"
     )
 
 
@@ -294,6 +300,18 @@ OPTIMIZER_CAPTURABLE = ("If capturable=True, params and state_steps must be on s
 HOOK_RETURNED = "expected Variable, but hook returned '{}'"
 HOOK_CHANGED_TYPE = "hook '{}' has changed the type of value (was {} got {})"
 HOOK_CHANGED_SIZE = "hook '{}' has changed the size of value"
+# Node hooks (torch.autograd.graph.Node.register_hook / register_prehook)
+NODE_HOOK_RETURNED = "expected tuple, but hook returned '{}'"
+NODE_HOOK_COUNT = "hook '{}' has returned an incorrect number of values (got {}, but expected {})"
+# torch.autograd.graph.saved_tensors_hooks
+UNPACK_HOOK_RESULT = ("Output of saved tensor unpack_hook expected to be a Tensor but got "
+                      "result of type {}")
+PACK_HOOK_INPLACE = (
+    "A saved tensor pack hook is modifying its input in place. Tensors provided as input to "
+    "pack hook cannot be modified by in-place operations as this can lead to unexpected "
+    "side-effects. Please open an issue if you need to perform in-place operations on the "
+    "input to a pack hook."
+)
 # uint8 tensors as indices (deprecated masks)
 UINT8_INDEX = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
                "torch.bool instead.")

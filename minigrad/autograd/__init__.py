@@ -6,6 +6,8 @@ of a backward pass (which node ran, what gradient it received, what it sent
 along each edge) without changing any ``.grad``.
 """
 
+from . import graph  # noqa: F401
+from .anomaly import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .engine import BackwardStep, backward_steps, execution_order  # noqa: F401
 from .formula import FORMULAS, Formula, formula_for  # noqa: F401
 from .function import Function, FunctionCtx  # noqa: F401

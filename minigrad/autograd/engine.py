@@ -28,7 +28,8 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import silenced
-from . import grad_mode
+from . import anomaly, grad_mode
+from .hooks import run_posthooks, run_prehooks
 from .node import AccumulateGrad, Node
 from .tensor_base import TensorBase, make
 
@@ -85,11 +86,12 @@ def backward_steps(tensors, grad_tensors=None, *, inputs=None) -> Iterator[Backw
     return map(_as_tensors, walk(roots, None if inputs is None else wanted(inputs)))
 
 
-def walk(roots, targets=None) -> Iterator[BackwardStep]:
+def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]:
     """The walk: for each node in execution order, add up the gradients that arrived,
     run the hooks, apply the node's backward (the chain rule for its op) and send the
     gradients on along its edges. ``roots``: (node, output_nr, seed gradient) triples;
-    ``targets`` (``inputs=``): only the nodes on a path to them run."""
+    ``targets`` (``inputs=``): only the nodes on a path to them run (``accumulate=False``,
+    as ``autograd.grad``: the targets' nodes themselves only receive)."""
     root_nodes = [node for node, _, _ in roots]
     dependencies = count_dependencies(root_nodes)
     needed = None if targets is None else needed_nodes(dependencies, targets)
@@ -100,10 +102,10 @@ def walk(roots, targets=None) -> Iterator[BackwardStep]:
              if needed is None or node in needed)
     for index, node in enumerate(steps):
         received = arrived.pop(node, [])
-        with silenced():  # (NumPy's float warnings, as PyTorch's: none)
+        with silenced(), anomaly.blame(node):  # (no NumPy float warnings, as PyTorch)
             grad_outputs = summed(received)
             grad_outputs, _, retained = run_tensor_hooks(node, grad_outputs, False, True)
-            grads = _chain_rule(node, grad_outputs, needed)
+            grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate)
         for (next_node, nr), grad in zip(node.next_functions, grads):
             if next_node is not None and grad is not None and (needed is None
                                                                or next_node in needed):
@@ -121,17 +123,23 @@ def summed(received: list) -> tuple:
     return tuple(sums)
 
 
-def _chain_rule(node, grad_outputs: tuple, needed) -> tuple:
-    """What ``node`` sends along each of its edges: its backward's gradients. A leaf
-    sends nothing, nor does a node that leads to no node that runs (``inputs=``); a
-    node that received nothing sends None along every edge."""
-    if type(node) is AccumulateGrad:
-        return ()
+def _chain_rule(node, grad_outputs: tuple, needed, accumulate: bool) -> tuple:
+    """The node runs: its pre-hooks (which may change ``grad_outputs``), its backward
+    (the chain rule), its post-hooks, and anomaly mode's NaN check. Returns the
+    ``grad_outputs`` and what it sends along each of its edges. A leaf sends nothing; a
+    node that received nothing sends None along every edge. With ``inputs=``, a target
+    runs too (as in torch: its hooks see None along edges to nodes that do not run),
+    except in ``autograd.grad`` (``accumulate=False``), where it only receives."""
     if all(grad is None for grad in grad_outputs):
-        return (None,) * len(node.next_functions)
-    if needed is not None and not leads_further(node, needed):
-        return ()
-    return node.run_formula(grad_outputs)
+        return grad_outputs, (() if type(node) is AccumulateGrad
+                              else (None,) * len(node.next_functions))
+    if needed is not None and not accumulate and not leads_further(node, needed):
+        return grad_outputs, ()
+    grad_outputs = run_prehooks(node, grad_outputs, True)
+    grads = () if type(node) is AccumulateGrad else node.run_formula(grad_outputs)
+    grads = run_posthooks(node, grads, grad_outputs, needed, True)
+    anomaly.check_nan(node, grads, needed)
+    return grad_outputs, grads
 
 
 def leads_further(node, needed) -> bool:

@@ -28,12 +28,14 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
-from . import grad_mode
+from . import anomaly, grad_mode
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, run_tensor_hooks, seeds, wanted, wrapped)
 from ..kernels.threads import BIG
+from .hooks import run_posthooks, run_prehooks
 from .node import AccumulateGrad, Node, counted_gradients
+from .packing import PackedTensor
 from .saved import FREED, Saved, SavedTensor
 from .tensor_base import TensorBase, make
 
@@ -62,7 +64,8 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     token = silence_float_errors()  # NumPy's float warnings: off once for the whole pass
     try:
         # (the walk hands out only the steps that have something to apply here)
-        for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph):
+        for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph,
+                          accumulate=accumulate):
             if accumulate and type(step.node) is AccumulateGrad \
                     and step.grad_outputs[0] is not None:
                 store(step.node.variable, step.grad_outputs[0], step._owned)
@@ -114,7 +117,8 @@ def _store_tensor(tensor, grad, owned: bool, retained: bool = False) -> None:
             tensor._grad = grad.new_zeros(tuple(grad.shape)).copy_(grad)
 
 
-def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[BackwardStep]:
+def _walk(roots, targets, keep_graph: bool, create_graph: bool,
+          accumulate: bool = True) -> Iterator[BackwardStep]:
     """The walk, in ``engine.execution_order``: a node takes the sums of the gradients
     that arrived (its input buffer), runs hooks, then its backward, and sends one
     gradient along each edge, added at once into the receiving node's buffer (as
@@ -137,7 +141,8 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
         grad_mode._set_enabled(previous)
 
     release = not keep_graph and not create_graph  # (formulas on arrays free as they run)
-    plain = reuse and needed is None  # backward(): every edge wanted
+    # backward(): every edge wanted (and no anomaly mode: every node is checked)
+    plain = reuse and needed is None and not anomaly.enabled
     ready = first_ready(root_nodes, dependencies, _creation_number)  # (execution_order)
     node = None
     while node is not None or ready:
@@ -145,7 +150,8 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
             node = heapq.heappop(ready).node
         buffer = buffers.pop(node, None)
         if plain and buffer is not None and type(node) is not AccumulateGrad \
-                and node._tensor_pre_hooks is None and node._retains_grad is None:
+                and node._tensor_pre_hooks is None and node._retains_grad is None \
+                and node._node_hooks is None:
             # backward()'s usual node, with no step to hand out: its formula runs on
             # the arrays that arrived and its gradients go on, in one walk over its
             # edges that also counts down what it makes ready (count_down, inline).
@@ -184,18 +190,25 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool) -> Iterator[Back
             grad_outputs = received = grads = grad = None
             continue
         if needed is None or node in needed:
-            step = _step(node, buffer, buffers, needed, targets, keep_graph, create_graph,
-                         reuse, release)
+            if anomaly.enabled:  # (an error warns with the node's forward line)
+                with anomaly.blame(node):
+                    step = _step(node, buffer, buffers, needed, targets, keep_graph,
+                                 create_graph, reuse, release, accumulate)
+            else:
+                step = _step(node, buffer, buffers, needed, targets, keep_graph, create_graph,
+                             reuse, release, accumulate)
             if step is not None:
                 yield step
         node = count_down(node, dependencies, ready, _creation_number)
 
 
 def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create_graph: bool,
-          reuse: bool, release: bool):
+          reuse: bool, release: bool, accumulate: bool):
     """``_walk`` for a node with something to apply (a leaf, hooks, retained
-    gradients, ``inputs=``, ``create_graph``): runs it and sends its gradients on;
-    returns its ``BackwardStep``, or None when there is nothing to hand out."""
+    gradients, ``inputs=``, ``create_graph``, anomaly mode): runs it (as
+    ``engine._chain_rule``: pre-hooks, backward, post-hooks, the NaN check) and sends
+    its gradients on; returns its ``BackwardStep``, or None when there is nothing to
+    hand out. A leaf runs (its node hooks) only when it accumulates, as in torch."""
     leaf = type(node) is AccumulateGrad
     owned, retained = False, ()
     if create_graph:
@@ -216,7 +229,16 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
                     leaf and node.variable._leaf_hooks):
                 grad_outputs, owned, retained = run_tensor_hooks(
                     node, grad_outputs, owned, not create_graph)
-            if not leaf and (needed is None or leads_further(node, needed)):
+            if leaf and accumulate and node._node_hooks is not None \
+                    and grad_outputs[0] is not None:
+                hooked = run_prehooks(node, grad_outputs, not create_graph)
+                owned = owned and hooked[0] is grad_outputs[0]
+                grad_outputs = hooked
+                run_posthooks(node, (), grad_outputs, needed, not create_graph)
+            # (with inputs=, a target runs too; in autograd.grad it only receives)
+            if not leaf and (needed is None or accumulate or leads_further(node, needed)):
+                if node._node_hooks is not None:
+                    grad_outputs = run_prehooks(node, grad_outputs, not create_graph)
                 if needed is not None:
                     grads = _run_for_needed(node, grad_outputs, needed, create_graph,
                                             release)
@@ -224,6 +246,10 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
                     grads = node._run(grad_outputs)
                 else:
                     grads = node.run_formula(grad_outputs, release)
+                if node._node_hooks is not None:
+                    grads = run_posthooks(node, grads, grad_outputs, needed, not create_graph)
+                if anomaly.enabled:
+                    anomaly.check_nan(node, grads, needed)
                 if create_graph and not keep_graph:
                     node.release_saved()
                 # A gradient the node made itself (not one it received) and sends
@@ -345,6 +371,8 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
                 value = value.data
             elif value is FREED:
                 raise RuntimeError(errors.BACKWARD_TWICE)
+            elif type(value) is PackedTensor:  # (saved_tensors_hooks)
+                value = value.array(node)
             values[name] = value
     grads = None
     fused = cls.fused_backward  # (big arrays only: see Node.fused_backward)
@@ -361,7 +389,7 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
         grads = node.checked_arrays(grads)
     if release and stored:
         for name, value in stored.items():
-            if type(value) is SavedTensor:
+            if type(value) is SavedTensor or type(value) is PackedTensor:
                 stored[name] = FREED
     return grads
 

@@ -25,6 +25,7 @@ import numpy as np
 from .. import errors
 from . import grad_mode
 from .node import Node, counted_gradients
+from .packing import PackedTensor, keep
 from .saved import FREED as _FREED, SavedTensor
 from .tensor_base import TensorBase, make
 
@@ -45,7 +46,7 @@ class FunctionCtx:
             raise RuntimeError(errors.BACKWARD_TWICE)
         if saved is None:
             return ()
-        return tuple(item.unpack(self) if isinstance(item, SavedTensor) else item
+        return tuple(item.unpack(self) if isinstance(item, (SavedTensor, PackedTensor)) else item
                      for item in saved)
 
     def mark_non_differentiable(self, *tensors) -> None:
@@ -162,5 +163,6 @@ def _save(value, outputs_by_id):
     if not isinstance(value, TensorBase):
         return value
     if id(value) in outputs_by_id:
-        return SavedTensor(outputs_by_id[id(value)], is_output=True)
-    return SavedTensor(value)
+        output = outputs_by_id[id(value)]
+        return keep(output, output._data, is_output=True)
+    return keep(value, value._data)

@@ -39,10 +39,12 @@ import numpy as np
 
 from .. import errors
 from ..dtypes import DTYPE_OF
-from . import grad_mode
+from . import anomaly, grad_mode
 from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
+from .hooks import RemovableHandle
 from .record import apply_to_arrays, as_arrays
+from .packing import DEFAULT_HOOKS, PackedTensor, keep
 from .saved import FREED, RESULT, Input, Param, Saved, SavedTensor, saved_tensor
 from .tensor_base import TensorBase, make
 
@@ -94,7 +96,8 @@ class Node:
 
     __slots__ = (
         "next_functions", "needs_input_grad", "_sequence_nr", "_saved", "_forward_args",
-        "_input_meta", "_tensor_pre_hooks", "_retains_grad", "__weakref__", "__dict__",
+        "_input_meta", "_tensor_pre_hooks", "_retains_grad", "_node_hooks", "__weakref__",
+        "__dict__",
     )
 
     def __init__(self) -> None:
@@ -103,6 +106,7 @@ class Node:
         self._forward_args = None  # forward's inputs while it runs (see save)
         self._tensor_pre_hooks: dict | None = None  # output_nr -> [hook]
         self._retains_grad: dict | None = None  # output_nr -> weakref(tensor)
+        self._node_hooks: tuple | None = None  # ([pre-hook], [post-hook]), see hooks.py
 
     # ---- building the graph -------------------------------------------------
 
@@ -129,7 +133,9 @@ class Node:
         shape and dtype, with at least one dimension: its gradients need no check, and
         ``_input_meta`` is None (see ``keep_input_meta``)."""
         self._sequence_nr = next(_sequence)
-        self._tensor_pre_hooks = self._retains_grad = None
+        self._tensor_pre_hooks = self._retains_grad = self._node_hooks = None
+        if anomaly.enabled:  # (keep the forward line, for an error in backward)
+            anomaly.record(self)
         edges = needs = meta = ()
         for x in inputs:
             if isinstance(x, TensorBase) and x._requires_grad:
@@ -154,7 +160,8 @@ class Node:
         self.needs_input_grad = _NEEDS.get(needs, needs)  # (one shared tuple per pattern)
         self._input_meta = None if same else meta
         if self._result_saved:
-            self._saved["result"] = saved_tensor(output, output._data, is_output=True)
+            self._saved["result"] = keep(output, output._data, True) if DEFAULT_HOOKS \
+                else saved_tensor(output, output._data, is_output=True)
 
     def keep_input_meta(self, like) -> tuple:
         """``_input_meta``, made now for a node that ``_link`` gave none (``same``),
@@ -174,8 +181,10 @@ class Node:
         if node._forward_args is False:  # nothing is being recorded
             return
         for name, value in values.items():
-            node._saved[name] = SavedTensor(make(value)) if isinstance(value, np.ndarray) \
-                else value
+            if isinstance(value, np.ndarray):
+                value = make(value)
+                value = keep(value, value._data)
+            node._saved[name] = value
 
     def input_requires_grad(node, position: int) -> bool:  # noqa: N805
         """Whether ``forward``'s input at ``position`` requires grad (False when
@@ -210,7 +219,7 @@ class Node:
     def _unpack(self, value):
         if value is FREED:
             raise RuntimeError(errors.BACKWARD_TWICE)
-        if isinstance(value, SavedTensor):
+        if isinstance(value, (SavedTensor, PackedTensor)):
             return value.unpack(self)
         return value
 
@@ -221,6 +230,8 @@ class Node:
 
     @property
     def metadata(self) -> dict:
+        """A dict for anyone's notes on this node (anomaly mode keeps the forward
+        call's stack in ``metadata["traceback_"]``), as torch's ``Node.metadata``."""
         return self.__dict__.setdefault("_metadata", {})
 
     # ---- running backward ---------------------------------------------------
@@ -288,6 +299,8 @@ class Node:
                 value = value.unpack(self) if unpack else value.data
             elif value is FREED:
                 raise RuntimeError(errors.BACKWARD_TWICE)
+            elif type(value) is PackedTensor:  # (saved_tensors_hooks)
+                value = value.unpack(self) if unpack else value.array(self)
             values[name] = value
         return Saved(values)
 
@@ -342,10 +355,36 @@ class Node:
         """Free saved tensors (after a backward without ``retain_graph``)."""
         saved = self._saved
         for name, value in saved.items():
-            if type(value) is SavedTensor:
+            if type(value) is SavedTensor or type(value) is PackedTensor:
                 saved[name] = FREED
 
     # ---- hooks --------------------------------------------------------------
+
+    def register_prehook(self, fn) -> RemovableHandle:
+        """Call ``fn(grad_outputs)`` before this node's backward runs (after the
+        tensor hooks of its outputs); a tuple it returns replaces ``grad_outputs``.
+
+        >>> import minigrad as torch
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> y = x * 3
+        >>> handle = y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+        >>> y.sum().backward(); x.grad
+        tensor([30., 30.])
+        """
+        return self._add_node_hook(0, fn)
+
+    def register_hook(self, fn) -> RemovableHandle:
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node's backward ran:
+        ``grad_inputs`` are the gradients it computed, one per ``next_functions``
+        edge (None where none flows), ``grad_outputs`` those it received; a tuple it
+        returns replaces ``grad_inputs``."""
+        return self._add_node_hook(1, fn)
+
+    def _add_node_hook(self, kind: int, fn) -> RemovableHandle:
+        if self._node_hooks is None:
+            self._node_hooks = ([], [])
+        self._node_hooks[kind].append(fn)
+        return RemovableHandle(self._node_hooks[kind], fn)
 
     def _add_tensor_pre_hook(self, output_nr: int, hook) -> None:
         if self._tensor_pre_hooks is None:

@@ -15,6 +15,7 @@ import numpy as np
 from ..dtypes import DTYPE_OF
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from . import grad_mode, tensor_base
+from .packing import DEFAULT_HOOKS, keep
 from .saved import saved_tensor
 from .tensor_base import TensorBase, make
 
@@ -53,7 +54,9 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False):
                 saved[name] = None  # (only for a gradient nobody needs: as torch)
             elif isinstance(x, TensorBase):
                 # (the array forward computes with: the input in the result dtype)
-                saved[name] = saved_tensor(x, arrays[position])
+                # (inside saved_tensors_hooks: what pack() returns)
+                saved[name] = keep(x, arrays[position]) if DEFAULT_HOOKS \
+                    else saved_tensor(x, arrays[position])
             else:
                 saved[name] = x
         if cls._param_saves:

@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from .. import errors
+from . import anomaly
 from ..dtypes import DTYPE_OF, LEGACY_NAMES
 from .tensor_base import Version, make
 
@@ -90,7 +91,7 @@ class SavedTensor:
             raise errors.modified_by_inplace(
                 LEGACY_NAMES[DTYPE_OF[data.dtype]], data.shape,
                 forward_name(producer) if producer is not None else None,
-                output_nr, self.version.value, self.saved_version,
+                output_nr, self.version.value, self.saved_version, anomaly.enabled,
             )
         if self.tensor is not None:
             return self.tensor

@@ -35,19 +35,20 @@ from program_generator import Interpreter, leaves, steps
 FAST_WALK = fast._walk
 
 
-def reference_walk(roots, targets, keep_graph: bool, create_graph: bool):
+def reference_walk(roots, targets, keep_graph: bool, create_graph: bool,
+                   accumulate: bool = True):
     """``fast._walk``'s contract (the steps ``run_backward`` applies: leaves, retained
     gradients, ``inputs=``), met by the reference walk."""
     if create_graph:
-        yield from FAST_WALK(roots, targets, keep_graph, create_graph)
+        yield from FAST_WALK(roots, targets, keep_graph, create_graph, accumulate)
         return
     root_nodes = [node for node, _, _ in roots]
     needed = None if targets is None else \
         engine.needed_nodes(engine.count_dependencies(root_nodes), targets)
-    for step in engine.walk(roots, targets):
+    for step in engine.walk(roots, targets, accumulate):
         node, leaf = step.node, type(step.node) is AccumulateGrad
         ran = not leaf and any(grad is not None for grad in step.grad_outputs) and (
-            needed is None or engine.leads_further(node, needed))
+            needed is None or accumulate or engine.leads_further(node, needed))
         if ran and not keep_graph:
             node.release_saved()  # (as the fast walk frees a node's saved tensors)
         if leaf or step.retained or (targets is not None and node in targets):
@@ -96,9 +97,10 @@ def _run_source(src: str) -> list:
     return out
 
 
-def _both_walks(run) -> tuple:
+def _both_walks(run, anomaly: bool = False) -> tuple:
     """``run()`` with the fast walk, then with the reference walk; what each showed,
-    with the nodes whose formulas ran, in order."""
+    with the nodes whose formulas ran, in order. ``anomaly``: in anomaly mode, and the
+    warnings shown too (the forward stacks, the nodes named)."""
     results = []
     formula, inline_formula = Node.run_formula, fast._run_formula
     for walk in (FAST_WALK, reference_walk):
@@ -119,11 +121,15 @@ def _both_walks(run) -> tuple:
         fast._walk, Node.run_formula = walk, logging(formula)
         fast._run_formula = logging(inline_formula)
         try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                shown = run()
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always" if anomaly else "ignore")
+                with minigrad.autograd.set_detect_anomaly(anomaly):
+                    shown = run()
         finally:
             fast._walk, Node.run_formula, fast._run_formula = FAST_WALK, formula, inline_formula
+        if anomaly:
+            shown = shown + [("warned", w.category.__name__, _ADDRESS.sub("0x?", str(w.message)))
+                             for w in caught]
         results.append((shown, order))
     return results
 
@@ -141,6 +147,61 @@ FUZZ = [(family.__name__, seed) for family in fuzz_programs.FAMS for seed in ran
 def test_fuzz_programs_take_one_walk(family, seed):
     src = "\n".join(getattr(fuzz_programs, family)(random.Random(seed)))
     _assert_same(_both_walks(lambda: _run_source(src)))
+
+
+@pytest.mark.parametrize("family, seed", [(f, s) for f, s in FUZZ if s < 10])
+def test_fuzz_programs_take_one_walk_in_anomaly_mode(family, seed):
+    """The same programs in anomaly mode: the same NaN errors, naming the same nodes,
+    and the same warnings (each with the forward line of the node that failed)."""
+    src = "\n".join(getattr(fuzz_programs, family)(random.Random(seed)))
+    _assert_same(_both_walks(lambda: _run_source(src), anomaly=True))
+
+
+def prog_node_hooks(r) -> list:
+    """A fuzz program with ``grad_fn.register_prehook`` / ``register_hook`` on its
+    nodes (and on a leaf's AccumulateGrad), hooks that log what they see, scale it, or
+    return a wrong count; with tensor hooks and retain_grad beside them; backward, or
+    backward with inputs=, or autograd.grad; some programs make a NaN."""
+    lines = [
+        "log = []",
+        f"a = torch.tensor({[round(r.uniform(-2, 2), 2) for _ in range(3)]}, requires_grad=True)",
+        f"b = torch.tensor({[round(r.uniform(-2, 2), 2) for _ in range(3)]}, requires_grad=True)",
+        "c = a * b",
+        f"d = c.{r.choice(['exp', 'tanh', 'sigmoid', 'sqrt', 'log', 'abs'])}()",
+        f"e = (d * {r.choice(['c', 'a', '2.0', 'b'])}).sum()",
+    ]
+    nodes = ["c.grad_fn", "d.grad_fn", "e.grad_fn"]
+    if r.random() < 0.5:
+        nodes.append("c.grad_fn.next_functions[0][0]")  # a's AccumulateGrad
+    for _ in range(r.randint(1, 4)):
+        node = r.choice(nodes)
+        kind = r.choice(["pre", "post", "pre_scale", "post_scale", "post_count", "pre_none"])
+        lines.append({
+            "pre": f"h = {node}.register_prehook(lambda go: show(*go))",
+            "pre_none": f"h = {node}.register_prehook(lambda go: None)",
+            "post": f"h = {node}.register_hook(lambda gi, go: show(*gi, *go))",
+            "pre_scale": f"h = {node}.register_prehook(lambda go: tuple(g * 3 for g in go))",
+            "post_scale": f"h = {node}.register_hook(lambda gi, go: tuple("
+                          "None if g is None else g + 1 for g in gi))",
+            "post_count": f"h = {node}.register_hook(lambda gi, go: gi + gi)",
+        }[kind])
+        if r.random() < 0.2:
+            lines.append("h.remove()")
+    if r.random() < 0.3:
+        lines.append("c.register_hook(lambda g: g * 2)")
+    if r.random() < 0.3:
+        lines.append("d.retain_grad()")
+    lines.append(r.choice(["e.backward()", "e.backward(inputs=[a])", "e.backward(inputs=[c])",
+                           "show(*torch.autograd.grad(e, [c]))"]))
+    lines.append("show(a.grad, b.grad)")
+    return lines
+
+
+@pytest.mark.parametrize("seed", range(60))
+@pytest.mark.parametrize("anomaly", [False, True])
+def test_node_hook_programs_take_one_walk(seed, anomaly):
+    src = "\n".join(prog_node_hooks(random.Random(seed)))
+    _assert_same(_both_walks(lambda: _run_source(src), anomaly=anomaly))
 
 
 class _Shown:

@@ -68,7 +68,10 @@ PYTHON_KEYWORD_NAMES = {"Tensor.uniform_": {"from_": "from"}, "Tensor.random_": 
 OMITTED["normal"] = {"input"}  # ATen's normal_functional(self, mean, std): not in Python's torch.normal
 # Not functions in PyTorch's sense, or with no signature PyTorch can state.
 SKIP = {"FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor",
-        "Tensor.to"}  # Tensor.to reads PyTorch's three overloads itself (test_devices.py)
+        "Tensor.to",  # Tensor.to reads PyTorch's three overloads itself (test_devices.py)
+        # C functions with no docstring or parser list: their arguments and TypeErrors are
+        # compared in test_anomaly_and_graph_hooks.py
+        "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"}
 
 
 def _public_functions():
