@@ -26,8 +26,7 @@ import torch
 import minigrad
 from minigrad.autograd import anomaly, engine, graph, node
 
-sys.path.insert(0, os.path.dirname(__file__))
-from test_two_walks import prog_node_hooks  # noqa: E402
+from test_two_walks import prog_node_hooks  # same folder (pytest's prepend import mode)
 
 _ADDRESS = re.compile(r"0x[0-9a-f]+")
 _FRAME = re.compile(r'  File "(?P<file>[^"]+)", line \d+, in \S+\n(    .*\n)?')
