@@ -162,7 +162,7 @@ class _Reader:
         if done == "timeout" and time.monotonic() < self.deadline:
             interrupted = True
             self.interrupt()
-            done = self.next_frame(min(time.monotonic() + min(PROBE_SECONDS, self.timeout),
+            done = self.next_frame(min(time.monotonic() + PROBE_SECONDS,
                                        self.deadline))
             if done == "timeout":
                 _kill(self.process)
