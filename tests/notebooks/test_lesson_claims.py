@@ -444,3 +444,47 @@ def test_lesson_5_engine_is_about_fifteen_lines():
     code = next(c.source for c in cells if c.cell_type == "code" and "def my_backward" in c.source)
     engine = [line for line in code.split("\n\n\n")[0].splitlines() if line.strip()]
     assert engine[0].startswith("def my_backward") and 13 <= len(engine) <= 17, engine
+
+
+def test_lesson_10_says_its_unrun_check_shows_the_end_state():
+    """A widget shown twice is one model, saved once, in its last state: opened unrun, the
+    lesson's first view of ``check`` shows every box marked, and the lesson says so."""
+    notebook = nbformat.read(REPO / "notebooks" / "10_backprop_by_hand.ipynb", as_version=4)
+    cells = notebook.cells
+    i = next(i for i, c in enumerate(cells)
+             if c.cell_type == "code" and c.source.startswith("check = BackwardCheck("))
+    said = cells[i - 1].source.replace("\n", " ")
+    assert "every box says **?** *not yet*" in said
+    assert "If you opened this lesson without running it, the check below shows the end" in said
+    (view,) = [o for o in cells[i].outputs if "application/vnd.jupyter.widget-view+json" in
+               o.get("data", {})]
+    assert "17 not yet" in view.data["text/plain"]  # what the kernel showed when it ran
+    state = notebook.metadata.widgets["application/vnd.jupyter.widget-state+json"]["state"]
+    model = state[view.data["application/vnd.jupyter.widget-view+json"]["model_id"]]
+    summary = state[model["state"]["children"][0].removeprefix("IPY_MODEL_")]["state"]["value"]
+    assert "All 17 gradients match" in summary, summary  # what a reader of the unrun lesson sees
+
+
+def test_lesson_10_tanh_and_what_follows_are_close_in_pytorch():
+    """'In PyTorch it is *close* ... Everything computed from `dhpre` is then *close* in
+    PyTorch too', while minigrad's are exact (the stored outputs say so under nbval)."""
+    pytest.importorskip("torch")
+    import contextlib
+    import io
+
+    cells = lesson("10_backprop_by_hand")
+    said = next(c.source for c in cells if c.cell_type == "markdown"
+                and c.source.startswith("In minigrad this is *exact*. In PyTorch it is *close*"))
+    assert "Everything computed from `dhpre` is then *close* in PyTorch too" in said.replace(
+        "\n", " ")
+    namespace = {"display": lambda *args, **kwargs: None}
+    for cell in cells:
+        if cell.cell_type == "code":
+            with contextlib.redirect_stdout(io.StringIO()):
+                exec(cell.source.replace("import minigrad as torch", "import torch"), namespace)
+            if "dC[X[i, j]]" in cell.source:
+                break
+    status = {name: verdict.status for name, verdict in namespace["check"].verdicts.items()}
+    after = ["hpre", "W1", "b1", "embcat", "emb", "C"]
+    assert {name: status[name] for name in after} == dict.fromkeys(after, "close"), status
+    assert set(status[name] for name in status if name not in after) == {"exact"}, status
