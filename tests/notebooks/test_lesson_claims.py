@@ -379,3 +379,68 @@ def test_lesson_8_says_which_operation_the_in_place_error_names(library):
 
     assert "which is output 0 of Exp," in message(saved_result)
     assert "which is output 0 of Add," in message(saved_input)
+
+
+NODE = re.compile(r'<g id="([^"]+)" class="node (\w+)(?: (\w+))?">(.*?)</g>\s*</g>', re.S)
+EDGE_ENDS = re.compile(r'<g id="[^"]+" class="edge \w+">\s*<title>([^<]+)&#45;&gt;([^<]+)</title>')
+
+
+def drawn_nodes(svg: str) -> dict[str, dict]:
+    """Each box of a stored drawing: its kind, its operation's name, the y of its top edge
+    (Graphviz's y grows downwards) and the lines of text in it."""
+    nodes = {}
+    for node_id, kind, op, body in NODE.findall(svg):
+        points = re.search(r'<polygon fill="#[0-9a-fA-F]{6}"[^>]*points="([^"]+)"', body).group(1)
+        top = min(float(point.split(",")[1]) for point in points.split())
+        lines = [t.replace("&#160;", " ").replace("&#45;", "-") for t in EDGE_TEXT.findall(body)]
+        nodes[node_id] = {"kind": kind, "op": op, "top": top, "lines": lines}
+    return nodes
+
+
+def drawing_after(stem: str, said: str) -> tuple[str, str]:
+    """The markdown cell of a lesson that says ``said``, and the SVG stored by the next code cell."""
+    cells = lesson(stem)
+    i = next(i for i, c in enumerate(cells)
+             if c.cell_type == "markdown" and said in c.source.replace("\n", " "))
+    drawing = next(c for c in cells[i + 1:] if c.cell_type == "code")
+    return cells[i].source.replace("\n", " "), svg_of(drawing)
+
+
+def test_lesson_2_reads_from_the_output_at_the_top_through_the_nodes_it_names():
+    text, svg = drawing_after("02_tensors_that_track_history", "Read it from the top")
+    nodes, edges = drawn_nodes(svg), EDGE_ENDS.findall(svg)
+    assert nodes, "no stored drawing after lesson 2's reading of its graph"
+    top = min(nodes.values(), key=lambda node: node["top"])
+    assert "green** box at the top is the output" in text and top["kind"] == "output", top
+    # "the gradient goes through MeanBackward0, two MulBackward0 and AddBackward0 ... two
+    # edges leave that MulBackward0 for the same AddBackward0": walk the drawing's edges
+    assert ("through `MeanBackward0`, two `MulBackward0` and `AddBackward0`" in text
+            and "two edges leave that `MulBackward0` for the same `AddBackward0`" in text), text
+    path, here = [], next(i for i, node in nodes.items() if node["kind"] == "output")
+    while True:
+        after = sorted({end for start, end in edges if start == here and nodes[end]["kind"] == "op"})
+        if not after:
+            break
+        assert len(after) == 1, f"lesson 2's graph forks at {here}: {after}"
+        path.append(after[0])
+        here = after[0]
+    assert [nodes[i]["op"] for i in path] == [
+        "MeanBackward0", "MulBackward0", "MulBackward0", "AddBackward0"]
+    assert edges.count((path[2], path[3])) == 2, edges
+
+
+def test_lesson_3_draws_the_gradient_it_names_in_the_leaf():
+    text, svg = drawing_after("03_gradients", "The graph now carries the gradient")
+    assert "`x.grad` (4.5 everywhere)" in text, text
+    (leaf,) = [node for node in drawn_nodes(svg).values() if node["kind"] == "leaf"]
+    assert leaf["lines"][0].startswith("x "), leaf
+    shown = leaf["lines"][leaf["lines"].index("grad:") + 1:]
+    assert re.findall(r"-?[\d.]+", " ".join(shown)) == ["4.5"] * 4, leaf
+
+
+def test_lesson_5_engine_is_about_fifteen_lines():
+    cells = lesson("05_build_the_engine_yourself")
+    assert "write it yourself in about fifteen lines" in cells[0].source.replace("\n", " ")
+    code = next(c.source for c in cells if c.cell_type == "code" and "def my_backward" in c.source)
+    engine = [line for line in code.split("\n\n\n")[0].splitlines() if line.strip()]
+    assert engine[0].startswith("def my_backward") and 13 <= len(engine) <= 17, engine
