@@ -23,7 +23,8 @@ import pytest
 from test_catalogs_complete import english_left
 
 ROOT = Path(__file__).resolve().parents[2]
-LESSONS = sorted(p for lang in ("zh", "ko") for p in (ROOT / "notebooks" / lang).glob("0*.ipynb"))
+LESSONS = sorted(p for lang in ("zh", "ko")
+                 for p in (ROOT / "notebooks" / lang).glob("[0-9][0-9]_*.ipynb"))
 # PyTorch's messages (errors and warnings) as the lessons print them
 PYTORCH = ("element 0 of tensors does not require grad", "grad can be implicitly created only",
            "Trying to backward through the graph a second time",
