@@ -198,26 +198,27 @@ def cos(x):
 
 
 def log_sigmoid(x):
-    """log sigmoid(x) = -(max(-x, 0) + log(1 + exp(-|x|))), stable for any x, and its
-    buffer exp(-|x|) (what backward reads, as PyTorch's kernel keeps it): (result,
-    buffer). A big one part after part, on threads: the buffer first, then the result."""
+    """log sigmoid(x) = min(x, 0) - log(1 + exp(-|x|)), stable for any x, as PyTorch's
+    kernel computes it (so log sigmoid(104.) is +0, as in torch, not -0), and its buffer
+    exp(-|x|) (what backward reads, as PyTorch's kernel keeps it): (result, buffer). A
+    big one part after part, on threads: the buffer first, then the result."""
     if x.size >= threads.BIG:
         buffer = np.empty(x.shape, x.dtype)
-        result = threads.parts(_log_sigmoid, None, x, buffer)
+        result = threads.parts(log_sigmoid_into, None, x, buffer)
         if result is not None:
             return result, buffer
     buffer = np.exp(-np.abs(x))
-    return -(np.maximum(-x, 0) + np.log1p(buffer)), buffer
+    return np.minimum(x, 0) - np.log1p(buffer), buffer
 
 
-def _log_sigmoid(out, x, buffer):
+def log_sigmoid_into(out, x, buffer):
+    """log_sigmoid on arrays of one shape and dtype: the result into ``out``, the
+    buffer exp(-|x|) into ``buffer`` (a part of a big kernel: no threads here)."""
     np.abs(x, out=buffer)
     np.negative(buffer, out=buffer)
     np.exp(buffer, out=buffer)
-    np.negative(x, out=out)
-    np.maximum(out, 0, out=out)
-    np.add(out, np.log1p(buffer), out=out)
-    np.negative(out, out=out)
+    np.minimum(x, 0, out=out)
+    np.subtract(out, np.log1p(buffer), out=out)
 
 
 def log_sigmoid_backward(grad, x, buffer):

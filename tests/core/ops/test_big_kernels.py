@@ -117,7 +117,7 @@ def test_sigmoid_backward_has_the_bits_of_its_formula(dtype):
 def test_log_sigmoid_and_its_gradient_have_the_bits_of_their_formulas(shape, dtype):
     for layout, x in _layouts(_values(shape, dtype, 20.0)).items():
         buffer = np.exp(-np.abs(x))
-        expected = -(np.maximum(-x, 0) + np.log1p(buffer))
+        expected = np.minimum(x, 0) - np.log1p(buffer)
         one = np.ones((), dtype)
         ratio = buffer / (one + buffer)
         for what, grad in {"contiguous": _values(x.shape, dtype, 1.0),
@@ -229,10 +229,10 @@ def test_logsumexp_has_the_bits_of_its_formula(shape, dtype):
 # ---- binary cross-entropy with logits ----------------------------------------------
 
 def _bce_formula(x, target, weight, pos_weight):
-    log_sig_neg = np.logaddexp(0, x)
-    log_sig = log_sig_neg - x
-    p = 1 if pos_weight is None else pos_weight
-    losses = p * target * log_sig + (1 - target) * log_sig_neg
+    log_sig = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+    if pos_weight is not None:
+        log_sig = np.asarray(log_sig * ((pos_weight - 1) * target + 1), dtype=x.dtype)
+    losses = (1 - target) * x - log_sig
     if weight is not None:
         losses = losses * weight
     return np.asarray(losses, dtype=x.dtype)
