@@ -276,6 +276,8 @@ PROGRAMS = {
         x, (w > 0).to(x.dtype), pos_weight=lib.ones(x.shape[1], dtype=x.dtype) * 2),
     "logsigmoid, sqrt": lambda lib, x, w: (
         lib.nn.functional.logsigmoid(x * 3) * (w * w + 1).sqrt()).sum(),
+    "softmax, log_softmax along dim 0": lambda lib, x, w: (
+        (lib.softmax(x, 0) * w).sum() + lib.log_softmax(x * w, dim=0).mean()),
     "transposed exp, log_softmax": lambda lib, x, w: (
         lib.log_softmax(x.t().exp(), 0) * w.t()).sum(),
 }
@@ -370,6 +372,7 @@ SMALL = {
     "cos": lambda x: x.cos(), "tanh": lambda x: x.tanh(), "sigmoid": lambda x: x.sigmoid(),
     "pow": lambda x: x.abs() ** 2.5, "softmax": lambda x: mg.softmax(x, 1),
     "log_softmax": lambda x: mg.log_softmax(x, 1), "logsumexp": lambda x: mg.logsumexp(x, 1),
+    "softmax dim 0": lambda x: mg.softmax(x, 0), "log_softmax dim 0": lambda x: mg.log_softmax(x, 0),
     "BCE": lambda x: mg.nn.functional.binary_cross_entropy_with_logits(x, x.sigmoid().detach()),
     "logsigmoid": lambda x: mg.nn.functional.logsigmoid(x),
     "sqrt": lambda x: x.double().abs().sqrt(),
@@ -380,7 +383,7 @@ SMALL = {
 def test_small_tensors_never_reach_the_threads(name, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a small tensor was handed to the threads")
-    for hand_over in ("parts", "rows", "_run", "_submit"):
+    for hand_over in ("parts", "rows", "columns", "_run", "_submit"):
         monkeypatch.setattr(threads, hand_over, refuse)
     with Threads(2):
         x = mg.tensor(_values((511, 513), np.float32, 1.0), requires_grad=True)
@@ -390,7 +393,8 @@ def test_small_tensors_never_reach_the_threads(name, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["exp", "log", "sin", "cos", "sigmoid", "pow", "softmax",
-                                  "log_softmax", "logsumexp", "BCE", "logsigmoid", "sqrt"])
+                                  "log_softmax", "logsumexp", "BCE", "logsigmoid", "sqrt",
+                                  "softmax dim 0", "log_softmax dim 0"])
 def test_set_num_threads_decides_how_many_threads_a_big_op_uses(name, monkeypatch):
     called = []
     submit = threads._submit
