@@ -11,7 +11,8 @@ where float32's exp(-x) overflows (x below about -88), float64's sigmoid(-100),
 float16, inf, -inf and NaN to the bit; every other value within 4 ulps of PyTorch's,
 most the same (PyTorch's vectorized exp, SLEEF's, differs from the correctly rounded
 exp minigrad uses: about 4 % of float32 and 2.5 % of float64 results differ, mostly by
-1 ulp, up to 4 in the tails), in
+1 ulp, up to 4 in the tails; a contiguous float32 of 262,144 elements or more takes
+NumPy's vectorized exp: 15 % differ, still at most 4 ulps), in
 every layout (contiguous, transposed, strided, rows of a slice) and size (0-dim, the
 tail of the kernel's vectorized loop, big tensors cut between threads), through every
 way to call it, and its gradient."""
