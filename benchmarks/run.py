@@ -49,10 +49,14 @@ Workloads (forward + backward unless said otherwise):
   1000x1000       tanh(x * w) + x, summed, then backward (memory-bound)
   big: ...        big-tensor workloads of other ops, written independently of the
                   kernels (issue 34): exp, log and sin, sigmoid, log_softmax, softmax
-                  and cross-entropy on 1000x1000, cross-entropy and exp on 4096x4096
+                  and cross-entropy on 1000x1000, cross-entropy and exp on 4096x4096;
+                  and two written after the kernels were tuned: cos, sqrt, a power
+                  and softmax along dim 0; BCE with logits
+                  (1000x1000)
   op ...          one op on a 1000x1000 float32 (and float64) tensor, summed, then
                   backward: exp, log, sin, cos, sqrt, ** 2.5, tanh, sigmoid, softmax,
-                  log_softmax, logsumexp, cross_entropy, BCE with logits
+                  softmax along dim 0, log_softmax, logsumexp, cross_entropy,
+                  BCE with logits
   double backward 20 layers of (h * w + 1).tanh() on 4x4: d/dx with create_graph=True,
                   then the backward of (g * g).sum()
   x ** 3          2,000 float32 values, forward only
@@ -251,6 +255,11 @@ BIG_MIXES = {
     "big: log(A*A+1)*sin(A)": lambda lib, v: ((v.a * v.a + 1).log() * v.a.sin()).sum(),
     "big: softmax(A)*B + CE(A)": lambda lib, v: (
         (lib.softmax(v.a, dim=1) * v.b).sum() + lib.nn.functional.cross_entropy(v.a, v.t)),
+    # (from ops the workloads above do not use, written after the kernels were tuned)
+    "big: cos(A)*sqrt(P) + P**1.5, dim 0": lambda lib, v: (
+        (v.a.cos() * v.p.sqrt() + v.p ** 1.5).softmax(0) * v.b).sum(),
+    "big: BCE-with-logits(A*B, Y)": lambda lib, v: (
+        lib.nn.functional.binary_cross_entropy_with_logits(v.a * v.b, v.y)),
 }
 BIG_4096 = {
     "big: 4096x4096 CE + exp": lambda lib, v: (
@@ -268,6 +277,7 @@ BIG_OPS = {
     "sigmoid": lambda lib, v: v.a.sigmoid().sum(),
     "softmax": lambda lib, v: (lib.softmax(v.a, dim=1) * v.b).sum(),
     "log_softmax": lambda lib, v: lib.log_softmax(v.a, dim=1).sum(),
+    "softmax, dim 0": lambda lib, v: (lib.softmax(v.a, dim=0) * v.b).sum(),
     "logsumexp": lambda lib, v: v.a.logsumexp(1).sum(),
     "cross_entropy": lambda lib, v: lib.nn.functional.cross_entropy(v.a, v.t),
     "BCE with logits": lambda lib, v: lib.nn.functional.binary_cross_entropy_with_logits(

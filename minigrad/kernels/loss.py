@@ -8,15 +8,17 @@ from __future__ import annotations
 import numpy as np
 
 from . import threads
+from .pointwise import log_sigmoid, log_sigmoid_into, one_of
 
 __all__ = ["binary_cross_entropy_with_logits"]
 
 
 def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None):
     """-w [p t log sigmoid(x) + (1 - t) log(1 - sigmoid(x))] for each element, in
-    x's dtype, without overflow: log(1 + e^x) is NumPy's logaddexp(0, x), and
-    -log sigmoid(x) = log(1 + e^x) - x. ``weight`` (w) and ``pos_weight`` (p)
-    are arrays that broadcast to x's shape, or None (1)."""
+    x's dtype, as PyTorch's CPU kernel computes it, step for step:
+    (1 - t) x - (1 + (p - 1) t) log sigmoid(x), times w, where log sigmoid(x) is
+    min(x, 0) - log(1 + exp(-|x|)) (no exp overflows). ``weight`` (w) and
+    ``pos_weight`` (p) are arrays that broadcast to x's shape, or None (1)."""
     given = [a for a in (weight, pos_weight) if a is not None]
     if x.size >= threads.BIG and x.shape == target.shape and all(
             type(a) is np.ndarray and _broadcasts_to(a.shape, x.shape) for a in given):
@@ -28,9 +30,10 @@ def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None):
                                   *[np.broadcast_to(a, x.shape) for a in given])
         if losses is not None:
             return losses
-    log_sig_neg, log_sig = _logs(x)
-    p = 1 if pos_weight is None else pos_weight
-    losses = p * target * log_sig + (1 - target) * log_sig_neg
+    log_sig = log_sigmoid(x)[0]
+    if pos_weight is not None:  # (torch: log_sigmoid_input.mul_(log_weight), in x's dtype)
+        log_sig = np.asarray(log_sig * ((pos_weight - 1) * target + 1), dtype=x.dtype)
+    losses = (1 - target) * x - log_sig
     if weight is not None:
         losses = losses * weight
     return np.asarray(losses, dtype=x.dtype)
@@ -41,27 +44,27 @@ def _broadcasts_to(shape, target) -> bool:
         size in (1, other) for size, other in zip(reversed(shape), reversed(target)))
 
 
-def _logs(x):
-    log_sig_neg = np.logaddexp(0, x)          # -log sigmoid(-x) = log(1 + e^x), stably
-    return log_sig_neg, log_sig_neg - x       # -log sigmoid(x)  = log(1 + e^-x)
-
-
 def _unweighted(out, x, target):
-    log_sig_neg, log_sig = _logs(x)
-    np.add(1 * target * log_sig, (1 - target) * log_sig_neg, out=out)
+    _Weighted(False, False)(out, x, target)
 
 
 class _Weighted:
-    """A part of the losses with a weight, a pos_weight or both (in that order
-    among the operands, each of x's shape and dtype)."""
+    """A part of the losses with a weight, a pos_weight, both or neither (in that
+    order among the operands, each of x's shape and dtype)."""
 
     def __init__(self, weighted: bool, pos_weighted: bool) -> None:
         self.weighted, self.pos_weighted = weighted, pos_weighted
 
     def __call__(self, out, x, target, *given):
-        weight = given[0] if self.weighted else None
-        p = given[-1] if self.pos_weighted else 1
-        log_sig_neg, log_sig = _logs(x)
-        np.add(p * target * log_sig, (1 - target) * log_sig_neg, out=out)
-        if weight is not None:
-            np.multiply(out, weight, out=out)
+        one, buffer = one_of(x.dtype), np.empty_like(x)
+        log_sigmoid_into(out, x, buffer)              # out = log sigmoid(x)
+        if self.pos_weighted:                         # out *= (p - 1) t + 1
+            np.subtract(given[-1], one, out=buffer)
+            np.multiply(buffer, target, out=buffer)
+            np.add(buffer, one, out=buffer)
+            np.multiply(out, buffer, out=out)
+        np.subtract(one, target, out=buffer)          # out = (1 - t) x - out
+        np.multiply(buffer, x, out=buffer)
+        np.subtract(buffer, out, out=out)
+        if self.weighted:
+            np.multiply(out, given[0], out=out)

@@ -7,8 +7,11 @@ usual case: class scores of shape (N, C), dim=1), every step runs in blocks of
 whole rows (``threads.rows``), on threads: a block's rows are still in the core's
 cache from one step to the next (one pass over memory, where the whole-array
 steps made four), and NumPy adds up each row of a block in the order it adds it
-up in one call over the whole array, so every result has the same bits. Any
-other layout or dimension: the same steps on the whole array, on one thread.
+up in one call over the whole array, so every result has the same bits. Along
+another dimension of a C-contiguous array (softmax(x, dim=0)) the blocks are of
+whole columns (``threads.columns``), each added up one row after the other, as
+NumPy adds up the whole array along that dimension. Any other layout: the same
+steps on the whole array, on one thread.
 
 Where both operands of a step hold a NaN, the result is the first operand's NaN
 (its sign and payload), so each step takes its operands in the order NumPy takes
@@ -40,6 +43,10 @@ def softmax(x, dim):
         result = threads.rows(_softmax_rows, None, x)
         if result is not None:
             return result
+    elif x.size >= threads.BIG:
+        result = threads.columns(_softmax_columns, None, x, dim=dim)
+        if result is not None:
+            return result
     shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
     return np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
 
@@ -50,10 +57,20 @@ def _softmax_rows(out, x):
     np.divide(out, np.add.reduce(out, axis=1, keepdims=True), out=out)
 
 
+def _softmax_columns(out, x):
+    np.subtract(x, np.maximum.reduce(x, axis=0, keepdims=True, initial=-np.inf), out=out)
+    np.exp(out, out=out)
+    np.divide(out, np.add.reduce(out, axis=0, keepdims=True), out=out)
+
+
 def log_softmax(x, dim):
     """(x - max) - log(sum(exp(x - max))) along ``dim`` (row-major)."""
     if _along_rows(x, dim):
         result = threads.rows(_log_softmax_rows, None, x)
+        if result is not None:
+            return result
+    elif x.size >= threads.BIG:
+        result = threads.columns(_log_softmax_columns, None, x, dim=dim)
         if result is not None:
             return result
     # (the ufuncs' reduce directly: np.max/np.sum are Python wrappers around it)
@@ -65,6 +82,12 @@ def log_softmax(x, dim):
 def _log_softmax_rows(out, x):
     np.subtract(x, np.maximum.reduce(x, axis=1, keepdims=True, initial=-np.inf), out=out)
     total = np.add.reduce(np.exp(out), axis=1, keepdims=True)
+    np.subtract(out, np.log(total), out=out)
+
+
+def _log_softmax_columns(out, x):
+    np.subtract(x, np.maximum.reduce(x, axis=0, keepdims=True, initial=-np.inf), out=out)
+    total = np.add.reduce(np.exp(out), axis=0, keepdims=True)
     np.subtract(out, np.log(total), out=out)
 
 
@@ -98,6 +121,10 @@ def softmax_backward_data(grad, y, dim):
         result = threads.rows(_softmax_backward_rows, None, grad, y)
         if result is not None:
             return result
+    elif y.size >= threads.BIG:
+        result = threads.columns(_softmax_backward_columns, None, grad, y, dim=dim)
+        if result is not None:
+            return result
     return y * (grad - np.sum(grad * y, axis=dim, keepdims=True))
 
 
@@ -108,10 +135,21 @@ def _softmax_backward_rows(out, grad, y):
     np.multiply(out, y, out=out)  # (NumPy's order for y * (new array): see above)
 
 
+def _softmax_backward_columns(out, grad, y):
+    np.multiply(grad, y, out=out)
+    total = np.add.reduce(out, axis=0, keepdims=True)
+    np.subtract(grad, total, out=out)
+    np.multiply(out, y, out=out)  # (NumPy's order for y * (new array): see above)
+
+
 def log_softmax_backward_data(grad, y, dim):
     """grad - exp(y) * sum(grad) along ``dim``: the gradient of y = log_softmax(x)."""
     if _along_rows(y, dim):
         result = threads.rows(_log_softmax_backward_rows, None, grad, y)
+        if result is not None:
+            return result
+    elif y.size >= threads.BIG:
+        result = threads.columns(_log_softmax_backward_columns, None, grad, y, dim=dim)
         if result is not None:
             return result
     return grad - np.exp(y) * np.add.reduce(grad, axis=dim, keepdims=True)
@@ -121,6 +159,13 @@ def _log_softmax_backward_rows(out, grad, y):
     # (a gradient broadcast across the rows, a sum's or a mean's: every row holds the
     # same numbers, so the first row's sum, made as NumPy makes each row's, is every row's)
     total = np.add.reduce(grad[:1] if grad.strides[0] == 0 else grad, axis=1, keepdims=True)
+    np.exp(y, out=out)
+    np.multiply(out, total, out=out)
+    np.subtract(grad, out, out=out)
+
+
+def _log_softmax_backward_columns(out, grad, y):
+    total = np.add.reduce(grad, axis=0, keepdims=True)
     np.exp(y, out=out)
     np.multiply(out, total, out=out)
     np.subtract(grad, out, out=out)

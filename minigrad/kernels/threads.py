@@ -14,7 +14,8 @@ One mechanism serves every kernel: ``parts`` hands a kernel of several steps
 (``1 / (1 + exp(-x))``) the same slice of each of its arrays, and ``rows``
 hands it blocks of whole rows, for kernels that reduce along the last axis
 (a softmax's sums: each row is added up by one thread, in the order NumPy
-adds it up in one call, so a sum has the same bits too). A reduction is never
+adds it up in one call, so a sum has the same bits too), and ``columns``
+blocks of whole columns, for kernels that reduce along another axis. A reduction is never
 added up in parts: that would round differently. Within its part, a kernel
 runs on slices of ``_CACHED`` elements, one after the other, so that the
 arrays of one step are still in the core's cache for the next.
@@ -41,7 +42,7 @@ import numpy as np
 
 from .. import errors
 
-__all__ = ["get_num_threads", "set_num_threads", "call", "parts", "rows", "BIG"]
+__all__ = ["get_num_threads", "set_num_threads", "call", "parts", "rows", "columns", "BIG"]
 
 BIG = 1 << 18  # elements
 
@@ -179,6 +180,47 @@ def rows(kernel, out, *operands, split=True):
                                      for operand, sliced in blocks])
     _in_parts(part, size // width, width, split)
     return out
+
+
+def columns(kernel, out, *operands, dim: int, split=True):
+    """Run ``kernel(out, *operands)``, a computation along axis ``dim``, not the last
+    (a softmax along dim 0 of (N, C)), in blocks of whole columns: each array seen
+    as (outer, n, inner) with n along ``dim``, each block gets the same
+    ``[o, :, a:b]`` of ``out`` and of every operand, a 2-dim (n, b - a) array to
+    reduce along its first axis. NumPy adds such a block up one row after the
+    other, as it adds up the whole array along ``dim``, so a sum has the same bits.
+    Returns ``out`` (made here, C-contiguous; ``out`` must be None), or None when
+    the arrays are not split: fewer than ``BIG`` elements, fewer than
+    ``_COLUMNS`` columns (narrower blocks would be walked along ``dim`` instead),
+    or an operand that is not C-contiguous, of the first one's shape and float
+    dtype."""
+    first = operands[0]
+    if out is not None or first.size < BIG or first.dtype.kind != "f" or any(
+            type(array) is not np.ndarray or array.shape != first.shape
+            or array.dtype != first.dtype or not array.flags.c_contiguous
+            for array in operands):
+        return None
+    shape, dim = first.shape, dim % first.ndim
+    outer, length, inner = 1, shape[dim], first.size // max(1, shape[dim])
+    for size in shape[:dim]:
+        outer *= size
+    inner //= outer
+    if inner < _COLUMNS:
+        return None
+    out = np.empty(shape, first.dtype)
+    views = [array.reshape(outer, length, inner) for array in (out, *operands)]
+    width = max(_COLUMNS, -(-_CACHED // length) // _COLUMNS * _COLUMNS)
+    starts = range(0, inner, width)
+    blocks = [(o, start, min(inner, start + width)) for o in range(outer) for start in starts]
+
+    def part(first_block, stop):
+        for o, start, end in blocks[first_block:stop]:
+            kernel(*[view[o, :, start:end] for view in views])
+    _in_parts(part, len(blocks), length * width, split)
+    return out
+
+
+_COLUMNS = 64  # (columns in a block, at least)
 
 
 def _views(operands, view):

@@ -319,8 +319,9 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         loss = -[pos_weight * t * log sigmoid(x) + (1 - t) * log(1 - sigmoid(x))]
              = (1 - t) * x + (1 + (pos_weight - 1) * t) * log(1 + exp(-x))
 
-    log(1 + exp(-x)) is computed as m + log(exp(-m) + exp(-x - m)) with
-    m = max(-x, 0), so no exp overflows: stable for any x."""
+    Computed as PyTorch computes it, (1 - t) * x - (1 + (pos_weight - 1) * t) * log sigmoid(x),
+    with log sigmoid(x) = min(x, 0) - log(1 + exp(-|x|)), so no exp overflows: stable
+    for any x."""
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
     _check_reduction(reduction)

@@ -373,7 +373,7 @@ def bce_with_logits_target_backward_of(grad, x, w, p, count):
 
 class LogSigmoidBackward0(Node):
     formula = Formula("y", "log sigmoid(x) = -log(1 + exp(-x))", d={"x": "1 - sigmoid(x)"},
-                      note="Computed as -(max(-x, 0) + log(1 + exp(-|x|))): no exp overflows. "
+                      note="Computed as min(x, 0) - log(1 + exp(-|x|)): no exp overflows. "
                            "The target's gradient of BCE with pos_weight goes through it.")
     saves = {"self": Input(0)}
 

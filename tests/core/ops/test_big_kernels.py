@@ -55,10 +55,12 @@ def _quiet():
 # ---- elementwise functions: the ufunc in one call -----------------------------------
 
 def _sigmoid_formula(x):
+    one = x.dtype.type(1)
+    if x.dtype == np.float32 and x.size >= threads.BIG and x.flags.c_contiguous:
+        return np.asarray(one / (one + np.exp(np.negative(x))))  # (NumPy's vectorized exp)
     if x.dtype.char in "fe":
         exp = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
         return np.asarray((np.float32(1) / (np.float32(1) + exp)).astype(x.dtype, copy=False))
-    one = x.dtype.type(1)
     return np.asarray(one / (one + np.exp(np.negative(x))))
 
 
@@ -115,7 +117,7 @@ def test_sigmoid_backward_has_the_bits_of_its_formula(dtype):
 def test_log_sigmoid_and_its_gradient_have_the_bits_of_their_formulas(shape, dtype):
     for layout, x in _layouts(_values(shape, dtype, 20.0)).items():
         buffer = np.exp(-np.abs(x))
-        expected = -(np.maximum(-x, 0) + np.log1p(buffer))
+        expected = np.minimum(x, 0) - np.log1p(buffer)
         one = np.ones((), dtype)
         ratio = buffer / (one + buffer)
         for what, grad in {"contiguous": _values(x.shape, dtype, 1.0),
@@ -227,10 +229,10 @@ def test_logsumexp_has_the_bits_of_its_formula(shape, dtype):
 # ---- binary cross-entropy with logits ----------------------------------------------
 
 def _bce_formula(x, target, weight, pos_weight):
-    log_sig_neg = np.logaddexp(0, x)
-    log_sig = log_sig_neg - x
-    p = 1 if pos_weight is None else pos_weight
-    losses = p * target * log_sig + (1 - target) * log_sig_neg
+    log_sig = np.minimum(x, 0) - np.log1p(np.exp(-np.abs(x)))
+    if pos_weight is not None:
+        log_sig = np.asarray(log_sig * ((pos_weight - 1) * target + 1), dtype=x.dtype)
+    losses = (1 - target) * x - log_sig
     if weight is not None:
         losses = losses * weight
     return np.asarray(losses, dtype=x.dtype)
@@ -274,6 +276,8 @@ PROGRAMS = {
         x, (w > 0).to(x.dtype), pos_weight=lib.ones(x.shape[1], dtype=x.dtype) * 2),
     "logsigmoid, sqrt": lambda lib, x, w: (
         lib.nn.functional.logsigmoid(x * 3) * (w * w + 1).sqrt()).sum(),
+    "softmax, log_softmax along dim 0": lambda lib, x, w: (
+        (lib.softmax(x, 0) * w).sum() + lib.log_softmax(x * w, dim=0).mean()),
     "transposed exp, log_softmax": lambda lib, x, w: (
         lib.log_softmax(x.t().exp(), 0) * w.t()).sum(),
 }
@@ -368,6 +372,7 @@ SMALL = {
     "cos": lambda x: x.cos(), "tanh": lambda x: x.tanh(), "sigmoid": lambda x: x.sigmoid(),
     "pow": lambda x: x.abs() ** 2.5, "softmax": lambda x: mg.softmax(x, 1),
     "log_softmax": lambda x: mg.log_softmax(x, 1), "logsumexp": lambda x: mg.logsumexp(x, 1),
+    "softmax dim 0": lambda x: mg.softmax(x, 0), "log_softmax dim 0": lambda x: mg.log_softmax(x, 0),
     "BCE": lambda x: mg.nn.functional.binary_cross_entropy_with_logits(x, x.sigmoid().detach()),
     "logsigmoid": lambda x: mg.nn.functional.logsigmoid(x),
     "sqrt": lambda x: x.double().abs().sqrt(),
@@ -378,7 +383,7 @@ SMALL = {
 def test_small_tensors_never_reach_the_threads(name, monkeypatch):
     def refuse(*args, **kwargs):
         raise AssertionError("a small tensor was handed to the threads")
-    for hand_over in ("parts", "rows", "_run", "_submit"):
+    for hand_over in ("parts", "rows", "columns", "_run", "_submit"):
         monkeypatch.setattr(threads, hand_over, refuse)
     with Threads(2):
         x = mg.tensor(_values((511, 513), np.float32, 1.0), requires_grad=True)
@@ -388,7 +393,8 @@ def test_small_tensors_never_reach_the_threads(name, monkeypatch):
 
 
 @pytest.mark.parametrize("name", ["exp", "log", "sin", "cos", "sigmoid", "pow", "softmax",
-                                  "log_softmax", "logsumexp", "BCE", "logsigmoid", "sqrt"])
+                                  "log_softmax", "logsumexp", "BCE", "logsigmoid", "sqrt",
+                                  "softmax dim 0", "log_softmax dim 0"])
 def test_set_num_threads_decides_how_many_threads_a_big_op_uses(name, monkeypatch):
     called = []
     submit = threads._submit

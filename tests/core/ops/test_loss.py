@@ -401,3 +401,49 @@ def test_one_sample_of_c_scores_is_torchs(loss, target, reduction):
         (g * g).sum().backward()
         rec.show("second order", x.grad)
     assert_same_run(program)
+
+
+# ---- binary_cross_entropy_with_logits: PyTorch's formula, element by element --------
+
+@pytest.mark.parametrize("threads", [1, 2])
+@pytest.mark.parametrize("count", [1000, 300_001])  # (300,001: split across threads)
+@pytest.mark.parametrize("targets", ["0 or 1", "probabilities"])
+@pytest.mark.parametrize("weights", ["none", "pos_weight", "weight and pos_weight"])
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_bce_with_logits_values_are_torchs_element_by_element(dtype, weights, targets, count,
+                                                              threads):
+    """Computed as torch computes it, (1 - t) x - (1 + (p - 1) t) log sigmoid(x), times w:
+    a loss of 2e-9 (x = 20, t = 1) is 2e-9, not 0 (log(1 + e^x) - x would cancel), and
+    90 % of float32 results or more have torch's bits (the others differ where the
+    exponential's and logarithm's last bits do: NumPy's kernels are not SLEEF's)."""
+    rng = np.random.default_rng(count)
+    x = np.concatenate([[20.0, -20.0, 30.0, -30.0, 100.0, -100.0, 0.0, -0.0],
+                        rng.standard_normal(count - 8) * 10]).astype(dtype)
+    t = (rng.random(count) > 0.5) if targets == "0 or 1" else rng.random(count)
+    t = t.astype(dtype)
+    t[:6] = [1, 0, 1, 0, 1, 0]  # (x and t agree: tiny losses; for x < 0 torch's formula
+    # gives x - (x - tiny), 0 in float32 as in torch)
+    options = {}
+    if weights != "none":
+        options["pos_weight"] = rng.uniform(0.5, 3, count).astype(dtype)
+    if weights == "weight and pos_weight":
+        options["weight"] = rng.uniform(0, 2, count).astype(dtype)
+    results = []
+    before = mg.get_num_threads()
+    mg.set_num_threads(threads)
+    try:
+        for lib in (mg, torch):
+            results.append(lib.nn.functional.binary_cross_entropy_with_logits(
+                lib.tensor(x), lib.tensor(t), reduction="none",
+                **{name: lib.tensor(value) for name, value in options.items()}).numpy())
+    finally:
+        mg.set_num_threads(before)
+    ours, theirs = results
+    assert ours.dtype == theirs.dtype
+    assert (ours[[0, 2, 4]] > 0).all() and np.array_equal(ours[:6] > 0, theirs[:6] > 0)
+    # (where x < 0 and t = 0 the loss is x - (x - l): one ulp of x - l, as NumPy's and
+    # SLEEF's exp and log1p round l differently, is an ulp of x; below tiny, denormals)
+    info = np.finfo(dtype)
+    allowed = 4 * info.eps * (np.abs(theirs) + np.abs(x)) + info.tiny
+    assert (np.abs(ours - theirs) <= allowed).all()
+    assert (ours == theirs).mean() > (0.85 if dtype == "float32" else 0.95)

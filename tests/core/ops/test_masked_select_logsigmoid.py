@@ -94,3 +94,14 @@ def test_errors_as_torch(call):
             return y.sum().backward()
         return eval(call, env)  # noqa: S307
     check_error(op, X)
+
+
+@pytest.mark.parametrize("count", [5, 300_000])  # (300,000: the kernel in parts, on threads)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_logsigmoid_of_a_big_number_is_torchs_plus_zero(dtype, count):
+    """min(x, 0) - log(1 + exp(-|x|)), as torch computes it: where exp(-x) underflows
+    the result is +0 (written -(max(-x, 0) + ...), it was -0)."""
+    values = np.resize(np.array([104.0, 200.0, 1e30, np.inf, 750.0]), count).astype(dtype)
+    ours = mg.nn.functional.logsigmoid(mg.tensor(values)).numpy()
+    theirs = torch.nn.functional.logsigmoid(torch.tensor(values)).numpy()
+    assert ours.tobytes() == theirs.tobytes()
