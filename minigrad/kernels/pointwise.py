@@ -13,25 +13,18 @@ from . import threads
 def sigmoid(x):
     """1 / (1 + exp(-x)) for an array, as PyTorch's CPU kernel computes it: in x's
     dtype (float16 in float32), so exp(-x) overflows below about -88 in float32 and
-    the result is 0 there (not a denormal).
+    the result is 0 there (not a denormal). float32's exp is taken in float64 and
+    rounded, as the C library's expf rounds it (PyTorch's for 0-dim and strided
+    tensors and the ends of runs). On whole blocks of contiguous runs PyTorch uses a
+    vectorized exp (SLEEF's): there about 4 % of float32 and 2.5 % of float64 results
+    differ from PyTorch's, mostly in the last bit (at most 4 ulps, in the tails).
 
-    PyTorch takes two roads. A strided tensor, a 0-dim one and the last elements of
-    a contiguous run go one element at a time through the C library's expf, which
-    rounds correctly: minigrad takes float32's exp in float64 and rounds it, which
-    gives the same bits. Whole blocks of a contiguous run go through a vectorized exp
-    (SLEEF's), which no NumPy kernel reproduces: there about 4 % of float32 and 2.5 %
-    of float64 results differ from PyTorch's, mostly in the last bit (at most 4 ulps,
-    in the tails).
-
-    A big contiguous float32 array (``threads.BIG`` elements or more) takes the
-    vectorized road too, with NumPy's vectorized float32 exp: five to seven times
-    quicker than the float64 one, split across threads, and still within 4 ulps of
-    PyTorch's values (15 % of them differ in the last bits instead of 4 %: NumPy's
-    vectorized exp is not SLEEF's either). Each element's bits are those of the
-    formula ``_sigmoid`` applies to it, on any number of threads."""
+    A big float32 one is made part after part (on threads), each part's float64
+    exponentials in a buffer the size of the part rather than one the size of x:
+    the same steps on every element, so the same bits."""
     if x.dtype.char in "fe":  # (float32, and float16 computed in float32)
         if x.dtype.char == "f" and x.size >= threads.BIG:
-            result = threads.parts(_sigmoid, None, x)
+            result = threads.parts(_sigmoid32, None, x)
             if result is not None:
                 return result
         exp = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
@@ -42,6 +35,14 @@ def sigmoid(x):
         if result is not None:
             return result
     return np.asarray(one / (one + np.exp(np.negative(x))))
+
+
+def _sigmoid32(out, x):
+    exp = np.negative(x, dtype=np.float64)
+    np.exp(exp, out=exp)
+    np.copyto(out, exp, casting="same_kind")  # (rounded to float32, as astype rounds)
+    np.add(_ONE32, out, out=out)
+    np.divide(_ONE32, out, out=out)
 
 
 def _sigmoid(out, x):

@@ -55,12 +55,10 @@ def _quiet():
 # ---- elementwise functions: the ufunc in one call -----------------------------------
 
 def _sigmoid_formula(x):
-    one = x.dtype.type(1)
-    if x.dtype == np.float32 and x.size >= threads.BIG and x.flags.c_contiguous:
-        return np.asarray(one / (one + np.exp(np.negative(x))))  # (NumPy's vectorized exp)
     if x.dtype.char in "fe":
         exp = np.exp(np.negative(x, dtype=np.float64)).astype(np.float32)
         return np.asarray((np.float32(1) / (np.float32(1) + exp)).astype(x.dtype, copy=False))
+    one = x.dtype.type(1)
     return np.asarray(one / (one + np.exp(np.negative(x))))
 
 
