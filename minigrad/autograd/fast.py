@@ -384,13 +384,23 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
     if type(grads) is not tuple:
         grads = (grads,)
     if len(grads) != len(node.next_functions):
-        counted_gradients(node.name(), grads, len(node.next_functions))  # (raises)
+        counted_gradients(node, grads, len(node.next_functions))  # (raises)
     if node._input_meta is not None:
-        grads = node.checked_arrays(grads)
+        grads = _as_inputs(node, grads)
     if release and stored:
         for name, value in stored.items():
             if type(value) is SavedTensor or type(value) is PackedTensor:
                 stored[name] = FREED
+    return grads
+
+
+def _as_inputs(node, grads: tuple) -> tuple:
+    """``node.checked_arrays(grads)``, skipped when every gradient already is an array
+    of its input's shape and dtype (the usual case: no broadcast to undo, no cast)."""
+    for grad, meta in zip(grads, node._input_meta):
+        if grad is not None and meta is not None and not (
+                type(grad) is np.ndarray and grad.dtype is meta[1] and grad.shape == meta[0]):
+            return node.checked_arrays(grads)
     return grads
 
 

@@ -81,7 +81,7 @@ class BackwardCFunction(FunctionCtx, Node):
 
     def backward(self, saved, *grad_outputs):  # (saved: the ctx keeps its own)
         grad_outputs = _materialized(grad_outputs, self._output_meta)
-        grads = counted_gradients(self.name(), self._function.backward(self, *grad_outputs),
+        grads = counted_gradients(self, self._function.backward(self, *grad_outputs),
                                   len(self.needs_input_grad))
         return tuple(grads[i] for i in self._tensor_positions)
 

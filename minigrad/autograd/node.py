@@ -254,7 +254,7 @@ class Node:
                 grads = self.backward(saved, *grad_outputs)
             finally:
                 grad_mode._in_formula = previous
-        grads = counted_gradients(self.name(), grads, len(self.next_functions))
+        grads = counted_gradients(self, grads, len(self.next_functions))
         return tuple([self._validate(index, grad) for index, grad in enumerate(grads)])
 
     def run_formula(self, grad_outputs: tuple, release: bool = False,
@@ -279,7 +279,7 @@ class Node:
                                             grad_is_free)
             if grads is None:
                 grads = self.backward(saved, *grad_outputs)
-            grads = counted_gradients(self.name(), grads, len(self.next_functions))
+            grads = counted_gradients(self, grads, len(self.next_functions))
             if self._input_meta is not None:  # (None: already as the inputs, see _link)
                 grads = self.checked_arrays(grads)
         if release:
@@ -397,13 +397,13 @@ class Node:
         self._retains_grad[tensor._output_nr] = weakref.ref(tensor)
 
 
-def counted_gradients(name: str, grads, expected: int) -> tuple:
+def counted_gradients(node, grads, expected: int) -> tuple:
     """A backward's result as a tuple of ``expected`` gradients, else torch's error
-    (built-in nodes and custom Functions alike)."""
+    naming ``node`` (built-in nodes and custom Functions alike)."""
     if type(grads) is not tuple:
         grads = (grads,)
     if len(grads) != expected:
-        raise RuntimeError(errors.GRADIENT_COUNT.format(name=name, expected=expected,
+        raise RuntimeError(errors.GRADIENT_COUNT.format(name=node.name(), expected=expected,
                                                         got=len(grads)))
     return grads
 
