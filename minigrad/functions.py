@@ -20,6 +20,7 @@ import numpy as _np
 
 from . import creation as _creation, errors, ops
 from .rules.arguments import checks_arguments as _checks_arguments
+from .rules.arguments import takes_numpy_names as _numpy_names
 from .rules.arguments import check_operand_function as _check_operand_function
 from .rules.arguments import check_tensor_function as _check_tensor_function
 from .rules.arguments import check_clamp_function as _check_clamp_function
@@ -65,6 +66,8 @@ def _check_reduction_arguments(function: str, args: tuple, kwargs: dict) -> None
             raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, "
                             f"not {_described(dtype)}")
         raise _invalid_combination(function, args, kwargs)
+    if "keepdim" in given and "dim" not in given:
+        raise _invalid_combination(function, args, kwargs)  # keepdim is taken with dim only
     if function == "sum" and "dim" not in given and given.get("out") is not None:
         raise _invalid_combination(function, args, kwargs)  # sum() takes out= with dim only
 
@@ -274,65 +277,78 @@ def equal(input, other):
 # ---- reductions -------------------------------------------------------------------------------
 
 
+@_numpy_names
 @_checks_arguments(_check_reduction_arguments)
 def sum(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     """The sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     return _out("sum", ops.sum(input, dim, keepdim, dtype=dtype), out, input)
 
 
+@_numpy_names
 @_checks_arguments(_check_reduction_arguments)
 def mean(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):
     return _out("mean", ops.mean(input, dim, keepdim, dtype=dtype), out, input)
 
 
+@_numpy_names
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return _out("prod", ops.prod(input, dim, keepdim, dtype=dtype), out, input)
 
 
+@_numpy_names
 def cumsum(input, dim, *, dtype=None, out=None):
     """Cumulative sums along ``dim``: ``y_i = x_1 + ... + x_i``."""
     return _out("cumsum", ops.cumsum(input, dim, dtype=dtype), out, input)
 
 
+@_numpy_names
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative products along ``dim``: ``y_i = x_1 * ... * x_i``."""
     return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
 
 
+@_numpy_names
 @_checks_arguments(_check_max_arguments)
 def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     """The largest element; with ``dim``, (values, indices) along it."""
     return _out("max", ops.max(input, dim, keepdim), out, input)
 
 
+@_numpy_names
 def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     return _out("min", ops.min(input, dim, keepdim), out, input)
 
 
+@_numpy_names
 def argmax(input, dim=None, keepdim=False, *, out=None):
     return _out("argmax", ops.argmax(input, dim, keepdim), out, input, differentiable=False,
                 exact_dtype=True)
 
 
+@_numpy_names
 def argmin(input, dim=None, keepdim=False, *, out=None):
     return _out("argmin", ops.argmin(input, dim, keepdim), out, input, differentiable=False,
                 exact_dtype=True)
 
 
+@_numpy_names
 def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     _check_bool_out("all", out)
     return _out("all", ops.all(input, dim, keepdim), out, input, differentiable=False)
 
 
+@_numpy_names
 def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     _check_bool_out("any", out)
     return _out("any", ops.any(input, dim, keepdim), out, input, differentiable=False)
 
 
+@_numpy_names
 def var(input, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None, out=None):
     return _out("var", ops.var(input, dim, unbiased, keepdim, correction=correction), out, input)
 
 
+@_numpy_names
 def std(input, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None, out=None):
     return _out("std", ops.std(input, dim, unbiased, keepdim, correction=correction), out, input)
 
@@ -341,14 +357,17 @@ def norm(input, p="fro", dim=None, keepdim=False, *, out=None):
     return _out("norm", ops.norm(input, p, dim, keepdim), out, input)
 
 
+@_numpy_names
 def logsumexp(input, dim, keepdim=False, *, out=None):
     return _out("logsumexp", ops.logsumexp(input, dim, keepdim), out, input)
 
 
+@_numpy_names
 def softmax(input, dim, dtype=None, *, out=None):
     return _out("softmax", ops.softmax(input, dim, dtype), out, input)
 
 
+@_numpy_names
 def log_softmax(input, dim, dtype=None, *, out=None):
     return _out("log_softmax", ops.log_softmax(input, dim, dtype), out, input)
 
@@ -416,10 +435,12 @@ def permute(input, dims):
     return ops.permute(input, dims)
 
 
+@_numpy_names
 def unsqueeze(input, dim):
     return ops.unsqueeze(input, dim)
 
 
+@_numpy_names
 def squeeze(input, dim=None):
     return ops.squeeze(input, dim)
 
@@ -506,11 +527,13 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return _out("gather", ops.gather(input, dim, index, sparse_grad=sparse_grad), out, input)
 
 
+@_numpy_names
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dimension."""
     return _out("cat", ops.cat(tensors, dim), out, *tensors)
 
 
+@_numpy_names
 def stack(tensors, dim=0, *, out=None):
     """Join tensors along a new dimension."""
     return _out("stack", ops.stack(tensors, dim), out, *tensors)

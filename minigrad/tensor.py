@@ -626,9 +626,11 @@ class Tensor(TensorBase):
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         return ops.isclose(self, other, rtol, atol, equal_nan)
 
+    @arguments.takes_numpy_names
     def argmax(self, dim=None, keepdim=False):
         return ops.argmax(self, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def argmin(self, dim=None, keepdim=False):
         return ops.argmin(self, dim, keepdim)
 
@@ -692,53 +694,67 @@ class Tensor(TensorBase):
 
     # ---- reductions ------------------------------------------------------
 
+    @arguments.takes_numpy_names
     @arguments.checks_method_arguments(arguments.check_reduction_method)
     def sum(self, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None):
         return ops.sum(self, dim, keepdim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     @arguments.checks_method_arguments(arguments.check_reduction_method)
     def mean(self, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None):
         return ops.mean(self, dim, keepdim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     def max(self, dim=None, keepdim=False):
         return ops.max(self, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def min(self, dim=None, keepdim=False):
         return ops.min(self, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def prod(self, dim=None, keepdim=False, *, dtype=None):
         return ops.prod(self, dim, keepdim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     def cumsum(self, dim, *, dtype=None):
         return ops.cumsum(self, dim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     def cumprod(self, dim, *, dtype=None):
         return ops.cumprod(self, dim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     def var(self, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
         return ops.var(self, dim, unbiased, keepdim, correction=correction)
 
+    @arguments.takes_numpy_names
     def std(self, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
         return ops.std(self, dim, unbiased, keepdim, correction=correction)
 
     def norm(self, p="fro", dim=None, keepdim=False):
         return ops.norm(self, p, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def softmax(self, dim, dtype=None):
         return ops.softmax(self, dim, dtype)
 
+    @arguments.takes_numpy_names
     def log_softmax(self, dim, dtype=None):
         return ops.log_softmax(self, dim, dtype)
 
     # print(x.all) shows "<built-in method all of Tensor object at 0x...>", as in PyTorch
     @builtin_method
+    @arguments.takes_numpy_names
     def all(self, dim=None, keepdim=False):
         return ops.all(self, dim, keepdim)
 
     @builtin_method
+    @arguments.takes_numpy_names
     def any(self, dim=None, keepdim=False):
         return ops.any(self, dim, keepdim)
 
@@ -784,9 +800,11 @@ class Tensor(TensorBase):
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
         return ops.permute(self, *dims)
 
+    @arguments.takes_numpy_names
     def unsqueeze(self, dim):
         return ops.unsqueeze(self, dim)
 
+    @arguments.takes_numpy_names
     def squeeze(self, dim=None):
         return ops.squeeze(self, dim)
 
