@@ -31,6 +31,7 @@ from .rules.arguments import int_list as _int_list
 from .rules.arguments import invalid_combination as _invalid_combination
 from .rules.arguments import is_int as _is_int
 from .rules.arguments import is_index as _is_index
+from .rules.arguments import rounding_mode as _rounding_mode
 from . import layouts as _layouts
 from . import dtypes as _dtypes
 from .autograd import grad_mode as _grad_mode
@@ -129,11 +130,30 @@ def mul(input, other, *, out=None):
 
 
 @_checks_arguments(_check_binary_arguments)
-def div(input, other, *, out=None):
-    """input / other, elementwise (true division: integers give floats)."""
+def div(input, other, *, rounding_mode=None, out=None):
+    """input / other, elementwise (true division: integers give floats); with
+    ``rounding_mode`` 'floor' or 'trunc', the quotient rounded down or toward zero."""
     if not isinstance(input, _Tensor) and not isinstance(other, _Tensor):
         input = _number_tensor(input)
+    if rounding_mode is not None:
+        mode = _rounding_mode(rounding_mode)
+        return _out("div", ops.div_rounding(input, other, mode), out, input, other)
     return _out("div", ops.div(input, other), out, input, other)
+
+
+def remainder(input, other, *, out=None):
+    """The remainder of input / other with the sign of other (Python's ``%``)."""
+    return _out("remainder", ops.remainder(input, other), out, input, other)
+
+
+def fmod(input, other, *, out=None):
+    """The remainder of input / other with the sign of input (C's ``fmod``)."""
+    return _out("fmod", ops.fmod(input, other), out, input, other)
+
+
+def floor_divide(input, other, *, out=None):
+    """input // other: the quotient rounded down (no derivative, as in PyTorch)."""
+    return _out("floor_divide", ops.floor_divide(input, other), out, input, other)
 
 
 def neg(input, *, out=None):
@@ -155,6 +175,58 @@ def exp(input, *, out=None):
 
 def log(input, *, out=None):
     return _out("log", ops.log(input), out, input)
+
+
+def log10(input, *, out=None):
+    return _out("log10", ops.log10(input), out, input)
+
+
+def log2(input, *, out=None):
+    return _out("log2", ops.log2(input), out, input)
+
+
+def log1p(input, *, out=None):
+    """log(1 + input), accurate when input is near 0."""
+    return _out("log1p", ops.log1p(input), out, input)
+
+
+def expm1(input, *, out=None):
+    """exp(input) - 1, accurate when input is near 0."""
+    return _out("expm1", ops.expm1(input), out, input)
+
+
+def rsqrt(input, *, out=None):
+    return _out("rsqrt", ops.rsqrt(input), out, input)
+
+
+def square(input, *, out=None):
+    return _out("square", ops.square(input), out, input)
+
+
+def floor(input, *, out=None):
+    return _out("floor", ops.floor(input), out, input)
+
+
+def ceil(input, *, out=None):
+    return _out("ceil", ops.ceil(input), out, input)
+
+
+def trunc(input, *, out=None):
+    return _out("trunc", ops.trunc(input), out, input)
+
+
+def fix(input, *, out=None):
+    return _out("fix", ops.trunc(input), out, input)
+
+
+def round(input, *, decimals=None, out=None):  # noqa: A001 - PyTorch's name
+    """Round to the nearest integer, halves to even, or to ``decimals`` digits."""
+    return _out("round", ops.round(input, decimals), out, input)
+
+
+def frac(input, *, out=None):
+    """input - trunc(input): the fractional part, with input's sign."""
+    return _out("frac", ops.frac(input), out, input)
 
 
 def sqrt(input, *, out=None):

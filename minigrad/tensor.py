@@ -463,6 +463,15 @@ class Tensor(TensorBase):
     __mul__ = __rmul__ = ops.mul
     __truediv__ = ops.div
 
+    __mod__ = ops.remainder
+    __floordiv__ = ops.floor_divide
+
+    def __rmod__(self, other):
+        return ops.remainder(other, self)
+
+    def __rfloordiv__(self, other):
+        return ops.floor_divide(other, self)
+
     def __rtruediv__(self, other):
         # PyTorch computes other / self as reciprocal(self) * other, and a TypeError
         # there is NotImplemented: Python then words the error (`None / x`).
@@ -509,8 +518,19 @@ class Tensor(TensorBase):
         return ops.mul(self, other)
 
     @arguments.checks_method_arguments(arguments.check_binary_method)
-    def div(self, other):
-        return ops.div(self, other)
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode is None:
+            return ops.div(self, other)
+        return ops.div_rounding(self, other, arguments.rounding_mode(rounding_mode))
+
+    def remainder(self, other):
+        return self._with_operand(ops.remainder, other)
+
+    def fmod(self, other):
+        return self._with_operand(ops.fmod, other)
+
+    def floor_divide(self, other):
+        return self._with_operand(ops.floor_divide, other)
 
     def pow(self, exponent):
         return self._with_operand(ops.pow, exponent)
@@ -659,6 +679,43 @@ class Tensor(TensorBase):
 
     def sin(self):
         return ops.sin(self)
+
+    def log10(self):
+        return ops.log10(self)
+
+    def log2(self):
+        return ops.log2(self)
+
+    def log1p(self):
+        return ops.log1p(self)
+
+    def expm1(self):
+        return ops.expm1(self)
+
+    def rsqrt(self):
+        return ops.rsqrt(self)
+
+    def square(self):
+        return ops.square(self)
+
+    def floor(self):
+        return ops.floor(self)
+
+    def ceil(self):
+        return ops.ceil(self)
+
+    def trunc(self):
+        return ops.trunc(self)
+
+    def fix(self):
+        return ops.trunc(self)
+
+    def round(self, *, decimals=None):
+        """Round to the nearest integer, halves to even, or to ``decimals`` digits."""
+        return ops.round(self, decimals)
+
+    def frac(self):
+        return ops.frac(self)
 
     def cos(self):
         return ops.cos(self)
@@ -895,8 +952,10 @@ class Tensor(TensorBase):
     def mul_(self, other):
         return ops.inplace(self, ops.mul, other)
 
-    def div_(self, other):
-        return ops.inplace(self, ops.div, other)
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is None:
+            return ops.inplace(self, ops.div, other)
+        return ops.inplace(self, ops.div_rounding, other, arguments.rounding_mode(rounding_mode))
 
     @arguments.checks_method_arguments(arguments.check_clamp_method)
     def clamp_(self, min=None, max=None):
@@ -948,6 +1007,51 @@ class Tensor(TensorBase):
 
     def sign_(self):
         return ops.inplace(self, ops.sign)
+
+    def log10_(self):
+        return ops.inplace(self, ops.log10)
+
+    def log2_(self):
+        return ops.inplace(self, ops.log2)
+
+    def log1p_(self):
+        return ops.inplace(self, ops.log1p)
+
+    def expm1_(self):
+        return ops.inplace(self, ops.expm1)
+
+    def rsqrt_(self):
+        return ops.inplace(self, ops.rsqrt)
+
+    def square_(self):
+        return ops.inplace(self, ops.square)
+
+    def floor_(self):
+        return ops.inplace(self, ops.floor)
+
+    def ceil_(self):
+        return ops.inplace(self, ops.ceil)
+
+    def trunc_(self):
+        return ops.inplace(self, ops.trunc)
+
+    def fix_(self):
+        return ops.inplace(self, ops.trunc)
+
+    def round_(self, *, decimals=None):
+        return ops.inplace(self, ops.round, decimals)
+
+    def frac_(self):
+        return ops.inplace(self, ops.frac)
+
+    def remainder_(self, other):
+        return ops.inplace(self, ops.remainder, other)
+
+    def fmod_(self, other):
+        return ops.inplace(self, ops.fmod, other)
+
+    def floor_divide_(self, other):
+        return ops.inplace(self, ops.floor_divide, other)
 
     def masked_fill_(self, mask, value):
         return ops.inplace(self, ops.masked_fill, mask, value)
@@ -1027,6 +1131,12 @@ class Tensor(TensorBase):
 
     def __ipow__(self, exponent):
         return self.pow_(exponent)
+
+    def __imod__(self, other):
+        return self.remainder_(other)
+
+    def __ifloordiv__(self, other):
+        return self.floor_divide_(other)
 
     # ---- creation helpers on an existing tensor --------------------------
 

@@ -48,7 +48,7 @@ OVERLOADS = {
               "Tensor input, Number other, *, Tensor out = None")
        for name in ("eq", "ne", "lt", "le", "gt", "ge")},
     **{f"Tensor.{name}": ("Tensor other", "Number other")
-       for name in ("eq", "ne", "lt", "le", "gt", "ge")},
+       for name in ("eq", "ne", "lt", "le", "gt", "ge", "remainder", "fmod", "floor_divide")},
 }
 
 
@@ -700,6 +700,14 @@ def tensor_split_arguments(args: tuple, kwargs: dict, method: bool) -> tuple:
             parts += [f"{key}={type_name(value)}" for key, value in reversed(kwargs.items())]
             notes[index] = f"some of the arguments have invalid types: ({', '.join(parts)})"
     raise invalid_combination(label, args, kwargs, notes)
+
+
+def rounding_mode(mode):
+    """``div``'s ``rounding_mode``: None, 'trunc' or 'floor' (PyTorch's error otherwise)."""
+    if mode not in ("trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{mode}'")
+    return mode
 
 
 def normalize_dim(dim: int, ndim: int) -> int:
