@@ -57,8 +57,8 @@ from .functions import (  # noqa: F401
     unsqueeze, var, where,
 )
 from .functions import (  # noqa: F401  (rounding, logarithms, the division family)
-    ceil, expm1, fix, floor, floor_divide, fmod, frac, log1p, log2, log10, remainder, round,
-    rsqrt, square, trunc,
+    ceil, expm1, fix, floor, floor_divide, fmod, frac, isfinite, isinf, isnan, log1p, log2, log10,
+    reciprocal, remainder, round, rsqrt, square, trunc,
 )
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)

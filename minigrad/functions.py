@@ -160,6 +160,23 @@ def neg(input, *, out=None):
     return _out("neg", ops.neg(input), out, input)
 
 
+def reciprocal(input, *, out=None):
+    """1 / input, elementwise (integers give floats)."""
+    return _out("reciprocal", ops.reciprocal(input), out, input)
+
+
+def isnan(input):
+    return ops.isnan(input)
+
+
+def isinf(input):
+    return ops.isinf(input)
+
+
+def isfinite(input):
+    return ops.isfinite(input)
+
+
 def pow(input, exponent, *, out=None):  # noqa: A001 - PyTorch's name
     """input ** exponent, elementwise."""
     _check_operand_function("pow", (input, exponent), {})

@@ -634,6 +634,19 @@ class Tensor(TensorBase):
     def __invert__(self):
         return ops.bitwise_not(self)
 
+    def isnan(self):
+        return ops.isnan(self)
+
+    def isinf(self):
+        return ops.isinf(self)
+
+    def isfinite(self):
+        return ops.isfinite(self)
+
+    def type_as(self, other):
+        """This tensor in ``other``'s dtype (itself when it has it already)."""
+        return self.to(other.dtype)
+
     def logical_not(self):
         return ops.logical_not(self)
 

@@ -21,6 +21,7 @@ from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
+    isfinite, isinf, isnan,
     logical_not, lt, ne,
 )
 from .gather import gather  # noqa: F401

@@ -193,3 +193,17 @@ def test_logarithms_differ_from_torchs_by_at_most_the_ulps_the_readme_states(nam
     ulps = np.abs(ours.view(ints).astype(np.int64) - theirs.view(ints).astype(np.int64))
     assert ulps.max() <= ULPS[name]
     assert (ulps > 0).mean() < 0.15
+
+
+SWEEP = [  # small functions the tutorials use, found missing by the sweep (README)
+    "x = torch.tensor([1.0, float('nan'), float('inf'), -float('inf'), 0.0])\n"
+    "show(torch.isnan(x), x.isinf(), torch.isfinite(x), x.isnan().any(), x[~x.isnan()])",
+    "i = torch.tensor([1, -2])\nshow(i.isnan(), torch.isinf(i), i.isfinite(), torch.reciprocal(i))",
+    "a = torch.tensor([2.0, -4.0], requires_grad=True)\ny = torch.reciprocal(a)\nshow(y)\ngfn(y)\n"
+    "t = torch.tensor([1, 2]).type_as(a)\nshow(t, a.type_as(torch.tensor([1])), a.type_as(a) is a)",
+]
+
+
+@pytest.mark.parametrize("src", SWEEP)
+def test_small_functions_found_by_the_sweep(src):
+    assert_same(src)
