@@ -56,6 +56,10 @@ from .functions import (  # noqa: F401
     tensor_split, transpose, unbind, unsafe_chunk, unsafe_split, unsafe_split_with_sizes,
     unsqueeze, var, where,
 )
+from .functions import (  # noqa: F401  (rounding, logarithms, the division family)
+    ceil, expm1, fix, floor, floor_divide, fmod, frac, isfinite, isinf, isnan, log1p, log2, log10,
+    reciprocal, remainder, round, rsqrt, square, trunc,
+)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .serialization import load, save  # noqa: F401  (torch.save, torch.load: PyTorch's files)

@@ -20,6 +20,7 @@ import numpy as _np
 
 from . import creation as _creation, errors, ops
 from .rules.arguments import checks_arguments as _checks_arguments
+from .rules.arguments import takes_numpy_names as _numpy_names
 from .rules.arguments import check_operand_function as _check_operand_function
 from .rules.arguments import check_tensor_function as _check_tensor_function
 from .rules.arguments import check_clamp_function as _check_clamp_function
@@ -30,6 +31,7 @@ from .rules.arguments import int_list as _int_list
 from .rules.arguments import invalid_combination as _invalid_combination
 from .rules.arguments import is_int as _is_int
 from .rules.arguments import is_index as _is_index
+from .rules.arguments import rounding_mode as _rounding_mode
 from . import layouts as _layouts
 from . import dtypes as _dtypes
 from .autograd import grad_mode as _grad_mode
@@ -65,6 +67,8 @@ def _check_reduction_arguments(function: str, args: tuple, kwargs: dict) -> None
             raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, "
                             f"not {_described(dtype)}")
         raise _invalid_combination(function, args, kwargs)
+    if "keepdim" in given and "dim" not in given:
+        raise _invalid_combination(function, args, kwargs)  # keepdim is taken with dim only
     if function == "sum" and "dim" not in given and given.get("out") is not None:
         raise _invalid_combination(function, args, kwargs)  # sum() takes out= with dim only
 
@@ -126,15 +130,51 @@ def mul(input, other, *, out=None):
 
 
 @_checks_arguments(_check_binary_arguments)
-def div(input, other, *, out=None):
-    """input / other, elementwise (true division: integers give floats)."""
+def div(input, other, *, rounding_mode=None, out=None):
+    """input / other, elementwise (true division: integers give floats); with
+    ``rounding_mode`` 'floor' or 'trunc', the quotient rounded down or toward zero."""
     if not isinstance(input, _Tensor) and not isinstance(other, _Tensor):
         input = _number_tensor(input)
+    if rounding_mode is not None:
+        mode = _rounding_mode(rounding_mode)
+        return _out("div", ops.div_rounding(input, other, mode), out, input, other)
     return _out("div", ops.div(input, other), out, input, other)
+
+
+def remainder(input, other, *, out=None):
+    """The remainder of input / other with the sign of other (Python's ``%``)."""
+    return _out("remainder", ops.remainder(input, other), out, input, other)
+
+
+def fmod(input, other, *, out=None):
+    """The remainder of input / other with the sign of input (C's ``fmod``)."""
+    return _out("fmod", ops.fmod(input, other), out, input, other)
+
+
+def floor_divide(input, other, *, out=None):
+    """input // other: the quotient rounded down (no derivative, as in PyTorch)."""
+    return _out("floor_divide", ops.floor_divide(input, other), out, input, other)
 
 
 def neg(input, *, out=None):
     return _out("neg", ops.neg(input), out, input)
+
+
+def reciprocal(input, *, out=None):
+    """1 / input, elementwise (integers give floats)."""
+    return _out("reciprocal", ops.reciprocal(input), out, input)
+
+
+def isnan(input):
+    return ops.isnan(input)
+
+
+def isinf(input):
+    return ops.isinf(input)
+
+
+def isfinite(input):
+    return ops.isfinite(input)
 
 
 def pow(input, exponent, *, out=None):  # noqa: A001 - PyTorch's name
@@ -152,6 +192,58 @@ def exp(input, *, out=None):
 
 def log(input, *, out=None):
     return _out("log", ops.log(input), out, input)
+
+
+def log10(input, *, out=None):
+    return _out("log10", ops.log10(input), out, input)
+
+
+def log2(input, *, out=None):
+    return _out("log2", ops.log2(input), out, input)
+
+
+def log1p(input, *, out=None):
+    """log(1 + input), accurate when input is near 0."""
+    return _out("log1p", ops.log1p(input), out, input)
+
+
+def expm1(input, *, out=None):
+    """exp(input) - 1, accurate when input is near 0."""
+    return _out("expm1", ops.expm1(input), out, input)
+
+
+def rsqrt(input, *, out=None):
+    return _out("rsqrt", ops.rsqrt(input), out, input)
+
+
+def square(input, *, out=None):
+    return _out("square", ops.square(input), out, input)
+
+
+def floor(input, *, out=None):
+    return _out("floor", ops.floor(input), out, input)
+
+
+def ceil(input, *, out=None):
+    return _out("ceil", ops.ceil(input), out, input)
+
+
+def trunc(input, *, out=None):
+    return _out("trunc", ops.trunc(input), out, input)
+
+
+def fix(input, *, out=None):
+    return _out("fix", ops.trunc(input), out, input)
+
+
+def round(input, *, decimals=None, out=None):  # noqa: A001 - PyTorch's name
+    """Round to the nearest integer, halves to even, or to ``decimals`` digits."""
+    return _out("round", ops.round(input, decimals), out, input)
+
+
+def frac(input, *, out=None):
+    """input - trunc(input): the fractional part, with input's sign."""
+    return _out("frac", ops.frac(input), out, input)
 
 
 def sqrt(input, *, out=None):
@@ -274,65 +366,78 @@ def equal(input, other):
 # ---- reductions -------------------------------------------------------------------------------
 
 
+@_numpy_names
 @_checks_arguments(_check_reduction_arguments)
 def sum(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     """The sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
     return _out("sum", ops.sum(input, dim, keepdim, dtype=dtype), out, input)
 
 
+@_numpy_names
 @_checks_arguments(_check_reduction_arguments)
 def mean(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):
     return _out("mean", ops.mean(input, dim, keepdim, dtype=dtype), out, input)
 
 
+@_numpy_names
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
     return _out("prod", ops.prod(input, dim, keepdim, dtype=dtype), out, input)
 
 
+@_numpy_names
 def cumsum(input, dim, *, dtype=None, out=None):
     """Cumulative sums along ``dim``: ``y_i = x_1 + ... + x_i``."""
     return _out("cumsum", ops.cumsum(input, dim, dtype=dtype), out, input)
 
 
+@_numpy_names
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative products along ``dim``: ``y_i = x_1 * ... * x_i``."""
     return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
 
 
+@_numpy_names
 @_checks_arguments(_check_max_arguments)
 def max(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     """The largest element; with ``dim``, (values, indices) along it."""
     return _out("max", ops.max(input, dim, keepdim), out, input)
 
 
+@_numpy_names
 def min(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     return _out("min", ops.min(input, dim, keepdim), out, input)
 
 
+@_numpy_names
 def argmax(input, dim=None, keepdim=False, *, out=None):
     return _out("argmax", ops.argmax(input, dim, keepdim), out, input, differentiable=False,
                 exact_dtype=True)
 
 
+@_numpy_names
 def argmin(input, dim=None, keepdim=False, *, out=None):
     return _out("argmin", ops.argmin(input, dim, keepdim), out, input, differentiable=False,
                 exact_dtype=True)
 
 
+@_numpy_names
 def all(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     _check_bool_out("all", out)
     return _out("all", ops.all(input, dim, keepdim), out, input, differentiable=False)
 
 
+@_numpy_names
 def any(input, dim=None, keepdim=False, *, out=None):  # noqa: A001 - PyTorch's name
     _check_bool_out("any", out)
     return _out("any", ops.any(input, dim, keepdim), out, input, differentiable=False)
 
 
+@_numpy_names
 def var(input, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None, out=None):
     return _out("var", ops.var(input, dim, unbiased, keepdim, correction=correction), out, input)
 
 
+@_numpy_names
 def std(input, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None, out=None):
     return _out("std", ops.std(input, dim, unbiased, keepdim, correction=correction), out, input)
 
@@ -341,14 +446,17 @@ def norm(input, p="fro", dim=None, keepdim=False, *, out=None):
     return _out("norm", ops.norm(input, p, dim, keepdim), out, input)
 
 
+@_numpy_names
 def logsumexp(input, dim, keepdim=False, *, out=None):
     return _out("logsumexp", ops.logsumexp(input, dim, keepdim), out, input)
 
 
+@_numpy_names
 def softmax(input, dim, dtype=None, *, out=None):
     return _out("softmax", ops.softmax(input, dim, dtype), out, input)
 
 
+@_numpy_names
 def log_softmax(input, dim, dtype=None, *, out=None):
     return _out("log_softmax", ops.log_softmax(input, dim, dtype), out, input)
 
@@ -416,10 +524,12 @@ def permute(input, dims):
     return ops.permute(input, dims)
 
 
+@_numpy_names
 def unsqueeze(input, dim):
     return ops.unsqueeze(input, dim)
 
 
+@_numpy_names
 def squeeze(input, dim=None):
     return ops.squeeze(input, dim)
 
@@ -506,11 +616,13 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return _out("gather", ops.gather(input, dim, index, sparse_grad=sparse_grad), out, input)
 
 
+@_numpy_names
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dimension."""
     return _out("cat", ops.cat(tensors, dim), out, *tensors)
 
 
+@_numpy_names
 def stack(tensors, dim=0, *, out=None):
     """Join tensors along a new dimension."""
     return _out("stack", ops.stack(tensors, dim), out, *tensors)

@@ -463,6 +463,15 @@ class Tensor(TensorBase):
     __mul__ = __rmul__ = ops.mul
     __truediv__ = ops.div
 
+    __mod__ = ops.remainder
+    __floordiv__ = ops.floor_divide
+
+    def __rmod__(self, other):
+        return ops.remainder(other, self)
+
+    def __rfloordiv__(self, other):
+        return ops.floor_divide(other, self)
+
     def __rtruediv__(self, other):
         # PyTorch computes other / self as reciprocal(self) * other, and a TypeError
         # there is NotImplemented: Python then words the error (`None / x`).
@@ -509,8 +518,19 @@ class Tensor(TensorBase):
         return ops.mul(self, other)
 
     @arguments.checks_method_arguments(arguments.check_binary_method)
-    def div(self, other):
-        return ops.div(self, other)
+    def div(self, other, *, rounding_mode=None):
+        if rounding_mode is None:
+            return ops.div(self, other)
+        return ops.div_rounding(self, other, arguments.rounding_mode(rounding_mode))
+
+    def remainder(self, other):
+        return self._with_operand(ops.remainder, other)
+
+    def fmod(self, other):
+        return self._with_operand(ops.fmod, other)
+
+    def floor_divide(self, other):
+        return self._with_operand(ops.floor_divide, other)
 
     def pow(self, exponent):
         return self._with_operand(ops.pow, exponent)
@@ -614,6 +634,19 @@ class Tensor(TensorBase):
     def __invert__(self):
         return ops.bitwise_not(self)
 
+    def isnan(self):
+        return ops.isnan(self)
+
+    def isinf(self):
+        return ops.isinf(self)
+
+    def isfinite(self):
+        return ops.isfinite(self)
+
+    def type_as(self, other):
+        """This tensor in ``other``'s dtype (itself when it has it already)."""
+        return self.to(other.dtype)
+
     def logical_not(self):
         return ops.logical_not(self)
 
@@ -626,9 +659,11 @@ class Tensor(TensorBase):
     def isclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False):
         return ops.isclose(self, other, rtol, atol, equal_nan)
 
+    @arguments.takes_numpy_names
     def argmax(self, dim=None, keepdim=False):
         return ops.argmax(self, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def argmin(self, dim=None, keepdim=False):
         return ops.argmin(self, dim, keepdim)
 
@@ -657,6 +692,43 @@ class Tensor(TensorBase):
 
     def sin(self):
         return ops.sin(self)
+
+    def log10(self):
+        return ops.log10(self)
+
+    def log2(self):
+        return ops.log2(self)
+
+    def log1p(self):
+        return ops.log1p(self)
+
+    def expm1(self):
+        return ops.expm1(self)
+
+    def rsqrt(self):
+        return ops.rsqrt(self)
+
+    def square(self):
+        return ops.square(self)
+
+    def floor(self):
+        return ops.floor(self)
+
+    def ceil(self):
+        return ops.ceil(self)
+
+    def trunc(self):
+        return ops.trunc(self)
+
+    def fix(self):
+        return ops.trunc(self)
+
+    def round(self, *, decimals=None):
+        """Round to the nearest integer, halves to even, or to ``decimals`` digits."""
+        return ops.round(self, decimals)
+
+    def frac(self):
+        return ops.frac(self)
 
     def cos(self):
         return ops.cos(self)
@@ -692,53 +764,67 @@ class Tensor(TensorBase):
 
     # ---- reductions ------------------------------------------------------
 
+    @arguments.takes_numpy_names
     @arguments.checks_method_arguments(arguments.check_reduction_method)
     def sum(self, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None):
         return ops.sum(self, dim, keepdim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     @arguments.checks_method_arguments(arguments.check_reduction_method)
     def mean(self, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None):
         return ops.mean(self, dim, keepdim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     def max(self, dim=None, keepdim=False):
         return ops.max(self, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def min(self, dim=None, keepdim=False):
         return ops.min(self, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def prod(self, dim=None, keepdim=False, *, dtype=None):
         return ops.prod(self, dim, keepdim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     def cumsum(self, dim, *, dtype=None):
         return ops.cumsum(self, dim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     def cumprod(self, dim, *, dtype=None):
         return ops.cumprod(self, dim, dtype=dtype)
 
+    @arguments.takes_numpy_names
     def var(self, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
         return ops.var(self, dim, unbiased, keepdim, correction=correction)
 
+    @arguments.takes_numpy_names
     def std(self, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
         return ops.std(self, dim, unbiased, keepdim, correction=correction)
 
     def norm(self, p="fro", dim=None, keepdim=False):
         return ops.norm(self, p, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)
 
+    @arguments.takes_numpy_names
     def softmax(self, dim, dtype=None):
         return ops.softmax(self, dim, dtype)
 
+    @arguments.takes_numpy_names
     def log_softmax(self, dim, dtype=None):
         return ops.log_softmax(self, dim, dtype)
 
     # print(x.all) shows "<built-in method all of Tensor object at 0x...>", as in PyTorch
     @builtin_method
+    @arguments.takes_numpy_names
     def all(self, dim=None, keepdim=False):
         return ops.all(self, dim, keepdim)
 
     @builtin_method
+    @arguments.takes_numpy_names
     def any(self, dim=None, keepdim=False):
         return ops.any(self, dim, keepdim)
 
@@ -784,9 +870,11 @@ class Tensor(TensorBase):
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
         return ops.permute(self, *dims)
 
+    @arguments.takes_numpy_names
     def unsqueeze(self, dim):
         return ops.unsqueeze(self, dim)
 
+    @arguments.takes_numpy_names
     def squeeze(self, dim=None):
         return ops.squeeze(self, dim)
 
@@ -877,8 +965,10 @@ class Tensor(TensorBase):
     def mul_(self, other):
         return ops.inplace(self, ops.mul, other)
 
-    def div_(self, other):
-        return ops.inplace(self, ops.div, other)
+    def div_(self, other, *, rounding_mode=None):
+        if rounding_mode is None:
+            return ops.inplace(self, ops.div, other)
+        return ops.inplace(self, ops.div_rounding, other, arguments.rounding_mode(rounding_mode))
 
     @arguments.checks_method_arguments(arguments.check_clamp_method)
     def clamp_(self, min=None, max=None):
@@ -930,6 +1020,51 @@ class Tensor(TensorBase):
 
     def sign_(self):
         return ops.inplace(self, ops.sign)
+
+    def log10_(self):
+        return ops.inplace(self, ops.log10)
+
+    def log2_(self):
+        return ops.inplace(self, ops.log2)
+
+    def log1p_(self):
+        return ops.inplace(self, ops.log1p)
+
+    def expm1_(self):
+        return ops.inplace(self, ops.expm1)
+
+    def rsqrt_(self):
+        return ops.inplace(self, ops.rsqrt)
+
+    def square_(self):
+        return ops.inplace(self, ops.square)
+
+    def floor_(self):
+        return ops.inplace(self, ops.floor)
+
+    def ceil_(self):
+        return ops.inplace(self, ops.ceil)
+
+    def trunc_(self):
+        return ops.inplace(self, ops.trunc)
+
+    def fix_(self):
+        return ops.inplace(self, ops.trunc)
+
+    def round_(self, *, decimals=None):
+        return ops.inplace(self, ops.round, decimals)
+
+    def frac_(self):
+        return ops.inplace(self, ops.frac)
+
+    def remainder_(self, other):
+        return ops.inplace(self, ops.remainder, other)
+
+    def fmod_(self, other):
+        return ops.inplace(self, ops.fmod, other)
+
+    def floor_divide_(self, other):
+        return ops.inplace(self, ops.floor_divide, other)
 
     def masked_fill_(self, mask, value):
         return ops.inplace(self, ops.masked_fill, mask, value)
@@ -1009,6 +1144,12 @@ class Tensor(TensorBase):
 
     def __ipow__(self, exponent):
         return self.pow_(exponent)
+
+    def __imod__(self, other):
+        return self.remainder_(other)
+
+    def __ifloordiv__(self, other):
+        return self.floor_divide_(other)
 
     # ---- creation helpers on an existing tensor --------------------------
 

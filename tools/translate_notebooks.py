@@ -132,7 +132,8 @@ def extract_code() -> None:
 MATH = {"self", "other", "exp", "log", "sqrt", "tanh", "sin", "cos", "sum", "mean", "max", "min",
         "abs", "sign", "dim", "grad", "out", "input", "index", "weight", "target", "alpha",
         "beta", "exponent", "result", "src", "mat", "vec", "prod", "std", "var", "norm",
-        "softmax", "keepdim", "sigmoid", "relu", "clamp", "numel", "mat1", "mat2", "outer"}
+        "softmax", "keepdim", "sigmoid", "relu", "clamp", "numel", "mat1", "mat2", "outer",
+        "floor", "ceil", "trunc", "round", "decimals"}
 
 
 def formula_words() -> list[str]:

@@ -25,6 +25,7 @@ from ..autograd.broadcast import broadcast_shapes
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
+           "one_hot",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits"]
 
 
@@ -108,6 +109,30 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
 
 
 # ---- losses ------------------------------------------------------------------
+
+def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
+    """Class indices (an int64 tensor of any shape) as rows of 0s and one 1, int64:
+    ``one_hot(tensor([0, 2]), 3)`` is ``tensor([[1, 0, 0], [0, 0, 1]])``. With
+    ``num_classes=-1`` there are ``input.max() + 1`` classes."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"one_hot(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type(input).__name__}")
+    if not isinstance(num_classes, int) or isinstance(num_classes, bool):
+        raise TypeError(f"one_hot(): argument 'num_classes' (position 2) must be int, "
+                        f"not {type(num_classes).__name__}")
+    if input.dtype != minigrad.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    if input.numel() == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    elif input.min() < 0:
+        raise RuntimeError("Class values must be non-negative.")
+    elif num_classes == -1:
+        num_classes = int(input.max()) + 1
+    elif input.max() >= num_classes:
+        raise RuntimeError("Class values must be smaller than num_classes.")
+    return (input.unsqueeze(-1) == minigrad.arange(num_classes)).long()
+
 
 def _reduce(loss: Tensor, reduction: str) -> Tensor:
     if reduction == "mean":

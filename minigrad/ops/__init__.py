@@ -4,6 +4,7 @@
 |---------------|---------------------------------------------------------|
 | arithmetic    | + - * / ** and negation                                 |
 | pointwise     | exp, log, sqrt, tanh, sigmoid, relu, abs, clamp, where  |
+| rounding      | log10, log1p, expm1, rsqrt, floor, round, // % fmod     |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
 | cumulative    | cumsum, cumprod                                         |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
@@ -20,6 +21,7 @@ from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
+    isfinite, isinf, isnan,
     logical_not, lt, ne,
 )
 from .gather import gather  # noqa: F401
@@ -32,6 +34,10 @@ from .loss import (  # noqa: F401
 from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sigmoid, sign, sin,
     sqrt, tanh, where,
+)
+from .rounding import (  # noqa: F401
+    ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, log1p, log2, log10, remainder,
+    round, rsqrt, square, trunc,
 )
 from .reduction import (  # noqa: F401
     all, any, argmax, argmin, log_softmax, logsumexp, max, mean, min, norm, prod, softmax,

@@ -125,3 +125,18 @@ def bitwise_not(a):
 
 def logical_not(a):
     return with_unary_layout(make(np.asarray(np.logical_not(a._data))), a)
+
+
+def isnan(a):
+    """True where ``a`` is NaN (never for integers)."""
+    return with_unary_layout(make(np.asarray(np.isnan(a._data))), a)
+
+
+def isinf(a):
+    """True where ``a`` is +inf or -inf."""
+    return with_unary_layout(make(np.asarray(np.isinf(a._data))), a)
+
+
+def isfinite(a):
+    """True where ``a`` is neither infinite nor NaN."""
+    return with_unary_layout(make(np.asarray(np.isfinite(a._data))), a)

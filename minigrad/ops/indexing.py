@@ -410,6 +410,8 @@ def _as_index_array(item, dim, x_shape, position=None):
                     f"[{', '.join(map(str, x_shape))}] at index {dim + offset}"
                 )
         return array
+    if isinstance(item, list) and np.issubdtype(array.dtype, np.floating):
+        array = array.astype(np.int64)  # (torch makes a list of numbers a long tensor)
     if not np.issubdtype(array.dtype, np.integer):
         if array.size == 0:
             return array.astype(np.int64)
@@ -499,6 +501,16 @@ _SEQUENCE_AS_TUPLE_WARNING = (
 )
 
 
+def _ranges_as_lists(index):
+    """A Python ``range`` indexes as the list of its ints (PyTorch reads any sequence
+    of numbers as an index tensor), alone or as an item of a tuple."""
+    if isinstance(index, range):
+        return list(index)
+    if isinstance(index, tuple) and any(isinstance(item, range) for item in index):
+        return tuple(list(item) if isinstance(item, range) else item for item in index)
+    return index
+
+
 def _sequence_as_tuple(index) -> bool:
     """A list holding slices, None, Ellipsis, tensors or lists is read as a tuple
     (NumPy's old rule, which torch still follows with a warning)."""
@@ -527,6 +539,7 @@ def getitem(x, index):
     if x._view_version is not None and grad_mode.is_grad_enabled() and x.requires_grad:
         # (as torch: a changed view's node is rebuilt, or refused, before the index is read)
         x.grad_fn  # noqa: B018
+    index = _ranges_as_lists(index)
     if _sequence_as_tuple(index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
@@ -714,7 +727,7 @@ def _only_advanced(index):
 def setitem(x, index, value):
     """``x[index] = value``, in place, recorded as PyTorch records it (see the
     module docstring); ``value`` (a number or a tensor) broadcasts to the target."""
-
+    index = _ranges_as_lists(index)
     if _sequence_as_tuple(index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)

@@ -15,6 +15,8 @@ themselves: ``x.view(2, 3)`` is ``x.view((2, 3))``.
 from __future__ import annotations
 
 import functools
+import inspect
+import re
 import warnings
 
 import numpy as np
@@ -23,7 +25,7 @@ from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
 from .promotion import is_number, python_number
 
-__all__ = ["checks_arguments", "described", "int_list", "invalid_combination", "is_int",
+__all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
            "shape_argument", "view_argument", "OVERLOADS"]
 
 # The overloads PyTorch's parser lists when a call matches none of them.
@@ -46,7 +48,7 @@ OVERLOADS = {
               "Tensor input, Number other, *, Tensor out = None")
        for name in ("eq", "ne", "lt", "le", "gt", "ge")},
     **{f"Tensor.{name}": ("Tensor other", "Number other")
-       for name in ("eq", "ne", "lt", "le", "gt", "ge")},
+       for name in ("eq", "ne", "lt", "le", "gt", "ge", "remainder", "fmod", "floor_divide")},
 }
 
 
@@ -296,6 +298,45 @@ def view_argument(args: tuple, kwargs: dict):
     raise invalid()
 
 
+# PyTorch's argument parser takes NumPy's names for four parameters, in every function
+# and method it parses (not in those written in Python: ``torch.norm``, ``F.softmax``).
+NUMPY_NAMES = {"axis": "dim", "keepdims": "keepdim", "x": "input", "a": "input",
+               "x1": "input", "x2": "other"}
+
+
+def takes_numpy_names(function):
+    """``x.sum(axis=0, keepdims=True)`` is ``x.sum(dim=0, keepdim=True)``, as in PyTorch;
+    given both names, PyTorch's parser calls the second one unexpected, and so does this.
+    Only the aliases of the function's own parameters are taken."""
+    names = inspect.signature(function).parameters
+    aliases = {alias: name for alias, name in NUMPY_NAMES.items() if name in names}
+
+    @functools.wraps(function)
+    def renamed(*args, **kwargs):
+        if not kwargs or aliases.keys().isdisjoint(kwargs):
+            return function(*args, **kwargs)
+        given = {}
+        for alias in [key for key in kwargs if key in aliases]:
+            name = aliases[alias]
+            if name in kwargs:
+                raise TypeError(f"{function.__name__}() got an unexpected keyword "
+                                f"argument '{alias}'")
+            kwargs[name] = kwargs.pop(alias)
+            given[name] = alias
+        try:
+            return function(*args, **kwargs)
+        except TypeError as error:  # (the parser's "got (...)" shows the names as given)
+            text = str(error)
+            if "invalid combination of arguments - got (" not in text:
+                raise
+            head, _, rest = text.partition(" - got (")
+            got, _, tail = rest.partition("), but expected")
+            for name, alias in given.items():
+                got = re.sub(rf"\b{name}=", f"{alias}=", got)
+            raise TypeError(f"{head} - got ({got}), but expected{tail}") from None
+    return renamed
+
+
 def checks_arguments(check):
     """Run ``check(name, args, kwargs)`` before the function: PyTorch's argument parser
     sees how each argument was given (by position or by keyword), and so must its errors.
@@ -432,8 +473,9 @@ def check_reduction_method(function: str, args: tuple, kwargs: dict) -> None:
             raise invalid()
         _unpacked(function, "dim", dim)
     elif dim is not None and not is_index(dim):
-        if len(args) == 2:  # (only the overload with keepdim is left: its own error)
-            raise TypeError(f"{function}(): argument 'dim' (position 1) must be tuple of ints, "
+        if "keepdim" in given:  # (only the overload with keepdim is left: its own error)
+            where = " (position 1)" if args else ""
+            raise TypeError(f"{function}(): argument 'dim'{where} must be tuple of ints, "
                             f"not {type_name(dim)}")
         raise invalid()
     if "keepdim" in given and "dim" not in given:
@@ -658,6 +700,14 @@ def tensor_split_arguments(args: tuple, kwargs: dict, method: bool) -> tuple:
             parts += [f"{key}={type_name(value)}" for key, value in reversed(kwargs.items())]
             notes[index] = f"some of the arguments have invalid types: ({', '.join(parts)})"
     raise invalid_combination(label, args, kwargs, notes)
+
+
+def rounding_mode(mode):
+    """``div``'s ``rounding_mode``: None, 'trunc' or 'floor' (PyTorch's error otherwise)."""
+    if mode not in ("trunc", "floor"):
+        raise RuntimeError("div expected rounding_mode to be one of None, 'trunc', or 'floor' "
+                           f"but found '{mode}'")
+    return mode
 
 
 def normalize_dim(dim: int, ndim: int) -> int:

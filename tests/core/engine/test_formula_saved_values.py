@@ -63,8 +63,9 @@ def _run(lib, name):
     return graphs
 
 
-# (every program but UnbindBackward0's, which fails in both: cat of 1-D parts on dim 1)
-NAMES = [name for name in sorted(PROGRAMS) if name != "UnbindBackward0"]
+# (every program but UnbindBackward0's, which fails in both: cat of 1-D parts on dim 1,
+# and NotImplemented's, whose backward fails in both: a // b has no derivative)
+NAMES = [name for name in sorted(PROGRAMS) if name not in ("UnbindBackward0", "NotImplemented")]
 
 
 @pytest.mark.parametrize("name", NAMES)

@@ -25,9 +25,6 @@ MAY_OMIT = {"names"}
 UNLISTED = {"zeros": {"pin_memory"}, "ones": {"pin_memory"}, "full": {"pin_memory"}}
 # Parameters left out of one function, and why.
 OMITTED = {
-    "div": {"rounding_mode"},  # floor and trunc division are not in minigrad
-    "Tensor.div": {"rounding_mode"},
-    "Tensor.div_": {"rounding_mode"},
     "Tensor.numpy": {"force"},
     "Tensor.type": {"kwargs"},
     "Tensor.copy_": {"other"},  # copy_(other) is another overload's name for copy_(src)

@@ -50,6 +50,13 @@ INDICES = {
     "list, slice, list": ([0, 2], slice(None), [1, 4]), "list then slice": ([2, 0], slice(1, 3)),
     "list then None": ([0, 1], None), "True": True, "False": False, "True then int": (True, 0),
     "int then True": (0, True), "None then True": (None, True),
+    "range": range(2), "stepped range": range(0, 3, 2), "negative range": range(-1, -4, -1),
+    "empty range": range(0), "range and list": (range(3), [0, 1, 3]),
+    "range on dim 1": (slice(None), range(1, 4)), "int then range": (1, range(2), 0),
+    "range, slice, range": (range(2), slice(1, 3), range(2)), "list of bools": [True, False, True],
+    "bools on dim 1": (slice(None), [False, True, True, False]), "negative list entries": ([-3, -1], [-4, 0]),
+    "nested list": [[0, 1], [2, 0]], "list of floats": [0, 1.5], "empty list": [],
+    "list, Ellipsis, list": ([0, 2], Ellipsis, [1, 4]),
 }
 
 
@@ -412,3 +419,44 @@ UINT8 = {  # uint8 tensors as indices: deprecated masks (PyTorch warns, then rea
 @pytest.mark.parametrize("name", list(UINT8))
 def test_uint8_index(name):
     assert_same(UINT8[name])
+
+
+# ---- writes and in-place arithmetic with lists and ranges (index_put_) ------------------
+
+LIST_WRITES = {
+    "rows by a list": "x[[0, 2]] = 1.0",
+    "rows by a range": "x[range(2)] = torch.tensor([5.0, 6.0, 7.0])",
+    "the makemore step": "x[range(3), torch.tensor([2, 0, 1])] -= 1",
+    "repeated rows, -=": "x[[1, 1]] -= torch.tensor([1.0, 2.0, 3.0])",
+    "repeated element, =": "x[[0, 0], [1, 1]] = torch.tensor([5.0, 7.0])",
+    "repeated rows, +=": "x[[0, 0, 2]] += 10",
+    "bool list": "x[[True, False, True]] = torch.tensor([[1.0], [2.0]])",
+    "columns by a list, *=": "x[:, [0, -1]] *= 2",
+    "range then int": "x[range(1, 3), 0] = torch.tensor([8.0, 9.0])",
+    "out of bounds": "x[[0, 3]] = 1.0",
+    "out of bounds in a range": "x[range(4)] -= 1",
+    "wrong value shape": "x[[0, 1]] = torch.ones(3, 3)",
+}
+
+
+@pytest.mark.parametrize("name", list(LIST_WRITES))
+def test_list_and_range_writes_values_nodes_and_gradients(name):
+    assert_same(
+        "a = torch.arange(9.0).reshape(3, 3).requires_grad_()\nx = a * 1\n"
+        f"{LIST_WRITES[name]}\nshow(x)\ngfn(x)\n"
+        "(x * x).sum().backward()\nshow(a.grad)")
+
+
+def test_list_and_range_writes_on_plain_tensors_and_leaves():
+    assert_same("y = torch.zeros(3, 4)\ny[range(3), [0, 1, 2]] = torch.tensor([1.0, 2.0, 3.0])\n"
+                "y[[1, 1]] -= 1\ny[[0, -1], 3] += torch.tensor([4, 5])\nshow(y)\n"
+                "i = torch.zeros(5, dtype=torch.long)\ni[[0, 0, 4]] += 3\nshow(i)\n"
+                "w = torch.ones(3, requires_grad=True)\nw[[0]] = 2.0")
+
+
+def test_range_indices_in_a_loss_read_like_torchs():
+    """makemore's loss: ``-probs[range(n), ys].log().mean()``, values, graph and grads."""
+    logits, ys = rand((5, 4), seed=3), np.array([0, 3, 1, 1, 2])
+    ours, theirs = check(lambda lib, x: -x.softmax(1)[range(5), lib.tensor(ys)].log().mean(),
+                         logits)
+    assert chain(ours) == chain(theirs)

@@ -39,7 +39,10 @@ UNARY = ["exp()", "tanh()", "sigmoid()", "relu()", "abs()", "sin()", "cos()", "n
          "[None]", "masked_fill(%s > 0, 0.5)", "clamp_(max=1.0)", "relu_()", "abs_()", "requires_grad_()",
          "detach_()", "retain_grad()", "float()", "double()", "half()", "long()", "int()", "bool()",
          "to(torch.float64)", "type(torch.float32)", "max(0).values", "min(-1)[0]", "argmax()", "all()", "any()",
-         "maximum(%s)", "minimum(%s.flip(0))", "where(%s > 0, 1.0)", "masked_select(%s > 0)"]
+         "maximum(%s)", "minimum(%s.flip(0))", "where(%s > 0, 1.0)", "masked_select(%s > 0)",
+         "floor()", "ceil()", "round()", "round(decimals=1)", "trunc()", "frac()", "square()", "rsqrt()",
+         "remainder(0.75)", "fmod(-1.5)", "floor_()", "square_()", "sum(axis=0, keepdims=True)",
+         "mean(axis=-1)", "[range(1)]", "[[0, -1]]"]
 
 BIN = ["+", "-", "*", "/", "**"]
 SCAL = ["2", "-1", "0.5", "True", "0", "3.0", "float('inf')", "float('nan')", "-0.0", "10**3"]
@@ -156,7 +159,9 @@ def prog_dtype(r):
                    "p.softmax(0)", "p / 0", "p // 2", "p.relu()", "p.sigmoid()", "p.log()", "p.var()",
                    "torch.stack([p, q])", "p.norm()", "p.long().sum()", "p.all()", "p.any()", "p.min(0)",
                    "p.mul_(q)", "p.add_(0.5)", "p.div_(2)", "p.clamp_(min=0.5)", "p.copy_(q)", "p.fill_(2.5)",
-                   "p[0] if p.dim() else p", "p.expand(3, *p.shape)"])
+                   "p[0] if p.dim() else p", "p.expand(3, *p.shape)", "p // q", "p % q", "torch.fmod(p, q)",
+                   "p.floor()", "p.round(decimals=1)", "p.square()", "p % 2", "-7 // q", "p.rsqrt()",
+                   "torch.div(p, q, rounding_mode='trunc')", "p.frac()", "p.sum(axis=0, keepdims=True)"])
     L.append("r_ = " + op)
     L.append("show(r_)")
     L.append("show(r_.dtype, r_.shape)")

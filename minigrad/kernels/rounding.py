@@ -1,0 +1,101 @@
+"""Rounding and the division family on arrays, with the bits of PyTorch's CPU kernels.
+
+- ``round_decimals``: PyTorch rounds ``x * 10**d`` to the nearest even integer and
+  divides back, in the tensor's dtype (float16 in float32); NumPy's ``np.round`` does
+  the same steps, written out here so the dtype of each step is visible.
+- ``remainder``: PyTorch's ``fmod`` then ``+ b`` where the signs differ; it keeps the
+  sign of ``a`` in a zero remainder (``-4. % 2`` is ``-0.``), where NumPy's
+  ``np.remainder`` gives ``+0.``.
+- ``floor_divide``: NumPy's float loop is PyTorch's algorithm (``(a - fmod(a, b)) / b``,
+  then corrected to the floor; ``a / b`` when ``b`` is 0).
+- integer ``//``, ``%`` and ``fmod`` by zero raise ``RuntimeError: ZeroDivisionError``,
+  as PyTorch's kernels do (NumPy gives 0 with a warning).
+
+``log10``, ``log2``, ``log1p`` and ``expm1`` are NumPy's: PyTorch's vectorised kernels
+(SLEEF) round differently in the last bit for some values (README, known differences).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["round_decimals", "remainder", "fmod", "floor_divide", "trunc_divide", "rsqrt"]
+
+
+def _in_float32(kernel):
+    """float16 operands computed in float32 and rounded once, as PyTorch's kernels do
+    (NumPy's float16 loops round every step)."""
+    def computed(a, b):
+        if np.result_type(a, b) == np.float16:
+            return np.asarray(kernel(np.float32(a) if np.ndim(a) == 0 else a.astype(np.float32),
+                                     np.asarray(b, np.float32)).astype(np.float16))
+        return kernel(a, b)
+    computed.__name__, computed.__doc__ = kernel.__name__, kernel.__doc__
+    return computed
+
+
+def _no_integer_zero(b) -> None:
+    if not np.issubdtype(b.dtype, np.floating) and not np.all(b):
+        raise RuntimeError("ZeroDivisionError")
+
+
+def round_decimals(x, decimals: int):
+    """``torch.round(x, decimals=d)``: rint(x * 10**d) / 10**d (d < 0: rint(x / 10**-d)
+    * 10**-d), each step in x's dtype (float16's in float32)."""
+    work = np.float32 if x.dtype == np.float16 else x.dtype.type
+    ten = work(10.0 ** abs(decimals))
+    values = x.astype(work, copy=False)
+    if decimals >= 0:
+        result = np.rint(values * ten) / ten
+    else:
+        result = np.rint(values / ten) * ten
+    return np.asarray(result.astype(x.dtype, copy=False))
+
+
+def rsqrt(x):
+    """1 / sqrt(x), two correctly rounded steps, as PyTorch's vectorised kernel."""
+    return np.asarray(np.divide(x.dtype.type(1), np.sqrt(x)))
+
+
+@_in_float32
+def remainder(a, b):
+    """a - b * floor(a / b), with the sign of b (Python's ``%``)."""
+    _no_integer_zero(b)
+    if not np.issubdtype(np.result_type(a, b), np.floating):
+        return np.asarray(np.remainder(a, b))
+    mod = np.fmod(a, b)
+    return np.asarray(np.where((mod != 0) & ((b < 0) != (mod < 0)), mod + b, mod))
+
+
+@_in_float32
+def fmod(a, b):
+    """a - b * trunc(a / b), with the sign of a (C's ``fmod``)."""
+    _no_integer_zero(b)
+    return np.asarray(np.fmod(a, b))
+
+
+def floor_divide(a, b):
+    """floor(a / b) (``//``). float16 takes PyTorch's steps one by one, each rounded to
+    float16 (unlike its other float16 kernels, and unlike NumPy's float16 loop)."""
+    _no_integer_zero(b)
+    if np.result_type(a, b) != np.float16:
+        return np.asarray(np.floor_divide(a, b))
+    a, b = np.asarray(a, np.float16), np.asarray(b, np.float16)
+    one, half = np.float16(1), np.float16(0.5)
+    mod = np.fmod(a, b)
+    div = (a - mod) / b
+    div = np.where((mod != 0) & ((b < 0) != (mod < 0)), div - one, div)
+    floor = np.floor(div)
+    floor = np.where(div - floor > half, floor + one, floor)
+    floor = np.where(div == 0, np.copysign(np.float16(0), a / b), floor)
+    return np.asarray(np.where(b == 0, a / b, floor))
+
+
+def trunc_divide(a, b):
+    """trunc(a / b): ``div(a, b, rounding_mode='trunc')`` (float16: the quotient rounded
+    to float16 first, as PyTorch's kernel)."""
+    _no_integer_zero(b)
+    if np.issubdtype(np.result_type(a, b), np.floating):
+        return np.asarray(np.trunc(np.divide(a, b)))
+    quotient = np.floor_divide(a, b)  # (integers: toward zero, not toward -inf)
+    return np.asarray(quotient + ((np.remainder(a, b) != 0) & ((a < 0) != (b < 0))))

@@ -1,0 +1,372 @@
+"""More elementwise math: logarithms in base 10 and 2, log1p and expm1, rsqrt; rounding
+(floor, ceil, trunc, round, frac); and the division family (``//``, ``%``, fmod, div
+with a rounding mode). Each class is a formula and what it saves, as in pointwise.py.
+
+Rounding is flat almost everywhere, so its derivative is 0 (PyTorch's convention at the
+jumps too). ``//`` has no derivative in PyTorch at all: its node, ``NotImplemented``,
+raises when backward reaches it, and so does the node of ``number % tensor``."""
+
+from __future__ import annotations
+
+import builtins
+import numpy as np
+
+from .. import dtypes
+from ..autograd.formula import Formula
+from ..autograd.node import Node, Input, Param, RESULT
+from ..autograd.tensor_base import is_tensor, make
+from ..kernels import rounding as kernels
+from ..rules import promotion
+from ..rules.layout import with_unary_layout
+from ..rules.promotion import python_number
+from . import arithmetic, fn
+
+__all__ = ["log10", "log2", "log1p", "expm1", "rsqrt", "square", "floor", "ceil", "trunc",
+           "round", "frac", "remainder", "fmod", "floor_divide", "div_rounding"]
+
+_LN10, _LN2 = 2.3025850929940456, 0.6931471805599453
+
+
+class Log10Backward0(Node):
+    formula = Formula("y", "log10(x)", d={"x": "1 / (x ln 10)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return np.log10(x)
+
+    def backward(self, saved, grad):
+        return grad / (saved.self * _LN10)
+
+
+class Log2Backward0(Node):
+    formula = Formula("y", "log2(x)", d={"x": "1 / (x ln 2)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return np.log2(x)
+
+    def backward(self, saved, grad):
+        return grad / (saved.self * _LN2)
+
+
+class Log1PBackward0(Node):
+    formula = Formula("y", "log(1 + x)", d={"x": "1 / (1 + x)"},
+                      note="accurate for x near 0, where 1 + x would lose x's digits.")
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return np.log1p(x)
+
+    def backward(self, saved, grad):
+        return grad / (saved.self + 1)
+
+
+class Expm1Backward0(Node):
+    formula = Formula("y", "exp(x) - 1", d={"x": "exp(x) = y + 1"},
+                      note="accurate for x near 0, where exp(x) - 1 would cancel.")
+    saves = {"result": RESULT}
+
+    def forward(self, x):
+        return np.expm1(x)
+
+    def backward(self, saved, grad):
+        return grad * (saved.result + 1)
+
+
+class RsqrtBackward0(Node):
+    formula = Formula("y", "1 / sqrt(x)", d={"x": "-1 / (2 x**1.5) = -y**3 / 2"})
+    saves = {"result": RESULT}
+
+    def forward(self, x):
+        return kernels.rsqrt(x)
+
+    def backward(self, saved, grad):
+        cube = fn.pow(saved.result, 3)  # (first: C++ evaluates the right operand first)
+        return -0.5 * grad * cube
+
+
+class _Flat(Node):
+    """A step function: its derivative is 0 wherever it exists (and taken as 0 at
+    the jumps)."""
+
+    def backward(self, saved, grad):
+        return fn.zeros(grad.shape, grad)
+
+
+class FloorBackward0(_Flat):
+    formula = Formula("y", "floor(x)", d={"x": "0"})
+
+    def forward(self, x):
+        return np.floor(x)
+
+
+class CeilBackward0(_Flat):
+    formula = Formula("y", "ceil(x)", d={"x": "0"})
+
+    def forward(self, x):
+        return np.ceil(x)
+
+
+class TruncBackward0(_Flat):
+    formula = Formula("y", "trunc(x)", d={"x": "0"}, note="rounds toward zero.")
+
+    def forward(self, x):
+        return np.trunc(x)
+
+
+class RoundBackward0(_Flat):
+    formula = Formula("y", "round(x)", d={"x": "0"}, note="halves round to even: 0.5 -> 0.")
+
+    def forward(self, x):
+        return np.rint(x)
+
+
+class RoundBackward1(_Flat):
+    formula = Formula("y", "round(x * 10**decimals) / 10**decimals", d={"x": "0"})
+
+    def forward(self, x, decimals):
+        return kernels.round_decimals(x, decimals)
+
+
+class FracBackward0(Node):
+    formula = Formula("y", "x - trunc(x)", d={"x": "1"})
+
+    def forward(self, x):
+        return np.subtract(x, np.trunc(x))
+
+    def backward(self, saved, grad):
+        return grad
+
+
+class RemainderBackward0(Node):
+    formula = Formula("z", "self - other * floor(self / other)", d={"self": "1"},
+                      note="``x % 3``: other is a number.")
+
+    def forward(self, a, other):
+        return kernels.remainder(a, np.asarray(other, a.dtype))
+
+    def backward(self, saved, grad):
+        return grad
+
+
+class RemainderBackward1(Node):
+    formula = Formula("z", "self - other * floor(self / other)",
+                      d={"self": "1", "other": "-floor(self / other)"})
+    saves = {"self": Input(0, for_grad_of=1), "other": Input(1, for_grad_of=1)}
+
+    def forward(self, a, b):
+        return kernels.remainder(a, b)
+
+    def backward(self, saved, grad):
+        grad_other = None
+        if self.needs_input_grad[1]:
+            quotient = div_rounding(saved.self, saved.other, "floor")  # (first, as C++)
+            grad_other = -grad * quotient
+        return (grad if self.needs_input_grad[0] else None), grad_other
+
+
+class FmodBackward0(Node):
+    formula = Formula("z", "self - other * trunc(self / other)", d={"self": "1"},
+                      note="``fmod(x, 3)``: other is a number; the sign of self.")
+
+    def forward(self, a, other):
+        return kernels.fmod(a, np.asarray(other, a.dtype))
+
+    def backward(self, saved, grad):
+        return grad
+
+
+class FmodBackward1(Node):
+    formula = Formula("z", "self - other * trunc(self / other)",
+                      d={"self": "1", "other": "-trunc(self / other)"})
+    saves = {"self": Input(0, for_grad_of=1), "other": Input(1, for_grad_of=1)}
+
+    def forward(self, a, b):
+        return kernels.fmod(a, b)
+
+    def backward(self, saved, grad):
+        grad_other = None
+        if self.needs_input_grad[1]:
+            quotient = div_rounding(saved.self, saved.other, "trunc")  # (first, as C++)
+            grad_other = -grad * quotient
+        return (grad if self.needs_input_grad[0] else None), grad_other
+
+
+class DivBackward2(Node):
+    formula = Formula("z", "floor(self / other) or trunc(self / other)",
+                      d={"self": "0", "other": "0"},
+                      note="``div(self, other, rounding_mode='floor' or 'trunc')``.")
+    saves = {"self": Input(0, for_grad_of=1), "other": Input(1), "rounding_mode": Param(None)}
+
+    def forward(self, a, b, rounding_mode=None):
+        if rounding_mode == "floor":
+            return kernels.floor_divide(a, b)
+        return kernels.trunc_divide(a, b)
+
+    def backward(self, saved, grad):
+        zeros = fn.zeros(grad.shape, grad)
+        return (zeros if self.needs_input_grad[0] else None,
+                zeros if self.needs_input_grad[1] else None)
+
+
+class NotImplemented(Node):  # noqa: A001 (PyTorch's name for it; Python's is builtins.NotImplemented)
+    formula = Formula("z", "floor(self / other)",
+                      note="``a // b`` (and ``number % tensor``): PyTorch has no derivative "
+                           "for it, so backward stops here with an error.")
+
+    def forward(self, x, y=None, *, operation, left=None, right=None):
+        self.operation = operation  # (what the error names, not a saved value)
+        if left is not None:  # (a number, then the tensor: ``7 % x``)
+            x, y = np.asarray(left, x.dtype), x
+        elif right is not None:
+            y = np.asarray(right, x.dtype)
+        return kernels.floor_divide(x, y) if operation == "floor_divide" \
+            else kernels.remainder(x, y)
+
+    def name(self) -> str:
+        return "torch::autograd::NotImplemented"
+
+    def backward(self, saved, grad):
+        raise RuntimeError(f"derivative for aten::{self.operation} is not implemented")
+
+
+# ---- the entry functions ---------------------------------------------------------
+
+
+def _float_unary(node_cls, x):
+    return promotion.unary(node_cls, x)
+
+
+def log10(x):
+    return _float_unary(Log10Backward0, x)
+
+
+def log2(x):
+    return _float_unary(Log2Backward0, x)
+
+
+def log1p(x):
+    return _float_unary(Log1PBackward0, x)
+
+
+def expm1(x):
+    return _float_unary(Expm1Backward0, x)
+
+
+def rsqrt(x):
+    return _float_unary(RsqrtBackward0, x)
+
+
+def square(x):
+    """x * x, recorded as PyTorch records it: ``pow(x, 2)`` (PowBackward0); a bool
+    tensor squares to int64."""
+    return arithmetic.pow(x.long() if x.dtype is dtypes.bool else x, 2)
+
+
+def _rounding(node_cls, x, kernel_name, **params):
+    if x.dtype is dtypes.bool or (params and not x.dtype.is_floating_point):
+        raise NotImplementedError(f'"{kernel_name}" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[x.dtype]}'")
+    if not x.dtype.is_floating_point:  # (an integer is its own floor: a copy)
+        return with_unary_layout(make(x._data.copy()), x)
+    return with_unary_layout(node_cls.apply(x, **params), x)
+
+
+def floor(x):
+    return _rounding(FloorBackward0, x, "floor_vml_cpu")
+
+
+def ceil(x):
+    return _rounding(CeilBackward0, x, "ceil_vml_cpu")
+
+
+def trunc(x):
+    return _rounding(TruncBackward0, x, "trunc_vml_cpu")
+
+
+def round(x, decimals=None):  # noqa: A001 (PyTorch's name)
+    """Round to the nearest integer, halves to even (RoundBackward0), or to ``decimals``
+    digits after the point (RoundBackward1, even for ``decimals=0``, as PyTorch)."""
+    if decimals is None:
+        return _rounding(RoundBackward0, x, "round_vml_cpu")
+    return _rounding(RoundBackward1, x, "round_cpu", decimals=decimals)
+
+
+def frac(x):
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f'"frac_cpu" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[x.dtype]}'")
+    return with_unary_layout(FracBackward0.apply(x), x)
+
+
+def _division(name, a, b):
+    """The operands of ``a op b`` as (a, b, dtype), either a number; bool refused as
+    PyTorch's kernels refuse it. None when ``b`` is neither a tensor nor a number."""
+    kernel = {"remainder": "remainder_cpu", "fmod": "fmod_cpu",
+              "floor_divide": "div_floor_cpu", "div": "div_floor_cpu"}[name]
+    if not is_tensor(a):
+        a = python_number(a)
+    if not is_tensor(b):
+        b = python_number(b)
+    if a is None or b is None:
+        return None
+    dtype = dtypes.result_type(a, b)
+    if dtype is dtypes.bool:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+    return a, b, dtype
+
+
+def _tensor_and_number(node_cls, a, b, dtype, **params):
+    tensor = a if is_tensor(a) else b
+    return promotion.apply_scalar_overload(node_cls, tensor, b if is_tensor(a) else a,
+                                           dtype, params)
+
+
+def remainder(a, b):
+    """a % b: the remainder with the sign of b (Python's ``%``)."""
+    operands = _division("remainder", a, b)
+    if operands is None:
+        return builtins.NotImplemented
+    a, b, dtype = operands
+    if is_tensor(a) and is_tensor(b):
+        return promotion.binary(RemainderBackward1, a, b, "%")
+    if is_tensor(a):
+        return _tensor_and_number(RemainderBackward0, a, b, dtype)
+    return with_unary_layout(NotImplemented.apply(b, cast_to=dtype, operation="remainder",
+                                                  left=a), b)
+
+
+def fmod(a, b):
+    """fmod(a, b): the remainder with the sign of a (C's ``fmod``)."""
+    operands = _division("fmod", a, b)
+    if operands is None:
+        return builtins.NotImplemented
+    a, b, dtype = operands
+    if is_tensor(b):
+        return promotion.binary(FmodBackward1, a, b, "fmod")
+    return _tensor_and_number(FmodBackward0, a, b, dtype)
+
+
+def floor_divide(a, b):
+    """a // b: the quotient rounded down. PyTorch has no derivative for it."""
+    operands = _division("floor_divide", a, b)
+    if operands is None:
+        return builtins.NotImplemented
+    a, b, dtype = operands
+    if is_tensor(a) and is_tensor(b):
+        return promotion.binary(NotImplemented, a, b, "//",
+                                params={"operation": "floor_divide"})
+    tensor = a if is_tensor(a) else b
+    side = {"right": b} if is_tensor(a) else {"left": a}
+    return with_unary_layout(NotImplemented.apply(tensor, cast_to=dtype,
+                                                  operation="floor_divide", **side), tensor)
+
+
+def div_rounding(a, b, rounding_mode):
+    """``div(a, b, rounding_mode='floor' or 'trunc')``: DivBackward2, zero gradients
+    (arrays inside a backward formula: the kernel alone)."""
+    if not is_tensor(a) and not is_tensor(b):
+        return kernels.floor_divide(a, b) if rounding_mode == "floor" \
+            else kernels.trunc_divide(a, b)
+    _division("div", a, b)
+    return promotion.binary(DivBackward2, a, b, "div", params={"rounding_mode": rounding_mode})
