@@ -162,6 +162,19 @@ def _zeros_for_missing(grads, like, strict: bool, create_graph: bool, stage: str
     return result
 
 
+def _last_backward(outputs, outputs_tuple, backward, like, like_tuple, strict: bool,
+                   create_graph: bool, stage: str):
+    """The shared end of vjp, jvp, vhp and hvp: one more backward (``backward``: what to
+    differentiate, with respect to what, seeded with v), zeros (or strict's error) for
+    what got no gradient, and the results without history unless asked."""
+    of, wrt, v = backward
+    with minigrad.set_grad_enabled(create_graph or minigrad.is_grad_enabled()):
+        grads = _grad(of, wrt, v, create_graph=create_graph)
+        result = _zeros_for_missing(grads, like, strict, create_graph, stage)
+    return (_untuple(_finish(outputs, create_graph), outputs_tuple),
+            _untuple(_finish(result, create_graph), like_tuple))
+
+
 # ---- the public functions -----------------------------------------------------------
 
 def vjp(func, inputs, v=None, create_graph=False, strict=False):
@@ -184,11 +197,8 @@ def vjp(func, inputs, v=None, create_graph=False, strict=False):
         v = _vector(v, "vjp", outputs, outputs_tuple, create_graph,
                     "The vector v can only be None if the user-provided function returns a "
                     "single Tensor with a single element.")
-    with minigrad.set_grad_enabled(create_graph or minigrad.is_grad_enabled()):
-        grads = _grad(outputs, inputs, v, create_graph=create_graph)
-        result = _zeros_for_missing(grads, inputs, strict, create_graph, "back")
-    return (_untuple(_finish(outputs, create_graph), outputs_tuple),
-            _untuple(_finish(result, create_graph), inputs_tuple))
+    return _last_backward(outputs, outputs_tuple, (outputs, inputs, v), inputs, inputs_tuple,
+                          strict, create_graph, "back")
 
 
 def _vector(v, fn, like, like_tuple, create_graph, about):
@@ -224,11 +234,8 @@ def jvp(func, inputs, v=None, create_graph=False, strict=False):
         u = tuple(minigrad.zeros_like(out, requires_grad=True) for out in outputs)
         u_times_j = _grad(outputs, inputs, u, create_graph=True)
         _check_requires_grad(u_times_j, "grad_inputs", strict)
-    with minigrad.set_grad_enabled(create_graph or minigrad.is_grad_enabled()):
-        grads = _grad(u_times_j, u, v, create_graph=create_graph)
-        result = _zeros_for_missing(grads, outputs, strict, create_graph, "back_trick")
-    return (_untuple(_finish(outputs, create_graph), outputs_tuple),
-            _untuple(_finish(result, create_graph), outputs_tuple))
+    return _last_backward(outputs, outputs_tuple, (u_times_j, u, v), outputs, outputs_tuple,
+                          strict, create_graph, "back_trick")
 
 
 _STRATEGY_TEXT = ('Expected strategy to be either "forward-mode" or "reverse-mode". Hint: If '
@@ -382,11 +389,8 @@ def vhp(func, inputs, v=None, create_graph=False, strict=False):
     with minigrad.enable_grad():
         inputs_tuple, inputs, v, outputs_tuple, outputs, gradient = _scalar_function_gradient(
             "vhp", func, inputs, v, create_graph, strict)
-    with minigrad.set_grad_enabled(create_graph or minigrad.is_grad_enabled()):
-        grads = _grad(gradient, inputs, v, create_graph=create_graph)
-        result = _zeros_for_missing(grads, inputs, strict, create_graph, "double_back")
-    return (_untuple(_finish(outputs, create_graph), outputs_tuple),
-            _untuple(_finish(result, create_graph), inputs_tuple))
+    return _last_backward(outputs, outputs_tuple, (gradient, inputs, v), inputs, inputs_tuple,
+                          strict, create_graph, "double_back")
 
 
 def hvp(func, inputs, v=None, create_graph=False, strict=False):
@@ -405,8 +409,5 @@ def hvp(func, inputs, v=None, create_graph=False, strict=False):
         u = tuple(minigrad.zeros_like(x, requires_grad=True) for x in inputs)
         u_times_h = _grad(gradient, inputs, u, create_graph=True)
         _check_requires_grad(gradient, "hessian", strict)
-    with minigrad.set_grad_enabled(create_graph or minigrad.is_grad_enabled()):
-        grads = _grad(u_times_h, u, v, create_graph=create_graph)
-        result = _zeros_for_missing(grads, inputs, strict, create_graph, "double_back_trick")
-    return (_untuple(_finish(outputs, create_graph), outputs_tuple),
-            _untuple(_finish(result, create_graph), inputs_tuple))
+    return _last_backward(outputs, outputs_tuple, (u_times_h, u, v), inputs, inputs_tuple,
+                          strict, create_graph, "double_back_trick")
