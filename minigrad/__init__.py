@@ -62,6 +62,8 @@ from .functions import (  # noqa: F401  (rounding, logarithms, the division fami
 )
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
+from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)
+from . import profiler  # noqa: F401  (torch.profiler)
 from .serialization import load, save  # noqa: F401  (torch.save, torch.load: PyTorch's files)
 
 __version__ = "0.1.0"

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import silenced
-from . import anomaly, grad_mode
+from . import anomaly, grad_mode, profiler
 from .hooks import run_posthooks, run_prehooks
 from .node import AccumulateGrad, Node
 from .tensor_base import TensorBase, make
@@ -102,7 +102,7 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
              if needed is None or node in needed)
     for index, node in enumerate(steps):
         received = arrived.pop(node, [])
-        with silenced(), anomaly.blame(node):  # (no NumPy float warnings, as PyTorch)
+        with silenced(), anomaly.blame(node), profiler.node_step(node, received):
             grad_outputs = summed(received)
             grad_outputs, _, retained = run_tensor_hooks(node, grad_outputs, False, True)
             grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate)

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
-from . import anomaly, grad_mode
+from . import anomaly, grad_mode, profiler
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, run_tensor_hooks, seeds, wanted, wrapped)
@@ -142,7 +142,7 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
 
     release = not keep_graph and not create_graph  # (formulas on arrays free as they run)
     # backward(): every edge wanted (and no anomaly mode: every node is checked)
-    plain = reuse and needed is None and not anomaly.enabled
+    plain = reuse and needed is None and not anomaly.enabled and not profiler.enabled
     ready = first_ready(root_nodes, dependencies, _creation_number)  # (execution_order)
     node = None
     while node is not None or ready:
@@ -190,8 +190,9 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
             grad_outputs = received = grads = grad = None
             continue
         if needed is None or node in needed:
-            if anomaly.enabled:  # (an error warns with the node's forward line)
-                with anomaly.blame(node):
+            if anomaly.enabled or profiler.enabled:  # (the node's forward line; its time)
+                received = buffer[0::2] if buffer else ()
+                with anomaly.blame(node), profiler.node_step(node, received):
                     step = _step(node, buffer, buffers, needed, targets, keep_graph,
                                  create_graph, reuse, release, accumulate)
             else:

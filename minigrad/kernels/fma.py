@@ -51,13 +51,17 @@ def fma64(a, b, c) -> np.ndarray:
         u, error = two_sum(t, e)
         even = (np.asarray(u).view(np.int64) & 1) == 0
         u = np.where((error != 0) & even, np.nextafter(u, np.copysign(np.inf, error)), u)
-        return s + u
+        result = s + u
+        infinite = ~np.isfinite(p)  # (an inf or nan product: its error terms are nan)
+        if infinite.any():
+            result = np.where(infinite, p + c, result)
+        return result
 
 
 # A float64 whose low 29 mantissa bits are 1 followed by 28 zeros lies halfway between
 # two float32 (for results in float32's normal range).
-_LOW_29_BITS = np.uint64((1 << 29) - 1)
-_HALFWAY = np.uint64(1 << 28)
+LOW_29_BITS = np.uint64((1 << 29) - 1)
+HALFWAY = np.uint64(1 << 28)
 
 
 def fma32(a, b, c) -> np.ndarray:
@@ -65,7 +69,7 @@ def fma32(a, b, c) -> np.ndarray:
     total = np.multiply(a, b, dtype=np.float64)  # exact: 24 + 24 bits < 53
     total += c
     result = total.astype(np.float32)
-    halfway = np.bitwise_and(total.view(np.uint64), _LOW_29_BITS) == _HALFWAY
+    halfway = np.bitwise_and(total.view(np.uint64), LOW_29_BITS) == HALFWAY
     if halfway.any():  # (rare for most inputs: a float64 sum in 2**28)
         where = np.nonzero(halfway)
         product = np.multiply(np.broadcast_to(a, total.shape)[where],

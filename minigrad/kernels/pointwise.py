@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import threads
+from . import fma, threads
 
 
 def sigmoid(x):
@@ -76,29 +76,55 @@ def _sigmoid_backward(out, grad, y):
 
 
 def tanh_backward(grad, y):
-    """The derivative of y = tanh(x), times grad: grad * (1 - y**2).
+    """The derivative of y = tanh(x), times grad: grad * (1 - y*y), as PyTorch's CPU
+    kernel computes it. Its ``a * (1 - b * b)`` is compiled to a fused multiply-add,
+    so 1 - y*y is rounded once (``fma.py``), then multiplied by grad; computed as
+    written, 1 - y*y rounds twice, and about 30 % of the gradients would differ by
+    one bit (so a hand-derived ``(1 - t**2) * dt`` is not exactly autograd's, in
+    PyTorch as here). float16 is computed in float32 and rounded at the end, as in
+    PyTorch. A big array in parts on threads (``threads.parts``), with the same bits."""
+    if y.dtype == np.float16 or grad.dtype == np.float16:
+        # (in PyTorch's float16 loops a NaN of both is grad's)
+        wide = np.multiply(grad.astype(np.float32), one_minus_square(y.astype(np.float32)))
+        return wide.astype(np.result_type(grad, y))
+    if y.size >= threads.BIG and grad.dtype == y.dtype and grad.shape == y.shape:
+        if not any(grad.strides) and grad.flat[0] == 1:
+            # The gradient of a sum, expanded: every element is exactly 1, and 1 * v is
+            # v for every float (inf, nan, -0 too), so that product is left out.
+            out = threads.parts(_one_minus_square, None, y)
+        else:
+            out = threads.parts(_tanh_backward, None, grad, y)
+        if out is not None:
+            return out
+    return one_minus_square(y) * grad  # (a NaN of both: 1 - y*y's, as in PyTorch)
 
-    A small one as written, with 1 as a 0-d array of y's dtype (NumPy converts a
-    Python number at every call, which costs more than the arithmetic on a few
-    elements). A big one in one new buffer that the three steps overwrite
-    (written out, it makes two: NumPy cannot reuse ``y * y`` for ``1 - ...``),
-    part after part, so that each part is still in the cache for the next step
-    (threads.parts, split=False). Same bits either way."""
-    if y.size < _ONE_BUFFER or grad.dtype != y.dtype or grad.shape != y.shape:
-        return grad * (one_of(y.dtype) - y * y)
-    out = np.empty(y.shape, y.dtype)
-    if not any(grad.strides) and grad.flat[0] == 1:
-        # The gradient of a sum, expanded: every element is exactly 1, and 1 * v is
-        # v for every float (inf, nan, -0 too), so that product is left out.
-        kernel, operands = _one_minus_square, (y,)
+
+def one_minus_square(y):
+    """1 - y*y rounded once (a fused multiply-add: fma(y, -y, 1)), in y's dtype. (A NaN
+    keeps y's sign: y is the first operand, whose NaN x86 passes on.)"""
+    flat = y.reshape(-1)
+    if y.dtype == np.float32:
+        result = _one_minus_square32(flat)
     else:
-        kernel, operands = _tanh_backward, (grad, y)
-    if y.size < threads.BIG or threads.parts(kernel, out, *operands, split=False) is None:
-        kernel(out, *operands)
-    return out
+        result = fma.fma64(flat, np.negative(flat), 1.0).astype(y.dtype, copy=False)
+    return result.reshape(y.shape)
 
 
-_ONE_BUFFER = 8192  # (elements: from here on, one buffer instead of three new arrays)
+def _one_minus_square32(y):
+    """fma32(y, -y, 1) for a float32 array, in one float64 buffer: y*y is exact in
+    float64, so only the subtraction rounds there, and rounding that to float32 is the
+    fused result except where the float64 value lies exactly halfway between two
+    float32 (then the few such elements are computed by ``fma32`` itself)."""
+    wide = y.astype(np.float64)
+    np.multiply(wide, wide, out=wide)
+    np.subtract(1.0, wide, out=wide)
+    result = wide.astype(np.float32)
+    low_bits = wide.view(np.uint64)
+    np.bitwise_and(low_bits, fma.LOW_29_BITS, out=low_bits)
+    halfway = np.flatnonzero(low_bits == fma.HALFWAY)
+    if halfway.size:
+        result[halfway] = fma.fma32(y[halfway], np.negative(y[halfway]), _ONE32)
+    return result
 
 
 def one_of(dtype):
@@ -114,13 +140,11 @@ _ONES: dict = {}
 
 
 def _tanh_backward(out, grad, y):
-    _one_minus_square(out, y)
-    np.multiply(grad, out, out=out)
+    np.multiply(one_minus_square(y), grad, out=out)
 
 
 def _one_minus_square(out, y):
-    np.multiply(y, y, out=out)
-    np.subtract(one_of(y.dtype), out, out=out)
+    out[...] = one_minus_square(y)
 
 
 def threshold_backward(grad, x, threshold):

@@ -25,8 +25,15 @@ def rounded(value: Fraction, dtype) -> float:
 
 
 def exact32(a, b, c) -> np.ndarray:
-    return np.array([rounded(Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z)),
-                             np.float32) for x, y, z in zip(a, b, c)], dtype=np.float32)
+    return np.array([_exact(x, y, z) for x, y, z in zip(a, b, c)], dtype=np.float32)
+
+
+def _exact(x, y, z):
+    value = Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
+    if value == 0:  # (IEEE's signed zero, which a Fraction has not: -0 only for -0 + -0)
+        product_negative = np.signbit(x) != np.signbit(y)
+        return -0.0 if product_negative and np.signbit(z) and z == 0 and x * y == 0 else 0.0
+    return rounded(value, np.float32)
 
 
 float32s = st.floats(width=32, min_value=-2.0**40, max_value=2.0**40, allow_subnormal=False)
