@@ -121,10 +121,14 @@ def _one_minus_square32(y):
     result = wide.astype(np.float32)
     low_bits = wide.view(np.uint64)
     np.bitwise_and(low_bits, fma.LOW_29_BITS, out=low_bits)
-    halfway = np.flatnonzero(low_bits == fma.HALFWAY)
-    if halfway.size:
-        result[halfway] = fma.fma32(y[halfway], np.negative(y[halfway]), _ONE32)
+    halfway = low_bits == fma.HALFWAY
+    if _ANY(halfway, axis=None):  # (a ufunc's reduce: no Python frame, for small arrays)
+        where = halfway.nonzero()
+        result[where] = fma.fma32(y[where], np.negative(y[where]), _ONE32)
     return result
+
+
+_ANY = np.logical_or.reduce
 
 
 def one_of(dtype):
