@@ -57,6 +57,10 @@ def main(results: int) -> None:
     assignment = questions_from_text(plan["module"], plan["module_name"])
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     _quiet()
+    # (SIGINT as Python's default, whatever the grader's process had: ignored in a job a
+    # script started in the background, blocked by some libraries; both are inherited)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
     for index, step in enumerate(plan["steps"]):
         os.write(results, frame({"step": index, "started": True}))
