@@ -10,6 +10,8 @@
    read.
 2. **Data questions** (``DATA``): the answers are read from the answer cells' text
    (``answers.py``) and judged here. Nothing runs: no kernel can change what is read.
+   Each question is judged in a bounded child of this process (``bounded.py``): no
+   answer can cost the grader more than a few seconds and a gigabyte.
 3. **Code questions** (``CODE``): the locked cells they need and the answer cells, in the
    instructor's order, run in a fresh sandboxed process (``run.py``): one for the
    questions with autograd, one for those without, where minigrad and PyTorch do not
@@ -35,11 +37,12 @@ from kit_i18n import speaking
 
 from . import notebook as nbg
 from .answered import unanswered
+from .bounded import judge_bounded
 from .answers import written_answers
 from .data import Missing, decode
 from .i18n import ASSIGNMENTS, _
 from .languages import notebook_language, translated
-from .questions import CODE, DATA, judge
+from .questions import CODE, DATA
 from .run import Plan, run_code
 from .sandbox import choose
 from .scan import examine, strict_findings
@@ -271,10 +274,10 @@ def _judge_data(source: Source, cells: list, free: list, drawn: dict, env: dict,
                                          "cell: the grader reads answers from the answer "
                                          "cells only").format(name=name, cell=where))
         graded = _question_result(source, question.name)
-        for part in ("public", "hidden"):
-            if part in drawn[question.name]:
-                found = judge(question, data, drawn[question.name][part], env)
-                graded.findings += [[f.ok, f.text, part] for f in found]
+        parts = {part: (data, drawn[question.name][part], env)
+                 for part in ("public", "hidden") if part in drawn[question.name]}
+        for part, found in judge_bounded(question, parts).items():
+            graded.findings += [[f.ok, f.text, part] for f in found]
         if graded.findings and all(ok for ok, _text, _part in graded.findings):
             graded.points = graded.max_points
         judged[question.name] = graded
@@ -317,11 +320,10 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
                 graded.note = _("{question} was not checked: {why}").format(
                     question=question.name, why=_why_not(step, options))
             else:
-                for part in ("public", "hidden"):
-                    if part in step.data:
-                        found = judge(question, decode(step.data[part]),
-                                      drawn[question.name][part], env)
-                        graded.findings += [[f.ok, f.text, part] for f in found]
+                parts = {part: (decode(step.data[part]), drawn[question.name][part], env)
+                         for part in ("public", "hidden") if part in step.data}
+                for part, found in judge_bounded(question, parts).items():
+                    graded.findings += [[f.ok, f.text, part] for f in found]
                 if graded.findings and all(ok for ok, _t, _p in graded.findings):
                     graded.points = graded.max_points
             judged[question.name] = graded
