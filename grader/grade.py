@@ -47,7 +47,7 @@ from .run import Plan, run_code
 from .sandbox import choose
 from .scan import examine, strict_findings
 from .source import Source, context, inputs
-from .variants import render
+from .variants import STUDENT, render
 
 __all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
            "VARIANTS"]
@@ -162,6 +162,12 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
     judged: dict = {}
     _judge_data(source, cells, free, drawn, env, result, judged)
     _judge_code(source, cells, drawn, env, options, sandbox, result, judged)
+    someone_else = _released_to_another(source, instructor, submission, who, lang)
+    if someone_else:
+        result.flags.append(someone_else)
+        for graded in judged.values():
+            if graded.points:
+                graded.review.append(someone_else)
     for cell in cells:
         if cell.kind == "test":
             result.questions.append(judged[cell.gid])
@@ -241,6 +247,40 @@ def _merge(source: Source, instructor, submission, result: Result, lang: str):
                            _("cell {number} ({gid})").format(number=number, gid=repr(gid)),
                            original.cell_type))
     return cells, free
+
+
+def _released_to_another(source: Source, instructor, submission, who: str | None,
+                         lang: str) -> str:
+    """Why the submission shows another student's variant ("" if it shows ``who``'s): the
+    student named in its metadata (``release --students`` writes it), or a locked cell that
+    carries the variant (the numbers, ``start(student=...)``) with other text than ``who``'s.
+    It is graded on ``who``'s numbers all the same; this says it is to be looked at (a
+    notebook handed on, or a friend's answers copied in with their numbers)."""
+    if who is None or source.assignment.variant is None:
+        return ""
+    named = (submission.metadata.get("minigrad_kit") or {}).get(STUDENT)
+    default = {nbg.grade_id(c): c.source for c in source.notebook.cells if nbg.grade_id(c)}
+    try:
+        theirs = translated(instructor, source.path, lang)
+    except FileNotFoundError:
+        theirs = instructor
+    mine: dict = {}  # grade_id -> the texts of a variant's cell for who (English, theirs)
+    for notebook in (instructor, theirs):
+        for cell in notebook.cells:
+            gid = nbg.grade_id(cell)
+            if gid and nbg.role(cell) == "locked" and cell.source != default.get(gid):
+                mine.setdefault(gid, set()).add(cell.source.strip())
+    shown = [c for c in submission.cells
+             if (c.get("metadata", {}).get("nbgrader") or {}).get("grade_id") in mine]
+    other = [c for c in shown if c.get("source", "").strip() not in
+             mine[c["metadata"]["nbgrader"]["grade_id"]]]
+    if named in (None, who) and not other:
+        return ""
+    return _("this notebook shows the numbers of {other}, not those of {student} who handed it "
+             "in (a notebook released to someone else?); it was graded on {student}'s own "
+             "numbers and is held for review").format(
+        other=repr(named) if named not in (None, who) else _("another student"),
+        student=repr(who))
 
 
 def _owners(cells: list) -> dict:
