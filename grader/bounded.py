@@ -7,7 +7,8 @@ check on the tree cannot be complete, though: what a formula costs depends on it
 (200-digit numbers with exponents that grow with every power), on NumPy and mpmath, and on
 the question module's own judging. So each question is judged in a child process forked
 from the grader (a copy of it: nothing to start, about a millisecond), with an address
-space limit, and killed if it runs longer than ``SECONDS``. Its findings come back through
+space limit, and killed if it runs longer than ``SECONDS`` (what the judges import is
+imported once, before the first fork: ``_prepare``). Its findings come back through
 a pipe as JSON (text and booleans only). A question that runs over gets one failed finding
 that says why, never a zero without a reason; the other questions and the other
 submissions are judged as before.
@@ -15,6 +16,7 @@ submissions are judged as before.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import resource
@@ -34,6 +36,7 @@ MEMORY_MB = 1024  # address space a question's judging may add to the grader's
 def judge_bounded(question, parts: dict) -> dict:
     """part -> findings of ``judge(question, data, inputs, env)`` for each ``parts[part] =
     (data, inputs, env)``, judged in a bounded child process (see the module docstring)."""
+    _prepare()
     if not hasattr(os, "fork"):  # (Windows: judged here, unbounded)
         return {part: judge(question, *arguments) for part, arguments in parts.items()}
     read_end, write_end = os.pipe()
@@ -71,6 +74,13 @@ def judge_bounded(question, parts: dict) -> dict:
                                              memory=MEMORY_MB)
         return {part: [Finding(False, why)] for part in parts}
     return {part: [Finding(bool(ok), str(text)) for ok, text in found[part]] for part in parts}
+
+
+@functools.lru_cache(maxsize=1)
+def _prepare() -> None:
+    """Import here, once, what the judges import when first used (minigrad, for autograd's
+    expected values: a second a child would spend again for every question)."""
+    import minigrad  # noqa: F401
 
 
 def _limit_memory() -> None:
