@@ -58,20 +58,20 @@ def read_submission(path) -> "nbformat.NotebookNode":
     if len(text) > MAX_BYTES:
         raise TooLarge(_("{file} is larger than the {limit} bytes a submission may have "
                          "(its outputs? clear them); it was not graded").format(
-            file=path.name, limit=f"{MAX_BYTES:,}"))
-    _check_structure(text, path.name)
+            file=str(path), limit=f"{MAX_BYTES:,}"))
+    _check_structure(text, str(path))
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         data = None
     if not isinstance(data, dict) or not isinstance(data.get("cells", []), list):
         raise ValueError(_("{file} is not a readable notebook; re-download it or ask for the "
-                           ".ipynb file again").format(file=path.name))
+                           ".ipynb file again").format(file=str(path)))
     cells = data.get("cells", [])
     if len(cells) > MAX_CELLS:
         raise TooLarge(_("{file} has {count} cells, more than the {limit} a submission may "
                          "have; it was not graded").format(
-            file=path.name, count=f"{len(cells):,}", limit=f"{MAX_CELLS:,}"))
+            file=str(path), count=f"{len(cells):,}", limit=f"{MAX_CELLS:,}"))
     for cell in cells:
         if isinstance(cell, dict):
             if "outputs" in cell:
@@ -81,7 +81,7 @@ def read_submission(path) -> "nbformat.NotebookNode":
         return nbformat.reads(json.dumps(data), as_version=4)
     except Exception:  # noqa: BLE001 (nbformat raises several kinds)
         raise ValueError(_("{file} is not a readable notebook; re-download it or ask for the "
-                           ".ipynb file again").format(file=path.name)) from None
+                           ".ipynb file again").format(file=str(path))) from None
 
 
 def _check_structure(text: bytes, name: str) -> None:
