@@ -17,11 +17,10 @@ from pathlib import Path
 
 from . import notebook as nbg
 from .grade import Options, Result, grade_notebook
+from .intake import MAX_BYTES, read_submission
 from .source import Source, load_source
 
-MAX_BYTES = 20 * 1024 * 1024  # of a submission file (the kit's are about 20 kB)
-
-__all__ = ["grade_file", "grade_files", "workers", "safe_name", "owner_of"]
+__all__ = ["grade_file", "grade_files", "workers", "safe_name", "owner_of", "MAX_BYTES"]
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options(),
@@ -33,11 +32,8 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
         if path.is_symlink() or not path.is_file():
             raise ValueError(f"{path} is a symbolic link, or not a file: the grader reads "
                              "only the files handed in, never what a link leads to")
-        if path.stat().st_size > MAX_BYTES:
-            raise ValueError(f"{path} is {path.stat().st_size:,} bytes, more than the "
-                             f"{MAX_BYTES:,} a submission may have (its outputs? clear them)")
         loaded = [load_source(s, options.salt) for s in sources]
-        submission = nbg.read(path)
+        submission = read_submission(path)  # (bounded: intake.py)
         source = _match(submission, loaded, path)
         student = _student(path, source, owner)
         return grade_notebook(source, submission, student, path.name, options)

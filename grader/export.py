@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .grade import Result
-from .report import write_atomic
+from .report import inert, write_atomic
 from .stored import read_grades
 
 __all__ = ["SYSTEMS", "Export", "RosterError", "export", "read_roster"]
@@ -202,7 +202,7 @@ def export(out, to: str, roster, target=None, *, match: str | None = None,
         cells[places[0], result.assignment] = points
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow(identity + [columns[a] for a in assignments])
+    writer.writerow([inert(value) for value in identity + [columns[a] for a in assignments]])
     if system.points_row:
         writer.writerow([POINTS_POSSIBLE] + [""] * (len(identity) - 1)
                         + [f"{maxima[a]:g}" for a in assignments])
@@ -216,6 +216,6 @@ def export(out, to: str, roster, target=None, *, match: str | None = None,
             points = cells[index, assignment]
             report.filled += points is not None
             line.append("" if points is None else f"{points:g}")
-        writer.writerow(line)
+        writer.writerow([inert(value) for value in line])
     write_atomic(report.path, buffer.getvalue())
     return report

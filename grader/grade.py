@@ -10,6 +10,8 @@
    read.
 2. **Data questions** (``DATA``): the answers are read from the answer cells' text
    (``answers.py``) and judged here. Nothing runs: no kernel can change what is read.
+   Each question is judged in a bounded child of this process (``bounded.py``): no
+   answer can cost the grader more than a few seconds and a gigabyte.
 3. **Code questions** (``CODE``): the locked cells they need and the answer cells, in the
    instructor's order, run in a fresh sandboxed process (``run.py``): one for the
    questions with autograd, one for those without, where minigrad and PyTorch do not
@@ -35,16 +37,17 @@ from kit_i18n import speaking
 
 from . import notebook as nbg
 from .answered import unanswered
+from .bounded import judge_bounded
 from .answers import written_answers
 from .data import Missing, decode
 from .i18n import ASSIGNMENTS, _
 from .languages import notebook_language, translated
-from .questions import CODE, DATA, judge
+from .questions import CODE, DATA
 from .run import Plan, run_code
 from .sandbox import choose
 from .scan import examine, strict_findings
 from .source import Source, context, inputs
-from .variants import render
+from .variants import STUDENT, render
 
 __all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
            "VARIANTS"]
@@ -159,6 +162,12 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
     judged: dict = {}
     _judge_data(source, cells, free, drawn, env, result, judged)
     _judge_code(source, cells, drawn, env, options, sandbox, result, judged)
+    someone_else = _released_to_another(source, instructor, submission, who, lang)
+    if someone_else:
+        result.flags.append(someone_else)
+        for graded in judged.values():
+            if graded.points:
+                graded.review.append(someone_else)
     for cell in cells:
         if cell.kind == "test":
             result.questions.append(judged[cell.gid])
@@ -240,6 +249,40 @@ def _merge(source: Source, instructor, submission, result: Result, lang: str):
     return cells, free
 
 
+def _released_to_another(source: Source, instructor, submission, who: str | None,
+                         lang: str) -> str:
+    """Why the submission shows another student's variant ("" if it shows ``who``'s): the
+    student named in its metadata (``release --students`` writes it), or a locked cell that
+    carries the variant (the numbers, ``start(student=...)``) with other text than ``who``'s.
+    It is graded on ``who``'s numbers all the same; this says it is to be looked at (a
+    notebook handed on, or a friend's answers copied in with their numbers)."""
+    if who is None or source.assignment.variant is None:
+        return ""
+    named = (submission.metadata.get("minigrad_kit") or {}).get(STUDENT)
+    default = {nbg.grade_id(c): c.source for c in source.notebook.cells if nbg.grade_id(c)}
+    try:
+        theirs = translated(instructor, source.path, lang)
+    except FileNotFoundError:
+        theirs = instructor
+    mine: dict = {}  # grade_id -> the texts of a variant's cell for who (English, theirs)
+    for notebook in (instructor, theirs):
+        for cell in notebook.cells:
+            gid = nbg.grade_id(cell)
+            if gid and nbg.role(cell) == "locked" and cell.source != default.get(gid):
+                mine.setdefault(gid, set()).add(cell.source.strip())
+    shown = [c for c in submission.cells
+             if (c.get("metadata", {}).get("nbgrader") or {}).get("grade_id") in mine]
+    other = [c for c in shown if c.get("source", "").strip() not in
+             mine[c["metadata"]["nbgrader"]["grade_id"]]]
+    if named in (None, who) and not other:
+        return ""
+    return _("this notebook shows the numbers of {other}, not those of {student} who handed it "
+             "in (a notebook released to someone else?); it was graded on {student}'s own "
+             "numbers and is held for review").format(
+        other=repr(named) if named not in (None, who) else _("another student"),
+        student=repr(who))
+
+
 def _owners(cells: list) -> dict:
     """Answer cell -> the question of the first test cell after it."""
     owners, waiting = {}, []
@@ -271,10 +314,10 @@ def _judge_data(source: Source, cells: list, free: list, drawn: dict, env: dict,
                                          "cell: the grader reads answers from the answer "
                                          "cells only").format(name=name, cell=where))
         graded = _question_result(source, question.name)
-        for part in ("public", "hidden"):
-            if part in drawn[question.name]:
-                found = judge(question, data, drawn[question.name][part], env)
-                graded.findings += [[f.ok, f.text, part] for f in found]
+        parts = {part: (data, drawn[question.name][part], env)
+                 for part in ("public", "hidden") if part in drawn[question.name]}
+        for part, found in judge_bounded(question, parts).items():
+            graded.findings += [[f.ok, f.text, part] for f in found]
         if graded.findings and all(ok for ok, _text, _part in graded.findings):
             graded.points = graded.max_points
         judged[question.name] = graded
@@ -317,11 +360,10 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
                 graded.note = _("{question} was not checked: {why}").format(
                     question=question.name, why=_why_not(step, options))
             else:
-                for part in ("public", "hidden"):
-                    if part in step.data:
-                        found = judge(question, decode(step.data[part]),
-                                      drawn[question.name][part], env)
-                        graded.findings += [[f.ok, f.text, part] for f in found]
+                parts = {part: (decode(step.data[part]), drawn[question.name][part], env)
+                         for part in ("public", "hidden") if part in step.data}
+                for part, found in judge_bounded(question, parts).items():
+                    graded.findings += [[f.ok, f.text, part] for f in found]
                 if graded.findings and all(ok for ok, _t, _p in graded.findings):
                     graded.points = graded.max_points
             judged[question.name] = graded

@@ -33,7 +33,7 @@ from jupyter_core.utils import run_sync
 from nbclient import NotebookClient
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 
-from .sandbox import Sandbox, kernel_spec, sandbox_environment
+from .sandbox import Sandbox, hand_over, kernel_spec, sandbox_environment, sandbox_user
 
 __all__ = ["CellRun", "run_cells", "kernel_environment", "PROBE_SECONDS"]
 
@@ -119,10 +119,12 @@ def run_cells(sources: list[str], *, cwd, timeout: float = 30, output_limit: int
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-spec-") as spec:
         environment = kernel_environment()
         if sandbox.on:
-            client.km = _sandboxed_manager(Path(spec), Path(cwd))
+            user = sandbox_user()
+            client.km = _sandboxed_manager(Path(spec), Path(cwd), user)
             environment = sandbox_environment(Path(cwd))
-        with client.setup_kernel(cwd=str(cwd), env=environment,
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+            hand_over(user, Path(cwd))
+        with client.setup_kernel(cwd=str(cwd), env=environment, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL):
             for index, cell in enumerate(cells):
                 status = "ok"
                 try:
@@ -139,14 +141,27 @@ def run_cells(sources: list[str], *, cwd, timeout: float = 30, output_limit: int
     return runs
 
 
-def _sandboxed_manager(spec: Path, scratch: Path) -> AsyncKernelManager:
-    """A kernel manager that starts bwrap (from a kernel spec) and talks over Unix sockets."""
-    name = kernel_spec(spec, scratch)
-    return AsyncKernelManager(
+class _SandboxedManager(AsyncKernelManager):
+    """Writes the connection file for the sandbox's user (``sandbox.sandbox_user``)."""
+
+    sandbox_user = None
+
+    def write_connection_file(self, **kwargs) -> None:
+        super().write_connection_file(**kwargs)
+        hand_over(self.sandbox_user, Path(self.connection_file))
+
+
+def _sandboxed_manager(spec: Path, scratch: Path, user: int | None) -> AsyncKernelManager:
+    """A kernel manager that starts bwrap (from a kernel spec) and talks over Unix sockets,
+    the kernel becoming ``user`` (see ``confine.py``)."""
+    name = kernel_spec(spec, scratch, user)
+    manager = _SandboxedManager(
         kernel_name=name, kernel_spec_manager=KernelSpecManager(kernel_dirs=[str(spec /
                                                                                  "kernels")]),
         transport="ipc", ip=str(scratch / "ipc"),
         connection_file=str(scratch / "connection.json"))
+    manager.sandbox_user = user
+    return manager
 
 
 async def _cancel_stray_tasks() -> None:

@@ -234,8 +234,24 @@ def merge(parts: list, out, fmt: str = "md") -> list[Result]:
 
 def _csv(rows: list[list]) -> str:
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    csv.writer(buffer, lineterminator="\n").writerows([[inert(v) for v in row] for row in rows])
     return buffer.getvalue()
+
+
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r", "\uff1d", "\uff0b", "\uff0d", "\uff20")
+
+
+def inert(value):
+    """A CSV field a spreadsheet shows as text, never runs as a formula: text that starts as a
+    formula would (``=HYPERLINK(...)``, ``+``, ``-``, ``@``, a tab; their full-width forms)
+    gets a leading apostrophe, as OWASP advises. Numbers are left as they are."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        try:
+            float(value)
+            return value
+        except ValueError:
+            return "'" + value
+    return value
 
 
 def _number(x) -> str:

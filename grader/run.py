@@ -33,14 +33,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .runner import HEADER
-from .sandbox import Sandbox, runner_argv, runner_packages, sandbox_environment
+from .sandbox import Sandbox, runner_argv, runner_packages, sandbox_environment, sandbox_user
 
 __all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
 
 PROBE_SECONDS = 5  # after an interrupt, how long the process has to answer
 LIMIT = 20_000_000  # characters the grader reads from one run's pipe
-BOOTSTRAP = ("import sys; sys.path.extend(sys.argv[2:]); from grader.runner import main; "
-             "main(int(sys.argv[1]))")
+BOOTSTRAP = ("import sys; sys.path.extend(sys.argv[3:]); from grader.runner import main; "
+             "main(int(sys.argv[1]), sys.argv[2])")
 
 
 @dataclass
@@ -79,17 +79,18 @@ def run_code(plan: Plan, *, sandbox: Sandbox, timeout: float, deadline: float) -
         (scratch / plan.module_name).write_text(plan.module, encoding="utf-8")
         read_end, write_end = os.pipe()
         packages = runner_packages(autograd=plan.autograd)
+        user = None
         if sandbox.on:
             paths = ["/kit"]
             command = runner_argv(scratch, packages)
-            environment = sandbox_environment(scratch)
+            environment, user = sandbox_environment(scratch), sandbox_user()
         else:
             paths = sorted({str(p.parent) for p in packages.values()})
             command, environment = [], {"PATH": os.environ.get("PATH", ""), "HOME": folder,
                                         "LANG": "C.UTF-8", "OMP_NUM_THREADS": "1",
                                         "OPENBLAS_NUM_THREADS": "1"}
         command += [str(Path(sys.executable).resolve()), "-I", "-S", "-B", "-c", BOOTSTRAP,
-                    str(write_end), *paths]
+                    str(write_end), "-" if user is None else str(user), *paths]
         try:
             process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, pass_fds=(write_end,),

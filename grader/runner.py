@@ -11,7 +11,11 @@ its inputs. Then, before any student code runs, this module
   same object, never looked up by a name the cells could rebind);
 * for a run without autograd, makes ``import minigrad`` and ``import torch`` give
   ``grader.forward_only`` (the real ones are not in the sandbox at all);
-* caps its memory and sends what the cells print to ``/dev/null``.
+* caps its memory and sends what the cells print to ``/dev/null``;
+* starts its one thread (interrupts), then becomes the sandbox's own user (when the grader
+  is root) and allows no other process or thread (``confine.py``: ``RLIMIT_NPROC``
+  at the number of tasks it has, counted in this sandbox only), so a fork or thread bomb
+  fails at once.
 
 It then runs each step and reports on the result pipe (``RESULTS``, a file descriptor the
 grader passes): ``{"step": i, "started": true}``, then ``{"step": i, "status": ...}``, with
@@ -41,8 +45,10 @@ def frame(message: dict) -> bytes:
     return f"{len(body):0{HEADER}d}".encode() + body
 
 
-def main(results: int) -> None:
-    """Run the plan read from standard input, reporting to file descriptor ``results``."""
+def main(results: int, user: str = "-") -> None:
+    """Run the plan read from standard input, reporting to file descriptor ``results``;
+    ``user``: the user to become (a root grader's sandbox, ``sandbox.sandbox_user``), or
+    "-"."""
     control = sys.stdin.buffer
     size = int(control.read(HEADER))
     plan = json.loads(control.read(size))
@@ -62,6 +68,7 @@ def main(results: int) -> None:
     signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
+    _no_new_tasks(plan["autograd"], None if user == "-" else int(user))
     for index, step in enumerate(plan["steps"]):
         os.write(results, frame({"step": index, "started": True}))
         report = {"step": index, "status": "ok"}
@@ -104,6 +111,17 @@ def _cap_memory(megabytes: int) -> None:
             resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         except (ValueError, OSError):
             pass
+
+
+def _no_new_tasks(autograd: bool, user: int | None) -> None:
+    """From here on, no process or thread can start (``sandbox.confine``, as ``user``);
+    minigrad computes on this thread only (its big kernels would start threads)."""
+    from grader.confine import confine
+
+    if autograd:
+        import minigrad
+        minigrad.set_num_threads(1)
+    confine(user, None)
 
 
 def _without_autograd() -> None:

@@ -11,6 +11,15 @@ The student's kernel runs under ``bwrap`` (Debian's ``bubblewrap``) with
   ``TMPDIR``), deleted after the run (for a code run: a tmpfs of ``SCRATCH_BYTES``);
 * its own PID namespace (it sees only itself: not the grader, not the other
   kernels), no capabilities, a new session, and ``--die-with-parent``;
+* a bounded number of processes and threads, counted per sandbox (``RLIMIT_NPROC``:
+  a notebook kernel ``KERNEL_TASKS``, a code run none beyond those it has when the
+  student's code starts), so a fork or thread bomb fails at once and cannot touch the
+  other kernels or the machine. The kernel counts a user's tasks, and never limits
+  root's. Run by an ordinary user, bwrap makes a user namespace, where the count is the
+  sandbox's own. Run by root, bwrap mounts the views as root (so a Python or a kit in
+  root's private home folder is still seen), and the sandbox's first Python lines, before
+  anything else runs, become a user of its own (``sandbox_user``: a number no other
+  process has, owning no file), with no capabilities left;
 * an environment of a few fixed variables (no secrets, no ``--salt``).
 
 The grader talks to it over Unix sockets in the scratch folder (``ipc``
@@ -40,9 +49,12 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from . import confine
+
 __all__ = ["Sandbox", "SandboxUnavailable", "MODES", "choose", "bubblewrap_argv",
            "kernel_spec", "sandbox_environment", "KERNEL_NAME", "runner_argv",
-           "runner_packages", "KIT"]
+           "runner_packages", "KIT", "sandbox_user", "hand_over", "kernel_command",
+           "KERNEL_TASKS"]
 
 MODES = ("auto", "required", "off")
 KERNEL_NAME = "minigrad-kit-sandbox"
@@ -54,6 +66,10 @@ ETC = ("/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/localti
        "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/alternatives")
 KIT = "/kit"  # where a code run sees its packages
 SCRATCH_BYTES = 64 * 1024 * 1024  # a code run's writable folder (no answer writes files)
+# The users a root grader's sandboxes become: FIRST_USER + 32 * (grader's pid) + (0..31),
+# far above the system's and the containers' ranges, and below 2**31.
+FIRST_USER = 2_100_000_000
+KERNEL_TASKS = 64  # processes and threads of a notebook kernel (ipykernel needs about 8)
 LIBRARIES = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/usr/libx32")
 INSTALL = ("the grader's sandbox needs bubblewrap: apt-get install bubblewrap (Debian, "
            "Ubuntu), dnf install bubblewrap (Fedora); on macOS or Windows, grade inside a "
@@ -78,7 +94,7 @@ class Sandbox:
     def describe(self) -> str:
         if self.on:
             return ("bubblewrap (no network, read-only system, only NumPy and the kit's "
-                    "packages, private scratch folder)")
+                    "packages, private scratch folder, limited processes)")
         return f"OFF: {self.reason}"
 
 
@@ -104,12 +120,17 @@ def choose(mode: str = "auto") -> Sandbox:
 def _bubblewrap_works() -> tuple[bool, str]:
     """Start a code run's Python inside the sandbox (``runner_argv``), importing NumPy, the
     grader and minigrad from where it sees them, once."""
-    import tempfile
-
     if sys.platform != "linux":
         return False, f"bubblewrap runs on Linux only, not {sys.platform}; {INSTALL}"
     if shutil.which("bwrap") is None:
         return False, f"bwrap is not installed; {INSTALL}"
+    return _trial()
+
+
+def _trial() -> tuple[bool, str]:
+    """One trial run of a code run's Python in the sandbox."""
+    import tempfile
+
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-probe-") as scratch:
         command = runner_argv(Path(scratch), runner_packages()) + [
             str(Path(sys.executable).resolve()), "-I", "-S", "-c",
@@ -123,6 +144,46 @@ def _bubblewrap_works() -> tuple[bool, str]:
         last = (done.stderr.strip().splitlines() or ["no message"])[-1]
         return False, f"a trial run failed: {last[:300]}"
     return True, ""
+
+
+_users = iter(range(32 ** 4))
+
+
+def sandbox_user() -> int | None:
+    """The user a new sandbox becomes when the grader runs as root (None otherwise): one no
+    other live process has (the grader's pid picks a block of 32; sandboxes of one grader
+    run one after the other, and a sandbox's processes end with it: its PID namespace)."""
+    if os.geteuid() != 0:
+        return None
+    return FIRST_USER + 32 * (os.getpid() % (1 << 22)) + next(_users) % 32
+
+
+def hand_over(user: int | None, *paths: Path) -> None:
+    """Give ``paths`` (a scratch folder, a connection file) to the sandbox's ``user``; a
+    folder stays open to root's group, as bwrap (root without capabilities) enters it."""
+    for path in paths:
+        if user is not None:
+            os.chown(path, user, 0)
+            if Path(path).is_dir():
+                os.chmod(path, 0o770)
+
+
+# A notebook kernel's command inside the sandbox: confined first (confine.py, loaded alone:
+# the grader package would import NumPy), then ipykernel.
+CONFINED_KERNEL = ("import importlib.util as u, runpy; "
+                   "s = u.spec_from_file_location('minigrad_kit_confine', {path!r}); "
+                   "m = u.module_from_spec(s); s.loader.exec_module(m); "
+                   "m.confine({user!r}, {tasks!r}); "
+                   "runpy.run_module('ipykernel_launcher', run_name='__main__', alter_sys=True)")
+
+
+def kernel_command(connection_file: str, user: int | None,
+                   tasks: int = KERNEL_TASKS) -> list[str]:
+    """The command that starts ipykernel in the sandbox, confined (``confine.confine``): as ``user`` (see
+    ``sandbox_user``), with at most ``tasks`` processes and threads."""
+    code = CONFINED_KERNEL.format(path=str(Path(confine.__file__).resolve()), user=user,
+                                  tasks=int(tasks))
+    return [sys.executable, "-c", code, "-f", connection_file]
 
 
 def _python_folders() -> list[Path]:
@@ -170,6 +231,16 @@ def sandbox_environment(scratch: Path) -> dict:
 
 ISOLATED = ["bwrap", "--unshare-all", "--cap-drop", "ALL", "--die-with-parent",
             "--new-session", "--hostname", "sandbox"]
+# Run by root: every namespace but the user's (the sandbox's first lines become a user of
+# their own, ``confine``, which needs these two capabilities and then has none).
+ISOLATED_BY_ROOT = ["bwrap", "--unshare-ipc", "--unshare-pid", "--unshare-net",
+                    "--unshare-uts", "--unshare-cgroup-try", "--cap-drop", "ALL",
+                    "--cap-add", "CAP_SETUID", "--cap-add", "CAP_SETGID", "--die-with-parent",
+                    "--new-session", "--hostname", "sandbox"]
+
+
+def _isolated() -> list[str]:
+    return list(ISOLATED_BY_ROOT if os.geteuid() == 0 else ISOLATED)
 
 
 def _as_they_are(folders) -> list[str]:
@@ -184,10 +255,12 @@ def _as_they_are(folders) -> list[str]:
     return argv
 
 
-def bubblewrap_argv(scratch: Path, command: list[str]) -> list[str]:
-    """``bwrap`` options that run ``command`` isolated, ``scratch`` its one writable folder."""
+def bubblewrap_argv(scratch: Path, command: list[str], workdir: Path | None = None
+                    ) -> list[str]:
+    """``bwrap`` options that run ``command`` isolated, ``scratch`` its one writable folder
+    (with ``workdir`` too, the working folder then: a notebook's, ``sandboxed_kernel.py``)."""
     scratch = Path(scratch).resolve()
-    argv = ISOLATED + _as_they_are(SYSTEM)
+    argv = _isolated() + _as_they_are(SYSTEM)
     argv += [arg for name in ETC if os.path.exists(name) for arg in ("--ro-bind", name, name)]
     mounted = [Path(p) for p in SYSTEM]
     for folder in _python_folders() + kit_packages():
@@ -196,23 +269,53 @@ def bubblewrap_argv(scratch: Path, command: list[str]) -> list[str]:
                 continue
             mounted.append(path)
             argv += ["--ro-bind", str(path), str(path)]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--bind", str(scratch), str(scratch),
-             "--remount-ro", "/dev", "--remount-ro", "/", "--chdir", str(scratch),
+    argv += ["--proc", "/proc", "--dev", "/dev", "--bind", str(scratch), str(scratch)]
+    if workdir is not None:  # (before the root is made read-only: its parents are made then)
+        argv += ["--bind", str(workdir), str(workdir)]
+    argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", str(workdir or scratch),
              "--clearenv"]
     for name, value in sandbox_environment(scratch).items():
         argv += ["--setenv", name, value]
-    return argv + ["--"] + list(command)
+    return _open_parents(argv) + ["--"] + list(command)
 
 
-def kernel_spec(folder: Path, scratch: Path) -> str:
+# bwrap's options whose last argument is a path it makes in the sandbox
+MAKES = {"--ro-bind": 2, "--bind": 2, "--symlink": 2, "--tmpfs": 1, "--proc": 1, "--dev": 1,
+         "--dir": 1}
+TAKES = {"--setenv": 2, "--chdir": 1, "--remount-ro": 1, "--size": 1, "--perms": 1,
+         "--hostname": 1, "--cap-add": 1, "--cap-drop": 1}
+
+
+def _open_parents(argv: list[str]) -> list[str]:
+    """``argv`` with the folders bwrap makes above what it mounts (``/work`` above
+    ``/work/course/.venv``) made first, readable by every user (bwrap run by root makes them
+    0700, which the sandbox's own user could not enter: ``confine.py``)."""
+    made, at = [], next(i for i, a in enumerate(argv) if a.startswith("--"))
+    index = at
+    while index < len(argv):
+        option = argv[index]
+        if option in MAKES:
+            made.append(argv[index + MAKES[option]])
+            index += MAKES[option] + 1
+        else:
+            index += TAKES.get(option, 0) + 1
+    mounted = set(made)
+    parents = sorted({str(parent) for path in made for parent in Path(path).parents
+                      if str(parent) != "/" and not ({str(parent)} | {str(q) for q in
+                                                      Path(parent).parents}) & mounted},
+                     key=lambda p: (p.count("/"), p))
+    opened = [arg for parent in parents for arg in ("--perms", "0755", "--dir", parent)]
+    return argv[:at] + opened + argv[at:]
+
+
+def kernel_spec(folder: Path, scratch: Path, user: int | None = None) -> str:
     """Write ``folder/kernels/<KERNEL_NAME>/kernel.json`` (bwrap in its argv); its name.
 
     The kernel spec, not ``KernelManager.kernel_cmd``, carries the command:
     jupyter_client 8 ignores ``kernel_cmd`` and would start the kernel unsandboxed.
     Interrupts go over the control channel (a signal would reach bwrap, not the kernel).
     """
-    command = [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"]
-    spec = {"argv": bubblewrap_argv(scratch, command), "display_name": "Python 3 (sandboxed)",
+    spec = {"argv": bubblewrap_argv(scratch, kernel_command("{connection_file}", user)), "display_name": "Python 3 (sandboxed)",
             "language": "python", "interrupt_mode": "message", "env": {}}
     target = Path(folder) / "kernels" / KERNEL_NAME
     target.mkdir(parents=True, exist_ok=True)
@@ -243,7 +346,7 @@ def runner_argv(scratch: Path, packages: dict) -> list[str]:
     import sysconfig
 
     scratch = Path(scratch).resolve()
-    argv = ISOLATED + _as_they_are(LIBRARIES + ("/lib", "/lib64", "/lib32", "/libx32"))
+    argv = _isolated() + _as_they_are(LIBRARIES + ("/lib", "/lib64", "/lib32", "/libx32"))
     for folder in sorted(glob.glob("/usr/lib/python*") + glob.glob("/usr/lib64/python*")):
         argv += ["--tmpfs", folder]  # the system's Python packages: not here
     standard = {Path(sysconfig.get_paths()[key]).resolve() for key in ("stdlib", "platstdlib")}
@@ -261,8 +364,8 @@ def runner_argv(scratch: Path, packages: dict) -> list[str]:
     # the working folder is a tmpfs of SCRATCH_BYTES at the scratch folder's path, not
     # the folder itself: what the code writes fills memory that bwrap gives back, never
     # the grader's disk (the run writes the question module there itself: runner.py)
-    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_BYTES), "--tmpfs",
-             str(scratch), "--remount-ro", "/", "--chdir", str(scratch), "--clearenv"]
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_BYTES), "--perms",
+             "01777", "--tmpfs", str(scratch), "--remount-ro", "/", "--chdir", str(scratch), "--clearenv"]
     for name, value in sandbox_environment(scratch).items():
         argv += ["--setenv", name, value]
-    return argv + ["--"]
+    return _open_parents(argv) + ["--"]

@@ -13,7 +13,9 @@ The kernel spec starts this module (``python -m grader.sandboxed_kernel -f
 3. starts ipykernel under bubblewrap (``sandbox.bubblewrap_argv``: no network, read-only
    system, no view of other processes, a cleared environment), with its working folder
    (the notebook's folder, as nbgrader and JupyterLab set it) the one other folder it may
-   read and write;
+   read and write, and at most ``sandbox.KERNEL_TASKS`` processes and threads (started by
+   root, the kernel becomes a user of its own, ``confine.py``: it owns the scratch
+   folder, and reads the notebook's folder as any user may, without writing to it);
 4. relays the five channels between the client's TCP ports and the kernel's sockets
    (ZeroMQ proxies: shell, control, stdin and heartbeat through ROUTER/DEALER, iopub
    through XPUB/XSUB);
@@ -40,7 +42,8 @@ from pathlib import Path
 
 import zmq
 
-from .sandbox import bubblewrap_argv, sandbox_environment
+from .sandbox import (bubblewrap_argv, hand_over, kernel_command, sandbox_environment,
+                      sandbox_user)
 
 __all__ = ["main", "kernel_json", "CHANNELS", "KERNEL_NAME", "DISPLAY_NAME"]
 
@@ -98,15 +101,24 @@ def _relay(context, channel: str, client: dict, kernel: dict, ready: threading.B
         back.close(linger=0)
 
 
-def _with_workdir(argv: list[str], workdir: Path) -> list[str]:
-    """``bubblewrap_argv``'s options with the notebook's folder bound read-write (before the
-    root is made read-only: its parents are made then) and made the working folder."""
-    argv = list(argv)
-    at = argv.index("--chdir")
-    argv[at + 1] = str(workdir)
-    root = next(i for i in range(len(argv) - 1) if argv[i:i + 2] == ["--remount-ro", "/"])
-    argv[root:root] = ["--bind", str(workdir), str(workdir)]
-    return argv
+def _lend(folder: Path, user: int | None):
+    """Lend the notebook's ``folder`` to the kernel's ``user`` (a root launcher's sandbox);
+    the function returned gives it back, with what the kernel made in it (links are
+    changed, never followed)."""
+    if user is None:
+        return lambda: None
+    owner = folder.stat()
+    hand_over(user, folder)
+
+    def give_back() -> None:
+        for root, folders, files in os.walk(folder):
+            for name in folders + files:
+                path = os.path.join(root, name)
+                if os.lstat(path).st_uid == user:
+                    os.chown(path, owner.st_uid, owner.st_gid, follow_symlinks=False)
+        os.chown(folder, owner.st_uid, owner.st_gid)
+        os.chmod(folder, owner.st_mode & 0o7777)
+    return give_back
 
 
 def _limit_memory(megabytes: int):
@@ -123,9 +135,11 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
     try:
         kernel = _kernel_connection(client, scratch)
         (scratch / "connection.json").write_text(json.dumps(kernel), encoding="utf-8")
-        argv = bubblewrap_argv(scratch, [sys.executable, "-m", "ipykernel_launcher", "-f",
-                                         str(scratch / "connection.json")])
-        argv = _with_workdir(argv, workdir)
+        user = sandbox_user()
+        hand_over(user, scratch, scratch / "connection.json")
+        give_back = _lend(workdir, user)
+        argv = bubblewrap_argv(scratch, kernel_command(str(scratch / "connection.json"), user),
+                               workdir)
         environment = sandbox_environment(scratch)
         if "JPY_SESSION_NAME" in os.environ:  # which notebook (its language), as Lab says
             command = argv.index("--")
@@ -152,6 +166,8 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         context.term()
         return status
     finally:
+        if "give_back" in locals():
+            give_back()
         shutil.rmtree(scratch, ignore_errors=True)
 
 

@@ -18,7 +18,7 @@ import io
 import math
 from pathlib import Path
 
-from .report import write_atomic
+from .report import inert, write_atomic
 
 __all__ = ["TIMING", "read_timing", "write_timing", "merge_timing"]
 
@@ -49,7 +49,7 @@ def _write(out, timing: dict) -> None:
     rows = csv.writer(buffer, lineterminator="\n")
     rows.writerow(["student", "assignment", "seconds"])
     for (assignment, student), seconds in sorted(timing.items()):
-        rows.writerow([student, assignment, f"{seconds:.2f}"])
+        rows.writerow([inert(student), inert(assignment), f"{seconds:.2f}"])
     write_atomic(Path(out) / TIMING, buffer.getvalue())
 
 

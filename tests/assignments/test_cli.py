@@ -82,7 +82,7 @@ def test_grading_without_the_sandbox_is_said_loudly(capsys, tmp_path):
     assert main(["grade", str(tmp_path / "al.ipynb"), "--out", str(out)]) == 0
     assert capsys.readouterr().out.rstrip().endswith(
         "code ran in a sandbox: bubblewrap (no network, read-only system, only NumPy and the "
-        "kit's packages, private scratch folder)")
+        "kit's packages, private scratch folder, limited processes)")
     assert "without a sandbox" not in (out / "flags.csv").read_text()
 
 

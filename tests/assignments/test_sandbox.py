@@ -56,7 +56,10 @@ for name, address in (("loopback", ("127.0.0.1", {port})), ("internet", ("1.1.1.
     except OSError as error:
         found[name] = type(error).__name__
 found["environ"] = dict(os.environ)
-found["proc_environ"] = open("/proc/1/environ", "rb").read().decode(errors="replace")
+try:  # bwrap's own process (root's, when the grader is root: not readable then)
+    found["proc_environ"] = open("/proc/1/environ", "rb").read().decode(errors="replace")
+except PermissionError:
+    found["proc_environ"] = ""
 print(json.dumps(found))
 """
     try:

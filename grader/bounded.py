@@ -1,0 +1,109 @@
+"""Judging with a bound on its cost: answers given as data are evaluated by the grader, so
+no answer may cost the grader's own process more than ``SECONDS`` and ``MEMORY_MB``.
+
+The formula reader already refuses what it can see is costly (``formula.py``: length,
+nodes, elements of every value; ``exact.py``: huge powers, exponentials, sines). A cost
+check on the tree cannot be complete, though: what a formula costs depends on its values
+(200-digit numbers with exponents that grow with every power), on NumPy and mpmath, and on
+the question module's own judging. So each question is judged in a child process forked
+from the grader (a copy of it: nothing to start, about a millisecond), with an address
+space limit, and killed if it runs longer than ``SECONDS`` (what the judges import is
+imported once, before the first fork: ``_prepare``). Its findings come back through
+a pipe as JSON (text and booleans only). A question that runs over gets one failed finding
+that says why, never a zero without a reason; the other questions and the other
+submissions are judged as before.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import resource
+import select
+import signal
+import time
+
+from .i18n import _
+from .questions import Finding, judge
+
+__all__ = ["judge_bounded", "SECONDS", "MEMORY_MB"]
+
+SECONDS = 20.0  # a question's judging (the kit's take 0.01-0.5 s)
+MEMORY_MB = 1024  # address space a question's judging may add to the grader's
+
+
+def judge_bounded(question, parts: dict) -> dict:
+    """part -> findings of ``judge(question, data, inputs, env)`` for each ``parts[part] =
+    (data, inputs, env)``, judged in a bounded child process (see the module docstring)."""
+    _prepare()
+    if not hasattr(os, "fork"):  # (Windows: judged here, unbounded)
+        return {part: judge(question, *arguments) for part, arguments in parts.items()}
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: judge, write, and leave without running anything of the parent
+        status = 0
+        try:
+            os.close(read_end)
+            _limit_memory()
+            found = {part: [[f.ok, f.text] for f in judge(question, *arguments)]
+                     for part, arguments in parts.items()}
+            with os.fdopen(write_end, "w", encoding="utf-8") as pipe:
+                json.dump(found, pipe)
+        except BaseException:  # noqa: BLE001 (memory: the parent says so)
+            status = 1
+        os._exit(status)
+    os.close(write_end)
+    try:
+        text = _read(read_end, time.monotonic() + SECONDS)
+    finally:
+        os.close(read_end)
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        os.waitpid(pid, 0)
+    try:
+        found = json.loads(text) if text is not None else None
+    except ValueError:
+        found = None
+    if found is None:
+        why = _("checking {question} took longer than {seconds} s or more than {memory} MB, "
+                "so it was stopped and not graded: simplify your answer (a formula with huge "
+                "powers or values?)").format(question=question.name, seconds=f"{SECONDS:g}",
+                                             memory=MEMORY_MB)
+        return {part: [Finding(False, why)] for part in parts}
+    return {part: [Finding(bool(ok), str(text)) for ok, text in found[part]] for part in parts}
+
+
+@functools.lru_cache(maxsize=1)
+def _prepare() -> None:
+    """Import here, once, what the judges import when first used (minigrad, for autograd's
+    expected values: a second a child would spend again for every question)."""
+    import minigrad  # noqa: F401
+
+
+def _limit_memory() -> None:
+    try:
+        with open("/proc/self/statm", encoding="ascii") as file:
+            used = int(file.read().split()[0]) * resource.getpagesize()
+    except OSError:  # (not Linux: the time limit still holds)
+        return
+    limit = used + MEMORY_MB * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+
+def _read(descriptor: int, until: float) -> str | None:
+    """All the child writes before ``until``; None if it is not done by then."""
+    chunks = []
+    while True:
+        left = until - time.monotonic()
+        if left <= 0:
+            return None
+        ready, _w, _x = select.select([descriptor], [], [], left)
+        if not ready:
+            return None
+        chunk = os.read(descriptor, 1 << 16)
+        if not chunk:
+            return b"".join(chunks).decode("utf-8", errors="replace") if chunks else None
+        chunks.append(chunk)

@@ -1,0 +1,105 @@
+"""Reading a submission file with bounded time and memory, before nbformat parses it.
+
+A notebook is JSON, and a JSON parser's cost is set by the text: a million empty cells,
+arrays nested a million deep, or ten million numbers in 20 MB would cost seconds and
+gigabytes in the grader's own process, before any limit on the student's code applies.
+So ``read_submission`` checks the bytes first, and refuses with an error that names the
+limit:
+
+1. at most ``MAX_BYTES`` bytes are read (whatever the file system says its size is);
+2. the text with its strings blanked (a regular expression, in C) gives the JSON's
+   containers (``{`` and ``[``: at most ``MAX_CONTAINERS``) and values (commas: at most
+   ``MAX_VALUES``) by counting bytes, then its depth (at most ``MAX_DEPTH``) from the
+   brackets alone, with NumPy;
+   text inside strings (sources, outputs, images) costs one byte each and nothing more;
+3. only then is it parsed (``json.loads``: its size is now bounded by the counts), and
+   the cells are counted (at most ``MAX_CELLS``);
+4. what the grader never reads is dropped before nbformat sees it: outputs and
+   attachments (grading runs the answers itself; stored outputs count for nothing).
+
+The kit's notebooks have about 40 cells, depth 7, 500 containers and 20 kB: every limit
+is a hundred times what a real notebook needs, and a thousand times below what hurts.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import nbformat
+import numpy as np
+
+from .i18n import _
+
+__all__ = ["read_submission", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
+           "MAX_CONTAINERS", "MAX_VALUES"]
+
+MAX_BYTES = 20 * 1024 * 1024  # of a submission file (the kit's are about 20 kB)
+MAX_CELLS = 2_000
+MAX_DEPTH = 64  # a notebook's JSON nests about 7 deep; metadata a little more
+MAX_CONTAINERS = 100_000  # objects and arrays, all told (a source line list is one)
+MAX_VALUES = 1_000_000  # commas: the elements of every object and array
+# a JSON string: a quote, then anything but a quote or a backslash, or a backslash and any
+# character, then a quote (unrolled, so that it runs in one linear pass)
+STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
+BRACKETS = re.compile(rb"[^\[\]{}]+")
+
+
+class TooLarge(ValueError):
+    """A submission beyond one of the limits (the message names it)."""
+
+
+def read_submission(path) -> "nbformat.NotebookNode":
+    """The notebook at ``path``, read within the limits (see the module docstring)."""
+    path = Path(path)
+    with open(path, "rb") as file:
+        text = file.read(MAX_BYTES + 1)
+    if len(text) > MAX_BYTES:
+        raise TooLarge(_("{file} is larger than the {limit} bytes a submission may have "
+                         "(its outputs? clear them); it was not graded").format(
+            file=str(path), limit=f"{MAX_BYTES:,}"))
+    _check_structure(text, str(path))
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
+    if not isinstance(data, dict) or not isinstance(data.get("cells", []), list):
+        raise ValueError(_("{file} is not a readable notebook; re-download it or ask for the "
+                           ".ipynb file again").format(file=str(path)))
+    cells = data.get("cells", [])
+    if len(cells) > MAX_CELLS:
+        raise TooLarge(_("{file} has {count} cells, more than the {limit} a submission may "
+                         "have; it was not graded").format(
+            file=str(path), count=f"{len(cells):,}", limit=f"{MAX_CELLS:,}"))
+    for cell in cells:
+        if isinstance(cell, dict):
+            if "outputs" in cell:
+                cell["outputs"] = []
+            cell.pop("attachments", None)
+    try:
+        return nbformat.reads(json.dumps(data), as_version=4)
+    except Exception:  # noqa: BLE001 (nbformat raises several kinds)
+        raise ValueError(_("{file} is not a readable notebook; re-download it or ask for the "
+                           ".ipynb file again").format(file=str(path))) from None
+
+
+def _check_structure(text: bytes, name: str) -> None:
+    """Containers, values and depth of the JSON ``text``, counted with its strings blanked
+    (byte counts in C; NumPy only over the brackets, once they are known to be few)."""
+    bare = STRING.sub(b'""', text)
+    containers = bare.count(b"{") + bare.count(b"[")
+    values = bare.count(b",")
+    if containers > MAX_CONTAINERS or values > MAX_VALUES:
+        raise TooLarge(_("{file} holds {containers} JSON objects and arrays and {values} "
+                         "values, more than a notebook may have ({most_containers} and "
+                         "{most_values}); it was not graded").format(
+            file=name, containers=f"{containers:,}", values=f"{values:,}",
+            most_containers=f"{MAX_CONTAINERS:,}", most_values=f"{MAX_VALUES:,}"))
+    brackets = np.frombuffer(BRACKETS.sub(b"", bare), dtype=np.uint8)
+    steps = np.where((brackets == ord("{")) | (brackets == ord("[")), 1, -1).astype(np.int32)
+    depth = int(np.cumsum(steps).max(initial=0))
+    if depth > MAX_DEPTH:
+        raise TooLarge(_("{file} nests its JSON {depth} levels deep, more than the {limit} a "
+                         "notebook may have; it was not graded").format(
+            file=name, depth=f"{depth:,}", limit=MAX_DEPTH))
