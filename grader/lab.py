@@ -112,6 +112,10 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         argv.append("--allow-root")  # JupyterLab refuses root unless told (as in containers)
     log.parent.mkdir(parents=True, exist_ok=True)
+    # Ctrl-C must reach JupyterLab whatever this process inherited (SIGINT blocked by a
+    # library, or ignored): a child inherits both, and would then never stop on it.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     with open(log, "a", encoding="utf-8") as stream:
         # stdout stays on the terminal: JupyterLab asks there whether to stop on Ctrl-C
         server = subprocess.Popen(argv, stderr=stream, env={**os.environ,
