@@ -54,6 +54,50 @@ _sequence = itertools.count()  # creation order; the engine runs newest first
 _LEAF_SEQUENCE = float("inf")  # AccumulateGrad runs as soon as it is ready
 
 
+class SavedValue:
+    """``node._saved_<name>``: the value a node saved as ``name``, unpacked (a saved
+    tensor as a Tensor, checked against in-place changes), as PyTorch's nodes show them.
+    Formulas never read these (they read ``saved.name``, see ``Saved``): they are what a
+    learner or a PyTorch program inspects. One per name, on ``Node`` (``show_saved``);
+    on a node that saved no such value, an AttributeError, as in PyTorch.
+
+    (A property per name rather than ``Node.__getattr__``: a class with ``__getattr__``
+    makes CPython take its slow path for every attribute read on every node, which
+    cost the engine's walk about a tenth of its time.)"""
+
+    __slots__ = ("name", "attr")
+
+    def __init__(self, name: str) -> None:
+        self.name, self.attr = name, "_saved_" + name
+
+    def __get__(self, node, cls=None):
+        if node is None:
+            return self
+        saved = node._saved
+        if self.name not in saved:
+            raise AttributeError(f"{type(node).__name__!r} object has no attribute {self.attr!r}")
+        return node._unpack(saved[self.name])
+
+
+def show_saved(name: str) -> None:
+    """Make ``node._saved_<name>`` readable (once per name): for each name a class's
+    ``saves`` declares, and each name ``forward`` keeps with ``save()``."""
+    _SHOWN.add(name)
+    if "_saved_" + name not in Node.__dict__:
+        setattr(Node, "_saved_" + name, SavedValue(name))
+
+
+_SHOWN: set = set()
+
+
+def _reads_saved(cls, name: str) -> bool:
+    """Whether ``cls.<name>`` is a ``SavedValue`` (and not a class's own attribute)."""
+    for klass in cls.__mro__:
+        if name in klass.__dict__:
+            return type(klass.__dict__[name]) is SavedValue
+    return False
+
+
 class Node:
     """Base class of every backward node (``grad_fn``)."""
 
@@ -93,6 +137,8 @@ class Node:
             cls._param_saves = tuple((name, kind.default)
                                       for name, kind in saves if type(kind) is Param)
             cls._result_saved = any(kind is RESULT for _, kind in saves)
+            for name in cls.saves:
+                show_saved(name)
 
     __slots__ = (
         "next_functions", "needs_input_grad", "_sequence_nr", "_saved", "_forward_args",
@@ -184,6 +230,8 @@ class Node:
             if isinstance(value, np.ndarray):
                 value = make(value)
                 value = keep(value, value._data)
+            if name not in _SHOWN:
+                show_saved(name)
             node._saved[name] = value
 
     def input_requires_grad(node, position: int) -> bool:  # noqa: N805
@@ -201,19 +249,12 @@ class Node:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} object at {hex(id(self))}>"
 
-    def __getattr__(self, attr: str):
-        """``node._saved_<name>``: a value the node saved, unpacked (a saved tensor as
-        a Tensor, checked against in-place changes), as PyTorch's nodes show them."""
-        if attr.startswith("_saved_"):
-            saved = self._saved
-            if attr[7:] in saved:
-                return self._unpack(saved[attr[7:]])
-        raise AttributeError(f"{type(self).__name__!r} object has no attribute {attr!r}")
-
     def __dir__(self):
         # As torch lists them: this node's saved names; a name starting with "_" is a
         # part kept for backward (an index array ``_saved_indices`` shows), not listed.
-        names = set(super().__dir__()) - {"_saved"}
+        # (not the readers of names other nodes save: see SavedValue)
+        names = {name for name in super().__dir__()
+                 if name != "_saved" and not _reads_saved(type(self), name)}
         return sorted(names | {f"_saved_{k}" for k in self._saved if not k.startswith("_")})
 
     def _unpack(self, value):

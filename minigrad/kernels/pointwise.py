@@ -54,6 +54,8 @@ def _sigmoid(out, x):
 
 
 _ONE32 = np.float32(1)
+_ONE64 = np.ones((), np.float64)
+_FLOAT32, _FLOAT64 = np.dtype(np.float32), np.dtype(np.float64)
 
 
 def sigmoid_backward(grad, y):
@@ -78,10 +80,10 @@ def _sigmoid_backward(out, grad, y):
 def tanh_backward(grad, y):
     """The derivative of y = tanh(x), times grad: grad * (1 - y*y), as PyTorch's CPU
     kernel computes it. Its ``a * (1 - b * b)`` is compiled to a fused multiply-add,
-    so 1 - y*y is rounded once (``fma.py``), then multiplied by grad; computed as
-    written, 1 - y*y rounds twice, and about 30 % of the gradients would differ by
-    one bit (so a hand-derived ``(1 - t**2) * dt`` is not exactly autograd's, in
-    PyTorch as here). float16 is computed in float32 and rounded at the end, as in
+    so 1 - y*y is rounded once (``one_minus_square``), then multiplied by grad;
+    computed as written, 1 - y*y rounds twice, and about 30 % of the gradients would
+    differ by one bit (so a hand-derived ``(1 - t**2) * dt`` is not exactly autograd's,
+    in PyTorch as here). float16 is computed in float32 and rounded at the end, as in
     PyTorch. A big array in parts on threads (``threads.parts``), with the same bits."""
     if y.dtype == np.float16 or grad.dtype == np.float16:
         # (in PyTorch's float16 loops a NaN of both is grad's)
@@ -100,35 +102,18 @@ def tanh_backward(grad, y):
 
 
 def one_minus_square(y):
-    """1 - y*y rounded once (a fused multiply-add: fma(y, -y, 1)), in y's dtype. (A NaN
-    keeps y's sign: y is the first operand, whose NaN x86 passes on.)"""
-    flat = y.reshape(-1)
+    """1 - y*y rounded once, as the fused multiply-add fma(y, -y, 1), in y's dtype. (A
+    NaN keeps y's sign: y is the first operand, whose NaN x86 passes on.)
+
+    float32: y*y is exact in float64 (24 + 24 bits < 53), so 1 - y*y rounds once
+    there, and once more to float32. Rounding twice gives the once-rounded result
+    for every float32 y: every one was tried (``tests/core/ops/test_fma.py``). float64
+    has no wider type to do that in: ``fma.fma64``."""
     if y.dtype == np.float32:
-        result = _one_minus_square32(flat)
-    else:
-        result = fma.fma64(flat, np.negative(flat), 1.0).astype(y.dtype, copy=False)
-    return result.reshape(y.shape)
-
-
-def _one_minus_square32(y):
-    """fma32(y, -y, 1) for a float32 array, in one float64 buffer: y*y is exact in
-    float64, so only the subtraction rounds there, and rounding that to float32 is the
-    fused result except where the float64 value lies exactly halfway between two
-    float32 (then the few such elements are computed by ``fma32`` itself)."""
-    wide = y.astype(np.float64)
-    np.multiply(wide, wide, out=wide)
-    np.subtract(1.0, wide, out=wide)
-    result = wide.astype(np.float32)
-    low_bits = wide.view(np.uint64)
-    np.bitwise_and(low_bits, fma.LOW_29_BITS, out=low_bits)
-    halfway = low_bits == fma.HALFWAY
-    if _ANY(halfway, axis=None):  # (a ufunc's reduce: no Python frame, for small arrays)
-        where = halfway.nonzero()
-        result[where] = fma.fma32(y[where], np.negative(y[where]), _ONE32)
-    return result
-
-
-_ANY = np.logical_or.reduce
+        wide = y.astype(_FLOAT64)
+        wide *= wide
+        return (_ONE64 - wide).astype(_FLOAT32)
+    return fma.fma64(y, np.negative(y), 1.0).astype(y.dtype, copy=False)
 
 
 def one_of(dtype):
@@ -144,11 +129,18 @@ _ONES: dict = {}
 
 
 def _tanh_backward(out, grad, y):
-    np.multiply(one_minus_square(y), grad, out=out)
+    _one_minus_square(out, y)
+    np.multiply(out, grad, out=out)
 
 
 def _one_minus_square(out, y):
-    out[...] = one_minus_square(y)
+    if y.dtype != np.float32:
+        out[...] = one_minus_square(y)
+        return
+    wide = y.astype(_FLOAT64)  # (one_minus_square's steps, its last rounding into out)
+    wide *= wide
+    np.subtract(_ONE64, wide, out=wide)
+    out[...] = wide
 
 
 def threshold_backward(grad, x, threshold):

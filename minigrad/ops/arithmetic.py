@@ -105,10 +105,6 @@ class MulBackward0(Node):
         return grad_self, grad_other
 
 
-
-
-
-
 # The ...Backward1 nodes below take a Python number as ``other``.
 _SCALAR_OVERLOAD = ("other is a number (C++'s Scalar overload, as recorded inside backward "
                     "formulas).")

@@ -12,6 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from minigrad.kernels.fma import fma32, fma64
+from minigrad.kernels.pointwise import one_minus_square
 
 
 def rounded(value: Fraction, dtype) -> float:
@@ -78,3 +79,60 @@ def test_fma64_rounds_once(triples):
     expected = [rounded(Fraction(x) * Fraction(y) + Fraction(z), np.float64)
                 for x, y, z in zip(a, b, c)]
     np.testing.assert_array_equal(fma64(a, b, c), np.array(expected))
+
+
+# ---- 1 - y*y for tanh's backward: float64 then float32, proven to round once ---------
+
+_LOW_29_BITS, _HALFWAY = np.uint64((1 << 29) - 1), np.uint64(1 << 28)
+
+
+def _rounded_twice_wrongly(bits: np.ndarray) -> np.ndarray:
+    """Of float32 values given by their bits, those where float64(1 - y*y) (y*y is
+    exact) is inexact and lands exactly halfway between two float32: the only place
+    where rounding it once more to float32 can differ from rounding 1 - y*y once."""
+    wide = bits.view(np.float32).astype(np.float64)
+    np.multiply(wide, wide, out=wide)
+    np.subtract(1.0, wide, out=wide)
+    low = wide.view(np.uint64)
+    np.bitwise_and(low, _LOW_29_BITS, out=low)
+    halfway = bits[low == _HALFWAY]
+    square = halfway.view(np.float32).astype(np.float64) ** 2
+    difference = 1.0 - square
+    back = difference - 1.0  # (two_sum's error of 1 + (-square): zero when exact)
+    error = (1.0 - (difference - back)) + (-square - back)
+    return halfway[error != 0]
+
+
+def test_one_minus_square_is_fused_for_every_float32():
+    """Every float32 y >= 0 (and so every one: y*y is even), tried. float64 then float32
+    lands exactly halfway, inexact, for none in tanh's range [0, 1], and for 85,648 from
+    2**27 up; at each of those the tie goes to the fused result's side (1 - y*y lies
+    on the side of -y*y nearer zero, and so does the even neighbour). So float64 then
+    float32 is fma(y, -y, 1) for every float32, which ``one_minus_square`` relies on."""
+    step, end = 1 << 22, int(np.float32(np.inf).view(np.uint32))
+    one = int(np.float32(1).view(np.uint32))
+    found = []
+    with np.errstate(over="ignore"):
+        for start in range(0, end, step):
+            bits = np.arange(start, min(start + step, end), dtype=np.uint32)
+            found.append(_rounded_twice_wrongly(bits))
+        found = np.concatenate(found)
+        assert len(found) == 85_648 and found.min() > one
+        y = found.view(np.float32)
+        twice = (1.0 - y.astype(np.float64) ** 2).astype(np.float32)
+        fused = fma32(y, -y, np.float32(1))
+    assert np.array_equal(twice.view(np.uint32), fused.view(np.uint32))
+
+
+def test_one_minus_square_matches_fma32():
+    rng = np.random.default_rng(5)
+    y = np.concatenate([np.tanh(rng.standard_normal(5000) * 3), rng.uniform(-1, 1, 5000),
+                        [0.0, -0.0, 1.0, -1.0, 2.0**-12.5, 2.0**-13, 1 - 2.0**-24]])
+    y = y.astype(np.float32)
+    expected = fma32(y, -y, np.float32(1))
+    assert np.array_equal(one_minus_square(y).view(np.uint32), expected.view(np.uint32))
+    for shape in [(), (4, 4), (2, 3, 5)]:  # (any shape, and a NaN keeps its sign)
+        part = y[:int(np.prod(shape))].reshape(shape)
+        assert np.array_equal(one_minus_square(part), fma32(part, -part, np.float32(1)))
+    nan = np.array([np.nan, -np.nan], np.float32)
+    assert list(np.signbit(one_minus_square(nan))) == [False, True]
