@@ -62,8 +62,8 @@ class SavedValue:
     on a node that saved no such value, an AttributeError, as in PyTorch.
 
     (A property per name rather than ``Node.__getattr__``: a class with ``__getattr__``
-    makes CPython take its slow path for every attribute read on every node, which
-    cost the engine's walk about a tenth of its time.)"""
+    makes CPython take its slow path for every attribute read on every node: about 5 %
+    of a small op's backward and 3 % of its forward, counted with callgrind.)"""
 
     __slots__ = ("name", "attr")
 
