@@ -82,8 +82,8 @@ class SavedValue:
 def show_saved(name: str) -> None:
     """Make ``node._saved_<name>`` readable (once per name): for each name a class's
     ``saves`` declares, and each name ``forward`` keeps with ``save()``."""
-    _SHOWN.add(name)
-    if "_saved_" + name not in Node.__dict__:
+    if name not in _SHOWN:
+        _SHOWN.add(name)
         setattr(Node, "_saved_" + name, SavedValue(name))
 
 
@@ -230,8 +230,7 @@ class Node:
             if isinstance(value, np.ndarray):
                 value = make(value)
                 value = keep(value, value._data)
-            if name not in _SHOWN:
-                show_saved(name)
+            show_saved(name)
             node._saved[name] = value
 
     def input_requires_grad(node, position: int) -> bool:  # noqa: N805

@@ -112,7 +112,8 @@ def one_minus_square(y):
     if y.dtype == np.float32:
         wide = y.astype(_FLOAT64)
         wide *= wide
-        return (_ONE64 - wide).astype(_FLOAT32)
+        np.subtract(_ONE64, wide, out=wide)
+        return wide.astype(_FLOAT32)
     return fma.fma64(y, np.negative(y), 1.0).astype(y.dtype, copy=False)
 
 
@@ -134,13 +135,7 @@ def _tanh_backward(out, grad, y):
 
 
 def _one_minus_square(out, y):
-    if y.dtype != np.float32:
-        out[...] = one_minus_square(y)
-        return
-    wide = y.astype(_FLOAT64)  # (one_minus_square's steps, its last rounding into out)
-    wide *= wide
-    np.subtract(_ONE64, wide, out=wide)
-    out[...] = wide
+    out[...] = one_minus_square(y)
 
 
 def threshold_backward(grad, x, threshold):

@@ -11,7 +11,7 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minigrad.kernels.fma import fma32, fma64
+from minigrad.kernels.fma import HALFWAY, LOW_29_BITS, fma32, fma64
 from minigrad.kernels.pointwise import one_minus_square
 
 
@@ -83,9 +83,6 @@ def test_fma64_rounds_once(triples):
 
 # ---- 1 - y*y for tanh's backward: float64 then float32, proven to round once ---------
 
-_LOW_29_BITS, _HALFWAY = np.uint64((1 << 29) - 1), np.uint64(1 << 28)
-
-
 def _rounded_twice_wrongly(bits: np.ndarray) -> np.ndarray:
     """Of float32 values given by their bits, those where float64(1 - y*y) (y*y is
     exact) is inexact and lands exactly halfway between two float32: the only place
@@ -94,8 +91,8 @@ def _rounded_twice_wrongly(bits: np.ndarray) -> np.ndarray:
     np.multiply(wide, wide, out=wide)
     np.subtract(1.0, wide, out=wide)
     low = wide.view(np.uint64)
-    np.bitwise_and(low, _LOW_29_BITS, out=low)
-    halfway = bits[low == _HALFWAY]
+    np.bitwise_and(low, LOW_29_BITS, out=low)
+    halfway = bits[low == HALFWAY]
     square = halfway.view(np.float32).astype(np.float64) ** 2
     difference = 1.0 - square
     back = difference - 1.0  # (two_sum's error of 1 + (-square): zero when exact)
