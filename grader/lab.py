@@ -31,6 +31,7 @@ from pathlib import Path
 from kit_i18n import language
 
 from .i18n import _
+from .signals import default_interrupts, restore_interrupts
 from .kit import copy_lessons, trust_lessons
 
 __all__ = ["run_lab", "LabError", "START_SECONDS"]
@@ -114,13 +115,16 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
     log.parent.mkdir(parents=True, exist_ok=True)
     # Ctrl-C must reach JupyterLab whatever this process inherited (SIGINT blocked by a
     # library, or ignored): a child inherits both, and would then never stop on it.
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.default_int_handler)
-    with open(log, "a", encoding="utf-8") as stream:
-        # stdout stays on the terminal: JupyterLab asks there whether to stop on Ctrl-C
-        server = subprocess.Popen(argv, stderr=stream, env={**os.environ,
-                                                            "JUPYTER_TOKEN": token})
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is JupyterLab's to answer
+    inherited = default_interrupts()
+    try:
+        with open(log, "a", encoding="utf-8") as stream:
+            # stdout stays on the terminal: JupyterLab asks there whether to stop on Ctrl-C
+            server = subprocess.Popen(argv, stderr=stream, env={**os.environ,
+                                                                "JUPYTER_TOKEN": token})
+    except BaseException:
+        restore_interrupts(inherited)
+        raise
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is JupyterLab's to answer
     stopped = signal.signal(signal.SIGTERM, lambda signum, frame: server.terminate())
     try:
         status = f"http://localhost:{port}/api/status?token={token}"
@@ -137,7 +141,7 @@ def run_lab(folder, log, *, port: int | None = None, say=print,
         say(_("Its log: {log}. Ctrl-C stops it.").format(log=log))
         return server.wait()
     finally:
-        signal.signal(signal.SIGINT, previous)
+        restore_interrupts(inherited)
         signal.signal(signal.SIGTERM, stopped)
         if server.poll() is None:
             server.terminate()

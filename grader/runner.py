@@ -59,14 +59,12 @@ def main(results: int, user: str = "-") -> None:
         _without_autograd()
     from grader.kernel_side import collect
     from grader.questions import questions_from_text
+    from grader.signals import default_interrupts
 
     assignment = questions_from_text(plan["module"], plan["module_name"])
     namespace = {"__name__": "__main__", "__builtins__": builtins}
     _quiet()
-    # (SIGINT as Python's default, whatever the grader's process had: ignored in a job a
-    # script started in the background, blocked by some libraries; both are inherited)
-    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    default_interrupts()  # (whatever the grader's process had: see grader/signals.py)
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
     _no_new_tasks(plan["autograd"], None if user == "-" else int(user))
     for index, step in enumerate(plan["steps"]):

@@ -8,7 +8,9 @@ Kernels the tests start (nbval, nbclient, the grader) inherit OMP_NUM_THREADS. S
 for every test directory alike, so a file gives the same numbers alone or in the full suite.
 """
 
+import contextlib
 import os
+import signal
 
 os.environ["OMP_NUM_THREADS"] = "1"
 
@@ -19,6 +21,7 @@ except ImportError:  # the oracle is missing: the tests that need it say so them
 else:
     torch.set_num_threads(1)
 
+import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
 
 settings.register_profile(
@@ -27,3 +30,27 @@ settings.register_profile(
 )
 settings.register_profile("dev", max_examples=25, deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else os.environ.get("HYPOTHESIS_PROFILE", "dev"))
+
+
+@pytest.fixture(params=["ignored", "blocked"])
+def inherited_sigint(request):
+    """A context manager under which this process has SIGINT as a child would inherit it
+    from a job started in the background by a script (ignored) or from a library's thread
+    (blocked). Both are put back after."""
+
+    @contextlib.contextmanager
+    def inherited():
+        if request.param == "ignored":
+            previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+            try:
+                yield
+            finally:
+                signal.signal(signal.SIGINT, previous)
+        else:
+            previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            try:
+                yield
+            finally:
+                signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+    return inherited

@@ -10,13 +10,15 @@ that replaces the gradients it was given, each of the same dtype and shape.
 
 from __future__ import annotations
 
+import weakref
+
 import numpy as np
 
 from .. import errors
 from . import grad_mode
 from .tensor_base import TensorBase, make
 
-__all__ = ["RemovableHandle", "run_prehooks", "run_posthooks"]
+__all__ = ["RemovableHandle", "NodeHooks", "run_prehooks", "run_posthooks"]
 
 
 class RemovableHandle:
@@ -39,6 +41,49 @@ class RemovableHandle:
 
     def __exit__(self, *exc_info) -> None:
         self.remove()
+
+
+class NodeHooks:
+    """A node's own hooks and the tensor hooks kept on it: the part of ``Node`` that
+    registers them (``Node`` inherits it; the walks run them, below)."""
+
+    __slots__ = ()
+
+    def register_prehook(self, fn) -> RemovableHandle:
+        """Call ``fn(grad_outputs)`` before this node's backward runs (after the
+        tensor hooks of its outputs); a tuple it returns replaces ``grad_outputs``.
+
+        >>> import minigrad as torch
+        >>> x = torch.ones(2, requires_grad=True)
+        >>> y = x * 3
+        >>> handle = y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
+        >>> y.sum().backward(); x.grad
+        tensor([30., 30.])
+        """
+        return self._add_node_hook(0, fn)
+
+    def register_hook(self, fn) -> RemovableHandle:
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node's backward ran:
+        ``grad_inputs`` are the gradients it computed, one per ``next_functions``
+        edge (None where none flows), ``grad_outputs`` those it received; a tuple it
+        returns replaces ``grad_inputs``."""
+        return self._add_node_hook(1, fn)
+
+    def _add_node_hook(self, kind: int, fn) -> RemovableHandle:
+        if self._node_hooks is None:
+            self._node_hooks = ([], [])
+        self._node_hooks[kind].append(fn)
+        return RemovableHandle(self._node_hooks[kind], fn)
+
+    def _add_tensor_pre_hook(self, output_nr: int, hook) -> None:
+        if self._tensor_pre_hooks is None:
+            self._tensor_pre_hooks = {}
+        self._tensor_pre_hooks.setdefault(output_nr, []).append(hook)
+
+    def _retain_grad_of(self, tensor) -> None:
+        if self._retains_grad is None:
+            self._retains_grad = {}
+        self._retains_grad[tensor._output_nr] = weakref.ref(tensor)
 
 
 def run_prehooks(node, grad_outputs: tuple, on_arrays: bool) -> tuple:

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import itertools
 import operator
-import weakref
 
 import numpy as np
 
@@ -42,10 +41,11 @@ from ..dtypes import DTYPE_OF
 from . import anomaly, grad_mode
 from .broadcast import is_expandable_to, sum_to
 from .formula import FORMULAS
-from .hooks import RemovableHandle
+from .hooks import NodeHooks
 from .record import apply_to_arrays, as_arrays
 from .packing import DEFAULT_HOOKS, PackedTensor, keep
-from .saved import FREED, RESULT, Input, Param, Saved, SavedTensor, saved_tensor
+from .saved import (FREED, RESULT, Input, Param, Saved, SavedTensor, reads_saved, saved_tensor,
+                    show_saved)
 from .tensor_base import TensorBase, make
 
 __all__ = ["Node", "AccumulateGrad", "Input", "Param", "RESULT"]
@@ -54,51 +54,7 @@ _sequence = itertools.count()  # creation order; the engine runs newest first
 _LEAF_SEQUENCE = float("inf")  # AccumulateGrad runs as soon as it is ready
 
 
-class SavedValue:
-    """``node._saved_<name>``: the value a node saved as ``name``, unpacked (a saved
-    tensor as a Tensor, checked against in-place changes), as PyTorch's nodes show them.
-    Formulas never read these (they read ``saved.name``, see ``Saved``): they are what a
-    learner or a PyTorch program inspects. One per name, on ``Node`` (``show_saved``);
-    on a node that saved no such value, an AttributeError, as in PyTorch.
-
-    (A property per name rather than ``Node.__getattr__``: a class with ``__getattr__``
-    makes CPython take its slow path for every attribute read on every node: about 5 %
-    of a small op's backward and 3 % of its forward, counted with callgrind.)"""
-
-    __slots__ = ("name", "attr")
-
-    def __init__(self, name: str) -> None:
-        self.name, self.attr = name, "_saved_" + name
-
-    def __get__(self, node, cls=None):
-        if node is None:
-            return self
-        saved = node._saved
-        if self.name not in saved:
-            raise AttributeError(f"{type(node).__name__!r} object has no attribute {self.attr!r}")
-        return node._unpack(saved[self.name])
-
-
-def show_saved(name: str) -> None:
-    """Make ``node._saved_<name>`` readable (once per name): for each name a class's
-    ``saves`` declares, and each name ``forward`` keeps with ``save()``."""
-    if name not in _SHOWN:
-        _SHOWN.add(name)
-        setattr(Node, "_saved_" + name, SavedValue(name))
-
-
-_SHOWN: set = set()
-
-
-def _reads_saved(cls, name: str) -> bool:
-    """Whether ``cls.<name>`` is a ``SavedValue`` (and not a class's own attribute)."""
-    for klass in cls.__mro__:
-        if name in klass.__dict__:
-            return type(klass.__dict__[name]) is SavedValue
-    return False
-
-
-class Node:
+class Node(NodeHooks):
     """Base class of every backward node (``grad_fn``)."""
 
     formula = None  # a Formula: what the op computes and its local derivatives
@@ -138,7 +94,7 @@ class Node:
                                       for name, kind in saves if type(kind) is Param)
             cls._result_saved = any(kind is RESULT for _, kind in saves)
             for name in cls.saves:
-                show_saved(name)
+                show_saved(Node, name)
 
     __slots__ = (
         "next_functions", "needs_input_grad", "_sequence_nr", "_saved", "_forward_args",
@@ -230,7 +186,7 @@ class Node:
             if isinstance(value, np.ndarray):
                 value = make(value)
                 value = keep(value, value._data)
-            show_saved(name)
+            show_saved(Node, name)
             node._saved[name] = value
 
     def input_requires_grad(node, position: int) -> bool:  # noqa: N805
@@ -253,7 +209,7 @@ class Node:
         # part kept for backward (an index array ``_saved_indices`` shows), not listed.
         # (not the readers of names other nodes save: see SavedValue)
         names = {name for name in super().__dir__()
-                 if name != "_saved" and not _reads_saved(type(self), name)}
+                 if name != "_saved" and not reads_saved(type(self), name)}
         return sorted(names | {f"_saved_{k}" for k in self._saved if not k.startswith("_")})
 
     def _unpack(self, value):
@@ -397,45 +353,6 @@ class Node:
         for name, value in saved.items():
             if type(value) is SavedTensor or type(value) is PackedTensor:
                 saved[name] = FREED
-
-    # ---- hooks --------------------------------------------------------------
-
-    def register_prehook(self, fn) -> RemovableHandle:
-        """Call ``fn(grad_outputs)`` before this node's backward runs (after the
-        tensor hooks of its outputs); a tuple it returns replaces ``grad_outputs``.
-
-        >>> import minigrad as torch
-        >>> x = torch.ones(2, requires_grad=True)
-        >>> y = x * 3
-        >>> handle = y.grad_fn.register_prehook(lambda grad_outputs: (grad_outputs[0] * 10,))
-        >>> y.sum().backward(); x.grad
-        tensor([30., 30.])
-        """
-        return self._add_node_hook(0, fn)
-
-    def register_hook(self, fn) -> RemovableHandle:
-        """Call ``fn(grad_inputs, grad_outputs)`` after this node's backward ran:
-        ``grad_inputs`` are the gradients it computed, one per ``next_functions``
-        edge (None where none flows), ``grad_outputs`` those it received; a tuple it
-        returns replaces ``grad_inputs``."""
-        return self._add_node_hook(1, fn)
-
-    def _add_node_hook(self, kind: int, fn) -> RemovableHandle:
-        if self._node_hooks is None:
-            self._node_hooks = ([], [])
-        self._node_hooks[kind].append(fn)
-        return RemovableHandle(self._node_hooks[kind], fn)
-
-    def _add_tensor_pre_hook(self, output_nr: int, hook) -> None:
-        if self._tensor_pre_hooks is None:
-            self._tensor_pre_hooks = {}
-        self._tensor_pre_hooks.setdefault(output_nr, []).append(hook)
-
-    def _retain_grad_of(self, tensor) -> None:
-        if self._retains_grad is None:
-            self._retains_grad = {}
-        self._retains_grad[tensor._output_nr] = weakref.ref(tensor)
-
 
 def counted_gradients(node, grads, expected: int) -> tuple:
     """A backward's result as a tuple of ``expected`` gradients, else torch's error

@@ -32,7 +32,7 @@ class Log10Backward0(Node):
     saves = {"self": Input(0)}
 
     def forward(self, x):
-        return np.log10(x)
+        return kernels.log10(x)
 
     def backward(self, saved, grad):
         return grad / (saved.self * _LN10)
@@ -43,7 +43,7 @@ class Log2Backward0(Node):
     saves = {"self": Input(0)}
 
     def forward(self, x):
-        return np.log2(x)
+        return kernels.log2(x)
 
     def backward(self, saved, grad):
         return grad / (saved.self * _LN2)
@@ -55,7 +55,7 @@ class Log1PBackward0(Node):
     saves = {"self": Input(0)}
 
     def forward(self, x):
-        return np.log1p(x)
+        return kernels.log1p(x)
 
     def backward(self, saved, grad):
         return grad / (saved.self + 1)
@@ -67,7 +67,7 @@ class Expm1Backward0(Node):
     saves = {"result": RESULT}
 
     def forward(self, x):
-        return np.expm1(x)
+        return kernels.expm1(x)
 
     def backward(self, saved, grad):
         return grad * (saved.result + 1)

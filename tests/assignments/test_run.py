@@ -1,7 +1,6 @@
 """A code question's sandboxed run (run.py, runner.py), driven directly: what it can see,
 what counts from it, and what stops it."""
 
-import signal
 import sys
 import time
 from pathlib import Path
@@ -127,19 +126,10 @@ def test_what_a_cell_raises_never_stops_the_next_step(code):
     assert run.steps[1].status == "ok", run
 
 
-@pytest.mark.parametrize("disposition", ["ignored", "blocked"])
-def test_an_interrupt_works_whatever_the_graders_own_sigint(disposition):
+def test_an_interrupt_works_whatever_the_graders_own_sigint(inherited_sigint):
     """The run's process inherits the grader's SIGINT disposition and signal mask: ignored
     in a job started in the background by a script, blocked by some libraries' threads.
     The interrupt of a slow cell must work either way."""
-    if disposition == "ignored":
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        undo = lambda: signal.signal(signal.SIGINT, previous)  # noqa: E731
-    else:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        undo = lambda: signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # noqa: E731
-    try:
+    with inherited_sigint():
         run = _run("import time\ntime.sleep(60)", "x = 1", timeout=2)
-    finally:
-        undo()
     assert [s.status for s in run.steps] == ["timeout", "ok"], run

@@ -140,20 +140,11 @@ def test_a_copy_made_before_the_translations_is_explained(tmp_path):
         lessons_ready(lessons, "ko")
 
 
-@pytest.mark.parametrize("disposition", ["ignored", "blocked"])
-def test_ctrl_c_stops_jupyterlab_whatever_sigint_the_kit_inherited(tmp_path, disposition):
+def test_ctrl_c_stops_jupyterlab_whatever_sigint_the_kit_inherited(tmp_path, inherited_sigint):
     """A process inherits SIGINT ignored (a job started in the background) or blocked (by a
     library's thread): JupyterLab, the kit's child, must still stop on Ctrl-C."""
-    if disposition == "ignored":
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-        undo = lambda: signal.signal(signal.SIGINT, previous)  # noqa: E731
-    else:
-        previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
-        undo = lambda: signal.pthread_sigmask(signal.SIG_SETMASK, previous)  # noqa: E731
-    try:
+    with inherited_sigint():
         server = _start(tmp_path, "C.UTF-8", "--log", "lab.log")
-    finally:
-        undo()
     try:
         _lines_until_running(server)
     finally:

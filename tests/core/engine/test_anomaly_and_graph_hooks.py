@@ -24,7 +24,7 @@ import pytest
 import torch
 
 import minigrad
-from minigrad.autograd import anomaly, engine, graph, node
+from minigrad.autograd import anomaly, engine, graph, hooks
 
 from test_two_walks import prog_node_hooks  # same folder (pytest's prepend import mode)
 
@@ -593,7 +593,7 @@ def test_saved_tensors_hooks_show_what_torch_shows(name, tmp_path):
     same_in_both(SAVED[name].lstrip("\n"), tmp_path)
 
 
-@pytest.mark.parametrize("module", [anomaly, graph, node], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [anomaly, graph, hooks], ids=lambda m: m.__name__)
 def test_the_docstring_examples_run(module):
     failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert tried and not failures

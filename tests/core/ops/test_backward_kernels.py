@@ -107,14 +107,31 @@ def test_sigmoid_backward_has_torchs_bits(size, dtype):
                           bits(torchs("sigmoid_backward", grad, y)))
 
 
+# Rows of 3 exponents: on AVX2 machines PyTorch's scalar loop (std::pow, the C library's)
+# computes them, and minigrad has its bits: float32 computed in float64 and rounded, float64
+# NumPy's pow, the C library's there. On AVX-512 machines PyTorch runs SLEEF's vector pow on
+# them too (within 1 ulp: 0.1 % of float32 elements differ from the correctly rounded ones)
+# and NumPy's float64 pow is vectorised as well (2-3 % of elements differ). The bounds hold
+# on both; the README says so.
+SHORT_ROWS_EQUAL = {np.float32: 0.995, np.float64: 0.95}
+
+
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
 def test_pow_with_a_short_or_broadcast_tensor_exponent_has_torchs_bits(dtype):
-    # rows of 3 exponents: PyTorch's scalar loop (std::pow, as NumPy), never SLEEF's
     base = (RNG.standard_normal((2000, 3)) * 3).astype(dtype)
     for exponent in ([1, 2, 3], [2.0, 3.0, 0.5], [-1.0, -2.0, 1.5]):
         ours = mg.tensor(base).pow(mg.tensor(exponent)).numpy()
         theirs = torch.from_numpy(base).pow(torch.tensor(exponent)).numpy()
-        assert np.array_equal(bits(ours), bits(theirs))
+        assert 1 - differing(ours, theirs) >= SHORT_ROWS_EQUAL[dtype], exponent
+
+
+def test_float32_pow_with_a_tensor_exponent_is_float64s_rounded_once():
+    """The same bits on every machine (NumPy's float32 pow rounds otherwise on AVX-512)."""
+    base = np.abs(RNG.standard_normal(5000) * 3).astype(np.float32)
+    exponent = RNG.uniform(-3, 3, 5000).astype(np.float32)
+    ours = mg.tensor(base).pow(mg.tensor(exponent)).numpy()
+    expected = np.power(base.astype(np.float64), exponent.astype(np.float64)).astype(np.float32)
+    assert ours.dtype == np.float32 and np.array_equal(ours, expected)
 
 
 def differing(ours, theirs) -> float:
