@@ -270,12 +270,173 @@ def sign(input, *, out=None):
     return _out("sign", ops.sign(input), out, input)
 
 
+def sgn(input, *, out=None):
+    """sign(input) (for complex numbers input / |input|, which minigrad does not have)."""
+    return _out("sgn", ops.sgn(input), out, input)
+
+
 def sin(input, *, out=None):
     return _out("sin", ops.sin(input), out, input)
 
 
 def cos(input, *, out=None):
     return _out("cos", ops.cos(input), out, input)
+
+
+# ---- trigonometry and special functions (ops/trig.py, ops/special.py) -------------------------
+
+
+def tan(input, *, out=None):
+    return _out("tan", ops.tan(input), out, input)
+
+
+def asin(input, *, out=None):
+    return _out("asin", ops.asin(input), out, input)
+
+
+def acos(input, *, out=None):
+    return _out("acos", ops.acos(input), out, input)
+
+
+def atan(input, *, out=None):
+    return _out("atan", ops.atan(input), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def atan2(input, other, *, out=None):
+    """The angle of the point (other, input), in (-pi, pi]."""
+    return _out("atan2", ops.atan2(input, other), out, input, other)
+
+
+def sinh(input, *, out=None):
+    return _out("sinh", ops.sinh(input), out, input)
+
+
+def cosh(input, *, out=None):
+    return _out("cosh", ops.cosh(input), out, input)
+
+
+def asinh(input, *, out=None):
+    return _out("asinh", ops.asinh(input), out, input)
+
+
+def acosh(input, *, out=None):
+    return _out("acosh", ops.acosh(input), out, input)
+
+
+def atanh(input, *, out=None):
+    return _out("atanh", ops.atanh(input), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def hypot(input, other, *, out=None):
+    """sqrt(input**2 + other**2), without overflow."""
+    return _out("hypot", ops.hypot(input, other), out, input, other)
+
+
+def sinc(input, *, out=None):
+    """sin(pi x) / (pi x), and 1 at 0."""
+    return _out("sinc", ops.sinc(input), out, input)
+
+
+def deg2rad(input, *, out=None):
+    return _out("deg2rad", ops.deg2rad(input), out, input)
+
+
+def rad2deg(input, *, out=None):
+    return _out("rad2deg", ops.rad2deg(input), out, input)
+
+
+def erf(input, *, out=None):
+    return _out("erf", ops.erf(input), out, input)
+
+
+def erfc(input, *, out=None):
+    return _out("erfc", ops.erfc(input), out, input)
+
+
+def erfinv(input, *, out=None):
+    return _out("erfinv", ops.erfinv(input), out, input)
+
+
+def exp2(input, *, out=None):
+    return _out("exp2", ops.exp2(input), out, input)
+
+
+def logit(input, eps=None, *, out=None):
+    """log(input / (1 - input)), the inverse of the sigmoid."""
+    return _out("logit", ops.logit(input, eps), out, input)
+
+
+def xlogy(input, other, *, out=None):
+    """input * log(other), and 0 where input is 0."""
+    return _out("xlogy", ops.xlogy(input, other), out, input, other)
+
+
+def lerp(input, end, weight, *, out=None):
+    """input + weight * (end - input)."""
+    return _out("lerp", ops.lerp(input, end, weight), out, input, end, weight)
+
+
+@_checks_arguments(_check_tensor_function)
+def logaddexp(input, other, *, out=None):
+    """log(exp(input) + exp(other)), without overflow."""
+    return _out("logaddexp", ops.logaddexp(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def logaddexp2(input, other, *, out=None):
+    """log2(2**input + 2**other), without overflow."""
+    return _out("logaddexp2", ops.logaddexp2(input, other), out, input, other)
+
+
+def float_power(input, exponent, *, out=None):
+    """input ** exponent computed in float64."""
+    return _out("float_power", ops.float_power(input, exponent), out, input, exponent)
+
+
+def copysign(input, other, *, out=None):
+    """|input| with the sign of other."""
+    return _out("copysign", ops.copysign(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def heaviside(input, values, *, out=None):
+    """0 where input < 0, 1 where input > 0, values where input is 0."""
+    return _out("heaviside", ops.heaviside(input, values), out, input, values)
+
+
+# NumPy's names, which PyTorch has too (its errors name the function as called, out='s
+# the op as recorded: "asin(): functions with out=...").
+
+
+def arcsin(input, *, out=None):
+    return _out("asin", ops.asin(input), out, input)
+
+
+def arccos(input, *, out=None):
+    return _out("acos", ops.acos(input), out, input)
+
+
+def arctan(input, *, out=None):
+    return _out("atan", ops.atan(input), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def arctan2(input, other, *, out=None):
+    return _out("atan2", ops.atan2(input, other), out, input, other)
+
+
+def arcsinh(input, *, out=None):
+    return _out("asinh", ops.asinh(input), out, input)
+
+
+def arccosh(input, *, out=None):
+    return _out("acosh", ops.acosh(input), out, input)
+
+
+def arctanh(input, *, out=None):
+    return _out("atanh", ops.atanh(input), out, input)
 
 
 @_checks_arguments(_check_clamp_function)

@@ -123,7 +123,11 @@ def check_operand_function(function: str, args: tuple, kwargs: dict) -> None:
 
 
 TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tensor",
-                     "bmm": "mat2", "maximum": "other", "minimum": "other"}
+                     "bmm": "mat2", "maximum": "other", "minimum": "other",
+                     "atan2": "other", "atan2_": "other", "arctan2": "other",
+                     "arctan2_": "other", "hypot": "other", "hypot_": "other",
+                     "logaddexp": "other", "logaddexp2": "other", "heaviside": "values",
+                     "heaviside_": "values"}
 
 
 for _name in ("clamp", "clamp_", "clip", "clip_"):
