@@ -32,12 +32,12 @@ from ..autograd.tensor_base import TensorBase, make
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
 from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction, strided
-from . import rounding, special, trig
+from . import compare, rounding, special, trig
 from . import gather as gather_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "rpow", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
+           "sigmoid", "pow", "rpow", "number_minus", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
@@ -125,6 +125,19 @@ def rpow(base, x):
     if is_tensor(x):
         return arithmetic.rpow(x, base)
     return np.asarray(kernels_arithmetic.power(base, x))
+
+
+def number_minus(number, x):
+    """``number - x`` as C++ writes it in a formula (``empty_like(x).fill_(number).sub_(x)``):
+    on Tensors SubBackward0, whose first input is a constant (Python's ``1 - x`` records
+    RsubBackward1)."""
+    if is_tensor(x):
+        return arithmetic.sub(make(np.full(x.shape, number, x._data.dtype)), x)
+    return number - x
+
+
+def isinf(x):
+    return compare.isinf(x) if is_tensor(x) else np.isinf(x)
 
 
 def rsqrt(x):
@@ -381,7 +394,7 @@ def logit_backward(grad, x, eps):
         return kernels_special.logit_backward(grad, x, eps)
     low, fill = (0.0, float("nan")) if eps is None else (eps, 0.0)
     inside = (x >= low) & (x <= 1.0 - low)
-    return pointwise.where(inside, grad / (x * (1.0 - x)), fill)
+    return pointwise.where(inside, grad / (x * number_minus(1.0, x)), fill)
 
 
 def copysign_backward(grad, x, result):

@@ -95,10 +95,10 @@ class XlogyBackward0(Node):
     def backward(self, saved, grad):
         a, b = saved.self, saved.other
         grad_a = grad_b = None
+        if self.needs_input_grad[1]:  # (other's first, as torch)
+            grad_b = grad * a / b
         if self.needs_input_grad[0]:
             grad_a = fn.masked_fill(fn.xlogy(grad, b), (a == 0) & (b <= 0), 0)
-        if self.needs_input_grad[1]:
-            grad_b = grad * a / b
         return grad_a, grad_b
 
 
@@ -163,8 +163,9 @@ class LerpBackward1(Node):
 
     def backward(self, saved, grad):
         weight, (needs_start, needs_end, needs_weight) = saved.weight, self.needs_input_grad
-        grad_start = grad * (1 - weight) if needs_start else None
+        # (in torch's order: end's, self's, then weight's)
         grad_end = grad * weight if needs_end else None
+        grad_start = grad * fn.number_minus(1, weight) if needs_start else None
         grad_weight = grad * (saved.end - saved.self) if needs_weight else None
         return grad_start, grad_end, grad_weight
 
@@ -180,8 +181,8 @@ class LogaddexpBackward0(Node):
 
     def backward(self, saved, grad):
         a, b = saved.self, saved.other
-        grad_a = grad / (1 + fn.exp(b - a)) if self.needs_input_grad[0] else None
         grad_b = grad / (1 + fn.exp(a - b)) if self.needs_input_grad[1] else None
+        grad_a = grad / (1 + fn.exp(b - a)) if self.needs_input_grad[0] else None
         return grad_a, grad_b
 
 
@@ -196,8 +197,8 @@ class Logaddexp2Backward0(Node):
 
     def backward(self, saved, grad):
         a, b = saved.self, saved.other
-        grad_a = grad / (1 + fn.rpow(2, b - a)) if self.needs_input_grad[0] else None
         grad_b = grad / (1 + fn.rpow(2, a - b)) if self.needs_input_grad[1] else None
+        grad_a = grad / (1 + fn.rpow(2, b - a)) if self.needs_input_grad[0] else None
         return grad_a, grad_b
 
 
@@ -210,9 +211,9 @@ class CopysignBackward0(Node):
         return kernels.copysign(a, b)
 
     def backward(self, saved, grad):
+        grad_b = fn.zeros(grad.shape, grad) if self.needs_input_grad[1] else None
         grad_a = fn.copysign_backward(grad, saved.self, saved.result) \
             if self.needs_input_grad[0] else None
-        grad_b = fn.zeros(grad.shape, grad) if self.needs_input_grad[1] else None
         return grad_a, grad_b
 
 

@@ -80,6 +80,7 @@ class Atan2Backward0(Node):
     def backward(self, saved, grad):
         a, b = saved.self, saved.other
         recip = fn.reciprocal(a * a + b * b)
+        recip = fn.masked_fill(recip, fn.isinf(recip), 0)  # (at the origin: 0, not nan)
         grad_a = grad * b * recip if self.needs_input_grad[0] else None
         grad_b = grad * -a * recip if self.needs_input_grad[1] else None
         return grad_a, grad_b
@@ -138,15 +139,16 @@ class AtanhBackward0(Node):
         return kernels.atanh(x)
 
     def backward(self, saved, grad):
-        return grad * 1 / (1 - fn.pow(saved.self, 2))
+        denominator = fn.number_minus(1, fn.pow(saved.self, 2))  # (first, as C++)
+        return grad * 1 / denominator
 
 
 class _InplaceNotImplemented(Node):
     """``x.asinh_()``: PyTorch records another node, whose backward raises."""
 
     def backward(self, saved, grad):
-        raise RuntimeError(f"the derivative for 'inplace version of {self.function}' "
-                           f"is not implemented.")
+        raise NotImplementedError(f"the derivative for 'inplace version of {self.function}' "
+                                  f"is not implemented.")
 
 
 class AsinhBackward1(_InplaceNotImplemented):
@@ -179,9 +181,9 @@ class HypotBackward0(Node):
         return kernels.hypot(a, b)
 
     def backward(self, saved, grad):
-        a, b, z = saved.self, saved.other, saved.result
-        grad_a = grad * a / z if self.needs_input_grad[0] else None
+        a, b, z = saved.self, saved.other, saved.result  # (other's first, as torch)
         grad_b = grad * b / z if self.needs_input_grad[1] else None
+        grad_a = grad * a / z if self.needs_input_grad[0] else None
         return grad_a, grad_b
 
 
@@ -196,7 +198,8 @@ class SincBackward0(Node):
     def backward(self, saved, grad):
         x = saved.self
         x_pi, x_squared_pi = x * math.pi, x * x * math.pi
-        slope = grad * (x_pi * fn.cos(x_pi) - fn.sin(x_pi)) / x_squared_pi
+        sine = fn.sin(x_pi)  # (first: C++ evaluates the right operand first)
+        slope = grad * ((x_pi * fn.cos(x_pi) - sine) / x_squared_pi)
         return fn.where(x_squared_pi == 0, fn.zeros((), grad), slope)
 
 
