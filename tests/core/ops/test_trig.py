@@ -250,31 +250,31 @@ DOMAINS = {
     "atan2": (-5, 5), "hypot": (-5, 5), "logaddexp": (-5, 5), "logaddexp2": (-5, 5),
     "xlogy": (0.01, 5), "copysign": (-5, 5), "lerp": (-5, 5),
 }
-DIFFERING = {  # name: {dtype: (forward %, gradient %)}
-    "tan": {"float32": (19, 12), "float64": (0.5, 0.3)},
-    "asin": {"float32": (6, 0), "float64": (0.5, 0)},
-    "acos": {"float32": (9, 0), "float64": (0.5, 0)},
-    "atan": {"float32": (8, 0), "float64": (8, 0)},
-    "sinh": {"float32": (0.2, 0.2), "float64": (1.2, 3.5)},
-    "cosh": {"float32": (0.2, 0.2), "float64": (4, 1)},
+DIFFERING = {  # name: {dtype: (forward %, gradient %)}; the README's figures, rounded up
+    "tan": {"float32": (19, 11), "float64": (0.4, 0.2)},
+    "asin": {"float32": (5.5, 0), "float64": (0.5, 0)},
+    "acos": {"float32": (9, 0), "float64": (0.3, 0)},
+    "atan": {"float32": (8, 0), "float64": (7.1, 0)},
+    "sinh": {"float32": (0.2, 0.2), "float64": (1.1, 3.4)},
+    "cosh": {"float32": (0.2, 0.2), "float64": (3.6, 1)},
     "asinh": {"float32": (0, 0), "float64": (0, 0)},
     "acosh": {"float32": (0, 0), "float64": (0, 0)},
-    "atanh": {"float32": (0.2, 0), "float64": (0.2, 0)},
-    "erf": {"float32": (2, 33), "float64": (3, 4)},
-    "erfc": {"float32": (4, 33), "float64": (20, 4)},
-    "erfinv": {"float32": (23, 40), "float64": (33, 23)},
-    "exp2": {"float32": (7, 6), "float64": (9, 7)},
-    "logit": {"float32": (8, 0), "float64": (0.2, 0)},
-    "sinc": {"float32": (1.2, 44), "float64": (0, 36)},
+    "atanh": {"float32": (0.1, 0), "float64": (0.15, 0)},
+    "erf": {"float32": (1.7, 33), "float64": (2.7, 3.7)},
+    "erfc": {"float32": (3.8, 33), "float64": (19.2, 3.7)},
+    "erfinv": {"float32": (22, 39), "float64": (33, 22.5)},
+    "exp2": {"float32": (6.3, 5.1), "float64": (8.4, 6.4)},
+    "logit": {"float32": (7.4, 0), "float64": (0.2, 0)},
+    "sinc": {"float32": (1.2, 14.5), "float64": (0, 0.1)},
     "deg2rad": {"float32": (0, 0), "float64": (0, 0)},
     "rad2deg": {"float32": (0, 0), "float64": (0, 0)},
-    "special.entr": {"float32": (0.5, 6), "float64": (0.2, 0.1)},
+    "special.entr": {"float32": (0.5, 5.2), "float64": (0.2, 0.03)},
     "special.ndtr": {"float32": (1, 29), "float64": (2.1, 3.5)},
-    "atan2": {"float32": (3, 0), "float64": (9, 0)},
-    "hypot": {"float32": (0, 0), "float64": (0.6, 0.6)},
-    "logaddexp": {"float32": (1.2, 18), "float64": (1.4, 2.2)},
-    "logaddexp2": {"float32": (11, 10), "float64": (11, 3)},
-    "xlogy": {"float32": (0.5, 0.5), "float64": (0.2, 0.2)},
+    "atan2": {"float32": (2.95, 0), "float64": (9, 0)},
+    "hypot": {"float32": (0, 0), "float64": (0.6, 0.55)},
+    "logaddexp": {"float32": (1.1, 18), "float64": (1.35, 2.1)},
+    "logaddexp2": {"float32": (11, 9.9), "float64": (10.2, 2.7)},
+    "xlogy": {"float32": (0.45, 0.45), "float64": (0.15, 0.15)},
     "copysign": {"float32": (0, 0), "float64": (0, 0)},
     "lerp": {"float32": (0, 0), "float64": (0, 0)},
 }
@@ -311,5 +311,7 @@ def test_the_last_bits_differ_from_torchs_no_more_often_than_the_readme_says(nam
     assert _differing(ours, theirs) <= forward
     for mine, torchs in zip(our_grads, their_grads):
         assert _differing(mine, torchs) <= gradient
-    if forward == 0:  # (bit for bit: the values and the gradients)
+    if forward == 0:  # (bit for bit)
         np.testing.assert_array_equal(ours, theirs)
+    for mine, torchs in zip(our_grads, their_grads) if gradient == 0 else ():
+        np.testing.assert_array_equal(mine, torchs)
