@@ -11,7 +11,9 @@ kernels as NumPy allows (``ops/trig.py`` and ``ops/special.py`` call them).
   (``asinhf`` through ctypes for float32, Python's ``math`` for float64).
 - ``erfinv``: PyTorch's ``calc_erfinv`` (a rational first guess, two Newton steps).
 - ``sinc``, ``logit``, ``xlogy``, ``entr``, ``lerp``, ``logaddexp``, ``logaddexp2``,
-  ``heaviside``: PyTorch's formulas, step by step in the tensor's dtype.
+  ``heaviside``: PyTorch's formulas, step by step in the tensor's dtype (float16 in
+  float32 where PyTorch's kernel computes it so; ``logit``'s, ``xlogy``'s and ``entr``'s
+  steps round to half, as theirs).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ import numpy as np
 
 from . import fma
 
-__all__ = ["in_float64", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh",
+__all__ = ["in_float64", "half_in_float32", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh",
            "acosh", "atanh", "exp2", "hypot", "erf", "erfc", "erfinv", "sinc", "logit",
            "logit_backward", "xlogy", "entr", "lerp", "logaddexp", "logaddexp2", "heaviside", "copysign"]
 
@@ -38,6 +40,19 @@ def in_float64(kernel):
         wide = (np.asarray(a, np.float64) for a in arrays)
         return np.asarray(kernel(*wide)).astype(dtype)
     computed.__name__ = kernel.__name__
+    return computed
+
+
+def half_in_float32(kernel):
+    """float16 operands computed in float32 and the result rounded once, as PyTorch's
+    kernels compute half (NumPy's float16 arithmetic rounds every step)."""
+    def computed(*arrays, **params):
+        if not any(getattr(a, "dtype", None) == np.float16 for a in arrays):
+            return kernel(*arrays, **params)
+        wide = (a.astype(np.float32) if getattr(a, "dtype", None) == np.float16 else a
+                for a in arrays)
+        return np.asarray(kernel(*wide, **params).astype(np.float16))
+    computed.__name__, computed.__doc__ = kernel.__name__, kernel.__doc__
     return computed
 
 
@@ -103,6 +118,7 @@ _ERFINV_C = (-1.970840454, -1.624906493, 3.429567803, 1.641345311)
 _ERFINV_D = (3.543889200, 1.637067800)
 
 
+@half_in_float32
 def erfinv(y):
     """PyTorch's ``calc_erfinv``: a rational guess (central |y| <= 0.7, or the tails),
     then two Newton steps x -= (erf(x) - y) / (2/sqrt(pi) exp(-x*x)), in y's dtype."""
@@ -126,6 +142,7 @@ def erfinv(y):
         return np.asarray(np.where(size > one, t(np.nan), x), y.dtype)
 
 
+@half_in_float32
 def sinc(x):
     """sin(pi x) / (pi x), and 1 at 0 (pi in x's dtype)."""
     product = x * x.dtype.type(math.pi)
@@ -164,6 +181,7 @@ def entr(x):
     return np.asarray(np.where(x > 0, -x * in_float64(np.log)(np.abs(x)), negative), x.dtype)
 
 
+@half_in_float32
 def lerp(start, end, weight):
     """start + weight (end - start) where |weight| < 0.5, else end - (end - start)(1 -
     weight), each one fused multiply-add, as PyTorch's vectorised kernel."""
@@ -175,6 +193,7 @@ def lerp(start, end, weight):
     return np.asarray(fused(coefficient, end - start, base), start.dtype)
 
 
+@half_in_float32
 def logaddexp(a, b):
     """log(exp(a) + exp(b)) = max + log1p(exp(-|a - b|)); a when both are the same inf."""
     top = np.maximum(a, b)
@@ -183,6 +202,7 @@ def logaddexp(a, b):
     return np.asarray(np.where(np.isinf(a) & (a == b), a, result))
 
 
+@half_in_float32
 def logaddexp2(a, b):
     """log2(2**a + 2**b) = max + log1p(2**-|a - b|) / ln 2."""
     top = np.maximum(a, b)

@@ -158,6 +158,9 @@ LINES = [
     "show(torch.atan2(x, x.flip(0)), torch.hypot(x, x), torch.logaddexp(x, x), torch.logaddexp2(x, x.flip(0)))\n"
     "show(torch.xlogy(x, x), torch.xlogy(x.flip(0), x), torch.copysign(x, x.flip(0)), torch.special.entr(x))\n"
     "show(torch.heaviside(x, torch.tensor(0.5)), torch.lerp(x, x.flip(0), 0.25), torch.float_power(x, -1))",
+    "h = torch.tensor([0.3, -0.7, 0.999, 2.5, 0.0], dtype=torch.float16)\n"
+    "show(h.erfinv(), h.sinc(), h.logit(), h.tan(), h.erf(), h.exp2(), h.atan(), h.asinh(), torch.lerp(h, h * 3, 0.3))\n"
+    "show(torch.logaddexp(h, h * 3), torch.xlogy(h, h.abs()), torch.special.entr(h), torch.atan2(h, h + 1), torch.hypot(h, h))",
     "x = torch.tensor([0.0, 0.5, 1.0, -0.1, 1.1], requires_grad=True)\ny = torch.logit(x)\ny.sum().backward()\nshow(y, x.grad)",
     "x = torch.tensor([0.0, 0.5, 1.0, -0.1, 1.1], requires_grad=True)\ny = torch.logit(x, eps=0.2)\ny.sum().backward()\nshow(y, x.grad)",
     "x = torch.tensor([0.0, 1.0, -2.0], requires_grad=True)\ny = torch.xlogy(x, torch.tensor([0.0, 0.0, 3.0]))\ny.sum().backward()\nshow(y, x.grad)",
