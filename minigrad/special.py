@@ -6,6 +6,8 @@ only here."""
 from __future__ import annotations
 
 from . import functions, ops
+from .rules.arguments import check_operand_function as _check_operand_function
+from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.out import write as _out
 
 __all__ = ["entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "log1p", "log_softmax",
@@ -47,10 +49,12 @@ def log1p(input, *, out=None):
 
 
 def logit(input, eps=None, *, out=None):
+    _check_float_argument("special_logit", "eps", 2, eps)
     return functions.logit(input, eps, out=out)
 
 
 def xlogy(input, other, *, out=None):
+    _check_operand_function("special_xlogy", (input, other), {})
     return functions.xlogy(input, other, out=out)
 
 

@@ -754,11 +754,13 @@ class Tensor(TensorBase):
         return ops.exp2(self)
 
     def logit(self, eps=None):
+        arguments.check_float_argument("logit", "eps", 1, eps)
         return ops.logit(self, eps)
 
     def xlogy(self, other):
         return ops.xlogy(self, other)
 
+    @arguments.checks_method_arguments(arguments.check_lerp_method)
     def lerp(self, end, weight):
         return ops.lerp(self, end, weight)
 
@@ -1193,11 +1195,13 @@ class Tensor(TensorBase):
         return ops.inplace(self, ops.exp2)
 
     def logit_(self, eps=None):
+        arguments.check_float_argument("logit_", "eps", 1, eps)
         return ops.inplace(self, ops.logit, eps)
 
     def xlogy_(self, other):
         return ops.inplace(self, ops.xlogy, other)
 
+    @arguments.checks_method_arguments(arguments.check_lerp_method)
     def lerp_(self, end, weight):
         return ops.inplace(self, ops.lerp, end, weight)
 

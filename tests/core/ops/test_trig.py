@@ -188,6 +188,12 @@ LINES = [
     "x = torch.tensor([1.0])\nx.float_power_(2)",
     "x = torch.tensor([1.0, 2.0])\ntorch.atan2(x, torch.ones(3))",
     "x = torch.tensor([1.0, 2.0])\ntorch.lerp(x, torch.ones(3), 0.5)",
+    "x = torch.tensor([1.0])\ntorch.lerp(x, 2.0, 0.5)", "x = torch.tensor([1.0])\nx.lerp(2.0, 0.5)",
+    "x = torch.tensor([1.0])\ntorch.lerp(x, x, 'a')", "x = torch.tensor([1.0])\nx.lerp_(x, None)",
+    "x = torch.tensor([1.0])\ntorch.logit(x, 'a')", "x = torch.tensor([1.0])\nx.logit('a')",
+    "x = torch.tensor([1.0])\ntorch.special.logit(x, 'a')", "torch.erf('a')", "torch.arcsin(None)",
+    "x = torch.tensor([1.0])\ntorch.copysign(2.0, x)", "x = torch.tensor([1.0])\ntorch.xlogy(x, 'a')",
+    "x = torch.tensor([1.0])\ntorch.special.xlogy(x, 'a')", "x = torch.tensor([1.0])\ntorch.float_power(x, 'a')",
     # in place, out=
     "a = torch.tensor([0.5, -0.25], requires_grad=True)\nx = a * 1\nx.tan_()\nx.atan_()\nx.sinh_()\nx.asinh_()\n"
     "x.erf_()\nx.erfinv_()\nx.exp2_()\nx.sinc_()\nx.deg2rad_()\nx.rad2deg_()\nshow(x)\ngfn(x)\nx.sum().backward()\nshow(a.grad)",
