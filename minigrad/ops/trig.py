@@ -79,7 +79,8 @@ class Atan2Backward0(Node):
 
     def backward(self, saved, grad):
         a, b = saved.self, saved.other
-        recip = fn.reciprocal(a * a + b * b)
+        b_squared = b * b  # (first: C++ evaluates the right operand first)
+        recip = fn.reciprocal(a * a + b_squared)
         recip = fn.masked_fill(recip, fn.isinf(recip), 0)  # (at the origin: 0, not nan)
         grad_a = grad * b * recip if self.needs_input_grad[0] else None
         grad_b = grad * -a * recip if self.needs_input_grad[1] else None
