@@ -271,7 +271,7 @@ DIFFERING = {  # name: {dtype: (forward %, gradient %)}; the README's figures, r
     "atanh": {"float32": (0.1, 0), "float64": (0.15, 0)},
     "erf": {"float32": (1.7, 33), "float64": (2.7, 3.7)},
     "erfc": {"float32": (3.8, 33), "float64": (19.2, 3.7)},
-    "erfinv": {"float32": (22, 39), "float64": (33, 22.5)},
+    "erfinv": {"float32": (0.05, 30.5), "float64": (33, 22.5)},
     "exp2": {"float32": (6.3, 5.1), "float64": (8.4, 6.4)},
     "logit": {"float32": (7.4, 0), "float64": (0.2, 0)},
     "sinc": {"float32": (1.2, 14.5), "float64": (0, 0.1)},
