@@ -1,6 +1,6 @@
 """Special functions and the two-operand helpers tutorials reach for: erf, erfc, erfinv,
-exp2, logit, xlogy, entr, lerp, logaddexp, logaddexp2, copysign, float_power, heaviside.
-Each class is a formula and what it saves, as in pointwise.py; each backward is the
+exp2, logit, xlogy, entr, lerp, logaddexp, logaddexp2, copysign, float_power, heaviside,
+and torch.special's expit (the sigmoid) and ndtr (made of erf). Each class is a formula and what it saves, as in pointwise.py; each backward is the
 formula of PyTorch's derivatives.yaml, in its order of operations."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import math
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
+from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 from ..kernels import special as kernels
-from ..autograd.broadcast import broadcast_shapes
 from ..rules import math_dtypes as rules, promotion
 from ..rules.layout import with_iterator_layout, with_unary_layout
 from . import arithmetic, fn, pointwise, rounding, shape
@@ -263,7 +263,7 @@ def xlogy(a, b):
     """a log(b), and 0 where a is 0 (unless b is NaN); either may be a number."""
     if is_tensor(a) and is_tensor(b):
         return promotion.binary(XlogyBackward0, a, b, "xlogy", float_only=True)
-    tensor, number = (a, b) if is_tensor(a) else (b, a)
+    number = b if is_tensor(a) else a
     dtype = promotion.float_dtype_for(dtypes.result_type(a, b))
     if is_tensor(a):
         return with_unary_layout(XlogyBackward2.apply(a, cast_to=dtype, other=number), a)
