@@ -60,6 +60,12 @@ from .functions import (  # noqa: F401  (rounding, logarithms, the division fami
     ceil, expm1, fix, floor, floor_divide, fmod, frac, isfinite, isinf, isnan, log1p, log2, log10,
     reciprocal, remainder, round, rsqrt, square, trunc,
 )
+from .functions import (  # noqa: F401  (trigonometry and special functions)
+    acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, asin, asinh, atan,
+    atan2, atanh, copysign, cosh, deg2rad, erf, erfc, erfinv, exp2, float_power, heaviside, hypot,
+    lerp, logaddexp, logaddexp2, logit, rad2deg, sgn, sinc, sinh, tan, xlogy,
+)
+from . import special  # noqa: F401  (torch.special)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)

@@ -23,6 +23,9 @@ from .rules.arguments import checks_arguments as _checks_arguments
 from .rules.arguments import takes_numpy_names as _numpy_names
 from .rules.arguments import check_operand_function as _check_operand_function
 from .rules.arguments import check_tensor_function as _check_tensor_function
+from .rules.arguments import check_input_function as _check_input_function
+from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
+from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
@@ -270,12 +273,201 @@ def sign(input, *, out=None):
     return _out("sign", ops.sign(input), out, input)
 
 
+def sgn(input, *, out=None):
+    """sign(input) (for complex numbers input / |input|, which minigrad does not have)."""
+    return _out("sgn", ops.sgn(input), out, input)
+
+
 def sin(input, *, out=None):
     return _out("sin", ops.sin(input), out, input)
 
 
 def cos(input, *, out=None):
     return _out("cos", ops.cos(input), out, input)
+
+
+# ---- trigonometry and special functions (ops/trig.py, ops/special.py) -------------------------
+
+
+@_checks_arguments(_check_input_function)
+def tan(input, *, out=None):
+    return _out("tan", ops.tan(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def asin(input, *, out=None):
+    return _out("asin", ops.asin(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def acos(input, *, out=None):
+    return _out("acos", ops.acos(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def atan(input, *, out=None):
+    return _out("atan", ops.atan(input), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def atan2(input, other, *, out=None):
+    """The angle of the point (other, input), in (-pi, pi]."""
+    return _out("atan2", ops.atan2(input, other), out, input, other)
+
+
+@_checks_arguments(_check_input_function)
+def sinh(input, *, out=None):
+    return _out("sinh", ops.sinh(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def cosh(input, *, out=None):
+    return _out("cosh", ops.cosh(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def asinh(input, *, out=None):
+    return _out("asinh", ops.asinh(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def acosh(input, *, out=None):
+    return _out("acosh", ops.acosh(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def atanh(input, *, out=None):
+    return _out("atanh", ops.atanh(input), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def hypot(input, other, *, out=None):
+    """sqrt(input**2 + other**2), without overflow."""
+    return _out("hypot", ops.hypot(input, other), out, input, other)
+
+
+@_checks_arguments(_check_input_function)
+def sinc(input, *, out=None):
+    """sin(pi x) / (pi x), and 1 at 0."""
+    return _out("sinc", ops.sinc(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def deg2rad(input, *, out=None):
+    return _out("deg2rad", ops.deg2rad(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def rad2deg(input, *, out=None):
+    return _out("rad2deg", ops.rad2deg(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def erf(input, *, out=None):
+    return _out("erf", ops.erf(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def erfc(input, *, out=None):
+    return _out("erfc", ops.erfc(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def erfinv(input, *, out=None):
+    return _out("erfinv", ops.erfinv(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def exp2(input, *, out=None):
+    return _out("exp2", ops.exp2(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def logit(input, eps=None, *, out=None):
+    """log(input / (1 - input)), the inverse of the sigmoid."""
+    _check_float_argument("logit", "eps", 2, eps)
+    return _out("logit", ops.logit(input, eps), out, input)
+
+
+@_checks_arguments(_check_operand_function)
+def xlogy(input, other, *, out=None):
+    """input * log(other), and 0 where input is 0."""
+    return _out("xlogy", ops.xlogy(input, other), out, input, other)
+
+
+@_checks_arguments(_check_lerp_arguments)
+def lerp(input, end, weight, *, out=None):
+    """input + weight * (end - input)."""
+    return _out("lerp", ops.lerp(input, end, weight), out, input, end, weight)
+
+
+@_checks_arguments(_check_tensor_function)
+def logaddexp(input, other, *, out=None):
+    """log(exp(input) + exp(other)), without overflow."""
+    return _out("logaddexp", ops.logaddexp(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def logaddexp2(input, other, *, out=None):
+    """log2(2**input + 2**other), without overflow."""
+    return _out("logaddexp2", ops.logaddexp2(input, other), out, input, other)
+
+
+@_checks_arguments(_check_operand_function)
+def float_power(input, exponent, *, out=None):
+    """input ** exponent computed in float64."""
+    return _out("float_power", ops.float_power(input, exponent), out, input, exponent)
+
+
+@_checks_arguments(_check_operand_function)
+def copysign(input, other, *, out=None):
+    """|input| with the sign of other."""
+    return _out("copysign", ops.copysign(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def heaviside(input, values, *, out=None):
+    """0 where input < 0, 1 where input > 0, values where input is 0."""
+    return _out("heaviside", ops.heaviside(input, values), out, input, values)
+
+
+# NumPy's names, which PyTorch has too (its errors name the function as called, out='s
+# the op as recorded: "asin(): functions with out=...").
+
+
+@_checks_arguments(_check_input_function)
+def arcsin(input, *, out=None):
+    return _out("asin", ops.asin(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def arccos(input, *, out=None):
+    return _out("acos", ops.acos(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def arctan(input, *, out=None):
+    return _out("atan", ops.atan(input), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def arctan2(input, other, *, out=None):
+    return _out("atan2", ops.atan2(input, other), out, input, other)
+
+
+@_checks_arguments(_check_input_function)
+def arcsinh(input, *, out=None):
+    return _out("asinh", ops.asinh(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def arccosh(input, *, out=None):
+    return _out("acosh", ops.acosh(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def arctanh(input, *, out=None):
+    return _out("atanh", ops.atanh(input), out, input)
 
 
 @_checks_arguments(_check_clamp_function)

@@ -17,7 +17,7 @@ from . import ops
 from . import random as _random
 from .kernels import layout as memory
 from .ops import random as random_ops
-from .rules import arguments
+from .rules import arguments, math_dtypes
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .size import Size
@@ -696,6 +696,114 @@ class Tensor(TensorBase):
     def log10(self):
         return ops.log10(self)
 
+    # (trigonometry and special functions: ops/trig.py, ops/special.py)
+    def tan(self):
+        return ops.tan(self)
+
+    def asin(self):
+        return ops.asin(self)
+
+    def acos(self):
+        return ops.acos(self)
+
+    def atan(self):
+        return ops.atan(self)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def atan2(self, other):
+        return ops.atan2(self, other)
+
+    def sinh(self):
+        return ops.sinh(self)
+
+    def cosh(self):
+        return ops.cosh(self)
+
+    def asinh(self):
+        return ops.asinh(self)
+
+    def acosh(self):
+        return ops.acosh(self)
+
+    def atanh(self):
+        return ops.atanh(self)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def hypot(self, other):
+        return ops.hypot(self, other)
+
+    def sinc(self):
+        return ops.sinc(self)
+
+    def deg2rad(self):
+        return ops.deg2rad(self)
+
+    def rad2deg(self):
+        return ops.rad2deg(self)
+
+    def erf(self):
+        return ops.erf(self)
+
+    def erfc(self):
+        return ops.erfc(self)
+
+    def erfinv(self):
+        return ops.erfinv(self)
+
+    def exp2(self):
+        return ops.exp2(self)
+
+    def logit(self, eps=None):
+        arguments.check_float_argument("logit", "eps", 1, eps)
+        return ops.logit(self, eps)
+
+    def xlogy(self, other):
+        return ops.xlogy(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_lerp_method)
+    def lerp(self, end, weight):
+        return ops.lerp(self, end, weight)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def logaddexp(self, other):
+        return ops.logaddexp(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def logaddexp2(self, other):
+        return ops.logaddexp2(self, other)
+
+    def float_power(self, exponent):
+        return ops.float_power(self, exponent)
+
+    def copysign(self, other):
+        return ops.copysign(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def heaviside(self, values):
+        return ops.heaviside(self, values)
+
+    def arcsin(self):
+        return ops.asin(self)
+
+    def arccos(self):
+        return ops.acos(self)
+
+    def arctan(self):
+        return ops.atan(self)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def arctan2(self, other):
+        return ops.atan2(self, other)
+
+    def arcsinh(self):
+        return ops.asinh(self)
+
+    def arccosh(self):
+        return ops.acosh(self)
+
+    def arctanh(self):
+        return ops.atanh(self)
+
     def log2(self):
         return ops.log2(self)
 
@@ -754,6 +862,9 @@ class Tensor(TensorBase):
 
     def sign(self):
         return ops.sign(self)
+
+    def sgn(self):
+        return ops.sgn(self)
 
     def masked_fill(self, mask, value):
         return ops.masked_fill(self, mask, value)
@@ -1021,8 +1132,111 @@ class Tensor(TensorBase):
     def sign_(self):
         return ops.inplace(self, ops.sign)
 
+    def sgn_(self):
+        return ops.inplace(self, ops.sgn)
+
     def log10_(self):
         return ops.inplace(self, ops.log10)
+
+    def tan_(self):
+        return ops.inplace(self, ops.tan)
+
+    def asin_(self):
+        return ops.inplace(self, ops.asin)
+
+    def acos_(self):
+        return ops.inplace(self, ops.acos)
+
+    def atan_(self):
+        return ops.inplace(self, ops.atan)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def atan2_(self, other):
+        return ops.inplace(self, ops.atan2, other)
+
+    def sinh_(self):
+        return ops.inplace(self, ops.sinh)
+
+    def cosh_(self):
+        return ops.inplace(self, ops.cosh)
+
+    def asinh_(self):
+        return ops.inplace(self, ops.asinh_)
+
+    def acosh_(self):
+        return ops.inplace(self, ops.acosh_)
+
+    def atanh_(self):
+        return ops.inplace(self, ops.atanh_)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def hypot_(self, other):
+        return ops.inplace(self, ops.hypot, other)
+
+    def sinc_(self):
+        return ops.inplace(self, ops.sinc)
+
+    def deg2rad_(self):
+        return ops.inplace(self, ops.deg2rad)
+
+    def rad2deg_(self):
+        return ops.inplace(self, ops.rad2deg)
+
+    def erf_(self):
+        return ops.inplace(self, ops.erf)
+
+    def erfc_(self):
+        return ops.inplace(self, ops.erfc)
+
+    def erfinv_(self):
+        return ops.inplace(self, ops.erfinv)
+
+    def exp2_(self):
+        return ops.inplace(self, ops.exp2)
+
+    def logit_(self, eps=None):
+        arguments.check_float_argument("logit_", "eps", 1, eps)
+        return ops.inplace(self, ops.logit, eps)
+
+    def xlogy_(self, other):
+        return ops.inplace(self, ops.xlogy, other)
+
+    @arguments.checks_method_arguments(arguments.check_lerp_method)
+    def lerp_(self, end, weight):
+        return ops.inplace(self, ops.lerp, end, weight)
+
+    def float_power_(self, exponent):
+        math_dtypes.check_float_power_(self)
+        return ops.inplace(self, ops.float_power, exponent)
+
+    def copysign_(self, other):
+        return ops.inplace(self, ops.copysign, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def heaviside_(self, values):
+        return ops.inplace(self, ops.heaviside, values)
+
+    def arcsin_(self):
+        return ops.inplace(self, ops.asin)
+
+    def arccos_(self):
+        return ops.inplace(self, ops.acos)
+
+    def arctan_(self):
+        return ops.inplace(self, ops.atan)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def arctan2_(self, other):
+        return ops.inplace(self, ops.atan2, other)
+
+    def arcsinh_(self):
+        return ops.inplace(self, ops.asinh_)
+
+    def arccosh_(self):
+        return ops.inplace(self, ops.acosh_)
+
+    def arctanh_(self):
+        return ops.inplace(self, ops.atanh_)
 
     def log2_(self):
         return ops.inplace(self, ops.log2)

@@ -9,6 +9,7 @@ classes (``minigrad/ops/``) call these functions from their ``forward`` and
 | pointwise     | exp, log, sin, cos, tanh, sigmoid (threads), relu's -0, maximum's    |
 |               | ties, their backwards                                                |
 | softmax       | softmax, log_softmax, logsumexp, their backwards (threads, by rows)  |
+| special       | tan, asin, atan2, sinh, asinh, erf, erfinv, logit, xlogy, lerp, ...  |
 | loss          | binary cross-entropy with logits (threads)                           |
 | linalg        | the matrix product's rounding                                        |
 | summation     | sums in PyTorch's order (its last bits)                              |

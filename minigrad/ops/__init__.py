@@ -5,6 +5,8 @@
 | arithmetic    | + - * / ** and negation                                 |
 | pointwise     | exp, log, sqrt, tanh, sigmoid, relu, abs, clamp, where  |
 | rounding      | log10, log1p, expm1, rsqrt, floor, round, // % fmod     |
+| trig          | tan, asin, atan2, sinh, acosh, hypot, sinc, deg2rad     |
+| special       | erf, erfinv, exp2, logit, xlogy, lerp, logaddexp, ...   |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
 | cumulative    | cumsum, cumprod                                         |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
@@ -32,12 +34,20 @@ from .loss import (  # noqa: F401
     binary_cross_entropy_with_logits, mse_loss, nll_loss_images, nll_loss_rows,
 )
 from .pointwise import (  # noqa: F401
-    abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sigmoid, sign, sin,
+    abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,
     sqrt, tanh, where,
 )
 from .rounding import (  # noqa: F401
     ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, log1p, log2, log10, remainder,
     round, rsqrt, square, trunc,
+)
+from .special import (  # noqa: F401
+    copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, logaddexp,
+    logaddexp2, logit, ndtr, xlogy,
+)
+from .trig import (  # noqa: F401
+    acos, acosh, acosh_, asin, asinh, asinh_, atan, atan2, atanh, atanh_, cosh, deg2rad, hypot,
+    rad2deg, sinc, sinh, tan,
 )
 from .reduction import (  # noqa: F401
     all, any, argmax, argmin, log_softmax, logsumexp, max, mean, min, norm, prod, softmax,

@@ -24,22 +24,25 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
-from ..kernels import pointwise as kernels_pointwise
+from ..kernels import pointwise as kernels_pointwise, rounding as kernels_rounding
+from ..kernels import special as kernels_special
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
 from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction, strided
+from . import compare, rounding, special, trig
 from . import gather as gather_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "times_number", "sum", "mean", "count", "expand", "reshape",
+           "sigmoid", "pow", "rpow", "number_minus", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
+           "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
            "as_strided_backward", "cat", "stack", "flip", "gather", "scatter", "scatter_add", "as_constant",
-           "zeros", "tanh_backward", "sigmoid_backward", "softmax_backward_data",
+           "zeros", "tanh_backward", "logit_backward", "copysign_backward", "sigmoid_backward", "softmax_backward_data",
            "log_softmax_backward_data", "log_sigmoid", "log_sigmoid_backward",
            "masked_select", "masked_select_backward", "masked_scatter",
            "masked_scatter_backward",
@@ -115,6 +118,53 @@ def pow(x, exponent):
     if is_tensor(x):
         return arithmetic.pow(x, exponent)
     return kernels_arithmetic.power(x, exponent)
+
+
+def rpow(base, x):
+    """``base ** x`` for a number ``base`` (PowBackward2 on Tensors)."""
+    if is_tensor(x):
+        return arithmetic.rpow(x, base)
+    return np.asarray(kernels_arithmetic.power(base, x))
+
+
+def number_minus(number, x):
+    """``number - x`` as C++ writes it in a formula (``empty_like(x).fill_(number).sub_(x)``):
+    on Tensors SubBackward0, whose first input is a constant (Python's ``1 - x`` records
+    RsubBackward1)."""
+    if is_tensor(x):
+        return arithmetic.sub(make(np.full(x.shape, number, x._data.dtype)), x)
+    return number - x
+
+
+def isinf(x):
+    return compare.isinf(x) if is_tensor(x) else np.isinf(x)
+
+
+def rsqrt(x):
+    return rounding.rsqrt(x) if is_tensor(x) else kernels_rounding.rsqrt(np.asarray(x))
+
+
+def reciprocal(x):
+    return arithmetic.reciprocal(x) if is_tensor(x) else np.asarray(np.reciprocal(x))
+
+
+def cosh(x):
+    return trig.cosh(x) if is_tensor(x) else kernels_special.cosh(x)
+
+
+def sinh(x):
+    return trig.sinh(x) if is_tensor(x) else kernels_special.sinh(x)
+
+
+def erfinv(x):
+    return special.erfinv(x) if is_tensor(x) else kernels_special.erfinv(np.asarray(x))
+
+
+def xlogy(x, y):
+    """x log(y), 0 where x is 0; ``y`` a number or like ``x``."""
+    if is_tensor(x) or is_tensor(y):
+        return special.xlogy(x, y)
+    return kernels_special.xlogy(x, np.asarray(y, x.dtype))
 
 
 def times_number(x, number):
@@ -334,6 +384,23 @@ def tanh_backward(grad, y):
     if isinstance(grad, TensorBase) or isinstance(y, TensorBase):
         return pointwise.TanhBackwardBackward0.apply(grad, y)
     return kernels_pointwise.tanh_backward(grad, y)
+
+
+def logit_backward(grad, x, eps):
+    """grad / (x (1 - x)) inside [eps, 1 - eps] (0 outside), or inside [0, 1] (NaN
+    outside) without eps: PyTorch's ``logit_backward`` (and with create_graph=True its
+    ``infinitely_differentiable_logit_backward``, the same where)."""
+    if not (is_tensor(grad) or is_tensor(x)):
+        return kernels_special.logit_backward(grad, x, eps)
+    low, fill = (0.0, float("nan")) if eps is None else (eps, 0.0)
+    inside = (x >= low) & (x <= 1.0 - low)
+    return pointwise.where(inside, grad / (x * number_minus(1.0, x)), fill)
+
+
+def copysign_backward(grad, x, result):
+    """grad * (result / x), 0 where x is 0 (PyTorch's copysign_tensor_self_backward)."""
+    ratio = masked_fill(result / x, x == 0, 0)
+    return grad * ratio
 
 
 def softmax_backward_data(grad, y, dim):

@@ -15,7 +15,7 @@ from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
 from ..autograd.tensor_base import is_tensor, make
-from ..kernels import rounding as kernels
+from ..kernels import rounding as kernels, special as special_kernels
 from ..rules import promotion
 from ..rules.layout import with_unary_layout
 from ..rules.promotion import python_number
@@ -211,8 +211,8 @@ class DivBackward2(Node):
 
 class NotImplemented(Node):  # noqa: A001 (PyTorch's name for it; Python's is builtins.NotImplemented)
     formula = Formula("z", "floor(self / other)",
-                      note="``a // b`` (and ``number % tensor``): PyTorch has no derivative "
-                           "for it, so backward stops here with an error.")
+                      note="``a // b`` (and ``number % tensor``, ``heaviside``): PyTorch has "
+                           "no derivative for it, so backward stops here with an error.")
 
     def forward(self, x, y=None, *, operation, left=None, right=None):
         self.operation = operation  # (what the error names, not a saved value)
@@ -220,11 +220,17 @@ class NotImplemented(Node):  # noqa: A001 (PyTorch's name for it; Python's is bu
             x, y = np.asarray(left, x.dtype), x
         elif right is not None:
             y = np.asarray(right, x.dtype)
+        if operation == "heaviside":
+            return special_kernels.heaviside(x, y)
         return kernels.floor_divide(x, y) if operation == "floor_divide" \
             else kernels.remainder(x, y)
 
     def name(self) -> str:
         return "torch::autograd::NotImplemented"
+
+    def _link(self, inputs, output, same: bool = False) -> None:
+        super()._link(inputs, output, same)  # (then, as PyTorch: edges to what needs a grad)
+        self.next_functions = tuple(edge for edge in self.next_functions if edge[0] is not None)
 
     def backward(self, saved, grad):
         raise RuntimeError(f"derivative for aten::{self.operation} is not implemented")

@@ -3,4 +3,5 @@
 | module      | what lives there                                                        |
 |-------------|-------------------------------------------------------------------------|
 | conversion  | Python data read as ``torch.tensor`` reads it (dtype inference, errors)  |
+| math_dtypes | the dtype errors of hypot, logaddexp, lerp, heaviside, float_power_      |
 """

@@ -116,14 +116,62 @@ def check_operand_function(function: str, args: tuple, kwargs: dict) -> None:
         return  # (missing or extra arguments: Python's own error)
     first, second = args
     fits = is_tensor(first) and (is_tensor(second) or is_number(second))
-    if function == "pow":
+    if function in NUMBER_FIRST:
         fits = fits or (is_number(first) and is_tensor(second))
     if not fits:
         raise invalid_combination(function, args, kwargs)
 
 
+def check_input_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``torch.erf(input)``...: input a tensor, else PyTorch's "erf(): argument 'input'
+    (position 1) must be Tensor, not str"."""
+    _check_tensors(function, ("input",), args, kwargs)
+
+
+# The math functions whose first operand may be a number too (xlogy(2, y), float_power(2, x)),
+# and those whose second must be a tensor or a number, with PyTorch's overloads.
+NUMBER_FIRST = {"pow", "xlogy", "special_xlogy", "float_power"}
+for _name, _second in (("xlogy", "other"), ("special_xlogy", "other"),
+                       ("float_power", "exponent"), ("copysign", "other")):
+    OVERLOADS[_name] = (f"Tensor input, Tensor {_second}, *, Tensor out = None",
+                        f"Number self, Tensor {_second}, *, Tensor out = None",
+                        f"Tensor input, Number {_second}, *, Tensor out = None")
+OVERLOADS["lerp"] = ("Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
+                     "Tensor input, Tensor end, Number weight, *, Tensor out = None")
+OVERLOADS["Tensor.lerp"] = OVERLOADS["Tensor.lerp_"] = ("Tensor end, Tensor weight",
+                                                        "Tensor end, Number weight")
+
+
+def check_lerp_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``lerp(input, end, weight)`` (or the method's ``(end, weight)``): end a tensor,
+    weight a tensor or a number."""
+    names = ("end", "weight") if function.startswith("Tensor.") else ("input", "end", "weight")
+    given = dict(zip(names, args), **kwargs)
+    if len(given) < len(names):
+        return  # (missing arguments: Python's own error)
+    if not (is_tensor(given["end"]) and (is_tensor(given["weight"]) or is_number(given["weight"]))
+            and is_tensor(given.get("input", given["end"]))):
+        raise invalid_combination(function, args, kwargs)
+
+
+def check_lerp_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_lerp_arguments(f"Tensor.{function}", args, kwargs)
+
+
+def check_float_argument(function: str, name: str, position: int, value) -> None:
+    """``logit(x, eps)``: a float (or None), else PyTorch's "logit(): argument 'eps'
+    (position 2) must be float, not str"."""
+    if value is not None and not is_number(value):
+        raise TypeError(f"{function}(): argument '{name}' (position {position}) must be "
+                        f"float, not {type_name(value)}")
+
+
 TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tensor",
-                     "bmm": "mat2", "maximum": "other", "minimum": "other"}
+                     "bmm": "mat2", "maximum": "other", "minimum": "other",
+                     "atan2": "other", "atan2_": "other", "arctan2": "other",
+                     "arctan2_": "other", "hypot": "other", "hypot_": "other",
+                     "logaddexp": "other", "logaddexp2": "other", "heaviside": "values",
+                     "heaviside_": "values"}
 
 
 for _name in ("clamp", "clamp_", "clip", "clip_"):

@@ -1,0 +1,44 @@
+"""The dtype errors of the two- and three-operand math functions (ops/special.py,
+ops/trig.py), with PyTorch's texts beside their conditions: kernels that exist for
+floats only, and functions that take no mixed dtypes (``lerp``, ``heaviside``)."""
+
+from __future__ import annotations
+
+from .. import dtypes
+from ..autograd.tensor_base import is_tensor
+
+__all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_"]
+
+
+def check_floating(kernel: str, a, b) -> None:
+    """``hypot``, ``logaddexp``...: PyTorch's kernels exist for floats only."""
+    dtype = dtypes.result_type(a, b)
+    if not dtype.is_floating_point:
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[dtype]}'")
+
+
+def check_lerp(start, end, weight) -> None:
+    """end (and a weight tensor of more than 0 dimensions) in start's dtype; floats only."""
+    for name, value in (("end", end), ("weight", weight)):
+        if is_tensor(value) and value.dtype is not start.dtype and \
+                not (name == "weight" and value.ndim == 0 and value.dtype.is_floating_point):
+            raise RuntimeError(f"expected dtype {dtypes.C_TYPE_NAMES[start.dtype]} for "
+                               f"`{name}` but got dtype {dtypes.C_TYPE_NAMES[value.dtype]}")
+    if not start.dtype.is_floating_point:
+        kernel = "lerp_kernel_tensor" if is_tensor(weight) else "lerp_kernel_scalar"
+        raise NotImplementedError(f'"{kernel}" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[start.dtype]}'")
+
+
+def check_heaviside(x, values) -> None:
+    if x.dtype is not values.dtype:
+        raise RuntimeError("heaviside is not yet implemented for tensors with different dtypes.")
+
+
+def check_float_power_(base) -> None:
+    """``x.float_power_(e)`` writes a float64 result into x: x must be float64."""
+    if base.dtype is not dtypes.float64:
+        raise RuntimeError(f"the base given to float_power_ has dtype "
+                           f"{dtypes.SCALAR_NAMES[base.dtype]} but the operation's result "
+                           f"requires dtype Double")

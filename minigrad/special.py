@@ -1,0 +1,84 @@
+"""``torch.special``: the special functions under the names PyTorch gives them there.
+Most are the ``torch.*`` functions by another name (``special.expit`` is ``sigmoid``,
+recorded as SigmoidBackward0; ``special.erf`` is ``erf``); ``entr`` and ``ndtr`` live
+only here."""
+
+from __future__ import annotations
+
+from . import functions, ops
+from .rules.arguments import check_operand_function as _check_operand_function
+from .rules.arguments import check_float_argument as _check_float_argument
+from .rules.out import write as _out
+
+__all__ = ["entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "log1p", "log_softmax",
+           "logit", "logsumexp", "ndtr", "round", "sinc", "softmax", "xlogy"]
+
+
+def entr(input, *, out=None):
+    """-input * log(input) elementwise (0 at 0, -inf below): the entropy's terms."""
+    return _out("special_entr", ops.entr(input), out, input)
+
+
+def erf(input, *, out=None):
+    return functions.erf(input, out=out)
+
+
+def erfc(input, *, out=None):
+    return functions.erfc(input, out=out)
+
+
+def erfinv(input, *, out=None):
+    return functions.erfinv(input, out=out)
+
+
+def exp2(input, *, out=None):
+    return functions.exp2(input, out=out)
+
+
+def expit(input, *, out=None):
+    """The logistic sigmoid 1 / (1 + exp(-input))."""
+    return _out("sigmoid", ops.expit(input), out, input)
+
+
+def expm1(input, *, out=None):
+    return functions.expm1(input, out=out)
+
+
+def log1p(input, *, out=None):
+    return functions.log1p(input, out=out)
+
+
+def logit(input, eps=None, *, out=None):
+    _check_float_argument("special_logit", "eps", 2, eps)
+    return functions.logit(input, eps, out=out)
+
+
+def xlogy(input, other, *, out=None):
+    _check_operand_function("special_xlogy", (input, other), {})
+    return functions.xlogy(input, other, out=out)
+
+
+def sinc(input, *, out=None):
+    return functions.sinc(input, out=out)
+
+
+def round(input, *, decimals=0, out=None):  # noqa: A001 (PyTorch's name)
+    return functions.round(input, decimals=decimals, out=out)
+
+
+def ndtr(input, *, out=None):
+    """The standard normal distribution's CDF: (1 + erf(input / sqrt(2))) / 2."""
+    return _out("special_ndtr", ops.ndtr(input), out, input)
+
+
+def softmax(input, dim, dtype=None):
+    return functions.softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim, *, dtype=None):
+    return functions.log_softmax(input, dim, dtype)
+
+
+def logsumexp(input, dim, keepdim=False, *, out=None):
+    return functions.logsumexp(input, dim, keepdim, out=out)
+
