@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
-from ..kernels import pointwise as kernels_pointwise
+from ..kernels import layers as kernels_layers, pointwise as kernels_pointwise
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
@@ -44,7 +44,8 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "masked_select", "masked_select_backward", "masked_scatter",
            "masked_scatter_backward",
            "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
-           "select_backward", "slice_backward", "index_backward", "value_selecting_backward"]
+           "select_backward", "slice_backward", "index_backward", "value_selecting_backward",
+           "tril", "triu", "gelu_backward"]
 
 
 def is_tensor(value) -> bool:
@@ -469,3 +470,22 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
         grad, indices = unsqueeze(grad, dim), np.expand_dims(np.asarray(indices), dim)
     return scatter(grad, shape, dim, indices)
 
+
+
+def tril(x, diagonal):
+    """``x`` with the elements above the ``diagonal``-th diagonal zeroed (TrilBackward0)."""
+    return pointwise.tril(x, diagonal) if is_tensor(x) else np.tril(x, diagonal)
+
+
+def triu(x, diagonal):
+    """``x`` with the elements below the ``diagonal``-th diagonal zeroed (TriuBackward0)."""
+    return pointwise.triu(x, diagonal) if is_tensor(x) else np.triu(x, diagonal)
+
+
+def gelu_backward(grad, x, approximate):
+    """G * gelu'(x). (A second derivative of gelu, torch's GeluBackwardBackward0, is not
+    built: with create_graph=True this raises.)"""
+    if is_tensor(grad) or is_tensor(x):
+        raise NotImplementedError("minigrad: the derivative of gelu's backward "
+                                  "(GeluBackwardBackward0) is not implemented")
+    return kernels_layers.gelu_backward(grad, x, approximate)
