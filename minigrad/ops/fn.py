@@ -45,7 +45,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "masked_scatter_backward",
            "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
            "select_backward", "slice_backward", "index_backward", "value_selecting_backward",
-           "tril", "triu", "gelu_backward"]
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward"]
 
 
 def is_tensor(value) -> bool:
@@ -489,3 +489,27 @@ def gelu_backward(grad, x, approximate):
         raise NotImplementedError("minigrad: the derivative of gelu's backward "
                                   "(GeluBackwardBackward0) is not implemented")
     return kernels_layers.gelu_backward(grad, x, approximate)
+
+
+def native_layer_norm_backward(grad, x, x_mean, rstd, weight, kept: int, eps: float,
+                               needs: tuple):
+    """layer_norm's three gradients (None where not needed), with xhat = (x - mean) * rstd
+    and g = G * weight: input rstd * (g - mean(g) - xhat * mean(g * xhat)) (means over
+    the last ``kept`` dims), weight sum(G * xhat), bias sum(G) (sums over the others)."""
+    if not (is_tensor(grad) or is_tensor(x)):
+        return kernels_layers.layer_norm_backward(grad, x, x_mean, rstd, weight, kept, needs)
+    rows = tuple(range(x.ndim - kept, x.ndim))
+    leading = tuple(range(x.ndim - kept))
+    # (recorded: mean and rstd again, from x, so that a second derivative sees them move)
+    centred = x - mean(x, rows, True)
+    rstd = (mean(centred * centred, rows, True) + eps) ** -0.5
+    xhat = centred * rstd
+    g = grad if weight is None else grad * weight
+    grad_x = grad_w = grad_b = None
+    if needs[0]:
+        grad_x = (g - mean(g, rows, True) - xhat * mean(g * xhat, rows, True)) * rstd
+    if needs[1]:
+        grad_w = sum(grad * xhat, leading) if leading else grad * xhat
+    if needs[2]:
+        grad_b = sum(grad, leading) if leading else grad
+    return grad_x, grad_w, grad_b

@@ -52,20 +52,13 @@ class NativeLayerNormBackward0(Node):
 
     def forward(self, x, weight, bias, normalized_shape, eps):
         y, mean, rstd = kernels.layer_norm(x, weight, bias, len(normalized_shape), eps)
-        self.save(result1=mean, result2=rstd)
+        self.save(result1=mean, result2=rstd, _eps=eps)
         return y
 
     def backward(self, saved, grad):
-        x, weight, mean, rstd = saved.input, saved.weight, saved.result1, saved.result2
-        rows = tuple(range(x.ndim - len(saved.normalized_shape), x.ndim))
-        xhat = (x - mean) * rstd
-        g = grad if weight is None else grad * weight
-        needs_x, needs_w, needs_b = self.needs_input_grad
-        grad_x = (g - fn.mean(g, rows, True) - xhat * fn.mean(g * xhat, rows, True)) * rstd \
-            if needs_x else None
-        grad_w = _sum_leading(grad * xhat, len(rows)) if needs_w else None
-        grad_b = _sum_leading(grad, len(rows)) if needs_b else None
-        return grad_x, grad_w, grad_b
+        return fn.native_layer_norm_backward(grad, saved.input, saved.result1, saved.result2,
+                                             saved.weight, len(saved.normalized_shape),
+                                             saved._eps, self.needs_input_grad)
 
 
 class GeluBackward0(Node):
@@ -80,12 +73,6 @@ class GeluBackward0(Node):
 
     def backward(self, saved, grad):
         return fn.gelu_backward(grad, saved.self, saved.approximate)
-
-
-def _sum_leading(g, kept: int):
-    """``g`` summed over all but its last ``kept`` dims (the weight's shape)."""
-    leading = tuple(range(g.ndim - kept))
-    return fn.sum(g, leading) if leading else g
 
 
 def embedding(weight, indices, padding_idx: int = -1):
