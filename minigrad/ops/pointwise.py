@@ -362,7 +362,7 @@ class TrilBackward0(Node):
 
     def forward(self, x, diagonal):
         self.save(diagonal=as_shown(diagonal), _diagonal=diagonal)
-        return np.ascontiguousarray(np.tril(x, diagonal))
+        return np.tril(x, diagonal)
 
     def backward(self, saved, grad):
         return fn.tril(grad, saved._diagonal)
@@ -374,7 +374,7 @@ class TriuBackward0(Node):
 
     def forward(self, x, diagonal):
         self.save(diagonal=as_shown(diagonal), _diagonal=diagonal)
-        return np.ascontiguousarray(np.triu(x, diagonal))
+        return np.triu(x, diagonal)
 
     def backward(self, saved, grad):
         return fn.triu(grad, saved._diagonal)
@@ -517,10 +517,10 @@ def masked_fill(x, mask, value):
 def tril(x, diagonal=0, position=None):
     """The lower triangle of the last two dims (``diagonal`` > 0: more diagonals kept)."""
     arguments.check_triangle("tril", x, diagonal, position)
-    return TrilBackward0.apply(x, diagonal=diagonal)
+    return with_contiguous_layout(TrilBackward0.apply(x, diagonal=diagonal))
 
 
 def triu(x, diagonal=0, position=None):
     """The upper triangle of the last two dims (``diagonal`` < 0: more diagonals kept)."""
     arguments.check_triangle("triu", x, diagonal, position)
-    return TriuBackward0.apply(x, diagonal=diagonal)
+    return with_contiguous_layout(TriuBackward0.apply(x, diagonal=diagonal))
