@@ -22,6 +22,7 @@ import minigrad
 
 from .. import errors, ops
 from ..autograd.broadcast import broadcast_shapes
+from ..rules.out import write as write_out
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
@@ -165,14 +166,14 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
     return ops.layer_norm(input, shape, weight, bias, eps)
 
 
-def gelu(input: Tensor, approximate: str = "none") -> Tensor:
+def gelu(input: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:
     """x * Phi(x), Phi the standard normal CDF (GeluBackward0); ``approximate='tanh'``
     takes Phi(x) ~ (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x**3))) / 2."""
     if approximate not in ("none", "tanh"):
         raise RuntimeError("approximate argument must be either none or tanh.")
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{_type_name(input)}\'')
-    return ops.gelu(input, approximate)
+    return write_out("gelu", ops.gelu(input, approximate), out, input)
 
 
 # ---- losses ------------------------------------------------------------------
