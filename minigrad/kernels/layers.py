@@ -92,14 +92,26 @@ def rowwise_moments(rows: np.ndarray):
         seen += 1
         m1 = m1 + delta / dtype(seen)
         m2 = m2 + delta * (x - m1)
-    for lane in range(lanes):
+    for lane in range(lanes):  # (here the compiler fuses the mean's update too)
         seen, m1, m2 = _merge(vectors, stack[0][1][:, lane], stack[0][2][:, lane], seen, m1,
                               m2, fused_mean=True)
     return m1, m2 / dtype(size)
 
 
+def _in_float32(function, x: np.ndarray, *others):
+    """``function`` of float16 arrays computed in float32, the results rounded back to
+    float16 (PyTorch's opmath for half: its bits are not sought here)."""
+    wide = [None if a is None else a.astype(np.float32) for a in (x, *others)]
+    results = function(*wide)
+    if isinstance(results, tuple):
+        return tuple(None if r is None else r.astype(np.float16) for r in results)
+    return results.astype(np.float16)
+
+
 def layer_norm(x: np.ndarray, weight, bias, kept: int, eps: float):
     """(y, mean, rstd): mean and rstd with x's leading dims and 1s for the last ``kept``."""
+    if x.dtype == np.float16:
+        return _in_float32(lambda *a: layer_norm(*a, kept, eps), x, weight, bias)
     size = int(np.prod(x.shape[x.ndim - kept:], dtype=np.int64))
     rows = np.ascontiguousarray(x).reshape(-1, size)
     mean, var = rowwise_moments(rows) if rows.size else (np.zeros(len(rows), x.dtype),) * 2
@@ -173,6 +185,9 @@ def layer_norm_backward(grad, x, mean, rstd, weight, kept: int, needs: tuple):
     them (None where not needed): per row ds = sum(G * w * x), db = sum(G * w), then
     dx = rstd * G * w + b * x + c with b = (db * mean - ds) * rstd**3 / N and
     c = -b * mean - db * rstd / N."""
+    if x.dtype == np.float16:
+        return _in_float32(lambda *a: layer_norm_backward(*a, kept, needs), grad, x, mean,
+                           rstd, weight)
     size = int(np.prod(x.shape[x.ndim - kept:], dtype=np.int64))
     dtype = x.dtype.type
     g, rows = grad.reshape(-1, size), np.ascontiguousarray(x).reshape(-1, size)
@@ -202,6 +217,8 @@ def _erf(x: np.ndarray) -> np.ndarray:
 
 def gelu(x: np.ndarray, approximate: str) -> np.ndarray:
     """x * Phi(x) in x's dtype, in the steps of torch's scalar kernel."""
+    if x.dtype == np.float16:
+        return _in_float32(lambda a: gelu(a, approximate), x)
     dtype = x.dtype.type
     if approximate == "tanh":
         inner = dtype(_BETA) * (x + dtype(_KAPPA) * (x * x * x))
@@ -211,6 +228,8 @@ def gelu(x: np.ndarray, approximate: str) -> np.ndarray:
 
 def gelu_backward(grad: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarray:
     """G * d gelu(x) / dx in x's dtype, in the steps of torch's scalar kernel."""
+    if x.dtype == np.float16:
+        return _in_float32(lambda g, a: gelu_backward(g, a, approximate), grad, x)
     dtype = x.dtype.type
     if approximate == "tanh":
         x_sq = x * x
