@@ -8,7 +8,11 @@ uniform, ``_init_weights``' normal_), the same dropout masks and the same sample
 ``softmax``, ``cross_entropy``, AdamW) has PyTorch's bits at these sizes, so the losses
 agree to every printed decimal and the 200 generated characters are the same ones. A
 last-bit difference anywhere would make the sampled text part ways after a few
-characters; the test would then show where (the first differing line)."""
+characters; the test would then show where (the first differing line).
+
+The nanoGPT-style model adds GELU, whose float32 last bits differ from PyTorch's in about
+a third of the values (README): at its size the losses and the 60 sampled characters
+still come out the same, measured on this kit's machine."""
 
 from __future__ import annotations
 
@@ -39,7 +43,8 @@ def first_difference(mine: str, theirs: str) -> str:
 
 
 @pytest.mark.parametrize("program", [gpt_lecture.attention_trick, gpt_lecture.bigram,
-                                     gpt_lecture.gpt], ids=lambda p: p.__name__)
+                                     gpt_lecture.gpt, gpt_lecture.nanogpt_style],
+                         ids=lambda p: p.__name__)
 def test_lecture_prints_what_pytorch_prints(program):
     mine, theirs = printed(program, minigrad), printed(program, torch)
     assert mine == theirs, first_difference(mine, theirs)

@@ -6,7 +6,7 @@ the self-attention "mathematical trick" (``tril``, ``masked_fill`` with ``-inf``
 MultiHeadAttention, FeedFoward, Block, GPTLanguageModel with its ``_init_weights``) at a
 small size, ``estimate_loss`` under ``@torch.no_grad()``, AdamW steps and ``generate``
 with ``torch.multinomial``. The code of the model is the lecture's, unchanged; only the
-sizes are small.
+sizes are small. Then a model in the style of nanoGPT's ``model.py`` (``nanogpt_style``).
 
 Each part prints what the lecture prints; ``tests/nn/test_gpt_lecture.py`` runs it under
 PyTorch 2.13 and under minigrad and compares.
@@ -375,3 +375,130 @@ def gpt(torch, max_iters=30, new_tokens=200):
     context = torch.zeros((1, 1), dtype=torch.long, device=device)
     print(decode(m.generate(context, max_new_tokens=new_tokens)[0].tolist()))
     return model
+
+
+def nanogpt_style(torch, steps=8, new_tokens=60):
+    """A model written the way nanoGPT's ``model.py`` writes it: one ``c_attn`` Linear
+    split into q, k, v, heads as a view and a transpose, the causal mask a (1, 1, T, T)
+    buffer, GELU, a ``ModuleDict`` holding a ``ModuleList``, the embedding tied to the
+    head (``wte.weight = lm_head.weight``), residual projections initialised with a
+    smaller std, AdamW with two parameter groups (decay for matrices only), and sampling
+    with a temperature. (Attention is always the explicit path: nanoGPT takes PyTorch's
+    ``scaled_dot_product_attention`` where it exists, which minigrad does not have.)"""
+    import math
+
+    nn = torch.nn
+    F = torch.nn.functional
+    n_embd, n_head, n_layer, block_size = 24, 3, 2, 8
+    torch.manual_seed(1337)
+    vocab_size, encode, decode, train_data, val_data = data(torch)
+
+    class CausalSelfAttention(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c_attn = nn.Linear(n_embd, 3 * n_embd, bias=False)
+            self.c_proj = nn.Linear(n_embd, n_embd, bias=False)
+            self.attn_dropout = nn.Dropout(0.1)
+            self.resid_dropout = nn.Dropout(0.1)
+            self.register_buffer("bias", torch.tril(torch.ones(block_size, block_size))
+                                 .view(1, 1, block_size, block_size))
+
+        def forward(self, x):
+            B, T, C = x.size()
+            q, k, v = self.c_attn(x).split(n_embd, dim=2)
+            k = k.view(B, T, n_head, C // n_head).transpose(1, 2)
+            q = q.view(B, T, n_head, C // n_head).transpose(1, 2)
+            v = v.view(B, T, n_head, C // n_head).transpose(1, 2)
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = att.masked_fill(self.bias[:, :, :T, :T] == 0, float('-inf'))
+            att = self.attn_dropout(F.softmax(att, dim=-1))
+            y = (att @ v).transpose(1, 2).contiguous().view(B, T, C)
+            return self.resid_dropout(self.c_proj(y))
+
+    class MLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.c_fc = nn.Linear(n_embd, 4 * n_embd, bias=False)
+            self.gelu = nn.GELU()
+            self.c_proj = nn.Linear(4 * n_embd, n_embd, bias=False)
+            self.dropout = nn.Dropout(0.1)
+
+        def forward(self, x):
+            return self.dropout(self.c_proj(self.gelu(self.c_fc(x))))
+
+    class Block(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.ln_1 = nn.LayerNorm(n_embd, bias=False)
+            self.attn = CausalSelfAttention()
+            self.ln_2 = nn.LayerNorm(n_embd, bias=False)
+            self.mlp = MLP()
+
+        def forward(self, x):
+            x = x + self.attn(self.ln_1(x))
+            return x + self.mlp(self.ln_2(x))
+
+    class GPT(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.transformer = nn.ModuleDict(dict(
+                wte=nn.Embedding(vocab_size, n_embd),
+                wpe=nn.Embedding(block_size, n_embd),
+                drop=nn.Dropout(0.1),
+                h=nn.ModuleList([Block() for _ in range(n_layer)]),
+                ln_f=nn.LayerNorm(n_embd, bias=False),
+            ))
+            self.lm_head = nn.Linear(n_embd, vocab_size, bias=False)
+            self.transformer.wte.weight = self.lm_head.weight  # weight tying
+            self.apply(self._init_weights)
+            for pn, p in self.named_parameters():
+                if pn.endswith('c_proj.weight'):
+                    torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * n_layer))
+
+        def _init_weights(self, module):
+            if isinstance(module, (nn.Linear, nn.Embedding)):
+                torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+
+        def forward(self, idx, targets=None):
+            b, t = idx.size()
+            pos = torch.arange(0, t, dtype=torch.long)
+            x = self.transformer.drop(self.transformer.wte(idx) + self.transformer.wpe(pos))
+            for block in self.transformer.h:
+                x = block(x)
+            x = self.transformer.ln_f(x)
+            if targets is None:
+                return self.lm_head(x[:, [-1], :]), None
+            logits = self.lm_head(x)
+            return logits, F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1),
+                                           ignore_index=-1)
+
+        @torch.no_grad()
+        def generate(self, idx, max_new_tokens, temperature=1.0):
+            for _ in range(max_new_tokens):
+                logits, _ = self(idx[:, -block_size:])
+                probs = F.softmax(logits[:, -1, :] / temperature, dim=-1)
+                idx = torch.cat((idx, torch.multinomial(probs, num_samples=1)), dim=1)
+            return idx
+
+    model = GPT()
+    params = {pn: p for pn, p in model.named_parameters() if p.requires_grad}
+    decay = [p for n, p in params.items() if p.dim() >= 2]
+    nodecay = [p for n, p in params.items() if p.dim() < 2]
+    print(f"num decayed parameter tensors: {len(decay)}, with {sum(p.numel() for p in decay):,} parameters")
+    print(f"num non-decayed parameter tensors: {len(nodecay)}, with {sum(p.numel() for p in nodecay):,} parameters")
+    print(model.transformer.h[0], len(model.state_dict()), list(model.transformer.keys()))
+    optimizer = torch.optim.AdamW([{'params': decay, 'weight_decay': 0.1},
+                                   {'params': nodecay, 'weight_decay': 0.0}],
+                                  lr=3e-3, betas=(0.9, 0.95))
+    for step in range(steps):
+        ix = torch.randint(len(train_data) - block_size, (12,))
+        x = torch.stack([train_data[i:i + block_size] for i in ix])
+        y = torch.stack([train_data[i + 1:i + 1 + block_size] for i in ix])
+        logits, loss = model(x, y)
+        optimizer.zero_grad(set_to_none=True)
+        loss.backward()
+        optimizer.step()
+        print(f"iter {step}: loss {loss.item():.4f}")
+    model.eval()
+    out = model.generate(torch.zeros((1, 1), dtype=torch.long), new_tokens, temperature=0.8)
+    print(decode(out[0].tolist()))
