@@ -102,6 +102,29 @@ def attention_trick(torch):
     print(torch.softmax(torch.tensor([0.1, -0.2, 0.3, -0.2, 0.5]), dim=-1))
     print(torch.softmax(torch.tensor([0.1, -0.2, 0.3, -0.2, 0.5]) * 8, dim=-1))
 
+    class LayerNorm1d:  # (used to be BatchNorm1d)
+
+        def __init__(self, dim, eps=1e-5, momentum=0.1):
+            self.eps = eps
+            self.gamma = torch.ones(dim)
+            self.beta = torch.zeros(dim)
+
+        def __call__(self, x):
+            xmean = x.mean(1, keepdim=True)  # batch mean
+            xvar = x.var(1, keepdim=True)  # batch variance
+            xhat = (x - xmean) / torch.sqrt(xvar + self.eps)  # normalize to unit variance
+            self.out = self.gamma * xhat + self.beta
+            return self.out
+
+        def parameters(self):
+            return [self.gamma, self.beta]
+
+    torch.manual_seed(1337)
+    module = LayerNorm1d(100)
+    x = torch.randn(32, 100)  # batch size 32 of 100-dimensional vectors
+    x = module(x)
+    print(x.shape, x[:, 0].mean(), x[:, 0].std(), x[0, :].mean(), x[0, :].std())
+
 
 def bigram(torch, steps=100):
     """The lecture's bigram model (``bigram.py``): an embedding table read as logits."""
@@ -119,8 +142,19 @@ def bigram(torch, steps=100):
         y = torch.stack([data[i + 1:i + block_size + 1] for i in ix])
         return x, y
 
+    x = train_data[:block_size]
+    y = train_data[1:block_size + 1]
+    for t in range(block_size):
+        context = x[:t + 1]
+        target = y[t]
+        print(f"when input is {context} the target: {target}")
     xb, yb = get_batch('train')
     print('inputs:', xb.shape, xb, 'targets:', yb.shape, yb, sep='\n')
+    for b in range(2):  # batch dimension
+        for t in range(block_size):  # time dimension
+            context = xb[b, :t + 1]
+            target = yb[b, t]
+            print(f"when input is {context.tolist()} the target: {target}")
 
     class BigramLanguageModel(nn.Module):
 
