@@ -471,7 +471,6 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
     return scatter(grad, shape, dim, indices)
 
 
-
 def tril(x, diagonal):
     """``x`` with the elements above the ``diagonal``-th diagonal zeroed (TrilBackward0)."""
     return pointwise.tril(x, diagonal) if is_tensor(x) else np.tril(x, diagonal)

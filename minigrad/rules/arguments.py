@@ -25,8 +25,8 @@ from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
 from .promotion import is_number, python_number
 
-__all__ = ["check_triangle", "checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
-           "shape_argument", "view_argument", "OVERLOADS"]
+__all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
+           "shape_argument", "view_argument", "check_triangle", "OVERLOADS"]
 
 # The overloads PyTorch's parser lists when a call matches none of them.
 OVERLOADS = {
