@@ -14,9 +14,9 @@ not found yet, round about one rstd in ten differently in the last bit
 gelu: x * (1 + erf(x / sqrt 2)) / 2 ('none') or x * (1 + tanh(sqrt(2 / pi) * (x +
 0.044715 x**3))) / 2 ('tanh'), in the dtype, in the steps of PyTorch's scalar kernel,
 with erf correctly rounded (NumPy has none: Python's ``math.erf`` per element).
-PyTorch computes whole vectors with its own erf and tanh approximations (AVX2/AVX512
-polynomials), so a third to a half of float32 results differ from PyTorch's in the
-last bit or two (measured in tests/nn/test_nn_gpt_layers.py).
+That is what PyTorch gives for one element; from two elements on its vectorised kernel
+computes otherwise (not reproduced yet), and about a third of float32 results differ
+from PyTorch's in the last bit or two (measured in tests/nn/test_nn_gpt_layers.py).
 """
 
 from __future__ import annotations
