@@ -53,7 +53,8 @@ from .functions import (  # noqa: F401
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,
     permute, pow, prod, promote_types, relu, reshape, result_type, select, sigmoid, sign, sin,
     softmax, split, split_with_sizes, sqrt, squeeze, stack, std, sub, sum, t, tanh,
-    tensor_split, transpose, unbind, unsafe_chunk, unsafe_split, unsafe_split_with_sizes,
+    tensor_split, transpose, tril, triu, unbind, unsafe_chunk, unsafe_split,
+    unsafe_split_with_sizes,
     unsqueeze, var, where,
 )
 from .functions import (  # noqa: F401  (rounding, logarithms, the division family)

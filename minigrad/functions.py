@@ -501,6 +501,23 @@ def masked_fill(input, mask, value):
     return ops.masked_fill(input, mask, value)
 
 
+def tril(input, diagonal=0, *, out=None):
+    """The lower triangle of the last two dims, the rest zeroed: element [i][j] is kept
+    where j - i <= ``diagonal``.
+
+    >>> torch.tril(torch.ones(3, 3))
+    tensor([[1., 0., 0.],
+            [1., 1., 0.],
+            [1., 1., 1.]])"""
+    return _out("tril", ops.tril(input, diagonal, position=2), out, input)
+
+
+def triu(input, diagonal=0, *, out=None):
+    """The upper triangle of the last two dims, the rest zeroed: element [i][j] is kept
+    where j - i >= ``diagonal``."""
+    return _out("triu", ops.triu(input, diagonal, position=2), out, input)
+
+
 def masked_select(input, mask, *, out=None):
     """The elements of ``input`` where ``mask`` (a bool tensor, broadcast with it) is
     True, as a 1-D tensor.

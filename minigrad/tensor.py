@@ -869,6 +869,14 @@ class Tensor(TensorBase):
     def masked_fill(self, mask, value):
         return ops.masked_fill(self, mask, value)
 
+    def tril(self, diagonal=0):
+        """The lower triangle of the last two dims (see ``torch.tril``)."""
+        return ops.tril(self, diagonal, position=1)
+
+    def triu(self, diagonal=0):
+        """The upper triangle of the last two dims (see ``torch.triu``)."""
+        return ops.triu(self, diagonal, position=1)
+
     def masked_select(self, mask):
         """The elements where ``mask`` is True, as a 1-D tensor (see ``torch.masked_select``)."""
         return ops.masked_select(self, mask)
@@ -1282,6 +1290,12 @@ class Tensor(TensorBase):
 
     def masked_fill_(self, mask, value):
         return ops.inplace(self, ops.masked_fill, mask, value)
+
+    def tril_(self, diagonal=0):
+        return ops.inplace(self, ops.tril, diagonal)
+
+    def triu_(self, diagonal=0):
+        return ops.inplace(self, ops.triu, diagonal)
 
     def fill_(self, value):
         return ops.inplace(self, ops.fill, value)

@@ -14,6 +14,19 @@ def matrix_product(a, b):
     return np.matmul(a, b)
 
 
+def batched_product(a, b):
+    """a[i] @ b[i] for each i (arrays of 3 dims), as torch's CPU bmm rounds it: a small
+    product (inner size x rows x columns < 400) is summed term after term in the
+    dtype, k = 0, 1, ... (torch's baddbmm_cpu_kernel; NumPy's BLAS blocks the sum
+    differently); a larger one is one matrix product per batch."""
+    if a.shape[2] * a.shape[1] * b.shape[2] >= 400 or a.dtype.char not in "fd":
+        return np.matmul(a, b)
+    total = np.zeros(a.shape[:2] + b.shape[2:], np.result_type(a, b))
+    for k in range(a.shape[2]):
+        total += a[:, :, k, None] * b[:, None, k, :]
+    return total
+
+
 def addmm(bias, a, b, beta=1, alpha=1):
     """beta * bias + alpha * (a @ b), as torch's CPU addmm computes it: with beta 0 the
     bias is ignored, even its NaNs; with an inner size of 0 there is no product to add,

@@ -1,4 +1,4 @@
-"""Activation layers: ``ReLU``, ``Tanh``, ``Sigmoid``, ``Softmax``, ``LogSoftmax``.
+"""Activation layers: ``ReLU``, ``Tanh``, ``Sigmoid``, ``Softmax``, ``LogSoftmax``, ``GELU``.
 
 Each one applies its function elementwise (``Softmax`` along ``dim``) and has
 no parameters; the math is in ``minigrad.nn.functional``.
@@ -10,7 +10,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax"]
+__all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU"]
 
 
 class ReLU(Module):
@@ -67,3 +67,18 @@ class LogSoftmax(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class GELU(Module):
+    """y = x * Phi(x), Phi the standard normal CDF (``approximate='tanh'``: its tanh
+    approximation), the activation of GPT's feed-forward layers."""
+
+    def __init__(self, approximate: str = "none") -> None:
+        super().__init__()
+        self.approximate = approximate
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.gelu(input, approximate=self.approximate)
+
+    def extra_repr(self) -> str:
+        return f"approximate={self.approximate!r}"

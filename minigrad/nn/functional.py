@@ -22,10 +22,11 @@ import minigrad
 
 from .. import errors, ops
 from ..autograd.broadcast import broadcast_shapes
+from ..rules.out import write as write_out
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
-           "one_hot",
+           "one_hot", "embedding", "layer_norm", "gelu",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits"]
 
 
@@ -106,6 +107,73 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     else:  # (as PyTorch: 1s kept with probability 1 - p, then scaled)
         scale = minigrad.zeros_like(input).bernoulli_(1 - p).div_(1 - p)
     return input.mul_(scale) if inplace else input * scale
+
+
+def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
+              max_norm: float | None = None, norm_type: float = 2.0,
+              scale_grad_by_freq: bool = False, sparse: bool = False) -> Tensor:
+    """The rows of the table ``weight`` (num_embeddings, embedding_dim) at the integer
+    ``input``: shape ``input.shape + (embedding_dim,)`` (EmbeddingBackward0). The row
+    ``padding_idx`` gets no gradient."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, "
+                        f"not {type(input).__name__}")
+    if max_norm is not None or scale_grad_by_freq or sparse:
+        raise NotImplementedError("minigrad: embedding's max_norm, scale_grad_by_freq and "
+                                  "sparse are not implemented")
+    if padding_idx is None:
+        padding_idx = -1
+    elif not -weight.size(0) <= padding_idx < weight.size(0):
+        raise AssertionError("Padding_idx must be within num_embeddings")
+    elif padding_idx < 0:
+        padding_idx += weight.size(0)
+    if weight.dim() != 2:
+        raise RuntimeError("'weight' must be 2-D")
+    if input.dtype not in (minigrad.int64, minigrad.int32):
+        raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
+                           f"following scalar types: Long, Int; but got {input.type()} "
+                           f"instead (while checking arguments for embedding)")
+    if input.numel() and not (0 <= input.min() and input.max() < weight.size(0)):
+        raise IndexError("index out of range in self")
+    return ops.embedding(weight, input, padding_idx)
+
+
+def _shape_text(shape) -> str:
+    return "[" + ", ".join(str(n) for n in shape) + "]"
+
+
+def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Each slice over the last dims (``normalized_shape``) brought to mean 0 and
+    variance 1 (the biased variance, plus ``eps``), then times ``weight`` plus ``bias``
+    (NativeLayerNormBackward0)."""
+    if not isinstance(normalized_shape, (tuple, list, minigrad.Size)):
+        raise TypeError(f"layer_norm(): argument 'normalized_shape' (position 2) must be "
+                        f"tuple of ints, not {type(normalized_shape).__name__}")
+    shape = tuple(normalized_shape)
+    for name, given in (("weight", weight), ("bias", bias)):
+        if given is not None and tuple(given.shape) != shape:
+            raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
+                               f"got {name} of shape {_shape_text(given.shape)} and "
+                               f"normalized_shape = {_shape_text(shape)}")
+    if tuple(input.shape[input.dim() - len(shape):]) != shape or input.dim() < len(shape):
+        raise RuntimeError(f"Given normalized_shape={_shape_text(shape)}, expected input with "
+                           f"shape [*, {', '.join(map(str, shape))}], but got input of "
+                           f"size{_shape_text(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"LayerNormKernelImpl" not implemented for \'{_type_name(input)}\'')
+    return ops.layer_norm(input, shape, weight, bias, eps)
+
+
+def gelu(input: Tensor, approximate: str = "none", *, out: Tensor | None = None) -> Tensor:
+    """x * Phi(x), Phi the standard normal CDF (GeluBackward0); ``approximate='tanh'``
+    takes Phi(x) ~ (1 + tanh(sqrt(2 / pi) * (x + 0.044715 x**3))) / 2."""
+    if approximate not in ("none", "tanh"):
+        raise RuntimeError("approximate argument must be either none or tanh.")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{_type_name(input)}\'')
+    return write_out("gelu", ops.gelu(input, approximate), out, input)
 
 
 # ---- losses ------------------------------------------------------------------

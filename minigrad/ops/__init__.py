@@ -4,6 +4,7 @@
 |---------------|---------------------------------------------------------|
 | arithmetic    | + - * / ** and negation                                 |
 | pointwise     | exp, log, sqrt, tanh, sigmoid, relu, abs, clamp, where  |
+|               | masked_fill, tril, triu                                 |
 | rounding      | log10, log1p, expm1, rsqrt, floor, round, // % fmod     |
 | trig          | tan, asin, atan2, sinh, acosh, hypot, sinc, deg2rad     |
 | special       | erf, erfinv, exp2, logit, xlogy, lerp, logaddexp, ...   |
@@ -13,6 +14,7 @@
 | indexing      | x[...] reads and writes                                 |
 | gather        | gather (and its backward, scatter_add)                  |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
+| layers        | embedding, layer_norm, gelu (nn layers that are one op) |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
 | compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
@@ -35,8 +37,9 @@ from .loss import (  # noqa: F401
 )
 from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,
-    sqrt, tanh, where,
+    sqrt, tanh, tril, triu, where,
 )
+from .layers import embedding, gelu, layer_norm  # noqa: F401
 from .rounding import (  # noqa: F401
     ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, log1p, log2, log10, remainder,
     round, rsqrt, square, trunc,

@@ -24,8 +24,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
-from ..kernels import pointwise as kernels_pointwise, rounding as kernels_rounding
-from ..kernels import special as kernels_special
+from ..kernels import layers as kernels_layers, pointwise as kernels_pointwise
+from ..kernels import rounding as kernels_rounding, special as kernels_special
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
@@ -47,7 +47,8 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "masked_select", "masked_select_backward", "masked_scatter",
            "masked_scatter_backward",
            "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
-           "select_backward", "slice_backward", "index_backward", "value_selecting_backward"]
+           "select_backward", "slice_backward", "index_backward", "value_selecting_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward"]
 
 
 def is_tensor(value) -> bool:
@@ -536,3 +537,45 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
         grad, indices = unsqueeze(grad, dim), np.expand_dims(np.asarray(indices), dim)
     return scatter(grad, shape, dim, indices)
 
+
+def tril(x, diagonal):
+    """``x`` with the elements above the ``diagonal``-th diagonal zeroed (TrilBackward0)."""
+    return pointwise.tril(x, diagonal) if is_tensor(x) else np.tril(x, diagonal)
+
+
+def triu(x, diagonal):
+    """``x`` with the elements below the ``diagonal``-th diagonal zeroed (TriuBackward0)."""
+    return pointwise.triu(x, diagonal) if is_tensor(x) else np.triu(x, diagonal)
+
+
+def gelu_backward(grad, x, approximate):
+    """G * gelu'(x). (A second derivative of gelu, torch's GeluBackwardBackward0, is not
+    built: with create_graph=True this raises.)"""
+    if is_tensor(grad) or is_tensor(x):
+        raise NotImplementedError("minigrad: the derivative of gelu's backward "
+                                  "(GeluBackwardBackward0) is not implemented")
+    return kernels_layers.gelu_backward(grad, x, approximate)
+
+
+def native_layer_norm_backward(grad, x, x_mean, rstd, weight, kept: int, eps: float,
+                               needs: tuple):
+    """layer_norm's three gradients (None where not needed), with xhat = (x - mean) * rstd
+    and g = G * weight: input rstd * (g - mean(g) - xhat * mean(g * xhat)) (means over
+    the last ``kept`` dims), weight sum(G * xhat), bias sum(G) (sums over the others)."""
+    if not (is_tensor(grad) or is_tensor(x)):
+        return kernels_layers.layer_norm_backward(grad, x, x_mean, rstd, weight, kept, needs)
+    rows = tuple(range(x.ndim - kept, x.ndim))
+    leading = tuple(range(x.ndim - kept))
+    # (recorded: mean and rstd again, from x, so that a second derivative sees them move)
+    centred = x - mean(x, rows, True)
+    rstd = (mean(centred * centred, rows, True) + eps) ** -0.5
+    xhat = centred * rstd
+    g = grad if weight is None else grad * weight
+    grad_x = grad_w = grad_b = None
+    if needs[0]:
+        grad_x = (g - mean(g, rows, True) - xhat * mean(g * xhat, rows, True)) * rstd
+    if needs[1]:
+        grad_w = sum(grad * xhat, leading) if leading else grad * xhat
+    if needs[2]:
+        grad_b = sum(grad, leading) if leading else grad
+    return grad_x, grad_w, grad_b

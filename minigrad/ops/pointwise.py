@@ -1,5 +1,6 @@
 """Elementwise functions: exp, log, sqrt, tanh, sigmoid, relu, abs, sin, cos,
-clamp, maximum, minimum, where, masked_fill."""
+clamp, maximum, minimum, where, masked_fill; tril and triu (zero the elements above or
+below a diagonal)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from ..kernels import pointwise as kernels
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from . import fn
+from ._saved import as_shown
 from ..dtypes import C_TYPE_NAMES
 from ..rules import arguments, promotion
 from ..rules.conversion import as_tensor
@@ -19,7 +21,7 @@ from ..autograd.tensor_base import is_tensor
 from ..rules.layout import with_contiguous_layout, with_iterator_layout, with_unary_layout
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
-           "clamp", "maximum", "minimum", "where", "masked_fill"]
+           "clamp", "maximum", "minimum", "where", "masked_fill", "tril", "triu"]
 
 
 class ExpBackward0(Node):
@@ -354,6 +356,28 @@ class MaskedFillBackward1(Node):
         return grad_x, grad_value
 
 
+class TrilBackward0(Node):
+    formula = Formula("y[i][j]", "x[i][j] where j - i <= diagonal, else 0 (the last two dims)",
+                      grad={"self": "tril(G, diagonal)"})
+
+    def forward(self, x, diagonal):
+        self.save(diagonal=as_shown(diagonal), _diagonal=diagonal)
+        return np.tril(x, diagonal)
+
+    def backward(self, saved, grad):
+        return fn.tril(grad, saved._diagonal)
+
+
+class TriuBackward0(Node):
+    formula = Formula("y[i][j]", "x[i][j] where j - i >= diagonal, else 0 (the last two dims)",
+                      grad={"self": "triu(G, diagonal)"})
+
+    def forward(self, x, diagonal):
+        self.save(diagonal=as_shown(diagonal), _diagonal=diagonal)
+        return np.triu(x, diagonal)
+
+    def backward(self, saved, grad):
+        return fn.triu(grad, saved._diagonal)
 
 
 def exp(x):
@@ -488,3 +512,15 @@ def masked_fill(x, mask, value):
     if is_tensor(value):
         return with_contiguous_layout(MaskedFillBackward1.apply(x, value, mask=mask._data))
     return with_contiguous_layout(MaskedFillBackward0.apply(x, mask=mask._data, value=value))
+
+
+def tril(x, diagonal=0, position=None):
+    """The lower triangle of the last two dims (``diagonal`` > 0: more diagonals kept)."""
+    arguments.check_triangle("tril", x, diagonal, position)
+    return with_contiguous_layout(TrilBackward0.apply(x, diagonal=diagonal))
+
+
+def triu(x, diagonal=0, position=None):
+    """The upper triangle of the last two dims (``diagonal`` < 0: more diagonals kept)."""
+    arguments.check_triangle("triu", x, diagonal, position)
+    return with_contiguous_layout(TriuBackward0.apply(x, diagonal=diagonal))

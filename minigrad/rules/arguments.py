@@ -26,7 +26,7 @@ from ..autograd.tensor_base import is_tensor
 from .promotion import is_number, python_number
 
 __all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
-           "shape_argument", "view_argument", "OVERLOADS"]
+           "shape_argument", "view_argument", "check_triangle", "OVERLOADS"]
 
 # The overloads PyTorch's parser lists when a call matches none of them.
 OVERLOADS = {
@@ -812,3 +812,14 @@ def check_pow(dtype, exponent=None) -> None:
     if (dtype.is_integer and isinstance(exponent, (int, np.integer))
             and not isinstance(exponent, (bool, np.bool_)) and exponent < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+
+
+def check_triangle(function: str, x, diagonal, position: int | None = None) -> None:
+    """tril's and triu's checks: an int ``diagonal`` (``position``: where it was given,
+    None for a keyword) and at least two dims, with PyTorch's texts."""
+    if not is_int(diagonal):
+        where = "" if position is None else f" (position {position})"
+        raise TypeError(f"{function}(): argument 'diagonal'{where} must be int, "
+                        f"not {type(diagonal).__name__}")
+    if x.ndim < 2:
+        raise RuntimeError(f"{function}: input tensor must have at least 2 dimensions")

@@ -1,0 +1,93 @@
+"""The operations that ``nn`` layers are made of, where PyTorch computes a layer as one
+operation (one node in the graph): ``embedding`` (a lookup table), ``layer_norm``
+(normalise each row, then scale and shift) and ``gelu`` (x times the normal CDF of x).
+
+embedding's gradient adds the gradient of each looked-up row into that row of the
+table; layer_norm's is the chain rule through the mean and the standard deviation,
+written out; gelu's is the product rule.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.formula import Formula
+from ..autograd.node import Node, Input, Param
+from ..autograd.saved import SavedTensor
+from ..kernels import layers as kernels
+from . import fn
+from ._saved import as_shown
+
+__all__ = ["embedding", "layer_norm", "gelu", "EmbeddingBackward0", "NativeLayerNormBackward0",
+           "GeluBackward0"]
+
+
+class EmbeddingBackward0(Node):
+    formula = Formula("y[i]", "weight[indices[i]] (the table's row for each index)",
+                      grad={"weight": "zeros with G[i] added to row indices[i] "
+                                      "(the row of padding_idx gets nothing)"})
+
+    def forward(self, weight, indices, indices_tensor, padding_idx):
+        self.save(indices=SavedTensor(indices_tensor), padding_idx=as_shown(padding_idx),
+                  _padding_idx=padding_idx,
+                  scale_grad_by_freq=False, sparse=False, weight_sym_argsize_0=weight.shape[0])
+        return np.take(weight, indices, axis=0)
+
+    def backward(self, saved, grad):
+        indices, rows = saved.indices, saved.weight_sym_argsize_0
+        if saved._padding_idx >= 0:
+            grad = fn.masked_fill(grad, fn.unsqueeze(indices == saved._padding_idx, -1), 0)
+        return fn.index_backward(grad, (rows, grad.shape[-1]), (fn.as_array(indices),))
+
+
+class NativeLayerNormBackward0(Node):
+    formula = Formula("y", "(x - mean) * rstd * weight + bias, rstd = 1 / sqrt(var + eps), "
+                           "mean and var over the last len(normalized_shape) dims",
+                      grad={"input": "rstd * (g - mean(g) - xhat * mean(g * xhat)), "
+                                     "g = G * weight, xhat = (x - mean) * rstd",
+                            "weight": "sum of G * xhat over the leading dims",
+                            "bias": "sum of G over the leading dims"})
+    saves = {"input": Input(0), "weight": Input(1), "bias": Input(2),
+             "normalized_shape": Param(None)}
+
+    def forward(self, x, weight, bias, normalized_shape, eps):
+        y, mean, rstd = kernels.layer_norm(x, weight, bias, len(normalized_shape), eps)
+        self.save(result1=mean, result2=rstd, _eps=eps)
+        return y
+
+    def backward(self, saved, grad):
+        return fn.native_layer_norm_backward(grad, saved.input, saved.result1, saved.result2,
+                                             saved.weight, len(saved.normalized_shape),
+                                             saved._eps, self.needs_input_grad)
+
+
+class GeluBackward0(Node):
+    formula = Formula("y", "x * Phi(x), Phi(x) = (1 + erf(x / sqrt 2)) / 2 (the normal CDF)",
+                      d={"self": "Phi(x) + x * exp(-x**2 / 2) / sqrt(2 pi)"},
+                      note="approximate='tanh': Phi(x) ~ (1 + tanh(sqrt(2 / pi) * "
+                           "(x + 0.044715 x**3))) / 2, and its derivative.")
+    saves = {"self": Input(0), "approximate": Param("none")}
+
+    def forward(self, x, approximate):
+        return kernels.gelu(x, approximate)
+
+    def backward(self, saved, grad):
+        return fn.gelu_backward(grad, saved.self, saved.approximate)
+
+
+def embedding(weight, indices, padding_idx: int = -1):
+    """The rows of ``weight`` at ``indices``: shape ``indices.shape + (embedding_dim,)``."""
+    return EmbeddingBackward0.apply(weight, indices=indices._data, indices_tensor=indices,
+                                    padding_idx=padding_idx)
+
+
+def layer_norm(x, normalized_shape: tuple, weight=None, bias=None, eps: float = 1e-5):
+    """Each slice over the last ``len(normalized_shape)`` dims, normalised to mean 0 and
+    variance 1, then times ``weight`` plus ``bias``."""
+    return NativeLayerNormBackward0.apply(x, weight, bias, normalized_shape=normalized_shape,
+                                          eps=eps)
+
+
+def gelu(x, approximate: str = "none"):
+    """x * Phi(x), elementwise (Phi: the standard normal CDF)."""
+    return GeluBackward0.apply(x, approximate=approximate)
