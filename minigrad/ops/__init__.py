@@ -11,6 +11,7 @@
 | indexing      | x[...] reads and writes                                 |
 | gather        | gather (and its backward, scatter_add)                  |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
+| conv          | convolution, max/avg/adaptive-avg pooling               |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
 | compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
@@ -18,6 +19,8 @@
 
 from ..rules.arguments import normalize_dim, normalize_dims
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
+from .conv import (  # noqa: F401
+    adaptive_avg_pool2d, avg_pool2d, constant_pad, convolution, max_pool2d)
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,

@@ -24,13 +24,13 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
-from ..kernels import pointwise as kernels_pointwise
+from ..kernels import conv as kernels_conv, pointwise as kernels_pointwise
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
-from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction, strided
+from . import arithmetic, conv, cumulative, indexing, linalg, loss, pointwise, reduction, strided
 from . import gather as gather_ops
 from . import shape as shape_ops
 
@@ -44,7 +44,9 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "masked_select", "masked_select_backward", "masked_scatter",
            "masked_scatter_backward",
            "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
-           "select_backward", "slice_backward", "index_backward", "value_selecting_backward"]
+           "select_backward", "slice_backward", "index_backward", "value_selecting_backward",
+           "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
+           "avg_pool_backward", "adaptive_avg_pool_backward", "constant_pad"]
 
 
 def is_tensor(value) -> bool:
@@ -469,3 +471,60 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
         grad, indices = unsqueeze(grad, dim), np.expand_dims(np.asarray(indices), dim)
     return scatter(grad, shape, dim, indices)
 
+
+
+# ---- convolution and pooling (kernels/conv.py) ---------------------------------------
+# (their second derivatives, PyTorch's ConvolutionBackwardBackward0 and friends, are not
+# written yet: on Tensors, create_graph=True, they say so)
+
+def constant_pad(x, widths, value=0):
+    """``x`` padded with ``value`` (ConstantPadNdBackward0; negative widths cut)."""
+    if is_tensor(x):
+        return conv.constant_pad(x, widths, value)
+    return kernels_conv.constant_pad(x, widths, value)
+
+
+def _no_double_backward(name):
+    raise NotImplementedError(
+        f"minigrad: the derivative of {name}'s backward (create_graph=True through it) is "
+        "not implemented yet")
+
+
+def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups):
+    """G convolved back with the weight (a transposed convolution): dL/dinput."""
+    if is_tensor(grad) or is_tensor(weight):
+        _no_double_backward("ConvolutionBackward0")
+    return kernels_conv.convolution_input_grad(grad, weight, input_shape, stride, padding,
+                                               dilation, groups)
+
+
+def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups):
+    """The input correlated with G: dL/dweight."""
+    if is_tensor(grad) or is_tensor(x):
+        _no_double_backward("ConvolutionBackward0")
+    return kernels_conv.convolution_weight_grad(x, grad, weight_shape, stride, padding,
+                                                dilation, groups)
+
+
+def max_pool_backward(grad, indices, input_shape):
+    """Each window's gradient added to the element it chose (indices count h * W + w)."""
+    if is_tensor(grad):
+        rows = grad.reshape(-1, grad.shape[-2] * grad.shape[-1])
+        spread = scatter_add(rows, (rows.shape[0], input_shape[-2] * input_shape[-1]), 1,
+                             np.asarray(indices).reshape(rows.shape))
+        return spread.reshape(tuple(input_shape))
+    return kernels_conv.max_pool_backward(grad, indices, input_shape, 2)
+
+
+def avg_pool_backward(grad, input_shape, kernel, stride, padding, divisors):
+    """Each window's gradient over its divisor, added to every element of the window."""
+    if is_tensor(grad):
+        _no_double_backward("AvgPool2DBackward0")
+    return kernels_conv.avg_pool_backward(grad, input_shape, kernel, stride, padding, divisors)
+
+
+def adaptive_avg_pool_backward(grad, input_shape):
+    """Each output's gradient over its count, added to every element it averaged."""
+    if is_tensor(grad):
+        _no_double_backward("AdaptiveAvgPool2DBackward0")
+    return kernels_conv.adaptive_avg_pool_backward(grad, input_shape)

@@ -1,0 +1,270 @@
+"""Convolution and pooling on arrays laid out (N, C, *spatial), for 1, 2 or 3 spatial
+dims, computed as windows: ``windows`` views every window the kernel visits without
+copying (NumPy's ``sliding_window_view``, then strided), and a convolution is one
+batched matrix product of those windows ("im2col") with the weight.
+
+The backward kernels run the windows the other way: ``add_windows`` adds a value per
+window position back into the input ("col2im"), one strided slice per kernel
+position, so that an element covered by several windows gets the sum.
+
+Bits: PyTorch's CPU convolution is oneDNN's (float32) or its own im2col with a
+blocked GEMM (float64); both add the products in another order than NumPy's BLAS,
+so the last bits differ (README gives the measured figures). Pooling adds each
+window's elements one after the other in the window's order, as PyTorch's pooling
+kernels do, and so has its bits.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
+
+__all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution", "convolution_input_grad",
+           "convolution_weight_grad", "max_pool", "max_pool_backward", "avg_pool",
+           "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
+           "adaptive_ranges"]
+
+
+def output_size(size, kernel, stride, padding, dilation, ceil_mode=False) -> int:
+    """The number of windows along one dim: floor((size + 2p - d(k - 1) - 1) / s) + 1;
+    with ``ceil_mode`` rounded up, unless the last window would start in the right padding."""
+    span = dilation * (kernel - 1) + 1
+    count = (size + 2 * padding - span + (stride - 1 if ceil_mode else 0)) // stride + 1
+    if ceil_mode and (count - 1) * stride >= size + padding:
+        count -= 1
+    return count
+
+
+def pad(x, before, after, value=0):
+    """``x`` with ``before[i]`` and ``after[i]`` elements of ``value`` around spatial dim i."""
+    if not any(before) and not any(after):
+        return x
+    widths = [(0, 0)] * (x.ndim - len(before)) + list(zip(before, after))
+    return np.pad(x, widths, constant_values=value)
+
+
+def constant_pad(x, widths, value=0):
+    """torch's constant_pad_nd: ``widths`` (before, after) pairs from the last dim
+    backwards; a negative width cuts elements off instead."""
+    pairs = [(0, 0)] * x.ndim
+    for k in range(len(widths) // 2):
+        pairs[x.ndim - 1 - k] = widths[2 * k], widths[2 * k + 1]
+    cut = tuple(slice(max(-a, 0), x.shape[d] - max(-b, 0)) for d, (a, b) in enumerate(pairs))
+    grown = [(max(a, 0), max(b, 0)) for a, b in pairs]
+    return np.pad(x[cut], grown, constant_values=value)
+
+
+def windows(x, kernel, stride, dilation, out):
+    """The view (N, C, *out, *kernel) of ``x`` (N, C, *spatial, already padded): window
+    ``o`` along a dim starts at ``o * stride`` and takes every ``dilation``-th element."""
+    spatial = len(kernel)
+    span = tuple(d * (k - 1) + 1 for k, d in zip(kernel, dilation))
+    view = sliding_window_view(x, span, axis=tuple(range(x.ndim - spatial, x.ndim)))
+    starts = tuple(slice(0, (o - 1) * s + 1, s) for o, s in zip(out, stride))
+    steps = tuple(slice(None, None, d) for d in dilation)
+    return view[(Ellipsis,) + starts + steps]
+
+
+def add_windows(values, shape, stride, dilation, outputs_in_order=False):
+    """The adjoint of ``windows``: zeros of ``shape`` (N, C, *spatial, padded) with each
+    window's ``values`` (N, C, *out, *kernel) added back where the window read them.
+    An element read by several windows gets their values added in the order of the
+    kernel positions (as PyTorch's col2im), or, ``outputs_in_order``, of the windows
+    (as its pooling backwards: the kernel positions backwards)."""
+    spatial = (values.ndim - 2) // 2
+    out, kernel = values.shape[2:2 + spatial], values.shape[2 + spatial:]
+    total = np.zeros(shape, values.dtype)
+    positions = list(itertools.product(*map(range, kernel)))
+    for position in reversed(positions) if outputs_in_order else positions:
+        where = tuple(slice(k * d, k * d + (o - 1) * s + 1, s)
+                      for k, d, o, s in zip(position, dilation, out, stride))
+        total[(Ellipsis,) + where] += values[(Ellipsis,) + position]
+    return total
+
+
+def _window_matrix(x, kernel, stride, padding, dilation, groups, out):
+    """im2col: the windows of ``x`` as one matrix per group, (G, N * L, C/G * K), a row
+    per output position and a column per weight element."""
+    n, channels = x.shape[:2]
+    cols = windows(pad(x, padding, padding), kernel, stride, dilation, out)
+    spatial = len(kernel)
+    cols = cols.reshape((n, groups, channels // groups) + cols.shape[2:])
+    # (N, G, C/G, *out, *K) -> (G, N, *out, C/G, *K)
+    order = (1, 0) + tuple(range(3, 3 + spatial)) + (2,) + tuple(range(3 + spatial, 3 + 2 * spatial))
+    length = int(np.prod(out, dtype=np.int64))
+    return cols.transpose(order).reshape(groups, n * length, -1)
+
+
+def _grad_matrix(grad, groups):
+    """grad (N, O, *out) as one matrix per group, (G, N * L, O/G)."""
+    n, channels = grad.shape[:2]
+    return grad.reshape(n, groups, channels // groups, -1).transpose(1, 0, 3, 2).reshape(
+        groups, -1, channels // groups)
+
+
+def convolution(x, weight, bias, stride, padding, dilation, groups):
+    """y[n, o, i] = bias[o] + sum over c (in o's group) and kernel positions k of
+    weight[o, c, k] * x_padded[n, c, i * stride + k * dilation]: one matrix product."""
+    kernel = weight.shape[2:]
+    out = tuple(output_size(*args) for args in zip(x.shape[2:], kernel, stride, padding, dilation))
+    cols = _window_matrix(x, kernel, stride, padding, dilation, groups, out)
+    w = weight.reshape(groups, weight.shape[0] // groups, -1)
+    y = np.matmul(cols, w.transpose(0, 2, 1))  # (G, N * L, O/G)
+    n = x.shape[0]
+    y = y.reshape(groups, n, -1, w.shape[1]).transpose(1, 0, 3, 2)
+    y = np.ascontiguousarray(y).reshape((n, weight.shape[0]) + out)
+    if bias is not None:
+        y += bias.reshape((-1,) + (1,) * len(kernel))
+    return y
+
+
+def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups):
+    """dL/dx: each output's gradient times the weight, added back into every input
+    element its window read (a transposed convolution of grad with the weight)."""
+    n, channels = input_shape[:2]
+    kernel = weight.shape[2:]
+    w = weight.reshape(groups, weight.shape[0] // groups, -1)
+    cols = np.matmul(_grad_matrix(grad, groups), w)  # (G, N * L, C/G * K)
+    out = grad.shape[2:]
+    spatial = len(kernel)
+    cols = cols.reshape((groups, n) + out + (channels // groups,) + kernel)
+    # (G, N, *out, C/G, *K) -> (N, G, C/G, *out, *K)
+    order = (1, 0, 2 + spatial) + tuple(range(2, 2 + spatial)) + tuple(
+        range(3 + spatial, 3 + 2 * spatial))
+    cols = cols.transpose(order).reshape((n, channels) + out + kernel)
+    padded = tuple(size + 2 * p for size, p in zip(input_shape[2:], padding))
+    total = add_windows(cols, (n, channels) + padded, stride, dilation)
+    return np.ascontiguousarray(total[(Ellipsis,) + tuple(
+        slice(p, p + size) for p, size in zip(padding, input_shape[2:]))])
+
+
+def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups):
+    """dL/dweight[o, c, k] = sum over n and output positions i of
+    grad[n, o, i] * x_padded[n, c, i * stride + k * dilation] (the correlation of x
+    with grad)."""
+    cols = _window_matrix(x, weight_shape[2:], stride, padding, dilation, groups, grad.shape[2:])
+    return np.matmul(_grad_matrix(grad, groups).transpose(0, 2, 1), cols).reshape(weight_shape)
+
+
+# ---- pooling -----------------------------------------------------------------------
+
+def max_pool(x, kernel, stride, padding, dilation, ceil_mode):
+    """The largest element of each window (padding never wins) and its index in the
+    flattened input plane (h * W + w), the first one in the window's order on a tie,
+    as PyTorch's kernel; a NaN wins."""
+    spatial = len(kernel)
+    out = tuple(output_size(*a, ceil_mode) for a in zip(x.shape[-spatial:], kernel, stride, padding,
+                                                         dilation))
+    after = _right_padding(x.shape[-spatial:], kernel, stride, padding, dilation, out)
+    low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
+    view = windows(pad(x, padding, after, low), kernel, stride, dilation, out)
+    flat = view.reshape(view.shape[:x.ndim] + (-1,))
+    nan = np.isnan(flat) if x.dtype.kind == "f" else None
+    chosen = np.argmax(flat if nan is None or not nan.any() else np.where(nan, np.inf, flat), -1)
+    values = np.take_along_axis(flat, chosen[..., None], -1)[..., 0]
+    # the chosen element's place in the unpadded plane
+    positions = np.unravel_index(chosen, kernel)
+    index = np.zeros(chosen.shape, np.int64)
+    for dim in range(spatial):
+        start = np.arange(out[dim]) * stride[dim] - padding[dim]
+        start = start.reshape((-1,) + (1,) * (spatial - 1 - dim))
+        index = index * x.shape[x.ndim - spatial + dim] + start + positions[dim] * dilation[dim]
+    return values, index
+
+
+def max_pool_backward(grad, indices, input_shape, spatial):
+    """Each window's gradient added to the input element it chose (``indices`` count
+    in the flattened plane of the last ``spatial`` dims)."""
+    spatial_size = int(np.prod(input_shape[-spatial:], dtype=np.int64))
+    rows = grad.reshape(-1, int(np.prod(grad.shape[-spatial:], dtype=np.int64)))
+    where = indices.reshape(rows.shape) + (np.arange(rows.shape[0]) * spatial_size)[:, None]
+    total = np.zeros(rows.shape[0] * spatial_size, grad.dtype)
+    np.add.at(total, where.ravel(), rows.ravel())  # (one after the other, in the windows' order)
+    return total.reshape(input_shape)
+
+
+def _right_padding(size, kernel, stride, padding, dilation, out):
+    """The padding on the right that the last window needs (more than ``padding`` in
+    ceil_mode, where it may reach past the padded input)."""
+    return tuple(max(p, (o - 1) * s + d * (k - 1) + 1 - n - p)
+                 for n, k, s, p, d, o in zip(size, kernel, stride, padding, dilation, out))
+
+
+def pool_divisors(size, kernel, stride, padding, ceil_mode, count_include_pad, divisor_override):
+    """What each window's sum is divided by, as PyTorch counts it: the window's
+    elements inside the padded input (count_include_pad), or inside the input only."""
+    if divisor_override:
+        return np.asarray(divisor_override)
+    divisors = np.ones(())
+    for n, k, s, p in zip(size, kernel, stride, padding):
+        count = output_size(n, k, s, p, 1, ceil_mode)
+        start = np.arange(count) * s - p
+        end = np.minimum(start + k, n + p)
+        if not count_include_pad:
+            start, end = np.maximum(start, 0), np.minimum(end, n)
+        divisors = divisors[..., None] * (end - start)
+    return divisors
+
+
+def avg_pool(x, kernel, stride, padding, ceil_mode, divisors):
+    """Each window's sum, its elements added one after the other in the window's
+    order (as PyTorch's kernel), divided by ``divisors`` (see ``pool_divisors``)."""
+    spatial = len(kernel)
+    out = tuple(output_size(*a, ceil_mode) for a in zip(x.shape[-spatial:], kernel, stride,
+                                                         padding, (1,) * spatial))
+    after = _right_padding(x.shape[-spatial:], kernel, stride, padding, (1,) * spatial, out)
+    view = windows(pad(x, padding, after), kernel, stride, (1,) * spatial, out)
+    total = np.zeros(view.shape[:x.ndim], x.dtype)
+    for position in itertools.product(*map(range, kernel)):
+        total += view[(Ellipsis,) + position]
+    return (total / divisors.astype(x.dtype)).astype(x.dtype)
+
+
+def avg_pool_backward(grad, input_shape, kernel, stride, padding, divisors):
+    """Each window's gradient over its divisor, added to every element of the window."""
+    spatial = len(kernel)
+    share = (grad / divisors.astype(grad.dtype)).astype(grad.dtype)
+    out = grad.shape[-spatial:]
+    after = _right_padding(input_shape[-spatial:], kernel, stride, padding, (1,) * spatial, out)
+    values = np.broadcast_to(share.reshape(share.shape + (1,) * spatial), share.shape + kernel)
+    padded = tuple(n + p + a for n, p, a in zip(input_shape[-spatial:], padding, after))
+    total = add_windows(values, tuple(input_shape[:-spatial]) + padded, stride, (1,) * spatial,
+                        outputs_in_order=True)
+    return np.ascontiguousarray(total[(Ellipsis,) + tuple(
+        slice(p, p + n) for p, n in zip(padding, input_shape[-spatial:]))])
+
+
+def adaptive_ranges(size, out):
+    """Output i of ``out`` averages input [floor(i size / out), ceil((i + 1) size / out))."""
+    return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
+
+
+def adaptive_avg_pool(x, out):
+    """Each output the mean of its range of rows and columns (``adaptive_ranges``),
+    summed element after element as PyTorch's kernel, then divided by the count."""
+    rows, cols = adaptive_ranges(x.shape[-2], out[0]), adaptive_ranges(x.shape[-1], out[1])
+    y = np.empty(x.shape[:-2] + tuple(out), x.dtype)
+    for i, (top, bottom) in enumerate(rows):
+        for j, (left, right) in enumerate(cols):
+            total = np.zeros(x.shape[:-2], x.dtype)
+            for h in range(top, bottom):
+                for w in range(left, right):
+                    total += x[..., h, w]
+            # (divided by the height, then by the width: PyTorch's two roundings)
+            y[..., i, j] = total / x.dtype.type(bottom - top) / x.dtype.type(right - left)
+    return y
+
+
+def adaptive_avg_pool_backward(grad, input_shape):
+    """Each output's gradient over its count, added to every element it averaged, the
+    outputs in order (PyTorch's order of the additions)."""
+    out = grad.shape[-2:]
+    rows, cols = adaptive_ranges(input_shape[-2], out[0]), adaptive_ranges(input_shape[-1], out[1])
+    total = np.zeros(input_shape, grad.dtype)
+    for i, (top, bottom) in enumerate(rows):
+        for j, (left, right) in enumerate(cols):
+            share = grad[..., i, j] / grad.dtype.type(bottom - top) / grad.dtype.type(right - left)
+            total[..., top:bottom, left:right] += share[..., None, None]
+    return total
