@@ -78,30 +78,48 @@ def add_windows(values, shape, stride, dilation, outputs_in_order=False):
     total = np.zeros(shape, values.dtype)
     positions = list(itertools.product(*map(range, kernel)))
     for position in reversed(positions) if outputs_in_order else positions:
-        where = tuple(slice(k * d, k * d + (o - 1) * s + 1, s)
-                      for k, d, o, s in zip(position, dilation, out, stride))
-        total[(Ellipsis,) + where] += values[(Ellipsis,) + position]
+        total[(Ellipsis,) + _window_slices(position, dilation, stride, out)] += \
+            values[(Ellipsis,) + position]
     return total
 
 
+def _window_slices(position, kernel_dilation, stride, out):
+    """The input elements that kernel ``position`` meets in every window: one strided
+    slice per spatial dim."""
+    return tuple(slice(k * d, k * d + (o - 1) * s + 1, s)
+                 for k, d, o, s in zip(position, kernel_dilation, out, stride))
+
+
 def _window_matrix(x, kernel, stride, padding, dilation, groups, out):
-    """im2col: the windows of ``x`` as one matrix per group, (G, N * L, C/G * K), a row
-    per output position and a column per weight element."""
+    """im2col: the windows of ``x`` as one matrix per group, (G, C/G * K, N * L): a row
+    per weight element (c, k), a column per output position (n, i). Filled one kernel
+    position at a time (a strided copy each)."""
     n, channels = x.shape[:2]
-    cols = windows(pad(x, padding, padding), kernel, stride, dilation, out)
-    spatial = len(kernel)
-    cols = cols.reshape((n, groups, channels // groups) + cols.shape[2:])
-    # (N, G, C/G, *out, *K) -> (G, N, *out, C/G, *K)
-    order = (1, 0) + tuple(range(3, 3 + spatial)) + (2,) + tuple(range(3 + spatial, 3 + 2 * spatial))
-    length = int(np.prod(out, dtype=np.int64))
-    return cols.transpose(order).reshape(groups, n * length, -1)
+    padded = pad(x, padding, padding)
+    cols = np.empty((channels,) + tuple(kernel) + (n,) + tuple(out), x.dtype)
+    for position in itertools.product(*map(range, kernel)):
+        part = padded[(slice(None), slice(None)) + _window_slices(position, dilation, stride, out)]
+        cols[(slice(None),) + position] = part.swapaxes(0, 1)
+    return cols.reshape(groups, cols.size // (groups * n * _count(out)), n * _count(out))
+
+
+def _count(shape) -> int:
+    return int(np.prod(shape, dtype=np.int64))
 
 
 def _grad_matrix(grad, groups):
-    """grad (N, O, *out) as one matrix per group, (G, N * L, O/G)."""
+    """grad (N, O, *out) as one matrix per group, (G, O/G, N * L)."""
     n, channels = grad.shape[:2]
-    return grad.reshape(n, groups, channels // groups, -1).transpose(1, 0, 3, 2).reshape(
-        groups, -1, channels // groups)
+    rows = np.ascontiguousarray(grad.reshape(n, channels, -1).swapaxes(0, 1))
+    return rows.reshape(groups, channels // groups, -1)
+
+
+def _per_group(a, b):
+    """a[g] @ b[g] for each group g, each one BLAS's matrix product (np.matmul on a
+    stack of transposed matrices would take NumPy's slow loop)."""
+    if a.shape[0] == 1:
+        return (a[0] @ b[0])[None]
+    return np.stack([a[g] @ b[g] for g in range(a.shape[0])])
 
 
 def convolution(x, weight, bias, stride, padding, dilation, groups):
@@ -111,10 +129,9 @@ def convolution(x, weight, bias, stride, padding, dilation, groups):
     out = tuple(output_size(*args) for args in zip(x.shape[2:], kernel, stride, padding, dilation))
     cols = _window_matrix(x, kernel, stride, padding, dilation, groups, out)
     w = weight.reshape(groups, weight.shape[0] // groups, -1)
-    y = np.matmul(cols, w.transpose(0, 2, 1))  # (G, N * L, O/G)
-    n = x.shape[0]
-    y = y.reshape(groups, n, -1, w.shape[1]).transpose(1, 0, 3, 2)
-    y = np.ascontiguousarray(y).reshape((n, weight.shape[0]) + out)
+    y = _per_group(w, cols)  # (G, O/G, N * L)
+    y = y.reshape((weight.shape[0], x.shape[0]) + out).swapaxes(0, 1)
+    y = np.ascontiguousarray(y)
     if bias is not None:
         y += bias.reshape((-1,) + (1,) * len(kernel))
     return y
@@ -124,20 +141,18 @@ def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation,
     """dL/dx: each output's gradient times the weight, added back into every input
     element its window read (a transposed convolution of grad with the weight)."""
     n, channels = input_shape[:2]
-    kernel = weight.shape[2:]
+    kernel, out = weight.shape[2:], grad.shape[2:]
     w = weight.reshape(groups, weight.shape[0] // groups, -1)
-    cols = np.matmul(_grad_matrix(grad, groups), w)  # (G, N * L, C/G * K)
-    out = grad.shape[2:]
-    spatial = len(kernel)
-    cols = cols.reshape((groups, n) + out + (channels // groups,) + kernel)
-    # (G, N, *out, C/G, *K) -> (N, G, C/G, *out, *K)
-    order = (1, 0, 2 + spatial) + tuple(range(2, 2 + spatial)) + tuple(
-        range(3 + spatial, 3 + 2 * spatial))
-    cols = cols.transpose(order).reshape((n, channels) + out + kernel)
+    cols = _per_group(w.transpose(0, 2, 1), _grad_matrix(grad, groups))  # (G, C/G * K, N * L)
+    cols = cols.reshape((channels,) + kernel + (n,) + out)
     padded = tuple(size + 2 * p for size, p in zip(input_shape[2:], padding))
-    total = add_windows(cols, (n, channels) + padded, stride, dilation)
-    return np.ascontiguousarray(total[(Ellipsis,) + tuple(
-        slice(p, p + size) for p, size in zip(padding, input_shape[2:]))])
+    total = np.zeros((channels, n) + padded, grad.dtype)  # (col2im, channels first)
+    for position in itertools.product(*map(range, kernel)):
+        total[(slice(None), slice(None)) + _window_slices(position, dilation, stride, out)] += \
+            cols[(slice(None),) + position]
+    inside = total[(Ellipsis,) + tuple(slice(p, p + size)
+                                        for p, size in zip(padding, input_shape[2:]))]
+    return np.ascontiguousarray(inside.swapaxes(0, 1))
 
 
 def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups):
@@ -145,7 +160,7 @@ def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, gr
     grad[n, o, i] * x_padded[n, c, i * stride + k * dilation] (the correlation of x
     with grad)."""
     cols = _window_matrix(x, weight_shape[2:], stride, padding, dilation, groups, grad.shape[2:])
-    return np.matmul(_grad_matrix(grad, groups).transpose(0, 2, 1), cols).reshape(weight_shape)
+    return _per_group(_grad_matrix(grad, groups), cols.transpose(0, 2, 1)).reshape(weight_shape)
 
 
 # ---- pooling -----------------------------------------------------------------------
