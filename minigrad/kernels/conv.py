@@ -68,13 +68,13 @@ def windows(x, kernel, stride, dilation, out):
 
 
 def add_windows(values, shape, stride, dilation, outputs_in_order=False):
-    """The adjoint of ``windows``: zeros of ``shape`` (N, C, *spatial, padded) with each
-    window's ``values`` (N, C, *out, *kernel) added back where the window read them.
+    """The adjoint of ``windows``: zeros of ``shape`` (..., *spatial, padded) with each
+    window's ``values`` (..., *out, *kernel) added back where the window read them.
     An element read by several windows gets their values added in the order of the
     kernel positions (as PyTorch's col2im), or, ``outputs_in_order``, of the windows
     (as its pooling backwards: the kernel positions backwards)."""
-    spatial = (values.ndim - 2) // 2
-    out, kernel = values.shape[2:2 + spatial], values.shape[2 + spatial:]
+    spatial = len(stride)
+    out, kernel = values.shape[-2 * spatial:-spatial], values.shape[-spatial:]
     total = np.zeros(shape, values.dtype)
     positions = list(itertools.product(*map(range, kernel)))
     for position in reversed(positions) if outputs_in_order else positions:

@@ -152,7 +152,7 @@ def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, shown_strid
 
 def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
                shown_stride):
-    rules.check_pool(x, kernel_size, stride, padding, (1, 1), ceil_mode)
+    rules.check_pool(x, kernel_size, stride, padding, (1, 1), ceil_mode, "avg")
     return AvgPool2DBackward0.apply(
         x, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode,
         count_include_pad=count_include_pad, divisor_override=divisor_override,

@@ -77,8 +77,12 @@ def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> Non
                            f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
 
 
-def check_pool(x, kernel, stride, padding, dilation, ceil_mode) -> None:
-    """ATen's pool2d_shape_check (Pool.h), for max (with dilation) and avg pooling."""
+def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max") -> None:
+    """ATen's pool2d_shape_check (Pool.h), for max (with dilation) and avg pooling (which
+    reads the channels, dim -3, first)."""
+    if kind == "avg" and x.ndim < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(x.ndim, 1)}, "
+                         f"{max(x.ndim, 1) - 1}], but got -3)")
     if any(s == 0 for s in stride) or any(k == 0 for k in kernel):
         raise RuntimeError("stride should not be zero")
     if any(d <= 0 for d in dilation):
