@@ -21,6 +21,10 @@ from .parameter import Parameter
 __all__ = ["Conv1d", "Conv2d"]
 
 
+_PADDING_STRINGS = {"same", "valid"}
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
+
+
 def _ntuple(value, n: int) -> tuple:
     return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
 
@@ -43,15 +47,16 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
+        # (the texts show Python sets, in this process's order, as PyTorch's do)
         if isinstance(padding, str):
-            if padding not in ("same", "valid"):
+            if padding not in _PADDING_STRINGS:
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of "
-                                 "{'same', 'valid'}")
+                                 f"{_PADDING_STRINGS}")
             if padding == "same" and any(s != 1 for s in stride):
                 raise ValueError("padding='same' is not supported for strided convolutions")
-        if padding_mode not in ("zeros", "reflect", "replicate", "circular"):
-            raise ValueError("padding_mode must be one of {'zeros', 'reflect', 'replicate', "
-                             f"'circular'}}, but got padding_mode='{padding_mode}'")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got "
+                             f"padding_mode='{padding_mode}'")
         self.in_channels, self.out_channels = in_channels, out_channels
         self.kernel_size = _ntuple(kernel_size, self.n)
         self.stride = stride

@@ -69,12 +69,12 @@ def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> Non
             f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
             f"Kernel size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than "
             "actual input size")
-    if x.dtype is not weight.dtype:
-        raise RuntimeError(f"expected scalar type {SCALAR_NAMES[x.dtype]} but found "
-                           f"{SCALAR_NAMES[weight.dtype]}")
     if bias is not None and bias.dtype is not x.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
                            f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
+    if x.dtype is not weight.dtype:
+        raise RuntimeError(f"expected scalar type {SCALAR_NAMES[x.dtype]} but found "
+                           f"{SCALAR_NAMES[weight.dtype]}")
 
 
 def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max") -> None:
