@@ -11,6 +11,8 @@ classes (``minigrad/ops/``) call these functions from their ``forward`` and
 | softmax       | softmax, log_softmax, logsumexp, their backwards (threads, by rows)  |
 | loss          | binary cross-entropy with logits (threads)                           |
 | linalg        | the matrix product's rounding                                        |
+| conv          | convolution as windows and one matrix product (im2col, col2im),      |
+|               | pooling summed in PyTorch's order                                    |
 | summation     | sums in PyTorch's order (its last bits)                              |
 | layout        | strides and storage offsets as PyTorch counts them                   |
 | threads       | big kernels split across cores (parts, rows); set_num_threads        |

@@ -22,7 +22,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution", "convolution_input_grad",
-           "convolution_weight_grad", "max_pool", "max_pool_backward", "avg_pool",
+           "convolution_weight_grad", "im2col", "col2im", "max_pool", "max_pool_backward", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
            "adaptive_ranges"]
 
@@ -161,6 +161,32 @@ def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, gr
     with grad)."""
     cols = _window_matrix(x, weight_shape[2:], stride, padding, dilation, groups, grad.shape[2:])
     return _per_group(_grad_matrix(grad, groups), cols.transpose(0, 2, 1)).reshape(weight_shape)
+
+
+def im2col(x, kernel, dilation, padding, stride):
+    """torch's unfold: (N, C, H, W) -> (N, C * kH * kW, L), a column per window (the
+    rows in the order c, then the kernel positions); without N alike."""
+    unbatched = x.ndim == 3
+    x = x[None] if unbatched else x
+    out = tuple(output_size(*args) for args in zip(x.shape[2:], kernel, stride, padding, dilation))
+    view = windows(pad(x, padding, padding), kernel, stride, dilation, out)
+    cols = view.transpose(0, 1, 4, 5, 2, 3).reshape(x.shape[0], -1, out[0] * out[1])
+    return cols[0] if unbatched else cols
+
+
+def col2im(cols, size, kernel, dilation, padding, stride):
+    """torch's fold, the adjoint of ``im2col``: each column's values added back where its
+    window lies in an image of ``size`` (H, W); overlaps summed in kernel-position order."""
+    unbatched = cols.ndim == 2
+    cols = cols[None] if unbatched else cols
+    out = tuple(output_size(*args) for args in zip(size, kernel, stride, padding, dilation))
+    n, channels = cols.shape[0], cols.shape[1] // (kernel[0] * kernel[1])
+    values = cols.reshape((n, channels) + tuple(kernel) + out).transpose(0, 1, 4, 5, 2, 3)
+    padded = tuple(m + 2 * p for m, p in zip(size, padding))
+    total = add_windows(values, (n, channels) + padded, stride, dilation)
+    image = np.ascontiguousarray(total[..., padding[0]:padding[0] + size[0],
+                                       padding[1]:padding[1] + size[1]])
+    return image[0] if unbatched else image
 
 
 # ---- pooling -----------------------------------------------------------------------

@@ -3,7 +3,7 @@
     module.py      Module: parameters, sub-modules, train/eval, state_dict, repr
     parameter.py   Parameter: a tensor that a module learns
     linear.py      Linear, Identity, Flatten
-    conv.py        Conv1d, Conv2d
+    conv.py        Conv1d, Conv2d, Unfold, Fold
     pooling.py     MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax
     dropout.py     Dropout
@@ -18,7 +18,7 @@ Everything is written with public tensor operations; autograd does the rest.
 from . import functional, init  # noqa: F401
 from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh  # noqa: F401
 from .container import Sequential  # noqa: F401
-from .conv import Conv1d, Conv2d  # noqa: F401
+from .conv import Conv1d, Conv2d, Fold, Unfold  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .linear import Flatten, Identity, Linear  # noqa: F401
 from .loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss  # noqa: F401

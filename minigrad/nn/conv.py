@@ -1,4 +1,5 @@
-"""Convolution layers: ``Conv1d`` and ``Conv2d``.
+"""Convolution layers: ``Conv1d`` and ``Conv2d``; ``Unfold`` and ``Fold`` (windows as
+columns and back, the "im2col" a convolution is made of).
 
 A ``Conv2d(in_channels, out_channels, kernel_size)`` holds ``out_channels`` small
 filters of shape (in_channels / groups, kH, kW) and slides each one over the input;
@@ -18,7 +19,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d"]
+__all__ = ["Conv1d", "Conv2d", "Unfold", "Fold"]
 
 
 _PADDING_STRINGS = {"same", "valid"}
@@ -47,7 +48,8 @@ class _ConvNd(Module):
             raise ValueError("in_channels must be divisible by groups")
         if out_channels % groups != 0:
             raise ValueError("out_channels must be divisible by groups")
-        # (the texts show Python sets, in this process's order, as PyTorch's do)
+        # (the texts print Python sets, as PyTorch's do; the order of their elements depends
+        # on string hashes, so it may differ from PyTorch's printout)
         if isinstance(padding, str):
             if padding not in _PADDING_STRINGS:
                 raise ValueError(f"Invalid padding string {padding!r}, should be one of "
@@ -129,3 +131,40 @@ class Conv2d(_ConvNd):
     """
 
     n = 2
+
+
+class Unfold(Module):
+    """Every ``kernel_size`` window of (N, C, H, W) as a column: (N, C * kH * kW, L).
+
+    >>> Unfold(kernel_size=(2, 3))(minigrad.ones(2, 5, 3, 4)).shape
+    torch.Size([2, 30, 4])
+    """
+
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.kernel_size, self.dilation = kernel_size, dilation
+        self.padding, self.stride = padding, stride
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, "
+                f"padding={self.padding}, stride={self.stride}")
+
+
+class Fold(Module):
+    """Columns (N, C * kH * kW, L) added back into images of ``output_size``."""
+
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.output_size, self.kernel_size = output_size, kernel_size
+        self.dilation, self.padding, self.stride = dilation, padding, stride
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding,
+                      self.stride)
+
+    def extra_repr(self) -> str:
+        return (f"output_size={self.output_size}, kernel_size={self.kernel_size}, "
+                f"dilation={self.dilation}, padding={self.padding}, stride={self.stride}")

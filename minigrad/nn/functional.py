@@ -27,7 +27,7 @@ from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "one_hot", "pad", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d",
-           "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+           "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d", "unfold", "fold",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits"]
 
 
@@ -501,3 +501,17 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """adaptive_avg_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0])).squeeze(-2)
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Every kernel_size window of ``input`` (N, C, H, W) as a column: (N, C * kH * kW, L),
+    L the number of windows ("im2col"; a convolution is ``weight.view(O, -1) @ unfold(x)``)."""
+    return ops.unfold(input, _tuple(kernel_size, 2), _tuple(dilation, 2), _tuple(padding, 2),
+                      _tuple(stride, 2))
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """The adjoint of ``unfold``: columns (N, C * kH * kW, L) added back into an image of
+    ``output_size``, where windows overlap the values summed."""
+    return ops.fold(input, _tuple(output_size, 2), _tuple(kernel_size, 2), _tuple(dilation, 2),
+                    _tuple(padding, 2), _tuple(stride, 2))

@@ -20,7 +20,7 @@
 from ..rules.arguments import normalize_dim, normalize_dims
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 from .conv import (  # noqa: F401
-    adaptive_avg_pool2d, avg_pool2d, constant_pad, convolution, max_pool2d)
+    adaptive_avg_pool2d, avg_pool2d, constant_pad, convolution, fold, max_pool2d, unfold)
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,

@@ -25,7 +25,7 @@ from ..kernels import conv as kernels
 from ..rules import conv as rules
 from . import fn
 
-__all__ = ["constant_pad", "convolution", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
+__all__ = ["unfold", "fold", "constant_pad", "convolution", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
 
 
 class ConvolutionBackward0(Node):
@@ -117,6 +117,47 @@ class ConstantPadNdBackward0(Node):
 
     def backward(self, saved, grad):
         return fn.constant_pad(grad, tuple(-width for width in saved.pad))
+
+
+class Im2ColBackward0(Node):
+    formula = Formula("cols[n, (c, k), i]", "self[n, c, stride i + dilation k - padding]",
+                      grad={"self": "fold(G): each column added back where its window lies"},
+                      note="F.unfold: every kernel_size window as a column.")
+
+    def forward(self, x, kernel_size, dilation, padding, stride):
+        self.save(dilation=dilation, kernel_size=kernel_size, padding=padding, stride=stride,
+                  self_sym_argsize_minus_1=x.shape[-1], self_sym_argsize_minus_2=x.shape[-2])
+        return kernels.im2col(x, kernel_size, dilation, padding, stride)
+
+    def backward(self, saved, grad):
+        size = (saved.self_sym_argsize_minus_2, saved.self_sym_argsize_minus_1)
+        return fn.col2im(grad, size, saved.kernel_size, saved.dilation, saved.padding,
+                         saved.stride)
+
+
+class Col2ImBackward0(Node):
+    formula = Formula("y[n, c, h, w]", "sum of the column entries whose window covers (h, w)",
+                      grad={"self": "unfold(G): each window of G as a column"},
+                      note="F.fold, the adjoint of F.unfold.")
+
+    def forward(self, cols, output_size, kernel_size, dilation, padding, stride):
+        self.save(dilation=dilation, kernel_size=kernel_size, padding=padding, stride=stride)
+        return kernels.col2im(cols, output_size, kernel_size, dilation, padding, stride)
+
+    def backward(self, saved, grad):
+        return fn.im2col(grad, saved.kernel_size, saved.dilation, saved.padding, saved.stride)
+
+
+def unfold(x, kernel_size, dilation, padding, stride):
+    rules.check_unfold(x, kernel_size, dilation, padding, stride)
+    return Im2ColBackward0.apply(x, kernel_size=kernel_size, dilation=dilation, padding=padding,
+                                 stride=stride)
+
+
+def fold(x, output_size, kernel_size, dilation, padding, stride):
+    rules.check_fold(x, output_size, kernel_size, dilation, padding, stride)
+    return Col2ImBackward0.apply(x, output_size=output_size, kernel_size=kernel_size,
+                                 dilation=dilation, padding=padding, stride=stride)
 
 
 def constant_pad(x, pad, value=0):

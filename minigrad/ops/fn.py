@@ -46,7 +46,8 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
            "select_backward", "slice_backward", "index_backward", "value_selecting_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
-           "avg_pool_backward", "adaptive_avg_pool_backward", "constant_pad"]
+           "avg_pool_backward", "adaptive_avg_pool_backward", "constant_pad", "im2col",
+           "col2im"]
 
 
 def is_tensor(value) -> bool:
@@ -474,14 +475,32 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
 
 
 # ---- convolution and pooling (kernels/conv.py) ---------------------------------------
-# (their second derivatives, PyTorch's ConvolutionBackwardBackward0 and friends, are not
-# written yet: on Tensors, create_graph=True, they say so)
+# (On Tensors, create_graph=True, a convolution's gradients are recorded as unfold, matrix
+# products and fold, which differentiate again: the same values as PyTorch's one
+# ConvolutionBackwardBackward0 node, through other nodes. Pooling's second derivatives,
+# but max pooling's, are not written yet and say so.)
 
 def constant_pad(x, widths, value=0):
     """``x`` padded with ``value`` (ConstantPadNdBackward0; negative widths cut)."""
     if is_tensor(x):
         return conv.constant_pad(x, widths, value)
     return kernels_conv.constant_pad(x, widths, value)
+
+
+def im2col(x, kernel, dilation, padding, stride):
+    """Every window of ``x`` as a column (Im2ColBackward0, F.unfold)."""
+    if is_tensor(x):
+        return conv.Im2ColBackward0.apply(x, kernel_size=kernel, dilation=dilation,
+                                          padding=padding, stride=stride)
+    return kernels_conv.im2col(x, kernel, dilation, padding, stride)
+
+
+def col2im(cols, size, kernel, dilation, padding, stride):
+    """Columns added back into an image of ``size`` (Col2ImBackward0, F.fold)."""
+    if is_tensor(cols):
+        return conv.Col2ImBackward0.apply(cols, output_size=tuple(size), kernel_size=kernel,
+                                          dilation=dilation, padding=padding, stride=stride)
+    return kernels_conv.col2im(cols, size, kernel, dilation, padding, stride)
 
 
 def _no_double_backward(name):
@@ -493,7 +512,8 @@ def _no_double_backward(name):
 def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups):
     """G convolved back with the weight (a transposed convolution): dL/dinput."""
     if is_tensor(grad) or is_tensor(weight):
-        _no_double_backward("ConvolutionBackward0")
+        return _recorded_convolution_grad(grad, None, weight, input_shape, stride, padding,
+                                          dilation, groups)
     return kernels_conv.convolution_input_grad(grad, weight, input_shape, stride, padding,
                                                dilation, groups)
 
@@ -501,9 +521,35 @@ def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation,
 def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups):
     """The input correlated with G: dL/dweight."""
     if is_tensor(grad) or is_tensor(x):
-        _no_double_backward("ConvolutionBackward0")
+        return _recorded_convolution_grad(grad, x, None, weight_shape, stride, padding, dilation,
+                                          groups)
     return kernels_conv.convolution_weight_grad(x, grad, weight_shape, stride, padding,
                                                 dilation, groups)
+
+
+def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation, groups):
+    """dL/dx (``x`` None, ``shape`` the input's) or dL/dweight (``weight`` None, ``shape``
+    the weight's) of a 1-D or 2-D convolution on Tensors, from recorded ops: with the windows of x as
+    columns (unfold), y = weight @ columns per group, so dL/dweight = G @ columns^T and
+    dL/dcolumns = weight^T @ G, folded back into the image."""
+    flat = len(shape) == 3  # (1-D: a row of a 2-D image)
+    if flat:
+        grad, stride, padding, dilation = unsqueeze(grad, 2), (1, *stride), (0, *padding), \
+            (1, *dilation)
+        x, weight = (None if t is None else unsqueeze(t, 2) for t in (x, weight))
+        shape = shape[:2] + (1,) + shape[2:]
+    n, channels = grad.shape[:2]
+    g = reshape(grad, (n, groups, channels // groups, -1))  # (N, G, O/G, L)
+    if x is None:
+        kernel = tuple(weight.shape[2:])
+        w = reshape(weight, (groups, weight.shape[0] // groups, -1))
+        cols = reshape(linalg.matmul(transpose(w, 1, 2), g), (n, -1, g.shape[-1]))
+        result = col2im(cols, shape[2:], kernel, dilation, padding, stride)
+    else:
+        cols = im2col(x, tuple(shape[2:]), dilation, padding, stride)
+        cols = reshape(cols, (n, groups, -1, cols.shape[-1]))
+        result = reshape(sum(linalg.matmul(g, transpose(cols, 2, 3)), 0), shape)
+    return squeeze(result, 2) if flat else result
 
 
 def max_pool_backward(grad, indices, input_shape):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES
 from ..kernels.conv import output_size
 
-__all__ = ["check_pad", "check_geometry", "check_convolution", "check_pool", "check_adaptive"]
+__all__ = ["check_unfold", "check_fold", "check_pad", "check_geometry", "check_convolution", "check_pool", "check_adaptive"]
 
 
 def _sizes(shape) -> str:
@@ -110,3 +110,58 @@ def check_adaptive(x, output_size) -> None:
     if x.ndim not in (3, 4):
         raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
                            f"{_sizes(x.shape)}")
+
+
+def _check_positive(kernel, dilation, padding, stride) -> None:
+    """ATen's checks shared by im2col and col2im (Im2Col.cpp's im2col_shape_check)."""
+    if any(k <= 0 for k in kernel):
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: "
+                           f"{kernel[0]} kernel_width: {kernel[1]}")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError(f"stride should be greater than zero, but got stride_height: "
+                           f"{stride[0]} stride_width: {stride[1]}")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got dilation_height: "
+                           f"{dilation[0]} dilation_width: {dilation[1]}")
+    if any(p < 0 for p in padding):
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {padding[0]} "
+                           f"pad_width: {padding[1]}")
+
+
+def check_unfold(x, kernel, dilation, padding, stride) -> None:
+    if x.ndim < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(x.ndim, 1)}, "
+                         f"{max(x.ndim, 1) - 1}], but got {x.ndim})")
+    _check_positive(kernel, dilation, padding, stride)
+    if x.ndim not in (3, 4) or 0 in x.shape[-3:]:
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
+                           f"and other non-zero dimensions for input, but got: {_sizes(x.shape)}")
+    out = [output_size(*args) for args in zip(x.shape[-2:], kernel, stride, padding, dilation)]
+    if any(o < 1 for o in out):
+        raise RuntimeError(
+            f"Given input with spatial size ({x.shape[-2]}, {x.shape[-1]}), kernel_size="
+            f"({kernel[0]}, {kernel[1]}), dilation=({dilation[0]}, {dilation[1]}), padding="
+            f"({padding[0]}, {padding[1]}), calculated shape of the array of sliding blocks as "
+            f"({out[0]}, {out[1]}), but its components must be at least one.")
+
+
+def check_fold(cols, size, kernel, dilation, padding, stride) -> None:
+    _check_positive(kernel, dilation, padding, stride)
+    if cols.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: "
+                           f"{_sizes(cols.shape)}")
+    out = [output_size(*args) for args in zip(size, kernel, stride, padding, dilation)]
+    if cols.shape[-1] != out[0] * out[1]:
+        raise RuntimeError(
+            f"Given output_size=({size[0]}, {size[1]}), kernel_size=({kernel[0]}, {kernel[1]}), "
+            f"dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, {padding[1]}), "
+            f"stride=({stride[0]}, {stride[1]}), expected size of input's dimension "
+            f"{cols.ndim - 1} to match the calculated number of sliding blocks {out[0]} * "
+            f"{out[1]} = {out[0] * out[1]}, but got input.size({cols.ndim - 1})="
+            f"{cols.shape[-1]}.")
+    if cols.shape[-2] % (kernel[0] * kernel[1]):
+        raise RuntimeError(
+            f"Expected size of input's dimension {cols.ndim - 2} to be divisible by the product "
+            f"of kernel_size, but got input.size({cols.ndim - 2})={cols.shape[-2]} and "
+            f"kernel_size=({kernel[0]}, {kernel[1]})")

@@ -1,7 +1,8 @@
 """ops/conv.py against PyTorch 2.13 and finite differences: conv1d/conv2d (stride, padding
 incl. 'same'/'valid', dilation, groups, no bias, unbatched input), F.pad, max/avg/adaptive
-pooling (1-D and 2-D, return_indices, ceil_mode, count_include_pad, divisor_override).
-Values, graphs (node names, next_functions), saved attributes, gradients, errors.
+pooling (1-D and 2-D, return_indices, ceil_mode, count_include_pad, divisor_override),
+unfold/fold. Values, graphs (node names, next_functions), saved attributes, gradients,
+second derivatives, errors.
 
 Bits: pooling is bit-equal with PyTorch (values, indices, gradients). A convolution is not:
 PyTorch's CPU convolution adds its products in oneDNN's (float32) or its blocked GEMM's
@@ -289,13 +290,81 @@ def test_max_pool_gradient_of_the_gradient():
     np.testing.assert_allclose(ours, gg.numpy(), rtol=1e-6)
 
 
-def test_second_derivatives_not_written_yet_say_so():
+def test_pooling_second_derivatives_not_written_yet_say_so():
     x = mg.tensor(rand((1, 1, 4, 4)), requires_grad=True)
-    w = mg.tensor(rand((1, 1, 3, 3)), requires_grad=True)
-    for y in (mg.nn.functional.conv2d(x, w), mg.nn.functional.avg_pool2d(x, 2),
-              mg.nn.functional.adaptive_avg_pool2d(x, 3)):
+    for y in (mg.nn.functional.avg_pool2d(x, 2), mg.nn.functional.adaptive_avg_pool2d(x, 3)):
         with pytest.raises(NotImplementedError, match="not implemented yet"):
             mg.autograd.grad(y.sum(), x, create_graph=True)
+
+
+@pytest.mark.parametrize("name", ["conv2d", "groups", "dilation", "conv1d stride, padding",
+                                  "conv1d unbatched, groups", "unbatched"])
+def test_convolution_second_derivatives(name):
+    """With create_graph=True a convolution's gradients are recorded (as unfold, matrix
+    products and fold; PyTorch records one ConvolutionBackwardBackward0) and differentiate
+    again to PyTorch's values."""
+    call = _conv_call(name)
+    arrays = _conv_arrays(name, "float64")
+    results = []
+    for lib in (mg, torch):
+        inputs = [lib.tensor(a, requires_grad=True) for a in arrays]
+        y = call(lib, *inputs)
+        grads = lib.autograd.grad((y * y).sum(), inputs[:2], create_graph=True)
+        (grads[0].pow(2).sum() + grads[1].pow(3).sum()).backward()
+        results.append([g.detach().numpy() for g in grads] + [t.grad.numpy() for t in inputs])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-10, atol=1e-10)
+
+
+def test_convolution_gradgradcheck():
+    x = mg.tensor(rand((1, 4, 5, 5), 6, "float64"), requires_grad=True)
+    w = mg.tensor(rand((6, 2, 3, 2), 7, "float64"), requires_grad=True)
+    assert mg.autograd.gradgradcheck(
+        lambda x, w: mg.nn.functional.conv2d(x, w, stride=2, padding=1, groups=2), (x, w))
+
+
+UNFOLDS = {
+    "unfold": lambda lib, x: lib.nn.functional.unfold(x, 2),
+    "unfold stride, padding, dilation": lambda lib, x: lib.nn.functional.unfold(
+        x, (2, 3), dilation=(2, 1), padding=1, stride=(2, 1)),
+    "unfold unbatched": lambda lib, x: lib.nn.functional.unfold(x[0], 3, stride=2),
+    "fold of unfold": lambda lib, x: lib.nn.functional.fold(
+        lib.nn.functional.unfold(x, 3, padding=1), (9, 8), 3, padding=1),
+    "fold overlapping": lambda lib, x: lib.nn.functional.fold(
+        x.reshape(2, -1)[:, :144].reshape(2, 12, 12), (4, 7), (2, 3), dilation=(2, 1),
+        stride=(1, 2), padding=(1, 0)),
+    "fold unbatched": lambda lib, x: lib.nn.functional.fold(
+        x[0].reshape(-1)[:112].reshape(4, 28), (7, 6), 2, stride=(2, 1), padding=1),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(UNFOLDS))
+def test_unfold_and_fold_bit_for_bit(name, dtype):
+    ours, theirs = check(UNFOLDS[name], IMAGES[:, :, :9, :8].astype(dtype), rtol=0, atol=0)
+    assert chain(ours) == chain(theirs)
+
+
+@pytest.mark.parametrize("name", list(UNFOLDS))
+def test_unfold_and_fold_second_derivatives(name):
+    check_numerical(lambda x: UNFOLDS[name](mg, x), IMAGES[:, :, :9, :8])
+    x = mg.tensor(IMAGES[:, :, :9, :8].astype("float64"), requires_grad=True)
+    assert mg.autograd.gradgradcheck(lambda x: UNFOLDS[name](mg, x), (x,))
+
+
+UNFOLD_ERRORS = {
+    "2-D input": lambda lib, x: lib.nn.functional.unfold(x[0, 0], 2),
+    "kernel too large": lambda lib, x: lib.nn.functional.unfold(x[:, :, :2, :2], 3),
+    "zero kernel": lambda lib, x: lib.nn.functional.unfold(x, 0),
+    "zero stride": lambda lib, x: lib.nn.functional.unfold(x, 2, stride=0),
+    "blocks": lambda lib, x: lib.nn.functional.fold(x.reshape(2, 12, -1)[..., :4], (4, 4), 2),
+    "channels": lambda lib, x: lib.nn.functional.fold(x.reshape(2, 18, -1)[..., :9], (4, 4), 2),
+}
+
+
+@pytest.mark.parametrize("name", list(UNFOLD_ERRORS))
+def test_unfold_and_fold_errors(name):
+    check_error(UNFOLD_ERRORS[name], IMAGES[:, :, :8, :8])
 
 
 POOL_ERRORS = {
