@@ -295,3 +295,107 @@ def test_corr2d_by_hand_agrees_with_conv2d():
     np.testing.assert_allclose(as_numpy(ours), as_numpy(conv2d.weight.data.reshape((1, 2))),
                                rtol=1e-5)
     np.testing.assert_allclose(as_numpy(ours), [[1.0, -1.0]], atol=0.1)
+
+
+# ---- the 60-minute blitz: "Neural networks" and "Training a classifier" --------------
+
+BLITZ = '''
+class Net(nn.Module):
+
+    def __init__(self):
+        super(Net, self).__init__()
+        self.conv1 = nn.Conv2d(1, 6, 5)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+
+    def forward(self, input):
+        c1 = F.relu(self.conv1(input))
+        s2 = F.max_pool2d(c1, (2, 2))
+        c3 = F.relu(self.conv2(s2))
+        s4 = F.max_pool2d(c3, 2)
+        s4 = torch.flatten(s4, 1)
+        f5 = F.relu(self.fc1(s4))
+        f6 = F.relu(self.fc2(f5))
+        output = self.fc3(f6)
+        return output
+
+torch.manual_seed(0)
+net = Net()
+print(net)
+params = list(net.parameters())
+print(len(params))
+print(params[0].size())
+input = torch.randn(1, 1, 32, 32)
+out = net(input)
+print(out)
+net.zero_grad()
+out.backward(torch.randn(1, 10))
+output = net(input)
+target = torch.randn(10).view(1, -1)
+criterion = nn.MSELoss()
+loss = criterion(output, target)
+print(loss)
+print(loss.grad_fn)
+print(loss.grad_fn.next_functions[0][0])
+print(loss.grad_fn.next_functions[0][0].next_functions[0][0])
+net.zero_grad()
+print(net.conv1.bias.grad)
+loss.backward()
+print(net.conv1.bias.grad)
+optimizer = optim.SGD(net.parameters(), lr=0.01)
+optimizer.zero_grad()
+output = net(input)
+loss = criterion(output, target)
+loss.backward()
+optimizer.step()
+print(loss, net(input))
+
+class Net2(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 6, 5)
+        self.pool = nn.MaxPool2d(2, 2)
+        self.conv2 = nn.Conv2d(6, 16, 5)
+        self.fc1 = nn.Linear(16 * 5 * 5, 120)
+        self.fc2 = nn.Linear(120, 84)
+        self.fc3 = nn.Linear(84, 10)
+
+    def forward(self, x):
+        x = self.pool(F.relu(self.conv1(x)))
+        x = self.pool(F.relu(self.conv2(x)))
+        x = torch.flatten(x, 1)
+        x = F.relu(self.fc1(x))
+        x = F.relu(self.fc2(x))
+        x = self.fc3(x)
+        return x
+
+net = Net2()
+print(net)
+criterion = nn.CrossEntropyLoss()
+optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+g = torch.Generator().manual_seed(1)
+for i in range(10):
+    inputs = torch.rand(4, 3, 32, 32, generator=g)
+    labels = torch.randint(0, 10, (4,), generator=g)
+    optimizer.zero_grad()
+    outputs = net(inputs)
+    loss = criterion(outputs, labels)
+    loss.backward()
+    optimizer.step()
+    print(f'[{i + 1:5d}] loss: {loss.item():.3f}')
+_, predicted = torch.max(outputs, 1)
+print(predicted)
+'''
+
+
+def test_the_blitz_prints_what_torch_prints():
+    printed = []
+    for lib in (torch, mg):
+        lines = []
+        env = {"torch": lib, "nn": lib.nn, "F": lib.nn.functional, "optim": lib.optim,
+               "print": lambda *values: lines.append(" ".join(map(str, values)))}
+        exec(BLITZ, env)
+        printed.append(re.sub(r" object at 0x[0-9a-f]+", "", "\n".join(lines)))
+    assert printed[1] == printed[0]
