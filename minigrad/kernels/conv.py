@@ -22,7 +22,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution", "convolution_input_grad",
-           "convolution_weight_grad", "im2col", "col2im", "max_pool", "max_pool_backward", "avg_pool",
+           "convolution_weight_grad", "im2col", "col2im", "max_pool", "max_pool_backward", "max_pool_gather", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
            "adaptive_ranges"]
 
@@ -171,7 +171,7 @@ def im2col(x, kernel, dilation, padding, stride):
     out = tuple(output_size(*args) for args in zip(x.shape[2:], kernel, stride, padding, dilation))
     view = windows(pad(x, padding, padding), kernel, stride, dilation, out)
     cols = view.transpose(0, 1, 4, 5, 2, 3).reshape(x.shape[0], -1, out[0] * out[1])
-    return cols[0] if unbatched else cols
+    return np.ascontiguousarray(cols[0] if unbatched else cols)
 
 
 def col2im(cols, size, kernel, dilation, padding, stride):
@@ -224,6 +224,14 @@ def max_pool_backward(grad, indices, input_shape, spatial):
     total = np.zeros(rows.shape[0] * spatial_size, grad.dtype)
     np.add.at(total, where.ravel(), rows.ravel())  # (one after the other, in the windows' order)
     return total.reshape(input_shape)
+
+
+def max_pool_gather(grad, indices, spatial):
+    """The adjoint of ``max_pool_backward``: each window reads the gradient of the element
+    it chose."""
+    flat = grad.reshape(grad.shape[:-spatial] + (-1,))
+    chosen = indices.reshape(indices.shape[:-spatial] + (-1,))
+    return np.take_along_axis(flat, chosen, -1).reshape(indices.shape)
 
 
 def _right_padding(size, kernel, stride, padding, dilation, out):

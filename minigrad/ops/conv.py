@@ -69,7 +69,21 @@ class MaxPool2DWithIndicesBackward0(Node):
         return values
 
     def backward(self, saved, grad):
-        return fn.max_pool_backward(grad, saved.result1, saved.self.shape)
+        return fn.max_pool_backward(grad, saved.self, saved.result1)
+
+
+class MaxPool2DWithIndicesBackwardBackward0(Node):
+    formula = Formula("g", "G' added at the element each window chose (max pooling's backward)",
+                      grad={"grad_output": "G read at the chosen elements (a gather)",
+                            "self": "zeros (the choice is flat)"},
+                      note="How max pooling's backward is recorded with create_graph=True.")
+
+    def forward(self, grad, x, indices):
+        self.save(indices=indices, _self_sizes=x.shape)
+        return kernels.max_pool_backward(grad, indices, x.shape, 2)
+
+    def backward(self, saved, grad):
+        return fn.max_pool_gather(grad, saved.indices), fn.zeros(saved._self_sizes, grad)
 
 
 class AvgPool2DBackward0(Node):
@@ -83,14 +97,31 @@ class AvgPool2DBackward0(Node):
                 divisor_override, shown_stride):
         divisors = kernels.pool_divisors(x.shape[-2:], kernel_size, stride, padding, ceil_mode,
                                          count_include_pad, divisor_override)
-        self.save(kernel_size=kernel_size, stride=shown_stride, padding=padding,
-                  ceil_mode=ceil_mode, count_include_pad=count_include_pad,
-                  divisor_override=divisor_override, _geometry=(kernel_size, stride, padding),
-                  _divisors=divisors)
-        return kernels.avg_pool(x, kernel_size, stride, padding, ceil_mode, divisors)
+        shown = dict(kernel_size=kernel_size, stride=shown_stride, padding=padding,
+                     ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                     divisor_override=divisor_override)
+        geometry = (kernel_size, stride, padding, ceil_mode)
+        self.save(**shown, _geometry=geometry, _divisors=divisors, _shown=shown)
+        return kernels.avg_pool(x, *geometry, divisors)
 
     def backward(self, saved, grad):
-        return fn.avg_pool_backward(grad, saved.self.shape, *saved._geometry, saved._divisors)
+        return fn.avg_pool_backward(grad, saved.self, saved._geometry, saved._divisors,
+                                    saved._shown)
+
+
+class AvgPool2DBackwardBackward0(Node):
+    formula = Formula("g", "G' / divisor spread over each window (average pooling's backward)",
+                      grad={"grad_output": "avg_pool2d(G)", "self": "zeros (g does not depend on it)"},
+                      note="How average pooling's backward is recorded with create_graph=True.")
+
+    def forward(self, grad, x, geometry, divisors, shown):
+        self.save(**shown, _geometry=geometry, _divisors=divisors, _shown=shown,
+                  _self_sizes=x.shape)
+        return kernels.avg_pool_backward(grad, x.shape, *geometry[:3], divisors)
+
+    def backward(self, saved, grad):
+        return (fn.avg_pool(grad, saved._geometry, saved._divisors, saved._shown),
+                fn.zeros(saved._self_sizes, grad))
 
 
 class AdaptiveAvgPool2DBackward0(Node):
@@ -103,7 +134,24 @@ class AdaptiveAvgPool2DBackward0(Node):
         return kernels.adaptive_avg_pool(x, output_size)
 
     def backward(self, saved, grad):
-        return fn.adaptive_avg_pool_backward(grad, saved.self.shape)
+        return fn.adaptive_avg_pool_backward(grad, saved.self)
+
+
+class AdaptiveAvgPool2DBackwardBackward0(Node):
+    formula = Formula("g", "G' / count spread over each region (adaptive pooling's backward)",
+                      grad={"grad_output": "adaptive_avg_pool2d(G)",
+                            "self": "zeros (g does not depend on it)"},
+                      note="How adaptive average pooling's backward is recorded with "
+                           "create_graph=True.")
+
+    def forward(self, grad, x):
+        self.save(grad_output_sym_argsize_minus_1=grad.shape[-1],
+                  grad_output_sym_argsize_minus_2=grad.shape[-2], _self_sizes=x.shape)
+        return kernels.adaptive_avg_pool_backward(grad, x.shape)
+
+    def backward(self, saved, grad):
+        size = (saved.grad_output_sym_argsize_minus_2, saved.grad_output_sym_argsize_minus_1)
+        return fn.adaptive_avg_pool(grad, size), fn.zeros(saved._self_sizes, grad)
 
 
 class ConstantPadNdBackward0(Node):

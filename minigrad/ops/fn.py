@@ -46,7 +46,8 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
            "select_backward", "slice_backward", "index_backward", "value_selecting_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
-           "avg_pool_backward", "adaptive_avg_pool_backward", "constant_pad", "im2col",
+           "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
+           "adaptive_avg_pool_backward", "constant_pad", "im2col",
            "col2im"]
 
 
@@ -477,8 +478,8 @@ def value_selecting_backward(grad, dim, indices, shape, keepdim):
 # ---- convolution and pooling (kernels/conv.py) ---------------------------------------
 # (On Tensors, create_graph=True, a convolution's gradients are recorded as unfold, matrix
 # products and fold, which differentiate again: the same values as PyTorch's one
-# ConvolutionBackwardBackward0 node, through other nodes. Pooling's second derivatives,
-# but max pooling's, are not written yet and say so.)
+# ConvolutionBackwardBackward0 node, a node of three outputs, through other nodes. The
+# pooling backwards are recorded as PyTorch's ...BackwardBackward0 nodes.)
 
 def constant_pad(x, widths, value=0):
     """``x`` padded with ``value`` (ConstantPadNdBackward0; negative widths cut)."""
@@ -501,12 +502,6 @@ def col2im(cols, size, kernel, dilation, padding, stride):
         return conv.Col2ImBackward0.apply(cols, output_size=tuple(size), kernel_size=kernel,
                                           dilation=dilation, padding=padding, stride=stride)
     return kernels_conv.col2im(cols, size, kernel, dilation, padding, stride)
-
-
-def _no_double_backward(name):
-    raise NotImplementedError(
-        f"minigrad: the derivative of {name}'s backward (create_graph=True through it) is "
-        "not implemented yet")
 
 
 def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups):
@@ -552,25 +547,57 @@ def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation
     return squeeze(result, 2) if flat else result
 
 
-def max_pool_backward(grad, indices, input_shape):
-    """Each window's gradient added to the element it chose (indices count h * W + w)."""
+def max_pool_backward(grad, x, indices):
+    """Each window's gradient added to the element it chose (indices count h * W + w)
+    (MaxPool2DWithIndicesBackwardBackward0)."""
     if is_tensor(grad):
-        rows = grad.reshape(-1, grad.shape[-2] * grad.shape[-1])
-        spread = scatter_add(rows, (rows.shape[0], input_shape[-2] * input_shape[-1]), 1,
-                             np.asarray(indices).reshape(rows.shape))
-        return spread.reshape(tuple(input_shape))
-    return kernels_conv.max_pool_backward(grad, indices, input_shape, 2)
+        return conv.MaxPool2DWithIndicesBackwardBackward0.apply(grad, x, indices=as_array(indices))
+    return kernels_conv.max_pool_backward(grad, indices, x.shape, 2)
 
 
-def avg_pool_backward(grad, input_shape, kernel, stride, padding, divisors):
-    """Each window's gradient over its divisor, added to every element of the window."""
+def max_pool_gather(grad, indices):
+    """Each window reads the gradient of the element it chose (a gather)."""
+    indices = as_array(indices)
     if is_tensor(grad):
-        _no_double_backward("AvgPool2DBackward0")
-    return kernels_conv.avg_pool_backward(grad, input_shape, kernel, stride, padding, divisors)
+        flat = reshape(grad, tuple(grad.shape[:-2]) + (-1,))
+        chosen = indices.reshape(indices.shape[:-2] + (-1,))
+        return reshape(gather(flat, flat.ndim - 1, chosen), indices.shape)
+    return kernels_conv.max_pool_gather(grad, indices, 2)
 
 
-def adaptive_avg_pool_backward(grad, input_shape):
-    """Each output's gradient over its count, added to every element it averaged."""
+def avg_pool(x, geometry, divisors, shown):
+    """Average pooling (AvgPool2DBackward0); ``geometry``: kernel, stride, padding, ceil_mode."""
+    divisors = as_array(divisors)
+    if is_tensor(x):
+        kernel, stride, padding, ceil_mode = geometry
+        return conv.AvgPool2DBackward0.apply(
+            x, kernel_size=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
+            count_include_pad=shown["count_include_pad"],
+            divisor_override=shown["divisor_override"], shown_stride=shown["stride"])
+    return kernels_conv.avg_pool(x, *geometry, divisors)
+
+
+def avg_pool_backward(grad, x, geometry, divisors, shown):
+    """Each window's gradient over its divisor, added to every element of the window
+    (AvgPool2DBackwardBackward0)."""
+    divisors = as_array(divisors)
     if is_tensor(grad):
-        _no_double_backward("AdaptiveAvgPool2DBackward0")
-    return kernels_conv.adaptive_avg_pool_backward(grad, input_shape)
+        return conv.AvgPool2DBackwardBackward0.apply(grad, x, geometry=geometry,
+                                                     divisors=divisors, shown=shown)
+    kernel, stride, padding, _ = geometry
+    return kernels_conv.avg_pool_backward(grad, x.shape, kernel, stride, padding, divisors)
+
+
+def adaptive_avg_pool(x, size):
+    """Adaptive average pooling to ``size`` (AdaptiveAvgPool2DBackward0)."""
+    if is_tensor(x):
+        return conv.AdaptiveAvgPool2DBackward0.apply(x, output_size=tuple(size))
+    return kernels_conv.adaptive_avg_pool(x, size)
+
+
+def adaptive_avg_pool_backward(grad, x):
+    """Each output's gradient over its count, added to every element it averaged
+    (AdaptiveAvgPool2DBackwardBackward0)."""
+    if is_tensor(grad):
+        return conv.AdaptiveAvgPool2DBackwardBackward0.apply(grad, x)
+    return kernels_conv.adaptive_avg_pool_backward(grad, x.shape)

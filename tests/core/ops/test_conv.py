@@ -277,24 +277,25 @@ def test_pooling_nodes_save_what_torch_saves():
         assert attributes(mg, call) == attributes(torch, call)
 
 
-def test_max_pool_gradient_of_the_gradient():
-    """max pooling's backward is a scatter_add, so it differentiates again."""
-    x = IMAGES[:1]
+@pytest.mark.parametrize("name", ["max_pool2d stride, padding", "max_pool2d overlapping, ceil",
+                                  "avg_pool2d stride, padding", "avg_pool2d ceil no pad count",
+                                  "avg_pool2d divisor_override", "adaptive (4, 5)",
+                                  "adaptive unbatched", "max_pool1d", "avg_pool1d"])
+def test_pooling_second_derivatives(name):
+    """Pooling's backwards are recorded as PyTorch's nodes (MaxPool2DWithIndicesBackwardBackward0,
+    AvgPool2DBackwardBackward0, AdaptiveAvgPool2DBackwardBackward0) and differentiate again."""
+    results = []
     for lib in (mg, torch):
-        t = lib.tensor(x, requires_grad=True)
-        (g,) = lib.autograd.grad(lib.nn.functional.max_pool2d(t * t, 2).sum(), t,
-                                 create_graph=True)
+        t = lib.tensor(IMAGES[:1].astype("float64"), requires_grad=True)
+        (g,) = lib.autograd.grad((POOLS[name](lib, t * t) ** 2).sum(), t, create_graph=True)
         (gg,) = lib.autograd.grad((g * g).sum(), t)
-        if lib is mg:
-            ours = gg.numpy()
-    np.testing.assert_allclose(ours, gg.numpy(), rtol=1e-6)
-
-
-def test_pooling_second_derivatives_not_written_yet_say_so():
-    x = mg.tensor(rand((1, 1, 4, 4)), requires_grad=True)
-    for y in (mg.nn.functional.avg_pool2d(x, 2), mg.nn.functional.adaptive_avg_pool2d(x, 3)):
-        with pytest.raises(NotImplementedError, match="not implemented yet"):
-            mg.autograd.grad(y.sum(), x, create_graph=True)
+        results.append((g.detach().numpy(), gg.numpy(), chain(g)))
+    (g1, gg1, c1), (g2, gg2, c2) = results
+    np.testing.assert_allclose(g1, g2, rtol=1e-12)
+    np.testing.assert_allclose(gg1, gg2, rtol=1e-12)
+    assert c1 == c2
+    x = mg.tensor(IMAGES[:1, :2].astype("float64"), requires_grad=True)
+    assert mg.autograd.gradgradcheck(lambda x: POOLS[name](mg, x), (x,))
 
 
 @pytest.mark.parametrize("name", ["conv2d", "groups", "dilation", "conv1d stride, padding",
