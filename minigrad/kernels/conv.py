@@ -21,8 +21,9 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
-__all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution", "convolution_input_grad",
-           "convolution_weight_grad", "im2col", "col2im", "max_pool", "max_pool_backward", "max_pool_gather", "avg_pool",
+__all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution",
+           "convolution_input_grad", "convolution_weight_grad", "im2col", "col2im", "max_pool",
+           "max_pool_backward", "max_pool_gather", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
            "adaptive_ranges"]
 

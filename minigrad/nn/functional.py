@@ -418,7 +418,10 @@ def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
            dilation=1, groups: int = 1) -> Tensor:
     """1-D convolution (a cross-correlation, as in every deep learning library) of
     ``input`` (N, C_in, L) with ``weight`` (C_out, C_in / groups, k):
-    y[n, o, i] = bias[o] + sum_{c, j} weight[o, c, j] input[n, c, stride i + dilation j - padding]."""
+
+        y[n, o, i] = bias[o] + sum_{c, j} weight[o, c, j] input[n, c, s i + d j - p]
+
+    (s, d, p: stride, dilation, padding)."""
     return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
 
 

@@ -1,7 +1,11 @@
 """Convolution and pooling, as PyTorch records them: ``ConvolutionBackward0`` (every
 ``conv1d``/``conv2d``), ``MaxPool2DWithIndicesBackward0``, ``AvgPool2DBackward0`` and
-``AdaptiveAvgPool2DBackward0``. Arrays are (N, C, *spatial); ``stride``, ``padding``
-and ``dilation`` are tuples with one int per spatial dim.
+``AdaptiveAvgPool2DBackward0``; the windows as columns and back (``Im2ColBackward0``,
+``Col2ImBackward0``: F.unfold and F.fold) and padding (``ConstantPadNdBackward0``).
+Arrays are (N, C, *spatial); ``stride``, ``padding`` and ``dilation`` are tuples with
+one int per spatial dim. The pooling backwards are linear in the gradient, so with
+create_graph=True they are recorded as nodes of their own (``...BackwardBackward0``),
+whose backward is the pooling again (or, for max pooling, a gather).
 
 A convolution is linear in its input and in its weight, so each gradient is the
 same sum read the other way round: for y = conv(x, w),
@@ -25,7 +29,8 @@ from ..kernels import conv as kernels
 from ..rules import conv as rules
 from . import fn
 
-__all__ = ["unfold", "fold", "constant_pad", "convolution", "max_pool2d", "avg_pool2d", "adaptive_avg_pool2d"]
+__all__ = ["unfold", "fold", "constant_pad", "convolution", "max_pool2d", "avg_pool2d",
+           "adaptive_avg_pool2d"]
 
 
 class ConvolutionBackward0(Node):
@@ -49,8 +54,10 @@ class ConvolutionBackward0(Node):
         x, w = saved.input, saved.weight
         geometry = (saved.stride, saved.padding, saved.dilation, saved.groups)
         needs_input, needs_weight, needs_bias = self.needs_input_grad
-        grad_input = fn.convolution_input_grad(grad, w, x.shape, *geometry) if needs_input else None
-        grad_weight = fn.convolution_weight_grad(x, grad, w.shape, *geometry) if needs_weight else None
+        grad_input = (fn.convolution_input_grad(grad, w, x.shape, *geometry)
+                      if needs_input else None)
+        grad_weight = (fn.convolution_weight_grad(x, grad, w.shape, *geometry)
+                       if needs_weight else None)
         grad_bias = fn.sum(grad, (0, *range(2, grad.ndim))) if needs_bias else None
         return grad_input, grad_weight, grad_bias
 
@@ -111,7 +118,8 @@ class AvgPool2DBackward0(Node):
 
 class AvgPool2DBackwardBackward0(Node):
     formula = Formula("g", "G' / divisor spread over each window (average pooling's backward)",
-                      grad={"grad_output": "avg_pool2d(G)", "self": "zeros (g does not depend on it)"},
+                      grad={"grad_output": "avg_pool2d(G)",
+                            "self": "zeros (g does not depend on it)"},
                       note="How average pooling's backward is recorded with create_graph=True.")
 
     def forward(self, grad, x, geometry, divisors, shown):

@@ -30,7 +30,8 @@ from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
-from . import arithmetic, conv, cumulative, indexing, linalg, loss, pointwise, reduction, strided
+from . import arithmetic, conv, cumulative, indexing, linalg, loss, pointwise, reduction
+from . import strided
 from . import gather as gather_ops
 from . import shape as shape_ops
 
@@ -524,9 +525,9 @@ def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, gr
 
 def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation, groups):
     """dL/dx (``x`` None, ``shape`` the input's) or dL/dweight (``weight`` None, ``shape``
-    the weight's) of a 1-D or 2-D convolution on Tensors, from recorded ops: with the windows of x as
-    columns (unfold), y = weight @ columns per group, so dL/dweight = G @ columns^T and
-    dL/dcolumns = weight^T @ G, folded back into the image."""
+    the weight's) of a 1-D or 2-D convolution on Tensors, from recorded ops: with the
+    windows of x as columns (unfold), y = weight @ columns per group, so dL/dweight =
+    G @ columns^T and dL/dcolumns = weight^T @ G, folded back into the image."""
     flat = len(shape) == 3  # (1-D: a row of a 2-D image)
     if flat:
         grad, stride, padding, dilation = unsqueeze(grad, 2), (1, *stride), (0, *padding), \

@@ -7,7 +7,8 @@ from __future__ import annotations
 from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES
 from ..kernels.conv import output_size
 
-__all__ = ["check_unfold", "check_fold", "check_pad", "check_geometry", "check_convolution", "check_pool", "check_adaptive"]
+__all__ = ["check_unfold", "check_fold", "check_pad", "check_geometry", "check_convolution",
+           "check_pool", "check_adaptive"]
 
 
 def _sizes(shape) -> str:

@@ -154,9 +154,12 @@ PROGRAMS = {
         (a * b).reshape(1, 1, 2, 3), (1, 2), 1) * a[:, :2],
     "AdaptiveAvgPool2DBackward0": lambda lib, a, b: _f(lib).adaptive_avg_pool2d(
         (a * b).reshape(1, 1, 2, 3), (1, 2)) * a[:, :2],
-    "ConstantPadNdBackward0": lambda lib, a, b: _f(lib).pad(a * b, (1, 1)) * _f(lib).pad(a, (1, 1)),
-    "Im2ColBackward0": lambda lib, a, b: _f(lib).unfold((a * b).reshape(1, 1, 2, 3), (1, 2)) * a[0],
-    "Col2ImBackward0": lambda lib, a, b: _f(lib).fold((a * b).reshape(1, 2, 3), (1, 4), (1, 2)) * a[0, 0],
+    "ConstantPadNdBackward0": lambda lib, a, b: _f(lib).pad(a * b, (1, 1)) * _f(lib).pad(
+        a, (1, 1)),
+    "Im2ColBackward0": lambda lib, a, b: _f(lib).unfold(
+        (a * b).reshape(1, 1, 2, 3), (1, 2)) * a[0],
+    "Col2ImBackward0": lambda lib, a, b: _f(lib).fold(
+        (a * b).reshape(1, 2, 3), (1, 4), (1, 2)) * a[0, 0],
     # random fills, after the same seed in both libraries (the same numbers)
     "NormalBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).normal_() * a),
     "NormalBackward1": lambda lib, a, b: _seeded(lib, lambda: lib.normal(a * b, 2.0) * a),
