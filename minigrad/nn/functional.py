@@ -461,6 +461,8 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
 def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
                ceil_mode: bool = False, return_indices: bool = False):
     """max_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
+    if not return_indices and not input.is_floating_point():  # (PyTorch's own 1-D kernel)
+        ops.check_pool_dtype(input, "max_pool1d_impl")
     given = _tuple(kernel_size, 1)[0]
     stride = given if stride is None or stride == [] else _tuple(stride, 1)[0]
     result = max_pool2d(input.unsqueeze(-2), (1, given), (1, stride), (0, _tuple(padding, 1)[0]),

@@ -206,12 +206,14 @@ class Col2ImBackward0(Node):
 
 def unfold(x, kernel_size, dilation, padding, stride):
     rules.check_unfold(x, kernel_size, dilation, padding, stride)
+    rules.check_dtype(x, "im2col_out_cpu")
     return Im2ColBackward0.apply(x, kernel_size=kernel_size, dilation=dilation, padding=padding,
                                  stride=stride)
 
 
 def fold(x, output_size, kernel_size, dilation, padding, stride):
     rules.check_fold(x, output_size, kernel_size, dilation, padding, stride)
+    rules.check_dtype(x, "col2im_out_cpu")
     return Col2ImBackward0.apply(x, output_size=output_size, kernel_size=kernel_size,
                                  dilation=dilation, padding=padding, stride=stride)
 
@@ -225,6 +227,7 @@ def constant_pad(x, pad, value=0):
 def convolution(x, weight, bias, stride, padding, dilation, groups):
     """conv1d / conv2d / conv3d for batched input (N, C, *spatial), tuples per dim."""
     rules.check_convolution(x, weight, bias, stride, padding, dilation, groups)
+    rules.check_dtype(x, "slow_conv2d_cpu")
     return ConvolutionBackward0.apply(x, weight, bias, stride=tuple(stride),
                                       padding=tuple(padding), dilation=tuple(dilation),
                                       groups=groups)
@@ -235,6 +238,7 @@ def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, shown_strid
     """2-D max pooling of (C, H, W) or (N, C, H, W); with ``return_indices``, (values,
     indices), the chosen elements' indices h * W + w as int64."""
     rules.check_pool(x, kernel_size, stride, padding, dilation, ceil_mode)
+    rules.check_dtype(x, "max_pool2d")
     values = MaxPool2DWithIndicesBackward0.apply(
         x, kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation,
         ceil_mode=ceil_mode, shown_stride=shown_stride)
@@ -250,6 +254,7 @@ def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, shown_strid
 def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
                shown_stride):
     rules.check_pool(x, kernel_size, stride, padding, (1, 1), ceil_mode, "avg")
+    rules.check_dtype(x, "avg_pool2d")
     return AvgPool2DBackward0.apply(
         x, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode,
         count_include_pad=count_include_pad, divisor_override=divisor_override,
@@ -258,4 +263,5 @@ def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, di
 
 def adaptive_avg_pool2d(x, output_size):
     rules.check_adaptive(x, output_size)
+    rules.check_dtype(x, "adaptive_avg_pool2d")
     return AdaptiveAvgPool2DBackward0.apply(x, output_size=tuple(output_size))

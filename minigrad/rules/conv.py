@@ -4,15 +4,34 @@ channels, but got 3 channels instead"), in the order PyTorch makes them."""
 
 from __future__ import annotations
 
-from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES
+from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES, bool as _BOOL, int64 as _INT64
+from ..errors import NOT_IMPLEMENTED_FOR
 from ..kernels.conv import output_size
 
-__all__ = ["check_unfold", "check_fold", "check_pad", "check_geometry", "check_convolution",
+__all__ = ["check_dtype", "check_unfold", "check_fold", "check_pad", "check_geometry", "check_convolution",
            "check_pool", "check_adaptive"]
 
 
 def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
+
+
+# The dtypes each of PyTorch's CPU kernels takes besides the floating ones (its name for
+# the kernel, in its error): a convolution any number, pooling fewer.
+KERNEL_DTYPES = {
+    "slow_conv2d_cpu": "integers", "max_pool2d": "integers", "avg_pool2d": "int64",
+    "adaptive_avg_pool2d": "none", "im2col_out_cpu": "bool", "col2im_out_cpu": "bool",
+    "max_pool1d_impl": "none",
+}
+
+
+def check_dtype(x, kernel: str) -> None:
+    """PyTorch's "\"avg_pool2d\" not implemented for 'Int'" for a dtype its kernel lacks."""
+    dtype, takes = x.dtype, KERNEL_DTYPES[kernel]
+    if dtype.is_floating_point or (takes == "integers" and dtype is not _BOOL) or (
+            takes == "int64" and dtype is _INT64) or (takes == "bool" and dtype is _BOOL):
+        return
+    raise NotImplementedError(NOT_IMPLEMENTED_FOR.format(kernel, SCALAR_NAMES[dtype]))
 
 
 def check_pad(x, pad) -> None:

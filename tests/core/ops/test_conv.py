@@ -409,3 +409,94 @@ show(g)
 gfn(g)
 (p.sum() + a.sum() + g.sum()).backward()
 show(x.grad, w.grad.round(decimals=2))""")  # (w.grad's sums of 72 products: 14.29005...)
+
+
+# ---- random geometries (hypothesis) ------------------------------------------------------
+
+from hypothesis import given, strategies as st  # noqa: E402
+
+
+@st.composite
+def conv_geometries(draw):
+    spatial = draw(st.sampled_from([1, 2]))
+    groups = draw(st.sampled_from([1, 2, 3]))
+    in_per_group, out_per_group = draw(st.integers(1, 2)), draw(st.integers(1, 2))
+    kernel = tuple(draw(st.integers(1, 3)) for _ in range(spatial))
+    stride = tuple(draw(st.integers(1, 3)) for _ in range(spatial))
+    dilation = tuple(draw(st.integers(1, 2)) for _ in range(spatial))
+    padding = tuple(draw(st.integers(0, 2)) for _ in range(spatial))
+    size = tuple(max(draw(st.integers(1, 7)), d * (k - 1) + 1 - 2 * p)
+                 for k, d, p in zip(kernel, dilation, padding))
+    batch = draw(st.integers(1, 2))
+    return dict(x=(batch, groups * in_per_group) + size,
+                w=(groups * out_per_group, in_per_group) + kernel,
+                bias=draw(st.booleans()), stride=stride, padding=padding, dilation=dilation,
+                groups=groups)
+
+
+@given(conv_geometries(), st.integers(0, 2**16))
+def test_random_convolutions_as_torch(geometry, seed):
+    arrays = [rand(geometry["x"], seed, "float64"), rand(geometry["w"], seed + 1, "float64")]
+    if geometry["bias"]:
+        arrays.append(rand(geometry["w"][:1], seed + 2, "float64"))
+    name = "conv1d" if len(geometry["x"]) == 3 else "conv2d"
+    kwargs = {k: geometry[k] for k in ("stride", "padding", "dilation", "groups")}
+    ours, theirs = check(lambda lib, x, w, b=None: getattr(lib.nn.functional, name)(
+        x, w, b, **kwargs), *arrays, **CONV64)
+    assert chain(ours) == chain(theirs)
+
+
+@st.composite
+def pool_geometries(draw):
+    kernel = tuple(draw(st.integers(1, 3)) for _ in range(2))
+    stride = tuple(draw(st.integers(1, 3)) for _ in range(2))
+    padding = tuple(draw(st.integers(0, k // 2)) for k in kernel)
+    size = tuple(draw(st.integers(k, 8)) for k in kernel)
+    return dict(size=(2, 2) + size, kernel=kernel, stride=stride, padding=padding,
+                ceil_mode=draw(st.booleans()), count_include_pad=draw(st.booleans()),
+                output=tuple(draw(st.integers(1, 9)) for _ in range(2)))
+
+
+@given(pool_geometries(), st.integers(0, 2**16))
+def test_random_pooling_bit_for_bit(geometry, seed):
+    x = rand(geometry["size"], seed)
+    args = (geometry["kernel"], geometry["stride"], geometry["padding"])
+    check(lambda lib, x: lib.nn.functional.max_pool2d(
+        x, *args, ceil_mode=geometry["ceil_mode"], return_indices=True), x, rtol=0, atol=0)
+    check(lambda lib, x: lib.nn.functional.avg_pool2d(
+        x, *args, ceil_mode=geometry["ceil_mode"],
+        count_include_pad=geometry["count_include_pad"]), x, rtol=0, atol=0)
+    check(lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x, geometry["output"]), x,
+          rtol=0, atol=0)
+    check(lambda lib, x: lib.nn.functional.unfold(x, *args[:1], padding=args[2],
+                                                  stride=args[1]), x, rtol=0, atol=0)
+
+
+DTYPES = {  # (call, dtype): torch's kernels take integers (and bool) unevenly
+    "conv2d": lambda lib, x: lib.nn.functional.conv2d(x, x[:1, :1, :2, :2]),
+    "conv1d": lambda lib, x: lib.nn.functional.conv1d(x[0], x[0, :1, :2]),
+    "max_pool2d": lambda lib, x: lib.nn.functional.max_pool2d(x, 2),
+    "max_pool1d": lambda lib, x: lib.nn.functional.max_pool1d(x[0], 2),
+    "max_pool1d indices": lambda lib, x: lib.nn.functional.max_pool1d(
+        x[0], 2, return_indices=True),
+    "avg_pool2d": lambda lib, x: lib.nn.functional.avg_pool2d(x, 2),
+    "avg_pool1d": lambda lib, x: lib.nn.functional.avg_pool1d(x[0], 2),
+    "adaptive_avg_pool2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x, 3),
+    "adaptive (1, 1)": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x, 1),
+    "unfold": lambda lib, x: lib.nn.functional.unfold(x, 2),
+    "fold": lambda lib, x: lib.nn.functional.fold(x[0], (3, 3), 2),
+    "pad": lambda lib, x: lib.nn.functional.pad(x, (1, 1)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "uint8", "bool", "float16"])
+@pytest.mark.parametrize("name", list(DTYPES))
+def test_dtypes_as_torch(name, dtype):
+    x = (rand((1, 4, 4, 4), 3, low=0, high=3) > 1).astype(dtype)
+    call = DTYPES[name]
+    try:
+        call(torch, torch.tensor(x))
+    except Exception:  # noqa: BLE001 - then minigrad must fail alike
+        check_error(call, x, requires_grad=False)
+        return
+    check(call, x, requires_grad=False, rtol=1e-3, atol=1e-3)
