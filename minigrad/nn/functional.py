@@ -436,16 +436,17 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 def _pool_sizes(kernel_size, stride, padding, dilation, name: str):
     """kernel, stride (the kernel when not given), padding and dilation as pairs, and the
     stride as the node shows it (() when not given)."""
-    kernel = _tuple(kernel_size, 2)
-    if len(kernel) not in (1, 2):
-        raise RuntimeError(f"{name}: kernel_size must either be a single int, or a tuple of "
-                           "two ints")
-    kernel = kernel * 2 if len(kernel) == 1 else kernel
+    def pair(value, what, text="either be a single int"):
+        value = _tuple(value, 2)
+        if len(value) not in (1, 2):
+            raise RuntimeError(f"{name}: {what} must {text}, or a tuple of two ints")
+        return value * 2 if len(value) == 1 else value
+
+    kernel = pair(kernel_size, "kernel_size")
     shown = () if stride is None or stride == [] or stride == () else _tuple(stride, 2)
-    strides = kernel if not shown else (shown * 2 if len(shown) == 1 else shown)
-    padding, dilation = _tuple(padding, 2), _tuple(dilation, 2)
-    return (kernel, strides, padding * 2 if len(padding) == 1 else padding,
-            dilation * 2 if len(dilation) == 1 else dilation, shown)
+    strides = pair(shown, "stride", "either be omitted, a single int") if shown else kernel
+    return (kernel, strides, pair(padding, "padding"),
+            pair(dilation, "dilation", "be either a single int"), shown)
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,

@@ -44,15 +44,15 @@ class ConvolutionBackward0(Node):
                       note="c runs over the input channels of o's group.")
     saves = {"input": Input(0), "weight": Input(1)}
 
-    def forward(self, x, weight, bias, stride, padding, dilation, groups):
-        self.save(stride=stride, padding=padding, dilation=dilation, transposed=False,
-                  output_padding=(0,) * len(stride), groups=groups,
-                  bias_sym_sizes_opt=(0,) if bias is None else bias.shape)
-        return kernels.convolution(x, weight, bias, stride, padding, dilation, groups)
+    def forward(self, x, weight, bias, geometry, given):
+        # (``given``: stride, padding and dilation as the call gave them, which torch shows)
+        self.save(**given, transposed=False, output_padding=(0,) * (x.ndim - 2),
+                  groups=geometry[-1], bias_sym_sizes_opt=(0,) if bias is None else bias.shape,
+                  _geometry=geometry)
+        return kernels.convolution(x, weight, bias, *geometry)
 
     def backward(self, saved, grad):
-        x, w = saved.input, saved.weight
-        geometry = (saved.stride, saved.padding, saved.dilation, saved.groups)
+        x, w, geometry = saved.input, saved.weight, saved._geometry
         needs_input, needs_weight, needs_bias = self.needs_input_grad
         grad_input = (fn.convolution_input_grad(grad, w, x.shape, *geometry)
                       if needs_input else None)
@@ -225,12 +225,15 @@ def constant_pad(x, pad, value=0):
 
 
 def convolution(x, weight, bias, stride, padding, dilation, groups):
-    """conv1d / conv2d / conv3d for batched input (N, C, *spatial), tuples per dim."""
+    """conv1d / conv2d / conv3d for batched input (N, C, *spatial), tuples per dim (one
+    value stands for all dims)."""
+    given = dict(stride=tuple(stride), padding=tuple(padding), dilation=tuple(dilation))
+    stride, padding, dilation = (rules.one_per_dim(v, weight.ndim - 2)
+                                 for v in (stride, padding, dilation))
     rules.check_convolution(x, weight, bias, stride, padding, dilation, groups)
     rules.check_dtype(x, "slow_conv2d_cpu")
-    return ConvolutionBackward0.apply(x, weight, bias, stride=tuple(stride),
-                                      padding=tuple(padding), dilation=tuple(dilation),
-                                      groups=groups)
+    return ConvolutionBackward0.apply(x, weight, bias, geometry=(stride, padding, dilation, groups),
+                                      given=given)
 
 
 def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, shown_stride,

@@ -8,8 +8,8 @@ from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES, bool as _BOOL, int64 as _INT64
 from ..errors import NOT_IMPLEMENTED_FOR
 from ..kernels.conv import output_size
 
-__all__ = ["check_dtype", "check_unfold", "check_fold", "check_pad", "check_geometry", "check_convolution",
-           "check_pool", "check_adaptive"]
+__all__ = ["one_per_dim", "check_dtype", "check_unfold", "check_fold", "check_pad",
+           "check_geometry", "check_convolution", "check_pool", "check_adaptive"]
 
 
 def _sizes(shape) -> str:
@@ -41,6 +41,11 @@ def check_pad(x, pad) -> None:
         raise RuntimeError(f"Padding length should be less than or equal to two times the input "
                            f"dimension but got padding length {len(pad)} and input of dimension "
                            f"{x.ndim}")
+
+
+def one_per_dim(values, spatial: int) -> tuple:
+    """A list of one value for every spatial dim (ATen's expand_param_if_needed)."""
+    return tuple(values) * spatial if len(values) == 1 else tuple(values)
 
 
 def check_geometry(name: str, values, spatial: int) -> None:

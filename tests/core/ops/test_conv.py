@@ -42,6 +42,8 @@ CONVS = {
                                   dict(padding="same")),
     "padding valid": ("conv2d", (2, 3, 7, 6), (4, 3, 3, 3), True, dict(padding="valid")),
     "unbatched": ("conv2d", (3, 8, 8), (4, 3, 3, 3), True, dict(padding=1)),
+    "one value for both dims": ("conv2d", (2, 3, 8, 7), (4, 3, 3, 3), True,
+                                dict(padding=(1,), stride=[2], dilation=(1,))),
     "1x1": ("conv2d", (2, 8, 5, 5), (4, 8, 1, 1), True, {}),
     "conv1d": ("conv1d", (2, 3, 11), (4, 3, 3), True, {}),
     "conv1d stride, padding": ("conv1d", (2, 3, 11), (4, 3, 2), True, dict(stride=3, padding=2)),
@@ -170,6 +172,8 @@ CONV_ERRORS = {
     "bias size": lambda lib, x, w: lib.nn.functional.conv2d(x, w, w[0, 0, 0]),
     "double input": lambda lib, x, w: lib.nn.functional.conv2d(x.double(), w),
     "double bias": lambda lib, x, w: lib.nn.functional.conv2d(x, w, w[:, 0, 0, 0].double()),
+    "stride of 2 for a 1-D weight": lambda lib, x, w: lib.nn.functional.conv1d(
+        x[0], w[:, :, 0], stride=(1, 2)),
 }
 
 
@@ -205,6 +209,10 @@ IMAGES = rand((2, 3, 9, 8), 5)
 POOLS = {  # name: (function, exact in float32)
     "max_pool2d": lambda lib, x: lib.nn.functional.max_pool2d(x, 2),
     "max_pool2d tuple": lambda lib, x: lib.nn.functional.max_pool2d(x, (2, 2)),
+    "max_pool2d one value for both dims": lambda lib, x: lib.nn.functional.max_pool2d(
+        x, (3,), stride=(1,), padding=[1]),
+    "avg_pool2d one value for both dims": lambda lib, x: lib.nn.functional.avg_pool2d(
+        x, [3], padding=(1,)),
     "max_pool2d stride, padding": lambda lib, x: lib.nn.functional.max_pool2d(x, 3, 2, 1),
     "max_pool2d overlapping, ceil": lambda lib, x: lib.nn.functional.max_pool2d(
         x, (2, 3), stride=(1, 2), ceil_mode=True),
@@ -379,6 +387,10 @@ POOL_ERRORS = {
     "zero kernel": lambda lib, x: lib.nn.functional.avg_pool2d(x, 0),
     "zero dilation": lambda lib, x: lib.nn.functional.max_pool2d(x, 2, dilation=0),
     "kernel of 3": lambda lib, x: lib.nn.functional.max_pool2d(x, (2, 2, 2)),
+    "stride of 3": lambda lib, x: lib.nn.functional.max_pool2d(x, 2, stride=(1, 1, 1)),
+    "padding of 3": lambda lib, x: lib.nn.functional.avg_pool2d(x, 2, padding=(1, 1, 1)),
+    "dilation of 3": lambda lib, x: lib.nn.functional.max_pool2d(x, 2, dilation=(1, 1, 1)),
+    "avg kernel of 3": lambda lib, x: lib.nn.functional.avg_pool2d(x, (2, 2, 2)),
     "no channels": lambda lib, x: lib.nn.functional.max_pool2d(x[:, :0], 2),
     "adaptive 2-D": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x[0, 0], 2),
     "adaptive 1-D": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x[0, 0, 0], 2),
