@@ -101,7 +101,7 @@ def _window_matrix(x, kernel, stride, padding, dilation, groups, out):
     for position in itertools.product(*map(range, kernel)):
         part = padded[(slice(None), slice(None)) + _window_slices(position, dilation, stride, out)]
         cols[(slice(None),) + position] = part.swapaxes(0, 1)
-    return cols.reshape(groups, cols.size // (groups * n * _count(out)), n * _count(out))
+    return cols.reshape(groups, channels // groups * _count(kernel), n * _count(out))
 
 
 def _count(shape) -> int:
@@ -111,8 +111,9 @@ def _count(shape) -> int:
 def _grad_matrix(grad, groups):
     """grad (N, O, *out) as one matrix per group, (G, O/G, N * L)."""
     n, channels = grad.shape[:2]
-    rows = np.ascontiguousarray(grad.reshape(n, channels, -1).swapaxes(0, 1))
-    return rows.reshape(groups, channels // groups, -1)
+    length = _count(grad.shape[2:])
+    rows = np.ascontiguousarray(grad.reshape(n, channels, length).swapaxes(0, 1))
+    return rows.reshape(groups, channels // groups, n * length)
 
 
 def _per_group(a, b):
@@ -171,7 +172,8 @@ def im2col(x, kernel, dilation, padding, stride):
     x = x[None] if unbatched else x
     out = tuple(output_size(*args) for args in zip(x.shape[2:], kernel, stride, padding, dilation))
     view = windows(pad(x, padding, padding), kernel, stride, dilation, out)
-    cols = view.transpose(0, 1, 4, 5, 2, 3).reshape(x.shape[0], -1, out[0] * out[1])
+    cols = view.transpose(0, 1, 4, 5, 2, 3).reshape(
+        x.shape[0], x.shape[1] * kernel[0] * kernel[1], out[0] * out[1])
     return np.ascontiguousarray(cols[0] if unbatched else cols)
 
 
@@ -193,18 +195,25 @@ def col2im(cols, size, kernel, dilation, padding, stride):
 # ---- pooling -----------------------------------------------------------------------
 
 def max_pool(x, kernel, stride, padding, dilation, ceil_mode):
-    """The largest element of each window (padding never wins) and its index in the
-    flattened input plane (h * W + w), the first one in the window's order on a tie,
-    as PyTorch's kernel; a NaN wins."""
+    """The largest element of each window and its index in the flattened input plane
+    (h * W + w), as PyTorch's kernel picks it: it starts at the window's first element
+    inside the input and moves on to a strictly larger one, or to any NaN (so the first
+    of equal maxima, the last NaN; padding never wins)."""
     spatial = len(kernel)
-    out = tuple(output_size(*a, ceil_mode) for a in zip(x.shape[-spatial:], kernel, stride, padding,
-                                                         dilation))
-    after = _right_padding(x.shape[-spatial:], kernel, stride, padding, dilation, out)
+    size = x.shape[-spatial:]
+    out = tuple(output_size(*a, ceil_mode) for a in zip(size, kernel, stride, padding, dilation))
+    after = _right_padding(size, kernel, stride, padding, dilation, out)
     low = -np.inf if x.dtype.kind == "f" else np.iinfo(x.dtype).min
     view = windows(pad(x, padding, after, low), kernel, stride, dilation, out)
-    flat = view.reshape(view.shape[:x.ndim] + (-1,))
-    nan = np.isnan(flat) if x.dtype.kind == "f" else None
-    chosen = np.argmax(flat if nan is None or not nan.any() else np.where(nan, np.inf, flat), -1)
+    flat = view.reshape(view.shape[:x.ndim] + (_count(kernel),))
+    inside = windows(pad(np.ones(size, bool), padding, after, False), kernel, stride, dilation,
+                     out).reshape(out + (_count(kernel),))
+    largest = np.max(np.where(inside, flat, low), -1, keepdims=True)  # (NaN if any)
+    chosen = np.argmax(inside & (flat == largest), -1)  # (the first inside, for -inf too)
+    if x.dtype.kind == "f":
+        nan = np.isnan(flat) & inside
+        last_nan = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1)
+        chosen = np.where(nan.any(-1), last_nan, chosen)
     values = np.take_along_axis(flat, chosen[..., None], -1)[..., 0]
     # the chosen element's place in the unpadded plane
     positions = np.unravel_index(chosen, kernel)
@@ -230,8 +239,8 @@ def max_pool_backward(grad, indices, input_shape, spatial):
 def max_pool_gather(grad, indices, spatial):
     """The adjoint of ``max_pool_backward``: each window reads the gradient of the element
     it chose."""
-    flat = grad.reshape(grad.shape[:-spatial] + (-1,))
-    chosen = indices.reshape(indices.shape[:-spatial] + (-1,))
+    flat = grad.reshape(grad.shape[:-spatial] + (_count(grad.shape[-spatial:]),))
+    chosen = indices.reshape(indices.shape[:-spatial] + (_count(indices.shape[-spatial:]),))
     return np.take_along_axis(flat, chosen, -1).reshape(indices.shape)
 
 

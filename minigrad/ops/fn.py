@@ -560,8 +560,8 @@ def max_pool_gather(grad, indices):
     """Each window reads the gradient of the element it chose (a gather)."""
     indices = as_array(indices)
     if is_tensor(grad):
-        flat = reshape(grad, tuple(grad.shape[:-2]) + (-1,))
-        chosen = indices.reshape(indices.shape[:-2] + (-1,))
+        flat = reshape(grad, tuple(grad.shape[:-2]) + (grad.shape[-2] * grad.shape[-1],))
+        chosen = indices.reshape(indices.shape[:-2] + (indices.shape[-2] * indices.shape[-1],))
         return reshape(gather(flat, flat.ndim - 1, chosen), indices.shape)
     return kernels_conv.max_pool_gather(grad, indices, 2)
 

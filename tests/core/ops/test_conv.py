@@ -512,3 +512,39 @@ def test_dtypes_as_torch(name, dtype):
         check_error(call, x, requires_grad=False)
         return
     check(call, x, requires_grad=False, rtol=1e-3, atol=1e-3)
+
+
+EDGES = {
+    "empty batch": lambda lib, x, w: lib.nn.functional.conv2d(x[:0], w),
+    "permuted input": lambda lib, x, w: lib.nn.functional.conv2d(
+        x.permute(0, 1, 3, 2), w, padding=1),
+    "expanded input": lambda lib, x, w: lib.nn.functional.conv2d(x[:1].expand(3, 2, 5, 5), w),
+    "max_pool2d empty batch": lambda lib, x, w: lib.nn.functional.max_pool2d(x[:0], 2),
+    "avg_pool2d empty batch": lambda lib, x, w: lib.nn.functional.avg_pool2d(x[:0], 2),
+    "adaptive empty batch": lambda lib, x, w: lib.nn.functional.adaptive_avg_pool2d(x[:0], 2),
+    "unfold empty batch": lambda lib, x, w: lib.nn.functional.unfold(x[:0], 2),
+}
+
+
+@pytest.mark.parametrize("name", list(EDGES))
+def test_edge_inputs(name):
+    ours, theirs = check(EDGES[name], rand((2, 2, 5, 5), 8), rand((3, 2, 3, 3), 9), **CONV32)
+    assert chain(ours) == chain(theirs)
+
+
+@pytest.mark.parametrize("values", [
+    [[-np.inf, -np.inf], [-np.inf, -np.inf]],
+    [[1.0, np.nan], [np.nan, 2.0]],
+    [[np.nan, 3.0], [3.0, np.nan]],
+    [[2.0, 2.0], [-np.inf, 2.0]],
+])
+@pytest.mark.parametrize("padding", [0, 1])
+def test_max_pool_picks_as_torch_with_infinities_and_nans(values, padding):
+    """PyTorch's kernel starts at the first element inside the input and moves on to a
+    strictly larger one or to any NaN: -inf windows keep their first element, the last
+    NaN wins."""
+    x = np.array([[values]], np.float32)
+    ours, theirs = check(lambda lib, x: lib.nn.functional.max_pool2d(
+        x, 2, stride=1, padding=padding, return_indices=True), x, rtol=0, atol=0,
+        backward=False)
+    assert ours[1].tolist() == theirs[1].tolist()
