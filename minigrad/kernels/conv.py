@@ -1,7 +1,8 @@
 """Convolution and pooling on arrays laid out (N, C, *spatial), for 1, 2 or 3 spatial
 dims, computed as windows: ``windows`` views every window the kernel visits without
 copying (NumPy's ``sliding_window_view``, then strided), and a convolution is one
-batched matrix product of those windows ("im2col") with the weight.
+matrix product (per group) of the weight with those windows laid out as columns
+("im2col", copied one kernel position at a time).
 
 The backward kernels run the windows the other way: ``add_windows`` adds a value per
 window position back into the input ("col2im"), one strided slice per kernel
