@@ -28,6 +28,7 @@ from ..autograd.tensor_base import make
 from ..kernels import conv as kernels
 from ..rules import conv as rules
 from . import fn
+from ._saved import as_shown
 
 __all__ = ["unfold", "fold", "constant_pad", "convolution", "max_pool2d", "avg_pool2d",
            "adaptive_avg_pool2d"]
@@ -168,11 +169,11 @@ class ConstantPadNdBackward0(Node):
                       grad={"self": "G without the padding (padded by -pad)"})
 
     def forward(self, x, pad, value):
-        self.save(pad=pad)
+        self.save(pad=as_shown(pad), _pad=pad)  # (negative widths shown as C++'s unsigned)
         return kernels.constant_pad(x, pad, value)
 
     def backward(self, saved, grad):
-        return fn.constant_pad(grad, tuple(-width for width in saved.pad))
+        return fn.constant_pad(grad, tuple(-width for width in saved._pad))
 
 
 class Im2ColBackward0(Node):

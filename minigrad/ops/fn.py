@@ -562,7 +562,7 @@ def max_pool_gather(grad, indices):
     if is_tensor(grad):
         flat = reshape(grad, tuple(grad.shape[:-2]) + (grad.shape[-2] * grad.shape[-1],))
         chosen = indices.reshape(indices.shape[:-2] + (indices.shape[-2] * indices.shape[-1],))
-        return reshape(gather(flat, flat.ndim - 1, chosen), indices.shape)
+        return reshape(gather(flat, flat.ndim - 1, chosen, given_dim=-1), indices.shape)
     return kernels_conv.max_pool_gather(grad, indices, 2)
 
 

@@ -157,7 +157,7 @@ PROGRAMS = {
     "ConstantPadNdBackward0": lambda lib, a, b: _f(lib).pad(a * b, (1, 1)) * _f(lib).pad(
         a, (1, 1)),
     "Im2ColBackward0": lambda lib, a, b: _f(lib).unfold(
-        (a * b).reshape(1, 1, 2, 3), (1, 2)) * a[0],
+        (a * b).reshape(1, 1, 2, 3), (1, 2)) * a[0, 0],
     "Col2ImBackward0": lambda lib, a, b: _f(lib).fold(
         (a * b).reshape(1, 2, 3), (1, 4), (1, 2)) * a[0, 0],
     # random fills, after the same seed in both libraries (the same numbers)
