@@ -12,6 +12,8 @@ classes (``minigrad/ops/``) call these functions from their ``forward`` and
 | special       | tan, asin, atan2, sinh, asinh, erf, erfinv, logit, xlogy, lerp, ...  |
 | loss          | binary cross-entropy with logits (threads)                           |
 | linalg        | the matrix product's rounding                                        |
+| conv          | convolution as windows and one matrix product (im2col, col2im),      |
+|               | pooling summed in PyTorch's order                                    |
 | summation     | sums in PyTorch's order (its last bits)                              |
 | layout        | strides and storage offsets as PyTorch counts them                   |
 | threads       | big kernels split across cores (parts, rows); set_num_threads        |

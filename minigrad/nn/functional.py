@@ -15,6 +15,7 @@ Loss functions take ``reduction``: ``'none'`` returns one loss per element
 from __future__ import annotations
 
 import warnings
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -26,7 +27,9 @@ from ..rules.out import write as write_out
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
-           "one_hot", "embedding", "layer_norm", "gelu",
+           "one_hot", "embedding", "layer_norm", "gelu", "pad", "conv1d", "conv2d", "max_pool1d",
+           "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
+           "unfold", "fold",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits"]
 
 
@@ -422,3 +425,168 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     return ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+# ---- convolution and pooling (ops/conv.py) ----------------------------------------
+
+def _tuple(value, n: int) -> tuple:
+    """An int as n copies of itself; a tuple or list as a tuple."""
+    return (value,) * n if isinstance(value, int) else tuple(value)
+
+
+def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None
+        ) -> Tensor:
+    """``input`` with ``pad = (left, right, top, bottom, ...)`` elements of ``value`` (0 by
+    default) added around its last dims, the last dim first (ConstantPadNdBackward0).
+    Only ``mode='constant'`` is written."""
+    if mode != "constant":
+        raise NotImplementedError(f"minigrad: F.pad with mode={mode!r} is not implemented "
+                                  "(only 'constant')")
+    return ops.constant_pad(input, tuple(pad), 0 if value is None else value)
+
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, spatial: int, name: str):
+    """conv1d/conv2d: an unbatched input gets a batch of one (and loses it after)."""
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(
+            f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to {name}, "
+            f"but got input of size: {list(input.shape)}")
+    unbatched = input.dim() == spatial + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    stride, dilation = _tuple(stride, spatial), _tuple(dilation, spatial)
+    if isinstance(padding, str):
+        input, padding = _padding_named(input, weight, padding, stride, dilation)
+    output = ops.convolution(input, weight, bias, stride, _tuple(padding, spatial), dilation,
+                             groups)
+    return output.squeeze(0) if unbatched else output
+
+
+def _padding_named(input, weight, padding, stride, dilation):
+    """'valid' is no padding; 'same' pads so that the output has the input's size (for
+    stride 1): d (k - 1) in all, half on each side, the odd one on the right (with
+    PyTorch's warning: a padded copy of the input)."""
+    if padding == "valid":
+        return input, (0,) * len(stride)
+    if padding != "same":
+        raise RuntimeError(f"Invalid padding string: {padding!r}")
+    if any(s != 1 for s in stride):
+        raise RuntimeError("padding='same' is not supported for strided convolutions")
+    totals = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
+    if any(total % 2 for total in totals):
+        warnings.warn("Using padding='same' with even kernel lengths and odd dilation may "
+                      "require a zero-padded copy of the input be created", stacklevel=3)
+        extra = [0, 0] * len(totals)
+        for k, total in enumerate(reversed(totals)):
+            extra[2 * k + 1] = total % 2
+        input = ops.constant_pad(input, tuple(extra))
+    return input, tuple(total // 2 for total in totals)
+
+
+def conv1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """1-D convolution (a cross-correlation, as in every deep learning library) of
+    ``input`` (N, C_in, L) with ``weight`` (C_out, C_in / groups, k):
+
+        y[n, o, i] = bias[o] + sum_{c, j} weight[o, c, j] input[n, c, s i + d j - p]
+
+    (s, d, p: stride, dilation, padding)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 1, "conv1d")
+
+
+def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """2-D convolution of ``input`` (N, C_in, H, W) with ``weight`` (C_out, C_in / groups,
+    kH, kW): each output channel slides its kernel over the input and adds up the
+    products (ConvolutionBackward0). ``padding`` may be an int, a pair, 'valid' or 'same'."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
+
+
+def _pool_sizes(kernel_size, stride, padding, dilation, name: str):
+    """kernel, stride (the kernel when not given), padding and dilation as pairs, and the
+    stride as the node shows it (() when not given)."""
+    def pair(value, what, text="either be a single int"):
+        value = _tuple(value, 2)
+        if len(value) not in (1, 2):
+            raise RuntimeError(f"{name}: {what} must {text}, or a tuple of two ints")
+        return value * 2 if len(value) == 1 else value
+
+    kernel = pair(kernel_size, "kernel_size")
+    shown = () if stride is None or stride == [] or stride == () else _tuple(stride, 2)
+    strides = pair(shown, "stride", "either be omitted, a single int") if shown else kernel
+    return (kernel, strides, pair(padding, "padding"),
+            pair(dilation, "dilation", "be either a single int"), shown)
+
+
+def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    """The largest element of each kernel_size window, windows ``stride`` apart (the
+    kernel size by default). With ``return_indices``, also where each one was (h * W + w)."""
+    kernel, strides, padding, dilation, shown = _pool_sizes(kernel_size, stride, padding,
+                                                            dilation, "max_pool2d")
+    return ops.max_pool2d(input, kernel, strides, padding, dilation, ceil_mode, shown,
+                          return_indices)
+
+
+def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    """max_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
+    if not return_indices and not input.is_floating_point():  # (PyTorch's own 1-D kernel)
+        ops.check_pool_dtype(input, "max_pool1d_impl")
+    given = _tuple(kernel_size, 1)[0]
+    stride = given if stride is None or stride == [] else _tuple(stride, 1)[0]
+    result = max_pool2d(input.unsqueeze(-2), (1, given), (1, stride), (0, _tuple(padding, 1)[0]),
+                        (1, _tuple(dilation, 1)[0]), ceil_mode, return_indices)
+    if return_indices:
+        return result[0].squeeze(-2), result[1].squeeze(-2)
+    return result.squeeze(-2)
+
+
+def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """The mean of each kernel_size window, windows ``stride`` apart (the kernel size by
+    default); padding counts as zeros (``count_include_pad``)."""
+    kernel, strides, padding, _, shown = _pool_sizes(kernel_size, stride, padding, 1,
+                                                     "avg_pool2d")
+    return ops.avg_pool2d(input, kernel, strides, padding, ceil_mode, count_include_pad,
+                          divisor_override, shown)
+
+
+def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True) -> Tensor:
+    """avg_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
+    given = _tuple(kernel_size, 1)[0]
+    stride = given if stride is None or stride == [] else _tuple(stride, 1)[0]
+    return avg_pool2d(input.unsqueeze(-2), (1, given), (1, stride), (0, _tuple(padding, 1)[0]),
+                      ceil_mode, count_include_pad).squeeze(-2)
+
+
+def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
+    """Averages over a grid of ``output_size`` (h, w) regions, whatever the input's size:
+    output (i, j) is the mean of rows [floor(i H / h), ceil((i + 1) H / h)) and the
+    columns alike. ``None`` keeps that size; (1, 1) is the mean over H and W."""
+    size = _tuple(output_size, 2)
+    if input.dim() in (3, 4):
+        size = tuple(input.shape[-2 + k] if s is None else s for k, s in enumerate(size))
+    if size == (1, 1) and input.dim() in (3, 4):  # (as PyTorch: a mean, MeanBackward1)
+        return input.mean((-1, -2), keepdim=True)
+    return ops.adaptive_avg_pool2d(input, size)
+
+
+def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
+    """adaptive_avg_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
+    return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0])).squeeze(-2)
+
+
+def unfold(input: Tensor, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """Every kernel_size window of ``input`` (N, C, H, W) as a column: (N, C * kH * kW, L),
+    L the number of windows ("im2col"; a convolution is ``weight.view(O, -1) @ unfold(x)``)."""
+    return ops.unfold(input, _tuple(kernel_size, 2), _tuple(dilation, 2), _tuple(padding, 2),
+                      _tuple(stride, 2))
+
+
+def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=1) -> Tensor:
+    """The adjoint of ``unfold``: columns (N, C * kH * kW, L) added back into an image of
+    ``output_size``, where windows overlap the values summed."""
+    return ops.fold(input, _tuple(output_size, 2), _tuple(kernel_size, 2), _tuple(dilation, 2),
+                    _tuple(padding, 2), _tuple(stride, 2))

@@ -15,6 +15,7 @@
 | gather        | gather (and its backward, scatter_add)                  |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
 | layers        | embedding, layer_norm, gelu (nn layers that are one op) |
+| conv          | convolution, max/avg/adaptive-avg pooling               |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
 | compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
@@ -22,6 +23,10 @@
 
 from ..rules.arguments import normalize_dim, normalize_dims
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
+# (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
+from ..rules.conv import check_dtype as check_pool_dtype  # noqa: F401
+from .conv import (  # noqa: F401
+    adaptive_avg_pool2d, avg_pool2d, constant_pad, convolution, fold, max_pool2d, unfold)
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,

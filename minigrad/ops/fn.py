@@ -24,15 +24,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
-from ..kernels import layers as kernels_layers, pointwise as kernels_pointwise
+from ..kernels import conv as kernels_conv, layers as kernels_layers, pointwise as kernels_pointwise
 from ..kernels import rounding as kernels_rounding, special as kernels_special
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
-from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction, strided
-from . import compare, rounding, special, trig
+from . import arithmetic, compare, conv, cumulative, indexing, linalg, loss, pointwise
+from . import reduction, rounding, special, strided, trig
 from . import gather as gather_ops
 from . import shape as shape_ops
 
@@ -48,7 +48,11 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "masked_scatter_backward",
            "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
            "select_backward", "slice_backward", "index_backward", "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward"]
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward",
+           "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
+           "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
+           "adaptive_avg_pool_backward", "constant_pad", "im2col",
+           "col2im"]
 
 
 def is_tensor(value) -> bool:
@@ -579,3 +583,130 @@ def native_layer_norm_backward(grad, x, x_mean, rstd, weight, kept: int, eps: fl
     if needs[2]:
         grad_b = sum(grad, leading) if leading else grad
     return grad_x, grad_w, grad_b
+
+# ---- convolution and pooling (kernels/conv.py) ---------------------------------------
+# (On Tensors, create_graph=True, a convolution's gradients are recorded as unfold, matrix
+# products and fold, which differentiate again: the same values as PyTorch's one
+# ConvolutionBackwardBackward0 node, a node of three outputs, through other nodes. The
+# pooling backwards are recorded as PyTorch's ...BackwardBackward0 nodes.)
+
+def constant_pad(x, widths, value=0):
+    """``x`` padded with ``value`` (ConstantPadNdBackward0; negative widths cut)."""
+    if is_tensor(x):
+        return conv.constant_pad(x, widths, value)
+    return kernels_conv.constant_pad(x, widths, value)
+
+
+def im2col(x, kernel, dilation, padding, stride):
+    """Every window of ``x`` as a column (Im2ColBackward0, F.unfold)."""
+    if is_tensor(x):
+        return conv.Im2ColBackward0.apply(x, kernel_size=kernel, dilation=dilation,
+                                          padding=padding, stride=stride)
+    return kernels_conv.im2col(x, kernel, dilation, padding, stride)
+
+
+def col2im(cols, size, kernel, dilation, padding, stride):
+    """Columns added back into an image of ``size`` (Col2ImBackward0, F.fold)."""
+    if is_tensor(cols):
+        return conv.Col2ImBackward0.apply(cols, output_size=tuple(size), kernel_size=kernel,
+                                          dilation=dilation, padding=padding, stride=stride)
+    return kernels_conv.col2im(cols, size, kernel, dilation, padding, stride)
+
+
+def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups):
+    """G convolved back with the weight (a transposed convolution): dL/dinput."""
+    if is_tensor(grad) or is_tensor(weight):
+        return _recorded_convolution_grad(grad, None, weight, input_shape, stride, padding,
+                                          dilation, groups)
+    return kernels_conv.convolution_input_grad(grad, weight, input_shape, stride, padding,
+                                               dilation, groups)
+
+
+def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups):
+    """The input correlated with G: dL/dweight."""
+    if is_tensor(grad) or is_tensor(x):
+        return _recorded_convolution_grad(grad, x, None, weight_shape, stride, padding, dilation,
+                                          groups)
+    return kernels_conv.convolution_weight_grad(x, grad, weight_shape, stride, padding,
+                                                dilation, groups)
+
+
+def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation, groups):
+    """dL/dx (``x`` None, ``shape`` the input's) or dL/dweight (``weight`` None, ``shape``
+    the weight's) of a 1-D or 2-D convolution on Tensors, from recorded ops: with the
+    windows of x as columns (unfold), y = weight @ columns per group, so dL/dweight =
+    G @ columns^T and dL/dcolumns = weight^T @ G, folded back into the image."""
+    flat = len(shape) == 3  # (1-D: a row of a 2-D image)
+    if flat:
+        grad, stride, padding, dilation = unsqueeze(grad, 2), (1, *stride), (0, *padding), \
+            (1, *dilation)
+        x, weight = (None if t is None else unsqueeze(t, 2) for t in (x, weight))
+        shape = shape[:2] + (1,) + shape[2:]
+    n, channels = grad.shape[:2]
+    g = reshape(grad, (n, groups, channels // groups, -1))  # (N, G, O/G, L)
+    if x is None:
+        kernel = tuple(weight.shape[2:])
+        w = reshape(weight, (groups, weight.shape[0] // groups, -1))
+        cols = reshape(linalg.matmul(transpose(w, 1, 2), g), (n, -1, g.shape[-1]))
+        result = col2im(cols, shape[2:], kernel, dilation, padding, stride)
+    else:
+        cols = im2col(x, tuple(shape[2:]), dilation, padding, stride)
+        cols = reshape(cols, (n, groups, -1, cols.shape[-1]))
+        result = reshape(sum(linalg.matmul(g, transpose(cols, 2, 3)), 0), shape)
+    return squeeze(result, 2) if flat else result
+
+
+def max_pool_backward(grad, x, indices):
+    """Each window's gradient added to the element it chose (indices count h * W + w)
+    (MaxPool2DWithIndicesBackwardBackward0)."""
+    if is_tensor(grad):
+        return conv.MaxPool2DWithIndicesBackwardBackward0.apply(grad, x, indices=as_array(indices))
+    return kernels_conv.max_pool_backward(grad, indices, x.shape, 2)
+
+
+def max_pool_gather(grad, indices):
+    """Each window reads the gradient of the element it chose (a gather)."""
+    indices = as_array(indices)
+    if is_tensor(grad):
+        flat = reshape(grad, tuple(grad.shape[:-2]) + (grad.shape[-2] * grad.shape[-1],))
+        chosen = indices.reshape(indices.shape[:-2] + (indices.shape[-2] * indices.shape[-1],))
+        return reshape(gather(flat, flat.ndim - 1, chosen, given_dim=-1), indices.shape)
+    return kernels_conv.max_pool_gather(grad, indices, 2)
+
+
+def avg_pool(x, geometry, divisors, shown):
+    """Average pooling (AvgPool2DBackward0); ``geometry``: kernel, stride, padding, ceil_mode."""
+    divisors = as_array(divisors)
+    if is_tensor(x):
+        kernel, stride, padding, ceil_mode = geometry
+        return conv.AvgPool2DBackward0.apply(
+            x, kernel_size=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
+            count_include_pad=shown["count_include_pad"],
+            divisor_override=shown["divisor_override"], shown_stride=shown["stride"])
+    return kernels_conv.avg_pool(x, *geometry, divisors)
+
+
+def avg_pool_backward(grad, x, geometry, divisors, shown):
+    """Each window's gradient over its divisor, added to every element of the window
+    (AvgPool2DBackwardBackward0)."""
+    divisors = as_array(divisors)
+    if is_tensor(grad):
+        return conv.AvgPool2DBackwardBackward0.apply(grad, x, geometry=geometry,
+                                                     divisors=divisors, shown=shown)
+    kernel, stride, padding, _ = geometry
+    return kernels_conv.avg_pool_backward(grad, x.shape, kernel, stride, padding, divisors)
+
+
+def adaptive_avg_pool(x, size):
+    """Adaptive average pooling to ``size`` (AdaptiveAvgPool2DBackward0)."""
+    if is_tensor(x):
+        return conv.AdaptiveAvgPool2DBackward0.apply(x, output_size=tuple(size))
+    return kernels_conv.adaptive_avg_pool(x, size)
+
+
+def adaptive_avg_pool_backward(grad, x):
+    """Each output's gradient over its count, added to every element it averaged
+    (AdaptiveAvgPool2DBackwardBackward0)."""
+    if is_tensor(grad):
+        return conv.AdaptiveAvgPool2DBackwardBackward0.apply(grad, x)
+    return kernels_conv.adaptive_avg_pool_backward(grad, x.shape)

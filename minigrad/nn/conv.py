@@ -1,0 +1,170 @@
+"""Convolution layers: ``Conv1d`` and ``Conv2d``; ``Unfold`` and ``Fold`` (windows as
+columns and back, the "im2col" a convolution is made of).
+
+A ``Conv2d(in_channels, out_channels, kernel_size)`` holds ``out_channels`` small
+filters of shape (in_channels / groups, kH, kW) and slides each one over the input;
+the math is ``F.conv2d`` (``minigrad/ops/conv.py`` has the derivative).
+"""
+
+from __future__ import annotations
+
+import math
+
+import minigrad
+
+from .. import devices
+from ..tensor import Tensor
+from . import functional as F
+from . import init
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["Conv1d", "Conv2d", "Unfold", "Fold"]
+
+
+_PADDING_STRINGS = {"same", "valid"}
+_PADDING_MODES = {"zeros", "reflect", "replicate", "circular"}
+
+
+def _ntuple(value, n: int) -> tuple:
+    return tuple(value) if isinstance(value, (tuple, list)) else (value,) * n
+
+
+class _ConvNd(Module):
+    """What Conv1d and Conv2d share: the checks, the parameters and their starting
+    values, the printed form. ``n``: the number of spatial dims."""
+
+    n = 2
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        super().__init__()
+        devices.check_device(device)
+        stride = _ntuple(stride, self.n)
+        if groups <= 0:
+            raise ValueError("groups must be a positive integer")
+        if in_channels % groups != 0:
+            raise ValueError("in_channels must be divisible by groups")
+        if out_channels % groups != 0:
+            raise ValueError("out_channels must be divisible by groups")
+        # (the texts print Python sets, as PyTorch's do; the order of their elements depends
+        # on string hashes, so it may differ from PyTorch's printout)
+        if isinstance(padding, str):
+            if padding not in _PADDING_STRINGS:
+                raise ValueError(f"Invalid padding string {padding!r}, should be one of "
+                                 f"{_PADDING_STRINGS}")
+            if padding == "same" and any(s != 1 for s in stride):
+                raise ValueError("padding='same' is not supported for strided convolutions")
+        if padding_mode not in _PADDING_MODES:
+            raise ValueError(f"padding_mode must be one of {_PADDING_MODES}, but got "
+                             f"padding_mode='{padding_mode}'")
+        self.in_channels, self.out_channels = in_channels, out_channels
+        self.kernel_size = _ntuple(kernel_size, self.n)
+        self.stride = stride
+        self.padding = padding if isinstance(padding, str) else _ntuple(padding, self.n)
+        self.dilation = _ntuple(dilation, self.n)
+        self.transposed, self.output_padding = False, (0,) * self.n
+        self.groups, self.padding_mode = groups, padding_mode
+        self.weight = Parameter(minigrad.empty(
+            (out_channels, in_channels // groups, *self.kernel_size), dtype=dtype))
+        if bias:
+            self.bias = Parameter(minigrad.empty(out_channels, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        """PyTorch's starting values: weight uniform on +-1/sqrt(fan_in) (kaiming_uniform_
+        with a = sqrt(5)), bias alike; fan_in = in_channels / groups * kernel size."""
+        init.kaiming_uniform_(self.weight, a=math.sqrt(5))
+        if self.bias is not None:
+            fan_in, _ = init._calculate_fan_in_and_fan_out(self.weight)
+            if fan_in != 0:
+                bound = 1 / math.sqrt(fan_in)
+                init.uniform_(self.bias, -bound, bound)
+
+    def _conv(self, input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
+        if self.padding_mode != "zeros":
+            raise NotImplementedError(f"minigrad: padding_mode={self.padding_mode!r} is not "
+                                      "implemented (only 'zeros')")
+        conv = F.conv1d if self.n == 1 else F.conv2d
+        return conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return self._conv(input, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        s = (f"{self.in_channels}, {self.out_channels}, kernel_size={self.kernel_size}, "
+             f"stride={self.stride}")
+        if self.padding != (0,) * len(self.padding):
+            s += f", padding={self.padding}"
+        if self.dilation != (1,) * len(self.dilation):
+            s += f", dilation={self.dilation}"
+        if self.groups != 1:
+            s += f", groups={self.groups}"
+        if self.bias is None:
+            s += ", bias=False"
+        if self.padding_mode != "zeros":
+            s += f", padding_mode={self.padding_mode}"
+        return s
+
+
+class Conv1d(_ConvNd):
+    """1-D convolution over (N, C_in, L): ``weight`` (C_out, C_in / groups, k).
+
+    >>> Conv1d(3, 4, 3, padding='same')
+    Conv1d(3, 4, kernel_size=(3,), stride=(1,), padding=same)
+    """
+
+    n = 1
+
+
+class Conv2d(_ConvNd):
+    """2-D convolution over (N, C_in, H, W): ``weight`` (C_out, C_in / groups, kH, kW).
+
+    >>> conv = Conv2d(1, 6, kernel_size=5)
+    >>> conv
+    Conv2d(1, 6, kernel_size=(5, 5), stride=(1, 1))
+    >>> conv(minigrad.ones(64, 1, 28, 28)).shape
+    torch.Size([64, 6, 24, 24])
+    """
+
+    n = 2
+
+
+class Unfold(Module):
+    """Every ``kernel_size`` window of (N, C, H, W) as a column: (N, C * kH * kW, L).
+
+    >>> Unfold(kernel_size=(2, 3))(minigrad.ones(2, 5, 3, 4)).shape
+    torch.Size([2, 30, 4])
+    """
+
+    def __init__(self, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.kernel_size, self.dilation = kernel_size, dilation
+        self.padding, self.stride = padding, stride
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.unfold(input, self.kernel_size, self.dilation, self.padding, self.stride)
+
+    def extra_repr(self) -> str:
+        return (f"kernel_size={self.kernel_size}, dilation={self.dilation}, "
+                f"padding={self.padding}, stride={self.stride}")
+
+
+class Fold(Module):
+    """Columns (N, C * kH * kW, L) added back into images of ``output_size``."""
+
+    def __init__(self, output_size, kernel_size, dilation=1, padding=0, stride=1) -> None:
+        super().__init__()
+        self.output_size, self.kernel_size = output_size, kernel_size
+        self.dilation, self.padding, self.stride = dilation, padding, stride
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.fold(input, self.output_size, self.kernel_size, self.dilation, self.padding,
+                      self.stride)
+
+    def extra_repr(self) -> str:
+        return (f"output_size={self.output_size}, kernel_size={self.kernel_size}, "
+                f"dilation={self.dilation}, padding={self.padding}, stride={self.stride}")

@@ -1,0 +1,271 @@
+"""Convolution and pooling, as PyTorch records them: ``ConvolutionBackward0`` (every
+``conv1d``/``conv2d``), ``MaxPool2DWithIndicesBackward0``, ``AvgPool2DBackward0`` and
+``AdaptiveAvgPool2DBackward0``; the windows as columns and back (``Im2ColBackward0``,
+``Col2ImBackward0``: F.unfold and F.fold) and padding (``ConstantPadNdBackward0``).
+Arrays are (N, C, *spatial); ``stride``, ``padding`` and ``dilation`` are tuples with
+one int per spatial dim. The pooling backwards are linear in the gradient, so with
+create_graph=True they are recorded as nodes of their own (``...BackwardBackward0``),
+whose backward is the pooling again (or, for max pooling, a gather).
+
+A convolution is linear in its input and in its weight, so each gradient is the
+same sum read the other way round: for y = conv(x, w),
+
+    dL/dx = G convolved back with w (a transposed convolution: each output's gradient
+            times the weight, added to every input its window read)
+    dL/dw = x correlated with G (each weight element meets the inputs it multiplied)
+    dL/db = the sum of G over the batch and the positions.
+
+The windows and matrix products live in ``kernels/conv.py``; the argument checks,
+with PyTorch's texts, in ``rules/conv.py``; ``nn.functional`` turns the learner's
+arguments (ints, 'same', 1-D inputs) into these calls.
+"""
+
+from __future__ import annotations
+
+from ..autograd.formula import Formula
+from ..autograd.node import Node, Input
+from ..autograd.tensor_base import make
+from ..kernels import conv as kernels
+from ..rules import conv as rules
+from . import fn
+from ._saved import as_shown
+
+__all__ = ["unfold", "fold", "constant_pad", "convolution", "max_pool2d", "avg_pool2d",
+           "adaptive_avg_pool2d"]
+
+
+class ConvolutionBackward0(Node):
+    formula = Formula("y[n, o, i]",
+                      "bias[o] + sum_{c, k} weight[o, c, k] * input[n, c, stride i + dilation k "
+                      "- padding]",
+                      grad={"input": "G convolved back with weight (a transposed convolution)",
+                            "weight": "sum_{n, i} G[n, o, i] input[n, c, stride i + dilation k "
+                                      "- padding] (input correlated with G)",
+                            "bias": "sum_{n, i} G[n, o, i]"},
+                      note="c runs over the input channels of o's group.")
+    saves = {"input": Input(0), "weight": Input(1)}
+
+    def forward(self, x, weight, bias, geometry, given):
+        # (``given``: stride, padding and dilation as the call gave them, which torch shows)
+        self.save(**given, transposed=False, output_padding=(0,) * (x.ndim - 2),
+                  groups=geometry[-1], bias_sym_sizes_opt=(0,) if bias is None else bias.shape,
+                  _geometry=geometry)
+        return kernels.convolution(x, weight, bias, *geometry)
+
+    def backward(self, saved, grad):
+        x, w, geometry = saved.input, saved.weight, saved._geometry
+        needs_input, needs_weight, needs_bias = self.needs_input_grad
+        grad_input = (fn.convolution_input_grad(grad, w, x.shape, *geometry)
+                      if needs_input else None)
+        grad_weight = (fn.convolution_weight_grad(x, grad, w.shape, *geometry)
+                       if needs_weight else None)
+        grad_bias = fn.sum(grad, (0, *range(2, grad.ndim))) if needs_bias else None
+        return grad_input, grad_weight, grad_bias
+
+
+class MaxPool2DWithIndicesBackward0(Node):
+    formula = Formula("y[n, c, i]", "max of self[n, c, window i]",
+                      grad={"self": "G[n, c, i] at the element window i chose, 0 elsewhere"},
+                      note="Also returns the indices (h * W + w) of the chosen elements.")
+    saves = {"self": Input(0)}
+
+    def forward(self, x, kernel_size, stride, padding, dilation, ceil_mode, shown_stride):
+        values, self.indices = kernels.max_pool(x, kernel_size, stride, padding, dilation,
+                                                ceil_mode)
+        self.save(kernel_size=kernel_size, stride=shown_stride, padding=padding,
+                  dilation=dilation, ceil_mode=ceil_mode, result1=self.indices)
+        return values
+
+    def backward(self, saved, grad):
+        return fn.max_pool_backward(grad, saved.self, saved.result1)
+
+
+class MaxPool2DWithIndicesBackwardBackward0(Node):
+    formula = Formula("g", "G' added at the element each window chose (max pooling's backward)",
+                      grad={"grad_output": "G read at the chosen elements (a gather)",
+                            "self": "zeros (the choice is flat)"},
+                      note="How max pooling's backward is recorded with create_graph=True.")
+
+    def forward(self, grad, x, indices):
+        self.save(indices=indices, _self_sizes=x.shape)
+        return kernels.max_pool_backward(grad, indices, x.shape, 2)
+
+    def backward(self, saved, grad):
+        return fn.max_pool_gather(grad, saved.indices), fn.zeros(saved._self_sizes, grad)
+
+
+class AvgPool2DBackward0(Node):
+    formula = Formula("y[n, c, i]", "sum of self[n, c, window i] / divisor[i]",
+                      grad={"self": "G[n, c, i] / divisor[i] added to each element of window i"},
+                      note="divisor: the window's size (count_include_pad) or its elements "
+                           "inside the input, or divisor_override.")
+    saves = {"self": Input(0)}
+
+    def forward(self, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                divisor_override, shown_stride):
+        divisors = kernels.pool_divisors(x.shape[-2:], kernel_size, stride, padding, ceil_mode,
+                                         count_include_pad, divisor_override)
+        shown = dict(kernel_size=kernel_size, stride=shown_stride, padding=padding,
+                     ceil_mode=ceil_mode, count_include_pad=count_include_pad,
+                     divisor_override=divisor_override)
+        geometry = (kernel_size, stride, padding, ceil_mode)
+        self.save(**shown, _geometry=geometry, _divisors=divisors, _shown=shown)
+        return kernels.avg_pool(x, *geometry, divisors)
+
+    def backward(self, saved, grad):
+        return fn.avg_pool_backward(grad, saved.self, saved._geometry, saved._divisors,
+                                    saved._shown)
+
+
+class AvgPool2DBackwardBackward0(Node):
+    formula = Formula("g", "G' / divisor spread over each window (average pooling's backward)",
+                      grad={"grad_output": "avg_pool2d(G)",
+                            "self": "zeros (g does not depend on it)"},
+                      note="How average pooling's backward is recorded with create_graph=True.")
+
+    def forward(self, grad, x, geometry, divisors, shown):
+        self.save(**shown, _geometry=geometry, _divisors=divisors, _shown=shown,
+                  _self_sizes=x.shape)
+        return kernels.avg_pool_backward(grad, x.shape, *geometry[:3], divisors)
+
+    def backward(self, saved, grad):
+        return (fn.avg_pool(grad, saved._geometry, saved._divisors, saved._shown),
+                fn.zeros(saved._self_sizes, grad))
+
+
+class AdaptiveAvgPool2DBackward0(Node):
+    formula = Formula("y[n, c, i, j]", "mean of self[n, c, rows(i), cols(j)]",
+                      grad={"self": "G[n, c, i, j] / count(i, j) added to each element averaged"},
+                      note="rows(i) = [floor(i H / h), ceil((i + 1) H / h)), cols alike.")
+    saves = {"self": Input(0)}
+
+    def forward(self, x, output_size):
+        return kernels.adaptive_avg_pool(x, output_size)
+
+    def backward(self, saved, grad):
+        return fn.adaptive_avg_pool_backward(grad, saved.self)
+
+
+class AdaptiveAvgPool2DBackwardBackward0(Node):
+    formula = Formula("g", "G' / count spread over each region (adaptive pooling's backward)",
+                      grad={"grad_output": "adaptive_avg_pool2d(G)",
+                            "self": "zeros (g does not depend on it)"},
+                      note="How adaptive average pooling's backward is recorded with "
+                           "create_graph=True.")
+
+    def forward(self, grad, x):
+        self.save(grad_output_sym_argsize_minus_1=grad.shape[-1],
+                  grad_output_sym_argsize_minus_2=grad.shape[-2], _self_sizes=x.shape)
+        return kernels.adaptive_avg_pool_backward(grad, x.shape)
+
+    def backward(self, saved, grad):
+        size = (saved.grad_output_sym_argsize_minus_2, saved.grad_output_sym_argsize_minus_1)
+        return fn.adaptive_avg_pool(grad, size), fn.zeros(saved._self_sizes, grad)
+
+
+class ConstantPadNdBackward0(Node):
+    formula = Formula("y", "self with pad[0] values of `value` before its last dim, pad[1] "
+                      "after, pad[2] before the dim before, ...",
+                      grad={"self": "G without the padding (padded by -pad)"})
+
+    def forward(self, x, pad, value):
+        self.save(pad=as_shown(pad), _pad=pad)  # (negative widths shown as C++'s unsigned)
+        return kernels.constant_pad(x, pad, value)
+
+    def backward(self, saved, grad):
+        return fn.constant_pad(grad, tuple(-width for width in saved._pad))
+
+
+class Im2ColBackward0(Node):
+    formula = Formula("cols[n, (c, k), i]", "self[n, c, stride i + dilation k - padding]",
+                      grad={"self": "fold(G): each column added back where its window lies"},
+                      note="F.unfold: every kernel_size window as a column.")
+
+    def forward(self, x, kernel_size, dilation, padding, stride):
+        self.save(dilation=dilation, kernel_size=kernel_size, padding=padding, stride=stride,
+                  self_sym_argsize_minus_1=x.shape[-1], self_sym_argsize_minus_2=x.shape[-2])
+        return kernels.im2col(x, kernel_size, dilation, padding, stride)
+
+    def backward(self, saved, grad):
+        size = (saved.self_sym_argsize_minus_2, saved.self_sym_argsize_minus_1)
+        return fn.col2im(grad, size, saved.kernel_size, saved.dilation, saved.padding,
+                         saved.stride)
+
+
+class Col2ImBackward0(Node):
+    formula = Formula("y[n, c, h, w]", "sum of the column entries whose window covers (h, w)",
+                      grad={"self": "unfold(G): each window of G as a column"},
+                      note="F.fold, the adjoint of F.unfold.")
+
+    def forward(self, cols, output_size, kernel_size, dilation, padding, stride):
+        self.save(dilation=dilation, kernel_size=kernel_size, padding=padding, stride=stride)
+        return kernels.col2im(cols, output_size, kernel_size, dilation, padding, stride)
+
+    def backward(self, saved, grad):
+        return fn.im2col(grad, saved.kernel_size, saved.dilation, saved.padding, saved.stride)
+
+
+def unfold(x, kernel_size, dilation, padding, stride):
+    rules.check_unfold(x, kernel_size, dilation, padding, stride)
+    rules.check_dtype(x, "im2col_out_cpu")
+    return Im2ColBackward0.apply(x, kernel_size=kernel_size, dilation=dilation, padding=padding,
+                                 stride=stride)
+
+
+def fold(x, output_size, kernel_size, dilation, padding, stride):
+    rules.check_fold(x, output_size, kernel_size, dilation, padding, stride)
+    rules.check_dtype(x, "col2im_out_cpu")
+    return Col2ImBackward0.apply(x, output_size=output_size, kernel_size=kernel_size,
+                                 dilation=dilation, padding=padding, stride=stride)
+
+
+def constant_pad(x, pad, value=0):
+    """F.pad(x, pad, value=value) with mode='constant'."""
+    rules.check_pad(x, pad)
+    return ConstantPadNdBackward0.apply(x, pad=tuple(pad), value=value)
+
+
+def convolution(x, weight, bias, stride, padding, dilation, groups):
+    """conv1d / conv2d / conv3d for batched input (N, C, *spatial), tuples per dim (one
+    value stands for all dims)."""
+    given = dict(stride=tuple(stride), padding=tuple(padding), dilation=tuple(dilation))
+    stride, padding, dilation = (rules.one_per_dim(v, weight.ndim - 2)
+                                 for v in (stride, padding, dilation))
+    rules.check_convolution(x, weight, bias, stride, padding, dilation, groups)
+    rules.check_dtype(x, "slow_conv2d_cpu")
+    return ConvolutionBackward0.apply(x, weight, bias, geometry=(stride, padding, dilation, groups),
+                                      given=given)
+
+
+def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, shown_stride,
+               return_indices=False):
+    """2-D max pooling of (C, H, W) or (N, C, H, W); with ``return_indices``, (values,
+    indices), the chosen elements' indices h * W + w as int64."""
+    rules.check_pool(x, kernel_size, stride, padding, dilation, ceil_mode)
+    rules.check_dtype(x, "max_pool2d")
+    values = MaxPool2DWithIndicesBackward0.apply(
+        x, kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation,
+        ceil_mode=ceil_mode, shown_stride=shown_stride)
+    if not return_indices:
+        return values
+    if values.grad_fn is not None:
+        indices = values.grad_fn.indices
+    else:  # (not recorded: the node is gone, so ask the kernel again)
+        indices = kernels.max_pool(x._data, kernel_size, stride, padding, dilation, ceil_mode)[1]
+    return values, make(indices)
+
+
+def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
+               shown_stride):
+    rules.check_pool(x, kernel_size, stride, padding, (1, 1), ceil_mode, "avg")
+    rules.check_dtype(x, "avg_pool2d")
+    return AvgPool2DBackward0.apply(
+        x, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode,
+        count_include_pad=count_include_pad, divisor_override=divisor_override,
+        shown_stride=shown_stride)
+
+
+def adaptive_avg_pool2d(x, output_size):
+    rules.check_adaptive(x, output_size)
+    rules.check_dtype(x, "adaptive_avg_pool2d")
+    return AdaptiveAvgPool2DBackward0.apply(x, output_size=tuple(output_size))

@@ -1,0 +1,192 @@
+"""PyTorch's checks on a convolution's and a pooling's arguments, with its texts
+("Given groups=1, weight of size [6, 1, 5, 5], expected input[1, 3, 28, 28] to have 1
+channels, but got 3 channels instead"), in the order PyTorch makes them."""
+
+from __future__ import annotations
+
+from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES, bool as _BOOL, int64 as _INT64
+from ..errors import NOT_IMPLEMENTED_FOR
+from ..kernels.conv import output_size
+
+__all__ = ["one_per_dim", "check_dtype", "check_unfold", "check_fold", "check_pad",
+           "check_geometry", "check_convolution", "check_pool", "check_adaptive"]
+
+
+def _sizes(shape) -> str:
+    return "[" + ", ".join(map(str, shape)) + "]"
+
+
+# The dtypes each of PyTorch's CPU kernels takes besides the floating ones (its name for
+# the kernel, in its error): a convolution any number, pooling fewer.
+KERNEL_DTYPES = {
+    "slow_conv2d_cpu": "integers", "max_pool2d": "integers", "avg_pool2d": "int64",
+    "adaptive_avg_pool2d": "none", "im2col_out_cpu": "bool", "col2im_out_cpu": "bool",
+    "max_pool1d_impl": "none",
+}
+
+
+def check_dtype(x, kernel: str) -> None:
+    """PyTorch's "\"avg_pool2d\" not implemented for 'Int'" for a dtype its kernel lacks."""
+    dtype, takes = x.dtype, KERNEL_DTYPES[kernel]
+    if dtype.is_floating_point or (takes == "integers" and dtype is not _BOOL) or (
+            takes == "int64" and dtype is _INT64) or (takes == "bool" and dtype is _BOOL):
+        return
+    raise NotImplementedError(NOT_IMPLEMENTED_FOR.format(kernel, SCALAR_NAMES[dtype]))
+
+
+def check_pad(x, pad) -> None:
+    if len(pad) % 2:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) > 2 * x.ndim:
+        raise RuntimeError(f"Padding length should be less than or equal to two times the input "
+                           f"dimension but got padding length {len(pad)} and input of dimension "
+                           f"{x.ndim}")
+
+
+def one_per_dim(values, spatial: int) -> tuple:
+    """A list of one value for every spatial dim (ATen's expand_param_if_needed)."""
+    return tuple(values) * spatial if len(values) == 1 else tuple(values)
+
+
+def check_geometry(name: str, values, spatial: int) -> None:
+    """One value per spatial dim (the weight's dims decide how many)."""
+    if len(values) != spatial:
+        raise RuntimeError(
+            f"expected {name} to be a single integer value or a list of {spatial} values to "
+            f"match the convolution dimensions, but got {name}={_sizes(values)}")
+
+
+def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> None:
+    """ATen's convolution checks (Convolution.cpp)."""
+    spatial = weight.ndim - 2
+    for name, values in (("stride", stride), ("padding", padding), ("dilation", dilation)):
+        check_geometry(name, values, spatial)
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got {_sizes(dilation)}")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if x.ndim != weight.ndim:
+        raise RuntimeError(
+            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight "
+            f"{_sizes(weight.shape)}, but got {x.ndim}-dimensional input of size "
+            f"{_sizes(x.shape)} instead")
+    if weight.shape[0] % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+            f"but got weight of size [{_sizes(weight.shape)}] instead")
+    if x.shape[1] != weight.shape[1] * groups:
+        raise RuntimeError(
+            f"Given groups={groups}, weight of size {_sizes(weight.shape)}, expected "
+            f"input{_sizes(x.shape)} to have {weight.shape[1] * groups} channels, but got "
+            f"{x.shape[1]} channels instead")
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != weight.shape[0]):
+        raise RuntimeError(
+            f"Given weight of size {_sizes(weight.shape)}, expected bias to be 1-dimensional "
+            f"with {weight.shape[0]} elements, but got bias of size {_sizes(bias.shape)} instead")
+    padded = [n + 2 * p for n, p in zip(x.shape[2:], padding)]
+    spans = [d * (k - 1) + 1 for k, d in zip(weight.shape[2:], dilation)]
+    if any(n < k for n, k in zip(padded, spans)):
+        raise RuntimeError(
+            f"Calculated padded input size per channel: ({' x '.join(map(str, padded))}). "
+            f"Kernel size: ({' x '.join(map(str, spans))}). Kernel size can't be greater than "
+            "actual input size")
+    if bias is not None and bias.dtype is not x.dtype:
+        raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
+                           f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
+    if x.dtype is not weight.dtype:
+        raise RuntimeError(f"expected scalar type {SCALAR_NAMES[x.dtype]} but found "
+                           f"{SCALAR_NAMES[weight.dtype]}")
+
+
+def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max") -> None:
+    """ATen's pool2d_shape_check (Pool.h), for max (with dilation) and avg pooling (which
+    reads the channels, dim -3, first)."""
+    if kind == "avg" and x.ndim < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(x.ndim, 1)}, "
+                         f"{max(x.ndim, 1) - 1}], but got -3)")
+    if any(s == 0 for s in stride) or any(k == 0 for k in kernel):
+        raise RuntimeError("stride should not be zero")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: "
+                           f"{dilation[0]} dilationW: {dilation[1]}")
+    if x.ndim not in (3, 4):
+        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
+    if any(n == 0 for n in x.shape[-3:]):
+        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                           f"size for input, but got:{_sizes(x.shape)}")
+    for k, p, d in zip(kernel, padding, dilation):
+        if p > (d * (k - 1) + 1) // 2:
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, "
+                f"kernel_size={k} and dilation={d}")
+    out = [output_size(*args, ceil_mode) for args in zip(x.shape[-2:], kernel, stride, padding,
+                                                         dilation)]
+    if any(o < 1 for o in out):
+        channels, height, width = x.shape[-3:]
+        raise RuntimeError(f"Given input size: ({channels}x{height}x{width}). Calculated output "
+                           f"size: ({channels}x{out[0]}x{out[1]}). Output size is too small")
+
+
+def check_adaptive(x, output_size) -> None:
+    if x.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
+                           f"{_sizes(x.shape)}")
+
+
+def _check_positive(kernel, dilation, padding, stride) -> None:
+    """ATen's checks shared by im2col and col2im (Im2Col.cpp's im2col_shape_check)."""
+    if any(k <= 0 for k in kernel):
+        raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: "
+                           f"{kernel[0]} kernel_width: {kernel[1]}")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError(f"stride should be greater than zero, but got stride_height: "
+                           f"{stride[0]} stride_width: {stride[1]}")
+    if any(d <= 0 for d in dilation):
+        raise RuntimeError(f"dilation should be greater than zero, but got dilation_height: "
+                           f"{dilation[0]} dilation_width: {dilation[1]}")
+    if any(p < 0 for p in padding):
+        raise RuntimeError(f"padding should be non-negative, but got pad_height: {padding[0]} "
+                           f"pad_width: {padding[1]}")
+
+
+def check_unfold(x, kernel, dilation, padding, stride) -> None:
+    if x.ndim < 3:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-max(x.ndim, 1)}, "
+                         f"{max(x.ndim, 1) - 1}], but got {x.ndim})")
+    _check_positive(kernel, dilation, padding, stride)
+    if x.ndim not in (3, 4) or 0 in x.shape[-3:]:
+        raise RuntimeError(f"Expected 3D or 4D (batch mode) tensor with possibly 0 batch size "
+                           f"and other non-zero dimensions for input, but got: {_sizes(x.shape)}")
+    out = [output_size(*args) for args in zip(x.shape[-2:], kernel, stride, padding, dilation)]
+    if any(o < 1 for o in out):
+        raise RuntimeError(
+            f"Given input with spatial size ({x.shape[-2]}, {x.shape[-1]}), kernel_size="
+            f"({kernel[0]}, {kernel[1]}), dilation=({dilation[0]}, {dilation[1]}), padding="
+            f"({padding[0]}, {padding[1]}), calculated shape of the array of sliding blocks as "
+            f"({out[0]}, {out[1]}), but its components must be at least one.")
+
+
+def check_fold(cols, size, kernel, dilation, padding, stride) -> None:
+    _check_positive(kernel, dilation, padding, stride)
+    if cols.ndim not in (2, 3):
+        raise RuntimeError(f"Expected 2D or 3D (batch mode) tensor for input with possibly 0 "
+                           f"batch size and non-zero dimensions for input, but got: "
+                           f"{_sizes(cols.shape)}")
+    out = [output_size(*args) for args in zip(size, kernel, stride, padding, dilation)]
+    if cols.shape[-1] != out[0] * out[1]:
+        raise RuntimeError(
+            f"Given output_size=({size[0]}, {size[1]}), kernel_size=({kernel[0]}, {kernel[1]}), "
+            f"dilation=({dilation[0]}, {dilation[1]}), padding=({padding[0]}, {padding[1]}), "
+            f"stride=({stride[0]}, {stride[1]}), expected size of input's dimension "
+            f"{cols.ndim - 1} to match the calculated number of sliding blocks {out[0]} * "
+            f"{out[1]} = {out[0] * out[1]}, but got input.size({cols.ndim - 1})="
+            f"{cols.shape[-1]}.")
+    if cols.shape[-2] % (kernel[0] * kernel[1]):
+        raise RuntimeError(
+            f"Expected size of input's dimension {cols.ndim - 2} to be divisible by the product "
+            f"of kernel_size, but got input.size({cols.ndim - 2})={cols.shape[-2]} and "
+            f"kernel_size=({kernel[0]}, {kernel[1]})")
