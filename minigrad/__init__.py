@@ -60,6 +60,9 @@ from .functions import (  # noqa: F401  (rounding, logarithms, the division fami
     ceil, expm1, fix, floor, floor_divide, fmod, frac, isfinite, isinf, isnan, log1p, log2, log10,
     reciprocal, remainder, round, rsqrt, square, trunc,
 )
+from .functions import (  # noqa: F401  (order: ops/sorting.py)
+    amax, amin, argsort, kthvalue, median, mode, sort, topk,
+)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)

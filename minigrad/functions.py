@@ -461,6 +461,54 @@ def log_softmax(input, dim, dtype=None, *, out=None):
     return _out("log_softmax", ops.log_softmax(input, dim, dtype), out, input)
 
 
+# ---- order: amax, amin, sort, topk, kthvalue, median, mode (ops/sorting.py) ------------------
+
+
+def amax(input, dim=(), keepdim=False, *, out=None):
+    """The largest elements along ``dim`` (an int or a tuple; every dim when empty)."""
+    return _out("amax", ops.amax(input, dim, keepdim), out, input)
+
+
+def amin(input, dim=(), keepdim=False, *, out=None):
+    """The smallest elements along ``dim`` (an int or a tuple; every dim when empty)."""
+    return _out("amin", ops.amin(input, dim, keepdim), out, input)
+
+
+def sort(input, dim=-1, descending=False, *, stable=False, out=None):
+    """``(values, indices)``: ``input`` sorted along ``dim``.
+
+    >>> torch.sort(torch.tensor([3., 1., 2.]))
+    torch.return_types.sort(
+    values=tensor([1., 2., 3.]),
+    indices=tensor([1, 2, 0]))"""
+    return _out("sort", ops.sort(input, dim, descending, stable), out, input)
+
+
+def argsort(input, dim=-1, descending=False, *, stable=False):
+    """The indices that sort ``input`` along ``dim``."""
+    return ops.argsort(input, dim, descending, stable)
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002
+    """``(values, indices)`` of the ``k`` largest elements along ``dim``."""
+    return _out("topk", ops.topk(input, k, dim, largest, sorted), out, input)
+
+
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    """``(values, indices)`` of the ``k``-th smallest element along ``dim``."""
+    return _out("kthvalue", ops.kthvalue(input, k, dim, keepdim), out, input)
+
+
+def median(input, dim=None, keepdim=False, *, out=None):
+    """The median (the lower middle value); with ``dim``, ``(values, indices)``."""
+    return _out("median", ops.median(input, dim, keepdim), out, input)
+
+
+def mode(input, dim=-1, keepdim=False, *, out=None):
+    """``(values, indices)``: the most frequent value along ``dim``."""
+    return _out("mode", ops.mode(input, dim, keepdim), out, input)
+
+
 # ---- matrix products ---------------------------------------------------------------------------
 
 

@@ -782,6 +782,31 @@ class Tensor(TensorBase):
     def min(self, dim=None, keepdim=False):
         return ops.min(self, dim, keepdim)
 
+    def amax(self, dim=(), keepdim=False):
+        return ops.amax(self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return ops.amin(self, dim, keepdim)
+
+    def sort(self, dim=-1, descending=False, *, stable=False):
+        """``(values, indices)``: sorted along ``dim`` (see ``torch.sort``)."""
+        return ops.sort(self, dim, descending, stable)
+
+    def argsort(self, dim=-1, descending=False, *, stable=False):
+        return ops.argsort(self, dim, descending, stable)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+        return ops.topk(self, k, dim, largest, sorted)
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        return ops.kthvalue(self, k, dim, keepdim)
+
+    def median(self, dim=None, keepdim=False):
+        return ops.median(self, dim, keepdim)
+
+    def mode(self, dim=-1, keepdim=False):
+        return ops.mode(self, dim, keepdim)
+
     @arguments.takes_numpy_names
     def prod(self, dim=None, keepdim=False, *, dtype=None):
         return ops.prod(self, dim, keepdim, dtype=dtype)

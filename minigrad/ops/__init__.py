@@ -6,6 +6,7 @@
 | pointwise     | exp, log, sqrt, tanh, sigmoid, relu, abs, clamp, where  |
 | rounding      | log10, log1p, expm1, rsqrt, floor, round, // % fmod     |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
+| sorting       | amax, amin, sort, argsort, topk, kthvalue, median, mode |
 | cumulative    | cumsum, cumprod                                         |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
@@ -44,6 +45,7 @@ from .reduction import (  # noqa: F401
     std, sum, var,
 )
 from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none is given)
+from .sorting import amax, amin, argsort, kthvalue, median, mode, sort, topk  # noqa: F401
 from .split import (  # noqa: F401
     chunk, split, split_with_sizes, tensor_split, unbind, unsafe_chunk, unsafe_split,
     unsafe_split_with_sizes)
