@@ -664,6 +664,37 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return _out("gather", ops.gather(input, dim, index, sparse_grad=sparse_grad), out, input)
 
 
+def index_select(input, dim, index, *, out=None):
+    """The slices of ``input`` at ``index`` (a 1-D int tensor) along ``dim``.
+
+    >>> torch.index_select(torch.tensor([[1., 2.], [3., 4.]]), 0, torch.tensor([1, 1]))
+    tensor([[3., 4.],
+            [3., 4.]])"""
+    return _out("index_select", ops.index_select(input, dim, index), out, input)
+
+
+def index_add(input, dim, index, source, *, alpha=1, out=None):
+    return _out("index_add", ops.index_add(input, dim, index, source, alpha=alpha), out, input)
+
+
+def index_fill(input, dim, index, value):
+    return ops.index_fill(input, dim, index, value)
+
+
+def index_copy(input, dim, index, source, *, out=None):
+    return _out("index_copy", ops.index_copy(input, dim, index, source), out, input)
+
+
+def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
+    """``input`` with ``src``'s elements (or ``value``) written at ``index`` along ``dim``."""
+    return _out("scatter", ops.scatter(input, dim, index, src, value=value, reduce=reduce),
+                out, input)
+
+
+def scatter_add(input, dim, index, src, *, out=None):
+    return _out("scatter_add", ops.scatter_add(input, dim, index, src), out, input)
+
+
 @_numpy_names
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dimension."""

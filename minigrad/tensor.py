@@ -925,6 +925,42 @@ class Tensor(TensorBase):
     def select(self, dim, index):
         return ops.select(self, dim, index)
 
+    def index_select(self, dim, index):
+        """The slices at ``index`` along ``dim`` (see ``torch.index_select``)."""
+        return ops.index_select(self, dim, index)
+
+    def index_add(self, dim, index, source, *, alpha=1):
+        return ops.index_add(self, dim, index, source, alpha=alpha)
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        """Add ``alpha * source``'s slices at ``index`` along ``dim``, in place."""
+        return ops.inplace(self, ops.index_add, dim, index, source, alpha)
+
+    def index_fill(self, dim, index, value):
+        return ops.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim, index, value):
+        return ops.inplace(self, ops.index_fill, dim, index, value)
+
+    def index_copy(self, dim, index, source):
+        return ops.index_copy(self, dim, index, source)
+
+    def index_copy_(self, dim, index, source):
+        return ops.inplace(self, ops.index_copy, dim, index, source)
+
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        return ops.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        """Write ``src``'s elements (or ``value``) at ``index`` along ``dim``, in place."""
+        return ops.inplace(self, ops.scatter, dim, index, src, value, reduce)
+
+    def scatter_add(self, dim, index, src):
+        return ops.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim, index, src):
+        return ops.inplace(self, ops.scatter_add, dim, index, src)
+
     def gather(self, dim, index, *, sparse_grad=False):
         """The elements along ``dim`` at ``index``: for dim 1,
         ``y[i][j] = x[i][index[i][j]]`` (see ``torch.gather``)."""

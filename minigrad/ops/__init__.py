@@ -11,6 +11,7 @@
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
 | gather        | gather (and its backward, scatter_add)                  |
+| scatter       | index_select, index_add/fill/copy, scatter              |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
 | compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
@@ -45,6 +46,8 @@ from .reduction import (  # noqa: F401
     std, sum, var,
 )
 from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none is given)
+from .scatter import (  # noqa: F401
+    index_add, index_copy, index_fill, index_select, scatter, scatter_add)
 from .sorting import amax, amin, argsort, kthvalue, median, mode, sort, topk  # noqa: F401
 from .split import (  # noqa: F401
     chunk, split, split_with_sizes, tensor_split, unbind, unsafe_chunk, unsafe_split,

@@ -32,6 +32,7 @@ from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
 from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction, strided
 from . import gather as gather_ops
+from . import scatter as scatter_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
@@ -303,6 +304,45 @@ def scatter(src, shape, dim, indices):
         zeros = src.new_zeros(tuple(shape))
         return reduction.ScatterBackward0.apply(zeros, src, dim=dim, indices=np.asarray(indices))
     return reduction.scatter_of(src, shape, dim, indices)
+
+
+def scatter_value(x, dim, indices, value):
+    """``x`` with ``value`` (a number) written at ``indices`` along ``dim`` (ScatterBackward1)."""
+    indices = np.asarray(indices)
+    if is_tensor(x):
+        return scatter_ops.ScatterBackward1.apply(x, dim=dim, index=indices, value=value)
+    return scatter_ops.scatter_of(x, dim, indices, value)
+
+
+def scatter_into(x, src, dim, indices):
+    """``x`` with ``src`` written at ``indices`` along ``dim`` (ScatterBackward0)."""
+    return reduction.ScatterBackward0.apply(x, src, dim=dim, indices=np.asarray(indices))
+
+
+def scatter_add_into(x, src, dim, indices):
+    """``x`` with ``src`` added at ``indices`` along ``dim`` (ScatterAddBackward0)."""
+    return gather_ops.ScatterAddBackward0.apply(x, src, dim=dim, index=np.asarray(indices))
+
+
+def index_select(x, dim, index):
+    """The slices of ``x`` at ``index`` along ``dim`` (IndexSelectBackward0)."""
+    if is_tensor(x):
+        return scatter_ops.IndexSelectBackward0.apply(x, dim=dim, index=index, given=dim)
+    return np.take(x, index, axis=dim) if x.ndim else x[index.reshape(())]
+
+
+def index_add(x, dim, index, source):
+    """``x`` with ``source``'s slices added at ``index`` along ``dim`` (IndexAddBackward0)."""
+    if is_tensor(x):
+        return scatter_ops.IndexAddBackward0.apply(x, source, dim=dim, index=index, alpha=1)
+    return scatter_ops.index_add_of(x, dim, index, source)
+
+
+def index_fill(x, dim, index, value):
+    """``x`` with ``value`` written at ``index`` along ``dim`` (IndexFillBackward0)."""
+    if is_tensor(x):
+        return scatter_ops.IndexFillBackward0.apply(x, dim=dim, index=index, value=value)
+    return scatter_ops.index_fill_of(x, dim, index, value)
 
 
 def as_strided_backward(grad, base_geometry, size, stride, storage_offset):
