@@ -664,6 +664,29 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return _out("gather", ops.gather(input, dim, index, sparse_grad=sparse_grad), out, input)
 
 
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The diagonal of ``input`` in the plane of ``dim1`` and ``dim2`` (a view)."""
+    return ops.diagonal(input, offset, dim1, dim2)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    return ops.diag_embed(input, offset, dim1, dim2)
+
+
+def diag(input, diagonal=0, *, out=None):
+    """A vector laid on a matrix's diagonal, or a matrix's diagonal as a vector.
+
+    >>> torch.diag(torch.tensor([1., 2.]))
+    tensor([[1., 0.],
+            [0., 2.]])"""
+    return _out("diag", ops.diag(input, diagonal), out, input)
+
+
+def trace(input):
+    """The sum of a matrix's main diagonal."""
+    return ops.trace(input)
+
+
 def index_select(input, dim, index, *, out=None):
     """The slices of ``input`` at ``index`` (a 1-D int tensor) along ``dim``.
 

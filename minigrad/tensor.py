@@ -925,6 +925,19 @@ class Tensor(TensorBase):
     def select(self, dim, index):
         return ops.select(self, dim, index)
 
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        """The diagonal in the plane of ``dim1`` and ``dim2``, as a view."""
+        return ops.diagonal(self, offset, dim1, dim2)
+
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        return ops.diag_embed(self, offset, dim1, dim2)
+
+    def diag(self, diagonal=0):
+        return ops.diag(self, diagonal)
+
+    def trace(self):
+        return ops.trace(self)
+
     def index_select(self, dim, index):
         """The slices at ``index`` along ``dim`` (see ``torch.index_select``)."""
         return ops.index_select(self, dim, index)

@@ -11,6 +11,7 @@
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
 | gather        | gather (and its backward, scatter_add)                  |
+| diagonal      | diagonal, diag_embed, diag, trace                       |
 | scatter       | index_select, index_add/fill/copy, scatter              |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
@@ -26,6 +27,7 @@ from .compare import (  # noqa: F401
     isfinite, isinf, isnan,
     logical_not, lt, ne,
 )
+from .diagonal import diag, diag_embed, diagonal, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401

@@ -33,6 +33,7 @@ from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction, strided
 from . import gather as gather_ops
 from . import scatter as scatter_ops
+from . import diagonal as diagonal_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
@@ -343,6 +344,21 @@ def index_fill(x, dim, index, value):
     if is_tensor(x):
         return scatter_ops.IndexFillBackward0.apply(x, dim=dim, index=index, value=value)
     return scatter_ops.index_fill_of(x, dim, index, value)
+
+
+def diagonal(x, offset, dim1, dim2):
+    """The diagonal of ``x`` in the plane of ``dim1``, ``dim2`` (DiagonalBackward0)."""
+    if is_tensor(x):
+        return diagonal_ops.diagonal(x, offset, dim1, dim2)
+    return diagonal_ops.diagonal_view(x, offset, dim1, dim2)
+
+
+def diagonal_backward(grad, shape, offset, dim1, dim2):
+    """Zeros of ``shape`` with ``grad`` on the diagonal (DiagonalBackwardBackward0)."""
+    if is_tensor(grad):
+        return diagonal_ops.DiagonalBackwardBackward0.apply(
+            grad, shape=tuple(shape), offset=offset, dim1=dim1, dim2=dim2)
+    return diagonal_ops.diagonal_backward_of(grad, shape, offset, dim1, dim2)
 
 
 def as_strided_backward(grad, base_geometry, size, stride, storage_offset):
