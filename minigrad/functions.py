@@ -664,6 +664,70 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return _out("gather", ops.gather(input, dim, index, sparse_grad=sparse_grad), out, input)
 
 
+def tile(input, dims):
+    """``input`` repeated ``dims[d]`` times along each dim (fewer dims: ones in front)."""
+    return ops.tile(input, dims)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element (or slice along ``dim``) repeated ``repeats`` times in place.
+
+    >>> torch.repeat_interleave(torch.tensor([1, 2]), 2)
+    tensor([1, 1, 2, 2])"""
+    if repeats is None:  # (torch.repeat_interleave(counts): the indices, each counts[i] times)
+        return ops.repeat_interleave(_creation.arange(input.numel()), input, 0)
+    return ops.repeat_interleave(input, repeats, dim, output_size)
+
+
+def hstack(tensors, *, out=None):
+    """Join side by side: along dim 1, or dim 0 for vectors."""
+    return _out("hstack", ops.hstack(tensors), out, *tensors)
+
+
+def vstack(tensors, *, out=None):
+    """Join one above the other: along dim 0, vectors read as rows."""
+    return _out("vstack", ops.vstack(tensors), out, *tensors)
+
+
+def row_stack(tensors, *, out=None):
+    return _out("row_stack", ops.vstack(tensors), out, *tensors)
+
+
+def dstack(tensors, *, out=None):
+    return _out("dstack", ops.dstack(tensors), out, *tensors)
+
+
+def column_stack(tensors, *, out=None):
+    """Vectors as columns, side by side."""
+    return _out("column_stack", ops.column_stack(tensors), out, *tensors)
+
+
+def outer(input, vec2, *, out=None):
+    """The outer product: ``out[i][j] = input[i] * vec2[j]``."""
+    return _out("outer", ops.outer(input, vec2), out, input, vec2)
+
+
+def ger(input, vec2, *, out=None):
+    return _out("ger", ops.outer(input, vec2), out, input, vec2)
+
+
+def kron(input, other, *, out=None):
+    return _out("kron", ops.kron(input, other), out, input, other)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from vectors (``indexing='ij'`` or ``'xy'``)."""
+    return ops.meshgrid(*tensors, indexing=indexing)
+
+
+def einsum(*args):
+    """Sums of products named by subscripts, e.g. ``einsum('ij,jk->ik', a, b)``."""
+    if not args:
+        raise TypeError("einsum(): must specify the equation string and at least one operand, "
+                        "or at least one operand and its subscripts list")
+    return ops.einsum(args[0], *args[1:])
+
+
 def diagonal(input, offset=0, dim1=0, dim2=1):
     """The diagonal of ``input`` in the plane of ``dim1`` and ``dim2`` (a view)."""
     return ops.diagonal(input, offset, dim1, dim2)

@@ -925,6 +925,27 @@ class Tensor(TensorBase):
     def select(self, dim, index):
         return ops.select(self, dim, index)
 
+    def repeat(self, *repeats):
+        """Copies of this tensor side by side, ``repeats[d]`` along each dim d
+        (``x.repeat(2, 1)``: two copies one above the other)."""
+        return ops.repeat(self, *repeats)
+
+    def tile(self, *dims):
+        return ops.tile(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list))
+                        else dims)
+
+    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+        return ops.repeat_interleave(self, repeats, dim, output_size)
+
+    def outer(self, vec2):
+        return ops.outer(self, vec2)
+
+    def ger(self, vec2):
+        return ops.outer(self, vec2)
+
+    def kron(self, other):
+        return ops.kron(self, other)
+
     def diagonal(self, offset=0, dim1=0, dim2=1):
         """The diagonal in the plane of ``dim1`` and ``dim2``, as a view."""
         return ops.diagonal(self, offset, dim1, dim2)

@@ -12,6 +12,8 @@
 | indexing      | x[...] reads and writes                                 |
 | gather        | gather (and its backward, scatter_add)                  |
 | diagonal      | diagonal, diag_embed, diag, trace                       |
+| repeat        | repeat, tile, repeat_interleave                         |
+| combine       | hstack, vstack, outer, kron, meshgrid, einsum           |
 | scatter       | index_select, index_add/fill/copy, scatter              |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
@@ -27,6 +29,8 @@ from .compare import (  # noqa: F401
     isfinite, isinf, isnan,
     logical_not, lt, ne,
 )
+from .combine import (  # noqa: F401
+    column_stack, dstack, einsum, hstack, kron, meshgrid, outer, vstack)
 from .diagonal import diag, diag_embed, diagonal, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
@@ -48,6 +52,7 @@ from .reduction import (  # noqa: F401
     std, sum, var,
 )
 from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none is given)
+from .repeat import repeat, repeat_interleave, tile  # noqa: F401
 from .scatter import (  # noqa: F401
     index_add, index_copy, index_fill, index_select, scatter, scatter_add)
 from .sorting import amax, amin, argsort, kthvalue, median, mode, sort, topk  # noqa: F401
