@@ -461,6 +461,89 @@ def log_softmax(input, dim, dtype=None, *, out=None):
     return _out("log_softmax", ops.log_softmax(input, dim, dtype), out, input)
 
 
+# ---- one-sided clamps, logical ops, counting (ops/limits.py, ops/compare.py, ops/counting.py)
+
+
+def clamp_min(input, min, *, out=None):  # noqa: A002 - PyTorch's name
+    """max(input, min), elementwise."""
+    return _out("clamp_min", ops.clamp_min(input, min), out, input)
+
+
+def clamp_max(input, max, *, out=None):  # noqa: A002 - PyTorch's name
+    """min(input, max), elementwise."""
+    return _out("clamp_max", ops.clamp_max(input, max), out, input)
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    """NaN, +inf and -inf replaced by ``nan``, ``posinf``, ``neginf`` (by default 0 and
+    the dtype's largest and smallest finite numbers)."""
+    return _out("nan_to_num", ops.nan_to_num(input, nan, posinf, neginf), out, input)
+
+
+def logical_and(input, other, *, out=None):
+    return _out("logical_and", ops.logical_and(input, other), out, input, other,
+                differentiable=False)
+
+
+def logical_or(input, other, *, out=None):
+    return _out("logical_or", ops.logical_or(input, other), out, input, other,
+                differentiable=False)
+
+
+def logical_xor(input, other, *, out=None):
+    return _out("logical_xor", ops.logical_xor(input, other), out, input, other,
+                differentiable=False)
+
+
+def logical_not(input, *, out=None):
+    return _out("logical_not", ops.logical_not(input), out, input, differentiable=False)
+
+
+def count_nonzero(input, dim=None):
+    """How many elements are not zero (along ``dim``)."""
+    return ops.count_nonzero(input, dim)
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of the nonzero elements, one row each (``as_tuple``: one tensor per dim).
+
+    >>> torch.nonzero(torch.tensor([0, 3, 0, 5]))
+    tensor([[1],
+            [3]])"""
+    return _out("nonzero", ops.nonzero(input, as_tuple), out, input, differentiable=False,
+                exact_dtype=True)
+
+
+def argwhere(input):
+    return ops.argwhere(input)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    """The distinct values, sorted (with ``return_inverse``, ``return_counts``)."""
+    return ops.unique(input, sorted, return_inverse, return_counts, dim)
+
+
+def bincount(input, weights=None, minlength=0):
+    """How often each of 0, 1, 2, ... occurs (or the sums of ``weights``)."""
+    return ops.bincount(input, weights, minlength)
+
+
+def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - PyTorch's names
+    """A histogram with ``bins`` equal bins between ``min`` and ``max``."""
+    return _out("histc", ops.histc(input, bins, min, max), out, input)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                 out=None, sorter=None):
+    return _out("searchsorted", ops.searchsorted(sorted_sequence, input, out_int32, right, side,
+                                                 sorter), out, differentiable=False)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    return _out("bucketize", ops.bucketize(input, boundaries, out_int32, right), out,
+                differentiable=False)
+
+
 # ---- order: amax, amin, sort, topk, kthvalue, median, mode (ops/sorting.py) ------------------
 
 

@@ -650,6 +650,64 @@ class Tensor(TensorBase):
     def logical_not(self):
         return ops.logical_not(self)
 
+    def logical_and(self, other):
+        return ops.logical_and(self, other)
+
+    def logical_or(self, other):
+        return ops.logical_or(self, other)
+
+    def logical_xor(self, other):
+        return ops.logical_xor(self, other)
+
+    def logical_and_(self, other):
+        return self.copy_(ops.logical_and(self, other))
+
+    def logical_or_(self, other):
+        return self.copy_(ops.logical_or(self, other))
+
+    def logical_xor_(self, other):
+        return self.copy_(ops.logical_xor(self, other))
+
+    def logical_not_(self):
+        return self.copy_(ops.logical_not(self))
+
+    def count_nonzero(self, dim=None):
+        return ops.count_nonzero(self, dim)
+
+    def nonzero(self, *, as_tuple=False):
+        """The indices of the nonzero elements (see ``torch.nonzero``)."""
+        return ops.nonzero(self, as_tuple)
+
+    def argwhere(self):
+        return ops.argwhere(self)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+        return ops.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def bincount(self, weights=None, minlength=0):
+        return ops.bincount(self, weights, minlength)
+
+    def histc(self, bins=100, min=0, max=0):  # noqa: A002 - PyTorch's names
+        return ops.histc(self, bins, min, max)
+
+    def clamp_min(self, min):  # noqa: A002 - PyTorch's name
+        return ops.clamp_min(self, min)
+
+    def clamp_max(self, max):  # noqa: A002 - PyTorch's name
+        return ops.clamp_max(self, max)
+
+    def clamp_min_(self, min):  # noqa: A002 - PyTorch's name
+        return ops.inplace(self, ops.clamp_min, min)
+
+    def clamp_max_(self, max):  # noqa: A002 - PyTorch's name
+        return ops.inplace(self, ops.clamp_max, max)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return ops.nan_to_num(self, nan, posinf, neginf)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return ops.inplace(self, ops.nan_to_num, nan, posinf, neginf)
+
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
         return ops.allclose(self, other, rtol, atol, equal_nan)
 

@@ -13,6 +13,8 @@
 | gather        | gather (and its backward, scatter_add)                  |
 | diagonal      | diagonal, diag_embed, diag, trace                       |
 | repeat        | repeat, tile, repeat_interleave                         |
+| limits        | clamp_min, clamp_max, nan_to_num                        |
+| counting      | count_nonzero, nonzero, unique, bincount, histc         |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum           |
 | scatter       | index_select, index_add/fill/copy, scatter              |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
@@ -23,11 +25,13 @@
 
 from ..rules.arguments import normalize_dim, normalize_dims
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
+from .counting import (  # noqa: F401
+    argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique)
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
     isfinite, isinf, isnan,
-    logical_not, lt, ne,
+    logical_and, logical_not, logical_or, logical_xor, lt, ne,
 )
 from .combine import (  # noqa: F401
     column_stack, dstack, einsum, hstack, kron, meshgrid, outer, vstack)
@@ -35,6 +39,7 @@ from .diagonal import diag, diag_embed, diagonal, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
+from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
 from .linalg import addmm, bmm, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401
     binary_cross_entropy_with_logits, mse_loss, nll_loss_images, nll_loss_rows,

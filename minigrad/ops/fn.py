@@ -30,7 +30,7 @@ from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
-from . import arithmetic, cumulative, indexing, linalg, loss, pointwise, reduction, strided
+from . import arithmetic, compare, cumulative, indexing, linalg, loss, pointwise, reduction, strided
 from . import gather as gather_ops
 from . import scatter as scatter_ops
 from . import diagonal as diagonal_ops
@@ -344,6 +344,11 @@ def index_fill(x, dim, index, value):
     if is_tensor(x):
         return scatter_ops.IndexFillBackward0.apply(x, dim=dim, index=index, value=value)
     return scatter_ops.index_fill_of(x, dim, index, value)
+
+
+def isfinite(x):
+    """True where ``x`` is neither infinite nor NaN (not differentiable)."""
+    return compare.isfinite(x) if is_tensor(x) else np.isfinite(x)
 
 
 def diagonal(x, offset, dim1, dim2):
