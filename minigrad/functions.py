@@ -557,7 +557,7 @@ def amin(input, dim=(), keepdim=False, *, out=None):
     return _out("amin", ops.amin(input, dim, keepdim), out, input)
 
 
-def sort(input, dim=-1, descending=False, *, stable=False, out=None):
+def sort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
     """``(values, indices)``: ``input`` sorted along ``dim``.
 
     >>> torch.sort(torch.tensor([3., 1., 2.]))
@@ -567,9 +567,10 @@ def sort(input, dim=-1, descending=False, *, stable=False, out=None):
     return _out("sort", ops.sort(input, dim, descending, stable), out, input)
 
 
-def argsort(input, dim=-1, descending=False, *, stable=False):
+def argsort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
     """The indices that sort ``input`` along ``dim``."""
-    return ops.argsort(input, dim, descending, stable)
+    return _out("argsort", ops.argsort(input, dim, descending, stable), out, input,
+                differentiable=False, exact_dtype=True)
 
 
 def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002

@@ -846,11 +846,11 @@ class Tensor(TensorBase):
     def amin(self, dim=(), keepdim=False):
         return ops.amin(self, dim, keepdim)
 
-    def sort(self, dim=-1, descending=False, *, stable=False):
+    def sort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
         """``(values, indices)``: sorted along ``dim`` (see ``torch.sort``)."""
         return ops.sort(self, dim, descending, stable)
 
-    def argsort(self, dim=-1, descending=False, *, stable=False):
+    def argsort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
         return ops.argsort(self, dim, descending, stable)
 
     def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002

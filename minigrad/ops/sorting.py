@@ -25,6 +25,7 @@ from ..kernels import sorting as kernels
 from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import fn
+from .reduction import NOT_GIVEN
 
 __all__ = ["amax", "amin", "sort", "argsort", "topk", "kthvalue", "median", "mode"]
 
@@ -95,6 +96,10 @@ class SortBackward0(_Picked):
                       grad={"x": "G written back at the indices each value came from"})
 
 
+class SortBackward1(SortBackward0):
+    """``sort(stable=...)``: PyTorch's other overload, the same formula."""
+
+
 class TopkBackward0(_Picked):
     formula = Formula("values", "the k largest (or smallest) x along dim",
                       grad={"x": "G at the indices of the k values, 0 elsewhere"})
@@ -125,7 +130,7 @@ class MedianBackward0(Node):
         return np.asarray(flat[-1] if flat[-1] != flat[-1] else flat[(flat.size - 1) // 2])
 
     def backward(self, saved, grad):
-        return _split_among_ties(grad, saved.self, saved.result, (), True)
+        return _split_among_ties(grad, saved.self, saved.result, None, True)
 
 
 # ---- entry functions ----------------------------------------------------------------------
@@ -144,15 +149,15 @@ MedianResult, ModeResult = _named_pair("median"), _named_pair("mode")
 
 
 def _reduced_dims(x, dim, name):
-    """amax/amin's dims as sorted axes (every axis for ``()``), with PyTorch's check
+    """amax/amin's dims as sorted axes (every axis for ``()``), with PyTorch's checks
     that none of them is empty."""
     axes = normalize_dims(dim, x.ndim) if x.ndim else ()
-    for axis in (axes if dim not in ((), []) or x.numel() else range(x.ndim)):
-        if x.shape[axis] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
-    if x.numel() == 0 and not axes:
+    if x.numel() == 0 and dim in ((), [], None):
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                            "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+    for axis in axes:
+        if x.shape[axis] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
     return axes
 
 
@@ -180,15 +185,17 @@ def _picked(node_cls, result_cls, x, dim, given, indices, keepdim=True):
     return result_cls(values, make(np.asarray(indices, np.int64)))
 
 
-def sort(x, dim=-1, descending=False, stable=False):
+def sort(x, dim=-1, descending=False, stable=NOT_GIVEN):
     """``(values, indices)``: ``x`` sorted along ``dim`` (ascending unless ``descending``);
-    equal values keep their order, NaN sorts as the largest."""
+    equal values keep their order, NaN sorts as the largest. (``stable`` given, even
+    False or None: PyTorch's other overload, SortBackward1.)"""
     axis = normalize_dim(dim, x.ndim)
     indices = kernels.sort_indices(x._data, axis, descending)
-    return _picked(SortBackward0, SortResult, x, axis, dim, indices)
+    node = SortBackward0 if stable is NOT_GIVEN else SortBackward1
+    return _picked(node, SortResult, x, axis, dim, indices)
 
 
-def argsort(x, dim=-1, descending=False, stable=False):
+def argsort(x, dim=-1, descending=False, stable=NOT_GIVEN):
     """The indices that sort ``x`` along ``dim`` (``sort(...).indices``)."""
     axis = normalize_dim(dim, x.ndim)
     return make(kernels.sort_indices(x._data, axis, descending))
