@@ -53,12 +53,12 @@ class DiagonalBackward0(Node):
     is_view = True
 
     def forward(self, x, offset, dim1, dim2, given):
-        self.save(offset=offset, dim1=given[0], dim2=given[1], _dims=(dim1, dim2),
-                  self_sym_sizes=x.shape)
+        self.save(offset=as_shown(offset), _offset=offset, dim1=as_shown(given[0]),
+                  dim2=as_shown(given[1]), _dims=(dim1, dim2), self_sym_sizes=x.shape)
         return diagonal_view(x, offset, dim1, dim2)
 
     def backward(self, saved, grad):
-        return fn.diagonal_backward(grad, saved.self_sym_sizes, saved.offset, *saved._dims)
+        return fn.diagonal_backward(grad, saved.self_sym_sizes, saved._offset, *saved._dims)
 
 
 class DiagonalBackward0_copy(DiagonalBackward0):  # noqa: N801 - PyTorch's name
@@ -87,12 +87,12 @@ class DiagEmbedBackward0(Node):
                       grad={"x": "G's diagonal"})
 
     def forward(self, x, offset, dim1, dim2, given):
-        self.save(offset=offset, dim1=as_shown(given[0]), dim2=as_shown(given[1]),
-                  _dims=(dim1, dim2))
+        self.save(offset=as_shown(offset), _offset=offset, dim1=as_shown(given[0]),
+                  dim2=as_shown(given[1]), _dims=(dim1, dim2))
         return diag_embed_of(x, offset, dim1, dim2)
 
     def backward(self, saved, grad):
-        return fn.diagonal(grad, saved.offset, *saved._dims)
+        return fn.diagonal(grad, saved._offset, *saved._dims)
 
 
 class TraceBackward0(Node):

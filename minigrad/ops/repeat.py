@@ -49,8 +49,10 @@ def repeat(x, *repeats):
         raise RuntimeError("Number of dimensions of repeat dims can not be smaller than "
                            "number of dimensions of tensor")
     if any(r < 0 for r in repeats):
-        raise RuntimeError(f"Trying to create tensor with negative dimension {min(repeats)}: "
-                           f"[{', '.join(map(str, repeats))}]")
+        lifted = (1,) * (len(repeats) - x.ndim) + tuple(x.shape)
+        sizes = [r * n for r, n in zip(repeats, lifted)]
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
+                           f"[{', '.join(map(str, sizes))}]")
     return RepeatBackward0.apply(x, repeats=repeats)
 
 
@@ -66,9 +68,11 @@ def repeat_interleave(x, repeats, dim=None, output_size=None):
     if dim is None:
         x, dim = shape.flatten(x), 0
     dim = normalize_dim(dim, x.ndim)
-    if is_tensor(repeats) and repeats.numel() != 1:
-        counts = repeats._data.reshape(-1)
+    if is_tensor(repeats):
         size = x.shape[dim] if x.ndim else 1
+        counts = repeats._data.reshape(-1)
+        if counts.size == 1:  # (one count: for every slice)
+            counts = np.repeat(counts, size)
         if repeats.ndim > 1:
             raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
         if counts.size != size:
@@ -78,9 +82,9 @@ def repeat_interleave(x, repeats, dim=None, output_size=None):
             raise RuntimeError("repeats can not be negative")
         index = make(np.repeat(np.arange(size, dtype=np.int64), counts))
         return scatter.index_select(x, dim, index)
-    count = int(repeats.item() if is_tensor(repeats) else repeats)
+    count = int(repeats)
     if count < 0:
-        raise RuntimeError("repeats can not be negative")
+        raise RuntimeError("Repeats must be non-negative")
     if x.ndim == 0:
         x = shape.reshape(x, (1,))
     wide = shape.unsqueeze(x, dim + 1)

@@ -19,7 +19,8 @@ from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
 from . import fn
-from .gather import _along, gather_of
+from ._saved import as_shown
+from .gather import _along
 
 __all__ = ["index_select", "index_add", "index_fill", "index_copy", "scatter", "scatter_add"]
 
@@ -65,12 +66,12 @@ class IndexSelectBackward0(Node):
                       grad={"x": "zeros with G added at index along dim (index_add)"})
 
     def forward(self, x, dim, index, given):
-        self.save(dim=given, index=index, self_sym_sizes=x.shape)
+        self.save(dim=as_shown(given), _dim=dim, index=index, self_sym_sizes=x.shape)
         return np.take(x, index, axis=dim) if x.ndim else x[index.reshape(())]
 
     def backward(self, saved, grad):
         zeros = fn.zeros(saved.self_sym_sizes, grad)
-        return fn.index_add(zeros, saved.dim, saved.index, grad)
+        return fn.index_add(zeros, saved._dim, saved.index, grad)
 
 
 class IndexAddBackward0(Node):
