@@ -159,7 +159,7 @@ def _parse(equation, operands):
     return labels, output
 
 
-def _aligned(x, term, order):
+def _aligned(x, term, order, k):
     """x with one dim per label of ``order``, in that order (PyTorch's steps: a repeated
     label's diagonal moved to its first place, a missing label unsqueezed at the end,
     then one permute)."""
@@ -170,8 +170,8 @@ def _aligned(x, term, order):
             continue
         first, last = places[c], len(places)
         if x.shape[first] != x.shape[last]:
-            raise RuntimeError(f"einsum(): subscript {c} is repeated for operand but the sizes "
-                               f"don't match, {x.shape[last]} != {x.shape[first]}")
+            raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {k} but the "
+                               f"sizes don't match, {x.shape[last]} != {x.shape[first]}")
         x = diagonal_ops.diagonal(x, 0, first, last)  # (the diagonal's dim goes last)
         moved = list(range(x.ndim - 1))
         moved.insert(first, x.ndim - 1)
@@ -223,15 +223,15 @@ def einsum(equation, *operands):
     if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
         operands = tuple(operands[0])
     labels, output = _parse(equation, operands)
-    sizes = {}
-    for k, (term, x) in enumerate(zip(labels, operands)):
-        for c, n in zip(term, x.shape):
-            if sizes.setdefault(c, n) != n and n != 1 and sizes[c] != 1:
-                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {k} which "
-                                   f"does not broadcast with previously seen size {sizes[c]}")
     summed = sorted(set("".join(labels)) - set(output))  # (PyTorch's order: by letter)
     order = output + "".join(summed)
-    aligned = [_aligned(x, term, order) for x, term in zip(operands, labels)]
+    aligned = [_aligned(x, term, order, k) for k, (x, term) in enumerate(zip(operands, labels))]
+    sizes = {}
+    for k, x in enumerate(aligned):  # (size 1 broadcasts, as in PyTorch)
+        for c, n in zip(order, x.shape):
+            if n != 1 and sizes.setdefault(c, n) != n:
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {k} which "
+                                   f"does not broadcast with previously seen size {sizes[c]}")
     if len(aligned) == 1:
         dims = tuple(range(len(output), len(order)))
         return reduction.sum(aligned[0], dims) if dims else aligned[0]
