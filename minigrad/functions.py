@@ -622,6 +622,17 @@ def bmm(input, mat2, *, out=None):
     return _out("bmm", ops.bmm(input, mat2), out, input, mat2, exact_dtype=True)
 
 
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat1 @ mat2): a linear layer's bias plus product."""
+    return _out("addmm", ops.addmm(input, mat1, mat2, beta=beta, alpha=alpha), out, input,
+                mat1, mat2, exact_dtype=True)
+
+
+def cross(input, other, dim=None, *, out=None):
+    """The cross product of 3-vectors along ``dim``."""
+    return _out("cross", ops.cross(input, other, dim), out, input, other)
+
+
 # ---- shape ----------------------------------------------------------------------------------
 
 
@@ -746,6 +757,16 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     tensor([[1., 1.],
             [4., 3.]])"""
     return _out("gather", ops.gather(input, dim, index, sparse_grad=sparse_grad), out, input)
+
+
+def roll(input, shifts, dims=None):
+    """``input`` shifted along ``dims``, wrapping around (no ``dims``: flattened)."""
+    return ops.roll(input, shifts, dims)
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    """``input`` turned ``k`` quarter turns in the plane of ``dims``."""
+    return ops.rot90(input, k, dims)
 
 
 def tile(input, dims):

@@ -983,6 +983,19 @@ class Tensor(TensorBase):
     def select(self, dim, index):
         return ops.select(self, dim, index)
 
+    def roll(self, shifts, dims=None):
+        return ops.roll(self, shifts, dims)
+
+    def rot90(self, k=1, dims=(0, 1)):
+        return ops.rot90(self, k, dims)
+
+    def cross(self, other, dim=None):
+        return ops.cross(self, other, dim)
+
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        """beta * self + alpha * (mat1 @ mat2)."""
+        return ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
     def repeat(self, *repeats):
         """Copies of this tensor side by side, ``repeats[d]`` along each dim d
         (``x.repeat(2, 1)``: two copies one above the other)."""

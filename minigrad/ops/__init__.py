@@ -16,8 +16,9 @@
 | limits        | clamp_min, clamp_max, nan_to_num                        |
 | counting      | count_nonzero, nonzero, unique, bincount, histc         |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum           |
+| rolling       | roll, rot90                                             |
 | scatter       | index_select, index_add/fill/copy, scatter              |
-| linalg        | matmul, mm, mv, dot, bmm, addmm                         |
+| linalg        | matmul, mm, mv, dot, bmm, addmm, cross                  |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
 | compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
@@ -40,7 +41,7 @@ from .gather import gather  # noqa: F401
 from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
-from .linalg import addmm, bmm, dot, matmul, mm, mv  # noqa: F401
+from .linalg import addmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401
     binary_cross_entropy_with_logits, mse_loss, nll_loss_images, nll_loss_rows,
 )
@@ -58,6 +59,7 @@ from .reduction import (  # noqa: F401
 )
 from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none is given)
 from .repeat import repeat, repeat_interleave, tile  # noqa: F401
+from .rolling import roll, rot90  # noqa: F401
 from .scatter import (  # noqa: F401
     index_add, index_copy, index_fill, index_select, scatter, scatter_add)
 from .sorting import amax, amin, argsort, kthvalue, median, mode, sort, topk  # noqa: F401

@@ -34,6 +34,7 @@ from . import arithmetic, compare, cumulative, indexing, linalg, loss, pointwise
 from . import gather as gather_ops
 from . import scatter as scatter_ops
 from . import diagonal as diagonal_ops
+from . import rolling as rolling_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
@@ -344,6 +345,27 @@ def index_fill(x, dim, index, value):
     if is_tensor(x):
         return scatter_ops.IndexFillBackward0.apply(x, dim=dim, index=index, value=value)
     return scatter_ops.index_fill_of(x, dim, index, value)
+
+
+def cross(a, b, dim):
+    """The cross product along ``dim`` (LinalgCrossBackward0)."""
+    if is_tensor(a):
+        return linalg.cross(a, b, dim)
+    return kernels_linalg.cross(a, b, dim)
+
+
+def roll(x, shifts, dims):
+    """``x`` shifted by ``shifts`` along ``dims`` (RollBackward0)."""
+    if is_tensor(x):
+        return rolling_ops.RollBackward0.apply(x, shifts=shifts, dims=dims, given=dims)
+    return rolling_ops.roll_of(x, shifts, dims)
+
+
+def rot90(x, k, dims):
+    """``x`` turned ``k`` quarter turns in the plane of ``dims`` (Rot90Backward0)."""
+    if is_tensor(x):
+        return rolling_ops.Rot90Backward0.apply(x, k=k, dims=dims, given=dims)
+    return np.ascontiguousarray(np.rot90(x, k, axes=dims))
 
 
 def isfinite(x):

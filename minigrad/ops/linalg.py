@@ -10,6 +10,8 @@ are flattened into ``mm`` or broadcast into ``bmm``.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import dtypes
@@ -21,9 +23,10 @@ from . import fn
 from ..dtypes import C_TYPE_NAMES
 from ..rules.conversion import as_tensor
 from ..autograd.broadcast import broadcast_shapes
+from ..rules.arguments import normalize_dim
 from . import shape as shape_ops
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm"]
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "cross"]
 
 
 class MmBackward0(Node):
@@ -335,3 +338,40 @@ def _squeeze_inplace(x, dim):
 def _unsafe_view(x, shape):
     return shape_ops.UnsafeViewBackward0.apply(x, shape=tuple(shape))
 
+
+
+class LinalgCrossBackward0(Node):
+    formula = Formula("z", "x × y along dim: z_i = x_j y_k - x_k y_j (i, j, k in turn)",
+                      grad={"x": "y × G", "y": "G × x"})
+    saves = {"self": Input(0, for_grad_of=1), "other": Input(1, for_grad_of=0)}
+
+    def forward(self, a, b, dim):
+        self.save(dim=dim)
+        return kernels.cross(a, b, dim)
+
+    def backward(self, saved, grad):
+        return fn.cross(saved.other, grad, saved.dim), fn.cross(grad, saved.self, saved.dim)
+
+
+CROSS_WARNING = (
+    "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
+    "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
+    "to agree with that of linalg.cross in a future release. (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)")
+
+
+def cross(a, b, dim=None):
+    """The cross product of 3-vectors along ``dim`` (``None``: the first dim of size 3,
+    with PyTorch's deprecation warning)."""
+    shape = broadcast_shapes(a.shape, b.shape)
+    if dim is None:
+        warnings.warn(CROSS_WARNING, UserWarning, stacklevel=3)
+        sizes = [n for n in a.shape]
+        if 3 not in sizes:
+            raise RuntimeError("no dimension of size 3 in input")
+        dim = sizes.index(3)
+    wrapped = normalize_dim(dim, len(shape))
+    if a.shape[wrapped] != 3 or b.shape[wrapped] != 3:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. "
+                           f"Got {a.shape[wrapped]} and {b.shape[wrapped]}")
+    return LinalgCrossBackward0.apply(a, b, cast_to=dtypes.result_type(a, b), dim=wrapped)
