@@ -36,6 +36,8 @@ OMITTED = {
     "bmm": {"out_dtype"},
     "Tensor.mm": {"out_dtype"},
     "Tensor.bmm": {"out_dtype"},
+    "addmm": {"out_dtype"},
+    "Tensor.addmm": {"out_dtype"},
     "Tensor.norm": {"dtype"},
     "norm": {"dtype"},
     "Tensor.view": {"dtype"},
