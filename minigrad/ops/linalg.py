@@ -363,15 +363,16 @@ CROSS_WARNING = (
 def cross(a, b, dim=None):
     """The cross product of 3-vectors along ``dim`` (``None``: the first dim of size 3,
     with PyTorch's deprecation warning)."""
-    shape = broadcast_shapes(a.shape, b.shape)
     if dim is None:
         warnings.warn(CROSS_WARNING, UserWarning, stacklevel=3)
         sizes = [n for n in a.shape]
         if 3 not in sizes:
             raise RuntimeError("no dimension of size 3 in input")
         dim = sizes.index(3)
-    wrapped = normalize_dim(dim, len(shape))
-    if a.shape[wrapped] != 3 or b.shape[wrapped] != 3:
+    wrapped = normalize_dim(dim, max(a.ndim, b.ndim))
+    length = [t.shape[wrapped - (max(a.ndim, b.ndim) - t.ndim)] for t in (a, b)]
+    if length != [3, 3]:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. "
-                           f"Got {a.shape[wrapped]} and {b.shape[wrapped]}")
+                           f"Got {length[0]} and {length[1]}")
+    broadcast_shapes(a.shape, b.shape)
     return LinalgCrossBackward0.apply(a, b, cast_to=dtypes.result_type(a, b), dim=wrapped)

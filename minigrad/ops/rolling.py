@@ -29,11 +29,11 @@ class RollBackward0(Node):
                       grad={"x": "G shifted back by -shifts"})
 
     def forward(self, x, shifts, dims, given):
-        self.save(shifts=shifts, dims=as_shown(given), _dims=dims)
+        self.save(shifts=as_shown(shifts), _shifts=shifts, dims=as_shown(given), _dims=dims)
         return roll_of(x, shifts, dims)
 
     def backward(self, saved, grad):
-        return fn.roll(grad, tuple(-s for s in saved.shifts), saved._dims)
+        return fn.roll(grad, tuple(-s for s in saved._shifts), saved._dims)
 
 
 class Rot90Backward0(Node):
@@ -70,8 +70,8 @@ def rot90(x, k=1, dims=(0, 1)):
         raise RuntimeError(f"expected total rotation dims == 2, but got dims = {len(dims)}")
     if x.ndim < 2:
         raise RuntimeError(f"expected total dims >= 2, but got total dims = {x.ndim}")
-    if dims[0] == dims[1] or abs(dims[0] - dims[1]) == x.ndim:
+    axes = (normalize_dim(dims[0], x.ndim), normalize_dim(dims[1], x.ndim))
+    if axes[0] == axes[1]:
         raise RuntimeError(f"expected rotation dims to be different, but got dim0 = {dims[0]} "
                            f"and dim1 = {dims[1]}")
-    axes = (normalize_dim(dims[0], x.ndim), normalize_dim(dims[1], x.ndim))
     return Rot90Backward0.apply(x, k=int(k), dims=axes, given=dims)

@@ -5,11 +5,16 @@ for bad input.
 Each case is written once as ``fn(lib, *tensors)`` and runs on both libraries (see
 ``torch_compare.py``; the shared arrays are in ``op_cases.py``)."""
 
+import warnings
+
 import numpy as np
 import pytest
+import torch
+
+import minigrad as mg
 
 from op_cases import case, run
-from torch_compare import chain, check, check_error, rand
+from torch_compare import chain, check, check_error, check_numerical, outcome, rand
 
 
 MATMUL_SHAPES = [
@@ -102,3 +107,41 @@ MATMUL_ERRORS = [
 @pytest.mark.parametrize("fn, arrays, options", MATMUL_ERRORS)
 def test_matmul_errors(fn, arrays, options):
     check_error(fn, *arrays, **options)
+
+
+# ---- cross and torch.addmm (added with the tutorials' functions) -------------------------
+
+_A = np.random.default_rng(20).standard_normal((5, 3)).astype(np.float32)
+_B = np.random.default_rng(21).standard_normal((5, 3)).astype(np.float32)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib, a, b: lib.cross(a, b, dim=1),
+    lambda lib, a, b: a.cross(b, -1),
+    lambda lib, a, b: lib.cross(a.double(), b.double(), dim=1),
+    lambda lib, a, b: lib.cross(a.t(), b.t(), 0),
+    lambda lib, a, b: lib.addmm(a[:, :2], a, b.t()[:, :2]),
+    lambda lib, a, b: a[:, :2].addmm(a, b.t()[:, :2], beta=0.5, alpha=2.0),
+], ids=["cross", "cross-method", "cross-float64", "cross-dim0", "addmm", "addmm-method"])
+def test_cross_and_addmm_are_torchs(fn):
+    check(fn, _A, _B)  # (cross's bits: test_cross_bits_on_many_vectors_and_gradient)
+
+
+def test_cross_bits_on_many_vectors_and_gradient():
+    rng = np.random.default_rng(22)
+    a, b = (rng.standard_normal((10000, 3)).astype(np.float32) for _ in range(2))
+    ours = mg.cross(mg.tensor(a), mg.tensor(b), dim=1).numpy()
+    theirs = torch.cross(torch.tensor(a), torch.tensor(b), dim=1).numpy()
+    assert np.array_equal(ours, theirs)
+    check_numerical(lambda x, y: mg.cross(x, y, dim=1), _A, _B)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.cross(lib.ones(2, 3), lib.ones(2, 2), dim=1),
+    lambda lib: lib.cross(lib.ones(2, 2), lib.ones(2, 2)),
+    lambda lib: lib.cross(lib.ones(2, 3), lib.ones(2, 3), dim=2),
+], ids=["length", "no-dim-of-3", "dim-out-of-range"])
+def test_cross_errors_are_torchs(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert outcome(call, mg) == outcome(call, torch)
