@@ -185,12 +185,16 @@ def _picked(node_cls, result_cls, x, dim, given, indices, keepdim=True):
     return result_cls(values, make(np.asarray(indices, np.int64)))
 
 
+def _stable(stable) -> bool:
+    return stable is not NOT_GIVEN and bool(stable)
+
+
 def sort(x, dim=-1, descending=False, stable=NOT_GIVEN):
     """``(values, indices)``: ``x`` sorted along ``dim`` (ascending unless ``descending``);
     equal values keep their order, NaN sorts as the largest. (``stable`` given, even
     False or None: PyTorch's other overload, SortBackward1.)"""
     axis = normalize_dim(dim, x.ndim)
-    indices = kernels.sort_indices(x._data, axis, descending)
+    indices = kernels.sort_indices(x._data, axis, descending, stable=_stable(stable))
     node = SortBackward0 if stable is NOT_GIVEN else SortBackward1
     return _picked(node, SortResult, x, axis, dim, indices)
 
@@ -198,7 +202,7 @@ def sort(x, dim=-1, descending=False, stable=NOT_GIVEN):
 def argsort(x, dim=-1, descending=False, stable=NOT_GIVEN):
     """The indices that sort ``x`` along ``dim`` (``sort(...).indices``)."""
     axis = normalize_dim(dim, x.ndim)
-    return make(kernels.sort_indices(x._data, axis, descending))
+    return make(kernels.sort_indices(x._data, axis, descending, stable=_stable(stable)))
 
 
 def topk(x, k, dim=-1, largest=True, sorted=True):
