@@ -17,6 +17,7 @@
 | counting      | count_nonzero, nonzero, unique, bincount, histc         |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum           |
 | rolling       | roll, rot90                                             |
+| distance      | cdist                                                   |
 | scatter       | index_select, index_add/fill/copy, scatter              |
 | linalg        | matmul, mm, mv, dot, bmm, addmm, cross                  |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
@@ -36,6 +37,7 @@ from .compare import (  # noqa: F401
 )
 from .combine import (  # noqa: F401
     column_stack, dstack, einsum, hstack, kron, meshgrid, outer, vstack)
+from .distance import cdist  # noqa: F401
 from .diagonal import diag, diag_embed, diagonal, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
