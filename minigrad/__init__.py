@@ -75,7 +75,9 @@ from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
     column_stack, dstack, einsum, ger, hstack, kron, meshgrid, outer, repeat_interleave,
     row_stack, tile, vstack,
 )
-from .functions import addmm, cdist, cross, roll, rot90  # noqa: F401  (linalg, rolling, distance)
+from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
+    addmm, addmv, baddbmm, cdist, cross, roll, rot90,
+)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)

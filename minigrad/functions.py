@@ -628,6 +628,18 @@ def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
                 mat1, mat2, exact_dtype=True)
 
 
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat @ vec)."""
+    return _out("addmv", ops.addmv(input, mat, vec, beta=beta, alpha=alpha), out, input, mat,
+                vec, exact_dtype=True)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (batch1 @ batch2), batch by batch."""
+    return _out("baddbmm", ops.baddbmm(input, batch1, batch2, beta=beta, alpha=alpha), out,
+                input, batch1, batch2, exact_dtype=True)
+
+
 def cross(input, other, dim=None, *, out=None):
     """The cross product of 3-vectors along ``dim``."""
     return _out("cross", ops.cross(input, other, dim), out, input, other)

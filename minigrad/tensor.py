@@ -996,6 +996,12 @@ class Tensor(TensorBase):
         """beta * self + alpha * (mat1 @ mat2)."""
         return ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
 
+    def addmv(self, mat, vec, *, beta=1, alpha=1):
+        return ops.addmv(self, mat, vec, beta=beta, alpha=alpha)
+
+    def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return ops.baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
     def repeat(self, *repeats):
         """Copies of this tensor side by side, ``repeats[d]`` along each dim d
         (``x.repeat(2, 1)``: two copies one above the other)."""

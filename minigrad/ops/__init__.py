@@ -43,7 +43,7 @@ from .gather import gather  # noqa: F401
 from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
-from .linalg import addmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
+from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401
     binary_cross_entropy_with_logits, mse_loss, nll_loss_images, nll_loss_rows,
 )

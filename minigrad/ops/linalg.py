@@ -26,7 +26,7 @@ from ..autograd.broadcast import broadcast_shapes
 from ..rules.arguments import normalize_dim
 from . import shape as shape_ops
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "cross"]
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "addmv", "baddbmm", "cross"]
 
 
 class MmBackward0(Node):
@@ -376,3 +376,61 @@ def cross(a, b, dim=None):
                            f"Got {length[0]} and {length[1]}")
     broadcast_shapes(a.shape, b.shape)
     return LinalgCrossBackward0.apply(a, b, cast_to=dtypes.result_type(a, b), dim=wrapped)
+
+
+class AddmvBackward0(Node):
+    formula = Formula("y", "beta * self + alpha * (mat @ vec)",
+                      grad={"self": "beta G", "mat": "alpha outer(G, vec)",
+                            "vec": "alpha mat^T @ G"})
+    saves = {"mat": Input(1, for_grad_of=2), "vec": Input(2, for_grad_of=1)}
+
+    def forward(self, bias, mat, vec, beta=1, alpha=1):
+        self.save(beta=beta, alpha=alpha)
+        product = np.matmul(mat, vec)
+        return (beta * bias if beta != 1 else bias) + (alpha * product if alpha != 1 else product)
+
+    def backward(self, saved, grad):
+        alpha, beta = saved.alpha, saved.beta
+        grad_mat = fn.unsqueeze(grad, 1) * fn.unsqueeze(saved.vec, 0)
+        grad_vec = fn.matmul(fn.t(saved.mat), grad)
+        return (grad if beta == 1 else grad * beta, grad_mat if alpha == 1 else grad_mat * alpha,
+                grad_vec if alpha == 1 else grad_vec * alpha)
+
+
+class BaddbmmBackward0(Node):
+    formula = Formula("C[b]", "beta * self[b] + alpha * (batch1[b] @ batch2[b])",
+                      grad={"self": "beta G", "batch1": "alpha G @ batch2^T",
+                            "batch2": "alpha batch1^T @ G"})
+    saves = {"batch1": Input(1, for_grad_of=2), "batch2": Input(2, for_grad_of=1)}
+
+    def forward(self, bias, a, b, beta=1, alpha=1):
+        self.save(beta=beta, alpha=alpha)
+        product = np.matmul(a, b)
+        return (beta * bias if beta != 1 else bias) + (alpha * product if alpha != 1 else product)
+
+    def backward(self, saved, grad):
+        alpha, beta = saved.alpha, saved.beta
+        grad_a = fn.matmul(grad, fn.transpose(saved.batch2, 1, 2))
+        grad_b = fn.matmul(fn.transpose(saved.batch1, 1, 2), grad)
+        return (grad if beta == 1 else grad * beta, grad_a if alpha == 1 else grad_a * alpha,
+                grad_b if alpha == 1 else grad_b * alpha)
+
+
+def addmv(bias, mat, vec, *, beta=1, alpha=1):
+    """beta * bias + alpha * (mat @ vec)."""
+    if mat.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {bias.ndim}, {mat.ndim}, "
+                           f"{vec.ndim}")
+    if mat.shape[1] != vec.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({bias.shape[0] if bias.ndim else 1}), "
+                           f"mat ({_dims(mat)}), vec ({vec.shape[0]})")
+    broadcast_shapes(bias.shape, (mat.shape[0],))
+    return AddmvBackward0.apply(bias, mat, vec, cast_to=_dtype(mat, vec), beta=beta, alpha=alpha)
+
+
+def baddbmm(bias, a, b, *, beta=1, alpha=1):
+    """beta * bias + alpha * bmm(a, b), batch by batch."""
+    if a.ndim != 3 or b.ndim != 3 or a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        bmm(a, b)  # (raises bmm's error, PyTorch's text)
+    broadcast_shapes(bias.shape, (a.shape[0], a.shape[1], b.shape[2]))
+    return BaddbmmBackward0.apply(bias, a, b, cast_to=_dtype(a, b), beta=beta, alpha=alpha)

@@ -38,6 +38,8 @@ OMITTED = {
     "Tensor.bmm": {"out_dtype"},
     "addmm": {"out_dtype"},
     "Tensor.addmm": {"out_dtype"},
+    "baddbmm": {"out_dtype"},
+    "Tensor.baddbmm": {"out_dtype"},
     "Tensor.norm": {"dtype"},
     "norm": {"dtype"},
     "Tensor.view": {"dtype"},

@@ -145,3 +145,34 @@ def test_cross_errors_are_torchs(call):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert outcome(call, mg) == outcome(call, torch)
+
+
+_M = np.random.default_rng(23).standard_normal((3, 4)).astype(np.float32)
+_V = np.random.default_rng(24).standard_normal((4,)).astype(np.float32)
+_BIAS = np.random.default_rng(25).standard_normal((3,)).astype(np.float32)
+_B1 = np.random.default_rng(26).standard_normal((2, 3, 4)).astype(np.float32)
+_B2 = np.random.default_rng(27).standard_normal((2, 4, 5)).astype(np.float32)
+_C = np.random.default_rng(28).standard_normal((2, 3, 5)).astype(np.float32)
+
+
+@pytest.mark.parametrize("fn, arrays", [
+    (lambda lib, b, m, v: lib.addmv(b, m, v), (_BIAS, _M, _V)),
+    (lambda lib, b, m, v: b.addmv(m, v, beta=0.5, alpha=2.0), (_BIAS, _M, _V)),
+    (lambda lib, b, m, v: lib.addmv(b[:1], m, v), (_BIAS, _M, _V)),
+    (lambda lib, c, x, y: lib.baddbmm(c, x, y), (_C, _B1, _B2)),
+    (lambda lib, c, x, y: c.baddbmm(x, y, beta=2.0, alpha=0.5), (_C, _B1, _B2)),
+    (lambda lib, c, x, y: lib.baddbmm(c[0], x, y), (_C, _B1, _B2)),
+], ids=["addmv", "addmv-method-scaled", "addmv-broadcast", "baddbmm", "baddbmm-scaled",
+        "baddbmm-broadcast"])
+def test_addmv_and_baddbmm_are_torchs(fn, arrays):
+    check(fn, *arrays)
+    check_numerical(lambda *xs: fn(mg, *xs), *arrays)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.addmv(lib.ones(3), lib.ones(3, 4), lib.ones(5)),
+    lambda lib: lib.addmv(lib.ones(3), lib.ones(3, 4, 1), lib.ones(4)),
+    lambda lib: lib.baddbmm(lib.ones(2, 3, 5), lib.ones(2, 3, 4), lib.ones(2, 5, 5)),
+], ids=["addmv-sizes", "addmv-dims", "baddbmm-sizes"])
+def test_addmv_and_baddbmm_errors_are_torchs(call):
+    assert outcome(call, mg) == outcome(call, torch)
