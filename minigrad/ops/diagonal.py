@@ -102,9 +102,11 @@ class TraceBackward0(Node):
         self.save(self_sym_sizes=x.shape)
         return np.asarray(np.trace(x), x.dtype)
 
-    def backward(self, saved, grad):
-        n = min(saved.self_sym_sizes)
-        return fn.diagonal_backward(fn.expand(grad, (n,)), saved.self_sym_sizes, 0, 0, 1)
+    def backward(self, saved, grad):  # (as PyTorch: G written at every (cols + 1)-th place)
+        rows, cols = saved.self_sym_sizes
+        places = np.arange(0, rows * cols, cols + 1, dtype=np.int64)
+        flat = fn.index_fill_tensor(fn.zeros((rows * cols,), grad), 0, places, grad)
+        return fn.reshape(flat, (rows, cols))
 
 
 # ---- entry functions ----------------------------------------------------------------------

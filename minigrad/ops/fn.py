@@ -340,6 +340,13 @@ def index_add(x, dim, index, source):
     return scatter_ops.index_add_of(x, dim, index, source)
 
 
+def index_fill_tensor(x, dim, index, value):
+    """``x`` with a 0-dim ``value`` written at ``index`` along ``dim`` (IndexFillBackward1)."""
+    if is_tensor(x):
+        return scatter_ops.IndexFillBackward1.apply(x, value, dim=dim, index=index)
+    return scatter_ops.index_fill_of(x, dim, index, value)
+
+
 def index_fill(x, dim, index, value):
     """``x`` with ``value`` written at ``index`` along ``dim`` (IndexFillBackward0)."""
     if is_tensor(x):

@@ -57,8 +57,9 @@ class ClampMinBackward1(Node):
         return np.maximum(x, low) if low.dtype.kind != "f" else kernels.maximum(x, low)
 
     def backward(self, saved, grad):
-        inside = saved.self >= saved.min
-        return fn.where(inside, grad, 0), fn.where(inside, 0, grad)
+        x, low = saved.self, saved.min
+        grad_min = fn.where(x < low, grad, 0)  # (first: torch's order, its inputs by name)
+        return fn.where(x >= low, grad, 0), grad_min
 
 
 class ClampMaxBackward1(Node):
@@ -70,8 +71,9 @@ class ClampMaxBackward1(Node):
         return np.minimum(x, high) if high.dtype.kind != "f" else kernels.minimum(x, high)
 
     def backward(self, saved, grad):
-        inside = saved.self <= saved.max
-        return fn.where(inside, grad, 0), fn.where(inside, 0, grad)
+        x, high = saved.self, saved.max
+        grad_max = fn.where(x > high, grad, 0)  # (first: torch's order, its inputs by name)
+        return fn.where(x <= high, grad, 0), grad_max
 
 
 class NanToNumBackward0(Node):

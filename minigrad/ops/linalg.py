@@ -350,7 +350,11 @@ class LinalgCrossBackward0(Node):
         return kernels.cross(a, b, dim)
 
     def backward(self, saved, grad):
-        return fn.cross(saved.other, grad, saved.dim), fn.cross(grad, saved.self, saved.dim)
+        needs_self, needs_other = self.needs_input_grad
+        # (in torch's order, its inputs by name: other's gradient first)
+        grad_other = fn.cross(grad, saved.self, saved.dim) if needs_other else None
+        grad_self = fn.cross(saved.other, grad, saved.dim) if needs_self else None
+        return grad_self, grad_other
 
 
 CROSS_WARNING = (
@@ -391,10 +395,13 @@ class AddmvBackward0(Node):
 
     def backward(self, saved, grad):
         alpha, beta = saved.alpha, saved.beta
-        grad_mat = fn.unsqueeze(grad, 1) * fn.unsqueeze(saved.vec, 0)
-        grad_vec = fn.matmul(fn.t(saved.mat), grad)
-        return (grad if beta == 1 else grad * beta, grad_mat if alpha == 1 else grad_mat * alpha,
-                grad_vec if alpha == 1 else grad_vec * alpha)
+        _, needs_mat, needs_vec = self.needs_input_grad
+        # (in torch's order, its inputs by name: mat, self, vec)
+        grad_mat = fn.reshape(grad, (grad.shape[0], 1)) * saved.vec if needs_mat else None
+        grad_mat = grad_mat if grad_mat is None or alpha == 1 else grad_mat * alpha
+        grad_self = grad if beta == 1 else grad * beta
+        grad_vec = fn.matmul(fn.t(saved.mat), grad) if needs_vec else None
+        return grad_self, grad_mat, grad_vec if grad_vec is None or alpha == 1 else grad_vec * alpha
 
 
 class BaddbmmBackward0(Node):
@@ -410,10 +417,11 @@ class BaddbmmBackward0(Node):
 
     def backward(self, saved, grad):
         alpha, beta = saved.alpha, saved.beta
-        grad_a = fn.matmul(grad, fn.transpose(saved.batch2, 1, 2))
-        grad_b = fn.matmul(fn.transpose(saved.batch1, 1, 2), grad)
-        return (grad if beta == 1 else grad * beta, grad_a if alpha == 1 else grad_a * alpha,
-                grad_b if alpha == 1 else grad_b * alpha)
+        _, needs_a, needs_b = self.needs_input_grad
+        grad_a = fn.matmul(grad, fn.transpose(saved.batch2, 1, 2)) if needs_a else None
+        grad_b = fn.matmul(fn.transpose(saved.batch1, 1, 2), grad) if needs_b else None
+        scaled = [g if g is None or alpha == 1 else g * alpha for g in (grad_a, grad_b)]
+        return (grad if beta == 1 else grad * beta, *scaled)
 
 
 def addmv(bias, mat, vec, *, beta=1, alpha=1):

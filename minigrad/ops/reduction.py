@@ -132,7 +132,7 @@ class MeanBackward1(Node):
         return fn.expand(grad, shape) / count
 
 
-def _evenly_distribute(grad, x, value):
+def evenly_distribute(grad, x, value):
     """The gradient of max()/min(): shared equally by the elements equal to the
     result (by the NaNs, when the result is NaN)."""
     hits = (x != x) if bool((value != value).item()) else (x == value)
@@ -150,7 +150,7 @@ class MaxBackward1(Node):
         return result
 
     def backward(self, saved, grad):
-        return _evenly_distribute(grad, saved.self, saved.result)
+        return evenly_distribute(grad, saved.self, saved.result)
 
 
 class MinBackward1(Node):
@@ -164,7 +164,7 @@ class MinBackward1(Node):
         return result
 
     def backward(self, saved, grad):
-        return _evenly_distribute(grad, saved.self, saved.result)
+        return evenly_distribute(grad, saved.self, saved.result)
 
 
 class _ArgReduceBackward(Node):

@@ -33,10 +33,16 @@ class RepeatBackward0(Node):
 
     def backward(self, saved, grad):
         sizes, repeats = saved.self_sym_sizes, saved.repeats
-        lifted = (1,) * (len(repeats) - len(sizes)) + tuple(sizes)
-        split = [n for pair in zip(repeats, lifted) for n in pair]  # (r0, s0, r1, s1, ...)
-        summed = fn.sum(fn.reshape(grad, split), tuple(range(0, len(split), 2)))
-        return fn.reshape(summed, sizes)
+        for _ in range(len(repeats) - len(sizes)):  # (the new leading dims: summed away)
+            grad = fn.sum(grad, (0,))
+        split, summed = [], []
+        for repeat, size in zip(repeats[len(repeats) - len(sizes):], sizes):
+            if repeat != 1:  # (a dim of its own for the copies, summed over)
+                summed.append(len(split))
+                split.append(repeat)
+            split.append(size)
+        grad = fn.reshape(grad, tuple(split))
+        return fn.sum(grad, tuple(summed)) if summed else grad
 
 
 def repeat(x, *repeats):

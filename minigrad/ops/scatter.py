@@ -79,11 +79,11 @@ class IndexAddBackward0(Node):
                       grad={"x": "G", "source": "alpha * G read at index along dim"})
 
     def forward(self, x, source, dim, index, alpha):
-        self.save(dim=dim, index=index, alpha=alpha, source_dim=source.ndim)
+        self.save(dim=dim, index=index, alpha=alpha, source_shape=source.shape)
         return index_add_of(x, dim, index, source * alpha if alpha != 1 else source)
 
     def backward(self, saved, grad):
-        picked = fn.index_select(grad, saved.dim, saved.index)
+        picked = fn.expand(fn.index_select(grad, saved.dim, saved.index), saved.source_shape)
         return grad, picked * saved.alpha if saved.alpha != 1 else picked
 
 
@@ -99,20 +99,35 @@ class IndexFillBackward0(Node):
         return fn.index_fill(grad, saved.dim, saved.index, 0)
 
 
+class IndexFillBackward1(Node):
+    formula = Formula("y", "x with the value of a 0-dim tensor written at index along dim",
+                      grad={"x": "G with 0 at the places written",
+                            "value": "the sum of G at the places written"},
+                      note="How trace's backward is recorded by create_graph=True.")
+
+    def forward(self, x, value, dim, index):
+        self.save(dim=dim, index=index)
+        return index_fill_of(x, dim, index, value)
+
+    def backward(self, saved, grad):
+        return (fn.index_fill(grad, saved.dim, saved.index, 0),
+                fn.sum(fn.index_select(grad, saved.dim, saved.index)))
+
+
 class IndexCopyBackward0(Node):
     formula = Formula("y", "x with the slices of source written at index along dim",
                       grad={"x": "G with 0 at the places written",
                             "source": "G read at index along dim"})
 
     def forward(self, x, source, dim, index):
-        self.save(dim=dim, index=index)
+        self.save(dim=dim, index=index, source_shape=source.shape)
         out = x.copy()
         out[_slices(dim, index) if out.ndim else ()] = source
         return out
 
     def backward(self, saved, grad):
         return (fn.index_fill(grad, saved.dim, saved.index, 0),
-                fn.index_select(grad, saved.dim, saved.index))
+                fn.expand(fn.index_select(grad, saved.dim, saved.index), saved.source_shape))
 
 
 class ScatterBackward1(Node):

@@ -24,19 +24,17 @@ from ..autograd.tensor_base import make
 from ..kernels import sorting as kernels
 from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
-from . import fn
+from . import fn, reduction
 from .reduction import NOT_GIVEN
 
 __all__ = ["amax", "amin", "sort", "argsort", "topk", "kthvalue", "median", "mode"]
 
 
 def _restored(value, shape, axes, keepdim):
-    """``value`` with the reduced ``axes`` back as size 1 (to broadcast against x)."""
+    """``value`` with the reduced ``axes`` back as size 1 (a view), to broadcast against x."""
     if keepdim or not shape:
         return value
-    for axis in axes:
-        value = fn.unsqueeze(value, axis)
-    return value
+    return fn.reshape(value, tuple(1 if d in axes else n for d, n in enumerate(shape)))
 
 
 def _split_among_ties(grad, x, result, axes, keepdim):
@@ -129,8 +127,8 @@ class MedianBackward0(Node):
         flat = np.sort(x.reshape(-1))  # (NaN last: a NaN anywhere makes the median NaN)
         return np.asarray(flat[-1] if flat[-1] != flat[-1] else flat[(flat.size - 1) // 2])
 
-    def backward(self, saved, grad):
-        return _split_among_ties(grad, saved.self, saved.result, None, True)
+    def backward(self, saved, grad):  # (PyTorch's evenly_distribute_backward, as max()'s)
+        return reduction.evenly_distribute(grad, saved.self, saved.result)
 
 
 # ---- entry functions ----------------------------------------------------------------------
