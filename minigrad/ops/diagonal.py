@@ -62,9 +62,7 @@ class DiagonalBackward0(Node):
 
 
 class DiagonalBackward0_copy(DiagonalBackward0):  # noqa: N801 - PyTorch's name
-    """``torch.diag`` of a matrix: the diagonal copied out (not a view)."""
-
-    is_view = False
+    is_view = False  # (torch.diag of a matrix: the diagonal copied out)
 
     def forward(self, x, offset, dim1, dim2, given):
         return super().forward(x, offset, dim1, dim2, given).copy()

@@ -94,8 +94,8 @@ class SortBackward0(_Picked):
                       grad={"x": "G written back at the indices each value came from"})
 
 
-class SortBackward1(SortBackward0):
-    """``sort(stable=...)``: PyTorch's other overload, the same formula."""
+class SortBackward1(SortBackward0):  # (sort(stable=...): PyTorch's other overload)
+    pass
 
 
 class TopkBackward0(_Picked):
