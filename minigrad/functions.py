@@ -583,7 +583,7 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
     return _out("kthvalue", ops.kthvalue(input, k, dim, keepdim), out, input)
 
 
-def median(input, dim=None, keepdim=False, *, out=None):
+def median(input, dim=ops.NOT_GIVEN, keepdim=False, *, out=None):
     """The median (the lower middle value); with ``dim``, ``(values, indices)``."""
     return _out("median", ops.median(input, dim, keepdim), out, input)
 

@@ -859,7 +859,7 @@ class Tensor(TensorBase):
     def kthvalue(self, k, dim=-1, keepdim=False):
         return ops.kthvalue(self, k, dim, keepdim)
 
-    def median(self, dim=None, keepdim=False):
+    def median(self, dim=ops.NOT_GIVEN, keepdim=False):
         return ops.median(self, dim, keepdim)
 
     def mode(self, dim=-1, keepdim=False):

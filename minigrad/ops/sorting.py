@@ -228,12 +228,14 @@ def kthvalue(x, k, dim=-1, keepdim=False):
     return _picked(KthvalueBackward0, KthvalueResult, x, axis, dim, kept, keepdim)
 
 
-def median(x, dim=None, keepdim=False):
+def median(x, dim=NOT_GIVEN, keepdim=False):
     """The median (the lower of the two middle values for an even count); with ``dim``,
     ``(values, indices)`` along it."""
     if x.dtype is dtypes.bool:
         raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
-    if dim is None:
+    if dim is None:  # (PyTorch's parser: median() or median(int dim), not None)
+        raise TypeError("median(): argument 'dim' (position 1) must be int, not NoneType")
+    if dim is NOT_GIVEN:
         if x.numel() == 0:
             return make(np.asarray(np.nan, x._data.dtype))
         return MedianBackward0.apply(x)

@@ -122,6 +122,7 @@ CALLS = {
     "median-empty-dim": lambda lib: lib.ones(2, 0).median(1),
     "median-bool": lambda lib: lib.tensor([True, False]).median(),
     "mode-empty": lambda lib: lib.ones(0).mode(),
+    "median-dim-none": lambda lib: lib.ones(2, 2).median(None),
     "sort-out-requires-grad": lambda lib: lib.sort(lib.ones(2, requires_grad=True),
                                                    out=(lib.empty(2), lib.empty(2, dtype=lib.long))),
 }
