@@ -54,11 +54,11 @@ class DiagonalBackward0(Node):
 
     def forward(self, x, offset, dim1, dim2, given):
         self.save(offset=as_shown(offset), _offset=offset, dim1=as_shown(given[0]),
-                  dim2=as_shown(given[1]), _dims=(dim1, dim2), self_sym_sizes=x.shape)
+                  dim2=as_shown(given[1]), _given=tuple(given), self_sym_sizes=x.shape)
         return diagonal_view(x, offset, dim1, dim2)
 
-    def backward(self, saved, grad):
-        return fn.diagonal_backward(grad, saved.self_sym_sizes, saved._offset, *saved._dims)
+    def backward(self, saved, grad):  # (the dims as given: PyTorch's formula passes them on)
+        return fn.diagonal_backward(grad, saved.self_sym_sizes, saved._offset, *saved._given)
 
 
 class DiagonalBackward0_copy(DiagonalBackward0):  # noqa: N801 - PyTorch's name
@@ -73,11 +73,12 @@ class DiagonalBackwardBackward0(Node):
                       note="How diagonal's backward is recorded by create_graph=True.")
 
     def forward(self, grad, shape, offset, dim1, dim2):
-        self.save(offset=offset, dim1=dim1, dim2=dim2)
+        self.save(offset=as_shown(offset), dim1=as_shown(dim1), dim2=as_shown(dim2),
+                  _given=(offset, dim1, dim2))
         return diagonal_backward_of(grad, shape, offset, dim1, dim2)
 
     def backward(self, saved, grad):
-        return fn.diagonal(grad, saved.offset, saved.dim1, saved.dim2)
+        return fn.diagonal(grad, *saved._given)
 
 
 class DiagEmbedBackward0(Node):
@@ -86,11 +87,11 @@ class DiagEmbedBackward0(Node):
 
     def forward(self, x, offset, dim1, dim2, given):
         self.save(offset=as_shown(offset), _offset=offset, dim1=as_shown(given[0]),
-                  dim2=as_shown(given[1]), _dims=(dim1, dim2))
+                  dim2=as_shown(given[1]), _given=tuple(given))
         return diag_embed_of(x, offset, dim1, dim2)
 
-    def backward(self, saved, grad):
-        return fn.diagonal(grad, saved._offset, *saved._dims)
+    def backward(self, saved, grad):  # (the dims as given: PyTorch's formula passes them on)
+        return fn.diagonal(grad, saved._offset, *saved._given)
 
 
 class TraceBackward0(Node):
@@ -120,7 +121,7 @@ def _two_dims(x, dim1, dim2, ndim):
 def diagonal(x, offset=0, dim1=0, dim2=1):
     """The diagonal of ``x`` in the plane of ``dim1`` and ``dim2``, as a view."""
     d1, d2 = _two_dims(x, dim1, dim2, x.ndim)
-    return DiagonalBackward0.apply(x, offset=offset, dim1=d1, dim2=d2, given=(d1, d2))
+    return DiagonalBackward0.apply(x, offset=offset, dim1=d1, dim2=d2, given=(dim1, dim2))
 
 
 def diag_embed(x, offset=0, dim1=-2, dim2=-1):

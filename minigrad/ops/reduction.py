@@ -218,13 +218,13 @@ class ScatterBackward0(Node):
 
     # (inputs as torch's: the tensor written into, then src)
     def forward(self, x, src, dim, indices):
-        self.save(dim=dim, index=np.asarray(indices))
+        self.save(dim=as_shown(dim), _dim=dim, index=np.asarray(indices))
         return scatter_of(src, x.shape, dim, indices, into=x)
 
     def backward(self, saved, grad):
-        written = fn.scatter_value(grad, saved.dim, saved.index, 0) \
+        written = fn.scatter_value(grad, saved._dim, saved.index, 0) \
             if self.needs_input_grad[0] else None
-        return written, fn.gather(grad, saved.dim, saved.index)
+        return written, fn.gather(grad, saved._dim, saved.index)
 
 
 class MaxBackward0(_ArgReduceBackward):

@@ -29,7 +29,7 @@ class RollBackward0(Node):
                       grad={"x": "G shifted back by -shifts"})
 
     def forward(self, x, shifts, dims, given):
-        self.save(shifts=as_shown(shifts), _shifts=shifts, dims=as_shown(given), _dims=dims)
+        self.save(shifts=as_shown(shifts), _shifts=shifts, dims=as_shown(given), _dims=given)
         return roll_of(x, shifts, dims)
 
     def backward(self, saved, grad):
@@ -41,11 +41,11 @@ class Rot90Backward0(Node):
                       grad={"x": "G turned -k quarter turns"})
 
     def forward(self, x, k, dims, given):
-        self.save(k=k, dims=as_shown(given), _dims=dims)
+        self.save(k=as_shown(k), _k=k, dims=as_shown(given), _given=tuple(given))
         return np.ascontiguousarray(np.rot90(x, k, axes=dims))
 
     def backward(self, saved, grad):
-        return fn.rot90(grad, -saved.k, saved._dims)
+        return fn.rot90(grad, -saved._k, saved._given)
 
 
 def roll(x, shifts, dims=None):

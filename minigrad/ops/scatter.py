@@ -15,7 +15,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, Input
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
 from . import fn
@@ -77,13 +77,14 @@ class IndexSelectBackward0(Node):
 class IndexAddBackward0(Node):
     formula = Formula("y", "x with alpha * source added at index along dim",
                       grad={"x": "G", "source": "alpha * G read at index along dim"})
+    saves = {"source": Input(1)}
 
     def forward(self, x, source, dim, index, alpha):
-        self.save(dim=dim, index=index, alpha=alpha, source_shape=source.shape)
+        self.save(dim=dim, index=index, alpha=alpha, source_dim=source.ndim)
         return index_add_of(x, dim, index, source * alpha if alpha != 1 else source)
 
     def backward(self, saved, grad):
-        picked = fn.expand(fn.index_select(grad, saved.dim, saved.index), saved.source_shape)
+        picked = fn.expand(fn.index_select(grad, saved.dim, saved.index), saved.source.shape)
         return grad, picked * saved.alpha if saved.alpha != 1 else picked
 
 

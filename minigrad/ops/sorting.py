@@ -75,23 +75,28 @@ class _Picked(Node):
     """values = x read at ``indices`` along ``dim`` (found by the entry function); the
     gradient goes back to those indices."""
 
+    shows_keepdim = True  # (PyTorch's SortBackward0 and TopkBackward0 keep no keepdim)
+
     def forward(self, x, dim, indices, given, keepdim=True):
-        self.save(dim=as_shown(given), _dim=dim, indices=indices, keepdim=keepdim,
+        self.save(dim=as_shown(given), _given=int(given), indices=indices, _keepdim=keepdim,
                   self_sym_sizes=x.shape)
+        if self.shows_keepdim:
+            self.save(keepdim=keepdim)
         if x.ndim == 0:
             return x.copy()
         if not keepdim:
             return np.take_along_axis(x, np.expand_dims(indices, dim), axis=dim).squeeze(dim)
         return np.take_along_axis(x, indices, axis=dim)
 
-    def backward(self, saved, grad):
-        return fn.value_selecting_backward(grad, saved._dim, saved.indices,
-                                           saved.self_sym_sizes, saved.keepdim)
+    def backward(self, saved, grad):  # (the dim as given: PyTorch's formula passes it on)
+        return fn.value_selecting_backward(grad, saved._given, saved.indices,
+                                           saved.self_sym_sizes, saved._keepdim)
 
 
 class SortBackward0(_Picked):
     formula = Formula("values", "x sorted along dim",
                       grad={"x": "G written back at the indices each value came from"})
+    shows_keepdim = False
 
 
 class SortBackward1(SortBackward0):  # (sort(stable=...): PyTorch's other overload)
@@ -101,6 +106,7 @@ class SortBackward1(SortBackward0):  # (sort(stable=...): PyTorch's other overlo
 class TopkBackward0(_Picked):
     formula = Formula("values", "the k largest (or smallest) x along dim",
                       grad={"x": "G at the indices of the k values, 0 elsewhere"})
+    shows_keepdim = False
 
 
 class KthvalueBackward0(_Picked):
