@@ -22,6 +22,18 @@ from . import fn, scatter, shape
 __all__ = ["repeat", "tile", "repeat_interleave"]
 
 
+def copies_apart(repeats, sizes) -> tuple:
+    """PyTorch's repeat_backward's shape: each repeated dim of x split into (repeat, size),
+    and which of those dims hold the copies (the new leading dims are summed first)."""
+    split, summed = [], []
+    for repeat, size in zip(repeats[len(repeats) - len(sizes):], sizes):
+        if repeat != 1:
+            summed.append(len(split))
+            split.append(repeat)
+        split.append(size)
+    return tuple(split), tuple(summed)
+
+
 class RepeatBackward0(Node):
     formula = Formula("y", "x copied repeats[d] times along each dim d",
                       grad={"x": "G summed over the copies"})
@@ -33,16 +45,11 @@ class RepeatBackward0(Node):
 
     def backward(self, saved, grad):
         sizes, repeats = saved.self_sym_sizes, saved.repeats
-        for _ in range(len(repeats) - len(sizes)):  # (the new leading dims: summed away)
+        for _ in range(len(repeats) - len(sizes)):  # (the new leading dims)
             grad = fn.sum(grad, (0,))
-        split, summed = [], []
-        for repeat, size in zip(repeats[len(repeats) - len(sizes):], sizes):
-            if repeat != 1:  # (a dim of its own for the copies, summed over)
-                summed.append(len(split))
-                split.append(repeat)
-            split.append(size)
-        grad = fn.reshape(grad, tuple(split))
-        return fn.sum(grad, tuple(summed)) if summed else grad
+        split, summed = copies_apart(repeats, sizes)
+        grad = fn.reshape(grad, split)
+        return fn.sum(grad, summed) if summed else grad
 
 
 def repeat(x, *repeats):
