@@ -165,6 +165,13 @@ def _reduced_dims(x, dim, name):
     return axes
 
 
+def _given_dims(dim) -> tuple:
+    """amax/amin's dim as its node shows it: a tuple (``None``: every dim, ``()``)."""
+    if dim is None:
+        return ()
+    return tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+
+
 def _check_dim_nonempty(x, axis, name):
     if x.ndim and x.shape[axis] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
@@ -173,14 +180,14 @@ def _check_dim_nonempty(x, axis, name):
 def amax(x, dim=(), keepdim=False):
     """The largest elements along ``dim`` (every dim when empty); ties share the gradient."""
     axes = _reduced_dims(x, dim, "amax")
-    given = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    given = _given_dims(dim)
     return AmaxBackward0.apply(x, dim=axes, keepdim=keepdim, given=given)
 
 
 def amin(x, dim=(), keepdim=False):
     """The smallest elements along ``dim`` (every dim when empty); ties share the gradient."""
     axes = _reduced_dims(x, dim, "amin")
-    given = tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+    given = _given_dims(dim)
     return AminBackward0.apply(x, dim=axes, keepdim=keepdim, given=given)
 
 
@@ -195,8 +202,9 @@ def _stable(stable) -> bool:
 
 def sort(x, dim=-1, descending=False, stable=NOT_GIVEN):
     """``(values, indices)``: ``x`` sorted along ``dim`` (ascending unless ``descending``);
-    equal values keep their order, NaN sorts as the largest. (``stable`` given, even
-    False or None: PyTorch's other overload, SortBackward1.)"""
+    NaN sorts as the largest, equal values come in PyTorch's order (in their own with
+    ``stable=True``). ``stable`` given, even False or None: PyTorch's other overload,
+    SortBackward1."""
     axis = normalize_dim(dim, x.ndim)
     indices = kernels.sort_indices(x._data, axis, descending, stable=_stable(stable))
     node = SortBackward0 if stable is NOT_GIVEN else SortBackward1

@@ -123,6 +123,7 @@ CALLS = {
     "median-bool": lambda lib: lib.tensor([True, False]).median(),
     "mode-empty": lambda lib: lib.ones(0).mode(),
     "median-dim-none": lambda lib: lib.ones(2, 2).median(None),
+    "amax-dim-none": lambda lib: lib.tensor([[1., 3.], [2., 0.]], requires_grad=True).amax(None),
     "sort-out-requires-grad": lambda lib: lib.sort(lib.ones(2, requires_grad=True),
                                                    out=(lib.empty(2), lib.empty(2, dtype=lib.long))),
 }
