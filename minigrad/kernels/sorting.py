@@ -300,6 +300,10 @@ def mode_of(x: np.ndarray, axis: int) -> np.ndarray:
     rows = moved.reshape(-1, moved.shape[-1])
     picks = np.empty(rows.shape[0], np.int64)
     for r, row in enumerate(rows):
+        ordered = np.sort(row)
+        if not (ordered[1:] == ordered[:-1]).any() and not np.isnan(ordered[-1:]).any():
+            picks[r] = np.argmin(row)  # (all distinct: every run is 1 long, the first wins)
+            continue
         keys = row.tolist()
         order = introsort(list(keys), lambda a, b: a < b)
         best, run = -1, 0
