@@ -235,7 +235,8 @@ def einsum(equation, *operands):
     if len(aligned) == 1:
         dims = tuple(range(len(output), len(order)))
         return reduction.sum(aligned[0], dims) if dims else aligned[0]
-    users = {c: [k for k, term in enumerate(labels) if c in term] for c in summed}
+    at = {c: len(output) + n for n, c in enumerate(summed)}  # (a summed label's dim)
+    users = {c: [k for k, x in enumerate(aligned) if x.shape[at[c]] != 1] for c in summed}
     for k, x in enumerate(aligned):  # (a label only this operand has: summed out now)
         alone = tuple(len(output) + n for n, c in enumerate(summed) if users[c] == [k])
         aligned[k] = reduction.sum(x, alone, True) if alone else x

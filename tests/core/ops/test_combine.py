@@ -63,6 +63,9 @@ CASES = [
     case(lambda lib, x, y: lib.einsum("ij,jk->ikj", x, y), X, Y, id="einsum-no-sum"),
     case(lambda lib, x, y: lib.einsum("i j , j k -> i k", x, y), X, Y, id="einsum-spaces"),
     case(lambda lib, x, y: lib.einsum("ij,jk->ik", [x, y]), X, Y, id="einsum-list"),
+    case(lambda lib, x, y: lib.einsum("ij,kj->", x, y), X, V[None, :], id="einsum-size-1-label"),
+    case(lambda lib, x, y: lib.einsum("ij,ij->ij", x, y), X, V[None, :], id="einsum-broadcast"),
+    case(lambda lib, x, y: lib.einsum("bij,jk", x, y), B1, Y, id="einsum-batch-implicit"),
 ]
 
 
