@@ -19,9 +19,9 @@
 | rolling       | roll, rot90                                             |
 | distance      | cdist                                                   |
 | scatter       | index_select, index_add/fill/copy, scatter              |
-| linalg        | matmul, mm, mv, dot, bmm, addmm, cross                  |
+| linalg        | matmul, mm, mv, dot, bmm, addmm, addmv, baddbmm, cross  |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
-| compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
+| compare       | == != < <= > >= & | ^ ~ logical_* (not differentiable)  |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
 """
 
