@@ -32,7 +32,7 @@ from .autograd.anomaly import (  # noqa: F401
 )
 from .creation import (  # noqa: F401
     BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, bernoulli,
-    empty, eye, from_numpy, full, full_like, linspace, multinomial, normal, ones, ones_like,
+    empty, eye, from_numpy, full, full_like, linspace, logspace, multinomial, normal, ones, ones_like,
     rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
     zeros_like,
 )
@@ -67,6 +67,24 @@ from .functions import (  # noqa: F401  (trigonometry and special functions)
     lerp, logaddexp, logaddexp2, logit, rad2deg, sgn, sinc, sinh, tan, xlogy,
 )
 from . import special  # noqa: F401  (torch.special)
+from .functions import (  # noqa: F401  (order: ops/sorting.py)
+    amax, amin, argsort, kthvalue, median, mode, sort, topk,
+)
+from .functions import (  # noqa: F401  (ops/scatter.py)
+    index_add, index_copy, index_fill, index_select, scatter, scatter_add,
+)
+from .functions import diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
+from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/counting.py)
+    argwhere, bincount, bucketize, clamp_max, clamp_min, count_nonzero, histc, logical_and,
+    logical_not, logical_or, logical_xor, nan_to_num, nonzero, searchsorted, unique,
+)
+from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
+    column_stack, dstack, einsum, ger, hstack, kron, meshgrid, outer, repeat_interleave,
+    row_stack, tile, vstack,
+)
+from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
+    addmm, addmv, baddbmm, cdist, cross, roll, rot90,
+)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)

@@ -399,6 +399,33 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=strided, device=
                      resize_warning=None)
 
 
+def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=strided,
+             device=None, requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
+    """``steps`` numbers from ``base ** start`` to ``base ** end``, evenly spaced in their
+    exponents. As PyTorch computes them: each exponent in float64 (the first half from
+    ``start``, the second from ``end``), raised in float64, then rounded to the dtype."""
+    _check_options("logspace", layout, pin_memory, out)
+    if isinstance(steps, bool) or not isinstance(steps, (int, np.integer)):
+        raise TypeError(f"logspace(): argument 'steps' must be int, not {type(steps).__name__}")
+    if steps < 0:
+        raise RuntimeError("number of steps must be non-negative")
+    check_device(device)
+    dtype = _out_dtype("logspace", dtype, out) or dtypes.get_default_dtype()
+    start, end = _number(start), _number(end)
+    if dtype.is_floating_point:  # (start and end in the dtype first, as PyTorch's scalar_t)
+        start, end = float(dtype.numpy.type(start)), float(dtype.numpy.type(end))
+    else:
+        start, end = int(start), int(end)
+    index = np.arange(steps, dtype=np.float64)
+    step = (end - start) / (steps - 1) if steps > 1 else 0.0
+    exponents = np.where(index < steps // 2, start + step * index,
+                         end - step * (steps - index - 1)) if steps > 1 else index + start
+    with np.errstate(over="ignore", invalid="ignore"):
+        values = np.power(np.float64(base), exponents)
+    return _into_out("logspace", make(values.astype(dtype.numpy)), out, requires_grad,
+                     resize_warning=None)
+
+
 def eye(n, m=None, *, out=None, dtype=None, layout=strided, device=None,
         requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """The ``n`` by ``m`` identity matrix (ones on the diagonal)."""

@@ -670,6 +670,138 @@ def log_softmax(input, dim, dtype=None, *, out=None):
     return _out("log_softmax", ops.log_softmax(input, dim, dtype), out, input)
 
 
+# ---- one-sided clamps, logical ops, counting (ops/limits.py, ops/compare.py, ops/counting.py)
+
+
+def clamp_min(input, min, *, out=None):  # noqa: A002 - PyTorch's name
+    """max(input, min), elementwise."""
+    return _out("clamp_min", ops.clamp_min(input, min), out, input)
+
+
+def clamp_max(input, max, *, out=None):  # noqa: A002 - PyTorch's name
+    """min(input, max), elementwise."""
+    return _out("clamp_max", ops.clamp_max(input, max), out, input)
+
+
+def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
+    """NaN, +inf and -inf replaced by ``nan``, ``posinf``, ``neginf`` (by default 0 and
+    the dtype's largest and smallest finite numbers)."""
+    return _out("nan_to_num", ops.nan_to_num(input, nan, posinf, neginf), out, input)
+
+
+def logical_and(input, other, *, out=None):
+    return _out("logical_and", ops.logical_and(input, other), out, input, other,
+                differentiable=False)
+
+
+def logical_or(input, other, *, out=None):
+    return _out("logical_or", ops.logical_or(input, other), out, input, other,
+                differentiable=False)
+
+
+def logical_xor(input, other, *, out=None):
+    return _out("logical_xor", ops.logical_xor(input, other), out, input, other,
+                differentiable=False)
+
+
+def logical_not(input, *, out=None):
+    return _out("logical_not", ops.logical_not(input), out, input, differentiable=False)
+
+
+def count_nonzero(input, dim=None):
+    """How many elements are not zero (along ``dim``)."""
+    return ops.count_nonzero(input, dim)
+
+
+def nonzero(input, *, out=None, as_tuple=False):
+    """The indices of the nonzero elements, one row each (``as_tuple``: one tensor per dim).
+
+    >>> torch.nonzero(torch.tensor([0, 3, 0, 5]))
+    tensor([[1],
+            [3]])"""
+    return _out("nonzero", ops.nonzero(input, as_tuple), out, input, differentiable=False,
+                exact_dtype=True)
+
+
+def argwhere(input):
+    return ops.argwhere(input)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+    """The distinct values, sorted (with ``return_inverse``, ``return_counts``)."""
+    return ops.unique(input, sorted, return_inverse, return_counts, dim)
+
+
+def bincount(input, weights=None, minlength=0):
+    """How often each of 0, 1, 2, ... occurs (or the sums of ``weights``)."""
+    return ops.bincount(input, weights, minlength)
+
+
+def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - PyTorch's names
+    """A histogram with ``bins`` equal bins between ``min`` and ``max``."""
+    return _out("histc", ops.histc(input, bins, min, max), out, input)
+
+
+def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
+                 out=None, sorter=None):
+    return _out("searchsorted", ops.searchsorted(sorted_sequence, input, out_int32, right, side,
+                                                 sorter), out, differentiable=False)
+
+
+def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
+    return _out("bucketize", ops.bucketize(input, boundaries, out_int32, right), out,
+                differentiable=False)
+
+
+# ---- order: amax, amin, sort, topk, kthvalue, median, mode (ops/sorting.py) ------------------
+
+
+def amax(input, dim=(), keepdim=False, *, out=None):
+    """The largest elements along ``dim`` (an int or a tuple; every dim when empty)."""
+    return _out("amax", ops.amax(input, dim, keepdim), out, input)
+
+
+def amin(input, dim=(), keepdim=False, *, out=None):
+    """The smallest elements along ``dim`` (an int or a tuple; every dim when empty)."""
+    return _out("amin", ops.amin(input, dim, keepdim), out, input)
+
+
+def sort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
+    """``(values, indices)``: ``input`` sorted along ``dim``.
+
+    >>> torch.sort(torch.tensor([3., 1., 2.]))
+    torch.return_types.sort(
+    values=tensor([1., 2., 3.]),
+    indices=tensor([1, 2, 0]))"""
+    return _out("sort", ops.sort(input, dim, descending, stable), out, input)
+
+
+def argsort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
+    """The indices that sort ``input`` along ``dim``."""
+    return _out("argsort", ops.argsort(input, dim, descending, stable), out, input,
+                differentiable=False, exact_dtype=True)
+
+
+def topk(input, k, dim=-1, largest=True, sorted=True, *, out=None):  # noqa: A002
+    """``(values, indices)`` of the ``k`` largest elements along ``dim``."""
+    return _out("topk", ops.topk(input, k, dim, largest, sorted), out, input)
+
+
+def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
+    """``(values, indices)`` of the ``k``-th smallest element along ``dim``."""
+    return _out("kthvalue", ops.kthvalue(input, k, dim, keepdim), out, input)
+
+
+def median(input, dim=ops.NOT_GIVEN, keepdim=False, *, out=None):
+    """The median (the lower middle value); with ``dim``, ``(values, indices)``."""
+    return _out("median", ops.median(input, dim, keepdim), out, input)
+
+
+def mode(input, dim=-1, keepdim=False, *, out=None):
+    """``(values, indices)``: the most frequent value along ``dim``."""
+    return _out("mode", ops.mode(input, dim, keepdim), out, input)
+
+
 # ---- matrix products ---------------------------------------------------------------------------
 
 
@@ -697,6 +829,29 @@ def dot(input, tensor, *, out=None):
 @_checks_arguments(_check_tensor_function)
 def bmm(input, mat2, *, out=None):
     return _out("bmm", ops.bmm(input, mat2), out, input, mat2, exact_dtype=True)
+
+
+def addmm(input, mat1, mat2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat1 @ mat2): a linear layer's bias plus product."""
+    return _out("addmm", ops.addmm(input, mat1, mat2, beta=beta, alpha=alpha), out, input,
+                mat1, mat2, exact_dtype=True)
+
+
+def addmv(input, mat, vec, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (mat @ vec)."""
+    return _out("addmv", ops.addmv(input, mat, vec, beta=beta, alpha=alpha), out, input, mat,
+                vec, exact_dtype=True)
+
+
+def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (batch1 @ batch2), batch by batch."""
+    return _out("baddbmm", ops.baddbmm(input, batch1, batch2, beta=beta, alpha=alpha), out,
+                input, batch1, batch2, exact_dtype=True)
+
+
+def cross(input, other, dim=None, *, out=None):
+    """The cross product of 3-vectors along ``dim``."""
+    return _out("cross", ops.cross(input, other, dim), out, input, other)
 
 
 # ---- shape ----------------------------------------------------------------------------------
@@ -823,6 +978,139 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     tensor([[1., 1.],
             [4., 3.]])"""
     return _out("gather", ops.gather(input, dim, index, sparse_grad=sparse_grad), out, input)
+
+
+def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
+    """The p-norm distance between each row of ``x1`` and each row of ``x2``."""
+    return ops.cdist(x1, x2, p, compute_mode)
+
+
+def roll(input, shifts, dims=None):
+    """``input`` shifted along ``dims``, wrapping around (no ``dims``: flattened)."""
+    return ops.roll(input, shifts, dims)
+
+
+def rot90(input, k=1, dims=(0, 1)):
+    """``input`` turned ``k`` quarter turns in the plane of ``dims``."""
+    return ops.rot90(input, k, dims)
+
+
+def tile(input, dims):
+    """``input`` repeated ``dims[d]`` times along each dim (fewer dims: ones in front)."""
+    return ops.tile(input, dims)
+
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Each element (or slice along ``dim``) repeated ``repeats`` times in place.
+
+    >>> torch.repeat_interleave(torch.tensor([1, 2]), 2)
+    tensor([1, 1, 2, 2])"""
+    if repeats is None:  # (torch.repeat_interleave(counts): the indices, each counts[i] times)
+        return ops.repeat_interleave(_creation.arange(input.numel()), input, 0)
+    return ops.repeat_interleave(input, repeats, dim, output_size)
+
+
+def hstack(tensors, *, out=None):
+    """Join side by side: along dim 1, or dim 0 for vectors."""
+    return _out("hstack", ops.hstack(tensors), out, *tensors)
+
+
+def vstack(tensors, *, out=None):
+    """Join one above the other: along dim 0, vectors read as rows."""
+    return _out("vstack", ops.vstack(tensors), out, *tensors)
+
+
+def row_stack(tensors, *, out=None):
+    return _out("row_stack", ops.vstack(tensors), out, *tensors)
+
+
+def dstack(tensors, *, out=None):
+    return _out("dstack", ops.dstack(tensors), out, *tensors)
+
+
+def column_stack(tensors, *, out=None):
+    """Vectors as columns, side by side."""
+    return _out("column_stack", ops.column_stack(tensors), out, *tensors)
+
+
+def outer(input, vec2, *, out=None):
+    """The outer product: ``out[i][j] = input[i] * vec2[j]``."""
+    return _out("outer", ops.outer(input, vec2), out, input, vec2)
+
+
+def ger(input, vec2, *, out=None):
+    return _out("ger", ops.outer(input, vec2), out, input, vec2)
+
+
+def kron(input, other, *, out=None):
+    return _out("kron", ops.kron(input, other), out, input, other)
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids from vectors (``indexing='ij'`` or ``'xy'``)."""
+    return ops.meshgrid(*tensors, indexing=indexing)
+
+
+def einsum(*args):
+    """Sums of products named by subscripts, e.g. ``einsum('ij,jk->ik', a, b)``."""
+    if not args:
+        raise TypeError("einsum(): must specify the equation string and at least one operand, "
+                        "or at least one operand and its subscripts list")
+    return ops.einsum(args[0], *args[1:])
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The diagonal of ``input`` in the plane of ``dim1`` and ``dim2`` (a view)."""
+    return ops.diagonal(input, offset, dim1, dim2)
+
+
+def diag_embed(input, offset=0, dim1=-2, dim2=-1):
+    return ops.diag_embed(input, offset, dim1, dim2)
+
+
+def diag(input, diagonal=0, *, out=None):
+    """A vector laid on a matrix's diagonal, or a matrix's diagonal as a vector.
+
+    >>> torch.diag(torch.tensor([1., 2.]))
+    tensor([[1., 0.],
+            [0., 2.]])"""
+    return _out("diag", ops.diag(input, diagonal), out, input)
+
+
+def trace(input):
+    """The sum of a matrix's main diagonal."""
+    return ops.trace(input)
+
+
+def index_select(input, dim, index, *, out=None):
+    """The slices of ``input`` at ``index`` (a 1-D int tensor) along ``dim``.
+
+    >>> torch.index_select(torch.tensor([[1., 2.], [3., 4.]]), 0, torch.tensor([1, 1]))
+    tensor([[3., 4.],
+            [3., 4.]])"""
+    return _out("index_select", ops.index_select(input, dim, index), out, input)
+
+
+def index_add(input, dim, index, source, *, alpha=1, out=None):
+    return _out("index_add", ops.index_add(input, dim, index, source, alpha=alpha), out, input)
+
+
+def index_fill(input, dim, index, value):
+    return ops.index_fill(input, dim, index, value)
+
+
+def index_copy(input, dim, index, source, *, out=None):
+    return _out("index_copy", ops.index_copy(input, dim, index, source), out, input)
+
+
+def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
+    """``input`` with ``src``'s elements (or ``value``) written at ``index`` along ``dim``."""
+    return _out("scatter", ops.scatter(input, dim, index, src, value=value, reduce=reduce),
+                out, input)
+
+
+def scatter_add(input, dim, index, src, *, out=None):
+    return _out("scatter_add", ops.scatter_add(input, dim, index, src), out, input)
 
 
 @_numpy_names

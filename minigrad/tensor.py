@@ -650,6 +650,64 @@ class Tensor(TensorBase):
     def logical_not(self):
         return ops.logical_not(self)
 
+    def logical_and(self, other):
+        return ops.logical_and(self, other)
+
+    def logical_or(self, other):
+        return ops.logical_or(self, other)
+
+    def logical_xor(self, other):
+        return ops.logical_xor(self, other)
+
+    def logical_and_(self, other):
+        return self.copy_(ops.logical_and(self, other))
+
+    def logical_or_(self, other):
+        return self.copy_(ops.logical_or(self, other))
+
+    def logical_xor_(self, other):
+        return self.copy_(ops.logical_xor(self, other))
+
+    def logical_not_(self):
+        return self.copy_(ops.logical_not(self))
+
+    def count_nonzero(self, dim=None):
+        return ops.count_nonzero(self, dim)
+
+    def nonzero(self, *, as_tuple=False):
+        """The indices of the nonzero elements (see ``torch.nonzero``)."""
+        return ops.nonzero(self, as_tuple)
+
+    def argwhere(self):
+        return ops.argwhere(self)
+
+    def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
+        return ops.unique(self, sorted, return_inverse, return_counts, dim)
+
+    def bincount(self, weights=None, minlength=0):
+        return ops.bincount(self, weights, minlength)
+
+    def histc(self, bins=100, min=0, max=0):  # noqa: A002 - PyTorch's names
+        return ops.histc(self, bins, min, max)
+
+    def clamp_min(self, min):  # noqa: A002 - PyTorch's name
+        return ops.clamp_min(self, min)
+
+    def clamp_max(self, max):  # noqa: A002 - PyTorch's name
+        return ops.clamp_max(self, max)
+
+    def clamp_min_(self, min):  # noqa: A002 - PyTorch's name
+        return ops.inplace(self, ops.clamp_min, min)
+
+    def clamp_max_(self, max):  # noqa: A002 - PyTorch's name
+        return ops.inplace(self, ops.clamp_max, max)
+
+    def nan_to_num(self, nan=0.0, posinf=None, neginf=None):
+        return ops.nan_to_num(self, nan, posinf, neginf)
+
+    def nan_to_num_(self, nan=0.0, posinf=None, neginf=None):
+        return ops.inplace(self, ops.nan_to_num, nan, posinf, neginf)
+
     def allclose(self, other, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
         return ops.allclose(self, other, rtol, atol, equal_nan)
 
@@ -901,6 +959,31 @@ class Tensor(TensorBase):
     def min(self, dim=None, keepdim=False):
         return ops.min(self, dim, keepdim)
 
+    def amax(self, dim=(), keepdim=False):
+        return ops.amax(self, dim, keepdim)
+
+    def amin(self, dim=(), keepdim=False):
+        return ops.amin(self, dim, keepdim)
+
+    def sort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
+        """``(values, indices)``: sorted along ``dim`` (see ``torch.sort``)."""
+        return ops.sort(self, dim, descending, stable)
+
+    def argsort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
+        return ops.argsort(self, dim, descending, stable)
+
+    def topk(self, k, dim=-1, largest=True, sorted=True):  # noqa: A002
+        return ops.topk(self, k, dim, largest, sorted)
+
+    def kthvalue(self, k, dim=-1, keepdim=False):
+        return ops.kthvalue(self, k, dim, keepdim)
+
+    def median(self, dim=ops.NOT_GIVEN, keepdim=False):
+        return ops.median(self, dim, keepdim)
+
+    def mode(self, dim=-1, keepdim=False):
+        return ops.mode(self, dim, keepdim)
+
     @arguments.takes_numpy_names
     def prod(self, dim=None, keepdim=False, *, dtype=None):
         return ops.prod(self, dim, keepdim, dtype=dtype)
@@ -1018,6 +1101,95 @@ class Tensor(TensorBase):
 
     def select(self, dim, index):
         return ops.select(self, dim, index)
+
+    def roll(self, shifts, dims=None):
+        return ops.roll(self, shifts, dims)
+
+    def rot90(self, k=1, dims=(0, 1)):
+        return ops.rot90(self, k, dims)
+
+    def cross(self, other, dim=None):
+        return ops.cross(self, other, dim)
+
+    def addmm(self, mat1, mat2, *, beta=1, alpha=1):
+        """beta * self + alpha * (mat1 @ mat2)."""
+        return ops.addmm(self, mat1, mat2, beta=beta, alpha=alpha)
+
+    def addmv(self, mat, vec, *, beta=1, alpha=1):
+        return ops.addmv(self, mat, vec, beta=beta, alpha=alpha)
+
+    def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return ops.baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def repeat(self, *repeats):
+        """Copies of this tensor side by side, ``repeats[d]`` along each dim d
+        (``x.repeat(2, 1)``: two copies one above the other)."""
+        return ops.repeat(self, *repeats)
+
+    def tile(self, *dims):
+        return ops.tile(self, dims[0] if len(dims) == 1 and isinstance(dims[0], (tuple, list))
+                        else dims)
+
+    def repeat_interleave(self, repeats, dim=None, *, output_size=None):
+        return ops.repeat_interleave(self, repeats, dim, output_size)
+
+    def outer(self, vec2):
+        return ops.outer(self, vec2)
+
+    def ger(self, vec2):
+        return ops.outer(self, vec2)
+
+    def kron(self, other):
+        return ops.kron(self, other)
+
+    def diagonal(self, offset=0, dim1=0, dim2=1):
+        """The diagonal in the plane of ``dim1`` and ``dim2``, as a view."""
+        return ops.diagonal(self, offset, dim1, dim2)
+
+    def diag_embed(self, offset=0, dim1=-2, dim2=-1):
+        return ops.diag_embed(self, offset, dim1, dim2)
+
+    def diag(self, diagonal=0):
+        return ops.diag(self, diagonal)
+
+    def trace(self):
+        return ops.trace(self)
+
+    def index_select(self, dim, index):
+        """The slices at ``index`` along ``dim`` (see ``torch.index_select``)."""
+        return ops.index_select(self, dim, index)
+
+    def index_add(self, dim, index, source, *, alpha=1):
+        return ops.index_add(self, dim, index, source, alpha=alpha)
+
+    def index_add_(self, dim, index, source, *, alpha=1):
+        """Add ``alpha * source``'s slices at ``index`` along ``dim``, in place."""
+        return ops.inplace(self, ops.index_add, dim, index, source, alpha)
+
+    def index_fill(self, dim, index, value):
+        return ops.index_fill(self, dim, index, value)
+
+    def index_fill_(self, dim, index, value):
+        return ops.inplace(self, ops.index_fill, dim, index, value)
+
+    def index_copy(self, dim, index, source):
+        return ops.index_copy(self, dim, index, source)
+
+    def index_copy_(self, dim, index, source):
+        return ops.inplace(self, ops.index_copy, dim, index, source)
+
+    def scatter(self, dim, index, src=None, *, value=None, reduce=None):
+        return ops.scatter(self, dim, index, src, value=value, reduce=reduce)
+
+    def scatter_(self, dim, index, src=None, *, value=None, reduce=None):
+        """Write ``src``'s elements (or ``value``) at ``index`` along ``dim``, in place."""
+        return ops.inplace(self, ops.scatter, dim, index, src, value, reduce)
+
+    def scatter_add(self, dim, index, src):
+        return ops.scatter_add(self, dim, index, src)
+
+    def scatter_add_(self, dim, index, src):
+        return ops.inplace(self, ops.scatter_add, dim, index, src)
 
     def gather(self, dim, index, *, sparse_grad=False):
         """The elements along ``dim`` at ``index``: for dim 1,

@@ -9,15 +9,24 @@
 | trig          | tan, asin, atan2, sinh, acosh, hypot, sinc, deg2rad     |
 | special       | erf, erfinv, exp2, logit, xlogy, lerp, logaddexp, ...   |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
+| sorting       | amax, amin, sort, argsort, topk, kthvalue, median, mode |
 | cumulative    | cumsum, cumprod                                         |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
 | gather        | gather (and its backward, scatter_add)                  |
-| linalg        | matmul, mm, mv, dot, bmm, addmm                         |
 | layers        | embedding, layer_norm, gelu (nn layers that are one op) |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
+| diagonal      | diagonal, diag_embed, diag, trace                       |
+| repeat        | repeat, tile, repeat_interleave                         |
+| limits        | clamp_min, clamp_max, nan_to_num                        |
+| counting      | count_nonzero, nonzero, unique, bincount, histc         |
+| combine       | hstack, vstack, outer, kron, meshgrid, einsum           |
+| rolling       | roll, rot90                                             |
+| distance      | cdist                                                   |
+| scatter       | index_select, index_add/fill/copy, scatter              |
+| linalg        | matmul, mm, mv, dot, bmm, addmm, addmv, baddbmm, cross  |
 | loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
-| compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
+| compare       | == != < <= > >= & | ^ ~ logical_* (not differentiable)  |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
 """
 
@@ -27,16 +36,23 @@ from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_
 from ..rules.conv import check_dtype as check_pool_dtype  # noqa: F401
 from .conv import (  # noqa: F401
     adaptive_avg_pool2d, avg_pool2d, constant_pad, convolution, fold, max_pool2d, unfold)
+from .counting import (  # noqa: F401
+    argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique)
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
     isfinite, isinf, isnan,
-    logical_not, lt, ne,
+    logical_and, logical_not, logical_or, logical_xor, lt, ne,
 )
+from .combine import (  # noqa: F401
+    column_stack, dstack, einsum, hstack, kron, meshgrid, outer, vstack)
+from .distance import cdist  # noqa: F401
+from .diagonal import diag, diag_embed, diagonal, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
-from .linalg import addmm, bmm, dot, matmul, mm, mv  # noqa: F401
+from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
+from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401
     binary_cross_entropy_with_logits, mse_loss, nll_loss_images, nll_loss_rows,
 )
@@ -62,6 +78,11 @@ from .reduction import (  # noqa: F401
     std, sum, var,
 )
 from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none is given)
+from .repeat import repeat, repeat_interleave, tile  # noqa: F401
+from .rolling import roll, rot90  # noqa: F401
+from .scatter import (  # noqa: F401
+    index_add, index_copy, index_fill, index_select, scatter, scatter_add)
+from .sorting import amax, amin, argsort, kthvalue, median, mode, sort, topk  # noqa: F401
 from .split import (  # noqa: F401
     chunk, split, split_with_sizes, tensor_split, unbind, unsafe_chunk, unsafe_split,
     unsafe_split_with_sizes)

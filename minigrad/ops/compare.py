@@ -16,7 +16,8 @@ from ..autograd.tensor_base import is_tensor, make
 from ..rules.layout import with_iterator_layout, with_number_layout, with_unary_layout
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
-           "bitwise_or", "bitwise_xor", "bitwise_not", "logical_not"]
+           "bitwise_or", "bitwise_xor", "bitwise_not", "logical_and", "logical_or", "logical_xor",
+           "logical_not"]
 
 
 def _compare(ufunc, a, b):
@@ -121,6 +122,27 @@ def bitwise_not(a):
         raise TypeError(
             "~ (operator.invert) is only implemented on integer and Boolean-type tensors")
     return with_unary_layout(make(np.asarray(np.invert(a._data))), a)
+
+
+def _logical(ufunc, name, a, b):
+    """and/or/xor of "is nonzero", elementwise: a bool tensor (either may be any dtype)."""
+    if not is_tensor(b):
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, "
+                        f"not {type(b).__name__}")
+    broadcast_shapes(a._data.shape, b._data.shape)
+    return with_iterator_layout(make(np.asarray(ufunc(a._data, b._data))), a._data, b._data)
+
+
+def logical_and(a, b):
+    return _logical(np.logical_and, "logical_and", a, b)
+
+
+def logical_or(a, b):
+    return _logical(np.logical_or, "logical_or", a, b)
+
+
+def logical_xor(a, b):
+    return _logical(np.logical_xor, "logical_xor", a, b)
 
 
 def logical_not(a):

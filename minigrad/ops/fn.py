@@ -34,6 +34,9 @@ from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 from . import arithmetic, compare, conv, cumulative, indexing, linalg, loss, pointwise
 from . import reduction, rounding, special, strided, trig
 from . import gather as gather_ops
+from . import scatter as scatter_ops
+from . import diagonal as diagonal_ops
+from . import rolling as rolling_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
@@ -358,6 +361,93 @@ def scatter(src, shape, dim, indices):
         zeros = src.new_zeros(tuple(shape))
         return reduction.ScatterBackward0.apply(zeros, src, dim=dim, indices=np.asarray(indices))
     return reduction.scatter_of(src, shape, dim, indices)
+
+
+def scatter_value(x, dim, indices, value):
+    """``x`` with ``value`` (a number) written at ``indices`` along ``dim`` (ScatterBackward1)."""
+    indices = np.asarray(indices)
+    if is_tensor(x):
+        return scatter_ops.ScatterBackward1.apply(x, dim=dim, index=indices, value=value)
+    return scatter_ops.scatter_of(x, dim, indices, value)
+
+
+def scatter_into(x, src, dim, indices):
+    """``x`` with ``src`` written at ``indices`` along ``dim`` (ScatterBackward0)."""
+    return reduction.ScatterBackward0.apply(x, src, dim=dim, indices=np.asarray(indices))
+
+
+def scatter_add_into(x, src, dim, indices):
+    """``x`` with ``src`` added at ``indices`` along ``dim`` (ScatterAddBackward0)."""
+    return gather_ops.ScatterAddBackward0.apply(x, src, dim=dim, index=np.asarray(indices))
+
+
+def index_select(x, dim, index):
+    """The slices of ``x`` at ``index`` along ``dim`` (IndexSelectBackward0)."""
+    if is_tensor(x):
+        return scatter_ops.IndexSelectBackward0.apply(x, dim=dim, index=index, given=dim)
+    return np.take(x, index, axis=dim) if x.ndim else x[index.reshape(())]
+
+
+def index_add(x, dim, index, source):
+    """``x`` with ``source``'s slices added at ``index`` along ``dim`` (IndexAddBackward0)."""
+    if is_tensor(x):
+        return scatter_ops.IndexAddBackward0.apply(x, source, dim=dim, index=index, alpha=1)
+    return scatter_ops.index_add_of(x, dim, index, source)
+
+
+def index_fill_tensor(x, dim, index, value):
+    """``x`` with a 0-dim ``value`` written at ``index`` along ``dim`` (IndexFillBackward1)."""
+    if is_tensor(x):
+        return scatter_ops.IndexFillBackward1.apply(x, value, dim=dim, index=index)
+    return scatter_ops.index_fill_of(x, dim, index, value)
+
+
+def index_fill(x, dim, index, value):
+    """``x`` with ``value`` written at ``index`` along ``dim`` (IndexFillBackward0)."""
+    if is_tensor(x):
+        return scatter_ops.IndexFillBackward0.apply(x, dim=dim, index=index, value=value)
+    return scatter_ops.index_fill_of(x, dim, index, value)
+
+
+def cross(a, b, dim):
+    """The cross product along ``dim`` (LinalgCrossBackward0)."""
+    if is_tensor(a):
+        return linalg.cross(a, b, dim)
+    return kernels_linalg.cross(a, b, dim)
+
+
+def roll(x, shifts, dims):
+    """``x`` shifted by ``shifts`` along ``dims`` (RollBackward0)."""
+    if is_tensor(x):
+        return rolling_ops.RollBackward0.apply(x, shifts=shifts, dims=dims, given=dims)
+    return rolling_ops.roll_of(x, shifts, dims)
+
+
+def rot90(x, k, dims):
+    """``x`` turned ``k`` quarter turns in the plane of ``dims`` (Rot90Backward0)."""
+    if is_tensor(x):
+        return rolling_ops.Rot90Backward0.apply(x, k=k, dims=dims, given=dims)
+    return np.ascontiguousarray(np.rot90(x, k, axes=dims))
+
+
+def isfinite(x):
+    """True where ``x`` is neither infinite nor NaN (not differentiable)."""
+    return compare.isfinite(x) if is_tensor(x) else np.isfinite(x)
+
+
+def diagonal(x, offset, dim1, dim2):
+    """The diagonal of ``x`` in the plane of ``dim1``, ``dim2`` (DiagonalBackward0)."""
+    if is_tensor(x):
+        return diagonal_ops.diagonal(x, offset, dim1, dim2)
+    return diagonal_ops.diagonal_view(x, offset, dim1, dim2)
+
+
+def diagonal_backward(grad, shape, offset, dim1, dim2):
+    """Zeros of ``shape`` with ``grad`` on the diagonal (DiagonalBackwardBackward0)."""
+    if is_tensor(grad):
+        return diagonal_ops.DiagonalBackwardBackward0.apply(
+            grad, shape=tuple(shape), offset=offset, dim1=dim1, dim2=dim2)
+    return diagonal_ops.diagonal_backward_of(grad, shape, offset, dim1, dim2)
 
 
 def as_strided_backward(grad, base_geometry, size, stride, storage_offset):

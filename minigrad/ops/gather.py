@@ -41,9 +41,13 @@ def gather_of(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(x[_along(index, dim)])
 
 
-def scatter_add_of(src: np.ndarray, shape, dim: int, index: np.ndarray) -> np.ndarray:
-    """Zeros of ``shape`` with ``src`` added at ``index`` along ``dim`` (arrays)."""
-    out = np.zeros(shape, src.dtype)
+def scatter_add_of(src: np.ndarray, shape, dim: int, index: np.ndarray,
+                   into: np.ndarray | None = None) -> np.ndarray:
+    """Zeros of ``shape`` (or a copy of ``into``) with ``src`` added at ``index`` along
+    ``dim`` (arrays)."""
+    out = np.zeros(shape, src.dtype) if into is None else into.copy()
+    if index.size and index.shape != src.shape:  # (src may be larger than index)
+        src = src[tuple(slice(0, n) for n in index.shape)]
     if out.ndim == 0 or index.ndim == 0:
         flat = out.reshape(-1)
         np.add.at(flat, index.reshape(-1), src.reshape(-1))
@@ -71,20 +75,19 @@ class GatherBackward0(Node):
 
 
 class ScatterAddBackward0(Node):
-    formula = Formula("z", "zeros.scatter_add_(dim, index, src)",
-                      grad={"src": "G read back at index along dim (a gather)"},
-                      note="How the backward of gather is recorded by a backward with "
-                           "create_graph=True.")
+    formula = Formula("z", "x.scatter_add(dim, index, src)",
+                      grad={"x": "G", "src": "G read back at index along dim (a gather)"},
+                      note="Also how the backward of gather is recorded by a backward with "
+                           "create_graph=True (x: zeros).")
 
-    # (inputs as torch's: the zeros added into, which need no gradient, then src)
-    def forward(self, zeros, src, dim, index, given_dim=None):
+    # (inputs as torch's: the tensor added into, then src)
+    def forward(self, x, src, dim, index, given_dim=None):
         given_dim = dim if given_dim is None else given_dim
         self.save(dim=as_shown(given_dim), _dim=dim, _given_dim=given_dim, index=index)
-        return scatter_add_of(src, zeros.shape, dim, index)
+        return scatter_add_of(src, x.shape, dim, index, into=x)
 
     def backward(self, saved, grad):
-        return None, fn.gather(grad, saved._dim, saved.index,
-                               given_dim=saved._given_dim)
+        return grad, fn.gather(grad, saved._dim, saved.index, given_dim=saved._given_dim)
 
 
 def _check_index(x, dim: int, index) -> None:

@@ -10,6 +10,8 @@ are flattened into ``mm`` or broadcast into ``bmm``.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from .. import dtypes
@@ -21,9 +23,10 @@ from . import fn
 from ..dtypes import C_TYPE_NAMES
 from ..rules.conversion import as_tensor
 from ..autograd.broadcast import broadcast_shapes
+from ..rules.arguments import normalize_dim
 from . import shape as shape_ops
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm"]
+__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "addmv", "baddbmm", "cross"]
 
 
 class MmBackward0(Node):
@@ -335,3 +338,107 @@ def _squeeze_inplace(x, dim):
 def _unsafe_view(x, shape):
     return shape_ops.UnsafeViewBackward0.apply(x, shape=tuple(shape))
 
+
+
+class LinalgCrossBackward0(Node):
+    formula = Formula("z", "x × y along dim: z_i = x_j y_k - x_k y_j (i, j, k in turn)",
+                      grad={"x": "y × G", "y": "G × x"})
+    saves = {"self": Input(0, for_grad_of=1), "other": Input(1, for_grad_of=0)}
+
+    def forward(self, a, b, dim):
+        self.save(dim=dim)
+        return kernels.cross(a, b, dim)
+
+    def backward(self, saved, grad):
+        needs_self, needs_other = self.needs_input_grad
+        # (in torch's order, its inputs by name: other's gradient first)
+        grad_other = fn.cross(grad, saved.self, saved.dim) if needs_other else None
+        grad_self = fn.cross(saved.other, grad, saved.dim) if needs_self else None
+        return grad_self, grad_other
+
+
+CROSS_WARNING = (
+    "Using torch.cross without specifying the dim arg is deprecated.\nPlease either pass the "
+    "dim explicitly or simply use torch.linalg.cross.\nThe default value of dim will change "
+    "to agree with that of linalg.cross in a future release. (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)")
+
+
+def cross(a, b, dim=None):
+    """The cross product of 3-vectors along ``dim`` (``None``: the first dim of size 3,
+    with PyTorch's deprecation warning)."""
+    if dim is None:
+        warnings.warn(CROSS_WARNING, UserWarning, stacklevel=3)
+        sizes = [n for n in a.shape]
+        if 3 not in sizes:
+            raise RuntimeError("no dimension of size 3 in input")
+        dim = sizes.index(3)
+    wrapped = normalize_dim(dim, max(a.ndim, b.ndim))
+    length = [t.shape[wrapped - (max(a.ndim, b.ndim) - t.ndim)] for t in (a, b)]
+    if length != [3, 3]:
+        raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. "
+                           f"Got {length[0]} and {length[1]}")
+    broadcast_shapes(a.shape, b.shape)
+    return LinalgCrossBackward0.apply(a, b, cast_to=dtypes.result_type(a, b), dim=wrapped)
+
+
+class AddmvBackward0(Node):
+    formula = Formula("y", "beta * self + alpha * (mat @ vec)",
+                      grad={"self": "beta G", "mat": "alpha outer(G, vec)",
+                            "vec": "alpha mat^T @ G"})
+    saves = {"mat": Input(1, for_grad_of=2), "vec": Input(2, for_grad_of=1)}
+
+    def forward(self, bias, mat, vec, beta=1, alpha=1):
+        self.save(beta=beta, alpha=alpha)
+        product = np.matmul(mat, vec)
+        return (beta * bias if beta != 1 else bias) + (alpha * product if alpha != 1 else product)
+
+    def backward(self, saved, grad):
+        alpha, beta = saved.alpha, saved.beta
+        _, needs_mat, needs_vec = self.needs_input_grad
+        # (in torch's order, its inputs by name: mat, self, vec)
+        grad_mat = fn.reshape(grad, (grad.shape[0], 1)) * saved.vec if needs_mat else None
+        grad_mat = grad_mat if grad_mat is None or alpha == 1 else grad_mat * alpha
+        grad_self = grad if beta == 1 else grad * beta
+        grad_vec = fn.matmul(fn.t(saved.mat), grad) if needs_vec else None
+        return grad_self, grad_mat, grad_vec if grad_vec is None or alpha == 1 else grad_vec * alpha
+
+
+class BaddbmmBackward0(Node):
+    formula = Formula("C[b]", "beta * self[b] + alpha * (batch1[b] @ batch2[b])",
+                      grad={"self": "beta G", "batch1": "alpha G @ batch2^T",
+                            "batch2": "alpha batch1^T @ G"})
+    saves = {"batch1": Input(1, for_grad_of=2), "batch2": Input(2, for_grad_of=1)}
+
+    def forward(self, bias, a, b, beta=1, alpha=1):
+        self.save(beta=beta, alpha=alpha)
+        product = np.matmul(a, b)
+        return (beta * bias if beta != 1 else bias) + (alpha * product if alpha != 1 else product)
+
+    def backward(self, saved, grad):
+        alpha, beta = saved.alpha, saved.beta
+        _, needs_a, needs_b = self.needs_input_grad
+        grad_a = fn.matmul(grad, fn.transpose(saved.batch2, 1, 2)) if needs_a else None
+        grad_b = fn.matmul(fn.transpose(saved.batch1, 1, 2), grad) if needs_b else None
+        scaled = [g if g is None or alpha == 1 else g * alpha for g in (grad_a, grad_b)]
+        return (grad if beta == 1 else grad * beta, *scaled)
+
+
+def addmv(bias, mat, vec, *, beta=1, alpha=1):
+    """beta * bias + alpha * (mat @ vec)."""
+    if mat.ndim != 2 or vec.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got {bias.ndim}, {mat.ndim}, "
+                           f"{vec.ndim}")
+    if mat.shape[1] != vec.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({bias.shape[0] if bias.ndim else 1}), "
+                           f"mat ({_dims(mat)}), vec ({vec.shape[0]})")
+    broadcast_shapes(bias.shape, (mat.shape[0],))
+    return AddmvBackward0.apply(bias, mat, vec, cast_to=_dtype(mat, vec), beta=beta, alpha=alpha)
+
+
+def baddbmm(bias, a, b, *, beta=1, alpha=1):
+    """beta * bias + alpha * bmm(a, b), batch by batch."""
+    if a.ndim != 3 or b.ndim != 3 or a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
+        bmm(a, b)  # (raises bmm's error, PyTorch's text)
+    broadcast_shapes(bias.shape, (a.shape[0], a.shape[1], b.shape[2]))
+    return BaddbmmBackward0.apply(bias, a, b, cast_to=_dtype(a, b), beta=beta, alpha=alpha)

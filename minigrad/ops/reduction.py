@@ -132,7 +132,7 @@ class MeanBackward1(Node):
         return fn.expand(grad, shape) / count
 
 
-def _evenly_distribute(grad, x, value):
+def evenly_distribute(grad, x, value):
     """The gradient of max()/min(): shared equally by the elements equal to the
     result (by the NaNs, when the result is NaN)."""
     hits = (x != x) if bool((value != value).item()) else (x == value)
@@ -150,7 +150,7 @@ class MaxBackward1(Node):
         return result
 
     def backward(self, saved, grad):
-        return _evenly_distribute(grad, saved.self, saved.result)
+        return evenly_distribute(grad, saved.self, saved.result)
 
 
 class MinBackward1(Node):
@@ -164,7 +164,7 @@ class MinBackward1(Node):
         return result
 
     def backward(self, saved, grad):
-        return _evenly_distribute(grad, saved.self, saved.result)
+        return evenly_distribute(grad, saved.self, saved.result)
 
 
 class _ArgReduceBackward(Node):
@@ -193,29 +193,38 @@ class _ArgReduceBackward(Node):
                                            saved.keepdim)
 
 
-def scatter_of(src, shape, dim, indices):
-    """Zeros of ``shape`` with ``src`` written at ``indices`` along ``dim`` (arrays)."""
-    out = np.zeros(shape, src.dtype)
+def scatter_of(src, shape, dim, indices, into=None):
+    """Zeros of ``shape`` (or a copy of ``into``) with ``src`` written at ``indices``
+    along ``dim`` (arrays)."""
+    out = np.zeros(shape, src.dtype) if into is None else into.copy()
     if not out.ndim:  # (a 0-dim tensor: its one element, at index 0)
         out[()] = src
         return out
-    np.put_along_axis(out, np.asarray(indices), src, axis=dim)
+    indices = np.asarray(indices)
+    if indices.shape != src.shape:  # (src may be larger than indices: its first part)
+        src = src[tuple(slice(0, n) for n in indices.shape)]
+    places = list(np.indices(indices.shape, sparse=True))  # (indices may be smaller than out)
+    places[dim] = indices
+    out[tuple(places)] = src
     return out
 
 
 class ScatterBackward0(Node):
-    formula = Formula("z", "zeros(shape).scatter(dim, indices, src)",
-                      grad={"src": "G read back at indices along dim (a gather)"},
-                      note="How the backward of max(dim) and min(dim) is recorded by a "
-                           "backward with create_graph=True.")
+    formula = Formula("z", "x.scatter(dim, indices, src)",
+                      grad={"x": "G with 0 at the places written",
+                            "src": "G read back at indices along dim (a gather)"},
+                      note="Also how the backward of max(dim) and min(dim) is recorded by a "
+                           "backward with create_graph=True (x: zeros).")
 
-    # (inputs as torch's: the zeros written into, which need no gradient, then src)
-    def forward(self, zeros, src, dim, indices):
-        self.save(dim=dim, index=np.asarray(indices))
-        return scatter_of(src, zeros.shape, dim, indices)
+    # (inputs as torch's: the tensor written into, then src)
+    def forward(self, x, src, dim, indices):
+        self.save(dim=as_shown(dim), _dim=dim, index=np.asarray(indices))
+        return scatter_of(src, x.shape, dim, indices, into=x)
 
     def backward(self, saved, grad):
-        return None, fn.gather(grad, saved.dim, saved.index)
+        written = fn.scatter_value(grad, saved._dim, saved.index, 0) \
+            if self.needs_input_grad[0] else None
+        return written, fn.gather(grad, saved._dim, saved.index)
 
 
 class MaxBackward0(_ArgReduceBackward):

@@ -197,11 +197,12 @@ class UnsqueezeBackward0(Node):
     is_view = True
 
     def forward(self, x, dim, given=None):
-        self.save(dim=as_shown(dim if given is None else given), _dim=dim)
+        given = dim if given is None else given
+        self.save(dim=as_shown(given), _dim=dim, _given=int(given))
         return np.expand_dims(x, dim)
 
-    def backward(self, saved, grad):
-        return fn.squeeze(grad, saved._dim)
+    def backward(self, saved, grad):  # (the dim as given: PyTorch's formula passes it on)
+        return fn.squeeze(grad, saved._given)
 
 
 class SqueezeBackward0(Node):

@@ -141,15 +141,15 @@ def test_stepper_sentences_on_torch_match_minigrads():
 
 
 def test_a_torch_node_with_no_formula_on_file_gets_an_honest_sentence():
-    # (topk: minigrad has no topk, so no formula for TopkBackward0 is on file)
+    # (cummax: minigrad has no cummax, so no formula for CummaxBackward0 is on file)
     x = torch.tensor([1.0, 3.0, 2.0], requires_grad=True)
-    top = x.topk(2).values
-    stepper = BackwardStepper((top * torch.tensor([2.0, 1.0])).sum(), names={"x": x})
-    topk = [text for step, text in zip(stepper.steps, stepper.texts[1:])
-            if step.node.name() == "TopkBackward0"]
-    assert topk == ["Step 3 of 4: TopkBackward0 got [2, 1] from MulBackward0; there is no "
-                    "formula on file for TopkBackward0, so here is only what it computed: it "
-                    "sends [0, 2, 1] to x."]
+    top = x.cummax(0).values
+    stepper = BackwardStepper((top * torch.tensor([2.0, 1.0, 1.0])).sum(), names={"x": x})
+    cummax = [text for step, text in zip(stepper.steps, stepper.texts[1:])
+              if step.node.name() == "CummaxBackward0"]
+    assert cummax == ["Step 3 of 4: CummaxBackward0 got [2, 1, 1] from MulBackward0; there is "
+                      "no formula on file for CummaxBackward0, so here is only what it "
+                      "computed: it sends [2, 2, 0] to x."]
 
 
 def test_retained_torch_tensor_shows_its_grad_when_its_node_runs():

@@ -241,6 +241,11 @@ FACTORY_CASES = [
     "torch.linspace(3, 3, 3)", "torch.linspace(1, 0, 4, dtype=torch.float64)",
     "torch.linspace(0, 1, 3, dtype=torch.float16)", "torch.linspace(0, 1, 3, requires_grad=True)",
     "torch.linspace(0, 1, -1)", "torch.linspace(torch.tensor(0.), 1, 3)",
+    "torch.logspace(0, 3, 4)", "torch.logspace(-3, 0, 1000)", "torch.logspace(0, 1, 5, base=2)",
+    "torch.logspace(0, 3, 4, dtype=torch.float64)", "torch.logspace(0, 3, 4, dtype=torch.long)",
+    "torch.logspace(1, 2, 1)", "torch.logspace(0, 2, 7, dtype=torch.float16)",
+    "torch.logspace(0, 3, 0)", "torch.logspace(0.5, -1.5, 11, base=3.3)",
+    "torch.logspace(0, 1, -1)", "torch.logspace(0, 2, 3, requires_grad=True)",
     # legacy constructors (FloatTensor(2, 3) is uninitialised in torch: see below)
     "torch.FloatTensor([0.1, 1.0, 0.0001])", "torch.FloatTensor([1, 2])",
     "torch.FloatTensor((1, 2))", "torch.FloatTensor(np.array([1., 2.]))",

@@ -5,11 +5,16 @@ for bad input.
 Each case is written once as ``fn(lib, *tensors)`` and runs on both libraries (see
 ``torch_compare.py``; the shared arrays are in ``op_cases.py``)."""
 
+import warnings
+
 import numpy as np
 import pytest
+import torch
+
+import minigrad as mg
 
 from op_cases import case, run
-from torch_compare import chain, check, check_error, rand
+from torch_compare import chain, check, check_error, check_numerical, outcome, rand
 
 
 MATMUL_SHAPES = [
@@ -102,3 +107,72 @@ MATMUL_ERRORS = [
 @pytest.mark.parametrize("fn, arrays, options", MATMUL_ERRORS)
 def test_matmul_errors(fn, arrays, options):
     check_error(fn, *arrays, **options)
+
+
+# ---- cross and torch.addmm (added with the tutorials' functions) -------------------------
+
+_A = np.random.default_rng(20).standard_normal((5, 3)).astype(np.float32)
+_B = np.random.default_rng(21).standard_normal((5, 3)).astype(np.float32)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib, a, b: lib.cross(a, b, dim=1),
+    lambda lib, a, b: a.cross(b, -1),
+    lambda lib, a, b: lib.cross(a.double(), b.double(), dim=1),
+    lambda lib, a, b: lib.cross(a.t(), b.t(), 0),
+    lambda lib, a, b: lib.addmm(a[:, :2], a, b.t()[:, :2]),
+    lambda lib, a, b: a[:, :2].addmm(a, b.t()[:, :2], beta=0.5, alpha=2.0),
+], ids=["cross", "cross-method", "cross-float64", "cross-dim0", "addmm", "addmm-method"])
+def test_cross_and_addmm_are_torchs(fn):
+    check(fn, _A, _B)  # (cross's bits: test_cross_bits_on_many_vectors_and_gradient)
+
+
+def test_cross_bits_on_many_vectors_and_gradient():
+    rng = np.random.default_rng(22)
+    a, b = (rng.standard_normal((10000, 3)).astype(np.float32) for _ in range(2))
+    ours = mg.cross(mg.tensor(a), mg.tensor(b), dim=1).numpy()
+    theirs = torch.cross(torch.tensor(a), torch.tensor(b), dim=1).numpy()
+    assert np.array_equal(ours, theirs)
+    check_numerical(lambda x, y: mg.cross(x, y, dim=1), _A, _B)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.cross(lib.ones(2, 3), lib.ones(2, 2), dim=1),
+    lambda lib: lib.cross(lib.ones(2, 2), lib.ones(2, 2)),
+    lambda lib: lib.cross(lib.ones(2, 3), lib.ones(2, 3), dim=2),
+], ids=["length", "no-dim-of-3", "dim-out-of-range"])
+def test_cross_errors_are_torchs(call):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert outcome(call, mg) == outcome(call, torch)
+
+
+_M = np.random.default_rng(23).standard_normal((3, 4)).astype(np.float32)
+_V = np.random.default_rng(24).standard_normal((4,)).astype(np.float32)
+_BIAS = np.random.default_rng(25).standard_normal((3,)).astype(np.float32)
+_B1 = np.random.default_rng(26).standard_normal((2, 3, 4)).astype(np.float32)
+_B2 = np.random.default_rng(27).standard_normal((2, 4, 5)).astype(np.float32)
+_C = np.random.default_rng(28).standard_normal((2, 3, 5)).astype(np.float32)
+
+
+@pytest.mark.parametrize("fn, arrays", [
+    (lambda lib, b, m, v: lib.addmv(b, m, v), (_BIAS, _M, _V)),
+    (lambda lib, b, m, v: b.addmv(m, v, beta=0.5, alpha=2.0), (_BIAS, _M, _V)),
+    (lambda lib, b, m, v: lib.addmv(b[:1], m, v), (_BIAS, _M, _V)),
+    (lambda lib, c, x, y: lib.baddbmm(c, x, y), (_C, _B1, _B2)),
+    (lambda lib, c, x, y: c.baddbmm(x, y, beta=2.0, alpha=0.5), (_C, _B1, _B2)),
+    (lambda lib, c, x, y: lib.baddbmm(c[0], x, y), (_C, _B1, _B2)),
+], ids=["addmv", "addmv-method-scaled", "addmv-broadcast", "baddbmm", "baddbmm-scaled",
+        "baddbmm-broadcast"])
+def test_addmv_and_baddbmm_are_torchs(fn, arrays):
+    check(fn, *arrays)
+    check_numerical(lambda *xs: fn(mg, *xs), *arrays)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.addmv(lib.ones(3), lib.ones(3, 4), lib.ones(5)),
+    lambda lib: lib.addmv(lib.ones(3), lib.ones(3, 4, 1), lib.ones(4)),
+    lambda lib: lib.baddbmm(lib.ones(2, 3, 5), lib.ones(2, 3, 4), lib.ones(2, 5, 5)),
+], ids=["addmv-sizes", "addmv-dims", "baddbmm-sizes"])
+def test_addmv_and_baddbmm_errors_are_torchs(call):
+    assert outcome(call, mg) == outcome(call, torch)

@@ -1,0 +1,316 @@
+"""Orders on arrays, as PyTorch's CPU kernels order: which index each sorted place reads.
+
+- ``sort_indices``: NaN is larger than every number (last ascending, first descending,
+  as PyTorch). With ``stable=True`` equal values keep their order (descending is the
+  ascending sort of the reversed axis, read backwards, so no negating, which NaN, bools
+  and the smallest integer would not survive). Without it PyTorch runs C++'s
+  ``std::sort`` (libstdc++'s introsort) over (value, index) pairs, which reorders equal
+  values its own way in rows of more than 16 elements: ``introsort`` is those steps,
+  run on the rows that have equal values (on the others every sort agrees).
+- ``topk_indices``: the first ``k`` places of the stable sort, and on rows with equal
+  values PyTorch's own steps (``std::partial_sort``, or ``std::nth_element`` then
+  ``std::sort``: libstdc++'s, ported as ``introsort`` is).
+- ``kth_indices``: the index of the k-th smallest value along an axis; among equal
+  values the one PyTorch's quickselect picks (its steps, ported). ``median_indices``:
+  PyTorch's ``nth_element`` breaks ties by index, so the middle of a stable sort.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["sort_indices", "introsort", "topk_indices", "kth_indices", "median_indices",
+           "quick_select", "mode_of"]
+
+
+def sort_indices(x: np.ndarray, axis: int, descending: bool = False,
+                 stable: bool = True) -> np.ndarray:
+    """The int64 indices that sort ``x`` along ``axis`` (NaN largest); ``stable=False``:
+    PyTorch's order of equal values (``std::sort``'s)."""
+    if x.ndim == 0:
+        return np.zeros((), np.int64)
+    if not descending:
+        order = np.argsort(x, axis=axis, kind="stable").astype(np.int64, copy=False)
+    else:
+        n = x.shape[axis]
+        backwards = np.argsort(np.flip(x, axis), axis=axis, kind="stable")
+        order = np.flip(n - 1 - backwards, axis).astype(np.int64)
+    if stable or x.shape[axis] <= 16:  # (std::sort of 16 or fewer: an insertion sort, stable)
+        return order
+    less = _greater_nan_first if descending else _less_nan_last
+    rows, places = np.moveaxis(x, axis, -1), np.moveaxis(order, axis, -1)
+    for r in np.ndindex(rows.shape[:-1]):
+        picked = rows[r][places[r]]
+        same = picked[1:] == picked[:-1]
+        if same.any() or np.count_nonzero(picked != picked) > 1:
+            places[r] = introsort(rows[r].tolist(), less)
+    return order
+
+
+def _less_nan_last(a, b) -> bool:
+    return (a == a and b != b) or a < b
+
+
+def _greater_nan_first(a, b) -> bool:
+    return (a != a and b == b) or a > b
+
+
+def introsort(keys: list, less) -> list:
+    """The indices of ``keys`` in the order libstdc++'s ``std::sort(first, last, less)``
+    leaves (value, index) pairs: introsort (median-of-three quicksort down to runs of 16,
+    heapsort past 2 log2(n) levels), then an insertion sort."""
+    places = list(range(len(keys)))
+
+    def quicksort(first, last, depth):
+        while last - first > 16:
+            if depth == 0:
+                _heap_select(keys, places, first, last, last, less)
+                _sort_heap(keys, places, first, last, less)
+                return
+            depth -= 1
+            cut = _partition_pivot(keys, places, first, last, less)
+            quicksort(cut, last, depth)
+            last = cut
+
+    n = len(keys)
+    if n:
+        quicksort(0, n, 2 * (n.bit_length() - 1))
+        _insertion_sort(keys, places, 0, min(n, 16), less, guarded=True)
+        _insertion_sort(keys, places, 16, n, less, guarded=False)
+    return places
+
+
+def _insertion_sort(keys, places, low, high, less, guarded):
+    """libstdc++'s __insertion_sort on [low, high) (guarded: an element smaller than the
+    first goes to the front at once) or __unguarded_insertion_sort."""
+    for i in range(low + guarded, high):
+        key, place = keys[i], places[i]
+        if guarded and less(key, keys[low]):
+            keys[low + 1:i + 1], places[low + 1:i + 1] = keys[low:i], places[low:i]
+            keys[low], places[low] = key, place
+            continue
+        j = i
+        while less(key, keys[j - 1]):
+            keys[j], places[j] = keys[j - 1], places[j - 1]
+            j -= 1
+        keys[j], places[j] = key, place
+
+
+def _partition_pivot(keys, places, first, last, less) -> int:
+    """libstdc++'s __unguarded_partition_pivot: the median of three moved to ``first``,
+    then the range split around it; returns where the right part starts."""
+    def swap(a, b):
+        keys[a], keys[b], places[a], places[b] = keys[b], keys[a], places[b], places[a]
+
+    a, b, c = first + 1, first + (last - first) // 2, last - 1
+    if less(keys[a], keys[b]):
+        median = b if less(keys[b], keys[c]) else c if less(keys[a], keys[c]) else a
+    else:
+        median = a if less(keys[a], keys[c]) else c if less(keys[b], keys[c]) else b
+    swap(first, median)
+    low, high = first + 1, last
+    while True:
+        while less(keys[low], keys[first]):
+            low += 1
+        high -= 1
+        while less(keys[first], keys[high]):
+            high -= 1
+        if not low < high:
+            return low
+        swap(low, high)
+        low += 1
+
+
+def _adjust_heap(keys, places, first, hole, length, key, place, less):
+    """libstdc++'s __adjust_heap then __push_heap: ``(key, place)`` sunk into the heap
+    at ``first`` from ``hole``."""
+    top, child = hole, hole
+    while child < (length - 1) // 2:
+        child = 2 * (child + 1)
+        if less(keys[first + child], keys[first + child - 1]):
+            child -= 1
+        keys[first + hole], places[first + hole] = keys[first + child], places[first + child]
+        hole = child
+    if length % 2 == 0 and child == (length - 2) // 2:
+        child = 2 * (child + 1)
+        keys[first + hole], places[first + hole] = keys[first + child - 1], places[first + child - 1]
+        hole = child - 1
+    parent = (hole - 1) // 2
+    while hole > top and less(keys[first + parent], key):
+        keys[first + hole], places[first + hole] = keys[first + parent], places[first + parent]
+        hole, parent = parent, (parent - 1) // 2
+    keys[first + hole], places[first + hole] = key, place
+
+
+def _pop_heap(keys, places, first, last, result, less):
+    key, place = keys[result], places[result]
+    keys[result], places[result] = keys[first], places[first]
+    _adjust_heap(keys, places, first, 0, last - first, key, place, less)
+
+
+def _heap_select(keys, places, first, middle, last, less):
+    """libstdc++'s __heap_select: a heap of [first, middle), then each later element
+    smaller than its top swapped in."""
+    length = middle - first
+    for parent in range((length - 2) // 2, -1, -1) if length > 1 else ():
+        _adjust_heap(keys, places, first, parent, length, keys[first + parent],
+                     places[first + parent], less)
+    for i in range(middle, last):
+        if less(keys[i], keys[first]):
+            _pop_heap(keys, places, first, middle, i, less)
+
+
+def _sort_heap(keys, places, first, last, less):
+    while last - first > 1:
+        last -= 1
+        _pop_heap(keys, places, first, last, last, less)
+
+
+def topk_indices(x: np.ndarray, k: int, axis: int, largest: bool) -> np.ndarray:
+    """The indices of the ``k`` largest (or smallest) values along ``axis``, in order;
+    on rows with equal values, PyTorch's: its kernel runs ``std::partial_sort`` when
+    ``k * 64 <= n``, else ``std::nth_element`` and ``std::sort`` of the first k - 1."""
+    order = sort_indices(x, axis, descending=largest)
+    if x.ndim == 0:
+        return order
+    picked = np.take(order, np.arange(k), axis=axis)
+    less = _greater_nan_first if largest else _less_nan_last
+    rows, places = np.moveaxis(x, axis, -1), np.moveaxis(picked, axis, -1)
+    orders = np.moveaxis(order, axis, -1)
+    for r in np.ndindex(rows.shape[:-1]):
+        values = rows[r][orders[r]]
+        if (values[1:] == values[:-1]).any() or np.count_nonzero(values != values) > 1:
+            places[r] = _std_topk(rows[r].tolist(), k, less)
+    return picked
+
+
+def _std_topk(keys: list, k: int, less) -> list:
+    places = list(range(len(keys)))
+    if k * 64 <= len(keys):
+        _heap_select(keys, places, 0, k, len(keys), less)
+        _sort_heap(keys, places, 0, k, less)
+    elif k:
+        _introselect(keys, places, k - 1, less)
+        sorted_part = introsort(keys[:k - 1], less)
+        places[:k - 1] = [places[i] for i in sorted_part]
+    return places[:k]
+
+
+def _introselect(keys, places, nth, less):
+    """libstdc++'s std::nth_element: quickselect on median-of-three pivots (heap select
+    past 2 log2(n) levels), an insertion sort on the last 3 or fewer."""
+    first, last = 0, len(keys)
+    depth = 2 * (last.bit_length() - 1)
+    while last - first > 3:
+        if depth == 0:
+            _heap_select(keys, places, first, nth + 1, last, less)
+            keys[first], keys[nth] = keys[nth], keys[first]
+            places[first], places[nth] = places[nth], places[first]
+            return
+        depth -= 1
+        cut = _partition_pivot(keys, places, first, last, less)
+        if cut <= nth:
+            first = cut
+        else:
+            last = cut
+    _insertion_sort(keys, places, first, last, less, guarded=True)
+
+
+def kth_indices(x: np.ndarray, k: int, axis: int) -> np.ndarray:
+    """The index of the ``k``-th smallest value (k from 1) along ``axis`` (NaN largest).
+    Where that value occurs more than once, the index is the one PyTorch's quickselect
+    ends on (``quick_select``: its steps, run on that row)."""
+    if x.ndim == 0:
+        return np.zeros((), np.int64)
+    moved = np.moveaxis(x, axis, -1)
+    rows = moved.reshape(-1, moved.shape[-1])
+    picks = np.take(sort_indices(rows, 1), k - 1, axis=1)
+    for r in range(rows.shape[0]):
+        row = rows[r]
+        value = row[picks[r]]
+        if np.count_nonzero((row == value) | ((row != row) & (value != value))) > 1:
+            picks[r] = quick_select(row, k - 1)
+    return picks.reshape(moved.shape[:-1])
+
+
+def median_indices(x: np.ndarray, axis: int) -> np.ndarray:
+    """The index of the lower median along ``axis``: PyTorch's ``std::nth_element`` orders
+    equal values by index, so it is the middle place of a stable sort; the index of the
+    first NaN in a row that has one (PyTorch's median propagates NaN)."""
+    if x.ndim == 0:
+        return np.zeros((), np.int64)
+    order = sort_indices(x, axis)
+    picks = np.take(order, (x.shape[axis] - 1) // 2, axis=axis)
+    nan = x != x
+    return np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), picks)
+
+
+def _greater_or_nan(a, b) -> bool:
+    return (a != a and b == b) or a > b
+
+
+def quick_select(row: np.ndarray, k: int) -> int:
+    """PyTorch's ``quick_select_template`` (ATen/native/SortingUtils.h), step for step:
+    a median-of-three quickselect over (value, index) pairs; the index it leaves at k."""
+    values, places = list(row), list(range(row.size))
+
+    def swap(i, j):
+        values[i], values[j] = values[j], values[i]
+        places[i], places[j] = places[j], places[i]
+
+    low, high = 0, row.size - 1
+    while high > low:
+        if high == low + 1:
+            if _greater_or_nan(values[low], values[high]):
+                swap(low, high)
+            break
+        swap(low + (high - low) // 2, low + 1)
+        if _greater_or_nan(values[low + 1], values[high]):
+            swap(low + 1, high)
+        if _greater_or_nan(values[low], values[high]):
+            swap(low, high)
+        if _greater_or_nan(values[low + 1], values[low]):
+            swap(low + 1, low)
+        i, j, pivot = low + 1, high, values[low]
+        while True:
+            i += 1
+            while _greater_or_nan(pivot, values[i]):
+                i += 1
+            j -= 1
+            while _greater_or_nan(values[j], pivot):
+                j -= 1
+            if j < i:
+                break
+            swap(i, j)
+        swap(low, j)
+        if j <= k:
+            low = i
+        if j >= k:
+            high = j - 1
+    return places[k]
+
+
+def mode_of(x: np.ndarray, axis: int) -> np.ndarray:
+    """The index of the most frequent value along ``axis``, as PyTorch's CPU kernel finds
+    it: (value, index) pairs put in order by ``std::sort`` with a plain ``<``, then the
+    longest run of equal values, the first such run on a tie of lengths, at its last pair."""
+    if x.ndim == 0:
+        return np.zeros((), np.int64)
+    moved = np.moveaxis(x, axis, -1)
+    rows = moved.reshape(-1, moved.shape[-1])
+    picks = np.empty(rows.shape[0], np.int64)
+    for r, row in enumerate(rows):
+        ordered = np.sort(row)
+        if not (ordered[1:] == ordered[:-1]).any() and not np.isnan(ordered[-1:]).any():
+            picks[r] = np.argmin(row)  # (all distinct: every run is 1 long, the first wins)
+            continue
+        keys = row.tolist()
+        order = introsort(list(keys), lambda a, b: a < b)
+        best, run = -1, 0
+        for i, place in enumerate(order):
+            run += 1
+            if i == len(order) - 1 or keys[place] != keys[order[i + 1]]:
+                if run > best:
+                    best, picks[r] = run, place
+                run = 0
+    return picks.reshape(moved.shape[:-1])

@@ -1,0 +1,248 @@
+"""Ops that PyTorch writes with other ops (so their graphs show those ops' nodes, and
+their gradients come from them): ``hstack``, ``vstack``, ``dstack``, ``column_stack``
+(``cat`` of views), ``outer`` (a column times a row), ``kron``, ``meshgrid`` (views,
+then ``expand``) and ``einsum``.
+
+``einsum`` reads its equation as PyTorch does: each operand's labels are lined up (a
+repeated label is a diagonal, a missing one a dim of size 1), a label only one operand
+has and the output lacks is summed out first, and two operands meet as a batched matrix
+product over the labels they share and the output lacks (``bmm``), or as a product
+where they share none. Operands are taken left to right."""
+
+from __future__ import annotations
+
+import string
+import warnings
+
+import numpy as np
+
+from . import arithmetic, diagonal as diagonal_ops, linalg, reduction, shape
+
+__all__ = ["hstack", "vstack", "dstack", "column_stack", "outer", "kron", "meshgrid",
+           "einsum"]
+
+
+def _nonempty(name, tensors):
+    tensors = list(tensors)
+    if not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    return tensors
+
+
+def _at_least(x, ndim):
+    """PyTorch's atleast_1d/2d/3d: a 0-dim x reshaped, a 1-D x given dims of size 1."""
+    if x.ndim == 0:
+        return shape.reshape(x, (1,) * ndim)
+    if ndim >= 2 and x.ndim == 1:
+        x = shape.unsqueeze(x, 0)
+        return shape.unsqueeze(x, -1) if ndim == 3 else x
+    if ndim == 3 and x.ndim == 2:
+        return shape.unsqueeze(x, -1)
+    return x
+
+
+def hstack(tensors):
+    """Join along dim 1 (dim 0 for vectors): side by side."""
+    parts = [_at_least(t, 1) for t in _nonempty("hstack", tensors)]
+    return shape.cat(parts, 0 if parts[0].ndim == 1 else 1)
+
+
+def vstack(tensors):
+    """Join along dim 0, vectors read as rows: one above the other."""
+    return shape.cat([_at_least(t, 2) for t in _nonempty("vstack", tensors)], 0)
+
+
+def dstack(tensors):
+    """Join along dim 2 (depth), after making every tensor at least 3-D."""
+    return shape.cat([_at_least(t, 3) for t in _nonempty("dstack", tensors)], 2)
+
+
+def column_stack(tensors):
+    """Vectors as columns (and matrices as they are), joined along dim 1."""
+    parts = [shape.reshape(t, (t.numel(), 1)) if t.ndim <= 1 else t
+             for t in _nonempty("column_stack", tensors)]
+    return shape.cat(parts, 1)
+
+
+def outer(x, vec2):
+    """The outer product of two vectors: y[i][j] = x[i] * vec2[j]."""
+    for name, t in (("self", x), ("vec2", vec2)):
+        if t.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t.ndim}-D")
+    return arithmetic.mul(shape.reshape(x, (x.shape[0], 1)), vec2)
+
+
+def kron(x, other):
+    """The Kronecker product: every element of x times the whole of other, as blocks."""
+    ndim = max(x.ndim, other.ndim)
+    a_shape = (1,) * (ndim - x.ndim) + tuple(x.shape)
+    b_shape = (1,) * (ndim - other.ndim) + tuple(other.shape)
+    a = shape.UnsafeViewBackward0.apply(x, shape=tuple(n for s in a_shape for n in (s, 1)))
+    b = shape.UnsafeViewBackward0.apply(other, shape=tuple(n for s in b_shape for n in (1, s)))
+    product = arithmetic.mul(a, b)
+    return shape.UnsafeViewBackward0.apply(
+        product, shape=tuple(p * q for p, q in zip(a_shape, b_shape)))
+
+
+MESHGRID_WARNING = (
+    "torch.meshgrid: in an upcoming release, it will be required to pass the indexing "
+    "argument. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+    "TensorShape.cpp:4215.)")
+
+
+def meshgrid(*tensors, indexing=None):
+    """Coordinate grids: the k-th output holds the k-th vector along dim k, repeated
+    along the others (``indexing='xy'``: the first two dims swapped, as for images)."""
+    if len(tensors) == 1 and isinstance(tensors[0], (tuple, list)):
+        tensors = tuple(tensors[0])
+    if not tensors:
+        raise RuntimeError("meshgrid expects a non-empty TensorList")
+    if indexing is None:
+        warnings.warn(MESHGRID_WARNING, UserWarning, stacklevel=3)
+        indexing = "ij"
+    if indexing not in ("xy", "ij"):
+        raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", '
+                           f"but received: {indexing}")
+    sizes = [t.numel() for t in tensors]
+    swap = indexing == "xy" and len(tensors) >= 2
+    if swap:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    grids = []
+    for k, t in enumerate(tensors):
+        place = (1 - k if k < 2 else k) if swap else k
+        view = [1] * len(tensors)
+        view[place] = -1
+        grids.append(shape.expand(shape.view(t, *view), *sizes))
+    return tuple(grids)
+
+
+# ---- einsum -------------------------------------------------------------------------------
+
+
+def _parse(equation, operands):
+    """Each operand's labels (one letter per dim, ``...`` spelled out as fresh symbols)
+    and the output's."""
+    equation = equation.replace(" ", "")
+    inputs, arrow, output = equation.partition("->")
+    terms = inputs.split(",")
+    if len(terms) > len(operands):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(terms) < len(operands):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    spare = [c for c in "0123456789" + string.punctuation if c not in equation]
+    wide = max((x.ndim - len(t.replace("...", "")) for t, x in zip(terms, operands)
+                if "..." in t), default=0)
+    ellipsis = "".join(spare[:wide])
+    labels = []
+    for k, (term, x) in enumerate(zip(terms, operands)):
+        if "..." in term:
+            fill = x.ndim - len(term.replace("...", ""))
+            term = term.replace("...", ellipsis[wide - fill:])
+        elif len(term) != x.ndim:
+            raise RuntimeError(
+                f"einsum(): the number of subscripts in the equation ({len(term)}) does not "
+                f"match the number of dimensions ({x.ndim}) for operand {k} and no ellipsis "
+                "was given")
+        labels.append(term)
+    if not arrow:
+        once = sorted(c for c in set("".join(labels)) if c not in ellipsis
+                      and "".join(labels).count(c) == 1)
+        output = ellipsis + "".join(once)
+    output = output.replace("...", ellipsis)
+    for c in output:
+        if output.count(c) > 1:
+            raise RuntimeError(f"einsum(): output subscript {c} appears more than once in "
+                               "the output")
+        if not any(c in term for term in labels):
+            raise RuntimeError(f"einsum(): output subscript {c} does not appear in the "
+                               "equation for any input operand")
+    return labels, output
+
+
+def _aligned(x, term, order, k):
+    """x with one dim per label of ``order``, in that order (PyTorch's steps: a repeated
+    label's diagonal moved to its first place, a missing label unsqueezed at the end,
+    then one permute)."""
+    places = {}
+    for c in term:
+        if c not in places:
+            places[c] = len(places)
+            continue
+        first, last = places[c], len(places)
+        if x.shape[first] != x.shape[last]:
+            raise RuntimeError(f"einsum(): subscript {c} is repeated for operand {k} but the "
+                               f"sizes don't match, {x.shape[last]} != {x.shape[first]}")
+        x = diagonal_ops.diagonal(x, 0, first, last)  # (the diagonal's dim goes last)
+        moved = list(range(x.ndim - 1))
+        moved.insert(first, x.ndim - 1)
+        x = shape.permute(x, moved)
+    permutation = []
+    for c in order:
+        if c not in places:
+            places[c] = x.ndim
+            x = shape.unsqueeze(x, x.ndim)
+        permutation.append(places[c])
+    return shape.permute(x, permutation)
+
+
+def _sumproduct_pair(left, right, sum_dims):
+    """PyTorch's sumproduct_pair: sum over ``sum_dims`` of left * right (aligned, same
+    number of dims), as one bmm, keeping the summed dims as size 1."""
+    lro, lo, ro, sizes = [], [], [], {"lro": 1, "lo": 1, "sum": 1, "ro": 1}
+    for i in range(left.ndim):
+        wide_left, wide_right = left.shape[i] != 1, right.shape[i] != 1
+        if i in sum_dims:
+            if wide_left and wide_right:
+                sizes["sum"] *= left.shape[i]
+            elif wide_left:
+                left = reduction.sum(left, (i,), True)
+            elif wide_right:
+                right = reduction.sum(right, (i,), True)
+        elif wide_left and wide_right:
+            lro.append(i)
+            sizes["lro"] *= left.shape[i]
+        elif wide_left:
+            lo.append(i)
+            sizes["lo"] *= left.shape[i]
+        else:
+            ro.append(i)
+            sizes["ro"] *= right.shape[i]
+    out_size = ([left.shape[d] for d in lro + lo] + [1] * len(sum_dims)
+                + [right.shape[d] for d in ro])
+    left = shape.reshape(shape.permute(left, lro + lo + sum_dims + ro),
+                         (sizes["lro"], sizes["lo"], sizes["sum"]))
+    right = shape.reshape(shape.permute(right, lro + sum_dims + ro + lo),
+                          (sizes["lro"], sizes["sum"], sizes["ro"]))
+    result = shape.view(linalg.bmm(left, right), *out_size)
+    return shape.permute(result, np.argsort(lro + lo + sum_dims + ro).tolist())
+
+
+def einsum(equation, *operands):
+    """Sums of products named by subscripts: ``einsum('ij,jk->ik', a, b)`` is ``a @ b``,
+    ``'ii'`` the trace, ``'ij->ji'`` the transpose, ``'i,j->ij'`` the outer product."""
+    if len(operands) == 1 and isinstance(operands[0], (tuple, list)):
+        operands = tuple(operands[0])
+    labels, output = _parse(equation, operands)
+    summed = sorted(set("".join(labels)) - set(output))  # (PyTorch's order: by letter)
+    order = output + "".join(summed)
+    aligned = [_aligned(x, term, order, k) for k, (x, term) in enumerate(zip(operands, labels))]
+    sizes = {}
+    for k, x in enumerate(aligned):  # (size 1 broadcasts, as in PyTorch)
+        for c, n in zip(order, x.shape):
+            if n != 1 and sizes.setdefault(c, n) != n:
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {k} which "
+                                   f"does not broadcast with previously seen size {sizes[c]}")
+    if len(aligned) == 1:
+        dims = tuple(range(len(output), len(order)))
+        return reduction.sum(aligned[0], dims) if dims else aligned[0]
+    at = {c: len(output) + n for n, c in enumerate(summed)}  # (a summed label's dim)
+    users = {c: [k for k, x in enumerate(aligned) if x.shape[at[c]] != 1] for c in summed}
+    for k, x in enumerate(aligned):  # (a label only this operand has: summed out now)
+        alone = tuple(len(output) + n for n, c in enumerate(summed) if users[c] == [k])
+        aligned[k] = reduction.sum(x, alone, True) if alone else x
+    a = aligned[0]
+    for i, b in enumerate(aligned[1:], start=1):
+        sum_dims = [len(output) + n for n, c in enumerate(summed)
+                    if len(users[c]) > 1 and users[c][-1] == i]
+        a = _sumproduct_pair(a, b, sum_dims) if sum_dims else arithmetic.mul(a, b)
+    return shape.view(a, *a.shape[:len(output)]) if summed else a

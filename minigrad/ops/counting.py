@@ -1,0 +1,139 @@
+"""Counting and locating: ``count_nonzero``, ``nonzero``/``argwhere`` (where the nonzero
+elements are), ``unique`` (the distinct values, with where each element went and how
+often each occurs), ``bincount`` and ``histc`` (histograms), ``searchsorted`` and
+``bucketize`` (where values would go in a sorted sequence).
+
+Their results are counts and indices, which have no gradient. ``unique``'s values are
+x's own, but PyTorch has no derivative for it: its node stops backward with an error."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.formula import Formula
+from ..autograd.node import Node
+from ..autograd.tensor_base import is_tensor, make
+from ..rules.arguments import normalize_dim, normalize_dims
+
+__all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "bincount", "histc",
+           "searchsorted", "bucketize"]
+
+
+class Unique2Backward0(Node):
+    formula = Formula("y", "the distinct values of x, sorted",
+                      note="PyTorch has no derivative for unique: backward stops here.")
+    operation = "_unique2"
+
+    def forward(self, x, values):
+        return values
+
+    def backward(self, saved, grad):
+        raise NotImplementedError(f"the derivative for '{self.operation}' is not implemented.")
+
+
+class UniqueDimBackward0(Unique2Backward0):
+    formula = Formula("y", "the distinct slices of x along dim, sorted",
+                      note="PyTorch has no derivative for unique: backward stops here.")
+    operation = "unique_dim"
+
+
+def count_nonzero(x, dim=None):
+    """How many elements are not zero (along ``dim``: an int or a tuple of ints)."""
+    axes = None if dim is None else normalize_dims(dim, x.ndim)
+    return make(np.asarray(np.count_nonzero(x._data, axis=axes), np.int64))
+
+
+def nonzero(x, as_tuple=False):
+    """The indices of the nonzero elements: one row per element (``as_tuple``: one
+    1-D tensor per dim)."""
+    data = x._data if x.ndim else x._data.reshape(1)
+    places = [p.astype(np.int64) for p in np.nonzero(data)]
+    if as_tuple:
+        return tuple(make(p) for p in places)
+    if not x.ndim:
+        return make(np.zeros((int(bool(x._data)), 0), np.int64))
+    return make(np.ascontiguousarray(np.stack(places, axis=1)))
+
+
+def argwhere(x):
+    return nonzero(x)
+
+
+def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct values (or slices along ``dim``), sorted; optionally where each
+    element went (``return_inverse``) and how often each occurs (``return_counts``)."""
+    if dim is None:
+        values, inverse, counts = np.unique(x._data, return_inverse=True, return_counts=True,
+                                            equal_nan=False)
+        node, inverse = Unique2Backward0, inverse.reshape(x.shape)
+    else:
+        axis = normalize_dim(dim, x.ndim)
+        values, inverse, counts = np.unique(x._data, return_inverse=True,
+                                            return_counts=True, axis=axis)
+        node, inverse = UniqueDimBackward0, inverse.reshape(-1)
+    result = node.apply(x, values=values)
+    extra = ([make(inverse.astype(np.int64))] if return_inverse else []) + \
+        ([make(counts.astype(np.int64))] if return_counts else [])
+    return (result, *extra) if extra else result
+
+
+def bincount(x, weights=None, minlength=0):
+    """How often each of 0, 1, 2, ... occurs in ``x`` (a 1-D tensor of non-negative
+    integers); with ``weights``, their sums instead of counts."""
+    if x.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"bincount_cpu" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
+    if x.ndim != 1 or (x.numel() and x._data.min() < 0):
+        raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
+    if weights is None:
+        return make(np.bincount(x._data, minlength=minlength).astype(np.int64))
+    kept = weights.dtype in (dtypes.float32, dtypes.float64)  # (else: float64, as torch)
+    counts = np.bincount(x._data, weights=weights._data.astype(np.float64), minlength=minlength)
+    return make(counts.astype(weights._data.dtype if kept else np.float64))
+
+
+def histc(x, bins=100, min=0, max=0):
+    """A histogram of ``bins`` equal bins between ``min`` and ``max`` (both 0: x's own
+    smallest and largest element); elements outside are not counted."""
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"histogram_cpu" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
+    data = x._data.reshape(-1)
+    low, high = float(min), float(max)
+    if low == high and data.size:
+        low, high = float(data.min()), float(data.max())
+    if low == high:
+        low, high = low - 1, high + 1
+    if low > high:
+        raise RuntimeError("torch.histc: max must be larger than min")
+    kind = data.dtype.type  # (PyTorch's kernel computes the place in x's dtype)
+    inside = data[(data >= kind(low)) & (data <= kind(high))]
+    places = ((inside - kind(low)) * kind(bins) / (kind(high) - kind(low))).astype(np.int64)
+    places = np.minimum(places, bins - 1)  # (max itself: the last bin)
+    return make(np.bincount(places, minlength=bins).astype(x._data.dtype))
+
+
+def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=None,
+                 sorter=None):
+    """Where each of ``values`` would go in ``sorted_sequence`` (along its last dim) to
+    keep it sorted: before equal elements, or after them with ``right=True``."""
+    side = side or ("right" if right else "left")
+    seq = sorted_sequence._data
+    if sorter is not None:
+        seq = np.take_along_axis(seq, sorter._data, axis=-1)
+    vals = values._data if is_tensor(values) else np.asarray(values)
+    if seq.ndim <= 1:
+        places = np.searchsorted(seq, vals, side=side)
+    else:
+        rows = [np.searchsorted(s, v, side=side) for s, v in
+                zip(seq.reshape(-1, seq.shape[-1]), vals.reshape(-1, vals.shape[-1]))]
+        places = np.stack(rows).reshape(vals.shape)
+    return make(np.asarray(places, np.int32 if out_int32 else np.int64))
+
+
+def bucketize(x, boundaries, out_int32=False, right=False):
+    """The bucket of each element of ``x``, by the sorted 1-D ``boundaries``."""
+    if boundaries.ndim != 1:
+        raise RuntimeError(f"boundaries tensor must be 1 dimension, but got dim({boundaries.ndim})")
+    return searchsorted(boundaries, x, out_int32, right)

@@ -1,0 +1,270 @@
+"""Values picked by their order: ``amax``/``amin`` (the largest or smallest along dims),
+``sort``, ``argsort``, ``topk``, ``kthvalue``, ``median`` and ``mode``.
+
+Each picks elements of ``x``, so each element's gradient is the gradient of the place
+it went to, and 0 for the elements not picked. Two ways to say "picked":
+
+- ``sort``, ``topk``, ``kthvalue``, ``median(dim)``, ``mode`` return indices; the
+  gradient is written back at them (``value_selecting_backward``, a scatter).
+- ``amax``, ``amin`` and ``median()`` return values only; every element equal to the
+  result shares its gradient evenly (ties split: 2 maxima get G/2 each).
+
+Which index wins a tie is PyTorch's (``kernels/sorting.py``)."""
+
+from __future__ import annotations
+
+import collections
+
+import numpy as np
+
+from .. import dtypes
+from ..autograd.formula import Formula
+from ..autograd.node import Node, Input, RESULT
+from ..autograd.tensor_base import make
+from ..kernels import sorting as kernels
+from ..rules.arguments import normalize_dim, normalize_dims
+from ._saved import as_shown
+from . import fn, reduction
+from .reduction import NOT_GIVEN
+
+__all__ = ["amax", "amin", "sort", "argsort", "topk", "kthvalue", "median", "mode"]
+
+
+def _restored(value, shape, axes, keepdim):
+    """``value`` with the reduced ``axes`` back as size 1 (a view), to broadcast against x."""
+    if keepdim or not shape:
+        return value
+    return fn.reshape(value, tuple(1 if d in axes else n for d, n in enumerate(shape)))
+
+
+def _split_among_ties(grad, x, result, axes, keepdim):
+    """G shared evenly by the elements equal to the result: (G / count) * mask."""
+    grad = _restored(grad, x.shape, axes, keepdim)
+    result = _restored(result, x.shape, axes, keepdim)
+    ties = (result == x) | ((result != result) & (x != x))  # (NaN: shared by the NaNs)
+    return grad / fn.count(ties, axes, keepdim=True, like=grad) * ties
+
+
+class AmaxBackward0(Node):
+    formula = Formula("y", "max of x over dim",
+                      grad={"x": "G at the maximal elements (split evenly on ties), 0 elsewhere"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x, dim, keepdim, given):
+        self.save(dim=as_shown(given), _axes=dim, keepdim=keepdim)
+        return np.asarray(np.amax(x, axis=dim, keepdims=keepdim))
+
+    def backward(self, saved, grad):
+        return _split_among_ties(grad, saved.self, saved.result, saved._axes, saved.keepdim)
+
+
+class AminBackward0(Node):
+    formula = Formula("y", "min of x over dim",
+                      grad={"x": "G at the minimal elements (split evenly on ties), 0 elsewhere"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x, dim, keepdim, given):
+        self.save(dim=as_shown(given), _axes=dim, keepdim=keepdim)
+        return np.asarray(np.amin(x, axis=dim, keepdims=keepdim))
+
+    def backward(self, saved, grad):
+        return _split_among_ties(grad, saved.self, saved.result, saved._axes, saved.keepdim)
+
+
+class _Picked(Node):
+    """values = x read at ``indices`` along ``dim`` (found by the entry function); the
+    gradient goes back to those indices."""
+
+    shows_keepdim = True  # (PyTorch's SortBackward0 and TopkBackward0 keep no keepdim)
+
+    def forward(self, x, dim, indices, given, keepdim=True):
+        self.save(dim=as_shown(given), _given=int(given), indices=indices, _keepdim=keepdim,
+                  self_sym_sizes=x.shape)
+        if self.shows_keepdim:
+            self.save(keepdim=keepdim)
+        if x.ndim == 0:
+            return x.copy()
+        if not keepdim:
+            return np.take_along_axis(x, np.expand_dims(indices, dim), axis=dim).squeeze(dim)
+        return np.take_along_axis(x, indices, axis=dim)
+
+    def backward(self, saved, grad):  # (the dim as given: PyTorch's formula passes it on)
+        return fn.value_selecting_backward(grad, saved._given, saved.indices,
+                                           saved.self_sym_sizes, saved._keepdim)
+
+
+class SortBackward0(_Picked):
+    formula = Formula("values", "x sorted along dim",
+                      grad={"x": "G written back at the indices each value came from"})
+    shows_keepdim = False
+
+
+class SortBackward1(SortBackward0):  # (sort(stable=...): PyTorch's other overload)
+    pass
+
+
+class TopkBackward0(_Picked):
+    formula = Formula("values", "the k largest (or smallest) x along dim",
+                      grad={"x": "G at the indices of the k values, 0 elsewhere"})
+    shows_keepdim = False
+
+
+class KthvalueBackward0(_Picked):
+    formula = Formula("values", "the k-th smallest x along dim",
+                      grad={"x": "G at the index of the value, 0 elsewhere"})
+
+
+class MedianBackward1(_Picked):
+    formula = Formula("values", "the median of x along dim (the lower of the two middle values)",
+                      grad={"x": "G at the index of the median, 0 elsewhere"})
+
+
+class ModeBackward0(_Picked):
+    formula = Formula("values", "the most frequent x along dim",
+                      grad={"x": "G at the index of the value, 0 elsewhere"})
+
+
+class MedianBackward0(Node):
+    formula = Formula("y", "the median of all x (the lower of the two middle values)",
+                      grad={"x": "G at the elements equal to it (split evenly on ties)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x):
+        flat = np.sort(x.reshape(-1))  # (NaN last: a NaN anywhere makes the median NaN)
+        return np.asarray(flat[-1] if flat[-1] != flat[-1] else flat[(flat.size - 1) // 2])
+
+    def backward(self, saved, grad):  # (PyTorch's evenly_distribute_backward, as max()'s)
+        return reduction.evenly_distribute(grad, saved.self, saved.result)
+
+
+# ---- entry functions ----------------------------------------------------------------------
+
+
+def _named_pair(name):
+    kind = collections.namedtuple(name, ["values", "indices"])
+    kind.__repr__ = lambda self: (f"torch.return_types.{name}(\nvalues={self.values!r},"
+                                  f"\nindices={self.indices!r})")
+    return kind
+
+
+SortResult, TopkResult, KthvalueResult = _named_pair("sort"), _named_pair("topk"), \
+    _named_pair("kthvalue")
+MedianResult, ModeResult = _named_pair("median"), _named_pair("mode")
+
+
+def _reduced_dims(x, dim, name):
+    """amax/amin's dims as sorted axes (every axis for ``()``), with PyTorch's checks
+    that none of them is empty."""
+    axes = normalize_dims(dim, x.ndim) if x.ndim else ()
+    if x.numel() == 0 and dim in ((), [], None):
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
+                           "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
+    for axis in axes:
+        if x.shape[axis] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+    return axes
+
+
+def _given_dims(dim) -> tuple:
+    """amax/amin's dim as its node shows it: a tuple (``None``: every dim, ``()``)."""
+    if dim is None:
+        return ()
+    return tuple(dim) if isinstance(dim, (tuple, list)) else (dim,)
+
+
+def _check_dim_nonempty(x, axis, name):
+    if x.ndim and x.shape[axis] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+
+
+def amax(x, dim=(), keepdim=False):
+    """The largest elements along ``dim`` (every dim when empty); ties share the gradient."""
+    axes = _reduced_dims(x, dim, "amax")
+    given = _given_dims(dim)
+    return AmaxBackward0.apply(x, dim=axes, keepdim=keepdim, given=given)
+
+
+def amin(x, dim=(), keepdim=False):
+    """The smallest elements along ``dim`` (every dim when empty); ties share the gradient."""
+    axes = _reduced_dims(x, dim, "amin")
+    given = _given_dims(dim)
+    return AminBackward0.apply(x, dim=axes, keepdim=keepdim, given=given)
+
+
+def _picked(node_cls, result_cls, x, dim, given, indices, keepdim=True):
+    values = node_cls.apply(x, dim=dim, indices=indices, given=given, keepdim=keepdim)
+    return result_cls(values, make(np.asarray(indices, np.int64)))
+
+
+def _stable(stable) -> bool:
+    return stable is not NOT_GIVEN and bool(stable)
+
+
+def sort(x, dim=-1, descending=False, stable=NOT_GIVEN):
+    """``(values, indices)``: ``x`` sorted along ``dim`` (ascending unless ``descending``);
+    NaN sorts as the largest, equal values come in PyTorch's order (in their own with
+    ``stable=True``). ``stable`` given, even False or None: PyTorch's other overload,
+    SortBackward1."""
+    axis = normalize_dim(dim, x.ndim)
+    indices = kernels.sort_indices(x._data, axis, descending, stable=_stable(stable))
+    node = SortBackward0 if stable is NOT_GIVEN else SortBackward1
+    return _picked(node, SortResult, x, axis, dim, indices)
+
+
+def argsort(x, dim=-1, descending=False, stable=NOT_GIVEN):
+    """The indices that sort ``x`` along ``dim`` (``sort(...).indices``)."""
+    axis = normalize_dim(dim, x.ndim)
+    return make(kernels.sort_indices(x._data, axis, descending, stable=_stable(stable)))
+
+
+def topk(x, k, dim=-1, largest=True, sorted=True):
+    """``(values, indices)`` of the ``k`` largest (``largest=False``: smallest) elements
+    along ``dim``, largest first."""
+    axis = normalize_dim(dim, x.ndim)
+    size = x.shape[axis] if x.ndim else 1
+    if not 0 <= k <= size:
+        raise RuntimeError("selected index k out of range")
+    if x.dtype is dtypes.bool:
+        raise RuntimeError("topk does not support bool dtypes on CPU")
+    indices = kernels.topk_indices(x._data, k, axis, largest)
+    return _picked(TopkBackward0, TopkResult, x, axis, dim, indices)
+
+
+def kthvalue(x, k, dim=-1, keepdim=False):
+    """``(values, indices)`` of the ``k``-th smallest element along ``dim`` (k from 1)."""
+    axis = normalize_dim(dim, x.ndim)
+    size = x.shape[axis] if x.ndim else 1
+    _check_dim_nonempty(x, axis, "kthvalue")
+    if not 1 <= k <= size:
+        raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
+    indices = kernels.kth_indices(x._data, k, axis)
+    kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
+    return _picked(KthvalueBackward0, KthvalueResult, x, axis, dim, kept, keepdim)
+
+
+def median(x, dim=NOT_GIVEN, keepdim=False):
+    """The median (the lower of the two middle values for an even count); with ``dim``,
+    ``(values, indices)`` along it."""
+    if x.dtype is dtypes.bool:
+        raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
+    if dim is None:  # (PyTorch's parser: median() or median(int dim), not None)
+        raise TypeError("median(): argument 'dim' (position 1) must be int, not NoneType")
+    if dim is NOT_GIVEN:
+        if x.numel() == 0:
+            return make(np.asarray(np.nan, x._data.dtype))
+        return MedianBackward0.apply(x)
+    axis = normalize_dim(dim, x.ndim)
+    _check_dim_nonempty(x, axis, "median")
+    indices = kernels.median_indices(x._data, axis)
+    kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
+    return _picked(MedianBackward1, MedianResult, x, axis, dim, kept, keepdim)
+
+
+def mode(x, dim=-1, keepdim=False):
+    """``(values, indices)``: the most frequent value along ``dim`` (the smallest one on
+    a tie of counts) and an index where it occurs."""
+    axis = normalize_dim(dim, x.ndim)
+    _check_dim_nonempty(x, axis, "mode")
+    indices = kernels.mode_of(x._data, axis)
+    kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
+    return _picked(ModeBackward0, ModeResult, x, axis, dim, kept, keepdim)

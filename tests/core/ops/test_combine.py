@@ -1,0 +1,134 @@
+"""Ops PyTorch writes with other ops (``minigrad/ops/combine.py``) against PyTorch 2.13:
+hstack, vstack, row_stack, dstack, column_stack, outer/ger, kron, meshgrid and einsum.
+Their graphs are compared node for node (einsum's too: PyTorch's operand alignment and
+its batched-product pairing are followed step by step), with values, gradients, the
+meshgrid warning and the errors."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+
+from op_cases import case, run
+from torch_compare import check_double_backward, check_numerical, outcome
+
+rng = np.random.default_rng(0)
+X = rng.standard_normal((3, 4)).astype(np.float32)
+V = rng.standard_normal((4,)).astype(np.float32)
+W = rng.standard_normal((3,)).astype(np.float32)
+Y = rng.standard_normal((4, 5)).astype(np.float32)
+Q = rng.standard_normal((3, 3)).astype(np.float32)
+B1 = rng.standard_normal((2, 3, 4)).astype(np.float32)
+B2 = rng.standard_normal((2, 4, 5)).astype(np.float32)
+
+CASES = [
+    case(lambda lib, x, y: lib.hstack([x, y]), X, X, id="hstack"),
+    case(lambda lib, x, y: lib.hstack((x, y)), V, V, id="hstack-vectors"),
+    case(lambda lib, x, y: lib.vstack([x, y]), V, V, id="vstack-vectors"),
+    case(lambda lib, x, y: lib.vstack([x, y]), X, X, id="vstack"),
+    case(lambda lib, x, y: lib.row_stack([x, y]), V, V, id="row_stack"),
+    case(lambda lib, x, y: lib.dstack([x, y]), V, V, id="dstack-vectors"),
+    case(lambda lib, x, y: lib.dstack([x, y]), X, X, id="dstack"),
+    case(lambda lib, x, y: lib.column_stack([x, y]), V, V, id="column_stack"),
+    case(lambda lib, x, y: lib.column_stack([x, y]), X, W, id="column_stack-mixed"),
+    case(lambda lib, x, y: lib.outer(x, y), V, W, id="outer"),
+    case(lambda lib, x, y: x.ger(y), V, W, id="ger"),
+    case(lambda lib, x, y: lib.kron(x, y), V, W, id="kron-vectors"),
+    case(lambda lib, x, y: x.kron(y), X, Q, id="kron"),
+    case(lambda lib, x, y: lib.meshgrid(x, y, indexing="ij"), V, W, id="meshgrid-ij"),
+    case(lambda lib, x, y: lib.meshgrid([x, y], indexing="xy"), V, W, id="meshgrid-xy"),
+    case(lambda lib, x, y: lib.einsum("ij,jk->ik", x, y), X, Y, id="einsum-matmul"),
+    case(lambda lib, x, y: lib.einsum("ij,jk", x, y), X, Y, id="einsum-implicit"),
+    case(lambda lib, x, y: lib.einsum("i,i->", x, y), V, V, id="einsum-dot"),
+    case(lambda lib, x: lib.einsum("ii", x), Q, id="einsum-trace"),
+    case(lambda lib, x: lib.einsum("ii->i", x), Q, id="einsum-diagonal"),
+    case(lambda lib, x: lib.einsum("ij->ji", x), X, id="einsum-transpose"),
+    case(lambda lib, x: lib.einsum("ij->j", x), X, id="einsum-sum"),
+    case(lambda lib, x: lib.einsum("ij->", x), X, id="einsum-sum-all"),
+    case(lambda lib, x, y: lib.einsum("i,j->ij", x, y), V, W, id="einsum-outer"),
+    case(lambda lib, x, y: lib.einsum("i,j->", x, y), V, W, id="einsum-sums-apart"),
+    case(lambda lib, x, y: lib.einsum("ij,ij->ij", x, y), X, X, id="einsum-hadamard"),
+    case(lambda lib, x, y: lib.einsum("ij,ij->", x, y), X, X, id="einsum-hadamard-sum"),
+    case(lambda lib, x, y: lib.einsum("bij,bjk->bik", x, y), B1, B2, id="einsum-bmm"),
+    case(lambda lib, x, y: lib.einsum("ij,j->i", x, y), X, V, id="einsum-mv"),
+    case(lambda lib, x, y: lib.einsum("...ij,...jk->...ik", x, y), B1, B2, id="einsum-ellipsis"),
+    case(lambda lib, x, y, z: lib.einsum("ij,jk,kl->il", x, y, z), X, Y, Y.T.copy(),
+         id="einsum-three"),
+    case(lambda lib, x, y: lib.einsum("bij,bkj->bik", x, y), B1, B1, id="einsum-attention"),
+    case(lambda lib, x, y: lib.einsum("ij,jk->ikj", x, y), X, Y, id="einsum-no-sum"),
+    case(lambda lib, x, y: lib.einsum("i j , j k -> i k", x, y), X, Y, id="einsum-spaces"),
+    case(lambda lib, x, y: lib.einsum("ij,jk->ik", [x, y]), X, Y, id="einsum-list"),
+    case(lambda lib, x, y: lib.einsum("ij,kj->", x, y), X, V[None, :], id="einsum-size-1-label"),
+    case(lambda lib, x, y: lib.einsum("ij,ij->ij", x, y), X, V[None, :], id="einsum-broadcast"),
+    case(lambda lib, x, y: lib.einsum("bij,jk", x, y), B1, Y, id="einsum-batch-implicit"),
+]
+
+
+@pytest.mark.parametrize("fn, arrays, options", CASES)
+def test_combined_ops(fn, arrays, options):
+    run(fn, arrays, options)
+
+
+@pytest.mark.parametrize("fn, arrays", [
+    (lambda x, y: mg.einsum("ij,jk->ik", x, y), (X, Y)),
+    (lambda x, y: mg.einsum("bij,bkj->bik", x, y), (B1, B1)),
+    (lambda x: mg.einsum("ii->i", x), (Q,)),
+    (lambda x, y: mg.kron(x, y), (X, Q)),
+    (lambda x, y: mg.outer(x, y), (V, W)),
+    (lambda x, y: mg.meshgrid(x, y, indexing="xy"), (V, W))],
+    ids=["einsum", "einsum-batched", "einsum-diagonal", "kron", "outer", "meshgrid"])
+def test_gradients_against_finite_differences(fn, arrays):
+    check_numerical(fn, *arrays)
+
+
+def test_second_derivative_of_einsum_is_torchs():
+    check_double_backward(lambda lib, x, y: lib.einsum("ij,jk->ik", x, y) ** 2,
+                          X.astype(np.float64), Y.astype(np.float64))
+
+
+def test_meshgrid_without_indexing_warns_as_torch():
+    with warnings.catch_warnings(record=True) as ours:
+        warnings.simplefilter("always")
+        grids = mg.meshgrid(mg.tensor(V), mg.tensor(W))
+    with warnings.catch_warnings(record=True) as theirs:
+        warnings.simplefilter("always")
+        expected = torch.meshgrid(torch.tensor(V), torch.tensor(W))
+    assert [str(w.message) for w in ours] == [str(w.message) for w in theirs]
+    assert [w.category for w in ours] == [w.category for w in theirs]
+    assert ours[0].filename == __file__  # (pointing at the caller's line)
+    for a, b in zip(grids, expected):
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.outer(lib.ones(2, 3), lib.ones(3)),
+    lambda lib: lib.outer(lib.ones(3), lib.ones(2, 3)),
+    lambda lib: lib.outer(lib.tensor([1, 2]), lib.tensor([1., 2.])),
+    lambda lib: lib.meshgrid(),
+    lambda lib: lib.meshgrid(lib.ones(3), lib.ones(2), indexing="foo"),
+    lambda lib: lib.meshgrid(lib.tensor(1.), lib.ones(3), indexing="ij"),
+    lambda lib: lib.hstack([]),
+    lambda lib: lib.vstack([]),
+    lambda lib: lib.hstack([lib.tensor(1), lib.tensor(2)]),
+    lambda lib: lib.column_stack([lib.tensor([1, 2]), lib.tensor([[3], [4]])]),
+    lambda lib: lib.einsum("ij,jk->ik", lib.ones(2, 3), lib.ones(2, 3)),
+    lambda lib: lib.einsum("ij,jk", lib.ones(2, 3)),
+    lambda lib: lib.einsum("ij->ij", lib.ones(3)),
+    lambda lib: lib.einsum("ii->i", lib.ones(2, 3)),
+    lambda lib: lib.einsum("ij->k", lib.ones(2, 3)),
+    lambda lib: lib.einsum("ij->jj", lib.ones(2, 3)),
+    lambda lib: lib.einsum("i,i->i", lib.tensor([1, 2]), lib.tensor([3, 4])),
+    lambda lib: lib.kron(lib.tensor([[1, 2]]), lib.tensor([1, 10])),
+    lambda lib: lib.vstack([lib.ones(2, requires_grad=True), lib.zeros(2)]),
+], ids=["outer-self-2d", "outer-vec2-2d", "outer-promotes", "meshgrid-empty",
+        "meshgrid-indexing", "meshgrid-0dim", "hstack-empty", "vstack-empty", "hstack-0dim",
+        "column_stack-int", "einsum-sizes", "einsum-few-operands", "einsum-subscripts",
+        "einsum-repeated-sizes", "einsum-unknown-output", "einsum-repeated-output",
+        "einsum-int", "kron-int", "printed"])
+def test_calls_print_and_fail_as_torch(call):
+    assert outcome(call, mg) == outcome(call, torch)

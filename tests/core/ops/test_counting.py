@@ -1,0 +1,87 @@
+"""Counting and locating (``minigrad/ops/counting.py``) and the logical ops (beside the
+comparisons in ``minigrad/ops/compare.py``) against PyTorch 2.13: count_nonzero, nonzero
+(as_tuple), argwhere, unique (return_inverse, return_counts, dim; its node stops backward
+with PyTorch's error), bincount, histc, searchsorted, bucketize, logical_and/or/xor/not.
+Each call is run on both libraries and what it prints (or the error it raises) compared."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+
+import minigrad as mg
+
+from torch_compare import outcome
+
+NAN = float("nan")
+
+CALLS = {
+    "logical_and": lambda lib: lib.logical_and(lib.tensor([1., 0., 2.]), lib.tensor([0, 3, 0])),
+    "logical_or": lambda lib: lib.logical_or(lib.tensor([1., 0., 2.]), lib.tensor([0, 3, 0])),
+    "logical_xor": lambda lib: lib.logical_xor(lib.tensor([True, False]), lib.tensor([True, True])),
+    "logical_not": lambda lib: lib.logical_not(lib.tensor([1., 0.])),
+    "logical_and_": lambda lib: lib.tensor([1., 0., 2.]).logical_and_(lib.tensor([0, 3, 1])),
+    "logical_or-method": lambda lib: lib.tensor([[0, 1]]).logical_or(lib.tensor([[0], [1]])),
+    "logical_and-out": lambda lib: lib.logical_and(lib.tensor([1., 0.]), lib.tensor([2, 0]),
+                                                   out=lib.empty(2)),
+    "logical_and-shapes": lambda lib: lib.logical_and(lib.tensor([1., 0.]), lib.ones(3)),
+    "logical_or-number": lambda lib: lib.logical_or(lib.tensor([1.]), 2),
+    "count_nonzero-dim": lambda lib: lib.count_nonzero(lib.tensor([[0, 1], [2, 0]]), dim=0),
+    "count_nonzero-dims": lambda lib: lib.tensor([[0, 1.], [2, 0]]).count_nonzero((0, 1)),
+    "count_nonzero": lambda lib: lib.tensor([[0, 1.], [2, 0]]).count_nonzero(),
+    "count_nonzero-dim-out-of-range": lambda lib: lib.ones(3, 2).count_nonzero(2),
+    "nonzero": lambda lib: lib.tensor([[0, 2.], [3, 0], [2, 2]]).nonzero(),
+    "nonzero-as_tuple": lambda lib: lib.nonzero(lib.tensor([[0, 2.], [3, 0]]), as_tuple=True),
+    "nonzero-0dim": lambda lib: lib.tensor(2.).nonzero(),
+    "nonzero-0dim-zero": lambda lib: lib.tensor(0.).nonzero(),
+    "nonzero-0dim-tuple": lambda lib: lib.nonzero(lib.tensor(0.), as_tuple=True),
+    "nonzero-bool": lambda lib: lib.nonzero(lib.tensor([True, False, True])),
+    "argwhere": lambda lib: lib.argwhere(lib.tensor([0, 1, 1])),
+    "unique": lambda lib: lib.unique(lib.tensor([[0, 2.], [3, 0], [2, 2]])),
+    "unique-inverse-counts": lambda lib: lib.unique(lib.tensor([[0, 2.], [3, 0], [2, 2]]),
+                                                    return_inverse=True, return_counts=True),
+    "unique-dim": lambda lib: lib.tensor([[0, 2.], [3, 0], [0, 2]]).unique(dim=0),
+    "unique-dim-inverse": lambda lib: lib.unique(lib.tensor([[0, 2.], [2, 2]]), dim=1,
+                                                 return_inverse=True),
+    "unique-nan": lambda lib: lib.unique(lib.tensor([3, 1, 3, NAN, NAN])),
+    "unique-int-counts": lambda lib: lib.tensor([3, 1, 3]).unique(return_counts=True),
+    "unique-requires-grad": lambda lib: lib.tensor([0., 1, 0], requires_grad=True).unique(),
+    "unique-backward": lambda lib: lib.tensor([0., 1], requires_grad=True).unique().sum()
+    .backward(),
+    "unique-dim-backward": lambda lib: lib.tensor([[0., 1]], requires_grad=True).unique(dim=0)
+    .sum().backward(),
+    "bincount": lambda lib: lib.bincount(lib.tensor([1, 1, 3])),
+    "bincount-weights": lambda lib: lib.bincount(lib.tensor([1, 1, 3]),
+                                                 weights=lib.tensor([.5, 1., 2.]), minlength=6),
+    "bincount-double": lambda lib: lib.tensor([1, 1, 3]).bincount(
+        lib.tensor([.5, 1., 2.], dtype=lib.float64)),
+    "bincount-int-weights": lambda lib: lib.bincount(lib.tensor([1, 2]), lib.tensor([1, 2])),
+    "bincount-negative": lambda lib: lib.bincount(lib.tensor([-1])),
+    "bincount-2d": lambda lib: lib.bincount(lib.tensor([[1]])),
+    "bincount-float": lambda lib: lib.bincount(lib.tensor([1.])),
+    "histc": lambda lib: lib.histc(lib.tensor([1., 2, 1]), bins=4, min=0, max=3),
+    "histc-default-range": lambda lib: lib.histc(lib.tensor([1., 2, 1, 5])),
+    "histc-method": lambda lib: lib.tensor([1., 2, 1, 5]).histc(bins=3),
+    "histc-edges": lambda lib: lib.histc(lib.tensor([0.1, 0.2, 0.3, 0.7, 1.0, 0.0]), bins=10,
+                                         min=0, max=1),
+    "histc-one-value": lambda lib: lib.histc(lib.tensor([2.]), bins=4),
+    "histc-int": lambda lib: lib.histc(lib.tensor([1, 2])),
+    "histc-min-max": lambda lib: lib.histc(lib.tensor([1.]), min=2, max=1),
+    "searchsorted": lambda lib: lib.searchsorted(lib.tensor([1, 3, 5, 7]), lib.tensor([3, 6, 9])),
+    "searchsorted-right": lambda lib: lib.searchsorted(lib.tensor([1, 3, 5, 7]),
+                                                       lib.tensor([3, 6, 9]), right=True),
+    "searchsorted-rows": lambda lib: lib.searchsorted(lib.tensor([[1, 3, 5, 7], [2, 4, 6, 8]]),
+                                                      lib.tensor([[3, 6], [1, 9]])),
+    "bucketize": lambda lib: lib.bucketize(lib.tensor([3, 6, 9]), lib.tensor([1, 3, 5, 7])),
+    "bucketize-right": lambda lib: lib.bucketize(lib.tensor([[3., 6, 9]]),
+                                                 lib.tensor([1., 3, 5, 7]), right=True),
+}
+
+
+@pytest.mark.parametrize("name", CALLS)
+def test_calls_print_and_fail_as_torch(name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert outcome(CALLS[name], mg) == outcome(CALLS[name], torch)

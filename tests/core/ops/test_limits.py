@@ -1,0 +1,63 @@
+"""One-sided clamps and NaN replacement (``minigrad/ops/limits.py``) against PyTorch 2.13:
+clamp_min and clamp_max with a number (ClampMinBackward0, ClampMaxBackward0) or a tensor
+(ClampMinBackward1, ClampMaxBackward1, which also send a gradient to the bound), their
+in-place forms, and nan_to_num (NanToNumBackward0). Values, graphs, gradients (finite
+differences too), integer and bool inputs, out= and the errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+
+from op_cases import case, run
+from torch_compare import check_numerical, outcome, rand
+
+X = rand((3, 4), seed=0, away_from=[0.1, -0.2], gap=0.05)
+V = rand((4,), seed=1)
+N = np.array([[np.nan, 1.0, np.inf], [-np.inf, -2.0, 0.5]], np.float32)
+
+CASES = [
+    case(lambda lib, x: x.clamp_min(0.1), X, id="clamp_min"),
+    case(lambda lib, x: lib.clamp_max(x, -0.2), X, id="torch.clamp_max"),
+    case(lambda lib, x, v: x.clamp_min(v), X, V, id="clamp_min-tensor"),
+    case(lambda lib, x, v: lib.clamp_max(x, v), X, V, id="torch.clamp_max-tensor"),
+    case(lambda lib, x: (x * 1).clamp_min_(0.0), X, id="clamp_min_"),
+    case(lambda lib, x: (x * 1).clamp_max_(0.0), X, id="clamp_max_"),
+    case(lambda lib, x: x.nan_to_num(), N, id="nan_to_num"),
+    case(lambda lib, x: lib.nan_to_num(x, 1.0, 2.0, -3.0), N, id="torch.nan_to_num"),
+    case(lambda lib, x: x.nan_to_num(posinf=5.0), N, id="nan_to_num-posinf"),
+    case(lambda lib, x: lib.nan_to_num(x.double()), N, id="nan_to_num-float64"),
+    case(lambda lib, x: lib.nan_to_num(x.half()), N, id="nan_to_num-float16"),
+    case(lambda lib, x: (x * 1).nan_to_num_(nan=-1.0), N, id="nan_to_num_"),
+]
+
+
+@pytest.mark.parametrize("fn, arrays, options", CASES)
+def test_limits(fn, arrays, options):
+    run(fn, arrays, options)
+
+
+@pytest.mark.parametrize("fn", [lambda x, v: x.clamp_min(0.1), lambda x, v: x.clamp_max(v),
+                                lambda x, v: x.clamp_min(v) * x.nan_to_num()],
+                         ids=["clamp_min", "clamp_max-tensor", "nan_to_num"])
+def test_gradients_against_finite_differences(fn):
+    check_numerical(fn, X, V)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.clamp_min(lib.tensor([1, 2, 3]), 2),
+    lambda lib: lib.clamp_min(lib.tensor([1, 2, 3]), 2.5),
+    lambda lib: lib.clamp_max(lib.tensor([1., 2, 3]), lib.tensor([2, 2, 2])),
+    lambda lib: lib.clamp_min(lib.tensor([True]), False),
+    lambda lib: lib.nan_to_num(lib.tensor([1, 2])),
+    lambda lib: lib.clamp_min(lib.tensor([1., float("nan")]), 0.),
+    lambda lib: lib.clamp_min(lib.ones(2), lib.ones(3)),
+    lambda lib: lib.nan_to_num(lib.tensor([float("nan")]), out=lib.empty(1)),
+    lambda lib: lib.ones(2, requires_grad=True).clamp_max(0.5),
+], ids=["int", "int-float-bound", "float-int-bound", "bool", "int-nan_to_num", "nan-stays",
+        "shapes", "out", "printed"])
+def test_calls_print_and_fail_as_torch(call):
+    assert outcome(call, mg) == outcome(call, torch)

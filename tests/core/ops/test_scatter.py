@@ -1,0 +1,118 @@
+"""Reads and writes at an index tensor's places (``minigrad/ops/scatter.py``) against
+PyTorch 2.13: index_select, index_add, index_fill, index_copy, scatter (of a number or of
+a tensor) and scatter_add, as functions, methods and in-place methods. Values, graphs
+(IndexSelectBackward0, IndexAddBackward0, IndexFillBackward0, IndexCopyBackward0,
+ScatterBackward0/1, ScatterAddBackward0), gradients (also against finite differences and
+second derivatives) and PyTorch's error texts, which differ from op to op."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+
+from op_cases import case, run, X3
+from torch_compare import check, check_double_backward, check_error, check_numerical, outcome
+
+X = np.random.default_rng(0).standard_normal((3, 4)).astype(np.float32)
+S = np.random.default_rng(1).standard_normal((2, 4)).astype(np.float32)
+
+CASES = [
+    case(lambda lib, x: x.index_select(0, lib.tensor([2, 0, 2])), X, id="index_select"),
+    case(lambda lib, x: lib.index_select(x, 1, lib.tensor([3, 1])), X, id="torch.index_select"),
+    case(lambda lib, x: x.index_select(-1, lib.tensor(2)), X3, id="index_select-0dim-index"),
+    case(lambda lib, x: x.index_select(0, lib.tensor([1, 0], dtype=lib.int32)), X, id="int32"),
+    case(lambda lib, x, s: x.index_add(0, lib.tensor([2, 2]), s), X, S, id="index_add-repeats"),
+    case(lambda lib, x, s: lib.index_add(x, 0, lib.tensor([0, 2]), s, alpha=2.0), X, S,
+         id="torch.index_add-alpha"),
+    case(lambda lib, x, s: (x * 1).index_add_(0, lib.tensor([0, 2]), s), X, S, id="index_add_"),
+    case(lambda lib, x: x.index_fill(1, lib.tensor([0, -1]), -1.0), X, id="index_fill"),
+    case(lambda lib, x: (x * 1).index_fill_(1, lib.tensor([0, 2]), 2.0), X, id="index_fill_"),
+    case(lambda lib, x, s: x.index_copy(0, lib.tensor([0, 2]), s), X, S, id="index_copy"),
+    case(lambda lib, x, s: (x * 1).index_copy_(0, lib.tensor([2, 1]), s), X, S, id="index_copy_"),
+    case(lambda lib, x: x.scatter(1, lib.tensor([[0], [1], [3]]), 5.0), X, id="scatter-value"),
+    case(lambda lib, x, s: x.scatter(1, lib.tensor([[0, 1, 2, 3], [3, 2, 1, 0]]), s), X, S,
+         id="scatter-src"),
+    case(lambda lib, x, s: (x * 1).scatter_(0, lib.tensor([[0, 1, 2, 0]]), s[:1]), X, S,
+         id="scatter_"),
+    case(lambda lib, x: lib.zeros(3, 4).scatter_(1, lib.tensor([[0], [1], [3]]), 1.0), X,
+         id="one-hot-by-scatter_"),
+    case(lambda lib, x, s: x.scatter_add(0, lib.tensor([[0, 1, 2, 0], [0, 0, 0, 0]]), s), X, S,
+         id="scatter_add"),
+    case(lambda lib, x: lib.scatter(x, 1, lib.tensor([[0]], dtype=lib.int32), 1.0), X,
+         id="torch.scatter-int32"),
+]
+
+
+@pytest.mark.parametrize("fn, arrays, options", CASES)
+def test_index_ops(fn, arrays, options):
+    run(fn, arrays, options)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x, s: x.index_select(1, mg.tensor([3, 0, 3])),
+    lambda x, s: x.index_add(0, mg.tensor([1, 1]), s, alpha=3.0),
+    lambda x, s: x.index_copy(0, mg.tensor([2, 0]), s),
+    lambda x, s: x.scatter(1, mg.tensor([[3, 1], [0, 2]]), s[:, :2]),
+    lambda x, s: x.scatter_add(0, mg.tensor([[2, 2, 0, 1]]), s[:1]),
+    lambda x, s: x.index_fill(0, mg.tensor([1]), 0.5) * x],
+    ids=["index_select", "index_add", "index_copy", "scatter", "scatter_add", "index_fill"])
+def test_gradients_against_finite_differences(fn):
+    check_numerical(fn, X, S)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib, x, s: x.index_select(1, lib.tensor([3, 0, 3])) ** 2,
+    lambda lib, x, s: x.index_add(0, lib.tensor([1, 1]), s) ** 2,
+    lambda lib, x, s: x.scatter(1, lib.tensor([[3, 1], [0, 2]]), s[:, :2]) ** 2,
+    lambda lib, x, s: x.scatter_add(0, lib.tensor([[2, 2, 0, 1]]), s[:1]) ** 2],
+    ids=["index_select", "index_add", "scatter", "scatter_add"])
+def test_second_derivatives_are_torchs(fn):
+    check_double_backward(fn, X.astype(np.float64), S.astype(np.float64))
+
+
+ERRORS = [
+    case(lambda lib, x: x.index_select(0, lib.tensor([3])), X, id="select-dim0-out-of-range"),
+    case(lambda lib, x: x.index_select(1, lib.tensor([5, -1])), X, id="select-out-of-range"),
+    case(lambda lib, x: x.index_select(1, lib.tensor([-1])), X, id="select-negative"),
+    case(lambda lib, x: x.index_select(0, lib.tensor([0.0])), X, id="select-float-index"),
+    case(lambda lib, x: x.index_select(0, lib.tensor([[0]])), X, id="select-2d-index"),
+    case(lambda lib, x: x.index_select(2, lib.tensor([0])), X, id="select-dim-out-of-range"),
+    case(lambda lib, x: x.index_select(0, [0]), X, id="select-list-index"),
+    case(lambda lib, x: x.index_add(0, lib.tensor([-1]), x[:1]), X, id="add-negative"),
+    case(lambda lib, x: x.index_add(0, lib.tensor([0.0]), x[:1]), X, id="add-float-index"),
+    case(lambda lib, x: x.index_add(0, lib.tensor([0, 1]), x[:1]), X, id="add-count"),
+    case(lambda lib, x: x.index_fill(0, lib.tensor([-4]), 1.0), X, id="fill-out-of-range"),
+    case(lambda lib, x: x.index_fill(0, lib.tensor([[0]]), 1.0), X, id="fill-2d-index"),
+    case(lambda lib, x: x.index_fill(0, lib.tensor([0.0]), 1.0), X, id="fill-float-index"),
+    case(lambda lib, x: x.index_copy(0, lib.tensor([5]), x[:1]), X, id="copy-out-of-range"),
+    case(lambda lib, x: x.index_copy(0, lib.tensor([0], dtype=lib.int32), x[:1]), X,
+         id="copy-int32-index"),
+    case(lambda lib, x: x.scatter(1, lib.tensor([[4]]), 1.0), X, id="scatter-out-of-range"),
+    case(lambda lib, x: x.scatter(1, lib.tensor([[-1]]), 1.0), X, id="scatter-negative"),
+    case(lambda lib, x: x.scatter(1, lib.tensor([0]), 1.0), X, id="scatter-dims"),
+    case(lambda lib, x: x.scatter(1, lib.tensor([[0.0]]), 1.0), X, id="scatter-float-index"),
+    case(lambda lib, x: x.scatter_add(1, lib.tensor([[0]]), x.double()), X, id="add-dtype"),
+    case(lambda lib, x: x.scatter(1, lib.tensor([[0, 1], [2, 3]]), lib.ones(2, 4) * x.sum())
+         .sum().backward(), X, id="scatter-src-larger-backward"),
+    case(lambda lib, x: x.index_add_(0, lib.tensor([0]), x[:1]), X, id="leaf-in-place"),
+    case(lambda lib, x: (x * 1).scatter_add_(1, lib.tensor([[0, 0], [1, 1]]), x[:2])
+         .sum().backward(), X, id="scatter_add-src-larger-backward"),
+]
+
+
+@pytest.mark.parametrize("fn, arrays, options", ERRORS)
+def test_errors_are_torchs(fn, arrays, options):
+    check_error(fn, *arrays)
+
+
+def test_printed_and_integer_results_are_torchs():
+    calls = [lambda lib: lib.arange(6).reshape(2, 3).index_select(1, lib.tensor([2, 0])),
+             lambda lib: lib.zeros(2, 3, dtype=lib.long).scatter_(1, lib.tensor([[2], [0]]), 7),
+             lambda lib: lib.zeros(5).index_add_(0, lib.tensor([1, 1, 4]), lib.ones(3)),
+             lambda lib: lib.ones(2, 2, requires_grad=True).index_fill(0, lib.tensor([1]), 0.),
+             lambda lib: lib.zeros(3).scatter_add_(0, lib.tensor([0, 0, 2]), lib.ones(3))]
+    for call in calls:
+        assert outcome(call, mg) == outcome(call, torch)

@@ -1,0 +1,204 @@
+"""Values picked by their order (``minigrad/ops/sorting.py``) against PyTorch 2.13: amax,
+amin, sort, argsort, topk, kthvalue, median, mode. Values, dtypes, the graph (node names,
+``next_functions``), gradients (also against finite differences and second derivatives),
+printed results, integer and bool inputs, ``out=`` and the errors for bad arguments.
+
+Which index PyTorch returns among equal values depends on its kernel's steps, which
+minigrad follows: checked on random rows full of ties (test_ties_*)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+
+from op_cases import case, run, D2, D3, SCALAR
+from torch_compare import check, check_double_backward, check_error, check_numerical, outcome
+
+TIES = np.array([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, -1.0, 2.0], [0.0, 0.0, 0.0, 0.0]], np.float32)
+NANS = np.array([[1.0, np.nan, 0.0, 2.0, np.nan], [3.0, 1.0, 2.0, 0.0, 5.0]], np.float32)
+
+CASES = [
+    case(lambda lib, x: x.amax(), D3, id="amax"),
+    case(lambda lib, x: x.amax(1), D3, id="amax-dim"),
+    case(lambda lib, x: x.amax((0, 2), keepdim=True), D3, id="amax-dims-keepdim"),
+    case(lambda lib, x: lib.amax(x, -1), D3, id="torch.amax"),
+    case(lambda lib, x: x.amin(dim=0), D3, id="amin-dim"),
+    case(lambda lib, x: lib.amin(x, (1, 2)), D3, id="torch.amin-dims"),
+    case(lambda lib, x: x.amax(1), TIES, id="amax-ties-split"),
+    case(lambda lib, x: x.amin(), TIES, id="amin-all-ties-split"),
+    case(lambda lib, x: x.amax(0), SCALAR, id="amax-0dim"),
+    case(lambda lib, x: x.sort(), D3, id="sort"),
+    case(lambda lib, x: x.sort(0, descending=True), D3, id="sort-descending"),
+    case(lambda lib, x: lib.sort(x, dim=1, stable=True), D3, id="torch.sort-stable"),
+    case(lambda lib, x: x.sort(descending=True, stable=True), TIES, id="sort-ties-stable"),
+    case(lambda lib, x: x.sort(), TIES, id="sort-ties"),
+    case(lambda lib, x: x.sort(1, descending=True), NANS, id="sort-nan-first-descending"),
+    case(lambda lib, x: x.sort().values, SCALAR, id="sort-0dim"),
+    case(lambda lib, x: x.argsort(), D2, id="argsort"),
+    case(lambda lib, x: lib.argsort(x, 0, True), D2, id="torch.argsort-descending"),
+    case(lambda lib, x: x.topk(2), D3, id="topk"),
+    case(lambda lib, x: x.topk(3, dim=0, largest=False), D2, id="topk-smallest"),
+    case(lambda lib, x: lib.topk(x, 1, 1), D2, id="torch.topk"),
+    case(lambda lib, x: x.topk(2).values, NANS, id="topk-nan-largest"),
+    case(lambda lib, x: x.kthvalue(2), D3, id="kthvalue"),
+    case(lambda lib, x: x.kthvalue(1, 0, keepdim=True), D2, id="kthvalue-keepdim"),
+    case(lambda lib, x: x.kthvalue(2), TIES, id="kthvalue-ties"),
+    case(lambda lib, x: x.kthvalue(4), NANS, id="kthvalue-nan"),
+    case(lambda lib, x: x.median(), D3, id="median"),
+    case(lambda lib, x: x.median(), TIES, id="median-ties-split"),
+    case(lambda lib, x: x.median(), NANS, id="median-nan"),
+    case(lambda lib, x: x.median(1), D3, id="median-dim"),
+    case(lambda lib, x: lib.median(x, 0, True), D2, id="torch.median-keepdim"),
+    case(lambda lib, x: x.median(1), NANS, id="median-dim-nan"),
+    case(lambda lib, x: x.mode(), TIES, id="mode"),
+    case(lambda lib, x: x.mode(0, keepdim=True), TIES, id="mode-keepdim"),
+]
+
+
+@pytest.mark.parametrize("fn, arrays, options", CASES)
+def test_order_ops(fn, arrays, options):
+    run(fn, arrays, options)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda x: x.amax(1), lambda x: x.amin((0, 1)), lambda x: x.sort(0)[0], lambda x: x.topk(2)[0],
+    lambda x: x.kthvalue(2, 0)[0], lambda x: x.median(), lambda x: x.median(1)[0],
+    lambda x: x.mode(1)[0]], ids=["amax", "amin", "sort", "topk", "kthvalue", "median",
+                                  "median-dim", "mode"])
+def test_order_gradients_against_finite_differences(fn):
+    check_numerical(fn, D2)
+
+
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x.amax(1) ** 2, lambda lib, x: x.sort(1)[0] ** 2,
+    lambda lib, x: x.topk(2)[0] ** 2, lambda lib, x: x.median() ** 2],
+    ids=["amax", "sort", "topk", "median"])
+def test_order_second_derivatives_are_torchs(fn):
+    check_double_backward(fn, D2.astype(np.float64))
+
+
+def test_saved_values_are_torchs():
+    for lib_fn in (lambda lib, x: x.amax(-1), lambda lib, x: x.sort(-1)[0],
+                   lambda lib, x: x.topk(2, -1)[0], lambda lib, x: x.kthvalue(1, -1)[0]):
+        ours, theirs = (lib_fn(lib, lib.tensor(D2, requires_grad=True)) for lib in (mg, torch))
+        for name in ("_saved_dim", "_saved_keepdim"):
+            if hasattr(theirs.grad_fn, name):
+                assert getattr(ours.grad_fn, name) == getattr(theirs.grad_fn, name), name
+
+
+CALLS = {
+    "printed-sort": lambda lib: lib.tensor([[3., 1., 2.], [0., 5., 5.]]).sort(),
+    "printed-topk": lambda lib: lib.tensor([3., 1., 2.], requires_grad=True).topk(2),
+    "printed-median": lambda lib: lib.tensor([[3., 1.], [0., 5.]]).median(0),
+    "printed-kthvalue": lambda lib: lib.tensor([3., 1., 2.]).kthvalue(2),
+    "printed-mode": lambda lib: lib.tensor([1, 2, 2, 3]).mode(),
+    "int-sort": lambda lib: lib.tensor([3, 1, 2, 1]).sort(descending=True),
+    "bool-sort": lambda lib: lib.tensor([True, False, True]).sort(),
+    "int-amax": lambda lib: lib.tensor([[3, 1], [2, 7]]).amax(0),
+    "bool-amax": lambda lib: lib.tensor([True, False]).amax(),
+    "int-median": lambda lib: lib.tensor([1, 2, 2, 3]).median(),
+    "int-topk": lambda lib: lib.tensor([1, 5, 2, 3]).topk(2),
+    "argsort-out": lambda lib: lib.argsort(lib.tensor([3., 1.]), stable=True,
+                                           out=lib.empty(2, dtype=lib.long)),
+    "sort-out": lambda lib: lib.sort(lib.tensor([3., 1.]), out=(lib.empty(2),
+                                                                lib.empty(2, dtype=lib.long))),
+    "amax-out": lambda lib: lib.amax(lib.tensor([[3., 1.]]), 1, out=lib.empty(1)),
+    "median-empty": lambda lib: lib.ones(0, 2).median(),
+    "amax-empty-dim": lambda lib: lib.ones(0, 2).amax(1),
+    # errors
+    "amax-dim-out-of-range": lambda lib: lib.ones(3, 2).amax(2),
+    "amax-dim-repeated": lambda lib: lib.ones(3, 2).amax((0, 0)),
+    "amax-empty": lambda lib: lib.ones(0, 2).amax(),
+    "amax-empty-reduced": lambda lib: lib.ones(0, 2).amax(0),
+    "sort-dim-out-of-range": lambda lib: lib.ones(3).sort(1),
+    "topk-k-too-large": lambda lib: lib.tensor([1.]).topk(2),
+    "topk-k-negative": lambda lib: lib.ones(3).topk(-1),
+    "topk-bool": lambda lib: lib.tensor([True]).topk(1),
+    "kthvalue-k-out-of-range": lambda lib: lib.tensor([1.]).kthvalue(2),
+    "kthvalue-empty": lambda lib: lib.ones(2, 0).kthvalue(1),
+    "median-empty-dim": lambda lib: lib.ones(2, 0).median(1),
+    "median-bool": lambda lib: lib.tensor([True, False]).median(),
+    "mode-empty": lambda lib: lib.ones(0).mode(),
+    "median-dim-none": lambda lib: lib.ones(2, 2).median(None),
+    "amax-dim-none": lambda lib: lib.tensor([[1., 3.], [2., 0.]], requires_grad=True).amax(None),
+    "sort-out-requires-grad": lambda lib: lib.sort(lib.ones(2, requires_grad=True),
+                                                   out=(lib.empty(2), lib.empty(2, dtype=lib.long))),
+}
+
+
+@pytest.mark.parametrize("name", CALLS)
+def test_calls_print_and_fail_as_torch(name):
+    assert outcome(CALLS[name], mg) == outcome(CALLS[name], torch)
+
+
+def test_dim_out_of_range_text():
+    text = check_error(lambda lib, x: x.amax(2), D2)
+    assert text == "Dimension out of range (expected to be in range of [-2, 1], but got 2)"
+
+
+ORDER_CALLS = {
+    "sort": lambda t, k: t.sort(), "sort-descending": lambda t, k: t.sort(descending=True),
+    "sort-stable": lambda t, k: t.sort(stable=True),
+    "sort-stable-descending": lambda t, k: t.sort(descending=True, stable=True),
+    "topk": lambda t, k: t.topk(k), "topk-smallest": lambda t, k: t.topk(k, largest=False),
+    "kthvalue": lambda t, k: t.kthvalue(k), "median": lambda t, k: t.median(1),
+    "mode": lambda t, k: t.mode(),
+}
+
+
+@pytest.mark.parametrize("name", ORDER_CALLS)
+@pytest.mark.parametrize("widths", [(1, 40), (64, 400)], ids=["short-rows", "long-rows"])
+def test_ties_get_torchs_indices(name, widths):
+    """Among equal values PyTorch's indices come from its kernels' own steps (libstdc++'s
+    std::sort, std::partial_sort and std::nth_element, PyTorch's quickselect, a stable
+    sort), which kernels/sorting.py follows: checked on 120 random rows of values from a
+    few integers (NaN in a third of them; sorted and reversed rows too), short rows and
+    rows long enough for topk's partial sort (k * 64 <= n)."""
+    rng = np.random.default_rng(5)
+    for trial in range(60):
+        width = int(rng.integers(*widths))
+        x = rng.integers(0, int(rng.integers(2, 20)), size=(2, width)).astype(np.float32)
+        if trial % 3 == 0 and name != "mode":  # (mode's plain < treats NaN as PyTorch's
+            x[rng.random(x.shape) < 0.2] = np.nan  # std::sort does; left out here)
+        if trial % 5 == 0:
+            x = np.sort(x, axis=1)
+        k = min(width, int(rng.integers(1, max(2, width // 64) + 1))) if trial % 2 else \
+            int(rng.integers(1, width + 1))
+        ours = ORDER_CALLS[name](mg.tensor(x), k)
+        theirs = ORDER_CALLS[name](torch.tensor(x), k)
+        assert np.array_equal(ours[1].numpy(), theirs[1].numpy()), (x, k)
+        assert np.array_equal(ours[0].numpy(), theirs[0].numpy(), equal_nan=True)
+
+
+def test_ties_in_integer_rows_get_torchs_indices():
+    rng = np.random.default_rng(6)
+    for trial in range(40):
+        x = rng.integers(-3, 3, size=(3, int(rng.integers(17, 200))))
+        for call in (lambda t: t.sort(), lambda t: t.sort(descending=True),
+                     lambda t: t.argsort(), lambda t: t.topk(3), lambda t: t.mode()):
+            ours, theirs = call(mg.tensor(x)), call(torch.tensor(x))
+            ours, theirs = (r if isinstance(r, (mg.Tensor, torch.Tensor)) else r[1]
+                            for r in (ours, theirs))
+            assert np.array_equal(ours.numpy(), theirs.numpy())
+
+
+def test_program_topk_of_softmax_then_index_select_and_backward():
+    """A small program: scores -> softmax -> the top 2 classes of each row -> their
+    weights gathered with index_select -> a loss; every gradient as PyTorch's."""
+    rng = np.random.default_rng(3)
+    logits = rng.standard_normal((4, 5)).astype(np.float32)
+    table = rng.standard_normal((5, 3)).astype(np.float32)
+
+    def program(lib, logits, table):
+        probs = logits.softmax(-1)
+        top = probs.topk(2, dim=1)
+        rows = table.index_select(0, top.indices.reshape(-1)).reshape(4, 2, 3)
+        picked = (rows * top.values.unsqueeze(-1)).sum(1)
+        best = picked.amax(1) - lib.sort(picked, 1).values[:, 0]
+        return best.median() + picked.abs().amin()
+
+    check(program, logits, table)
+    check_numerical(lambda lg, tb: program(mg, lg, tb), logits, table)
