@@ -3,10 +3,13 @@
     module.py      Module: parameters, sub-modules, train/eval, state_dict, repr
     parameter.py   Parameter: a tensor that a module learns
     linear.py      Linear, Identity, Flatten
-    activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax
+    activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, LeakyReLU, ELU, Softplus,
+                   SiLU, Hardtanh, ReLU6
     dropout.py     Dropout
+    batchnorm.py   BatchNorm1d
     container.py   Sequential
-    loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss
+    loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
+                   SmoothL1Loss, HuberLoss
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
 
@@ -14,10 +17,13 @@ Everything is written with public tensor operations; autograd does the rest.
 """
 
 from . import functional, init  # noqa: F401
-from .activation import LogSoftmax, ReLU, Sigmoid, Softmax, Tanh  # noqa: F401
+from .activation import (  # noqa: F401
+    ELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Tanh)
+from .batchnorm import BatchNorm1d  # noqa: F401
 from .container import Sequential  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .linear import Flatten, Identity, Linear  # noqa: F401
-from .loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss  # noqa: F401
+from .loss import (  # noqa: F401
+    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)
 from .module import Module  # noqa: F401
 from .parameter import Parameter  # noqa: F401

@@ -26,7 +26,9 @@ from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "one_hot",
-           "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits"]
+           "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits",
+           "batch_norm", "binary_cross_entropy", "l1_loss", "smooth_l1_loss", "huber_loss",
+           "leaky_relu", "elu", "softplus", "silu", "hardtanh", "relu6"]
 
 
 # ---- layers and activations ------------------------------------------------
@@ -106,6 +108,47 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     else:  # (as PyTorch: 1s kept with probability 1 - p, then scaled)
         scale = minigrad.zeros_like(input).bernoulli_(1 - p).div_(1 - p)
     return input.mul_(scale) if inplace else input * scale
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """x where x > 0, else negative_slope * x: a ReLU that lets a little through."""
+    if inplace:
+        return ops.inplace(input, ops.activation.leaky_relu, negative_slope, True)
+    return ops.activation.leaky_relu(input, negative_slope)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x where x > 0, else alpha * (exp(x) - 1): smooth at 0 when alpha = 1."""
+    if inplace:
+        return ops.inplace(input, ops.activation.elu, alpha, 1.0, 1.0, True)
+    return ops.activation.elu(input, alpha)
+
+
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+    """log(1 + exp(beta x)) / beta, a smooth ReLU (x itself where beta x > threshold)."""
+    return ops.activation.softplus(input, beta, threshold)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * sigmoid(x) (also called swish)."""
+    if inplace:
+        return ops.inplace(input, ops.activation.silu)
+    return ops.activation.silu(input)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
+             inplace: bool = False) -> Tensor:
+    """x clamped to [min_val, max_val] (gradient 1 inside, 0 outside)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return ops.inplace(input, ops.activation.hardtanh, min_val, max_val)
+    return ops.activation.hardtanh(input, min_val, max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """min(max(x, 0), 6): hardtanh(x, 0, 6)."""
+    return hardtanh(input, 0.0, 6.0, inplace)
 
 
 # ---- losses ------------------------------------------------------------------
@@ -354,3 +397,120 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
     return ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
+
+
+
+def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """``torch.broadcast_tensors(input, target)``: the smaller one expanded."""
+    shape = broadcast_shapes(input.shape, target.shape)
+    return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
+
+
+def _size_warning(input: Tensor, target: Tensor) -> None:
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.", stacklevel=3)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         size_average: bool | None = None, reduce: bool | None = None,
+                         reduction: str = "mean") -> Tensor:
+    """Binary cross entropy on probabilities x in [0, 1] (after a sigmoid):
+
+        loss_i = -w_i [t_i log(x_i) + (1 - t_i) log(1 - x_i)]
+
+    Each log is clamped at -100, as in PyTorch, so x = 0 or 1 gives a finite loss.
+    (On raw scores, ``binary_cross_entropy_with_logits`` is the stable choice.)"""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the "
+                         f"input size ({input.shape}) is deprecated. Please ensure they have "
+                         "the same size.")
+    if weight is not None:
+        weight = weight.expand(broadcast_shapes(target.shape, weight.shape))
+    return ops.binary_cross_entropy(input, target, weight, reduction)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+            reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """Mean absolute error: loss_i = |x_i - t_i|, then reduced (PyTorch builds it from
+    sub, abs and mean, so the graph shows those nodes)."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    _size_warning(input, target)
+    input, target = _broadcast_pair(input, target)
+    return _reduce((input - target).abs(), reduction)
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                   reduce: bool | None = None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    """loss_i = 0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta (d = x_i - t_i):
+    squared near 0, absolute beyond beta, so outliers pull less than in MSE."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    _size_warning(input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = _broadcast_pair(input, target)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    return ops.smooth_l1_loss(input, target, reduction, beta)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
+    """loss_i = 0.5 d**2 where |d| < delta, else delta (|d| - 0.5 delta) (d = x_i - t_i):
+    smooth_l1_loss times delta."""
+    _check_reduction(reduction)
+    _size_warning(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = _broadcast_pair(input, target)
+    return ops.huber_loss(input, target, reduction, delta)
+
+# ---- normalisation -----------------------------------------------------------
+
+def _verify_batch_size(shape) -> None:
+    """Training statistics need two values per channel at least."""
+    values = shape[0]
+    for size in shape[2:]:
+        values *= size
+    if values == 1:
+        raise ValueError("Expected more than 1 value per channel when training, "
+                         f"got input size {shape}")
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel (dim 1) of a batch, then scale and shift it:
+
+        y = (x - mean) / sqrt(var + eps) * weight + bias
+
+    In training, mean and var (biased) are the batch's, over every dim but 1, and the
+    running statistics, if given, move toward them in place:
+    running = (1 - momentum) * running + momentum * batch (the variance unbiased,
+    n / (n - 1)). Otherwise (eval) mean and var are the running ones."""
+    if training:
+        _verify_batch_size(input.shape)
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    channels = input.shape[1] if input.dim() > 1 else 1
+    for name, tensor in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
+                         ("running_var", running_var)):
+        if tensor is not None and tensor.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError("running_mean must be defined in evaluation mode" if running_mean
+                           is None else "running_var must be defined in evaluation mode")
+    return ops.native_batch_norm(input, weight, bias, running_mean, running_var, training,
+                                 momentum, eps)

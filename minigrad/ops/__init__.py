@@ -11,13 +11,18 @@
 | indexing      | x[...] reads and writes                                 |
 | gather        | gather (and its backward, scatter_add)                  |
 | linalg        | matmul, mm, mv, dot, bmm, addmm                         |
-| loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
+| loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
+|               | smooth_l1_loss, huber_loss                              |
+| activation    | leaky_relu, elu, softplus, silu, hardtanh               |
+| batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
 | compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
 """
 
 from ..rules.arguments import normalize_dim, normalize_dims
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
+from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
+from .batch_norm import native_batch_norm  # noqa: F401
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
@@ -29,7 +34,8 @@ from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .linalg import addmm, bmm, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401
-    binary_cross_entropy_with_logits, mse_loss, nll_loss_images, nll_loss_rows,
+    binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss, nll_loss_images,
+    nll_loss_rows, smooth_l1_loss,
 )
 from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sigmoid, sign, sin,

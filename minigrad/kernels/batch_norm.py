@@ -1,0 +1,95 @@
+"""Batch normalisation's statistics and transform, rounded as PyTorch's CPU kernels
+(aten/src/ATen/native/cpu/batch_norm_kernel.cpp, Normalization.cpp) round them.
+
+For a float32 input ``x`` of shape (N, C) or (N, C, L), per channel c:
+
+* (N, C): each thread adds up its block of rows in float32, one row after another
+  (``at::parallel_for`` cuts the N rows into one block per thread); the blocks'
+  sums are added in float64; mean = sum / N. The same for sum((x - mean)**2), each
+  step ``buffer + d * d`` a fused multiply-add.
+* (N, C, L): every element of the channel is added in float64, in memory order;
+  mean = sum / N (rounded to float32); sum((x - mean)**2), each square in float32.
+
+Then invstd = 1 / sqrt(var_sum / N + eps) in float64 (var_sum / N in float32), and
+the output is x * alpha + beta with alpha = invstd * weight, beta = bias - mean * alpha
+(both multiply-adds fused, rounded once).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .fma import fma32, fma64
+from .threads import get_num_threads
+
+__all__ = ["batch_norm_stats", "running_update", "eval_invstd", "transform"]
+
+
+def _thread_blocks(n: int) -> list:
+    """How ``at::parallel_for(0, n, 1, ...)`` cuts n rows between the threads."""
+    threads = min(get_num_threads(), n)
+    if threads <= 1:
+        return [(0, n)]
+    chunk = -(-n // threads)
+    return [(start, min(n, start + chunk)) for start in range(0, n, chunk)]
+
+
+def _channel_sums(values: np.ndarray, square_of_minus=None) -> np.ndarray:
+    """The per-channel sums (as float64) of ``values`` (or of (values - mean)**2)."""
+    if values.ndim == 2:  # (channels last: a float32 buffer per thread)
+        total = np.zeros(values.shape[1], np.float64)
+        for start, stop in _thread_blocks(values.shape[0]):
+            block = values[start:stop]
+            if square_of_minus is None:
+                total += np.add.reduce(block, axis=0)  # (row after row, in float32)
+                continue
+            buffer = np.zeros(values.shape[1], values.dtype)
+            for row in block - square_of_minus:  # (buffer + d * d, fused: row after row)
+                buffer = _fused(row, row, buffer)
+            total += buffer
+        return total
+    if square_of_minus is not None:
+        values = values - square_of_minus[:, None]
+        values = values * values
+    return np.add.reduce(values.astype(np.float64).transpose(1, 0, 2).reshape(
+        values.shape[1], -1), axis=1, dtype=np.float64)
+
+
+def batch_norm_stats(x: np.ndarray, eps: float):
+    """(mean, invstd, var_sum) per channel of a (N, C) or (N, C, L) array."""
+    count = x.size // x.shape[1]
+    mean = (_channel_sums(x) / count).astype(x.dtype)
+    var_sum = _channel_sums(x, mean).astype(x.dtype)
+    invstd = 1 / np.sqrt((var_sum / x.dtype.type(count)).astype(np.float64) + eps)
+    return mean, invstd.astype(x.dtype), var_sum
+
+
+def running_update(running_mean, running_var, mean, var_sum, count: int, momentum: float):
+    """running = momentum * batch + (1 - momentum) * running, in place; the variance
+    unbiased (var_sum / (n - 1)), in float64 as torch's kernel adds it."""
+    m = mean.dtype.type(momentum)
+    if running_mean is not None:
+        running_mean[...] = m * mean + (1 - m) * running_mean
+    if running_var is not None:
+        unbiased = (var_sum / var_sum.dtype.type(count - 1)).astype(np.float64)
+        running_var[...] = (np.float64(m) * unbiased
+                            + ((1 - m) * running_var).astype(np.float64))
+
+
+def eval_invstd(running_var: np.ndarray, eps: float) -> np.ndarray:
+    """1 / sqrt(running_var + eps), in the variance's dtype (eval mode)."""
+    return 1 / np.sqrt(running_var + running_var.dtype.type(eps))
+
+
+def _fused(a, b, c):
+    """a * b + c rounded once (the compiler fuses torch's kernel's multiply-add)."""
+    return fma32(a, b, c) if a.dtype == np.float32 else fma64(a, b, c)
+
+
+def transform(x, mean, invstd, weight, bias):
+    """x * alpha + beta per channel: alpha = invstd * weight, beta = bias - mean * alpha,
+    each multiply-add rounded once."""
+    alpha = invstd if weight is None else invstd * weight
+    beta = _fused(-mean, alpha, np.zeros_like(mean) if bias is None else bias)
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    return _fused(x, alpha.reshape(shape), beta.reshape(shape)).astype(x.dtype, copy=False)
