@@ -72,6 +72,28 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+class RemovableHandle:
+    """What registering a hook returns: ``handle.remove()`` unregisters it (also as a
+    ``with`` block). Hooks run in the order they were registered."""
+
+    _next_id = 0
+
+    def __init__(self, hooks: dict, hook: Callable) -> None:
+        self.hooks_dict_ref = hooks
+        self.id = RemovableHandle._next_id
+        RemovableHandle._next_id += 1
+        hooks[self.id] = hook
+
+    def remove(self) -> None:
+        self.hooks_dict_ref.pop(self.id, None)
+
+    def __enter__(self) -> "RemovableHandle":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
 class Module:
     """Base class for layers and models: subclass it, assign the layers and
     parameters in ``__init__``, and write ``forward``.
@@ -98,6 +120,8 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
 
     def forward(self, *args, **kwargs):
         """What the module computes; every subclass defines it."""
@@ -106,8 +130,28 @@ class Module:
         )
 
     def __call__(self, *args, **kwargs):
-        """``module(x)`` is ``module.forward(x)``."""
-        return self.forward(*args, **kwargs)
+        """``module(x)`` is ``module.forward(x)``, with the forward hooks around it: each
+        pre-hook may replace the inputs, each hook the output (by returning non-None)."""
+        for hook in tuple(self._forward_pre_hooks.values()):
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        output = self.forward(*args, **kwargs)
+        for hook in tuple(self._forward_hooks.values()):
+            result = hook(self, args, output)
+            if result is not None:
+                output = result
+        return output
+
+    def register_forward_pre_hook(self, hook: Callable) -> "RemovableHandle":
+        """Call ``hook(module, args)`` before each ``forward``; a returned value (a tuple,
+        or one value) replaces the inputs. ``handle.remove()`` takes the hook away."""
+        return RemovableHandle(self._forward_pre_hooks, hook)
+
+    def register_forward_hook(self, hook: Callable) -> "RemovableHandle":
+        """Call ``hook(module, args, output)`` after each ``forward`` (to look at
+        activations); a returned value replaces the output."""
+        return RemovableHandle(self._forward_hooks, hook)
 
     # ---- registering parameters, buffers and sub-modules -------------------
 
