@@ -505,8 +505,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
     if eps < 0.0:
         raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
     channels = input.shape[1] if input.dim() > 1 else 1
-    for name, tensor in (("weight", weight), ("bias", bias), ("running_mean", running_mean),
-                         ("running_var", running_var)):
+    for name, tensor in (("running_mean", running_mean), ("running_var", running_var),
+                         ("weight", weight), ("bias", bias)):
         if tensor is not None and tensor.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
     if not training and (running_mean is None or running_var is None):

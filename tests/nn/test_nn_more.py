@@ -1,0 +1,290 @@
+"""BatchNorm1d, the extra activations and losses, forward hooks, Unflatten and the
+learning-rate schedulers, each against torch: values, nodes, gradients, reprs,
+state_dict keys and error texts."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+from tests.core.support.torch_compare import check, check_error, check_numerical, rand
+
+
+@pytest.fixture(autouse=True)
+def same_threads():
+    """BatchNorm's (N, C) statistics are added up per thread: minigrad's kernel cuts the
+    rows as torch does for the same thread count (the suite runs torch on one)."""
+    before = mg.get_num_threads()
+    mg.set_num_threads(torch.get_num_threads())
+    yield
+    mg.set_num_threads(before)
+
+
+def _bits(a, b) -> float:
+    """The share of elements with the same bits."""
+    return float((np.asarray(a.detach().numpy()) == np.asarray(b.detach().numpy())).mean())
+
+
+# ---- BatchNorm1d ------------------------------------------------------------------
+
+def _run_batchnorm(lib, shape, train, steps=3, **options):
+    lib.manual_seed(0)
+    bn = lib.nn.BatchNorm1d(shape[1], **options)
+    bn.train(train)
+    rng = np.random.default_rng(1)
+    records = []
+    for _ in range(steps):
+        x = lib.tensor((rng.standard_normal(shape) * 2 + 1).astype(np.float32),
+                       requires_grad=True)
+        y = bn(x)
+        (y * lib.tensor(rng.standard_normal(shape).astype(np.float32))).sum().backward()
+        records.append((y, x.grad, type(y.grad_fn).__name__))
+    return bn, records
+
+
+@pytest.mark.parametrize("shape", [(32, 10), (8, 4, 5), (64, 200), (3, 7)])
+@pytest.mark.parametrize("train", [True, False])
+@pytest.mark.parametrize("options", [{}, {"momentum": None}, {"affine": False},
+                                     {"track_running_stats": False}, {"bias": False}])
+def test_batchnorm1d_matches_torch(shape, train, options):
+    ours, ours_steps = _run_batchnorm(mg, shape, train, **options)
+    theirs, theirs_steps = _run_batchnorm(torch, shape, train, **options)
+    assert repr(ours) == repr(theirs)
+    ours_state, theirs_state = ours.state_dict(), theirs.state_dict()
+    assert list(ours_state) == list(theirs_state)
+    for key in theirs_state:  # running statistics: the same bits
+        assert np.array_equal(ours_state[key].numpy(), theirs_state[key].numpy()), key
+    for (y, gx, name), (ty, tgx, tname) in zip(ours_steps, theirs_steps):
+        assert name == tname == "NativeBatchNormBackward0"
+        assert _bits(y, ty) == 1.0  # forward: torch's kernel's bits
+        np.testing.assert_allclose(gx.numpy(), tgx.numpy(), rtol=1e-5, atol=2e-6)
+    if ours.weight is not None:
+        np.testing.assert_allclose(ours.weight.grad.numpy(), theirs.weight.grad.numpy(),
+                                   rtol=1e-5, atol=1e-5)
+
+
+def test_batchnorm_saved_values_and_repr():
+    node = mg.nn.BatchNorm1d(3)(mg.randn(4, 3, requires_grad=True)).grad_fn
+    assert [name for name in dir(node) if name.startswith("_saved")] == [
+        name for name in dir(torch.nn.BatchNorm1d(3)(torch.randn(4, 3, requires_grad=True))
+                             .grad_fn) if name.startswith("_saved")]
+    assert node._saved_training is True and node._saved_eps == 1e-5
+    assert node._saved_result1.shape == (3,) and node._saved_result2.shape == (3,)
+    assert repr(mg.nn.BatchNorm1d(3, momentum=None, affine=False)) == \
+        repr(torch.nn.BatchNorm1d(3, momentum=None, affine=False))
+
+
+def test_batch_norm_functional_float64_against_finite_differences():
+    x, w, b = rand((6, 3), 1), rand((3,), 2), rand((3,), 3)
+    check_numerical(lambda x, w, b: mg.nn.functional.batch_norm(x, None, None, w, b, True),
+                    x, w, b, atol=1e-6)
+    mean, var = mg.zeros(3, dtype=mg.float64), mg.ones(3, dtype=mg.float64) * 2
+    check_numerical(lambda x, w, b: mg.nn.functional.batch_norm(x, mean, var, w, b, False),
+                    x, w, b)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(1, 10)),
+    lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(1, 10, 1)),
+    lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(2, 10, 3, 4)),
+    lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(2, 5)),
+    lambda lib, x: lib.nn.functional.batch_norm(lib.ones(2, 3), None, None, training=True,
+                                                eps=0.0),
+])
+def test_batchnorm_errors(call):
+    check_error(call, rand((2,)))
+
+
+def test_batchnorm_eval_of_batch_of_one_works():
+    bn, tbn = mg.nn.BatchNorm1d(4).eval(), torch.nn.BatchNorm1d(4).eval()
+    assert repr(bn(mg.ones(1, 4))) == repr(tbn(torch.ones(1, 4)))
+
+
+# ---- activations -----------------------------------------------------------------
+
+ACTIVATIONS = [
+    ("leaky_relu", {}), ("leaky_relu", {"negative_slope": 0.2}), ("elu", {}),
+    ("elu", {"alpha": 0.5}), ("softplus", {}), ("softplus", {"beta": 2.0, "threshold": 3.0}),
+    ("silu", {}), ("hardtanh", {}), ("hardtanh", {"min_val": -0.5, "max_val": 2.0}),
+    ("relu6", {}),
+]
+
+
+@pytest.mark.parametrize("name, options", ACTIVATIONS)
+def test_activation_matches_torch(name, options):
+    x = rand((5, 7), low=-8, high=8)
+    check(lambda lib, t: getattr(lib.nn.functional, name)(t, **options), x)
+    check_numerical(lambda t: getattr(mg.nn.functional, name)(t, **options),
+                    rand((4, 3), 2, low=-4, high=4).round(1) + 0.05)
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "silu", "hardtanh", "relu6"])
+def test_activation_in_place_matches_torch(name):
+    check(lambda lib, t: getattr(lib.nn.functional, name)(t * 1, inplace=True),
+          rand((4, 6), low=-3, high=3))
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "softplus", "silu"])
+def test_activation_refuses_integers(name):
+    check_error(lambda lib, t: getattr(lib.nn.functional, name)(t), rand((3,), dtype="int64"))
+
+
+def test_activation_forward_bits():
+    x = np.random.default_rng(0).standard_normal(20000).astype(np.float32) * 4
+    for name in ["leaky_relu", "hardtanh", "elu", "softplus", "silu"]:
+        ours = getattr(mg.nn.functional, name)(mg.tensor(x))
+        theirs = getattr(torch.nn.functional, name)(torch.tensor(x))
+        # (exp, expm1, log1p rounded once; torch's SLEEF differs in the last bit on a few %)
+        assert _bits(ours, theirs) >= (1.0 if name in ("leaky_relu", "hardtanh") else 0.9), name
+
+
+@pytest.mark.parametrize("make", [
+    lambda nn: nn.LeakyReLU(), lambda nn: nn.LeakyReLU(0.2, inplace=True), lambda nn: nn.ELU(),
+    lambda nn: nn.ELU(alpha=0.5, inplace=True), lambda nn: nn.Softplus(),
+    lambda nn: nn.Softplus(beta=2, threshold=10), lambda nn: nn.SiLU(),
+    lambda nn: nn.SiLU(inplace=True), lambda nn: nn.Hardtanh(), lambda nn: nn.ReLU6(),
+    lambda nn: nn.Hardtanh(-2.0, 2.0, inplace=True), lambda nn: nn.Unflatten(1, (2, 3)),
+    lambda nn: nn.BCELoss(), lambda nn: nn.L1Loss(), lambda nn: nn.SmoothL1Loss(beta=0.5),
+    lambda nn: nn.HuberLoss(delta=2.0), lambda nn: nn.Identity(),
+])
+def test_module_reprs(make):
+    assert repr(make(mg.nn)) == repr(make(torch.nn))
+
+
+# ---- losses ----------------------------------------------------------------------
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_bce_matches_torch(reduction):
+    p = rand((16, 3), 1, low=0.0, high=1.0)
+    p[0, 0], p[1, 1] = 0.0, 1.0  # (log clamped at -100)
+    t = rand((16, 3), 2, low=0.0, high=1.0)
+    check(lambda lib, a, b: lib.nn.functional.binary_cross_entropy(a, b, reduction=reduction),
+          p, t, requires_grad=[True, False])
+    check(lambda lib, a, b, w: lib.nn.BCELoss(weight=w, reduction=reduction)(a, b),
+          p, t, rand((3,), 4, low=0, high=1), requires_grad=[True, False, False])
+
+
+def test_bce_gradient_of_the_target_and_finite_differences():
+    p, t = rand((5, 2), 1, low=0.1, high=0.9), rand((5, 2), 2, low=0.0, high=1.0)
+    check(lambda lib, a, b: lib.nn.functional.binary_cross_entropy(a, b), p, t)
+    check_numerical(lambda a, b: mg.nn.functional.binary_cross_entropy(a, b), p, t)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, p: lib.nn.functional.binary_cross_entropy(p * 2, p),
+    lambda lib, p: lib.nn.functional.binary_cross_entropy(p, p[:2]),
+    lambda lib, p: lib.nn.functional.binary_cross_entropy(p, p * 3),
+    lambda lib, p: lib.nn.functional.smooth_l1_loss(p, p, beta=-1.0),
+    lambda lib, p: lib.nn.functional.l1_loss(p, p, reduction="avg"),
+])
+def test_loss_errors(call):
+    check_error(call, rand((4, 3), low=0.1, high=0.9), requires_grad=[False])
+
+
+@pytest.mark.parametrize("name, options", [
+    ("l1_loss", {}), ("l1_loss", {"reduction": "sum"}), ("l1_loss", {"reduction": "none"}),
+    ("smooth_l1_loss", {}), ("smooth_l1_loss", {"beta": 0.3}),
+    ("smooth_l1_loss", {"beta": 0.0}), ("smooth_l1_loss", {"reduction": "none"}),
+    ("huber_loss", {}), ("huber_loss", {"delta": 0.3, "reduction": "sum"}),
+])
+def test_regression_losses_match_torch(name, options):
+    a, b = rand((6, 4), 1), rand((6, 4), 2)
+    check(lambda lib, x, y: getattr(lib.nn.functional, name)(x, y, **options), a, b)
+    check_numerical(lambda x, y: getattr(mg.nn.functional, name)(x, y, **options), a, b)
+
+
+def test_l1_loss_broadcast_warning():
+    for lib in (mg, torch):
+        with pytest.warns(UserWarning, match="Using a target size"):
+            lib.nn.functional.l1_loss(lib.ones(3, 2), lib.ones(2))
+
+
+# ---- hooks -----------------------------------------------------------------------
+
+def _hooked(lib):
+    lib.manual_seed(0)
+    net = lib.nn.Sequential(lib.nn.Linear(4, 3), lib.nn.ReLU(), lib.nn.Linear(3, 2))
+    seen = []
+    first = net[0].register_forward_hook(lambda m, args, out: seen.append(tuple(out.shape)))
+    doubled = net[2].register_forward_pre_hook(lambda m, args: (args[0] * 2,))
+    replaced = net.register_forward_hook(lambda m, args, out: out + 1)
+    x = lib.ones(5, 4)
+    outputs = [net(x)]
+    first.remove()
+    doubled.remove()
+    with replaced:
+        outputs.append(net(x))
+    outputs.append(net(x))
+    return seen, [repr(o) for o in outputs]
+
+
+def test_forward_hooks_and_handles_match_torch():
+    assert _hooked(mg) == _hooked(torch)
+
+
+def test_module_walks_match_torch():
+    def walk(lib):
+        lib.manual_seed(0)
+        net = lib.nn.Sequential(lib.nn.Linear(2, 3), lib.nn.BatchNorm1d(3), lib.nn.Tanh())
+        names = [name for name, _ in net.named_modules()]
+        kinds = [type(m).__name__ for m in net.children()]
+        applied = []
+        net.apply(lambda m: applied.append(type(m).__name__))
+        net(lib.ones(4, 2)).sum().backward()
+        net.zero_grad(set_to_none=True)
+        grads = [p.grad for p in net.parameters()]
+        net.requires_grad_(False)
+        return names, kinds, applied, grads, [p.requires_grad for p in net.parameters()], \
+            list(net.state_dict())
+    assert walk(mg) == walk(torch)
+
+
+# ---- learning-rate schedulers ----------------------------------------------------------
+
+SCHEDULERS = {
+    "StepLR": lambda lib, o: lib.optim.lr_scheduler.StepLR(o, 3, gamma=0.5),
+    "MultiStepLR": lambda lib, o: lib.optim.lr_scheduler.MultiStepLR(o, [2, 5, 5], 0.1),
+    "ExponentialLR": lambda lib, o: lib.optim.lr_scheduler.ExponentialLR(o, 0.9),
+    "LambdaLR": lambda lib, o: lib.optim.lr_scheduler.LambdaLR(o, lambda e: 0.95 ** e),
+    "MultiplicativeLR": lambda lib, o: lib.optim.lr_scheduler.MultiplicativeLR(o, lambda e: 0.9),
+    "CosineAnnealingLR": lambda lib, o: lib.optim.lr_scheduler.CosineAnnealingLR(o, 5, 0.001),
+    "LinearLR": lambda lib, o: lib.optim.lr_scheduler.LinearLR(o, 0.25, 1.0, 4),
+    "ReduceLROnPlateau": lambda lib, o: lib.optim.lr_scheduler.ReduceLROnPlateau(
+        o, patience=2, factor=0.5),
+}
+
+
+def _schedule(lib, name, optimizer_first=True, steps=14):
+    param = lib.nn.Parameter(lib.ones(2))
+    optimizer = lib.optim.SGD([param], lr=0.1, momentum=0.9)
+    scheduler = SCHEDULERS[name](lib, optimizer)
+    rates = []
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for i in range(steps):
+            if optimizer_first:
+                param.grad = lib.ones(2)
+                optimizer.step()
+            if name == "ReduceLROnPlateau":
+                scheduler.step(1.0 if i > 2 else 2.0 - i)
+            else:
+                scheduler.step()
+            rates.append(scheduler.get_last_lr())
+    state = scheduler.state_dict()
+    state.pop("lr_lambdas", None)
+    state.pop("milestones", None)
+    return rates, [str(w.message) for w in caught], state, optimizer.param_groups[0]["lr"]
+
+
+@pytest.mark.parametrize("name", list(SCHEDULERS))
+def test_scheduler_matches_torch(name):
+    assert _schedule(mg, name) == _schedule(torch, name)
+
+
+def test_scheduler_step_before_optimizer_step_warns_as_torch():
+    ours, theirs = _schedule(mg, "StepLR", False), _schedule(torch, "StepLR", False)
+    assert ours[1] == theirs[1] and "before `optimizer.step()`" in theirs[1][0]
