@@ -6,6 +6,7 @@
     adamw.py       AdamW (Adam with decoupled weight decay)
     rmsprop.py     RMSprop (steps divided by a running RMS of the gradient)
     adagrad.py     Adagrad (steps shrink with the sum of squared gradients)
+    adadelta.py    Adadelta (steps scaled by running RMS of past steps and gradients)
     lr_scheduler.py  StepLR, MultiStepLR, ExponentialLR, LambdaLR, LinearLR,
                    CosineAnnealingLR, ReduceLROnPlateau (the learning rate over time)
 
@@ -18,6 +19,7 @@ A training step reads the same as in PyTorch::
 """
 
 from . import lr_scheduler  # noqa: F401
+from .adadelta import Adadelta  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
 from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401

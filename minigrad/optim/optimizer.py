@@ -1,4 +1,5 @@
-"""``Optimizer``: the base class of ``SGD``, ``Adam``, ``AdamW``, ``RMSprop`` and ``Adagrad``.
+"""``Optimizer``: the base class of ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``
+and ``Adadelta``.
 
 An optimiser holds ``param_groups``, a list of dicts, each with its
 ``'params'`` (a list of tensors) and its settings (``'lr'``, ...), so that

@@ -288,3 +288,35 @@ def test_scheduler_matches_torch(name):
 def test_scheduler_step_before_optimizer_step_warns_as_torch():
     ours, theirs = _schedule(mg, "StepLR", False), _schedule(torch, "StepLR", False)
     assert ours[1] == theirs[1] and "before `optimizer.step()`" in theirs[1][0]
+
+
+# ---- Adadelta ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("options", [{}, {"lr": 0.5, "rho": 0.8, "weight_decay": 0.1},
+                                     {"maximize": True, "eps": 1e-4}])
+def test_adadelta_matches_torch(options):
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s).astype(np.float32) for s in [(30, 20), (50,), ()]]
+    ours = [mg.nn.Parameter(mg.tensor(a)) for a in arrays]
+    theirs = [torch.nn.Parameter(torch.tensor(a)) for a in arrays]
+    opt, topt = mg.optim.Adadelta(ours, **options), torch.optim.Adadelta(theirs, **options)
+    for _ in range(20):
+        for p, q in zip(ours, theirs):
+            g = rng.standard_normal(tuple(q.shape)).astype(np.float32)
+            p.grad, q.grad = mg.tensor(g), torch.tensor(g)
+        opt.step()
+        topt.step()
+    for p, q in zip(ours, theirs):  # (torch's float32 sqrt is not correctly rounded
+        np.testing.assert_allclose(p.detach().numpy(), q.detach().numpy(),  # everywhere)
+                                   rtol=1e-6, atol=1e-6)
+    state, tstate = opt.state_dict(), topt.state_dict()
+    assert state["param_groups"] == tstate["param_groups"]
+    assert list(state["state"][0]) == list(tstate["state"][0]) == ["step", "square_avg",
+                                                                  "acc_delta"]
+    assert repr(opt) == repr(topt)
+
+
+def test_adadelta_errors():
+    for lib in (mg, torch):
+        with pytest.raises(ValueError, match="Invalid rho value: 1.5"):
+            lib.optim.Adadelta([lib.nn.Parameter(lib.ones(1))], rho=1.5)
