@@ -28,7 +28,7 @@ __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_so
            "one_hot",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits",
            "batch_norm", "binary_cross_entropy", "l1_loss", "smooth_l1_loss", "huber_loss",
-           "leaky_relu", "elu", "softplus", "silu", "hardtanh", "relu6"]
+           "normalize", "pad", "leaky_relu", "elu", "softplus", "silu", "hardtanh", "relu6"]
 
 
 # ---- layers and activations ------------------------------------------------
@@ -474,6 +474,30 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = _broadcast_pair(input, target)
     return ops.huber_loss(input, target, reduction, delta)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
+              out: Tensor | None = None) -> Tensor:
+    """x / max(||x||_p, eps) along ``dim``: each slice scaled to length 1."""
+    denom = ops.clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
+    if out is not None:
+        return minigrad.div(input, denom, out=out)
+    return input / denom
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pad the last dims: ``pad = (left, right)`` for the last dim, then
+    ``(left, right, top, bottom)`` for the last two, and so on; negative amounts crop.
+    Only ``mode='constant'`` (with ``value``, 0 by default)."""
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the "
+                           f"input dimension but got padding length {len(pad)} and input of "
+                           f"dimension {input.dim()}")
+    if mode != "constant":
+        raise NotImplementedError(f"minigrad's F.pad has mode='constant' only, not {mode!r}")
+    return ops.constant_pad_nd(input, pad, 0 if value is None else value)
 
 # ---- normalisation -----------------------------------------------------------
 

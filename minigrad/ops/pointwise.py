@@ -19,7 +19,7 @@ from ..autograd.tensor_base import is_tensor
 from ..rules.layout import with_contiguous_layout, with_iterator_layout, with_unary_layout
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
-           "clamp", "maximum", "minimum", "where", "masked_fill"]
+           "clamp", "clamp_min", "maximum", "minimum", "where", "masked_fill"]
 
 
 class ExpBackward0(Node):
@@ -217,6 +217,19 @@ class ClampBackward1(Node):
         else:
             inside = x >= low if low is not None else x <= high
         return fn.where(inside, grad, 0)
+
+
+class ClampMinBackward0(Node):
+    formula = Formula("y", "max(x, min)", d={"x": "1 where x >= min, else 0"},
+                      note="torch.clamp_min: the bound is a number.")
+    saves = {"self": Input(0)}
+
+    def forward(self, x, min):
+        self.save(min=min)
+        return kernels.clamp(x, min, None)
+
+    def backward(self, saved, grad):
+        return fn.where(saved.self >= saved.min, grad, 0)
 
 
 class ClampBackward0(Node):
@@ -488,3 +501,9 @@ def masked_fill(x, mask, value):
     if is_tensor(value):
         return with_contiguous_layout(MaskedFillBackward1.apply(x, value, mask=mask._data))
     return with_contiguous_layout(MaskedFillBackward0.apply(x, mask=mask._data, value=value))
+
+
+def clamp_min(x, min):
+    """max(x, min) for a number ``min`` (``torch.clamp_min``, ClampMinBackward0)."""
+    dtype = dtypes.result_type(x, min)
+    return with_unary_layout(ClampMinBackward0.apply(x, cast_to=dtype, min=min), x)

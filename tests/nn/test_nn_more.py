@@ -320,3 +320,29 @@ def test_adadelta_errors():
     for lib in (mg, torch):
         with pytest.raises(ValueError, match="Invalid rho value: 1.5"):
             lib.optim.Adadelta([lib.nn.Parameter(lib.ones(1))], rho=1.5)
+
+
+# ---- F.pad and F.normalize ---------------------------------------------------------------
+
+@pytest.mark.parametrize("pad", [(1, 2), (1, 2, 0, 1), (1, 1, 2, 0, 1, 3), (-1, 2),
+                                 (-2, -1, 1, -1), (0, 0)])
+@pytest.mark.parametrize("value", [None, 2.5])
+def test_pad_matches_torch(pad, value):
+    check(lambda lib, x: lib.nn.functional.pad(x, pad, value=value), rand((3, 4, 5)))
+
+
+def test_pad_float64_against_finite_differences_and_twice():
+    check_numerical(lambda x: mg.nn.functional.pad(x, (1, -1, 2, 0)), rand((3, 4)))
+    check(lambda lib, x: lib.autograd.grad(lib.nn.functional.pad(x, (1, 2)).pow(2).sum(), x,
+                                           create_graph=True)[0], rand((2, 3)))
+
+
+@pytest.mark.parametrize("pad", [(1, 2, 3), (1, 2, 3, 4, 5, 6)])
+def test_pad_errors(pad):
+    check_error(lambda lib, x: lib.nn.functional.pad(x, pad), rand((3, 4)))
+
+
+@pytest.mark.parametrize("options", [{}, {"p": 1, "dim": 0}, {"dim": -1, "eps": 0.5}])
+def test_normalize_matches_torch(options):
+    check(lambda lib, x: lib.nn.functional.normalize(x, **options), rand((3, 4, 5)))
+    check_numerical(lambda x: mg.nn.functional.normalize(x, **options), rand((3, 4), 2))
