@@ -22,6 +22,7 @@ from typing import Callable, Iterator
 from .. import devices, dtypes
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
+from .hooks import BackwardHook
 from .parameter import Parameter
 
 __all__ = ["Module"]
@@ -122,6 +123,8 @@ class Module:
         object.__setattr__(self, "_modules", {})
         object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
 
     def forward(self, *args, **kwargs):
         """What the module computes; every subclass defines it."""
@@ -136,17 +139,35 @@ class Module:
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        if self._backward_hooks or self._backward_pre_hooks:
+            backward_hook = BackwardHook(self, tuple(self._backward_hooks.values()),
+                                         tuple(self._backward_pre_hooks.values()))
+            args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
         for hook in tuple(self._forward_hooks.values()):
             result = hook(self, args, output)
             if result is not None:
                 output = result
+        if backward_hook is not None:
+            output = backward_hook.setup_output_hook(output)
         return output
 
     def register_forward_pre_hook(self, hook: Callable) -> "RemovableHandle":
         """Call ``hook(module, args)`` before each ``forward``; a returned value (a tuple,
         or one value) replaces the inputs. ``handle.remove()`` takes the hook away."""
         return RemovableHandle(self._forward_pre_hooks, hook)
+
+    def register_full_backward_hook(self, hook: Callable) -> "RemovableHandle":
+        """Call ``hook(module, grad_input, grad_output)`` when the gradients of the
+        module's inputs have been computed (tuples, one per tensor argument and output);
+        a returned tuple replaces ``grad_input``."""
+        return RemovableHandle(self._backward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook: Callable) -> "RemovableHandle":
+        """Call ``hook(module, grad_output)`` when the gradients of the module's outputs
+        arrive, before the module's own backward; a returned tuple replaces them."""
+        return RemovableHandle(self._backward_pre_hooks, hook)
 
     def register_forward_hook(self, hook: Callable) -> "RemovableHandle":
         """Call ``hook(module, args, output)`` after each ``forward`` (to look at

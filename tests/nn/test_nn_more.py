@@ -346,3 +346,45 @@ def test_pad_errors(pad):
 def test_normalize_matches_torch(options):
     check(lambda lib, x: lib.nn.functional.normalize(x, **options), rand((3, 4, 5)))
     check_numerical(lambda x: mg.nn.functional.normalize(x, **options), rand((3, 4), 2))
+
+
+# ---- backward hooks ----------------------------------------------------------------------
+
+def _backward_hooked(lib):
+    nn = lib.nn
+    lib.manual_seed(0)
+    layer = nn.Linear(3, 2)
+    seen = []
+    handle = layer.register_full_backward_hook(lambda mod, gi, go: seen.append(
+        (type(mod).__name__, [None if g is None else tuple(g.shape) for g in gi],
+         [tuple(g.shape) for g in go])))
+    x = lib.randn(4, 3, requires_grad=True)
+    y = layer(x)
+    out = [type(y.grad_fn).__name__, type(y.grad_fn.next_functions[0][0]).__name__]
+    y.sum().backward()
+    out += [list(seen), x.grad]
+    seen.clear()
+    y = layer(lib.randn(4, 3))  # (no input requires grad: the hook fires at the outputs)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        y.sum().backward()
+    out += [list(seen), [str(w.message) for w in caught]]
+    doubled = layer.register_full_backward_hook(lambda mod, gi, go: (gi[0] * 2,))
+    x.grad = None
+    layer(x).sum().backward()
+    out.append(x.grad)
+    handle.remove()
+    doubled.remove()
+    out.append(type(layer(x).grad_fn).__name__)
+    net = nn.Sequential(nn.Linear(3, 2), nn.ReLU())
+    net.register_full_backward_hook(lambda mod, gi, go: out.append(("seq", gi[0].shape)))
+    net[1].register_full_backward_hook(lambda mod, gi, go: out.append(("relu", go[0][0])))
+    net[1].register_full_backward_pre_hook(lambda mod, go: (go[0] * 3,))
+    x.grad = None
+    net(x).sum().backward()
+    out.append(x.grad)
+    return [repr(o) for o in out]
+
+
+def test_full_backward_hooks_match_torch():
+    assert _backward_hooked(mg) == _backward_hooked(torch)
