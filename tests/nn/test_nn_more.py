@@ -255,6 +255,9 @@ SCHEDULERS = {
     "LinearLR": lambda lib, o: lib.optim.lr_scheduler.LinearLR(o, 0.25, 1.0, 4),
     "ReduceLROnPlateau": lambda lib, o: lib.optim.lr_scheduler.ReduceLROnPlateau(
         o, patience=2, factor=0.5),
+    "OneCycleLR": lambda lib, o: lib.optim.lr_scheduler.OneCycleLR(o, 0.5, total_steps=14),
+    "OneCycleLR-linear-3": lambda lib, o: lib.optim.lr_scheduler.OneCycleLR(
+        o, [1.0], epochs=2, steps_per_epoch=8, anneal_strategy="linear", three_phase=True),
 }
 
 
@@ -277,12 +280,40 @@ def _schedule(lib, name, optimizer_first=True, steps=14):
     state = scheduler.state_dict()
     state.pop("lr_lambdas", None)
     state.pop("milestones", None)
-    return rates, [str(w.message) for w in caught], state, optimizer.param_groups[0]["lr"]
+    group = {key: value for key, value in optimizer.param_groups[0].items() if key != "params"}
+    return rates, [str(w.message) for w in caught], state, group
 
 
 @pytest.mark.parametrize("name", list(SCHEDULERS))
 def test_scheduler_matches_torch(name):
     assert _schedule(mg, name) == _schedule(torch, name)
+
+
+def test_one_cycle_with_adam_cycles_beta1_as_torch():
+    def run(lib):
+        param = lib.nn.Parameter(lib.ones(2))
+        optimizer = lib.optim.Adam([param], lr=0.1)
+        scheduler = lib.optim.lr_scheduler.OneCycleLR(optimizer, 0.01, total_steps=5)
+        betas = []
+        for _ in range(5):
+            param.grad = lib.ones(2)
+            optimizer.step()
+            scheduler.step()
+            betas.append((optimizer.param_groups[0]["betas"], scheduler.get_last_lr()))
+        return betas
+    assert run(mg) == run(torch)
+    for lib in (mg, torch):  # (a 6th step is one too many)
+        with pytest.raises(ValueError, match="Tried to step 6 times"):
+            run_too_far(lib)
+
+
+def run_too_far(lib):
+    param = lib.nn.Parameter(lib.ones(2))
+    optimizer = lib.optim.SGD([param], lr=0.1, momentum=0.9)
+    scheduler = lib.optim.lr_scheduler.OneCycleLR(optimizer, 0.01, total_steps=5)
+    for _ in range(6):
+        optimizer.step()
+        scheduler.step()
 
 
 def test_scheduler_step_before_optimizer_step_warns_as_torch():
