@@ -93,3 +93,88 @@ def transform(x, mean, invstd, weight, bias):
     beta = _fused(-mean, alpha, np.zeros_like(mean) if bias is None else bias)
     shape = (1, -1) + (1,) * (x.ndim - 2)
     return _fused(x, alpha.reshape(shape), beta.reshape(shape)).astype(x.dtype, copy=False)
+
+
+# ---- backward ---------------------------------------------------------------------------
+
+_LANES = 8  # (float32 lanes: this kernel runs on 256-bit vectors, measured)
+
+
+def _lane_tree(acc: np.ndarray) -> np.ndarray:
+    """``vec_reduce_all`` on full vectors (the last axis): lane i plus lane i ^ 8, then
+    ^ 4, ^ 2, ^ 1 (PyTorch's shuffles), each step rounded."""
+    width = acc.shape[-1]
+    while width > 1:
+        width //= 2
+        acc = acc[..., :width] + acc[..., width:2 * width]
+    return acc[..., 0]
+
+
+def _reduce_rows(rows: np.ndarray, factor: np.ndarray | None = None) -> np.ndarray:
+    """``vec::reduce_all`` of each row (the last axis), in the rows' dtype: short rows
+    one element after another, longer ones in vector lanes, then the lane tree. With
+    ``factor``, of rows * factor (``map2_reduce_all``: the products of the last,
+    partial vector are fused into the lanes' sums)."""
+    size = rows.shape[-1]
+    lanes = _LANES if rows.dtype == np.float32 else _LANES // 2
+    products = rows if factor is None else rows * factor
+    if size < lanes:
+        return np.cumsum(products, axis=-1, dtype=rows.dtype)[..., -1]
+    acc = products[..., :lanes].copy()
+    full = size - size % lanes
+    for start in range(lanes, full, lanes):
+        acc += products[..., start:start + lanes]
+    if full < size:  # (the tail's lanes are added, the others kept)
+        if factor is None:
+            acc[..., :size - full] += rows[..., full:]
+        else:
+            acc[..., :size - full] = _fused(rows[..., full:], factor[..., full:],
+                                            acc[..., :size - full])
+    return _lane_tree(acc)
+
+
+def _gradient_sums(grad, x, mean):
+    """Per channel: sum(grad) and sum((x - mean) * grad), as PyTorch's backward kernels
+    add them: (N, C) in float32 buffers per thread (the product fused into the sum),
+    then the threads' buffers in float64; (N, C, L) per (n, c) row with ``reduce_all``,
+    the rows added in float64. Returned in float64 (the (N, C) sums already rounded)."""
+    if x.ndim == 2:
+        sums = np.zeros(x.shape[1], np.float64)
+        dotps = np.zeros(x.shape[1], np.float64)
+        for start, stop in _thread_blocks(x.shape[0]):
+            sums += np.add.reduce(grad[start:stop], axis=0)
+            buffer = np.zeros(x.shape[1], x.dtype)
+            for row, dy in zip(x[start:stop] - mean, grad[start:stop]):
+                buffer = _fused(row, dy, buffer)
+            dotps += buffer
+        return sums.astype(x.dtype).astype(np.float64), dotps.astype(x.dtype).astype(np.float64)
+    return (_reduce_rows(grad).astype(np.float64).sum(axis=0),
+            _reduce_rows(x - mean[:, None], grad).astype(np.float64).sum(axis=0))
+
+
+def backward(grad, x, mean, invstd, weight, training: bool, eval_var=None, eps=0.0):
+    """(grad_x, grad_weight, grad_bias) of the transform, as PyTorch's CPU kernel
+    computes them (``eval_var``: the running variance, whose invstd the kernel takes
+    again, in float64, in eval mode)."""
+    kind = x.dtype.type
+    count = x.size // x.shape[1]
+    if not training:
+        invstd = (1 / np.sqrt(eval_var.astype(np.float64) + eps)).astype(x.dtype)
+    sums, dotps = _gradient_sums(grad, x, mean)
+    w = np.ones_like(invstd) if weight is None else weight
+    shape = (1, -1) + (1,) * (x.ndim - 2)
+    if training:
+        k = dotps.astype(x.dtype) * invstd * invstd / kind(count)
+        grad_mean = (sums / count if x.ndim > 2 else sums.astype(x.dtype) / kind(count))
+        grad_mean = grad_mean.astype(x.dtype)
+        centred, k = x - mean.reshape(shape), k.reshape(shape)
+        dy = grad - grad_mean.reshape(shape)
+        inner = _fused(-centred, k, dy)  # (dy - grad_mean) - (x - mean) k, fused
+        if x.ndim == 2:  # (the channels past the last full vector: not fused)
+            tail = x.shape[1] - x.shape[1] % _LANES
+            inner[:, tail:] = dy[:, tail:] - centred[:, tail:] * k[:, tail:]
+        grad_x = inner * invstd.reshape(shape) * w.reshape(shape)
+    else:
+        grad_x = grad * invstd.reshape(shape) * w.reshape(shape)
+    grad_w = (dotps * invstd).astype(x.dtype)
+    return grad_x.astype(x.dtype, copy=False), grad_w, sums.astype(x.dtype)

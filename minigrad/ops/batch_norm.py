@@ -38,18 +38,32 @@ class NativeBatchNormBackward0(Node):
         return kernels.transform(x, mean, invstd, weight, bias)
 
     def backward(self, saved, grad):
-        x, w, training = saved.input, saved.weight, saved.training
-        mean, invstd = _per_channel(saved.result1, x.ndim), _per_channel(saved.result2, x.ndim)
-        axes, count = _channels(x), x.size // x.shape[1]
-        sum_g = fn.sum(grad, axes)
-        dotp = fn.sum((x - mean) * grad, axes)
-        scale = invstd if w is None else invstd * _per_channel(w, x.ndim)
-        if training:
-            k = _per_channel(dotp, x.ndim) * invstd * invstd / count
-            grad_x = (grad - _per_channel(sum_g, x.ndim) / count - (x - mean) * k) * scale
-        else:
-            grad_x = grad * scale
-        return grad_x, dotp * saved.result2, sum_g
+        return batch_norm_backward(grad, saved.input, saved.weight, saved.result1,
+                                   saved.result2, saved.training, saved.running_var, saved.eps)
+
+
+def batch_norm_backward(grad, x, w, mean, invstd, training, running_var, eps):
+    """The three gradients: on arrays as PyTorch's CPU kernel computes them (its sums
+    and fused multiply-adds); on tensors (a backward with create_graph=True) by the
+    formula below, so that it is recorded and can be differentiated again."""
+    if not fn.is_tensor(grad):
+        return kernels.backward(grad, x, mean, invstd, w, training,
+                                None if running_var is None else fn.as_array(running_var), eps)
+    axes, count = _channels(x), x.numel() // x.shape[1]
+    if training:  # (the batch's statistics as functions of x, for the second derivative)
+        mean = fn.mean(x, axes, keepdim=True)
+        invstd = fn.pow(fn.mean((x - mean) * (x - mean), axes, keepdim=True) + eps, -0.5)
+    else:
+        mean, invstd = _per_channel(mean, x.ndim), _per_channel(invstd, x.ndim)
+    sum_g = fn.sum(grad, axes)
+    dotp = fn.sum((x - mean) * grad, axes)
+    scale = invstd if w is None else invstd * _per_channel(w, x.ndim)
+    if training:  # xhat = (x - mean) invstd:  invstd w (G - mean(G) - xhat mean(G xhat))
+        k = _per_channel(dotp, x.ndim) * invstd * invstd / count
+        grad_x = (grad - _per_channel(sum_g, x.ndim) / count - (x - mean) * k) * scale
+    else:
+        grad_x = grad * scale
+    return grad_x, dotp * fn.reshape(invstd, (-1,)), sum_g
 
 
 def native_batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps):

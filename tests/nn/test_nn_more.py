@@ -60,11 +60,12 @@ def test_batchnorm1d_matches_torch(shape, train, options):
         assert np.array_equal(ours_state[key].numpy(), theirs_state[key].numpy()), key
     for (y, gx, name), (ty, tgx, tname) in zip(ours_steps, theirs_steps):
         assert name == tname == "NativeBatchNormBackward0"
-        assert _bits(y, ty) == 1.0  # forward: torch's kernel's bits
-        np.testing.assert_allclose(gx.numpy(), tgx.numpy(), rtol=1e-5, atol=2e-6)
+        assert _bits(y, ty) == 1.0  # forward and backward: torch's kernels' bits
+        assert _bits(gx, tgx) == 1.0
     if ours.weight is not None:
-        np.testing.assert_allclose(ours.weight.grad.numpy(), theirs.weight.grad.numpy(),
-                                   rtol=1e-5, atol=1e-5)
+        assert _bits(ours.weight.grad, theirs.weight.grad) == 1.0
+    if ours.bias is not None:
+        assert _bits(ours.bias.grad, theirs.bias.grad) == 1.0
 
 
 def test_batchnorm_saved_values_and_repr():
@@ -419,3 +420,38 @@ def _backward_hooked(lib):
 
 def test_full_backward_hooks_match_torch():
     assert _backward_hooked(mg) == _backward_hooked(torch)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_double_backward_matches_torch(training):
+    """Second derivatives (create_graph=True) equal torch's; in training they include
+    how the batch's mean and variance move with x. (torch's bias gradient requires grad
+    though it does not depend on x or w; minigrad's does not: its values are the same.)"""
+    def second(lib):
+        rng = np.random.default_rng(4)
+        x, w, b = (lib.tensor(rng.standard_normal(s), requires_grad=True)
+                   for s in [(6, 3), (3,), (3,)])
+        stats = (lib.zeros(3, dtype=lib.float64), lib.ones(3, dtype=lib.float64) * 2)
+        y = lib.nn.functional.batch_norm(x, *stats, w, b, training)
+        weights = lib.tensor(rng.standard_normal((6, 3)))
+        gx, gw, gb = lib.autograd.grad((y * weights).pow(2).sum(), (x, w, b), create_graph=True)
+        return [g.detach() for g in (gx, gw, gb)] + list(
+            lib.autograd.grad(gx.pow(2).sum() + (gw * gw).sum(), (x, w)))
+    for ours, theirs in zip(second(mg), second(torch)):
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-10, atol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(32, 10), (64, 200), (8, 4, 5), (8, 4, 37), (16, 3, 64)])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_gradients_have_torchs_bits(shape, training):
+    def run(lib):
+        rng = np.random.default_rng(5)
+        x, g = (lib.tensor(rng.standard_normal(shape).astype(np.float32), requires_grad=True),
+                lib.tensor(rng.standard_normal(shape).astype(np.float32)))
+        w = lib.tensor(rng.standard_normal(shape[1]).astype(np.float32), requires_grad=True)
+        b = lib.zeros(shape[1], requires_grad=True)
+        stats = (lib.zeros(shape[1]) + 0.3, lib.ones(shape[1]) * 1.7)
+        lib.nn.functional.batch_norm(x, *stats, w, b, training).backward(g)
+        return x.grad, w.grad, b.grad
+    for ours, theirs in zip(run(mg), run(torch)):
+        assert _bits(ours, theirs) == 1.0
