@@ -474,25 +474,28 @@ class BinaryCrossEntropyBackward0(Node):
 
     def forward(self, x, target, weight, reduction):
         self.save(weight=_kept(weight), reduction=_REDUCTIONS[reduction])
-        self.reduction, self.weights = reduction, _array(weight)
+        self.reduction = reduction
         losses = kernels_loss.binary_cross_entropy(x, target)
-        if self.weights is not None:
-            losses = losses * self.weights
+        if weight is not None:
+            losses = losses * _array(weight)
         return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
             else fn.mean(losses)  # (torch's loss.sum() / loss.mean(): its order of adding)
 
     def backward(self, saved, grad):
         x, target = saved.self, saved.target
-        grad = _unreduce(grad, x.shape, "sum" if self.reduction == "mean" else self.reduction)
+        grad = grad if self.reduction == "none" else fn.expand(grad, x.shape)
         grad_x = grad * (x - target) / fn.clamp_min((1 - x) * x, 1e-12)
         grad_t = grad * (fn.clamp_min(fn.log(1 - x), -100) - fn.clamp_min(fn.log(x), -100)) \
             if self.needs_input_grad[1] else None
-        if self.weights is not None:
-            grad_x = grad_x * saved.weight
-            grad_t = None if grad_t is None else grad_t * saved.weight
-        if self.reduction == "mean":
-            return grad_x / x.size, None if grad_t is None else grad_t / x.size
-        return grad_x, grad_t
+        return tuple(_weighted(g, saved.weight, self.reduction, x.size) for g in (grad_x, grad_t))
+
+
+def _weighted(grad, weight, reduction, count):
+    """A loss's gradient times the weight, then over n for 'mean' (torch's order)."""
+    if grad is None:
+        return None
+    grad = grad if weight is None else grad * weight
+    return grad / count if reduction == "mean" else grad
 
 
 class _PiecewiseLoss(Node):
