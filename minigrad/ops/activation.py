@@ -4,8 +4,6 @@ own: leaky_relu, elu, softplus, silu, hardtanh (``LeakyReluBackward0``, ...).
 
 from __future__ import annotations
 
-import numpy as np
-
 from .. import dtypes, errors
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
@@ -16,11 +14,6 @@ from . import fn
 __all__ = ["leaky_relu", "elu", "softplus", "silu", "hardtanh"]
 
 
-def _number(x, value):
-    """``value`` as a number of x's dtype (torch's kernels compute with scalar_t)."""
-    return x.dtype.type(value)
-
-
 class LeakyReluBackward0(Node):
     formula = Formula("y", "x if x > 0 else negative_slope * x",
                       d={"x": "1 if x > 0 else negative_slope"})
@@ -28,7 +21,7 @@ class LeakyReluBackward0(Node):
 
     def forward(self, x, negative_slope):
         self.save(negative_slope=negative_slope)
-        return np.where(x > 0, x, x * _number(x, negative_slope))
+        return kernels.leaky_relu(x, negative_slope)
 
     def backward(self, saved, grad):
         return fn.where(saved.self > 0, grad, grad * saved.negative_slope)
@@ -53,9 +46,7 @@ class EluBackward0(Node):
         return kernels.elu(x, alpha, scale, input_scale)
 
     def backward(self, saved, grad):
-        x, alpha, scale, input_scale = saved.self, saved.alpha, saved.scale, saved.input_scale
-        negative = grad * (input_scale * alpha * scale) * fn.exp(x * input_scale)
-        return fn.where(x > 0, grad * scale, negative)
+        return elu_backward(grad, saved.self, saved.alpha, saved.scale, saved.input_scale)
 
 
 class EluBackward1(EluBackward0):
@@ -77,9 +68,7 @@ class SoftplusBackward0(Node):
         return kernels.softplus(x, beta, threshold)
 
     def backward(self, saved, grad):
-        scaled = saved.self * saved.beta
-        z = fn.exp(scaled)
-        return fn.where(scaled > saved.threshold, grad, grad * z / (z + 1))
+        return softplus_backward(grad, saved.self, saved.beta, saved.threshold)
 
 
 class SiluBackward0(Node):
@@ -91,9 +80,7 @@ class SiluBackward0(Node):
         return kernels.silu(x)
 
     def backward(self, saved, grad):
-        x = saved.self
-        sigmoid = 1 / (1 + fn.exp(-x))
-        return grad * sigmoid * (1 + x * (1 - sigmoid))
+        return silu_backward(grad, saved.self)
 
 
 class HardtanhBackward0(Node):
@@ -103,11 +90,38 @@ class HardtanhBackward0(Node):
 
     def forward(self, x, min_val, max_val):
         self.save(min_val=min_val, max_val=max_val)
-        return np.minimum(np.maximum(x, _number(x, min_val)), _number(x, max_val))
+        return kernels.hardtanh(x, min_val, max_val)
 
     def backward(self, saved, grad):
         x = saved.self
         return fn.where((x > saved.min_val) & (x < saved.max_val), grad, 0)
+
+
+# The derivatives: on arrays as PyTorch's kernels compute them; on tensors (a backward
+# with create_graph=True) by the formula, recorded so that it can be differentiated again.
+
+def elu_backward(grad, x, alpha, scale, input_scale):
+    """scale where x > 0, else scale * alpha * input_scale * exp(input_scale * x)."""
+    if not fn.is_tensor(grad):
+        return kernels.elu_backward(grad, x, alpha, scale, input_scale)
+    negative = grad * (input_scale * alpha * scale) * fn.exp(x * input_scale)
+    return fn.where(x > 0, grad * scale, negative)
+
+
+def softplus_backward(grad, x, beta, threshold):
+    """sigmoid(beta x) = z / (z + 1) with z = exp(beta x); 1 where beta x > threshold."""
+    if not fn.is_tensor(grad):
+        return kernels.softplus_backward(grad, x, beta, threshold)
+    z = fn.exp(x * beta)
+    return fn.where(x * beta > threshold, grad, grad * z / (z + 1))
+
+
+def silu_backward(grad, x):
+    """sigmoid(x) (1 + x (1 - sigmoid(x)))."""
+    if not fn.is_tensor(grad):
+        return kernels.silu_backward(grad, x)
+    sigmoid = 1 / (1 + fn.exp(-x))
+    return grad * sigmoid * (1 + x * (1 - sigmoid))
 
 
 def _check_float(x, name: str) -> None:
