@@ -488,16 +488,38 @@ def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
 def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
     """Pad the last dims: ``pad = (left, right)`` for the last dim, then
     ``(left, right, top, bottom)`` for the last two, and so on; negative amounts crop.
-    Only ``mode='constant'`` (with ``value``, 0 by default)."""
+    ``mode='constant'`` fills with ``value`` (0 by default); ``'reflect'`` mirrors the
+    edges (without repeating them), ``'replicate'`` repeats them (1 to 3 padded dims)."""
     if len(pad) % 2 != 0:
         raise RuntimeError("Padding length must be divisible by 2")
     if len(pad) // 2 > input.dim():
         raise RuntimeError("Padding length should be less than or equal to two times the "
                            f"input dimension but got padding length {len(pad)} and input of "
                            f"dimension {input.dim()}")
-    if mode != "constant":
-        raise NotImplementedError(f"minigrad's F.pad has mode='constant' only, not {mode!r}")
-    return ops.constant_pad_nd(input, pad, 0 if value is None else value)
+    if mode == "constant":
+        return ops.constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0.0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if mode not in ("reflect", "replicate"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}" if mode != "circular"
+                                  else "minigrad's F.pad has no mode='circular' yet")
+    dims = len(pad) // 2
+    if len(pad) % 2 or not 1 <= dims <= 3 or input.dim() not in (dims + 1, dims + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "reflect":
+        for i in range(dims):
+            dim = input.dim() - 1 - i
+            if pad[2 * i] >= input.shape[dim] or pad[2 * i + 1] >= input.shape[dim]:
+                raise RuntimeError(
+                    "Argument #4: Padding size should be less than the corresponding input "
+                    f"dimension, but got: padding ({pad[2 * i]}, {pad[2 * i + 1]}) at "
+                    f"dimension {dim} of input {list(input.shape)}")
+    return ops.padding.edge_pad(input, pad, mode)
 
 # ---- normalisation -----------------------------------------------------------
 

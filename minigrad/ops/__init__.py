@@ -14,7 +14,7 @@
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
 |               | smooth_l1_loss, huber_loss                              |
 | activation    | leaky_relu, elu, softplus, silu, hardtanh               |
-| padding       | constant_pad_nd (F.pad)                                 |
+| padding       | constant_pad_nd, edge_pad (F.pad's modes)               |
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
 | compare       | == != < <= > >= and & | ^ ~ (not differentiable)        |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
@@ -24,6 +24,7 @@ from ..rules.arguments import normalize_dim, normalize_dims
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
 from .batch_norm import native_batch_norm  # noqa: F401
+from . import padding  # noqa: F401 (edge_pad: padding.edge_pad)
 from .padding import constant_pad_nd  # noqa: F401
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
