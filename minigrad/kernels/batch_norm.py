@@ -1,7 +1,8 @@
 """Batch normalisation's statistics and transform, rounded as PyTorch's CPU kernels
 (aten/src/ATen/native/cpu/batch_norm_kernel.cpp, Normalization.cpp) round them.
 
-For a float32 input ``x`` of shape (N, C) or (N, C, L), per channel c:
+For a float32 input ``x`` of shape (N, C) or (N, C, L) ((N, C, H, W) is taken as
+(N, C, H * W); (N, C, 1) as (N, C)), per channel c:
 
 * (N, C): each thread adds up its block of rows in float32, one row after another
   (``at::parallel_for`` cuts the N rows into one block per thread); the blocks'
@@ -55,8 +56,17 @@ def _channel_sums(values: np.ndarray, square_of_minus=None) -> np.ndarray:
         values.shape[1], -1), axis=1, dtype=np.float64)
 
 
+def _as_planes(x: np.ndarray) -> np.ndarray:
+    """``x`` as (N, C) when each channel of a sample is one number (PyTorch's kernel then
+    takes its channels-last path), else as (N, C, L): (N, C, H, W) is (N, C, H * W)."""
+    count = x.size // (x.shape[0] * x.shape[1]) if x.size else 0
+    return x.reshape(x.shape[0], x.shape[1]) if count == 1 else \
+        x.reshape(x.shape[0], x.shape[1], -1)
+
+
 def batch_norm_stats(x: np.ndarray, eps: float):
-    """(mean, invstd, var_sum) per channel of a (N, C) or (N, C, L) array."""
+    """(mean, invstd, var_sum) per channel (dim 1) of an (N, C, ...) array."""
+    x = _as_planes(x)
     count = x.size // x.shape[1]
     mean = (_channel_sums(x) / count).astype(x.dtype)
     var_sum = _channel_sums(x, mean).astype(x.dtype)
@@ -157,6 +167,8 @@ def backward(grad, x, mean, invstd, weight, training: bool, eval_var=None, eps=0
     computes them (``eval_var``: the running variance, whose invstd the kernel takes
     again, in float64, in eval mode)."""
     kind = x.dtype.type
+    shape_of_x = x.shape
+    x, grad = _as_planes(x), _as_planes(grad)
     count = x.size // x.shape[1]
     if not training:
         invstd = (1 / np.sqrt(eval_var.astype(np.float64) + eps)).astype(x.dtype)
@@ -177,4 +189,4 @@ def backward(grad, x, mean, invstd, weight, training: bool, eval_var=None, eps=0
     else:
         grad_x = grad * invstd.reshape(shape) * w.reshape(shape)
     grad_w = (dotps * invstd).astype(x.dtype)
-    return grad_x.astype(x.dtype, copy=False), grad_w, sums.astype(x.dtype)
+    return grad_x.astype(x.dtype, copy=False).reshape(shape_of_x), grad_w, sums.astype(x.dtype)

@@ -6,7 +6,7 @@
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, LeakyReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6
     dropout.py     Dropout
-    batchnorm.py   BatchNorm1d
+    batchnorm.py   BatchNorm1d, BatchNorm2d
     container.py   Sequential
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
                    SmoothL1Loss, HuberLoss
@@ -19,7 +19,7 @@ Everything is written with public tensor operations; autograd does the rest.
 from . import functional, init  # noqa: F401
 from .activation import (  # noqa: F401
     ELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Tanh)
-from .batchnorm import BatchNorm1d  # noqa: F401
+from .batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401
 from .container import Sequential  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .linear import Flatten, Identity, Linear, Unflatten  # noqa: F401

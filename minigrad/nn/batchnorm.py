@@ -1,4 +1,5 @@
-"""``BatchNorm1d``: normalise each feature over the batch (Ioffe & Szegedy, 2015)."""
+"""``BatchNorm1d`` and ``BatchNorm2d``: normalise each feature (channel) over the batch
+(Ioffe & Szegedy, 2015)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["BatchNorm1d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d"]
 
 
 class _BatchNorm(Module):
@@ -102,3 +103,12 @@ class BatchNorm1d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() != 2 and input.dim() != 3:
             raise ValueError(f"expected 2D or 3D input (got {input.dim()}D input)")
+
+
+class BatchNorm2d(_BatchNorm):
+    """Batch normalisation for images (N, C, H, W): each of the C channels is normalised
+    over the batch and all its pixels, then scaled by ``weight`` and shifted by ``bias``."""
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() != 4:
+            raise ValueError(f"expected 4D input (got {input.dim()}D input)")

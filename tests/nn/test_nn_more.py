@@ -33,7 +33,7 @@ def _bits(a, b) -> float:
 
 def _run_batchnorm(lib, shape, train, steps=3, **options):
     lib.manual_seed(0)
-    bn = lib.nn.BatchNorm1d(shape[1], **options)
+    bn = (lib.nn.BatchNorm2d if len(shape) == 4 else lib.nn.BatchNorm1d)(shape[1], **options)
     bn.train(train)
     rng = np.random.default_rng(1)
     records = []
@@ -46,7 +46,8 @@ def _run_batchnorm(lib, shape, train, steps=3, **options):
     return bn, records
 
 
-@pytest.mark.parametrize("shape", [(32, 10), (8, 4, 5), (64, 200), (3, 7)])
+@pytest.mark.parametrize("shape", [(32, 10), (8, 4, 5), (64, 200), (3, 7), (6, 5, 1),
+                                   (8, 3, 21), (4, 3, 5, 6)])
 @pytest.mark.parametrize("train", [True, False])
 @pytest.mark.parametrize("options", [{}, {"momentum": None}, {"affine": False},
                                      {"track_running_stats": False}, {"bias": False}])
@@ -92,6 +93,8 @@ def test_batch_norm_functional_float64_against_finite_differences():
     lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(1, 10)),
     lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(1, 10, 1)),
     lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(2, 10, 3, 4)),
+    lambda lib, x: lib.nn.BatchNorm2d(10)(lib.ones(2, 10, 3)),
+    lambda lib, x: lib.nn.BatchNorm2d(10)(lib.ones(1, 10, 1, 1)),
     lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(2, 5)),
     lambda lib, x: lib.nn.functional.batch_norm(lib.ones(2, 3), None, None, training=True,
                                                 eps=0.0),
