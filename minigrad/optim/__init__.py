@@ -8,7 +8,8 @@
     adagrad.py     Adagrad (steps shrink with the sum of squared gradients)
     adadelta.py    Adadelta (steps scaled by running RMS of past steps and gradients)
     lr_scheduler.py  StepLR, MultiStepLR, ExponentialLR, LambdaLR, LinearLR,
-                   CosineAnnealingLR, ReduceLROnPlateau, OneCycleLR (the rate over time)
+                   CosineAnnealingLR, ReduceLROnPlateau, OneCycleLR, SequentialLR, ...
+                   (the learning rate over time)
 
 A training step reads the same as in PyTorch::
 

@@ -27,7 +27,9 @@ from weakref import ref
 from .optimizer import Optimizer
 
 __all__ = ["LRScheduler", "LambdaLR", "MultiplicativeLR", "StepLR", "MultiStepLR",
-           "ExponentialLR", "LinearLR", "CosineAnnealingLR", "ReduceLROnPlateau", "OneCycleLR"]
+           "ConstantLR", "LinearLR", "ExponentialLR", "PolynomialLR", "CosineAnnealingLR",
+           "CosineAnnealingWarmRestarts", "SequentialLR", "ChainedScheduler",
+           "ReduceLROnPlateau", "OneCycleLR"]
 
 EPOCH_DEPRECATION_WARNING = (
     "The epoch parameter in `scheduler.step()` was not necessary and is being "
@@ -141,6 +143,10 @@ class LRScheduler:
         self._step_count += 1
         if epoch is not None:
             warnings.warn(EPOCH_DEPRECATION_WARNING, UserWarning, stacklevel=2)
+        self._update_lr(epoch)
+
+    def _update_lr(self, epoch: int | None = None) -> None:
+        """Set the rates of the next epoch (``epoch``: of that one, by the closed form)."""
         self._get_lr_called_within_step = True
         try:
             if epoch is None:
@@ -542,3 +548,205 @@ class OneCycleLR(LRScheduler):
                 else:
                     group["momentum"] = momentum
         return lrs
+
+
+class ConstantLR(LRScheduler):
+    """lr = initial_lr * factor for the first ``total_iters`` epochs, then initial_lr."""
+
+    def __init__(self, optimizer: Optimizer, factor: float = 1.0 / 3, total_iters: int = 5,
+                 last_epoch: int = -1) -> None:
+        if factor > 1.0 or factor < 0:
+            raise ValueError("Constant multiplicative factor expected to be between 0 and 1.")
+        self.factor = factor
+        self.total_iters = total_iters
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        self._warn_if_outside_step()
+        if self.last_epoch == 0:
+            return [group["lr"] * self.factor for group in self.optimizer.param_groups]
+        if self.last_epoch != self.total_iters:
+            return _lrs(self.optimizer)
+        return [group["lr"] * (1.0 / self.factor) for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list:
+        return [base_lr * (self.factor + (self.last_epoch >= self.total_iters) * (1 - self.factor))
+                for base_lr in self.base_lrs]
+
+
+class PolynomialLR(LRScheduler):
+    """lr = initial_lr * (1 - min(epoch, total_iters) / total_iters) ** power."""
+
+    def __init__(self, optimizer: Optimizer, total_iters: int = 5, power: float = 1.0,
+                 last_epoch: int = -1) -> None:
+        self.total_iters = total_iters
+        self.power = power
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        self._warn_if_outside_step()
+        if self._is_initial or self.last_epoch > self.total_iters:
+            return _lrs(self.optimizer)
+        decay = ((1.0 - self.last_epoch / self.total_iters)
+                 / (1.0 - (self.last_epoch - 1) / self.total_iters)) ** self.power
+        return [group["lr"] * decay for group in self.optimizer.param_groups]
+
+    def _get_closed_form_lr(self) -> list:
+        return [base_lr * (1.0 - min(self.total_iters, self.last_epoch) / self.total_iters)
+                ** self.power for base_lr in self.base_lrs]
+
+
+class CosineAnnealingWarmRestarts(LRScheduler):
+    """Cosine annealing from initial_lr to eta_min over T_i epochs, then a restart; each
+    period T_mult times the last (SGDR, Loshchilov & Hutter, 2017)."""
+
+    def __init__(self, optimizer: Optimizer, T_0: int, T_mult: int = 1,  # noqa: N803
+                 eta_min: float = 0.0, last_epoch: int = -1) -> None:
+        if T_0 <= 0 or not isinstance(T_0, int):
+            raise ValueError(f"Expected positive integer T_0, but got {T_0}")
+        if T_mult < 1 or not isinstance(T_mult, int):
+            raise ValueError(f"Expected integer T_mult >= 1, but got {T_mult}")
+        if not isinstance(eta_min, (float, int)):
+            raise ValueError(f"Expected float or int eta_min, but got {eta_min} of type "
+                             f"{type(eta_min)}")
+        self.T_0 = T_0
+        self.T_i = T_0
+        self.T_mult = T_mult
+        self.eta_min = eta_min
+        self.T_cur = last_epoch
+        super().__init__(optimizer, last_epoch)
+
+    def get_lr(self) -> list:
+        self._warn_if_outside_step()
+        return [self.eta_min + (base_lr - self.eta_min)
+                * (1 + math.cos(math.pi * self.T_cur / self.T_i)) / 2 for base_lr in self.base_lrs]
+
+    def step(self, epoch=None) -> None:
+        """Next epoch (or, given ``epoch``, may be fractional: that point of the cycle)."""
+        if epoch is None and self.last_epoch < 0:
+            epoch = 0
+        if epoch is None:
+            epoch = self.last_epoch + 1
+            self.T_cur = self.T_cur + 1
+            if self.T_cur >= self.T_i:
+                self.T_cur = self.T_cur % self.T_i
+                self.T_i = self.T_i * self.T_mult
+        elif epoch < 0:
+            raise ValueError(f"Expected non-negative epoch, but got {epoch}")
+        elif epoch >= self.T_0:
+            if self.T_mult == 1:
+                self.T_cur = epoch % self.T_0
+            else:
+                n = int(math.log((epoch / self.T_0 * (self.T_mult - 1) + 1), self.T_mult))
+                self.T_cur = epoch - self.T_0 * (self.T_mult ** n - 1) / (self.T_mult - 1)
+                self.T_i = self.T_0 * self.T_mult ** n
+        else:
+            self.T_i = self.T_0
+            self.T_cur = epoch
+        self.last_epoch = math.floor(epoch)
+        self._get_lr_called_within_step = True
+        try:
+            values = self.get_lr()
+        finally:
+            self._get_lr_called_within_step = False
+        for group, lr in zip(self.optimizer.param_groups, values):
+            group["lr"] = lr
+        self._last_lr = _lrs(self.optimizer)
+
+
+def _check_schedulers(owner: str, schedulers, optimizer) -> None:
+    """SequentialLR's and ChainedScheduler's checks of the schedulers they are given."""
+    for i, scheduler in enumerate(schedulers):
+        if not hasattr(scheduler, "optimizer"):
+            raise TypeError(f"{owner} at index {i} should have `optimizer` as its attribute.")
+        if isinstance(scheduler, ReduceLROnPlateau):
+            raise ValueError(f"{owner} does not support `ReduceLROnPlateau` scheduler as it "
+                             "requires additional kwargs to be specified when calling `step`, "
+                             f"but got one at index {i} in the given schedulers sequence.")
+        if optimizer != scheduler.optimizer:
+            raise ValueError(f"{owner} expects all schedulers to belong to the same optimizer, "
+                             f"but got scheduler {scheduler.__class__.__name__} at index {i} has "
+                             f"{scheduler.optimizer}, which is different from "
+                             f"{optimizer.__class__.__name__}.")
+
+
+class _Composite(LRScheduler):
+    """What SequentialLR and ChainedScheduler share: their schedulers' state dicts."""
+
+    def state_dict(self) -> dict:
+        state = {key: value for key, value in self.__dict__.items()
+                 if key not in ("optimizer", "_schedulers")}
+        state["_schedulers"] = [s.state_dict() for s in self._schedulers]
+        return state
+
+    def load_state_dict(self, state_dict: dict) -> None:
+        schedulers = state_dict.pop("_schedulers")
+        self.__dict__.update(state_dict)
+        state_dict["_schedulers"] = schedulers
+        for scheduler, state in zip(self._schedulers, schedulers):
+            scheduler.load_state_dict(state)
+
+
+class SequentialLR(_Composite):
+    """One scheduler after another: ``schedulers[i]`` from epoch ``milestones[i - 1]``
+    (a warm-up, then a decay, say)."""
+
+    def __init__(self, optimizer: Optimizer, schedulers: list, milestones: list,
+                 last_epoch: int = -1) -> None:
+        if len(schedulers) < 1:
+            raise ValueError(f"{self.__class__.__name__} expects at least one scheduler, but "
+                             "got no scheduler.")
+        _check_schedulers(self.__class__.__name__, schedulers, optimizer)
+        if len(milestones) != len(schedulers) - 1:
+            raise ValueError(
+                "Sequential Schedulers expects number of schedulers provided to be one more "
+                f"than the number of milestone points, but got number of schedulers "
+                f"{len(schedulers)} and the number of milestones to be equal to {len(milestones)}")
+        self._schedulers = schedulers
+        self._milestones = milestones
+        self.last_epoch = last_epoch + 1
+        self.optimizer = optimizer
+        for group in optimizer.param_groups:  # (undo what the schedulers' first steps did)
+            group["lr"] = group["initial_lr"]
+        self.recursive_undo()
+        first = self._schedulers[bisect_right(self._milestones, 0)]
+        first._initial_step()
+        self._last_lr = first.get_last_lr()
+
+    def recursive_undo(self, sched=None) -> None:
+        """Take back the first step each scheduler took when it was made."""
+        scheds = self if sched is None else sched
+        if hasattr(scheds, "_schedulers"):
+            for s in scheds._schedulers:
+                self.recursive_undo(s)
+        elif hasattr(scheds, "last_epoch"):
+            scheds.last_epoch -= 1
+
+    def step(self) -> None:  # type: ignore[override]
+        self.last_epoch += 1
+        idx = bisect_right(self._milestones, self.last_epoch)
+        scheduler = self._schedulers[idx]
+        if idx > 0 and self._milestones[idx - 1] == self.last_epoch:
+            scheduler._update_lr(0)  # (a scheduler starts from its epoch 0)
+        else:
+            scheduler.step()
+        self._last_lr = scheduler.get_last_lr()
+
+
+class ChainedScheduler(_Composite):
+    """Several schedulers stepped together, each changing the rate the last one set."""
+
+    def __init__(self, schedulers, optimizer: Optimizer | None = None) -> None:
+        if len(schedulers) < 1:
+            raise ValueError(f"{self.__class__.__name__} expects at least one scheduler to be "
+                             "chained, but got no scheduler.")
+        optimizer = optimizer or schedulers[0].optimizer
+        _check_schedulers(self.__class__.__name__, schedulers, optimizer)
+        self._schedulers = schedulers
+        self.optimizer = optimizer
+        self._last_lr = _lrs(self._schedulers[-1].optimizer)
+
+    def step(self) -> None:  # type: ignore[override]
+        for scheduler in self._schedulers:
+            scheduler.step()
+        self._last_lr = _lrs(self._schedulers[-1].optimizer)

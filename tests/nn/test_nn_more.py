@@ -260,6 +260,16 @@ SCHEDULERS = {
     "ReduceLROnPlateau": lambda lib, o: lib.optim.lr_scheduler.ReduceLROnPlateau(
         o, patience=2, factor=0.5),
     "OneCycleLR": lambda lib, o: lib.optim.lr_scheduler.OneCycleLR(o, 0.5, total_steps=14),
+    "ConstantLR": lambda lib, o: lib.optim.lr_scheduler.ConstantLR(o, 0.5, total_iters=4),
+    "PolynomialLR": lambda lib, o: lib.optim.lr_scheduler.PolynomialLR(o, 8, power=2.0),
+    "CosineAnnealingWarmRestarts": lambda lib, o: lib.optim.lr_scheduler
+    .CosineAnnealingWarmRestarts(o, 3, T_mult=2, eta_min=0.01),
+    "SequentialLR": lambda lib, o: lib.optim.lr_scheduler.SequentialLR(o, [
+        lib.optim.lr_scheduler.LinearLR(o, 0.1, total_iters=3),
+        lib.optim.lr_scheduler.CosineAnnealingLR(o, 8)], milestones=[3]),
+    "ChainedScheduler": lambda lib, o: lib.optim.lr_scheduler.ChainedScheduler([
+        lib.optim.lr_scheduler.ConstantLR(o, 0.1, total_iters=2),
+        lib.optim.lr_scheduler.ExponentialLR(o, 0.9)]),
     "OneCycleLR-linear-3": lambda lib, o: lib.optim.lr_scheduler.OneCycleLR(
         o, [1.0], epochs=2, steps_per_epoch=8, anneal_strategy="linear", three_phase=True),
 }
@@ -284,6 +294,8 @@ def _schedule(lib, name, optimizer_first=True, steps=14):
     state = scheduler.state_dict()
     state.pop("lr_lambdas", None)
     state.pop("milestones", None)
+    state["_schedulers"] = [{k: v for k, v in s.items() if k != "milestones"}
+                            for s in state.get("_schedulers", [])]
     group = {key: value for key, value in optimizer.param_groups[0].items() if key != "params"}
     return rates, [str(w.message) for w in caught], state, group
 
@@ -493,3 +505,26 @@ def _edge_padded(lib):
 
 def test_pad_reflect_and_replicate_match_torch():
     assert _edge_padded(mg) == _edge_padded(torch)
+
+
+def test_scheduler_step_with_epoch_and_warm_restarts_fractions_match_torch():
+    def run(lib):
+        param = lib.nn.Parameter(lib.ones(2))
+        optimizer = lib.optim.SGD([param], lr=0.1)
+        step = lib.optim.lr_scheduler.StepLR(optimizer, 2, gamma=0.5)
+        restarts_opt = lib.optim.SGD([lib.nn.Parameter(lib.ones(1))], lr=0.2)
+        restarts = lib.optim.lr_scheduler.CosineAnnealingWarmRestarts(restarts_opt, 4, T_mult=2)
+        out = []
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            optimizer.step()
+            restarts_opt.step()
+            for epoch in [3, 7, 1]:
+                step.step(epoch)
+                out.append(step.get_last_lr())
+            for epoch in [0.5, 3.25, 5.0, 13.5]:
+                restarts.step(epoch)
+                out.append(restarts.get_last_lr())
+            out.append(step.get_lr())  # (outside step: PyTorch's warning)
+        return out, [str(w.message) for w in caught]
+    assert run(mg) == run(torch)
