@@ -7,7 +7,8 @@ import importlib
 import pytest
 
 MODULES = ["minigrad.nn.module", "minigrad.nn.parameter", "minigrad.nn.linear",
-           "minigrad.nn.container", "minigrad.optim.sgd", "minigrad.utils.data",
+           "minigrad.nn.container", "minigrad.nn.batchnorm", "minigrad.nn.lazy",
+           "minigrad.optim.sgd", "minigrad.utils.data",
            "minigrad.utils.data.dataset", "minigrad.utils.data.sampler",
            "minigrad.utils.data.collate", "minigrad.random", "minigrad.serialization"]
 

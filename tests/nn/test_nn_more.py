@@ -528,3 +528,30 @@ def test_scheduler_step_with_epoch_and_warm_restarts_fractions_match_torch():
             out.append(step.get_lr())  # (outside step: PyTorch's warning)
         return out, [str(w.message) for w in caught]
     assert run(mg) == run(torch)
+
+
+# ---- LazyLinear --------------------------------------------------------------------------
+
+def _lazy(lib):
+    nn = lib.nn
+    lib.manual_seed(0)
+    out = []
+    net = nn.Sequential(nn.LazyLinear(4), nn.ReLU(), nn.LazyLinear(2, bias=False))
+    out += [repr(net), repr(net[0].weight), type(net[0].weight).__name__,
+            list(net.state_dict()), repr(list(net.parameters()))]
+    try:
+        net[0].weight.shape  # noqa: B018
+    except RuntimeError as error:
+        out.append(str(error))
+    y = net(lib.ones(3, 5))  # (the first input sets the shapes and draws the weights)
+    out += [repr(net), type(net[0]).__name__, type(net[0].weight).__name__,
+            repr(net[0].weight), repr(y), len(net[0]._forward_pre_hooks)]
+    optimizer = lib.optim.SGD(net.parameters(), lr=0.1)
+    y.sum().backward()
+    optimizer.step()
+    out.append(repr(net[2].weight))
+    return out
+
+
+def test_lazy_linear_matches_torch():
+    assert _lazy(mg) == _lazy(torch)
