@@ -3,7 +3,7 @@
     module.py      Module: parameters, sub-modules, train/eval, state_dict, repr
     parameter.py   Parameter: a tensor that a module learns
     linear.py      Linear, Identity, Flatten, Unflatten
-    lazy.py        LazyLinear (in_features from the first input)
+    lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, LeakyReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6
     dropout.py     Dropout
@@ -23,9 +23,9 @@ from .activation import (  # noqa: F401
 from .batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401
 from .container import Sequential  # noqa: F401
 from .dropout import Dropout  # noqa: F401
-from .lazy import LazyLinear  # noqa: F401
+from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
 from .linear import Flatten, Identity, Linear, Unflatten  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)
 from .module import Module  # noqa: F401
-from .parameter import Parameter, UninitializedParameter  # noqa: F401
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401

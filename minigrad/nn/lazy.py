@@ -1,16 +1,19 @@
-"""Lazy layers (``LazyLinear``): the input size is read from the first input, so a
+"""Lazy layers (``LazyLinear``, ``LazyBatchNorm1d``, ``LazyBatchNorm2d``): the input size is read from the first input, so a
 network is written with output sizes only (as d2l writes its networks). Until the first
 ``forward`` the parameters are ``UninitializedParameter``s; then they get their shapes
 and PyTorch's initial values, and the layer becomes the plain layer (``Linear``)."""
 
 from __future__ import annotations
 
+import minigrad
+
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
+from .batchnorm import BatchNorm1d, BatchNorm2d, _BatchNorm
 from .linear import Linear
-from .parameter import UninitializedParameter
+from .parameter import UninitializedBuffer, UninitializedParameter
 
-__all__ = ["LazyModuleMixin", "LazyLinear"]
+__all__ = ["LazyModuleMixin", "LazyLinear", "LazyBatchNorm1d", "LazyBatchNorm2d"]
 
 
 class LazyModuleMixin:
@@ -25,7 +28,7 @@ class LazyModuleMixin:
 
     def has_uninitialized_params(self) -> bool:
         tensors = list(self._parameters.values()) + list(self._buffers.values())
-        return any(isinstance(t, UninitializedParameter) for t in tensors)
+        return any(isinstance(t, (UninitializedParameter, UninitializedBuffer)) for t in tensors)
 
     @staticmethod
     def _infer_parameters(module, args) -> None:
@@ -71,3 +74,47 @@ class LazyLinear(LazyModuleMixin, Linear):
                 if self.bias is not None:
                     self.bias.materialize((self.out_features,))
                 self.reset_parameters()
+
+
+class _LazyBatchNorm(LazyModuleMixin, _BatchNorm):
+    """A BatchNorm layer whose ``num_features`` is the first input's ``shape[1]``."""
+
+    def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device=None, dtype=None, *,
+                 bias: bool = True) -> None:
+        super().__init__(0, eps, momentum, False, False, device=device, dtype=dtype, bias=False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(dtype=dtype)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(dtype=dtype)
+            self.running_var = UninitializedBuffer(dtype=dtype)
+            self.num_batches_tracked = minigrad.tensor(0, dtype=minigrad.long)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Give the parameters and buffers the shape (input.shape[1],) and their values."""
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            for tensor in (self.weight, self.bias, self.running_mean, self.running_var):
+                if isinstance(tensor, (UninitializedParameter, UninitializedBuffer)):
+                    tensor.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyBatchNorm, BatchNorm1d):
+    """``BatchNorm1d`` with ``num_features`` from the first input."""
+
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyBatchNorm, BatchNorm2d):
+    """``BatchNorm2d`` with ``num_features`` from the first input."""
+
+    cls_to_become = BatchNorm2d

@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..creation import empty
 from ..tensor import Tensor
 
-__all__ = ["Parameter", "UninitializedParameter"]
+__all__ = ["Parameter", "UninitializedParameter", "UninitializedBuffer"]
 
 
 class Parameter(Tensor):
@@ -73,5 +73,24 @@ class UninitializedParameter(Parameter):
 
     def __repr__(self) -> str:
         return "<UninitializedParameter>"
+
+    __str__ = __repr__
+
+
+class UninitializedBuffer(Tensor):
+    """A buffer whose shape is not known yet (a lazy layer's running statistics):
+    ``materialize(shape)`` gives it memory and makes it a plain tensor."""
+
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __init__(self, requires_grad: bool = False, device=None, dtype=None) -> None:
+        self._init(empty(0, dtype=dtype)._data, requires_grad=requires_grad)
+
+    shape = UninitializedParameter.shape
+    materialize = UninitializedParameter.materialize
+
+    def __repr__(self) -> str:
+        return "<UninitializedBuffer>"
 
     __str__ = __repr__
