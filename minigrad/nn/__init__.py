@@ -13,11 +13,12 @@
                    SmoothL1Loss, HuberLoss
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
+    utils/         clip_grad_norm_, clip_grad_value_, parameters_to_vector
 
 Everything is written with public tensor operations; autograd does the rest.
 """
 
-from . import functional, init  # noqa: F401
+from . import functional, init, utils  # noqa: F401
 from .activation import (  # noqa: F401
     ELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Tanh)
 from .batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401
