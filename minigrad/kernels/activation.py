@@ -11,7 +11,8 @@ import numpy as np
 
 from .fma import fma32, fma64
 
-__all__ = ["leaky_relu", "hardtanh", "silu", "elu", "softplus", "silu_backward", "elu_backward", "softplus_backward"]
+__all__ = ["leaky_relu", "hardtanh", "silu", "elu", "softplus", "mish", "hardswish",
+           "hardsigmoid", "threshold", "silu_backward", "elu_backward", "softplus_backward"]
 
 
 def _rounded(ufunc, x):
@@ -77,3 +78,33 @@ def softplus_backward(grad, x, beta, threshold):
 
 def _fused(a, b, c):
     return fma32(a, b, c) if a.dtype == np.float32 else fma64(a, b, c)
+
+
+def mish(x):
+    """x * tanh(log(1 + exp(x)))."""
+    return x * _rounded(np.tanh, _rounded(np.log1p, _rounded(np.exp, x)))
+
+
+def mish_backward(grad, x):
+    """grad * (t + x * s * (1 - t * t)), t = tanh(softplus(x)), s = sigmoid(x)."""
+    one = x.dtype.type(1)
+    t = _rounded(np.tanh, _rounded(np.log1p, _rounded(np.exp, x)))
+    s = one / (one + _rounded(np.exp, -x))
+    return grad * (t + x * s * (one - t * t))
+
+
+def hardswish(x):
+    """x * min(max(x + 3, 0), 6) / 6."""
+    kind = x.dtype.type
+    return x * np.minimum(np.maximum(x + kind(3), kind(0)), kind(6)) / kind(6)
+
+
+def hardsigmoid(x):
+    """min(max(x + 3, 0), 6) / 6."""
+    kind = x.dtype.type
+    return np.minimum(np.maximum(x + kind(3), kind(0)), kind(6)) / kind(6)
+
+
+def threshold(x, threshold, value):
+    """x where x > threshold, else value."""
+    return np.where(x <= threshold, x.dtype.type(value), x)

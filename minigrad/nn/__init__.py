@@ -5,12 +5,13 @@
     linear.py      Linear, Identity, Flatten, Unflatten
     lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, LeakyReLU, ELU, Softplus,
-                   SiLU, Hardtanh, ReLU6
+                   SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid,
+                   Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin
     dropout.py     Dropout
     batchnorm.py   BatchNorm1d, BatchNorm2d
     container.py   Sequential
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
-                   SmoothL1Loss, HuberLoss
+                   SmoothL1Loss, HuberLoss, KLDivLoss
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
     utils/         clip_grad_norm_, clip_grad_value_, parameters_to_vector
@@ -20,13 +21,16 @@ Everything is written with public tensor operations; autograd does the rest.
 
 from . import functional, init, utils  # noqa: F401
 from .activation import (  # noqa: F401
-    ELU, Hardtanh, LeakyReLU, LogSoftmax, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softplus, Tanh)
+    CELU, ELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
+    PReLU, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
+    Threshold)
 from .batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401
 from .container import Sequential  # noqa: F401
 from .dropout import Dropout  # noqa: F401
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
 from .linear import Flatten, Identity, Linear, Unflatten  # noqa: F401
 from .loss import (  # noqa: F401
-    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, L1Loss, MSELoss, NLLLoss, SmoothL1Loss)
+    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
+    SmoothL1Loss)
 from .module import Module  # noqa: F401
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401

@@ -1,18 +1,24 @@
 """Activation layers: ``ReLU``, ``Tanh``, ``Sigmoid``, ``Softmax``, ``LogSoftmax``,
-``LeakyReLU``, ``ELU``, ``Softplus``, ``SiLU``, ``Hardtanh``, ``ReLU6``.
+``LeakyReLU``, ``ELU``, ``Softplus``, ``SiLU``, ``Hardtanh``, ``ReLU6``, ``SELU``, ``CELU``,
+``Mish``, ``Hardswish``, ``Hardsigmoid``, ``Threshold``, ``PReLU`` (a learned slope),
+``LogSigmoid``, ``Softsign``, ``Tanhshrink``, ``Softmin``.
 
 Each one applies its function elementwise (``Softmax`` along ``dim``) and has
-no parameters; the math is in ``minigrad.nn.functional``.
+no parameters (but ``PReLU``); the math is in ``minigrad.nn.functional``.
 """
 
 from __future__ import annotations
 
+import minigrad
+
 from ..tensor import Tensor
 from . import functional as F
 from .module import Module
+from .parameter import Parameter
 
 __all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "LeakyReLU", "ELU", "Softplus",
-           "SiLU", "Hardtanh", "ReLU6"]
+           "SiLU", "Hardtanh", "ReLU6", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid",
+           "Threshold", "PReLU", "LogSigmoid", "Softsign", "Tanhshrink", "Softmin"]
 
 
 class ReLU(Module):
@@ -157,3 +163,138 @@ class ReLU6(Hardtanh):
 
     def extra_repr(self) -> str:
         return "inplace=True" if self.inplace else ""
+
+
+class SELU(Module):
+    """y = scale * (x if x > 0 else alpha * (exp(x) - 1)), SELU's fixed alpha and scale."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.selu(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class CELU(Module):
+    """y = x if x > 0 else alpha * (exp(x / alpha) - 1)."""
+
+    def __init__(self, alpha: float = 1.0, inplace: bool = False) -> None:
+        super().__init__()
+        self.alpha = alpha
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.celu(input, self.alpha, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"alpha={self.alpha}" + (", inplace=True" if self.inplace else "")
+
+
+class Mish(Module):
+    """y = x * tanh(softplus(x))."""
+
+    def __init__(self, inplace: bool = False) -> None:
+        super().__init__()
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.mish(input, inplace=self.inplace)
+
+    def extra_repr(self) -> str:
+        return "inplace=True" if self.inplace else ""
+
+
+class Hardswish(Mish):
+    """y = x * relu6(x + 3) / 6."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardswish(input, self.inplace)
+
+    def extra_repr(self) -> str:
+        return ""  # (PyTorch's shows no inplace=True here)
+
+
+class Hardsigmoid(Hardswish):
+    """y = relu6(x + 3) / 6."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardsigmoid(input, self.inplace)
+
+
+class Threshold(Module):
+    """y = x if x > threshold else value."""
+
+    def __init__(self, threshold: float, value: float, inplace: bool = False) -> None:
+        super().__init__()
+        self.threshold = threshold
+        self.value = value
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.threshold(input, self.threshold, self.value, self.inplace)
+
+    def extra_repr(self) -> str:
+        return (f"threshold={self.threshold}, value={self.value}"
+                + (", inplace=True" if self.inplace else ""))
+
+
+class PReLU(Module):
+    """y = x if x > 0 else a * x, with a learned (``num_parameters`` = 1, or one per
+    channel), starting at ``init``."""
+
+    def __init__(self, num_parameters: int = 1, init: float = 0.25, device=None,
+                 dtype=None) -> None:
+        super().__init__()
+        self.num_parameters = num_parameters
+        self.init = init
+        self.weight = Parameter(minigrad.empty(num_parameters, dtype=dtype))
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        with minigrad.no_grad():
+            self.weight.fill_(self.init)
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.prelu(input, self.weight)
+
+    def extra_repr(self) -> str:
+        return f"num_parameters={self.num_parameters}"
+
+
+class LogSigmoid(Module):
+    """y = log(sigmoid(x)), computed without overflow."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.logsigmoid(input)
+
+
+class Softsign(Module):
+    """y = x / (1 + |x|)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softsign(input)
+
+
+class Tanhshrink(Module):
+    """y = x - tanh(x)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.tanhshrink(input)
+
+
+class Softmin(Module):
+    """softmax(-x) along ``dim``."""
+
+    def __init__(self, dim: int | None = None) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softmin(input, self.dim, _stacklevel=5)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"

@@ -28,7 +28,9 @@ __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_so
            "one_hot",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits",
            "batch_norm", "binary_cross_entropy", "l1_loss", "smooth_l1_loss", "huber_loss",
-           "normalize", "pad", "leaky_relu", "elu", "softplus", "silu", "hardtanh", "relu6"]
+           "normalize", "pad", "selu", "celu", "mish", "hardswish", "hardsigmoid",
+           "threshold", "prelu", "softsign", "tanhshrink", "softmin", "cosine_similarity",
+           "kl_div", "leaky_relu", "elu", "softplus", "silu", "hardtanh", "relu6"]
 
 
 # ---- layers and activations ------------------------------------------------
@@ -149,6 +151,93 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """min(max(x, 0), 6): hardtanh(x, 0, 6)."""
     return hardtanh(input, 0.0, 6.0, inplace)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """scale * elu(x, alpha) with SELU's constants (self-normalising networks)."""
+    if inplace:
+        return ops.inplace(input, ops.activation.elu, _SELU_ALPHA, _SELU_SCALE, 1.0, True)
+    return ops.activation.elu(input, _SELU_ALPHA, _SELU_SCALE)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x where x > 0, else alpha * (exp(x / alpha) - 1)."""
+    if inplace:
+        return ops.inplace(input, ops.activation.celu, alpha, True)
+    return ops.activation.celu(input, alpha)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * tanh(softplus(x))."""
+    if inplace:
+        return ops.inplace(input, ops.activation.mish)
+    return ops.activation.mish(input)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * relu6(x + 3) / 6 (MobileNetV3's cheap swish)."""
+    if inplace:
+        return ops.inplace(input, ops.activation.hardswish)
+    return ops.activation.hardswish(input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """relu6(x + 3) / 6, a piecewise-linear sigmoid."""
+    if inplace:
+        return ops.inplace(input, ops.activation.hardsigmoid)
+    return ops.activation.hardsigmoid(input)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """x where x > threshold, else value."""
+    if inplace:
+        return ops.inplace(input, ops.activation.threshold, threshold, value)
+    return ops.activation.threshold(input, threshold, value)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """x where x > 0, else weight * x, with a learned weight per channel (dim 1)."""
+    channels = input.shape[1] if input.dim() >= 2 else 1
+    if weight.numel() != 1 and weight.numel() != channels:
+        raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
+                           f"parameter numbers = {weight.numel()} and channel size = {channels}.")
+    if input.dim() >= 2:  # (as PyTorch: the weight viewed to broadcast along dim 1)
+        weight = weight.view((1, weight.numel()) + (1,) * (input.dim() - 2))
+    return ops.activation.prelu(input, weight)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """x / (1 + |x|)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """x - tanh(x)."""
+    return input - input.tanh()
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype=None) -> Tensor:
+    """softmax(-x) along ``dim``: the smallest entries get the largest weights."""
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input if dtype is None else -input.to(dtype)).softmax(dim)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps)) along ``dim``, computed as
+    PyTorch computes it: each tensor divided by its (clamped) norm first."""
+    x1, x2 = _broadcast_pair(x1, x2)
+    norm1 = x1.norm(2, dim, keepdim=True).clone()
+    norm2 = x2.norm(2, dim, keepdim=True).clone()
+    with minigrad.no_grad():  # (the clamp is not differentiated, as in PyTorch)
+        norm1.clamp_(min=eps)
+        norm2.clamp_(min=eps)
+    return ((x1 / norm1) * (x2 / norm2)).sum(dim)
 
 
 # ---- losses ------------------------------------------------------------------
@@ -520,6 +609,35 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
                     f"dimension, but got: padding ({pad[2 * i]}, {pad[2 * i + 1]}) at "
                     f"dimension {dim} of input {list(input.shape)}")
     return ops.padding.edge_pad(input, pad, mode)
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
+           reduce: bool | None = None, reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """Kullback-Leibler divergence, for log-probabilities ``input`` and probabilities
+    ``target`` (log-probabilities with ``log_target=True``):
+
+        loss_i = target_i * (log(target_i) - input_i)
+
+    ``'batchmean'`` divides the sum by the batch size (the KL divergence proper);
+    ``'mean'`` divides by the number of elements, with PyTorch's warning."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.", stacklevel=2)
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        # target * log(target) (0 where target is 0: PyTorch's xlogy) - input * target
+        entropy = (target * target.log()).masked_fill(target == 0, 0.0)
+        losses = entropy - target * input
+    if reduction == "batchmean" and input.dim() != 0:
+        return losses.sum() / input.shape[0]
+    return _reduce(losses, "sum" if reduction == "batchmean" else reduction)
 
 # ---- normalisation -----------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """Loss functions as modules: ``MSELoss``, ``NLLLoss``, ``CrossEntropyLoss``,
-``BCEWithLogitsLoss``, ``BCELoss``, ``L1Loss``, ``SmoothL1Loss``, ``HuberLoss``. Call them as ``loss_fn(prediction, target)``.
+``BCEWithLogitsLoss``, ``BCELoss``, ``L1Loss``, ``SmoothL1Loss``, ``HuberLoss``, ``KLDivLoss``. Call them as ``loss_fn(prediction, target)``.
 
 ``reduction`` says how the per-element losses become the result: ``'mean'``
 (the default), ``'sum'``, or ``'none'`` (no reduction). The pre-0.4 arguments
@@ -15,7 +15,7 @@ from . import functional as F
 from .module import Module
 
 __all__ = ["MSELoss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss", "BCELoss", "L1Loss",
-           "SmoothL1Loss", "HuberLoss"]
+           "SmoothL1Loss", "HuberLoss", "KLDivLoss"]
 
 
 class _Loss(Module):
@@ -139,3 +139,16 @@ class HuberLoss(_Loss):
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(_Loss):
+    """Kullback-Leibler divergence of log-probabilities x from probabilities y:
+    loss_i = y_i (log y_i - x_i); use ``reduction='batchmean'`` for the divergence proper."""
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean", log_target: bool = False) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)

@@ -9,9 +9,10 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..kernels import activation as kernels
 from ..rules.layout import with_unary_layout
-from . import fn
+from . import fn, pointwise
 
-__all__ = ["leaky_relu", "elu", "softplus", "silu", "hardtanh"]
+__all__ = ["leaky_relu", "elu", "celu", "softplus", "silu", "hardtanh", "mish", "hardswish",
+           "hardsigmoid", "threshold", "prelu"]
 
 
 class LeakyReluBackward0(Node):
@@ -58,6 +59,18 @@ class EluBackward1(EluBackward0):
         return fn.where(y > 0, grad * scale, grad * input_scale * (y + alpha * scale))
 
 
+class CeluBackward0(EluBackward0):
+    """celu(x) = max(0, x) + min(0, alpha (exp(x / alpha) - 1)): elu with
+    input_scale = 1 / alpha."""
+    formula = Formula("y", "x if x > 0 else alpha * (exp(x / alpha) - 1)",
+                      d={"x": "1 if x > 0 else exp(x / alpha)"})
+
+
+class CeluBackward1(EluBackward1):
+    """In place (``celu_``): from the result, as ``EluBackward1``."""
+    formula = CeluBackward0.formula
+
+
 class SoftplusBackward0(Node):
     formula = Formula("y", "log(1 + exp(beta x)) / beta   (x where beta x > threshold)",
                       d={"x": "sigmoid(beta x)   (1 where beta x > threshold)"})
@@ -95,6 +108,79 @@ class HardtanhBackward0(Node):
     def backward(self, saved, grad):
         x = saved.self
         return fn.where((x > saved.min_val) & (x < saved.max_val), grad, 0)
+
+
+class MishBackward0(Node):
+    formula = Formula("y", "x tanh(softplus(x))",
+                      d={"x": "t + x sigmoid(x) (1 - t**2),  t = tanh(softplus(x))"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.mish(x)
+
+    def backward(self, saved, grad):
+        return mish_backward(grad, saved.self)
+
+
+class HardswishBackward0(Node):
+    formula = Formula("y", "x * min(max(x + 3, 0), 6) / 6",
+                      d={"x": "0 if x < -3, x / 3 + 1/2 if x <= 3, else 1"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.hardswish(x)
+
+    def backward(self, saved, grad):
+        x = saved.self
+        return fn.where(x < -3, 0, fn.where(x <= 3, grad * (x / 3 + 0.5), grad))
+
+
+class HardsigmoidBackward0(Node):
+    formula = Formula("y", "min(max(x + 3, 0), 6) / 6", d={"x": "1/6 if -3 < x < 3, else 0"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.hardsigmoid(x)
+
+    def backward(self, saved, grad):
+        x = saved.self
+        return fn.where((x > -3) & (x < 3), grad * (1 / 6), 0)  # (torch: times 1/6)
+
+
+class ThresholdBackward0(Node):
+    formula = Formula("y", "x if x > threshold else value", d={"x": "1 if x > threshold, else 0"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, threshold, value):
+        self.save(threshold=threshold)
+        return kernels.threshold(x, threshold, value)
+
+    def backward(self, saved, grad):
+        return fn.threshold_backward(grad, saved.self, saved.threshold)
+
+
+class PreluKernelBackward0(Node):
+    formula = Formula("y", "x if x > 0 else w x   (w broadcast: one per channel, or one)",
+                      grad={"x": "G if x > 0 else w G", "w": "sum of G x where x <= 0"})
+    saves = {"self": Input(0), "weight": Input(1)}
+
+    def forward(self, x, weight):
+        return fn.where(x > 0, x, weight * x)
+
+    def backward(self, saved, grad):
+        x, w = saved.self, saved.weight
+        grad_w = fn.where(x > 0, 0, x * grad)
+        axes = tuple(d for d in range(x.ndim) if w.shape[d] == 1 and x.shape[d] != 1)
+        return fn.where(x > 0, grad, w * grad), fn.sum(grad_w, axes, keepdim=True) if axes \
+            else grad_w
+
+
+def mish_backward(grad, x):
+    """tanh(softplus(x)) + x sigmoid(x) (1 - tanh(softplus(x))**2)."""
+    if not fn.is_tensor(grad):
+        return kernels.mish_backward(grad, x)
+    t = pointwise.tanh(fn.log(1 + fn.exp(x)))
+    return grad * (t + x * fn.sigmoid(x) * (1 - t * t))
 
 
 # The derivatives: on arrays as PyTorch's kernels compute them; on tensors (a backward
@@ -154,3 +240,32 @@ def silu(x):
 
 def hardtanh(x, min_val=-1.0, max_val=1.0):
     return with_unary_layout(HardtanhBackward0.apply(x, min_val=min_val, max_val=max_val), x)
+
+
+def celu(x, alpha=1.0, saving_result=False):
+    _check_float(x, "elu_cpu")
+    node = CeluBackward1 if saving_result else CeluBackward0
+    return with_unary_layout(node.apply(x, alpha=alpha, scale=1.0, input_scale=1.0 / alpha), x)
+
+
+def mish(x):
+    _check_float(x, "mish_cpu")
+    return with_unary_layout(MishBackward0.apply(x), x)
+
+
+def hardswish(x):
+    _check_float(x, "hardswish_cpu")
+    return with_unary_layout(HardswishBackward0.apply(x), x)
+
+
+def hardsigmoid(x):
+    _check_float(x, "hardsigmoid_cpu")
+    return with_unary_layout(HardsigmoidBackward0.apply(x), x)
+
+
+def threshold(x, threshold, value):
+    return with_unary_layout(ThresholdBackward0.apply(x, threshold=threshold, value=value), x)
+
+
+def prelu(x, weight):
+    return PreluKernelBackward0.apply(x, weight, cast_to=x.dtype)

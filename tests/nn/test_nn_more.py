@@ -114,7 +114,9 @@ ACTIVATIONS = [
     ("leaky_relu", {}), ("leaky_relu", {"negative_slope": 0.2}), ("elu", {}),
     ("elu", {"alpha": 0.5}), ("softplus", {}), ("softplus", {"beta": 2.0, "threshold": 3.0}),
     ("silu", {}), ("hardtanh", {}), ("hardtanh", {"min_val": -0.5, "max_val": 2.0}),
-    ("relu6", {}),
+    ("relu6", {}), ("selu", {}), ("celu", {}), ("celu", {"alpha": 0.5}), ("mish", {}),
+    ("hardswish", {}), ("hardsigmoid", {}), ("threshold", {"threshold": 0.1, "value": 20.0}),
+    ("softsign", {}), ("tanhshrink", {}), ("softmin", {"dim": 1}), ("logsigmoid", {}),
 ]
 
 
@@ -126,13 +128,15 @@ def test_activation_matches_torch(name, options):
                     rand((4, 3), 2, low=-4, high=4).round(1) + 0.05)
 
 
-@pytest.mark.parametrize("name", ["leaky_relu", "elu", "silu", "hardtanh", "relu6"])
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "silu", "hardtanh", "relu6", "selu",
+                                  "celu", "mish", "hardswish", "hardsigmoid"])
 def test_activation_in_place_matches_torch(name):
     check(lambda lib, t: getattr(lib.nn.functional, name)(t * 1, inplace=True),
           rand((4, 6), low=-3, high=3))
 
 
-@pytest.mark.parametrize("name", ["leaky_relu", "elu", "softplus", "silu"])
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "softplus", "silu", "mish", "hardswish",
+                                  "hardsigmoid"])
 def test_activation_refuses_integers(name):
     check_error(lambda lib, t: getattr(lib.nn.functional, name)(t), rand((3,), dtype="int64"))
 
@@ -153,10 +157,57 @@ def test_activation_forward_bits():
     lambda nn: nn.SiLU(inplace=True), lambda nn: nn.Hardtanh(), lambda nn: nn.ReLU6(),
     lambda nn: nn.Hardtanh(-2.0, 2.0, inplace=True), lambda nn: nn.Unflatten(1, (2, 3)),
     lambda nn: nn.BCELoss(), lambda nn: nn.L1Loss(), lambda nn: nn.SmoothL1Loss(beta=0.5),
-    lambda nn: nn.HuberLoss(delta=2.0), lambda nn: nn.Identity(),
+    lambda nn: nn.HuberLoss(delta=2.0), lambda nn: nn.Identity(), lambda nn: nn.PReLU(),
+    lambda nn: nn.PReLU(3, 0.1), lambda nn: nn.SELU(inplace=True), lambda nn: nn.CELU(0.5),
+    lambda nn: nn.Mish(inplace=True), lambda nn: nn.Hardswish(inplace=True),
+    lambda nn: nn.Hardsigmoid(), lambda nn: nn.Threshold(0.1, 20, inplace=True),
+    lambda nn: nn.LogSigmoid(), lambda nn: nn.Softsign(), lambda nn: nn.Tanhshrink(),
+    lambda nn: nn.Softmin(1), lambda nn: nn.KLDivLoss(reduction="batchmean", log_target=True),
+    lambda nn: nn.BatchNorm2d(4), lambda nn: nn.LazyLinear(3),
 ])
 def test_module_reprs(make):
     assert repr(make(mg.nn)) == repr(make(torch.nn))
+
+
+@pytest.mark.parametrize("shape, count", [((3, 4), 4), ((3, 4), 1), ((2, 4, 5), 4), ((5,), 1)])
+def test_prelu_matches_torch(shape, count):
+    check(lambda lib, x, w: lib.nn.functional.prelu(x, w), rand(shape, 1), rand((count,), 2, low=0,
+                                                                             high=1))
+    check_numerical(lambda x, w: mg.nn.functional.prelu(x, w), rand(shape, 3).round(1) + 0.05,
+                    rand((count,), 4))
+
+
+def test_prelu_module_and_error():
+    check(lambda lib, x: lib.nn.PReLU(4, 0.1)(x), rand((3, 4)))
+    check_error(lambda lib, x: lib.nn.functional.prelu(x, lib.ones(5)), rand((5,)))
+
+
+@pytest.mark.parametrize("dim", [1, 0, -1])
+def test_cosine_similarity_matches_torch(dim):
+    check(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b, dim=dim),
+          rand((4, 5), 1), rand((4, 5), 2))
+    check_numerical(lambda a, b: mg.nn.functional.cosine_similarity(a, b, dim=dim),
+                    rand((3, 4), 1), rand((3, 4), 2))
+
+
+@pytest.mark.parametrize("reduction", ["batchmean", "sum", "none"])
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div_matches_torch(reduction, log_target):
+    target = rand((4, 5), 2, low=0.05, high=1)
+    target /= target.sum(1, keepdims=True)
+    if log_target:
+        target = np.log(target)
+    else:
+        target[0, 0] = 0.0  # (0 log 0 counts as 0)
+    check(lambda lib, x, t: lib.nn.functional.kl_div(x.log_softmax(1), t, reduction=reduction,
+                                                     log_target=log_target),
+          rand((4, 5), 1), target, requires_grad=[True, False])
+
+
+def test_kl_div_mean_warns_as_torch():
+    for lib in (mg, torch):
+        with pytest.warns(UserWarning, match="'batchmean' divides only by the batch size"):
+            lib.nn.KLDivLoss()(lib.zeros(2, 2), lib.ones(2, 2) / 2)
 
 
 # ---- losses ----------------------------------------------------------------------
