@@ -7,6 +7,9 @@
     rmsprop.py     RMSprop (steps divided by a running RMS of the gradient)
     adagrad.py     Adagrad (steps shrink with the sum of squared gradients)
     adadelta.py    Adadelta (steps scaled by running RMS of past steps and gradients)
+    adamax.py      Adamax (Adam with a running maximum of |g|)
+    nadam.py       NAdam (Adam with Nesterov momentum)
+    radam.py       RAdam (Adam with the early steps' variance rectified)
     lr_scheduler.py  StepLR, MultiStepLR, ExponentialLR, LambdaLR, LinearLR,
                    CosineAnnealingLR, ReduceLROnPlateau, OneCycleLR, SequentialLR, ...
                    (the learning rate over time)
@@ -22,6 +25,9 @@ A training step reads the same as in PyTorch::
 from . import lr_scheduler  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
+from .adamax import Adamax  # noqa: F401
+from .nadam import NAdam  # noqa: F401
+from .radam import RAdam  # noqa: F401
 from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
