@@ -125,6 +125,7 @@ class Module:
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_backward_hooks", OrderedDict())
         object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_hooks_with_kwargs", set())
 
     def forward(self, *args, **kwargs):
         """What the module computes; every subclass defines it."""
@@ -133,9 +134,25 @@ class Module:
         )
 
     def __call__(self, *args, **kwargs):
-        """``module(x)`` is ``module.forward(x)``, with the forward hooks around it: each
-        pre-hook may replace the inputs, each hook the output (by returning non-None)."""
-        for hook in tuple(self._forward_pre_hooks.values()):
+        """``module(x)`` is ``module.forward(x)``, with the hooks around it, if any."""
+        if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or self._backward_pre_hooks):
+            return self._call_with_hooks(args, kwargs)
+        return self.forward(*args, **kwargs)
+
+    def _call_with_hooks(self, args: tuple, kwargs: dict):
+        """``forward`` between its hooks: each forward pre-hook may replace the inputs,
+        each forward hook the output (by returning non-None); the backward hooks are
+        hung on the graph around the inputs and outputs (see hooks.py)."""
+        for key, hook in tuple(self._forward_pre_hooks.items()):
+            if key in self._hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+                continue
             result = hook(self, args)
             if result is not None:
                 args = result if isinstance(result, tuple) else (result,)
@@ -145,18 +162,31 @@ class Module:
                                          tuple(self._backward_pre_hooks.values()))
             args = backward_hook.setup_input_hook(args)
         output = self.forward(*args, **kwargs)
-        for hook in tuple(self._forward_hooks.values()):
-            result = hook(self, args, output)
+        for key, hook in tuple(self._forward_hooks.items()):
+            result = hook(self, args, kwargs, output) if key in self._hooks_with_kwargs \
+                else hook(self, args, output)
             if result is not None:
                 output = result
         if backward_hook is not None:
             output = backward_hook.setup_output_hook(output)
         return output
 
-    def register_forward_pre_hook(self, hook: Callable) -> "RemovableHandle":
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> "RemovableHandle":
         """Call ``hook(module, args)`` before each ``forward``; a returned value (a tuple,
-        or one value) replaces the inputs. ``handle.remove()`` takes the hook away."""
-        return RemovableHandle(self._forward_pre_hooks, hook)
+        or one value) replaces the inputs. ``handle.remove()`` takes the hook away.
+        ``prepend=True`` runs it before the others; ``with_kwargs=True`` calls
+        ``hook(module, args, kwargs)``, which may return ``(args, kwargs)``."""
+        return self._add_hook(self._forward_pre_hooks, hook, prepend, with_kwargs)
+
+    def _add_hook(self, table: dict, hook: Callable, prepend: bool,
+                  with_kwargs: bool) -> "RemovableHandle":
+        handle = RemovableHandle(table, hook)
+        if prepend:
+            table.move_to_end(handle.id, last=False)
+        if with_kwargs:
+            self._hooks_with_kwargs.add(handle.id)
+        return handle
 
     def register_full_backward_hook(self, hook: Callable) -> "RemovableHandle":
         """Call ``hook(module, grad_input, grad_output)`` when the gradients of the
@@ -169,10 +199,13 @@ class Module:
         arrive, before the module's own backward; a returned tuple replaces them."""
         return RemovableHandle(self._backward_pre_hooks, hook)
 
-    def register_forward_hook(self, hook: Callable) -> "RemovableHandle":
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
+                              with_kwargs: bool = False,
+                              always_call: bool = False) -> "RemovableHandle":
         """Call ``hook(module, args, output)`` after each ``forward`` (to look at
-        activations); a returned value replaces the output."""
-        return RemovableHandle(self._forward_hooks, hook)
+        activations); a returned value replaces the output (``with_kwargs=True``:
+        ``hook(module, args, kwargs, output)``)."""
+        return self._add_hook(self._forward_hooks, hook, prepend, with_kwargs)
 
     # ---- registering parameters, buffers and sub-modules -------------------
 

@@ -702,3 +702,26 @@ def test_clip_grad_and_parameter_vectors_match_torch():
     assert number.sub("#", ours) == number.sub("#", theirs)
     np.testing.assert_allclose([float(n) for n in number.findall(ours)],
                                [float(n) for n in number.findall(theirs)], rtol=2e-4, atol=1e-4)
+
+
+def _hooks_with_options(lib):
+    nn = lib.nn
+    lib.manual_seed(0)
+    out = []
+    layer = nn.Linear(3, 2)
+    layer.register_forward_hook(lambda m, a, o: out.append("first"))
+    layer.register_forward_hook(lambda m, a, o: out.append("prepended"), prepend=True)
+    layer.register_forward_pre_hook(lambda m, a, k: ((a[0] * 0,), k), with_kwargs=True)
+    layer.register_forward_hook(lambda m, a, k, o: o + 1, with_kwargs=True)
+    out.append(repr(layer(lib.ones(2, 3))))
+    other = nn.Linear(3, 2)
+    other.register_forward_pre_hook(lambda m, a, k: a, with_kwargs=True)
+    try:
+        other(lib.ones(1, 3))
+    except RuntimeError as error:
+        out.append(str(error))
+    return out
+
+
+def test_forward_hooks_prepend_and_with_kwargs_match_torch():
+    assert _hooks_with_options(mg) == _hooks_with_options(torch)
