@@ -9,6 +9,8 @@ no parameters (but ``PReLU``); the math is in ``minigrad.nn.functional``.
 
 from __future__ import annotations
 
+import warnings
+
 import minigrad
 
 from ..tensor import Tensor
@@ -139,8 +141,17 @@ class SiLU(Module):
 class Hardtanh(Module):
     """y = x clamped to [min_val, max_val]."""
 
-    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False) -> None:
+    def __init__(self, min_val: float = -1.0, max_val: float = 1.0, inplace: bool = False,
+                 min_value: float | None = None, max_value: float | None = None) -> None:
         super().__init__()
+        if min_value is not None:
+            warnings.warn("keyword argument `min_value` is deprecated and renamed to `min_val`",
+                          FutureWarning, stacklevel=2)
+            min_val = min_value
+        if max_value is not None:
+            warnings.warn("keyword argument `max_value` is deprecated and renamed to `max_val`",
+                          FutureWarning, stacklevel=2)
+            max_val = max_value
         self.min_val = min_val
         self.max_val = max_val
         self.inplace = inplace

@@ -22,6 +22,7 @@ import minigrad
 
 from .. import errors, ops
 from ..autograd.broadcast import broadcast_shapes
+from ..rules.out import write as write_out
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
@@ -126,9 +127,10 @@ def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     return ops.activation.elu(input, alpha)
 
 
-def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0) -> Tensor:
+def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0, *,
+             out: Tensor | None = None) -> Tensor:
     """log(1 + exp(beta x)) / beta, a smooth ReLU (x itself where beta x > threshold)."""
-    return ops.activation.softplus(input, beta, threshold)
+    return write_out("softplus", ops.activation.softplus(input, beta, threshold), out, input)
 
 
 def silu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -525,15 +527,26 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
 
 
 def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
-            reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+            reduce: bool | None = None, reduction: str = "mean",
+            weight: Tensor | None = None) -> Tensor:
     """Mean absolute error: loss_i = |x_i - t_i|, then reduced (PyTorch builds it from
-    sub, abs and mean, so the graph shows those nodes)."""
+    sub, abs and mean, so the graph shows those nodes). With ``weight`` (input's shape):
+    w_i |x_i - t_i|, and 'mean' divides by sum(w)."""
     if size_average is not None or reduce is not None:
         reduction = legacy_reduction(size_average, reduce)
-    _check_reduction(reduction)
     _size_warning(input, target)
     input, target = _broadcast_pair(input, target)
-    return _reduce((input - target).abs(), reduction)
+    if weight is None:
+        _check_reduction(reduction)
+        return _reduce((input - target).abs(), reduction)
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    losses = (input - target).abs() * weight
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
+                         "'mean', 'sum'.")
+    return losses if reduction == "none" else losses.sum() if reduction == "sum" \
+        else losses.sum() / weight.sum()
 
 
 def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,

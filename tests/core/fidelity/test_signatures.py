@@ -52,6 +52,9 @@ OMITTED = {
     "nn.Module": {"args", "kwargs"},
     "nn.Sigmoid": {"args", "kwargs"},
     "nn.Tanh": {"args", "kwargs"},
+    "nn.LogSigmoid": {"args", "kwargs"},
+    "nn.Softsign": {"args", "kwargs"},
+    "nn.Tanhshrink": {"args", "kwargs"},
     "nn.Parameter": set(),
     "optim.SGD": {"foreach", "differentiable", "fused"},
     "optim.Adam": {"foreach", "differentiable", "fused", "capturable"},
@@ -69,6 +72,8 @@ SKIP = {"FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor",
         # C functions with no docstring or parser list: their arguments and TypeErrors are
         # compared in test_anomaly_and_graph_hooks.py
         "is_anomaly_enabled", "is_anomaly_check_nan_enabled", "set_anomaly_enabled"}
+# Tensor subclasses that PyTorch makes in __new__ (its __init__ shows (*args, **kwargs))
+TENSOR_CLASSES = {"Parameter", "UninitializedParameter", "UninitializedBuffer"}
 
 
 def _public_functions():
@@ -99,7 +104,8 @@ def _constructors():
         for name in sorted(dir(getattr(minigrad, package))):
             value = getattr(getattr(minigrad, package), name)
             theirs = getattr(getattr(torch, package), name, None)
-            if isinstance(value, type) and isinstance(theirs, type) and name != "Parameter":
+            if isinstance(value, type) and isinstance(theirs, type) \
+                    and name not in TENSOR_CLASSES:
                 yield f"{package}.{name}", value.__init__, theirs.__init__, "__init__"
 
 
