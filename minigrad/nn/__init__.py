@@ -7,7 +7,7 @@
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, LeakyReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid,
                    Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin
-    dropout.py     Dropout
+    dropout.py     Dropout, Dropout1d, Dropout2d
     batchnorm.py   BatchNorm1d, BatchNorm2d
     container.py   Sequential
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
@@ -26,7 +26,7 @@ from .activation import (  # noqa: F401
     Threshold)
 from .batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401
 from .container import Sequential  # noqa: F401
-from .dropout import Dropout  # noqa: F401
+from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
 from .linear import Flatten, Identity, Linear, Unflatten  # noqa: F401
 from .loss import (  # noqa: F401

@@ -29,7 +29,7 @@ __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_so
            "one_hot",
            "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits",
            "batch_norm", "binary_cross_entropy", "l1_loss", "smooth_l1_loss", "huber_loss",
-           "normalize", "pad", "selu", "celu", "mish", "hardswish", "hardsigmoid",
+           "normalize", "pad", "dropout1d", "dropout2d", "selu", "celu", "mish", "hardswish", "hardsigmoid",
            "threshold", "prelu", "softsign", "tanhshrink", "softmin", "cosine_similarity",
            "kl_div", "leaky_relu", "elu", "softplus", "silu", "hardtanh", "relu6"]
 
@@ -240,6 +240,63 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
         norm1.clamp_(min=eps)
         norm2.clamp_(min=eps)
     return ((x1 / norm1) * (x2 / norm2)).sum(dim)
+
+
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> Tensor:
+    """Zero whole channels: one draw per (sample, channel), as PyTorch's feature_dropout
+    (its noise of shape (N, C, 1, ...), drawn with bernoulli_, then divided by 1 - p)."""
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    if p == 1:
+        scale = minigrad.zeros((), dtype=input.dtype)
+    else:
+        shape = (input.shape[0], input.shape[1]) + (1,) * (input.dim() - 2)
+        scale = minigrad.empty(shape, dtype=input.dtype).bernoulli_(1 - p).div_(1 - p)
+    return input.mul_(scale) if inplace else input * scale
+
+
+def _check_p(p: float) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) (or (C, L)) input with probability ``p``."""
+    _check_p(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note "
+            "that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    if input.dim() == 3:
+        return _feature_dropout(input, p, training, inplace)
+    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(batched, p, training, inplace)
+    return result.squeeze_(0) if inplace else result.squeeze(0)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels (feature maps) of (N, C, H, W) input with probability ``p``."""
+    _check_p(p)
+    if input.dim() not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is deprecated "
+            "and will result in an error in a future release. To retain the behavior and "
+            "silence this warning, please use dropout instead. Note that dropout2d exists to "
+            "provide channel-wise dropout on inputs with 2 spatial dimensions, a channel "
+            "dimension, and an optional batch dimension (i.e. 3D or 4D inputs).", stacklevel=2)
+    if input.dim() == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
 
 
 # ---- losses ------------------------------------------------------------------

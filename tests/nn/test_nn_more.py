@@ -725,3 +725,31 @@ def _hooks_with_options(lib):
 
 def test_forward_hooks_prepend_and_with_kwargs_match_torch():
     assert _hooks_with_options(mg) == _hooks_with_options(torch)
+
+
+def _channel_dropout(lib):
+    lib.manual_seed(0)
+    out = []
+    x = lib.ones(3, 4, 2, 2, requires_grad=True)
+    for module in [lib.nn.Dropout2d(), lib.nn.Dropout2d(0.25), lib.nn.Dropout1d(0.5)]:
+        y = module(x if "2d" in repr(module) else x[:, :, 0])
+        y.sum().backward()
+        out += [repr(module), repr(y[:, :, 0] if y.dim() == 4 else y), repr(x.grad[:, :, 0, 0])]
+        x.grad = None
+    out.append(repr(lib.nn.functional.dropout1d(lib.ones(4, 3), 0.5)))
+    out.append(repr(lib.nn.Dropout2d().eval()(x) is x))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lib.nn.functional.dropout2d(lib.ones(2, 3, 4))
+        lib.nn.functional.dropout2d(lib.ones(2, 3))
+    out.append(repr([str(w.message) for w in caught]))
+    try:
+        lib.nn.functional.dropout1d(lib.ones(2, 3, 4, 5))
+    except RuntimeError as error:
+        out.append(str(error))
+    return out
+
+
+def test_channel_dropout_matches_torch():
+    """The same channels dropped (the same random stream), the same gradients."""
+    assert _channel_dropout(mg) == _channel_dropout(torch)
