@@ -8,7 +8,7 @@
                    SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid,
                    Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin
     dropout.py     Dropout, Dropout1d, Dropout2d
-    batchnorm.py   BatchNorm1d, BatchNorm2d
+    batchnorm.py   BatchNorm1d, BatchNorm2d, BatchNorm3d
     container.py   Sequential
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
                    SmoothL1Loss, HuberLoss, KLDivLoss
@@ -24,7 +24,7 @@ from .activation import (  # noqa: F401
     CELU, ELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax, Mish,
     PReLU, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh, Tanhshrink,
     Threshold)
-from .batchnorm import BatchNorm1d, BatchNorm2d  # noqa: F401
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .container import Sequential  # noqa: F401
 from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401

@@ -1,4 +1,4 @@
-"""``BatchNorm1d`` and ``BatchNorm2d``: normalise each feature (channel) over the batch
+"""``BatchNorm1d``, ``BatchNorm2d`` and ``BatchNorm3d``: normalise each feature (channel) over the batch
 (Ioffe & Szegedy, 2015)."""
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["BatchNorm1d", "BatchNorm2d"]
+__all__ = ["BatchNorm1d", "BatchNorm2d", "BatchNorm3d"]
 
 
 class _BatchNorm(Module):
@@ -112,3 +112,11 @@ class BatchNorm2d(_BatchNorm):
     def _check_input_dim(self, input: Tensor) -> None:
         if input.dim() != 4:
             raise ValueError(f"expected 4D input (got {input.dim()}D input)")
+
+
+class BatchNorm3d(_BatchNorm):
+    """Batch normalisation for volumes (N, C, D, H, W), per channel."""
+
+    def _check_input_dim(self, input: Tensor) -> None:
+        if input.dim() != 5:
+            raise ValueError(f"expected 5D input (got {input.dim()}D input)")

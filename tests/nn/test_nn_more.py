@@ -33,7 +33,8 @@ def _bits(a, b) -> float:
 
 def _run_batchnorm(lib, shape, train, steps=3, **options):
     lib.manual_seed(0)
-    bn = (lib.nn.BatchNorm2d if len(shape) == 4 else lib.nn.BatchNorm1d)(shape[1], **options)
+    kind = {4: lib.nn.BatchNorm2d, 5: lib.nn.BatchNorm3d}.get(len(shape), lib.nn.BatchNorm1d)
+    bn = kind(shape[1], **options)
     bn.train(train)
     rng = np.random.default_rng(1)
     records = []
@@ -47,7 +48,7 @@ def _run_batchnorm(lib, shape, train, steps=3, **options):
 
 
 @pytest.mark.parametrize("shape", [(32, 10), (8, 4, 5), (64, 200), (3, 7), (6, 5, 1),
-                                   (8, 3, 21), (4, 3, 5, 6)])
+                                   (8, 3, 21), (4, 3, 5, 6), (2, 3, 2, 3, 4)])
 @pytest.mark.parametrize("train", [True, False])
 @pytest.mark.parametrize("options", [{}, {"momentum": None}, {"affine": False},
                                      {"track_running_stats": False}, {"bias": False}])
@@ -95,6 +96,7 @@ def test_batch_norm_functional_float64_against_finite_differences():
     lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(2, 10, 3, 4)),
     lambda lib, x: lib.nn.BatchNorm2d(10)(lib.ones(2, 10, 3)),
     lambda lib, x: lib.nn.BatchNorm2d(10)(lib.ones(1, 10, 1, 1)),
+    lambda lib, x: lib.nn.BatchNorm3d(10)(lib.ones(2, 10, 3, 4)),
     lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(2, 5)),
     lambda lib, x: lib.nn.functional.batch_norm(lib.ones(2, 3), None, None, training=True,
                                                 eps=0.0),
