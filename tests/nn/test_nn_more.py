@@ -314,6 +314,11 @@ SCHEDULERS = {
         o, patience=2, factor=0.5),
     "OneCycleLR": lambda lib, o: lib.optim.lr_scheduler.OneCycleLR(o, 0.5, total_steps=14),
     "ConstantLR": lambda lib, o: lib.optim.lr_scheduler.ConstantLR(o, 0.5, total_iters=4),
+    "CyclicLR": lambda lib, o: lib.optim.lr_scheduler.CyclicLR(o, 0.01, 0.1, step_size_up=3),
+    "CyclicLR-triangular2": lambda lib, o: lib.optim.lr_scheduler.CyclicLR(
+        o, 0.01, 0.1, step_size_up=2, step_size_down=3, mode="triangular2"),
+    "CyclicLR-exp_range": lambda lib, o: lib.optim.lr_scheduler.CyclicLR(
+        o, [0.01], 0.1, step_size_up=2, mode="exp_range", gamma=0.9),
     "PolynomialLR": lambda lib, o: lib.optim.lr_scheduler.PolynomialLR(o, 8, power=2.0),
     "CosineAnnealingWarmRestarts": lambda lib, o: lib.optim.lr_scheduler
     .CosineAnnealingWarmRestarts(o, 3, T_mult=2, eta_min=0.01),
