@@ -760,3 +760,27 @@ def _channel_dropout(lib):
 def test_channel_dropout_matches_torch():
     """The same channels dropped (the same random stream), the same gradients."""
     assert _channel_dropout(mg) == _channel_dropout(torch)
+
+
+def _paths(lib):
+    nn = lib.nn
+    lib.manual_seed(0)
+    net = nn.Sequential(nn.Linear(2, 3), nn.Sequential(nn.BatchNorm1d(3), nn.ReLU()))
+    out = [repr(net.get_submodule("1.0")), repr(net.get_parameter("0.bias")),
+           repr(net.get_buffer("1.0.running_var")), net.get_submodule("") is net]
+    net.set_submodule("1.1", nn.LeakyReLU(0.2))
+    out.append(repr(net))
+    for call in [lambda: net.get_submodule("1.5"), lambda: net.get_submodule("0.weight"),
+                 lambda: net.get_parameter("1.0.running_mean"), lambda: net.get_buffer("0.weight"),
+                 lambda: net.get_parameter("0.nothing"), lambda: net.set_submodule("", nn.ReLU()),
+                 lambda: net.set_submodule("0", 3), lambda: net.set_submodule("1.7", nn.ReLU(), True)]:
+        try:
+            call()
+            out.append("no error")
+        except (AttributeError, ValueError) as error:
+            out.append((type(error).__name__, str(error)))
+    return out
+
+
+def test_module_paths_match_torch():
+    assert _paths(mg) == _paths(torch)
