@@ -459,6 +459,13 @@ class Module:
     def float(self) -> "Module":  # noqa: A003 - PyTorch's name
         return self.to(dtypes.float32)
 
+    def half(self) -> "Module":
+        return self.to(dtypes.float16)
+
+    def share_memory(self) -> "Module":
+        """For worker processes in PyTorch; minigrad's tensors live in one process."""
+        return self
+
     # ---- training --------------------------------------------------------
 
     def train(self, mode: bool = True) -> "Module":
