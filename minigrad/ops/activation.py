@@ -29,7 +29,9 @@ class LeakyReluBackward0(Node):
 
 
 class LeakyReluBackward1(LeakyReluBackward0):
-    """In place (``leaky_relu_``): the result has the input's sign, so it is saved."""
+    formula = Formula("y", "x if x > 0 else negative_slope * x",
+                      d={"x": "1 if y > 0 else negative_slope"},
+                      note="in place (leaky_relu_): y has x's sign, so y is saved.")
     saves = {"result": RESULT}
 
     def backward(self, saved, grad):
@@ -51,7 +53,10 @@ class EluBackward0(Node):
 
 
 class EluBackward1(EluBackward0):
-    """In place (``elu_``): from the result y, exp(input_scale * x) = y / (scale alpha) + 1."""
+    formula = Formula("y", "scale * x if x > 0 else scale * alpha * (exp(input_scale * x) - 1)",
+                      d={"x": "scale if y > 0 else input_scale * (y + scale * alpha)"},
+                      note="in place (elu_): from the result y, since "
+                           "exp(input_scale * x) = y / (scale alpha) + 1.")
     saves = {"result": RESULT}
 
     def backward(self, saved, grad):
@@ -60,15 +65,15 @@ class EluBackward1(EluBackward0):
 
 
 class CeluBackward0(EluBackward0):
-    """celu(x) = max(0, x) + min(0, alpha (exp(x / alpha) - 1)): elu with
-    input_scale = 1 / alpha."""
     formula = Formula("y", "x if x > 0 else alpha * (exp(x / alpha) - 1)",
-                      d={"x": "1 if x > 0 else exp(x / alpha)"})
+                      d={"x": "1 if x > 0 else exp(x / alpha)"},
+                      note="elu with input_scale = 1 / alpha.")
 
 
 class CeluBackward1(EluBackward1):
-    """In place (``celu_``): from the result, as ``EluBackward1``."""
-    formula = CeluBackward0.formula
+    formula = Formula("y", "x if x > 0 else alpha * (exp(x / alpha) - 1)",
+                      d={"x": "1 if y > 0 else (y + alpha) / alpha"},
+                      note="in place (celu_): from the result y.")
 
 
 class SoftplusBackward0(Node):

@@ -81,6 +81,20 @@ def test_batchnorm_saved_values_and_repr():
         repr(torch.nn.BatchNorm1d(3, momentum=None, affine=False))
 
 
+def test_batch_norm_third_derivative_against_finite_differences():
+    """minigrad's batch norm is differentiable three times over (gradgradcheck of a first
+    derivative); PyTorch's third derivative fails this same check."""
+    rng = np.random.default_rng(0)
+    x, w, b = (mg.tensor(rng.standard_normal(s), requires_grad=True) for s in [(4, 3), (3,), (3,)])
+    upstream = mg.tensor(rng.standard_normal((4, 3)))
+
+    def squared_first_derivative(x, w, b):
+        y = mg.nn.functional.batch_norm(x, None, None, w, b, True)
+        gx, gw = mg.autograd.grad((y * upstream).sum(), (x, w), create_graph=True)
+        return (gx * gx).sum() + (gw * gw).sum()
+    assert mg.autograd.gradgradcheck(squared_first_derivative, (x, w, b))
+
+
 def test_batch_norm_functional_float64_against_finite_differences():
     x, w, b = rand((6, 3), 1), rand((3,), 2), rand((3,), 3)
     check_numerical(lambda x, w, b: mg.nn.functional.batch_norm(x, None, None, w, b, True),
