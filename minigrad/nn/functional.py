@@ -123,11 +123,11 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
     """x where x > 0, else alpha * (exp(x) - 1): smooth at 0 when alpha = 1."""
     if inplace:
-        return ops.inplace(input, ops.activation.elu, alpha, 1.0, 1.0, True)
+        return ops.inplace(input, ops.activation.elu, alpha, 1, 1, True)
     return ops.activation.elu(input, alpha)
 
 
-def softplus(input: Tensor, beta: float = 1.0, threshold: float = 20.0, *,
+def softplus(input: Tensor, beta: float = 1, threshold: float = 20, *,
              out: Tensor | None = None) -> Tensor:
     """log(1 + exp(beta x)) / beta, a smooth ReLU (x itself where beta x > threshold)."""
     return write_out("softplus", ops.activation.softplus(input, beta, threshold), out, input)
@@ -152,14 +152,14 @@ def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
 
 def relu6(input: Tensor, inplace: bool = False) -> Tensor:
     """min(max(x, 0), 6): hardtanh(x, 0, 6)."""
-    return hardtanh(input, 0.0, 6.0, inplace)
+    return hardtanh(input, 0, 6, inplace)  # (torch saves the ints 0 and 6)
 
 
 def selu(input: Tensor, inplace: bool = False) -> Tensor:
     """scale * elu(x, alpha) with SELU's constants (self-normalising networks)."""
     if inplace:
-        return ops.inplace(input, ops.activation.elu, _SELU_ALPHA, _SELU_SCALE, 1.0, True)
-    return ops.activation.elu(input, _SELU_ALPHA, _SELU_SCALE)
+        return ops.inplace(input, ops.activation.elu, _SELU_ALPHA, _SELU_SCALE, 1, True)
+    return ops.activation.elu(input, _SELU_ALPHA, _SELU_SCALE, 1)
 
 
 _SELU_ALPHA = 1.6732632423543772848170429916717

@@ -64,16 +64,29 @@ class EluBackward1(EluBackward0):
         return fn.where(y > 0, grad * scale, grad * input_scale * (y + alpha * scale))
 
 
-class CeluBackward0(EluBackward0):
+class CeluBackward0(Node):
     formula = Formula("y", "x if x > 0 else alpha * (exp(x / alpha) - 1)",
                       d={"x": "1 if x > 0 else exp(x / alpha)"},
                       note="elu with input_scale = 1 / alpha.")
+    saves = {"self": Input(0)}
+
+    def forward(self, x, alpha):
+        self.save(alpha=alpha)
+        return kernels.elu(x, alpha, 1, 1.0 / alpha)
+
+    def backward(self, saved, grad):
+        return elu_backward(grad, saved.self, saved.alpha, 1, 1.0 / saved.alpha)
 
 
-class CeluBackward1(EluBackward1):
+class CeluBackward1(CeluBackward0):
     formula = Formula("y", "x if x > 0 else alpha * (exp(x / alpha) - 1)",
                       d={"x": "1 if y > 0 else (y + alpha) / alpha"},
                       note="in place (celu_): from the result y.")
+    saves = {"result": RESULT}
+
+    def backward(self, saved, grad):
+        y, alpha = saved.result, saved.alpha
+        return fn.where(y > 0, grad, grad * (1.0 / alpha) * (y + alpha))
 
 
 class SoftplusBackward0(Node):
@@ -227,13 +240,13 @@ def leaky_relu(x, negative_slope=0.01, saving_result=False):
     return with_unary_layout(node.apply(x, negative_slope=negative_slope), x)
 
 
-def elu(x, alpha=1.0, scale=1.0, input_scale=1.0, saving_result=False):
+def elu(x, alpha=1.0, scale=1, input_scale=1, saving_result=False):
     _check_float(x, "elu_cpu")
     node = EluBackward1 if saving_result else EluBackward0
     return with_unary_layout(node.apply(x, alpha=alpha, scale=scale, input_scale=input_scale), x)
 
 
-def softplus(x, beta=1.0, threshold=20.0):
+def softplus(x, beta=1, threshold=20):
     _check_float(x, "softplus_cpu")
     return with_unary_layout(SoftplusBackward0.apply(x, beta=beta, threshold=threshold), x)
 
@@ -250,7 +263,7 @@ def hardtanh(x, min_val=-1.0, max_val=1.0):
 def celu(x, alpha=1.0, saving_result=False):
     _check_float(x, "elu_cpu")
     node = CeluBackward1 if saving_result else CeluBackward0
-    return with_unary_layout(node.apply(x, alpha=alpha, scale=1.0, input_scale=1.0 / alpha), x)
+    return with_unary_layout(node.apply(x, alpha=alpha), x)
 
 
 def mish(x):

@@ -39,11 +39,18 @@ class ConstantPadNdBackward0(Node):
                       d={"x": "G with the padding cut away: constant_pad_nd(G, -pad)"})
 
     def forward(self, x, pad, value):
-        self.save(pad=tuple(pad))
+        self.save(pad=_as_shown(pad))
+        self.pad = tuple(pad)
         return pad_array(x, pad, value)
 
     def backward(self, saved, grad):
-        return _pad(grad, [-amount for amount in saved.pad])
+        return _pad(grad, [-amount for amount in self.pad])
+
+
+def _as_shown(pad) -> tuple:
+    """``pad`` as torch shows it in ``_saved_pad``: a negative amount as the unsigned
+    64-bit number with its bits (-1 as 18446744073709551615)."""
+    return tuple(amount if amount >= 0 else amount + (1 << 64) for amount in pad)
 
 
 def constant_pad_nd(x, pad, value=0):
