@@ -10,7 +10,7 @@ import numpy as np
 from . import threads
 from .pointwise import log_sigmoid, log_sigmoid_into, one_of
 
-__all__ = ["binary_cross_entropy_with_logits"]
+__all__ = ["binary_cross_entropy_with_logits", "binary_cross_entropy"]
 
 
 def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None):
@@ -68,3 +68,19 @@ class _Weighted:
         np.subtract(buffer, out, out=out)
         if self.weighted:
             np.multiply(out, given[0], out=out)
+
+
+def binary_cross_entropy(x, target):
+    """(t - 1) max(log(1 - x), -100) - t max(log(x), -100) for each element, as
+    PyTorch's CPU kernel computes it (log(1 - x) as log1p(-x)); every x and t must lie
+    in [0, 1]."""
+    if not ((x >= 0) & (x <= 1)).all():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    if not ((target >= 0) & (target <= 1)).all():
+        raise RuntimeError("all elements of target should be between 0 and 1")
+    floor = x.dtype.type(-100)
+    one = x.dtype.type(1)
+    wide = x.astype(np.float64)  # (float32's logs rounded once, as the C library's)
+    log_x = np.log(wide).astype(x.dtype, copy=False)
+    log_1mx = np.log1p(-wide).astype(x.dtype, copy=False)
+    return (target - one) * np.maximum(log_1mx, floor) - target * np.maximum(log_x, floor)

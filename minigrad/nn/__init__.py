@@ -2,31 +2,44 @@
 
     module.py      Module: parameters, sub-modules, train/eval, state_dict, repr
     parameter.py   Parameter: a tensor that a module learns
-    linear.py      Linear, Identity, Flatten
+    linear.py      Linear, Identity, Flatten, Unflatten
+    lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
     conv.py        Conv1d, Conv2d, Unfold, Fold
     pooling.py     MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d
-    activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU
-    dropout.py     Dropout
+    activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU, LeakyReLU, ELU, Softplus,
+                   SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid,
+                   Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin
+    dropout.py     Dropout, Dropout1d, Dropout2d
+    batchnorm.py   BatchNorm1d, BatchNorm2d, BatchNorm3d
     sparse.py      Embedding (a table of vectors looked up by index)
     normalization.py  LayerNorm
     container.py   Sequential, ModuleList, ModuleDict
-    loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss
+    loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
+                   SmoothL1Loss, HuberLoss, KLDivLoss
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
+    utils/         clip_grad_norm_, clip_grad_value_, parameters_to_vector
 
 Everything is written with public tensor operations; autograd does the rest.
 """
 
-from . import functional, init  # noqa: F401
-from .activation import GELU, LogSoftmax, ReLU, Sigmoid, Softmax, Tanh  # noqa: F401
+from . import functional, init, utils  # noqa: F401
+from .activation import (  # noqa: F401
+    CELU, ELU, GELU, SELU, Hardsigmoid, Hardswish, Hardtanh, LeakyReLU, LogSigmoid, LogSoftmax,
+    Mish, PReLU, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh,
+    Tanhshrink, Threshold)
+from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .container import ModuleDict, ModuleList, Sequential  # noqa: F401
 from .conv import Conv1d, Conv2d, Fold, Unfold  # noqa: F401
-from .dropout import Dropout  # noqa: F401
-from .linear import Flatten, Identity, Linear  # noqa: F401
-from .loss import BCEWithLogitsLoss, CrossEntropyLoss, MSELoss, NLLLoss  # noqa: F401
+from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
+from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
+from .linear import Flatten, Identity, Linear, Unflatten  # noqa: F401
+from .loss import (  # noqa: F401
+    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
+    SmoothL1Loss)
 from .module import Module  # noqa: F401
 from .normalization import LayerNorm  # noqa: F401
 from .sparse import Embedding  # noqa: F401
-from .parameter import Parameter  # noqa: F401
+from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)

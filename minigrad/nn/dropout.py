@@ -1,4 +1,5 @@
-"""``Dropout``: randomly silence units while training (a regulariser)."""
+"""``Dropout``: randomly silence units while training (a regulariser); ``Dropout1d`` and
+``Dropout2d`` silence whole channels."""
 
 from __future__ import annotations
 
@@ -6,7 +7,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["Dropout"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d"]
 
 
 class Dropout(Module):
@@ -26,3 +27,18 @@ class Dropout(Module):
 
     def extra_repr(self) -> str:
         return f"p={self.p}, inplace={self.inplace}"
+
+
+class Dropout1d(Dropout):
+    """Zero whole channels of (N, C, L) input (each with probability ``p``) in training."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout1d(input, self.p, self.training, self.inplace)
+
+
+class Dropout2d(Dropout):
+    """Zero whole feature maps of (N, C, H, W) input (each with probability ``p``) in
+    training; the others are scaled by 1 / (1 - p)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout2d(input, self.p, self.training, self.inplace)

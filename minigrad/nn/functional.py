@@ -27,10 +27,14 @@ from ..rules.out import write as write_out
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
-           "one_hot", "embedding", "layer_norm", "gelu", "pad", "conv1d", "conv2d", "max_pool1d",
-           "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d", "adaptive_avg_pool2d",
-           "unfold", "fold",
-           "mse_loss", "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits"]
+           "one_hot", "embedding", "layer_norm", "gelu", "pad", "conv1d", "conv2d",
+           "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
+           "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
+           "binary_cross_entropy_with_logits", "batch_norm", "binary_cross_entropy", "l1_loss",
+           "smooth_l1_loss", "huber_loss", "normalize", "dropout1d", "dropout2d", "selu",
+           "celu", "mish", "hardswish", "hardsigmoid", "threshold", "prelu", "softsign",
+           "tanhshrink", "softmin", "cosine_similarity", "kl_div", "leaky_relu", "elu",
+           "softplus", "silu", "hardtanh", "relu6"]
 
 
 # ---- layers and activations ------------------------------------------------
@@ -177,6 +181,192 @@ def gelu(input: Tensor, approximate: str = "none", *, out: Tensor | None = None)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{_type_name(input)}\'')
     return write_out("gelu", ops.gelu(input, approximate), out, input)
+
+
+def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:
+    """x where x > 0, else negative_slope * x: a ReLU that lets a little through."""
+    if inplace:
+        return ops.inplace(input, ops.activation.leaky_relu, negative_slope, True)
+    return ops.activation.leaky_relu(input, negative_slope)
+
+
+def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x where x > 0, else alpha * (exp(x) - 1): smooth at 0 when alpha = 1."""
+    if inplace:
+        return ops.inplace(input, ops.activation.elu, alpha, 1, 1, True)
+    return ops.activation.elu(input, alpha)
+
+
+def softplus(input: Tensor, beta: float = 1, threshold: float = 20, *,
+             out: Tensor | None = None) -> Tensor:
+    """log(1 + exp(beta x)) / beta, a smooth ReLU (x itself where beta x > threshold)."""
+    return write_out("softplus", ops.activation.softplus(input, beta, threshold), out, input)
+
+
+def silu(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * sigmoid(x) (also called swish)."""
+    if inplace:
+        return ops.inplace(input, ops.activation.silu)
+    return ops.activation.silu(input)
+
+
+def hardtanh(input: Tensor, min_val: float = -1.0, max_val: float = 1.0,
+             inplace: bool = False) -> Tensor:
+    """x clamped to [min_val, max_val] (gradient 1 inside, 0 outside)."""
+    if min_val > max_val:
+        raise ValueError("min_val cannot be greater than max_val")
+    if inplace:
+        return ops.inplace(input, ops.activation.hardtanh, min_val, max_val)
+    return ops.activation.hardtanh(input, min_val, max_val)
+
+
+def relu6(input: Tensor, inplace: bool = False) -> Tensor:
+    """min(max(x, 0), 6): hardtanh(x, 0, 6)."""
+    return hardtanh(input, 0, 6, inplace)  # (torch saves the ints 0 and 6)
+
+
+def selu(input: Tensor, inplace: bool = False) -> Tensor:
+    """scale * elu(x, alpha) with SELU's constants (self-normalising networks)."""
+    if inplace:
+        return ops.inplace(input, ops.activation.elu, _SELU_ALPHA, _SELU_SCALE, 1, True)
+    return ops.activation.elu(input, _SELU_ALPHA, _SELU_SCALE, 1)
+
+
+_SELU_ALPHA = 1.6732632423543772848170429916717
+_SELU_SCALE = 1.0507009873554804934193349852946
+
+
+def celu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:
+    """x where x > 0, else alpha * (exp(x / alpha) - 1)."""
+    if inplace:
+        return ops.inplace(input, ops.activation.celu, alpha, True)
+    return ops.activation.celu(input, alpha)
+
+
+def mish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * tanh(softplus(x))."""
+    if inplace:
+        return ops.inplace(input, ops.activation.mish)
+    return ops.activation.mish(input)
+
+
+def hardswish(input: Tensor, inplace: bool = False) -> Tensor:
+    """x * relu6(x + 3) / 6 (MobileNetV3's cheap swish)."""
+    if inplace:
+        return ops.inplace(input, ops.activation.hardswish)
+    return ops.activation.hardswish(input)
+
+
+def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
+    """relu6(x + 3) / 6, a piecewise-linear sigmoid."""
+    if inplace:
+        return ops.inplace(input, ops.activation.hardsigmoid)
+    return ops.activation.hardsigmoid(input)
+
+
+def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
+    """x where x > threshold, else value."""
+    if inplace:
+        return ops.inplace(input, ops.activation.threshold, threshold, value)
+    return ops.activation.threshold(input, threshold, value)
+
+
+def prelu(input: Tensor, weight: Tensor) -> Tensor:
+    """x where x > 0, else weight * x, with a learned weight per channel (dim 1)."""
+    channels = input.shape[1] if input.dim() >= 2 else 1
+    if weight.numel() != 1 and weight.numel() != channels:
+        raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
+                           f"parameter numbers = {weight.numel()} and channel size = {channels}.")
+    if input.dim() >= 2:  # (as PyTorch: the weight viewed to broadcast along dim 1)
+        weight = weight.view((1, weight.numel()) + (1,) * (input.dim() - 2))
+    return ops.activation.prelu(input, weight)
+
+
+def softsign(input: Tensor) -> Tensor:
+    """x / (1 + |x|)."""
+    return input / (input.abs() + 1)
+
+
+def tanhshrink(input: Tensor) -> Tensor:
+    """x - tanh(x)."""
+    return input - input.tanh()
+
+
+def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
+            dtype=None) -> Tensor:
+    """softmax(-x) along ``dim``: the smallest entries get the largest weights."""
+    if dim is None:
+        dim = _softmax_dim("softmin", input.dim(), _stacklevel)
+    return (-input if dtype is None else -input.to(dtype)).softmax(dim)
+
+
+def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
+    """sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps)) along ``dim``, computed as
+    PyTorch computes it: each tensor divided by its (clamped) norm first."""
+    x1, x2 = _broadcast_pair(x1, x2)
+    norm1 = x1.norm(2, dim, keepdim=True).clone()
+    norm2 = x2.norm(2, dim, keepdim=True).clone()
+    with minigrad.no_grad():  # (the clamp is not differentiated, as in PyTorch)
+        norm1.clamp_(min=eps)
+        norm2.clamp_(min=eps)
+    return ((x1 / norm1) * (x2 / norm2)).sum(dim)
+
+
+def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> Tensor:
+    """Zero whole channels: one draw per (sample, channel), as PyTorch's feature_dropout
+    (its noise of shape (N, C, 1, ...), drawn with bernoulli_, then divided by 1 - p)."""
+    if not training or p == 0 or input.numel() == 0:
+        return input
+    if p == 1:
+        scale = minigrad.zeros((), dtype=input.dtype)
+    else:
+        shape = (input.shape[0], input.shape[1]) + (1,) * (input.dim() - 2)
+        scale = minigrad.empty(shape, dtype=input.dtype).bernoulli_(1 - p).div_(1 - p)
+    return input.mul_(scale) if inplace else input * scale
+
+
+def _check_p(p: float) -> None:
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+
+
+def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels of (N, C, L) (or (C, L)) input with probability ``p``."""
+    _check_p(p)
+    if input.dim() not in (2, 3):
+        raise RuntimeError(
+            f"dropout1d: Expected 2D or 3D input, but received a {input.dim()}D input. Note "
+            "that dropout1d exists to provide channel-wise dropout on inputs with 1 spatial "
+            "dimension, a channel dimension, and an optional batch dimension (i.e. 2D or 3D "
+            "inputs).")
+    if input.dim() == 3:
+        return _feature_dropout(input, p, training, inplace)
+    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(batched, p, training, inplace)
+    return result.squeeze_(0) if inplace else result.squeeze(0)
+
+
+def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels (feature maps) of (N, C, H, W) input with probability ``p``."""
+    _check_p(p)
+    if input.dim() not in (3, 4):
+        warnings.warn(
+            f"dropout2d: Received a {input.dim()}-D input to dropout2d, which is deprecated "
+            "and will result in an error in a future release. To retain the behavior and "
+            "silence this warning, please use dropout instead. Note that dropout2d exists to "
+            "provide channel-wise dropout on inputs with 2 spatial dimensions, a channel "
+            "dimension, and an optional batch dimension (i.e. 3D or 4D inputs).", stacklevel=2)
+    if input.dim() == 3:
+        warnings.warn(
+            "dropout2d: Received a 3D input to dropout2d and assuming that channel-wise 1D "
+            "dropout behavior is desired - input is interpreted as shape (N, C, L), where C is "
+            "the channel dim. This behavior will change in a future release to interpret the "
+            "input as one without a batch dimension, i.e. shape (C, H, W). To maintain the 1D "
+            "channel-wise dropout behavior, please switch to using dropout1d instead.",
+            stacklevel=2)
+    return _feature_dropout(input, p, training, inplace)
 
 
 # ---- losses ------------------------------------------------------------------
@@ -434,17 +624,6 @@ def _tuple(value, n: int) -> tuple:
     return (value,) * n if isinstance(value, int) else tuple(value)
 
 
-def pad(input: Tensor, pad: Sequence[int], mode: str = "constant", value: float | None = None
-        ) -> Tensor:
-    """``input`` with ``pad = (left, right, top, bottom, ...)`` elements of ``value`` (0 by
-    default) added around its last dims, the last dim first (ConstantPadNdBackward0).
-    Only ``mode='constant'`` is written."""
-    if mode != "constant":
-        raise NotImplementedError(f"minigrad: F.pad with mode={mode!r} is not implemented "
-                                  "(only 'constant')")
-    return ops.constant_pad(input, tuple(pad), 0 if value is None else value)
-
-
 def _conv(input, weight, bias, stride, padding, dilation, groups, spatial: int, name: str):
     """conv1d/conv2d: an unbatched input gets a batch of one (and loses it after)."""
     if input.dim() not in (spatial + 1, spatial + 2):
@@ -590,3 +769,206 @@ def fold(input: Tensor, output_size, kernel_size, dilation=1, padding=0, stride=
     ``output_size``, where windows overlap the values summed."""
     return ops.fold(input, _tuple(output_size, 2), _tuple(kernel_size, 2), _tuple(dilation, 2),
                     _tuple(padding, 2), _tuple(stride, 2))
+
+
+
+def _broadcast_pair(input: Tensor, target: Tensor) -> tuple[Tensor, Tensor]:
+    """``torch.broadcast_tensors(input, target)``: the smaller one expanded."""
+    shape = broadcast_shapes(input.shape, target.shape)
+    return tuple(t if t.shape == shape else t.expand(shape) for t in (input, target))
+
+
+def _size_warning(input: Tensor, target: Tensor) -> None:
+    if target.shape != input.shape:
+        warnings.warn(
+            f"Using a target size ({target.shape}) that is different to the input size "
+            f"({input.shape}). This will likely lead to incorrect results due to "
+            "broadcasting. Please ensure they have the same size.", stacklevel=3)
+
+
+def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                         size_average: bool | None = None, reduce: bool | None = None,
+                         reduction: str = "mean") -> Tensor:
+    """Binary cross entropy on probabilities x in [0, 1] (after a sigmoid):
+
+        loss_i = -w_i [t_i log(x_i) + (1 - t_i) log(1 - x_i)]
+
+    Each log is clamped at -100, as in PyTorch, so x = 0 or 1 gives a finite loss.
+    (On raw scores, ``binary_cross_entropy_with_logits`` is the stable choice.)"""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    if target.shape != input.shape:
+        raise ValueError(f"Using a target size ({target.shape}) that is different to the "
+                         f"input size ({input.shape}) is deprecated. Please ensure they have "
+                         "the same size.")
+    if weight is not None:
+        weight = weight.expand(broadcast_shapes(target.shape, weight.shape))
+    return ops.binary_cross_entropy(input, target, weight, reduction)
+
+
+def l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+            reduce: bool | None = None, reduction: str = "mean",
+            weight: Tensor | None = None) -> Tensor:
+    """Mean absolute error: loss_i = |x_i - t_i|, then reduced (PyTorch builds it from
+    sub, abs and mean, so the graph shows those nodes). With ``weight`` (input's shape):
+    w_i |x_i - t_i|, and 'mean' divides by sum(w)."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    _size_warning(input, target)
+    input, target = _broadcast_pair(input, target)
+    if weight is None:
+        _check_reduction(reduction)
+        return _reduce((input - target).abs(), reduction)
+    if weight.shape != input.shape:
+        raise ValueError("Weights and input must have the same size.")
+    losses = (input - target).abs() * weight
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(f"Invalid reduction mode: {reduction}. Expected one of 'none', "
+                         "'mean', 'sum'.")
+    return losses if reduction == "none" else losses.sum() if reduction == "sum" \
+        else losses.sum() / weight.sum()
+
+
+def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                   reduce: bool | None = None, reduction: str = "mean",
+                   beta: float = 1.0) -> Tensor:
+    """loss_i = 0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta (d = x_i - t_i):
+    squared near 0, absolute beyond beta, so outliers pull less than in MSE."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    _size_warning(input, target)
+    if beta < 0:
+        raise RuntimeError("smooth_l1_loss does not support negative values for beta.")
+    input, target = _broadcast_pair(input, target)
+    if beta == 0.0:
+        return l1_loss(input, target, reduction=reduction)
+    return ops.smooth_l1_loss(input, target, reduction, beta)
+
+
+def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: float = 1.0,
+               weight: Tensor | None = None) -> Tensor:
+    """loss_i = 0.5 d**2 where |d| < delta, else delta (|d| - 0.5 delta) (d = x_i - t_i):
+    smooth_l1_loss times delta."""
+    _check_reduction(reduction)
+    _size_warning(input, target)
+    if delta <= 0:
+        raise RuntimeError("huber_loss does not support non-positive values for delta.")
+    input, target = _broadcast_pair(input, target)
+    return ops.huber_loss(input, target, reduction, delta)
+
+
+def normalize(input: Tensor, p: float = 2.0, dim: int = 1, eps: float = 1e-12,
+              out: Tensor | None = None) -> Tensor:
+    """x / max(||x||_p, eps) along ``dim``: each slice scaled to length 1."""
+    denom = ops.clamp_min(input.norm(p, dim, keepdim=True), eps).expand_as(input)
+    if out is not None:
+        return minigrad.div(input, denom, out=out)
+    return input / denom
+
+
+def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) -> Tensor:
+    """Pad the last dims: ``pad = (left, right)`` for the last dim, then
+    ``(left, right, top, bottom)`` for the last two, and so on; negative amounts crop.
+    ``mode='constant'`` fills with ``value`` (0 by default); ``'reflect'`` mirrors the
+    edges (without repeating them), ``'replicate'`` repeats them (1 to 3 padded dims)."""
+    if len(pad) % 2 != 0:
+        raise RuntimeError("Padding length must be divisible by 2")
+    if len(pad) // 2 > input.dim():
+        raise RuntimeError("Padding length should be less than or equal to two times the "
+                           f"input dimension but got padding length {len(pad)} and input of "
+                           f"dimension {input.dim()}")
+    if mode == "constant":
+        return ops.constant_pad_nd(input, pad, 0 if value is None else value)
+    if value is not None and value != 0.0:
+        raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
+    if mode not in ("reflect", "replicate"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}" if mode != "circular"
+                                  else "minigrad's F.pad has no mode='circular' yet")
+    dims = len(pad) // 2
+    if len(pad) % 2 or not 1 <= dims <= 3 or input.dim() not in (dims + 1, dims + 2):
+        raise NotImplementedError(
+            f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
+            "Supported combinations for non-constant padding:\n"
+            "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
+            "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
+            "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode == "reflect":
+        for i in range(dims):
+            dim = input.dim() - 1 - i
+            if pad[2 * i] >= input.shape[dim] or pad[2 * i + 1] >= input.shape[dim]:
+                raise RuntimeError(
+                    "Argument #4: Padding size should be less than the corresponding input "
+                    f"dimension, but got: padding ({pad[2 * i]}, {pad[2 * i + 1]}) at "
+                    f"dimension {dim} of input {list(input.shape)}")
+    return ops.padding.edge_pad(input, pad, mode)
+
+
+def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
+           reduce: bool | None = None, reduction: str = "mean", log_target: bool = False) -> Tensor:
+    """Kullback-Leibler divergence, for log-probabilities ``input`` and probabilities
+    ``target`` (log-probabilities with ``log_target=True``):
+
+        loss_i = target_i * (log(target_i) - input_i)
+
+    ``'batchmean'`` divides the sum by the batch size (the KL divergence proper);
+    ``'mean'`` divides by the number of elements, with PyTorch's warning."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    if reduction == "mean":
+        warnings.warn("reduction: 'mean' divides the total loss by both the batch size and the "
+                      "support size.'batchmean' divides only by the batch size, and aligns with "
+                      "the KL div math definition.'mean' will be changed to behave the same as "
+                      "'batchmean' in the next major release.", stacklevel=2)
+    if reduction not in ("none", "mean", "sum", "batchmean"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    if log_target:
+        losses = target.exp() * (target - input)
+    else:
+        # target * log(target) (0 where target is 0: PyTorch's xlogy) - input * target
+        entropy = (target * target.log()).masked_fill(target == 0, 0.0)
+        losses = entropy - target * input
+    if reduction == "batchmean" and input.dim() != 0:
+        return losses.sum() / input.shape[0]
+    return _reduce(losses, "sum" if reduction == "batchmean" else reduction)
+
+# ---- normalisation -----------------------------------------------------------
+
+def _verify_batch_size(shape) -> None:
+    """Training statistics need two values per channel at least."""
+    values = shape[0]
+    for size in shape[2:]:
+        values *= size
+    if values == 1:
+        raise ValueError("Expected more than 1 value per channel when training, "
+                         f"got input size {shape}")
+
+
+def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
+               weight: Tensor | None = None, bias: Tensor | None = None,
+               training: bool = False, momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Normalise each channel (dim 1) of a batch, then scale and shift it:
+
+        y = (x - mean) / sqrt(var + eps) * weight + bias
+
+    In training, mean and var (biased) are the batch's, over every dim but 1, and the
+    running statistics, if given, move toward them in place:
+    running = (1 - momentum) * running + momentum * batch (the variance unbiased,
+    n / (n - 1)). Otherwise (eval) mean and var are the running ones."""
+    if training:
+        _verify_batch_size(input.shape)
+    if training and eps <= 0.0:
+        raise ValueError(f"batch_norm eps must be positive during training, but got {eps}")
+    if eps < 0.0:
+        raise ValueError(f"batch_norm eps must be non-negative, but got {eps}")
+    channels = input.shape[1] if input.dim() > 1 else 1
+    for name, tensor in (("running_mean", running_mean), ("running_var", running_var),
+                         ("weight", weight), ("bias", bias)):
+        if tensor is not None and tensor.numel() != channels:
+            raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
+    if not training and (running_mean is None or running_var is None):
+        raise RuntimeError("running_mean must be defined in evaluation mode" if running_mean
+                           is None else "running_var must be defined in evaluation mode")
+    return ops.native_batch_norm(input, weight, bias, running_mean, running_var, training,
+                                 momentum, eps)

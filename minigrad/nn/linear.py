@@ -1,4 +1,4 @@
-"""``Linear`` (y = x W^T + b), ``Identity`` and ``Flatten``."""
+"""``Linear`` (y = x W^T + b), ``Identity``, ``Flatten`` and ``Unflatten``."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Identity", "Linear", "Flatten"]
+__all__ = ["Identity", "Linear", "Flatten", "Unflatten"]
 
 
 class Identity(Module):
@@ -84,3 +84,24 @@ class Flatten(Module):
 
     def extra_repr(self) -> str:
         return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Unflatten(Module):
+    """Split dimension ``dim`` into ``unflattened_size``: (N, 784) becomes (N, 1, 28, 28)
+    with ``Unflatten(1, (1, 28, 28))``."""
+
+    def __init__(self, dim: int, unflattened_size) -> None:
+        super().__init__()
+        if not isinstance(unflattened_size, (tuple, list)):
+            raise TypeError("unflattened_size must be tuple of ints, but found type "
+                            f"{type(unflattened_size).__name__}")
+        self.dim = dim
+        self.unflattened_size = unflattened_size
+
+    def forward(self, input: Tensor) -> Tensor:
+        dim = self.dim + input.dim() if self.dim < 0 else self.dim
+        shape = (*input.shape[:dim], *self.unflattened_size, *input.shape[dim + 1:])
+        return input.view(shape)  # (a view, ViewBackward0, as torch's unflatten)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}, unflattened_size={self.unflattened_size}"

@@ -1,5 +1,5 @@
 """Loss functions as modules: ``MSELoss``, ``NLLLoss``, ``CrossEntropyLoss``,
-``BCEWithLogitsLoss``. Call them as ``loss_fn(prediction, target)``.
+``BCEWithLogitsLoss``, ``BCELoss``, ``L1Loss``, ``SmoothL1Loss``, ``HuberLoss``, ``KLDivLoss``. Call them as ``loss_fn(prediction, target)``.
 
 ``reduction`` says how the per-element losses become the result: ``'mean'``
 (the default), ``'sum'``, or ``'none'`` (no reduction). The pre-0.4 arguments
@@ -14,7 +14,8 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["MSELoss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss"]
+__all__ = ["MSELoss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss", "BCELoss", "L1Loss",
+           "SmoothL1Loss", "HuberLoss", "KLDivLoss"]
 
 
 class _Loss(Module):
@@ -90,3 +91,64 @@ class BCEWithLogitsLoss(_Loss):
         return F.binary_cross_entropy_with_logits(input, target, self.weight,
                                                   reduction=self.reduction,
                                                   pos_weight=self.pos_weight)
+
+
+class BCELoss(_Loss):
+    """Binary cross entropy on probabilities x in [0, 1] and targets y in [0, 1]:
+
+        loss_i = -w_i [y_i log(x_i) + (1 - y_i) log(1 - x_i)]
+
+    (each log clamped at -100). Use after ``Sigmoid``; on raw scores
+    ``BCEWithLogitsLoss`` is more stable."""
+
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.binary_cross_entropy(input, target, weight=self.weight,
+                                      reduction=self.reduction)
+
+
+class L1Loss(_Loss):
+    """Mean absolute error: loss_i = |x_i - y_i|, then reduced."""
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.l1_loss(input, target, reduction=self.reduction)
+
+
+class SmoothL1Loss(_Loss):
+    """0.5 d**2 / beta where |d| < beta, else |d| - 0.5 beta (d = x_i - y_i)."""
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean", beta: float = 1.0) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.beta = beta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.smooth_l1_loss(input, target, reduction=self.reduction, beta=self.beta)
+
+
+class HuberLoss(_Loss):
+    """0.5 d**2 where |d| < delta, else delta (|d| - 0.5 delta) (d = x_i - y_i)."""
+
+    def __init__(self, reduction: str = "mean", delta: float = 1.0) -> None:
+        super().__init__(reduction=reduction)
+        self.delta = delta
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.huber_loss(input, target, reduction=self.reduction, delta=self.delta)
+
+
+class KLDivLoss(_Loss):
+    """Kullback-Leibler divergence of log-probabilities x from probabilities y:
+    loss_i = y_i (log y_i - x_i); use ``reduction='batchmean'`` for the divergence proper."""
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean", log_target: bool = False) -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.log_target = log_target
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.kl_div(input, target, reduction=self.reduction, log_target=self.log_target)

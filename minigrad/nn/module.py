@@ -22,6 +22,7 @@ from typing import Callable, Iterator
 from .. import devices, dtypes
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
+from .hooks import BackwardHook
 from .parameter import Parameter
 
 __all__ = ["Module"]
@@ -72,6 +73,28 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
+class RemovableHandle:
+    """What registering a hook returns: ``handle.remove()`` unregisters it (also as a
+    ``with`` block). Hooks run in the order they were registered."""
+
+    _next_id = 0
+
+    def __init__(self, hooks: dict, hook: Callable) -> None:
+        self.hooks_dict_ref = hooks
+        self.id = RemovableHandle._next_id
+        RemovableHandle._next_id += 1
+        hooks[self.id] = hook
+
+    def remove(self) -> None:
+        self.hooks_dict_ref.pop(self.id, None)
+
+    def __enter__(self) -> "RemovableHandle":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.remove()
+
+
 class Module:
     """Base class for layers and models: subclass it, assign the layers and
     parameters in ``__init__``, and write ``forward``.
@@ -98,6 +121,11 @@ class Module:
         object.__setattr__(self, "_buffers", {})
         object.__setattr__(self, "_non_persistent_buffers_set", set())
         object.__setattr__(self, "_modules", {})
+        object.__setattr__(self, "_forward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_forward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_hooks", OrderedDict())
+        object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
+        object.__setattr__(self, "_hooks_with_kwargs", set())
 
     def forward(self, *args, **kwargs):
         """What the module computes; every subclass defines it."""
@@ -106,8 +134,78 @@ class Module:
         )
 
     def __call__(self, *args, **kwargs):
-        """``module(x)`` is ``module.forward(x)``."""
+        """``module(x)`` is ``module.forward(x)``, with the hooks around it, if any."""
+        if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
+                or self._backward_pre_hooks):
+            return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
+
+    def _call_with_hooks(self, args: tuple, kwargs: dict):
+        """``forward`` between its hooks: each forward pre-hook may replace the inputs,
+        each forward hook the output (by returning non-None); the backward hooks are
+        hung on the graph around the inputs and outputs (see hooks.py)."""
+        for key, hook in tuple(self._forward_pre_hooks.items()):
+            if key in self._hooks_with_kwargs:
+                result = hook(self, args, kwargs)
+                if result is not None:
+                    if not (isinstance(result, tuple) and len(result) == 2):
+                        raise RuntimeError("forward pre-hook must return None or a tuple of "
+                                           f"(new_args, new_kwargs), but got {result}.")
+                    args, kwargs = result
+                continue
+            result = hook(self, args)
+            if result is not None:
+                args = result if isinstance(result, tuple) else (result,)
+        backward_hook = None
+        if self._backward_hooks or self._backward_pre_hooks:
+            backward_hook = BackwardHook(self, tuple(self._backward_hooks.values()),
+                                         tuple(self._backward_pre_hooks.values()))
+            args = backward_hook.setup_input_hook(args)
+        output = self.forward(*args, **kwargs)
+        for key, hook in tuple(self._forward_hooks.items()):
+            result = hook(self, args, kwargs, output) if key in self._hooks_with_kwargs \
+                else hook(self, args, output)
+            if result is not None:
+                output = result
+        if backward_hook is not None:
+            output = backward_hook.setup_output_hook(output)
+        return output
+
+    def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
+                                  with_kwargs: bool = False) -> "RemovableHandle":
+        """Call ``hook(module, args)`` before each ``forward``; a returned value (a tuple,
+        or one value) replaces the inputs. ``handle.remove()`` takes the hook away.
+        ``prepend=True`` runs it before the others; ``with_kwargs=True`` calls
+        ``hook(module, args, kwargs)``, which may return ``(args, kwargs)``."""
+        return self._add_hook(self._forward_pre_hooks, hook, prepend, with_kwargs)
+
+    def _add_hook(self, table: dict, hook: Callable, prepend: bool,
+                  with_kwargs: bool) -> "RemovableHandle":
+        handle = RemovableHandle(table, hook)
+        if prepend:
+            table.move_to_end(handle.id, last=False)
+        if with_kwargs:
+            self._hooks_with_kwargs.add(handle.id)
+        return handle
+
+    def register_full_backward_hook(self, hook: Callable) -> "RemovableHandle":
+        """Call ``hook(module, grad_input, grad_output)`` when the gradients of the
+        module's inputs have been computed (tuples, one per tensor argument and output);
+        a returned tuple replaces ``grad_input``."""
+        return RemovableHandle(self._backward_hooks, hook)
+
+    def register_full_backward_pre_hook(self, hook: Callable) -> "RemovableHandle":
+        """Call ``hook(module, grad_output)`` when the gradients of the module's outputs
+        arrive, before the module's own backward; a returned tuple replaces them."""
+        return RemovableHandle(self._backward_pre_hooks, hook)
+
+    def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
+                              with_kwargs: bool = False,
+                              always_call: bool = False) -> "RemovableHandle":
+        """Call ``hook(module, args, output)`` after each ``forward`` (to look at
+        activations); a returned value replaces the output (``with_kwargs=True``:
+        ``hook(module, args, kwargs, output)``)."""
+        return self._add_hook(self._forward_hooks, hook, prepend, with_kwargs)
 
     # ---- registering parameters, buffers and sub-modules -------------------
 
@@ -245,6 +343,54 @@ class Module:
         for _, module in self.named_children():
             yield module
 
+    def get_submodule(self, target: str) -> "Module":
+        """The sub-module at a dotted path (``'encoder.0'``; ``''`` is this module)."""
+        if target == "":
+            return self
+        module = self
+        for item in target.split("."):
+            if not hasattr(module, item):
+                raise AttributeError(module._get_name() + " has no attribute `" + item + "`")
+            module = getattr(module, item)
+            if not isinstance(module, Module):
+                raise AttributeError("`" + item + "` is not an nn.Module")
+        return module
+
+    def set_submodule(self, target: str, module: "Module", strict: bool = False) -> None:
+        """Put ``module`` at a dotted path (to swap a layer of a trained model, say)."""
+        if target == "":
+            raise ValueError("Cannot set the submodule without a target name!")
+        atoms = target.split(".")
+        if not isinstance(module, Module):
+            raise ValueError(f"`module` is not an nn.Module, found {type(module)}")
+        parent = self if len(atoms) == 1 else self.get_submodule(".".join(atoms[:-1]))
+        if strict and not hasattr(parent, atoms[-1]):
+            raise AttributeError(parent._get_name() + " has no attribute `" + atoms[-1] + "`")
+        if hasattr(parent, atoms[-1]) and not isinstance(getattr(parent, atoms[-1]), Module):
+            raise AttributeError("`" + atoms[-1] + "` is not an nn.Module")
+        setattr(parent, atoms[-1], module)
+
+    def get_parameter(self, target: str) -> Parameter:
+        """The parameter at a dotted path (``'0.weight'``)."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        param = getattr(module, name)
+        if not isinstance(param, Parameter):
+            raise AttributeError("`" + name + "` is not an nn.Parameter")
+        return param
+
+    def get_buffer(self, target: str) -> Tensor:
+        """The buffer at a dotted path (``'1.running_mean'``)."""
+        module_path, _, name = target.rpartition(".")
+        module = self.get_submodule(module_path)
+        if not hasattr(module, name):
+            raise AttributeError(module._get_name() + " has no attribute `" + name + "`")
+        if name not in module._buffers:
+            raise AttributeError("`" + name + "` is not a buffer")
+        return getattr(module, name)
+
     def _named_members(self, table: Callable, prefix: str, recurse: bool,
                        remove_duplicate: bool) -> Iterator[tuple[str, Tensor]]:
         modules = (self.named_modules(prefix=prefix, remove_duplicate=remove_duplicate)
@@ -312,6 +458,13 @@ class Module:
 
     def float(self) -> "Module":  # noqa: A003 - PyTorch's name
         return self.to(dtypes.float32)
+
+    def half(self) -> "Module":
+        return self.to(dtypes.float16)
+
+    def share_memory(self) -> "Module":
+        """For worker processes in PyTorch; minigrad's tensors live in one process."""
+        return self
 
     # ---- training --------------------------------------------------------
 

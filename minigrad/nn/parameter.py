@@ -11,7 +11,7 @@ from __future__ import annotations
 from ..creation import empty
 from ..tensor import Tensor
 
-__all__ = ["Parameter"]
+__all__ = ["Parameter", "UninitializedParameter", "UninitializedBuffer"]
 
 
 class Parameter(Tensor):
@@ -44,3 +44,53 @@ class Parameter(Tensor):
         if id(self) not in memo:
             memo[id(self)] = type(self)(self.detach().clone(), self.requires_grad)
         return memo[id(self)]
+
+
+class UninitializedParameter(Parameter):
+    """A parameter whose shape is not known yet (a lazy layer's, ``nn.LazyLinear``'s):
+    ``materialize(shape)`` gives it memory and makes it a ``Parameter``. Until then it
+    has no shape."""
+
+    __slots__ = ()
+    cls_to_become = Parameter
+
+    def __init__(self, requires_grad: bool = True, device=None, dtype=None) -> None:
+        super().__init__(empty(0, dtype=dtype), requires_grad)
+
+    @property
+    def shape(self):
+        raise RuntimeError(
+            "Can't access the shape of an uninitialized parameter or buffer. This error "
+            "usually happens in `load_state_dict` when trying to load an uninitialized "
+            "parameter into an initialized one. Call `forward` to initialize the parameters "
+            "before accessing their attributes.")
+
+    def materialize(self, shape, device=None, dtype=None) -> None:
+        """Give the parameter memory of ``shape`` (uninitialised values); it becomes a
+        ``Parameter``."""
+        self.data = empty(shape, dtype=self.dtype if dtype is None else dtype)
+        self.__class__ = self.cls_to_become
+
+    def __repr__(self) -> str:
+        return "<UninitializedParameter>"
+
+    __str__ = __repr__
+
+
+class UninitializedBuffer(Tensor):
+    """A buffer whose shape is not known yet (a lazy layer's running statistics):
+    ``materialize(shape)`` gives it memory and makes it a plain tensor."""
+
+    __slots__ = ()
+    cls_to_become = Tensor
+
+    def __init__(self, requires_grad: bool = False, device=None, dtype=None) -> None:
+        self._init(empty(0, dtype=dtype)._data, requires_grad=requires_grad)
+
+    shape = UninitializedParameter.shape
+    materialize = UninitializedParameter.materialize
+
+    def __repr__(self) -> str:
+        return "<UninitializedBuffer>"
+
+    __str__ = __repr__

@@ -25,7 +25,11 @@
 | distance      | cdist                                                   |
 | scatter       | index_select, index_add/fill/copy, scatter              |
 | linalg        | matmul, mm, mv, dot, bmm, addmm, addmv, baddbmm, cross  |
-| loss          | nll_loss, mse_loss, binary_cross_entropy_with_logits    |
+| loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
+|               | smooth_l1_loss, huber_loss                              |
+| activation    | leaky_relu, elu, softplus, silu, hardtanh               |
+| padding       | constant_pad_nd, edge_pad (F.pad's modes)               |
+| batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
 | compare       | == != < <= > >= & | ^ ~ logical_* (not differentiable)  |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
 """
@@ -38,6 +42,10 @@ from .conv import (  # noqa: F401
     adaptive_avg_pool2d, avg_pool2d, constant_pad, convolution, fold, max_pool2d, unfold)
 from .counting import (  # noqa: F401
     argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique)
+from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
+from .batch_norm import native_batch_norm  # noqa: F401
+from . import padding  # noqa: F401 (edge_pad: padding.edge_pad)
+from .padding import constant_pad_nd  # noqa: F401
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
@@ -54,7 +62,8 @@ from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
 from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401
-    binary_cross_entropy_with_logits, mse_loss, nll_loss_images, nll_loss_rows,
+    binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss, nll_loss_images,
+    nll_loss_rows, smooth_l1_loss,
 )
 from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,

@@ -19,7 +19,8 @@ from ._saved import as_shown
 from ..rules.layout import check_row_major_grad_input
 from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise
 
-__all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits"]
+__all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits",
+           "binary_cross_entropy", "smooth_l1_loss", "huber_loss"]
 
 # How torch's nodes show ``reduction`` (at::Reduction, a C++ enum).
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -461,3 +462,114 @@ def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None,
     return BinaryCrossEntropyWithLogitsBackward0.apply(
         x, target, cast_to=dtypes.result_type(x, target), weight=weight,
         pos_weight=pos_weight, reduction=reduction)
+
+
+class BinaryCrossEntropyBackward0(Node):
+    formula = Formula("loss_i", "-w_i [t_i log(x_i) + (1 - t_i) log(1 - x_i)], each log "
+                                "clamped at -100, then reduced",
+                      d={"self": "w_i (x_i - t_i) / max(x_i (1 - x_i), 1e-12)",
+                         "target": "w_i (log(1 - x_i) - log(x_i))"},
+                      note="x holds probabilities in [0, 1] (after a sigmoid).")
+    saves = {"self": Input(0), "target": Input(1)}
+
+    def forward(self, x, target, weight, reduction):
+        self.save(weight=_kept(weight), reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
+        losses = kernels_loss.binary_cross_entropy(x, target)
+        if weight is not None:
+            losses = losses * _array(weight)
+        return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
+            else fn.mean(losses)  # (torch's loss.sum() / loss.mean(): its order of adding)
+
+    def backward(self, saved, grad):
+        x, target = saved.self, saved.target
+        grad = grad if self.reduction == "none" else fn.expand(grad, x.shape)
+        grad_x = grad * (x - target) / fn.clamp_min((1 - x) * x, 1e-12)
+        grad_t = grad * (fn.clamp_min(fn.log(1 - x), -100) - fn.clamp_min(fn.log(x), -100)) \
+            if self.needs_input_grad[1] else None
+        return tuple(_weighted(g, saved.weight, self.reduction, x.size) for g in (grad_x, grad_t))
+
+
+def _weighted(grad, weight, reduction, count):
+    """A loss's gradient times the weight, then over n for 'mean' (torch's order)."""
+    if grad is None:
+        return None
+    grad = grad if weight is None else grad * weight
+    return grad / count if reduction == "mean" else grad
+
+
+class _PiecewiseLoss(Node):
+    """SmoothL1 and Huber: quadratic near 0, linear beyond ``beta`` (``delta``)."""
+    saves = {"self": Input(0), "target": Input(1)}
+
+    def forward(self, x, target, reduction, beta):
+        self.save(reduction=_REDUCTIONS[reduction], **{self.width: beta})
+        self.reduction, self.beta = reduction, beta
+        losses = self.elementwise(np.abs(x - target), x.dtype.type(beta))
+        return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
+            else fn.mean(losses)
+
+    def backward(self, saved, grad):
+        d, beta = saved.self - saved.target, self.beta
+        norm = 1 / d.size if self.reduction == "mean" else 1.0
+        grad = grad if self.reduction == "none" else fn.expand(grad, d.shape)
+        inner = self.inner(norm * d, grad, beta)
+        outer = self.outer(norm * grad, beta)
+        grad_x = fn.where(d <= -beta, -outer, fn.where(d >= beta, outer, inner))
+        return grad_x, -grad_x
+
+
+class SmoothL1LossBackward0(_PiecewiseLoss):
+    formula = Formula("loss_i", "0.5 d**2 / beta if |d| < beta else |d| - 0.5 beta  "
+                                "(d = x_i - t_i)",
+                      d={"self": "d / beta if |d| < beta else sign(d)"})
+    width = "beta"
+
+    @staticmethod
+    def elementwise(z, beta):
+        return np.where(z < beta, np.float32(0.5).astype(z.dtype) * z * z / beta,
+                        z - np.float32(0.5).astype(z.dtype) * beta)
+
+    @staticmethod
+    def inner(norm_d, grad, beta):
+        return norm_d * grad / beta
+
+    @staticmethod
+    def outer(norm_grad, beta):
+        return norm_grad
+
+
+class HuberLossBackward0(_PiecewiseLoss):
+    formula = Formula("loss_i", "0.5 d**2 if |d| < delta else delta (|d| - 0.5 delta)  "
+                                "(d = x_i - t_i)",
+                      d={"self": "d if |d| < delta else delta sign(d)"})
+    width = "delta"
+
+    @staticmethod
+    def elementwise(z, delta):
+        half = np.float32(0.5).astype(z.dtype)
+        return np.where(z < delta, half * z * z, delta * (z - half * delta))
+
+    @staticmethod
+    def inner(norm_d, grad, delta):
+        return norm_d * grad
+
+    @staticmethod
+    def outer(norm_grad, delta):
+        return norm_grad * delta
+
+
+def binary_cross_entropy(x, target, weight=None, reduction="mean"):
+    _check_no_requires_grad("binary_cross_entropy", weight=weight)
+    return BinaryCrossEntropyBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
+                                             weight=weight, reduction=reduction)
+
+
+def smooth_l1_loss(x, target, reduction="mean", beta=1.0):
+    return SmoothL1LossBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
+                                       reduction=reduction, beta=beta)
+
+
+def huber_loss(x, target, reduction="mean", delta=1.0):
+    return HuberLossBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
+                                    reduction=reduction, beta=delta)

@@ -6,6 +6,13 @@
     adamw.py       AdamW (Adam with decoupled weight decay)
     rmsprop.py     RMSprop (steps divided by a running RMS of the gradient)
     adagrad.py     Adagrad (steps shrink with the sum of squared gradients)
+    adadelta.py    Adadelta (steps scaled by running RMS of past steps and gradients)
+    adamax.py      Adamax (Adam with a running maximum of |g|)
+    nadam.py       NAdam (Adam with Nesterov momentum)
+    radam.py       RAdam (Adam with the early steps' variance rectified)
+    lr_scheduler.py  StepLR, MultiStepLR, ExponentialLR, LambdaLR, LinearLR,
+                   CosineAnnealingLR, ReduceLROnPlateau, OneCycleLR, SequentialLR, ...
+                   (the learning rate over time)
 
 A training step reads the same as in PyTorch::
 
@@ -15,7 +22,12 @@ A training step reads the same as in PyTorch::
     optimizer.step()
 """
 
+from . import lr_scheduler  # noqa: F401
+from .adadelta import Adadelta  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
+from .adamax import Adamax  # noqa: F401
+from .nadam import NAdam  # noqa: F401
+from .radam import RAdam  # noqa: F401
 from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401

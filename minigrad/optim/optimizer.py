@@ -1,4 +1,5 @@
-"""``Optimizer``: the base class of ``SGD``, ``Adam``, ``AdamW``, ``RMSprop`` and ``Adagrad``.
+"""``Optimizer``: the base class of ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``,
+``Adadelta``, ``Adamax``, ``NAdam`` and ``RAdam``.
 
 An optimiser holds ``param_groups``, a list of dicts, each with its
 ``'params'`` (a list of tensors) and its settings (``'lr'``, ...), so that
@@ -172,6 +173,20 @@ class Optimizer:
                 if key != "params":
                     text += f"    {key}: {group[key]}\n"
         return text + ")"
+
+
+def check_adam_arguments(lr, eps, betas, weight_decay) -> None:
+    """The argument checks of the Adam family (Adamax, NAdam, RAdam), PyTorch's texts."""
+    if not 0.0 <= lr:
+        raise ValueError(f"Invalid learning rate: {lr}")
+    if not 0.0 <= eps:
+        raise ValueError(f"Invalid epsilon value: {eps}")
+    if not 0.0 <= betas[0] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 0: {betas[0]}")
+    if not 0.0 <= betas[1] < 1.0:
+        raise ValueError(f"Invalid beta parameter at index 1: {betas[1]}")
+    if not 0.0 <= weight_decay:
+        raise ValueError(f"Invalid weight_decay value: {weight_decay}")
 
 
 def addcmul_(state: Tensor, t1: Tensor, t2: Tensor, value) -> None:

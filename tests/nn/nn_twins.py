@@ -57,3 +57,8 @@ def raised(fn) -> tuple[type, str]:
     except Exception as error:  # noqa: BLE001 - we compare whatever was raised
         return type(error), str(error)
     raise AssertionError(f"{fn} raised nothing")
+
+
+def bits_share(mine, theirs) -> float:
+    """The share of elements of two tensors (minigrad's, torch's) with the same bits."""
+    return float((np.asarray(mine.detach().numpy()) == np.asarray(theirs.detach().numpy())).mean())

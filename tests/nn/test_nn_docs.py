@@ -7,7 +7,7 @@ import importlib
 import pytest
 
 MODULES = ["minigrad.nn.module", "minigrad.nn.parameter", "minigrad.nn.linear",
-           "minigrad.nn.conv", "minigrad.nn.pooling",
+           "minigrad.nn.conv", "minigrad.nn.pooling", "minigrad.nn.batchnorm", "minigrad.nn.lazy",
            "minigrad.nn.container", "minigrad.nn.sparse", "minigrad.nn.normalization",
            "minigrad.optim.sgd", "minigrad.utils.data",
            "minigrad.utils.data.dataset", "minigrad.utils.data.sampler",

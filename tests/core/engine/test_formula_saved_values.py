@@ -14,7 +14,8 @@ import pytest
 import torch
 
 import minigrad as mg
-from test_formula_node_order import FIRST_ORDER_ONLY, OTHER_NODES_WHEN_RECORDED, PROGRAMS
+from test_formula_node_order import (FIRST_ORDER_ONLY, OTHER_NODES_WHEN_RECORDED, PROGRAMS,
+                                      SECOND_ORDER_NODES_NOT_TORCHS)
 
 def _shown(value):
     if isinstance(value, (torch.Tensor, mg.Tensor)):
@@ -72,6 +73,23 @@ NAMES = [name for name in sorted(PROGRAMS) if name not in (
     and name not in OTHER_NODES_WHEN_RECORDED]
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.xfail(
+        strict=True, reason="create_graph records the formula's ops, not torch's "
+                            "XBackwardBackward0 (see test_formula_node_order)"))
+    if name in SECOND_ORDER_NODES_NOT_TORCHS else name for name in NAMES])
 def test_nodes_recorded_by_formulas_save_what_torch_shows(name):
     assert _run(mg, name) == _run(torch, name)
+
+
+@pytest.mark.parametrize("name", sorted(SECOND_ORDER_NODES_NOT_TORCHS))
+def test_the_forward_node_saves_what_torch_shows(name):
+    """For the nodes whose higher-order graphs differ: the node the program makes saves
+    what torch's saves (names, tensors, numbers)."""
+    def forward_nodes(lib):
+        a = lib.tensor([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], dtype=lib.float64,
+                       requires_grad=True)
+        b = lib.tensor([[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]], dtype=lib.float64,
+                       requires_grad=True)
+        return _nodes([PROGRAMS[name](lib, a, b)])
+    assert forward_nodes(mg) == forward_nodes(torch)

@@ -57,6 +57,9 @@ OMITTED = {
     "nn.Module": {"args", "kwargs"},
     "nn.Sigmoid": {"args", "kwargs"},
     "nn.Tanh": {"args", "kwargs"},
+    "nn.LogSigmoid": {"args", "kwargs"},
+    "nn.Softsign": {"args", "kwargs"},
+    "nn.Tanhshrink": {"args", "kwargs"},
     "nn.Parameter": set(),
     "optim.SGD": {"foreach", "differentiable", "fused"},
     "optim.Adam": {"foreach", "differentiable", "fused", "capturable"},
@@ -78,6 +81,8 @@ SKIP = {"FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor",
         # is (*args, **kwargs)); Tensor.nonzero's as_tuple= is taken by a Python wrapper
         # that no signature lists. Both are compared by call in tests/core/ops/test_counting.py
         "unique", "Tensor.nonzero"}
+# Tensor subclasses that PyTorch makes in __new__ (its __init__ shows (*args, **kwargs))
+TENSOR_CLASSES = {"Parameter", "UninitializedParameter", "UninitializedBuffer"}
 
 
 def _public_functions():
@@ -110,7 +115,8 @@ def _constructors():
         for name in sorted(dir(getattr(minigrad, package))):
             value = getattr(getattr(minigrad, package), name)
             theirs = getattr(getattr(torch, package), name, None)
-            if isinstance(value, type) and isinstance(theirs, type) and name != "Parameter":
+            if isinstance(value, type) and isinstance(theirs, type) \
+                    and name not in TENSOR_CLASSES:
                 yield f"{package}.{name}", value.__init__, theirs.__init__, "__init__"
 
 

@@ -1,0 +1,120 @@
+"""Lazy layers (``LazyLinear``, ``LazyBatchNorm1d``, ``LazyBatchNorm2d``): the input size is read from the first input, so a
+network is written with output sizes only (as d2l writes its networks). Until the first
+``forward`` the parameters are ``UninitializedParameter``s; then they get their shapes
+and PyTorch's initial values, and the layer becomes the plain layer (``Linear``)."""
+
+from __future__ import annotations
+
+import minigrad
+
+from ..autograd.grad_mode import no_grad
+from ..tensor import Tensor
+from .batchnorm import BatchNorm1d, BatchNorm2d, _BatchNorm
+from .linear import Linear
+from .parameter import UninitializedBuffer, UninitializedParameter
+
+__all__ = ["LazyModuleMixin", "LazyLinear", "LazyBatchNorm1d", "LazyBatchNorm2d"]
+
+
+class LazyModuleMixin:
+    """Shapes from the first input: a forward pre-hook calls ``initialize_parameters``,
+    then removes itself and turns the module into ``cls_to_become``."""
+
+    cls_to_become = None
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._initialize_hook = self.register_forward_pre_hook(LazyModuleMixin._infer_parameters)
+
+    def has_uninitialized_params(self) -> bool:
+        tensors = list(self._parameters.values()) + list(self._buffers.values())
+        return any(isinstance(t, (UninitializedParameter, UninitializedBuffer)) for t in tensors)
+
+    @staticmethod
+    def _infer_parameters(module, args) -> None:
+        module.initialize_parameters(*args)
+        if module.has_uninitialized_params():
+            raise RuntimeError(f"module {module._get_name()} has not been fully initialized")
+        module._initialize_hook.remove()
+        del module._initialize_hook
+        if module.cls_to_become is not None:
+            module.__class__ = module.cls_to_become
+
+
+class LazyLinear(LazyModuleMixin, Linear):
+    """``Linear`` whose ``in_features`` is the size of the first input's last dim.
+
+    >>> import minigrad
+    >>> layer = LazyLinear(10)
+    >>> layer
+    LazyLinear(in_features=0, out_features=10, bias=True)
+    >>> _ = layer(minigrad.ones(2, 5)); layer
+    Linear(in_features=5, out_features=10, bias=True)
+    """
+
+    cls_to_become = Linear
+
+    def __init__(self, out_features: int, bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__(0, 0, False, device=device, dtype=dtype)
+        self.weight = UninitializedParameter(dtype=dtype)
+        self.out_features = out_features
+        if bias:
+            self.bias = UninitializedParameter(dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Give ``weight`` the shape (out_features, input.shape[-1]) and draw its values."""
+        if self.has_uninitialized_params():
+            with no_grad():
+                self.in_features = input.shape[-1]
+                self.weight.materialize((self.out_features, self.in_features))
+                if self.bias is not None:
+                    self.bias.materialize((self.out_features,))
+                self.reset_parameters()
+
+
+class _LazyBatchNorm(LazyModuleMixin, _BatchNorm):
+    """A BatchNorm layer whose ``num_features`` is the first input's ``shape[1]``."""
+
+    def __init__(self, eps: float = 1e-5, momentum: float | None = 0.1, affine: bool = True,
+                 track_running_stats: bool = True, device=None, dtype=None, *,
+                 bias: bool = True) -> None:
+        super().__init__(0, eps, momentum, False, False, device=device, dtype=dtype, bias=False)
+        self.affine = affine
+        self.track_running_stats = track_running_stats
+        if affine:
+            self.weight = UninitializedParameter(dtype=dtype)
+            if bias:
+                self.bias = UninitializedParameter(dtype=dtype)
+        if track_running_stats:
+            self.running_mean = UninitializedBuffer(dtype=dtype)
+            self.running_var = UninitializedBuffer(dtype=dtype)
+            self.num_batches_tracked = minigrad.tensor(0, dtype=minigrad.long)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.num_features != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor) -> None:
+        """Give the parameters and buffers the shape (input.shape[1],) and their values."""
+        if self.has_uninitialized_params():
+            self.num_features = input.shape[1]
+            for tensor in (self.weight, self.bias, self.running_mean, self.running_var):
+                if isinstance(tensor, (UninitializedParameter, UninitializedBuffer)):
+                    tensor.materialize((self.num_features,))
+            self.reset_parameters()
+
+
+class LazyBatchNorm1d(_LazyBatchNorm, BatchNorm1d):
+    """``BatchNorm1d`` with ``num_features`` from the first input."""
+
+    cls_to_become = BatchNorm1d
+
+
+class LazyBatchNorm2d(_LazyBatchNorm, BatchNorm2d):
+    """``BatchNorm2d`` with ``num_features`` from the first input."""
+
+    cls_to_become = BatchNorm2d

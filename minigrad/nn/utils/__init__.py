@@ -1,0 +1,8 @@
+"""``minigrad.nn.utils``: helpers around a model's parameters and gradients.
+
+    clip_grad.py           clip_grad_norm_, clip_grad_value_ (keep gradient steps bounded)
+    convert_parameters.py  parameters_to_vector, vector_to_parameters
+"""
+
+from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, get_total_norm  # noqa: F401
+from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401

@@ -1,0 +1,289 @@
+"""The activation functions of ``torch.nn`` that PyTorch computes as operations of their
+own: leaky_relu, elu, softplus, silu, hardtanh (``LeakyReluBackward0``, ...).
+``minigrad.nn.functional`` calls these (its ``F.relu6`` is hardtanh(x, 0, 6))."""
+
+from __future__ import annotations
+
+from .. import dtypes, errors
+from ..autograd.formula import Formula
+from ..autograd.node import Node, Input, RESULT
+from ..kernels import activation as kernels
+from ..rules.layout import with_unary_layout
+from . import fn, pointwise
+
+__all__ = ["leaky_relu", "elu", "celu", "softplus", "silu", "hardtanh", "mish", "hardswish",
+           "hardsigmoid", "threshold", "prelu"]
+
+
+class LeakyReluBackward0(Node):
+    formula = Formula("y", "x if x > 0 else negative_slope * x",
+                      d={"x": "1 if x > 0 else negative_slope"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, negative_slope):
+        self.save(negative_slope=negative_slope)
+        return kernels.leaky_relu(x, negative_slope)
+
+    def backward(self, saved, grad):
+        return fn.where(saved.self > 0, grad, grad * saved.negative_slope)
+
+
+class LeakyReluBackward1(LeakyReluBackward0):
+    formula = Formula("y", "x if x > 0 else negative_slope * x",
+                      d={"x": "1 if y > 0 else negative_slope"},
+                      note="in place (leaky_relu_): y has x's sign, so y is saved.")
+    saves = {"result": RESULT}
+
+    def backward(self, saved, grad):
+        return fn.where(saved.result > 0, grad, grad * saved.negative_slope)
+
+
+class EluBackward0(Node):
+    formula = Formula("y", "scale * x if x > 0 else scale * alpha * (exp(input_scale * x) - 1)",
+                      d={"x": "scale if x > 0 else scale * alpha * input_scale * "
+                              "exp(input_scale * x)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, alpha, scale, input_scale):
+        self.save(alpha=alpha, scale=scale, input_scale=input_scale)
+        return kernels.elu(x, alpha, scale, input_scale)
+
+    def backward(self, saved, grad):
+        return elu_backward(grad, saved.self, saved.alpha, saved.scale, saved.input_scale)
+
+
+class EluBackward1(EluBackward0):
+    formula = Formula("y", "scale * x if x > 0 else scale * alpha * (exp(input_scale * x) - 1)",
+                      d={"x": "scale if y > 0 else input_scale * (y + scale * alpha)"},
+                      note="in place (elu_): from the result y, since "
+                           "exp(input_scale * x) = y / (scale alpha) + 1.")
+    saves = {"result": RESULT}
+
+    def backward(self, saved, grad):
+        y, alpha, scale, input_scale = saved.result, saved.alpha, saved.scale, saved.input_scale
+        return fn.where(y > 0, grad * scale, grad * input_scale * (y + alpha * scale))
+
+
+class CeluBackward0(Node):
+    formula = Formula("y", "x if x > 0 else alpha * (exp(x / alpha) - 1)",
+                      d={"x": "1 if x > 0 else exp(x / alpha)"},
+                      note="elu with input_scale = 1 / alpha.")
+    saves = {"self": Input(0)}
+
+    def forward(self, x, alpha):
+        self.save(alpha=alpha)
+        return kernels.elu(x, alpha, 1, 1.0 / alpha)
+
+    def backward(self, saved, grad):
+        return elu_backward(grad, saved.self, saved.alpha, 1, 1.0 / saved.alpha)
+
+
+class CeluBackward1(CeluBackward0):
+    formula = Formula("y", "x if x > 0 else alpha * (exp(x / alpha) - 1)",
+                      d={"x": "1 if y > 0 else (y + alpha) / alpha"},
+                      note="in place (celu_): from the result y.")
+    saves = {"result": RESULT}
+
+    def backward(self, saved, grad):
+        y, alpha = saved.result, saved.alpha
+        return fn.where(y > 0, grad, grad * (1.0 / alpha) * (y + alpha))
+
+
+class SoftplusBackward0(Node):
+    formula = Formula("y", "log(1 + exp(beta x)) / beta   (x where beta x > threshold)",
+                      d={"x": "sigmoid(beta x)   (1 where beta x > threshold)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, beta, threshold):
+        self.save(beta=beta, threshold=threshold)
+        return kernels.softplus(x, beta, threshold)
+
+    def backward(self, saved, grad):
+        return softplus_backward(grad, saved.self, saved.beta, saved.threshold)
+
+
+class SiluBackward0(Node):
+    formula = Formula("y", "x sigmoid(x) = x / (1 + exp(-x))",
+                      d={"x": "sigmoid(x) (1 + x (1 - sigmoid(x)))"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.silu(x)
+
+    def backward(self, saved, grad):
+        return silu_backward(grad, saved.self)
+
+
+class HardtanhBackward0(Node):
+    formula = Formula("y", "min(max(x, min_val), max_val)",
+                      d={"x": "1 if min_val < x < max_val else 0"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, min_val, max_val):
+        self.save(min_val=min_val, max_val=max_val)
+        return kernels.hardtanh(x, min_val, max_val)
+
+    def backward(self, saved, grad):
+        x = saved.self
+        return fn.where((x > saved.min_val) & (x < saved.max_val), grad, 0)
+
+
+class MishBackward0(Node):
+    formula = Formula("y", "x tanh(softplus(x))",
+                      d={"x": "t + x sigmoid(x) (1 - t**2),  t = tanh(softplus(x))"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.mish(x)
+
+    def backward(self, saved, grad):
+        return mish_backward(grad, saved.self)
+
+
+class HardswishBackward0(Node):
+    formula = Formula("y", "x * min(max(x + 3, 0), 6) / 6",
+                      d={"x": "0 if x < -3, x / 3 + 1/2 if x <= 3, else 1"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.hardswish(x)
+
+    def backward(self, saved, grad):
+        x = saved.self
+        return fn.where(x < -3, 0, fn.where(x <= 3, grad * (x / 3 + 0.5), grad))
+
+
+class HardsigmoidBackward0(Node):
+    formula = Formula("y", "min(max(x + 3, 0), 6) / 6", d={"x": "1/6 if -3 < x < 3, else 0"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.hardsigmoid(x)
+
+    def backward(self, saved, grad):
+        x = saved.self
+        return fn.where((x > -3) & (x < 3), grad * (1 / 6), 0)  # (torch: times 1/6)
+
+
+class ThresholdBackward0(Node):
+    formula = Formula("y", "x if x > threshold else value", d={"x": "1 if x > threshold, else 0"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, threshold, value):
+        self.save(threshold=threshold)
+        return kernels.threshold(x, threshold, value)
+
+    def backward(self, saved, grad):
+        return fn.threshold_backward(grad, saved.self, saved.threshold)
+
+
+class PreluKernelBackward0(Node):
+    formula = Formula("y", "x if x > 0 else w x   (w broadcast: one per channel, or one)",
+                      grad={"x": "G if x > 0 else w G", "w": "sum of G x where x <= 0"})
+    saves = {"self": Input(0), "weight": Input(1)}
+
+    def forward(self, x, weight):
+        return fn.where(x > 0, x, weight * x)
+
+    def backward(self, saved, grad):
+        x, w = saved.self, saved.weight
+        grad_w = fn.where(x > 0, 0, x * grad)
+        axes = tuple(d for d in range(x.ndim) if w.shape[d] == 1 and x.shape[d] != 1)
+        return fn.where(x > 0, grad, w * grad), fn.sum(grad_w, axes, keepdim=True) if axes \
+            else grad_w
+
+
+def mish_backward(grad, x):
+    """tanh(softplus(x)) + x sigmoid(x) (1 - tanh(softplus(x))**2)."""
+    if not fn.is_tensor(grad):
+        return kernels.mish_backward(grad, x)
+    t = pointwise.tanh(fn.log(1 + fn.exp(x)))
+    return grad * (t + x * fn.sigmoid(x) * (1 - t * t))
+
+
+# The derivatives: on arrays as PyTorch's kernels compute them; on tensors (a backward
+# with create_graph=True) by the formula, recorded so that it can be differentiated again.
+
+def elu_backward(grad, x, alpha, scale, input_scale):
+    """scale where x > 0, else scale * alpha * input_scale * exp(input_scale * x)."""
+    if not fn.is_tensor(grad):
+        return kernels.elu_backward(grad, x, alpha, scale, input_scale)
+    negative = grad * (input_scale * alpha * scale) * fn.exp(x * input_scale)
+    return fn.where(x > 0, grad * scale, negative)
+
+
+def softplus_backward(grad, x, beta, threshold):
+    """sigmoid(beta x) = z / (z + 1) with z = exp(beta x); 1 where beta x > threshold."""
+    if not fn.is_tensor(grad):
+        return kernels.softplus_backward(grad, x, beta, threshold)
+    z = fn.exp(x * beta)
+    return fn.where(x * beta > threshold, grad, grad * z / (z + 1))
+
+
+def silu_backward(grad, x):
+    """sigmoid(x) (1 + x (1 - sigmoid(x)))."""
+    if not fn.is_tensor(grad):
+        return kernels.silu_backward(grad, x)
+    sigmoid = 1 / (1 + fn.exp(-x))
+    return grad * sigmoid * (1 + x * (1 - sigmoid))
+
+
+def _check_float(x, name: str) -> None:
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(errors.NOT_IMPLEMENTED_FOR.format(
+            name, dtypes.SCALAR_NAMES[x.dtype]))
+
+
+def leaky_relu(x, negative_slope=0.01, saving_result=False):
+    _check_float(x, "leaky_relu_cpu")
+    node = LeakyReluBackward1 if saving_result else LeakyReluBackward0
+    return with_unary_layout(node.apply(x, negative_slope=negative_slope), x)
+
+
+def elu(x, alpha=1.0, scale=1, input_scale=1, saving_result=False):
+    _check_float(x, "elu_cpu")
+    node = EluBackward1 if saving_result else EluBackward0
+    return with_unary_layout(node.apply(x, alpha=alpha, scale=scale, input_scale=input_scale), x)
+
+
+def softplus(x, beta=1, threshold=20):
+    _check_float(x, "softplus_cpu")
+    return with_unary_layout(SoftplusBackward0.apply(x, beta=beta, threshold=threshold), x)
+
+
+def silu(x):
+    _check_float(x, "silu_cpu")
+    return with_unary_layout(SiluBackward0.apply(x), x)
+
+
+def hardtanh(x, min_val=-1.0, max_val=1.0):
+    return with_unary_layout(HardtanhBackward0.apply(x, min_val=min_val, max_val=max_val), x)
+
+
+def celu(x, alpha=1.0, saving_result=False):
+    _check_float(x, "elu_cpu")
+    node = CeluBackward1 if saving_result else CeluBackward0
+    return with_unary_layout(node.apply(x, alpha=alpha), x)
+
+
+def mish(x):
+    _check_float(x, "mish_cpu")
+    return with_unary_layout(MishBackward0.apply(x), x)
+
+
+def hardswish(x):
+    _check_float(x, "hardswish_cpu")
+    return with_unary_layout(HardswishBackward0.apply(x), x)
+
+
+def hardsigmoid(x):
+    _check_float(x, "hardsigmoid_cpu")
+    return with_unary_layout(HardsigmoidBackward0.apply(x), x)
+
+
+def threshold(x, threshold, value):
+    return with_unary_layout(ThresholdBackward0.apply(x, threshold=threshold, value=value), x)
+
+
+def prelu(x, weight):
+    return PreluKernelBackward0.apply(x, weight, cast_to=x.dtype)

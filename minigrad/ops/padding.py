@@ -1,0 +1,98 @@
+"""Padding: ``F.pad`` by mirroring or repeating the edges (``ReflectionPad1DBackward0``, ``ReplicationPad2DBackward0``, ...)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..autograd.formula import Formula
+from ..autograd.node import Node, Input
+from . import conv, fn
+
+__all__ = ["constant_pad_nd", "edge_pad"]
+
+
+def constant_pad_nd(x, pad, value=0):
+    """F.pad in constant mode: ``ops/conv.py``'s ConstantPadNdBackward0 (one class for both)."""
+    return conv.constant_pad(x, tuple(pad), value)
+
+
+def _source_positions(size: int, before: int, after: int, mode: str) -> np.ndarray:
+    """For each position of a padded dim, the input position it copies: mirrored
+    at the edges ('reflect': ..., 2, 1 | 0, 1, 2, ... ) or the edge repeated ('replicate')."""
+    source = np.arange(-before, size + after)
+    if mode == "reflect":
+        source = np.abs(source)
+        return np.where(source >= size, 2 * (size - 1) - source, source)
+    return np.clip(source, 0, size - 1)
+
+
+def _open_mesh(shape, pad, mode: str) -> tuple:
+    """Index arrays (one per dim, broadcasting as np.ix_) that read the padded tensor."""
+    padded = len(pad) // 2
+    ranges = [np.arange(size) for size in shape[:len(shape) - padded]]
+    for i in range(padded):  # (pad lists the last dim first)
+        before, after = pad[2 * (padded - 1 - i)], pad[2 * (padded - 1 - i) + 1]
+        ranges.append(_source_positions(shape[len(shape) - padded + i], before, after, mode))
+    return np.ix_(*ranges)
+
+
+class _EdgePad(Node):
+    """Reflection and replication padding: the output reads the input at index arrays,
+    so the gradient adds up, at each input element, the gradients of its copies."""
+    saves = {"self": Input(0)}
+
+    def forward(self, x, padding):
+        self.save(padding=tuple(padding))
+        self.indices = _open_mesh(x.shape, padding, self.mode)
+        return x[self.indices]
+
+    def backward(self, saved, grad):
+        return fn.index_backward(grad, saved.self.shape, self.indices)
+
+
+class ReflectionPad1DBackward0(_EdgePad):
+    formula = Formula("y", "x with its edges mirroring in the last 1 dim",
+                      d={"x": "the sum of the gradients of x's copies"})
+    mode = "reflect"
+
+
+class ReflectionPad2DBackward0(_EdgePad):
+    formula = Formula("y", "x with its edges mirroring in the last 2 dims",
+                      d={"x": "the sum of the gradients of x's copies"})
+    mode = "reflect"
+
+
+class ReflectionPad3DBackward0(_EdgePad):
+    formula = Formula("y", "x with its edges mirroring in the last 3 dims",
+                      d={"x": "the sum of the gradients of x's copies"})
+    mode = "reflect"
+
+
+class ReplicationPad1DBackward0(_EdgePad):
+    formula = Formula("y", "x with its edges repeating in the last 1 dim",
+                      d={"x": "the sum of the gradients of x's copies"})
+    mode = "replicate"
+
+
+class ReplicationPad2DBackward0(_EdgePad):
+    formula = Formula("y", "x with its edges repeating in the last 2 dims",
+                      d={"x": "the sum of the gradients of x's copies"})
+    mode = "replicate"
+
+
+class ReplicationPad3DBackward0(_EdgePad):
+    formula = Formula("y", "x with its edges repeating in the last 3 dims",
+                      d={"x": "the sum of the gradients of x's copies"})
+    mode = "replicate"
+
+
+_EDGE_NODES = {("reflect", 1): ReflectionPad1DBackward0, ("reflect", 2): ReflectionPad2DBackward0,
+               ("reflect", 3): ReflectionPad3DBackward0,
+               ("replicate", 1): ReplicationPad1DBackward0,
+               ("replicate", 2): ReplicationPad2DBackward0,
+               ("replicate", 3): ReplicationPad3DBackward0}
+
+
+def edge_pad(x, pad, mode):
+    """``F.pad(x, pad, mode='reflect' / 'replicate')`` for 1, 2 or 3 padded dims."""
+    return _EDGE_NODES[mode, len(pad) // 2].apply(x, padding=tuple(pad))

@@ -1,0 +1,150 @@
+"""BatchNorm1d/2d/3d and F.batch_norm against torch: values, running statistics and
+gradients bit for bit, nodes, saved values, reprs, state_dict keys, errors, higher orders."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+from nn_twins import bits_share
+from tests.core.support.torch_compare import check_error, check_numerical, rand
+
+
+@pytest.fixture(autouse=True)
+def same_threads():
+    """BatchNorm's (N, C) statistics are added up per thread: minigrad's kernel cuts the
+    rows as torch does for the same thread count (the suite runs torch on one)."""
+    before = mg.get_num_threads()
+    mg.set_num_threads(torch.get_num_threads())
+    yield
+    mg.set_num_threads(before)
+
+
+def _run_batchnorm(lib, shape, train, steps=3, **options):
+    lib.manual_seed(0)
+    kind = {4: lib.nn.BatchNorm2d, 5: lib.nn.BatchNorm3d}.get(len(shape), lib.nn.BatchNorm1d)
+    bn = kind(shape[1], **options)
+    bn.train(train)
+    rng = np.random.default_rng(1)
+    records = []
+    for _ in range(steps):
+        x = lib.tensor((rng.standard_normal(shape) * 2 + 1).astype(np.float32),
+                       requires_grad=True)
+        y = bn(x)
+        (y * lib.tensor(rng.standard_normal(shape).astype(np.float32))).sum().backward()
+        records.append((y, x.grad, type(y.grad_fn).__name__))
+    return bn, records
+
+
+@pytest.mark.parametrize("shape", [(32, 10), (8, 4, 5), (64, 200), (3, 7), (6, 5, 1),
+                                   (8, 3, 21), (4, 3, 5, 6), (2, 3, 2, 3, 4)])
+@pytest.mark.parametrize("train", [True, False])
+@pytest.mark.parametrize("options", [{}, {"momentum": None}, {"affine": False},
+                                     {"track_running_stats": False}, {"bias": False}])
+def test_batchnorm1d_matches_torch(shape, train, options):
+    ours, ours_steps = _run_batchnorm(mg, shape, train, **options)
+    theirs, theirs_steps = _run_batchnorm(torch, shape, train, **options)
+    assert repr(ours) == repr(theirs)
+    ours_state, theirs_state = ours.state_dict(), theirs.state_dict()
+    assert list(ours_state) == list(theirs_state)
+    for key in theirs_state:  # running statistics: the same bits
+        assert np.array_equal(ours_state[key].numpy(), theirs_state[key].numpy()), key
+    for (y, gx, name), (ty, tgx, tname) in zip(ours_steps, theirs_steps):
+        assert name == tname == "NativeBatchNormBackward0"
+        assert bits_share(y, ty) == 1.0  # forward and backward: torch's kernels' bits
+        assert bits_share(gx, tgx) == 1.0
+    if ours.weight is not None:
+        assert bits_share(ours.weight.grad, theirs.weight.grad) == 1.0
+    if ours.bias is not None:
+        assert bits_share(ours.bias.grad, theirs.bias.grad) == 1.0
+
+
+def test_batchnorm_saved_values_and_repr():
+    node = mg.nn.BatchNorm1d(3)(mg.randn(4, 3, requires_grad=True)).grad_fn
+    assert [name for name in dir(node) if name.startswith("_saved")] == [
+        name for name in dir(torch.nn.BatchNorm1d(3)(torch.randn(4, 3, requires_grad=True))
+                             .grad_fn) if name.startswith("_saved")]
+    assert node._saved_training is True and node._saved_eps == 1e-5
+    assert node._saved_result1.shape == (3,) and node._saved_result2.shape == (3,)
+    assert repr(mg.nn.BatchNorm1d(3, momentum=None, affine=False)) == \
+        repr(torch.nn.BatchNorm1d(3, momentum=None, affine=False))
+
+
+def test_batch_norm_third_derivative_against_finite_differences():
+    """minigrad's batch norm is differentiable three times over (gradgradcheck of a first
+    derivative); PyTorch's third derivative fails this same check."""
+    rng = np.random.default_rng(0)
+    x, w, b = (mg.tensor(rng.standard_normal(s), requires_grad=True) for s in [(4, 3), (3,), (3,)])
+    upstream = mg.tensor(rng.standard_normal((4, 3)))
+
+    def squared_first_derivative(x, w, b):
+        y = mg.nn.functional.batch_norm(x, None, None, w, b, True)
+        gx, gw = mg.autograd.grad((y * upstream).sum(), (x, w), create_graph=True)
+        return (gx * gx).sum() + (gw * gw).sum()
+    assert mg.autograd.gradgradcheck(squared_first_derivative, (x, w, b))
+
+
+def test_batch_norm_functional_float64_against_finite_differences():
+    x, w, b = rand((6, 3), 1), rand((3,), 2), rand((3,), 3)
+    check_numerical(lambda x, w, b: mg.nn.functional.batch_norm(x, None, None, w, b, True),
+                    x, w, b, atol=1e-6)
+    mean, var = mg.zeros(3, dtype=mg.float64), mg.ones(3, dtype=mg.float64) * 2
+    check_numerical(lambda x, w, b: mg.nn.functional.batch_norm(x, mean, var, w, b, False),
+                    x, w, b)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(1, 10)),
+    lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(1, 10, 1)),
+    lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(2, 10, 3, 4)),
+    lambda lib, x: lib.nn.BatchNorm2d(10)(lib.ones(2, 10, 3)),
+    lambda lib, x: lib.nn.BatchNorm2d(10)(lib.ones(1, 10, 1, 1)),
+    lambda lib, x: lib.nn.BatchNorm3d(10)(lib.ones(2, 10, 3, 4)),
+    lambda lib, x: lib.nn.BatchNorm1d(10)(lib.ones(2, 5)),
+    lambda lib, x: lib.nn.functional.batch_norm(lib.ones(2, 3), None, None, training=True,
+                                                eps=0.0),
+])
+def test_batchnorm_errors(call):
+    check_error(call, rand((2,)))
+
+
+def test_batchnorm_eval_of_batch_of_one_works():
+    bn, tbn = mg.nn.BatchNorm1d(4).eval(), torch.nn.BatchNorm1d(4).eval()
+    assert repr(bn(mg.ones(1, 4))) == repr(tbn(torch.ones(1, 4)))
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_double_backward_matches_torch(training):
+    """Second derivatives (create_graph=True) equal torch's; in training they include
+    how the batch's mean and variance move with x. (torch's bias gradient requires grad
+    though it does not depend on x or w; minigrad's does not: its values are the same.)"""
+    def second(lib):
+        rng = np.random.default_rng(4)
+        x, w, b = (lib.tensor(rng.standard_normal(s), requires_grad=True)
+                   for s in [(6, 3), (3,), (3,)])
+        stats = (lib.zeros(3, dtype=lib.float64), lib.ones(3, dtype=lib.float64) * 2)
+        y = lib.nn.functional.batch_norm(x, *stats, w, b, training)
+        weights = lib.tensor(rng.standard_normal((6, 3)))
+        gx, gw, gb = lib.autograd.grad((y * weights).pow(2).sum(), (x, w, b), create_graph=True)
+        return [g.detach() for g in (gx, gw, gb)] + list(
+            lib.autograd.grad(gx.pow(2).sum() + (gw * gw).sum(), (x, w)))
+    for ours, theirs in zip(second(mg), second(torch)):
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-10, atol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(32, 10), (64, 200), (8, 4, 5), (8, 4, 37), (16, 3, 64)])
+@pytest.mark.parametrize("training", [True, False])
+def test_batch_norm_gradients_have_torchsbits_share(shape, training):
+    def run(lib):
+        rng = np.random.default_rng(5)
+        x, g = (lib.tensor(rng.standard_normal(shape).astype(np.float32), requires_grad=True),
+                lib.tensor(rng.standard_normal(shape).astype(np.float32)))
+        w = lib.tensor(rng.standard_normal(shape[1]).astype(np.float32), requires_grad=True)
+        b = lib.zeros(shape[1], requires_grad=True)
+        stats = (lib.zeros(shape[1]) + 0.3, lib.ones(shape[1]) * 1.7)
+        lib.nn.functional.batch_norm(x, *stats, w, b, training).backward(g)
+        return x.grad, w.grad, b.grad
+    for ours, theirs in zip(run(mg), run(torch)):
+        assert bits_share(ours, theirs) == 1.0

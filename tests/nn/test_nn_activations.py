@@ -1,0 +1,115 @@
+"""The activations (LeakyReLU, ELU, Softplus, SiLU, Hardtanh, ReLU6, SELU, CELU, Mish,
+Hardswish, Hardsigmoid, Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin) and
+channel dropout against torch: values, nodes, gradients, in-place forms, reprs, errors."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+from nn_twins import bits_share
+from tests.core.support.torch_compare import check, check_error, check_numerical, rand
+
+
+ACTIVATIONS = [
+    ("leaky_relu", {}), ("leaky_relu", {"negative_slope": 0.2}), ("elu", {}),
+    ("elu", {"alpha": 0.5}), ("softplus", {}), ("softplus", {"beta": 2.0, "threshold": 3.0}),
+    ("silu", {}), ("hardtanh", {}), ("hardtanh", {"min_val": -0.5, "max_val": 2.0}),
+    ("relu6", {}), ("selu", {}), ("celu", {}), ("celu", {"alpha": 0.5}), ("mish", {}),
+    ("hardswish", {}), ("hardsigmoid", {}), ("threshold", {"threshold": 0.1, "value": 20.0}),
+    ("softsign", {}), ("tanhshrink", {}), ("softmin", {"dim": 1}), ("logsigmoid", {}),
+]
+
+
+@pytest.mark.parametrize("name, options", ACTIVATIONS)
+def test_activation_matches_torch(name, options):
+    x = rand((5, 7), low=-8, high=8)
+    check(lambda lib, t: getattr(lib.nn.functional, name)(t, **options), x)
+    check_numerical(lambda t: getattr(mg.nn.functional, name)(t, **options),
+                    rand((4, 3), 2, low=-4, high=4).round(1) + 0.05)
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "silu", "hardtanh", "relu6", "selu",
+                                  "celu", "mish", "hardswish", "hardsigmoid"])
+def test_activation_in_place_matches_torch(name):
+    check(lambda lib, t: getattr(lib.nn.functional, name)(t * 1, inplace=True),
+          rand((4, 6), low=-3, high=3))
+
+
+@pytest.mark.parametrize("name", ["leaky_relu", "elu", "softplus", "silu", "mish", "hardswish",
+                                  "hardsigmoid"])
+def test_activation_refuses_integers(name):
+    check_error(lambda lib, t: getattr(lib.nn.functional, name)(t), rand((3,), dtype="int64"))
+
+
+def test_activation_forwardbits_share():
+    x = np.random.default_rng(0).standard_normal(20000).astype(np.float32) * 4
+    for name in ["leaky_relu", "hardtanh", "elu", "softplus", "silu"]:
+        ours = getattr(mg.nn.functional, name)(mg.tensor(x))
+        theirs = getattr(torch.nn.functional, name)(torch.tensor(x))
+        # (exp, expm1, log1p rounded once; torch's SLEEF differs in the last bit on a few %)
+        assert bits_share(ours, theirs) >= (1.0 if name in ("leaky_relu", "hardtanh") else 0.9), name
+
+
+@pytest.mark.parametrize("make", [
+    lambda nn: nn.LeakyReLU(), lambda nn: nn.LeakyReLU(0.2, inplace=True), lambda nn: nn.ELU(),
+    lambda nn: nn.ELU(alpha=0.5, inplace=True), lambda nn: nn.Softplus(),
+    lambda nn: nn.Softplus(beta=2, threshold=10), lambda nn: nn.SiLU(),
+    lambda nn: nn.SiLU(inplace=True), lambda nn: nn.Hardtanh(), lambda nn: nn.ReLU6(),
+    lambda nn: nn.Hardtanh(-2.0, 2.0, inplace=True), lambda nn: nn.Unflatten(1, (2, 3)),
+    lambda nn: nn.BCELoss(), lambda nn: nn.L1Loss(), lambda nn: nn.SmoothL1Loss(beta=0.5),
+    lambda nn: nn.HuberLoss(delta=2.0), lambda nn: nn.Identity(), lambda nn: nn.PReLU(),
+    lambda nn: nn.PReLU(3, 0.1), lambda nn: nn.SELU(inplace=True), lambda nn: nn.CELU(0.5),
+    lambda nn: nn.Mish(inplace=True), lambda nn: nn.Hardswish(inplace=True),
+    lambda nn: nn.Hardsigmoid(), lambda nn: nn.Threshold(0.1, 20, inplace=True),
+    lambda nn: nn.LogSigmoid(), lambda nn: nn.Softsign(), lambda nn: nn.Tanhshrink(),
+    lambda nn: nn.Softmin(1), lambda nn: nn.KLDivLoss(reduction="batchmean", log_target=True),
+    lambda nn: nn.BatchNorm2d(4), lambda nn: nn.LazyLinear(3),
+])
+def test_module_reprs(make):
+    assert repr(make(mg.nn)) == repr(make(torch.nn))
+
+
+@pytest.mark.parametrize("shape, count", [((3, 4), 4), ((3, 4), 1), ((2, 4, 5), 4), ((5,), 1)])
+def test_prelu_matches_torch(shape, count):
+    check(lambda lib, x, w: lib.nn.functional.prelu(x, w), rand(shape, 1), rand((count,), 2, low=0,
+                                                                             high=1))
+    check_numerical(lambda x, w: mg.nn.functional.prelu(x, w), rand(shape, 3).round(1) + 0.05,
+                    rand((count,), 4))
+
+
+def test_prelu_module_and_error():
+    check(lambda lib, x: lib.nn.PReLU(4, 0.1)(x), rand((3, 4)))
+    check_error(lambda lib, x: lib.nn.functional.prelu(x, lib.ones(5)), rand((5,)))
+
+
+def _channel_dropout(lib):
+    lib.manual_seed(0)
+    out = []
+    x = lib.ones(3, 4, 2, 2, requires_grad=True)
+    for module in [lib.nn.Dropout2d(), lib.nn.Dropout2d(0.25), lib.nn.Dropout1d(0.5)]:
+        y = module(x if "2d" in repr(module) else x[:, :, 0])
+        y.sum().backward()
+        out += [repr(module), repr(y[:, :, 0] if y.dim() == 4 else y), repr(x.grad[:, :, 0, 0])]
+        x.grad = None
+    out.append(repr(lib.nn.functional.dropout1d(lib.ones(4, 3), 0.5)))
+    out.append(repr(lib.nn.Dropout2d().eval()(x) is x))
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        lib.nn.functional.dropout2d(lib.ones(2, 3, 4))
+        lib.nn.functional.dropout2d(lib.ones(2, 3))
+    out.append(repr([str(w.message) for w in caught]))
+    try:
+        lib.nn.functional.dropout1d(lib.ones(2, 3, 4, 5))
+    except RuntimeError as error:
+        out.append(str(error))
+    return out
+
+
+def test_channel_dropout_matches_torch():
+    """The same channels dropped (the same random stream), the same gradients."""
+    assert _channel_dropout(mg) == _channel_dropout(torch)

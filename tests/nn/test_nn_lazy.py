@@ -1,0 +1,65 @@
+"""LazyLinear and LazyBatchNorm1d/2d against torch: shapes from the first input, the
+same initial values drawn then, reprs before and after, state_dict keys, training."""
+
+from __future__ import annotations
+
+import torch
+
+import minigrad as mg
+
+
+def _lazy(lib):
+    nn = lib.nn
+    lib.manual_seed(0)
+    out = []
+    net = nn.Sequential(nn.LazyLinear(4), nn.ReLU(), nn.LazyLinear(2, bias=False))
+    out += [repr(net), repr(net[0].weight), type(net[0].weight).__name__,
+            list(net.state_dict()), repr(list(net.parameters()))]
+    try:
+        net[0].weight.shape  # noqa: B018
+    except RuntimeError as error:
+        out.append(str(error))
+    y = net(lib.ones(3, 5))  # (the first input sets the shapes and draws the weights)
+    out += [repr(net), type(net[0]).__name__, type(net[0].weight).__name__,
+            repr(net[0].weight), repr(y), len(net[0]._forward_pre_hooks)]
+    optimizer = lib.optim.SGD(net.parameters(), lr=0.1)
+    y.sum().backward()
+    optimizer.step()
+    out.append(repr(net[2].weight))
+    return out
+
+
+def test_lazy_linear_matches_torch():
+    assert _lazy(mg) == _lazy(torch)
+
+
+def _lazy_batchnorm(lib):
+    nn = lib.nn
+    lib.manual_seed(0)
+    out = []
+    bn = nn.LazyBatchNorm1d()
+    out += [repr(bn), repr(bn.running_mean), list(bn.state_dict()), repr(bn.num_batches_tracked),
+            repr(bn.weight)]
+    y = bn(lib.randn(4, 3))
+    out += [repr(bn), repr(bn.running_mean), type(bn.running_mean).__name__,
+            type(bn.weight).__name__, repr(y)]
+    plain = nn.LazyBatchNorm2d(affine=False, track_running_stats=False)
+    out.append(repr(plain))
+    plain(lib.randn(2, 3, 4, 4))
+    out += [repr(plain), list(plain.state_dict())]
+    net = nn.Sequential(nn.LazyLinear(6), nn.LazyBatchNorm1d(), nn.ReLU(), nn.LazyLinear(1))
+    out.append(repr(net))
+    x = lib.randn(8, 5)
+    net(x)
+    optimizer = lib.optim.SGD(net.parameters(), lr=0.1)
+    for _ in range(3):
+        optimizer.zero_grad()
+        loss = net(x).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        out.append(f"{loss.item():.6f}")
+    return out + [repr(net), repr(net[1].running_var), repr(net[1].num_batches_tracked)]
+
+
+def test_lazy_batchnorm_matches_torch():
+    assert _lazy_batchnorm(mg) == _lazy_batchnorm(torch)

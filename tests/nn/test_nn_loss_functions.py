@@ -1,0 +1,85 @@
+"""BCELoss, L1Loss, SmoothL1Loss, HuberLoss, KLDivLoss and F.cosine_similarity against
+torch: values, nodes, gradients (also against finite differences), warnings, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+from tests.core.support.torch_compare import check, check_error, check_numerical, rand
+
+
+@pytest.mark.parametrize("dim", [1, 0, -1])
+def test_cosine_similarity_matches_torch(dim):
+    check(lambda lib, a, b: lib.nn.functional.cosine_similarity(a, b, dim=dim),
+          rand((4, 5), 1), rand((4, 5), 2))
+    check_numerical(lambda a, b: mg.nn.functional.cosine_similarity(a, b, dim=dim),
+                    rand((3, 4), 1), rand((3, 4), 2))
+
+
+@pytest.mark.parametrize("reduction", ["batchmean", "sum", "none"])
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div_matches_torch(reduction, log_target):
+    target = rand((4, 5), 2, low=0.05, high=1)
+    target /= target.sum(1, keepdims=True)
+    if log_target:
+        target = np.log(target)
+    else:
+        target[0, 0] = 0.0  # (0 log 0 counts as 0)
+    check(lambda lib, x, t: lib.nn.functional.kl_div(x.log_softmax(1), t, reduction=reduction,
+                                                     log_target=log_target),
+          rand((4, 5), 1), target, requires_grad=[True, False])
+
+
+def test_kl_div_mean_warns_as_torch():
+    for lib in (mg, torch):
+        with pytest.warns(UserWarning, match="'batchmean' divides only by the batch size"):
+            lib.nn.KLDivLoss()(lib.zeros(2, 2), lib.ones(2, 2) / 2)
+
+
+@pytest.mark.parametrize("reduction", ["mean", "sum", "none"])
+def test_bce_matches_torch(reduction):
+    p = rand((16, 3), 1, low=0.0, high=1.0)
+    p[0, 0], p[1, 1] = 0.0, 1.0  # (log clamped at -100)
+    t = rand((16, 3), 2, low=0.0, high=1.0)
+    check(lambda lib, a, b: lib.nn.functional.binary_cross_entropy(a, b, reduction=reduction),
+          p, t, requires_grad=[True, False])
+    check(lambda lib, a, b, w: lib.nn.BCELoss(weight=w, reduction=reduction)(a, b),
+          p, t, rand((3,), 4, low=0, high=1), requires_grad=[True, False, False])
+
+
+def test_bce_gradient_of_the_target_and_finite_differences():
+    p, t = rand((5, 2), 1, low=0.1, high=0.9), rand((5, 2), 2, low=0.0, high=1.0)
+    check(lambda lib, a, b: lib.nn.functional.binary_cross_entropy(a, b), p, t)
+    check_numerical(lambda a, b: mg.nn.functional.binary_cross_entropy(a, b), p, t)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, p: lib.nn.functional.binary_cross_entropy(p * 2, p),
+    lambda lib, p: lib.nn.functional.binary_cross_entropy(p, p[:2]),
+    lambda lib, p: lib.nn.functional.binary_cross_entropy(p, p * 3),
+    lambda lib, p: lib.nn.functional.smooth_l1_loss(p, p, beta=-1.0),
+    lambda lib, p: lib.nn.functional.l1_loss(p, p, reduction="avg"),
+])
+def test_loss_errors(call):
+    check_error(call, rand((4, 3), low=0.1, high=0.9), requires_grad=[False])
+
+
+@pytest.mark.parametrize("name, options", [
+    ("l1_loss", {}), ("l1_loss", {"reduction": "sum"}), ("l1_loss", {"reduction": "none"}),
+    ("smooth_l1_loss", {}), ("smooth_l1_loss", {"beta": 0.3}),
+    ("smooth_l1_loss", {"beta": 0.0}), ("smooth_l1_loss", {"reduction": "none"}),
+    ("huber_loss", {}), ("huber_loss", {"delta": 0.3, "reduction": "sum"}),
+])
+def test_regression_losses_match_torch(name, options):
+    a, b = rand((6, 4), 1), rand((6, 4), 2)
+    check(lambda lib, x, y: getattr(lib.nn.functional, name)(x, y, **options), a, b)
+    check_numerical(lambda x, y: getattr(mg.nn.functional, name)(x, y, **options), a, b)
+
+
+def test_l1_loss_broadcast_warning():
+    for lib in (mg, torch):
+        with pytest.warns(UserWarning, match="Using a target size"):
+            lib.nn.functional.l1_loss(lib.ones(3, 2), lib.ones(2))

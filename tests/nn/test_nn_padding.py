@@ -1,0 +1,70 @@
+"""F.pad (constant, reflect, replicate) and F.normalize against torch: values, nodes,
+saved padding, gradients, second derivatives, errors."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+from tests.core.support.torch_compare import check, check_error, check_numerical, rand
+
+
+@pytest.mark.parametrize("pad", [(1, 2), (1, 2, 0, 1), (1, 1, 2, 0, 1, 3), (-1, 2),
+                                 (-2, -1, 1, -1), (0, 0)])
+@pytest.mark.parametrize("value", [None, 2.5])
+def test_pad_matches_torch(pad, value):
+    check(lambda lib, x: lib.nn.functional.pad(x, pad, value=value), rand((3, 4, 5)))
+
+
+def test_pad_float64_against_finite_differences_and_twice():
+    check_numerical(lambda x: mg.nn.functional.pad(x, (1, -1, 2, 0)), rand((3, 4)))
+    check(lambda lib, x: lib.autograd.grad(lib.nn.functional.pad(x, (1, 2)).pow(2).sum(), x,
+                                           create_graph=True)[0], rand((2, 3)))
+
+
+@pytest.mark.parametrize("pad", [(1, 2, 3), (1, 2, 3, 4, 5, 6)])
+def test_pad_errors(pad):
+    check_error(lambda lib, x: lib.nn.functional.pad(x, pad), rand((3, 4)))
+
+
+@pytest.mark.parametrize("options", [{}, {"p": 1, "dim": 0}, {"dim": -1, "eps": 0.5}])
+def test_normalize_matches_torch(options):
+    check(lambda lib, x: lib.nn.functional.normalize(x, **options), rand((3, 4, 5)))
+    check_numerical(lambda x: mg.nn.functional.normalize(x, **options), rand((3, 4), 2))
+
+
+def _edge_padded(lib):
+    """reflect and replicate over 1, 2 and 3 dims: values, nodes, saved padding,
+    gradients, errors and a second derivative."""
+    F = lib.nn.functional
+    out = []
+    rng = np.random.default_rng(0)
+    cases = [((2, 3, 5), (2, 1)), ((3, 5), (0, 4)), ((1, 2, 4, 5), (1, 2, 3, 0)),
+             ((2, 4, 5), (1, 1, 1, 1)), ((1, 1, 3, 4, 5), (1, 1, 2, 1, 0, 2))]
+    for shape, pad in cases:
+        for mode in ["reflect", "replicate"]:
+            if mode == "reflect" and max(pad) >= min(shape[-len(pad) // 2:]):
+                continue
+            x = lib.tensor(rng.standard_normal(shape).astype(np.float32), requires_grad=True)
+            y = F.pad(x, pad, mode=mode)
+            y.backward(lib.tensor(rng.standard_normal(tuple(y.shape)).astype(np.float32)))
+            out += [repr(y), type(y.grad_fn).__name__, y.grad_fn._saved_padding, repr(x.grad)]
+    for call in [lambda: F.pad(lib.ones(1, 2, 3), (3, 3), mode="reflect"),
+                 lambda: F.pad(lib.ones(6), (1, 1), mode="reflect"),
+                 lambda: F.pad(lib.ones(2, 3), (1, 1), mode="foo"),
+                 lambda: F.pad(lib.ones(2, 3), (1, 1), mode="replicate", value=2.0)]:
+        try:
+            call()
+            out.append("no error")
+        except Exception as error:  # noqa: BLE001 - the error is what is compared
+            out.append((type(error).__name__, str(error)))
+    x = lib.tensor(rng.standard_normal((2, 5)), requires_grad=True)
+    g, = lib.autograd.grad(F.pad(x, (2, 2), mode="reflect").pow(2).sum(), x, create_graph=True)
+    out.append(repr(lib.autograd.grad(g.pow(2).sum(), x)[0]))
+    return out
+
+
+def test_pad_reflect_and_replicate_match_torch():
+    assert _edge_padded(mg) == _edge_padded(torch)
