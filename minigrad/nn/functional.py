@@ -873,21 +873,16 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
     ``(left, right, top, bottom)`` for the last two, and so on; negative amounts crop.
     ``mode='constant'`` fills with ``value`` (0 by default); ``'reflect'`` mirrors the
     edges (without repeating them), ``'replicate'`` repeats them (1 to 3 padded dims)."""
-    if len(pad) % 2 != 0:
-        raise RuntimeError("Padding length must be divisible by 2")
-    if len(pad) // 2 > input.dim():
-        raise RuntimeError("Padding length should be less than or equal to two times the "
-                           f"input dimension but got padding length {len(pad)} and input of "
-                           f"dimension {input.dim()}")
     if mode == "constant":
-        return ops.constant_pad_nd(input, pad, 0 if value is None else value)
+        return ops.constant_pad(input, tuple(pad), 0 if value is None else value)
+    ops.check_pad(input, pad)
     if value is not None and value != 0.0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
     if mode not in ("reflect", "replicate"):
         raise NotImplementedError(f"Unrecognised padding mode {mode}" if mode != "circular"
                                   else "minigrad's F.pad has no mode='circular' yet")
     dims = len(pad) // 2
-    if len(pad) % 2 or not 1 <= dims <= 3 or input.dim() not in (dims + 1, dims + 2):
+    if not 1 <= dims <= 3 or input.dim() not in (dims + 1, dims + 2):
         raise NotImplementedError(
             f"Padding size {len(pad)} is not supported for {input.dim()}D input tensor.\n"
             "Supported combinations for non-constant padding:\n"

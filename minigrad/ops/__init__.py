@@ -28,7 +28,7 @@
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
 |               | smooth_l1_loss, huber_loss                              |
 | activation    | leaky_relu, elu, softplus, silu, hardtanh               |
-| padding       | constant_pad_nd, edge_pad (F.pad's modes)               |
+| padding       | edge_pad (F.pad's reflect and replicate modes)          |
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
 | compare       | == != < <= > >= & | ^ ~ logical_* (not differentiable)  |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
@@ -37,7 +37,7 @@
 from ..rules.arguments import normalize_dim, normalize_dims
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
-from ..rules.conv import check_dtype as check_pool_dtype  # noqa: F401
+from ..rules.conv import check_dtype as check_pool_dtype, check_pad  # noqa: F401
 from .conv import (  # noqa: F401
     adaptive_avg_pool2d, avg_pool2d, constant_pad, convolution, fold, max_pool2d, unfold)
 from .counting import (  # noqa: F401
@@ -45,7 +45,6 @@ from .counting import (  # noqa: F401
 from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
 from .batch_norm import native_batch_norm  # noqa: F401
 from . import padding  # noqa: F401 (edge_pad: padding.edge_pad)
-from .padding import constant_pad_nd  # noqa: F401
 from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,

@@ -6,14 +6,9 @@ import numpy as np
 
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input
-from . import conv, fn
+from . import fn
 
-__all__ = ["constant_pad_nd", "edge_pad"]
-
-
-def constant_pad_nd(x, pad, value=0):
-    """F.pad in constant mode: ``ops/conv.py``'s ConstantPadNdBackward0 (one class for both)."""
-    return conv.constant_pad(x, tuple(pad), value)
+__all__ = ["edge_pad"]
 
 
 def _source_positions(size: int, before: int, after: int, mode: str) -> np.ndarray:
