@@ -176,7 +176,8 @@ class Optimizer:
 
 
 def check_adam_arguments(lr, eps, betas, weight_decay) -> None:
-    """The argument checks of the Adam family (Adamax, NAdam, RAdam), PyTorch's texts."""
+    """The argument checks of the Adam family (Adam, AdamW, Adamax, NAdam, RAdam), PyTorch's
+    texts."""
     if not 0.0 <= lr:
         raise ValueError(f"Invalid learning rate: {lr}")
     if not 0.0 <= eps:
