@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["fma32", "fma64", "two_sum"]
+__all__ = ["fma32", "fma64", "one_minus_square64", "two_sum"]
 
 
 def two_sum(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -55,6 +55,37 @@ def fma64(a, b, c) -> np.ndarray:
         infinite = ~np.isfinite(p)  # (an inf or nan product: its error terms are nan)
         if infinite.any():
             result = np.where(infinite, p + c, result)
+        return result
+
+
+def one_minus_square64(y: np.ndarray) -> np.ndarray:
+    """fma64(y, -y, 1) = 1 - y*y rounded once, for a float64 array, in about half
+    fma64's steps (tanh's backward on big arrays).
+
+    y*y = square + error exactly (Dekker), and 1 - square = s + tail exactly (s is
+    its rounding; tail = 0 when square >= 0.5). So 1 - y*y = s + (tail - error),
+    and rounding s + (tail - error) once more gives the once-rounded result: tail
+    and error are multiples of ulps of y*y, so tail - error can round onto the
+    halfway point of s only when tail already lies on it (+-2**-54, s in [0.5, 1])
+    and error is too small to move it off. Those elements, and squares above 2
+    (where 1 - square rounds; inf and nan too), are left to fma64."""
+    with np.errstate(over="ignore", invalid="ignore"):
+        square = y * y
+        high = y * 134217729.0  # (Veltkamp's split, as _split)
+        high -= high - y
+        low = y - high
+        error = high * high
+        error -= square
+        error += (high + high) * low
+        error += low * low
+        s = 1.0 - square
+        tail = (1.0 - s) - square
+        tail -= error
+        result = s + tail
+        unusual = np.abs(tail) == 2.0 ** -54
+        unusual |= ~(square <= 2.0)
+        if unusual.any():
+            result[unusual] = fma64(y[unusual], -y[unusual], 1.0)
         return result
 
 

@@ -38,7 +38,8 @@ def sigmoid(x):
 
 
 def _sigmoid32(out, x):
-    exp = np.negative(x, dtype=np.float64)
+    np.negative(x, out=out)
+    exp = out.astype(_FLOAT64)  # (a copy, then the step: NumPy's casting steps are slower)
     np.exp(exp, out=exp)
     np.copyto(out, exp, casting="same_kind")  # (rounded to float32, as astype rounds)
     np.add(_ONE32, out, out=out)
@@ -85,7 +86,9 @@ def tanh_backward(grad, y):
     differ by one bit (so a hand-derived ``(1 - t**2) * dt`` is not exactly autograd's,
     in PyTorch as here). float16 is computed in float32 and rounded at the end, as in
     PyTorch. A big array in parts on threads (``threads.parts``), with the same bits."""
-    if y.dtype == np.float16 or grad.dtype == np.float16:
+    if y.dtype is _FLOAT32 and grad.dtype is _FLOAT32 and y.size < threads.BIG:
+        return one_minus_square(y) * grad  # (the usual case, first: a small float32)
+    if y.dtype.char == "e" or grad.dtype.char == "e":
         # (in PyTorch's float16 loops a NaN of both is grad's)
         wide = np.multiply(grad.astype(np.float32), one_minus_square(y.astype(np.float32)))
         return wide.astype(np.result_type(grad, y))
@@ -108,13 +111,11 @@ def one_minus_square(y):
     float32: y*y is exact in float64 (24 + 24 bits < 53), so 1 - y*y rounds once
     there, and once more to float32. Rounding twice gives the once-rounded result
     for every float32 y: every one was tried (``tests/core/ops/test_fma.py``). float64
-    has no wider type to do that in: ``fma.fma64``."""
-    if y.dtype == np.float32:
+    has no wider type to do that in: ``fma.one_minus_square64``."""
+    if y.dtype.char == "f":
         wide = y.astype(_FLOAT64)
-        wide *= wide
-        np.subtract(_ONE64, wide, out=wide)
-        return wide.astype(_FLOAT32)
-    return fma.fma64(y, np.negative(y), 1.0).astype(y.dtype, copy=False)
+        return (_ONE64 - wide * wide).astype(_FLOAT32)
+    return fma.one_minus_square64(y).astype(y.dtype, copy=False)
 
 
 def one_of(dtype):

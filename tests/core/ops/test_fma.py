@@ -11,7 +11,8 @@ import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
-from minigrad.kernels.fma import HALFWAY, LOW_29_BITS, fma32, fma64
+from minigrad.kernels import fma
+from minigrad.kernels.fma import HALFWAY, LOW_29_BITS, fma32, fma64, one_minus_square64
 from minigrad.kernels.pointwise import one_minus_square
 
 
@@ -133,3 +134,42 @@ def test_one_minus_square_matches_fma32():
         assert np.array_equal(one_minus_square(part), fma32(part, -part, np.float32(1)))
     nan = np.array([np.nan, -np.nan], np.float32)
     assert list(np.signbit(one_minus_square(nan))) == [False, True]
+
+
+# ---- 1 - y*y in float64: its own steps, checked against the exact value -------------
+
+@given(st.lists(st.floats(min_value=-1.5, max_value=1.5) | float64s, min_size=1, max_size=30))
+def test_one_minus_square64_rounds_once(values):
+    y = np.array(values, dtype=np.float64)
+    expected = [rounded(1 - Fraction(v) * Fraction(v), np.float64) for v in y]
+    np.testing.assert_array_equal(one_minus_square64(y), np.array(expected))
+
+
+def _hard_float64s() -> np.ndarray:
+    """Where 1 - y*y's steps could go wrong: squares at and near 0.5 and 2 (where
+    1 - y*y stops being exact), y with few significant bits (exact squares, so tail
+    lands on the halfway point with no error to move it off) and their neighbours,
+    tiny and huge y, zeros, infinities and NaNs of both signs."""
+    rng = np.random.default_rng(11)
+    few_bits = np.concatenate([np.arange(1, 4096) * 2.0 ** -k for k in range(2, 40)])
+    few_bits = few_bits[few_bits < 1.5]
+    near = np.sqrt(np.array([0.25, 0.5, 1.0, 2.0]))
+    return np.concatenate([
+        few_bits, np.nextafter(few_bits, 0), np.nextafter(few_bits, 2),
+        np.tanh(rng.standard_normal(100_000) * 3), rng.uniform(-1, 1, 100_000),
+        np.sqrt(rng.uniform(0.2, 0.6, 100_000)),
+        near, np.nextafter(near, 0), np.nextafter(near, 2),
+        [2.0 ** -27, 2.0 ** -27 * (1 + 2.0 ** -52), 5e-324, 1e-300, 1e300, 1.8e308],
+        [0.0, -0.0, np.inf, -np.inf, np.nan, -np.nan]])
+
+
+def test_one_minus_square64_is_fma64(monkeypatch):
+    """Bit for bit fma64(y, -y, 1), NaN signs too; most elements by its own steps,
+    some (halfway points, squares above 2) handed to fma64."""
+    y = _hard_float64s()
+    y = np.concatenate([y, -y])
+    expected = fma64(y, -y, 1.0)
+    handed = []
+    monkeypatch.setattr(fma, "fma64", lambda a, b, c: handed.append(a.size) or fma64(a, b, c))
+    assert np.array_equal(one_minus_square64(y).view(np.uint64), expected.view(np.uint64))
+    assert handed and 1000 < handed[0] < y.size // 10
