@@ -332,7 +332,8 @@ BACKWARD_RECORDED_OTHERWISE = {
     "ConvolutionBackward0": Otherwise("ConvolutionBackwardBackward0",
                                       "unfold, matrix products and fold (the same values)"),
     "EmbeddingBackward0": Otherwise("EmbeddingDenseBackwardBackward0", _OPS),
-    # (their third derivatives differ: up to 2.6 apart, not yet looked into)
+    # (torch's third derivative of layer_norm fails its own gradgradcheck, minigrad's
+    # passes: tests/nn/test_nn_gpt_layers.py)
     "NativeLayerNormBackward0": Otherwise("NativeLayerNormBackwardBackward0", _OPS, orders=2),
     "GeluBackward0": Otherwise("GeluBackwardBackward0", "nothing yet: NotImplementedError "
                                "naming PyTorch's node", orders=0),
@@ -343,8 +344,8 @@ BACKWARD_RECORDED_OTHERWISE = {
     "EluBackward0": Otherwise("EluBackwardBackward0", _OPS),
     "EluBackward1": Otherwise("EluBackwardBackward0", _OPS),
     # (PyTorch has no second derivative of hardsigmoid: "derivative for
-    # aten::hardsigmoid_backward is not implemented"; minigrad's is 0), and its recorded
-    # first derivative is 3e-8 (relative) from minigrad's
+    # aten::hardsigmoid_backward is not implemented"; minigrad's is 0); its first derivative
+    # is 1/6 rounded to float32 even in float64 (a plain backward too), 3e-8 from minigrad's
     "HardsigmoidBackward0": Otherwise("torch::autograd::NotImplemented", _OPS, orders=1,
                                       rtol=1e-7),
     "HardswishBackward0": Otherwise("HardswishBackwardBackward0", _OPS),
