@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import warnings
 import weakref
+from collections import OrderedDict
 
 import numpy as np
 
@@ -22,6 +23,7 @@ from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .size import Size
 from .autograd import fast
+from .autograd.hooks import add_hook
 from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
@@ -173,17 +175,15 @@ class Tensor(TensorBase):
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` when this tensor's gradient is computed; if it
-        returns a tensor, that replaces the gradient. Returns a handle with
-        ``remove()``."""
+        returns a tensor, that replaces the gradient. Returns a ``RemovableHandle``
+        (``handle.remove()``)."""
         if not self.requires_grad:  # (a view made under no_grad requires grad through its base)
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         if self.grad_fn is None:  # a leaf keeps its own hooks (its AccumulateGrad may come and go)
             if self._leaf_hooks is None:
-                self._leaf_hooks = []
-            self._leaf_hooks.append(hook)
-            return _HookHandle(self._leaf_hooks, hook)
-        self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
-        return _HookHandle(self.grad_fn._tensor_pre_hooks[self._output_nr], hook)
+                self._leaf_hooks = OrderedDict()
+            return add_hook(self._leaf_hooks, hook)
+        return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
 
     def _gradient_edge(self):
         """The (node, input_nr) a gradient for this tensor must be sent to."""
@@ -1574,17 +1574,6 @@ class Tensor(TensorBase):
         creation._check_options("new_full", layout, pin_memory)
         return creation.full(size, fill_value, dtype=dtype or self.dtype, layout=layout,
                     device=device or "cpu", requires_grad=requires_grad, pin_memory=pin_memory)
-
-
-class _HookHandle:
-    """Returned by ``register_hook``; ``remove()`` unregisters the hook."""
-
-    def __init__(self, hooks: list, hook):
-        self._hooks, self._hook = hooks, hook
-
-    def remove(self) -> None:
-        if self._hook in self._hooks:
-            self._hooks.remove(self._hook)
 
 
 # The one hook: the floors below make Tensors of this class (see autograd/tensor_base.py).

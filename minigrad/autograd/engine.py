@@ -345,8 +345,8 @@ def run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: bo
 def _hooked(hooks: dict, grad_outputs: tuple, owned: bool, on_arrays: bool) -> tuple:
     """The gradients after the hooks (each sees what the one before returned)."""
     grads = list(grad_outputs)
-    for nr, hook_list in hooks.items():
-        for hook in hook_list:
+    for nr, hook_dict in hooks.items():
+        for hook in tuple(hook_dict.values()):
             if nr < len(grads) and grads[nr] is not None:
                 replaced = hook(wrapped(grads[nr], on_arrays))
                 if replaced is not None:

@@ -6,11 +6,16 @@ For one node, PyTorch's engine runs, in this order: the tensor hooks of its outp
 node's pre-hooks ``hook(grad_outputs)``, its backward, and its post-hooks
 ``hook(grad_inputs, grad_outputs)``. A hook returns None (nothing changes) or a tuple
 that replaces the gradients it was given, each of the same dtype and shape.
+
+Every hook registration (a tensor's, a node's, a module's) returns the one
+``RemovableHandle`` defined here (``torch.utils.hooks.RemovableHandle``; it lives on this
+floor so that both the tensors and ``nn`` can use it).
 """
 
 from __future__ import annotations
 
 import weakref
+from collections import OrderedDict
 
 import numpy as np
 
@@ -18,29 +23,58 @@ from .. import errors
 from . import grad_mode
 from .tensor_base import TensorBase, make
 
-__all__ = ["RemovableHandle", "NodeHooks", "run_prehooks", "run_posthooks"]
+__all__ = ["RemovableHandle", "add_hook", "NodeHooks", "run_prehooks", "run_posthooks"]
 
 
 class RemovableHandle:
-    """What ``register_hook`` returns: ``handle.remove()`` unregisters the hook
-    (again: nothing happens)."""
+    """What registering a hook returns (a tensor's, a node's or a module's hook), as
+    ``torch.utils.hooks.RemovableHandle``: the hook is kept in an ``OrderedDict`` under
+    the handle's ``id`` (one counter for all handles), and ``handle.remove()``, or the
+    end of a ``with handle:`` block, takes it out (again: nothing happens). The handle
+    holds the dict weakly; ``extra_dict``: more dicts (or one) whose entry under ``id``
+    goes with it (a module's "this hook takes kwargs")."""
 
-    __slots__ = ("_hooks", "_hook")
+    id: int
+    next_id: int = 0
 
-    def __init__(self, hooks: list, hook) -> None:
-        self._hooks, self._hook = hooks, hook
+    def __init__(self, hooks_dict, *, extra_dict=None) -> None:
+        self.hooks_dict_ref = weakref.ref(hooks_dict)
+        self.id = RemovableHandle.next_id
+        RemovableHandle.next_id += 1
+        self.extra_dict_ref: tuple = ()
+        if isinstance(extra_dict, dict):
+            self.extra_dict_ref = (weakref.ref(extra_dict),)
+        elif isinstance(extra_dict, list):
+            self.extra_dict_ref = tuple(weakref.ref(d) for d in extra_dict)
 
     def remove(self) -> None:
-        for index, hook in enumerate(self._hooks):
-            if hook is self._hook:
-                del self._hooks[index]
-                return
+        for ref in (self.hooks_dict_ref, *self.extra_dict_ref):
+            hooks = ref()
+            if hooks is not None and self.id in hooks:
+                del hooks[self.id]
+
+    def __getstate__(self) -> tuple:  # (copy and pickle: the dicts themselves, not refs)
+        return (self.hooks_dict_ref(), self.id, tuple(ref() for ref in self.extra_dict_ref))
+
+    def __setstate__(self, state: tuple) -> None:
+        hooks = OrderedDict() if state[0] is None else state[0]  # (None: a dead reference)
+        self.hooks_dict_ref, self.id = weakref.ref(hooks), state[1]
+        RemovableHandle.next_id = max(RemovableHandle.next_id, self.id + 1)
+        extra = state[2] if len(state) > 2 and state[2] is not None else ()
+        self.extra_dict_ref = tuple(weakref.ref(d) for d in extra)
 
     def __enter__(self) -> "RemovableHandle":
         return self
 
     def __exit__(self, *exc_info) -> None:
         self.remove()
+
+
+def add_hook(hooks, hook) -> RemovableHandle:
+    """Keep ``hook`` in ``hooks`` (an ``OrderedDict``) under a new handle's id."""
+    handle = RemovableHandle(hooks)
+    hooks[handle.id] = hook
+    return handle
 
 
 class NodeHooks:
@@ -71,14 +105,13 @@ class NodeHooks:
 
     def _add_node_hook(self, kind: int, fn) -> RemovableHandle:
         if self._node_hooks is None:
-            self._node_hooks = ([], [])
-        self._node_hooks[kind].append(fn)
-        return RemovableHandle(self._node_hooks[kind], fn)
+            self._node_hooks = (OrderedDict(), OrderedDict())
+        return add_hook(self._node_hooks[kind], fn)
 
-    def _add_tensor_pre_hook(self, output_nr: int, hook) -> None:
+    def _add_tensor_pre_hook(self, output_nr: int, hook) -> RemovableHandle:
         if self._tensor_pre_hooks is None:
             self._tensor_pre_hooks = {}
-        self._tensor_pre_hooks.setdefault(output_nr, []).append(hook)
+        return add_hook(self._tensor_pre_hooks.setdefault(output_nr, OrderedDict()), hook)
 
     def _retain_grad_of(self, tensor) -> None:
         if self._retains_grad is None:
@@ -106,14 +139,14 @@ def run_posthooks(node, grads: tuple, grad_outputs: tuple, needed, on_arrays: bo
     return _run(hooks[1], grads, (_tensors(grad_outputs, on_arrays),), on_arrays)
 
 
-def _run(hooks: list, grads: tuple, extra: tuple, on_arrays: bool) -> tuple:
+def _run(hooks: dict, grads: tuple, extra: tuple, on_arrays: bool) -> tuple:
     """Call each hook on the gradients as Tensors (with grad mode off on arrays, as
     the tensor hooks) and check what it returns, as PyTorch does."""
     previous = grad_mode._enabled
     if on_arrays:
         grad_mode._set_enabled(False)
     try:
-        for hook in list(hooks):
+        for hook in tuple(hooks.values()):
             result = hook(_tensors(grads, on_arrays), *extra)
             if result is None:
                 continue

@@ -106,9 +106,9 @@ class Node(NodeHooks):
         self.next_functions: tuple = ()
         self._saved: dict = {}
         self._forward_args = None  # forward's inputs while it runs (see save)
-        self._tensor_pre_hooks: dict | None = None  # output_nr -> [hook]
+        self._tensor_pre_hooks: dict | None = None  # output_nr -> {handle id: hook}
         self._retains_grad: dict | None = None  # output_nr -> weakref(tensor)
-        self._node_hooks: tuple | None = None  # ([pre-hook], [post-hook]), see hooks.py
+        self._node_hooks: tuple | None = None  # ({id: pre-hook}, {id: post-hook}), hooks.py
 
     # ---- building the graph -------------------------------------------------
 

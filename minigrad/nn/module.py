@@ -21,6 +21,7 @@ from typing import Callable, Iterator
 
 from .. import devices, dtypes
 from ..autograd.grad_mode import no_grad
+from ..autograd.hooks import RemovableHandle, add_hook
 from ..tensor import Tensor
 from .hooks import BackwardHook
 from .parameter import Parameter
@@ -73,28 +74,6 @@ class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpec
     __str__ = __repr__
 
 
-class RemovableHandle:
-    """What registering a hook returns: ``handle.remove()`` unregisters it (also as a
-    ``with`` block). Hooks run in the order they were registered."""
-
-    _next_id = 0
-
-    def __init__(self, hooks: dict, hook: Callable) -> None:
-        self.hooks_dict_ref = hooks
-        self.id = RemovableHandle._next_id
-        RemovableHandle._next_id += 1
-        hooks[self.id] = hook
-
-    def remove(self) -> None:
-        self.hooks_dict_ref.pop(self.id, None)
-
-    def __enter__(self) -> "RemovableHandle":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.remove()
-
-
 class Module:
     """Base class for layers and models: subclass it, assign the layers and
     parameters in ``__init__``, and write ``forward``.
@@ -125,7 +104,7 @@ class Module:
         object.__setattr__(self, "_forward_hooks", OrderedDict())
         object.__setattr__(self, "_backward_hooks", OrderedDict())
         object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
-        object.__setattr__(self, "_hooks_with_kwargs", set())
+        object.__setattr__(self, "_hooks_with_kwargs", OrderedDict())  # id -> True
 
     def forward(self, *args, **kwargs):
         """What the module computes; every subclass defines it."""
@@ -172,7 +151,7 @@ class Module:
         return output
 
     def register_forward_pre_hook(self, hook: Callable, *, prepend: bool = False,
-                                  with_kwargs: bool = False) -> "RemovableHandle":
+                                  with_kwargs: bool = False) -> RemovableHandle:
         """Call ``hook(module, args)`` before each ``forward``; a returned value (a tuple,
         or one value) replaces the inputs. ``handle.remove()`` takes the hook away.
         ``prepend=True`` runs it before the others; ``with_kwargs=True`` calls
@@ -180,28 +159,29 @@ class Module:
         return self._add_hook(self._forward_pre_hooks, hook, prepend, with_kwargs)
 
     def _add_hook(self, table: dict, hook: Callable, prepend: bool,
-                  with_kwargs: bool) -> "RemovableHandle":
-        handle = RemovableHandle(table, hook)
+                  with_kwargs: bool) -> RemovableHandle:
+        handle = RemovableHandle(table, extra_dict=self._hooks_with_kwargs)
+        table[handle.id] = hook
         if prepend:
             table.move_to_end(handle.id, last=False)
         if with_kwargs:
-            self._hooks_with_kwargs.add(handle.id)
+            self._hooks_with_kwargs[handle.id] = True
         return handle
 
-    def register_full_backward_hook(self, hook: Callable) -> "RemovableHandle":
+    def register_full_backward_hook(self, hook: Callable) -> RemovableHandle:
         """Call ``hook(module, grad_input, grad_output)`` when the gradients of the
         module's inputs have been computed (tuples, one per tensor argument and output);
         a returned tuple replaces ``grad_input``."""
-        return RemovableHandle(self._backward_hooks, hook)
+        return add_hook(self._backward_hooks, hook)
 
-    def register_full_backward_pre_hook(self, hook: Callable) -> "RemovableHandle":
+    def register_full_backward_pre_hook(self, hook: Callable) -> RemovableHandle:
         """Call ``hook(module, grad_output)`` when the gradients of the module's outputs
         arrive, before the module's own backward; a returned tuple replaces them."""
-        return RemovableHandle(self._backward_pre_hooks, hook)
+        return add_hook(self._backward_pre_hooks, hook)
 
     def register_forward_hook(self, hook: Callable, *, prepend: bool = False,
                               with_kwargs: bool = False,
-                              always_call: bool = False) -> "RemovableHandle":
+                              always_call: bool = False) -> RemovableHandle:
         """Call ``hook(module, args, output)`` after each ``forward`` (to look at
         activations); a returned value replaces the output (``with_kwargs=True``:
         ``hook(module, args, kwargs, output)``)."""

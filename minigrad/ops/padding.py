@@ -37,12 +37,12 @@ class _EdgePad(Node):
     saves = {"self": Input(0)}
 
     def forward(self, x, padding):
-        self.save(padding=tuple(padding))
-        self.indices = _open_mesh(x.shape, padding, self.mode)
-        return x[self.indices]
+        indices = _open_mesh(x.shape, padding, self.mode)
+        self.save(padding=tuple(padding), _indices=indices)  # ("_": not one of torch's names)
+        return x[indices]
 
     def backward(self, saved, grad):
-        return fn.index_backward(grad, saved.self.shape, self.indices)
+        return fn.index_backward(grad, saved.self.shape, saved._indices)
 
 
 class ReflectionPad1DBackward0(_EdgePad):

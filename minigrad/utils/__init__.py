@@ -1,3 +1,4 @@
-"""``torch.utils``: ``data``, the datasets and the DataLoader that feeds a training loop."""
+"""``torch.utils``: ``data``, the datasets and the DataLoader that feeds a training loop;
+``hooks``, the ``RemovableHandle`` every hook registration returns."""
 
-from . import data  # noqa: F401
+from . import data, hooks  # noqa: F401

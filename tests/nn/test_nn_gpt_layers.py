@@ -206,6 +206,24 @@ def test_layer_norm_second_derivative_as_torch():
                                  tuple(mg.tensor(v, requires_grad=True) for v in (x, w, b)))
 
 
+
+def test_layer_norm_third_derivative_against_finite_differences():
+    """minigrad's layer norm is differentiable three times over (gradgradcheck of a first
+    derivative); PyTorch's third derivative fails this same check (so
+    test_formula_node_order compares two orders of layer_norm with PyTorch's, not three)."""
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal(s) for s in [(2, 3), (3,), (3,)]]
+    passed = []
+    for lib in (mg, torch):
+        upstream = lib.tensor(rng.standard_normal((2, 3)))
+
+        def first_derivative(x, w, b):
+            y = lib.nn.functional.layer_norm(x, (3,), w, b)
+            return lib.autograd.grad((y * upstream).sum(), (x, w), create_graph=True)
+        inputs = tuple(lib.tensor(a, requires_grad=True) for a in arrays)
+        passed.append(lib.autograd.gradgradcheck(first_derivative, inputs, raise_exception=False))
+    assert passed == [True, False]
+
 @pytest.mark.parametrize("call", [
     lambda lib: lib.nn.functional.layer_norm(lib.ones(4, 8, 16), (32,)),
     lambda lib: lib.nn.functional.layer_norm(lib.ones(4, 8), 8),

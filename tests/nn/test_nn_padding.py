@@ -68,3 +68,23 @@ def _edge_padded(lib):
 
 def test_pad_reflect_and_replicate_match_torch():
     assert _edge_padded(mg) == _edge_padded(torch)
+
+
+
+@pytest.mark.parametrize("mode", ["reflect", "replicate"])
+def test_edge_pad_keeps_its_index_mesh_with_its_saved_values(mode):
+    """The index mesh reflection/replication padding reads is kept as every saved value
+    is (``save``; backward reads ``saved._indices``; shown as ``_saved__indices``), not as
+    an attribute of the node; dir() still lists torch's saved names only."""
+    ours, theirs = (lib.nn.functional.pad(lib.arange(10.0).reshape(2, 5).requires_grad_(),
+                                          (2, 1), mode=mode) for lib in (mg, torch))
+    node = ours.grad_fn
+    assert not hasattr(node, "indices")
+    x = node._saved_self.detach().numpy()
+    np.testing.assert_array_equal(x[node._saved__indices], ours.detach().numpy())
+    upstream = np.arange(16.0).reshape(2, 8)
+    np.testing.assert_array_equal(
+        node(mg.tensor(upstream, dtype=mg.float32)).detach().numpy(),
+        theirs.grad_fn(torch.tensor(upstream, dtype=torch.float32)).detach().numpy())
+    assert [n for n in dir(node) if n.startswith("_saved_")] == \
+        [n for n in dir(theirs.grad_fn) if n.startswith("_saved_")]

@@ -10,6 +10,8 @@ makes it as a second-order node), so a new op cannot be added without this check
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 import pytest
 import torch
@@ -17,7 +19,7 @@ import torch
 import minigrad as mg
 from minigrad.autograd import FORMULAS
 
-from programs import assert_same_run
+from programs import Recorder, assert_same_run
 
 def _f(lib):
     return lib.nn.functional
@@ -276,6 +278,10 @@ PROGRAMS = {
                                                                        beta=0.5),
     "SoftplusBackward0": lambda lib, a, b: _f(lib).softplus(a) * b,
     "ThresholdBackward0": lambda lib, a, b: _f(lib).threshold(a, 0.1, 2.0) * b,
+    "EmbeddingBackward0": lambda lib, a, b: _f(lib).embedding(
+        lib.tensor([[1, 0], [1, 1]]), a * b, padding_idx=0) * a[0],
+    "NativeLayerNormBackward0": lambda lib, a, b: _f(lib).layer_norm(a * b, (3,), a[0], b[1]),
+    "GeluBackward0": lambda lib, a, b: _f(lib).gelu(a * b) * a,
 }
 
 # Nodes that only a backward records (create_graph=True), and a program above whose
@@ -306,26 +312,62 @@ RECORDED_BY_A_BACKWARD = {
 }
 
 
-# Formulas whose recorded backward (create_graph=True) makes other nodes than PyTorch's,
-# and why; their derivatives of every order are compared as values only (below).
-OTHER_NODES_WHEN_RECORDED = {
-    "ConvolutionBackward0": "PyTorch records one ConvolutionBackwardBackward0, a node of "
-                            "three inputs and three outputs; minigrad records unfold, matrix "
-                            "products and fold (the same values)",
-}
+class Otherwise(NamedTuple):
+    """How a formula's recorded backward (create_graph=True) differs from PyTorch's."""
+    torch_node: str  # a node PyTorch's recorded backward makes, and minigrad's does not
+    instead: str  # what minigrad records in its place
+    orders: int = 3  # derivatives whose values equal PyTorch's (0: minigrad raises, naming it)
+    rtol: float = 1e-12  # how closely
+    zero_signs: bool = True  # whether their zeros have PyTorch's signs
 
 
-# Nodes whose backward, recorded (create_graph=True), is not yet PyTorch's: PyTorch
-# records one node for the whole derivative (and its own ops below it); minigrad records
-# the ops of the formula. The values of the first and second derivatives are still
-# PyTorch's (test_recorded_backward_values_are_torchs, below); gelu's raises.
-RECORDED_OTHERWISE = {
-    "EmbeddingBackward0": ("EmbeddingDenseBackwardBackward0",
-                           lambda lib, a, b: _f(lib).embedding(
-                               lib.tensor([[1, 0], [1, 1]]), a * b, padding_idx=0) * a[0]),
-    "NativeLayerNormBackward0": ("NativeLayerNormBackwardBackward0",
-                                 lambda lib, a, b: _f(lib).layer_norm(a * b, (3,), a[0], b[1])),
-    "GeluBackward0": ("GeluBackwardBackward0", lambda lib, a, b: _f(lib).gelu(a * b) * a),
+_OPS = "the ops of the formula"
+# Formulas whose backward, recorded (create_graph=True), makes other nodes than PyTorch's:
+# for most PyTorch computes the derivative with an op of its own, an XBackwardBackward0
+# node, which minigrad's formulas do not have yet. For each, a strict xfail keeps the
+# graph's difference visible (one that starts to pass must leave this table), a test
+# checks that PyTorch's recording has ``torch_node`` and minigrad's not, and another that
+# the first ``orders`` derivatives equal PyTorch's in value.
+BACKWARD_RECORDED_OTHERWISE = {
+    "ConvolutionBackward0": Otherwise("ConvolutionBackwardBackward0",
+                                      "unfold, matrix products and fold (the same values)"),
+    "EmbeddingBackward0": Otherwise("EmbeddingDenseBackwardBackward0", _OPS),
+    # (torch's third derivative of layer_norm fails its own gradgradcheck, minigrad's
+    # passes: tests/nn/test_nn_gpt_layers.py)
+    "NativeLayerNormBackward0": Otherwise("NativeLayerNormBackwardBackward0", _OPS, orders=2),
+    "GeluBackward0": Otherwise("GeluBackwardBackward0", "nothing yet: NotImplementedError "
+                               "naming PyTorch's node", orders=0),
+    "BinaryCrossEntropyBackward0": Otherwise("BinaryCrossEntropyBackwardBackward0", _OPS,
+                                             rtol=1e-9),  # (second order: 1.5e-10 apart)
+    "CeluBackward0": Otherwise("EluBackwardBackward0", _OPS),
+    "CeluBackward1": Otherwise("EluBackwardBackward0", _OPS),
+    "EluBackward0": Otherwise("EluBackwardBackward0", _OPS),
+    "EluBackward1": Otherwise("EluBackwardBackward0", _OPS),
+    # (PyTorch has no second derivative of hardsigmoid: "derivative for
+    # aten::hardsigmoid_backward is not implemented"; minigrad's is 0); its first derivative
+    # is 1/6 rounded to float32 even in float64 (a plain backward too), 3e-8 from minigrad's
+    "HardsigmoidBackward0": Otherwise("torch::autograd::NotImplemented", _OPS, orders=1,
+                                      rtol=1e-7),
+    "HardswishBackward0": Otherwise("HardswishBackwardBackward0", _OPS),
+    "HardtanhBackward0": Otherwise("HardtanhBackwardBackward0", _OPS),
+    # (minigrad's second derivatives of huber and smooth_l1 have -0. where PyTorch's 0.)
+    "HuberLossBackward0": Otherwise("HuberLossBackwardBackward0", _OPS, zero_signs=False),
+    "LeakyReluBackward0": Otherwise("LeakyReluBackwardBackward0", _OPS),
+    "LeakyReluBackward1": Otherwise("LeakyReluBackwardBackward0", _OPS),
+    # (PyTorch writes mish's and silu's derivatives with other ops than minigrad's)
+    "MishBackward0": Otherwise("Log1PBackward0", "log(1 + exp(x)) and 1 - tanh^2 (RsubBackward1)"),
+    # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)
+    "NativeBatchNormBackward0": Otherwise("NativeBatchNormBackwardBackward0", _OPS, orders=2),
+    "PreluKernelBackward0": Otherwise("PreluKernelBackwardBackward0", _OPS),
+    "ReflectionPad1DBackward0": Otherwise("ReflectionPad1DBackwardBackward0", _OPS),
+    "ReflectionPad2DBackward0": Otherwise("ReflectionPad2DBackwardBackward0", _OPS),
+    "ReflectionPad3DBackward0": Otherwise("ReflectionPad3DBackwardBackward0", _OPS),
+    "ReplicationPad1DBackward0": Otherwise("ReplicationPad1DBackwardBackward0", _OPS),
+    "ReplicationPad2DBackward0": Otherwise("ReplicationPad2DBackwardBackward0", _OPS),
+    "ReplicationPad3DBackward0": Otherwise("ReplicationPad3DBackwardBackward0", _OPS),
+    "SiluBackward0": Otherwise("SigmoidBackward0", "sigmoid as 1 / (1 + exp(-x))"),
+    "SmoothL1LossBackward0": Otherwise("SmoothL1LossBackwardBackward0", _OPS, zero_signs=False),
+    "SoftplusBackward0": Otherwise("SoftplusBackwardBackward0", _OPS),
 }
 
 
@@ -379,134 +421,111 @@ def _creation_order(tensors) -> tuple:
     return tuple(name for _, name in sorted(nodes))
 
 
-def _program(name):
+def _program(name, graphs: bool = True, orders: int = 3):
+    """The program of ``PROGRAMS[name]`` differentiated ``orders`` times (3), each time
+    with create_graph=True. ``graphs=False``: the derivatives are shown as values only
+    (detached), without the nodes they were recorded through."""
+    def shown(grads):
+        return grads if graphs else tuple(g if g is None else g.detach() for g in grads)
+
     def program(lib, rec):
         a = rec.leaf([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], dtype="float64")
         b = rec.leaf([[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]], dtype="float64")
         y = PROGRAMS[name](lib, a, b)
         rec.show("y", y)
+        if orders == 0:
+            return
         size = int(np.prod(tuple(y.shape), dtype=np.int64))
         upstream = rec.leaf((np.arange(size) * 0.7 - 1.1).reshape(tuple(y.shape)),
                             dtype=str(y.dtype).split(".")[-1])
         first = lib.autograd.grad(y, [a, b], upstream, create_graph=True, allow_unused=True)
-        rec.show("first order", first)
-        rec.show("first order, nodes in creation order", _creation_order(first))
+        rec.show("first order", shown(first))
+        if graphs:
+            rec.show("first order, nodes in creation order", _creation_order(first))
         wanted = [g for g in first if g is not None and g.requires_grad]
-        if not wanted or name in FIRST_ORDER_ONLY:
+        if not wanted or name in FIRST_ORDER_ONLY or orders == 1:
             return
         total = sum(((g * g.detach().cos()).sum() for g in wanted), lib.zeros((), dtype=lib.float64))
         second = lib.autograd.grad(total, [a, b, upstream], create_graph=True, allow_unused=True)
-        rec.show("second order", second)
-        rec.show("second order, nodes in creation order", _creation_order(second))
+        rec.show("second order", shown(second))
+        if graphs:
+            rec.show("second order, nodes in creation order", _creation_order(second))
         wanted = [g for g in second if g is not None and g.requires_grad]
-        if wanted:
+        if wanted and orders == 3:
             sum(((g * g.detach().sin()).sum() for g in wanted)).backward()
             rec.show("third order", (a.grad, b.grad, upstream.grad))
     return program
 
 
-# torch.nn ops whose derivative PyTorch computes as an op of its own
-# (LeakyReluBackwardBackward0, NativeBatchNormBackwardBackward0, ...), which minigrad's
-# formulas do not have yet: with create_graph=True they record the formula's elementwise
-# ops instead. The values of every order are PyTorch's (test_higher_orders_have_torchs_values
-# below); the graphs are not, which these xfails keep visible (strict: one that starts to
-# pass must leave this list). (PyTorch has no second derivative of hardsigmoid at all:
-# "derivative for aten::hardsigmoid_backward is not implemented"; minigrad's is 0.)
-SECOND_ORDER_NODES_NOT_TORCHS = {
-    "BinaryCrossEntropyBackward0", "CeluBackward0", "CeluBackward1", "EluBackward0",
-    "EluBackward1", "HardsigmoidBackward0", "HardswishBackward0", "HardtanhBackward0",
-    "HuberLossBackward0", "LeakyReluBackward0", "LeakyReluBackward1", "MishBackward0",
-    "NativeBatchNormBackward0", "PreluKernelBackward0", "ReflectionPad1DBackward0",
-    "ReflectionPad2DBackward0", "ReflectionPad3DBackward0", "ReplicationPad1DBackward0",
-    "ReplicationPad2DBackward0", "ReplicationPad3DBackward0", "SiluBackward0",
-    "SmoothL1LossBackward0", "SoftplusBackward0"}
-
-
 @pytest.mark.parametrize("name", [
     pytest.param(name, marks=pytest.mark.xfail(
-        strict=True, reason="create_graph records the formula's ops, not torch's "
-                            "XBackwardBackward0 (values equal: see below)"))
-    if name in SECOND_ORDER_NODES_NOT_TORCHS else name
-    for name in sorted(set(PROGRAMS) - set(OTHER_NODES_WHEN_RECORDED))])
+        strict=True, reason=f"create_graph records {BACKWARD_RECORDED_OTHERWISE[name].instead}, "
+                            f"not torch's {BACKWARD_RECORDED_OTHERWISE[name].torch_node} "
+                            "(values equal: see below)"))
+    if name in BACKWARD_RECORDED_OTHERWISE else name for name in sorted(PROGRAMS)])
 def test_formula_records_its_nodes_in_torchs_order(name):
     assert_same_run(_program(name))
 
 
-@pytest.mark.parametrize("name", sorted(OTHER_NODES_WHEN_RECORDED))
-def test_formula_recorded_through_other_nodes_has_torchs_values(name):
-    def program(lib, rec):
-        a = rec.leaf([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], dtype="float64")
-        b = rec.leaf([[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]], dtype="float64")
-        y = PROGRAMS[name](lib, a, b)
-        rec.show("y", y)
-        first = lib.autograd.grad((y * y.detach().cos()).sum(), [a, b], create_graph=True)
-        rec.show("first order", tuple(g.detach() for g in first))
-        second = lib.autograd.grad(sum((g * g.detach().cos()).sum() for g in first), [a, b],
-                                   create_graph=True)
-        rec.show("second order", tuple(g.detach() for g in second))
-        sum((g * g.detach().sin()).sum() for g in second).backward()
-        rec.show("third order", (a.grad, b.grad))
-    assert_same_run(program)
+def _recorded(lib, name) -> tuple:
+    """The nodes the program of ``name`` makes, then those its first derivative records."""
+    a, b = (lib.tensor(v, dtype=lib.float64, requires_grad=True) for v in
+            ([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], [[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]]))
+    y = PROGRAMS[name](lib, a, b)
+    upstream = lib.tensor((np.arange(y.numel()) * 0.7 - 1.1).reshape(tuple(y.shape)),
+                          dtype=y.dtype)
+    first = lib.autograd.grad(y, [a, b], upstream, create_graph=True, allow_unused=True)
+    return _creation_order([y]), _creation_order(first)
 
 
-@pytest.mark.parametrize("name", sorted(SECOND_ORDER_NODES_NOT_TORCHS - {"HardsigmoidBackward0"}))
-def test_higher_orders_have_torchs_values(name):
-    """For the nodes above: the first, second and third derivatives equal torch's."""
-    def values(lib):
-        a = lib.tensor([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], dtype=lib.float64,
-                       requires_grad=True)
-        b = lib.tensor([[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]], dtype=lib.float64,
-                       requires_grad=True)
-        y = PROGRAMS[name](lib, a, b)
-        upstream = lib.tensor((np.arange(y.numel()) * 0.7 - 1.1).reshape(tuple(y.shape)))
-        first = lib.autograd.grad(y, [a, b], upstream, create_graph=True, allow_unused=True)
-        wanted = [g for g in first if g is not None and g.requires_grad]
-        total = sum(((g * g.detach().cos()).sum() for g in wanted), lib.zeros((), dtype=lib.float64))
-        second = lib.autograd.grad(total, [a, b], create_graph=True, allow_unused=True)
-        more = [g for g in second if g is not None and g.requires_grad]
-        if more:
-            sum(((g * g.detach().sin()).sum() for g in more)).backward()
-        # (a gradient torch gives as zeros may be None in minigrad, where nothing depends)
-        return [np.zeros((2, 3)) if g is None else g.detach().numpy()
-                for g in (*first, *second, a.grad, b.grad)]
-    ours, theirs = values(mg), values(torch)
-    if name == "NativeBatchNormBackward0":  # (torch's third derivative of batch_norm fails
-        ours, theirs = ours[:4], theirs[:4]  # its own gradgradcheck; minigrad's passes)
-    for k, (o, t) in enumerate(zip(ours, theirs)):
-        np.testing.assert_allclose(o, t, rtol=1e-9, atol=1e-10, err_msg=f"value {k}")
+@pytest.mark.parametrize("name", sorted(BACKWARD_RECORDED_OTHERWISE))
+def test_backward_recorded_otherwise_differs_as_listed(name):
+    """The program makes the node; PyTorch's recorded backward has the entry's node and
+    minigrad's has not (or, with ``orders=0``, minigrad raises, naming it)."""
+    otherwise = BACKWARD_RECORDED_OTHERWISE[name]
+    forward, recorded = _recorded(torch, name)
+    assert name in forward and otherwise.torch_node in recorded
+    if otherwise.orders == 0:
+        with pytest.raises(NotImplementedError, match=otherwise.torch_node):
+            _recorded(mg, name)
+        return
+    forward, recorded = _recorded(mg, name)
+    assert name in forward and otherwise.torch_node not in recorded
+
+
+def _derivatives(lib, name, orders) -> list:
+    """(label, array) for each derivative ``_program(name, graphs=False)`` shows."""
+    rec = Recorder(lib)
+    _program(name, graphs=False, orders=orders)(lib, rec)
+    return [(f"{label}[{k}]", None if value is None else value["data"])
+            for label, values in rec.entries[1:] for k, value in enumerate(values)]
+
+
+@pytest.mark.parametrize("name", sorted(BACKWARD_RECORDED_OTHERWISE))
+def test_backward_recorded_otherwise_has_torchs_values(name):
+    """For the nodes of BACKWARD_RECORDED_OTHERWISE: the program's result (printed, and
+    its graph) is PyTorch's, and so are the values of its first ``orders`` derivatives
+    (to ``rtol``, atol ``rtol`` / 100; zeros with their signs unless ``zero_signs=False``)."""
+    otherwise = BACKWARD_RECORDED_OTHERWISE[name]
+    assert_same_run(_program(name, orders=0))
+    ours, theirs = (_derivatives(lib, name, otherwise.orders) for lib in (mg, torch))
+    assert [label for label, _ in ours] == [label for label, _ in theirs]
+    for (label, o), (_, t) in zip(ours, theirs):
+        if t is None or o is None:  # (where nothing depends, torch may give zeros, minigrad None)
+            assert (o if t is None else t) is None or not (o if t is None else t).any(), label
+            continue
+        np.testing.assert_allclose(o, t, rtol=otherwise.rtol, atol=otherwise.rtol / 100,
+                                   err_msg=label)
+        if otherwise.zero_signs:
+            assert (np.signbit(o) == np.signbit(t))[t == 0].all(), f"{label}: {o} vs {t}"
 
 
 def test_every_formula_is_checked():
-    listed = set(PROGRAMS) | set(RECORDED_BY_A_BACKWARD) | set(RECORDED_OTHERWISE) | set(NOT_COMPARED)
+    listed = set(PROGRAMS) | set(RECORDED_BY_A_BACKWARD) | set(NOT_COMPARED)
     missing = sorted(set(FORMULAS) - listed)
     assert not missing, f"no program makes {missing}"
     assert {v.split()[0] for v in RECORDED_BY_A_BACKWARD.values()} <= set(PROGRAMS)
-
-
-@pytest.mark.parametrize("name", sorted(RECORDED_OTHERWISE))
-def test_recorded_backward_values_are_torchs(name):
-    """For the nodes of RECORDED_OTHERWISE: PyTorch's node names its recorded backward,
-    minigrad's records the formula; the first and second derivatives agree in value."""
-    torch_node, program = RECORDED_OTHERWISE[name]
-    results = []
-    for lib in (mg, torch):
-        a, b = (lib.tensor(v, dtype=lib.float64, requires_grad=True) for v in
-                ([[0.7, -1.3, 2.1], [0.4, 1.1, -0.6]], [[0.9, 0.5, -1.2], [1.6, -0.8, 0.3]]))
-        y = program(lib, a, b)
-        assert name in _creation_order([y])
-        upstream = lib.tensor(np.linspace(-1.1, 0.9, y.numel()).reshape(tuple(y.shape)))
-        if lib is mg and name == "GeluBackward0":
-            with pytest.raises(NotImplementedError, match="GeluBackwardBackward0"):
-                lib.autograd.grad(y, [a, b], upstream, create_graph=True)
-            return
-        first = lib.autograd.grad(y, [a, b], upstream, create_graph=True)
-        total = sum((g * g.detach().cos()).sum() for g in first)
-        second = lib.autograd.grad(total, [a, b])
-        results.append([g.detach().numpy() for g in (*first, *second)])
-    mine, theirs = results
-    for m, t in zip(mine, theirs):
-        np.testing.assert_allclose(m, t, rtol=1e-12, atol=1e-14)
-    assert torch_node.endswith("BackwardBackward0")
+    assert set(BACKWARD_RECORDED_OTHERWISE) <= set(PROGRAMS)
 
 
 @pytest.mark.parametrize("name", ["MaskedFillBackward1", "MaxBackward1"])

@@ -14,8 +14,7 @@ import pytest
 import torch
 
 import minigrad as mg
-from test_formula_node_order import (FIRST_ORDER_ONLY, OTHER_NODES_WHEN_RECORDED, PROGRAMS,
-                                      SECOND_ORDER_NODES_NOT_TORCHS)
+from test_formula_node_order import BACKWARD_RECORDED_OTHERWISE, FIRST_ORDER_ONLY, PROGRAMS
 
 def _shown(value):
     if isinstance(value, (torch.Tensor, mg.Tensor)):
@@ -66,23 +65,22 @@ def _run(lib, name):
 
 # (every program but UnbindBackward0's, which fails in both: cat of 1-D parts on dim 1,
 # NotImplemented's and the in-place asinh_'s..., whose backward fails in both: a // b and
-# x.asinh_() have no derivative; and those recorded through other nodes than torch's,
-# compared by value in test_formula_node_order)
+# x.asinh_() have no derivative)
 NAMES = [name for name in sorted(PROGRAMS) if name not in (
-    "UnbindBackward0", "NotImplemented", "AsinhBackward1", "AcoshBackward1", "AtanhBackward1")
-    and name not in OTHER_NODES_WHEN_RECORDED]
+    "UnbindBackward0", "NotImplemented", "AsinhBackward1", "AcoshBackward1", "AtanhBackward1")]
 
 
 @pytest.mark.parametrize("name", [
     pytest.param(name, marks=pytest.mark.xfail(
-        strict=True, reason="create_graph records the formula's ops, not torch's "
-                            "XBackwardBackward0 (see test_formula_node_order)"))
-    if name in SECOND_ORDER_NODES_NOT_TORCHS else name for name in NAMES])
+        strict=True, reason=f"create_graph records {BACKWARD_RECORDED_OTHERWISE[name].instead}, "
+                            f"not torch's {BACKWARD_RECORDED_OTHERWISE[name].torch_node} "
+                            "(see test_formula_node_order)"))
+    if name in BACKWARD_RECORDED_OTHERWISE else name for name in NAMES])
 def test_nodes_recorded_by_formulas_save_what_torch_shows(name):
     assert _run(mg, name) == _run(torch, name)
 
 
-@pytest.mark.parametrize("name", sorted(SECOND_ORDER_NODES_NOT_TORCHS))
+@pytest.mark.parametrize("name", sorted(BACKWARD_RECORDED_OTHERWISE))
 def test_the_forward_node_saves_what_torch_shows(name):
     """For the nodes whose higher-order graphs differ: the node the program makes saves
     what torch's saves (names, tensors, numbers)."""
