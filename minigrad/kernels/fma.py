@@ -58,9 +58,10 @@ def fma64(a, b, c) -> np.ndarray:
         return result
 
 
-def one_minus_square64(y: np.ndarray) -> np.ndarray:
+def one_minus_square64(y: np.ndarray, out=None) -> np.ndarray:
     """fma64(y, -y, 1) = 1 - y*y rounded once, for a float64 array, in about half
-    fma64's steps (tanh's backward on big arrays).
+    fma64's steps and four buffers (tanh's backward on big arrays; ``out``: the
+    result's).
 
     y*y = square + error exactly (Dekker), and 1 - square = s + tail exactly (s is
     its rounding; tail = 0 when square >= 0.5). So 1 - y*y = s + (tail - error),
@@ -72,17 +73,22 @@ def one_minus_square64(y: np.ndarray) -> np.ndarray:
     with np.errstate(over="ignore", invalid="ignore"):
         square = y * y
         high = y * 134217729.0  # (Veltkamp's split, as _split)
-        high -= high - y
-        low = y - high
-        error = high * high
+        low = np.subtract(high, y)
+        high -= low
+        np.subtract(y, high, out=low)
+        error = high * high  # (y*y - square, exactly:)
         error -= square
-        error += (high + high) * low
-        error += low * low
-        s = 1.0 - square
-        tail = (1.0 - s) - square
+        high += high
+        high *= low
+        error += high  # (+ 2 high low)
+        low *= low
+        error += low
+        result = np.subtract(1.0, square, out=out)  # s
+        tail = np.subtract(1.0, result, out=high)
+        tail -= square
         tail -= error
-        result = s + tail
-        unusual = np.abs(tail) == 2.0 ** -54
+        result += tail
+        unusual = np.abs(tail, out=low) == 2.0 ** -54
         unusual |= ~(square <= 2.0)
         if unusual.any():
             result[unusual] = fma64(y[unusual], -y[unusual], 1.0)

@@ -136,7 +136,13 @@ def _tanh_backward(out, grad, y):
 
 
 def _one_minus_square(out, y):
-    out[...] = one_minus_square(y)
+    if y.dtype.char != "f":
+        fma.one_minus_square64(y, out=out)
+        return
+    wide = y.astype(_FLOAT64)  # (one_minus_square's steps in one buffer: a big one's part)
+    np.multiply(wide, wide, out=wide)
+    np.subtract(_ONE64, wide, out=wide)
+    np.copyto(out, wide, casting="same_kind")
 
 
 def threshold_backward(grad, x, threshold):
