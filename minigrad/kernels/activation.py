@@ -28,8 +28,10 @@ def leaky_relu(x, negative_slope):
 
 
 def hardtanh(x, min_val, max_val):
-    """x clamped to [min_val, max_val] (the bounds in x's dtype)."""
-    return np.minimum(np.maximum(x, x.dtype.type(min_val)), x.dtype.type(max_val))
+    """x clamped to [min_val, max_val] (the bounds in x's dtype), as torch's clamp: on
+    a tie x stays, so relu6(-0.) is -0. (NumPy's maximum would give +0)."""
+    low, high = x.dtype.type(min_val), x.dtype.type(max_val)
+    return np.where(x < low, low, np.where(x > high, high, x))
 
 
 def silu(x):
@@ -97,6 +99,11 @@ def hardswish(x):
     """x * min(max(x + 3, 0), 6) / 6."""
     kind = x.dtype.type
     return x * np.minimum(np.maximum(x + kind(3), kind(0)), kind(6)) / kind(6)
+
+
+# PyTorch's hardsigmoid_backward multiplies by the float literal 1.0f / 6.0f, in every
+# dtype: in float64 too, the slope is float32's 1/6 (0.1666666716337204).
+ONE_SIXTH = float(np.float32(1 / 6))
 
 
 def hardsigmoid(x):

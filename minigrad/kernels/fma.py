@@ -70,6 +70,7 @@ def one_minus_square64(y: np.ndarray, out=None) -> np.ndarray:
     halfway point of s only when tail already lies on it (+-2**-54, s in [0.5, 1])
     and error is too small to move it off. Those elements, and squares above 2
     (where 1 - square rounds; inf and nan too), are left to fma64."""
+    y = np.asarray(y, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
         square = y * y
         high = y * 134217729.0  # (Veltkamp's split, as _split)

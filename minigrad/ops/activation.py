@@ -142,7 +142,7 @@ class MishBackward0(Node):
 
 class HardswishBackward0(Node):
     formula = Formula("y", "x * min(max(x + 3, 0), 6) / 6",
-                      d={"x": "0 if x < -3, x / 3 + 1/2 if x <= 3, else 1"})
+                      d={"x": "0 if x <= -3, x / 3 + 1/2 if x < 3, else 1"})
     saves = {"self": Input(0)}
 
     def forward(self, x):
@@ -150,7 +150,7 @@ class HardswishBackward0(Node):
 
     def backward(self, saved, grad):
         x = saved.self
-        return fn.where(x < -3, 0, fn.where(x <= 3, grad * (x / 3 + 0.5), grad))
+        return fn.where(x <= -3, 0, fn.where(x < 3, grad * (x / 3 + 0.5), grad))
 
 
 class HardsigmoidBackward0(Node):
@@ -162,7 +162,7 @@ class HardsigmoidBackward0(Node):
 
     def backward(self, saved, grad):
         x = saved.self
-        return fn.where((x > -3) & (x < 3), grad * (1 / 6), 0)  # (torch: times 1/6)
+        return fn.where((x > -3) & (x < 3), grad * kernels.ONE_SIXTH, 0)  # (float32's 1/6)
 
 
 class ThresholdBackward0(Node):

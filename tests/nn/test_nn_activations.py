@@ -113,3 +113,35 @@ def _channel_dropout(lib):
 def test_channel_dropout_matches_torch():
     """The same channels dropped (the same random stream), the same gradients."""
     assert _channel_dropout(mg) == _channel_dropout(torch)
+
+
+KINKS = [-20.0, -6.0, -3.5, -3.0, -1.0, -0.5, -0.0, 0.0, 0.1, 0.5, 1.0, 1.5, 2.0, 3.0,
+         3.5, 6.0, 20.0, 21.0]
+
+
+PIECEWISE = [(name, options) for name, options in ACTIVATIONS
+             if name in ("leaky_relu", "hardtanh", "relu6", "hardswish", "hardsigmoid",
+                         "threshold", "softsign")]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name, options", PIECEWISE)
+def test_activation_at_its_kinks_has_torchs_bits(name, options, dtype):
+    """At the points where a piece ends (hardswish's and hardsigmoid's +-3, relu6's 0
+    and 6, hardtanh's bounds, a threshold), in float64 as well as float32: the value
+    and the gradient bit for bit, signs of zeros too. (PyTorch's hardsigmoid slope is
+    float32's 1/6 in float64 too; its hardswish takes -3 to the flat piece and 3 to
+    the linear one; relu6(-0.) is -0.) The activations made of exp, log or tanh are
+    compared within float32's tolerance above: PyTorch's vectorised SLEEF functions
+    round some last bits otherwise."""
+    values = np.array(KINKS, dtype=dtype)
+    upstream = np.linspace(0.3, 2.1, len(KINKS)).astype(dtype)
+    results = []
+    for lib in (mg, torch):
+        x = lib.tensor(values, requires_grad=True)
+        y = getattr(lib.nn.functional, name)(x, **options)
+        y.backward(lib.tensor(upstream))
+        results.append((y.detach().numpy(), x.grad.numpy()))
+    for ours, theirs in zip(*results):
+        assert ours.dtype == theirs.dtype
+        assert np.array_equal(ours.view(np.uint8), theirs.view(np.uint8)), (ours, theirs)

@@ -10,6 +10,8 @@ makes it as a second-order node), so a new op cannot be added without this check
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -249,8 +251,10 @@ PROGRAMS = {
         a.sigmoid(), b.sigmoid(), reduction="none"),
     "CeluBackward0": lambda lib, a, b: _f(lib).celu(a, 0.5) * b,
     "CeluBackward1": lambda lib, a, b: _f(lib).celu(a * b, inplace=True),
-    "ClampMinBackward0": lambda lib, a, b: _f(lib).normalize(a * b, dim=1),
-    "ConstantPadNdBackward0": lambda lib, a, b: _f(lib).pad(a, (1, 2)) * _f(lib).pad(b, (2, 1)),
+    # (a second program for a node named above: its key says which)
+    "ClampMinBackward0, in normalize": lambda lib, a, b: _f(lib).normalize(a * b, dim=1),
+    "ConstantPadNdBackward0, two pads": lambda lib, a, b: _f(lib).pad(a, (1, 2)) * _f(lib).pad(
+        b, (2, 1)),
     "EluBackward0": lambda lib, a, b: _f(lib).elu(a) * b,
     "EluBackward1": lambda lib, a, b: _f(lib).elu(a * b, inplace=True),
     "HardsigmoidBackward0": lambda lib, a, b: _f(lib).hardsigmoid(a * 4) * b,
@@ -542,3 +546,13 @@ def test_fourth_order_through_masked_select_is_torchs(name):
             rec.show(f"order {order}", g)
             rec.show(f"order {order}, nodes in creation order", _creation_order([g]))
     assert_same_run(program)
+
+
+def test_no_program_is_written_over():
+    """A dict literal keeps the last of two equal keys: a program written twice under one
+    name would silently never run. Read from the source, every key of PROGRAMS is new."""
+    tree = ast.parse(Path(__file__).read_text())
+    literal = next(node.value for node in tree.body if isinstance(node, ast.Assign)
+                   and getattr(node.targets[0], "id", None) == "PROGRAMS")
+    keys = [key.value for key in literal.keys]
+    assert len(keys) == len(PROGRAMS) and len(set(keys)) == len(keys)
