@@ -160,6 +160,8 @@ def _size(function: str, size: tuple) -> tuple[int, ...]:
                             f"{type_name(s)}\"")
     shape = [operator.index(s) for s in size]
     for s in shape:
+        if s < 0 and function == "zeros":  # (torch.zeros checks the sizes itself)
+            raise RuntimeError("zeros: Dimension size must be non-negative.")
         if s < 0:
             raise RuntimeError(f"Trying to create tensor with negative dimension {s}: {shape}")
     return tuple(shape)

@@ -602,3 +602,37 @@ def test_warnings_given_once_per_process_like_torch():
     assert printed["minigrad"] == printed["torch"]
     attempts = [line[0] for line in printed["torch"].splitlines() if line[:2] in ("0 ", "1 ")]
     assert attempts == ["0", "0", "0", "1"]
+
+
+SIZE_MISTAKES = {
+    "zeros(-1)": lambda L: L.zeros(-1),
+    "zeros(2, -3)": lambda L: L.zeros(2, -3),
+    "zeros(Size([-1]))": lambda L: L.zeros(L.Size([-1])),
+    "ones(-1)": lambda L: L.ones(-1),
+    "empty(3, -1)": lambda L: L.empty(3, -1),
+    "full((-1,), 1.)": lambda L: L.full((-1,), 1.0),
+    "randn(-1)": lambda L: L.randn(-1),
+    "new_zeros(-1)": lambda L: L.ones(2).new_zeros(-1),
+    "new_ones((-2,))": lambda L: L.ones(2).new_ones((-2,)),
+    "new_empty((-2,))": lambda L: L.ones(2).new_empty((-2,)),
+    "new_empty(2.5)": lambda L: L.ones(2).new_empty(2.5),
+    "new_empty()": lambda L: L.ones(2).new_empty(),
+    "new_zeros()": lambda L: L.ones(2).new_zeros(),
+    "new_empty(2, 3) of int64": lambda L: L.ones(2, dtype=L.int64).new_empty(2, 3),
+    "new_empty((2,), dtype, requires_grad)": lambda L: L.ones(2).new_empty(
+        (2,), dtype=L.float64, requires_grad=True),
+}
+
+
+@pytest.mark.parametrize("name", list(SIZE_MISTAKES))
+def test_sizes_and_their_mistakes_like_torch(name):
+    """A negative size: torch.zeros checks it itself ("zeros: Dimension size must be
+    non-negative."), the other factories in the allocator; ``new_*`` name themselves."""
+    results = []
+    for lib in (minigrad, torch):
+        try:
+            made = SIZE_MISTAKES[name](lib)
+            results.append((tuple(made.shape), str(made.dtype), made.requires_grad))
+        except (RuntimeError, TypeError) as error:
+            results.append((type(error).__name__, str(error)))
+    assert results[0] == results[1]
