@@ -185,8 +185,21 @@ def mm(a, b):
     return MmBackward0.apply(a, b, cast_to=_dtype(a, b))
 
 
+def _addmm_dtype(bias, a, b):
+    """addmm's first checks, before any shape's: self (the bias) and mat2 have one dtype,
+    then mat1 and mat2 (so nn.Linear on float64 data says "mat1 and mat2 must have the
+    same dtype, but got Double and Float")."""
+    for name, operand in (("self", bias), ("mat1", a)):
+        if operand.dtype is not b.dtype:
+            raise RuntimeError(
+                f"{name} and mat2 must have the same dtype, but got "
+                f"{dtypes.SCALAR_NAMES[operand.dtype]} and {dtypes.SCALAR_NAMES[b.dtype]}")
+    return b.dtype
+
+
 def addmm(bias, a, b, *, beta=1, alpha=1):
     """beta * bias + alpha * (a @ b), for matrices a and b (``bias`` broadcasts)."""
+    dtype = _addmm_dtype(bias, a, b)
     if a.ndim != 2:
         raise RuntimeError("mat1 must be a matrix, got {}-D tensor".format(a.ndim))
     if b.ndim != 2:
@@ -196,7 +209,7 @@ def addmm(bias, a, b, *, beta=1, alpha=1):
             f"mat1 and mat2 shapes cannot be multiplied ({_dims(a)} and {_dims(b)})"
         )
     broadcast_shapes(bias.shape, (a.shape[0], b.shape[1]))
-    return AddmmBackward0.apply(bias, a, b, cast_to=_dtype(a, b), beta=beta, alpha=alpha)
+    return AddmmBackward0.apply(bias, a, b, cast_to=dtype, beta=beta, alpha=alpha)
 
 
 def mv(a, v):
@@ -237,6 +250,11 @@ def dot(a, b):
 
 
 def bmm(a, b):
+    _check_bmm(a, b)
+    return BmmBackward0.apply(a, b)
+
+
+def _check_bmm(a, b) -> None:
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b.ndim != 3:
@@ -251,7 +269,6 @@ def bmm(a, b):
             f"expected scalar type {dtypes.SCALAR_NAMES[a.dtype]} but found "
             f"{dtypes.SCALAR_NAMES[b.dtype]}"
         )
-    return BmmBackward0.apply(a, b)
 
 
 def matmul(a, b):
@@ -432,13 +449,20 @@ def addmv(bias, mat, vec, *, beta=1, alpha=1):
     if mat.shape[1] != vec.shape[0]:
         raise RuntimeError(f"size mismatch, got input ({bias.shape[0] if bias.ndim else 1}), "
                            f"mat ({_dims(mat)}), vec ({vec.shape[0]})")
+    if not bias.dtype is mat.dtype is vec.dtype:
+        names = ", ".join(dtypes.SCALAR_NAMES[t.dtype] for t in (bias, mat))
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names}, "
+                           f"and {dtypes.SCALAR_NAMES[vec.dtype]}")
     broadcast_shapes(bias.shape, (mat.shape[0],))
-    return AddmvBackward0.apply(bias, mat, vec, cast_to=_dtype(mat, vec), beta=beta, alpha=alpha)
+    return AddmvBackward0.apply(bias, mat, vec, cast_to=mat.dtype, beta=beta, alpha=alpha)
 
 
 def baddbmm(bias, a, b, *, beta=1, alpha=1):
     """beta * bias + alpha * bmm(a, b), batch by batch."""
-    if a.ndim != 3 or b.ndim != 3 or a.shape[0] != b.shape[0] or a.shape[2] != b.shape[1]:
-        bmm(a, b)  # (raises bmm's error, PyTorch's text)
+    if bias.dtype is not a.dtype:  # (checked first, as torch: then bmm's checks)
+        names = [C_TYPE_NAMES[t.dtype] for t in (bias, a, b)]
+        raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
+                           "batch2: {}".format(*names))
+    _check_bmm(a, b)
     broadcast_shapes(bias.shape, (a.shape[0], a.shape[1], b.shape[2]))
-    return BaddbmmBackward0.apply(bias, a, b, cast_to=_dtype(a, b), beta=beta, alpha=alpha)
+    return BaddbmmBackward0.apply(bias, a, b, cast_to=a.dtype, beta=beta, alpha=alpha)

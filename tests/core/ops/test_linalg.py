@@ -173,6 +173,29 @@ def test_addmv_and_baddbmm_are_torchs(fn, arrays):
     lambda lib: lib.addmv(lib.ones(3), lib.ones(3, 4), lib.ones(5)),
     lambda lib: lib.addmv(lib.ones(3), lib.ones(3, 4, 1), lib.ones(4)),
     lambda lib: lib.baddbmm(lib.ones(2, 3, 5), lib.ones(2, 3, 4), lib.ones(2, 5, 5)),
-], ids=["addmv-sizes", "addmv-dims", "baddbmm-sizes"])
+    # mixed dtypes: which check comes first, and each one's text
+    lambda lib: lib.addmv(lib.ones(2, dtype=lib.float64), lib.ones(2, 3), lib.ones(3)),
+    lambda lib: lib.addmv(lib.ones(3), lib.ones(3, 4, dtype=lib.long),
+                          lib.ones(4, dtype=lib.float64)),
+    lambda lib: lib.addmv(lib.ones(3, dtype=lib.float64), lib.ones(3, 4), lib.ones(5)),
+    lambda lib: lib.baddbmm(lib.ones(1, 2, 2), lib.ones(1, 2, 3, dtype=lib.float64),
+                            lib.ones(1, 3, 2)),
+    lambda lib: lib.baddbmm(lib.ones(2, 3, 5, dtype=lib.float16), lib.ones(2, 3, 4),
+                            lib.ones(2, 5, 5)),
+    lambda lib: lib.baddbmm(lib.ones(2, 3, 5), lib.ones(2, 3, 4),
+                            lib.ones(2, 4, 5, dtype=lib.float64)),
+    lambda lib: lib.addmm(lib.ones(2), lib.ones(2, 3, dtype=lib.float64), lib.ones(4, 2)),
+    lambda lib: lib.addmm(lib.ones(2), lib.ones(2, 3), lib.ones(3, 2, dtype=lib.float64)),
+    lambda lib: lib.addmm(lib.ones(2, dtype=lib.bool), lib.ones(2, 3), lib.ones(3, 2)),
+    lambda lib: lib.nn.functional.linear(lib.ones(4, 2, 3, dtype=lib.float64), lib.ones(2, 3),
+                                         lib.ones(2)),
+    lambda lib: lib.nn.Linear(3, 2)(lib.tensor([[1.0, 2.0, 3.0]], dtype=lib.float64)),
+    lambda lib: lib.nn.functional.linear(lib.ones(2, 3), lib.ones(2, 3),
+                                         lib.ones(2, dtype=lib.float64)),
+], ids=["addmv-sizes", "addmv-dims", "baddbmm-sizes", "addmv-bias-dtype", "addmv-three-dtypes",
+        "addmv-sizes-before-dtypes", "baddbmm-batch1-dtype", "baddbmm-half-input",
+        "baddbmm-batch2-dtype", "addmm-mat1-dtype-before-sizes", "addmm-mat2-dtype",
+        "addmm-bool-bias", "linear-3d-float64-input", "Linear-module-float64-input",
+        "linear-float64-bias"])
 def test_addmv_and_baddbmm_errors_are_torchs(call):
     assert outcome(call, mg) == outcome(call, torch)
