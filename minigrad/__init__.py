@@ -32,7 +32,7 @@ from .autograd.anomaly import (  # noqa: F401
 )
 from .creation import (  # noqa: F401
     BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, bernoulli,
-    empty, eye, from_numpy, full, full_like, linspace, logspace, multinomial, normal, ones, ones_like,
+    empty, empty_like, eye, from_numpy, full, full_like, linspace, logspace, multinomial, normal, ones, ones_like,
     rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
     zeros_like,
 )

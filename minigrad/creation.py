@@ -39,7 +39,7 @@ from .autograd.tensor_base import TensorBase, make
 from .size import Size
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
-           "ones_like", "zeros_like", "full_like", "rand_like", "randn_like", "arange",
+           "ones_like", "zeros_like", "empty_like", "full_like", "rand_like", "randn_like", "arange",
            "linspace", "eye", "randn", "rand", "randint", "randperm", "randint_like", "normal",
            "bernoulli", "multinomial",
            "FloatTensor", "DoubleTensor", "LongTensor", "BoolTensor", "IntTensor"]
@@ -253,6 +253,16 @@ def zeros_like(input: TensorBase, *, memory_format=None, dtype=None,
     """Zeros with the shape (and, unless given, the dtype) of ``input``."""
     _check_options("zeros_like", layout, pin_memory, memory_format=memory_format)
     return _like("zeros_like", input, 0, dtype, device, requires_grad,
+                 memory_format=memory_format)
+
+
+def empty_like(input: TensorBase, *, memory_format=None, dtype=None,
+               layout=strided, device=None,
+               requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
+    """Uninitialised in PyTorch, with the shape (and, unless given, the dtype) of
+    ``input``; here zeros, as ``empty``."""
+    _check_options("empty_like", layout, pin_memory, memory_format=memory_format)
+    return _like("empty_like", input, 0, dtype, device, requires_grad,
                  memory_format=memory_format)
 
 

@@ -18,11 +18,14 @@ from __future__ import annotations
 import math
 import warnings
 
+import minigrad
+
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 
-__all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_",
-           "xavier_uniform_", "xavier_normal_", "kaiming_uniform_", "kaiming_normal_"]
+__all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "zeros_",
+           "ones_", "eye_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+           "kaiming_normal_"]
 
 _LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
                "conv_transpose2d", "conv_transpose3d")
@@ -84,6 +87,54 @@ def normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, generator=None)
 
 
 @no_grad()
+def trunc_normal_(tensor: Tensor, mean: float = 0.0, std: float = 1.0, a: float = -2.0,
+                  b: float = 2.0, generator=None) -> Tensor:
+    """Fill with samples of N(mean, std**2) that lie in [a, b], drawn as PyTorch 2.13
+    draws them (the same numbers after ``manual_seed``). When [a, b] holds more than
+    30 % of the distribution: normal samples, each one outside redrawn until it falls
+    inside. Otherwise (rejection sampling): uniform samples in [a, b], each kept with
+    probability pdf(x) / pdf(mode), the others redrawn."""
+    if mean < a - 2 * std or mean > b + 2 * std:
+        warnings.warn("mean is more than 2 std from [a, b] in nn.init.trunc_normal_. "
+                      "The distribution of values may be incorrect.", stacklevel=2)
+    if _normal_cdf((b - mean) / std) - _normal_cdf((a - mean) / std) > 0.3:
+        result = _normal_redrawn_outside(tensor, mean, std, a, b, generator)
+    else:
+        result = _uniform_kept_by_density(tensor, mean, std, a, b, generator)
+    return result if result is tensor else tensor.copy_(result)
+
+
+def _normal_redrawn_outside(tensor, mean, std, a, b, generator):
+    low, high = (tensor.new_tensor(bound).item() for bound in (a, b))  # (in its dtype)
+    result = tensor.normal_(mean, std, generator=generator)
+    while (outside := (result < low) | (result > high)).any():
+        fresh = minigrad.empty_like(result).normal_(mean, std, generator=generator)
+        result = minigrad.where(outside, fresh, result)
+    return result
+
+
+def _uniform_kept_by_density(tensor, mean, std, a, b, generator):
+    mode = max(a, min(mean, b))  # (where the density on [a, b] is highest)
+    log_peak = -0.5 * ((mode - mean) / std) ** 2
+    candidates, coins = minigrad.empty_like(tensor), minigrad.empty_like(tensor)
+
+    def rejected(samples):  # log u > log(pdf(x) / pdf(mode)), u uniform on [0, 1)
+        samples.sub_(mean).div_(std).pow_(2).mul_(-0.5).sub_(log_peak)
+        return coins.uniform_(generator=generator).log_().gt(samples)
+    result = tensor.uniform_(a, b, generator=generator)
+    pending = rejected(candidates.copy_(result))
+    while pending.any():
+        candidates.uniform_(a, b, generator=generator)
+        result = minigrad.where(pending, candidates, result)
+        pending = minigrad.where(pending, rejected(candidates), pending)
+    return result
+
+
+def _normal_cdf(x: float) -> float:
+    return (1.0 + math.erf(x / math.sqrt(2.0))) / 2.0
+
+
+@no_grad()
 def constant_(tensor: Tensor, val: float) -> Tensor:
     """Fill with ``val``."""
     return tensor.fill_(val)
@@ -95,6 +146,16 @@ def zeros_(tensor: Tensor) -> Tensor:
 
 def ones_(tensor: Tensor) -> Tensor:
     return constant_(tensor, 1.0)
+
+
+@no_grad()
+def eye_(tensor: Tensor) -> Tensor:
+    """Fill a matrix with the identity (ones on the diagonal, as many as fit)."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    tensor.zero_()
+    tensor.diagonal().fill_(1)
+    return tensor
 
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:

@@ -158,3 +158,52 @@ def test_a_generator_of_ones_own_repeats_and_leaves_the_default_alone(name):
 def test_init_dtype_is_kept():
     t = mg.nn.init.xavier_uniform_(mg.empty(3, 3, dtype=mg.float64))
     assert t.dtype is mg.float64
+
+
+TRUNCATED = {
+    "default": lambda lib: lib.nn.init.trunc_normal_(lib.empty(1000)),
+    "timm's std=.02": lambda lib: lib.nn.init.trunc_normal_(lib.empty(64, 64), std=0.02),
+    "narrow: rejection sampling": lambda lib: lib.nn.init.trunc_normal_(
+        lib.empty(400), a=1.5, b=2.5),
+    "float64, rejection": lambda lib: lib.nn.init.trunc_normal_(
+        lib.empty(7, 9, dtype=lib.float64), mean=1.0, std=2.0, a=-0.2, b=0.3),
+    "float64, redrawn": lambda lib: lib.nn.init.trunc_normal_(
+        lib.empty(300, dtype=lib.float64), std=3.0),
+    "a parameter": lambda lib: lib.nn.init.trunc_normal_(lib.nn.Parameter(lib.empty(3, 3))),
+    "eye_": lambda lib: lib.nn.init.eye_(lib.empty(3, 5)),
+    "eye_ of a parameter": lambda lib: lib.nn.init.eye_(lib.nn.Parameter(lib.empty(4, 2))),
+}
+
+
+@pytest.mark.parametrize("name", list(TRUNCATED))
+def test_trunc_normal_and_eye_give_torchs_values(name):
+    """trunc_normal_ draws as PyTorch 2.13 (normal samples redrawn outside [a, b] when
+    it holds more than 30 % of the distribution, else uniform samples kept by their
+    density): after one seed, the same bits, dtype and requires_grad."""
+    results = []
+    for lib in (mg, torch):
+        lib.manual_seed(7)
+        made = TRUNCATED[name](lib)
+        results.append((made.detach().numpy().copy(), made.dtype is not None and
+                        str(made.dtype), made.requires_grad))
+    (ours, *rest), (theirs, *also) = results
+    assert rest == also and ours.dtype == theirs.dtype
+    assert np.array_equal(ours.view(np.uint8), theirs.view(np.uint8))
+
+
+@pytest.mark.parametrize("call", [
+    pytest.param(lambda lib: lib.nn.init.eye_(lib.empty(2, 2, 2)), id="eye_-3-d"),
+    pytest.param(lambda lib: lib.nn.init.trunc_normal_(lib.empty(5), mean=10.0), id="far-mean"),
+])
+def test_trunc_normal_and_eye_errors_and_warnings_are_torchs(call):
+    outcomes = []
+    for lib in (mg, torch):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                call(lib)
+                error = None
+            except ValueError as raised_here:
+                error = str(raised_here)
+            outcomes.append((error, [str(w.message) for w in caught]))
+    assert outcomes[0] == outcomes[1]
