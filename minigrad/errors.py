@@ -79,11 +79,23 @@ ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gra
 ONLY_FLOAT_REQUIRES_GRAD_FACTORY = (
     "Only Tensors of floating point and complex dtype can require gradients"
 )
+ONLY_FLOAT_REQUIRES_GRAD_SETTER = (
+    "only Tensors of floating point and complex dtype can require gradients"
+)
 NON_LEAF_REQUIRES_GRAD = (
     "you can only change requires_grad flags of leaf variables. If you want to use a "
     "computed variable in a subgraph that doesn't require differentiation use "
     "var_no_grad = var.detach()."
 )
+NON_LEAF_REQUIRES_GRAD_TRUE = "you can only change requires_grad flags of leaf variables."
+GRAD_SIZE = ("attempting to assign a gradient of size '{}' to a tensor of size '{}'. Please "
+             "ensure that the gradient and the tensor are the same size")
+GRAD_DTYPE = (
+    "attempting to assign a gradient with dtype '{}' to a tensor with grad_dtype '{}'. The "
+    "gradient must match the tensor's grad_dtype (defaults to the tensor's dtype). You can "
+    "set the tensor's grad_dtype attribute with a specific dtype, or None to allow any dtype. "
+    "Set grad_dtype with caution. Diverging the dtypes of a tensor and its gradient may break "
+    "downstream systems that assume they match.")
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its "
     ".grad attribute won't be populated during autograd.backward(). If you indeed want "

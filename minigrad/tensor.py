@@ -111,10 +111,21 @@ class Tensor(TensorBase):
 
     @requires_grad.setter
     def requires_grad(self, value: bool) -> None:
-        self.requires_grad_(value)
+        # (PyTorch's setter has texts of its own, and takes True and False only)
+        if not isinstance(value, bool):
+            raise RuntimeError("requires_grad must be a bool")
+        if self.grad_fn is not None:
+            raise RuntimeError(errors.NON_LEAF_REQUIRES_GRAD_TRUE if value
+                               else errors.NON_LEAF_REQUIRES_GRAD)
+        if value and not self.dtype.is_floating_point:
+            raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_SETTER)
+        self._requires_grad = value
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
         """Start (or stop) recording operations on this leaf tensor, in place."""
+        if not isinstance(requires_grad, bool):
+            raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
+                            f"bool, not {type(requires_grad).__name__}")
         if self.grad_fn is not None:
             if not requires_grad:
                 raise RuntimeError(errors.NON_LEAF_REQUIRES_GRAD)
@@ -147,10 +158,10 @@ class Tensor(TensorBase):
                     f"{type(value).__name__}"
                 )
             if value.shape != self.shape:
-                raise RuntimeError(
-                    f"assigned grad has data of a different size: {value.shape} "
-                    f"vs. {self.shape}"
-                )
+                raise RuntimeError(errors.GRAD_SIZE.format(list(value.shape), list(self.shape)))
+            if value.dtype is not self.dtype:
+                raise RuntimeError(errors.GRAD_DTYPE.format(
+                    dtypes.C_TYPE_NAMES[value.dtype], dtypes.SCALAR_NAMES[self.dtype]))
         self._grad = value
 
     @property

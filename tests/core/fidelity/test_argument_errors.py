@@ -23,6 +23,22 @@ def _a(lib):
 
 
 CALLS = {
+    # .requires_grad = and .grad = : the setters' own texts (not requires_grad_()'s)
+    "requires_grad = False on a result": lambda L: setattr(
+        L.ones(2, requires_grad=True) * 2, "requires_grad", False),
+    "requires_grad = True on a result": lambda L: setattr(
+        L.ones(2, requires_grad=True) * 2, "requires_grad", True),
+    "requires_grad = True on int64": lambda L: setattr(L.ones(2, dtype=L.long),
+                                                       "requires_grad", True),
+    "requires_grad = 1": lambda L: setattr(L.ones(2), "requires_grad", 1),
+    "requires_grad_('yes')": lambda L: L.ones(2).requires_grad_("yes"),
+    "requires_grad_() on int64": lambda L: L.ones(2, dtype=L.long).requires_grad_(),
+    "grad = another size": lambda L: setattr(L.ones(2, 1, requires_grad=True), "grad", L.ones(2)),
+    "grad = another dtype": lambda L: setattr(L.ones(2, requires_grad=True), "grad",
+                                              L.ones(2, dtype=L.float64)),
+    "grad = an int64 tensor": lambda L: setattr(L.ones(2, requires_grad=True), "grad",
+                                                L.ones(2, dtype=L.long)),
+    "grad = a number": lambda L: setattr(L.ones(2, requires_grad=True), "grad", 3),
     "sum: out= without dim": lambda L: L.sum(_a(L), out=_a(L)),
     "sum: dim=None with out=": lambda L: L.sum(_a(L), None, out=L.empty(0)),
     "sum: a float dim by keyword": lambda L: L.sum(_a(L), dim=0.5),
