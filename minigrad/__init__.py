@@ -32,7 +32,7 @@ from .autograd.anomaly import (  # noqa: F401
 )
 from .creation import (  # noqa: F401
     BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, bernoulli,
-    empty, empty_like, eye, from_numpy, full, full_like, linspace, logspace, multinomial, normal, ones, ones_like,
+    empty, empty_like, eye, from_numpy, tril_indices, triu_indices, full, full_like, linspace, logspace, multinomial, normal, ones, ones_like,
     rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
     zeros_like,
 )
@@ -47,7 +47,7 @@ from .dtypes import (  # noqa: F401
 )
 from .functions import (  # noqa: F401
     abs, add, all, allclose, any, argmax, argmin, bmm, cat, chunk, clamp, clip, clone, cos,
-    cumprod, cumsum, div, dot,
+    cumprod, cumsum, dist, div, dot,
     eq, equal, exp, flatten, flip, gather, ge, gt, isclose, le, log, log_softmax, logsumexp, lt,
     masked_fill, masked_select,
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,

@@ -40,7 +40,7 @@ from .size import Size
 
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
            "ones_like", "zeros_like", "empty_like", "full_like", "rand_like", "randn_like", "arange",
-           "linspace", "eye", "randn", "rand", "randint", "randperm", "randint_like", "normal",
+           "linspace", "eye", "tril_indices", "triu_indices", "randn", "rand", "randint", "randperm", "randint_like", "normal",
            "bernoulli", "multinomial",
            "FloatTensor", "DoubleTensor", "LongTensor", "BoolTensor", "IntTensor"]
 
@@ -264,6 +264,35 @@ def empty_like(input: TensorBase, *, memory_format=None, dtype=None,
     _check_options("empty_like", layout, pin_memory, memory_format=memory_format)
     return _like("empty_like", input, 0, dtype, device, requires_grad,
                  memory_format=memory_format)
+
+
+def tril_indices(row, col, offset=0, *, dtype=None, device=None, layout=strided):
+    """The (row, column) indices of the lower triangle of a row x col matrix (from the
+    diagonal ``offset`` down), row after row: a 2 x N int64 tensor."""
+    return _triangle_indices("tril_indices", np.tril_indices, row, col, offset, dtype, device)
+
+
+def triu_indices(row, col, offset=0, *, dtype=None, device=None, layout=strided):
+    """The (row, column) indices of the upper triangle (from the diagonal ``offset`` up)."""
+    return _triangle_indices("triu_indices", np.triu_indices, row, col, offset, dtype, device)
+
+
+def _triangle_indices(function, numpy_indices, row, col, offset, dtype, device):
+    for name, value in (("row", row), ("col", col), ("offset", offset)):
+        if not _is_size(value):
+            where = {"row": " (position 1)", "col": " (position 2)"}.get(name, "")
+            raise TypeError(f"{function}(): argument '{name}'{where} must be int, "
+                            f"not {type_name(value)}")
+    check_device(device)
+    dtype = dtypes.int64 if dtype is None else dtype
+    if dtype not in (dtypes.int32, dtypes.int64):
+        raise NotImplementedError(
+            f'"{function}" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
+    for name, value in (("row", row), ("col", col)):
+        if value < 0:
+            raise RuntimeError(f"{name} must be non-negative, got{value}")
+    indices = np.stack(numpy_indices(row, offset, col)) if row and col else np.empty((2, 0))
+    return make(indices.astype(dtype.numpy))
 
 
 def full_like(input: TensorBase, fill_value, *, memory_format=None, dtype=None,

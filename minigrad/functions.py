@@ -655,6 +655,12 @@ def norm(input, p="fro", dim=None, keepdim=False, *, out=None):
     return _out("norm", ops.norm(input, p, dim, keepdim), out, input)
 
 
+@_checks_arguments(_check_tensor_function)
+def dist(input, other, p=2):
+    """The p-norm of input - other (broadcast), over all elements (DistBackward0)."""
+    return ops.dist(input, other, p)
+
+
 @_numpy_names
 def logsumexp(input, dim, keepdim=False, *, out=None):
     return _out("logsumexp", ops.logsumexp(input, dim, keepdim), out, input)

@@ -1018,6 +1018,10 @@ class Tensor(TensorBase):
     def norm(self, p="fro", dim=None, keepdim=False):
         return ops.norm(self, p, dim, keepdim)
 
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def dist(self, other, p=2):
+        return ops.dist(self, other, p)
+
     @arguments.takes_numpy_names
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)

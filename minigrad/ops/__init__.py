@@ -82,8 +82,8 @@ from .trig import (  # noqa: F401
     rad2deg, sinc, sinh, tan,
 )
 from .reduction import (  # noqa: F401
-    all, any, argmax, argmin, log_softmax, logsumexp, max, mean, min, norm, prod, softmax,
-    std, sum, var,
+    all, any, argmax, argmin, dist, log_softmax, logsumexp, max, mean, min, norm, prod,
+    softmax, std, sum, var,
 )
 from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none is given)
 from .repeat import repeat, repeat_interleave, tile  # noqa: F401

@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
+from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
@@ -29,7 +30,7 @@ from ._saved import as_shown
 from . import shape as shape_ops
 from ..kernels import layout, softmax as kernels_softmax
 
-__all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
+__all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "dist", "logsumexp",
            "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
 
 _builtin_sum, _builtin_max, _builtin_min, _builtin_all = sum, max, min, all
@@ -453,6 +454,28 @@ def vector_norm_backward_of(grad, x, norm, p, dim, keepdim):
     return scaled * fn.masked_fill(grad / fn.pow(norm, p - 1), norm == 0, 0)
 
 
+class DistBackward0(Node):
+    formula = Formula("y", "||x - other||_p = (sum |v_i|**p)**(1/p), v = x - other",
+                      d={"x_i": "sign(v_i) |v_i|**(p-1) / y**(p-1)",
+                         "other_i": "-sign(v_i) |v_i|**(p-1) / y**(p-1)"})
+    saves = {"self": Input(0), "other": Input(1), "result": RESULT}
+
+    def forward(self, x, other, p):
+        self.save(p=p)
+        return vector_norm_of(x - other, float(p), None, False)
+
+    def backward(self, saved, grad):
+        def norm_backward():  # (once for each input that needs it, other's first: torch's)
+            return vector_norm_backward_of(grad, saved.self - saved.other, saved.result,
+                                           float(saved.p), None, False)
+        grad_other = norm_backward() if self.needs_input_grad[1] else None
+        if grad_other is None and self.needs_input_grad[1]:  # (p = 0: none to negate)
+            raise RuntimeError("Expected a proper Tensor but got None (or an undefined "
+                               "Tensor in C++) for argument #0 'self'")
+        grad_other = None if grad_other is None else -grad_other
+        return norm_backward() if self.needs_input_grad[0] else None, grad_other
+
+
 class LogsumexpBackward0(Node):
     formula = Formula("y", "log(sum exp(x)) over dim", d={"x_i": "exp(x_i - y) (the softmax)"})
     saves = {"self": Input(0), "result": RESULT}
@@ -756,6 +779,18 @@ def norm(x, p="fro", dim=None, keepdim=False):
              None if dim is None else as_shown(dim if isinstance(dim, (tuple, list)) else (dim,)))
     return LinalgVectorNormBackward0.apply(x, ord=ord, dim=normalize_dims(dim, x.ndim),
                                            keepdim=keepdim, every_dim=dim is None, shown=shown)
+
+
+def dist(x, other, p=2):
+    """The p-norm of x - other (broadcast), over all elements."""
+    if isinstance(p, bool) or not isinstance(p, (int, float)):
+        raise TypeError(f"dist(): argument 'p' must be Number, not {type(p).__name__}")
+    broadcast_shapes(x.shape, other.shape)  # (torch's text for shapes that do not fit)
+    dtype = dtypes.promote_types(x.dtype, other.dtype)
+    if not dtype.is_floating_point:
+        raise RuntimeError("norm(): input dtype should be either floating point or complex. "
+                           f"Got {dtypes.SCALAR_NAMES[dtype]} instead.")
+    return DistBackward0.apply(x, other, cast_to=dtype, p=p)
 
 
 def logsumexp(x, dim, keepdim=False):

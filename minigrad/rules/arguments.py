@@ -171,7 +171,7 @@ TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tenso
                      "atan2": "other", "atan2_": "other", "arctan2": "other",
                      "arctan2_": "other", "hypot": "other", "hypot_": "other",
                      "logaddexp": "other", "logaddexp2": "other", "heaviside": "values",
-                     "heaviside_": "values"}
+                     "heaviside_": "values", "dist": "other"}
 
 
 for _name in ("clamp", "clamp_", "clip", "clip_"):

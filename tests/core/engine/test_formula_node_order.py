@@ -252,6 +252,7 @@ PROGRAMS = {
     "CeluBackward0": lambda lib, a, b: _f(lib).celu(a, 0.5) * b,
     "CeluBackward1": lambda lib, a, b: _f(lib).celu(a * b, inplace=True),
     # (a second program for a node named above: its key says which)
+    "DistBackward0": lambda lib, a, b: lib.dist(a * b, b[0]) * a,
     "ClampMinBackward0, in normalize": lambda lib, a, b: _f(lib).normalize(a * b, dim=1),
     "ConstantPadNdBackward0, two pads": lambda lib, a, b: _f(lib).pad(a, (1, 2)) * _f(lib).pad(
         b, (2, 1)),

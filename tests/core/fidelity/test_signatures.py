@@ -25,6 +25,7 @@ MAY_OMIT = {"names"}
 UNLISTED = {"zeros": {"pin_memory"}, "ones": {"pin_memory"}, "full": {"pin_memory"}}
 # Parameters left out of one function, and why.
 OMITTED = {
+    "dist": {"out"},  # (torch.dist's signature lists out=, its parser refuses it: tested below)
     "Tensor.numpy": {"force"},
     "Tensor.type": {"kwargs"},
     "Tensor.copy_": {"other"},  # copy_(other) is another overload's name for copy_(src)

@@ -380,3 +380,59 @@ def test_var_and_std_second_derivatives_as_torch(call):
         assert name == their_name
         np.testing.assert_allclose(g, their_g, rtol=1e-12, atol=1e-15)
         np.testing.assert_allclose(gg, their_gg, rtol=1e-12, atol=1e-15)
+
+
+DIST_CALLS = {
+    f"dist p={p}": (lambda L, p=p: L.dist(
+        L.tensor([[1.0, -2, 0.5], [0, 3, 1]], dtype=L.float64, requires_grad=True),
+        L.tensor([1.0, 1, 0.5], dtype=L.float64, requires_grad=True), p))
+    for p in (2, 1, 3, 0.5, float("inf"), 2.5)
+}
+
+
+@pytest.mark.parametrize("name", list(DIST_CALLS))
+def test_dist_is_torchs(name):
+    """torch.dist: the p-norm of a broadcast difference, DistBackward0 (its saved p),
+    gradients to both sides (summed back to each one's shape), and 0 at equal points."""
+    results = []
+    for lib in (mg, torch):
+        d = DIST_CALLS[name](lib)
+        a, b = d.grad_fn.next_functions[0][0].variable, d.grad_fn.next_functions[1][0].variable
+        d.backward()
+        results.append((repr(d), type(d.grad_fn).__name__, d.grad_fn._saved_p,
+                        a.grad.numpy().tolist(), b.grad.numpy().tolist()))
+    assert results[0] == results[1]
+    x = mg.tensor([1.0, 2.0], dtype=mg.float64, requires_grad=True)
+    assert mg.autograd.gradcheck(lambda t: mg.dist(t, mg.tensor([0.5, 4.0], dtype=mg.float64), 3), (x,))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.dist(L.ones(3, requires_grad=True), L.ones(3)),
+    lambda L: L.ones(2).dist(L.zeros(2), p=float("inf")),
+    lambda L: L.dist(L.ones(2, dtype=L.float64), L.ones(2)),
+    lambda L: L.dist(L.ones(2), 3.0),
+    lambda L: L.dist(L.ones(2), L.ones(2), p="fro"),
+    lambda L: L.dist(L.ones(2, dtype=L.long), L.ones(2, dtype=L.long)),
+    lambda L: L.dist(L.ones(2), L.ones(3)),
+    lambda L: L.dist(L.ones(2, requires_grad=True), L.zeros(2), 0).backward(),
+    lambda L: L.dist(L.ones(3), L.zeros(3), out=L.empty(())),
+    lambda L: L.dist(L.ones(2), L.zeros(2, requires_grad=True), 0).backward(),
+    lambda L: L.tril_indices(3, 4, 1), lambda L: L.triu_indices(4, 3, -1),
+    lambda L: L.tril_indices(3, 3, dtype=L.int32), lambda L: L.tril_indices(0, 0),
+    lambda L: L.triu_indices(2, 3, 10), lambda L: L.tril_indices(3, -2),
+    lambda L: L.triu_indices(-1, 3), lambda L: L.tril_indices(3, 3, dtype=L.bool),
+    lambda L: L.tril_indices(3.0, 3), lambda L: L.triu_indices(3, 3, offset=1.5),
+], ids=["dist-of-equal-points", "dist-inf-method", "dist-promotes", "dist-a-number",
+        "dist-p-a-string", "dist-of-int64", "dist-shapes", "dist-p0-backward",
+        "dist-out-refused", "dist-p0-backward-to-other", "tril_indices",
+        "triu_indices", "tril_indices-int32", "tril_indices-empty", "triu_indices-offset-past",
+        "tril_indices-negative-col", "triu_indices-negative-row", "tril_indices-bool",
+        "tril_indices-float-row", "triu_indices-float-offset"])
+def test_dist_and_triangle_indices_like_torch(call):
+    outcomes = []
+    for lib in (mg, torch):
+        try:
+            outcomes.append(repr(call(lib)))
+        except (RuntimeError, TypeError, NotImplementedError) as error:
+            outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]
