@@ -61,7 +61,8 @@ class EluBackward1(EluBackward0):
 
     def backward(self, saved, grad):
         y, alpha, scale, input_scale = saved.result, saved.alpha, saved.scale, saved.input_scale
-        return fn.where(y > 0, grad * scale, grad * input_scale * (y + alpha * scale))
+        # (torch's test is y <= 0, so a NaN takes the linear piece)
+        return fn.where(y <= 0, grad * input_scale * (y + alpha * scale), grad * scale)
 
 
 class CeluBackward0(Node):
@@ -116,7 +117,7 @@ class SiluBackward0(Node):
 
 class HardtanhBackward0(Node):
     formula = Formula("y", "min(max(x, min_val), max_val)",
-                      d={"x": "1 if min_val < x < max_val else 0"})
+                      d={"x": "0 if x <= min_val or x >= max_val, else 1"})
     saves = {"self": Input(0)}
 
     def forward(self, x, min_val, max_val):
@@ -124,8 +125,8 @@ class HardtanhBackward0(Node):
         return kernels.hardtanh(x, min_val, max_val)
 
     def backward(self, saved, grad):
-        x = saved.self
-        return fn.where((x > saved.min_val) & (x < saved.max_val), grad, 0)
+        x = saved.self  # (torch's test: a NaN is inside, so its gradient passes)
+        return fn.where((x <= saved.min_val) | (x >= saved.max_val), 0, grad)
 
 
 class MishBackward0(Node):
