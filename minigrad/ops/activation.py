@@ -87,7 +87,7 @@ class CeluBackward1(CeluBackward0):
 
     def backward(self, saved, grad):
         y, alpha = saved.result, saved.alpha
-        return fn.where(y > 0, grad, grad * (1.0 / alpha) * (y + alpha))
+        return fn.where(y <= 0, grad * (1.0 / alpha) * (y + alpha), grad)  # (NaN: grad)
 
 
 class SoftplusBackward0(Node):
@@ -206,11 +206,12 @@ def mish_backward(grad, x):
 # with create_graph=True) by the formula, recorded so that it can be differentiated again.
 
 def elu_backward(grad, x, alpha, scale, input_scale):
-    """scale where x > 0, else scale * alpha * input_scale * exp(input_scale * x)."""
+    """scale * alpha * input_scale * exp(input_scale * x) where x <= 0, else scale (a
+    NaN too, as torch's elu_backward)."""
     if not fn.is_tensor(grad):
         return kernels.elu_backward(grad, x, alpha, scale, input_scale)
     negative = grad * (input_scale * alpha * scale) * fn.exp(x * input_scale)
-    return fn.where(x > 0, grad * scale, negative)
+    return fn.where(x <= 0, negative, grad * scale)
 
 
 def softplus_backward(grad, x, beta, threshold):
