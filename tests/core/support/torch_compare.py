@@ -307,6 +307,11 @@ def same_bits(ours, theirs) -> bool:
                           np.atleast_1d(theirs).view(np.uint8))
 
 
+def _array_of(grad):
+    """A gradient's array (torch's sign and sgn give a ZeroTensor: numpy(force=True))."""
+    return (grad.numpy(force=True) if isinstance(grad, torch.Tensor) else grad.numpy()).copy()
+
+
 def check_bits(fn, *arrays):
     """``fn(lib, *x)``'s outputs, then the gradients of its float inputs after a backward
     of the first output with a non-constant upstream gradient (0.3 to 2.1), bit for bit
@@ -322,7 +327,7 @@ def check_bits(fn, *arrays):
             count = max(outputs[0].numel(), 1)
             upstream = np.linspace(0.3, 2.1, count).reshape(tuple(outputs[0].shape))
             outputs[0].backward(lib.tensor(upstream.astype(values[0].dtype)))
-            grads = [None if x.grad is None else x.grad.numpy().copy() for x in inputs]
+            grads = [None if x.grad is None else _array_of(x.grad) for x in inputs]
         results.append((values, grads))
     (ours, our_grads), (theirs, their_grads) = results
     for k, (o, t) in enumerate(zip(ours, theirs)):
