@@ -468,7 +468,7 @@ class BinaryCrossEntropyBackward0(Node):
     formula = Formula("loss_i", "-w_i [t_i log(x_i) + (1 - t_i) log(1 - x_i)], each log "
                                 "clamped at -100, then reduced",
                       d={"self": "w_i (x_i - t_i) / max(x_i (1 - x_i), 1e-12)",
-                         "target": "-w_i logit(x_i) = w_i (log(1 - x_i) - log(x_i))"},
+                         "target": "w_i (log(1 - x_i) - log(x_i))"},
                       note="x holds probabilities in [0, 1] (after a sigmoid).")
     saves = {"self": Input(0), "target": Input(1)}
 
