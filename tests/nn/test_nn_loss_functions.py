@@ -3,6 +3,8 @@ torch: values, nodes, gradients (also against finite differences), warnings, err
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
@@ -118,3 +120,26 @@ def test_binary_cross_entropy_at_0_and_1_has_torchs_bits(weighted, reduction, dt
     weight = np.linspace(1.0, 2.0, len(x)).astype(dtype)
     check_bits(lambda lib, a, b: lib.nn.functional.binary_cross_entropy(
         a, b, weight=lib.tensor(weight) if weighted else None, reduction=reduction), x, t)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum", "batchmean"])
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div_at_zero_targets_has_torchs_bits_and_graph(log_target, reduction, dtype):
+    """Targets 0 and -0. (t log t is 0 there: PyTorch's xlogy, XlogyBackward0 in its
+    graph, where minigrad had MaskedFillBackward0, MulBackward0 and LogBackward0), inputs
+    +-inf and NaN, and the target's gradient, whose three parts are added in PyTorch's
+    order (its C++ computes target * input before xlogy). Targets whose exp is exact
+    for log_target (PyTorch's float32 exp rounds others otherwise)."""
+    x = np.array([[-1.0, -0.0, 0.0, 0.5], [1.0, 2.0, -np.inf, np.inf], [np.nan, -3.0, 0.25, 1.5]],
+                 dtype)
+    t = np.array([[0.0, 0.0, -0.0, 0.5], [0.0, 1.0, 0.0, 1.0], [0.5, 0.25, 0.125, 0.0]], dtype)
+    if log_target:  # (log-probabilities 0 and -inf: probabilities 1 and 0)
+        t = np.where(t == 0, t, -np.inf).astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_bits(lambda lib, a, b: lib.nn.functional.kl_div(
+            a, b, reduction=reduction, log_target=log_target), x, t)
+        check(lambda lib, a, b: lib.nn.functional.kl_div(
+            a, b, reduction=reduction, log_target=log_target), rand((3, 4), 1),
+            np.abs(rand((3, 4), 2)))
