@@ -25,7 +25,7 @@ class LeakyReluBackward0(Node):
         return kernels.leaky_relu(x, negative_slope)
 
     def backward(self, saved, grad):
-        return fn.where(saved.self > 0, grad, grad * saved.negative_slope)
+        return leaky_relu_backward(grad, saved.self, saved.negative_slope)
 
 
 class LeakyReluBackward1(LeakyReluBackward0):
@@ -35,7 +35,7 @@ class LeakyReluBackward1(LeakyReluBackward0):
     saves = {"result": RESULT}
 
     def backward(self, saved, grad):
-        return fn.where(saved.result > 0, grad, grad * saved.negative_slope)
+        return leaky_relu_backward(grad, saved.result, saved.negative_slope)
 
 
 class EluBackward0(Node):
@@ -150,8 +150,7 @@ class HardswishBackward0(Node):
         return kernels.hardswish(x)
 
     def backward(self, saved, grad):
-        x = saved.self
-        return fn.where(x <= -3, 0, fn.where(x < 3, grad * (x / 3 + 0.5), grad))
+        return hardswish_backward(grad, saved.self)
 
 
 class HardsigmoidBackward0(Node):
@@ -162,8 +161,7 @@ class HardsigmoidBackward0(Node):
         return kernels.hardsigmoid(x)
 
     def backward(self, saved, grad):
-        x = saved.self
-        return fn.where((x > -3) & (x < 3), grad * kernels.ONE_SIXTH, 0)  # (float32's 1/6)
+        return hardsigmoid_backward(grad, saved.self)
 
 
 class ThresholdBackward0(Node):
@@ -204,6 +202,27 @@ def mish_backward(grad, x):
 
 # The derivatives: on arrays as PyTorch's kernels compute them; on tensors (a backward
 # with create_graph=True) by the formula, recorded so that it can be differentiated again.
+
+def leaky_relu_backward(grad, x, negative_slope):
+    """grad where x > 0, else grad * negative_slope (float16's in float32)."""
+    if not fn.is_tensor(grad):
+        return kernels.leaky_relu_backward(grad, x, negative_slope)
+    return fn.where(x > 0, grad, grad * negative_slope)
+
+
+def hardswish_backward(grad, x):
+    """0 where x <= -3, grad * (x / 3 + 1/2) where x < 3, else grad."""
+    if not fn.is_tensor(grad):
+        return kernels.hardswish_backward(grad, x)
+    return fn.where(x <= -3, 0, fn.where(x < 3, grad * (x / 3 + 0.5), grad))
+
+
+def hardsigmoid_backward(grad, x):
+    """grad * 1/6 where -3 < x < 3 (float32's 1/6, as torch's 1.0f / 6.0f), else 0."""
+    if not fn.is_tensor(grad):
+        return kernels.hardsigmoid_backward(grad, x)
+    return fn.where((x > -3) & (x < 3), grad * kernels.ONE_SIXTH, 0)
+
 
 def elu_backward(grad, x, alpha, scale, input_scale):
     """scale * alpha * input_scale * exp(input_scale * x) where x <= 0, else scale (a
