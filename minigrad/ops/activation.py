@@ -277,7 +277,16 @@ def silu(x):
     return with_unary_layout(SiluBackward0.apply(x), x)
 
 
+def _check_hardtanh(x, min_val, max_val) -> None:
+    """PyTorch's checks: no bools, no negative limits for an unsigned type."""
+    if x.dtype == dtypes.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if x.dtype == dtypes.uint8 and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+
+
 def hardtanh(x, min_val=-1.0, max_val=1.0):
+    _check_hardtanh(x, min_val, max_val)
     return with_unary_layout(HardtanhBackward0.apply(x, min_val=min_val, max_val=max_val), x)
 
 

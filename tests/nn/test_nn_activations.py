@@ -189,3 +189,27 @@ def test_float16_activations_have_torchs_bits(name, options):
         return getattr(lib.nn.functional, name)(t * 1 if options.get("inplace") else t,
                                                 **options) * 1
     check_bits(run, x)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([1, 200], dtype=lib.uint8)),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([1, 200], dtype=lib.uint8), -1.0, -0.5),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([1, 2], dtype=lib.uint8), -1, 2, True),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([1, 200], dtype=lib.uint8), 0, 6),
+    lambda lib: lib.nn.functional.relu6(lib.tensor([1, 200], dtype=lib.uint8)),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([-3, 200], dtype=lib.int16), -1, 2),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([True, False])),
+    lambda lib: lib.nn.functional.relu6(lib.tensor([True])),
+], ids=["uint8", "uint8-negative-limits", "uint8-in-place", "uint8-relu6-limits", "uint8-relu6",
+        "int16", "bool", "bool-relu6"])
+def test_hardtanh_of_integers_and_bools_as_torch(call):
+    """Unsigned integers with a negative limit and bools are refused with PyTorch's
+    texts (minigrad gave NumPy's OverflowError, and clamped bools); other integers are
+    clamped."""
+    ours, theirs = [], []
+    for lib, out in ((mg, ours), (torch, theirs)):
+        try:
+            out.append(repr(call(lib)))
+        except RuntimeError as error:
+            out.append(f"RuntimeError: {error}")
+    assert ours == theirs
