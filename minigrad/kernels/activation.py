@@ -12,7 +12,8 @@ import numpy as np
 from .fma import fma32, fma64
 
 __all__ = ["leaky_relu", "hardtanh", "silu", "elu", "softplus", "mish", "hardswish",
-           "hardsigmoid", "threshold", "silu_backward", "elu_backward", "softplus_backward"]
+           "hardsigmoid", "threshold", "silu_backward", "elu_backward", "softplus_backward",
+           "leaky_relu_backward", "hardswish_backward", "hardsigmoid_backward"]
 
 
 def _rounded(ufunc, x):
@@ -22,9 +23,23 @@ def _rounded(ufunc, x):
     return ufunc(x)
 
 
+def _opmath(x):
+    """x as PyTorch's kernels compute it: float16 in float32 (rounded once at the end,
+    by the caller), other dtypes as they are."""
+    return x.astype(np.float32) if x.dtype == np.float16 else x
+
+
 def leaky_relu(x, negative_slope):
-    """x where x > 0, else x * negative_slope (the slope in x's dtype)."""
-    return np.where(x > 0, x, x * x.dtype.type(negative_slope))
+    """x where x > 0, else x * negative_slope (the slope in x's dtype; float16's product
+    in float32, rounded once)."""
+    wide = _opmath(x)
+    return np.where(x > 0, x, (wide * wide.dtype.type(negative_slope)).astype(x.dtype))
+
+
+def leaky_relu_backward(grad, x, negative_slope):
+    """grad where x > 0, else grad * negative_slope (float16's in float32)."""
+    wide = _opmath(grad)
+    return np.where(x > 0, grad, (wide * wide.dtype.type(negative_slope)).astype(grad.dtype))
 
 
 def hardtanh(x, min_val, max_val):
@@ -96,9 +111,20 @@ def mish_backward(grad, x):
 
 
 def hardswish(x):
-    """x * min(max(x + 3, 0), 6) / 6."""
-    kind = x.dtype.type
-    return x * np.minimum(np.maximum(x + kind(3), kind(0)), kind(6)) / kind(6)
+    """x * min(max(x + 3, 0), 6) / 6 (float16's in float32, rounded once)."""
+    wide = _opmath(x)
+    kind = wide.dtype.type
+    return (wide * np.minimum(np.maximum(wide + kind(3), kind(0)), kind(6)) / kind(6)).astype(
+        x.dtype, copy=False)
+
+
+def hardswish_backward(grad, x):
+    """0 where x <= -3, grad * (x / 3 + 1/2) where x < 3, else grad (float16's in
+    float32, rounded once: PyTorch's hardswish_backward)."""
+    g, wide = _opmath(grad), _opmath(x)
+    kind = wide.dtype.type
+    inner = (g * (wide / kind(3) + kind(0.5))).astype(grad.dtype)
+    return np.where(x <= -3, grad.dtype.type(0), np.where(x < 3, inner, grad))
 
 
 # PyTorch's hardsigmoid_backward multiplies by the float literal 1.0f / 6.0f, in every
@@ -107,9 +133,19 @@ ONE_SIXTH = float(np.float32(1 / 6))
 
 
 def hardsigmoid(x):
-    """min(max(x + 3, 0), 6) / 6."""
-    kind = x.dtype.type
-    return np.minimum(np.maximum(x + kind(3), kind(0)), kind(6)) / kind(6)
+    """min(max(x + 3, 0), 6) / 6 (float16's in float32, rounded once)."""
+    wide = _opmath(x)
+    kind = wide.dtype.type
+    return (np.minimum(np.maximum(wide + kind(3), kind(0)), kind(6)) / kind(6)).astype(
+        x.dtype, copy=False)
+
+
+def hardsigmoid_backward(grad, x):
+    """grad * 1/6 (float32's 1/6, in every dtype) where -3 < x < 3, else 0 (float16's
+    product in float32, rounded once)."""
+    g = _opmath(grad)
+    inner = (g * g.dtype.type(ONE_SIXTH)).astype(grad.dtype)
+    return np.where((x > -3) & (x < 3), inner, grad.dtype.type(0))
 
 
 def threshold(x, threshold, value):

@@ -56,3 +56,40 @@ def cross(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
     else:
         result = first[..., i] * second[..., j] - first[..., j] * second[..., i]
     return np.ascontiguousarray(np.moveaxis(result, -1, axis))
+
+
+def cdist_backward(grad, x1, x2, dist, p):
+    """d cdist(x1, x2) / d x1 as PyTorch's ``_cdist_backward`` kernel computes it: for
+    each row i of x1, the terms of the rows j of x2 added one after another (j = 0, 1,
+    ...), each term in the kernel's order of operations: p = 1: grad * sign(diff); p < 2:
+    sign(diff) * |diff|**(p-1) * grad / dist**(p-1) (0 where diff = 0 if p < 1); p = 2:
+    grad * diff / dist; inf: grad * sign(diff) where |diff| = dist; else diff *
+    |diff|**(p-2) * grad / dist**(p-1); 0 where dist = 0, and everywhere for p = 0.
+    sign(+-0.) is +0. (x2's gradient is this with x1, x2 swapped, grad and dist
+    transposed, as PyTorch's derivatives.yaml writes it.) Shapes: x1 (..., P, M),
+    x2 (..., R, M), grad and dist (..., P, R)."""
+    batch = np.broadcast_shapes(x1.shape[:-2], x2.shape[:-2], grad.shape[:-2])
+    result = np.zeros(batch + x1.shape[-2:], dtype=x1.dtype)
+    if p == 0:
+        return result
+    kind = x1.dtype.type
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for j in range(x2.shape[-2]):
+            diff = x1 - x2[..., j:j + 1, :]
+            g, d = grad[..., :, j:j + 1], dist[..., :, j:j + 1]
+            sign = np.sign(diff) + kind(0)  # (+0. for -0., as the kernel's ceil/floor sign)
+            if p == 1:
+                term = g * sign
+            elif p == np.inf:
+                term = g * sign * (kind(1) - np.minimum(kind(1), np.ceil(np.abs(np.abs(diff) - d))))
+            elif p < 2:
+                term = sign * np.abs(diff) ** kind(p - 1) * g / d ** kind(p - 1)
+                term = np.where((diff == 0) & (p < 1), kind(0), term)
+            elif p == 2:
+                term = g * diff / d
+            else:
+                term = diff * np.abs(diff) ** kind(p - 2) * g / d ** kind(p - 1)
+            if p != 1 and p != np.inf:
+                term = np.where(d == 0, kind(0), term)
+            result += term
+    return result

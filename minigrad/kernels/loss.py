@@ -70,6 +70,11 @@ class _Weighted:
             np.multiply(out, given[0], out=out)
 
 
+# binary_cross_entropy's backward divides by max(x (1 - x), EPSILON), PyTorch's float
+# literal 1e-12f in every dtype: in float64 too it is float32's 1e-12 (9.99999996e-13).
+EPSILON = float(np.float32(1e-12))
+
+
 def binary_cross_entropy(x, target):
     """(t - 1) max(log(1 - x), -100) - t max(log(x), -100) for each element, as
     PyTorch's CPU kernel computes it (log(1 - x) as log1p(-x)); every x and t must lie

@@ -163,13 +163,16 @@ def logit(x, eps=None):
 
 def logit_backward(grad, x, eps=None):
     """grad / (x (1 - x)); outside [0, 1] NaN, or outside [eps, 1 - eps] 0 (PyTorch's
-    ``logit_backward`` kernel)."""
+    ``logit_backward`` kernel, which takes x = 0 and x = 1 to grad * inf: +inf at -0.
+    too, where grad / (x (1 - x)) would be -inf)."""
     if eps is None:
         outside, fill = (x < 0) | (x > 1), np.nan
     else:
         low = x.dtype.type(eps)
         outside, fill = (x < low) | (x > 1 - low), 0
-    return np.asarray(np.where(outside, x.dtype.type(fill), grad / (x * (1 - x))), grad.dtype)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        inside = np.where((x == 0) | (x == 1), grad * x.dtype.type(np.inf), grad / (x * (1 - x)))
+    return np.asarray(np.where(outside, x.dtype.type(fill), inside), grad.dtype)
 
 
 def xlogy(x, y):

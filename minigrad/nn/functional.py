@@ -918,12 +918,15 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
                       "'batchmean' in the next major release.", stacklevel=2)
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    # (the right operand first, as PyTorch's C++ evaluates it: the order in which the
+    # gradients reach target, so their sum's last bit)
     if log_target:
-        losses = target.exp() * (target - input)
+        difference = target - input
+        losses = target.exp() * difference
     else:
-        # target * log(target) (0 where target is 0: PyTorch's xlogy) - input * target
-        entropy = (target * target.log()).masked_fill(target == 0, 0.0)
-        losses = entropy - target * input
+        # target * log(target), 0 where target is 0 (XlogyBackward0, as PyTorch's graph)
+        product = target * input
+        losses = minigrad.xlogy(target, target) - product
     if reduction == "batchmean" and input.dim() != 0:
         return losses.sum() / input.shape[0]
     return _reduce(losses, "sum" if reduction == "batchmean" else reduction)

@@ -25,7 +25,7 @@ class LeakyReluBackward0(Node):
         return kernels.leaky_relu(x, negative_slope)
 
     def backward(self, saved, grad):
-        return fn.where(saved.self > 0, grad, grad * saved.negative_slope)
+        return leaky_relu_backward(grad, saved.self, saved.negative_slope)
 
 
 class LeakyReluBackward1(LeakyReluBackward0):
@@ -35,7 +35,7 @@ class LeakyReluBackward1(LeakyReluBackward0):
     saves = {"result": RESULT}
 
     def backward(self, saved, grad):
-        return fn.where(saved.result > 0, grad, grad * saved.negative_slope)
+        return leaky_relu_backward(grad, saved.result, saved.negative_slope)
 
 
 class EluBackward0(Node):
@@ -61,7 +61,8 @@ class EluBackward1(EluBackward0):
 
     def backward(self, saved, grad):
         y, alpha, scale, input_scale = saved.result, saved.alpha, saved.scale, saved.input_scale
-        return fn.where(y > 0, grad * scale, grad * input_scale * (y + alpha * scale))
+        # (torch's test is y <= 0, so a NaN takes the linear piece)
+        return fn.where(y <= 0, grad * input_scale * (y + alpha * scale), grad * scale)
 
 
 class CeluBackward0(Node):
@@ -86,7 +87,7 @@ class CeluBackward1(CeluBackward0):
 
     def backward(self, saved, grad):
         y, alpha = saved.result, saved.alpha
-        return fn.where(y > 0, grad, grad * (1.0 / alpha) * (y + alpha))
+        return fn.where(y <= 0, grad * (1.0 / alpha) * (y + alpha), grad)  # (NaN: grad)
 
 
 class SoftplusBackward0(Node):
@@ -116,7 +117,7 @@ class SiluBackward0(Node):
 
 class HardtanhBackward0(Node):
     formula = Formula("y", "min(max(x, min_val), max_val)",
-                      d={"x": "1 if min_val < x < max_val else 0"})
+                      d={"x": "0 if x <= min_val or x >= max_val, else 1"})
     saves = {"self": Input(0)}
 
     def forward(self, x, min_val, max_val):
@@ -124,8 +125,8 @@ class HardtanhBackward0(Node):
         return kernels.hardtanh(x, min_val, max_val)
 
     def backward(self, saved, grad):
-        x = saved.self
-        return fn.where((x > saved.min_val) & (x < saved.max_val), grad, 0)
+        x = saved.self  # (torch's test: a NaN is inside, so its gradient passes)
+        return fn.where((x <= saved.min_val) | (x >= saved.max_val), 0, grad)
 
 
 class MishBackward0(Node):
@@ -149,8 +150,7 @@ class HardswishBackward0(Node):
         return kernels.hardswish(x)
 
     def backward(self, saved, grad):
-        x = saved.self
-        return fn.where(x <= -3, 0, fn.where(x < 3, grad * (x / 3 + 0.5), grad))
+        return hardswish_backward(grad, saved.self)
 
 
 class HardsigmoidBackward0(Node):
@@ -161,8 +161,7 @@ class HardsigmoidBackward0(Node):
         return kernels.hardsigmoid(x)
 
     def backward(self, saved, grad):
-        x = saved.self
-        return fn.where((x > -3) & (x < 3), grad * kernels.ONE_SIXTH, 0)  # (float32's 1/6)
+        return hardsigmoid_backward(grad, saved.self)
 
 
 class ThresholdBackward0(Node):
@@ -204,12 +203,34 @@ def mish_backward(grad, x):
 # The derivatives: on arrays as PyTorch's kernels compute them; on tensors (a backward
 # with create_graph=True) by the formula, recorded so that it can be differentiated again.
 
+def leaky_relu_backward(grad, x, negative_slope):
+    """grad where x > 0, else grad * negative_slope (float16's in float32)."""
+    if not fn.is_tensor(grad):
+        return kernels.leaky_relu_backward(grad, x, negative_slope)
+    return fn.where(x > 0, grad, grad * negative_slope)
+
+
+def hardswish_backward(grad, x):
+    """0 where x <= -3, grad * (x / 3 + 1/2) where x < 3, else grad."""
+    if not fn.is_tensor(grad):
+        return kernels.hardswish_backward(grad, x)
+    return fn.where(x <= -3, 0, fn.where(x < 3, grad * (x / 3 + 0.5), grad))
+
+
+def hardsigmoid_backward(grad, x):
+    """grad * 1/6 where -3 < x < 3 (float32's 1/6, as torch's 1.0f / 6.0f), else 0."""
+    if not fn.is_tensor(grad):
+        return kernels.hardsigmoid_backward(grad, x)
+    return fn.where((x > -3) & (x < 3), grad * kernels.ONE_SIXTH, 0)
+
+
 def elu_backward(grad, x, alpha, scale, input_scale):
-    """scale where x > 0, else scale * alpha * input_scale * exp(input_scale * x)."""
+    """scale * alpha * input_scale * exp(input_scale * x) where x <= 0, else scale (a
+    NaN too, as torch's elu_backward)."""
     if not fn.is_tensor(grad):
         return kernels.elu_backward(grad, x, alpha, scale, input_scale)
     negative = grad * (input_scale * alpha * scale) * fn.exp(x * input_scale)
-    return fn.where(x > 0, grad * scale, negative)
+    return fn.where(x <= 0, negative, grad * scale)
 
 
 def softplus_backward(grad, x, beta, threshold):
@@ -256,7 +277,16 @@ def silu(x):
     return with_unary_layout(SiluBackward0.apply(x), x)
 
 
+def _check_hardtanh(x, min_val, max_val) -> None:
+    """PyTorch's checks: no bools, no negative limits for an unsigned type."""
+    if x.dtype == dtypes.bool:
+        raise RuntimeError("Bool inputs not supported for hardtanh")
+    if x.dtype == dtypes.uint8 and (min_val < 0 or max_val < 0):
+        raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+
+
 def hardtanh(x, min_val=-1.0, max_val=1.0):
+    _check_hardtanh(x, min_val, max_val)
     return with_unary_layout(HardtanhBackward0.apply(x, min_val=min_val, max_val=max_val), x)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..kernels import summation as kernels_summation
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from . import fn
@@ -46,19 +47,19 @@ class CumprodBackward0(Node):
 
     def forward(self, x, dim, given=None):
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
-        return np.cumprod(x, axis=dim, dtype=x.dtype) if x.ndim else x.copy()
+        return kernels_summation.cumulative(x, dim, product=True) if x.ndim else x.copy()
 
     def backward(self, saved, grad):
         return cumprod_backward(grad, saved.self, saved._dim, saved.result)
 
 
 def cumsum_of(x, dim):
-    """Cumulative sums (arrays) as torch's kernel adds them, from 0: a sum of
-    negative zeros is +0. (NumPy would start from the first element: -0.)."""
+    """Cumulative sums (arrays) as torch's kernel adds them, from 0 (a sum of
+    negative zeros is +0.; NumPy would start from the first element: -0.), float32's
+    in float64, float16's in float32 (torch's accumulate type)."""
     if x.ndim == 0:
         return x.copy()
-    sums = np.cumsum(x, axis=dim, dtype=x.dtype)
-    return sums + np.zeros((), sums.dtype) if sums.dtype.kind == "f" else sums
+    return kernels_summation.cumulative(x, dim)
 
 
 def reversed_cumsum(x, dim):

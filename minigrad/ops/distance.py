@@ -13,6 +13,7 @@ import numpy as np
 
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
+from ..kernels import linalg as kernels
 from . import fn, shape
 
 __all__ = ["cdist"]
@@ -45,11 +46,21 @@ class CdistBackward0(Node):
         return distance_of(_pairs(x1, x2), p)
 
     def backward(self, saved, grad):
-        diff = fn.as_constant(_pairs(fn.as_array(saved.x1), fn.as_array(saved.x2)), grad)
-        step = fn.as_constant(cdist_step(fn.as_array(diff), fn.as_array(saved.result),
-                                         saved.p), grad)
-        weighted = fn.unsqueeze(grad, -1) * step
-        return fn.sum(weighted, -2), -fn.sum(weighted, -3)
+        x1, x2, result = saved.x1, saved.x2, saved.result
+        return (cdist_backward(grad, x1, x2, result, saved.p),  # (x2's: from x2's side,
+                cdist_backward(fn.transpose(grad, -1, -2), x2, x1,  # as torch computes it)
+                               fn.transpose(result, -1, -2), saved.p))
+
+
+def cdist_backward(grad, x1, x2, dist, p):
+    """PyTorch's ``_cdist_backward``: the kernel's bits (its order of operations, rows
+    of x2 added one after another); with create_graph=True, G times the constant step
+    d dist / d x1, so that the gradient stays differentiable in G."""
+    if not fn.is_tensor(grad):
+        return kernels.cdist_backward(grad, fn.as_array(x1), fn.as_array(x2),
+                                      fn.as_array(dist), p)
+    step = cdist_step(_pairs(fn.as_array(x1), fn.as_array(x2)), fn.as_array(dist), p)
+    return fn.sum(fn.unsqueeze(grad, -1) * fn.as_constant(step, grad), -2)
 
 
 def cdist_step(diff: np.ndarray, dist: np.ndarray, p: float) -> np.ndarray:
@@ -64,7 +75,7 @@ def cdist_step(diff: np.ndarray, dist: np.ndarray, p: float) -> np.ndarray:
             step = np.sign(diff)
         else:
             step = np.sign(diff) * np.abs(diff) ** (p - 1) / dist ** (p - 1)
-    return np.where(dist == 0, 0, step).astype(diff.dtype)
+    return np.where(dist == 0, 0, step).astype(diff.dtype) + diff.dtype.type(0)
 
 
 class EuclideanDistBackward0(Node):

@@ -93,6 +93,10 @@ def log(x):
     return pointwise.log(x) if is_tensor(x) else kernels_pointwise.log(x)
 
 
+def logit(x):
+    return special.logit(x) if is_tensor(x) else kernels_special.logit(x)
+
+
 def sgn(x):
     """``sign`` as torch's ``sgn`` (SgnBackward0; the same numbers for real tensors)."""
     if is_tensor(x):

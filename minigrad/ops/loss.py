@@ -484,9 +484,8 @@ class BinaryCrossEntropyBackward0(Node):
     def backward(self, saved, grad):
         x, target = saved.self, saved.target
         grad = grad if self.reduction == "none" else fn.expand(grad, x.shape)
-        grad_x = grad * (x - target) / fn.clamp_min((1 - x) * x, 1e-12)
-        grad_t = grad * (fn.clamp_min(fn.log(1 - x), -100) - fn.clamp_min(fn.log(x), -100)) \
-            if self.needs_input_grad[1] else None
+        grad_x = grad * (x - target) / fn.clamp_min((1 - x) * x, kernels_loss.EPSILON)
+        grad_t = -fn.logit(x) * grad if self.needs_input_grad[1] else None  # (not clamped)
         return tuple(_weighted(g, saved.weight, self.reduction, x.size) for g in (grad_x, grad_t))
 
 
@@ -510,13 +509,19 @@ class _PiecewiseLoss(Node):
             else fn.mean(losses)
 
     def backward(self, saved, grad):
-        d, beta = saved.self - saved.target, self.beta
+        x, target = saved.self, saved.target
+        grad_t = self.gradient(target - x, grad) if self.needs_input_grad[1] else None
+        return self.gradient(x - target, grad), grad_t  # (torch's: target's with t - x)
+
+    def gradient(self, d, grad):
+        """torch's smooth_l1_loss_backward / huber_loss_backward of d = x - t; the
+        target's is the same with t - x (so +0 at d = 0, not -0)."""
+        beta = self.beta
         norm = 1 / d.size if self.reduction == "mean" else 1.0
         grad = grad if self.reduction == "none" else fn.expand(grad, d.shape)
         inner = self.inner(norm * d, grad, beta)
         outer = self.outer(norm * grad, beta)
-        grad_x = fn.where(d <= -beta, -outer, fn.where(d >= beta, outer, inner))
-        return grad_x, -grad_x
+        return fn.where(d <= -beta, -outer, fn.where(d >= beta, outer, inner))
 
 
 class SmoothL1LossBackward0(_PiecewiseLoss):

@@ -399,8 +399,8 @@ class LinalgVectorNormBackward0(Node):
                       "(sum |x_i|**p)**(1/p)",
                       d={"x_i": "sign(x_i) |x_i|**(p-1) / y**(p-1)"},
                       note=("p = 1: sign(x_i); p = 2: x_i / y; p = inf: split between the "
-                            "largest |x_i|; p = 0 counts the nonzeros: 0. Taken as 0 where y == "
-                            "0, as in torch."))
+                            "largest |x_i| (p = -inf: the smallest); p = 0 counts the "
+                            "nonzeros: 0. Taken as 0 where y == 0, as in torch."))
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, ord, dim, keepdim, every_dim=False, shown=None):
@@ -423,6 +423,8 @@ def vector_norm_of(x, ord, dim, keepdim):
     magnitude = np.abs(x)
     if ord == float("inf"):
         result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
+    elif ord == -float("inf"):  # (the smallest |x_i|, the limit of the p-norms)
+        result = np.min(magnitude, axis=dim, keepdims=keepdim)
     elif ord == 0:
         result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
     elif ord == 2:
@@ -442,9 +444,9 @@ def vector_norm_backward_of(grad, x, norm, p, dim, keepdim):
         return fn.sgn(x) * grad
     if p == 2:
         return grad * fn.masked_fill(x / norm, norm == 0, 0)
-    if p == float("inf"):
-        magnitude = fn.abs(x)
-        hits = (magnitude == norm) | (magnitude != magnitude)  # NaNs count as maxima
+    if p in (float("inf"), -float("inf")):
+        magnitude = fn.abs(x)  # (the largest |x_i|, or the smallest; NaNs count as both)
+        hits = (magnitude == norm) | (magnitude != magnitude)
         return fn.sgn(x) * ((grad / fn.count(hits, dim, keepdim=True, like=grad)) * hits)
     if p < 1:
         scaled = fn.sgn(x) * fn.masked_fill(fn.pow(fn.abs(x), p - 1), x == 0, 0)

@@ -38,10 +38,12 @@ def _restored(value, shape, axes, keepdim):
 
 
 def _split_among_ties(grad, x, result, axes, keepdim):
-    """G shared evenly by the elements equal to the result: (G / count) * mask."""
+    """G shared evenly by the elements equal to the result: (G / count) * mask. As
+    torch's scale_grad_by_count: a NaN result equals no element, so its count is 0 and
+    its whole slice's gradient is NaN (G / 0 * 0)."""
     grad = _restored(grad, x.shape, axes, keepdim)
     result = _restored(result, x.shape, axes, keepdim)
-    ties = (result == x) | ((result != result) & (x != x))  # (NaN: shared by the NaNs)
+    ties = result == x
     return grad / fn.count(ties, axes, keepdim=True, like=grad) * ties
 
 

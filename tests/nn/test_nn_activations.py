@@ -12,7 +12,7 @@ import torch
 
 import minigrad as mg
 from nn_twins import bits_share
-from tests.core.support.torch_compare import check, check_error, check_numerical, rand
+from tests.core.support.torch_compare import check, check_bits, check_error, check_numerical, rand
 
 
 ACTIVATIONS = [
@@ -145,3 +145,71 @@ def test_activation_at_its_kinks_has_torchs_bits(name, options, dtype):
     for ours, theirs in zip(*results):
         assert ours.dtype == theirs.dtype
         assert np.array_equal(ours.view(np.uint8), theirs.view(np.uint8)), (ours, theirs)
+
+
+EDGES = [-np.inf, -7.0, -6.0, -1.0, -0.0, 0.0, 1.0, 6.0, 7.0, np.inf, np.nan]
+
+EDGE_CASES = [
+    ("relu", {}), ("relu", {"inplace": True}), ("leaky_relu", {"negative_slope": 0.0}),
+    ("leaky_relu", {"negative_slope": 0.2}), ("leaky_relu", {"negative_slope": 0.2, "inplace": True}),
+    ("threshold", {"threshold": 1.0, "value": -5.0}), ("threshold", {"threshold": 0.0, "value": 0.0}),
+    ("threshold", {"threshold": 6.0, "value": 2.0, "inplace": True}),
+    ("relu6", {}), ("relu6", {"inplace": True}), ("hardtanh", {}),
+    ("hardtanh", {"min_val": -6.0, "max_val": 1.0, "inplace": True}),
+    ("hardtanh", {"min_val": 0.0, "max_val": 0.0}), ("elu", {}), ("elu", {"alpha": 2.0}),
+    ("elu", {"inplace": True}), ("celu", {}), ("celu", {"alpha": 2.0, "inplace": True}),
+    ("selu", {}), ("selu", {"inplace": True}), ("hardswish", {}), ("hardsigmoid", {}),
+    ("softsign", {}),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name, options", EDGE_CASES)
+def test_activation_at_zeros_infinities_and_nan_has_torchs_bits(name, options, dtype):
+    """At -0., +0., the bounds, +-inf and NaN, in place too: PyTorch's backward kernels
+    test x <= min or x >= max (hardtanh, relu6) and y <= 0 (elu_), so a NaN passes its
+    gradient on (minigrad gave hardtanh's NaN 0 and elu_'s NaN the exponential piece).
+    The values used keep exp exact (0, +-inf), so the bits are PyTorch's on any CPU."""
+    def run(lib, x):
+        y = getattr(lib.nn.functional, name)(x * 1 if options.get("inplace") else x, **options)
+        return y * 1
+    check_bits(run, np.array(EDGES, dtype=dtype))
+
+
+@pytest.mark.parametrize("name, options", [
+    ("leaky_relu", {}), ("leaky_relu", {"negative_slope": 0.2}),
+    ("leaky_relu", {"negative_slope": 0.2, "inplace": True}), ("hardswish", {}),
+    ("hardsigmoid", {}), ("relu6", {}), ("hardtanh", {"min_val": -0.5, "max_val": 2.0})])
+def test_float16_activations_have_torchs_bits(name, options):
+    """PyTorch computes float16 activations and their gradients in float32 and rounds
+    once: minigrad rounded the slope (0.2, x / 3 + 1/2, 1/6) to float16 first, and about
+    18-24 % of values or gradients differed in the last bit. Random values and the kinks."""
+    x = np.concatenate([rand((2000,), 5, low=-8, high=8), np.array(EDGES)]).astype("float16")
+    def run(lib, t):
+        return getattr(lib.nn.functional, name)(t * 1 if options.get("inplace") else t,
+                                                **options) * 1
+    check_bits(run, x)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([1, 200], dtype=lib.uint8)),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([1, 200], dtype=lib.uint8), -1.0, -0.5),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([1, 2], dtype=lib.uint8), -1, 2, True),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([1, 200], dtype=lib.uint8), 0, 6),
+    lambda lib: lib.nn.functional.relu6(lib.tensor([1, 200], dtype=lib.uint8)),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([-3, 200], dtype=lib.int16), -1, 2),
+    lambda lib: lib.nn.functional.hardtanh(lib.tensor([True, False])),
+    lambda lib: lib.nn.functional.relu6(lib.tensor([True])),
+], ids=["uint8", "uint8-negative-limits", "uint8-in-place", "uint8-relu6-limits", "uint8-relu6",
+        "int16", "bool", "bool-relu6"])
+def test_hardtanh_of_integers_and_bools_as_torch(call):
+    """Unsigned integers with a negative limit and bools are refused with PyTorch's
+    texts (minigrad gave NumPy's OverflowError, and clamped bools); other integers are
+    clamped."""
+    ours, theirs = [], []
+    for lib, out in ((mg, ours), (torch, theirs)):
+        try:
+            out.append(repr(call(lib)))
+        except RuntimeError as error:
+            out.append(f"RuntimeError: {error}")
+    assert ours == theirs

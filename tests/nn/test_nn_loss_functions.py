@@ -3,12 +3,14 @@ torch: values, nodes, gradients (also against finite differences), warnings, err
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 import torch
 
 import minigrad as mg
-from tests.core.support.torch_compare import check, check_error, check_numerical, rand
+from tests.core.support.torch_compare import check, check_bits, check_error, check_numerical, rand
 
 
 @pytest.mark.parametrize("dim", [1, 0, -1])
@@ -83,3 +85,61 @@ def test_l1_loss_broadcast_warning():
     for lib in (mg, torch):
         with pytest.warns(UserWarning, match="Using a target size"):
             lib.nn.functional.l1_loss(lib.ones(3, 2), lib.ones(2))
+
+
+DIFFERENCES = [0.0, -0.0, 1.0, -1.0, 2.0, -2.0, 0.5, -0.5, 3.0, np.inf, -np.inf, np.nan]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("name, options", [
+    ("smooth_l1_loss", {}), ("smooth_l1_loss", {"beta": 2.0}), ("smooth_l1_loss", {"beta": 0.0}),
+    ("huber_loss", {}), ("huber_loss", {"delta": 2.0}), ("huber_loss", {"delta": 0.5}),
+    ("l1_loss", {}), ("mse_loss", {})])
+def test_regression_losses_at_their_kinks_have_torchs_bits(name, options, reduction, dtype):
+    """At d = 0, -0. and |d| = beta (delta), +-inf and NaN: both gradients bit for bit.
+    PyTorch computes the target's gradient with the same kernel, from t - x (so +0. at
+    d = 0, where minigrad's negated input gradient gave -0.)."""
+    x = np.array(DIFFERENCES + [0.0, -0.0], dtype=dtype)
+    t = np.array([0.0] * len(DIFFERENCES) + [-0.0, 0.0], dtype=dtype)
+    finite = np.isfinite(x)
+    for inputs in ((x, t), (x[finite], t[finite])):
+        check_bits(lambda lib, a, b: getattr(lib.nn.functional, name)(
+            a, b, reduction=reduction, **options), *inputs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum"])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_binary_cross_entropy_at_0_and_1_has_torchs_bits(weighted, reduction, dtype):
+    """x at 0 and 1: the input's gradient divides by max(x (1 - x), 1e-12) with
+    PyTorch's float literal 1e-12f (in float64 too: 1.2e12 * (1 + 4e-9)), the target's is
+    -logit(x), not clamped (inf at 0 and 1, -0. at 1/2)."""
+    x = np.array([0.0, 1.0, 0.0, 1.0, 0.5, 0.5, 0.0, 1.0], dtype=dtype)
+    t = np.array([0.0, 1.0, 1.0, 0.0, 0.5, 0.0, 0.5, 0.5], dtype=dtype)
+    weight = np.linspace(1.0, 2.0, len(x)).astype(dtype)
+    check_bits(lambda lib, a, b: lib.nn.functional.binary_cross_entropy(
+        a, b, weight=lib.tensor(weight) if weighted else None, reduction=reduction), x, t)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("reduction", ["none", "mean", "sum", "batchmean"])
+@pytest.mark.parametrize("log_target", [False, True])
+def test_kl_div_at_zero_targets_has_torchs_bits_and_graph(log_target, reduction, dtype):
+    """Targets 0 and -0. (t log t is 0 there: PyTorch's xlogy, XlogyBackward0 in its
+    graph, where minigrad had MaskedFillBackward0, MulBackward0 and LogBackward0), inputs
+    +-inf and NaN, and the target's gradient, whose three parts are added in PyTorch's
+    order (its C++ computes target * input before xlogy). Targets whose exp is exact
+    for log_target (PyTorch's float32 exp rounds others otherwise)."""
+    x = np.array([[-1.0, -0.0, 0.0, 0.5], [1.0, 2.0, -np.inf, np.inf], [np.nan, -3.0, 0.25, 1.5]],
+                 dtype)
+    t = np.array([[0.0, 0.0, -0.0, 0.5], [0.0, 1.0, 0.0, 1.0], [0.5, 0.25, 0.125, 0.0]], dtype)
+    if log_target:  # (log-probabilities 0 and -inf: probabilities 1 and 0)
+        t = np.where(t == 0, t, -np.inf).astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_bits(lambda lib, a, b: lib.nn.functional.kl_div(
+            a, b, reduction=reduction, log_target=log_target), x, t)
+        check(lambda lib, a, b: lib.nn.functional.kl_div(
+            a, b, reduction=reduction, log_target=log_target), rand((3, 4), 1),
+            np.abs(rand((3, 4), 2)))

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from op_cases import case, run, X, Y, POS, ROW, COL, SCALAR, X3, COL3
-from torch_compare import chain, check, check_error, rand
+from torch_compare import chain, check, check_bits, check_error, rand
 
 
 ARITHMETIC = [
@@ -109,3 +109,40 @@ OP_ERRORS = [
 @pytest.mark.parametrize("fn, arrays, options", OP_ERRORS)
 def test_op_errors(fn, arrays, options):
     check_error(fn, *arrays, **options)
+
+
+
+SIGNED = [-np.inf, -3.0, -2.5, -1.5, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 1.5, 2.0, 3.0, np.inf,
+          np.nan]
+POWERS = [-np.inf, -4.0, -2.0, -1.0, -0.25, -0.0, 0.0, 0.25, 1.0, 4.0, 16.0, np.inf, np.nan]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x ** 0, lambda lib, x: x ** 0.0, lambda lib, x: x ** 1, lambda lib, x: x ** 2,
+    lambda lib, x: x ** 3, lambda lib, x: x ** -1, lambda lib, x: x ** -2, lambda lib, x: x ** 0.5,
+    lambda lib, x: x ** -0.5, lambda lib, x: x ** 1.5, lambda lib, x: 0.0 ** x,
+    lambda lib, x: 1.0 ** x, lambda lib, x: lib.pow(x, x.flip(0)), lambda lib, x: lib.pow(x * 0, x),
+], ids=["pow0", "pow0.", "pow1", "pow2", "pow3", "pow-1", "pow-2", "pow.5", "pow-.5", "pow1.5",
+        "zero-to-x", "one-to-x", "pow-tensors", "zero-to-tensor"])
+def test_pow_at_zero_has_torchs_bits(fn, dtype):
+    """0 ** 0 = 1 (gradient 0), 0 ** -1 = inf, a negative base to a fractional power is
+    NaN, and pow's backward at base 0 (0 where the exponent is 0: torch masks it), at
+    -0., +-inf and NaN too. (Bases whose powers are exact: PyTorch's vectorised pow
+    rounds some others otherwise.)"""
+    check_bits(fn, np.array(POWERS, dtype=dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x.remainder(1.5), lambda lib, x: x.remainder(-1.5), lambda lib, x: x % 2.0,
+    lambda lib, x: x.fmod(1.5), lambda lib, x: x.fmod(-1.5), lambda lib, x: x.remainder(0.0),
+    lambda lib, x: x.remainder(x.flip(0)), lambda lib, x: x.fmod(x.flip(0)),
+    lambda lib, x: lib.div(x, 2.0, rounding_mode="floor"),
+    lambda lib, x: lib.div(x, -2.0, rounding_mode="trunc"),
+], ids=["remainder", "remainder-neg", "mod", "fmod", "fmod-neg", "remainder-zero",
+        "remainder-tensors", "fmod-tensors", "div-floor", "div-trunc"])
+def test_remainders_at_zeros_have_torchs_bits(fn, dtype):
+    """remainder's and fmod's signs (the divisor's, the dividend's; -0. kept), by 0, at
+    +-inf and NaN, and their gradients."""
+    check_bits(fn, np.array(SIGNED, dtype=dtype))

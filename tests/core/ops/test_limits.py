@@ -13,7 +13,7 @@ import torch
 import minigrad as mg
 
 from op_cases import case, run
-from torch_compare import check_numerical, outcome, rand
+from torch_compare import check_bits, check_numerical, outcome, rand
 
 X = rand((3, 4), seed=0, away_from=[0.1, -0.2], gap=0.05)
 V = rand((4,), seed=1)
@@ -61,3 +61,39 @@ def test_gradients_against_finite_differences(fn):
         "shapes", "out", "printed"])
 def test_calls_print_and_fail_as_torch(call):
     assert outcome(call, mg) == outcome(call, torch)
+
+
+EDGES = [-np.inf, -3.0, -2.0, -1.0, -0.5, -0.0, 0.0, 0.5, 1.0, 2.0, 3.0, np.inf, np.nan]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x.clamp(-1.0, 2.0), lambda lib, x: x.clamp(min=-1.0),
+    lambda lib, x: x.clamp(max=2.0), lambda lib, x: x.clamp(0.0, 0.0),
+    lambda lib, x: x.clamp(2.0, -1.0), lambda lib, x: lib.clamp_min(x, 0.0),
+    lambda lib, x: lib.clamp_max(x, -0.0), lambda lib, x: (x * 1).clamp_(-1.0, 2.0) * 1,
+    lambda lib, x: (x * 1).clamp_min_(0.0) * 1, lambda lib, x: x.clip(-2.0, 3.0),
+], ids=["clamp", "min", "max", "empty", "inverted", "clamp_min", "clamp_max-neg-zero",
+        "clamp_", "clamp_min_", "clip"])
+def test_clamp_by_numbers_at_its_bounds_has_torchs_bits(fn, dtype):
+    """x on a bound keeps x (clamp(-0., min=0.) is -0.) and takes the gradient, NaN stays
+    NaN with the gradient passed on, as PyTorch's clamp and clamp_backward."""
+    check_bits(fn, np.array(EDGES, dtype=dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda lib, x, low, high: lib.clamp(x, low, high), lambda lib, x, low, high: x.clamp(min=low),
+    lambda lib, x, low, high: x.clamp(max=high), lambda lib, x, low, high: lib.clamp_min(x, low),
+    lambda lib, x, low, high: lib.clamp_max(x, high),
+    lambda lib, x, low, high: (x * 1).clamp_(min=low, max=high) * 1,
+    lambda lib, x, low, high: lib.clamp(x, high, low),
+], ids=["clamp", "min", "max", "clamp_min", "clamp_max", "clamp_", "inverted"])
+def test_clamp_by_tensors_at_ties_has_torchs_bits(fn, dtype):
+    """Tensor bounds, x equal to a bound: the gradient goes to x, not to the bound (and a
+    NaN bound gives NaN), for all three inputs. (-0. against 0. is left out: PyTorch's
+    vector loop returns the bound there, its scalar loop x, depending on the position.)"""
+    x = np.array([-2.0, -1.0, 0.0, 1.0, 1.0, 2.0, np.nan, np.inf, -np.inf, 1.0, 0.5], dtype)
+    low = np.array([-2.0, 0.0, 0.0, 1.0, 2.0, 1.0, 0.0, 0.0, -1.0, np.nan, 0.5], dtype)
+    high = np.array([-2.0, 0.0, 1.0, 1.0, 0.5, 2.0, 1.0, np.inf, -np.inf, 2.0, 0.5], dtype)
+    check_bits(fn, x, low, high)

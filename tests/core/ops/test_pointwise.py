@@ -28,7 +28,7 @@ import torch
 import minigrad as mg
 
 from op_cases import case, run, X, Y, POS, ROW, AWAY
-from torch_compare import check, check_error, rand
+from torch_compare import check, check_bits, check_error, rand
 
 
 BOUND_LOW = rand((4,), seed=9, low=-1.0, high=-0.2)
@@ -288,3 +288,26 @@ def test_no_numpy_warning_where_exp_overflows():
         y = mg.tensor(_values(200, "float32")).sigmoid()
         mg.tensor([-1000.0, 1000.0], dtype=mg.float64).sigmoid()
     assert y.shape == (200,)
+
+
+ZEROS_AND_LIMITS = [-np.inf, -4.0, -1.0, -0.0, 0.0, 1.0, 4.0, np.inf, np.nan]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x.abs(), lambda lib, x: x.sign(), lambda lib, x: x.sgn(),
+    lambda lib, x: x.sqrt(), lambda lib, x: x.rsqrt(), lambda lib, x: x.log(),
+    lambda lib, x: x.log2(), lambda lib, x: x.reciprocal(), lambda lib, x: x / 0.0,
+    lambda lib, x: x / -0.0, lambda lib, x: 0.0 / x, lambda lib, x: x / x.flip(0),
+    lambda lib, x: lib.where(x > 0, x, -0.0), lambda lib, x: lib.where(x < 0, 0.0, x),
+    lambda lib, x: lib.where(x >= 0, x, x.flip(0)), lambda lib, x: lib.relu(x),
+    lambda lib, x: lib.maximum(x, x.flip(0)), lambda lib, x: lib.minimum(x, x.flip(0)),
+    lambda lib, x: lib.maximum(x, x * 1),
+], ids=["abs", "sign", "sgn", "sqrt", "rsqrt", "log", "log2", "reciprocal", "by-zero",
+        "by-neg-zero", "zero-by", "by-flipped", "where-neg-zero", "where-zero", "where-tensors",
+        "relu", "maximum", "minimum", "maximum-ties"])
+def test_pointwise_at_zeros_and_limits_has_torchs_bits(fn, dtype):
+    """At -0., 0., +-inf and NaN: abs'/sign's gradients 0 at both zeros (sgn's too),
+    sqrt's +-inf at +-0., log's -inf at 0 and its gradient inf, x/0 and 0/0, where()
+    keeping -0., maximum/minimum giving a tie's gradient to both halves."""
+    check_bits(fn, np.array(ZEROS_AND_LIMITS, dtype=dtype))

@@ -28,7 +28,7 @@ import torch
 import minigrad as mg
 
 from op_cases import INF, case, run, X, POS, SCALAR, X3, AWAY, D3
-from torch_compare import check, check_error, rand
+from torch_compare import check, check_bits, check_error, rand
 
 
 REDUCTIONS = [
@@ -436,3 +436,48 @@ def test_dist_and_triangle_indices_like_torch(call):
         except (RuntimeError, TypeError, NotImplementedError) as error:
             outcomes.append((type(error).__name__, str(error)))
     assert outcomes[0] == outcomes[1]
+
+
+ZERO_ROWS = [[0.0, 0.0, 0.0], [-0.0, 0.0, -0.0], [3.0, 0.0, -4.0], [0.0, -0.0, 0.0],
+             [-2.0, 2.0, 3.0]]
+INFINITE_ROWS = [[-np.inf, 0.0, 0.0, -np.inf], [-np.inf, -np.inf, -np.inf, -np.inf],
+                 [0.0, 0.0, 0.0, 0.0], [np.inf, 0.0, 0.0, -np.inf], [np.nan, 0.0, 0.0, 0.0]]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x[:2].norm(), lambda lib, x: x.norm(dim=1), lambda lib, x: x.norm(p=1, dim=1),
+    lambda lib, x: x.norm(p=3, dim=1), lambda lib, x: x.norm(p=INF, dim=1),
+    lambda lib, x: x.norm(p=-INF, dim=1), lambda lib, x: x.norm(p=-INF),
+    lambda lib, x: x.norm(p=0, dim=1), lambda lib, x: x.norm(dim=0, keepdim=True),
+    lambda lib, x: lib.nn.functional.normalize(x), lambda lib, x: lib.nn.functional.normalize(x, p=1),
+    lambda lib, x: lib.nn.functional.normalize(x, dim=0),
+    lambda lib, x: lib.nn.functional.normalize(x, p=INF),
+    lambda lib, x: lib.nn.functional.cosine_similarity(x, x * 1),
+    lambda lib, x: lib.cdist(x, x * 1, p=1), lambda lib, x: lib.cdist(x, x * 1, p=INF),
+    lambda lib, x: lib.cdist(x, x * 1, p=0), lambda lib, x: lib.cdist(x, x * 1),
+    lambda lib, x: lib.cdist(x, x.flip(0), p=1),
+], ids=["norm-zero-vector", "norm-dim", "norm-1", "norm-3", "norm-inf", "norm-minus-inf",
+        "norm-minus-inf-all", "norm-0", "norm-keepdim", "normalize", "normalize-1",
+        "normalize-dim0", "normalize-inf", "cosine-similarity", "cdist-1", "cdist-inf",
+        "cdist-0", "cdist-2", "cdist-flipped"])
+def test_norms_of_zero_vectors_have_torchs_bits(fn, dtype):
+    """The norm of a zero vector (-0. too) has gradient 0 (torch's subgradient),
+    F.normalize divides a zero row by eps, the -inf norm is the smallest |x_i| (minigrad
+    gave 1 for every row) with the gradient shared by the smallest, equal points are at
+    distance 0 with gradient 0; cdist's gradient is PyTorch's kernel's, x2's computed
+    from x2's side (+0., where minigrad's negated x1-side sum gave -0.)."""
+    check_bits(fn, np.array(ZERO_ROWS, dtype=dtype))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x.softmax(1), lambda lib, x: x.log_softmax(1), lambda lib, x: x.logsumexp(1),
+    lambda lib, x: x[:3].logsumexp(0), lambda lib, x: x[[1]].logsumexp((0, 1)),
+    lambda lib, x: x[:3].softmax(0), lambda lib, x: lib.nn.functional.softmin(-x, 1),
+], ids=["softmax", "log_softmax", "logsumexp", "logsumexp-dim0", "logsumexp-all-minus-inf",
+        "softmax-dim0", "softmin"])
+def test_softmax_of_infinite_rows_has_torchs_bits(fn, dtype):
+    """Rows with -inf entries, of -inf only (softmax NaN, log_softmax NaN, logsumexp -inf
+    with gradient NaN), with +inf and with NaN; entries 0 and +-inf keep exp exact."""
+    check_bits(fn, np.array(INFINITE_ROWS, dtype=dtype))

@@ -13,7 +13,7 @@ import torch
 
 import minigrad as mg
 
-from torch_compare import chain, check, check_numerical, rand
+from torch_compare import chain, check, check_bits, check_numerical, rand
 from transcripts import assert_same
 
 POSITIVE = rand((3, 4), seed=0, low=0.1, high=4.0)
@@ -222,3 +222,19 @@ SWEEP = [  # small functions the tutorials use, found missing by the sweep (READ
 @pytest.mark.parametrize("src", SWEEP)
 def test_small_functions_found_by_the_sweep(src):
     assert_same(src)
+
+
+HALVES = [-np.inf, -3.5, -2.5, -1.5, -0.75, -0.5, -0.25, -0.0, 0.0, 0.25, 0.5, 0.75, 1.5, 2.5,
+          3.5, 0.05, 0.15, 0.25, 1.25, -0.05, -1.25, np.inf, np.nan]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x.floor(), lambda lib, x: x.ceil(), lambda lib, x: x.round(),
+    lambda lib, x: x.trunc(), lambda lib, x: x.frac(), lambda lib, x: x.round(decimals=1),
+    lambda lib, x: x.round(decimals=-1), lambda lib, x: lib.fix(x),
+], ids=["floor", "ceil", "round", "trunc", "frac", "round-decimals", "round-tens", "fix"])
+def test_rounding_at_halves_and_zeros_has_torchs_bits(fn, dtype):
+    """Halves round to even (-2.5 -> -2., -0.5 -> -0.), -0. stays -0. (ceil(-0.25) is
+    -0.), frac(-0.) is -0., inf and NaN kept, and the gradients (0; frac's 1)."""
+    check_bits(fn, np.array(HALVES, dtype=dtype))

@@ -15,7 +15,7 @@ import torch
 import minigrad as mg
 
 from op_cases import case, run, D2, D3, SCALAR
-from torch_compare import check, check_double_backward, check_error, check_numerical, outcome
+from torch_compare import check, check_bits, check_double_backward, check_error, check_numerical, outcome
 
 TIES = np.array([[1.0, 3.0, 3.0, 0.0], [2.0, 2.0, -1.0, 2.0], [0.0, 0.0, 0.0, 0.0]], np.float32)
 NANS = np.array([[1.0, np.nan, 0.0, 2.0, np.nan], [3.0, 1.0, 2.0, 0.0, 5.0]], np.float32)
@@ -202,3 +202,31 @@ def test_program_topk_of_softmax_then_index_select_and_backward():
 
     check(program, logits, table)
     check_numerical(lambda lg, tb: program(mg, lg, tb), logits, table)
+
+
+TIED = [[1.0, 3.0, 3.0, 0.0, 3.0], [2.0, 2.0, 2.0, 2.0, 2.0], [-0.0, 0.0, -0.0, 0.0, -1.0],
+        [np.nan, 1.0, np.nan, 2.0, 0.0], [np.inf, -np.inf, np.inf, 1.0, 0.0]]
+SIGNED_ZERO_FREE = [0, 1, 3, 4]  # (rows whose ties are not -0. against 0.: see below)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("fn", [
+    lambda lib, x: x.max(), lambda lib, x: x.min(), lambda lib, x: x.max(1),
+    lambda lib, x: x.min(1), lambda lib, x: x.max(0), lambda lib, x: x.median(),
+    lambda lib, x: x.median(1), lambda lib, x: x.kthvalue(2, 1), lambda lib, x: x.kthvalue(3, 0),
+    lambda lib, x: x.sort(1), lambda lib, x: x.sort(dim=1, descending=True, stable=True),
+    lambda lib, x: x.topk(3, 1), lambda lib, x: x.topk(2, 1, largest=False),
+    lambda lib, x: x[SIGNED_ZERO_FREE].amax(1), lambda lib, x: x[SIGNED_ZERO_FREE].amin(1),
+    lambda lib, x: x[SIGNED_ZERO_FREE].amax(), lambda lib, x: x[:3].amax(0),
+    lambda lib, x: x[[0, 1]].amax((0, 1)), lambda lib, x: x[[0, 1]].amin(),
+], ids=["max", "min", "max-dim", "min-dim", "max-dim0", "median", "median-dim", "kthvalue",
+        "kthvalue-dim0", "sort", "sort-descending-stable", "topk", "topk-smallest", "amax-dim",
+        "amin-dim", "amax", "amax-dim0", "amax-dims", "amin-ties"])
+def test_ties_and_nan_gradients_have_torchs_bits(fn, dtype):
+    """Ties, -0. against 0., +-inf and NaN, bit for bit with their gradients: max() and
+    amax/amin share the gradient evenly among equal elements, max(dim), median, kthvalue,
+    sort and topk give it to the one index they return; a NaN result (amax's: torch's
+    scale_grad_by_count finds no element equal to it) makes its slice's gradient NaN.
+    Not compared: amax's value where -0. ties 0. (PyTorch's vector loop returns either
+    one, depending on the row's length and the CPU's vector width)."""
+    check_bits(fn, np.array(TIED, dtype=dtype))

@@ -14,7 +14,7 @@ import torch
 
 import minigrad as mg
 
-from torch_compare import chain, check, check_numerical, rand
+from torch_compare import chain, check, check_bits, check_numerical, rand
 from transcripts import assert_same
 
 ANY = rand((3, 4), seed=1, low=-3.0, high=3.0, away_from=[0], gap=0.05)
@@ -327,3 +327,13 @@ def test_the_last_bits_differ_from_torchs_no_more_often_than_the_readme_says(nam
         np.testing.assert_array_equal(ours, theirs)
     for mine, torchs in zip(our_grads, their_grads) if gradient == 0 else ():
         np.testing.assert_array_equal(mine, torchs)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("eps", [None, 0.0, 0.5])
+def test_logit_at_0_and_1_has_torchs_bits(eps, dtype):
+    """logit's backward at 0, -0. and 1 is grad * inf (+inf at -0. too, where grad / (x (1
+    - x)) would give -inf), NaN outside [0, 1] (0 outside [eps, 1 - eps] with eps). (Only
+    values whose logs are exact: PyTorch's float32 log rounds some others otherwise.)"""
+    x = np.array([-0.5, -0.0, 0.0, 0.5, 1.0, 1.5, np.nan, np.inf, -np.inf], dtype)
+    check_bits(lambda lib, t: lib.logit(t, eps=eps), x)

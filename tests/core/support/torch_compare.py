@@ -289,3 +289,50 @@ def check_double_backward(fn, *arrays, rtol=1e-4, atol=1e-5, numerical=True):
                                    err_msg=f"second derivative wrt input {k}")
     if numerical:
         check_numerical(lambda *xs: first_derivative(mg, fn, list(xs))[1], *arrays)
+
+
+# ---- bit for bit at kinks and ties -------------------------------------------
+
+def same_bits(ours, theirs) -> bool:
+    """The same dtype, shape and bits (signs of zeros too; any NaN equals any NaN:
+    NumPy's and PyTorch's NaNs differ in a sign bit no program can see)."""
+    ours, theirs = np.asarray(ours), np.asarray(theirs)
+    if ours.dtype != theirs.dtype or ours.shape != theirs.shape:
+        return False
+    if ours.dtype.kind in "fc":
+        ours, theirs = ours.copy(), theirs.copy()
+        ours[np.isnan(ours)] = np.nan
+        theirs[np.isnan(theirs)] = np.nan
+    return np.array_equal(np.atleast_1d(ours).view(np.uint8),
+                          np.atleast_1d(theirs).view(np.uint8))
+
+
+def _array_of(grad):
+    """A gradient's array (torch's sign and sgn give a ZeroTensor: numpy(force=True))."""
+    return (grad.numpy(force=True) if isinstance(grad, torch.Tensor) else grad.numpy()).copy()
+
+
+def check_bits(fn, *arrays):
+    """``fn(lib, *x)``'s outputs, then the gradients of its float inputs after a backward
+    of the first output with a non-constant upstream gradient (0.3 to 2.1), bit for bit
+    as torch's: for points where an op changes piece (kinks, ties, -0., inf, NaN)."""
+    results = []
+    for lib in (mg, torch):
+        inputs = [lib.tensor(np.array(a), requires_grad=np.asarray(a).dtype.kind == "f")
+                  for a in arrays]
+        outputs = outputs_of(fn(lib, *inputs))
+        values = [out.detach().numpy().copy() for out in outputs]
+        grads = []
+        if outputs[0].requires_grad:
+            count = max(outputs[0].numel(), 1)
+            upstream = np.linspace(0.3, 2.1, count).reshape(tuple(outputs[0].shape))
+            outputs[0].backward(lib.tensor(upstream.astype(values[0].dtype)))
+            grads = [None if x.grad is None else _array_of(x.grad) for x in inputs]
+        results.append((values, grads))
+    (ours, our_grads), (theirs, their_grads) = results
+    for k, (o, t) in enumerate(zip(ours, theirs)):
+        assert same_bits(o, t), f"output {k}: {o!r} vs torch's {t!r}"
+    assert len(our_grads) == len(their_grads)
+    for k, (o, t) in enumerate(zip(our_grads, their_grads)):
+        assert (o is None) == (t is None), f"gradient {k}: {o!r} vs torch's {t!r}"
+        assert o is None or same_bits(o, t), f"gradient {k}: {o!r} vs torch's {t!r}"
