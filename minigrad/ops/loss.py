@@ -20,7 +20,8 @@ from ..rules.layout import check_row_major_grad_input
 from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits",
-           "binary_cross_entropy", "smooth_l1_loss", "huber_loss"]
+           "binary_cross_entropy", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
+           "multi_margin_loss"]
 
 # How torch's nodes show ``reduction`` (at::Reduction, a C++ enum).
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -573,3 +574,63 @@ def smooth_l1_loss(x, target, reduction="mean", beta=1.0):
 def huber_loss(x, target, reduction="mean", delta=1.0):
     return HuberLossBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
                                     reduction=reduction, beta=delta)
+
+
+class SoftMarginLossBackward0(Node):
+    formula = Formula("loss_i", "log(1 + exp(-y_i x_i)), then reduced",
+                      d={"self": "-y_i exp(-y_i x_i) / (1 + exp(-y_i x_i))"})
+    saves = {"self": Input(0), "target": Input(1)}
+
+    def forward(self, x, target, reduction):
+        self.save(reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
+        losses = kernels_loss.soft_margin_loss(x, target)
+        return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
+            else fn.mean(losses)
+
+    def backward(self, saved, grad):
+        x, target = saved.self, saved.target
+        norm = 1 / fn.as_array(x).size if self.reduction == "mean" else 1.0
+        z = fn.exp(-target * x)
+        return target * z * -norm / (z + 1) * grad, None
+
+
+class MultiMarginLossBackward0(Node):
+    formula = Formula("loss_n", "sum_{c != y_n} max(0, margin - x_{n y_n} + x_{nc})**p "
+                                "w_{y_n} / C, then reduced",
+                      d={"self": "p max(0, margin - x_{n y_n} + x_{nc})**(p - 1) w_{y_n} / C "
+                                 "at c != y_n; minus their sum at c = y_n"})
+    saves = {"self": Input(0), "target": Input(1)}
+
+    def forward(self, x, target, p, margin, weight, reduction):
+        self.save(p=p, margin=margin, weight=_kept(weight), reduction=_REDUCTIONS[reduction])
+        self.p, self.margin, self.reduction = p, margin, reduction
+        losses = kernels_loss.multi_margin_loss(_margin_rows(x), target.reshape(-1), p, margin,
+                                                _array(weight), reduction)
+        return losses.reshape(target.shape) if reduction == "none" and target.ndim else losses
+
+    def backward(self, saved, grad):
+        x, target = fn.as_array(saved.self), fn.as_array(saved.target)
+        rows = _margin_rows(x)
+        norm = 1 / (rows.size if self.reduction == "mean" else rows.shape[1])
+        slope = kernels_loss.multi_margin_loss_backward(
+            rows, target.reshape(-1), self.p, self.margin, fn.as_array(saved.weight), norm)
+        grad = grad if fn.as_array(grad).ndim == 0 else fn.reshape(grad, (-1, 1))
+        return fn.reshape(fn.as_constant(slope, like=grad) * grad, x.shape), None
+
+
+def _margin_rows(x):
+    """Scores as rows (N, C): a vector is one row, a number one row of one class."""
+    return x.reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
+
+
+def soft_margin_loss(x, target, reduction="mean"):
+    _check_no_requires_grad("soft_margin_loss", target=target)
+    return SoftMarginLossBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
+                                         reduction=reduction)
+
+
+def multi_margin_loss(x, target, p=1, margin=1.0, weight=None, reduction="mean"):
+    _check_no_requires_grad("multi_margin_loss", weight=weight)
+    return MultiMarginLossBackward0.apply(x, target, p=p, margin=margin, weight=weight,
+                                          reduction=reduction)
