@@ -88,8 +88,11 @@ def binary_cross_entropy(x, target):
 
 
 def soft_margin_loss(x, target):
-    """log(1 + exp(-x y)) for each element, by PyTorch's steps: -x, times y, exp, log1p."""
-    return kernels_rounding.log1p(pointwise.exp(-x * target))
+    """log(1 + exp(-x y)) for each element, by PyTorch's steps: -x, times y (in x's
+    dtype, or in y's wider float one and rounded back), exp, log1p."""
+    if target.dtype.kind != "f":
+        target = target.astype(x.dtype)
+    return kernels_rounding.log1p(pointwise.exp(np.asarray(-x * target, dtype=x.dtype)))
 
 
 def _margins(x, target, margin):

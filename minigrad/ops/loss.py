@@ -579,12 +579,12 @@ def huber_loss(x, target, reduction="mean", delta=1.0):
 class SoftMarginLossBackward0(Node):
     formula = Formula("loss_i", "log(1 + exp(-y_i x_i)), then reduced",
                       d={"self": "-y_i exp(-y_i x_i) / (1 + exp(-y_i x_i))"})
-    saves = {"self": Input(0), "target": Input(1)}
+    saves = {"self": Input(0)}
 
     def forward(self, x, target, reduction):
-        self.save(reduction=_REDUCTIONS[reduction])
+        self.save(target=_kept(target), reduction=_REDUCTIONS[reduction])
         self.reduction = reduction
-        losses = kernels_loss.soft_margin_loss(x, target)
+        losses = kernels_loss.soft_margin_loss(x, _array(target))
         return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
             else fn.mean(losses)
 
@@ -592,7 +592,7 @@ class SoftMarginLossBackward0(Node):
         x, target = saved.self, saved.target
         norm = 1 / fn.as_array(x).size if self.reduction == "mean" else 1.0
         z = fn.exp(-target * x)
-        return target * z * -norm / (z + 1) * grad, None
+        return target * z * -norm / (z + 1) * grad,
 
 
 class MultiMarginLossBackward0(Node):
@@ -600,14 +600,16 @@ class MultiMarginLossBackward0(Node):
                                 "w_{y_n} / C, then reduced",
                       d={"self": "p max(0, margin - x_{n y_n} + x_{nc})**(p - 1) w_{y_n} / C "
                                  "at c != y_n; minus their sum at c = y_n"})
-    saves = {"self": Input(0), "target": Input(1)}
+    saves = {"self": Input(0)}
 
     def forward(self, x, target, p, margin, weight, reduction):
-        self.save(p=p, margin=margin, weight=_kept(weight), reduction=_REDUCTIONS[reduction])
+        self.save(target=_kept(target), p=p, margin=margin, weight=_kept(weight),
+                  reduction=_REDUCTIONS[reduction])
+        target = _array(target)
         self.p, self.margin, self.reduction = p, margin, reduction
         losses = kernels_loss.multi_margin_loss(_margin_rows(x), target.reshape(-1), p, margin,
                                                 _array(weight), reduction)
-        return losses.reshape(target.shape) if reduction == "none" and target.ndim else losses
+        return losses.reshape(target.shape) if reduction == "none" else losses
 
     def backward(self, saved, grad):
         x, target = fn.as_array(saved.self), fn.as_array(saved.target)
@@ -616,7 +618,7 @@ class MultiMarginLossBackward0(Node):
         slope = kernels_loss.multi_margin_loss_backward(
             rows, target.reshape(-1), self.p, self.margin, fn.as_array(saved.weight), norm)
         grad = grad if fn.as_array(grad).ndim == 0 else fn.reshape(grad, (-1, 1))
-        return fn.reshape(fn.as_constant(slope, like=grad) * grad, x.shape), None
+        return fn.reshape(fn.as_constant(slope, like=grad) * grad, x.shape),
 
 
 def _margin_rows(x):
@@ -626,11 +628,14 @@ def _margin_rows(x):
 
 def soft_margin_loss(x, target, reduction="mean"):
     _check_no_requires_grad("soft_margin_loss", target=target)
-    return SoftMarginLossBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
-                                         reduction=reduction)
+    shape = broadcast_shapes(x.shape, target.shape)
+    if shape != x.shape:  # (torch writes -x * target into a tensor of x's shape)
+        raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    return SoftMarginLossBackward0.apply(x, target=target, reduction=reduction)
 
 
 def multi_margin_loss(x, target, p=1, margin=1.0, weight=None, reduction="mean"):
     _check_no_requires_grad("multi_margin_loss", weight=weight)
-    return MultiMarginLossBackward0.apply(x, target, p=p, margin=margin, weight=weight,
+    return MultiMarginLossBackward0.apply(x, target=target, p=p, margin=margin, weight=weight,
                                           reduction=reduction)
