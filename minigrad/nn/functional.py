@@ -977,6 +977,9 @@ def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = 
     """loss_i = log(1 + exp(-y_i x_i)) for labels y_i = 1 or -1 (a smooth hinge);
     one node, SoftMarginLossBackward0, as in PyTorch."""
     reduction = _reduction_of(size_average, reduce, reduction)
+    if not input.dtype.is_floating_point and input.dtype != minigrad.bool:
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{_type_name(input)}")
     return ops.soft_margin_loss(input, target, reduction)
 
 
@@ -1090,6 +1093,9 @@ def _check_multi_margin(input: Tensor, target: Tensor, weight: Tensor | None) ->
     if weight is not None and weight.dtype != input.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
                            f"{_type_name(weight)}")
+    if input.dtype not in (minigrad.float32, minigrad.float64):
+        raise NotImplementedError('"multi_margin_loss_cpu_kernel" not implemented for '
+                                  f"'{_type_name(input)}'")
     if target.numel() and (target.min() < 0 or target.max() >= classes):
         raise RuntimeError("target out of range")
 
