@@ -589,10 +589,56 @@ class SoftMarginLossBackward0(Node):
             else fn.mean(losses)
 
     def backward(self, saved, grad):
-        x, target = saved.self, saved.target
-        norm = 1 / fn.as_array(x).size if self.reduction == "mean" else 1.0
-        z = fn.exp(-target * x)
-        return target * z * -norm / (z + 1) * grad,
+        return fn.soft_margin_loss_backward(grad, saved.self, saved.target, self.reduction),
+
+
+def soft_margin_loss_backward_of(grad, x, target, reduction):
+    """-y exp(-y x) / (1 + exp(-y x)) G (/ n for 'mean'), in torch's order of steps."""
+    norm = 1 / fn.as_array(x).size if reduction == "mean" else 1.0
+    z = fn.exp(-target * x)
+    return target * z * -norm / (z + 1) * grad
+
+
+class SoftMarginLossBackwardBackward0(Node):
+    formula = Formula("z", "soft_margin_loss_backward(grad, self, target) = "
+                           "-y e / (1 + e) grad (/ n for 'mean'), e = exp(-y x)",
+                      grad={"grad": "-y e / (1 + e) G (/ n), summed for a reduced loss",
+                            "self": "y**2 e / (1 + e)**2 G grad (/ n)"},
+                      note="soft_margin_loss's derivative as an operation, recorded by a "
+                           "backward with create_graph=True.")
+    saves = {"grad_output": Input(0), "self": Input(1)}
+
+    def forward(self, grad, x, target, reduction):
+        self.save(target=_kept(target), reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
+        return soft_margin_loss_backward_of(grad, x, _array(target), reduction)
+
+    def backward(self, saved, grad):
+        # torch's soft_margin_loss_double_backward(_grad_output), in its order of steps
+        grad_output, x, target = saved.grad_output, saved.self, saved.target
+        needs_grad, needs_x = self.needs_input_grad[:2]
+        return (_soft_margin_grad_grad(grad, grad_output, x, target, self.reduction)
+                if needs_grad else None,
+                _soft_margin_double(grad * grad_output, x, target, self.reduction)
+                if needs_x else None)
+
+
+def _soft_margin_grad_grad(grad, grad_output, x, target, reduction):
+    """The upstream gradient's: soft_margin_loss_backward of G, summed for a reduced loss."""
+    if reduction == "none":
+        return fn.soft_margin_loss_backward(grad, x, target, reduction)
+    ones = fn.as_constant(np.ones_like(fn.as_array(grad_output)), like=grad_output)
+    return fn.sum(fn.soft_margin_loss_backward(ones, x, target, reduction) * grad)
+
+
+def _soft_margin_double(grad, x, target, reduction):
+    """grad y**2 e / (e + 1)**2 (/ n for 'mean'), e = exp(-y x)."""
+    z = fn.exp(x * -target)
+    z_plus_1 = z + 1
+    result = grad * target * target * z / (z_plus_1 * z_plus_1)
+    if reduction == "mean":
+        result = result / int(np.prod(x.shape, dtype=np.int64))
+    return result
 
 
 class MultiMarginLossBackward0(Node):

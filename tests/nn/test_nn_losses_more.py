@@ -14,7 +14,8 @@ import pytest
 import torch
 
 import minigrad as mg
-from tests.core.support.torch_compare import check, check_error, check_numerical, mirror
+from tests.core.support.torch_compare import (
+    check, check_double_backward, check_error, check_numerical, mirror)
 
 REDUCTIONS = ["mean", "sum", "none"]
 DTYPES = ["float32", "float64"]
@@ -182,6 +183,32 @@ def test_gradcheck_of_the_two_nodes():
         assert mg.autograd.gradcheck(
             lambda v: F.multi_margin_loss(v, classes, p=2, weight=weight, reduction=reduction),
             (x,))
+
+
+@pytest.mark.parametrize("reduction", REDUCTIONS)
+def test_soft_margin_second_derivative_is_torch_node(reduction):
+    """A create_graph backward records SoftMarginLossBackwardBackward0 (edges to the
+    upstream gradient and the input), and differentiates as torch's formulas do."""
+    arrays = [data("float64")[name] for name in ("x", "signs")]
+    seen = {}
+    for lib in (mg, torch):
+        x = lib.tensor(arrays[0], requires_grad=True)
+        loss = lib.nn.functional.soft_margin_loss(x, lib.tensor(arrays[1]), reduction=reduction)
+        upstream = lib.ones(tuple(loss.shape), dtype=lib.float64, requires_grad=True)
+        grad, = lib.autograd.grad(loss, x, upstream, create_graph=True)
+        second = lib.autograd.grad((grad ** 3).sum(), (x, upstream), create_graph=True)
+        seen[lib] = ([type(grad.grad_fn).__name__]
+                     + [type(n).__name__ for n, _ in grad.grad_fn.next_functions]
+                     + [type(s.grad_fn).__name__ for s in second],
+                     grad.detach().numpy(), [s.detach().numpy() for s in second])
+    assert seen[mg][0] == seen[torch][0]
+    np.testing.assert_allclose(seen[mg][1], seen[torch][1], rtol=1e-12)
+    for mine, theirs in zip(seen[mg][2], seen[torch][2]):
+        np.testing.assert_allclose(mine, theirs, rtol=1e-12, atol=1e-15)
+    check_double_backward(
+        lambda lib, x: lib.nn.functional.soft_margin_loss(x, lib.tensor(arrays[1]),
+                                                          reduction=reduction), arrays[0],
+        rtol=1e-10, atol=1e-12)
 
 
 def test_the_nodes_show_torch_saved_values():
