@@ -635,7 +635,7 @@ def _soft_margin_double(grad, x, target, reduction):
     """grad y**2 e / (e + 1)**2 (/ n for 'mean'), e = exp(-y x)."""
     z = fn.exp(x * -target)
     z_plus_1 = z + 1
-    result = grad * target * target * z / (z_plus_1 * z_plus_1)
+    result = grad * (target * target) * z / (z_plus_1 * z_plus_1)
     if reduction == "mean":
         result = result / int(np.prod(x.shape, dtype=np.int64))
     return result

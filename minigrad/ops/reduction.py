@@ -420,8 +420,8 @@ class LinalgVectorNormBackward0(Node):
 
 
 class NormBackward1(LinalgVectorNormBackward0):
-    """``at::norm(x, p, dim)``, the node of ATen's own callers (pairwise_distance): the
-    vector norm with its ``p`` saved as ``_saved_p`` (a float)."""
+    # ``at::norm(x, p, dim)``, the node of ATen's own callers (pairwise_distance): the
+    # vector norm with its ``p`` saved as ``_saved_p`` (a float)
 
     def forward(self, x, p, dim, keepdim):
         self.save(p=float(p), _ord=float(p), keepdim=keepdim, _axes=dim, dim=as_shown(dim))
