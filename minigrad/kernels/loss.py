@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import threads
+from . import pointwise, rounding as kernels_rounding, threads
 from .pointwise import log_sigmoid, log_sigmoid_into, one_of
 
-__all__ = ["binary_cross_entropy_with_logits", "binary_cross_entropy"]
+__all__ = ["binary_cross_entropy_with_logits", "binary_cross_entropy", "soft_margin_loss",
+           "multi_margin_loss", "multi_margin_loss_backward"]
 
 
 def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None):
@@ -89,3 +90,56 @@ def binary_cross_entropy(x, target):
     log_x = np.log(wide).astype(x.dtype, copy=False)
     log_1mx = np.log1p(-wide).astype(x.dtype, copy=False)
     return (target - one) * np.maximum(log_1mx, floor) - target * np.maximum(log_x, floor)
+
+
+def soft_margin_loss(x, target):
+    """log(1 + exp(-x y)) for each element, by PyTorch's steps: -x, times y (in x's
+    dtype, or in y's wider float one and rounded back), exp, log1p."""
+    if target.dtype.kind != "f":
+        target = target.astype(x.dtype)
+    return kernels_rounding.log1p(pointwise.exp(np.asarray(-x * target, dtype=x.dtype)))
+
+
+def _margins(x, target, margin):
+    """margin - x[t] + x[c] for each row and class c, 0 at the true class t."""
+    rows = np.arange(x.shape[0])
+    z = (x.dtype.type(margin) - x[rows, target])[:, None] + x
+    z[rows, target] = 0  # (the true class is left out)
+    return z
+
+
+def multi_margin_loss(x, target, p, margin, weight, reduction):
+    """Each row's sum_{c != t} max(0, margin - x[t] + x[c])**p (times weight[t]) / C
+    for rows x (N, C) and class indices t (N,), the classes added one after the
+    other as PyTorch's loop adds them; 'sum' and 'mean' add the rows likewise."""
+    z = _margins(x, target, margin)
+    h = np.where(z > 0, z if p == 1 else z * z, 0).astype(x.dtype)
+    if weight is not None:
+        h = h * weight[target][:, None]
+    losses = np.zeros(x.shape[0], dtype=x.dtype)
+    for c in range(x.shape[1]):
+        losses += h[:, c]
+    losses = losses / x.dtype.type(x.shape[1])
+    if reduction == "none":
+        return losses
+    wide = np.float32 if x.dtype == np.float16 else np.float64  # (torch's accumulate type)
+    total = np.cumsum(losses, dtype=wide)[-1] if losses.size else wide(0)
+    total = total / wide(losses.size) if reduction == "mean" else total
+    return np.asarray(total, dtype=x.dtype)
+
+
+def multi_margin_loss_backward(x, target, p, margin, weight, norm):
+    """d loss_n / d x[n, c] times ``norm`` (1/C, or 1/(N C) for 'mean'), as PyTorch's
+    loop rounds it: h = norm or 2 norm z where z > 0 (times weight[t]) for c != t,
+    and minus their running sum at the true class t."""
+    rows, g = np.arange(x.shape[0]), x.dtype.type(norm)
+    z = _margins(x, target, margin)
+    h = np.where(z > 0, g if p == 1 else 2 * g * z, 0).astype(x.dtype)
+    if weight is not None:
+        h = h * weight[target][:, None]
+    h[rows, target] = 0
+    at_target = np.zeros(x.shape[0], dtype=x.dtype)
+    for c in range(x.shape[1]):
+        at_target -= h[:, c]
+    h[rows, target] = at_target
+    return h

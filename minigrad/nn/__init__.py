@@ -15,7 +15,9 @@
     normalization.py  LayerNorm
     container.py   Sequential, ModuleList, ModuleDict
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
-                   SmoothL1Loss, HuberLoss, KLDivLoss
+                   SmoothL1Loss, HuberLoss, KLDivLoss, the margin losses (MarginRankingLoss,
+                   ..., MultiMarginLoss), PoissonNLLLoss, GaussianNLLLoss
+    distance.py    PairwiseDistance
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
     utils/         clip_grad_norm_, clip_grad_value_, parameters_to_vector
@@ -34,9 +36,12 @@ from .conv import Conv1d, Conv2d, Fold, Unfold  # noqa: F401
 from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
 from .linear import Flatten, Identity, Linear, Unflatten  # noqa: F401
+from .distance import PairwiseDistance  # noqa: F401
 from .loss import (  # noqa: F401
-    BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, HuberLoss, KLDivLoss, L1Loss, MSELoss, NLLLoss,
-    SmoothL1Loss)
+    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
+    HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
+    MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
+    SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .module import Module  # noqa: F401
 from .normalization import LayerNorm  # noqa: F401
 from .sparse import Embedding  # noqa: F401

@@ -14,6 +14,7 @@ Loss functions take ``reduction``: ``'none'`` returns one loss per element
 
 from __future__ import annotations
 
+import math
 import warnings
 from collections.abc import Sequence
 
@@ -34,7 +35,10 @@ __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_so
            "smooth_l1_loss", "huber_loss", "normalize", "dropout1d", "dropout2d", "selu",
            "celu", "mish", "hardswish", "hardsigmoid", "threshold", "prelu", "softsign",
            "tanhshrink", "softmin", "cosine_similarity", "kl_div", "leaky_relu", "elu",
-           "softplus", "silu", "hardtanh", "relu6"]
+           "softplus", "silu", "hardtanh", "relu6", "margin_ranking_loss",
+           "hinge_embedding_loss", "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance",
+           "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss",
+           "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"]
 
 
 # ---- layers and activations ------------------------------------------------
@@ -930,6 +934,238 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
     if reduction == "batchmean" and input.dim() != 0:
         return losses.sum() / input.shape[0]
     return _reduce(losses, "sum" if reduction == "batchmean" else reduction)
+
+def _reduction_of(size_average, reduce, reduction: str) -> str:
+    """``reduction``, or the one the pre-0.4 arguments mean (with PyTorch's warning)."""
+    if size_average is not None or reduce is not None:
+        return legacy_reduction(size_average, reduce)
+    _check_reduction(reduction)
+    return reduction
+
+
+def _rsub(number: float, x: Tensor) -> Tensor:
+    """``number - x`` as C++ computes it (``empty_like(x).fill_(number).sub_(x)``:
+    SubBackward0, where Python's ``number - x`` records RsubBackward1)."""
+    return minigrad.full_like(x, number) - x
+
+
+def margin_ranking_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
+                        size_average: bool | None = None, reduce: bool | None = None,
+                        reduction: str = "mean") -> Tensor:
+    """loss_i = max(0, -y_i (x1_i - x2_i) + margin): y_i = 1 asks x1_i to rank above
+    x2_i by ``margin``, y_i = -1 below it."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if input1.dim() != input2.dim() or input1.dim() != target.dim():
+        raise RuntimeError(
+            "margin_ranking_loss : All input tensors should have same dimension but got sizes: "
+            f"input1: {input1.size()}, input2: {input2.size()}, target: {target.size()} ")
+    losses = ops.scalar_op(-target * (input1 - input2), "+", margin).clamp_min(0)
+    return _reduce(losses, reduction)
+
+
+def hinge_embedding_loss(input: Tensor, target: Tensor, margin: float = 1.0,
+                         size_average: bool | None = None, reduce: bool | None = None,
+                         reduction: str = "mean") -> Tensor:
+    """loss_i = x_i where y_i = 1, max(0, margin - x_i) where y_i = -1 (x: distances)."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    zeros = minigrad.zeros_like(input)
+    margin_clamp = _rsub(margin, input).clamp_min(0)
+    losses = minigrad.where(target != 1, margin_clamp, zeros) \
+        + minigrad.where(target != -1, input, zeros)
+    return _reduce(losses, reduction)
+
+
+def soft_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                     reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """loss_i = log(1 + exp(-y_i x_i)) for labels y_i = 1 or -1 (a smooth hinge);
+    one node, SoftMarginLossBackward0, as in PyTorch."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if not input.dtype.is_floating_point and input.dtype != minigrad.bool:
+        raise RuntimeError("result type Float can't be cast to the desired output type "
+                           f"{_type_name(input)}")
+    return ops.soft_margin_loss(input, target, reduction)
+
+
+def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin: float = 0,
+                          size_average: bool | None = None, reduce: bool | None = None,
+                          reduction: str = "mean") -> Tensor:
+    """loss_i = 1 - cos(x1_i, x2_i) where y_i = 1, max(0, cos(x1_i, x2_i) - margin)
+    where y_i = -1: pulls pairs marked alike together, pushes the others apart."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    dim = target.dim()
+    if dim not in (0, 1):
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input1.dim() != dim + 1 or input2.dim() != dim + 1:
+        raise RuntimeError(
+            f"{dim}D target tensor expects {dim + 1}D input tensors, but found inputs with "
+            f"sizes {list(input1.shape)} and {list(input2.shape)}.")
+    prod_sum = (input1 * input2).sum(dim)
+    mag_square1 = ops.scalar_op((input1 * input1).sum(dim), "+", 1e-12)
+    mag_square2 = ops.scalar_op((input2 * input2).sum(dim), "+", 1e-12)
+    cos = prod_sum / (mag_square1 * mag_square2).sqrt()
+    zeros = minigrad.zeros_like(cos)
+    pos = _rsub(1, cos)
+    neg = ops.scalar_op(cos, "-", margin).clamp_min(0)
+    losses = minigrad.where(target == 1, pos, zeros) + minigrad.where(target == -1, neg, zeros)
+    return _reduce(losses, reduction)
+
+
+def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,
+                      keepdim: bool = False) -> Tensor:
+    """||x1 - x2 + eps||_p along the last dim: one distance per row."""
+    last = max(x1.dim(), x2.dim()) - 1
+    return ops.aten_norm(ops.scalar_op(x1 - x2, "+", eps), p, last, keepdim)
+
+
+def _check_triplet(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float) -> None:
+    if margin <= 0:
+        raise ValueError(f"margin must be greater than 0, got {margin}")
+    if not anchor.dim() == positive.dim() == negative.dim():
+        raise RuntimeError(
+            "The anchor, positive, and negative tensors are expected to have the same number "
+            f"of dimensions, but got: anchor {anchor.dim()}D, positive {positive.dim()}D, "
+            f"and negative {negative.dim()}D inputs")
+
+
+def triplet_margin_loss(anchor: Tensor, positive: Tensor, negative: Tensor, margin: float = 1.0,
+                        p: float = 2, eps: float = 1e-6, swap: bool = False,
+                        size_average: bool | None = None, reduce: bool | None = None,
+                        reduction: str = "mean") -> Tensor:
+    """loss_i = max(0, d(a_i, p_i) - d(a_i, n_i) + margin), d the p-norm distance:
+    the anchor nearer its positive than its negative, by ``margin``. ``swap`` uses
+    min(d(a, n), d(p, n)) for the negative's distance."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    _check_triplet(anchor, positive, negative, margin)
+    dist_pos = pairwise_distance(anchor, positive, p, eps)
+    dist_neg = pairwise_distance(anchor, negative, p, eps)
+    if swap:
+        dist_neg = minigrad.minimum(dist_neg, pairwise_distance(positive, negative, p, eps))
+    losses = (ops.scalar_op(dist_pos, "+", margin) - dist_neg).clamp_min(0)
+    return _reduce(losses, reduction)
+
+
+def triplet_margin_with_distance_loss(anchor: Tensor, positive: Tensor, negative: Tensor, *,
+                                      distance_function=None, margin: float = 1.0,
+                                      swap: bool = False, reduction: str = "mean") -> Tensor:
+    """triplet_margin_loss with any ``distance_function(x1, x2)`` (pairwise_distance
+    by default), written in Python in PyTorch too."""
+    _check_reduction(reduction)
+    _check_triplet(anchor, positive, negative, margin)
+    distance = pairwise_distance if distance_function is None else distance_function
+    dist_pos = distance(anchor, positive)
+    dist_neg = distance(anchor, negative)
+    if swap:
+        dist_neg = minigrad.minimum(dist_neg, distance(positive, negative))
+    return _reduce(minigrad.clamp_min(margin + dist_pos - dist_neg, 0), reduction)
+
+
+def multi_margin_loss(input: Tensor, target: Tensor, p: int = 1, margin: float = 1.0,
+                      weight: Tensor | None = None, size_average: bool | None = None,
+                      reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """Multi-class hinge loss for scores x (N, C) and class indices y (N,):
+    loss_n = sum_{c != y_n} max(0, margin - x[n, y_n] + x[n, c])**p / C
+    (times weight[y_n]); one node, MultiMarginLossBackward0, as in PyTorch."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if p != 1 and p != 2:
+        raise ValueError("only p == 1 and p == 2 supported")
+    if weight is not None and weight.dim() != 1:
+        raise ValueError("weight must be one-dimensional")
+    _check_multi_margin(input, target, weight)
+    return ops.multi_margin_loss(input, target, p, margin, weight, reduction)
+
+
+def _check_multi_margin(input: Tensor, target: Tensor, weight: Tensor | None) -> None:
+    """PyTorch's checks of multi_margin_loss's shapes, dtypes and classes."""
+    dims = input.dim()
+    if not (dims == 2 and input.shape[1] != 0 or dims == 1 and input.shape[0] != 0
+            or dims == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    frames = 1 if dims <= 1 else input.shape[0]
+    classes = 1 if dims == 0 else input.shape[-1]
+    if target.dim() > 1 or target.numel() != frames:
+        raise RuntimeError(
+            "multi_margin_loss: target tensor should be 1-D with size equal to the number of "
+            f"input samples (batch size). Expected target size [{frames}], but got "
+            f"{list(target.shape)}. Input has shape {list(input.shape)}.")
+    if weight is not None and (weight.dim() > 1 or weight.numel() != classes):
+        raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
+                           f"{list(weight.shape)}")
+    if target.dtype != minigrad.long:
+        raise RuntimeError(f"expected scalar type Long but found {_type_name(target)}")
+    if weight is not None and weight.dtype != input.dtype:
+        raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
+                           f"{_type_name(weight)}")
+    if input.dtype not in (minigrad.float32, minigrad.float64):
+        raise NotImplementedError('"multi_margin_loss_cpu_kernel" not implemented for '
+                                  f"'{_type_name(input)}'")
+    if target.numel() and (target.min() < 0 or target.max() >= classes):
+        raise RuntimeError("target out of range")
+
+
+def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
+                                size_average: bool | None = None, reduce: bool | None = None,
+                                reduction: str = "mean") -> Tensor:
+    """Binary cross entropy on raw scores, averaged over the C labels of each sample:
+    loss_n = -(1/C) sum_c [y_nc log sigmoid(x_nc) + (1 - y_nc) log sigmoid(-x_nc)]."""
+    if size_average is not None or reduce is not None:
+        reduction = legacy_reduction(size_average, reduce)
+    loss = -(target * logsigmoid(input) + (1 - target) * logsigmoid(-input))
+    if weight is not None:
+        loss = loss * weight
+    class_dim = input.dim() - 1
+    loss = loss.sum(dim=class_dim) / input.size(class_dim)  # (one loss per sample)
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    return _reduce(loss, reduction)
+
+
+def poisson_nll_loss(input: Tensor, target: Tensor, log_input: bool = True, full: bool = False,
+                     size_average: bool | None = None, eps: float = 1e-8,
+                     reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """Negative log likelihood of counts y under a Poisson of rate r:
+    loss_i = exp(x_i) - y_i x_i for log-rates x (``log_input=True``), else
+    x_i - y_i log(x_i + eps). ``full`` adds Stirling's y log y - y + 0.5 log(2 pi y)
+    (for y > 1)."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if log_input:
+        loss = input.exp() - target * input
+    else:
+        loss = input - target * ops.scalar_op(input, "+", eps).log()
+    if full:
+        log_2pi_target = ops.scalar_op(target, "*", 2 * math.pi).log()
+        stirling = target * target.log() - target + ops.scalar_op(log_2pi_target, "*", 0.5)
+        loss = loss + stirling.masked_fill(target <= 1, 0)
+    return _reduce(loss, reduction)
+
+
+def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: bool = False,
+                      eps: float = 1e-6, reduction: str = "mean") -> Tensor:
+    """Negative log likelihood of y under a Gaussian of mean x and variance v:
+    loss_i = 0.5 (log(max(v_i, eps)) + (x_i - y_i)**2 / max(v_i, eps)), plus
+    0.5 log(2 pi) with ``full``. ``var`` may hold one variance per sample (one dim
+    fewer, or a size-1 dim) or be a float."""
+    if isinstance(var, float):
+        if var < 0:
+            raise ValueError("var has negative entry/entries")
+        var = var * minigrad.ones_like(input)
+    elif minigrad.any(var < 0):
+        raise ValueError("var has negative entry/entries")
+    if var.size() != input.size():
+        if input.size()[:-1] == var.size():
+            var = minigrad.unsqueeze(var, -1)
+        elif not (input.dim() == var.dim() and sum(
+                y for x, y in zip(input.size(), var.size()) if x != y) == 1):
+            raise ValueError("var is of incorrect size")
+    if reduction not in ("none", "mean", "sum"):
+        raise ValueError(reduction + " is not valid")
+    var = var.clone()
+    with minigrad.no_grad():  # (the clamp is not differentiated, as in PyTorch)
+        var.clamp_(min=eps)
+    loss = 0.5 * (minigrad.log(var) + (input - target) ** 2 / var)
+    if full:
+        loss += 0.5 * math.log(2 * math.pi)
+    return _reduce(loss, reduction)
 
 # ---- normalisation -----------------------------------------------------------
 

@@ -26,7 +26,8 @@
 | scatter       | index_select, index_add/fill/copy, scatter              |
 | linalg        | matmul, mm, mv, dot, bmm, addmm, addmv, baddbmm, cross  |
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
-|               | smooth_l1_loss, huber_loss                              |
+|               | smooth_l1_loss, huber_loss, soft_margin_loss,           |
+|               | multi_margin_loss                                       |
 | activation    | leaky_relu, elu, softplus, silu, hardtanh               |
 | padding       | edge_pad (F.pad's reflect and replicate modes)          |
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
@@ -61,8 +62,8 @@ from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
 from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401
-    binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss, nll_loss_images,
-    nll_loss_rows, smooth_l1_loss,
+    binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss,
+    multi_margin_loss, nll_loss_images, nll_loss_rows, smooth_l1_loss, soft_margin_loss,
 )
 from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,
@@ -82,6 +83,7 @@ from .trig import (  # noqa: F401
     rad2deg, sinc, sinh, tan,
 )
 from .reduction import (  # noqa: F401
+    aten_norm,
     all, any, argmax, argmin, dist, log_softmax, logsumexp, max, mean, min, norm, prod,
     softmax, std, sum, var,
 )

@@ -49,7 +49,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "log_softmax_backward_data", "log_sigmoid", "log_sigmoid_backward",
            "masked_select", "masked_select_backward", "masked_scatter",
            "masked_scatter_backward",
-           "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
+           "mse_loss_backward", "soft_margin_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
            "select_backward", "slice_backward", "index_backward", "value_selecting_backward",
            "tril", "triu", "gelu_backward", "native_layer_norm_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
@@ -569,6 +569,14 @@ def mse_loss_backward(grad, x, target, reduction):
     if is_tensor(grad) or is_tensor(x):
         return loss.MseLossBackwardBackward0.apply(grad, x, target, reduction=reduction)
     return loss.mse_loss_backward_of(grad, x, target, reduction)
+
+
+def soft_margin_loss_backward(grad, x, target, reduction):
+    """soft_margin_loss's derivative (SoftMarginLossBackwardBackward0)."""
+    if is_tensor(grad) or is_tensor(x):
+        return loss.SoftMarginLossBackwardBackward0.apply(grad, x, target=target,
+                                                          reduction=reduction)
+    return loss.soft_margin_loss_backward_of(grad, x, target, reduction)
 
 
 def nll_loss(x, target, weight, ignore_index, reduction):

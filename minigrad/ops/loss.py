@@ -20,7 +20,8 @@ from ..rules.layout import check_row_major_grad_input
 from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits",
-           "binary_cross_entropy", "smooth_l1_loss", "huber_loss"]
+           "binary_cross_entropy", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
+           "multi_margin_loss"]
 
 # How torch's nodes show ``reduction`` (at::Reduction, a C++ enum).
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -578,3 +579,115 @@ def smooth_l1_loss(x, target, reduction="mean", beta=1.0):
 def huber_loss(x, target, reduction="mean", delta=1.0):
     return HuberLossBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
                                     reduction=reduction, beta=delta)
+
+
+class SoftMarginLossBackward0(Node):
+    formula = Formula("loss_i", "log(1 + exp(-y_i x_i)), then reduced",
+                      d={"self": "-y_i exp(-y_i x_i) / (1 + exp(-y_i x_i))"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, target, reduction):
+        self.save(target=_kept(target), reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
+        losses = kernels_loss.soft_margin_loss(x, _array(target))
+        return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
+            else fn.mean(losses)
+
+    def backward(self, saved, grad):
+        return fn.soft_margin_loss_backward(grad, saved.self, saved.target, self.reduction),
+
+
+def soft_margin_loss_backward_of(grad, x, target, reduction):
+    """-y exp(-y x) / (1 + exp(-y x)) G (/ n for 'mean'), in torch's order of steps."""
+    norm = 1 / fn.as_array(x).size if reduction == "mean" else 1.0
+    z = fn.exp(-target * x)
+    return target * z * -norm / (z + 1) * grad
+
+
+class SoftMarginLossBackwardBackward0(Node):
+    formula = Formula("z", "soft_margin_loss_backward(grad, self, target) = "
+                           "-y e / (1 + e) grad (/ n for 'mean'), e = exp(-y x)",
+                      grad={"grad": "-y e / (1 + e) G (/ n), summed for a reduced loss",
+                            "self": "y**2 e / (1 + e)**2 G grad (/ n)"},
+                      note="soft_margin_loss's derivative as an operation, recorded by a "
+                           "backward with create_graph=True.")
+    saves = {"grad_output": Input(0), "self": Input(1)}
+
+    def forward(self, grad, x, target, reduction):
+        self.save(target=_kept(target), reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
+        return soft_margin_loss_backward_of(grad, x, _array(target), reduction)
+
+    def backward(self, saved, grad):
+        # torch's soft_margin_loss_double_backward(_grad_output), in its order of steps
+        grad_output, x, target = saved.grad_output, saved.self, saved.target
+        needs_grad, needs_x = self.needs_input_grad[:2]
+        return (_soft_margin_grad_grad(grad, grad_output, x, target, self.reduction)
+                if needs_grad else None,
+                _soft_margin_double(grad * grad_output, x, target, self.reduction)
+                if needs_x else None)
+
+
+def _soft_margin_grad_grad(grad, grad_output, x, target, reduction):
+    """The upstream gradient's: soft_margin_loss_backward of G, summed for a reduced loss."""
+    if reduction == "none":
+        return fn.soft_margin_loss_backward(grad, x, target, reduction)
+    ones = fn.as_constant(np.ones_like(fn.as_array(grad_output)), like=grad_output)
+    return fn.sum(fn.soft_margin_loss_backward(ones, x, target, reduction) * grad)
+
+
+def _soft_margin_double(grad, x, target, reduction):
+    """grad y**2 e / (e + 1)**2 (/ n for 'mean'), e = exp(-y x)."""
+    z = fn.exp(x * -target)
+    z_plus_1 = z + 1
+    squared = z_plus_1 * z_plus_1  # (first: torch's C++ evaluates the divisor first)
+    result = grad * (target * target) * z / squared
+    if reduction == "mean":
+        result = result / int(np.prod(x.shape, dtype=np.int64))
+    return result
+
+
+class MultiMarginLossBackward0(Node):
+    formula = Formula("loss_n", "sum_{c != y_n} max(0, margin - x_{n y_n} + x_{nc})**p "
+                                "w_{y_n} / C, then reduced",
+                      d={"self": "p max(0, margin - x_{n y_n} + x_{nc})**(p - 1) w_{y_n} / C "
+                                 "at c != y_n; minus their sum at c = y_n"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, target, p, margin, weight, reduction):
+        self.save(target=_kept(target), p=p, margin=margin, weight=_kept(weight),
+                  reduction=_REDUCTIONS[reduction])
+        target = _array(target)
+        self.p, self.margin, self.reduction = p, margin, reduction
+        losses = kernels_loss.multi_margin_loss(_margin_rows(x), target.reshape(-1), p, margin,
+                                                _array(weight), reduction)
+        return losses.reshape(target.shape) if reduction == "none" else losses
+
+    def backward(self, saved, grad):
+        x, target = fn.as_array(saved.self), fn.as_array(saved.target)
+        rows = _margin_rows(x)
+        norm = 1 / (rows.size if self.reduction == "mean" else rows.shape[1])
+        slope = kernels_loss.multi_margin_loss_backward(
+            rows, target.reshape(-1), self.p, self.margin, fn.as_array(saved.weight), norm)
+        grad = grad if fn.as_array(grad).ndim == 0 else fn.reshape(grad, (-1, 1))
+        return fn.reshape(fn.as_constant(slope, like=grad) * grad, x.shape),
+
+
+def _margin_rows(x):
+    """Scores as rows (N, C): a vector is one row, a number one row of one class."""
+    return x.reshape(-1, x.shape[-1]) if x.ndim else x.reshape(1, 1)
+
+
+def soft_margin_loss(x, target, reduction="mean"):
+    _check_no_requires_grad("soft_margin_loss", target=target)
+    shape = broadcast_shapes(x.shape, target.shape)
+    if shape != x.shape:  # (torch writes -x * target into a tensor of x's shape)
+        raise RuntimeError(f"output with shape {list(x.shape)} doesn't match the broadcast "
+                           f"shape {list(shape)}")
+    return SoftMarginLossBackward0.apply(x, target=target, reduction=reduction)
+
+
+def multi_margin_loss(x, target, p=1, margin=1.0, weight=None, reduction="mean"):
+    _check_no_requires_grad("multi_margin_loss", weight=weight)
+    return MultiMarginLossBackward0.apply(x, target=target, p=p, margin=margin, weight=weight,
+                                          reduction=reduction)

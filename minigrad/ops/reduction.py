@@ -30,7 +30,7 @@ from ._saved import as_shown
 from . import shape as shape_ops
 from ..kernels import layout, softmax as kernels_softmax
 
-__all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "dist", "logsumexp",
+__all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "aten_norm", "dist", "logsumexp",
            "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
 
 _builtin_sum, _builtin_max, _builtin_min, _builtin_all = sum, max, min, all
@@ -417,6 +417,20 @@ class LinalgVectorNormBackward0(Node):
             norm = _unsqueeze_reduced(norm, x.shape, saved._axes, saved.keepdim)
             grad = _unsqueeze_reduced(grad, x.shape, saved._axes, saved.keepdim)
         return vector_norm_backward_of(grad, x, norm, saved._ord, saved._axes, saved.keepdim)
+
+
+class NormBackward1(LinalgVectorNormBackward0):
+    # ``at::norm(x, p, dim)``, the node of ATen's own callers (pairwise_distance): the
+    # vector norm with its ``p`` saved as ``_saved_p`` (a float)
+
+    def forward(self, x, p, dim, keepdim):
+        self.save(p=float(p), _ord=float(p), keepdim=keepdim, _axes=dim, dim=as_shown(dim))
+        return vector_norm_of(x, float(p), dim, keepdim)
+
+
+def aten_norm(x, p, dim, keepdim=False):
+    """The p-norm over ``dim`` recorded as NormBackward1 (C++'s ``at::norm``)."""
+    return NormBackward1.apply(x, p=p, dim=normalize_dims(dim, x.ndim), keepdim=keepdim)
 
 
 def vector_norm_of(x, ord, dim, keepdim):

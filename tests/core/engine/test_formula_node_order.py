@@ -127,6 +127,10 @@ PROGRAMS = {
     "MinimumBackward0": lambda lib, a, b: lib.minimum(a * b, b),
     "MmBackward0": lambda lib, a, b: (a @ b.t()) * a[:, :2],
     "MseLossBackward0": lambda lib, a, b: _f(lib).mse_loss(a, b, reduction="none"),
+    "SoftMarginLossBackward0": lambda lib, a, b: _f(lib).soft_margin_loss(
+        a * b, lib.tensor([[1.0, -1.0, 1.0], [-1.0, -1.0, 1.0]], dtype=lib.float64),
+        reduction="none"),
+    "NormBackward1": lambda lib, a, b: _f(lib).pairwise_distance(a, b) * a[:, 0],
     "MulBackward0": lambda lib, a, b: a * b * a,
     "MulBackward1": lambda lib, a, b: a * a * 2,
     "MvBackward0": lambda lib, a, b: lib.mv(a, b[0]) * a[:, 0],
@@ -300,6 +304,7 @@ RECORDED_BY_A_BACKWARD = {
     "LogSigmoidBackwardBackward0": "BinaryCrossEntropyWithLogitsBackward0",
     "LogSoftmaxBackwardDataBackward0": "LogSoftmaxBackward0",
     "MseLossBackwardBackward0": "MseLossBackward0",
+    "SoftMarginLossBackwardBackward0": "SoftMarginLossBackward0",
     "NllLossBackwardBackward0": "NllLossBackward0",
     "NllLoss2DBackwardBackward0": "NllLoss2DBackward0",
     "SelectBackwardBackward0": "SelectBackward0",
@@ -380,7 +385,9 @@ FIRST_ORDER_ONLY = {"SgnBackward0"}
 # Formulas whose recorded backward is not PyTorch's: PyTorch differentiates cdist's
 # backward with a node of its own (CdistBackwardBackward0), minigrad's is written with
 # ordinary ops (its values are compared in tests/core/ops/test_distance.py).
-NOT_COMPARED = {"CdistBackward0": "its backward records CdistBackwardBackward0 in PyTorch"}
+NOT_COMPARED = {"CdistBackward0": "its backward records CdistBackwardBackward0 in PyTorch",
+                "MultiMarginLossBackward0": "PyTorch has no second derivative of it (its "
+                                            "backward records NotImplemented)"}
 
 
 def _seeded(lib, program):
