@@ -26,7 +26,10 @@ from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
 # ``minigrad.tensor`` to the module, over the function ``tensor`` below)
 from .tensor import Size, Tensor  # noqa: F401
 from ._printing import set_printoptions  # noqa: F401
-from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .autograd import (  # noqa: F401
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+    set_grad_enabled,
+)
 from .autograd.anomaly import (  # noqa: F401
     is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
 )

@@ -22,7 +22,7 @@ from .rules import arguments, math_dtypes
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .size import Size
-from .autograd import fast
+from .autograd import fast, grad_mode
 from .autograd.hooks import add_hook
 from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
@@ -66,6 +66,8 @@ class Tensor(TensorBase):
         self._leaf_hooks = None
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
+        if grad_mode._inference or (base is not None and grad_mode.inference_tensors):
+            grad_mode.mark_inference(self, base)
 
     # ---- autograd attributes ---------------------------------------------
 
@@ -121,6 +123,8 @@ class Tensor(TensorBase):
             return self
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
+        if requires_grad and not grad_mode._inference and grad_mode.is_inference(self):
+            raise RuntimeError(errors.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -208,7 +212,10 @@ class Tensor(TensorBase):
 
     def detach(self) -> "Tensor":
         """A tensor sharing this one's data, cut from the graph."""
-        return make(self._data, version=self._version_counter)
+        detached = make(self._data, version=self._version_counter)
+        if grad_mode.inference_tensors:  # (a view, in torch: of an inference tensor, one too)
+            grad_mode.mark_inference(detached, self)
+        return detached
 
     def detach_(self) -> "Tensor":
         """Cut this tensor from the graph, in place (it becomes a leaf)."""
@@ -274,6 +281,16 @@ class Tensor(TensorBase):
 
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return False  # (minigrad has no complex dtypes)
+
+    def is_signed(self) -> bool:
+        return self.dtype not in (dtypes.uint8, dtypes.bool)
+
+    def is_inference(self) -> bool:
+        """True for a tensor made inside ``torch.inference_mode()``."""
+        return grad_mode.is_inference(self)
 
     @property
     def device(self) -> devices.device:

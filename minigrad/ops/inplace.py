@@ -121,7 +121,10 @@ def check_inplace(x, *others) -> None:
     """Refuse in-place changes that would corrupt gradients (PyTorch's rules), in
     torch's order: a view made under no_grad (or from one) or by a custom Function,
     when the change would be recorded (``others``: the op's other operands); a leaf
-    that requires grad; a view of one."""
+    that requires grad; a view of one. (Before all: an inference tensor, outside
+    inference mode.)"""
+    if not grad_mode._inference and grad_mode.is_inference(x):
+        raise RuntimeError(errors.INFERENCE_INPLACE)
     if not grad_mode.is_grad_enabled():
         return
     if x._view_version is not None and x._view_made != "grad mode" and (

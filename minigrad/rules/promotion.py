@@ -174,6 +174,7 @@ def _number_operand(value, dtype) -> tuple:
             data = np.array(value, np_dtype)
             data.flags.writeable = False  # shared between graphs: nobody may change it
             constant = make(data)
+            grad_mode.forget_inference(constant)  # (shared: made in inference mode or not)
         operand = _NUMBERS[key] = (constant, data)
         if len(_NUMBERS) > 128:  # values that change every step (Adam's) must not pile up
             _NUMBERS.pop(next(iter(_NUMBERS)))
