@@ -34,7 +34,8 @@ from .autograd.anomaly import (  # noqa: F401
     is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
 )
 from .creation import (  # noqa: F401
-    BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, bernoulli,
+    BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, asarray,
+    bernoulli,
     empty, empty_like, eye, from_numpy, full, full_like, linspace, logspace, multinomial, normal, ones, ones_like,
     rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
     zeros_like,
@@ -87,6 +88,10 @@ from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
 )
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
     addmm, addmv, baddbmm, cdist, cross, roll, rot90,
+)
+from .functions import (  # noqa: F401  (other names: ops/aliases.py)
+    absolute, concat, concatenate, is_complex, is_floating_point, moveaxis, movedim, msort,
+    negative, positive, ravel, swapaxes, swapdims, true_divide, unflatten,
 )
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)

@@ -28,6 +28,7 @@ from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
+from .rules.arguments import check_movedim_arguments as _check_movedim_arguments
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
 from .rules.arguments import described as _described
 from .rules.arguments import int_list as _int_list
@@ -1132,6 +1133,80 @@ def clone(input, *, memory_format=None):
 def numel(input):
     """The number of elements."""
     return input.numel()
+
+
+
+# ---- other names (ops/aliases.py: PyTorch composes them from the ops above) -------------------
+
+
+def concat(tensors, dim=0, *, out=None):
+    """``torch.cat`` under NumPy's other name."""
+    return _out("cat", ops.cat(tensors, dim), out, *tensors)
+
+
+def concatenate(tensors, axis=0, *, out=None):
+    """``torch.cat`` under NumPy's name (``axis`` for ``dim``)."""
+    return _out("cat", ops.cat(tensors, axis), out, *tensors)
+
+
+@_checks_arguments(_check_binary_arguments)
+def true_divide(input, other, *, out=None):
+    """``torch.div`` without a rounding mode."""
+    return div(input, other, out=out)
+
+
+def negative(input, *, out=None):
+    return _out("neg", ops.neg(input), out, input)
+
+
+def absolute(input, *, out=None):
+    return _out("abs", ops.abs(input), out, input)
+
+
+def positive(input):
+    return ops.aliases.positive(input)
+
+
+def swapaxes(input, axis0, axis1):
+    return ops.transpose(input, axis0, axis1)
+
+
+def swapdims(input, dim0, dim1):
+    return ops.transpose(input, dim0, dim1)
+
+
+@_checks_arguments(_check_movedim_arguments)
+def movedim(input, source, destination):
+    """The dims ``source`` moved to ``destination`` (a permute)."""
+    return ops.aliases.movedim(input, source, destination)
+
+
+@_checks_arguments(_check_movedim_arguments)
+def moveaxis(input, source, destination):
+    return ops.aliases.movedim(input, source, destination)
+
+
+def unflatten(input, dim, sizes):
+    """Dim ``dim`` split into ``sizes`` (a view)."""
+    return ops.aliases.unflatten(input, dim, sizes)
+
+
+def ravel(input):
+    return ops.aliases.ravel(input)
+
+
+def msort(input, *, out=None):
+    return _out("sort", ops.aliases.msort(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+@_checks_arguments(_check_input_function)
+def is_complex(input):
+    return input.is_complex()
 
 
 # ---- dtypes ----------------------------------------------------------------------------------

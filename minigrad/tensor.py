@@ -22,7 +22,7 @@ from .rules import arguments, math_dtypes
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .size import Size
-from .autograd import fast, grad_mode
+from .autograd import fast, inference
 from .autograd.hooks import add_hook
 from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
@@ -66,8 +66,8 @@ class Tensor(TensorBase):
         self._leaf_hooks = None
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
-        if grad_mode._inference or (base is not None and grad_mode.inference_tensors):
-            grad_mode.mark_inference(self, base)
+        if inference.enabled or (base is not None and inference.inference_tensors):
+            inference.mark_inference(self, base)
 
     # ---- autograd attributes ---------------------------------------------
 
@@ -123,7 +123,7 @@ class Tensor(TensorBase):
             return self
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
-        if requires_grad and not grad_mode._inference and grad_mode.is_inference(self):
+        if requires_grad and not inference.enabled and inference.is_inference(self):
             raise RuntimeError(errors.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(requires_grad)
         return self
@@ -213,8 +213,8 @@ class Tensor(TensorBase):
     def detach(self) -> "Tensor":
         """A tensor sharing this one's data, cut from the graph."""
         detached = make(self._data, version=self._version_counter)
-        if grad_mode.inference_tensors:  # (a view, in torch: of an inference tensor, one too)
-            grad_mode.mark_inference(detached, self)
+        if inference.inference_tensors:  # (a view, in torch: of an inference tensor, one too)
+            inference.mark_inference(detached, self)
         return detached
 
     def detach_(self) -> "Tensor":
@@ -290,7 +290,7 @@ class Tensor(TensorBase):
 
     def is_inference(self) -> bool:
         """True for a tensor made inside ``torch.inference_mode()``."""
-        return grad_mode.is_inference(self)
+        return inference.is_inference(self)
 
     @property
     def device(self) -> devices.device:
@@ -370,6 +370,18 @@ class Tensor(TensorBase):
     def int(self, memory_format=layouts.preserve_format) -> "Tensor":
         layouts.check_memory_format("int", memory_format)
         return self.to(dtypes.int32)
+
+    def byte(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("byte", memory_format)
+        return self.to(dtypes.uint8)
+
+    def char(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("char", memory_format)
+        return self.to(dtypes.int8)
+
+    def short(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("short", memory_format)
+        return self.to(dtypes.int16)
 
     def bool(self, memory_format=layouts.preserve_format) -> "Tensor":
         layouts.check_memory_format("bool", memory_format)
@@ -563,6 +575,15 @@ class Tensor(TensorBase):
 
     def neg(self):
         return ops.neg(self)
+
+    def negative(self):
+        return ops.neg(self)
+
+    def positive(self):
+        return ops.aliases.positive(self)
+
+    def true_divide(self, other):
+        return ops.div(self, other)
 
     def reciprocal(self):
         return ops.reciprocal(self)
@@ -763,6 +784,9 @@ class Tensor(TensorBase):
         return ops.relu(self)
 
     def abs(self):
+        return ops.abs(self)
+
+    def absolute(self):
         return ops.abs(self)
 
     def sin(self):
@@ -1084,6 +1108,31 @@ class Tensor(TensorBase):
     def mT(self):
         return ops.transpose(self, -2, -1)
 
+    def swapaxes(self, axis0, axis1):
+        return ops.transpose(self, axis0, axis1)
+
+    def swapdims(self, dim0, dim1):
+        return ops.transpose(self, dim0, dim1)
+
+    @arguments.checks_method_arguments(arguments.check_movedim_arguments)
+    def movedim(self, source, destination):
+        """Dims ``source`` moved to ``destination`` (a permute)."""
+        return ops.aliases.movedim(self, source, destination)
+
+    @arguments.checks_method_arguments(arguments.check_movedim_arguments)
+    def moveaxis(self, source, destination):
+        return ops.aliases.movedim(self, source, destination)
+
+    def unflatten(self, dim, sizes):
+        """Dim ``dim`` split into ``sizes`` (a view): ``x.unflatten(1, (2, -1))``."""
+        return ops.aliases.unflatten(self, dim, sizes)
+
+    def ravel(self):
+        return ops.aliases.ravel(self)
+
+    def msort(self):
+        return ops.aliases.msort(self)
+
     def permute(self, *dims):
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
@@ -1100,6 +1149,12 @@ class Tensor(TensorBase):
     # (the same views made in place: this tensor takes their shape and strides)
     def t_(self):
         return ops.t_(self)
+
+    def swapaxes_(self, axis0, axis1):
+        return ops.transpose_(self, axis0, axis1)
+
+    def swapdims_(self, dim0, dim1):
+        return ops.transpose_(self, dim0, dim1)
 
     def transpose_(self, dim0, dim1):
         return ops.transpose_(self, dim0, dim1)
@@ -1293,6 +1348,12 @@ class Tensor(TensorBase):
     def neg_(self):
         return ops.inplace(self, ops.neg)
 
+    def negative_(self):
+        return ops.inplace(self, ops.neg)
+
+    def true_divide_(self, other):
+        return ops.inplace(self, ops.div, other)
+
     def reciprocal_(self):
         return ops.inplace(self, ops.reciprocal)
 
@@ -1318,6 +1379,9 @@ class Tensor(TensorBase):
         return ops.inplace(self, ops.relu)
 
     def abs_(self):
+        return ops.inplace(self, ops.abs)
+
+    def absolute_(self):
         return ops.inplace(self, ops.abs)
 
     def sin_(self):

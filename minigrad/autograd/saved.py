@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from .. import errors
-from . import anomaly, grad_mode
+from . import anomaly, inference
 from ..dtypes import DTYPE_OF, LEGACY_NAMES
 from .tensor_base import Version, make
 
@@ -106,7 +106,7 @@ def saved_tensor(tensor, data, is_output: bool = False) -> SavedTensor:
 
     An output of the node itself is kept as its data only (``is_output``);
     ``data`` is the array formulas on arrays read."""
-    if grad_mode.inference_tensors and grad_mode.is_inference(tensor):
+    if inference.inference_tensors and inference.is_inference(tensor):
         raise RuntimeError(errors.INFERENCE_SAVED)
     saved = _new_object(SavedTensor)
     version = tensor._version_cell

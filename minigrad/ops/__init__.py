@@ -32,9 +32,11 @@
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
 | compare       | == != < <= > >= & | ^ ~ logical_* (not differentiable)  |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
+| aliases       | movedim, unflatten, ravel, msort, positive (composed)    |
 """
 
 from ..rules.arguments import normalize_dim, normalize_dims
+from . import aliases  # noqa: F401 (movedim, unflatten, ravel, msort: aliases.movedim)
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
 from ..rules.conv import check_dtype as check_pool_dtype, check_pad  # noqa: F401

@@ -24,7 +24,7 @@ import weakref
 import numpy as np
 
 from .. import dtypes, errors
-from ..autograd import grad_mode
+from ..autograd import grad_mode, inference
 from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
 from ..autograd.formula import Formula
 from ..autograd.node import Node, _sequence
@@ -123,7 +123,7 @@ def check_inplace(x, *others) -> None:
     when the change would be recorded (``others``: the op's other operands); a leaf
     that requires grad; a view of one. (Before all: an inference tensor, outside
     inference mode.)"""
-    if not grad_mode._inference and grad_mode.is_inference(x):
+    if not inference.enabled and inference.is_inference(x):
         raise RuntimeError(errors.INFERENCE_INPLACE)
     if not grad_mode.is_grad_enabled():
         return

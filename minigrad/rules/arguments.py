@@ -823,3 +823,31 @@ def check_triangle(function: str, x, diagonal, position: int | None = None) -> N
                         f"not {type(diagonal).__name__}")
     if x.ndim < 2:
         raise RuntimeError(f"{function}: input tensor must have at least 2 dimensions")
+
+
+OVERLOADS["movedim"] = OVERLOADS["moveaxis"] = (
+    "Tensor input, int source, int destination",
+    "Tensor input, tuple of ints source, tuple of ints destination")
+OVERLOADS["Tensor.movedim"] = OVERLOADS["Tensor.moveaxis"] = (
+    "int source, int destination", "tuple of ints source, tuple of ints destination")
+
+
+def _ints(value) -> bool:
+    return isinstance(value, (tuple, list)) and all(is_int(v) for v in value)
+
+
+def check_movedim_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``movedim(input, source, destination)`` (or the method's two): both ints or both
+    sequences of ints, else PyTorch's error marking what each overload could not take."""
+    given = list(args) + list(kwargs.values())
+    dims = given[-2:] if len(given) >= 2 else given
+    if len(dims) != 2 or all(is_int(d) for d in dims) or all(_ints(d) for d in dims):
+        return
+    name = function if is_tensor(given[0]) else f"Tensor.{function}"
+    shown = [("Tensor" if is_tensor(a) else type_name(a)) for a in given]
+    notes = {}
+    for index, fits in enumerate((is_int, _ints)):
+        marked = [s if k < len(given) - 2 or fits(given[k]) else f"!{s}!"
+                  for k, s in enumerate(shown)]
+        notes[index] = f"some of the arguments have invalid types: ({', '.join(marked)})"
+    raise invalid_combination(name, args, kwargs, notes)
