@@ -92,6 +92,8 @@ from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/dist
 from .functions import (  # noqa: F401  (other names: ops/aliases.py)
     absolute, concat, concatenate, is_complex, is_floating_point, moveaxis, movedim, msort,
     negative, positive, ravel, swapaxes, swapdims, true_divide, unflatten,
+    atleast_1d, atleast_2d, atleast_3d, broadcast_tensors, broadcast_to, diff, dsplit, hsplit,
+    take_along_dim, vsplit,
 )
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)

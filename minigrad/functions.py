@@ -1209,6 +1209,50 @@ def is_complex(input):
     return input.is_complex()
 
 
+def broadcast_to(input, size):
+    """``input`` expanded to ``size`` (a view): ``input.expand(size)``."""
+    return ops.aliases.broadcast_to(input, size)
+
+
+def broadcast_tensors(*tensors):
+    """The tensors expanded to their common shape."""
+    return ops.aliases.broadcast_tensors(*tensors)
+
+
+def atleast_1d(*tensors):
+    return ops.aliases.atleast(1, tensors)
+
+
+def atleast_2d(*tensors):
+    return ops.aliases.atleast(2, tensors)
+
+
+def atleast_3d(*tensors):
+    return ops.aliases.atleast(3, tensors)
+
+
+def hsplit(input, indices_or_sections):
+    return ops.aliases.hsplit(input, indices_or_sections)
+
+
+def vsplit(input, indices_or_sections):
+    return ops.aliases.vsplit(input, indices_or_sections)
+
+
+def dsplit(input, indices_or_sections):
+    return ops.aliases.dsplit(input, indices_or_sections)
+
+
+def take_along_dim(input, indices, dim=None, *, out=None):
+    """``input`` read at ``indices`` along ``dim`` (flattened when None)."""
+    return _out("take_along_dim", ops.aliases.take_along_dim(input, indices, dim), out, input)
+
+
+def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
+    """Differences of neighbours along ``dim``, ``n`` times."""
+    return _out("diff", ops.aliases.diff(input, n, dim, prepend, append), out, input)
+
+
 # ---- dtypes ----------------------------------------------------------------------------------
 
 

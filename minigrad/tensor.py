@@ -1130,6 +1130,24 @@ class Tensor(TensorBase):
     def ravel(self):
         return ops.aliases.ravel(self)
 
+    def broadcast_to(self, size):
+        return ops.aliases.broadcast_to(self, size)
+
+    def hsplit(self, split_size_or_sections):
+        return ops.aliases.hsplit(self, split_size_or_sections)
+
+    def vsplit(self, split_size_or_sections):
+        return ops.aliases.vsplit(self, split_size_or_sections)
+
+    def dsplit(self, split_size_or_sections):
+        return ops.aliases.dsplit(self, split_size_or_sections)
+
+    def take_along_dim(self, indices, dim=None):
+        return ops.aliases.take_along_dim(self, indices, dim)
+
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return ops.aliases.diff(self, n, dim, prepend, append)
+
     def msort(self):
         return ops.aliases.msort(self)
 

@@ -268,3 +268,95 @@ def test_program_with_the_other_names():
             steps.append((repr(loss), type(out.grad_fn).__name__, repr(nhwc)))
         return steps, repr(w)
     assert outcome(program, mg) == outcome(program, torch)
+
+
+# ---- broadcast_to, broadcast_tensors, atleast_*, hsplit/vsplit/dsplit, take_along_dim, diff
+
+V = rand((4,), seed=3)
+C = rand((2, 3, 4), seed=4)
+ALONG = np.array([[0, 3], [1, 1], [2, 0]], np.int64)
+
+COMPOSED = {  # name: (function, inputs)
+    "broadcast_to": (lambda lib, v: lib.broadcast_to(v, (3, 4)), (V,)),
+    "Tensor.broadcast_to": (lambda lib, v: v.broadcast_to((2, -1)) * 2, (V,)),
+    "broadcast_tensors": (lambda lib, m, v: lib.broadcast_tensors(m, v), (M, V)),
+    "broadcast_tensors three": (lambda lib, m, v: lib.broadcast_tensors(v, m[:1], m[:, :1]),
+                                (M, V)),
+    "atleast_1d 0-dim": (lambda lib, v: lib.atleast_1d(v.sum()), (V,)),
+    "atleast_2d vector": (lambda lib, v: lib.atleast_2d(v), (V,)),
+    "atleast_3d vector": (lambda lib, v: lib.atleast_3d(v), (V,)),
+    "atleast_3d matrix": (lambda lib, m: lib.atleast_3d(m), (M,)),
+    "atleast_3d 0-dim": (lambda lib, v: lib.atleast_3d(v.sum()), (V,)),
+    "atleast_2d several": (lambda lib, m, v: lib.atleast_2d(m, v, v.sum()), (M, V)),
+    "atleast_1d list": (lambda lib, m, v: lib.atleast_1d([m, v.sum()]), (M, V)),
+    "hsplit": (lambda lib, m: lib.hsplit(m, 2), (M,)),
+    "hsplit vector": (lambda lib, v: lib.hsplit(v, [1, 3]), (V,)),
+    "Tensor.vsplit": (lambda lib, m: m.vsplit([1]), (M,)),
+    "vsplit": (lambda lib, m: lib.vsplit(m, 3), (M,)),
+    "dsplit": (lambda lib, c: lib.dsplit(c, 2), (C,)),
+    "Tensor.dsplit indices": (lambda lib, c: c.dsplit([1, 1, 3]), (C,)),
+    "take_along_dim": (lambda lib, m: lib.take_along_dim(m, lib.tensor(ALONG), 1), (M,)),
+    "take_along_dim broadcast": (
+        lambda lib, m: lib.take_along_dim(m, lib.tensor([[2, 0]]), dim=1), (M,)),
+    "take_along_dim flat": (lambda lib, m: m.take_along_dim(lib.tensor([0, 5, 11, 5])), (M,)),
+    "take_along_dim argsort": (
+        lambda lib, m: lib.take_along_dim(m, m.argsort(dim=0), dim=0), (M,)),
+    "diff": (lambda lib, m: lib.diff(m), (M,)),
+    "diff n=2 dim=0": (lambda lib, c: lib.diff(c, n=2, dim=0), (C,)),
+    "diff prepend append": (lambda lib, m, v: m.diff(prepend=m[:, :1] * 2, append=v[:3, None]),
+                            (M, V)),
+    "diff n past the size": (lambda lib, v: lib.diff(v, 6), (V,)),
+}
+
+
+@pytest.mark.parametrize("name", list(COMPOSED))
+def test_composed_against_torch(name):
+    fn, inputs = COMPOSED[name]
+    check(fn, *inputs, rtol=0, atol=0)
+    program = lambda lib: repr(fn(lib, *mirror_of(lib, inputs)))  # noqa: E731
+    assert outcome(program, mg) == outcome(program, torch)
+
+
+@pytest.mark.parametrize("name", [n for n in COMPOSED if "past" not in n])
+def test_composed_gradient_against_finite_differences(name):
+    fn, inputs = COMPOSED[name]
+    check_numerical(lambda *xs: fn(mg, *xs), *inputs)
+
+
+COMPOSED_INTEGER = {
+    "diff ints": lambda lib, a: lib.diff(a),
+    "diff bools": lambda lib, a: lib.diff(a > 0, dim=0),
+    "take_along_dim ints": lambda lib, a: lib.take_along_dim(a, lib.tensor([[2], [0]]), 1),
+    "broadcast_tensors dtypes": lambda lib, a: lib.broadcast_tensors(a, lib.ones(1, 1)),
+    "hsplit ints": lambda lib, a: a.hsplit(3),
+}
+
+
+@pytest.mark.parametrize("name", list(COMPOSED_INTEGER))
+def test_composed_integer_inputs(name):
+    def program(lib):
+        return repr(COMPOSED_INTEGER[name](lib, lib.tensor(INTS)))
+    assert outcome(program, mg) == outcome(program, torch)
+
+
+COMPOSED_ERRORS = {
+    "broadcast_to": lambda lib, m: lib.broadcast_to(m, (2, 4)),
+    "broadcast_tensors": lambda lib, m: lib.broadcast_tensors(m, lib.ones(2)),
+    "hsplit 0-dim": lambda lib, m: lib.hsplit(m.sum(), 2),
+    "hsplit not divisible": lambda lib, m: lib.hsplit(m, 3),
+    "vsplit vector": lambda lib, m: lib.vsplit(m[0], 2),
+    "vsplit not divisible": lambda lib, m: m.vsplit(2),
+    "dsplit matrix": lambda lib, m: lib.dsplit(m, 2),
+    "take_along_dim dims": lambda lib, m: lib.take_along_dim(m, lib.tensor([0]), 1),
+    "take_along_dim int32": lambda lib, m: lib.take_along_dim(m, lib.tensor([[0]]).int(), 1),
+    "take_along_dim dim": lambda lib, m: lib.take_along_dim(m, lib.tensor([[0]]), 2),
+    "diff 0-dim": lambda lib, m: lib.diff(m.sum()),
+    "diff negative n": lambda lib, m: lib.diff(m, n=-1),
+    "diff dim": lambda lib, m: m.diff(dim=2),
+    "diff prepend dims": lambda lib, m: lib.diff(m, prepend=lib.ones(3)),
+}
+
+
+@pytest.mark.parametrize("name", list(COMPOSED_ERRORS))
+def test_composed_errors_as_torch(name):
+    check_error(COMPOSED_ERRORS[name], M)
