@@ -95,6 +95,9 @@ from .functions import (  # noqa: F401  (other names: ops/aliases.py)
     atleast_1d, atleast_2d, atleast_3d, broadcast_tensors, broadcast_to, diff, dsplit, hsplit,
     take_along_dim, vsplit,
 )
+from .functions import (  # noqa: F401  (ops/compare.py)
+    bitwise_and, bitwise_not, bitwise_or, bitwise_xor, gcd, isin, lcm, signbit,
+)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)

@@ -29,6 +29,7 @@ from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
 from .rules.arguments import check_movedim_arguments as _check_movedim_arguments
+from .rules.arguments import check_isin_arguments as _check_isin_arguments
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
 from .rules.arguments import described as _described
 from .rules.arguments import int_list as _int_list
@@ -1251,6 +1252,56 @@ def take_along_dim(input, indices, dim=None, *, out=None):
 def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
     """Differences of neighbours along ``dim``, ``n`` times."""
     return _out("diff", ops.aliases.diff(input, n, dim, prepend, append), out, input)
+
+
+# ---- bitwise and integer functions (ops/compare.py) ------------------------------------------
+
+
+def bitwise_and(input, other, *, out=None):
+    """``input & other`` on bool and integer tensors."""
+    return _out("bitwise_and", _bitwise(ops.bitwise_and, input, other), out, input)
+
+
+def bitwise_or(input, other, *, out=None):
+    return _out("bitwise_or", _bitwise(ops.bitwise_or, input, other), out, input)
+
+
+def bitwise_xor(input, other, *, out=None):
+    return _out("bitwise_xor", _bitwise(ops.bitwise_xor, input, other), out, input)
+
+
+def _bitwise(op, input, other):
+    if not isinstance(input, _Tensor):  # (``torch.bitwise_or(2, x)``: PyTorch's overload)
+        input, other = other, input
+    return op(input, other)
+
+
+def bitwise_not(input, *, out=None):
+    """``~input`` on bool and integer tensors."""
+    return _out("bitwise_not", ops.bitwise_not_function(input), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def gcd(input, other, *, out=None):
+    """The greatest common divisor of integers, elementwise."""
+    return _out("gcd", ops.gcd(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def lcm(input, other, *, out=None):
+    """The least common multiple of integers, elementwise."""
+    return _out("lcm", ops.lcm(input, other), out, input, other)
+
+
+def signbit(input, *, out=None):
+    """Whether each element's sign bit is set (-0.0 included)."""
+    return _out("signbit", ops.signbit(input), out, input)
+
+
+@_checks_arguments(_check_isin_arguments)
+def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None):
+    """Whether each of ``elements`` is in ``test_elements``."""
+    return _out("isin", ops.isin(elements, test_elements, invert), out)
 
 
 # ---- dtypes ----------------------------------------------------------------------------------

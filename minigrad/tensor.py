@@ -672,6 +672,58 @@ class Tensor(TensorBase):
     def __invert__(self):
         return ops.bitwise_not(self)
 
+    def __iand__(self, other):
+        return ops.inplace(self, ops.bitwise_and, other)
+
+    def __ior__(self, other):
+        return ops.inplace(self, ops.bitwise_or, other)
+
+    def __ixor__(self, other):
+        return ops.inplace(self, ops.bitwise_xor, other)
+
+    def bitwise_and(self, other):
+        return ops.bitwise_and(self, other)
+
+    def bitwise_or(self, other):
+        return ops.bitwise_or(self, other)
+
+    def bitwise_xor(self, other):
+        return ops.bitwise_xor(self, other)
+
+    def bitwise_not(self):
+        return ops.bitwise_not_function(self)
+
+    def bitwise_and_(self, other):
+        return ops.inplace(self, ops.bitwise_and, other)
+
+    def bitwise_or_(self, other):
+        return ops.inplace(self, ops.bitwise_or, other)
+
+    def bitwise_xor_(self, other):
+        return ops.inplace(self, ops.bitwise_xor, other)
+
+    def bitwise_not_(self):
+        return ops.inplace(self, ops.bitwise_not_function)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def gcd(self, other):
+        return ops.gcd(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def lcm(self, other):
+        return ops.lcm(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def gcd_(self, other):
+        return ops.inplace(self, ops.gcd, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def lcm_(self, other):
+        return ops.inplace(self, ops.lcm, other)
+
+    def signbit(self):
+        return ops.signbit(self)
+
     def isnan(self):
         return ops.isnan(self)
 

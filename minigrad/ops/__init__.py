@@ -51,7 +51,8 @@ from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
     isfinite, isinf, isnan,
-    logical_and, logical_not, logical_or, logical_xor, lt, ne,
+    logical_and, logical_not, logical_or, logical_xor, lt, ne, gcd, lcm, signbit, isin,
+    bitwise_not_function,
 )
 from .combine import (  # noqa: F401
     column_stack, dstack, einsum, hstack, kron, meshgrid, outer, vstack)

@@ -171,7 +171,8 @@ TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tenso
                      "atan2": "other", "atan2_": "other", "arctan2": "other",
                      "arctan2_": "other", "hypot": "other", "hypot_": "other",
                      "logaddexp": "other", "logaddexp2": "other", "heaviside": "values",
-                     "heaviside_": "values"}
+                     "heaviside_": "values", "gcd": "other", "lcm": "other", "gcd_": "other",
+                     "lcm_": "other", "fmax": "other", "fmin": "other"}
 
 
 for _name in ("clamp", "clamp_", "clip", "clip_"):
@@ -851,3 +852,19 @@ def check_movedim_arguments(function: str, args: tuple, kwargs: dict) -> None:
                   for k, s in enumerate(shown)]
         notes[index] = f"some of the arguments have invalid types: ({', '.join(marked)})"
     raise invalid_combination(name, args, kwargs, notes)
+
+
+_ISIN_TAIL = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
+OVERLOADS["isin"] = (f"Tensor elements, Tensor test_elements, {_ISIN_TAIL}",
+                     f"Number element, Tensor test_elements, {_ISIN_TAIL}",
+                     f"Tensor elements, Number test_element, {_ISIN_TAIL}")
+
+
+def check_isin_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``isin(elements, test_elements)``: tensors, or one of them a number."""
+    given = list(args[:2]) + [kwargs[k] for k in ("elements", "test_elements") if k in kwargs]
+    if len(given) == 2 and not (
+            (is_tensor(given[0]) or is_number(given[0]))
+            and (is_tensor(given[1]) or is_number(given[1]))
+            and (is_tensor(given[0]) or is_tensor(given[1]))):
+        raise invalid_combination(function, args, kwargs)

@@ -53,6 +53,7 @@ OMITTED = {
     # (hsplit, vsplit, dsplit: the same two overloads' names, ``indices`` and ``sections``)
     **{f"{prefix}{name}": {"indices", "sections"} for prefix in ("", "Tensor.")
        for name in ("hsplit", "vsplit", "dsplit")},
+    "isin": {"element", "test_element"},  # (the overloads' names when one is a number)
     "F.softmax": {"_stacklevel"},
     "F.log_softmax": {"_stacklevel"},
     "F.mse_loss": {"weight"},
