@@ -1304,6 +1304,36 @@ def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None
     return _out("isin", ops.isin(elements, test_elements, invert), out)
 
 
+# ---- nan-ignoring reductions, fmax/fmin, take (ops/reduction.py, pointwise.py, gather.py) -----
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """The sum with NaN counted as zero."""
+    return _out("nansum", ops.nansum(input, dim, keepdim, dtype=dtype), out, input)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """The mean of the elements that are not NaN."""
+    return _out("nanmean", ops.nanmean(input, dim, keepdim, dtype=dtype), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def fmax(input, other, *, out=None):
+    """The larger of two tensors, elementwise, NaN ignored where the other is a number."""
+    return _out("fmax", ops.fmax(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def fmin(input, other, *, out=None):
+    """The smaller of two tensors, elementwise, NaN ignored where the other is a number."""
+    return _out("fmin", ops.fmin(input, other), out, input, other)
+
+
+def take(input, index, *, out=None):
+    """The elements of ``input`` read as one dimension, at ``index``."""
+    return _out("take", ops.take(input, index), out, input)
+
+
 # ---- dtypes ----------------------------------------------------------------------------------
 
 

@@ -724,6 +724,23 @@ class Tensor(TensorBase):
     def signbit(self):
         return ops.signbit(self)
 
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.nansum(self, dim, keepdim, dtype=dtype)
+
+    def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.nanmean(self, dim, keepdim, dtype=dtype)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def fmax(self, other):
+        return ops.fmax(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def fmin(self, other):
+        return ops.fmin(self, other)
+
+    def take(self, index):
+        return ops.take(self, index)
+
     def isnan(self):
         return ops.isnan(self)
 

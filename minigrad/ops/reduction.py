@@ -23,14 +23,14 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.promotion import float_dtype_for
-from . import fn, pointwise
+from . import arithmetic, fn, pointwise
 from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import shape as shape_ops
 from ..kernels import layout, softmax as kernels_softmax
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
-           "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
+           "softmax", "log_softmax", "argmax", "argmin", "all", "any", "nansum", "nanmean"]
 
 _builtin_sum, _builtin_max, _builtin_min, _builtin_all = sum, max, min, all
 
@@ -834,3 +834,35 @@ def _logical_reduce(reduce, x, dim, keepdim):
     axes = None if dim is None else normalize_dims(dim, x.ndim)
     result = np.asarray(reduce(x._data, axis=axes, keepdims=keepdim))
     return make(result.astype(np.uint8) if x.dtype is dtypes.uint8 else result)
+
+
+class NansumBackward0(Node):
+    formula = Formula("y", "sum of the x_i that are not nan", d={"x_i": "1 (0 where x_i is nan)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, dim, keepdim):
+        axes = _reduced_axes(dim, x.ndim)
+        self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim)
+        return sum_axes(np.where(x != x, 0, x), axes or range(x.ndim), keepdim)
+
+    def backward(self, saved, grad):
+        x = saved.self
+        grad = _unsqueeze_reduced(grad, x.shape, saved._axes, saved.keepdim)
+        return fn.masked_fill(fn.expand(grad, x.shape), x != x, 0)
+
+
+def nansum(x, dim=None, keepdim=False, *, dtype=None):
+    """The sum with NaN counted as zero (all elements, or along ``dim``)."""
+    return NansumBackward0.apply(x, cast_to=_accumulate_dtype(x, dtype),
+                                 dim=_given_dims(dim), keepdim=keepdim)
+
+
+def nanmean(x, dim=None, keepdim=False, *, dtype=None):
+    """The mean of the elements that are not NaN: ``nansum`` divided by their count
+    (DivBackward0 over NansumBackward0, as PyTorch composes it)."""
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {dtypes.SCALAR_NAMES[x.dtype]}")
+    counted = make(np.asarray(x._data == x._data))
+    count = sum(counted) if dim is None else sum(counted, dim, keepdim)
+    return arithmetic.div(nansum(x, dim, keepdim, dtype=dtype), count)
