@@ -98,7 +98,7 @@ from .functions import (  # noqa: F401  (other names: ops/aliases.py)
 from .functions import (  # noqa: F401  (ops/compare.py)
     bitwise_and, bitwise_not, bitwise_or, bitwise_xor, gcd, isin, lcm, signbit,
 )
-from .functions import fmax, fmin, nanmean, nansum, take  # noqa: F401
+from .functions import fmax, fmin, nanmean, nansum, std_mean, take, var_mean  # noqa: F401
 
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)

@@ -1334,6 +1334,18 @@ def take(input, index, *, out=None):
     return _out("take", ops.take(input, index), out, input)
 
 
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """``(var, mean)`` of ``input`` (all elements, or along ``dim``), computed together."""
+    return _out("var_mean", ops.var_mean(input, dim, unbiased, keepdim,
+                                         correction=correction), out, input)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """``(std, mean)`` of ``input`` (all elements, or along ``dim``), computed together."""
+    return _out("std_mean", ops.std_mean(input, dim, unbiased, keepdim,
+                                         correction=correction), out, input)
+
+
 # ---- dtypes ----------------------------------------------------------------------------------
 
 

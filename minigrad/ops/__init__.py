@@ -37,7 +37,7 @@
 
 from ..rules.arguments import normalize_dim, normalize_dims
 from . import aliases  # noqa: F401 (movedim, unflatten, ravel, msort: aliases.movedim)
-from .reduction import nanmean, nansum  # noqa: F401
+from .reduction import nanmean, nansum, std_mean, var_mean  # noqa: F401
 from .pointwise import fmax, fmin  # noqa: F401
 from .gather import take  # noqa: F401
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401

@@ -27,10 +27,12 @@ from . import arithmetic, fn, pointwise
 from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import shape as shape_ops
+from .split import several_outputs
 from ..kernels import layout, softmax as kernels_softmax
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
-           "softmax", "log_softmax", "argmax", "argmin", "all", "any", "nansum", "nanmean"]
+           "softmax", "log_softmax", "argmax", "argmin", "all", "any", "nansum", "nanmean",
+           "var_mean", "std_mean"]
 
 _builtin_sum, _builtin_max, _builtin_min, _builtin_all = sum, max, min, all
 
@@ -866,3 +868,80 @@ def nanmean(x, dim=None, keepdim=False, *, dtype=None):
     counted = make(np.asarray(x._data == x._data))
     count = sum(counted) if dim is None else sum(counted, dim, keepdim)
     return arithmetic.div(nansum(x, dim, keepdim, dtype=dtype), count)
+
+
+def _mean_backward(grad, x, dim, keepdim):
+    """d mean / dx_i = 1 / n: ``grad`` spread back over the n elements averaged."""
+    n = x.size if dim is None else int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
+    if dim is not None:
+        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+    return fn.expand(grad, x.shape) / n
+
+
+def _spread_and_mean_arrays(x, dim, correction, keepdim, std: bool) -> list:
+    """var (or std) and mean of the array ``x``, both accumulated in float64 (for float16
+    and float32) and rounded once, as PyTorch's CPU kernel computes them."""
+    _degrees_of_freedom_warning("std" if std else "var", x, dim, correction)
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        wide = _accumulated(x)
+        spread = np.var(wide, axis=dim, ddof=correction, keepdims=keepdim)
+        return [np.asarray(np.sqrt(spread) if std else spread, x.dtype),
+                np.asarray(np.mean(wide, axis=dim, keepdims=keepdim), x.dtype)]
+
+
+class VarMeanBackward0(Node):
+    formula = Formula("(v, m)", "(var(x), mean(x)), one node with two outputs",
+                      grad={"x": "d var/dx G_v + G_m / n"})
+
+    @classmethod
+    def apply(cls, x, **params):
+        return several_outputs(cls, x, params)
+
+    def forward(self, x, dim, correction, keepdim):
+        outputs = _spread_and_mean_arrays(x, dim, correction, keepdim,
+                                          std=self.name() == "StdMeanBackward0")
+        self.save(dim=None if dim is None else as_shown(dim), correction=correction,
+                  keepdim=keepdim, _self=x, _spread=outputs[0])
+        return outputs
+
+    def backward(self, saved, grad_spread=None, grad_mean=None):
+        x, parts = saved._self, []
+        if grad_spread is not None:
+            parts.append(_var_backward(self._spread_grad(saved, grad_spread), x, saved.dim,
+                                       saved.correction, saved.keepdim))
+        if grad_mean is not None:
+            parts.append(_mean_backward(grad_mean, x, saved.dim, saved.keepdim))
+        return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+    def _spread_grad(self, saved, grad):
+        return grad
+
+
+class StdMeanBackward0(VarMeanBackward0):
+    formula = Formula("(s, m)", "(std(x), mean(x)), one node with two outputs",
+                      grad={"x": "d var/dx G_s / (2 s) + G_m / n"})
+
+    def _spread_grad(self, saved, grad):
+        std = saved._spread
+        return fn.masked_fill(grad / (std * 2), std == 0, 0)
+
+
+def _spread_and_mean(node, name, x, dim, unbiased, correction, keepdim):
+    if isinstance(dim, bool):  # var_mean(x, unbiased)
+        dim, unbiased = None, dim
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"{name} only support floating point and complex dtypes")
+    dims = None if dim is None else normalize_dims(dim, x.ndim)
+    return node.apply(x, dim=dims, correction=_correction(unbiased, correction),
+                      keepdim=keepdim)
+
+
+def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """``(var, mean)`` in one pass (VarMeanBackward0, two outputs)."""
+    return _spread_and_mean(VarMeanBackward0, "var_mean", x, dim, unbiased, correction, keepdim)
+
+
+def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """``(std, mean)`` in one pass (StdMeanBackward0, two outputs)."""
+    return _spread_and_mean(StdMeanBackward0, "std_mean", x, dim, unbiased, correction, keepdim)

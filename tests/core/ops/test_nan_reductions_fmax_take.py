@@ -113,3 +113,50 @@ def test_masked_statistics_program():
             steps.append((repr(loss), type(loss.grad_fn).__name__))
         return steps, repr(w)
     assert outcome(program, mg) == outcome(program, torch)
+
+
+# ---- var_mean, std_mean: one node, two outputs ---------------------------------------
+
+SPREAD = {
+    "var_mean": lambda lib, x: lib.var_mean(x),
+    "var_mean dim": lambda lib, x: lib.var_mean(x, 1),
+    "var_mean dims keepdim": lambda lib, x: lib.var_mean(x, (0, 1), keepdim=True),
+    "var_mean correction=0": lambda lib, x: lib.var_mean(x, 0, correction=0),
+    "var_mean unbiased=False": lambda lib, x: lib.var_mean(x, unbiased=False),
+    "var_mean unbiased positional": lambda lib, x: lib.var_mean(x, True),
+    "var_mean dim unbiased": lambda lib, x: lib.var_mean(x, -1, False),
+    "std_mean": lambda lib, x: lib.std_mean(x),
+    "std_mean dim": lambda lib, x: lib.std_mean(x, dim=0),
+    "std_mean correction=2 keepdim": lambda lib, x: lib.std_mean(x, 1, correction=2,
+                                                                 keepdim=True),
+    "std_mean only the mean used": lambda lib, x: lib.std_mean(x, 1)[1] * 3,
+    "var_mean only the var used": lambda lib, x: lib.var_mean(x, 0)[0] * 2,
+}
+
+
+@pytest.mark.parametrize("name", list(SPREAD))
+def test_var_mean_std_mean_against_torch(name):
+    check(SPREAD[name], X, rtol=0, atol=0)
+    program = lambda lib: repr(SPREAD[name](lib, lib.tensor(X, requires_grad=True)))  # noqa: E731
+    assert outcome(program, mg) == outcome(program, torch)
+
+
+@pytest.mark.parametrize("name", list(SPREAD))
+def test_var_mean_std_mean_gradient_against_finite_differences(name):
+    check_numerical(lambda x: SPREAD[name](mg, x), X)
+
+
+def test_var_mean_bits_on_a_bigger_tensor():
+    """Both outputs accumulate in float64 and are rounded once, as PyTorch's CPU kernel."""
+    big = rand((50, 70), seed=7)
+    for dim in (None, 0, 1):
+        ours = mg.var_mean(mg.tensor(big), dim) + mg.std_mean(mg.tensor(big), dim)
+        theirs = torch.var_mean(torch.tensor(big), dim) + torch.std_mean(torch.tensor(big), dim)
+        for o, t in zip(ours, theirs):
+            assert np.array_equal(o._data, t.numpy())
+
+
+def test_var_mean_errors_as_torch():
+    check_error(lambda lib, x: lib.var_mean(x.long()), X)
+    check_error(lambda lib, x: lib.std_mean(x.long(), 0), X)
+    check_error(lambda lib, x: lib.var_mean(x, 2), X)
