@@ -140,9 +140,9 @@ class TakeBackward0(Node):
         return np.array(x.reshape(-1)[index])  # (a new array, of index's shape)
 
     def backward(self, saved, grad):
-        x = saved.self
-        return fn.reshape(fn.scatter_add(fn.reshape(grad, (-1,)), (x.size,), 0,
-                                         saved.index.reshape(-1)), x.shape)
+        shape = saved.self.shape
+        return fn.reshape(fn.scatter_add(fn.reshape(grad, (-1,)), (int(np.prod(shape)),), 0,
+                                         saved.index.reshape(-1)), shape)
 
 
 def take(x, index):

@@ -538,7 +538,7 @@ class FmaxBackward0(Node):
     def backward(self, saved, grad):
         a, b = saved.self, saved.other
         to_self = (a >= b) | (b != b)  # (ties go to self, as PyTorch's formula)
-        return fn.masked_fill(grad, ~to_self, 0), fn.masked_fill(grad, to_self, 0)
+        return _picked_grads(self, grad, to_self)
 
 
 class FminBackward0(Node):
@@ -553,7 +553,18 @@ class FminBackward0(Node):
     def backward(self, saved, grad):
         a, b = saved.self, saved.other
         to_self = (a <= b) | (b != b)
-        return fn.masked_fill(grad, ~to_self, 0), fn.masked_fill(grad, to_self, 0)
+        return _picked_grads(self, grad, to_self)
+
+
+def _picked_grads(node, grad, to_self):
+    """``grad`` where ``to_self`` holds to self, elsewhere to other (other's first, as
+    PyTorch makes them)."""
+    grad_a = grad_b = None
+    if node.needs_input_grad[1]:
+        grad_b = fn.masked_fill(grad, to_self, 0)
+    if node.needs_input_grad[0]:
+        grad_a = fn.masked_fill(grad, ~to_self, 0)
+    return grad_a, grad_b
 
 
 def _binary_fmax(node_cls, a, b):

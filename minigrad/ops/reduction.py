@@ -28,6 +28,7 @@ from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import shape as shape_ops
 from .split import several_outputs
+from ..autograd.packing import keep
 from ..kernels import layout, softmax as kernels_softmax
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
@@ -850,7 +851,7 @@ class NansumBackward0(Node):
     def backward(self, saved, grad):
         x = saved.self
         grad = _unsqueeze_reduced(grad, x.shape, saved._axes, saved.keepdim)
-        return fn.masked_fill(fn.expand(grad, x.shape), x != x, 0)
+        return fn.expand(grad, x.shape) * (x == x)  # (PyTorch: times "not nan")
 
 
 def nansum(x, dim=None, keepdim=False, *, dtype=None):
@@ -890,23 +891,32 @@ def _spread_and_mean_arrays(x, dim, correction, keepdim, std: bool) -> list:
                 np.asarray(np.mean(wide, axis=dim, keepdims=keepdim), x.dtype)]
 
 
+def _keeping_input_and_result(outputs, x):
+    """A two-output node's outputs, its node (when recorded) keeping what backward reads:
+    ``x``, and output 0 as PyTorch's ``result0`` (the std, for std_mean)."""
+    node = outputs[0].grad_fn
+    if node is not None:
+        node._saved["self"] = keep(x, x._data)
+        node._saved["result0"] = keep(outputs[0], outputs[0]._data, is_output=True)
+    return outputs
+
+
 class VarMeanBackward0(Node):
     formula = Formula("(v, m)", "(var(x), mean(x)), one node with two outputs",
                       grad={"x": "d var/dx G_v + G_m / n"})
 
     @classmethod
     def apply(cls, x, **params):
-        return several_outputs(cls, x, params)
+        return _keeping_input_and_result(several_outputs(cls, x, params), x)
 
     def forward(self, x, dim, correction, keepdim):
-        outputs = _spread_and_mean_arrays(x, dim, correction, keepdim,
-                                          std=self.name() == "StdMeanBackward0")
         self.save(dim=None if dim is None else as_shown(dim), correction=correction,
-                  keepdim=keepdim, _self=x, _spread=outputs[0])
-        return outputs
+                  keepdim=keepdim)
+        return _spread_and_mean_arrays(x, dim, correction, keepdim,
+                                       std=self.name() == "StdMeanBackward0")
 
     def backward(self, saved, grad_spread=None, grad_mean=None):
-        x, parts = saved._self, []
+        x, parts = saved.self, []
         if grad_spread is not None:
             parts.append(_var_backward(self._spread_grad(saved, grad_spread), x, saved.dim,
                                        saved.correction, saved.keepdim))
@@ -923,7 +933,7 @@ class StdMeanBackward0(VarMeanBackward0):
                       grad={"x": "d var/dx G_s / (2 s) + G_m / n"})
 
     def _spread_grad(self, saved, grad):
-        std = saved._spread
+        std = saved.result0
         return fn.masked_fill(grad / (std * 2), std == 0, 0)
 
 

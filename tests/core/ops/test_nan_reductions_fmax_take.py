@@ -160,3 +160,24 @@ def test_var_mean_errors_as_torch():
     check_error(lambda lib, x: lib.var_mean(x.long()), X)
     check_error(lambda lib, x: lib.std_mean(x.long(), 0), X)
     check_error(lambda lib, x: lib.var_mean(x, 2), X)
+
+
+SECOND_ORDER = {
+    "var_mean": lambda lib, a: sum(t.sum() for t in lib.var_mean(a * a, 1)),
+    "std_mean": lambda lib, a: sum((t * t).sum() for t in lib.std_mean(a * a, 0)),
+    "nansum": lambda lib, a: (lib.nansum(a * a, 1) ** 2).sum(),
+    "fmax": lambda lib, a: (lib.fmax(a * a, a.flip(0)) ** 2).sum(),
+    "take": lambda lib, a: (lib.take(a * a, lib.tensor([0, 4, 4, 11])) ** 2).sum(),
+}
+
+
+@pytest.mark.parametrize("name", list(SECOND_ORDER))
+def test_second_derivatives_as_torch(name):
+    """create_graph=True: the gradient is differentiated again (torch's values)."""
+    def run(lib):
+        a = lib.tensor(X.astype(np.float64), requires_grad=True)
+        g, = lib.autograd.grad(SECOND_ORDER[name](lib, a), a, create_graph=True)
+        h, = lib.autograd.grad((g * g).sum(), a)
+        return g.detach().numpy(), h.numpy()
+    for ours, theirs in zip(run(mg), run(torch)):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-12)
