@@ -90,7 +90,8 @@ from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/dist
     addmm, addmv, baddbmm, cdist, cross, roll, rot90,
 )
 from .functions import (  # noqa: F401  (other names: ops/aliases.py)
-    absolute, concat, concatenate, is_complex, is_floating_point, moveaxis, movedim, msort,
+    absolute, concat, concatenate, is_complex, is_floating_point, is_inference, moveaxis, movedim,
+    msort,
     negative, positive, ravel, swapaxes, swapdims, true_divide, unflatten,
     atleast_1d, atleast_2d, atleast_3d, broadcast_tensors, broadcast_to, diff, dsplit, hsplit,
     take_along_dim, vsplit,

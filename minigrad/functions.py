@@ -1140,6 +1140,7 @@ def numel(input):
 # ---- other names (ops/aliases.py: PyTorch composes them from the ops above) -------------------
 
 
+@_numpy_names
 def concat(tensors, dim=0, *, out=None):
     """``torch.cat`` under NumPy's other name."""
     return _out("cat", ops.cat(tensors, dim), out, *tensors)
@@ -1208,6 +1209,12 @@ def is_floating_point(input):
 @_checks_arguments(_check_input_function)
 def is_complex(input):
     return input.is_complex()
+
+
+@_checks_arguments(_check_input_function)
+def is_inference(input):
+    """True for a tensor made inside ``inference_mode()``."""
+    return input.is_inference()
 
 
 def broadcast_to(input, size):

@@ -86,8 +86,9 @@ class Tensor(TensorBase):
         return cell
 
     def _bump_version(self) -> None:
-        """Count an in-place change."""
-        self._version_counter.value += 1
+        """Count an in-place change (refused, after it, on an inference tensor outside
+        inference mode, as PyTorch)."""
+        ops.inplace_counted(self)
 
     @property
     def grad_fn(self):

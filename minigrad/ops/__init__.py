@@ -64,6 +64,7 @@ from .diagonal import diag, diag_embed, diagonal, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
+from .inplace import counted as inplace_counted  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
 from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401

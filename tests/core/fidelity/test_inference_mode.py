@@ -33,7 +33,7 @@ def _which_are_inference(lib):
         leaf = lib.ones(3, requires_grad=True)
         inside = [made, normal.view(6), normal[1:], normal * 2, leaf, leaf * 2, made.t()]
     outside = [made.detach(), made[0], made.view(6), made * 2, made.clone()]
-    return ([t.is_inference() for t in inside + outside]
+    return ([t.is_inference() for t in inside + outside] + [lib.is_inference(made)]
             + [t.requires_grad for t in inside], repr(leaf * 2), repr(made + 1))
 
 
@@ -129,4 +129,27 @@ def test_eval_loop_program():
         out = model(pred.clone().repeat(1, 4)).sum()
         out.backward()
         return steps + [repr(out), repr(model[0].weight.grad)]
+    assert outcome(program, mg) == outcome(program, torch)
+
+
+def test_is_inference_refuses_a_list_as_torch():
+    def program(lib):
+        return lib.is_inference([1.0])
+    assert outcome(program, mg) == outcome(program, torch)
+
+
+def test_inplace_change_is_written_then_refused_as_torch():
+    """PyTorch writes the change, then raises when the version would move on: the
+    tensor has changed all the same (also for a view op made in place, t_)."""
+    def program(lib):
+        x = _made_inside(lib)
+        seen = []
+        for change in (lambda: x.add_(1), lambda: x.mul_(x), lambda: x.zero_(),
+                       lambda: x.unsqueeze_(0), lambda: x.copy_(lib.ones(3) * 5)):
+            try:
+                change()
+            except RuntimeError as error:
+                seen.append(str(error)[:30])
+            seen.append(repr(x))
+        return seen
     assert outcome(program, mg) == outcome(program, torch)

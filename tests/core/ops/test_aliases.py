@@ -25,6 +25,7 @@ INTS = np.array([[3, -1, 4], [-1, 5, -9]], np.int64)
 CASES = {  # name: (function, inputs)
     "concat": (lambda lib, x, y: lib.concat([x, y], 1), (X, Y)),
     "concat dim=": (lambda lib, x, y: lib.concat((x, y), dim=-1), (X, Y)),
+    "concat axis=": (lambda lib, x, y: lib.concat((x, y), axis=1), (X, Y)),
     "concatenate": (lambda lib, x, y: lib.concatenate([x, y]), (X, Y)),
     "concatenate axis=": (lambda lib, x, y: lib.concatenate([x, y], axis=2), (X, Y)),
     "true_divide": (lambda lib, x, y: lib.true_divide(x, y), (X, Y)),
