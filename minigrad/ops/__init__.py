@@ -4,16 +4,17 @@
 |---------------|---------------------------------------------------------|
 | arithmetic    | + - * / ** and negation                                 |
 | pointwise     | exp, log, sqrt, tanh, sigmoid, relu, abs, clamp, where  |
-|               | masked_fill, tril, triu                                 |
+|               | masked_fill, tril, triu, fmax, fmin                     |
 | rounding      | log10, log1p, expm1, rsqrt, floor, round, // % fmod     |
 | trig          | tan, asin, atan2, sinh, acosh, hypot, sinc, deg2rad     |
 | special       | erf, erfinv, exp2, logit, xlogy, lerp, logaddexp, ...   |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
+|               | nansum, nanmean, var_mean, std_mean                     |
 | sorting       | amax, amin, sort, argsort, topk, kthvalue, median, mode |
 | cumulative    | cumsum, cumprod                                         |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
-| gather        | gather (and its backward, scatter_add)                  |
+| gather        | gather (and its backward, scatter_add), take            |
 | layers        | embedding, layer_norm, gelu (nn layers that are one op) |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
 | diagonal      | diagonal, diag_embed, diag, trace                       |
@@ -31,8 +32,10 @@
 | padding       | edge_pad (F.pad's reflect and replicate modes)          |
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
 | compare       | == != < <= > >= & | ^ ~ logical_* (not differentiable)  |
+|               | gcd, lcm, signbit, isin                                 |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
-| aliases       | movedim, unflatten, ravel, msort, positive (composed)    |
+| aliases       | movedim, unflatten, ravel, msort, broadcast_to, diff,   |
+|               | atleast_*, hsplit, take_along_dim (composed of others)  |
 """
 
 from ..rules.arguments import normalize_dim, normalize_dims
