@@ -146,7 +146,7 @@ def dsplit(x, sections):
 def take_along_dim(x, indices, dim=None):
     """``x`` read at ``indices`` along ``dim`` (of x flattened, when None), the two
     broadcast to each other over the other dims: a ``gather``."""
-    if not indices.dtype is dtypes.int64:
+    if indices.dtype is not dtypes.int64:
         raise RuntimeError("torch.take_along_dim(): dtype of indices should be Long but got "
                            f"{dtypes.SCALAR_NAMES[indices.dtype]}")
     if dim is None:
