@@ -30,6 +30,8 @@ from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
 from .rules.arguments import check_movedim_arguments as _check_movedim_arguments
 from .rules.arguments import check_isin_arguments as _check_isin_arguments
+from .rules.arguments import check_typed_arguments as _check_typed_arguments
+from .rules.arguments import check_split_sections as _check_split_sections
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
 from .rules.arguments import described as _described
 from .rules.arguments import int_list as _int_list
@@ -1188,6 +1190,7 @@ def moveaxis(input, source, destination):
     return ops.aliases.movedim(input, source, destination)
 
 
+@_checks_arguments(_check_typed_arguments)
 def unflatten(input, dim, sizes):
     """Dim ``dim`` split into ``sizes`` (a view)."""
     return ops.aliases.unflatten(input, dim, sizes)
@@ -1217,6 +1220,7 @@ def is_inference(input):
     return input.is_inference()
 
 
+@_checks_arguments(_check_typed_arguments)
 def broadcast_to(input, size):
     """``input`` expanded to ``size`` (a view): ``input.expand(size)``."""
     return ops.aliases.broadcast_to(input, size)
@@ -1239,14 +1243,17 @@ def atleast_3d(*tensors):
     return ops.aliases.atleast(3, tensors)
 
 
+@_checks_arguments(_check_split_sections)
 def hsplit(input, indices_or_sections):
     return ops.aliases.hsplit(input, indices_or_sections)
 
 
+@_checks_arguments(_check_split_sections)
 def vsplit(input, indices_or_sections):
     return ops.aliases.vsplit(input, indices_or_sections)
 
 
+@_checks_arguments(_check_split_sections)
 def dsplit(input, indices_or_sections):
     return ops.aliases.dsplit(input, indices_or_sections)
 
@@ -1256,6 +1263,7 @@ def take_along_dim(input, indices, dim=None, *, out=None):
     return _out("take_along_dim", ops.aliases.take_along_dim(input, indices, dim), out, input)
 
 
+@_checks_arguments(_check_typed_arguments)
 def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
     """Differences of neighbours along ``dim``, ``n`` times."""
     return _out("diff", ops.aliases.diff(input, n, dim, prepend, append), out, input)

@@ -1193,6 +1193,7 @@ class Tensor(TensorBase):
     def moveaxis(self, source, destination):
         return ops.aliases.movedim(self, source, destination)
 
+    @arguments.checks_method_arguments(arguments.check_typed_arguments)
     def unflatten(self, dim, sizes):
         """Dim ``dim`` split into ``sizes`` (a view): ``x.unflatten(1, (2, -1))``."""
         return ops.aliases.unflatten(self, dim, sizes)
@@ -1200,21 +1201,26 @@ class Tensor(TensorBase):
     def ravel(self):
         return ops.aliases.ravel(self)
 
+    @arguments.checks_method_arguments(arguments.check_typed_arguments)
     def broadcast_to(self, size):
         return ops.aliases.broadcast_to(self, size)
 
+    @arguments.checks_method_arguments(arguments.check_split_sections)
     def hsplit(self, split_size_or_sections):
         return ops.aliases.hsplit(self, split_size_or_sections)
 
+    @arguments.checks_method_arguments(arguments.check_split_sections)
     def vsplit(self, split_size_or_sections):
         return ops.aliases.vsplit(self, split_size_or_sections)
 
+    @arguments.checks_method_arguments(arguments.check_split_sections)
     def dsplit(self, split_size_or_sections):
         return ops.aliases.dsplit(self, split_size_or_sections)
 
     def take_along_dim(self, indices, dim=None):
         return ops.aliases.take_along_dim(self, indices, dim)
 
+    @arguments.checks_method_arguments(arguments.check_typed_arguments)
     def diff(self, n=1, dim=-1, prepend=None, append=None):
         return ops.aliases.diff(self, n, dim, prepend, append)
 

@@ -868,3 +868,52 @@ def check_isin_arguments(function: str, args: tuple, kwargs: dict) -> None:
             and (is_tensor(given[1]) or is_number(given[1]))
             and (is_tensor(given[0]) or is_tensor(given[1]))):
         raise invalid_combination(function, args, kwargs)
+
+
+# The int and tuple-of-ints parameters of a few functions, in order, as PyTorch's parser
+# checks them ("unflatten(): argument 'sizes' (position 3) must be tuple of ints, not int").
+TYPED_PARAMETERS = {
+    "unflatten": (("input", "Tensor"), ("dim", "int"), ("sizes", "tuple of ints")),
+    "Tensor.unflatten": (("dim", "int"), ("sizes", "tuple of ints")),
+    "broadcast_to": (("input", "Tensor"), ("size", "tuple of ints")),
+    "Tensor.broadcast_to": (("size", "tuple of ints"),),
+    "diff": (("input", "Tensor"), ("n", "int"), ("dim", "int")),
+    "Tensor.diff": (("n", "int"), ("dim", "int")),
+}
+for _name in ("hsplit", "vsplit", "dsplit"):
+    OVERLOADS[_name] = ("Tensor input, int sections", "Tensor input, tuple of ints indices")
+    OVERLOADS[f"Tensor.{_name}"] = ("int sections", "tuple of ints indices")
+
+
+def _typed_fits(kind: str, value) -> bool:
+    if kind == "int":
+        return is_int(value)
+    if kind == "tuple of ints":
+        return isinstance(value, (tuple, list)) and all(is_int(v) for v in value)
+    return True
+
+
+def check_typed_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """PyTorch's TypeError for an int or tuple-of-ints parameter given otherwise."""
+    is_function = bool(args) and is_tensor(args[0])  # (a method's args come after self)
+    params = TYPED_PARAMETERS[function if is_function else f"Tensor.{function}"]
+    for position, (param, kind) in enumerate(params, start=1):
+        by_position = position <= len(args)
+        value = args[position - 1] if by_position else kwargs.get(param)
+        if kind == "tuple of ints" and isinstance(value, (tuple, list)):
+            _unpacked(function, param, value)  # ("failed to unpack the object at pos 2")
+        elif (by_position or param in kwargs) and not _typed_fits(kind, value):
+            where = f" (position {position})" if by_position else ""
+            raise TypeError(f"{function}(): argument '{param}'{where} must be {kind}, "
+                            f"not {type_name(value)}")
+
+
+def check_split_sections(function: str, args: tuple, kwargs: dict) -> None:
+    """hsplit/vsplit/dsplit: an int or a sequence of ints, else PyTorch's error."""
+    given = list(args) + list(kwargs.values())
+    sections = given[-1] if given else None
+    if given and not (is_int(sections) or _typed_fits("tuple of ints", sections)):
+        name = function if is_tensor(given[0]) and len(given) == 2 else f"Tensor.{function}"
+        marked = ", ".join(("Tensor" if is_tensor(g) else f"!{type_name(g)}!") for g in given)
+        reason = f"some of the arguments have invalid types: ({marked})"
+        raise invalid_combination(name, args, kwargs, {0: reason, 1: reason})

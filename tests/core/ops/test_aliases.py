@@ -361,3 +361,21 @@ COMPOSED_ERRORS = {
 @pytest.mark.parametrize("name", list(COMPOSED_ERRORS))
 def test_composed_errors_as_torch(name):
     check_error(COMPOSED_ERRORS[name], M)
+
+
+ARGUMENT_ERRORS = {
+    "unflatten sizes an int": lambda lib, m: lib.unflatten(m, 1, 2),
+    "Tensor.unflatten sizes an int": lambda lib, m: m.unflatten(1, 2),
+    "Tensor.unflatten dim a float": lambda lib, m: m.unflatten(1.0, (2, 2)),
+    "hsplit a float": lambda lib, m: lib.hsplit(m, 2.0),
+    "Tensor.vsplit a float": lambda lib, m: m.vsplit(1.5),
+    "diff n a float": lambda lib, m: lib.diff(m, n=1.5),
+    "Tensor.diff dim a float": lambda lib, m: m.diff(1, 0.0),
+    "broadcast_to an int": lambda lib, m: lib.broadcast_to(m, 4),
+    "Tensor.broadcast_to a float": lambda lib, m: m.broadcast_to((3, 4.0)),
+}
+
+
+@pytest.mark.parametrize("name", list(ARGUMENT_ERRORS))
+def test_argument_errors_as_torch(name):
+    check_error(ARGUMENT_ERRORS[name], M)
