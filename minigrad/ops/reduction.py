@@ -29,6 +29,7 @@ from ._saved import as_shown
 from . import shape as shape_ops
 from .split import several_outputs
 from ..autograd.packing import keep
+from ..autograd.saved import show_saved
 from ..kernels import layout, softmax as kernels_softmax
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
@@ -891,23 +892,31 @@ def _spread_and_mean_arrays(x, dim, correction, keepdim, std: bool) -> list:
                 np.asarray(np.mean(wide, axis=dim, keepdims=keepdim), x.dtype)]
 
 
-def _keeping_input_and_result(outputs, x):
-    """A two-output node's outputs, its node (when recorded) keeping what backward reads:
-    ``x``, and output 0 as PyTorch's ``result0`` (the std, for std_mean)."""
+def _keeping_input_and_result(outputs, x, result: bool):
+    """A two-output node's outputs, its node (when recorded) keeping what backward reads,
+    shown as PyTorch shows it: ``x`` (``_saved_self``) and, for std_mean, output 0
+    (``_saved_result0``, the std)."""
     node = outputs[0].grad_fn
     if node is not None:
         node._saved["self"] = keep(x, x._data)
-        node._saved["result0"] = keep(outputs[0], outputs[0]._data, is_output=True)
+        if result:
+            node._saved["result0"] = keep(outputs[0], outputs[0]._data, is_output=True)
     return outputs
+
+
+show_saved(Node, "self")
+show_saved(Node, "result0")
 
 
 class VarMeanBackward0(Node):
     formula = Formula("(v, m)", "(var(x), mean(x)), one node with two outputs",
                       grad={"x": "d var/dx G_v + G_m / n"})
 
+    keeps_result = False
+
     @classmethod
     def apply(cls, x, **params):
-        return _keeping_input_and_result(several_outputs(cls, x, params), x)
+        return _keeping_input_and_result(several_outputs(cls, x, params), x, cls.keeps_result)
 
     def forward(self, x, dim, correction, keepdim):
         self.save(dim=None if dim is None else as_shown(dim), correction=correction,
@@ -931,6 +940,7 @@ class VarMeanBackward0(Node):
 class StdMeanBackward0(VarMeanBackward0):
     formula = Formula("(s, m)", "(std(x), mean(x)), one node with two outputs",
                       grad={"x": "d var/dx G_s / (2 s) + G_m / n"})
+    keeps_result = True
 
     def _spread_grad(self, saved, grad):
         std = saved.result0

@@ -185,7 +185,7 @@ PROGRAMS = {
     "NansumBackward0": lambda lib, a, b: (a * b).nansum(1) * a[:, 0],
     "FmaxBackward0": lambda lib, a, b: lib.fmax(a * b, b),
     "FminBackward0": lambda lib, a, b: lib.fmin(a, b * a),
-    "VarMeanBackward0": lambda lib, a, b: _joined(lib, lib.var_mean(a * b, 0)),
+    "VarMeanBackward0": lambda lib, a, b: _joined(lib, lib.var_mean(a * b, 0, keepdim=True)),
     "StdMeanBackward0": lambda lib, a, b: _joined(lib, lib.std_mean(a * b, 1, keepdim=True)),
     "ViewBackward0": lambda lib, a, b: (a * b).view(6) * a.view(6),
     "WhereBackward0": lambda lib, a, b: lib.where(a > b, a * b, b) * a,
