@@ -26,13 +26,17 @@ from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
 # ``minigrad.tensor`` to the module, over the function ``tensor`` below)
 from .tensor import Size, Tensor  # noqa: F401
 from ._printing import set_printoptions  # noqa: F401
-from .autograd import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .autograd import (  # noqa: F401
+    enable_grad, inference_mode, is_grad_enabled, is_inference_mode_enabled, no_grad,
+    set_grad_enabled,
+)
 from .autograd.anomaly import (  # noqa: F401
     is_anomaly_check_nan_enabled, is_anomaly_enabled, set_anomaly_enabled,
 )
 from .creation import (  # noqa: F401
-    BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, bernoulli,
-    empty, empty_like, eye, from_numpy, tril_indices, triu_indices, full, full_like, linspace, logspace, multinomial, normal, ones, ones_like,
+    BoolTensor, DoubleTensor, FloatTensor, IntTensor, LongTensor, arange, as_tensor, asarray,
+    bernoulli, empty, empty_like, eye, from_numpy, tril_indices, triu_indices, full, full_like,
+    linspace, logspace, multinomial, normal, ones, ones_like,
     rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
     zeros_like,
 )
@@ -85,6 +89,18 @@ from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
     addmm, addmv, baddbmm, cdist, cross, roll, rot90,
 )
+from .functions import (  # noqa: F401  (other names: ops/aliases.py)
+    absolute, concat, concatenate, is_complex, is_floating_point, is_inference, moveaxis, movedim,
+    msort,
+    negative, positive, ravel, swapaxes, swapdims, true_divide, unflatten,
+    atleast_1d, atleast_2d, atleast_3d, broadcast_tensors, broadcast_to, diff, dsplit, hsplit,
+    take_along_dim, vsplit,
+)
+from .functions import (  # noqa: F401  (ops/compare.py)
+    bitwise_and, bitwise_not, bitwise_or, bitwise_xor, gcd, isin, lcm, signbit,
+)
+from .functions import fmax, fmin, nanmean, nansum, std_mean, take, var_mean  # noqa: F401
+
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)

@@ -126,6 +126,56 @@ def as_tensor(data, *, dtype: dtypes.dtype | None = None, device=None) -> Tensor
     return make(array_from(data, dtype))
 
 
+ASARRAY_REQUIRES_GRAD = (
+    "torch.asarray: unspecified requires_grad now defaults to obj.requires_grad instead of "
+    "False. Pass requires_grad=False explicitly to get the old behavior and silence this "
+    "warning. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/"
+    "tensor_new.cpp:1737.)")
+_asarray_warned = False  # (PyTorch warns once per process: TORCH_WARN_ONCE)
+
+
+def asarray(obj, *, dtype: dtypes.dtype | None = None, device=None, copy=None,
+            requires_grad=None) -> TensorBase:
+    """``obj`` as a tensor, sharing its memory when it can (a tensor, a NumPy array of
+    the dtype asked for) unless ``copy=True``; ``copy=False`` refuses to copy. A tensor
+    given keeps its graph (a dtype change is ``to``, a copy ``clone``); ``requires_grad``
+    given and not as the result's detaches the result in place (``obj`` itself when it is
+    not copied), as in PyTorch."""
+    check_device(device, creating=False)
+    dtype = dtypes.parse_dtype(dtype, "asarray")
+    if isinstance(obj, TensorBase):
+        return _asarray_tensor(obj, dtype, copy, requires_grad)
+    converts = dtype is not None and (not isinstance(obj, np.ndarray)
+                                      or dtype.numpy != obj.dtype)
+    if copy is False and converts:
+        what = f"tensor with dtype '{dtypes.SCALAR_NAMES[dtypes.from_numpy_dtype(obj.dtype)]}'" \
+            if isinstance(obj, np.ndarray) else "arbitrary sequence"
+        raise ValueError(f"can't alias {what} into dtype '{dtypes.SCALAR_NAMES[dtype]}'.")
+    if copy is False and not isinstance(obj, np.ndarray):
+        raise ValueError("can't alias arbitrary sequence into a tensor.")
+    if isinstance(obj, np.ndarray) and not converts:
+        result = from_numpy(obj.copy() if copy else obj)
+    else:
+        result = make(array_from(obj, dtype))
+    return _check_can_require_grad(result, requires_grad)
+
+
+def _asarray_tensor(obj, dtype, copy, requires_grad):
+    global _asarray_warned
+    if requires_grad is None and obj.requires_grad and not _asarray_warned:
+        _asarray_warned = True
+        warnings.warn(ASARRAY_REQUIRES_GRAD, UserWarning, stacklevel=3)
+    result = obj.clone() if copy else obj
+    if dtype is not None and dtype is not obj.dtype:
+        if copy is False:
+            raise ValueError(f"can't alias tensor with dtype '{dtypes.SCALAR_NAMES[obj.dtype]}' "
+                             f"into dtype '{dtypes.SCALAR_NAMES[dtype]}'.")
+        result = obj.to(dtype)
+    if requires_grad is not None and bool(requires_grad) != result.requires_grad:
+        result.detach_().requires_grad_(requires_grad)  # (obj itself, when not copied)
+    return result
+
+
 def from_numpy(ndarray: np.ndarray) -> TensorBase:
     """A tensor sharing memory with a NumPy array (changes show in both)."""
     if not isinstance(ndarray, np.ndarray):

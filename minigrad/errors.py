@@ -75,6 +75,18 @@ def view_changed_in_place(made: str, producer: str | None, output_nr: int,
         "want the inplace to be tracked).")
 
 
+# (tensors made in torch.inference_mode(), used outside it)
+INFERENCE_SAVED = (
+    "Inference tensors cannot be saved for backward. Please do not use Tensors created in "
+    "inference mode in computation tracked by autograd. To work around this, you can make a "
+    "clone to get a normal tensor and use it in autograd, or use `torch.no_grad()` instead of "
+    "`torch.inference_mode()`.")
+INFERENCE_INPLACE = (
+    "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
+    "clone to get a normal tensor before doing inplace update.See "
+    "https://github.com/pytorch/rfcs/pull/17 for more details.")
+INFERENCE_REQUIRES_GRAD = (
+    "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"
 ONLY_FLOAT_REQUIRES_GRAD_FACTORY = (
     "Only Tensors of floating point and complex dtype can require gradients"

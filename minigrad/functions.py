@@ -28,6 +28,10 @@ from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
+from .rules.arguments import check_movedim_arguments as _check_movedim_arguments
+from .rules.arguments import check_isin_arguments as _check_isin_arguments
+from .rules.arguments import check_typed_arguments as _check_typed_arguments
+from .rules.arguments import check_split_sections as _check_split_sections
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
 from .rules.arguments import described as _described
 from .rules.arguments import int_list as _int_list
@@ -1138,6 +1142,229 @@ def clone(input, *, memory_format=None):
 def numel(input):
     """The number of elements."""
     return input.numel()
+
+
+
+# ---- other names (ops/aliases.py: PyTorch composes them from the ops above) -------------------
+
+
+@_numpy_names
+def concat(tensors, dim=0, *, out=None):
+    """``torch.cat`` under NumPy's other name."""
+    return _out("cat", ops.cat(tensors, dim), out, *tensors)
+
+
+def concatenate(tensors, axis=0, *, out=None):
+    """``torch.cat`` under NumPy's name (``axis`` for ``dim``)."""
+    return _out("cat", ops.cat(tensors, axis), out, *tensors)
+
+
+@_checks_arguments(_check_binary_arguments)
+def true_divide(input, other, *, out=None):
+    """``torch.div`` without a rounding mode."""
+    return div(input, other, out=out)
+
+
+def negative(input, *, out=None):
+    return _out("neg", ops.neg(input), out, input)
+
+
+def absolute(input, *, out=None):
+    return _out("abs", ops.abs(input), out, input)
+
+
+def positive(input):
+    return ops.aliases.positive(input)
+
+
+def swapaxes(input, axis0, axis1):
+    return ops.transpose(input, axis0, axis1)
+
+
+def swapdims(input, dim0, dim1):
+    return ops.transpose(input, dim0, dim1)
+
+
+@_checks_arguments(_check_movedim_arguments)
+def movedim(input, source, destination):
+    """The dims ``source`` moved to ``destination`` (a permute)."""
+    return ops.aliases.movedim(input, source, destination)
+
+
+@_checks_arguments(_check_movedim_arguments)
+def moveaxis(input, source, destination):
+    return ops.aliases.movedim(input, source, destination)
+
+
+@_checks_arguments(_check_typed_arguments)
+def unflatten(input, dim, sizes):
+    """Dim ``dim`` split into ``sizes`` (a view)."""
+    return ops.aliases.unflatten(input, dim, sizes)
+
+
+def ravel(input):
+    return ops.aliases.ravel(input)
+
+
+def msort(input, *, out=None):
+    return _out("sort", ops.aliases.msort(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def is_floating_point(input):
+    return input.is_floating_point()
+
+
+@_checks_arguments(_check_input_function)
+def is_complex(input):
+    return input.is_complex()
+
+
+@_checks_arguments(_check_input_function)
+def is_inference(input):
+    """True for a tensor made inside ``inference_mode()``."""
+    return input.is_inference()
+
+
+@_checks_arguments(_check_typed_arguments)
+def broadcast_to(input, size):
+    """``input`` expanded to ``size`` (a view): ``input.expand(size)``."""
+    return ops.aliases.broadcast_to(input, size)
+
+
+def broadcast_tensors(*tensors):
+    """The tensors expanded to their common shape."""
+    return ops.aliases.broadcast_tensors(*tensors)
+
+
+def atleast_1d(*tensors):
+    return ops.aliases.atleast(1, tensors)
+
+
+def atleast_2d(*tensors):
+    return ops.aliases.atleast(2, tensors)
+
+
+def atleast_3d(*tensors):
+    return ops.aliases.atleast(3, tensors)
+
+
+@_checks_arguments(_check_split_sections)
+def hsplit(input, indices_or_sections):
+    return ops.aliases.hsplit(input, indices_or_sections)
+
+
+@_checks_arguments(_check_split_sections)
+def vsplit(input, indices_or_sections):
+    return ops.aliases.vsplit(input, indices_or_sections)
+
+
+@_checks_arguments(_check_split_sections)
+def dsplit(input, indices_or_sections):
+    return ops.aliases.dsplit(input, indices_or_sections)
+
+
+def take_along_dim(input, indices, dim=None, *, out=None):
+    """``input`` read at ``indices`` along ``dim`` (flattened when None)."""
+    return _out("take_along_dim", ops.aliases.take_along_dim(input, indices, dim), out, input)
+
+
+@_checks_arguments(_check_typed_arguments)
+def diff(input, n=1, dim=-1, prepend=None, append=None, *, out=None):
+    """Differences of neighbours along ``dim``, ``n`` times."""
+    return _out("diff", ops.aliases.diff(input, n, dim, prepend, append), out, input)
+
+
+# ---- bitwise and integer functions (ops/compare.py) ------------------------------------------
+
+
+def bitwise_and(input, other, *, out=None):
+    """``input & other`` on bool and integer tensors."""
+    return _out("bitwise_and", _bitwise(ops.bitwise_and, input, other), out, input)
+
+
+def bitwise_or(input, other, *, out=None):
+    return _out("bitwise_or", _bitwise(ops.bitwise_or, input, other), out, input)
+
+
+def bitwise_xor(input, other, *, out=None):
+    return _out("bitwise_xor", _bitwise(ops.bitwise_xor, input, other), out, input)
+
+
+def _bitwise(op, input, other):
+    if not isinstance(input, _Tensor):  # (``torch.bitwise_or(2, x)``: PyTorch's overload)
+        input, other = other, input
+    return op(input, other)
+
+
+def bitwise_not(input, *, out=None):
+    """``~input`` on bool and integer tensors."""
+    return _out("bitwise_not", ops.bitwise_not_function(input), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def gcd(input, other, *, out=None):
+    """The greatest common divisor of integers, elementwise."""
+    return _out("gcd", ops.gcd(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def lcm(input, other, *, out=None):
+    """The least common multiple of integers, elementwise."""
+    return _out("lcm", ops.lcm(input, other), out, input, other)
+
+
+def signbit(input, *, out=None):
+    """Whether each element's sign bit is set (-0.0 included)."""
+    return _out("signbit", ops.signbit(input), out, input)
+
+
+@_checks_arguments(_check_isin_arguments)
+def isin(elements, test_elements, *, assume_unique=False, invert=False, out=None):
+    """Whether each of ``elements`` is in ``test_elements``."""
+    return _out("isin", ops.isin(elements, test_elements, invert), out)
+
+
+# ---- nan-ignoring reductions, fmax/fmin, take (ops/reduction.py, pointwise.py, gather.py) -----
+
+
+def nansum(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """The sum with NaN counted as zero."""
+    return _out("nansum", ops.nansum(input, dim, keepdim, dtype=dtype), out, input)
+
+
+def nanmean(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    """The mean of the elements that are not NaN."""
+    return _out("nanmean", ops.nanmean(input, dim, keepdim, dtype=dtype), out, input)
+
+
+@_checks_arguments(_check_tensor_function)
+def fmax(input, other, *, out=None):
+    """The larger of two tensors, elementwise, NaN ignored where the other is a number."""
+    return _out("fmax", ops.fmax(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
+def fmin(input, other, *, out=None):
+    """The smaller of two tensors, elementwise, NaN ignored where the other is a number."""
+    return _out("fmin", ops.fmin(input, other), out, input, other)
+
+
+def take(input, index, *, out=None):
+    """The elements of ``input`` read as one dimension, at ``index``."""
+    return _out("take", ops.take(input, index), out, input)
+
+
+def var_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """``(var, mean)`` of ``input`` (all elements, or along ``dim``), computed together."""
+    return _out("var_mean", ops.var_mean(input, dim, unbiased, keepdim,
+                                         correction=correction), out, input)
+
+
+def std_mean(input, dim=None, unbiased=None, keepdim=False, *, correction=None, out=None):
+    """``(std, mean)`` of ``input`` (all elements, or along ``dim``), computed together."""
+    return _out("std_mean", ops.std_mean(input, dim, unbiased, keepdim,
+                                         correction=correction), out, input)
 
 
 # ---- dtypes ----------------------------------------------------------------------------------

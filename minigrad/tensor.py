@@ -22,7 +22,7 @@ from .rules import arguments, math_dtypes
 from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .size import Size
-from .autograd import fast
+from .autograd import fast, inference
 from .autograd.hooks import add_hook
 from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
@@ -66,6 +66,8 @@ class Tensor(TensorBase):
         self._leaf_hooks = None
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_FACTORY)
+        if inference.enabled or (base is not None and inference.inference_tensors):
+            inference.mark_inference(self, base)
 
     # ---- autograd attributes ---------------------------------------------
 
@@ -84,8 +86,9 @@ class Tensor(TensorBase):
         return cell
 
     def _bump_version(self) -> None:
-        """Count an in-place change."""
-        self._version_counter.value += 1
+        """Count an in-place change (refused, after it, on an inference tensor outside
+        inference mode, as PyTorch)."""
+        ops.inplace_counted(self)
 
     @property
     def grad_fn(self):
@@ -132,6 +135,8 @@ class Tensor(TensorBase):
             return self
         if requires_grad and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD)
+        if requires_grad and not inference.enabled and inference.is_inference(self):
+            raise RuntimeError(errors.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -219,7 +224,10 @@ class Tensor(TensorBase):
 
     def detach(self) -> "Tensor":
         """A tensor sharing this one's data, cut from the graph."""
-        return make(self._data, version=self._version_counter)
+        detached = make(self._data, version=self._version_counter)
+        if inference.inference_tensors:  # (a view, in torch: of an inference tensor, one too)
+            inference.mark_inference(detached, self)
+        return detached
 
     def detach_(self) -> "Tensor":
         """Cut this tensor from the graph, in place (it becomes a leaf)."""
@@ -285,6 +293,16 @@ class Tensor(TensorBase):
 
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
+
+    def is_complex(self) -> bool:
+        return False  # (minigrad has no complex dtypes)
+
+    def is_signed(self) -> bool:
+        return self.dtype not in (dtypes.uint8, dtypes.bool)
+
+    def is_inference(self) -> bool:
+        """True for a tensor made inside ``torch.inference_mode()``."""
+        return inference.is_inference(self)
 
     @property
     def device(self) -> devices.device:
@@ -364,6 +382,18 @@ class Tensor(TensorBase):
     def int(self, memory_format=layouts.preserve_format) -> "Tensor":
         layouts.check_memory_format("int", memory_format)
         return self.to(dtypes.int32)
+
+    def byte(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("byte", memory_format)
+        return self.to(dtypes.uint8)
+
+    def char(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("char", memory_format)
+        return self.to(dtypes.int8)
+
+    def short(self, memory_format=layouts.preserve_format) -> "Tensor":
+        layouts.check_memory_format("short", memory_format)
+        return self.to(dtypes.int16)
 
     def bool(self, memory_format=layouts.preserve_format) -> "Tensor":
         layouts.check_memory_format("bool", memory_format)
@@ -558,6 +588,15 @@ class Tensor(TensorBase):
     def neg(self):
         return ops.neg(self)
 
+    def negative(self):
+        return ops.neg(self)
+
+    def positive(self):
+        return ops.aliases.positive(self)
+
+    def true_divide(self, other):
+        return ops.div(self, other)
+
     def reciprocal(self):
         return ops.reciprocal(self)
 
@@ -644,6 +683,75 @@ class Tensor(TensorBase):
 
     def __invert__(self):
         return ops.bitwise_not(self)
+
+    def __iand__(self, other):
+        return ops.inplace(self, ops.bitwise_and, other)
+
+    def __ior__(self, other):
+        return ops.inplace(self, ops.bitwise_or, other)
+
+    def __ixor__(self, other):
+        return ops.inplace(self, ops.bitwise_xor, other)
+
+    def bitwise_and(self, other):
+        return ops.bitwise_and(self, other)
+
+    def bitwise_or(self, other):
+        return ops.bitwise_or(self, other)
+
+    def bitwise_xor(self, other):
+        return ops.bitwise_xor(self, other)
+
+    def bitwise_not(self):
+        return ops.bitwise_not_function(self)
+
+    def bitwise_and_(self, other):
+        return ops.inplace(self, ops.bitwise_and, other)
+
+    def bitwise_or_(self, other):
+        return ops.inplace(self, ops.bitwise_or, other)
+
+    def bitwise_xor_(self, other):
+        return ops.inplace(self, ops.bitwise_xor, other)
+
+    def bitwise_not_(self):
+        return ops.inplace(self, ops.bitwise_not_function)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def gcd(self, other):
+        return ops.gcd(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def lcm(self, other):
+        return ops.lcm(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def gcd_(self, other):
+        return ops.inplace(self, ops.gcd, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def lcm_(self, other):
+        return ops.inplace(self, ops.lcm, other)
+
+    def signbit(self):
+        return ops.signbit(self)
+
+    def nansum(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.nansum(self, dim, keepdim, dtype=dtype)
+
+    def nanmean(self, dim=None, keepdim=False, *, dtype=None):
+        return ops.nanmean(self, dim, keepdim, dtype=dtype)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def fmax(self, other):
+        return ops.fmax(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def fmin(self, other):
+        return ops.fmin(self, other)
+
+    def take(self, index):
+        return ops.take(self, index)
 
     def isnan(self):
         return ops.isnan(self)
@@ -757,6 +865,9 @@ class Tensor(TensorBase):
         return ops.relu(self)
 
     def abs(self):
+        return ops.abs(self)
+
+    def absolute(self):
         return ops.abs(self)
 
     def sin(self):
@@ -1082,6 +1193,55 @@ class Tensor(TensorBase):
     def mT(self):
         return ops.transpose(self, -2, -1)
 
+    def swapaxes(self, axis0, axis1):
+        return ops.transpose(self, axis0, axis1)
+
+    def swapdims(self, dim0, dim1):
+        return ops.transpose(self, dim0, dim1)
+
+    @arguments.checks_method_arguments(arguments.check_movedim_arguments)
+    def movedim(self, source, destination):
+        """Dims ``source`` moved to ``destination`` (a permute)."""
+        return ops.aliases.movedim(self, source, destination)
+
+    @arguments.checks_method_arguments(arguments.check_movedim_arguments)
+    def moveaxis(self, source, destination):
+        return ops.aliases.movedim(self, source, destination)
+
+    @arguments.checks_method_arguments(arguments.check_typed_arguments)
+    def unflatten(self, dim, sizes):
+        """Dim ``dim`` split into ``sizes`` (a view): ``x.unflatten(1, (2, -1))``."""
+        return ops.aliases.unflatten(self, dim, sizes)
+
+    def ravel(self):
+        return ops.aliases.ravel(self)
+
+    @arguments.checks_method_arguments(arguments.check_typed_arguments)
+    def broadcast_to(self, size):
+        return ops.aliases.broadcast_to(self, size)
+
+    @arguments.checks_method_arguments(arguments.check_split_sections)
+    def hsplit(self, split_size_or_sections):
+        return ops.aliases.hsplit(self, split_size_or_sections)
+
+    @arguments.checks_method_arguments(arguments.check_split_sections)
+    def vsplit(self, split_size_or_sections):
+        return ops.aliases.vsplit(self, split_size_or_sections)
+
+    @arguments.checks_method_arguments(arguments.check_split_sections)
+    def dsplit(self, split_size_or_sections):
+        return ops.aliases.dsplit(self, split_size_or_sections)
+
+    def take_along_dim(self, indices, dim=None):
+        return ops.aliases.take_along_dim(self, indices, dim)
+
+    @arguments.checks_method_arguments(arguments.check_typed_arguments)
+    def diff(self, n=1, dim=-1, prepend=None, append=None):
+        return ops.aliases.diff(self, n, dim, prepend, append)
+
+    def msort(self):
+        return ops.aliases.msort(self)
+
     def permute(self, *dims):
         if not dims:
             raise TypeError('permute() missing 1 required positional arguments: "dims"')
@@ -1098,6 +1258,12 @@ class Tensor(TensorBase):
     # (the same views made in place: this tensor takes their shape and strides)
     def t_(self):
         return ops.t_(self)
+
+    def swapaxes_(self, axis0, axis1):
+        return ops.transpose_(self, axis0, axis1)
+
+    def swapdims_(self, dim0, dim1):
+        return ops.transpose_(self, dim0, dim1)
 
     def transpose_(self, dim0, dim1):
         return ops.transpose_(self, dim0, dim1)
@@ -1291,6 +1457,12 @@ class Tensor(TensorBase):
     def neg_(self):
         return ops.inplace(self, ops.neg)
 
+    def negative_(self):
+        return ops.inplace(self, ops.neg)
+
+    def true_divide_(self, other):
+        return ops.inplace(self, ops.div, other)
+
     def reciprocal_(self):
         return ops.inplace(self, ops.reciprocal)
 
@@ -1316,6 +1488,9 @@ class Tensor(TensorBase):
         return ops.inplace(self, ops.relu)
 
     def abs_(self):
+        return ops.inplace(self, ops.abs)
+
+    def absolute_(self):
         return ops.inplace(self, ops.abs)
 
     def sin_(self):

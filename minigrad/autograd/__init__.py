@@ -15,6 +15,7 @@ from .formula import FORMULAS, Formula, formula_for  # noqa: F401
 from .function import Function, FunctionCtx  # noqa: F401
 from .differentiate import backward, grad  # noqa: F401
 from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .inference import inference_mode, is_inference_mode_enabled  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from .node import AccumulateGrad, Node  # noqa: F401
 from .variable import Variable  # noqa: F401

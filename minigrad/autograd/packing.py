@@ -11,7 +11,7 @@ number wrapped as a tensor is not handed to the hooks.
 from __future__ import annotations
 
 from .. import errors
-from . import grad_mode
+from . import grad_mode, inference
 from .saved import saved_tensor
 from .tensor_base import TensorBase, make
 
@@ -22,6 +22,8 @@ def keep(tensor, data, is_output: bool = False):
     """What a node keeps of a tensor it saves: a ``SavedTensor``, or, inside
     ``torch.autograd.graph.saved_tensors_hooks(pack, unpack)``, what ``pack(tensor)``
     returned (a ``PackedTensor``)."""
+    if inference.inference_tensors and inference.is_inference(tensor):
+        raise RuntimeError(errors.INFERENCE_SAVED)
     if not DEFAULT_HOOKS or _wrapped_number(tensor):  # (a number is not the learner's)
         return saved_tensor(tensor, data, is_output)
     return PackedTensor(tensor, data, is_output)

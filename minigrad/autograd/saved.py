@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 
 from .. import errors
-from . import anomaly
+from . import anomaly, inference
 from ..dtypes import DTYPE_OF, LEGACY_NAMES
 from .tensor_base import Version, make
 
@@ -106,6 +106,8 @@ def saved_tensor(tensor, data, is_output: bool = False) -> SavedTensor:
 
     An output of the node itself is kept as its data only (``is_output``);
     ``data`` is the array formulas on arrays read."""
+    if inference.inference_tensors and inference.is_inference(tensor):
+        raise RuntimeError(errors.INFERENCE_SAVED)
     saved = _new_object(SavedTensor)
     version = tensor._version_cell
     if version is None:  # (made on first use, as Tensor._version_counter makes it)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import DTYPE_OF
+from . import inference
 
 __all__ = ["TensorBase", "Version", "make", "set_tensor_class", "is_tensor"]
 
@@ -77,6 +78,8 @@ def make(data, grad_fn=None, requires_grad: bool = False, output_nr: int = 0,
     tensor._grad = tensor._accumulator = tensor._leaf_hooks = tensor._view_version = None
     tensor._version_cell = version
     tensor._base = base
+    if inference.enabled or (base is not None and inference.inference_tensors):
+        inference.mark_inference(tensor, base)
     return tensor
 
 

@@ -4,16 +4,17 @@
 |---------------|---------------------------------------------------------|
 | arithmetic    | + - * / ** and negation                                 |
 | pointwise     | exp, log, sqrt, tanh, sigmoid, relu, abs, clamp, where  |
-|               | masked_fill, tril, triu                                 |
+|               | masked_fill, tril, triu, fmax, fmin                     |
 | rounding      | log10, log1p, expm1, rsqrt, floor, round, // % fmod     |
 | trig          | tan, asin, atan2, sinh, acosh, hypot, sinc, deg2rad     |
 | special       | erf, erfinv, exp2, logit, xlogy, lerp, logaddexp, ...   |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
+|               | nansum, nanmean, var_mean, std_mean                     |
 | sorting       | amax, amin, sort, argsort, topk, kthvalue, median, mode |
 | cumulative    | cumsum, cumprod                                         |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
-| gather        | gather (and its backward, scatter_add)                  |
+| gather        | gather (and its backward, scatter_add), take            |
 | layers        | embedding, layer_norm, gelu (nn layers that are one op) |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
 | diagonal      | diagonal, diag_embed, diag, trace                       |
@@ -32,10 +33,17 @@
 | padding       | edge_pad (F.pad's reflect and replicate modes)          |
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
 | compare       | == != < <= > >= & | ^ ~ logical_* (not differentiable)  |
+|               | gcd, lcm, signbit, isin                                 |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
+| aliases       | movedim, unflatten, ravel, msort, broadcast_to, diff,   |
+|               | atleast_*, hsplit, take_along_dim (composed of others)  |
 """
 
 from ..rules.arguments import normalize_dim, normalize_dims
+from . import aliases  # noqa: F401 (movedim, unflatten, ravel, msort: aliases.movedim)
+from .reduction import nanmean, nansum, std_mean, var_mean  # noqa: F401
+from .pointwise import fmax, fmin  # noqa: F401
+from .gather import take  # noqa: F401
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
 from ..rules.conv import check_dtype as check_pool_dtype, check_pad  # noqa: F401
@@ -50,7 +58,8 @@ from .cumulative import cumprod, cumsum  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
     isfinite, isinf, isnan,
-    logical_and, logical_not, logical_or, logical_xor, lt, ne,
+    logical_and, logical_not, logical_or, logical_xor, lt, ne, gcd, lcm, signbit, isin,
+    bitwise_not_function,
 )
 from .combine import (  # noqa: F401
     column_stack, dstack, einsum, hstack, kron, meshgrid, outer, vstack)
@@ -59,6 +68,7 @@ from .diagonal import diag, diag_embed, diagonal, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
+from .inplace import counted as inplace_counted  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
 from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
 from .loss import (  # noqa: F401

@@ -1,5 +1,6 @@
 """Comparisons: ==, !=, <, <=, >, >= (and eq, ne, ...), isclose, allclose, and
-the logical/bitwise operators & | ^ ~ on bool and integer tensors.
+the logical/bitwise operators & | ^ ~ on bool and integer tensors; gcd and lcm of
+integers; signbit and isin.
 
 They are not differentiable (no graph is recorded): their outputs are
 piecewise constant, so the derivative is zero wherever it exists.
@@ -17,7 +18,7 @@ from ..rules.layout import with_iterator_layout, with_number_layout, with_unary_
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
            "bitwise_or", "bitwise_xor", "bitwise_not", "logical_and", "logical_or", "logical_xor",
-           "logical_not"]
+           "logical_not", "bitwise_not_function", "gcd", "lcm", "signbit", "isin"]
 
 
 def _compare(ufunc, a, b):
@@ -124,6 +125,15 @@ def bitwise_not(a):
     return with_unary_layout(make(np.asarray(np.invert(a._data))), a)
 
 
+def bitwise_not_function(a):
+    """``torch.bitwise_not(a)``, ``a.bitwise_not()``: as ``~a``, with the kernel's error
+    for a float tensor (the operator's is a TypeError)."""
+    if a.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"bitwise_not_cpu" not implemented for \'{dtypes.SCALAR_NAMES[a.dtype]}\'')
+    return bitwise_not(a)
+
+
 def _logical(ufunc, name, a, b):
     """and/or/xor of "is nonzero", elementwise: a bool tensor (either may be any dtype)."""
     if not is_tensor(b):
@@ -162,3 +172,39 @@ def isinf(a):
 def isfinite(a):
     """True where ``a`` is neither infinite nor NaN."""
     return with_unary_layout(make(np.asarray(np.isfinite(a._data))), a)
+
+
+def _integers(ufunc, name, a, b):
+    """gcd and lcm: integer tensors only (bool too is refused), as PyTorch's kernels."""
+    dtype = dtypes.result_type(a, b)
+    if not dtype.is_integer:
+        raise NotImplementedError(
+            f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
+    broadcast_shapes(a._data.shape, b._data.shape)
+    result = ufunc(a._data.astype(dtype.numpy, copy=False), b._data.astype(dtype.numpy, copy=False))
+    return with_iterator_layout(make(np.asarray(result, dtype.numpy)), a._data, b._data)
+
+
+def gcd(a, b):
+    """The greatest common divisor, elementwise (never negative; gcd(0, 0) = 0)."""
+    return _integers(np.gcd, "gcd", a, b)
+
+
+def lcm(a, b):
+    """The least common multiple, elementwise (never negative; 0 with a 0)."""
+    return _integers(np.lcm, "lcm", a, b)
+
+
+def signbit(a):
+    """Whether the sign bit is set: True for -0.0 and -nan too (False for bool)."""
+    data = a._data
+    return with_unary_layout(make(np.asarray(np.signbit(data) if data.dtype != np.bool_
+                                             else np.zeros(data.shape, np.bool_))), a)
+
+
+def isin(elements, test_elements, invert=False):
+    """Whether each of ``elements`` is among ``test_elements`` (a bool tensor of
+    ``elements``' shape; NaN is in nothing)."""
+    values = elements._data if is_tensor(elements) else np.asarray(elements)
+    tests = test_elements._data if is_tensor(test_elements) else np.asarray(test_elements)
+    return make(np.asarray(np.isin(values, tests, invert=invert)))

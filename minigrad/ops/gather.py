@@ -22,7 +22,7 @@ from ..rules.arguments import normalize_dim
 from ._saved import as_shown
 from ..rules.layout import with_contiguous_layout
 
-__all__ = ["gather", "GatherBackward0", "ScatterAddBackward0"]
+__all__ = ["gather", "GatherBackward0", "ScatterAddBackward0", "take"]
 
 
 def _along(index: np.ndarray, dim: int) -> tuple:
@@ -128,3 +128,33 @@ def gather(x, dim, index, *, sparse_grad: bool = False):
     return with_contiguous_layout(GatherBackward0.apply(
         x, dim=wrapped, index=index._data.astype(np.int64, copy=False), given_dim=dim,
         index_tensor=index))
+
+
+class TakeBackward0(Node):
+    formula = Formula("y", "x flattened, read at index",
+                      grad={"x": "zeros of x's shape with G added at index (repeats add up)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, index):
+        self.save(index=index)
+        return np.array(x.reshape(-1)[index])  # (a new array, of index's shape)
+
+    def backward(self, saved, grad):
+        shape = saved.self.shape
+        return fn.reshape(fn.scatter_add(fn.reshape(grad, (-1,)), (int(np.prod(shape)),), 0,
+                                         saved.index.reshape(-1)), shape)
+
+
+def take(x, index):
+    """The elements of ``x`` (read as one dimension) at ``index``; the result has
+    ``index``'s shape (a negative index counts from the end)."""
+    if index.dtype is not dtypes.int64:
+        raise RuntimeError("take(): Expected a long tensor for index, but got "
+                           f"{dtypes.SCALAR_NAMES[index.dtype]}")
+    positions = index._data
+    outside = (positions >= x.numel()) | (positions < -x.numel())
+    if outside.any():
+        raise IndexError(f"out of range: tried to access index {positions[outside].flat[0]} on "
+                         f"a tensor of {x.numel()} elements.")
+    return TakeBackward0.apply(x, index=np.where(positions < 0, positions + x.numel(),
+                                                 positions))

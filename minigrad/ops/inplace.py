@@ -24,7 +24,7 @@ import weakref
 import numpy as np
 
 from .. import dtypes, errors
-from ..autograd import grad_mode
+from ..autograd import grad_mode, inference
 from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
 from ..autograd.formula import Formula
 from ..autograd.node import Node, _sequence
@@ -36,7 +36,7 @@ from ..kernels.layout import check_no_partial_overlap, geometry
 from . import strided
 from ..autograd.tensor_base import is_tensor, make
 
-__all__ = ["inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy", "CopySlices"]
+__all__ = ["counted", "inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy", "CopySlices"]
 
 
 class ZeroBackward0(Node):
@@ -121,7 +121,8 @@ def check_inplace(x, *others) -> None:
     """Refuse in-place changes that would corrupt gradients (PyTorch's rules), in
     torch's order: a view made under no_grad (or from one) or by a custom Function,
     when the change would be recorded (``others``: the op's other operands); a leaf
-    that requires grad; a view of one."""
+    that requires grad; a view of one. (An inference tensor changed outside inference
+    mode is refused after the change, when its version moves on: ``counted``.)"""
     if not grad_mode.is_grad_enabled():
         return
     if x._view_version is not None and x._view_made != "grad mode" and (
@@ -138,6 +139,15 @@ def check_inplace(x, *others) -> None:
         raise RuntimeError(errors.VIEW_OF_LEAF_INPLACE)
     if x.grad_fn is None:
         raise RuntimeError(errors.LEAF_INPLACE)
+
+
+def counted(x) -> None:
+    """One more in-place change of ``x``: its version moves on. An inference tensor
+    outside inference mode has none to move, and PyTorch raises here, after the change
+    was written (so the tensor has changed all the same)."""
+    if not inference.enabled and inference.is_inference(x):
+        raise RuntimeError(errors.INFERENCE_INPLACE)
+    x._version_counter.value += 1
 
 
 def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
@@ -157,7 +167,7 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
         np.copyto(x._data, result._data, casting="unsafe", where=where)
     except ValueError:  # read-only memory (a wrapped Python number, shared by graphs)
         raise RuntimeError(errors.INTERNAL_OVERLAP) from None
-    x._version_counter.value += 1
+    counted(x)
     node = result._grad_fn
     if node is None:
         return

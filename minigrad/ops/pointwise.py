@@ -21,7 +21,7 @@ from ..autograd.tensor_base import is_tensor
 from ..rules.layout import with_contiguous_layout, with_iterator_layout, with_unary_layout
 
 __all__ = ["exp", "log", "sqrt", "tanh", "sigmoid", "relu", "abs", "sin", "cos",
-           "clamp", "maximum", "minimum", "where", "masked_fill", "tril", "triu"]
+           "clamp", "maximum", "minimum", "where", "masked_fill", "tril", "triu", "fmax", "fmin"]
 
 
 class ExpBackward0(Node):
@@ -524,3 +524,61 @@ def triu(x, diagonal=0, position=None):
     """The upper triangle of the last two dims (``diagonal`` < 0: more diagonals kept)."""
     arguments.check_triangle("triu", x, diagonal, position)
     return with_contiguous_layout(TriuBackward0.apply(x, diagonal=diagonal))
+
+
+class FmaxBackward0(Node):
+    formula = Formula("z", "fmax(self, other): the larger; a NaN loses to a number",
+                      d={"self": "1 where self >= other or other is nan, else 0",
+                         "other": "1 where self < other or self is nan alone, else 0"})
+    saves = {"self": Input(0), "other": Input(1)}
+
+    def forward(self, a, b):
+        return np.fmax(a, b)
+
+    def backward(self, saved, grad):
+        a, b = saved.self, saved.other
+        to_self = (a >= b) | (b != b)  # (ties go to self, as PyTorch's formula)
+        return _picked_grads(self, grad, to_self)
+
+
+class FminBackward0(Node):
+    formula = Formula("z", "fmin(self, other): the smaller; a NaN loses to a number",
+                      d={"self": "1 where self <= other or other is nan, else 0",
+                         "other": "1 where self > other or self is nan alone, else 0"})
+    saves = {"self": Input(0), "other": Input(1)}
+
+    def forward(self, a, b):
+        return np.fmin(a, b)
+
+    def backward(self, saved, grad):
+        a, b = saved.self, saved.other
+        to_self = (a <= b) | (b != b)
+        return _picked_grads(self, grad, to_self)
+
+
+def _picked_grads(node, grad, to_self):
+    """``grad`` where ``to_self`` holds to self, elsewhere to other (other's first, as
+    PyTorch makes them)."""
+    grad_a = grad_b = None
+    if node.needs_input_grad[1]:
+        grad_b = fn.masked_fill(grad, to_self, 0)
+    if node.needs_input_grad[0]:
+        grad_a = fn.masked_fill(grad, ~to_self, 0)
+    return grad_a, grad_b
+
+
+def _binary_fmax(node_cls, a, b):
+    a, b = as_tensor(a), as_tensor(b)
+    broadcast_shapes(a._data.shape, b._data.shape)
+    return with_iterator_layout(node_cls.apply(a, b, cast_to=dtypes.result_type(a, b)),
+                                a._data, b._data)
+
+
+def fmax(a, b):
+    """The larger of ``a`` and ``b``, elementwise; NaN only where both are NaN."""
+    return _binary_fmax(FmaxBackward0, a, b)
+
+
+def fmin(a, b):
+    """The smaller of ``a`` and ``b``, elementwise; NaN only where both are NaN."""
+    return _binary_fmax(FminBackward0, a, b)

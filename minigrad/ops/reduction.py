@@ -24,14 +24,18 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.promotion import float_dtype_for
-from . import fn, pointwise
+from . import arithmetic, fn, pointwise
 from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import shape as shape_ops
+from .split import several_outputs
+from ..autograd.packing import keep
+from ..autograd.saved import show_saved
 from ..kernels import layout, softmax as kernels_softmax
 
-__all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "aten_norm", "dist", "logsumexp",
-           "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
+__all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "aten_norm", "dist",
+           "logsumexp", "softmax", "log_softmax", "argmax", "argmin", "all", "any", "nansum",
+           "nanmean", "var_mean", "std_mean"]
 
 _builtin_sum, _builtin_max, _builtin_min, _builtin_all = sum, max, min, all
 
@@ -885,3 +889,130 @@ def _logical_reduce(reduce, x, dim, keepdim):
     axes = None if dim is None else normalize_dims(dim, x.ndim)
     result = np.asarray(reduce(x._data, axis=axes, keepdims=keepdim))
     return make(result.astype(np.uint8) if x.dtype is dtypes.uint8 else result)
+
+
+class NansumBackward0(Node):
+    formula = Formula("y", "sum of the x_i that are not nan", d={"x_i": "1 (0 where x_i is nan)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, dim, keepdim):
+        axes = _reduced_axes(dim, x.ndim)
+        self.save(dim=_saved_dims(dim), _axes=axes, keepdim=keepdim)
+        return sum_axes(np.where(x != x, 0, x), axes or range(x.ndim), keepdim)
+
+    def backward(self, saved, grad):
+        x = saved.self
+        grad = _unsqueeze_reduced(grad, x.shape, saved._axes, saved.keepdim)
+        return fn.expand(grad, x.shape) * (x == x)  # (PyTorch: times "not nan")
+
+
+def nansum(x, dim=None, keepdim=False, *, dtype=None):
+    """The sum with NaN counted as zero (all elements, or along ``dim``)."""
+    return NansumBackward0.apply(x, cast_to=_accumulate_dtype(x, dtype),
+                                 dim=_given_dims(dim), keepdim=keepdim)
+
+
+def nanmean(x, dim=None, keepdim=False, *, dtype=None):
+    """The mean of the elements that are not NaN: ``nansum`` divided by their count
+    (DivBackward0 over NansumBackward0, as PyTorch composes it)."""
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("nanmean(): expected input to have floating point or complex dtype "
+                           f"but got {dtypes.SCALAR_NAMES[x.dtype]}")
+    counted = make(np.asarray(x._data == x._data))
+    count = sum(counted) if dim is None else sum(counted, dim, keepdim)
+    return arithmetic.div(nansum(x, dim, keepdim, dtype=dtype), count)
+
+
+def _mean_backward(grad, x, dim, keepdim):
+    """d mean / dx_i = 1 / n: ``grad`` spread back over the n elements averaged."""
+    n = x.size if dim is None else int(np.prod([x.shape[d] for d in dim], dtype=np.int64))
+    if dim is not None:
+        grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
+    return fn.expand(grad, x.shape) / n
+
+
+def _spread_and_mean_arrays(x, dim, correction, keepdim, std: bool) -> list:
+    """var (or std) and mean of the array ``x``, both accumulated in float64 (for float16
+    and float32) and rounded once, as PyTorch's CPU kernel computes them."""
+    _degrees_of_freedom_warning("std" if std else "var", x, dim, correction)
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        wide = _accumulated(x)
+        spread = np.var(wide, axis=dim, ddof=correction, keepdims=keepdim)
+        return [np.asarray(np.sqrt(spread) if std else spread, x.dtype),
+                np.asarray(np.mean(wide, axis=dim, keepdims=keepdim), x.dtype)]
+
+
+def _keeping_input_and_result(outputs, x, result: bool):
+    """A two-output node's outputs, its node (when recorded) keeping what backward reads,
+    shown as PyTorch shows it: ``x`` (``_saved_self``) and, for std_mean, output 0
+    (``_saved_result0``, the std)."""
+    node = outputs[0].grad_fn
+    if node is not None:
+        node._saved["self"] = keep(x, x._data)
+        if result:
+            node._saved["result0"] = keep(outputs[0], outputs[0]._data, is_output=True)
+    return outputs
+
+
+show_saved(Node, "self")
+show_saved(Node, "result0")
+
+
+class VarMeanBackward0(Node):
+    formula = Formula("(v, m)", "(var(x), mean(x)), one node with two outputs",
+                      grad={"x": "d var/dx G_v + G_m / n"})
+
+    keeps_result = False
+
+    @classmethod
+    def apply(cls, x, **params):
+        return _keeping_input_and_result(several_outputs(cls, x, params), x, cls.keeps_result)
+
+    def forward(self, x, dim, correction, keepdim):
+        self.save(dim=None if dim is None else as_shown(dim), correction=correction,
+                  keepdim=keepdim)
+        return _spread_and_mean_arrays(x, dim, correction, keepdim,
+                                       std=self.name() == "StdMeanBackward0")
+
+    def backward(self, saved, grad_spread=None, grad_mean=None):
+        x, parts = saved.self, []
+        if grad_spread is not None:
+            parts.append(_var_backward(self._spread_grad(saved, grad_spread), x, saved.dim,
+                                       saved.correction, saved.keepdim))
+        if grad_mean is not None:
+            parts.append(_mean_backward(grad_mean, x, saved.dim, saved.keepdim))
+        return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+    def _spread_grad(self, saved, grad):
+        return grad
+
+
+class StdMeanBackward0(VarMeanBackward0):
+    formula = Formula("(s, m)", "(std(x), mean(x)), one node with two outputs",
+                      grad={"x": "d var/dx G_s / (2 s) + G_m / n"})
+    keeps_result = True
+
+    def _spread_grad(self, saved, grad):
+        std = saved.result0
+        return fn.masked_fill(grad / (std * 2), std == 0, 0)
+
+
+def _spread_and_mean(node, name, x, dim, unbiased, correction, keepdim):
+    if isinstance(dim, bool):  # var_mean(x, unbiased)
+        dim, unbiased = None, dim
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"{name} only support floating point and complex dtypes")
+    dims = None if dim is None else normalize_dims(dim, x.ndim)
+    return node.apply(x, dim=dims, correction=_correction(unbiased, correction),
+                      keepdim=keepdim)
+
+
+def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """``(var, mean)`` in one pass (VarMeanBackward0, two outputs)."""
+    return _spread_and_mean(VarMeanBackward0, "var_mean", x, dim, unbiased, correction, keepdim)
+
+
+def std_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """``(std, mean)`` in one pass (StdMeanBackward0, two outputs)."""
+    return _spread_and_mean(StdMeanBackward0, "std_mean", x, dim, unbiased, correction, keepdim)

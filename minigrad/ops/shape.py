@@ -293,7 +293,7 @@ def _change_layout(x, node_cls, **params):
     retain_grad stay with the old node. A view stays a view of its base."""
     view = node_cls.apply(x, **params)
     x._replace_data(view._data)
-    x._version_counter.value += 1
+    inplace.counted(x)
     if view._grad_fn is not None:
         x._grad_fn, x._output_nr, x._requires_grad = view._grad_fn, 0, True
         if x._view_version is not None:  # (its node describes the view as it is now)

@@ -171,7 +171,8 @@ TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tenso
                      "atan2": "other", "atan2_": "other", "arctan2": "other",
                      "arctan2_": "other", "hypot": "other", "hypot_": "other",
                      "logaddexp": "other", "logaddexp2": "other", "heaviside": "values",
-                     "heaviside_": "values", "dist": "other"}
+                     "heaviside_": "values", "dist": "other", "gcd": "other", "lcm": "other",
+                     "gcd_": "other", "lcm_": "other", "fmax": "other", "fmin": "other"}
 
 
 for _name in ("clamp", "clamp_", "clip", "clip_"):
@@ -823,3 +824,96 @@ def check_triangle(function: str, x, diagonal, position: int | None = None) -> N
                         f"not {type(diagonal).__name__}")
     if x.ndim < 2:
         raise RuntimeError(f"{function}: input tensor must have at least 2 dimensions")
+
+
+OVERLOADS["movedim"] = OVERLOADS["moveaxis"] = (
+    "Tensor input, int source, int destination",
+    "Tensor input, tuple of ints source, tuple of ints destination")
+OVERLOADS["Tensor.movedim"] = OVERLOADS["Tensor.moveaxis"] = (
+    "int source, int destination", "tuple of ints source, tuple of ints destination")
+
+
+def _ints(value) -> bool:
+    return isinstance(value, (tuple, list)) and all(is_int(v) for v in value)
+
+
+def check_movedim_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``movedim(input, source, destination)`` (or the method's two): both ints or both
+    sequences of ints, else PyTorch's error marking what each overload could not take."""
+    given = list(args) + list(kwargs.values())
+    dims = given[-2:] if len(given) >= 2 else given
+    if len(dims) != 2 or all(is_int(d) for d in dims) or all(_ints(d) for d in dims):
+        return
+    name = function if is_tensor(given[0]) else f"Tensor.{function}"
+    shown = [("Tensor" if is_tensor(a) else type_name(a)) for a in given]
+    notes = {}
+    for index, fits in enumerate((is_int, _ints)):
+        marked = [s if k < len(given) - 2 or fits(given[k]) else f"!{s}!"
+                  for k, s in enumerate(shown)]
+        notes[index] = f"some of the arguments have invalid types: ({', '.join(marked)})"
+    raise invalid_combination(name, args, kwargs, notes)
+
+
+_ISIN_TAIL = "*, bool assume_unique = False, bool invert = False, Tensor out = None"
+OVERLOADS["isin"] = (f"Tensor elements, Tensor test_elements, {_ISIN_TAIL}",
+                     f"Number element, Tensor test_elements, {_ISIN_TAIL}",
+                     f"Tensor elements, Number test_element, {_ISIN_TAIL}")
+
+
+def check_isin_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``isin(elements, test_elements)``: tensors, or one of them a number."""
+    given = list(args[:2]) + [kwargs[k] for k in ("elements", "test_elements") if k in kwargs]
+    if len(given) == 2 and not (
+            (is_tensor(given[0]) or is_number(given[0]))
+            and (is_tensor(given[1]) or is_number(given[1]))
+            and (is_tensor(given[0]) or is_tensor(given[1]))):
+        raise invalid_combination(function, args, kwargs)
+
+
+# The int and tuple-of-ints parameters of a few functions, in order, as PyTorch's parser
+# checks them ("unflatten(): argument 'sizes' (position 3) must be tuple of ints, not int").
+TYPED_PARAMETERS = {
+    "unflatten": (("input", "Tensor"), ("dim", "int"), ("sizes", "tuple of ints")),
+    "Tensor.unflatten": (("dim", "int"), ("sizes", "tuple of ints")),
+    "broadcast_to": (("input", "Tensor"), ("size", "tuple of ints")),
+    "Tensor.broadcast_to": (("size", "tuple of ints"),),
+    "diff": (("input", "Tensor"), ("n", "int"), ("dim", "int")),
+    "Tensor.diff": (("n", "int"), ("dim", "int")),
+}
+for _name in ("hsplit", "vsplit", "dsplit"):
+    OVERLOADS[_name] = ("Tensor input, int sections", "Tensor input, tuple of ints indices")
+    OVERLOADS[f"Tensor.{_name}"] = ("int sections", "tuple of ints indices")
+
+
+def _typed_fits(kind: str, value) -> bool:
+    if kind == "int":
+        return is_int(value)
+    if kind == "tuple of ints":
+        return isinstance(value, (tuple, list)) and all(is_int(v) for v in value)
+    return True
+
+
+def check_typed_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """PyTorch's TypeError for an int or tuple-of-ints parameter given otherwise."""
+    is_function = bool(args) and is_tensor(args[0])  # (a method's args come after self)
+    params = TYPED_PARAMETERS[function if is_function else f"Tensor.{function}"]
+    for position, (param, kind) in enumerate(params, start=1):
+        by_position = position <= len(args)
+        value = args[position - 1] if by_position else kwargs.get(param)
+        if kind == "tuple of ints" and isinstance(value, (tuple, list)):
+            _unpacked(function, param, value)  # ("failed to unpack the object at pos 2")
+        elif (by_position or param in kwargs) and not _typed_fits(kind, value):
+            where = f" (position {position})" if by_position else ""
+            raise TypeError(f"{function}(): argument '{param}'{where} must be {kind}, "
+                            f"not {type_name(value)}")
+
+
+def check_split_sections(function: str, args: tuple, kwargs: dict) -> None:
+    """hsplit/vsplit/dsplit: an int or a sequence of ints, else PyTorch's error."""
+    given = list(args) + list(kwargs.values())
+    sections = given[-1] if given else None
+    if given and not (is_int(sections) or _typed_fits("tuple of ints", sections)):
+        name = function if is_tensor(given[0]) and len(given) == 2 else f"Tensor.{function}"
+        marked = ", ".join(("Tensor" if is_tensor(g) else f"!{type_name(g)}!") for g in given)
+        reason = f"some of the arguments have invalid types: ({marked})"
+        raise invalid_combination(name, args, kwargs, {0: reason, 1: reason})

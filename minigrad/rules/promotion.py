@@ -9,7 +9,7 @@ import numpy as np
 import math
 
 from .. import dtypes
-from ..autograd import grad_mode
+from ..autograd import grad_mode, inference
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.record import apply_to_arrays
 from ..autograd.tensor_base import TensorBase, make
@@ -174,6 +174,7 @@ def _number_operand(value, dtype) -> tuple:
             data = np.array(value, np_dtype)
             data.flags.writeable = False  # shared between graphs: nobody may change it
             constant = make(data)
+            inference.forget_inference(constant)  # (shared: made in inference mode or not)
         operand = _NUMBERS[key] = (constant, data)
         if len(_NUMBERS) > 128:  # values that change every step (Adam's) must not pile up
             _NUMBERS.pop(next(iter(_NUMBERS)))

@@ -185,6 +185,12 @@ PROGRAMS = {
     "UnsqueezeBackward0": lambda lib, a, b: (a * b).unsqueeze(0) * a,
     "UnsqueezeBackward1": lambda lib, a, b: (a * b).unsqueeze_(0) * a,
     "VarBackward0": lambda lib, a, b: (a * b).var(0),
+    # (tests/core/ops/test_nan_reductions_fmax_take.py)
+    "NansumBackward0": lambda lib, a, b: (a * b).nansum(1) * a[:, 0],
+    "FmaxBackward0": lambda lib, a, b: lib.fmax(a * b, b),
+    "FminBackward0": lambda lib, a, b: lib.fmin(a, b * a),
+    "VarMeanBackward0": lambda lib, a, b: _joined(lib, lib.var_mean(a * b, 0, keepdim=True)),
+    "StdMeanBackward0": lambda lib, a, b: _joined(lib, lib.std_mean(a * b, 1, keepdim=True)),
     "ViewBackward0": lambda lib, a, b: (a * b).view(6) * a.view(6),
     "WhereBackward0": lambda lib, a, b: lib.where(a > b, a * b, b) * a,
     "ZeroBackward0": lambda lib, a, b: (a * b).zero_() + a * b,
@@ -387,7 +393,9 @@ FIRST_ORDER_ONLY = {"SgnBackward0"}
 # ordinary ops (its values are compared in tests/core/ops/test_distance.py).
 NOT_COMPARED = {"CdistBackward0": "its backward records CdistBackwardBackward0 in PyTorch",
                 "MultiMarginLossBackward0": "PyTorch has no second derivative of it (its "
-                                            "backward records NotImplemented)"}
+                                            "backward records NotImplemented)",
+                "TakeBackward0": "its backward records PutBackward0 in PyTorch (minigrad has no "
+                                 "put: ViewBackward0, ScatterAddBackward0, ViewBackward0)"}
 
 
 def _seeded(lib, program):

@@ -51,6 +51,10 @@ OMITTED = {
     # the Python signature shows the documented ``indices_or_sections`` (test_split_views)
     "tensor_split": {"indices", "sections", "tensor_indices_or_sections"},
     "Tensor.tensor_split": {"indices", "sections", "tensor_indices_or_sections"},  # an internal flag of PyTorch's tracer
+    # (hsplit, vsplit, dsplit: the same two overloads' names, ``indices`` and ``sections``)
+    **{f"{prefix}{name}": {"indices", "sections"} for prefix in ("", "Tensor.")
+       for name in ("hsplit", "vsplit", "dsplit")},
+    "isin": {"element", "test_element"},  # (the overloads' names when one is a number)
     "F.softmax": {"_stacklevel"},
     "F.log_softmax": {"_stacklevel"},
     "F.mse_loss": {"weight"},

@@ -1,0 +1,91 @@
+"""Inference mode (``torch.inference_mode``): grad mode off, and the tensors made
+inside are *inference tensors*, which PyTorch keeps out of autograd for good.
+
+Every tensor made in the mode (except a view of a normal tensor), and every view of an
+inference tensor (in the mode or not), is remembered here, by id, with a weak reference
+that forgets it when the tensor dies (a ``WeakSet`` would compare tensors with ``==``,
+which is elementwise). Outside the mode, such a tensor may not be saved for backward
+(``autograd/saved.py``), changed in place (``ops/inplace.py``) or made to require grad
+(``Tensor.requires_grad_``): PyTorch's errors, ``errors.INFERENCE_*``.
+"""
+
+from __future__ import annotations
+
+import functools
+import weakref
+
+from . import grad_mode
+
+__all__ = ["inference_mode", "is_inference_mode_enabled", "is_inference", "mark_inference",
+           "forget_inference"]
+
+enabled = False
+inference_tensors: dict = {}  # id(tensor) -> weak reference to it
+
+
+def is_inference_mode_enabled() -> bool:
+    """True inside ``inference_mode()``."""
+    return enabled
+
+
+def is_inference(tensor) -> bool:
+    """True for a tensor made in inference mode (``Tensor.is_inference()``)."""
+    if not inference_tensors:
+        return False
+    ref = inference_tensors.get(id(tensor))
+    return ref is not None and ref() is tensor
+
+
+def mark_inference(tensor, base=None) -> None:
+    """Remember ``tensor`` as an inference tensor when it is one: made in inference
+    mode (``base`` None), or a view of an inference tensor ``base`` (in the mode or
+    not; a view of a normal tensor stays normal)."""
+    if not (enabled if base is None else is_inference(base)):
+        return
+    key = id(tensor)
+
+    def forget(ref):
+        if inference_tensors.get(key) is ref:
+            del inference_tensors[key]
+    inference_tensors[key] = weakref.ref(tensor, forget)
+
+
+class inference_mode:
+    """``with torch.inference_mode():`` (or ``@torch.inference_mode()``, or bare
+    ``@torch.inference_mode``): grad mode off, and the tensors made inside are
+    inference tensors. ``mode=False`` leaves inference mode and turns grad mode on,
+    as PyTorch's ``InferenceMode(false)``. Restores both on exit."""
+
+    def __new__(cls, mode=True):
+        if callable(mode):  # (bare @inference_mode: ``mode`` is the function)
+            return cls()(mode)
+        return super().__new__(cls)
+
+    def __init__(self, mode: bool = True) -> None:
+        self.mode = mode
+
+    def __enter__(self) -> None:
+        global enabled
+        self._previous = (grad_mode._enabled, enabled)
+        grad_mode._set_enabled(not self.mode)
+        enabled = bool(self.mode)
+
+    def __exit__(self, *exc_info) -> None:
+        global enabled
+        grad_enabled, enabled = self._previous
+        grad_mode._set_enabled(grad_enabled)
+
+    def __call__(self, func):
+        """Use as a decorator: run ``func`` in this mode on every call."""
+        mode = self.mode
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            with inference_mode(mode):
+                return func(*args, **kwargs)
+        return wrapper
+
+
+def forget_inference(tensor) -> None:
+    """``tensor`` is not an inference tensor (a wrapped number shared by every graph)."""
+    inference_tensors.pop(id(tensor), None)
