@@ -25,6 +25,7 @@ from .rules.arguments import check_operand_function as _check_operand_function
 from .rules.arguments import check_tensor_function as _check_tensor_function
 from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
+from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
@@ -399,6 +400,20 @@ def xlogy(input, other, *, out=None):
 def lerp(input, end, weight, *, out=None):
     """input + weight * (end - input)."""
     return _out("lerp", ops.lerp(input, end, weight), out, input, end, weight)
+
+
+@_checks_arguments(_check_addc_arguments)
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 * tensor2 (an optimiser's running average of squares)."""
+    return _out("addcmul", ops.addcmul(input, tensor1, tensor2, value), out,
+                input, tensor1, tensor2)
+
+
+@_checks_arguments(_check_addc_arguments)
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 / tensor2 (Adam's step: p + (-lr) * m / (sqrt(v) + eps))."""
+    return _out("addcdiv", ops.addcdiv(input, tensor1, tensor2, value), out,
+                input, tensor1, tensor2)
 
 
 @_checks_arguments(_check_tensor_function)

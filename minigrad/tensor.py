@@ -822,6 +822,14 @@ class Tensor(TensorBase):
     def lerp(self, end, weight):
         return ops.lerp(self, end, weight)
 
+    @arguments.checks_method_arguments(arguments.check_addc_method)
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return ops.addcmul(self, tensor1, tensor2, value)
+
+    @arguments.checks_method_arguments(arguments.check_addc_method)
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return ops.addcdiv(self, tensor1, tensor2, value)
+
     @arguments.checks_method_arguments(arguments.check_tensor_method)
     def logaddexp(self, other):
         return ops.logaddexp(self, other)
@@ -1384,6 +1392,14 @@ class Tensor(TensorBase):
     @arguments.checks_method_arguments(arguments.check_lerp_method)
     def lerp_(self, end, weight):
         return ops.inplace(self, ops.lerp, end, weight)
+
+    @arguments.checks_method_arguments(arguments.check_addc_method)
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return ops.inplace(self, ops.addcmul, tensor1, tensor2, value)
+
+    @arguments.checks_method_arguments(arguments.check_addc_method)
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return ops.inplace(self, ops.addcdiv, tensor1, tensor2, value)
 
     def float_power_(self, exponent):
         math_dtypes.check_float_power_(self)

@@ -133,7 +133,7 @@ MATH = {"self", "other", "exp", "log", "sqrt", "tanh", "sin", "cos", "sum", "mea
         "abs", "sign", "dim", "grad", "out", "input", "index", "weight", "target", "alpha",
         "beta", "exponent", "result", "src", "mat", "vec", "prod", "std", "var", "norm",
         "softmax", "keepdim", "sigmoid", "relu", "clamp", "numel", "mat1", "mat2", "outer",
-        "floor", "ceil", "trunc", "round", "decimals"}
+        "floor", "ceil", "trunc", "round", "decimals", "value"}
 
 
 def formula_words() -> list[str]:

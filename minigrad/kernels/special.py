@@ -14,6 +14,8 @@ kernels as NumPy allows (``ops/trig.py`` and ``ops/special.py`` call them).
   ``heaviside``: PyTorch's formulas, step by step in the tensor's dtype (float16 in
   float32 where PyTorch's kernel computes it so; ``logit``'s, ``xlogy``'s and ``entr``'s
   steps round to half, as theirs).
+- ``addcmul``, ``addcdiv``: ``self + value * t1 * t2`` (its last multiply and the add
+  fused, as PyTorch's compiler fuses them) and ``self + value * t1 / t2``.
 """
 
 from __future__ import annotations
@@ -28,7 +30,8 @@ from . import fma
 
 __all__ = ["in_float64", "half_in_float32", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh",
            "acosh", "atanh", "exp2", "hypot", "erf", "erfc", "erfinv", "sinc", "logit",
-           "logit_backward", "xlogy", "entr", "lerp", "logaddexp", "logaddexp2", "heaviside", "copysign"]
+           "logit_backward", "xlogy", "entr", "lerp", "logaddexp", "logaddexp2", "heaviside", "copysign",
+           "addcmul", "addcdiv"]
 
 
 def in_float64(kernel):
@@ -223,3 +226,31 @@ def heaviside(x, values):
 def copysign(a, b):
     """|a| with the sign of b (of a zero or a NaN too)."""
     return np.asarray(np.copysign(a, b))
+
+
+def addcmul(self_, t1, t2, value):
+    """``self + value * t1 * t2``. PyTorch's kernel writes it so, and its compiler fuses
+    the last multiply with the add: ``fma(value * t1, t2, self)`` (every element of
+    float32 and float64, measured against torch 2.13). float16 is computed in float32
+    and rounded once to half; integers wrap, the value cast to their type."""
+    self_, t1, t2 = np.broadcast_arrays(self_, t1, t2)
+    dtype = self_.dtype
+    if dtype.kind != "f":
+        with np.errstate(over="ignore"):
+            return np.asarray(self_ + dtype.type(int(value)) * t1 * t2, dtype)
+    wide = np.float32 if dtype == np.float16 else dtype.type
+    fused = fma.fma64 if wide == np.float64 else fma.fma32
+    with np.errstate(all="ignore"):
+        scaled = wide(value) * t1.astype(wide)
+        return np.asarray(fused(scaled, t2.astype(wide), self_.astype(wide)), wide).astype(dtype)
+
+
+def addcdiv(self_, t1, t2, value):
+    """``self + value * t1 / t2``, each step rounded (a division is not fused); float16
+    computed in float32 and rounded once to half."""
+    self_, t1, t2 = np.broadcast_arrays(self_, t1, t2)
+    dtype = self_.dtype
+    wide = np.float32 if dtype == np.float16 else dtype.type
+    with np.errstate(all="ignore"):
+        quotient = wide(value) * t1.astype(wide) / t2.astype(wide)
+        return np.asarray(self_.astype(wide) + quotient).astype(dtype)

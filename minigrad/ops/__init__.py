@@ -7,7 +7,8 @@
 |               | masked_fill, tril, triu                                 |
 | rounding      | log10, log1p, expm1, rsqrt, floor, round, // % fmod     |
 | trig          | tan, asin, atan2, sinh, acosh, hypot, sinc, deg2rad     |
-| special       | erf, erfinv, exp2, logit, xlogy, lerp, logaddexp, ...   |
+| special       | erf, erfinv, exp2, logit, xlogy, lerp, addcmul, addcdiv,|
+|               | logaddexp, ...                                          |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
 | sorting       | amax, amin, sort, argsort, topk, kthvalue, median, mode |
 | cumulative    | cumsum, cumprod                                         |
@@ -74,7 +75,7 @@ from .rounding import (  # noqa: F401
     round, rsqrt, square, trunc,
 )
 from .special import (  # noqa: F401
-    copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, logaddexp,
+    copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, addcmul, addcdiv, logaddexp,
     logaddexp2, logit, ndtr, xlogy,
 )
 from .trig import (  # noqa: F401

@@ -40,7 +40,7 @@ from . import rolling as rolling_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "rpow", "number_minus", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
+           "sigmoid", "pow", "rpow", "number_minus", "number_over", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
@@ -133,6 +133,14 @@ def rpow(base, x):
     if is_tensor(x):
         return arithmetic.rpow(x, base)
     return np.asarray(kernels_arithmetic.power(base, x))
+
+
+def number_over(number, x):
+    """``number / x`` as C++ writes it in a formula (``empty_like(x).fill_(number).div_(x)``):
+    on Tensors DivBackward0, whose first input is a constant."""
+    if is_tensor(x):
+        return arithmetic.div(make(np.full(x.shape, number, x._data.dtype)), x)
+    return number / x
 
 
 def number_minus(number, x):

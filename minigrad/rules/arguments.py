@@ -158,6 +158,25 @@ def check_lerp_method(function: str, args: tuple, kwargs: dict) -> None:
     check_lerp_arguments(f"Tensor.{function}", args, kwargs)
 
 
+def check_addc_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``addcmul(input, tensor1, tensor2, *, value=1)`` (addcdiv too; the methods without
+    input): tensors, and a Number (or a 0-dim tensor) for value, with PyTorch's texts."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    if len(args) > 2 + (not method):  # (value is keyword-only; the parser counts without self)
+        raise TypeError(f"{name}() takes {2 + (not method)} positional arguments but "
+                        f"{len(args)} were given")
+    _check_tensors(name, ("tensor1", "tensor2") if method else ("input", "tensor1", "tensor2"),
+                   args, kwargs)
+    value = kwargs.get("value", 1)
+    if not (is_number(value) or is_tensor(value) and value.ndim == 0):
+        raise TypeError(f"{name}(): argument 'value' must be Number, not {type_name(value)}")
+
+
+def check_addc_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_addc_arguments(f"Tensor.{function}", args, kwargs)
+
+
 def check_float_argument(function: str, name: str, position: int, value) -> None:
     """``logit(x, eps)``: a float (or None), else PyTorch's "logit(): argument 'eps'
     (position 2) must be float, not str"."""

@@ -93,6 +93,8 @@ PROGRAMS = {
     "CopysignBackward1": lambda lib, a, b: lib.copysign(a, -1.0) * b,
     "LerpBackward0": lambda lib, a, b: lib.lerp(a, b, 0.3) * a,
     "LerpBackward1": lambda lib, a, b: lib.lerp(a, b, b.sigmoid()) * a,
+    "AddcmulBackward0": lambda lib, a, b: lib.addcmul(a, b, a * b, value=0.3) * a,
+    "AddcdivBackward0": lambda lib, a, b: lib.addcdiv(a, b, a * a + 1, value=-0.7) * b,
     "LogaddexpBackward0": lambda lib, a, b: lib.logaddexp(a, b) * a,
     "Logaddexp2Backward0": lambda lib, a, b: lib.logaddexp2(a, b) * a,
     "TrilBackward0": lambda lib, a, b: (a * b).tril(-1) * a,
