@@ -47,7 +47,7 @@ from .dtypes import (  # noqa: F401
 )
 from .functions import (  # noqa: F401
     abs, add, all, allclose, any, argmax, argmin, bmm, cat, chunk, clamp, clip, clone, cos,
-    cumprod, cumsum, div, dot,
+    cummax, cummin, cumprod, cumsum, div, dot, logcumsumexp,
     eq, equal, exp, flatten, flip, gather, ge, gt, isclose, le, log, log_softmax, logsumexp, lt,
     masked_fill, masked_select,
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,

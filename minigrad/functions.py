@@ -26,6 +26,7 @@ from .rules.arguments import check_tensor_function as _check_tensor_function
 from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
+from .rules.arguments import check_dim_function as _check_dim_function
 from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
@@ -618,6 +619,27 @@ def cumsum(input, dim, *, dtype=None, out=None):
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative products along ``dim``: ``y_i = x_1 * ... * x_i``."""
     return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
+
+
+@_numpy_names
+@_checks_arguments(_check_dim_function)
+def cummax(input, dim, *, out=None):
+    """``(values, indices)``: the running maximum along ``dim`` and where each came from."""
+    return _out("cummax", ops.cummax(input, dim), out, input)
+
+
+@_numpy_names
+@_checks_arguments(_check_dim_function)
+def cummin(input, dim, *, out=None):
+    """``(values, indices)``: the running minimum along ``dim`` and where each came from."""
+    return _out("cummin", ops.cummin(input, dim), out, input)
+
+
+@_numpy_names
+@_checks_arguments(_check_dim_function)
+def logcumsumexp(input, dim, *, out=None):
+    """``y_i = log(exp(x_1) + ... + exp(x_i))`` along ``dim``, without overflow."""
+    return _out("logcumsumexp", ops.logcumsumexp(input, dim), out, input)
 
 
 @_numpy_names

@@ -1005,6 +1005,21 @@ class Tensor(TensorBase):
         return ops.cumprod(self, dim, dtype=dtype)
 
     @arguments.takes_numpy_names
+    @arguments.checks_method_arguments(arguments.check_dim_method)
+    def cummax(self, dim):
+        return ops.cummax(self, dim)
+
+    @arguments.takes_numpy_names
+    @arguments.checks_method_arguments(arguments.check_dim_method)
+    def cummin(self, dim):
+        return ops.cummin(self, dim)
+
+    @arguments.takes_numpy_names
+    @arguments.checks_method_arguments(arguments.check_dim_method)
+    def logcumsumexp(self, dim):
+        return ops.logcumsumexp(self, dim)
+
+    @arguments.takes_numpy_names
     def var(self, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
         return ops.var(self, dim, unbiased, keepdim, correction=correction)
 

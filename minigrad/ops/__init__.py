@@ -11,7 +11,7 @@
 |               | logaddexp, ...                                          |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
 | sorting       | amax, amin, sort, argsort, topk, kthvalue, median, mode |
-| cumulative    | cumsum, cumprod                                         |
+| cumulative    | cumsum, cumprod, cummax, cummin, logcumsumexp           |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes                                 |
 | gather        | gather (and its backward, scatter_add)                  |
@@ -46,7 +46,7 @@ from .counting import (  # noqa: F401
 from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
 from .batch_norm import native_batch_norm  # noqa: F401
 from . import padding  # noqa: F401 (edge_pad: padding.edge_pad)
-from .cumulative import cumprod, cumsum  # noqa: F401
+from .cumulative import cummax, cummin, cumprod, cumsum, logcumsumexp  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
     isfinite, isinf, isnan,

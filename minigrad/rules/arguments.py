@@ -173,6 +173,25 @@ def check_addc_arguments(function: str, args: tuple, kwargs: dict) -> None:
         raise TypeError(f"{name}(): argument 'value' must be Number, not {type_name(value)}")
 
 
+def check_dim_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``cummax(input, dim)``, ``logcumsumexp(input, dim)`` (the methods ``(dim)``): input a
+    tensor, dim an int, with PyTorch's texts."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    names = ("dim",) if method else ("input", "dim")
+    _check_tensors(name, names[:-1], args, kwargs)
+    if len(args) == len(names) - 1 and not kwargs:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    if len(args) >= len(names) or "dim" in kwargs:
+        by_position = len(args) >= len(names)
+        _typed(name, "dim", "int", args[len(names) - 1] if by_position else kwargs["dim"],
+               len(names) if by_position else None)
+
+
+def check_dim_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_dim_function(f"Tensor.{function}", args, kwargs)
+
+
 def check_addc_method(function: str, args: tuple, kwargs: dict) -> None:
     check_addc_arguments(f"Tensor.{function}", args, kwargs)
 
