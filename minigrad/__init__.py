@@ -49,7 +49,7 @@ from .functions import (  # noqa: F401
     abs, add, all, allclose, any, argmax, argmin, bmm, cat, chunk, clamp, clip, clone, cos,
     cummax, cummin, cumprod, cumsum, div, dot, logcumsumexp,
     eq, equal, exp, flatten, flip, gather, ge, gt, isclose, le, log, log_softmax, logsumexp, lt,
-    masked_fill, masked_select,
+    index_put, masked_fill, masked_scatter, masked_select,
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,
     permute, pow, prod, promote_types, relu, reshape, result_type, select, sigmoid, sign, sin,
     softmax, split, split_with_sizes, sqrt, squeeze, stack, std, sub, sum, t, tanh,

@@ -27,6 +27,8 @@ from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
+from .rules.arguments import check_index_put_arguments as _check_index_put_arguments
+from .rules.arguments import check_masked_scatter_arguments as _check_masked_scatter_arguments
 from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
@@ -619,6 +621,18 @@ def cumsum(input, dim, *, dtype=None, out=None):
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative products along ``dim``: ``y_i = x_1 * ... * x_i``."""
     return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
+
+
+@_checks_arguments(_check_index_put_arguments)
+def index_put(input, indices, values, accumulate=False):
+    """``input`` with ``values`` written (or added) at ``indices``, a tuple of index tensors."""
+    return ops.index_put(input, indices, values, accumulate)
+
+
+@_checks_arguments(_check_masked_scatter_arguments)
+def masked_scatter(input, mask, source):
+    """``input`` with the elements of ``source`` written, in order, where ``mask`` is True."""
+    return ops.masked_scatter(input, mask, source)
 
 
 @_numpy_names

@@ -822,6 +822,14 @@ class Tensor(TensorBase):
     def lerp(self, end, weight):
         return ops.lerp(self, end, weight)
 
+    @arguments.checks_method_arguments(arguments.check_index_put_method)
+    def index_put(self, indices, values, accumulate=False):
+        return ops.index_put(self, indices, values, accumulate)
+
+    @arguments.checks_method_arguments(arguments.check_masked_scatter_method)
+    def masked_scatter(self, mask, source):
+        return ops.masked_scatter(self, mask, source)
+
     @arguments.checks_method_arguments(arguments.check_addc_method)
     def addcmul(self, tensor1, tensor2, *, value=1):
         return ops.addcmul(self, tensor1, tensor2, value)
@@ -1502,6 +1510,24 @@ class Tensor(TensorBase):
 
     def fill_(self, value):
         return ops.inplace(self, ops.fill, value)
+
+    @arguments.checks_method_arguments(arguments.check_fill_value_method)
+    def fill_diagonal_(self, fill_value, wrap=False):
+        """The main diagonal set to ``fill_value``, in place (``wrap``: again every N + 1
+        rows of a tall matrix)."""
+        value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+        return ops.fill_diagonal_(self, value, wrap)
+
+    @arguments.checks_method_arguments(arguments.check_index_put_method)
+    def index_put_(self, indices, values, accumulate=False):
+        """``self[indices] = values`` (or ``+=`` with ``accumulate``), in place."""
+        return ops.inplace(self, ops.index_put, indices, values, accumulate)
+
+    @arguments.checks_method_arguments(arguments.check_masked_scatter_method)
+    def masked_scatter_(self, mask, source):
+        if isinstance(mask, Tensor) and mask.dtype is dtypes.bool:
+            mask.expand(self.shape)  # (the mask is expanded to self: PyTorch's error first)
+        return ops.inplace(self, ops.masked_scatter, mask, source)
 
     def copy_(self, src, non_blocking: bool = False):
         layouts.check_bool("copy_", "non_blocking", non_blocking)  # (the CPU never waits)

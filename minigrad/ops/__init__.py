@@ -13,11 +13,11 @@
 | sorting       | amax, amin, sort, argsort, topk, kthvalue, median, mode |
 | cumulative    | cumsum, cumprod, cummax, cummin, logcumsumexp           |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
-| indexing      | x[...] reads and writes                                 |
+| indexing      | x[...] reads and writes, index_put, masked_scatter      |
 | gather        | gather (and its backward, scatter_add)                  |
 | layers        | embedding, layer_norm, gelu (nn layers that are one op) |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
-| diagonal      | diagonal, diag_embed, diag, trace                       |
+| diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
 | limits        | clamp_min, clamp_max, nan_to_num                        |
 | counting      | count_nonzero, nonzero, unique, bincount, histc         |
@@ -55,9 +55,10 @@ from .compare import (  # noqa: F401
 from .combine import (  # noqa: F401
     column_stack, dstack, einsum, hstack, kron, meshgrid, outer, vstack)
 from .distance import cdist  # noqa: F401
-from .diagonal import diag, diag_embed, diagonal, trace  # noqa: F401
+from .diagonal import diag, diag_embed, diagonal, fill_diagonal_, trace  # noqa: F401
 from .gather import gather  # noqa: F401
-from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
+from .indexing import (  # noqa: F401
+    getitem, index_put, masked_scatter, masked_select, select, setitem, slice_dim)
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
 from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401

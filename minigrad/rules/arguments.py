@@ -188,6 +188,57 @@ def check_dim_function(function: str, args: tuple, kwargs: dict) -> None:
                len(names) if by_position else None)
 
 
+def check_index_put_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``index_put(input, indices, values, accumulate=False)`` (the methods without input):
+    indices a tuple (or list) of tensors, values a tensor, with PyTorch's texts."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    names = ("indices", "values") if method else ("input", "indices", "values")
+    _check_tensors(name, names[:-2], args, kwargs)
+    given = dict(zip(names, args), **kwargs)
+    position = len(names) - 1
+    if "indices" in given:
+        indices = given["indices"]
+        where = f" (position {position})" if len(args) >= position else ""
+        if not isinstance(indices, (tuple, list)):
+            raise TypeError(f"{name}(): argument 'indices'{where} must be tuple of Tensors, "
+                            f"not {type_name(indices)}")
+        for k, item in enumerate(indices):
+            if not is_tensor(item):
+                raise TypeError(f"expected Tensor as element {k} in argument {position - 1}, "
+                                f"but got {type_name(item)}")
+    if "values" in given and not is_tensor(given["values"]):
+        where = f" (position {position + 1})" if len(args) > position else ""
+        raise TypeError(f"{name}(): argument 'values'{where} must be Tensor, "
+                        f"not {type_name(given['values'])}")
+
+
+def check_index_put_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_index_put_arguments(f"Tensor.{function}", args, kwargs)
+
+
+def check_masked_scatter_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``masked_scatter(input, mask, source)``: tensors, with PyTorch's texts."""
+    if function.startswith("Tensor."):
+        _check_tensors(function.removeprefix("Tensor."), ("mask", "source"), args, kwargs)
+    else:
+        _check_tensors(function, ("input", "mask", "source"), args, kwargs)
+
+
+def check_masked_scatter_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_masked_scatter_arguments(f"Tensor.{function}", args, kwargs)
+
+
+def check_fill_value_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``fill_diagonal_(fill_value, wrap=False)``: a Number (or a 0-dim tensor)."""
+    given = dict(zip(("fill_value", "wrap"), args), **kwargs)
+    value = given.get("fill_value", 0)
+    if not (is_number(value) or is_tensor(value) and value.ndim == 0):
+        where = " (position 1)" if args else ""
+        raise TypeError(f"{function}(): argument 'fill_value'{where} must be Number, "
+                        f"not {type_name(value)}")
+
+
 def check_dim_method(function: str, args: tuple, kwargs: dict) -> None:
     check_dim_function(f"Tensor.{function}", args, kwargs)
 
