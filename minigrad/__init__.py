@@ -71,7 +71,7 @@ from .functions import (  # noqa: F401  (order: ops/sorting.py)
     amax, amin, argsort, kthvalue, median, mode, sort, topk,
 )
 from .functions import (  # noqa: F401  (ops/scatter.py)
-    index_add, index_copy, index_fill, index_select, scatter, scatter_add,
+    index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce,
 )
 from .functions import diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
 from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/counting.py)

@@ -27,6 +27,7 @@ from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
+from .rules.arguments import check_scatter_reduce_arguments as _check_scatter_reduce_arguments
 from .rules.arguments import check_index_put_arguments as _check_index_put_arguments
 from .rules.arguments import check_masked_scatter_arguments as _check_masked_scatter_arguments
 from .rules.arguments import check_float_argument as _check_float_argument
@@ -621,6 +622,14 @@ def cumsum(input, dim, *, dtype=None, out=None):
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative products along ``dim``: ``y_i = x_1 * ... * x_i``."""
     return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
+
+
+@_checks_arguments(_check_scatter_reduce_arguments)
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
+    """``input`` with ``src`` reduced into it at ``index`` along ``dim`` ("sum", "prod",
+    "mean", "amax" or "amin")."""
+    return _out("scatter_reduce", ops.scatter_reduce(input, dim, index, src, reduce,
+                                                     include_self=include_self), out, input)
 
 
 @_checks_arguments(_check_index_put_arguments)

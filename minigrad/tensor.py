@@ -822,6 +822,10 @@ class Tensor(TensorBase):
     def lerp(self, end, weight):
         return ops.lerp(self, end, weight)
 
+    @arguments.checks_method_arguments(arguments.check_scatter_reduce_method)
+    def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+        return ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
     @arguments.checks_method_arguments(arguments.check_index_put_method)
     def index_put(self, indices, values, accumulate=False):
         return ops.index_put(self, indices, values, accumulate)
@@ -1517,6 +1521,10 @@ class Tensor(TensorBase):
         rows of a tall matrix)."""
         value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
         return ops.fill_diagonal_(self, value, wrap)
+
+    @arguments.checks_method_arguments(arguments.check_scatter_reduce_method)
+    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        return ops.inplace(self, ops.scatter_reduce, dim, index, src, reduce, include_self)
 
     @arguments.checks_method_arguments(arguments.check_index_put_method)
     def index_put_(self, indices, values, accumulate=False):

@@ -24,7 +24,8 @@
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum           |
 | rolling       | roll, rot90                                             |
 | distance      | cdist                                                   |
-| scatter       | index_select, index_add/fill/copy, scatter              |
+| scatter       | index_select, index_add/fill/copy, scatter,             |
+|               | scatter_reduce                                          |
 | linalg        | matmul, mm, mv, dot, bmm, addmm, addmv, baddbmm, cross  |
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
 |               | smooth_l1_loss, huber_loss                              |
@@ -91,7 +92,7 @@ from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none i
 from .repeat import repeat, repeat_interleave, tile  # noqa: F401
 from .rolling import roll, rot90  # noqa: F401
 from .scatter import (  # noqa: F401
-    index_add, index_copy, index_fill, index_select, scatter, scatter_add)
+    index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce)
 from .sorting import amax, amin, argsort, kthvalue, median, mode, sort, topk  # noqa: F401
 from .split import (  # noqa: F401
     chunk, split, split_with_sizes, tensor_split, unbind, unsafe_chunk, unsafe_split,

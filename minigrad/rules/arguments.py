@@ -239,6 +239,22 @@ def check_fill_value_method(function: str, args: tuple, kwargs: dict) -> None:
                         f"not {type_name(value)}")
 
 
+def check_scatter_reduce_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``scatter_reduce(input, dim, index, src, reduce, *, include_self=True)`` (the methods
+    without input): PyTorch's texts for a missing reduce and a positional include_self."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    count = 4 if method else 5
+    if len(args) > count:
+        raise TypeError(f"{name}() takes {count} positional arguments but {len(args)} were given")
+    if len(args) == count - 1 and "reduce" not in kwargs:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "reduce"')
+
+
+def check_scatter_reduce_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_scatter_reduce_arguments(f"Tensor.{function}", args, kwargs)
+
+
 def check_dim_method(function: str, args: tuple, kwargs: dict) -> None:
     check_dim_function(f"Tensor.{function}", args, kwargs)
 

@@ -113,6 +113,8 @@ PROGRAMS = {
     "FillBackward3": lambda lib, a, b: (a * b).fill_(b[0, 0] * a[0, 0]),
     "FlipBackward0": lambda lib, a, b: a.flip(0) * b,
     "GatherBackward0": lambda lib, a, b: a.gather(-1, lib.tensor([[0, 2, 2], [1, 0, 0]])) * b,
+    "ScatterReduceBackward0": lambda lib, a, b: a.scatter_reduce(
+        1, lib.tensor([[0, 2, 2], [1, 0, 0]]), b * b, "mean", include_self=False) * b,
     "IndexBackward0": lambda lib, a, b: a[[0, 1, 1]] * a[[1, 0, 0]],
     "IndexPutBackward0": lambda lib, a, b: _put_rows(lib, a * 1, b * a),
     "IndexPutImplBackward0": lambda lib, a, b: _put_mask(lib, a * 1, b * a),
