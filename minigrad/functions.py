@@ -27,6 +27,7 @@ from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
 from .rules.arguments import check_addc_arguments as _check_addc_arguments
 from .rules.arguments import check_dim_function as _check_dim_function
+from .rules.arguments import check_polygamma_arguments as _check_polygamma_arguments
 from .rules.arguments import check_scatter_reduce_arguments as _check_scatter_reduce_arguments
 from .rules.arguments import check_index_put_arguments as _check_index_put_arguments
 from .rules.arguments import check_masked_scatter_arguments as _check_masked_scatter_arguments
@@ -380,6 +381,24 @@ def erfc(input, *, out=None):
 @_checks_arguments(_check_input_function)
 def erfinv(input, *, out=None):
     return _out("erfinv", ops.erfinv(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def lgamma(input, *, out=None):
+    """log |gamma(input)| elementwise."""
+    return _out("lgamma", ops.lgamma(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def digamma(input, *, out=None):
+    """d/dx log gamma(x) elementwise."""
+    return _out("digamma", ops.digamma(input), out, input)
+
+
+@_checks_arguments(_check_polygamma_arguments)
+def polygamma(n, input, *, out=None):
+    """The n-th derivative of digamma elementwise."""
+    return _out("polygamma", ops.polygamma(n, input), out, input)
 
 
 @_checks_arguments(_check_input_function)

@@ -808,6 +808,16 @@ class Tensor(TensorBase):
     def erfinv(self):
         return ops.erfinv(self)
 
+    def lgamma(self):
+        return ops.lgamma(self)
+
+    def digamma(self):
+        return ops.digamma(self)
+
+    @arguments.checks_method_arguments(arguments.check_polygamma_method)
+    def polygamma(self, n):
+        return ops.polygamma(n, self)
+
     def exp2(self):
         return ops.exp2(self)
 
@@ -1405,6 +1415,16 @@ class Tensor(TensorBase):
 
     def erfinv_(self):
         return ops.inplace(self, ops.erfinv)
+
+    def lgamma_(self):
+        return ops.inplace(self, ops.lgamma)
+
+    def digamma_(self):
+        return ops.inplace(self, ops.digamma)
+
+    @arguments.checks_method_arguments(arguments.check_polygamma_method)
+    def polygamma_(self, n):
+        return ops.inplace(self, ops.polygamma_, n)
 
     def exp2_(self):
         return ops.inplace(self, ops.exp2)

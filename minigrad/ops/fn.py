@@ -40,7 +40,7 @@ from . import rolling as rolling_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "rpow", "number_minus", "number_over", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
+           "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma", "polygamma", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
@@ -133,6 +133,19 @@ def rpow(base, x):
     if is_tensor(x):
         return arithmetic.rpow(x, base)
     return np.asarray(kernels_arithmetic.power(base, x))
+
+
+def digamma(x):
+    return special.digamma(x) if is_tensor(x) else kernels_special.digamma(x)
+
+
+def trigamma(x):
+    """polygamma(1, x) (PolygammaBackward0 on Tensors)."""
+    return polygamma(1, x)
+
+
+def polygamma(n, x):
+    return special.polygamma(n, x) if is_tensor(x) else kernels_special.polygamma(n, x)
 
 
 def number_over(number, x):

@@ -1,5 +1,5 @@
 """Special functions and the two-operand helpers tutorials reach for: erf, erfc, erfinv,
-exp2, logit, xlogy, entr, lerp, addcmul, addcdiv, logaddexp, logaddexp2, copysign, float_power, heaviside,
+exp2, logit, xlogy, entr, lerp, addcmul, addcdiv, lgamma, digamma, logaddexp, logaddexp2, copysign, float_power, heaviside,
 and torch.special's expit (the sigmoid) and ndtr (made of erf). Each class is a formula and what it saves, as in pointwise.py; each backward is the
 formula of PyTorch's derivatives.yaml, in its order of operations."""
 
@@ -17,7 +17,7 @@ from ..rules import math_dtypes as rules, promotion
 from ..rules.layout import with_iterator_layout, with_unary_layout
 from . import arithmetic, fn, pointwise, rounding, shape
 
-__all__ = ["erf", "erfc", "erfinv", "exp2", "logit", "xlogy", "entr", "lerp", "addcmul", "addcdiv", "logaddexp",
+__all__ = ["erf", "erfc", "erfinv", "exp2", "logit", "xlogy", "entr", "lerp", "addcmul", "addcdiv", "lgamma", "digamma", "polygamma", "polygamma_", "logaddexp",
            "logaddexp2", "copysign", "float_power", "heaviside", "expit", "ndtr"]
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)  # (the doubles of C++'s 2.0 / sqrt(M_PI), ...)
@@ -170,6 +170,44 @@ class LerpBackward1(Node):
         return grad_start, grad_end, grad_weight
 
 
+class LgammaBackward0(Node):
+    formula = Formula("y", "log |gamma(x)|", d={"x": "digamma(x)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.lgamma(x)
+
+    def backward(self, saved, grad):
+        return grad * fn.digamma(saved.self)
+
+
+class DigammaBackward0(Node):
+    formula = Formula("y", "digamma(x) = d/dx log gamma(x)", d={"x": "polygamma(1, x)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.digamma(x)
+
+    def backward(self, saved, grad):
+        return grad * fn.trigamma(saved.self)
+
+
+class PolygammaBackward0(Node):
+    formula = Formula("y", "polygamma(n, x): the n-th derivative of digamma(x)",
+                      d={"x": "polygamma(n + 1, x)"})
+    saves = {"n": Param(1), "self": Input(0)}
+
+    def forward(self, x, n=1):
+        return kernels.polygamma(n, x)
+
+    def backward(self, saved, grad):
+        return grad * fn.polygamma(saved.n + 1, saved.self)
+
+
+class PolygammaBackward1(PolygammaBackward0):
+    """``x.polygamma_(n)``: PyTorch's node for the in-place form."""
+
+
 class AddcmulBackward0(Node):
     formula = Formula("z", "self + value * tensor1 * tensor2",
                       d={"self": "1", "tensor1": "value * tensor2", "tensor2": "value * tensor1"})
@@ -320,6 +358,26 @@ def lerp(start, end, weight):
         return with_iterator_layout(LerpBackward1.apply(start, end, weight, cast_to=start.dtype),
                                     *arrays)
     return promotion.binary(LerpBackward0, start, end, "lerp", params={"weight": weight})
+
+
+def lgamma(x):
+    return promotion.unary(LgammaBackward0, x)
+
+
+def digamma(x):
+    return promotion.unary(DigammaBackward0, x)
+
+
+def polygamma(n, x, node_cls=PolygammaBackward0):
+    """The n-th derivative of digamma (PolygammaBackward0; n = 0 is digamma itself)."""
+    rules.check_polygamma(n)
+    return with_unary_layout(node_cls.apply(x, cast_to=promotion.float_dtype_for(
+        x.dtype), n=n), x)
+
+
+def polygamma_(x, n):
+    """What ``x.polygamma_(n)`` computes (on a copy of x; see ops.inplace): PolygammaBackward1."""
+    return polygamma(n, x, PolygammaBackward1)
 
 
 def addcmul(x, tensor1, tensor2, value=1):

@@ -255,6 +255,25 @@ def check_scatter_reduce_method(function: str, args: tuple, kwargs: dict) -> Non
     check_scatter_reduce_arguments(f"Tensor.{function}", args, kwargs)
 
 
+def check_polygamma_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``polygamma(n, input)`` (the methods ``(n)``): n an int, input a tensor."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    if args or "n" in kwargs:
+        _typed(name, "n", "int", args[0] if args else kwargs["n"], 1 if args else None)
+    if not method:
+        names = ("n", "input")
+        given = dict(zip(names, args), **kwargs)
+        if "input" in given and not is_tensor(given["input"]):
+            where = " (position 2)" if len(args) >= 2 else ""
+            raise TypeError(f"{name}(): argument 'input'{where} must be Tensor, "
+                            f"not {type_name(given['input'])}")
+
+
+def check_polygamma_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_polygamma_arguments(f"Tensor.{function}", args, kwargs)
+
+
 def check_dim_method(function: str, args: tuple, kwargs: dict) -> None:
     check_dim_function(f"Tensor.{function}", args, kwargs)
 

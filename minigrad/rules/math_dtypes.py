@@ -8,7 +8,7 @@ from .. import dtypes
 from ..autograd.tensor_base import is_tensor
 
 __all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_",
-           "check_addc"]
+           "check_addc", "check_polygamma"]
 
 
 def check_floating(kernel: str, a, b) -> None:
@@ -59,3 +59,8 @@ def check_addc(name: str, dtype, tensor1, tensor2) -> None:
             "(input + value * tensor1 / tensor2), for all dtypes.")
     if dtype is dtypes.bool:
         raise NotImplementedError(f'"{name}_cpu_out" not implemented for \'Bool\'')
+
+
+def check_polygamma(n) -> None:
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")
