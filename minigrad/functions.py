@@ -643,6 +643,22 @@ def cumprod(input, dim, *, dtype=None, out=None):
     return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
 
 
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The integral of ``y`` along ``dim`` by the trapezoid rule (sample points ``x``, or
+    a spacing ``dx``, 1 by default)."""
+    return ops.trapezoid(y, x, dx=dx, dim=dim)
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):
+    """``trapezoid`` by its older name."""
+    return ops.trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running integral of ``y`` along ``dim`` by the trapezoid rule."""
+    return ops.cumulative_trapezoid(y, x, dx=dx, dim=dim)
+
+
 @_checks_arguments(_check_scatter_reduce_arguments)
 def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
     """``input`` with ``src`` reduced into it at ``index`` along ``dim`` ("sum", "prod",

@@ -1,7 +1,8 @@
 """Ops that PyTorch writes with other ops (so their graphs show those ops' nodes, and
 their gradients come from them): ``hstack``, ``vstack``, ``dstack``, ``column_stack``
 (``cat`` of views), ``outer`` (a column times a row), ``kron``, ``meshgrid`` (views,
-then ``expand``) and ``einsum``.
+then ``expand``), ``einsum``, and ``trapezoid``/``cumulative_trapezoid`` (the trapezoid
+rule: sums and slices).
 
 ``einsum`` reads its equation as PyTorch does: each operand's labels are lined up (a
 repeated label is a diagonal, a missing one a dim of size 1), a label only one operand
@@ -16,10 +17,12 @@ import warnings
 
 import numpy as np
 
-from . import arithmetic, diagonal as diagonal_ops, linalg, reduction, shape
+from .. import dtypes
+from ..rules.arguments import normalize_dim
+from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, reduction, shape
 
 __all__ = ["hstack", "vstack", "dstack", "column_stack", "outer", "kron", "meshgrid",
-           "einsum"]
+           "einsum", "trapezoid", "cumulative_trapezoid"]
 
 
 def _nonempty(name, tensors):
@@ -246,3 +249,50 @@ def einsum(equation, *operands):
                     if len(users[c]) > 1 and users[c][-1] == i]
         a = _sumproduct_pair(a, b, sum_dims) if sum_dims else arithmetic.mul(a, b)
     return shape.view(a, *a.shape[:len(output)]) if summed else a
+
+
+def _trapezoid_spacing(y, x, dx, dim):
+    """The spacing of the samples along ``dim``: x_(i+1) - x_i (x viewed to broadcast
+    against y), or the number dx; PyTorch's checks."""
+    if y.dtype is dtypes.bool or (x is not None and x.dtype is dtypes.bool):
+        raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not supported"
+                           if y.dtype is dtypes.bool else "trapezoid: received a bool input "
+                           "for `x`, but bool is not supported")
+    if x is None:
+        return 1 if dx is None else dx
+    if x.ndim == 1:
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+        x = shape.view(x, tuple(x.shape[0] if d == dim else 1 for d in range(y.ndim)))
+    elif x.ndim < y.ndim:
+        x = shape.view(x, (1,) * (y.ndim - x.ndim) + tuple(x.shape))
+    n = x.shape[dim]
+    return arithmetic.sub(indexing.slice_dim(x, dim, 1, n, 1), indexing.slice_dim(x, dim, 0, n - 1, 1))
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The integral of y along ``dim`` by the trapezoid rule: with a spacing dx,
+    (sum(y) - (y_first + y_last) / 2) dx; with sample points x, sum((y_(i+1) + y_i) dx_i) / 2."""
+    dim = normalize_dim(dim, y.ndim)
+    n = y.shape[dim]
+    if n == 0:
+        return y.new_zeros(tuple(s for d, s in enumerate(y.shape) if d != dim))
+    spacing = _trapezoid_spacing(y, x, dx, dim)
+    if x is None:
+        ends = arithmetic.add(indexing.select(y, dim, 0), indexing.select(y, dim, -1))
+        inner = arithmetic.sub(reduction.sum(y, dim), arithmetic.scalar_op(ends, "*", 0.5))
+        return arithmetic.scalar_op(inner, "*", float(spacing))
+    pairs = arithmetic.add(indexing.slice_dim(y, dim, 1, n, 1), indexing.slice_dim(y, dim, 0, n - 1, 1))
+    return arithmetic.scalar_op(reduction.sum(arithmetic.mul(pairs, spacing), dim), "/", 2.0)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running integral of y along ``dim``: cumsum of (y_i + y_(i+1)) dx_i / 2."""
+    dim = normalize_dim(dim, y.ndim)
+    n = y.shape[dim]
+    spacing = _trapezoid_spacing(y, x, dx, dim)
+    pairs = arithmetic.add(indexing.slice_dim(y, dim, 0, max(n - 1, 0), 1),
+                           indexing.slice_dim(y, dim, 1, n, 1))
+    if x is None:
+        return cumulative.cumsum(arithmetic.scalar_op(pairs, "*", float(spacing) / 2.0), dim)
+    return arithmetic.scalar_op(cumulative.cumsum(arithmetic.mul(pairs, spacing), dim), "/", 2.0)

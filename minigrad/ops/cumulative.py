@@ -56,7 +56,7 @@ class CumprodBackward0(Node):
 
     def forward(self, x, dim, given=None):
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
-        return np.cumprod(x, axis=dim, dtype=x.dtype) if x.ndim else x.copy()
+        return kernels.cumprod(x, dim) if x.ndim else x.copy()
 
     def backward(self, saved, grad):
         return cumprod_backward(grad, saved.self, saved._dim, saved.result)
@@ -122,12 +122,11 @@ def _reversed_logcumsumexp(x, dim):
 
 
 def cumsum_of(x, dim):
-    """Cumulative sums (arrays) as torch's kernel adds them, from 0: a sum of
-    negative zeros is +0. (NumPy would start from the first element: -0.)."""
+    """Cumulative sums (arrays) as torch's kernel adds them: in float64 for float32, from
+    0 (a sum of negative zeros is +0; NumPy would start from the first element: -0)."""
     if x.ndim == 0:
         return x.copy()
-    sums = np.cumsum(x, axis=dim, dtype=x.dtype)
-    return sums + np.zeros((), sums.dtype) if sums.dtype.kind == "f" else sums
+    return kernels.cumsum(x, dim)
 
 
 def reversed_cumsum(x, dim):
