@@ -80,7 +80,7 @@ from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/coun
 )
 from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
     column_stack, cumulative_trapezoid, dstack, einsum, ger, hstack, kron, meshgrid, outer,
-    repeat_interleave, trapezoid, trapz,
+    repeat_interleave, tensordot, trapezoid, trapz,
     row_stack, tile, vstack,
 )
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)

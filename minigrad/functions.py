@@ -643,6 +643,12 @@ def cumprod(input, dim, *, dtype=None, out=None):
     return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
 
 
+def tensordot(a, b, dims=2, out=None):
+    """The sum of ``a * b`` over the dims paired by ``dims``: an int n (a's last n with
+    b's first n), or two lists of dims."""
+    return _out("tensordot", ops.tensordot(a, b, dims), out, a, b)
+
+
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     """The integral of ``y`` along ``dim`` by the trapezoid rule (sample points ``x``, or
     a spacing ``dx``, 1 by default)."""

@@ -2,7 +2,7 @@
 their gradients come from them): ``hstack``, ``vstack``, ``dstack``, ``column_stack``
 (``cat`` of views), ``outer`` (a column times a row), ``kron``, ``meshgrid`` (views,
 then ``expand``), ``einsum``, and ``trapezoid``/``cumulative_trapezoid`` (the trapezoid
-rule: sums and slices).
+rule: sums and slices), ``tensordot`` (permute, reshape, one matrix product).
 
 ``einsum`` reads its equation as PyTorch does: each operand's labels are lined up (a
 repeated label is a diagonal, a missing one a dim of size 1), a label only one operand
@@ -18,11 +18,12 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from ..autograd.tensor_base import is_tensor
 from ..rules.arguments import normalize_dim
 from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, reduction, shape
 
 __all__ = ["hstack", "vstack", "dstack", "column_stack", "outer", "kron", "meshgrid",
-           "einsum", "trapezoid", "cumulative_trapezoid"]
+           "einsum", "trapezoid", "cumulative_trapezoid", "tensordot"]
 
 
 def _nonempty(name, tensors):
@@ -296,3 +297,52 @@ def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
     if x is None:
         return cumulative.cumsum(arithmetic.scalar_op(pairs, "*", float(spacing) / 2.0), dim)
     return arithmetic.scalar_op(cumulative.cumsum(arithmetic.mul(pairs, spacing), dim), "/", 2.0)
+
+
+def _tensordot_dims(a, b, dims):
+    """torch.tensordot's ``dims``: an int n (a's last n dims with b's first n) or two lists."""
+    if is_tensor(dims):
+        dims = int(dims.item()) if dims.numel() == 1 else dims.tolist()
+    if isinstance(dims, int) and not isinstance(dims, bool):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.ndim, b.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        return list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    if isinstance(dims, (list, tuple)) and len(dims) == 2:
+        first, second = ([d] if isinstance(d, int) else list(d) for d in dims)
+        return first, second
+    raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
+                       f"list[list[int]] containing two lists, but got dims={dims}")
+
+
+def tensordot(a, b, dims=2):
+    """Sum of a * b over the paired dims (``dims``): as PyTorch computes it, a's free dims
+    and the paired ones permuted into a matrix, b's likewise, one matrix product, reshaped."""
+    dims_a, dims_b = _tensordot_dims(a, b, dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    dims_a = [normalize_dim(d, a.ndim) for d in dims_a]
+    dims_b = [normalize_dim(d, b.ndim) for d in dims_b]
+    contracted = 1
+    for da, db in zip(dims_a, dims_b):
+        size_a, size_b = a.shape[da], b.shape[db]
+        if size_b == 1:  # (a broadcast dim is summed right away)
+            a = reduction.sum(a, da, keepdim=True)
+        elif size_a == 1:
+            b = reduction.sum(b, db, keepdim=True)
+        elif size_a != size_b:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                               f"{size_a} in dim {da} and second has size {size_b} in dim {db}")
+        else:
+            contracted *= size_a
+    free_a = [d for d in range(a.ndim) if d not in dims_a]
+    free_b = [d for d in range(b.ndim) if d not in dims_b]
+    rows = int(np.prod([a.shape[d] for d in free_a], dtype=np.int64))
+    cols = int(np.prod([b.shape[d] for d in free_b], dtype=np.int64))
+    left = shape.reshape(shape.permute(a, *free_a, *dims_a), rows, contracted)
+    right = shape.reshape(shape.permute(b, *dims_b, *free_b), contracted, cols)
+    sizes = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
+    return shape.reshape(linalg.mm(left, right), *sizes)
