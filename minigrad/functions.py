@@ -649,6 +649,16 @@ def tensordot(a, b, dims=2, out=None):
     return _out("tensordot", ops.tensordot(a, b, dims), out, a, b)
 
 
+def cartesian_prod(*tensors):
+    """Every tuple of one element of each 1-D tensor, as rows."""
+    return ops.cartesian_prod(*tensors)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """The ``r``-element combinations of the 1-D ``input``'s elements, as rows."""
+    return ops.combinations(input, r, with_replacement)
+
+
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     """The integral of ``y`` along ``dim`` by the trapezoid rule (sample points ``x``, or
     a spacing ``dx``, 1 by default)."""

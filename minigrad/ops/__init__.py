@@ -22,7 +22,8 @@
 | limits        | clamp_min, clamp_max, nan_to_num                        |
 | counting      | count_nonzero, nonzero, unique, bincount, histc         |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum,          |
-|               | trapezoid, cumulative_trapezoid, tensordot              |
+|               | trapezoid, cumulative_trapezoid, tensordot,             |
+|               | cartesian_prod, combinations                            |
 | rolling       | roll, rot90                                             |
 | distance      | cdist                                                   |
 | scatter       | index_select, index_add/fill/copy, scatter,             |
@@ -55,7 +56,8 @@ from .compare import (  # noqa: F401
     logical_and, logical_not, logical_or, logical_xor, lt, ne,
 )
 from .combine import (  # noqa: F401
-    column_stack, cumulative_trapezoid, dstack, einsum, hstack, kron, meshgrid, outer, tensordot,
+    cartesian_prod, column_stack, combinations, cumulative_trapezoid, dstack, einsum, hstack,
+    kron, meshgrid, outer, tensordot,
     trapezoid, vstack)
 from .distance import cdist  # noqa: F401
 from .diagonal import diag, diag_embed, diagonal, fill_diagonal_, trace  # noqa: F401

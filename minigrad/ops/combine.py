@@ -2,7 +2,8 @@
 their gradients come from them): ``hstack``, ``vstack``, ``dstack``, ``column_stack``
 (``cat`` of views), ``outer`` (a column times a row), ``kron``, ``meshgrid`` (views,
 then ``expand``), ``einsum``, and ``trapezoid``/``cumulative_trapezoid`` (the trapezoid
-rule: sums and slices), ``tensordot`` (permute, reshape, one matrix product).
+rule: sums and slices), ``tensordot`` (permute, reshape, one matrix product), ``cartesian_prod`` and
+``combinations`` (meshgrid's grids, flattened or masked, stacked).
 
 ``einsum`` reads its equation as PyTorch does: each operand's labels are lined up (a
 repeated label is a diagonal, a missing one a dim of size 1), a label only one operand
@@ -18,12 +19,13 @@ import warnings
 import numpy as np
 
 from .. import dtypes
-from ..autograd.tensor_base import is_tensor
+from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
 from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, reduction, shape
 
 __all__ = ["hstack", "vstack", "dstack", "column_stack", "outer", "kron", "meshgrid",
-           "einsum", "trapezoid", "cumulative_trapezoid", "tensordot"]
+           "einsum", "trapezoid", "cumulative_trapezoid", "tensordot", "cartesian_prod",
+           "combinations"]
 
 
 def _nonempty(name, tensors):
@@ -104,6 +106,8 @@ def meshgrid(*tensors, indexing=None):
     if indexing is None:
         warnings.warn(MESHGRID_WARNING, UserWarning, stacklevel=3)
         indexing = "ij"
+    if any(t.dtype is not tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if indexing not in ("xy", "ij"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", '
                            f"but received: {indexing}")
@@ -346,3 +350,36 @@ def tensordot(a, b, dims=2):
     right = shape.reshape(shape.permute(b, *dims_b, *free_b), contracted, cols)
     sizes = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
     return shape.reshape(linalg.mm(left, right), *sizes)
+
+
+def _vectors(name, tensors):
+    for t in tensors:
+        if t.ndim != 1:
+            raise RuntimeError(f"Expect a 1D vector, but got shape [{', '.join(map(str, t.shape))}]")
+
+
+def cartesian_prod(*tensors):
+    """Every tuple of one element of each vector, in order: meshgrid's grids flattened and
+    stacked as columns."""
+    _vectors("cartesian_prod", tensors)
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return shape.stack([shape.flatten(g) for g in grids], 1)
+
+
+def combinations(x, r=2, with_replacement=False):
+    """The r-element combinations of x's elements (with repeats, ``with_replacement``), in
+    order: meshgrid's grids read where i < j < ... (or i <= j <= ...), stacked."""
+    _vectors("combinations", (x,))
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return x.new_empty((0,))
+    n = x.numel()
+    places = np.meshgrid(*([np.arange(n)] * r), indexing="ij")
+    mask = np.ones(places[0].shape, bool)
+    for low, high in zip(places, places[1:]):
+        mask &= (low <= high) if with_replacement else (low < high)
+    grids = meshgrid(*([x] * r), indexing="ij")
+    return shape.stack([indexing.masked_select(g, make(mask)) for g in grids], 1)
