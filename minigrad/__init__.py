@@ -79,9 +79,8 @@ from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/coun
     logical_not, logical_or, logical_xor, nan_to_num, nonzero, searchsorted, unique,
 )
 from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
-    cartesian_prod, column_stack, combinations, cumulative_trapezoid, dstack, einsum, ger, hstack,
-    kron, meshgrid, outer,
-    repeat_interleave, tensordot, trapezoid, trapz,
+    cartesian_prod, column_stack, combinations, corrcoef, cov, cumulative_trapezoid, dstack,
+    einsum, ger, hstack, kron, meshgrid, outer, repeat_interleave, tensordot, trapezoid, trapz,
     row_stack, tile, vstack,
 )
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)

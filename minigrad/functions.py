@@ -659,6 +659,16 @@ def combinations(input, r=2, with_replacement=False):
     return ops.combinations(input, r, with_replacement)
 
 
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the rows (variables) of ``input`` over its columns."""
+    return ops.cov(input, correction, fweights, aweights)
+
+
+def corrcoef(input):
+    """Pearson's correlation coefficients of the rows of ``input``."""
+    return ops.corrcoef(input)
+
+
 def trapezoid(y, x=None, *, dx=None, dim=-1):
     """The integral of ``y`` along ``dim`` by the trapezoid rule (sample points ``x``, or
     a spacing ``dx``, 1 by default)."""

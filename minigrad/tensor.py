@@ -832,6 +832,12 @@ class Tensor(TensorBase):
     def lerp(self, end, weight):
         return ops.lerp(self, end, weight)
 
+    def cov(self, *, correction=1, fweights=None, aweights=None):
+        return ops.cov(self, correction, fweights, aweights)
+
+    def corrcoef(self):
+        return ops.corrcoef(self)
+
     @arguments.checks_method_arguments(arguments.check_scatter_reduce_method)
     def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
         return ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)

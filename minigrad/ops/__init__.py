@@ -23,7 +23,7 @@
 | counting      | count_nonzero, nonzero, unique, bincount, histc         |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum,          |
 |               | trapezoid, cumulative_trapezoid, tensordot,             |
-|               | cartesian_prod, combinations                            |
+|               | cartesian_prod, combinations, cov, corrcoef             |
 | rolling       | roll, rot90                                             |
 | distance      | cdist                                                   |
 | scatter       | index_select, index_add/fill/copy, scatter,             |
@@ -56,9 +56,8 @@ from .compare import (  # noqa: F401
     logical_and, logical_not, logical_or, logical_xor, lt, ne,
 )
 from .combine import (  # noqa: F401
-    cartesian_prod, column_stack, combinations, cumulative_trapezoid, dstack, einsum, hstack,
-    kron, meshgrid, outer, tensordot,
-    trapezoid, vstack)
+    cartesian_prod, column_stack, combinations, corrcoef, cov, cumulative_trapezoid, dstack,
+    einsum, hstack, kron, meshgrid, outer, tensordot, trapezoid, vstack)
 from .distance import cdist  # noqa: F401
 from .diagonal import diag, diag_embed, diagonal, fill_diagonal_, trace  # noqa: F401
 from .gather import gather  # noqa: F401

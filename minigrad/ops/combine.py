@@ -3,7 +3,8 @@ their gradients come from them): ``hstack``, ``vstack``, ``dstack``, ``column_st
 (``cat`` of views), ``outer`` (a column times a row), ``kron``, ``meshgrid`` (views,
 then ``expand``), ``einsum``, and ``trapezoid``/``cumulative_trapezoid`` (the trapezoid
 rule: sums and slices), ``tensordot`` (permute, reshape, one matrix product), ``cartesian_prod`` and
-``combinations`` (meshgrid's grids, flattened or masked, stacked).
+``combinations`` (meshgrid's grids, flattened or masked, stacked), ``cov`` and
+``corrcoef`` (centred rows, one matrix product, divided).
 
 ``einsum`` reads its equation as PyTorch does: each operand's labels are lined up (a
 repeated label is a diagonal, a missing one a dim of size 1), a label only one operand
@@ -21,11 +22,11 @@ import numpy as np
 from .. import dtypes
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
-from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, reduction, shape
+from . import arithmetic, cumulative, pointwise, diagonal as diagonal_ops, indexing, linalg, reduction, shape
 
 __all__ = ["hstack", "vstack", "dstack", "column_stack", "outer", "kron", "meshgrid",
            "einsum", "trapezoid", "cumulative_trapezoid", "tensordot", "cartesian_prod",
-           "combinations"]
+           "combinations", "cov", "corrcoef"]
 
 
 def _nonempty(name, tensors):
@@ -383,3 +384,41 @@ def combinations(x, r=2, with_replacement=False):
         mask &= (low <= high) if with_replacement else (low < high)
     grids = meshgrid(*([x] * r), indexing="ij")
     return shape.stack([indexing.masked_select(g, make(mask)) for g in grids], 1)
+
+
+def cov(x, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of x's rows (variables) over its columns (observations):
+    (x - mean) (x - mean)^T / (n - correction), written as PyTorch writes it."""
+    if x.ndim > 2:
+        raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {x.ndim} dimensions")
+    if x.dtype is dtypes.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    if fweights is not None or aweights is not None:
+        raise NotImplementedError("cov(): fweights and aweights are not in minigrad yet")
+    rows = shape.view(x, 1, -1) if x.ndim < 2 else x
+    count = make(np.asarray(rows.shape[1], np.int64))
+    mean = arithmetic.div(reduction.sum(rows, 1), count)
+    norm = rows.shape[1] - correction
+    if norm <= 0:
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=3)
+        norm = 0
+    centred = arithmetic.sub(rows, shape.unsqueeze(mean, 1))
+    products = linalg.mm(centred, shape.t(centred))
+    return shape.squeeze(arithmetic.div(products, make(np.asarray(norm, np.int64))))
+
+
+def corrcoef(x):
+    """Pearson's correlation coefficients of x's rows: cov / (std_i std_j), clipped to
+    [-1, 1]."""
+    if x.ndim > 2:
+        raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but got "
+                           f"an input with {x.ndim} dimensions")
+    c = cov(x)
+    if c.ndim == 0:
+        return arithmetic.div(c, c)
+    deviations = pointwise.sqrt(diagonal_ops.diagonal(c))
+    c = arithmetic.div(c, shape.view(deviations, -1, 1))
+    c = arithmetic.div(c, shape.view(deviations, 1, -1))
+    return pointwise.clamp(c, -1, 1)
