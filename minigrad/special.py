@@ -10,8 +10,9 @@ from .rules.arguments import check_operand_function as _check_operand_function
 from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.out import write as _out
 
-__all__ = ["digamma", "psi", "gammaln", "polygamma", "entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "log1p", "log_softmax",
-           "logit", "logsumexp", "ndtr", "round", "sinc", "softmax", "xlogy"]
+__all__ = ["digamma", "psi", "gammaln", "polygamma", "entr", "erf", "erfc", "erfinv", "exp2",
+           "expit", "expm1", "log1p", "log_softmax", "logit", "logsumexp", "ndtr", "round",
+           "sinc", "softmax", "xlogy"]
 
 
 def entr(input, *, out=None):

@@ -10,7 +10,8 @@ time, every other dim at once.
   element that equals the running value (``>=``, ``<=``: the later index on ties) and any
   NaN (the running value stays NaN, its index the latest NaN's).
 - ``logcumsumexp``: PyTorch's ``_log_add_exp_helper`` step by step, accumulated in float64
-  (its CPU accumulation type for float32 and float64; float32 for float16), each output rounded to the dtype.
+  (its CPU accumulation type for float32 and float64; float32 for float16), each output
+  rounded to the dtype.
 """
 
 from __future__ import annotations

@@ -80,7 +80,8 @@ from .rounding import (  # noqa: F401
     round, rsqrt, square, trunc,
 )
 from .special import (  # noqa: F401
-    copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, addcmul, addcdiv, lgamma, digamma, polygamma, polygamma_, logaddexp,
+    copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, addcmul, addcdiv,
+    lgamma, digamma, polygamma, polygamma_, logaddexp,
     logaddexp2, logit, ndtr, xlogy,
 )
 from .trig import (  # noqa: F401

@@ -22,7 +22,8 @@ import numpy as np
 from .. import dtypes
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
-from . import arithmetic, cumulative, pointwise, diagonal as diagonal_ops, indexing, linalg, reduction, shape
+from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, pointwise
+from . import reduction, shape
 
 __all__ = ["hstack", "vstack", "dstack", "column_stack", "outer", "kron", "meshgrid",
            "einsum", "trapezoid", "cumulative_trapezoid", "tensordot", "cartesian_prod",
@@ -273,7 +274,8 @@ def _trapezoid_spacing(y, x, dx, dim):
     elif x.ndim < y.ndim:
         x = shape.view(x, (1,) * (y.ndim - x.ndim) + tuple(x.shape))
     n = x.shape[dim]
-    return arithmetic.sub(indexing.slice_dim(x, dim, 1, n, 1), indexing.slice_dim(x, dim, 0, n - 1, 1))
+    return arithmetic.sub(indexing.slice_dim(x, dim, 1, n, 1),
+                          indexing.slice_dim(x, dim, 0, n - 1, 1))
 
 
 def trapezoid(y, x=None, *, dx=None, dim=-1):
@@ -288,7 +290,8 @@ def trapezoid(y, x=None, *, dx=None, dim=-1):
         ends = arithmetic.add(indexing.select(y, dim, 0), indexing.select(y, dim, -1))
         inner = arithmetic.sub(reduction.sum(y, dim), arithmetic.scalar_op(ends, "*", 0.5))
         return arithmetic.scalar_op(inner, "*", float(spacing))
-    pairs = arithmetic.add(indexing.slice_dim(y, dim, 1, n, 1), indexing.slice_dim(y, dim, 0, n - 1, 1))
+    pairs = arithmetic.add(indexing.slice_dim(y, dim, 1, n, 1),
+                           indexing.slice_dim(y, dim, 0, n - 1, 1))
     return arithmetic.scalar_op(reduction.sum(arithmetic.mul(pairs, spacing), dim), "/", 2.0)
 
 
@@ -356,7 +359,8 @@ def tensordot(a, b, dims=2):
 def _vectors(name, tensors):
     for t in tensors:
         if t.ndim != 1:
-            raise RuntimeError(f"Expect a 1D vector, but got shape [{', '.join(map(str, t.shape))}]")
+            sizes = ", ".join(map(str, t.shape))
+            raise RuntimeError(f"Expect a 1D vector, but got shape [{sizes}]")
 
 
 def cartesian_prod(*tensors):

@@ -40,7 +40,8 @@ from . import rolling as rolling_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma", "polygamma", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
+           "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma",
+           "polygamma", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",

@@ -1,5 +1,6 @@
 """Special functions and the two-operand helpers tutorials reach for: erf, erfc, erfinv,
-exp2, logit, xlogy, entr, lerp, addcmul, addcdiv, lgamma, digamma, logaddexp, logaddexp2, copysign, float_power, heaviside,
+exp2, logit, xlogy, entr, lerp, addcmul, addcdiv, lgamma, digamma, polygamma, logaddexp,
+logaddexp2, copysign, float_power, heaviside,
 and torch.special's expit (the sigmoid) and ndtr (made of erf). Each class is a formula and what it saves, as in pointwise.py; each backward is the
 formula of PyTorch's derivatives.yaml, in its order of operations."""
 
@@ -17,8 +18,9 @@ from ..rules import math_dtypes as rules, promotion
 from ..rules.layout import with_iterator_layout, with_unary_layout
 from . import arithmetic, fn, pointwise, rounding, shape
 
-__all__ = ["erf", "erfc", "erfinv", "exp2", "logit", "xlogy", "entr", "lerp", "addcmul", "addcdiv", "lgamma", "digamma", "polygamma", "polygamma_", "logaddexp",
-           "logaddexp2", "copysign", "float_power", "heaviside", "expit", "ndtr"]
+__all__ = ["erf", "erfc", "erfinv", "exp2", "logit", "xlogy", "entr", "lerp", "addcmul",
+           "addcdiv", "lgamma", "digamma", "polygamma", "polygamma_", "logaddexp", "logaddexp2",
+           "copysign", "float_power", "heaviside", "expit", "ndtr"]
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)  # (the doubles of C++'s 2.0 / sqrt(M_PI), ...)
 _HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
@@ -205,7 +207,7 @@ class PolygammaBackward0(Node):
 
 
 class PolygammaBackward1(PolygammaBackward0):
-    """``x.polygamma_(n)``: PyTorch's node for the in-place form."""
+    pass  # (x.polygamma_(n): PyTorch's node for the in-place form)
 
 
 class AddcmulBackward0(Node):
