@@ -51,9 +51,9 @@ from .dtypes import (  # noqa: F401
 )
 from .functions import (  # noqa: F401
     abs, add, all, allclose, any, argmax, argmin, bmm, cat, chunk, clamp, clip, clone, cos,
-    cumprod, cumsum, dist, div, dot,
+    cummax, cummin, cumprod, cumsum, dist, div, dot, logcumsumexp,
     eq, equal, exp, flatten, flip, gather, ge, gt, isclose, le, log, log_softmax, logsumexp, lt,
-    masked_fill, masked_select,
+    index_put, masked_fill, masked_scatter, masked_select,
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,
     permute, pow, prod, promote_types, relu, reshape, result_type, select, sigmoid, sign, sin,
     softmax, split, split_with_sizes, sqrt, squeeze, stack, std, sub, sum, t, tanh,
@@ -67,15 +67,16 @@ from .functions import (  # noqa: F401  (rounding, logarithms, the division fami
 )
 from .functions import (  # noqa: F401  (trigonometry and special functions)
     acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, asin, asinh, atan,
-    atan2, atanh, copysign, cosh, deg2rad, erf, erfc, erfinv, exp2, float_power, heaviside, hypot,
-    lerp, logaddexp, logaddexp2, logit, rad2deg, sgn, sinc, sinh, tan, xlogy,
+    atan2, atanh, copysign, cosh, deg2rad, digamma, erf, erfc, erfinv, exp2, lgamma, polygamma,
+    float_power, heaviside, hypot,
+    addcdiv, addcmul, lerp, logaddexp, logaddexp2, logit, rad2deg, sgn, sinc, sinh, tan, xlogy,
 )
 from . import special  # noqa: F401  (torch.special)
 from .functions import (  # noqa: F401  (order: ops/sorting.py)
     amax, amin, argsort, kthvalue, median, mode, sort, topk,
 )
 from .functions import (  # noqa: F401  (ops/scatter.py)
-    index_add, index_copy, index_fill, index_select, scatter, scatter_add,
+    index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce,
 )
 from .functions import diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
 from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/counting.py)
@@ -83,7 +84,8 @@ from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/coun
     logical_not, logical_or, logical_xor, nan_to_num, nonzero, searchsorted, unique,
 )
 from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
-    column_stack, dstack, einsum, ger, hstack, kron, meshgrid, outer, repeat_interleave,
+    cartesian_prod, column_stack, combinations, corrcoef, cov, cumulative_trapezoid, dstack,
+    einsum, ger, hstack, kron, meshgrid, outer, repeat_interleave, tensordot, trapezoid, trapz,
     row_stack, tile, vstack,
 )
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)

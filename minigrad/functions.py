@@ -25,6 +25,12 @@ from .rules.arguments import check_operand_function as _check_operand_function
 from .rules.arguments import check_tensor_function as _check_tensor_function
 from .rules.arguments import check_input_function as _check_input_function
 from .rules.arguments import check_lerp_arguments as _check_lerp_arguments
+from .rules.arguments import check_addc_arguments as _check_addc_arguments
+from .rules.arguments import check_dim_function as _check_dim_function
+from .rules.arguments import check_polygamma_arguments as _check_polygamma_arguments
+from .rules.arguments import check_scatter_reduce_arguments as _check_scatter_reduce_arguments
+from .rules.arguments import check_index_put_arguments as _check_index_put_arguments
+from .rules.arguments import check_masked_scatter_arguments as _check_masked_scatter_arguments
 from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
@@ -382,6 +388,24 @@ def erfinv(input, *, out=None):
 
 
 @_checks_arguments(_check_input_function)
+def lgamma(input, *, out=None):
+    """log |gamma(input)| elementwise."""
+    return _out("lgamma", ops.lgamma(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def digamma(input, *, out=None):
+    """d/dx log gamma(x) elementwise."""
+    return _out("digamma", ops.digamma(input), out, input)
+
+
+@_checks_arguments(_check_polygamma_arguments)
+def polygamma(n, input, *, out=None):
+    """The n-th derivative of digamma elementwise."""
+    return _out("polygamma", ops.polygamma(n, input), out, input)
+
+
+@_checks_arguments(_check_input_function)
 def exp2(input, *, out=None):
     return _out("exp2", ops.exp2(input), out, input)
 
@@ -403,6 +427,20 @@ def xlogy(input, other, *, out=None):
 def lerp(input, end, weight, *, out=None):
     """input + weight * (end - input)."""
     return _out("lerp", ops.lerp(input, end, weight), out, input, end, weight)
+
+
+@_checks_arguments(_check_addc_arguments)
+def addcmul(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 * tensor2 (an optimiser's running average of squares)."""
+    return _out("addcmul", ops.addcmul(input, tensor1, tensor2, value), out,
+                input, tensor1, tensor2)
+
+
+@_checks_arguments(_check_addc_arguments)
+def addcdiv(input, tensor1, tensor2, *, value=1, out=None):
+    """input + value * tensor1 / tensor2 (Adam's step: p + (-lr) * m / (sqrt(v) + eps))."""
+    return _out("addcdiv", ops.addcdiv(input, tensor1, tensor2, value), out,
+                input, tensor1, tensor2)
 
 
 @_checks_arguments(_check_tensor_function)
@@ -607,6 +645,89 @@ def cumsum(input, dim, *, dtype=None, out=None):
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative products along ``dim``: ``y_i = x_1 * ... * x_i``."""
     return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
+
+
+def tensordot(a, b, dims=2, out=None):
+    """The sum of ``a * b`` over the dims paired by ``dims``: an int n (a's last n with
+    b's first n), or two lists of dims."""
+    return _out("tensordot", ops.tensordot(a, b, dims), out, a, b)
+
+
+def cartesian_prod(*tensors):
+    """Every tuple of one element of each 1-D tensor, as rows."""
+    return ops.cartesian_prod(*tensors)
+
+
+def combinations(input, r=2, with_replacement=False):
+    """The ``r``-element combinations of the 1-D ``input``'s elements, as rows."""
+    return ops.combinations(input, r, with_replacement)
+
+
+def cov(input, *, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of the rows (variables) of ``input`` over its columns."""
+    return ops.cov(input, correction, fweights, aweights)
+
+
+def corrcoef(input):
+    """Pearson's correlation coefficients of the rows of ``input``."""
+    return ops.corrcoef(input)
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The integral of ``y`` along ``dim`` by the trapezoid rule (sample points ``x``, or
+    a spacing ``dx``, 1 by default)."""
+    return ops.trapezoid(y, x, dx=dx, dim=dim)
+
+
+def trapz(y, x=None, *, dx=None, dim=-1):
+    """``trapezoid`` by its older name."""
+    return ops.trapezoid(y, x, dx=dx, dim=dim)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running integral of ``y`` along ``dim`` by the trapezoid rule."""
+    return ops.cumulative_trapezoid(y, x, dx=dx, dim=dim)
+
+
+@_checks_arguments(_check_scatter_reduce_arguments)
+def scatter_reduce(input, dim, index, src, reduce, *, include_self=True, out=None):
+    """``input`` with ``src`` reduced into it at ``index`` along ``dim`` ("sum", "prod",
+    "mean", "amax" or "amin")."""
+    return _out("scatter_reduce", ops.scatter_reduce(input, dim, index, src, reduce,
+                                                     include_self=include_self), out, input)
+
+
+@_checks_arguments(_check_index_put_arguments)
+def index_put(input, indices, values, accumulate=False):
+    """``input`` with ``values`` written (or added) at ``indices``, a tuple of index tensors."""
+    return ops.index_put(input, indices, values, accumulate)
+
+
+@_checks_arguments(_check_masked_scatter_arguments)
+def masked_scatter(input, mask, source):
+    """``input`` with the elements of ``source`` written, in order, where ``mask`` is True."""
+    return ops.masked_scatter(input, mask, source)
+
+
+@_numpy_names
+@_checks_arguments(_check_dim_function)
+def cummax(input, dim, *, out=None):
+    """``(values, indices)``: the running maximum along ``dim`` and where each came from."""
+    return _out("cummax", ops.cummax(input, dim), out, input)
+
+
+@_numpy_names
+@_checks_arguments(_check_dim_function)
+def cummin(input, dim, *, out=None):
+    """``(values, indices)``: the running minimum along ``dim`` and where each came from."""
+    return _out("cummin", ops.cummin(input, dim), out, input)
+
+
+@_numpy_names
+@_checks_arguments(_check_dim_function)
+def logcumsumexp(input, dim, *, out=None):
+    """``y_i = log(exp(x_1) + ... + exp(x_i))`` along ``dim``, without overflow."""
+    return _out("logcumsumexp", ops.logcumsumexp(input, dim), out, input)
 
 
 @_numpy_names

@@ -10,13 +10,32 @@ from .rules.arguments import check_operand_function as _check_operand_function
 from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.out import write as _out
 
-__all__ = ["entr", "erf", "erfc", "erfinv", "exp2", "expit", "expm1", "log1p", "log_softmax",
-           "logit", "logsumexp", "ndtr", "round", "sinc", "softmax", "xlogy"]
+__all__ = ["digamma", "psi", "gammaln", "polygamma", "entr", "erf", "erfc", "erfinv", "exp2",
+           "expit", "expm1", "log1p", "log_softmax", "logit", "logsumexp", "ndtr", "round",
+           "sinc", "softmax", "xlogy"]
 
 
 def entr(input, *, out=None):
     """-input * log(input) elementwise (0 at 0, -inf below): the entropy's terms."""
     return _out("special_entr", ops.entr(input), out, input)
+
+
+def digamma(input, *, out=None):
+    return functions.digamma(input, out=out)
+
+
+def psi(input, *, out=None):
+    """digamma by its other name."""
+    return functions.digamma(input, out=out)
+
+
+def polygamma(n, input, *, out=None):
+    return functions.polygamma(n, input, out=out)
+
+
+def gammaln(input, *, out=None):
+    """lgamma by scipy's name."""
+    return functions.lgamma(input, out=out)
 
 
 def erf(input, *, out=None):

@@ -930,6 +930,16 @@ class Tensor(TensorBase):
     def erfinv(self):
         return ops.erfinv(self)
 
+    def lgamma(self):
+        return ops.lgamma(self)
+
+    def digamma(self):
+        return ops.digamma(self)
+
+    @arguments.checks_method_arguments(arguments.check_polygamma_method)
+    def polygamma(self, n):
+        return ops.polygamma(n, self)
+
     def exp2(self):
         return ops.exp2(self)
 
@@ -943,6 +953,32 @@ class Tensor(TensorBase):
     @arguments.checks_method_arguments(arguments.check_lerp_method)
     def lerp(self, end, weight):
         return ops.lerp(self, end, weight)
+
+    def cov(self, *, correction=1, fweights=None, aweights=None):
+        return ops.cov(self, correction, fweights, aweights)
+
+    def corrcoef(self):
+        return ops.corrcoef(self)
+
+    @arguments.checks_method_arguments(arguments.check_scatter_reduce_method)
+    def scatter_reduce(self, dim, index, src, reduce, *, include_self=True):
+        return ops.scatter_reduce(self, dim, index, src, reduce, include_self=include_self)
+
+    @arguments.checks_method_arguments(arguments.check_index_put_method)
+    def index_put(self, indices, values, accumulate=False):
+        return ops.index_put(self, indices, values, accumulate)
+
+    @arguments.checks_method_arguments(arguments.check_masked_scatter_method)
+    def masked_scatter(self, mask, source):
+        return ops.masked_scatter(self, mask, source)
+
+    @arguments.checks_method_arguments(arguments.check_addc_method)
+    def addcmul(self, tensor1, tensor2, *, value=1):
+        return ops.addcmul(self, tensor1, tensor2, value)
+
+    @arguments.checks_method_arguments(arguments.check_addc_method)
+    def addcdiv(self, tensor1, tensor2, *, value=1):
+        return ops.addcdiv(self, tensor1, tensor2, value)
 
     @arguments.checks_method_arguments(arguments.check_tensor_method)
     def logaddexp(self, other):
@@ -1117,6 +1153,21 @@ class Tensor(TensorBase):
     @arguments.takes_numpy_names
     def cumprod(self, dim, *, dtype=None):
         return ops.cumprod(self, dim, dtype=dtype)
+
+    @arguments.takes_numpy_names
+    @arguments.checks_method_arguments(arguments.check_dim_method)
+    def cummax(self, dim):
+        return ops.cummax(self, dim)
+
+    @arguments.takes_numpy_names
+    @arguments.checks_method_arguments(arguments.check_dim_method)
+    def cummin(self, dim):
+        return ops.cummin(self, dim)
+
+    @arguments.takes_numpy_names
+    @arguments.checks_method_arguments(arguments.check_dim_method)
+    def logcumsumexp(self, dim):
+        return ops.logcumsumexp(self, dim)
 
     @arguments.takes_numpy_names
     def var(self, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
@@ -1561,6 +1612,16 @@ class Tensor(TensorBase):
     def erfinv_(self):
         return ops.inplace(self, ops.erfinv)
 
+    def lgamma_(self):
+        return ops.inplace(self, ops.lgamma)
+
+    def digamma_(self):
+        return ops.inplace(self, ops.digamma)
+
+    @arguments.checks_method_arguments(arguments.check_polygamma_method)
+    def polygamma_(self, n):
+        return ops.inplace(self, ops.polygamma_, n)
+
     def exp2_(self):
         return ops.inplace(self, ops.exp2)
 
@@ -1574,6 +1635,14 @@ class Tensor(TensorBase):
     @arguments.checks_method_arguments(arguments.check_lerp_method)
     def lerp_(self, end, weight):
         return ops.inplace(self, ops.lerp, end, weight)
+
+    @arguments.checks_method_arguments(arguments.check_addc_method)
+    def addcmul_(self, tensor1, tensor2, *, value=1):
+        return ops.inplace(self, ops.addcmul, tensor1, tensor2, value)
+
+    @arguments.checks_method_arguments(arguments.check_addc_method)
+    def addcdiv_(self, tensor1, tensor2, *, value=1):
+        return ops.inplace(self, ops.addcdiv, tensor1, tensor2, value)
 
     def float_power_(self, exponent):
         math_dtypes.check_float_power_(self)
@@ -1661,6 +1730,28 @@ class Tensor(TensorBase):
 
     def fill_(self, value):
         return ops.inplace(self, ops.fill, value)
+
+    @arguments.checks_method_arguments(arguments.check_fill_value_method)
+    def fill_diagonal_(self, fill_value, wrap=False):
+        """The main diagonal set to ``fill_value``, in place (``wrap``: again every N + 1
+        rows of a tall matrix)."""
+        value = fill_value.item() if isinstance(fill_value, Tensor) else fill_value
+        return ops.fill_diagonal_(self, value, wrap)
+
+    @arguments.checks_method_arguments(arguments.check_scatter_reduce_method)
+    def scatter_reduce_(self, dim, index, src, reduce, *, include_self=True):
+        return ops.inplace(self, ops.scatter_reduce, dim, index, src, reduce, include_self)
+
+    @arguments.checks_method_arguments(arguments.check_index_put_method)
+    def index_put_(self, indices, values, accumulate=False):
+        """``self[indices] = values`` (or ``+=`` with ``accumulate``), in place."""
+        return ops.inplace(self, ops.index_put, indices, values, accumulate)
+
+    @arguments.checks_method_arguments(arguments.check_masked_scatter_method)
+    def masked_scatter_(self, mask, source):
+        if isinstance(mask, Tensor) and mask.dtype is dtypes.bool:
+            mask.expand(self.shape)  # (the mask is expanded to self: PyTorch's error first)
+        return ops.inplace(self, ops.masked_scatter, mask, source)
 
     def copy_(self, src, non_blocking: bool = False):
         layouts.check_bool("copy_", "non_blocking", non_blocking)  # (the CPU never waits)

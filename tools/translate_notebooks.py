@@ -133,7 +133,8 @@ MATH = {"self", "other", "exp", "log", "sqrt", "tanh", "sin", "cos", "sum", "mea
         "abs", "sign", "dim", "grad", "out", "input", "index", "weight", "target", "alpha",
         "beta", "exponent", "result", "src", "mat", "vec", "prod", "std", "var", "norm",
         "softmax", "keepdim", "sigmoid", "relu", "clamp", "numel", "mat1", "mat2", "outer",
-        "floor", "ceil", "trunc", "round", "decimals"}
+        "floor", "ceil", "trunc", "round", "decimals", "value", "gamma", "lgamma",
+        "digamma", "polygamma"}
 
 
 def formula_words() -> list[str]:

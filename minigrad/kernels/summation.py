@@ -232,22 +232,3 @@ def mean_axes(array: np.ndarray, axes, keepdims: bool = False) -> np.ndarray:
     axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
     count = math.prod(array.shape[axis] for axis in axes)
     return np.asarray(np.divide(sum_axes(array, axes, keepdims), count, dtype=array.dtype))
-
-
-# PyTorch's cumsum and cumprod kernels (cpu_cum_base_kernel) carry the running sum or
-# product in the accumulate type, at::acc_type: double for float32, float for float16,
-# and round each output from it.
-_ACCUMULATORS = {np.dtype(np.float16): np.float32, np.dtype(np.float32): np.float64}
-
-
-def cumulative(x: np.ndarray, axis: int, product: bool = False) -> np.ndarray:
-    """Running sums (or products) along ``axis``, as PyTorch's CPU kernel computes
-    them: from 0 (so a sum of -0.s is +0.) or 1, in float64 for float32 and float32
-    for float16, each output rounded once to x's dtype."""
-    wide = _ACCUMULATORS.get(x.dtype, x.dtype)
-    if product:
-        return np.cumprod(x, axis=axis, dtype=wide).astype(x.dtype, copy=False)
-    sums = np.cumsum(x, axis=axis, dtype=wide)
-    if sums.dtype.kind == "f":
-        sums = sums + np.zeros((), sums.dtype)
-    return sums.astype(x.dtype, copy=False)

@@ -7,24 +7,28 @@
 |               | masked_fill, tril, triu, fmax, fmin                     |
 | rounding      | log10, log1p, expm1, rsqrt, floor, round, // % fmod     |
 | trig          | tan, asin, atan2, sinh, acosh, hypot, sinc, deg2rad     |
-| special       | erf, erfinv, exp2, logit, xlogy, lerp, logaddexp, ...   |
+| special       | erf, erfinv, exp2, logit, xlogy, lerp, addcmul, addcdiv,|
+|               | logaddexp, ...                                          |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
 |               | nansum, nanmean, var_mean, std_mean                     |
 | sorting       | amax, amin, sort, argsort, topk, kthvalue, median, mode |
-| cumulative    | cumsum, cumprod                                         |
+| cumulative    | cumsum, cumprod, cummax, cummin, logcumsumexp           |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
-| indexing      | x[...] reads and writes                                 |
+| indexing      | x[...] reads and writes, index_put, masked_scatter      |
 | gather        | gather (and its backward, scatter_add), take            |
 | layers        | embedding, layer_norm, gelu (nn layers that are one op) |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
-| diagonal      | diagonal, diag_embed, diag, trace                       |
+| diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
 | limits        | clamp_min, clamp_max, nan_to_num                        |
 | counting      | count_nonzero, nonzero, unique, bincount, histc         |
-| combine       | hstack, vstack, outer, kron, meshgrid, einsum           |
+| combine       | hstack, vstack, outer, kron, meshgrid, einsum,          |
+|               | trapezoid, cumulative_trapezoid, tensordot,             |
+|               | cartesian_prod, combinations, cov, corrcoef             |
 | rolling       | roll, rot90                                             |
 | distance      | cdist                                                   |
-| scatter       | index_select, index_add/fill/copy, scatter              |
+| scatter       | index_select, index_add/fill/copy, scatter,             |
+|               | scatter_reduce                                          |
 | linalg        | matmul, mm, mv, dot, bmm, addmm, addmv, baddbmm, cross  |
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
 |               | smooth_l1_loss, huber_loss, soft_margin_loss,           |
@@ -54,7 +58,7 @@ from .counting import (  # noqa: F401
 from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
 from .batch_norm import native_batch_norm  # noqa: F401
 from . import padding  # noqa: F401 (edge_pad: padding.edge_pad)
-from .cumulative import cumprod, cumsum  # noqa: F401
+from .cumulative import cummax, cummin, cumprod, cumsum, logcumsumexp  # noqa: F401
 from .compare import (  # noqa: F401
     allclose, bitwise_and, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
     isfinite, isinf, isnan,
@@ -62,11 +66,13 @@ from .compare import (  # noqa: F401
     bitwise_not_function,
 )
 from .combine import (  # noqa: F401
-    column_stack, dstack, einsum, hstack, kron, meshgrid, outer, vstack)
+    cartesian_prod, column_stack, combinations, corrcoef, cov, cumulative_trapezoid, dstack,
+    einsum, hstack, kron, meshgrid, outer, tensordot, trapezoid, vstack)
 from .distance import cdist  # noqa: F401
-from .diagonal import diag, diag_embed, diagonal, trace  # noqa: F401
+from .diagonal import diag, diag_embed, diagonal, fill_diagonal_, trace  # noqa: F401
 from .gather import gather  # noqa: F401
-from .indexing import getitem, masked_select, select, setitem, slice_dim  # noqa: F401
+from .indexing import (  # noqa: F401
+    getitem, index_put, masked_scatter, masked_select, select, setitem, slice_dim)
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .inplace import counted as inplace_counted  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
@@ -85,7 +91,8 @@ from .rounding import (  # noqa: F401
     round, rsqrt, square, trunc,
 )
 from .special import (  # noqa: F401
-    copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, logaddexp,
+    copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, addcmul, addcdiv,
+    lgamma, digamma, polygamma, polygamma_, logaddexp,
     logaddexp2, logit, ndtr, xlogy,
 )
 from .trig import (  # noqa: F401
@@ -101,7 +108,7 @@ from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none i
 from .repeat import repeat, repeat_interleave, tile  # noqa: F401
 from .rolling import roll, rot90  # noqa: F401
 from .scatter import (  # noqa: F401
-    index_add, index_copy, index_fill, index_select, scatter, scatter_add)
+    index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce)
 from .sorting import amax, amin, argsort, kthvalue, median, mode, sort, topk  # noqa: F401
 from .split import (  # noqa: F401
     chunk, split, split_with_sizes, tensor_split, unbind, unsafe_chunk, unsafe_split,

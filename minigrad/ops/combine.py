@@ -1,7 +1,10 @@
 """Ops that PyTorch writes with other ops (so their graphs show those ops' nodes, and
 their gradients come from them): ``hstack``, ``vstack``, ``dstack``, ``column_stack``
 (``cat`` of views), ``outer`` (a column times a row), ``kron``, ``meshgrid`` (views,
-then ``expand``) and ``einsum``.
+then ``expand``), ``einsum``, and ``trapezoid``/``cumulative_trapezoid`` (the trapezoid
+rule: sums and slices), ``tensordot`` (permute, reshape, one matrix product), ``cartesian_prod`` and
+``combinations`` (meshgrid's grids, flattened or masked, stacked), ``cov`` and
+``corrcoef`` (centred rows, one matrix product, divided).
 
 ``einsum`` reads its equation as PyTorch does: each operand's labels are lined up (a
 repeated label is a diagonal, a missing one a dim of size 1), a label only one operand
@@ -16,10 +19,15 @@ import warnings
 
 import numpy as np
 
-from . import arithmetic, diagonal as diagonal_ops, linalg, reduction, shape
+from .. import dtypes
+from ..autograd.tensor_base import is_tensor, make
+from ..rules.arguments import normalize_dim
+from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, pointwise
+from . import reduction, shape
 
 __all__ = ["hstack", "vstack", "dstack", "column_stack", "outer", "kron", "meshgrid",
-           "einsum"]
+           "einsum", "trapezoid", "cumulative_trapezoid", "tensordot", "cartesian_prod",
+           "combinations", "cov", "corrcoef"]
 
 
 def _nonempty(name, tensors):
@@ -100,6 +108,8 @@ def meshgrid(*tensors, indexing=None):
     if indexing is None:
         warnings.warn(MESHGRID_WARNING, UserWarning, stacklevel=3)
         indexing = "ij"
+    if any(t.dtype is not tensors[0].dtype for t in tensors):
+        raise RuntimeError("meshgrid expects all tensors to have the same dtype")
     if indexing not in ("xy", "ij"):
         raise RuntimeError('torch.meshgrid: indexing must be one of "xy" or "ij", '
                            f"but received: {indexing}")
@@ -246,3 +256,173 @@ def einsum(equation, *operands):
                     if len(users[c]) > 1 and users[c][-1] == i]
         a = _sumproduct_pair(a, b, sum_dims) if sum_dims else arithmetic.mul(a, b)
     return shape.view(a, *a.shape[:len(output)]) if summed else a
+
+
+def _trapezoid_spacing(y, x, dx, dim):
+    """The spacing of the samples along ``dim``: x_(i+1) - x_i (x viewed to broadcast
+    against y), or the number dx; PyTorch's checks."""
+    if y.dtype is dtypes.bool or (x is not None and x.dtype is dtypes.bool):
+        raise RuntimeError("trapezoid: received a bool input for `y`, but bool is not supported"
+                           if y.dtype is dtypes.bool else "trapezoid: received a bool input "
+                           "for `x`, but bool is not supported")
+    if x is None:
+        return 1 if dx is None else dx
+    if x.ndim == 1:
+        if x.shape[0] != y.shape[dim]:
+            raise RuntimeError("trapezoid: There must be one `x` value for each sample point")
+        x = shape.view(x, tuple(x.shape[0] if d == dim else 1 for d in range(y.ndim)))
+    elif x.ndim < y.ndim:
+        x = shape.view(x, (1,) * (y.ndim - x.ndim) + tuple(x.shape))
+    n = x.shape[dim]
+    return arithmetic.sub(indexing.slice_dim(x, dim, 1, n, 1),
+                          indexing.slice_dim(x, dim, 0, n - 1, 1))
+
+
+def trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The integral of y along ``dim`` by the trapezoid rule: with a spacing dx,
+    (sum(y) - (y_first + y_last) / 2) dx; with sample points x, sum((y_(i+1) + y_i) dx_i) / 2."""
+    dim = normalize_dim(dim, y.ndim)
+    n = y.shape[dim]
+    if n == 0:
+        return y.new_zeros(tuple(s for d, s in enumerate(y.shape) if d != dim))
+    spacing = _trapezoid_spacing(y, x, dx, dim)
+    if x is None:
+        ends = arithmetic.add(indexing.select(y, dim, 0), indexing.select(y, dim, -1))
+        inner = arithmetic.sub(reduction.sum(y, dim), arithmetic.scalar_op(ends, "*", 0.5))
+        return arithmetic.scalar_op(inner, "*", float(spacing))
+    pairs = arithmetic.add(indexing.slice_dim(y, dim, 1, n, 1),
+                           indexing.slice_dim(y, dim, 0, n - 1, 1))
+    return arithmetic.scalar_op(reduction.sum(arithmetic.mul(pairs, spacing), dim), "/", 2.0)
+
+
+def cumulative_trapezoid(y, x=None, *, dx=None, dim=-1):
+    """The running integral of y along ``dim``: cumsum of (y_i + y_(i+1)) dx_i / 2."""
+    dim = normalize_dim(dim, y.ndim)
+    n = y.shape[dim]
+    spacing = _trapezoid_spacing(y, x, dx, dim)
+    pairs = arithmetic.add(indexing.slice_dim(y, dim, 0, max(n - 1, 0), 1),
+                           indexing.slice_dim(y, dim, 1, n, 1))
+    if x is None:
+        return cumulative.cumsum(arithmetic.scalar_op(pairs, "*", float(spacing) / 2.0), dim)
+    return arithmetic.scalar_op(cumulative.cumsum(arithmetic.mul(pairs, spacing), dim), "/", 2.0)
+
+
+def _tensordot_dims(a, b, dims):
+    """torch.tensordot's ``dims``: an int n (a's last n dims with b's first n) or two lists."""
+    if is_tensor(dims):
+        dims = int(dims.item()) if dims.numel() == 1 else dims.tolist()
+    if isinstance(dims, int) and not isinstance(dims, bool):
+        if dims < 0:
+            raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
+        if dims > min(a.ndim, b.ndim):
+            raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
+        return list(range(a.ndim - dims, a.ndim)), list(range(dims))
+    if isinstance(dims, (list, tuple)) and len(dims) == 2:
+        first, second = ([d] if isinstance(d, int) else list(d) for d in dims)
+        return first, second
+    raise RuntimeError("tensordot expects dims to be int or tuple[list[int], list[int]] or "
+                       f"list[list[int]] containing two lists, but got dims={dims}")
+
+
+def tensordot(a, b, dims=2):
+    """Sum of a * b over the paired dims (``dims``): as PyTorch computes it, a's free dims
+    and the paired ones permuted into a matrix, b's likewise, one matrix product, reshaped."""
+    dims_a, dims_b = _tensordot_dims(a, b, dims)
+    if len(dims_a) != len(dims_b):
+        raise RuntimeError("both dimension lists should have same length")
+    if a.dtype is not b.dtype:
+        raise RuntimeError("both inputs should have same dtype")
+    dims_a = [normalize_dim(d, a.ndim) for d in dims_a]
+    dims_b = [normalize_dim(d, b.ndim) for d in dims_b]
+    contracted = 1
+    for da, db in zip(dims_a, dims_b):
+        size_a, size_b = a.shape[da], b.shape[db]
+        if size_b == 1:  # (a broadcast dim is summed right away)
+            a = reduction.sum(a, da, keepdim=True)
+        elif size_a == 1:
+            b = reduction.sum(b, db, keepdim=True)
+        elif size_a != size_b:
+            raise RuntimeError(f"contracted dimensions need to match, but first has size "
+                               f"{size_a} in dim {da} and second has size {size_b} in dim {db}")
+        else:
+            contracted *= size_a
+    free_a = [d for d in range(a.ndim) if d not in dims_a]
+    free_b = [d for d in range(b.ndim) if d not in dims_b]
+    rows = int(np.prod([a.shape[d] for d in free_a], dtype=np.int64))
+    cols = int(np.prod([b.shape[d] for d in free_b], dtype=np.int64))
+    left = shape.reshape(shape.permute(a, *free_a, *dims_a), rows, contracted)
+    right = shape.reshape(shape.permute(b, *dims_b, *free_b), contracted, cols)
+    sizes = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
+    return shape.reshape(linalg.mm(left, right), *sizes)
+
+
+def _vectors(name, tensors):
+    for t in tensors:
+        if t.ndim != 1:
+            sizes = ", ".join(map(str, t.shape))
+            raise RuntimeError(f"Expect a 1D vector, but got shape [{sizes}]")
+
+
+def cartesian_prod(*tensors):
+    """Every tuple of one element of each vector, in order: meshgrid's grids flattened and
+    stacked as columns."""
+    _vectors("cartesian_prod", tensors)
+    if len(tensors) == 1:
+        return tensors[0]
+    grids = meshgrid(*tensors, indexing="ij")
+    return shape.stack([shape.flatten(g) for g in grids], 1)
+
+
+def combinations(x, r=2, with_replacement=False):
+    """The r-element combinations of x's elements (with repeats, ``with_replacement``), in
+    order: meshgrid's grids read where i < j < ... (or i <= j <= ...), stacked."""
+    _vectors("combinations", (x,))
+    if r < 0:
+        raise RuntimeError(f"Expect a non-negative number, but got {r}")
+    if r == 0:
+        return x.new_empty((0,))
+    n = x.numel()
+    places = np.meshgrid(*([np.arange(n)] * r), indexing="ij")
+    mask = np.ones(places[0].shape, bool)
+    for low, high in zip(places, places[1:]):
+        mask &= (low <= high) if with_replacement else (low < high)
+    grids = meshgrid(*([x] * r), indexing="ij")
+    return shape.stack([indexing.masked_select(g, make(mask)) for g in grids], 1)
+
+
+def cov(x, correction=1, fweights=None, aweights=None):
+    """The covariance matrix of x's rows (variables) over its columns (observations):
+    (x - mean) (x - mean)^T / (n - correction), written as PyTorch writes it."""
+    if x.ndim > 2:
+        raise RuntimeError("cov(): expected input to have two or fewer dimensions but got an "
+                           f"input with {x.ndim} dimensions")
+    if x.dtype is dtypes.bool:
+        raise RuntimeError("cov(): bool dtype is not supported for input")
+    if fweights is not None or aweights is not None:
+        raise NotImplementedError("cov(): fweights and aweights are not in minigrad yet")
+    rows = shape.view(x, 1, -1) if x.ndim < 2 else x
+    count = make(np.asarray(rows.shape[1], np.int64))
+    mean = arithmetic.div(reduction.sum(rows, 1), count)
+    norm = rows.shape[1] - correction
+    if norm <= 0:
+        warnings.warn("cov(): degrees of freedom is <= 0. Correction should be strictly less "
+                      "than the number of observations.", UserWarning, stacklevel=3)
+        norm = 0
+    centred = arithmetic.sub(rows, shape.unsqueeze(mean, 1))
+    products = linalg.mm(centred, shape.t(centred))
+    return shape.squeeze(arithmetic.div(products, make(np.asarray(norm, np.int64))))
+
+
+def corrcoef(x):
+    """Pearson's correlation coefficients of x's rows: cov / (std_i std_j), clipped to
+    [-1, 1]."""
+    if x.ndim > 2:
+        raise RuntimeError("corrcoef(): expected input to have two or fewer dimensions but got "
+                           f"an input with {x.ndim} dimensions")
+    c = cov(x)
+    if c.ndim == 0:
+        return arithmetic.div(c, c)
+    deviations = pointwise.sqrt(diagonal_ops.diagonal(c))
+    c = arithmetic.div(c, shape.view(deviations, -1, 1))
+    c = arithmetic.div(c, shape.view(deviations, 1, -1))
+    return pointwise.clamp(c, -1, 1)

@@ -1,4 +1,5 @@
-"""Cumulative sums and products along a dim: ``cumsum``, ``cumprod``.
+"""Cumulative sums and products along a dim: ``cumsum``, ``cumprod``; running maxima and
+minima, ``cummax``, ``cummin``; and the running log-sum-exp, ``logcumsumexp``.
 
 y_i = x_1 + ... + x_i (or x_1 * ... * x_i). Each x_k reaches every y_j with
 j >= k, so its gradient sums over those: for cumsum the upstream gradient summed
@@ -6,14 +7,22 @@ from the end (a reversed cumulative sum); for cumprod the same, each term times
 the product of the other factors of y_j. PyTorch computes the gradient of a
 product (``prod``) through ``cumprod`` too, so a second backward through ``prod``
 shows ``CumprodBackward0``.
+
+A running maximum y_i = max(x_1, ..., x_i) is one of the x_k: its gradient goes back to
+that k, and an x_k that stays the maximum for several i gets the sum of their gradients.
+The gradient of y_i = log(exp(x_1) + ... + exp(x_i)) with respect to x_k (k <= i) is
+exp(x_k - y_i), the softmax of x_1 ... x_i at k.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+import collections
+
 from .. import dtypes
-from ..kernels import summation as kernels_summation
+from ..autograd.tensor_base import make
+from ..kernels import cumulative as kernels
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from . import fn
@@ -23,7 +32,7 @@ from ..rules.layout import with_contiguous_layout
 from . import indexing, inplace, reduction
 from . import shape as shape_ops
 
-__all__ = ["cumsum", "cumprod", "cumprod_backward"]
+__all__ = ["cumsum", "cumprod", "cumprod_backward", "cummax", "cummin", "logcumsumexp"]
 
 
 class CumsumBackward0(Node):
@@ -47,19 +56,77 @@ class CumprodBackward0(Node):
 
     def forward(self, x, dim, given=None):
         self.save(dim=as_shown(dim if given is None else given), _dim=dim)
-        return kernels_summation.cumulative(x, dim, product=True) if x.ndim else x.copy()
+        return kernels.cumprod(x, dim) if x.ndim else x.copy()
 
     def backward(self, saved, grad):
         return cumprod_backward(grad, saved.self, saved._dim, saved.result)
 
 
+class CummaxBackward0(Node):
+    formula = Formula("values_i", "max(x_1, ..., x_i) along dim",
+                      grad={"x_k": "the sum of G_i over the i whose running max is x_k"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, dim, indices, given):
+        self.save(dim=as_shown(given), _dim=dim, indices=indices)
+        return np.take_along_axis(x, indices, axis=dim) if x.ndim else x.copy()
+
+    def backward(self, saved, grad):
+        return cummaxmin_backward(grad, saved.self, saved.indices, saved._dim)
+
+
+class CumminBackward0(CummaxBackward0):
+    formula = Formula("values_i", "min(x_1, ..., x_i) along dim",
+                      grad={"x_k": "the sum of G_i over the i whose running min is x_k"})
+
+
+class LogcumsumexpBackward0(Node):
+    formula = Formula("y_i", "log(exp(x_1) + ... + exp(x_i)) along dim",
+                      grad={"x_k": "sum over i >= k of G_i exp(x_k - y_i)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x, dim, given):
+        self.save(dim=as_shown(given), _dim=dim)
+        return kernels.logcumsumexp(x, dim)
+
+    def backward(self, saved, grad):
+        return logcumsumexp_backward(grad, saved.self, saved.result, saved._dim)
+
+
+def cummaxmin_backward(grad, x, indices, dim):
+    """Zeros of x's shape with G added at the indices (torch's scatter_add_)."""
+    if fn.as_array(x).size == 0:
+        return x
+    return fn.scatter_add(grad, x.shape, dim, indices)
+
+
+def logcumsumexp_backward(grad, x, result, dim):
+    """sum_{i >= k} G_i exp(x_k - y_i), as torch computes it without overflow: the positive
+    and the negative G apart, each a reversed logcumsumexp of log|G_i| - y_i, plus x_k."""
+    if grad.ndim == 0 or fn.as_array(grad).size == 0:
+        return grad
+    dtype = fn.as_array(grad).dtype
+    lowest = fn.as_constant(np.asarray(np.finfo(dtype).min, dtype), grad)  # (in grad's dtype)
+    log_abs_grad = fn.log(fn.abs(grad))
+    positive = fn.where(fn.as_array(grad) > 0, log_abs_grad, lowest)
+    negative = fn.where(fn.as_array(grad) < 0, log_abs_grad, lowest)
+    output_positive = fn.exp(_reversed_logcumsumexp(positive - result, dim) + x)
+    output_negative = fn.exp(_reversed_logcumsumexp(negative - result, dim) + x)
+    return output_positive - output_negative
+
+
+def _reversed_logcumsumexp(x, dim):
+    flipped = fn.flip(x, (dim,))
+    summed = logcumsumexp(flipped, dim) if fn.is_tensor(x) else kernels.logcumsumexp(flipped, dim)
+    return fn.flip(summed, (dim,))
+
+
 def cumsum_of(x, dim):
-    """Cumulative sums (arrays) as torch's kernel adds them, from 0 (a sum of
-    negative zeros is +0.; NumPy would start from the first element: -0.), float32's
-    in float64, float16's in float32 (torch's accumulate type)."""
+    """Cumulative sums (arrays) as torch's kernel adds them: in float64 for float32, from
+    0 (a sum of negative zeros is +0; NumPy would start from the first element: -0)."""
     if x.ndim == 0:
         return x.copy()
-    return kernels_summation.cumulative(x, dim)
+    return kernels.cumsum(x, dim)
 
 
 def reversed_cumsum(x, dim):
@@ -156,3 +223,39 @@ def cumprod(x, dim, *, dtype=None):
     """``y_i = x_1 * ... * x_i`` along ``dim``."""
     return with_contiguous_layout(CumprodBackward0.apply(
         x, cast_to=_cumulative_dtype(x, dtype), dim=normalize_dim(dim, x.ndim), given=dim))
+
+
+def _named_pair(name):
+    kind = collections.namedtuple(name, ["values", "indices"])
+    kind.__repr__ = lambda self: (f"torch.return_types.{name}(\nvalues={self.values!r},"
+                                  f"\nindices={self.indices!r})")
+    return kind
+
+
+CummaxResult, CumminResult = _named_pair("cummax"), _named_pair("cummin")
+
+
+def cummax(x, dim):
+    """``(values, indices)``: the running maximum along ``dim`` and where each came from."""
+    return _running(CummaxBackward0, CummaxResult, kernels.cummax_indices, x, dim)
+
+
+def cummin(x, dim):
+    """``(values, indices)``: the running minimum along ``dim`` and where each came from."""
+    return _running(CumminBackward0, CumminResult, kernels.cummin_indices, x, dim)
+
+
+def _running(node_cls, result_cls, find, x, dim):
+    axis = normalize_dim(dim, x.ndim)
+    indices = find(x._data, axis)
+    values = node_cls.apply(x, dim=axis, indices=indices, given=dim)
+    return result_cls(values, make(indices))
+
+
+def logcumsumexp(x, dim):
+    """``y_i = log(exp(x_1) + ... + exp(x_i))`` along ``dim``, without overflow."""
+    axis = normalize_dim(dim, x.ndim)
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(f'"logcumsumexp_out_cpu" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[x.dtype]}'")
+    return with_contiguous_layout(LogcumsumexpBackward0.apply(x, dim=axis, given=dim))

@@ -15,9 +15,9 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
-from . import fn
+from . import fn, inplace, strided
 
-__all__ = ["diagonal", "diag_embed", "diag", "trace"]
+__all__ = ["diagonal", "diag_embed", "diag", "trace", "fill_diagonal_"]
 
 
 def diagonal_view(x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
@@ -147,3 +147,24 @@ def trace(x):
         raise NotImplementedError('"trace" not implemented for \'Bool\'')
     cast = x.dtype if x.dtype.is_floating_point else dtypes.int64
     return TraceBackward0.apply(x, cast_to=cast)
+
+
+def fill_diagonal_(x, fill_value, wrap=False):
+    """``x``'s main diagonal set to ``fill_value``, in place (a matrix, or a tensor whose dims
+    are all equal), as PyTorch writes it: a strided view of the diagonal, filled (so the
+    graph shows ``CopySlices``). ``wrap``: a tall matrix's diagonal starts again N + 1 rows
+    further down, as NumPy's ``fill_diagonal`` does."""
+    if x.ndim < 2:
+        raise RuntimeError("dimensions must larger than 1")
+    if x.ndim > 2 and any(n != x.shape[0] for n in x.shape[1:]):
+        raise RuntimeError("all dimensions of input must be of equal length")
+    height, width = x.shape[0], x.shape[1]
+    step, offset = sum(strided.stride(x)), strided.storage_offset(x)
+    size = min(height, width)
+    inplace.inplace(strided.as_strided(x, (size,), (step,), offset), inplace.fill, fill_value)
+    if wrap and x.ndim == 2 and height > width + 1:
+        wrapped = (x.numel() + width) // (width + 1) - size
+        start = offset + strided.stride(x, 0) * (width + 1)
+        inplace.inplace(strided.as_strided(x, (wrapped,), (step,), start), inplace.fill,
+                        fill_value)
+    return x

@@ -40,7 +40,8 @@ from . import rolling as rolling_ops
 from . import shape as shape_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
-           "sigmoid", "pow", "rpow", "number_minus", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
+           "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma",
+           "polygamma", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
@@ -137,6 +138,27 @@ def rpow(base, x):
     if is_tensor(x):
         return arithmetic.rpow(x, base)
     return np.asarray(kernels_arithmetic.power(base, x))
+
+
+def digamma(x):
+    return special.digamma(x) if is_tensor(x) else kernels_special.digamma(x)
+
+
+def trigamma(x):
+    """polygamma(1, x) (PolygammaBackward0 on Tensors)."""
+    return polygamma(1, x)
+
+
+def polygamma(n, x):
+    return special.polygamma(n, x) if is_tensor(x) else kernels_special.polygamma(n, x)
+
+
+def number_over(number, x):
+    """``number / x`` as C++ writes it in a formula (``empty_like(x).fill_(number).div_(x)``):
+    on Tensors DivBackward0, whose first input is a constant."""
+    if is_tensor(x):
+        return arithmetic.div(make(np.full(x.shape, number, x._data.dtype)), x)
+    return number / x
 
 
 def number_minus(number, x):

@@ -34,7 +34,8 @@ from ..kernels import layout
 from . import inplace
 from . import shape as shape_ops
 
-__all__ = ["getitem", "setitem", "select", "slice_dim", "index_put_into"]
+__all__ = ["getitem", "setitem", "select", "slice_dim", "index_put_into", "index_put",
+           "masked_scatter"]
 
 
 class SelectBackward0(Node):
@@ -351,6 +352,47 @@ def index_put_into(values, shape, index):
     """A tensor of zeros shaped ``shape`` with ``values`` added at ``index``."""
     zeros = make(np.zeros(shape, dtype=values._data.dtype))
     return IndexPutBackward0.apply(zeros, values, index=index, accumulate=True)
+
+
+def index_put(x, indices, values, accumulate=False):
+    """``x`` with ``values`` written (added, with ``accumulate``: repeated places add up) at
+    ``indices``, a tuple of index tensors (long or int; a bool mask stands for its
+    nonzero() coordinates): ``x[indices] = values`` without changing x (IndexPutBackward0)."""
+    used = sum(item.ndim if item.dtype is dtypes.bool else 1 for item in indices)
+    if used > x.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {x.ndim} (got {used})")
+    arrays, dim = [], 0
+    for item in indices:
+        arrays.append(_as_index_array(item, dim, x.shape))
+        dim += item.ndim if item.dtype is dtypes.bool else 1
+    _check_broadcastable(arrays)
+    index = tuple(arrays)
+    written = x._data[index]
+    if not is_expandable_to(values.shape, written.shape):
+        raise RuntimeError(errors.INDEX_PUT_SHAPE_MISMATCH.format(
+            value=list(values.shape), target=list(written.shape)))
+    if values.dtype is not x.dtype:
+        raise RuntimeError(
+            "Index put requires the source and destination dtypes match, got "
+            f"{dtypes.SCALAR_NAMES[x.dtype]} for the destination and "
+            f"{dtypes.SCALAR_NAMES[values.dtype]} for the source.")
+    return IndexPutBackward0.apply(x, values, index=index, accumulate=bool(accumulate))
+
+
+def masked_scatter(x, mask, source):
+    """``x`` (broadcast with ``mask``) with the elements of ``source`` written, in order,
+    where ``mask`` is True (MaskedScatterBackward0)."""
+    if mask.dtype is not dtypes.bool:
+        raise RuntimeError("masked_scatter_ only supports boolean masks, but got mask with "
+                           f"dtype {dtypes.SCALAR_NAMES[mask.dtype]}")
+    if source.dtype is not x.dtype:
+        raise RuntimeError("masked_scatter: expected self and source to have same dtypes but "
+                           f"got{dtypes.SCALAR_NAMES[x.dtype]} and "
+                           f"{dtypes.SCALAR_NAMES[source.dtype]}")
+    shape = broadcast_shapes(mask.shape, x.shape)
+    if source.numel() < int(np.broadcast_to(mask._data, shape).sum()):
+        raise RuntimeError("Number of elements of source < number of ones in mask")
+    return MaskedScatterBackward0.apply(x, source, mask=mask._data)
 
 
 def select(x, dim, index):

@@ -1,13 +1,17 @@
 """Reads and writes along one dim at the places an index tensor names: ``index_select``,
-``index_add``, ``index_fill``, ``index_copy``, and ``scatter`` (of a number or of a
-tensor; ``scatter_add`` is beside ``gather`` in gather.py).
+``index_add``, ``index_fill``, ``index_copy``, ``scatter`` (of a number or of a
+tensor; ``scatter_add`` is beside ``gather`` in gather.py) and ``scatter_reduce``.
 
 ``index_select`` reads whole slices: for dim 0, y[i] = x[index[i]]. Its gradient adds
 each slice's gradient back where it was read (``index_add``), and ``index_add``'s
 gradient for what was added reads it back (``index_select``): each is the other's
 adjoint, as ``gather`` and ``scatter_add`` are. A write (``index_fill``, ``index_copy``,
 ``scatter``) replaces the places it writes, so no gradient reaches x's old values there:
-x's gradient is G with those places set to 0."""
+x's gradient is G with those places set to 0.
+
+``scatter_reduce`` combines each element of x with the src elements sent to it (their sum,
+product, mean, maximum or minimum; without x's own value with ``include_self=False``): each
+input's gradient is the derivative of that reduction, read back at index for src."""
 
 from __future__ import annotations
 
@@ -15,14 +19,15 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.formula import Formula
-from ..autograd.node import Node, Input
+from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
 from . import fn
 from ._saved import as_shown
-from .gather import _along
+from .gather import _along, gather_of
 
-__all__ = ["index_select", "index_add", "index_fill", "index_copy", "scatter", "scatter_add"]
+__all__ = ["index_select", "index_add", "index_fill", "index_copy", "scatter", "scatter_add",
+           "scatter_reduce"]
 
 
 def _slices(dim: int, index) -> tuple:
@@ -59,6 +64,38 @@ def scatter_of(x: np.ndarray, dim: int, index: np.ndarray, src) -> np.ndarray:
     values = src if np.ndim(src) == 0 else src[tuple(slice(0, n) for n in index.shape)]
     out[_along(index, dim)] = values
     return out
+
+
+_REDUCERS = {"sum": np.add, "mean": np.add, "prod": np.multiply, "amax": np.maximum,
+             "amin": np.minimum}
+
+
+def scatter_reduce_of(x: np.ndarray, dim: int, index: np.ndarray, src: np.ndarray, reduce: str,
+                      include_self: bool) -> np.ndarray:
+    """A copy of ``x`` with ``src``'s elements reduced into it at ``index`` along ``dim``, in
+    index order (as torch's loop); without include_self, the places reached start from the
+    reduction's identity; ``mean`` divides by the count (floor division for integers)."""
+    out = x.copy()
+    where = _along(index, dim)
+    src = src[tuple(slice(0, n) for n in index.shape)]
+    if not include_self:
+        out[where] = _identity(reduce, x.dtype)
+    _REDUCERS[reduce].at(out, where, src)
+    if reduce != "mean":
+        return out
+    count = np.full(x.shape, int(include_self), x.dtype)
+    np.add.at(count, where, 1)
+    count[count == 0] = 1
+    return out // count if x.dtype.kind in "iub" else out / count
+
+
+def _identity(reduce, dtype):
+    if reduce in ("amax", "amin"):
+        bound = np.finfo(dtype) if dtype.kind == "f" else np.iinfo(dtype)
+        infinite = dtype.kind == "f"
+        return (-np.inf if infinite else bound.min) if reduce == "amax" else \
+            (np.inf if infinite else bound.max)
+    return 1 if reduce == "prod" else 0
 
 
 class IndexSelectBackward0(Node):
@@ -141,6 +178,81 @@ class ScatterBackward1(Node):
 
     def backward(self, saved, grad):
         return fn.scatter_value(grad, saved.dim, saved.index, 0)
+
+
+class ScatterReduceBackward0(Node):
+    formula = Formula("z", "x with src reduced into it at index along dim (sum, prod, mean, "
+                           "amax or amin)",
+                      grad={"x": "G times the reduction's derivative for x (0 at index "
+                                 "without include_self)",
+                            "src": "G times the reduction's derivative, read at index"})
+    saves = {"self": Input(0), "src": Input(1), "result": RESULT}
+
+    def forward(self, x, src, dim, index, reduce, include_self, given_dim):
+        self.save(dim=as_shown(given_dim), _dim=dim, index=index, reduce=reduce,
+                  include_self=include_self)
+        return scatter_reduce_of(x, dim, index, src, reduce, include_self)
+
+    def backward(self, saved, grad):
+        return scatter_reduce_backward(grad, saved.self, saved._dim, saved.index, saved.src,
+                                       saved.reduce, saved.include_self, saved.result)
+
+
+def scatter_reduce_backward(grad, x, dim, index, src, reduce, include_self, result):
+    """torch's scatter_reduce_backward, reduction by reduction."""
+    index = fn.as_array(index)
+    if reduce == "sum":
+        grad_self, grad_src = grad, fn.gather(grad, dim, index)
+    elif reduce == "mean":
+        grad_self, grad_src = _mean_backward(grad, x, dim, index, include_self)
+    elif reduce == "prod":
+        grad_self, grad_src = _prod_backward(grad, x, dim, index, src, include_self, result)
+    else:  # (amax, amin: G shared evenly by the elements equal to the result)
+        grad_self, grad_src = _extremum_backward(grad, x, dim, index, src, result)
+    if not include_self:
+        grad_self = fn.scatter_value(grad_self, dim, index, 0)
+    return grad_self, grad_src
+
+
+def _mean_backward(grad, x, dim, index, include_self):
+    dtype = fn.as_array(grad).dtype
+    count = scatter_reduce_of(np.full(x.shape, int(include_self), dtype), dim, index,
+                              np.ones(index.shape, dtype), "sum", True)
+    count[count == 0] = 1
+    count_src = fn.as_constant(gather_of(count, dim, index), grad)
+    return grad / fn.as_constant(count, grad), fn.gather(grad, dim, index) / count_src
+
+
+def _prod_backward(grad, x, dim, index, src, include_self, result):
+    """The product of the others: result / x where x is not 0, else explicitly."""
+    masked_self = fn.masked_fill(x, fn.as_array(x) == 0, 1)
+    grad_self = grad * _reduced(masked_self, dim, index, src, "prod", include_self) / masked_self
+    src_zero = fn.as_array(src) == 0
+    zeros = scatter_reduce_of(np.zeros(x.shape), dim, index, src_zero.astype(float), "sum", True)
+    single_zero = src_zero & (gather_of(zeros, dim, index) == 1)
+    masked_src = fn.masked_fill(src, single_zero, 1)
+    masked_src_result = _reduced(x, dim, index, masked_src, "prod", include_self)
+    grad_src = fn.where(single_zero, fn.gather(grad * masked_src_result, dim, index),
+                        fn.gather(grad * result, dim, index) / fn.masked_fill(src, src_zero, 1))
+    return grad_self, grad_src
+
+
+def _extremum_backward(grad, x, dim, index, src, result):
+    dtype = fn.as_array(grad).dtype
+    value = gather_of(fn.as_array(result), dim, index)
+    self_is_result = (fn.as_array(x) == fn.as_array(result)).astype(dtype)
+    src_is_result = (fn.as_array(src) == value).astype(dtype)
+    shared = scatter_reduce_of(self_is_result, dim, index, src_is_result, "sum", True)
+    grad_distributed = grad / fn.as_constant(shared, grad)
+    return (fn.as_constant(self_is_result, grad) * grad_distributed,
+            fn.as_constant(src_is_result, grad) * fn.gather(grad_distributed, dim, index))
+
+
+def _reduced(x, dim, index, src, reduce, include_self):
+    """scatter_reduce on Tensors (recorded) or arrays."""
+    if is_tensor(x) or is_tensor(src):
+        return scatter_reduce(x, dim, make(index), src, reduce, include_self=include_self)
+    return scatter_reduce_of(x, dim, index, src, reduce, include_self)
 
 
 # ---- entry functions ----------------------------------------------------------------------
@@ -265,3 +377,18 @@ def scatter_add(x, dim, index, src):
     if src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     return fn.scatter_add_into(x, src, dim, values)
+
+
+def scatter_reduce(x, dim, index, src, reduce, include_self=True):
+    """``x`` with ``src``'s elements reduced into it at ``index`` along ``dim``: ``reduce``
+    one of "sum", "prod", "mean", "amax", "amin"; ``include_self=False`` leaves x's own
+    values out of the places reached."""
+    if reduce not in _REDUCERS:
+        raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
+                           f"got {reduce}")
+    given, dim = dim, normalize_dim(dim, x.ndim)
+    values = _scatter_index("scatter_reduce", x, dim, index)
+    if src.dtype != x.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    return ScatterReduceBackward0.apply(x, src, dim=dim, index=values, reduce=reduce,
+                                        include_self=bool(include_self), given_dim=given)

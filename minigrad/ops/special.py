@@ -1,5 +1,6 @@
 """Special functions and the two-operand helpers tutorials reach for: erf, erfc, erfinv,
-exp2, logit, xlogy, entr, lerp, logaddexp, logaddexp2, copysign, float_power, heaviside,
+exp2, logit, xlogy, entr, lerp, addcmul, addcdiv, lgamma, digamma, polygamma, logaddexp,
+logaddexp2, copysign, float_power, heaviside,
 and torch.special's expit (the sigmoid) and ndtr (made of erf). Each class is a formula and what it saves, as in pointwise.py; each backward is the
 formula of PyTorch's derivatives.yaml, in its order of operations."""
 
@@ -17,8 +18,9 @@ from ..rules import math_dtypes as rules, promotion
 from ..rules.layout import with_iterator_layout, with_unary_layout
 from . import arithmetic, fn, pointwise, rounding, shape
 
-__all__ = ["erf", "erfc", "erfinv", "exp2", "logit", "xlogy", "entr", "lerp", "logaddexp",
-           "logaddexp2", "copysign", "float_power", "heaviside", "expit", "ndtr"]
+__all__ = ["erf", "erfc", "erfinv", "exp2", "logit", "xlogy", "entr", "lerp", "addcmul",
+           "addcdiv", "lgamma", "digamma", "polygamma", "polygamma_", "logaddexp", "logaddexp2",
+           "copysign", "float_power", "heaviside", "expit", "ndtr"]
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)  # (the doubles of C++'s 2.0 / sqrt(M_PI), ...)
 _HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
@@ -170,6 +172,81 @@ class LerpBackward1(Node):
         return grad_start, grad_end, grad_weight
 
 
+class LgammaBackward0(Node):
+    formula = Formula("y", "log |gamma(x)|", d={"x": "digamma(x)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.lgamma(x)
+
+    def backward(self, saved, grad):
+        return grad * fn.digamma(saved.self)
+
+
+class DigammaBackward0(Node):
+    formula = Formula("y", "digamma(x) = d/dx log gamma(x)", d={"x": "polygamma(1, x)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.digamma(x)
+
+    def backward(self, saved, grad):
+        return grad * fn.trigamma(saved.self)
+
+
+class PolygammaBackward0(Node):
+    formula = Formula("y", "polygamma(n, x): the n-th derivative of digamma(x)",
+                      d={"x": "polygamma(n + 1, x)"})
+    saves = {"n": Param(1), "self": Input(0)}
+
+    def forward(self, x, n=1):
+        return kernels.polygamma(n, x)
+
+    def backward(self, saved, grad):
+        return grad * fn.polygamma(saved.n + 1, saved.self)
+
+
+class PolygammaBackward1(PolygammaBackward0):
+    pass  # (x.polygamma_(n): PyTorch's node for the in-place form)
+
+
+class AddcmulBackward0(Node):
+    formula = Formula("z", "self + value * tensor1 * tensor2",
+                      d={"self": "1", "tensor1": "value * tensor2", "tensor2": "value * tensor1"})
+    saves = {"tensor1": Input(1, for_grad_of=2), "tensor2": Input(2, for_grad_of=1),
+             "value": Param(1)}
+
+    def forward(self, x, tensor1, tensor2, value=1):
+        return kernels.addcmul(x, tensor1, tensor2, value)
+
+    def backward(self, saved, grad):
+        _, needs_1, needs_2 = self.needs_input_grad
+        grad_1 = grad * (saved.tensor2 * saved.value) if needs_1 else None
+        grad_2 = grad * (saved.tensor1 * saved.value) if needs_2 else None
+        return grad, grad_1, grad_2
+
+
+class AddcdivBackward0(Node):
+    formula = Formula("z", "self + value * tensor1 / tensor2",
+                      d={"self": "1", "tensor1": "value / tensor2",
+                         "tensor2": "-value * tensor1 / tensor2**2"})
+    saves = {"tensor1": Input(1, for_grad_of=2), "tensor2": Input(2), "value": Param(1)}
+
+    def forward(self, x, tensor1, tensor2, value=1):
+        return kernels.addcdiv(x, tensor1, tensor2, value)
+
+    def backward(self, saved, grad):
+        (_, needs_1, needs_2), value, t2 = self.needs_input_grad, saved.value, saved.tensor2
+        grad_1 = grad_2 = None
+        if needs_1:
+            grad_1 = grad * fn.number_over(value, t2)
+        if needs_2:
+            square = t2 * t2  # (C++ records each operator's right operand first)
+            factor = value * saved.tensor1 / square
+            grad_2 = -grad * factor
+        return grad, grad_1, grad_2
+
+
 class LogaddexpBackward0(Node):
     formula = Formula("z", "log(exp(self) + exp(other))",
                       d={"self": "1 / (1 + exp(other - self))",
@@ -283,6 +360,46 @@ def lerp(start, end, weight):
         return with_iterator_layout(LerpBackward1.apply(start, end, weight, cast_to=start.dtype),
                                     *arrays)
     return promotion.binary(LerpBackward0, start, end, "lerp", params={"weight": weight})
+
+
+def lgamma(x):
+    return promotion.unary(LgammaBackward0, x)
+
+
+def digamma(x):
+    return promotion.unary(DigammaBackward0, x)
+
+
+def polygamma(n, x, node_cls=PolygammaBackward0):
+    """The n-th derivative of digamma (PolygammaBackward0; n = 0 is digamma itself)."""
+    rules.check_polygamma(n)
+    return with_unary_layout(node_cls.apply(x, cast_to=promotion.float_dtype_for(
+        x.dtype), n=n), x)
+
+
+def polygamma_(x, n):
+    """What ``x.polygamma_(n)`` computes (on a copy of x; see ops.inplace): PolygammaBackward1."""
+    return polygamma(n, x, PolygammaBackward1)
+
+
+def addcmul(x, tensor1, tensor2, value=1):
+    """x + value * tensor1 * tensor2, broadcast (AddcmulBackward0)."""
+    return _addc(AddcmulBackward0, "addcmul", x, tensor1, tensor2, value)
+
+
+def addcdiv(x, tensor1, tensor2, value=1):
+    """x + value * tensor1 / tensor2, broadcast (AddcdivBackward0)."""
+    return _addc(AddcdivBackward0, "addcdiv", x, tensor1, tensor2, value)
+
+
+def _addc(node_cls, name, x, tensor1, tensor2, value):
+    value = value.item() if is_tensor(value) else promotion.python_number(value)
+    dtype = dtypes.result_type(x, tensor1, tensor2)
+    rules.check_addc(name, dtype, tensor1, tensor2)
+    arrays = (x._data, tensor1._data, tensor2._data)
+    broadcast_shapes(*(a.shape for a in arrays))
+    return with_iterator_layout(node_cls.apply(x, tensor1, tensor2, cast_to=dtype, value=value),
+                                *arrays)
 
 
 def logaddexp(a, b):

@@ -158,6 +158,130 @@ def check_lerp_method(function: str, args: tuple, kwargs: dict) -> None:
     check_lerp_arguments(f"Tensor.{function}", args, kwargs)
 
 
+def check_addc_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``addcmul(input, tensor1, tensor2, *, value=1)`` (addcdiv too; the methods without
+    input): tensors, and a Number (or a 0-dim tensor) for value, with PyTorch's texts."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    if len(args) > 2 + (not method):  # (value is keyword-only; the parser counts without self)
+        raise TypeError(f"{name}() takes {2 + (not method)} positional arguments but "
+                        f"{len(args)} were given")
+    _check_tensors(name, ("tensor1", "tensor2") if method else ("input", "tensor1", "tensor2"),
+                   args, kwargs)
+    value = kwargs.get("value", 1)
+    if not (is_number(value) or is_tensor(value) and value.ndim == 0):
+        raise TypeError(f"{name}(): argument 'value' must be Number, not {type_name(value)}")
+
+
+def check_dim_function(function: str, args: tuple, kwargs: dict) -> None:
+    """``cummax(input, dim)``, ``logcumsumexp(input, dim)`` (the methods ``(dim)``): input a
+    tensor, dim an int, with PyTorch's texts."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    names = ("dim",) if method else ("input", "dim")
+    _check_tensors(name, names[:-1], args, kwargs)
+    if len(args) == len(names) - 1 and not kwargs:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
+    if len(args) >= len(names) or "dim" in kwargs:
+        by_position = len(args) >= len(names)
+        _typed(name, "dim", "int", args[len(names) - 1] if by_position else kwargs["dim"],
+               len(names) if by_position else None)
+
+
+def check_index_put_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``index_put(input, indices, values, accumulate=False)`` (the methods without input):
+    indices a tuple (or list) of tensors, values a tensor, with PyTorch's texts."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    names = ("indices", "values") if method else ("input", "indices", "values")
+    _check_tensors(name, names[:-2], args, kwargs)
+    given = dict(zip(names, args), **kwargs)
+    position = len(names) - 1
+    if "indices" in given:
+        indices = given["indices"]
+        where = f" (position {position})" if len(args) >= position else ""
+        if not isinstance(indices, (tuple, list)):
+            raise TypeError(f"{name}(): argument 'indices'{where} must be tuple of Tensors, "
+                            f"not {type_name(indices)}")
+        for k, item in enumerate(indices):
+            if not is_tensor(item):
+                raise TypeError(f"expected Tensor as element {k} in argument {position - 1}, "
+                                f"but got {type_name(item)}")
+    if "values" in given and not is_tensor(given["values"]):
+        where = f" (position {position + 1})" if len(args) > position else ""
+        raise TypeError(f"{name}(): argument 'values'{where} must be Tensor, "
+                        f"not {type_name(given['values'])}")
+
+
+def check_index_put_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_index_put_arguments(f"Tensor.{function}", args, kwargs)
+
+
+def check_masked_scatter_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``masked_scatter(input, mask, source)``: tensors, with PyTorch's texts."""
+    if function.startswith("Tensor."):
+        _check_tensors(function.removeprefix("Tensor."), ("mask", "source"), args, kwargs)
+    else:
+        _check_tensors(function, ("input", "mask", "source"), args, kwargs)
+
+
+def check_masked_scatter_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_masked_scatter_arguments(f"Tensor.{function}", args, kwargs)
+
+
+def check_fill_value_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``fill_diagonal_(fill_value, wrap=False)``: a Number (or a 0-dim tensor)."""
+    given = dict(zip(("fill_value", "wrap"), args), **kwargs)
+    value = given.get("fill_value", 0)
+    if not (is_number(value) or is_tensor(value) and value.ndim == 0):
+        where = " (position 1)" if args else ""
+        raise TypeError(f"{function}(): argument 'fill_value'{where} must be Number, "
+                        f"not {type_name(value)}")
+
+
+def check_scatter_reduce_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``scatter_reduce(input, dim, index, src, reduce, *, include_self=True)`` (the methods
+    without input): PyTorch's texts for a missing reduce and a positional include_self."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    count = 4 if method else 5
+    if len(args) > count:
+        raise TypeError(f"{name}() takes {count} positional arguments but {len(args)} were given")
+    if len(args) == count - 1 and "reduce" not in kwargs:
+        raise TypeError(f'{name}() missing 1 required positional arguments: "reduce"')
+
+
+def check_scatter_reduce_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_scatter_reduce_arguments(f"Tensor.{function}", args, kwargs)
+
+
+def check_polygamma_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``polygamma(n, input)`` (the methods ``(n)``): n an int, input a tensor."""
+    method = function.startswith("Tensor.")
+    name = function.removeprefix("Tensor.")
+    if args or "n" in kwargs:
+        _typed(name, "n", "int", args[0] if args else kwargs["n"], 1 if args else None)
+    if not method:
+        names = ("n", "input")
+        given = dict(zip(names, args), **kwargs)
+        if "input" in given and not is_tensor(given["input"]):
+            where = " (position 2)" if len(args) >= 2 else ""
+            raise TypeError(f"{name}(): argument 'input'{where} must be Tensor, "
+                            f"not {type_name(given['input'])}")
+
+
+def check_polygamma_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_polygamma_arguments(f"Tensor.{function}", args, kwargs)
+
+
+def check_dim_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_dim_function(f"Tensor.{function}", args, kwargs)
+
+
+def check_addc_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_addc_arguments(f"Tensor.{function}", args, kwargs)
+
+
 def check_float_argument(function: str, name: str, position: int, value) -> None:
     """``logit(x, eps)``: a float (or None), else PyTorch's "logit(): argument 'eps'
     (position 2) must be float, not str"."""

@@ -7,7 +7,8 @@ from __future__ import annotations
 from .. import dtypes
 from ..autograd.tensor_base import is_tensor
 
-__all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_"]
+__all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_",
+           "check_addc", "check_polygamma"]
 
 
 def check_floating(kernel: str, a, b) -> None:
@@ -42,3 +43,24 @@ def check_float_power_(base) -> None:
         raise RuntimeError(f"the base given to float_power_ has dtype "
                            f"{dtypes.SCALAR_NAMES[base.dtype]} but the operation's result "
                            f"requires dtype Double")
+
+
+def check_addc(name: str, dtype, tensor1, tensor2) -> None:
+    """``addcmul``: no kernel for bool; ``addcdiv``: no integer (or bool) tensor1 and
+    tensor2 together, whatever self is (PyTorch's text)."""
+    if name == "addcdiv" and not (tensor1.dtype.is_floating_point
+                                  or tensor2.dtype.is_floating_point):
+        raise RuntimeError(
+            "Integer division with addcdiv is no longer supported, and in a future  release "
+            "addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv "
+            "behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2))"
+            ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
+            "float inputs. The future addcdiv behavior is just the latter implementation: "
+            "(input + value * tensor1 / tensor2), for all dtypes.")
+    if dtype is dtypes.bool:
+        raise NotImplementedError(f'"{name}_cpu_out" not implemented for \'Bool\'')
+
+
+def check_polygamma(n) -> None:
+    if n < 0:
+        raise RuntimeError("polygamma(n, x) does not support negative n.")

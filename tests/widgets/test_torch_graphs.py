@@ -14,6 +14,7 @@ import torch
 import torch.nn.functional as F
 
 import widgets
+from minigrad.autograd import formula_for
 from widgets import BackwardStepper, DerivativeCheck, GraphView, draw_graph, render_svg
 from widget_svg import groups, texts
 
@@ -141,15 +142,17 @@ def test_stepper_sentences_on_torch_match_minigrads():
 
 
 def test_a_torch_node_with_no_formula_on_file_gets_an_honest_sentence():
-    # (cummax: minigrad has no cummax, so no formula for CummaxBackward0 is on file)
-    x = torch.tensor([1.0, 3.0, 2.0], requires_grad=True)
-    top = x.cummax(0).values
-    stepper = BackwardStepper((top * torch.tensor([2.0, 1.0, 1.0])).sum(), names={"x": x})
-    cummax = [text for step, text in zip(stepper.steps, stepper.texts[1:])
-              if step.node.name() == "CummaxBackward0"]
-    assert cummax == ["Step 3 of 4: CummaxBackward0 got [2, 1, 1] from MulBackward0; there is "
-                      "no formula on file for CummaxBackward0, so here is only what it "
-                      "computed: it sends [2, 2, 0] to x."]
+    # (hardshrink: minigrad has no hardshrink, so no formula for HardshrinkBackward0 is on
+    # file; the test says so, and fails once one is written)
+    assert formula_for("HardshrinkBackward0") is None
+    x = torch.tensor([1.0, 0.3, -2.0], requires_grad=True)
+    shrunk = torch.nn.functional.hardshrink(x, 0.5)
+    stepper = BackwardStepper((shrunk * torch.tensor([2.0, 1.0, 3.0])).sum(), names={"x": x})
+    texts = [text for step, text in zip(stepper.steps, stepper.texts[1:])
+             if step.node.name() == "HardshrinkBackward0"]
+    assert texts == ["Step 3 of 4: HardshrinkBackward0 got [2, 1, 3] from MulBackward0; there "
+                     "is no formula on file for HardshrinkBackward0, so here is only what it "
+                     "computed: it sends [2, 0, 3] to x."]
 
 
 def test_retained_torch_tensor_shows_its_grad_when_its_node_runs():

@@ -38,6 +38,10 @@ OMITTED = {
     "Tensor.mm": {"out_dtype"},
     "Tensor.bmm": {"out_dtype"},
     "addmm": {"out_dtype"},
+    # (their schemas list out=, but PyTorch's torch.index_put and torch.masked_scatter say
+    # "got an unexpected keyword argument 'out'", as minigrad's do)
+    "index_put": {"out"},
+    "masked_scatter": {"out"},
     "Tensor.addmm": {"out_dtype"},
     "baddbmm": {"out_dtype"},
     "Tensor.baddbmm": {"out_dtype"},
