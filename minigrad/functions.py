@@ -854,6 +854,32 @@ def cross(input, other, dim=None, *, out=None):
     return _out("cross", ops.cross(input, other, dim), out, input, other)
 
 
+# ---- torch.linalg's functions under their older torch.* names (ops/linalg_module.py) ---------
+
+
+def inverse(input, *, out=None):
+    """A^{-1} (torch.linalg.inv): LinalgInvExBackward0."""
+    return _out("inverse", ops.linalg_module.inv(input), out, input)
+
+
+def det(input):
+    return ops.linalg_module.det(input)
+
+
+def logdet(input):
+    """log det(input): nan for a negative determinant, -inf for a singular matrix."""
+    return ops.linalg_module.logdet(input)
+
+
+def slogdet(input):
+    """(sign, logabsdet), as torch.return_types.slogdet."""
+    return ops.linalg_module.slogdet(input, result=ops.linalg_module.TorchSlogdetResult)
+
+
+def matrix_power(input, n, *, out=None):
+    return _out("matrix_power", ops.linalg_module.matrix_power(input, n), out, input)
+
+
 # ---- shape ----------------------------------------------------------------------------------
 
 

@@ -1007,6 +1007,21 @@ class Tensor(TensorBase):
     def norm(self, p="fro", dim=None, keepdim=False):
         return ops.norm(self, p, dim, keepdim)
 
+    def inverse(self):
+        return ops.linalg_module.inv(self)
+
+    def det(self):
+        return ops.linalg_module.det(self)
+
+    def logdet(self):
+        return ops.linalg_module.logdet(self)
+
+    def slogdet(self):
+        return ops.linalg_module.slogdet(self, result=ops.linalg_module.TorchSlogdetResult)
+
+    def matrix_power(self, n):
+        return ops.linalg_module.matrix_power(self, n)
+
     @arguments.takes_numpy_names
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)

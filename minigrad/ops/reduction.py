@@ -27,7 +27,7 @@ from . import fn, pointwise
 from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import shape as shape_ops
-from ..kernels import layout, softmax as kernels_softmax
+from ..kernels import layout, linalg as kernels_linalg, softmax as kernels_softmax
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "logsumexp",
            "softmax", "log_softmax", "argmax", "argmin", "all", "any"]
@@ -397,9 +397,9 @@ class LinalgVectorNormBackward0(Node):
     formula = Formula("y",
                       "(sum |x_i|**p)**(1/p)",
                       d={"x_i": "sign(x_i) |x_i|**(p-1) / y**(p-1)"},
-                      note=("p = 1: sign(x_i); p = 2: x_i / y; p = inf: split between the "
-                            "largest |x_i|; p = 0 counts the nonzeros: 0. Taken as 0 where y == "
-                            "0, as in torch."))
+                      note=("p = 1: sign(x_i); p = 2: x_i / y; p = inf (-inf): split between "
+                            "the largest (smallest) |x_i|; p = 0 counts the nonzeros: 0. Taken "
+                            "as 0 where y == 0, as in torch."))
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, ord, dim, keepdim, every_dim=False, shown=None):
@@ -408,7 +408,7 @@ class LinalgVectorNormBackward0(Node):
         # ``x.norm()`` shows ord 2, an int)
         self.save(ord=ord if shown is None else shown[0], _ord=ord, keepdim=keepdim, _axes=dim,
                   dim=None if every_dim else (dim if shown is None else shown[1]))
-        return vector_norm_of(x, ord, dim, keepdim)
+        return kernels_linalg.vector_norm(x, ord, dim, keepdim)
 
     def backward(self, saved, grad):
         x, norm = saved.self, saved.result
@@ -416,19 +416,6 @@ class LinalgVectorNormBackward0(Node):
             norm = _unsqueeze_reduced(norm, x.shape, saved._axes, saved.keepdim)
             grad = _unsqueeze_reduced(grad, x.shape, saved._axes, saved.keepdim)
         return vector_norm_backward_of(grad, x, norm, saved._ord, saved._axes, saved.keepdim)
-
-
-def vector_norm_of(x, ord, dim, keepdim):
-    magnitude = np.abs(x)
-    if ord == float("inf"):
-        result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
-    elif ord == 0:
-        result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
-    elif ord == 2:
-        result = np.sqrt(np.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
-    else:
-        result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
-    return np.asarray(result, dtype=x.dtype)
 
 
 def vector_norm_backward_of(grad, x, norm, p, dim, keepdim):
@@ -441,7 +428,7 @@ def vector_norm_backward_of(grad, x, norm, p, dim, keepdim):
         return fn.sgn(x) * grad
     if p == 2:
         return grad * fn.masked_fill(x / norm, norm == 0, 0)
-    if p == float("inf"):
+    if abs(p) == float("inf"):  # (the largest |x_i|, or the smallest)
         magnitude = fn.abs(x)
         hits = (magnitude == norm) | (magnitude != magnitude)  # NaNs count as maxima
         return fn.sgn(x) * ((grad / fn.count(hits, dim, keepdim=True, like=grad)) * hits)

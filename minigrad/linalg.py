@@ -1,0 +1,117 @@
+"""``torch.linalg``: norms, inverse, solve, determinants and the factorizations, under
+PyTorch's names and signatures. The math and the derivatives are in
+``ops/linalg_module.py`` (and ``ops/reduction.py`` for ``vector_norm``); the values come
+from NumPy's LAPACK (README: how close they are to PyTorch's, measured)."""
+
+from __future__ import annotations
+
+from . import ops
+from .errors import _LinAlgError as LinAlgError
+from .ops import linalg_module as _linalg
+from .ops import linalg as _products
+from .ops import shape as _shape
+from .rules import linalg as _rules
+from .rules.out import write as _out
+
+__all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
+           "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "pinv",
+           "lstsq", "matrix_power", "cross", "matmul", "diagonal"]
+
+
+def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
+    """The vector ord-norm of ``x`` over ``dim`` (every element for None).
+
+    >>> torch.linalg.vector_norm(torch.tensor([3., 4.]))
+    tensor(5.)
+    """
+    return _out("linalg_vector_norm", _linalg.vector_norm(x, ord, dim, keepdim, dtype), out, x)
+
+
+def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+    """'fro', 'nuc', 2, -2, 1, -1, inf or -inf norm of the matrices in the dims ``dim``."""
+    return _out("linalg_matrix_norm", _linalg.matrix_norm(A, ord, dim, keepdim, dtype), out, A)
+
+
+def norm(input, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
+    """A vector norm, or a matrix norm when ``dim`` names two dims (or ``input`` is 2-D
+    and ``ord`` is given); without ord, the 2-norm of all the elements."""
+    return _out("linalg_norm", _linalg.norm(input, ord, dim, keepdim, dtype), out, input)
+
+
+def inv(A, *, out=None):
+    """A^{-1}; a singular matrix raises LinAlgError."""
+    return _out("linalg_inv", _linalg.inv(A), out, A)
+
+
+def inv_ex(A, *, check_errors=False, out=None):
+    """(inverse, info) without the error: info > 0 for a singular matrix."""
+    return _out("linalg_inv_ex", _linalg.inv_ex(A, check_errors), out, A)
+
+
+def solve(A, B, *, left=True, out=None):
+    """X with A X = B (``left=False``: X A = B)."""
+    return _out("linalg_solve", _linalg.solve(A, B, left), out, A, B)
+
+
+def det(A, *, out=None):
+    return _out("linalg_det", _linalg.det(A), out, A)
+
+
+def slogdet(A, *, out=None):
+    """(sign, logabsdet): det(A) = sign * exp(logabsdet), without overflow."""
+    return _out("linalg_slogdet", _linalg.slogdet(A), out, A)
+
+
+def svd(A, full_matrices=True, *, driver=None, out=None):
+    """(U, S, Vh) with A = U diag(S) Vh, S descending."""
+    return _out("linalg_svd", _linalg.svd(A, full_matrices), out, A)
+
+
+def svdvals(A, *, driver=None, out=None):
+    return _out("linalg_svdvals", _linalg.svdvals(A), out, A)
+
+
+def qr(A, mode="reduced", *, out=None):
+    """(Q, R) with A = Q R, Q orthonormal columns, R upper triangular."""
+    return _out("linalg_qr", _linalg.qr(A, mode), out, A)
+
+
+def eigh(A, UPLO="L", *, out=None):
+    """(eigenvalues ascending, eigenvectors) of a symmetric matrix (its UPLO triangle)."""
+    return _out("linalg_eigh", _linalg.eigh(A, UPLO), out, A)
+
+
+def eigvalsh(A, UPLO="L", *, out=None):
+    return _out("linalg_eigvalsh", _linalg.eigh(A, UPLO).eigenvalues, out, A)
+
+
+def cholesky(A, *, upper=False, out=None):
+    """L with A = L L^T (lower triangular; ``upper=True``: L^T)."""
+    return _out("linalg_cholesky", _linalg.cholesky(A, upper), out, A)
+
+
+def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
+    """The Moore-Penrose pseudo-inverse."""
+    return _out("linalg_pinv", _linalg.pinv(A, atol, rtol, hermitian), out, A)
+
+
+def lstsq(A, B, rcond=None, *, driver=None):
+    """The least-squares solution of A X = B: (solution, residuals, rank, singular_values)."""
+    return _linalg.lstsq(A, B, rcond)
+
+
+def matrix_power(A, n, *, out=None):
+    """A @ A @ ... (n times), by repeated squaring as PyTorch; n < 0 inverts first."""
+    return _out("linalg_matrix_power", _linalg.matrix_power(A, n), out, A)
+
+
+def cross(input, other, *, dim=-1, out=None):
+    return _out("linalg_cross", _products.cross(input, other, dim), out, input, other)
+
+
+def matmul(input, other, *, out=None):
+    return _out("linalg_matmul", ops.matmul(input, other), out, input, other, exact_dtype=True)
+
+
+def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
+    return ops.diagonal(A, offset, dim1, dim2)

@@ -1,0 +1,464 @@
+"""torch.linalg (ops/linalg_module.py, rules/linalg.py, kernels/linalg.py) against PyTorch 2.13
+and finite differences: vector, matrix and dispatching norms; inv, inv_ex, solve, det,
+slogdet, logdet and the torch.* / Tensor names; lstsq, svd, svdvals, qr, eigh, cholesky,
+pinv, matrix_power, cross, matmul, diagonal. Values (NumPy's LAPACK is OpenBLAS, PyTorch's
+MKL: compared at tight tolerances, measured below), gradients, grad_fn names and graphs,
+printed results (named tuples), and the errors with PyTorch's texts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+
+from torch_compare import chain, check, check_error, check_numerical, mirror, rand
+
+F64 = dict(rtol=1e-12, atol=1e-12)
+F32 = dict(rtol=1e-5, atol=1e-5)
+TOLERANCE = {"float32": F32, "float64": F64}
+
+
+def _well_conditioned(n, seed, batch=()):
+    """A random n x n matrix with its diagonal lifted (condition number of a few)."""
+    return rand(batch + (n, n), seed=seed, dtype="float64") + 3 * np.eye(n)
+
+
+def _spd(n, seed, batch=()):
+    a = rand(batch + (n, n), seed=seed, dtype="float64")
+    return a @ np.swapaxes(a, -1, -2) + n * np.eye(n)
+
+
+def _shift(x, dtype):
+    return np.asarray(x, dtype)
+
+
+# ---- norms ---------------------------------------------------------------------------------
+
+X = rand((3, 4), seed=1, away_from=[0])
+VECTOR_NORMS = {
+    "vector_norm": lambda lib, x: lib.linalg.vector_norm(x),
+    "ord 1": lambda lib, x: lib.linalg.vector_norm(x, 1),
+    "ord inf": lambda lib, x: lib.linalg.vector_norm(x, float("inf")),
+    "ord -inf": lambda lib, x: lib.linalg.vector_norm(x, float("-inf")),
+    "ord 0": lambda lib, x: lib.linalg.vector_norm(x, 0) * x.sum(),
+    "ord 3 dim": lambda lib, x: lib.linalg.vector_norm(x, 3, dim=1),
+    "ord 0.5 keepdim": lambda lib, x: lib.linalg.vector_norm(x, 0.5, dim=0, keepdim=True),
+    "ord -2 dims": lambda lib, x: lib.linalg.vector_norm(x, -2, dim=(0, 1)),
+    "ord inf dim -1": lambda lib, x: lib.linalg.vector_norm(x, float("inf"), dim=-1),
+    "dtype float64": lambda lib, x: lib.linalg.vector_norm(x, dtype=lib.float64),
+    "norm": lambda lib, x: lib.linalg.norm(x),
+    "norm dim": lambda lib, x: lib.linalg.norm(x, dim=1),
+    "norm ord dim": lambda lib, x: lib.linalg.norm(x, 1, dim=0),
+    "norm fro": lambda lib, x: lib.linalg.norm(x, "fro"),
+    "norm nuc": lambda lib, x: lib.linalg.norm(x, "nuc"),
+    "norm 2": lambda lib, x: lib.linalg.norm(x, 2),
+    "norm -2": lambda lib, x: lib.linalg.norm(x, -2),
+    "norm 1": lambda lib, x: lib.linalg.norm(x, 1),
+    "norm -1": lambda lib, x: lib.linalg.norm(x, -1),
+    "norm inf": lambda lib, x: lib.linalg.norm(x, float("inf")),
+    "norm -inf": lambda lib, x: lib.linalg.norm(x, float("-inf")),
+    "norm of a vector with ord": lambda lib, x: lib.linalg.norm(x[0], 3),
+    "norm dim pair": lambda lib, x: lib.linalg.norm(x, dim=(1, 0)),
+    "matrix_norm": lambda lib, x: lib.linalg.matrix_norm(x),
+    "matrix_norm nuc dims swapped": lambda lib, x: lib.linalg.matrix_norm(x, "nuc", dim=(1, 0)),
+    "matrix_norm 2 keepdim": lambda lib, x: lib.linalg.matrix_norm(x, 2, keepdim=True),
+    "matrix_norm 1 keepdim": lambda lib, x: lib.linalg.matrix_norm(x, 1, keepdim=True),
+    "matrix_norm -inf dims": lambda lib, x: lib.linalg.matrix_norm(x, float("-inf"), dim=(1, 0)),
+    "batched matrix_norm": lambda lib, x: lib.linalg.matrix_norm(x.reshape(2, 3, 2), "nuc"),
+    "batched matrix_norm 1": lambda lib, x: lib.linalg.matrix_norm(x.reshape(2, 3, 2), -1,
+                                                                  dim=(0, 2)),
+    "Tensor.norm still": lambda lib, x: x.norm(dim=1),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(VECTOR_NORMS))
+def test_norms_against_torch(name, dtype):
+    ours, theirs = check(VECTOR_NORMS[name], X.astype(dtype), **TOLERANCE[dtype])
+    assert chain(ours) == chain(theirs)
+    if dtype == "float64":
+        check_numerical(lambda x: VECTOR_NORMS[name](mg, x), X)
+
+
+def test_vector_norm_saves_what_torch_saves():
+    ours, theirs = mirror([X])
+    for lib, x in ((mg, ours[0]), (torch, theirs[0])):
+        node = lib.linalg.vector_norm(x, float("inf"), dim=-1).grad_fn
+        assert (node._saved_ord, node._saved_dim, node._saved_keepdim) == \
+            (float("inf"), (2**64 - 1,), False)
+
+
+@pytest.mark.parametrize("ord", [2, 1, 3, 0.5, float("inf"), float("-inf")])
+def test_the_zero_vector_has_gradient_zero(ord):
+    """PyTorch's subgradient at 0: the zero vector's gradient is 0, not nan."""
+    ours, theirs = mirror([np.zeros(3, np.float32)])
+    for lib, x in ((mg, ours[0]), (torch, theirs[0])):
+        lib.linalg.vector_norm(x, ord).backward()
+    assert np.array_equal(ours[0].grad._data, theirs[0].grad.numpy(), equal_nan=True)
+    assert repr(ours[0].grad) == repr(theirs[0].grad)
+
+
+def test_gradient_clipping_by_the_global_norm():
+    """torch.nn.utils.clip_grad_norm_'s arithmetic, written as a lesson writes it."""
+    def clip(lib, w, b):
+        loss = ((w * 3).sum() + (b ** 2).sum())
+        grads = lib.autograd.grad(loss, [w, b])
+        total = lib.linalg.vector_norm(lib.stack([lib.linalg.vector_norm(g) for g in grads]))
+        return [g * (1.0 / (total + 1e-6)).clamp(max=1.0) for g in grads]
+    ours, theirs = mirror([rand((3, 2), seed=4), rand((2,), seed=5)])
+    for o, t in zip(clip(mg, *ours), clip(torch, *theirs)):
+        assert repr(o) == repr(t)
+
+
+NORM_ERRORS = {
+    "integer": lambda lib, x: lib.linalg.vector_norm(x.long()),
+    "integer norm": lambda lib, x: lib.linalg.norm(x.long()),
+    "integer matrix_norm": lambda lib, x: lib.linalg.matrix_norm(x.long()),
+    "matrix_norm of a vector": lambda lib, x: lib.linalg.matrix_norm(x[0]),
+    "fro of a 3-D input": lambda lib, x: lib.linalg.norm(x.reshape(2, 3, 2), "fro"),
+    "2 of a 3-D input": lambda lib, x: lib.linalg.norm(x.reshape(2, 3, 2), 2),
+    "fro of a vector": lambda lib, x: lib.linalg.norm(x[0], "fro"),
+    "nuc with one dim": lambda lib, x: lib.linalg.norm(x, "nuc", dim=0),
+    "matrix order 3": lambda lib, x: lib.linalg.matrix_norm(x, 3),
+    "norm order 3": lambda lib, x: lib.linalg.norm(x, 3),
+    "str ord in vector_norm": lambda lib, x: lib.linalg.vector_norm(x, "fro"),
+    "three dims": lambda lib, x: lib.linalg.norm(x.reshape(2, 3, 2), dim=(0, 1, 2)),
+    "same dims": lambda lib, x: lib.linalg.matrix_norm(x, dim=(0, 0)),
+    "repeated dims": lambda lib, x: lib.linalg.vector_norm(x, dim=(0, 0)),
+    "inf of empty": lambda lib, x: lib.linalg.vector_norm(x[:0], float("inf")),
+    "inf of an empty dim": lambda lib, x: lib.linalg.vector_norm(x[:0], float("inf"), dim=0),
+    "-inf of empty": lambda lib, x: lib.linalg.vector_norm(x[:0], float("-inf")),
+    "integer dtype": lambda lib, x: lib.linalg.vector_norm(x, dtype=lib.int64),
+    "narrowing dtype": lambda lib, x: lib.linalg.vector_norm(x.double(), dtype=lib.float32),
+    "dim out of range": lambda lib, x: lib.linalg.vector_norm(x, 2, dim=2),
+}
+
+
+@pytest.mark.parametrize("name", list(NORM_ERRORS))
+def test_norm_errors(name):
+    check_error(NORM_ERRORS[name], X)
+
+
+# ---- inverse, solve, det --------------------------------------------------------------------
+
+A3 = _well_conditioned(3, seed=2)
+B3 = rand((3, 2), seed=3, dtype="float64")
+BATCH = _well_conditioned(3, seed=4, batch=(2,))
+SQUARE = {
+    "linalg.inv": lambda lib, a: lib.linalg.inv(a),
+    "inv_ex": lambda lib, a: lib.linalg.inv_ex(a),
+    "torch.inverse": lambda lib, a: lib.inverse(a),
+    "Tensor.inverse": lambda lib, a: a.inverse(),
+    "linalg.det": lambda lib, a: lib.linalg.det(a),
+    "torch.det": lambda lib, a: lib.det(a),
+    "Tensor.det": lambda lib, a: a.det(),
+    "slogdet": lambda lib, a: lib.linalg.slogdet(a),
+    "torch.slogdet": lambda lib, a: lib.slogdet(a),
+    "Tensor.slogdet": lambda lib, a: a.slogdet(),
+    "logdet": lambda lib, a: lib.logdet(a @ a.mT),
+    "Tensor.logdet": lambda lib, a: (a @ a.mT).logdet(),
+    "matrix_power 0": lambda lib, a: lib.linalg.matrix_power(a, 0),
+    "matrix_power 1": lambda lib, a: lib.linalg.matrix_power(a, 1),
+    "matrix_power 3": lambda lib, a: lib.linalg.matrix_power(a, 3),
+    "matrix_power 6": lambda lib, a: lib.matrix_power(a, 6),
+    "matrix_power -2": lambda lib, a: a.matrix_power(-2),
+    "pinv": lambda lib, a: lib.linalg.pinv(a),
+    "cholesky": lambda lib, a: lib.linalg.cholesky(a @ a.mT),
+    "cholesky upper": lambda lib, a: lib.linalg.cholesky(a @ a.mT, upper=True),
+    "eigvalsh": lambda lib, a: lib.linalg.eigvalsh(a + a.mT),
+    "svdvals": lambda lib, a: lib.linalg.svdvals(a),
+    "diagonal": lambda lib, a: lib.linalg.diagonal(a, offset=1),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(SQUARE))
+def test_square_matrix_functions(name, dtype):
+    tolerance = TOLERANCE[dtype] if dtype == "float32" else dict(rtol=1e-11, atol=1e-12)
+    ours, theirs = check(SQUARE[name], A3.astype(dtype), **tolerance)
+    assert chain(ours) == chain(theirs)
+    if dtype == "float64":
+        check_numerical(lambda a: SQUARE[name](mg, a), A3)
+
+
+@pytest.mark.parametrize("name", ["linalg.inv", "linalg.det", "slogdet", "logdet", "pinv",
+                                  "cholesky", "svdvals", "matrix_power 3", "eigvalsh"])
+def test_batched(name):
+    check(SQUARE[name], BATCH, rtol=1e-11, atol=1e-12)
+    check_numerical(lambda a: SQUARE[name](mg, a), BATCH)
+
+
+SOLVE = {
+    "matrix": lambda lib, a, b: lib.linalg.solve(a, b),
+    "vector": lambda lib, a, b: lib.linalg.solve(a, b[:, 0]),
+    "left=False": lambda lib, a, b: lib.linalg.solve(a, b.mT, left=False),
+    "batched A, one B": lambda lib, a, b: lib.linalg.solve(a.expand(2, 3, 3) * 1.0, b),
+    "batched vectors": lambda lib, a, b: lib.linalg.solve(a.expand(4, 3, 3) * 1.0,
+                                                          b[:, 0].expand(4, 3) * 1.0),
+    "lstsq solution": lambda lib, a, b: lib.linalg.lstsq(a, b).solution,
+    "lstsq vector": lambda lib, a, b: lib.linalg.lstsq(a, b[:, 0]).solution,
+    "lstsq tall": lambda lib, a, b: lib.linalg.lstsq(lib.cat([a, b.mT]), lib.cat([b, b[:2]])
+                                                     ).solution,
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(SOLVE))
+def test_solve_and_lstsq(name, dtype):
+    tolerance = TOLERANCE[dtype] if dtype == "float32" else dict(rtol=1e-11, atol=1e-12)
+    ours, theirs = check(SOLVE[name], A3.astype(dtype), B3.astype(dtype), **tolerance)
+    assert chain(ours) == chain(theirs)
+    if dtype == "float64":
+        check_numerical(lambda a, b: SOLVE[name](mg, a, b), A3, B3)
+
+
+def test_the_inverse_is_an_inverse_and_its_gradient_reads_as_the_derivative():
+    a, = mirror([A3])[0]
+    inverse = mg.linalg.inv(a)
+    assert np.allclose(inverse._data @ A3, np.eye(3), atol=1e-14)
+    weights = rand((3, 3), seed=9, dtype="float64")
+    (inverse * mg.tensor(weights)).sum().backward()
+    expected = -np.linalg.inv(A3).T @ weights @ np.linalg.inv(A3).T
+    np.testing.assert_allclose(a.grad._data, expected, rtol=1e-12)
+
+
+def test_det_gradient_of_a_singular_matrix_is_the_cofactor_matrix():
+    singular = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]])
+    ours, theirs = check(lambda lib, a: lib.linalg.det(a), singular, rtol=1e-9, atol=1e-9)
+    check_numerical(lambda a: mg.linalg.det(a), singular)
+
+
+PRINTED = {
+    "inv_ex": lambda lib, a: lib.linalg.inv_ex(a),
+    "slogdet": lambda lib, a: lib.linalg.slogdet(a),
+    "torch.slogdet": lambda lib, a: lib.slogdet(a),
+    "slogdet negative": lambda lib, a: lib.linalg.slogdet(a * lib.tensor([[1.0], [-1.0]])),
+    "logdet negative": lambda lib, a: lib.logdet(a * lib.tensor([[1.0], [-1.0]])),
+    "det": lambda lib, a: lib.linalg.det(a),
+    "inv": lambda lib, a: lib.linalg.inv(a),
+    "solve": lambda lib, a: lib.linalg.solve(a, a[:, 0]),
+    "svd": lambda lib, a: lib.linalg.svd(a),
+    "qr": lambda lib, a: lib.linalg.qr(a),
+    "eigh": lambda lib, a: lib.linalg.eigh(a),
+    "lstsq": lambda lib, a: lib.linalg.lstsq(a, a[:, :1]),
+    "cholesky": lambda lib, a: lib.linalg.cholesky(a),
+    "matrix_power": lambda lib, a: lib.linalg.matrix_power(a, 5),
+    "norms": lambda lib, a: [lib.linalg.norm(a, o) for o in (None, "nuc", 2, 1, -1)],
+}
+
+
+@pytest.mark.parametrize("name", list(PRINTED))
+def test_printed_results(name):
+    ours, theirs = mirror([np.array([[2.0, 1.0], [1.0, 3.0]])])
+    assert repr(PRINTED[name](mg, ours[0])) == repr(PRINTED[name](torch, theirs[0]))
+
+
+SINGULAR = np.array([[1.0, 2.0], [2.0, 4.0]], np.float32)
+SINGULAR3 = np.array([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]], np.float32)
+SQUARE_ERRORS = {
+    "singular": lambda lib, a: lib.linalg.inv(a),
+    "inverse singular": lambda lib, a: lib.inverse(a),
+    "inv_ex check_errors": lambda lib, a: lib.linalg.inv_ex(a, check_errors=True),
+    "singular in a batch": lambda lib, a: lib.linalg.inv(lib.stack([lib.eye(2), a])),
+    "zeros": lambda lib, a: lib.linalg.inv(lib.zeros(3, 3)),
+    "not square": lambda lib, a: lib.linalg.inv(lib.ones(2, 3)),
+    "integer": lambda lib, a: lib.linalg.inv(a.long()),
+    "a vector": lambda lib, a: lib.linalg.inv(a[0]),
+    "half": lambda lib, a: lib.linalg.inv(a.half()),
+    "det not square": lambda lib, a: lib.linalg.det(lib.ones(2, 3)),
+    "det integer": lambda lib, a: lib.det(a.long()),
+    "det vector": lambda lib, a: lib.linalg.det(a[0]),
+    "det half": lambda lib, a: lib.linalg.det(a.half()),
+    "slogdet integer": lambda lib, a: lib.linalg.slogdet(a.long()),
+    "logdet integer": lambda lib, a: lib.logdet(a.long()),
+    "slogdet not square": lambda lib, a: lib.linalg.slogdet(lib.ones(2, 3)),
+    "solve singular": lambda lib, a: lib.linalg.solve(a, lib.ones(2)),
+    "solve not square": lambda lib, a: lib.linalg.solve(lib.ones(2, 3), lib.ones(2)),
+    "solve integer": lambda lib, a: lib.linalg.solve(a.long(), a.long()),
+    "solve shapes": lambda lib, a: lib.linalg.solve(lib.eye(2), lib.ones(3)),
+    "solve matrix shapes": lambda lib, a: lib.linalg.solve(lib.eye(2), lib.ones(3, 2)),
+    "solve left=False shapes": lambda lib, a: lib.linalg.solve(lib.eye(2), lib.ones(2, 3),
+                                                               left=False),
+    "solve dtypes": lambda lib, a: lib.linalg.solve(lib.eye(2), a[0].double()),
+    "cholesky": lambda lib, a: lib.linalg.cholesky(a),
+    "cholesky negative": lambda lib, a: lib.linalg.cholesky(-lib.eye(3)),
+    "cholesky batch": lambda lib, a: lib.linalg.cholesky(lib.stack([lib.eye(2), -lib.eye(2)])),
+    "cholesky vector": lambda lib, a: lib.linalg.cholesky(a[0]),
+    "eigh not square": lambda lib, a: lib.linalg.eigh(lib.ones(2, 3)),
+    "eigh UPLO": lambda lib, a: lib.linalg.eigh(a, UPLO="X"),
+    "eigh half": lambda lib, a: lib.linalg.eigh(a.half()),
+    "svd integer": lambda lib, a: lib.linalg.svd(a.long()),
+    "svd vector": lambda lib, a: lib.linalg.svd(a[0]),
+    "qr integer": lambda lib, a: lib.linalg.qr(a.long()),
+    "qr mode": lambda lib, a: lib.linalg.qr(a, mode="x"),
+    "lstsq rows": lambda lib, a: lib.linalg.lstsq(a, lib.ones(3, 1)),
+    "lstsq vector": lambda lib, a: lib.linalg.lstsq(a[0], a[0]),
+    "lstsq dtypes": lambda lib, a: lib.linalg.lstsq(a, a.double()),
+    "matrix_power not square": lambda lib, a: lib.linalg.matrix_power(lib.ones(2, 3), 2),
+    "matrix_power -1 integer": lambda lib, a: lib.linalg.matrix_power(a.long(), -1),
+    "pinv integer": lambda lib, a: lib.linalg.pinv(a.long()),
+    "pinv vector": lambda lib, a: lib.linalg.pinv(a[0]),
+}
+
+
+@pytest.mark.parametrize("name", list(SQUARE_ERRORS))
+def test_errors(name):
+    check_error(SQUARE_ERRORS[name], SINGULAR, match_type=False)
+    ours, theirs = mirror([SINGULAR])
+    for lib, a in ((mg, ours[0]), (torch, theirs[0])):
+        with pytest.raises(Exception) as caught:
+            SQUARE_ERRORS[name](lib, a)
+        name_of = type(caught.value).__name__
+        if lib is torch:
+            assert name_of == mine, (name_of, mine)
+        mine = name_of
+
+
+def test_the_singular_3x3_names_its_third_pivot():
+    check_error(lambda lib, a: lib.linalg.inv(a), SINGULAR3, match_type=False)
+    assert issubclass(mg.linalg.LinAlgError, RuntimeError)
+
+
+def test_integer_matrix_power_multiplies_integers():
+    ours, theirs = mirror([np.array([[1, 2], [3, 4]])])
+    assert repr(mg.linalg.matrix_power(ours[0], 3)) == repr(torch.linalg.matrix_power(theirs[0], 3))
+
+
+# ---- factorizations: invariants, torch's signs where the same routine gives them -------------
+
+TALL = rand((4, 3), seed=6, dtype="float64")
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 4), (3, 3), (2, 4, 3)])
+@pytest.mark.parametrize("full_matrices", [False, True])
+def test_svd_values_and_gradients(shape, full_matrices):
+    a = rand(shape, seed=7, dtype="float64")
+    ours, theirs = mirror([a])
+    mine = mg.linalg.svd(ours[0], full_matrices)
+    yours = torch.linalg.svd(theirs[0], full_matrices)
+    k = min(shape[-2:])
+    np.testing.assert_allclose(mine.S._data, yours.S.detach().numpy(), rtol=1e-13)
+    reconstructed = (mine.U._data[..., :k] * mine.S._data[..., None, :]) @ mine.Vh._data[..., :k, :]
+    np.testing.assert_allclose(reconstructed, a, atol=1e-13)
+    # (the same gesdd: the same signs, so the vectors can be compared as they are)
+    np.testing.assert_allclose(mine.U._data[..., :k], yours.U.detach().numpy()[..., :k], atol=1e-12)
+    # a loss that does not depend on the signs: its gradient is torch's
+    def loss(lib, x):
+        U, S, Vh = lib.linalg.svd(x, full_matrices)
+        return (U[..., :k] * S.unsqueeze(-2) ** 2) @ Vh[..., :k, :] + S.sum()
+    check(loss, a, rtol=1e-10, atol=1e-10)
+    check_numerical(lambda x: loss(mg, x), a)
+    check(lambda lib, x: lib.linalg.svd(x, full_matrices=False), a, rtol=1e-10, atol=1e-10)
+
+
+@pytest.mark.parametrize("shape", [(4, 3), (3, 3), (3, 4), (2, 4, 3)])
+def test_qr_values_and_gradients(shape):
+    a = rand(shape, seed=8, dtype="float64")
+    check(lambda lib, x: lib.linalg.qr(x), a, rtol=1e-12, atol=1e-12)
+    check_numerical(lambda x: mg.linalg.qr(x), a)
+    check(lambda lib, x: lib.linalg.qr(x, mode="complete").R, a, rtol=1e-12, atol=1e-12)
+
+
+def test_qr_modes_and_their_errors():
+    check(lambda lib, x: lib.linalg.qr(x, mode="r").R, TALL, backward=False)
+    check_error(lambda lib, x: lib.linalg.qr(x, mode="r").R.sum().backward(), TALL)
+    check_error(lambda lib, x: lib.linalg.qr(x, mode="complete").Q.sum().backward(), TALL)
+
+
+@pytest.mark.parametrize("uplo", ["L", "U"])
+def test_eigh_values_and_gradients(uplo):
+    a = _spd(4, seed=9)
+    check(lambda lib, x: lib.linalg.eigh(x, UPLO=uplo), a, rtol=1e-11, atol=1e-11)
+    check_numerical(lambda x: mg.linalg.eigh((x + x.mT) / 2, UPLO=uplo), a)
+    check(lambda lib, x: lib.linalg.eigh(x, uplo).eigenvalues, a.astype(np.float32), **F32)
+
+
+def test_cholesky_gradient_and_pca_reconstruction():
+    a = _spd(4, seed=10)
+    check(lambda lib, x: lib.linalg.cholesky(x), a, rtol=1e-12, atol=1e-12)
+    data = rand((20, 3), seed=11, dtype="float64")
+    for lib in (mg, torch):
+        x = lib.tensor(data)
+        centred = x - x.mean(0)
+        U, S, Vh = lib.linalg.svd(centred, full_matrices=False)
+        projected = centred @ Vh[:2].mT
+        assert tuple(projected.shape) == (20, 2)
+    ours = mg.linalg.svd(mg.tensor(data) - mg.tensor(data).mean(0), full_matrices=False)
+    theirs = torch.linalg.svd(torch.tensor(data) - torch.tensor(data).mean(0), full_matrices=False)
+    np.testing.assert_allclose(np.abs(ours.Vh._data), np.abs(theirs.Vh.numpy()), atol=1e-12)
+
+
+def test_orthogonal_init_with_qr():
+    """nn.init.orthogonal_'s recipe: the Q of a random matrix, signs from R's diagonal."""
+    a = rand((5, 3), seed=12)
+    results = []
+    for lib in (mg, torch):
+        q, r = lib.linalg.qr(lib.tensor(a))
+        q = q * lib.sign(lib.diagonal(r, 0, -2, -1))
+        results.append(q.numpy() if lib is torch else q._data)
+        np.testing.assert_allclose(results[-1].T @ results[-1], np.eye(3), atol=1e-5)
+    np.testing.assert_allclose(results[0], results[1], **F32)
+
+
+def test_cross_matmul_diagonal():
+    a, b = rand((4, 3), seed=13), rand((4, 3), seed=14)
+    check(lambda lib, x, y: lib.linalg.cross(x, y), a, b)
+    check(lambda lib, x, y: lib.linalg.matmul(x, y.mT), a, b)
+    check(lambda lib, x, y: lib.linalg.diagonal(x @ y.mT, offset=-1), a, b)
+
+
+# ---- a program: least squares of a small regression, three ways ---------------------------
+
+
+def test_least_squares_three_ways():
+    """y = X w + noise: the normal equations with inv, with solve, and lstsq agree, in
+    minigrad as in torch, and a few steps of gradient descent head to the same w."""
+    rng = np.random.default_rng(0)
+    features = np.c_[np.ones(30), rng.uniform(-1, 1, (30, 2))]
+    targets = features @ np.array([0.5, -2.0, 3.0]) + 0.01 * rng.standard_normal(30)
+
+    def program(lib):
+        X, y = lib.tensor(features), lib.tensor(targets).unsqueeze(1)
+        by_inverse = lib.linalg.inv(X.T @ X) @ X.T @ y
+        by_solve = lib.linalg.solve(X.T @ X, X.T @ y)
+        by_lstsq = lib.linalg.lstsq(X, y).solution
+        w = lib.zeros(3, 1, dtype=lib.float64, requires_grad=True)
+        for _ in range(50):
+            loss = lib.linalg.vector_norm(X @ w - y) ** 2 / len(targets)
+            loss.backward()
+            with lib.no_grad():
+                w -= 0.3 * w.grad
+                w.grad.zero_()
+        return by_inverse, by_solve, by_lstsq, w, loss
+
+    ours, theirs = program(mg), program(torch)
+    for o, t in zip(ours, theirs):
+        np.testing.assert_allclose(o.detach()._data, t.detach().numpy(), rtol=1e-10, atol=1e-12)
+        assert repr(o) == repr(t)
+    np.testing.assert_allclose(ours[0]._data, ours[2]._data, atol=1e-12)
+    np.testing.assert_allclose(ours[1]._data, ours[2]._data, atol=1e-12)
+
+
+def test_closeness_to_torch_measured():
+    """The figures the README gives: the largest relative difference from PyTorch over 200
+    random well-conditioned 6 x 6 float64 matrices, per function."""
+    worst = {}
+    for seed in range(200):
+        a = _well_conditioned(6, seed=100 + seed)
+        b = rand((6, 2), seed=seed, dtype="float64")
+        ta, tb = torch.tensor(a), torch.tensor(b)
+        pairs = {
+            "inv": (mg.linalg.inv(mg.tensor(a))._data, torch.linalg.inv(ta).numpy()),
+            "solve": (mg.linalg.solve(mg.tensor(a), mg.tensor(b))._data,
+                      torch.linalg.solve(ta, tb).numpy()),
+            "det": (mg.linalg.det(mg.tensor(a))._data, torch.linalg.det(ta).numpy()),
+            "svdvals": (mg.linalg.svdvals(mg.tensor(a))._data, torch.linalg.svdvals(ta).numpy()),
+            "lstsq": (mg.linalg.lstsq(mg.tensor(a), mg.tensor(b)).solution._data,
+                      torch.linalg.lstsq(ta, tb).solution.numpy()),
+        }
+        for name, (mine, theirs) in pairs.items():
+            scale = np.max(np.abs(theirs))
+            worst[name] = max(worst.get(name, 0), float(np.max(np.abs(mine - theirs)) / scale))
+    assert all(value < 1e-13 for value in worst.values()), worst
