@@ -80,28 +80,40 @@ def vector_norm(x, ord, axes, keepdim):
     return np.asarray(result, dtype=x.dtype)
 
 
-def lu_info(a):
-    """LAPACK getrf's ``info`` for each matrix of ``a`` (int32, batch shape): 0, or the
-    1-based index of the first exactly zero pivot of U (a singular matrix). Singular
-    matrices are found by getrf itself (NumPy's slogdet: sign 0); the index by an LU with
-    partial pivoting, as getrf pivots."""
-    sign = np.asarray(np.linalg.slogdet(a)[0] if a.shape[-1] else np.ones(a.shape[:-2]))
+def lu(a):
+    """LAPACK getrf's factorization P A = L U with partial pivoting, every matrix of the
+    batch at once, one column after the other: (LU in one array, the sign of P, getrf's
+    info: 0, or the 1-based index of the first exactly zero pivot). For det and slogdet,
+    as torch computes them from getrf (NumPy's det goes through exp(log|det|) and rounds
+    5 to 4.999999999999999)."""
+    lu = np.array(a, dtype=a.dtype)
+    n = a.shape[-1]
+    sign = np.ones(a.shape[:-2], a.dtype)
     info = np.zeros(a.shape[:-2], np.int32)
-    for index in np.ndindex(*sign.shape):
-        if sign[index] != 0:
-            continue
-        lu = np.array(a[index], np.float64 if a.dtype == np.float64 else np.float32)
-        for k in range(lu.shape[0]):
-            pivot = k + int(np.argmax(np.abs(lu[k:, k])))
-            lu[[k, pivot]] = lu[[pivot, k]]
-            if lu[k, k] == 0:
-                info[index] = k + 1
-                break
-            lu[k + 1:, k] /= lu[k, k]
-            lu[k + 1:, k + 1:] -= np.outer(lu[k + 1:, k], lu[k, k + 1:])
-        else:
-            info[index] = lu.shape[0]
-    return info
+    for k in range(n):
+        pivot = k + np.argmax(np.abs(lu[..., k:, k]), axis=-1)
+        order = np.broadcast_to(np.arange(n), a.shape[:-1]).copy()
+        np.put_along_axis(order, np.stack([np.full_like(pivot, k), pivot], -1),
+                          np.stack([pivot, np.full_like(pivot, k)], -1), axis=-1)
+        lu = np.take_along_axis(lu, order[..., None], axis=-2)
+        sign = np.where(pivot != k, -sign, sign)
+        diagonal = lu[..., k, k]
+        info = np.where((info == 0) & (diagonal == 0), k + 1, info).astype(np.int32)
+        # (times the reciprocal, as getrf2 scales the column)
+        factor = lu[..., k + 1:, k] * (1 / np.where(diagonal == 0, 1, diagonal))[..., None]
+        lu[..., k + 1:, k] = factor
+        lu[..., k + 1:, k + 1:] -= factor[..., :, None] * lu[..., k, None, k + 1:]
+    return lu, sign, info
+
+
+def lu_info(a):
+    """getrf's ``info`` for each matrix of ``a`` (int32, batch shape): 0, or the 1-based
+    index of the first exactly zero pivot of U (a singular matrix)."""
+    return lu(a)[2] if a.shape[-1] <= _SMALL else \
+        np.where(np.linalg.slogdet(a)[0] == 0, 1, 0).astype(np.int32)
+
+
+_SMALL = 256  # (larger matrices: NumPy's LAPACK, without torch's exact rounding of det)
 
 
 def inverse(a, info):
@@ -122,26 +134,35 @@ def solve(a, b, vector):
 
 
 def det(a):
-    """The determinant, from getrf's LU (as torch: the product of U's diagonal, signed)."""
-    return np.asarray(np.linalg.det(a), a.dtype)
+    """The determinant: the product of U's diagonal, signed by the pivoting (as torch)."""
+    if a.shape[-1] > _SMALL:
+        return np.asarray(np.linalg.det(a), a.dtype)
+    factors, sign, _ = lu(a)
+    return np.asarray(sign * np.prod(np.diagonal(factors, 0, -2, -1), axis=-1), a.dtype)
 
 
 def slogdet(a):
-    sign, logabsdet = np.linalg.slogdet(a)
-    return np.asarray(sign, a.dtype), np.asarray(logabsdet, a.dtype)
+    """(sign, log |det|) from the LU: the pivoting's sign times the signs of U's diagonal,
+    and the sum of the logarithms of its magnitudes."""
+    if a.shape[-1] > _SMALL:
+        sign, logabsdet = np.linalg.slogdet(a)
+        return np.asarray(sign, a.dtype), np.asarray(logabsdet, a.dtype)
+    factors, sign, _ = lu(a)
+    diagonal = np.diagonal(factors, 0, -2, -1)
+    with np.errstate(divide="ignore"):
+        logabsdet = np.sum(np.log(np.abs(diagonal)), axis=-1)
+    return np.asarray(sign * np.prod(np.sign(diagonal), axis=-1), a.dtype), \
+        np.asarray(logabsdet, a.dtype)
 
 
 def cofactor(a, det):
-    """d det(A) / dA = det(A) A^{-T}, the cofactor matrix; for a singular A (det 0) from
-    the SVD, U diag(prod of the other singular values) Vh times det(U) det(Vh)."""
+    """d det(A) / dA = det(A) A^{-T} (the cofactor matrix), as torch 2.13 computes it: from
+    the inverse, and so 0 for an exactly singular A (where the cofactor matrix, the
+    true derivative, need not be 0)."""
     singular = np.asarray(det) == 0
-    if not singular.any():
-        return det[..., None, None] * np.swapaxes(np.linalg.inv(a), -1, -2)
-    u, s, vh = np.linalg.svd(a)
-    others = np.stack([np.prod(np.delete(s, k, axis=-1), axis=-1)
-                       for k in range(s.shape[-1])], axis=-1)
-    signs = np.linalg.det(u) * np.linalg.det(vh)
-    return (signs[..., None, None] * (u * others[..., None, :])) @ vh
+    safe = np.where(singular[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a)
+    inverse_t = np.swapaxes(np.linalg.inv(safe), -1, -2)
+    return np.where(singular[..., None, None], 0, det[..., None, None] * inverse_t)
 
 
 def svd(a, full_matrices):
@@ -201,15 +222,37 @@ def pinv(a, atol, rtol, hermitian):
 
 
 def lstsq(a, b, rcond):
-    """The least-squares solution of A X = B (batched) and A's rank (torch's default
-    driver, gelsy, on the CPU: a rank-revealing QR; here gelsd's SVD, the same
-    solution for a matrix of full rank)."""
+    """The least-squares solution of A X = B (batched) and A's rank. torch's default
+    driver on the CPU, gelsy, is a QR factorization: for A of full column rank, B is
+    carried through A's Householder reflections (the QR of [A | B]) and R X = Q^T B
+    solved by back substitution; otherwise NumPy's gelsd (an SVD: the same minimum-norm
+    solution, rounded otherwise)."""
     shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
     a, b = np.broadcast_to(a, shape + a.shape[-2:]), np.broadcast_to(b, shape + b.shape[-2:])
-    solution = np.empty(shape + (a.shape[-1], b.shape[-1]), a.dtype)
+    m, n = a.shape[-2:]
+    solution = np.empty(shape + (n, b.shape[-1]), a.dtype)
     rank = np.empty(shape, np.int64)
     if rcond is None:
-        rcond = np.finfo(a.dtype).eps * max(a.shape[-2:])
+        rcond = np.finfo(a.dtype).eps * max(m, n)
     for index in np.ndindex(*shape):
-        solution[index], _, rank[index], _ = np.linalg.lstsq(a[index], b[index], rcond=rcond)
+        rank[index] = np.linalg.matrix_rank(a[index], rtol=rcond) if a[index].size else 0
+        if m >= n and rank[index] == n:
+            order = _column_pivots(a[index])
+            r = np.linalg.qr(np.concatenate([a[index][:, order], b[index]], -1), mode="r")
+            solution[index][order] = np.linalg.solve(r[:n, :n], r[:n, n:])
+        else:
+            solution[index] = np.linalg.lstsq(a[index], b[index], rcond=rcond)[0]
     return solution, rank
+
+
+def _column_pivots(a):
+    """The column order of a QR with column pivoting (geqp3): at each step the column
+    with the largest norm outside the span of the columns already taken."""
+    order, rest = [], list(range(a.shape[-1]))
+    for _ in range(a.shape[-1]):
+        left = a[:, rest]
+        if order:
+            q = np.linalg.qr(a[:, order])[0]
+            left = left - q @ (q.T @ left)
+        order.append(rest.pop(int(np.argmax(np.linalg.norm(left, axis=0)))))
+    return order

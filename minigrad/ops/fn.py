@@ -448,7 +448,7 @@ def diag_embed(x):
     """``x``'s last dim laid on the diagonal of a matrix (DiagEmbedBackward0)."""
     if is_tensor(x):
         return diagonal_ops.diag_embed(x, 0, -2, -1)
-    return diagonal_ops.diag_embed_of(x, 0, -2, -1)
+    return diagonal_ops.diag_embed_of(x, 0, x.ndim - 1, x.ndim)
 
 
 def inverse(x):

@@ -363,10 +363,10 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
         A = A if dtype is None else A.to(dtype)
         order = [d for d in range(A.ndim) if d not in (first, second)] + [first, second]
         values = svdvals(shape_ops.permute(A, *order))
-        result = reduction.sum(values, -1) if ord == "nuc" else (
-            sorting.amax(values, -1) if ord == 2 else sorting.amin(values, -1))
+        result = reduction.sum(values, -1, keepdim) if ord == "nuc" else (
+            sorting.amax(values, -1, keepdim) if ord == 2 else sorting.amin(values, -1, keepdim))
         if keepdim:
-            result = shape_ops.permute(shape_ops.unsqueeze(shape_ops.unsqueeze(result, -1), -1),
+            result = shape_ops.permute(shape_ops.unsqueeze(result, -1),
                                        *[int(d) for d in np.argsort(order)])
         return result
     if abs(ord) == float("inf"):
