@@ -871,9 +871,10 @@ def logdet(input):
     return ops.linalg_module.logdet(input)
 
 
-def slogdet(input):
+def slogdet(input, *, out=None):
     """(sign, logabsdet), as torch.return_types.slogdet."""
-    return ops.linalg_module.slogdet(input, result=ops.linalg_module.TorchSlogdetResult)
+    return _out("slogdet", ops.linalg_module.slogdet(
+        input, result=ops.linalg_module.TorchSlogdetResult), out, input)
 
 
 def matrix_power(input, n, *, out=None):

@@ -24,6 +24,7 @@ from .. import errors
 from ..autograd import grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Input, Node, RESULT
+from ..autograd.packing import keep
 from ..autograd.tensor_base import make
 from ..kernels import linalg as kernels
 from ..kernels.float_errors import silenced
@@ -89,20 +90,34 @@ class LinalgDetBackward0(Node):
         return fn.unsqueeze(fn.unsqueeze(grad, -1), -1) * fn.cofactor(saved.A, saved.result)
 
 
+class Output:
+    """A ``saves`` entry of a node with several outputs: its output ``number``."""
+
+    def __init__(self, number: int) -> None:
+        self.number = number
+
+
 class _Factorization(Node):
-    """A node with several outputs (``apply`` returns them all, output 0, 1, ...)."""
+    """A node with several outputs (``apply`` returns them all, output 0, 1, ...); its
+    ``saves`` name inputs (``Input(k)``) and outputs (``Output(k)``)."""
 
     @classmethod
     def apply(cls, *inputs, **params):
         record = grad_mode.is_grad_enabled() and any(x.requires_grad for x in inputs)
         node = object.__new__(cls)
         node._saved, node._forward_args = ({}, inputs) if record else ({}, False)
+        for name, position, _ in cls._input_saves if record else ():
+            node._saved[name] = keep(inputs[position], inputs[position]._data)
         with silenced():
             arrays = node.forward(*[x._data for x in inputs], **params)
         outputs = tuple(make(array, grad_fn=node if record else None,
                              output_nr=number if record else 0)
                         for number, array in enumerate(arrays))
         if record:
+            for name, kind in cls.saves.items():
+                if type(kind) is Output:
+                    output = outputs[kind.number]
+                    node._saved[name] = keep(output, output._data, is_output=True)
             node._forward_args = None
             node._link(inputs, None)
         return outputs
@@ -116,9 +131,9 @@ class _Factorization(Node):
 class LinalgSlogdetBackward0(_Factorization):
     formula = Formula("(sign, logabsdet)", "sign(det A), log |det A|",
                       d={"A": "A^{-T} (of logabsdet; sign is piecewise constant)"})
+    saves = {"A": Input(0)}
 
     def forward(self, A):
-        self.save(A=A)
         return kernels.slogdet(A)
 
     def backward(self, saved, *grads):
@@ -146,28 +161,28 @@ class LinalgSvdBackward0(_Factorization):
                       grad={"A": "U (skew(U^T gU) S + S skew(V^T gV)) / (S_j^2 - S_i^2) + "
                                  "diag(gS)) Vh, plus the parts outside U's and V's span"})
 
+    saves = {"U": Output(0), "S": Output(1), "Vh": Output(2)}
+
     def forward(self, A, full_matrices):
-        U, S, Vh = kernels.svd(A, full_matrices)
-        k = S.shape[-1]  # (the gradient sees the reduced factors, as torch's)
-        self.save(full_matrices=full_matrices, U=U[..., :k], S=S, Vh=Vh[..., :k, :])
-        return U, S, Vh
+        self.save(full_matrices=full_matrices)
+        return kernels.svd(A, full_matrices)
 
     def backward(self, saved, *grads):
-        gU, gS, gVh = self.present(grads, 3)
-        k = saved.S.shape[-1]
-        gU = None if gU is None else gU[..., :k]
-        gVh = None if gVh is None else gVh[..., :k, :]
-        return svd_backward(gU, gS, gVh, saved.U, saved.S, saved.Vh)
+        k = saved.S.shape[-1]  # (the reduced factors, as torch narrows them)
+        gU, gS, gVh = [g if g is None or n == 1 else g[..., :k] if n == 0 else g[..., :k, :]
+                       for n, g in enumerate(self.present(grads, 3))]
+        return svd_backward(gU, gS, gVh, saved.U[..., :k], saved.S, saved.Vh[..., :k, :])
 
 
 class LinalgQrBackward0(_Factorization):
     formula = Formula("(Q, R)", "A = Q R", grad={"A": "(gQ + Q copyltu(M)) R^{-T}, "
                                                        "M = R gR^T - gQ^T Q"})
 
+    saves = {"Q": Output(0), "R": Output(1)}
+
     def forward(self, A, mode):
-        Q, R = kernels.qr(A, mode)
-        self.save(Q=Q, R=R, mode=mode)
-        return Q, R
+        self.save(mode=mode)
+        return kernels.qr(A, mode)
 
     def backward(self, saved, *grads):
         gQ, gR = self.present(grads, 2)
@@ -179,10 +194,10 @@ class LinalgEighBackward0(_Factorization):
     formula = Formula("(L, V)", "A = V diag(L) V^T",
                       grad={"A": "V (diag(gL) + skew(V^T gV) / 2 / (L_j - L_i)) V^T"})
 
+    saves = {"eigenvalues": Output(0), "eigenvectors": Output(1)}
+
     def forward(self, A, uplo):
-        L, V = kernels.eigh(A, uplo)
-        self.save(eigenvalues=L, eigenvectors=V)
-        return L, V
+        return kernels.eigh(A, uplo)
 
     def backward(self, saved, *grads):
         gL, gV = self.present(grads, 2)
@@ -229,9 +244,11 @@ class LinalgLstsqBackward0(_Factorization):
     formula = Formula("X", "argmin ||A X - B|| (= pinv(A) B)",
                       grad={"B": "pinv(A)^T G", "A": "pinv_backward(G B^T)"})
 
+    saves = {"self": Input(0), "b": Input(1)}
+
     def forward(self, A, B, rcond, vector):
         solution, rank = kernels.lstsq(A, B[..., None] if vector else B, rcond)
-        self.save(self=A, b=B, _vector=vector)
+        self.save(_vector=vector)
         solution = solution[..., 0] if vector else solution
         return solution, np.zeros(0, A.dtype)
 

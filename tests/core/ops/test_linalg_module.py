@@ -13,7 +13,7 @@ import torch
 
 import minigrad as mg
 
-from torch_compare import chain, check, check_error, check_numerical, mirror, rand
+from torch_compare import chain, check, check_double_backward, check_error, check_numerical, mirror, rand
 
 F64 = dict(rtol=1e-12, atol=1e-12)
 F32 = dict(rtol=1e-5, atol=1e-5)
@@ -495,3 +495,41 @@ def test_closeness_to_torch_measured():
             scale = np.max(np.abs(theirs))
             worst[name] = max(worst.get(name, 0), float(np.max(np.abs(mine - theirs)) / scale))
     assert all(value < 1e-13 for value in worst.values()), worst
+
+
+DOUBLE = {
+    "inv": lambda lib, a, b: lib.linalg.inv(a),
+    "solve": lambda lib, a, b: lib.linalg.solve(a, b),
+    "det": lambda lib, a, b: lib.linalg.det(a),
+    "vector_norm": lambda lib, a, b: lib.linalg.vector_norm(b, 3),
+    "norm": lambda lib, a, b: lib.linalg.norm(a),
+    "logdet": lambda lib, a, b: lib.logdet(a @ a.mT),
+    "svdvals": lambda lib, a, b: lib.linalg.svdvals(a),
+    "svd": lambda lib, a, b: (lambda u, s, vh: (u * s) @ vh)(*lib.linalg.svd(a)),
+    "qr": lambda lib, a, b: lib.linalg.qr(a).R,
+    "eigh eigenvalues": lambda lib, a, b: lib.linalg.eigh(a @ a.mT).eigenvalues,
+    "cholesky": lambda lib, a, b: lib.linalg.cholesky(a @ a.mT),
+    "lstsq": lambda lib, a, b: lib.linalg.lstsq(a, b).solution,
+    "pinv": lambda lib, a, b: lib.linalg.pinv(a),
+}
+
+
+@pytest.mark.parametrize("name", list(DOUBLE))
+def test_second_derivatives(name):
+    """create_graph=True: the backward formulas are recorded (they read as ops), and their
+    own derivatives are torch's and the finite differences'."""
+    check_double_backward(DOUBLE[name], A3, B3, rtol=1e-9, atol=1e-10)
+
+
+def test_out_and_its_named_tuples():
+    pair = [lib.slogdet(lib.tensor(A3), out=(lib.empty(0, dtype=lib.float64),
+                                             lib.empty(0, dtype=lib.float64)))
+            for lib in (mg, torch)]
+    assert repr(pair[0]) == repr(pair[1])
+    results = [lib.linalg.svd(lib.tensor(A3), out=tuple(lib.empty(0, dtype=lib.float64)
+                                                        for _ in range(3))).S
+               for lib in (mg, torch)]
+    np.testing.assert_allclose(results[0]._data, results[1].numpy(), rtol=1e-13)
+    results = [lib.linalg.inv(lib.tensor(A3), out=lib.empty(0, dtype=lib.float64))
+               for lib in (mg, torch)]
+    assert repr(results[0]) == repr(results[1])
