@@ -108,9 +108,14 @@ def lu(a):
 
 def lu_info(a):
     """getrf's ``info`` for each matrix of ``a`` (int32, batch shape): 0, or the 1-based
-    index of the first exactly zero pivot of U (a singular matrix)."""
-    return lu(a)[2] if a.shape[-1] <= _SMALL else \
-        np.where(np.linalg.slogdet(a)[0] == 0, 1, 0).astype(np.int32)
+    index of the first exactly zero pivot of U (a singular matrix). LAPACK's getrf finds
+    the singular ones (NumPy's slogdet: sign 0); the LU here, the index."""
+    sign = np.asarray(np.linalg.slogdet(a)[0]) if a.shape[-1] else np.ones(a.shape[:-2])
+    info = np.zeros(a.shape[:-2], np.int32)
+    for index in np.ndindex(*info.shape):
+        if sign[index] == 0:
+            info[index] = lu(a[index])[2] or a.shape[-1]
+    return info
 
 
 _SMALL = 256  # (larger matrices: NumPy's LAPACK, without torch's exact rounding of det)
