@@ -27,9 +27,10 @@ def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
     return _out("linalg_vector_norm", _linalg.vector_norm(x, ord, dim, keepdim, dtype), out, x)
 
 
-def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
+def matrix_norm(input, ord="fro", dim=(-2, -1), keepdim=False, *, dtype=None, out=None):
     """'fro', 'nuc', 2, -2, 1, -1, inf or -inf norm of the matrices in the dims ``dim``."""
-    return _out("linalg_matrix_norm", _linalg.matrix_norm(A, ord, dim, keepdim, dtype), out, A)
+    return _out("linalg_matrix_norm", _linalg.matrix_norm(input, ord, dim, keepdim, dtype), out,
+                input)
 
 
 def norm(input, ord=None, dim=None, keepdim=False, *, out=None, dtype=None):
@@ -76,33 +77,34 @@ def qr(A, mode="reduced", *, out=None):
     return _out("linalg_qr", _linalg.qr(A, mode), out, A)
 
 
-def eigh(A, UPLO="L", *, out=None):
+def eigh(input, UPLO="L", *, out=None):
     """(eigenvalues ascending, eigenvectors) of a symmetric matrix (its UPLO triangle)."""
-    return _out("linalg_eigh", _linalg.eigh(A, UPLO), out, A)
+    return _out("linalg_eigh", _linalg.eigh(input, UPLO), out, input)
 
 
-def eigvalsh(A, UPLO="L", *, out=None):
-    return _out("linalg_eigvalsh", _linalg.eigh(A, UPLO).eigenvalues, out, A)
+def eigvalsh(input, UPLO="L", *, out=None):
+    return _out("linalg_eigvalsh", _linalg.eigh(input, UPLO).eigenvalues, out, input)
 
 
-def cholesky(A, *, upper=False, out=None):
+def cholesky(input, *, upper=False, out=None):
     """L with A = L L^T (lower triangular; ``upper=True``: L^T)."""
-    return _out("linalg_cholesky", _linalg.cholesky(A, upper), out, A)
+    return _out("linalg_cholesky", _linalg.cholesky(input, upper), out, input)
 
 
-def pinv(A, *, atol=None, rtol=None, hermitian=False, out=None):
-    """The Moore-Penrose pseudo-inverse."""
-    return _out("linalg_pinv", _linalg.pinv(A, atol, rtol, hermitian), out, A)
+def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    """The Moore-Penrose pseudo-inverse (``rcond``, the older name of ``rtol``)."""
+    rtol = rcond if rcond is not None else rtol
+    return _out("linalg_pinv", _linalg.pinv(input, atol, rtol, hermitian), out, input)
 
 
-def lstsq(A, B, rcond=None, *, driver=None):
+def lstsq(input, b, rcond=None, *, driver=None):
     """The least-squares solution of A X = B: (solution, residuals, rank, singular_values)."""
-    return _linalg.lstsq(A, B, rcond)
+    return _linalg.lstsq(input, b, rcond)
 
 
-def matrix_power(A, n, *, out=None):
+def matrix_power(input, n, *, out=None):
     """A @ A @ ... (n times), by repeated squaring as PyTorch; n < 0 inverts first."""
-    return _out("linalg_matrix_power", _linalg.matrix_power(A, n), out, A)
+    return _out("linalg_matrix_power", _linalg.matrix_power(input, n), out, input)
 
 
 def cross(input, other, *, dim=-1, out=None):

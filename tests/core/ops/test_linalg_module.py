@@ -533,3 +533,47 @@ def test_out_and_its_named_tuples():
     results = [lib.linalg.inv(lib.tensor(A3), out=lib.empty(0, dtype=lib.float64))
                for lib in (mg, torch)]
     assert repr(results[0]) == repr(results[1])
+
+
+KEYWORDS = {  # (PyTorch's parameter names, which are not always A and B)
+    "vector_norm": lambda lib, a, b: lib.linalg.vector_norm(x=b, ord=3, dim=0, keepdim=True,
+                                                            dtype=lib.float64),
+    "matrix_norm": lambda lib, a, b: lib.linalg.matrix_norm(input=a, ord="nuc", dim=(0, 1)),
+    "norm": lambda lib, a, b: lib.linalg.norm(input=a, ord=None, dim=None, keepdim=False),
+    "inv": lambda lib, a, b: lib.linalg.inv(A=a),
+    "inv_ex": lambda lib, a, b: lib.linalg.inv_ex(A=a, check_errors=True),
+    "solve": lambda lib, a, b: lib.linalg.solve(A=a, B=b, left=True),
+    "det": lambda lib, a, b: lib.linalg.det(A=a),
+    "slogdet": lambda lib, a, b: lib.linalg.slogdet(A=a),
+    "svd": lambda lib, a, b: lib.linalg.svd(A=a, full_matrices=False).S,
+    "svdvals": lambda lib, a, b: lib.linalg.svdvals(A=a),
+    "qr": lambda lib, a, b: lib.linalg.qr(A=a, mode="r"),
+    "eigh": lambda lib, a, b: lib.linalg.eigh(input=a @ a.mT, UPLO="U").eigenvalues,
+    "eigvalsh": lambda lib, a, b: lib.linalg.eigvalsh(input=a @ a.mT, UPLO="U"),
+    "cholesky": lambda lib, a, b: lib.linalg.cholesky(input=a @ a.mT, upper=True),
+    "pinv": lambda lib, a, b: lib.linalg.pinv(input=a, atol=None, rtol=None, hermitian=False),
+    "pinv rcond": lambda lib, a, b: lib.linalg.pinv(a, 1e-3),
+    "lstsq": lambda lib, a, b: lib.linalg.lstsq(input=a, b=b, rcond=None).solution,
+    "matrix_power": lambda lib, a, b: lib.linalg.matrix_power(input=a, n=2),
+    "cross": lambda lib, a, b: lib.linalg.cross(input=a, other=a, dim=0),
+    "matmul": lambda lib, a, b: lib.linalg.matmul(input=a, other=b),
+    "diagonal": lambda lib, a, b: lib.linalg.diagonal(A=a, offset=0, dim1=0, dim2=1),
+    "torch.inverse": lambda lib, a, b: lib.inverse(input=a),
+    "torch.det": lambda lib, a, b: lib.det(input=a),
+    "torch.logdet": lambda lib, a, b: lib.logdet(input=a @ a.mT),
+    "torch.slogdet": lambda lib, a, b: lib.slogdet(input=a),
+    "torch.matrix_power": lambda lib, a, b: lib.matrix_power(input=a, n=2),
+}
+
+
+@pytest.mark.parametrize("name", list(KEYWORDS))
+def test_calls_by_pytorchs_keywords(name):
+    check(KEYWORDS[name], A3, B3, rtol=1e-11, atol=1e-12, backward=False)
+
+
+def test_unexpected_keywords_are_refused():
+    for lib in (mg, torch):
+        with pytest.raises(TypeError):
+            lib.linalg.inv(A=lib.eye(2), upper=True)
+        with pytest.raises(TypeError):
+            lib.linalg.eigh(A=lib.eye(2))
