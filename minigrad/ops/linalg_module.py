@@ -168,9 +168,10 @@ class LinalgSvdBackward0(_Factorization):
         return kernels.svd(A, full_matrices)
 
     def backward(self, saved, *grads):
+        gU, gS, gVh = self.present(grads, 3)
         k = saved.S.shape[-1]  # (the reduced factors, as torch narrows them)
-        gU, gS, gVh = [g if g is None or n == 1 else g[..., :k] if n == 0 else g[..., :k, :]
-                       for n, g in enumerate(self.present(grads, 3))]
+        gU = None if gU is None else gU[..., :k]
+        gVh = None if gVh is None else gVh[..., :k, :]
         return svd_backward(gU, gS, gVh, saved.U[..., :k], saved.S, saved.Vh[..., :k, :])
 
 
