@@ -15,7 +15,7 @@ from .rules.out import write as _out
 
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
            "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "pinv",
-           "lstsq", "matrix_power", "cross", "matmul", "diagonal"]
+           "lstsq", "matrix_power", "matrix_rank", "cross", "matmul", "vecdot", "diagonal"]
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -105,6 +105,18 @@ def lstsq(input, b, rcond=None, *, driver=None):
 def matrix_power(input, n, *, out=None):
     """A @ A @ ... (n times), by repeated squaring as PyTorch; n < 0 inverts first."""
     return _out("linalg_matrix_power", _linalg.matrix_power(input, n), out, input)
+
+
+def matrix_rank(input, tol=None, hermitian=False, *, atol=None, rtol=None, out=None):
+    """How many singular values are above the tolerance (int64; ``tol``, the older name
+    of ``atol``)."""
+    atol = tol if tol is not None else atol
+    return _out("linalg_matrix_rank", _linalg.matrix_rank(input, atol, rtol, hermitian), out,
+                input)
+
+
+def vecdot(x, y, *, dim=-1, out=None):
+    return _out("linalg_vecdot", _linalg.vecdot(x, y, dim), out, x, y)
 
 
 def cross(input, other, *, dim=-1, out=None):

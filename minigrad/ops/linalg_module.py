@@ -29,12 +29,13 @@ from ..autograd.tensor_base import make
 from ..kernels import linalg as kernels
 from ..kernels.float_errors import silenced
 from ..rules import linalg as rules
-from . import fn, inplace, reduction, sorting
+from . import arithmetic, fn, inplace, reduction, sorting
 from . import linalg as products
 from . import shape as shape_ops
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
-           "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power"]
+           "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
+           "matrix_rank", "vecdot"]
 
 
 def _mT(x):
@@ -531,3 +532,22 @@ def matrix_power(A, n):
         if bit:
             result = power if result is None else products.matmul(result, power)
     return result
+
+
+def matrix_rank(A, atol=None, rtol=None, hermitian=False):
+    """The number of singular values above max(atol, rtol * the largest) (int64, no
+    gradient), as torch counts them."""
+    rules.check_matrix("linalg.matrix_rank", A, square=hermitian, half_kernel="linalg_svd_cpu")
+    data = A._data
+    values = np.abs(np.linalg.eigvalsh(data)) if hermitian else \
+        np.linalg.svd(data, compute_uv=False)
+    if rtol is None:
+        rtol = np.finfo(data.dtype).eps * max(data.shape[-2:]) if not atol else 0.0
+    largest = np.max(values, axis=-1, keepdims=True, initial=0)
+    cutoff = np.maximum(atol or 0.0, rtol * largest)
+    return make(np.asarray(np.sum(values > cutoff, axis=-1), np.int64))
+
+
+def vecdot(x, y, dim=-1):
+    """sum(x * y) along ``dim`` (real tensors: no conjugate), as torch writes it."""
+    return reduction.sum(arithmetic.mul(x, y), dim)

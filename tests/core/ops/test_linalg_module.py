@@ -435,8 +435,21 @@ def test_orthogonal_init_with_qr():
     np.testing.assert_allclose(results[0], results[1], **F32)
 
 
-def test_cross_matmul_diagonal():
+@pytest.mark.parametrize("case", ["full", "rank 1", "rank 2 of 4x3", "atol", "rtol",
+                                  "hermitian", "batch", "float32"])
+def test_matrix_rank(case):
+    a = {"full": A3, "rank 1": np.ones((3, 3)), "rank 2 of 4x3": TALL[:, :2] @ TALL[:2, :],
+         "atol": A3, "rtol": A3, "hermitian": _spd(3, 1) - 3 * np.eye(3), "batch": BATCH,
+         "float32": A3.astype(np.float32)}[case]
+    keywords = {"atol": dict(atol=3.0), "rtol": dict(rtol=0.5),
+                "hermitian": dict(hermitian=True)}.get(case, {})
+    check(lambda lib, x: lib.linalg.matrix_rank(x, **keywords), a, backward=False)
+
+
+def test_cross_matmul_diagonal_vecdot():
     a, b = rand((4, 3), seed=13), rand((4, 3), seed=14)
+    check(lambda lib, x, y: lib.linalg.vecdot(x, y), a, b)
+    check(lambda lib, x, y: lib.linalg.vecdot(x, y, dim=0), a, b)
     check(lambda lib, x, y: lib.linalg.cross(x, y), a, b)
     check(lambda lib, x, y: lib.linalg.matmul(x, y.mT), a, b)
     check(lambda lib, x, y: lib.linalg.diagonal(x @ y.mT, offset=-1), a, b)
@@ -558,6 +571,10 @@ KEYWORDS = {  # (PyTorch's parameter names, which are not always A and B)
     "cross": lambda lib, a, b: lib.linalg.cross(input=a, other=a, dim=0),
     "matmul": lambda lib, a, b: lib.linalg.matmul(input=a, other=b),
     "diagonal": lambda lib, a, b: lib.linalg.diagonal(A=a, offset=0, dim1=0, dim2=1),
+    "matrix_rank": lambda lib, a, b: lib.linalg.matrix_rank(input=a, atol=None, rtol=None,
+                                                            hermitian=False),
+    "matrix_rank tol": lambda lib, a, b: lib.linalg.matrix_rank(a, 2.5, True),
+    "vecdot": lambda lib, a, b: lib.linalg.vecdot(x=a, y=a, dim=0),
     "torch.inverse": lambda lib, a, b: lib.inverse(input=a),
     "torch.det": lambda lib, a, b: lib.det(input=a),
     "torch.logdet": lambda lib, a, b: lib.logdet(input=a @ a.mT),
