@@ -14,7 +14,7 @@ from .rules import linalg as _rules
 from .rules.out import write as _out
 
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
-           "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "pinv",
+           "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "pinv",
            "lstsq", "matrix_power", "matrix_rank", "cross", "matmul", "vecdot", "diagonal"]
 
 
@@ -52,6 +52,15 @@ def inv_ex(A, *, check_errors=False, out=None):
 def solve(A, B, *, left=True, out=None):
     """X with A X = B (``left=False``: X A = B)."""
     return _out("linalg_solve", _linalg.solve(A, B, left), out, A, B)
+
+
+def solve_triangular(A, B, *, upper=None, left=True, unitriangular=False, out=None):
+    """X with A X = B (``left=False``: X A = B) for a triangular A, by substitution."""
+    if upper is None:  # (required, as in PyTorch; its parser's text)
+        raise TypeError('linalg_solve_triangular() missing 1 required positional arguments: '
+                        '"upper"')
+    return _out("linalg_solve_triangular",
+                _linalg.solve_triangular(A, B, upper, left, unitriangular), out, A, B)
 
 
 def det(A, *, out=None):

@@ -261,3 +261,23 @@ def _column_pivots(a):
             left = left - q @ (q.T @ left)
         order.append(rest.pop(int(np.argmax(np.linalg.norm(left, axis=0)))))
     return order
+
+
+def solve_triangular(a, b, upper, left, unitriangular):
+    """X with A X = B (``left=False``: X A = B) for a triangular A (only its ``upper`` or
+    lower triangle is read; ``unitriangular``: its diagonal taken as ones), by
+    substitution, one row of X after the other as BLAS's trsm; a zero on the diagonal
+    gives infinities and NaNs, as there."""
+    if not left:
+        return np.swapaxes(solve_triangular(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2),
+                                            not upper, True, unitriangular), -1, -2)
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = np.broadcast_to(a, shape + a.shape[-2:])
+    x = np.array(np.broadcast_to(b, shape + b.shape[-2:]), dtype=np.result_type(a, b))
+    n = a.shape[-1]
+    for k in (range(n - 1, -1, -1) if upper else range(n)):
+        if not unitriangular:
+            x[..., k, :] /= a[..., k, k, None]
+        rest = slice(0, k) if upper else slice(k + 1, n)
+        x[..., rest, :] -= a[..., rest, k, None] * x[..., k, None, :]
+    return x

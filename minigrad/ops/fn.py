@@ -51,7 +51,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "masked_select", "masked_select_backward", "masked_scatter",
            "masked_scatter_backward",
            "mse_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
-           "select_backward", "slice_backward", "diag_embed", "inverse", "linalg_solve",
+           "select_backward", "slice_backward", "diag_embed", "inverse", "linalg_solve", "solve_triangular",
            "pinv", "cofactor", "index_backward", "value_selecting_backward",
            "tril", "triu", "gelu_backward", "native_layer_norm_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
@@ -461,6 +461,13 @@ def inverse(x):
 def linalg_solve(a, b):
     """X with A X = B, B a (batch of) matrix (LinalgSolveExBackward0)."""
     return linalg_module.solve(a, b) if is_tensor(a) else kernels_linalg.solve(a, b, False)
+
+
+def solve_triangular(a, b, upper, left, unitriangular):
+    """X with A X = B (X A = B), A triangular (LinalgSolveTriangularBackward0)."""
+    if is_tensor(a) or is_tensor(b):
+        return linalg_module.solve_triangular(a, b, upper, left, unitriangular)
+    return kernels_linalg.solve_triangular(a, b, upper, left, unitriangular)
 
 
 def pinv(x):

@@ -35,7 +35,7 @@ from . import shape as shape_ops
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
            "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
-           "matrix_rank", "vecdot"]
+           "matrix_rank", "vecdot", "solve_triangular"]
 
 
 def _mT(x):
@@ -78,6 +78,22 @@ class LinalgSolveExBackward0(Node):
             return -fn.matmul(grad_B, _mT(X)), fn.squeeze(grad_B, -1) if vector else grad_B
         grad_B = _mT(fn.linalg_solve(saved.A, _mT(grad)))  # (X A = B: dL/dB = G A^{-T})
         return -fn.matmul(_mT(X), grad_B), grad_B
+
+
+class LinalgSolveTriangularBackward0(Node):
+    formula = Formula("X", "A^{-1} @ B for a triangular A (left=False: B @ A^{-1})",
+                      grad={"B": "A^{-T} @ G", "A": "-(A^{-T} @ G) @ X^T, on A's triangle"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, A, B, upper, left, unitriangular):
+        self.save(upper=upper, left=left, unitriangular=unitriangular)
+        return kernels.solve_triangular(A, B, upper, left, unitriangular)
+
+    def backward(self, saved, grad):
+        A, X, upper, unit = saved.self, saved.result, saved.upper, saved.unitriangular
+        grad_B = fn.solve_triangular(_mT(A), grad, not upper, saved.left, unit)
+        grad_A = -fn.matmul(grad_B, _mT(X)) if saved.left else -fn.matmul(_mT(X), grad_B)
+        return fn.triu(grad_A, int(unit)) if upper else fn.tril(grad_A, -int(unit)), grad_B
 
 
 class LinalgDetBackward0(Node):
@@ -551,3 +567,10 @@ def matrix_rank(A, atol=None, rtol=None, hermitian=False):
 def vecdot(x, y, dim=-1):
     """sum(x * y) along ``dim`` (real tensors: no conjugate), as torch writes it."""
     return reduction.sum(arithmetic.mul(x, y), dim)
+
+
+def solve_triangular(A, B, upper, left=True, unitriangular=False):
+    """X with A X = B (``left=False``: X A = B), A triangular: substitution, no LU."""
+    rules.check_solve_triangular(A, B, left)
+    return LinalgSolveTriangularBackward0.apply(A, B, cast_to=A.dtype, upper=upper, left=left,
+                                                unitriangular=unitriangular)

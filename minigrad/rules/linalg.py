@@ -9,7 +9,7 @@ from .arguments import normalize_dim
 
 __all__ = ["check_matrix", "check_vector_norm", "check_matrix_norm", "check_norm_dims",
            "is_vector_rhs", "check_solve", "check_lstsq", "check_qr_mode", "check_uplo",
-           "check_qr_backward", "check_float", "check_pinv"]
+           "check_qr_backward", "check_float", "check_pinv", "check_solve_triangular"]
 
 _FLOAT_TYPES = "float, double, cfloat or cdouble"
 
@@ -171,3 +171,20 @@ def check_qr_backward(mode: str, Q, R) -> None:
     if mode == "complete" and Q.shape[-2] > R.shape[-1]:
         raise RuntimeError("The QR decomposition is not differentiable when mode='complete' and "
                            "nrows > ncols.")
+
+
+def check_solve_triangular(A, B, left: bool) -> None:
+    for name, X in (("A", A), ("B", B)):
+        if X.ndim < 2:
+            raise RuntimeError(f"linalg.solve_triangular: The input tensor {name} must have at "
+                               "least 2 dimensions.")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError("linalg.solve_triangular: A must be batches of square matrices, but "
+                           f"they are {A.shape[-2]} by {A.shape[-1]} matrices")
+    if not A.dtype.is_floating_point or A.dtype is dtypes.float16:
+        raise NotImplementedError(f'"triangular_solve_cpu" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[A.dtype]}'")
+    if (B.shape[-2] if left else B.shape[-1]) != A.shape[-1]:
+        raise RuntimeError("linalg.solve_triangular: Incompatible shapes of A and B for the "
+                           f"equation {'AX = B' if left else 'XA = B'} ({A.shape[-2]}x"
+                           f"{A.shape[-1]} and {B.shape[-2]}x{B.shape[-1]})")

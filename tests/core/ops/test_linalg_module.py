@@ -594,3 +594,49 @@ def test_unexpected_keywords_are_refused():
             lib.linalg.inv(A=lib.eye(2), upper=True)
         with pytest.raises(TypeError):
             lib.linalg.eigh(A=lib.eye(2))
+
+
+LOWER = np.tril(A3)
+TRIANGULAR = {
+    "lower": lambda lib, a, b: lib.linalg.solve_triangular(a, b, upper=False),
+    "upper": lambda lib, a, b: lib.linalg.solve_triangular(a.mT, b, upper=True),
+    "reads one triangle": lambda lib, a, b: lib.linalg.solve_triangular(a + a.mT, b, upper=True),
+    "unitriangular": lambda lib, a, b: lib.linalg.solve_triangular(a, b, upper=False,
+                                                                   unitriangular=True),
+    "left=False": lambda lib, a, b: lib.linalg.solve_triangular(a, b.mT, upper=False,
+                                                                left=False),
+    "upper left=False unit": lambda lib, a, b: lib.linalg.solve_triangular(
+        a.mT, b.mT, upper=True, left=False, unitriangular=True),
+    "batched": lambda lib, a, b: lib.linalg.solve_triangular(a.expand(2, 3, 3) * 1.0, b,
+                                                             upper=False),
+    "cholesky solve": lambda lib, a, b: (lambda L: lib.linalg.solve_triangular(
+        L.mT, lib.linalg.solve_triangular(L, b, upper=False), upper=True))(
+        lib.linalg.cholesky(a @ a.mT)),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name", list(TRIANGULAR))
+def test_solve_triangular(name, dtype):
+    tolerance = TOLERANCE[dtype] if dtype == "float32" else dict(rtol=1e-12, atol=1e-13)
+    ours, theirs = check(TRIANGULAR[name], LOWER.astype(dtype), B3.astype(dtype), **tolerance)
+    assert chain(ours) == chain(theirs)
+    if dtype == "float64":
+        check_numerical(lambda a, b: TRIANGULAR[name](mg, a, b), LOWER, B3)
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, a: lib.linalg.solve_triangular(a, lib.ones(2, 2), upper=False),
+    lambda lib, a: lib.linalg.solve_triangular(a, lib.ones(2, 2), upper=False, left=False),
+    lambda lib, a: lib.linalg.solve_triangular(a, lib.ones(3), upper=False),
+    lambda lib, a: lib.linalg.solve_triangular(a.long(), lib.ones(3, 2).long(), upper=False),
+    lambda lib, a: lib.linalg.solve_triangular(lib.ones(2, 3), lib.ones(3, 2), upper=False),
+    lambda lib, a: lib.linalg.solve_triangular(a, lib.ones(3, 2)),
+])
+def test_solve_triangular_errors(call):
+    check_error(call, LOWER.astype(np.float32))
+
+
+def test_solve_triangular_with_a_zero_on_the_diagonal_gives_infinities():
+    check(lambda lib, a, b: lib.linalg.solve_triangular(a, b, upper=False),
+          np.zeros((3, 3)), B3, backward=False)
