@@ -14,7 +14,7 @@ from .rules import linalg as _rules
 from .rules.out import write as _out
 
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
-           "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "pinv",
+           "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "pinv",
            "lstsq", "matrix_power", "matrix_rank", "cross", "matmul", "vecdot", "diagonal"]
 
 
@@ -52,6 +52,11 @@ def inv_ex(A, *, check_errors=False, out=None):
 def solve(A, B, *, left=True, out=None):
     """X with A X = B (``left=False``: X A = B)."""
     return _out("linalg_solve", _linalg.solve(A, B, left), out, A, B)
+
+
+def solve_ex(A, B, *, left=True, check_errors=False, out=None):
+    """(result, info) without the error: info > 0 for a singular matrix."""
+    return _out("linalg_solve_ex", _linalg.solve_ex(A, B, left, check_errors), out, A, B)
 
 
 def solve_triangular(A, B, *, upper=None, left=True, unitriangular=False, out=None):

@@ -131,11 +131,15 @@ def inverse(a, info):
     return result
 
 
-def solve(a, b, vector):
-    """X with A X = B, batched with broadcasting (``vector``: B is one vector per A)."""
-    if vector:
-        return np.linalg.solve(a, b[..., None])[..., 0]
-    return np.linalg.solve(a, b)
+def solve(a, b, vector, info=None):
+    """X with A X = B, batched with broadcasting (``vector``: B is one vector per A); a
+    singular A (``info`` > 0) gives infinities."""
+    singular = np.zeros(a.shape[:-2], bool) if info is None else info > 0
+    if singular.any():
+        a = np.where(singular[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a)
+    result = np.linalg.solve(a, b[..., None])[..., 0] if vector else np.linalg.solve(a, b)
+    mask = singular[..., None] if vector else singular[..., None, None]
+    return np.where(mask, np.inf, result) if singular.any() else result
 
 
 def det(a):

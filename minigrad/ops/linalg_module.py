@@ -35,7 +35,7 @@ from . import shape as shape_ops
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
            "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
-           "matrix_rank", "vecdot", "solve_triangular"]
+           "matrix_rank", "vecdot", "solve_triangular", "solve_ex"]
 
 
 def _mT(x):
@@ -67,9 +67,10 @@ class LinalgSolveExBackward0(Node):
                       grad={"B": "A^{-T} @ G", "A": "-(A^{-T} @ G) @ X^T"})
     saves = {"A": Input(0), "result": RESULT}
 
-    def forward(self, A, B, left, vector):
+    def forward(self, A, B, left, vector, info):
         self.save(left=left, _vector=vector)
-        return kernels.solve(A, B, vector) if left else _mT(kernels.solve(_mT(A), _mT(B), False))
+        return kernels.solve(A, B, vector, info) if left else \
+            _mT(kernels.solve(_mT(A), _mT(B), False, info))
 
     def backward(self, saved, grad):
         X, vector = _column(saved.result, saved._vector), saved._vector
@@ -120,29 +121,35 @@ class _Factorization(Node):
 
     @classmethod
     def apply(cls, *inputs, **params):
-        record = grad_mode.is_grad_enabled() and any(x.requires_grad for x in inputs)
-        node = object.__new__(cls)
-        node._saved, node._forward_args = ({}, inputs) if record else ({}, False)
-        for name, position, _ in cls._input_saves if record else ():
-            node._saved[name] = keep(inputs[position], inputs[position]._data)
-        with silenced():
-            arrays = node.forward(*[x._data for x in inputs], **params)
-        outputs = tuple(make(array, grad_fn=node if record else None,
-                             output_nr=number if record else 0)
-                        for number, array in enumerate(arrays))
-        if record:
-            for name, kind in cls.saves.items():
-                if type(kind) is Output:
-                    output = outputs[kind.number]
-                    node._saved[name] = keep(output, output._data, is_output=True)
-            node._forward_args = None
-            node._link(inputs, None)
-        return outputs
+        return several_outputs(cls, inputs, params)
 
     @staticmethod
     def present(grads, count):
         """One gradient per output: None for those that received none."""
         return list(grads) + [None] * (count - len(grads))
+
+
+def several_outputs(cls, inputs, params) -> tuple:
+    """Run ``cls``'s forward on ``inputs``; its arrays become output 0, 1, ... of one node
+    (recorded when an input requires grad), which keeps what ``saves`` names."""
+    record = grad_mode.is_grad_enabled() and any(x.requires_grad for x in inputs)
+    node = object.__new__(cls)
+    node._saved, node._forward_args = ({}, inputs) if record else ({}, False)
+    for name, position, _ in cls._input_saves if record else ():
+        node._saved[name] = keep(inputs[position], inputs[position]._data)
+    with silenced():
+        arrays = node.forward(*[x._data for x in inputs], **params)
+    outputs = tuple(make(array, grad_fn=node if record else None,
+                         output_nr=number if record else 0)
+                    for number, array in enumerate(arrays))
+    if record:
+        for name, kind in cls.saves.items():
+            if type(kind) is Output:
+                output = outputs[kind.number]
+                node._saved[name] = keep(output, output._data, is_output=True)
+        node._forward_args = None
+        node._link(inputs, None)
+    return outputs
 
 
 class LinalgSlogdetBackward0(_Factorization):
@@ -367,6 +374,7 @@ def _named(name, fields):
 
 
 InvExResult = _named("linalg_inv_ex", ["inverse", "info"])
+SolveExResult = _named("linalg_solve_ex", ["result", "info"])
 SlogdetResult, TorchSlogdetResult = (_named("linalg_slogdet", ["sign", "logabsdet"]),
                                      _named("slogdet", ["sign", "logabsdet"]))
 SvdResult = _named("linalg_svd", ["U", "S", "Vh"])
@@ -447,13 +455,30 @@ def inv(A, name="linalg.inv"):
     return result
 
 
-def solve(A, B, left=True):
-    """X with A X = B (``left=False``: X A = B), batched."""
-    vector = rules.check_solve(A, B, left)
-    if not np.all(np.linalg.slogdet(A._data)[0] != 0):
+def _raise_unsolvable(name, info):
+    """PyTorch's LinAlgError for the first singular matrix of a solve."""
+    if info.any():
+        index = np.flatnonzero(info)[0]
+        batch = f"(Batch element {index}): " if info.ndim else ""
         raise errors._LinAlgError(
-            "torch.linalg.solve: The solver failed because the input matrix is singular.")
-    return LinalgSolveExBackward0.apply(A, B, left=left, vector=vector)
+            f"{name}: {batch}The solver failed because the input matrix is singular.")
+
+
+def solve_ex(A, B, left=True, check_errors=False, name="torch.linalg.solve_ex"):
+    """(X, info): X with A X = B (``left=False``: X A = B), batched; info > 0 says where
+    LU found A singular."""
+    vector = rules.check_solve(A, B, left)
+    info = kernels.lu_info(A._data)
+    if check_errors:
+        _raise_unsolvable(name, info)
+    result = LinalgSolveExBackward0.apply(A, B, left=left, vector=vector, info=info)
+    return SolveExResult(result, make(info))
+
+
+def solve(A, B, left=True):
+    result, info = solve_ex(A, B, left)
+    _raise_unsolvable("torch.linalg.solve", info._data)
+    return result
 
 
 def det(A, name="linalg.det"):
