@@ -14,7 +14,7 @@ from .rules import linalg as _rules
 from .rules.out import write as _out
 
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
-           "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "pinv",
+           "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "cholesky_ex", "pinv",
            "lstsq", "matrix_power", "matrix_rank", "cross", "matmul", "vecdot", "diagonal"]
 
 
@@ -103,6 +103,12 @@ def eigvalsh(input, UPLO="L", *, out=None):
 def cholesky(input, *, upper=False, out=None):
     """L with A = L L^T (lower triangular; ``upper=True``: L^T)."""
     return _out("linalg_cholesky", _linalg.cholesky(input, upper), out, input)
+
+
+def cholesky_ex(input, *, upper=False, check_errors=False, out=None):
+    """(L, info) without the error: info > 0 where the matrix is not positive-definite."""
+    return _out("linalg_cholesky_ex", _linalg.cholesky_ex(input, upper, check_errors), out,
+                input)
 
 
 def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):

@@ -212,9 +212,29 @@ def _positive_definite(a) -> bool:
     return True
 
 
-def cholesky(a, upper):
-    lower = np.linalg.cholesky(a)
-    return np.conj(np.swapaxes(lower, -1, -2)) if upper else lower
+def cholesky(a, upper, info):
+    """L with A = L L^T from A's lower triangle (``upper``: L^T). Where A is not
+    positive-definite (``info`` > 0) potrf stops at that column, as here: the columns
+    before it factored, its diagonal element what was left (not positive), the rest A's."""
+    failed = info > 0
+    safe = np.where(failed[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a)
+    lower = np.linalg.cholesky(safe)
+    for index in zip(*np.nonzero(failed)) if failed.ndim else [()] if failed else []:
+        lower[index] = _partial_cholesky(a[index], info[index])
+    return np.swapaxes(lower, -1, -2) if upper else lower
+
+
+def _partial_cholesky(a, stop):
+    """potrf's unblocked steps on one matrix, up to column ``stop`` (1-based) that fails."""
+    lower = np.tril(a)
+    for j in range(stop):
+        rest = lower[j, j] - lower[j, :j] @ lower[j, :j]
+        if j == stop - 1:
+            lower[j, j] = rest
+            break
+        lower[j, j] = np.sqrt(rest)
+        lower[j + 1:, j] = (lower[j + 1:, j] - lower[j + 1:, :j] @ lower[j, :j]) / lower[j, j]
+    return lower
 
 
 def pinv(a, atol, rtol, hermitian):

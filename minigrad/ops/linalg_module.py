@@ -35,7 +35,8 @@ from . import shape as shape_ops
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
            "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
-           "matrix_rank", "vecdot", "solve_triangular", "solve_ex"]
+           "matrix_rank", "vecdot", "solve_triangular", "solve_ex",
+           "cholesky_ex"]
 
 
 def _mT(x):
@@ -240,9 +241,9 @@ class LinalgCholeskyExBackward0(Node):
                                  "its diagonal halved"})
     saves = {"result": RESULT}
 
-    def forward(self, A, upper):
+    def forward(self, A, upper, info):
         self.save(upper=upper)
-        return kernels.cholesky(A, upper)
+        return kernels.cholesky(A, upper, info)
 
     def backward(self, saved, grad):
         L = _mT(saved.result) if saved.upper else saved.result
@@ -375,6 +376,7 @@ def _named(name, fields):
 
 InvExResult = _named("linalg_inv_ex", ["inverse", "info"])
 SolveExResult = _named("linalg_solve_ex", ["result", "info"])
+CholeskyExResult = _named("linalg_cholesky_ex", ["L", "info"])
 SlogdetResult, TorchSlogdetResult = (_named("linalg_slogdet", ["sign", "logabsdet"]),
                                      _named("slogdet", ["sign", "logabsdet"]))
 SvdResult = _named("linalg_svd", ["U", "S", "Vh"])
@@ -522,17 +524,24 @@ def eigh(A, UPLO="L"):
     return EighResult(*LinalgEighBackward0.apply(A, uplo=UPLO.upper()))
 
 
-def cholesky(A, upper=False):
-    rules.check_matrix("linalg.cholesky", A)
+def cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky_ex"):
+    """(L, info): info > 0 gives the order of the leading minor that is not
+    positive-definite."""
+    rules.check_matrix(name, A)
     info = kernels.cholesky_info(A._data)
-    if info.any():
+    if check_errors and info.any():
         index = np.flatnonzero(info)[0]
         batch = f"(Batch element {index}): " if info.ndim else ""
         raise errors._LinAlgError(
-            f"linalg.cholesky: {batch}The factorization could not be completed because the "
+            f"{name}: {batch}The factorization could not be completed because the "
             f"input is not positive-definite (the leading minor of order "
             f"{info.reshape(-1)[index]} is not positive-definite).")
-    return LinalgCholeskyExBackward0.apply(A, upper=upper)
+    return CholeskyExResult(LinalgCholeskyExBackward0.apply(A, upper=upper, info=info),
+                            make(info))
+
+
+def cholesky(A, upper=False):
+    return cholesky_ex(A, upper, check_errors=True, name="linalg.cholesky").L
 
 
 def pinv(A, atol=None, rtol=None, hermitian=False):

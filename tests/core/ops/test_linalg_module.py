@@ -168,6 +168,7 @@ SQUARE = {
     "pinv": lambda lib, a: lib.linalg.pinv(a),
     "cholesky": lambda lib, a: lib.linalg.cholesky(a @ a.mT),
     "cholesky upper": lambda lib, a: lib.linalg.cholesky(a @ a.mT, upper=True),
+    "cholesky_ex": lambda lib, a: lib.linalg.cholesky_ex(a @ a.mT),
     "eigvalsh": lambda lib, a: lib.linalg.eigvalsh(a + a.mT),
     "svdvals": lambda lib, a: lib.linalg.svdvals(a),
     "diagonal": lambda lib, a: lib.linalg.diagonal(a, offset=1),
@@ -298,6 +299,8 @@ SQUARE_ERRORS = {
     "cholesky negative": lambda lib, a: lib.linalg.cholesky(-lib.eye(3)),
     "cholesky batch": lambda lib, a: lib.linalg.cholesky(lib.stack([lib.eye(2), -lib.eye(2)])),
     "cholesky vector": lambda lib, a: lib.linalg.cholesky(a[0]),
+    "cholesky_ex check_errors": lambda lib, a: lib.linalg.cholesky_ex(
+        lib.stack([lib.eye(2), a]), check_errors=True),
     "eigh not square": lambda lib, a: lib.linalg.eigh(lib.ones(2, 3)),
     "eigh UPLO": lambda lib, a: lib.linalg.eigh(a, UPLO="X"),
     "eigh half": lambda lib, a: lib.linalg.eigh(a.half()),
@@ -646,3 +649,14 @@ def test_solve_triangular_errors(call):
 def test_solve_triangular_with_a_zero_on_the_diagonal_gives_infinities():
     check(lambda lib, a, b: lib.linalg.solve_triangular(a, b, upper=False),
           np.zeros((3, 3)), B3, backward=False)
+
+
+@pytest.mark.parametrize("matrix", [-np.eye(2), np.array([[4.0, 2.0], [2.0, -3.0]]),
+                                    np.array([[4.0, 2.0, 1.0], [2.0, 5.0, 3.0], [1.0, 3.0, 1.0]]),
+                                    np.stack([np.eye(2), [[1.0, 2.0], [2.0, 1.0]]])])
+def test_cholesky_ex_of_matrices_that_are_not_positive_definite(matrix):
+    """potrf stops at the failing column: the same partial factor and info as torch's."""
+    ours, theirs = mirror([matrix], requires_grad=False)
+    assert repr(mg.linalg.cholesky_ex(ours[0])) == repr(torch.linalg.cholesky_ex(theirs[0]))
+    assert repr(mg.linalg.cholesky_ex(ours[0], upper=True)) == \
+        repr(torch.linalg.cholesky_ex(theirs[0], upper=True))
