@@ -20,7 +20,6 @@ import collections
 
 import numpy as np
 
-from .. import errors
 from ..autograd import grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Input, Node, RESULT
@@ -35,8 +34,7 @@ from . import shape as shape_ops
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
            "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
-           "matrix_rank", "vecdot", "solve_triangular", "solve_ex",
-           "cholesky_ex"]
+           "matrix_rank", "vecdot", "solve_triangular", "solve_ex", "cholesky_ex"]
 
 
 def _mT(x):
@@ -432,38 +430,19 @@ def norm(A, ord=None, dim=None, keepdim=False, dtype=None):
     return vector_norm(A, 2 if ord is None else ord, dims, keepdim, dtype=dtype)
 
 
-def _raise_singular(name, info):
-    """PyTorch's LinAlgError for the first singular matrix (getrf's info)."""
-    if info.any():
-        index = np.flatnonzero(info)[0]
-        batch = f"(Batch element {index}): " if info.ndim else ""
-        raise errors._LinAlgError(
-            f"{name}: {batch}The diagonal element {info.reshape(-1)[index]} is zero, the "
-            "inversion could not be completed because the input matrix is singular.")
-
-
 def inv_ex(A, check_errors=False, name="linalg.inv_ex"):
     """(A^{-1}, info): info > 0 says where LU found the matrix singular."""
     rules.check_matrix(name, A)
     info = kernels.lu_info(A._data)
     if check_errors:
-        _raise_singular(name, info)
+        rules.check_info("inverse", name, info)
     return InvExResult(LinalgInvExBackward0.apply(A, info=info), make(info))
 
 
 def inv(A, name="linalg.inv"):
     result, info = inv_ex(A, name=name)
-    _raise_singular(name, info._data)
+    rules.check_info("inverse", name, info._data)
     return result
-
-
-def _raise_unsolvable(name, info):
-    """PyTorch's LinAlgError for the first singular matrix of a solve."""
-    if info.any():
-        index = np.flatnonzero(info)[0]
-        batch = f"(Batch element {index}): " if info.ndim else ""
-        raise errors._LinAlgError(
-            f"{name}: {batch}The solver failed because the input matrix is singular.")
 
 
 def solve_ex(A, B, left=True, check_errors=False, name="torch.linalg.solve_ex"):
@@ -472,14 +451,14 @@ def solve_ex(A, B, left=True, check_errors=False, name="torch.linalg.solve_ex"):
     vector = rules.check_solve(A, B, left)
     info = kernels.lu_info(A._data)
     if check_errors:
-        _raise_unsolvable(name, info)
+        rules.check_info("solve", name, info)
     result = LinalgSolveExBackward0.apply(A, B, left=left, vector=vector, info=info)
     return SolveExResult(result, make(info))
 
 
 def solve(A, B, left=True):
     result, info = solve_ex(A, B, left)
-    _raise_unsolvable("torch.linalg.solve", info._data)
+    rules.check_info("solve", "torch.linalg.solve", info._data)
     return result
 
 
@@ -529,13 +508,8 @@ def cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky_ex"):
     positive-definite."""
     rules.check_matrix(name, A)
     info = kernels.cholesky_info(A._data)
-    if check_errors and info.any():
-        index = np.flatnonzero(info)[0]
-        batch = f"(Batch element {index}): " if info.ndim else ""
-        raise errors._LinAlgError(
-            f"{name}: {batch}The factorization could not be completed because the "
-            f"input is not positive-definite (the leading minor of order "
-            f"{info.reshape(-1)[index]} is not positive-definite).")
+    if check_errors:
+        rules.check_info("cholesky", name, info)
     return CholeskyExResult(LinalgCholeskyExBackward0.apply(A, upper=upper, info=info),
                             make(info))
 

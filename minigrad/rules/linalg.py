@@ -4,12 +4,15 @@ number of dimensions, then the shape, then the dtype."""
 
 from __future__ import annotations
 
-from .. import dtypes
+import numpy as np
+
+from .. import dtypes, errors
 from .arguments import normalize_dim
 
 __all__ = ["check_matrix", "check_vector_norm", "check_matrix_norm", "check_norm_dims",
            "is_vector_rhs", "check_solve", "check_lstsq", "check_qr_mode", "check_uplo",
-           "check_qr_backward", "check_float", "check_pinv", "check_solve_triangular"]
+           "check_qr_backward", "check_float", "check_pinv", "check_solve_triangular",
+           "check_info"]
 
 _FLOAT_TYPES = "float, double, cfloat or cdouble"
 
@@ -188,3 +191,22 @@ def check_solve_triangular(A, B, left: bool) -> None:
         raise RuntimeError("linalg.solve_triangular: Incompatible shapes of A and B for the "
                            f"equation {'AX = B' if left else 'XA = B'} ({A.shape[-2]}x"
                            f"{A.shape[-1]} and {B.shape[-2]}x{B.shape[-1]})")
+
+
+_FAILURES = {  # what LAPACK's info > 0 means, in PyTorch's words
+    "inverse": "The diagonal element {} is zero, the inversion could not be completed because "
+               "the input matrix is singular.",
+    "solve": "The solver failed because the input matrix is singular.",
+    "cholesky": "The factorization could not be completed because the input is not "
+                "positive-definite (the leading minor of order {} is not positive-definite).",
+}
+
+
+def check_info(kind: str, name: str, info) -> None:
+    """torch.linalg.LinAlgError for the first matrix whose LAPACK ``info`` is not 0 (the
+    batch element named when there is a batch)."""
+    if info.any():
+        index = np.flatnonzero(info)[0]
+        batch = f"(Batch element {index}): " if info.ndim else ""
+        raise errors._LinAlgError(f"{name}: {batch}" +
+                                  _FAILURES[kind].format(info.reshape(-1)[index]))
