@@ -85,7 +85,9 @@ from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
     addmm, addmv, baddbmm, cdist, cross, roll, rot90,
 )
-from .functions import det, inverse, logdet, matrix_power, slogdet  # noqa: F401  (ops/linalg_module.py)
+from .functions import (  # noqa: F401  (ops/linalg_module.py)
+    det, inverse, logdet, matrix_power, pinverse, slogdet, svd,
+)
 from . import linalg  # noqa: F401  (torch.linalg)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)

@@ -881,6 +881,16 @@ def matrix_power(input, n, *, out=None):
     return _out("matrix_power", ops.linalg_module.matrix_power(input, n), out, input)
 
 
+def svd(input, some=True, compute_uv=True, *, out=None):
+    """(U, S, V) with input = U diag(S) V^T (torch.linalg.svd gives Vh = V^T)."""
+    return _out("svd", ops.linalg_module.svd_with_v(input, some, compute_uv), out, input)
+
+
+def pinverse(input, rcond=1e-15):
+    """The pseudo-inverse (torch.linalg.pinv with rtol=rcond)."""
+    return ops.linalg_module.pinv(input, None, rcond, False)
+
+
 # ---- shape ----------------------------------------------------------------------------------
 
 

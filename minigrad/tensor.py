@@ -1022,6 +1022,12 @@ class Tensor(TensorBase):
     def matrix_power(self, n):
         return ops.linalg_module.matrix_power(self, n)
 
+    def svd(self, some=True, compute_uv=True):
+        return ops.linalg_module.svd_with_v(self, some, compute_uv)
+
+    def pinverse(self, rcond=1e-15):
+        return ops.linalg_module.pinv(self, None, rcond, False)
+
     @arguments.takes_numpy_names
     def logsumexp(self, dim, keepdim=False):
         return ops.logsumexp(self, dim, keepdim)

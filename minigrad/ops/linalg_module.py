@@ -34,7 +34,8 @@ from . import shape as shape_ops
 
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
            "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
-           "matrix_rank", "vecdot", "solve_triangular", "solve_ex", "cholesky_ex"]
+           "matrix_rank", "vecdot", "solve_triangular", "solve_ex", "cholesky_ex",
+           "svd_with_v"]
 
 
 def _mT(x):
@@ -378,6 +379,7 @@ CholeskyExResult = _named("linalg_cholesky_ex", ["L", "info"])
 SlogdetResult, TorchSlogdetResult = (_named("linalg_slogdet", ["sign", "logabsdet"]),
                                      _named("slogdet", ["sign", "logabsdet"]))
 SvdResult = _named("linalg_svd", ["U", "S", "Vh"])
+TorchSvdResult = _named("svd", ["U", "S", "V"])
 QrResult = _named("linalg_qr", ["Q", "R"])
 EighResult = _named("linalg_eigh", ["eigenvalues", "eigenvectors"])
 LstsqResult = _named("linalg_lstsq", ["solution", "residuals", "rank", "singular_values"])
@@ -482,6 +484,18 @@ def logdet(A):
 def svd(A, full_matrices=True):
     rules.check_matrix("linalg.svd", A, square=False, half_kernel="linalg_svd_cpu")
     return SvdResult(*LinalgSvdBackward0.apply(A, full_matrices=full_matrices))
+
+
+def svd_with_v(A, some=True, compute_uv=True):
+    """torch.svd, the older form: (U, S, V) with V = Vh^T (TransposeBackward0); without
+    ``compute_uv`` U and V are zeros, as PyTorch returns them."""
+    if not compute_uv:
+        shape = A.shape[:-2]
+        zeros = [make(np.zeros(shape + (k, k), A._data.dtype)) for k in A.shape[-2:]]
+        values = svdvals(A) if not A.requires_grad else svd(A, False).S
+        return TorchSvdResult(zeros[0], values, zeros[1])
+    U, S, Vh = svd(A, full_matrices=not some)
+    return TorchSvdResult(U, S, shape_ops.transpose(Vh, -2, -1))
 
 
 def svdvals(A):

@@ -660,3 +660,28 @@ def test_cholesky_ex_of_matrices_that_are_not_positive_definite(matrix):
     assert repr(mg.linalg.cholesky_ex(ours[0])) == repr(torch.linalg.cholesky_ex(theirs[0]))
     assert repr(mg.linalg.cholesky_ex(ours[0], upper=True)) == \
         repr(torch.linalg.cholesky_ex(theirs[0], upper=True))
+
+
+OLDER = {
+    "torch.svd": lambda lib, a: (lambda r: (r.U * r.S) @ r.V.mT)(lib.svd(a)),
+    "torch.svd some=False": lambda lib, a: (lambda r: r.S.sum() + r.V[:, :3].abs().sum())(
+        lib.svd(a, some=False)),
+    "Tensor.svd compute_uv=False": lambda lib, a: a.svd(compute_uv=False),
+    "torch.pinverse": lambda lib, a: lib.pinverse(a),
+    "Tensor.pinverse rcond": lambda lib, a: a.pinverse(rcond=0.5),
+}
+
+
+@pytest.mark.parametrize("name", list(OLDER))
+def test_the_older_names(name):
+    """torch.svd (U, S, V; V = Vh^T, TransposeBackward0) and torch.pinverse."""
+    ours, theirs = check(OLDER[name], TALL, rtol=1e-11, atol=1e-12)
+    assert chain(_first(ours)) == chain(_first(theirs))
+    if "rcond" not in name:  # (PyTorch's pinv_backward is the derivative of the full
+        check_numerical(lambda a: OLDER[name](mg, a), TALL)  # pseudo-inverse, not of a cut one)
+
+
+def test_torch_svd_prints_its_named_tuple():
+    ours, theirs = mirror([np.array([[2.0, 1.0], [1.0, 3.0]])])
+    assert repr(mg.svd(ours[0])) == repr(torch.svd(theirs[0]))
+    assert repr(ours[0].svd(compute_uv=False)) == repr(theirs[0].svd(compute_uv=False))
