@@ -15,7 +15,7 @@ from .rules.out import write as _out
 
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
            "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "cholesky_ex", "pinv",
-           "lstsq", "matrix_power", "matrix_rank", "cross", "matmul", "vecdot", "diagonal"]
+           "lstsq", "matrix_power", "matrix_rank", "multi_dot", "cross", "matmul", "vecdot", "diagonal"]
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -133,6 +133,11 @@ def matrix_rank(input, tol=None, hermitian=False, *, atol=None, rtol=None, out=N
     atol = tol if tol is not None else atol
     return _out("linalg_matrix_rank", _linalg.matrix_rank(input, atol, rtol, hermitian), out,
                 input)
+
+
+def multi_dot(tensors, *, out=None):
+    """tensors[0] @ tensors[1] @ ..., multiplied in the cheapest order."""
+    return _out("linalg_multi_dot", _linalg.multi_dot(list(tensors)), out, *tensors)
 
 
 def vecdot(x, y, *, dim=-1, out=None):

@@ -35,7 +35,7 @@ from . import shape as shape_ops
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
            "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
            "matrix_rank", "vecdot", "solve_triangular", "solve_ex", "cholesky_ex",
-           "svd_with_v"]
+           "svd_with_v", "multi_dot"]
 
 
 def _mT(x):
@@ -596,3 +596,44 @@ def solve_triangular(A, B, upper, left=True, unitriangular=False):
     rules.check_solve_triangular(A, B, left)
     return LinalgSolveTriangularBackward0.apply(A, B, cast_to=A.dtype, upper=upper, left=left,
                                                 unitriangular=unitriangular)
+
+
+def multi_dot(tensors):
+    """A chain of matrix products in the cheapest order, as torch computes it (the same
+    order, so the same ``MmBackward0`` nodes): a 1-D first (last) tensor is a row
+    (column), the result viewed back to the shape without it."""
+    rules.check_multi_dot(tensors)
+    first, last = tensors[0], tensors[-1]
+    shape = first.shape[:1] * (first.ndim == 2) + last.shape[1:] * (last.ndim == 2)
+    chain = [shape_ops.unsqueeze(first, 0) if first.ndim == 1 else first, *tensors[1:-1],
+             shape_ops.unsqueeze(last, -1) if last.ndim == 1 else last]
+    sizes = [t.shape[0] for t in chain] + [chain[-1].shape[1]]
+    split = _chain_order(sizes)
+
+    def product(i, j):
+        if i == j:
+            return chain[i]
+        return products.mm(product(i, split[i][j]), product(split[i][j] + 1, j))
+    return shape_ops.view(product(0, len(chain) - 1), tuple(shape))
+
+
+def _chain_order(sizes):
+    """The matrix-chain order (dynamic programming; torch's tie rule: the first split
+    of least cost, and for three matrices A(BC) only when strictly cheaper)."""
+    n = len(sizes) - 1
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    if n == 3:  # (torch's own rule: A(BC) only when (AB)C costs more)
+        a, b, c, d = sizes
+        split[0][2] = 0 if a * c * (b + d) > b * d * (a + c) else 1
+        split[1][2] = 1
+        return split
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                q = cost[i][k] + cost[k + 1][j] + sizes[i] * sizes[k + 1] * sizes[j + 1]
+                if cost[i][j] is None or q < cost[i][j]:
+                    cost[i][j], split[i][j] = q, k
+    return split

@@ -12,7 +12,7 @@ from .arguments import normalize_dim
 __all__ = ["check_matrix", "check_vector_norm", "check_matrix_norm", "check_norm_dims",
            "is_vector_rhs", "check_solve", "check_lstsq", "check_qr_mode", "check_uplo",
            "check_qr_backward", "check_float", "check_pinv", "check_solve_triangular",
-           "check_info"]
+           "check_info", "check_multi_dot"]
 
 _FLOAT_TYPES = "float, double, cfloat or cdouble"
 
@@ -210,3 +210,30 @@ def check_info(kind: str, name: str, info) -> None:
         batch = f"(Batch element {index}): " if info.ndim else ""
         raise errors._LinAlgError(f"{name}: {batch}" +
                                   _FAILURES[kind].format(info.reshape(-1)[index]))
+
+
+def check_multi_dot(tensors) -> None:
+    """multi_dot's checks: 2 or more tensors, the first and last 1-D or 2-D, the others
+    2-D, one dtype, sizes that chain."""
+    if len(tensors) < 2:
+        raise RuntimeError(f"multi_dot(): expected at least 2 tensors but got {len(tensors)}")
+    for index, (where, tensor) in enumerate((("first", tensors[0]), ("last", tensors[-1]))):
+        if tensor.ndim not in (1, 2):
+            raise RuntimeError(f"multi_dot(): the {where} tensor must be 1D or 2D but got "
+                               f"{tensor.ndim}D")
+    for index, tensor in enumerate(tensors[1:-1], start=1):
+        if tensor.ndim != 2:
+            raise RuntimeError(f"multi_dot(): tensor {index} must be 2D but got {tensor.ndim}D")
+    for index, tensor in enumerate(tensors[1:], start=1):
+        if tensor.dtype is not tensors[0].dtype:
+            raise RuntimeError(
+                "multi_dot(): all tensors must have be the same dtype but tensor 0 is "
+                f"{dtypes.C_TYPE_NAMES[tensors[0].dtype]} and tensor {index} "
+                f"{dtypes.C_TYPE_NAMES[tensor.dtype]}")
+    for index in range(1, len(tensors)):
+        left, right = tensors[index - 1], tensors[index]
+        if left.shape[-1] != right.shape[0]:
+            raise RuntimeError(
+                f"multi_dot(): tensors {index - 1} and {index} with shapes "
+                f"[{', '.join(map(str, left.shape))}] and [{', '.join(map(str, right.shape))}] "
+                "cannot be multiplied")

@@ -685,3 +685,30 @@ def test_torch_svd_prints_its_named_tuple():
     ours, theirs = mirror([np.array([[2.0, 1.0], [1.0, 3.0]])])
     assert repr(mg.svd(ours[0])) == repr(torch.svd(theirs[0]))
     assert repr(ours[0].svd(compute_uv=False)) == repr(theirs[0].svd(compute_uv=False))
+
+
+MULTI_DOT = {  # (shapes chosen so that each order is the cheapest once)
+    "two": [(3, 4), (4, 5)],
+    "three, (AB)C": [(3, 4), (4, 5), (5, 2)],
+    "three, A(BC)": [(6, 5), (5, 4), (4, 1)],
+    "three, equal costs": [(2, 2), (2, 2), (2, 2)],
+    "vector first and last": [(3,), (3, 4), (4, 5), (5, 2), (2,)],
+    "five": [(4, 10), (10, 3), (3, 12), (12, 5), (5, 2)],
+}
+
+
+@pytest.mark.parametrize("name", list(MULTI_DOT))
+def test_multi_dot(name):
+    arrays = [rand(shape, seed=20 + k, dtype="float64") for k, shape in enumerate(MULTI_DOT[name])]
+    ours, theirs = check(lambda lib, *xs: lib.linalg.multi_dot(list(xs)), *arrays,
+                         rtol=1e-12, atol=1e-12)
+    assert chain(ours) == chain(theirs)
+
+
+@pytest.mark.parametrize("shapes", [[(3, 4)], [(3, 4), (3, 4)], [(2, 3, 4), (4, 5)],
+                                    [(3, 4), (1, 4, 5)], [(3, 4), (1, 4, 5), (5, 2)]])
+def test_multi_dot_errors(shapes):
+    arrays = [rand(shape, seed=1) for shape in shapes]
+    check_error(lambda lib, *xs: lib.linalg.multi_dot(list(xs)), *arrays)
+    check_error(lambda lib, x, *xs: lib.linalg.multi_dot([x.double(), *xs]),
+                rand((3, 4), seed=2), rand((4, 5), seed=3))
