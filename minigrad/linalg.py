@@ -14,8 +14,9 @@ from .rules import linalg as _rules
 from .rules.out import write as _out
 
 __all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
-           "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh", "eigvalsh", "cholesky", "cholesky_ex", "pinv",
-           "lstsq", "matrix_power", "matrix_rank", "multi_dot", "cross", "matmul", "vecdot", "diagonal"]
+           "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh",
+           "eigvalsh", "cholesky", "cholesky_ex", "pinv", "lstsq", "matrix_power", "matrix_rank",
+           "multi_dot", "cross", "matmul", "vecdot", "diagonal"]
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):

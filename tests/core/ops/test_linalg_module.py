@@ -13,7 +13,8 @@ import torch
 
 import minigrad as mg
 
-from torch_compare import chain, check, check_double_backward, check_error, check_numerical, mirror, rand
+from torch_compare import (chain, check, check_double_backward, check_error, check_numerical,
+                           mirror, rand)
 
 F64 = dict(rtol=1e-12, atol=1e-12)
 F32 = dict(rtol=1e-5, atol=1e-5)
