@@ -588,6 +588,7 @@ def matrix_rank(A, atol=None, rtol=None, hermitian=False):
 
 def vecdot(x, y, dim=-1):
     """sum(x * y) along ``dim`` (real tensors: no conjugate), as torch writes it."""
+    rules.check_vecdot(x, y)
     return reduction.sum(arithmetic.mul(x, y), dim)
 
 

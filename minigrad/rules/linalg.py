@@ -12,7 +12,7 @@ from .arguments import normalize_dim
 __all__ = ["check_matrix", "check_vector_norm", "check_matrix_norm", "check_norm_dims",
            "is_vector_rhs", "check_solve", "check_lstsq", "check_qr_mode", "check_uplo",
            "check_qr_backward", "check_float", "check_pinv", "check_solve_triangular",
-           "check_info", "check_multi_dot"]
+           "check_info", "check_multi_dot", "check_vecdot"]
 
 _FLOAT_TYPES = "float, double, cfloat or cdouble"
 
@@ -237,3 +237,11 @@ def check_multi_dot(tensors) -> None:
                 f"multi_dot(): tensors {index - 1} and {index} with shapes "
                 f"[{', '.join(map(str, left.shape))}] and [{', '.join(map(str, right.shape))}] "
                 "cannot be multiplied")
+
+
+def check_vecdot(x, y) -> None:
+    check_float("linalg.vecdot", x)
+    if x.dtype is not y.dtype:
+        raise RuntimeError("linalg.vecdot: Expected x and y to have the same dtype, but found x "
+                           f"of type {dtypes.SCALAR_NAMES[x.dtype]} and y of type "
+                           f"{dtypes.SCALAR_NAMES[y.dtype]} instead")

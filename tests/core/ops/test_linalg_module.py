@@ -14,7 +14,7 @@ import torch
 import minigrad as mg
 
 from torch_compare import (chain, check, check_double_backward, check_error, check_numerical,
-                           mirror, rand)
+                           mirror, outcome, rand)
 
 F64 = dict(rtol=1e-12, atol=1e-12)
 F32 = dict(rtol=1e-5, atol=1e-5)
@@ -316,6 +316,8 @@ SQUARE_ERRORS = {
     "matrix_power -1 integer": lambda lib, a: lib.linalg.matrix_power(a.long(), -1),
     "pinv integer": lambda lib, a: lib.linalg.pinv(a.long()),
     "pinv vector": lambda lib, a: lib.linalg.pinv(a[0]),
+    "vecdot integer": lambda lib, a: lib.linalg.vecdot(a.long(), a.long()),
+    "vecdot dtypes": lambda lib, a: lib.linalg.vecdot(a, a.double()),
 }
 
 
@@ -713,3 +715,33 @@ def test_multi_dot_errors(shapes):
     check_error(lambda lib, *xs: lib.linalg.multi_dot(list(xs)), *arrays)
     check_error(lambda lib, x, *xs: lib.linalg.multi_dot([x.double(), *xs]),
                 rand((3, 4), seed=2), rand((4, 5), seed=3))
+
+
+EDGES = {
+    "det 0x0": lambda lib: lib.linalg.det(lib.zeros(0, 0)),
+    "inv 0x0": lambda lib: lib.linalg.inv(lib.zeros(0, 0)),
+    "det 1x1": lambda lib: lib.linalg.det(lib.tensor([[3.0]])),
+    "slogdet of no matrices": lambda lib: lib.linalg.slogdet(lib.zeros(0, 2, 2)),
+    "norm of nothing": lambda lib: lib.linalg.vector_norm(lib.zeros(0)),
+    "norm 0-dim": lambda lib: lib.linalg.vector_norm(lib.tensor(-3.0)),
+    "norm dim list": lambda lib: lib.linalg.norm(lib.ones(2, 3), dim=[1]),
+    "svdvals 0x3": lambda lib: lib.linalg.svdvals(lib.zeros(0, 3)),
+    "eigh 1x1": lambda lib: lib.linalg.eigh(lib.tensor([[2.0]])),
+    "qr complete tall": lambda lib: lib.linalg.qr(lib.tensor([[1.0, 2.0], [3.0, 4.0], [5.0, 6.0]]),
+                                                  mode="complete"),
+    "solve no columns": lambda lib: lib.linalg.solve(lib.eye(2), lib.zeros(2, 0)),
+    "matrix_power batch": lambda lib: lib.linalg.matrix_power(lib.ones(2, 2, 2), 4),
+    "matrix_norm dtype": lambda lib: lib.linalg.matrix_norm(lib.ones(2, 2), dtype=lib.float64),
+    "vector_norm half": lambda lib: lib.linalg.vector_norm(lib.ones(3, dtype=lib.float16)),
+    "norm keepdim": lambda lib: lib.linalg.norm(lib.ones(2, 3), keepdim=True),
+    "norm ord keepdim": lambda lib: lib.linalg.norm(lib.ones(2, 3), 2, keepdim=True),
+    "lstsq batch": lambda lib: lib.linalg.lstsq(lib.ones(2, 3, 2) + lib.eye(3, 2),
+                                                lib.ones(2, 3, 1)),
+    "no graph for a detached input": lambda lib: lib.linalg.det(
+        lib.eye(2, requires_grad=True).detach()),
+}
+
+
+@pytest.mark.parametrize("name", list(EDGES))
+def test_edge_cases_print_as_torchs(name):
+    assert outcome(EDGES[name], mg) == outcome(EDGES[name], torch)
