@@ -652,7 +652,7 @@ def std(input, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=No
 
 
 def norm(input, p="fro", dim=None, keepdim=False, *, out=None):
-    return _out("norm", ops.norm(input, p, dim, keepdim), out, input)
+    return _out("norm", ops.linalg_module.torch_norm(input, p, dim, keepdim), out, input)
 
 
 @_numpy_names

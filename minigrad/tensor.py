@@ -1005,7 +1005,7 @@ class Tensor(TensorBase):
         return ops.std(self, dim, unbiased, keepdim, correction=correction)
 
     def norm(self, p="fro", dim=None, keepdim=False):
-        return ops.norm(self, p, dim, keepdim)
+        return ops.linalg_module.torch_norm(self, p, dim, keepdim)
 
     def inverse(self):
         return ops.linalg_module.inv(self)

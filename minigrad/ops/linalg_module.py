@@ -35,7 +35,7 @@ from . import shape as shape_ops
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
            "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
            "matrix_rank", "vecdot", "solve_triangular", "solve_ex", "cholesky_ex",
-           "svd_with_v", "multi_dot"]
+           "svd_with_v", "multi_dot", "torch_norm"]
 
 
 def _mT(x):
@@ -57,9 +57,9 @@ class LinalgInvExBackward0(Node):
     def forward(self, A, info):
         return kernels.inverse(A, info)
 
-    def backward(self, saved, grad):
-        inverse_t = _mT(saved.result)
-        return -fn.matmul(fn.matmul(inverse_t, grad), inverse_t)
+    def backward(self, saved, grad):  # (in torch's order: G B^T first)
+        right = fn.matmul(grad, _mT(saved.result))
+        return -fn.matmul(_mT(saved.result), right)
 
 
 class LinalgSolveExBackward0(Node):
@@ -420,6 +420,15 @@ def matrix_norm(A, ord="fro", dim=(-2, -1), keepdim=False, dtype=None):
         second -= 1
     sums = vector_norm(A, 1, (first,), keepdim, dtype=dtype)
     return sorting.amax(sums, second, keepdim) if ord > 0 else sorting.amin(sums, second, keepdim)
+
+
+def torch_norm(x, p="fro", dim=None, keepdim=False):
+    """torch.norm and x.norm: a nuclear norm (any ``p`` string but 'fro' of up to two dims)
+    is matrix_norm's, over every dim when none is given; the rest is a vector norm."""
+    if isinstance(p, str) and not (p == "fro" and (dim is None or isinstance(dim, int)
+                                                   or len(dim) <= 2)):
+        return matrix_norm(x, p, tuple(range(x.ndim)) if dim is None else dim, keepdim)
+    return reduction.norm(x, p, dim, keepdim)
 
 
 def norm(A, ord=None, dim=None, keepdim=False, dtype=None):

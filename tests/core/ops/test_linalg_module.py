@@ -72,6 +72,9 @@ VECTOR_NORMS = {
     "batched matrix_norm 1": lambda lib, x: lib.linalg.matrix_norm(x.reshape(2, 3, 2), -1,
                                                                   dim=(0, 2)),
     "Tensor.norm still": lambda lib, x: x.norm(dim=1),
+    "Tensor.norm nuc": lambda lib, x: x.norm(p="nuc"),
+    "torch.norm nuc dims": lambda lib, x: lib.norm(x, "nuc", dim=(1, 0), keepdim=True),
+    "torch.norm fro": lambda lib, x: lib.norm(x, "fro", dim=(0, 1)),
 }
 
 
@@ -135,6 +138,8 @@ NORM_ERRORS = {
     "integer dtype": lambda lib, x: lib.linalg.vector_norm(x, dtype=lib.int64),
     "narrowing dtype": lambda lib, x: lib.linalg.vector_norm(x.double(), dtype=lib.float32),
     "dim out of range": lambda lib, x: lib.linalg.vector_norm(x, 2, dim=2),
+    "torch.norm nuc of 3 dims": lambda lib, x: lib.norm(x.reshape(2, 3, 2), "nuc"),
+    "torch.norm unknown p": lambda lib, x: x.norm(p="max"),
 }
 
 
