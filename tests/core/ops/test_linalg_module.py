@@ -541,6 +541,10 @@ DOUBLE = {
     "cholesky": lambda lib, a, b: lib.linalg.cholesky(a @ a.mT),
     "lstsq": lambda lib, a, b: lib.linalg.lstsq(a, b).solution,
     "pinv": lambda lib, a, b: lib.linalg.pinv(a),
+    "solve_triangular": lambda lib, a, b: lib.linalg.solve_triangular(a, b, upper=True),
+    "eigh eigenvectors": lambda lib, a, b: (lambda L, V: (V * L) @ V.mT)(
+        *lib.linalg.eigh(a @ a.mT)),
+    "slogdet": lambda lib, a, b: lib.linalg.slogdet(a).logabsdet,
 }
 
 
