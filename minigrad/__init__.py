@@ -103,6 +103,10 @@ from .functions import (  # noqa: F401  (ops/compare.py)
 )
 from .functions import fmax, fmin, nanmean, nansum, std_mean, take, var_mean  # noqa: F401
 
+from .functions import (  # noqa: F401  (ops/linalg_module.py)
+    det, inverse, logdet, matrix_power, pinverse, slogdet, svd,
+)
+from . import linalg  # noqa: F401  (torch.linalg)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)

@@ -340,3 +340,8 @@ PACK_HOOK_INPLACE = (
 UINT8_INDEX = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype "
                "torch.bool instead.")
 MASKED_FILL_UINT8 = "masked_fill_ only supports boolean masks, but got mask with dtype unsigned char"
+
+
+class _LinAlgError(RuntimeError):
+    """torch.linalg.LinAlgError (PyTorch's class is ``torch._C._LinAlgError``): a
+    singular matrix, a matrix that is not positive-definite. A RuntimeError, as PyTorch's."""

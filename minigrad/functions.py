@@ -777,7 +777,7 @@ def std(input, dim=ops.NOT_GIVEN, unbiased=None, keepdim=False, *, correction=No
 
 
 def norm(input, p="fro", dim=None, keepdim=False, *, out=None):
-    return _out("norm", ops.norm(input, p, dim, keepdim), out, input)
+    return _out("norm", ops.linalg_module.torch_norm(input, p, dim, keepdim), out, input)
 
 
 @_checks_arguments(_check_tensor_function)
@@ -983,6 +983,43 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
 def cross(input, other, dim=None, *, out=None):
     """The cross product of 3-vectors along ``dim``."""
     return _out("cross", ops.cross(input, other, dim), out, input, other)
+
+
+# ---- torch.linalg's functions under their older torch.* names (ops/linalg_module.py) ---------
+
+
+def inverse(input, *, out=None):
+    """A^{-1} (torch.linalg.inv): LinalgInvExBackward0."""
+    return _out("inverse", ops.linalg_module.inv(input), out, input)
+
+
+def det(input):
+    return ops.linalg_module.det(input)
+
+
+def logdet(input):
+    """log det(input): nan for a negative determinant, -inf for a singular matrix."""
+    return ops.linalg_module.logdet(input)
+
+
+def slogdet(input, *, out=None):
+    """(sign, logabsdet), as torch.return_types.slogdet."""
+    return _out("slogdet", ops.linalg_module.slogdet(
+        input, result=ops.linalg_module.TorchSlogdetResult), out, input)
+
+
+def matrix_power(input, n, *, out=None):
+    return _out("matrix_power", ops.linalg_module.matrix_power(input, n), out, input)
+
+
+def svd(input, some=True, compute_uv=True, *, out=None):
+    """(U, S, V) with input = U diag(S) V^T (torch.linalg.svd gives Vh = V^T)."""
+    return _out("svd", ops.linalg_module.svd_with_v(input, some, compute_uv), out, input)
+
+
+def pinverse(input, rcond=1e-15):
+    """The pseudo-inverse (torch.linalg.pinv with rtol=rcond)."""
+    return ops.linalg_module.pinv(input, None, rcond, False)
 
 
 # ---- shape ----------------------------------------------------------------------------------

@@ -1178,7 +1178,28 @@ class Tensor(TensorBase):
         return ops.std(self, dim, unbiased, keepdim, correction=correction)
 
     def norm(self, p="fro", dim=None, keepdim=False):
-        return ops.norm(self, p, dim, keepdim)
+        return ops.linalg_module.torch_norm(self, p, dim, keepdim)
+
+    def inverse(self):
+        return ops.linalg_module.inv(self)
+
+    def det(self):
+        return ops.linalg_module.det(self)
+
+    def logdet(self):
+        return ops.linalg_module.logdet(self)
+
+    def slogdet(self):
+        return ops.linalg_module.slogdet(self, result=ops.linalg_module.TorchSlogdetResult)
+
+    def matrix_power(self, n):
+        return ops.linalg_module.matrix_power(self, n)
+
+    def svd(self, some=True, compute_uv=True):
+        return ops.linalg_module.svd_with_v(self, some, compute_uv)
+
+    def pinverse(self, rcond=1e-15):
+        return ops.linalg_module.pinv(self, None, rcond, False)
 
     @arguments.checks_method_arguments(arguments.check_tensor_method)
     def dist(self, other, p=2):

@@ -93,3 +93,253 @@ def cdist_backward(grad, x1, x2, dist, p):
                 term = np.where(d == 0, kind(0), term)
             result += term
     return result
+
+
+# ---- torch.linalg: NumPy's LAPACK (OpenBLAS) where PyTorch calls MKL's ------------------
+# The same LAPACK routines (getrf, gesdd, geqrf, syevd, potrf), so the same algorithms;
+# the last bits may differ (README: how close, measured).
+
+
+def vector_norm(x, ord, axes, keepdim):
+    """(sum |x_i|**ord)**(1/ord) over ``axes`` (every axis for None); ord inf and -inf
+    are the largest and smallest |x_i|, ord 0 counts the nonzeros."""
+    magnitude = np.abs(x)
+    if ord == float("inf"):
+        result = np.max(magnitude, axis=axes, keepdims=keepdim, initial=0)
+    elif ord == -float("inf"):
+        result = np.min(magnitude, axis=axes, keepdims=keepdim)
+    elif ord == 0:
+        result = np.sum(magnitude != 0, axis=axes, keepdims=keepdim)
+    elif ord == 2:
+        result = np.sqrt(np.sum(magnitude * magnitude, axis=axes, keepdims=keepdim))
+    else:
+        result = np.sum(magnitude ** ord, axis=axes, keepdims=keepdim) ** (1.0 / ord)
+    return np.asarray(result, dtype=x.dtype)
+
+
+def lu(a):
+    """LAPACK getrf's factorization P A = L U with partial pivoting, every matrix of the
+    batch at once, one column after the other: (LU in one array, the sign of P, getrf's
+    info: 0, or the 1-based index of the first exactly zero pivot). For det and slogdet,
+    which torch computes from getrf's U (NumPy's det goes through exp(log|det|) and rounds
+    5 to 4.999999999999999); these are getrf's unblocked steps, and MKL's blocked kernels
+    may round the last bits otherwise (39 % of random 6 x 6 determinants bit-equal)."""
+    lu = np.array(a, dtype=a.dtype)
+    n = a.shape[-1]
+    sign = np.ones(a.shape[:-2], a.dtype)
+    info = np.zeros(a.shape[:-2], np.int32)
+    for k in range(n):
+        pivot = k + np.argmax(np.abs(lu[..., k:, k]), axis=-1)
+        order = np.broadcast_to(np.arange(n), a.shape[:-1]).copy()
+        np.put_along_axis(order, np.stack([np.full_like(pivot, k), pivot], -1),
+                          np.stack([pivot, np.full_like(pivot, k)], -1), axis=-1)
+        lu = np.take_along_axis(lu, order[..., None], axis=-2)
+        sign = np.where(pivot != k, -sign, sign)
+        diagonal = lu[..., k, k]
+        info = np.where((info == 0) & (diagonal == 0), k + 1, info).astype(np.int32)
+        # (times the reciprocal, as getrf2 scales the column)
+        factor = lu[..., k + 1:, k] * (1 / np.where(diagonal == 0, 1, diagonal))[..., None]
+        lu[..., k + 1:, k] = factor
+        lu[..., k + 1:, k + 1:] -= factor[..., :, None] * lu[..., k, None, k + 1:]
+    return lu, sign, info
+
+
+def lu_info(a):
+    """getrf's ``info`` for each matrix of ``a`` (int32, batch shape): 0, or the 1-based
+    index of the first exactly zero pivot of U (a singular matrix). LAPACK's getrf finds
+    the singular ones (NumPy's slogdet: sign 0); the LU here, the index."""
+    sign = np.asarray(np.linalg.slogdet(a)[0]) if a.shape[-1] else np.ones(a.shape[:-2])
+    info = np.zeros(a.shape[:-2], np.int32)
+    for index in np.ndindex(*info.shape):
+        if sign[index] == 0:
+            info[index] = lu(a[index])[2] or a.shape[-1]
+    return info
+
+
+_SMALL = 256  # (larger matrices: NumPy's LAPACK, without torch's exact rounding of det)
+
+
+def inverse(a, info):
+    """A^{-1} for each matrix; a singular one (``info`` > 0) gives infinities, as getri."""
+    if not info.any():
+        return np.linalg.inv(a)
+    result = np.empty_like(a)
+    for index in np.ndindex(*a.shape[:-2]):
+        result[index] = np.linalg.inv(a[index]) if info[index] == 0 else np.inf
+    return result
+
+
+def solve(a, b, vector, info=None):
+    """X with A X = B, batched with broadcasting (``vector``: B is one vector per A); a
+    singular A (``info`` > 0) gives infinities."""
+    singular = np.zeros(a.shape[:-2], bool) if info is None else info > 0
+    if singular.any():
+        a = np.where(singular[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a)
+    result = np.linalg.solve(a, b[..., None])[..., 0] if vector else np.linalg.solve(a, b)
+    mask = singular[..., None] if vector else singular[..., None, None]
+    return np.where(mask, np.inf, result) if singular.any() else result
+
+
+def det(a):
+    """The determinant: the product of U's diagonal, signed by the pivoting (as torch)."""
+    if a.shape[-1] > _SMALL:
+        return np.asarray(np.linalg.det(a), a.dtype)
+    factors, sign, _ = lu(a)
+    return np.asarray(sign * np.prod(np.diagonal(factors, 0, -2, -1), axis=-1), a.dtype)
+
+
+def slogdet(a):
+    """(sign, log |det|) from the LU: the pivoting's sign times the signs of U's diagonal,
+    and the sum of the logarithms of its magnitudes."""
+    if a.shape[-1] > _SMALL:
+        sign, logabsdet = np.linalg.slogdet(a)
+        return np.asarray(sign, a.dtype), np.asarray(logabsdet, a.dtype)
+    factors, sign, _ = lu(a)
+    diagonal = np.diagonal(factors, 0, -2, -1)
+    with np.errstate(divide="ignore"):
+        logabsdet = np.sum(np.log(np.abs(diagonal)), axis=-1)
+    return np.asarray(sign * np.prod(np.sign(diagonal), axis=-1), a.dtype), \
+        np.asarray(logabsdet, a.dtype)
+
+
+def cofactor(a, det):
+    """d det(A) / dA = det(A) A^{-T} (the cofactor matrix), as torch 2.13 computes it: from
+    the inverse, and so 0 for an exactly singular A (where the cofactor matrix, the
+    true derivative, need not be 0)."""
+    singular = np.asarray(det) == 0
+    safe = np.where(singular[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a)
+    inverse_t = np.swapaxes(np.linalg.inv(safe), -1, -2)
+    return np.where(singular[..., None, None], 0, det[..., None, None] * inverse_t)
+
+
+def svd(a, full_matrices):
+    """U, S, Vh from LAPACK's gesdd (torch's default driver on the CPU)."""
+    return np.linalg.svd(a, full_matrices=full_matrices)
+
+
+def qr(a, mode):
+    """Q, R from LAPACK's geqrf and orgqr; mode 'r' gives an empty Q, as torch."""
+    if mode == "r":
+        return np.zeros(0, a.dtype), np.linalg.qr(a, mode="r")
+    return np.linalg.qr(a, mode=mode)
+
+
+def eigh(a, uplo):
+    """Eigenvalues (ascending) and eigenvectors of a symmetric matrix, from its ``uplo``
+    triangle (LAPACK's syevd)."""
+    return np.linalg.eigh(a, UPLO=uplo)
+
+
+def cholesky_info(a):
+    """potrf's ``info`` for each matrix: 0, or the order of the first leading minor that
+    is not positive-definite."""
+    info = np.zeros(a.shape[:-2], np.int32)
+    for index in np.ndindex(*a.shape[:-2]):
+        for k in range(1, a.shape[-1] + 1):
+            if not _positive_definite(a[index][:k, :k]):
+                info[index] = k
+                break
+    return info
+
+
+def _positive_definite(a) -> bool:
+    try:
+        np.linalg.cholesky(a)
+    except np.linalg.LinAlgError:
+        return False
+    return True
+
+
+def cholesky(a, upper, info):
+    """L with A = L L^T from A's lower triangle (``upper``: L^T). Where A is not
+    positive-definite (``info`` > 0) potrf stops at that column, as here: the columns
+    before it factored, its diagonal element what was left (not positive), the rest A's."""
+    failed = info > 0
+    safe = np.where(failed[..., None, None], np.eye(a.shape[-1], dtype=a.dtype), a)
+    lower = np.linalg.cholesky(safe)
+    for index in zip(*np.nonzero(failed)) if failed.ndim else [()] if failed else []:
+        lower[index] = _partial_cholesky(a[index], info[index])
+    return np.swapaxes(lower, -1, -2) if upper else lower
+
+
+def _partial_cholesky(a, stop):
+    """potrf's unblocked steps on one matrix, up to column ``stop`` (1-based) that fails."""
+    lower = np.tril(a)
+    for j in range(stop):
+        rest = lower[j, j] - lower[j, :j] @ lower[j, :j]
+        if j == stop - 1:
+            lower[j, j] = rest
+            break
+        lower[j, j] = np.sqrt(rest)
+        lower[j + 1:, j] = (lower[j + 1:, j] - lower[j + 1:, :j] @ lower[j, :j]) / lower[j, j]
+    return lower
+
+
+def pinv(a, atol, rtol, hermitian):
+    """The pseudo-inverse from the SVD, singular values at most max(atol, rtol * the
+    largest) dropped (torch's rule: rtol defaults to eps * max(m, n) when atol is not
+    given, else to 0)."""
+    if rtol is None:
+        rtol = np.finfo(a.dtype).eps * max(a.shape[-2:]) if atol is None or atol == 0 else 0.0
+    u, s, vh = np.linalg.svd(a, full_matrices=False, hermitian=hermitian)
+    largest = np.max(s, axis=-1, keepdims=True, initial=0)
+    cutoff = np.maximum(atol or 0.0, rtol * largest)
+    kept = np.where(s > cutoff, 1 / np.where(s > cutoff, s, 1), 0).astype(a.dtype)
+    return np.swapaxes(vh, -1, -2) @ (kept[..., None] * np.swapaxes(u, -1, -2))
+
+
+def lstsq(a, b, rcond):
+    """The least-squares solution of A X = B (batched) and A's rank. torch's default
+    driver on the CPU, gelsy, is a QR factorization: for A of full column rank, B is
+    carried through A's Householder reflections (the QR of [A | B]) and R X = Q^T B
+    solved by back substitution; otherwise NumPy's gelsd (an SVD: the same minimum-norm
+    solution, rounded otherwise)."""
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a, b = np.broadcast_to(a, shape + a.shape[-2:]), np.broadcast_to(b, shape + b.shape[-2:])
+    m, n = a.shape[-2:]
+    solution = np.empty(shape + (n, b.shape[-1]), a.dtype)
+    rank = np.empty(shape, np.int64)
+    if rcond is None:
+        rcond = np.finfo(a.dtype).eps * max(m, n)
+    for index in np.ndindex(*shape):
+        rank[index] = np.linalg.matrix_rank(a[index], rtol=rcond) if a[index].size else 0
+        if m >= n and rank[index] == n:
+            order = _column_pivots(a[index])
+            r = np.linalg.qr(np.concatenate([a[index][:, order], b[index]], -1), mode="r")
+            solution[index][order] = np.linalg.solve(r[:n, :n], r[:n, n:])
+        else:
+            solution[index] = np.linalg.lstsq(a[index], b[index], rcond=rcond)[0]
+    return solution, rank
+
+
+def _column_pivots(a):
+    """The column order of a QR with column pivoting (geqp3): at each step the column
+    with the largest norm outside the span of the columns already taken."""
+    order, rest = [], list(range(a.shape[-1]))
+    for _ in range(a.shape[-1]):
+        left = a[:, rest]
+        if order:
+            q = np.linalg.qr(a[:, order])[0]
+            left = left - q @ (q.T @ left)
+        order.append(rest.pop(int(np.argmax(np.linalg.norm(left, axis=0)))))
+    return order
+
+
+def solve_triangular(a, b, upper, left, unitriangular):
+    """X with A X = B (``left=False``: X A = B) for a triangular A (only its ``upper`` or
+    lower triangle is read; ``unitriangular``: its diagonal taken as ones), by
+    substitution, one row of X after the other as BLAS's trsm; a zero on the diagonal
+    gives infinities and NaNs, as there."""
+    if not left:
+        return np.swapaxes(solve_triangular(np.swapaxes(a, -1, -2), np.swapaxes(b, -1, -2),
+                                            not upper, True, unitriangular), -1, -2)
+    shape = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    a = np.broadcast_to(a, shape + a.shape[-2:])
+    x = np.array(np.broadcast_to(b, shape + b.shape[-2:]), dtype=np.result_type(a, b))
+    n = a.shape[-1]
+    for k in (range(n - 1, -1, -1) if upper else range(n)):
+        if not unitriangular:
+            x[..., k, :] /= a[..., k, k, None]
+        rest = slice(0, k) if upper else slice(k + 1, n)
+        x[..., rest, :] -= a[..., rest, k, None] * x[..., k, None, :]
+    return x

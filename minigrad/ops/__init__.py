@@ -30,6 +30,8 @@
 | scatter       | index_select, index_add/fill/copy, scatter,             |
 |               | scatter_reduce                                          |
 | linalg        | matmul, mm, mv, dot, bmm, addmm, addmv, baddbmm, cross  |
+| linalg_module | torch.linalg: inv, solve, det, slogdet, svd, qr, eigh,  |
+|               | cholesky, pinv, lstsq, matrix_power, the matrix norms   |
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
 |               | smooth_l1_loss, huber_loss, soft_margin_loss,           |
 |               | multi_margin_loss                                       |
@@ -77,6 +79,7 @@ from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .inplace import counted as inplace_counted  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
 from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
+from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
 from .loss import (  # noqa: F401
     binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss,
     multi_margin_loss, nll_loss_images, nll_loss_rows, smooth_l1_loss, soft_margin_loss,

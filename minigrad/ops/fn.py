@@ -34,6 +34,7 @@ from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 from . import arithmetic, compare, conv, cumulative, indexing, linalg, loss, pointwise
 from . import reduction, rounding, special, strided, trig
 from . import gather as gather_ops
+from . import linalg_module
 from . import scatter as scatter_ops
 from . import diagonal as diagonal_ops
 from . import rolling as rolling_ops
@@ -50,8 +51,10 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "log_softmax_backward_data", "log_sigmoid", "log_sigmoid_backward",
            "masked_select", "masked_select_backward", "masked_scatter",
            "masked_scatter_backward",
-           "mse_loss_backward", "soft_margin_loss_backward", "nll_loss", "nll_loss_backward", "threshold_backward",
-           "select_backward", "slice_backward", "index_backward", "value_selecting_backward",
+           "mse_loss_backward", "soft_margin_loss_backward", "nll_loss", "nll_loss_backward",
+           "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
+           "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
+           "value_selecting_backward",
            "tril", "triu", "gelu_backward", "native_layer_norm_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
@@ -466,6 +469,44 @@ def diagonal(x, offset, dim1, dim2):
     if is_tensor(x):
         return diagonal_ops.diagonal(x, offset, dim1, dim2)
     return diagonal_ops.diagonal_view(x, offset, dim1, dim2)
+
+
+def diag_embed(x):
+    """``x``'s last dim laid on the diagonal of a matrix (DiagEmbedBackward0)."""
+    if is_tensor(x):
+        return diagonal_ops.diag_embed(x, 0, -2, -1)
+    return diagonal_ops.diag_embed_of(x, 0, x.ndim - 1, x.ndim)
+
+
+def inverse(x):
+    """A^{-1} (LinalgInvExBackward0)."""
+    if is_tensor(x):
+        return linalg_module.inv(x)
+    return kernels_linalg.inverse(x, kernels_linalg.lu_info(x))
+
+
+def linalg_solve(a, b):
+    """X with A X = B, B a (batch of) matrix (LinalgSolveExBackward0)."""
+    return linalg_module.solve(a, b) if is_tensor(a) else kernels_linalg.solve(a, b, False)
+
+
+def solve_triangular(a, b, upper, left, unitriangular):
+    """X with A X = B (X A = B), A triangular (LinalgSolveTriangularBackward0)."""
+    if is_tensor(a) or is_tensor(b):
+        return linalg_module.solve_triangular(a, b, upper, left, unitriangular)
+    return kernels_linalg.solve_triangular(a, b, upper, left, unitriangular)
+
+
+def pinv(x):
+    """The pseudo-inverse (LinalgPinvBackward0)."""
+    return linalg_module.pinv(x) if is_tensor(x) else kernels_linalg.pinv(x, None, None, False)
+
+
+def cofactor(a, det):
+    """det(A) A^{-T}, the derivative of det (for a Tensor: A non-singular)."""
+    if is_tensor(a):
+        return unsqueeze(unsqueeze(det, -1), -1) * transpose(linalg_module.inv(a), -2, -1)
+    return kernels_linalg.cofactor(a, det)
 
 
 def diagonal_backward(grad, shape, offset, dim1, dim2):

@@ -31,7 +31,7 @@ from . import shape as shape_ops
 from .split import several_outputs
 from ..autograd.packing import keep
 from ..autograd.saved import show_saved
-from ..kernels import layout, softmax as kernels_softmax
+from ..kernels import layout, linalg as kernels_linalg, softmax as kernels_softmax
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "aten_norm", "dist",
            "logsumexp", "softmax", "log_softmax", "argmax", "argmin", "all", "any", "nansum",
@@ -413,7 +413,7 @@ class LinalgVectorNormBackward0(Node):
         # ``x.norm()`` shows ord 2, an int)
         self.save(ord=ord if shown is None else shown[0], _ord=ord, keepdim=keepdim, _axes=dim,
                   dim=None if every_dim else (dim if shown is None else shown[1]))
-        return vector_norm_of(x, ord, dim, keepdim)
+        return kernels_linalg.vector_norm(x, ord, dim, keepdim)
 
     def backward(self, saved, grad):
         x, norm = saved.self, saved.result
@@ -429,27 +429,12 @@ class NormBackward1(LinalgVectorNormBackward0):
 
     def forward(self, x, p, dim, keepdim):
         self.save(p=float(p), _ord=float(p), keepdim=keepdim, _axes=dim, dim=as_shown(dim))
-        return vector_norm_of(x, float(p), dim, keepdim)
+        return kernels_linalg.vector_norm(x, float(p), dim, keepdim)
 
 
 def aten_norm(x, p, dim, keepdim=False):
     """The p-norm over ``dim`` recorded as NormBackward1 (C++'s ``at::norm``)."""
     return NormBackward1.apply(x, p=p, dim=normalize_dims(dim, x.ndim), keepdim=keepdim)
-
-
-def vector_norm_of(x, ord, dim, keepdim):
-    magnitude = np.abs(x)
-    if ord == float("inf"):
-        result = np.max(magnitude, axis=dim, keepdims=keepdim, initial=0)
-    elif ord == -float("inf"):  # (the smallest |x_i|, the limit of the p-norms)
-        result = np.min(magnitude, axis=dim, keepdims=keepdim)
-    elif ord == 0:
-        result = np.sum(magnitude != 0, axis=dim, keepdims=keepdim)
-    elif ord == 2:
-        result = np.sqrt(np.sum(magnitude * magnitude, axis=dim, keepdims=keepdim))
-    else:
-        result = np.sum(magnitude ** ord, axis=dim, keepdims=keepdim) ** (1.0 / ord)
-    return np.asarray(result, dtype=x.dtype)
 
 
 def vector_norm_backward_of(grad, x, norm, p, dim, keepdim):
@@ -482,7 +467,7 @@ class DistBackward0(Node):
 
     def forward(self, x, other, p):
         self.save(p=p)
-        return vector_norm_of(x - other, float(p), None, False)
+        return kernels_linalg.vector_norm(x - other, float(p), None, False)
 
     def backward(self, saved, grad):
         def norm_backward():  # (once for each input that needs it, other's first: torch's)

@@ -78,7 +78,7 @@ def write(function: str, result, out, *inputs, differentiable: bool = True,
                         f"not {type(out).__name__}")
     for part, target in zip(result, out):  # (values, indices): the indices' dtype is exact
         _write_into(function, part, target, inputs, exact_dtype=part.dtype is dtypes.int64)
-    return _return_types_out(function)(*out)
+    return _return_types_out(function, getattr(result, "_fields", ("values", "indices")))(*out)
 
 
 def check_bool_out(function: str, out) -> None:
@@ -88,12 +88,13 @@ def check_bool_out(function: str, out) -> None:
                            f"got: {dtypes.SCALAR_NAMES[out.dtype]}")
 
 
-def _return_types_out(function: str):
-    """torch.return_types.max_out: the (values, indices) pair of a call with out=."""
+def _return_types_out(function: str, fields=("values", "indices")):
+    """torch.return_types.max_out: the (values, indices) pair of a call with out= (or the
+    result's own fields: slogdet_out's sign and logabsdet)."""
     if function not in _RETURN_TYPES_OUT:
-        kind = collections.namedtuple(f"{function}_out", ["values", "indices"])
-        kind.__repr__ = lambda self: (f"torch.return_types.{type(self).__name__}(\n"
-                                      f"values={self.values!r},\nindices={self.indices!r})")
+        kind = collections.namedtuple(f"{function}_out", fields)
+        kind.__repr__ = lambda self: (f"torch.return_types.{type(self).__name__}(\n" + ",\n".join(
+            f"{field}={value!r}" for field, value in zip(self._fields, self)) + ")")
         _RETURN_TYPES_OUT[function] = kind
     return _RETURN_TYPES_OUT[function]
 
