@@ -24,7 +24,7 @@ from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "zeros_",
-           "ones_", "eye_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+           "ones_", "eye_", "orthogonal_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
            "kaiming_normal_"]
 
 _LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
@@ -156,6 +156,29 @@ def eye_(tensor: Tensor) -> Tensor:
     tensor.zero_()
     tensor.diagonal().fill_(1)
     return tensor
+
+
+@no_grad()
+def orthogonal_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:
+    """Fill with a (semi-)orthogonal matrix times ``gain`` (Saxe et al., 2013): normal
+    samples, flattened to rows x the rest, made orthogonal by a QR factorization whose
+    Q's columns take the signs of R's diagonal (so Q is uniformly distributed), drawn
+    as PyTorch draws it."""
+    if tensor.dim() < 2:
+        raise ValueError("Only tensors with 2 or more dimensions are supported")
+    if tensor.numel() == 0:
+        return tensor
+    rows = tensor.size(0)
+    cols = tensor.numel() // rows
+    flattened = tensor.new_empty((rows, cols)).normal_(0, 1, generator=generator)
+    if rows < cols:
+        flattened = flattened.t()
+    q, r = minigrad.linalg.qr(flattened)
+    q = q * minigrad.diag(r, 0).sign()
+    if rows < cols:
+        q = q.t()
+    tensor.view_as(q).copy_(q)
+    return tensor.mul_(gain)
 
 
 def xavier_uniform_(tensor: Tensor, gain: float = 1.0, generator=None) -> Tensor:

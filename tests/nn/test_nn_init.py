@@ -207,3 +207,38 @@ def test_trunc_normal_and_eye_errors_and_warnings_are_torchs(call):
                 error = str(raised_here)
             outcomes.append((error, [str(w.message) for w in caught]))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("shape, gain, dtype", [
+    ((4, 3), 1.0, "float32"), ((3, 5), 2.0, "float32"), ((6, 6), 1.0, "float64"),
+    ((8, 2, 3), 0.5, "float32"), ((5, 1), 1.0, "float64"), ((0, 3), 1.0, "float32")])
+def test_orthogonal_draws_torchs_matrix(shape, gain, dtype):
+    """orthogonal_ draws PyTorch's normal samples and orthogonalises them by QR with Q's
+    columns signed by R's diagonal, as torch: the same matrix after a seed, to the last
+    bits NumPy's LAPACK and PyTorch's round otherwise (QR: 1e-7 in float32, 1e-15 in
+    float64), written in place, and (semi-)orthogonal times gain."""
+    results = []
+    for lib in (mg, torch):
+        lib.manual_seed(4)
+        tensor = lib.empty(*shape, dtype=getattr(lib, dtype))
+        assert lib.nn.init.orthogonal_(tensor, gain) is tensor
+        results.append(tensor.numpy().copy())
+    ours, theirs = results
+    tolerance = 1e-6 if dtype == "float32" else 1e-14
+    np.testing.assert_allclose(ours, theirs, rtol=tolerance, atol=tolerance)
+    if ours.size:
+        flat = ours.reshape(shape[0], -1).astype(np.float64) / gain
+        small = flat @ flat.T if flat.shape[0] <= flat.shape[1] else flat.T @ flat
+        np.testing.assert_allclose(small, np.eye(len(small)), atol=10 * tolerance)
+
+
+def test_orthogonal_refuses_a_vector_as_torch():
+    outcomes = []
+    for lib in (mg, torch):
+        with pytest.raises(ValueError) as error:
+            lib.nn.init.orthogonal_(lib.empty(3))
+        outcomes.append(str(error.value))
+    assert outcomes[0] == outcomes[1]
+    weight = mg.nn.Parameter(mg.empty(3, 3))
+    mg.nn.init.orthogonal_(weight)
+    assert weight.grad_fn is None and weight.requires_grad
