@@ -780,6 +780,11 @@ def norm(input, p="fro", dim=None, keepdim=False, *, out=None):
     return _out("norm", ops.linalg_module.torch_norm(input, p, dim, keepdim), out, input)
 
 
+def hardshrink(input, lambd=0.5, *, out=None):
+    """x where |x| > lambd, else 0 (torch.hardshrink, as F.hardshrink)."""
+    return _out("hardshrink", ops.activation.hardshrink(input, lambd), out, input)
+
+
 @_checks_arguments(_check_tensor_function)
 def dist(input, other, p=2):
     """The p-norm of input - other (broadcast), over all elements (DistBackward0)."""

@@ -1180,6 +1180,9 @@ class Tensor(TensorBase):
     def norm(self, p="fro", dim=None, keepdim=False):
         return ops.linalg_module.torch_norm(self, p, dim, keepdim)
 
+    def hardshrink(self, lambd=0.5):
+        return ops.activation.hardshrink(self, lambd)
+
     def inverse(self):
         return ops.linalg_module.inv(self)
 

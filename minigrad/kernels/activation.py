@@ -13,7 +13,8 @@ from .fma import fma32, fma64
 
 __all__ = ["leaky_relu", "hardtanh", "silu", "elu", "softplus", "mish", "hardswish",
            "hardsigmoid", "threshold", "silu_backward", "elu_backward", "softplus_backward",
-           "leaky_relu_backward", "hardswish_backward", "hardsigmoid_backward"]
+           "leaky_relu_backward", "hardswish_backward", "hardsigmoid_backward", "hardshrink",
+           "softshrink", "shrink_backward"]
 
 
 def _rounded(ufunc, x):
@@ -151,3 +152,25 @@ def hardsigmoid_backward(grad, x):
 def threshold(x, threshold, value):
     """x where x > threshold, else value."""
     return np.where(x <= threshold, x.dtype.type(value), x)
+
+
+def hardshrink(x, lambd):
+    """x outside [-lambd, lambd], else 0 (+0.; a NaN stays)."""
+    kind = x.dtype.type
+    inside = (x >= kind(-lambd)) & (x <= kind(lambd))
+    return np.where(inside, kind(0), x)
+
+
+def softshrink(x, lambd):
+    """x - lambd above lambd, x + lambd below -lambd, else x * 0 (a signed zero; a NaN
+    stays), as PyTorch's kernel writes it."""
+    kind = x.dtype.type
+    bound = kind(lambd)
+    return np.where(x > bound, x - bound, np.where(x < -bound, x + bound, x * kind(0)))
+
+
+def shrink_backward(grad, x, lambd):
+    """grad outside [-lambd, lambd] (a NaN x too), else 0: both shrinks' derivative."""
+    kind = x.dtype.type
+    inside = (x >= kind(-lambd)) & (x <= kind(lambd))
+    return np.where(inside, kind(0), grad)

@@ -20,6 +20,7 @@ from .parameter import Parameter
 
 __all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "LeakyReLU", "ELU", "Softplus",
            "SiLU", "Hardtanh", "ReLU6", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid",
+           "Hardshrink", "Softshrink",
            "Threshold", "PReLU", "LogSigmoid", "Softsign", "Tanhshrink", "Softmin"]
 
 
@@ -249,6 +250,27 @@ class Hardsigmoid(Hardswish):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.hardsigmoid(input, self.inplace)
+
+
+class Hardshrink(Module):
+    """y = x where |x| > lambd, else 0."""
+
+    def __init__(self, lambd: float = 0.5) -> None:
+        super().__init__()
+        self.lambd = lambd
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.hardshrink(input, self.lambd)
+
+    def extra_repr(self) -> str:
+        return f"{self.lambd}"
+
+
+class Softshrink(Hardshrink):
+    """y = x - lambd above lambd, x + lambd below -lambd, else 0."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.softshrink(input, self.lambd)
 
 
 class Threshold(Module):

@@ -33,7 +33,8 @@ __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_so
            "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy_with_logits", "batch_norm", "binary_cross_entropy", "l1_loss",
            "smooth_l1_loss", "huber_loss", "normalize", "dropout1d", "dropout2d", "selu",
-           "celu", "mish", "hardswish", "hardsigmoid", "threshold", "prelu", "softsign",
+           "celu", "mish", "hardswish", "hardsigmoid", "hardshrink", "softshrink", "threshold", "prelu",
+           "softsign",
            "tanhshrink", "softmin", "cosine_similarity", "kl_div", "leaky_relu", "elu",
            "softplus", "silu", "hardtanh", "relu6", "margin_ranking_loss",
            "hinge_embedding_loss", "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance",
@@ -266,6 +267,16 @@ def hardsigmoid(input: Tensor, inplace: bool = False) -> Tensor:
     if inplace:
         return ops.inplace(input, ops.activation.hardsigmoid)
     return ops.activation.hardsigmoid(input)
+
+
+def hardshrink(input: Tensor, lambd: float = 0.5, *, out=None) -> Tensor:
+    """x where |x| > lambd, else 0 (HardshrinkBackward0)."""
+    return write_out("hardshrink", ops.activation.hardshrink(input, lambd), out, input)
+
+
+def softshrink(input: Tensor, lambd: float = 0.5, *, out=None) -> Tensor:
+    """x moved lambd toward 0, and 0 within [-lambd, lambd] (SoftshrinkBackward0)."""
+    return write_out("softshrink", ops.activation.softshrink(input, lambd), out, input)
 
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:

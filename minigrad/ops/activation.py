@@ -1,8 +1,11 @@
 """The activation functions of ``torch.nn`` that PyTorch computes as operations of their
-own: leaky_relu, elu, softplus, silu, hardtanh (``LeakyReluBackward0``, ...).
+own: leaky_relu, elu, softplus, silu, hardtanh, hardshrink, softshrink
+(``LeakyReluBackward0``, ...).
 ``minigrad.nn.functional`` calls these (its ``F.relu6`` is hardtanh(x, 0, 6))."""
 
 from __future__ import annotations
+
+import numpy as np
 
 from .. import dtypes, errors
 from ..autograd.formula import Formula
@@ -12,7 +15,7 @@ from ..rules.layout import with_unary_layout
 from . import fn, pointwise
 
 __all__ = ["leaky_relu", "elu", "celu", "softplus", "silu", "hardtanh", "mish", "hardswish",
-           "hardsigmoid", "threshold", "prelu"]
+           "hardsigmoid", "threshold", "prelu", "hardshrink", "softshrink"]
 
 
 class LeakyReluBackward0(Node):
@@ -176,6 +179,38 @@ class ThresholdBackward0(Node):
         return fn.threshold_backward(grad, saved.self, saved.threshold)
 
 
+class HardshrinkBackward0(Node):
+    formula = Formula("y", "x if |x| > lambd, else 0", d={"x": "1 if |x| > lambd, else 0"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, lambd):
+        self.save(lambd=lambd)
+        return kernels.hardshrink(x, lambd)
+
+    def backward(self, saved, grad):
+        return shrink_backward(grad, saved.self, saved.lambd)
+
+
+class SoftshrinkBackward0(Node):
+    formula = Formula("y", "x - lambd if x > lambd, x + lambd if x < -lambd, else 0",
+                      d={"x": "1 if |x| > lambd, else 0"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, lambd):
+        self.save(lambd=lambd)
+        return kernels.softshrink(x, lambd)
+
+    def backward(self, saved, grad):
+        return shrink_backward(grad, saved.self, saved.lambd)
+
+
+def shrink_backward(grad, x, lambd):
+    """grad where |x| > lambd (or x is NaN), else 0."""
+    if not fn.is_tensor(grad):
+        return kernels.shrink_backward(grad, x, lambd)
+    return fn.where((x >= -lambd) & (x <= lambd), 0, grad)
+
+
 class PreluKernelBackward0(Node):
     formula = Formula("y", "x if x > 0 else w x   (w broadcast: one per channel, or one)",
                       grad={"x": "G if x > 0 else w G", "w": "sum of G x where x <= 0"})
@@ -313,6 +348,20 @@ def hardsigmoid(x):
 
 def threshold(x, threshold, value):
     return with_unary_layout(ThresholdBackward0.apply(x, threshold=threshold, value=value), x)
+
+
+def hardshrink(x, lambd=0.5):
+    _check_float(x, "hardshrink_cpu")
+    return with_unary_layout(HardshrinkBackward0.apply(x, lambd=lambd), x)
+
+
+def softshrink(x, lambd=0.5):
+    _check_float(x, "softshrink_check")
+    if lambd < 0:  # (C++'s default output of the dtype's largest value: 6 digits)
+        largest = float(np.finfo(x.dtype.numpy).max)
+        raise RuntimeError(f"lambda must be in range [0, {largest:g}] for input dtype "
+                           f"{dtypes.SCALAR_NAMES[x.dtype]}, but found {lambd:g}")
+    return with_unary_layout(SoftshrinkBackward0.apply(x, lambd=lambd), x)
 
 
 def prelu(x, weight):

@@ -213,3 +213,49 @@ def test_hardtanh_of_integers_and_bools_as_torch(call):
         except RuntimeError as error:
             out.append(f"RuntimeError: {error}")
     assert ours == theirs
+
+
+SHRINK_POINTS = [-1.0, -0.5, -0.2, -0.0, 0.0, 0.3, 0.5, 0.7, np.nan, np.inf, -np.inf]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("name, lambd", [("hardshrink", 0.5), ("softshrink", 0.5),
+                                         ("hardshrink", 0.0), ("softshrink", 1.5)])
+def test_shrinks_are_torchs(name, lambd, dtype):
+    """hardshrink and softshrink (HardshrinkBackward0, SoftshrinkBackward0, with lambd
+    saved): values and gradients at and around +-lambd, zeros, NaN and infinities, bit
+    for bit (signs of zeros aside in float64, where PyTorch's vector loop gives
+    softshrink's +0. inside the band and its float32 loop -0.)."""
+    results = []
+    for lib in (mg, torch):
+        x = lib.tensor(SHRINK_POINTS, dtype=getattr(lib, dtype), requires_grad=True)
+        y = getattr(lib.nn.functional, name)(x, lambd)
+        y.backward(lib.linspace(0.5, 3.0, len(SHRINK_POINTS), dtype=getattr(lib, dtype)))
+        results.append((y.detach().numpy(), x.grad.numpy(), type(y.grad_fn).__name__,
+                        y.grad_fn._saved_lambd))
+    (y, g, node, saved), (ty, tg, tnode, tsaved) = results
+    assert (node, saved) == (tnode, tsaved)
+    np.testing.assert_array_equal(y, ty)
+    np.testing.assert_array_equal(g, tg)
+    if dtype == "float32" or name == "hardshrink":
+        assert list(np.signbit(y)) == list(np.signbit(ty))
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.functional.softshrink(L.ones(2), -1.0),
+    lambda L: L.nn.functional.softshrink(L.ones(2, dtype=L.float64), -2.5),
+    lambda L: L.nn.functional.hardshrink(L.ones(2, dtype=L.long)),
+    lambda L: L.nn.functional.softshrink(L.ones(2, dtype=L.long)),
+    lambda L: L.hardshrink(L.tensor([0.1, -0.7]), 0.2),
+    lambda L: L.tensor([0.1, -0.7]).hardshrink(0.2),
+    lambda L: L.nn.Sequential(L.nn.Hardshrink(0.3), L.nn.Softshrink()),
+], ids=["softshrink-negative", "softshrink-negative-float64", "hardshrink-int",
+        "softshrink-int", "torch.hardshrink", "Tensor.hardshrink", "modules"])
+def test_shrink_calls_and_errors_are_torchs(call):
+    outcomes = []
+    for lib in (mg, torch):
+        try:
+            outcomes.append(repr(call(lib)))
+        except (RuntimeError, NotImplementedError) as error:
+            outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]

@@ -280,6 +280,8 @@ PROGRAMS = {
     "EluBackward0": lambda lib, a, b: _f(lib).elu(a) * b,
     "EluBackward1": lambda lib, a, b: _f(lib).elu(a * b, inplace=True),
     "HardsigmoidBackward0": lambda lib, a, b: _f(lib).hardsigmoid(a * 4) * b,
+    "HardshrinkBackward0": lambda lib, a, b: _f(lib).hardshrink(a * b, 0.6) * a,
+    "SoftshrinkBackward0": lambda lib, a, b: _f(lib).softshrink(a * b, 0.6) * a,
     "HardswishBackward0": lambda lib, a, b: _f(lib).hardswish(a * 4) * b,
     "HardtanhBackward0": lambda lib, a, b: _f(lib).hardtanh(a * 2) * b,
     "HuberLossBackward0": lambda lib, a, b: _f(lib).huber_loss(a, b, "none", 0.5),
@@ -374,6 +376,8 @@ BACKWARD_RECORDED_OTHERWISE = {
     # aten::hardsigmoid_backward is not implemented"; minigrad's is 0)
     "HardsigmoidBackward0": Otherwise("torch::autograd::NotImplemented", _OPS, orders=1),
     "HardswishBackward0": Otherwise("HardswishBackwardBackward0", _OPS),
+    "HardshrinkBackward0": Otherwise("HardshrinkBackwardBackward0", _OPS),
+    "SoftshrinkBackward0": Otherwise("SoftshrinkBackwardBackward0", _OPS),
     "HardtanhBackward0": Otherwise("HardtanhBackwardBackward0", _OPS),
     # (minigrad's second derivatives of huber and smooth_l1 have -0. where PyTorch's 0.)
     "HuberLossBackward0": Otherwise("HuberLossBackwardBackward0", _OPS, zero_signs=False),
