@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma32, fma64
+from .pointwise import clamp
 
 __all__ = ["leaky_relu", "hardtanh", "silu", "elu", "softplus", "mish", "hardswish",
            "hardsigmoid", "threshold", "silu_backward", "elu_backward", "softplus_backward",
@@ -44,10 +45,10 @@ def leaky_relu_backward(grad, x, negative_slope):
 
 
 def hardtanh(x, min_val, max_val):
-    """x clamped to [min_val, max_val] (the bounds in x's dtype), as torch's clamp: on
-    a tie x stays, so relu6(-0.) is -0. (NumPy's maximum would give +0)."""
-    low, high = x.dtype.type(min_val), x.dtype.type(max_val)
-    return np.where(x < low, low, np.where(x > high, high, x))
+    """x clamped to [min_val, max_val] (the bounds in x's dtype): torch's clamp, so on a
+    tie x stays (relu6(-0.) is -0.; NumPy's maximum would give +0) and a NaN bound
+    gives NaN."""
+    return clamp(x, x.dtype.type(min_val), x.dtype.type(max_val))
 
 
 def silu(x):

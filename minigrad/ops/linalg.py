@@ -407,18 +407,22 @@ class AddmvBackward0(Node):
 
     def forward(self, bias, mat, vec, beta=1, alpha=1):
         self.save(beta=beta, alpha=alpha)
-        product = np.matmul(mat, vec)
-        return (beta * bias if beta != 1 else bias) + (alpha * product if alpha != 1 else product)
+        return _scaled(bias, beta) + _scaled(np.matmul(mat, vec), alpha)
 
     def backward(self, saved, grad):
         alpha, beta = saved.alpha, saved.beta
         _, needs_mat, needs_vec = self.needs_input_grad
         # (in torch's order, its inputs by name: mat, self, vec)
         grad_mat = fn.reshape(grad, (grad.shape[0], 1)) * saved.vec if needs_mat else None
-        grad_mat = grad_mat if grad_mat is None or alpha == 1 else grad_mat * alpha
-        grad_self = grad if beta == 1 else grad * beta
+        grad_mat = _scaled(grad_mat, alpha)
+        grad_self = _scaled(grad, beta)
         grad_vec = fn.matmul(fn.t(saved.mat), grad) if needs_vec else None
-        return grad_self, grad_mat, grad_vec if grad_vec is None or alpha == 1 else grad_vec * alpha
+        return grad_self, grad_mat, _scaled(grad_vec, alpha)
+
+
+def _scaled(value, factor):
+    """value * factor, left alone where factor is 1 (as torch skips it) or value None."""
+    return value if value is None or factor == 1 else value * factor
 
 
 class BaddbmmBackward0(Node):
@@ -429,16 +433,14 @@ class BaddbmmBackward0(Node):
 
     def forward(self, bias, a, b, beta=1, alpha=1):
         self.save(beta=beta, alpha=alpha)
-        product = np.matmul(a, b)
-        return (beta * bias if beta != 1 else bias) + (alpha * product if alpha != 1 else product)
+        return _scaled(bias, beta) + _scaled(np.matmul(a, b), alpha)
 
     def backward(self, saved, grad):
         alpha, beta = saved.alpha, saved.beta
         _, needs_a, needs_b = self.needs_input_grad
         grad_a = fn.matmul(grad, fn.transpose(saved.batch2, 1, 2)) if needs_a else None
         grad_b = fn.matmul(fn.transpose(saved.batch1, 1, 2), grad) if needs_b else None
-        scaled = [g if g is None or alpha == 1 else g * alpha for g in (grad_a, grad_b)]
-        return (grad if beta == 1 else grad * beta, *scaled)
+        return _scaled(grad, beta), _scaled(grad_a, alpha), _scaled(grad_b, alpha)
 
 
 def addmv(bias, mat, vec, *, beta=1, alpha=1):

@@ -259,3 +259,13 @@ def test_shrink_calls_and_errors_are_torchs(call):
         except (RuntimeError, NotImplementedError) as error:
             outcomes.append((type(error).__name__, str(error)))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("low, high", [(float("nan"), 1.0), (-1.0, float("nan"))])
+def test_hardtanh_with_a_nan_bound_is_nan_as_torch(low, high):
+    """hardtanh is torch's clamp: a NaN bound makes every value NaN."""
+    values = [-2.0, -0.0, 0.5, 3.0, float("nan")]
+    ours, theirs = (lib.nn.functional.hardtanh(lib.tensor(values), low, high).numpy()
+                    for lib in (mg, torch))
+    np.testing.assert_array_equal(ours, theirs)
+    assert np.isnan(ours).all()
