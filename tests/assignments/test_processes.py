@@ -11,8 +11,10 @@ start); with it, they fail at their first fork.
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
+import time
 import uuid
 from pathlib import Path
 
@@ -91,8 +93,21 @@ class _Outer:
         return None
 
     def close(self) -> None:
-        if self.cgroup is not None:
-            self.cgroup.rmdir()
+        """Remove the cgroup once empty: processes of the bomb that are still exiting when
+        the run returns (a busy cgroup cannot be removed) are killed and waited for."""
+        if self.cgroup is None:
+            return
+        for _ in range(200):
+            pids = _read(self.cgroup / "cgroup.procs").split()
+            if not pids:
+                break
+            for pid in pids:
+                try:
+                    os.kill(int(pid), signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+            time.sleep(0.05)
+        self.cgroup.rmdir()
 
 
 def _read(path: Path) -> str:
