@@ -92,8 +92,8 @@ def _as_integer(value, dtype: dtypes.dtype) -> int:
     """A Python int that fits ``dtype``, with torch's errors for those that do not."""
     info = np.iinfo(dtype.numpy)
     overflow = RuntimeError(f"value cannot be converted to type {dtype.name} without overflow")
-    if isinstance(value, float):  # truncated toward zero, if in range
-        if math.isnan(value) or not info.min <= value < info.max + 1:
+    if isinstance(value, float):  # truncated toward zero, if the value itself is in range
+        if math.isnan(value) or not info.min <= value <= info.max:  # (c10's overflows())
             raise overflow
         return int(value)
     number = operator.index(value)  # "'list' object cannot be interpreted as an integer"

@@ -636,3 +636,17 @@ def test_sizes_and_their_mistakes_like_torch(name):
         except (RuntimeError, TypeError) as error:
             results.append((type(error).__name__, str(error)))
     assert results[0] == results[1]
+
+
+@pytest.mark.parametrize("value", [255.5, 255.0, 127.5, -128.5, -0.5, 65535.5, 9.2e18])
+@pytest.mark.parametrize("dtype", ["uint8", "int8", "int16", "int64"])
+def test_a_float_past_an_integer_dtypes_limit_overflows_as_torch(value, dtype):
+    """A float is checked before it is truncated (255.5 does not fit uint8, as in torch;
+    hypothesis found it)."""
+    outcomes = []
+    for lib in (minigrad, torch):
+        try:
+            outcomes.append(repr(lib.tensor([value], dtype=getattr(lib, dtype))))
+        except RuntimeError as error:
+            outcomes.append(str(error))
+    assert outcomes[0] == outcomes[1]
