@@ -233,6 +233,15 @@ def kth_indices(x: np.ndarray, k: int, axis: int) -> np.ndarray:
     return picks.reshape(moved.shape[:-1])
 
 
+def median_of_all(x: np.ndarray) -> np.ndarray:
+    """The lower median of all of ``x`` (0-dim): NaN when it holds a NaN (PyTorch's median
+    propagates NaN) or nothing at all."""
+    flat = np.sort(x.reshape(-1))  # (NaN last)
+    if flat.size == 0 or flat[-1] != flat[-1]:
+        return np.asarray(np.nan, x.dtype)
+    return np.asarray(flat[(flat.size - 1) // 2])
+
+
 def median_indices(x: np.ndarray, axis: int) -> np.ndarray:
     """The index of the lower median along ``axis``: PyTorch's ``std::nth_element`` orders
     equal values by index, so it is the middle place of a stable sort; the index of the

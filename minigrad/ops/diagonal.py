@@ -103,7 +103,7 @@ class TraceBackward0(Node):
 
     def backward(self, saved, grad):  # (as PyTorch: G written at every (cols + 1)-th place)
         rows, cols = saved.self_sym_sizes
-        places = np.arange(0, rows * cols, cols + 1, dtype=np.int64)
+        places = np.arange(0, min(rows, cols) * (cols + 1), cols + 1, dtype=np.int64)
         flat = fn.index_fill_tensor(fn.zeros((rows * cols,), grad), 0, places, grad)
         return fn.reshape(flat, (rows, cols))
 

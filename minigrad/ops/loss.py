@@ -5,6 +5,8 @@ calls these; its docstrings give the formulas from the learner's side.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes, errors
@@ -47,6 +49,12 @@ def _check_no_requires_grad(function: str, **tensors) -> None:
         for name, value in tensors.items():
             if value is not None and value.requires_grad:
                 raise RuntimeError(errors.not_differentiable(function, name))
+
+
+def _over(value: float, count: int) -> float:
+    """value / count, a 'mean' loss's norm, as torch's C++ divides doubles: infinite for an
+    empty input (whose gradient is empty all the same), not Python's ZeroDivisionError."""
+    return value / count if count else math.copysign(math.inf, value)
 
 
 def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
@@ -269,7 +277,7 @@ def mse_loss_backward_of(grad, x, target, reduction):
     for 'mean', as torch's kernel rounds it: norm * (x - target) * G, norm = 2 / n (in
     x's dtype)."""
     size = int(np.prod(np.broadcast_shapes(x.shape, target.shape), dtype=np.int64))
-    norm = np.asarray(2.0 / size if reduction == "mean" else 2.0, dtype=x.dtype)
+    norm = np.asarray(_over(2.0, size) if reduction == "mean" else 2.0, dtype=x.dtype)
     return norm * (x - target) * grad
 
 
@@ -518,7 +526,7 @@ class _PiecewiseLoss(Node):
         """torch's smooth_l1_loss_backward / huber_loss_backward of d = x - t; the
         target's is the same with t - x (so +0 at d = 0, not -0)."""
         beta = self.beta
-        norm = 1 / d.size if self.reduction == "mean" else 1.0
+        norm = _over(1, d.size) if self.reduction == "mean" else 1.0
         grad = grad if self.reduction == "none" else fn.expand(grad, d.shape)
         inner = self.inner(norm * d, grad, beta)
         outer = self.outer(norm * grad, beta)
@@ -599,7 +607,7 @@ class SoftMarginLossBackward0(Node):
 
 def soft_margin_loss_backward_of(grad, x, target, reduction):
     """-y exp(-y x) / (1 + exp(-y x)) G (/ n for 'mean'), in torch's order of steps."""
-    norm = 1 / fn.as_array(x).size if reduction == "mean" else 1.0
+    norm = _over(1, fn.as_array(x).size) if reduction == "mean" else 1.0
     z = fn.exp(-target * x)
     return target * z * -norm / (z + 1) * grad
 
@@ -666,7 +674,7 @@ class MultiMarginLossBackward0(Node):
     def backward(self, saved, grad):
         x, target = fn.as_array(saved.self), fn.as_array(saved.target)
         rows = _margin_rows(x)
-        norm = 1 / (rows.size if self.reduction == "mean" else rows.shape[1])
+        norm = _over(1, rows.size if self.reduction == "mean" else rows.shape[1])
         slope = kernels_loss.multi_margin_loss_backward(
             rows, target.reshape(-1), self.p, self.margin, fn.as_array(saved.weight), norm)
         grad = grad if fn.as_array(grad).ndim == 0 else fn.reshape(grad, (-1, 1))

@@ -56,6 +56,13 @@ MISC = {
     "var empty": lambda lib, x, b: x[:0].var(),
     "logsumexp empty": lambda lib, x, b: x[:0].logsumexp(0),
     "matmul empty batch": lambda lib, x, b: x[None, :0] @ b,
+    "median empty": lambda lib, x, b: x[:0].median(),
+    # ('mean' losses of nothing: NaN, and an empty gradient; the norm 1 / n is infinite)
+    "mse_loss empty": lambda lib, x, b: lib.nn.functional.mse_loss(x[:0], x[:0].detach()),
+    "smooth_l1_loss empty": lambda lib, x, b: lib.nn.functional.smooth_l1_loss(x[:0], x[:0]),
+    "huber_loss empty": lambda lib, x, b: lib.nn.functional.huber_loss(x[:0], x[:0].detach()),
+    "soft_margin_loss empty": lambda lib, x, b: lib.nn.functional.soft_margin_loss(
+        x[:0], x[:0].detach().sign()),
     "cat empty 2d": lambda lib, x, b: lib.cat([x[:0], x]),
     "exp int": lambda lib, x, b: (x > 0).long().exp(),
     "neg int": lambda lib, x, b: -(x > 0).long(),

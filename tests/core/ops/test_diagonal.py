@@ -17,6 +17,8 @@ from torch_compare import check_double_backward, check_error, check_numerical, o
 rng = np.random.default_rng(0)
 X = rng.standard_normal((3, 4)).astype(np.float32)
 V = rng.standard_normal((4,)).astype(np.float32)
+TALL = rng.standard_normal((5, 2)).astype(np.float32)  # (rows > cols + 1: a (cols + 1) step
+COLUMN = rng.standard_normal((3, 1)).astype(np.float32)  # walks past the diagonal's end)
 
 CASES = [
     case(lambda lib, x: x.diagonal(), X, id="diagonal"),
@@ -32,6 +34,8 @@ CASES = [
     case(lambda lib, x: lib.diag_embed(x, 1, 0, 2), X, id="diag_embed-dims"),
     case(lambda lib, x: x.trace(), X, id="trace"),
     case(lambda lib, x: lib.trace(x.t()), X, id="torch.trace"),
+    case(lambda lib, x: x.trace(), TALL, id="trace-tall"),
+    case(lambda lib, x: x.trace(), COLUMN, id="trace-column"),
 ]
 
 
