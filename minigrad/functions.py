@@ -135,6 +135,12 @@ def sub(input, other, *, alpha=1, out=None):
 
 
 @_checks_arguments(_check_binary_arguments)
+def rsub(input, other, alpha=1):
+    """other - alpha * input: sub with its operands swapped."""
+    return ops.rsub(input, other, alpha)
+
+
+@_checks_arguments(_check_binary_arguments)
 def mul(input, other, *, out=None):
     """input * other, elementwise."""
     if not isinstance(input, _Tensor) and not isinstance(other, _Tensor):
@@ -1073,6 +1079,47 @@ def squeeze(input, dim=None):
 
 def flip(input, dims):
     return ops.flip(input, dims)
+
+
+def fliplr(input):
+    return ops.fliplr(input)
+
+
+def flipud(input):
+    return ops.flipud(input)
+
+
+def adjoint(input):
+    return input.adjoint()
+
+
+# (complex numbers: minigrad's dtypes are all real; these are what torch gives for real ones)
+def real(input):
+    return input.real
+
+
+def imag(input):
+    return input.imag
+
+
+def conj(input):
+    return input.conj()
+
+
+def conj_physical(input, *, out=None):
+    return input.conj_physical() if out is None else _out("conj_physical", input, out, input)
+
+
+def resolve_conj(input):
+    return input.resolve_conj()
+
+
+def resolve_neg(input):
+    return input.resolve_neg()
+
+
+def is_conj(input) -> bool:
+    return input.is_conj()
 
 
 def narrow(input, dim, start, length):

@@ -265,7 +265,7 @@ class Tensor(TensorBase):
         """The shape, or the size of one dimension."""
         if dim is None:
             return Size(self._data.shape)
-        return self._data.shape[ops.normalize_dim(dim, self.ndim)]
+        return self._data.shape[arguments.normalize_dim_strict(dim, self.ndim)]
 
     def dim(self) -> int:
         return self._data.ndim
@@ -323,7 +323,8 @@ class Tensor(TensorBase):
 
     def stride(self, dim: int | None = None):
         """How many elements to step in memory along each dim (or along ``dim``)."""
-        return ops.stride(self, None if dim is None else ops.normalize_dim(dim, self.ndim))
+        return ops.stride(self, None if dim is None
+                          else arguments.normalize_dim_strict(dim, self.ndim))
 
     def storage_offset(self) -> int:
         """Where the first element sits in the memory, in elements."""
@@ -1262,11 +1263,56 @@ class Tensor(TensorBase):
 
     @property
     def T(self):
+        arguments.check_transpose_attribute("T", self.ndim)
         return ops.permute(self, *reversed(range(self.ndim)))
 
     @property
     def mT(self):
-        return ops.transpose(self, -2, -1)
+        """The last two dims swapped (a batch of matrices transposed)."""
+        arguments.check_transpose_attribute("mT", self.ndim)
+        return self if self.ndim == 0 else ops.transpose(self, -2, -1)
+
+    @property
+    def H(self):
+        """The conjugate transpose of a matrix: its transpose (minigrad's dtypes are real)."""
+        arguments.check_transpose_attribute("H", self.ndim)
+        return self if self.ndim == 0 else ops.transpose(self, 0, 1)
+
+    @property
+    def mH(self):
+        arguments.check_transpose_attribute("mH", self.ndim)
+        return self if self.ndim == 0 else ops.transpose(self, -2, -1)
+
+    def adjoint(self):
+        arguments.check_transpose_attribute("adjoint()", self.ndim)
+        return self if self.ndim == 0 else ops.transpose(self, -2, -1)
+
+    # (complex numbers: minigrad's dtypes are all real, so these are the tensor itself)
+    @property
+    def real(self):
+        return self
+
+    @property
+    def imag(self):
+        raise RuntimeError("imag is not implemented for tensors with non-complex dtypes.")
+
+    def conj(self):
+        return self
+
+    def conj_physical(self):
+        return self
+
+    def resolve_conj(self):
+        return self
+
+    def resolve_neg(self):
+        return self
+
+    def is_conj(self) -> bool:
+        return False
+
+    def is_neg(self) -> bool:
+        return False
 
     def swapaxes(self, axis0, axis1):
         return ops.transpose(self, axis0, axis1)
@@ -1494,6 +1540,17 @@ class Tensor(TensorBase):
         if not dims:
             raise TypeError('flip() missing 1 required positional arguments: "dims"')
         return ops.flip(self, dims[0] if len(dims) == 1 else dims)
+
+    def fliplr(self):
+        return ops.fliplr(self)
+
+    def flipud(self):
+        return ops.flipud(self)
+
+    def unfold(self, dimension, size, step):
+        """The windows of ``size`` elements, ``step`` apart, along ``dimension`` (a view):
+        ``torch.arange(6.).unfold(0, 2, 2)`` is ``[[0, 1], [2, 3], [4, 5]]``."""
+        return ops.unfold_windows(self, dimension, size, step)
 
     def __getitem__(self, index):
         return ops.getitem(self, index)

@@ -306,3 +306,30 @@ def in_iterator_layout(result: np.ndarray, arrays) -> np.ndarray:
     out = buffer.transpose(np.argsort(slow_to_fast))
     out[...] = result
     return out
+
+
+def windows(x: np.ndarray, dim: int, size: int, step: int) -> np.ndarray:
+    """``x.unfold(dim, size, step)``: a view of the windows of ``size`` elements, ``step``
+    apart, along ``dim`` (which becomes the windows' number; a last dim holds each window).
+    A 0-dim ``x`` is one element along one dim, as in torch."""
+    if x.ndim == 0:
+        x = x.reshape(1)
+        return np.lib.stride_tricks.as_strided(x, (size,), x.strides, writeable=x.flags.writeable)
+    count = (x.shape[dim] - size) // step + 1
+    shape = x.shape[:dim] + (count,) + x.shape[dim + 1:] + (size,)
+    strides = x.strides[:dim] + (x.strides[dim] * step,) + x.strides[dim + 1:] + (x.strides[dim],)
+    return np.lib.stride_tricks.as_strided(x, shape, strides, writeable=x.flags.writeable)
+
+
+def windows_backward(grad: np.ndarray, input_sizes, dim: int, size: int, step: int):
+    """Zeros of ``input_sizes`` with each window of ``grad`` added back where ``windows``
+    read it; an element in several windows gets their sum, the first window's first (as
+    torch's unfold_backward kernel adds them)."""
+    out = np.zeros(input_sizes, grad.dtype)
+    flat = out.reshape(1) if out.ndim == 0 else out
+    count = grad.shape[dim] if out.ndim else 1
+    for j in reversed(range(size)):  # (for each element: the earlier window first)
+        places = [slice(None)] * flat.ndim
+        places[dim] = slice(j, j + step * (count - 1) + 1, step)
+        flat[tuple(places)] += grad[..., j] if count else 0
+    return out

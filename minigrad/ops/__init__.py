@@ -25,7 +25,7 @@
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum,          |
 |               | trapezoid, cumulative_trapezoid, tensordot,             |
 |               | cartesian_prod, combinations, cov, corrcoef             |
-| rolling       | roll, rot90                                             |
+| rolling       | roll, rot90, Tensor.unfold (windows along a dim)        |
 | distance      | cdist                                                   |
 | scatter       | index_select, index_add/fill/copy, scatter,             |
 |               | scatter_reduce                                          |
@@ -109,7 +109,7 @@ from .reduction import (  # noqa: F401
 )
 from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none is given)
 from .repeat import repeat, repeat_interleave, tile  # noqa: F401
-from .rolling import roll, rot90  # noqa: F401
+from .rolling import roll, rot90, unfold as unfold_windows  # noqa: F401
 from .scatter import (  # noqa: F401
     index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce)
 from .sorting import amax, amin, argsort, kthvalue, median, mode, sort, topk  # noqa: F401
@@ -118,6 +118,6 @@ from .split import (  # noqa: F401
     unsafe_split_with_sizes)
 from .strided import as_strided, regenerate_grad_fn, storage_offset, stride  # noqa: F401
 from .shape import (  # noqa: F401
-    cat, clone, contiguous, expand, flatten, flip, narrow, permute, reshape, squeeze, squeeze_,
+    cat, clone, contiguous, expand, flatten, flip, fliplr, flipud, narrow, permute, reshape, squeeze, squeeze_,
     stack, t, t_, to_dtype, transpose, transpose_, unsqueeze, unsqueeze_, view,
 )

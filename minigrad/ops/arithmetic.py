@@ -284,33 +284,39 @@ def scalar_op(a, op: str, number):
 _SCALAR_OVERLOADS = {"+": AddBackward1, "-": SubBackward1, "*": MulBackward1, "/": DivBackward1}
 
 
-def _alpha(alpha) -> dict:
+def _alpha(alpha, a, b) -> dict:
+    if type(alpha) is int and alpha == 1:
+        return promotion.NO_PARAMS
+    alpha = arguments.checked_alpha(alpha, a, b)
     return promotion.NO_PARAMS if alpha == 1 else {"alpha": alpha}
 
 
 def add(a, b, alpha=1):
     """a + alpha * b (either may be a Python number); broadcasting applies."""
-    return promotion.binary(AddBackward0, a, b, "+", params=_alpha(alpha),
+    return promotion.binary(AddBackward0, a, b, "+", params=_alpha(alpha, a, b),
                             scalar_overload=AddBackward1, elementwise=True)
 
 
 def sub(a, b, alpha=1):
     arguments.check_sub(a, b)
-    return promotion.binary(SubBackward0, a, b, "-", params=_alpha(alpha),
+    return promotion.binary(SubBackward0, a, b, "-", params=_alpha(alpha, a, b),
                             scalar_overload=SubBackward1, elementwise=True)
 
 
-def rsub(a, other):
-    """other - a: ``2 - x`` (RsubBackward1), or ``torch.rsub`` of two tensors (RsubBackward0)."""
+def rsub(a, other, alpha=1):
+    """other - alpha * a: ``2 - x`` (RsubBackward1), or ``torch.rsub`` of two tensors
+    (RsubBackward0)."""
     if is_tensor(other):
         arguments.check_sub(a, other)
-        return promotion.binary(RsubBackward0, a, other, "-", elementwise=True)
+        return promotion.binary(RsubBackward0, a, other, "-", params=_alpha(alpha, a, other),
+                                elementwise=True)
     other = python_number(other)
     if other is None:  # (see _other_operand)
         return NotImplemented
     arguments.check_sub(a, other)
-    return with_number_layout(RsubBackward1.apply(a, cast_to=dtypes.result_type(a, other), other=other),
-                              a._data)
+    node = RsubBackward1.apply(a, cast_to=dtypes.result_type(a, other), other=other,
+                               **_alpha(alpha, a, other))
+    return with_number_layout(node, a._data)
 
 
 def mul(a, b):

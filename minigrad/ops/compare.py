@@ -60,6 +60,9 @@ def ge(a, b):
 
 def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     """|a - b| <= atol + rtol * |b|, elementwise."""
+    if is_tensor(b) and a.dtype is not b.dtype:
+        raise RuntimeError(
+            f"{dtypes.SCALAR_NAMES[a.dtype]} did not match {dtypes.SCALAR_NAMES[b.dtype]}")
     b_data = b._data if is_tensor(b) else b
     result = make(np.asarray(np.isclose(a._data, b_data, rtol, atol, equal_nan)))
     return with_iterator_layout(result, a._data, b_data) if is_tensor(b) else result
@@ -67,10 +70,6 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """True when every element of ``a`` is close to ``b`` (see ``isclose``)."""
-    if is_tensor(b) and a.dtype is not b.dtype:
-        raise RuntimeError(
-            f"{dtypes.SCALAR_NAMES[a.dtype]} did not match {dtypes.SCALAR_NAMES[b.dtype]}"
-        )
     return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
 
 

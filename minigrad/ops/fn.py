@@ -517,6 +517,22 @@ def diagonal_backward(grad, shape, offset, dim1, dim2):
     return diagonal_ops.diagonal_backward_of(grad, shape, offset, dim1, dim2)
 
 
+def unfold_windows(x, dim, size, step):
+    """The windows of ``size`` elements, ``step`` apart, along ``dim`` (UnfoldBackward0)."""
+    if is_tensor(x):
+        return rolling_ops.unfold(x, dim, size, step)
+    return layout.windows(x, dim, size, step)
+
+
+def unfold_backward(grad, input_sizes, dim, size, step):
+    """Zeros of ``input_sizes`` with unfold's windows of ``grad`` added back
+    (UnfoldBackwardBackward0)."""
+    if is_tensor(grad):
+        return rolling_ops.UnfoldBackwardBackward0.apply(
+            grad, input_sizes=tuple(input_sizes), dim=dim, size=size, step=step)
+    return layout.windows_backward(grad, input_sizes, dim, size, step)
+
+
 def as_strided_backward(grad, base_geometry, size, stride, storage_offset):
     """The gradient of a view described by where it sits in its base's memory
     (AsStridedBackward0): ``grad`` added back at those elements."""

@@ -603,6 +603,20 @@ def flip(x, dims):
     return FlipBackward0.apply(x, dims=dims, given=given)
 
 
+def fliplr(x):
+    """The columns in reverse order: ``flip(x, 1)``, for 2 dims or more."""
+    if x.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return flip(x, 1)
+
+
+def flipud(x):
+    """The rows in reverse order: ``flip(x, 0)``, for 1 dim or more."""
+    if x.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return flip(x, 0)
+
+
 def _check_unique(dims) -> None:
     seen = set()
     for d in dims:

@@ -893,6 +893,68 @@ def normalize_dim(dim: int, ndim: int) -> int:
     return dim % limit
 
 
+def normalize_dim_strict(dim: int, ndim: int) -> int:
+    """``normalize_dim`` where PyTorch makes no exception for a 0-dim tensor (``size``,
+    ``stride``, ``roll``): it has no dimension to name."""
+    if ndim == 0:
+        raise IndexError(f"Dimension specified as {int(dim)} but tensor has no dimensions")
+    return normalize_dim(dim, ndim)
+
+
+def checked_alpha(alpha, a, b):
+    """``alpha`` of ``a + alpha * b`` (add, sub, rsub), checked as torch's alpha_check
+    checks it against the result's dtype: a bool alpha only for a bool result (where any
+    alpha counts as a bool), a float alpha never for an integer (or bool) result."""
+    result = dtypes.result_type(a, b)
+    if isinstance(alpha, (bool, np.bool_)) and result is not dtypes.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if not result.is_floating_point and isinstance(alpha, (float, np.floating)):
+        raise RuntimeError("For integral input tensors, argument alpha must not be a "
+                           "floating point number.")
+    return bool(alpha) if result is dtypes.bool else alpha
+
+
+# torch's texts for x.T, x.H, x.mT, x.mH and x.adjoint(): {attribute: (the dims it takes,
+# the warning on a 0-dim tensor)}; a 1-dim tensor (and, for H, more than 2) is refused.
+_TRANSPOSES = {
+    "T": ("matrices", "Tensor.T is deprecated on 0-D tensors. This function is the identity "
+                      "in these cases.", 4321),
+    "H": ("matrices", "Tensor.H is deprecated on 0-D tensors. Consider using x.conj().", 4335),
+    "mT": ("batches", "Tensor.mT is deprecated on 0-D tensors. This function is the identity "
+                      "in these cases.", 4373),
+    "mH": ("batches", "Tensor.mH is deprecated on 0-D tensors. Consider using x.conj().", 4382),
+    "adjoint()": ("batches", "adjoint() is deprecated on 0-D tensors. Consider using "
+                             "x.conj().", 4390),
+}
+_T_OTHER_DIMS = (
+    "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is "
+    "deprecated and it will throw an error in a future release. Consider `x.mT` to transpose "
+    "batches of matrices or `x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the "
+    "dimensions of a tensor.")
+
+
+def _shape_cpp(message: str, line: int) -> str:
+    return (f"{message} (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+            f"TensorShape.cpp:{line}.)")
+
+
+def check_transpose_attribute(attribute: str, ndim: int) -> None:
+    """PyTorch's rules for ``x.T``, ``x.H``, ``x.mT``, ``x.mH``, ``x.adjoint()`` on a tensor
+    of ``ndim`` dims: a warning (once) where it is deprecated, an error where refused."""
+    takes, on_scalar, line = _TRANSPOSES[attribute]
+    if ndim == 0:
+        errors.warn_once(_shape_cpp(on_scalar, line), stacklevel=4)
+    elif attribute == "T" and ndim != 2:
+        errors.warn_once(_shape_cpp(_T_OTHER_DIMS, 4314), stacklevel=4)
+    elif takes == "matrices" and ndim != 2 and attribute != "T":
+        hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
+        raise RuntimeError(f"tensor.{attribute} is only supported on matrices (2-D tensors). "
+                           f"Got {ndim}-D tensor.{hint}")
+    elif takes == "batches" and ndim == 1:
+        raise RuntimeError(f"tensor.{attribute} is only supported on matrices or batches of "
+                           f"matrices. Got 1-D tensor.")
+
+
 def normalize_dims(dim, ndim: int) -> tuple[int, ...]:
     """``dim`` (None, an int, or a sequence) as a sorted tuple of axes;
     None means every axis."""

@@ -242,6 +242,7 @@ PROGRAMS = {
     "TraceBackward0": lambda lib, a, b: (a * b).trace() * a,
     "RepeatBackward0": lambda lib, a, b: (a * b).repeat(2, 1) * a.repeat(2, 1),
     "RollBackward0": lambda lib, a, b: (a * b).roll(1, 1) * a,
+    "UnfoldBackward0": lambda lib, a, b: (a * b).unfold(1, 2, 1) * a[:, 1:, None],
     "Rot90Backward0": lambda lib, a, b: (a * b).rot90() * a.t(),
     "ClampMinBackward0": lambda lib, a, b: (a * b).clamp_min(0.1) * a,
     "ClampMaxBackward0": lambda lib, a, b: (a * b).clamp_max(0.1) * a,
@@ -336,6 +337,7 @@ RECORDED_BY_A_BACKWARD = {
     "AvgPool2DBackwardBackward0": "AvgPool2DBackward0",
     "AdaptiveAvgPool2DBackwardBackward0": "AdaptiveAvgPool2DBackward0",
     "DiagonalBackwardBackward0": "DiagonalBackward0",
+    "UnfoldBackwardBackward0": "UnfoldBackward0",
     "EuclideanDistBackward0": "MulBackward0 (a first order only: test_distance.py)",
     "IndexFillBackward1": "TraceBackward0",
 }

@@ -50,6 +50,13 @@ ARITHMETIC = [
     case(lambda lib, x, y: x.add(y, alpha=2), X, Y, id="add-alpha"),
     case(lambda lib, x, y: x.sub(y, alpha=0.5), X, Y, id="sub-alpha"),
     case(lambda lib, x: x.add(3, alpha=2), X, id="add-scalar-alpha"),
+    case(lambda lib, x: lib.rsub(x, 3), X, id="torch.rsub-number"),
+    case(lambda lib, x: lib.rsub(x, 2.5, alpha=0.5), X, id="torch.rsub-number-alpha"),
+    case(lambda lib, x, y: lib.rsub(x, y), X, Y, id="torch.rsub"),
+    case(lambda lib, x, y: lib.rsub(x, y, alpha=2), X, Y, id="torch.rsub-alpha"),
+    case(lambda lib, x, y: lib.add(x > 0, y > 0, alpha=2), X, Y, id="add-bool-alpha"),
+    case(lambda lib, x, y: lib.add(x > 0, y > 0, alpha=0), X, Y, id="add-bool-alpha-0"),
+    case(lambda lib, x, y: lib.add(x, (y > 0).long(), alpha=2.5), X, Y, id="add-float-alpha"),
     case(lambda lib, x, y: lib.add(x, y), X, Y, id="torch.add"),
     case(lambda lib, x: lib.add(2, x), X, id="torch.add-number-first"),
     case(lambda lib, x: lib.sub(2, x), X, id="torch.sub-number-first"),
@@ -98,6 +105,14 @@ def test_number_over_tensor_is_reciprocal_times_number():
 
 OP_ERRORS = [
     case(lambda lib, x, y: x + y, X, rand((3, 2)), id="add-shapes"),
+    # (alpha checked against the result's dtype, as torch's alpha_check)
+    case(lambda lib, x, y: lib.add(x.long(), y.long(), alpha=2.5), X, Y, id="add-int-float-alpha"),
+    case(lambda lib, x, y: lib.sub(x.long(), 1, alpha=0.5), X, Y, id="sub-int-float-alpha"),
+    case(lambda lib, x, y: x.long().add(y.long(), alpha=True), X, Y, id="add-int-bool-alpha"),
+    case(lambda lib, x, y: lib.add(x, y, alpha=True), X, Y, id="add-float-bool-alpha"),
+    case(lambda lib, x, y: lib.add(x > 0, y > 0, alpha=1.5), X, Y, id="add-bool-float-alpha"),
+    case(lambda lib, x, y: x.long().add_(y.long(), alpha=0.5), X, Y, id="add_-int-float-alpha"),
+    case(lambda lib, x, y: lib.rsub(x.long(), y.long(), alpha=0.5), X, Y, id="rsub-float-alpha"),
     case(lambda lib, x, y: x * y, X3, rand((3, 3)), id="mul-shapes"),
     case(lambda lib, x, y: x / y, X, rand((4,)), id="div-shapes"),
     case(lambda lib, x, y: x ** y, POS, rand((5,)), id="pow-shapes"),

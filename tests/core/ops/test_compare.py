@@ -47,6 +47,9 @@ def test_allclose_and_isclose():
     check(lambda lib, x, y: x.allclose(y, equal_nan=True),
           np.array([np.nan], np.float32), np.array([np.nan], np.float32))
     check_error(lambda lib, x, y: lib.allclose(x, y), a, a.astype(np.float64))
+    check_error(lambda lib, x, y: lib.isclose(x, y), a, a.astype(np.float64))
+    check_error(lambda lib, x, y: x.isclose(y.long()), a, a)
+    check(lambda lib, x, y: x.long().isclose(y.long()), a, b)
 
 
 OP_ERRORS = [
