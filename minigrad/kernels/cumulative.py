@@ -20,11 +20,13 @@ import math
 
 import numpy as np
 
+from .special import each
+
 __all__ = ["cumsum", "cumprod", "cummax_indices", "cummin_indices", "logcumsumexp",
            "EXACT_LIMIT"]
 
 EXACT_LIMIT = 200_000
-_libm_exp, _libm_log1p = np.frompyfunc(math.exp, 1, 1), np.frompyfunc(math.log1p, 1, 1)
+_libm_exp, _libm_log1p = each(math.exp), each(math.log1p)
 
 
 _ACCUMULATE = {np.dtype(np.float32): np.float64, np.dtype(np.float16): np.float32}

@@ -71,6 +71,8 @@ def one_minus_square64(y: np.ndarray, out=None) -> np.ndarray:
     and error is too small to move it off. Those elements, and squares above 2
     (where 1 - square rounds; inf and nan too), are left to fma64."""
     y = np.asarray(y, dtype=np.float64)
+    if y.ndim == 0:  # (arithmetic on a 0-dim array gives scalars: nothing to write into)
+        return one_minus_square64(y.reshape(1)).reshape(())
     with np.errstate(over="ignore", invalid="ignore"):
         square = y * y
         high = y * 134217729.0  # (Veltkamp's split, as _split)

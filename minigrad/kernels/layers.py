@@ -27,6 +27,7 @@ import numpy as np
 
 from . import threads
 from .fma import fma32, fma64
+from .special import each
 
 __all__ = ["layer_norm", "layer_norm_backward", "rowwise_moments", "gelu", "gelu_backward"]
 
@@ -34,7 +35,7 @@ _SQRT1_2 = 0.7071067811865476  # 1 / sqrt(2)
 _BETA = 0.7978845608028654  # sqrt(2 / pi)
 _KAPPA = 0.044715
 _ONE_OVER_SQRT_2PI = 0.3989422804014327  # 1 / sqrt(2 pi)
-_erf_each = np.frompyfunc(math.erf, 1, 1)
+_erf_each = each(math.erf)
 _VECTOR_BYTES = 32  # AVX2
 _CHUNK = 16  # vectors per Welford chunk
 
@@ -212,7 +213,7 @@ def layer_norm_backward(grad, x, mean, rstd, weight, kept: int, needs: tuple):
 
 def _erf(x: np.ndarray) -> np.ndarray:
     """erf of each element, correctly rounded to x's dtype (``math.erf`` in float64)."""
-    return _erf_each(x.astype(np.float64)).astype(np.float64).astype(x.dtype)
+    return _erf_each(x.astype(np.float64)).astype(x.dtype)
 
 
 def gelu(x: np.ndarray, approximate: str) -> np.ndarray:

@@ -14,7 +14,7 @@ kernels as NumPy allows (``ops/trig.py`` and ``ops/special.py`` call them).
   ``heaviside``: PyTorch's formulas, step by step in the tensor's dtype (float16 in
   float32 where PyTorch's kernel computes it so; ``logit``'s, ``xlogy``'s and ``entr``'s
   steps round to half, as theirs).
-- ``lgamma``: the C library's ``lgamma``/``lgammaf`` per element, as PyTorch's kernel;
+- ``lgamma``: the C library's double ``lgamma`` per element, rounded to the dtype;
   ``digamma`` and ``trigamma``: PyTorch's ``calc_digamma`` and ``calc_trigamma`` step by
   step in the dtype (float32 in float32).
 - ``addcmul``, ``addcdiv``: ``self + value * t1 * t2`` (its last multiply and the add
@@ -68,7 +68,19 @@ atanh = in_float64(np.arctanh)
 atan2, hypot = in_float64(np.arctan2), in_float64(np.hypot)
 _sin = in_float64(np.sin)
 
-_erf, _erfc = np.frompyfunc(math.erf, 1, 1), np.frompyfunc(math.erfc, 1, 1)
+def each(function):
+    """``function`` (of one Python float, e.g. ``math.erf``) on every element of an
+    array: a float64 array of the same shape. (NumPy's ``frompyfunc`` alone gives an
+    object array, and for a 0-dim one a bare Python float.)"""
+    ufunc = np.frompyfunc(function, 1, 1)
+
+    def computed(x):
+        return np.asarray(ufunc(x), dtype=np.float64)
+    computed.__name__ = getattr(function, "__name__", "each")
+    return computed
+
+
+_erf, _erfc = each(math.erf), each(math.erfc)
 
 
 def _c_library(name: str, c_type=ctypes.c_float):
@@ -80,21 +92,21 @@ def _c_library(name: str, c_type=ctypes.c_float):
     except (OSError, AttributeError, TypeError):
         return None
     function.restype, function.argtypes = c_type, [c_type]
-    return np.frompyfunc(function, 1, 1)
+    return each(function)
 
 
 def _per_element(double, single):
     """PyTorch computes asinh and acosh with the C library's function, element by element
     (``asinh`` for float64, ``asinhf`` for float32), not with a vectorised one: so does
     this kernel (float32 where the C library has no ``asinhf``: float64, rounded)."""
-    double = np.frompyfunc(double, 1, 1)
+    double = each(double)
     single = _c_library(single)
 
     def computed(x):
         if x.dtype == np.float32 and single is not None:
             return np.asarray(single(x).astype(np.float32))
         with np.errstate(all="ignore"):
-            return np.asarray(double(x.astype(np.float64)).astype(np.float64).astype(x.dtype))
+            return double(x.astype(np.float64)).astype(x.dtype)
     return computed
 
 
@@ -109,14 +121,7 @@ asinh = _per_element(math.asinh, "asinhf")
 acosh = _per_element(_domain(math.acosh, 1.0), "acoshf")
 
 
-@in_float64
-def erf(x):
-    return _erf(x).astype(np.float64)
-
-
-@in_float64
-def erfc(x):
-    return _erfc(x).astype(np.float64)
+erf, erfc = in_float64(_erf), in_float64(_erfc)
 
 
 _ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
@@ -263,15 +268,14 @@ def addcdiv(self_, t1, t2, value):
         return np.asarray(self_.astype(wide) + quotient).astype(dtype)
 
 
-_lgamma64 = _c_library("lgamma", ctypes.c_double) or np.frompyfunc(math.lgamma, 1, 1)
-_lgamma32 = _c_library("lgammaf")
+_lgamma64 = _c_library("lgamma", ctypes.c_double) or each(math.lgamma)
 
 
 @half_in_float32
 def lgamma(x):
-    """log |gamma(x)|: the C library's ``lgamma`` (``lgammaf`` for float32) per element."""
+    """log |gamma(x)|: the C library's double ``lgamma`` per element, rounded to x's dtype."""
     with np.errstate(all="ignore"):
-        return np.asarray(_lgamma64(x.astype(np.float64)).astype(np.float64).astype(x.dtype))
+        return _lgamma64(x.astype(np.float64)).astype(x.dtype)
 
 
 _PSI_10 = 2.25175258906672110764
@@ -385,5 +389,5 @@ def polygamma(n: int, x):
         return trigamma(x)
     with np.errstate(all="ignore"):
         factor = (1.0 if n % 2 else -1.0) * math.exp(math.lgamma(n + 1.0))
-        values = _zeta_elements(float(n + 1), x.astype(np.float64)).astype(np.float64)
+        values = np.asarray(_zeta_elements(float(n + 1), x.astype(np.float64)), np.float64)
         return np.asarray(factor * values).astype(x.dtype)

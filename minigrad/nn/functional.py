@@ -24,6 +24,7 @@ import minigrad
 
 from .. import errors, ops
 from ..autograd.broadcast import broadcast_shapes
+from ..rules.arguments import check_sub
 from ..rules.out import write as write_out
 from ..tensor import Tensor
 
@@ -318,7 +319,11 @@ def softmin(input: Tensor, dim: int | None = None, _stacklevel: int = 3,
 def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -> Tensor:
     """sum(x1 * x2) / (max(||x1||, eps) * max(||x2||, eps)) along ``dim``, computed as
     PyTorch computes it: each tensor divided by its (clamped) norm first."""
-    x1, x2 = _broadcast_pair(x1, x2)
+    common = minigrad.result_type(x1, x2)
+    if not common.is_floating_point:
+        raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
+                           f"{_type_name(minigrad.empty(0, dtype=common))}")
+    x1, x2 = _broadcast_pair(x1.to(common), x2.to(common))
     norm1 = x1.norm(2, dim, keepdim=True).clone()
     norm2 = x2.norm(2, dim, keepdim=True).clone()
     with minigrad.no_grad():  # (the clamp is not differentiated, as in PyTorch)
@@ -449,12 +454,22 @@ def mse_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
         # expanded, ExpandBackward0 in its graph)
         shape = broadcast_shapes(input.shape, target.shape)
         input, target = (t if t.shape == shape else t.expand(shape) for t in (input, target))
+    _check_float_kernel("mse_cpu", input, target)
     return ops.mse_loss(input, target, reduction)
 
 
 def _type_name(tensor: Tensor) -> str:
     """'Long', 'Float', ...: how PyTorch's messages name a dtype."""
     return tensor.type()[len("torch."):-len("Tensor")]
+
+
+def _check_float_kernel(kernel: str, *tensors: Tensor) -> None:
+    """A loss whose kernel PyTorch has for floating dtypes only: on integer or bool
+    operands (their promoted dtype) its dispatch names the kernel, as PyTorch's does."""
+    common = tensors[0].dtype if len(tensors) == 1 else minigrad.result_type(*tensors)
+    if not common.is_floating_point:
+        name = _type_name(minigrad.empty(0, dtype=common))
+        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
 
 
 def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int,
@@ -629,6 +644,13 @@ def binary_cross_entropy_with_logits(input: Tensor, target: Tensor,
     if target.shape != input.shape:
         raise ValueError(f"Target size ({target.shape}) must be the same as input size "
                          f"({input.shape})")
+    _check_float_kernel("log_sigmoid_cpu", input)
+    check_sub(target, target)  # (bool targets: PyTorch's 1 - target refuses them)
+    if not target.dtype.is_floating_point:
+        # (PyTorch's first step, (1 - target).mul_(input), writes floats into the targets:
+        # class labels as integers are refused; they must be floats, 0. and 1.)
+        raise RuntimeError(f"result type {_type_name(input)} can't be cast to the desired "
+                           f"output type {_type_name(target)}")
     return ops.binary_cross_entropy_with_logits(input, target, weight, pos_weight, reduction)
 
 
@@ -817,6 +839,9 @@ def binary_cross_entropy(input: Tensor, target: Tensor, weight: Tensor | None = 
         raise ValueError(f"Using a target size ({target.shape}) that is different to the "
                          f"input size ({input.shape}) is deprecated. Please ensure they have "
                          "the same size.")
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {_type_name(target)} but expected {_type_name(input)}")
+    _check_float_kernel("binary_cross_entropy", input)
     if weight is not None:
         weight = weight.expand(broadcast_shapes(target.shape, weight.shape))
     return ops.binary_cross_entropy(input, target, weight, reduction)
@@ -859,6 +884,7 @@ def smooth_l1_loss(input: Tensor, target: Tensor, size_average: bool | None = No
     input, target = _broadcast_pair(input, target)
     if beta == 0.0:
         return l1_loss(input, target, reduction=reduction)
+    _check_float_kernel("smooth_l1_cpu", input, target)
     return ops.smooth_l1_loss(input, target, reduction, beta)
 
 
@@ -871,6 +897,10 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = _broadcast_pair(input, target)
+    _check_float_kernel("huber_cpu", input, target)
+    if not input.dtype.is_floating_point:  # (its result has the input's dtype)
+        raise RuntimeError(f"result type {_type_name(target)} can't be cast to the desired "
+                           f"output type {_type_name(input)}")
     return ops.huber_loss(input, target, reduction, delta)
 
 
@@ -933,6 +963,8 @@ def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,
                       "'batchmean' in the next major release.", stacklevel=2)
     if reduction not in ("none", "mean", "sum", "batchmean"):
         raise ValueError(f"{reduction} is not a valid value for reduction")
+    if not (input.dtype.is_floating_point and target.dtype.is_floating_point):
+        raise RuntimeError("kl_div: Integral inputs not supported.")
     # (the right operand first, as PyTorch's C++ evaluates it: the order in which the
     # gradients reach target, so their sum's last bit)
     if log_target:

@@ -14,6 +14,7 @@ import numpy as np
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..kernels import linalg as kernels
+from ..rules.linalg import check_cdist
 from . import fn, shape
 
 __all__ = ["cdist"]
@@ -100,17 +101,10 @@ class EuclideanDistBackward0(Node):
 
 def cdist(x1, x2, p=2.0, compute_mode=None):
     """The p-norm distance between each row of ``x1`` and each row of ``x2``."""
-    for name, t in (("X1", x1), ("X2", x2)):
-        if t.ndim < 2:
-            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t.ndim}D")
-    if x1.shape[-1] != x2.shape[-1]:
-        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
-                           f"{x1.shape[-1]} X2: {x2.shape[-1]}")
-    if p < 0:
-        raise RuntimeError("cdist only supports non-negative p values")
     by_products = compute_mode == "use_mm_for_euclid_dist" or (
         compute_mode in (None, "use_mm_for_euclid_dist_if_necessary")
-        and (x1.shape[-2] > 25 or x2.shape[-2] > 25))
+        and (x1.ndim > 1 and x1.shape[-2] > 25 or x2.ndim > 1 and x2.shape[-2] > 25))
+    check_cdist(x1, x2, p, p == 2 and by_products)
     if p == 2 and by_products:
         result = EuclideanDistBackward0.apply(x1, x2)
         return shape.view(result, *result.shape)

@@ -245,3 +245,30 @@ def check_vecdot(x, y) -> None:
         raise RuntimeError("linalg.vecdot: Expected x and y to have the same dtype, but found x "
                            f"of type {dtypes.SCALAR_NAMES[x.dtype]} and y of type "
                            f"{dtypes.SCALAR_NAMES[y.dtype]} instead")
+
+
+def check_cdist(x1, x2, p, by_products: bool) -> None:
+    """torch.cdist's checks, in its order: at least 2 dims, the same number of columns,
+    floating dtypes, a non-negative p, then one dtype (the matrix-product form's text, or
+    the kernel's)."""
+    for name, t in (("X1", x1), ("X2", x2)):
+        if t.ndim < 2:
+            raise RuntimeError(f"cdist only supports at least 2D tensors, {name} got: {t.ndim}D")
+    if x1.shape[-1] != x2.shape[-1]:
+        raise RuntimeError(f"X1 and X2 must have the same number of columns. X1: "
+                           f"{x1.shape[-1]} X2: {x2.shape[-1]}")
+    for name, t in (("X1", x1), ("X2", x2)):
+        if not t.dtype.is_floating_point:
+            raise RuntimeError(f"cdist only supports floating-point dtypes, {name} got: "
+                               f"{dtypes.SCALAR_NAMES[t.dtype]}")
+    if p < 0:
+        raise RuntimeError("cdist only supports non-negative p values")
+    if x1.dtype is not x2.dtype and x1.numel() and x2.numel():
+        if by_products:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "
+                               f"{_C_NAMES[x1.dtype]} != {_C_NAMES[x2.dtype]}")
+        raise RuntimeError(f"expected scalar type {dtypes.SCALAR_NAMES[x1.dtype]} but found "
+                           f"{dtypes.SCALAR_NAMES[x2.dtype]}")
+
+
+_C_NAMES = {dtypes.float16: "c10::Half", dtypes.float32: "float", dtypes.float64: "double"}
