@@ -308,6 +308,7 @@ def rsub(a, other, alpha=1):
     (RsubBackward0)."""
     if is_tensor(other):
         arguments.check_sub(a, other)
+        broadcast_shapes(other.shape, a.shape)  # (PyTorch's text names other a, as other - a)
         return promotion.binary(RsubBackward0, a, other, "-", params=_alpha(alpha, a, other),
                                 elementwise=True)
     other = python_number(other)

@@ -63,6 +63,8 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
     if is_tensor(b) and a.dtype is not b.dtype:
         raise RuntimeError(
             f"{dtypes.SCALAR_NAMES[a.dtype]} did not match {dtypes.SCALAR_NAMES[b.dtype]}")
+    if is_tensor(b):
+        broadcast_shapes(a.shape, b.shape)  # (PyTorch's text for shapes that do not match)
     b_data = b._data if is_tensor(b) else b
     result = make(np.asarray(np.isclose(a._data, b_data, rtol, atol, equal_nan)))
     return with_iterator_layout(result, a._data, b_data) if is_tensor(b) else result

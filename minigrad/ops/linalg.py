@@ -235,16 +235,16 @@ def dot(a, b):
         raise RuntimeError(
             f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors"
         )
+    if a.dtype is not b.dtype:
+        raise RuntimeError(
+            "dot : expected both vectors to have same dtype, but found "
+            f"{dtypes.SCALAR_NAMES[a.dtype]} and {dtypes.SCALAR_NAMES[b.dtype]}"
+        )
     if a.shape[0] != b.shape[0]:
         raise RuntimeError(
             f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src "
             f"[{b.shape[0]}] to have the same number of elements, but got {a.shape[0]} "
             f"and {b.shape[0]} elements respectively"
-        )
-    if a.dtype is not b.dtype:
-        raise RuntimeError(
-            "dot : expected both vectors to have same dtype, but found "
-            f"{dtypes.SCALAR_NAMES[a.dtype]} and {dtypes.SCALAR_NAMES[b.dtype]}"
         )
     return DotBackward0.apply(a, b)
 

@@ -160,9 +160,9 @@ def _reduced_dims(x, dim, name):
     if x.numel() == 0 and dim in ((), [], None):
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                            "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
-    for axis in axes:
-        if x.shape[axis] == 0:
-            raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+    for given in _given_dims(dim) if x.ndim else ():  # (named as given, in the given order)
+        if x.shape[normalize_dim(given, x.ndim)] == 0:
+            raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
     return axes
 
 

@@ -113,6 +113,7 @@ OP_ERRORS = [
     case(lambda lib, x, y: lib.add(x > 0, y > 0, alpha=1.5), X, Y, id="add-bool-float-alpha"),
     case(lambda lib, x, y: x.long().add_(y.long(), alpha=0.5), X, Y, id="add_-int-float-alpha"),
     case(lambda lib, x, y: lib.rsub(x.long(), y.long(), alpha=0.5), X, Y, id="rsub-float-alpha"),
+    case(lambda lib, x, y: lib.rsub(x, y), rand((1, 3)), rand((2, 1, 4)), id="rsub-shapes"),
     case(lambda lib, x, y: x * y, X3, rand((3, 3)), id="mul-shapes"),
     case(lambda lib, x, y: x / y, X, rand((4,)), id="div-shapes"),
     case(lambda lib, x, y: x ** y, POS, rand((5,)), id="pow-shapes"),

@@ -48,6 +48,8 @@ def test_allclose_and_isclose():
           np.array([np.nan], np.float32), np.array([np.nan], np.float32))
     check_error(lambda lib, x, y: lib.allclose(x, y), a, a.astype(np.float64))
     check_error(lambda lib, x, y: lib.isclose(x, y), a, a.astype(np.float64))
+    check_error(lambda lib, x, y: lib.isclose(x, y), a, np.ones((2, 3, 4), np.float32))
+    check_error(lambda lib, x, y: lib.allclose(x, y), a, np.ones((2, 3, 4), np.float32))
     check_error(lambda lib, x, y: x.isclose(y.long()), a, a)
     check(lambda lib, x, y: x.long().isclose(y.long()), a, b)
 

@@ -95,6 +95,7 @@ MATMUL_ERRORS = [
     case(lambda lib, x, y: x.mv(y), rand((3,)), rand((3,)), id="mv-vector"),
     case(lambda lib, x, y: x.dot(y), rand((2, 3)), rand((3,)), id="dot-matrix"),
     case(lambda lib, x, y: x.dot(y), rand((3,)), rand((2,)), id="dot-mismatch"),
+    case(lambda lib, x, y: x.dot(y.double()), rand((3,)), rand((2,)), id="dot-dtype-before-size"),
     case(lambda lib, x, y: x.dot(y), rand((3,)), rand((3,)).astype(np.float64),
          id="dot-dtypes"),
     case(lambda lib, x, y: x.bmm(y), rand((2, 3)), rand((2, 3, 4)), id="bmm-2d"),

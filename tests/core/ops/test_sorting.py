@@ -113,6 +113,8 @@ CALLS = {
     "amax-dim-repeated": lambda lib: lib.ones(3, 2).amax((0, 0)),
     "amax-empty": lambda lib: lib.ones(0, 2).amax(),
     "amax-empty-reduced": lambda lib: lib.ones(0, 2).amax(0),
+    "amax-empty-negative-dim": lambda lib: lib.ones(2, 0).amax(-1),
+    "amin-empty-dims-as-given": lambda lib: lib.ones(2, 0).amin((-1, 0)),
     "sort-dim-out-of-range": lambda lib: lib.ones(3).sort(1),
     "topk-k-too-large": lambda lib: lib.tensor([1.]).topk(2),
     "topk-k-negative": lambda lib: lib.ones(3).topk(-1),
