@@ -316,7 +316,7 @@ def _tensordot_dims(a, b, dims):
             raise RuntimeError(f"tensordot expects dims >= 0, but got dims={dims}")
         if dims > min(a.ndim, b.ndim):
             raise RuntimeError(f"tensordot expects dims < ndim_a or ndim_b, but got dims={dims}")
-        return list(range(a.ndim - dims, a.ndim)), list(range(dims))
+        return list(range(-dims, 0)), list(range(dims))  # (as PyTorch counts a's)
     if isinstance(dims, (list, tuple)) and len(dims) == 2:
         first, second = ([d] if isinstance(d, int) else list(d) for d in dims)
         return first, second
@@ -332,10 +332,11 @@ def tensordot(a, b, dims=2):
         raise RuntimeError("both dimension lists should have same length")
     if a.dtype is not b.dtype:
         raise RuntimeError("both inputs should have same dtype")
+    given = list(zip(dims_a, dims_b))  # (errors name the dims as given)
     dims_a = [normalize_dim(d, a.ndim) for d in dims_a]
     dims_b = [normalize_dim(d, b.ndim) for d in dims_b]
     contracted = 1
-    for da, db in zip(dims_a, dims_b):
+    for (da, db), (shown_a, shown_b) in zip(zip(dims_a, dims_b), given):
         size_a, size_b = a.shape[da], b.shape[db]
         if size_b == 1:  # (a broadcast dim is summed right away)
             a = reduction.sum(a, da, keepdim=True)
@@ -343,7 +344,8 @@ def tensordot(a, b, dims=2):
             b = reduction.sum(b, db, keepdim=True)
         elif size_a != size_b:
             raise RuntimeError(f"contracted dimensions need to match, but first has size "
-                               f"{size_a} in dim {da} and second has size {size_b} in dim {db}")
+                               f"{size_a} in dim {shown_a} and second has size {size_b} in dim "
+                               f"{shown_b}")
         else:
             contracted *= size_a
     free_a = [d for d in range(a.ndim) if d not in dims_a]

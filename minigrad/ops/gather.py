@@ -36,7 +36,7 @@ def _along(index: np.ndarray, dim: int) -> tuple:
 def gather_of(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
     """``x`` read at ``index`` along ``dim`` (arrays; a 0-dim x or index reads as a
     1-D one of one element, as torch reads it)."""
-    if x.ndim == 0 or index.ndim == 0:
+    if x.ndim == 0 or index.ndim == 0 or index.size == 0:  # (an empty index: any dims)
         return x.reshape(-1)[index.reshape(-1)].reshape(index.shape)
     return np.ascontiguousarray(x[_along(index, dim)])
 
@@ -48,6 +48,8 @@ def scatter_add_of(src: np.ndarray, shape, dim: int, index: np.ndarray,
     out = np.zeros(shape, src.dtype) if into is None else into.copy()
     if index.size and index.shape != src.shape:  # (src may be larger than index)
         src = src[tuple(slice(0, n) for n in index.shape)]
+    if index.size == 0:
+        return out
     if out.ndim == 0 or index.ndim == 0:
         flat = out.reshape(-1)
         np.add.at(flat, index.reshape(-1), src.reshape(-1))
@@ -94,7 +96,7 @@ def _check_index(x, dim: int, index) -> None:
     """torch's checks of gather's index, with its texts."""
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("gather(): Expected dtype int32/int64 for index")
-    if index.ndim != max(x.ndim, 1) and not (index.ndim <= 1 and x.ndim <= 1):
+    if index.ndim != max(x.ndim, 1) and not (index.ndim <= 1 and x.ndim <= 1) and index.numel():
         raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
     x_shape = x.shape if x.ndim else (1,)
     index_shape = tuple(index.shape) if index.ndim else (1,)

@@ -83,6 +83,13 @@ def test_gather_of_0_dim_tensors_as_torch():
     check(op, X)
 
 
+def test_gather_with_an_empty_index_of_other_dims_as_torch():
+    def op(lib, x):  # (torch checks the index's dims only when it holds something)
+        empty = lib.zeros(2, 0, dtype=lib.int64)
+        return x.gather(1, empty), x[0].gather(0, empty), x.gather(0, lib.zeros(0, dtype=lib.int64))
+    check(op, X)
+
+
 def test_a_changed_index_is_found_at_backward_as_in_torch():
     def op(lib, x):
         index = _index(lib, [[0, 2, 2], [1, 0, 0]])

@@ -51,6 +51,9 @@ PROGRAMS = [
     "a = torch.ones(2, 3)\ntorch.tensordot(a, a, dims=([0, 1], [1]))",
     "a = torch.ones(2, 3)\ntorch.tensordot(a, a, dims=1.5)",
     "a = torch.ones(2, 3)\ntorch.tensordot(a, a, dims=3)",
+    "a = torch.ones(2, 3, 4)\ntorch.tensordot(a, a, dims=1)",  # (a's dims named -1, -2, ...)
+    "a = torch.ones(2, 3, 4)\ntorch.tensordot(a, a, dims=2)",
+    "a = torch.ones(2, 3, 4)\ntorch.tensordot(a, a, dims=([-1], [-3]))",
 ]
 
 
