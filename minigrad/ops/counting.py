@@ -14,6 +14,7 @@ from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
+from ..kernels import layout
 from ..rules.arguments import normalize_dim, normalize_dims
 
 __all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "bincount", "histc",
@@ -51,9 +52,10 @@ def nonzero(x, as_tuple=False):
     places = [p.astype(np.int64) for p in np.nonzero(data)]
     if as_tuple:
         return tuple(make(p) for p in places)
-    if not x.ndim:
-        return make(np.zeros((int(bool(x._data)), 0), np.int64))
-    return make(np.ascontiguousarray(np.stack(places, axis=1)))
+    found = np.zeros((int(bool(x._data)), 0), np.int64) if not x.ndim else np.stack(places).T
+    # (laid out as torch's kernel writes it: each dim's indices in a row of their own,
+    # then transposed: strides (1, n))
+    return make(layout.with_strides(found, (1, found.shape[0])))
 
 
 def argwhere(x):

@@ -85,3 +85,16 @@ def test_calls_print_and_fail_as_torch(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert outcome(CALLS[name], mg) == outcome(CALLS[name], torch)
+
+
+@pytest.mark.parametrize("values", [[[1.0], [0.0], [2.0]], [1, 0, 2], [[1, 0], [0, 3]],
+                                    [[0.0, 0.0]], 1.0, 0.0],
+                         ids=["column", "vector", "matrix", "none", "0-dim", "0-dim-zero"])
+def test_nonzero_is_laid_out_as_torchs(values):
+    """torch's kernel writes each dim's indices in a row, then transposes: strides (1, n),
+    so the result is not contiguous (``nonzero().view(-1)`` fails there as here)."""
+    def seen(lib):
+        found = lib.tensor(values).nonzero()
+        return (found.tolist(), found.stride(), found.is_contiguous(),
+                lib.argwhere(lib.tensor(values)).stride(), (found + 1).stride())
+    assert seen(mg) == seen(torch)
