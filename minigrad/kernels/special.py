@@ -92,9 +92,9 @@ def _per_element(double, single):
 
     def computed(x):
         if x.dtype == np.float32 and single is not None:
-            return np.asarray(single(x).astype(np.float32))
+            return np.asarray(single(x), np.float32)  # (a 0-dim array gives a float)
         with np.errstate(all="ignore"):
-            return np.asarray(double(x.astype(np.float64)).astype(np.float64).astype(x.dtype))
+            return np.asarray(double(x.astype(np.float64)), np.float64).astype(x.dtype)
     return computed
 
 
@@ -111,12 +111,12 @@ acosh = _per_element(_domain(math.acosh, 1.0), "acoshf")
 
 @in_float64
 def erf(x):
-    return _erf(x).astype(np.float64)
+    return np.asarray(_erf(x), np.float64)  # (a 0-dim array gives a float)
 
 
 @in_float64
 def erfc(x):
-    return _erfc(x).astype(np.float64)
+    return np.asarray(_erfc(x), np.float64)
 
 
 _ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)
@@ -271,7 +271,7 @@ _lgamma32 = _c_library("lgammaf")
 def lgamma(x):
     """log |gamma(x)|: the C library's ``lgamma`` (``lgammaf`` for float32) per element."""
     with np.errstate(all="ignore"):
-        return np.asarray(_lgamma64(x.astype(np.float64)).astype(np.float64).astype(x.dtype))
+        return np.asarray(_lgamma64(x.astype(np.float64)), np.float64).astype(x.dtype)
 
 
 _PSI_10 = 2.25175258906672110764
