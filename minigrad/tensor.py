@@ -1862,17 +1862,20 @@ class Tensor(TensorBase):
         return creation.tensor(data, dtype=dtype or self.dtype, device=device or "cpu",
                       requires_grad=requires_grad)
 
+    @creation.size_keyword
     def new_zeros(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         creation._check_options("new_zeros", layout, pin_memory)
         return creation._filled("new_zeros", size, 0, dtype or self.dtype, device, requires_grad)
 
+    @creation.size_keyword
     def new_empty(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         """Uninitialised in PyTorch; here zeros, as ``torch.empty``."""
         creation._check_options("new_empty", layout, pin_memory)
         return creation._filled("new_empty", size, 0, dtype or self.dtype, device, requires_grad)
 
+    @creation.size_keyword
     def new_ones(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         creation._check_options("new_ones", layout, pin_memory)
