@@ -687,3 +687,24 @@ def test_size_keyword_and_positional_shape_together_is_refused():
         mg.randn(2, size=(2,))
     with pytest.raises(TypeError):
         torch.randn(2, size=(2,))
+
+
+LEGACY_TENSOR = {
+    "shape": lambda lib: lib.Tensor(2, 3).shape,
+    "one int": lambda lib: lib.Tensor(3).shape,
+    "a Size": lambda lib: lib.Tensor(lib.Size([2])).shape,
+    "nothing": lambda lib: lib.Tensor().shape,
+    "zero": lambda lib: lib.Tensor(0).shape,
+    "values": lambda lib: lib.Tensor([[1, 2]]),
+    "a tuple of values": lambda lib: lib.Tensor((2, 3)),
+    "micrograd's test": lambda lib: lib.Tensor([-4.0]).double(),
+    "a float": lambda lib: lib.Tensor(2.5),
+}
+
+
+@pytest.mark.parametrize("name", list(LEGACY_TENSOR))
+def test_legacy_tensor_constructor_as_torch(name):
+    """``torch.Tensor(2, 3)`` (a shape; uninitialised in PyTorch, so only its shape is
+    compared), ``torch.Tensor([1, 2])`` (float32 values; micrograd's test_engine.py
+    writes ``torch.Tensor([-4.0]).double()``)."""
+    assert compare_outcome(LEGACY_TENSOR[name], mg) == compare_outcome(LEGACY_TENSOR[name], torch)
