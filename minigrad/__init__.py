@@ -49,6 +49,8 @@ from .devices import device, get_default_device, set_default_device  # noqa: F40
 from .dtypes import (  # noqa: F401
     bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, uint8,
 )
+from .dtypes import bfloat16  # noqa: F401  (named only: minigrad has no bfloat16 tensors)
+from .type_info import finfo, iinfo  # noqa: F401
 from .functions import (  # noqa: F401
     abs, add, all, allclose, any, argmax, argmin, bmm, cat, chunk, clamp, clip, clone, cos,
     cummax, cummin, cumprod, cumsum, dist, div, dot, hardshrink, logcumsumexp,
@@ -114,6 +116,12 @@ from . import nn, optim, utils  # noqa: F401  (the top floor, written on the pub
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)
 from . import profiler  # noqa: F401  (torch.profiler)
 from .serialization import load, save  # noqa: F401  (torch.save, torch.load: PyTorch's files)
+from . import amp  # noqa: F401  (torch.amp: GradScaler, autocast; top floor)
+from . import distributions  # noqa: F401  (torch.distributions: top floor)
+from .amp import autocast, is_autocast_enabled  # noqa: F401
+from .cuda import amp as _cuda_amp  # noqa: F401  (torch.cuda.amp, the deprecated spellings)
+from .backends.precision import (  # noqa: F401
+    get_float32_matmul_precision, set_float32_matmul_precision)
 
 __version__ = "0.1.0"
 

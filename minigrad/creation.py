@@ -19,6 +19,7 @@ numbers PyTorch draws: after ``manual_seed(0)``, ``randn(3)`` is PyTorch's.
 from __future__ import annotations
 
 import collections.abc
+import functools
 import math
 import operator
 import warnings
@@ -194,6 +195,22 @@ def _is_size(value) -> bool:
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
 
 
+def size_keyword(function):
+    """``function(*size, ...)`` that also takes the shape as ``size=`` (``randn(size=(2,
+    3))``, d2l's ``torch.randn(size=(), requires_grad=True)``), as PyTorch's parser does.
+    Python cannot name ``*size`` and a keyword ``size`` both, so this wrapper moves the
+    keyword into the positional shape (``inspect.signature`` still shows the function's)."""
+    @functools.wraps(function)
+    def accepting(*args, **kwargs):
+        if "size" in kwargs:
+            name = function.__name__
+            if args and not (name.startswith("new_") and len(args) == 1):
+                raise TypeError(f"{name}() got multiple values for argument 'size'")
+            args = args + (kwargs.pop("size"),)
+        return function(*args, **kwargs)
+    return accepting
+
+
 def _size(function: str, size: tuple) -> tuple[int, ...]:
     """The shape given as ``ones(2, 3)``, ``ones((2, 3))`` or ``ones([2, 3])``."""
     if not size:
@@ -231,6 +248,7 @@ def _filled(function: str, size, value, dtype, device, requires_grad: bool,
     return _into_out(function, make(array), out, requires_grad)
 
 
+@size_keyword
 def ones(*size, out=None, dtype=None, layout=strided, device=None,
          requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """A tensor of ones: ``ones(2, 2, requires_grad=True)``."""
@@ -238,6 +256,7 @@ def ones(*size, out=None, dtype=None, layout=strided, device=None,
     return _filled("ones", size, 1, dtype, device, requires_grad, out)
 
 
+@size_keyword
 def zeros(*size, out=None, dtype=None, layout=strided, device=None,
           requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """A tensor of zeros: ``zeros(2, 3)`` or ``zeros((2, 3))``."""
@@ -245,6 +264,7 @@ def zeros(*size, out=None, dtype=None, layout=strided, device=None,
     return _filled("zeros", size, 0, dtype, device, requires_grad, out)
 
 
+@size_keyword
 def empty(*size, out=None, dtype=None, layout=strided, device=None,
           requires_grad: bool = False, pin_memory: bool = False,
           memory_format=None) -> TensorBase:
@@ -556,6 +576,7 @@ def _randomly_filled(function: str, size, dtype, out, requires_grad: bool, fill)
     return _into_out(function, result, out, requires_grad)
 
 
+@size_keyword
 def randn(*size, generator=None, out=None, dtype=None, layout=strided, device=None,
           requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Samples from the standard normal distribution N(0, 1): PyTorch's numbers.
@@ -573,6 +594,7 @@ def randn(*size, generator=None, out=None, dtype=None, layout=strided, device=No
                             lambda t: random_ops.normal_(t, 0, 1, generator))
 
 
+@size_keyword
 def rand(*size, generator=None, out=None, dtype=None, layout=strided, device=None,
          requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Samples from the uniform distribution on [0, 1): PyTorch's numbers."""

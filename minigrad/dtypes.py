@@ -63,6 +63,27 @@ float16 = dtype("float16", np.float16, _FLOAT)
 float32 = dtype("float32", np.float32, _FLOAT)
 float64 = dtype("float64", np.float64, _FLOAT)
 
+
+
+class _AbsentDtype(dtype):
+    """A dtype PyTorch has and minigrad does not compute in (``torch.bfloat16``): it
+    exists, so that tables such as nanoGPT's ``{'bfloat16': torch.bfloat16, ...}`` and
+    ``dtype == torch.bfloat16`` run; a tensor of it raises a clear error."""
+
+    __slots__ = ()
+
+    def __init__(self, name: str, itemsize: int, category: int):
+        self.name, self.category, self.itemsize = name, category, itemsize
+        self.is_floating_point, self.is_integer = category == _FLOAT, category == _INT
+
+    @property
+    def numpy(self):
+        raise TypeError(f"minigrad has no {self.name} tensors (NumPy has no such type): use "
+                        f"torch.float16 or torch.float32")
+
+
+bfloat16 = _AbsentDtype("bfloat16", 2, _FLOAT)
+
 ALL = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
 DTYPE_OF = _NUMPY_TO_DTYPE = {d.numpy: d for d in ALL}  # a NumPy dtype -> its minigrad dtype
 _NAME_TO_DTYPE = {d.name: d for d in ALL}
@@ -88,7 +109,7 @@ SCALAR_NAMES = {
 
 
 def _by_name(name: str) -> dtype:
-    return _NAME_TO_DTYPE[name]
+    return bfloat16 if name == "bfloat16" else _NAME_TO_DTYPE[name]
 
 
 def get_default_dtype() -> dtype:

@@ -48,8 +48,15 @@ class Tensor(TensorBase):
     __slots__ = ()  # (the fields: TensorBase's; _view_made is set on views only)
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
-    def __init__(self, data=(), *, requires_grad: bool = False):
-        self._init(array_from(data, dtypes.float32), requires_grad=requires_grad)
+    def __init__(self, *data, requires_grad: bool = False):
+        # (the legacy constructor: Tensor([1, 2]) of values, Tensor(2, 3) of a shape,
+        # uninitialised in PyTorch, zeros here, as creation.FloatTensor makes them)
+        if len(data) == 1 and isinstance(data[0], (TensorBase, list, tuple, np.ndarray)) \
+                and not isinstance(data[0], Size):
+            array = array_from(data[0], dtypes.float32)
+        else:
+            array = creation.FloatTensor(*data)._data
+        self._init(array, requires_grad=requires_grad)
 
     def _init(self, data: np.ndarray, grad_fn=None, requires_grad: bool = False,
               output_nr: int = 0, version: Version | None = None, base=None) -> None:
@@ -1919,17 +1926,20 @@ class Tensor(TensorBase):
         return creation.tensor(data, dtype=dtype or self.dtype, device=device or "cpu",
                       requires_grad=requires_grad)
 
+    @creation.size_keyword
     def new_zeros(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         creation._check_options("new_zeros", layout, pin_memory)
         return creation._filled("new_zeros", size, 0, dtype or self.dtype, device, requires_grad)
 
+    @creation.size_keyword
     def new_empty(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         """Uninitialised in PyTorch; here zeros, as ``torch.empty``."""
         creation._check_options("new_empty", layout, pin_memory)
         return creation._filled("new_empty", size, 0, dtype or self.dtype, device, requires_grad)
 
+    @creation.size_keyword
     def new_ones(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         creation._check_options("new_ones", layout, pin_memory)

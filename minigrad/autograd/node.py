@@ -44,8 +44,8 @@ from .formula import FORMULAS
 from .hooks import NodeHooks
 from .record import apply_to_arrays, as_arrays
 from .packing import DEFAULT_HOOKS, PackedTensor, keep
-from .saved import (FREED, RESULT, Input, Param, Saved, SavedTensor, reads_saved, saved_tensor,
-                    show_saved)
+from .saved import (FREED, RESULT, Input, Param, Saved, SavedTensor, check_savable, reads_saved,
+                    saved_tensor, show_saved)
 from .tensor_base import TensorBase, make
 
 __all__ = ["Node", "AccumulateGrad", "Input", "Param", "RESULT"]
@@ -186,6 +186,8 @@ class Node(NodeHooks):
             if isinstance(value, np.ndarray):
                 value = make(value)
                 value = keep(value, value._data)
+            elif type(value) is SavedTensor and value.tensor is not None:
+                check_savable(value.tensor)  # (made in forward: checked only when kept)
             show_saved(Node, name)
             node._saved[name] = value
 

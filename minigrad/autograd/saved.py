@@ -76,7 +76,10 @@ class SavedTensor:
     def __new__(cls, tensor, *, is_output: bool = False, array=None):
         # ``data``: the array backward formulas read on arrays: the one forward
         # computed with (an input converted to the result dtype, as torch computes).
-        return saved_tensor(tensor, tensor._data if array is None else array, is_output)
+        # Made in a forward, it is checked by Node.save, which keeps it only when the
+        # op is recorded (an inference tensor is fine in an op nothing records).
+        return saved_tensor(tensor, tensor._data if array is None else array, is_output,
+                            checked=False)
 
     def unpack(self, node):
         if self.version.value != self.saved_version:
@@ -100,14 +103,21 @@ class SavedTensor:
         return make(self.data, grad_fn=node, output_nr=self.output_nr, version=self.version)
 
 
-def saved_tensor(tensor, data, is_output: bool = False) -> SavedTensor:
+def check_savable(tensor) -> None:
+    """PyTorch's error for saving a tensor made in inference mode for backward."""
+    if inference.inference_tensors and inference.is_inference(tensor):
+        raise RuntimeError(errors.INFERENCE_SAVED)
+
+
+def saved_tensor(tensor, data, is_output: bool = False, checked: bool = True) -> SavedTensor:
     """A new ``SavedTensor`` of ``tensor`` (the one place one is made; a plain
     function, no ``__init__``, as this runs for each tensor a recorded op saves).
 
     An output of the node itself is kept as its data only (``is_output``);
-    ``data`` is the array formulas on arrays read."""
-    if inference.inference_tensors and inference.is_inference(tensor):
-        raise RuntimeError(errors.INFERENCE_SAVED)
+    ``data`` is the array formulas on arrays read. ``checked=False`` leaves the
+    inference-tensor check to the caller (Node.save)."""
+    if checked:
+        check_savable(tensor)
     saved = _new_object(SavedTensor)
     version = tensor._version_cell
     if version is None:  # (made on first use, as Tensor._version_counter makes it)

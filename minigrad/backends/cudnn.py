@@ -7,6 +7,12 @@ Its flags exist so that reproducibility boilerplate such as
 enabled = True
 deterministic = False
 benchmark = False
+allow_tf32 = True
+
+
+def version():
+    """None: not built with cuDNN."""
+    return None
 
 
 def is_available() -> bool:

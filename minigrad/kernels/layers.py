@@ -29,7 +29,8 @@ from . import threads
 from .fma import fma32, fma64
 from .special import each
 
-__all__ = ["layer_norm", "layer_norm_backward", "rowwise_moments", "gelu", "gelu_backward"]
+__all__ = ["layer_norm", "layer_norm_backward", "rowwise_moments", "gelu", "gelu_backward",
+           "attention_scores", "flash_attention", "flash_attention_backward"]
 
 _SQRT1_2 = 0.7071067811865476  # 1 / sqrt(2)
 _BETA = 0.7978845608028654  # sqrt(2 / pi)
@@ -242,3 +243,38 @@ def gelu_backward(grad: np.ndarray, x: np.ndarray, approximate: str) -> np.ndarr
     cdf = dtype(0.5) * (dtype(1) + _erf(x * dtype(_SQRT1_2)))
     pdf = dtype(_ONE_OVER_SQRT_2PI) * np.exp(x * x * dtype(-0.5))
     return np.asarray(grad * (cdf + x * pdf))
+
+
+# ---- scaled dot-product attention: PyTorch's CPU "flash" kernel, unblocked ------------
+
+def attention_scores(q, k, mask, scale):
+    """q k^T * scale (+ the additive mask: 0 or -inf, or any float) over the last two dims."""
+    s = np.matmul(q, np.swapaxes(k, -1, -2)) * np.asarray(scale, q.dtype)
+    return s if mask is None else s + mask
+
+
+def flash_attention(q, k, v, mask, scale):
+    """(out, logsumexp): out = softmax(S) v with S = q k^T * scale + mask, computed as the
+    flash kernel does, exp(S - max) summed to l, then (exp(S - max) v) * (1 / l); a row
+    masked everywhere gives 0 (and logsumexp -inf). PyTorch's kernel walks the keys in
+    blocks with a running max, so its last bits differ (see the README)."""
+    s = attention_scores(q, k, mask, scale)
+    top = np.max(s, axis=-1, keepdims=True)
+    top = np.where(np.isneginf(top), np.zeros((), s.dtype), top)
+    p = np.exp(s - top)
+    total = np.sum(p, axis=-1, keepdims=True)
+    with np.errstate(divide="ignore"):
+        inverse = np.where(total == 0, np.zeros((), s.dtype), 1 / total)
+        lse = (top + np.log(total))[..., 0]
+    return np.matmul(p, v) * inverse, lse
+
+
+def flash_attention_backward(grad, q, k, v, out, lse, mask, scale):
+    """The three gradients of out = softmax(S) v, from P = exp(S - logsumexp):
+    dv = P^T G, dS = P * (G v^T - sum(G * out)), dq = dS k * scale, dk = dS^T q * scale."""
+    s = attention_scores(q, k, mask, scale)
+    p = np.exp(s - np.where(np.isneginf(lse), np.zeros((), lse.dtype), lse)[..., None])
+    dv = np.matmul(np.swapaxes(p, -1, -2), grad)
+    delta = np.sum(grad * out, axis=-1, keepdims=True)
+    ds = p * (np.matmul(grad, np.swapaxes(v, -1, -2)) - delta) * np.asarray(scale, q.dtype)
+    return np.matmul(ds, k), np.matmul(np.swapaxes(ds, -1, -2), q), dv

@@ -51,6 +51,15 @@ def softmax(x, dim):
     return np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
 
 
+def safe_softmax(x, dim):
+    """softmax, with 0 for a slice that is all -inf (where softmax gives NaN): ATen's
+    _safe_softmax, which scaled_dot_product_attention's math path calls, so that a
+    query masked from every key attends to nothing."""
+    y = softmax(x, dim)
+    dead = np.all(x == -np.inf, axis=dim, keepdims=True)
+    return np.where(dead, np.zeros((), y.dtype), y) if dead.any() else y
+
+
 def _softmax_rows(out, x):
     np.subtract(x, np.maximum.reduce(x, axis=1, keepdims=True, initial=-np.inf), out=out)
     np.exp(out, out=out)

@@ -104,7 +104,7 @@ def _per_element(double, single):
 
     def computed(x):
         if x.dtype == np.float32 and single is not None:
-            return np.asarray(single(x).astype(np.float32))
+            return np.asarray(single(x), np.float32)  # (a 0-dim array gives a float)
         with np.errstate(all="ignore"):
             return double(x.astype(np.float64)).astype(x.dtype)
     return computed

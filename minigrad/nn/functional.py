@@ -24,11 +24,13 @@ import minigrad
 
 from .. import errors, ops
 from ..autograd.broadcast import broadcast_shapes
+from ..dtypes import C_TYPE_NAMES
 from ..rules.arguments import check_sub
 from ..rules.out import write as write_out
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
+           "scaled_dot_product_attention",
            "one_hot", "embedding", "layer_norm", "gelu", "pad", "conv1d", "conv2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
@@ -187,6 +189,69 @@ def gelu(input: Tensor, approximate: str = "none", *, out: Tensor | None = None)
     if not input.dtype.is_floating_point:
         raise NotImplementedError(f'"GeluKernelImpl" not implemented for \'{_type_name(input)}\'')
     return write_out("gelu", ops.gelu(input, approximate), out, input)
+
+
+def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
+                                 attn_mask: Tensor | None = None, dropout_p: float = 0.0,
+                                 is_causal: bool = False, *, scale: float | None = None,
+                                 enable_gqa: bool = False) -> Tensor:
+    """softmax(query key^T * scale + mask) value over the last two dims, with
+    scale = 1 / sqrt(query.size(-1)) unless given. ``is_causal``: each query sees only the
+    keys at or before its position; ``attn_mask``: a bool mask (True = may attend) or
+    a float one added to the scores. PyTorch's CPU paths, so PyTorch's graph: 4-D inputs
+    without dropout are one node (ScaledDotProductFlashAttentionForCpuBackward0), anything
+    else its "math" path of matmuls, a softmax and dropout."""
+    _check_attention(query, key, value)
+    if enable_gqa and key.size(-3) != query.size(-3):
+        groups = query.size(-3) // key.size(-3)
+        key = key.repeat_interleave(groups, -3)
+        value = value.repeat_interleave(groups, -3)
+    mask = _additive_mask(query, key, attn_mask, is_causal)
+    factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+    if (query.dim() == 4 and dropout_p == 0.0 and value.size(-1) == query.size(-1)
+            and key.shape[:2] == query.shape[:2] == value.shape[:2]
+            and (attn_mask is None or not attn_mask.requires_grad)):
+        return ops.flash_attention(query, key, value, None if mask is None else mask._data,
+                                   factor, given_scale=scale, attn_mask=mask,
+                                   is_causal=is_causal)
+    # PyTorch's _scaled_dot_product_attention_math: q and k each times sqrt(scale)
+    if is_causal and attn_mask is not None:
+        raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
+                           "set when is_causal=True")
+    root = math.sqrt(abs(factor))
+    attn = ops.scalar_op(query, "*", -root if factor < 0 else root) @ ops.scalar_op(
+        key.transpose(-2, -1), "*", root)
+    if mask is not None:
+        attn = attn + mask
+    attn = ops.safe_softmax(attn, -1)
+    if dropout_p > 0.0:
+        attn = dropout(attn, dropout_p, True)
+    return attn @ value
+
+
+def _check_attention(query, key, value) -> None:
+    if not (query.dtype == key.dtype == value.dtype):
+        raise RuntimeError(
+            f"Expected query, key, and value to have the same dtype, but got query.dtype: "
+            f"{_c_name(query)} key.dtype: {_c_name(key)} and value.dtype: {_c_name(value)} "
+            f"instead.")
+
+
+def _c_name(tensor) -> str:
+    return C_TYPE_NAMES[tensor.dtype]
+
+
+def _additive_mask(query, key, attn_mask, is_causal):
+    """The mask as PyTorch's kernels use it: a float tensor added to the scores (a bool
+    mask becomes 0 where True, -inf where False; is_causal a lower-triangular one)."""
+    mask = attn_mask
+    if mask is not None and mask.dtype == minigrad.bool:
+        mask = minigrad.zeros(mask.shape, dtype=query.dtype).masked_fill(~mask, -math.inf)
+    if is_causal:
+        causal = minigrad.ones(query.size(-2), key.size(-2), dtype=minigrad.bool).tril()
+        causal = minigrad.zeros(causal.shape, dtype=query.dtype).masked_fill(~causal, -math.inf)
+        mask = causal if mask is None else mask + causal
+    return mask
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:

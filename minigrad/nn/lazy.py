@@ -30,6 +30,20 @@ class LazyModuleMixin:
         tensors = list(self._parameters.values()) + list(self._buffers.values())
         return any(isinstance(t, (UninitializedParameter, UninitializedBuffer)) for t in tensors)
 
+    def _load_own_state(self, state_dict, prefix: str, missing: list, unexpected: list,
+                        errors: list) -> None:
+        """As PyTorch's lazy load hook: an uninitialised parameter or buffer first takes
+        the shape of the value it is given (d2l's ``clone.load_state_dict(...)`` into a
+        fresh lazy model), then the values are copied as usual. The first forward still
+        runs the initialisation hook, which then has nothing left to draw."""
+        lazy = (UninitializedParameter, UninitializedBuffer)
+        for name, tensor in list(self._parameters.items()) + list(self._buffers.items()):
+            value = state_dict.get(prefix + name)
+            if isinstance(tensor, lazy) and isinstance(value, Tensor) \
+                    and not isinstance(value, lazy):
+                tensor.materialize(value.shape)
+        super()._load_own_state(state_dict, prefix, missing, unexpected, errors)
+
     @staticmethod
     def _infer_parameters(module, args) -> None:
         module.initialize_parameters(*args)
@@ -74,6 +88,12 @@ class LazyLinear(LazyModuleMixin, Linear):
                 if self.bias is not None:
                     self.bias.materialize((self.out_features,))
                 self.reset_parameters()
+        if self.in_features == 0:  # (parameters loaded from a state_dict: shaped, not drawn)
+            if input.shape[-1] != self.weight.shape[-1]:
+                raise AssertionError(f"The in_features inferred from input: {input.shape[-1]} "
+                                     f"is not equal to in_features from self.weight: "
+                                     f"{self.weight.shape[-1]}")
+            self.in_features = input.shape[-1]
 
 
 class _LazyBatchNorm(LazyModuleMixin, _BatchNorm):

@@ -16,7 +16,7 @@
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes, index_put, masked_scatter      |
 | gather        | gather (and its backward, scatter_add), take            |
-| layers        | embedding, layer_norm, gelu (nn layers that are one op) |
+| layers        | embedding, layer_norm, gelu, attention (one op each)    |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
 | diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
@@ -88,7 +88,7 @@ from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,
     sqrt, tanh, tril, triu, where,
 )
-from .layers import embedding, gelu, layer_norm  # noqa: F401
+from .layers import embedding, flash_attention, gelu, layer_norm  # noqa: F401
 from .rounding import (  # noqa: F401
     ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, log1p, log2, log10, remainder,
     round, rsqrt, square, trunc,
@@ -105,7 +105,7 @@ from .trig import (  # noqa: F401
 from .reduction import (  # noqa: F401
     aten_norm,
     all, any, argmax, argmin, dist, log_softmax, logsumexp, max, mean, min, norm, prod,
-    softmax, std, sum, var,
+    safe_softmax, softmax, std, sum, var,
 )
 from .reduction import NOT_GIVEN  # noqa: F401 (sum's and mean's dim when none is given)
 from .repeat import repeat, repeat_interleave, tile  # noqa: F401

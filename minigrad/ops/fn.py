@@ -55,7 +55,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -740,6 +740,21 @@ def gelu_backward(grad, x, approximate):
         raise NotImplementedError("minigrad: the derivative of gelu's backward "
                                   "(GeluBackwardBackward0) is not implemented")
     return kernels_layers.gelu_backward(grad, x, approximate)
+
+
+def flash_attention_backward(grad, q, k, v, out, logsumexp, mask, scale):
+    """scaled_dot_product_attention's three gradients (query, key, value). PyTorch has no
+    derivative for them: recorded (create_graph=True), each is a NotImplemented node, and
+    backward through it raises PyTorch's error."""
+    if not any(is_tensor(t) for t in (grad, q, k, v)):
+        return kernels_layers.flash_attention_backward(grad, q, k, v, out, logsumexp, mask,
+                                                       scale)
+    grads = kernels_layers.flash_attention_backward(
+        as_array(grad), as_array(q), as_array(k), as_array(v), as_array(out),
+        as_array(logsumexp), mask, scale)
+    return tuple(rounding.NotImplemented.apply(
+        grad, q, k, v, operation="_scaled_dot_product_flash_attention_for_cpu_backward",
+        value=g) for g in grads)
 
 
 def native_layer_norm_backward(grad, x, x_mean, rstd, weight, kept: int, eps: float,

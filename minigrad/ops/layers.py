@@ -12,14 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from ..autograd.formula import Formula
-from ..autograd.node import Node, Input, Param
+from ..autograd.node import Node, Input, Param, RESULT
 from ..autograd.saved import SavedTensor
 from ..kernels import layers as kernels
 from . import fn
 from ._saved import as_shown
 
-__all__ = ["embedding", "layer_norm", "gelu", "EmbeddingBackward0", "NativeLayerNormBackward0",
-           "GeluBackward0"]
+__all__ = ["embedding", "layer_norm", "gelu", "flash_attention", "EmbeddingBackward0",
+           "NativeLayerNormBackward0", "GeluBackward0",
+           "ScaledDotProductFlashAttentionForCpuBackward0"]
 
 
 class EmbeddingBackward0(Node):
@@ -75,6 +76,25 @@ class GeluBackward0(Node):
         return fn.gelu_backward(grad, saved.self, saved.approximate)
 
 
+class ScaledDotProductFlashAttentionForCpuBackward0(Node):
+    formula = Formula("y", "softmax(S) v, S = q k^T * scale + mask (over the last two dims)",
+                      grad={"query": "dS k * scale, dS = P * (G v^T - sum(G * y))",
+                            "key": "dS^T q * scale", "value": "P^T G, P = softmax(S)"})
+    saves = {"query": Input(0), "key": Input(1), "value": Input(2), "result": RESULT,
+             "attn_mask": Param(None), "is_causal": Param(False)}
+
+    def forward(self, q, k, v, mask, scale, given_scale=None, attn_mask=None, is_causal=False):
+        y, logsumexp = kernels.flash_attention(q, k, v, mask, scale)
+        self.save(logsumexp=logsumexp, dropout_p=0.0, scale=given_scale, _mask=mask,
+                  _scale=scale)
+        return y
+
+    def backward(self, saved, grad):
+        return fn.flash_attention_backward(grad, saved.query, saved.key, saved.value,
+                                           saved.result, saved.logsumexp, saved._mask,
+                                           saved._scale)
+
+
 def embedding(weight, indices, padding_idx: int = -1):
     """The rows of ``weight`` at ``indices``: shape ``indices.shape + (embedding_dim,)``."""
     return EmbeddingBackward0.apply(weight, indices=indices._data, indices_tensor=indices,
@@ -91,3 +111,13 @@ def layer_norm(x, normalized_shape: tuple, weight=None, bias=None, eps: float = 
 def gelu(x, approximate: str = "none"):
     """x * Phi(x), elementwise (Phi: the standard normal CDF)."""
     return GeluBackward0.apply(x, approximate=approximate)
+
+
+def flash_attention(q, k, v, mask, scale: float, given_scale=None, attn_mask=None,
+                    is_causal: bool = False):
+    """softmax(q k^T * scale + mask) v for (batch, heads, length, features) tensors, one
+    node as PyTorch's CPU kernel; ``mask`` is the additive mask as an array (or None),
+    ``attn_mask`` the tensor the learner gave (kept for ``_saved_attn_mask``)."""
+    return ScaledDotProductFlashAttentionForCpuBackward0.apply(
+        q, k, v, mask=mask, scale=scale, given_scale=given_scale, attn_mask=attn_mask,
+        is_causal=is_causal)

@@ -34,6 +34,7 @@ from ..autograd.saved import show_saved
 from ..kernels import layout, linalg as kernels_linalg, softmax as kernels_softmax
 
 __all__ = ["sum", "mean", "max", "min", "prod", "var", "std", "norm", "aten_norm", "dist",
+           "safe_softmax",
            "logsumexp", "softmax", "log_softmax", "argmax", "argmin", "all", "any", "nansum",
            "nanmean", "var_mean", "std_mean"]
 
@@ -512,6 +513,20 @@ class SoftmaxBackward0(Node):
         return fn.softmax_backward_data(grad, saved.result, saved._dim)
 
 
+class SafeSoftmaxBackward0(Node):
+    formula = Formula("y_i", "softmax(x)_i, or 0 where every x_j of the slice is -inf",
+                      grad={"x": "y * (G - sum(G * y))"},
+                      note="scaled_dot_product_attention's math path (ATen's _safe_softmax).")
+    saves = {"result": RESULT}
+
+    def forward(self, x, dim):
+        self.save(dim=dim)
+        return _row_major(kernels_softmax.safe_softmax(x, dim))
+
+    def backward(self, saved, grad):
+        return fn.softmax_backward_data(grad, saved.result, saved.dim)
+
+
 def _row_major(array: np.ndarray) -> np.ndarray:
     """An empty result with torch's row-major strides (NumPy gives it strides of 0);
     any other as it is."""
@@ -820,6 +835,11 @@ def softmax(x, dim, dtype=None):
     if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
         x = shape_ops.to_dtype(x, dtype)
     return SoftmaxBackward0.apply(x, dim=dim, given=given)
+
+
+def safe_softmax(x, dim: int):
+    """softmax along ``dim``; a slice that is all -inf gives zeros (not NaN)."""
+    return SafeSoftmaxBackward0.apply(x, dim=normalize_dim(dim, x.ndim))
 
 
 def log_softmax(x, dim, dtype=None):

@@ -214,8 +214,10 @@ class NotImplemented(Node):  # noqa: A001 (PyTorch's name for it; Python's is bu
                       note="``a // b`` (and ``number % tensor``, ``heaviside``): PyTorch has "
                            "no derivative for it, so backward stops here with an error.")
 
-    def forward(self, x, y=None, *, operation, left=None, right=None):
+    def forward(self, x, y=None, *more, operation, left=None, right=None, value=None):
         self.operation = operation  # (what the error names, not a saved value)
+        if value is not None:  # (a derivative computed without a graph: attention's)
+            return value
         if left is not None:  # (a number, then the tensor: ``7 % x``)
             x, y = np.asarray(left, x.dtype), x
         elif right is not None:

@@ -345,3 +345,23 @@ def test_a_seeded_training_program_follows_torchs_run():
     (mine, my_state), (theirs, their_state) = (train(lib, data) for lib, data in LIBRARIES)
     np.testing.assert_allclose(mine, theirs, rtol=1e-5)
     assert my_state == their_state
+
+
+def test_the_loaders_iterator_as_torch():
+    """``iter(loader)``: an iterator object named as PyTorch's, with ``len()``, ``next()``
+    on it, the batches it gives after a partial epoch; and ``it.next()`` (yunjey's
+    pytorch_basics, written for Python 2) fails with PyTorch's AttributeError."""
+    def program(lib, data):
+        loader = data.DataLoader(data.TensorDataset(lib.arange(10.)), batch_size=3,
+                                 shuffle=True)
+        it = iter(loader)
+        seen = [type(it).__name__, len(it), next(it), iter(it) is it]
+        seen += list(it)
+        try:
+            it.next()
+        except AttributeError as error:
+            seen.append(str(error))
+        workers = iter(data.DataLoader(data.TensorDataset(lib.arange(4.)), num_workers=1))
+        seen += [type(workers).__name__, len(workers)]
+        return seen
+    assert_same(program)

@@ -63,3 +63,34 @@ def _lazy_batchnorm(lib):
 
 def test_lazy_batchnorm_matches_torch():
     assert _lazy_batchnorm(mg) == _lazy_batchnorm(torch)
+
+
+def _load_into_lazy(lib):
+    """d2l's read-write section: a lazy MLP's state_dict saved, then loaded into a fresh
+    lazy MLP (its parameters take the saved shapes), printed before its first forward
+    (still LazyLinear, in_features=0, as PyTorch prints it), then run: the same output;
+    and a lazy BatchNorm's running statistics loaded the same way."""
+    nn = lib.nn
+    lib.manual_seed(0)
+    net = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.LazyLinear(3))
+    x = lib.randn(2, 5)
+    y = net(x)
+    clone = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.LazyLinear(3))
+    result = clone.load_state_dict(net.state_dict())
+    out = [repr(result), repr(clone.eval()), type(clone[0].weight).__name__,
+           tuple(clone[0].weight.shape), bool((clone(x) == y).all()), repr(clone),
+           len(clone[0]._forward_pre_hooks)]
+    norm = nn.LazyBatchNorm1d()
+    norm(lib.randn(4, 3))
+    fresh = nn.LazyBatchNorm1d()
+    fresh.load_state_dict(norm.state_dict())
+    out += [repr(fresh.running_mean), repr(fresh.num_batches_tracked), repr(fresh)]
+    try:
+        nn.LazyLinear(2).load_state_dict({"weight": lib.ones(2, 3)})
+    except RuntimeError as error:
+        out.append(str(error))
+    return out
+
+
+def test_loading_a_state_dict_into_a_lazy_model_matches_torch():
+    assert _load_into_lazy(mg) == _load_into_lazy(torch)

@@ -138,7 +138,31 @@ class DataLoader:
         if self.pin_memory:
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
                           "then device pinned memory won't be used.", stacklevel=2)
-        return _epoch(self)
+        iterator = _MultiProcessingDataLoaderIter if self.num_workers > 0 \
+            else _SingleProcessDataLoaderIter
+        return iterator(self)
+
+
+class _SingleProcessDataLoaderIter:
+    """One epoch's batches, an iterator with PyTorch's class name (so ``it.next()``, a
+    Python 2 habit, fails with PyTorch's AttributeError) and ``len()`` of its loader."""
+
+    def __init__(self, loader: DataLoader) -> None:
+        self._loader, self._batches = loader, _epoch(loader)
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return next(self._batches)
+
+    def __len__(self) -> int:
+        return len(self._loader)
+
+
+class _MultiProcessingDataLoaderIter(_SingleProcessDataLoaderIter):
+    """PyTorch's name for the iterator of a loader with ``num_workers > 0`` (the batches
+    are made in this process all the same)."""
 
 
 def _check_workers(num_workers, timeout, prefetch_factor, persistent_workers,

@@ -167,6 +167,8 @@ PROGRAMS = {
     "SinBackward0": lambda lib, a, b: (a * b).sin(),
     "SliceBackward0": lambda lib, a, b: a[:, 1:] * b[:, :2] * a[:, 1:],
     "SoftmaxBackward0": lambda lib, a, b: (a * b).softmax(1),
+    # (2-D inputs take scaled_dot_product_attention's math path: its _safe_softmax)
+    "SafeSoftmaxBackward0": lambda lib, a, b: _f(lib).scaled_dot_product_attention(a * b, a, b),
     "SplitBackward0": lambda lib, a, b: _joined(lib, (a * b).split(2, 1)),
     "SplitWithSizesBackward0": lambda lib, a, b: _joined(lib, (a * b).split([1, 2], 1)),
     "UnsafeSplitBackward0": lambda lib, a, b: _joined(lib, (a * b).unsafe_split(2, 1)),
@@ -409,6 +411,9 @@ FIRST_ORDER_ONLY = {"SgnBackward0"}
 # backward with a node of its own (CdistBackwardBackward0), minigrad's is written with
 # ordinary ops (its values are compared in tests/core/ops/test_distance.py).
 NOT_COMPARED = {"CdistBackward0": "its backward records CdistBackwardBackward0 in PyTorch",
+                "ScaledDotProductFlashAttentionForCpuBackward0": "PyTorch has no second "
+                "derivative of it (its backward records NotImplemented: "
+                "tests/nn/test_nn_attention.py)",
                 "MultiMarginLossBackward0": "PyTorch has no second derivative of it (its "
                                             "backward records NotImplemented)",
                 "TakeBackward0": "its backward records PutBackward0 in PyTorch (minigrad has no "

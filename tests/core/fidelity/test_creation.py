@@ -23,10 +23,14 @@ import pytest
 import torch
 from hypothesis import assume, given
 from hypothesis import strategies as st
+
 from hypothesis.extra import numpy as hnp
 
 import minigrad
+import minigrad as mg
 from minigrad import errors
+
+from torch_compare import outcome as compare_outcome
 
 
 # PyTorch gives these warnings once per process, so whether torch still gives one
@@ -650,3 +654,57 @@ def test_a_float_past_an_integer_dtypes_limit_overflows_as_torch(value, dtype):
         except RuntimeError as error:
             outcomes.append(str(error))
     assert outcomes[0] == outcomes[1]
+
+
+SIZE_KEYWORD = {
+    "randn": lambda lib: lib.randn(size=(2, 3)),
+    "randn 0-dim, d2l": lambda lib: lib.randn(size=(), requires_grad=True),
+    "rand": lambda lib: lib.rand(size=[2, 1], dtype=lib.float64),
+    "zeros": lambda lib: lib.zeros(size=(2,)),
+    "ones": lambda lib: lib.ones(size=(1, 2), dtype=lib.int64),
+    "empty": lambda lib: lib.empty(size=(3,)).shape,
+    "new_zeros": lambda lib: lib.ones(2).new_zeros(size=(3,)),
+    "new_ones": lambda lib: lib.ones(2, dtype=lib.float64).new_ones(size=(1,)),
+    "new_empty": lambda lib: lib.ones(2).new_empty(size=(2, 2)).shape,
+    "torch.normal size": lambda lib: lib.normal(0., 1., size=(2,)),
+    "randint size": lambda lib: lib.randint(0, 5, size=(3,)),
+}
+
+
+@pytest.mark.parametrize("name", list(SIZE_KEYWORD))
+def test_shape_as_size_keyword_as_torch(name):
+    """``torch.randn(size=(2, 3))``: the shape by keyword, as PyTorch's argument parser
+    takes it (d2l writes ``torch.randn(size=(), requires_grad=True)``); the same numbers
+    after a seed."""
+    def program(lib):
+        lib.manual_seed(0)
+        return SIZE_KEYWORD[name](lib)
+    assert compare_outcome(program, mg) == compare_outcome(program, torch)
+
+
+def test_size_keyword_and_positional_shape_together_is_refused():
+    with pytest.raises(TypeError):
+        mg.randn(2, size=(2,))
+    with pytest.raises(TypeError):
+        torch.randn(2, size=(2,))
+
+
+LEGACY_TENSOR = {
+    "shape": lambda lib: lib.Tensor(2, 3).shape,
+    "one int": lambda lib: lib.Tensor(3).shape,
+    "a Size": lambda lib: lib.Tensor(lib.Size([2])).shape,
+    "nothing": lambda lib: lib.Tensor().shape,
+    "zero": lambda lib: lib.Tensor(0).shape,
+    "values": lambda lib: lib.Tensor([[1, 2]]),
+    "a tuple of values": lambda lib: lib.Tensor((2, 3)),
+    "micrograd's test": lambda lib: lib.Tensor([-4.0]).double(),
+    "a float": lambda lib: lib.Tensor(2.5),
+}
+
+
+@pytest.mark.parametrize("name", list(LEGACY_TENSOR))
+def test_legacy_tensor_constructor_as_torch(name):
+    """``torch.Tensor(2, 3)`` (a shape; uninitialised in PyTorch, so only its shape is
+    compared), ``torch.Tensor([1, 2])`` (float32 values; micrograd's test_engine.py
+    writes ``torch.Tensor([-4.0]).double()``)."""
+    assert compare_outcome(LEGACY_TENSOR[name], mg) == compare_outcome(LEGACY_TENSOR[name], torch)

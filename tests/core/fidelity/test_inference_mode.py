@@ -153,3 +153,48 @@ def test_inplace_change_is_written_then_refused_as_torch():
             seen.append(repr(x))
         return seen
     assert outcome(program, mg) == outcome(program, torch)
+
+
+# Ops that keep a tensor argument of their own (an index, a target, a weight) besides
+# their inputs: inside inference_mode nothing is recorded, so nothing is saved and an
+# inference-tensor index is fine (makemore.py's evaluate() runs a model on batches made
+# under @torch.inference_mode); outside it, keeping one for backward is PyTorch's error.
+KEPT_ARGUMENTS = {
+    "embedding": lambda lib, w, i: lib.nn.functional.embedding(i, w),
+    "nn.Embedding": lambda lib, w, i: _embedding_layer(lib, w)(i),
+    "gather": lambda lib, w, i: lib.gather(w, 1, i[:, None] % 3),
+    "take_along_dim": lambda lib, w, i: lib.take_along_dim(w[:4], (i % 3)[:, None], 1),
+    "cross_entropy": lambda lib, w, i: lib.nn.functional.cross_entropy(w[:4], i % 3),
+    "nll_loss": lambda lib, w, i: lib.nn.functional.nll_loss(w[:4], i % 3),
+    "bce weight": lambda lib, w, i: lib.nn.functional.binary_cross_entropy(
+        w[:4, 0].sigmoid(), (i > 1).float(), weight=i.float()),
+    "soft_margin_loss": lambda lib, w, i: lib.nn.functional.soft_margin_loss(
+        w[:4, 0], i.float() * 2 - 3),
+    "multi_margin_loss": lambda lib, w, i: lib.nn.functional.multi_margin_loss(w[:4], i % 3),
+}
+# (not here: ``w[i]`` with an inference-tensor ``i`` outside the mode, which PyTorch refuses
+# (IndexBackward0 keeps the index tensors); minigrad's indexing keeps index arrays, so it
+# runs: see the README's autograd row)
+
+
+def _embedding_layer(lib, w):
+    layer = lib.nn.Embedding(5, 3)
+    with lib.no_grad():
+        layer.weight.copy_(w)
+    return layer
+
+
+@pytest.mark.parametrize("where", ["inside", "index made inside, used outside"])
+@pytest.mark.parametrize("name", list(KEPT_ARGUMENTS))
+def test_kept_argument_of_an_inference_tensor_as_torch(name, where):
+    def program(lib):
+        w = lib.linspace(-1, 1, 15).reshape(5, 3).requires_grad_()
+        with lib.inference_mode():
+            i = lib.tensor([0, 1, 2, 3])
+            if where == "inside":
+                y = KEPT_ARGUMENTS[name](lib, w, i)
+                return repr(y), y.requires_grad, y.is_inference()
+        y = KEPT_ARGUMENTS[name](lib, w, i)
+        y.sum().backward()
+        return repr(y), repr(w.grad)
+    assert outcome(program, mg) == outcome(program, torch)

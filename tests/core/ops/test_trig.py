@@ -14,7 +14,7 @@ import torch
 
 import minigrad as mg
 
-from torch_compare import chain, check, check_bits, check_numerical, rand
+from torch_compare import chain, check, check_bits, check_numerical, outcome, rand
 from transcripts import assert_same
 
 ANY = rand((3, 4), seed=1, low=-3.0, high=3.0, away_from=[0], gap=0.05)
@@ -337,3 +337,24 @@ def test_logit_at_0_and_1_has_torchs_bits(eps, dtype):
     values whose logs are exact: PyTorch's float32 log rounds some others otherwise.)"""
     x = np.array([-0.5, -0.0, 0.0, 0.5, 1.0, 1.5, np.nan, np.inf, -np.inf], dtype)
     check_bits(lambda lib, t: lib.logit(t, eps=eps), x)
+
+
+ZERO_DIM = ["erf", "erfc", "erfinv", "lgamma", "digamma", "asinh", "acosh", "atanh"]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+@pytest.mark.parametrize("name", ZERO_DIM)
+def test_zero_dim_inputs_as_torch(name, dtype):
+    """0-dim tensors (a scalar, an element picked out, a leaf that requires grad): the
+    kernels that go element by element through Python's math module gave a float, not an
+    array, for them (erf of torch.tensor(0.3) raised AttributeError; found by
+    Normal(0., 1.).cdf in torch.distributions)."""
+    def program(lib):
+        x = lib.tensor([0.3, 1.7], dtype=getattr(lib, dtype))
+        leaf = lib.tensor(0.6, dtype=getattr(lib, dtype), requires_grad=True)
+        fn = getattr(lib, name)
+        y = fn(leaf)
+        y.backward()
+        return [repr(fn(lib.tensor(0.3, dtype=getattr(lib, dtype)))), repr(fn(x[1])),
+                repr(y), repr(leaf.grad)]
+    assert outcome(program, mg) == outcome(program, torch)

@@ -93,13 +93,19 @@ def _parser_signatures(function) -> list:
     return found
 
 
+# Operators whose first Tensor argument is not called ``self`` (their Python functions
+# name it the same way): aten::scaled_dot_product_attention(Tensor query, ...).
+_FIRST_TENSOR_NAMES = ("query",)
+
+
 def _schema_signatures(name: str, method: bool) -> list:
     import torch
 
     found = []
     for schema in torch._C._jit_get_schemas_for_operator(f"aten::{name}"):
-        if not any(argument.name == "self" and str(argument.type) == "Tensor"
-                   for argument in schema.arguments):
+        if not any(str(argument.type) == "Tensor" and (
+                argument.name == "self" or (k == 0 and argument.name in _FIRST_TENSOR_NAMES))
+                for k, argument in enumerate(schema.arguments)):
             continue  # TorchScript's operators on numbers and lists: add(int a, int b)
         params = []
         for argument in schema.arguments:

@@ -7,10 +7,10 @@ waits for a GPU that never comes); asking for a GPU raises PyTorch's error.
 
 from __future__ import annotations
 
-from . import errors
+from .. import errors
 
 __all__ = ["is_available", "device_count", "is_initialized", "manual_seed", "manual_seed_all",
-           "current_device", "get_device_name", "synchronize"]
+           "current_device", "get_device_name", "synchronize", "is_bf16_supported"]
 
 
 def is_available() -> bool:
@@ -32,6 +32,11 @@ def manual_seed(seed: int) -> None:
 
 def manual_seed_all(seed: int) -> None:
     """Seeds nothing: there is no GPU generator."""
+
+
+def is_bf16_supported(including_emulation: bool = True) -> bool:
+    """False: there is no GPU."""
+    return False
 
 
 def current_device() -> int:

@@ -1,0 +1,148 @@
+"""What a distribution's parameters and samples must satisfy, with PyTorch's names and
+printing (``Simplex()``, ``GreaterThan(lower_bound=0.0)``); ``check(value)`` is a bool
+tensor, one entry per event."""
+
+from __future__ import annotations
+
+__all__ = ["Constraint", "real", "real_vector", "positive", "unit_interval", "boolean",
+           "simplex", "nonnegative_integer", "greater_than", "less_than", "interval",
+           "integer_interval", "multinomial", "is_dependent", "dependent_property"]
+
+
+class Constraint:
+    is_discrete = False
+    event_dim = 0
+
+    def check(self, value):
+        raise NotImplementedError
+
+    def _bounds(self) -> str:
+        return ""
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__[1:]}({self._bounds()})"
+
+
+class _Real(Constraint):
+    def check(self, value):
+        return value == value  # (False for NaN)
+
+
+class _IndependentConstraint(Constraint):
+    def __init__(self, base, reinterpreted_batch_ndims: int):
+        self.base, self.reinterpreted_batch_ndims = base, reinterpreted_batch_ndims
+        self.event_dim = base.event_dim + reinterpreted_batch_ndims
+
+    def check(self, value):
+        result = self.base.check(value)
+        return result.reshape(result.shape[:result.dim() - self.reinterpreted_batch_ndims]
+                              + (-1,)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"IndependentConstraint({self.base!r}, {self.reinterpreted_batch_ndims})"
+
+
+class _GreaterThan(Constraint):
+    def __init__(self, lower_bound):
+        self.lower_bound = lower_bound
+
+    def check(self, value):
+        return self.lower_bound < value
+
+    def _bounds(self) -> str:
+        return f"lower_bound={self.lower_bound}"
+
+
+class _LessThan(Constraint):
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return value < self.upper_bound
+
+    def _bounds(self) -> str:
+        return f"upper_bound={self.upper_bound}"
+
+
+class _Interval(Constraint):
+    def __init__(self, lower_bound, upper_bound):
+        self.lower_bound, self.upper_bound = lower_bound, upper_bound
+
+    def check(self, value):
+        return (self.lower_bound <= value) & (value <= self.upper_bound)
+
+    def _bounds(self) -> str:
+        return f"lower_bound={self.lower_bound}, upper_bound={self.upper_bound}"
+
+
+class _HalfOpenInterval(_Interval):
+    def check(self, value):
+        return (self.lower_bound <= value) & (value < self.upper_bound)
+
+
+class _IntegerInterval(_Interval):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (self.lower_bound <= value) & (value <= self.upper_bound)
+
+
+class _IntegerGreaterThan(_GreaterThan):
+    is_discrete = True
+
+    def check(self, value):
+        return (value % 1 == 0) & (value >= self.lower_bound)
+
+
+class _Boolean(Constraint):
+    is_discrete = True
+
+    def check(self, value):
+        return (value == 0) | (value == 1)
+
+
+class _Simplex(Constraint):
+    event_dim = 1
+
+    def check(self, value):
+        return (value >= 0).all(-1) & ((value.sum(-1) - 1).abs() < 1e-6)
+
+
+class _Multinomial(Constraint):
+    is_discrete, event_dim = True, 1
+
+    def __init__(self, upper_bound):
+        self.upper_bound = upper_bound
+
+    def check(self, value):
+        return (value >= 0).all(-1) & (value.sum(-1) <= self.upper_bound)
+
+
+class _Dependent(Constraint):
+    """A constraint that depends on the parameters: not checked on its own."""
+
+
+class dependent_property(property):  # noqa: N801 (PyTorch's name)
+    """A ``support`` computed from the parameters (a property that is also a constraint)."""
+
+    def __init__(self, fn=None, *, is_discrete=False, event_dim=0):
+        super().__init__(fn)
+        self.is_discrete, self.event_dim = is_discrete, event_dim
+
+    def __call__(self, fn):
+        return dependent_property(fn, is_discrete=self.is_discrete, event_dim=self.event_dim)
+
+
+def is_dependent(constraint) -> bool:
+    return isinstance(constraint, _Dependent)
+
+
+real = _Real()
+real_vector = _IndependentConstraint(real, 1)
+positive = _GreaterThan(0.0)
+unit_interval = _Interval(0.0, 1.0)
+boolean = _Boolean()
+simplex = _Simplex()
+nonnegative_integer = _IntegerGreaterThan(0)
+greater_than, less_than, interval = _GreaterThan, _LessThan, _Interval
+half_open_interval, integer_interval, multinomial = _HalfOpenInterval, _IntegerInterval, _Multinomial

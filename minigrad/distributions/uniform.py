@@ -1,0 +1,72 @@
+"""``Uniform(low, high)``: every value of [low, high) equally likely."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import minigrad
+
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Uniform"]
+
+
+class Uniform(Distribution):
+    has_rsample = True
+
+    def __init__(self, low, high, validate_args=None) -> None:
+        self.low, self.high = broadcast_all(low, high)
+        numbers_only = isinstance(low, numbers.Number) and isinstance(high, numbers.Number)
+        super().__init__(() if numbers_only else self.low.size(), validate_args=validate_args)
+
+    @property
+    def arg_constraints(self):
+        return {"low": constraints.less_than(self.high),
+                "high": constraints.greater_than(self.low)}
+
+    @property
+    def mean(self):
+        return (self.high + self.low) / 2
+
+    @property
+    def mode(self):
+        return math.nan * self.high
+
+    @property
+    def stddev(self):
+        return (self.high - self.low) / 12 ** 0.5
+
+    @property
+    def variance(self):
+        return (self.high - self.low).pow(2) / 12
+
+    @constraints.dependent_property(is_discrete=False, event_dim=0)
+    def support(self):
+        return constraints.interval(self.low, self.high)
+
+    def rsample(self, sample_shape=()):
+        shape = self._extended_shape(sample_shape)
+        rand = minigrad.rand(shape, dtype=self.low.dtype)
+        return self.low + rand * (self.high - self.low)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        lb = self.low.le(value).type_as(self.low)
+        ub = self.high.gt(value).type_as(self.low)
+        return minigrad.log(lb.mul(ub)) - minigrad.log(self.high - self.low)
+
+    def cdf(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        result = (value - self.low) / (self.high - self.low)
+        return result.clamp(min=0, max=1)
+
+    def icdf(self, value):
+        return value * (self.high - self.low) + self.low
+
+    def entropy(self):
+        return minigrad.log(self.high - self.low)

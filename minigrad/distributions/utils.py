@@ -1,0 +1,57 @@
+"""Helpers the distributions share: turning numbers into tensors and broadcasting them,
+logits <-> probabilities, and a property computed once (``lazy_property``)."""
+
+from __future__ import annotations
+
+import numbers
+
+import minigrad
+
+__all__ = ["broadcast_all", "logits_to_probs", "probs_to_logits", "clamp_probs",
+           "lazy_property"]
+
+
+def broadcast_all(*values):
+    """The values broadcast to one shape; numbers become tensors of the first tensor's
+    dtype (the default dtype if there is none)."""
+    if not all(isinstance(v, (minigrad.Tensor, numbers.Number)) for v in values):
+        raise ValueError("Input arguments must all be instances of Number, torch.Tensor or "
+                         "objects implementing __torch_function__.")
+    dtype = next((v.dtype for v in values if isinstance(v, minigrad.Tensor)),
+                 minigrad.get_default_dtype())
+    tensors = [v if isinstance(v, minigrad.Tensor) else minigrad.tensor(v, dtype=dtype)
+               for v in values]
+    return minigrad.broadcast_tensors(*tensors)
+
+
+def logits_to_probs(logits, is_binary: bool = False):
+    return minigrad.sigmoid(logits) if is_binary else minigrad.nn.functional.softmax(logits, -1)
+
+
+def clamp_probs(probs):
+    eps = minigrad.finfo(probs.dtype).eps
+    return probs.clamp(min=eps, max=1 - eps)
+
+
+def probs_to_logits(probs, is_binary: bool = False):
+    clamped = clamp_probs(probs)
+    if is_binary:
+        return minigrad.log(clamped) - minigrad.log1p(-clamped)
+    return minigrad.log(clamped)
+
+
+class lazy_property:  # noqa: N801 (PyTorch's name)
+    """Computed on first use, then kept in the instance's ``__dict__`` (so that printing a
+    distribution shows the parameters it has: given, or computed since)."""
+
+    def __init__(self, wrapped):
+        self.wrapped = wrapped
+        self.__doc__ = wrapped.__doc__
+
+    def __get__(self, instance, owner=None):
+        if instance is None:
+            return self
+        with minigrad.enable_grad():
+            value = self.wrapped(instance)
+        setattr(instance, self.wrapped.__name__, value)
+        return value

@@ -1,0 +1,70 @@
+"""Programs that follow public tutorials (``public_tutorials.py``: PyTorch's basics,
+blitz, nn_tutorial, recipes and examples; Karpathy's micrograd, makemore, nanoGPT, minGPT
+and nn-zero-to-hero; d2l; yunjey's basics; pytorch/examples' REINFORCE) run under
+PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
+same numbers to float32 precision, raise the same warnings, and end with the same
+parameters and gradients.
+
+Both runs are seeded with ``manual_seed(0)`` (and Python's ``random`` with 0); minigrad
+draws PyTorch's random numbers, so nothing is patched.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import random
+import re
+import warnings
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad
+
+from public_tutorials import PROGRAMS
+
+NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
+ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
+TRIGGERED = re.compile(r" \(Triggered internally at .*?\)", re.S)
+# minigrad's own note that num_workers > 0 loads in the main process (PyTorch says nothing)
+OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process",)
+
+
+def run(program, library):
+    """(printed text with warnings, the tensors the program ends with as arrays)."""
+    library.manual_seed(0)
+    random.seed(0)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        finals = program(library)
+    said = "".join(f"{w.category.__name__}: {TRIGGERED.sub('', str(w.message))}\n"
+                   for w in caught if not str(w.message).startswith(OWN_NOTES)
+                   and w.category is not ResourceWarning)
+    arrays = {name: tensor.detach().numpy() for name, tensor in finals.items()}
+    return ADDRESS.sub("0x", out.getvalue() + said), arrays
+
+
+@pytest.mark.parametrize("program", PROGRAMS, ids=[p.__name__ for p in PROGRAMS])
+def test_program_prints_and_ends_as_pytorch(program):
+    (mine, my_finals), (theirs, their_finals) = run(program, minigrad), run(program, torch)
+    assert NUMBER.sub("#", mine) == NUMBER.sub("#", theirs)  # the same text around the numbers
+    numbers_mine = np.array([float(n) for n in NUMBER.findall(mine)])
+    numbers_theirs = np.array([float(n) for n in NUMBER.findall(theirs)])
+    assert len(numbers_mine) > 5
+    np.testing.assert_allclose(numbers_mine, numbers_theirs, rtol=2e-5, atol=1e-6)
+    assert my_finals.keys() == their_finals.keys()
+    for name in their_finals:
+        assert my_finals[name].dtype == their_finals[name].dtype, name
+        assert my_finals[name].shape == their_finals[name].shape, name
+        np.testing.assert_allclose(my_finals[name], their_finals[name], rtol=1e-4, atol=1e-6,
+                                   err_msg=name)
+
+
+def test_every_program_names_its_source():
+    """Each program's docstring names the repository and the file it follows."""
+    for program in PROGRAMS:
+        doc = program.__doc__ or ""
+        assert re.search(r"\b[\w-]+/[\w.-]+ [\w./-]+", doc), program.__name__

@@ -1,0 +1,1963 @@
+"""Programs that follow public PyTorch tutorials step for step, run under PyTorch 2.13 and
+under ``import minigrad as torch`` by ``tests/core/programs/test_public_tutorials.py``.
+
+Each program was checked against the real text of the tutorial named in its docstring
+(repository and path): the real file was run unchanged under both libraries (apart from
+what cannot run offline, see below) and every difference found was fixed in minigrad.
+What is kept here is written for this kit in the tutorials' own style and order of calls,
+not copied: the same API calls, arguments, printing and training loops, each program
+shortened where the tutorial trains for minutes.
+
+Offline stand-ins, the same in every program: a torchvision dataset (FashionMNIST, MNIST,
+CIFAR10) is seeded random data of its shapes and dtypes (images as ToTensor gives them,
+float32 in [0, 1]; labels as Python ints), ``names.txt`` a list of made-up names, a gym
+environment a tiny deterministic one, TensorBoard's SummaryWriter is left out, and a
+pretrained torchvision model is a small Sequential. Files are written to a temporary
+directory.
+
+Each program takes the library as ``torch``, prints what the tutorial prints, and returns
+a dict of the tensors it ends with (parameters, gradients), which the test compares too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+import math
+import os
+import random
+import tempfile
+from dataclasses import dataclass
+
+import numpy as np
+
+
+# ---- offline stand-ins ------------------------------------------------------------------
+
+def image_dataset(torch, n, shape=(1, 28, 28), classes=10, seed=1):
+    """A Dataset of ``n`` seeded random images of ``shape`` (float32 in [0, 1], as
+    ToTensor gives them) with int labels: FashionMNIST/MNIST/CIFAR10 offline."""
+    class Images(torch.utils.data.Dataset):
+        def __init__(self):
+            g = torch.Generator().manual_seed(seed)
+            self.data = (torch.rand(n, *shape, generator=g) * 255).to(torch.uint8)
+            self.targets = torch.randint(0, classes, (n,), generator=g)
+
+        def __len__(self):
+            return len(self.targets)
+
+        def __getitem__(self, i):
+            return self.data[i].float() / 255, int(self.targets[i])
+    return Images()
+
+
+NAMES = None
+
+
+def names():
+    """Made-up names standing for makemore's names.txt (deterministic)."""
+    global NAMES
+    if NAMES is None:
+        r = random.Random(7)
+        syllables = ["an", "na", "el", "li", "ma", "ri", "jo", "ka", "le", "ya", "mi", "ar",
+                     "is", "ta", "son", "ella", "ah", "on", "ie", "bel"]
+        words = sorted({"".join(r.choice(syllables) for _ in range(r.randint(1, 4)))
+                        for _ in range(300)})
+        r.shuffle(words)
+        NAMES = words
+    return list(NAMES)
+
+
+@contextlib.contextmanager
+def in_temporary_directory():
+    here = os.getcwd()
+    with tempfile.TemporaryDirectory() as place:
+        os.chdir(place)
+        try:
+            yield place
+        finally:
+            os.chdir(here)
+
+
+# ---- pytorch/tutorials: beginner_source/basics --------------------------------------------
+
+def basics_tensors(torch):
+    """pytorch/tutorials beginner_source/basics/tensorqs_tutorial.py: tensors from data,
+    NumPy and other tensors (ones_like, rand_like with dtype), attributes, indexing and
+    assignment, cat, the three matmuls (``out=``) and products, item(), add_, and the
+    memory NumPy shares both ways."""
+    values = [[1, 2], [3, 4]]
+    from_data = torch.tensor(values)
+    from_np = torch.from_numpy(np.array(values))
+    print(f"Ones Tensor: \n {torch.ones_like(from_data)} \n")
+    print(f"Random Tensor: \n {torch.rand_like(from_data, dtype=torch.float)} \n")
+    shape = (2, 3,)
+    print(f"Random Tensor: \n {torch.rand(shape)} \n")
+    print(f"Zeros Tensor: \n {torch.zeros(shape)}", from_np.dtype)
+    t = torch.rand(3, 4)
+    print(f"Shape of tensor: {t.shape}")
+    print(f"Datatype of tensor: {t.dtype}")
+    print(f"Device tensor is stored on: {t.device}")
+    if torch.cuda.is_available() & (torch.device('cuda').index is not None):
+        t = t.to('cuda')
+    t = torch.ones(4, 4)
+    print('First row: ', t[0])
+    print('First column: ', t[:, 0])
+    print('Last column:', t[..., -1])
+    t[:, 1] = 0
+    print(t)
+    print(torch.cat([t, t, t], dim=1))
+    m1, m2 = t @ t.T, t.matmul(t.T)
+    m3 = torch.rand_like(t)
+    torch.matmul(t, t.T, out=m3)
+    e1, e2 = t * t, t.mul(t)
+    e3 = torch.rand_like(t)
+    torch.mul(t, t, out=e3)
+    total = t.sum().item()
+    print(total, type(total), m1.equal(m3), e2.equal(e3))
+    print(t, "\n")
+    t.add_(5)
+    print(t)
+    ones = torch.ones(5)
+    shared = ones.numpy()
+    ones.add_(1)
+    print(f"t: {ones}", f"n: {shared}")
+    arr = np.ones(5)
+    wrapped = torch.from_numpy(arr)
+    np.add(arr, 1, out=arr)
+    print(f"t: {wrapped}", f"n: {arr}")
+    return {"m2": m2, "e1": e1}
+
+
+def basics_autograd(torch):
+    """pytorch/tutorials beginner_source/basics/autogradqs_tutorial.py: a one-layer net
+    with binary_cross_entropy_with_logits, its grad_fn objects printed, w.grad and b.grad,
+    no_grad and detach, and a Jacobian-vector product called three times with
+    retain_graph (accumulating, then after zero_)."""
+    x, y = torch.ones(5), torch.zeros(3)
+    w = torch.randn(5, 3, requires_grad=True)
+    b = torch.randn(3, requires_grad=True)
+    z = torch.matmul(x, w) + b
+    loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
+    print(f"Gradient function for z = {z.grad_fn}")
+    print(f"Gradient function for loss = {loss.grad_fn}")
+    loss.backward()
+    print(w.grad)
+    print(b.grad)
+    print(torch.matmul(x, w).requires_grad)
+    with torch.no_grad():
+        print((torch.matmul(x, w) + b).requires_grad)
+    print((torch.matmul(x, w) + b).detach().requires_grad)
+    inp = torch.eye(4, 5, requires_grad=True)
+    out = (inp + 1).pow(2).t()
+    out.backward(torch.ones_like(out), retain_graph=True)
+    print(f"First call\n{inp.grad}")
+    out.backward(torch.ones_like(out), retain_graph=True)
+    print(f"\nSecond call\n{inp.grad}")
+    inp.grad.zero_()
+    out.backward(torch.ones_like(out), retain_graph=True)
+    print(f"\nCall after zeroing gradients\n{inp.grad}")
+    return {"w.grad": w.grad, "b.grad": b.grad, "inp.grad": inp.grad}
+
+
+def basics_build_model(torch):
+    """pytorch/tutorials beginner_source/basics/buildmodel_tutorial.py: a Flatten and
+    Linear/ReLU Sequential in a Module, printed; Softmax(dim=1) and argmax(1); each layer
+    on a batch of three images; named_parameters with sizes and their first rows."""
+    nn = torch.nn
+    device = 'cuda' if torch.cuda.is_available() else 'cpu'
+    print('Using {} device'.format(device))
+
+    class NeuralNetwork(nn.Module):
+        def __init__(self):
+            super(NeuralNetwork, self).__init__()
+            self.flatten = nn.Flatten()
+            self.linear_relu_stack = nn.Sequential(
+                nn.Linear(28 * 28, 64), nn.ReLU(), nn.Linear(64, 64), nn.ReLU(),
+                nn.Linear(64, 10), nn.ReLU())
+
+        def forward(self, x):
+            return self.linear_relu_stack(self.flatten(x))
+
+    model = NeuralNetwork().to(device)
+    print(model)
+    probabilities = nn.Softmax(dim=1)(model(torch.rand(1, 28, 28, device=device)))
+    print(f"Predicted class: {probabilities.argmax(1)}")
+    images = torch.rand(3, 28, 28)
+    print(images.size())
+    flatten = nn.Flatten()
+    flat = flatten(images)
+    print(flat.size())
+    layer1 = nn.Linear(in_features=28 * 28, out_features=20)
+    hidden = layer1(flat)
+    print(hidden.size())
+    print(f"Before ReLU: {hidden}\n\n")
+    hidden = nn.ReLU()(hidden)
+    print(f"After ReLU: {hidden}")
+    seq = nn.Sequential(flatten, layer1, nn.ReLU(), nn.Linear(20, 10))
+    print(nn.Softmax(dim=1)(seq(torch.rand(3, 28, 28))))
+    print("Model structure: ", model, "\n\n")
+    for name, param in model.named_parameters():
+        print(f"Layer: {name} | Size: {param.size()} | Values : {param[:2]} \n")
+    return {"last": model.linear_relu_stack[4].weight}
+
+
+def basics_optimization(torch):
+    """pytorch/tutorials beginner_source/basics/optimization_tutorial.py (with
+    data_tutorial.py's sampling): FashionMNIST through DataLoader(batch_size=64), the
+    train_loop (model.train(), zero_grad, backward, step, its formatted progress line)
+    and test_loop (model.eval(), no_grad, argmax accuracy via .type(torch.float)) for a
+    few epochs of SGD; the data tutorial's randint(len(data), size=(1,)).item() sampling
+    and a shuffled loader's first batch."""
+    nn = torch.nn
+    training_data = image_dataset(torch, 256, seed=1)
+    test_data = image_dataset(torch, 128, seed=2)
+    labels_map = {0: "T-Shirt", 1: "Trouser", 2: "Pullover", 3: "Dress", 4: "Coat",
+                  5: "Sandal", 6: "Shirt", 7: "Sneaker", 8: "Bag", 9: "Ankle Boot"}
+    for _ in range(4):
+        sample_idx = torch.randint(len(training_data), size=(1,)).item()
+        img, label = training_data[sample_idx]
+        print(labels_map[label], img.squeeze().shape)
+    shuffled = torch.utils.data.DataLoader(training_data, batch_size=64, shuffle=True)
+    features, labels = next(iter(shuffled))
+    print(f"Feature batch shape: {features.size()}")
+    print(f"Labels batch shape: {labels.size()}")
+    print(f"Label: {labels[0]}")
+    train_dataloader = torch.utils.data.DataLoader(training_data, batch_size=64)
+    test_dataloader = torch.utils.data.DataLoader(test_data, batch_size=64)
+
+    class NeuralNetwork(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.flatten = nn.Flatten()
+            self.linear_relu_stack = nn.Sequential(
+                nn.Linear(28 * 28, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(),
+                nn.Linear(128, 10))
+
+        def forward(self, x):
+            return self.linear_relu_stack(self.flatten(x))
+
+    model = NeuralNetwork()
+    batch_size = 64
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-1)
+
+    def train_loop(dataloader, model, loss_fn, optimizer):
+        size = len(dataloader.dataset)
+        model.train()
+        for batch, (X, y) in enumerate(dataloader):
+            loss = loss_fn(model(X), y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if batch % 2 == 0:
+                loss, current = loss.item(), batch * batch_size + len(X)
+                print(f"loss: {loss:>7f}  [{current:>5d}/{size:>5d}]")
+
+    def test_loop(dataloader, model, loss_fn):
+        model.eval()
+        size, num_batches = len(dataloader.dataset), len(dataloader)
+        test_loss, correct = 0, 0
+        with torch.no_grad():
+            for X, y in dataloader:
+                pred = model(X)
+                test_loss += loss_fn(pred, y).item()
+                correct += (pred.argmax(1) == y).type(torch.float).sum().item()
+        test_loss /= num_batches
+        correct /= size
+        print(f"Test Error: \n Accuracy: {(100*correct):>0.1f}%, Avg loss: {test_loss:>8f} \n")
+
+    for t in range(2):
+        print(f"Epoch {t+1}\n-------------------------------")
+        train_loop(train_dataloader, model, loss_fn, optimizer)
+        test_loop(test_dataloader, model, loss_fn)
+    print("Done!")
+    return {"w": model.linear_relu_stack[4].weight, "b": model.linear_relu_stack[4].bias}
+
+
+# ---- pytorch/tutorials: beginner_source/blitz ----------------------------------------------
+
+def blitz_neural_networks(torch):
+    """pytorch/tutorials beginner_source/blitz/neural_networks_tutorial.py: LeNet with
+    F.max_pool2d((2, 2)) and num_flat_features, parameters(), a backward from random
+    gradients, MSELoss and the grad_fn chain (next_functions), conv1.bias.grad before and
+    after, the hand-written update f.data.sub_(f.grad.data * lr), then optim.SGD; and
+    blitz/autograd_tutorial.py's doubling loop with y.data.norm() and a vector backward."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
+            x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+            x = x.view(-1, self.num_flat_features(x))
+            return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))
+
+        def num_flat_features(self, x):
+            count = 1
+            for s in x.size()[1:]:
+                count *= s
+            return count
+
+    net = Net()
+    print(net)
+    params = list(net.parameters())
+    print(len(params), params[0].size())
+    image = torch.randn(1, 1, 32, 32)
+    out = net(image)
+    print(out)
+    net.zero_grad()
+    out.backward(torch.randn(1, 10))
+    criterion = nn.MSELoss()
+    target = torch.randn(10).view(1, -1)
+    loss = criterion(net(image), target)
+    print(loss)
+    print(loss.grad_fn)
+    print(loss.grad_fn.next_functions[0][0])
+    print(loss.grad_fn.next_functions[0][0].next_functions[0][0])
+    net.zero_grad()
+    print('conv1.bias.grad before backward')
+    print(net.conv1.bias.grad)
+    loss.backward()
+    print('conv1.bias.grad after backward')
+    print(net.conv1.bias.grad)
+    for f in net.parameters():
+        f.data.sub_(f.grad.data * 0.01)
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.01)
+    optimizer.zero_grad()
+    criterion(net(image), target).backward()
+    optimizer.step()
+    x = torch.randn(3, requires_grad=True)
+    y = x * 2
+    while y.data.norm() < 1000:
+        y = y * 2
+    print(y)
+    y.backward(torch.tensor([0.1, 1.0, 0.0001], dtype=torch.float))
+    print(x.grad, x.requires_grad, (x ** 2).requires_grad)
+    with torch.no_grad():
+        print((x ** 2).requires_grad)
+    return {"fc3": net.fc3.weight, "conv1.grad": net.conv1.bias.grad, "x.grad": x.grad}
+
+
+# ---- pytorch/tutorials: beginner_source/nn_tutorial.py --------------------------------------
+
+def what_is_torch_nn(torch):
+    """pytorch/tutorials beginner_source/nn_tutorial.py ("What is torch.nn really?"): MNIST
+    as NumPy arrays turned into tensors with map(torch.tensor, ...), logistic regression
+    from scratch (weights.requires_grad_(), a hand-written log_softmax, nll by indexing with
+    range, updates under no_grad with ``-=`` and grad.zero_()), then F.cross_entropy, a
+    Module with nn.Parameter, nn.Linear, optim, TensorDataset slicing, DataLoader,
+    validation with model.eval(), fit/get_data with np.sum(np.multiply(losses, nums)),
+    the CNN with view, conv2d and avg_pool2d, a Lambda module, AdaptiveAvgPool2d and the
+    WrappedDataLoader generator."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    TensorDataset, DataLoader = torch.utils.data.TensorDataset, torch.utils.data.DataLoader
+    rng = np.random.default_rng(0)
+    teacher = rng.standard_normal((784, 10)).astype(np.float32)
+
+    def fake(n):  # MNIST offline: mostly-zero float32 pixels, int64 labels
+        x = (rng.random((n, 784), dtype=np.float32) * (rng.random((n, 784)) < 0.15))
+        return x.astype(np.float32), (x @ teacher).argmax(1).astype(np.int64)
+
+    (x_train, y_train), (x_valid, y_valid) = fake(320), fake(128)
+    x_train, y_train, x_valid, y_valid = map(torch.tensor, (x_train, y_train, x_valid, y_valid))
+    n, c = x_train.shape
+    print(x_train, y_train, x_train.shape, y_train.min(), y_train.max())
+    weights = torch.randn(784, 10) / math.sqrt(784)
+    weights.requires_grad_()
+    bias = torch.zeros(10, requires_grad=True)
+
+    def log_softmax(x):
+        return x - x.exp().sum(-1).log().unsqueeze(-1)
+
+    def model(xb):
+        return log_softmax(xb @ weights + bias)
+
+    def nll(input, target):
+        return -input[range(target.shape[0]), target].mean()
+
+    def accuracy(out, yb):
+        return (torch.argmax(out, dim=1) == yb).float().mean()
+
+    bs, lr, epochs = 64, 0.5, 2
+    xb, yb = x_train[0:bs], y_train[0:bs]
+    preds = model(xb)
+    print(preds[0], preds.shape, nll(preds, yb), accuracy(preds, yb))
+    for epoch in range(epochs):
+        for i in range((n - 1) // bs + 1):
+            xb, yb = x_train[i * bs:i * bs + bs], y_train[i * bs:i * bs + bs]
+            loss = nll(model(xb), yb)
+            loss.backward()
+            with torch.no_grad():
+                weights -= weights.grad * lr
+                bias -= bias.grad * lr
+                weights.grad.zero_()
+                bias.grad.zero_()
+    print(nll(model(xb), yb), accuracy(model(xb), yb))
+    loss_func = F.cross_entropy
+    print(loss_func(xb @ weights + bias, yb))
+
+    class MnistLogistic(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.lin = nn.Linear(784, 10)
+
+        def forward(self, xb):
+            return self.lin(xb)
+
+    class MnistParameters(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weights = nn.Parameter(torch.randn(784, 10) / math.sqrt(784))
+            self.bias = nn.Parameter(torch.zeros(10))
+
+        def forward(self, xb):
+            return xb @ self.weights + self.bias
+
+    by_hand = MnistParameters()
+    for i in range((n - 1) // bs + 1):
+        loss_func(by_hand(x_train[i * bs:i * bs + bs]), y_train[i * bs:i * bs + bs]).backward()
+        with torch.no_grad():
+            for p in by_hand.parameters():
+                p -= p.grad * lr
+            by_hand.zero_grad()
+    print(loss_func(by_hand(xb), yb))
+
+    def get_model():
+        m = MnistLogistic()
+        return m, optim.SGD(m.parameters(), lr=lr)
+
+    train_ds = TensorDataset(x_train, y_train)
+    valid_ds = TensorDataset(x_valid, y_valid)
+    model, opt = get_model()
+    for i in range((n - 1) // bs + 1):
+        xb, yb = train_ds[i * bs: i * bs + bs]
+        loss_func(model(xb), yb).backward()
+        opt.step()
+        opt.zero_grad()
+    print(loss_func(model(xb), yb))
+    train_dl = DataLoader(train_ds, batch_size=bs, shuffle=True)
+    valid_dl = DataLoader(valid_ds, batch_size=bs * 2)
+    model.eval()
+    with torch.no_grad():
+        valid_loss = sum(loss_func(model(xb), yb) for xb, yb in valid_dl)
+    print(valid_loss / len(valid_dl))
+
+    def loss_batch(model, loss_func, xb, yb, opt=None):
+        loss = loss_func(model(xb), yb)
+        if opt is not None:
+            loss.backward()
+            opt.step()
+            opt.zero_grad()
+        return loss.item(), len(xb)
+
+    def fit(epochs, model, loss_func, opt, train_dl, valid_dl):
+        for epoch in range(epochs):
+            model.train()
+            for xb, yb in train_dl:
+                loss_batch(model, loss_func, xb, yb, opt)
+            model.eval()
+            with torch.no_grad():
+                losses, nums = zip(*[loss_batch(model, loss_func, xb, yb) for xb, yb in valid_dl])
+            print(epoch, np.sum(np.multiply(losses, nums)) / np.sum(nums))
+
+    class Lambda(nn.Module):
+        def __init__(self, func):
+            super().__init__()
+            self.func = func
+
+        def forward(self, x):
+            return self.func(x)
+
+    class MnistCNN(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(1, 16, kernel_size=3, stride=2, padding=1)
+            self.conv2 = nn.Conv2d(16, 10, kernel_size=3, stride=2, padding=1)
+
+        def forward(self, xb):
+            xb = F.relu(self.conv2(F.relu(self.conv1(xb.view(-1, 1, 28, 28)))))
+            return F.avg_pool2d(xb, 7).view(-1, xb.size(1))
+
+    cnn = MnistCNN()
+    fit(1, cnn, loss_func, optim.SGD(cnn.parameters(), lr=0.1, momentum=0.9), train_dl, valid_dl)
+
+    class WrappedDataLoader:
+        def __init__(self, dl, func):
+            self.dl, self.func = dl, func
+
+        def __len__(self):
+            return len(self.dl)
+
+        def __iter__(self):
+            for b in iter(self.dl):
+                yield self.func(*b)
+
+    dev = torch.device("cuda") if torch.cuda.is_available() else torch.device("cpu")
+    wrap = lambda x, y: (x.view(-1, 1, 28, 28).to(dev), y.to(dev))  # noqa: E731
+    seq = nn.Sequential(
+        nn.Conv2d(1, 16, kernel_size=3, stride=2, padding=1), nn.ReLU(),
+        nn.Conv2d(16, 10, kernel_size=3, stride=2, padding=1), nn.ReLU(),
+        nn.AdaptiveAvgPool2d(1), Lambda(lambda x: x.view(x.size(0), -1)))
+    seq.to(dev)
+    fit(1, seq, loss_func, optim.SGD(seq.parameters(), lr=0.1, momentum=0.9),
+        WrappedDataLoader(train_dl, wrap), WrappedDataLoader(valid_dl, wrap))
+    print(seq)
+    return {"weights": weights, "cnn": cnn.conv2.weight, "seq": seq[2].weight}
+
+
+# ---- pytorch/tutorials: recipes_source/recipes ----------------------------------------------
+
+def recipes_state_dict_and_checkpoints(torch):
+    """pytorch/tutorials recipes_source/recipes/what_is_state_dict.py,
+    saving_and_loading_a_general_checkpoint.py, warmstarting_model_using_parameters_from_
+    a_different_model.py, zeroing_out_gradients.py and defining_a_neural_network.py: the
+    CIFAR LeNet's state_dict sizes and the SGD optimizer's state_dict printed, a general
+    checkpoint dict saved and loaded (epoch, loss, both state_dicts), a partial load with
+    strict=False, a few SGD-momentum steps on CIFAR10 batches of 4 with the recipe's
+    running-loss print, and the MNIST net with Dropout2d, flatten(start_dim=1) and
+    log_softmax."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = x.flatten(start_dim=1)
+            return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))
+
+    net = Net()
+    print(net)
+    optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+    print("Model's state_dict:")
+    for param_tensor in net.state_dict():
+        print(param_tensor, "\t", net.state_dict()[param_tensor].size())
+    print("Optimizer's state_dict:")
+    for var_name in optimizer.state_dict():
+        print(var_name, "\t", optimizer.state_dict()[var_name])
+    with in_temporary_directory():
+        torch.save({'epoch': 5, 'model_state_dict': net.state_dict(),
+                    'optimizer_state_dict': optimizer.state_dict(), 'loss': 0.4}, "model.pt")
+        model = Net()
+        optimizer = optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+        checkpoint = torch.load("model.pt")
+        print(model.load_state_dict(checkpoint['model_state_dict']))
+        optimizer.load_state_dict(checkpoint['optimizer_state_dict'])
+        print(checkpoint['epoch'], checkpoint['loss'])
+        model.eval()
+        model.train()
+        torch.save(net.state_dict(), "model.pt")
+        partial = {k: v for k, v in torch.load("model.pt").items() if not k.startswith("fc3")}
+        other = Net()
+        print(other.load_state_dict(partial, strict=False))
+    trainset = image_dataset(torch, 48, shape=(3, 32, 32), seed=3)
+    trainloader = torch.utils.data.DataLoader(trainset, batch_size=4, shuffle=True,
+                                              num_workers=0)
+    criterion = nn.CrossEntropyLoss()
+    for epoch in range(2):
+        running_loss = 0.0
+        for i, data in enumerate(trainloader, 0):
+            inputs, labels = data
+            optimizer.zero_grad()
+            loss = criterion(model(inputs), labels)
+            loss.backward()
+            optimizer.step()
+            running_loss += loss.item()
+            if i % 6 == 5:
+                print('[%d, %5d] loss: %.3f' % (epoch + 1, i + 1, running_loss / 6))
+                running_loss = 0.0
+    print('Finished Training', optimizer.state_dict()['state'][9]['momentum_buffer'][:3])
+
+    class MnistNet(nn.Module):
+        def __init__(self):
+            super(MnistNet, self).__init__()
+            self.conv1 = nn.Conv2d(1, 32, 3, 1)
+            self.conv2 = nn.Conv2d(32, 64, 3, 1)
+            self.dropout1 = nn.Dropout2d(0.25)
+            self.dropout2 = nn.Dropout2d(0.5)
+            self.fc1 = nn.Linear(9216, 128)
+            self.fc2 = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = F.max_pool2d(F.relu(self.conv2(F.relu(self.conv1(x)))), 2)
+            x = self.dropout1(x).flatten(start_dim=1)
+            x = self.dropout2(F.relu(self.fc1(x)))
+            return F.log_softmax(self.fc2(x), dim=1)
+
+    mnist = MnistNet()
+    print(mnist)
+    print(mnist(torch.rand((1, 1, 28, 28))))
+    return {"fc3": model.fc3.weight, "other.fc3": other.fc3.bias, "mnist": mnist.fc2.bias}
+
+
+# ---- pytorch/tutorials: beginner_source/examples_* ------------------------------------------
+
+def learning_with_examples(torch):
+    """pytorch/tutorials beginner_source/examples_autograd/polynomial_custom_function.py
+    (LegendrePolynomial3, an autograd.Function with ctx.save_for_backward, and updates
+    with grad = None), examples_tensor/polynomial_tensor.py (hand-written gradients),
+    examples_nn/polynomial_nn.py (x.unsqueeze(-1).pow(p), Flatten(0, 1), MSELoss(sum)),
+    polynomial_optim.py (RMSprop), polynomial_module.py and dynamic_net.py
+    (random.randint picks the depth), each trained a few hundred steps."""
+    class LegendrePolynomial3(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, input):
+            ctx.save_for_backward(input)
+            return 0.5 * (5 * input ** 3 - 3 * input)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            input, = ctx.saved_tensors
+            return grad_output * 1.5 * (5 * input ** 2 - 1)
+
+    dtype, device = torch.float, torch.device("cpu")
+    x = torch.linspace(-math.pi, math.pi, 2000, device=device, dtype=dtype)
+    y = torch.sin(x)
+    a, b, c, d = (torch.full((), v, device=device, dtype=dtype, requires_grad=True)
+                  for v in (0.0, -1.0, 0.0, 0.3))
+    for t in range(200):
+        y_pred = a + b * LegendrePolynomial3.apply(c + d * x)
+        loss = (y_pred - y).pow(2).sum()
+        if t % 100 == 99:
+            print(t, loss.item())
+        loss.backward()
+        with torch.no_grad():
+            for p in (a, b, c, d):
+                p -= 5e-6 * p.grad
+                p.grad = None
+    print(f'Result: y = {a.item()} + {b.item()} * P3({c.item()} + {d.item()} x)')
+    w = [torch.randn((), device=device, dtype=dtype) for _ in range(4)]
+    for t in range(200):
+        y_pred = w[0] + w[1] * x + w[2] * x ** 2 + w[3] * x ** 3
+        if t % 100 == 99:
+            print(t, (y_pred - y).pow(2).sum().item())
+        grad_y_pred = 2.0 * (y_pred - y)
+        grads = [grad_y_pred.sum(), (grad_y_pred * x).sum(), (grad_y_pred * x ** 2).sum(),
+                 (grad_y_pred * x ** 3).sum()]
+        for k in range(4):
+            w[k] -= 1e-6 * grads[k]
+    xx = x.unsqueeze(-1).pow(torch.tensor([1, 2, 3]))
+    model = torch.nn.Sequential(torch.nn.Linear(3, 1), torch.nn.Flatten(0, 1))
+    loss_fn = torch.nn.MSELoss(reduction='sum')
+    for t in range(200):
+        loss = loss_fn(model(xx), y)
+        if t % 100 == 99:
+            print(t, loss.item())
+        model.zero_grad()
+        loss.backward()
+        with torch.no_grad():
+            for param in model.parameters():
+                param -= 1e-6 * param.grad
+    layer = model[0]
+    print(f'Result: y = {layer.bias.item()} + {layer.weight[:, 0].item()} x + '
+          f'{layer.weight[:, 1].item()} x^2 + {layer.weight[:, 2].item()} x^3')
+    after_sgd = model[0].weight.detach().clone()
+    # (RMSprop divides by the root of small averages: a coefficient near 0 jitters by the
+    # last bits of the sums, so the losses are compared, not its final weights)
+    optimizer = torch.optim.RMSprop(model.parameters(), lr=1e-3)
+    for t in range(200):
+        loss = loss_fn(model(xx), y)
+        if t % 100 == 99:
+            print(t, loss.item())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+
+    class DynamicNet(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.a, self.b, self.c, self.d, self.e = (
+                torch.nn.Parameter(torch.randn(())) for _ in range(5))
+
+        def forward(self, x):
+            y = self.a + self.b * x + self.c * x ** 2 + self.d * x ** 3
+            for exp in range(4, random.randint(4, 6)):
+                y = y + self.e * x ** exp
+            return y
+
+    random.seed(0)
+    net = DynamicNet()
+    optimizer = torch.optim.SGD(net.parameters(), lr=1e-8, momentum=0.9)
+    for t in range(200):
+        loss = torch.nn.MSELoss(reduction='sum')(net(x), y)
+        if t % 100 == 99:
+            print(t, loss.item())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    print(net)
+    return {"abcd": torch.stack([a, b, c, d]).detach(), "w": torch.stack(w),
+            "linear": after_sgd, "e": net.e}
+
+
+# ---- karpathy: micrograd, makemore, nn-zero-to-hero, nanoGPT, minGPT ------------------------
+
+def micrograd_engine_tests(torch):
+    """karpathy/micrograd test/test_engine.py: the PyTorch halves of its three tests, which
+    micrograd's Value is checked against: torch.Tensor([...]).double(), requires_grad set
+    as an attribute, relu, powers, division both ways, and torch.Tensor.tanh/exp called
+    unbound."""
+    x = torch.Tensor([-4.0]).double()
+    x.requires_grad = True
+    z = 2 * x + 2 + x
+    q = z.relu() + z * x
+    h = (z * z).relu()
+    y = h + q + q * x
+    y.backward()
+    print(y.data.item(), x.grad.item())
+    a, b = torch.Tensor([-4.0]).double(), torch.Tensor([2.0]).double()
+    a.requires_grad = True
+    b.requires_grad = True
+    c = a + b
+    d = a * b + b**3
+    c = c + c + 1
+    c = c + 1 + c + (-a)
+    d = d + d * 2 + (b + a).relu()
+    d = d + 3 * d + (b - a).relu()
+    e = c - d
+    f = e**2
+    g = f / 2.0
+    g = g + 10.0 / f
+    g.backward()
+    print(g.data.item(), a.grad.item(), b.grad.item())
+    for fn in (torch.Tensor.tanh, torch.Tensor.exp):
+        for v in (-1., .123, 2.):
+            xt = torch.Tensor([v]).double()
+            xt.requires_grad = True
+            yt = fn(xt)
+            yt.backward()
+            print(yt.data.item(), xt.grad.item())
+    return {"a.grad": a.grad, "b.grad": b.grad, "x.grad": x.grad}
+
+
+def makemore_models(torch):
+    """karpathy/makemore makemore.py: its CharDataset (encode/decode, -1 targets masked by
+    ignore_index), create_datasets' randperm split, the InfiniteDataLoader over a
+    RandomSampler(replacement=True, num_samples=int(1e10)) with pin_memory=True, and each
+    model type (Bigram, MLP with torch.roll and an in-place <BLANK> column, RNN and GRU
+    cells with expand and stack, BoW with a masked uniform attention, the Transformer with
+    NewGELU and a registered causal mask) trained a few AdamW steps with
+    zero_grad(set_to_none=True); evaluate() under @torch.inference_mode; generate() with
+    topk and multinomial under @torch.no_grad."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class CharDataset(torch.utils.data.Dataset):
+        def __init__(self, words, chars, max_word_length):
+            self.words, self.chars, self.max_word_length = words, chars, max_word_length
+            self.stoi = {ch: i + 1 for i, ch in enumerate(chars)}
+            self.itos = {i: s for s, i in self.stoi.items()}
+
+        def __len__(self):
+            return len(self.words)
+
+        def contains(self, word):
+            return word in self.words
+
+        def get_vocab_size(self):
+            return len(self.chars) + 1
+
+        def get_output_length(self):
+            return self.max_word_length + 1
+
+        def encode(self, word):
+            return torch.tensor([self.stoi[w] for w in word], dtype=torch.long)
+
+        def decode(self, ix):
+            return ''.join(self.itos[i] for i in ix)
+
+        def __getitem__(self, idx):
+            ix = self.encode(self.words[idx])
+            x = torch.zeros(self.max_word_length + 1, dtype=torch.long)
+            y = torch.zeros(self.max_word_length + 1, dtype=torch.long)
+            x[1:1 + len(ix)] = ix
+            y[:len(ix)] = ix
+            y[len(ix) + 1:] = -1
+            return x, y
+
+    words = names()
+    chars = sorted(list(set(''.join(words))))
+    max_len = max(len(w) for w in words)
+    test_set_size = min(1000, int(len(words) * 0.1))
+    rp = torch.randperm(len(words)).tolist()
+    train = CharDataset([words[i] for i in rp[:-test_set_size]], chars, max_len)
+    test = CharDataset([words[i] for i in rp[-test_set_size:]], chars, max_len)
+    vocab_size, block_size = train.get_vocab_size(), train.get_output_length()
+    print(f"dataset determined that: {vocab_size=}, {block_size=}", len(train), len(test))
+
+    @dataclass
+    class ModelConfig:
+        block_size: int = None
+        vocab_size: int = None
+        n_layer: int = 1
+        n_embd: int = 16
+        n_embd2: int = 16
+        n_head: int = 2
+
+    class NewGELU(nn.Module):
+        def forward(self, x):
+            return 0.5 * x * (1.0 + torch.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * torch.pow(x, 3.0))))
+
+    class CausalSelfAttention(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd)
+            self.c_proj = nn.Linear(config.n_embd, config.n_embd)
+            self.register_buffer("bias", torch.tril(torch.ones(config.block_size, config.block_size))
+                                 .view(1, 1, config.block_size, config.block_size))
+            self.n_head, self.n_embd = config.n_head, config.n_embd
+
+        def forward(self, x):
+            B, T, C = x.size()
+            q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
+            q, k, v = (t.view(B, T, self.n_head, C // self.n_head).transpose(1, 2) for t in (q, k, v))
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = F.softmax(att.masked_fill(self.bias[:, :, :T, :T] == 0, float('-inf')), dim=-1)
+            return self.c_proj((att @ v).transpose(1, 2).contiguous().view(B, T, C))
+
+    class Transformer(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.block_size = config.block_size
+            self.ln_1, self.ln_2, self.ln_f = (nn.LayerNorm(config.n_embd) for _ in range(3))
+            self.attn = CausalSelfAttention(config)
+            self.mlp = nn.ModuleDict(dict(c_fc=nn.Linear(config.n_embd, 4 * config.n_embd),
+                                          c_proj=nn.Linear(4 * config.n_embd, config.n_embd),
+                                          act=NewGELU()))
+            self.wte = nn.Embedding(config.vocab_size, config.n_embd)
+            self.wpe = nn.Embedding(config.block_size, config.n_embd)
+            self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+
+        def get_block_size(self):
+            return self.block_size
+
+        def forward(self, idx, targets=None):
+            b, t = idx.size()
+            pos = torch.arange(0, t, dtype=torch.long, device=idx.device).unsqueeze(0)
+            x = self.wte(idx) + self.wpe(pos)
+            x = x + self.attn(self.ln_1(x))
+            m = self.mlp
+            x = x + m.c_proj(m.act(m.c_fc(self.ln_2(x))))
+            return _logits_and_loss(self.lm_head(self.ln_f(x)), targets)
+
+    def _logits_and_loss(logits, targets):
+        loss = None if targets is None else F.cross_entropy(
+            logits.view(-1, logits.size(-1)), targets.view(-1), ignore_index=-1)
+        return logits, loss
+
+    class BoW(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.block_size = config.block_size
+            self.wte = nn.Embedding(config.vocab_size, config.n_embd)
+            self.wpe = nn.Embedding(config.block_size, config.n_embd)
+            self.register_buffer("bias", torch.tril(torch.ones(config.block_size, config.block_size))
+                                 .view(1, config.block_size, config.block_size))
+            self.c_fc = nn.Linear(config.n_embd, config.n_embd2)
+            self.c_proj = nn.Linear(config.n_embd2, config.n_embd)
+            self.lm_head = nn.Linear(config.n_embd, config.vocab_size)
+
+        def get_block_size(self):
+            return self.block_size
+
+        def forward(self, idx, targets=None):
+            b, t = idx.size()
+            pos = torch.arange(0, t, dtype=torch.long, device=idx.device).unsqueeze(0)
+            x = self.wte(idx) + self.wpe(pos)
+            B, T, C = x.size()
+            att = torch.zeros((B, T, T), device=x.device)
+            att = F.softmax(att.masked_fill(self.bias[:, :T, :T] == 0, float('-inf')), dim=-1)
+            x = x + att @ x
+            x = x + self.c_proj(F.tanh(self.c_fc(x)))
+            return _logits_and_loss(self.lm_head(x), targets)
+
+    class RNN(nn.Module):
+        def __init__(self, config, cell_type):
+            super().__init__()
+            self.block_size, self.cell_type = config.block_size, cell_type
+            self.start = nn.Parameter(torch.zeros(1, config.n_embd2))
+            self.wte = nn.Embedding(config.vocab_size, config.n_embd)
+            width = config.n_embd + config.n_embd2
+            self.xh_to_h = nn.Linear(width, config.n_embd2)
+            self.xh_to_z = nn.Linear(width, config.n_embd2)
+            self.xh_to_r = nn.Linear(width, config.n_embd2)
+            self.lm_head = nn.Linear(config.n_embd2, config.vocab_size)
+
+        def get_block_size(self):
+            return self.block_size
+
+        def cell(self, xt, hprev):
+            xh = torch.cat([xt, hprev], dim=1)
+            if self.cell_type == 'rnn':
+                return F.tanh(self.xh_to_h(xh))
+            r = F.sigmoid(self.xh_to_r(xh))
+            hbar = F.tanh(self.xh_to_h(torch.cat([xt, r * hprev], dim=1)))
+            z = F.sigmoid(self.xh_to_z(xh))
+            return (1 - z) * hprev + z * hbar
+
+        def forward(self, idx, targets=None):
+            b, t = idx.size()
+            emb = self.wte(idx)
+            hprev = self.start.expand((b, -1))
+            hiddens = []
+            for i in range(t):
+                hprev = self.cell(emb[:, i, :], hprev)
+                hiddens.append(hprev)
+            return _logits_and_loss(self.lm_head(torch.stack(hiddens, 1)), targets)
+
+    class MLP(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.block_size, self.vocab_size = config.block_size, config.vocab_size
+            self.wte = nn.Embedding(config.vocab_size + 1, config.n_embd)
+            self.mlp = nn.Sequential(nn.Linear(self.block_size * config.n_embd, config.n_embd2),
+                                     nn.Tanh(), nn.Linear(config.n_embd2, self.vocab_size))
+
+        def get_block_size(self):
+            return self.block_size
+
+        def forward(self, idx, targets=None):
+            embs = []
+            for k in range(self.block_size):
+                embs.append(self.wte(idx))
+                idx = torch.roll(idx, 1, 1)
+                idx[:, 0] = self.vocab_size
+            return _logits_and_loss(self.mlp(torch.cat(embs, -1)), targets)
+
+    class Bigram(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.logits = nn.Parameter(torch.zeros((config.vocab_size, config.vocab_size)))
+
+        def get_block_size(self):
+            return 1
+
+        def forward(self, idx, targets=None):
+            return _logits_and_loss(self.logits[idx], targets)
+
+    @torch.no_grad()
+    def generate(model, idx, max_new_tokens, temperature=1.0, do_sample=False, top_k=None):
+        for _ in range(max_new_tokens):
+            size = model.get_block_size()
+            idx_cond = idx if idx.size(1) <= size else idx[:, -size:]
+            logits, _ = model(idx_cond)
+            logits = logits[:, -1, :] / temperature
+            if top_k is not None:
+                v, _ = torch.topk(logits, top_k)
+                logits[logits < v[:, [-1]]] = -float('Inf')
+            probs = F.softmax(logits, dim=-1)
+            if do_sample:
+                idx_next = torch.multinomial(probs, num_samples=1)
+            else:
+                _, idx_next = torch.topk(probs, k=1, dim=-1)
+            idx = torch.cat((idx, idx_next), dim=1)
+        return idx
+
+    @torch.inference_mode()
+    def evaluate(model, dataset, batch_size=50, max_batches=None):
+        model.eval()
+        loader = torch.utils.data.DataLoader(dataset, shuffle=True, batch_size=batch_size,
+                                             num_workers=0)
+        losses = []
+        for i, batch in enumerate(loader):
+            X, Y = [t.to('cpu') for t in batch]
+            losses.append(model(X, Y)[1].item())
+            if max_batches is not None and i >= max_batches:
+                break
+        model.train()
+        return torch.tensor(losses).mean().item()
+
+    class InfiniteDataLoader:
+        def __init__(self, dataset, **kwargs):
+            sampler = torch.utils.data.RandomSampler(dataset, replacement=True,
+                                                     num_samples=int(1e10))
+            self.train_loader = torch.utils.data.DataLoader(dataset, sampler=sampler, **kwargs)
+            self.data_iter = iter(self.train_loader)
+
+        def next(self):
+            return next(self.data_iter)
+
+    config = ModelConfig(vocab_size=vocab_size, block_size=block_size)
+    finals = {}
+    for kind, build in [("bigram", Bigram), ("mlp", MLP), ("rnn", lambda c: RNN(c, 'rnn')),
+                        ("gru", lambda c: RNN(c, 'gru')), ("bow", BoW),
+                        ("transformer", Transformer)]:
+        torch.manual_seed(3407)
+        model = build(config)
+        print(kind, f"model #params: {sum(p.numel() for p in model.parameters())}")
+        optimizer = torch.optim.AdamW(model.parameters(), lr=5e-3, weight_decay=0.01,
+                                      betas=(0.9, 0.99), eps=1e-8)
+        batches = InfiniteDataLoader(train, batch_size=16, pin_memory=True, num_workers=0)
+        for step in range(6):
+            X, Y = [t.to('cpu') for t in batches.next()]
+            logits, loss = model(X, Y)
+            model.zero_grad(set_to_none=True)
+            loss.backward()
+            optimizer.step()
+            if step % 5 == 0:
+                print(f"step {step} | loss {loss.item():.4f}")
+        print(f"train loss: {evaluate(model, train, 20, 2)} test loss: {evaluate(model, test, 20, 2)}")
+        samples = generate(model, torch.zeros(3, 1, dtype=torch.long), block_size - 1,
+                           top_k=5, do_sample=True).to('cpu')
+        for row in samples[:, 1:].tolist():
+            row = row[:row.index(0)] if 0 in row else row
+            word = train.decode(row)
+            print(word, train.contains(word), test.contains(word))
+        finals[kind] = next(iter(model.parameters())).detach().clone()
+    return finals
+
+
+def nanogpt_train(torch):
+    """karpathy/nanoGPT model.py and train.py: LayerNorm with an optional bias through
+    F.layer_norm, CausalSelfAttention through F.scaled_dot_product_attention(is_causal=True,
+    dropout_p) when torch.nn.functional has it, GELU, weight tying (wte.weight =
+    lm_head.weight), apply(_init_weights) and the scaled c_proj init, get_num_params,
+    crop_block_size, configure_optimizers (decay/no-decay groups, 'fused' looked up with
+    inspect.signature(torch.optim.AdamW)); train.py's set-up (allow_tf32 switches, the
+    {'bfloat16': torch.bfloat16, ...} table, nullcontext on the CPU,
+    torch.cuda.amp.GradScaler(enabled=False)), get_batch from a uint16 token array with
+    torch.from_numpy(...astype(np.int64)), the cosine learning rate, gradient accumulation,
+    scaler.unscale_ and clip_grad_norm_, estimate_loss, a checkpoint saved and loaded, and
+    sample.py's generate with temperature and top_k."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class LayerNorm(nn.Module):
+        def __init__(self, ndim, bias):
+            super().__init__()
+            self.weight = nn.Parameter(torch.ones(ndim))
+            self.bias = nn.Parameter(torch.zeros(ndim)) if bias else None
+
+        def forward(self, input):
+            return F.layer_norm(input, self.weight.shape, self.weight, self.bias, 1e-5)
+
+    class CausalSelfAttention(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd, bias=config.bias)
+            self.c_proj = nn.Linear(config.n_embd, config.n_embd, bias=config.bias)
+            self.attn_dropout = nn.Dropout(config.dropout)
+            self.resid_dropout = nn.Dropout(config.dropout)
+            self.n_head, self.n_embd, self.dropout = config.n_head, config.n_embd, config.dropout
+            self.flash = hasattr(torch.nn.functional, 'scaled_dot_product_attention')
+            if not self.flash:
+                print("WARNING: using slow attention. Flash Attention requires PyTorch >= 2.0")
+
+        def forward(self, x):
+            B, T, C = x.size()
+            q, k, v = self.c_attn(x).split(self.n_embd, dim=2)
+            q, k, v = (t.view(B, T, self.n_head, C // self.n_head).transpose(1, 2) for t in (q, k, v))
+            y = torch.nn.functional.scaled_dot_product_attention(
+                q, k, v, attn_mask=None, dropout_p=self.dropout if self.training else 0,
+                is_causal=True)
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
+            return self.resid_dropout(self.c_proj(y))
+
+    class MLP(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.c_fc = nn.Linear(config.n_embd, 4 * config.n_embd, bias=config.bias)
+            self.gelu = nn.GELU()
+            self.c_proj = nn.Linear(4 * config.n_embd, config.n_embd, bias=config.bias)
+            self.dropout = nn.Dropout(config.dropout)
+
+        def forward(self, x):
+            return self.dropout(self.c_proj(self.gelu(self.c_fc(x))))
+
+    class Block(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.ln_1 = LayerNorm(config.n_embd, bias=config.bias)
+            self.attn = CausalSelfAttention(config)
+            self.ln_2 = LayerNorm(config.n_embd, bias=config.bias)
+            self.mlp = MLP(config)
+
+        def forward(self, x):
+            x = x + self.attn(self.ln_1(x))
+            return x + self.mlp(self.ln_2(x))
+
+    @dataclass
+    class GPTConfig:
+        block_size: int = 1024
+        vocab_size: int = 50304
+        n_layer: int = 12
+        n_head: int = 12
+        n_embd: int = 768
+        dropout: float = 0.0
+        bias: bool = True
+
+    class GPT(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.config = config
+            self.transformer = nn.ModuleDict(dict(
+                wte=nn.Embedding(config.vocab_size, config.n_embd),
+                wpe=nn.Embedding(config.block_size, config.n_embd),
+                drop=nn.Dropout(config.dropout),
+                h=nn.ModuleList([Block(config) for _ in range(config.n_layer)]),
+                ln_f=LayerNorm(config.n_embd, bias=config.bias)))
+            self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+            self.transformer.wte.weight = self.lm_head.weight
+            self.apply(self._init_weights)
+            for pn, p in self.named_parameters():
+                if pn.endswith('c_proj.weight'):
+                    torch.nn.init.normal_(p, mean=0.0, std=0.02 / math.sqrt(2 * config.n_layer))
+            print("number of parameters: %.2fM" % (self.get_num_params() / 1e6,))
+
+        def get_num_params(self, non_embedding=True):
+            n_params = sum(p.numel() for p in self.parameters())
+            return n_params - (self.transformer.wpe.weight.numel() if non_embedding else 0)
+
+        def _init_weights(self, module):
+            if isinstance(module, nn.Linear):
+                torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+                if module.bias is not None:
+                    torch.nn.init.zeros_(module.bias)
+            elif isinstance(module, nn.Embedding):
+                torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+
+        def forward(self, idx, targets=None):
+            b, t = idx.size()
+            pos = torch.arange(0, t, dtype=torch.long, device=idx.device)
+            x = self.transformer.drop(self.transformer.wte(idx) + self.transformer.wpe(pos))
+            for block in self.transformer.h:
+                x = block(x)
+            x = self.transformer.ln_f(x)
+            if targets is not None:
+                logits = self.lm_head(x)
+                return logits, F.cross_entropy(logits.view(-1, logits.size(-1)),
+                                               targets.view(-1), ignore_index=-1)
+            return self.lm_head(x[:, [-1], :]), None
+
+        def crop_block_size(self, block_size):
+            self.config.block_size = block_size
+            self.transformer.wpe.weight = nn.Parameter(self.transformer.wpe.weight[:block_size])
+
+        def configure_optimizers(self, weight_decay, learning_rate, betas, device_type):
+            param_dict = {pn: p for pn, p in self.named_parameters() if p.requires_grad}
+            decay = [p for n, p in param_dict.items() if p.dim() >= 2]
+            nodecay = [p for n, p in param_dict.items() if p.dim() < 2]
+            groups = [{'params': decay, 'weight_decay': weight_decay},
+                      {'params': nodecay, 'weight_decay': 0.0}]
+            print(f"num decayed parameter tensors: {len(decay)}, with "
+                  f"{sum(p.numel() for p in decay):,} parameters")
+            print(f"num non-decayed parameter tensors: {len(nodecay)}, with "
+                  f"{sum(p.numel() for p in nodecay):,} parameters")
+            fused_available = 'fused' in inspect.signature(torch.optim.AdamW).parameters
+            use_fused = fused_available and device_type == 'cuda'
+            extra = dict(fused=True) if use_fused else dict()
+            print(f"using fused AdamW: {use_fused}")
+            return torch.optim.AdamW(groups, lr=learning_rate, betas=betas, **extra)
+
+        @torch.no_grad()
+        def generate(self, idx, max_new_tokens, temperature=1.0, top_k=None):
+            for _ in range(max_new_tokens):
+                size = self.config.block_size
+                idx_cond = idx if idx.size(1) <= size else idx[:, -size:]
+                logits = self(idx_cond)[0][:, -1, :] / temperature
+                if top_k is not None:
+                    v, _ = torch.topk(logits, min(top_k, logits.size(-1)))
+                    logits[logits < v[:, [-1]]] = -float('Inf')
+                idx_next = torch.multinomial(F.softmax(logits, dim=-1), num_samples=1)
+                idx = torch.cat((idx, idx_next), dim=1)
+            return idx
+
+    batch_size, block_size, device, dtype = 4, 12, 'cpu', 'float32'
+    device_type = 'cuda' if 'cuda' in device else 'cpu'
+    torch.manual_seed(1337)
+    torch.backends.cuda.matmul.allow_tf32 = True
+    torch.backends.cudnn.allow_tf32 = True
+    ptdtype = {'float32': torch.float32, 'bfloat16': torch.bfloat16, 'float16': torch.float16}[dtype]
+    ctx = contextlib.nullcontext() if device_type == 'cpu' else torch.amp.autocast(
+        device_type=device_type, dtype=ptdtype)
+    tokens = np.random.default_rng(0)
+    train_data = tokens.integers(0, 65, 3000).astype(np.uint16)
+    val_data = tokens.integers(0, 65, 600).astype(np.uint16)
+
+    def get_batch(split):
+        data = train_data if split == 'train' else val_data
+        ix = torch.randint(len(data) - block_size, (batch_size,))
+        x = torch.stack([torch.from_numpy((data[i:i + block_size]).astype(np.int64)) for i in ix])
+        y = torch.stack([torch.from_numpy((data[i + 1:i + 1 + block_size]).astype(np.int64)) for i in ix])
+        return x.to(device), y.to(device)
+
+    model_args = dict(n_layer=2, n_head=2, n_embd=16, block_size=16, bias=False,
+                      vocab_size=65, dropout=0.1)
+    model = GPT(GPTConfig(**model_args))
+    model.crop_block_size(block_size)
+    model_args['block_size'] = block_size
+    scaler = torch.cuda.amp.GradScaler(enabled=(dtype == 'float16'))
+    optimizer = model.configure_optimizers(0.1, 1e-3, (0.9, 0.99), device_type)
+
+    @torch.no_grad()
+    def estimate_loss():
+        out = {}
+        model.eval()
+        for split in ['train', 'val']:
+            losses = torch.zeros(3)
+            for k in range(3):
+                with ctx:
+                    losses[k] = model(*get_batch(split))[1].item()
+            out[split] = losses.mean()
+        model.train()
+        return out
+
+    def get_lr(it, warmup=3, decay=12, lr=1e-3, min_lr=1e-4):
+        if it < warmup:
+            return lr * (it + 1) / (warmup + 1)
+        if it > decay:
+            return min_lr
+        ratio = (it - warmup) / (decay - warmup)
+        return min_lr + 0.5 * (1.0 + math.cos(math.pi * ratio)) * (lr - min_lr)
+
+    X, Y = get_batch('train')
+    for iter_num in range(13):
+        for group in optimizer.param_groups:
+            group['lr'] = get_lr(iter_num)
+        if iter_num % 6 == 0:
+            losses = estimate_loss()
+            print(f"step {iter_num}: train loss {losses['train']:.4f}, val loss {losses['val']:.4f}")
+        for micro_step in range(2):
+            with ctx:
+                loss = model(X, Y)[1] / 2
+            X, Y = get_batch('train')
+            scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)
+        norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        scaler.step(optimizer)
+        scaler.update()
+        optimizer.zero_grad(set_to_none=True)
+        if iter_num % 4 == 0:
+            print(f"iter {iter_num}: loss {loss.item() * 2:.4f}, norm {norm:.4f}")
+    with in_temporary_directory():
+        torch.save({'model': model.state_dict(), 'optimizer': optimizer.state_dict(),
+                    'model_args': model_args, 'iter_num': 13}, 'ckpt.pt')
+        checkpoint = torch.load('ckpt.pt', map_location=device)
+    restored = GPT(GPTConfig(**checkpoint['model_args']))
+    state_dict = checkpoint['model']
+    for k, v in list(state_dict.items()):
+        if k.startswith('_orig_mod.'):
+            state_dict[k[len('_orig_mod.'):]] = state_dict.pop(k)
+    print(restored.load_state_dict(state_dict))
+    restored.eval()
+    start = torch.tensor([1, 2, 3], dtype=torch.long, device=device)[None, ...]
+    with torch.no_grad(), ctx:
+        print(restored.generate(start, 10, temperature=0.8, top_k=20)[0].tolist())
+    return {"wte": model.transformer.wte.weight, "ln_f": model.transformer.ln_f.weight}
+
+
+def mingpt_char(torch):
+    """karpathy/minGPT mingpt/model.py (an early version: key/query/value Linears, a
+    registered "mask" buffer, each forward decorated with @autocast() from torch.cuda.amp,
+    a pos_emb Parameter, blocks in an nn.Sequential, _init_weights with .data.normal_ and
+    .data.fill_) with its play_char CharDataset, AdamW, clip_grad_norm_ and mingpt/utils.py's
+    sample() with top_k_logits (clone and -inf assignment) and topk for greedy decoding."""
+    nn, F = torch.nn, torch.nn.functional
+    autocast = torch.cuda.amp.autocast
+
+    class Config:
+        embd_pdrop = resid_pdrop = attn_pdrop = 0.1
+
+        def __init__(self, vocab_size, block_size, **kwargs):
+            self.vocab_size, self.block_size = vocab_size, block_size
+            for k, v in kwargs.items():
+                setattr(self, k, v)
+
+    class SelfAttention(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.key, self.query, self.value, self.proj = (
+                nn.Linear(config.n_embd, config.n_embd) for _ in range(4))
+            self.attn_drop = nn.Dropout(config.attn_pdrop)
+            self.resid_drop = nn.Dropout(config.resid_pdrop)
+            self.register_buffer("mask", torch.tril(torch.ones(config.block_size, config.block_size))
+                                 .view(1, 1, config.block_size, config.block_size))
+            self.n_head = config.n_head
+
+        @autocast()
+        def forward(self, x):
+            B, T, C = x.size()
+            k, q, v = (m(x).view(B, T, self.n_head, C // self.n_head).transpose(1, 2)
+                       for m in (self.key, self.query, self.value))
+            att = (q @ k.transpose(-2, -1)) * (1.0 / math.sqrt(k.size(-1)))
+            att = self.attn_drop(F.softmax(att.masked_fill(self.mask[:, :, :T, :T] == 0, float('-inf')), dim=-1))
+            return self.resid_drop(self.proj((att @ v).transpose(1, 2).contiguous().view(B, T, C)))
+
+    class Block(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.ln1, self.ln2 = nn.LayerNorm(config.n_embd), nn.LayerNorm(config.n_embd)
+            self.attn = SelfAttention(config)
+            self.mlp = nn.Sequential(nn.Linear(config.n_embd, 4 * config.n_embd), nn.GELU(),
+                                     nn.Linear(4 * config.n_embd, config.n_embd),
+                                     nn.Dropout(config.resid_pdrop))
+
+        @autocast()
+        def forward(self, x):
+            x = x + self.attn(self.ln1(x))
+            return x + self.mlp(self.ln2(x))
+
+    class GPT(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.tok_emb = nn.Embedding(config.vocab_size, config.n_embd)
+            self.pos_emb = nn.Parameter(torch.zeros(1, config.block_size, config.n_embd))
+            self.drop = nn.Dropout(config.embd_pdrop)
+            self.blocks = nn.Sequential(*[Block(config) for _ in range(config.n_layer)])
+            self.ln_f = nn.LayerNorm(config.n_embd)
+            self.head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+            self.block_size = config.block_size
+            self.apply(self._init_weights)
+
+        def _init_weights(self, module):
+            if isinstance(module, (nn.Linear, nn.Embedding)):
+                module.weight.data.normal_(mean=0.0, std=0.02)
+                if isinstance(module, nn.Linear) and module.bias is not None:
+                    module.bias.data.zero_()
+            elif isinstance(module, nn.LayerNorm):
+                module.bias.data.zero_()
+                module.weight.data.fill_(1.0)
+
+        def get_block_size(self):
+            return self.block_size
+
+        @autocast()
+        def forward(self, idx, targets=None):
+            b, t = idx.size()
+            x = self.drop(self.tok_emb(idx) + self.pos_emb[:, :t, :])
+            logits = self.head(self.ln_f(self.blocks(x)))
+            loss = None if targets is None else F.cross_entropy(
+                logits.view(-1, logits.size(-1)), targets.view(-1))
+            return logits, loss
+
+    class CharDataset(torch.utils.data.Dataset):
+        def __init__(self, data, block_size):
+            chars = sorted(list(set(data)))
+            print('data has %d characters, %d unique.' % (len(data), len(chars)))
+            self.stoi = {ch: i for i, ch in enumerate(chars)}
+            self.itos = {i: ch for i, ch in enumerate(chars)}
+            self.block_size, self.vocab_size, self.data = block_size, len(chars), data
+
+        def __len__(self):
+            return len(self.data) - self.block_size
+
+        def __getitem__(self, idx):
+            dix = [self.stoi[s] for s in self.data[idx:idx + self.block_size + 1]]
+            return torch.tensor(dix[:-1], dtype=torch.long), torch.tensor(dix[1:], dtype=torch.long)
+
+    text = "first citizen: before we proceed any further, hear me speak. all: speak, speak. " * 3
+    dataset = CharDataset(text, 12)
+    torch.manual_seed(42)
+    model = GPT(Config(dataset.vocab_size, dataset.block_size, n_layer=1, n_head=2, n_embd=16))
+    optimizer = torch.optim.AdamW(model.parameters(), lr=3e-3, betas=(0.9, 0.95))
+    loader = torch.utils.data.DataLoader(dataset, shuffle=True, pin_memory=True, batch_size=32,
+                                         num_workers=0)
+    model.train(True)
+    for it, (x, y) in enumerate(loader):
+        with torch.set_grad_enabled(True):
+            logits, loss = model(x, y)
+            loss = loss.mean()
+        model.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+        optimizer.step()
+        print(f"epoch 1 iter {it}: train loss {loss.item():.5f}. lr {3e-3:e}")
+
+    def top_k_logits(logits, k):
+        v, ix = torch.topk(logits, k)
+        out = logits.clone()
+        out[out < v[:, [-1]]] = -float('Inf')
+        return out
+
+    @torch.no_grad()
+    def sample(model, x, steps, temperature=1.0, sample=False, top_k=None):
+        model.eval()
+        for k in range(steps):
+            x_cond = x if x.size(1) <= model.get_block_size() else x[:, -model.get_block_size():]
+            logits = model(x_cond)[0][:, -1, :] / temperature
+            if top_k is not None:
+                logits = top_k_logits(logits, top_k)
+            probs = F.softmax(logits, dim=-1)
+            ix = torch.multinomial(probs, num_samples=1) if sample else torch.topk(probs, k=1, dim=-1)[1]
+            x = torch.cat((x, ix), dim=1)
+        return x
+
+    context = torch.tensor([dataset.stoi[s] for s in "hear "], dtype=torch.long)[None, ...]
+    for sampled in (True, False):
+        y = sample(model, context, 20, sample=sampled, top_k=5)[0]
+        print(''.join([dataset.itos[int(i)] for i in y]))
+    return {"head": model.head.weight, "pos_emb": model.pos_emb}
+
+
+def backprop_ninja(torch):
+    """karpathy/nn-zero-to-hero lectures/makemore/makemore_part4_backprop.ipynb: the
+    two-layer MLP with batch norm written as small steps (retain_grad on each), its manual
+    backward (one_hot of max indices, Bessel's correction, the embedding's scatter by
+    loops) checked against autograd with the notebook's cmp() (exact, allclose, maxdiff),
+    then the fused cross-entropy and batch-norm gradients."""
+    F = torch.nn.functional
+    words = names()
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s: i + 1 for i, s in enumerate(chars)}
+    stoi['.'] = 0
+    vocab_size, block_size = len(stoi), 3
+    X, Y = [], []
+    for w in words:
+        context = [0] * block_size
+        for ch in w + '.':
+            X.append(context)
+            Y.append(stoi[ch])
+            context = context[1:] + [stoi[ch]]
+    Xtr, Ytr = torch.tensor(X), torch.tensor(Y)
+
+    def cmp(s, dt, t):
+        ex = torch.all(dt == t.grad).item()
+        app = torch.allclose(dt, t.grad)
+        maxdiff = (dt - t.grad).abs().max().item()
+        print(f'{s:15s} | exact: {str(ex):5s} | approximate: {str(app):5s} | maxdiff: {maxdiff}')
+
+    n_embd, n_hidden = 10, 64
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((vocab_size, n_embd), generator=g)
+    W1 = torch.randn((n_embd * block_size, n_hidden), generator=g) * (5 / 3) / ((n_embd * block_size) ** 0.5)
+    b1 = torch.randn(n_hidden, generator=g) * 0.1
+    W2 = torch.randn((n_hidden, vocab_size), generator=g) * 0.1
+    b2 = torch.randn(vocab_size, generator=g) * 0.1
+    bngain = torch.randn((1, n_hidden)) * 0.1 + 1.0
+    bnbias = torch.randn((1, n_hidden)) * 0.1
+    parameters = [C, W1, b1, W2, b2, bngain, bnbias]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+    n = 32
+    ix = torch.randint(0, Xtr.shape[0], (n,), generator=g)
+    Xb, Yb = Xtr[ix], Ytr[ix]
+    emb = C[Xb]
+    embcat = emb.view(emb.shape[0], -1)
+    hprebn = embcat @ W1 + b1
+    bnmeani = 1 / n * hprebn.sum(0, keepdim=True)
+    bndiff = hprebn - bnmeani
+    bndiff2 = bndiff ** 2
+    bnvar = 1 / (n - 1) * (bndiff2).sum(0, keepdim=True)
+    bnvar_inv = (bnvar + 1e-5) ** -0.5
+    bnraw = bndiff * bnvar_inv
+    hpreact = bngain * bnraw + bnbias
+    h = torch.tanh(hpreact)
+    logits = h @ W2 + b2
+    logit_maxes = logits.max(1, keepdim=True).values
+    norm_logits = logits - logit_maxes
+    counts = norm_logits.exp()
+    counts_sum = counts.sum(1, keepdims=True)
+    counts_sum_inv = counts_sum ** -1
+    probs = counts * counts_sum_inv
+    logprobs = probs.log()
+    loss = -logprobs[range(n), Yb].mean()
+    for t in [logprobs, probs, counts, counts_sum, counts_sum_inv, norm_logits, logit_maxes,
+              logits, h, hpreact, bnraw, bnvar_inv, bnvar, bndiff2, bndiff, hprebn, bnmeani,
+              embcat, emb]:
+        t.retain_grad()
+    loss.backward()
+    print(loss)
+    dlogprobs = torch.zeros_like(logprobs)
+    dlogprobs[range(n), Yb] = -1.0 / n
+    dprobs = (1.0 / probs) * dlogprobs
+    dcounts_sum_inv = (counts * dprobs).sum(1, keepdim=True)
+    dcounts = counts_sum_inv * dprobs
+    dcounts_sum = (-counts_sum ** -2) * dcounts_sum_inv
+    dcounts += torch.ones_like(counts) * dcounts_sum
+    dnorm_logits = counts * dcounts
+    dlogits = dnorm_logits.clone()
+    dlogit_maxes = (-dnorm_logits).sum(1, keepdim=True)
+    dlogits += F.one_hot(logits.max(1).indices, num_classes=logits.shape[1]) * dlogit_maxes
+    dh = dlogits @ W2.T
+    dW2 = h.T @ dlogits
+    db2 = dlogits.sum(0)
+    dhpreact = (1.0 - h ** 2) * dh
+    dbngain = (bnraw * dhpreact).sum(0, keepdim=True)
+    dbnraw = bngain * dhpreact
+    dbnbias = dhpreact.sum(0, keepdim=True)
+    dbndiff = bnvar_inv * dbnraw
+    dbnvar_inv = (bndiff * dbnraw).sum(0, keepdim=True)
+    dbnvar = (-0.5 * (bnvar + 1e-5) ** -1.5) * dbnvar_inv
+    dbndiff2 = (1.0 / (n - 1)) * torch.ones_like(bndiff2) * dbnvar
+    dbndiff += (2 * bndiff) * dbndiff2
+    dhprebn = dbndiff.clone()
+    dbnmeani = (-dbndiff).sum(0)
+    dhprebn += 1.0 / n * (torch.ones_like(hprebn) * dbnmeani)
+    dembcat = dhprebn @ W1.T
+    dW1 = embcat.T @ dhprebn
+    db1 = dhprebn.sum(0)
+    demb = dembcat.view(emb.shape)
+    dC = torch.zeros_like(C)
+    for k in range(Xb.shape[0]):
+        for j in range(Xb.shape[1]):
+            dC[Xb[k, j]] += demb[k, j]
+    for name, d, t in [('logprobs', dlogprobs, logprobs), ('probs', dprobs, probs),
+                       ('counts_sum_inv', dcounts_sum_inv, counts_sum_inv),
+                       ('counts', dcounts, counts), ('logit_maxes', dlogit_maxes, logit_maxes),
+                       ('logits', dlogits, logits), ('h', dh, h), ('W2', dW2, W2),
+                       ('b2', db2, b2), ('bngain', dbngain, bngain), ('bnbias', dbnbias, bnbias),
+                       ('bnvar', dbnvar, bnvar), ('bndiff', dbndiff, bndiff),
+                       ('hprebn', dhprebn, hprebn), ('W1', dW1, W1), ('emb', demb, emb),
+                       ('C', dC, C)]:
+        cmp(name, d, t)
+    loss_fast = F.cross_entropy(logits, Yb)
+    print(loss_fast.item(), 'diff:', (loss_fast - loss).item())
+    dlogits = F.softmax(logits, 1)
+    dlogits[range(n), Yb] -= 1
+    dlogits /= n
+    cmp('logits', dlogits, logits)
+    hpreact_fast = bngain * (hprebn - hprebn.mean(0, keepdim=True)) / torch.sqrt(
+        hprebn.var(0, keepdim=True, unbiased=True) + 1e-5) + bnbias
+    print('max diff:', (hpreact_fast - hpreact).abs().max())
+    dhprebn = bngain * bnvar_inv / n * (n * dhpreact - dhpreact.sum(0)
+                                        - n / (n - 1) * bnraw * (dhpreact * bnraw).sum(0))
+    cmp('hprebn', dhprebn, hprebn)
+    return {"dC": dC, "W1.grad": W1.grad, "dW1": dW1}
+
+
+# ---- d2l-ai/d2l-en --------------------------------------------------------------------------
+
+def d2l_preliminaries(torch):
+    """d2l-ai/d2l-en chapter_preliminaries (ndarray.md, linear-algebra.md, autograd.md,
+    probability.md, PyTorch tabs): arange/numel/reshape, zeros/ones/randn, indexing and
+    slice assignment, elementwise ops with an int tensor, cat along both dims, comparison,
+    broadcasting, id() and in-place updates, NumPy round trips, sum/mean with axis= and
+    keepdims=, cumsum, dot/mv/mm/norm, x.grad after backward of 2*dot(x, x), detach,
+    control flow through a.norm() with torch.randn(size=(), requires_grad=True), and dice
+    rolled with torch.distributions.multinomial.Multinomial."""
+    from importlib import import_module
+    Multinomial = import_module(torch.__name__ + ".distributions.multinomial").Multinomial
+    x = torch.arange(12, dtype=torch.float32)
+    print(x, x.numel(), x.shape)
+    X = x.reshape(3, 4)
+    print(X, torch.zeros((2, 3, 4)), torch.ones((2, 3, 4)).sum(), torch.randn(3, 4))
+    print(torch.tensor([[2, 1, 4, 3], [1, 2, 3, 4], [4, 3, 2, 1]]))
+    print(X[-1], X[1:3])
+    X[1, 2] = 17
+    X[:2, :] = 12
+    print(X, torch.exp(x))
+    x, y = torch.tensor([1.0, 2, 4, 8]), torch.tensor([2, 2, 2, 2])
+    print(x + y, x - y, x * y, x / y, x ** y)
+    X = torch.arange(12, dtype=torch.float32).reshape((3, 4))
+    Y = torch.tensor([[2.0, 1, 4, 3], [1, 2, 3, 4], [4, 3, 2, 1]])
+    print(torch.cat((X, Y), dim=0), torch.cat((X, Y), dim=1), X == Y, X.sum())
+    a, b = torch.arange(3).reshape((3, 1)), torch.arange(2).reshape((1, 2))
+    print(a, b, a + b)
+    before = id(Y)
+    Y = Y + X
+    print(id(Y) == before)
+    Z = torch.zeros_like(Y)
+    Z[:] = X + Y
+    before = id(X)
+    X += Y
+    print(id(X) == before, Z)
+    A = X.numpy()
+    B = torch.from_numpy(A)
+    print(type(A).__name__, type(B).__name__)
+    a = torch.tensor([3.5])
+    print(a, a.item(), float(a), int(a))
+    A = torch.arange(6, dtype=torch.float32).reshape(2, 3)
+    B = A.clone()
+    print(A.T, A + B, A * B, 2 + A, A.sum(axis=0), A.sum(axis=[0, 1]) == A.sum())
+    print(A.mean(), A.sum() / A.numel(), A.mean(axis=0), A.sum(axis=0) / A.shape[0])
+    sum_A = A.sum(axis=1, keepdims=True)
+    print(sum_A, A / sum_A, A.cumsum(axis=0))
+    x, y = torch.arange(3, dtype=torch.float32), torch.ones(3, dtype=torch.float32)
+    print(torch.dot(x, y), torch.sum(x * y), torch.mv(A, x), A @ x, torch.mm(A, torch.ones(3, 4)))
+    u = torch.tensor([3.0, -4.0])
+    print(torch.norm(u), torch.abs(u).sum(), torch.norm(torch.ones((4, 9))))
+    x = torch.arange(4.0)
+    x.requires_grad_(True)
+    print(x.grad)
+    y = 2 * torch.dot(x, x)
+    y.backward()
+    print(y, x.grad, x.grad == 4 * x)
+    x.grad.zero_()
+    x.sum().backward()
+    print(x.grad)
+    x.grad.zero_()
+    y = x * x
+    y.backward(gradient=torch.ones(len(y)))
+    print(x.grad)
+    x.grad.zero_()
+    y = x * x
+    u = y.detach()
+    (u * x).sum().backward()
+    print(x.grad == u)
+
+    def f(a):
+        b = a * 2
+        while b.norm() < 1000:
+            b = b * 2
+        return b if b.sum() > 0 else 100 * b
+
+    a = torch.randn(size=(), requires_grad=True)
+    d = f(a)
+    d.backward()
+    print(a, a.grad == d / a)
+    fair_probs = torch.tensor([0.5, 0.5])
+    print(Multinomial(100, fair_probs).sample() / 100)
+    counts = Multinomial(1, torch.ones(6) / 6).sample((1000,))
+    cum_counts = counts.cumsum(dim=0)
+    estimates = cum_counts / cum_counts.sum(dim=1, keepdims=True)
+    print(estimates[-1], estimates[::250, 0])
+    return {"a.grad": a.grad, "estimates": estimates[-1]}
+
+
+def d2l_builders_guide(torch):
+    """d2l-ai/d2l-en chapter_builders-guide (model-construction, parameters, init-param,
+    lazy-init, custom-layer, read-write), chapter_linear-regression (the from-scratch
+    synthetic data, data_iter with random.shuffle, sgd under no_grad) and
+    chapter_multilayer-perceptrons (dropout_layer from scratch, weight decay as an SGD
+    parameter group): LazyLinear networks, add_module/children, a module with a constant
+    rand_weight and a while loop, nested Sequentials, state_dict and named_parameters,
+    shared layers, apply() with normal_/constant_/xavier_uniform_/uniform_ and in-place
+    masking, custom layers with nn.Parameter, torch.save/load of a tensor, a list and a
+    dict, and a lazy clone loaded from a state_dict."""
+    nn, F = torch.nn, torch.nn.functional
+    X = torch.rand(2, 20)
+
+    class MySequential(nn.Module):
+        def __init__(self, *args):
+            super().__init__()
+            for idx, module in enumerate(args):
+                self.add_module(str(idx), module)
+
+        def forward(self, X):
+            for module in self.children():
+                X = module(X)
+            return X
+
+    class FixedHiddenMLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.rand_weight = torch.rand((20, 20))
+            self.linear = nn.LazyLinear(20)
+
+        def forward(self, X):
+            X = self.linear(X)
+            X = self.linear(F.relu(X @ self.rand_weight + 1))
+            while X.abs().sum() > 1:
+                X /= 2
+            return X.sum()
+
+    class NestMLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.net = nn.Sequential(nn.LazyLinear(64), nn.ReLU(), nn.LazyLinear(32), nn.ReLU())
+            self.linear = nn.LazyLinear(16)
+
+        def forward(self, X):
+            return self.linear(self.net(X))
+
+    print(MySequential(nn.LazyLinear(256), nn.ReLU(), nn.LazyLinear(10))(X).shape)
+    print(FixedHiddenMLP()(X))
+    print(nn.Sequential(NestMLP(), nn.LazyLinear(20), FixedHiddenMLP())(X))
+    net = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), nn.LazyLinear(1))
+    X = torch.rand(size=(2, 4))
+    print(net(X).shape, net[2].state_dict(), net[2].bias.data, net[2].weight.grad == None)  # noqa: E711
+    print([(name, param.shape) for name, param in net.named_parameters()])
+    shared = nn.LazyLinear(8)
+    tied = nn.Sequential(nn.LazyLinear(8), nn.ReLU(), shared, nn.ReLU(), shared, nn.ReLU(),
+                         nn.LazyLinear(1))
+    tied(X)
+    tied[2].weight.data[0, 0] = 100
+    print(tied[2].weight.data[0] == tied[4].weight.data[0])
+
+    def init_normal(module):
+        if type(module) == nn.Linear:
+            nn.init.normal_(module.weight, mean=0, std=0.01)
+            nn.init.zeros_(module.bias)
+
+    def init_constant(module):
+        if type(module) == nn.Linear:
+            nn.init.constant_(module.weight, 1)
+            nn.init.zeros_(module.bias)
+
+    def my_init(module):
+        if type(module) == nn.Linear:
+            print("Init", *[(name, param.shape) for name, param in module.named_parameters()][0])
+            nn.init.uniform_(module.weight, -10, 10)
+            module.weight.data *= module.weight.data.abs() >= 5
+
+    net.apply(init_normal)
+    print(net[0].weight.data[0], net[0].bias.data[0])
+    net.apply(init_constant)
+    print(net[0].weight.data[0])
+    net[0].apply(lambda m: nn.init.xavier_uniform_(m.weight) if type(m) == nn.Linear else None)
+    net.apply(my_init)
+    net[0].weight.data[:] += 1
+    net[0].weight.data[0, 0] = 42
+    print(net[0].weight[:2])
+
+    class CenteredLayer(nn.Module):
+        def forward(self, X):
+            return X - X.mean()
+
+    class MyLinear(nn.Module):
+        def __init__(self, in_units, units):
+            super().__init__()
+            self.weight = nn.Parameter(torch.randn(in_units, units))
+            self.bias = nn.Parameter(torch.randn(units,))
+
+        def forward(self, X):
+            return F.relu(torch.matmul(X, self.weight.data) + self.bias.data)
+
+    print(CenteredLayer()(torch.tensor([1.0, 2, 3, 4, 5])))
+    print(nn.Sequential(nn.LazyLinear(128), CenteredLayer())(torch.rand(4, 8)).mean())
+    print(nn.Sequential(MyLinear(64, 8), MyLinear(8, 1))(torch.rand(2, 64)))
+
+    class MLP(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hidden = nn.LazyLinear(256)
+            self.output = nn.LazyLinear(10)
+
+        def forward(self, x):
+            return self.output(F.relu(self.hidden(x)))
+
+    mlp = MLP()
+    X = torch.randn(size=(2, 20))
+    Y = mlp(X)
+    with in_temporary_directory():
+        x = torch.arange(4)
+        torch.save(x, 'x-file')
+        torch.save([x, torch.zeros(4)], 'x-files')
+        torch.save({'x': x, 'y': torch.zeros(4)}, 'mydict')
+        print(torch.load('x-file'), torch.load('x-files'), torch.load('mydict'))
+        torch.save(mlp.state_dict(), 'mlp.params')
+        clone = MLP()
+        clone.load_state_dict(torch.load('mlp.params'))
+    print(clone.eval())
+    print(clone(X) == Y)
+
+    def synthetic_data(w, b, num_examples):
+        X = torch.normal(0, 1, (num_examples, len(w)))
+        y = torch.matmul(X, w) + b
+        y += torch.normal(0, 0.01, y.shape)
+        return X, y.reshape((-1, 1))
+
+    true_w, true_b = torch.tensor([2, -3.4]), 4.2
+    features, labels = synthetic_data(true_w, true_b, 200)
+    print('features:', features[0], '\nlabel:', labels[0])
+    random.seed(0)
+
+    def data_iter(batch_size, features, labels):
+        indices = list(range(len(features)))
+        random.shuffle(indices)
+        for i in range(0, len(features), batch_size):
+            batch_indices = torch.tensor(indices[i: min(i + batch_size, len(features))])
+            yield features[batch_indices], labels[batch_indices]
+
+    w = torch.normal(0, 0.01, size=(2, 1), requires_grad=True)
+    b = torch.zeros(1, requires_grad=True)
+    for epoch in range(2):
+        for Xb, yb in data_iter(10, features, labels):
+            ((torch.matmul(Xb, w) + b - yb.reshape(-1, 1)) ** 2 / 2).sum().backward()
+            with torch.no_grad():
+                for param in (w, b):
+                    param -= 0.03 * param.grad / 10
+                    param.grad.zero_()
+        with torch.no_grad():
+            train_l = (torch.matmul(features, w) + b - labels) ** 2 / 2
+            print(f'epoch {epoch + 1}, loss {float(train_l.mean()):f}')
+    print(f'error in estimating w: {true_w - w.reshape(true_w.shape)}')
+    print(f'error in estimating b: {true_b - b}')
+
+    def dropout_layer(X, dropout):
+        assert 0 <= dropout <= 1
+        if dropout == 1:
+            return torch.zeros_like(X)
+        mask = (torch.rand(X.shape) > dropout).float()
+        return mask * X / (1.0 - dropout)
+
+    X = torch.arange(16, dtype=torch.float32).reshape((2, 8))
+    print(dropout_layer(X, 0.), dropout_layer(X, 0.5), dropout_layer(X, 1.))
+    decayed = nn.Sequential(nn.Linear(20, 1))
+    for param in decayed.parameters():
+        param.data.normal_()
+    trainer = torch.optim.SGD([{"params": decayed[0].weight, 'weight_decay': 3},
+                               {"params": decayed[0].bias}], lr=0.003)
+    for _ in range(3):
+        trainer.zero_grad()
+        nn.MSELoss(reduction='none')(decayed(torch.randn(5, 20)), torch.randn(5, 1)).mean().backward()
+        trainer.step()
+    print(decayed[0].weight.norm().item())
+    return {"w": w, "b": b, "net0": net[0].weight, "decayed": decayed[0].weight}
+
+
+# ---- yunjey/pytorch-tutorial, pytorch/examples ----------------------------------------------
+
+def yunjey_basics(torch):
+    """yunjey/pytorch-tutorial tutorials/01-basics: pytorch_basics/main.py (autograd on
+    three scalars, nn.Linear with MSELoss and one SGD step, NumPy round trip, a dataset,
+    iter(loader).next() written for Python 2 (PyTorch's AttributeError), freezing
+    parameters and replacing a layer), linear_regression/main.py (its toy data, 60 epochs,
+    the formatted loss) and logistic_regression/main.py (MNIST through a Linear layer,
+    torch.max(outputs.data, 1), 100 * correct / total)."""
+    nn = torch.nn
+    x = torch.tensor(1., requires_grad=True)
+    w = torch.tensor(2., requires_grad=True)
+    b = torch.tensor(3., requires_grad=True)
+    (w * x + b).backward()
+    print(x.grad, w.grad, b.grad)
+    x, y = torch.randn(10, 3), torch.randn(10, 2)
+    linear = nn.Linear(3, 2)
+    print('w: ', linear.weight)
+    print('b: ', linear.bias)
+    criterion = nn.MSELoss()
+    optimizer = torch.optim.SGD(linear.parameters(), lr=0.01)
+    loss = criterion(linear(x), y)
+    print('loss: ', loss.item())
+    loss.backward()
+    print('dL/dw: ', linear.weight.grad)
+    print('dL/db: ', linear.bias.grad)
+    optimizer.step()
+    print('loss after 1 step optimization: ', criterion(linear(x), y).item())
+    print(torch.from_numpy(np.array([[1, 2], [3, 4]])).numpy())
+    train_dataset = image_dataset(torch, 100, shape=(3, 32, 32), seed=3)
+    image, label = train_dataset[0]
+    print(image.size(), label)
+    train_loader = torch.utils.data.DataLoader(dataset=train_dataset, batch_size=64, shuffle=True)
+    data_iter = iter(train_loader)
+    try:
+        images, labels = data_iter.next()
+    except AttributeError as error:
+        print(error)
+        images, labels = next(data_iter)
+    print(images.shape, labels[:8])
+    pretrained = nn.Sequential(nn.Flatten(), nn.Linear(3 * 32 * 32, 16))
+    for param in pretrained.parameters():
+        param.requires_grad = False
+    pretrained.fc = nn.Linear(16, 100)
+    print(pretrained(torch.randn(64, 3, 32, 32)).size(), pretrained)
+    x_train = np.array([[3.3], [4.4], [5.5], [6.71], [6.93], [4.168], [9.779], [6.182], [7.59],
+                        [2.167], [7.042], [10.791], [5.313], [7.997], [3.1]], dtype=np.float32)
+    y_train = np.array([[1.7], [2.76], [2.09], [3.19], [1.694], [1.573], [3.366], [2.596],
+                        [2.53], [1.221], [2.827], [3.465], [1.65], [2.904], [1.3]], dtype=np.float32)
+    model = nn.Linear(1, 1)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.001)
+    inputs, targets = torch.from_numpy(x_train), torch.from_numpy(y_train)
+    for epoch in range(60):
+        loss = criterion(model(inputs), targets)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if (epoch + 1) % 10 == 0:
+            print('Epoch [{}/{}], Loss: {:.4f}'.format(epoch + 1, 60, loss.item()))
+    print(model(inputs).detach().numpy().T)
+    train_dataset = image_dataset(torch, 200, seed=1)
+    test_dataset = image_dataset(torch, 100, seed=2)
+    train_loader = torch.utils.data.DataLoader(dataset=train_dataset, batch_size=50, shuffle=True)
+    test_loader = torch.utils.data.DataLoader(dataset=test_dataset, batch_size=50, shuffle=False)
+    classifier = nn.Linear(28 * 28, 10)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(classifier.parameters(), lr=0.01)
+    for epoch in range(2):
+        for i, (images, labels) in enumerate(train_loader):
+            loss = criterion(classifier(images.reshape(-1, 28 * 28)), labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if (i + 1) % 2 == 0:
+                print('Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}'.format(
+                    epoch + 1, 2, i + 1, len(train_loader), loss.item()))
+    with torch.no_grad():
+        correct = total = 0
+        for images, labels in test_loader:
+            _, predicted = torch.max(classifier(images.reshape(-1, 28 * 28)).data, 1)
+            total += labels.size(0)
+            correct += (predicted == labels).sum()
+        print('Accuracy of the model on the test images: {} %'.format(100 * correct / total))
+    return {"linear": model.weight, "classifier": classifier.weight}
+
+
+def reinforce_policy_gradient(torch):
+    """pytorch/examples reinforcement_learning/reinforce.py: a two-layer Policy with
+    dropout and softmax, actions sampled from torch.distributions.Categorical and their
+    log_prob kept, discounted returns normalised with np.finfo(np.float32).eps.item(),
+    the loss torch.cat(policy_loss).sum(), Adam, and the running reward printed (a tiny
+    deterministic environment stands for gym's CartPole)."""
+    nn, F = torch.nn, torch.nn.functional
+    Categorical = torch.distributions.Categorical
+
+    class Policy(nn.Module):
+        def __init__(self):
+            super(Policy, self).__init__()
+            self.affine1 = nn.Linear(4, 32)
+            self.dropout = nn.Dropout(p=0.6)
+            self.affine2 = nn.Linear(32, 2)
+            self.saved_log_probs, self.rewards = [], []
+
+        def forward(self, x):
+            x = F.relu(self.dropout(self.affine1(x)))
+            return F.softmax(self.affine2(x), dim=1)
+
+    class Environment:  # stands for gym's CartPole-v1: a pole tipping one way or the other
+        def reset(self, seed=None):
+            self.state, self.steps = np.array([0.01, -0.02, 0.03, 0.01], np.float32), 0
+            return self.state, {}
+
+        def step(self, action):
+            self.steps += 1
+            self.state = self.state + np.float32(0.05) * (action * 2 - 1) * np.arange(1, 5, dtype=np.float32)
+            done = bool(abs(self.state[2]) > 0.3) or self.steps >= 20
+            return self.state, 1.0, done, False, {}
+
+    policy = Policy()
+    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-2)
+    eps = np.finfo(np.float32).eps.item()
+    env, gamma, running_reward = Environment(), 0.99, 10
+    for i_episode in range(1, 6):
+        state, _ = env.reset(seed=543)
+        ep_reward = 0
+        for t in range(1, 10000):
+            probs = policy(torch.from_numpy(state).float().unsqueeze(0))
+            m = Categorical(probs)
+            action = m.sample()
+            policy.saved_log_probs.append(m.log_prob(action))
+            state, reward, done, _, _ = env.step(action.item())
+            policy.rewards.append(reward)
+            ep_reward += reward
+            if done:
+                break
+        running_reward = 0.05 * ep_reward + (1 - 0.05) * running_reward
+        R, policy_loss, returns = 0, [], []
+        for r in policy.rewards[::-1]:
+            R = r + gamma * R
+            returns.insert(0, R)
+        returns = torch.tensor(returns)
+        returns = (returns - returns.mean()) / (returns.std() + eps)
+        for log_prob, R in zip(policy.saved_log_probs, returns):
+            policy_loss.append(-log_prob * R)
+        optimizer.zero_grad()
+        policy_loss = torch.cat(policy_loss).sum()
+        policy_loss.backward()
+        optimizer.step()
+        del policy.rewards[:]
+        del policy.saved_log_probs[:]
+        print('Episode {}\tLast reward: {:.2f}\tAverage reward: {:.2f}'.format(
+            i_episode, ep_reward, running_reward), policy_loss.item())
+    return {"affine2": policy.affine2.weight}
+
+
+PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
+            blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
+            learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
+            mingpt_char, backprop_ninja, d2l_preliminaries, d2l_builders_guide, yunjey_basics,
+            reinforce_policy_gradient]
