@@ -184,46 +184,37 @@ def minimum(a, b):
     return np.asarray(np.where(a == b, a, np.minimum(a, b)))
 
 
-def _via_float64(ufunc):
-    """``ufunc`` with float32 computed in float64 and rounded once. PyTorch's vectorised
-    SLEEF kernels for float32 ``exp``, ``tanh``, ``log``, ``sin``, ``cos`` are within an
-    ulp of the correctly rounded value and nearly always on it; NumPy's own float32 loops
-    (AVX-512) are not: of 200,000 random values, exp agreed with PyTorch's in 61 % (99 %
-    now), tanh 68 % (99.9 %), log 87 % (92 %), sin 86 % (95 %), cos 81 % (95 %). Other
-    dtypes as NumPy computes them."""
-    def computed(x, out=None):
-        if x.dtype != np.float32:
-            return ufunc(x) if out is None else ufunc(x, out=out)
-        result = ufunc(x.astype(np.float64)).astype(np.float32)
-        if out is None:
-            return result
-        out[...] = result
-        return out
-    computed.__name__ = ufunc.__name__
-    return computed
-
-
-_exp, _log, _tanh = _via_float64(np.exp), _via_float64(np.log), _via_float64(np.tanh)
-_sin, _cos = _via_float64(np.sin), _via_float64(np.cos)
-
-
 def tanh(x):
-    """tanh, a big array split across threads (the same bits as one call)."""
-    return np.asarray(_tanh(x) if x.size < threads.BIG else threads.call(_tanh, x))
+    """tanh, a big array split across threads (same bits as one ``np.tanh``)."""
+    return np.asarray(np.tanh(x) if x.size < threads.BIG else threads.call(np.tanh, x))
 
 
-# The other functions whose kernels cost a few ns per element (bound by computing, not
-# by memory): a big array split across threads, with the bits of one call. (log, sin and
-# cos return what their ufunc returns: a 0-dim array gives a NumPy scalar.)
+# The other functions whose NumPy kernels cost a few ns per element (bound by
+# computing, not by memory): a big array split across threads, with the bits of
+# one NumPy call. (log, sin and cos return what their ufunc returns: a 0-dim
+# array gives a NumPy scalar.)
 
 def exp(x):
-    """e ** x, an array (also for a 0-dim x)."""
-    return np.asarray(_exp(x) if x.size < threads.BIG else threads.call(_exp, x))
+    """e ** x, an array (also for a 0-dim x).
+
+    float32 below ``threads.BIG`` elements: computed in float64 and rounded once.
+    PyTorch's vectorised SLEEF exp is nearly always the correctly rounded value and
+    NumPy's own float32 loop (AVX-512) is not: of 200,000 random values 61 % agreed
+    with PyTorch's, 99 % this way; and exp's large values show an ulp in print (d2l's
+    ``torch.exp(x)`` printed 162754.7812 where PyTorch prints 162754.7969). A big array
+    keeps NumPy's float32 loop: the float64 route costs about five times as much there
+    (``make bench``'s "op exp"). tanh, log, sin and cos keep NumPy's float32 loops at
+    every size: their values' ulps do not show in print (agreement 68, 87, 86, 81 %)."""
+    if x.size >= threads.BIG:
+        return np.asarray(threads.call(np.exp, x))
+    if x.dtype is _FLOAT32:
+        return np.exp(x.astype(_FLOAT64)).astype(_FLOAT32)
+    return np.asarray(np.exp(x))
 
 
 def log(x):
     """The natural logarithm."""
-    return _log(x) if x.size < threads.BIG else threads.call(_log, x)
+    return np.log(x) if x.size < threads.BIG else threads.call(np.log, x)
 
 
 def sqrt(x):
@@ -235,11 +226,11 @@ def sqrt(x):
 
 
 def sin(x):
-    return _sin(x) if x.size < threads.BIG else threads.call(_sin, x)
+    return np.sin(x) if x.size < threads.BIG else threads.call(np.sin, x)
 
 
 def cos(x):
-    return _cos(x) if x.size < threads.BIG else threads.call(_cos, x)
+    return np.cos(x) if x.size < threads.BIG else threads.call(np.cos, x)
 
 
 def log_sigmoid(x):

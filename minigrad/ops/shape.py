@@ -157,11 +157,11 @@ class TransposeBackward0(Node):
     def forward(self, x, dim0, dim1, given=None):
         # (saved as given, a negative dim as C++ keeps it: see _saved.py)
         shown = (dim0, dim1) if given is None else given
-        self.save(dim0=as_shown(shown[0]), dim1=as_shown(shown[1]), _dims=(dim0, dim1))
+        self.save(dim0=as_shown(shown[0]), dim1=as_shown(shown[1]), _given=tuple(shown))
         return np.swapaxes(x, dim0, dim1) if x.ndim else x.view()  # (0-dim: dims are 0, 0)
 
-    def backward(self, saved, grad):
-        return fn.transpose(grad, *saved._dims)
+    def backward(self, saved, grad):  # (the dims as given: PyTorch's formula passes them on)
+        return fn.transpose(grad, *saved._given)
 
 
 class TBackward0(Node):

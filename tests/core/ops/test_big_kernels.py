@@ -62,22 +62,20 @@ def _sigmoid_formula(x):
     return np.asarray(one / (one + np.exp(np.negative(x))))
 
 
-def _in_float64(ufunc):
-    """float32 computed in float64 and rounded once (PyTorch's SLEEF kernels are
-    nearly always the correctly rounded value, NumPy's float32 loops less often)."""
-    def formula(x):
-        if x.dtype == np.float32:
-            return np.asarray(ufunc(x.astype(np.float64)).astype(np.float32))
-        return np.asarray(ufunc(x))
-    return formula
+def _exp_formula(x):
+    """float32 below BIG elements computed in float64 and rounded once (PyTorch's SLEEF
+    exp is nearly always the correctly rounded value); a big array NumPy's own loop."""
+    if x.dtype == np.float32 and x.size < threads.BIG:
+        return np.asarray(np.exp(x.astype(np.float64)).astype(np.float32))
+    return np.asarray(np.exp(x))
 
 
 UNARY = {  # kernel, formula
-    "exp": (pointwise.exp, _in_float64(np.exp)),
-    "log": (pointwise.log, _in_float64(np.log)),
-    "sin": (pointwise.sin, _in_float64(np.sin)),
-    "cos": (pointwise.cos, _in_float64(np.cos)),
-    "tanh": (pointwise.tanh, _in_float64(np.tanh)),
+    "exp": (pointwise.exp, _exp_formula),
+    "log": (pointwise.log, np.log),
+    "sin": (pointwise.sin, np.sin),
+    "cos": (pointwise.cos, np.cos),
+    "tanh": (pointwise.tanh, np.tanh),
     "sigmoid": (pointwise.sigmoid, _sigmoid_formula),
     "** 2.5": (lambda x: arithmetic.power(x, 2.5), lambda x: np.power(x, 2.5)),
     "** -1.5": (lambda x: arithmetic.power(x, -1.5), lambda x: np.power(x, -1.5)),
