@@ -36,6 +36,7 @@ from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
 from .rules.arguments import check_movedim_arguments as _check_movedim_arguments
 from .rules.arguments import check_isin_arguments as _check_isin_arguments
+from .rules.arguments import check_aminmax_dim as _check_aminmax_dim
 from .rules.arguments import check_typed_arguments as _check_typed_arguments
 from .rules.arguments import check_split_sections as _check_split_sections
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
@@ -900,6 +901,17 @@ def amax(input, dim=(), keepdim=False, *, out=None):
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The smallest elements along ``dim`` (an int or a tuple; every dim when empty)."""
     return _out("amin", ops.amin(input, dim, keepdim), out, input)
+
+
+def aminmax(input, *, dim=None, keepdim=False, out=None):
+    """``(min, max)`` of ``input`` (all elements, or along the int ``dim``), in one pass.
+
+    >>> torch.aminmax(torch.tensor([[1., 3.], [0., 2.]]), dim=1)
+    torch.return_types.aminmax(
+    min=tensor([1., 0.]),
+    max=tensor([3., 2.]))"""
+    _check_aminmax_dim(dim)
+    return _out("aminmax", ops.aminmax(input, dim, keepdim), out, input, exact_dtype=True)
 
 
 def sort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):

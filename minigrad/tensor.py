@@ -1123,6 +1123,11 @@ class Tensor(TensorBase):
     def amin(self, dim=(), keepdim=False):
         return ops.amin(self, dim, keepdim)
 
+    @arguments.checks_method_arguments(arguments.check_aminmax_method)
+    def aminmax(self, *, dim=None, keepdim=False):
+        """``(min, max)`` in one pass (see ``torch.aminmax``)."""
+        return ops.aminmax(self, dim, keepdim)
+
     def sort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
         """``(values, indices)``: sorted along ``dim`` (see ``torch.sort``)."""
         return ops.sort(self, dim, descending, stable)

@@ -1041,3 +1041,17 @@ def check_split_sections(function: str, args: tuple, kwargs: dict) -> None:
         marked = ", ".join(("Tensor" if is_tensor(g) else f"!{type_name(g)}!") for g in given)
         reason = f"some of the arguments have invalid types: ({marked})"
         raise invalid_combination(name, args, kwargs, {0: reason, 1: reason})
+
+
+def check_aminmax_dim(dim) -> None:
+    """aminmax's ``dim``: None or one int (not a tuple, as amax takes)."""
+    if dim is not None and not is_index(dim):
+        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type_name(dim)}")
+
+
+def check_aminmax_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``x.aminmax(*, dim=None, keepdim=False)``: the parser counts no ``self``."""
+    if args:
+        raise TypeError(f"{function}() takes 0 positional arguments but {len(args)} "
+                        f"{'was' if len(args) == 1 else 'were'} given")
+    check_aminmax_dim(kwargs.get("dim"))
