@@ -73,7 +73,8 @@ from .functions import (  # noqa: F401  (trigonometry and special functions)
 )
 from . import special  # noqa: F401  (torch.special)
 from .functions import (  # noqa: F401  (order: ops/sorting.py)
-    amax, amin, aminmax, argsort, kthvalue, median, mode, sort, topk,
+    amax, amin, aminmax, argsort, kthvalue, median, mode, nanmedian, nanquantile, quantile, sort,
+    topk,
 )
 from .functions import (  # noqa: F401  (ops/scatter.py)
     index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce,

@@ -37,6 +37,7 @@ from .rules.arguments import check_split_function as _check_split_function
 from .rules.arguments import check_movedim_arguments as _check_movedim_arguments
 from .rules.arguments import check_isin_arguments as _check_isin_arguments
 from .rules.arguments import check_aminmax_dim as _check_aminmax_dim
+from .rules.arguments import check_quantile_arguments as _check_quantile_arguments
 from .rules.arguments import check_typed_arguments as _check_typed_arguments
 from .rules.arguments import check_split_sections as _check_split_sections
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
@@ -943,6 +944,37 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 def median(input, dim=ops.NOT_GIVEN, keepdim=False, *, out=None):
     """The median (the lower middle value); with ``dim``, ``(values, indices)``."""
     return _out("median", ops.median(input, dim, keepdim), out, input)
+
+
+def nanmedian(input, dim=ops.NOT_GIVEN, keepdim=False, *, out=None):
+    """The median of the values that are not NaN; with ``dim``, ``(values, indices)``."""
+    return _out("nanmedian", ops.nanmedian(input, dim, keepdim), out, input)
+
+
+def _check_quantile_out(out, input):
+    if isinstance(out, _Tensor) and out.dtype is not input.dtype:
+        raise RuntimeError("quantile() out tensor must be same dtype as the input tensor")
+
+
+@_checks_arguments(_check_quantile_arguments)
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """The ``q``-th quantiles of ``input`` (a number or a 1-D tensor of them in [0, 1]),
+    of all its elements or along ``dim``, read between sorted values by ``interpolation``
+    ('linear', 'lower', 'higher', 'midpoint' or 'nearest').
+
+    >>> torch.quantile(torch.tensor([1., 2., 4., 8.]), torch.tensor([0.25, 0.5]))
+    tensor([1.7500, 3.0000])"""
+    result = ops.quantile(input, q, dim, keepdim, interpolation)
+    _check_quantile_out(out, input)
+    return _out("quantile", result, out, input)
+
+
+@_checks_arguments(_check_quantile_arguments)
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """``quantile`` of the values that are not NaN."""
+    result = ops.nanquantile(input, q, dim, keepdim, interpolation)
+    _check_quantile_out(out, input)
+    return _out("nanquantile", result, out, input)
 
 
 def mode(input, dim=-1, keepdim=False, *, out=None):

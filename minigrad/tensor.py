@@ -1144,6 +1144,18 @@ class Tensor(TensorBase):
     def median(self, dim=ops.NOT_GIVEN, keepdim=False):
         return ops.median(self, dim, keepdim)
 
+    def nanmedian(self, dim=ops.NOT_GIVEN, keepdim=False):
+        return ops.nanmedian(self, dim, keepdim)
+
+    @arguments.checks_method_arguments(arguments.check_quantile_method)
+    def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        """The ``q``-th quantiles (see ``torch.quantile``)."""
+        return ops.quantile(self, q, dim, keepdim, interpolation)
+
+    @arguments.checks_method_arguments(arguments.check_quantile_method)
+    def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return ops.nanquantile(self, q, dim, keepdim, interpolation)
+
     def mode(self, dim=-1, keepdim=False):
         return ops.mode(self, dim, keepdim)
 

@@ -12,7 +12,8 @@
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
 |               | nansum, nanmean, var_mean, std_mean                     |
 | sorting       | amax, amin, aminmax, sort, argsort, topk, kthvalue,     |
-|               | median, mode                                            |
+|               | median, nanmedian, mode                                 |
+| quantile      | quantile, nanquantile (sort, gather, lerp)              |
 | cumulative    | cumsum, cumprod, cummax, cummin, logcumsumexp           |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes, index_put, masked_scatter      |
@@ -113,7 +114,9 @@ from .repeat import repeat, repeat_interleave, tile  # noqa: F401
 from .rolling import roll, rot90  # noqa: F401
 from .scatter import (  # noqa: F401
     index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce)
-from .sorting import amax, amin, aminmax, argsort, kthvalue, median, mode, sort, topk  # noqa: F401
+from .sorting import (  # noqa: F401
+    amax, amin, aminmax, argsort, kthvalue, median, mode, nanmedian, sort, topk)
+from .quantile import nanquantile, quantile  # noqa: F401
 from .split import (  # noqa: F401
     chunk, split, split_with_sizes, tensor_split, unbind, unsafe_chunk, unsafe_split,
     unsafe_split_with_sizes)

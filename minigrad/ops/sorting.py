@@ -30,7 +30,8 @@ from . import fn, reduction
 from .reduction import NOT_GIVEN
 from .split import several_outputs
 
-__all__ = ["amax", "amin", "aminmax", "sort", "argsort", "topk", "kthvalue", "median", "mode"]
+__all__ = ["amax", "amin", "aminmax", "sort", "argsort", "topk", "kthvalue", "median",
+           "nanmedian", "mode"]
 
 
 def _restored(value, shape, axes, keepdim):
@@ -160,6 +161,11 @@ class MedianBackward1(_Picked):
                       grad={"x": "G at the index of the median, 0 elsewhere"})
 
 
+class NanmedianBackward1(_Picked):
+    formula = Formula("values", "the median of the x that are not NaN, along dim",
+                      grad={"x": "G at the index of the median, 0 elsewhere"})
+
+
 class ModeBackward0(_Picked):
     formula = Formula("values", "the most frequent x along dim",
                       grad={"x": "G at the index of the value, 0 elsewhere"})
@@ -178,6 +184,20 @@ class MedianBackward0(Node):
         return reduction.evenly_distribute(grad, saved.self, saved.result)
 
 
+class NanmedianBackward0(Node):
+    formula = Formula("y", "the median of the x that are not NaN (the lower middle one)",
+                      grad={"x": "G at the elements equal to it (split evenly on ties)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x):
+        flat = np.sort(x.reshape(-1))  # (NaN last: the median of the others; NaN if all are)
+        counted = int(np.sum(flat == flat))
+        return np.asarray(flat[max(counted - 1, 0) // 2])
+
+    def backward(self, saved, grad):  # (PyTorch's evenly_distribute_backward, as median()'s)
+        return reduction.evenly_distribute(grad, saved.self, saved.result)
+
+
 # ---- entry functions ----------------------------------------------------------------------
 
 
@@ -191,6 +211,7 @@ def _named_pair(name):
 SortResult, TopkResult, KthvalueResult = _named_pair("sort"), _named_pair("topk"), \
     _named_pair("kthvalue")
 MedianResult, ModeResult = _named_pair("median"), _named_pair("mode")
+NanmedianResult = _named_pair("nanmedian")
 AminmaxResult = collections.namedtuple("aminmax", ["min", "max"])
 AminmaxResult.__repr__ = lambda self: (f"torch.return_types.aminmax(\nmin={self.min!r},"
                                        f"\nmax={self.max!r})")
@@ -319,6 +340,24 @@ def median(x, dim=NOT_GIVEN, keepdim=False):
     indices = kernels.median_indices(x._data, axis)
     kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
     return _picked(MedianBackward1, MedianResult, x, axis, dim, kept, keepdim)
+
+
+def nanmedian(x, dim=NOT_GIVEN, keepdim=False):
+    """``median`` of the values that are not NaN (NaN where all are); with ``dim``,
+    ``(values, indices)`` along it."""
+    if x.dtype is dtypes.bool:
+        raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
+    if dim is None:
+        raise TypeError("nanmedian(): argument 'dim' (position 1) must be int, not NoneType")
+    if dim is NOT_GIVEN:
+        if x.numel() == 0:
+            return make(np.asarray(np.nan, x._data.dtype))
+        return NanmedianBackward0.apply(x)
+    axis = normalize_dim(dim, x.ndim)
+    _check_dim_nonempty(x, axis, "median")
+    indices = kernels.nanmedian_indices(x._data, axis)
+    kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
+    return _picked(NanmedianBackward1, NanmedianResult, x, axis, dim, kept, keepdim)
 
 
 def mode(x, dim=-1, keepdim=False):

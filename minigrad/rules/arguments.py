@@ -1055,3 +1055,30 @@ def check_aminmax_method(function: str, args: tuple, kwargs: dict) -> None:
         raise TypeError(f"{function}() takes 0 positional arguments but {len(args)} "
                         f"{'was' if len(args) == 1 else 'were'} given")
     check_aminmax_dim(kwargs.get("dim"))
+
+
+_QUANTILE_TAIL = 'int dim = None, bool keepdim = False, *, str interpolation = "linear"'
+OVERLOADS.update({name: tuple(f"Tensor input, {kind} q, {_QUANTILE_TAIL}, Tensor out = None"
+                              for kind in ("Tensor", "float"))
+                  for name in ("quantile", "nanquantile")})
+OVERLOADS.update({f"Tensor.{name}": tuple(f"{kind} q, {_QUANTILE_TAIL}" for kind in ("Tensor", "float"))
+                  for name in ("quantile", "nanquantile")})
+
+
+def check_quantile_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``quantile(input, q, dim=None, keepdim=False, *, interpolation="linear")`` (and
+    nanquantile; the methods without input): q a tensor or a number, dim None or an int,
+    keepdim a bool, interpolation a str; else PyTorch's error naming both overloads."""
+    method = function.startswith("Tensor.")
+    names = ("q", "dim", "keepdim") if method else ("input", "q", "dim", "keepdim")
+    given = dict(zip(names, args), **kwargs)
+    q, dim = given.get("q"), given.get("dim")
+    fits = (is_tensor(q) or is_number(q)) and (dim is None or is_index(dim)) and \
+        isinstance(given.get("keepdim", False), (bool, np.bool_)) and \
+        isinstance(given.get("interpolation", ""), str) and len(args) <= len(names)
+    if not fits:
+        raise invalid_combination(function, args, kwargs)
+
+
+def check_quantile_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_quantile_arguments(f"Tensor.{function}", args, kwargs)
