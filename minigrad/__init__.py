@@ -79,7 +79,7 @@ from .functions import (  # noqa: F401  (order: ops/sorting.py)
 from .functions import (  # noqa: F401  (ops/scatter.py)
     index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce,
 )
-from .functions import diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
+from .functions import block_diag, diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
 from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/counting.py)
     argwhere, bincount, bucketize, clamp_max, clamp_min, count_nonzero, histc, logical_and,
     logical_not, logical_or, logical_xor, nan_to_num, nonzero, searchsorted, unique,

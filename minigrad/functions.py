@@ -1331,6 +1331,20 @@ def scatter_add(input, dim, index, src, *, out=None):
 
 
 @_numpy_names
+def block_diag(*tensors):
+    """The tensors as blocks along the diagonal of one matrix, zeros elsewhere.
+
+    >>> torch.block_diag(torch.tensor([[1, 2], [3, 4]]), torch.tensor([5]))
+    tensor([[1, 2, 0],
+            [3, 4, 0],
+            [0, 0, 5]])"""
+    for number, tensor in enumerate(tensors):
+        if not isinstance(tensor, _Tensor):
+            raise TypeError(f"expected Tensor as element {number} in argument 0, "
+                            f"but got {type(tensor).__name__}")
+    return ops.block_diag(*tensors)
+
+
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dimension."""
     return _out("cat", ops.cat(tensors, dim), out, *tensors)

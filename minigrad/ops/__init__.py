@@ -73,7 +73,7 @@ from .combine import (  # noqa: F401
     cartesian_prod, column_stack, combinations, corrcoef, cov, cumulative_trapezoid, dstack,
     einsum, hstack, kron, meshgrid, outer, tensordot, trapezoid, vstack)
 from .distance import cdist  # noqa: F401
-from .diagonal import diag, diag_embed, diagonal, fill_diagonal_, trace  # noqa: F401
+from .diagonal import block_diag, diag, diag_embed, diagonal, fill_diagonal_, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import (  # noqa: F401
     getitem, index_put, masked_scatter, masked_select, select, setitem, slice_dim)
