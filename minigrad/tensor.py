@@ -1830,6 +1830,21 @@ class Tensor(TensorBase):
         return random_ops.random_(self, from_, to, _random.cpu_generator(generator, "random_"),
                                   overload)
 
+    def cauchy_(self, median=0, sigma=1, *, generator=None):
+        """Fill with samples of the Cauchy distribution around ``median`` (scale ``sigma``)."""
+        return random_ops.cauchy_(self, median, sigma, _random.cpu_generator(generator, "cauchy_"))
+
+    def log_normal_(self, mean=1, std=2, *, generator=None):
+        """Fill with exp of samples of N(``mean``, ``std``²)."""
+        return random_ops.log_normal_(self, mean, std,
+                                      _random.cpu_generator(generator, "log_normal_"))
+
+    def geometric_(self, p=ops.NOT_GIVEN, *, generator=None):
+        """Fill with the number of trials up to the first success (chance ``p`` each)."""
+        if p is ops.NOT_GIVEN:
+            raise TypeError('geometric_() missing 1 required positional arguments: "p"')
+        return random_ops.geometric_(self, p, _random.cpu_generator(generator, "geometric_"))
+
     def bernoulli_(self, p=0.5, *, generator=None):
         """Fill with 1 (with probability ``p``, a number or a tensor) or 0."""
         return random_ops.bernoulli_(self, p, _random.cpu_generator(generator, "bernoulli_"))

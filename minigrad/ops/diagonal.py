@@ -134,12 +134,14 @@ class BlockDiagBackward0(Node):
             row, col = row + block.shape[0], col + block.shape[1]
         return out
 
-    def backward(self, saved, grad):
+    def backward(self, saved, grad):  # (a vector's block (1, n) is summed to (n,) on its edge)
         grads, row, col = [], 0, 0
         for shape, needed in zip(saved._shapes, self.needs_input_grad):
             rows, cols = _as_block(shape)
-            block = fn.narrow(fn.narrow(grad, 0, row, rows), 1, col, cols)
-            grads.append(fn.reshape(block, shape) if needed else None)
+            block = fn.slice_part(fn.slice_part(grad, 0, row, row + rows, 1), 1, col, col + cols, 1)
+            for _ in range(2 - len(shape)):
+                block = fn.squeeze(block, -1)
+            grads.append(None if not needed else fn.zeros((0,), grad) if shape == (0,) else block)
             row, col = row + rows, col + cols
         return tuple(grads)
 

@@ -267,6 +267,13 @@ PROGRAMS = {
         b.sigmoid()) * a),
     "BernoulliBackward2": lambda lib, a, b: _seeded(lib, lambda: (a * b).bernoulli_(0.4) * a),
     "ExponentialBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).exponential_() * a),
+    "CauchyBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).cauchy_(0.5, 2.0) * a),
+    "LogNormalBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).log_normal_() * a),
+    "GeometricBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).geometric_(0.3) * a),
+    "AminmaxBackward0": lambda lib, a, b: (lambda r: r.min * r.max * b)((a * b).aminmax(dim=0)),
+    "NanmedianBackward0": lambda lib, a, b: (a * b).nanmedian() * a,
+    "NanmedianBackward1": lambda lib, a, b: (a * b).nanmedian(1, keepdim=True).values * a,
+    "BlockDiagBackward0": lambda lib, a, b: lib.block_diag(a * b, b[0]) ** 2,
     # torch.nn's activations, losses, normalisation and padding
     "BinaryCrossEntropyBackward0": lambda lib, a, b: _f(lib).binary_cross_entropy(
         a.sigmoid(), b.sigmoid(), reduction="none"),
