@@ -51,7 +51,7 @@ from .dtypes import (  # noqa: F401
 )
 from .functions import (  # noqa: F401
     abs, add, all, allclose, any, argmax, argmin, bmm, cat, chunk, clamp, clip, clone, cos,
-    cummax, cummin, cumprod, cumsum, dist, div, dot, hardshrink, logcumsumexp,
+    cummax, cummin, cumprod, cumsum, dist, div, dot, hardshrink, logcumsumexp, rrelu, rrelu_,
     eq, equal, exp, flatten, flip, gather, ge, gt, isclose, le, log, log_softmax, logsumexp, lt,
     index_put, masked_fill, masked_scatter, masked_select,
     matmul, max, maximum, mean, min, minimum, mm, mul, mv, narrow, ne, neg, norm, numel,

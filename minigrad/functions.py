@@ -19,6 +19,7 @@ import warnings
 import numpy as _np
 
 from . import creation as _creation, errors, ops
+from . import random as _random
 from .rules.arguments import checks_arguments as _checks_arguments
 from .rules.arguments import takes_numpy_names as _numpy_names
 from .rules.arguments import check_operand_function as _check_operand_function
@@ -1331,6 +1332,19 @@ def scatter_add(input, dim, index, src, *, out=None):
 
 
 @_numpy_names
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """Randomized leaky ReLU: x where x > 0, else a * x, with a drawn from U(lower, upper)
+    for each element while ``training``, (lower + upper) / 2 otherwise."""
+    return ops.activation.rrelu(input, lower, upper, training,
+                                _random.cpu_generator(generator, "rrelu"))
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, *, generator=None):
+    """``rrelu`` in place (RreluWithNoiseBackward1, which saves the result)."""
+    return ops.inplace(input, ops.activation.rrelu, lower, upper, training,
+                       _random.cpu_generator(generator, "rrelu_"), True)
+
+
 def block_diag(*tensors):
     """The tensors as blocks along the diagonal of one matrix, zeros elsewhere.
 

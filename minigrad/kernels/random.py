@@ -15,6 +15,7 @@ What PyTorch makes of those words is written out below, one function per kernel:
 | ``bernoulli_kernel`` (scalar and tensor ``p``)                | ``bernoulli``      |
 | ``exponential_kernel``                                       | ``exponential``    |
 | ``cauchy_kernel``, ``log_normal_kernel``, ``geometric_kernel`` | ``cauchy``, ``log_normal``, ``geometric`` |
+| native/Activation.cpp ``_rrelu_with_noise_train``            | ``rrelu_noise``    |
 | native/TensorFactories.cpp ``randperm_cpu``                  | ``randperm``       |
 | native/cpu/MultinomialKernel.cpp, Distributions.cpp          | ``multinomial``    |
 
@@ -38,7 +39,7 @@ from .fma import fma32, fma64
 
 __all__ = ["CPUGenerator", "nondeterministic_seed", "STATE_SIZE", "DEFAULT_SEED",
            "uniform", "normal", "random_from_to", "random_full_range", "random_bits",
-           "bernoulli", "exponential", "cauchy", "log_normal", "geometric", "randperm",
+           "bernoulli", "exponential", "cauchy", "log_normal", "geometric", "rrelu_noise", "randperm",
            "multinomial"]
 
 _N = 624  # mt19937's state: 624 words of 32 bits
@@ -502,6 +503,19 @@ def geometric(gen: CPUGenerator, count: int, dtype, p: float) -> np.ndarray:
     u = _unit_floats(gen, count, np.float64)
     with np.errstate(divide="ignore"):
         return _from_double(np.ceil(_log(u) / math.log1p(-p)), dtype)
+
+
+def rrelu_noise(gen: CPUGenerator, x: np.ndarray, lower: float, upper: float) -> np.ndarray:
+    """rrelu's slopes in training: for each element <= 0, in x's logical order, one
+    uniform_real_distribution<double>(lower, upper) draw (the bounds first rounded to x's
+    dtype, as its opmath type), rounded to x's dtype; 1 for the others (and NaN)."""
+    dtype = np.dtype(x.dtype)
+    low, high = float(dtype.type(lower)), float(dtype.type(upper))
+    drawn = np.ascontiguousarray(x).ravel() <= 0
+    u = _unit_floats(gen, int(np.count_nonzero(drawn)), np.float64)
+    noise = np.ones(x.size, dtype)
+    noise[drawn] = (u * (high - low) + low).astype(dtype)
+    return noise.reshape(x.shape)
 
 
 def multinomial(gen: CPUGenerator, probabilities: np.ndarray, samples: int,
