@@ -391,6 +391,16 @@ def erfinv(input, *, out=None):
 
 
 @_checks_arguments(_check_input_function)
+def i0(input, *, out=None):
+    """I0, the modified Bessel function of the first kind of order 0, elementwise."""
+    return _out("i0", ops.i0(input), out, input)
+
+
+def i0_(input):
+    return input.i0_()
+
+
+@_checks_arguments(_check_input_function)
 def lgamma(input, *, out=None):
     """log |gamma(input)| elementwise."""
     return _out("lgamma", ops.lgamma(input), out, input)

@@ -930,6 +930,9 @@ class Tensor(TensorBase):
     def erfinv(self):
         return ops.erfinv(self)
 
+    def i0(self):
+        return ops.i0(self)
+
     def lgamma(self):
         return ops.lgamma(self)
 
@@ -1652,6 +1655,9 @@ class Tensor(TensorBase):
 
     def erfinv_(self):
         return ops.inplace(self, ops.erfinv)
+
+    def i0_(self):
+        return ops.inplace(self, ops.i0)
 
     def lgamma_(self):
         return ops.inplace(self, ops.lgamma)

@@ -98,7 +98,7 @@ from .rounding import (  # noqa: F401
 from .special import (  # noqa: F401
     copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, addcmul, addcdiv,
     lgamma, digamma, polygamma, polygamma_, logaddexp,
-    logaddexp2, logit, ndtr, xlogy,
+    logaddexp2, logit, ndtr, xlogy, i0, special_i1,
 )
 from .trig import (  # noqa: F401
     acos, acosh, acosh_, asin, asinh, asinh_, atan, atan2, atanh, atanh_, cosh, deg2rad, hypot,

@@ -278,6 +278,8 @@ PROGRAMS = {
     "RreluWithNoiseBackward1": lambda lib, a, b: _seeded(
         lib, lambda: _f(lib).rrelu(a * b, training=True, inplace=True) * a
         + _f(lib).rrelu(a - b, inplace=True) * b),
+    "I0Backward0": lambda lib, a, b: lib.i0(a * b) * a,
+    "SpecialI1Backward0": lambda lib, a, b: lib.special.i1(a * b) * a,
     "BlockDiagBackward0": lambda lib, a, b: lib.block_diag(a * b, b[0]) ** 2,
     # torch.nn's activations, losses, normalisation and padding
     "BinaryCrossEntropyBackward0": lambda lib, a, b: _f(lib).binary_cross_entropy(
