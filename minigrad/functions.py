@@ -396,9 +396,6 @@ def i0(input, *, out=None):
     return _out("i0", ops.i0(input), out, input)
 
 
-def i0_(input):
-    return input.i0_()
-
 
 @_checks_arguments(_check_input_function)
 def lgamma(input, *, out=None):

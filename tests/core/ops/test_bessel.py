@@ -76,7 +76,6 @@ CALLS = {
     "i1-int": lambda lib: lib.special.i1(lib.tensor([1, 2])),
     "half": lambda lib: lib.i0(lib.tensor([1.5, 2.0], dtype=lib.float16)),
     "in-place": lambda lib: lib.tensor([1.0, 2.0]).i0_(),
-    "torch.i0_": lambda lib: lib.i0_(lib.tensor([3.0])),
     "out": lambda lib: lib.i0(lib.ones(2), out=lib.empty(2)),
     "int-in-place": lambda lib: lib.tensor([1, 2]).i0_(),
     "not-a-tensor": lambda lib: lib.i0([1.0]),
