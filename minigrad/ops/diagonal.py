@@ -119,20 +119,25 @@ def _as_block(shape) -> tuple:
     return (1,) * (2 - len(shape)) + tuple(shape)
 
 
+def block_diag_of(arrays) -> np.ndarray:
+    """The arrays (as blocks: a number 1 x 1, a vector one row) on the diagonal of zeros."""
+    blocks = [a.reshape(_as_block(a.shape)) for a in arrays]
+    out = np.zeros((sum(b.shape[0] for b in blocks), sum(b.shape[1] for b in blocks)),
+                   arrays[0].dtype)
+    row = col = 0
+    for block in blocks:
+        out[row:row + block.shape[0], col:col + block.shape[1]] = block
+        row, col = row + block.shape[0], col + block.shape[1]
+    return out
+
+
 class BlockDiagBackward0(Node):
     formula = Formula("y", "the inputs as blocks along the diagonal, 0 elsewhere",
                       grad={"x_k": "the block of G that x_k fills"})
 
     def forward(self, *arrays):
         self.save(_shapes=[a.shape for a in arrays])
-        blocks = [a.reshape(_as_block(a.shape)) for a in arrays]
-        out = np.zeros((sum(b.shape[0] for b in blocks), sum(b.shape[1] for b in blocks)),
-                       arrays[0].dtype)
-        row = col = 0
-        for block in blocks:
-            out[row:row + block.shape[0], col:col + block.shape[1]] = block
-            row, col = row + block.shape[0], col + block.shape[1]
-        return out
+        return block_diag_of(arrays)
 
     def backward(self, saved, grad):  # (a vector's block (1, n) is summed to (n,) on its edge)
         grads, row, col = [], 0, 0
