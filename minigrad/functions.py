@@ -1338,7 +1338,6 @@ def scatter_add(input, dim, index, src, *, out=None):
     return _out("scatter_add", ops.scatter_add(input, dim, index, src), out, input)
 
 
-@_numpy_names
 def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
     """Randomized leaky ReLU: x where x > 0, else a * x, with a drawn from U(lower, upper)
     for each element while ``training``, (lower + upper) / 2 otherwise."""
@@ -1366,6 +1365,7 @@ def block_diag(*tensors):
     return ops.block_diag(*tensors)
 
 
+@_numpy_names
 def cat(tensors, dim=0, *, out=None):
     """Join tensors along an existing dimension."""
     return _out("cat", ops.cat(tensors, dim), out, *tensors)
