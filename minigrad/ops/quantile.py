@@ -21,10 +21,11 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes
+from ..autograd import grad_mode
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import sorting as kernels
 from ..rules.arguments import normalize_dim
-from . import shape, sorting, special
+from . import arithmetic, pointwise, reduction, shape, sorting, special
 from .inplace import inplace
 from .gather import gather
 
@@ -78,12 +79,36 @@ def _quantile(x, q, dim, keepdim, interpolation, ignore_nan):
     below, above, weights = kernels.quantile_ranks(q._data, rows._data, interpolation,
                                                    ignore_nan)
     values = gather(rows, -1, make(below))
+    if interpolation == "linear" and q.requires_grad and grad_mode.is_grad_enabled():
+        weights = _weights_of_q(q, rows, below, ignore_nan)
     if interpolation in ("linear", "midpoint"):  # v_below + w (v_above - v_below)
         values = inplace(values, special.lerp, gather(rows, -1, make(above)),
-                                 make(weights))
+                         weights if is_tensor(weights) else make(weights))
     if q.ndim == 0:
         return shape.squeeze_(values, -1)
     return shape.squeeze_(shape.transpose_(shape.unsqueeze_(values, 0), 0, -1), -1)
+
+
+def _broadcast(x, shape_):
+    """``x`` expanded to ``shape_`` (itself if it has that shape, as broadcast_tensors)."""
+    return x if tuple(x.shape) == tuple(shape_) else shape.expand(x, *shape_)
+
+
+def _weights_of_q(q, rows, below, ignore_nan):
+    """r - floor r written with ops of q, as PyTorch's graph has them (the same values
+    as ``quantile_ranks``'), so that q's gradient is (v_above - v_below) (n - 1) G."""
+    nan = make(rows._data != rows._data)
+    if ignore_nan:
+        counted = reduction.sum(make(~nan._data), -1, True) - 1
+        ranks = arithmetic.mul(q, counted)
+        ranks = pointwise.masked_fill(ranks, make(ranks._data < 0), 0)
+    else:
+        last = rows.shape[-1] - 1
+        mask = reduction.any(nan, -1, True)
+        ranks = arithmetic.scalar_op(q, "*", last)
+        common = np.broadcast_shapes(tuple(ranks.shape), tuple(mask.shape))
+        ranks = pointwise.masked_fill(_broadcast(ranks, common), _broadcast(mask, common), last)
+    return arithmetic.sub(ranks, make(below))
 
 
 def quantile(x, q, dim=None, keepdim=False, interpolation="linear"):

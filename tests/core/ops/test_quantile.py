@@ -213,3 +213,22 @@ def test_nanmedian_indices_are_torchs_on_rows_of_ties_and_nan():
         ours, theirs = mg.nanmedian(mg.tensor(x), 1), torch.nanmedian(torch.tensor(x), 1)
         np.testing.assert_array_equal(ours.indices.numpy(), theirs.indices.numpy())
         np.testing.assert_array_equal(ours.values.numpy(), theirs.values.numpy())
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib, x, q: x.quantile(q, dim=1), lambda lib, x, q: lib.quantile(x, q),
+    lambda lib, x, q: x.quantile(q[1], dim=0, keepdim=True),
+    lambda lib, x, q: x.nanquantile(q, dim=1), lambda lib, x, q: lib.nanquantile(x, q[0]),
+    lambda lib, x, q: x.quantile(q, dim=1, interpolation="midpoint"),
+    lambda lib, x, q: x.quantile(q, dim=1, interpolation="nearest") * q.sum(),
+], ids=["dim", "all", "0-dim-q", "nan-dim", "nan-all", "midpoint", "nearest"])
+def test_a_q_that_requires_grad_gets_torchs_gradient(call):
+    """With interpolation='linear' the weight r - floor r = q (n - 1) - floor(...) is
+    differentiable in q: the graph (MulBackward1 or MulBackward0, ExpandBackward0,
+    MaskedFillBackward0, SubBackward0 into LerpBackward1) and q's gradient as PyTorch's;
+    other interpolations send q nothing."""
+    x = NAN_ROWS.copy()
+    x[1] = np.arange(5, dtype=np.float32)  # (a row of NaN would make q's gradient NaN)
+    q = np.array([0.3, 0.65], np.float32)
+    check(call, x, q)
+    check_bits(call, x, q)
