@@ -445,10 +445,12 @@ _exp_double = np.frompyfunc(lambda v: math.exp(v) if v < 710 else math.inf, 1, 1
 
 def _exp(x: np.ndarray) -> np.ndarray:
     """The C library's exp (expf for float32), element by element, as std::exp."""
+    x = np.asarray(x)
+    flat = x.reshape(-1)
     if x.dtype == np.float32 and _expf is not None:
         with np.errstate(over="ignore"):
-            return np.asarray(_expf(x).astype(np.float32))
-    return np.asarray(_exp_double(x.astype(np.float64)).astype(np.float64)).astype(x.dtype)
+            return _expf(flat).astype(np.float32).reshape(x.shape)
+    return _exp_double(flat.astype(np.float64)).astype(np.float64).astype(x.dtype).reshape(x.shape)
 
 
 def _chbevl(y: np.ndarray, coefficients) -> np.ndarray:
@@ -469,18 +471,20 @@ def _chbevl(y: np.ndarray, coefficients) -> np.ndarray:
 def i0(x):
     """I0(x) = exp(|x|) chbevl(|x| / 2 - 2, A) for |x| <= 8, else
     exp(|x|) chbevl(32 / |x| - 2, B) / sqrt(|x|)."""
+    shape, x = np.shape(x), np.asarray(x).reshape(-1)  # (fma32 takes no 0-dim arrays)
     a, two = np.abs(x), x.dtype.type(2)
     e = _exp(a)
     with np.errstate(all="ignore"):
         small = e * _chbevl(a / two - two, _I0E_A)
         big = e * _chbevl(x.dtype.type(32) / a - two, _I0E_B) / np.sqrt(a)
-    return np.asarray(np.where(a <= 8, small, big))
+    return np.where(a <= 8, small, big).reshape(shape)
 
 
 @half_in_float32
 def i1(x):
     """I1(x) = sign(x) exp(|x|) |x| chbevl(|x| / 2 - 2, A) for |x| <= 8, else
     sign(x) exp(|x|) chbevl(32 / |x| - 2, B) / sqrt(|x|) (float32: shorter series)."""
+    shape, x = np.shape(x), np.asarray(x).reshape(-1)
     a, two = np.abs(x), x.dtype.type(2)
     single = x.dtype == np.float32
     e = _exp(a)
@@ -489,7 +493,7 @@ def i1(x):
         big = e * _chbevl(x.dtype.type(32) / a - two, _I1E_B[-7:] if single else _I1E_B) / \
             np.sqrt(a)
     out = np.where(a <= 8, small, big)
-    return np.asarray(np.where(x < 0, -out, out))
+    return np.where(x < 0, -out, out).reshape(shape)
 
 
 def i1_backward(grad, x, result):

@@ -392,9 +392,12 @@ def test_rrelu_module_in_a_training_loop_is_torchs():
     lambda L: L.nn.functional.rrelu_(L.tensor([-1.0, 2.0])),
     lambda L: L.nn.functional.rrelu(L.ones(2, requires_grad=True), inplace=True),
     lambda L: (L.nn.RReLU(0.5, 0.1), L.nn.RReLU(inplace=True), L.nn.RReLU()),
+    lambda L: (L.nn.functional.rrelu(L.tensor(-2.), training=True),
+               L.nn.functional.rrelu(L.ones(0), training=True),
+               L.nn.functional.rrelu(L.tensor([[-1., 2.]]), 0.3, 0.3, True)),
 ], ids=["int-training", "int-eval", "bounds-training", "bounds-eval", "half-training",
         "half-eval", "generator-type", "generator", "torch.rrelu_", "F.rrelu_", "leaf-in-place",
-        "module-reprs"])
+        "module-reprs", "0-dim-empty-equal-bounds"])
 def test_rrelu_calls_and_errors_are_torchs(call):
     outcomes = []
     for lib in (mg, torch):

@@ -76,6 +76,12 @@ CALLS = {
     "i1-int": lambda lib: lib.special.i1(lib.tensor([1, 2])),
     "half": lambda lib: lib.i0(lib.tensor([1.5, 2.0], dtype=lib.float16)),
     "in-place": lambda lib: lib.tensor([1.0, 2.0]).i0_(),
+    "0-dim": lambda lib: (lib.i0(lib.tensor(0.0)), lib.special.i1(lib.tensor(-1.5)),
+                          lib.i0(lib.tensor(2.0, dtype=lib.float16))),
+    "0-dim-gradient": lambda lib: [lib.autograd.grad(lib.special.i1(t), t) for t in
+                                   [lib.tensor(1.5, requires_grad=True),
+                                    lib.tensor(0.0, requires_grad=True)]],
+    "empty": lambda lib: lib.i0(lib.ones(0)),
     "out": lambda lib: lib.i0(lib.ones(2), out=lib.empty(2)),
     "int-in-place": lambda lib: lib.tensor([1, 2]).i0_(),
     "not-a-tensor": lambda lib: lib.i0([1.0]),

@@ -131,6 +131,10 @@ CALLS = {
     "bool-aminmax": lambda lib: lib.tensor([True, False]).aminmax(),
     "half-aminmax": lambda lib: lib.tensor([1.5, -2.25], dtype=lib.float16).aminmax(),
     "aminmax-empty-dim-kept": lambda lib: lib.ones(0, 3).aminmax(dim=1),
+    "aminmax-empty-rows": lambda lib: lib.aminmax(lib.ones(0, 3), dim=0),
+    "aminmax-empty-keepdim": lambda lib: lib.aminmax(lib.ones(2, 0, 3), dim=2, keepdim=True),
+    "aminmax-int8": lambda lib: lib.aminmax(lib.tensor([[1, -2], [3, 4]], dtype=lib.int8)),
+    "aminmax-infinities": lambda lib: lib.aminmax(lib.tensor([1., float("inf"), -float("inf")])),
     "aminmax-out": lambda lib: lib.aminmax(lib.tensor([[3., 1.]]), dim=1,
                                            out=(lib.empty(1), lib.empty(1))),
     "aminmax-fields": lambda lib: [(type(r).__name__, len(r), r.min is r[0], r.max is r[1])
