@@ -39,6 +39,7 @@ from .rules.arguments import check_movedim_arguments as _check_movedim_arguments
 from .rules.arguments import check_isin_arguments as _check_isin_arguments
 from .rules.arguments import check_aminmax_dim as _check_aminmax_dim
 from .rules.arguments import check_quantile_arguments as _check_quantile_arguments
+from .rules.arguments import check_nanmedian_dim as _check_nanmedian_dim
 from .rules.arguments import check_typed_arguments as _check_typed_arguments
 from .rules.arguments import check_split_sections as _check_split_sections
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
@@ -954,6 +955,7 @@ def median(input, dim=ops.NOT_GIVEN, keepdim=False, *, out=None):
     return _out("median", ops.median(input, dim, keepdim), out, input)
 
 
+@_checks_arguments(_check_nanmedian_dim)
 def nanmedian(input, dim=ops.NOT_GIVEN, keepdim=False, *, out=None):
     """The median of the values that are not NaN; with ``dim``, ``(values, indices)``."""
     return _out("nanmedian", ops.nanmedian(input, dim, keepdim), out, input)

@@ -1147,6 +1147,7 @@ class Tensor(TensorBase):
     def median(self, dim=ops.NOT_GIVEN, keepdim=False):
         return ops.median(self, dim, keepdim)
 
+    @arguments.checks_method_arguments(arguments.check_nanmedian_method)
     def nanmedian(self, dim=ops.NOT_GIVEN, keepdim=False):
         return ops.nanmedian(self, dim, keepdim)
 

@@ -1082,3 +1082,19 @@ def check_quantile_arguments(function: str, args: tuple, kwargs: dict) -> None:
 
 def check_quantile_method(function: str, args: tuple, kwargs: dict) -> None:
     check_quantile_arguments(f"Tensor.{function}", args, kwargs)
+
+
+def check_nanmedian_dim(function: str, args: tuple, kwargs: dict) -> None:
+    """``nanmedian(input, dim)`` (the method without input): dim an int, not None, with
+    its position when it was given by position."""
+    position = 0 if function.startswith("Tensor.") else 1
+    name = function.removeprefix("Tensor.")
+    if len(args) > position and args[position] is None:
+        raise TypeError(f"{name}(): argument 'dim' (position {position + 1}) must be int, "
+                        "not NoneType")
+    if "dim" in kwargs and kwargs["dim"] is None:
+        raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+
+
+def check_nanmedian_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_nanmedian_dim(f"Tensor.{function}", args, kwargs)

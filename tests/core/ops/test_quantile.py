@@ -136,6 +136,9 @@ ERRORS = {
     "nanmedian-empty-dim": lambda lib: lib.ones(2, 0).nanmedian(1),
     "nanmedian-bool": lambda lib: lib.tensor([True]).nanmedian(),
     "nanmedian-dim-none": lambda lib: lib.ones(2).nanmedian(None),
+    "nanmedian-dim-none-keyword": lambda lib: lib.ones(2).nanmedian(dim=None),
+    "torch.nanmedian-dim-none": lambda lib: lib.nanmedian(lib.ones(2), None),
+    "torch.nanmedian-dim-none-keyword": lambda lib: lib.nanmedian(input=lib.ones(2), dim=None),
     "nanmedian-dim-out-of-range": lambda lib: lib.ones(2).nanmedian(1),
 }
 PRINTED = {
