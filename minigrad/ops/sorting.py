@@ -1,13 +1,16 @@
 """Values picked by their order: ``amax``/``amin`` (the largest or smallest along dims),
-``aminmax`` (both at once), ``sort``, ``argsort``, ``topk``, ``kthvalue``, ``median`` and ``mode``.
+``aminmax`` (both at once), ``sort``, ``argsort``, ``topk``, ``kthvalue``, ``median``,
+``nanmedian`` (the median of the values that are not NaN) and ``mode``.
 
 Each picks elements of ``x``, so each element's gradient is the gradient of the place
 it went to, and 0 for the elements not picked. Two ways to say "picked":
 
-- ``sort``, ``topk``, ``kthvalue``, ``median(dim)``, ``mode`` return indices; the
-  gradient is written back at them (``value_selecting_backward``, a scatter).
-- ``amax``, ``amin``, ``aminmax`` and ``median()`` return values only; every element equal to the
-  result shares its gradient evenly (ties split: 2 maxima get G/2 each).
+- ``sort``, ``topk``, ``kthvalue``, ``median(dim)``, ``nanmedian(dim)``, ``mode`` return
+  indices; the gradient is written back at them (``value_selecting_backward``, a
+  scatter).
+- ``amax``, ``amin``, ``aminmax``, ``median()`` and ``nanmedian()`` return values only;
+  every element equal to the result shares its gradient evenly (ties split: 2 maxima
+  get G/2 each).
 
 Which index wins a tie is PyTorch's (``kernels/sorting.py``)."""
 
@@ -94,7 +97,8 @@ class AminmaxBackward0(Node):
     def backward(self, saved, grad_min=None, grad_max=None):
         x, axes, keepdim = saved.self, saved._axes, saved.keepdim
         parts = [_split_among_ties(grad, x, value, axes, keepdim)
-                 for grad, value in ((grad_min, saved.min), (grad_max, saved.max)) if grad is not None]
+                 for grad, value in ((grad_min, saved.min), (grad_max, saved.max))
+                 if grad is not None]
         return parts[0] if len(parts) == 1 else parts[0] + parts[1]
 
 
