@@ -12,7 +12,8 @@ import torch
 
 import minigrad as mg
 from nn_twins import bits_share
-from tests.core.support.torch_compare import check, check_bits, check_error, check_numerical, rand
+from tests.core.support.torch_compare import check, check_bits, check_double_backward, check_error, \
+    check_numerical, rand
 
 
 ACTIVATIONS = [
@@ -407,3 +408,12 @@ def test_rrelu_calls_and_errors_are_torchs(call):
         except Exception as error:  # noqa: BLE001 - the error is what is compared
             outcomes.append((type(error).__name__, str(error)))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+def test_rrelu_second_derivatives_in_eval_are_torchs(inplace):
+    """In eval the slope is the mean one: second derivatives (recorded with the formula's
+    ops, PyTorch records RreluWithNoiseBackwardBackward0) have PyTorch's values."""
+    check_double_backward(lambda lib, x: lib.nn.functional.rrelu(x * 1, 0.1, 0.3,
+                                                                 inplace=inplace) * x,
+                          rand((2, 3), 7, away_from=[0.0]).astype(np.float64))
