@@ -53,7 +53,7 @@ from .dtypes import bfloat16  # noqa: F401  (named only: minigrad has no bfloat1
 from .type_info import finfo, iinfo  # noqa: F401
 from .functions import (  # noqa: F401
     abs, add, all, allclose, any, argmax, argmin, bmm, cat, chunk, clamp, clip, clone, cos,
-    cummax, cummin, cumprod, cumsum, dist, div, dot, hardshrink, logcumsumexp,
+    cummax, cummin, cumprod, cumsum, dist, div, dot, hardshrink, logcumsumexp, rrelu, rrelu_,
     adjoint, conj, conj_physical, fliplr, flipud, imag, is_conj, real, resolve_conj, resolve_neg,
     rsub,
     eq, equal, exp, flatten, flip, gather, ge, gt, isclose, le, log, log_softmax, logsumexp, lt,
@@ -71,18 +71,20 @@ from .functions import (  # noqa: F401  (rounding, logarithms, the division fami
 )
 from .functions import (  # noqa: F401  (trigonometry and special functions)
     acos, acosh, arccos, arccosh, arcsin, arcsinh, arctan, arctan2, arctanh, asin, asinh, atan,
-    atan2, atanh, copysign, cosh, deg2rad, digamma, erf, erfc, erfinv, exp2, lgamma, polygamma,
+    atan2, atanh, copysign, cosh, deg2rad, digamma, erf, erfc, erfinv, exp2, i0, lgamma,
+    polygamma,
     float_power, heaviside, hypot,
     addcdiv, addcmul, lerp, logaddexp, logaddexp2, logit, rad2deg, sgn, sinc, sinh, tan, xlogy,
 )
 from . import special  # noqa: F401  (torch.special)
 from .functions import (  # noqa: F401  (order: ops/sorting.py)
-    amax, amin, argsort, kthvalue, median, mode, sort, topk,
+    amax, amin, aminmax, argsort, kthvalue, median, mode, nanmedian, nanquantile, quantile, sort,
+    topk,
 )
 from .functions import (  # noqa: F401  (ops/scatter.py)
     index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce,
 )
-from .functions import diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
+from .functions import block_diag, diag, diag_embed, diagonal, trace  # noqa: F401  (ops/diagonal.py)
 from .functions import (  # noqa: F401  (ops/limits.py, ops/compare.py, ops/counting.py)
     argwhere, bincount, bucketize, clamp_max, clamp_min, count_nonzero, histc, logical_and,
     logical_not, logical_or, logical_xor, nan_to_num, nonzero, searchsorted, unique,

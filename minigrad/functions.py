@@ -19,6 +19,7 @@ import warnings
 import numpy as _np
 
 from . import creation as _creation, errors, ops
+from . import random as _random
 from .rules.arguments import checks_arguments as _checks_arguments
 from .rules.arguments import takes_numpy_names as _numpy_names
 from .rules.arguments import check_operand_function as _check_operand_function
@@ -36,6 +37,9 @@ from .rules.arguments import check_clamp_function as _check_clamp_function
 from .rules.arguments import check_split_function as _check_split_function
 from .rules.arguments import check_movedim_arguments as _check_movedim_arguments
 from .rules.arguments import check_isin_arguments as _check_isin_arguments
+from .rules.arguments import check_aminmax_dim as _check_aminmax_dim
+from .rules.arguments import check_quantile_arguments as _check_quantile_arguments
+from .rules.arguments import check_nanmedian_dim as _check_nanmedian_dim
 from .rules.arguments import check_typed_arguments as _check_typed_arguments
 from .rules.arguments import check_split_sections as _check_split_sections
 from .rules.arguments import tensor_split_arguments as _parse_tensor_split
@@ -391,6 +395,13 @@ def erfc(input, *, out=None):
 @_checks_arguments(_check_input_function)
 def erfinv(input, *, out=None):
     return _out("erfinv", ops.erfinv(input), out, input)
+
+
+@_checks_arguments(_check_input_function)
+def i0(input, *, out=None):
+    """I0, the modified Bessel function of the first kind of order 0, elementwise."""
+    return _out("i0", ops.i0(input), out, input)
+
 
 
 @_checks_arguments(_check_input_function)
@@ -908,6 +919,17 @@ def amin(input, dim=(), keepdim=False, *, out=None):
     return _out("amin", ops.amin(input, dim, keepdim), out, input)
 
 
+def aminmax(input, *, dim=None, keepdim=False, out=None):
+    """``(min, max)`` of ``input`` (all elements, or along the int ``dim``), in one pass.
+
+    >>> torch.aminmax(torch.tensor([[1., 3.], [0., 2.]]), dim=1)
+    torch.return_types.aminmax(
+    min=tensor([1., 0.]),
+    max=tensor([3., 2.]))"""
+    _check_aminmax_dim(dim)
+    return _out("aminmax", ops.aminmax(input, dim, keepdim), out, input, exact_dtype=True)
+
+
 def sort(input, dim=-1, descending=False, *, stable=ops.NOT_GIVEN, out=None):
     """``(values, indices)``: ``input`` sorted along ``dim``.
 
@@ -937,6 +959,38 @@ def kthvalue(input, k, dim=-1, keepdim=False, *, out=None):
 def median(input, dim=ops.NOT_GIVEN, keepdim=False, *, out=None):
     """The median (the lower middle value); with ``dim``, ``(values, indices)``."""
     return _out("median", ops.median(input, dim, keepdim), out, input)
+
+
+@_checks_arguments(_check_nanmedian_dim)
+def nanmedian(input, dim=ops.NOT_GIVEN, keepdim=False, *, out=None):
+    """The median of the values that are not NaN; with ``dim``, ``(values, indices)``."""
+    return _out("nanmedian", ops.nanmedian(input, dim, keepdim), out, input)
+
+
+def _check_quantile_out(out, input):
+    if isinstance(out, _Tensor) and out.dtype is not input.dtype:
+        raise RuntimeError("quantile() out tensor must be same dtype as the input tensor")
+
+
+@_checks_arguments(_check_quantile_arguments)
+def quantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """The ``q``-th quantiles of ``input`` (a number or a 1-D tensor of them in [0, 1]),
+    of all its elements or along ``dim``, read between sorted values by ``interpolation``
+    ('linear', 'lower', 'higher', 'midpoint' or 'nearest').
+
+    >>> torch.quantile(torch.tensor([1., 2., 4., 8.]), torch.tensor([0.25, 0.5]))
+    tensor([1.7500, 3.0000])"""
+    result = ops.quantile(input, q, dim, keepdim, interpolation)
+    _check_quantile_out(out, input)
+    return _out("quantile", result, out, input)
+
+
+@_checks_arguments(_check_quantile_arguments)
+def nanquantile(input, q, dim=None, keepdim=False, *, interpolation="linear", out=None):
+    """``quantile`` of the values that are not NaN."""
+    result = ops.nanquantile(input, q, dim, keepdim, interpolation)
+    _check_quantile_out(out, input)
+    return _out("nanquantile", result, out, input)
 
 
 def mode(input, dim=-1, keepdim=False, *, out=None):
@@ -1331,6 +1385,33 @@ def scatter(input, dim, index, src=None, *, value=None, reduce=None, out=None):
 
 def scatter_add(input, dim, index, src, *, out=None):
     return _out("scatter_add", ops.scatter_add(input, dim, index, src), out, input)
+
+
+def rrelu(input, lower=1.0 / 8, upper=1.0 / 3, training=False, generator=None):
+    """Randomized leaky ReLU: x where x > 0, else a * x, with a drawn from U(lower, upper)
+    for each element while ``training``, (lower + upper) / 2 otherwise."""
+    return ops.activation.rrelu(input, lower, upper, training,
+                                _random.cpu_generator(generator, "rrelu"))
+
+
+def rrelu_(input, lower=1.0 / 8, upper=1.0 / 3, training=False, *, generator=None):
+    """``rrelu`` in place (RreluWithNoiseBackward1, which saves the result)."""
+    return ops.inplace(input, ops.activation.rrelu, lower, upper, training,
+                       _random.cpu_generator(generator, "rrelu_"), True)
+
+
+def block_diag(*tensors):
+    """The tensors as blocks along the diagonal of one matrix, zeros elsewhere.
+
+    >>> torch.block_diag(torch.tensor([[1, 2], [3, 4]]), torch.tensor([5]))
+    tensor([[1, 2, 0],
+            [3, 4, 0],
+            [0, 0, 5]])"""
+    for number, tensor in enumerate(tensors):
+        if not isinstance(tensor, _Tensor):
+            raise TypeError(f"expected Tensor as element {number} in argument 0, "
+                            f"but got {type(tensor).__name__}")
+    return ops.block_diag(*tensors)
 
 
 @_numpy_names

@@ -11,7 +11,7 @@ from .rules.arguments import check_float_argument as _check_float_argument
 from .rules.out import write as _out
 
 __all__ = ["digamma", "psi", "gammaln", "polygamma", "entr", "erf", "erfc", "erfinv", "exp2",
-           "expit", "expm1", "log1p", "log_softmax", "logit", "logsumexp", "ndtr", "round",
+           "expit", "expm1", "i0", "i1", "log1p", "log_softmax", "logit", "logsumexp", "ndtr", "round",
            "sinc", "softmax", "xlogy"]
 
 
@@ -52,6 +52,16 @@ def erfinv(input, *, out=None):
 
 def exp2(input, *, out=None):
     return functions.exp2(input, out=out)
+
+
+def i0(input, *, out=None):
+    """I0, the modified Bessel function of the first kind of order 0 (``torch.i0``)."""
+    return functions.i0(input, out=out)
+
+
+def i1(input, *, out=None):
+    """I1, the modified Bessel function of the first kind of order 1."""
+    return _out("special_i1", ops.special_i1(input), out, input)
 
 
 def expit(input, *, out=None):

@@ -938,6 +938,9 @@ class Tensor(TensorBase):
     def erfinv(self):
         return ops.erfinv(self)
 
+    def i0(self):
+        return ops.i0(self)
+
     def lgamma(self):
         return ops.lgamma(self)
 
@@ -1131,6 +1134,11 @@ class Tensor(TensorBase):
     def amin(self, dim=(), keepdim=False):
         return ops.amin(self, dim, keepdim)
 
+    @arguments.checks_method_arguments(arguments.check_aminmax_method)
+    def aminmax(self, *, dim=None, keepdim=False):
+        """``(min, max)`` in one pass (see ``torch.aminmax``)."""
+        return ops.aminmax(self, dim, keepdim)
+
     def sort(self, dim=-1, descending=False, *, stable=ops.NOT_GIVEN):
         """``(values, indices)``: sorted along ``dim`` (see ``torch.sort``)."""
         return ops.sort(self, dim, descending, stable)
@@ -1146,6 +1154,19 @@ class Tensor(TensorBase):
 
     def median(self, dim=ops.NOT_GIVEN, keepdim=False):
         return ops.median(self, dim, keepdim)
+
+    @arguments.checks_method_arguments(arguments.check_nanmedian_method)
+    def nanmedian(self, dim=ops.NOT_GIVEN, keepdim=False):
+        return ops.nanmedian(self, dim, keepdim)
+
+    @arguments.checks_method_arguments(arguments.check_quantile_method)
+    def quantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        """The ``q``-th quantiles (see ``torch.quantile``)."""
+        return ops.quantile(self, q, dim, keepdim, interpolation)
+
+    @arguments.checks_method_arguments(arguments.check_quantile_method)
+    def nanquantile(self, q, dim=None, keepdim=False, *, interpolation="linear"):
+        return ops.nanquantile(self, q, dim, keepdim, interpolation)
 
     def mode(self, dim=-1, keepdim=False):
         return ops.mode(self, dim, keepdim)
@@ -1700,6 +1721,9 @@ class Tensor(TensorBase):
     def erfinv_(self):
         return ops.inplace(self, ops.erfinv)
 
+    def i0_(self):
+        return ops.inplace(self, ops.i0)
+
     def lgamma_(self):
         return ops.inplace(self, ops.lgamma)
 
@@ -1876,6 +1900,21 @@ class Tensor(TensorBase):
             overload = 0  # random_(from, to)
         return random_ops.random_(self, from_, to, _random.cpu_generator(generator, "random_"),
                                   overload)
+
+    def cauchy_(self, median=0, sigma=1, *, generator=None):
+        """Fill with samples of the Cauchy distribution around ``median`` (scale ``sigma``)."""
+        return random_ops.cauchy_(self, median, sigma, _random.cpu_generator(generator, "cauchy_"))
+
+    def log_normal_(self, mean=1, std=2, *, generator=None):
+        """Fill with exp of samples of N(``mean``, ``std``²)."""
+        return random_ops.log_normal_(self, mean, std,
+                                      _random.cpu_generator(generator, "log_normal_"))
+
+    def geometric_(self, p=ops.NOT_GIVEN, *, generator=None):
+        """Fill with the number of trials up to the first success (chance ``p`` each)."""
+        if p is ops.NOT_GIVEN:
+            raise TypeError('geometric_() missing 1 required positional arguments: "p"')
+        return random_ops.geometric_(self, p, _random.cpu_generator(generator, "geometric_"))
 
     def bernoulli_(self, p=0.5, *, generator=None):
         """Fill with 1 (with probability ``p``, a number or a tensor) or 0."""

@@ -14,6 +14,8 @@ What PyTorch makes of those words is written out below, one function per kernel:
 | DistributionTemplates.h ``random_from_to_kernel``, ...       | ``random_from_to``, ``random_bits`` |
 | ``bernoulli_kernel`` (scalar and tensor ``p``)                | ``bernoulli``      |
 | ``exponential_kernel``                                       | ``exponential``    |
+| ``cauchy_kernel``, ``log_normal_kernel``, ``geometric_kernel`` | ``cauchy``, ``log_normal``, ``geometric`` |
+| native/Activation.cpp ``_rrelu_with_noise_train``            | ``rrelu_noise``    |
 | native/TensorFactories.cpp ``randperm_cpu``                  | ``randperm``       |
 | native/cpu/MultinomialKernel.cpp, Distributions.cpp          | ``multinomial``    |
 
@@ -37,7 +39,8 @@ from .fma import fma32, fma64
 
 __all__ = ["CPUGenerator", "nondeterministic_seed", "STATE_SIZE", "DEFAULT_SEED",
            "uniform", "normal", "random_from_to", "random_full_range", "random_bits",
-           "bernoulli", "exponential", "randperm", "multinomial"]
+           "bernoulli", "exponential", "cauchy", "log_normal", "geometric", "rrelu_noise", "randperm",
+           "multinomial"]
 
 _N = 624  # mt19937's state: 624 words of 32 bits
 DEFAULT_SEED = 67280421310721  # what a new torch.Generator() starts from
@@ -172,6 +175,8 @@ def _libm(numpy_function, math_function, domain: np.ndarray):
 _log = _libm(np.log, math.log, (2.0**-53, 1.0))
 _log1p = _libm(np.log1p, math.log1p, (-1 + 2.0**-53, 0.0))
 _cos = _libm(np.cos, math.cos, (0.0, 2 * math.pi))
+_tan = _libm(np.tan, math.tan, (-math.pi / 2, math.pi / 2))
+_exp = _libm(np.exp, math.exp, (-30.0, 30.0))
 _sin = _libm(np.sin, math.sin, (0.0, 2 * math.pi))
 
 
@@ -471,6 +476,46 @@ def exponential(gen: CPUGenerator, count: int, dtype, rate: float) -> np.ndarray
     """exponential_distribution<double>: -1/rate * log(1 - u) (as log1p(-u)), in double."""
     u = _unit_floats(gen, count, np.float64)
     return ((-1.0 / rate) * _log1p(-u)).astype(dtype)
+
+
+def _from_double(values: np.ndarray, dtype) -> np.ndarray:
+    """static_cast<scalar_t>(double): a half through float, as c10::Half converts."""
+    dtype = np.dtype(dtype)
+    if dtype == np.float16:
+        return values.astype(np.float32).astype(dtype)
+    return values.astype(dtype)
+
+
+def cauchy(gen: CPUGenerator, count: int, dtype, median: float, sigma: float) -> np.ndarray:
+    """cauchy_distribution<double>: median + sigma tan(pi (u - 1/2)), in double."""
+    u = _unit_floats(gen, count, np.float64)
+    return _from_double(median + sigma * _tan(math.pi * (u - 0.5)), dtype)
+
+
+def log_normal(gen: CPUGenerator, count: int, dtype, mean: float, std: float) -> np.ndarray:
+    """lognormal_distribution<double>: exp of normal_distribution<double>'s values (the
+    pairs of ``_normal_scalar``, sharing its cached second value)."""
+    return _from_double(_exp(_normal_scalar(gen, count, mean, std)), dtype)
+
+
+def geometric(gen: CPUGenerator, count: int, dtype, p: float) -> np.ndarray:
+    """geometric_distribution<double>: ceil(log(u) / log(1 - p)), in double."""
+    u = _unit_floats(gen, count, np.float64)
+    with np.errstate(divide="ignore"):
+        return _from_double(np.ceil(_log(u) / math.log1p(-p)), dtype)
+
+
+def rrelu_noise(gen: CPUGenerator, x: np.ndarray, lower: float, upper: float) -> np.ndarray:
+    """rrelu's slopes in training: for each element <= 0, in x's logical order, one
+    uniform_real_distribution<double>(lower, upper) draw (the bounds first rounded to x's
+    dtype, as its opmath type), rounded to x's dtype; 1 for the others (and NaN)."""
+    dtype = np.dtype(x.dtype)
+    low, high = float(dtype.type(lower)), float(dtype.type(upper))
+    drawn = np.ascontiguousarray(x).ravel() <= 0
+    u = _unit_floats(gen, int(np.count_nonzero(drawn)), np.float64)
+    noise = np.ones(x.size, dtype)
+    noise[drawn] = (u * (high - low) + low).astype(dtype)
+    return noise.reshape(x.shape)
 
 
 def multinomial(gen: CPUGenerator, probabilities: np.ndarray, samples: int,

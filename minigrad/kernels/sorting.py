@@ -20,7 +20,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["sort_indices", "introsort", "topk_indices", "kth_indices", "median_indices",
-           "quick_select", "mode_of"]
+           "nanmedian_indices", "quick_select", "mode_of", "quantile_ranks"]
 
 
 def sort_indices(x: np.ndarray, axis: int, descending: bool = False,
@@ -252,6 +252,51 @@ def median_indices(x: np.ndarray, axis: int) -> np.ndarray:
     picks = np.take(order, (x.shape[axis] - 1) // 2, axis=axis)
     nan = x != x
     return np.where(nan.any(axis=axis), np.argmax(nan, axis=axis), picks)
+
+
+def nanmedian_indices(x: np.ndarray, axis: int) -> np.ndarray:
+    """The index of the lower median of the values that are not NaN along ``axis``.
+    PyTorch's ``std::nth_element`` orders numbers by value, then index, so it is the place
+    (count - 1) / 2 of the stable sort; in a row of NaN only, all equal to its comparator,
+    the place 0 is wherever libstdc++'s steps leave it (``_introselect``, run once)."""
+    if x.ndim == 0:
+        return np.zeros((), np.int64)
+    order = sort_indices(x, axis)
+    counted = np.sum(x == x, axis=axis, keepdims=True)
+    picks = np.take_along_axis(order, np.maximum(counted - 1, 0) // 2, axis=axis)
+    size = x.shape[axis]
+    if size and not counted.all():
+        places = list(range(size))
+        _introselect([0] * size, places, 0, lambda a, b: False)
+        picks = np.where(counted == 0, places[0], picks)
+    return picks.squeeze(axis)
+
+
+def quantile_ranks(q: np.ndarray, sorted_rows: np.ndarray, interpolation: str,
+                   ignore_nan: bool):
+    """ATen's quantile_compute up to its gathers: the places each quantile reads in each
+    sorted row (``below``, ``above``, int64) and the weight of ``above`` (in q's dtype),
+    shaped ``(..., len(q))``. The ranks are q (n - 1) in q's dtype; a row with NaN reads
+    its last place (quantile), or only its values that are not NaN (nanquantile)."""
+    last = sorted_rows.shape[-1] - 1
+    nan = sorted_rows != sorted_rows
+    with np.errstate(invalid="ignore"):
+        if ignore_nan:
+            counted = np.sum(~nan, axis=-1, keepdims=True) - 1
+            ranks = q * counted.astype(q.dtype)
+            ranks = np.where(ranks < 0, q.dtype.type(0), ranks)
+        else:
+            ranks = np.where(nan.any(axis=-1, keepdims=True), q.dtype.type(last),
+                             q * q.dtype.type(last))
+        rounded = {"lower": np.floor, "higher": np.ceil, "nearest": np.round}.get(interpolation)
+        if rounded is not None:
+            ranks = rounded(ranks)
+        below = ranks.astype(np.int64)
+        if interpolation == "midpoint":
+            weights = np.full_like(ranks, 0.5)
+        else:
+            weights = ranks - below.astype(ranks.dtype)
+        return below, np.ceil(ranks).astype(np.int64), weights
 
 
 def _greater_or_nan(a, b) -> bool:

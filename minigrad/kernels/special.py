@@ -17,6 +17,10 @@ kernels as NumPy allows (``ops/trig.py`` and ``ops/special.py`` call them).
 - ``lgamma``: the C library's double ``lgamma`` per element, rounded to the dtype;
   ``digamma`` and ``trigamma``: PyTorch's ``calc_digamma`` and ``calc_trigamma`` step by
   step in the dtype (float32 in float32).
+- ``i0``, ``i1`` (modified Bessel functions of the first kind): PyTorch's ``calc_i0`` and
+  ``calc_i1`` (Cephes' Chebyshev series) step by step in the dtype, each step of the
+  series a fused multiply-add as PyTorch's compiler fuses it, with the C library's
+  ``expf``/``exp`` per element (float16 in float32); ``i1_backward`` as PyTorch's.
 - ``addcmul``, ``addcdiv``: ``self + value * t1 * t2`` (its last multiply and the add
   fused, as PyTorch's compiler fuses them) and ``self + value * t1 / t2``.
 """
@@ -34,7 +38,8 @@ from . import fma
 __all__ = ["in_float64", "half_in_float32", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh",
            "acosh", "atanh", "exp2", "hypot", "erf", "erfc", "erfinv", "sinc", "logit",
            "logit_backward", "xlogy", "entr", "lerp", "logaddexp", "logaddexp2", "heaviside", "copysign",
-           "addcmul", "addcdiv", "lgamma", "digamma", "trigamma", "polygamma"]
+           "addcmul", "addcdiv", "lgamma", "digamma", "trigamma", "polygamma", "i0", "i1",
+           "i1_backward"]
 
 
 def in_float64(kernel):
@@ -391,3 +396,115 @@ def polygamma(n: int, x):
         factor = (1.0 if n % 2 else -1.0) * math.exp(math.lgamma(n + 1.0))
         values = np.asarray(_zeta_elements(float(n + 1), x.astype(np.float64)), np.float64)
         return np.asarray(factor * values).astype(x.dtype)
+
+
+# ---- i0, i1: Cephes' Chebyshev series, as ATen/native/Math.h ----------------------------------
+
+_I0E_A = (  # exp(-x) I0(x) on [0, 8]
+    -4.41534164647933937950E-18, 3.33079451882223809783E-17, -2.43127984654795469359E-16,
+    1.71539128555513303061E-15, -1.16853328779934516808E-14, 7.67618549860493561688E-14,
+    -4.85644678311192946090E-13, 2.95505266312963983461E-12, -1.72682629144155570723E-11,
+    9.67580903537323691224E-11, -5.18979560163526290666E-10, 2.65982372468238665035E-9,
+    -1.30002500998624804212E-8, 6.04699502254191894932E-8, -2.67079385394061173391E-7,
+    1.11738753912010371815E-6, -4.41673835845875056359E-6, 1.64484480707288970893E-5,
+    -5.75419501008210370398E-5, 1.88502885095841655729E-4, -5.76375574538582365885E-4,
+    1.63947561694133579842E-3, -4.32430999505057594430E-3, 1.05464603945949983183E-2,
+    -2.37374148058994688156E-2, 4.93052842396707084878E-2, -9.49010970480476444210E-2,
+    1.71620901522208775349E-1, -3.04682672343198398683E-1, 6.76795274409476084995E-1)
+_I0E_B = (  # exp(-x) sqrt(x) I0(x) on [8, inf), in 32 / x - 2
+    -7.23318048787475395456E-18, -4.83050448594418207126E-18, 4.46562142029675999901E-17,
+    3.46122286769746109310E-17, -2.82762398051658348494E-16, -3.42548561967721913462E-16,
+    1.77256013305652638360E-15, 3.81168066935262242075E-15, -9.55484669882830764870E-15,
+    -4.15056934728722208663E-14, 1.54008621752140982691E-14, 3.85277838274214270114E-13,
+    7.18012445138366623367E-13, -1.79417853150680611778E-12, -1.32158118404477131188E-11,
+    -3.14991652796324136454E-11, 1.18891471078464383424E-11, 4.94060238822496958910E-10,
+    3.39623202570838634515E-9, 2.26666899049817806459E-8, 2.04891858946906374183E-7,
+    2.89137052083475648297E-6, 6.88975834691682398426E-5, 3.36911647825569408990E-3,
+    8.04490411014108831608E-1)
+_I1E_A = (  # exp(-x) I1(x) / x on [0, 8] (float32 keeps the last 17)
+    2.77791411276104639959E-18, -2.11142121435816608115E-17, 1.55363195773620046921E-16,
+    -1.10559694773538630805E-15, 7.60068429473540693410E-15, -5.04218550472791168711E-14,
+    3.22379336594557470981E-13, -1.98397439776494371520E-12, 1.17361862988909016308E-11,
+    -6.66348972350202774223E-11, 3.62559028155211703701E-10, -1.88724975172282928790E-9,
+    9.38153738649577178388E-9, -4.44505912879632808065E-8, 2.00329475355213526229E-7,
+    -8.56872026469545474066E-7, 3.47025130813767847674E-6, -1.32731636560394358279E-5,
+    4.78156510755005422638E-5, -1.61760815825896745588E-4, 5.12285956168575772895E-4,
+    -1.51357245063125314899E-3, 4.15642294431288815669E-3, -1.05640848946261981558E-2,
+    2.47264490306265168283E-2, -5.29459812080949914269E-2, 1.02643658689847095384E-1,
+    -1.76416518357834055153E-1, 2.52587186443633654823E-1)
+_I1E_B = (  # exp(-x) sqrt(x) I1(x) on [8, inf) (float32 keeps the last 7)
+    7.51729631084210481353E-18, 4.41434832307170791151E-18, -4.65030536848935832153E-17,
+    -3.20952592199342395980E-17, 2.96262899764595013876E-16, 3.30820231092092828324E-16,
+    -1.88035477551078244854E-15, -3.81440307243700780478E-15, 1.04202769841288027642E-14,
+    4.27244001671195135429E-14, -2.10154184277266431302E-14, -4.08355111109219731823E-13,
+    -7.19855177624590851209E-13, 2.03562854414708950722E-12, 1.41258074366137813316E-11,
+    3.25260358301548823856E-11, -1.89749581235054123450E-11, -5.58974346219658380687E-10,
+    -3.83538038596423702205E-9, -2.63146884688951950684E-8, -2.51223623787020892529E-7,
+    -3.88256480887769039346E-6, -1.10588938762623716291E-4, -9.76109749136146840777E-3,
+    7.78576235018280120474E-1)
+
+_expf = _c_library("expf")
+_exp_double = np.frompyfunc(lambda v: math.exp(v) if v < 710 else math.inf, 1, 1)
+
+
+def _exp(x: np.ndarray) -> np.ndarray:
+    """The C library's exp (expf for float32), element by element, as std::exp."""
+    x = np.asarray(x)
+    flat = x.reshape(-1)
+    if x.dtype == np.float32 and _expf is not None:
+        with np.errstate(over="ignore"):
+            return _expf(flat).astype(np.float32).reshape(x.shape)
+    return _exp_double(flat.astype(np.float64)).astype(np.float64).astype(x.dtype).reshape(x.shape)
+
+
+def _chbevl(y: np.ndarray, coefficients) -> np.ndarray:
+    """Cephes' chbevl: b0 = y b1 - b2 + c per coefficient (y b1 - b2 fused), then
+    (b0 - b2) / 2, in y's dtype. Its first step, where b2 is 0, the compiler folds to
+    one fused y c0 + c1 (measured: float32 i1 differs in 3 of 400,000 values without)."""
+    fused = fma.fma32 if y.dtype == np.float32 else fma.fma64
+    c = [y.dtype.type(v) for v in coefficients]
+    b2, b1 = np.zeros_like(y), np.full_like(y, c[0])
+    b0 = fused(y, b1, np.full_like(y, c[1]))
+    for coefficient in c[2:]:
+        b2, b1 = b1, b0
+        b0 = fused(y, b1, -b2) + coefficient
+    return y.dtype.type(0.5) * (b0 - b2)
+
+
+@half_in_float32
+def i0(x):
+    """I0(x) = exp(|x|) chbevl(|x| / 2 - 2, A) for |x| <= 8, else
+    exp(|x|) chbevl(32 / |x| - 2, B) / sqrt(|x|)."""
+    shape, x = np.shape(x), np.asarray(x).reshape(-1)  # (fma32 takes no 0-dim arrays)
+    a, two = np.abs(x), x.dtype.type(2)
+    e = _exp(a)
+    with np.errstate(all="ignore"):
+        small = e * _chbevl(a / two - two, _I0E_A)
+        big = e * _chbevl(x.dtype.type(32) / a - two, _I0E_B) / np.sqrt(a)
+    return np.where(a <= 8, small, big).reshape(shape)
+
+
+@half_in_float32
+def i1(x):
+    """I1(x) = sign(x) exp(|x|) |x| chbevl(|x| / 2 - 2, A) for |x| <= 8, else
+    sign(x) exp(|x|) chbevl(32 / |x| - 2, B) / sqrt(|x|) (float32: shorter series)."""
+    shape, x = np.shape(x), np.asarray(x).reshape(-1)
+    a, two = np.abs(x), x.dtype.type(2)
+    single = x.dtype == np.float32
+    e = _exp(a)
+    with np.errstate(all="ignore"):
+        small = e * a * _chbevl(a / two - two, _I1E_A[-17:] if single else _I1E_A)
+        big = e * _chbevl(x.dtype.type(32) / a - two, _I1E_B[-7:] if single else _I1E_B) / \
+            np.sqrt(a)
+    out = np.where(a <= 8, small, big)
+    return np.where(x < 0, -out, out).reshape(shape)
+
+
+def i1_backward(grad, x, result):
+    """d I1 / dx = I0(x) - I1(x) / x, with 1/2 at |x| <= eps (where the formula is 0/0),
+    as PyTorch's i1_backward: x replaced by eps there, then the 1/2 put in."""
+    eps = np.finfo(x.dtype).eps
+    not_tiny = np.abs(x) > eps
+    safe = np.where(not_tiny, x, x.dtype.type(eps))
+    gradx = i0(safe) - result * np.reciprocal(safe)
+    return np.asarray(grad * np.where(not_tiny, gradx, x.dtype.type(0.5)))

@@ -6,7 +6,7 @@
     lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
     conv.py        Conv1d, Conv2d, Unfold, Fold
     pooling.py     MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d
-    activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU, LeakyReLU, ELU, Softplus,
+    activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU, LeakyReLU, RReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid, Hardshrink, Softshrink,
                    Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin
     dropout.py     Dropout, Dropout1d, Dropout2d
@@ -28,7 +28,7 @@ Everything is written with public tensor operations; autograd does the rest.
 from . import functional, init, utils  # noqa: F401
 from .activation import (  # noqa: F401
     CELU, ELU, GELU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, Softshrink, LeakyReLU, LogSigmoid, LogSoftmax,
-    Mish, PReLU, ReLU, ReLU6, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh,
+    Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh,
     Tanhshrink, Threshold)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .container import ModuleDict, ModuleList, Sequential  # noqa: F401

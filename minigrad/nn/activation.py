@@ -1,5 +1,5 @@
 """Activation layers: ``ReLU``, ``Tanh``, ``Sigmoid``, ``Softmax``, ``LogSoftmax``, ``GELU``,
-``LeakyReLU``, ``ELU``, ``Softplus``, ``SiLU``, ``Hardtanh``, ``ReLU6``, ``SELU``, ``CELU``,
+``LeakyReLU``, ``RReLU`` (a random slope), ``ELU``, ``Softplus``, ``SiLU``, ``Hardtanh``, ``ReLU6``, ``SELU``, ``CELU``,
 ``Mish``, ``Hardswish``, ``Hardsigmoid``, ``Threshold``, ``PReLU`` (a learned slope),
 ``LogSigmoid``, ``Softsign``, ``Tanhshrink``, ``Softmin``.
 
@@ -18,7 +18,8 @@ from . import functional as F
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "LeakyReLU", "ELU", "Softplus",
+__all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "LeakyReLU", "RReLU", "ELU",
+           "Softplus",
            "SiLU", "Hardtanh", "ReLU6", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid",
            "Hardshrink", "Softshrink",
            "Threshold", "PReLU", "LogSigmoid", "Softsign", "Tanhshrink", "Softmin"]
@@ -93,6 +94,24 @@ class GELU(Module):
 
     def extra_repr(self) -> str:
         return f"approximate={self.approximate!r}"
+
+
+class RReLU(Module):
+    """Randomized leaky ReLU: y = x for x > 0, else a * x, with a drawn from
+    U(lower, upper) for each element in training, (lower + upper) / 2 in eval."""
+
+    def __init__(self, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
+                 inplace: bool = False) -> None:
+        super().__init__()
+        self.lower = lower
+        self.upper = upper
+        self.inplace = inplace
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.rrelu(input, self.lower, self.upper, self.training, self.inplace)
+
+    def extra_repr(self) -> str:
+        return f"lower={self.lower}, upper={self.upper}" + (", inplace=True" if self.inplace else "")
 
 
 class LeakyReLU(Module):

@@ -38,7 +38,8 @@ __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_so
            "smooth_l1_loss", "huber_loss", "normalize", "dropout1d", "dropout2d", "selu",
            "celu", "mish", "hardswish", "hardsigmoid", "hardshrink", "softshrink", "threshold", "prelu",
            "softsign",
-           "tanhshrink", "softmin", "cosine_similarity", "kl_div", "leaky_relu", "elu",
+           "tanhshrink", "softmin", "cosine_similarity", "kl_div", "leaky_relu", "rrelu", "rrelu_",
+           "elu",
            "softplus", "silu", "hardtanh", "relu6", "margin_ranking_loss",
            "hinge_embedding_loss", "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss",
@@ -259,6 +260,21 @@ def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = Fals
     if inplace:
         return ops.inplace(input, ops.activation.leaky_relu, negative_slope, True)
     return ops.activation.leaky_relu(input, negative_slope)
+
+
+def rrelu(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3, training: bool = False,
+          inplace: bool = False) -> Tensor:
+    """Randomized leaky ReLU: x where x > 0, else a * x, with a slope a drawn from
+    U(lower, upper) for each element while training, (lower + upper) / 2 otherwise."""
+    if inplace:
+        return minigrad.rrelu_(input, lower, upper, training)
+    return minigrad.rrelu(input, lower, upper, training)
+
+
+def rrelu_(input: Tensor, lower: float = 1.0 / 8, upper: float = 1.0 / 3,
+           training: bool = False, *, generator=None) -> Tensor:
+    """``rrelu`` in place."""
+    return minigrad.rrelu_(input, lower, upper, training, generator=generator)
 
 
 def elu(input: Tensor, alpha: float = 1.0, inplace: bool = False) -> Tensor:

@@ -24,7 +24,7 @@ from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "trunc_normal_", "constant_", "zeros_",
-           "ones_", "eye_", "orthogonal_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
+           "ones_", "eye_", "dirac_", "sparse_", "orthogonal_", "xavier_uniform_", "xavier_normal_", "kaiming_uniform_",
            "kaiming_normal_"]
 
 _LINEAR_FNS = ("linear", "conv1d", "conv2d", "conv3d", "conv_transpose1d",
@@ -155,6 +155,42 @@ def eye_(tensor: Tensor) -> Tensor:
         raise ValueError("Only tensors with 2 dimensions are supported")
     tensor.zero_()
     tensor.diagonal().fill_(1)
+    return tensor
+
+
+@no_grad()
+def dirac_(tensor: Tensor, groups: int = 1) -> Tensor:
+    """Fill a convolution's weight (3, 4 or 5 dims) with the Dirac delta: output channel d
+    of each group copies input channel d (a 1 at the kernel's centre), so the layer starts
+    as the identity on as many channels as fit."""
+    dimensions = tensor.dim()
+    if dimensions not in (3, 4, 5):
+        raise ValueError("Only tensors with 3, 4, or 5 dimensions are supported")
+    sizes = tensor.size()
+    if sizes[0] % groups != 0:
+        raise ValueError("dim 0 must be divisible by groups")
+    out_chans_per_grp = sizes[0] // groups
+    centre = tuple(n // 2 for n in sizes[2:])
+    tensor.zero_()
+    for g in range(groups):
+        for d in range(min(out_chans_per_grp, sizes[1])):
+            tensor[(g * out_chans_per_grp + d, d) + centre] = 1
+    return tensor
+
+
+@no_grad()
+def sparse_(tensor: Tensor, sparsity: float, std: float = 0.01, generator=None) -> Tensor:
+    """Fill a matrix with normal samples N(0, std²), then zero ``ceil(sparsity * rows)``
+    of each column, at rows chosen by ``randperm`` (Martens, 2010). As in PyTorch, the
+    rows are drawn from the default generator, not ``generator``."""
+    if tensor.dim() != 2:
+        raise ValueError("Only tensors with 2 dimensions are supported")
+    rows, cols = tensor.shape
+    num_zeros = math.ceil(sparsity * rows)
+    tensor.normal_(0, std, generator=generator)
+    for col_idx in range(cols):
+        zero_indices = minigrad.randperm(rows)[:num_zeros]
+        tensor[zero_indices, col_idx] = 0
     return tensor
 
 

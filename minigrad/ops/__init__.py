@@ -11,7 +11,9 @@
 |               | logaddexp, ...                                          |
 | reduction     | sum, mean, max, min, prod, var, std, norm, softmax      |
 |               | nansum, nanmean, var_mean, std_mean                     |
-| sorting       | amax, amin, sort, argsort, topk, kthvalue, median, mode |
+| sorting       | amax, amin, aminmax, sort, argsort, topk, kthvalue,     |
+|               | median, nanmedian, mode                                 |
+| quantile      | quantile, nanquantile (sort, gather, lerp)              |
 | cumulative    | cumsum, cumprod, cummax, cummin, logcumsumexp           |
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes, index_put, masked_scatter      |
@@ -71,7 +73,7 @@ from .combine import (  # noqa: F401
     cartesian_prod, column_stack, combinations, corrcoef, cov, cumulative_trapezoid, dstack,
     einsum, hstack, kron, meshgrid, outer, tensordot, trapezoid, vstack)
 from .distance import cdist  # noqa: F401
-from .diagonal import diag, diag_embed, diagonal, fill_diagonal_, trace  # noqa: F401
+from .diagonal import block_diag, diag, diag_embed, diagonal, fill_diagonal_, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import (  # noqa: F401
     getitem, index_put, masked_scatter, masked_select, select, setitem, slice_dim)
@@ -96,7 +98,7 @@ from .rounding import (  # noqa: F401
 from .special import (  # noqa: F401
     copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, addcmul, addcdiv,
     lgamma, digamma, polygamma, polygamma_, logaddexp,
-    logaddexp2, logit, ndtr, xlogy,
+    logaddexp2, logit, ndtr, xlogy, i0, special_i1,
 )
 from .trig import (  # noqa: F401
     acos, acosh, acosh_, asin, asinh, asinh_, atan, atan2, atanh, atanh_, cosh, deg2rad, hypot,
@@ -112,7 +114,9 @@ from .repeat import repeat, repeat_interleave, tile  # noqa: F401
 from .rolling import roll, rot90, unfold as unfold_windows  # noqa: F401
 from .scatter import (  # noqa: F401
     index_add, index_copy, index_fill, index_select, scatter, scatter_add, scatter_reduce)
-from .sorting import amax, amin, argsort, kthvalue, median, mode, sort, topk  # noqa: F401
+from .sorting import (  # noqa: F401
+    amax, amin, aminmax, argsort, kthvalue, median, mode, nanmedian, sort, topk)
+from .quantile import nanquantile, quantile  # noqa: F401
 from .split import (  # noqa: F401
     chunk, split, split_with_sizes, tensor_split, unbind, unsafe_chunk, unsafe_split,
     unsafe_split_with_sizes)

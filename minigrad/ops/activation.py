@@ -1,5 +1,5 @@
 """The activation functions of ``torch.nn`` that PyTorch computes as operations of their
-own: leaky_relu, elu, softplus, silu, hardtanh, hardshrink, softshrink
+own: leaky_relu, rrelu, elu, softplus, silu, hardtanh, hardshrink, softshrink
 (``LeakyReluBackward0``, ...).
 ``minigrad.nn.functional`` calls these (its ``F.relu6`` is hardtanh(x, 0, 6))."""
 
@@ -11,10 +11,11 @@ from .. import dtypes, errors
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..kernels import activation as kernels
+from ..kernels import random as random_kernels
 from ..rules.layout import with_unary_layout
 from . import fn, pointwise
 
-__all__ = ["leaky_relu", "elu", "celu", "softplus", "silu", "hardtanh", "mish", "hardswish",
+__all__ = ["leaky_relu", "rrelu", "elu", "celu", "softplus", "silu", "hardtanh", "mish", "hardswish",
            "hardsigmoid", "threshold", "prelu", "hardshrink", "softshrink"]
 
 
@@ -39,6 +40,33 @@ class LeakyReluBackward1(LeakyReluBackward0):
 
     def backward(self, saved, grad):
         return leaky_relu_backward(grad, saved.result, saved.negative_slope)
+
+
+class RreluWithNoiseBackward0(Node):
+    formula = Formula("y", "x if x > 0 else a * x: in training a (the noise) drawn from "
+                           "U(lower, upper) per element, else a = (lower + upper) / 2",
+                      d={"x": "1 if x > 0 else a"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, noise, lower, upper, training):
+        self.save(noise=noise, lower=lower, upper=upper, training=training)
+        return x * noise if training else kernels.leaky_relu(x, (lower + upper) / 2)
+
+    def backward(self, saved, grad):
+        if saved.training:
+            return grad * saved.noise
+        return leaky_relu_backward(grad, saved.self, (saved.lower + saved.upper) / 2)
+
+
+class RreluWithNoiseBackward1(RreluWithNoiseBackward0):
+    formula = Formula("y", "x if x > 0 else a * x, in place", d={"x": "1 if y > 0 else a"},
+                      note="in place (rrelu_): y has x's sign, so y is saved.")
+    saves = {"result": RESULT}
+
+    def backward(self, saved, grad):
+        if saved.training:
+            return grad * saved.noise
+        return leaky_relu_backward(grad, saved.result, (saved.lower + saved.upper) / 2)
 
 
 class EluBackward0(Node):
@@ -294,6 +322,24 @@ def leaky_relu(x, negative_slope=0.01, saving_result=False):
     _check_float(x, "leaky_relu_cpu")
     node = LeakyReluBackward1 if saving_result else LeakyReluBackward0
     return with_unary_layout(node.apply(x, negative_slope=negative_slope), x)
+
+
+def rrelu(x, lower, upper, training, gen, saving_result=False):
+    """leaky_relu with a random slope in [lower, upper] for each element <= 0 while
+    training (drawn from ``gen`` as PyTorch draws them), the mean slope otherwise."""
+    if lower > upper:
+        raise RuntimeError("Lower bound should be less than or equal to the upper bound")
+    if not training:
+        _check_float(x, "leaky_relu_cpu")
+        noise = np.zeros(x.shape, x._data.dtype)  # (PyTorch's: an empty tensor, unread)
+    else:
+        if x.dtype not in (dtypes.float32, dtypes.float64):
+            raise NotImplementedError(errors.NOT_IMPLEMENTED_FOR.format(
+                "rrelu_with_noise_out_cpu", dtypes.SCALAR_NAMES[x.dtype]))
+        noise = random_kernels.rrelu_noise(gen, x._data, lower, upper)
+    node = RreluWithNoiseBackward1 if saving_result else RreluWithNoiseBackward0
+    return with_unary_layout(node.apply(x, noise=noise, lower=lower, upper=upper,
+                                        training=training), x)
 
 
 def elu(x, alpha=1.0, scale=1, input_scale=1, saving_result=False):

@@ -1,5 +1,7 @@
 """Diagonals: ``diagonal`` (a view of one), ``diag_embed`` (a vector laid on one),
-``diag`` (either, by the input's dims) and ``trace`` (the sum of one).
+``diag`` (either, by the input's dims), ``trace`` (the sum of one) and ``block_diag``
+(matrices laid along the diagonal of a bigger one: each input's gradient is its block
+of G).
 
 The two are each other's adjoint: reading a diagonal sends its gradient back onto the
 diagonal of zeros (``diagonal_backward``), and laying a vector on a diagonal takes the
@@ -13,11 +15,12 @@ import numpy as np
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
+from ..autograd.tensor_base import make
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
 from . import fn, inplace, strided
 
-__all__ = ["diagonal", "diag_embed", "diag", "trace", "fill_diagonal_"]
+__all__ = ["diagonal", "diag_embed", "diag", "trace", "fill_diagonal_", "block_diag"]
 
 
 def diagonal_view(x: np.ndarray, offset: int, dim1: int, dim2: int) -> np.ndarray:
@@ -111,6 +114,43 @@ class TraceBackward0(Node):
 # ---- entry functions ----------------------------------------------------------------------
 
 
+def _as_block(shape) -> tuple:
+    """A block's (rows, columns): a number is 1 x 1, a vector one row."""
+    return (1,) * (2 - len(shape)) + tuple(shape)
+
+
+def block_diag_of(arrays) -> np.ndarray:
+    """The arrays (as blocks: a number 1 x 1, a vector one row) on the diagonal of zeros."""
+    blocks = [a.reshape(_as_block(a.shape)) for a in arrays]
+    out = np.zeros((sum(b.shape[0] for b in blocks), sum(b.shape[1] for b in blocks)),
+                   arrays[0].dtype)
+    row = col = 0
+    for block in blocks:
+        out[row:row + block.shape[0], col:col + block.shape[1]] = block
+        row, col = row + block.shape[0], col + block.shape[1]
+    return out
+
+
+class BlockDiagBackward0(Node):
+    formula = Formula("y", "the inputs as blocks along the diagonal, 0 elsewhere",
+                      grad={"x_k": "the block of G that x_k fills"})
+
+    def forward(self, *arrays):
+        self.save(_shapes=[a.shape for a in arrays])
+        return block_diag_of(arrays)
+
+    def backward(self, saved, grad):  # (a vector's block (1, n) is summed to (n,) on its edge)
+        grads, row, col = [], 0, 0
+        for shape, needed in zip(saved._shapes, self.needs_input_grad):
+            rows, cols = _as_block(shape)
+            block = fn.slice_part(fn.slice_part(grad, 0, row, row + rows, 1), 1, col, col + cols, 1)
+            for _ in range(2 - len(shape)):
+                block = fn.squeeze(block, -1)
+            grads.append(None if not needed else fn.zeros((0,), grad) if shape == (0,) else block)
+            row, col = row + rows, col + cols
+        return tuple(grads)
+
+
 def _two_dims(x, dim1, dim2, ndim):
     d1, d2 = normalize_dim(dim1, ndim), normalize_dim(dim2, ndim)
     if d1 == d2:
@@ -168,3 +208,15 @@ def fill_diagonal_(x, fill_value, wrap=False):
         inplace.inplace(strided.as_strided(x, (wrapped,), (step,), start), inplace.fill,
                         fill_value)
     return x
+
+
+def block_diag(*tensors):
+    """The tensors (numbers, vectors as rows, matrices) as blocks along the diagonal of
+    one matrix, zeros elsewhere; its dtype the tensors' promoted one."""
+    for number, tensor in enumerate(tensors):
+        if tensor.ndim > 2:
+            raise RuntimeError("torch.block_diag: Input tensors must have 2 or fewer dimensions. "
+                               f"Input {number} has {tensor.ndim} dimensions")
+    if not tensors:
+        return make(np.zeros((1, 0), dtypes.get_default_dtype().numpy))
+    return BlockDiagBackward0.apply(*tensors, cast_to=dtypes.result_type(*tensors))

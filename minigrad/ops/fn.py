@@ -152,6 +152,14 @@ def trigamma(x):
     return polygamma(1, x)
 
 
+def i0(x):
+    return special.i0(x) if is_tensor(x) else kernels_special.i0(x)
+
+
+def special_i1(x):
+    return special.special_i1(x) if is_tensor(x) else kernels_special.i1(x)
+
+
 def polygamma(n, x):
     return special.polygamma(n, x) if is_tensor(x) else kernels_special.polygamma(n, x)
 

@@ -1,6 +1,7 @@
 """Random numbers into tensors, recorded as PyTorch records them.
 
-``x.normal_()``, ``uniform_``, ``random_``, ``bernoulli_`` and ``exponential_`` overwrite
+``x.normal_()``, ``uniform_``, ``random_``, ``bernoulli_``, ``exponential_``, ``cauchy_``,
+``log_normal_`` and ``geometric_`` overwrite
 ``x`` with fresh numbers. Nothing of the old ``x`` reaches the new one, so the gradient
 they pass back is zero; PyTorch still records them (``NormalBackward0``, ...), so that a
 graph through them says what happened. ``torch.bernoulli(p)`` and ``torch.normal(mean,
@@ -26,7 +27,8 @@ from ..kernels import random as kernels
 from . import fn
 from .inplace import inplace  # (the function: ops/__init__ gives the module's name to it)
 
-__all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "bernoulli",
+__all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "cauchy_",
+           "log_normal_", "geometric_", "bernoulli",
            "normal", "multinomial", "state_tensor", "state_bytes", "in_memory_order",
            "read_in_memory_order"]
 
@@ -74,6 +76,20 @@ class BernoulliBackward2(_Drawn):  # x.bernoulli_(p) with a number p
 
 class ExponentialBackward0(_Drawn):  # x.exponential_()
     formula = Formula("y", "x refilled with samples of an exponential distribution",
+                      d={"x": "0"})
+
+
+class CauchyBackward0(_Drawn):  # x.cauchy_()
+    formula = Formula("y", "x refilled with samples of a Cauchy distribution", d={"x": "0"})
+
+
+class LogNormalBackward0(_Drawn):  # x.log_normal_()
+    formula = Formula("y", "x refilled with samples of a log-normal distribution",
+                      d={"x": "0"})
+
+
+class GeometricBackward0(_Drawn):  # x.geometric_(p)
+    formula = Formula("y", "x refilled with samples of a geometric distribution",
                       d={"x": "0"})
 
 
@@ -307,6 +323,36 @@ def exponential_(x, rate: float, gen: kernels.CPUGenerator):
     dtype = x.dtype.numpy
     return _refill(x, ExponentialBackward0, lambda count, contiguous: kernels.exponential(
         gen, count, dtype, rate))
+
+
+def cauchy_(x, median: float, sigma: float, gen: kernels.CPUGenerator):
+    if not sigma > 0:
+        raise RuntimeError(f"cauchy_ expects sigma > 0.0, but found sigma={_number(sigma)}")
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("Cauchy distribution is a continuous probability distribution. "
+                           f"dtype must be a floating point but you specified {_C_NAMES[x.dtype]}")
+    dtype = x.dtype.numpy
+    return _refill(x, CauchyBackward0, lambda count, contiguous: kernels.cauchy(
+        gen, count, dtype, median, sigma))
+
+
+def log_normal_(x, mean: float, std: float, gen: kernels.CPUGenerator):
+    if not std > 0:
+        raise RuntimeError(f"log_normal_ expects std > 0.0, but found std={_number(std)}")
+    _check_floating(x, "log_normal_cpu")
+    dtype = x.dtype.numpy
+    return _refill(x, LogNormalBackward0, lambda count, contiguous: kernels.log_normal(
+        gen, count, dtype, mean, std))
+
+
+def geometric_(x, p: float, gen: kernels.CPUGenerator):
+    if not 0 < p < 1:
+        raise RuntimeError(f"geometric_ expects p to be in (0, 1), but got p={_number(p)}")
+    if x.dtype is dtypes.bool:
+        raise NotImplementedError("\"geometric_cpu\" not implemented for 'Bool'")
+    dtype = x.dtype.numpy
+    return _refill(x, GeometricBackward0, lambda count, contiguous: kernels.geometric(
+        gen, count, dtype, p))
 
 
 # ---- new tensors -------------------------------------------------------------------------------

@@ -1,13 +1,16 @@
 """Values picked by their order: ``amax``/``amin`` (the largest or smallest along dims),
-``sort``, ``argsort``, ``topk``, ``kthvalue``, ``median`` and ``mode``.
+``aminmax`` (both at once), ``sort``, ``argsort``, ``topk``, ``kthvalue``, ``median``,
+``nanmedian`` (the median of the values that are not NaN) and ``mode``.
 
 Each picks elements of ``x``, so each element's gradient is the gradient of the place
 it went to, and 0 for the elements not picked. Two ways to say "picked":
 
-- ``sort``, ``topk``, ``kthvalue``, ``median(dim)``, ``mode`` return indices; the
-  gradient is written back at them (``value_selecting_backward``, a scatter).
-- ``amax``, ``amin`` and ``median()`` return values only; every element equal to the
-  result shares its gradient evenly (ties split: 2 maxima get G/2 each).
+- ``sort``, ``topk``, ``kthvalue``, ``median(dim)``, ``nanmedian(dim)``, ``mode`` return
+  indices; the gradient is written back at them (``value_selecting_backward``, a
+  scatter).
+- ``amax``, ``amin``, ``aminmax``, ``median()`` and ``nanmedian()`` return values only;
+  every element equal to the result shares its gradient evenly (ties split: 2 maxima
+  get G/2 each).
 
 Which index wins a tie is PyTorch's (``kernels/sorting.py``)."""
 
@@ -20,14 +23,18 @@ import numpy as np
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
+from ..autograd.packing import keep
+from ..autograd.saved import show_saved
 from ..autograd.tensor_base import make
 from ..kernels import sorting as kernels
 from ..rules.arguments import normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import fn, reduction
 from .reduction import NOT_GIVEN
+from .split import several_outputs
 
-__all__ = ["amax", "amin", "sort", "argsort", "topk", "kthvalue", "median", "mode"]
+__all__ = ["amax", "amin", "aminmax", "sort", "argsort", "topk", "kthvalue", "median",
+           "nanmedian", "mode"]
 
 
 def _restored(value, shape, axes, keepdim):
@@ -71,6 +78,43 @@ class AminBackward0(Node):
 
     def backward(self, saved, grad):
         return _split_among_ties(grad, saved.self, saved.result, saved._axes, saved.keepdim)
+
+
+class AminmaxBackward0(Node):
+    formula = Formula("(min, max)", "(amin(x), amax(x)) over dim, one node with two outputs",
+                      grad={"x": "G_min at the minimal elements + G_max at the maximal ones "
+                                 "(each split evenly on ties)"})
+
+    @classmethod
+    def apply(cls, x, **params):
+        return _keeping_self_min_max(several_outputs(cls, x, params), x)
+
+    def forward(self, x, dim, keepdim, given):
+        self.save(dim=as_shown(given), _axes=dim, keepdim=keepdim)
+        return [np.asarray(np.amin(x, axis=dim, keepdims=keepdim)),
+                np.asarray(np.amax(x, axis=dim, keepdims=keepdim))]
+
+    def backward(self, saved, grad_min=None, grad_max=None):
+        x, axes, keepdim = saved.self, saved._axes, saved.keepdim
+        parts = [_split_among_ties(grad, x, value, axes, keepdim)
+                 for grad, value in ((grad_min, saved.min), (grad_max, saved.max))
+                 if grad is not None]
+        return parts[0] if len(parts) == 1 else parts[0] + parts[1]
+
+
+def _keeping_self_min_max(outputs, x):
+    """aminmax's outputs, its node (when recorded) keeping what backward reads, shown as
+    PyTorch shows it: ``_saved_self``, ``_saved_min``, ``_saved_max``."""
+    node = outputs[0].grad_fn
+    if node is not None:
+        node._saved["self"] = keep(x, x._data)
+        for name, output in zip(("min", "max"), outputs):
+            node._saved[name] = keep(output, output._data, is_output=True)
+    return outputs
+
+
+show_saved(Node, "min")
+show_saved(Node, "max")
 
 
 class _Picked(Node):
@@ -121,6 +165,11 @@ class MedianBackward1(_Picked):
                       grad={"x": "G at the index of the median, 0 elsewhere"})
 
 
+class NanmedianBackward1(_Picked):
+    formula = Formula("values", "the median of the x that are not NaN, along dim",
+                      grad={"x": "G at the index of the median, 0 elsewhere"})
+
+
 class ModeBackward0(_Picked):
     formula = Formula("values", "the most frequent x along dim",
                       grad={"x": "G at the index of the value, 0 elsewhere"})
@@ -138,6 +187,20 @@ class MedianBackward0(Node):
         return reduction.evenly_distribute(grad, saved.self, saved.result)
 
 
+class NanmedianBackward0(Node):
+    formula = Formula("y", "the median of the x that are not NaN (the lower middle one)",
+                      grad={"x": "G at the elements equal to it (split evenly on ties)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x):
+        flat = np.sort(x.reshape(-1))  # (NaN last: the median of the others; NaN if all are)
+        counted = int(np.sum(flat == flat))
+        return np.asarray(flat[max(counted - 1, 0) // 2])
+
+    def backward(self, saved, grad):  # (PyTorch's evenly_distribute_backward, as median()'s)
+        return reduction.evenly_distribute(grad, saved.self, saved.result)
+
+
 # ---- entry functions ----------------------------------------------------------------------
 
 
@@ -151,6 +214,10 @@ def _named_pair(name):
 SortResult, TopkResult, KthvalueResult = _named_pair("sort"), _named_pair("topk"), \
     _named_pair("kthvalue")
 MedianResult, ModeResult = _named_pair("median"), _named_pair("mode")
+NanmedianResult = _named_pair("nanmedian")
+AminmaxResult = collections.namedtuple("aminmax", ["min", "max"])
+AminmaxResult.__repr__ = lambda self: (f"torch.return_types.aminmax(\nmin={self.min!r},"
+                                       f"\nmax={self.max!r})")
 
 
 def _reduced_dims(x, dim, name):
@@ -190,6 +257,23 @@ def amin(x, dim=(), keepdim=False):
     axes = _reduced_dims(x, dim, "amin")
     given = _given_dims(dim)
     return AminBackward0.apply(x, dim=axes, keepdim=keepdim, given=given)
+
+
+def aminmax(x, dim=None, keepdim=False):
+    """``(min, max)``: the smallest and the largest elements (along ``dim``, an int, when
+    given), from one node; each output's gradient is shared by its ties."""
+    if dim is None:
+        if x.numel() == 0:
+            raise RuntimeError("aminmax(): cannot compute aminmax over an empty dimension as "
+                               "the operation has no identity.")
+        axes = tuple(range(x.ndim))
+    else:
+        axis = normalize_dim(dim, x.ndim)
+        if x.ndim and x.shape[axis] == 0:
+            raise IndexError(f"aminmax: Expected reduction dim {axis} to have non-zero size.")
+        axes = (axis,) if x.ndim else ()
+    minimum, maximum = AminmaxBackward0.apply(x, dim=axes, keepdim=keepdim, given=dim)
+    return AminmaxResult(minimum, maximum)
 
 
 def _picked(node_cls, result_cls, x, dim, given, indices, keepdim=True):
@@ -257,6 +341,24 @@ def median(x, dim=NOT_GIVEN, keepdim=False):
     indices = kernels.median_indices(x._data, axis)
     kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
     return _picked(MedianBackward1, MedianResult, x, axis, dim, kept, keepdim)
+
+
+def nanmedian(x, dim=NOT_GIVEN, keepdim=False):
+    """``median`` of the values that are not NaN (NaN where all are); with ``dim``,
+    ``(values, indices)`` along it."""
+    if x.dtype is dtypes.bool:
+        raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
+    if dim is None:
+        raise TypeError("nanmedian(): argument 'dim' (position 1) must be int, not NoneType")
+    if dim is NOT_GIVEN:
+        if x.numel() == 0:
+            return make(np.asarray(np.nan, x._data.dtype))
+        return NanmedianBackward0.apply(x)
+    axis = normalize_dim(dim, x.ndim)
+    _check_dim_nonempty(x, axis, "median")
+    indices = kernels.nanmedian_indices(x._data, axis)
+    kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
+    return _picked(NanmedianBackward1, NanmedianResult, x, axis, dim, kept, keepdim)
 
 
 def mode(x, dim=-1, keepdim=False):

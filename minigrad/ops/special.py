@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
@@ -20,7 +22,7 @@ from . import arithmetic, fn, pointwise, rounding, shape
 
 __all__ = ["erf", "erfc", "erfinv", "exp2", "logit", "xlogy", "entr", "lerp", "addcmul",
            "addcdiv", "lgamma", "digamma", "polygamma", "polygamma_", "logaddexp", "logaddexp2",
-           "copysign", "float_power", "heaviside", "expit", "ndtr"]
+           "copysign", "float_power", "heaviside", "expit", "ndtr", "i0", "special_i1"]
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)  # (the doubles of C++'s 2.0 / sqrt(M_PI), ...)
 _HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
@@ -137,6 +139,42 @@ class SpecialEntrBackward0(Node):
 
     def backward(self, saved, grad):
         return grad * -(1 + fn.log(saved.self))
+
+
+class I0Backward0(Node):
+    formula = Formula("y", "I0(x), the modified Bessel function of the first kind, order 0",
+                      d={"x": "I1(x)"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.i0(x)
+
+    def backward(self, saved, grad):
+        return grad * fn.special_i1(saved.self)
+
+
+class SpecialI1Backward0(Node):
+    formula = Formula("y", "I1(x), the modified Bessel function of the first kind, order 1",
+                      d={"x": "I0(x) - I1(x) / x (1/2 at x = 0)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x):
+        return kernels.i1(x)
+
+    def backward(self, saved, grad):
+        return i1_backward(grad, saved.self, saved.result)
+
+
+def i1_backward(grad, x, result):
+    """grad (I0(x) - I1(x) / x), with x replaced by eps where |x| <= eps and 1/2 put
+    there (PyTorch's i1_backward: the formula is 0/0 at 0)."""
+    if not is_tensor(grad):
+        return kernels.i1_backward(grad, x, result)
+    eps = float(np.finfo(x.dtype.numpy).eps)
+    not_tiny = fn.abs(x) > eps
+    safe = fn.where(not_tiny, x, eps)
+    scaled = result * fn.reciprocal(safe)  # (made before i0, as PyTorch's compiled order)
+    return grad * fn.where(not_tiny, fn.i0(safe) - scaled, 0.5)
 
 
 class LerpBackward0(Node):
@@ -364,6 +402,14 @@ def lerp(start, end, weight):
 
 def lgamma(x):
     return promotion.unary(LgammaBackward0, x)
+
+
+def i0(x):
+    return promotion.unary(I0Backward0, x)
+
+
+def special_i1(x):
+    return promotion.unary(SpecialI1Backward0, x)
 
 
 def digamma(x):

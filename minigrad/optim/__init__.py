@@ -10,6 +10,8 @@
     adamax.py      Adamax (Adam with a running maximum of |g|)
     nadam.py       NAdam (Adam with Nesterov momentum)
     radam.py       RAdam (Adam with the early steps' variance rectified)
+    rprop.py       Rprop (a step size per weight, grown or shrunk by the gradient's sign)
+    asgd.py        ASGD (SGD with a decaying step and an average of the parameters)
     lr_scheduler.py  StepLR, MultiStepLR, ExponentialLR, LambdaLR, LinearLR,
                    CosineAnnealingLR, ReduceLROnPlateau, OneCycleLR, SequentialLR, ...
                    (the learning rate over time)
@@ -25,6 +27,7 @@ A training step reads the same as in PyTorch::
 from . import lr_scheduler  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
+from .asgd import ASGD  # noqa: F401
 from .adamax import Adamax  # noqa: F401
 from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401
@@ -32,4 +35,5 @@ from .adam import Adam  # noqa: F401
 from .adamw import AdamW  # noqa: F401
 from .optimizer import Optimizer  # noqa: F401
 from .rmsprop import RMSprop  # noqa: F401
+from .rprop import Rprop  # noqa: F401
 from .sgd import SGD  # noqa: F401

@@ -1,5 +1,5 @@
 """``Optimizer``: the base class of ``SGD``, ``Adam``, ``AdamW``, ``RMSprop``, ``Adagrad``,
-``Adadelta``, ``Adamax``, ``NAdam`` and ``RAdam``.
+``Adadelta``, ``Adamax``, ``NAdam``, ``RAdam``, ``Rprop`` and ``ASGD``.
 
 An optimiser holds ``param_groups``, a list of dicts, each with its
 ``'params'`` (a list of tensors) and its settings (``'lr'``, ...), so that

@@ -1103,3 +1103,60 @@ def check_split_sections(function: str, args: tuple, kwargs: dict) -> None:
         marked = ", ".join(("Tensor" if is_tensor(g) else f"!{type_name(g)}!") for g in given)
         reason = f"some of the arguments have invalid types: ({marked})"
         raise invalid_combination(name, args, kwargs, {0: reason, 1: reason})
+
+
+def check_aminmax_dim(dim) -> None:
+    """aminmax's ``dim``: None or one int (not a tuple, as amax takes)."""
+    if dim is not None and not is_index(dim):
+        raise TypeError(f"aminmax(): argument 'dim' must be int, not {type_name(dim)}")
+
+
+def check_aminmax_method(function: str, args: tuple, kwargs: dict) -> None:
+    """``x.aminmax(*, dim=None, keepdim=False)``: the parser counts no ``self``."""
+    if args:
+        raise TypeError(f"{function}() takes 0 positional arguments but {len(args)} "
+                        f"{'was' if len(args) == 1 else 'were'} given")
+    check_aminmax_dim(kwargs.get("dim"))
+
+
+_QUANTILE_TAIL = 'int dim = None, bool keepdim = False, *, str interpolation = "linear"'
+OVERLOADS.update({name: tuple(f"Tensor input, {kind} q, {_QUANTILE_TAIL}, Tensor out = None"
+                              for kind in ("Tensor", "float"))
+                  for name in ("quantile", "nanquantile")})
+OVERLOADS.update({f"Tensor.{name}": tuple(f"{kind} q, {_QUANTILE_TAIL}" for kind in ("Tensor", "float"))
+                  for name in ("quantile", "nanquantile")})
+
+
+def check_quantile_arguments(function: str, args: tuple, kwargs: dict) -> None:
+    """``quantile(input, q, dim=None, keepdim=False, *, interpolation="linear")`` (and
+    nanquantile; the methods without input): q a tensor or a number, dim None or an int,
+    keepdim a bool, interpolation a str; else PyTorch's error naming both overloads."""
+    method = function.startswith("Tensor.")
+    names = ("q", "dim", "keepdim") if method else ("input", "q", "dim", "keepdim")
+    given = dict(zip(names, args), **kwargs)
+    q, dim = given.get("q"), given.get("dim")
+    fits = (is_tensor(q) or is_number(q)) and (dim is None or is_index(dim)) and \
+        isinstance(given.get("keepdim", False), (bool, np.bool_)) and \
+        isinstance(given.get("interpolation", ""), str) and len(args) <= len(names)
+    if not fits:
+        raise invalid_combination(function, args, kwargs)
+
+
+def check_quantile_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_quantile_arguments(f"Tensor.{function}", args, kwargs)
+
+
+def check_nanmedian_dim(function: str, args: tuple, kwargs: dict) -> None:
+    """``nanmedian(input, dim)`` (the method without input): dim an int, not None, with
+    its position when it was given by position."""
+    position = 0 if function.startswith("Tensor.") else 1
+    name = function.removeprefix("Tensor.")
+    if len(args) > position and args[position] is None:
+        raise TypeError(f"{name}(): argument 'dim' (position {position + 1}) must be int, "
+                        "not NoneType")
+    if "dim" in kwargs and kwargs["dim"] is None:
+        raise TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+
+
+def check_nanmedian_method(function: str, args: tuple, kwargs: dict) -> None:
+    check_nanmedian_dim(f"Tensor.{function}", args, kwargs)

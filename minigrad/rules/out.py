@@ -77,7 +77,8 @@ def write(function: str, result, out, *inputs, differentiable: bool = True,
         raise TypeError(f"{function}(): argument 'out' must be tuple of Tensors, "
                         f"not {type(out).__name__}")
     for part, target in zip(result, out):  # (values, indices): the indices' dtype is exact
-        _write_into(function, part, target, inputs, exact_dtype=part.dtype is dtypes.int64)
+        _write_into(function, part, target, inputs,
+                    exact_dtype=exact_dtype or part.dtype is dtypes.int64)
     return _return_types_out(function, getattr(result, "_fields", ("values", "indices")))(*out)
 
 

@@ -12,7 +12,8 @@ import torch
 
 import minigrad as mg
 from nn_twins import bits_share
-from tests.core.support.torch_compare import check, check_bits, check_error, check_numerical, rand
+from tests.core.support.torch_compare import check, check_bits, check_double_backward, check_error, \
+    check_numerical, rand
 
 
 ACTIVATIONS = [
@@ -269,3 +270,150 @@ def test_hardtanh_with_a_nan_bound_is_nan_as_torch(low, high):
                     for lib in (mg, torch))
     np.testing.assert_array_equal(ours, theirs)
     assert np.isnan(ours).all()
+
+
+# ---- rrelu: a random slope while training ---------------------------------------------------
+
+RRELU_X = np.array([[-1.0, 2.0, 0.0, -3.0, -0.0], [0.5, -0.5, -2.0, 1.0, np.nan],
+                    [np.inf, -np.inf, -1e-30, 3.0, -7.5]], np.float32)
+
+
+def _seeded_bits(program, seed=0):
+    """``program(lib)`` after ``lib.manual_seed(seed)``: its tensors as (dtype, shape,
+    bytes), with gradients, and the generator's state after."""
+    out = []
+    for lib in (mg, torch):
+        lib.manual_seed(seed)
+        values = program(lib)
+        out.append(([(str(v.detach().numpy().dtype), tuple(v.shape),
+                      np.nan_to_num(v.detach().numpy(), nan=7.25).tobytes()) for v in values],
+                    lib.get_rng_state().numpy().tobytes()))
+    return out
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("call", [
+    lambda F, x: F.rrelu(x, training=True),
+    lambda F, x: F.rrelu(x, 0.1, 0.3, True),
+    lambda F, x: F.rrelu(x * 1, 0.01, 0.99, training=True, inplace=True),
+    lambda F, x: F.rrelu(x.t(), training=True),
+    lambda F, x: F.rrelu(x),
+    lambda F, x: F.rrelu(x * 1, 0.2, 0.4, inplace=True),
+    lambda F, x: F.rrelu(x, 0.25, 0.25 + 1e-7, training=True),
+], ids=["training", "training-bounds", "training-in-place", "training-transposed", "eval",
+        "eval-in-place", "training-narrow-bounds"])
+def test_rrelu_values_noise_and_gradients_are_torchs(call, dtype):
+    """After the same seed: the slopes drawn (one 53-bit double per element <= 0, in the
+    input's logical order), the values, the saved noise, the gradient (noise, or
+    leaky_relu's at the mean slope when not training) and
+    the generator's state, bit for bit; the node's name and saved values as torch's. (In
+    training the gradient is always G * noise, even with bounds within 1e-6.)"""
+    def program(lib):
+        x = lib.tensor(RRELU_X.astype(dtype), requires_grad=True)
+        y = call(lib.nn.functional, x)
+        y.backward(lib.tensor(np.linspace(0.3, 2.1, y.numel()).reshape(tuple(y.shape))
+                              .astype(dtype)))
+        return [y, x.grad]
+    (ours, our_state), (theirs, their_state) = _seeded_bits(program)
+    assert ours == theirs
+    assert our_state == their_state
+    names = []
+    for lib in (mg, torch):
+        lib.manual_seed(1)
+        y = call(lib.nn.functional, lib.tensor(RRELU_X.astype(dtype), requires_grad=True))
+        names.append((y.grad_fn.name(), y.grad_fn._saved_lower, y.grad_fn._saved_upper,
+                      y.grad_fn._saved_training))
+    assert names[0] == names[1]
+
+
+def test_rrelu_saved_noise_is_torchs_in_training():
+    got = []
+    for lib in (mg, torch):
+        lib.manual_seed(4)
+        y = lib.nn.functional.rrelu(lib.tensor(RRELU_X, requires_grad=True), training=True)
+        got.append(np.nan_to_num(y.grad_fn._saved_noise.numpy()).tobytes())
+    assert got[0] == got[1]
+
+
+def test_rrelu_gradient_against_finite_differences():
+    check_numerical(lambda x: mg.nn.functional.rrelu(x, 0.1, 0.3, training=False),
+                    rand((3, 4), 5, away_from=[0.0]))
+    for training in (True, False):
+        mg.manual_seed(0)  # (the same slopes at every nudge: a fixed function of x)
+        noise_fn = lambda x: mg.nn.functional.rrelu(x, training=training)  # noqa: E731
+        x = rand((3, 4), 6, away_from=[0.0]).astype(np.float64)
+        mg.manual_seed(0)
+        y = noise_fn(mg.tensor(x, requires_grad=True))
+        slope = y.grad_fn._saved_noise if training else None
+        fixed = (lambda v: v * slope) if training else (
+            lambda v: mg.nn.functional.leaky_relu(v, (1 / 8 + 1 / 3) / 2))
+        np.testing.assert_array_equal(y.detach().numpy(), fixed(mg.tensor(x)).numpy())
+        check_numerical(fixed, x)
+
+
+def test_rrelu_module_in_a_training_loop_is_torchs():
+    """nn.RReLU inside a small network: train (random slopes each step) for 5 SGD steps,
+    then eval (the mean slope): the slopes are the same draws, so losses and weights are
+    PyTorch's (to float32 rounding: the matrix products' gradients may round differently)."""
+    rng = np.random.default_rng(2)
+    data = rng.standard_normal((16, 4)).astype(np.float32)
+    target = rng.standard_normal((16, 1)).astype(np.float32)
+    results = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        net = lib.nn.Sequential(lib.nn.Linear(4, 8), lib.nn.RReLU(0.1, 0.4), lib.nn.Linear(8, 1))
+        opt = lib.optim.SGD(net.parameters(), lr=0.05)
+        losses = []
+        for _ in range(5):
+            opt.zero_grad()
+            loss = ((net(lib.tensor(data)) - lib.tensor(target)) ** 2).mean()
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        net.eval()
+        losses.append(((net(lib.tensor(data)) - lib.tensor(target)) ** 2).mean().item())
+        results.append((losses, [p.detach().numpy() for p in net.parameters()], repr(net)))
+    (losses, weights, text), (their_losses, their_weights, their_text) = results
+    assert text == their_text
+    np.testing.assert_allclose(losses, their_losses, rtol=1e-6)
+    for ours, theirs in zip(weights, their_weights):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("call", [
+    lambda L: L.nn.functional.rrelu(L.tensor([1, 2]), training=True),
+    lambda L: L.nn.functional.rrelu(L.tensor([1, 2])),
+    lambda L: L.nn.functional.rrelu(L.ones(2), 0.5, 0.1, True),
+    lambda L: L.nn.functional.rrelu(L.ones(2), 0.5, 0.1),
+    lambda L: L.nn.functional.rrelu(L.ones(2, dtype=L.float16), training=True),
+    lambda L: L.nn.functional.rrelu(L.tensor([-1.0, 2.0], dtype=L.float16)),
+    lambda L: L.rrelu(L.ones(2), generator=3),
+    lambda L: L.rrelu(L.tensor([-1.0, 2.0]), 0.1, 0.2, True, generator=L.Generator().manual_seed(5)),
+    lambda L: L.rrelu_(L.tensor([-1.0, 2.0]), training=True),
+    lambda L: L.nn.functional.rrelu_(L.tensor([-1.0, 2.0])),
+    lambda L: L.nn.functional.rrelu(L.ones(2, requires_grad=True), inplace=True),
+    lambda L: (L.nn.RReLU(0.5, 0.1), L.nn.RReLU(inplace=True), L.nn.RReLU()),
+    lambda L: (L.nn.functional.rrelu(L.tensor(-2.), training=True),
+               L.nn.functional.rrelu(L.ones(0), training=True),
+               L.nn.functional.rrelu(L.tensor([[-1., 2.]]), 0.3, 0.3, True)),
+], ids=["int-training", "int-eval", "bounds-training", "bounds-eval", "half-training",
+        "half-eval", "generator-type", "generator", "torch.rrelu_", "F.rrelu_", "leaf-in-place",
+        "module-reprs", "0-dim-empty-equal-bounds"])
+def test_rrelu_calls_and_errors_are_torchs(call):
+    outcomes = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        try:
+            outcomes.append(repr(call(lib)))
+        except Exception as error:  # noqa: BLE001 - the error is what is compared
+            outcomes.append((type(error).__name__, str(error)))
+    assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("inplace", [False, True])
+def test_rrelu_second_derivatives_in_eval_are_torchs(inplace):
+    """In eval the slope is the mean one: second derivatives (recorded with the formula's
+    ops, PyTorch records RreluWithNoiseBackwardBackward0) have PyTorch's values."""
+    check_double_backward(lambda lib, x: lib.nn.functional.rrelu(x * 1, 0.1, 0.3,
+                                                                 inplace=inplace) * x,
+                          rand((2, 3), 7, away_from=[0.0]).astype(np.float64))

@@ -172,6 +172,20 @@ TRUNCATED = {
     "a parameter": lambda lib: lib.nn.init.trunc_normal_(lib.nn.Parameter(lib.empty(3, 3))),
     "eye_": lambda lib: lib.nn.init.eye_(lib.empty(3, 5)),
     "eye_ of a parameter": lambda lib: lib.nn.init.eye_(lib.nn.Parameter(lib.empty(4, 2))),
+    "dirac_ 4-d": lambda lib: lib.nn.init.dirac_(lib.empty(3, 16, 5, 5)),
+    "dirac_ groups": lambda lib: lib.nn.init.dirac_(lib.empty(3, 24, 5, 5), 3),
+    "dirac_ 3-d": lambda lib: lib.nn.init.dirac_(lib.empty(4, 2, 3)),
+    "dirac_ 5-d": lambda lib: lib.nn.init.dirac_(lib.empty(2, 2, 3, 4, 3)),
+    "dirac_ more out than in, groups": lambda lib: lib.nn.init.dirac_(lib.empty(6, 2, 2, 2), 2),
+    "dirac_ of a conv's weight": lambda lib: lib.nn.init.dirac_(lib.nn.Conv2d(3, 5, 3).weight),
+    "sparse_": lambda lib: lib.nn.init.sparse_(lib.empty(5, 7), 0.3),
+    "sparse_ std, generator": lambda lib: lib.nn.init.sparse_(
+        lib.empty(4, 3), 0.5, std=2.0, generator=lib.Generator().manual_seed(3)),
+    "sparse_ none zero, float64": lambda lib: lib.nn.init.sparse_(
+        lib.empty(6, 2, dtype=lib.float64), 0.0),
+    "sparse_ all zero": lambda lib: lib.nn.init.sparse_(lib.empty(3, 2), 1.0),
+    "sparse_ of a linear's weight": lambda lib: lib.nn.init.sparse_(lib.nn.Linear(4, 6).weight,
+                                                                    0.5),
 }
 
 
@@ -179,13 +193,16 @@ TRUNCATED = {
 def test_trunc_normal_and_eye_give_torchs_values(name):
     """trunc_normal_ draws as PyTorch 2.13 (normal samples redrawn outside [a, b] when
     it holds more than 30 % of the distribution, else uniform samples kept by their
-    density): after one seed, the same bits, dtype and requires_grad."""
+    density); sparse_ draws normals, then a randperm per column from the default
+    generator; eye_ and dirac_ draw nothing: after one seed, the same bits, dtype and
+    requires_grad (and the default generator's state)."""
     results = []
     for lib in (mg, torch):
         lib.manual_seed(7)
         made = TRUNCATED[name](lib)
         results.append((made.detach().numpy().copy(), made.dtype is not None and
-                        str(made.dtype), made.requires_grad))
+                        str(made.dtype), made.requires_grad, made.grad_fn is None,
+                        lib.get_rng_state().numpy().tobytes()))
     (ours, *rest), (theirs, *also) = results
     assert rest == also and ours.dtype == theirs.dtype
     assert np.array_equal(ours.view(np.uint8), theirs.view(np.uint8))
@@ -193,6 +210,9 @@ def test_trunc_normal_and_eye_give_torchs_values(name):
 
 @pytest.mark.parametrize("call", [
     pytest.param(lambda lib: lib.nn.init.eye_(lib.empty(2, 2, 2)), id="eye_-3-d"),
+    pytest.param(lambda lib: lib.nn.init.dirac_(lib.empty(3, 3)), id="dirac_-2-d"),
+    pytest.param(lambda lib: lib.nn.init.dirac_(lib.empty(3, 4, 3), 2), id="dirac_-groups"),
+    pytest.param(lambda lib: lib.nn.init.sparse_(lib.empty(3), 0.1), id="sparse_-1-d"),
     pytest.param(lambda lib: lib.nn.init.trunc_normal_(lib.empty(5), mean=10.0), id="far-mean"),
 ])
 def test_trunc_normal_and_eye_errors_and_warnings_are_torchs(call):

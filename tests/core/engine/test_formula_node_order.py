@@ -270,6 +270,20 @@ PROGRAMS = {
         b.sigmoid()) * a),
     "BernoulliBackward2": lambda lib, a, b: _seeded(lib, lambda: (a * b).bernoulli_(0.4) * a),
     "ExponentialBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).exponential_() * a),
+    "CauchyBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).cauchy_(0.5, 2.0) * a),
+    "LogNormalBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).log_normal_() * a),
+    "GeometricBackward0": lambda lib, a, b: _seeded(lib, lambda: (a * b).geometric_(0.3) * a),
+    "AminmaxBackward0": lambda lib, a, b: (lambda r: r.min * r.max * b)((a * b).aminmax(dim=0)),
+    "NanmedianBackward0": lambda lib, a, b: (a * b).nanmedian() * a,
+    "NanmedianBackward1": lambda lib, a, b: (a * b).nanmedian(1, keepdim=True).values * a,
+    # (training only: in eval PyTorch's node saves its noise uninitialised, never read)
+    "RreluWithNoiseBackward0": lambda lib, a, b: _seeded(
+        lib, lambda: _f(lib).rrelu(a * b, training=True) * a),
+    "RreluWithNoiseBackward1": lambda lib, a, b: _seeded(
+        lib, lambda: _f(lib).rrelu(a * b, training=True, inplace=True) * a),
+    "I0Backward0": lambda lib, a, b: lib.i0(a * b) * a,
+    "SpecialI1Backward0": lambda lib, a, b: lib.special.i1(a * b) * a,
+    "BlockDiagBackward0": lambda lib, a, b: lib.block_diag(a * b, b[0]) ** 2,
     # torch.nn's activations, losses, normalisation and padding
     "BinaryCrossEntropyBackward0": lambda lib, a, b: _f(lib).binary_cross_entropy(
         a.sigmoid(), b.sigmoid(), reduction="none"),
@@ -387,6 +401,8 @@ BACKWARD_RECORDED_OTHERWISE = {
     "HuberLossBackward0": Otherwise("HuberLossBackwardBackward0", _OPS, zero_signs=False),
     "LeakyReluBackward0": Otherwise("LeakyReluBackwardBackward0", _OPS),
     "LeakyReluBackward1": Otherwise("LeakyReluBackwardBackward0", _OPS),
+    "RreluWithNoiseBackward0": Otherwise("RreluWithNoiseBackwardBackward0", _OPS),
+    "RreluWithNoiseBackward1": Otherwise("RreluWithNoiseBackwardBackward0", _OPS),
     # (PyTorch writes mish's and silu's derivatives with other ops than minigrad's)
     "MishBackward0": Otherwise("Log1PBackward0", "log(1 + exp(x)) and 1 - tanh^2 (RsubBackward1)"),
     # (torch's third derivative of batch_norm fails its own gradgradcheck; minigrad's passes)

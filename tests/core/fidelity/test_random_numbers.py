@@ -100,7 +100,8 @@ def test_fills_of_views_follow_memory_order(shape, transpose):
     def program(lib):
         out = []
         for fill in (lambda t: t.normal_(), lambda t: t.uniform_(-1, 1), lambda t: t.random_(9),
-                     lambda t: t.bernoulli_(0.3), lambda t: t.exponential_(2.0)):
+                     lambda t: t.bernoulli_(0.3), lambda t: t.exponential_(2.0),
+                     lambda t: t.cauchy_(), lambda t: t.log_normal_(), lambda t: t.geometric_(0.2)):
             base = lib.zeros(*shape)
             view = base.transpose(0, -1) if transpose else base[:, ::2]
             fill(view)
@@ -170,6 +171,29 @@ def test_bernoulli_is_torchs(dtype, p_dtype):
 def test_exponential_is_torchs(dtype, rate):
     assert_same(lambda lib: tuple(lib.empty(n, dtype=getattr(lib, dtype)).exponential_(rate)
                                   for n in (1, 17, 1000)), seed=4)
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+@pytest.mark.parametrize("fill", [
+    lambda t: t.cauchy_(), lambda t: t.cauchy_(-1.5, 0.25), lambda t: t.log_normal_(),
+    lambda t: t.log_normal_(0.0, 0.5), lambda t: t.geometric_(0.3), lambda t: t.geometric_(0.01),
+], ids=["cauchy", "cauchy-median-sigma", "log_normal", "log_normal-mean-std", "geometric",
+        "geometric-small-p"])
+def test_cauchy_log_normal_and_geometric_are_torchs(dtype, fill):
+    """Each draws doubles one value at a time (log_normal shares normal's cached second
+    value of a pair, so it follows a normal_ of an odd count): bit for bit, and the
+    generator's state after."""
+    def program(lib):
+        d = getattr(lib, dtype)
+        first = lib.empty(3, dtype=d).normal_()  # (leaves a cached normal for log_normal_)
+        return (first,) + tuple(fill(lib.empty(n, dtype=d)) for n in (1, 2, 17, 1000))
+    assert_same(program, seed=8)
+
+
+@pytest.mark.parametrize("dtype", ["int64", "int32", "int16", "uint8"])
+def test_geometric_of_integers_is_torchs(dtype):
+    assert_same(lambda lib: tuple(lib.zeros(n, dtype=getattr(lib, dtype)).geometric_(p)
+                                  for n in (1, 50) for p in (0.05, 0.5, 0.9)), seed=2)
 
 
 @pytest.mark.parametrize("dtype", ["float32", "float64"])
@@ -316,6 +340,18 @@ ERRORS = {
     "bernoulli input": lambda lib: lib.bernoulli(lib.tensor([1.5])),
     "exponential 0": lambda lib: lib.empty(3).exponential_(0),
     "exponential int": lambda lib: lib.empty(3, dtype=lib.int64).exponential_(),
+    "cauchy sigma": lambda lib: lib.empty(3).cauchy_(sigma=0),
+    "cauchy sigma<0": lambda lib: lib.empty(3).cauchy_(1, -1.5),
+    "cauchy int": lambda lib: lib.empty(3, dtype=lib.int64).cauchy_(),
+    "cauchy int32 sigma": lambda lib: lib.empty(3, dtype=lib.int32).cauchy_(sigma=0),
+    "log_normal std": lambda lib: lib.empty(3).log_normal_(std=0),
+    "log_normal int": lambda lib: lib.empty(3, dtype=lib.int64).log_normal_(),
+    "geometric p=1": lambda lib: lib.empty(3).geometric_(1),
+    "geometric p=0": lambda lib: lib.empty(3).geometric_(0),
+    "geometric p nan": lambda lib: lib.empty(3).geometric_(float("nan")),
+    "geometric bool": lambda lib: lib.empty(3, dtype=lib.bool).geometric_(0.5),
+    "geometric no p": lambda lib: lib.empty(3).geometric_(),
+    "geometric leaf": lambda lib: lib.empty(3, requires_grad=True).geometric_(0.5),
     "random uint8 to": lambda lib: lib.empty(3, dtype=lib.uint8).random_(0, 300),
     "random uint8 from": lambda lib: lib.empty(3, dtype=lib.uint8).random_(-1, 3),
     "random empty range": lambda lib: lib.empty(3).random_(5, 5),
@@ -369,6 +405,8 @@ def test_errors_are_torchs_and_draw_nothing(name):
     lambda lib, y, p: y.random_(5), lambda lib, y, p: y.random_(1, 5),
     lambda lib, y, p: y.bernoulli_(0.5), lambda lib, y, p: y.bernoulli_(p),
     lambda lib, y, p: y.exponential_(), lambda lib, y, p: lib.bernoulli(p * y),
+    lambda lib, y, p: y.cauchy_(), lambda lib, y, p: y.log_normal_(),
+    lambda lib, y, p: y.geometric_(0.5),
     lambda lib, y, p: lib.normal(y, 1.0), lambda lib, y, p: lib.normal(0.0, y * y + 1),
     lambda lib, y, p: lib.normal(y, p + 1),
 ])

@@ -12,7 +12,7 @@ import torch
 import minigrad as mg
 
 from op_cases import case, run, X3
-from torch_compare import check_double_backward, check_error, check_numerical, outcome
+from torch_compare import check, check_bits, check_double_backward, check_error, check_numerical, outcome
 
 rng = np.random.default_rng(0)
 X = rng.standard_normal((3, 4)).astype(np.float32)
@@ -88,3 +88,50 @@ def test_calls_print_and_fail_as_torch(call):
 
 def test_dim_error_text():
     check_error(lambda lib, x: x.diagonal(0, 0, 2), X)
+
+
+# ---- block_diag ------------------------------------------------------------------------------
+
+S = np.asarray(rng.standard_normal(()), np.float32)
+
+
+@pytest.mark.parametrize("fn, arrays", [
+    (lambda lib, a, b, s: lib.block_diag(a, b, s), (X, V, S)),
+    (lambda lib, a, b, s: lib.block_diag(s, a.t(), b, a), (X, V, S)),
+    (lambda lib, a, b, s: lib.block_diag(a[:0], b, a[:, :0]), (X, V, S)),
+    (lambda lib, a, b, s: lib.block_diag(a) * 2, (X, V, S)),
+], ids=["matrix-vector-number", "transposed-repeated", "empty-blocks", "one"])
+def test_block_diag_values_graph_and_gradients(fn, arrays):
+    check(fn, *arrays)
+    check_bits(fn, *arrays)
+    check_numerical(lambda *xs: fn(mg, *xs), *arrays)
+
+
+def test_block_diag_of_two_dtypes_sends_each_gradient_in_its_own_dtype():
+    for lib in (mg, torch):
+        a = lib.ones(2, requires_grad=True)
+        b = lib.ones(1, 1, dtype=lib.float64, requires_grad=True)
+        lib.block_diag(a, b).sum().backward()
+        assert (a.grad.dtype, b.grad.dtype) == (lib.float32, lib.float64)
+
+
+BLOCK_CALLS = {
+    "empty": lambda lib: lib.block_diag(),
+    "int-float": lambda lib: lib.block_diag(lib.tensor([[1, 2]]), lib.tensor([[1.5]])),
+    "bool-uint8": lambda lib: lib.block_diag(lib.tensor([[True]]),
+                                             lib.tensor([[2]], dtype=lib.uint8)),
+    "zero-sized": lambda lib: lib.block_diag(lib.ones(0, 2), lib.ones(2, 0)),
+    "int-number-and-float-vector": lambda lib: lib.block_diag(lib.tensor(1), lib.tensor([2., 3.])),
+    "half-and-double": lambda lib: lib.block_diag(lib.ones(2, 2, dtype=lib.float16),
+                                                  lib.ones(1, dtype=lib.float64)),
+    "requires-grad": lambda lib: lib.block_diag(lib.ones(1, requires_grad=True), lib.tensor(2.)),
+    "3-dims": lambda lib: lib.block_diag(lib.ones(1), lib.ones(2, 2, 2)),
+    "a-list": lambda lib: lib.block_diag([lib.ones(2)]),
+    "a-number": lambda lib: lib.block_diag(lib.ones(2), 3),
+    "out": lambda lib: lib.block_diag(lib.ones(2), out=lib.empty(1, 2)),
+}
+
+
+@pytest.mark.parametrize("name", BLOCK_CALLS)
+def test_block_diag_prints_and_fails_as_torch(name):
+    assert outcome(BLOCK_CALLS[name], mg) == outcome(BLOCK_CALLS[name], torch)

@@ -30,6 +30,16 @@ CASES = [
     case(lambda lib, x: x.amax(1), TIES, id="amax-ties-split"),
     case(lambda lib, x: x.amin(), TIES, id="amin-all-ties-split"),
     case(lambda lib, x: x.amax(0), SCALAR, id="amax-0dim"),
+    case(lambda lib, x: x.aminmax(), D3, id="aminmax"),
+    case(lambda lib, x: lib.aminmax(x, dim=1), D3, id="torch.aminmax-dim"),
+    case(lambda lib, x: x.aminmax(dim=-1, keepdim=True), D3, id="aminmax-dim-keepdim"),
+    case(lambda lib, x: x.aminmax(keepdim=True), D2, id="aminmax-keepdim-all"),
+    case(lambda lib, x: x.aminmax(dim=1), TIES, id="aminmax-ties-split"),
+    case(lambda lib, x: x.aminmax(), TIES, id="aminmax-all-ties-split"),
+    case(lambda lib, x: x.aminmax().max, TIES, id="aminmax-max-only"),
+    case(lambda lib, x: x.aminmax(dim=0)[0], D2, id="aminmax-min-only"),
+    case(lambda lib, x: x.aminmax(dim=0), SCALAR, id="aminmax-0dim"),
+    case(lambda lib, x: x.aminmax(dim=1), NANS, id="aminmax-nan"),
     case(lambda lib, x: x.sort(), D3, id="sort"),
     case(lambda lib, x: x.sort(0, descending=True), D3, id="sort-descending"),
     case(lambda lib, x: lib.sort(x, dim=1, stable=True), D3, id="torch.sort-stable"),
@@ -66,27 +76,36 @@ def test_order_ops(fn, arrays, options):
 @pytest.mark.parametrize("fn", [
     lambda x: x.amax(1), lambda x: x.amin((0, 1)), lambda x: x.sort(0)[0], lambda x: x.topk(2)[0],
     lambda x: x.kthvalue(2, 0)[0], lambda x: x.median(), lambda x: x.median(1)[0],
-    lambda x: x.mode(1)[0]], ids=["amax", "amin", "sort", "topk", "kthvalue", "median",
-                                  "median-dim", "mode"])
+    lambda x: x.mode(1)[0], lambda x: x.aminmax(), lambda x: x.aminmax(dim=0, keepdim=True)],
+    ids=["amax", "amin", "sort", "topk", "kthvalue", "median", "median-dim", "mode", "aminmax",
+         "aminmax-dim"])
 def test_order_gradients_against_finite_differences(fn):
     check_numerical(fn, D2)
 
 
 @pytest.mark.parametrize("fn", [
     lambda lib, x: x.amax(1) ** 2, lambda lib, x: x.sort(1)[0] ** 2,
-    lambda lib, x: x.topk(2)[0] ** 2, lambda lib, x: x.median() ** 2],
-    ids=["amax", "sort", "topk", "median"])
+    lambda lib, x: x.topk(2)[0] ** 2, lambda lib, x: x.median() ** 2,
+    lambda lib, x: x.aminmax(dim=1).min ** 2 * x.aminmax(dim=1).max],
+    ids=["amax", "sort", "topk", "median", "aminmax"])
 def test_order_second_derivatives_are_torchs(fn):
     check_double_backward(fn, D2.astype(np.float64))
 
 
 def test_saved_values_are_torchs():
     for lib_fn in (lambda lib, x: x.amax(-1), lambda lib, x: x.sort(-1)[0],
-                   lambda lib, x: x.topk(2, -1)[0], lambda lib, x: x.kthvalue(1, -1)[0]):
+                   lambda lib, x: x.topk(2, -1)[0], lambda lib, x: x.kthvalue(1, -1)[0],
+                   lambda lib, x: x.aminmax(dim=-1)[1], lambda lib, x: x.aminmax()[0],
+                   lambda lib, x: lib.aminmax(x, dim=0, keepdim=True)[0]):
         ours, theirs = (lib_fn(lib, lib.tensor(D2, requires_grad=True)) for lib in (mg, torch))
         for name in ("_saved_dim", "_saved_keepdim"):
             if hasattr(theirs.grad_fn, name):
                 assert getattr(ours.grad_fn, name) == getattr(theirs.grad_fn, name), name
+        for name in ("_saved_self", "_saved_min", "_saved_max"):
+            assert hasattr(ours.grad_fn, name) == hasattr(theirs.grad_fn, name), name
+            if hasattr(theirs.grad_fn, name):
+                np.testing.assert_array_equal(getattr(ours.grad_fn, name).detach().numpy(),
+                                              getattr(theirs.grad_fn, name).detach().numpy())
 
 
 CALLS = {
@@ -106,6 +125,20 @@ CALLS = {
     "sort-out": lambda lib: lib.sort(lib.tensor([3., 1.]), out=(lib.empty(2),
                                                                 lib.empty(2, dtype=lib.long))),
     "amax-out": lambda lib: lib.amax(lib.tensor([[3., 1.]]), 1, out=lib.empty(1)),
+    "printed-aminmax": lambda lib: lib.tensor([[3., 1.], [0., 5.]], requires_grad=True).aminmax(),
+    "printed-aminmax-dim": lambda lib: lib.aminmax(lib.tensor([[3., 1.], [0., 5.]]), dim=0),
+    "int-aminmax": lambda lib: lib.tensor([[3, 1], [2, 7]]).aminmax(dim=1, keepdim=True),
+    "bool-aminmax": lambda lib: lib.tensor([True, False]).aminmax(),
+    "half-aminmax": lambda lib: lib.tensor([1.5, -2.25], dtype=lib.float16).aminmax(),
+    "aminmax-empty-dim-kept": lambda lib: lib.ones(0, 3).aminmax(dim=1),
+    "aminmax-empty-rows": lambda lib: lib.aminmax(lib.ones(0, 3), dim=0),
+    "aminmax-empty-keepdim": lambda lib: lib.aminmax(lib.ones(2, 0, 3), dim=2, keepdim=True),
+    "aminmax-int8": lambda lib: lib.aminmax(lib.tensor([[1, -2], [3, 4]], dtype=lib.int8)),
+    "aminmax-infinities": lambda lib: lib.aminmax(lib.tensor([1., float("inf"), -float("inf")])),
+    "aminmax-out": lambda lib: lib.aminmax(lib.tensor([[3., 1.]]), dim=1,
+                                           out=(lib.empty(1), lib.empty(1))),
+    "aminmax-fields": lambda lib: [(type(r).__name__, len(r), r.min is r[0], r.max is r[1])
+                                   for r in [lib.aminmax(lib.tensor([2., 1.]))]],
     "median-empty": lambda lib: lib.ones(0, 2).median(),
     "amax-empty-dim": lambda lib: lib.ones(0, 2).amax(1),
     # errors
@@ -125,6 +158,19 @@ CALLS = {
     "median-bool": lambda lib: lib.tensor([True, False]).median(),
     "mode-empty": lambda lib: lib.ones(0).mode(),
     "median-dim-none": lambda lib: lib.ones(2, 2).median(None),
+    "aminmax-empty": lambda lib: lib.ones(0, 2).aminmax(),
+    "aminmax-empty-reduced": lambda lib: lib.ones(2, 0).aminmax(dim=1),
+    "aminmax-dim-out-of-range": lambda lib: lib.ones(3, 2).aminmax(dim=-3),
+    "aminmax-0dim-dim-out-of-range": lambda lib: lib.tensor(1.).aminmax(dim=1),
+    "aminmax-dim-tuple": lambda lib: lib.aminmax(lib.ones(3, 2), dim=(0, 1)),
+    "aminmax-dim-float": lambda lib: lib.ones(3, 2).aminmax(dim=1.5),
+    "aminmax-dim-positional": lambda lib: lib.aminmax(lib.ones(3, 2), 1),
+    "aminmax-method-dim-positional": lambda lib: lib.ones(3, 2).aminmax(1),
+    "aminmax-out-dtype": lambda lib: lib.aminmax(lib.ones(3, 2), dim=0, out=(
+        lib.empty(2), lib.empty(2, dtype=lib.float64))),
+    "aminmax-out-not-tuple": lambda lib: lib.aminmax(lib.ones(3, 2), dim=0, out=lib.empty(2)),
+    "aminmax-out-requires-grad": lambda lib: lib.aminmax(lib.ones(2, requires_grad=True), out=(
+        lib.empty(()), lib.empty(()))),
     "amax-dim-none": lambda lib: lib.tensor([[1., 3.], [2., 0.]], requires_grad=True).amax(None),
     "sort-out-requires-grad": lambda lib: lib.sort(lib.ones(2, requires_grad=True),
                                                    out=(lib.empty(2), lib.empty(2, dtype=lib.long))),
@@ -221,9 +267,12 @@ SIGNED_ZERO_FREE = [0, 1, 3, 4]  # (rows whose ties are not -0. against 0.: see 
     lambda lib, x: x[SIGNED_ZERO_FREE].amax(1), lambda lib, x: x[SIGNED_ZERO_FREE].amin(1),
     lambda lib, x: x[SIGNED_ZERO_FREE].amax(), lambda lib, x: x[:3].amax(0),
     lambda lib, x: x[[0, 1]].amax((0, 1)), lambda lib, x: x[[0, 1]].amin(),
+    lambda lib, x: x[SIGNED_ZERO_FREE].aminmax(dim=1), lambda lib, x: x[[0, 1]].aminmax(),
+    lambda lib, x: x[SIGNED_ZERO_FREE].aminmax(dim=1)[1], lambda lib, x: x[3:].aminmax(dim=0),
 ], ids=["max", "min", "max-dim", "min-dim", "max-dim0", "median", "median-dim", "kthvalue",
         "kthvalue-dim0", "sort", "sort-descending-stable", "topk", "topk-smallest", "amax-dim",
-        "amin-dim", "amax", "amax-dim0", "amax-dims", "amin-ties"])
+        "amin-dim", "amax", "amax-dim0", "amax-dims", "amin-ties", "aminmax-dim", "aminmax",
+        "aminmax-max", "aminmax-dim0"])
 def test_ties_and_nan_gradients_have_torchs_bits(fn, dtype):
     """Ties, -0. against 0., +-inf and NaN, bit for bit with their gradients: max() and
     amax/amin share the gradient evenly among equal elements, max(dim), median, kthvalue,
@@ -232,3 +281,21 @@ def test_ties_and_nan_gradients_have_torchs_bits(fn, dtype):
     Not compared: amax's value where -0. ties 0. (PyTorch's vector loop returns either
     one, depending on the row's length and the CPU's vector width)."""
     check_bits(fn, np.array(TIED, dtype=dtype))
+
+
+def test_program_min_max_scaling_with_aminmax():
+    """Min-max scaling of features (as data-loading tutorials write it) inside a small
+    linear model's loss: aminmax's two outputs both reach the loss through one node."""
+    rng = np.random.default_rng(8)
+    data = rng.standard_normal((6, 3)).astype(np.float32)
+    weight = rng.standard_normal((3, 2)).astype(np.float32)
+
+    def program(lib, data, weight):
+        low, high = lib.aminmax(data, dim=0, keepdim=True)
+        scaled = (data - low) / (high - low)
+        out = scaled @ weight
+        spread = out.aminmax()
+        return (out ** 2).mean() + spread.max - spread.min
+
+    check(program, data, weight)
+    check_numerical(lambda d, w: program(mg, d, w), data, weight)
