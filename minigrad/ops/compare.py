@@ -95,12 +95,13 @@ def _bitwise(ufunc, name, a, b):
         b = python_number(b)  # (a NumPy scalar: as torch's parser reads it)
         if b is None:
             return NotImplemented
+    if is_tensor(b):  # (shapes first, then the dtype, as torch's TensorIterator)
+        broadcast_shapes(a._data.shape, b._data.shape)
     dtype = dtypes.result_type(a, b)
     if dtype.is_floating_point:
         raise NotImplementedError(
             f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
     if is_tensor(b):
-        broadcast_shapes(a._data.shape, b._data.shape)
         b = b._data.astype(dtype.numpy, copy=False)
     return make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False), b),
                                    dtype=dtype.numpy))

@@ -390,13 +390,18 @@ def cross(a, b, dim=None):
         if 3 not in sizes:
             raise RuntimeError("no dimension of size 3 in input")
         dim = sizes.index(3)
+    if a.ndim != b.ndim:
+        raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
     wrapped = normalize_dim(dim, max(a.ndim, b.ndim))
     length = [t.shape[wrapped - (max(a.ndim, b.ndim) - t.ndim)] for t in (a, b)]
     if length != [3, 3]:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. "
                            f"Got {length[0]} and {length[1]}")
     broadcast_shapes(a.shape, b.shape)
-    return LinalgCrossBackward0.apply(a, b, cast_to=dtypes.result_type(a, b), dim=wrapped)
+    if a.dtype is not b.dtype:  # (torch's kernel takes one dtype)
+        raise RuntimeError(f"expected scalar type {dtypes.SCALAR_NAMES[a.dtype]} but found "
+                           f"{dtypes.SCALAR_NAMES[b.dtype]}")
+    return LinalgCrossBackward0.apply(a, b, cast_to=a.dtype, dim=wrapped)
 
 
 class AddmvBackward0(Node):

@@ -104,7 +104,7 @@ class IndexSelectBackward0(Node):
 
     def forward(self, x, dim, index, given):
         self.save(dim=as_shown(given), _dim=dim, index=index, self_sym_sizes=x.shape)
-        return np.take(x, index, axis=dim) if x.ndim else x[index.reshape(())]
+        return np.take(x, index, axis=dim) if x.ndim else x.reshape(1)[index]
 
     def backward(self, saved, grad):
         zeros = fn.zeros(saved.self_sym_sizes, grad)
@@ -279,12 +279,15 @@ def index_select(x, dim, index):
         raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
     if index.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
+    if x.ndim == 0 and values.size != 1:
+        raise RuntimeError(f"index_select(): Index to scalar can have only 1 value, got "
+                           f"{values.size} value(s)")
     bad = _first_outside(values, 0, size)
     if bad is not None and dim == 0:
         raise IndexError("index out of range in self")
     if bad is not None:
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
-    if index.ndim == 0 and x.ndim <= 1:
+    if index.ndim == 0 and x.ndim <= 1 or x.ndim == 0:
         values = values.reshape(())
     return IndexSelectBackward0.apply(x, dim=dim, index=values, given=given)
 

@@ -141,7 +141,13 @@ def test_cross_bits_on_many_vectors_and_gradient():
     lambda lib: lib.cross(lib.ones(2, 3), lib.ones(2, 2), dim=1),
     lambda lib: lib.cross(lib.ones(2, 2), lib.ones(2, 2)),
     lambda lib: lib.cross(lib.ones(2, 3), lib.ones(2, 3), dim=2),
-], ids=["length", "no-dim-of-3", "dim-out-of-range"])
+    lambda lib: lib.linalg.cross(lib.ones(1, 3), lib.ones(3)),
+    lambda lib: lib.linalg.cross(lib.ones(2, 1, 4), lib.ones(2, 0)),
+    lambda lib: lib.cross(lib.ones(2, 3), lib.ones(2, 3, dtype=lib.float64), dim=1),
+    lambda lib: lib.linalg.cross(lib.ones(2, 3), lib.ones(2, 3).long()),
+    lambda lib: lib.linalg.cross(lib.ones(2, 3).long(), lib.ones(1, 3).long()),
+], ids=["length", "no-dim-of-3", "dim-out-of-range", "dims-differ", "dims-differ-first",
+        "dtypes-differ", "float-and-long", "longs-broadcast"])
 def test_cross_errors_are_torchs(call):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
