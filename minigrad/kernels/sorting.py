@@ -233,13 +233,30 @@ def kth_indices(x: np.ndarray, k: int, axis: int) -> np.ndarray:
     return picks.reshape(moved.shape[:-1])
 
 
+def _nan(dtype) -> np.ndarray:
+    """NaN as torch writes it into a tensor of ``dtype`` (an integer one: its cast of NaN,
+    -2**63 for int64 on x86)."""
+    with np.errstate(invalid="ignore"):
+        return np.asarray(np.nan).astype(dtype)
+
+
 def median_of_all(x: np.ndarray) -> np.ndarray:
     """The lower median of all of ``x`` (0-dim): NaN when it holds a NaN (PyTorch's median
     propagates NaN) or nothing at all."""
     flat = np.sort(x.reshape(-1))  # (NaN last)
     if flat.size == 0 or flat[-1] != flat[-1]:
-        return np.asarray(np.nan, x.dtype)
+        return _nan(x.dtype)
     return np.asarray(flat[(flat.size - 1) // 2])
+
+
+def nanmedian_of_all(x: np.ndarray) -> np.ndarray:
+    """The lower median of the values of ``x`` that are not NaN (0-dim): NaN when all
+    are NaN, or there are none."""
+    flat = np.sort(x.reshape(-1))  # (NaN last)
+    counted = int(np.sum(flat == flat))
+    if counted == 0:
+        return _nan(x.dtype)
+    return np.asarray(flat[(counted - 1) // 2])
 
 
 def median_indices(x: np.ndarray, axis: int) -> np.ndarray:

@@ -193,9 +193,7 @@ class NanmedianBackward0(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
-        flat = np.sort(x.reshape(-1))  # (NaN last: the median of the others; NaN if all are)
-        counted = int(np.sum(flat == flat))
-        return np.asarray(flat[max(counted - 1, 0) // 2])
+        return kernels.nanmedian_of_all(x)
 
     def backward(self, saved, grad):  # (PyTorch's evenly_distribute_backward, as median()'s)
         return reduction.evenly_distribute(grad, saved.self, saved.result)
@@ -327,11 +325,17 @@ def kthvalue(x, k, dim=-1, keepdim=False):
     return _picked(KthvalueBackward0, KthvalueResult, x, axis, dim, kept, keepdim)
 
 
+def _check_not_bool(x, dim) -> None:
+    """torch's median kernels (all of x: median_cpu; along a dim: median_out) have no bool."""
+    if x.dtype is dtypes.bool:
+        kernel = "median_cpu" if dim is NOT_GIVEN else "median_out"
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
 def median(x, dim=NOT_GIVEN, keepdim=False):
     """The median (the lower of the two middle values for an even count); with ``dim``,
     ``(values, indices)`` along it."""
-    if x.dtype is dtypes.bool:
-        raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
+    _check_not_bool(x, dim)
     if dim is None:  # (PyTorch's parser: median() or median(int dim), not None)
         raise TypeError("median(): argument 'dim' (position 1) must be int, not NoneType")
     if dim is NOT_GIVEN:
@@ -346,13 +350,10 @@ def median(x, dim=NOT_GIVEN, keepdim=False):
 def nanmedian(x, dim=NOT_GIVEN, keepdim=False):
     """``median`` of the values that are not NaN (NaN where all are); with ``dim``,
     ``(values, indices)`` along it."""
-    if x.dtype is dtypes.bool:
-        raise NotImplementedError('"median_cpu" not implemented for \'Bool\'')
+    _check_not_bool(x, dim)
     if dim is None:
         raise TypeError("nanmedian(): argument 'dim' (position 1) must be int, not NoneType")
     if dim is NOT_GIVEN:
-        if x.numel() == 0:
-            return make(np.asarray(np.nan, x._data.dtype))
         return NanmedianBackward0.apply(x)
     axis = normalize_dim(dim, x.ndim)
     _check_dim_nonempty(x, axis, "median")

@@ -57,6 +57,12 @@ MISC = {
     "logsumexp empty": lambda lib, x, b: x[:0].logsumexp(0),
     "matmul empty batch": lambda lib, x, b: x[None, :0] @ b,
     "median empty": lambda lib, x, b: x[:0].median(),
+    "nanmedian empty": lambda lib, x, b: x[:0].nanmedian(),
+    "median empty int": lambda lib, x, b: x[:0].long().median(),  # (NaN cast: -2**63)
+    "nanmedian empty int32": lambda lib, x, b: x[:0].int().nanmedian(),
+    "median bool": lambda lib, x, b: (x > 0).median(),
+    "median bool dim": lambda lib, x, b: (x > 0).median(0),
+    "nanmedian bool dim": lambda lib, x, b: (x > 0).nanmedian(dim=1),
     # ('mean' losses of nothing: NaN, and an empty gradient; the norm 1 / n is infinite)
     "mse_loss empty": lambda lib, x, b: lib.nn.functional.mse_loss(x[:0], x[:0].detach()),
     "smooth_l1_loss empty": lambda lib, x, b: lib.nn.functional.smooth_l1_loss(x[:0], x[:0]),
