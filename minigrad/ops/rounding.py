@@ -12,6 +12,7 @@ import builtins
 import numpy as np
 
 from .. import dtypes
+from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
 from ..autograd.tensor_base import is_tensor, make
@@ -310,14 +311,16 @@ def frac(x):
 def _division(name, a, b):
     """The operands of ``a op b`` as (a, b, dtype), either a number; bool refused as
     PyTorch's kernels refuse it. None when ``b`` is neither a tensor nor a number."""
-    kernel = {"remainder": "remainder_cpu", "fmod": "fmod_cpu",
-              "floor_divide": "div_floor_cpu", "div": "div_floor_cpu"}[name]
+    kernel = {"remainder": "remainder_cpu", "fmod": "fmod_cpu", "floor_divide": "div_floor_cpu",
+              "floor": "div_floor_cpu", "trunc": "div_trunc_cpu"}[name]
     if not is_tensor(a):
         a = python_number(a)
     if not is_tensor(b):
         b = python_number(b)
     if a is None or b is None:
         return None
+    if is_tensor(a) and is_tensor(b):  # (the shapes first, as torch's TensorIterator)
+        broadcast_shapes(a.shape, b.shape)
     dtype = dtypes.result_type(a, b)
     if dtype is dtypes.bool:
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
@@ -376,5 +379,5 @@ def div_rounding(a, b, rounding_mode):
     if not is_tensor(a) and not is_tensor(b):
         return kernels.floor_divide(a, b) if rounding_mode == "floor" \
             else kernels.trunc_divide(a, b)
-    _division("div", a, b)
+    _division(rounding_mode, a, b)
     return promotion.binary(DivBackward2, a, b, "div", params={"rounding_mode": rounding_mode})

@@ -5,6 +5,7 @@ floats only, and functions that take no mixed dtypes (``lerp``, ``heaviside``)."
 from __future__ import annotations
 
 from .. import dtypes
+from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 
 __all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_",
@@ -12,7 +13,10 @@ __all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power
 
 
 def check_floating(kernel: str, a, b) -> None:
-    """``hypot``, ``logaddexp``...: PyTorch's kernels exist for floats only."""
+    """``hypot``, ``logaddexp``...: PyTorch's kernels exist for floats only (checked
+    after the shapes, as torch's TensorIterator does)."""
+    if is_tensor(a) and is_tensor(b):
+        broadcast_shapes(a.shape, b.shape)
     dtype = dtypes.result_type(a, b)
     if not dtype.is_floating_point:
         raise NotImplementedError(f'"{kernel}" not implemented for '

@@ -128,6 +128,11 @@ LINES = [
     "x = torch.tensor([1.0])\nx.floor_divide([1])", "x = torch.tensor([1.0])\nx // 'a'",
     "x = torch.tensor([1.0])\ntorch.div(x, 2, rounding_mode='up')",
     "x = torch.tensor([1.0])\nx.div(2, rounding_mode='round')",
+    # bools refused by the kernel's name, after the shapes (as torch's TensorIterator)
+    "b = torch.tensor([True, False])\ntorch.div(b, b, rounding_mode='trunc')",
+    "b = torch.tensor([True, False])\ntorch.div(b, b, rounding_mode='floor')",
+    "b = torch.tensor([True, False])\ntorch.fmod(b, torch.tensor([True, False, True]))",
+    "b = torch.tensor([True, False])\ntorch.hypot(b.long(), torch.ones(3))",
     # in place
     "a = torch.tensor([-7.5, 3.25], requires_grad=True)\nx = a * 1\nx %= 2\nshow(x)\ngfn(x)\n"
     "x.floor_()\nx.ceil_()\nx.round_(decimals=1)\nx.trunc_()\nshow(x)\ngfn(x)\nx.sum().backward()\nshow(a.grad)",
