@@ -7,8 +7,9 @@ no instructor notebook, no other submission. In a run without autograd, minigrad
 there either. It sends the plan (``Plan``: cells, the question module, where the extract
 steps come) and reads the result pipe, frame by frame:
 
-* each step must report exactly "started", then "done" (with an extract step's data), in
-  order; any other frame, an unreadable one, or more than ``LIMIT`` characters, is
+* each step must report exactly "started", then "done" (with an extract step's data: an
+  object of its parts, "public" and "hidden"), in order; any other frame, an unreadable
+  one (not JSON, or nested past what the parser reads), or more than ``LIMIT`` characters, is
   **tampering**: the run stops there and every question it serves is held for review;
 * a step that runs longer than ``timeout`` is interrupted; if the process does not answer
   within ``PROBE_SECONDS`` it is killed and the remaining steps are "skipped";
@@ -176,7 +177,9 @@ class _Reader:
         extract = self.plan.steps[index]["kind"] == "extract"
         if done.get("step") != index or not set(done) <= expected or \
                 done.get("status") not in ("ok", "error", "interrupted") or \
-                (("data" in done) != (extract and done.get("status") == "ok")):
+                (("data" in done) != (extract and done.get("status") == "ok")) or \
+                ("data" in done and not (isinstance(done["data"], dict)
+                                         and set(done["data"]) <= {"public", "hidden"})):
             return self.tampered(index, done)
         status = "timeout" if interrupted else done["status"]
         return StepRun(status, str(done.get("error", ""))[:700], done.get("data"))
@@ -206,7 +209,7 @@ class _Reader:
                         self.buffer[HEADER + size:]
                     try:
                         message = json.loads(body)
-                    except ValueError:
+                    except (ValueError, RecursionError, MemoryError):  # (nested too deep)
                         return self.broken("a frame that is not JSON")
                     if not isinstance(message, dict):
                         return self.broken("a frame that is not an object")

@@ -168,10 +168,7 @@ def examine(code: str, *, protected: dict | None = None, rules: tuple = ()
     """
     found: list[Suspicion] = []
     bare = _without_comments(code)
-    try:
-        tree = ast.parse(_as_python(code))
-    except SyntaxError:
-        tree = None
+    tree = _tree(code)
     plain = _attributes_spelled_out(tree) if tree is not None else ""
     for pattern, why, *questions in rules:
         if re.search(pattern, bare) or re.search(pattern, plain):
@@ -225,9 +222,8 @@ N_("runs a shell command")
 
 def defines_code(code: str) -> bool:
     """Whether a cell defines something that later code can call (a def, class or lambda)."""
-    try:
-        tree = ast.parse(_as_python(code))
-    except SyntaxError:
+    tree = _tree(code)
+    if tree is None:
         return True  # cannot tell: treat it as if it did
     return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                                  ast.Lambda)) for node in ast.walk(tree))
@@ -235,9 +231,8 @@ def defines_code(code: str) -> bool:
 
 def defined_names(code: str) -> set[str]:
     """Top-level names a (locked) cell defines."""
-    try:
-        tree = ast.parse(_as_python(code))
-    except SyntaxError:
+    tree = _tree(code)
+    if tree is None:
         return set()
     names = set()
     for node in tree.body:
@@ -429,6 +424,20 @@ def _as_python(code: str) -> str:
     return TransformerManager().transform_cell(code)
 
 
+# What Python's parser raises for text it cannot read: a syntax error, a null byte
+# (ValueError), nesting beyond its limits (RecursionError, MemoryError: "-" * 20_000 + "1").
+UNREADABLE = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
+
+
+def _tree(code: str):
+    """The syntax tree of a cell as IPython reads it, or None when it cannot be read (for
+    whatever reason the parser gives: a cell's text can never stop the grading)."""
+    try:
+        return ast.parse(_as_python(code))
+    except UNREADABLE:
+        return None
+
+
 def _without_comments(code: str) -> str:
     lines = code.splitlines(keepends=True)
     try:
@@ -436,7 +445,7 @@ def _without_comments(code: str) -> str:
             if token.type == tokenize.COMMENT:
                 row, col = token.start
                 lines[row - 1] = lines[row - 1][:col] + lines[row - 1][token.end[1]:]
-    except (tokenize.TokenError, IndentationError, SyntaxError):
+    except (tokenize.TokenError, *UNREADABLE):
         return code
     return "".join(lines)
 
