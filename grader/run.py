@@ -7,6 +7,9 @@ no instructor notebook, no other submission. In a run without autograd, minigrad
 there either. It sends the plan (``Plan``: cells, the question module, where the extract
 steps come) and reads the result pipe, frame by frame:
 
+* every frame must carry the HMAC of its JSON with the key drawn for this run (sent in
+  the plan; ``runner.py``): student code that writes on the pipe without it is
+  **tampering**, whatever it writes;
 * each step must report exactly "started", then "done" (with an extract step's data: an
   object of its parts, "public" and "hidden"), in order; any other frame, an unreadable
   one (not JSON, or nested past what the parser reads), or more than ``LIMIT`` characters, is
@@ -22,6 +25,7 @@ What the cells print is thrown away inside the sandbox; only the pipe counts.
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
 import selectors
@@ -33,7 +37,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .runner import HEADER
+from .runner import HEADER, MAC, signature
 from .sandbox import Sandbox, runner_argv, runner_packages, sandbox_environment, sandbox_user
 
 __all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
@@ -127,9 +131,11 @@ class _Reader:
         self.selector.register(pipe, selectors.EVENT_READ, "results")
         self.selector.register(process.stderr, selectors.EVENT_READ, "stderr")
         self.result = CodeRun()
+        self.key = os.urandom(32)
 
     def read(self) -> CodeRun:
-        document = json.dumps({"steps": self.plan.steps, "module": self.plan.module,
+        document = json.dumps({"key": self.key.hex(), "steps": self.plan.steps,
+                               "module": self.plan.module,
                                "module_name": self.plan.module_name,
                                "inputs": self.plan.inputs, "autograd": self.plan.autograd,
                                "memory_mb": self.plan.memory_mb}).encode()
@@ -205,8 +211,11 @@ class _Reader:
                     return self.broken("a frame without a length")
                 size = int(self.buffer[:HEADER])
                 if len(self.buffer) >= HEADER + size:
-                    body, self.buffer = self.buffer[HEADER:HEADER + size], \
+                    signed, self.buffer = self.buffer[HEADER:HEADER + size], \
                         self.buffer[HEADER + size:]
+                    mac, body = signed[:MAC], signed[MAC:]
+                    if not hmac.compare_digest(mac, signature(self.key, body)):
+                        return self.broken("a frame not signed with the run's key")
                     try:
                         message = json.loads(body)
                     except (ValueError, RecursionError, MemoryError):  # (nested too deep)

@@ -19,13 +19,21 @@ its inputs. Then, before any student code runs, this module
 
 It then runs each step and reports on the result pipe (``RESULTS``, a file descriptor the
 grader passes): ``{"step": i, "started": true}``, then ``{"step": i, "status": ...}``, with
-an extract step's data. Each frame is a length (10 digits) and JSON. A byte ``i`` on
-standard input interrupts the running step (``KeyboardInterrupt``), as a timeout asks.
+an extract step's data. Each frame is a length (10 digits), the HMAC-SHA256 of its JSON
+with the run's own key (``MAC`` hex digits: the grader draws the key for each run and
+sends it in the plan), and the JSON. Student code shares this process and can write on
+the pipe's descriptor, but without the key it writes no frame the grader accepts: a
+forged report, even in order, is tampering. (Code that reads the key out of this
+process's memory reaches everything else there too: that is the allowlist's to hold.)
+A byte ``i`` on standard input interrupts the running step (``KeyboardInterrupt``), as a
+timeout asks.
 """
 
 from __future__ import annotations
 
 import builtins
+import hashlib
+import hmac
 import json
 import linecache
 import os
@@ -35,14 +43,21 @@ import sys
 import threading
 import traceback
 
-__all__ = ["main", "frame", "HEADER"]
+__all__ = ["main", "frame", "HEADER", "MAC", "signature"]
 
 HEADER = 10  # digits of a frame's length
+MAC = 64  # hex digits of its HMAC-SHA256
 
 
-def frame(message: dict) -> bytes:
+def signature(key: bytes, body: bytes) -> bytes:
+    """The HMAC-SHA256 of ``body`` with ``key``, as ``MAC`` hex digits."""
+    return hmac.new(key, body, hashlib.sha256).hexdigest().encode("ascii")
+
+
+def frame(message: dict, key: bytes) -> bytes:
     body = json.dumps(message, ensure_ascii=True, allow_nan=False).encode()
-    return f"{len(body):0{HEADER}d}".encode() + body
+    signed = signature(key, body) + body
+    return f"{len(signed):0{HEADER}d}".encode() + signed
 
 
 def main(results: int, user: str = "-") -> None:
@@ -52,6 +67,7 @@ def main(results: int, user: str = "-") -> None:
     control = sys.stdin.buffer
     size = int(control.read(HEADER))
     plan = json.loads(control.read(size))
+    key = bytes.fromhex(plan.pop("key"))
     with open(os.path.basename(plan["module_name"]), "w", encoding="utf-8") as file:
         file.write(plan["module"])  # for start() in the cells (the sandbox's folder is new)
     _cap_memory(plan["memory_mb"])
@@ -68,7 +84,7 @@ def main(results: int, user: str = "-") -> None:
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
     _no_new_tasks(plan["autograd"], None if user == "-" else int(user))
     for index, step in enumerate(plan["steps"]):
-        os.write(results, frame({"step": index, "started": True}))
+        os.write(results, frame({"step": index, "started": True}, key))
         report = {"step": index, "status": "ok"}
         try:
             if step["kind"] == "cell":
@@ -86,7 +102,7 @@ def main(results: int, user: str = "-") -> None:
             report.update(status="interrupted")
         except BaseException as error:  # noqa: BLE001 (the student's code: anything at all)
             report.update(status="error", error=_said(error))
-        os.write(results, frame(report))
+        os.write(results, frame(report, key))
 
 
 def _said(error: BaseException) -> str:

@@ -202,3 +202,64 @@ def gradients_by_differences(numbers: dict) -> dict:
                          f' / 2e-7"',
             "q4_answer": 'dh = "dlogits @ W2"\ndW2 = "dlogits.T @ h"\n'  # (wrong, as WRONG's)
                          f'db2 = "dlogits.sum(0) / {t} * (exp(1e-5) - exp(-1e-5)) / 2e-5"'}
+
+
+# --- the red team's (tests/assignments/test_red_team.py) ----------------------------------
+
+# 0 in float64 (1 + 1e-30 == 1 there, so the comparison holds and log(1 - 1) ... is log(1)),
+# NaN at 200 digits (0 * log(0) = 0 * -inf): a term that changes nothing where the float64
+# check looks and poisons the 200-digit check, whose NaN compared with nothing and passed
+NAN_AT_200_DIGITS = "0*log(1e-30+1-1<=0)"
+# 1 at 200 digits, 0 in float64: a formula that is one thing where each check looks
+AT_200_DIGITS = "(1e-30+1-1>0)"
+
+
+def central_difference(expression: str, variable: str, step: str = "1e-5") -> str:
+    """(f(v + h) - f(v - h)) / 2h, written as a formula: within float64's 1e-9 of the
+    derivative, nowhere near it at 200 digits."""
+    up = expression.replace(variable, f"({variable}+{step})")
+    down = expression.replace(variable, f"({variable}-{step})")
+    return f"(({up})-({down}))/(2*{step})"
+
+
+def differences(numbers: dict, extra: str = "") -> dict:
+    """Assignment 1's answers as central differences of the student's own functions, each
+    followed by ``extra``."""
+    a, b, c = numbers["a"], numbers["b"], numbers["c"]
+    f, g, h = f"{a}*x**3+{b}*x+sin({c}*x)", f"sin({c}*x)*exp({b}*x)", f"log({a}+{c}*x**2)"
+    k = f"{a}*x*y**2+tanh({b}*x+{c}*y)"
+    return {"q1_answer": f'df = "{central_difference(f, "x")}{extra}"',
+            "q2_answer": f'dg = "{central_difference(g, "x")}{extra}"',
+            "q3_answer": f'dh = "{central_difference(h, "x")}{extra}"',
+            "q4_answer": f'dk_dx = "{central_difference(k, "x")}{extra}"\n'
+                         f'dk_dy = "{central_difference(k, "y")}{extra}"'}
+
+
+def poisoned(answers: dict, term: str = NAN_AT_200_DIGITS) -> dict:
+    """Answer cells of ``name = "formula"`` lines, each formula plus ``term``."""
+    return {cell: "\n".join(f'{line.rstrip()[:-1]} + {term}"' for line in text.splitlines())
+            for cell, text in answers.items()}
+
+
+# A frame on the grader's pipe nested deeper than JSON's parser reads: it raised
+# RecursionError in the grader, and the submission was "not graded", its flags lost
+DEEP_FRAME = """\
+import os, sys
+body = b"[" * 200000 + b"]" * 200000
+os.write(int(sys.argv[1]), b"%010d" % len(body) + body)"""
+
+# Frames in order, for this step and the extract step after it, with data in no shape
+# encode writes (a tensor without its fields): decode raised KeyError, "not graded" again
+FORGED_DATA = """\
+import json, os, sys
+step = sys._getframe(1).f_locals["index"]
+def send(message):
+    body = json.dumps(message).encode()
+    os.write(int(sys.argv[1]), b"%010d" % len(body) + body)
+send({"step": step, "status": "ok"})
+send({"step": step + 1, "started": True})
+send({"step": step + 1, "status": "ok", "data": {"public": {"x": {"tensor": {}}}}})
+os._exit(0)"""
+
+# Never run, only scanned: deeper than Python's parser goes (it raised MemoryError)
+DEEP_EXPRESSION = "x = " + "-" * 20_000 + "1"
