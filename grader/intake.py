@@ -121,33 +121,23 @@ def _text(value) -> str | None:
 
 def _as_read(cell) -> dict:
     """A cell with the fields the grader reads in the types it reads them (see the module
-    docstring); outputs and attachments dropped."""
-    if not isinstance(cell, dict):
-        cell = {}
-    metadata = cell.get("metadata") if isinstance(cell.get("metadata"), dict) else {}
-    nbgrader = metadata.get("nbgrader")
-    if nbgrader is not None:
-        if not isinstance(nbgrader, dict):
-            nbgrader = None
-        elif not isinstance(nbgrader.get("grade_id", ""), str):
+    docstring), its other fields as they are; outputs and attachments dropped."""
+    cell = dict(cell) if isinstance(cell, dict) else {}
+    metadata = dict(cell["metadata"]) if isinstance(cell.get("metadata"), dict) else {}
+    nbgrader = metadata.pop("nbgrader", None)
+    if isinstance(nbgrader, dict):
+        if not isinstance(nbgrader.get("grade_id", ""), str):
             nbgrader = {k: v for k, v in nbgrader.items() if k != "grade_id"}
-    metadata = {k: v for k, v in metadata.items() if k != "nbgrader"}
-    if nbgrader is not None:
         metadata["nbgrader"] = nbgrader
-    kind = cell.get("cell_type")
-    kind = kind if kind in ("code", "markdown", "raw") else "raw"
-    read = {**{k: v for k, v in cell.items() if k in ("id", "execution_count")
-               and isinstance(v, (str, int, type(None)))},
-            "cell_type": kind, "metadata": metadata,
-            "source": _text(cell.get("source", "")) or ""}
-    if kind == "code":
-        read.update(outputs=[], execution_count=read.get("execution_count")
-                    if isinstance(read.get("execution_count"), int) else None)
-    else:
-        read.pop("execution_count", None)
-    if not isinstance(read.get("id", ""), str):
-        read.pop("id")
-    return read
+    cell.pop("attachments", None)
+    if "outputs" in cell:
+        cell["outputs"] = []
+    if cell.get("cell_type") not in ("code", "markdown", "raw"):
+        cell["cell_type"] = "raw"
+    if not isinstance(cell.get("id", ""), str):
+        del cell["id"]
+    cell.update(metadata=metadata, source=_text(cell.get("source", "")) or "")
+    return cell
 
 
 def _notebook_metadata(metadata) -> dict:
