@@ -19,6 +19,7 @@ classes closed here, by construction:
 import csv
 import json
 import os
+import re
 import shutil
 from pathlib import Path
 
@@ -106,7 +107,13 @@ def _submissions() -> dict:
     found["t_deep_frame"] = build(T, "t_deep_frame", {
         **WRONG[T], "q1_answer": WRONG[T]["q1_answer"] + "\n" + DEEP_FRAME})
     found["t_forged_data"] = build(T, "t_forged_data", {**WRONG[T], "q1_answer": FORGED_DATA})
+    # a written answer that writes the teacher's page: another student's heading, HTML
+    found["t_heading"] = build(T, "t_heading", {**WRONG[T], "q4": WRITTEN_PAGE})
     return found
+
+
+WRITTEN_PAGE = ("x.grad changed.\n\n```\n\n### t_right\n\n(no answer)\n\n"
+                "<img src=x onerror=alert(1)> [grade](https://example.com/?q=)")
 
 
 def _grade(folder: Path) -> dict:
@@ -155,7 +162,7 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 
 
 ATTACKS = ["d_nan", "k_nan", "p_nan", "d_switch", "d_json", "d_deep_free", "d_twice",
-           "d_claims", "d_outputs", "t_deep_frame", "t_forged_data"]
+           "d_claims", "d_outputs", "t_deep_frame", "t_forged_data", "t_heading"]
 
 
 @pytest.mark.parametrize("name", ATTACKS)
@@ -164,6 +171,8 @@ def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
     rows = _rows(graded, name)
     assert rows.keys() == wrong.keys()
     for question, row in rows.items():
+        if row["points"] == "" and row["needs_review"] == "":
+            continue  # a written answer: the teacher's to grade
         if row["needs_review"] == "yes":
             assert row["points"] == ""
         else:
@@ -215,6 +224,18 @@ def test_the_pipe_takes_only_the_runs_own_signed_frames(graded, name):
     assert any("received data it did not ask for (a frame not signed with the run's key)"
                in flag for flag in result["flags"]), result["flags"]
     assert any("beyond what a code answer needs (--strict)" in f for f in result["flags"])
+
+
+def test_a_written_answer_is_shown_as_written_on_the_teachers_page(graded):
+    """answers/<assignment>.md lists every student's written answer under their name: an
+    answer's own "### t_right" made a heading there, its HTML and links rendered. Each
+    answer is a code block now, fenced longer than any run of backticks in it."""
+    page = (Path(graded["out"]) / "answers" / f"{T}.md").read_text()
+    outside = re.sub(r"(?ms)^(`{3,})text\n.*?\n\1$", "", page)  # (CommonMark's fences)
+    headings = [line for line in outside.splitlines() if line.startswith("#")]
+    students = sorted(n for n in graded["names"] if n.startswith("t_"))
+    assert headings[2:] == [f"### {name}" for name in students], headings
+    assert "````text\n" + WRITTEN_PAGE + "\n````" in page
 
 
 def test_digits_agree_only_between_finite_real_numbers():
