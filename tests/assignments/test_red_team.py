@@ -329,3 +329,27 @@ def test_prairielearn_follows_no_link(tmp_path):
     assert results["gradable"] is False
     assert "is a symbolic link or cannot be read" in " ".join(results["format_errors"])
     shutil.rmtree(root / "results")
+
+
+# --- whose submission it is -------------------------------------------------------------------
+
+@pytest.mark.parametrize("given", ["submitted", "folders", "files"])
+def test_a_notebook_named_after_a_classmate_is_its_folders_students(tmp_path, given):
+    """zed puts bob.ipynb (wrong answers) in zed's own nbgrader folder. Graded from
+    ``submitted/`` it was zed's; handed over as the students' folders (``submitted/*/ps1``)
+    or files, it was bob's, and being last, it replaced bob's 9 of 9 with 0 of 9. Now the
+    path says whose it is, however the grader is given it."""
+    submitted = tmp_path / "submitted"
+    for who, name, answers in (("bob", "01_derive_it_by_hand", right(D, "bob")),
+                               ("zed", "bob", WRONG[D])):
+        (submitted / who / D).mkdir(parents=True)
+        nbformat.write(build(D, who, answers), submitted / who / D / f"{name}.ipynb")
+    items = {"submitted": [submitted], "folders": sorted(submitted.glob(f"*/{D}")),
+             "files": sorted(submitted.glob(f"*/{D}/*.ipynb"))}[given]
+    assert main(["grade", *map(str, items), "--out", str(tmp_path / "out"),
+                 "--jobs", "1"]) == 0
+    with open(tmp_path / "out" / "gradebook.csv", newline="") as file:
+        points = {}
+        for row in csv.DictReader(file):
+            points[row["student"]] = points.get(row["student"], 0) + float(row["points"])
+    assert points == {"bob": 9, "zed": 0}
