@@ -316,11 +316,26 @@ def _judge_data(source: Source, cells: list, free: list, drawn: dict, env: dict,
         graded = _question_result(source, question.name)
         parts = {part: (data, drawn[question.name][part], env)
                  for part in ("public", "hidden") if part in drawn[question.name]}
-        for part, found in judge_bounded(question, parts).items():
-            graded.findings += [[f.ok, f.text, part] for f in found]
-        if graded.findings and all(ok for ok, _text, _part in graded.findings):
-            graded.points = graded.max_points
+        _score(graded, judge_bounded(question, parts))
         judged[question.name] = graded
+
+
+def _score(graded: QuestionResult, judged: dict) -> None:
+    """The findings of each part judged (public, hidden) into ``graded``; full points only
+    when every part drawn was judged, found something, and all of it passed. (A part with
+    no findings checked nothing: for a code question, one whose data did not arrive.)"""
+    for part, found in judged.items():
+        graded.findings += [[f.ok, f.text, part] for f in found]
+        if not found:
+            graded.findings.append([False, _("the {part} tests of {question} checked "
+                                             "nothing (no data for them)").format(
+                part=_part_name(part), question=graded.name), part])
+    if graded.findings and all(ok for ok, _text, _part in graded.findings):
+        graded.points = graded.max_points
+
+
+def _part_name(part: str) -> str:
+    return _("public") if part == "public" else _("hidden")
 
 
 def _question_result(source: Source, gid: str) -> QuestionResult:
@@ -360,12 +375,11 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
                 graded.note = _("{question} was not checked: {why}").format(
                     question=question.name, why=_why_not(step, options))
             else:
+                wanted = [p for p in ("public", "hidden") if p in drawn[question.name]]
                 parts = {part: (decode(step.data[part]), drawn[question.name][part], env)
-                         for part in ("public", "hidden") if part in step.data}
-                for part, found in judge_bounded(question, parts).items():
-                    graded.findings += [[f.ok, f.text, part] for f in found]
-                if graded.findings and all(ok for ok, _t, _p in graded.findings):
-                    graded.points = graded.max_points
+                         for part in wanted if part in step.data}
+                _score(graded, {**dict.fromkeys(wanted, []),
+                                **judge_bounded(question, parts)})
             judged[question.name] = graded
         holds = _review(source, placed, run, result, options.strict)
         for name, reasons in holds.items():

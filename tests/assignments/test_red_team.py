@@ -353,3 +353,34 @@ def test_a_notebook_named_after_a_classmate_is_its_folders_students(tmp_path, gi
         for row in csv.DictReader(file):
             points[row["student"]] = points.get(row["student"], 0) + float(row["points"])
     assert points == {"bob": 9, "zed": 0}
+
+
+# --- a verdict needs something checked ----------------------------------------------------------
+
+def test_a_part_that_checks_nothing_fails_the_question():
+    """Full points need every part the grader drew (public, hidden) judged with findings
+    that all pass: data that came for the public part only, or an empty list of results,
+    once left the hidden tests out of the verdict."""
+    from grader.grade import QuestionResult, _score
+    from grader.questions import Finding
+
+    graded = QuestionResult("q4", "unbroadcast", 0.0, 3.0)
+    _score(graded, {"public": [Finding(True, "right")], "hidden": []})
+    assert graded.points == 0
+    assert "the hidden tests of q4 checked nothing" in graded.findings[-1][1]
+    graded = QuestionResult("q4", "unbroadcast", 0.0, 3.0)
+    _score(graded, {"public": [Finding(True, "right")], "hidden": [Finding(True, "right")]})
+    assert graded.points == 3
+
+
+def test_unbroadcast_is_judged_once_per_call_whatever_arrives():
+    from grader.data import roundtrip
+    from grader.questions import find_assignment
+
+    judge = find_assignment("broadcasting_and_reductions").question("q4").judge
+    inputs = [[[[1.0, 2.0], [3.0, 4.0]], [2]], [[[1.0, 2.0], [3.0, 4.0]], [1, 2]]]
+    right = roundtrip({"results": [[4.0, 6.0], [[4.0, 6.0]]]})
+    assert [f.ok for f in judge(right, inputs, {})] == [True, True]
+    for short in ({"results": right["results"][:1]}, {"results": []}, {}, None, [1]):
+        found = judge(short, inputs, {})
+        assert len(found) == 2 and not all(f.ok for f in found), short
