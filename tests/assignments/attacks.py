@@ -263,3 +263,11 @@ os._exit(0)"""
 
 # Never run, only scanned: deeper than Python's parser goes (it raised MemoryError)
 DEEP_EXPRESSION = "x = " + "-" * 20_000 + "1"
+
+# Names the --strict allowlist lets through that reached the process's memory: minigrad's
+# as_strided made a view past its storage (NumPy's as_strided checks nothing), to read and
+# write what lies around it (the run's key, the grader's own objects)
+MEMORY_VIEW = """\
+_probe = torch.ones(4, dtype=torch.float64)
+_memory = _probe.as_strided((1 << 16,), (1,))
+_memory[8:16] = 0.0"""

@@ -27,8 +27,8 @@ import mpmath
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from attacks import (AT_200_DIGITS, DEEP_EXPRESSION, DEEP_FRAME, FORGED_DATA, backward_by_differences,
-                     differences, gradients_by_differences, poisoned)
+from attacks import (AT_200_DIGITS, DEEP_EXPRESSION, DEEP_FRAME, FORGED_DATA, MEMORY_VIEW,
+                     backward_by_differences, differences, gradients_by_differences, poisoned)
 from keys import WRONG, build, numbers, published, right
 from shared_fixture import shared
 
@@ -107,6 +107,9 @@ def _submissions() -> dict:
     found["t_deep_frame"] = build(T, "t_deep_frame", {
         **WRONG[T], "q1_answer": WRONG[T]["q1_answer"] + "\n" + DEEP_FRAME})
     found["t_forged_data"] = build(T, "t_forged_data", {**WRONG[T], "q1_answer": FORGED_DATA})
+    # memory around a tensor, through a name the allowlist lets through
+    found["t_memory_view"] = build(T, "t_memory_view", {
+        **WRONG[T], "q1_answer": WRONG[T]["q1_answer"] + "\n" + MEMORY_VIEW})
     # a written answer that writes the teacher's page: another student's heading, HTML
     found["t_heading"] = build(T, "t_heading", {**WRONG[T], "q4": WRITTEN_PAGE})
     return found
@@ -162,7 +165,8 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 
 
 ATTACKS = ["d_nan", "k_nan", "p_nan", "d_switch", "d_json", "d_deep_free", "d_twice",
-           "d_claims", "d_outputs", "t_deep_frame", "t_forged_data", "t_heading"]
+           "d_claims", "d_outputs", "t_deep_frame", "t_forged_data", "t_heading",
+           "t_memory_view"]
 
 
 @pytest.mark.parametrize("name", ATTACKS)
@@ -224,6 +228,16 @@ def test_the_pipe_takes_only_the_runs_own_signed_frames(graded, name):
     assert any("received data it did not ask for (a frame not signed with the run's key)"
                in flag for flag in result["flags"]), result["flags"]
     assert any("beyond what a code answer needs (--strict)" in f for f in result["flags"])
+
+
+def test_no_allowed_name_reaches_memory_outside_a_tensor(graded):
+    """``as_strided`` past its storage passed --strict (a public Tensor method) and read and
+    wrote the run's memory: it now refuses as torch does, and the cell says so."""
+    result = graded["results"]["t_memory_view"]
+    assert "setStorage: sizes [65536], strides [1], storage offset 0, and itemsize 8 " \
+           "requiring a storage size of 524288 are out of bounds for storage of size 32" \
+           in " ".join(result["problems"])
+    assert not any("--strict" in flag for flag in result["flags"])
 
 
 def test_a_written_answer_is_shown_as_written_on_the_teachers_page(graded):
