@@ -492,9 +492,14 @@ STRICT_NODES = (ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, 
                 ast.ImportFrom, ast.alias, ast.Delete, ast.expr_context, ast.operator,
                 ast.unaryop, ast.boolop, ast.cmpop)
 MINIGRAD_FILES = frozenset({"load", "save"})  # torch.load/save: files, never an answer
+# Files, code handed over as callables, printing and error hooks; and what gives up NumPy's
+# memory safety: ``a.resize(n, refcheck=False)`` frees memory that views of ``a`` still
+# read and write (a use-after-free with allowed names), ``ctypes`` and ``base`` reach raw
+# memory and owners.
 NUMPY_UNSAFE = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
                 "fromfile", "tofile", "memmap", "frompyfunc", "vectorize", "ctypes", "base",
-                "fromregex", "set_printoptions", "seterrcall", "DataSource", "lookfor", "info"}
+                "fromregex", "set_printoptions", "seterrcall", "DataSource", "lookfor", "info",
+                "resize"}
 
 
 def strict_findings(code: str) -> list[str]:

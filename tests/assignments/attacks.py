@@ -271,3 +271,11 @@ MEMORY_VIEW = """\
 _probe = torch.ones(4, dtype=torch.float64)
 _memory = _probe.as_strided((1 << 16,), (1,))
 _memory[8:16] = 0.0"""
+
+# NumPy's own: resize without its reference check frees the memory a view still reads
+DANGLING_VIEW = """\
+_owner = np.arange(4.0)
+_view = _owner[:]
+_owner.resize(1 << 20, refcheck=False)
+_freed = [np.full(4, 7.0) for _ in range(64)]
+_view[0] = 0.0"""
