@@ -494,12 +494,14 @@ STRICT_NODES = (ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, 
 MINIGRAD_FILES = frozenset({"load", "save"})  # torch.load/save: files, never an answer
 # Files, code handed over as callables, printing and error hooks; and what gives up NumPy's
 # memory safety: ``a.resize(n, refcheck=False)`` frees memory that views of ``a`` still
-# read and write (a use-after-free with allowed names), ``ctypes`` and ``base`` reach raw
-# memory and owners.
+# read and write (a use-after-free with allowed names); the constructors over a buffer
+# (``ndarray``, ``recarray``, ``chararray``) check no lower bound on ``offset``:
+# ``np.ndarray((n,), buffer=a, offset=-8000)`` reads and writes the memory before ``a``;
+# ``ctypes`` and ``base`` reach raw memory and owners.
 NUMPY_UNSAFE = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
                 "fromfile", "tofile", "memmap", "frompyfunc", "vectorize", "ctypes", "base",
                 "fromregex", "set_printoptions", "seterrcall", "DataSource", "lookfor", "info",
-                "resize"}
+                "resize", "ndarray", "recarray", "chararray"}
 
 
 def strict_findings(code: str) -> list[str]:

@@ -279,3 +279,9 @@ _view = _owner[:]
 _owner.resize(1 << 20, refcheck=False)
 _freed = [np.full(4, 7.0) for _ in range(64)]
 _view[0] = 0.0"""
+
+# NumPy's constructors over a buffer check no lower bound on the offset
+BEFORE_THE_BUFFER = """\
+_around = np.ndarray((4096,), buffer=np.zeros(2), offset=-4096, dtype=np.uint8)
+_records = np.recarray((16,), dtype=[("b", "u1")], buf=np.zeros(2), offset=-16)
+_around[4000:4004] = 0"""

@@ -27,7 +27,7 @@ import mpmath
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from attacks import (AT_200_DIGITS, DANGLING_VIEW, DEEP_EXPRESSION, DEEP_FRAME, FORGED_DATA,
+from attacks import (AT_200_DIGITS, BEFORE_THE_BUFFER, DANGLING_VIEW, DEEP_EXPRESSION, DEEP_FRAME, FORGED_DATA,
                      MEMORY_VIEW,
                      backward_by_differences, differences, gradients_by_differences, poisoned)
 from keys import WRONG, build, numbers, published, right
@@ -116,6 +116,10 @@ def _submissions() -> dict:
     found["t_dangling_view"] = build(T, "t_dangling_view", {
         **answers, "q1_answer": "import numpy as np\n" + answers["q1_answer"] + "\n"
                                 + DANGLING_VIEW})
+    answers = right(T, "t_before_buffer")
+    found["t_before_buffer"] = build(T, "t_before_buffer", {
+        **answers, "q1_answer": "import numpy as np\n" + answers["q1_answer"] + "\n"
+                                + BEFORE_THE_BUFFER})
     # a written answer that writes the teacher's page: another student's heading, HTML
     found["t_heading"] = build(T, "t_heading", {**WRONG[T], "q4": WRITTEN_PAGE})
     return found
@@ -172,7 +176,7 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 
 ATTACKS = ["d_nan", "k_nan", "p_nan", "d_switch", "d_json", "d_deep_free", "d_twice",
            "d_claims", "d_outputs", "t_deep_frame", "t_forged_data", "t_heading",
-           "t_memory_view", "t_dangling_view"]
+           "t_memory_view", "t_dangling_view", "t_before_buffer"]
 
 
 @pytest.mark.parametrize("name", ATTACKS)
@@ -246,13 +250,16 @@ def test_no_allowed_name_reaches_memory_outside_a_tensor(graded):
     assert not any("--strict" in flag for flag in result["flags"])
 
 
-def test_what_gives_up_numpys_memory_safety_is_beyond_the_allowlist(graded):
-    """``a.resize(n, refcheck=False)`` passed --strict, with right answers around it:
-    full marks, unflagged, for code that reads freed memory. It holds now."""
-    rows = _rows(graded, "t_dangling_view")
+@pytest.mark.parametrize("name, names", [("t_dangling_view", [".resize"]),
+                                         ("t_before_buffer", [".ndarray", ".recarray"])])
+def test_what_gives_up_numpys_memory_safety_is_beyond_the_allowlist(graded, name, names):
+    """``a.resize(n, refcheck=False)`` (memory freed under a view) and ``np.ndarray`` or
+    ``np.recarray`` over a buffer at a negative offset (memory before it) passed --strict,
+    with right answers around them: full marks, unflagged. They hold now."""
+    rows = _rows(graded, name)
     assert [rows[q]["needs_review"] for q in ("q1", "q2", "q3")] == ["yes"] * 3
-    flags = " ".join(graded["results"]["t_dangling_view"]["flags"])
-    assert ".resize" in flags and "beyond what a code answer needs (--strict)" in flags
+    flags = " ".join(graded["results"][name]["flags"])
+    assert all(n in flags for n in names) and "(--strict)" in flags
 
 
 def test_a_written_answer_is_shown_as_written_on_the_teachers_page(graded):
