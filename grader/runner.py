@@ -54,9 +54,13 @@ def signature(key: bytes, body: bytes) -> bytes:
     return hmac.new(key, body, hashlib.sha256).hexdigest().encode("ascii")
 
 
-def frame(message: dict, key: bytes) -> bytes:
+def frame(message: dict, signer) -> bytes:
+    """A frame for ``message``, signed with ``signer`` (an HMAC keyed with the run's key: the
+    key itself is kept nowhere a name or a format string could read it)."""
     body = json.dumps(message, ensure_ascii=True, allow_nan=False).encode()
-    signed = signature(key, body) + body
+    mac = signer.copy()
+    mac.update(body)
+    signed = mac.hexdigest().encode("ascii") + body
     return f"{len(signed):0{HEADER}d}".encode() + signed
 
 
@@ -67,7 +71,7 @@ def main(results: int, user: str = "-") -> None:
     control = sys.stdin.buffer
     size = int(control.read(HEADER))
     plan = json.loads(control.read(size))
-    key = bytes.fromhex(plan.pop("key"))
+    signer = hmac.new(bytes.fromhex(plan.pop("key")), digestmod=hashlib.sha256)
     with open(os.path.basename(plan["module_name"]), "w", encoding="utf-8") as file:
         file.write(plan["module"])  # for start() in the cells (the sandbox's folder is new)
     _cap_memory(plan["memory_mb"])
@@ -84,7 +88,7 @@ def main(results: int, user: str = "-") -> None:
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
     _no_new_tasks(plan["autograd"], None if user == "-" else int(user))
     for index, step in enumerate(plan["steps"]):
-        os.write(results, frame({"step": index, "started": True}, key))
+        os.write(results, frame({"step": index, "started": True}, signer))
         report = {"step": index, "status": "ok"}
         try:
             if step["kind"] == "cell":
@@ -102,7 +106,7 @@ def main(results: int, user: str = "-") -> None:
             report.update(status="interrupted")
         except BaseException as error:  # noqa: BLE001 (the student's code: anything at all)
             report.update(status="error", error=_said(error))
-        os.write(results, frame(report, key))
+        os.write(results, frame(report, signer))
 
 
 def _said(error: BaseException) -> str:
