@@ -39,7 +39,7 @@ from . import notebook as nbg
 from .answered import unanswered
 from .bounded import judge_bounded
 from .answers import written_answers
-from .data import Missing, decode
+from .data import Missing, Other, Raised, decode
 from .i18n import ASSIGNMENTS, _
 from .languages import notebook_language, translated
 from .questions import CODE, DATA
@@ -57,6 +57,7 @@ __all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
 MAX_CELL = 100_000  # characters of one cell
 MAX_OWN_CELLS = 200  # of the student's own code cells
 VARIANTS = ("per-student", "none")  # --variants: each student's own numbers, or the default
+WITHHELD = "…"  # what a hidden test's words from the student's code are shown as (_as_shown)
 
 
 @dataclass(frozen=True)
@@ -376,7 +377,8 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
                     question=question.name, why=_why_not(step, options))
             else:
                 wanted = [p for p in ("public", "hidden") if p in drawn[question.name]]
-                parts = {part: (decode(step.data[part]), drawn[question.name][part], env)
+                parts = {part: (_as_shown(decode(step.data[part]), part),
+                                drawn[question.name][part], env)
                          for part in wanted if part in step.data}
                 _score(graded, {**dict.fromkeys(wanted, []),
                                 **judge_bounded(question, parts)})
@@ -406,6 +408,28 @@ def _plan(source: Source, cells: list, served: list, drawn: dict, autograd: bool
     plan = Plan(steps, source.module_text, source.module.name,
                 {q.name: drawn[q.name] for q in served}, autograd, options.memory_mb)
     return plan, placed
+
+
+def _as_shown(data, part: str):
+    """A code question's data as its judge may quote it in the student's feedback. The
+    hidden tests' inputs reach the student's code (it is called with them), so what that
+    code says in words there (text it returns, an exception's message, an object's repr)
+    is reduced to its kind: feedback cannot carry the hidden inputs out to be hard-coded
+    in a next submission, which is graded on the same ones. Numbers are judged as they
+    are."""
+    if part != "hidden":
+        return data
+    if isinstance(data, list):
+        return [_as_shown(item, part) for item in data]
+    if isinstance(data, dict):
+        return {key: _as_shown(value, part) for key, value in data.items()}
+    if isinstance(data, str):
+        return WITHHELD
+    if isinstance(data, Raised):
+        return Raised(data.kind, WITHHELD, data.where)
+    if isinstance(data, Other):
+        return Other(data.kind, WITHHELD)
+    return data
 
 
 def _report_step(cell: _Cell, step, options: Options, result: Result) -> None:

@@ -285,3 +285,12 @@ BEFORE_THE_BUFFER = """\
 _around = np.ndarray((4096,), buffer=np.zeros(2), offset=-4096, dtype=np.uint8)
 _records = np.recarray((16,), dtype=[("b", "u1")], buf=np.zeros(2), offset=-16)
 _around[4000:4004] = 0"""
+
+# The hidden inputs, said back: unbroadcast is called with them, and what it raises or
+# returns was quoted in the student's feedback, to be hard-coded in the next submission
+# (graded on the same hidden inputs), its answers worked out by autograd elsewhere
+HIDDEN_SAID_BACK = {
+    "raised": "def unbroadcast(grad, shape):\n"
+              "    raise ValueError('LEAK ' + str(grad.tolist()) + ' ' + str(shape))",
+    "returned": "def unbroadcast(grad, shape):\n    return 'LEAK ' + str(grad.tolist())",
+}

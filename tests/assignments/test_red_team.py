@@ -28,7 +28,7 @@ import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
 from attacks import (AT_200_DIGITS, BEFORE_THE_BUFFER, DANGLING_VIEW, DEEP_EXPRESSION, DEEP_FRAME, FORGED_DATA,
-                     MEMORY_VIEW,
+                     HIDDEN_SAID_BACK, MEMORY_VIEW,
                      backward_by_differences, differences, gradients_by_differences, poisoned)
 from keys import WRONG, build, numbers, published, right
 from shared_fixture import shared
@@ -40,9 +40,9 @@ from grader.exact import digits
 from grader.intake import read_submission
 from grader.upload import pack_course
 
-D, K, P, T = ("derive_it_by_hand", "implement_a_backward", "backprop_by_hand",
-              "tensors_and_gradients")
-SHORT = {"d": D, "k": K, "p": P, "t": T}
+D, K, P, T, B = ("derive_it_by_hand", "implement_a_backward", "backprop_by_hand",
+                 "tensors_and_gradients", "broadcasting_and_reductions")
+SHORT = {"d": D, "k": K, "p": P, "t": T, "b": B}
 
 
 def _cells_changed(notebook, change):
@@ -120,6 +120,8 @@ def _submissions() -> dict:
     found["t_before_buffer"] = build(T, "t_before_buffer", {
         **answers, "q1_answer": "import numpy as np\n" + answers["q1_answer"] + "\n"
                                 + BEFORE_THE_BUFFER})
+    for how, code in HIDDEN_SAID_BACK.items():
+        found[f"b_said_{how}"] = build(B, f"b_said_{how}", {**WRONG[B], "q4_answer": code})
     # a written answer that writes the teacher's page: another student's heading, HTML
     found["t_heading"] = build(T, "t_heading", {**WRONG[T], "q4": WRITTEN_PAGE})
     return found
@@ -176,7 +178,8 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 
 ATTACKS = ["d_nan", "k_nan", "p_nan", "d_switch", "d_json", "d_deep_free", "d_twice",
            "d_claims", "d_outputs", "t_deep_frame", "t_forged_data", "t_heading",
-           "t_memory_view", "t_dangling_view", "t_before_buffer"]
+           "t_memory_view", "t_dangling_view", "t_before_buffer", "b_said_raised",
+           "b_said_returned"]
 
 
 @pytest.mark.parametrize("name", ATTACKS)
@@ -260,6 +263,23 @@ def test_what_gives_up_numpys_memory_safety_is_beyond_the_allowlist(graded, name
     assert [rows[q]["needs_review"] for q in ("q1", "q2", "q3")] == ["yes"] * 3
     flags = " ".join(graded["results"][name]["flags"])
     assert all(n in flags for n in names) and "(--strict)" in flags
+
+
+@pytest.mark.parametrize("how", HIDDEN_SAID_BACK)
+def test_the_hidden_inputs_are_not_said_back_in_the_feedback(graded, how):
+    """unbroadcast is called with the hidden inputs: what it raised or returned was quoted
+    in the feedback (the inputs, to hard-code next time). For the hidden tests only its
+    kind is shown now; the public ones still quote it (their inputs are in the notebook)."""
+    result = graded["results"][f"b_said_{how}"]
+    q4 = next(q for q in result["questions"] if q["name"] == "q4")
+    hidden = [text for ok, text, part in q4["findings"] if part == "hidden"]
+    public = [text for ok, text, part in q4["findings"] if part == "public"]
+    said = "LEAK ["  # (the code's own line, "'LEAK ' + str(...)", may be quoted: it is static)
+    assert hidden and not any(said in text for text in hidden), hidden
+    assert all("…" in text for text in hidden)
+    assert any("LEAK [[0.0, 1.0, 2.0, 3.0]" in text for text in public)
+    feedback = (Path(graded["out"]) / "feedback" / B / f"b_said_{how}.md").read_text()
+    assert feedback.count(said) == len([t for t in public if said in t])
 
 
 def test_a_written_answer_is_shown_as_written_on_the_teachers_page(graded):
