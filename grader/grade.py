@@ -366,11 +366,13 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
         if run is not None and run.startup:
             result.problems.append(_("the grading run could not start: {why}").format(
                 why=run.startup))
+        hidden_given = False  # (the student's code has been called with hidden inputs)
         for index, (cell, question) in enumerate(placed):
             step = steps[index] if index < len(steps) else None
             if question is None:
-                _report_step(cell, step, options, result)
+                _report_step(cell, step, options, result, quote=not hidden_given)
                 continue
+            hidden_given = hidden_given or "hidden" in drawn[question.name]
             graded = _question_result(source, question.name)
             if step is None or step.data is None:
                 graded.note = _("{question} was not checked: {why}").format(
@@ -432,12 +434,17 @@ def _as_shown(data, part: str):
     return data
 
 
-def _report_step(cell: _Cell, step, options: Options, result: Result) -> None:
+def _report_step(cell: _Cell, step, options: Options, result: Result,
+                 quote: bool = True) -> None:
+    """A cell's problem in the feedback; ``quote`` False (a cell that ran after the
+    student's code was called with hidden inputs): its error's kind only, as
+    ``_as_shown``."""
     if step is None or step.status in ("ok", "skipped"):
         return
     if step.status == "error":
+        said = step.error if quote else step.error.partition(":")[0] + ": " + WITHHELD
         result.problems.append(_("{cell} raised {error}").format(cell=cell.label,
-                                                                 error=step.error))
+                                                                 error=said))
     elif step.status == "timeout":
         result.problems.append(
             (_("{cell} ran longer than {seconds} s and was stopped; the cells after it did not "

@@ -9,7 +9,8 @@ steps come) and reads the result pipe, frame by frame:
 
 * every frame must carry the HMAC of its JSON with the key drawn for this run (sent in
   the plan; ``runner.py``): student code that writes on the pipe without it is
-  **tampering**, whatever it writes;
+  **tampering**, whatever it writes; the hidden tests' inputs travel sealed with it,
+  opened at their extract step only;
 * each step must report exactly "started", then "done" (with an extract step's data: an
   object of its parts, "public" and "hidden"), in order; any other frame, an unreadable
   one (not JSON, or nested past what the parser reads), or more than ``LIMIT`` characters, is
@@ -37,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .runner import HEADER, MAC, signature
+from .runner import HEADER, MAC, sealed, sealing, signature
 from .sandbox import Sandbox, runner_argv, runner_packages, sandbox_environment, sandbox_user
 
 __all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
@@ -134,10 +135,14 @@ class _Reader:
         self.key = os.urandom(32)
 
     def read(self) -> CodeRun:
+        seed = sealing(self.key)
+        inputs = {question: {**parts, **({"hidden": sealed(seed, question, parts["hidden"])}
+                                          if "hidden" in parts else {})}
+                  for question, parts in self.plan.inputs.items()}
         document = json.dumps({"key": self.key.hex(), "steps": self.plan.steps,
                                "module": self.plan.module,
                                "module_name": self.plan.module_name,
-                               "inputs": self.plan.inputs, "autograd": self.plan.autograd,
+                               "inputs": inputs, "autograd": self.plan.autograd,
                                "memory_mb": self.plan.memory_mb}).encode()
         try:
             self.process.stdin.write(frame_bytes(document))

@@ -25,6 +25,9 @@ sends it in the plan), and the JSON. Student code shares this process and can wr
 the pipe's descriptor, but without the key it writes no frame the grader accepts: a
 forged report, even in order, is tampering. (Code that reads the key out of this
 process's memory reaches everything else there too: that is the allowlist's to hold.)
+The hidden tests' inputs come sealed with the same key (a keystream of SHA-256) and are
+opened only at their extract step: the cells before it cannot read them in the plan,
+not even through a format string that walks the frames.
 A byte ``i`` on standard input interrupts the running step (``KeyboardInterrupt``), as a
 timeout asks.
 """
@@ -43,7 +46,7 @@ import sys
 import threading
 import traceback
 
-__all__ = ["main", "frame", "HEADER", "MAC", "signature"]
+__all__ = ["main", "frame", "HEADER", "MAC", "signature", "sealing", "sealed", "unsealed"]
 
 HEADER = 10  # digits of a frame's length
 MAC = 64  # hex digits of its HMAC-SHA256
@@ -52,6 +55,33 @@ MAC = 64  # hex digits of its HMAC-SHA256
 def signature(key: bytes, body: bytes) -> bytes:
     """The HMAC-SHA256 of ``body`` with ``key``, as ``MAC`` hex digits."""
     return hmac.new(key, body, hashlib.sha256).hexdigest().encode("ascii")
+
+
+def sealing(key: bytes):
+    """The keystream's seed for ``key`` (a hash object: its state is not readable from
+    Python), for ``sealed`` and ``unsealed``."""
+    return hashlib.sha256(b"minigrad-kit hidden inputs\0" + key)
+
+
+def _keystream(seed, label: str, length: int) -> bytes:
+    blocks, counter = [], 0
+    while 32 * len(blocks) < length:
+        block = seed.copy()
+        block.update(label.encode() + b"\0" + counter.to_bytes(8, "big"))
+        blocks.append(block.digest())
+        counter += 1
+    return b"".join(blocks)[:length]
+
+
+def sealed(seed, label: str, value) -> str:
+    """``value`` (JSON) enciphered with the keystream of ``seed`` and ``label``, as hex."""
+    body = json.dumps(value).encode()
+    return bytes(a ^ b for a, b in zip(body, _keystream(seed, label, len(body)))).hex()
+
+
+def unsealed(seed, label: str, text: str):
+    body = bytes.fromhex(text)
+    return json.loads(bytes(a ^ b for a, b in zip(body, _keystream(seed, label, len(body)))))
 
 
 def frame(message: dict, signer) -> bytes:
@@ -71,7 +101,9 @@ def main(results: int, user: str = "-") -> None:
     control = sys.stdin.buffer
     size = int(control.read(HEADER))
     plan = json.loads(control.read(size))
-    signer = hmac.new(bytes.fromhex(plan.pop("key")), digestmod=hashlib.sha256)
+    key = bytes.fromhex(plan.pop("key"))
+    signer, seed = hmac.new(key, digestmod=hashlib.sha256), sealing(key)
+    del key
     with open(os.path.basename(plan["module_name"]), "w", encoding="utf-8") as file:
         file.write(plan["module"])  # for start() in the cells (the sandbox's folder is new)
     _cap_memory(plan["memory_mb"])
@@ -99,9 +131,12 @@ def main(results: int, user: str = "-") -> None:
                      namespace)
             else:
                 question = assignment.question(step["question"])
-                inputs = plan["inputs"][step["question"]]
+                inputs = dict(plan["inputs"][step["question"]])
+                if "hidden" in inputs:  # (sealed until now: see run.py)
+                    inputs["hidden"] = unsealed(seed, step["question"], inputs["hidden"])
                 report["data"] = {part: collect(question, namespace, inputs[part])
                                   for part in ("public", "hidden") if part in inputs}
+                del inputs
         except KeyboardInterrupt:
             report.update(status="interrupted")
         except BaseException as error:  # noqa: BLE001 (the student's code: anything at all)

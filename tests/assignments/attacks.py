@@ -294,3 +294,13 @@ HIDDEN_SAID_BACK = {
               "    raise ValueError('LEAK ' + str(grad.tolist()) + ' ' + str(shape))",
     "returned": "def unbroadcast(grad, shape):\n    return 'LEAK ' + str(grad.tolist())",
 }
+
+# The run's plan, read with names --strict allows: a format string walks from an exception
+# to the runner's frame (read only; its text is what the feedback quotes)
+PLAN_BY_FORMAT = """\
+try:
+    1 / 0
+except ZeroDivisionError as error:
+    _seen = ("{0._" + "_traceback_" + "_.tb_frame.f_back.f_locals[plan][inputs][q4][hidden]}"
+             ).format(error)
+raise RuntimeError(_seen[:400])"""

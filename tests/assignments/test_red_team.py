@@ -28,7 +28,7 @@ import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
 from attacks import (AT_200_DIGITS, BEFORE_THE_BUFFER, DANGLING_VIEW, DEEP_EXPRESSION, DEEP_FRAME, FORGED_DATA,
-                     HIDDEN_SAID_BACK, MEMORY_VIEW,
+                     HIDDEN_SAID_BACK, MEMORY_VIEW, PLAN_BY_FORMAT,
                      backward_by_differences, differences, gradients_by_differences, poisoned)
 from keys import WRONG, build, numbers, published, right
 from shared_fixture import shared
@@ -120,6 +120,7 @@ def _submissions() -> dict:
     found["t_before_buffer"] = build(T, "t_before_buffer", {
         **answers, "q1_answer": "import numpy as np\n" + answers["q1_answer"] + "\n"
                                 + BEFORE_THE_BUFFER})
+    found["b_plan_read"] = build(B, "b_plan_read", {**WRONG[B], "q4_answer": PLAN_BY_FORMAT})
     for how, code in HIDDEN_SAID_BACK.items():
         found[f"b_said_{how}"] = build(B, f"b_said_{how}", {**WRONG[B], "q4_answer": code})
     # a written answer that writes the teacher's page: another student's heading, HTML
@@ -179,7 +180,7 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 ATTACKS = ["d_nan", "k_nan", "p_nan", "d_switch", "d_json", "d_deep_free", "d_twice",
            "d_claims", "d_outputs", "t_deep_frame", "t_forged_data", "t_heading",
            "t_memory_view", "t_dangling_view", "t_before_buffer", "b_said_raised",
-           "b_said_returned"]
+           "b_said_returned", "b_plan_read"]
 
 
 @pytest.mark.parametrize("name", ATTACKS)
@@ -280,6 +281,24 @@ def test_the_hidden_inputs_are_not_said_back_in_the_feedback(graded, how):
     assert any("LEAK [[0.0, 1.0, 2.0, 3.0]" in text for text in public)
     feedback = (Path(graded["out"]) / "feedback" / B / f"b_said_{how}.md").read_text()
     assert feedback.count(said) == len([t for t in public if said in t])
+
+
+def test_the_hidden_inputs_are_sealed_until_their_extract_step(graded):
+    """A format string (no name --strict holds) walks from an exception to the runner's
+    frame and reads its plan: the hidden inputs were there, in the clear, quoted in the
+    feedback by the cell's error. They travel sealed with the run's key now."""
+    from grader.questions import find_assignment
+    from grader.source import inputs, load_source
+    from assignment_files import BY_ASSIGNMENT
+
+    result = graded["results"]["b_plan_read"]
+    said = " ".join(result["problems"])
+    message = said.partition("raised RuntimeError: ")[2].partition(" (line")[0]
+    assert len(message) == 400 and set(message) <= set("0123456789abcdef"), said  # sealed
+    source = load_source(str(BY_ASSIGNMENT[B]), "red team")
+    hidden = inputs(source, find_assignment(B).question("q4"), "b_plan_read",
+                    find_assignment(B).variant_for("b_plan_read"))["hidden"]
+    assert str(hidden[0][0])[:20] not in said
 
 
 def test_a_written_answer_is_shown_as_written_on_the_teachers_page(graded):
@@ -440,3 +459,20 @@ def test_unbroadcast_is_judged_once_per_call_whatever_arrives():
     for short in ({"results": right["results"][:1]}, {"results": []}, {}, None, [1]):
         found = judge(short, inputs, {})
         assert len(found) == 2 and not all(f.ok for f in found), short
+
+
+def test_a_cell_after_hidden_inputs_were_given_says_only_what_it_raised():
+    """A cell that runs after the student's code was called with hidden inputs (a course's
+    own assignment with two code questions in one run) could raise them in its message:
+    the feedback keeps the kind of error only."""
+    from grader.grade import Result, _Cell, _report_step
+    from grader.run import StepRun
+
+    cell = _Cell("answer", "q2_answer", "raise ValueError(saved)", "cell 9", "code")
+    step = StepRun("error", "ValueError: [[1.5, -2.0]] (line 1: raise ValueError(saved))")
+    for quote, said in ((True, "cell 9 raised ValueError: [[1.5, -2.0]] (line 1"),
+                        (False, "cell 9 raised ValueError: …")):
+        result = Result("s", "a", "f")
+        _report_step(cell, step, None, result, quote=quote)
+        assert result.problems[0].startswith(said) and (quote or "1.5" not in
+                                                        result.problems[0])
