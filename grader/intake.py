@@ -80,13 +80,17 @@ def read_submission(path) -> "nbformat.NotebookNode":
         raise TooLarge(_("{file} has {count} cells, more than the {limit} a submission may "
                          "have; it was not graded").format(
             file=str(path), count=f"{len(cells):,}", limit=f"{MAX_CELLS:,}"))
-    data["cells"] = [_as_read(cell) for cell in cells]
+    if "cells" in data:  # (an older format's cells are in its worksheets: nbformat's)
+        data["cells"] = [_as_read(cell) for cell in cells]
     data["metadata"] = _notebook_metadata(data.get("metadata"))
     try:
-        return nbformat.reads(json.dumps(data), as_version=4)
+        notebook = nbformat.reads(json.dumps(data), as_version=4)
     except Exception:  # noqa: BLE001 (nbformat raises several kinds)
         raise ValueError(_("{file} is not a readable notebook; re-download it or ask for the "
                            ".ipynb file again").format(file=str(path))) from None
+    notebook.cells = [nbformat.from_dict(_as_read(cell)) for cell in notebook.cells]
+    notebook.metadata = nbformat.from_dict(_notebook_metadata(notebook.metadata))
+    return notebook
 
 
 def _check_structure(text: bytes, name: str) -> None:
