@@ -27,8 +27,8 @@ import mpmath
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from attacks import (AT_200_DIGITS, BEFORE_THE_BUFFER, DANGLING_VIEW, DEEP_EXPRESSION, DEEP_FRAME, FORGED_DATA,
-                     HIDDEN_SAID_BACK, MEMORY_VIEW, PLAN_BY_FORMAT,
+from attacks import (AT_200_DIGITS, BEFORE_THE_BUFFER, DANGLING_VIEW, DEEP_EXPRESSION,
+                     DEEP_FRAME, FORGED_DATA, HIDDEN_SAID_BACK, MEMORY_VIEW, PLAN_BY_FORMAT,
                      backward_by_differences, differences, gradients_by_differences, poisoned)
 from keys import WRONG, build, numbers, published, right
 from shared_fixture import shared
