@@ -10,6 +10,7 @@ file's ``Result.error``.
 from __future__ import annotations
 
 import multiprocessing
+import os
 import re
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -20,7 +21,8 @@ from .grade import Options, Result, grade_notebook
 from .intake import MAX_BYTES, read_submission
 from .source import Source, load_source
 
-__all__ = ["grade_file", "grade_files", "workers", "safe_name", "owner_of", "MAX_BYTES"]
+__all__ = ["grade_file", "grade_files", "workers", "safe_name", "owner_of", "nbgrader_owner",
+           "MAX_BYTES"]
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options(),
@@ -51,8 +53,21 @@ def owner_of(path, folder) -> str | None:
     return parts[0] if len(parts) >= 3 else None
 
 
+def nbgrader_owner(path) -> str | None:
+    """The student of a file in nbgrader's layout, from its path alone:
+    ``.../submitted/<student>/<assignment>/.../<file>.ipynb`` is <student>'s, whatever the
+    file is called and however it was handed to the grader (the folder ``submitted/``, a
+    student's folders ``submitted/*/ps1``, the files ``submitted/*/ps1/*.ipynb``). A
+    student writes only below their own folder, so a notebook named after a classmate
+    there is still theirs: named by its file, it replaced the classmate's grade."""
+    parts = Path(os.path.abspath(path)).parts
+    below = [i for i, part in enumerate(parts[:-3]) if part == "submitted"]
+    return parts[below[-1] + 1] if below else None
+
+
 def _student(path: Path, source: Source, owner: str | None = None) -> str:
-    """alice.ipynb -> alice; submitted/alice/<assignment>/<source name>.ipynb -> alice."""
+    """alice.ipynb -> alice; submitted/alice/<assignment>/<anything>.ipynb -> alice."""
+    owner = owner or nbgrader_owner(path)
     if owner:
         return safe_name(owner)
     path = path.resolve()
@@ -68,7 +83,7 @@ def _who(path: Path, sources: list[Source], owner: str | None = None) -> tuple[s
     for source in sources:
         if path.name == source.path.name and len(path.resolve().parents) > 2:
             return _student(path, source, owner), source.assignment.name
-    return safe_name(owner or path.stem), ""
+    return safe_name(owner or nbgrader_owner(path) or path.stem), ""
 
 
 def safe_name(name: str) -> str:

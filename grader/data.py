@@ -165,9 +165,18 @@ def _short_repr(value) -> str:
 # --- the grader side ---------------------------------------------------------------------
 
 def decode(data):
-    """The objects ``encode`` described (numbers stay numbers, lists stay lists)."""
+    """The objects ``encode`` described (numbers stay numbers, lists stay lists). Whatever
+    JSON it is given (the pipe of a run that student code shares), it raises nothing: what
+    ``encode`` cannot have written is ``Other("unreadable data")``, which no judge accepts."""
+    try:
+        return _decoded(data)
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError, RecursionError):
+        return Other("unreadable data", str(data)[:60])
+
+
+def _decoded(data):
     if isinstance(data, list):
-        return [decode(item) for item in data]
+        return [_decoded(item) for item in data]
     if not isinstance(data, dict) or len(data) != 1:
         return data
     (kind, body), = data.items()
@@ -180,7 +189,7 @@ def decode(data):
     if kind == "raised":
         return Raised(str(body.get("kind")), str(body.get("message")), str(body.get("where", "")))
     if kind == "dict":
-        return {k: decode(v) for k, v in body.items()}
+        return {k: _decoded(v) for k, v in body.items()}
     if kind == "other":
         return Other(str(body.get("kind")), str(body.get("text")))
     return data

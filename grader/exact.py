@@ -143,18 +143,43 @@ def inner(left, right) -> mpmath.mpf:
 
 def digits(got, expected) -> float:
     """How many digits ``got`` agrees with ``expected`` (the worst element; relative to
-    the larger of 1 and the value)."""
-    got, expected = np.broadcast_arrays(np.asarray(got, dtype=object),
-                                        np.asarray(expected, dtype=object))
+    the larger of 1 and the value).
+
+    It fails closed: only finite real numbers agree at all. A value that is not one (NaN,
+    an infinity, a complex number, something that is no number), or nothing to compare,
+    agrees to no digit (``-inf``). (A NaN compares with nothing: counted as agreeing, a
+    formula that is a finite difference in float64 and NaN at 200 digits, e.g. through
+    ``0*log(1e-30 + 1 - 1 <= 0)``, passed as exact.)"""
+    try:
+        got, expected = np.broadcast_arrays(np.asarray(got, dtype=object),
+                                            np.asarray(expected, dtype=object))
+    except ValueError:
+        return -math.inf
+    if got.size == 0:
+        return -math.inf
     worst = math.inf
     with precision(REFERENCE):
         for a, b in zip(got.reshape(-1), expected.reshape(-1)):
-            difference = abs(mpmath.mpf(a) - mpmath.mpf(b))
+            a, b = _finite_real(a), _finite_real(b)
+            if a is None or b is None:
+                return -math.inf
+            difference = abs(a - b)
             if difference == 0:
                 continue
             scale = max(mpmath.mpf(1), abs(mpmath.mpf(b)))
             worst = min(worst, float(-mpmath.log10(difference / scale)))
     return worst
+
+
+def _finite_real(value):
+    """``value`` as a finite real mpmath number, else None."""
+    try:
+        number = mpmath.mpmathify(value)
+    except (TypeError, ValueError):
+        return None
+    if not isinstance(number, mpmath.mpf) or not mpmath.isfinite(number):
+        return None
+    return number
 
 
 def agreement(got, expected) -> float:

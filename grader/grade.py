@@ -39,7 +39,7 @@ from . import notebook as nbg
 from .answered import unanswered
 from .bounded import judge_bounded
 from .answers import written_answers
-from .data import Missing, decode
+from .data import Missing, Other, Raised, decode
 from .i18n import ASSIGNMENTS, _
 from .languages import notebook_language, translated
 from .questions import CODE, DATA
@@ -57,6 +57,7 @@ __all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
 MAX_CELL = 100_000  # characters of one cell
 MAX_OWN_CELLS = 200  # of the student's own code cells
 VARIANTS = ("per-student", "none")  # --variants: each student's own numbers, or the default
+WITHHELD = "…"  # what a hidden test's words from the student's code are shown as (_as_shown)
 
 
 @dataclass(frozen=True)
@@ -316,11 +317,26 @@ def _judge_data(source: Source, cells: list, free: list, drawn: dict, env: dict,
         graded = _question_result(source, question.name)
         parts = {part: (data, drawn[question.name][part], env)
                  for part in ("public", "hidden") if part in drawn[question.name]}
-        for part, found in judge_bounded(question, parts).items():
-            graded.findings += [[f.ok, f.text, part] for f in found]
-        if graded.findings and all(ok for ok, _text, _part in graded.findings):
-            graded.points = graded.max_points
+        _score(graded, judge_bounded(question, parts))
         judged[question.name] = graded
+
+
+def _score(graded: QuestionResult, judged: dict) -> None:
+    """The findings of each part judged (public, hidden) into ``graded``; full points only
+    when every part drawn was judged, found something, and all of it passed. (A part with
+    no findings checked nothing: for a code question, one whose data did not arrive.)"""
+    for part, found in judged.items():
+        graded.findings += [[f.ok, f.text, part] for f in found]
+        if not found:
+            graded.findings.append([False, _("the {part} tests of {question} checked "
+                                             "nothing (no data for them)").format(
+                part=_part_name(part), question=graded.name), part])
+    if graded.findings and all(ok for ok, _text, _part in graded.findings):
+        graded.points = graded.max_points
+
+
+def _part_name(part: str) -> str:
+    return _("public") if part == "public" else _("hidden")
 
 
 def _question_result(source: Source, gid: str) -> QuestionResult:
@@ -350,22 +366,24 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
         if run is not None and run.startup:
             result.problems.append(_("the grading run could not start: {why}").format(
                 why=run.startup))
+        hidden_given = False  # (the student's code has been called with hidden inputs)
         for index, (cell, question) in enumerate(placed):
             step = steps[index] if index < len(steps) else None
             if question is None:
-                _report_step(cell, step, options, result)
+                _report_step(cell, step, options, result, quote=not hidden_given)
                 continue
+            hidden_given = hidden_given or "hidden" in drawn[question.name]
             graded = _question_result(source, question.name)
             if step is None or step.data is None:
                 graded.note = _("{question} was not checked: {why}").format(
                     question=question.name, why=_why_not(step, options))
             else:
-                parts = {part: (decode(step.data[part]), drawn[question.name][part], env)
-                         for part in ("public", "hidden") if part in step.data}
-                for part, found in judge_bounded(question, parts).items():
-                    graded.findings += [[f.ok, f.text, part] for f in found]
-                if graded.findings and all(ok for ok, _t, _p in graded.findings):
-                    graded.points = graded.max_points
+                wanted = [p for p in ("public", "hidden") if p in drawn[question.name]]
+                parts = {part: (_as_shown(decode(step.data[part]), part),
+                                drawn[question.name][part], env)
+                         for part in wanted if part in step.data}
+                _score(graded, {**dict.fromkeys(wanted, []),
+                                **judge_bounded(question, parts)})
             judged[question.name] = graded
         holds = _review(source, placed, run, result, options.strict)
         for name, reasons in holds.items():
@@ -394,12 +412,39 @@ def _plan(source: Source, cells: list, served: list, drawn: dict, autograd: bool
     return plan, placed
 
 
-def _report_step(cell: _Cell, step, options: Options, result: Result) -> None:
+def _as_shown(data, part: str):
+    """A code question's data as its judge may quote it in the student's feedback. The
+    hidden tests' inputs reach the student's code (it is called with them), so what that
+    code says in words there (text it returns, an exception's message, an object's repr)
+    is reduced to its kind: feedback cannot carry the hidden inputs out to be hard-coded
+    in a next submission, which is graded on the same ones. Numbers are judged as they
+    are."""
+    if part != "hidden":
+        return data
+    if isinstance(data, list):
+        return [_as_shown(item, part) for item in data]
+    if isinstance(data, dict):
+        return {key: _as_shown(value, part) for key, value in data.items()}
+    if isinstance(data, str):
+        return WITHHELD
+    if isinstance(data, Raised):
+        return Raised(data.kind, WITHHELD, data.where)
+    if isinstance(data, Other):
+        return Other(data.kind, WITHHELD)
+    return data
+
+
+def _report_step(cell: _Cell, step, options: Options, result: Result,
+                 quote: bool = True) -> None:
+    """A cell's problem in the feedback; ``quote`` False (a cell that ran after the
+    student's code was called with hidden inputs): its error's kind only, as
+    ``_as_shown``."""
     if step is None or step.status in ("ok", "skipped"):
         return
     if step.status == "error":
+        said = step.error if quote else step.error.partition(":")[0] + ": " + WITHHELD
         result.problems.append(_("{cell} raised {error}").format(cell=cell.label,
-                                                                 error=step.error))
+                                                                 error=said))
     elif step.status == "timeout":
         result.problems.append(
             (_("{cell} ran longer than {seconds} s and was stopped; the cells after it did not "

@@ -15,7 +15,15 @@ limit:
 3. only then is it parsed (``json.loads``: its size is now bounded by the counts), and
    the cells are counted (at most ``MAX_CELLS``);
 4. what the grader never reads is dropped before nbformat sees it: outputs and
-   attachments (grading runs the answers itself; stored outputs count for nothing).
+   attachments (grading runs the answers itself; stored outputs count for nothing);
+5. what it reads is given the type it reads (``_as_read``), at this boundary: a cell's
+   ``source`` is text (a list of lines joined; anything else is an empty cell), its
+   ``cell_type`` and nbgrader ``grade_id`` are text or absent, metadata are objects, the
+   notebook's ``minigrad_kit`` entries and ``lang`` are text. A field of another type
+   is what no notebook editor writes, so it is read as absent: the submission is graded
+   as what it holds, never made ungradable by the shape of its JSON (a cell whose source
+   was an object stopped the grading of the whole submission, leaving its points empty
+   where a zero was due).
 
 The kit's notebooks have about 40 cells, depth 7, 500 containers and 20 kB: every limit
 is a hundred times what a real notebook needs, and a thousand times below what hurts.
@@ -72,16 +80,17 @@ def read_submission(path) -> "nbformat.NotebookNode":
         raise TooLarge(_("{file} has {count} cells, more than the {limit} a submission may "
                          "have; it was not graded").format(
             file=str(path), count=f"{len(cells):,}", limit=f"{MAX_CELLS:,}"))
-    for cell in cells:
-        if isinstance(cell, dict):
-            if "outputs" in cell:
-                cell["outputs"] = []
-            cell.pop("attachments", None)
+    if "cells" in data:  # (an older format's cells are in its worksheets: nbformat's)
+        data["cells"] = [_as_read(cell) for cell in cells]
+    data["metadata"] = _notebook_metadata(data.get("metadata"))
     try:
-        return nbformat.reads(json.dumps(data), as_version=4)
+        notebook = nbformat.reads(json.dumps(data), as_version=4)
     except Exception:  # noqa: BLE001 (nbformat raises several kinds)
         raise ValueError(_("{file} is not a readable notebook; re-download it or ask for the "
                            ".ipynb file again").format(file=str(path))) from None
+    notebook.cells = [nbformat.from_dict(_as_read(cell)) for cell in notebook.cells]
+    notebook.metadata = nbformat.from_dict(_notebook_metadata(notebook.metadata))
+    return notebook
 
 
 def _check_structure(text: bytes, name: str) -> None:
@@ -103,3 +112,47 @@ def _check_structure(text: bytes, name: str) -> None:
         raise TooLarge(_("{file} nests its JSON {depth} levels deep, more than the {limit} a "
                          "notebook may have; it was not graded").format(
             file=name, depth=f"{depth:,}", limit=MAX_DEPTH))
+
+
+def _text(value) -> str | None:
+    """Text as a notebook holds it (a string, or a list of lines), else None."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, list) and all(isinstance(line, str) for line in value):
+        return "".join(value)
+    return None
+
+
+def _as_read(cell) -> dict:
+    """A cell with the fields the grader reads in the types it reads them (see the module
+    docstring), its other fields as they are; outputs and attachments dropped."""
+    cell = dict(cell) if isinstance(cell, dict) else {}
+    metadata = dict(cell["metadata"]) if isinstance(cell.get("metadata"), dict) else {}
+    nbgrader = metadata.pop("nbgrader", None)
+    if isinstance(nbgrader, dict):
+        if not isinstance(nbgrader.get("grade_id", ""), str):
+            nbgrader = {k: v for k, v in nbgrader.items() if k != "grade_id"}
+        metadata["nbgrader"] = nbgrader
+    cell.pop("attachments", None)
+    if "outputs" in cell:
+        cell["outputs"] = []
+    if cell.get("cell_type") not in ("code", "markdown", "raw"):
+        cell["cell_type"] = "raw"
+    if not isinstance(cell.get("id", ""), str):
+        del cell["id"]
+    cell.update(metadata=metadata, source=_text(cell.get("source", "")) or "")
+    return cell
+
+
+def _notebook_metadata(metadata) -> dict:
+    """The notebook's metadata: an object, its ``lang`` text, its ``minigrad_kit`` an object
+    of text (the assignment, the student)."""
+    metadata = dict(metadata) if isinstance(metadata, dict) else {}
+    if not isinstance(metadata.get("lang", ""), str):
+        metadata.pop("lang")
+    kit = metadata.get("minigrad_kit")
+    if kit is not None:
+        kit = {k: v for k, v in kit.items() if isinstance(v, str)} \
+            if isinstance(kit, dict) else {}
+        metadata["minigrad_kit"] = kit
+    return metadata

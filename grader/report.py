@@ -294,8 +294,18 @@ def _answers(results: list[Result]) -> str:
         lines += [f"## {name} · {title}", ""]
         for r in sorted(results, key=lambda r: r.student):
             answer = r.answers.get(name, "").strip()
-            lines += [f"### {r.student}", "", answer or _("(no answer)"), ""]
+            lines += [f"### {r.student}", "", _fenced(answer) if answer else _("(no answer)"),
+                      ""]
     return "\n".join(lines)
+
+
+def _fenced(text: str) -> str:
+    """``text`` as a Markdown code block, with a fence longer than any run of backticks in
+    it: shown as written, whatever it holds (a student's "### bob" is no heading of the
+    teacher's page, a link, an image or HTML renders nothing)."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
 
 
 # --- one student's feedback -----------------------------------------------------------------

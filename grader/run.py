@@ -7,8 +7,13 @@ no instructor notebook, no other submission. In a run without autograd, minigrad
 there either. It sends the plan (``Plan``: cells, the question module, where the extract
 steps come) and reads the result pipe, frame by frame:
 
-* each step must report exactly "started", then "done" (with an extract step's data), in
-  order; any other frame, an unreadable one, or more than ``LIMIT`` characters, is
+* every frame must carry the HMAC of its JSON with the key drawn for this run (sent in
+  the plan; ``runner.py``): student code that writes on the pipe without it is
+  **tampering**, whatever it writes; the hidden tests' inputs travel sealed with it,
+  opened at their extract step only;
+* each step must report exactly "started", then "done" (with an extract step's data: an
+  object of its parts, "public" and "hidden"), in order; any other frame, an unreadable
+  one (not JSON, or nested past what the parser reads), or more than ``LIMIT`` characters, is
   **tampering**: the run stops there and every question it serves is held for review;
 * a step that runs longer than ``timeout`` is interrupted; if the process does not answer
   within ``PROBE_SECONDS`` it is killed and the remaining steps are "skipped";
@@ -21,6 +26,7 @@ What the cells print is thrown away inside the sandbox; only the pipe counts.
 
 from __future__ import annotations
 
+import hmac
 import json
 import os
 import selectors
@@ -32,7 +38,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .runner import HEADER
+from .runner import HEADER, MAC, sealed, sealing, signature
 from .sandbox import Sandbox, runner_argv, runner_packages, sandbox_environment, sandbox_user
 
 __all__ = ["Plan", "StepRun", "CodeRun", "run_code", "PROBE_SECONDS", "LIMIT"]
@@ -126,11 +132,17 @@ class _Reader:
         self.selector.register(pipe, selectors.EVENT_READ, "results")
         self.selector.register(process.stderr, selectors.EVENT_READ, "stderr")
         self.result = CodeRun()
+        self.key = os.urandom(32)
 
     def read(self) -> CodeRun:
-        document = json.dumps({"steps": self.plan.steps, "module": self.plan.module,
+        seed = sealing(self.key)
+        inputs = {question: {**parts, **({"hidden": sealed(seed, question, parts["hidden"])}
+                                          if "hidden" in parts else {})}
+                  for question, parts in self.plan.inputs.items()}
+        document = json.dumps({"key": self.key.hex(), "steps": self.plan.steps,
+                               "module": self.plan.module,
                                "module_name": self.plan.module_name,
-                               "inputs": self.plan.inputs, "autograd": self.plan.autograd,
+                               "inputs": inputs, "autograd": self.plan.autograd,
                                "memory_mb": self.plan.memory_mb}).encode()
         try:
             self.process.stdin.write(frame_bytes(document))
@@ -176,7 +188,9 @@ class _Reader:
         extract = self.plan.steps[index]["kind"] == "extract"
         if done.get("step") != index or not set(done) <= expected or \
                 done.get("status") not in ("ok", "error", "interrupted") or \
-                (("data" in done) != (extract and done.get("status") == "ok")):
+                (("data" in done) != (extract and done.get("status") == "ok")) or \
+                ("data" in done and not (isinstance(done["data"], dict)
+                                         and set(done["data"]) <= {"public", "hidden"})):
             return self.tampered(index, done)
         status = "timeout" if interrupted else done["status"]
         return StepRun(status, str(done.get("error", ""))[:700], done.get("data"))
@@ -202,11 +216,14 @@ class _Reader:
                     return self.broken("a frame without a length")
                 size = int(self.buffer[:HEADER])
                 if len(self.buffer) >= HEADER + size:
-                    body, self.buffer = self.buffer[HEADER:HEADER + size], \
+                    signed, self.buffer = self.buffer[HEADER:HEADER + size], \
                         self.buffer[HEADER + size:]
+                    mac, body = signed[:MAC], signed[MAC:]
+                    if not hmac.compare_digest(mac, signature(self.key, body)):
+                        return self.broken("a frame not signed with the run's key")
                     try:
                         message = json.loads(body)
-                    except ValueError:
+                    except (ValueError, RecursionError, MemoryError):  # (nested too deep)
                         return self.broken("a frame that is not JSON")
                     if not isinstance(message, dict):
                         return self.broken("a frame that is not an object")

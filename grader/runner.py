@@ -19,13 +19,24 @@ its inputs. Then, before any student code runs, this module
 
 It then runs each step and reports on the result pipe (``RESULTS``, a file descriptor the
 grader passes): ``{"step": i, "started": true}``, then ``{"step": i, "status": ...}``, with
-an extract step's data. Each frame is a length (10 digits) and JSON. A byte ``i`` on
-standard input interrupts the running step (``KeyboardInterrupt``), as a timeout asks.
+an extract step's data. Each frame is a length (10 digits), the HMAC-SHA256 of its JSON
+with the run's own key (``MAC`` hex digits: the grader draws the key for each run and
+sends it in the plan), and the JSON. Student code shares this process and can write on
+the pipe's descriptor, but without the key it writes no frame the grader accepts: a
+forged report, even in order, is tampering. (Code that reads the key out of this
+process's memory reaches everything else there too: that is the allowlist's to hold.)
+The hidden tests' inputs come sealed with the same key (a keystream of SHA-256) and are
+opened only at their extract step: the cells before it cannot read them in the plan,
+not even through a format string that walks the frames.
+A byte ``i`` on standard input interrupts the running step (``KeyboardInterrupt``), as a
+timeout asks.
 """
 
 from __future__ import annotations
 
 import builtins
+import hashlib
+import hmac
 import json
 import linecache
 import os
@@ -35,14 +46,52 @@ import sys
 import threading
 import traceback
 
-__all__ = ["main", "frame", "HEADER"]
+__all__ = ["main", "frame", "HEADER", "MAC", "signature", "sealing", "sealed", "unsealed"]
 
 HEADER = 10  # digits of a frame's length
+MAC = 64  # hex digits of its HMAC-SHA256
 
 
-def frame(message: dict) -> bytes:
+def signature(key: bytes, body: bytes) -> bytes:
+    """The HMAC-SHA256 of ``body`` with ``key``, as ``MAC`` hex digits."""
+    return hmac.new(key, body, hashlib.sha256).hexdigest().encode("ascii")
+
+
+def sealing(key: bytes):
+    """The keystream's seed for ``key`` (a hash object: its state is not readable from
+    Python), for ``sealed`` and ``unsealed``."""
+    return hashlib.sha256(b"minigrad-kit hidden inputs\0" + key)
+
+
+def _keystream(seed, label: str, length: int) -> bytes:
+    blocks, counter = [], 0
+    while 32 * len(blocks) < length:
+        block = seed.copy()
+        block.update(label.encode() + b"\0" + counter.to_bytes(8, "big"))
+        blocks.append(block.digest())
+        counter += 1
+    return b"".join(blocks)[:length]
+
+
+def sealed(seed, label: str, value) -> str:
+    """``value`` (JSON) enciphered with the keystream of ``seed`` and ``label``, as hex."""
+    body = json.dumps(value).encode()
+    return bytes(a ^ b for a, b in zip(body, _keystream(seed, label, len(body)))).hex()
+
+
+def unsealed(seed, label: str, text: str):
+    body = bytes.fromhex(text)
+    return json.loads(bytes(a ^ b for a, b in zip(body, _keystream(seed, label, len(body)))))
+
+
+def frame(message: dict, signer) -> bytes:
+    """A frame for ``message``, signed with ``signer`` (an HMAC keyed with the run's key: the
+    key itself is kept nowhere a name or a format string could read it)."""
     body = json.dumps(message, ensure_ascii=True, allow_nan=False).encode()
-    return f"{len(body):0{HEADER}d}".encode() + body
+    mac = signer.copy()
+    mac.update(body)
+    signed = mac.hexdigest().encode("ascii") + body
+    return f"{len(signed):0{HEADER}d}".encode() + signed
 
 
 def main(results: int, user: str = "-") -> None:
@@ -52,6 +101,9 @@ def main(results: int, user: str = "-") -> None:
     control = sys.stdin.buffer
     size = int(control.read(HEADER))
     plan = json.loads(control.read(size))
+    key = bytes.fromhex(plan.pop("key"))
+    signer, seed = hmac.new(key, digestmod=hashlib.sha256), sealing(key)
+    del key
     with open(os.path.basename(plan["module_name"]), "w", encoding="utf-8") as file:
         file.write(plan["module"])  # for start() in the cells (the sandbox's folder is new)
     _cap_memory(plan["memory_mb"])
@@ -68,7 +120,7 @@ def main(results: int, user: str = "-") -> None:
     threading.Thread(target=_interrupts, args=(control,), daemon=True).start()
     _no_new_tasks(plan["autograd"], None if user == "-" else int(user))
     for index, step in enumerate(plan["steps"]):
-        os.write(results, frame({"step": index, "started": True}))
+        os.write(results, frame({"step": index, "started": True}, signer))
         report = {"step": index, "status": "ok"}
         try:
             if step["kind"] == "cell":
@@ -79,14 +131,17 @@ def main(results: int, user: str = "-") -> None:
                      namespace)
             else:
                 question = assignment.question(step["question"])
-                inputs = plan["inputs"][step["question"]]
+                inputs = dict(plan["inputs"][step["question"]])
+                if "hidden" in inputs:  # (sealed until now: see run.py)
+                    inputs["hidden"] = unsealed(seed, step["question"], inputs["hidden"])
                 report["data"] = {part: collect(question, namespace, inputs[part])
                                   for part in ("public", "hidden") if part in inputs}
+                del inputs
         except KeyboardInterrupt:
             report.update(status="interrupted")
         except BaseException as error:  # noqa: BLE001 (the student's code: anything at all)
             report.update(status="error", error=_said(error))
-        os.write(results, frame(report))
+        os.write(results, frame(report, signer))
 
 
 def _said(error: BaseException) -> str:

@@ -168,10 +168,7 @@ def examine(code: str, *, protected: dict | None = None, rules: tuple = ()
     """
     found: list[Suspicion] = []
     bare = _without_comments(code)
-    try:
-        tree = ast.parse(_as_python(code))
-    except SyntaxError:
-        tree = None
+    tree = _tree(code)
     plain = _attributes_spelled_out(tree) if tree is not None else ""
     for pattern, why, *questions in rules:
         if re.search(pattern, bare) or re.search(pattern, plain):
@@ -225,9 +222,8 @@ N_("runs a shell command")
 
 def defines_code(code: str) -> bool:
     """Whether a cell defines something that later code can call (a def, class or lambda)."""
-    try:
-        tree = ast.parse(_as_python(code))
-    except SyntaxError:
+    tree = _tree(code)
+    if tree is None:
         return True  # cannot tell: treat it as if it did
     return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                                  ast.Lambda)) for node in ast.walk(tree))
@@ -235,9 +231,8 @@ def defines_code(code: str) -> bool:
 
 def defined_names(code: str) -> set[str]:
     """Top-level names a (locked) cell defines."""
-    try:
-        tree = ast.parse(_as_python(code))
-    except SyntaxError:
+    tree = _tree(code)
+    if tree is None:
         return set()
     names = set()
     for node in tree.body:
@@ -429,6 +424,20 @@ def _as_python(code: str) -> str:
     return TransformerManager().transform_cell(code)
 
 
+# What Python's parser raises for text it cannot read: a syntax error, a null byte
+# (ValueError), nesting beyond its limits (RecursionError, MemoryError: "-" * 20_000 + "1").
+UNREADABLE = (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError)
+
+
+def _tree(code: str):
+    """The syntax tree of a cell as IPython reads it, or None when it cannot be read (for
+    whatever reason the parser gives: a cell's text can never stop the grading)."""
+    try:
+        return ast.parse(_as_python(code))
+    except UNREADABLE:
+        return None
+
+
 def _without_comments(code: str) -> str:
     lines = code.splitlines(keepends=True)
     try:
@@ -436,7 +445,7 @@ def _without_comments(code: str) -> str:
             if token.type == tokenize.COMMENT:
                 row, col = token.start
                 lines[row - 1] = lines[row - 1][:col] + lines[row - 1][token.end[1]:]
-    except (tokenize.TokenError, IndentationError, SyntaxError):
+    except (tokenize.TokenError, *UNREADABLE):
         return code
     return "".join(lines)
 
@@ -483,9 +492,16 @@ STRICT_NODES = (ast.Module, ast.Expr, ast.Assign, ast.AugAssign, ast.AnnAssign, 
                 ast.ImportFrom, ast.alias, ast.Delete, ast.expr_context, ast.operator,
                 ast.unaryop, ast.boolop, ast.cmpop)
 MINIGRAD_FILES = frozenset({"load", "save"})  # torch.load/save: files, never an answer
+# Files, code handed over as callables, printing and error hooks; and what gives up NumPy's
+# memory safety: ``a.resize(n, refcheck=False)`` frees memory that views of ``a`` still
+# read and write (a use-after-free with allowed names); the constructors over a buffer
+# (``ndarray``, ``recarray``, ``chararray``) check no lower bound on ``offset``:
+# ``np.ndarray((n,), buffer=a, offset=-8000)`` reads and writes the memory before ``a``;
+# ``ctypes`` and ``base`` reach raw memory and owners.
 NUMPY_UNSAFE = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt", "genfromtxt",
                 "fromfile", "tofile", "memmap", "frompyfunc", "vectorize", "ctypes", "base",
-                "fromregex", "set_printoptions", "seterrcall", "DataSource", "lookfor", "info"}
+                "fromregex", "set_printoptions", "seterrcall", "DataSource", "lookfor", "info",
+                "resize", "ndarray", "recarray", "chararray"}
 
 
 def strict_findings(code: str) -> list[str]:

@@ -6,6 +6,17 @@ catalogs (so that a submission in Chinese or Korean is graded too) into the fold
 goes into the platform; ``grade_upload`` grades the notebooks a student uploaded there
 with ``minigrad-kit grade`` itself (one run per notebook, into a folder of its own) and
 reads back what it wrote. The platform modules turn those results into their formats.
+
+What an upload may hold is checked by construction, not by the platform's good will:
+
+* only regular files that the upload itself holds are read: a symbolic link (to the
+  instructor notebook in the course folder beside it, to another file of the container) is
+  never followed, and a folder that is a link is never entered (``notebooks_in``,
+  ``_read_uploaded``); such a file is reported as not graded;
+* each assignment is graded from one notebook: when several notebooks answer the same
+  assignment, none of them counts, and the student is told to upload one (``_one_each``).
+  The platforms add up the points of the notebooks graded, so copies of one right notebook
+  would otherwise count once each (three copies: three times the maximum).
 """
 
 from __future__ import annotations
@@ -13,11 +24,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 from pathlib import Path
 
 from .cli import main as minigrad_kit
 from .grade import Result
 from .i18n import _
+from .intake import MAX_BYTES
 from .report import question_lines, summary, write_atomic
 from .source import load_source
 from .stored import read_grades
@@ -50,9 +63,32 @@ def pack_course(sources: list[str], folder, options: dict) -> list[Path]:
 
 
 def notebooks_in(folder) -> list[Path]:
-    """The notebooks a student uploaded (checkpoints left out), in order."""
-    return sorted(p for p in Path(folder).rglob("*.ipynb")
-                  if ".ipynb_checkpoints" not in p.parts and p.is_file())
+    """The notebooks a student uploaded (checkpoints left out), in order: what ends in
+    ``.ipynb`` inside ``folder``, found without entering a folder that is a link. A link
+    named like a notebook is listed (``grade_upload`` reports it, and reads nothing
+    through it)."""
+    found = []
+    for top, folders, files in os.walk(folder, followlinks=False):
+        folders[:] = [f for f in folders if f != ".ipynb_checkpoints"
+                      and not os.path.islink(os.path.join(top, f))]
+        found += [Path(top) / name for name in files if name.endswith(".ipynb")]
+    return sorted(found)
+
+
+def _read_uploaded(path: Path) -> bytes:
+    """The bytes of ``path`` if it is a regular file of the upload (never a link)."""
+    flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+    try:
+        descriptor = os.open(path, flags)
+    except OSError:
+        raise ValueError(_("{file} is a symbolic link or cannot be read: only the notebook "
+                           "files uploaded themselves are graded").format(
+            file=path.name)) from None
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            raise ValueError(_("{file} is not a regular file: only the notebook files "
+                               "uploaded themselves are graded").format(file=path.name))
+        return file.read(MAX_BYTES + 1)
 
 
 def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Result]:
@@ -69,7 +105,11 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
         for number, notebook in enumerate(notebooks, 1):
             submitted = work / f"upload-{number}" / "submitted"
             submitted.mkdir(parents=True)
-            shutil.copy2(notebook, submitted / f"{student}.ipynb")
+            try:
+                (submitted / f"{student}.ipynb").write_bytes(_read_uploaded(notebook))
+            except ValueError as error:
+                graded.append(Result(student, "", notebook.name, error=str(error)))
+                continue
             out = work / f"upload-{number}" / "grades"
             # "none": one notebook for everyone, graded on the instructor notebook's numbers;
             # "per-student" (Gradescope): the numbers `release --students` wrote for `student`
@@ -94,7 +134,30 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
             os.environ.pop("MINIGRAD_KIT_SALT", None)
         else:
             os.environ["MINIGRAD_KIT_SALT"] = salt
-    return graded
+    return _one_each(graded)
+
+
+def _one_each(results: list[Result]) -> list[Result]:
+    """``results`` with every assignment graded from one notebook at most: when several
+    graded notebooks answer the same assignment, each becomes a result that was not graded
+    (the points of an upload are added up, so copies would each count)."""
+    files: dict = {}
+    for result in results:
+        if not result.error:
+            files.setdefault(result.assignment, []).append(result.file)
+    kept = []
+    for result in results:
+        same = files.get(result.assignment, []) if not result.error else []
+        if len(same) > 1:
+            result = Result(result.student, result.assignment, result.file,
+                            title=result.title, lang=result.lang,
+                            error=_("{count} notebooks of this upload answer {assignment} "
+                                    "({files}); an assignment is graded from one notebook, "
+                                    "so none of them was: upload only the one to grade")
+                            .format(count=len(same), assignment=result.title
+                                    or result.assignment, files=", ".join(same)))
+        kept.append(result)
+    return kept
 
 
 

@@ -13,6 +13,11 @@ import numpy as np
 from .. import errors
 
 
+def storage_nbytes(array: np.ndarray) -> int:
+    """The bytes of the memory ``array`` is a view of (its storage, as torch counts it)."""
+    return _storage(array)[0].nbytes
+
+
 def _storage(array: np.ndarray):
     """The array that owns ``array``'s memory, and its first byte's address."""
     owner = array

@@ -26,6 +26,7 @@ from ..kernels.layout import (
     as_strided_backward_of, as_strided_backward_plan, check_no_partial_overlap, contiguous_strides,
     empty_strided, geometry, in_iterator_layout, is_non_overlapping_and_dense, preserved_strides,
     strided_view, with_strides)
+from ..rules.layout import check_as_strided
 from . import fn
 from . import indexing, inplace, reduction
 from . import shape as shape_ops
@@ -97,6 +98,7 @@ def as_strided(x, size, stride, storage_offset=None):
     given = storage_offset is not None
     if not given:
         storage_offset = geometry(x._data)[2]
+    check_as_strided(x._data, tuple(size), tuple(stride), int(storage_offset))
     return AsStridedBackward0.apply(x, size=tuple(size), stride=tuple(stride),
                                     storage_offset=int(storage_offset), given_offset=given)
 

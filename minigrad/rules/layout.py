@@ -11,7 +11,8 @@ import numpy as np
 from ..autograd.saved import SavedTensor
 from ..autograd.tensor_base import TensorBase
 from ..kernels.layout import (contiguous_strides, empty_strided, geometry, in_iterator_layout,
-                              is_non_overlapping_and_dense, preserved_strides, with_strides)
+                              is_non_overlapping_and_dense, preserved_strides, storage_nbytes,
+                              with_strides)
 
 
 def with_iterator_layout(result, *operands):
@@ -123,3 +124,33 @@ def check_row_major_grad_input(x) -> None:
     data = x._data if isinstance(x, TensorBase) else x
     if data.size and preserved_strides(data) != contiguous_strides(data.shape):
         raise RuntimeError("grad_input must be contiguous")
+
+
+def check_as_strided(array: np.ndarray, size: tuple, stride: tuple, offset: int) -> None:
+    """torch's checks of ``x.as_strided(size, stride, storage_offset)``, with its texts: the
+    view must lie inside ``array``'s storage (NumPy's as_strided checks nothing, so a view
+    past it read and wrote the process's other memory)."""
+    if len(size) != len(stride):
+        raise RuntimeError("mismatch in length of strides and shape")
+    if any(s < 0 for s in stride):
+        raise RuntimeError("as_strided: Negative strides are not supported at the moment, "
+                           f"got strides: {_listed(stride)}")
+    if offset < 0:
+        raise RuntimeError(f"Tensor: invalid storage offset {offset}")
+    if any(n < 0 for n in size):
+        raise RuntimeError(f"Storage size calculation overflowed with sizes={_listed(size)} "
+                           f"and strides={_listed(stride)}")
+    if 0 in size:
+        return  # (no element: any storage holds it)
+    itemsize = array.itemsize
+    needed = itemsize * (1 + sum((n - 1) * s for n, s in zip(size, stride)) + offset)
+    available = storage_nbytes(array)
+    if needed > available:
+        raise RuntimeError(f"setStorage: sizes {_listed(size)}, strides {_listed(stride)}, "
+                           f"storage offset {offset}, and itemsize {itemsize} requiring a "
+                           f"storage size of {needed} are out of bounds for storage of size "
+                           f"{available}")
+
+
+def _listed(numbers) -> str:
+    return "[" + ", ".join(str(int(n)) for n in numbers) + "]"

@@ -202,3 +202,105 @@ def gradients_by_differences(numbers: dict) -> dict:
                          f' / 2e-7"',
             "q4_answer": 'dh = "dlogits @ W2"\ndW2 = "dlogits.T @ h"\n'  # (wrong, as WRONG's)
                          f'db2 = "dlogits.sum(0) / {t} * (exp(1e-5) - exp(-1e-5)) / 2e-5"'}
+
+
+# --- the red team's (tests/assignments/test_red_team.py) ----------------------------------
+
+# 0 in float64 (1 + 1e-30 == 1 there, so the comparison holds and log(1 - 1) ... is log(1)),
+# NaN at 200 digits (0 * log(0) = 0 * -inf): a term that changes nothing where the float64
+# check looks and poisons the 200-digit check, whose NaN compared with nothing and passed
+NAN_AT_200_DIGITS = "0*log(1e-30+1-1<=0)"
+# 1 at 200 digits, 0 in float64: a formula that is one thing where each check looks
+AT_200_DIGITS = "(1e-30+1-1>0)"
+
+
+def central_difference(expression: str, variable: str, step: str = "1e-5") -> str:
+    """(f(v + h) - f(v - h)) / 2h, written as a formula: within float64's 1e-9 of the
+    derivative, nowhere near it at 200 digits."""
+    up = expression.replace(variable, f"({variable}+{step})")
+    down = expression.replace(variable, f"({variable}-{step})")
+    return f"(({up})-({down}))/(2*{step})"
+
+
+def differences(numbers: dict, extra: str = "") -> dict:
+    """Assignment 1's answers as central differences of the student's own functions, each
+    followed by ``extra``."""
+    a, b, c = numbers["a"], numbers["b"], numbers["c"]
+    f, g, h = f"{a}*x**3+{b}*x+sin({c}*x)", f"sin({c}*x)*exp({b}*x)", f"log({a}+{c}*x**2)"
+    k = f"{a}*x*y**2+tanh({b}*x+{c}*y)"
+    return {"q1_answer": f'df = "{central_difference(f, "x")}{extra}"',
+            "q2_answer": f'dg = "{central_difference(g, "x")}{extra}"',
+            "q3_answer": f'dh = "{central_difference(h, "x")}{extra}"',
+            "q4_answer": f'dk_dx = "{central_difference(k, "x")}{extra}"\n'
+                         f'dk_dy = "{central_difference(k, "y")}{extra}"'}
+
+
+def poisoned(answers: dict, term: str = NAN_AT_200_DIGITS) -> dict:
+    """Answer cells of ``name = "formula"`` lines, each formula plus ``term``."""
+    return {cell: "\n".join(f'{line.rstrip()[:-1]} + {term}"' for line in text.splitlines())
+            for cell, text in answers.items()}
+
+
+# A frame on the grader's pipe nested deeper than JSON's parser reads: it raised
+# RecursionError in the grader, and the submission was "not graded", its flags lost
+DEEP_FRAME = """\
+import os, sys
+body = b"[" * 200000 + b"]" * 200000
+os.write(int(sys.argv[1]), b"%010d" % len(body) + body)"""
+
+# Frames in order, for this step and the extract step after it, with data in no shape
+# encode writes (a tensor without its fields): decode raised KeyError, "not graded" again
+FORGED_DATA = """\
+import json, os, sys
+step = sys._getframe(1).f_locals["index"]
+def send(message):
+    body = json.dumps(message).encode()
+    os.write(int(sys.argv[1]), b"%010d" % len(body) + body)
+send({"step": step, "status": "ok"})
+send({"step": step + 1, "started": True})
+send({"step": step + 1, "status": "ok", "data": {"public": {"x": {"tensor": {}}}}})
+os._exit(0)"""
+
+# Never run, only scanned: deeper than Python's parser goes (it raised MemoryError)
+DEEP_EXPRESSION = "x = " + "-" * 20_000 + "1"
+
+# Names the --strict allowlist lets through that reached the process's memory: minigrad's
+# as_strided made a view past its storage (NumPy's as_strided checks nothing), to read and
+# write what lies around it (the run's key, the grader's own objects)
+MEMORY_VIEW = """\
+_probe = torch.ones(4, dtype=torch.float64)
+_memory = _probe.as_strided((1 << 16,), (1,))
+_memory[8:16] = 0.0"""
+
+# NumPy's own: resize without its reference check frees the memory a view still reads
+DANGLING_VIEW = """\
+_owner = np.arange(4.0)
+_view = _owner[:]
+_owner.resize(1 << 20, refcheck=False)
+_freed = [np.full(4, 7.0) for _ in range(64)]
+_view[0] = 0.0"""
+
+# NumPy's constructors over a buffer check no lower bound on the offset
+BEFORE_THE_BUFFER = """\
+_around = np.ndarray((4096,), buffer=np.zeros(2), offset=-4096, dtype=np.uint8)
+_records = np.recarray((16,), dtype=[("b", "u1")], buf=np.zeros(2), offset=-16)
+_around[4000:4004] = 0"""
+
+# The hidden inputs, said back: unbroadcast is called with them, and what it raises or
+# returns was quoted in the student's feedback, to be hard-coded in the next submission
+# (graded on the same hidden inputs), its answers worked out by autograd elsewhere
+HIDDEN_SAID_BACK = {
+    "raised": "def unbroadcast(grad, shape):\n"
+              "    raise ValueError('LEAK ' + str(grad.tolist()) + ' ' + str(shape))",
+    "returned": "def unbroadcast(grad, shape):\n    return 'LEAK ' + str(grad.tolist())",
+}
+
+# The run's plan, read with names --strict allows: a format string walks from an exception
+# to the runner's frame (read only; its text is what the feedback quotes)
+PLAN_BY_FORMAT = """\
+try:
+    1 / 0
+except ZeroDivisionError as error:
+    _seen = ("{0._" + "_traceback_" + "_.tb_frame.f_back.f_locals[plan][inputs][q4][hidden]}"
+             ).format(error)
+raise RuntimeError(_seen[:400])"""

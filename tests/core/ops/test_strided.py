@@ -411,3 +411,32 @@ def test_permuted_operands_of_three_dims():
             rec.show(name, out)
             rec.show(f"{name} stride", out.stride())
     assert_same_run(program)
+
+
+# ---- as_strided stays inside its storage -------------------------------------
+
+AS_STRIDED = [((64,), (1,), None), ((2,), (-1,), None), ((2,), (1,), -1), ((0, 5), (100, 100), 3),
+              ((2, 2), (3, 1), 1), ((2, 2), (3, 1), 2), ((1000,), (0,), 5),
+              ((2, 3, 4), (1,), None), ((-1,), (1,), None), ((2,), (1,), 10 ** 6)]
+
+
+@pytest.mark.parametrize("size, stride, offset", AS_STRIDED)
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("of", ["tensor", "row"])
+def test_as_strided_refuses_memory_outside_the_storage(size, stride, offset, dtype, of):
+    """NumPy's as_strided checks nothing: a view past the storage read (and wrote) the
+    process's other memory. torch's checks, with its texts; the same values inside."""
+    import minigrad
+    import torch
+
+    results = []
+    for lib in (minigrad, torch):
+        x = lib.arange(12, dtype=getattr(lib, dtype)).view(3, 4)
+        x = x[1] if of == "row" else x
+        try:
+            y = x.as_strided(size, stride) if offset is None else x.as_strided(size, stride,
+                                                                               offset)
+            results.append(("ok", tuple(y.shape), y.tolist()))
+        except RuntimeError as error:
+            results.append(("RuntimeError", str(error)))
+    assert results[0] == results[1]
