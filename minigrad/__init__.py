@@ -119,7 +119,9 @@ from . import distributions  # noqa: F401  (torch.distributions: top floor)
 from .amp import autocast, is_autocast_enabled  # noqa: F401
 from .cuda import amp as _cuda_amp  # noqa: F401  (torch.cuda.amp, the deprecated spellings)
 from .backends.precision import (  # noqa: F401
-    get_float32_matmul_precision, set_float32_matmul_precision)
+    are_deterministic_algorithms_enabled, get_deterministic_debug_mode,
+    get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms)
 
 __version__ = "0.1.0"
 
