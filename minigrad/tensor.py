@@ -298,6 +298,21 @@ class Tensor(TensorBase):
     def element_size(self) -> int:
         return self.dtype.itemsize
 
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element (``element_size()``)."""
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """``numel() * itemsize``: an expanded tensor counts every element it shows."""
+        return self.numel() * self.dtype.itemsize
+
+    def data_ptr(self) -> int:
+        """The address of the first element: equal for a tensor and the views that start
+        where it does (``x.view(12)``, ``x.t()``), as in PyTorch."""
+        return self._data.__array_interface__["data"][0]
+
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point
 
