@@ -519,12 +519,13 @@ class SafeSoftmaxBackward0(Node):
                       note="scaled_dot_product_attention's math path (ATen's _safe_softmax).")
     saves = {"result": RESULT}
 
-    def forward(self, x, dim):
-        self.save(dim=dim)
+    def forward(self, x, dim, given):
+        # (backward passes the dim as given, so a recorded backward saves it as torch's)
+        self.save(dim=as_shown(given), _dim=given)
         return _row_major(kernels_softmax.safe_softmax(x, dim))
 
     def backward(self, saved, grad):
-        return fn.softmax_backward_data(grad, saved.result, saved.dim)
+        return fn.softmax_backward_data(grad, saved.result, saved._dim)
 
 
 def _row_major(array: np.ndarray) -> np.ndarray:
@@ -550,11 +551,11 @@ class SoftmaxBackwardDataBackward0(Node):
     saves = {"grad_output": Input(0), "output": Input(1)}
 
     def forward(self, grad, y, dim):
-        self.save(dim=dim)
+        self.save(dim=as_shown(dim), _dim=dim)  # (a negative dim shown as torch's C++ keeps it)
         return softmax_backward_data_of(grad, y, dim)
 
     def backward(self, saved, grad):
-        grad_output, y, dim = saved.grad_output, saved.output, saved.dim
+        grad_output, y, dim = saved.grad_output, saved.output, saved._dim
         grad_grad = fn.softmax_backward_data(grad, y, dim) if self.needs_input_grad[0] else None
         grad_y = None
         if self.needs_input_grad[1]:
@@ -839,7 +840,7 @@ def softmax(x, dim, dtype=None):
 
 def safe_softmax(x, dim: int):
     """softmax along ``dim``; a slice that is all -inf gives zeros (not NaN)."""
-    return SafeSoftmaxBackward0.apply(x, dim=normalize_dim(dim, x.ndim))
+    return SafeSoftmaxBackward0.apply(x, dim=normalize_dim(dim, x.ndim), given=dim)
 
 
 def log_softmax(x, dim, dtype=None):

@@ -157,7 +157,9 @@ class TransposeBackward0(Node):
     def forward(self, x, dim0, dim1, given=None):
         # (saved as given, a negative dim as C++ keeps it: see _saved.py)
         shown = (dim0, dim1) if given is None else given
-        self.save(dim0=as_shown(shown[0]), dim1=as_shown(shown[1]), _dims=(dim0, dim1))
+        # (backward swaps the dims as given, so a recorded backward saves them as torch's)
+        self.save(dim0=as_shown(shown[0]), dim1=as_shown(shown[1]),
+                  _dims=shown if x.ndim else (dim0, dim1))
         return np.swapaxes(x, dim0, dim1) if x.ndim else x.view()  # (0-dim: dims are 0, 0)
 
     def backward(self, saved, grad):
