@@ -50,6 +50,7 @@ from .dtypes import (  # noqa: F401
     bool, dtype, float16, float32, float64, get_default_dtype, int8, int16, int32, int64, uint8,
 )
 from .dtypes import bfloat16  # noqa: F401  (named only: minigrad has no bfloat16 tensors)
+from .dtypes import set_default_dtype  # noqa: F401
 from .type_info import finfo, iinfo  # noqa: F401
 from .functions import (  # noqa: F401
     abs, add, all, allclose, any, argmax, argmin, bmm, cat, chunk, clamp, clip, clone, cos,
@@ -120,10 +121,13 @@ from . import profiler  # noqa: F401  (torch.profiler)
 from .serialization import load, save  # noqa: F401  (torch.save, torch.load: PyTorch's files)
 from . import amp  # noqa: F401  (torch.amp: GradScaler, autocast; top floor)
 from . import distributions  # noqa: F401  (torch.distributions: top floor)
+from . import testing  # noqa: F401  (torch.testing.assert_close: top floor)
 from .amp import autocast, is_autocast_enabled  # noqa: F401
 from .cuda import amp as _cuda_amp  # noqa: F401  (torch.cuda.amp, the deprecated spellings)
 from .backends.precision import (  # noqa: F401
-    get_float32_matmul_precision, set_float32_matmul_precision)
+    are_deterministic_algorithms_enabled, get_deterministic_debug_mode,
+    get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
+    set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms)
 
 __version__ = "0.1.0"
 

@@ -746,6 +746,7 @@ def _legacy(dtype: dtypes.dtype):
     return constructor
 
 
+legacy_constructor = _legacy  # (torch.Tensor's: the default dtype's, see tensor.py)
 FloatTensor = _legacy(dtypes.float32)
 DoubleTensor = _legacy(dtypes.float64)
 LongTensor = _legacy(dtypes.int64)

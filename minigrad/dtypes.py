@@ -13,7 +13,8 @@ Promotion follows ``torch.result_type``, which differs from NumPy's:
   is of a *higher category* (``float32_tensor * 2.5 -> float32``,
   ``int64_tensor * 2.5 -> float32``, ``float32_tensor * float64_scalar_tensor
   -> float32``);
-* a Python ``float`` counts as the default dtype (float32), an ``int`` as
+* a Python ``float`` counts as the default dtype (float32 unless ``set_default_dtype``
+  chose another), an ``int`` as
   int64, a ``bool`` as bool.
 """
 
@@ -24,6 +25,7 @@ import numpy as np
 __all__ = [
     "dtype", "bool", "uint8", "int8", "int16", "int32", "int64", "float16",
     "float32", "float64", "promote_types", "result_type", "get_default_dtype",
+    "set_default_dtype",
 ]
 
 _BOOL, _INT, _FLOAT = 0, 1, 2  # categories, ordered
@@ -112,9 +114,27 @@ def _by_name(name: str) -> dtype:
     return bfloat16 if name == "bfloat16" else _NAME_TO_DTYPE[name]
 
 
+_DEFAULT = [float32]  # (set_default_dtype's choice)
+
+
 def get_default_dtype() -> dtype:
-    """The dtype of tensors made from Python floats: ``torch.float32``."""
-    return float32
+    """The dtype of tensors made from Python floats: ``torch.float32`` unless
+    ``set_default_dtype`` chose another."""
+    return _DEFAULT[0]
+
+
+def set_default_dtype(d) -> None:
+    """The dtype factories and Python floats give from now on (float32, float64 or
+    float16, as PyTorch takes them): ``torch.set_default_dtype(torch.float64)``."""
+    if not isinstance(d, dtype):
+        raise TypeError("invalid dtype object: only floating-point types are supported as the "
+                        "default type")
+    if not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    if d is bfloat16:
+        raise TypeError("minigrad has no bfloat16 tensors (NumPy has no such type): use "
+                        "torch.float16 or torch.float32")
+    _DEFAULT[0] = d
 
 
 # NumPy dtypes that PyTorch converts but minigrad has no dtype for.
@@ -188,7 +208,7 @@ def scalar_dtype(value) -> dtype:
         return bool
     if isinstance(value, (int, np.integer)):
         return int64
-    return float32
+    return _DEFAULT[0]  # (a Python float: the default dtype)
 
 
 def result_type(*operands) -> dtype:

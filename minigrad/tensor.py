@@ -50,12 +50,12 @@ class Tensor(TensorBase):
 
     def __init__(self, *data, requires_grad: bool = False):
         # (the legacy constructor: Tensor([1, 2]) of values, Tensor(2, 3) of a shape,
-        # uninitialised in PyTorch, zeros here, as creation.FloatTensor makes them)
+        # uninitialised in PyTorch, zeros here, in the default dtype)
         if len(data) == 1 and isinstance(data[0], (TensorBase, list, tuple, np.ndarray)) \
                 and not isinstance(data[0], Size):
-            array = array_from(data[0], dtypes.float32)
-        else:
-            array = creation.FloatTensor(*data)._data
+            array = array_from(data[0], dtypes.get_default_dtype())
+        else:  # (torch.Tensor is the default dtype's legacy type: FloatTensor unless changed)
+            array = creation.legacy_constructor(dtypes.get_default_dtype())(*data)._data
         self._init(array, requires_grad=requires_grad)
 
     def _init(self, data: np.ndarray, grad_fn=None, requires_grad: bool = False,
@@ -297,6 +297,21 @@ class Tensor(TensorBase):
 
     def element_size(self) -> int:
         return self.dtype.itemsize
+
+    @property
+    def itemsize(self) -> int:
+        """Bytes per element (``element_size()``)."""
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self) -> int:
+        """``numel() * itemsize``: an expanded tensor counts every element it shows."""
+        return self.numel() * self.dtype.itemsize
+
+    def data_ptr(self) -> int:
+        """The address of the first element: equal for a tensor and the views that start
+        where it does (``x.view(12)``, ``x.t()``), as in PyTorch."""
+        return self._data.__array_interface__["data"][0]
 
     def is_floating_point(self) -> bool:
         return self.dtype.is_floating_point

@@ -37,8 +37,72 @@ def _along_rows(array: np.ndarray, dim: int) -> bool:
     return array.size >= threads.BIG and dim % array.ndim == array.ndim - 1
 
 
+# PyTorch's softmax and log_softmax kernels along the last dim, float32 (on this kit's
+# AVX-512 machine): exp(x - max) per element, summed in 16 vector lanes (whole vectors
+# lane by lane, the leftover elements into the first lanes, then the lanes pairwise:
+# i + 8, i + 4, i + 2, i + 1; a row shorter than a vector one element after the other),
+# then softmax multiplies by 1 / sum and log_softmax subtracts log(sum). exp and log are
+# computed in float64 and rounded (PyTorch's SLEEF kernels nearly always give that). Of
+# random rows 5-100 long, 87-91 % of softmax's values and 98 % of log_softmax's have
+# PyTorch's bits (35 % and 83 % with NumPy's own exp and pairwise sums).
+_LANES = 16
+
+
+def _lane_sums(rows: np.ndarray) -> np.ndarray:
+    """The sum of each row of a 2-dim float32 array, added up as PyTorch's vectorised
+    reduce_all adds it (see above)."""
+    width = rows.shape[1]
+    if width < _LANES:
+        total = rows[:, 0].copy()
+        for i in range(1, width):
+            total += rows[:, i]
+        return total
+    full = width - width % _LANES
+    acc = rows[:, :_LANES].copy()
+    for start in range(_LANES, full, _LANES):
+        acc += rows[:, start:start + _LANES]
+    if full < width:
+        acc[:, :width - full] += rows[:, full:]
+    while acc.shape[1] > 1:
+        half = acc.shape[1] // 2
+        acc = acc[:, :half] + acc[:, half:]
+    return acc[:, 0]
+
+
+def _exp_rows(shifted: np.ndarray) -> np.ndarray:
+    return np.exp(shifted.astype(np.float64)).astype(np.float32)
+
+
+def _float32_rows(x: np.ndarray, dim: int) -> bool:
+    return x.dtype == np.float32 and x.size > 0 and x.ndim > 0 and dim % x.ndim == x.ndim - 1
+
+
+def _softmax_float32_rows(out, x):
+    """PyTorch's float32 softmax along rows (see above), into ``out``."""
+    x = x.reshape(-1, x.shape[-1])
+    exps = _exp_rows(x - np.maximum.reduce(x, axis=1, keepdims=True))
+    np.multiply(exps, (np.float32(1) / _lane_sums(exps))[:, None], out=out.reshape(x.shape))
+
+
+def _log_softmax_float32_rows(out, x):
+    """PyTorch's float32 log_softmax along rows (see above), into ``out``."""
+    x = x.reshape(-1, x.shape[-1])
+    shifted = x - np.maximum.reduce(x, axis=1, keepdims=True)
+    with np.errstate(divide="ignore"):
+        logs = np.log(_lane_sums(_exp_rows(shifted)).astype(np.float64)).astype(np.float32)
+    np.subtract(shifted, logs[:, None], out=out.reshape(x.shape))
+
+
 def softmax(x, dim):
     """exp(x - max) / sum(exp(x - max)) along ``dim`` (row-major)."""
+    if _float32_rows(x, dim):
+        rows = np.ascontiguousarray(x)
+        result = threads.rows(_softmax_float32_rows, None, rows) if _along_rows(x, dim) \
+            else None
+        if result is None:
+            result = np.empty(rows.shape, np.float32)
+            _softmax_float32_rows(result, rows)
+        return result
     if _along_rows(x, dim):
         result = threads.rows(_softmax_rows, None, x)
         if result is not None:
@@ -74,6 +138,14 @@ def _softmax_columns(out, x):
 
 def log_softmax(x, dim):
     """(x - max) - log(sum(exp(x - max))) along ``dim`` (row-major)."""
+    if _float32_rows(x, dim):
+        rows = np.ascontiguousarray(x)
+        result = threads.rows(_log_softmax_float32_rows, None, rows) \
+            if _along_rows(x, dim) else None
+        if result is None:
+            result = np.empty(rows.shape, np.float32)
+            _log_softmax_float32_rows(result, rows)
+        return result
     if _along_rows(x, dim):
         result = threads.rows(_log_softmax_rows, None, x)
         if result is not None:

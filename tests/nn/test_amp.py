@@ -220,3 +220,32 @@ def test_nanogpt_training_loop_with_a_scaler_as_torch():
             (ours, our_w), (theirs, their_w) = program(mg, device), program(torch, device)
             np.testing.assert_allclose(ours, theirs, rtol=1e-5)
             np.testing.assert_allclose(our_w, their_w, rtol=1e-5, atol=1e-7)
+
+
+def test_deterministic_switches_as_torch():
+    """torch.use_deterministic_algorithms (the DCGAN tutorial turns it on) and its debug
+    mode: the same readings and errors (minigrad's kernels are deterministic anyway)."""
+    def program(lib):
+        seen = [lib.are_deterministic_algorithms_enabled(),
+                lib.is_deterministic_algorithms_warn_only_enabled()]
+        lib.use_deterministic_algorithms(True)
+        seen.append(lib.are_deterministic_algorithms_enabled())
+        lib.use_deterministic_algorithms(True, warn_only=True)
+        seen.append(lib.is_deterministic_algorithms_warn_only_enabled())
+        for mode in ["default", "warn", "error", 0, 1, 2, "x", 3]:
+            try:
+                lib.set_deterministic_debug_mode(mode)
+                seen.append((lib.get_deterministic_debug_mode(),
+                             lib.are_deterministic_algorithms_enabled()))
+            except RuntimeError as error:
+                seen.append(str(error))
+        try:
+            lib.use_deterministic_algorithms(1)
+        except TypeError as error:
+            seen.append(str(error))
+        return seen
+    try:
+        same(program)
+    finally:
+        torch.use_deterministic_algorithms(False)
+        mg.use_deterministic_algorithms(False)

@@ -708,3 +708,59 @@ def test_legacy_tensor_constructor_as_torch(name):
     compared), ``torch.Tensor([1, 2])`` (float32 values; micrograd's test_engine.py
     writes ``torch.Tensor([-4.0]).double()``)."""
     assert compare_outcome(LEGACY_TENSOR[name], mg) == compare_outcome(LEGACY_TENSOR[name], torch)
+
+
+DEFAULT_DTYPE_CASES = {
+    "tensor(1.5)": lambda lib: lib.tensor(1.5),
+    "a list with a float": lambda lib: lib.tensor([1, 2.5]),
+    "zeros": lambda lib: lib.zeros(2),
+    "randn": lambda lib: lib.randn(2),
+    "rand": lambda lib: lib.rand(2),
+    "float arange": lambda lib: lib.arange(0, 1, 0.25),
+    "int arange": lambda lib: lib.arange(3),
+    "linspace": lambda lib: lib.linspace(0, 1, 3),
+    "full of a float": lambda lib: lib.full((2,), 1.5),
+    "eye": lambda lib: lib.eye(2),
+    "int tensor times a float": lambda lib: lib.tensor([1, 2]) * 1.5,
+    "int tensor divided": lambda lib: lib.tensor([1, 2]) / 2,
+    "float32 tensor times a float": lambda lib: lib.ones(2, dtype=lib.float32) * 2.5,
+    "bool tensor plus a float": lambda lib: lib.tensor(True) + 1.5,
+    "Linear's weight": lambda lib: lib.nn.Linear(2, 2).weight,
+    "legacy Tensor": lambda lib: lib.Tensor([1, 2]),
+    "float()": lambda lib: lib.tensor([1, 2]).float().dtype,
+    "sqrt of ints": lambda lib: lib.sqrt(lib.tensor([4])),
+    "normal": lambda lib: lib.normal(0., 1., (2,)),
+    "finfo()": lambda lib: lib.finfo().eps,
+    "float16 default": lambda lib: _with_default(lib, lib.float16, lambda: [
+        lib.tensor(1.5), lib.zeros(1), lib.tensor([1, 2]) * 0.5]),
+}
+
+
+def _with_default(lib, dtype, call):
+    lib.set_default_dtype(dtype)
+    return call()
+
+
+@pytest.mark.parametrize("name", list(DEFAULT_DTYPE_CASES))
+def test_set_default_dtype_float64_as_torch(name):
+    """``torch.set_default_dtype(torch.float64)``: factories, Python floats (alone, in a
+    list, beside an integer tensor), the legacy ``torch.Tensor``, layers' weights and
+    printing (no dtype suffix for the default) follow it, as in PyTorch."""
+    def program(lib):
+        lib.manual_seed(0)
+        lib.set_default_dtype(lib.float64)
+        try:
+            return [DEFAULT_DTYPE_CASES[name](lib), lib.get_default_dtype()]
+        finally:
+            lib.set_default_dtype(lib.float32)
+    assert compare_outcome(program, mg) == compare_outcome(program, torch)
+
+
+@pytest.mark.parametrize("value", ["int64", "bool", "a string"])
+def test_set_default_dtype_errors_as_torch(value):
+    def program(lib):
+        try:
+            lib.set_default_dtype(getattr(lib, value, value))
+        finally:
+            lib.set_default_dtype(lib.float32)
+    assert compare_outcome(program, mg) == compare_outcome(program, torch)

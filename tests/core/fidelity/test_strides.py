@@ -257,3 +257,20 @@ def test_strides_of_softmax_results_and_gradients_are_torchs(shape, op):
             out.append((name, result.stride(), saved, g.stride(), gg.stride()))
         return out
     assert strides(minigrad) == strides(torch)
+
+
+def test_nbytes_itemsize_and_data_ptr_as_torch():
+    """``x.nbytes`` (an expanded tensor counts every element it shows), ``x.itemsize`` and
+    ``x.data_ptr()``: equal for views that start where the tensor does, moved by whole
+    elements for the others, the address ``x.numpy()`` shares."""
+    def program(lib):
+        x = lib.arange(12.).reshape(3, 4)
+        n = lib.ones(5)
+        return [x.nbytes, x.itemsize, x.double().nbytes, x[1:].nbytes, x.t().nbytes,
+                x.expand(2, 3, 4).nbytes, lib.ones(2, 1).expand(2, 5).nbytes,
+                lib.tensor(True).itemsize, lib.ones(2, dtype=lib.float16).nbytes,
+                x[0].data_ptr() == x.data_ptr(), x[1].data_ptr() - x.data_ptr(),
+                x[:, 1].data_ptr() - x.data_ptr(), x.view(12).data_ptr() == x.data_ptr(),
+                x.t().data_ptr() == x.data_ptr(), x.clone().data_ptr() == x.data_ptr(),
+                n.numpy().__array_interface__["data"][0] == n.data_ptr()]
+    assert program(minigrad) == program(torch)

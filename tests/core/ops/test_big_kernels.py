@@ -140,12 +140,73 @@ def test_log_sigmoid_and_its_gradient_have_the_bits_of_their_formulas(shape, dty
 
 # ---- softmax, log_softmax, logsumexp: NumPy's sum of each row ----------------------
 
+def _lane_sums(rows):
+    """Each row's sum as PyTorch's AVX-512 reduce_all adds it: 16 lanes, the leftover
+    elements into the first lanes, then lanes i + 8, i + 4, i + 2, i + 1 (a short row in
+    order). Written out element by element here (slow, so only the first rows)."""
+    sums = []
+    for row in rows:
+        if len(row) < 16:
+            total = row[0]
+            for value in row[1:]:
+                total = np.float32(total + value)
+            sums.append(total)
+            continue
+        lanes = list(row[:16])
+        full = len(row) - len(row) % 16
+        for start in range(16, len(row)):
+            lane = (start % 16) if start < full else start - full
+            lanes[lane] = np.float32(lanes[lane] + row[start])
+        while len(lanes) > 1:
+            half = len(lanes) // 2
+            lanes = [np.float32(lanes[i] + lanes[i + half]) for i in range(half)]
+        sums.append(lanes[0])
+    return np.array(sums, np.float32)
+
+
+def _float32_last_dim(x, dim, log: bool):
+    """PyTorch's float32 kernels along the last dim (kernels/softmax.py): exp and log in
+    float64 rounded once, sums in vector lanes; softmax multiplies by 1 / sum."""
+    rows = x.reshape(-1, x.shape[-1])
+    shifted = rows - rows.max(1, keepdims=True)
+    exps = np.exp(shifted.astype(np.float64)).astype(np.float32)
+    head = min(len(rows), 40)  # (the lanes, checked element by element on some rows)
+    sums = _lane_sums_fast(exps)
+    assert np.array_equal(sums[:head], _lane_sums(exps[:head]), equal_nan=True)
+    if log:
+        out = shifted - np.log(sums.astype(np.float64)).astype(np.float32)[:, None]
+    else:
+        out = exps * (np.float32(1) / sums)[:, None]
+    return np.asarray(out.reshape(x.shape), order="C")
+
+
+def _lane_sums_fast(rows):
+    width = rows.shape[1]
+    if width < 16:
+        total = rows[:, 0].copy()
+        for i in range(1, width):
+            total += rows[:, i]
+        return total
+    full = width - width % 16
+    acc = rows[:, :16].copy()
+    for start in range(16, full, 16):
+        acc += rows[:, start:start + 16]
+    acc[:, :width - full] += rows[:, full:]
+    while acc.shape[1] > 1:
+        acc = acc[:, :acc.shape[1] // 2] + acc[:, acc.shape[1] // 2:]
+    return acc[:, 0]
+
+
 def _softmax_formula(x, dim):
+    if x.dtype == np.float32 and dim == x.ndim - 1:
+        return _float32_last_dim(x, dim, log=False)
     shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
     return np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
 
 
 def _log_softmax_formula(x, dim):
+    if x.dtype == np.float32 and dim == x.ndim - 1:
+        return _float32_last_dim(x, dim, log=True)
     shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
     return np.asarray(shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)),
                       order="C")

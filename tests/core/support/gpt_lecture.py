@@ -417,8 +417,8 @@ def nanogpt_style(torch, steps=8, new_tokens=60):
     buffer, GELU, a ``ModuleDict`` holding a ``ModuleList``, the embedding tied to the
     head (``wte.weight = lm_head.weight``), residual projections initialised with a
     smaller std, AdamW with two parameter groups (decay for matrices only), and sampling
-    with a temperature. (Attention is always the explicit path: nanoGPT takes PyTorch's
-    ``scaled_dot_product_attention`` where it exists, which minigrad does not have.)"""
+    with a temperature. (Attention is the explicit path here; nanoGPT's flash path, through
+    ``F.scaled_dot_product_attention``, is in public_tutorials.nanogpt_train.)"""
     import math
 
     nn = torch.nn
