@@ -52,11 +52,8 @@ def _lane_sums(rows: np.ndarray) -> np.ndarray:
     """The sum of each row of a 2-dim float32 array, added up as PyTorch's vectorised
     reduce_all adds it (see above)."""
     width = rows.shape[1]
-    if width < _LANES:
-        total = rows[:, 0].copy()
-        for i in range(1, width):
-            total += rows[:, i]
-        return total
+    if width < _LANES:  # (one element after the other: a running sum's last)
+        return np.cumsum(rows, axis=1, dtype=np.float32)[:, -1]
     full = width - width % _LANES
     acc = rows[:, :_LANES].copy()
     for start in range(_LANES, full, _LANES):
@@ -74,7 +71,11 @@ def _exp_rows(shifted: np.ndarray) -> np.ndarray:
 
 
 def _float32_rows(x: np.ndarray, dim: int) -> bool:
-    return x.dtype == np.float32 and x.size > 0 and x.ndim > 0 and dim % x.ndim == x.ndim - 1
+    """PyTorch's order (above) for float32 rows below ``threads.BIG`` elements; a big
+    array keeps NumPy's exp and sums on threads (the float64 exp costs about three times
+    as much there, for differences in the last bit that 4 printed digits never show)."""
+    return (x.dtype == np.float32 and 0 < x.size < threads.BIG and x.ndim > 0
+            and dim % x.ndim == x.ndim - 1)
 
 
 def _softmax_float32_rows(out, x):
@@ -97,11 +98,8 @@ def softmax(x, dim):
     """exp(x - max) / sum(exp(x - max)) along ``dim`` (row-major)."""
     if _float32_rows(x, dim):
         rows = np.ascontiguousarray(x)
-        result = threads.rows(_softmax_float32_rows, None, rows) if _along_rows(x, dim) \
-            else None
-        if result is None:
-            result = np.empty(rows.shape, np.float32)
-            _softmax_float32_rows(result, rows)
+        result = np.empty(rows.shape, np.float32)
+        _softmax_float32_rows(result, rows)
         return result
     if _along_rows(x, dim):
         result = threads.rows(_softmax_rows, None, x)
@@ -140,11 +138,8 @@ def log_softmax(x, dim):
     """(x - max) - log(sum(exp(x - max))) along ``dim`` (row-major)."""
     if _float32_rows(x, dim):
         rows = np.ascontiguousarray(x)
-        result = threads.rows(_log_softmax_float32_rows, None, rows) \
-            if _along_rows(x, dim) else None
-        if result is None:
-            result = np.empty(rows.shape, np.float32)
-            _log_softmax_float32_rows(result, rows)
+        result = np.empty(rows.shape, np.float32)
+        _log_softmax_float32_rows(result, rows)
         return result
     if _along_rows(x, dim):
         result = threads.rows(_log_softmax_rows, None, x)

@@ -198,14 +198,15 @@ def _lane_sums_fast(rows):
 
 
 def _softmax_formula(x, dim):
-    if x.dtype == np.float32 and dim == x.ndim - 1:
+    # (PyTorch's order below threads.BIG elements; a big array NumPy's exp and sums)
+    if x.dtype == np.float32 and dim == x.ndim - 1 and x.size < threads.BIG:
         return _float32_last_dim(x, dim, log=False)
     shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
     return np.asarray(shifted / np.add.reduce(shifted, axis=dim, keepdims=True), order="C")
 
 
 def _log_softmax_formula(x, dim):
-    if x.dtype == np.float32 and dim == x.ndim - 1:
+    if x.dtype == np.float32 and dim == x.ndim - 1 and x.size < threads.BIG:
         return _float32_last_dim(x, dim, log=True)
     shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
     return np.asarray(shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)),
