@@ -23,7 +23,7 @@ from . import fn
 from ..dtypes import C_TYPE_NAMES
 from ..rules.conversion import as_tensor
 from ..autograd.broadcast import broadcast_shapes
-from ..rules.arguments import normalize_dim
+from ..rules.arguments import normalize_dim, normalize_dim_strict
 from . import shape as shape_ops
 
 __all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "addmv", "baddbmm", "cross"]
@@ -213,6 +213,7 @@ def addmm(bias, a, b, *, beta=1, alpha=1):
 
 
 def mv(a, v):
+    normalize_dim_strict(0, a.ndim)  # (torch reads mat.size(0) first: a 0-dim mat has none)
     if a.ndim != 2 or v.ndim != 1:
         raise RuntimeError(
             f"vector + matrix @ vector expected, got 1, {a.ndim}, {v.ndim}"
@@ -470,6 +471,10 @@ def baddbmm(bias, a, b, *, beta=1, alpha=1):
         names = [C_TYPE_NAMES[t.dtype] for t in (bias, a, b)]
         raise RuntimeError("Input dtypes must be the same, got: input {}, batch1: {}, "
                            "batch2: {}".format(*names))
+    # (torch reads the result's sizes first, then expands bias to them, then checks dims)
+    sizes = (a.shape[normalize_dim_strict(0, a.ndim)], a.shape[normalize_dim_strict(1, a.ndim)],
+             b.shape[normalize_dim_strict(2, b.ndim)])
+    if tuple(bias.shape) != sizes:
+        shape_ops.expand(bias, *sizes)  # (for its check and text only)
     _check_bmm(a, b)
-    broadcast_shapes(bias.shape, (a.shape[0], a.shape[1], b.shape[2]))
     return BaddbmmBackward0.apply(bias, a, b, cast_to=a.dtype, beta=beta, alpha=alpha)
