@@ -393,7 +393,7 @@ def cross(a, b, dim=None):
         dim = sizes.index(3)
     if a.ndim != b.ndim:
         raise RuntimeError("linalg.cross: inputs must have the same number of dimensions.")
-    wrapped = normalize_dim(dim, max(a.ndim, b.ndim))
+    wrapped = normalize_dim_strict(dim, a.ndim)  # (0-dim inputs have no dim -1)
     length = [t.shape[wrapped - (max(a.ndim, b.ndim) - t.ndim)] for t in (a, b)]
     if length != [3, 3]:
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. "

@@ -315,6 +315,8 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
 
 def kthvalue(x, k, dim=-1, keepdim=False):
     """``(values, indices)`` of the ``k``-th smallest element along ``dim`` (k from 1)."""
+    if x.dtype is dtypes.bool:
+        raise NotImplementedError('"kthvalue_cpu" not implemented for \'Bool\'')
     axis = normalize_dim(dim, x.ndim)
     size = x.shape[axis] if x.ndim else 1
     _check_dim_nonempty(x, axis, "kthvalue")

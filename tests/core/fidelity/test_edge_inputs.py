@@ -61,6 +61,7 @@ MISC = {
     "median empty int": lambda lib, x, b: x[:0].long().median(),  # (NaN cast: -2**63)
     "nanmedian empty int32": lambda lib, x, b: x[:0].int().nanmedian(),
     "median bool": lambda lib, x, b: (x > 0).median(),
+    "kthvalue bool": lambda lib, x, b: (x > 0).kthvalue(1),
     "median bool dim": lambda lib, x, b: (x > 0).median(0),
     "nanmedian bool dim": lambda lib, x, b: (x > 0).nanmedian(dim=1),
     # ('mean' losses of nothing: NaN, and an empty gradient; the norm 1 / n is infinite)

@@ -155,8 +155,9 @@ def test_cross_bits_on_many_vectors_and_gradient():
     lambda lib: lib.cross(lib.ones(2, 3), lib.ones(2, 3, dtype=lib.float64), dim=1),
     lambda lib: lib.linalg.cross(lib.ones(2, 3), lib.ones(2, 3).long()),
     lambda lib: lib.linalg.cross(lib.ones(2, 3).long(), lib.ones(1, 3).long()),
+    lambda lib: lib.linalg.cross(lib.tensor(1.0), lib.tensor(2.0)),
 ], ids=["length", "no-dim-of-3", "dim-out-of-range", "dims-differ", "dims-differ-first",
-        "dtypes-differ", "float-and-long", "longs-broadcast"])
+        "dtypes-differ", "float-and-long", "longs-broadcast", "0-dim"])
 def test_cross_errors_are_torchs(call):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
