@@ -61,9 +61,8 @@ def _own(array):
 
 
 def _integer_power(base, exponent, base_array, exponent_array):
-    if not (np.issubdtype(base_array.dtype, np.integer)
-            and np.issubdtype(exponent_array.dtype, np.integer)
-            and (exponent_array < 0).any()):
+    if not (base_array.dtype.kind in "biu" and exponent_array.dtype.kind in "iu"
+            and (exponent_array < 0).any()):  # (a bool base, True ** -n, is an integer's)
         return np.power(base, exponent)
     result_dtype = np.result_type(base, exponent)
     safe = np.power(base_array, np.abs(exponent_array)).astype(result_dtype)

@@ -106,6 +106,8 @@ HALFWAY = np.uint64(1 << 28)
 
 def fma32(a, b, c) -> np.ndarray:
     """a * b + c for float32 operands (arrays or numbers), rounded once to float32."""
+    if not any(np.ndim(v) for v in (a, b, c)):  # (0-dim: as one element, indexable below)
+        return fma32(np.reshape(a, 1), np.reshape(b, 1), np.reshape(c, 1)).reshape(())
     total = np.multiply(a, b, dtype=np.float64)  # exact: 24 + 24 bits < 53
     total += c
     result = total.astype(np.float32)

@@ -181,10 +181,10 @@ def diag(x, diagonal=0):
 
 def trace(x):
     """The sum of the main diagonal of a matrix (int64 for integers and bools)."""
+    if x.dtype is dtypes.bool:  # (the dtype first, as torch's dispatch)
+        raise NotImplementedError('"trace" not implemented for \'Bool\'')
     if x.ndim != 2:
         raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
-    if x.dtype is dtypes.bool:
-        raise NotImplementedError('"trace" not implemented for \'Bool\'')
     cast = x.dtype if x.dtype.is_floating_point else dtypes.int64
     return TraceBackward0.apply(x, cast_to=cast)
 

@@ -247,6 +247,8 @@ def dot(a, b):
             f"[{b.shape[0]}] to have the same number of elements, but got {a.shape[0]} "
             f"and {b.shape[0]} elements respectively"
         )
+    if a.dtype is dtypes.bool:
+        raise NotImplementedError('"dot" not implemented for \'Bool\'')
     return DotBackward0.apply(a, b)
 
 

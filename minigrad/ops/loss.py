@@ -468,8 +468,10 @@ def binary_cross_entropy_with_logits(x, target, weight=None, pos_weight=None,
     broadcast_shapes(x.shape, target.shape)
     _check_no_requires_grad("binary_cross_entropy_with_logits", weight=weight,
                             pos_weight=pos_weight)
+    # (torch's first step, (1 - target).mul_(x), keeps a float target's dtype)
+    dtype = target.dtype if target.dtype.is_floating_point else dtypes.result_type(x, target)
     return BinaryCrossEntropyWithLogitsBackward0.apply(
-        x, target, cast_to=dtypes.result_type(x, target), weight=weight,
+        x, target, cast_to=dtype, weight=weight,
         pos_weight=pos_weight, reduction=reduction)
 
 
@@ -585,7 +587,7 @@ def smooth_l1_loss(x, target, reduction="mean", beta=1.0):
 
 
 def huber_loss(x, target, reduction="mean", delta=1.0):
-    return HuberLossBackward0.apply(x, target, cast_to=dtypes.result_type(x, target),
+    return HuberLossBackward0.apply(x, target, cast_to=x.dtype,  # (torch's: the input's)
                                     reduction=reduction, beta=delta)
 
 

@@ -1,0 +1,56 @@
+"""Random programs (``random_programs.py``) run under PyTorch 2.13 and minigrad: 1,200 of
+them, two thirds with leaves of every dtype, one third with float leaves only, each
+compared step by step (errors, values, dtypes, grad_fn names, printed text) and in the
+leaves' gradients. Where PyTorch's own backward fails on what its forward accepted (a
+mixed-dtype or bool operand reaching a formula: "Found dtype Long but expected Float",
+an internal assert), the program says nothing about minigrad and is left out; the few
+differences not fixed are listed in KNOWN, and a test keeps them honest."""
+
+from __future__ import annotations
+
+import pytest
+
+from random_programs import FLOAT_KINDS, KINDS, one_program
+
+# PyTorch's own backward failures on inputs its forward accepted (minigrad computes them).
+TORCHS_OWN = ("INTERNAL ASSERT", "Found dtype", "with a bool tensor is not supported",
+              "on a bool tensor is not supported", "derivative for aten::")
+
+# seed -> why it still differs (each is checked to differ still, below)
+KNOWN = {
+    25: "einsum of a bool and a float tensor: PyTorch's bmm names the bool kernel, "
+        "minigrad's check names the mixed dtypes",
+    141: "log_softmax of an empty int64 tensor: PyTorch runs no kernel and returns it; "
+         "minigrad refuses the dtype first",
+    157: "take_along_dim of 0-dim tensors: PyTorch's 'Dimension specified as 0' text",
+    530: "softmax of an empty bool tensor (as 141)",
+    100248: "log_softmax of an empty bool tensor (as 141)",
+}
+
+
+def _torchs_own(problems) -> bool:
+    return len(problems) == 1 and problems[0][0] == "backward error" and \
+        problems[0][2] is None and any(text in str(problems[0][1]) for text in TORCHS_OWN)
+
+
+BLOCKS = [(start, KINDS) for start in range(0, 800, 100)] + \
+    [(start, FLOAT_KINDS) for start in range(100000, 100400, 100)]
+
+
+@pytest.mark.parametrize("start, kinds", BLOCKS,
+                         ids=[f"{'all' if k is KINDS else 'float'}-{s}" for s, k in BLOCKS])
+def test_random_programs_agree_with_torch(start, kinds):
+    parted = {}
+    for seed in range(start, start + 100):
+        if seed in KNOWN:
+            continue
+        problems = one_program(seed, kinds)
+        if problems and not _torchs_own(problems):
+            parted[seed] = problems
+    assert parted == {}
+
+
+@pytest.mark.parametrize("seed", sorted(KNOWN))
+def test_known_differences_still_differ(seed):
+    """A KNOWN entry that agrees now is a fix to take off the list."""
+    assert one_program(seed, KINDS if seed < 100000 else FLOAT_KINDS), KNOWN[seed]
