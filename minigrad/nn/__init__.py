@@ -12,6 +12,7 @@
     dropout.py     Dropout, Dropout1d, Dropout2d
     batchnorm.py   BatchNorm1d, BatchNorm2d, BatchNorm3d
     sparse.py      Embedding (a table of vectors looked up by index)
+    rnn.py         RNN, LSTM, GRU (whole sequences) and RNNCell, LSTMCell, GRUCell (one step)
     normalization.py  LayerNorm
     container.py   Sequential, ModuleList, ModuleDict
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
@@ -45,6 +46,7 @@ from .loss import (  # noqa: F401
 from .module import Module  # noqa: F401
 from .normalization import LayerNorm  # noqa: F401
 from .sparse import Embedding  # noqa: F401
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
