@@ -57,6 +57,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return input.matmul(weight.t())
     if input.dim() == 2:
         return ops.addmm(bias, input, weight.t())
+    if not input.is_contiguous():  # (PyTorch: a matmul, then the bias added in place)
+        return input.matmul(weight.t()).add_(bias)
     rows = input.reshape(-1, input.size(-1))
     return ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.size(0))
 

@@ -202,7 +202,7 @@ class RNNBase(Module):
             raise TypeError(f"{name}: packed sequences are not supported by minigrad; "
                             "pass a padded (seq, batch, features) tensor")
         if input.dim() not in (2, 3):
-            tensor = " tensor" if name != "LSTM" else ""
+            tensor = " tensor" if name == "RNN" else ""
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D"
                              f"{tensor} instead")
         is_batched = input.dim() == 3
@@ -258,7 +258,7 @@ def _check_arguments(input_size, hidden_size, num_layers, bias, batch_first, dro
     if dropout > 0 and num_layers == 1:
         warnings.warn("dropout option adds dropout after all but last recurrent layer, so "
                       "non-zero dropout expects num_layers greater than 1, but got "
-                      f"dropout={dropout} and num_layers={num_layers}", stacklevel=4)
+                      f"dropout={dropout} and num_layers={num_layers}", stacklevel=3)
     if not isinstance(bias, bool):
         raise TypeError(f"bias should be of type bool, got: {type(bias).__name__}")
     if not isinstance(batch_first, bool):
