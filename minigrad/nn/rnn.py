@@ -17,7 +17,7 @@ import warnings
 
 import minigrad
 
-from .. import devices
+from .. import devices, errors
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -27,6 +27,10 @@ from .parameter import Parameter
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
 _GATES = {"RNN_TANH": 1, "RNN_RELU": 1, "LSTM": 4, "GRU": 3}
+# PyTorch's float32 LSTM goes to oneDNN, which has no projections: it says so, once.
+_ONEDNN_PROJECTIONS = ("LSTM with projections is not supported with oneDNN. Using default "
+                       "implementation. (Triggered internally at /__w/pytorch/pytorch/aten/src/"
+                       "ATen/native/RNN.cpp:1512.)")
 
 
 # ---- one step of each cell: the math ---------------------------------------
@@ -370,6 +374,8 @@ class LSTM(RNNBase):
                                    f"got ({hx[0].dim()}-D, {hx[1].dim()}-D) tensors")
             hx = (hx[0].unsqueeze(1), hx[1].unsqueeze(1))
         self.check_forward_args(input, hx, None)
+        if self.proj_size > 0 and input.dtype == minigrad.float32:
+            errors.warn_once(_ONEDNN_PROJECTIONS, stacklevel=2)
         states = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
         output, finals = self._run(self._sequence_first(input), states)
         output = output.transpose(0, 1) if self.batch_first else output  # (not in place here)

@@ -236,7 +236,7 @@ def test_finite_differences(name, kwargs):
     ours = getattr(mg.nn, name)(**kwargs, dtype=mg.float64)
     rng = np.random.default_rng(5)
     cell = name.endswith("Cell")
-    x = mg.tensor(rng.standard_normal((2, 3) if cell else (3, 2, 3))[..., :kwargs["input_size"]],
+    x = mg.tensor(rng.standard_normal((2, 3) if cell else (2, 1, 3))[..., :kwargs["input_size"]],
                   requires_grad=True)
     names = [name for name, _ in ours.named_parameters()]
 
@@ -398,3 +398,22 @@ def test_names_classifier_with_a_cell_loop():
             losses.append(loss.item())
         return losses
     np.testing.assert_allclose(run(mg), run(torch), rtol=1e-5)
+
+
+def test_projection_warning_once_as_pytorchs():
+    """PyTorch's float32 LSTM with projections warns (once per process) that oneDNN cannot
+    run it; float64 does not. Both libraries' first warning is compared in a fresh process."""
+    import subprocess
+    import sys
+    program = ("import warnings, {lib} as torch\n"
+               "warnings.simplefilter('always')\n"
+               "with warnings.catch_warnings(record=True) as seen:\n"
+               "    warnings.simplefilter('always')\n"
+               "    torch.nn.LSTM(3, 4, proj_size=2, dtype=torch.float64)(torch.zeros(2, 1, 3, dtype=torch.float64))\n"
+               "    m = torch.nn.LSTM(3, 4, proj_size=2)\n"
+               "    m(torch.zeros(2, 1, 3)); m(torch.zeros(2, 1, 3))\n"
+               "print([(str(w.message), w.category.__name__, w.filename.rsplit('/', 1)[1]) for w in seen])\n")
+    outputs = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,
+                              text=True, check=True).stdout for lib in ("minigrad", "torch")]
+    assert outputs[0] == outputs[1]
+    assert "oneDNN" in outputs[0]
