@@ -13,6 +13,7 @@
     dropout.py     Dropout, Dropout1d, Dropout2d
     batchnorm.py   BatchNorm1d, BatchNorm2d, BatchNorm3d
     sparse.py      Embedding (a table of vectors looked up by index)
+    transformer.py Transformer, TransformerEncoder(Layer), TransformerDecoder(Layer)
     rnn.py         RNN, LSTM, GRU (whole sequences) and RNNCell, LSTMCell, GRUCell (one step)
     normalization.py  LayerNorm
     container.py   Sequential, ModuleList, ModuleDict
@@ -47,6 +48,9 @@ from .loss import (  # noqa: F401
 from .module import Module  # noqa: F401
 from .normalization import LayerNorm  # noqa: F401
 from .sparse import Embedding  # noqa: F401
+from .transformer import (  # noqa: F401
+    Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+    TransformerEncoderLayer)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .pooling import (  # noqa: F401
