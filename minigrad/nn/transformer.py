@@ -19,6 +19,7 @@ from collections.abc import Callable
 
 import minigrad
 
+from .. import errors
 from ..tensor import Tensor
 from . import functional as F
 from . import init
@@ -28,6 +29,13 @@ from .dropout import Dropout
 from .linear import Linear
 from .module import Module
 from .normalization import LayerNorm
+
+_NESTED_PROTOTYPE = (
+    "The PyTorch API of nested tensors is in prototype stage and will change in the near "
+    "future. We recommend specifying layout=torch.jagged when constructing a nested tensor, "
+    "as this layout receives active development, has better operator coverage, and works with "
+    "torch.compile. (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/"
+    "NestedTensorImpl.cpp:177.)")
 
 __all__ = ["Transformer", "TransformerEncoder", "TransformerDecoder", "TransformerEncoderLayer",
            "TransformerDecoderLayer"]
@@ -216,6 +224,8 @@ class TransformerEncoder(Module):
         mask = F._canonical_mask(mask, "mask", None, "", src.dtype, check_other=False)
         first_layer = self.layers[0]
         padded_to_zeros = self._takes_nested_path(src, mask, src_key_padding_mask)
+        if padded_to_zeros:
+            errors.warn_once(_NESTED_PROTOTYPE, stacklevel=2)  # (PyTorch's, once a process)
         seq_len = _get_seq_len(src, first_layer.self_attn.batch_first)
         is_causal = _detect_is_causal_mask(mask, is_causal, seq_len)
         output = src
