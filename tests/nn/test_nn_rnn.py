@@ -417,3 +417,56 @@ def test_projection_warning_once_as_pytorchs():
                               text=True, check=True).stdout for lib in ("minigrad", "torch")]
     assert outputs[0] == outputs[1]
     assert "oneDNN" in outputs[0]
+
+
+# ---- nn.utils.rnn: padding a batch of sequences of different lengths --------------------
+
+@pytest.mark.parametrize("kwargs", [{}, dict(batch_first=True),
+                                    dict(padding_value=-1.0, padding_side="left"),
+                                    dict(batch_first=True, padding_side="left")])
+def test_pad_sequence(kwargs):
+    rng = np.random.default_rng(0)
+    arrays = [rng.standard_normal((n, 2)).astype("float32") for n in (3, 1, 4)]
+    results = []
+    for lib in (mg, torch):
+        tensors = [lib.tensor(a, requires_grad=True) for a in arrays]
+        padded = lib.nn.utils.rnn.pad_sequence(tensors, **kwargs)
+        ramp = lib.tensor(np.arange(padded.numel(), dtype="float32").reshape(tuple(padded.shape)))
+        (padded * ramp).sum().backward()
+        results.append((repr(padded), graph(padded), [as_numpy(t.grad) for t in tensors]))
+    assert results[0][:2] == results[1][:2]
+    for a, b in zip(results[0][2], results[1][2], strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_pad_sequence_errors_and_unpad():
+    cases = [lambda lib: lib.nn.utils.rnn.pad_sequence([]),
+             lambda lib: lib.nn.utils.rnn.pad_sequence(3),
+             lambda lib: lib.nn.utils.rnn.pad_sequence([lib.ones(2)], padding_side="up")]
+    for case in cases:
+        assert raised(lambda: case(mg)) == raised(lambda: case(torch))
+    results = []
+    for lib in (mg, torch):
+        padded = lib.tensor(np.arange(12.0).reshape(3, 2, 2))
+        parts = lib.nn.utils.rnn.unpad_sequence(padded, lib.tensor([3, 1]))
+        results.append(([repr(p) for p in parts], tuple(padded.shape)))
+    assert results[0] == results[1]
+
+
+def test_padded_batch_through_a_gru_classifier():
+    """A collate-style batch: pad_sequence, a GRU with batch_first, the state at each
+    sequence's last real step picked with gather, as tutorials do without packing."""
+    def run(lib):
+        lib.manual_seed(0)
+        embed, gru, head = lib.nn.Embedding(6, 4), lib.nn.GRU(4, 5, batch_first=True), lib.nn.Linear(5, 2)
+        seqs = [lib.tensor(s) for s in ([1, 2, 3], [4, 5], [2, 2, 2, 1])]
+        lengths = lib.tensor([3, 2, 4])
+        x = embed(lib.nn.utils.rnn.pad_sequence(seqs, batch_first=True))
+        out, _ = gru(x)
+        last = out.gather(1, (lengths - 1).view(-1, 1, 1).expand(-1, 1, 5)).squeeze(1)
+        loss = lib.nn.functional.cross_entropy(head(last), lib.tensor([0, 1, 0]))
+        loss.backward()
+        return loss.item(), as_numpy(gru.weight_hh_l0.grad)
+    (loss, grad), (loss_t, grad_t) = run(mg), run(torch)
+    assert abs(loss - loss_t) < 1e-6
+    np.testing.assert_allclose(grad, grad_t, rtol=1e-4, atol=1e-6)
