@@ -23,6 +23,7 @@ from . import functional as F
 from . import init
 from .module import Module
 from .parameter import Parameter
+from .utils.rnn import PackedSequence
 
 __all__ = ["RNNBase", "RNN", "LSTM", "GRU", "RNNCellBase", "RNNCell", "LSTMCell", "GRUCell"]
 
@@ -86,6 +87,48 @@ def _run_direction(mode: str, input: Tensor, hidden, weights, reverse: bool):
     if reverse:
         outputs.reverse()
     return minigrad.stack(outputs, 0), hidden
+
+
+def _slice(hidden, start: int, end: int):
+    """Rows start..end of a state (both parts of an LSTM's)."""
+    if isinstance(hidden, tuple):
+        return tuple(part.narrow(0, start, end - start) for part in hidden)
+    return hidden.narrow(0, start, end - start)
+
+
+def _concat(hiddens: list):
+    if isinstance(hiddens[0], tuple):
+        return tuple(minigrad.cat(parts, 0) for parts in zip(*hiddens))
+    return minigrad.cat(hiddens, 0)
+
+
+def _run_packed_direction(mode: str, data: Tensor, hidden, weights, reverse: bool,
+                          batch_sizes: list):
+    """One layer in one direction over packed data: at step t only the first
+    batch_sizes[t] sequences run; a sequence's last state is kept when it ends (going
+    backwards, the states of sequences that start later join in)."""
+    gates = F.linear(data, weights[0], weights[2])
+    outputs = []
+    if not reverse:
+        finished, offset, last = [], 0, batch_sizes[0]
+        for size in batch_sizes:
+            if size < last:
+                finished.append(_slice(hidden, size, last))
+                hidden = _slice(hidden, 0, size)
+            hidden = _step(mode, gates.narrow(0, offset, size), hidden, weights)
+            outputs.append(hidden[0] if mode == "LSTM" else hidden)
+            offset, last = offset + size, size
+        finished.append(hidden)
+        return minigrad.cat(outputs, 0), _concat(finished[::-1])
+    initial, offset, last = hidden, data.size(0), batch_sizes[-1]
+    hidden = _slice(initial, 0, last)
+    for size in reversed(batch_sizes):
+        if size > last:
+            hidden = _concat([hidden, _slice(initial, last, size)])
+        hidden = _step(mode, gates.narrow(0, offset - size, size), hidden, weights)
+        outputs.append(hidden[0] if mode == "LSTM" else hidden)
+        offset, last = offset - size, size
+    return minigrad.cat(outputs[::-1], 0), hidden
 
 
 # ---- the sequence layers -----------------------------------------------------
@@ -154,17 +197,23 @@ class RNNBase(Module):
         return tuple(self._parameters.get(f"{kind}_{suffix}")
                      for kind in ("weight_ih", "weight_hh", "bias_ih", "bias_hh", "weight_hr"))
 
-    def _run(self, input: Tensor, hiddens: list) -> tuple[Tensor, list]:
-        """All layers over a (seq, batch, features) input from the initial states
-        ``hiddens`` (one per layer and direction); returns the output and the last states."""
+    def _run(self, input: Tensor, hiddens: list, batch_sizes=None) -> tuple[Tensor, list]:
+        """All layers over a (seq, batch, features) input (or packed data with its
+        ``batch_sizes``) from the initial states ``hiddens`` (one per layer and direction);
+        returns the output and the last states."""
         directions = 2 if self.bidirectional else 1
         finals = []
         for layer in range(self.num_layers):
             outputs = []
             for direction in range(directions):
-                output, final = _run_direction(
-                    self.mode, input, hiddens[layer * directions + direction],
-                    self._layer_weights(layer, direction), reverse=direction == 1)
+                state = hiddens[layer * directions + direction]
+                weights = self._layer_weights(layer, direction)
+                if batch_sizes is None:
+                    output, final = _run_direction(self.mode, input, state, weights,
+                                                   reverse=direction == 1)
+                else:
+                    output, final = _run_packed_direction(self.mode, input, state, weights,
+                                                          direction == 1, batch_sizes)
                 outputs.append(output)
                 finals.append(final)
             input = outputs[0] if directions == 1 else minigrad.cat(outputs, outputs[0].dim() - 1)
@@ -179,14 +228,19 @@ class RNNBase(Module):
                 f"RNN input dtype ({input.dtype}) does not match weight dtype ({weight.dtype}). "
                 f"Convert input: input.to({weight.dtype}), or convert model: "
                 f"model.to({input.dtype})")
-        if input.dim() != 3:
-            raise RuntimeError(f"input must have 3 dimensions, got {input.dim()}")
+        expected_input_dim = 2 if batch_sizes is not None else 3
+        if input.dim() != expected_input_dim:
+            raise RuntimeError(f"input must have {expected_input_dim} dimensions, got "
+                               f"{input.dim()}")
         if self.input_size != input.size(-1):
             raise RuntimeError(f"input.size(-1) must be equal to input_size. Expected "
                                f"{self.input_size}, got {input.size(-1)}")
 
     def get_expected_hidden_size(self, input: Tensor, batch_sizes=None) -> tuple[int, int, int]:
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
         directions = 2 if self.bidirectional else 1
         size = self.proj_size if self.proj_size > 0 else self.hidden_size
         return (self.num_layers * directions, mini_batch, size)
@@ -202,9 +256,6 @@ class RNNBase(Module):
 
     def _batched(self, input: Tensor, hx, name: str):
         """Check the input's dims; an unbatched (seq, features) input gets a batch dim."""
-        if not isinstance(input, Tensor):
-            raise TypeError(f"{name}: packed sequences are not supported by minigrad; "
-                            "pass a padded (seq, batch, features) tensor")
         if input.dim() not in (2, 3):
             tensor = " tensor" if name == "RNN" else ""
             raise ValueError(f"{name}: Expected input to be 2D or 3D, got {input.dim()}D"
@@ -214,8 +265,35 @@ class RNNBase(Module):
             input = input.unsqueeze(0 if self.batch_first else 1)
         return input, is_batched
 
+    def _forward_packed(self, packed: PackedSequence, hx):
+        """The forward over a PackedSequence: the batch in its sorted order (``hx`` too),
+        the output packed alike, the last states back in the caller's order."""
+        data, batch_sizes, sorted_indices, unsorted_indices = packed
+        lstm = self.mode == "LSTM"
+        if hx is None:
+            h = minigrad.zeros(self.get_expected_hidden_size(data, batch_sizes), dtype=data.dtype)
+            hx = (h, minigrad.zeros(self.get_expected_cell_size(data, batch_sizes),
+                                    dtype=data.dtype)) if lstm else h
+        elif sorted_indices is not None:
+            hx = (tuple(part.index_select(1, sorted_indices) for part in hx) if lstm
+                  else hx.index_select(1, sorted_indices))
+        self.check_forward_args(data, hx, batch_sizes)
+        states = list(zip(hx[0].unbind(0), hx[1].unbind(0))) if lstm else list(hx.unbind(0))
+        output, finals = self._run(data, states, [int(n) for n in batch_sizes.tolist()])
+        if lstm:
+            hidden = (minigrad.stack([h for h, _ in finals], 0),
+                      minigrad.stack([c for _, c in finals], 0))
+        else:
+            hidden = minigrad.stack(finals, 0)
+        if unsorted_indices is not None:
+            hidden = (tuple(part.index_select(1, unsorted_indices) for part in hidden) if lstm
+                      else hidden.index_select(1, unsorted_indices))
+        return PackedSequence(output, batch_sizes, sorted_indices, unsorted_indices), hidden
+
     def _forward_one_state(self, input: Tensor, hx: Tensor | None, name: str):
         """RNN's and GRU's forward: one state tensor h (layers * directions, batch, hidden)."""
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         input, is_batched = self._batched(input, hx, name)
         if hx is not None:
             _check_hx_dims(hx, is_batched)
@@ -348,7 +426,10 @@ class LSTM(RNNBase):
         super().__init__("LSTM", *args, **kwargs)
 
     def get_expected_cell_size(self, input: Tensor, batch_sizes=None) -> tuple[int, int, int]:
-        mini_batch = input.size(0) if self.batch_first else input.size(1)
+        if batch_sizes is not None:
+            mini_batch = int(batch_sizes[0])
+        else:
+            mini_batch = input.size(0) if self.batch_first else input.size(1)
         directions = 2 if self.bidirectional else 1
         return (self.num_layers * directions, mini_batch, self.hidden_size)
 
@@ -360,6 +441,8 @@ class LSTM(RNNBase):
                                "Expected hidden[1] size {}, got {}")
 
     def forward(self, input: Tensor, hx=None):
+        if isinstance(input, PackedSequence):
+            return self._forward_packed(input, hx)
         input, is_batched = self._batched(input, hx, "LSTM")
         if hx is None:
             h_zeros = minigrad.zeros(self.get_expected_hidden_size(input), dtype=input.dtype)
