@@ -470,3 +470,117 @@ def test_padded_batch_through_a_gru_classifier():
     (loss, grad), (loss_t, grad_t) = run(mg), run(torch)
     assert abs(loss - loss_t) < 1e-6
     np.testing.assert_allclose(grad, grad_t, rtol=1e-4, atol=1e-6)
+
+
+# ---- packed sequences ---------------------------------------------------------------------
+
+PACKED_CASES = [
+    ({}, [5, 3, 3, 1], True, False, False),
+    (dict(bidirectional=True, num_layers=2), [2, 5, 1, 3], False, True, False),
+    (dict(num_layers=3, dropout=0.3), [4, 5, 2], False, True, True),
+    (dict(batch_first=True, bidirectional=True), [3, 1, 3], False, False, False),
+]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("case", range(len(PACKED_CASES)))
+@pytest.mark.parametrize("name", ["RNN", "GRU", "LSTM"])
+def test_packed_sequences_through_recurrent_layers(name, case, dtype):
+    """pack_padded_sequence, the layer, pad_packed_sequence: outputs, lengths, last states
+    and every gradient as PyTorch's (dropout in training from its random stream)."""
+    kwargs, lengths, enforce_sorted, given_state, train = PACKED_CASES[case]
+    first = kwargs.get("batch_first", False)
+    rng = np.random.default_rng(0)
+    batch, steps = len(lengths), max(lengths)
+    x = rng.standard_normal((batch, steps, 3) if first else (steps, batch, 3)).astype(dtype)
+    layers = kwargs.get("num_layers", 1) * (2 if kwargs.get("bidirectional") else 1)
+    h, c = (rng.standard_normal((layers, batch, 4)).astype(dtype) for _ in range(2))
+    results = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        module = getattr(lib.nn, name)(3, 4, **kwargs, dtype=getattr(lib, dtype)).train(train)
+        xt = lib.tensor(x, requires_grad=True)
+        packed = lib.nn.utils.rnn.pack_padded_sequence(xt, lengths, batch_first=first,
+                                                       enforce_sorted=enforce_sorted)
+        hx = None
+        if given_state:
+            hx = (lib.tensor(h), lib.tensor(c)) if name == "LSTM" else lib.tensor(h)
+        lib.manual_seed(4)
+        output, hn = module(packed, hx)
+        assert type(output).__name__ == "PackedSequence"
+        padded, lens = lib.nn.utils.rnn.pad_packed_sequence(output, batch_first=first,
+                                                            padding_value=0.5)
+        states = list(hn) if isinstance(hn, tuple) else [hn]
+        ramp = lib.tensor(np.linspace(-1, 1, padded.numel()).reshape(tuple(padded.shape)).astype(dtype))
+        ((padded * ramp).sum() + sum((s * s).sum() for s in states)).backward()
+        results.append([as_numpy(padded), as_numpy(lens), as_numpy(output.batch_sizes)]
+                       + [as_numpy(s) for s in states] + [as_numpy(xt.grad)]
+                       + [as_numpy(p.grad) for p in module.parameters()])
+    for a, b in zip(*results, strict=True):
+        assert a.shape == b.shape and a.dtype == b.dtype
+        np.testing.assert_allclose(a, b, **TOL[dtype])
+
+
+def test_packing_prints_and_fails_as_pytorch():
+    for kwargs in ({}, {"enforce_sorted": False}):
+        texts = []
+        for lib in (mg, torch):
+            sequences = [lib.tensor([1.0, 2.0, 3.0]), lib.tensor([4.0, 5.0]), lib.tensor([6.0])]
+            if kwargs:
+                sequences = sequences[::-1]
+            packed = lib.nn.utils.rnn.pack_sequence(sequences, **kwargs)
+            texts.append((repr(packed), repr(lib.nn.utils.rnn.pad_packed_sequence(packed)),
+                          repr(lib.nn.utils.rnn.pad_packed_sequence(packed, batch_first=True,
+                                                                    total_length=4))))
+        assert texts[0] == texts[1]
+    cases = [
+        lambda lib: lib.nn.utils.rnn.pack_padded_sequence(lib.ones(3, 2, 2), [1, 3]),
+        lambda lib: lib.nn.utils.rnn.pack_padded_sequence(lib.ones(3, 2, 2), [3, 0]),
+        lambda lib: lib.nn.utils.rnn.pack_padded_sequence(lib.ones(3, 2, 2), [3, 2, 1]),
+        lambda lib: lib.nn.utils.rnn.pad_packed_sequence(
+            lib.nn.utils.rnn.pack_sequence([lib.ones(3)]), total_length=2),
+        lambda lib: lib.nn.GRU(2, 3)(lib.nn.utils.rnn.pack_sequence([lib.ones(3, 2)]),
+                                     lib.zeros(1, 2, 3)),
+    ]
+    for case in cases:
+        assert raised(lambda: case(mg)) == raised(lambda: case(torch))
+
+
+def test_chatbot_tutorial_encoder():
+    """The encoder of PyTorch's chatbot tutorial: embedding, pack_padded_sequence, a
+    bidirectional GRU, pad_packed_sequence, the two directions summed; trained a few steps."""
+    def run(lib):
+        nn = lib.nn
+
+        class EncoderRNN(nn.Module):
+            def __init__(self, hidden_size, embedding, n_layers=2, dropout=0.1):
+                super().__init__()
+                self.n_layers, self.hidden_size, self.embedding = n_layers, hidden_size, embedding
+                self.gru = nn.GRU(hidden_size, hidden_size, n_layers,
+                                  dropout=(0 if n_layers == 1 else dropout), bidirectional=True)
+
+            def forward(self, input_seq, input_lengths, hidden=None):
+                embedded = self.embedding(input_seq)
+                packed = nn.utils.rnn.pack_padded_sequence(embedded, input_lengths)
+                outputs, hidden = self.gru(packed, hidden)
+                outputs, _ = nn.utils.rnn.pad_packed_sequence(outputs)
+                outputs = outputs[:, :, :self.hidden_size] + outputs[:, :, self.hidden_size:]
+                return outputs, hidden
+
+        lib.manual_seed(0)
+        encoder = EncoderRNN(6, nn.Embedding(10, 6))
+        head = nn.Linear(6, 10)
+        opt = lib.optim.Adam(list(encoder.parameters()) + list(head.parameters()), lr=0.01)
+        batch = lib.tensor([[1, 4, 7], [2, 5, 8], [3, 6, 0], [9, 0, 0]])
+        lengths = lib.tensor([4, 3, 2])
+        losses = []
+        for _ in range(4):
+            outputs, hidden = encoder(batch, lengths)
+            loss = nn.functional.cross_entropy(head(outputs.reshape(-1, 6)), batch.reshape(-1),
+                                               ignore_index=0) + hidden.pow(2).mean()
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            losses.append(loss.item())
+        return losses
+    np.testing.assert_allclose(run(mg), run(torch), rtol=1e-5)
