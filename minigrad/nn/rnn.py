@@ -7,6 +7,8 @@ sequence at once (x W_ih^T + b_ih, one ``linear``), then runs the cell step by s
 it; a reverse direction runs over the steps backwards; layers are stacked, with dropout
 between them in training. PyTorch's CPU path (``aten/src/ATen/native/RNN.cpp``) does the
 same, so the graph ends in the same nodes (``StackBackward0``, ``CatBackward0``, ...).
+A ``PackedSequence`` (``nn.utils.rnn``) runs step by step with the batch shrinking as
+sequences end, as PyTorch's packed layers do.
 """
 
 from __future__ import annotations
@@ -36,7 +38,7 @@ _ONEDNN_PROJECTIONS = ("LSTM with projections is not supported with oneDNN. Usin
 
 # ---- one step of each cell: the math ---------------------------------------
 # ``input_gates`` is x W_ih^T + b_ih, already computed; in-place ops where PyTorch's
-# kernel has them (so the same graph nodes, and the same bits).
+# kernel has them (so the same graph nodes).
 
 def _simple_cell(input_gates: Tensor, hx: Tensor, w_hh, b_hh, relu: bool) -> Tensor:
     """h' = tanh(x W_ih^T + b_ih + h W_hh^T + b_hh) (or relu)."""
@@ -254,7 +256,7 @@ class RNNBase(Module):
         self.check_input(input, batch_sizes)
         self.check_hidden_size(hidden, self.get_expected_hidden_size(input, batch_sizes))
 
-    def _batched(self, input: Tensor, hx, name: str):
+    def _batched(self, input: Tensor, name: str):
         """Check the input's dims; an unbatched (seq, features) input gets a batch dim."""
         if input.dim() not in (2, 3):
             tensor = " tensor" if name == "RNN" else ""
@@ -294,7 +296,7 @@ class RNNBase(Module):
         """RNN's and GRU's forward: one state tensor h (layers * directions, batch, hidden)."""
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx)
-        input, is_batched = self._batched(input, hx, name)
+        input, is_batched = self._batched(input, name)
         if hx is not None:
             _check_hx_dims(hx, is_batched)
             hx = hx if is_batched else hx.unsqueeze(1)
@@ -443,7 +445,7 @@ class LSTM(RNNBase):
     def forward(self, input: Tensor, hx=None):
         if isinstance(input, PackedSequence):
             return self._forward_packed(input, hx)
-        input, is_batched = self._batched(input, hx, "LSTM")
+        input, is_batched = self._batched(input, "LSTM")
         if hx is None:
             h_zeros = minigrad.zeros(self.get_expected_hidden_size(input), dtype=input.dtype)
             c_zeros = minigrad.zeros(self.get_expected_cell_size(input), dtype=input.dtype)
