@@ -14,6 +14,8 @@ kernels: measured in ``test_float32_bits``.
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -403,8 +405,6 @@ def test_names_classifier_with_a_cell_loop():
 def test_projection_warning_once_as_pytorchs():
     """PyTorch's float32 LSTM with projections warns (once per process) that oneDNN cannot
     run it; float64 does not. Both libraries' first warning is compared in a fresh process."""
-    import subprocess
-    import sys
     program = ("import warnings, {lib} as torch\n"
                "warnings.simplefilter('always')\n"
                "with warnings.catch_warnings(record=True) as seen:\n"

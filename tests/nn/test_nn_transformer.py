@@ -11,6 +11,8 @@ tutorial trained both ways.
 from __future__ import annotations
 
 import math
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -319,8 +321,6 @@ def test_language_model_trains_as_in_pytorch():
 
 def test_nested_tensor_prototype_warning_once_as_pytorchs():
     """PyTorch's nested-tensor path warns once per process; compared in fresh processes."""
-    import subprocess
-    import sys
     program = (
         "import warnings, {lib} as torch\n"
         "with warnings.catch_warnings(record=True) as seen:\n"
