@@ -266,7 +266,17 @@ def flash_attention(q, k, v, mask, scale):
     with np.errstate(divide="ignore"):
         inverse = np.where(total == 0, np.zeros((), s.dtype), 1 / total)
         lse = (top + np.log(total))[..., 0]
-    return np.matmul(p, v) * inverse, lse
+    out = np.matmul(p, v) * inverse
+    if q.strides[-1] == q.itemsize:  # (PyTorch's output is laid out in memory as the query)
+        out = _laid_out_as(q, out)
+    return out, lse
+
+
+def _laid_out_as(like: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """``values`` in an array whose dims lie in memory in the order of ``like``'s."""
+    result = np.empty_like(like, dtype=values.dtype)  # (order 'K': like's layout)
+    result[...] = values
+    return result
 
 
 def flash_attention_backward(grad, q, k, v, out, lse, mask, scale):

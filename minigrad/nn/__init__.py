@@ -8,10 +8,13 @@
     pooling.py     MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU, LeakyReLU, RReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid, Hardshrink, Softshrink,
-                   Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin
+                   Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin;
+                   MultiheadAttention (F.multi_head_attention_forward)
     dropout.py     Dropout, Dropout1d, Dropout2d
     batchnorm.py   BatchNorm1d, BatchNorm2d, BatchNorm3d
     sparse.py      Embedding (a table of vectors looked up by index)
+    transformer.py Transformer, TransformerEncoder(Layer), TransformerDecoder(Layer)
+    rnn.py         RNN, LSTM, GRU (whole sequences) and RNNCell, LSTMCell, GRUCell (one step)
     normalization.py  LayerNorm
     container.py   Sequential, ModuleList, ModuleDict
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
@@ -29,13 +32,13 @@ from . import functional, init, utils  # noqa: F401
 from .activation import (  # noqa: F401
     CELU, ELU, GELU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, Softshrink, LeakyReLU, LogSigmoid, LogSoftmax,
     Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh,
-    Tanhshrink, Threshold)
+    Tanhshrink, Threshold, MultiheadAttention)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .container import ModuleDict, ModuleList, Sequential  # noqa: F401
 from .conv import Conv1d, Conv2d, Fold, Unfold  # noqa: F401
 from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
-from .linear import Flatten, Identity, Linear, Unflatten  # noqa: F401
+from .linear import Flatten, Identity, Linear, NonDynamicallyQuantizableLinear, Unflatten  # noqa: F401
 from .distance import PairwiseDistance  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
@@ -45,6 +48,10 @@ from .loss import (  # noqa: F401
 from .module import Module  # noqa: F401
 from .normalization import LayerNorm  # noqa: F401
 from .sparse import Embedding  # noqa: F401
+from .transformer import (  # noqa: F401
+    Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
+    TransformerEncoderLayer)
+from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)

@@ -1,10 +1,12 @@
 """Activation layers: ``ReLU``, ``Tanh``, ``Sigmoid``, ``Softmax``, ``LogSoftmax``, ``GELU``,
 ``LeakyReLU``, ``RReLU`` (a random slope), ``ELU``, ``Softplus``, ``SiLU``, ``Hardtanh``, ``ReLU6``, ``SELU``, ``CELU``,
 ``Mish``, ``Hardswish``, ``Hardsigmoid``, ``Threshold``, ``PReLU`` (a learned slope),
-``LogSigmoid``, ``Softsign``, ``Tanhshrink``, ``Softmin``.
+``LogSigmoid``, ``Softsign``, ``Tanhshrink``, ``Softmin``; and ``MultiheadAttention``
+(where PyTorch keeps it).
 
 Each one applies its function elementwise (``Softmax`` along ``dim``) and has
-no parameters (but ``PReLU``); the math is in ``minigrad.nn.functional``.
+no parameters (but ``PReLU`` and ``MultiheadAttention``); the math is in
+``minigrad.nn.functional``.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import minigrad
 
 from ..tensor import Tensor
 from . import functional as F
+from . import init
+from .linear import NonDynamicallyQuantizableLinear
 from .module import Module
 from .parameter import Parameter
 
@@ -22,7 +26,8 @@ __all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "LeakyReL
            "Softplus",
            "SiLU", "Hardtanh", "ReLU6", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid",
            "Hardshrink", "Softshrink",
-           "Threshold", "PReLU", "LogSigmoid", "Softsign", "Tanhshrink", "Softmin"]
+           "Threshold", "PReLU", "LogSigmoid", "Softsign", "Tanhshrink", "Softmin",
+           "MultiheadAttention"]
 
 
 class ReLU(Module):
@@ -365,3 +370,107 @@ class Softmin(Module):
 
     def extra_repr(self) -> str:
         return f"dim={self.dim}"
+
+
+class MultiheadAttention(Module):
+    """Attention with ``num_heads`` heads: ``attn(query, key, value)`` returns (output,
+    weights averaged over the heads). Inputs are (seq, batch, embed), or (batch, seq, embed)
+    with ``batch_first``. The query, key and value projections are one packed
+    ``in_proj_weight`` (3 embed, embed) (``q_proj_weight``, ``k_proj_weight``,
+    ``v_proj_weight`` when ``kdim``/``vdim`` differ from ``embed_dim``), started with
+    ``xavier_uniform_``; biases start at 0; ``out_proj`` is a Linear.
+
+    >>> attn = MultiheadAttention(8, 2)
+    >>> x = minigrad.randn(5, 3, 8)
+    >>> output, weights = attn(x, x, x)
+    >>> output.shape, weights.shape
+    (torch.Size([5, 3, 8]), torch.Size([3, 5, 5]))
+    """
+
+    def __init__(self, embed_dim: int, num_heads: int, dropout: float = 0.0, bias: bool = True,
+                 add_bias_kv: bool = False, add_zero_attn: bool = False, kdim: int | None = None,
+                 vdim: int | None = None, batch_first: bool = False, device=None,
+                 dtype=None) -> None:
+        if embed_dim <= 0 or num_heads <= 0:
+            raise ValueError(f"embed_dim and num_heads must be greater than 0, got "
+                             f"embed_dim={embed_dim} and num_heads={num_heads} instead")
+        super().__init__()
+        self.embed_dim = embed_dim
+        self.kdim = kdim if kdim is not None else embed_dim
+        self.vdim = vdim if vdim is not None else embed_dim
+        self._qkv_same_embed_dim = self.kdim == embed_dim and self.vdim == embed_dim
+        self.num_heads, self.dropout, self.batch_first = num_heads, dropout, batch_first
+        self.head_dim = embed_dim // num_heads
+        if self.head_dim * num_heads != self.embed_dim:
+            raise AssertionError("embed_dim must be divisible by num_heads")
+        if not self._qkv_same_embed_dim:
+            self.q_proj_weight = Parameter(minigrad.empty(embed_dim, embed_dim, dtype=dtype))
+            self.k_proj_weight = Parameter(minigrad.empty(embed_dim, self.kdim, dtype=dtype))
+            self.v_proj_weight = Parameter(minigrad.empty(embed_dim, self.vdim, dtype=dtype))
+            self.register_parameter("in_proj_weight", None)
+        else:
+            self.in_proj_weight = Parameter(minigrad.empty(3 * embed_dim, embed_dim, dtype=dtype))
+            self.register_parameter("q_proj_weight", None)
+            self.register_parameter("k_proj_weight", None)
+            self.register_parameter("v_proj_weight", None)
+        if bias:
+            self.in_proj_bias = Parameter(minigrad.empty(3 * embed_dim, dtype=dtype))
+        else:
+            self.register_parameter("in_proj_bias", None)
+        self.out_proj = NonDynamicallyQuantizableLinear(embed_dim, embed_dim, bias=bias,
+                                                        device=device, dtype=dtype)
+        if add_bias_kv:
+            self.bias_k = Parameter(minigrad.empty(1, 1, embed_dim, dtype=dtype))
+            self.bias_v = Parameter(minigrad.empty(1, 1, embed_dim, dtype=dtype))
+        else:
+            self.bias_k = self.bias_v = None
+        self.add_zero_attn = add_zero_attn
+        self._reset_parameters()
+
+    def _reset_parameters(self) -> None:
+        """PyTorch's starting values: xavier_uniform_ projections, zero biases."""
+        if self._qkv_same_embed_dim:
+            init.xavier_uniform_(self.in_proj_weight)
+        else:
+            init.xavier_uniform_(self.q_proj_weight)
+            init.xavier_uniform_(self.k_proj_weight)
+            init.xavier_uniform_(self.v_proj_weight)
+        if self.in_proj_bias is not None:
+            init.constant_(self.in_proj_bias, 0.0)
+            init.constant_(self.out_proj.bias, 0.0)
+        if self.bias_k is not None:
+            init.xavier_normal_(self.bias_k)
+        if self.bias_v is not None:
+            init.xavier_normal_(self.bias_v)
+
+    def forward(self, query: Tensor, key: Tensor, value: Tensor,
+                key_padding_mask: Tensor | None = None, need_weights: bool = True,
+                attn_mask: Tensor | None = None, average_attn_weights: bool = True,
+                is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+        is_batched = query.dim() == 3
+        key_padding_mask = F._canonical_mask(
+            key_padding_mask, "key_padding_mask",
+            None if attn_mask is None else attn_mask.dtype, "attn_mask", query.dtype)
+        attn_mask = F._canonical_mask(attn_mask, "attn_mask", None, "", query.dtype,
+                                      check_other=False)
+        if self.batch_first and is_batched:  # (PyTorch keeps q is k is v: self-attention)
+            if key is value:
+                if query is key:
+                    query = key = value = query.transpose(1, 0)
+                else:
+                    query, key = (x.transpose(1, 0) for x in (query, key))
+                    value = key
+            else:
+                query, key, value = (x.transpose(1, 0) for x in (query, key, value))
+        separate = not self._qkv_same_embed_dim
+        output, weights = F.multi_head_attention_forward(
+            query, key, value, self.embed_dim, self.num_heads, self.in_proj_weight,
+            self.in_proj_bias, self.bias_k, self.bias_v, self.add_zero_attn, self.dropout,
+            self.out_proj.weight, self.out_proj.bias, training=self.training,
+            key_padding_mask=key_padding_mask, need_weights=need_weights, attn_mask=attn_mask,
+            use_separate_proj_weight=separate, q_proj_weight=self.q_proj_weight,
+            k_proj_weight=self.k_proj_weight, v_proj_weight=self.v_proj_weight,
+            average_attn_weights=average_attn_weights, is_causal=is_causal)
+        if self.batch_first and is_batched:
+            return output.transpose(1, 0), weights
+        return output, weights

@@ -30,7 +30,7 @@ from ..rules.out import write as write_out
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
-           "scaled_dot_product_attention",
+           "scaled_dot_product_attention", "multi_head_attention_forward",
            "one_hot", "embedding", "layer_norm", "gelu", "pad", "conv1d", "conv2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
@@ -57,6 +57,8 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
         return input.matmul(weight.t())
     if input.dim() == 2:
         return ops.addmm(bias, input, weight.t())
+    if not input.is_contiguous():  # (PyTorch: a matmul, then the bias added in place)
+        return input.matmul(weight.t()).add_(bias)
     rows = input.reshape(-1, input.size(-1))
     return ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.size(0))
 
@@ -253,6 +255,202 @@ def _additive_mask(query, key, attn_mask, is_causal):
         causal = minigrad.zeros(causal.shape, dtype=query.dtype).masked_fill(~causal, -math.inf)
         mask = causal if mask is None else mask + causal
     return mask
+
+
+# ---- multi-head attention (PyTorch's torch/nn/functional.py, step for step) --------------
+
+def multi_head_attention_forward(
+        query: Tensor, key: Tensor, value: Tensor, embed_dim_to_check: int, num_heads: int,
+        in_proj_weight: Tensor | None, in_proj_bias: Tensor | None, bias_k: Tensor | None,
+        bias_v: Tensor | None, add_zero_attn: bool, dropout_p: float, out_proj_weight: Tensor,
+        out_proj_bias: Tensor | None, training: bool = True,
+        key_padding_mask: Tensor | None = None, need_weights: bool = True,
+        attn_mask: Tensor | None = None, use_separate_proj_weight: bool = False,
+        q_proj_weight: Tensor | None = None, k_proj_weight: Tensor | None = None,
+        v_proj_weight: Tensor | None = None, static_k: Tensor | None = None,
+        static_v: Tensor | None = None, average_attn_weights: bool = True,
+        is_causal: bool = False) -> tuple[Tensor, Tensor | None]:
+    """Attention over (seq, batch, embed) inputs with ``num_heads`` heads: project query, key
+    and value (one packed weight, or three), split the embedding into heads, take
+    softmax(q k^T / sqrt(head_dim) + mask) v in each head, join the heads and project out.
+    Returns (output, weights averaged over heads (or per head), or None if not
+    ``need_weights``). With ``need_weights`` the weights are computed explicitly (``baddbmm``,
+    ``softmax``, ``bmm``); without, through ``scaled_dot_product_attention``, as in PyTorch."""
+    is_batched = _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads)
+    if not is_batched:
+        query, key, value = query.unsqueeze(1), key.unsqueeze(1), value.unsqueeze(1)
+        if key_padding_mask is not None:
+            key_padding_mask = key_padding_mask.unsqueeze(0)
+    tgt_len, bsz, embed_dim = query.shape
+    src_len = key.shape[0]
+    key_padding_mask = _canonical_mask(key_padding_mask, "key_padding_mask",
+                                       None if attn_mask is None else attn_mask.dtype,
+                                       "attn_mask", query.dtype)
+    if is_causal and attn_mask is None:
+        raise RuntimeError("Need attn_mask if specifying the is_causal hint. You may use the "
+                           "Transformer module method `generate_square_subsequent_mask` to "
+                           "create this mask.")
+    if is_causal and key_padding_mask is None and not need_weights:
+        attn_mask = None  # (scaled_dot_product_attention makes the causal mask itself)
+    else:
+        attn_mask = _canonical_mask(attn_mask, "attn_mask", None, "", query.dtype,
+                                    check_other=False)
+        if key_padding_mask is not None:
+            is_causal = False
+    if embed_dim != embed_dim_to_check:
+        raise AssertionError(f"was expecting embedding dimension of {embed_dim_to_check}, "
+                             f"but got {embed_dim}")
+    head_dim = embed_dim // num_heads
+    if head_dim * num_heads != embed_dim:
+        raise AssertionError(f"embed_dim {embed_dim} not divisible by num_heads {num_heads}")
+    if use_separate_proj_weight:
+        if key.shape[:2] != value.shape[:2]:
+            raise AssertionError(f"key's sequence and batch dims {key.shape[:2]} do not match "
+                                 f"value's {value.shape[:2]}")
+        b_q, b_k, b_v = (None,) * 3 if in_proj_bias is None else in_proj_bias.chunk(3)
+        q, k, v = (linear(query, q_proj_weight, b_q), linear(key, k_proj_weight, b_k),
+                   linear(value, v_proj_weight, b_v))
+    else:
+        if key.shape != value.shape:
+            raise AssertionError(f"key shape {key.shape} does not match value shape "
+                                 f"{value.shape}")
+        q, k, v = _in_projection_packed(query, key, value, in_proj_weight, in_proj_bias)
+    attn_mask = _attn_mask_3d(attn_mask, tgt_len, src_len, bsz * num_heads)
+    if bias_k is not None and bias_v is not None:  # one learned key and value more
+        k = minigrad.cat([k, bias_k.repeat(1, bsz, 1)])
+        v = minigrad.cat([v, bias_v.repeat(1, bsz, 1)])
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
+    # heads: (seq, batch, embed) -> (batch * heads, seq, head_dim)
+    q = q.view(tgt_len, bsz * num_heads, head_dim).transpose(0, 1)
+    k = (k.view(k.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_k is None
+         else static_k)
+    v = (v.view(v.shape[0], bsz * num_heads, head_dim).transpose(0, 1) if static_v is None
+         else static_v)
+    if add_zero_attn:  # one key and value of zeros more
+        zeros = minigrad.zeros((bsz * num_heads, 1, head_dim), dtype=k.dtype)
+        k, v = minigrad.cat([k, zeros], dim=1), minigrad.cat([v, zeros], dim=1)
+        attn_mask = None if attn_mask is None else pad(attn_mask, (0, 1))
+        key_padding_mask = None if key_padding_mask is None else pad(key_padding_mask, (0, 1))
+    src_len = k.size(1)
+    if key_padding_mask is not None:
+        if key_padding_mask.shape[0] != bsz:
+            raise AssertionError(f"Expected key_padded_mask.shape[0] to be {bsz}, but got "
+                                 f"{key_padding_mask.shape[0]}")
+        if key_padding_mask.shape[1] != src_len:
+            raise AssertionError(f"Expected key_padded_mask.shape[1] to be {src_len}, but got "
+                                 f"{key_padding_mask.shape[1]}")
+        key_padding_mask = (key_padding_mask.view(bsz, 1, 1, src_len)
+                            .expand(-1, num_heads, -1, -1).reshape(bsz * num_heads, 1, src_len))
+        attn_mask = key_padding_mask if attn_mask is None else attn_mask + key_padding_mask
+    if not training:
+        dropout_p = 0.0
+    if need_weights:
+        q_scaled = q * math.sqrt(1.0 / float(q.shape[2]))
+        if attn_mask is not None:
+            weights = minigrad.baddbmm(attn_mask, q_scaled, k.transpose(-2, -1))
+        else:
+            weights = minigrad.bmm(q_scaled, k.transpose(-2, -1))
+        weights = softmax(weights, dim=-1)
+        if dropout_p > 0.0:
+            weights = dropout(weights, p=dropout_p)
+        output = minigrad.bmm(weights, v).transpose(0, 1).reshape(tgt_len * bsz, embed_dim)
+        output = linear(output, out_proj_weight, out_proj_bias)
+        output = output.view(tgt_len, bsz, output.size(1))
+        weights = weights.view(bsz, num_heads, tgt_len, src_len)
+        if average_attn_weights:
+            weights = weights.mean(dim=1)
+        if not is_batched:
+            output, weights = output.squeeze(1), weights.squeeze(0)
+        return output, weights
+    if attn_mask is not None:
+        attn_mask = (attn_mask.unsqueeze(0) if attn_mask.size(0) == 1 and attn_mask.dim() == 3
+                     else attn_mask.view(bsz, num_heads, -1, src_len))
+    q = q.view(bsz, num_heads, tgt_len, head_dim)
+    k = k.view(bsz, num_heads, src_len, head_dim)
+    v = v.view(bsz, num_heads, src_len, head_dim)
+    output = scaled_dot_product_attention(q, k, v, attn_mask, dropout_p, is_causal)
+    output = output.permute(2, 0, 1, 3).reshape(bsz * tgt_len, embed_dim)
+    output = linear(output, out_proj_weight, out_proj_bias)
+    output = output.view(tgt_len, bsz, output.size(1))
+    return (output if is_batched else output.squeeze(1)), None
+
+
+def _in_projection_packed(q: Tensor, k: Tensor, v: Tensor, w: Tensor, b: Tensor | None):
+    """q, k, v times the packed (3E, E) weight: one product when q, k, v are one tensor (self-
+    attention), two when k is v, else three, as PyTorch does (so its graph)."""
+    E = q.size(-1)
+    if k is v and q is k:
+        proj = linear(q, w, b).unflatten(-1, (3, E)).unsqueeze(0).transpose(0, -2)
+        proj = proj.squeeze(-2).contiguous()
+        return proj[0], proj[1], proj[2]
+    if k is v:
+        w_q, w_kv = w.split([E, E * 2])
+        b_q, b_kv = (None, None) if b is None else b.split([E, E * 2])
+        kv_proj = linear(k, w_kv, b_kv).unflatten(-1, (2, E)).unsqueeze(0).transpose(0, -2)
+        kv_proj = kv_proj.squeeze(-2).contiguous()
+        return linear(q, w_q, b_q), kv_proj[0], kv_proj[1]
+    w_q, w_k, w_v = w.chunk(3)
+    b_q, b_k, b_v = (None,) * 3 if b is None else b.chunk(3)
+    return linear(q, w_q, b_q), linear(k, w_k, b_k), linear(v, w_v, b_v)
+
+
+def _attn_mask_3d(attn_mask, tgt_len: int, src_len: int, heads_times_batch: int):
+    """A 2-D (tgt, src) mask as (1, tgt, src); a 3-D one checked against (batch*heads, ...)."""
+    if attn_mask is None:
+        return None
+    if attn_mask.dim() == 2:
+        if attn_mask.shape != (tgt_len, src_len):
+            raise RuntimeError(f"The shape of the 2D attn_mask is {attn_mask.shape}, but should "
+                               f"be {(tgt_len, src_len)}.")
+        return attn_mask.unsqueeze(0)
+    if attn_mask.dim() == 3:
+        if attn_mask.shape != (heads_times_batch, tgt_len, src_len):
+            raise RuntimeError(f"The shape of the 3D attn_mask is {attn_mask.shape}, but should "
+                               f"be {(heads_times_batch, tgt_len, src_len)}.")
+        return attn_mask
+    raise RuntimeError(f"attn_mask's dimension {attn_mask.dim()} is not supported")
+
+
+def _canonical_mask(mask, mask_name: str, other_type, other_name: str, target_type,
+                    check_other: bool = True):
+    """A bool mask as a float one (-inf where True: "do not attend"); a float mask as is."""
+    if mask is None:
+        return None
+    if mask.dtype != minigrad.bool and not mask.dtype.is_floating_point:
+        raise AssertionError(f"only bool and floating types of {mask_name} are supported")
+    if check_other and other_type is not None and mask.dtype != other_type:
+        warnings.warn(f"Support for mismatched {mask_name} and {other_name} is deprecated. "
+                      "Use same type for both instead.", stacklevel=2)
+    if not mask.dtype.is_floating_point:
+        mask = minigrad.zeros_like(mask, dtype=target_type).masked_fill_(mask, float("-inf"))
+    return mask
+
+
+def _mha_shape_check(query, key, value, key_padding_mask, attn_mask, num_heads) -> bool:
+    """PyTorch's checks of the inputs' dims; True for batched (3-D) input."""
+    if query.dim() not in (2, 3):
+        raise AssertionError(f"query should be unbatched 2D or batched 3D tensor but received "
+                             f"{query.dim()}-D query tensor")
+    batched = query.dim() == 3
+    kind = "batched (3-D)" if batched else "unbatched (2-D)"
+    if key.dim() != query.dim() or value.dim() != query.dim():
+        raise AssertionError(f"For {kind} `query`, expected `key` and `value` to be "
+                             f"{query.dim()}-D but found {key.dim()}-D and {value.dim()}-D "
+                             "tensors respectively")
+    if key_padding_mask is not None and key_padding_mask.dim() != query.dim() - 1:
+        raise AssertionError(f"For {kind} `query`, expected `key_padding_mask` to be `None` or "
+                             f"{query.dim() - 1}-D but found {key_padding_mask.dim()}-D tensor "
+                             "instead")
+    if attn_mask is not None:
+        if attn_mask.dim() not in (2, 3):
+            raise AssertionError(f"For {kind} `query`, expected `attn_mask` to be `None`, 2-D "
+                                 f"or 3-D but found {attn_mask.dim()}-D tensor instead")
+        expected = (num_heads, query.shape[0], key.shape[0])
+        if not batched and attn_mask.dim() == 3 and attn_mask.shape != expected:
+            raise AssertionError(f"Expected `attn_mask` shape to be {expected} but got "
+                                 f"{attn_mask.shape}")
+    return batched
 
 
 def leaky_relu(input: Tensor, negative_slope: float = 0.01, inplace: bool = False) -> Tensor:

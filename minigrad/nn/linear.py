@@ -14,7 +14,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Identity", "Linear", "Flatten", "Unflatten"]
+__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "Flatten", "Unflatten"]
 
 
 class Identity(Module):
@@ -68,6 +68,11 @@ class Linear(Module):
     def extra_repr(self) -> str:
         return (f"in_features={self.in_features}, out_features={self.out_features}, "
                 f"bias={self.bias is not None}")
+
+
+class NonDynamicallyQuantizableLinear(Linear):
+    """A ``Linear`` under another name: ``MultiheadAttention.out_proj``, printed as in
+    PyTorch (whose quantisation tools treat it apart)."""
 
 
 class Flatten(Module):
