@@ -116,7 +116,7 @@ def saved_tensor(tensor, data, is_output: bool = False, checked: bool = True) ->
     An output of the node itself is kept as its data only (``is_output``);
     ``data`` is the array formulas on arrays read. ``checked=False`` leaves the
     inference-tensor check to the caller (Node.save)."""
-    if checked:
+    if checked and inference.inference_tensors:  # (check_savable, inline: it runs per save)
         check_savable(tensor)
     saved = _new_object(SavedTensor)
     version = tensor._version_cell
