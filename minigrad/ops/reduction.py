@@ -25,7 +25,7 @@ from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.promotion import float_dtype_for
 from . import arithmetic, fn, pointwise
-from ..rules.arguments import normalize_dim, normalize_dims
+from ..rules.arguments import check_sub, normalize_dim, normalize_dims
 from ._saved import as_shown
 from . import shape as shape_ops
 from .split import several_outputs
@@ -806,7 +806,8 @@ def dist(x, other, p=2):
     if isinstance(p, bool) or not isinstance(p, (int, float)):
         raise TypeError(f"dist(): argument 'p' must be Number, not {type(p).__name__}")
     broadcast_shapes(x.shape, other.shape)  # (torch's text for shapes that do not fit)
-    dtype = dtypes.promote_types(x.dtype, other.dtype)
+    check_sub(x, other)  # (torch computes x - other first: bools refused so)
+    dtype = dtypes.result_type(x, other)  # (a 0-dim other keeps x's float dtype)
     if not dtype.is_floating_point:
         raise RuntimeError("norm(): input dtype should be either floating point or complex. "
                            f"Got {dtypes.SCALAR_NAMES[dtype]} instead.")

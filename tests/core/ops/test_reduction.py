@@ -410,6 +410,8 @@ def test_dist_is_torchs(name):
     lambda L: L.dist(L.ones(3, requires_grad=True), L.ones(3)),
     lambda L: L.ones(2).dist(L.zeros(2), p=float("inf")),
     lambda L: L.dist(L.ones(2, dtype=L.float64), L.ones(2)),
+    lambda L: L.dist(L.ones(2), L.tensor(3.0, dtype=L.float64)),  # (a 0-dim other: float32)
+    lambda L: L.dist(L.ones(2), L.tensor([True, False])),  # (x - other first: bools refused)
     lambda L: L.dist(L.ones(2), 3.0),
     lambda L: L.dist(L.ones(2), L.ones(2), p="fro"),
     lambda L: L.dist(L.ones(2, dtype=L.long), L.ones(2, dtype=L.long)),
@@ -422,7 +424,8 @@ def test_dist_is_torchs(name):
     lambda L: L.triu_indices(2, 3, 10), lambda L: L.tril_indices(3, -2),
     lambda L: L.triu_indices(-1, 3), lambda L: L.tril_indices(3, 3, dtype=L.bool),
     lambda L: L.tril_indices(3.0, 3), lambda L: L.triu_indices(3, 3, offset=1.5),
-], ids=["dist-of-equal-points", "dist-inf-method", "dist-promotes", "dist-a-number",
+], ids=["dist-of-equal-points", "dist-inf-method", "dist-promotes", "dist-0-dim-float64",
+        "dist-bool", "dist-a-number",
         "dist-p-a-string", "dist-of-int64", "dist-shapes", "dist-p0-backward",
         "dist-out-refused", "dist-p0-backward-to-other", "tril_indices",
         "triu_indices", "tril_indices-int32", "tril_indices-empty", "triu_indices-offset-past",
