@@ -619,6 +619,72 @@ def ge(input, other, *, out=None):
     return _out("ge", ops.ge(input, other), out, input, other, differentiable=False)
 
 
+# (PyTorch's other names for the comparisons and the arithmetic: the same ops, the same nodes)
+def greater(input, other, *, out=None):
+    return gt(input, other, out=out)
+
+
+def greater_equal(input, other, *, out=None):
+    return ge(input, other, out=out)
+
+
+def less(input, other, *, out=None):
+    return lt(input, other, out=out)
+
+
+def less_equal(input, other, *, out=None):
+    return le(input, other, out=out)
+
+
+def not_equal(input, other, *, out=None):
+    return ne(input, other, out=out)
+
+
+def multiply(input, other, *, out=None):
+    return mul(input, other, out=out)
+
+
+def subtract(input, other, *, alpha=1, out=None):
+    return sub(input, other, alpha=alpha, out=out)
+
+
+def divide(input, other, *, rounding_mode=None, out=None):
+    return div(input, other, rounding_mode=rounding_mode, out=out)
+
+
+def isposinf(input, *, out=None):
+    """Where ``input`` is +inf."""
+    return _out("isposinf", ops.aliases.isposinf(input), out, input, differentiable=False)
+
+
+def isneginf(input, *, out=None):
+    """Where ``input`` is -inf."""
+    return _out("isneginf", ops.aliases.isneginf(input), out, input, differentiable=False)
+
+
+def isreal(input):
+    """True everywhere (minigrad has no complex numbers)."""
+    return ops.aliases.isreal(input)
+
+
+def inner(input, other, *, out=None):
+    """The sums of products over the last dims: ``a[..., k] * b[..., k]``."""
+    return _out("inner", ops.aliases.inner(input, other), out, input, other)
+
+
+def diagflat(input, offset=0):
+    """A matrix with the flattened ``input`` on its diagonal (``offset`` above it)."""
+    return ops.aliases.diagflat(input, offset)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Each run of equal consecutive values kept once.
+
+    >>> torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1]))
+    tensor([1, 2, 3, 1])"""
+    return ops.unique_consecutive(input, return_inverse, return_counts, dim)
+
+
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return ops.isclose(input, other, rtol, atol, equal_nan)
 

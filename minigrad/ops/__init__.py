@@ -23,7 +23,8 @@
 | diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
 | limits        | clamp_min, clamp_max, nan_to_num                        |
-| counting      | count_nonzero, nonzero, unique, bincount, histc         |
+| counting      | count_nonzero, nonzero, unique(_consecutive), bincount, |
+|               | histc                                                   |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum,          |
 |               | trapezoid, cumulative_trapezoid, tensordot,             |
 |               | cartesian_prod, combinations, cov, corrcoef             |
@@ -58,7 +59,8 @@ from ..rules.conv import check_dtype as check_pool_dtype, check_pad  # noqa: F40
 from .conv import (  # noqa: F401
     adaptive_avg_pool2d, avg_pool2d, constant_pad, convolution, fold, max_pool2d, unfold)
 from .counting import (  # noqa: F401
-    argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique)
+    argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique,
+    unique_consecutive)
 from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
 from .batch_norm import native_batch_norm  # noqa: F401
 from . import padding  # noqa: F401 (edge_pad: padding.edge_pad)
