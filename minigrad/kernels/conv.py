@@ -23,7 +23,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution",
-           "convolution_input_grad", "convolution_weight_grad", "im2col", "col2im", "max_pool",
+           "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
            "max_pool_backward", "max_pool_gather", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
            "adaptive_ranges"]
@@ -164,6 +164,21 @@ def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, gr
     with grad)."""
     cols = _window_matrix(x, weight_shape[2:], stride, padding, dilation, groups, grad.shape[2:])
     return _per_group(_grad_matrix(grad, groups), cols.transpose(0, 2, 1)).reshape(weight_shape)
+
+
+def conv_transpose(x, weight, bias, stride, padding, dilation, groups, output_padding):
+    """A transposed convolution: y is what a convolution with this weight would give as
+    the gradient of its input, for x as the gradient of its output; each input element
+    times the kernel, added into the output window it stands for. Output size along a
+    dim: (n - 1) stride - 2 padding + dilation (k - 1) + output_padding + 1."""
+    kernel = weight.shape[2:]
+    out = tuple((n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, k, s, p, d, o in
+                zip(x.shape[2:], kernel, stride, padding, dilation, output_padding))
+    shape = (x.shape[0], weight.shape[1] * groups) + out
+    y = convolution_input_grad(x, weight, shape, stride, padding, dilation, groups)
+    if bias is not None:
+        y += bias.reshape((-1,) + (1,) * len(kernel))
+    return y
 
 
 def im2col(x, kernel, dilation, padding, stride):

@@ -4,7 +4,7 @@
     parameter.py   Parameter: a tensor that a module learns
     linear.py      Linear, Identity, Flatten, Unflatten
     lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
-    conv.py        Conv1d, Conv2d, Unfold, Fold
+    conv.py        Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, Unfold, Fold
     pooling.py     MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU, LeakyReLU, RReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid, Hardshrink, Softshrink,
@@ -32,7 +32,7 @@ from .activation import (  # noqa: F401
     Tanhshrink, Threshold)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .container import ModuleDict, ModuleList, Sequential  # noqa: F401
-from .conv import Conv1d, Conv2d, Fold, Unfold  # noqa: F401
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, Fold, Unfold  # noqa: F401
 from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
 from .linear import Flatten, Identity, Linear, Unflatten  # noqa: F401

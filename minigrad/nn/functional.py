@@ -799,6 +799,39 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
+                    spatial: int, name: str):
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(
+            f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to {name}, "
+            f"but got input of size: {list(input.shape)}")
+    unbatched = input.dim() == spatial + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    output = ops.conv_transpose(input, weight, bias, _tuple(stride, spatial),
+                                _tuple(padding, spatial), _tuple(output_padding, spatial),
+                                _tuple(dilation, spatial), groups)
+    return output.squeeze(0) if unbatched else output
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The 1-D transposed convolution of ``input`` (N, C_in, L) with ``weight`` (C_in,
+    C_out / groups, k): each input element times the kernel, added into the output at
+    stride i + dilation j - padding. Length (L - 1) s - 2 p + d (k - 1) + output_padding + 1."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 1, "conv_transpose1d")
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The 2-D transposed convolution ("deconvolution") of ``input`` (N, C_in, H, W) with
+    ``weight`` (C_in, C_out / groups, kH, kW): the gradient of conv2d's input, as a layer
+    that grows images (a DCGAN's generator; ConvolutionBackward0, transposed=True)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 2, "conv_transpose2d")
+
+
 def _pool_sizes(kernel_size, stride, padding, dilation, name: str):
     """kernel, stride (the kernel when not given), padding and dilation as pairs, and the
     stride as the node shows it (() when not given)."""

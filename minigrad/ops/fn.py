@@ -817,8 +817,14 @@ def col2im(cols, size, kernel, dilation, padding, stride):
     return kernels_conv.col2im(cols, size, kernel, dilation, padding, stride)
 
 
-def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups):
-    """G convolved back with the weight (a transposed convolution): dL/dinput."""
+def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups,
+                           transposed=False):
+    """G convolved back with the weight (a transposed convolution): dL/dinput. Of a
+    transposed convolution: G convolved with the weight (a convolution)."""
+    if transposed:
+        if is_tensor(grad) or is_tensor(weight):
+            return conv.convolution(grad, weight, None, stride, padding, dilation, groups)
+        return kernels_conv.convolution(grad, weight, None, stride, padding, dilation, groups)
     if is_tensor(grad) or is_tensor(weight):
         return _recorded_convolution_grad(grad, None, weight, input_shape, stride, padding,
                                           dilation, groups)
@@ -826,8 +832,12 @@ def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation,
                                                dilation, groups)
 
 
-def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups):
-    """The input correlated with G: dL/dweight."""
+def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups,
+                            transposed=False):
+    """The input correlated with G: dL/dweight. Of a transposed convolution: G correlated
+    with the input (the roles swap)."""
+    if transposed:
+        x, grad = grad, x
     if is_tensor(grad) or is_tensor(x):
         return _recorded_convolution_grad(grad, x, None, weight_shape, stride, padding, dilation,
                                           groups)
