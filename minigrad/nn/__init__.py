@@ -12,7 +12,7 @@
     dropout.py     Dropout, Dropout1d, Dropout2d
     batchnorm.py   BatchNorm1d, BatchNorm2d, BatchNorm3d
     sparse.py      Embedding (a table of vectors looked up by index)
-    normalization.py  LayerNorm
+    normalization.py  LayerNorm, GroupNorm, InstanceNorm1d/2d, RMSNorm
     container.py   Sequential, ModuleList, ModuleDict
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, the margin losses (MarginRankingLoss,
@@ -43,7 +43,8 @@ from .loss import (  # noqa: F401
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
     SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .module import Module  # noqa: F401
-from .normalization import LayerNorm  # noqa: F401
+from .normalization import (  # noqa: F401
+    GroupNorm, InstanceNorm1d, InstanceNorm2d, LayerNorm, RMSNorm)
 from .sparse import Embedding  # noqa: F401
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .pooling import (  # noqa: F401

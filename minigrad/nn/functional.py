@@ -31,7 +31,8 @@ from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "scaled_dot_product_attention",
-           "one_hot", "embedding", "layer_norm", "gelu", "pad", "conv1d", "conv2d",
+           "one_hot", "embedding", "layer_norm", "group_norm", "instance_norm", "rms_norm",
+           "gelu", "pad", "conv1d", "conv2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy_with_logits", "batch_norm", "binary_cross_entropy", "l1_loss",
@@ -1334,6 +1335,86 @@ def _verify_batch_size(shape) -> None:
     if values == 1:
         raise ValueError("Expected more than 1 value per channel when training, "
                          f"got input size {shape}")
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Each sample's channels split into ``num_groups`` groups; each group (its channels at
+    every position) brought to mean 0 and variance 1 (biased, plus ``eps``), then times
+    ``weight`` plus ``bias`` per channel (NativeGroupNormBackward0)."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    _verify_batch_size([input.shape[0] * input.shape[1] // num_groups, num_groups,
+                        *input.shape[2:]])
+    channels = input.shape[1]
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {_shape_text(input.shape)} and "
+                           f"num_groups={num_groups}")
+    for name, given in (("weight", weight), ("bias", bias)):
+        if given is not None and (given.dim() != 1 or given.numel() != channels):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape "
+                               f"{_shape_text(given.shape)} and input of shape "
+                               f"{_shape_text(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"GroupNormKernelImpl" not implemented for \'{_type_name(input)}\'')
+    return ops.group_norm(input, num_groups, weight, bias, eps)
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Each channel of each sample normalised over its positions, as PyTorch computes it:
+    the batch seen as one sample of N * C channels, batch_norm'ed (ViewBackward0 around
+    NativeBatchNormBackward0); running statistics, if given, move toward the samples'
+    mean statistics."""
+    if use_input_stats:
+        size = 1
+        for n in input.shape[2:]:
+            size *= n
+        if size == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input "
+                             f"size {input.shape}")
+    n, channels = input.shape[:2]
+    shape = (1, n * channels, *input.shape[2:])
+    repeated = [None if t is None else t.repeat(n) for t in (weight, bias)]
+    stats = [None if t is None else t.detach().repeat(n) for t in (running_mean, running_var)]
+    output = batch_norm(input.contiguous().view(shape), *stats, *repeated, use_input_stats,
+                        momentum, eps)
+    with minigrad.no_grad():
+        for given, moved in zip((running_mean, running_var), stats):
+            if given is not None and use_input_stats:
+                given.copy_(moved.view(n, channels).mean(0))
+    return output.view(input.shape)
+
+
+def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
+             eps: float | None = None) -> Tensor:
+    """x / sqrt(mean(x**2) + eps) * weight, the mean over the last dims
+    (``normalized_shape``); eps by default the dtype's machine epsilon. Composed as
+    PyTorch composes it: x * rsqrt(x.pow(2).mean(dims, keepdim=True) + eps) * weight."""
+    if not isinstance(normalized_shape, (tuple, list, minigrad.Size)):
+        raise TypeError(f"rms_norm(): argument 'normalized_shape' (position 2) must be "
+                        f"tuple of ints, not {type(normalized_shape).__name__}")
+    shape = tuple(normalized_shape)
+    if weight is not None and tuple(weight.shape) != shape:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got "
+                           f"weight of shape {_shape_text(weight.shape)} and normalized_shape "
+                           f"= {_shape_text(shape)}")
+    if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={_shape_text(shape)}, expected input with "
+                           f"shape [*{', '.join(map(str, shape))}], but got input of "
+                           f"size{_shape_text(input.shape)}")
+    if eps is None:
+        eps = float(minigrad.finfo(input.dtype).eps)
+    dims = list(range(input.dim() - len(shape), input.dim()))
+    # (C++ adds eps as a Scalar: AddBackward1)
+    output = input * ops.scalar_op(input.pow(2).mean(dims, keepdim=True), "+", eps).rsqrt()
+    return output if weight is None else output * weight
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,

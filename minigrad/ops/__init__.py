@@ -18,7 +18,7 @@
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes, index_put, masked_scatter      |
 | gather        | gather (and its backward, scatter_add), take            |
-| layers        | embedding, layer_norm, gelu, attention (one op each)    |
+| layers        | embedding, layer_norm, group_norm, gelu, attention      |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
 | diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
@@ -93,7 +93,7 @@ from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,
     sqrt, tanh, tril, triu, where,
 )
-from .layers import embedding, flash_attention, gelu, layer_norm  # noqa: F401
+from .layers import embedding, flash_attention, gelu, group_norm, layer_norm  # noqa: F401
 from .rounding import (  # noqa: F401
     ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, log1p, log2, log10, remainder,
     round, rsqrt, square, trunc,

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
 from ..kernels import conv as kernels_conv, layers as kernels_layers, pointwise as kernels_pointwise
+from ..kernels import normalization as kernels_normalization
 from ..kernels import rounding as kernels_rounding, special as kernels_special
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
@@ -55,7 +56,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -786,6 +787,33 @@ def native_layer_norm_backward(grad, x, x_mean, rstd, weight, kept: int, eps: fl
         grad_w = sum(grad * xhat, leading) if leading else grad * xhat
     if needs[2]:
         grad_b = sum(grad, leading) if leading else grad
+    return grad_x, grad_w, grad_b
+
+def native_group_norm_backward(grad, x, x_mean, rstd, weight, groups: int, eps: float,
+                               needs: tuple):
+    """group_norm's three gradients (None where not needed): layer_norm's formula within
+    each (sample, group), g = G * weight[c]; weight's sum(G * xhat), bias's sum(G) over
+    every dim but the channels."""
+    if not (is_tensor(grad) or is_tensor(x)):
+        return kernels_normalization.group_norm_backward(grad, x, x_mean, rstd, weight, groups,
+                                                         needs)
+    n, channels = x.shape[:2]
+    rows = (n, groups, -1)
+    # (recorded: mean and rstd again, from x, so that a second derivative sees them move)
+    centred = reshape(x, rows) - mean(reshape(x, rows), 2, True)
+    rstd = (mean(centred * centred, 2, True) + eps) ** -0.5
+    xhat = centred * rstd
+    g = grad if weight is None else grad * reshape(weight, (channels,) + (1,) * (x.ndim - 2))
+    g = reshape(g, rows)
+    others = (0, *range(2, x.ndim))
+    grad_x = grad_w = grad_b = None
+    if needs[0]:
+        grad_x = reshape((g - mean(g, 2, True) - xhat * mean(g * xhat, 2, True)) * rstd,
+                         x.shape)
+    if needs[1]:
+        grad_w = sum(grad * reshape(xhat, x.shape), others)
+    if needs[2]:
+        grad_b = sum(grad, others)
     return grad_x, grad_w, grad_b
 
 # ---- convolution and pooling (kernels/conv.py) ---------------------------------------
