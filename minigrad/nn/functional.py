@@ -32,7 +32,8 @@ from ..tensor import Tensor
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "scaled_dot_product_attention",
            "one_hot", "embedding", "layer_norm", "group_norm", "instance_norm", "rms_norm",
-           "gelu", "pad", "conv1d", "conv2d",
+           "gelu", "interpolate", "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d",
+           "conv_transpose2d", "pad", "conv1d", "conv2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy_with_logits", "batch_norm", "binary_cross_entropy", "l1_loss",
@@ -831,6 +832,122 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     that grows images (a DCGAN's generator; ConvolutionBackward0, transposed=True)."""
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
                            dilation, 2, "conv_transpose2d")
+
+
+# ---- resizing (ops/upsample.py) ----------------------------------------------------
+
+_RESIZE_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+
+
+def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+                align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
+                antialias: bool = False) -> Tensor:
+    """``input`` (N, C, *spatial) resized to ``size``, or by ``scale_factor``: 'nearest'
+    (each output copies the input element it falls on: UpsampleNearest2DBackward0),
+    'nearest-exact', 'linear' (3-D input) and 'bilinear' (4-D) (a weighted mean of the
+    neighbours; ``align_corners``: the corner pixels' centres meet), 'area' (adaptive
+    average pooling)."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size "
+                    f"of {size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                    "and output size in (o1, o2, ...,oK) format.")
+            if not all(isinstance(n, int) for n in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] "
+                                "or Tuple[int, int, int], but got size with types "
+                                f"{[type(n) for n in size]}")
+            output_size = list(size)
+        else:
+            output_size = [size] * dim
+        scales = [None] * dim
+    elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. Please provide input tensor in (N, "
+                    "C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+            scales = [float(f) for f in scale_factor]
+        else:
+            scales = [float(scale_factor)] * dim
+        # (PyTorch's C++: the size truncated from size * scale, in double)
+        output_size = [int(n * f) for n, f in zip(input.shape[2:], scales)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if recompute_scale_factor:
+        scales = [None] * dim
+    if antialias:
+        raise NotImplementedError("minigrad: interpolate(antialias=True) is not implemented")
+    wanted = {("nearest", 1), ("nearest", 2), ("nearest-exact", 1), ("nearest-exact", 2),
+              ("linear", 1), ("bilinear", 2), ("area", 1), ("area", 2)}
+    if (mode, dim) not in wanted:
+        if input.dim() not in (3, 4, 5) or mode not in _RESIZE_MODES.split(" | "):
+            raise NotImplementedError(
+                f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
+                f"for the modes: {_RESIZE_MODES} (got {mode})")
+        needs = {"linear": 3, "bilinear": 4, "trilinear": 5}.get(mode)
+        if needs is not None and needs != input.dim():
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                      f"{needs}D input")
+        raise NotImplementedError(f"minigrad: interpolate mode={mode!r} for {input.dim()}D "
+                                  "input is not implemented (nearest, nearest-exact, linear, "
+                                  "bilinear and area for 3D and 4D inputs are)")
+    if mode == "area":
+        pool = adaptive_avg_pool1d if dim == 1 else adaptive_avg_pool2d
+        return pool(input, output_size)
+    if not input.dtype.is_floating_point:
+        kernel = {"nearest": "upsample_nearest", "nearest-exact": "_upsample_nearest_exact",
+                  "linear": "upsample_linear", "bilinear": "upsample_bilinear"}[mode]
+        raise NotImplementedError(f'"{kernel}{dim}d_channels_last" not implemented for '
+                                  f"'{_type_name(input)}'")
+    return ops.upsample(input, output_size, scales, "linear" if mode == "bilinear" else mode,
+                        align_corners)
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """(*, C r^2, H, W) -> (*, C, H r, W r) for r = ``upscale_factor``: r^2 channels become
+    an r x r block of pixels (sub-pixel convolution's upsampling; PixelShuffleBackward0)."""
+    _check_shuffle(input, upscale_factor, "pixel_shuffle", "upscale_factor")
+    channels = input.shape[-3]
+    if channels % (upscale_factor * upscale_factor):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be "
+                           f"divisible by the square of upscale_factor, but input.size(-3)="
+                           f"{channels} is not divisible by {upscale_factor * upscale_factor}")
+    return ops.pixel_shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """(*, C, H r, W r) -> (*, C r^2, H, W): each r x r block of pixels into r^2 channels."""
+    _check_shuffle(input, downscale_factor, "pixel_unshuffle", "downscale_factor")
+    for name, size in (("height", input.shape[-2]), ("width", input.shape[-1])):
+        if size % downscale_factor:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by "
+                               f"downscale_factor, but input.size({-2 if name == 'height' else -1})"
+                               f"={size} is not divisible by {downscale_factor}")
+    return ops.pixel_unshuffle(input, downscale_factor)
+
+
+def _check_shuffle(input: Tensor, factor: int, name: str, what: str) -> None:
+    if input.dim() < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
+                           f"with {input.dim()} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
 
 
 def _pool_sizes(kernel_size, stride, padding, dilation, name: str):

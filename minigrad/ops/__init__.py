@@ -20,6 +20,7 @@
 | gather        | gather (and its backward, scatter_add), take            |
 | layers        | embedding, layer_norm, group_norm, gelu, attention      |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
+| upsample      | upsample (nearest, linear, bilinear), pixel_shuffle     |
 | diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
 | limits        | clamp_min, clamp_max, nan_to_num                        |
@@ -93,6 +94,7 @@ from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,
     sqrt, tanh, tril, triu, where,
 )
+from .upsample import pixel_shuffle, pixel_unshuffle, upsample  # noqa: F401
 from .layers import embedding, flash_attention, gelu, group_norm, layer_norm  # noqa: F401
 from .rounding import (  # noqa: F401
     ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, log1p, log2, log10, remainder,

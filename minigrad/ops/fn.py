@@ -25,7 +25,7 @@ import numpy as np
 
 from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
 from ..kernels import conv as kernels_conv, layers as kernels_layers, pointwise as kernels_pointwise
-from ..kernels import normalization as kernels_normalization
+from ..kernels import normalization as kernels_normalization, upsample as kernels_upsample
 from ..kernels import rounding as kernels_rounding, special as kernels_special
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
@@ -40,6 +40,7 @@ from . import scatter as scatter_ops
 from . import diagonal as diagonal_ops
 from . import rolling as rolling_ops
 from . import shape as shape_ops
+from . import upsample as upsample_ops
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma",
@@ -56,7 +57,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "pixel_shuffle", "pixel_unshuffle", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -815,6 +816,39 @@ def native_group_norm_backward(grad, x, x_mean, rstd, weight, groups: int, eps: 
     if needs[2]:
         grad_b = sum(grad, others)
     return grad_x, grad_w, grad_b
+
+def upsample_backward(grad, input_shape, scales, mode: str, align_corners: bool):
+    """dL/dx of an upsampling, A^T G along each spatial dim (A: the outputs' weights on
+    the inputs); on Tensors recorded as matrix products with the constant A's."""
+    if not is_tensor(grad):
+        return kernels_upsample.upsample_backward(grad, input_shape, scales, mode,
+                                                  align_corners)
+    result = grad
+    for dim, (size, scale) in enumerate(zip(input_shape[2:], scales)):
+        out = grad.shape[2 + dim]
+        weights = np.zeros((out, size), grad.dtype.numpy)
+        if mode == "linear":
+            i0, i1, w0, w1 = kernels_upsample.linear_indices(size, out, scale, align_corners,
+                                                             weights.dtype)
+            np.add.at(weights, (np.arange(out), i0), w0)
+            np.add.at(weights, (np.arange(out), i1), w1)
+        else:
+            places = kernels_upsample.nearest_indices(size, out, scale, mode != "nearest")
+            weights[np.arange(out), places] = 1
+        moved = transpose(result, 2 + dim, -1)  # (the dim last, times A: out -> size)
+        result = transpose(linalg.matmul(moved, make(weights)), 2 + dim, -1)
+    return contiguous(result)
+
+def pixel_shuffle(x, factor: int):
+    if is_tensor(x):
+        return upsample_ops.pixel_shuffle(x, factor)
+    return kernels_upsample.pixel_shuffle(x, factor)
+
+
+def pixel_unshuffle(x, factor: int):
+    if is_tensor(x):
+        return upsample_ops.pixel_unshuffle(x, factor)
+    return kernels_upsample.pixel_unshuffle(x, factor)
 
 # ---- convolution and pooling (kernels/conv.py) ---------------------------------------
 # (On Tensors, create_graph=True, a convolution's gradients are recorded as unfold, matrix
