@@ -26,6 +26,7 @@ __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "conv
            "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
            "max_pool_backward", "max_pool_gather", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
+           "adaptive_max_pool",
            "adaptive_ranges"]
 
 
@@ -330,6 +331,26 @@ def adaptive_avg_pool(x, out):
             # (divided by the height, then by the width: PyTorch's two roundings)
             y[..., i, j] = total / x.dtype.type(bottom - top) / x.dtype.type(right - left)
     return y
+
+
+def adaptive_max_pool(x, out):
+    """(values, indices): each output the largest element of its range of rows and columns
+    (``adaptive_ranges``), the first one met (a NaN wins), and its place h * W + w."""
+    rows, cols = adaptive_ranges(x.shape[-2], out[0]), adaptive_ranges(x.shape[-1], out[1])
+    values = np.empty(x.shape[:-2] + tuple(out), x.dtype)
+    indices = np.empty(values.shape, np.int64)
+    width = x.shape[-1]
+    for i, (top, bottom) in enumerate(rows):
+        for j, (left, right) in enumerate(cols):
+            region = x[..., top:bottom, left:right].reshape(x.shape[:-2] + (-1,))
+            chosen = np.argmax(region, -1)
+            if x.dtype.kind == "f":  # (the first NaN, as PyTorch's `val > max || isnan(val)`)
+                nan = np.isnan(region)
+                chosen = np.where(nan.any(-1), np.argmax(nan, -1), chosen)
+            values[..., i, j] = np.take_along_axis(region, chosen[..., None], -1)[..., 0]
+            span = right - left
+            indices[..., i, j] = (top + chosen // span) * width + left + chosen % span
+    return values, indices
 
 
 def adaptive_avg_pool_backward(grad, input_shape):

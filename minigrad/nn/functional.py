@@ -32,7 +32,7 @@ from ..tensor import Tensor
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "scaled_dot_product_attention",
            "one_hot", "embedding", "layer_norm", "group_norm", "instance_norm", "rms_norm",
-           "gelu", "interpolate", "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d",
+           "gelu", "glu", "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d",
            "conv_transpose2d", "pad", "conv1d", "conv2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
@@ -66,6 +66,12 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0), elementwise. ``inplace=True`` writes the result into ``input``."""
     return input.copy_(input.relu()) if inplace else input.relu()
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """The gated linear unit: ``input`` halved along ``dim`` into a and b, a * sigmoid(b)
+    (GluBackward0)."""
+    return ops.activation.glu(input, dim)
 
 
 def sigmoid(input: Tensor) -> Tensor:
@@ -1021,6 +1027,29 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     return ops.adaptive_avg_pool2d(input, size)
 
 
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+    """The largest element of each of a grid of ``output_size`` (h, w) regions (rows
+    [floor(i H / h), ceil((i + 1) H / h)), the columns alike; ``None`` keeps that size);
+    with ``return_indices``, also where each was (h * W + w)."""
+    size = _tuple(output_size, 2)
+    if input.dim() in (3, 4):
+        size = tuple(input.shape[-2 + k] if s is None else s for k, s in enumerate(size))
+    return ops.adaptive_max_pool2d(input, size, return_indices)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           "adaptive_max_pool1d)")
+    result = adaptive_max_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0]),
+                                 return_indices)
+    if return_indices:
+        return result[0].squeeze(-2), result[1].squeeze(-2)
+    return result.squeeze(-2)
+
+
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
     """adaptive_avg_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
     return adaptive_avg_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0])).squeeze(-2)
@@ -1171,8 +1200,8 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             dim = input.dim() - 1 - i
             if pad[2 * i] >= input.shape[dim] or pad[2 * i + 1] >= input.shape[dim]:
                 raise RuntimeError(
-                    "Argument #4: Padding size should be less than the corresponding input "
-                    f"dimension, but got: padding ({pad[2 * i]}, {pad[2 * i + 1]}) at "
+                    f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding "
+                    f"input dimension, but got: padding ({pad[2 * i]}, {pad[2 * i + 1]}) at "
                     f"dimension {dim} of input {list(input.shape)}")
     return ops.padding.edge_pad(input, pad, mode)
 

@@ -1,6 +1,7 @@
 """Convolution and pooling, as PyTorch records them: ``ConvolutionBackward0`` (every
 ``conv1d``/``conv2d``, and ``conv_transpose1d``/``2d`` with transposed=True),
-``MaxPool2DWithIndicesBackward0``, ``AvgPool2DBackward0`` and ``AdaptiveAvgPool2DBackward0``; the windows as columns and back (``Im2ColBackward0``,
+``MaxPool2DWithIndicesBackward0``, ``AvgPool2DBackward0``, ``AdaptiveAvgPool2DBackward0`` and
+``AdaptiveMaxPool2DBackward0``; the windows as columns and back (``Im2ColBackward0``,
 ``Col2ImBackward0``: F.unfold and F.fold) and padding (``ConstantPadNdBackward0``).
 Arrays are (N, C, *spatial); ``stride``, ``padding`` and ``dilation`` are tuples with
 one int per spatial dim. The pooling backwards are linear in the gradient, so with
@@ -30,8 +31,8 @@ from ..rules import conv as rules
 from . import fn
 from ._saved import as_shown
 
-__all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool2d", "avg_pool2d",
-           "adaptive_avg_pool2d"]
+__all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool2d",
+           "avg_pool2d", "adaptive_avg_pool2d", "adaptive_max_pool2d"]
 
 
 class ConvolutionBackward0(Node):
@@ -279,6 +280,37 @@ def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, di
         x, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode,
         count_include_pad=count_include_pad, divisor_override=divisor_override,
         shown_stride=shown_stride)
+
+
+class AdaptiveMaxPool2DBackward0(Node):
+    formula = Formula("y[n, c, i, j]", "max of self[n, c, rows(i), cols(j)]",
+                      grad={"self": "G[n, c, i, j] at the element chosen, 0 elsewhere"},
+                      note="Also returns the indices (h * W + w) of the chosen elements.")
+    saves = {"self": Input(0)}
+
+    def forward(self, x, output_size):
+        values, self.indices = kernels.adaptive_max_pool(x, output_size)
+        self.save(result1=self.indices)
+        return values
+
+    def backward(self, saved, grad):
+        return fn.max_pool_backward(grad, saved.self, saved.result1)
+
+
+def adaptive_max_pool2d(x, output_size, return_indices=False):
+    """Adaptive max pooling of (C, H, W) or (N, C, H, W); with ``return_indices``,
+    (values, indices)."""
+    if x.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
+                           f"{rules._sizes(x.shape)}")
+    rules.check_dtype(x, "adaptive_max_pool2d")
+    values = AdaptiveMaxPool2DBackward0.apply(x, output_size=tuple(output_size))
+    if not return_indices:
+        return values
+    if values.grad_fn is not None:
+        return values, make(values.grad_fn.indices)
+    # (not recorded: the node is gone, so ask the kernel again)
+    return values, make(kernels.adaptive_max_pool(x._data, tuple(output_size))[1])
 
 
 def adaptive_avg_pool2d(x, output_size):

@@ -22,7 +22,7 @@ def _sizes(shape) -> str:
 KERNEL_DTYPES = {
     "slow_conv2d_cpu": "integers", "max_pool2d": "integers", "avg_pool2d": "int64",
     "adaptive_avg_pool2d": "none", "im2col_out_cpu": "bool", "col2im_out_cpu": "bool",
-    "max_pool1d_impl": "none",
+    "max_pool1d_impl": "none", "adaptive_max_pool2d": "none",
 }
 
 
