@@ -219,7 +219,7 @@ class ParameterList(Module):
     """A list of parameters that belong to the model holding it (named '0', '1', ...);
     a tensor put in becomes a Parameter.
 
-    >>> ParameterList([Parameter(minigrad.ones(2)), minigrad.zeros(3, 4)])
+    >>> ParameterList([Parameter(Tensor(2)), Tensor(3, 4)])
     ParameterList(
         (0): Parameter containing: [torch.float32 of size 2]
         (1): Parameter containing: [torch.float32 of size 3x4]
