@@ -1111,6 +1111,55 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
                 input, batch1, batch2, exact_dtype=True)
 
 
+def ldexp(input, other, *, out=None):
+    """input * 2 ** other (a float result)."""
+    return _out("ldexp", ops.ldexp(input, other), out, input, other)
+
+
+def frexp(input, *, out=None):
+    """(mantissa, exponent) with input = mantissa * 2 ** exponent, |mantissa| in [0.5, 1).
+
+    >>> torch.frexp(torch.tensor([8., 0.75]))
+    torch.return_types.frexp(
+    mantissa=tensor([0.5000, 0.7500]),
+    exponent=tensor([4, 0], dtype=torch.int32))"""
+    if out is not None:
+        raise NotImplementedError("minigrad: frexp(out=) is not implemented")
+    return ops.frexp(input)
+
+
+def vdot(input, other, *, out=None):
+    """sum(conj(input) * other) for vectors (real numbers: torch.dot)."""
+    return _out("vdot", ops.vdot(input, other), out, input, other, exact_dtype=True)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * outer(vec1, vec2)."""
+    return _out("addr", ops.addr(input, vec1, vec2, beta=beta, alpha=alpha), out, input, vec1,
+                vec2)
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (the sum over the batch of batch1[i] @ batch2[i])."""
+    return _out("addbmm", ops.addbmm(input, batch1, batch2, beta=beta, alpha=alpha), out, input,
+                batch1, batch2, exact_dtype=True)
+
+
+def select_scatter(input, src, dim, index):
+    """A copy of ``input`` with ``input.select(dim, index)`` replaced by ``src``."""
+    return ops.select_scatter(input, src, dim, index)
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+    """A copy of ``input`` with ``input[start:end:step]`` along ``dim`` replaced by ``src``."""
+    return ops.slice_scatter(input, src, dim, start, end, step)
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+    """A copy of ``input`` with its diagonal replaced by ``src``."""
+    return ops.diagonal_scatter(input, src, offset, dim1, dim2)
+
+
 def cross(input, other, dim=None, *, out=None):
     """The cross product of 3-vectors along ``dim``."""
     return _out("cross", ops.cross(input, other, dim), out, input, other)

@@ -1515,6 +1515,40 @@ class Tensor(TensorBase):
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
         return ops.baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
 
+    def ldexp(self, other):
+        return ops.ldexp(self, other)
+
+    def ldexp_(self, other):
+        return ops.inplace(self, ops.ldexp, other)
+
+    def frexp(self):
+        return ops.frexp(self)
+
+    def vdot(self, other):
+        return ops.vdot(self, other)
+
+    def addr(self, vec1, vec2, *, beta=1, alpha=1):
+        return ops.addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return ops.addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+        return ops.inplace(self, functools.partial(ops.addr, beta=beta, alpha=alpha), vec1, vec2)
+
+    def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        return ops.inplace(self, functools.partial(ops.addbmm, beta=beta, alpha=alpha), batch1,
+                           batch2)
+
+    def select_scatter(self, src, dim, index):
+        return ops.select_scatter(self, src, dim, index)
+
+    def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
+        return ops.slice_scatter(self, src, dim, start, end, step)
+
+    def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+        return ops.diagonal_scatter(self, src, offset, dim1, dim2)
+
     def repeat(self, *repeats):
         """Copies of this tensor side by side, ``repeats[d]`` along each dim d
         (``x.repeat(2, 1)``: two copies one above the other)."""

@@ -33,7 +33,9 @@
 | distance      | cdist                                                   |
 | scatter       | index_select, index_add/fill/copy, scatter,             |
 |               | scatter_reduce                                          |
-| linalg        | matmul, mm, mv, dot, bmm, addmm, addmv, baddbmm, cross  |
+| linalg        | matmul, mm, mv, dot, vdot, bmm, addmm, addmv, baddbmm,  |
+|               | addbmm, addr, cross                                     |
+| view_scatter  | select_scatter, slice_scatter, diagonal_scatter         |
 | linalg_module | torch.linalg: inv, solve, det, slogdet, svd, qr, eigh,  |
 |               | cholesky, pinv, lstsq, matrix_power, the matrix norms   |
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
@@ -84,7 +86,9 @@ from .indexing import (  # noqa: F401
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .inplace import counted as inplace_counted  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
-from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
+from .linalg import (  # noqa: F401
+    addbmm, addmm, addmv, addr, baddbmm, bmm, cross, dot, matmul, mm, mv, vdot)
+from .view_scatter import diagonal_scatter, select_scatter, slice_scatter  # noqa: F401
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
 from .loss import (  # noqa: F401
     binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss,
@@ -97,7 +101,8 @@ from .pointwise import (  # noqa: F401
 from .upsample import pixel_shuffle, pixel_unshuffle, upsample  # noqa: F401
 from .layers import embedding, flash_attention, gelu, group_norm, layer_norm  # noqa: F401
 from .rounding import (  # noqa: F401
-    ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, log1p, log2, log10, remainder,
+    ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, frexp, ldexp, log1p, log2, log10,
+    remainder,
     round, rsqrt, square, trunc,
 )
 from .special import (  # noqa: F401

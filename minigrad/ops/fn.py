@@ -41,6 +41,7 @@ from . import diagonal as diagonal_ops
 from . import rolling as rolling_ops
 from . import shape as shape_ops
 from . import upsample as upsample_ops
+from . import view_scatter
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma",
@@ -57,7 +58,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "pixel_shuffle", "pixel_unshuffle", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "pixel_shuffle", "pixel_unshuffle", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -525,6 +526,24 @@ def diagonal_backward(grad, shape, offset, dim1, dim2):
         return diagonal_ops.DiagonalBackwardBackward0.apply(
             grad, shape=tuple(shape), offset=offset, dim1=dim1, dim2=dim2)
     return diagonal_ops.diagonal_backward_of(grad, shape, offset, dim1, dim2)
+
+
+def place(x, src, kind: str, where: tuple):
+    """A copy of ``x`` with its part ``kind`` ('select', 'slice' or 'diagonal', at
+    ``where``) replaced by ``src`` (the view_scatter ops on Tensors)."""
+    if is_tensor(x) or is_tensor(src):
+        scatter = {"select": view_scatter.select_scatter, "slice": view_scatter.slice_scatter,
+                   "diagonal": view_scatter.diagonal_scatter}[kind]
+        return scatter(x, src, *where)
+    out = np.array(x, copy=True)
+    if kind == "diagonal":
+        diagonal_ops.diagonal_view(out, *where)[...] = src
+    elif kind == "select":
+        out[(slice(None),) * where[0] + (where[1],)] = src
+    else:
+        dim, start, end, step = where
+        out[(slice(None),) * dim + (slice(start, end, step),)] = src
+    return out
 
 
 def unfold_windows(x, dim, size, step):
