@@ -1128,6 +1128,12 @@ def frexp(input, *, out=None):
     return ops.frexp(input)
 
 
+def renorm(input, p, dim, maxnorm, *, out=None):
+    """Each slice of ``input`` along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down to
+    it (by maxnorm / (norm + 1e-7))."""
+    return _out("renorm", ops.renorm(input, p, dim, maxnorm), out, input)
+
+
 def vdot(input, other, *, out=None):
     """sum(conj(input) * other) for vectors (real numbers: torch.dot)."""
     return _out("vdot", ops.vdot(input, other), out, input, other, exact_dtype=True)

@@ -1515,6 +1515,12 @@ class Tensor(TensorBase):
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
         return ops.baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
 
+    def renorm(self, p, dim, maxnorm):
+        return ops.renorm(self, p, dim, maxnorm)
+
+    def renorm_(self, p, dim, maxnorm):
+        return ops.inplace(self, ops.renorm, p, dim, maxnorm)
+
     def ldexp(self, other):
         return ops.ldexp(self, other)
 

@@ -23,7 +23,7 @@
 | upsample      | upsample (nearest, linear, bilinear), pixel_shuffle     |
 | diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
-| limits        | clamp_min, clamp_max, nan_to_num                        |
+| limits        | clamp_min, clamp_max, nan_to_num, renorm                |
 | counting      | count_nonzero, nonzero, unique(_consecutive), bincount, |
 |               | histc                                                   |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum,          |
@@ -85,7 +85,7 @@ from .indexing import (  # noqa: F401
     getitem, index_put, masked_scatter, masked_select, select, setitem, slice_dim)
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .inplace import counted as inplace_counted  # noqa: F401
-from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
+from .limits import clamp_max, clamp_min, nan_to_num, renorm  # noqa: F401
 from .linalg import (  # noqa: F401
     addbmm, addmm, addmv, addr, baddbmm, bmm, cross, dot, matmul, mm, mv, vdot)
 from .view_scatter import diagonal_scatter, select_scatter, slice_scatter  # noqa: F401

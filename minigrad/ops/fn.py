@@ -58,7 +58,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "pixel_shuffle", "pixel_unshuffle", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -526,6 +526,22 @@ def diagonal_backward(grad, shape, offset, dim1, dim2):
         return diagonal_ops.DiagonalBackwardBackward0.apply(
             grad, shape=tuple(shape), offset=offset, dim1=dim1, dim2=dim2)
     return diagonal_ops.diagonal_backward_of(grad, shape, offset, dim1, dim2)
+
+
+def renorm_backward(grad, x, p, dim: int, maxnorm: float):
+    """torch's renorm_backward: with f = maxnorm / (norm + 1e-7) per slice, f G minus
+    f / (norm + 1e-7) times the norm's gradient for the upstream sum(x G), where the slice
+    was scaled; G elsewhere."""
+    others = tuple(d for d in range(x.ndim) if d != dim)
+    if is_tensor(x) or is_tensor(grad):
+        norm = linalg_module.vector_norm(x, p, others, True)
+    else:
+        norm = kernels_linalg.vector_norm(x, p, others, True)
+    total = sum(x * grad, others, keepdim=True)
+    norm_grad = reduction.vector_norm_backward_of(total, x, norm, p, others, True)
+    inverse = 1 / (norm + 1e-7)
+    factor = inverse * maxnorm
+    return where(norm > maxnorm, factor * grad - (factor * inverse) * norm_grad, grad)
 
 
 def place(x, src, kind: str, where: tuple):

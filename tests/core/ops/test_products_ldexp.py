@@ -73,3 +73,27 @@ def test_ldexp_frexp_gradients_as_torch():
     check(lambda lib, x: lib.frexp(x)[0] * 3, X, rtol=0, atol=0)
     check_numerical(lambda x, e: mg.ldexp(x, e), X[:3].astype(np.float64), E[:3] * 0.5)
     check_numerical(lambda x: mg.frexp(x)[0], X[[0, 1, 4, 5]].astype(np.float64))
+
+
+M = rand((4, 3, 5), seed=9, low=-1.5, high=1.5)
+RENORM = {
+    "renorm p=2 dim 0": lambda lib, x: lib.renorm(x, 2, 0, 2.0),
+    "renorm p=1 dim 1": lambda lib, x: x.renorm(1, 1, 3.0),
+    "renorm p=3 dim -1": lambda lib, x: lib.renorm(x, 3, -1, 1.5),
+    "renorm p=inf": lambda lib, x: lib.renorm(x, float("inf"), 2, 1.0),
+    "renorm none scaled": lambda lib, x: lib.renorm(x, 2, 0, 100.0),
+    "renorm_": lambda lib, x: (x * 1).renorm_(2, 1, 1.0),
+}
+
+
+@pytest.mark.parametrize("name", list(RENORM))
+def test_renorm_against_torch(name):
+    check(RENORM[name], M, rtol=1e-6, atol=1e-6)
+    check_numerical(lambda x: RENORM[name](mg, x), M)
+
+
+@pytest.mark.parametrize("call", ["lib.renorm(x, 2, 0, -1)", "lib.renorm(x, 0, 0, 1)",
+                                  "lib.renorm(x.long(), 2, 0, 1)", "lib.renorm(x[0, 0, 0], 2, 0, 1)",
+                                  "lib.renorm(x, 2, 3, 1)"])
+def test_renorm_errors(call):
+    check_error(lambda lib, x: eval(call, {"lib": lib, "x": x}), M)
