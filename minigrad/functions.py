@@ -1151,19 +1151,19 @@ def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
                 batch1, batch2, exact_dtype=True)
 
 
-def select_scatter(input, src, dim, index):
+def select_scatter(input, src, dim, index, *, out=None):
     """A copy of ``input`` with ``input.select(dim, index)`` replaced by ``src``."""
-    return ops.select_scatter(input, src, dim, index)
+    return _out("select_scatter", ops.select_scatter(input, src, dim, index), out, input, src)
 
 
-def slice_scatter(input, src, dim=0, start=None, end=None, step=1):
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1, *, out=None):
     """A copy of ``input`` with ``input[start:end:step]`` along ``dim`` replaced by ``src``."""
-    return ops.slice_scatter(input, src, dim, start, end, step)
+    return _out("slice_scatter", ops.slice_scatter(input, src, dim, start, end, step), out, input, src)
 
 
-def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1):
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1, *, out=None):
     """A copy of ``input`` with its diagonal replaced by ``src``."""
-    return ops.diagonal_scatter(input, src, offset, dim1, dim2)
+    return _out("diagonal_scatter", ops.diagonal_scatter(input, src, offset, dim1, dim2), out, input, src)
 
 
 def cross(input, other, dim=None, *, out=None):

@@ -1760,11 +1760,11 @@ class Tensor(TensorBase):
     def not_equal_(self, other):
         return self.ne_(other)
 
-    def cumsum_(self, dim):
-        return ops.inplace(self, ops.cumsum, dim)
+    def cumsum_(self, dim, *, dtype=None):
+        return ops.inplace(self, functools.partial(ops.cumsum, dtype=dtype), dim)
 
-    def cumprod_(self, dim):
-        return ops.inplace(self, ops.cumprod, dim)
+    def cumprod_(self, dim, *, dtype=None):
+        return ops.inplace(self, functools.partial(ops.cumprod, dtype=dtype), dim)
 
     def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
         return ops.inplace(self, functools.partial(ops.addmm, beta=beta, alpha=alpha), mat1, mat2)

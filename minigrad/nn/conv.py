@@ -40,7 +40,7 @@ class _ConvNd(Module):
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
-                 device=None, dtype=None, output_padding=0) -> None:
+                 device=None, dtype=None) -> None:
         super().__init__()
         devices.check_device(device)
         stride = _ntuple(stride, self.n)
@@ -66,7 +66,7 @@ class _ConvNd(Module):
         self.stride = stride
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, self.n)
         self.dilation = _ntuple(dilation, self.n)
-        self.output_padding = _ntuple(output_padding, self.n)
+        self.output_padding = (0,) * self.n  # (a transposed convolution sets its own)
         self.groups, self.padding_mode = groups, padding_mode
         # (a transposed convolution's weight is (in, out / groups, *kernel))
         shape = ((in_channels, out_channels // groups) if self.transposed else
@@ -152,7 +152,8 @@ class _ConvTransposeNd(_ConvNd):
             raise ValueError(f'Only "zeros" padding mode is supported for '
                              f"{type(self).__name__}")
         super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
-                         groups, bias, padding_mode, device, dtype, output_padding)
+                         groups, bias, padding_mode, device, dtype)
+        self.output_padding = _ntuple(output_padding, self.n)
 
     def _output_padding(self, input: Tensor, output_size) -> tuple:
         """The output_padding that makes the output ``output_size`` (PyTorch's texts)."""

@@ -74,7 +74,7 @@ class GroupNorm(Module):
     """
 
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
-                 affine: bool = True, bias: bool = True, device=None, dtype=None) -> None:
+                 affine: bool = True, device=None, dtype=None, *, bias: bool = True) -> None:
         super().__init__()
         devices.check_device(device)
         if num_channels % num_groups != 0:
@@ -112,8 +112,9 @@ class _InstanceNorm(_BatchNorm):
 
     def __init__(self, num_features: int, eps: float = 1e-5, momentum: float | None = 0.1,
                  affine: bool = False, track_running_stats: bool = False, device=None,
-                 dtype=None) -> None:
-        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype)
+                 dtype=None, *, bias: bool = True) -> None:
+        super().__init__(num_features, eps, momentum, affine, track_running_stats, device, dtype,
+                         bias=bias)
 
     def forward(self, input: Tensor) -> Tensor:
         if input.dim() not in (self.spatial + 1, self.spatial + 2):
