@@ -32,7 +32,7 @@ from ..tensor import Tensor
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "scaled_dot_product_attention",
            "one_hot", "embedding", "layer_norm", "group_norm", "instance_norm", "rms_norm",
-           "gelu", "glu", "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d",
+           "gelu", "glu", "bilinear", "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d",
            "conv_transpose2d", "pad", "conv1d", "conv2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
@@ -72,6 +72,29 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
     """The gated linear unit: ``input`` halved along ``dim`` into a and b, a * sigmoid(b)
     (GluBackward0)."""
     return ops.activation.glu(input, dim)
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """y[..., o] = input1[...] . weight[o] . input2[...] + bias[o], weight (out, in1, in2):
+    PyTorch's composition, rows flattened, _trilinear (TrilinearBackward0), a view back."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
+                           f"{input2.dim()}")
+    for k in range(input1.dim() - 1):
+        if input1.shape[k] != input2.shape[k]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match: got "
+                               f"{list(input1.shape)} and {list(input2.shape)}")
+    for k, given in ((1, input1), (2, input2)):
+        if given.shape[-1] != weight.shape[k]:
+            raise RuntimeError(f"bilinear(): input{k} size does not match weight size: got "
+                               f"{given.shape[-1]} but expected {weight.shape[k]}")
+    if bias is not None and bias.shape[-1] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[-1]} but expected {weight.shape[0]}")
+    shape = (*input1.shape[:-1], weight.shape[0])
+    output = ops.bilinear(input1.reshape(-1, input1.shape[-1]), input2.reshape(
+        -1, input2.shape[-1]), weight).reshape(shape)
+    return output if bias is None else output + bias
 
 
 def sigmoid(input: Tensor) -> Tensor:

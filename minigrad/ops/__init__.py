@@ -87,7 +87,7 @@ from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .inplace import counted as inplace_counted  # noqa: F401
 from .limits import clamp_max, clamp_min, nan_to_num, renorm  # noqa: F401
 from .linalg import (  # noqa: F401
-    addbmm, addmm, addmv, addr, baddbmm, bmm, cross, dot, matmul, mm, mv, vdot)
+    addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)
 from .view_scatter import diagonal_scatter, select_scatter, slice_scatter  # noqa: F401
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
 from .loss import (  # noqa: F401

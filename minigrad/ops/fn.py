@@ -42,6 +42,7 @@ from . import rolling as rolling_ops
 from . import shape as shape_ops
 from . import upsample as upsample_ops
 from . import view_scatter
+from . import combine
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma",
@@ -58,7 +59,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -542,6 +543,13 @@ def renorm_backward(grad, x, p, dim: int, maxnorm: float):
     inverse = 1 / (norm + 1e-7)
     factor = inverse * maxnorm
     return where(norm > maxnorm, factor * grad - (factor * inverse) * norm_grad, grad)
+
+
+def einsum(equation: str, *operands):
+    """NumPy's einsum on arrays; minigrad's (recorded) on Tensors."""
+    if any(is_tensor(x) for x in operands):
+        return combine.einsum(equation, *operands)
+    return np.einsum(equation, *operands)
 
 
 def place(x, src, kind: str, where: tuple):

@@ -27,7 +27,7 @@ from ..rules.arguments import normalize_dim
 from . import shape as shape_ops
 
 __all__ = ["matmul", "mm", "mv", "dot", "vdot", "bmm", "addmm", "addmv", "baddbmm", "addbmm",
-           "addr", "cross"]
+           "addr", "bilinear", "cross"]
 
 
 class MmBackward0(Node):
@@ -191,6 +191,26 @@ class AddbmmBackward0(Node):
         grad_b = fn.matmul(fn.transpose(saved.batch1, 1, 2), grads) if needs_b else None
         return (_scaled(grad, saved.beta), _scaled(grad_a, saved.alpha),
                 _scaled(grad_b, saved.alpha))
+
+
+class TrilinearBackward0(Node):
+    formula = Formula("y[b, o]", "sum_{i, j} i1[b, i] i2[o, i, j] i3[b, j] (F.bilinear)",
+                      grad={"i1": "sum_{o, j} G[b, o] i2[o, i, j] i3[b, j]",
+                            "i2": "sum_b G[b, o] i1[b, i] i3[b, j]",
+                            "i3": "sum_{o, i} G[b, o] i1[b, i] i2[o, i, j]"})
+    saves = {"i1": Input(0), "i2": Input(1), "i3": Input(2)}
+
+    def forward(self, x1, weight, x2):
+        self.save(expand1=[1, 3], expand2=[0], expand3=[1, 2], sumdim=[2, 3])
+        return np.einsum("bi,oij,bj->bo", x1, weight, x2)
+
+    def backward(self, saved, grad):
+        x1, w, x2 = saved.i1, saved.i2, saved.i3
+        needs_1, needs_w, needs_2 = self.needs_input_grad
+        grad_1 = fn.einsum("bo,oij,bj->bi", grad, w, x2) if needs_1 else None
+        grad_w = fn.einsum("bo,bi,bj->oij", grad, x1, x2) if needs_w else None
+        grad_2 = fn.einsum("bo,bi,oij->bj", grad, x1, w) if needs_2 else None
+        return grad_1, grad_w, grad_2
 
 
 class BmmBackward0(Node):
@@ -545,6 +565,12 @@ def _check_expandable(bias, shape) -> None:
                 f"The expanded size of the tensor ({shape[-k]}) must match the existing size "
                 f"({bias.shape[-k]}) at non-singleton dimension {2 - k}.  Target sizes: "
                 f"[{shape[0]}, {shape[1]}].  Tensor sizes: [{sizes}]")
+
+
+def bilinear(x1, x2, weight):
+    """y[b, o] = x1[b] . weight[o] . x2[b] for rows x1 (B, in1), x2 (B, in2): PyTorch's
+    _trilinear (TrilinearBackward0)."""
+    return TrilinearBackward0.apply(x1, weight, x2)
 
 
 def addbmm(bias, a, b, *, beta=1, alpha=1):

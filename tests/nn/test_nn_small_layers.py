@@ -156,3 +156,44 @@ def test_parameter_dict_pop_setdefault_clear():
         d.clear()
         return first, type(popped).__name__, keys, len(d), repr(d)
     assert outcome(program, mg) == outcome(program, torch)
+
+
+BILINEAR = {
+    "rows": lambda lib, a, b, w, c: lib.nn.functional.bilinear(a, b, w, c),
+    "no bias": lambda lib, a, b, w, c: lib.nn.functional.bilinear(a, b, w),
+    "batched": lambda lib, a, b, w, c: lib.nn.functional.bilinear(a.reshape(2, 2, 3),
+                                                                  b.reshape(2, 2, 4), w, c),
+    "one row": lambda lib, a, b, w, c: lib.nn.functional.bilinear(a[0], b[0], w, c),
+}
+BILINEAR_INPUTS = (rand((4, 3), seed=11), rand((4, 4), seed=12), rand((5, 3, 4), seed=13),
+                   rand((5,), seed=14))
+
+
+@pytest.mark.parametrize("name", list(BILINEAR))
+def test_bilinear_against_torch(name):
+    check(BILINEAR[name], *BILINEAR_INPUTS, rtol=1e-5, atol=1e-5)
+    check_numerical(lambda *xs: BILINEAR[name](mg, *xs), *BILINEAR_INPUTS)
+
+
+def test_bilinear_module_starts_and_runs_as_torch():
+    runs = []
+    for lib in (mg, torch):
+        lib.manual_seed(0)
+        layer = lib.nn.Bilinear(3, 4, 5)
+        x1, x2 = (lib.tensor(a, requires_grad=True) for a in BILINEAR_INPUTS[:2])
+        y = layer(x1, x2)
+        y.pow(2).sum().backward()
+        runs.append((repr(layer), list(layer.state_dict()), type(y.grad_fn).__name__,
+                     [as_numpy(t) for t in (layer.weight, layer.bias, y, x1.grad,
+                                            layer.weight.grad)]))
+    assert runs[0][:3] == runs[1][:3]
+    assert np.array_equal(runs[0][3][0], runs[1][3][0])  # (PyTorch's starting weights' bits)
+    for a, b in zip(runs[0][3][1:], runs[1][3][1:]):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-5)
+
+
+@pytest.mark.parametrize("call", ["F.bilinear(a, b[:, :3], w)", "F.bilinear(a, b, w, c[:3])",
+                                  "F.bilinear(a[0], b, w)"])
+def test_bilinear_errors(call):
+    check_error(lambda lib, a, b, w, c: eval(call, {"F": lib.nn.functional, "a": a, "b": b,
+                                                    "w": w, "c": c}), *BILINEAR_INPUTS)
