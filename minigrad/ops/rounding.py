@@ -275,7 +275,7 @@ class FrexpBackward0(Node):
         return mantissa
 
     def backward(self, saved, grad):
-        scale = np.exp2(saved.exponent.astype(fn.as_array(grad).dtype))
+        scale = np.exp2(fn.as_array(saved.exponent).astype(fn.as_array(grad).dtype))
         return grad / fn.as_constant(scale, grad)
 
 

@@ -20,12 +20,13 @@ class SelectScatterBackward0(Node):
                             "src": "G.select(dim, index)"})
 
     def forward(self, x, src, dim, index):
-        self.save(dim=dim, index=index)
+        self.save(dim=dim, index=index, _src_sizes=src.shape)
         return fn.place(x, src, "select", (dim, index))
 
     def backward(self, saved, grad):
-        part = fn.select(grad, saved.dim, saved.index)
-        return fn.place(grad, part * 0, "select", (saved.dim, saved.index)), part
+        where = (saved.dim, saved.index)
+        grad_self = fn.place(grad, fn.zeros(saved._src_sizes, grad), "select", where)
+        return grad_self, fn.select(grad, *where)
 
 
 class SliceScatterBackward0(Node):
@@ -33,13 +34,13 @@ class SliceScatterBackward0(Node):
                       grad={"self": "G with the slice zeroed", "src": "G's slice"})
 
     def forward(self, x, src, dim, start, end, step):
-        self.save(dim=dim, start=start, end=end, step=step)
+        self.save(dim=dim, start=start, end=end, step=step, _src_sizes=src.shape)
         return fn.place(x, src, "slice", (dim, start, end, step))
 
     def backward(self, saved, grad):
         where = (saved.dim, saved.start, saved.end, saved.step)
-        part = fn.slice_part(grad, *where)
-        return fn.place(grad, part * 0, "slice", where), part
+        grad_self = fn.place(grad, fn.zeros(saved._src_sizes, grad), "slice", where)
+        return grad_self, fn.slice_part(grad, *where)
 
 
 class DiagonalScatterBackward0(Node):
@@ -47,13 +48,13 @@ class DiagonalScatterBackward0(Node):
                       grad={"self": "G with its diagonal zeroed", "src": "G's diagonal"})
 
     def forward(self, x, src, offset, dim1, dim2):
-        self.save(offset=offset, dim1=dim1, dim2=dim2)
+        self.save(offset=offset, dim1=dim1, dim2=dim2, _src_sizes=src.shape)
         return fn.place(x, src, "diagonal", (offset, dim1, dim2))
 
     def backward(self, saved, grad):
         where = (saved.offset, saved.dim1, saved.dim2)
-        part = fn.diagonal(grad, *where)
-        return fn.place(grad, part * 0, "diagonal", where), part
+        grad_self = fn.place(grad, fn.zeros(saved._src_sizes, grad), "diagonal", where)
+        return grad_self, fn.diagonal(grad, *where)
 
 
 def _check_src(x, src, part_shape) -> None:
