@@ -201,7 +201,7 @@ class TrilinearBackward0(Node):
     saves = {"i1": Input(0), "i2": Input(1), "i3": Input(2)}
 
     def forward(self, x1, weight, x2):
-        self.save(expand1=[1, 3], expand2=[0], expand3=[1, 2], sumdim=[2, 3])
+        self.save(expand1=(1, 3), expand2=(0,), expand3=(1, 2), sumdim=(2, 3))
         return np.einsum("bi,oij,bj->bo", x1, weight, x2)
 
     def backward(self, saved, grad):

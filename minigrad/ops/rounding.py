@@ -275,7 +275,8 @@ class FrexpBackward0(Node):
         return mantissa
 
     def backward(self, saved, grad):
-        scale = np.exp2(fn.as_array(saved.exponent).astype(fn.as_array(grad).dtype))
+        # (PyTorch's exponent.exp2(): int32 to float32, so 2**-150 is 0 there and G / 0 inf)
+        scale = np.exp2(fn.as_array(saved.exponent).astype(np.float32))
         return grad / fn.as_constant(scale, grad)
 
 
