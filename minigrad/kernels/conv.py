@@ -126,9 +126,12 @@ def _per_group(a, b):
     return np.stack([a[g] @ b[g] for g in range(a.shape[0])])
 
 
-def convolution(x, weight, bias, stride, padding, dilation, groups):
+def convolution(x, weight, bias, stride, padding, dilation, groups, output_padding=None):
     """y[n, o, i] = bias[o] + sum over c (in o's group) and kernel positions k of
-    weight[o, c, k] * x_padded[n, c, i * stride + k * dilation]: one matrix product."""
+    weight[o, c, k] * x_padded[n, c, i * stride + k * dilation]: one matrix product.
+    With ``output_padding`` (a tuple), the transposed convolution (``conv_transpose``)."""
+    if output_padding is not None:
+        return conv_transpose(x, weight, bias, stride, padding, dilation, groups, output_padding)
     kernel = weight.shape[2:]
     out = tuple(output_size(*args) for args in zip(x.shape[2:], kernel, stride, padding, dilation))
     cols = _window_matrix(x, kernel, stride, padding, dilation, groups, out)

@@ -53,9 +53,7 @@ class ConvolutionBackward0(Node):
         self.save(**given, transposed=transposed, output_padding=output_padding or
                   (0,) * (x.ndim - 2), groups=geometry[-1], _geometry=geometry,
                   bias_sym_sizes_opt=(0,) if bias is None else bias.shape)
-        if transposed:
-            return kernels.conv_transpose(x, weight, bias, *geometry, output_padding)
-        return kernels.convolution(x, weight, bias, *geometry)
+        return kernels.convolution(x, weight, bias, *geometry, output_padding=output_padding)
 
     def backward(self, saved, grad):
         x, w, geometry, transposed = saved.input, saved.weight, saved._geometry, saved.transposed
