@@ -96,7 +96,8 @@ from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
     row_stack, tile, vstack,
 )
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
-    addmm, addmv, baddbmm, cdist, cross, roll, rot90,
+    addmm, addmv, baddbmm, cdist, cross, roll, rot90, vdot, addr, addbmm, select_scatter,
+    slice_scatter, diagonal_scatter, ldexp, frexp, renorm,
 )
 from .functions import (  # noqa: F401  (other names: ops/aliases.py)
     absolute, concat, concatenate, is_complex, is_floating_point, is_inference, moveaxis, movedim,
@@ -104,6 +105,8 @@ from .functions import (  # noqa: F401  (other names: ops/aliases.py)
     negative, positive, ravel, swapaxes, swapdims, true_divide, unflatten,
     atleast_1d, atleast_2d, atleast_3d, broadcast_tensors, broadcast_to, diff, dsplit, hsplit,
     take_along_dim, vsplit,
+    greater, greater_equal, less, less_equal, not_equal, multiply, subtract, divide, isposinf,
+    isneginf, isreal, inner, diagflat, unique_consecutive,
 )
 from .functions import (  # noqa: F401  (ops/compare.py)
     bitwise_and, bitwise_not, bitwise_or, bitwise_xor, gcd, isin, lcm, signbit,

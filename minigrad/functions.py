@@ -619,6 +619,72 @@ def ge(input, other, *, out=None):
     return _out("ge", ops.ge(input, other), out, input, other, differentiable=False)
 
 
+# (PyTorch's other names for the comparisons and the arithmetic: the same ops, the same nodes)
+def greater(input, other, *, out=None):
+    return gt(input, other, out=out)
+
+
+def greater_equal(input, other, *, out=None):
+    return ge(input, other, out=out)
+
+
+def less(input, other, *, out=None):
+    return lt(input, other, out=out)
+
+
+def less_equal(input, other, *, out=None):
+    return le(input, other, out=out)
+
+
+def not_equal(input, other, *, out=None):
+    return ne(input, other, out=out)
+
+
+def multiply(input, other, *, out=None):
+    return mul(input, other, out=out)
+
+
+def subtract(input, other, *, alpha=1, out=None):
+    return sub(input, other, alpha=alpha, out=out)
+
+
+def divide(input, other, *, rounding_mode=None, out=None):
+    return div(input, other, rounding_mode=rounding_mode, out=out)
+
+
+def isposinf(input, *, out=None):
+    """Where ``input`` is +inf."""
+    return _out("isposinf", ops.aliases.isposinf(input), out, input, differentiable=False)
+
+
+def isneginf(input, *, out=None):
+    """Where ``input`` is -inf."""
+    return _out("isneginf", ops.aliases.isneginf(input), out, input, differentiable=False)
+
+
+def isreal(input):
+    """True everywhere (minigrad has no complex numbers)."""
+    return ops.aliases.isreal(input)
+
+
+def inner(input, other, *, out=None):
+    """The sums of products over the last dims: ``a[..., k] * b[..., k]``."""
+    return _out("inner", ops.aliases.inner(input, other), out, input, other)
+
+
+def diagflat(input, offset=0):
+    """A matrix with the flattened ``input`` on its diagonal (``offset`` above it)."""
+    return ops.aliases.diagflat(input, offset)
+
+
+def unique_consecutive(input, return_inverse=False, return_counts=False, dim=None):
+    """Each run of equal consecutive values kept once.
+
+    >>> torch.unique_consecutive(torch.tensor([1, 1, 2, 2, 3, 1]))
+    tensor([1, 2, 3, 1])"""
+    return ops.unique_consecutive(input, return_inverse, return_counts, dim)
+
+
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     return ops.isclose(input, other, rtol, atol, equal_nan)
 
@@ -1043,6 +1109,61 @@ def baddbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
     """beta * input + alpha * (batch1 @ batch2), batch by batch."""
     return _out("baddbmm", ops.baddbmm(input, batch1, batch2, beta=beta, alpha=alpha), out,
                 input, batch1, batch2, exact_dtype=True)
+
+
+def ldexp(input, other, *, out=None):
+    """input * 2 ** other (a float result)."""
+    return _out("ldexp", ops.ldexp(input, other), out, input, other)
+
+
+def frexp(input, *, out=None):
+    """(mantissa, exponent) with input = mantissa * 2 ** exponent, |mantissa| in [0.5, 1).
+
+    >>> torch.frexp(torch.tensor([8., 0.75]))
+    torch.return_types.frexp(
+    mantissa=tensor([0.5000, 0.7500]),
+    exponent=tensor([4, 0], dtype=torch.int32))"""
+    if out is not None:
+        raise NotImplementedError("minigrad: frexp(out=) is not implemented")
+    return ops.frexp(input)
+
+
+def renorm(input, p, dim, maxnorm, *, out=None):
+    """Each slice of ``input`` along ``dim`` whose p-norm exceeds ``maxnorm`` scaled down to
+    it (by maxnorm / (norm + 1e-7))."""
+    return _out("renorm", ops.renorm(input, p, dim, maxnorm), out, input)
+
+
+def vdot(input, other, *, out=None):
+    """sum(conj(input) * other) for vectors (real numbers: torch.dot)."""
+    return _out("vdot", ops.vdot(input, other), out, input, other, exact_dtype=True)
+
+
+def addr(input, vec1, vec2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * outer(vec1, vec2)."""
+    return _out("addr", ops.addr(input, vec1, vec2, beta=beta, alpha=alpha), out, input, vec1,
+                vec2)
+
+
+def addbmm(input, batch1, batch2, *, beta=1, alpha=1, out=None):
+    """beta * input + alpha * (the sum over the batch of batch1[i] @ batch2[i])."""
+    return _out("addbmm", ops.addbmm(input, batch1, batch2, beta=beta, alpha=alpha), out, input,
+                batch1, batch2, exact_dtype=True)
+
+
+def select_scatter(input, src, dim, index, *, out=None):
+    """A copy of ``input`` with ``input.select(dim, index)`` replaced by ``src``."""
+    return _out("select_scatter", ops.select_scatter(input, src, dim, index), out, input, src)
+
+
+def slice_scatter(input, src, dim=0, start=None, end=None, step=1, *, out=None):
+    """A copy of ``input`` with ``input[start:end:step]`` along ``dim`` replaced by ``src``."""
+    return _out("slice_scatter", ops.slice_scatter(input, src, dim, start, end, step), out, input, src)
+
+
+def diagonal_scatter(input, src, offset=0, dim1=0, dim2=1, *, out=None):
+    """A copy of ``input`` with its diagonal replaced by ``src``."""
+    return _out("diagonal_scatter", ops.diagonal_scatter(input, src, offset, dim1, dim2), out, input, src)
 
 
 def cross(input, other, dim=None, *, out=None):

@@ -7,6 +7,7 @@ its derivative live). Printing is in ``minigrad._printing``.
 
 from __future__ import annotations
 
+import functools
 import warnings
 import weakref
 from collections import OrderedDict
@@ -684,6 +685,47 @@ class Tensor(TensorBase):
     def ge(self, other):
         return self._with_operand(ops.ge, other)
 
+    # (PyTorch's other names for the comparisons and the arithmetic: the same ops)
+    def greater(self, other):
+        return self._with_operand(ops.gt, other)
+
+    def greater_equal(self, other):
+        return self._with_operand(ops.ge, other)
+
+    def less(self, other):
+        return self._with_operand(ops.lt, other)
+
+    def less_equal(self, other):
+        return self._with_operand(ops.le, other)
+
+    def not_equal(self, other):
+        return self._with_operand(ops.ne, other)
+
+    def multiply(self, other):
+        return self.mul(other)
+
+    def subtract(self, other, *, alpha=1):
+        return self.sub(other, alpha=alpha)
+
+    def divide(self, other, *, rounding_mode=None):
+        return self.div(other, rounding_mode=rounding_mode)
+
+    def isposinf(self):
+        return ops.aliases.isposinf(self)
+
+    def isneginf(self):
+        return ops.aliases.isneginf(self)
+
+    def isreal(self):
+        return ops.aliases.isreal(self)
+
+    def is_nonzero(self) -> bool:
+        """The one element's truth (an error for none or several, as ``bool(x)``)."""
+        return bool(self)
+
+    def is_same_size(self, other) -> bool:
+        return self.shape == other.shape
+
     # ---- logical / bitwise (bool and integer tensors; not differentiable) --
 
     def __and__(self, other):
@@ -822,6 +864,20 @@ class Tensor(TensorBase):
 
     def argwhere(self):
         return ops.argwhere(self)
+
+    def unique_consecutive(self, return_inverse=False, return_counts=False, dim=None):
+        return ops.unique_consecutive(self, return_inverse, return_counts, dim)
+
+    def sum_to_size(self, *size):
+        """This tensor summed down to ``size``, which must broadcast to its shape."""
+        return ops.aliases.sum_to_size(self, size[0] if len(size) == 1 and
+                                       isinstance(size[0], (tuple, list)) else size)
+
+    def inner(self, other):
+        return ops.aliases.inner(self, other)
+
+    def diagflat(self, offset=0):
+        return ops.aliases.diagflat(self, offset)
 
     def unique(self, sorted=True, return_inverse=False, return_counts=False, dim=None):  # noqa: A002
         return ops.unique(self, sorted, return_inverse, return_counts, dim)
@@ -1466,6 +1522,46 @@ class Tensor(TensorBase):
     def baddbmm(self, batch1, batch2, *, beta=1, alpha=1):
         return ops.baddbmm(self, batch1, batch2, beta=beta, alpha=alpha)
 
+    def renorm(self, p, dim, maxnorm):
+        return ops.renorm(self, p, dim, maxnorm)
+
+    def renorm_(self, p, dim, maxnorm):
+        return ops.inplace(self, ops.renorm, p, dim, maxnorm)
+
+    def ldexp(self, other):
+        return ops.ldexp(self, other)
+
+    def ldexp_(self, other):
+        return ops.inplace(self, ops.ldexp, other)
+
+    def frexp(self):
+        return ops.frexp(self)
+
+    def vdot(self, other):
+        return ops.vdot(self, other)
+
+    def addr(self, vec1, vec2, *, beta=1, alpha=1):
+        return ops.addr(self, vec1, vec2, beta=beta, alpha=alpha)
+
+    def addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+        return ops.addbmm(self, batch1, batch2, beta=beta, alpha=alpha)
+
+    def addr_(self, vec1, vec2, *, beta=1, alpha=1):
+        return ops.inplace(self, functools.partial(ops.addr, beta=beta, alpha=alpha), vec1, vec2)
+
+    def addbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        return ops.inplace(self, functools.partial(ops.addbmm, beta=beta, alpha=alpha), batch1,
+                           batch2)
+
+    def select_scatter(self, src, dim, index):
+        return ops.select_scatter(self, src, dim, index)
+
+    def slice_scatter(self, src, dim=0, start=None, end=None, step=1):
+        return ops.slice_scatter(self, src, dim, start, end, step)
+
+    def diagonal_scatter(self, src, offset=0, dim1=0, dim2=1):
+        return ops.diagonal_scatter(self, src, offset, dim1, dim2)
+
     def repeat(self, *repeats):
         """Copies of this tensor side by side, ``repeats[d]`` along each dim d
         (``x.repeat(2, 1)``: two copies one above the other)."""
@@ -1627,6 +1723,65 @@ class Tensor(TensorBase):
 
     def zero_(self):
         return ops.inplace(self, ops.zeros_like_op)
+
+    def multiply_(self, other):
+        return self.mul_(other)
+
+    def subtract_(self, other, *, alpha=1):
+        return self.sub_(other, alpha=alpha)
+
+    def divide_(self, other, *, rounding_mode=None):
+        return self.div_(other, rounding_mode=rounding_mode)
+
+    # (a comparison in place: 1 or 0 in self's dtype)
+    def eq_(self, other):
+        return ops.inplace(self, ops.eq, other)
+
+    def ne_(self, other):
+        return ops.inplace(self, ops.ne, other)
+
+    def lt_(self, other):
+        return ops.inplace(self, ops.lt, other)
+
+    def le_(self, other):
+        return ops.inplace(self, ops.le, other)
+
+    def gt_(self, other):
+        return ops.inplace(self, ops.gt, other)
+
+    def ge_(self, other):
+        return ops.inplace(self, ops.ge, other)
+
+    def greater_(self, other):
+        return self.gt_(other)
+
+    def greater_equal_(self, other):
+        return self.ge_(other)
+
+    def less_(self, other):
+        return self.lt_(other)
+
+    def less_equal_(self, other):
+        return self.le_(other)
+
+    def not_equal_(self, other):
+        return self.ne_(other)
+
+    def cumsum_(self, dim, *, dtype=None):
+        return ops.inplace(self, functools.partial(ops.cumsum, dtype=dtype), dim)
+
+    def cumprod_(self, dim, *, dtype=None):
+        return ops.inplace(self, functools.partial(ops.cumprod, dtype=dtype), dim)
+
+    def addmm_(self, mat1, mat2, *, beta=1, alpha=1):
+        return ops.inplace(self, functools.partial(ops.addmm, beta=beta, alpha=alpha), mat1, mat2)
+
+    def addmv_(self, mat, vec, *, beta=1, alpha=1):
+        return ops.inplace(self, functools.partial(ops.addmv, beta=beta, alpha=alpha), mat, vec)
+
+    def baddbmm_(self, batch1, batch2, *, beta=1, alpha=1):
+        return ops.inplace(self, functools.partial(ops.baddbmm, beta=beta, alpha=alpha), batch1,
+                           batch2)
 
     # (the out-of-place functions, in place: the same node as PyTorch records)
     def neg_(self):
@@ -1992,6 +2147,13 @@ class Tensor(TensorBase):
         """Uninitialised in PyTorch; here zeros, as ``torch.empty``."""
         creation._check_options("new_empty", layout, pin_memory)
         return creation._filled("new_empty", size, 0, dtype or self.dtype, device, requires_grad)
+
+    def new_empty_strided(self, size, stride, *, dtype=None, layout=layouts.strided,
+                          device=None, requires_grad=False, pin_memory=False):
+        """As ``new_empty`` (zeros here); minigrad lays its tensors out itself, so ``stride``
+        is not kept."""
+        return self.new_empty(size, dtype=dtype, layout=layout, device=device,
+                              requires_grad=requires_grad, pin_memory=pin_memory)
 
     @creation.size_keyword
     def new_ones(self, *size, dtype=None, layout=layouts.strided, device=None,

@@ -10,9 +10,9 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma32, fma64
-from .pointwise import clamp
+from .pointwise import clamp, sigmoid
 
-__all__ = ["leaky_relu", "hardtanh", "silu", "elu", "softplus", "mish", "hardswish",
+__all__ = ["glu", "glu_backward", "leaky_relu", "hardtanh", "silu", "elu", "softplus", "mish", "hardswish",
            "hardsigmoid", "threshold", "silu_backward", "elu_backward", "softplus_backward",
            "leaky_relu_backward", "hardswish_backward", "hardsigmoid_backward", "hardshrink",
            "softshrink", "shrink_backward"]
@@ -175,3 +175,19 @@ def shrink_backward(grad, x, lambd):
     kind = x.dtype.type
     inside = (x >= kind(-lambd)) & (x <= kind(lambd))
     return np.where(inside, kind(0), grad)
+
+
+def glu(x: np.ndarray, dim: int) -> np.ndarray:
+    """a * sigmoid(b), a and b the halves of x along ``dim`` (PyTorch's a * (1 / (1 +
+    exp(-b))))."""
+    a, b = np.split(x, 2, axis=dim)
+    return a * sigmoid(b)
+
+
+def glu_backward(grad: np.ndarray, x: np.ndarray, dim: int) -> np.ndarray:
+    """The two halves' gradients side by side: G sigmoid(b) for a, G a sigmoid(b) (1 -
+    sigmoid(b)) for b."""
+    a, b = np.split(x, 2, axis=dim)
+    s = sigmoid(b)
+    one = x.dtype.type(1)
+    return np.concatenate([s * grad, (one - s) * s * a * grad], axis=dim)

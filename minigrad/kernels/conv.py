@@ -23,9 +23,10 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution",
-           "convolution_input_grad", "convolution_weight_grad", "im2col", "col2im", "max_pool",
+           "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
            "max_pool_backward", "max_pool_gather", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
+           "adaptive_max_pool",
            "adaptive_ranges"]
 
 
@@ -125,9 +126,12 @@ def _per_group(a, b):
     return np.stack([a[g] @ b[g] for g in range(a.shape[0])])
 
 
-def convolution(x, weight, bias, stride, padding, dilation, groups):
+def convolution(x, weight, bias, stride, padding, dilation, groups, output_padding=None):
     """y[n, o, i] = bias[o] + sum over c (in o's group) and kernel positions k of
-    weight[o, c, k] * x_padded[n, c, i * stride + k * dilation]: one matrix product."""
+    weight[o, c, k] * x_padded[n, c, i * stride + k * dilation]: one matrix product.
+    With ``output_padding`` (a tuple), the transposed convolution (``conv_transpose``)."""
+    if output_padding is not None:
+        return conv_transpose(x, weight, bias, stride, padding, dilation, groups, output_padding)
     kernel = weight.shape[2:]
     out = tuple(output_size(*args) for args in zip(x.shape[2:], kernel, stride, padding, dilation))
     cols = _window_matrix(x, kernel, stride, padding, dilation, groups, out)
@@ -164,6 +168,21 @@ def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, gr
     with grad)."""
     cols = _window_matrix(x, weight_shape[2:], stride, padding, dilation, groups, grad.shape[2:])
     return _per_group(_grad_matrix(grad, groups), cols.transpose(0, 2, 1)).reshape(weight_shape)
+
+
+def conv_transpose(x, weight, bias, stride, padding, dilation, groups, output_padding):
+    """A transposed convolution: y is what a convolution with this weight would give as
+    the gradient of its input, for x as the gradient of its output; each input element
+    times the kernel, added into the output window it stands for. Output size along a
+    dim: (n - 1) stride - 2 padding + dilation (k - 1) + output_padding + 1."""
+    kernel = weight.shape[2:]
+    out = tuple((n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, k, s, p, d, o in
+                zip(x.shape[2:], kernel, stride, padding, dilation, output_padding))
+    shape = (x.shape[0], weight.shape[1] * groups) + out
+    y = convolution_input_grad(x, weight, shape, stride, padding, dilation, groups)
+    if bias is not None:
+        y += bias.reshape((-1,) + (1,) * len(kernel))
+    return y
 
 
 def im2col(x, kernel, dilation, padding, stride):
@@ -315,6 +334,26 @@ def adaptive_avg_pool(x, out):
             # (divided by the height, then by the width: PyTorch's two roundings)
             y[..., i, j] = total / x.dtype.type(bottom - top) / x.dtype.type(right - left)
     return y
+
+
+def adaptive_max_pool(x, out):
+    """(values, indices): each output the largest element of its range of rows and columns
+    (``adaptive_ranges``), the first one met (a NaN wins), and its place h * W + w."""
+    rows, cols = adaptive_ranges(x.shape[-2], out[0]), adaptive_ranges(x.shape[-1], out[1])
+    values = np.empty(x.shape[:-2] + tuple(out), x.dtype)
+    indices = np.empty(values.shape, np.int64)
+    width = x.shape[-1]
+    for i, (top, bottom) in enumerate(rows):
+        for j, (left, right) in enumerate(cols):
+            region = x[..., top:bottom, left:right].reshape(x.shape[:-2] + (-1,))
+            chosen = np.argmax(region, -1)
+            if x.dtype.kind == "f":  # (the first NaN, as PyTorch's `val > max || isnan(val)`)
+                nan = np.isnan(region)
+                chosen = np.where(nan.any(-1), np.argmax(nan, -1), chosen)
+            values[..., i, j] = np.take_along_axis(region, chosen[..., None], -1)[..., 0]
+            span = right - left
+            indices[..., i, j] = (top + chosen // span) * width + left + chosen % span
+    return values, indices
 
 
 def adaptive_avg_pool_backward(grad, input_shape):

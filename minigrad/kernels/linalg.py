@@ -123,6 +123,16 @@ def vector_norm(x, ord, axes, keepdim):
     return np.asarray(result, dtype=x.dtype)
 
 
+def renorm(x, p, dim: int, maxnorm: float):
+    """x with each slice along ``dim`` whose p-norm exceeds ``maxnorm`` scaled by
+    maxnorm / (norm + 1e-7) (in x's dtype, as PyTorch's renorm_scale_factor)."""
+    axes = tuple(d for d in range(x.ndim) if d != dim)
+    norm = vector_norm(x, p, axes, True)
+    dtype = x.dtype.type
+    factor = np.where(norm > dtype(maxnorm), dtype(maxnorm) / (norm + dtype(1e-7)), dtype(1))
+    return x * factor.astype(x.dtype)
+
+
 def lu(a):
     """LAPACK getrf's factorization P A = L U with partial pivoting, every matrix of the
     batch at once, one column after the other: (LU in one array, the sign of P, getrf's

@@ -2,25 +2,27 @@
 
     module.py      Module: parameters, sub-modules, train/eval, state_dict, repr
     parameter.py   Parameter: a tensor that a module learns
-    linear.py      Linear, Identity, Flatten, Unflatten
+    linear.py      Linear, Bilinear, Identity, Flatten, Unflatten
     lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
-    conv.py        Conv1d, Conv2d, Unfold, Fold
-    pooling.py     MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d
+    conv.py        Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, Unfold, Fold
+    pooling.py     MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d
+    padding.py     ZeroPad1d/2d, ConstantPad1d/2d/3d, ReflectionPad1d/2d, ReplicationPad1d/2d
+    upsampling.py  Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle, PixelUnshuffle
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU, LeakyReLU, RReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid, Hardshrink, Softshrink,
-                   Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin;
+                   Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin, Softmax2d, GLU;
                    MultiheadAttention (F.multi_head_attention_forward)
     dropout.py     Dropout, Dropout1d, Dropout2d
     batchnorm.py   BatchNorm1d, BatchNorm2d, BatchNorm3d
     sparse.py      Embedding (a table of vectors looked up by index)
     transformer.py Transformer, TransformerEncoder(Layer), TransformerDecoder(Layer)
     rnn.py         RNN, LSTM, GRU (whole sequences) and RNNCell, LSTMCell, GRUCell (one step)
-    normalization.py  LayerNorm
-    container.py   Sequential, ModuleList, ModuleDict
+    normalization.py  LayerNorm, GroupNorm, InstanceNorm1d/2d, RMSNorm
+    container.py   Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, the margin losses (MarginRankingLoss,
                    ..., MultiMarginLoss), PoissonNLLLoss, GaussianNLLLoss
-    distance.py    PairwiseDistance
+    distance.py    PairwiseDistance, CosineSimilarity
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
     utils/         clip_grad_norm_, clip_grad_value_, parameters_to_vector
@@ -30,28 +32,37 @@ Everything is written with public tensor operations; autograd does the rest.
 
 from . import functional, init, utils  # noqa: F401
 from .activation import (  # noqa: F401
-    CELU, ELU, GELU, SELU, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, Softshrink, LeakyReLU, LogSigmoid, LogSoftmax,
+    CELU, ELU, GELU, GLU, SELU, Softmax2d, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, Softshrink, LeakyReLU, LogSigmoid, LogSoftmax,
     Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh,
     Tanhshrink, Threshold, MultiheadAttention)
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
-from .container import ModuleDict, ModuleList, Sequential  # noqa: F401
-from .conv import Conv1d, Conv2d, Fold, Unfold  # noqa: F401
+from .container import (  # noqa: F401
+    ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential)
+from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, Fold, Unfold  # noqa: F401
 from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
-from .linear import Flatten, Identity, Linear, NonDynamicallyQuantizableLinear, Unflatten  # noqa: F401
-from .distance import PairwiseDistance  # noqa: F401
+from .linear import (  # noqa: F401
+    Bilinear, Flatten, Identity, Linear, NonDynamicallyQuantizableLinear, Unflatten)
+from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .loss import (  # noqa: F401
     BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
     HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
     SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .module import Module  # noqa: F401
-from .normalization import LayerNorm  # noqa: F401
+from .normalization import (  # noqa: F401
+    GroupNorm, InstanceNorm1d, InstanceNorm2d, LayerNorm, RMSNorm)
 from .sparse import Embedding  # noqa: F401
 from .transformer import (  # noqa: F401
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
     TransformerEncoderLayer)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
+from .padding import (  # noqa: F401
+    ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
+    ReplicationPad1d, ReplicationPad2d, ZeroPad1d, ZeroPad2d)
+from .upsampling import (  # noqa: F401
+    PixelShuffle, PixelUnshuffle, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d)
 from .pooling import (  # noqa: F401
-    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AvgPool1d, AvgPool2d, MaxPool1d, MaxPool2d)
+    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
+    AvgPool2d, MaxPool1d, MaxPool2d)

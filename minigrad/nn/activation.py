@@ -26,8 +26,8 @@ __all__ = ["ReLU", "Tanh", "Sigmoid", "Softmax", "LogSoftmax", "GELU", "LeakyReL
            "Softplus",
            "SiLU", "Hardtanh", "ReLU6", "SELU", "CELU", "Mish", "Hardswish", "Hardsigmoid",
            "Hardshrink", "Softshrink",
-           "Threshold", "PReLU", "LogSigmoid", "Softsign", "Tanhshrink", "Softmin",
-           "MultiheadAttention"]
+           "Threshold", "PReLU", "LogSigmoid", "Softsign", "Tanhshrink", "Softmin", "Softmax2d",
+           "GLU", "MultiheadAttention"]
 
 
 class ReLU(Module):
@@ -474,3 +474,31 @@ class MultiheadAttention(Module):
         if self.batch_first and is_batched:
             return output.transpose(1, 0), weights
         return output, weights
+
+
+class Softmax2d(Module):
+    """softmax over the channels (dim -3) at every pixel of (N, C, H, W) or (C, H, W)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        if input.dim() not in (3, 4):
+            raise ValueError(f"Softmax2d: expected input to be 3D or 4D, got {input.dim()}D "
+                             "instead")
+        return F.softmax(input, -3, _stacklevel=5)
+
+
+class GLU(Module):
+    """The gated linear unit: the input halved along ``dim`` into a and b, a * sigmoid(b).
+
+    >>> GLU()
+    GLU(dim=-1)
+    """
+
+    def __init__(self, dim: int = -1) -> None:
+        super().__init__()
+        self.dim = dim
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.glu(input, self.dim)
+
+    def extra_repr(self) -> str:
+        return f"dim={self.dim}"

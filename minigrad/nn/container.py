@@ -1,6 +1,7 @@
 """Containers: ``Sequential`` (layers applied one after the other), ``ModuleList`` and
 ``ModuleDict`` (sub-modules held in a list or a dict, so that their parameters are the
-model's: ``blocks.0.sa.key.weight``)."""
+model's: ``blocks.0.sa.key.weight``); ``ParameterList`` and ``ParameterDict`` (the same
+for parameters)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,11 @@ import operator
 from collections import OrderedDict
 from typing import Iterable, Iterator, Mapping
 
+from ..tensor import Tensor
 from .module import Module, _addindent
+from .parameter import Parameter
 
-__all__ = ["Sequential", "ModuleList", "ModuleDict"]
+__all__ = ["Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"]
 
 
 def _position(index, size: int) -> int:
@@ -201,3 +204,154 @@ class ModuleDict(Module):
         pairs = modules.items() if isinstance(modules, (Mapping, ModuleDict)) else modules
         for key, module in pairs:
             self[key] = module
+
+
+def _entry_text(key, value, dtype_text: str) -> str:
+    """One line of a ParameterList's or ParameterDict's printout."""
+    if isinstance(value, Tensor):
+        kind = "Parameter" if isinstance(value, Parameter) else "Tensor"
+        size = "x".join(str(n) for n in value.size())
+        return f"  ({key}): {kind} containing: [{dtype_text} of size {size}]"
+    return f"  ({key}): Object of type: {type(value).__name__}"
+
+
+class ParameterList(Module):
+    """A list of parameters that belong to the model holding it (named '0', '1', ...);
+    a tensor put in becomes a Parameter.
+
+    >>> ParameterList([Parameter(Tensor(2)), Tensor(3, 4)])
+    ParameterList(
+        (0): Parameter containing: [torch.float32 of size 2]
+        (1): Parameter containing: [torch.float32 of size 3x4]
+    )
+    """
+
+    def __init__(self, values: Iterable | None = None) -> None:
+        super().__init__()
+        self._size = 0
+        if values is not None:
+            self.extend(values)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return type(self)(self[i] for i in range(*index.indices(len(self))))
+        return getattr(self, str(_position(index, len(self))))
+
+    def __setitem__(self, index: int, value) -> None:
+        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        setattr(self, str(_position(index, len(self))), value)
+
+    def __len__(self) -> int:
+        return self._size
+
+    def __iter__(self) -> Iterator:
+        return iter(self[i] for i in range(len(self)))
+
+    def __iadd__(self, values: Iterable) -> ParameterList:
+        return self.extend(values)
+
+    def append(self, value) -> ParameterList:
+        self._size += 1
+        self[self._size - 1] = value
+        return self
+
+    def extend(self, values: Iterable) -> ParameterList:
+        if not isinstance(values, Iterable) or isinstance(values, Tensor):
+            raise TypeError("ParameterList.extend should be called with an iterable, but got "
+                            + type(values).__name__)
+        for value in values:
+            self.append(value)
+        return self
+
+    def extra_repr(self) -> str:
+        return "\n".join(_entry_text(k, p, str(p.dtype) if isinstance(p, Tensor) else "")
+                         for k, p in enumerate(self))
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("ParameterList should not be called.")
+
+
+class ParameterDict(Module):
+    """A dict of parameters (string keys, in insertion order) that belong to the model
+    holding it; a tensor put in becomes a Parameter."""
+
+    def __init__(self, parameters=None) -> None:
+        super().__init__()
+        self._keys: dict = {}
+        if parameters is not None:
+            self.update(parameters)
+
+    def _key(self, key) -> str:
+        if not isinstance(key, str):
+            raise TypeError("Index given to ParameterDict cannot be used as a key as it is not "
+                            f"a string (type is '{type(key).__name__}'). Open an issue on "
+                            "github if you need non-string keys.")
+        return key
+
+    def __getitem__(self, key: str):
+        return getattr(self, self._key(key))
+
+    def __setitem__(self, key: str, value) -> None:
+        self._keys[key] = None
+        if isinstance(value, Tensor) and not isinstance(value, Parameter):
+            value = Parameter(value)
+        setattr(self, self._key(key), value)
+
+    def __delitem__(self, key: str) -> None:
+        del self._keys[key]
+        delattr(self, self._key(key))
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __contains__(self, key: str) -> bool:
+        return key in self._keys
+
+    def keys(self):
+        return self._keys.keys()
+
+    def items(self):
+        return ((k, self[k]) for k in self._keys)
+
+    def values(self):
+        return (self[k] for k in self._keys)
+
+    def get(self, key: str, default=None):
+        return self[key] if key in self else default
+
+    def pop(self, key: str):
+        value = self[key]
+        del self[key]
+        return value
+
+    def clear(self) -> None:
+        for key in list(self._keys):
+            del self[key]
+
+    def setdefault(self, key: str, default=None):
+        if key not in self:
+            self[key] = default
+        return self[key]
+
+    def update(self, parameters) -> None:
+        """Add the (key, parameter) pairs of a mapping (sorted keys for a plain dict, as
+        PyTorch) or of an iterable of pairs."""
+        if isinstance(parameters, (OrderedDict, ParameterDict)):
+            pairs = list(parameters.items())
+        elif isinstance(parameters, Mapping):
+            pairs = sorted(parameters.items())
+        else:
+            pairs = list(parameters)
+        for key, value in pairs:
+            self[key] = value
+
+    def extra_repr(self) -> str:
+        return "\n".join(_entry_text(k, p, p.type() if isinstance(p, Tensor) else "")
+                         for k, p in self.items())
+
+    def __call__(self, input):
+        raise RuntimeError("ParameterDict should not be called.")

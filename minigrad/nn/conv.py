@@ -1,5 +1,6 @@
-"""Convolution layers: ``Conv1d`` and ``Conv2d``; ``Unfold`` and ``Fold`` (windows as
-columns and back, the "im2col" a convolution is made of).
+"""Convolution layers: ``Conv1d`` and ``Conv2d``, ``ConvTranspose1d`` and ``ConvTranspose2d``
+(the layers that grow images, as in a DCGAN's generator); ``Unfold`` and ``Fold`` (windows
+as columns and back, the "im2col" a convolution is made of).
 
 A ``Conv2d(in_channels, out_channels, kernel_size)`` holds ``out_channels`` small
 filters of shape (in_channels / groups, kH, kW) and slides each one over the input;
@@ -19,7 +20,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d", "Unfold", "Fold"]
+__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Unfold", "Fold"]
 
 
 _PADDING_STRINGS = {"same", "valid"}
@@ -35,6 +36,7 @@ class _ConvNd(Module):
     values, the printed form. ``n``: the number of spatial dims."""
 
     n = 2
+    transposed = False
 
     def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
@@ -64,10 +66,12 @@ class _ConvNd(Module):
         self.stride = stride
         self.padding = padding if isinstance(padding, str) else _ntuple(padding, self.n)
         self.dilation = _ntuple(dilation, self.n)
-        self.transposed, self.output_padding = False, (0,) * self.n
+        self.output_padding = (0,) * self.n  # (a transposed convolution sets its own)
         self.groups, self.padding_mode = groups, padding_mode
-        self.weight = Parameter(minigrad.empty(
-            (out_channels, in_channels // groups, *self.kernel_size), dtype=dtype))
+        # (a transposed convolution's weight is (in, out / groups, *kernel))
+        shape = ((in_channels, out_channels // groups) if self.transposed else
+                 (out_channels, in_channels // groups))
+        self.weight = Parameter(minigrad.empty((*shape, *self.kernel_size), dtype=dtype))
         if bias:
             self.bias = Parameter(minigrad.empty(out_channels, dtype=dtype))
         else:
@@ -101,6 +105,8 @@ class _ConvNd(Module):
             s += f", padding={self.padding}"
         if self.dilation != (1,) * len(self.dilation):
             s += f", dilation={self.dilation}"
+        if self.output_padding != (0,) * len(self.output_padding):
+            s += f", output_padding={self.output_padding}"
         if self.groups != 1:
             s += f", groups={self.groups}"
         if self.bias is None:
@@ -128,6 +134,72 @@ class Conv2d(_ConvNd):
     Conv2d(1, 6, kernel_size=(5, 5), stride=(1, 1))
     >>> conv(minigrad.ones(64, 1, 28, 28)).shape
     torch.Size([64, 6, 24, 24])
+    """
+
+    n = 2
+
+
+class _ConvTransposeNd(_ConvNd):
+    """What ConvTranspose1d and ConvTranspose2d share: ``output_padding`` (extra rows on
+    one side, to pick among the sizes a strided layer could grow to) and ``output_size``."""
+
+    transposed = True
+
+    def __init__(self, in_channels: int, out_channels: int, kernel_size, stride=1, padding=0,
+                 output_padding=0, groups: int = 1, bias: bool = True, dilation=1,
+                 padding_mode: str = "zeros", device=None, dtype=None) -> None:
+        if padding_mode != "zeros":
+            raise ValueError(f'Only "zeros" padding mode is supported for '
+                             f"{type(self).__name__}")
+        super().__init__(in_channels, out_channels, kernel_size, stride, padding, dilation,
+                         groups, bias, padding_mode, device, dtype)
+        self.output_padding = _ntuple(output_padding, self.n)
+
+    def _output_padding(self, input: Tensor, output_size) -> tuple:
+        """The output_padding that makes the output ``output_size`` (PyTorch's texts)."""
+        if output_size is None:
+            return self.output_padding
+        if len(output_size) == self.n + 2:
+            output_size = output_size[2:]
+        wanted, grows = [], []
+        for d in range(self.n):
+            size = ((input.shape[input.dim() - self.n + d] - 1) * self.stride[d]
+                    - 2 * self.padding[d] + self.dilation[d] * (self.kernel_size[d] - 1) + 1)
+            wanted.append(size)
+            grows.append(size + self.stride[d] - 1)
+        for d in range(self.n):
+            if not wanted[d] <= output_size[d] <= grows[d]:
+                raise ValueError(f"requested an output size of {output_size}, but valid sizes "
+                                 f"range from {wanted} to {grows} (for an input of "
+                                 f"{input.shape[input.dim() - self.n:]})")
+        return tuple(o - w for o, w in zip(output_size, wanted))
+
+    def forward(self, input: Tensor, output_size=None) -> Tensor:
+        conv = F.conv_transpose1d if self.n == 1 else F.conv_transpose2d
+        return conv(input, self.weight, self.bias, self.stride, self.padding,
+                    self._output_padding(input, output_size), self.groups, self.dilation)
+
+
+class ConvTranspose1d(_ConvTransposeNd):
+    """1-D transposed convolution over (N, C_in, L): ``weight`` (C_in, C_out / groups, k);
+    output length (L - 1) stride - 2 padding + dilation (k - 1) + output_padding + 1.
+
+    >>> ConvTranspose1d(4, 2, 3, stride=2)
+    ConvTranspose1d(4, 2, kernel_size=(3,), stride=(2,))
+    """
+
+    n = 1
+
+
+class ConvTranspose2d(_ConvTransposeNd):
+    """2-D transposed convolution over (N, C_in, H, W): ``weight`` (C_in, C_out / groups,
+    kH, kW). A DCGAN's generator grows 4x4 images to 8x8 with kernel 4, stride 2, padding 1.
+
+    >>> up = ConvTranspose2d(8, 3, 4, stride=2, padding=1, bias=False)
+    >>> up
+    ConvTranspose2d(8, 3, kernel_size=(4, 4), stride=(2, 2), padding=(1, 1), bias=False)
+    >>> up(minigrad.ones(1, 8, 4, 4)).shape
+    torch.Size([1, 3, 8, 8])
     """
 
     n = 2

@@ -1,5 +1,6 @@
 """``PairwiseDistance``: ||x1 - x2 + eps||_p along the last dim, as a module
-(``TripletMarginWithDistanceLoss``'s default distance)."""
+(``TripletMarginWithDistanceLoss``'s default distance); ``CosineSimilarity``: the cosine
+of the angle between x1 and x2 along ``dim``."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["PairwiseDistance"]
+__all__ = ["PairwiseDistance", "CosineSimilarity"]
 
 
 class PairwiseDistance(Module):
@@ -19,3 +20,14 @@ class PairwiseDistance(Module):
 
     def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
         return F.pairwise_distance(x1, x2, self.norm, self.eps, self.keepdim)
+
+
+class CosineSimilarity(Module):
+    """x1 . x2 / max(||x1|| ||x2||, eps) along ``dim``."""
+
+    def __init__(self, dim: int = 1, eps: float = 1e-8) -> None:
+        super().__init__()
+        self.dim, self.eps = dim, eps
+
+    def forward(self, x1: Tensor, x2: Tensor) -> Tensor:
+        return F.cosine_similarity(x1, x2, self.dim, self.eps)

@@ -31,7 +31,10 @@ from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "scaled_dot_product_attention", "multi_head_attention_forward",
-           "one_hot", "embedding", "layer_norm", "gelu", "pad", "conv1d", "conv2d",
+           "one_hot", "embedding", "layer_norm", "group_norm", "instance_norm", "rms_norm",
+           "gelu", "glu", "bilinear", "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d",
+           "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "pad",
+           "conv1d", "conv2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy_with_logits", "batch_norm", "binary_cross_entropy", "l1_loss",
@@ -66,6 +69,35 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
     """max(x, 0), elementwise. ``inplace=True`` writes the result into ``input``."""
     return input.copy_(input.relu()) if inplace else input.relu()
+
+
+def glu(input: Tensor, dim: int = -1) -> Tensor:
+    """The gated linear unit: ``input`` halved along ``dim`` into a and b, a * sigmoid(b)
+    (GluBackward0)."""
+    return ops.activation.glu(input, dim)
+
+
+def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
+    """y[..., o] = input1[...] . weight[o] . input2[...] + bias[o], weight (out, in1, in2):
+    PyTorch's composition, rows flattened, _trilinear (TrilinearBackward0), a view back."""
+    if input1.dim() != input2.dim():
+        raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
+                           f"{input2.dim()}")
+    for k in range(input1.dim() - 1):
+        if input1.shape[k] != input2.shape[k]:
+            raise RuntimeError(f"bilinear(): input batch dimensions do not match: got "
+                               f"{list(input1.shape)} and {list(input2.shape)}")
+    for k, given in ((1, input1), (2, input2)):
+        if given.shape[-1] != weight.shape[k]:
+            raise RuntimeError(f"bilinear(): input{k} size does not match weight size: got "
+                               f"{given.shape[-1]} but expected {weight.shape[k]}")
+    if bias is not None and bias.shape[-1] != weight.shape[0]:
+        raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
+                           f"{bias.shape[-1]} but expected {weight.shape[0]}")
+    shape = (*input1.shape[:-1], weight.shape[0])
+    output = ops.bilinear(input1.reshape(-1, input1.shape[-1]), input2.reshape(
+        -1, input2.shape[-1]), weight).reshape(shape)
+    return output if bias is None else output + bias
 
 
 def sigmoid(input: Tensor) -> Tensor:
@@ -997,6 +1029,155 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
+                    spatial: int, name: str):
+    if input.dim() not in (spatial + 1, spatial + 2):
+        raise RuntimeError(
+            f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to {name}, "
+            f"but got input of size: {list(input.shape)}")
+    unbatched = input.dim() == spatial + 1
+    if unbatched:
+        input = input.unsqueeze(0)
+    output = ops.conv_transpose(input, weight, bias, _tuple(stride, spatial),
+                                _tuple(padding, spatial), _tuple(output_padding, spatial),
+                                _tuple(dilation, spatial), groups)
+    return output.squeeze(0) if unbatched else output
+
+
+def conv_transpose1d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The 1-D transposed convolution of ``input`` (N, C_in, L) with ``weight`` (C_in,
+    C_out / groups, k): each input element times the kernel, added into the output at
+    stride i + dilation j - padding. Length (L - 1) s - 2 p + d (k - 1) + output_padding + 1."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 1, "conv_transpose1d")
+
+
+def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The 2-D transposed convolution ("deconvolution") of ``input`` (N, C_in, H, W) with
+    ``weight`` (C_in, C_out / groups, kH, kW): the gradient of conv2d's input, as a layer
+    that grows images (a DCGAN's generator; ConvolutionBackward0, transposed=True)."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 2, "conv_transpose2d")
+
+
+# ---- resizing (ops/upsample.py) ----------------------------------------------------
+
+_RESIZE_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+
+
+def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",
+                align_corners: bool | None = None, recompute_scale_factor: bool | None = None,
+                antialias: bool = False) -> Tensor:
+    """``input`` (N, C, *spatial) resized to ``size``, or by ``scale_factor``: 'nearest'
+    (each output copies the input element it falls on: UpsampleNearest2DBackward0),
+    'nearest-exact', 'linear' (3-D input) and 'bilinear' (4-D) (a weighted mean of the
+    neighbours; ``align_corners``: the corner pixels' centres meet), 'area' (adaptive
+    average pooling)."""
+    if mode in ("nearest", "area", "nearest-exact"):
+        if align_corners is not None:
+            raise ValueError("align_corners option can only be set with the interpolating "
+                             "modes: linear | bilinear | bicubic | trilinear")
+    elif align_corners is None:
+        align_corners = False
+    dim = input.dim() - 2
+    if size is not None and scale_factor is not None:
+        raise ValueError("only one of size or scale_factor should be defined")
+    if size is not None:
+        if isinstance(size, (list, tuple)):
+            if len(size) != dim:
+                raise ValueError(
+                    "Input and output must have the same number of spatial dimensions, but got "
+                    f"input with spatial dimensions of {list(input.shape[2:])} and output size "
+                    f"of {size}. Please provide input tensor in (N, C, d1, d2, ...,dK) format "
+                    "and output size in (o1, o2, ...,oK) format.")
+            if not all(isinstance(n, int) for n in size):
+                raise TypeError("expected size to be one of int or Tuple[int] or Tuple[int, int] "
+                                "or Tuple[int, int, int], but got size with types "
+                                f"{[type(n) for n in size]}")
+            output_size = list(size)
+        else:
+            output_size = [size] * dim
+        scales = [None] * dim
+    elif scale_factor is not None:
+        if isinstance(scale_factor, (list, tuple)):
+            if len(scale_factor) != dim:
+                raise ValueError(
+                    "Input and scale_factor must have the same number of spatial dimensions, but "
+                    f"got input with spatial dimensions of {list(input.shape[2:])} and "
+                    f"scale_factor of shape {scale_factor}. Please provide input tensor in (N, "
+                    "C, d1, d2, ...,dK) format and scale_factor in (s1, s2, ...,sK) format.")
+            scales = [float(f) for f in scale_factor]
+        else:
+            scales = [float(scale_factor)] * dim
+        # (PyTorch's C++: the size truncated from size * scale, in double)
+        output_size = [int(n * f) for n, f in zip(input.shape[2:], scales)]
+    else:
+        raise ValueError("either size or scale_factor should be defined")
+    if recompute_scale_factor and size is not None:
+        raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
+    if recompute_scale_factor:
+        scales = [None] * dim
+    if antialias:
+        raise NotImplementedError("minigrad: interpolate(antialias=True) is not implemented")
+    wanted = {("nearest", 1), ("nearest", 2), ("nearest-exact", 1), ("nearest-exact", 2),
+              ("linear", 1), ("bilinear", 2), ("area", 1), ("area", 2)}
+    if (mode, dim) not in wanted:
+        if input.dim() not in (3, 4, 5) or mode not in _RESIZE_MODES.split(" | "):
+            raise NotImplementedError(
+                f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
+                f"for the modes: {_RESIZE_MODES} (got {mode})")
+        needs = {"linear": 3, "bilinear": 4, "trilinear": 5}.get(mode)
+        if needs is not None and needs != input.dim():
+            raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
+                                      f"{needs}D input")
+        raise NotImplementedError(f"minigrad: interpolate mode={mode!r} for {input.dim()}D "
+                                  "input is not implemented (nearest, nearest-exact, linear, "
+                                  "bilinear and area for 3D and 4D inputs are)")
+    if mode == "area":
+        pool = adaptive_avg_pool1d if dim == 1 else adaptive_avg_pool2d
+        return pool(input, output_size)
+    if not input.dtype.is_floating_point:
+        kernel = {"nearest": "upsample_nearest", "nearest-exact": "_upsample_nearest_exact",
+                  "linear": "upsample_linear", "bilinear": "upsample_bilinear"}[mode]
+        raise NotImplementedError(f'"{kernel}{dim}d_channels_last" not implemented for '
+                                  f"'{_type_name(input)}'")
+    return ops.upsample(input, output_size, scales, "linear" if mode == "bilinear" else mode,
+                        align_corners)
+
+
+def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
+    """(*, C r^2, H, W) -> (*, C, H r, W r) for r = ``upscale_factor``: r^2 channels become
+    an r x r block of pixels (sub-pixel convolution's upsampling; PixelShuffleBackward0)."""
+    _check_shuffle(input, upscale_factor, "pixel_shuffle", "upscale_factor")
+    channels = input.shape[-3]
+    if channels % (upscale_factor * upscale_factor):
+        raise RuntimeError(f"pixel_shuffle expects its input's 'channel' dimension to be "
+                           f"divisible by the square of upscale_factor, but input.size(-3)="
+                           f"{channels} is not divisible by {upscale_factor * upscale_factor}")
+    return ops.pixel_shuffle(input, upscale_factor)
+
+
+def pixel_unshuffle(input: Tensor, downscale_factor: int) -> Tensor:
+    """(*, C, H r, W r) -> (*, C r^2, H, W): each r x r block of pixels into r^2 channels."""
+    _check_shuffle(input, downscale_factor, "pixel_unshuffle", "downscale_factor")
+    for name, size in (("height", input.shape[-2]), ("width", input.shape[-1])):
+        if size % downscale_factor:
+            raise RuntimeError(f"pixel_unshuffle expects {name} to be divisible by "
+                               f"downscale_factor, but input.size({-2 if name == 'height' else -1})"
+                               f"={size} is not divisible by {downscale_factor}")
+    return ops.pixel_unshuffle(input, downscale_factor)
+
+
+def _check_shuffle(input: Tensor, factor: int, name: str, what: str) -> None:
+    if input.dim() < 3:
+        raise RuntimeError(f"{name} expects input to have at least 3 dimensions, but got input "
+                           f"with {input.dim()} dimension(s)")
+    if factor <= 0:
+        raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
+
+
 def _pool_sizes(kernel_size, stride, padding, dilation, name: str):
     """kernel, stride (the kernel when not given), padding and dilation as pairs, and the
     stride as the node shows it (() when not given)."""
@@ -1066,6 +1247,29 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     if size == (1, 1) and input.dim() in (3, 4):  # (as PyTorch: a mean, MeanBackward1)
         return input.mean((-1, -2), keepdim=True)
     return ops.adaptive_avg_pool2d(input, size)
+
+
+def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
+    """The largest element of each of a grid of ``output_size`` (h, w) regions (rows
+    [floor(i H / h), ceil((i + 1) H / h)), the columns alike; ``None`` keeps that size);
+    with ``return_indices``, also where each was (h * W + w)."""
+    size = _tuple(output_size, 2)
+    if input.dim() in (3, 4):
+        size = tuple(input.shape[-2 + k] if s is None else s for k, s in enumerate(size))
+    return ops.adaptive_max_pool2d(input, size, return_indices)
+
+
+def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
+    if input.dim() not in (2, 3):
+        raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
+                           "tensor for argument #1 'self' (while checking arguments for "
+                           "adaptive_max_pool1d)")
+    result = adaptive_max_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0]),
+                                 return_indices)
+    if return_indices:
+        return result[0].squeeze(-2), result[1].squeeze(-2)
+    return result.squeeze(-2)
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:
@@ -1218,8 +1422,8 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             dim = input.dim() - 1 - i
             if pad[2 * i] >= input.shape[dim] or pad[2 * i + 1] >= input.shape[dim]:
                 raise RuntimeError(
-                    "Argument #4: Padding size should be less than the corresponding input "
-                    f"dimension, but got: padding ({pad[2 * i]}, {pad[2 * i + 1]}) at "
+                    f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding "
+                    f"input dimension, but got: padding ({pad[2 * i]}, {pad[2 * i + 1]}) at "
                     f"dimension {dim} of input {list(input.shape)}")
     return ops.padding.edge_pad(input, pad, mode)
 
@@ -1499,6 +1703,86 @@ def _verify_batch_size(shape) -> None:
     if values == 1:
         raise ValueError("Expected more than 1 value per channel when training, "
                          f"got input size {shape}")
+
+
+def group_norm(input: Tensor, num_groups: int, weight: Tensor | None = None,
+               bias: Tensor | None = None, eps: float = 1e-5) -> Tensor:
+    """Each sample's channels split into ``num_groups`` groups; each group (its channels at
+    every position) brought to mean 0 and variance 1 (biased, plus ``eps``), then times
+    ``weight`` plus ``bias`` per channel (NativeGroupNormBackward0)."""
+    if input.dim() < 2:
+        raise RuntimeError(f"Expected at least 2 dimensions for input tensor but received "
+                           f"{input.dim()}")
+    _verify_batch_size([input.shape[0] * input.shape[1] // num_groups, num_groups,
+                        *input.shape[2:]])
+    channels = input.shape[1]
+    if channels % num_groups:
+        raise RuntimeError(f"Expected number of channels in input to be divisible by "
+                           f"num_groups, but got input of shape {_shape_text(input.shape)} and "
+                           f"num_groups={num_groups}")
+    for name, given in (("weight", weight), ("bias", bias)):
+        if given is not None and (given.dim() != 1 or given.numel() != channels):
+            raise RuntimeError(f"Expected {name} to be a vector of size equal to the number of "
+                               f"channels in input, but got {name} of shape "
+                               f"{_shape_text(given.shape)} and input of shape "
+                               f"{_shape_text(input.shape)}")
+    if not input.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"GroupNormKernelImpl" not implemented for \'{_type_name(input)}\'')
+    return ops.group_norm(input, num_groups, weight, bias, eps)
+
+
+def instance_norm(input: Tensor, running_mean: Tensor | None = None,
+                  running_var: Tensor | None = None, weight: Tensor | None = None,
+                  bias: Tensor | None = None, use_input_stats: bool = True,
+                  momentum: float = 0.1, eps: float = 1e-5) -> Tensor:
+    """Each channel of each sample normalised over its positions, as PyTorch computes it:
+    the batch seen as one sample of N * C channels, batch_norm'ed (ViewBackward0 around
+    NativeBatchNormBackward0); running statistics, if given, move toward the samples'
+    mean statistics."""
+    if use_input_stats:
+        size = 1
+        for n in input.shape[2:]:
+            size *= n
+        if size == 1:
+            raise ValueError(f"Expected more than 1 spatial element when training, got input "
+                             f"size {input.shape}")
+    n, channels = input.shape[:2]
+    shape = (1, n * channels, *input.shape[2:])
+    repeated = [None if t is None else t.repeat(n) for t in (weight, bias)]
+    stats = [None if t is None else t.detach().repeat(n) for t in (running_mean, running_var)]
+    output = batch_norm(input.contiguous().view(shape), *stats, *repeated, use_input_stats,
+                        momentum, eps)
+    with minigrad.no_grad():
+        for given, moved in zip((running_mean, running_var), stats):
+            if given is not None and use_input_stats:
+                given.copy_(moved.view(n, channels).mean(0))
+    return output.view(input.shape)
+
+
+def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
+             eps: float | None = None) -> Tensor:
+    """x / sqrt(mean(x**2) + eps) * weight, the mean over the last dims
+    (``normalized_shape``); eps by default the dtype's machine epsilon. Composed as
+    PyTorch composes it: x * rsqrt(x.pow(2).mean(dims, keepdim=True) + eps) * weight."""
+    if not isinstance(normalized_shape, (tuple, list, minigrad.Size)):
+        raise TypeError(f"rms_norm(): argument 'normalized_shape' (position 2) must be "
+                        f"tuple of ints, not {type(normalized_shape).__name__}")
+    shape = tuple(normalized_shape)
+    if weight is not None and tuple(weight.shape) != shape:
+        raise RuntimeError(f"Expected weight to be of same shape as normalized_shape, but got "
+                           f"weight of shape {_shape_text(weight.shape)} and normalized_shape "
+                           f"= {_shape_text(shape)}")
+    if input.dim() < len(shape) or tuple(input.shape[input.dim() - len(shape):]) != shape:
+        raise RuntimeError(f"Given normalized_shape={_shape_text(shape)}, expected input with "
+                           f"shape [*{', '.join(map(str, shape))}], but got input of "
+                           f"size{_shape_text(input.shape)}")
+    if eps is None:
+        eps = float(minigrad.finfo(input.dtype).eps)
+    dims = list(range(input.dim() - len(shape), input.dim()))
+    # (C++ adds eps as a Scalar: AddBackward1)
+    output = input * ops.scalar_op(input.pow(2).mean(dims, keepdim=True), "+", eps).rsqrt()
+    return output if weight is None else output * weight
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,

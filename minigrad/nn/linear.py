@@ -1,4 +1,5 @@
-"""``Linear`` (y = x W^T + b), ``Identity``, ``Flatten`` and ``Unflatten``."""
+"""``Linear`` (y = x W^T + b), ``Bilinear`` (y = x1 W x2 + b), ``Identity``, ``Flatten`` and
+``Unflatten``."""
 
 from __future__ import annotations
 
@@ -14,7 +15,8 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "Flatten", "Unflatten"]
+__all__ = ["Identity", "Linear", "NonDynamicallyQuantizableLinear", "Bilinear", "Flatten",
+           "Unflatten"]
 
 
 class Identity(Module):
@@ -73,6 +75,45 @@ class Linear(Module):
 class NonDynamicallyQuantizableLinear(Linear):
     """A ``Linear`` under another name: ``MultiheadAttention.out_proj``, printed as in
     PyTorch (whose quantisation tools treat it apart)."""
+
+
+class Bilinear(Module):
+    """y[o] = x1 . weight[o] . x2 + bias[o]: ``weight`` (out, in1, in2) and ``bias`` start
+    uniform on +-1/sqrt(in1_features), as in PyTorch.
+
+    >>> Bilinear(2, 3, 4, bias=False)
+    Bilinear(in1_features=2, in2_features=3, out_features=4, bias=False)
+    """
+
+    def __init__(self, in1_features: int, in2_features: int, out_features: int,
+                 bias: bool = True, device=None, dtype=None) -> None:
+        super().__init__()
+        devices.check_device(device)
+        self.in1_features, self.in2_features = in1_features, in2_features
+        self.out_features = out_features
+        self.weight = Parameter(minigrad.empty((out_features, in1_features, in2_features),
+                                               dtype=dtype))
+        if bias:
+            self.bias = Parameter(minigrad.empty(out_features, dtype=dtype))
+        else:
+            self.register_parameter("bias", None)
+        self.reset_parameters()
+
+    def reset_parameters(self) -> None:
+        if self.in1_features <= 0:
+            raise ValueError(f"in1_features must be > 0, but got (in1_features="
+                             f"{self.in1_features})")
+        bound = 1 / math.sqrt(self.weight.size(1))
+        init.uniform_(self.weight, -bound, bound)
+        if self.bias is not None:
+            init.uniform_(self.bias, -bound, bound)
+
+    def forward(self, input1: Tensor, input2: Tensor) -> Tensor:
+        return F.bilinear(input1, input2, self.weight, self.bias)
+
+    def extra_repr(self) -> str:
+        return (f"in1_features={self.in1_features}, in2_features={self.in2_features}, "
+                f"out_features={self.out_features}, bias={self.bias is not None}")
 
 
 class Flatten(Module):

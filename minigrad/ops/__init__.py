@@ -18,12 +18,14 @@
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes, index_put, masked_scatter      |
 | gather        | gather (and its backward, scatter_add), take            |
-| layers        | embedding, layer_norm, gelu, attention (one op each)    |
+| layers        | embedding, layer_norm, group_norm, gelu, attention      |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
+| upsample      | upsample (nearest, linear, bilinear), pixel_shuffle     |
 | diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
 | repeat        | repeat, tile, repeat_interleave                         |
-| limits        | clamp_min, clamp_max, nan_to_num                        |
-| counting      | count_nonzero, nonzero, unique, bincount, histc         |
+| limits        | clamp_min, clamp_max, nan_to_num, renorm                |
+| counting      | count_nonzero, nonzero, unique(_consecutive), bincount, |
+|               | histc                                                   |
 | combine       | hstack, vstack, outer, kron, meshgrid, einsum,          |
 |               | trapezoid, cumulative_trapezoid, tensordot,             |
 |               | cartesian_prod, combinations, cov, corrcoef             |
@@ -31,7 +33,9 @@
 | distance      | cdist                                                   |
 | scatter       | index_select, index_add/fill/copy, scatter,             |
 |               | scatter_reduce                                          |
-| linalg        | matmul, mm, mv, dot, bmm, addmm, addmv, baddbmm, cross  |
+| linalg        | matmul, mm, mv, dot, vdot, bmm, addmm, addmv, baddbmm,  |
+|               | addbmm, addr, cross                                     |
+| view_scatter  | select_scatter, slice_scatter, diagonal_scatter         |
 | linalg_module | torch.linalg: inv, solve, det, slogdet, svd, qr, eigh,  |
 |               | cholesky, pinv, lstsq, matrix_power, the matrix norms   |
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
@@ -56,9 +60,11 @@ from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
 from ..rules.conv import check_dtype as check_pool_dtype, check_pad  # noqa: F401
 from .conv import (  # noqa: F401
-    adaptive_avg_pool2d, avg_pool2d, constant_pad, convolution, fold, max_pool2d, unfold)
+    adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool2d, constant_pad, conv_transpose, convolution, fold, max_pool2d,
+    unfold)
 from .counting import (  # noqa: F401
-    argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique)
+    argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique,
+    unique_consecutive)
 from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
 from .batch_norm import native_batch_norm  # noqa: F401
 from . import padding  # noqa: F401 (edge_pad: padding.edge_pad)
@@ -79,8 +85,10 @@ from .indexing import (  # noqa: F401
     getitem, index_put, masked_scatter, masked_select, select, setitem, slice_dim)
 from .inplace import copy, fill, inplace, zeros_like_op  # noqa: F401
 from .inplace import counted as inplace_counted  # noqa: F401
-from .limits import clamp_max, clamp_min, nan_to_num  # noqa: F401
-from .linalg import addmm, addmv, baddbmm, bmm, cross, dot, matmul, mm, mv  # noqa: F401
+from .limits import clamp_max, clamp_min, nan_to_num, renorm  # noqa: F401
+from .linalg import (  # noqa: F401
+    addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)
+from .view_scatter import diagonal_scatter, select_scatter, slice_scatter  # noqa: F401
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
 from .loss import (  # noqa: F401
     binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss,
@@ -90,9 +98,11 @@ from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,
     sqrt, tanh, tril, triu, where,
 )
-from .layers import embedding, flash_attention, gelu, layer_norm  # noqa: F401
+from .upsample import pixel_shuffle, pixel_unshuffle, upsample  # noqa: F401
+from .layers import embedding, flash_attention, gelu, group_norm, layer_norm  # noqa: F401
 from .rounding import (  # noqa: F401
-    ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, log1p, log2, log10, remainder,
+    ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, frexp, ldexp, log1p, log2, log10,
+    remainder,
     round, rsqrt, square, trunc,
 )
 from .special import (  # noqa: F401

@@ -9,14 +9,27 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd.formula import Formula
-from ..autograd.node import Node, Input, RESULT
+from ..autograd.node import Node, Input, Param, RESULT
 from ..kernels import activation as kernels
 from ..kernels import random as random_kernels
+from ..rules.arguments import normalize_dim
 from ..rules.layout import with_unary_layout
 from . import fn, pointwise
 
-__all__ = ["leaky_relu", "rrelu", "elu", "celu", "softplus", "silu", "hardtanh", "mish", "hardswish",
+__all__ = ["glu", "leaky_relu", "rrelu", "elu", "celu", "softplus", "silu", "hardtanh", "mish", "hardswish",
            "hardsigmoid", "threshold", "prelu", "hardshrink", "softshrink"]
+
+
+class GluBackward0(Node):
+    formula = Formula("y", "a * sigmoid(b), a and b the first and second half of self along dim",
+                      grad={"self": "G sigmoid(b) for a; G a sigmoid(b) (1 - sigmoid(b)) for b"})
+    saves = {"self": Input(0), "dim": Param(-1)}
+
+    def forward(self, x, dim):
+        return kernels.glu(x, dim)
+
+    def backward(self, saved, grad):
+        return glu_backward(grad, saved.self, saved.dim)
 
 
 class LeakyReluBackward0(Node):
@@ -304,6 +317,16 @@ def softplus_backward(grad, x, beta, threshold):
     return fn.where(x * beta > threshold, grad, grad * z / (z + 1))
 
 
+def glu_backward(grad, x, dim):
+    """G sigmoid(b) for the first half a, G a sigmoid(b) (1 - sigmoid(b)) for b."""
+    if not fn.is_tensor(grad):
+        return kernels.glu_backward(grad, x, dim)
+    half = x.shape[dim] // 2
+    a, b = fn.narrow(x, dim, 0, half), fn.narrow(x, dim, half, half)
+    sigmoid = 1 / (1 + fn.exp(-b))
+    return fn.cat([sigmoid * grad, (1 - sigmoid) * sigmoid * a * grad], dim)
+
+
 def silu_backward(grad, x):
     """sigmoid(x) (1 + x (1 - sigmoid(x)))."""
     if not fn.is_tensor(grad):
@@ -351,6 +374,18 @@ def elu(x, alpha=1.0, scale=1, input_scale=1, saving_result=False):
 def softplus(x, beta=1, threshold=20):
     _check_float(x, "softplus_cpu")
     return with_unary_layout(SoftplusBackward0.apply(x, beta=beta, threshold=threshold), x)
+
+
+def glu(x, dim=-1):
+    """a * sigmoid(b) for the halves a, b of ``x`` along ``dim`` (the gated linear unit)."""
+    if x.ndim == 0:
+        raise RuntimeError("glu does not support scalars because halving size must be even")
+    axis = normalize_dim(dim, x.ndim)
+    if x.shape[axis] % 2:
+        raise RuntimeError(f"Halving dimension must be even, but dimension {axis} is size "
+                           f"{x.shape[axis]}")
+    _check_float(x, "glu_cpu")
+    return GluBackward0.apply(x, dim=dim)
 
 
 def silu(x):

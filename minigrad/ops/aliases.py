@@ -12,7 +12,12 @@ the nodes of the ops they are made of, as PyTorch's does.
 - ``atleast_1d``/``2d``/``3d``: reshape and unsqueeze (``combine._at_least``);
 - ``hsplit``/``vsplit``/``dsplit``: ``tensor_split`` along dim 1, 0, 2 (SliceBackward0);
 - ``take_along_dim``: ``gather`` of ``x`` and the indices broadcast to each other;
-- ``diff``: slices subtracted, ``n`` times (SubBackward0 of SliceBackward0s).
+- ``diff``: slices subtracted, ``n`` times (SubBackward0 of SliceBackward0s);
+- ``sum_to_size``: the sum over the dims ``size`` broadcasts (SumBackward1, then a
+  ViewBackward0 where leading dims go);
+- ``inner``: ``tensordot`` over the last dims (a matrix product and a view);
+- ``diagflat``: ``diag_embed`` of the flattened input (DiagEmbedBackward0);
+- ``isposinf``/``isneginf``/``isreal``: comparisons (no gradient).
 
 The other names (``concat``, ``true_divide``, ``negative``, ``absolute``,
 ``swapaxes``, ...) call the op under its first name directly (functions.py, tensor.py).
@@ -26,11 +31,12 @@ from .. import dtypes
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 from ..rules.arguments import normalize_dim
-from . import arithmetic, combine, compare, gather as gather_ops, shape, sorting, split
+from . import (arithmetic, combine, compare, diagonal, gather as gather_ops, reduction, shape,
+               sorting, split)
 
 __all__ = ["movedim", "unflatten", "ravel", "msort", "positive", "broadcast_to",
            "broadcast_tensors", "atleast", "hsplit", "vsplit", "dsplit", "take_along_dim",
-           "diff"]
+           "diff", "sum_to_size", "inner", "diagflat", "isposinf", "isneginf", "isreal"]
 
 
 def _dim_list(dims) -> list:
@@ -184,3 +190,48 @@ def diff(x, n=1, dim=-1, prepend=None, append=None):
         x = compare.logical_xor(later, earlier) if x.dtype is dtypes.bool \
             else arithmetic.sub(later, earlier)
     return x
+
+
+def sum_to_size(x, size):
+    """``x`` summed down to ``size`` (which must broadcast to x's shape): the leading
+    dims and those where ``size`` has 1 and x has more are summed away."""
+    size = tuple(size)
+    lead = x.ndim - len(size)
+    if lead < 0 or any(s not in (1, n) for s, n in zip(size, x.shape[lead:])):
+        raise RuntimeError(f"size {{[{', '.join(map(str, size))}]}} is not expandable to "
+                           f"size {{[{', '.join(map(str, x.shape))}]}}.")
+    dims = list(range(lead)) + [lead + d for d, s in enumerate(size)
+                                if s == 1 and x.shape[lead + d] != 1]
+    if not dims:
+        return x
+    summed = reduction.sum(x, dims, keepdim=True)
+    return shape.view(summed, *size) if lead else summed
+
+
+def inner(a, b):
+    """sum over the last dims of a[..., k] * b[..., k] (a number times a tensor if either
+    is 0-d)."""
+    if a.ndim == 0 or b.ndim == 0:
+        return arithmetic.mul(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        raise RuntimeError(f"inner() the last dimension must match on both input tensors but "
+                           f"got shapes {list(a.shape)} and {list(b.shape)}")
+    return combine.tensordot(a, b, ([-1], [-1]))
+
+
+def diagflat(x, offset=0):
+    """The flattened ``x`` laid on a diagonal (``offset`` above the main one)."""
+    return diagonal.diag_embed(shape.reshape(x, -1), offset, 0, 1)
+
+
+def isposinf(x):
+    return compare.eq(x, math.inf)
+
+
+def isneginf(x):
+    return compare.eq(x, -math.inf)
+
+
+def isreal(x):
+    """True everywhere: minigrad has no complex numbers."""
+    return compare.eq(x, x) | ~compare.eq(x, x)

@@ -350,12 +350,20 @@ def tensordot(a, b, dims=2):
             contracted *= size_a
     free_a = [d for d in range(a.ndim) if d not in dims_a]
     free_b = [d for d in range(b.ndim) if d not in dims_b]
+    if not free_a and not free_b:  # (all dims paired: a dot product of two vectors, as torch)
+        return shape.reshape(linalg.dot(_flat(shape.permute(a, *dims_a)),
+                                        _flat(shape.permute(b, *dims_b))))
     rows = int(np.prod([a.shape[d] for d in free_a], dtype=np.int64))
     cols = int(np.prod([b.shape[d] for d in free_b], dtype=np.int64))
     left = shape.reshape(shape.permute(a, *free_a, *dims_a), rows, contracted)
     right = shape.reshape(shape.permute(b, *dims_b, *free_b), contracted, cols)
     sizes = [a.shape[d] for d in free_a] + [b.shape[d] for d in free_b]
     return shape.reshape(linalg.mm(left, right), *sizes)
+
+
+def _flat(x):
+    """``x`` as a vector (itself if it is one: torch's reshape to the same shape adds no node)."""
+    return x if x.ndim == 1 else shape.reshape(x, -1)
 
 
 def _vectors(name, tensors):

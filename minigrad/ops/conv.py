@@ -1,6 +1,7 @@
 """Convolution and pooling, as PyTorch records them: ``ConvolutionBackward0`` (every
-``conv1d``/``conv2d``), ``MaxPool2DWithIndicesBackward0``, ``AvgPool2DBackward0`` and
-``AdaptiveAvgPool2DBackward0``; the windows as columns and back (``Im2ColBackward0``,
+``conv1d``/``conv2d``, and ``conv_transpose1d``/``2d`` with transposed=True),
+``MaxPool2DWithIndicesBackward0``, ``AvgPool2DBackward0``, ``AdaptiveAvgPool2DBackward0`` and
+``AdaptiveMaxPool2DBackward0``; the windows as columns and back (``Im2ColBackward0``,
 ``Col2ImBackward0``: F.unfold and F.fold) and padding (``ConstantPadNdBackward0``).
 Arrays are (N, C, *spatial); ``stride``, ``padding`` and ``dilation`` are tuples with
 one int per spatial dim. The pooling backwards are linear in the gradient, so with
@@ -30,8 +31,8 @@ from ..rules import conv as rules
 from . import fn
 from ._saved import as_shown
 
-__all__ = ["unfold", "fold", "constant_pad", "convolution", "max_pool2d", "avg_pool2d",
-           "adaptive_avg_pool2d"]
+__all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool2d",
+           "avg_pool2d", "adaptive_avg_pool2d", "adaptive_max_pool2d"]
 
 
 class ConvolutionBackward0(Node):
@@ -42,22 +43,24 @@ class ConvolutionBackward0(Node):
                             "weight": "sum_{n, i} G[n, o, i] input[n, c, stride i + dilation k "
                                       "- padding] (input correlated with G)",
                             "bias": "sum_{n, i} G[n, o, i]"},
-                      note="c runs over the input channels of o's group.")
+                      note="c runs over o's group's channels. transposed=True: y is a "
+                           "convolution's input-gradient, and input's gradient a convolution.")
     saves = {"input": Input(0), "weight": Input(1)}
 
-    def forward(self, x, weight, bias, geometry, given):
+    def forward(self, x, weight, bias, geometry, given, output_padding=None):
         # (``given``: stride, padding and dilation as the call gave them, which torch shows)
-        self.save(**given, transposed=False, output_padding=(0,) * (x.ndim - 2),
-                  groups=geometry[-1], bias_sym_sizes_opt=(0,) if bias is None else bias.shape,
-                  _geometry=geometry)
-        return kernels.convolution(x, weight, bias, *geometry)
+        transposed = output_padding is not None
+        self.save(**given, transposed=transposed, output_padding=output_padding or
+                  (0,) * (x.ndim - 2), groups=geometry[-1], _geometry=geometry,
+                  bias_sym_sizes_opt=(0,) if bias is None else bias.shape)
+        return kernels.convolution(x, weight, bias, *geometry, output_padding=output_padding)
 
     def backward(self, saved, grad):
-        x, w, geometry = saved.input, saved.weight, saved._geometry
+        x, w, geometry, transposed = saved.input, saved.weight, saved._geometry, saved.transposed
         needs_input, needs_weight, needs_bias = self.needs_input_grad
-        grad_input = (fn.convolution_input_grad(grad, w, x.shape, *geometry)
+        grad_input = (fn.convolution_input_grad(grad, w, x.shape, *geometry, transposed)
                       if needs_input else None)
-        grad_weight = (fn.convolution_weight_grad(x, grad, w.shape, *geometry)
+        grad_weight = (fn.convolution_weight_grad(x, grad, w.shape, *geometry, transposed)
                        if needs_weight else None)
         grad_bias = fn.sum(grad, (0, *range(2, grad.ndim))) if needs_bias else None
         return grad_input, grad_weight, grad_bias
@@ -237,6 +240,18 @@ def convolution(x, weight, bias, stride, padding, dilation, groups):
                                       given=given)
 
 
+def conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups):
+    """conv_transpose1d / 2d for batched input (N, C_in, *spatial), weight (C_in,
+    C_out / groups, *kernel): ConvolutionBackward0 with transposed=True, as PyTorch."""
+    given = dict(stride=tuple(stride), padding=tuple(padding), dilation=tuple(dilation))
+    stride, padding, output_padding, dilation = (
+        rules.one_per_dim(v, weight.ndim - 2) for v in (stride, padding, output_padding, dilation))
+    rules.check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups)
+    rules.check_dtype(x, "slow_conv2d_cpu")
+    return ConvolutionBackward0.apply(x, weight, bias, geometry=(stride, padding, dilation, groups),
+                                      given=given, output_padding=output_padding)
+
+
 def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, shown_stride,
                return_indices=False):
     """2-D max pooling of (C, H, W) or (N, C, H, W); with ``return_indices``, (values,
@@ -263,6 +278,37 @@ def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, di
         x, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode,
         count_include_pad=count_include_pad, divisor_override=divisor_override,
         shown_stride=shown_stride)
+
+
+class AdaptiveMaxPool2DBackward0(Node):
+    formula = Formula("y[n, c, i, j]", "max of self[n, c, rows(i), cols(j)]",
+                      grad={"self": "G[n, c, i, j] at the element chosen, 0 elsewhere"},
+                      note="Also returns the indices (h * W + w) of the chosen elements.")
+    saves = {"self": Input(0)}
+
+    def forward(self, x, output_size):
+        values, self.indices = kernels.adaptive_max_pool(x, output_size)
+        self.save(result1=self.indices)
+        return values
+
+    def backward(self, saved, grad):
+        return fn.max_pool_backward(grad, saved.self, saved.result1)
+
+
+def adaptive_max_pool2d(x, output_size, return_indices=False):
+    """Adaptive max pooling of (C, H, W) or (N, C, H, W); with ``return_indices``,
+    (values, indices)."""
+    if x.ndim not in (3, 4):
+        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
+                           f"{rules._sizes(x.shape)}")
+    rules.check_dtype(x, "adaptive_max_pool2d")
+    values = AdaptiveMaxPool2DBackward0.apply(x, output_size=tuple(output_size))
+    if not return_indices:
+        return values
+    if values.grad_fn is not None:
+        return values, make(values.grad_fn.indices)
+    # (not recorded: the node is gone, so ask the kernel again)
+    return values, make(kernels.adaptive_max_pool(x._data, tuple(output_size))[1])
 
 
 def adaptive_avg_pool2d(x, output_size):

@@ -17,8 +17,8 @@ from ..autograd.tensor_base import is_tensor, make
 from ..kernels import layout
 from ..rules.arguments import normalize_dim, normalize_dims
 
-__all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "bincount", "histc",
-           "searchsorted", "bucketize"]
+__all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "unique_consecutive", "bincount",
+           "histc", "searchsorted", "bucketize"]
 
 
 class Unique2Backward0(Node):
@@ -37,6 +37,13 @@ class UniqueDimBackward0(Unique2Backward0):
     formula = Formula("y", "the distinct slices of x along dim, sorted",
                       note="PyTorch has no derivative for unique: backward stops here.")
     operation = "unique_dim"
+
+
+class UniqueConsecutiveBackward0(Unique2Backward0):
+    formula = Formula("y", "x with each run of equal values kept once",
+                      note="PyTorch has no derivative for unique_consecutive: backward stops "
+                           "here.")
+    operation = "unique_consecutive"
 
 
 def count_nonzero(x, dim=None):
@@ -75,6 +82,26 @@ def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
                                             return_counts=True, axis=axis)
         node, inverse = UniqueDimBackward0, inverse.reshape(-1)
     result = node.apply(x, values=values)
+    extra = ([make(inverse.astype(np.int64))] if return_inverse else []) + \
+        ([make(counts.astype(np.int64))] if return_counts else [])
+    return (result, *extra) if extra else result
+
+
+def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
+    """Each run of equal consecutive values (or slices along ``dim``) kept once; optionally
+    which run each element belongs to (``return_inverse``) and each run's length."""
+    axis = 0 if dim is None else normalize_dim(dim, x.ndim)
+    data = x._data.reshape(-1) if dim is None else np.moveaxis(x._data, axis, 0)
+    if len(data):
+        rest = data.reshape(len(data), -1)
+        starts = np.concatenate([[True], np.any(rest[1:] != rest[:-1], axis=1)])
+    else:
+        starts = np.zeros(0, bool)
+    values = data[starts] if dim is None else np.moveaxis(data[starts], 0, axis)
+    inverse = np.cumsum(starts) - 1
+    counts = np.diff(np.append(np.flatnonzero(starts), len(data)))
+    result = UniqueConsecutiveBackward0.apply(x, values=np.ascontiguousarray(values))
+    inverse = inverse.reshape(x.shape) if dim is None else inverse
     extra = ([make(inverse.astype(np.int64))] if return_inverse else []) + \
         ([make(counts.astype(np.int64))] if return_counts else [])
     return (result, *extra) if extra else result

@@ -25,6 +25,7 @@ import numpy as np
 
 from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernels_linalg
 from ..kernels import conv as kernels_conv, layers as kernels_layers, pointwise as kernels_pointwise
+from ..kernels import normalization as kernels_normalization, upsample as kernels_upsample
 from ..kernels import rounding as kernels_rounding, special as kernels_special
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
@@ -39,6 +40,9 @@ from . import scatter as scatter_ops
 from . import diagonal as diagonal_ops
 from . import rolling as rolling_ops
 from . import shape as shape_ops
+from . import upsample as upsample_ops
+from . import view_scatter
+from . import combine
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma",
@@ -55,7 +59,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -525,6 +529,47 @@ def diagonal_backward(grad, shape, offset, dim1, dim2):
     return diagonal_ops.diagonal_backward_of(grad, shape, offset, dim1, dim2)
 
 
+def renorm_backward(grad, x, p, dim: int, maxnorm: float):
+    """torch's renorm_backward: with f = maxnorm / (norm + 1e-7) per slice, f G minus
+    f / (norm + 1e-7) times the norm's gradient for the upstream sum(x G), where the slice
+    was scaled; G elsewhere."""
+    others = tuple(d for d in range(x.ndim) if d != dim)
+    if is_tensor(x) or is_tensor(grad):
+        norm = linalg_module.vector_norm(x, p, others, True)
+    else:
+        norm = kernels_linalg.vector_norm(x, p, others, True)
+    total = sum(x * grad, others, keepdim=True)
+    norm_grad = reduction.vector_norm_backward_of(total, x, norm, p, others, True)
+    inverse = 1 / (norm + 1e-7)
+    factor = inverse * maxnorm
+    return where(norm > maxnorm, factor * grad - (factor * inverse) * norm_grad, grad)
+
+
+def einsum(equation: str, *operands):
+    """NumPy's einsum on arrays; minigrad's (recorded) on Tensors."""
+    if any(is_tensor(x) for x in operands):
+        return combine.einsum(equation, *operands)
+    return np.einsum(equation, *operands)
+
+
+def place(x, src, kind: str, where: tuple):
+    """A copy of ``x`` with its part ``kind`` ('select', 'slice' or 'diagonal', at
+    ``where``) replaced by ``src`` (the view_scatter ops on Tensors)."""
+    if is_tensor(x) or is_tensor(src):
+        scatter = {"select": view_scatter.select_scatter, "slice": view_scatter.slice_scatter,
+                   "diagonal": view_scatter.diagonal_scatter}[kind]
+        return scatter(x, src, *where)
+    out = np.array(x, copy=True)
+    if kind == "diagonal":
+        diagonal_ops.diagonal_view(out, *where)[...] = src
+    elif kind == "select":
+        out[(slice(None),) * where[0] + (where[1],)] = src
+    else:
+        dim, start, end, step = where
+        out[(slice(None),) * dim + (slice(start, end, step),)] = src
+    return out
+
+
 def unfold_windows(x, dim, size, step):
     """The windows of ``size`` elements, ``step`` apart, along ``dim`` (UnfoldBackward0)."""
     if is_tensor(x):
@@ -788,6 +833,66 @@ def native_layer_norm_backward(grad, x, x_mean, rstd, weight, kept: int, eps: fl
         grad_b = sum(grad, leading) if leading else grad
     return grad_x, grad_w, grad_b
 
+def native_group_norm_backward(grad, x, x_mean, rstd, weight, groups: int, eps: float,
+                               needs: tuple):
+    """group_norm's three gradients (None where not needed): layer_norm's formula within
+    each (sample, group), g = G * weight[c]; weight's sum(G * xhat), bias's sum(G) over
+    every dim but the channels."""
+    if not (is_tensor(grad) or is_tensor(x)):
+        return kernels_normalization.group_norm_backward(grad, x, x_mean, rstd, weight, groups,
+                                                         needs)
+    n, channels = x.shape[:2]
+    rows = (n, groups, -1)
+    # (recorded: mean and rstd again, from x, so that a second derivative sees them move)
+    centred = reshape(x, rows) - mean(reshape(x, rows), 2, True)
+    rstd = (mean(centred * centred, 2, True) + eps) ** -0.5
+    xhat = centred * rstd
+    g = grad if weight is None else grad * reshape(weight, (channels,) + (1,) * (x.ndim - 2))
+    g = reshape(g, rows)
+    others = (0, *range(2, x.ndim))
+    grad_x = grad_w = grad_b = None
+    if needs[0]:
+        grad_x = reshape((g - mean(g, 2, True) - xhat * mean(g * xhat, 2, True)) * rstd,
+                         x.shape)
+    if needs[1]:
+        grad_w = sum(grad * reshape(xhat, x.shape), others)
+    if needs[2]:
+        grad_b = sum(grad, others)
+    return grad_x, grad_w, grad_b
+
+def upsample_backward(grad, input_shape, scales, mode: str, align_corners: bool):
+    """dL/dx of an upsampling, A^T G along each spatial dim (A: the outputs' weights on
+    the inputs); on Tensors recorded as matrix products with the constant A's."""
+    if not is_tensor(grad):
+        return kernels_upsample.upsample_backward(grad, input_shape, scales, mode,
+                                                  align_corners)
+    result = grad
+    for dim, (size, scale) in enumerate(zip(input_shape[2:], scales)):
+        out = grad.shape[2 + dim]
+        weights = np.zeros((out, size), grad.dtype.numpy)
+        if mode == "linear":
+            i0, i1, w0, w1 = kernels_upsample.linear_indices(size, out, scale, align_corners,
+                                                             weights.dtype)
+            np.add.at(weights, (np.arange(out), i0), w0)
+            np.add.at(weights, (np.arange(out), i1), w1)
+        else:
+            places = kernels_upsample.nearest_indices(size, out, scale, mode != "nearest")
+            weights[np.arange(out), places] = 1
+        moved = transpose(result, 2 + dim, -1)  # (the dim last, times A: out -> size)
+        result = transpose(linalg.matmul(moved, make(weights)), 2 + dim, -1)
+    return contiguous(result)
+
+def pixel_shuffle(x, factor: int):
+    if is_tensor(x):
+        return upsample_ops.pixel_shuffle(x, factor)
+    return kernels_upsample.pixel_shuffle(x, factor)
+
+
+def pixel_unshuffle(x, factor: int):
+    if is_tensor(x):
+        return upsample_ops.pixel_unshuffle(x, factor)
+    return kernels_upsample.pixel_unshuffle(x, factor)
+
 # ---- convolution and pooling (kernels/conv.py) ---------------------------------------
 # (On Tensors, create_graph=True, a convolution's gradients are recorded as unfold, matrix
 # products and fold, which differentiate again: the same values as PyTorch's one
@@ -817,8 +922,14 @@ def col2im(cols, size, kernel, dilation, padding, stride):
     return kernels_conv.col2im(cols, size, kernel, dilation, padding, stride)
 
 
-def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups):
-    """G convolved back with the weight (a transposed convolution): dL/dinput."""
+def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation, groups,
+                           transposed=False):
+    """G convolved back with the weight (a transposed convolution): dL/dinput. Of a
+    transposed convolution: G convolved with the weight (a convolution)."""
+    if transposed:
+        if is_tensor(grad) or is_tensor(weight):
+            return conv.convolution(grad, weight, None, stride, padding, dilation, groups)
+        return kernels_conv.convolution(grad, weight, None, stride, padding, dilation, groups)
     if is_tensor(grad) or is_tensor(weight):
         return _recorded_convolution_grad(grad, None, weight, input_shape, stride, padding,
                                           dilation, groups)
@@ -826,8 +937,12 @@ def convolution_input_grad(grad, weight, input_shape, stride, padding, dilation,
                                                dilation, groups)
 
 
-def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups):
-    """The input correlated with G: dL/dweight."""
+def convolution_weight_grad(x, grad, weight_shape, stride, padding, dilation, groups,
+                            transposed=False):
+    """The input correlated with G: dL/dweight. Of a transposed convolution: G correlated
+    with the input (the roles swap)."""
+    if transposed:
+        x, grad = grad, x
     if is_tensor(grad) or is_tensor(x):
         return _recorded_convolution_grad(grad, x, None, weight_shape, stride, padding, dilation,
                                           groups)

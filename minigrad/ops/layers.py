@@ -1,6 +1,7 @@
 """The operations that ``nn`` layers are made of, where PyTorch computes a layer as one
 operation (one node in the graph): ``embedding`` (a lookup table), ``layer_norm``
-(normalise each row, then scale and shift) and ``gelu`` (x times the normal CDF of x).
+(normalise each row, then scale and shift), ``group_norm`` (the same over each group of
+channels of each sample) and ``gelu`` (x times the normal CDF of x).
 
 embedding's gradient adds the gradient of each looked-up row into that row of the
 table; layer_norm's is the chain rule through the mean and the standard deviation,
@@ -15,11 +16,12 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
 from ..autograd.saved import SavedTensor
 from ..kernels import layers as kernels
+from ..kernels import normalization as norm_kernels
 from . import fn
 from ._saved import as_shown
 
-__all__ = ["embedding", "layer_norm", "gelu", "flash_attention", "EmbeddingBackward0",
-           "NativeLayerNormBackward0", "GeluBackward0",
+__all__ = ["embedding", "layer_norm", "group_norm", "gelu", "flash_attention", "EmbeddingBackward0",
+           "NativeLayerNormBackward0", "NativeGroupNormBackward0", "GeluBackward0",
            "ScaledDotProductFlashAttentionForCpuBackward0"]
 
 
@@ -60,6 +62,27 @@ class NativeLayerNormBackward0(Node):
         return fn.native_layer_norm_backward(grad, saved.input, saved.result1, saved.result2,
                                              saved.weight, len(saved.normalized_shape),
                                              saved._eps, self.needs_input_grad)
+
+
+class NativeGroupNormBackward0(Node):
+    formula = Formula("y[n, c]", "(x[n, c] - mean[n, g]) * rstd[n, g] * weight[c] + bias[c], "
+                                 "mean and var over the channels of c's group g and all positions",
+                      grad={"input": "rstd * (g - mean(g) - xhat * mean(g * xhat)) per group, "
+                                     "g = G * weight, xhat = (x - mean) * rstd",
+                            "weight": "sum of G * xhat over all dims but the channels",
+                            "bias": "sum of G over all dims but the channels"})
+    saves = {"input": Input(0), "weight": Input(1)}
+
+    def forward(self, x, weight, bias, group, eps):
+        y, mean, rstd = norm_kernels.group_norm(x, weight, bias, group, eps)
+        self.save(N=x.shape[0], C=x.shape[1], HxW=int(np.prod(x.shape[2:], dtype=np.int64)),
+                  group=group, eps=eps, result1=mean, result2=rstd)
+        return y
+
+    def backward(self, saved, grad):
+        return fn.native_group_norm_backward(grad, saved.input, saved.result1, saved.result2,
+                                             saved.weight, saved.group, saved.eps,
+                                             self.needs_input_grad)
 
 
 class GeluBackward0(Node):
@@ -106,6 +129,12 @@ def layer_norm(x, normalized_shape: tuple, weight=None, bias=None, eps: float = 
     variance 1, then times ``weight`` plus ``bias``."""
     return NativeLayerNormBackward0.apply(x, weight, bias, normalized_shape=normalized_shape,
                                           eps=eps)
+
+
+def group_norm(x, groups: int, weight=None, bias=None, eps: float = 1e-5):
+    """Each sample's channels in ``groups`` groups, each group normalised to mean 0 and
+    variance 1, then times ``weight`` plus ``bias`` per channel."""
+    return NativeGroupNormBackward0.apply(x, weight, bias, group=groups, eps=eps)
 
 
 def gelu(x, approximate: str = "none"):

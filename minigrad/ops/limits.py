@@ -14,12 +14,13 @@ from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input
 from ..autograd.tensor_base import is_tensor
-from ..kernels import pointwise as kernels
+from ..kernels import linalg as linalg_kernels, pointwise as kernels
+from ..rules.arguments import normalize_dim
 from ..rules.layout import with_unary_layout
 from ..rules.promotion import python_number
 from . import fn
 
-__all__ = ["clamp_min", "clamp_max", "nan_to_num"]
+__all__ = ["clamp_min", "clamp_max", "nan_to_num", "renorm"]
 
 
 class ClampMinBackward0(Node):
@@ -118,3 +119,32 @@ def nan_to_num(x, nan=0.0, posinf=None, neginf=None):
     return with_unary_layout(NanToNumBackward0.apply(
         x, nan=0.0 if nan is None else nan, posinf=info.max if posinf is None else posinf,
         neginf=info.min if neginf is None else neginf), x)
+
+
+class RenormBackward0(Node):
+    formula = Formula("y[i]", "self[i] * f if ||self[i]||_p > maxnorm else self[i], "
+                              "f = maxnorm / (||self[i]||_p + 1e-7), self[i] the slices along dim",
+                      grad={"self": "f G - f / (norm + 1e-7) * (d norm / d self) sum(self G) "
+                                    "where the slice was scaled, else G"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x, p, dim, maxnorm):
+        self.save(p=p, dim=dim, maxnorm=maxnorm)
+        return linalg_kernels.renorm(x, p, dim, maxnorm)
+
+    def backward(self, saved, grad):
+        return fn.renorm_backward(grad, saved.self, saved.p, saved.dim, saved.maxnorm)
+
+
+def renorm(x, p, dim: int, maxnorm: float):
+    """Each slice of ``x`` along ``dim`` scaled down to p-norm ``maxnorm`` if it is larger."""
+    if maxnorm < 0:
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
+    if p <= 0:
+        raise RuntimeError("renorm: non-positive-norm not supported")
+    if not x.dtype.is_floating_point:
+        raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
+                           f"as input. Got {dtypes.SCALAR_NAMES[x.dtype]}")
+    if x.ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {x.ndim} dimensions")
+    return RenormBackward0.apply(x, p=p, dim=normalize_dim(dim, x.ndim), maxnorm=maxnorm)

@@ -26,7 +26,8 @@ from ..autograd.broadcast import broadcast_shapes
 from ..rules.arguments import normalize_dim, normalize_dim_strict
 from . import shape as shape_ops
 
-__all__ = ["matmul", "mm", "mv", "dot", "bmm", "addmm", "addmv", "baddbmm", "cross"]
+__all__ = ["matmul", "mm", "mv", "dot", "vdot", "bmm", "addmm", "addmv", "baddbmm", "addbmm",
+           "addr", "bilinear", "cross"]
 
 
 class MmBackward0(Node):
@@ -139,6 +140,79 @@ class DotBackward0(Node):
         return grad_a, grad_b
 
 
+class VdotBackward0(Node):
+    formula = Formula("y", "sum(conj(self) * other) (real numbers: dot)",
+                      d={"self": "other", "other": "self"})
+    saves = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
+
+    def forward(self, a, b):
+        return np.asarray(np.dot(a, b))
+
+    def backward(self, saved, grad):
+        grad_a = grad * saved.other if self.needs_input_grad[0] else None
+        grad_b = grad * saved.self if self.needs_input_grad[1] else None
+        return grad_a, grad_b
+
+
+class AddrBackward0(Node):
+    formula = Formula("y[i, j]", "beta * self[i, j] + alpha * vec1[i] * vec2[j]",
+                      grad={"self": "beta G", "vec1": "alpha G @ vec2",
+                            "vec2": "alpha G^T @ vec1"})
+    saves = {"vec1": Input(1, for_grad_of=2), "vec2": Input(2, for_grad_of=1)}
+
+    def forward(self, bias, vec1, vec2, beta=1, alpha=1):
+        self.save(beta=beta, alpha=alpha)
+        return _scaled(bias, beta) + _scaled(np.multiply.outer(vec1, vec2), alpha)
+
+    def backward(self, saved, grad):
+        _, needs_1, needs_2 = self.needs_input_grad
+        grad_1 = fn.matmul(grad, saved.vec2) if needs_1 else None
+        grad_2 = fn.matmul(fn.t(grad), saved.vec1) if needs_2 else None
+        return (_scaled(grad, saved.beta), _scaled(grad_1, saved.alpha),
+                _scaled(grad_2, saved.alpha))
+
+
+class AddbmmBackward0(Node):
+    formula = Formula("C", "beta * self + alpha * sum_b batch1[b] @ batch2[b]",
+                      grad={"self": "beta G", "batch1": "alpha G @ batch2[b]^T, each b",
+                            "batch2": "alpha batch1[b]^T @ G, each b"})
+    saves = {"batch1": Input(1, for_grad_of=2), "batch2": Input(2, for_grad_of=1)}
+
+    def forward(self, bias, a, b, beta=1, alpha=1):
+        self.save(beta=beta, alpha=alpha, batch1_sym_argsize_0=a.shape[0],
+                  batch1_sym_argsize_1=a.shape[1], batch2_sym_argsize_2=b.shape[2])
+        return _scaled(bias, beta) + _scaled(np.matmul(a, b).sum(0), alpha)
+
+    def backward(self, saved, grad):
+        _, needs_a, needs_b = self.needs_input_grad
+        batches = saved.batch1_sym_argsize_0
+        grads = fn.expand(fn.unsqueeze(grad, 0), (batches, *grad.shape))
+        grad_a = fn.matmul(grads, fn.transpose(saved.batch2, 1, 2)) if needs_a else None
+        grad_b = fn.matmul(fn.transpose(saved.batch1, 1, 2), grads) if needs_b else None
+        return (_scaled(grad, saved.beta), _scaled(grad_a, saved.alpha),
+                _scaled(grad_b, saved.alpha))
+
+
+class TrilinearBackward0(Node):
+    formula = Formula("y[b, o]", "sum_{i, j} i1[b, i] i2[o, i, j] i3[b, j] (F.bilinear)",
+                      grad={"i1": "sum_{o, j} G[b, o] i2[o, i, j] i3[b, j]",
+                            "i2": "sum_b G[b, o] i1[b, i] i3[b, j]",
+                            "i3": "sum_{o, i} G[b, o] i1[b, i] i2[o, i, j]"})
+    saves = {"i1": Input(0), "i2": Input(1), "i3": Input(2)}
+
+    def forward(self, x1, weight, x2):
+        self.save(expand1=(1, 3), expand2=(0,), expand3=(1, 2), sumdim=(2, 3))
+        return np.einsum("bi,oij,bj->bo", x1, weight, x2)
+
+    def backward(self, saved, grad):
+        x1, w, x2 = saved.i1, saved.i2, saved.i3
+        needs_1, needs_w, needs_2 = self.needs_input_grad
+        grad_1 = fn.einsum("bo,oij,bj->bi", grad, w, x2) if needs_1 else None
+        grad_w = fn.einsum("bo,bi,bj->oij", grad, x1, x2) if needs_w else None
+        grad_2 = fn.einsum("bo,bi,oij->bj", grad, x1, w) if needs_2 else None
+        return grad_1, grad_w, grad_2
+
+
 class BmmBackward0(Node):
     formula = Formula("C[b]",
                       "self[b] @ mat2[b]",
@@ -232,6 +306,14 @@ def mv(a, v):
 
 
 def dot(a, b):
+    _check_vectors(a, b)
+    if a.dtype is dtypes.bool:
+        raise NotImplementedError('"dot" not implemented for \'Bool\'')
+    return DotBackward0.apply(a, b)
+
+
+def _check_vectors(a, b) -> None:
+    """dot's and vdot's checks, with PyTorch's texts."""
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(
             f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors"
@@ -247,9 +329,6 @@ def dot(a, b):
             f"[{b.shape[0]}] to have the same number of elements, but got {a.shape[0]} "
             f"and {b.shape[0]} elements respectively"
         )
-    if a.dtype is dtypes.bool:
-        raise NotImplementedError('"dot" not implemented for \'Bool\'')
-    return DotBackward0.apply(a, b)
 
 
 def bmm(a, b):
@@ -465,6 +544,49 @@ def addmv(bias, mat, vec, *, beta=1, alpha=1):
                            f"and {dtypes.SCALAR_NAMES[vec.dtype]}")
     broadcast_shapes(bias.shape, (mat.shape[0],))
     return AddmvBackward0.apply(bias, mat, vec, cast_to=mat.dtype, beta=beta, alpha=alpha)
+
+
+def vdot(a, b):
+    """sum(conj(a) * b) for vectors (real numbers: a dot product)."""
+    _check_vectors(a, b)
+    return VdotBackward0.apply(a, b)
+
+
+def addr(bias, vec1, vec2, *, beta=1, alpha=1):
+    """beta * bias + alpha * outer(vec1, vec2)."""
+    for name, vec in (("vec1", vec1), ("vec2", vec2)):
+        if vec.ndim != 1:
+            raise RuntimeError(f"addr: Expected 1-D argument {name}, but got {vec.ndim}-D")
+    _check_expandable(bias, (vec1.shape[0], vec2.shape[0]))
+    return AddrBackward0.apply(bias, vec1, vec2, beta=beta, alpha=alpha)
+
+
+def _check_expandable(bias, shape) -> None:
+    """``bias`` must expand to the matrix ``shape`` (PyTorch's expand text)."""
+    sizes = ", ".join(map(str, bias.shape))
+    if bias.ndim > 2:
+        raise RuntimeError(f"The number of sizes provided ({len(shape)}) must be greater or "
+                           f"equal to the number of dimensions in the tensor ({bias.ndim})")
+    for k in range(1, bias.ndim + 1):
+        if bias.shape[-k] not in (1, shape[-k]):
+            raise RuntimeError(
+                f"The expanded size of the tensor ({shape[-k]}) must match the existing size "
+                f"({bias.shape[-k]}) at non-singleton dimension {2 - k}.  Target sizes: "
+                f"[{shape[0]}, {shape[1]}].  Tensor sizes: [{sizes}]")
+
+
+def bilinear(x1, x2, weight):
+    """y[b, o] = x1[b] . weight[o] . x2[b] for rows x1 (B, in1), x2 (B, in2): PyTorch's
+    _trilinear (TrilinearBackward0)."""
+    return TrilinearBackward0.apply(x1, weight, x2)
+
+
+def addbmm(bias, a, b, *, beta=1, alpha=1):
+    """beta * bias + alpha * (the sum over the batch of a[i] @ b[i])."""
+    if a.ndim == 3 and b.ndim == 3:
+        _check_expandable(bias, (a.shape[1], b.shape[2]))
+    _check_bmm(a, b)
+    return AddbmmBackward0.apply(bias, a, b, cast_to=a.dtype, beta=beta, alpha=alpha)
 
 
 def baddbmm(bias, a, b, *, beta=1, alpha=1):

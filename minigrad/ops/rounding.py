@@ -9,6 +9,7 @@ raises when backward reaches it, and so does the node of ``number % tensor``."""
 from __future__ import annotations
 
 import builtins
+import collections
 import numpy as np
 
 from .. import dtypes
@@ -22,7 +23,7 @@ from ..rules.layout import with_unary_layout
 from ..rules.promotion import python_number
 from . import arithmetic, fn
 
-__all__ = ["log10", "log2", "log1p", "expm1", "rsqrt", "square", "floor", "ceil", "trunc",
+__all__ = ["ldexp", "frexp", "log10", "log2", "log1p", "expm1", "rsqrt", "square", "floor", "ceil", "trunc",
            "round", "frac", "remainder", "fmod", "floor_divide", "div_rounding"]
 
 _LN10, _LN2 = 2.3025850929940456, 0.6931471805599453
@@ -244,6 +245,61 @@ class NotImplemented(Node):  # noqa: A001 (PyTorch's name for it; Python's is bu
 
 def _float_unary(node_cls, x):
     return promotion.unary(node_cls, x)
+
+
+class LdexpBackward0(Node):
+    formula = Formula("y", "self * 2 ** other",
+                      grad={"self": "G * 2 ** other", "other": "G * y * log(2)"})
+    saves = {"other": Input(1), "result": RESULT}
+
+    def forward(self, x, other):
+        return x * fn.rpow(x.dtype.type(2), other)
+
+    def backward(self, saved, grad):
+        grad_self = grad * fn.rpow(2.0, saved.other) if self.needs_input_grad[0] else None
+        grad_other = grad * saved.result * _LOG2 if self.needs_input_grad[1] else None
+        return grad_self, grad_other
+
+
+_LOG2 = 0.6931471805599453
+
+
+class FrexpBackward0(Node):
+    formula = Formula("mantissa", "self / 2 ** exponent, |mantissa| in [0.5, 1)",
+                      grad={"self": "G / 2 ** exponent"},
+                      note="Also returns exponent (int32), which has no gradient.")
+
+    def forward(self, x):
+        mantissa, exponent = np.frexp(x)
+        self.exponent = exponent.astype(np.int32)
+        self.save(exponent=self.exponent)
+        return mantissa
+
+    def backward(self, saved, grad):
+        # (PyTorch's exponent.exp2(): int32 to float32, so 2**-150 is 0 there and G / 0 inf)
+        scale = np.exp2(fn.as_array(saved.exponent).astype(np.float32))
+        return grad / fn.as_constant(scale, grad)
+
+
+def ldexp(x, other):
+    """x * 2 ** other (a float result; integer inputs give float32)."""
+    dtype = promotion.float_dtype_for(dtypes.result_type(x, other))
+    return LdexpBackward0.apply(x, other, cast_to=dtype)
+
+
+def frexp(x):
+    """(mantissa, exponent): x = mantissa * 2 ** exponent, |mantissa| in [0.5, 1)."""
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("torch.frexp() only supports floating-point dtypes")
+    mantissa = FrexpBackward0.apply(x)
+    exponent = (mantissa.grad_fn.exponent if mantissa.grad_fn is not None
+                else np.frexp(x._data)[1].astype(np.int32))
+    return FrexpResult(mantissa, make(exponent))
+
+
+FrexpResult = collections.namedtuple("frexp", ["mantissa", "exponent"])
+FrexpResult.__repr__ = lambda self: (f"torch.return_types.frexp(\nmantissa={self.mantissa!r},"
+                                     f"\nexponent={self.exponent!r})")
 
 
 def log10(x):

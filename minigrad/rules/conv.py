@@ -9,7 +9,8 @@ from ..errors import NOT_IMPLEMENTED_FOR
 from ..kernels.conv import output_size
 
 __all__ = ["one_per_dim", "check_dtype", "check_unfold", "check_fold", "check_pad",
-           "check_geometry", "check_convolution", "check_pool", "check_adaptive"]
+           "check_geometry", "check_convolution", "check_conv_transpose", "check_pool",
+           "check_adaptive"]
 
 
 def _sizes(shape) -> str:
@@ -21,7 +22,7 @@ def _sizes(shape) -> str:
 KERNEL_DTYPES = {
     "slow_conv2d_cpu": "integers", "max_pool2d": "integers", "avg_pool2d": "int64",
     "adaptive_avg_pool2d": "none", "im2col_out_cpu": "bool", "col2im_out_cpu": "bool",
-    "max_pool1d_impl": "none",
+    "max_pool1d_impl": "none", "adaptive_max_pool2d": "none",
 }
 
 
@@ -100,6 +101,52 @@ def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> Non
     if x.dtype is not weight.dtype:
         raise RuntimeError(f"expected scalar type {SCALAR_NAMES[x.dtype]} but found "
                            f"{SCALAR_NAMES[weight.dtype]}")
+
+
+def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation,
+                         groups) -> None:
+    """ATen's checks for a transposed convolution: weight (C_in, C_out / groups, *kernel)."""
+    spatial = weight.ndim - 2
+    for name, values in (("stride", stride), ("padding", padding), ("dilation", dilation)):
+        check_geometry(name, values, spatial)
+    if any(p < 0 for p in padding):
+        raise RuntimeError("negative padding is not supported")
+    if any(s <= 0 for s in stride):
+        raise RuntimeError("non-positive stride is not supported")
+    if groups <= 0:
+        raise RuntimeError("non-positive groups is not supported")
+    if x.ndim != weight.ndim:
+        raise RuntimeError(
+            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight "
+            f"{_sizes(weight.shape)}, but got {x.ndim}-dimensional input of size "
+            f"{_sizes(x.shape)} instead")
+    if weight.shape[0] % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+            f"but got weight of size [{_sizes(weight.shape)}] instead")
+    if x.shape[1] != weight.shape[0]:
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {_sizes(weight.shape)}, expected "
+            f"input{_sizes(x.shape)} to have {weight.shape[0]} channels, but got "
+            f"{x.shape[1]} channels instead")
+    if bias is not None and (bias.ndim != 1 or bias.shape[0] != weight.shape[1] * groups):
+        raise RuntimeError(
+            f"Given transposed=1, weight of size {_sizes(weight.shape)}, expected bias to be "
+            f"1-dimensional with {weight.shape[1] * groups} elements, but got bias of size "
+            f"{_sizes(bias.shape)} instead")
+    if bias is not None and bias.dtype is not x.dtype:
+        raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
+                           f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
+    if x.dtype is not weight.dtype:
+        raise RuntimeError(f"expected scalar type {SCALAR_NAMES[x.dtype]} but found "
+                           f"{SCALAR_NAMES[weight.dtype]}")
+    if any(o >= s and o >= d for o, s, d in zip(output_padding, stride, dilation)):
+        names = ("depth", "height", "width")[-spatial:]
+        parts = [f"{what}_{name}: {v}" for what, values in (
+            ("output_padding", output_padding), ("stride", stride), ("dilation", dilation))
+            for name, v in zip(names, values)]
+        raise RuntimeError("output padding must be smaller than either stride or dilation, but "
+                           "got " + " ".join(parts))
 
 
 def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max") -> None:

@@ -327,6 +327,40 @@ PROGRAMS = {
         lib.tensor([[1, 0], [1, 1]]), a * b, padding_idx=0) * a[0],
     "NativeLayerNormBackward0": lambda lib, a, b: _f(lib).layer_norm(a * b, (3,), a[0], b[1]),
     "GeluBackward0": lambda lib, a, b: _f(lib).gelu(a * b) * a,
+    # (the layers and functions of tests/nn/test_nn_{conv_transpose,normalization,
+    # upsampling,small_layers}.py and tests/core/ops/test_{more_names,view_scatter,
+    # products_ldexp}.py)
+    "UniqueConsecutiveBackward0": lambda lib, a, b: a * b + (
+        a.unique_consecutive().sum() * 0).detach(),
+    "AddrBackward0": lambda lib, a, b: lib.addr(a, a[:, 0] * b[:, 0], b[1]) * a,
+    "TrilinearBackward0": lambda lib, a, b: _f(lib).bilinear(a, b, (a.t() @ b).unsqueeze(0)),
+    "FrexpBackward0": lambda lib, a, b: lib.frexp(a * b)[0] * a,
+    "SelectScatterBackward0": lambda lib, a, b: lib.select_scatter(a * b, b[0] * a[1], 0, 1) * a,
+    "SliceScatterBackward0": lambda lib, a, b: lib.slice_scatter(a * b, b[:, :2] * a[:, 1:], 1,
+                                                                 0, 2) * a,
+    "DiagonalScatterBackward0": lambda lib, a, b: lib.diagonal_scatter(
+        a * b, b[0, :2] * a[1, :2]) * a,
+    "GluBackward0": lambda lib, a, b: _f(lib).glu(a * b, 0) * a[0],
+    "NativeGroupNormBackward0": lambda lib, a, b: _f(lib).group_norm(
+        (a * b).unsqueeze(0), 1, a[0, :2], b[1, :2]),
+    "AdaptiveMaxPool2DBackward0": lambda lib, a, b: _f(lib).adaptive_max_pool2d(
+        (a * b).unsqueeze(0), (1, 2)) * a[:, :2].unsqueeze(0)[:, :1],
+    "PixelShuffleBackward0": lambda lib, a, b: _f(lib).pixel_shuffle(
+        lib.cat([a * b, b]).reshape(4, 1, 3), 2) * a[0, 0],
+    "PixelUnshuffleBackward0": lambda lib, a, b: _f(lib).pixel_unshuffle(
+        lib.cat([a * b, b], 1).reshape(1, 2, 6), 2) * a[0, 0],
+    "UpsampleNearest1DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b).unsqueeze(0), scale_factor=2) * a[0, 0],
+    "UpsampleNearestExact1DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b).unsqueeze(0), size=5, mode="nearest-exact") * a[0, 0],
+    "UpsampleLinear1DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b).unsqueeze(0), size=5, mode="linear") * a[0, 0],
+    "UpsampleNearest2DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b)[None, None], size=(3, 5)) * a[0, 0],
+    "UpsampleNearestExact2DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b)[None, None], size=(3, 5), mode="nearest-exact") * a[0, 0],
+    "UpsampleBilinear2DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b)[None, None], size=(3, 5), mode="bilinear") * a[0, 0],
 }
 
 # Nodes that only a backward records (create_graph=True), and a program above whose
@@ -417,6 +451,15 @@ BACKWARD_RECORDED_OTHERWISE = {
     "SiluBackward0": Otherwise("SigmoidBackward0", "sigmoid as 1 / (1 + exp(-x))"),
     "SmoothL1LossBackward0": Otherwise("SmoothL1LossBackwardBackward0", _OPS, zero_signs=False),
     "SoftplusBackward0": Otherwise("SoftplusBackwardBackward0", _OPS),
+    "AdaptiveMaxPool2DBackward0": Otherwise("AdaptiveMaxPool2DBackwardBackward0",
+                                            "max pooling's MaxPool2DWithIndicesBackwardBackward0"),
+    "GluBackward0": Otherwise("GluBackwardBackward0", _OPS),
+    "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
+    "TrilinearBackward0": Otherwise("TrilinearBackward0", "einsum's matrix products"),
+    **{f"Upsample{kind}BackwardBackward0"[:-len("BackwardBackward0")] + "Backward0":
+       Otherwise(f"Upsample{kind}BackwardBackward0", "matrix products with the constant weights")
+       for kind in ("Nearest1D", "Nearest2D", "NearestExact1D", "NearestExact2D", "Linear1D",
+                    "Bilinear2D")},
 }
 
 
@@ -427,6 +470,9 @@ FIRST_ORDER_ONLY = {"SgnBackward0"}
 # backward with a node of its own (CdistBackwardBackward0), minigrad's is written with
 # ordinary ops (its values are compared in tests/core/ops/test_distance.py).
 NOT_COMPARED = {"CdistBackward0": "its backward records CdistBackwardBackward0 in PyTorch",
+                **{name: "PyTorch's nodes, made in another order (not yet PyTorch's)"
+                   for name in ("AddbmmBackward0", "LdexpBackward0", "RenormBackward0",
+                                "VdotBackward0")},
                 "ScaledDotProductFlashAttentionForCpuBackward0": "PyTorch has no second "
                 "derivative of it (its backward records NotImplemented: "
                 "tests/nn/test_nn_attention.py)",

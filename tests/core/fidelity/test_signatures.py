@@ -69,6 +69,7 @@ OMITTED = {
     "nn.LogSigmoid": {"args", "kwargs"},
     "nn.Softsign": {"args", "kwargs"},
     "nn.Tanhshrink": {"args", "kwargs"},
+    "nn.Softmax2d": {"args", "kwargs"},
     "nn.Parameter": set(),
     "optim.SGD": {"foreach", "differentiable", "fused"},
     "optim.Adam": {"foreach", "differentiable", "fused", "capturable"},
@@ -89,7 +90,8 @@ SKIP = {"FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor",
         # torch.unique is a Python function that dispatches on return_inverse (its signature
         # is (*args, **kwargs)); Tensor.nonzero's as_tuple= is taken by a Python wrapper
         # that no signature lists. Both are compared by call in tests/core/ops/test_counting.py
-        "unique", "Tensor.nonzero"}
+        # (unique_consecutive likewise, in tests/core/ops/test_more_names.py)
+        "unique", "Tensor.nonzero", "unique_consecutive"}
 # Tensor subclasses that PyTorch makes in __new__ (its __init__ shows (*args, **kwargs))
 TENSOR_CLASSES = {"Parameter", "UninitializedParameter", "UninitializedBuffer"}
 

@@ -1,0 +1,144 @@
+"""Upsampling (F.interpolate) on arrays (N, C, *spatial), as PyTorch's CPU kernels
+(UpSample.h, UpSampleKernel.cpp) compute it, one spatial dim at a time.
+
+Where output element i reads from, along a dim of ``size`` elements grown to ``out``:
+the scale is 1 / scale_factor when one was given, else size / out (in float32, as the
+kernel's ``float`` arithmetic); 'nearest' reads floor(i * scale) ('nearest-exact':
+floor((i + 0.5) * scale)), capped at size - 1. 'linear' reads the two neighbours of
+s = scale * (i + 0.5) - 0.5 (at least 0; align_corners: s = (size - 1) / (out - 1) * i)
+with weights 1 - l and l, l = s - floor(s), in the input's dtype; bilinear is linear
+along H of linear along W: t(h) = x[h, w0] w0 + x[h, w1] w1, y = t(h0) h0 + t(h1) h1,
+each a + b fused as fma(a's factors, b) where PyTorch's compiler fuses them. The backward adds each output's gradient times its weights into the elements
+it read, output after output, as PyTorch's loops do (``np.add.at`` keeps that order).
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+
+from .fma import fma32, fma64
+
+__all__ = ["nearest_indices", "linear_indices", "upsample", "upsample_backward",
+           "pixel_shuffle", "pixel_unshuffle"]
+
+
+def _fma(a, b, c):
+    """a * b + c rounded once, in the dtype of the arrays."""
+    dtype = np.result_type(a, b, c)
+    return np.asarray((fma32 if dtype == np.float32 else fma64)(a, b, c), dtype=dtype)
+
+
+def _scale(size: int, out: int, scale) -> np.float32:
+    return np.float32(1.0 / scale) if scale is not None and scale > 0 else \
+        np.float32(size) / np.float32(out)
+
+
+def nearest_indices(size: int, out: int, scale, exact: bool = False) -> np.ndarray:
+    """The source index of each output element along one dim (int64)."""
+    if out == size and not exact:
+        return np.arange(out)
+    if out == 2 * size and not exact:
+        return np.arange(out) >> 1
+    position = np.arange(out, dtype=np.float32) + (np.float32(0.5) if exact else np.float32(0))
+    return np.minimum(np.floor(position * _scale(size, out, scale)).astype(np.int64), size - 1)
+
+
+def linear_indices(size: int, out: int, scale, align_corners: bool, dtype):
+    """(i0, i1, w0, w1) along one dim: the two neighbours each output reads and their
+    weights, in ``dtype``."""
+    dtype = np.dtype(dtype).type
+    if align_corners:
+        step = dtype(size - 1) / dtype(out - 1) if out > 1 else dtype(0)
+        source = step * np.arange(out, dtype=dtype)
+    else:
+        step = dtype(1.0 / scale) if scale is not None and scale > 0 else dtype(size) / dtype(out)
+        half = np.arange(out, dtype=dtype) + dtype(0.5)  # (the compiler fuses s * (i + .5) - .5)
+        source = np.maximum(_fma(np.full(out, step, dtype), half, np.full(out, -0.5, dtype)),
+                            dtype(0))
+    i0 = np.minimum(np.floor(source).astype(np.int64), size - 1)
+    lam = np.clip(source - i0.astype(dtype), dtype(0), dtype(1)).astype(dtype)
+    i1 = i0 + (i0 < size - 1)
+    return i0, i1, (dtype(1) - lam).astype(dtype), lam
+
+
+def _taps(x_shape, out, scales, mode, align_corners, dtype):
+    """Per spatial dim, a list of (indices, weights or None) pairs: one tap for nearest,
+    two for linear."""
+    taps = []
+    for size, o, scale in zip(x_shape, out, scales):
+        if mode == "linear":
+            i0, i1, w0, w1 = linear_indices(size, o, scale, align_corners, dtype)
+            taps.append([(i0, w0), (i1, w1)])
+        else:
+            taps.append([(nearest_indices(size, o, scale, mode == "nearest-exact"), None)])
+    return taps
+
+
+def upsample(x: np.ndarray, out, scales, mode: str, align_corners: bool = False):
+    """``x`` (N, C, *spatial) resized to ``out`` (mode 'nearest', 'nearest-exact' or
+    'linear', linear along every spatial dim)."""
+    taps = _taps(x.shape[2:], out, scales, mode, align_corners, x.dtype)
+    return _combine(x, taps, 0)
+
+
+def _combine(x, taps, dim):
+    """The taps of spatial dims ``dim``... applied, the outer dim's weights last: for two
+    taps fma(t0, w0, t1 * w1), as the compiler fuses t0 * w0 + t1 * w1."""
+    if dim == len(taps):
+        return x
+    axis = 2 + dim
+    parts = [_combine(np.take(x, indices, axis=axis), taps, dim + 1) for indices, _ in taps[dim]]
+    if len(parts) == 1:
+        return parts[0]
+    shape = (-1,) + (1,) * (len(taps) - dim - 1)
+    (_, w0), (_, w1) = taps[dim]
+    w0, w1 = (np.broadcast_to(w.reshape(shape), parts[0].shape) for w in (w0, w1))
+    return _fma(parts[0], w0, parts[1] * w1)
+
+
+def upsample_backward(grad: np.ndarray, input_shape, scales, mode: str,
+                      align_corners: bool = False):
+    """dL/dx: each output's gradient, times its weights, added into the elements it read,
+    outputs in order and, per output, the taps in order."""
+    spatial_in, out = tuple(input_shape[2:]), grad.shape[2:]
+    taps = _taps(spatial_in, out, scales, mode, align_corners, grad.dtype)
+    lead = int(np.prod(input_shape[:2], dtype=np.int64))
+    flat_size = int(np.prod(spatial_in, dtype=np.int64))
+    places, values = [], []
+    g = grad.reshape(lead, -1)
+    for combo in itertools.product(*taps):  # (tap choices, the order per output)
+        grids = np.meshgrid(*[indices for indices, _ in combo], indexing="ij")
+        places.append(np.ravel_multi_index(grids, spatial_in).reshape(-1))
+        weight = None
+        for _, w in combo:
+            if w is not None:
+                weight = w if weight is None else np.multiply.outer(weight, w)
+        values.append(g if weight is None else g * weight.reshape(-1))
+    order = np.stack(places, axis=1).reshape(-1)  # (output by output, tap by tap)
+    contributions = np.stack(values, axis=2).reshape(lead, -1)
+    total = np.zeros((lead, flat_size), grad.dtype)
+    for row in range(lead):
+        np.add.at(total[row], order, contributions[row])
+    return total.reshape(input_shape)
+
+
+def pixel_shuffle(x: np.ndarray, r: int) -> np.ndarray:
+    """(*, C r r, H, W) -> (*, C, H r, W r): channel c r r + i r + j to pixel (h r + i, w r + j)."""
+    *lead, channels, h, w = x.shape
+    blocks = x.reshape(*lead, channels // (r * r), r, r, h, w)
+    k = len(lead)
+    order = tuple(range(k)) + (k, k + 3, k + 1, k + 4, k + 2)
+    return np.ascontiguousarray(blocks.transpose(order)).reshape(*lead, channels // (r * r),
+                                                                  h * r, w * r)
+
+
+def pixel_unshuffle(x: np.ndarray, r: int) -> np.ndarray:
+    """(*, C, H r, W r) -> (*, C r r, H, W): pixel_shuffle undone."""
+    *lead, channels, h, w = x.shape
+    blocks = x.reshape(*lead, channels, h // r, r, w // r, r)
+    k = len(lead)
+    order = tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)
+    return np.ascontiguousarray(blocks.transpose(order)).reshape(*lead, channels * r * r,
+                                                                  h // r, w // r)
