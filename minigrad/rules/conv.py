@@ -13,6 +13,19 @@ __all__ = ["one_per_dim", "check_dtype", "check_unfold", "check_fold", "check_pa
            "check_adaptive"]
 
 
+def _check_weight(x, weight, groups: int) -> None:
+    """A convolution's (and a transposed one's) input dims and weight groups, torch's texts."""
+    if x.ndim != weight.ndim:
+        raise RuntimeError(
+            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight "
+            f"{_sizes(weight.shape)}, but got {x.ndim}-dimensional input of size "
+            f"{_sizes(x.shape)} instead")
+    if weight.shape[0] % groups:
+        raise RuntimeError(
+            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
+            f"but got weight of size [{_sizes(weight.shape)}] instead")
+
+
 def _sizes(shape) -> str:
     return "[" + ", ".join(map(str, shape)) + "]"
 
@@ -70,15 +83,7 @@ def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> Non
         raise RuntimeError(f"dilation should be greater than zero, but got {_sizes(dilation)}")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
-    if x.ndim != weight.ndim:
-        raise RuntimeError(
-            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight "
-            f"{_sizes(weight.shape)}, but got {x.ndim}-dimensional input of size "
-            f"{_sizes(x.shape)} instead")
-    if weight.shape[0] % groups:
-        raise RuntimeError(
-            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
-            f"but got weight of size [{_sizes(weight.shape)}] instead")
+    _check_weight(x, weight, groups)
     if x.shape[1] != weight.shape[1] * groups:
         raise RuntimeError(
             f"Given groups={groups}, weight of size {_sizes(weight.shape)}, expected "
@@ -115,15 +120,7 @@ def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilat
         raise RuntimeError("non-positive stride is not supported")
     if groups <= 0:
         raise RuntimeError("non-positive groups is not supported")
-    if x.ndim != weight.ndim:
-        raise RuntimeError(
-            f"Expected {weight.ndim}-dimensional input for {weight.ndim}-dimensional weight "
-            f"{_sizes(weight.shape)}, but got {x.ndim}-dimensional input of size "
-            f"{_sizes(x.shape)} instead")
-    if weight.shape[0] % groups:
-        raise RuntimeError(
-            f"Given groups={groups}, expected weight to be divisible by {groups} at dimension 0, "
-            f"but got weight of size [{_sizes(weight.shape)}] instead")
+    _check_weight(x, weight, groups)
     if x.shape[1] != weight.shape[0]:
         raise RuntimeError(
             f"Given transposed=1, weight of size {_sizes(weight.shape)}, expected "
