@@ -108,9 +108,7 @@ def sigmoid(input: Tensor) -> Tensor:
 def logsigmoid(input: Tensor) -> Tensor:
     """log(sigmoid(x)) = -log(1 + exp(-x)), elementwise, computed without overflow
     (``LogSigmoidBackward0``; d/dx = 1 - sigmoid(x))."""
-    if not input.dtype.is_floating_point:
-        raise NotImplementedError(
-            f'"log_sigmoid_cpu" not implemented for \'{minigrad.dtypes.SCALAR_NAMES[input.dtype]}\'')
+    _check_float_kernel("log_sigmoid_cpu", input)
     return ops.fn.log_sigmoid(input)
 
 
@@ -633,7 +631,7 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     common = minigrad.result_type(x1, x2)
     if not common.is_floating_point:
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
-                           f"{_type_name(minigrad.empty(0, dtype=common))}")
+                           f"{minigrad.dtypes.SCALAR_NAMES[common]}")
     x1, x2 = _broadcast_pair(x1.to(common), x2.to(common))
     norm1 = x1.norm(2, dim, keepdim=True).clone()
     norm2 = x2.norm(2, dim, keepdim=True).clone()
@@ -779,8 +777,8 @@ def _check_float_kernel(kernel: str, *tensors: Tensor) -> None:
     operands (their promoted dtype) its dispatch names the kernel, as PyTorch's does."""
     common = tensors[0].dtype if len(tensors) == 1 else minigrad.result_type(*tensors)
     if not common.is_floating_point:
-        name = _type_name(minigrad.empty(0, dtype=common))
-        raise NotImplementedError(f'"{kernel}" not implemented for \'{name}\'')
+        raise NotImplementedError(errors.NOT_IMPLEMENTED_FOR.format(
+            kernel, minigrad.dtypes.SCALAR_NAMES[common]))
 
 
 def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int,
@@ -972,15 +970,20 @@ def _tuple(value, n: int) -> tuple:
     return (value,) * n if isinstance(value, int) else tuple(value)
 
 
-def _conv(input, weight, bias, stride, padding, dilation, groups, spatial: int, name: str):
-    """conv1d/conv2d: an unbatched input gets a batch of one (and loses it after)."""
+def _batched(input, spatial: int, name: str) -> tuple:
+    """A convolution's input with its batch dim (an unbatched one gets a batch of one), and
+    whether it had none; PyTorch's text for other dims."""
     if input.dim() not in (spatial + 1, spatial + 2):
         raise RuntimeError(
             f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to {name}, "
             f"but got input of size: {list(input.shape)}")
     unbatched = input.dim() == spatial + 1
-    if unbatched:
-        input = input.unsqueeze(0)
+    return (input.unsqueeze(0) if unbatched else input), unbatched
+
+
+def _conv(input, weight, bias, stride, padding, dilation, groups, spatial: int, name: str):
+    """conv1d/conv2d: an unbatched input gets a batch of one (and loses it after)."""
+    input, unbatched = _batched(input, spatial, name)
     stride, dilation = _tuple(stride, spatial), _tuple(dilation, spatial)
     if isinstance(padding, str):
         input, padding = _padding_named(input, weight, padding, stride, dilation)
@@ -1031,13 +1034,7 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
 
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
                     spatial: int, name: str):
-    if input.dim() not in (spatial + 1, spatial + 2):
-        raise RuntimeError(
-            f"Expected {spatial + 1}D (unbatched) or {spatial + 2}D (batched) input to {name}, "
-            f"but got input of size: {list(input.shape)}")
-    unbatched = input.dim() == spatial + 1
-    if unbatched:
-        input = input.unsqueeze(0)
+    input, unbatched = _batched(input, spatial, name)
     output = ops.conv_transpose(input, weight, bias, _tuple(stride, spatial),
                                 _tuple(padding, spatial), _tuple(output_padding, spatial),
                                 _tuple(dilation, spatial), groups)

@@ -946,7 +946,7 @@ def check_transpose_attribute(attribute: str, ndim: int) -> None:
         errors.warn_once(_shape_cpp(on_scalar, line), stacklevel=4)
     elif attribute == "T" and ndim != 2:
         errors.warn_once(_shape_cpp(_T_OTHER_DIMS, 4314), stacklevel=4)
-    elif takes == "matrices" and ndim != 2 and attribute != "T":
+    elif takes == "matrices" and ndim != 2:
         hint = " For batches of matrices, consider using tensor.mH" if ndim > 2 else ""
         raise RuntimeError(f"tensor.{attribute} is only supported on matrices (2-D tensors). "
                            f"Got {ndim}-D tensor.{hint}")
