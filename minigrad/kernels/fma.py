@@ -52,10 +52,23 @@ def fma64(a, b, c) -> np.ndarray:
         even = (np.asarray(u).view(np.int64) & 1) == 0
         u = np.where((error != 0) & even, np.nextafter(u, np.copysign(np.inf, error)), u)
         result = s + u
-        infinite = ~np.isfinite(p)  # (an inf or nan product: its error terms are nan)
-        if infinite.any():
-            result = np.where(infinite, p + c, result)
+        special = ~(np.isfinite(a) & np.isfinite(b) & np.isfinite(c))
+        if special.any():  # (IEEE's rules; a finite product never overflows inside an FMA)
+            result = np.where(special, np.where(np.isfinite(a) & np.isfinite(b), c, a * b + c), result)
+        overflowed = ~np.isfinite(result) & ~special
+        if overflowed.any():  # (a product, or a factor's split, beyond float64's range)
+            result = np.where(overflowed, _fma64_scaled(a, b, c), result)
         return result
+
+
+def _fma64_scaled(a, b, c):
+    """fma64 of finite operands whose product, or a factor's split, overflows: the
+    product computed as a_m * b_m * 2**e (frexp's mantissas, e the exponents' sum), and
+    the whole scaled down by 2**e where e > 0, the result scaled back (inf where it is
+    beyond the range)."""
+    (a_m, a_e), (b_m, b_e) = np.frexp(a), np.frexp(b)
+    scale = np.maximum(a_e + b_e, 0)
+    return np.ldexp(fma64(a_m, np.ldexp(b_m, a_e + b_e - scale), np.ldexp(c, -scale)), scale)
 
 
 def one_minus_square64(y: np.ndarray, out=None) -> np.ndarray:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
+import torch
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -80,6 +81,21 @@ def test_fma64_rounds_once(triples):
     expected = [rounded(Fraction(x) * Fraction(y) + Fraction(z), np.float64)
                 for x, y, z in zip(a, b, c)]
     np.testing.assert_array_equal(fma64(a, b, c), np.array(expected))
+
+
+any_float64 = st.floats(allow_subnormal=True)  # (every float64: huge, tiny, inf, nan)
+
+
+@given(st.lists(st.tuples(any_float64, any_float64, any_float64), min_size=1, max_size=30))
+def test_fma64_is_torchs_addcmul_over_the_whole_range(triples):
+    """Beyond 2**996 a factor's split, and beyond the range the product, overflows inside
+    fma64's steps; an FMA's product never does (1e308 * -1 + 1e308 is 0, an infinite
+    addend wins over a finite product): checked against torch's fused addcmul."""
+    a, b, c = (np.array(column, dtype=np.float64) for column in zip(*triples))
+    expected = torch.addcmul(torch.from_numpy(c), torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    with np.errstate(all="ignore"):
+        result = fma64(a, b, c)
+    np.testing.assert_array_equal(result, expected)
 
 
 # ---- 1 - y*y for tanh's backward: float64 then float32, proven to round once ---------
