@@ -32,6 +32,7 @@ from .devices import check_device
 from .kernels import random as random_kernels
 from .kernels.fma import fma64
 from .ops import random as random_ops
+from .ops import shape as shape_ops
 from .rules import out as out_rule
 from .layouts import preserve_format, strided
 from .kernels import layout as memory
@@ -729,11 +730,11 @@ def _legacy(dtype: dtypes.dtype):
         """Legacy constructor: ``FloatTensor([0.1, 1.0])`` makes a tensor of the
         values; ``FloatTensor(2, 3)`` one of that shape (uninitialised in PyTorch,
         zeros here)."""
-        if len(args) == 1 and isinstance(args[0], TensorBase):  # the same tensor
+        if len(args) == 1 and isinstance(args[0], TensorBase):  # an alias of it
             if args[0].dtype is not dtype:
                 raise TypeError(f"expected {_tensor_options(dtype)} "
                                 f"(got {_tensor_options(args[0].dtype)})")
-            return args[0]
+            return shape_ops.AliasBackward0.apply(args[0])
         if len(args) == 1 and is_sequence(args[0]) and not isinstance(args[0], Size):
             return make(array_from(args[0], dtype))
         if len(args) == 1 and not isinstance(args[0], (int, np.integer, Size)):

@@ -49,9 +49,17 @@ class Tensor(TensorBase):
     __slots__ = ()  # (the fields: TensorBase's; _view_made is set on views only)
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
+    def __new__(cls, *data, requires_grad: bool = False):
+        # (Tensor(t) of a tensor: an alias of t, in t's dtype, as PyTorch's)
+        if cls is Tensor and len(data) == 1 and isinstance(data[0], TensorBase):
+            return ops.shape.AliasBackward0.apply(data[0])
+        return super().__new__(cls)
+
     def __init__(self, *data, requires_grad: bool = False):
         # (the legacy constructor: Tensor([1, 2]) of values, Tensor(2, 3) of a shape,
         # uninitialised in PyTorch, zeros here, in the default dtype)
+        if type(self) is Tensor and len(data) == 1 and isinstance(data[0], TensorBase):
+            return  # (made by __new__)
         if len(data) == 1 and isinstance(data[0], (TensorBase, list, tuple, np.ndarray)) \
                 and not isinstance(data[0], Size):
             array = array_from(data[0], dtypes.get_default_dtype())

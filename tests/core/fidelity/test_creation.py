@@ -262,7 +262,23 @@ FACTORY_CASES = [
     "torch.IntTensor(torch.tensor([1.]))", "torch.BoolTensor([0, 1, 2])",
     "torch.BoolTensor(torch.tensor([1.]))",
     "torch.FloatTensor(torch.tensor([1.], dtype=torch.float16))",
+    "torch.Tensor(torch.tensor([1, 2]))", "torch.Tensor(torch.tensor([1.], dtype=torch.float64))",
+    "torch.Tensor(torch.tensor([True]))", "torch.Tensor(torch.ones(2, requires_grad=True))",
 ]
+
+
+@pytest.mark.parametrize("constructor", ["Tensor", "FloatTensor"])
+def test_a_legacy_constructor_of_a_tensor_is_an_alias_of_it(constructor):
+    """torch.Tensor(t): t's memory and dtype in a new tensor, AliasBackward0 in the graph."""
+    for lib in (minigrad, torch):
+        x = lib.ones(2, requires_grad=True)
+        y = getattr(lib, constructor)(x)
+        (y * 3).sum().backward()
+        assert y is not x and y._base is x and not y.is_leaf
+        assert type(y.grad_fn).__name__ == "AliasBackward0" and x.grad.tolist() == [3, 3]
+        counts = lib.tensor([1, 2])
+        lib.Tensor(counts)[0] = 5
+        assert counts.tolist() == [5, 2] and counts._version == 1
 
 
 @pytest.mark.parametrize("source", FACTORY_CASES)
