@@ -30,7 +30,7 @@ import math
 from .. import dtypes
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
-from ..rules.arguments import normalize_dim
+from ..rules.arguments import normalize_dim, normalize_dim_strict
 from . import (arithmetic, combine, compare, diagonal, gather as gather_ops, reduction, shape,
                sorting, split)
 
@@ -162,7 +162,7 @@ def take_along_dim(x, indices, dim=None):
             "torch.take_along_dim(): input and indices should have the same number of "
             f"dimensions, but got {x.ndim} dimensions for input, and {indices.ndim} dimensions "
             "for indices")
-    dim = normalize_dim(dim, x.ndim)
+    dim = normalize_dim_strict(normalize_dim(dim, x.ndim), x.ndim)  # (0-dim: as torch, after wrapping)
     sizes = list(x.shape)
     sizes[dim] = indices.shape[dim]
     common = list(broadcast_shapes(sizes, indices.shape))

@@ -821,18 +821,23 @@ def logsumexp(x, dim, keepdim=False):
                                     given=dim if isinstance(dim, (tuple, list)) else (dim,))
 
 
-def _check_softmax_dtype(name, x, dim, dtype):
-    """torch's softmax kernels exist for floating point types only."""
-    if dtype is None and not x.dtype.is_floating_point:
-        kernel = "lastdim_kernel_impl" if dim == x.ndim - 1 or x.ndim == 0 else "kernel_impl"
-        raise NotImplementedError(
-            f'"{name}_{kernel}" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
+def _integers_run_no_kernel(name, x, dim, dtype) -> bool:
+    """torch's softmax kernels exist for floating point types only; an empty integer or
+    bool tensor runs none and comes back as it is (True: return an empty copy)."""
+    if dtype is not None or x.dtype.is_floating_point:
+        return False
+    if x.numel() == 0:
+        return True
+    kernel = "lastdim_kernel_impl" if dim == x.ndim - 1 or x.ndim == 0 else "kernel_impl"
+    raise NotImplementedError(
+        f'"{name}_{kernel}" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
 
 
 def softmax(x, dim, dtype=None):
     """exp(x) normalised to sum to 1 along ``dim``."""
     given, dim = dim, normalize_dim(dim, x.ndim)
-    _check_softmax_dtype("softmax", x, dim, dtype)
+    if _integers_run_no_kernel("softmax", x, dim, dtype):
+        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape), x._data.dtype))
     if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
         x = shape_ops.to_dtype(x, dtype)
     return SoftmaxBackward0.apply(x, dim=dim, given=given)
@@ -846,7 +851,8 @@ def safe_softmax(x, dim: int):
 def log_softmax(x, dim, dtype=None):
     """log(softmax(x)) along ``dim``, computed stably."""
     given, dim = dim, normalize_dim(dim, x.ndim)
-    _check_softmax_dtype("log_softmax", x, dim, dtype)
+    if _integers_run_no_kernel("log_softmax", x, dim, dtype):
+        return make(layout.empty_strided(x.shape, layout.contiguous_strides(x.shape), x._data.dtype))
     if dtype is not None:  # (as torch: converted first, a ToCopyBackward0 in the graph)
         x = shape_ops.to_dtype(x, dtype)
     return LogSoftmaxBackward0.apply(x, dim=dim, given=given)

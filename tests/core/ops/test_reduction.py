@@ -28,7 +28,7 @@ import torch
 import minigrad as mg
 
 from op_cases import INF, case, run, X, POS, SCALAR, X3, AWAY, D3
-from torch_compare import check, check_bits, check_error, rand
+from torch_compare import check, check_bits, check_error, outcome, rand
 
 
 REDUCTIONS = [
@@ -215,7 +215,20 @@ OP_ERRORS = [
     case(lambda lib, x: x.norm(dim=2), X, id="norm-dim"),
     case(lambda lib, x: x.norm(dim=(0, 1, 2)), X3, id="norm-fro-three-dims"),
     case(lambda lib, x: x.long().norm(), X, id="norm-int"),
+    case(lambda lib, x: x.long().softmax(1), X, id="softmax-int"),
+    case(lambda lib, x: (x > 0).log_softmax(0), X, id="log_softmax-bool"),
 ]
+
+
+@pytest.mark.parametrize("call", ["x.long()[:0].softmax(1)", "x[:, :0].bool().log_softmax(0)",
+                                  "lib.softmax(x.t()[:0].int(), 0)", "x[:0].long().softmax(0, lib.float64)"])
+def test_empty_integers_run_no_softmax_kernel(call):
+    """torch refuses integer softmax in its kernel: an empty tensor runs none, and comes
+    back (a new contiguous tensor) of its own dtype."""
+    def program(lib):
+        y = eval(call, {"lib": lib, "x": lib.ones(2, 3)})
+        return repr(y), y.stride(), y.requires_grad
+    assert outcome(program, mg) == outcome(program, torch)
 
 
 @pytest.mark.parametrize("fn, arrays, options", OP_ERRORS)

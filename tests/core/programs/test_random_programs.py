@@ -20,11 +20,6 @@ TORCHS_OWN = ("INTERNAL ASSERT", "Found dtype", "with a bool tensor is not suppo
 KNOWN = {
     25: "einsum of a bool and a float tensor: PyTorch's bmm names the bool kernel, "
         "minigrad's check names the mixed dtypes",
-    141: "log_softmax of an empty int64 tensor: PyTorch runs no kernel and returns it; "
-         "minigrad refuses the dtype first",
-    157: "take_along_dim of 0-dim tensors: PyTorch's 'Dimension specified as 0' text",
-    530: "softmax of an empty bool tensor (as 141)",
-    100248: "log_softmax of an empty bool tensor (as 141)",
 }
 
 
