@@ -26,11 +26,12 @@
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
     utils/         clip_grad_norm_, clip_grad_value_, parameters_to_vector
+    modules/       PyTorch's paths to the files above (``torch.nn.modules.loss._Loss``)
 
 Everything is written with public tensor operations; autograd does the rest.
 """
 
-from . import functional, init, utils  # noqa: F401
+from . import functional, init, modules, utils  # noqa: F401
 from .activation import (  # noqa: F401
     CELU, ELU, GELU, GLU, SELU, Softmax2d, Hardshrink, Hardsigmoid, Hardswish, Hardtanh, Softshrink, LeakyReLU, LogSigmoid, LogSoftmax,
     Mish, PReLU, ReLU, ReLU6, RReLU, Sigmoid, SiLU, Softmax, Softmin, Softplus, Softsign, Tanh,

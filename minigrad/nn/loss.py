@@ -35,6 +35,15 @@ class _Loss(Module):
         self.reduction = reduction
 
 
+class _WeightedLoss(_Loss):
+    """A loss with a ``weight`` per class (a buffer: saved in the state dict)."""
+
+    def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
+                 reduce: bool | None = None, reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+        self.register_buffer("weight", weight)
+
+
 class MSELoss(_Loss):
     """Mean squared error: loss_i = (x_i - y_i)**2, then reduced
     (for 'mean': (1/n) sum_i (x_i - y_i)**2)."""
@@ -43,15 +52,14 @@ class MSELoss(_Loss):
         return F.mse_loss(input, target, reduction=self.reduction)
 
 
-class NLLLoss(_Loss):
+class NLLLoss(_WeightedLoss):
     """Negative log likelihood for log-probabilities x (N, C) and class indices
     t (N,): loss_n = -weight[t_n] * x[n, t_n]. Use after ``LogSoftmax``."""
 
     def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
                  ignore_index: int = -100, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.register_buffer("weight", weight)
+        super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
@@ -59,7 +67,7 @@ class NLLLoss(_Loss):
                           reduction=self.reduction)
 
 
-class CrossEntropyLoss(_Loss):
+class CrossEntropyLoss(_WeightedLoss):
     """Softmax + negative log likelihood on raw scores x (N, C) and class
     indices t (N,):
 
@@ -71,8 +79,7 @@ class CrossEntropyLoss(_Loss):
     def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
                  ignore_index: int = -100, reduce: bool | None = None,
                  reduction: str = "mean", label_smoothing: float = 0.0) -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.register_buffer("weight", weight)
+        super().__init__(weight, size_average, reduce, reduction)
         self.ignore_index = ignore_index
         self.label_smoothing = label_smoothing
 
@@ -101,7 +108,7 @@ class BCEWithLogitsLoss(_Loss):
                                                   pos_weight=self.pos_weight)
 
 
-class BCELoss(_Loss):
+class BCELoss(_WeightedLoss):
     """Binary cross entropy on probabilities x in [0, 1] and targets y in [0, 1]:
 
         loss_i = -w_i [y_i log(x_i) + (1 - y_i) log(1 - x_i)]
@@ -111,8 +118,7 @@ class BCELoss(_Loss):
 
     def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
                  reduce: bool | None = None, reduction: str = "mean") -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.register_buffer("weight", weight)
+        super().__init__(weight, size_average, reduce, reduction)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.binary_cross_entropy(input, target, weight=self.weight,
@@ -243,20 +249,19 @@ class TripletMarginWithDistanceLoss(_Loss):
             margin=self.margin, swap=self.swap, reduction=self.reduction)
 
 
-class MultiMarginLoss(_Loss):
+class MultiMarginLoss(_WeightedLoss):
     """sum_{c != y} max(0, margin - x[y] + x[c])**p / C: the true class's score above
     every other by margin (a multi-class hinge)."""
 
     def __init__(self, p: int = 1, margin: float = 1.0, weight: Tensor | None = None,
                  size_average: bool | None = None, reduce: bool | None = None,
                  reduction: str = "mean") -> None:
-        super().__init__(size_average, reduce, reduction)
+        super().__init__(weight, size_average, reduce, reduction)
         if p != 1 and p != 2:
             raise ValueError("only p == 1 and p == 2 supported")
         if weight is not None and weight.dim() != 1:
             raise ValueError(f"MultiMarginLoss: expected weight to be None or 1D tensor, got "
                              f"{weight.dim()}D instead")
-        self.register_buffer("weight", weight)
         self.p, self.margin = p, margin
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
@@ -264,13 +269,12 @@ class MultiMarginLoss(_Loss):
                                    weight=self.weight, reduction=self.reduction)
 
 
-class MultiLabelSoftMarginLoss(_Loss):
+class MultiLabelSoftMarginLoss(_WeightedLoss):
     """-(1/C) sum_c [y_c log sigmoid(x_c) + (1 - y_c) log sigmoid(-x_c)] per sample."""
 
     def __init__(self, weight: Tensor | None = None, size_average: bool | None = None,
                  reduce: bool | None = None, reduction: str = "mean") -> None:
-        super().__init__(size_average, reduce, reduction)
-        self.register_buffer("weight", weight)
+        super().__init__(weight, size_average, reduce, reduction)
 
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multilabel_soft_margin_loss(input, target, weight=self.weight,

@@ -150,3 +150,32 @@ def test_positional_arguments_follow_torchs_order():
         seen.append((module.reduction, module.ignore_index, [(c, m) for c, m, _ in warned],
                      loss.item()))
     assert seen[0][:3] == seen[1][:3] and seen[0][3] == pytest.approx(seen[1][3], rel=1e-6)
+
+
+# ---- torch.nn.modules: PyTorch's paths to the layer files ----------------------------------
+
+@pytest.mark.parametrize("path, name", [
+    ("nn.modules.loss", "_Loss"), ("nn.modules.loss", "_WeightedLoss"),
+    ("nn.modules.module", "Module"), ("nn.modules.conv", "Conv2d"),
+    ("nn.modules.linear", "Linear"), ("nn.modules.activation", "ReLU"),
+    ("nn.modules.batchnorm", "BatchNorm1d"), ("nn.modules.container", "Sequential"),
+    ("nn.modules.rnn", "LSTM"), ("nn.modules", "Linear"), ("nn.modules", "CrossEntropyLoss"),
+])
+def test_torch_nn_modules_paths_name_the_same_classes(path, name):
+    """``from torch.nn.modules.loss import _Loss`` finds the class ``torch.nn`` has."""
+    for lib, package in ((mg, "minigrad"), (torch, "torch")):
+        found = getattr(__import__(f"{package}.{path}", fromlist=[name]), name)
+        assert found.__name__ == name and issubclass(found, lib.nn.Module)
+        assert found is getattr(lib.nn, name, found)
+
+
+def test_a_loss_written_on_nn_modules_loss_runs_as_torchs():
+    def program(lib):
+        class Squared(lib.nn.modules.loss._Loss):
+            def forward(self, a, b):
+                return ((a - b) ** 2).sum() if self.reduction == "sum" else ((a - b) ** 2).mean()
+        x = lib.arange(4.0, requires_grad=True)
+        loss = Squared(reduction="sum")(x, lib.ones(4))
+        loss.backward()
+        return repr(loss), x.grad.tolist(), repr(Squared())
+    assert program(mg) == program(torch)
