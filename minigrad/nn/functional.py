@@ -632,7 +632,10 @@ def cosine_similarity(x1: Tensor, x2: Tensor, dim: int = 1, eps: float = 1e-8) -
     if not common.is_floating_point:
         raise RuntimeError("expected common dtype to be floating point, yet common dtype is "
                            f"{minigrad.dtypes.SCALAR_NAMES[common]}")
-    x1, x2 = _broadcast_pair(x1.to(common), x2.to(common))
+    # (integers are converted; floats keep their dtypes, broadcast first, so a float64
+    # 0-dim x2 makes a float64 result, as in PyTorch)
+    x1, x2 = (x if x.is_floating_point() else x.to(common) for x in (x1, x2))
+    x1, x2 = _broadcast_pair(x1, x2)
     norm1 = x1.norm(2, dim, keepdim=True).clone()
     norm2 = x2.norm(2, dim, keepdim=True).clone()
     with minigrad.no_grad():  # (the clamp is not differentiated, as in PyTorch)

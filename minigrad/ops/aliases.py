@@ -166,6 +166,8 @@ def take_along_dim(x, indices, dim=None):
     sizes = list(x.shape)
     sizes[dim] = indices.shape[dim]
     common = list(broadcast_shapes(sizes, indices.shape))
+    if x.shape[dim] == 0 and indices.shape[dim] != 0:  # (indices into nothing: torch's own text)
+        raise RuntimeError("ZeroDivisionError")
     indices = shape.expand(indices, tuple(common))
     common[dim] = x.shape[dim]
     return gather_ops.gather(shape.expand(x, tuple(common)), dim, indices)

@@ -24,6 +24,7 @@ from ..dtypes import C_TYPE_NAMES
 from ..rules.conversion import as_tensor
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.arguments import normalize_dim, normalize_dim_strict
+from ..rules.linalg import check_bool_accumulate, check_bool_product
 from . import shape as shape_ops
 
 __all__ = ["matmul", "mm", "mv", "dot", "vdot", "bmm", "addmm", "addmv", "baddbmm", "addbmm",
@@ -256,7 +257,9 @@ def mm(a, b):
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({_dims(a)} and {_dims(b)})"
         )
-    return MmBackward0.apply(a, b, cast_to=_dtype(a, b))
+    dtype = _dtype(a, b)
+    check_bool_product("addmm_impl_cpu_", dtype, a.shape[0] * b.shape[1], a.shape[1])
+    return MmBackward0.apply(a, b, cast_to=dtype)
 
 
 def _addmm_dtype(bias, a, b):
@@ -283,6 +286,7 @@ def addmm(bias, a, b, *, beta=1, alpha=1):
             f"mat1 and mat2 shapes cannot be multiplied ({_dims(a)} and {_dims(b)})"
         )
     broadcast_shapes(bias.shape, (a.shape[0], b.shape[1]))
+    check_bool_accumulate("addmm_impl_cpu_", dtype, a.shape[0] * b.shape[1], a.shape[1])
     return AddmmBackward0.apply(bias, a, b, cast_to=dtype, beta=beta, alpha=alpha)
 
 
@@ -302,6 +306,7 @@ def mv(a, v):
             f"addmv input tensors must have the same dtype, but got {names[0]}, {names[1]}, "
             f"and {names[2]}"
         )
+    check_bool_product("addmv_impl_cpu", a.dtype, a.shape[0], a.shape[1])
     return MvBackward0.apply(a, v)
 
 
@@ -333,6 +338,7 @@ def _check_vectors(a, b) -> None:
 
 def bmm(a, b):
     _check_bmm(a, b)
+    check_bool_product("bmm", a.dtype, a.shape[0] * a.shape[1] * b.shape[2], a.shape[2])
     return BmmBackward0.apply(a, b)
 
 
@@ -543,6 +549,7 @@ def addmv(bias, mat, vec, *, beta=1, alpha=1):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {names}, "
                            f"and {dtypes.SCALAR_NAMES[vec.dtype]}")
     broadcast_shapes(bias.shape, (mat.shape[0],))
+    check_bool_product("addmv_impl_cpu", mat.dtype, mat.shape[0], mat.shape[1])
     return AddmvBackward0.apply(bias, mat, vec, cast_to=mat.dtype, beta=beta, alpha=alpha)
 
 
@@ -586,6 +593,7 @@ def addbmm(bias, a, b, *, beta=1, alpha=1):
     if a.ndim == 3 and b.ndim == 3:
         _check_expandable(bias, (a.shape[1], b.shape[2]))
     _check_bmm(a, b)
+    check_bool_accumulate("addmm_impl_cpu_", a.dtype, a.shape[1] * b.shape[2], a.shape[0] * a.shape[2])
     return AddbmmBackward0.apply(bias, a, b, cast_to=a.dtype, beta=beta, alpha=alpha)
 
 
@@ -601,4 +609,5 @@ def baddbmm(bias, a, b, *, beta=1, alpha=1):
     if tuple(bias.shape) != sizes:
         shape_ops.expand(bias, *sizes)  # (for its check and text only)
     _check_bmm(a, b)
+    check_bool_accumulate("baddbmm", a.dtype, a.shape[0] * a.shape[1] * b.shape[2], a.shape[2])
     return BaddbmmBackward0.apply(bias, a, b, cast_to=a.dtype, beta=beta, alpha=alpha)

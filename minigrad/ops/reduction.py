@@ -805,8 +805,8 @@ def dist(x, other, p=2):
     """The p-norm of x - other (broadcast), over all elements."""
     if isinstance(p, bool) or not isinstance(p, (int, float)):
         raise TypeError(f"dist(): argument 'p' must be Number, not {type(p).__name__}")
+    check_sub(x, other)  # (torch computes x - other first: bools refused so, before shapes)
     broadcast_shapes(x.shape, other.shape)  # (torch's text for shapes that do not fit)
-    check_sub(x, other)  # (torch computes x - other first: bools refused so)
     dtype = dtypes.result_type(x, other)  # (a 0-dim other keeps x's float dtype)
     if not dtype.is_floating_point:
         raise RuntimeError("norm(): input dtype should be either floating point or complex. "

@@ -315,35 +315,37 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
 
 def kthvalue(x, k, dim=-1, keepdim=False):
     """``(values, indices)`` of the ``k``-th smallest element along ``dim`` (k from 1)."""
-    if x.dtype is dtypes.bool:
-        raise NotImplementedError('"kthvalue_cpu" not implemented for \'Bool\'')
     axis = normalize_dim(dim, x.ndim)
     size = x.shape[axis] if x.ndim else 1
     _check_dim_nonempty(x, axis, "kthvalue")
     if not 1 <= k <= size:
         raise RuntimeError(f"kthvalue(): selected number k out of range for dimension {axis}")
+    if x.ndim:  # (a 0-dim x is its own answer: torch runs no kernel)
+        _check_not_bool(x, "kthvalue_cpu")
     indices = kernels.kth_indices(x._data, k, axis)
     kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
     return _picked(KthvalueBackward0, KthvalueResult, x, axis, dim, kept, keepdim)
 
 
-def _check_not_bool(x, dim) -> None:
-    """torch's median kernels (all of x: median_cpu; along a dim: median_out) have no bool."""
+def _check_not_bool(x, kernel: str) -> None:
+    """torch's kthvalue and median kernels (all of x: median_cpu; along a dim: median_out)
+    have no bool version; their shape checks come first."""
     if x.dtype is dtypes.bool:
-        kernel = "median_cpu" if dim is NOT_GIVEN else "median_out"
         raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def median(x, dim=NOT_GIVEN, keepdim=False):
     """The median (the lower of the two middle values for an even count); with ``dim``,
     ``(values, indices)`` along it."""
-    _check_not_bool(x, dim)
     if dim is None:  # (PyTorch's parser: median() or median(int dim), not None)
         raise TypeError("median(): argument 'dim' (position 1) must be int, not NoneType")
     if dim is NOT_GIVEN:
+        if x.numel():  # (of no element: NaN, cast to x's dtype, without a kernel)
+            _check_not_bool(x, "median_cpu")
         return MedianBackward0.apply(x)
     axis = normalize_dim(dim, x.ndim)
     _check_dim_nonempty(x, axis, "median")
+    _check_not_bool(x, "median_out")
     indices = kernels.median_indices(x._data, axis)
     kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
     return _picked(MedianBackward1, MedianResult, x, axis, dim, kept, keepdim)
@@ -352,13 +354,15 @@ def median(x, dim=NOT_GIVEN, keepdim=False):
 def nanmedian(x, dim=NOT_GIVEN, keepdim=False):
     """``median`` of the values that are not NaN (NaN where all are); with ``dim``,
     ``(values, indices)`` along it."""
-    _check_not_bool(x, dim)
     if dim is None:
         raise TypeError("nanmedian(): argument 'dim' (position 1) must be int, not NoneType")
     if dim is NOT_GIVEN:
+        if x.numel():  # (of no element: NaN, cast to x's dtype, without a kernel)
+            _check_not_bool(x, "median_cpu")
         return NanmedianBackward0.apply(x)
     axis = normalize_dim(dim, x.ndim)
     _check_dim_nonempty(x, axis, "median")
+    _check_not_bool(x, "median_out")
     indices = kernels.nanmedian_indices(x._data, axis)
     kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
     return _picked(NanmedianBackward1, NanmedianResult, x, axis, dim, kept, keepdim)

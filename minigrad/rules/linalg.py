@@ -12,7 +12,8 @@ from .arguments import normalize_dim
 __all__ = ["check_matrix", "check_vector_norm", "check_matrix_norm", "check_norm_dims",
            "is_vector_rhs", "check_solve", "check_lstsq", "check_qr_mode", "check_uplo",
            "check_qr_backward", "check_float", "check_pinv", "check_solve_triangular",
-           "check_info", "check_multi_dot", "check_vecdot"]
+           "check_info", "check_multi_dot", "check_vecdot", "check_bool_product",
+           "check_bool_accumulate"]
 
 _FLOAT_TYPES = "float, double, cfloat or cdouble"
 
@@ -33,6 +34,23 @@ def check_matrix(name: str, A, square: bool = True, half_kernel: str | None = No
         if half_kernel is not None:
             raise NotImplementedError(f'"{half_kernel}" not implemented for \'Half\'')
         raise RuntimeError(f"{name}: Low precision dtypes not supported. Got Half")
+
+
+def check_bool_product(kernel: str, dtype, result_numel: int, inner: int) -> None:
+    """PyTorch's matrix-product kernels (mm, mv, bmm) have no bool version; a product
+    with no term to add (an empty result or inner dimension) runs none."""
+    if dtype is dtypes.bool and result_numel and inner:
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
+
+
+def check_bool_accumulate(kernel: str, dtype, result_numel: int, inner: int) -> None:
+    """addmm, addbmm and baddbmm of bools: no kernel either; with an empty inner
+    dimension only ``beta * self`` is left, and torch's integer beta does not cast back
+    to bool."""
+    if dtype is dtypes.bool and result_numel:
+        if not inner:
+            raise RuntimeError("result type Long can't be cast to the desired output type Bool")
+        raise NotImplementedError(f'"{kernel}" not implemented for \'Bool\'')
 
 
 def check_float(name: str, A) -> None:

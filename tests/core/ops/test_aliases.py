@@ -352,6 +352,9 @@ COMPOSED_ERRORS = {
     "take_along_dim int32": lambda lib, m: lib.take_along_dim(m, lib.tensor([[0]]).int(), 1),
     "take_along_dim dim": lambda lib, m: lib.take_along_dim(m, lib.tensor([[0]]), 2),
     "take_along_dim 0-dim": lambda lib, m: lib.take_along_dim(m.sum(), lib.tensor(0), -1),
+    "take_along_dim from nothing": lambda lib, m: lib.take_along_dim(m[:0], lib.tensor([[0, 1]]), 0),
+    "take_along_dim from nothing, broadcast": lambda lib, m: lib.take_along_dim(
+        m[:, :0], lib.tensor([[0], [1]]), 1),
     "take_along_dim 0-dim dim 1": lambda lib, m: lib.take_along_dim(m.sum(), lib.tensor(0), 1),
     "diff 0-dim": lambda lib, m: lib.diff(m.sum()),
     "diff negative n": lambda lib, m: lib.diff(m, n=-1),

@@ -220,3 +220,33 @@ def test_addmv_and_baddbmm_are_torchs(fn, arrays):
         "linear-float64-bias"])
 def test_addmv_and_baddbmm_errors_are_torchs(call):
     assert outcome(call, mg) == outcome(call, torch)
+
+
+BOOL_PRODUCTS = [
+    "torch.mm(B(2, 3), B(3, 2))", "torch.mm(B(2, 0), B(0, 2))", "torch.mm(B(0, 3), B(3, 2))",
+    "torch.mv(B(2, 3), B(3))", "torch.mv(B(2, 0), B(0))", "torch.mv(B(0, 2), B(2))",
+    "torch.bmm(B(1, 2, 2), B(1, 2, 2))", "torch.bmm(B(0, 2, 2), B(0, 2, 2))",
+    "torch.bmm(B(1, 2, 0), B(1, 0, 2))", "torch.bmm(B(1, 0, 2), B(1, 2, 2))",
+    "torch.dot(B(2), B(2))", "torch.dot(B(0), B(0))",
+    "torch.matmul(B(2, 1, 4), B(4))", "torch.matmul(B(4), B(4, 2))", "torch.matmul(B(4), B(2, 4, 2))",
+    "torch.matmul(B(2, 3, 4), B(4, 2))", "torch.matmul(B(2, 3, 4), B(2, 4, 2))",
+    "torch.matmul(B(2, 0), B(0))", "B(3, 4) @ B(4, 2)",
+    "torch.addmm(B(2, 2), B(2, 2), B(2, 2))", "torch.addmm(B(2, 2), B(2, 0), B(0, 2))",
+    "torch.addmm(B(0, 2), B(0, 3), B(3, 2))",
+    "torch.addmv(B(2), B(2, 2), B(2))", "torch.addmv(B(2), B(2, 0), B(0))",
+    "torch.baddbmm(B(1, 2, 2), B(1, 2, 2), B(1, 2, 2))", "torch.baddbmm(B(1, 2, 2), B(1, 2, 0), B(1, 0, 2))",
+    "torch.baddbmm(B(0, 2, 2), B(0, 2, 3), B(0, 3, 2))",
+    "torch.addbmm(B(2, 2), B(1, 2, 2), B(1, 2, 2))", "torch.addbmm(B(2, 2), B(0, 2, 3), B(0, 3, 2))",
+    "torch.tensordot(B(2, 2), B(2, 2), 1)", "torch.inner(B(2, 2), B(2, 2))",
+    "torch.linalg.multi_dot([B(2, 2), B(2, 2)])", "torch.outer(B(2), B(2))",
+    "torch.mm(torch.ones(2, 2, dtype=torch.int8), torch.ones(2, 2, dtype=torch.int8))",
+]
+
+
+@pytest.mark.parametrize("call", BOOL_PRODUCTS)
+def test_bool_matrix_products_are_refused_where_torch_runs_a_kernel(call):
+    """PyTorch's mm/mv/bmm kernels have no bool version (a product with no term to add
+    runs none and gives False); integers multiply."""
+    def program(lib):
+        return repr(eval(call, {"torch": lib, "B": lambda *s: lib.ones(s, dtype=lib.bool)}))
+    assert outcome(program, mg) == outcome(program, torch)

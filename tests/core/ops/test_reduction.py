@@ -429,6 +429,8 @@ def test_dist_is_torchs(name):
     lambda L: L.dist(L.ones(2), L.ones(2), p="fro"),
     lambda L: L.dist(L.ones(2, dtype=L.long), L.ones(2, dtype=L.long)),
     lambda L: L.dist(L.ones(2), L.ones(3)),
+    lambda L: L.dist(L.ones(4, dtype=L.bool), L.ones(2, 3, dtype=L.bool)),  # (bools before shapes)
+    lambda L: L.dist(L.ones(2, 0, dtype=L.float64), L.ones(2, 3, 4, dtype=L.bool)),
     lambda L: L.dist(L.ones(2, requires_grad=True), L.zeros(2), 0).backward(),
     lambda L: L.dist(L.ones(3), L.zeros(3), out=L.empty(())),
     lambda L: L.dist(L.ones(2), L.zeros(2, requires_grad=True), 0).backward(),
@@ -439,7 +441,8 @@ def test_dist_is_torchs(name):
     lambda L: L.tril_indices(3.0, 3), lambda L: L.triu_indices(3, 3, offset=1.5),
 ], ids=["dist-of-equal-points", "dist-inf-method", "dist-promotes", "dist-0-dim-float64",
         "dist-bool", "dist-a-number",
-        "dist-p-a-string", "dist-of-int64", "dist-shapes", "dist-p0-backward",
+        "dist-p-a-string", "dist-of-int64", "dist-shapes", "dist-bools-before-shapes",
+        "dist-bool-before-shapes", "dist-p0-backward",
         "dist-out-refused", "dist-p0-backward-to-other", "tril_indices",
         "triu_indices", "tril_indices-int32", "tril_indices-empty", "triu_indices-offset-past",
         "tril_indices-negative-col", "triu_indices-negative-row", "tril_indices-bool",
