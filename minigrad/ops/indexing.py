@@ -836,7 +836,7 @@ def setitem(x, index, value):
         result = IndexPutBackward0.apply(target, source, cast_to=x.dtype, index=advanced,
                                          accumulate=False)
     elif source.shape == target.shape or source.ndim:
-        result = inplace.CopyBackwards.apply(target, source, cast_to=x.dtype)
+        result = inplace.copied(target, source, cast_to=x.dtype)
     else:
         result = inplace.FillBackward3.apply(target, source, cast_to=x.dtype)
     inplace.rebase(target, result, overlap_ok=True, where=written)

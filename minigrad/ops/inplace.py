@@ -36,7 +36,8 @@ from ..kernels.layout import check_no_partial_overlap, geometry
 from . import strided
 from ..autograd.tensor_base import is_tensor, make
 
-__all__ = ["counted", "inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy", "CopySlices"]
+__all__ = ["counted", "inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy", "copied",
+           "CopySlices"]
 
 
 class ZeroBackward0(Node):
@@ -114,7 +115,18 @@ def copy(x, src):
             f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
             f"broadcast shape [{', '.join(map(str, broadcast_shapes(x.shape, src.shape)))}]"
         )
-    return CopyBackwards.apply(x, src)
+    return copied(x, src)
+
+
+def copied(x, src, cast_to=None):
+    """``src`` copied into x's shape and dtype: ``CopyBackwards``, recorded only when
+    ``x`` has gradients of its type. PyTorch's copy_ into an integer or bool tensor
+    records nothing (``requires_grad &= isDifferentiableType(self)``; ``fill_`` has no
+    such rule, and records)."""
+    if x.dtype.is_floating_point:
+        return CopyBackwards.apply(x, src, cast_to=cast_to)
+    with grad_mode.no_grad():
+        return CopyBackwards.apply(x, src, cast_to=cast_to)
 
 
 def check_inplace(x, *others) -> None:

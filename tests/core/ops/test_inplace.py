@@ -315,3 +315,30 @@ def test_the_first_changed_saved_tensor_in_torchs_unpack_order_is_named(name):
     theirs = outcome(run, torch)
     assert theirs[0] == "error", theirs
     assert outcome(run, mg) == theirs
+
+
+# ---- a float that requires grad written into an integer or bool tensor ---------------------
+
+WRITES_INTO_INTEGERS = [
+    "t[0] = v0", "t[0, 0] = v0", "t[0, :1] = v0", "t[..., 0] = v0", "t[...] = v0", "t[:] = v0",
+    "t[0] = v1", "t[0, 0] = v1", "t[:, 0] = v2", "t[0] = v3", "t[t > 0] = v0", "t[[0, 1]] = v0",
+    "t.fill_(v0)", "t.copy_(v3.expand(2, 3))", "t.copy_(v3)", "t[0].fill_(v0)",
+    "t.masked_fill_(t > 0, v0)", "t[1:] = v0", "t[True] = v0", "t[None] = v0", "t[0, 1:1] = v0",
+    "t[0] = v0; t.copy_(v3)", "t[0] = v0; t.copy_(t.detach() + 1)",
+]
+
+
+@pytest.mark.parametrize("dtype", ["int64", "bool"])
+@pytest.mark.parametrize("write", WRITES_INTO_INTEGERS)
+def test_writing_a_float_that_requires_grad_into_integers_records_as_torch(write, dtype):
+    """PyTorch's copy_ into a type without gradients records nothing; fill_ (a 0-dim
+    value into a region of another shape, torch's copy_to) and index_put_ record."""
+    def program(lib):
+        t = lib.tensor([[1, 2, 3], [4, 5, 6]], dtype=getattr(lib, dtype))
+        values = {"v0": lib.tensor(2.5, requires_grad=True),
+                  "v1": lib.tensor([2.5], requires_grad=True),
+                  "v2": lib.tensor([2.5, 3.5], requires_grad=True),
+                  "v3": lib.tensor([2.5, 3.5, 1.5], requires_grad=True)}
+        exec(write, {"torch": lib, "t": t, **values})
+        return t.requires_grad, type(t.grad_fn).__name__, t.tolist(), t._version
+    assert outcome(program, mg) == outcome(program, torch)
