@@ -49,8 +49,9 @@ class Tensor(TensorBase):
     __slots__ = ()  # (the fields: TensorBase's; _view_made is set on views only)
     __array_priority__ = 1000  # numpy_array * tensor -> Tensor.__rmul__
 
-    def __new__(cls, *data, requires_grad: bool = False):
-        # (Tensor(t) of a tensor: an alias of t, in t's dtype, as PyTorch's)
+    def __new__(cls, *data, **options):
+        # (Tensor(t) of a tensor: an alias of t, in t's dtype, as PyTorch's; subclasses
+        # take their own options in __init__)
         if cls is Tensor and len(data) == 1 and isinstance(data[0], TensorBase):
             return ops.shape.AliasBackward0.apply(data[0])
         return super().__new__(cls)

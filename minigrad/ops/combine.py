@@ -338,10 +338,10 @@ def tensordot(a, b, dims=2):
     contracted = 1
     for (da, db), (shown_a, shown_b) in zip(zip(dims_a, dims_b), given):
         size_a, size_b = a.shape[da], b.shape[db]
-        if size_b == 1:  # (a broadcast dim is summed right away)
-            a = reduction.sum(a, da, keepdim=True)
+        if size_b == 1:  # (a broadcast dim is summed right away, in the tensor's dtype)
+            a = reduction.sum(a, da, keepdim=True, dtype=a.dtype)
         elif size_a == 1:
-            b = reduction.sum(b, db, keepdim=True)
+            b = reduction.sum(b, db, keepdim=True, dtype=b.dtype)
         elif size_a != size_b:
             raise RuntimeError(f"contracted dimensions need to match, but first has size "
                                f"{size_a} in dim {shown_a} and second has size {size_b} in dim "
