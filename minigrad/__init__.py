@@ -112,6 +112,8 @@ from .functions import (  # noqa: F401  (ops/compare.py)
     bitwise_and, bitwise_not, bitwise_or, bitwise_xor, gcd, isin, lcm, signbit,
 )
 from .functions import fmax, fmin, nanmean, nansum, std_mean, take, var_mean  # noqa: F401
+from .functions import METHOD_FUNCTIONS as _METHOD_FUNCTIONS  # (torch.exp_(x), torch.relu_(x), ...)
+globals().update(_METHOD_FUNCTIONS)
 
 from .functions import (  # noqa: F401  (ops/linalg_module.py)
     det, inverse, logdet, matrix_power, pinverse, slogdet, svd,
@@ -119,6 +121,7 @@ from .functions import (  # noqa: F401  (ops/linalg_module.py)
 from . import linalg  # noqa: F401  (torch.linalg)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
+from .layer_functions import *  # noqa: F401,F403  (torch.conv2d, torch.dropout, ...: top floor)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)
 from . import profiler  # noqa: F401  (torch.profiler)
 from .serialization import load, save  # noqa: F401  (torch.save, torch.load: PyTorch's files)

@@ -1795,3 +1795,31 @@ def result_type(tensor, other):
 def _number_tensor(value):
     """``torch.add(2, 3)``: two numbers, the first read as a 0-dim tensor (as torch's parser)."""
     return _creation.tensor(value)
+
+
+# ---- torch.exp_(x), torch.relu_(x), ...: the in-place methods as functions -------------------
+
+# (PyTorch has these at the top level too; each changes its input, as the method does)
+INPLACE_FUNCTION_NAMES = (
+    "abs_", "acos_", "acosh_", "addmv_", "arccos_", "arccosh_", "arcsin_", "arcsinh_", "arctan_",
+    "arctanh_", "asin_", "asinh_", "atan_", "atanh_", "ceil_", "clamp_", "clamp_max_",
+    "clamp_min_", "clip_", "cos_", "cosh_", "deg2rad_", "detach_", "erf_", "erfc_", "exp2_",
+    "exp_", "expm1_", "fill_", "fix_", "floor_", "frac_", "gcd_", "i0_", "index_put_", "lcm_",
+    "ldexp_", "log10_", "log1p_", "log2_", "log_", "logit_", "nan_to_num_", "neg_", "negative_",
+    "rad2deg_", "reciprocal_", "relu_", "round_", "rsqrt_", "sigmoid_", "sin_", "sinc_",
+    "sinh_", "sqrt_", "square_", "tan_", "tanh_", "trunc_", "xlogy_", "zero_",
+    # (and a few methods that are not in place, with the same top-level names)
+    "detach", "is_neg", "is_nonzero", "is_same_size", "is_signed", "as_strided",
+)
+
+
+def _method_as_function(name: str):
+    def function(input, *args, **kwargs):
+        _check_input_function(name, (input,), {})
+        return getattr(input, name)(*args, **kwargs)
+    function.__name__ = function.__qualname__ = name
+    function.__doc__ = f"``input.{name}(...)``, as a function."
+    return function
+
+
+METHOD_FUNCTIONS = {name: _method_as_function(name) for name in INPLACE_FUNCTION_NAMES}

@@ -592,7 +592,7 @@ def softshrink(input: Tensor, lambd: float = 0.5, *, out=None) -> Tensor:
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """x where x > threshold, else value."""
     if inplace:
-        return ops.inplace(input, ops.activation.threshold, threshold, value)
+        return ops.inplace(input, ops.activation.threshold, threshold, value, True)
     return ops.activation.threshold(input, threshold, value)
 
 

@@ -220,6 +220,12 @@ class ThresholdBackward0(Node):
         return fn.threshold_backward(grad, saved.self, saved.threshold)
 
 
+class ThresholdBackward1(ThresholdBackward0):
+    formula = Formula("y", "x if x > threshold else value", d={"x": "1 if x > threshold, else 0"},
+                      note="in place (threshold_): PyTorch's second node, which saves a clone "
+                           "of x as it was.")
+
+
 class HardshrinkBackward0(Node):
     formula = Formula("y", "x if |x| > lambd, else 0", d={"x": "1 if |x| > lambd, else 0"})
     saves = {"self": Input(0)}
@@ -427,8 +433,9 @@ def hardsigmoid(x):
     return with_unary_layout(HardsigmoidBackward0.apply(x), x)
 
 
-def threshold(x, threshold, value):
-    return with_unary_layout(ThresholdBackward0.apply(x, threshold=threshold, value=value), x)
+def threshold(x, threshold, value, in_place=False):
+    node = ThresholdBackward1 if in_place else ThresholdBackward0
+    return with_unary_layout(node.apply(x, threshold=threshold, value=value), x)
 
 
 def hardshrink(x, lambd=0.5):
