@@ -110,6 +110,7 @@ from .functions import (  # noqa: F401  (other names: ops/aliases.py)
 )
 from .functions import (  # noqa: F401  (ops/compare.py)
     bitwise_and, bitwise_not, bitwise_or, bitwise_xor, gcd, isin, lcm, signbit,
+    bitwise_left_shift, bitwise_right_shift,
 )
 from .functions import fmax, fmin, nanmean, nansum, std_mean, take, var_mean  # noqa: F401
 from .functions import METHOD_FUNCTIONS as _METHOD_FUNCTIONS  # (torch.exp_(x), torch.relu_(x), ...)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import builtins as _builtins
 import collections
 import functools
+import inspect as _inspect
 import warnings
 
 import numpy as _np
@@ -1709,6 +1710,18 @@ def _bitwise(op, input, other):
     return op(input, other)
 
 
+def bitwise_left_shift(input, other, *, out=None):
+    """``input << other`` on integer tensors (``input`` may be a number)."""
+    first = ops.compare.number_first(input, other)
+    return _out("bitwise_left_shift", ops.bitwise_left_shift(first, other), out, first)
+
+
+def bitwise_right_shift(input, other, *, out=None):
+    """``input >> other`` on integer tensors (``input`` may be a number)."""
+    first = ops.compare.number_first(input, other)
+    return _out("bitwise_right_shift", ops.bitwise_right_shift(first, other), out, first)
+
+
 def bitwise_not(input, *, out=None):
     """``~input`` on bool and integer tensors."""
     return _out("bitwise_not", ops.bitwise_not_function(input), out, input)
@@ -1819,6 +1832,10 @@ def _method_as_function(name: str):
         return getattr(input, name)(*args, **kwargs)
     function.__name__ = function.__qualname__ = name
     function.__doc__ = f"``input.{name}(...)``, as a function."
+    method = _inspect.signature(getattr(_Tensor, name))  # (the method's, self named input)
+    parameters = list(method.parameters.values())
+    function.__signature__ = method.replace(
+        parameters=[parameters[0].replace(name="input"), *parameters[1:]])
     return function
 
 

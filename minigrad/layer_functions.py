@@ -28,7 +28,7 @@ conv_transpose1d, conv_transpose2d = F.conv_transpose1d, F.conv_transpose2d
 bilinear, pixel_shuffle, pixel_unshuffle = F.bilinear, F.pixel_shuffle, F.pixel_unshuffle
 pairwise_distance, cosine_similarity = F.pairwise_distance, F.cosine_similarity
 avg_pool1d, adaptive_avg_pool1d = F.avg_pool1d, F.adaptive_avg_pool1d
-prelu, selu, celu, threshold = F.prelu, F.selu, F.celu, F.threshold
+prelu = F.prelu
 
 def adaptive_max_pool1d(input, output_size):
     """``(values, indices)``: ATen's op returns both."""
@@ -47,6 +47,18 @@ def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1
 
 def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     return F.max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+def selu(input):
+    return F.selu(input)
+
+
+def celu(input, alpha=1.0):
+    return F.celu(input, alpha)
+
+
+def threshold(input, threshold, value):
+    return F.threshold(input, threshold, value)
 
 
 def selu_(input):

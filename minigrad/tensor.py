@@ -758,6 +758,38 @@ class Tensor(TensorBase):
     def __invert__(self):
         return ops.bitwise_not(self)
 
+    def __lshift__(self, other):
+        return ops.bitwise_left_shift(self, other)
+
+    def __rlshift__(self, other):
+        first = ops.compare.number_first(other, self)
+        return first if first is NotImplemented else ops.bitwise_left_shift(first, self)
+
+    def __rshift__(self, other):
+        return ops.bitwise_right_shift(self, other)
+
+    def __rrshift__(self, other):
+        first = ops.compare.number_first(other, self)
+        return first if first is NotImplemented else ops.bitwise_right_shift(first, self)
+
+    def __ilshift__(self, other):
+        return ops.inplace(self, ops.bitwise_left_shift, other)
+
+    def __irshift__(self, other):
+        return ops.inplace(self, ops.bitwise_right_shift, other)
+
+    def bitwise_left_shift(self, other):
+        return ops.bitwise_left_shift(self, other)
+
+    def bitwise_right_shift(self, other):
+        return ops.bitwise_right_shift(self, other)
+
+    def bitwise_left_shift_(self, other):
+        return ops.inplace(self, ops.bitwise_left_shift, other)
+
+    def bitwise_right_shift_(self, other):
+        return ops.inplace(self, ops.bitwise_right_shift, other)
+
     def __iand__(self, other):
         return ops.inplace(self, ops.bitwise_and, other)
 

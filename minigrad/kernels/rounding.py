@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["round_decimals", "remainder", "fmod", "floor_divide", "trunc_divide", "rsqrt",
-           "log10", "log2", "log1p", "expm1"]
+           "log10", "log2", "log1p", "expm1", "left_shift", "right_shift"]
 
 
 def _in_float32(kernel):
@@ -118,3 +118,17 @@ def trunc_divide(a, b):
         return np.asarray(np.trunc(np.divide(a, b)))
     quotient = np.floor_divide(a, b)  # (integers: toward zero, not toward -inf)
     return np.asarray(quotient + ((np.remainder(a, b) != 0) & ((a < 0) != (b < 0))))
+
+
+def left_shift(a, b):
+    """a << b on integers, as PyTorch's lshift: 0 for a shift below 0 or of the type's
+    bits or more (C leaves those undefined)."""
+    inside = (b >= 0) & (b < a.dtype.itemsize * 8)
+    return np.where(inside, np.left_shift(a, np.where(inside, b, 0)), 0).astype(a.dtype)
+
+
+def right_shift(a, b):
+    """a >> b on integers, as PyTorch's rshift: a shift below 0 or past the value bits
+    shifts by all of them (the sign, for a signed type)."""
+    most = a.dtype.itemsize * 8 - (a.dtype.kind == "i")
+    return np.right_shift(a, np.where((b < 0) | (b >= most), most, b)).astype(a.dtype)

@@ -14,10 +14,11 @@ from .. import dtypes
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.promotion import is_number, python_number
 from ..autograd.tensor_base import is_tensor, make
+from ..kernels import rounding as kernels_rounding
 from ..rules.layout import with_iterator_layout, with_number_layout, with_unary_layout
 
 __all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
-           "bitwise_or", "bitwise_xor", "bitwise_not", "logical_and", "logical_or", "logical_xor",
+           "bitwise_left_shift", "bitwise_right_shift", "number_first", "bitwise_or", "bitwise_xor", "bitwise_not", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_not_function", "gcd", "lcm", "signbit", "isin"]
 
 
@@ -89,8 +90,9 @@ def equal(a, b, method: bool = False) -> bool:
     return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
 
 
-def _bitwise(ufunc, name, a, b):
-    """& | ^ on bool and integer tensors (and Python ints/bools)."""
+def _bitwise(ufunc, name, a, b, bools=True):
+    """& | ^ (and the shifts, not of two bools) on bool and integer tensors (and Python
+    ints/bools)."""
     if not is_tensor(b):
         b = python_number(b)  # (a NumPy scalar: as torch's parser reads it)
         if b is None:
@@ -98,7 +100,7 @@ def _bitwise(ufunc, name, a, b):
     if is_tensor(b):  # (shapes first, then the dtype, as torch's TensorIterator)
         broadcast_shapes(a._data.shape, b._data.shape)
     dtype = dtypes.result_type(a, b)
-    if dtype.is_floating_point:
+    if dtype.is_floating_point or (dtype is dtypes.bool and not bools):
         raise NotImplementedError(
             f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
     if is_tensor(b):
@@ -117,6 +119,27 @@ def bitwise_or(a, b):
 
 def bitwise_xor(a, b):
     return _bitwise(np.bitwise_xor, "bitwise_xor", a, b)
+
+
+def number_first(number, tensor):
+    """``2 << x``: the number as a 0-dim tensor of the result's dtype (PyTorch's Scalar
+    overload), or NotImplemented for what is not a number."""
+    value = number if is_tensor(number) else python_number(number)
+    if value is None:
+        return NotImplemented
+    if is_tensor(value):
+        return value
+    return make(np.array(value, dtype=dtypes.result_type(tensor, value).numpy))
+
+
+def bitwise_left_shift(a, b):
+    """``a << b``: integers (a bool with an int promotes to int64)."""
+    return _bitwise(kernels_rounding.left_shift, "lshift", a, b, bools=False)
+
+
+def bitwise_right_shift(a, b):
+    """``a >> b``: integers, the sign kept."""
+    return _bitwise(kernels_rounding.right_shift, "rshift", a, b, bools=False)
 
 
 def bitwise_not(a):

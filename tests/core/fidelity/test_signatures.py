@@ -63,6 +63,12 @@ OMITTED = {
     "F.log_softmax": {"_stacklevel"},
     "F.mse_loss": {"weight"},
     "F.avg_pool2d": {"out"},  # (torch._C._nn.avg_pool2d's out variant, written to by no lesson)
+    # (torch.threshold and torch.binary_cross_entropy_with_logits: ATen's out variants, which
+    # minigrad's top-level layer functions leave to their nn.functional twins' callers)
+    "threshold": {"out"},
+    "binary_cross_entropy_with_logits": {"out"},
+    "embedding": {"out"},
+    "F.linear": {"out"},
     "nn.Module": {"args", "kwargs"},
     "nn.Sigmoid": {"args", "kwargs"},
     "nn.Tanh": {"args", "kwargs"},

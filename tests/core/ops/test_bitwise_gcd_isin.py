@@ -129,3 +129,42 @@ def test_masks_program():
         mask ^= lib.isin(x, picked, invert=True)
         return [repr(picked), repr(odd_neg.sum()), repr(g), repr(l), repr(mask)]
     assert outcome(program, mg) == outcome(program, torch)
+
+
+# ---- << and >>: PyTorch's lshift and rshift (shifts out of range defined, the sign kept) ----
+
+SHIFTS = [
+    "x << 1", "x >> 1", "f << 1", "f >> 1", "torch.bitwise_left_shift(x, 2)",
+    "torch.bitwise_left_shift(f, 2)", "torch.bitwise_right_shift(x, torch.tensor([1, 0, 1]))",
+    "1 << x", "x << 64", "x >> 64", "x << -1", "torch.tensor([True]) << 1",
+    "x.to(torch.int8) << 7", "x.bitwise_left_shift_(1)", "x.bitwise_right_shift_(2)",
+    "torch.tensor([1, 2], dtype=torch.uint8) >> 1", "torch.tensor(3) << torch.tensor([1, 2])",
+    "x << 1.5", "2 << torch.tensor([1.])", "torch.tensor([1., 2.], requires_grad=True) << 1",
+    "torch.tensor([True]) << torch.tensor([True])", "torch.tensor([True]) >> 1",
+    "torch.bitwise_left_shift(1, torch.tensor([2]))", "torch.bitwise_left_shift(torch.tensor([2]), 1.0)",
+    "torch.tensor([1, 2], dtype=torch.uint8) >> 8", "torch.tensor([255], dtype=torch.uint8) >> 9",
+    "torch.tensor([-8]) >> -1", "torch.tensor([5], dtype=torch.int32) << torch.tensor([31])",
+    "1 << torch.tensor(3, dtype=torch.int32)", "x << torch.ones(2, dtype=torch.long)", "x << [1]",
+    "torch.bitwise_right_shift(-16, x.abs())",
+    "torch.tensor([-16], dtype=torch.int8) >> torch.tensor([9], dtype=torch.int8)",
+    "torch.tensor([100], dtype=torch.int16) << torch.tensor([20], dtype=torch.int16)",
+    "torch.bitwise_left_shift(x, 1, out=torch.empty(3, dtype=torch.long))",
+]
+
+
+@pytest.mark.parametrize("call", SHIFTS)
+def test_shifts_as_torch(call):
+    def program(lib):
+        x, f = lib.tensor([1, 2, -3]), lib.tensor([1.5, 2.0])
+        result = eval(call, {"torch": lib, "x": x, "f": f})
+        return repr(result), repr(x)
+    assert outcome(program, mg) == outcome(program, torch)
+
+
+def test_shifting_in_place_changes_the_tensor():
+    def program(lib):
+        x = lib.tensor([1, 2, -3])
+        x <<= 2
+        x >>= lib.tensor([1, 0, 5])
+        return repr(x), x._version
+    assert outcome(program, mg) == outcome(program, torch)

@@ -95,7 +95,7 @@ def _parser_signatures(function) -> list:
 
 # Operators whose first Tensor argument is not called ``self`` (their Python functions
 # name it the same way): aten::scaled_dot_product_attention(Tensor query, ...).
-_FIRST_TENSOR_NAMES = ("query",)
+_FIRST_TENSOR_NAMES = ("query", "input", "weight", "anchor", "input1")
 
 
 def _schema_signatures(name: str, method: bool) -> list:
@@ -111,9 +111,11 @@ def _schema_signatures(name: str, method: bool) -> list:
         for argument in schema.arguments:
             kind = KEYWORD if argument.kwarg_only else POSITIONAL
             if argument.alias_info is not None and argument.alias_info.is_write:
-                if method or argument.name == "self":
-                    continue  # in-place or out variants: the method has no out=
-                params.append(("out", KEYWORD))  # what Python calls the output arguments
+                if argument.name == "self" and not method:
+                    params.append(("input", kind))  # an in-place function: torch.exp_(input)
+                elif not (method or argument.name == "self"):
+                    params.append(("out", KEYWORD))  # what Python calls the output arguments
+                continue  # (in-place or out variants: the method has no out=)
             elif argument.name == "self":
                 if not method:
                     params.append(("input", kind))
