@@ -113,6 +113,10 @@ from .functions import (  # noqa: F401  (ops/compare.py)
     bitwise_left_shift, bitwise_right_shift,
 )
 from .functions import fmax, fmin, nanmean, nansum, std_mean, take, var_mean  # noqa: F401
+from .creation import empty_strided, scalar_tensor  # noqa: F401
+from .creation import deprecated_range as range  # noqa: F401,A004  (torch.range, deprecated)
+from .functions import (  # noqa: F401  (shapes, dtypes and indices as data)
+    broadcast_shapes, can_cast, chain_matmul, typename, unravel_index, vander)
 from .functions import METHOD_FUNCTIONS as _METHOD_FUNCTIONS  # (torch.exp_(x), torch.relu_(x), ...)
 globals().update(_METHOD_FUNCTIONS)
 
@@ -123,6 +127,8 @@ from . import linalg  # noqa: F401  (torch.linalg)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .layer_functions import *  # noqa: F401,F403  (torch.conv2d, torch.dropout, ...: top floor)
+from .windows import (  # noqa: F401  (top floor)
+    bartlett_window, blackman_window, hamming_window, hann_window, kaiser_window)
 from .autograd import functional as _functional  # noqa: F401  (torch.autograd.functional: top floor)
 from . import profiler  # noqa: F401  (torch.profiler)
 from .serialization import load, save  # noqa: F401  (torch.save, torch.load: PyTorch's files)

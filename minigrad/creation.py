@@ -274,6 +274,54 @@ def empty(*size, out=None, dtype=None, layout=strided, device=None,
     return _filled("empty", size, 0, dtype, device, requires_grad, out)
 
 
+def empty_strided(size, stride, *, dtype=None, layout=strided, device=None,
+                  requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
+    """Uninitialised in PyTorch (zeros here), laid out with ``stride`` (in elements)."""
+    _check_options("empty_strided", layout, pin_memory)
+    check_device(device)
+    size, stride = tuple(size), tuple(stride)
+    if len(size) != len(stride):
+        raise RuntimeError(f"dimensionality of sizes ({len(size)}) must match dimensionality of "
+                           f"strides ({len(stride)})")
+    array = memory.empty_strided(size, stride, (dtype or dtypes.get_default_dtype()).numpy)
+    array[...] = 0
+    return _check_can_require_grad(make(array), requires_grad)
+
+
+def scalar_tensor(s, *, dtype=None, layout=strided, device=None, requires_grad: bool = False,
+                  pin_memory: bool = False) -> TensorBase:
+    """A 0-dim tensor of the number ``s``, in the default dtype unless ``dtype`` says."""
+    if isinstance(s, TensorBase):
+        s = s.item()
+    if not isinstance(s, (int, float, np.number, np.bool_)):
+        raise TypeError(f"scalar_tensor(): argument 's' (position 1) must be Number, not "
+                        f"{type_name(s)}")
+    return full((), s, dtype=dtype or dtypes.get_default_dtype(), layout=layout, device=device,
+                requires_grad=requires_grad, pin_memory=pin_memory)
+
+
+def deprecated_range(start, end, step=1, *, out=None, dtype=None, layout=strided,
+                     device=None, requires_grad: bool = False) -> TensorBase:
+    """``torch.range``, deprecated in PyTorch: ``arange`` with ``end`` included, in the
+    default dtype (``start + k * step`` computed in double, as its kernel)."""
+    warnings.warn("torch.range is deprecated and will be removed in a future release because "
+                  "its behavior is inconsistent with Python's range builtin. Instead, use "
+                  "torch.arange, which produces values in [start, end).", UserWarning,
+                  stacklevel=2)
+    _check_options("range", layout, False, out)
+    if step == 0:
+        raise RuntimeError("step must be nonzero")
+    if (end - start) * step < 0:
+        raise RuntimeError("upper bound and lower bound inconsistent with step sign")
+    count = math.floor((end - start) / step) + 1
+    values = np.float64(start) + np.float64(step) * np.arange(count, dtype=np.float64)
+    dtype = _out_dtype("range", dtype, out) or dtypes.get_default_dtype()
+    return _into_out("range", make(values.astype(dtype.numpy)), out, requires_grad)
+
+
+deprecated_range.__name__ = deprecated_range.__qualname__ = "range"
+
+
 def full(size, fill_value, *, out=None, dtype=None, layout=strided, device=None,
          requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """A tensor filled with ``fill_value``; the dtype follows it (``full((2,), 3)``

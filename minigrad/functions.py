@@ -52,6 +52,8 @@ from .rules.arguments import is_index as _is_index
 from .rules.arguments import rounding_mode as _rounding_mode
 from . import layouts as _layouts
 from . import dtypes as _dtypes
+from . import linalg as _linalg
+from .size import Size as _Size
 from .autograd import grad_mode as _grad_mode
 from .dtypes import C_TYPE_NAMES as _C_TYPE_NAMES
 from .rules.promotion import is_number as _is_number
@@ -1840,3 +1842,100 @@ def _method_as_function(name: str):
 
 
 METHOD_FUNCTIONS = {name: _method_as_function(name) for name in INPLACE_FUNCTION_NAMES}
+
+
+# ---- shapes, dtypes and indices as data ------------------------------------------------------
+
+
+def broadcast_shapes(*shapes):
+    """The shape tensors of ``shapes`` broadcast to (an int is a 1-D shape), computed
+    without tensors, with PyTorch's errors."""
+    sizes = [(shape,) if isinstance(shape, int) else tuple(shape) for shape in shapes]
+    for shape in sizes:
+        for size in shape:
+            if not isinstance(size, int) or isinstance(size, bool):
+                raise TypeError(f"torch.Size() takes an iterable of 'int' (item 0 is "
+                                f"'{type(size).__name__}')")
+            if size < 0:
+                raise ValueError("Attempting to broadcast a dimension with negative length!")
+    result = [1] * _builtins.max((len(shape) for shape in sizes), default=0)
+    for position, shape in enumerate(sizes):
+        for back, size in enumerate(reversed(shape), 1):
+            if result[-back] == 1:
+                result[-back] = size
+            elif size != 1 and size != result[-back]:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {size} at {-back}! "
+                    f"Mismatching argument at index {position} had {shape}; but expected "
+                    f"shape should be broadcastable to {list(result)}")
+    return _Size(result)
+
+
+def can_cast(from_, to):
+    """Whether PyTorch's type promotion lets a ``from_`` value be written into a ``to``
+    tensor: not to a lower kind (float to integer, integer to bool)."""
+    for position, (name, value) in enumerate((("from_", from_), ("to", to)), 1):
+        if not isinstance(value, _dtypes.dtype):
+            raise TypeError(f"can_cast(): argument '{name}' (position {position}) must be "
+                            f"torch.dtype, not {type(value).__name__}")
+    return from_.category <= to.category
+
+
+def typename(obj) -> str:
+    """``'torch.FloatTensor'`` for a float32 tensor (its legacy type name), else the
+    object's module and class (``minigrad.nn.linear.Linear`` where PyTorch says
+    ``torch.nn.modules.linear.Linear``)."""
+    if isinstance(obj, _Tensor):
+        return obj.type()
+    module = getattr(obj, "__module__", None)
+    kind = obj if isinstance(obj, type) else type(obj)
+    return kind.__qualname__ if module in (None, "builtins") else f"{module}.{kind.__qualname__}"
+
+
+def unravel_index(indices, shape):
+    """The coordinates in ``shape`` of flat indices: a tuple of tensors, one per dim,
+    computed as PyTorch computes them (``indices // strides % shape``, so an index
+    beyond the shape wraps around)."""
+    if indices.dtype.is_floating_point or indices.dtype is _dtypes.bool:
+        raise TypeError(f"expected 'indices' to be integer dtype, but got {indices.dtype}")
+    shape = _Size([shape] if isinstance(shape, int) else shape)
+    if _builtins.any(size < 0 for size in shape):
+        raise ValueError(f"'shape' cannot have negative values, but got {tuple(shape)}")
+    strides = [int(_np.prod(shape[k + 1:], dtype=_np.int64)) for k in range(len(shape))]
+    coordinates = indices.unsqueeze(-1).floor_divide(
+        _creation.tensor(strides, dtype=_dtypes.int64)) % _creation.tensor(list(shape), dtype=_dtypes.int64)
+    return unbind(coordinates, -1)
+
+
+def vander(x, N=None, increasing=False):
+    """The Vandermonde matrix: column j holds x ** (N - 1 - j) (``increasing``: x ** j),
+    built as PyTorch builds it, a cumulative product of copies of x."""
+    if x.ndim != 1:
+        raise RuntimeError("x must be a one-dimensional tensor.")
+    N = x.shape[0] if N is None else N
+    if N < 0:
+        raise RuntimeError("N must be non-negative.")
+    result = _creation.ones((x.shape[0], N), dtype=_dtypes.promote_types(x.dtype, _dtypes.int64))
+    if N > 1:
+        result[:, 1:] = x.unsqueeze(1)
+        result[:, 1:] = cumprod(result[:, 1:], 1)
+    return result if increasing else flip(result, (1,))
+
+
+_CHAIN_MATMUL_WARNED: list = []
+
+
+def chain_matmul(*matrices, out=None):
+    """Deprecated in PyTorch for ``torch.linalg.multi_dot``, which it calls (and says so
+    once, as PyTorch's TORCH_WARN_ONCE)."""
+    if not matrices:
+        raise RuntimeError("chain_matmul(): Expected one or more matrices")
+    if not _CHAIN_MATMUL_WARNED:
+        _CHAIN_MATMUL_WARNED.append(True)
+        warnings.warn("torch.chain_matmul is deprecated and will be removed in a future "
+                      "PyTorch release. Use torch.linalg.multi_dot instead, which accepts a list "
+                      "of two or more tensors rather than multiple parameters.", UserWarning,
+                      stacklevel=2)
+    if len(matrices) == 1:
+        return _out("chain_matmul", clone(matrices[0]), out, matrices[0])
+    return _out("chain_matmul", _linalg.multi_dot(list(matrices)), out, matrices[0])

@@ -22,7 +22,8 @@ from torch_signatures import differences, python_signature, torch_signatures
 MAY_OMIT = {"names"}
 # Keywords PyTorch's parser takes but lists in none of its signatures (checked by
 # test_unlisted_keywords_are_taken_by_torch below).
-UNLISTED = {"zeros": {"pin_memory"}, "ones": {"pin_memory"}, "full": {"pin_memory"}}
+UNLISTED = {"zeros": {"pin_memory"}, "ones": {"pin_memory"}, "full": {"pin_memory"},
+            "scalar_tensor": {"requires_grad"}}
 # Parameters left out of one function, and why.
 OMITTED = {
     "dist": {"out"},  # (torch.dist's signature lists out=, its parser refuses it: tested below)
@@ -68,6 +69,7 @@ OMITTED = {
     "threshold": {"out"},
     "binary_cross_entropy_with_logits": {"out"},
     "embedding": {"out"},
+    "scalar_tensor": {"out"},
     "F.linear": {"out"},
     "nn.Module": {"args", "kwargs"},
     "nn.Sigmoid": {"args", "kwargs"},
@@ -177,10 +179,10 @@ def test_signature_is_torchs(label, mine, theirs, name):
 
 def test_unlisted_keywords_are_taken_by_torch():
     for name, keywords in UNLISTED.items():
-        size = ((2,), 1.0) if name == "full" else (2,)
+        size = {"full": ((2,), 1.0), "scalar_tensor": (2.0,)}.get(name, (2,))
         for keyword in keywords:
             value = getattr(torch, name)(*size, **{keyword: False})  # no TypeError
-            assert tuple(value.shape) == (2,)
+            assert tuple(value.shape) == (() if name == "scalar_tensor" else (2,))
 
 
 def test_the_scan_covers_every_export():

@@ -96,6 +96,8 @@ def _parser_signatures(function) -> list:
 # Operators whose first Tensor argument is not called ``self`` (their Python functions
 # name it the same way): aten::scaled_dot_product_attention(Tensor query, ...).
 _FIRST_TENSOR_NAMES = ("query", "input", "weight", "anchor", "input1")
+# Factories whose schema has no tensor argument at all.
+_FACTORIES = ("scalar_tensor",)
 
 
 def _schema_signatures(name: str, method: bool) -> list:
@@ -105,7 +107,7 @@ def _schema_signatures(name: str, method: bool) -> list:
     for schema in torch._C._jit_get_schemas_for_operator(f"aten::{name}"):
         if not any(str(argument.type) == "Tensor" and (
                 argument.name == "self" or (k == 0 and argument.name in _FIRST_TENSOR_NAMES))
-                for k, argument in enumerate(schema.arguments)):
+                for k, argument in enumerate(schema.arguments)) and name not in _FACTORIES:
             continue  # TorchScript's operators on numbers and lists: add(int a, int b)
         params = []
         for argument in schema.arguments:
