@@ -350,6 +350,8 @@ def pow(a, exponent):
         return rpow(exponent, a)
     if is_tensor(exponent):
         dtype = dtypes.result_type(a, exponent)
+        if dtype is dtypes.bool:  # (the shapes first, as torch's TensorIterator)
+            broadcast_shapes(a.shape, exponent.shape)
         arguments.check_pow(dtype)  # (bool ** bool works with a Python bool exponent only)
         return promotion.binary(PowBackward1, a, exponent, "** or pow()")
     if type(exponent) in (int, float) and a.dtype.is_floating_point:

@@ -337,12 +337,13 @@ def _check_vectors(a, b) -> None:
 
 
 def bmm(a, b):
-    _check_bmm(a, b)
-    check_bool_product("bmm", a.dtype, a.shape[0] * a.shape[1] * b.shape[2], a.shape[2])
+    _check_bmm(a, b, bool_kernel="bmm")
     return BmmBackward0.apply(a, b)
 
 
-def _check_bmm(a, b) -> None:
+def _check_bmm(a, b, bool_kernel=None) -> None:
+    """bmm's checks in torch's order: dims, sizes, then (``bool_kernel``) a bool first
+    operand's missing kernel before the two dtypes are compared."""
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
     if b.ndim != 3:
@@ -352,6 +353,8 @@ def _check_bmm(a, b) -> None:
             f"Expected size for first two dimensions of batch2 tensor to be: "
             f"[{a.shape[0]}, {a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}]."
         )
+    if bool_kernel is not None:
+        check_bool_product(bool_kernel, a.dtype, a.shape[0] * a.shape[1] * b.shape[2], a.shape[2])
     if a.dtype is not b.dtype:
         raise RuntimeError(
             f"expected scalar type {dtypes.SCALAR_NAMES[a.dtype]} but found "

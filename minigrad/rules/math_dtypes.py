@@ -31,6 +31,7 @@ def check_lerp(start, end, weight) -> None:
             raise RuntimeError(f"expected dtype {dtypes.C_TYPE_NAMES[start.dtype]} for "
                                f"`{name}` but got dtype {dtypes.C_TYPE_NAMES[value.dtype]}")
     if not start.dtype.is_floating_point:
+        broadcast_shapes(start.shape, end.shape, *([weight.shape] if is_tensor(weight) else []))
         kernel = "lerp_kernel_tensor" if is_tensor(weight) else "lerp_kernel_scalar"
         raise NotImplementedError(f'"{kernel}" not implemented for '
                                   f"'{dtypes.SCALAR_NAMES[start.dtype]}'")

@@ -117,6 +117,13 @@ OP_ERRORS = [
     case(lambda lib, x, y: x * y, X3, rand((3, 3)), id="mul-shapes"),
     case(lambda lib, x, y: x / y, X, rand((4,)), id="div-shapes"),
     case(lambda lib, x, y: x ** y, POS, rand((5,)), id="pow-shapes"),
+    # bools: the shapes are compared before the missing kernel is named
+    case(lambda lib, x, y: (x > 0) ** (y[:0] > 0), X, rand((2, 0)), id="pow-bool-shapes"),
+    case(lambda lib, x, y: (x > 0) ** (x > 0), X, Y, id="pow-bools"),
+    case(lambda lib, x, y: lib.lerp(x > 0, y > 0, 0.5), rand((2, 1, 4)), rand((3,)),
+         id="lerp-bool-shapes"),
+    case(lambda lib, x, y: lib.lerp(x > 0, x > 0, 0.5), X, Y, id="lerp-bools"),
+    case(lambda lib, x, y: lib.lerp(x > 0, y, 0.5), X, rand((4,)), id="lerp-bool-float"),
     case(lambda lib, x: x + "a", X, id="add-str"),
     case(lambda lib, x: -(x > 0), X, id="neg-bool"),
 ]

@@ -240,6 +240,10 @@ BOOL_PRODUCTS = [
     "torch.tensordot(B(2, 2), B(2, 2), 1)", "torch.inner(B(2, 2), B(2, 2))",
     "torch.linalg.multi_dot([B(2, 2), B(2, 2)])", "torch.outer(B(2), B(2))",
     "torch.mm(torch.ones(2, 2, dtype=torch.int8), torch.ones(2, 2, dtype=torch.int8))",
+    # a bool first operand's missing kernel is named before the dtypes are compared
+    "torch.bmm(B(1, 2, 2), torch.ones(1, 2, 2))", "torch.bmm(torch.ones(1, 2, 2), B(1, 2, 2))",
+    "torch.einsum('ij,jk->ik', B(3, 3), torch.ones(3, 1))",
+    "torch.einsum('ij,jk->ik', torch.ones(3, 3), B(3, 1))", "torch.einsum('i,i->i', B(3), torch.ones(3))",
     # tensordot sums a size-1 contracted dim right away, in the tensor's own dtype
     "torch.tensordot(B(1), B(1), 1)", "torch.tensordot(B(1, 3), B(1, 2), ([0], [0]))",
     "torch.tensordot(torch.full((3, 1), 100, dtype=torch.int8), torch.full((1, 2), 100, dtype=torch.int8), 1)",

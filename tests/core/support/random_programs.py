@@ -180,7 +180,7 @@ def same(a, b, tol):
             return np.allclose(a, b, rtol=tol, atol=tol, equal_nan=True)
         return (a == b).all()
     if isinstance(a, float):
-        return (a != a and b != b) or abs(a - b) <= tol * (1 + abs(a))
+        return a == b or (a != a and b != b) or abs(a - b) <= tol * (1 + abs(a))
     if isinstance(a, (tuple, list)):
         return len(a) == len(b) and all(same(x, y, tol) for x, y in zip(a, b))
     return a == b
