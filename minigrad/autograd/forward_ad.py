@@ -176,15 +176,17 @@ def share_tangent(source, copy) -> None:
 
 def move_tangent(result, x) -> None:
     """An in-place op wrote ``result`` into ``x``: ``x`` takes ``result``'s tangent, and
-    when ``x`` is a view, the viewed part of its base's tangent changes too."""
+    when ``x`` is a view, the viewed part of its base's tangent changes too (a base
+    without one gets zeros elsewhere)."""
     tangent = tangent_of(result)
     if tangent is None:
         return
+    own, old = tangent_of(x), tangent_of(x._base)
     set_tangent(x, tangent)
     base = x._base
-    if base is None or not base._data.flags.c_contiguous:
+    # (a view with a tangent of its own, as make_dual makes, leaves a base without one)
+    if base is None or not base._data.flags.c_contiguous or (own is not None and old is None):
         return
-    old = tangent_of(base)
     full = np.zeros_like(base._data) if old is None else old._data.astype(base._data.dtype)
     sizes, strides, offset = geometry(x._data)
     start = offset - geometry(base._data)[2]
