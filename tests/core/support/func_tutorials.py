@@ -86,6 +86,9 @@ def forward_ad_usage(torch):
         dual_output = fn(dual_input)
         jvp = fwAD.unpack_dual(dual_output).tangent
     print(jvp[0, :4].detach())
+    print(torch.autograd.gradcheck(Fn.apply, (primal,), check_forward_ad=True,
+                                   check_backward_ad=False, check_undefined_grad=False,
+                                   check_batched_grad=False))
 
     ft = torch.func
     primal0, tangent0 = torch.randn(10, 10), torch.randn(10, 10)
