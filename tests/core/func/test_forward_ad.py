@@ -73,6 +73,14 @@ CASES = [
     ("layer_norm", lambda L, x, w: _F(L).layer_norm(x, (4,), w), [(3, 4), (4,)]),
     ("cross_entropy", lambda L, x: _F(L).cross_entropy(x, L.tensor([1, 0, 3])), [(3, 4)]),
     ("mse_loss", lambda L, x, y: _F(L).mse_loss(x, y), [(3, 4), (3, 4)]),
+    ("smooth_l1_loss", lambda L, x, y: _F(L).smooth_l1_loss(x, y, beta=0.5), [(3, 4), (3, 4)]),
+    ("bce_with_logits", lambda L, x, y: _F(L).binary_cross_entropy_with_logits(x, y.sigmoid()),
+     [(3, 4), (3, 4)]),
+    ("batch_norm", lambda L, x: _F(L).batch_norm(x, None, None, training=True), [(4, 3)]),
+    ("embedding", lambda L, w: _F(L).embedding(L.tensor([[0, 2], [1, 1]]), w), [(3, 4)]),
+    ("sort_median", lambda L, x: x.sort(1).values + x.median(1, keepdim=True).values, [(3, 4)]),
+    ("det_inv", lambda L, x: L.linalg.inv(x + 3 * L.eye(3, dtype=x.dtype)) * L.linalg.det(x),
+     [(3, 3)]),
     ("nll_loss", lambda L, x: _F(L).nll_loss(x.log_softmax(1), L.tensor([2, 2, 0])), [(3, 4)]),
     ("einsum", lambda L, x, y: L.einsum("ij,jk->ik", x, y), [(2, 3), (3, 2)]),
     ("svd_values", lambda L, x: L.linalg.svdvals(x), [(3, 3)]),
@@ -119,6 +127,14 @@ def test_tangent_against_finite_differences(name, fn, shapes):
     def at(step):
         return fn(mg, *[mg.tensor(a + step * t) for a, t in zip(arrays, tangents)]).numpy()
     np.testing.assert_allclose(tangent, (at(h) - at(-h)) / (2 * h), rtol=1e-5, atol=1e-6)
+
+
+def test_an_op_whose_backward_has_no_derivative_says_so():
+    """gelu's backward is not differentiable in minigrad yet, so it has no tangent."""
+    with mgAD.dual_level():
+        x = mgAD.make_dual(mg.ones(2), mg.ones(2))
+        with pytest.raises(NotImplementedError, match="Trying to use forward AD with GeluBackward0"):
+            mg.nn.functional.gelu(x)
 
 
 def test_bit_agreement():
