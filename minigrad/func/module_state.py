@@ -19,8 +19,9 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 import minigrad
+from ..nn.batchnorm import _BatchNorm
 
-__all__ = ["functional_call", "stack_module_state"]
+__all__ = ["functional_call", "stack_module_state", "replace_all_batch_norm_modules_"]
 
 
 def functional_call(module, parameter_and_buffer_dicts, args=None, kwargs=None, *,
@@ -127,3 +128,15 @@ def _stacked_leaf(tensors: list, name: str):
         raise RuntimeError(f"Expected {name} from each model to have the same .requires_grad")
     stacked = minigrad.stack(tensors)
     return stacked.detach().requires_grad_() if all(needs) else stacked
+
+
+def replace_all_batch_norm_modules_(root):
+    """Every batch norm in ``root`` made to keep no running statistics (as in training,
+    the batch's own), in place: what vmap over a model with batch norm needs."""
+    for module in root.modules():
+        if isinstance(module, _BatchNorm) and module.track_running_stats:
+            module.running_mean = None
+            module.running_var = None
+            module.num_batches_tracked = None
+            module.track_running_stats = False
+    return root

@@ -30,7 +30,7 @@ import minigrad
 
 from ._tree import flatten, unflatten
 
-__all__ = ["grad", "grad_and_value", "vjp", "jvp", "jacrev", "jacfwd", "hessian"]
+__all__ = ["grad", "grad_and_value", "vjp", "jvp", "linearize", "jacrev", "jacfwd", "hessian"]
 
 
 # ---- what the transforms share --------------------------------------------------------
@@ -275,6 +275,16 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
         aux_leaves, aux_spec = flatten(aux)
         return results + (unflatten(_released(aux_leaves, own), aux_spec),)
     return results
+
+
+def linearize(func, *primals):
+    """``(f(*primals), jvp_fn)``: ``jvp_fn(*tangents)`` is J tangents at ``primals`` (here
+    ``jvp`` once more for each call)."""
+    output = jvp(func, primals, tuple(minigrad.zeros_like(p) for p in primals))[0]
+
+    def jvp_fn(*tangents):
+        return jvp(func, primals, tangents)[1]
+    return output, jvp_fn
 
 
 # ---- Jacobians and the Hessian ------------------------------------------------------------

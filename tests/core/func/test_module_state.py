@@ -108,3 +108,12 @@ def test_an_ensemble_trained_as_one_batched_model():
     mine, theirs = program(mg), program(torch)
     for a, b in zip(mine, theirs):
         np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=2e-5, atol=2e-6)
+
+
+def test_replace_all_batch_norm_modules_():
+    def program(L):
+        net = L.nn.Sequential(L.nn.Linear(2, 3), L.nn.BatchNorm1d(3), L.nn.Sequential(L.nn.BatchNorm1d(3)))
+        out = L.func.replace_all_batch_norm_modules_(net)
+        return (out is net, net[1].running_mean, net[2][0].track_running_stats,
+                dict(net.named_buffers()), net(L.ones(4, 2)).shape)
+    same(program)

@@ -200,3 +200,11 @@ ERRORS = {
 @pytest.mark.parametrize("name", ERRORS)
 def test_error_texts(name):
     assert "Error" in same(ERRORS[name])
+
+
+def test_linearize():
+    def program(L, dt):
+        x, t, u = data(L, dt, (4,), (4,), (4,))
+        out, jvp_fn = L.func.linearize(lambda x: x.sin() * x.exp(), x)
+        return out, jvp_fn(t), jvp_fn(u)
+    close(program)
