@@ -246,7 +246,12 @@ def jvp_of(again, inputs, arrays, tangents, graph: bool) -> tuple:
     """J t for an op, from its backward: with v a new gradient of the outputs,
     g(v) = Jᵀ v (backward, recorded), and J t = d/dv <g(v), t>. ``graph``: keep the
     graph to the primals and tangents (the proxies of primals that require grad are
-    views of them, not copies)."""
+    views of them, not copies), where PyTorch's formulas keep one: there an input
+    without a tangent counts with a zero tangent, as PyTorch's formulas count it."""
+    if graph:  # (as PyTorch's formulas: an input without a tangent has a zero one)
+        tangents = [make(np.zeros_like(data)) if t is None and isinstance(x, TensorBase)
+                    and x.dtype.is_floating_point else t
+                    for x, data, t in zip(inputs, arrays, tangents)]
     proxies = tuple(_proxy(x, data, t is not None, graph)
                     for x, data, t in zip(inputs, arrays, tangents))
     outputs = again(proxies)

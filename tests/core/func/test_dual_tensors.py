@@ -270,3 +270,20 @@ def test_directional_derivative_of_a_network_matches_pytorch_and_finite_differen
     (mine_jvp, mine_fd), (theirs_jvp, _) = program(mg), program(torch)
     assert np.isclose(mine_jvp, theirs_jvp, rtol=1e-12)
     assert np.isclose(mine_jvp, mine_fd, rtol=1e-6)
+
+
+def test_a_tangent_has_a_graph_where_pytorch_gives_it_one():
+    """With a primal that requires grad, a tangent is recorded as PyTorch's formulas
+    record it (an input without a tangent counting with a zero one): not for x + 1 or a
+    view, but for exp(x), x @ W, x * w and a Linear layer's output."""
+    def program(L):
+        AD = L.autograd.forward_ad
+        p, w = L.ones(2, requires_grad=True), L.ones(2, requires_grad=True)
+        layer = L.nn.Linear(2, 3)
+        with AD.dual_level():
+            x = AD.make_dual(p, L.ones(2))
+            z = AD.make_dual(L.ones(2), L.ones(2))
+            results = [x + 1, x.sum(), x.view(2), -x, x[:1], x.exp(), x @ L.ones(2, 2), z * w,
+                       z + w, layer(z)]
+            return [AD.unpack_dual(r).tangent.requires_grad for r in results]
+    assert same(program) == str([False] * 5 + [True] * 3 + [False, True])

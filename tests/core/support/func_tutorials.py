@@ -51,9 +51,7 @@ def forward_ad_usage(torch):
             setattr(model, name, fwAD.make_dual(p, tangents[name]))
         out = model(input)
         jvp = fwAD.unpack_dual(out).tangent
-    # (printed detached: PyTorch's addmm formula records a graph for this tangent since
-    # the weight requires grad; minigrad's only where the tangent depends on it, see NOTES)
-    print(jvp[:2].detach())
+    print(jvp[:2])
 
     from_func = torch.func.functional_call
     model = nn.Linear(5, 5)
@@ -85,6 +83,8 @@ def forward_ad_usage(torch):
         dual_input = fwAD.make_dual(primal, tangent)
         dual_output = fn(dual_input)
         jvp = fwAD.unpack_dual(dual_output).tangent
+    # (printed detached: in PyTorch ctx.result is the Function's output itself, which then
+    # requires grad, so this tangent has a graph; minigrad's output is a new tensor)
     print(jvp[0, :4].detach())
     print(torch.autograd.gradcheck(Fn.apply, (primal,), check_forward_ad=True,
                                    check_backward_ad=False, check_undefined_grad=False,
@@ -115,6 +115,8 @@ def forward_ad_usage(torch):
         return ft.functional_call(model, params, (input,))
 
     model_output, jvp_out = ft.jvp(func_params_only, (params,), (tangents,))
+    # (detached: PyTorch's per-op formulas give this tangent a graph through the weight,
+    # which requires grad; minigrad's jvp only where the tangent depends on it)
     print(model_output[0], jvp_out[0].detach())
     return {"jvp_out": jvp_out, "jvp": jvp}
 
