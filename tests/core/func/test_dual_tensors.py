@@ -287,3 +287,29 @@ def test_a_tangent_has_a_graph_where_pytorch_gives_it_one():
                        z + w, layer(z)]
             return [AD.unpack_dual(r).tangent.requires_grad for r in results]
     assert same(program) == str([False] * 5 + [True] * 3 + [False, True])
+
+
+def test_forward_gradient_descent_trains_as_in_pytorch():
+    """Program level: "gradients without backpropagation": each step draws a random
+    direction for the parameters, takes the loss's directional derivative along it with dual
+    tensors (functional_call), and steps along direction * derivative."""
+    def program(L):
+        L.manual_seed(0)
+        AD, F = L.autograd.forward_ad, L.nn.functional
+        model = L.nn.Sequential(L.nn.Linear(3, 8), L.nn.Tanh(), L.nn.Linear(8, 2))
+        params = {k: v.detach() for k, v in model.named_parameters()}
+        x, y = L.randn(16, 3), L.randint(0, 2, (16,))
+        losses = []
+        for _ in range(6):
+            directions = {k: L.randn_like(v) for k, v in params.items()}
+            with AD.dual_level():
+                duals = {k: AD.make_dual(v, directions[k]) for k, v in params.items()}
+                loss = F.cross_entropy(L.func.functional_call(model, duals, (x,)), y)
+                value, slope = AD.unpack_dual(loss)
+            params = {k: v - 0.1 * slope * directions[k] for k, v in params.items()}
+            losses.append(value)
+        return L.stack(losses), params["2.weight"]
+
+    mine, theirs = program(mg), program(torch)
+    for a, b in zip(mine, theirs):
+        np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
