@@ -31,7 +31,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ..kernels.layout import geometry
-from . import differentiate, grad_mode
+from . import differentiate, grad_mode, profiler
 from .tensor_base import TensorBase, make
 
 __all__ = ["UnpackedDualTensor", "enter_dual_level", "exit_dual_level", "make_dual",
@@ -206,7 +206,7 @@ def run_op(apply, cls, inputs, arrays, params, same, profiled):
     if any(t is not None for t in tangents):
         def again(proxies):  # the same op, on inputs that require grad
             return apply(cls, proxies, arrays, params, False, True, dual=True)
-        push_tangents(again, inputs, arrays, (output,), tangents, cls.__name__)
+        push_tangents(again, inputs, arrays, (output,), tangents, profiler.aten_name(cls)[6:])
     return output
 
 
@@ -217,7 +217,14 @@ def run_several(cls, inputs, params, outputs) -> None:
     if any(t is not None for t in tangents):
         arrays = [x._data if isinstance(x, TensorBase) else x for x in inputs]
         push_tangents(lambda proxies: cls.apply(*proxies, **params), inputs, arrays, outputs,
-                      tangents, cls.__name__)
+                      tangents, profiler.aten_name(cls)[6:])
+
+
+_NO_FORWARD_AD = (  # (an op whose backward cannot be differentiated, or that has none)
+    "Trying to use forward AD with {name} that does not support it because it has not been "
+    "implemented yet.\nPlease file an issue to PyTorch at https://github.com/pytorch/pytorch/"
+    "issues/new?template=feature-request.yml so that we can prioritize its implementation or "
+    "submit a PR adding the implementation to derivatives.yaml")
 
 
 def push_tangents(again, inputs, arrays, outputs, tangents, name: str = "this op") -> None:
@@ -233,10 +240,11 @@ def push_tangents(again, inputs, arrays, outputs, tangents, name: str = "this op
     with paused(), grad_mode.enable_grad():
         try:
             results = jvp_of(again, inputs, arrays, tangents, graph)
-        except NotImplementedError as error:  # (a backward minigrad cannot differentiate)
-            raise NotImplementedError(
-                f"Trying to use forward AD with {name} that does not support it because it "
-                f"has not been implemented yet. ({error})") from None
+        except RuntimeError as error:  # (NotImplementedError is one)
+            if not (isinstance(error, NotImplementedError)
+                    or str(error).startswith("derivative for")):
+                raise
+            raise NotImplementedError(_NO_FORWARD_AD.format(name=name)) from error
     for out, result in zip(outputs, results):
         if out.dtype.is_floating_point:
             set_tangent(out, make(np.zeros_like(out._data)) if result is None else result)
