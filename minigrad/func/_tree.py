@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Spec", "flatten", "unflatten", "leaf_count"]
+__all__ = ["Spec", "flatten", "unflatten", "leaf_count", "broadcast"]
 
 
 @dataclass(frozen=True)
@@ -23,6 +23,17 @@ class Spec:
 
     def __str__(self) -> str:
         return self.show(0)
+
+    def pretty(self) -> str:
+        """As PyTorch's treespec_pprint: ``(*, *)``, ``{'w': *}``."""
+        if self.kind is None:
+            return "*"
+        parts = [child.pretty() for child in self.children]
+        if self.kind is dict:
+            return "{" + ", ".join(f"{k!r}: {p}" for k, p in zip(self.keys, parts)) + "}"
+        if self.kind is list:
+            return "[" + ", ".join(parts) + "]"
+        return "(" + ", ".join(parts) + ("," if len(parts) == 1 else "") + ")"
 
     def show(self, indent: int) -> str:
         """As PyTorch's TreeSpec prints: ``TreeSpec(tuple, None, [*,\n  *])``."""
@@ -76,3 +87,24 @@ def _build(leaves, spec: Spec):
     if spec.kind is tuple:
         return tuple(items)
     return spec.kind(*items)  # a namedtuple
+
+
+def broadcast(prefix, tree) -> list | None:
+    """One value per leaf of ``tree`` from ``prefix``, a nest shaped as ``tree`` down to
+    some depth whose leaves apply to everything below them (vmap's ``in_dims=(0, None)``
+    over ``(params_dict, x)``); None when their structures do not match."""
+    if not isinstance(prefix, (tuple, list, dict)):
+        return [prefix] * len(flatten(tree)[0])
+    spec, prefix_spec = flatten(tree)[1], flatten(prefix)[1]
+    if prefix_spec.kind is not spec.kind or len(prefix_spec.children) != len(spec.children) \
+            or (spec.kind is dict and set(prefix) != set(tree)):
+        return None
+    pairs = ([(prefix[k], tree[k]) for k in tree] if isinstance(tree, dict)
+             else list(zip(prefix, tree)))
+    values = []
+    for part, subtree in pairs:
+        below = broadcast(part, subtree)
+        if below is None:
+            return None
+        values += below
+    return values

@@ -196,7 +196,8 @@ def vjp(func, *primals, has_aux: bool = False):
         if ct_spec != out_spec:
             raise RuntimeError(
                 "Expected pytree structure of cotangents to be the same as pytree structure "
-                f"of outputs to the function. cotangents: {ct_spec}, primal output: {out_spec}")
+                f"of outputs to the function. cotangents: {ct_spec.pretty()}, primal output: "
+                f"{out_spec.pretty()}")
         with minigrad.enable_grad():
             grads = _backward(out_leaves, tracked, leaves)
         return unflatten(_released(grads, tracked), spec)
@@ -204,6 +205,9 @@ def vjp(func, *primals, has_aux: bool = False):
     result = unflatten(_released(out_leaves, tracked), out_spec)
     if has_aux:
         aux_leaves, aux_spec = flatten(aux)
+        for leaf in aux_leaves:
+            if not isinstance(leaf, minigrad.Tensor):
+                raise RuntimeError(f"Expected tensors, got unsupported type {type(leaf)}")
         return result, vjp_fn, unflatten(_released(aux_leaves, tracked), aux_spec)
     return result, vjp_fn
 
@@ -311,7 +315,7 @@ def jacrev(func, argnums=0, *, has_aux: bool = False, chunk_size=None):
         numbers = _check_argnums(argnums, len(args))
         with minigrad.enable_grad():
             args, tracked, in_spec = _tracked_args(args, numbers)
-            output, aux = _split_aux(func(*args, **kwargs), has_aux, "jacrev(f, ...)(*args)")
+            output, aux = _split_aux(func(*args, **kwargs), has_aux, "vjp(f, *primals)")
             leaves, out_spec = flatten(output)
             blocks = [_rows(out, tracked) for out in leaves]
         blocks = [_released(row, tracked) for row in blocks]

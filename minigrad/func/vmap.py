@@ -24,7 +24,7 @@ from contextlib import contextmanager
 import minigrad
 from ..kernels import random as random_kernels
 
-from ._tree import Spec, flatten, unflatten
+from ._tree import Spec, broadcast, flatten, unflatten
 
 __all__ = ["vmap"]
 
@@ -66,28 +66,14 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
 
 def _dims_per_leaf(in_dims, args, spec: Spec, name: str) -> list:
     """One in_dim per leaf of ``args``: an int or None applies to all the leaves below it."""
-    if isinstance(in_dims, int) or in_dims is None:
-        return [in_dims] * len(flatten(args)[0])
-    if not isinstance(in_dims, tuple):
-        raise ValueError(f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): expected `in_dims` "
+    if not isinstance(in_dims, (int, tuple)) and in_dims is not None:
+        raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): expected `in_dims` "
                          f"to be int or a (potentially nested) tuple matching the structure of "
                          f"inputs, got: {type(in_dims)}.")
-    dims = []
-
-    def broadcast(dim, value) -> bool:
-        if isinstance(dim, int) or dim is None:
-            dims.extend([dim] * len(flatten(value)[0]))
-            return True
-        value_spec, dim_spec = flatten(value)[1], flatten(dim)[1]
-        if dim_spec.kind is not value_spec.kind or len(dim_spec.children) != len(value_spec.children):
-            return False
-        parts = dim.values() if isinstance(dim, dict) else dim
-        items = value.values() if isinstance(value, dict) else value
-        return all(broadcast(d, v) for d, v in zip(parts, items))
-
-    if not broadcast(in_dims, tuple(args)):
+    dims = broadcast(in_dims, tuple(args))
+    if dims is None:
         raise ValueError(
-            f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): in_dims is not compatible with "
+            f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): in_dims is not compatible with "
             f"the structure of `inputs`. in_dims has structure {flatten(in_dims)[1]} but inputs "
             f"has structure {spec}.")
     return dims
@@ -99,12 +85,12 @@ def _batch_size(leaves, dims, name: str, in_dims) -> int:
         if d is None:
             continue
         if not isinstance(x, minigrad.Tensor):
-            raise ValueError(f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): Got in_dim={d} "
+            raise ValueError(f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} "
                              f"for an input but the input is of type {type(x)}. We cannot vmap "
                              "over non-Tensor arguments, please use None as the respective in_dim")
         if not -x.dim() <= d < x.dim():
             raise ValueError(
-                f"vmap({name}, in_dims={in_dims!r}, ...)(<inputs>): Got in_dim={d} for some "
+                f"vmap({name}, in_dims={in_dims}, ...)(<inputs>): Got in_dim={d} for some "
                 f"input, but that input is a Tensor of dimensionality {x.dim()} so expected "
                 f"in_dim to satisfy -{x.dim()} <= in_dim < {x.dim()}.")
         sizes.append(x.shape[d])
@@ -120,8 +106,12 @@ def _stack(results: list, out_dims, name: str):
     """The per-example results stacked along ``out_dims`` (one per leaf, or one for all)."""
     flat = [flatten(result) for result in results]
     spec = flat[0][1]
-    dims = [out_dims] * len(flat[0][0]) if isinstance(out_dims, int) or out_dims is None \
-        else flatten(out_dims)[0]
+    dims = broadcast(out_dims, results[0])
+    if dims is None:
+        raise ValueError(
+            f"vmap({name}, ..., out_dims={out_dims})(<inputs>): out_dims is not compatible with "
+            f"the structure of `outputs`. out_dims has structure {flatten(out_dims)[1]} but "
+            f"outputs has structure {spec}.")
     stacked = []
     for position, dim in enumerate(dims):
         column = [leaves[position] for leaves, _ in flat]

@@ -194,6 +194,9 @@ ERRORS = {
     "jvp structure": lambda L: L.func.jvp(lambda x: x, (L.ones(3),), (L.ones(3), L.ones(3))),
     "vjp shape": lambda L: L.func.vjp(lambda x: x * 2, L.ones(3))[1](L.ones(2)),
     "jacrev not tensors": lambda L: L.func.jacrev(lambda x: 3.0)(L.ones(3)),
+    "jacrev aux not a pair": lambda L: L.func.jacrev(lambda x: x, has_aux=True)(L.ones(3)),
+    "vjp aux not tensors": lambda L: L.func.vjp(lambda x: (x, 1), L.ones(3), has_aux=True),
+    "vjp cotangent structure": lambda L: L.func.vjp(lambda x: x, L.ones(3))[1]((L.ones(3),)),
 }
 
 

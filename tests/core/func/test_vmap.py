@@ -116,6 +116,9 @@ ERRORS = {
     "randomness flag": lambda L: L.vmap(lambda x: x, randomness="foo")(L.ones(3)),
     "nothing mapped": lambda L: L.vmap(lambda x: x, in_dims=(None,))(L.ones(3)),
     "chunk_size 0": lambda L: L.vmap(lambda x: x, chunk_size=0)(L.ones(3)),
+    "in_dims a list": lambda L: L.vmap(lambda x: x, in_dims=[0])(L.ones(3)),
+    "in_dims a string": lambda L: L.vmap(lambda x: x, in_dims="a")(L.ones(3)),
+    "out_dims structure": lambda L: L.vmap(lambda x: (x, x), out_dims=(0,))(L.ones(3)),
 }
 
 
