@@ -118,7 +118,15 @@ def set_tangent(tensor, tangent) -> None:
 
 def make_dual(tensor, tangent, *, level=None):
     """A view of ``tensor`` that carries ``tangent`` (kept as it is when its layout is
-    ``tensor``'s, else copied into that layout)."""
+    ``tensor``'s, else copied into that layout).
+
+    >>> import minigrad as torch
+    >>> fwAD = torch.autograd.forward_ad
+    >>> with fwAD.dual_level():
+    ...     x = fwAD.make_dual(torch.tensor([0., 1.]), torch.tensor([1., 1.]))
+    ...     print(x.sin())
+    tensor([0.0000, 0.8415], tangent=tensor([1.0000, 0.5403]))
+    """
     if level is None:
         level = _current_level
     if level < 0:
