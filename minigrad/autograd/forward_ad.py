@@ -204,6 +204,20 @@ def move_tangent(result, x) -> None:
     set_tangent(base, make(full))
 
 
+def refuse_backward_through_duals(outputs) -> None:
+    """A recorded backward (create_graph=True) from a dual tensor would give gradients
+    with only part of their tangents (values a forward kept as arrays are not dual):
+    refused, where PyTorch computes forward over reverse. (A plain backward gives the
+    gradients, without tangents.)"""
+    outputs = (outputs,) if isinstance(outputs, TensorBase) else outputs
+    if any(tangent_of(out) is not None for out in outputs):
+        raise NotImplementedError(
+            "minigrad: a create_graph=True backward from a dual tensor (forward mode over "
+            "reverse mode) is not supported. For the tangent of a gradient use torch.func: "
+            "torch.func.jvp(torch.func.grad(f), (x,), (tangent,)); the gradient of a tangent "
+            "(unpack_dual(y).tangent.backward()) works.")
+
+
 # ---- tangents through an op: the double backward trick -------------------------------
 
 def run_op(apply, cls, inputs, arrays, params, same, profiled):

@@ -313,3 +313,33 @@ def test_forward_gradient_descent_trains_as_in_pytorch():
     mine, theirs = program(mg), program(torch)
     for a, b in zip(mine, theirs):
         np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-6)
+
+
+def test_the_gradient_of_a_tangent_reverse_over_forward():
+    def program(L):
+        AD = L.autograd.forward_ad
+        x = L.tensor([0.5, 1.0, -2.0], requires_grad=True)
+        w = L.tensor([1.5, -1.0, 0.25], requires_grad=True)
+        with AD.dual_level():
+            d = AD.make_dual(x, L.tensor([1., 2., 3.]))
+            t = AD.unpack_dual(((d.sin() * w).exp() @ w).tanh()).tangent
+            t.backward()
+            return x.grad, w.grad, t
+    same(program)
+
+
+def test_plain_backward_inside_a_level_and_forward_over_reverse():
+    """A plain backward from a dual loss gives PyTorch's gradients; a recorded one
+    (create_graph=True, forward over reverse) is refused, saying what to use instead."""
+    def program(L):
+        AD = L.autograd.forward_ad
+        w = L.tensor([0.5, -1.0], requires_grad=True)
+        with AD.dual_level():
+            d = AD.make_dual(w, L.ones(2))
+            (d.exp() * d).sum().backward()
+        return w.grad
+    same(program)
+    with mg.autograd.forward_ad.dual_level():
+        d = mg.autograd.forward_ad.make_dual(mg.ones(2, requires_grad=True), mg.ones(2))
+        with pytest.raises(NotImplementedError, match="torch.func.jvp"):
+            mg.autograd.grad(d.exp().sum(), d, create_graph=True)
