@@ -17,6 +17,11 @@ whose backward can be differentiated gets a tangent this way, with no second for
 write or keep in step (NOTES.md says why; PyTorch writes a JVP formula per op instead, so
 tangents agree with PyTorch's to float rounding, not always bit for bit).
 
+Where it is read: ``record.apply_to_arrays`` (every op) calls ``run_op`` while a level is
+active, the nodes of several outputs call ``run_several``; an in-place op moves its result's
+tangent into the tensor it changed (``move_tangent``, from ``ops/inplace.py``), and a custom
+Function's ``jvp`` gives its outputs theirs (``autograd/function.py``).
+
 Only one level exists at a time, as in PyTorch ("Nested forward mode AD is not
 supported"); ``torch.func.jvp`` (``minigrad/func``) nests instead. The tangents live in
 ``_tangents``, a table keyed by the tensor, emptied when the level ends.
