@@ -14,10 +14,11 @@ apart from the same tensors captured by the function), then asks the reverse wal
 - ``jacrev``: J row by row (one vjp per output element); ``jacfwd``: J column by column
   (one jvp per input element, all from one Jᵀv); ``hessian(f) = jacfwd(jacrev(f))``.
 
-Every backward is taken with ``create_graph=True``, so transforms nest (``grad(grad(f))``,
-``jacfwd(jacrev(f))``, ``vmap(grad(f))``). A result keeps its graph only when it depends on
-a tensor that requires grad outside the transform (an outer transform's input, a tensor
-the function captured); otherwise it is returned detached, as PyTorch returns it.
+A backward is taken with ``create_graph=True`` when its result depends on a tensor that
+requires grad outside the transform (an outer transform's input, a tensor the function
+captured), so transforms nest (``grad(grad(f))``, ``jacfwd(jacrev(f))``); otherwise it is
+a plain one and the result is returned detached, as PyTorch returns it. (``jvp``'s first
+backward, whose result is differentiated once more, is always recorded.)
 
 Written on minigrad's public API, as ``nn`` is.
 """
@@ -103,14 +104,15 @@ def _reaches_outside(values: list, own: list) -> bool:
     return False
 
 
-def _backward(outputs, inputs, grad_outputs) -> list:
+def _backward(outputs, inputs, grad_outputs, record: bool = True) -> list:
     """d(outputs)/d(inputs) seeded with ``grad_outputs``, zeros where an input is not
-    reached; recorded (``create_graph``) so that outer transforms can go on."""
+    reached; ``record``: with ``create_graph=True``, so that an outer transform (or
+    the caller) can differentiate the result again."""
     pairs = [(o, g) for o, g in zip(outputs, grad_outputs) if o.requires_grad]
     if not pairs:
         return [minigrad.zeros_like(x) for x in inputs]
     grads = minigrad.autograd.grad([o for o, _ in pairs], inputs, [g for _, g in pairs],
-                                   retain_graph=True, create_graph=True, allow_unused=True)
+                                   retain_graph=True, create_graph=record, allow_unused=True)
     return [minigrad.zeros_like(x) if g is None else g for g, x in zip(grads, inputs)]
 
 
@@ -148,7 +150,8 @@ def grad_and_value(func, argnums=0, has_aux: bool = False):
                     f"{api}: Expected f(*args) to return a scalar Tensor, got tensor with "
                     f"{output.dim()} dims. Maybe you wanted to use the vjp or jacrev APIs "
                     "instead?")
-            grads = _backward([output], tracked, [minigrad.ones_like(output)])
+            grads = _backward([output], tracked, [minigrad.ones_like(output)],
+                              _reaches_outside([output], tracked))
         grads = _released(grads, tracked)
         value = _released([output], tracked)[0]
         result = _with_argnums(spec, grads, argnums)
@@ -191,6 +194,8 @@ def vjp(func, *primals, has_aux: bool = False):
             raise RuntimeError("vjp(f, *primals): expected f(*primals) to return only tensors, "
                                f"got unsupported type {type(leaf)}")
 
+    outside = _reaches_outside(out_leaves, tracked)
+
     def vjp_fn(cotangents):
         leaves, ct_spec = flatten(cotangents)
         if ct_spec != out_spec:
@@ -199,7 +204,8 @@ def vjp(func, *primals, has_aux: bool = False):
                 f"of outputs to the function. cotangents: {ct_spec.pretty()}, primal output: "
                 f"{out_spec.pretty()}")
         with minigrad.enable_grad():
-            grads = _backward(out_leaves, tracked, leaves)
+            grads = _backward(out_leaves, tracked, leaves,
+                              outside or any(ct.requires_grad for ct in leaves))
         return unflatten(_released(grads, tracked), spec)
 
     result = unflatten(_released(out_leaves, tracked), out_spec)
@@ -271,8 +277,9 @@ def jvp(func, primals, tangents, *, strict: bool = False, has_aux: bool = False)
             if g.requires_grad:
                 term = (g * t.to(g.dtype)).sum()
                 total = term if total is None else total + term
-        outs = _backward([total], vs, [minigrad.ones_like(total)]) if total is not None \
-            else [minigrad.zeros_like(v) for v in vs]
+        record = _reaches_outside(leaves, tracked) or any(t.requires_grad for t in t_leaves)
+        outs = _backward([total], vs, [minigrad.ones_like(total)], record) \
+            if total is not None else [minigrad.zeros_like(v) for v in vs]
     own = tracked + vs
     results = (unflatten(_released(leaves, own), spec), unflatten(_released(outs, own), spec))
     if has_aux:
@@ -334,7 +341,9 @@ def _rows(out, tracked) -> list:
         raise RuntimeError("vjp(f, *primals): expected f(*primals) to return only tensors, "
                            f"got unsupported type {type(out)}")
     unit = minigrad.eye(out.numel(), dtype=out.dtype)
-    rows = [_backward([out], tracked, [unit[k].reshape(out.shape)]) for k in range(out.numel())]
+    record = _reaches_outside([out], tracked)
+    rows = [_backward([out], tracked, [unit[k].reshape(out.shape)], record)
+            for k in range(out.numel())]
     return [_stacked([row[j] for row in rows], out.shape, x.shape)
             for j, x in enumerate(tracked)]
 
@@ -360,7 +369,8 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
             api = "jacfwd(f, ...)(*args)"
             leaves, out_spec, aux, vs, transposed = _linearized(
                 lambda *a: _split_aux(func(*a, **kwargs), has_aux, api), args, tracked, api)
-            columns = [_columns(g, x, vs) for g, x in zip(transposed, tracked)]
+            record = _reaches_outside(leaves, tracked)
+            columns = [_columns(g, x, vs, record) for g, x in zip(transposed, tracked)]
         own = tracked + vs
         blocks = [_released([columns[j][i] for j in range(len(tracked))], own)
                   for i in range(len(leaves))]
@@ -372,11 +382,11 @@ def jacfwd(func, argnums=0, has_aux: bool = False, *, randomness: str = "error")
     return wrapper
 
 
-def _columns(transposed, x, vs) -> list:
+def _columns(transposed, x, vs, record: bool) -> list:
     """d out / d x for each output (with gradient v): column k of J is the gradient of
     (Jᵀv)[k] with respect to v, for every output at once."""
     flat = transposed.reshape(-1)
-    per_element = [_backward([flat[k]], vs, [minigrad.ones_like(flat[k])])
+    per_element = [_backward([flat[k]], vs, [minigrad.ones_like(flat[k])], record)
                    if transposed.requires_grad else [minigrad.zeros_like(v) for v in vs]
                    for k in range(x.numel())]
     return [_stacked([cols[i] for cols in per_element], x.shape, v.shape).movedim(
