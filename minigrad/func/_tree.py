@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-__all__ = ["Spec", "flatten", "unflatten", "leaf_count", "broadcast"]
+__all__ = ["Spec", "flatten", "unflatten", "broadcast"]
 
 
 @dataclass(frozen=True)
@@ -64,10 +64,6 @@ def flatten(tree) -> tuple[list, Spec]:
         return [leaf for leaves, _ in parts for leaf in leaves], Spec(kind, (),
                                                                       tuple(s for _, s in parts))
     return [tree], Spec(None)
-
-
-def leaf_count(spec: Spec) -> int:
-    return 1 if spec.kind is None else sum(leaf_count(child) for child in spec.children)
 
 
 def unflatten(leaves, spec: Spec):

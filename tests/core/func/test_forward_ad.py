@@ -16,7 +16,7 @@ import torch
 
 import minigrad as mg
 
-mgAD, thAD = mg.autograd.forward_ad, torch.autograd.forward_ad
+mgAD = mg.autograd.forward_ad
 
 
 def _pos(lib, x):
