@@ -8,8 +8,8 @@
   end of every dimension, with ``...`` between.
 * Rows wrap at ``linewidth`` (80) characters.
 * Suffixes: ``dtype=`` when not float32/int64/bool, then ``grad_fn=<...>``
-  or ``requires_grad=True``; a suffix that would pass ``linewidth`` goes on
-  a new line.
+  or ``requires_grad=True``, then a dual tensor's ``tangent=...``; a suffix
+  that would pass ``linewidth`` goes on a new line.
 
 The functions below follow torch's own (``_Formatter``, ``_vector_str``,
 ``_tensor_str``, ``_add_suffixes``) so the two can be read side by side.
@@ -24,6 +24,7 @@ import math
 import numpy as np
 
 from . import dtypes
+from .autograd import forward_ad
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions", "tensor_repr",
            "PRINT_OPTS", "builtin_method"]
@@ -245,6 +246,9 @@ def tensor_repr(tensor) -> str:
         suffixes.append(f"grad_fn=<{node_name}>")
     elif tensor.requires_grad:
         suffixes.append("requires_grad=True")
+    tangent = forward_ad.tangent_of(tensor) if forward_ad.active else None
+    if tangent is not None:
+        suffixes.append(f"tangent={tangent}")
     return _add_suffixes(prefix + body, suffixes, indent)
 
 

@@ -1,6 +1,6 @@
 """Automatic differentiation: grad mode, graph nodes, the engine, custom
 Functions, ``grad``, ``gradcheck`` and ``gradgradcheck`` (and ``Variable``, the legacy
-wrapper). ``profiler`` times ops and nodes; ``functional`` (jacobian, hessian, vjp, ...) is
+wrapper). ``profiler`` times ops and nodes; ``forward_ad`` is forward mode (dual tensors); ``functional`` (jacobian, hessian, vjp, ...) is
 written on minigrad's public API, as ``nn`` is: ``minigrad/__init__.py`` imports it last.
 
 ``backward_steps`` is the engine's walk made visible: it yields each step
@@ -8,7 +8,7 @@ of a backward pass (which node ran, what gradient it received, what it sent
 along each edge) without changing any ``.grad``.
 """
 
-from . import graph, profiler  # noqa: F401
+from . import forward_ad, graph, profiler  # noqa: F401
 from .anomaly import detect_anomaly, set_detect_anomaly  # noqa: F401
 from .engine import BackwardStep, backward_steps, execution_order  # noqa: F401
 from .formula import FORMULAS, Formula, formula_for  # noqa: F401

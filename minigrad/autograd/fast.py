@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
-from . import anomaly, grad_mode, profiler
+from . import anomaly, forward_ad, grad_mode, profiler
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, run_tensor_hooks, seeds, wanted, wrapped)
@@ -48,6 +48,8 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     leaves are not touched and the gradients reaching ``inputs`` are returned."""
     if inputs is not None and not isinstance(inputs, TensorBase) and len(inputs) == 0:
         raise RuntimeError(errors.EMPTY_INPUTS.format("backward" if accumulate else "grad"))
+    if forward_ad.active and create_graph:
+        forward_ad.refuse_backward_through_duals(tensors)
     if retain_graph is None:
         retain_graph = create_graph
     on_arrays = not create_graph

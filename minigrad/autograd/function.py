@@ -23,7 +23,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
-from . import grad_mode
+from . import forward_ad, grad_mode
 from .node import Node, counted_gradients
 from .packing import PackedTensor, keep
 from .saved import FREED as _FREED, SavedTensor
@@ -113,16 +113,22 @@ class Function(metaclass=_FunctionMeta):
     def backward(ctx, *grad_outputs):
         raise NotImplementedError("You must implement the backward function for custom Function.")
 
+    @staticmethod
+    def jvp(ctx, *grad_inputs):
+        """Forward mode: the outputs' tangents from the inputs' (``forward_ad``)."""
+        raise NotImplementedError("You must implement the jvp function for custom "
+                                  "autograd.Function to use it with forward mode AD.")
+
     @classmethod
     def apply(cls, *args):
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
-        with grad_mode.no_grad():
+        with grad_mode.no_grad(), forward_ad.paused():
             outputs = cls.forward(ctx, *args)
         single = not isinstance(outputs, tuple)
         outputs = (outputs,) if single else outputs
         if not (grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)):
-            return outputs[0] if single else outputs
+            return _with_tangents(cls, ctx, args, outputs, single)
         tensor_positions = [i for i, a in enumerate(args) if isinstance(a, TensorBase)]
         ctx._tensor_positions = tuple(tensor_positions)
         ctx._link([args[i] for i in tensor_positions], None)
@@ -141,7 +147,24 @@ class Function(metaclass=_FunctionMeta):
             ctx._saved_for_backward = tuple(
                 _save(t, by_id) for t in ctx._saved_for_backward
             )
-        return wrapped[0] if single else tuple(wrapped)
+        return _with_tangents(cls, ctx, args, tuple(wrapped), single)
+
+
+def _with_tangents(cls, ctx, args, outputs, single):
+    """The outputs, given tangents by ``cls.jvp`` when an input is a dual tensor (it
+    receives one tangent per input: zeros for a tensor without one, None for a non-tensor)."""
+    if forward_ad.active:
+        tangents = [forward_ad.tangent_of(a) if isinstance(a, TensorBase) else None for a in args]
+        if any(t is not None for t in tangents):
+            tangents = [make(np.zeros_like(a._data)) if t is None and isinstance(a, TensorBase)
+                        else t for a, t in zip(args, tangents)]
+            with forward_ad.paused():
+                results = cls.jvp(ctx, *tangents)
+            results = results if isinstance(results, tuple) else (results,)
+            for out, tangent in zip(outputs, results):
+                if isinstance(out, TensorBase) and tangent is not None:
+                    forward_ad.set_tangent(out, tangent)
+    return outputs[0] if single else outputs
 
 
 def _output(out, ctx, nr, args):

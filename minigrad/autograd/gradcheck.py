@@ -20,6 +20,7 @@ import warnings
 import numpy as np
 
 from .. import dtypes
+from . import forward_ad
 from .differentiate import grad
 from .tensor_base import TensorBase, make
 
@@ -170,9 +171,43 @@ def _checked_analytical(output, wrt, nondet_tol: float, check_grad_dtypes: bool)
     return first
 
 
-def _mismatch(analytical, numerical, output: int, input: int) -> str:
-    return (f"Jacobian mismatch for output {output:d} with respect to input {input:d},\n"
+def _mismatch(analytical, numerical, output: int, input: int, mode: str = "") -> str:
+    return (f"Jacobian {mode}mismatch for output {output:d} with respect to input {input:d},\n"
             f"numerical:{make(numerical)}\nanalytical:{make(analytical)}\n")
+
+
+def forward_jacobian(func, inputs) -> list:
+    """J[output][input] as ``numerical_jacobian`` lays it out, column by column with
+    forward-mode AD: input ``x``'s element j made a dual tensor with a one-hot tangent,
+    the outputs' tangents are column j."""
+    inputs, columns = list(inputs), []
+    for position, x in enumerate(inputs):
+        if not (isinstance(x, TensorBase) and x.requires_grad):
+            continue
+        outputs = _as_tuple(func(*inputs))
+        jacobians = [np.zeros((x.numel(), out.numel()), out._data.dtype) for out in outputs]
+        for j in range(x.numel()):
+            tangent = np.zeros(x.shape, x._data.dtype)
+            tangent.reshape(-1)[j] = 1
+            with forward_ad.dual_level():
+                args = inputs[:position] + [forward_ad.make_dual(x, make(tangent))] + \
+                    inputs[position + 1:]
+                for i, out in enumerate(_as_tuple(func(*args))):
+                    found = forward_ad.tangent_of(out)
+                    if found is not None:
+                        jacobians[i][j] = found._data.reshape(-1)
+        columns.append(jacobians)
+    return [list(row) for row in zip(*columns)] if columns else []
+
+
+def _check_forward_ad(func, inputs, eps, atol, rtol) -> None:
+    """check_forward_ad=True: forward mode's Jacobian against finite differences."""
+    numerical = numerical_jacobian(func, inputs, eps)
+    for i, row in enumerate(forward_jacobian(func, inputs)):
+        for j, (a, n) in enumerate(zip(row, numerical[i])):
+            kind = np.promote_types(a.dtype, n.dtype)
+            if not np.allclose(a.astype(kind), n.astype(kind), rtol=rtol, atol=atol):
+                raise GradcheckError(_mismatch(a, n, i, j, "computed with forward mode "))
 
 
 def _check_multiplied_by_grad_output(outputs, wrt) -> None:
@@ -190,10 +225,10 @@ def _check_multiplied_by_grad_output(outputs, wrt) -> None:
             raise GradcheckError("grad is incorrect size")
 
 
-_NOT_IN_MINIGRAD = {
-    "check_batched_grad": "batched gradients (vmap)",
-    "check_batched_forward_grad": "batched forward gradients (vmap)",
-    "check_forward_ad": "forward-mode AD",
+_NOT_IN_MINIGRAD = {  # (minigrad's vmap is a loop over the batch: nothing more to check)
+    "check_batched_grad": "batched gradients (vmap runs the function once per example)",
+    "check_batched_forward_grad": "batched forward gradients (vmap runs the function once per "
+                                  "example)",
 }
 
 
@@ -221,6 +256,9 @@ def gradcheck(func, inputs, *, eps: float = 1e-6, atol: float = 1e-5, rtol: floa
                 f"gradcheck({option}=True): minigrad has no {what}; leave {option}=False "
                 "to check backward against finite differences.")
     try:
+        if check_forward_ad:
+            _check_inputs(_as_tuple(inputs))
+            _check_forward_ad(func, _as_tuple(inputs), eps, atol, rtol)
         return _gradcheck(func, _as_tuple(inputs), eps, atol, rtol, nondet_tol,
                           check_grad_dtypes, check_backward_ad)
     except GradcheckError:

@@ -74,6 +74,9 @@ def nondeterministic_seed() -> int:
     return int.from_bytes(os.urandom(8), "little")
 
 
+refusal: str | None = None  # an error text every draw raises (see CPUGenerator.random)
+
+
 class CPUGenerator:
     """One PyTorch CPU generator: the mt19937 state, the seed it started from, and the
     second normal of the last Box-Muller pair, which PyTorch keeps for the next call."""
@@ -101,7 +104,10 @@ class CPUGenerator:
     # ---- the raw words ---------------------------------------------------------------
 
     def random(self, count: int) -> np.ndarray:
-        """``count`` 32-bit words (PyTorch's ``random()``), as uint64."""
+        """``count`` 32-bit words (PyTorch's ``random()``), as uint64. While ``refusal``
+        is set (``torch.func.vmap(randomness="error")``), every draw raises it."""
+        if refusal is not None:
+            raise RuntimeError(refusal)
         if count:
             self._fresh = False
         return self._bits.random_raw(count)

@@ -13,7 +13,7 @@ import numpy as np
 
 from .. import dtypes
 from ..kernels.arithmetic import divided, divide, multiply, mul_backward, plus_times, power, times
-from ..autograd import grad_mode
+from ..autograd import forward_ad, grad_mode
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
@@ -356,7 +356,7 @@ def pow(a, exponent):
         return promotion.binary(PowBackward1, a, exponent, "** or pow()")
     if type(exponent) in (int, float) and a.dtype.is_floating_point:
         # The common case, kept quick: a float tensor keeps its dtype.
-        if grad_mode._enabled and a.requires_grad:
+        if (grad_mode._enabled and a.requires_grad) or forward_ad.active:
             return with_unary_layout(PowBackward0.apply(a, exponent=exponent), a)
         # Nothing to record (x ** 3 on data): the value straight from ``power``,
         # without a node (issue 18: x ** 3 at the speed of two multiplications).

@@ -32,7 +32,7 @@ from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
 from ..kernels.summation import cascade_sum, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
-from . import arithmetic, compare, conv, cumulative, indexing, linalg, loss, pointwise
+from . import arithmetic, compare, conv, cumulative, indexing, layers, linalg, loss, pointwise
 from . import reduction, rounding, special, strided, trig
 from . import gather as gather_ops
 from . import linalg_module
@@ -95,6 +95,10 @@ def masked_fill(x, mask, value):
 
 def exp(x):
     return pointwise.exp(x) if is_tensor(x) else kernels_pointwise.exp(x)
+
+
+def tanh(x):
+    return pointwise.tanh(x) if is_tensor(x) else kernels_pointwise.tanh(x)
 
 
 def log(x):
@@ -787,11 +791,9 @@ def triu(x, diagonal):
 
 
 def gelu_backward(grad, x, approximate):
-    """G * gelu'(x). (A second derivative of gelu, torch's GeluBackwardBackward0, is not
-    built: with create_graph=True this raises.)"""
+    """G * gelu'(x) (GeluBackwardBackward0)."""
     if is_tensor(grad) or is_tensor(x):
-        raise NotImplementedError("minigrad: the derivative of gelu's backward "
-                                  "(GeluBackwardBackward0) is not implemented")
+        return layers.GeluBackwardBackward0.apply(grad, x, approximate=approximate)
     return kernels_layers.gelu_backward(grad, x, approximate)
 
 

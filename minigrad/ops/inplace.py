@@ -24,7 +24,7 @@ import weakref
 import numpy as np
 
 from .. import dtypes, errors
-from ..autograd import grad_mode, inference
+from ..autograd import forward_ad, grad_mode, inference
 from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
 from ..autograd.formula import Formula
 from ..autograd.node import Node, _sequence
@@ -180,6 +180,8 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
     except ValueError:  # read-only memory (a wrapped Python number, shared by graphs)
         raise RuntimeError(errors.INTERNAL_OVERLAP) from None
     counted(x)
+    if forward_ad.active:  # (a dual tensor's tangent changes with it)
+        forward_ad.move_tangent(result, x)
     node = result._grad_fn
     if node is None:
         return
@@ -277,7 +279,10 @@ def empty_strided(sizes, strides, like):
 
 
 def _snapshot(x):
-    return make(x._data.copy())
+    snapshot = make(x._data.copy())
+    if forward_ad.active:
+        forward_ad.share_tangent(x, snapshot)
+    return snapshot
 
 
 def clone(x):

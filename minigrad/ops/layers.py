@@ -99,6 +99,43 @@ class GeluBackward0(Node):
         return fn.gelu_backward(grad, saved.self, saved.approximate)
 
 
+class GeluBackwardBackward0(Node):
+    formula = Formula("dx", "G * gelu'(x)",
+                      d={"grad_output": "gelu'(x)", "self": "G * gelu''(x)"},
+                      note="gelu''(x) = phi(x) (2 - x**2), phi the normal density; with "
+                           "approximate='tanh', the derivative of its gelu'.")
+    saves = {"grad_output": Input(0, for_grad_of=1), "self": Input(1),
+             "approximate": Param("none")}
+
+    def forward(self, grad, x, approximate):
+        return kernels.gelu_backward(grad, x, approximate)
+
+    def backward(self, saved, gg):
+        g, x = saved.grad_output, saved.self
+        grad_g = fn.gelu_backward(gg, x, saved.approximate) if self.needs_input_grad[0] else None
+        grad_x = None
+        if self.needs_input_grad[1]:
+            second = _gelu_second(x, saved.approximate)  # (before G * gg, as PyTorch)
+            grad_x = gg * g * second
+        return grad_g, grad_x
+
+
+_BETA, _KAPPA = 0.7978845608028654, 0.044715  # sqrt(2 / pi), and tanh gelu's cubic term
+_ONE_OVER_SQRT_2PI = 0.3989422804014327  # the normal density at 0
+
+
+def _gelu_second(x, approximate):
+    """gelu''(x), written with differentiable ops."""
+    if approximate == "tanh":  # u = beta (x + kappa x**3), t = tanh(u): (1 - t**2)(u' - x t u'**2 + x u''/2)
+        t = fn.tanh((x + x * x * x * _KAPPA) * _BETA)
+        du = (x * x * (3 * _KAPPA) + 1) * _BETA
+        return (1 - t * t) * (du - x * t * du * du + x * x * (3 * _KAPPA * _BETA))
+    x_sq = x * x  # (PyTorch's gelu_double_backward, its ops in its order)
+    pdf = fn.exp(x_sq * -0.5) * _ONE_OVER_SQRT_2PI
+    curvature = x_sq * pdf
+    return pdf * 2 - curvature
+
+
 class ScaledDotProductFlashAttentionForCpuBackward0(Node):
     formula = Formula("y", "softmax(S) v, S = q k^T * scale + mask (over the last two dims)",
                       grad={"query": "dS k * scale, dS = P * (G v^T - sum(G * y))",

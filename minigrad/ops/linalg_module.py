@@ -20,7 +20,7 @@ import collections
 
 import numpy as np
 
-from ..autograd import grad_mode
+from ..autograd import forward_ad, grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Input, Node, RESULT
 from ..autograd.packing import keep
@@ -149,6 +149,8 @@ def several_outputs(cls, inputs, params) -> tuple:
                 node._saved[name] = keep(output, output._data, is_output=True)
         node._forward_args = None
         node._link(inputs, None)
+    if forward_ad.active:
+        forward_ad.run_several(cls, inputs, params, outputs)
     return outputs
 
 
@@ -501,7 +503,7 @@ def svd_with_v(A, some=True, compute_uv=True):
     if not compute_uv:
         shape = A.shape[:-2]
         zeros = [make(np.zeros(shape + (k, k), A._data.dtype)) for k in A.shape[-2:]]
-        values = svdvals(A) if not A.requires_grad else svd(A, False).S
+        values = svdvals(A) if not A.requires_grad or forward_ad.active else svd(A, False).S
         return TorchSvdResult(zeros[0], values, zeros[1])
     U, S, Vh = svd(A, full_matrices=not some)
     return TorchSvdResult(U, S, shape_ops.transpose(Vh, -2, -1))
@@ -509,7 +511,7 @@ def svd_with_v(A, some=True, compute_uv=True):
 
 def svdvals(A):
     rules.check_matrix("linalg.svdvals", A, square=False, half_kernel="linalg_svd_cpu")
-    if not (A.requires_grad and grad_mode.is_grad_enabled()):
+    if not (A.requires_grad and grad_mode.is_grad_enabled() or forward_ad.active):
         return make(np.linalg.svd(A._data, compute_uv=False))
     return LinalgSvdBackward0.apply(A, full_matrices=False)[1]
 

@@ -528,7 +528,7 @@ class _PiecewiseLoss(Node):
         """torch's smooth_l1_loss_backward / huber_loss_backward of d = x - t; the
         target's is the same with t - x (so +0 at d = 0, not -0)."""
         beta = self.beta
-        norm = _over(1, d.size) if self.reduction == "mean" else 1.0
+        norm = _over(1, math.prod(d.shape)) if self.reduction == "mean" else 1.0
         grad = grad if self.reduction == "none" else fn.expand(grad, d.shape)
         inner = self.inner(norm * d, grad, beta)
         outer = self.outer(norm * grad, beta)

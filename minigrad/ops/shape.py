@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
+from ..autograd import forward_ad
 from ..autograd.broadcast import expand_array
 from ..autograd.formula import Formula
 from ..autograd.node import Node
@@ -294,6 +295,8 @@ def _change_layout(x, node_cls, **params):
     view = node_cls.apply(x, **params)
     x._replace_data(view._data)
     inplace.counted(x)
+    if forward_ad.active:  # (x takes the view's tangent too)
+        forward_ad.share_tangent(view, x)
     if view._grad_fn is not None:
         x._grad_fn, x._output_nr, x._requires_grad = view._grad_fn, 0, True
         if x._view_version is not None:  # (its node describes the view as it is now)

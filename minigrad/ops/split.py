@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..autograd import grad_mode
+from ..autograd import forward_ad, grad_mode
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from . import fn
@@ -77,6 +77,8 @@ def several_outputs(cls, x, params) -> tuple:
         node._forward_args = None
         node.outputs = len(outputs)
         node._link((x,), None)
+    if forward_ad.active:
+        forward_ad.run_several(cls, (x,), params, outputs)
     return tuple(outputs)
 
 

@@ -382,6 +382,7 @@ RECORDED_BY_A_BACKWARD = {
     "SliceBackwardBackward0": "SliceBackward0",
     "SoftmaxBackwardDataBackward0": "SoftmaxBackward0",
     "TanhBackwardBackward0": "TanhBackward0",
+    "GeluBackwardBackward0": "GeluBackward0",
     "ThresholdBackwardBackward0": "ReluBackward0",
     "MaxPool2DWithIndicesBackwardBackward0": "MaxPool2DWithIndicesBackward0",
     "AvgPool2DBackwardBackward0": "AvgPool2DBackward0",
@@ -416,8 +417,6 @@ BACKWARD_RECORDED_OTHERWISE = {
     # (torch's third derivative of layer_norm fails its own gradgradcheck, minigrad's
     # passes: tests/nn/test_nn_gpt_layers.py)
     "NativeLayerNormBackward0": Otherwise("NativeLayerNormBackwardBackward0", _OPS, orders=2),
-    "GeluBackward0": Otherwise("GeluBackwardBackward0", "nothing yet: NotImplementedError "
-                               "naming PyTorch's node", orders=0),
     "BinaryCrossEntropyBackward0": Otherwise("BinaryCrossEntropyBackwardBackward0", _OPS,
                                              rtol=1e-9),  # (second order: 1.5e-10 apart)
     "CeluBackward0": Otherwise("EluBackwardBackward0", _OPS),

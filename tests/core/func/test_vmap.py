@@ -1,0 +1,135 @@
+"""``torch.vmap`` (minigrad/func/vmap.py, a loop that stacks): in_dims and out_dims, nests
+of arguments and results, nested vmap, vmap of grad and of jacrev, the three randomness
+modes, chunk_size, and PyTorch's errors for misuse; values against PyTorch live."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+
+ADDRESS = re.compile(r"0x[0-9a-f]+")
+
+
+def outcome(program, lib):
+    try:
+        return ADDRESS.sub("0x", str(program(lib)))
+    except Exception as error:  # noqa: BLE001 (the error is what is compared)
+        return f"{type(error).__name__}: {error}"
+
+
+def same(program):
+    mine, theirs = outcome(program, mg), outcome(program, torch)
+    assert mine == theirs
+    return mine
+
+
+def close(program):
+    mine, theirs = program(mg), program(torch)
+    mine, theirs = (mine if isinstance(mine, tuple) else (mine,)), \
+        (theirs if isinstance(theirs, tuple) else (theirs,))
+    for a, b in zip(mine, theirs):
+        assert tuple(a.shape) == tuple(b.shape) and str(a.dtype) == str(b.dtype)
+        np.testing.assert_allclose(a.detach().numpy(), b.detach().numpy(), rtol=1e-12, atol=1e-12)
+
+
+def test_batched_dot_and_in_dims():
+    def program(L):
+        L.manual_seed(0)
+        x, y, w = L.randn(4, 3, dtype=L.float64), L.randn(3, 4, dtype=L.float64), L.randn(3, dtype=L.float64)
+        return (L.vmap(L.dot)(x, y.T), L.vmap(L.dot, in_dims=(0, 1))(x, y),
+                L.vmap(L.dot, in_dims=(0, None))(x, w), L.func.vmap(L.mv, in_dims=(None, 1))(x, y))
+    close(program)
+
+
+def test_out_dims_and_several_outputs():
+    def program(L):
+        L.manual_seed(0)
+        x = L.randn(2, 3, 4, dtype=L.float64)
+        f = lambda row: (row.sum(0), row * 2)  # noqa: E731
+        a, b = L.vmap(f, in_dims=1, out_dims=(0, 1))(x)
+        c = L.vmap(lambda r: r.exp(), out_dims=-1)(x)
+        return a, b, c
+    close(program)
+
+
+def test_dicts_in_and_out():
+    def program(L):
+        L.manual_seed(0)
+        params = {"w": L.randn(5, 3, dtype=L.float64), "b": L.randn(5, dtype=L.float64)}
+        x = L.randn(3, dtype=L.float64)
+        out = L.vmap(lambda p, x: {"y": p["w"] @ x + p["b"]}, in_dims=({"w": 0, "b": 0}, None))(params, x)
+        return (out["y"],)
+    close(program)
+
+
+def test_nested_vmap_is_an_outer_product():
+    def program(L):
+        L.manual_seed(0)
+        x, y = L.randn(3, dtype=L.float64), L.randn(4, dtype=L.float64)
+        return L.vmap(L.vmap(L.mul, in_dims=(None, 0)), in_dims=(0, None))(x, y)
+    close(program)
+
+
+def test_vmap_of_grad_is_per_example_gradients():
+    def program(L):
+        L.manual_seed(0)
+        w = L.randn(3, dtype=L.float64)
+        xs, ys = L.randn(6, 3, dtype=L.float64), L.randn(6, dtype=L.float64)
+        loss = lambda w, x, y: ((x @ w - y) ** 2)  # noqa: E731
+        per_example = L.vmap(L.func.grad(loss), in_dims=(None, 0, 0))(w, xs, ys)
+        jacobians = L.vmap(L.func.jacrev(lambda x: x.sin() * w))(xs)
+        return per_example, jacobians
+    close(program)
+
+
+def test_randomness_same_and_different():
+    def program(L):
+        L.manual_seed(0)
+        x = L.zeros(4, 3)
+        same_noise = L.vmap(lambda r: r + L.rand(3), randomness="same")(x)
+        after = L.rand(1)
+        different = L.vmap(lambda r: r + L.rand(3), randomness="different")(x)
+        return same_noise, after, different
+    mine, theirs = program(mg), program(torch)
+    for a, b in zip(mine[:2], theirs[:2]):  # "same": each example the same numbers, as torch's
+        np.testing.assert_array_equal(a.numpy(), b.numpy())
+    assert len({tuple(row) for row in mine[2].numpy().tolist()}) == 4  # "different": differ
+
+
+def test_randomness_error_by_default():
+    assert "randomness error mode" in same(lambda L: L.vmap(lambda r: r + L.randn(()))(L.ones(3)))
+
+
+ERRORS = {
+    "0-dim input": lambda L: L.vmap(lambda x: x)(L.tensor(1.)),
+    "in_dim too big": lambda L: L.vmap(lambda x: x, in_dims=1)(L.ones(3)),
+    "sizes differ": lambda L: L.vmap(lambda x, y: x + y)(L.ones(3), L.ones(4)),
+    "in_dims structure": lambda L: L.vmap(lambda x, y: x + y, in_dims=(0,))(L.ones(3), L.ones(3)),
+    "non-tensor mapped": lambda L: L.vmap(lambda x: x, in_dims=0)(3.0),
+    "returns a number": lambda L: L.vmap(lambda x: 3.0)(L.ones(3)),
+    "out_dims too big": lambda L: L.vmap(lambda x: x, out_dims=1)(L.ones(3)),
+    "randomness flag": lambda L: L.vmap(lambda x: x, randomness="foo")(L.ones(3)),
+    "nothing mapped": lambda L: L.vmap(lambda x: x, in_dims=(None,))(L.ones(3)),
+    "chunk_size 0": lambda L: L.vmap(lambda x: x, chunk_size=0)(L.ones(3)),
+    "in_dims a list": lambda L: L.vmap(lambda x: x, in_dims=[0])(L.ones(3)),
+    "in_dims a string": lambda L: L.vmap(lambda x: x, in_dims="a")(L.ones(3)),
+    "out_dims structure": lambda L: L.vmap(lambda x: (x, x), out_dims=(0,))(L.ones(3)),
+}
+
+
+@pytest.mark.parametrize("name", ERRORS)
+def test_error_texts(name):
+    assert "Error" in same(ERRORS[name])
+
+
+def test_chunk_size_gives_the_same_values():
+    def program(L):
+        L.manual_seed(0)
+        x = L.randn(7, 2, dtype=L.float64)
+        return L.vmap(lambda r: r.softmax(0), chunk_size=3)(x)
+    close(program)
