@@ -323,6 +323,7 @@ PROGRAMS = {
                                                                        beta=0.5),
     "SoftplusBackward0": lambda lib, a, b: _f(lib).softplus(a) * b,
     "ThresholdBackward0": lambda lib, a, b: _f(lib).threshold(a, 0.1, 2.0) * b,
+    "ThresholdBackward1": lambda lib, a, b: _f(lib).threshold(a * b, 0.1, 2.0, inplace=True),
     "EmbeddingBackward0": lambda lib, a, b: _f(lib).embedding(
         lib.tensor([[1, 0], [1, 1]]), a * b, padding_idx=0) * a[0],
     "NativeLayerNormBackward0": lambda lib, a, b: _f(lib).layer_norm(a * b, (3,), a[0], b[1]),
