@@ -36,6 +36,9 @@ DETACH_VIEW_INPLACE = (
 )
 EMPTY_INPUTS = "`inputs` argument to `{}()` cannot be empty."  # backward / grad
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+LEAF_INPLACE_CUSTOM = "a leaf Variable that requires grad has been used in an in-place operation."
+ONCE_DIFFERENTIABLE = ("trying to differentiate twice a function that was marked with "
+                       "@once_differentiable")
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
@@ -85,6 +88,7 @@ INFERENCE_INPLACE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
     "clone to get a normal tensor before doing inplace update.See "
     "https://github.com/pytorch/rfcs/pull/17 for more details.")
+INFERENCE_VERSION = "Inference tensors do not track version counter."
 INFERENCE_REQUIRES_GRAD = (
     "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"

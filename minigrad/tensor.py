@@ -81,7 +81,10 @@ class Tensor(TensorBase):
 
     @property
     def _version(self) -> int:
-        """How many times this tensor (or a view of its memory) was changed in place."""
+        """How many times this tensor (or a view of its memory) was changed in place
+        (an inference tensor keeps no count: PyTorch's error)."""
+        if inference.inference_tensors and inference.is_inference(self):
+            raise RuntimeError(errors.INFERENCE_VERSION)
         return 0 if self._version_cell is None else self._version_cell.value
 
     @property
@@ -92,6 +95,12 @@ class Tensor(TensorBase):
         if cell is None:
             cell = self._version_cell = Version()
         return cell
+
+    def _rebase_history(self, node, output_nr: int) -> None:
+        """This tensor, changed in place by a custom Function (``ctx.mark_dirty``),
+        becomes output ``output_nr`` of its node."""
+        self._bump_version()
+        ops.rebase_history(self, node, output_nr)
 
     def _bump_version(self) -> None:
         """Count an in-place change (refused, after it, on an inference tensor outside

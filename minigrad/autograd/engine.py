@@ -326,7 +326,7 @@ def run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: bo
     if type(node) is AccumulateGrad and node.variable._leaf_hooks:
         hooks = {0: node.variable._leaf_hooks}
     if hooks:
-        previous = grad_mode._enabled
+        previous = grad_mode._asked
         if on_arrays:
             grad_mode._set_enabled(False)
         try:
@@ -385,7 +385,7 @@ def _as_tensors(step: BackwardStep) -> BackwardStep:
     step.received = [(source, nr, wrap(grad)) for source, nr, grad in step.received]
     step.grad_outputs = tuple(wrap(grad) for grad in step.grad_outputs)
     step.sent = tuple((node, nr, wrap(grad)) for node, nr, grad in step.sent)
-    previous = grad_mode._enabled
+    previous = grad_mode._asked
     grad_mode._set_enabled(False)
     try:
         if step.is_leaf:

@@ -132,7 +132,7 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
     # node -> input buffer, a flat list: [grad, mine] for output 0, then for
     # output 1, ... (mine: a new array only this walk holds, to add into)
     buffers: dict = {}
-    previous = grad_mode._enabled
+    previous = grad_mode._asked
     grad_mode._set_enabled(create_graph)  # (two seeds for one node: their sum is recorded)
     try:
         for node, nr, grad in roots:
@@ -215,7 +215,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
     if create_graph:
         # Backward formulas are recorded; the mode is set per step, not
         # across the yield, so the caller's code between steps runs in its own mode.
-        previous = grad_mode._enabled
+        previous = grad_mode._asked
         grad_mode._set_enabled(True)
     try:
         if buffer is None:

@@ -142,7 +142,7 @@ def run_posthooks(node, grads: tuple, grad_outputs: tuple, needed, on_arrays: bo
 def _run(hooks: dict, grads: tuple, extra: tuple, on_arrays: bool) -> tuple:
     """Call each hook on the gradients as Tensors (with grad mode off on arrays, as
     the tensor hooks) and check what it returns, as PyTorch does."""
-    previous = grad_mode._enabled
+    previous = grad_mode._asked
     if on_arrays:
         grad_mode._set_enabled(False)
     try:

@@ -66,13 +66,15 @@ class inference_mode:
 
     def __enter__(self) -> None:
         global enabled
-        self._previous = (grad_mode._enabled, enabled)
-        grad_mode._set_enabled(not self.mode)
+        self._previous = (grad_mode._asked, enabled)
         enabled = bool(self.mode)
+        grad_mode._set_inference(enabled)
+        grad_mode._set_enabled(not self.mode)
 
     def __exit__(self, *exc_info) -> None:
         global enabled
         grad_enabled, enabled = self._previous
+        grad_mode._set_inference(enabled)
         grad_mode._set_enabled(grad_enabled)
 
     def __call__(self, func):

@@ -36,7 +36,7 @@ from ..kernels.layout import check_no_partial_overlap, geometry
 from . import strided
 from ..autograd.tensor_base import is_tensor, make
 
-__all__ = ["counted", "inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy", "CopySlices"]
+__all__ = ["counted", "inplace", "check_inplace", "rebase", "rebase_history", "zeros_like_op", "fill", "copy", "CopySlices"]
 
 
 class ZeroBackward0(Node):
@@ -168,9 +168,14 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
     except ValueError:  # read-only memory (a wrapped Python number, shared by graphs)
         raise RuntimeError(errors.INTERNAL_OVERLAP) from None
     counted(x)
-    node = result._grad_fn
-    if node is None:
-        return
+    if result._grad_fn is not None:
+        rebase_history(x, result._grad_fn, result._output_nr)
+        _save_result_as(result._grad_fn, result, x)
+
+
+def rebase_history(x, node, output_nr: int) -> None:
+    """Make ``x``, just changed in place, output ``output_nr`` of ``node``; a view's
+    change is recorded on its base (CopySlices), the view's node made again from it."""
     if x._view_version is not None:
         base = x._base
         through_view = copy_slices(base, x._data, node)
@@ -179,8 +184,7 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
         strided.regenerate_grad_fn(x)
     else:
         strided.move_retain_grad(x, x._grad_fn, x._output_nr, node)
-        x._grad_fn, x._output_nr, x._requires_grad = node, result._output_nr, True
-    _save_result_as(node, result, x)
+        x._grad_fn, x._output_nr, x._requires_grad = node, output_nr, True
 
 
 def _save_result_as(node, result, x) -> None:
