@@ -48,15 +48,17 @@ def view_changed_in_place(made: str, producer: str | None, output_nr: int,
                           indirect: bool) -> str:
     """A view that may not be changed in place was (torch's handle_view_on_rebase):
     ``made`` is "no_grad" (made under no_grad, or from such a view: torch cannot tell
-    whether the change should be recorded), "custom Function" (an output of one: its
+    whether the change should be recorded), "inference" (the same, made in inference mode), "custom Function" (an output of one: its
     backward would be overridden) or "multi-output" (an output of unbind, split, ...:
     their one node cannot tell which output changed); ``producer``: the view's own op,
     if it has a node (``Slice``); ``indirect``: its base or another view of it was changed, not itself."""
     changed = "its base or another view of its base has been" if indirect else "is being"
-    if made == "no_grad" or producer is None:
+    if made in ("no_grad", "inference") or producer is None:
         prefix = ("A view was created in" if producer is None else
                   f"Output {output_nr} of {producer} is a view of a view which was created in")
-        message = f"{prefix} no_grad mode and {changed} modified inplace with grad mode enabled."
+        message = (f"{prefix} inference mode and {changed} modified inplace in normal mode."
+                   if made == "inference" else
+                   f"{prefix} no_grad mode and {changed} modified inplace with grad mode enabled.")
     else:
         message = f"Output {output_nr} of {producer} is a view and {changed} modified inplace."
     if made == "multi-output":
@@ -71,10 +73,11 @@ def view_changed_in_place(made: str, producer: str | None, output_nr: int,
             "the custom backward associated with the custom Function, leading to incorrect "
             "gradients. This behavior is forbidden. You can fix this by cloning the output "
             "of the custom Function.")
+    block = "inference_mode" if made == "inference" else "no_grad"
     return message + (
         " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-        "clarify your code by moving both the view and the inplace either both inside the "
-        "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+        f"clarify your code by moving both the view and the inplace either both inside the "
+        f"{block} block (if you don't want the inplace to be tracked) or both outside (if you "
         "want the inplace to be tracked).")
 
 

@@ -100,6 +100,7 @@ class Tensor(TensorBase):
         """This tensor, changed in place by a custom Function (``ctx.mark_dirty``),
         becomes output ``output_nr`` of its node."""
         self._bump_version()
+        ops.check_inplace(self)  # (a view that may not be changed: torch's texts)
         ops.rebase_history(self, node, output_nr)
 
     def _bump_version(self) -> None:
@@ -201,7 +202,7 @@ class Tensor(TensorBase):
 
     def retain_grad(self) -> None:
         """Keep this non-leaf's gradient in ``.grad`` during backward."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is not None:
             self.grad_fn._retain_grad_of(self)
@@ -243,6 +244,7 @@ class Tensor(TensorBase):
         """A tensor sharing this one's data, cut from the graph."""
         detached = make(self._data, version=self._version_counter)
         if inference.inference_tensors:  # (a view, in torch: of an inference tensor, one too)
+            inference.forget_inference(detached)  # (of a normal one, normal: even in the mode)
             inference.mark_inference(detached, self)
         return detached
 
@@ -257,7 +259,10 @@ class Tensor(TensorBase):
     @property
     def data(self) -> "Tensor":
         """The same values as a tensor outside the graph (changes are not tracked)."""
-        return make(self._data)
+        data = make(self._data)
+        if inference.enabled and not inference.is_inference(self):  # (torch: a normal one)
+            inference.forget_inference(data)
+        return data
 
     @data.setter
     def data(self, value: "Tensor") -> None:

@@ -66,7 +66,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 )
             if materialize_grads:
                 zeros = np.zeros(tensor._data.shape, tensor._data.dtype)  # (zeros_like)
-                found = make(layout.with_strides(zeros, layout.preserved_strides(tensor._data)))
+                found = make(layout.with_strides(zeros, layout.preserved_strides(tensor._data)),
+                             requires_grad=create_graph)
         results.append(found)
     return tuple(results)
 

@@ -127,17 +127,19 @@ class Function(metaclass=_FunctionMeta):
     def apply(cls, *args):
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
+        recording = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
+        if recording:  # (as torch: the node and its edges first, then forward)
+            tensor_positions = [i for i, a in enumerate(args) if isinstance(a, TensorBase)]
+            ctx._tensor_positions = tuple(tensor_positions)
+            ctx._link([args[i] for i in tensor_positions], None)
         with grad_mode.no_grad():
             outputs = _forward(cls, ctx, args)
         single = not isinstance(outputs, tuple)
         outputs = (outputs,) if single else outputs
-        if not (grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)):
+        if not recording:
             for tensor in ctx.dirty_tensors:
                 tensor._bump_version()
             return outputs[0] if single else outputs
-        tensor_positions = [i for i, a in enumerate(args) if isinstance(a, TensorBase)]
-        ctx._tensor_positions = tuple(tensor_positions)
-        ctx._link([args[i] for i in tensor_positions], None)
         ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
         ctx._output_meta = tuple((o.shape, o.dtype) if isinstance(o, TensorBase) else None
                                  for o in outputs)
@@ -172,7 +174,7 @@ def _dirty(out, ctx, nr):
     """An input ``forward`` changed in place and marked dirty: refused on a leaf that
     requires grad (PyTorch's text), else it becomes output ``nr`` of ``ctx`` (through
     CopySlices on its base, for a view), its version moved on."""
-    if out.grad_fn is None and out.requires_grad:
+    if out._grad_fn is None and out.requires_grad:  # (its node as it is: torch's is_leaf)
         out._bump_version()
         raise RuntimeError(errors.LEAF_INPLACE_CUSTOM)
     out._rebase_history(ctx, nr)

@@ -96,7 +96,8 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
         # How it was made, as torch's creation_meta: a view made under no_grad (or
         # from a view made so, or by a custom Function) may not be changed in place
         # with grad mode on (see ops.inplace.check_inplace).
-        output._view_made = "no_grad" if not grad_mode._enabled else (
+        output._view_made = "inference" if grad_mode._inference else \
+            "no_grad" if not grad_mode._enabled else (
             inputs[0]._view_made if inputs[0]._view_version is not None else "grad mode")
         if not record:
             return output

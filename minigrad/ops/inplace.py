@@ -317,5 +317,7 @@ def inplace(x, op, *args):
             f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
             f"output type {names[x.dtype]}"
         )
-    rebase(x, result, overlap_ok=op is zeros_like_op or (op is fill and not is_tensor(args[0])))
+    # (a fill writes one value everywhere; copying a tensor into itself, torch skips)
+    rebase(x, result, overlap_ok=op is zeros_like_op or (op is fill and not is_tensor(args[0]))
+           or (op is copy and args[0] is x))
     return x

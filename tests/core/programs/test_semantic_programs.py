@@ -163,3 +163,78 @@ def test_once_differentiable_and_setup_context():
         y.sum().backward()
         return seen + [repr(y), x.grad.tolist()]
     agree(run)
+
+
+def test_data_and_detach_in_inference_mode_are_normal_tensors():
+    def run(lib):
+        x = lib.ones(3, requires_grad=True) * 1
+        with lib.inference_mode():
+            d, e, v = x.data, x.detach(), x.view(3)
+            made = [d.is_inference(), e.is_inference(), v.is_inference()]
+        return made + [d._version, e._version]
+    agree(run)
+
+
+def test_a_view_made_in_inference_mode_then_written_through_its_base():
+    def run(lib):
+        x = lib.ones(3, requires_grad=True) * 1
+        with lib.inference_mode():
+            with lib.enable_grad():
+                v = x[..., :1]
+            a = x.as_strided((2,), (1,))
+        x.detach().add_(1)
+        seen = []
+        for f in (lambda: v.grad_fn, lambda: a.chunk(2)[1].mul_(2)):
+            try:
+                f()
+            except RuntimeError as e:
+                seen.append(str(e))
+        return seen
+    assert len(agree(run)) == 2
+
+
+def test_copy_of_a_tensor_into_itself_and_materialized_grads_under_create_graph():
+    def run(lib):
+        e = lib.zeros(1, 3).expand(2, 3)
+        e.copy_(e)
+        x = lib.ones(3, requires_grad=True)
+        g = lib.autograd.grad((x * 2).sum(), [x, lib.ones(2, requires_grad=True)],
+                              materialize_grads=True, create_graph=True)
+        return e._version, repr(g)
+    agree(run)
+
+
+def test_too_many_indices_come_before_a_changed_views_error():
+    def run(lib):
+        a = lib.ones(4, requires_grad=True) * 1
+        p = a.unbind()[2]
+        with lib.no_grad():
+            p.mul_(2)
+        return p[..., :1]
+    assert agree(run)[0] == "IndexError"
+
+
+def test_mark_dirty_on_views_edges_first_then_forward():
+    def run(lib):
+        Double = _dirty(lib)
+        seen = []
+        for make in (lambda: (lib.ones(3, 2, requires_grad=True) * 1).split(1)[1],
+                     lambda: lib.ones(3, requires_grad=True)[1:]):
+            v = make()
+            try:
+                Double.apply(v)
+            except RuntimeError as e:
+                seen.append((str(e), v._version))
+        return seen
+    assert len(agree(run)) == 2
+
+
+def test_retain_grad_on_a_view_of_a_leaf_made_in_inference_mode():
+    def run(lib):
+        x = lib.ones(2, 2, requires_grad=True)
+        with lib.inference_mode():
+            with lib.enable_grad():
+                d = x.diagonal()
+        d.retain_grad()
+        return d.requires_grad, d.is_leaf, d.retains_grad
+    agree(run)

@@ -41,6 +41,7 @@ class Run:
         self.pool: list = []
         self.log: list = []
         self.fns = functions(lib)
+        self.notes: list = []  # what each step chose (for reading a difference)
         self.unversioned: set = set()  # ids of gradients (their versions: the engine's business)
 
 
@@ -72,6 +73,19 @@ def logger(run, tag, value=None):
     return hook
 
 
+def note(run, *what):
+    """Remember a step's choices (tensors by their place in the pool), for the report."""
+    run.notes.append(tuple(_place(run, w) for w in what))
+
+
+def _place(run, w):
+    if isinstance(w, list):
+        return [_place(run, x) for x in w]
+    if isinstance(w, run.lib.Tensor):
+        return next((f"pool[{i}]" for i, t in enumerate(run.pool) if t is w), "tensor")
+    return w
+
+
 def _add(run, *ts):
     for t in ts:
         if isinstance(t, run.lib.Tensor) and len(run.pool) < 14:
@@ -85,14 +99,17 @@ def make_op(run, r):
     lib, a = run.lib, pick(run, r, floats)
     name = r.choice(["mul2", "exp", "sin", "sigmoid", "tanh", "sq", "mulself", "add1", "relu",
                      "pow3", "sum", "mean", "sumdim", "matmulT", "clone", "div", "addother"])
+    note(run, name, a)
     b = pick(run, r, lambda t: floats(t) and t.shape == a.shape)
     out = {"mul2": lambda: a * 2, "exp": lambda: a.exp(), "sin": lambda: a.sin(),
            "sigmoid": lambda: a.sigmoid(), "tanh": lambda: lib.tanh(a), "sq": lambda: a ** 2,
            "mulself": lambda: a * b, "add1": lambda: a + 1, "relu": lambda: a.relu(),
            "pow3": lambda: a.pow(3), "sum": lambda: a.sum(), "mean": lambda: a.mean(),
            "sumdim": lambda: a.sum(-1) if a.dim() else a.sum(), "clone": lambda: a.clone(),
-           "matmulT": lambda: a @ a.t() if a.dim() == 2 else a @ a, "div": lambda: a / (b * b + 1),
+           "matmulT": lambda: a @ a.mT if a.dim() >= 2 else a @ a, "div": lambda: a / (b * b + 1),
            "addother": lambda: a + b}[name]()
+    if a.is_inference() and not lib.is_inference_mode_enabled():
+        run.unversioned.add(id(out))  # (torch's kernels write such results in place: version 2)
     return _add(run, out)
 
 
@@ -103,6 +120,7 @@ def make_view(run, r):
                      "select", "narrow", "diagonal", "as_strided", "unfold", "split", "chunk",
                      "unbind", "detach", "data", "flatten", "squeeze", "permute", "index_neg",
                      "view_as", "ellipsis"])
+    note(run, name, a)
     views = {
         "slice": lambda: a[1:], "step": lambda: a[::2], "view": lambda: a.view(-1),
         "reshape": lambda: a.reshape(-1), "transpose": lambda: a.transpose(0, -1),
@@ -124,6 +142,7 @@ def inplace(run, r):
     name = r.choice(["add_", "mul_", "setitem", "setitem_t", "zero_", "copy_", "fill_", "exp_",
                      "sigmoid_", "clamp_", "iadd", "imul", "data_add", "detach_add", "index_add",
                      "masked_fill_", "requires_grad_", "t_"])
+    note(run, name, t)
     other = pick(run, r, lambda u: u.shape == t.shape and floats(u))
     def setitem(v):
         if t.dim() == 0:
@@ -148,6 +167,7 @@ def multi_output_write(run, r):
     """Writes in place into an output of unbind/split/chunk (torch's multi-output views)."""
     a = pick(run, r, lambda t: t.dim() >= 1 and t.shape[0] >= 2)
     kind = r.choice(["unbind", "split", "chunk", "split_with_sizes"])
+    note(run, kind, a)
     parts = {"unbind": lambda: a.unbind(0), "split": lambda: a.split(1),
              "chunk": lambda: a.chunk(2), "split_with_sizes": lambda: a.split([1, a.shape[0] - 1])}[kind]()
     p = parts[r.randrange(len(parts))]
@@ -165,6 +185,7 @@ def hook(run, r):
     kind = r.choice(["none", "double", "plus", "retain", "retain_after", "node", "prehook",
                      "prehook_change", "remove", "leaf_acc"])
     tag = f"h{len(run.log)}-{kind}"
+    note(run, kind, t)
     if kind == "none":
         t.register_hook(logger(run, tag))
     elif kind == "double":
@@ -203,6 +224,7 @@ def grad_mode(run, r):
     mode = r.choice(["no_grad", "enable_in_no", "set_false", "set_true_in_no", "inference",
                      "decorated_no_grad", "decorated_enable", "inference_false", "nested_inf"])
     body = r.choice([make_op, make_view, inplace, make_op])
+    note(run, mode, body.__name__)
     if mode == "no_grad":
         with lib.no_grad():
             return body(run, r), lib.is_grad_enabled()
@@ -242,6 +264,7 @@ def backward(run, r):
     t = pick(run, r, lambda u: floats(u) and needs(u))
     kind = r.choice(["sum", "sum", "sum_retain", "gradient", "bad_shape", "bad_dtype", "nonscalar",
                      "inputs", "twice", "sq_retain", "grad_none_then"])
+    note(run, kind, t)
     leaves = [u for u in run.pool if u.is_leaf and needs(u)]
     if kind == "sum":
         (t * 1).sum().backward()
@@ -280,20 +303,24 @@ def autograd_grad(run, r):
     if r.random() < 0.3:
         kw["materialize_grads"] = True
     out = (t * t).sum() if r.random() < 0.5 else t.sum()
+    note(run, kw, t, ins)
     grads = lib.autograd.grad(out, ins, **kw)
     if kw["create_graph"] and r.random() < 0.7:
         g = next((g for g in grads if g is not None and g.requires_grad), None)
         if g is not None:
             second = lib.autograd.grad(g.sum(), [u for u in ins if needs(u)], allow_unused=True)
             return grads, second
-    run.unversioned.update(id(g) for g in grads if g is not None)
-    _add(run, *[g for g in grads if g is not None])
+    for g in grads:
+        if g is not None and len(run.pool) < 14:
+            run.unversioned.add(id(g))
+            run.pool.append(g)
     return grads
 
 
 def read_grad(run, r):
     t = pick(run, r)
     kind = r.choice(["read", "read", "set_none", "zero_", "set", "retains", "is_leaf"])
+    note(run, kind, t)
     if kind == "read":
         return t.grad
     if kind == "set_none":
@@ -327,6 +354,7 @@ def custom(run, r):
     name = r.choice(sorted(fns))
     t = pick(run, r, floats)
     u = pick(run, r, lambda v: floats(v) and v.shape == t.shape)
+    note(run, name, t, u)
     if name in ("Two", "TooFew", "NeedsInput"):
         out = fns[name].apply(t, u)
     elif name == "Scale":
@@ -334,7 +362,8 @@ def custom(run, r):
     else:
         out = fns[name].apply(t)
     outs = out if isinstance(out, tuple) else (out,)
-    _add(run, *outs)
+    if name != "AsIs":  # (an input returned as it is: torch returns a new view of it)
+        _add(run, *outs)
     if r.random() < 0.5 and any(isinstance(o, lib.Tensor) and o.requires_grad for o in outs):
         total = sum(o.sum() for o in outs if isinstance(o, lib.Tensor) and o.requires_grad)
         total.backward()
@@ -549,8 +578,10 @@ def snap(lib, t, grads=True, versioned=True):
     return out
 
 
-def one_run(lib, seed, steps):
-    run = Run(lib)
+def one_run(lib, seed, steps, run=None):
+    """Program ``seed``'s leaves, then ``steps``, under ``lib``: the trace of what each
+    step did (``run``: a ``Run`` to keep, to look at its tensors afterwards)."""
+    run = Run(lib) if run is None else run
     rs = np.random.default_rng(seed)
     r0 = random.Random(seed)
     for i in range(r0.randint(2, 3)):
@@ -562,6 +593,7 @@ def one_run(lib, seed, steps):
     for step, s in steps:
         r = random.Random(s)
         before = len(run.log)
+        run.notes = []
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
             try:
@@ -570,7 +602,7 @@ def one_run(lib, seed, steps):
                 result, err = None, (type(e).__name__, text(e))
             pool = [snap(lib, t, versioned=id(t) not in run.unversioned) for t in run.pool]
         warned = [(w.category.__name__, text(w.message)) for w in caught]
-        trace.append((f"{step.__name__}", err, result, warned, run.log[before:], pool))
+        trace.append((f"{step.__name__}", err, result, warned, run.log[before:], pool, run.notes))
     return trace
 
 
@@ -587,6 +619,13 @@ def same(a, b, tol=1e-5):
 
 
 FIELDS = ("step", "error", "result", "warnings", "hooks", "pool")
+
+
+def steps_of(seed: int) -> list:
+    """What program ``seed`` does, step by step, under PyTorch (for reading a difference)."""
+    r0 = random.Random(seed * 7919 + 1)
+    steps = [(r0.choice(STEPS), r0.randrange(10**9)) for _ in range(r0.randint(3, 9))]
+    return [(t[0], t[6], t[1]) for t in one_run(torch, seed, steps)]
 
 
 def one_program(seed: int) -> list:
