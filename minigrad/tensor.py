@@ -147,7 +147,7 @@ class Tensor(TensorBase):
         if not isinstance(requires_grad, bool):
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
                             f"bool, not {type(requires_grad).__name__}")
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:  # (its node as it is, not rebuilt: torch's is_leaf)
             if not requires_grad:
                 raise RuntimeError(errors.NON_LEAF_REQUIRES_GRAD)
             return self

@@ -105,7 +105,11 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
         with silenced(), anomaly.blame(node), profiler.node_step(node, received):
             grad_outputs = summed(received)
             grad_outputs, _, retained = run_tensor_hooks(node, grad_outputs, False, True)
-            grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate)
+            try:
+                grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate)
+            except Exception as error:  # (retained before the node ran: kept, as torch)
+                error._retained_grads = retained
+                raise
         for (next_node, nr), grad in zip(node.next_functions, grads):
             if next_node is not None and grad is not None and (needed is None
                                                                or next_node in needed):

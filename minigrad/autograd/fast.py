@@ -76,6 +76,10 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
                         captured[(step.node, nr)] = wrapped(grads[nr], on_arrays)
             for tensor, grad in step.retained:  # (autograd.grad fills them too, as torch)
                 store(tensor, grad, False, retained=True)
+    except Exception as error:
+        for tensor, grad in getattr(error, "_retained_grads", ()):
+            store(tensor, grad, False, retained=True)
+        raise
     finally:
         restore_float_errors(token)
     return captured
@@ -271,6 +275,11 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
                         buffers[next_node] = [grad, fresh]  # (the usual case, kept quick)
                     else:
                         _arrive(buffers, next_node, input_nr, grad, fresh, reuse)
+    except Exception as error:
+        # (a retained gradient is kept when its hook runs, before the node: so in torch,
+        # also when the node then fails; run_backward stores them before raising)
+        error._retained_grads = retained
+        raise
     finally:
         if create_graph:
             grad_mode._set_enabled(previous)

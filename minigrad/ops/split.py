@@ -87,8 +87,8 @@ def _views(x, arrays, node) -> list:
     # (torch's creation_meta MULTI_OUTPUT_NODE, or NO_GRAD_MODE under no_grad)
     made = "multi-output" if grad_mode.is_grad_enabled() else \
         "inference" if grad_mode._inference else "no_grad"
-    if x._view_version is not None and x._view_made != "grad mode":
-        made = x._view_made  # (torch's propagate_creation_meta: a view of such a view)
+    if x._view_version is not None and x._view_made == "inference":
+        made = "inference"  # (torch's propagate_creation_meta: a view of such a view)
     outputs = []
     for number, array in enumerate(arrays):
         view = make(array, grad_fn=node, output_nr=number if node else 0,

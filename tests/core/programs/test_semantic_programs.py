@@ -238,3 +238,59 @@ def test_retain_grad_on_a_view_of_a_leaf_made_in_inference_mode():
         d.retain_grad()
         return d.requires_grad, d.is_leaf, d.retains_grad
     agree(run)
+
+
+def _broken_split_view(lib):
+    """An output of split whose base was changed through another output (in no_grad)."""
+    a = lib.ones(3, 2, requires_grad=True) * 1
+    parts = a.split(1)
+    with lib.no_grad():
+        parts[0].mul_(2)
+    return parts[1]
+
+
+def test_requires_grad_and_saved_hooks_on_a_changed_multi_output_view():
+    def run(lib):
+        p = _broken_split_view(lib)
+        packed = []
+        seen = [p.requires_grad_(True).shape]
+        with lib.autograd.graph.saved_tensors_hooks(lambda t: packed.append(1) or t, lambda t: t):
+            try:
+                p.sin()
+            except RuntimeError as e:
+                seen.append(str(e))
+        return seen + [len(packed)]
+    assert agree(run)[-1] == 0
+
+
+def test_a_retained_gradient_is_kept_when_the_node_then_fails():
+    def run(lib):
+        x = lib.ones(3, requires_grad=True)
+        y = x ** 3
+        y.retain_grad()
+        with lib.no_grad():
+            x.add_(1)
+        try:
+            (y * 2).sum().backward()
+        except RuntimeError as e:
+            error = str(e)
+        return error, y.grad.tolist()
+    assert agree(run)[1] is not None
+
+
+def test_split_of_a_custom_functions_view_is_a_multi_output_view():
+    def run(lib):
+        class Flat(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x.view(-1)
+
+            @staticmethod
+            def backward(ctx, g):
+                return g.view(2, 2)
+        v = Flat.apply(lib.ones(2, 2, requires_grad=True) * 1)
+        p = v.split(2)[1]
+        with lib.no_grad():
+            v.split(2)[0].mul_(2)
+        return p.grad_fn
+    assert agree(run)[0] == "RuntimeError"

@@ -86,6 +86,13 @@ def _place(run, w):
     return w
 
 
+def _like(run, a, view):
+    """A view of a gradient shares its version counter: unversioned too."""
+    if id(a) in run.unversioned:
+        run.unversioned.add(id(view))
+    return view
+
+
 def _add(run, *ts):
     for t in ts:
         if isinstance(t, run.lib.Tensor) and len(run.pool) < 14:
@@ -134,7 +141,7 @@ def make_view(run, r):
         "permute": lambda: a.permute(*reversed(range(a.dim()))), "index_neg": lambda: a[-1],
         "view_as": lambda: a.view_as(a), "ellipsis": lambda: a[..., :1],
     }
-    return _add(run, views[name]())
+    return _add(run, _like(run, a, views[name]()))
 
 
 def inplace(run, r):
@@ -171,7 +178,7 @@ def multi_output_write(run, r):
     parts = {"unbind": lambda: a.unbind(0), "split": lambda: a.split(1),
              "chunk": lambda: a.chunk(2), "split_with_sizes": lambda: a.split([1, a.shape[0] - 1])}[kind]()
     p = parts[r.randrange(len(parts))]
-    _add(run, p)
+    _add(run, _like(run, a, p))
     if r.random() < 0.5:
         with run.lib.no_grad():
             p.mul_(2)
