@@ -24,7 +24,7 @@ from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .size import Size
 from .autograd import fast, inference
-from .autograd.hooks import add_hook
+from .autograd.hooks import add_hook, add_post_accumulate_hook
 from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
@@ -218,6 +218,14 @@ class Tensor(TensorBase):
                 self._leaf_hooks = OrderedDict()
             return add_hook(self._leaf_hooks, hook)
         return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(self)`` after each backward has added into this leaf's ``.grad``."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        return add_post_accumulate_hook(self, hook)
 
     def _gradient_edge(self):
         """The (node, input_nr) a gradient for this tensor must be sent to."""

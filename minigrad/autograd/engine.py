@@ -177,18 +177,21 @@ def seeds(tensors, grad_tensors, as_arrays: bool) -> list:
         raise RuntimeError(
             f"got {len(grad_tensors)} tensors and {len(tensors)} gradients"
         )
-    return [(*output._gradient_edge(), _seed(index, output, grad, as_arrays))
-            for index, (output, grad) in enumerate(zip(tensors, grad_tensors))]
+    # (every seed is made and checked first, then each output's edge: torch's order)
+    grads = [_seed(index, output, grad, as_arrays)
+             for index, (output, grad) in enumerate(zip(tensors, grad_tensors))]
+    for index, output in enumerate(tensors):
+        # (a view made under no_grad requires grad, through its base, but has no edge
+        # for a gradient: torch refuses it the same way)
+        if not output.requires_grad or (not output._requires_grad and output.grad_fn is None):
+            raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
+    return [(*output._gradient_edge(), grad) for output, grad in zip(tensors, grads)]
 
 
 def _seed(index: int, output, grad, as_arrays: bool):
     """The gradient backward starts ``output`` with (1 for a one-element output)."""
-    # (a view made under no_grad requires grad, through its base, but has no edge
-    # for a gradient: torch refuses it the same way)
-    if not output.requires_grad or (not output._requires_grad and output.grad_fn is None):
-        raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
     if grad is None:
-        if output.numel() != 1:
+        if output.requires_grad and output.numel() != 1:
             raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
         grad = make(np.ones(output.shape, output._data.dtype))  # d out / d out
     else:

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
-from . import anomaly, grad_mode, profiler
+from . import anomaly, grad_mode, hooks, profiler
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, run_tensor_hooks, seeds, wanted, wrapped)
@@ -68,7 +68,10 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
                           accumulate=accumulate):
             if accumulate and type(step.node) is AccumulateGrad \
                     and step.grad_outputs[0] is not None:
-                store(step.node.variable, step.grad_outputs[0], step._owned)
+                if step.node.variable._requires_grad:  # (not since requires_grad_(False))
+                    store(step.node.variable, step.grad_outputs[0], step._owned)
+                if hooks.post_accumulate:  # (called either way, as torch's engine does)
+                    hooks.run_post_accumulate_hooks(step.node.variable)
             if targets is not None and step.node in targets:
                 grads = step.grad_outputs
                 for nr in targets[step.node]:

@@ -70,13 +70,23 @@ class _GradModeContext:
         return wrapper
 
 
-class no_grad(_GradModeContext):
+class _NoParameters(_GradModeContext):
+    """A mode that takes no argument, so it may decorate bare: ``@no_grad`` as well as
+    ``@no_grad()`` (torch's _NoParamDecoratorContextManager)."""
+
+    def __new__(cls, function=None):
+        if function is None:
+            return super().__new__(cls)
+        return cls()(function)
+
+
+class no_grad(_NoParameters):
     """Disable recording: ``with no_grad(): w -= lr * w.grad`` (or ``@no_grad()``)."""
 
     _mode = False
 
 
-class enable_grad(_GradModeContext):
+class enable_grad(_NoParameters):
     """Re-enable recording inside a ``no_grad`` block."""
 
     _mode = True

@@ -77,6 +77,29 @@ def add_hook(hooks, hook) -> RemovableHandle:
     return handle
 
 
+# register_post_accumulate_grad_hook: id(leaf) -> (weak reference to it, {handle id: hook})
+post_accumulate: dict = {}
+
+
+def add_post_accumulate_hook(tensor, hook) -> RemovableHandle:
+    """Call ``hook(tensor)`` each time a backward has added into ``tensor.grad``."""
+    key = id(tensor)
+    entry = post_accumulate.get(key)
+    if entry is None or entry[0]() is not tensor:
+        def forget(ref):
+            if post_accumulate.get(key, (None,))[0] is ref:
+                del post_accumulate[key]
+        entry = post_accumulate[key] = (weakref.ref(tensor, forget), OrderedDict())
+    return add_hook(entry[1], hook)
+
+
+def run_post_accumulate_hooks(tensor) -> None:
+    entry = post_accumulate.get(id(tensor))
+    if entry is not None and entry[0]() is tensor:
+        for hook in tuple(entry[1].values()):
+            hook(tensor)
+
+
 class NodeHooks:
     """A node's own hooks and the tensor hooks kept on it: the part of ``Node`` that
     registers them (``Node`` inherits it; the walks run them, below)."""

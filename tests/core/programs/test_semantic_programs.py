@@ -294,3 +294,67 @@ def test_split_of_a_custom_functions_view_is_a_multi_output_view():
             v.split(2)[0].mul_(2)
         return p.grad_fn
     assert agree(run)[0] == "RuntimeError"
+
+
+def test_post_accumulate_grad_hooks():
+    def run(lib):
+        a = lib.ones(3, requires_grad=True)
+        seen = []
+        h = a.register_post_accumulate_grad_hook(lambda p: seen.append(p.grad.tolist()))
+        (a * 2).sum().backward()
+        (a * 3).sum().backward()
+        h.remove()
+        (a * 3).sum().backward()
+        for t in (a * 2, lib.ones(2)):
+            try:
+                t.register_post_accumulate_grad_hook(lambda p: None)
+            except RuntimeError as e:
+                seen.append(str(e))
+        b = lib.ones(2, 2, requires_grad=True)
+        v = b[-1]
+        b.register_post_accumulate_grad_hook(lambda p: seen.append(("after detach_", p.grad)))
+        b.detach_()
+        (v * 2).sum().backward()
+        return seen, a.grad.tolist(), b.grad
+    agree(run)
+
+
+def test_a_leaf_that_stopped_requiring_grad_receives_nothing():
+    def run(lib):
+        a = lib.ones(3, requires_grad=True)
+        b = lib.ones(3, requires_grad=True)
+        y = (a * b * 2).sum()
+        a.requires_grad_(False)
+        b.detach_()
+        y.backward()
+        return a.grad, b.grad
+    assert agree(run) == (None, None)
+
+
+def test_bare_grad_mode_decorators():
+    def run(lib):
+        @lib.no_grad
+        def g(x):
+            return x * 2
+
+        @lib.enable_grad
+        def h(x):
+            return x * 2
+        x = lib.ones(2, requires_grad=True)
+        with lib.no_grad():
+            y = h(x)
+        return g(x).requires_grad, y.requires_grad, g.__name__
+    assert agree(run) == (False, True, "g")
+
+
+def test_backward_checks_every_seed_before_asking_for_a_graph():
+    def run(lib):
+        t = lib.ones(2, 3)
+        seen = []
+        for gradient in (lib.ones(5), None):
+            try:
+                t.backward(gradient)
+            except RuntimeError as e:
+                seen.append(str(e))
+        return seen
+    assert len(agree(run)) == 2

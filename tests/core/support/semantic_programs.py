@@ -190,7 +190,7 @@ def multi_output_write(run, r):
 def hook(run, r):
     t = pick(run, r, needs)
     kind = r.choice(["none", "double", "plus", "retain", "retain_after", "node", "prehook",
-                     "prehook_change", "remove", "leaf_acc"])
+                     "prehook_change", "remove", "leaf_acc", "bad_shape", "bad_type", "post_acc"])
     tag = f"h{len(run.log)}-{kind}"
     note(run, kind, t)
     if kind == "none":
@@ -207,6 +207,13 @@ def hook(run, r):
     elif kind == "remove":
         handle = t.register_hook(logger(run, tag))
         handle.remove()
+    elif kind == "bad_shape":
+        t.register_hook(logger(run, tag, lambda g: g.sum()))
+    elif kind == "bad_type":
+        t.register_hook(lambda g: 3.0)
+    elif kind == "post_acc":
+        t.register_post_accumulate_grad_hook(
+            lambda p: run.log.append((tag, arr(run.lib, p.grad))))
     elif kind == "leaf_acc":
         if t.grad_fn is None:
             return None
@@ -229,7 +236,8 @@ def _grads(run, gs):
 def grad_mode(run, r):
     lib = run.lib
     mode = r.choice(["no_grad", "enable_in_no", "set_false", "set_true_in_no", "inference",
-                     "decorated_no_grad", "decorated_enable", "inference_false", "nested_inf"])
+                     "decorated_no_grad", "decorated_enable", "inference_false", "nested_inf",
+                     "bare_no_grad", "bare_inference", "call_set"])
     body = r.choice([make_op, make_view, inplace, make_op])
     note(run, mode, body.__name__)
     if mode == "no_grad":
@@ -255,7 +263,14 @@ def grad_mode(run, r):
         with lib.inference_mode():
             with lib.enable_grad():
                 return body(run, r), lib.is_grad_enabled()
-    deco = lib.no_grad() if mode == "decorated_no_grad" else lib.enable_grad()
+    if mode == "call_set":  # (set_grad_enabled called, not entered: it acts at once)
+        lib.set_grad_enabled(False)
+        try:
+            return body(run, r), lib.is_grad_enabled()
+        finally:
+            lib.set_grad_enabled(True)
+    deco = {"decorated_no_grad": lib.no_grad(), "decorated_enable": lib.enable_grad(),
+            "bare_no_grad": lib.no_grad, "bare_inference": lib.inference_mode}[mode]
 
     @deco
     def f():
@@ -270,9 +285,10 @@ def backward(run, r):
     lib = run.lib
     t = pick(run, r, lambda u: floats(u) and needs(u))
     kind = r.choice(["sum", "sum", "sum_retain", "gradient", "bad_shape", "bad_dtype", "nonscalar",
-                     "inputs", "twice", "sq_retain", "grad_none_then"])
+                     "inputs", "twice", "sq_retain", "grad_none_then", "no_grad_tensor",
+                     "functional", "optimizer", "detach_", "empty_inputs"])
     note(run, kind, t)
-    leaves = [u for u in run.pool if u.is_leaf and needs(u)]
+    leaves = list({id(u): u for u in run.pool if u.is_leaf and needs(u)}.values())
     if kind == "sum":
         (t * 1).sum().backward()
     elif kind == "sum_retain":
@@ -294,6 +310,19 @@ def backward(run, r):
         s = (t.exp() * 2).sum()
         s.backward()
         s.backward()
+    elif kind == "no_grad_tensor":
+        pick(run, r, lambda u: not needs(u)).sum().backward()
+    elif kind == "functional":
+        lib.autograd.backward([t.sum(), (t * 2).sum()], [lib.tensor(1.0), lib.tensor(0.5)])
+    elif kind == "optimizer":
+        opt = lib.optim.SGD(leaves, lr=0.1, momentum=0.5)
+        (t * t).sum().backward()
+        opt.step()
+        opt.zero_grad(set_to_none=r.random() < 0.5)
+    elif kind == "detach_":
+        t.detach_()
+    elif kind == "empty_inputs":
+        t.sum().backward(inputs=[])
     elif kind == "grad_none_then":
         for u in leaves:
             u.grad = None
@@ -310,6 +339,9 @@ def autograd_grad(run, r):
     if r.random() < 0.3:
         kw["materialize_grads"] = True
     out = (t * t).sum() if r.random() < 0.5 else t.sum()
+    if r.random() < 0.2:
+        out = t * 3
+        kw["grad_outputs"] = lib.ones_like(t) * 0.5 if r.random() < 0.7 else lib.ones(1)
     note(run, kw, t, ins)
     grads = lib.autograd.grad(out, ins, **kw)
     if kw["create_graph"] and r.random() < 0.7:
@@ -575,8 +607,16 @@ def safe(f):
         return ("raised", type(e).__name__, text(e))
 
 
+def _node(node):
+    """A node's class name and the names of the nodes its edges lead to."""
+    if node is None:
+        return None
+    return (type(node).__name__,
+            tuple((None if n is None else n.name(), nr) for n, nr in node.next_functions))
+
+
 def snap(lib, t, grads=True, versioned=True):
-    gname = safe(lambda: type(t.grad_fn).__name__ if t.grad_fn is not None else None)
+    gname = safe(lambda: _node(t.grad_fn))
     out = (str(t.dtype).split(".")[-1], tuple(t.shape), safe(lambda: t.requires_grad),
            safe(lambda: t.is_leaf), gname,
            safe(lambda: arr(lib, t)), safe(lambda: text(repr(t)) if t.numel() < 7 else None))
