@@ -24,6 +24,8 @@ INVALID_GRADIENT = ("Function {name} returned an invalid gradient at index {inde
                     "but expected shape compatible with {expected}")
 GRADIENT_COUNT = ("function {name} returned an incorrect number of gradients "
                   "(expected {expected}, got {got})")
+GRADIENT_FOR_NUMBER = ("function {name} returned a gradient different than None at position "
+                       "{i}, but the corresponding forward input was not a Variable")
 IMPLICIT_GRAD_SCALAR_ONLY = "grad can be implicitly created only for scalar outputs"
 NUM_THREADS_NOT_INT = "set_num_threads expects an int, but got {}"
 NUM_THREADS_NOT_POSITIVE = "set_num_threads expects a positive integer"

@@ -39,6 +39,15 @@ def _random_bounds(function: str, low, high, by_name: dict):
     return by_name.get("from", low), by_name.get("to", high)
 
 
+def _inference_alias(alias, tensor) -> None:
+    """``detach()`` or ``.data`` of an inference tensor is one too; made outside the
+    mode, it counts its own versions (torch lets it be changed in place)."""
+    inference.mark_inference(alias, tensor)
+    if not inference.enabled and inference.is_inference(alias):
+        inference.keep_version(alias)
+        alias._version_cell = Version()
+
+
 class Tensor(TensorBase):
     """An n-dimensional array with autograd, mirroring ``torch.Tensor``.
 
@@ -83,7 +92,7 @@ class Tensor(TensorBase):
     def _version(self) -> int:
         """How many times this tensor (or a view of its memory) was changed in place
         (an inference tensor keeps no count: PyTorch's error)."""
-        if inference.inference_tensors and inference.is_inference(self):
+        if inference.inference_tensors and inference.has_no_version(self):
             raise RuntimeError(errors.INFERENCE_VERSION)
         return 0 if self._version_cell is None else self._version_cell.value
 
@@ -253,7 +262,7 @@ class Tensor(TensorBase):
         detached = make(self._data, version=self._version_counter)
         if inference.inference_tensors:  # (a view, in torch: of an inference tensor, one too)
             inference.forget_inference(detached)  # (of a normal one, normal: even in the mode)
-            inference.mark_inference(detached, self)
+            _inference_alias(detached, self)
         return detached
 
     def detach_(self) -> "Tensor":
@@ -270,6 +279,8 @@ class Tensor(TensorBase):
         data = make(self._data)
         if inference.enabled and not inference.is_inference(self):  # (torch: a normal one)
             inference.forget_inference(data)
+        elif inference.inference_tensors:
+            _inference_alias(data, self)
         return data
 
     @data.setter
@@ -2024,7 +2035,7 @@ class Tensor(TensorBase):
         return ops.inplace(self, ops.floor_divide, other)
 
     def masked_fill_(self, mask, value):
-        return ops.inplace(self, ops.masked_fill, mask, value)
+        return ops.masked_fill_(self, mask, value)
 
     def tril_(self, diagonal=0):
         return ops.inplace(self, ops.tril, diagonal)

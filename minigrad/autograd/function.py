@@ -88,6 +88,9 @@ class BackwardCFunction(FunctionCtx, Node):
         grad_outputs = _materialized(grad_outputs, self._output_meta)
         grads = counted_gradients(self, self._function.backward(self, *grad_outputs),
                                   len(self.needs_input_grad))
+        for i, grad in enumerate(grads):
+            if grad is not None and i not in self._tensor_positions:
+                raise RuntimeError(errors.GRADIENT_FOR_NUMBER.format(name=self.name(), i=i + 1))
         return tuple(grads[i] for i in self._tensor_positions)
 
 
@@ -143,6 +146,7 @@ class Function(metaclass=_FunctionMeta):
         ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
         ctx._output_meta = tuple((o.shape, o.dtype) if isinstance(o, TensorBase) else None
                                  for o in outputs)
+        ctx._output_count = len(outputs)
         wrapped = []
         for nr, out in enumerate(outputs):
             if not isinstance(out, TensorBase) or id(out) in ctx.non_differentiable \
@@ -153,6 +157,7 @@ class Function(metaclass=_FunctionMeta):
             else:
                 wrapped.append(_output(out, ctx, nr, args))
         if ctx._saved_for_backward is not None:
+            _check_saved(ctx._saved_for_backward)
             by_id = {id(out): new for out, new in zip(outputs, wrapped)}
             ctx._saved_for_backward = tuple(
                 _save(t, by_id) for t in ctx._saved_for_backward
@@ -168,6 +173,13 @@ def _forward(cls, ctx, args):
     output = cls.forward(*args)
     cls.setup_context(ctx, args, output)
     return output
+
+
+def _check_saved(values) -> None:
+    for i, value in enumerate(values):
+        if value is not None and not isinstance(value, TensorBase):
+            raise TypeError("save_for_backward can only save variables, but argument "
+                            f"{i} is of type {type(value).__name__}")
 
 
 def _dirty(out, ctx, nr):

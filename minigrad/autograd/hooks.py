@@ -147,7 +147,12 @@ def run_prehooks(node, grad_outputs: tuple, on_arrays: bool) -> tuple:
     hooks = node._node_hooks
     if hooks is None or not hooks[0]:
         return grad_outputs
-    return _run(hooks[0], grad_outputs, (), on_arrays)
+    return _run(hooks[0], _padded(node, grad_outputs), (), on_arrays)
+
+
+def _padded(node, grad_outputs: tuple) -> tuple:
+    """One gradient per output of the node (None where none came), as hooks see them."""
+    return grad_outputs + (None,) * (node._output_count - len(grad_outputs))
 
 
 def run_posthooks(node, grads: tuple, grad_outputs: tuple, needed, on_arrays: bool) -> tuple:
@@ -159,7 +164,7 @@ def run_posthooks(node, grads: tuple, grad_outputs: tuple, needed, on_arrays: bo
         return grads
     grads = tuple([None if next_node is None or (needed is not None and next_node not in needed)
                    else grad for (next_node, _), grad in zip(node.next_functions, grads)])
-    return _run(hooks[1], grads, (_tensors(grad_outputs, on_arrays),), on_arrays)
+    return _run(hooks[1], grads, (_tensors(_padded(node, grad_outputs), on_arrays),), on_arrays)
 
 
 def _run(hooks: dict, grads: tuple, extra: tuple, on_arrays: bool) -> tuple:

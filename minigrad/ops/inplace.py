@@ -19,6 +19,7 @@ the new one.
 
 from __future__ import annotations
 
+import warnings
 import weakref
 
 import numpy as np
@@ -36,7 +37,7 @@ from ..kernels.layout import check_no_partial_overlap, geometry
 from . import strided
 from ..autograd.tensor_base import is_tensor, make
 
-__all__ = ["counted", "inplace", "check_inplace", "rebase", "rebase_history", "zeros_like_op", "fill", "copy", "CopySlices"]
+__all__ = ["counted", "inplace", "check_inplace", "rebase", "rebase_history", "zeros_like_op", "fill", "copy", "CopySlices", "masked_fill_"]
 
 
 class ZeroBackward0(Node):
@@ -145,7 +146,7 @@ def counted(x) -> None:
     """One more in-place change of ``x``: its version moves on. An inference tensor
     outside inference mode has none to move, and PyTorch raises here, after the change
     was written (so the tensor has changed all the same)."""
-    if not inference.enabled and inference.is_inference(x):
+    if not inference.enabled and inference.has_no_version(x):
         raise RuntimeError(errors.INFERENCE_INPLACE)
     x._version_counter.value += 1
 
@@ -280,8 +281,21 @@ _CPP_NAMES = {dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "
               dtypes.int16: "short int", dtypes.int32: "int", dtypes.int64: "long int"}
 
 
-def inplace(x, op, *args):
-    """Apply ``op(x, *args)`` and store the result in ``x`` itself."""
+def masked_fill_(x, mask, value):
+    """``x.masked_fill_(mask, value)``. Into an expanded ``x`` (elements sharing memory)
+    torch still writes, with a warning: each element where ``mask`` is True."""
+    if not has_internal_overlap(x._data):
+        return inplace(x, pointwise.masked_fill, mask, value)
+    check_inplace(x, value)  # (autograd's refusals first, then the kernel's warning)
+    warnings.warn(errors.EXPANDED_WRITE_WARNING.format(op="masked_fill_", index="mask",
+                                                       value="scalar"), UserWarning, stacklevel=3)
+    written = np.broadcast_to(as_tensor(mask)._data, x.shape)
+    return inplace(x, pointwise.masked_fill, mask, value, where=written)
+
+
+def inplace(x, op, *args, where=None):
+    """Apply ``op(x, *args)`` and store the result in ``x`` itself (``where``: only
+    there, into an expanded ``x``: see masked_fill_)."""
     check_inplace(x, *args)
     if op is not fill:
         for value in args:
@@ -319,5 +333,6 @@ def inplace(x, op, *args):
         )
     # (a fill writes one value everywhere; copying a tensor into itself, torch skips)
     rebase(x, result, overlap_ok=op is zeros_like_op or (op is fill and not is_tensor(args[0]))
-           or (op is copy and args[0] is x))
+           or (op is copy and args[0] is x) or where is not None,
+           where=True if where is None else where)
     return x

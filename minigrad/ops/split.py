@@ -75,7 +75,7 @@ def several_outputs(cls, x, params) -> tuple:
         outputs = _views(x, arrays, node if record else None)
     if record:
         node._forward_args = None
-        node.outputs = len(outputs)
+        node.outputs = node._output_count = len(outputs)
         node._link((x,), None)
     return tuple(outputs)
 

@@ -396,16 +396,21 @@ def custom(run, r):
     note(run, name, t, u)
     if name in ("Two", "TooFew", "NeedsInput"):
         out = fns[name].apply(t, u)
-    elif name == "Scale":
+    elif name in ("Scale", "GradForNumber"):
         out = fns[name].apply(t, 3.0, r.random() < 0.5)
     else:
         out = fns[name].apply(t)
     outs = out if isinstance(out, tuple) else (out,)
+    if t.is_inference() and not lib.is_inference_mode_enabled():
+        run.unversioned.update(id(o) for o in outs)  # (as in make_op)
     if name != "AsIs":  # (an input returned as it is: torch returns a new view of it)
         _add(run, *outs)
     if r.random() < 0.5 and any(isinstance(o, lib.Tensor) and o.requires_grad for o in outs):
         total = sum(o.sum() for o in outs if isinstance(o, lib.Tensor) and o.requires_grad)
-        total.backward()
+        twice = r.random() < 0.3
+        total.backward(retain_graph=twice and r.random() < 0.5)
+        if twice:
+            total.backward()
     return out
 
 
@@ -562,6 +567,34 @@ def functions(lib):
         def backward(ctx, g):
             return g
 
+    class SaveNumber(F):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x, 2.0)
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 2
+
+    class GradForNumber(F):
+        @staticmethod
+        def forward(ctx, x, k, flag):
+            return x * k
+
+        @staticmethod
+        def backward(ctx, g):
+            return g * 3, g.sum(), None
+
+    class Double(F):
+        @staticmethod
+        def forward(ctx, x):
+            return x * 2
+
+        @staticmethod
+        def backward(ctx, g):
+            return (g * 2).double() if g.dtype != g.new_zeros(()).double().dtype else g.float() * 2
+
     class ViewOut(F):
         @staticmethod
         def forward(ctx, x):
@@ -572,7 +605,8 @@ def functions(lib):
             return g.view(ctx.shape) if hasattr(ctx, "shape") else g
 
     _FNS[lib.__name__] = {c.__name__: c for c in (Square, Scale, WrongCount, TooFew, BadShape,
-                          Dirty, Two, Lazy, Eager, NeedsInput, Once, Setup, AsIs, ViewOut)}
+                          Dirty, Two, Lazy, Eager, NeedsInput, Once, Setup, AsIs, ViewOut,
+                          SaveNumber, GradForNumber, Double)}
     return _FNS[lib.__name__]
 
 
