@@ -105,11 +105,7 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
         with silenced(), anomaly.blame(node), profiler.node_step(node, received):
             grad_outputs = summed(received)
             grad_outputs, _, retained = run_tensor_hooks(node, grad_outputs, False, True)
-            try:
-                grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate)
-            except Exception as error:  # (retained before the node ran: kept, as torch)
-                error._retained_grads = retained
-                raise
+            grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate, retained)
         for (next_node, nr), grad in zip(node.next_functions, grads):
             if next_node is not None and grad is not None and (needed is None
                                                                or next_node in needed):
@@ -127,7 +123,17 @@ def summed(received: list) -> tuple:
     return tuple(sums)
 
 
-def _chain_rule(node, grad_outputs: tuple, needed, accumulate: bool) -> tuple:
+def _chain_rule(node, grad_outputs: tuple, needed, accumulate: bool, retained: tuple) -> tuple:
+    """``_apply``, keeping the ``retained`` gradients if the node fails: torch keeps them
+    when their hooks run, before the node (``run_backward`` stores them)."""
+    try:
+        return _apply(node, grad_outputs, needed, accumulate)
+    except Exception as error:
+        error._retained_grads = retained
+        raise
+
+
+def _apply(node, grad_outputs: tuple, needed, accumulate: bool) -> tuple:
     """The node runs: its pre-hooks (which may change ``grad_outputs``), its backward
     (the chain rule), its post-hooks, and anomaly mode's NaN check. Returns the
     ``grad_outputs`` and what it sends along each of its edges. A leaf sends nothing; a

@@ -214,7 +214,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
           reuse: bool, release: bool, accumulate: bool):
     """``_walk`` for a node with something to apply (a leaf, hooks, retained
     gradients, ``inputs=``, ``create_graph``, anomaly mode): runs it (as
-    ``engine._chain_rule``: pre-hooks, backward, post-hooks, the NaN check) and sends
+    ``engine._apply``: pre-hooks, backward, post-hooks, the NaN check) and sends
     its gradients on; returns its ``BackwardStep``, or None when there is nothing to
     hand out. A leaf runs (its node hooks) only when it accumulates, as in torch."""
     leaf = type(node) is AccumulateGrad
