@@ -144,7 +144,7 @@ class Tensor(TensorBase):
         # (PyTorch's setter has texts of its own, and takes True and False only)
         if not isinstance(value, bool):
             raise RuntimeError("requires_grad must be a bool")
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:  # (its node as it is: torch's is_leaf)
             raise RuntimeError(errors.NON_LEAF_REQUIRES_GRAD_TRUE if value
                                else errors.NON_LEAF_REQUIRES_GRAD)
         if value and not self.dtype.is_floating_point:
@@ -189,11 +189,11 @@ class Tensor(TensorBase):
                     f"assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type(value).__name__}"
                 )
-            if value.shape != self.shape:
-                raise RuntimeError(errors.GRAD_SIZE.format(list(value.shape), list(self.shape)))
-            if value.dtype is not self.dtype:
+            if value.dtype is not self.dtype:  # (the dtype first, then the size: torch's order)
                 raise RuntimeError(errors.GRAD_DTYPE.format(
                     dtypes.C_TYPE_NAMES[value.dtype], dtypes.SCALAR_NAMES[self.dtype]))
+            if value.shape != self.shape:
+                raise RuntimeError(errors.GRAD_SIZE.format(list(value.shape), list(self.shape)))
         self._grad = value
 
     @property

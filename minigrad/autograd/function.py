@@ -142,6 +142,9 @@ class Function(metaclass=_FunctionMeta):
         if not recording:
             for tensor in ctx.dirty_tensors:
                 tensor._bump_version()
+            # (an input returned as it is comes back as an alias that needs no grad)
+            outputs = tuple(o.detach() if any(o is a for a in args) and not any(
+                o is t for t in ctx.dirty_tensors) else o for o in outputs)
             return outputs[0] if single else outputs
         ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
         ctx._output_meta = tuple((o.shape, o.dtype) if isinstance(o, TensorBase) else None

@@ -126,6 +126,8 @@ def check_inplace(x, *others) -> None:
     mode is refused after the change, when its version moves on: ``counted``.)"""
     if not grad_mode.is_grad_enabled():
         return
+    if inference.inference_tensors and inference.is_inference(x):
+        return  # (torch keeps no autograd record of an inference tensor: nothing to refuse)
     if x._view_version is not None and x._view_made != "grad mode" and (
             x.requires_grad or any(getattr(value, "requires_grad", False) for value in others)):
         node = x._grad_fn

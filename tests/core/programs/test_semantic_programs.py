@@ -23,6 +23,10 @@ KNOWN = {
          "writing into one with grad mode on is torch's no_grad-view error; minigrad's "
          "are plain tensors and it refuses the expanded write",
 }
+# found beyond the seeds run here, not fixed: 1526 (t.data = an inference tensor makes t
+# one in torch); 2158 (float32 matmul's last bits: BLAS order); 3231, 2546 (float32 exp
+# and sin last bits, then a cancellation shows in print); 3257 (NumPy's float32 tanh gives
+# 0.99999994 for 9.011 <= x < 10 where torch's, and the correctly rounded value, is 1)
 
 # 1,200 programs, about 30 s on one core
 BLOCKS = list(range(0, 1200, 100))
@@ -453,4 +457,70 @@ def test_masked_fill_into_an_expanded_tensor_warns_and_writes():
         except RuntimeError as error:
             texts.append(str(error))
         return a.tolist(), texts
+    agree(run)
+
+
+def test_an_input_returned_as_it_is_without_recording_is_an_alias():
+    def run(lib):
+        class AsIs(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x
+
+            @staticmethod
+            def backward(ctx, g):
+                return g
+        seen = []
+        for t in (lib.ones(2, requires_grad=True), lib.ones(2)):
+            with lib.no_grad():
+                o = AsIs.apply(t)
+            seen.append((o is t, o.requires_grad, o.is_leaf))
+            o.add_(1)
+            seen.append((t.tolist(), t._version))
+        return seen
+    agree(run)
+
+
+def test_grad_and_requires_grad_setters_in_torchs_order():
+    def run(lib):
+        seen = []
+        x = lib.ones(2, 3, dtype=lib.float64, requires_grad=True)
+        for value in (lib.ones(7), lib.ones(7, dtype=lib.float64)):
+            try:
+                x.grad = value
+            except RuntimeError as e:
+                seen.append(str(e))
+        p = _broken_split_view(lib)
+        try:
+            p.requires_grad = False
+        except RuntimeError as e:
+            seen.append(str(e))
+        return seen
+    assert len(agree(run)) == 3
+
+
+def test_a_view_changed_before_its_base_required_grad_is_refused_after():
+    def run(lib):
+        a = lib.ones(3, 2)
+        parts = a.unbind(0)
+        with lib.no_grad():
+            parts[0].mul_(2)
+        seen = [parts[1].grad_fn]  # (nothing to refuse yet: nothing requires grad)
+        a.requires_grad_()
+        try:
+            seen.append(parts[1].grad_fn)
+        except RuntimeError as e:
+            seen.append(str(e))
+        return seen
+    assert agree(run)[0] is None
+
+
+def test_in_place_on_a_view_of_an_inference_tensor_outside_the_mode():
+    def run(lib):
+        with lib.inference_mode():
+            t = lib.ones(3, 2) * 2
+        try:
+            t.split([1, 2])[1].mul_(2)
+        except RuntimeError as e:
+            return str(e), t.tolist()
     agree(run)

@@ -148,7 +148,8 @@ def inplace(run, r):
     lib, t = run.lib, pick(run, r)
     name = r.choice(["add_", "mul_", "setitem", "setitem_t", "zero_", "copy_", "fill_", "exp_",
                      "sigmoid_", "clamp_", "iadd", "imul", "data_add", "detach_add", "index_add",
-                     "masked_fill_", "requires_grad_", "t_"])
+                     "masked_fill_", "requires_grad_", "t_", "data_assign",
+                     "set_requires_grad"])
     note(run, name, t)
     other = pick(run, r, lambda u: u.shape == t.shape and floats(u))
     def setitem(v):
@@ -165,6 +166,8 @@ def inplace(run, r):
         "data_add": lambda: t.data.add_(1), "detach_add": lambda: t.detach().add_(1),
         "index_add": lambda: t[..., :1].mul_(3), "masked_fill_": lambda: t.masked_fill_(t > 0, 0.0),
         "requires_grad_": lambda: t.requires_grad_(r.random() < 0.5), "t_": lambda: t.unsqueeze_(0),
+        "data_assign": lambda: setattr(t, "data", t.data * 2),
+        "set_requires_grad": lambda: setattr(t, "requires_grad", r.random() < 0.5),
     }
     out = acts[name]()
     return ("same", out is t) if out is not None else None
@@ -190,7 +193,8 @@ def multi_output_write(run, r):
 def hook(run, r):
     t = pick(run, r, needs)
     kind = r.choice(["none", "double", "plus", "retain", "retain_after", "node", "prehook",
-                     "prehook_change", "remove", "leaf_acc", "bad_shape", "bad_type", "post_acc"])
+                     "prehook_change", "remove", "leaf_acc", "bad_shape", "bad_type", "post_acc",
+                     "inplace_mod", "any_tensor", "two_hooks"])
     tag = f"h{len(run.log)}-{kind}"
     note(run, kind, t)
     if kind == "none":
@@ -207,6 +211,14 @@ def hook(run, r):
     elif kind == "remove":
         handle = t.register_hook(logger(run, tag))
         handle.remove()
+    elif kind == "inplace_mod":
+        t.register_hook(logger(run, tag, lambda g: g.mul_(2)))
+    elif kind == "any_tensor":
+        pick(run, r).register_hook(logger(run, tag))
+    elif kind == "two_hooks":
+        t.register_hook(logger(run, tag + "a", lambda g: g + 1))
+        t.register_hook(logger(run, tag + "b"))
+        t.retain_grad()
     elif kind == "bad_shape":
         t.register_hook(logger(run, tag, lambda g: g.sum()))
     elif kind == "bad_type":
@@ -237,7 +249,7 @@ def grad_mode(run, r):
     lib = run.lib
     mode = r.choice(["no_grad", "enable_in_no", "set_false", "set_true_in_no", "inference",
                      "decorated_no_grad", "decorated_enable", "inference_false", "nested_inf",
-                     "bare_no_grad", "bare_inference", "call_set"])
+                     "bare_no_grad", "bare_inference", "call_set", "decorated_set"])
     body = r.choice([make_op, make_view, inplace, make_op])
     note(run, mode, body.__name__)
     if mode == "no_grad":
@@ -269,8 +281,9 @@ def grad_mode(run, r):
             return body(run, r), lib.is_grad_enabled()
         finally:
             lib.set_grad_enabled(True)
-    deco = {"decorated_no_grad": lib.no_grad(), "decorated_enable": lib.enable_grad(),
-            "bare_no_grad": lib.no_grad, "bare_inference": lib.inference_mode}[mode]
+    deco = {"decorated_no_grad": lib.no_grad, "decorated_enable": lib.enable_grad,
+            "bare_no_grad": lambda: lib.no_grad, "bare_inference": lambda: lib.inference_mode,
+            "decorated_set": lambda: lib.set_grad_enabled(False)}[mode]()
 
     @deco
     def f():
@@ -286,7 +299,7 @@ def backward(run, r):
     t = pick(run, r, lambda u: floats(u) and needs(u))
     kind = r.choice(["sum", "sum", "sum_retain", "gradient", "bad_shape", "bad_dtype", "nonscalar",
                      "inputs", "twice", "sq_retain", "grad_none_then", "no_grad_tensor",
-                     "functional", "optimizer", "detach_", "empty_inputs"])
+                     "functional", "optimizer", "detach_", "empty_inputs", "create_graph"])
     note(run, kind, t)
     leaves = list({id(u): u for u in run.pool if u.is_leaf and needs(u)}.values())
     if kind == "sum":
@@ -297,6 +310,14 @@ def backward(run, r):
         (t * t).sum().backward(retain_graph=r.random() < 0.5)
     elif kind == "gradient":
         t.backward(lib.ones_like(t) * 0.5)
+    elif kind == "inplace_mod":
+        t.register_hook(logger(run, tag, lambda g: g.mul_(2)))
+    elif kind == "any_tensor":
+        pick(run, r).register_hook(logger(run, tag))
+    elif kind == "two_hooks":
+        t.register_hook(logger(run, tag + "a", lambda g: g + 1))
+        t.register_hook(logger(run, tag + "b"))
+        t.retain_grad()
     elif kind == "bad_shape":
         t.backward(gradient=lib.ones(5))
     elif kind == "bad_dtype":
@@ -321,6 +342,11 @@ def backward(run, r):
         opt.zero_grad(set_to_none=r.random() < 0.5)
     elif kind == "detach_":
         t.detach_()
+    elif kind == "create_graph":
+        (t * t * t).sum().backward(create_graph=True)
+        grads = [u.grad for u in leaves if u.grad is not None and u.grad.requires_grad]
+        if grads and r.random() < 0.7:
+            grads[0].sum().backward()
     elif kind == "empty_inputs":
         t.sum().backward(inputs=[])
     elif kind == "grad_none_then":
@@ -358,7 +384,8 @@ def autograd_grad(run, r):
 
 def read_grad(run, r):
     t = pick(run, r)
-    kind = r.choice(["read", "read", "set_none", "zero_", "set", "retains", "is_leaf"])
+    kind = r.choice(["read", "read", "set_none", "zero_", "set", "retains", "is_leaf",
+                     "data_zero", "set_wrong"])
     note(run, kind, t)
     if kind == "read":
         return t.grad
@@ -369,6 +396,11 @@ def read_grad(run, r):
             t.grad.zero_()
     elif kind == "set":
         t.grad = run.lib.ones_like(t)
+    elif kind == "data_zero":
+        if t.grad is not None:
+            t.grad.data.zero_()
+    elif kind == "set_wrong":
+        t.grad = run.lib.ones(7) if r.random() < 0.5 else run.lib.ones_like(t).double()
     elif kind == "retains":
         return t.retains_grad
     return (t.is_leaf, t.requires_grad, t.grad_fn is None)
@@ -663,6 +695,7 @@ def one_run(lib, seed, steps, run=None):
     """Program ``seed``'s leaves, then ``steps``, under ``lib``: the trace of what each
     step did (``run``: a ``Run`` to keep, to look at its tensors afterwards)."""
     run = Run(lib) if run is None else run
+    lib.set_grad_enabled(True)  # (a program that failed half-way may have left it off)
     rs = np.random.default_rng(seed)
     r0 = random.Random(seed)
     for i in range(r0.randint(2, 3)):
@@ -682,7 +715,10 @@ def one_run(lib, seed, steps, run=None):
             except Exception as e:  # noqa: BLE001 (compared with torch's)
                 result, err = None, (type(e).__name__, text(e))
             pool = [snap(lib, t, versioned=id(t) not in run.unversioned) for t in run.pool]
-        warned = [(w.category.__name__, text(w.message)) for w in caught]
+        # (torch warns of create_graph's reference cycle once per process; minigrad on
+        # every such backward, as a learner's notebook shows it: not compared)
+        warned = [(w.category.__name__, text(w.message)) for w in caught
+                  if "create a reference cycle" not in str(w.message)]
         trace.append((f"{step.__name__}", err, result, warned, run.log[before:], pool, run.notes))
     return trace
 
