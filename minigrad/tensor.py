@@ -149,6 +149,8 @@ class Tensor(TensorBase):
                                else errors.NON_LEAF_REQUIRES_GRAD)
         if value and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_SETTER)
+        if value and not inference.enabled and inference.is_inference(self):
+            raise RuntimeError(errors.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = value
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":

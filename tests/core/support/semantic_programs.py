@@ -433,8 +433,8 @@ def custom(run, r):
     else:
         out = fns[name].apply(t)
     outs = out if isinstance(out, tuple) else (out,)
-    if t.is_inference() and not lib.is_inference_mode_enabled():
-        run.unversioned.update(id(o) for o in outs)  # (as in make_op)
+    if t.is_inference() and not lib.is_inference_mode_enabled() or id(t) in run.unversioned:
+        run.unversioned.update(id(o) for o in outs)  # (as in make_op; views of gradients)
     if name != "AsIs":  # (an input returned as it is: torch returns a new view of it)
         _add(run, *outs)
     if r.random() < 0.5 and any(isinstance(o, lib.Tensor) and o.requires_grad for o in outs):
