@@ -78,6 +78,7 @@ class BackwardCFunction(FunctionCtx, Node):
         self.needs_input_grad: tuple = ()
         self.non_differentiable: set = set()
         self.dirty_tensors: tuple = ()
+        self.materialize_grads = True
 
     def release_saved(self) -> None:
         super().release_saved()
@@ -85,7 +86,11 @@ class BackwardCFunction(FunctionCtx, Node):
             self._saved_for_backward = _FREED
 
     def backward(self, saved, *grad_outputs):  # (saved: the ctx keeps its own)
-        grad_outputs = _materialized(grad_outputs, self._output_meta)
+        if self.materialize_grads:
+            grad_outputs = _materialized(grad_outputs, self._output_meta)
+        else:  # (set_materialize_grads(False): None where no gradient came)
+            grad_outputs = tuple(grad_outputs) + (None,) * (len(self._output_meta)
+                                                            - len(grad_outputs))
         grads = counted_gradients(self, self._function.backward(self, *grad_outputs),
                                   len(self.needs_input_grad))
         for i, grad in enumerate(grads):

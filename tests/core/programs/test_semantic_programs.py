@@ -537,3 +537,34 @@ def test_in_place_on_a_view_of_an_inference_tensor_outside_the_mode():
         except RuntimeError as e:
             return str(e), t.tolist()
     agree(run)
+
+
+def test_set_materialize_grads_false_passes_none():
+    def run(lib):
+        seen = []
+
+        class Lazy(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                ctx.set_materialize_grads(False)
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, ga, gb):
+                seen.append((ga is None, gb is None))
+                return ga * 2
+
+        class Eager(lib.autograd.Function):
+            @staticmethod
+            def forward(ctx, x):
+                return x * 2, x * 3
+
+            @staticmethod
+            def backward(ctx, ga, gb):
+                seen.append((ga is None, gb.tolist()))
+                return ga * 2
+        x = lib.ones(2, requires_grad=True)
+        Lazy.apply(x)[0].sum().backward()
+        Eager.apply(x)[0].sum().backward()
+        return seen, x.grad.tolist()
+    agree(run)
