@@ -411,7 +411,7 @@ def saved_hooks(run, r):
 
     def pack(x):
         run.log.append(("pack", tuple(x.shape)))
-        return x * 1 if r.random() < 0.0 else x
+        return x
 
     def unpack(x):
         run.log.append(("unpack", tuple(x.shape)))
@@ -625,16 +625,17 @@ def functions(lib):
 
         @staticmethod
         def backward(ctx, g):
-            return (g * 2).double() if g.dtype != g.new_zeros(()).double().dtype else g.float() * 2
+            return (g * 2).double()  # (torch casts a gradient to its input's dtype)
 
     class ViewOut(F):
         @staticmethod
         def forward(ctx, x):
+            ctx.shape = x.shape
             return x.view(-1)
 
         @staticmethod
         def backward(ctx, g):
-            return g.view(ctx.shape) if hasattr(ctx, "shape") else g
+            return g.view(ctx.shape)
 
     _FNS[lib.__name__] = {c.__name__: c for c in (Square, Scale, WrongCount, TooFew, BadShape,
                           Dirty, Two, Lazy, Eager, NeedsInput, Once, Setup, AsIs, ViewOut,
