@@ -24,6 +24,8 @@ INVALID_GRADIENT = ("Function {name} returned an invalid gradient at index {inde
                     "but expected shape compatible with {expected}")
 GRADIENT_COUNT = ("function {name} returned an incorrect number of gradients "
                   "(expected {expected}, got {got})")
+GRADIENT_FOR_NUMBER = ("function {name} returned a gradient different than None at position "
+                       "{i}, but the corresponding forward input was not a Variable")
 IMPLICIT_GRAD_SCALAR_ONLY = "grad can be implicitly created only for scalar outputs"
 NUM_THREADS_NOT_INT = "set_num_threads expects an int, but got {}"
 NUM_THREADS_NOT_POSITIVE = "set_num_threads expects a positive integer"
@@ -36,6 +38,9 @@ DETACH_VIEW_INPLACE = (
 )
 EMPTY_INPUTS = "`inputs` argument to `{}()` cannot be empty."  # backward / grad
 LEAF_INPLACE = "a leaf Variable that requires grad is being used in an in-place operation."
+LEAF_INPLACE_CUSTOM = "a leaf Variable that requires grad has been used in an in-place operation."
+ONCE_DIFFERENTIABLE = ("trying to differentiate twice a function that was marked with "
+                       "@once_differentiable")
 VIEW_OF_LEAF_INPLACE = (
     "a view of a leaf Variable that requires grad is being used in an in-place operation."
 )
@@ -45,15 +50,17 @@ def view_changed_in_place(made: str, producer: str | None, output_nr: int,
                           indirect: bool) -> str:
     """A view that may not be changed in place was (torch's handle_view_on_rebase):
     ``made`` is "no_grad" (made under no_grad, or from such a view: torch cannot tell
-    whether the change should be recorded), "custom Function" (an output of one: its
+    whether the change should be recorded), "inference" (the same, made in inference mode), "custom Function" (an output of one: its
     backward would be overridden) or "multi-output" (an output of unbind, split, ...:
     their one node cannot tell which output changed); ``producer``: the view's own op,
     if it has a node (``Slice``); ``indirect``: its base or another view of it was changed, not itself."""
     changed = "its base or another view of its base has been" if indirect else "is being"
-    if made == "no_grad" or producer is None:
+    if made in ("no_grad", "inference") or producer is None:
         prefix = ("A view was created in" if producer is None else
                   f"Output {output_nr} of {producer} is a view of a view which was created in")
-        message = f"{prefix} no_grad mode and {changed} modified inplace with grad mode enabled."
+        message = (f"{prefix} inference mode and {changed} modified inplace in normal mode."
+                   if made == "inference" else
+                   f"{prefix} no_grad mode and {changed} modified inplace with grad mode enabled.")
     else:
         message = f"Output {output_nr} of {producer} is a view and {changed} modified inplace."
     if made == "multi-output":
@@ -68,10 +75,11 @@ def view_changed_in_place(made: str, producer: str | None, output_nr: int,
             "the custom backward associated with the custom Function, leading to incorrect "
             "gradients. This behavior is forbidden. You can fix this by cloning the output "
             "of the custom Function.")
+    block = "inference_mode" if made == "inference" else "no_grad"
     return message + (
         " Given that this use case is ambiguous and error-prone, it is forbidden. You can "
-        "clarify your code by moving both the view and the inplace either both inside the "
-        "no_grad block (if you don't want the inplace to be tracked) or both outside (if you "
+        f"clarify your code by moving both the view and the inplace either both inside the "
+        f"{block} block (if you don't want the inplace to be tracked) or both outside (if you "
         "want the inplace to be tracked).")
 
 
@@ -85,6 +93,7 @@ INFERENCE_INPLACE = (
     "Inplace update to inference tensor outside InferenceMode is not allowed.You can make a "
     "clone to get a normal tensor before doing inplace update.See "
     "https://github.com/pytorch/rfcs/pull/17 for more details.")
+INFERENCE_VERSION = "Inference tensors do not track version counter."
 INFERENCE_REQUIRES_GRAD = (
     "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed.")
 ONLY_FLOAT_REQUIRES_GRAD = "only Tensors of floating point dtype can require gradients"

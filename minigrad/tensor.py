@@ -24,7 +24,7 @@ from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .size import Size
 from .autograd import fast, inference
-from .autograd.hooks import add_hook
+from .autograd.hooks import add_hook, add_post_accumulate_hook
 from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
@@ -37,6 +37,15 @@ def _random_bounds(function: str, low, high, by_name: dict):
         if name not in ("from", "to"):
             raise TypeError(f"{function}() got an unexpected keyword argument '{name}'")
     return by_name.get("from", low), by_name.get("to", high)
+
+
+def _inference_alias(alias, tensor) -> None:
+    """``detach()`` or ``.data`` of an inference tensor is one too; made outside the
+    mode, it counts its own versions (torch lets it be changed in place)."""
+    inference.mark_inference(alias, tensor)
+    if not inference.enabled and inference.is_inference(alias):
+        inference.keep_version(alias)
+        alias._version_cell = Version()
 
 
 class Tensor(TensorBase):
@@ -90,7 +99,10 @@ class Tensor(TensorBase):
 
     @property
     def _version(self) -> int:
-        """How many times this tensor (or a view of its memory) was changed in place."""
+        """How many times this tensor (or a view of its memory) was changed in place
+        (an inference tensor keeps no count: PyTorch's error)."""
+        if inference.inference_tensors and inference.has_no_version(self):
+            raise RuntimeError(errors.INFERENCE_VERSION)
         return 0 if self._version_cell is None else self._version_cell.value
 
     @property
@@ -101,6 +113,13 @@ class Tensor(TensorBase):
         if cell is None:
             cell = self._version_cell = Version()
         return cell
+
+    def _rebase_history(self, node, output_nr: int) -> None:
+        """This tensor, changed in place by a custom Function (``ctx.mark_dirty``),
+        becomes output ``output_nr`` of its node."""
+        self._bump_version()
+        ops.check_inplace(self)  # (a view that may not be changed: torch's texts)
+        ops.rebase_history(self, node, output_nr)
 
     def _bump_version(self) -> None:
         """Count an in-place change (refused, after it, on an inference tensor outside
@@ -134,11 +153,13 @@ class Tensor(TensorBase):
         # (PyTorch's setter has texts of its own, and takes True and False only)
         if not isinstance(value, bool):
             raise RuntimeError("requires_grad must be a bool")
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:  # (its node as it is: torch's is_leaf)
             raise RuntimeError(errors.NON_LEAF_REQUIRES_GRAD_TRUE if value
                                else errors.NON_LEAF_REQUIRES_GRAD)
         if value and not self.dtype.is_floating_point:
             raise RuntimeError(errors.ONLY_FLOAT_REQUIRES_GRAD_SETTER)
+        if value and not inference.enabled and inference.is_inference(self):
+            raise RuntimeError(errors.INFERENCE_REQUIRES_GRAD)
         self._requires_grad = value
 
     def requires_grad_(self, requires_grad: bool = True) -> "Tensor":
@@ -146,7 +167,7 @@ class Tensor(TensorBase):
         if not isinstance(requires_grad, bool):
             raise TypeError("requires_grad_(): argument 'requires_grad' (position 1) must be "
                             f"bool, not {type(requires_grad).__name__}")
-        if self.grad_fn is not None:
+        if self._grad_fn is not None:  # (its node as it is, not rebuilt: torch's is_leaf)
             if not requires_grad:
                 raise RuntimeError(errors.NON_LEAF_REQUIRES_GRAD)
             return self
@@ -179,11 +200,11 @@ class Tensor(TensorBase):
                     f"assigned grad expected to be a Tensor or None but got grad of type "
                     f"{type(value).__name__}"
                 )
-            if value.shape != self.shape:
-                raise RuntimeError(errors.GRAD_SIZE.format(list(value.shape), list(self.shape)))
-            if value.dtype is not self.dtype:
+            if value.dtype is not self.dtype:  # (the dtype first, then the size: torch's order)
                 raise RuntimeError(errors.GRAD_DTYPE.format(
                     dtypes.C_TYPE_NAMES[value.dtype], dtypes.SCALAR_NAMES[self.dtype]))
+            if value.shape != self.shape:
+                raise RuntimeError(errors.GRAD_SIZE.format(list(value.shape), list(self.shape)))
         self._grad = value
 
     @property
@@ -201,7 +222,7 @@ class Tensor(TensorBase):
 
     def retain_grad(self) -> None:
         """Keep this non-leaf's gradient in ``.grad`` during backward."""
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
         if self.grad_fn is not None:
             self.grad_fn._retain_grad_of(self)
@@ -217,6 +238,14 @@ class Tensor(TensorBase):
                 self._leaf_hooks = OrderedDict()
             return add_hook(self._leaf_hooks, hook)
         return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
+
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(self)`` after each backward has added into this leaf's ``.grad``."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf tensors")
+        return add_post_accumulate_hook(self, hook)
 
     def _gradient_edge(self):
         """The (node, input_nr) a gradient for this tensor must be sent to."""
@@ -243,7 +272,8 @@ class Tensor(TensorBase):
         """A tensor sharing this one's data, cut from the graph."""
         detached = make(self._data, version=self._version_counter)
         if inference.inference_tensors:  # (a view, in torch: of an inference tensor, one too)
-            inference.mark_inference(detached, self)
+            inference.forget_inference(detached)  # (of a normal one, normal: even in the mode)
+            _inference_alias(detached, self)
         return detached
 
     def detach_(self) -> "Tensor":
@@ -257,7 +287,12 @@ class Tensor(TensorBase):
     @property
     def data(self) -> "Tensor":
         """The same values as a tensor outside the graph (changes are not tracked)."""
-        return make(self._data)
+        data = make(self._data)
+        if inference.enabled and not inference.is_inference(self):  # (torch: a normal one)
+            inference.forget_inference(data)
+        elif inference.inference_tensors:
+            _inference_alias(data, self)
+        return data
 
     @data.setter
     def data(self, value: "Tensor") -> None:
@@ -2043,7 +2078,7 @@ class Tensor(TensorBase):
         return ops.inplace(self, ops.floor_divide, other)
 
     def masked_fill_(self, mask, value):
-        return ops.inplace(self, ops.masked_fill, mask, value)
+        return ops.masked_fill_(self, mask, value)
 
     def tril_(self, diagonal=0):
         return ops.inplace(self, ops.tril, diagonal)

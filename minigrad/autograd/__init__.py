@@ -14,7 +14,8 @@ from .engine import BackwardStep, backward_steps, execution_order  # noqa: F401
 from .formula import FORMULAS, Formula, formula_for  # noqa: F401
 from .function import Function, FunctionCtx  # noqa: F401
 from .differentiate import backward, grad  # noqa: F401
-from .grad_mode import enable_grad, is_grad_enabled, no_grad, set_grad_enabled  # noqa: F401
+from .grad_mode import enable_grad, no_grad, set_grad_enabled  # noqa: F401
+from .grad_mode import grad_mode_setting as is_grad_enabled  # noqa: F401 (as set; see grad_mode)
 from .inference import inference_mode, is_inference_mode_enabled  # noqa: F401
 from .gradcheck import GradcheckError, gradcheck, gradgradcheck  # noqa: F401
 from .node import AccumulateGrad, Node  # noqa: F401

@@ -47,6 +47,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
     outputs, inputs = _as_tuple(outputs), _as_tuple(inputs)
     if grad_outputs is not None:
         grad_outputs = _as_tuple(grad_outputs)
+    if materialize_grads and allow_unused is False:
+        raise ValueError("Expected allow_unused to be True or not passed when materialize_grads"
+                         "=True, but got: allow_unused=False.")
     if allow_unused is None:
         allow_unused = materialize_grads
     captured = run_backward(outputs, grad_outputs, retain_graph, create_graph, inputs,
@@ -63,7 +66,8 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                 )
             if materialize_grads:
                 zeros = np.zeros(tensor._data.shape, tensor._data.dtype)  # (zeros_like)
-                found = make(layout.with_strides(zeros, layout.preserved_strides(tensor._data)))
+                found = make(layout.with_strides(zeros, layout.preserved_strides(tensor._data)),
+                             requires_grad=create_graph)
         results.append(found)
     return tuple(results)
 

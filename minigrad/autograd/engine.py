@@ -105,7 +105,7 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
         with silenced(), anomaly.blame(node), profiler.node_step(node, received):
             grad_outputs = summed(received)
             grad_outputs, _, retained = run_tensor_hooks(node, grad_outputs, False, True)
-            grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate)
+            grad_outputs, grads = _chain_rule(node, grad_outputs, needed, accumulate, retained)
         for (next_node, nr), grad in zip(node.next_functions, grads):
             if next_node is not None and grad is not None and (needed is None
                                                                or next_node in needed):
@@ -123,7 +123,17 @@ def summed(received: list) -> tuple:
     return tuple(sums)
 
 
-def _chain_rule(node, grad_outputs: tuple, needed, accumulate: bool) -> tuple:
+def _chain_rule(node, grad_outputs: tuple, needed, accumulate: bool, retained: tuple) -> tuple:
+    """``_apply``, keeping the ``retained`` gradients if the node fails: torch keeps them
+    when their hooks run, before the node (``run_backward`` stores them)."""
+    try:
+        return _apply(node, grad_outputs, needed, accumulate)
+    except Exception as error:
+        error._retained_grads = retained
+        raise
+
+
+def _apply(node, grad_outputs: tuple, needed, accumulate: bool) -> tuple:
     """The node runs: its pre-hooks (which may change ``grad_outputs``), its backward
     (the chain rule), its post-hooks, and anomaly mode's NaN check. Returns the
     ``grad_outputs`` and what it sends along each of its edges. A leaf sends nothing; a
@@ -173,18 +183,21 @@ def seeds(tensors, grad_tensors, as_arrays: bool) -> list:
         raise RuntimeError(
             f"got {len(grad_tensors)} tensors and {len(tensors)} gradients"
         )
-    return [(*output._gradient_edge(), _seed(index, output, grad, as_arrays))
-            for index, (output, grad) in enumerate(zip(tensors, grad_tensors))]
+    # (every seed is made and checked first, then each output's edge: torch's order)
+    grads = [_seed(index, output, grad, as_arrays)
+             for index, (output, grad) in enumerate(zip(tensors, grad_tensors))]
+    for index, output in enumerate(tensors):
+        # (a view made under no_grad requires grad, through its base, but has no edge
+        # for a gradient: torch refuses it the same way)
+        if not output.requires_grad or (not output._requires_grad and output.grad_fn is None):
+            raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
+    return [(*output._gradient_edge(), grad) for output, grad in zip(tensors, grads)]
 
 
 def _seed(index: int, output, grad, as_arrays: bool):
     """The gradient backward starts ``output`` with (1 for a one-element output)."""
-    # (a view made under no_grad requires grad, through its base, but has no edge
-    # for a gradient: torch refuses it the same way)
-    if not output.requires_grad or (not output._requires_grad and output.grad_fn is None):
-        raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
     if grad is None:
-        if output.numel() != 1:
+        if output.requires_grad and output.numel() != 1:
             raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
         grad = make(np.ones(output.shape, output._data.dtype))  # d out / d out
     else:
@@ -326,7 +339,7 @@ def run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: bo
     if type(node) is AccumulateGrad and node.variable._leaf_hooks:
         hooks = {0: node.variable._leaf_hooks}
     if hooks:
-        previous = grad_mode._enabled
+        previous = grad_mode._asked
         if on_arrays:
             grad_mode._set_enabled(False)
         try:
@@ -385,7 +398,7 @@ def _as_tensors(step: BackwardStep) -> BackwardStep:
     step.received = [(source, nr, wrap(grad)) for source, nr, grad in step.received]
     step.grad_outputs = tuple(wrap(grad) for grad in step.grad_outputs)
     step.sent = tuple((node, nr, wrap(grad)) for node, nr, grad in step.sent)
-    previous = grad_mode._enabled
+    previous = grad_mode._asked
     grad_mode._set_enabled(False)
     try:
         if step.is_leaf:

@@ -28,7 +28,7 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
-from . import anomaly, forward_ad, grad_mode, profiler
+from . import anomaly, forward_ad, grad_mode, hooks, profiler
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, run_tensor_hooks, seeds, wanted, wrapped)
@@ -70,7 +70,10 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
                           accumulate=accumulate):
             if accumulate and type(step.node) is AccumulateGrad \
                     and step.grad_outputs[0] is not None:
-                store(step.node.variable, step.grad_outputs[0], step._owned)
+                if step.node.variable._requires_grad:  # (not since requires_grad_(False))
+                    store(step.node.variable, step.grad_outputs[0], step._owned)
+                if hooks.post_accumulate:  # (called either way, as torch's engine does)
+                    hooks.run_post_accumulate_hooks(step.node.variable)
             if targets is not None and step.node in targets:
                 grads = step.grad_outputs
                 for nr in targets[step.node]:
@@ -78,6 +81,10 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
                         captured[(step.node, nr)] = wrapped(grads[nr], on_arrays)
             for tensor, grad in step.retained:  # (autograd.grad fills them too, as torch)
                 store(tensor, grad, False, retained=True)
+    except Exception as error:
+        for tensor, grad in getattr(error, "_retained_grads", ()):
+            store(tensor, grad, False, retained=True)
+        raise
     finally:
         restore_float_errors(token)
     return captured
@@ -134,7 +141,7 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
     # node -> input buffer, a flat list: [grad, mine] for output 0, then for
     # output 1, ... (mine: a new array only this walk holds, to add into)
     buffers: dict = {}
-    previous = grad_mode._enabled
+    previous = grad_mode._asked
     grad_mode._set_enabled(create_graph)  # (two seeds for one node: their sum is recorded)
     try:
         for node, nr, grad in roots:
@@ -209,7 +216,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
           reuse: bool, release: bool, accumulate: bool):
     """``_walk`` for a node with something to apply (a leaf, hooks, retained
     gradients, ``inputs=``, ``create_graph``, anomaly mode): runs it (as
-    ``engine._chain_rule``: pre-hooks, backward, post-hooks, the NaN check) and sends
+    ``engine._apply``: pre-hooks, backward, post-hooks, the NaN check) and sends
     its gradients on; returns its ``BackwardStep``, or None when there is nothing to
     hand out. A leaf runs (its node hooks) only when it accumulates, as in torch."""
     leaf = type(node) is AccumulateGrad
@@ -217,7 +224,7 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
     if create_graph:
         # Backward formulas are recorded; the mode is set per step, not
         # across the yield, so the caller's code between steps runs in its own mode.
-        previous = grad_mode._enabled
+        previous = grad_mode._asked
         grad_mode._set_enabled(True)
     try:
         if buffer is None:
@@ -273,6 +280,11 @@ def _step(node, buffer, buffers: dict, needed, targets, keep_graph: bool, create
                         buffers[next_node] = [grad, fresh]  # (the usual case, kept quick)
                     else:
                         _arrive(buffers, next_node, input_nr, grad, fresh, reuse)
+    except Exception as error:
+        # (a retained gradient is kept when its hook runs, before the node: so in torch,
+        # also when the node then fails; run_backward stores them before raising)
+        error._retained_grads = retained
+        raise
     finally:
         if create_graph:
             grad_mode._set_enabled(previous)

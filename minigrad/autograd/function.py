@@ -20,6 +20,8 @@ gradient). ``ctx`` is the graph node itself, as in PyTorch.
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 
 from .. import errors
@@ -29,7 +31,7 @@ from .packing import PackedTensor, keep
 from .saved import FREED as _FREED, SavedTensor
 from .tensor_base import TensorBase, make
 
-__all__ = ["Function", "FunctionCtx", "BackwardCFunction"]
+__all__ = ["Function", "FunctionCtx", "BackwardCFunction", "once_differentiable"]
 
 
 class FunctionCtx:
@@ -54,7 +56,9 @@ class FunctionCtx:
         self.non_differentiable.update(id(t) for t in tensors)
 
     def mark_dirty(self, *tensors) -> None:
-        """Accepted for compatibility; minigrad custom functions should not modify inputs."""
+        """Inputs that ``forward`` changed in place (and returns): their version moves on,
+        and each becomes an output of this node, as after a built-in in-place op."""
+        self.dirty_tensors = tensors
 
     def set_materialize_grads(self, value: bool) -> None:
         self.materialize_grads = value
@@ -73,6 +77,8 @@ class BackwardCFunction(FunctionCtx, Node):
         self._tensor_positions: tuple = ()
         self.needs_input_grad: tuple = ()
         self.non_differentiable: set = set()
+        self.dirty_tensors: tuple = ()
+        self.materialize_grads = True
 
     def release_saved(self) -> None:
         super().release_saved()
@@ -80,9 +86,16 @@ class BackwardCFunction(FunctionCtx, Node):
             self._saved_for_backward = _FREED
 
     def backward(self, saved, *grad_outputs):  # (saved: the ctx keeps its own)
-        grad_outputs = _materialized(grad_outputs, self._output_meta)
+        if self.materialize_grads:
+            grad_outputs = _materialized(grad_outputs, self._output_meta)
+        else:  # (set_materialize_grads(False): None where no gradient came)
+            grad_outputs = tuple(grad_outputs) + (None,) * (len(self._output_meta)
+                                                            - len(grad_outputs))
         grads = counted_gradients(self, self._function.backward(self, *grad_outputs),
                                   len(self.needs_input_grad))
+        for i, grad in enumerate(grads):
+            if grad is not None and i not in self._tensor_positions:
+                raise RuntimeError(errors.GRADIENT_FOR_NUMBER.format(name=self.name(), i=i + 1))
         return tuple(grads[i] for i in self._tensor_positions)
 
 
@@ -119,30 +132,46 @@ class Function(metaclass=_FunctionMeta):
         raise NotImplementedError("You must implement the jvp function for custom "
                                   "autograd.Function to use it with forward mode AD.")
 
+    @staticmethod
+    def setup_context(ctx, inputs, output):
+        """Written instead of taking ``ctx`` in ``forward``: keep what backward needs."""
+        raise NotImplementedError("setup_context is not implemented.")
+
     @classmethod
     def apply(cls, *args):
         ctx = cls._backward_cls()
         ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
+        recording = grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)
+        if recording:  # (as torch: the node and its edges first, then forward)
+            tensor_positions = [i for i, a in enumerate(args) if isinstance(a, TensorBase)]
+            ctx._tensor_positions = tuple(tensor_positions)
+            ctx._link([args[i] for i in tensor_positions], None)
         with grad_mode.no_grad(), forward_ad.paused():
-            outputs = cls.forward(ctx, *args)
+            outputs = _forward(cls, ctx, args)
         single = not isinstance(outputs, tuple)
         outputs = (outputs,) if single else outputs
-        if not (grad_mode.is_grad_enabled() and any(ctx.needs_input_grad)):
+        if not recording:
+            for tensor in ctx.dirty_tensors:
+                tensor._bump_version()
+            # (an input returned as it is comes back as an alias that needs no grad)
+            outputs = tuple(o.detach() if any(o is a for a in args) and not any(
+                o is t for t in ctx.dirty_tensors) else o for o in outputs)
             return _with_tangents(cls, ctx, args, outputs, single)
-        tensor_positions = [i for i, a in enumerate(args) if isinstance(a, TensorBase)]
-        ctx._tensor_positions = tuple(tensor_positions)
-        ctx._link([args[i] for i in tensor_positions], None)
         ctx.needs_input_grad = tuple(isinstance(a, TensorBase) and a.requires_grad for a in args)
         ctx._output_meta = tuple((o.shape, o.dtype) if isinstance(o, TensorBase) else None
                                  for o in outputs)
+        ctx._output_count = len(outputs)
         wrapped = []
         for nr, out in enumerate(outputs):
             if not isinstance(out, TensorBase) or id(out) in ctx.non_differentiable \
                     or not out.dtype.is_floating_point:
                 wrapped.append(out)
-                continue
-            wrapped.append(_output(out, ctx, nr, args))
+            elif any(out is t for t in ctx.dirty_tensors):
+                wrapped.append(_dirty(out, ctx, nr))
+            else:
+                wrapped.append(_output(out, ctx, nr, args))
         if ctx._saved_for_backward is not None:
+            _check_saved(ctx._saved_for_backward)
             by_id = {id(out): new for out, new in zip(outputs, wrapped)}
             ctx._saved_for_backward = tuple(
                 _save(t, by_id) for t in ctx._saved_for_backward
@@ -167,6 +196,34 @@ def _with_tangents(cls, ctx, args, outputs, single):
     return outputs[0] if single else outputs
 
 
+def _forward(cls, ctx, args):
+    """``forward(ctx, *args)``, or ``forward(*args)`` then ``setup_context(ctx, args,
+    output)`` for a Function that defines ``setup_context`` (PyTorch 2's style)."""
+    if cls.setup_context is Function.setup_context:
+        return cls.forward(ctx, *args)
+    output = cls.forward(*args)
+    cls.setup_context(ctx, args, output)
+    return output
+
+
+def _check_saved(values) -> None:
+    for i, value in enumerate(values):
+        if value is not None and not isinstance(value, TensorBase):
+            raise TypeError("save_for_backward can only save variables, but argument "
+                            f"{i} is of type {type(value).__name__}")
+
+
+def _dirty(out, ctx, nr):
+    """An input ``forward`` changed in place and marked dirty: refused on a leaf that
+    requires grad (PyTorch's text), else it becomes output ``nr`` of ``ctx`` (through
+    CopySlices on its base, for a view), its version moved on."""
+    if out._grad_fn is None and out.requires_grad:  # (its node as it is: torch's is_leaf)
+        out._bump_version()
+        raise RuntimeError(errors.LEAF_INPLACE_CUSTOM)
+    out._rebase_history(ctx, nr)
+    return out
+
+
 def _output(out, ctx, nr, args):
     """The Function's output ``out`` recorded as output ``nr`` of its node. An output
     that is a view (made in forward), or an input returned as it is, stays a view of
@@ -189,3 +246,36 @@ def _save(value, outputs_by_id):
         output = outputs_by_id[id(value)]
         return keep(output, output._data, is_output=True)
     return keep(value, value._data)
+
+
+class Error(Node):
+    """``once_differentiable``'s node (PyTorch's DelayedError, named ``Error``): the
+    gradients it passes on may not be differentiated again."""
+
+    formula_on_arrays = False
+
+    def forward(self, x):
+        return x
+
+    def backward(self, saved, grad):
+        raise RuntimeError(errors.ONCE_DIFFERENTIABLE)
+
+    def name(self) -> str:
+        return "torch::autograd::Error"
+
+
+def once_differentiable(backward):
+    """Decorate a custom Function's ``backward`` that cannot itself be differentiated:
+    it runs in no_grad, and under ``create_graph=True`` its gradients get an ``Error``
+    node, so differentiating them again raises (as torch's decorator)."""
+    @functools.wraps(backward)
+    def wrapper(ctx, *grads):
+        with grad_mode.no_grad():
+            outputs = backward(ctx, *grads)
+        if not grad_mode.is_grad_enabled() or not any(
+                isinstance(g, TensorBase) and g.requires_grad for g in grads):
+            return outputs
+        outputs = outputs if isinstance(outputs, tuple) else (outputs,)
+        return tuple(None if g is None else Error.apply(make(g._data, requires_grad=True))
+                     for g in outputs)
+    return wrapper

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 
-__all__ = ["is_grad_enabled", "no_grad", "enable_grad", "set_grad_enabled"]
+__all__ = ["is_grad_enabled", "grad_mode_setting", "no_grad", "enable_grad", "set_grad_enabled"]
 
-_enabled = True
+_enabled = True  # recording: grad mode on, outside inference mode
+_asked = True  # grad mode as set (``torch.is_grad_enabled()``)
+_inference = False  # inside inference_mode(): nothing is recorded, whatever grad mode says
 # True while a built-in backward formula runs on Tensors (create_graph=True):
 # PyTorch's formulas are C++, where ``grad * 2`` multiplies by a Scalar and is
 # recorded as MulBackward1 (``x * 2`` in Python records MulBackward0).
@@ -24,9 +26,21 @@ def is_grad_enabled() -> bool:
     return _enabled
 
 
+def grad_mode_setting() -> bool:
+    """Grad mode as set (the public ``torch.is_grad_enabled()``): True inside
+    ``inference_mode()`` + ``enable_grad()`` too, where nothing is recorded."""
+    return _asked
+
+
 def _set_enabled(mode: bool) -> None:
-    global _enabled
-    _enabled = mode
+    global _enabled, _asked
+    _asked = mode
+    _enabled = mode and not _inference
+
+
+def _set_inference(mode: bool) -> None:
+    global _inference
+    _inference = mode
 
 
 class _GradModeContext:
@@ -35,7 +49,7 @@ class _GradModeContext:
     _mode: bool
 
     def __enter__(self) -> None:
-        self._previous = _enabled
+        self._previous = _asked
         _set_enabled(self._mode)
 
     def __exit__(self, *exc_info) -> None:
@@ -47,7 +61,7 @@ class _GradModeContext:
 
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
-            previous = _enabled
+            previous = _asked
             _set_enabled(mode)
             try:
                 return func(*args, **kwargs)
@@ -56,13 +70,23 @@ class _GradModeContext:
         return wrapper
 
 
-class no_grad(_GradModeContext):
+class _NoParameters(_GradModeContext):
+    """A mode that takes no argument, so it may decorate bare: ``@no_grad`` as well as
+    ``@no_grad()`` (torch's _NoParamDecoratorContextManager)."""
+
+    def __new__(cls, function=None):
+        if function is None:
+            return super().__new__(cls)
+        return cls()(function)
+
+
+class no_grad(_NoParameters):
     """Disable recording: ``with no_grad(): w -= lr * w.grad`` (or ``@no_grad()``)."""
 
     _mode = False
 
 
-class enable_grad(_GradModeContext):
+class enable_grad(_NoParameters):
     """Re-enable recording inside a ``no_grad`` block."""
 
     _mode = True
@@ -74,7 +98,7 @@ class set_grad_enabled(_GradModeContext):
     restores the previous mode on exit."""
 
     def __init__(self, mode: bool) -> None:
-        self._previous = _enabled
+        self._previous = _asked
         self._mode = bool(mode)
         _set_enabled(self._mode)
 

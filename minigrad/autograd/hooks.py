@@ -77,6 +77,29 @@ def add_hook(hooks, hook) -> RemovableHandle:
     return handle
 
 
+# register_post_accumulate_grad_hook: id(leaf) -> (weak reference to it, {handle id: hook})
+post_accumulate: dict = {}
+
+
+def add_post_accumulate_hook(tensor, hook) -> RemovableHandle:
+    """Call ``hook(tensor)`` each time a backward has added into ``tensor.grad``."""
+    key = id(tensor)
+    entry = post_accumulate.get(key)
+    if entry is None or entry[0]() is not tensor:
+        def forget(ref):
+            if post_accumulate.get(key, (None,))[0] is ref:
+                del post_accumulate[key]
+        entry = post_accumulate[key] = (weakref.ref(tensor, forget), OrderedDict())
+    return add_hook(entry[1], hook)
+
+
+def run_post_accumulate_hooks(tensor) -> None:
+    entry = post_accumulate.get(id(tensor))
+    if entry is not None and entry[0]() is tensor:
+        for hook in tuple(entry[1].values()):
+            hook(tensor)
+
+
 class NodeHooks:
     """A node's own hooks and the tensor hooks kept on it: the part of ``Node`` that
     registers them (``Node`` inherits it; the walks run them, below)."""
@@ -124,7 +147,12 @@ def run_prehooks(node, grad_outputs: tuple, on_arrays: bool) -> tuple:
     hooks = node._node_hooks
     if hooks is None or not hooks[0]:
         return grad_outputs
-    return _run(hooks[0], grad_outputs, (), on_arrays)
+    return _run(hooks[0], _padded(node, grad_outputs), (), on_arrays)
+
+
+def _padded(node, grad_outputs: tuple) -> tuple:
+    """One gradient per output of the node (None where none came), as hooks see them."""
+    return grad_outputs + (None,) * (node._output_count - len(grad_outputs))
 
 
 def run_posthooks(node, grads: tuple, grad_outputs: tuple, needed, on_arrays: bool) -> tuple:
@@ -136,13 +164,13 @@ def run_posthooks(node, grads: tuple, grad_outputs: tuple, needed, on_arrays: bo
         return grads
     grads = tuple([None if next_node is None or (needed is not None and next_node not in needed)
                    else grad for (next_node, _), grad in zip(node.next_functions, grads)])
-    return _run(hooks[1], grads, (_tensors(grad_outputs, on_arrays),), on_arrays)
+    return _run(hooks[1], grads, (_tensors(_padded(node, grad_outputs), on_arrays),), on_arrays)
 
 
 def _run(hooks: dict, grads: tuple, extra: tuple, on_arrays: bool) -> tuple:
     """Call each hook on the gradients as Tensors (with grad mode off on arrays, as
     the tensor hooks) and check what it returns, as PyTorch does."""
-    previous = grad_mode._enabled
+    previous = grad_mode._asked
     if on_arrays:
         grad_mode._set_enabled(False)
     try:

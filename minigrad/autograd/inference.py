@@ -21,6 +21,10 @@ __all__ = ["inference_mode", "is_inference_mode_enabled", "is_inference", "mark_
 
 enabled = False
 inference_tensors: dict = {}  # id(tensor) -> weak reference to it
+# Of those, the ones with a version counter of their own (id -> weak reference):
+# ``detach()`` and ``.data`` of an inference tensor, made outside the mode, which torch
+# lets be changed in place.
+versioned: dict = {}
 
 
 def is_inference_mode_enabled() -> bool:
@@ -36,18 +40,37 @@ def is_inference(tensor) -> bool:
     return ref is not None and ref() is tensor
 
 
+def has_no_version(tensor) -> bool:
+    """An inference tensor without a version counter: it may not be changed in place
+    outside the mode, nor asked its ``_version`` (torch's errors)."""
+    if not is_inference(tensor):
+        return False
+    ref = versioned.get(id(tensor))
+    return ref is None or ref() is not tensor
+
+
+def keep_version(tensor) -> None:
+    """``tensor`` (``detach()`` or ``.data`` of an inference tensor, outside the mode)
+    counts its versions, as torch's does."""
+    _remember(versioned, tensor)
+
+
 def mark_inference(tensor, base=None) -> None:
     """Remember ``tensor`` as an inference tensor when it is one: made in inference
     mode (``base`` None), or a view of an inference tensor ``base`` (in the mode or
     not; a view of a normal tensor stays normal)."""
     if not (enabled if base is None else is_inference(base)):
         return
+    _remember(inference_tensors, tensor)
+
+
+def _remember(table: dict, tensor) -> None:
     key = id(tensor)
 
     def forget(ref):
-        if inference_tensors.get(key) is ref:
-            del inference_tensors[key]
-    inference_tensors[key] = weakref.ref(tensor, forget)
+        if table.get(key) is ref:
+            del table[key]
+    table[key] = weakref.ref(tensor, forget)
 
 
 class inference_mode:
@@ -66,13 +89,15 @@ class inference_mode:
 
     def __enter__(self) -> None:
         global enabled
-        self._previous = (grad_mode._enabled, enabled)
-        grad_mode._set_enabled(not self.mode)
+        self._previous = (grad_mode._asked, enabled)
         enabled = bool(self.mode)
+        grad_mode._set_inference(enabled)
+        grad_mode._set_enabled(not self.mode)
 
     def __exit__(self, *exc_info) -> None:
         global enabled
         grad_enabled, enabled = self._previous
+        grad_mode._set_inference(enabled)
         grad_mode._set_enabled(grad_enabled)
 
     def __call__(self, func):
@@ -89,3 +114,4 @@ class inference_mode:
 def forget_inference(tensor) -> None:
     """``tensor`` is not an inference tensor (a wrapped number shared by every graph)."""
     inference_tensors.pop(id(tensor), None)
+    versioned.pop(id(tensor), None)

@@ -74,6 +74,10 @@ class Node(NodeHooks):
     # (``fused(saved, grad, needs, grad_is_free)``, None where it does not apply).
     fused_backward = None
 
+    # A node of several differentiable outputs (split, a custom Function): how many, so
+    # that its hooks see one gradient per output (None where none came), as in torch.
+    _output_count = 0
+
     _input_saves: tuple = ()  # (name, position, for_grad_of), from ``saves``
     _param_saves: tuple = ()  # (name, default), from ``saves``
     _result_saved = False

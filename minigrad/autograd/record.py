@@ -50,6 +50,10 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
                 record = True
                 break
     if record:
+        if DEFAULT_HOOKS:  # (torch makes the edges, where a changed view may be refused, first)
+            for x in inputs:
+                if isinstance(x, TensorBase) and x._view_version is not None:
+                    x.grad_fn  # noqa: B018
         # What the class's ``saves`` names goes straight into _saved: the inputs and
         # keyword arguments first, then what forward's save() calls keep; _link adds
         # the output.
@@ -99,8 +103,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
         # How it was made, as torch's creation_meta: a view made under no_grad (or
         # from a view made so, or by a custom Function) may not be changed in place
         # with grad mode on (see ops.inplace.check_inplace).
-        output._view_made = "no_grad" if not grad_mode._enabled else (
-            inputs[0]._view_made if inputs[0]._view_version is not None else "grad mode")
+        output._view_made = _view_made(inputs[0])
         if not record:
             return output
     elif not record:
@@ -160,3 +163,14 @@ _CASTS: dict = {}
 
 
 _new_object = object.__new__
+
+
+def _view_made(x) -> str:
+    """How a view of ``x`` is made (torch's creation_meta, propagated from a view ``x``):
+    in inference mode, under no_grad, or as ``x`` was (in grad mode; "grad mode" for a
+    view of a tensor that is none). Inference mode's mark is kept by every view of it."""
+    made = x._view_made if x._view_version is not None else "grad mode"
+    if grad_mode._inference or made == "inference":
+        return "inference"
+    return made if grad_mode._enabled else "no_grad"
+

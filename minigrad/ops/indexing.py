@@ -578,14 +578,16 @@ def getitem(x, index):
     slices ``slice``, None ``unsqueeze``, and the integer/boolean arrays one final
     advanced index. A lone slice is always recorded; inside a tuple, slices that
     keep everything are skipped, and an index that changes nothing is an alias."""
-    if x._view_version is not None and grad_mode.is_grad_enabled() and x.requires_grad:
-        # (as torch: a changed view's node is rebuilt, or refused, before the index is read)
-        x.grad_fn  # noqa: B018
     index = _ranges_as_lists(index)
     if _sequence_as_tuple(index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
     index = _uint8_as_masks(index)
+    if x._view_version is not None and grad_mode.is_grad_enabled() and x.requires_grad:
+        # (as torch: a changed view's node is rebuilt, or refused, before the index is
+        # read, after Python's count of the dims it names)
+        _normalize_index(x, index)
+        x.grad_fn  # noqa: B018
     if not isinstance(index, tuple):
         if index is Ellipsis:
             return shape_ops.AliasBackward0.apply(x)

@@ -19,6 +19,7 @@ the new one.
 
 from __future__ import annotations
 
+import warnings
 import weakref
 
 import numpy as np
@@ -36,8 +37,8 @@ from ..kernels.layout import check_no_partial_overlap, geometry
 from . import strided
 from ..autograd.tensor_base import is_tensor, make
 
-__all__ = ["counted", "inplace", "check_inplace", "rebase", "zeros_like_op", "fill", "copy", "copied",
-           "CopySlices"]
+__all__ = ["counted", "inplace", "check_inplace", "rebase", "rebase_history", "zeros_like_op",
+           "fill", "copy", "copied", "CopySlices", "masked_fill_"]
 
 
 class ZeroBackward0(Node):
@@ -137,6 +138,8 @@ def check_inplace(x, *others) -> None:
     mode is refused after the change, when its version moves on: ``counted``.)"""
     if not grad_mode.is_grad_enabled():
         return
+    if inference.inference_tensors and inference.is_inference(x):
+        return  # (torch keeps no autograd record of an inference tensor: nothing to refuse)
     if x._view_version is not None and x._view_made != "grad mode" and (
             x.requires_grad or any(getattr(value, "requires_grad", False) for value in others)):
         node = x._grad_fn
@@ -157,7 +160,7 @@ def counted(x) -> None:
     """One more in-place change of ``x``: its version moves on. An inference tensor
     outside inference mode has none to move, and PyTorch raises here, after the change
     was written (so the tensor has changed all the same)."""
-    if not inference.enabled and inference.is_inference(x):
+    if not inference.enabled and inference.has_no_version(x):
         raise RuntimeError(errors.INFERENCE_INPLACE)
     x._version_counter.value += 1
 
@@ -182,9 +185,14 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
     counted(x)
     if forward_ad.active:  # (a dual tensor's tangent changes with it)
         forward_ad.move_tangent(result, x)
-    node = result._grad_fn
-    if node is None:
-        return
+    if result._grad_fn is not None:
+        rebase_history(x, result._grad_fn, result._output_nr)
+        _save_result_as(result._grad_fn, result, x)
+
+
+def rebase_history(x, node, output_nr: int) -> None:
+    """Make ``x``, just changed in place, output ``output_nr`` of ``node``; a view's
+    change is recorded on its base (CopySlices), the view's node made again from it."""
     if x._view_version is not None:
         base = x._base
         through_view = copy_slices(base, x._data, node)
@@ -193,8 +201,7 @@ def rebase(x, result, overlap_ok: bool = False, where=True) -> None:
         strided.regenerate_grad_fn(x)
     else:
         strided.move_retain_grad(x, x._grad_fn, x._output_nr, node)
-        x._grad_fn, x._output_nr, x._requires_grad = node, result._output_nr, True
-    _save_result_as(node, result, x)
+        x._grad_fn, x._output_nr, x._requires_grad = node, output_nr, True
 
 
 def _save_result_as(node, result, x) -> None:
@@ -293,8 +300,21 @@ _CPP_NAMES = {dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "
               dtypes.int16: "short int", dtypes.int32: "int", dtypes.int64: "long int"}
 
 
-def inplace(x, op, *args):
-    """Apply ``op(x, *args)`` and store the result in ``x`` itself."""
+def masked_fill_(x, mask, value):
+    """``x.masked_fill_(mask, value)``. Into an expanded ``x`` (elements sharing memory)
+    torch still writes, with a warning: each element where ``mask`` is True."""
+    if not has_internal_overlap(x._data):
+        return inplace(x, pointwise.masked_fill, mask, value)
+    check_inplace(x, value)  # (autograd's refusals first, then the kernel's warning)
+    warnings.warn(errors.EXPANDED_WRITE_WARNING.format(op="masked_fill_", index="mask",
+                                                       value="scalar"), UserWarning, stacklevel=3)
+    written = np.broadcast_to(as_tensor(mask)._data, x.shape)
+    return inplace(x, pointwise.masked_fill, mask, value, where=written)
+
+
+def inplace(x, op, *args, where=None):
+    """Apply ``op(x, *args)`` and store the result in ``x`` itself (``where``: only
+    there, into an expanded ``x``: see masked_fill_)."""
     check_inplace(x, *args)
     if op is not fill:
         for value in args:
@@ -330,5 +350,8 @@ def inplace(x, op, *args):
             f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
             f"output type {names[x.dtype]}"
         )
-    rebase(x, result, overlap_ok=op is zeros_like_op or (op is fill and not is_tensor(args[0])))
+    # (a fill writes one value everywhere; copying a tensor into itself, torch skips)
+    rebase(x, result, overlap_ok=op is zeros_like_op or (op is fill and not is_tensor(args[0]))
+           or (op is copy and args[0] is x) or where is not None,
+           where=True if where is None else where)
     return x

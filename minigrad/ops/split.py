@@ -75,7 +75,7 @@ def several_outputs(cls, x, params) -> tuple:
         outputs = _views(x, arrays, node if record else None)
     if record:
         node._forward_args = None
-        node.outputs = len(outputs)
+        node.outputs = node._output_count = len(outputs)
         node._link((x,), None)
     if forward_ad.active:
         forward_ad.run_several(cls, (x,), params, outputs)
@@ -87,7 +87,10 @@ def _views(x, arrays, node) -> list:
     version = x._version_counter
     base = x if x._base is None else x._base
     # (torch's creation_meta MULTI_OUTPUT_NODE, or NO_GRAD_MODE under no_grad)
-    made = "multi-output" if grad_mode.is_grad_enabled() else "no_grad"
+    made = "multi-output" if grad_mode.is_grad_enabled() else \
+        "inference" if grad_mode._inference else "no_grad"
+    if x._view_version is not None and x._view_made == "inference":
+        made = "inference"  # (torch's propagate_creation_meta: a view of such a view)
     outputs = []
     for number, array in enumerate(arrays):
         view = make(array, grad_fn=node, output_nr=number if node else 0,

@@ -121,8 +121,7 @@ def regenerate_grad_fn(view) -> None:
     base = view._base
     old = view._grad_fn
     if old is None and not base._requires_grad:
-        view._view_version = view._version_cell.value
-        return
+        return  # (the change is still to be seen if the base comes to require grad: torch)
     if view._view_made != "grad mode":  # (torch refuses, at every reading)
         raise RuntimeError(errors.view_changed_in_place(
             view._view_made, forward_name(old) if old is not None else None, view._output_nr,
