@@ -33,10 +33,12 @@ __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_so
            "scaled_dot_product_attention", "multi_head_attention_forward",
            "one_hot", "embedding", "layer_norm", "group_norm", "instance_norm", "rms_norm",
            "gelu", "glu", "bilinear", "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d",
-           "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "pad",
+           "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "pad", "conv3d",
            "conv1d", "conv2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
-           "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
+           "adaptive_avg_pool2d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d",
+           "adaptive_max_pool3d", "local_response_norm", "channel_shuffle", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy_with_logits", "batch_norm", "binary_cross_entropy", "l1_loss",
            "smooth_l1_loss", "huber_loss", "normalize", "dropout1d", "dropout2d", "selu",
            "celu", "mish", "hardswish", "hardsigmoid", "hardshrink", "softshrink", "threshold", "prelu",
@@ -1032,6 +1034,13 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """3-D convolution of ``input`` (N, C_in, D, H, W) with ``weight`` (C_out, C_in / groups,
+    kD, kH, kW): conv2d with one more spatial dim (volumes, videos; ConvolutionBackward0)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
                     spatial: int, name: str):
     input, unbatched = _batched(input, spatial, name)
@@ -1057,6 +1066,14 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     that grows images (a DCGAN's generator; ConvolutionBackward0, transposed=True)."""
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
                            dilation, 2, "conv_transpose2d")
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The 3-D transposed convolution of ``input`` (N, C_in, D, H, W) with ``weight`` (C_in,
+    C_out / groups, kD, kH, kW): the volume-growing layer of 3-D U-Nets and video GANs."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 3, "conv_transpose3d")
 
 
 # ---- resizing (ops/upsample.py) ----------------------------------------------------
@@ -1144,6 +1161,32 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
                         align_corners)
 
 
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Tensor:
+    """input / (k + alpha * mean of input^2 over ``size`` neighbouring channels)^beta, the
+    mean an average pooling across the channels (PyTorch's own composition, so the same
+    nodes: DivBackward0 last)."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input "
+                         f"(got {dim} dimensions)")  # (PyTorch's text, its spaces too)
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
     """(*, C r^2, H, W) -> (*, C, H r, W r) for r = ``upscale_factor``: r^2 channels become
     an r x r block of pixels (sub-pixel convolution's upsampling; PixelShuffleBackward0)."""
@@ -1175,20 +1218,23 @@ def _check_shuffle(input: Tensor, factor: int, name: str, what: str) -> None:
         raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
 
 
-def _pool_sizes(kernel_size, stride, padding, dilation, name: str):
-    """kernel, stride (the kernel when not given), padding and dilation as pairs, and the
-    stride as the node shows it (() when not given)."""
-    def pair(value, what, text="either be a single int"):
-        value = _tuple(value, 2)
-        if len(value) not in (1, 2):
-            raise RuntimeError(f"{name}: {what} must {text}, or a tuple of two ints")
-        return value * 2 if len(value) == 1 else value
+def _pool_sizes(kernel_size, stride, padding, dilation, name: str, spatial: int = 2):
+    """kernel, stride (the kernel when not given), padding and dilation, one value per
+    spatial dim, and the stride as the node shows it (() when not given)."""
+    either = "" if name == "avg_pool3d" else "either "  # (PyTorch's texts differ so)
 
-    kernel = pair(kernel_size, "kernel_size")
-    shown = () if stride is None or stride == [] or stride == () else _tuple(stride, 2)
-    strides = pair(shown, "stride", "either be omitted, a single int") if shown else kernel
-    return (kernel, strides, pair(padding, "padding"),
-            pair(dilation, "dilation", "be either a single int"), shown)
+    def per_dim(value, what, text=f"{either}be a single int"):
+        value = _tuple(value, spatial)
+        if len(value) not in (1, spatial):
+            raise RuntimeError(f"{name}: {what} must {text}, or a tuple of "
+                               f"{('two', 'three')[spatial - 2]} ints")
+        return value * spatial if len(value) == 1 else value
+
+    kernel = per_dim(kernel_size, "kernel_size")
+    shown = () if stride is None or stride == [] or stride == () else _tuple(stride, spatial)
+    strides = per_dim(shown, "stride", f"{either}be omitted, a single int") if shown else kernel
+    return (kernel, strides, per_dim(padding, "padding"),
+            per_dim(dilation, "dilation", "be either a single int"), shown)
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
@@ -1197,8 +1243,18 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     kernel size by default). With ``return_indices``, also where each one was (h * W + w)."""
     kernel, strides, padding, dilation, shown = _pool_sizes(kernel_size, stride, padding,
                                                             dilation, "max_pool2d")
-    return ops.max_pool2d(input, kernel, strides, padding, dilation, ceil_mode, shown,
-                          return_indices)
+    return ops.max_pool(input, kernel, strides, padding, dilation, ceil_mode, shown,
+                        return_indices)
+
+
+def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    """max_pool2d over volumes (N, C, D, H, W): the largest element of each kD x kH x kW
+    window (MaxPool3DWithIndicesBackward0; indices t * H * W + h * W + w)."""
+    kernel, strides, padding, dilation, shown = _pool_sizes(kernel_size, stride, padding,
+                                                            dilation, "max_pool3d", 3)
+    return ops.max_pool(input, kernel, strides, padding, dilation, ceil_mode, shown,
+                        return_indices)
 
 
 def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
@@ -1221,8 +1277,18 @@ def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bo
     default); padding counts as zeros (``count_include_pad``)."""
     kernel, strides, padding, _, shown = _pool_sizes(kernel_size, stride, padding, 1,
                                                      "avg_pool2d")
-    return ops.avg_pool2d(input, kernel, strides, padding, ceil_mode, count_include_pad,
-                          divisor_override, shown)
+    return ops.avg_pool(input, kernel, strides, padding, ceil_mode, count_include_pad,
+                        divisor_override, shown)
+
+
+def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """avg_pool2d over volumes (N, C, D, H, W): the mean of each kD x kH x kW window
+    (AvgPool3DBackward0)."""
+    kernel, strides, padding, _, shown = _pool_sizes(kernel_size, stride, padding, 1,
+                                                     "avg_pool3d", 3)
+    return ops.avg_pool(input, kernel, strides, padding, ceil_mode, count_include_pad,
+                        divisor_override, shown)
 
 
 def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
@@ -1238,22 +1304,51 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Averages over a grid of ``output_size`` (h, w) regions, whatever the input's size:
     output (i, j) is the mean of rows [floor(i H / h), ceil((i + 1) H / h)) and the
     columns alike. ``None`` keeps that size; (1, 1) is the mean over H and W."""
-    size = _tuple(output_size, 2)
-    if input.dim() in (3, 4):
-        size = tuple(input.shape[-2 + k] if s is None else s for k, s in enumerate(size))
-    if size == (1, 1) and input.dim() in (3, 4):  # (as PyTorch: a mean, MeanBackward1)
-        return input.mean((-1, -2), keepdim=True)
-    return ops.adaptive_avg_pool2d(input, size)
+    return _adaptive_avg_pool(input, output_size, 2)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+    """adaptive_avg_pool2d over volumes (N, C, D, H, W): a grid of ``output_size`` (d, h, w)
+    regions (AdaptiveAvgPool3DBackward0); (1, 1, 1) is the mean over D, H and W."""
+    return _adaptive_avg_pool(input, output_size, 3)
+
+
+def _adaptive_sizes(input: Tensor, output_size, spatial: int, kind: str) -> tuple:
+    """``output_size`` as one int per spatial dim, ``None`` the input's size there."""
+    size = (output_size,) * spatial if output_size is None else _tuple(output_size, spatial)
+    if len(size) != spatial:
+        raise RuntimeError(f"adaptive_avg_pool{spatial}d: output_size must be {spatial}"
+                           if kind == "avg" else f"adaptive_max_pool{spatial}d(): internal "
+                           f"error: output_size.size() must be {spatial}")
+    if input.dim() in (spatial + 1, spatial + 2):
+        size = tuple(input.shape[k - spatial] if s is None else s for k, s in enumerate(size))
+    if spatial == 3 and kind == "avg" and any(s < 0 for s in size):
+        raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than "
+                           f"or equal to 0 but received {{{size[0]}, {size[1]},{size[2]}}}")
+    return size
+
+
+def _adaptive_avg_pool(input: Tensor, output_size, spatial: int) -> Tensor:
+    size = _adaptive_sizes(input, output_size, spatial, "avg")
+    if size == (1,) * spatial and input.dim() in (spatial + 1, spatial + 2):
+        # (as PyTorch: a mean, MeanBackward1)
+        return input.mean(tuple(range(-1, -spatial - 1, -1)), keepdim=True)
+    return ops.adaptive_avg_pool(input, size)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
     """The largest element of each of a grid of ``output_size`` (h, w) regions (rows
     [floor(i H / h), ceil((i + 1) H / h)), the columns alike; ``None`` keeps that size);
     with ``return_indices``, also where each was (h * W + w)."""
-    size = _tuple(output_size, 2)
-    if input.dim() in (3, 4):
-        size = tuple(input.shape[-2 + k] if s is None else s for k, s in enumerate(size))
-    return ops.adaptive_max_pool2d(input, size, return_indices)
+    return ops.adaptive_max_pool(input, _adaptive_sizes(input, output_size, 2, "max"),
+                                 return_indices)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool2d over volumes (N, C, D, H, W) (AdaptiveMaxPool3DBackward0;
+    indices t * H * W + h * W + w)."""
+    return ops.adaptive_max_pool(input, _adaptive_sizes(input, output_size, 3, "max"),
+                                 return_indices)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
@@ -1397,15 +1492,15 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
     """Pad the last dims: ``pad = (left, right)`` for the last dim, then
     ``(left, right, top, bottom)`` for the last two, and so on; negative amounts crop.
     ``mode='constant'`` fills with ``value`` (0 by default); ``'reflect'`` mirrors the
-    edges (without repeating them), ``'replicate'`` repeats them (1 to 3 padded dims)."""
+    edges (without repeating them), ``'replicate'`` repeats them, ``'circular'`` wraps
+    around (the left border copies the right end; 1 to 3 padded dims)."""
     if mode == "constant":
         return ops.constant_pad(input, tuple(pad), 0 if value is None else value)
     ops.check_pad(input, pad)
     if value is not None and value != 0.0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-    if mode not in ("reflect", "replicate"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}" if mode != "circular"
-                                  else "minigrad's F.pad has no mode='circular' yet")
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     dims = len(pad) // 2
     if not 1 <= dims <= 3 or input.dim() not in (dims + 1, dims + 2):
         raise NotImplementedError(
@@ -1422,7 +1517,42 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
                     f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding "
                     f"input dimension, but got: padding ({pad[2 * i]}, {pad[2 * i + 1]}) at "
                     f"dimension {dim} of input {list(input.shape)}")
+    if mode == "circular":
+        return _pad_circular(input, tuple(pad))
     return ops.padding.edge_pad(input, pad, mode)
+
+
+def _pad_circular(input: Tensor, pad: tuple) -> Tensor:
+    """Circular padding as ATen's _pad_circular writes it (so CopySlices records it): an
+    empty output, the input copied into its middle, then per padded dim (the last first)
+    the left border copied from the right end and the right border from the left."""
+    padded = len(pad) // 2
+    shape = list(input.shape)
+    for i in range(padded):
+        left, right, size = pad[2 * i], pad[2 * i + 1], shape[-1 - i]
+        if left > size or right > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        shape[-1 - i] = size + left + right
+        if shape[-1 - i] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = input.new_empty(shape)
+    middle, source = [slice(None)] * len(shape), [slice(None)] * len(shape)
+    for i in range(padded):
+        left, right, dim = pad[2 * i], pad[2 * i + 1], len(shape) - 1 - i
+        middle[dim] = slice(max(left, 0), shape[dim] - max(right, 0))
+        source[dim] = slice(max(-left, 0), input.shape[dim] - max(-right, 0))
+    out[tuple(middle)] = input[tuple(source)]
+    for i in range(padded):
+        left, right, dim = pad[2 * i], pad[2 * i + 1], len(shape) - 1 - i
+        if left > 0:
+            end = shape[dim] - max(right, 0)
+            out[(slice(None),) * dim + (slice(0, left),)] = \
+                out[(slice(None),) * dim + (slice(end - left, end),)]
+        if right > 0:
+            start = max(left, 0)
+            out[(slice(None),) * dim + (slice(shape[dim] - right, None),)] = \
+                out[(slice(None),) * dim + (slice(start, start + right),)]
+    return out
 
 
 def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,

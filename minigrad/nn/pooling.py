@@ -1,5 +1,5 @@
-"""Pooling layers: ``MaxPool1d``, ``MaxPool2d``, ``AvgPool1d``, ``AvgPool2d``,
-``AdaptiveAvgPool1d``, ``AdaptiveAvgPool2d``, ``AdaptiveMaxPool1d``, ``AdaptiveMaxPool2d``.
+"""Pooling layers: ``MaxPool1d``/``2d``/``3d``, ``AvgPool1d``/``2d``/``3d``,
+``AdaptiveAvgPool1d``/``2d``/``3d``, ``AdaptiveMaxPool1d``/``2d``/``3d``.
 None has parameters: each summarises
 every window of its input (the largest element, or the mean); the math is in
 ``minigrad.nn.functional``.
@@ -13,8 +13,9 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
 
 
 class _MaxPoolNd(Module):
@@ -54,6 +55,18 @@ class MaxPool2d(_MaxPoolNd):
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
+class MaxPool3d(_MaxPoolNd):
+    """The largest element of each kernel_size window of a volume (N, C, D, H, W).
+
+    >>> MaxPool3d(2)(minigrad.ones(1, 2, 4, 4, 4)).shape
+    torch.Size([1, 2, 2, 2, 2])
+    """
+
+    def forward(self, input: Tensor):
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
 class AvgPool1d(Module):
     """The mean of each window of a row (N, C, L)."""
 
@@ -78,13 +91,10 @@ def _single(value) -> tuple:
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
-class AvgPool2d(Module):
-    """The mean of each kernel_size window of (N, C, H, W), windows ``stride`` apart (the
-    kernel size by default).
+class _AvgPoolNd(Module):
+    """What AvgPool2d and AvgPool3d share; ``pool``: the function."""
 
-    >>> AvgPool2d(2)
-    AvgPool2d(kernel_size=2, stride=2, padding=0)
-    """
+    pool = staticmethod(F.avg_pool2d)
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                  count_include_pad: bool = True, divisor_override: int | None = None) -> None:
@@ -97,11 +107,32 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return self.pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                         self.count_include_pad, self.divisor_override)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(_AvgPoolNd):
+    """The mean of each kernel_size window of (N, C, H, W), windows ``stride`` apart (the
+    kernel size by default).
+
+    >>> AvgPool2d(2)
+    AvgPool2d(kernel_size=2, stride=2, padding=0)
+    """
+
+    pool = staticmethod(F.avg_pool2d)
+
+
+class AvgPool3d(_AvgPoolNd):
+    """The mean of each kernel_size window of a volume (N, C, D, H, W).
+
+    >>> AvgPool3d((1, 2, 2))
+    AvgPool3d(kernel_size=(1, 2, 2), stride=(1, 2, 2), padding=0)
+    """
+
+    pool = staticmethod(F.avg_pool3d)
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -132,6 +163,18 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    """Averages over an ``output_size`` grid of regions of a volume: ``AdaptiveAvgPool3d(1)``
+    is global average pooling of a 3-D network.
+
+    >>> AdaptiveAvgPool3d(1)(minigrad.ones(2, 8, 3, 5, 5)).shape
+    torch.Size([2, 8, 1, 1, 1])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
 class _AdaptiveMaxPoolNd(Module):
     def __init__(self, output_size, return_indices: bool = False) -> None:
         super().__init__()
@@ -157,3 +200,10 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
     def forward(self, input: Tensor):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """The largest element of each of an ``output_size`` grid of regions of a volume."""
+
+    def forward(self, input: Tensor):
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)

@@ -60,8 +60,8 @@ from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
 from ..rules.conv import check_dtype as check_pool_dtype, check_pad  # noqa: F401
 from .conv import (  # noqa: F401
-    adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool2d, constant_pad, conv_transpose, convolution, fold, max_pool2d,
-    unfold)
+    adaptive_avg_pool, adaptive_max_pool, avg_pool, constant_pad, conv_transpose, convolution, fold,
+    max_pool, unfold)
 from .counting import (  # noqa: F401
     argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique,
     unique_consecutive)

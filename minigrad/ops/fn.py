@@ -975,22 +975,25 @@ def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation
     return squeeze(result, 2) if flat else result
 
 
-def max_pool_backward(grad, x, indices):
-    """Each window's gradient added to the element it chose (indices count h * W + w)
-    (MaxPool2DWithIndicesBackwardBackward0)."""
+def max_pool_backward(grad, x, indices, spatial=2):
+    """Each window's gradient added to the element it chose (indices count h * W + w, or
+    t * H * W + h * W + w) (MaxPool2DWithIndicesBackwardBackward0, or 3D)."""
     if is_tensor(grad):
-        return conv.MaxPool2DWithIndicesBackwardBackward0.apply(grad, x, indices=as_array(indices))
-    return kernels_conv.max_pool_backward(grad, indices, x.shape, 2)
+        node = (conv.MaxPool2DWithIndicesBackwardBackward0 if spatial == 2 else
+                conv.MaxPool3DWithIndicesBackwardBackward0)
+        return node.apply(grad, x, indices=as_array(indices))
+    return kernels_conv.max_pool_backward(grad, indices, x.shape, spatial)
 
 
-def max_pool_gather(grad, indices):
+def max_pool_gather(grad, indices, spatial=2):
     """Each window reads the gradient of the element it chose (a gather)."""
     indices = as_array(indices)
     if is_tensor(grad):
-        flat = reshape(grad, tuple(grad.shape[:-2]) + (grad.shape[-2] * grad.shape[-1],))
-        chosen = indices.reshape(indices.shape[:-2] + (indices.shape[-2] * indices.shape[-1],))
+        plane = int(np.prod(grad.shape[-spatial:], dtype=np.int64))
+        flat = reshape(grad, tuple(grad.shape[:-spatial]) + (plane,))
+        chosen = indices.reshape(indices.shape[:-spatial] + (-1,))
         return reshape(gather(flat, flat.ndim - 1, chosen, given_dim=-1), indices.shape)
-    return kernels_conv.max_pool_gather(grad, indices, 2)
+    return kernels_conv.max_pool_gather(grad, indices, spatial)
 
 
 def avg_pool(x, geometry, divisors, shown):
@@ -998,7 +1001,8 @@ def avg_pool(x, geometry, divisors, shown):
     divisors = as_array(divisors)
     if is_tensor(x):
         kernel, stride, padding, ceil_mode = geometry
-        return conv.AvgPool2DBackward0.apply(
+        node = conv.AvgPool2DBackward0 if len(kernel) == 2 else conv.AvgPool3DBackward0
+        return node.apply(
             x, kernel_size=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
             count_include_pad=shown["count_include_pad"],
             divisor_override=shown["divisor_override"], shown_stride=shown["stride"])
@@ -1010,22 +1014,27 @@ def avg_pool_backward(grad, x, geometry, divisors, shown):
     (AvgPool2DBackwardBackward0)."""
     divisors = as_array(divisors)
     if is_tensor(grad):
-        return conv.AvgPool2DBackwardBackward0.apply(grad, x, geometry=geometry,
-                                                     divisors=divisors, shown=shown)
+        node = (conv.AvgPool2DBackwardBackward0 if len(geometry[0]) == 2 else
+                conv.AvgPool3DBackwardBackward0)
+        return node.apply(grad, x, geometry=geometry, divisors=divisors, shown=shown)
     kernel, stride, padding, _ = geometry
     return kernels_conv.avg_pool_backward(grad, x.shape, kernel, stride, padding, divisors)
 
 
 def adaptive_avg_pool(x, size):
-    """Adaptive average pooling to ``size`` (AdaptiveAvgPool2DBackward0)."""
+    """Adaptive average pooling to ``size`` (AdaptiveAvgPool2DBackward0, or 3D)."""
     if is_tensor(x):
-        return conv.AdaptiveAvgPool2DBackward0.apply(x, output_size=tuple(size))
+        node = conv.AdaptiveAvgPool2DBackward0 if len(size) == 2 else \
+            conv.AdaptiveAvgPool3DBackward0
+        return node.apply(x, output_size=tuple(size))
     return kernels_conv.adaptive_avg_pool(x, size)
 
 
-def adaptive_avg_pool_backward(grad, x):
+def adaptive_avg_pool_backward(grad, x, spatial=2):
     """Each output's gradient over its count, added to every element it averaged
-    (AdaptiveAvgPool2DBackwardBackward0)."""
+    (AdaptiveAvgPool2DBackwardBackward0, or 3D)."""
     if is_tensor(grad):
-        return conv.AdaptiveAvgPool2DBackwardBackward0.apply(grad, x)
-    return kernels_conv.adaptive_avg_pool_backward(grad, x.shape)
+        node = conv.AdaptiveAvgPool2DBackwardBackward0 if spatial == 2 else \
+            conv.AdaptiveAvgPool3DBackwardBackward0
+        return node.apply(grad, x)
+    return kernels_conv.adaptive_avg_pool_backward(grad, x.shape, spatial)
