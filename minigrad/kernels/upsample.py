@@ -8,8 +8,12 @@ floor((i + 0.5) * scale)), capped at size - 1. 'linear' reads the two neighbours
 s = scale * (i + 0.5) - 0.5 (at least 0; align_corners: s = (size - 1) / (out - 1) * i)
 with weights 1 - l and l, l = s - floor(s), in the input's dtype; bilinear is linear
 along H of linear along W: t(h) = x[h, w0] w0 + x[h, w1] w1, y = t(h0) h0 + t(h1) h1,
-each a + b fused as fma(a's factors, b) where PyTorch's compiler fuses them. The backward adds each output's gradient times its weights into the elements
-it read, output after output, as PyTorch's loops do (``np.add.at`` keeps that order).
+each a + b fused as fma(a's factors, b) where PyTorch's compiler fuses them; trilinear
+alike with one more dim. 'cubic' (bicubic) reads the four neighbours i0 - 1 ... i0 + 2 of
+s = scale * (i + 0.5) - 0.5 (not clamped at 0; the indices clamped into the input) with
+Keys' cubic convolution weights (A = -0.75) of l = s - i0. The backward adds each output's
+gradient times its weights into the elements it read, output after output, as PyTorch's
+loops do (``np.add.at`` keeps that order).
 """
 
 from __future__ import annotations
@@ -20,8 +24,8 @@ import numpy as np
 
 from .fma import fma32, fma64
 
-__all__ = ["nearest_indices", "linear_indices", "upsample", "upsample_backward",
-           "pixel_shuffle", "pixel_unshuffle"]
+__all__ = ["nearest_indices", "linear_indices", "cubic_indices", "upsample", "upsample_backward",
+           "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
 
 
 def _fma(a, b, c):
@@ -63,12 +67,40 @@ def linear_indices(size: int, out: int, scale, align_corners: bool, dtype):
     return i0, i1, (dtype(1) - lam).astype(dtype), lam
 
 
+def cubic_indices(size: int, out: int, scale, align_corners: bool, dtype):
+    """The four (indices, weights) pairs along one dim of bicubic resizing: neighbours
+    i0 - 1 ... i0 + 2 (clamped into the input) of the source s, Keys' weights of
+    l = s - i0 with A = -0.75 (PyTorch's get_cubic_upsample_coefficients), in ``dtype``."""
+    dtype = np.dtype(dtype).type
+    if align_corners:
+        step = dtype(size - 1) / dtype(out - 1) if out > 1 else dtype(0)
+        source = step * np.arange(out, dtype=dtype)
+    else:
+        step = dtype(1.0 / scale) if scale is not None and scale > 0 else dtype(size) / dtype(out)
+        source = _fma(np.full(out, step, dtype), np.arange(out, dtype=dtype) + dtype(0.5),
+                      np.full(out, -0.5, dtype))
+    i0 = np.minimum(np.floor(source).astype(np.int64), size - 1)
+    t = np.clip(source - i0.astype(dtype), dtype(0), dtype(1)).astype(dtype)
+    a, one = dtype(-0.75), dtype(1)
+
+    def near(x):  # |x| <= 1
+        return (((a + dtype(2)) * x - (a + dtype(3))) * x * x + one).astype(dtype)
+
+    def far(x):  # 1 < |x| < 2
+        return (((a * x - dtype(5) * a) * x + dtype(8) * a) * x - dtype(4) * a).astype(dtype)
+
+    weights = (far(t + one), near(t), near(one - t), far((one - t) + one))
+    return [(np.clip(i0 - 1 + j, 0, size - 1), weights[j]) for j in range(4)]
+
+
 def _taps(x_shape, out, scales, mode, align_corners, dtype):
     """Per spatial dim, a list of (indices, weights or None) pairs: one tap for nearest,
-    two for linear."""
+    two for linear, four for cubic."""
     taps = []
     for size, o, scale in zip(x_shape, out, scales):
-        if mode == "linear":
+        if mode == "cubic":
+            taps.append(cubic_indices(size, o, scale, align_corners, dtype))
+        elif mode == "linear":
             i0, i1, w0, w1 = linear_indices(size, o, scale, align_corners, dtype)
             taps.append([(i0, w0), (i1, w1)])
         else:
@@ -77,15 +109,16 @@ def _taps(x_shape, out, scales, mode, align_corners, dtype):
 
 
 def upsample(x: np.ndarray, out, scales, mode: str, align_corners: bool = False):
-    """``x`` (N, C, *spatial) resized to ``out`` (mode 'nearest', 'nearest-exact' or
-    'linear', linear along every spatial dim)."""
+    """``x`` (N, C, *spatial) resized to ``out`` (mode 'nearest', 'nearest-exact', 'linear'
+    or 'cubic', along every spatial dim)."""
     taps = _taps(x.shape[2:], out, scales, mode, align_corners, x.dtype)
     return _combine(x, taps, 0)
 
 
 def _combine(x, taps, dim):
     """The taps of spatial dims ``dim``... applied, the outer dim's weights last: for two
-    taps fma(t0, w0, t1 * w1), as the compiler fuses t0 * w0 + t1 * w1."""
+    taps fma(t0, w0, t1 * w1), as the compiler fuses t0 * w0 + t1 * w1; for more, each
+    next tap added as fma(t_j, w_j, sum so far)."""
     if dim == len(taps):
         return x
     axis = 2 + dim
@@ -93,9 +126,13 @@ def _combine(x, taps, dim):
     if len(parts) == 1:
         return parts[0]
     shape = (-1,) + (1,) * (len(taps) - dim - 1)
-    (_, w0), (_, w1) = taps[dim]
-    w0, w1 = (np.broadcast_to(w.reshape(shape), parts[0].shape) for w in (w0, w1))
-    return _fma(parts[0], w0, parts[1] * w1)
+    weights = [np.broadcast_to(w.reshape(shape), parts[0].shape) for _, w in taps[dim]]
+    if len(parts) == 2:
+        return _fma(parts[0], weights[0], parts[1] * weights[1])
+    total = parts[0] * weights[0]
+    for part, weight in zip(parts[1:], weights[1:]):
+        total = _fma(part, weight, total)
+    return total
 
 
 def upsample_backward(grad: np.ndarray, input_shape, scales, mode: str,
@@ -142,3 +179,11 @@ def pixel_unshuffle(x: np.ndarray, r: int) -> np.ndarray:
     order = tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)
     return np.ascontiguousarray(blocks.transpose(order)).reshape(*lead, channels * r * r,
                                                                   h // r, w // r)
+
+
+def channel_shuffle(x: np.ndarray, groups: int) -> np.ndarray:
+    """(N, C, *) with the channels dealt out of ``groups`` groups in turn: channel
+    g * (C / groups) + k moves to k * groups + g (ShuffleNet's shuffle)."""
+    n, channels = x.shape[:2]
+    blocks = x.reshape((n, groups, channels // groups) + x.shape[2:])
+    return np.ascontiguousarray(blocks.swapaxes(1, 2)).reshape(x.shape)

@@ -6,8 +6,10 @@
     lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
     conv.py        Conv1d/2d/3d, ConvTranspose1d/2d/3d, Unfold, Fold
     pooling.py     MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d
-    padding.py     ZeroPad1d/2d, ConstantPad1d/2d/3d, ReflectionPad1d/2d, ReplicationPad1d/2d
-    upsampling.py  Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle, PixelUnshuffle
+    padding.py     ZeroPad1d/2d/3d, ConstantPad1d/2d/3d, ReflectionPad1d/2d/3d,
+                   ReplicationPad1d/2d/3d, CircularPad1d/2d/3d
+    upsampling.py  Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle, PixelUnshuffle,
+                   ChannelShuffle
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU, LeakyReLU, RReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid, Hardshrink, Softshrink,
                    Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin, Softmax2d, GLU;
@@ -61,10 +63,12 @@ from .transformer import (  # noqa: F401
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .padding import (  # noqa: F401
-    ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
-    ReplicationPad1d, ReplicationPad2d, ZeroPad1d, ZeroPad2d)
+    CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
+    ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+    ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from .upsampling import (  # noqa: F401
-    PixelShuffle, PixelUnshuffle, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d)
+    ChannelShuffle, PixelShuffle, PixelUnshuffle, Upsample, UpsamplingBilinear2d,
+    UpsamplingNearest2d)
 from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
     AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d)

@@ -1135,8 +1135,9 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         scales = [None] * dim
     if antialias:
         raise NotImplementedError("minigrad: interpolate(antialias=True) is not implemented")
-    wanted = {("nearest", 1), ("nearest", 2), ("nearest-exact", 1), ("nearest-exact", 2),
-              ("linear", 1), ("bilinear", 2), ("area", 1), ("area", 2)}
+    wanted = {("nearest", 1), ("nearest", 2), ("nearest", 3), ("nearest-exact", 1),
+              ("nearest-exact", 2), ("nearest-exact", 3), ("linear", 1), ("bilinear", 2),
+              ("trilinear", 3), ("bicubic", 2), ("area", 1), ("area", 2), ("area", 3)}
     if (mode, dim) not in wanted:
         if input.dim() not in (3, 4, 5) or mode not in _RESIZE_MODES.split(" | "):
             raise NotImplementedError(
@@ -1146,19 +1147,24 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         if needs is not None and needs != input.dim():
             raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
                                       f"{needs}D input")
-        raise NotImplementedError(f"minigrad: interpolate mode={mode!r} for {input.dim()}D "
-                                  "input is not implemented (nearest, nearest-exact, linear, "
-                                  "bilinear and area for 3D and 4D inputs are)")
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
+            f"for the modes: {_RESIZE_MODES} (got {mode})")  # (bicubic of 3D or 5D, lanczos)
     if mode == "area":
-        pool = adaptive_avg_pool1d if dim == 1 else adaptive_avg_pool2d
+        pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1]
         return pool(input, output_size)
     if not input.dtype.is_floating_point:
+        if dim == 3 or mode in ("trilinear", "bicubic"):  # (the 3-D kernels' words)
+            what = {"bicubic": "cubic"}.get(mode, "nearest" if mode.startswith("nearest")
+                                           else "linear")
+            raise NotImplementedError(f'"compute_indices_weights_{what}" not implemented for '
+                                      f"'{_type_name(input)}'")
         kernel = {"nearest": "upsample_nearest", "nearest-exact": "_upsample_nearest_exact",
                   "linear": "upsample_linear", "bilinear": "upsample_bilinear"}[mode]
         raise NotImplementedError(f'"{kernel}{dim}d_channels_last" not implemented for '
                                   f"'{_type_name(input)}'")
-    return ops.upsample(input, output_size, scales, "linear" if mode == "bilinear" else mode,
-                        align_corners)
+    kind = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
+    return ops.upsample(input, output_size, scales, kind, align_corners)
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
@@ -1185,6 +1191,24 @@ def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: flo
         div = div.view(sizes)
     div = div.mul(alpha).add(k).pow(beta)
     return input / div
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """(N, C, *) with the channels of ``groups`` groups interleaved: channel j (C / g) + k
+    goes to k g + j (ShuffleNet; ChannelShuffleBackward0)."""
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    if input.shape[1] % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got "
+                           f"{input.shape[1]} channels and {groups} groups.")
+    return ops.channel_shuffle(input, groups)
+
+
+native_channel_shuffle = channel_shuffle
 
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
