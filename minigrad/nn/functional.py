@@ -1560,22 +1560,20 @@ def _pad_circular(input: Tensor, pad: tuple) -> Tensor:
         if shape[-1 - i] < 0:
             raise RuntimeError("Negative padding value is resulting in an empty dimension")
     out = input.new_empty(shape)
-    middle, source = [slice(None)] * len(shape), [slice(None)] * len(shape)
+    middle, source = out, input  # (narrowed one dim after the other, as ATen slices)
     for i in range(padded):
         left, right, dim = pad[2 * i], pad[2 * i + 1], len(shape) - 1 - i
-        middle[dim] = slice(max(left, 0), shape[dim] - max(right, 0))
-        source[dim] = slice(max(-left, 0), input.shape[dim] - max(-right, 0))
-    out[tuple(middle)] = input[tuple(source)]
+        middle = middle.narrow(dim, max(left, 0), shape[dim] - max(right, 0) - max(left, 0))
+        source = source.narrow(dim, max(-left, 0),
+                               input.shape[dim] - max(-right, 0) - max(-left, 0))
+    middle.copy_(source)
     for i in range(padded):
         left, right, dim = pad[2 * i], pad[2 * i + 1], len(shape) - 1 - i
         if left > 0:
             end = shape[dim] - max(right, 0)
-            out[(slice(None),) * dim + (slice(0, left),)] = \
-                out[(slice(None),) * dim + (slice(end - left, end),)]
+            out.narrow(dim, 0, left).copy_(out.narrow(dim, end - left, left))
         if right > 0:
-            start = max(left, 0)
-            out[(slice(None),) * dim + (slice(shape[dim] - right, None),)] = \
-                out[(slice(None),) * dim + (slice(start, start + right),)]
+            out.narrow(dim, shape[dim] - right, right).copy_(out.narrow(dim, max(left, 0), right))
     return out
 
 

@@ -275,7 +275,7 @@ def convolution(x, weight, bias, stride, padding, dilation, groups):
     stride, padding, dilation = (rules.one_per_dim(v, weight.ndim - 2)
                                  for v in (stride, padding, dilation))
     rules.check_convolution(x, weight, bias, stride, padding, dilation, groups)
-    rules.check_dtype(x, "slow_conv3d_cpu" if weight.ndim == 5 else "slow_conv2d_cpu")
+    rules.check_dtype(x, rules.convolution_kernel(weight))
     return ConvolutionBackward0.apply(x, weight, bias, geometry=(stride, padding, dilation, groups),
                                       given=given)
 
