@@ -210,6 +210,19 @@ class Tensor(TensorBase):
             return add_hook(self._leaf_hooks, hook)
         return self.grad_fn._add_tensor_pre_hook(self._output_nr, hook)
 
+    def register_post_accumulate_grad_hook(self, hook):
+        """Call ``hook(self)`` after backward has added into this leaf's ``.grad`` (e.g. to
+        step an optimiser per parameter while backward runs). Returns a
+        ``RemovableHandle``."""
+        if not self.requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        if self.grad_fn is not None:
+            raise RuntimeError("post accumulate grad hooks cannot be registered on non-leaf "
+                               "tensors")
+        if getattr(self, "_post_accumulate_hooks", None) is None:
+            self._post_accumulate_hooks = OrderedDict()
+        return add_hook(self._post_accumulate_hooks, hook)
+
     def _gradient_edge(self):
         """The (node, input_nr) a gradient for this tensor must be sent to."""
         node = self._grad_fn if self._view_version is None else self.grad_fn

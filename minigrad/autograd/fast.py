@@ -69,6 +69,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
             if accumulate and type(step.node) is AccumulateGrad \
                     and step.grad_outputs[0] is not None:
                 store(step.node.variable, step.grad_outputs[0], step._owned)
+                _post_accumulate(step.node.variable, create_graph)
             if targets is not None and step.node in targets:
                 grads = step.grad_outputs
                 for nr in targets[step.node]:
@@ -79,6 +80,21 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
     finally:
         restore_float_errors(token)
     return captured
+
+
+def _post_accumulate(tensor, create_graph: bool) -> None:
+    """The hooks of ``register_post_accumulate_grad_hook``, called with the leaf once its
+    ``.grad`` holds the new sum (as torch, only in backward(), not in autograd.grad; grad
+    mode on only with create_graph)."""
+    hooks = getattr(tensor, "_post_accumulate_hooks", None)
+    if not hooks:
+        return
+    with grad_mode.set_grad_enabled(create_graph):
+        for hook in tuple(hooks.values()):
+            result = hook(tensor)
+            if result is not None:
+                raise TypeError(f"expected Variable, but hook returned "
+                                f"'{type(result).__name__}'")
 
 
 def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:

@@ -43,12 +43,13 @@ class TensorBase:
     ``_base`` (the tensor whose memory it shares), ``_view_version`` (the version
     its ``grad_fn`` describes) and ``_view_made`` (how it was made). A leaf keeps
     ``_accumulator`` (a weak reference to its ``AccumulateGrad``) and
-    ``_leaf_hooks`` (from ``register_hook``).
+    ``_leaf_hooks`` (from ``register_hook``) and, once one is registered,
+    ``_post_accumulate_hooks`` (from ``register_post_accumulate_grad_hook``; unset before).
     """
 
     __slots__ = ("_data", "dtype", "_requires_grad", "_grad_fn", "_output_nr", "_grad",
                  "_version_cell", "_base", "_view_version", "_accumulator", "_leaf_hooks",
-                 "_view_made", "__weakref__")
+                 "_view_made", "_post_accumulate_hooks", "__weakref__")
 
 
 # The hook: the Tensor class, set once by minigrad/tensor.py.
