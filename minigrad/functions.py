@@ -1138,12 +1138,12 @@ def norm_except_dim(v, pow: float = 2, dim: int = 0):
     """The ``pow``-norm of ``v`` over every dim but ``dim`` (kept as size-1 dims; dim=-1:
     of all of v), as ATen composes it (the view, norm and view a graph shows)."""
     if dim == -1:
-        return v.norm(pow)
+        return ops.reduction.aten_norm(v, pow)
     if dim == 0:
-        return v.contiguous().view(v.shape[0], -1).norm(pow, 1).view(
+        return ops.reduction.aten_norm(v.contiguous().view(v.shape[0], -1), pow, 1).view(
             (v.shape[0],) + (1,) * (v.dim() - 1))
     if dim == v.dim() - 1:
-        return v.contiguous().view(-1, v.shape[-1]).norm(pow, 0).view(
+        return ops.reduction.aten_norm(v.contiguous().view(-1, v.shape[-1]), pow, 0).view(
             (1,) * (v.dim() - 1) + (v.shape[-1],))
     return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
 
