@@ -49,20 +49,27 @@ def nearest_indices(size: int, out: int, scale, exact: bool = False) -> np.ndarr
     return np.minimum(np.floor(position * _scale(size, out, scale)).astype(np.int64), size - 1)
 
 
-def linear_indices(size: int, out: int, scale, align_corners: bool, dtype):
-    """(i0, i1, w0, w1) along one dim: the two neighbours each output reads and their
-    weights, in ``dtype``."""
-    dtype = np.dtype(dtype).type
+def _source_and_offset(size: int, out: int, scale, align_corners: bool, dtype, cubic: bool):
+    """(i0, l) along one dim: where each output falls in the input, s = scale (i + 0.5)
+    - 0.5 (at least 0 unless ``cubic``; align_corners: (size - 1) / (out - 1) i), its
+    index i0 = floor(s) (capped at size - 1) and l = s - i0 in [0, 1], in ``dtype``."""
     if align_corners:
         step = dtype(size - 1) / dtype(out - 1) if out > 1 else dtype(0)
         source = step * np.arange(out, dtype=dtype)
     else:
         step = dtype(1.0 / scale) if scale is not None and scale > 0 else dtype(size) / dtype(out)
         half = np.arange(out, dtype=dtype) + dtype(0.5)  # (the compiler fuses s * (i + .5) - .5)
-        source = np.maximum(_fma(np.full(out, step, dtype), half, np.full(out, -0.5, dtype)),
-                            dtype(0))
+        source = _fma(np.full(out, step, dtype), half, np.full(out, -0.5, dtype))
+        source = source if cubic else np.maximum(source, dtype(0))
     i0 = np.minimum(np.floor(source).astype(np.int64), size - 1)
-    lam = np.clip(source - i0.astype(dtype), dtype(0), dtype(1)).astype(dtype)
+    return i0, np.clip(source - i0.astype(dtype), dtype(0), dtype(1)).astype(dtype)
+
+
+def linear_indices(size: int, out: int, scale, align_corners: bool, dtype):
+    """(i0, i1, w0, w1) along one dim: the two neighbours each output reads and their
+    weights, in ``dtype``."""
+    dtype = np.dtype(dtype).type
+    i0, lam = _source_and_offset(size, out, scale, align_corners, dtype, cubic=False)
     i1 = i0 + (i0 < size - 1)
     return i0, i1, (dtype(1) - lam).astype(dtype), lam
 
@@ -72,15 +79,7 @@ def cubic_indices(size: int, out: int, scale, align_corners: bool, dtype):
     i0 - 1 ... i0 + 2 (clamped into the input) of the source s, Keys' weights of
     l = s - i0 with A = -0.75 (PyTorch's get_cubic_upsample_coefficients), in ``dtype``."""
     dtype = np.dtype(dtype).type
-    if align_corners:
-        step = dtype(size - 1) / dtype(out - 1) if out > 1 else dtype(0)
-        source = step * np.arange(out, dtype=dtype)
-    else:
-        step = dtype(1.0 / scale) if scale is not None and scale > 0 else dtype(size) / dtype(out)
-        source = _fma(np.full(out, step, dtype), np.arange(out, dtype=dtype) + dtype(0.5),
-                      np.full(out, -0.5, dtype))
-    i0 = np.minimum(np.floor(source).astype(np.int64), size - 1)
-    t = np.clip(source - i0.astype(dtype), dtype(0), dtype(1)).astype(dtype)
+    i0, t = _source_and_offset(size, out, scale, align_corners, dtype, cubic=True)
     a, one = dtype(-0.75), dtype(1)
 
     def near(x):  # |x| <= 1

@@ -16,7 +16,7 @@ import torch
 
 import minigrad as mg
 
-from nn_twins import as_numpy
+from nn_twins import as_numpy, printed_losses
 from tests.core.support.torch_compare import check, check_error, check_numerical, rand
 
 V = rand((2, 3, 4, 5, 6), seed=0)  # (N, C, D, H, W)
@@ -295,14 +295,7 @@ def _train_3d(lib, steps: int = 8) -> list[str]:
     x = lib.tensor(rng.standard_normal((6, 1, 6, 6, 6)).astype(np.float32))
     y = lib.tensor(rng.integers(0, 3, 6))
     optimizer = lib.optim.Adam(model.parameters(), lr=0.01)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = nn.functional.cross_entropy(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(f"{loss.item():.4f}")
-    return losses
+    return printed_losses(model, optimizer, nn.functional.cross_entropy, x, y, steps)
 
 
 def test_a_3d_conv_net_trains_as_torch():

@@ -19,7 +19,7 @@ import torch
 
 import minigrad as mg
 
-from nn_twins import as_numpy
+from nn_twins import as_numpy, printed_losses
 from tests.core.support.torch_compare import check, check_error, check_numerical, rand
 
 # ---- the parametrizations tutorial (pytorch/tutorials intermediate_source/parametrizations.py)
@@ -126,31 +126,19 @@ parametrize.register_parametrization(layer, "weight", PruningParametrization(lay
 layer.weight = X
 print(f"\\nInitialized weight:\\n{layer.weight}")
 
-layer = nn.Linear(3, 3)
-print("Before:")
-print(layer)
-print(layer.weight)
-parametrize.register_parametrization(layer, "weight", Skew())
-print("\\nParametrized:")
-print(layer)
-print(layer.weight)
-parametrize.remove_parametrizations(layer, "weight")
-print("\\nAfter. Weight has skew-symmetric values but it is unconstrained:")
-print(layer)
-print(layer.weight)
-
-layer = nn.Linear(3, 3)
-print("Before:")
-print(layer)
-print(layer.weight)
-parametrize.register_parametrization(layer, "weight", Skew())
-print("\\nParametrized:")
-print(layer)
-print(layer.weight)
-parametrize.remove_parametrizations(layer, "weight", leave_parametrized=False)
-print("\\nAfter. Same as Before:")
-print(layer)
-print(layer.weight)
+for leave_parametrized in (True, False):  # (the tutorial's last two cells, one loop)
+    layer = nn.Linear(3, 3)
+    print("Before:")
+    print(layer)
+    print(layer.weight)
+    parametrize.register_parametrization(layer, "weight", Skew())
+    print("\\nParametrized:")
+    print(layer)
+    print(layer.weight)
+    parametrize.remove_parametrizations(layer, "weight", leave_parametrized=leave_parametrized)
+    print("\\nAfter:")
+    print(layer)
+    print(layer.weight)
 '''
 
 
@@ -404,14 +392,7 @@ def _train_weight_normed(lib, steps: int = 12) -> list[str]:
     x = lib.tensor(rng.standard_normal((32, 4)).astype(np.float32))
     y = lib.tensor(rng.integers(0, 3, 32))
     optimizer = lib.optim.SGD(model.parameters(), lr=0.2, momentum=0.9)
-    losses = []
-    for _ in range(steps):
-        optimizer.zero_grad()
-        loss = nn.functional.cross_entropy(model(x), y)
-        loss.backward()
-        optimizer.step()
-        losses.append(f"{loss.item():.4f}")
-    return losses
+    return printed_losses(model, optimizer, nn.functional.cross_entropy, x, y, steps)
 
 
 def test_a_weight_normed_mlp_trains_as_torch():
