@@ -24,7 +24,7 @@ import numpy as np
 
 from .fma import fma32, fma64
 
-__all__ = ["nearest_indices", "linear_indices", "cubic_indices", "upsample", "upsample_backward",
+__all__ = ["nearest_indices", "linear_indices", "cubic_indices", "taps", "upsample", "upsample_backward",
            "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
 
 
@@ -92,7 +92,7 @@ def cubic_indices(size: int, out: int, scale, align_corners: bool, dtype):
     return [(np.clip(i0 - 1 + j, 0, size - 1), weights[j]) for j in range(4)]
 
 
-def _taps(x_shape, out, scales, mode, align_corners, dtype):
+def taps(x_shape, out, scales, mode, align_corners, dtype):
     """Per spatial dim, a list of (indices, weights or None) pairs: one tap for nearest,
     two for linear, four for cubic."""
     taps = []
@@ -110,8 +110,8 @@ def _taps(x_shape, out, scales, mode, align_corners, dtype):
 def upsample(x: np.ndarray, out, scales, mode: str, align_corners: bool = False):
     """``x`` (N, C, *spatial) resized to ``out`` (mode 'nearest', 'nearest-exact', 'linear'
     or 'cubic', along every spatial dim)."""
-    taps = _taps(x.shape[2:], out, scales, mode, align_corners, x.dtype)
-    return _combine(x, taps, 0)
+    per_dim = taps(x.shape[2:], out, scales, mode, align_corners, x.dtype)
+    return _combine(x, per_dim, 0)
 
 
 def _combine(x, taps, dim):
@@ -139,12 +139,12 @@ def upsample_backward(grad: np.ndarray, input_shape, scales, mode: str,
     """dL/dx: each output's gradient, times its weights, added into the elements it read,
     outputs in order and, per output, the taps in order."""
     spatial_in, out = tuple(input_shape[2:]), grad.shape[2:]
-    taps = _taps(spatial_in, out, scales, mode, align_corners, grad.dtype)
+    per_dim = taps(spatial_in, out, scales, mode, align_corners, grad.dtype)
     lead = int(np.prod(input_shape[:2], dtype=np.int64))
     flat_size = int(np.prod(spatial_in, dtype=np.int64))
     places, values = [], []
     g = grad.reshape(lead, -1)
-    for combo in itertools.product(*taps):  # (tap choices, the order per output)
+    for combo in itertools.product(*per_dim):  # (tap choices, the order per output)
         grids = np.meshgrid(*[indices for indices, _ in combo], indexing="ij")
         places.append(np.ravel_multi_index(grids, spatial_in).reshape(-1))
         weight = None

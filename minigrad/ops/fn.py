@@ -871,17 +871,14 @@ def upsample_backward(grad, input_shape, scales, mode: str, align_corners: bool)
         return kernels_upsample.upsample_backward(grad, input_shape, scales, mode,
                                                   align_corners)
     result = grad
-    for dim, (size, scale) in enumerate(zip(input_shape[2:], scales)):
+    dtype = grad.dtype.numpy
+    taps = kernels_upsample.taps(input_shape[2:], grad.shape[2:], scales, mode, align_corners,
+                                 dtype)
+    for dim, size in enumerate(input_shape[2:]):
         out = grad.shape[2 + dim]
-        weights = np.zeros((out, size), grad.dtype.numpy)
-        if mode == "linear":
-            i0, i1, w0, w1 = kernels_upsample.linear_indices(size, out, scale, align_corners,
-                                                             weights.dtype)
-            np.add.at(weights, (np.arange(out), i0), w0)
-            np.add.at(weights, (np.arange(out), i1), w1)
-        else:
-            places = kernels_upsample.nearest_indices(size, out, scale, mode != "nearest")
-            weights[np.arange(out), places] = 1
+        weights = np.zeros((out, size), dtype)
+        for places, tap_weights in taps[dim]:  # (nearest: one tap of weight 1)
+            np.add.at(weights, (np.arange(out), places), 1 if tap_weights is None else tap_weights)
         moved = transpose(result, 2 + dim, -1)  # (the dim last, times A: out -> size)
         result = transpose(linalg.matmul(moved, make(weights)), 2 + dim, -1)
     return contiguous(result)

@@ -124,20 +124,23 @@ class WeightNormInterfaceBackward0(Node):
     formula = Formula("w", "v * g / ||v|| (the norm over every dim but dim)",
                       grad={"v": "g / ||v|| * (G - v * sum(G * v) / ||v||^2)",
                             "g": "sum(G * v) / ||v||"},
-                      note="The sums and norms run over every dim but dim; also returns the "
-                           "norms (result1).")
+                      note="The sums and norms run over every dim but dim (the first or the "
+                           "last); also returns the norms (result1).")
     saves = {"v": Input(0), "g": Input(1)}
 
     def forward(self, v, g, dim):
         w, norms = kernels.weight_norm(v, g, dim)
-        self.save(dim=dim, result1=norms, _others=tuple(d for d in range(v.ndim) if d != dim))
+        self.save(dim=dim, result1=norms)
         return w
 
     def backward(self, saved, grad):
-        v, g, others = saved.v, saved.g, saved._others
-        norms = fn.sqrt(fn.sum(v * v, others, keepdim=True))
-        dot = fn.sum(grad * v, others, keepdim=True)
-        return g / norms * (grad - v * (dot / (norms * norms))), fn.reshape(dot / norms, g.shape)
+        # (the norms as saved: PyTorch's result1 is not differentiable, so a recorded
+        # backward takes them as constants, and so do its second derivatives)
+        v, g, norms, dim = saved.v, saved.g, saved.result1, saved.dim
+        rows = (v.shape[0], -1) if dim == 0 else (-1, v.shape[-1])  # (the sums, as ATen)
+        dot = fn.reshape(fn.sum(fn.reshape(grad * v, rows), 1 - min(dim, 1)), norms.shape)
+        across = grad - v * (dot / (norms * norms))  # (G without its part along v)
+        return g / norms * across, dot / norms
 
 
 def weight_norm(v, g, dim: int):
