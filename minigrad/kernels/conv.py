@@ -24,7 +24,7 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution",
            "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
-           "max_pool_backward", "max_pool_gather", "avg_pool",
+           "max_pool_backward", "max_pool_gather", "max_unpool", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
            "adaptive_max_pool", "adaptive_ranges", "adaptive_regions"]
 
@@ -261,6 +261,17 @@ def max_pool_gather(grad, indices, spatial):
     flat = grad.reshape(grad.shape[:-spatial] + (_count(grad.shape[-spatial:]),))
     chosen = indices.reshape(indices.shape[:-spatial] + (_count(indices.shape[-spatial:]),))
     return np.take_along_axis(flat, chosen, -1).reshape(indices.shape)
+
+
+def max_unpool(values, indices, size):
+    """Max pooling partly undone: zeros of spatial ``size`` with each value written at its
+    index in the flattened plane (where two share an index, the later one stays, as in
+    PyTorch's loop)."""
+    spatial = len(size)
+    rows = values.reshape(-1, _count(values.shape[-spatial:]))
+    out = np.zeros((rows.shape[0], _count(size)), values.dtype)
+    np.put_along_axis(out, indices.reshape(rows.shape), rows, axis=1)
+    return out.reshape(values.shape[:-spatial] + tuple(size))
 
 
 def _right_padding(size, kernel, stride, padding, dilation, out):

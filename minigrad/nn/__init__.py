@@ -5,7 +5,7 @@
     linear.py      Linear, Bilinear, Identity, Flatten, Unflatten
     lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
     conv.py        Conv1d/2d/3d, ConvTranspose1d/2d/3d, Unfold, Fold
-    pooling.py     MaxPool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d
+    pooling.py     MaxPool1d/2d/3d, MaxUnpool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d
     padding.py     ZeroPad1d/2d/3d, ConstantPad1d/2d/3d, ReflectionPad1d/2d/3d,
                    ReplicationPad1d/2d/3d, CircularPad1d/2d/3d
     upsampling.py  Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle, PixelUnshuffle,
@@ -71,4 +71,5 @@ from .upsampling import (  # noqa: F401
     UpsamplingNearest2d)
 from .pooling import (  # noqa: F401
     AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
-    AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d)
+    AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d,
+    MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)

@@ -38,7 +38,8 @@ __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_so
            "conv1d", "conv2d",
            "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
            "adaptive_avg_pool2d", "max_pool3d", "avg_pool3d", "adaptive_avg_pool3d",
-           "adaptive_max_pool3d", "local_response_norm", "channel_shuffle", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
+           "adaptive_max_pool3d", "local_response_norm", "channel_shuffle", "max_unpool1d",
+           "max_unpool2d", "max_unpool3d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
            "binary_cross_entropy_with_logits", "batch_norm", "binary_cross_entropy", "l1_loss",
            "smooth_l1_loss", "huber_loss", "normalize", "dropout1d", "dropout2d", "selu",
            "celu", "mish", "hardswish", "hardsigmoid", "hardshrink", "softshrink", "threshold", "prelu",
@@ -1293,6 +1294,57 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     if return_indices:
         return result[0].squeeze(-2), result[1].squeeze(-2)
     return result.squeeze(-2)
+
+
+def _unpool_output_size(input: Tensor, kernel_size, stride, padding, output_size) -> list:
+    """The size max_unpool restores: (n - 1) stride + kernel - 2 padding per spatial dim,
+    or ``output_size`` (its last dims) if within a stride of it (PyTorch's checks)."""
+    spatial = len(kernel_size)
+    default = [(input.shape[input.dim() - spatial + d] - 1) * stride[d] + kernel_size[d]
+               - 2 * padding[d] for d in range(spatial)]
+    if output_size is None:
+        return default
+    if len(output_size) == spatial + 2:
+        output_size = output_size[2:]
+    if len(output_size) != spatial:
+        raise ValueError(f"output_size should be a sequence containing {spatial} or "
+                         f"{spatial + 2} elements, but it has a length of '{len(output_size)}'")
+    for d in range(spatial):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f"{low} and {high})")
+    return output_size
+
+
+def _max_unpool(input, indices, kernel_size, stride, padding, output_size, spatial: int):
+    kernel = _tuple(kernel_size, spatial)
+    strides = kernel if stride is None else _tuple(stride, spatial)
+    size = _unpool_output_size(input, kernel, strides, _tuple(padding, spatial), output_size)
+    return ops.max_unpool(input, indices, size)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    """max_pool2d partly undone: each value put back where ``indices`` (max_pool2d's
+    return_indices) say it came from, zeros elsewhere (MaxUnpool2DBackward0)."""
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    """max_pool3d partly undone (MaxUnpool3DBackward0)."""
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    """max_pool1d partly undone: max_unpool2d of (N, C, L, 1), as PyTorch."""
+    kernel = _tuple(kernel_size, 1)
+    strides = kernel if stride is None else _tuple(stride, 1)
+    padding = _tuple(padding, 1)
+    size = _unpool_output_size(input, kernel, strides, padding, output_size)
+    return ops.max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), (size[0], 1)).squeeze(-1)
 
 
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,

@@ -1,4 +1,5 @@
-"""Pooling layers: ``MaxPool1d``/``2d``/``3d``, ``AvgPool1d``/``2d``/``3d``,
+"""Pooling layers: ``MaxPool1d``/``2d``/``3d`` (and ``MaxUnpool1d``/``2d``/``3d``, which put
+the maxima back where the indices say), ``AvgPool1d``/``2d``/``3d``,
 ``AdaptiveAvgPool1d``/``2d``/``3d``, ``AdaptiveMaxPool1d``/``2d``/``3d``.
 None has parameters: each summarises
 every window of its input (the largest element, or the mean); the math is in
@@ -13,7 +14,7 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d",
            "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
            "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
 
@@ -65,6 +66,51 @@ class MaxPool3d(_MaxPoolNd):
     def forward(self, input: Tensor):
         return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class _MaxUnpoolNd(Module):
+    """What the MaxUnpool layers share; ``n``: the spatial dims."""
+
+    n = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        self.kernel_size = F._tuple(kernel_size, self.n)
+        self.stride = F._tuple(stride if stride is not None else kernel_size, self.n)
+        self.padding = F._tuple(padding, self.n)
+
+    def forward(self, input: Tensor, indices: Tensor, output_size=None) -> Tensor:
+        unpool = (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d)[self.n - 1]
+        return unpool(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """MaxPool1d partly undone, from its indices."""
+
+    n = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """MaxPool2d partly undone: each maximum put back where it was, zeros elsewhere.
+
+    >>> pool, unpool = MaxPool2d(2, return_indices=True), MaxUnpool2d(2)
+    >>> unpool(*pool(minigrad.arange(16.).view(1, 1, 4, 4)))
+    tensor([[[[ 0.,  0.,  0.,  0.],
+              [ 0.,  5.,  0.,  7.],
+              [ 0.,  0.,  0.,  0.],
+              [ 0., 13.,  0., 15.]]]])
+    """
+
+    n = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """MaxPool3d partly undone, from its indices."""
+
+    n = 3
 
 
 class AvgPool1d(Module):

@@ -61,7 +61,7 @@ from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_
 from ..rules.conv import check_dtype as check_pool_dtype, check_pad  # noqa: F401
 from .conv import (  # noqa: F401
     adaptive_avg_pool, adaptive_max_pool, avg_pool, constant_pad, conv_transpose, convolution, fold,
-    max_pool, unfold)
+    max_pool, max_unpool, unfold)
 from .counting import (  # noqa: F401
     argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique,
     unique_consecutive)

@@ -31,7 +31,7 @@ from ..rules import conv as rules
 from . import fn
 from ._saved import as_shown
 
-__all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool",
+__all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool", "max_unpool",
            "avg_pool", "adaptive_avg_pool", "adaptive_max_pool"]
 
 
@@ -109,6 +109,27 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
 
 
 class MaxPool3DWithIndicesBackwardBackward0(MaxPool2DWithIndicesBackwardBackward0):
+    spatial = 3
+
+
+class MaxUnpool2DBackward0(Node):
+    formula = Formula("y[n, c, indices[n, c, i]]", "self[n, c, i] (zeros elsewhere)",
+                      grad={"self": "G read at indices (a gather)"},
+                      note="F.max_unpool2d: max pooling partly undone, from its indices.")
+    spatial = 2
+
+    def forward(self, x, indices, output_size):
+        self.save(indices=indices)
+        return kernels.max_unpool(x, indices, output_size)
+
+    def backward(self, saved, grad):
+        return fn.max_pool_gather(grad, saved.indices, self.spatial)
+
+
+class MaxUnpool3DBackward0(MaxUnpool2DBackward0):
+    formula = Formula("y[n, c, indices[n, c, i]]", "self[n, c, i] (zeros elsewhere)",
+                      grad={"self": "G read at indices (a gather)"},
+                      note="F.max_unpool3d (indices t * H * W + h * W + w).")
     spatial = 3
 
 
@@ -311,6 +332,14 @@ def max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, shown_stride,
     else:  # (not recorded: the node is gone, so ask the kernel again)
         indices = kernels.max_pool(x._data, kernel_size, stride, padding, dilation, ceil_mode)[1]
     return values, make(indices)
+
+
+def max_unpool(x, indices, output_size):
+    """F.max_unpool2d / 3d (``output_size``'s length) of (C, *spatial) or (N, C, *spatial)."""
+    spatial = len(output_size)
+    rules.check_unpool(x, indices, output_size)
+    node = MaxUnpool2DBackward0 if spatial == 2 else MaxUnpool3DBackward0
+    return node.apply(x, indices=indices._data, output_size=tuple(output_size))
 
 
 def avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,

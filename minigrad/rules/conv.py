@@ -10,7 +10,7 @@ from ..kernels.conv import output_size
 
 __all__ = ["one_per_dim", "check_dtype", "convolution_kernel", "check_unfold", "check_fold", "check_pad",
            "check_geometry", "check_convolution", "check_conv_transpose", "check_pool",
-           "check_adaptive"]
+           "check_adaptive", "check_unpool"]
 
 
 def _check_weight(x, weight, groups: int) -> None:
@@ -38,7 +38,7 @@ KERNEL_DTYPES = {
     "max_pool1d_impl": "none", "adaptive_max_pool2d": "none",
     "slow_conv3d_cpu": "integers", "compute_columns3d": "integers", "slow_conv_transpose2d_out_cpu": "integers",
     "slow_conv_transpose3d_out_cpu": "integers", "max_pool3d": "integers", "avg_pool3d_out_frame": "int64", "adaptive_avg_pool3d_cpu": "none",
-    "adaptive_max_pool3d_cpu": "none",
+    "adaptive_max_pool3d_cpu": "none", "max_unpool2d": "none", "max_unpool3d": "none",
 }
 
 
@@ -197,6 +197,30 @@ def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max
         raise RuntimeError(f"Given input size: ({'x'.join(map(str, (channels, *size)))}). "
                            f"Calculated output size: ({'x'.join(map(str, (channels, *out)))}). "
                            "Output size is too small")
+
+
+def check_unpool(x, indices, size) -> None:
+    """ATen's checks of max_unpool2d / 3d's input and indices (MaxUnpooling.cpp), for an
+    output of spatial ``size``."""
+    spatial = len(size)
+    if indices.dtype is not _INT64:
+        raise RuntimeError("elements in indices should be type int64" + (
+            f" but got: {SCALAR_NAMES[indices.dtype]}" if spatial == 2 else ""))
+    if x.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"Input to max_unpooling{spatial}d should be a {spatial + 1}d or "
+                           f"{spatial + 2}d Tensor, but got a tensor with {x.ndim} dimensions.")
+    if tuple(x.shape) != tuple(indices.shape):
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({_sizes(x.shape)}) but got indices tensor with shape: "
+                           f"{_sizes(indices.shape)}")
+    check_dtype(x, f"max_unpool{spatial}d")
+    plane = 1
+    for n in size:
+        plane *= n
+    bad = indices._data[(indices._data < 0) | (indices._data >= plane)]
+    if bad.size:
+        raise RuntimeError(f"Found an invalid max index: {bad.ravel()[-1]} (output volumes are "
+                           f"of size {'x'.join(map(str, size))})")
 
 
 def check_adaptive(x, output_size, kind: str = "avg") -> None:

@@ -83,6 +83,17 @@ CASES = {  # name: (function, inputs, bit for bit)
     "reflect 3-D": (lambda lib, x: F(lib).pad(x, (1, 2, 1, 0, 2, 1), mode="reflect"), (V,), True),
     "channel_shuffle": (lambda lib, x: F(lib).channel_shuffle(x, 3), (rand((2, 6, 3, 2)),),
                         True),
+    "max_unpool2d": (lambda lib, x: F(lib).max_unpool2d(
+        *F(lib).max_pool2d(x, 2, return_indices=True), 2), (I4,), True),
+    "max_unpool2d overlapping": (lambda lib, x: F(lib).max_unpool2d(
+        *F(lib).max_pool2d(x, 3, stride=1, padding=1, return_indices=True), 3, stride=1,
+        padding=1), (I4,), True),
+    "max_unpool2d output_size": (lambda lib, x: F(lib).max_unpool2d(
+        *F(lib).max_pool2d(x, 2, return_indices=True), 2, output_size=(5, 7)), (I4,), True),
+    "max_unpool1d": (lambda lib, x: F(lib).max_unpool1d(
+        *F(lib).max_pool1d(x, 2, return_indices=True), 2), (rand((2, 3, 7), seed=12),), True),
+    "max_unpool3d": (lambda lib, x: F(lib).max_unpool3d(
+        *F(lib).max_pool3d(x, 2, return_indices=True), 2, output_size=(4, 5, 6)), (V,), True),
     "local_response_norm 3-D": (lambda lib, x: F(lib).local_response_norm(
         x, 3), (rand((2, 6, 5), seed=8),), False),
     "local_response_norm 5-D": (lambda lib, x: F(lib).local_response_norm(
@@ -196,6 +207,9 @@ LAYERS = [
     "nn.ZeroPad1d((1, 2))",
     "nn.ChannelShuffle(2)",
     "nn.Upsample(scale_factor=2, mode='trilinear')",
+    "nn.MaxUnpool1d(2)",
+    "nn.MaxUnpool2d(3, stride=1, padding=1)",
+    "nn.MaxUnpool3d((1, 2, 2))",
     "nn.Upsample(size=(4, 5), mode='bicubic', align_corners=True)",
 ]
 
@@ -220,7 +234,12 @@ def test_layers_print_start_and_run_as_torch(source):
         lib.manual_seed(0)
         layer = eval(source, {"nn": lib.nn, "torch": lib})
         t = lib.tensor(x, requires_grad=True)
-        y = layer(t)
+        if "Unpool" in source:  # (the indices of the matching max pooling)
+            pool = eval(source.replace("Unpool", "Pool").replace(
+                "(", "(return_indices=True, kernel_size=", 1), {"nn": lib.nn})
+            y = layer(*pool(t), output_size=t.shape)
+        else:
+            y = layer(t)
         y = y[0] if isinstance(y, tuple) else y
         (y * y).sum().backward()
         outs.append((repr(layer), list(layer.state_dict()), type(y.grad_fn).__name__,
@@ -273,6 +292,24 @@ ERRORS = {
     "channel_shuffle zero": lambda lib, x: F(lib).channel_shuffle(x, 0),
     "channel_shuffle 2-D": lambda lib, x: F(lib).channel_shuffle(x[0, 0, 0], 2),
     "local_response_norm 2-D": lambda lib, x: F(lib).local_response_norm(x[0, 0, 0], 2),
+    "max_unpool2d int indices": lambda lib, x: F(lib).max_unpool2d(
+        x[0], lib.zeros(x[0].shape, dtype=lib.int32), 2),
+    "max_unpool3d int indices": lambda lib, x: F(lib).max_unpool3d(
+        x, lib.zeros(x.shape, dtype=lib.int32), 2),
+    "max_unpool2d dims": lambda lib, x: F(lib).max_unpool2d(
+        x[0, 0, 0], lib.zeros(x[0, 0, 0].shape, dtype=lib.int64), 2),
+    "max_unpool3d dims": lambda lib, x: F(lib).max_unpool3d(
+        x[0, 0], lib.zeros(x[0, 0].shape, dtype=lib.int64), 2),
+    "max_unpool shapes": lambda lib, x: F(lib).max_unpool3d(
+        x, lib.zeros(x[..., :1].shape, dtype=lib.int64), 2),
+    "max_unpool long": lambda lib, x: F(lib).max_unpool3d(
+        x.long(), lib.zeros(x.shape, dtype=lib.int64), 2),
+    "max_unpool bad index": lambda lib, x: F(lib).max_unpool2d(
+        x[0, 0, :1, :1, :1], lib.full((1, 1, 1), 7), 2),
+    "max_unpool output_size": lambda lib, x: F(lib).max_unpool2d(
+        x[0], lib.zeros(x[0].shape, dtype=lib.int64), 2, output_size=(9, 9)),
+    "max_unpool output_size length": lambda lib, x: F(lib).max_unpool2d(
+        x[0], lib.zeros(x[0].shape, dtype=lib.int64), 2, output_size=(9,)),
 }
 
 
