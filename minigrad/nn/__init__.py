@@ -19,7 +19,8 @@
     sparse.py      Embedding (a table of vectors looked up by index)
     transformer.py Transformer, TransformerEncoder(Layer), TransformerDecoder(Layer)
     rnn.py         RNN, LSTM, GRU (whole sequences) and RNNCell, LSTMCell, GRUCell (one step)
-    normalization.py  LayerNorm, GroupNorm, InstanceNorm1d/2d/3d, RMSNorm, LocalResponseNorm
+    normalization.py  LayerNorm, GroupNorm, InstanceNorm1d/2d/3d, RMSNorm, LocalResponseNorm,
+                   CrossMapLRN2d (its autograd Function in _functions.py)
     container.py   Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, the margin losses (MarginRankingLoss,
@@ -54,7 +55,8 @@ from .loss import (  # noqa: F401
     SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .module import Module  # noqa: F401
 from .normalization import (  # noqa: F401
-    GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm, LocalResponseNorm,
+    CrossMapLRN2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
+    LocalResponseNorm,
     RMSNorm)
 from .sparse import Embedding  # noqa: F401
 from .transformer import (  # noqa: F401

@@ -433,13 +433,17 @@ class NormBackward1(LinalgVectorNormBackward0):
         return kernels_linalg.vector_norm(x, float(p), dim, keepdim)
 
 
-class NormBackward0(NormBackward1):
+class NormBackward0(LinalgVectorNormBackward0):
     # ``at::norm(x, p)``: of all the elements (norm_except_dim's dim=-1)
 
     def forward(self, x, p):
         every = tuple(range(x.ndim))
-        self.save(p=float(p), _ord=float(p), keepdim=False, _axes=every, dim=None)
+        self.save(p=p, _ord=float(p), _axes=every)  # (p as given: torch keeps the Scalar)
         return kernels_linalg.vector_norm(x, float(p), every, False)
+
+    def backward(self, saved, grad):
+        return vector_norm_backward_of(grad, saved.self, saved.result, saved._ord, saved._axes,
+                                       False)
 
 
 def aten_norm(x, p, dim=None, keepdim=False):

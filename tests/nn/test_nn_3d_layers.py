@@ -198,6 +198,7 @@ LAYERS = [
     "nn.InstanceNorm3d(3, affine=True, track_running_stats=True)",
     "nn.LocalResponseNorm(2)",
     "nn.LocalResponseNorm(3, alpha=0.001, beta=0.5, k=2)",
+    "nn.CrossMapLRN2d(3, alpha=0.1, k=2)",
     "nn.CircularPad1d(2)",
     "nn.CircularPad2d((1, 0, 2, 1))",
     "nn.CircularPad3d(1)",

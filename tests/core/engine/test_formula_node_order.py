@@ -383,11 +383,11 @@ PROGRAMS = {
     "NormBackward0": lambda lib, a, b: lib.norm_except_dim(a * b, 2, -1) * a,
     "WeightNormInterfaceBackward0": lambda lib, a, b: lib._weight_norm(a * b, b[:, :1], 0) * a,
     "MaxUnpool2DBackward0": lambda lib, a, b: _f(lib).max_unpool2d(
-        (a * b).reshape(1, 1, 2, 3)[..., :2], lib.tensor([[[[0, 4], [2, 3]]]]), 2,
-        output_size=(2, 3)) * a,
+        (a * b).reshape(1, 1, 2, 3)[..., :2], lib.tensor([[[[0, 4], [2, 3]]]]), (1, 2),
+        stride=1) * a,
     "MaxUnpool3DBackward0": lambda lib, a, b: _f(lib).max_unpool3d(
         (a * b).reshape(1, 1, 1, 2, 3)[..., :2], lib.tensor([[[[[0, 4], [2, 3]]]]]),
-        (1, 2, 2), output_size=(1, 2, 3)) * a,
+        (1, 1, 2), stride=1) * a,
 }
 
 # Nodes that only a backward records (create_graph=True), and a program above whose
