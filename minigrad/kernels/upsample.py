@@ -25,8 +25,8 @@ import numpy as np
 
 from .fma import fma32, fma64
 
-__all__ = ["nearest_indices", "linear_indices", "cubic_indices", "taps", "upsample", "upsample_backward",
-           "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
+__all__ = ["nearest_indices", "linear_indices", "cubic_indices", "taps", "upsample",
+           "upsample_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
 
 
 def _fma(a, b, c):

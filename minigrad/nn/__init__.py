@@ -5,11 +5,12 @@
     linear.py      Linear, Bilinear, Identity, Flatten, Unflatten
     lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
     conv.py        Conv1d/2d/3d, ConvTranspose1d/2d/3d, Unfold, Fold
-    pooling.py     MaxPool1d/2d/3d, MaxUnpool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d, AdaptiveMaxPool1d/2d/3d
+    pooling.py     MaxPool1d/2d/3d, MaxUnpool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d,
+                   AdaptiveMaxPool1d/2d/3d
     padding.py     ZeroPad1d/2d/3d, ConstantPad1d/2d/3d, ReflectionPad1d/2d/3d,
                    ReplicationPad1d/2d/3d, CircularPad1d/2d/3d
-    upsampling.py  Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle, PixelUnshuffle,
-                   ChannelShuffle
+    upsampling.py  Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle,
+                   PixelUnshuffle, ChannelShuffle
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU, LeakyReLU, RReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid, Hardshrink, Softshrink,
                    Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin, Softmax2d, GLU;

@@ -2,8 +2,8 @@
 ``2d``/``3d`` (a border of one value: ConstantPadNdBackward0), ``ReflectionPad1d``/``2d``/
 ``3d`` (the edge mirrored, without repeating it: ReflectionPad2DBackward0),
 ``ReplicationPad1d``/``2d``/``3d`` (the edge repeated) and ``CircularPad1d``/``2d``/``3d``
-(the other end wrapped around: CopySlices, as ATen writes it). ``padding``: one int for every side, or
-(left, right[, top, bottom[, front, back]])."""
+(the other end wrapped around: CopySlices, as ATen writes it). ``padding``: one int for
+every side, or (left, right[, top, bottom[, front, back]])."""
 
 from __future__ import annotations
 

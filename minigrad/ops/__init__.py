@@ -99,7 +99,8 @@ from .pointwise import (  # noqa: F401
     sqrt, tanh, tril, triu, where,
 )
 from .upsample import channel_shuffle, pixel_shuffle, pixel_unshuffle, upsample  # noqa: F401
-from .layers import embedding, flash_attention, gelu, group_norm, layer_norm, weight_norm  # noqa: F401
+from .layers import (  # noqa: F401
+    embedding, flash_attention, gelu, group_norm, layer_norm, weight_norm)
 from .rounding import (  # noqa: F401
     ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, frexp, ldexp, log1p, log2, log10,
     remainder,

@@ -1,8 +1,10 @@
 """Convolution and pooling, as PyTorch records them: ``ConvolutionBackward0`` (every
 ``conv1d``/``conv2d``, and ``conv_transpose1d``/``2d``/``3d`` with transposed=True),
 ``MaxPool2DWithIndicesBackward0``, ``AvgPool2DBackward0``, ``AdaptiveAvgPool2DBackward0`` and
-``AdaptiveMaxPool2DBackward0`` and their ``3D`` twins (one more spatial dim, the same math); the windows as columns and back (``Im2ColBackward0``,
-``Col2ImBackward0``: F.unfold and F.fold) and padding (``ConstantPadNdBackward0``).
+``AdaptiveMaxPool2DBackward0`` and their ``3D`` twins (one more spatial dim, the same math),
+``MaxUnpool2DBackward0``/``3D`` (max pooling partly undone); the windows as columns and back
+(``Im2ColBackward0``, ``Col2ImBackward0``: F.unfold and F.fold) and padding
+(``ConstantPadNdBackward0``).
 Arrays are (N, C, *spatial); ``stride``, ``padding`` and ``dilation`` are tuples with
 one int per spatial dim. The pooling backwards are linear in the gradient, so with
 create_graph=True they are recorded as nodes of their own (``...BackwardBackward0``),
@@ -31,8 +33,8 @@ from ..rules import conv as rules
 from . import fn
 from ._saved import as_shown
 
-__all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool", "max_unpool",
-           "avg_pool", "adaptive_avg_pool", "adaptive_max_pool"]
+__all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool",
+           "max_unpool", "avg_pool", "adaptive_avg_pool", "adaptive_max_pool"]
 
 
 class ConvolutionBackward0(Node):
@@ -142,8 +144,8 @@ class AvgPool2DBackward0(Node):
 
     def forward(self, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                 divisor_override, shown_stride):
-        divisors = kernels.pool_divisors(x.shape[-len(kernel_size):], kernel_size, stride, padding, ceil_mode,
-                                         count_include_pad, divisor_override)
+        divisors = kernels.pool_divisors(x.shape[-len(kernel_size):], kernel_size, stride,
+                                         padding, ceil_mode, count_include_pad, divisor_override)
         shown = dict(kernel_size=kernel_size, stride=shown_stride, padding=padding,
                      ceil_mode=ceil_mode, count_include_pad=count_include_pad,
                      divisor_override=divisor_override)

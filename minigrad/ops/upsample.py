@@ -1,11 +1,12 @@
 """Upsampling (F.interpolate), as PyTorch records it: ``UpsampleNearest1DBackward0`` and
 ``UpsampleNearest2DBackward0`` (each output copies the input element nearest to where
-it falls), ``UpsampleNearestExact1DBackward0``/``2D`` (the nearest centre), and their ``3D`` twins,
-``UpsampleLinear1DBackward0``, ``UpsampleBilinear2DBackward0`` and
+it falls), ``UpsampleNearestExact1DBackward0``/``2D`` (the nearest centre), and their
+``3D`` twins, ``UpsampleLinear1DBackward0``, ``UpsampleBilinear2DBackward0`` and
 ``UpsampleTrilinear3DBackward0`` (a weighted mean of the two, four or eight neighbours),
-``UpsampleBicubic2DBackward0`` (of the 4 x 4 around, cubic weights); ``PixelShuffleBackward0`` and ``PixelUnshuffleBackward0``
-(channels moved into pixels and back: a reshape and a permute, each the other's gradient),
-``ChannelShuffleBackward0`` (channels interleaved, ShuffleNet's).
+``UpsampleBicubic2DBackward0`` (of the 4 x 4 around, cubic weights);
+``PixelShuffleBackward0`` and ``PixelUnshuffleBackward0`` (channels moved into pixels and
+back: a reshape and a permute, each the other's gradient), ``ChannelShuffleBackward0``
+(channels interleaved, ShuffleNet's).
 
 An upsampling is linear in its input: y = A x along each spatial dim, A a matrix of
 0/1 (nearest) or of the weights (linear). So its gradient is the same sum read the

@@ -8,8 +8,8 @@ from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES, bool as _BOOL, int64 as _INT64
 from ..errors import NOT_IMPLEMENTED_FOR
 from ..kernels.conv import output_size
 
-__all__ = ["one_per_dim", "check_dtype", "convolution_kernel", "check_unfold", "check_fold", "check_pad",
-           "check_geometry", "check_convolution", "check_conv_transpose", "check_pool",
+__all__ = ["one_per_dim", "check_dtype", "convolution_kernel", "check_unfold", "check_fold",
+           "check_pad", "check_geometry", "check_convolution", "check_conv_transpose", "check_pool",
            "check_adaptive", "check_unpool"]
 
 
@@ -36,8 +36,9 @@ KERNEL_DTYPES = {
     "slow_conv2d_cpu": "integers", "max_pool2d": "integers", "avg_pool2d": "int64",
     "adaptive_avg_pool2d": "none", "im2col_out_cpu": "bool", "col2im_out_cpu": "bool",
     "max_pool1d_impl": "none", "adaptive_max_pool2d": "none",
-    "slow_conv3d_cpu": "integers", "compute_columns3d": "integers", "slow_conv_transpose2d_out_cpu": "integers",
-    "slow_conv_transpose3d_out_cpu": "integers", "max_pool3d": "integers", "avg_pool3d_out_frame": "int64", "adaptive_avg_pool3d_cpu": "none",
+    "slow_conv3d_cpu": "integers", "compute_columns3d": "integers",
+    "slow_conv_transpose2d_out_cpu": "integers", "slow_conv_transpose3d_out_cpu": "integers",
+    "max_pool3d": "integers", "avg_pool3d_out_frame": "int64", "adaptive_avg_pool3d_cpu": "none",
     "adaptive_max_pool3d_cpu": "none", "max_unpool2d": "none", "max_unpool3d": "none",
 }
 
