@@ -97,7 +97,7 @@ from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
 )
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
     addmm, addmv, baddbmm, cdist, cross, roll, rot90, vdot, addr, addbmm, select_scatter,
-    slice_scatter, diagonal_scatter, ldexp, frexp, renorm,
+    slice_scatter, diagonal_scatter, ldexp, frexp, renorm, norm_except_dim, _weight_norm,
 )
 from .functions import (  # noqa: F401  (other names: ops/aliases.py)
     absolute, concat, concatenate, is_complex, is_floating_point, is_inference, moveaxis, movedim,

@@ -1137,6 +1137,30 @@ def renorm(input, p, dim, maxnorm, *, out=None):
     return _out("renorm", ops.renorm(input, p, dim, maxnorm), out, input)
 
 
+def norm_except_dim(v, pow: float = 2, dim: int = 0):
+    """The ``pow``-norm of ``v`` over every dim but ``dim`` (kept as size-1 dims; dim=-1:
+    of all of v), as ATen composes it (the view, norm and view a graph shows)."""
+    if dim == -1:
+        return ops.reduction.aten_norm(v, pow)
+    if dim == 0:
+        return ops.reduction.aten_norm(v.contiguous().view(v.shape[0], -1), pow, 1).view(
+            (v.shape[0],) + (1,) * (v.dim() - 1))
+    if dim == v.dim() - 1:
+        return ops.reduction.aten_norm(v.contiguous().view(-1, v.shape[-1]), pow, 0).view(
+            (1,) * (v.dim() - 1) + (v.shape[-1],))
+    return norm_except_dim(v.transpose(0, dim), pow, 0).transpose(0, dim)
+
+
+def _weight_norm(v, g, dim: int = 0):
+    """v * (g / ||v||), the norm over every dim but ``dim``: weight normalisation (Salimans
+    and Kingma, 2016). For the first or the last dim one fused node,
+    WeightNormInterfaceBackward0, as PyTorch; otherwise its composition."""
+    v, g = v.contiguous(), g.contiguous()
+    if dim == 0 or dim == v.dim() - 1:
+        return ops.weight_norm(v, g, dim)
+    return v * (g / norm_except_dim(v, 2, dim))
+
+
 def vdot(input, other, *, out=None):
     """sum(conj(input) * other) for vectors (real numbers: torch.dot)."""
     return _out("vdot", ops.vdot(input, other), out, input, other, exact_dtype=True)

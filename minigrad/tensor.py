@@ -24,6 +24,7 @@ from ._printing import builtin_method, tensor_repr
 from .rules.conversion import array_from
 from .size import Size
 from .autograd import fast, inference
+from .autograd.grad_mode import is_grad_enabled
 from .autograd.hooks import add_hook, add_post_accumulate_hook
 from .autograd.node import AccumulateGrad
 from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
@@ -507,7 +508,7 @@ class Tensor(TensorBase):
     def __float__(self) -> float:
         if self._data.size != 1:
             raise ValueError(errors.ONLY_ONE_ELEMENT_TO_SCALAR)
-        if self._requires_grad:
+        if self._requires_grad and is_grad_enabled():  # (torch: only with grad mode on)
             errors.warn_once(errors.SCALAR_REQUIRES_GRAD)
         return float(self.item())
 

@@ -73,7 +73,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
                 if step.node.variable._requires_grad:  # (not since requires_grad_(False))
                     store(step.node.variable, step.grad_outputs[0], step._owned)
                 if hooks.post_accumulate:  # (called either way, as torch's engine does)
-                    hooks.run_post_accumulate_hooks(step.node.variable)
+                    hooks.run_post_accumulate_hooks(step.node.variable, create_graph)
             if targets is not None and step.node in targets:
                 grads = step.grad_outputs
                 for nr in targets[step.node]:

@@ -93,11 +93,17 @@ def add_post_accumulate_hook(tensor, hook) -> RemovableHandle:
     return add_hook(entry[1], hook)
 
 
-def run_post_accumulate_hooks(tensor) -> None:
+def run_post_accumulate_hooks(tensor, create_graph: bool = False) -> None:
+    """Call ``tensor``'s post-accumulate hooks (grad mode on only with ``create_graph``,
+    as torch's engine runs them); each must return None."""
     entry = post_accumulate.get(id(tensor))
     if entry is not None and entry[0]() is tensor:
-        for hook in tuple(entry[1].values()):
-            hook(tensor)
+        with grad_mode.set_grad_enabled(create_graph):
+            for hook in tuple(entry[1].values()):
+                result = hook(tensor)
+                if result is not None:
+                    raise TypeError(f"expected Variable, but hook returned "
+                                    f"'{type(result).__name__}'")
 
 
 class NodeHooks:

@@ -24,10 +24,9 @@ from numpy.lib.stride_tricks import sliding_window_view
 
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution",
            "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
-           "max_pool_backward", "max_pool_gather", "avg_pool",
+           "max_pool_backward", "max_pool_gather", "max_unpool", "avg_pool",
            "avg_pool_backward", "pool_divisors", "adaptive_avg_pool", "adaptive_avg_pool_backward",
-           "adaptive_max_pool",
-           "adaptive_ranges"]
+           "adaptive_max_pool", "adaptive_ranges", "adaptive_regions"]
 
 
 def output_size(size, kernel, stride, padding, dilation, ceil_mode=False) -> int:
@@ -264,6 +263,17 @@ def max_pool_gather(grad, indices, spatial):
     return np.take_along_axis(flat, chosen, -1).reshape(indices.shape)
 
 
+def max_unpool(values, indices, size):
+    """Max pooling partly undone: zeros of spatial ``size`` with each value written at its
+    index in the flattened plane (where two share an index, the later one stays, as in
+    PyTorch's loop)."""
+    spatial = len(size)
+    rows = values.reshape(-1, _count(values.shape[-spatial:]))
+    out = np.zeros((rows.shape[0], _count(size)), values.dtype)
+    np.put_along_axis(out, indices.reshape(rows.shape), rows, axis=1)
+    return out.reshape(values.shape[:-spatial] + tuple(size))
+
+
 def _right_padding(size, kernel, stride, padding, dilation, out):
     """The padding on the right that the last window needs (more than ``padding`` in
     ceil_mode, where it may reach past the padded input)."""
@@ -320,50 +330,65 @@ def adaptive_ranges(size, out):
     return [(i * size // out, -(-(i + 1) * size // out)) for i in range(out)]
 
 
+def adaptive_regions(size, out):
+    """Each output position (a tuple) with its region of the input, a slice per spatial dim
+    (``adaptive_ranges`` along each), outputs in order."""
+    ranges = [adaptive_ranges(n, o) for n, o in zip(size, out)]
+    for position in itertools.product(*map(range, out)):
+        yield position, tuple(slice(*ranges[d][i]) for d, i in enumerate(position))
+
+
+def _counts(region, dtype):
+    """The region's length along each dim, in ``dtype`` (each a division of its own, as
+    PyTorch divides by the height, then the width)."""
+    return [dtype.type(part.stop - part.start) for part in region]
+
+
 def adaptive_avg_pool(x, out):
-    """Each output the mean of its range of rows and columns (``adaptive_ranges``),
-    summed element after element as PyTorch's kernel, then divided by the count."""
-    rows, cols = adaptive_ranges(x.shape[-2], out[0]), adaptive_ranges(x.shape[-1], out[1])
-    y = np.empty(x.shape[:-2] + tuple(out), x.dtype)
-    for i, (top, bottom) in enumerate(rows):
-        for j, (left, right) in enumerate(cols):
-            total = np.zeros(x.shape[:-2], x.dtype)
-            for h in range(top, bottom):
-                for w in range(left, right):
-                    total += x[..., h, w]
-            # (divided by the height, then by the width: PyTorch's two roundings)
-            y[..., i, j] = total / x.dtype.type(bottom - top) / x.dtype.type(right - left)
+    """Each output the mean of its region (``adaptive_regions``), summed element after
+    element as PyTorch's kernel, then divided by the region's length along each dim."""
+    spatial = len(out)
+    y = np.empty(x.shape[:-spatial] + tuple(out), x.dtype)
+    for position, region in adaptive_regions(x.shape[-spatial:], out):
+        total = np.zeros(x.shape[:-spatial], x.dtype)
+        for point in itertools.product(*(range(part.start, part.stop) for part in region)):
+            total += x[(Ellipsis,) + point]
+        for count in _counts(region, x.dtype):
+            total = total / count
+        y[(Ellipsis,) + position] = total
     return y
 
 
 def adaptive_max_pool(x, out):
-    """(values, indices): each output the largest element of its range of rows and columns
-    (``adaptive_ranges``), the first one met (a NaN wins), and its place h * W + w."""
-    rows, cols = adaptive_ranges(x.shape[-2], out[0]), adaptive_ranges(x.shape[-1], out[1])
-    values = np.empty(x.shape[:-2] + tuple(out), x.dtype)
+    """(values, indices): each output the largest element of its region (the first one
+    met; a NaN wins, the last one, as PyTorch's ``val > max || isnan(val)``), and its place
+    in the flattened plane (h * W + w, or t * H * W + h * W + w)."""
+    spatial = len(out)
+    size = x.shape[-spatial:]
+    values = np.empty(x.shape[:-spatial] + tuple(out), x.dtype)
     indices = np.empty(values.shape, np.int64)
-    width = x.shape[-1]
-    for i, (top, bottom) in enumerate(rows):
-        for j, (left, right) in enumerate(cols):
-            region = x[..., top:bottom, left:right].reshape(x.shape[:-2] + (-1,))
-            chosen = np.argmax(region, -1)
-            if x.dtype.kind == "f":  # (the first NaN, as PyTorch's `val > max || isnan(val)`)
-                nan = np.isnan(region)
-                chosen = np.where(nan.any(-1), np.argmax(nan, -1), chosen)
-            values[..., i, j] = np.take_along_axis(region, chosen[..., None], -1)[..., 0]
-            span = right - left
-            indices[..., i, j] = (top + chosen // span) * width + left + chosen % span
+    for position, region in adaptive_regions(size, out):
+        part = x[(Ellipsis,) + region]
+        flat = part.reshape(x.shape[:-spatial] + (-1,))
+        chosen = np.argmax(flat, -1)
+        if x.dtype.kind == "f":
+            nan = np.isnan(flat)
+            last = flat.shape[-1] - 1 - np.argmax(nan[..., ::-1], -1)
+            chosen = np.where(nan.any(-1), last, chosen)
+        values[(Ellipsis,) + position] = np.take_along_axis(flat, chosen[..., None], -1)[..., 0]
+        inside = np.unravel_index(chosen, part.shape[-spatial:])
+        indices[(Ellipsis,) + position] = np.ravel_multi_index(
+            tuple(i + r.start for i, r in zip(inside, region)), size)
     return values, indices
 
 
-def adaptive_avg_pool_backward(grad, input_shape):
-    """Each output's gradient over its count, added to every element it averaged, the
+def adaptive_avg_pool_backward(grad, input_shape, spatial=2):
+    """Each output's gradient over its counts, added to every element it averaged, the
     outputs in order (PyTorch's order of the additions)."""
-    out = grad.shape[-2:]
-    rows, cols = adaptive_ranges(input_shape[-2], out[0]), adaptive_ranges(input_shape[-1], out[1])
     total = np.zeros(input_shape, grad.dtype)
-    for i, (top, bottom) in enumerate(rows):
-        for j, (left, right) in enumerate(cols):
-            share = grad[..., i, j] / grad.dtype.type(bottom - top) / grad.dtype.type(right - left)
-            total[..., top:bottom, left:right] += share[..., None, None]
+    for position, region in adaptive_regions(input_shape[-spatial:], grad.shape[-spatial:]):
+        share = grad[(Ellipsis,) + position]
+        for count in _counts(region, grad.dtype):
+            share = share / count
+        total[(Ellipsis,) + region] += share[(Ellipsis,) + (None,) * spatial]
     return total

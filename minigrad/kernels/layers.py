@@ -30,7 +30,7 @@ from .fma import fma32, fma64
 from .special import each
 
 __all__ = ["layer_norm", "layer_norm_backward", "rowwise_moments", "gelu", "gelu_backward",
-           "attention_scores", "flash_attention", "flash_attention_backward"]
+           "attention_scores", "flash_attention", "flash_attention_backward", "weight_norm"]
 
 _SQRT1_2 = 0.7071067811865476  # 1 / sqrt(2)
 _BETA = 0.7978845608028654  # sqrt(2 / pi)
@@ -288,3 +288,11 @@ def flash_attention_backward(grad, q, k, v, out, lse, mask, scale):
     delta = np.sum(grad * out, axis=-1, keepdims=True)
     ds = p * (np.matmul(grad, np.swapaxes(v, -1, -2)) - delta) * np.asarray(scale, q.dtype)
     return np.matmul(ds, k), np.matmul(np.swapaxes(ds, -1, -2), q), dv
+
+
+def weight_norm(v, g, dim: int):
+    """(w, norms): w = v * (g / norms), norms the 2-norms of v over every dim but ``dim``
+    (kept as size-1 dims), as torch's _weight_norm_interface."""
+    others = tuple(d for d in range(v.ndim) if d != dim)
+    norms = np.sqrt(np.sum(v * v, axis=others, keepdims=True))
+    return v * (g / norms), norms

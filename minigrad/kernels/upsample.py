@@ -8,20 +8,25 @@ floor((i + 0.5) * scale)), capped at size - 1. 'linear' reads the two neighbours
 s = scale * (i + 0.5) - 0.5 (at least 0; align_corners: s = (size - 1) / (out - 1) * i)
 with weights 1 - l and l, l = s - floor(s), in the input's dtype; bilinear is linear
 along H of linear along W: t(h) = x[h, w0] w0 + x[h, w1] w1, y = t(h0) h0 + t(h1) h1,
-each a + b fused as fma(a's factors, b) where PyTorch's compiler fuses them. The backward adds each output's gradient times its weights into the elements
-it read, output after output, as PyTorch's loops do (``np.add.at`` keeps that order).
+each a + b fused as fma(a's factors, b) where PyTorch's compiler fuses them; trilinear
+alike with one more dim. 'cubic' (bicubic) reads the four neighbours i0 - 1 ... i0 + 2 of
+s = scale * (i + 0.5) - 0.5 (not clamped at 0; the indices clamped into the input) with
+Keys' cubic convolution weights (A = -0.75) of l = s - i0. The backward adds each output's
+gradient times its weights into the elements it read, output after output, as PyTorch's
+loops do (``np.add.at`` keeps that order).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 
 import numpy as np
 
 from .fma import fma32, fma64
 
-__all__ = ["nearest_indices", "linear_indices", "upsample", "upsample_backward",
-           "pixel_shuffle", "pixel_unshuffle"]
+__all__ = ["nearest_indices", "linear_indices", "cubic_indices", "taps", "upsample",
+           "upsample_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle"]
 
 
 def _fma(a, b, c):
@@ -45,30 +50,69 @@ def nearest_indices(size: int, out: int, scale, exact: bool = False) -> np.ndarr
     return np.minimum(np.floor(position * _scale(size, out, scale)).astype(np.int64), size - 1)
 
 
-def linear_indices(size: int, out: int, scale, align_corners: bool, dtype):
-    """(i0, i1, w0, w1) along one dim: the two neighbours each output reads and their
-    weights, in ``dtype``."""
-    dtype = np.dtype(dtype).type
+def _source_and_offset(size: int, out: int, scale, align_corners: bool, dtype, cubic: bool,
+                       fused: bool = True):
+    """(i0, l) along one dim: where each output falls in the input, s = scale (i + 0.5)
+    - 0.5 (at least 0 unless ``cubic``; align_corners: (size - 1) / (out - 1) i; ``fused``:
+    one rounding for the multiply-add), its index i0 = floor(s) (capped at size - 1) and
+    l = s - i0 in [0, 1], in ``dtype``."""
     if align_corners:
         step = dtype(size - 1) / dtype(out - 1) if out > 1 else dtype(0)
         source = step * np.arange(out, dtype=dtype)
     else:
         step = dtype(1.0 / scale) if scale is not None and scale > 0 else dtype(size) / dtype(out)
         half = np.arange(out, dtype=dtype) + dtype(0.5)  # (the compiler fuses s * (i + .5) - .5)
-        source = np.maximum(_fma(np.full(out, step, dtype), half, np.full(out, -0.5, dtype)),
-                            dtype(0))
+        source = (_fma(np.full(out, step, dtype), half, np.full(out, -0.5, dtype)) if fused
+                  else (step * half - dtype(0.5)).astype(dtype))
+        source = source if cubic else np.maximum(source, dtype(0))
     i0 = np.minimum(np.floor(source).astype(np.int64), size - 1)
-    lam = np.clip(source - i0.astype(dtype), dtype(0), dtype(1)).astype(dtype)
+    return i0, np.clip(source - i0.astype(dtype), dtype(0), dtype(1)).astype(dtype)
+
+
+def linear_indices(size: int, out: int, scale, align_corners: bool, dtype):
+    """(i0, i1, w0, w1) along one dim: the two neighbours each output reads and their
+    weights, in ``dtype``."""
+    dtype = np.dtype(dtype).type
+    i0, lam = _source_and_offset(size, out, scale, align_corners, dtype, cubic=False)
     i1 = i0 + (i0 < size - 1)
     return i0, i1, (dtype(1) - lam).astype(dtype), lam
 
 
-def _taps(x_shape, out, scales, mode, align_corners, dtype):
+def cubic_indices(size: int, out: int, scale, align_corners: bool, dtype, fused: bool = True):
+    """The four (indices, weights) pairs along one dim of bicubic resizing: neighbours
+    i0 - 1 ... i0 + 2 (clamped into the input) of the source s, Keys' weights of
+    l = s - i0 with A = -0.75 (PyTorch's get_cubic_upsample_coefficients), in ``dtype``;
+    with the multiply-adds PyTorch's compiler fuses in its forward kernel (``fused``) or
+    in its backward (none)."""
+    dtype = np.dtype(dtype).type
+    i0, t = _source_and_offset(size, out, scale, align_corners, dtype, True, fused)
+    a, one = dtype(-0.75), dtype(1)
+
+    def full(value):
+        return np.full(out, value, dtype)
+
+    def near(x):  # |x| <= 1: ((A + 2) x - (A + 3)) x x + 1 (its first step fused)
+        first = (_fma(full(a + dtype(2)), x, full(-(a + dtype(3)))) if fused
+                 else (a + dtype(2)) * x - (a + dtype(3)))
+        return (first * x * x + one).astype(dtype)
+
+    def far(x):  # 1 < |x| < 2: ((A x - 5A) x + 8A) x - 4A (its first two steps fused)
+        inner = (_fma(_fma(full(a), x, full(-dtype(5) * a)), x, full(dtype(8) * a)) if fused
+                 else (a * x - dtype(5) * a) * x + dtype(8) * a)
+        return (inner * x - dtype(4) * a).astype(dtype)
+
+    weights = (far(t + one), near(t), near(one - t), far((one - t) + one))
+    return [(np.clip(i0 - 1 + j, 0, size - 1), weights[j]) for j in range(4)]
+
+
+def taps(x_shape, out, scales, mode, align_corners, dtype, fused: bool = True):
     """Per spatial dim, a list of (indices, weights or None) pairs: one tap for nearest,
-    two for linear."""
+    two for linear, four for cubic (its weights ``fused`` as in PyTorch's forward)."""
     taps = []
     for size, o, scale in zip(x_shape, out, scales):
-        if mode == "linear":
+        if mode == "cubic":
+            taps.append(cubic_indices(size, o, scale, align_corners, dtype, fused))
+        elif mode == "linear":
             i0, i1, w0, w1 = linear_indices(size, o, scale, align_corners, dtype)
             taps.append([(i0, w0), (i1, w1)])
         else:
@@ -77,15 +121,16 @@ def _taps(x_shape, out, scales, mode, align_corners, dtype):
 
 
 def upsample(x: np.ndarray, out, scales, mode: str, align_corners: bool = False):
-    """``x`` (N, C, *spatial) resized to ``out`` (mode 'nearest', 'nearest-exact' or
-    'linear', linear along every spatial dim)."""
-    taps = _taps(x.shape[2:], out, scales, mode, align_corners, x.dtype)
-    return _combine(x, taps, 0)
+    """``x`` (N, C, *spatial) resized to ``out`` (mode 'nearest', 'nearest-exact', 'linear'
+    or 'cubic', along every spatial dim)."""
+    per_dim = taps(x.shape[2:], out, scales, mode, align_corners, x.dtype)
+    return _combine(x, per_dim, 0)
 
 
 def _combine(x, taps, dim):
     """The taps of spatial dims ``dim``... applied, the outer dim's weights last: for two
-    taps fma(t0, w0, t1 * w1), as the compiler fuses t0 * w0 + t1 * w1."""
+    taps fma(t0, w0, t1 * w1), as the compiler fuses t0 * w0 + t1 * w1; for four, each
+    next tap added to that as fma(t_j, w_j, sum so far)."""
     if dim == len(taps):
         return x
     axis = 2 + dim
@@ -93,9 +138,24 @@ def _combine(x, taps, dim):
     if len(parts) == 1:
         return parts[0]
     shape = (-1,) + (1,) * (len(taps) - dim - 1)
-    (_, w0), (_, w1) = taps[dim]
-    w0, w1 = (np.broadcast_to(w.reshape(shape), parts[0].shape) for w in (w0, w1))
-    return _fma(parts[0], w0, parts[1] * w1)
+    weights = [np.broadcast_to(w.reshape(shape), parts[0].shape) for _, w in taps[dim]]
+    total = _fma(parts[0], weights[0], parts[1] * weights[1])
+    for part, weight in zip(parts[2:], weights[2:]):
+        total = _fma(part, weight, total)
+    return total
+
+
+def _times_weights(g, weights, mode: str):
+    """Each output's gradient (a column of ``g``) times its tap's weights along every dim:
+    (w0 w1 ...) G for linear (PyTorch's h0lambda * w0lambda * grad), (G w0) w1 for cubic
+    (its out_value * y_coeffs[i] * x_coeffs[j])."""
+    if all(w is None for w in weights):
+        return g
+    if mode != "cubic":
+        product = functools.reduce(np.multiply.outer, weights)
+        return g * product.reshape(-1)
+    grids = np.meshgrid(*weights, indexing="ij")
+    return functools.reduce(lambda value, grid: value * grid.reshape(-1), grids, g)
 
 
 def upsample_backward(grad: np.ndarray, input_shape, scales, mode: str,
@@ -103,19 +163,15 @@ def upsample_backward(grad: np.ndarray, input_shape, scales, mode: str,
     """dL/dx: each output's gradient, times its weights, added into the elements it read,
     outputs in order and, per output, the taps in order."""
     spatial_in, out = tuple(input_shape[2:]), grad.shape[2:]
-    taps = _taps(spatial_in, out, scales, mode, align_corners, grad.dtype)
+    per_dim = taps(spatial_in, out, scales, mode, align_corners, grad.dtype, fused=False)
     lead = int(np.prod(input_shape[:2], dtype=np.int64))
     flat_size = int(np.prod(spatial_in, dtype=np.int64))
     places, values = [], []
     g = grad.reshape(lead, -1)
-    for combo in itertools.product(*taps):  # (tap choices, the order per output)
+    for combo in itertools.product(*per_dim):  # (tap choices, the order per output)
         grids = np.meshgrid(*[indices for indices, _ in combo], indexing="ij")
         places.append(np.ravel_multi_index(grids, spatial_in).reshape(-1))
-        weight = None
-        for _, w in combo:
-            if w is not None:
-                weight = w if weight is None else np.multiply.outer(weight, w)
-        values.append(g if weight is None else g * weight.reshape(-1))
+        values.append(_times_weights(g, [w for _, w in combo], mode))
     order = np.stack(places, axis=1).reshape(-1)  # (output by output, tap by tap)
     contributions = np.stack(values, axis=2).reshape(lead, -1)
     total = np.zeros((lead, flat_size), grad.dtype)
@@ -142,3 +198,11 @@ def pixel_unshuffle(x: np.ndarray, r: int) -> np.ndarray:
     order = tuple(range(k)) + (k, k + 2, k + 4, k + 1, k + 3)
     return np.ascontiguousarray(blocks.transpose(order)).reshape(*lead, channels * r * r,
                                                                   h // r, w // r)
+
+
+def channel_shuffle(x: np.ndarray, groups: int) -> np.ndarray:
+    """(N, C, *) with the channels dealt out of ``groups`` groups in turn: channel
+    g * (C / groups) + k moves to k * groups + g (ShuffleNet's shuffle)."""
+    n, channels = x.shape[:2]
+    blocks = x.reshape((n, groups, channels // groups) + x.shape[2:])
+    return np.ascontiguousarray(blocks.swapaxes(1, 2)).reshape(x.shape)

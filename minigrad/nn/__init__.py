@@ -4,10 +4,13 @@
     parameter.py   Parameter: a tensor that a module learns
     linear.py      Linear, Bilinear, Identity, Flatten, Unflatten
     lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
-    conv.py        Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, Unfold, Fold
-    pooling.py     MaxPool1d/2d, AvgPool1d/2d, AdaptiveAvgPool1d/2d, AdaptiveMaxPool1d/2d
-    padding.py     ZeroPad1d/2d, ConstantPad1d/2d/3d, ReflectionPad1d/2d, ReplicationPad1d/2d
-    upsampling.py  Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle, PixelUnshuffle
+    conv.py        Conv1d/2d/3d, ConvTranspose1d/2d/3d, Unfold, Fold
+    pooling.py     MaxPool1d/2d/3d, MaxUnpool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d,
+                   AdaptiveMaxPool1d/2d/3d
+    padding.py     ZeroPad1d/2d/3d, ConstantPad1d/2d/3d, ReflectionPad1d/2d/3d,
+                   ReplicationPad1d/2d/3d, CircularPad1d/2d/3d
+    upsampling.py  Upsample, UpsamplingNearest2d, UpsamplingBilinear2d, PixelShuffle,
+                   PixelUnshuffle, ChannelShuffle
     activation.py  ReLU, Tanh, Sigmoid, Softmax, LogSoftmax, GELU, LeakyReLU, RReLU, ELU, Softplus,
                    SiLU, Hardtanh, ReLU6, SELU, CELU, Mish, Hardswish, Hardsigmoid, Hardshrink, Softshrink,
                    Threshold, PReLU, LogSigmoid, Softsign, Tanhshrink, Softmin, Softmax2d, GLU;
@@ -17,7 +20,8 @@
     sparse.py      Embedding (a table of vectors looked up by index)
     transformer.py Transformer, TransformerEncoder(Layer), TransformerDecoder(Layer)
     rnn.py         RNN, LSTM, GRU (whole sequences) and RNNCell, LSTMCell, GRUCell (one step)
-    normalization.py  LayerNorm, GroupNorm, InstanceNorm1d/2d, RMSNorm
+    normalization.py  LayerNorm, GroupNorm, InstanceNorm1d/2d/3d, RMSNorm, LocalResponseNorm,
+                   CrossMapLRN2d (its autograd Function in _functions.py)
     container.py   Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, the margin losses (MarginRankingLoss,
@@ -39,7 +43,8 @@ from .activation import (  # noqa: F401
 from .batchnorm import BatchNorm1d, BatchNorm2d, BatchNorm3d  # noqa: F401
 from .container import (  # noqa: F401
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential)
-from .conv import Conv1d, Conv2d, ConvTranspose1d, ConvTranspose2d, Fold, Unfold  # noqa: F401
+from .conv import (  # noqa: F401
+    Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold, Unfold)
 from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
 from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
 from .linear import (  # noqa: F401
@@ -52,7 +57,9 @@ from .loss import (  # noqa: F401
     SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)
 from .module import Module  # noqa: F401
 from .normalization import (  # noqa: F401
-    GroupNorm, InstanceNorm1d, InstanceNorm2d, LayerNorm, RMSNorm)
+    CrossMapLRN2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
+    LocalResponseNorm,
+    RMSNorm)
 from .sparse import Embedding  # noqa: F401
 from .transformer import (  # noqa: F401
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
@@ -60,10 +67,13 @@ from .transformer import (  # noqa: F401
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
 from .padding import (  # noqa: F401
-    ConstantPad1d, ConstantPad2d, ConstantPad3d, ReflectionPad1d, ReflectionPad2d,
-    ReplicationPad1d, ReplicationPad2d, ZeroPad1d, ZeroPad2d)
+    CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
+    ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,
+    ReplicationPad3d, ZeroPad1d, ZeroPad2d, ZeroPad3d)
 from .upsampling import (  # noqa: F401
-    PixelShuffle, PixelUnshuffle, Upsample, UpsamplingBilinear2d, UpsamplingNearest2d)
+    ChannelShuffle, PixelShuffle, PixelUnshuffle, Upsample, UpsamplingBilinear2d,
+    UpsamplingNearest2d)
 from .pooling import (  # noqa: F401
-    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveMaxPool1d, AdaptiveMaxPool2d, AvgPool1d,
-    AvgPool2d, MaxPool1d, MaxPool2d)
+    AdaptiveAvgPool1d, AdaptiveAvgPool2d, AdaptiveAvgPool3d, AdaptiveMaxPool1d, AdaptiveMaxPool2d,
+    AdaptiveMaxPool3d, AvgPool1d, AvgPool2d, AvgPool3d, MaxPool1d, MaxPool2d, MaxPool3d,
+    MaxUnpool1d, MaxUnpool2d, MaxUnpool3d)

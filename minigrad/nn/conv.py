@@ -1,5 +1,5 @@
-"""Convolution layers: ``Conv1d`` and ``Conv2d``, ``ConvTranspose1d`` and ``ConvTranspose2d``
-(the layers that grow images, as in a DCGAN's generator); ``Unfold`` and ``Fold`` (windows
+"""Convolution layers: ``Conv1d``, ``Conv2d`` and ``Conv3d``; ``ConvTranspose1d``, ``2d`` and
+``3d`` (the layers that grow images, as in a DCGAN's generator); ``Unfold`` and ``Fold`` (windows
 as columns and back, the "im2col" a convolution is made of).
 
 A ``Conv2d(in_channels, out_channels, kernel_size)`` holds ``out_channels`` small
@@ -20,7 +20,11 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Conv1d", "Conv2d", "ConvTranspose1d", "ConvTranspose2d", "Unfold", "Fold"]
+__all__ = ["Conv1d", "Conv2d", "Conv3d", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d",
+           "Unfold", "Fold"]
+
+_CONV = {1: F.conv1d, 2: F.conv2d, 3: F.conv3d}
+_CONV_TRANSPOSE = {1: F.conv_transpose1d, 2: F.conv_transpose2d, 3: F.conv_transpose3d}
 
 
 _PADDING_STRINGS = {"same", "valid"}
@@ -89,11 +93,24 @@ class _ConvNd(Module):
                 init.uniform_(self.bias, -bound, bound)
 
     def _conv(self, input: Tensor, weight: Tensor, bias: Tensor | None) -> Tensor:
-        if self.padding_mode != "zeros":
-            raise NotImplementedError(f"minigrad: padding_mode={self.padding_mode!r} is not "
-                                      "implemented (only 'zeros')")
-        conv = F.conv1d if self.n == 1 else F.conv2d
+        conv = _CONV[self.n]
+        if self.padding_mode != "zeros":  # (F.pad first, then no padding: PyTorch's way)
+            padded = F.pad(input, self._reversed_padding_repeated_twice, mode=self.padding_mode)
+            return conv(padded, weight, bias, self.stride, 0, self.dilation, self.groups)
         return conv(input, weight, bias, self.stride, self.padding, self.dilation, self.groups)
+
+    @property
+    def _reversed_padding_repeated_twice(self) -> list:
+        """F.pad's widths for ``padding``: the last dim first, each width on both sides
+        ('same': the total d (k - 1) split, the odd one on the right)."""
+        if self.padding == "valid":
+            return [0, 0] * self.n
+        widths = []
+        for d, k, p in reversed(list(zip(self.dilation, self.kernel_size, self.padding
+                                         if self.padding != "same" else (None,) * self.n))):
+            total = d * (k - 1) if p is None else 2 * p
+            widths += [total // 2, total - total // 2]
+        return widths
 
     def forward(self, input: Tensor) -> Tensor:
         return self._conv(input, self.weight, self.bias)
@@ -139,6 +156,19 @@ class Conv2d(_ConvNd):
     n = 2
 
 
+class Conv3d(_ConvNd):
+    """3-D convolution over (N, C_in, D, H, W): ``weight`` (C_out, C_in / groups, kD, kH, kW).
+
+    >>> conv = Conv3d(1, 4, kernel_size=3, padding=1)
+    >>> conv
+    Conv3d(1, 4, kernel_size=(3, 3, 3), stride=(1, 1, 1), padding=(1, 1, 1))
+    >>> conv(minigrad.ones(2, 1, 5, 6, 7)).shape
+    torch.Size([2, 4, 5, 6, 7])
+    """
+
+    n = 3
+
+
 class _ConvTransposeNd(_ConvNd):
     """What ConvTranspose1d and ConvTranspose2d share: ``output_padding`` (extra rows on
     one side, to pick among the sizes a strided layer could grow to) and ``output_size``."""
@@ -175,8 +205,7 @@ class _ConvTransposeNd(_ConvNd):
         return tuple(o - w for o, w in zip(output_size, wanted))
 
     def forward(self, input: Tensor, output_size=None) -> Tensor:
-        conv = F.conv_transpose1d if self.n == 1 else F.conv_transpose2d
-        return conv(input, self.weight, self.bias, self.stride, self.padding,
+        return _CONV_TRANSPOSE[self.n](input, self.weight, self.bias, self.stride, self.padding,
                     self._output_padding(input, output_size), self.groups, self.dilation)
 
 
@@ -203,6 +232,20 @@ class ConvTranspose2d(_ConvTransposeNd):
     """
 
     n = 2
+
+
+class ConvTranspose3d(_ConvTransposeNd):
+    """3-D transposed convolution over (N, C_in, D, H, W): ``weight`` (C_in, C_out / groups,
+    kD, kH, kW); each spatial size grows as ConvTranspose1d's length.
+
+    >>> up = ConvTranspose3d(4, 2, 2, stride=2)
+    >>> up
+    ConvTranspose3d(4, 2, kernel_size=(2, 2, 2), stride=(2, 2, 2))
+    >>> up(minigrad.ones(1, 4, 3, 3, 3)).shape
+    torch.Size([1, 2, 6, 6, 6])
+    """
+
+    n = 3
 
 
 class Unfold(Module):
@@ -240,3 +283,4 @@ class Fold(Module):
     def extra_repr(self) -> str:
         return (f"output_size={self.output_size}, kernel_size={self.kernel_size}, "
                 f"dilation={self.dilation}, padding={self.padding}, stride={self.stride}")
+

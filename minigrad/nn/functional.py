@@ -30,21 +30,21 @@ from ..rules.out import write as write_out
 from ..tensor import Tensor
 
 __all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
-           "scaled_dot_product_attention", "multi_head_attention_forward",
-           "one_hot", "embedding", "layer_norm", "group_norm", "instance_norm", "rms_norm",
-           "gelu", "glu", "bilinear", "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d",
-           "pixel_shuffle", "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "pad",
-           "conv1d", "conv2d",
-           "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d", "adaptive_avg_pool1d",
-           "adaptive_avg_pool2d", "unfold", "fold", "mse_loss", "nll_loss", "cross_entropy",
-           "binary_cross_entropy_with_logits", "batch_norm", "binary_cross_entropy", "l1_loss",
-           "smooth_l1_loss", "huber_loss", "normalize", "dropout1d", "dropout2d", "selu",
-           "celu", "mish", "hardswish", "hardsigmoid", "hardshrink", "softshrink", "threshold", "prelu",
-           "softsign",
-           "tanhshrink", "softmin", "cosine_similarity", "kl_div", "leaky_relu", "rrelu", "rrelu_",
-           "elu",
-           "softplus", "silu", "hardtanh", "relu6", "margin_ranking_loss",
-           "hinge_embedding_loss", "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance",
+           "scaled_dot_product_attention", "multi_head_attention_forward", "one_hot", "embedding",
+           "layer_norm", "group_norm", "instance_norm", "rms_norm", "gelu", "glu", "bilinear",
+           "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle",
+           "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pad",
+           "conv3d", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
+           "adaptive_avg_pool1d", "adaptive_avg_pool2d", "max_pool3d", "avg_pool3d",
+           "adaptive_avg_pool3d", "adaptive_max_pool3d", "local_response_norm", "channel_shuffle",
+           "max_unpool1d", "max_unpool2d", "max_unpool3d", "unfold", "fold", "mse_loss",
+           "nll_loss", "cross_entropy", "binary_cross_entropy_with_logits", "batch_norm",
+           "binary_cross_entropy", "l1_loss", "smooth_l1_loss", "huber_loss", "normalize",
+           "dropout1d", "dropout2d", "selu", "celu", "mish", "hardswish", "hardsigmoid",
+           "hardshrink", "softshrink", "threshold", "prelu", "softsign", "tanhshrink", "softmin",
+           "cosine_similarity", "kl_div", "leaky_relu", "rrelu", "rrelu_", "elu", "softplus",
+           "silu", "hardtanh", "relu6", "margin_ranking_loss", "hinge_embedding_loss",
+           "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss",
            "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"]
 
@@ -1035,6 +1035,13 @@ def conv2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, 
     return _conv(input, weight, bias, stride, padding, dilation, groups, 2, "conv2d")
 
 
+def conv3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1, padding=0,
+           dilation=1, groups: int = 1) -> Tensor:
+    """3-D convolution of ``input`` (N, C_in, D, H, W) with ``weight`` (C_out, C_in / groups,
+    kD, kH, kW): conv2d with one more spatial dim (volumes, videos; ConvolutionBackward0)."""
+    return _conv(input, weight, bias, stride, padding, dilation, groups, 3, "conv3d")
+
+
 def _conv_transpose(input, weight, bias, stride, padding, output_padding, groups, dilation,
                     spatial: int, name: str):
     input, unbatched = _batched(input, spatial, name)
@@ -1060,6 +1067,14 @@ def conv_transpose2d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
     that grows images (a DCGAN's generator; ConvolutionBackward0, transposed=True)."""
     return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
                            dilation, 2, "conv_transpose2d")
+
+
+def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, stride=1,
+                     padding=0, output_padding=0, groups: int = 1, dilation=1) -> Tensor:
+    """The 3-D transposed convolution of ``input`` (N, C_in, D, H, W) with ``weight`` (C_in,
+    C_out / groups, kD, kH, kW): the volume-growing layer of 3-D U-Nets and video GANs."""
+    return _conv_transpose(input, weight, bias, stride, padding, output_padding, groups,
+                           dilation, 3, "conv_transpose3d")
 
 
 # ---- resizing (ops/upsample.py) ----------------------------------------------------
@@ -1119,10 +1134,19 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         raise ValueError("recompute_scale_factor is not meaningful with an explicit size.")
     if recompute_scale_factor:
         scales = [None] * dim
+    if antialias and not (mode in ("bilinear", "bicubic", "lanczos") and input.dim() == 4):
+        raise ValueError("Anti-alias option is restricted to bilinear, bicubic, and lanczos modes "
+                         "and requires a 4-D tensor as input")
+    if mode == "lanczos" and input.dim() == 4:
+        if align_corners:
+            raise ValueError("Lanczos mode does not support align_corners=True")
+        if not antialias:
+            raise ValueError("Lanczos mode requires antialias=True")
     if antialias:
         raise NotImplementedError("minigrad: interpolate(antialias=True) is not implemented")
-    wanted = {("nearest", 1), ("nearest", 2), ("nearest-exact", 1), ("nearest-exact", 2),
-              ("linear", 1), ("bilinear", 2), ("area", 1), ("area", 2)}
+    wanted = {("nearest", 1), ("nearest", 2), ("nearest", 3), ("nearest-exact", 1),
+              ("nearest-exact", 2), ("nearest-exact", 3), ("linear", 1), ("bilinear", 2),
+              ("trilinear", 3), ("bicubic", 2), ("area", 1), ("area", 2), ("area", 3)}
     if (mode, dim) not in wanted:
         if input.dim() not in (3, 4, 5) or mode not in _RESIZE_MODES.split(" | "):
             raise NotImplementedError(
@@ -1132,19 +1156,68 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         if needs is not None and needs != input.dim():
             raise NotImplementedError(f"Got {input.dim()}D input, but {mode} mode needs "
                                       f"{needs}D input")
-        raise NotImplementedError(f"minigrad: interpolate mode={mode!r} for {input.dim()}D "
-                                  "input is not implemented (nearest, nearest-exact, linear, "
-                                  "bilinear and area for 3D and 4D inputs are)")
+        raise NotImplementedError(
+            f"Input Error: Only 3D, 4D and 5D input Tensors supported (got {input.dim()}D) "
+            f"for the modes: {_RESIZE_MODES} (got {mode})")  # (bicubic of 3D or 5D, lanczos)
     if mode == "area":
-        pool = adaptive_avg_pool1d if dim == 1 else adaptive_avg_pool2d
+        pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1]
         return pool(input, output_size)
     if not input.dtype.is_floating_point:
+        if dim == 3 or mode in ("trilinear", "bicubic"):  # (the 3-D kernels' words)
+            what = {"bicubic": "cubic"}.get(mode, "nearest" if mode.startswith("nearest")
+                                           else "linear")
+            raise NotImplementedError(f'"compute_indices_weights_{what}" not implemented for '
+                                      f"'{_type_name(input)}'")
         kernel = {"nearest": "upsample_nearest", "nearest-exact": "_upsample_nearest_exact",
                   "linear": "upsample_linear", "bilinear": "upsample_bilinear"}[mode]
         raise NotImplementedError(f'"{kernel}{dim}d_channels_last" not implemented for '
                                   f"'{_type_name(input)}'")
-    return ops.upsample(input, output_size, scales, "linear" if mode == "bilinear" else mode,
-                        align_corners)
+    kind = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
+    return ops.upsample(input, output_size, scales, kind, align_corners)
+
+
+def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                        k: float = 1.0) -> Tensor:
+    """input / (k + alpha * mean of input^2 over ``size`` neighbouring channels)^beta, the
+    mean an average pooling across the channels (PyTorch's own composition, so the same
+    nodes: DivBackward0 last)."""
+    dim = input.dim()
+    if dim < 3:
+        raise ValueError(f"Expected 3D or higher dimensionality                          input "
+                         f"(got {dim} dimensions)")  # (PyTorch's text, its spaces too)
+    if input.numel() == 0:
+        return input
+    div = input.mul(input)
+    if dim == 3:
+        div = div.unsqueeze(1)
+        div = pad(div, (0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool2d(div, (size, 1), stride=1).squeeze(1)
+    else:
+        sizes = input.size()
+        div = div.view(sizes[0], 1, sizes[1], sizes[2], -1)
+        div = pad(div, (0, 0, 0, 0, size // 2, (size - 1) // 2))
+        div = avg_pool3d(div, (size, 1, 1), stride=1).squeeze(1)
+        div = div.view(sizes)
+    div = div.mul(alpha).add(k).pow(beta)
+    return input / div
+
+
+def channel_shuffle(input: Tensor, groups: int) -> Tensor:
+    """(N, C, *) with the channels of ``groups`` groups interleaved: channel j (C / g) + k
+    goes to k g + j (ShuffleNet; ChannelShuffleBackward0)."""
+    if input.dim() <= 2:
+        raise RuntimeError(f"channel_shuffle expects input with > 2 dims, but got input with "
+                           f"sizes {list(input.shape)}")
+    if groups <= 0:
+        raise RuntimeError(f"Number of groups to divide channels in must be positive. Value of "
+                           f"groups:{groups}")
+    if input.shape[1] % groups:
+        raise RuntimeError(f"Number of channels must be divisible by groups. Got "
+                           f"{input.shape[1]} channels and {groups} groups.")
+    return ops.channel_shuffle(input, groups)
+
+
+native_channel_shuffle = channel_shuffle
 
 
 def pixel_shuffle(input: Tensor, upscale_factor: int) -> Tensor:
@@ -1178,20 +1251,23 @@ def _check_shuffle(input: Tensor, factor: int, name: str, what: str) -> None:
         raise RuntimeError(f"{name} expects a positive {what}, but got {factor}")
 
 
-def _pool_sizes(kernel_size, stride, padding, dilation, name: str):
-    """kernel, stride (the kernel when not given), padding and dilation as pairs, and the
-    stride as the node shows it (() when not given)."""
-    def pair(value, what, text="either be a single int"):
-        value = _tuple(value, 2)
-        if len(value) not in (1, 2):
-            raise RuntimeError(f"{name}: {what} must {text}, or a tuple of two ints")
-        return value * 2 if len(value) == 1 else value
+def _pool_sizes(kernel_size, stride, padding, dilation, name: str, spatial: int = 2):
+    """kernel, stride (the kernel when not given), padding and dilation, one value per
+    spatial dim, and the stride as the node shows it (() when not given)."""
+    either = "" if name == "avg_pool3d" else "either "  # (PyTorch's texts differ so)
 
-    kernel = pair(kernel_size, "kernel_size")
-    shown = () if stride is None or stride == [] or stride == () else _tuple(stride, 2)
-    strides = pair(shown, "stride", "either be omitted, a single int") if shown else kernel
-    return (kernel, strides, pair(padding, "padding"),
-            pair(dilation, "dilation", "be either a single int"), shown)
+    def per_dim(value, what, text=f"{either}be a single int"):
+        value = _tuple(value, spatial)
+        if len(value) not in (1, spatial):
+            raise RuntimeError(f"{name}: {what} must {text}, or a tuple of "
+                               f"{('two', 'three')[spatial - 2]} ints")
+        return value * spatial if len(value) == 1 else value
+
+    kernel = per_dim(kernel_size, "kernel_size")
+    shown = () if stride is None or stride == [] or stride == () else _tuple(stride, spatial)
+    strides = per_dim(shown, "stride", f"{either}be omitted, a single int") if shown else kernel
+    return (kernel, strides, per_dim(padding, "padding"),
+            per_dim(dilation, "dilation", "be either a single int"), shown)
 
 
 def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
@@ -1200,8 +1276,18 @@ def max_pool2d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     kernel size by default). With ``return_indices``, also where each one was (h * W + w)."""
     kernel, strides, padding, dilation, shown = _pool_sizes(kernel_size, stride, padding,
                                                             dilation, "max_pool2d")
-    return ops.max_pool2d(input, kernel, strides, padding, dilation, ceil_mode, shown,
-                          return_indices)
+    return ops.max_pool(input, kernel, strides, padding, dilation, ceil_mode, shown,
+                        return_indices)
+
+
+def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
+               ceil_mode: bool = False, return_indices: bool = False):
+    """max_pool2d over volumes (N, C, D, H, W): the largest element of each kD x kH x kW
+    window (MaxPool3DWithIndicesBackward0; indices t * H * W + h * W + w)."""
+    kernel, strides, padding, dilation, shown = _pool_sizes(kernel_size, stride, padding,
+                                                            dilation, "max_pool3d", 3)
+    return ops.max_pool(input, kernel, strides, padding, dilation, ceil_mode, shown,
+                        return_indices)
 
 
 def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
@@ -1218,14 +1304,75 @@ def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
     return result.squeeze(-2)
 
 
+def _unpool_output_size(input: Tensor, kernel_size, stride, padding, output_size) -> list:
+    """The size max_unpool restores: (n - 1) stride + kernel - 2 padding per spatial dim,
+    or ``output_size`` (its last dims) if within a stride of it (PyTorch's checks)."""
+    spatial = len(kernel_size)
+    default = [(input.shape[input.dim() - spatial + d] - 1) * stride[d] + kernel_size[d]
+               - 2 * padding[d] for d in range(spatial)]
+    if output_size is None:
+        return default
+    if len(output_size) == spatial + 2:
+        output_size = output_size[2:]
+    if len(output_size) != spatial:
+        raise ValueError(f"output_size should be a sequence containing {spatial} or "
+                         f"{spatial + 2} elements, but it has a length of '{len(output_size)}'")
+    for d in range(spatial):
+        low, high = default[d] - stride[d], default[d] + stride[d]
+        if not low < output_size[d] < high:
+            raise ValueError(f'invalid output_size "{output_size}" (dim {d} must be between '
+                             f"{low} and {high})")
+    return output_size
+
+
+def _max_unpool(input, indices, kernel_size, stride, padding, output_size, spatial: int):
+    kernel = _tuple(kernel_size, spatial)
+    strides = kernel if stride is None else _tuple(stride, spatial)
+    size = _unpool_output_size(input, kernel, strides, _tuple(padding, spatial), output_size)
+    return ops.max_unpool(input, indices, size)
+
+
+def max_unpool2d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    """max_pool2d partly undone: each value put back where ``indices`` (max_pool2d's
+    return_indices) say it came from, zeros elsewhere (MaxUnpool2DBackward0)."""
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 2)
+
+
+def max_unpool3d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    """max_pool3d partly undone (MaxUnpool3DBackward0)."""
+    return _max_unpool(input, indices, kernel_size, stride, padding, output_size, 3)
+
+
+def max_unpool1d(input: Tensor, indices: Tensor, kernel_size, stride=None, padding=0,
+                 output_size=None) -> Tensor:
+    """max_pool1d partly undone: max_unpool2d of (N, C, L, 1), as PyTorch."""
+    kernel = _tuple(kernel_size, 1)
+    strides = kernel if stride is None else _tuple(stride, 1)
+    padding = _tuple(padding, 1)
+    size = _unpool_output_size(input, kernel, strides, padding, output_size)
+    return ops.max_unpool(input.unsqueeze(-1), indices.unsqueeze(-1), (size[0], 1)).squeeze(-1)
+
+
 def avg_pool2d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
     """The mean of each kernel_size window, windows ``stride`` apart (the kernel size by
     default); padding counts as zeros (``count_include_pad``)."""
     kernel, strides, padding, _, shown = _pool_sizes(kernel_size, stride, padding, 1,
                                                      "avg_pool2d")
-    return ops.avg_pool2d(input, kernel, strides, padding, ceil_mode, count_include_pad,
-                          divisor_override, shown)
+    return ops.avg_pool(input, kernel, strides, padding, ceil_mode, count_include_pad,
+                        divisor_override, shown)
+
+
+def avg_pool3d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
+               count_include_pad: bool = True, divisor_override: int | None = None) -> Tensor:
+    """avg_pool2d over volumes (N, C, D, H, W): the mean of each kD x kH x kW window
+    (AvgPool3DBackward0)."""
+    kernel, strides, padding, _, shown = _pool_sizes(kernel_size, stride, padding, 1,
+                                                     "avg_pool3d", 3)
+    return ops.avg_pool(input, kernel, strides, padding, ceil_mode, count_include_pad,
+                        divisor_override, shown)
 
 
 def avg_pool1d(input: Tensor, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
@@ -1241,22 +1388,51 @@ def adaptive_avg_pool2d(input: Tensor, output_size) -> Tensor:
     """Averages over a grid of ``output_size`` (h, w) regions, whatever the input's size:
     output (i, j) is the mean of rows [floor(i H / h), ceil((i + 1) H / h)) and the
     columns alike. ``None`` keeps that size; (1, 1) is the mean over H and W."""
-    size = _tuple(output_size, 2)
-    if input.dim() in (3, 4):
-        size = tuple(input.shape[-2 + k] if s is None else s for k, s in enumerate(size))
-    if size == (1, 1) and input.dim() in (3, 4):  # (as PyTorch: a mean, MeanBackward1)
-        return input.mean((-1, -2), keepdim=True)
-    return ops.adaptive_avg_pool2d(input, size)
+    return _adaptive_avg_pool(input, output_size, 2)
+
+
+def adaptive_avg_pool3d(input: Tensor, output_size) -> Tensor:
+    """adaptive_avg_pool2d over volumes (N, C, D, H, W): a grid of ``output_size`` (d, h, w)
+    regions (AdaptiveAvgPool3DBackward0); (1, 1, 1) is the mean over D, H and W."""
+    return _adaptive_avg_pool(input, output_size, 3)
+
+
+def _adaptive_sizes(input: Tensor, output_size, spatial: int, kind: str) -> tuple:
+    """``output_size`` as one int per spatial dim, ``None`` the input's size there."""
+    size = (output_size,) * spatial if output_size is None else _tuple(output_size, spatial)
+    if len(size) != spatial:
+        raise RuntimeError(f"adaptive_avg_pool{spatial}d: output_size must be {spatial}"
+                           if kind == "avg" else f"adaptive_max_pool{spatial}d(): internal "
+                           f"error: output_size.size() must be {spatial}")
+    if input.dim() in (spatial + 1, spatial + 2):
+        size = tuple(input.shape[k - spatial] if s is None else s for k, s in enumerate(size))
+    if spatial == 3 and kind == "avg" and any(s < 0 for s in size):
+        raise RuntimeError("adaptive_avg_pool3d: elements of output_size must be greater than "
+                           f"or equal to 0 but received {{{size[0]}, {size[1]},{size[2]}}}")
+    return size
+
+
+def _adaptive_avg_pool(input: Tensor, output_size, spatial: int) -> Tensor:
+    size = _adaptive_sizes(input, output_size, spatial, "avg")
+    if size == (1,) * spatial and input.dim() in (spatial + 1, spatial + 2):
+        # (as PyTorch: a mean, MeanBackward1)
+        return input.mean(tuple(range(-1, -spatial - 1, -1)), keepdim=True)
+    return ops.adaptive_avg_pool(input, size)
 
 
 def adaptive_max_pool2d(input: Tensor, output_size, return_indices: bool = False):
     """The largest element of each of a grid of ``output_size`` (h, w) regions (rows
     [floor(i H / h), ceil((i + 1) H / h)), the columns alike; ``None`` keeps that size);
     with ``return_indices``, also where each was (h * W + w)."""
-    size = _tuple(output_size, 2)
-    if input.dim() in (3, 4):
-        size = tuple(input.shape[-2 + k] if s is None else s for k, s in enumerate(size))
-    return ops.adaptive_max_pool2d(input, size, return_indices)
+    return ops.adaptive_max_pool(input, _adaptive_sizes(input, output_size, 2, "max"),
+                                 return_indices)
+
+
+def adaptive_max_pool3d(input: Tensor, output_size, return_indices: bool = False):
+    """adaptive_max_pool2d over volumes (N, C, D, H, W) (AdaptiveMaxPool3DBackward0;
+    indices t * H * W + h * W + w)."""
+    return ops.adaptive_max_pool(input, _adaptive_sizes(input, output_size, 3, "max"),
+                                 return_indices)
 
 
 def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False):
@@ -1400,15 +1576,15 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
     """Pad the last dims: ``pad = (left, right)`` for the last dim, then
     ``(left, right, top, bottom)`` for the last two, and so on; negative amounts crop.
     ``mode='constant'`` fills with ``value`` (0 by default); ``'reflect'`` mirrors the
-    edges (without repeating them), ``'replicate'`` repeats them (1 to 3 padded dims)."""
+    edges (without repeating them), ``'replicate'`` repeats them, ``'circular'`` wraps
+    around (the left border copies the right end; 1 to 3 padded dims)."""
     if mode == "constant":
         return ops.constant_pad(input, tuple(pad), 0 if value is None else value)
     ops.check_pad(input, pad)
     if value is not None and value != 0.0:
         raise RuntimeError(f'Padding mode "{mode}" doesn\'t take in value argument')
-    if mode not in ("reflect", "replicate"):
-        raise NotImplementedError(f"Unrecognised padding mode {mode}" if mode != "circular"
-                                  else "minigrad's F.pad has no mode='circular' yet")
+    if mode not in ("reflect", "replicate", "circular"):
+        raise NotImplementedError(f"Unrecognised padding mode {mode}")
     dims = len(pad) // 2
     if not 1 <= dims <= 3 or input.dim() not in (dims + 1, dims + 2):
         raise NotImplementedError(
@@ -1425,7 +1601,40 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
                     f"Argument #{4 + 2 * i}: Padding size should be less than the corresponding "
                     f"input dimension, but got: padding ({pad[2 * i]}, {pad[2 * i + 1]}) at "
                     f"dimension {dim} of input {list(input.shape)}")
+    if mode == "circular":
+        return _pad_circular(input, tuple(pad))
     return ops.padding.edge_pad(input, pad, mode)
+
+
+def _pad_circular(input: Tensor, pad: tuple) -> Tensor:
+    """Circular padding as ATen's _pad_circular writes it (so CopySlices records it): an
+    empty output, the input copied into its middle, then per padded dim (the last first)
+    the left border copied from the right end and the right border from the left."""
+    padded = len(pad) // 2
+    shape = list(input.shape)
+    for i in range(padded):
+        left, right, size = pad[2 * i], pad[2 * i + 1], shape[-1 - i]
+        if left > size or right > size:
+            raise RuntimeError("Padding value causes wrapping around more than once.")
+        shape[-1 - i] = size + left + right
+        if shape[-1 - i] < 0:
+            raise RuntimeError("Negative padding value is resulting in an empty dimension")
+    out = input.new_empty(shape)
+    middle, source = out, input  # (narrowed one dim after the other, as ATen slices)
+    for i in range(padded):
+        left, right, dim = pad[2 * i], pad[2 * i + 1], len(shape) - 1 - i
+        middle = middle.narrow(dim, max(left, 0), shape[dim] - max(right, 0) - max(left, 0))
+        source = source.narrow(dim, max(-left, 0),
+                               input.shape[dim] - max(-right, 0) - max(-left, 0))
+    middle.copy_(source)
+    for i in range(padded):
+        left, right, dim = pad[2 * i], pad[2 * i + 1], len(shape) - 1 - i
+        if left > 0:
+            end = shape[dim] - max(right, 0)
+            out.narrow(dim, 0, left).copy_(out.narrow(dim, end - left, left))
+        if right > 0:
+            out.narrow(dim, shape[dim] - right, right).copy_(out.narrow(dim, max(left, 0), right))
+    return out
 
 
 def kl_div(input: Tensor, target: Tensor, size_average: bool | None = None,

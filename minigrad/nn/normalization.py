@@ -1,7 +1,8 @@
 """``LayerNorm``: normalise each sample over its last dims, then scale and shift;
-``GroupNorm``: the same over each group of channels of each sample; ``InstanceNorm1d``
-and ``InstanceNorm2d``: over each channel of each sample; ``RMSNorm``: divide by the root
-mean square over the last dims (no centring), then scale."""
+``GroupNorm``: the same over each group of channels of each sample; ``InstanceNorm1d``,
+``2d`` and ``3d``: over each channel of each sample; ``RMSNorm``: divide by the root
+mean square over the last dims (no centring), then scale; ``LocalResponseNorm``: divide
+by a power of the mean square over neighbouring channels (AlexNet's)."""
 
 from __future__ import annotations
 
@@ -13,11 +14,13 @@ import minigrad
 from .. import devices
 from ..tensor import Tensor
 from . import functional as F
+from ._functions import CrossMapLRN2d as _cross_map_lrn2d
 from .batchnorm import _BatchNorm
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "RMSNorm"]
+__all__ = ["LayerNorm", "GroupNorm", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+           "RMSNorm", "LocalResponseNorm", "CrossMapLRN2d"]
 
 
 class LayerNorm(Module):
@@ -153,6 +156,55 @@ class InstanceNorm2d(_InstanceNorm):
     pixels: style transfer's normalisation."""
 
     spatial = 2
+
+
+class InstanceNorm3d(_InstanceNorm):
+    """Each channel of each volume of (N, C, D, H, W) (or (C, D, H, W)) normalised over its
+    voxels.
+
+    >>> InstanceNorm3d(4, affine=True)
+    InstanceNorm3d(4, eps=1e-05, momentum=0.1, affine=True, bias=True, track_running_stats=False)
+    """
+
+    spatial = 3
+
+
+class LocalResponseNorm(Module):
+    """b_c = a_c (k + alpha / n sum_{c' near c} a_{c'}^2)^(-beta), the n = ``size``
+    channels around c (AlexNet, 2012); F.local_response_norm.
+
+    >>> LocalResponseNorm(2)
+    LocalResponseNorm(2, alpha=0.0001, beta=0.75, k=1.0)
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75,
+                 k: float = 1.0) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.local_response_norm(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
+
+
+class CrossMapLRN2d(Module):
+    """LocalResponseNorm of (N, C, H, W) in Lua Torch's older form (its own backward).
+
+    >>> CrossMapLRN2d(3)
+    CrossMapLRN2d(3, alpha=0.0001, beta=0.75, k=1)
+    """
+
+    def __init__(self, size: int, alpha: float = 1e-4, beta: float = 0.75, k: float = 1) -> None:
+        super().__init__()
+        self.size, self.alpha, self.beta, self.k = size, alpha, beta, k
+
+    def forward(self, input: Tensor) -> Tensor:
+        return _cross_map_lrn2d.apply(input, self.size, self.alpha, self.beta, self.k)
+
+    def extra_repr(self) -> str:
+        return f"{self.size}, alpha={self.alpha}, beta={self.beta}, k={self.k}"
 
 
 class RMSNorm(Module):

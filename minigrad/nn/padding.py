@@ -1,8 +1,9 @@
-"""Padding layers, ``F.pad`` as a module: ``ZeroPad1d``/``2d`` and ``ConstantPad1d``/
-``2d``/``3d`` (a border of one value: ConstantPadNdBackward0), ``ReflectionPad1d``/``2d``
-(the edge mirrored, without repeating it: ReflectionPad2DBackward0) and
-``ReplicationPad1d``/``2d`` (the edge repeated). ``padding``: one int for every side, or
-(left, right[, top, bottom[, front, back]])."""
+"""Padding layers, ``F.pad`` as a module: ``ZeroPad1d``/``2d``/``3d`` and ``ConstantPad1d``/
+``2d``/``3d`` (a border of one value: ConstantPadNdBackward0), ``ReflectionPad1d``/``2d``/
+``3d`` (the edge mirrored, without repeating it: ReflectionPad2DBackward0),
+``ReplicationPad1d``/``2d``/``3d`` (the edge repeated) and ``CircularPad1d``/``2d``/``3d``
+(the other end wrapped around: CopySlices, as ATen writes it). ``padding``: one int for
+every side, or (left, right[, top, bottom[, front, back]])."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from . import functional as F
 from .module import Module
 
 __all__ = ["ConstantPad1d", "ConstantPad2d", "ConstantPad3d", "ZeroPad1d", "ZeroPad2d",
-           "ReflectionPad1d", "ReflectionPad2d", "ReplicationPad1d", "ReplicationPad2d"]
+           "ZeroPad3d", "ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d",
+           "ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d", "CircularPad1d",
+           "CircularPad2d", "CircularPad3d"]
 
 
 def _sides(padding, dims: int) -> tuple:
@@ -79,6 +82,16 @@ class ZeroPad2d(ConstantPad2d):
         return f"{self.padding}"
 
 
+class ZeroPad3d(ConstantPad3d):
+    """The last three dims padded with zeros."""
+
+    def __init__(self, padding) -> None:
+        super().__init__(padding, 0.0)
+
+    def extra_repr(self) -> str:
+        return f"{self.padding}"
+
+
 class _EdgePadNd(Module):
     dims, mode = 1, "reflect"
 
@@ -122,3 +135,37 @@ class ReplicationPad2d(_EdgePadNd):
     """The last two dims padded with copies of their edge elements."""
 
     dims, mode = 2, "replicate"
+
+
+class ReflectionPad3d(_EdgePadNd):
+    """The last three dims padded with their mirror image."""
+
+    dims, mode = 3, "reflect"
+
+
+class ReplicationPad3d(_EdgePadNd):
+    """The last three dims padded with copies of their edge elements."""
+
+    dims, mode = 3, "replicate"
+
+
+class CircularPad1d(_EdgePadNd):
+    """The last dim padded by wrapping around: the left border is the row's end.
+
+    >>> CircularPad1d((1, 2))(minigrad.arange(4.).view(1, 4))
+    tensor([[3., 0., 1., 2., 3., 0., 1.]])
+    """
+
+    dims, mode = 1, "circular"
+
+
+class CircularPad2d(_EdgePadNd):
+    """The last two dims padded by wrapping around (a torus)."""
+
+    dims, mode = 2, "circular"
+
+
+class CircularPad3d(_EdgePadNd):
+    """The last three dims padded by wrapping around."""
+
+    dims, mode = 3, "circular"

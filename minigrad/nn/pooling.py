@@ -1,5 +1,6 @@
-"""Pooling layers: ``MaxPool1d``, ``MaxPool2d``, ``AvgPool1d``, ``AvgPool2d``,
-``AdaptiveAvgPool1d``, ``AdaptiveAvgPool2d``, ``AdaptiveMaxPool1d``, ``AdaptiveMaxPool2d``.
+"""Pooling layers: ``MaxPool1d``/``2d``/``3d`` (and ``MaxUnpool1d``/``2d``/``3d``, which put
+the maxima back where the indices say), ``AvgPool1d``/``2d``/``3d``,
+``AdaptiveAvgPool1d``/``2d``/``3d``, ``AdaptiveMaxPool1d``/``2d``/``3d``.
 None has parameters: each summarises
 every window of its input (the largest element, or the mean); the math is in
 ``minigrad.nn.functional``.
@@ -13,8 +14,10 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["MaxPool1d", "MaxPool2d", "AvgPool1d", "AvgPool2d", "AdaptiveAvgPool1d",
-           "AdaptiveAvgPool2d", "AdaptiveMaxPool1d", "AdaptiveMaxPool2d"]
+__all__ = ["MaxPool1d", "MaxPool2d", "MaxPool3d", "MaxUnpool1d", "MaxUnpool2d", "MaxUnpool3d",
+           "AvgPool1d", "AvgPool2d", "AvgPool3d",
+           "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+           "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"]
 
 
 class _MaxPoolNd(Module):
@@ -54,6 +57,63 @@ class MaxPool2d(_MaxPoolNd):
                             ceil_mode=self.ceil_mode, return_indices=self.return_indices)
 
 
+class MaxPool3d(_MaxPoolNd):
+    """The largest element of each kernel_size window of a volume (N, C, D, H, W).
+
+    >>> MaxPool3d(2)(minigrad.ones(1, 2, 4, 4, 4)).shape
+    torch.Size([1, 2, 2, 2, 2])
+    """
+
+    def forward(self, input: Tensor):
+        return F.max_pool3d(input, self.kernel_size, self.stride, self.padding, self.dilation,
+                            ceil_mode=self.ceil_mode, return_indices=self.return_indices)
+
+
+class _MaxUnpoolNd(Module):
+    """What the MaxUnpool layers share; ``n``: the spatial dims."""
+
+    n = 2
+
+    def __init__(self, kernel_size, stride=None, padding=0) -> None:
+        super().__init__()
+        self.kernel_size = F._tuple(kernel_size, self.n)
+        self.stride = F._tuple(stride if stride is not None else kernel_size, self.n)
+        self.padding = F._tuple(padding, self.n)
+
+    def forward(self, input: Tensor, indices: Tensor, output_size=None) -> Tensor:
+        unpool = (F.max_unpool1d, F.max_unpool2d, F.max_unpool3d)[self.n - 1]
+        return unpool(input, indices, self.kernel_size, self.stride, self.padding, output_size)
+
+    def extra_repr(self) -> str:
+        return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class MaxUnpool1d(_MaxUnpoolNd):
+    """MaxPool1d partly undone, from its indices."""
+
+    n = 1
+
+
+class MaxUnpool2d(_MaxUnpoolNd):
+    """MaxPool2d partly undone: each maximum put back where it was, zeros elsewhere.
+
+    >>> pool, unpool = MaxPool2d(2, return_indices=True), MaxUnpool2d(2)
+    >>> unpool(*pool(minigrad.arange(16.).view(1, 1, 4, 4)))
+    tensor([[[[ 0.,  0.,  0.,  0.],
+              [ 0.,  5.,  0.,  7.],
+              [ 0.,  0.,  0.,  0.],
+              [ 0., 13.,  0., 15.]]]])
+    """
+
+    n = 2
+
+
+class MaxUnpool3d(_MaxUnpoolNd):
+    """MaxPool3d partly undone, from its indices."""
+
+    n = 3
+
+
 class AvgPool1d(Module):
     """The mean of each window of a row (N, C, L)."""
 
@@ -78,13 +138,10 @@ def _single(value) -> tuple:
     return tuple(value) if isinstance(value, (tuple, list)) else (value,)
 
 
-class AvgPool2d(Module):
-    """The mean of each kernel_size window of (N, C, H, W), windows ``stride`` apart (the
-    kernel size by default).
+class _AvgPoolNd(Module):
+    """What AvgPool2d and AvgPool3d share; ``pool``: the function."""
 
-    >>> AvgPool2d(2)
-    AvgPool2d(kernel_size=2, stride=2, padding=0)
-    """
+    pool = staticmethod(F.avg_pool2d)
 
     def __init__(self, kernel_size, stride=None, padding=0, ceil_mode: bool = False,
                  count_include_pad: bool = True, divisor_override: int | None = None) -> None:
@@ -97,11 +154,32 @@ class AvgPool2d(Module):
         self.divisor_override = divisor_override
 
     def forward(self, input: Tensor) -> Tensor:
-        return F.avg_pool2d(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
-                            self.count_include_pad, self.divisor_override)
+        return self.pool(input, self.kernel_size, self.stride, self.padding, self.ceil_mode,
+                         self.count_include_pad, self.divisor_override)
 
     def extra_repr(self) -> str:
         return f"kernel_size={self.kernel_size}, stride={self.stride}, padding={self.padding}"
+
+
+class AvgPool2d(_AvgPoolNd):
+    """The mean of each kernel_size window of (N, C, H, W), windows ``stride`` apart (the
+    kernel size by default).
+
+    >>> AvgPool2d(2)
+    AvgPool2d(kernel_size=2, stride=2, padding=0)
+    """
+
+    pool = staticmethod(F.avg_pool2d)
+
+
+class AvgPool3d(_AvgPoolNd):
+    """The mean of each kernel_size window of a volume (N, C, D, H, W).
+
+    >>> AvgPool3d((1, 2, 2))
+    AvgPool3d(kernel_size=(1, 2, 2), stride=(1, 2, 2), padding=0)
+    """
+
+    pool = staticmethod(F.avg_pool3d)
 
 
 class _AdaptiveAvgPoolNd(Module):
@@ -132,6 +210,18 @@ class AdaptiveAvgPool2d(_AdaptiveAvgPoolNd):
         return F.adaptive_avg_pool2d(input, self.output_size)
 
 
+class AdaptiveAvgPool3d(_AdaptiveAvgPoolNd):
+    """Averages over an ``output_size`` grid of regions of a volume: ``AdaptiveAvgPool3d(1)``
+    is global average pooling of a 3-D network.
+
+    >>> AdaptiveAvgPool3d(1)(minigrad.ones(2, 8, 3, 5, 5)).shape
+    torch.Size([2, 8, 1, 1, 1])
+    """
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.adaptive_avg_pool3d(input, self.output_size)
+
+
 class _AdaptiveMaxPoolNd(Module):
     def __init__(self, output_size, return_indices: bool = False) -> None:
         super().__init__()
@@ -157,3 +247,10 @@ class AdaptiveMaxPool2d(_AdaptiveMaxPoolNd):
 
     def forward(self, input: Tensor):
         return F.adaptive_max_pool2d(input, self.output_size, self.return_indices)
+
+
+class AdaptiveMaxPool3d(_AdaptiveMaxPoolNd):
+    """The largest element of each of an ``output_size`` grid of regions of a volume."""
+
+    def forward(self, input: Tensor):
+        return F.adaptive_max_pool3d(input, self.output_size, self.return_indices)

@@ -1,7 +1,7 @@
 """Layers that resize images: ``Upsample`` (F.interpolate as a layer),
 ``UpsamplingNearest2d`` and ``UpsamplingBilinear2d`` (its older names, bilinear with
 align_corners=True), ``PixelShuffle`` and ``PixelUnshuffle`` (channels into pixels and
-back)."""
+back); ``ChannelShuffle`` (channels of groups interleaved)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ from . import functional as F
 from .module import Module
 
 __all__ = ["Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d", "PixelShuffle",
-           "PixelUnshuffle"]
+           "PixelUnshuffle", "ChannelShuffle"]
 
 
 class Upsample(Module):
     """Resize (N, C, *spatial) to ``size`` or by ``scale_factor``, with ``mode`` 'nearest',
-    'nearest-exact', 'linear', 'bilinear' or 'area'.
+    'nearest-exact', 'linear', 'bilinear', 'bicubic', 'trilinear' or 'area'.
 
     >>> Upsample(scale_factor=2)
     Upsample(scale_factor=2.0, mode='nearest')
@@ -92,3 +92,21 @@ class PixelUnshuffle(Module):
 
     def extra_repr(self) -> str:
         return f"downscale_factor={self.downscale_factor}"
+
+
+class ChannelShuffle(Module):
+    """(N, C, *) with the channels of ``groups`` groups interleaved (ShuffleNet).
+
+    >>> ChannelShuffle(2)(minigrad.arange(4.).view(1, 4, 1)).flatten()
+    tensor([0., 2., 1., 3.])
+    """
+
+    def __init__(self, groups: int) -> None:
+        super().__init__()
+        self.groups = groups
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.channel_shuffle(input, self.groups)
+
+    def extra_repr(self) -> str:
+        return f"groups={self.groups}"

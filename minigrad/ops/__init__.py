@@ -60,8 +60,8 @@ from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
 from ..rules.conv import check_dtype as check_pool_dtype, check_pad  # noqa: F401
 from .conv import (  # noqa: F401
-    adaptive_avg_pool2d, adaptive_max_pool2d, avg_pool2d, constant_pad, conv_transpose, convolution, fold, max_pool2d,
-    unfold)
+    adaptive_avg_pool, adaptive_max_pool, avg_pool, constant_pad, conv_transpose, convolution, fold,
+    max_pool, max_unpool, unfold)
 from .counting import (  # noqa: F401
     argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique,
     unique_consecutive)
@@ -98,8 +98,9 @@ from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,
     sqrt, tanh, tril, triu, where,
 )
-from .upsample import pixel_shuffle, pixel_unshuffle, upsample  # noqa: F401
-from .layers import embedding, flash_attention, gelu, group_norm, layer_norm  # noqa: F401
+from .upsample import channel_shuffle, pixel_shuffle, pixel_unshuffle, upsample  # noqa: F401
+from .layers import (  # noqa: F401
+    embedding, flash_attention, gelu, group_norm, layer_norm, weight_norm)
 from .rounding import (  # noqa: F401
     ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, frexp, ldexp, log1p, log2, log10,
     remainder,

@@ -1,8 +1,10 @@
 """Convolution and pooling, as PyTorch records them: ``ConvolutionBackward0`` (every
-``conv1d``/``conv2d``, and ``conv_transpose1d``/``2d`` with transposed=True),
+``conv1d``/``conv2d``, and ``conv_transpose1d``/``2d``/``3d`` with transposed=True),
 ``MaxPool2DWithIndicesBackward0``, ``AvgPool2DBackward0``, ``AdaptiveAvgPool2DBackward0`` and
-``AdaptiveMaxPool2DBackward0``; the windows as columns and back (``Im2ColBackward0``,
-``Col2ImBackward0``: F.unfold and F.fold) and padding (``ConstantPadNdBackward0``).
+``AdaptiveMaxPool2DBackward0`` and their ``3D`` twins (one more spatial dim, the same math),
+``MaxUnpool2DBackward0``/``3D`` (max pooling partly undone); the windows as columns and back
+(``Im2ColBackward0``, ``Col2ImBackward0``: F.unfold and F.fold) and padding
+(``ConstantPadNdBackward0``).
 Arrays are (N, C, *spatial); ``stride``, ``padding`` and ``dilation`` are tuples with
 one int per spatial dim. The pooling backwards are linear in the gradient, so with
 create_graph=True they are recorded as nodes of their own (``...BackwardBackward0``),
@@ -31,8 +33,8 @@ from ..rules import conv as rules
 from . import fn
 from ._saved import as_shown
 
-__all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool2d",
-           "avg_pool2d", "adaptive_avg_pool2d", "adaptive_max_pool2d"]
+__all__ = ["unfold", "fold", "constant_pad", "convolution", "conv_transpose", "max_pool",
+           "max_unpool", "avg_pool", "adaptive_avg_pool", "adaptive_max_pool"]
 
 
 class ConvolutionBackward0(Node):
@@ -71,6 +73,7 @@ class MaxPool2DWithIndicesBackward0(Node):
                       grad={"self": "G[n, c, i] at the element window i chose, 0 elsewhere"},
                       note="Also returns the indices (h * W + w) of the chosen elements.")
     saves = {"self": Input(0)}
+    spatial = 2
 
     def forward(self, x, kernel_size, stride, padding, dilation, ceil_mode, shown_stride):
         values, self.indices = kernels.max_pool(x, kernel_size, stride, padding, dilation,
@@ -80,7 +83,15 @@ class MaxPool2DWithIndicesBackward0(Node):
         return values
 
     def backward(self, saved, grad):
-        return fn.max_pool_backward(grad, saved.self, saved.result1)
+        return fn.max_pool_backward(grad, saved.self, saved.result1, self.spatial)
+
+
+class MaxPool3DWithIndicesBackward0(MaxPool2DWithIndicesBackward0):
+    formula = Formula("y[n, c, t, i, j]", "max of self[n, c, window (t, i, j)]",
+                      grad={"self": "G[n, c, t, i, j] at the element the window chose, 0 "
+                                    "elsewhere"},
+                      note="Also returns the indices (t * H * W + h * W + w).")
+    spatial = 3
 
 
 class MaxPool2DWithIndicesBackwardBackward0(Node):
@@ -88,13 +99,40 @@ class MaxPool2DWithIndicesBackwardBackward0(Node):
                       grad={"grad_output": "G read at the chosen elements (a gather)",
                             "self": "zeros (the choice is flat)"},
                       note="How max pooling's backward is recorded with create_graph=True.")
+    spatial = 2
 
     def forward(self, grad, x, indices):
         self.save(indices=indices, _self_sizes=x.shape)
-        return kernels.max_pool_backward(grad, indices, x.shape, 2)
+        return kernels.max_pool_backward(grad, indices, x.shape, self.spatial)
 
     def backward(self, saved, grad):
-        return fn.max_pool_gather(grad, saved.indices), fn.zeros(saved._self_sizes, grad)
+        return (fn.max_pool_gather(grad, saved.indices, self.spatial),
+                fn.zeros(saved._self_sizes, grad))
+
+
+class MaxPool3DWithIndicesBackwardBackward0(MaxPool2DWithIndicesBackwardBackward0):
+    spatial = 3
+
+
+class MaxUnpool2DBackward0(Node):
+    formula = Formula("y[n, c, indices[n, c, i]]", "self[n, c, i] (zeros elsewhere)",
+                      grad={"self": "G read at indices (a gather)"},
+                      note="F.max_unpool2d: max pooling partly undone, from its indices.")
+    spatial = 2
+
+    def forward(self, x, indices, output_size):
+        self.save(indices=indices)
+        return kernels.max_unpool(x, indices, output_size)
+
+    def backward(self, saved, grad):
+        return fn.max_pool_gather(grad, saved.indices, self.spatial)
+
+
+class MaxUnpool3DBackward0(MaxUnpool2DBackward0):
+    formula = Formula("y[n, c, indices[n, c, i]]", "self[n, c, i] (zeros elsewhere)",
+                      grad={"self": "G read at indices (a gather)"},
+                      note="F.max_unpool3d (indices t * H * W + h * W + w).")
+    spatial = 3
 
 
 class AvgPool2DBackward0(Node):
@@ -106,8 +144,8 @@ class AvgPool2DBackward0(Node):
 
     def forward(self, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                 divisor_override, shown_stride):
-        divisors = kernels.pool_divisors(x.shape[-2:], kernel_size, stride, padding, ceil_mode,
-                                         count_include_pad, divisor_override)
+        divisors = kernels.pool_divisors(x.shape[-len(kernel_size):], kernel_size, stride,
+                                         padding, ceil_mode, count_include_pad, divisor_override)
         shown = dict(kernel_size=kernel_size, stride=shown_stride, padding=padding,
                      ceil_mode=ceil_mode, count_include_pad=count_include_pad,
                      divisor_override=divisor_override)
@@ -118,6 +156,13 @@ class AvgPool2DBackward0(Node):
     def backward(self, saved, grad):
         return fn.avg_pool_backward(grad, saved.self, saved._geometry, saved._divisors,
                                     saved._shown)
+
+
+class AvgPool3DBackward0(AvgPool2DBackward0):
+    formula = Formula("y[n, c, t, i, j]", "sum of self[n, c, window (t, i, j)] / divisor",
+                      grad={"self": "G[n, c, t, i, j] / divisor added to each element of the "
+                                    "window"},
+                      note="divisor as AvgPool2DBackward0's, with one more dim.")
 
 
 class AvgPool2DBackwardBackward0(Node):
@@ -136,17 +181,30 @@ class AvgPool2DBackwardBackward0(Node):
                 fn.zeros(saved._self_sizes, grad))
 
 
+class AvgPool3DBackwardBackward0(AvgPool2DBackwardBackward0):
+    pass
+
+
 class AdaptiveAvgPool2DBackward0(Node):
     formula = Formula("y[n, c, i, j]", "mean of self[n, c, rows(i), cols(j)]",
                       grad={"self": "G[n, c, i, j] / count(i, j) added to each element averaged"},
                       note="rows(i) = [floor(i H / h), ceil((i + 1) H / h)), cols alike.")
     saves = {"self": Input(0)}
+    spatial = 2
 
     def forward(self, x, output_size):
         return kernels.adaptive_avg_pool(x, output_size)
 
     def backward(self, saved, grad):
-        return fn.adaptive_avg_pool_backward(grad, saved.self)
+        return fn.adaptive_avg_pool_backward(grad, saved.self, self.spatial)
+
+
+class AdaptiveAvgPool3DBackward0(AdaptiveAvgPool2DBackward0):
+    formula = Formula("y[n, c, t, i, j]", "mean of self[n, c, frames(t), rows(i), cols(j)]",
+                      grad={"self": "G[n, c, t, i, j] / count added to each element averaged"},
+                      note="frames(t) = [floor(t D / d), ceil((t + 1) D / d)), rows and cols "
+                           "alike.")
+    spatial = 3
 
 
 class AdaptiveAvgPool2DBackwardBackward0(Node):
@@ -155,15 +213,20 @@ class AdaptiveAvgPool2DBackwardBackward0(Node):
                             "self": "zeros (g does not depend on it)"},
                       note="How adaptive average pooling's backward is recorded with "
                            "create_graph=True.")
+    spatial = 2
 
     def forward(self, grad, x):
-        self.save(grad_output_sym_argsize_minus_1=grad.shape[-1],
-                  grad_output_sym_argsize_minus_2=grad.shape[-2], _self_sizes=x.shape)
-        return kernels.adaptive_avg_pool_backward(grad, x.shape)
+        sizes = {f"grad_output_sym_argsize_minus_{k}": grad.shape[-k]
+                 for k in range(1, self.spatial + 1)}
+        self.save(**sizes, _self_sizes=x.shape, _size=grad.shape[-self.spatial:])
+        return kernels.adaptive_avg_pool_backward(grad, x.shape, self.spatial)
 
     def backward(self, saved, grad):
-        size = (saved.grad_output_sym_argsize_minus_2, saved.grad_output_sym_argsize_minus_1)
-        return fn.adaptive_avg_pool(grad, size), fn.zeros(saved._self_sizes, grad)
+        return fn.adaptive_avg_pool(grad, saved._size), fn.zeros(saved._self_sizes, grad)
+
+
+class AdaptiveAvgPool3DBackwardBackward0(AdaptiveAvgPool2DBackwardBackward0):
+    spatial = 3
 
 
 class ConstantPadNdBackward0(Node):
@@ -235,7 +298,7 @@ def convolution(x, weight, bias, stride, padding, dilation, groups):
     stride, padding, dilation = (rules.one_per_dim(v, weight.ndim - 2)
                                  for v in (stride, padding, dilation))
     rules.check_convolution(x, weight, bias, stride, padding, dilation, groups)
-    rules.check_dtype(x, "slow_conv2d_cpu")
+    rules.check_dtype(x, rules.convolution_kernel(weight))
     return ConvolutionBackward0.apply(x, weight, bias, geometry=(stride, padding, dilation, groups),
                                       given=given)
 
@@ -247,20 +310,23 @@ def conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, g
     stride, padding, output_padding, dilation = (
         rules.one_per_dim(v, weight.ndim - 2) for v in (stride, padding, output_padding, dilation))
     rules.check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation, groups)
-    rules.check_dtype(x, "slow_conv2d_cpu")
+    rules.check_dtype(x, "slow_conv_transpose3d_out_cpu" if weight.ndim == 5 else
+                      "slow_conv_transpose2d_out_cpu")
     return ConvolutionBackward0.apply(x, weight, bias, geometry=(stride, padding, dilation, groups),
                                       given=given, output_padding=output_padding)
 
 
-def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, shown_stride,
-               return_indices=False):
-    """2-D max pooling of (C, H, W) or (N, C, H, W); with ``return_indices``, (values,
-    indices), the chosen elements' indices h * W + w as int64."""
+def max_pool(x, kernel_size, stride, padding, dilation, ceil_mode, shown_stride,
+             return_indices=False):
+    """2-D or 3-D max pooling (``kernel_size``'s length) of (C, *spatial) or (N, C, *spatial);
+    with ``return_indices``, (values, indices), the chosen elements' indices in the flattened
+    plane (h * W + w; t * H * W + h * W + w) as int64."""
+    spatial = len(kernel_size)
     rules.check_pool(x, kernel_size, stride, padding, dilation, ceil_mode)
-    rules.check_dtype(x, "max_pool2d")
-    values = MaxPool2DWithIndicesBackward0.apply(
-        x, kernel_size=kernel_size, stride=stride, padding=padding, dilation=dilation,
-        ceil_mode=ceil_mode, shown_stride=shown_stride)
+    rules.check_dtype(x, f"max_pool{spatial}d")
+    node = MaxPool2DWithIndicesBackward0 if spatial == 2 else MaxPool3DWithIndicesBackward0
+    values = node.apply(x, kernel_size=kernel_size, stride=stride, padding=padding,
+                        dilation=dilation, ceil_mode=ceil_mode, shown_stride=shown_stride)
     if not return_indices:
         return values
     if values.grad_fn is not None:
@@ -270,11 +336,22 @@ def max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, shown_strid
     return values, make(indices)
 
 
-def avg_pool2d(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
-               shown_stride):
-    rules.check_pool(x, kernel_size, stride, padding, (1, 1), ceil_mode, "avg")
-    rules.check_dtype(x, "avg_pool2d")
-    return AvgPool2DBackward0.apply(
+def max_unpool(x, indices, output_size):
+    """F.max_unpool2d / 3d (``output_size``'s length) of (C, *spatial) or (N, C, *spatial)."""
+    spatial = len(output_size)
+    rules.check_unpool(x, indices, output_size)
+    node = MaxUnpool2DBackward0 if spatial == 2 else MaxUnpool3DBackward0
+    return node.apply(x, indices=indices._data, output_size=tuple(output_size))
+
+
+def avg_pool(x, kernel_size, stride, padding, ceil_mode, count_include_pad, divisor_override,
+             shown_stride):
+    """2-D or 3-D average pooling (``kernel_size``'s length)."""
+    spatial = len(kernel_size)
+    rules.check_pool(x, kernel_size, stride, padding, (1,) * spatial, ceil_mode, "avg")
+    rules.check_dtype(x, "avg_pool2d" if spatial == 2 else "avg_pool3d_out_frame")
+    node = AvgPool2DBackward0 if spatial == 2 else AvgPool3DBackward0
+    return node.apply(
         x, kernel_size=kernel_size, stride=stride, padding=padding, ceil_mode=ceil_mode,
         count_include_pad=count_include_pad, divisor_override=divisor_override,
         shown_stride=shown_stride)
@@ -285,6 +362,7 @@ class AdaptiveMaxPool2DBackward0(Node):
                       grad={"self": "G[n, c, i, j] at the element chosen, 0 elsewhere"},
                       note="Also returns the indices (h * W + w) of the chosen elements.")
     saves = {"self": Input(0)}
+    spatial = 2
 
     def forward(self, x, output_size):
         values, self.indices = kernels.adaptive_max_pool(x, output_size)
@@ -292,26 +370,36 @@ class AdaptiveMaxPool2DBackward0(Node):
         return values
 
     def backward(self, saved, grad):
-        return fn.max_pool_backward(grad, saved.self, saved.result1)
+        return fn.max_pool_backward(grad, saved.self, saved.result1, self.spatial)
 
 
-def adaptive_max_pool2d(x, output_size, return_indices=False):
-    """Adaptive max pooling of (C, H, W) or (N, C, H, W); with ``return_indices``,
-    (values, indices)."""
-    if x.ndim not in (3, 4):
-        raise RuntimeError(f"adaptive_max_pool2d(): Expected 3D or 4D tensor, but got: "
-                           f"{rules._sizes(x.shape)}")
-    rules.check_dtype(x, "adaptive_max_pool2d")
-    values = AdaptiveMaxPool2DBackward0.apply(x, output_size=tuple(output_size))
+class AdaptiveMaxPool3DBackward0(AdaptiveMaxPool2DBackward0):
+    formula = Formula("y[n, c, t, i, j]", "max of self[n, c, frames(t), rows(i), cols(j)]",
+                      grad={"self": "G[n, c, t, i, j] at the element chosen, 0 elsewhere"},
+                      note="Also returns the indices (t * H * W + h * W + w).")
+    spatial = 3
+
+
+def adaptive_max_pool(x, output_size, return_indices=False):
+    """Adaptive max pooling of (C, *spatial) or (N, C, *spatial), 2 or 3 spatial dims
+    (``output_size``'s length); with ``return_indices``, (values, indices)."""
+    spatial, output_size = len(output_size), tuple(output_size)
+    rules.check_adaptive(x, output_size, "max")
+    rules.check_dtype(x, "adaptive_max_pool2d" if spatial == 2 else "adaptive_max_pool3d_cpu")
+    node = AdaptiveMaxPool2DBackward0 if spatial == 2 else AdaptiveMaxPool3DBackward0
+    values = node.apply(x, output_size=output_size)
     if not return_indices:
         return values
     if values.grad_fn is not None:
         return values, make(values.grad_fn.indices)
     # (not recorded: the node is gone, so ask the kernel again)
-    return values, make(kernels.adaptive_max_pool(x._data, tuple(output_size))[1])
+    return values, make(kernels.adaptive_max_pool(x._data, output_size)[1])
 
 
-def adaptive_avg_pool2d(x, output_size):
-    rules.check_adaptive(x, output_size)
-    rules.check_dtype(x, "adaptive_avg_pool2d")
-    return AdaptiveAvgPool2DBackward0.apply(x, output_size=tuple(output_size))
+def adaptive_avg_pool(x, output_size):
+    """Adaptive average pooling, 2 or 3 spatial dims (``output_size``'s length)."""
+    spatial, output_size = len(output_size), tuple(output_size)
+    rules.check_adaptive(x, output_size, "avg")
+    rules.check_dtype(x, "adaptive_avg_pool2d" if spatial == 2 else "adaptive_avg_pool3d_cpu")
+    node = AdaptiveAvgPool2DBackward0 if spatial == 2 else AdaptiveAvgPool3DBackward0
+    return node.apply(x, output_size=output_size)

@@ -59,7 +59,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
            "value_selecting_backward",
-           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "flash_attention_backward",
+           "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
            "max_pool_gather", "avg_pool", "avg_pool_backward", "adaptive_avg_pool",
            "adaptive_avg_pool_backward", "constant_pad", "im2col",
@@ -114,6 +114,10 @@ def sgn(x):
     if is_tensor(x):
         return pointwise.sgn(x)
     return kernels_pointwise.sign(x)
+
+
+def sqrt(x):
+    return pointwise.sqrt(x) if is_tensor(x) else np.sqrt(x)
 
 
 def clamp_min(x, low):
@@ -869,17 +873,14 @@ def upsample_backward(grad, input_shape, scales, mode: str, align_corners: bool)
         return kernels_upsample.upsample_backward(grad, input_shape, scales, mode,
                                                   align_corners)
     result = grad
-    for dim, (size, scale) in enumerate(zip(input_shape[2:], scales)):
+    dtype = grad.dtype.numpy
+    taps = kernels_upsample.taps(input_shape[2:], grad.shape[2:], scales, mode, align_corners,
+                                 dtype)
+    for dim, size in enumerate(input_shape[2:]):
         out = grad.shape[2 + dim]
-        weights = np.zeros((out, size), grad.dtype.numpy)
-        if mode == "linear":
-            i0, i1, w0, w1 = kernels_upsample.linear_indices(size, out, scale, align_corners,
-                                                             weights.dtype)
-            np.add.at(weights, (np.arange(out), i0), w0)
-            np.add.at(weights, (np.arange(out), i1), w1)
-        else:
-            places = kernels_upsample.nearest_indices(size, out, scale, mode != "nearest")
-            weights[np.arange(out), places] = 1
+        weights = np.zeros((out, size), dtype)
+        for places, tap_weights in taps[dim]:  # (nearest: one tap of weight 1)
+            np.add.at(weights, (np.arange(out), places), 1 if tap_weights is None else tap_weights)
         moved = transpose(result, 2 + dim, -1)  # (the dim last, times A: out -> size)
         result = transpose(linalg.matmul(moved, make(weights)), 2 + dim, -1)
     return contiguous(result)
@@ -888,6 +889,12 @@ def pixel_shuffle(x, factor: int):
     if is_tensor(x):
         return upsample_ops.pixel_shuffle(x, factor)
     return kernels_upsample.pixel_shuffle(x, factor)
+
+
+def channel_shuffle(x, groups: int):
+    if is_tensor(x):
+        return upsample_ops.channel_shuffle(x, groups)
+    return kernels_upsample.channel_shuffle(x, groups)
 
 
 def pixel_unshuffle(x, factor: int):
@@ -977,22 +984,25 @@ def _recorded_convolution_grad(grad, x, weight, shape, stride, padding, dilation
     return squeeze(result, 2) if flat else result
 
 
-def max_pool_backward(grad, x, indices):
-    """Each window's gradient added to the element it chose (indices count h * W + w)
-    (MaxPool2DWithIndicesBackwardBackward0)."""
+def max_pool_backward(grad, x, indices, spatial=2):
+    """Each window's gradient added to the element it chose (indices count h * W + w, or
+    t * H * W + h * W + w) (MaxPool2DWithIndicesBackwardBackward0, or 3D)."""
     if is_tensor(grad):
-        return conv.MaxPool2DWithIndicesBackwardBackward0.apply(grad, x, indices=as_array(indices))
-    return kernels_conv.max_pool_backward(grad, indices, x.shape, 2)
+        node = (conv.MaxPool2DWithIndicesBackwardBackward0 if spatial == 2 else
+                conv.MaxPool3DWithIndicesBackwardBackward0)
+        return node.apply(grad, x, indices=as_array(indices))
+    return kernels_conv.max_pool_backward(grad, indices, x.shape, spatial)
 
 
-def max_pool_gather(grad, indices):
+def max_pool_gather(grad, indices, spatial=2):
     """Each window reads the gradient of the element it chose (a gather)."""
     indices = as_array(indices)
     if is_tensor(grad):
-        flat = reshape(grad, tuple(grad.shape[:-2]) + (grad.shape[-2] * grad.shape[-1],))
-        chosen = indices.reshape(indices.shape[:-2] + (indices.shape[-2] * indices.shape[-1],))
+        plane = int(np.prod(grad.shape[-spatial:], dtype=np.int64))
+        flat = reshape(grad, tuple(grad.shape[:-spatial]) + (plane,))
+        chosen = indices.reshape(indices.shape[:-spatial] + (-1,))
         return reshape(gather(flat, flat.ndim - 1, chosen, given_dim=-1), indices.shape)
-    return kernels_conv.max_pool_gather(grad, indices, 2)
+    return kernels_conv.max_pool_gather(grad, indices, spatial)
 
 
 def avg_pool(x, geometry, divisors, shown):
@@ -1000,7 +1010,8 @@ def avg_pool(x, geometry, divisors, shown):
     divisors = as_array(divisors)
     if is_tensor(x):
         kernel, stride, padding, ceil_mode = geometry
-        return conv.AvgPool2DBackward0.apply(
+        node = conv.AvgPool2DBackward0 if len(kernel) == 2 else conv.AvgPool3DBackward0
+        return node.apply(
             x, kernel_size=kernel, stride=stride, padding=padding, ceil_mode=ceil_mode,
             count_include_pad=shown["count_include_pad"],
             divisor_override=shown["divisor_override"], shown_stride=shown["stride"])
@@ -1012,22 +1023,27 @@ def avg_pool_backward(grad, x, geometry, divisors, shown):
     (AvgPool2DBackwardBackward0)."""
     divisors = as_array(divisors)
     if is_tensor(grad):
-        return conv.AvgPool2DBackwardBackward0.apply(grad, x, geometry=geometry,
-                                                     divisors=divisors, shown=shown)
+        node = (conv.AvgPool2DBackwardBackward0 if len(geometry[0]) == 2 else
+                conv.AvgPool3DBackwardBackward0)
+        return node.apply(grad, x, geometry=geometry, divisors=divisors, shown=shown)
     kernel, stride, padding, _ = geometry
     return kernels_conv.avg_pool_backward(grad, x.shape, kernel, stride, padding, divisors)
 
 
 def adaptive_avg_pool(x, size):
-    """Adaptive average pooling to ``size`` (AdaptiveAvgPool2DBackward0)."""
+    """Adaptive average pooling to ``size`` (AdaptiveAvgPool2DBackward0, or 3D)."""
     if is_tensor(x):
-        return conv.AdaptiveAvgPool2DBackward0.apply(x, output_size=tuple(size))
+        node = conv.AdaptiveAvgPool2DBackward0 if len(size) == 2 else \
+            conv.AdaptiveAvgPool3DBackward0
+        return node.apply(x, output_size=tuple(size))
     return kernels_conv.adaptive_avg_pool(x, size)
 
 
-def adaptive_avg_pool_backward(grad, x):
+def adaptive_avg_pool_backward(grad, x, spatial=2):
     """Each output's gradient over its count, added to every element it averaged
-    (AdaptiveAvgPool2DBackwardBackward0)."""
+    (AdaptiveAvgPool2DBackwardBackward0, or 3D)."""
     if is_tensor(grad):
-        return conv.AdaptiveAvgPool2DBackwardBackward0.apply(grad, x)
-    return kernels_conv.adaptive_avg_pool_backward(grad, x.shape)
+        node = conv.AdaptiveAvgPool2DBackwardBackward0 if spatial == 2 else \
+            conv.AdaptiveAvgPool3DBackwardBackward0
+        return node.apply(grad, x)
+    return kernels_conv.adaptive_avg_pool_backward(grad, x.shape, spatial)

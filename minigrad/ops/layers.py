@@ -1,7 +1,8 @@
 """The operations that ``nn`` layers are made of, where PyTorch computes a layer as one
 operation (one node in the graph): ``embedding`` (a lookup table), ``layer_norm``
 (normalise each row, then scale and shift), ``group_norm`` (the same over each group of
-channels of each sample) and ``gelu`` (x times the normal CDF of x).
+channels of each sample), ``gelu`` (x times the normal CDF of x) and ``weight_norm`` (a
+weight as a direction v times a length g: torch._weight_norm).
 
 embedding's gradient adds the gradient of each looked-up row into that row of the
 table; layer_norm's is the chain rule through the mean and the standard deviation,
@@ -20,7 +21,8 @@ from ..kernels import normalization as norm_kernels
 from . import fn
 from ._saved import as_shown
 
-__all__ = ["embedding", "layer_norm", "group_norm", "gelu", "flash_attention", "EmbeddingBackward0",
+__all__ = ["embedding", "layer_norm", "group_norm", "gelu", "flash_attention", "weight_norm",
+           "EmbeddingBackward0", "WeightNormInterfaceBackward0",
            "NativeLayerNormBackward0", "NativeGroupNormBackward0", "GeluBackward0",
            "ScaledDotProductFlashAttentionForCpuBackward0"]
 
@@ -153,6 +155,34 @@ class ScaledDotProductFlashAttentionForCpuBackward0(Node):
         return fn.flash_attention_backward(grad, saved.query, saved.key, saved.value,
                                            saved.result, saved.logsumexp, saved._mask,
                                            saved._scale)
+
+
+class WeightNormInterfaceBackward0(Node):
+    formula = Formula("w", "v * g / ||v|| (the norm over every dim but dim)",
+                      grad={"v": "g / ||v|| * (G - v * sum(G * v) / ||v||^2)",
+                            "g": "sum(G * v) / ||v||"},
+                      note="The sums and norms run over every dim but dim (the first or the "
+                           "last); also returns the norms (result1).")
+    saves = {"v": Input(0), "g": Input(1)}
+
+    def forward(self, v, g, dim):
+        w, norms = kernels.weight_norm(v, g, dim)
+        self.save(dim=dim, result1=norms)
+        return w
+
+    def backward(self, saved, grad):
+        # (the norms as saved: PyTorch's result1 is not differentiable, so a recorded
+        # backward takes them as constants, and so do its second derivatives)
+        v, g, norms, dim = saved.v, saved.g, saved.result1, saved.dim
+        rows = (v.shape[0], -1) if dim == 0 else (-1, v.shape[-1])  # (the sums, as ATen)
+        dot = fn.reshape(fn.sum(fn.reshape(grad * v, rows), 1 - min(dim, 1)), norms.shape)
+        across = grad - v * (dot / (norms * norms))  # (G without its part along v)
+        return g / norms * across, dot / norms
+
+
+def weight_norm(v, g, dim: int):
+    """torch._weight_norm's fused path (dim the first or the last): v * g / ||v||."""
+    return WeightNormInterfaceBackward0.apply(v, g, dim=dim)
 
 
 def embedding(weight, indices, padding_idx: int = -1):

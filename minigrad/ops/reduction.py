@@ -433,8 +433,24 @@ class NormBackward1(LinalgVectorNormBackward0):
         return kernels_linalg.vector_norm(x, float(p), dim, keepdim)
 
 
-def aten_norm(x, p, dim, keepdim=False):
-    """The p-norm over ``dim`` recorded as NormBackward1 (C++'s ``at::norm``)."""
+class NormBackward0(LinalgVectorNormBackward0):
+    # ``at::norm(x, p)``: of all the elements (norm_except_dim's dim=-1)
+
+    def forward(self, x, p):
+        every = tuple(range(x.ndim))
+        self.save(p=p, _ord=float(p), _axes=every)  # (p as given: torch keeps the Scalar)
+        return kernels_linalg.vector_norm(x, float(p), every, False)
+
+    def backward(self, saved, grad):
+        return vector_norm_backward_of(grad, saved.self, saved.result, saved._ord, saved._axes,
+                                       False)
+
+
+def aten_norm(x, p, dim=None, keepdim=False):
+    """The p-norm over ``dim`` recorded as NormBackward1 (C++'s ``at::norm``); without
+    ``dim``, of all the elements, NormBackward0."""
+    if dim is None:
+        return NormBackward0.apply(x, p=p)
     return NormBackward1.apply(x, p=p, dim=normalize_dims(dim, x.ndim), keepdim=keepdim)
 
 

@@ -1,9 +1,12 @@
 """Upsampling (F.interpolate), as PyTorch records it: ``UpsampleNearest1DBackward0`` and
 ``UpsampleNearest2DBackward0`` (each output copies the input element nearest to where
-it falls), ``UpsampleNearestExact1DBackward0``/``2D`` (the nearest centre),
-``UpsampleLinear1DBackward0`` and ``UpsampleBilinear2DBackward0`` (a weighted mean of the
-two, or four, neighbours); ``PixelShuffleBackward0`` and ``PixelUnshuffleBackward0``
-(channels moved into pixels and back: a reshape and a permute, each the other's gradient).
+it falls), ``UpsampleNearestExact1DBackward0``/``2D`` (the nearest centre), and their
+``3D`` twins, ``UpsampleLinear1DBackward0``, ``UpsampleBilinear2DBackward0`` and
+``UpsampleTrilinear3DBackward0`` (a weighted mean of the two, four or eight neighbours),
+``UpsampleBicubic2DBackward0`` (of the 4 x 4 around, cubic weights);
+``PixelShuffleBackward0`` and ``PixelUnshuffleBackward0`` (channels moved into pixels and
+back: a reshape and a permute, each the other's gradient), ``ChannelShuffleBackward0``
+(channels interleaved, ShuffleNet's).
 
 An upsampling is linear in its input: y = A x along each spatial dim, A a matrix of
 0/1 (nearest) or of the weights (linear). So its gradient is the same sum read the
@@ -20,7 +23,9 @@ from . import fn
 
 __all__ = ["upsample", "pixel_shuffle", "pixel_unshuffle", "PixelShuffleBackward0",
            "PixelUnshuffleBackward0", "UpsampleNearest1DBackward0", "UpsampleNearest2DBackward0",
-           "UpsampleLinear1DBackward0", "UpsampleBilinear2DBackward0"]
+           "UpsampleLinear1DBackward0", "UpsampleBilinear2DBackward0", "UpsampleNearest3DBackward0",
+           "UpsampleNearestExact3DBackward0", "UpsampleTrilinear3DBackward0",
+           "UpsampleBicubic2DBackward0", "ChannelShuffleBackward0", "channel_shuffle"]
 
 
 class UpsampleNearest1DBackward0(Node):
@@ -34,8 +39,8 @@ class UpsampleNearest1DBackward0(Node):
                   _align_corners=bool(align_corners))
         if len(scales) == 1:
             self.save(scales=scales[0])
-        else:
-            self.save(scales_h=scales[0], scales_w=scales[1])
+        else:  # (scales_h, scales_w; scales_d first for volumes)
+            self.save(**dict(zip(("scales_d", "scales_h", "scales_w")[-len(scales):], scales)))
         if align_corners is not None:
             self.save(align_corners=align_corners)
         return kernels.upsample(x, output_size, scales, self.mode, bool(align_corners))
@@ -50,6 +55,11 @@ class UpsampleNearest2DBackward0(UpsampleNearest1DBackward0):
                       grad={"self": "sum of G[i, j] over the outputs that copied the element"})
 
 
+class UpsampleNearest3DBackward0(UpsampleNearest1DBackward0):
+    formula = Formula("y[t, i, j]", "self[nearest frame to t, row to i, column to j]",
+                      grad={"self": "sum of G[t, i, j] over the outputs that copied the element"})
+
+
 class UpsampleNearestExact1DBackward0(UpsampleNearest1DBackward0):
     formula = Formula("y[i]", "self[min(floor((i + 0.5) * scale), size - 1)]",
                       grad={"self": "sum of G[i] over the outputs i that copied the element"})
@@ -59,6 +69,11 @@ class UpsampleNearestExact1DBackward0(UpsampleNearest1DBackward0):
 class UpsampleNearestExact2DBackward0(UpsampleNearestExact1DBackward0):
     formula = Formula("y[i, j]", "self[nearest centre row to i, to column j]",
                       grad={"self": "sum of G[i, j] over the outputs that copied the element"})
+
+
+class UpsampleNearestExact3DBackward0(UpsampleNearestExact1DBackward0):
+    formula = Formula("y[t, i, j]", "self[nearest centre frame to t, row to i, column to j]",
+                      grad={"self": "sum of G[t, i, j] over the outputs that copied the element"})
 
 
 class UpsampleLinear1DBackward0(UpsampleNearest1DBackward0):
@@ -71,6 +86,32 @@ class UpsampleBilinear2DBackward0(UpsampleLinear1DBackward0):
     formula = Formula("y[i, j]", "linear along the rows of linear along the columns: the four "
                                  "neighbours, weights (1 - l) or l per dim",
                       grad={"self": "G[i, j] times each neighbour's weight, added to it"})
+
+
+class UpsampleTrilinear3DBackward0(UpsampleLinear1DBackward0):
+    formula = Formula("y[t, i, j]", "linear along each of the three dims: the eight "
+                                    "neighbours, weights (1 - l) or l per dim",
+                      grad={"self": "G[t, i, j] times each neighbour's weight, added to it"})
+
+
+class UpsampleBicubic2DBackward0(UpsampleNearest1DBackward0):
+    formula = Formula("y[i, j]", "sum over the 4 x 4 neighbours of self times cubic weights "
+                                 "w(row distance) w(column distance)",
+                      grad={"self": "G[i, j] times each neighbour's weights, added to it"},
+                      note="w: Keys' cubic convolution kernel, A = -0.75.")
+    mode = "cubic"
+
+
+class ChannelShuffleBackward0(Node):
+    formula = Formula("y[n, k g + j]", "self[n, j (C / g) + k]",
+                      grad={"self": "channel_shuffle(G, C / g) (the shuffle undone)"})
+
+    def forward(self, x, groups):
+        self.save(groups=groups, _channels=x.shape[1])
+        return kernels.channel_shuffle(x, groups)
+
+    def backward(self, saved, grad):
+        return fn.channel_shuffle(grad, saved._channels // saved.groups)
 
 
 class PixelShuffleBackward0(Node):
@@ -100,15 +141,23 @@ class PixelUnshuffleBackward0(Node):
 NODES = {("nearest", 1): UpsampleNearest1DBackward0, ("nearest", 2): UpsampleNearest2DBackward0,
          ("nearest-exact", 1): UpsampleNearestExact1DBackward0,
          ("nearest-exact", 2): UpsampleNearestExact2DBackward0,
-         ("linear", 1): UpsampleLinear1DBackward0, ("linear", 2): UpsampleBilinear2DBackward0}
+         ("linear", 1): UpsampleLinear1DBackward0, ("linear", 2): UpsampleBilinear2DBackward0,
+         ("nearest", 3): UpsampleNearest3DBackward0,
+         ("nearest-exact", 3): UpsampleNearestExact3DBackward0,
+         ("linear", 3): UpsampleTrilinear3DBackward0, ("cubic", 2): UpsampleBicubic2DBackward0}
 
 
 def upsample(x, output_size: tuple, scales: tuple, mode: str, align_corners=None):
-    """``x`` (N, C, *spatial; 1 or 2 spatial dims) resized to ``output_size``: ``scales``
-    the scale factors given (or None each), ``mode`` 'nearest', 'nearest-exact' or
-    'linear' (bilinear for two dims)."""
+    """``x`` (N, C, *spatial; 1, 2 or 3 spatial dims) resized to ``output_size``: ``scales``
+    the scale factors given (or None each), ``mode`` 'nearest', 'nearest-exact',
+    'linear' (bilinear for two dims, trilinear for three) or 'cubic' (bicubic, two dims)."""
     return NODES[mode, x.ndim - 2].apply(x, output_size=tuple(output_size),
                                          scales=tuple(scales), align_corners=align_corners)
+
+
+def channel_shuffle(x, groups: int):
+    """(N, C, *) with the channels of ``groups`` groups interleaved."""
+    return ChannelShuffleBackward0.apply(x, groups=groups)
 
 
 def pixel_shuffle(x, factor: int):

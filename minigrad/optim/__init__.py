@@ -12,6 +12,7 @@
     radam.py       RAdam (Adam with the early steps' variance rectified)
     rprop.py       Rprop (a step size per weight, grown or shrunk by the gradient's sign)
     asgd.py        ASGD (SGD with a decaying step and an average of the parameters)
+    lbfgs.py       LBFGS (quasi-Newton steps from a short history; strong-Wolfe line search)
     lr_scheduler.py  StepLR, MultiStepLR, ExponentialLR, LambdaLR, LinearLR,
                    CosineAnnealingLR, ReduceLROnPlateau, OneCycleLR, SequentialLR, ...
                    (the learning rate over time)
@@ -28,6 +29,7 @@ from . import lr_scheduler  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
 from .asgd import ASGD  # noqa: F401
+from .lbfgs import LBFGS  # noqa: F401
 from .adamax import Adamax  # noqa: F401
 from .nadam import NAdam  # noqa: F401
 from .radam import RAdam  # noqa: F401

@@ -905,6 +905,8 @@ def checked_alpha(alpha, a, b):
     """``alpha`` of ``a + alpha * b`` (add, sub, rsub), checked as torch's alpha_check
     checks it against the result's dtype: a bool alpha only for a bool result (where any
     alpha counts as a bool), a float alpha never for an integer (or bool) result."""
+    if is_tensor(alpha):  # (a one-element tensor is a number to torch's Scalar: LBFGS's steps)
+        alpha = alpha.item()
     result = dtypes.result_type(a, b)
     if isinstance(alpha, (bool, np.bool_)) and result is not dtypes.bool:
         raise RuntimeError("Boolean alpha only supported for Boolean results.")

@@ -8,9 +8,9 @@ from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES, bool as _BOOL, int64 as _INT64
 from ..errors import NOT_IMPLEMENTED_FOR
 from ..kernels.conv import output_size
 
-__all__ = ["one_per_dim", "check_dtype", "check_unfold", "check_fold", "check_pad",
-           "check_geometry", "check_convolution", "check_conv_transpose", "check_pool",
-           "check_adaptive"]
+__all__ = ["one_per_dim", "check_dtype", "convolution_kernel", "check_unfold", "check_fold",
+           "check_pad", "check_geometry", "check_convolution", "check_conv_transpose", "check_pool",
+           "check_adaptive", "check_unpool"]
 
 
 def _check_weight(x, weight, groups: int) -> None:
@@ -36,6 +36,10 @@ KERNEL_DTYPES = {
     "slow_conv2d_cpu": "integers", "max_pool2d": "integers", "avg_pool2d": "int64",
     "adaptive_avg_pool2d": "none", "im2col_out_cpu": "bool", "col2im_out_cpu": "bool",
     "max_pool1d_impl": "none", "adaptive_max_pool2d": "none",
+    "slow_conv3d_cpu": "integers", "compute_columns3d": "integers",
+    "slow_conv_transpose2d_out_cpu": "integers", "slow_conv_transpose3d_out_cpu": "integers",
+    "max_pool3d": "integers", "avg_pool3d_out_frame": "int64", "adaptive_avg_pool3d_cpu": "none",
+    "adaptive_max_pool3d_cpu": "none", "max_unpool2d": "none", "max_unpool3d": "none",
 }
 
 
@@ -46,6 +50,13 @@ def check_dtype(x, kernel: str) -> None:
             takes == "int64" and dtype is _INT64) or (takes == "bool" and dtype is _BOOL):
         return
     raise NotImplementedError(NOT_IMPLEMENTED_FOR.format(kernel, SCALAR_NAMES[dtype]))
+
+
+def convolution_kernel(weight) -> str:
+    """The name of PyTorch's CPU kernel for a convolution with ``weight`` (in its dtype error)."""
+    if weight.ndim < 5:
+        return "slow_conv2d_cpu"
+    return "slow_conv3d_cpu" if all(k == 1 for k in weight.shape[2:]) else "compute_columns3d"
 
 
 def check_pad(x, pad) -> None:
@@ -147,38 +158,85 @@ def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilat
 
 
 def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max") -> None:
-    """ATen's pool2d_shape_check (Pool.h), for max (with dilation) and avg pooling (which
-    reads the channels, dim -3, first)."""
-    if kind == "avg" and x.ndim < 3:
+    """ATen's pool2d_shape_check and pool3d_shape_check (Pool.h), for max (with dilation)
+    and avg pooling (which reads the channels, dim -3, first); 2 or 3 spatial dims, the
+    length of ``kernel``."""
+    spatial = len(kernel)
+    if kind == "avg" and spatial == 2 and x.ndim < 3:
         raise IndexError(f"Dimension out of range (expected to be in range of [{-max(x.ndim, 1)}, "
                          f"{max(x.ndim, 1) - 1}], but got -3)")
     if any(s == 0 for s in stride) or any(k == 0 for k in kernel):
         raise RuntimeError("stride should not be zero")
     if any(d <= 0 for d in dilation):
-        raise RuntimeError(f"dilation should be greater than zero, but got dilationH: "
-                           f"{dilation[0]} dilationW: {dilation[1]}")
-    if x.ndim not in (3, 4):
-        raise RuntimeError("non-empty 3D or 4D (batch mode) tensor expected for input")
-    if any(n == 0 for n in x.shape[-3:]):
-        raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
-                           f"size for input, but got:{_sizes(x.shape)}")
+        names = " ".join(f"dilation{n}: {d}" for n, d in zip("THW"[-spatial:], dilation))
+        raise RuntimeError(f"dilation should be greater than zero, but got {names}")
+    if x.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"non-empty {spatial + 1}D or {spatial + 2}D (batch mode) tensor "
+                           "expected for input")
+    if any(n == 0 for n in x.shape[-spatial - 1:]):
+        if spatial == 2:
+            raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
+                               f"size for input, but got:{_sizes(x.shape)}")
+        name = ("max_pool3d_with_indices_out_cpu_template()" if kind == "max" else
+                "avg_pool3d()")
+        raise RuntimeError(f"{name}: Expected input's non-batch dimensions to have positive "
+                           f"length, but input has a shape of {_sizes(x.shape)} and non-batch "
+                           "dimension 0 has length zero!")  # (PyTorch's text says 0, always)
     for k, p, d in zip(kernel, padding, dilation):
         if p > (d * (k - 1) + 1) // 2:
             raise RuntimeError(
                 f"pad should be at most half of effective kernel size, but got pad={p}, "
                 f"kernel_size={k} and dilation={d}")
-    out = [output_size(*args, ceil_mode) for args in zip(x.shape[-2:], kernel, stride, padding,
+    size = x.shape[-spatial:]
+    if kind == "avg" and spatial == 3 and any(n < k for n, k in zip(size, kernel)):
+        raise RuntimeError(f"input image (T: {size[0]} H: {size[1]} W: {size[2]}) smaller than "
+                           f"kernel size (kT: {kernel[0]} kH: {kernel[1]} kW: {kernel[2]})")
+    out = [output_size(*args, ceil_mode) for args in zip(size, kernel, stride, padding,
                                                          dilation)]
     if any(o < 1 for o in out):
-        channels, height, width = x.shape[-3:]
-        raise RuntimeError(f"Given input size: ({channels}x{height}x{width}). Calculated output "
-                           f"size: ({channels}x{out[0]}x{out[1]}). Output size is too small")
+        channels = x.shape[-spatial - 1]
+        raise RuntimeError(f"Given input size: ({'x'.join(map(str, (channels, *size)))}). "
+                           f"Calculated output size: ({'x'.join(map(str, (channels, *out)))}). "
+                           "Output size is too small")
 
 
-def check_adaptive(x, output_size) -> None:
-    if x.ndim not in (3, 4):
-        raise RuntimeError(f"adaptive_avg_pool2d(): Expected 3D or 4D tensor, but got "
-                           f"{_sizes(x.shape)}")
+def check_unpool(x, indices, size) -> None:
+    """ATen's checks of max_unpool2d / 3d's input and indices (MaxUnpooling.cpp), for an
+    output of spatial ``size``."""
+    spatial = len(size)
+    if indices.dtype is not _INT64:
+        raise RuntimeError("elements in indices should be type int64" + (
+            f" but got: {SCALAR_NAMES[indices.dtype]}" if spatial == 2 else ""))
+    if x.ndim not in (spatial + 1, spatial + 2):
+        raise RuntimeError(f"Input to max_unpooling{spatial}d should be a {spatial + 1}d or "
+                           f"{spatial + 2}d Tensor, but got a tensor with {x.ndim} dimensions.")
+    if tuple(x.shape) != tuple(indices.shape):
+        raise RuntimeError(f"Expected shape of indices to be same as that of the input tensor "
+                           f"({_sizes(x.shape)}) but got indices tensor with shape: "
+                           f"{_sizes(indices.shape)}")
+    check_dtype(x, f"max_unpool{spatial}d")
+    plane = 1
+    for n in size:
+        plane *= n
+    bad = indices._data[(indices._data < 0) | (indices._data >= plane)]
+    if bad.size:
+        raise RuntimeError(f"Found an invalid max index: {bad.ravel()[-1]} (output volumes are "
+                           f"of size {'x'.join(map(str, size))})")
+
+
+def check_adaptive(x, output_size, kind: str = "avg") -> None:
+    """ATen's checks of adaptive pooling's input dims (2 or 3 spatial dims, the length of
+    ``output_size``)."""
+    spatial = len(output_size)
+    if x.ndim not in (spatial + 1, spatial + 2):
+        colon = ":" if kind == "max" else ""
+        raise RuntimeError(f"adaptive_{kind}_pool{spatial}d(): Expected {spatial + 1}D or "
+                           f"{spatial + 2}D tensor, but got{colon} {_sizes(x.shape)}")
+    if spatial == 3 and kind == "avg" and 0 in x.shape[-4:]:
+        empty = x.shape.index(0, x.ndim - 4)
+        raise RuntimeError("adaptive_avg_pool3d(): Expected input to have non-zero size for "
+                           f"non-batch dimensions, but input has sizes {_sizes(x.shape)} with "
+                           f"dimension {empty} being empty")
 
 
 def _check_positive(kernel, dilation, padding, stride) -> None:

@@ -1,4 +1,5 @@
 """``torch.utils``: ``data``, the datasets and the DataLoader that feeds a training loop;
-``hooks``, the ``RemovableHandle`` every hook registration returns."""
+``hooks``, the ``RemovableHandle`` every hook registration returns; ``checkpoint``,
+activations recomputed in backward instead of kept."""
 
-from . import data, hooks  # noqa: F401
+from . import checkpoint, data, hooks  # noqa: F401

@@ -62,3 +62,16 @@ def raised(fn) -> tuple[type, str]:
 def bits_share(mine, theirs) -> float:
     """The share of elements of two tensors (minigrad's, torch's) with the same bits."""
     return float((np.asarray(mine.detach().numpy()) == np.asarray(theirs.detach().numpy())).mean())
+
+
+def printed_losses(model, optimizer, loss_fn, x, y, steps: int) -> list[str]:
+    """``steps`` steps of a training loop; each step's loss as a program prints it (4
+    decimals)."""
+    losses = []
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+        losses.append(f"{loss.item():.4f}")
+    return losses

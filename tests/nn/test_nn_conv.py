@@ -126,9 +126,23 @@ def test_layer_errors_as_torch(source):
     assert caught[1] == caught[0]
 
 
-def test_other_padding_modes_say_they_are_missing():
-    with pytest.raises(NotImplementedError, match="padding_mode='reflect'"):
-        mg.nn.Conv2d(1, 1, 3, padding_mode="reflect")(mg.ones(1, 1, 5, 5))
+@pytest.mark.parametrize("mode", ["reflect", "replicate", "circular"])
+@pytest.mark.parametrize("layer", ["Conv1d(2, 3, 3, padding=1", "Conv2d(2, 3, 3, padding=(1, 2)",
+                                   "Conv3d(2, 3, 3, padding='same'"])
+def test_other_padding_modes_as_torch(layer, mode):
+    """padding_mode: F.pad with the mode, then the convolution without padding."""
+    x = np.random.RandomState(0).randn(2, 2, *(6,) * (int(layer[4]))).astype(np.float32)
+    outs = []
+    for lib in (torch, mg):
+        lib.manual_seed(0)
+        conv = eval(f"lib.nn.{layer}, padding_mode={mode!r})", {"lib": lib})
+        t = lib.tensor(x, requires_grad=True)
+        y = conv(t)
+        y.pow(2).sum().backward()
+        outs.append((repr(conv), as_numpy(y), as_numpy(t.grad), as_numpy(conv.weight.grad)))
+    assert outs[1][0] == outs[0][0]
+    for ours, theirs in zip(outs[1][1:], outs[0][1:]):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-4, atol=1e-5)
 
 
 # ---- "What is torch.nn really?": the MNIST CNN --------------------------------------

@@ -3,8 +3,13 @@
     clip_grad.py           clip_grad_norm_, clip_grad_value_ (keep gradient steps bounded)
     convert_parameters.py  parameters_to_vector, vector_to_parameters
     rnn.py                 pad_sequence, unpad_sequence (batches of sequences of unequal length)
+    parametrize.py         register_parametrization, remove_parametrizations, cached
+    parametrizations.py    weight_norm, spectral_norm (as parametrizations)
+    weight_norm.py         weight_norm, remove_weight_norm (the older, hook-based form)
 """
 
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, get_total_norm  # noqa: F401
 from . import rnn  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
+from . import parametrize, parametrizations  # noqa: F401
+from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401

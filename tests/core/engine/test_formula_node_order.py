@@ -362,6 +362,33 @@ PROGRAMS = {
         (a * b)[None, None], size=(3, 5), mode="nearest-exact") * a[0, 0],
     "UpsampleBilinear2DBackward0": lambda lib, a, b: _f(lib).interpolate(
         (a * b)[None, None], size=(3, 5), mode="bilinear") * a[0, 0],
+    # the 3-D twins (the 2x3 matrices seen as volumes of one frame), bicubic, channel_shuffle
+    "MaxPool3DWithIndicesBackward0": lambda lib, a, b: _f(lib).max_pool3d(
+        (a * b).reshape(1, 1, 1, 2, 3), (1, 1, 2), 1) * a[:, :2],
+    "AvgPool3DBackward0": lambda lib, a, b: _f(lib).avg_pool3d(
+        (a * b).reshape(1, 1, 1, 2, 3), (1, 1, 2), 1) * a[:, :2],
+    "AdaptiveAvgPool3DBackward0": lambda lib, a, b: _f(lib).adaptive_avg_pool3d(
+        (a * b).reshape(1, 1, 1, 2, 3), (1, 1, 2)) * a[:, :2],
+    "AdaptiveMaxPool3DBackward0": lambda lib, a, b: _f(lib).adaptive_max_pool3d(
+        (a * b).reshape(1, 1, 1, 2, 3), (1, 1, 2)) * a[:, :2],
+    "UpsampleNearest3DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b)[None, None, None], size=(2, 3, 5)) * a[0, 0],
+    "UpsampleNearestExact3DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b)[None, None, None], size=(2, 3, 5), mode="nearest-exact") * a[0, 0],
+    "UpsampleTrilinear3DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b)[None, None, None], size=(2, 3, 5), mode="trilinear") * a[0, 0],
+    "UpsampleBicubic2DBackward0": lambda lib, a, b: _f(lib).interpolate(
+        (a * b)[None, None], size=(3, 5), mode="bicubic") * a[0, 0],
+    "ChannelShuffleBackward0": lambda lib, a, b: _f(lib).channel_shuffle(
+        (a * b).reshape(1, 2, 3), 2) * a,
+    "NormBackward0": lambda lib, a, b: lib.norm_except_dim(a * b, 2, -1) * a,
+    "WeightNormInterfaceBackward0": lambda lib, a, b: lib._weight_norm(a * b, b[:, :1], 0) * a,
+    "MaxUnpool2DBackward0": lambda lib, a, b: _f(lib).max_unpool2d(
+        (a * b).reshape(1, 1, 2, 3)[..., :2], lib.tensor([[[[0, 4], [2, 3]]]]), (1, 2),
+        stride=1) * a,
+    "MaxUnpool3DBackward0": lambda lib, a, b: _f(lib).max_unpool3d(
+        (a * b).reshape(1, 1, 1, 2, 3)[..., :2], lib.tensor([[[[[0, 4], [2, 3]]]]]),
+        (1, 1, 2), stride=1) * a,
 }
 
 # Nodes that only a backward records (create_graph=True), and a program above whose
@@ -388,6 +415,9 @@ RECORDED_BY_A_BACKWARD = {
     "MaxPool2DWithIndicesBackwardBackward0": "MaxPool2DWithIndicesBackward0",
     "AvgPool2DBackwardBackward0": "AvgPool2DBackward0",
     "AdaptiveAvgPool2DBackwardBackward0": "AdaptiveAvgPool2DBackward0",
+    "MaxPool3DWithIndicesBackwardBackward0": "MaxPool3DWithIndicesBackward0",
+    "AvgPool3DBackwardBackward0": "AvgPool3DBackward0",
+    "AdaptiveAvgPool3DBackwardBackward0": "AdaptiveAvgPool3DBackward0",
     "DiagonalBackwardBackward0": "DiagonalBackward0",
     "UnfoldBackwardBackward0": "UnfoldBackward0",
     "EuclideanDistBackward0": "MulBackward0 (a first order only: test_distance.py)",
@@ -453,13 +483,16 @@ BACKWARD_RECORDED_OTHERWISE = {
     "SoftplusBackward0": Otherwise("SoftplusBackwardBackward0", _OPS),
     "AdaptiveMaxPool2DBackward0": Otherwise("AdaptiveMaxPool2DBackwardBackward0",
                                             "max pooling's MaxPool2DWithIndicesBackwardBackward0"),
+    "AdaptiveMaxPool3DBackward0": Otherwise("AdaptiveMaxPool3DBackwardBackward0",
+                                            "max pooling's MaxPool3DWithIndicesBackwardBackward0"),
     "GluBackward0": Otherwise("GluBackwardBackward0", _OPS),
     "NativeGroupNormBackward0": Otherwise("NativeGroupNormBackward0", _OPS),
     "TrilinearBackward0": Otherwise("TrilinearBackward0", "einsum's matrix products"),
     **{f"Upsample{kind}BackwardBackward0"[:-len("BackwardBackward0")] + "Backward0":
-       Otherwise(f"Upsample{kind}BackwardBackward0", "matrix products with the constant weights")
+       Otherwise(f"Upsample{kind}BackwardBackward0", "matrix products with the constant weights",
+                 rtol=1e-10 if kind in ("NearestExact3D", "Bicubic2D") else 1e-12)
        for kind in ("Nearest1D", "Nearest2D", "NearestExact1D", "NearestExact2D", "Linear1D",
-                    "Bilinear2D")},
+                    "Bilinear2D", "Nearest3D", "NearestExact3D", "Trilinear3D", "Bicubic2D")},
 }
 
 
