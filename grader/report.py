@@ -56,7 +56,9 @@ def write_atomic(path, text: str) -> None:
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(handle, 0o666 & ~_umask())  # (mkstemp makes it 0600)
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+        # (errors="replace": text that is not valid Unicode, which batch.readable already
+        # replaces, can cost a character here, never the whole report)
+        with os.fdopen(handle, "w", encoding="utf-8", errors="replace", newline="") as file:
             file.write(text)
         os.replace(temporary, path)
     except BaseException:
