@@ -56,6 +56,9 @@ __all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
 # answers are a few lines, and the student's own cells are only looked at for flags.
 MAX_CELL = 100_000  # characters of one cell
 MAX_OWN_CELLS = 200  # of the student's own code cells
+# ... and characters of them in all: each is read and scanned in this process, about 10 s a
+# megabyte (200 cells of 100,000 characters cost minutes, for nothing but flags)
+MAX_OWN_TEXT = 200_000
 VARIANTS = ("per-student", "none")  # --variants: each student's own numbers, or the default
 WITHHELD = "…"  # what a hidden test's words from the student's code are shown as (_as_shown)
 
@@ -202,14 +205,18 @@ def _merge(source: Source, instructor, submission, result: Result, lang: str):
                                          "one was graded").format(number=number, gid=repr(gid)))
             if cell.get("cell_type") == "code":
                 free.append((_("cell {number}").format(number=number), cell.get("source", "")))
-    unread = [label for label, text in free[MAX_OWN_CELLS:]] + \
-        [label for label, text in free[:MAX_OWN_CELLS] if len(text) > MAX_CELL]
-    free = [(label, text) for label, text in free[:MAX_OWN_CELLS] if len(text) <= MAX_CELL]
+    kept, unread, total = [], [], 0
+    for index, (label, text) in enumerate(free):
+        total += len(text) if len(text) <= MAX_CELL else 0
+        fits = index < MAX_OWN_CELLS and len(text) <= MAX_CELL and total <= MAX_OWN_TEXT
+        (kept if fits else unread).append((label, text))
+    free = kept
     if unread:
         result.problems.append(_("{count} cells of your own were not read (more than {cells} "
-                                 "such cells, or more than {limit} characters in one); only "
-                                 "the answer cells are graded").format(
-            count=len(unread), cells=MAX_OWN_CELLS, limit=f"{MAX_CELL:,}"))
+                                 "such cells, more than {limit} characters in one, or more "
+                                 "than {total} in all); only the answer cells are graded").format(
+            count=len(unread), cells=MAX_OWN_CELLS, limit=f"{MAX_CELL:,}",
+            total=f"{MAX_OWN_TEXT:,}"))
     cells = []
     for gid, original in mine.items():
         kind = nbg.role(original)
