@@ -82,9 +82,12 @@ def read_submission(path) -> "nbformat.NotebookNode":
     # (built here, not by nbformat's reader: its version checks and validation refused
     # notebooks that hold everything the grader reads, "nbformat": 5 or a 5,000-digit
     # number in the metadata, and a refused notebook was not graded at all)
-    return nbformat.from_dict({"nbformat": 4, "nbformat_minor": 5,
+    minor = data.get("nbformat_minor")
+    return nbformat.from_dict({"nbformat": 4, "nbformat_minor":
+                               minor if type(minor) is int and 0 <= minor <= 5 else 5,
                                "metadata": _notebook_metadata(data.get("metadata")),
-                               "cells": [_as_read(cell) for cell in cells]})
+                               "cells": [_as_read(cell, index)
+                                         for index, cell in enumerate(cells)]})
 
 
 def _parsed(text: bytes):
@@ -168,9 +171,10 @@ def _text(value) -> str | None:
     return None
 
 
-def _as_read(cell) -> dict:
+def _as_read(cell, index: int = 0) -> dict:
     """A cell with the fields the grader reads in the types it reads them (see the module
-    docstring), its other fields as they are; outputs and attachments dropped."""
+    docstring), its other fields as they are; outputs and attachments dropped, and the
+    fields of nbformat 4.5 that it lacks made up (an id, a code cell's outputs)."""
     cell = dict(cell) if isinstance(cell, dict) else {}
     metadata = dict(cell["metadata"]) if isinstance(cell.get("metadata"), dict) else {}
     nbgrader = metadata.pop("nbgrader", None)
@@ -179,12 +183,15 @@ def _as_read(cell) -> dict:
             nbgrader = {k: v for k, v in nbgrader.items() if k != "grade_id"}
         metadata["nbgrader"] = nbgrader
     cell.pop("attachments", None)
-    if "outputs" in cell:
-        cell["outputs"] = []
     if cell.get("cell_type") not in ("code", "markdown", "raw"):
         cell["cell_type"] = "raw"
-    if not isinstance(cell.get("id", ""), str):
-        del cell["id"]
+    if cell["cell_type"] == "code":
+        count = cell.get("execution_count")
+        cell.update(outputs=[], execution_count=count if type(count) is int else None)
+    elif "outputs" in cell:
+        cell["outputs"] = []
+    if not isinstance(cell.get("id"), str):
+        cell["id"] = f"cell-{index}"
     cell.update(metadata=metadata, source=_text(cell.get("source", "")) or "")
     return cell
 
