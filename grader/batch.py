@@ -65,17 +65,21 @@ def owner_of(path, folder) -> str | None:
     The path the teacher gives (``folder``) is the teacher's, and so is the layout down to
     ``submitted/<student>``; everything below that is the student's, who can make folders
     there named ``submitted``, ``bob``, ``ps1``. So the owner is read from the top: the
-    folder's own ``submitted/<student>`` when the folder is a student's (``submitted/*/ps1``),
-    else the first ``submitted/<student>`` below the folder, else the folder's first
-    level. (Read from the bottom, ``submitted/zed/ps1/bob/ps1/x.ipynb``, or
-    ``.../submitted/bob/ps1/x.ipynb`` inside zed's folder, was bob's, and replaced bob's
-    grade.)"""
+    first ``submitted/<student>`` from the folder's own (when the folder is ``submitted/``,
+    a student's folder or their assignment's: ``submitted/*/ps1``) or else from the
+    folder down, else the folder's first level. (Read from the bottom,
+    ``submitted/zed/ps1/bob/ps1/x.ipynb``, or ``.../submitted/bob/ps1/x.ipynb`` inside zed's
+    folder, was bob's, and replaced bob's grade.) A course kept below a folder that is
+    itself named ``submitted`` is read wrongly: give the grader the course's own
+    ``submitted/``."""
     top = Path(os.path.abspath(folder)).parts
-    parts = Path(os.path.abspath(path)).parts[len(top):]
+    full = Path(os.path.abspath(path)).parts
     marks = [i for i, part in enumerate(top) if part == SUBMITTED]
-    if marks and 1 <= len(top) - marks[-1] - 1 <= 2:  # the folder is inside a student's
-        return top[marks[-1] + 1]
-    return _first_owner(parts) or (parts[0] if len(parts) >= 3 else None)
+    # where the layout's submitted/ can be: the folder's own (it is submitted/, a student's
+    # folder or their assignment's), else only below the folder
+    start = marks[-1] if marks and len(top) - marks[-1] <= 3 else len(top)
+    parts = full[len(top):]
+    return _first_owner(full, start) or (parts[0] if len(parts) >= 3 else None)
 
 
 def nbgrader_owner(path) -> str | None:
@@ -90,11 +94,11 @@ def nbgrader_owner(path) -> str | None:
     return _first_owner(Path(os.path.abspath(path)).parts)
 
 
-def _first_owner(parts: tuple) -> str | None:
-    """The folder after the first ``submitted`` that has a student, an assignment and a
-    file below it, or None."""
-    for index, part in enumerate(parts[:-3]):
-        if part == SUBMITTED:
+def _first_owner(parts: tuple, start: int = 0) -> str | None:
+    """The folder after the first ``submitted`` from ``start`` on that has a student, an
+    assignment and a file below it, or None."""
+    for index in range(start, len(parts) - 3):
+        if parts[index] == SUBMITTED:
             return parts[index + 1]
     return None
 

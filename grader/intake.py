@@ -52,6 +52,7 @@ MAX_VALUES = 1_000_000  # commas: the elements of every object and array
 # character, then a quote (unrolled, so that it runs in one linear pass)
 STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 BRACKETS = re.compile(rb"[^\[\]{}]+")
+SURROGATE = re.compile("[\ud800-\udfff]")  # a str's code points that UTF-8 cannot hold
 
 
 class TooLarge(ValueError):
@@ -111,11 +112,7 @@ def valid_text(value):
     what cannot be written as UTF-8 (lone surrogates, from JSON's escapes or from a file
     name's undecodable bytes) replaced by U+FFFD."""
     if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
-        return value
+        return SURROGATE.sub("\ufffd", value)
     if isinstance(value, list):
         return [valid_text(item) for item in value]
     if isinstance(value, dict):
