@@ -29,6 +29,7 @@ Nothing is written here (``batch.py`` grades many files, ``report.py`` writes).
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass, field
@@ -110,6 +111,7 @@ class Result:
     title: str = ""  # the assignment's title
     lang: str = "en"  # the submission's language: its findings and feedback are in it
     variant: dict = field(default_factory=dict)  # the student's own numbers
+    answered: str = ""  # digest of the answer cells as graded: a review decision is tied to it
 
     @property
     def points(self) -> float:
@@ -180,6 +182,8 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
             blank = result.questions[-1].points == 0
             result.answers[cell.gid] = "" if blank else cell.source
     _scan_free(free, result)
+    result.answered = hashlib.sha256(json.dumps(
+        [[c.gid, c.source] for c in cells if c.kind == "answer"]).encode()).hexdigest()[:16]
     result.unanswered = unanswered([(c.kind, c.gid, c.source) for c in cells
                                     if c.kind in ("answer", "manual")], _owners(cells))
     return result

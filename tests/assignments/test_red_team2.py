@@ -218,3 +218,54 @@ def test_the_owner_is_read_from_the_top_of_the_layout(tmp_path):
     assert owner_of(planted, tmp_path / "course") == "zed"
     assert owner_of(root / "alice" / "ps1" / "a.ipynb", tmp_path / "course") == "alice"
     assert owner_of(tmp_path / "flat" / "alice.ipynb", tmp_path / "flat") is None
+
+
+# --- uploads ------------------------------------------------------------------------------------
+
+def test_an_upload_named_in_bytes_that_are_not_utf8_is_graded(tmp_path):
+    """PrairieLearn: a notebook uploaded as ``mine\\xff.ipynb`` (the upload's names are the
+    student's) carries a lone surrogate in its file name into the results, which are
+    measured as UTF-8 for PrairieLearn's 1 MB (a guard: it did not reach a text measured
+    before either)."""
+    from assignment_files import BY_ASSIGNMENT
+    from keys import published
+
+    from grader import prairielearn
+    from grader.upload import pack_course
+
+    root = tmp_path / "grade"
+    (root / "tests").mkdir(parents=True)
+    pack_course([str(BY_ASSIGNMENT[D])], root / "tests", {"sandbox": "required"})
+    (root / "student").mkdir()
+    with open(os.fsencode(str(root / "student")) + b"/mine\xff.ipynb", "w",
+              encoding="utf-8") as file:
+        file.write(nbformat.writes(build(D, None, published(D))))
+    assert prairielearn.run(root) == 0
+    results = json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+    assert results["gradable"] is True and results["score"] == 1.0
+
+
+# --- review -------------------------------------------------------------------------------------
+
+def test_an_accepted_question_is_held_again_when_its_code_changes(tmp_path):
+    """The teacher accepts alice's q3, held for a name beyond the allowlist. alice hands in
+    a late notebook whose code uses the same names (the same reasons, word for word) but
+    does something else: the acceptance, tied to the reasons alone, counted it unreviewed.
+    It is tied to the answers as graded too, so the new code is held again."""
+    submitted, out = tmp_path / "in", tmp_path / "grades"
+    submitted.mkdir()
+    answers = right(T, "alice")
+
+    def grade(extra: str) -> dict:
+        code = dict(answers, q3_answer=answers["q3_answer"] + "\n" + extra)
+        nbformat.write(build(T, "alice", code), submitted / "alice.ipynb")
+        assert main(["grade", str(submitted), "--out", str(out), "--timeout", "10",
+                     "--jobs", "1", "--sandbox", "required"]) == 0
+        with open(out / "gradebook.csv", newline="") as file:
+            return {r["question"]: (r["points"], r["needs_review"])
+                    for r in csv.DictReader(file)}
+
+    assert grade("import os\nwhere = os.sep")["q3"] == ("", "yes")
+    assert main(["review", str(out), "--accept", f"alice/{T}/q3"]) == 0
+    assert grade("import os\nwhere = os.sep")["q3"] == ("2", "")  # the same code: decided
+    assert grade("import os\nwhere = os.sep * 2")["q3"] == ("", "yes")
