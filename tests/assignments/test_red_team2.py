@@ -269,3 +269,26 @@ def test_an_accepted_question_is_held_again_when_its_code_changes(tmp_path):
     assert main(["review", str(out), "--accept", f"alice/{T}/q3"]) == 0
     assert grade("import os\nwhere = os.sep")["q3"] == ("2", "")  # the same code: decided
     assert grade("import os\nwhere = os.sep * 2")["q3"] == ("", "yes")
+
+
+# --- the LMS's file -----------------------------------------------------------------------------
+
+def test_two_submissions_for_one_roster_row_fill_no_cell(tmp_path):
+    """``Bob.ipynb`` (wrong) and ``bob.ipynb`` (right) both match the roster's ``bob``: the
+    Canvas file held whichever came last, silently. Both are now said, the cell empty."""
+    from grader.export import export
+
+    submitted = tmp_path / "in"
+    submitted.mkdir()
+    nbformat.write(build(D, "bob", right(D, "bob")), submitted / "bob.ipynb")
+    nbformat.write(build(D, "Bob", WRONG[D]), submitted / "Bob.ipynb")
+    assert main(["grade", str(submitted), "--out", str(tmp_path / "out"), "--jobs", "1",
+                 "--sandbox", "required"]) == 0
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n"
+                      "Bob B,1,s1,bob,A\nAlice A,2,s2,alice,A\n")
+    done = export(tmp_path / "out", "canvas", roster)
+    rows = list(csv.reader(done.path.read_text().splitlines()))
+    assert rows[2][:4] == ["Bob B", "1", "s1", "bob"] and rows[2][-1] == ""
+    assert sorted(s for s, _a, why in done.not_graded if "same roster row" in why) == \
+        ["Bob", "bob"]
