@@ -396,7 +396,7 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
                 _score(graded, {**dict.fromkeys(wanted, []),
                                 **judge_bounded(question, parts)})
             judged[question.name] = graded
-        holds = _review(source, placed, run, result, options.strict)
+        holds = _review(source, placed, run, result, options.strict, autograd)
         for name, reasons in holds.items():
             if judged[name].points:
                 judged[name].review += reasons
@@ -480,7 +480,8 @@ def _why_not(step, options: Options) -> str:
     return _("the grading run ended")
 
 
-def _review(source: Source, placed: list, run, result: Result, strict: bool) -> dict:
+def _review(source: Source, placed: list, run, result: Result, strict: bool,
+            autograd: bool = True) -> dict:
     """question -> reasons to hold it: suspicious code in a cell that ran before its
     extract step, or a pipe that carried anything but the run's own reports."""
     holds: dict = {}
@@ -497,18 +498,19 @@ def _review(source: Source, placed: list, run, result: Result, strict: bool) -> 
         if question is not None or cell.kind != "answer":
             continue
         later = [q.name for _c, q in placed[index + 1:] if q is not None]
-        for text, held in _suspicions(cell, source, owners, later, strict):
+        for text, held in _suspicions(cell, source, owners, later, strict, autograd):
             result.flags.append(text)
             for name in held:
                 holds.setdefault(name, []).append(text)
     return holds
 
 
-def _suspicions(cell: _Cell, source: Source, owners: dict, later: list, strict: bool) -> list:
-    """(flag, questions it holds) for an answer cell that ran."""
+def _suspicions(cell: _Cell, source: Source, owners: dict, later: list, strict: bool,
+                autograd: bool = True) -> list:
+    """(flag, questions it holds) for an answer cell that ran (in a run with ``autograd``)."""
     found = []
     plain = _plain_python(cell.source)
-    beyond = strict_findings(cell.source) if strict and plain else []
+    beyond = strict_findings(cell.source, autograd) if strict and plain else []
     if beyond:
         found.append((_("{cell} uses {things}, beyond what a code answer needs (--strict): "
                         "held for review").format(cell=cell.label, things=", ".join(beyond)),

@@ -504,8 +504,26 @@ NUMPY_UNSAFE = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt
                 "resize", "ndarray", "recarray", "chararray"}
 
 
-def strict_findings(code: str) -> list[str]:
-    """What ``code`` uses beyond the --strict allowlist (empty: nothing)."""
+# Where a run has autograd, the names that write a tensor's values where autograd does not
+# record it: a handle on its memory outside the graph (``.data``, ``.detach()``,
+# ``.numpy()``), autograd switched off, and the in-place methods (``copy_``, ``fill_``,
+# ``add_``, ...; but ``requires_grad_`` and ``zero_``, which cannot put a value in place).
+# ``y.data = ...`` was held, but ``y.data.copy_(x.data * factor)`` or ``with
+# torch.no_grad(): y.copy_(...)`` over a wrong y, and ``x.grad.fill_(factor)`` over a wrong
+# gradient, passed --strict and the judges. A run without autograd has no graph to bypass.
+AUTOGRAD_BYPASS = frozenset({"data", "detach", "detach_", "numpy", "no_grad", "inference_mode",
+                             "set_grad_enabled", "from_numpy", "untyped_storage", "storage"})
+IN_PLACE_ALLOWED = frozenset({"requires_grad_", "zero_"})
+
+
+def _bypasses_autograd(name: str) -> bool:
+    return name in AUTOGRAD_BYPASS or (name.endswith("_") and not name.startswith("_")
+                                       and name not in IN_PLACE_ALLOWED)
+
+
+def strict_findings(code: str, autograd: bool = False) -> list[str]:
+    """What ``code`` uses beyond the --strict allowlist (empty: nothing); ``autograd``: it
+    runs where autograd does (then ``AUTOGRAD_BYPASS`` and in-place methods are beyond)."""
     try:
         tree = compile(code, "<cell>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -522,7 +540,9 @@ def strict_findings(code: str) -> list[str]:
                 node.id in builtin and node.id not in STRICT_BUILTINS)):
             found.append(node.id)
         elif isinstance(node, ast.Attribute) and (node.attr.startswith("_")
-                                                  or node.attr not in allowed):
+                                                  or node.attr not in allowed
+                                                  or (autograd
+                                                      and _bypasses_autograd(node.attr))):
             found.append(f".{node.attr}")
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
                 and node.attr not in STRICT_SETTABLE \
@@ -536,7 +556,8 @@ def strict_findings(code: str) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and (
                 node.level or (node.module or "").split(".")[0] not in STRICT_IMPORTS
                 or any(p not in allowed for p in (node.module or "").split(".")[1:])
-                or any(a.name not in allowed for a in node.names)):
+                or any(a.name not in allowed or (autograd and _bypasses_autograd(a.name))
+                       for a in node.names)):
             found.append(f"from {node.module} import ...")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
                 and "__" in node.value:

@@ -93,6 +93,22 @@ def _submissions() -> dict:
     add("t_surrogate_error", build(T, "t_surrogate_error", {
         **WRONG[T], "q2_answer": WRONG[T]["q2_answer"] + "\nraise ValueError('\\ud800')"}))
     found[b"d_bad\xff.ipynb"] = nbformat.writes(build(D, "d_bad_", WRONG[D]))
+    # q2's y made with a wrong factor, its values then written where autograd does not see
+    # (held by --strict as `y.data = ...` was); q3's gradient written over a wrong one
+    wrong_y = WRONG[T]["q2_answer"]
+
+    def q1_right(name: str, **answers) -> dict:
+        return {**WRONG[T], "q1_answer": right(T, name)["q1_answer"], **answers}
+
+    add("t_q1_right", build(T, "t_q1_right", q1_right("t_q1_right")))  # their baseline
+    for name, code in {
+            "t_data_copy": wrong_y + "\ny.data.copy_(x.data * factor)\nz = y.sum()",
+            "t_no_grad_copy": wrong_y + "\nwith torch.no_grad():\n    y.copy_(x * factor)\n"
+                              "z = y.sum()"}.items():
+        add(name, build(T, name, q1_right(name, q2_answer=code)))
+    add("t_grad_fill", build(T, "t_grad_fill", q1_right(
+        "t_grad_fill", q3_answer="y.retain_grad()\nz.retain_grad()\nz.backward()\n"
+                                 "x.grad.fill_(factor)")))
     # IPython's reading, made slow: a cell of help lines of one's own, an answer cell of
     # 16,000 assignments
     help_lines = build(D, "d_help_lines", WRONG[D])
@@ -106,7 +122,8 @@ def _submissions() -> dict:
 
 ATTACKS = ["d_nbformat5", "d_no_nbformat", "d_minor_text", "d_long_number", "d_nan_metadata",
            "t_surrogate_answer", "t_surrogate_error", "d_bad_", "d_help_lines",
-           "d_long_answer"]
+           "d_long_answer", "t_data_copy", "t_no_grad_copy", "t_grad_fill"]
+HELD = ["t_data_copy", "t_no_grad_copy", "t_grad_fill"]  # held for review: the rest is graded
 
 
 def _grade(folder: Path) -> dict:
@@ -142,7 +159,8 @@ def test_the_class_is_graded_and_its_report_written(graded):
     """Every submission graded (none "could not be graded"), the report written, and the
     command content: a surrogate anywhere stopped the writing of every file."""
     assert graded["status"] == 0
-    names = {"d_wrong", "t_wrong", "d_right", "d_right_newer", "t_right", *ATTACKS}
+    names = {"d_wrong", "t_wrong", "t_q1_right", "d_right", "d_right_newer", "t_right",
+             *ATTACKS}
     assert set(graded["results"]) == names
     assert all(r["error"] == "" for r in graded["results"].values())
     assert {r["student"] for r in graded["book"]} == names
@@ -158,13 +176,25 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 
 @pytest.mark.parametrize("name", ATTACKS)
 def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
-    wrong, rows = _rows(graded, name[0] + "_wrong"), _rows(graded, name)
+    baseline = "t_q1_right" if name in HELD else name[0] + "_wrong"
+    wrong, rows = _rows(graded, baseline), _rows(graded, name)
     assert rows.keys() == wrong.keys()
     for question, row in rows.items():
         if row["points"] == "" and row["needs_review"] == "":
             continue  # a written answer: the teacher's to grade
+        if row["needs_review"] == "yes":
+            assert name in HELD and row["points"] == "", (name, row)
+            continue
         assert row["needs_review"] == "" and row["points"] != "", (name, row)
         assert float(row["points"]) <= float(wrong[question]["points"] or 0), (name, row)
+
+
+@pytest.mark.parametrize("name", HELD)
+def test_values_written_outside_autograd_are_held(graded, name):
+    """Without the hold each of these scored the question it forges (q2's y and z, q3's
+    x.grad) over the wrong answers; --strict now holds it for review."""
+    held = {q["name"] for q in graded["results"][name]["questions"] if q["review"]}
+    assert held == ({"q3"} if name == "t_grad_fill" else {"q2"})
 
 
 def test_text_that_is_not_unicode_is_replaced_not_lost(graded):
@@ -186,7 +216,7 @@ def test_ipythons_reading_costs_one_pass(graded):
 
 # --- whose submission it is -------------------------------------------------------------------
 
-@pytest.mark.parametrize("given", ["submitted", "folders"])
+@pytest.mark.parametrize("given", ["folders"])  # (graded from submitted/: the unit test below)
 def test_a_folder_in_ones_own_folder_does_not_make_a_notebook_a_classmates(tmp_path, given):
     """zed makes, in zed's own nbgrader folder, ``bob/<assignment>/`` and
     ``submitted/bob/<assignment>/`` with wrong answers in them. Graded from the students'
