@@ -521,6 +521,15 @@ def _bypasses_autograd(name: str) -> bool:
                                        and name not in IN_PLACE_ALLOWED)
 
 
+def _through_grad(node) -> bool:
+    """``x.grad`` or ``x.grad[0]``: an item assignment there writes a gradient by hand."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute) and node.attr == "grad":
+            return True
+        node = node.value
+    return False
+
+
 def strict_findings(code: str, autograd: bool = False) -> list[str]:
     """What ``code`` uses beyond the --strict allowlist (empty: nothing); ``autograd``: it
     runs where autograd does (then ``AUTOGRAD_BYPASS`` and in-place methods are beyond)."""
@@ -548,6 +557,9 @@ def strict_findings(code: str, autograd: bool = False) -> list[str]:
                 and node.attr not in STRICT_SETTABLE \
                 and not (node.attr == "grad" and id(node) in cleared):
             found.append(f".{node.attr} =")
+        elif autograd and isinstance(node, ast.Subscript) \
+                and isinstance(node.ctx, (ast.Store, ast.Del)) and _through_grad(node.value):
+            found.append(".grad[...] =")  # (written where autograd does not see)
         elif isinstance(node, ast.Import) and any(a.name.split(".")[0] not in STRICT_IMPORTS
                                                   or any(p not in allowed
                                                          for p in a.name.split(".")[1:])
