@@ -12,9 +12,12 @@ limit:
    ``MAX_VALUES``) by counting bytes, then its depth (at most ``MAX_DEPTH``) from the
    brackets alone, with NumPy;
    text inside strings (sources, outputs, images) costs one byte each and nothing more;
-3. only then is it parsed (``json.loads``: its size is now bounded by the counts), and
+3. only then is it parsed (``json.loads``: its size is now bounded by the counts; every
+   string made valid Unicode, a number too long for Python or NaN read as absent), and
    the cells are counted (at most ``MAX_CELLS``);
-4. what the grader never reads is dropped before nbformat sees it: outputs and
+4. the notebook is built from that JSON here, in nbformat 4.5's shape, without nbformat's
+   version checks and validation (which refused ``"nbformat": 5``, or a notebook without
+   ``nbformat``: not graded at all); what the grader never reads is dropped: outputs and
    attachments (grading runs the answers itself; stored outputs count for nothing);
 5. what it reads is given the type it reads (``_as_read``), at this boundary: a cell's
    ``source`` is text (a list of lines joined; anything else is an empty cell), its
