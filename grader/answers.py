@@ -42,7 +42,8 @@ def written_answers(sources: list[str], names: tuple) -> dict:
 def _cell_bindings(source: str) -> tuple:
     """Every top-level binding of one cell, in order (read once per cell: a grading reads
     the same cells for each question)."""
-    text = as_python(source)
+    # (lines end in "\n" only, as ast and the line starts below count them alike)
+    text = as_python(source).replace("\r\n", "\n").replace("\r", "\n")
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError, OverflowError):
