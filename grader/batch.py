@@ -9,6 +9,7 @@ file's ``Result.error``.
 
 from __future__ import annotations
 
+import json
 import multiprocessing
 import os
 import re
@@ -18,11 +19,13 @@ from pathlib import Path
 
 from . import notebook as nbg
 from .grade import Options, Result, grade_notebook
-from .intake import MAX_BYTES, read_submission
+from .intake import MAX_BYTES, read_submission, valid_text
 from .source import Source, load_source
 
-__all__ = ["grade_file", "grade_files", "workers", "safe_name", "owner_of", "nbgrader_owner",
+__all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of", "nbgrader_owner",
            "MAX_BYTES"]
+
+SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options(),
@@ -38,19 +41,45 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
         submission = read_submission(path)  # (bounded: intake.py)
         source = _match(submission, loaded, path)
         student = _student(path, source, owner)
-        return grade_notebook(source, submission, student, path.name, options)
+        return readable(grade_notebook(source, submission, student, path.name, options))
     except Exception as error:  # noqa: BLE001 (one bad submission must not stop the rest)
         student, assignment = _who(path, loaded, owner)
-        return Result(student, assignment, path.name, error=f"{type(error).__name__}: {error}")
+        return readable(Result(student, assignment, path.name,
+                               error=f"{type(error).__name__}: {error}"))
+
+
+def readable(result: Result) -> Result:
+    """``result`` with every text valid Unicode (``intake.valid_text``). Its texts come from
+    outside: the file's name (bytes that are not UTF-8 are lone surrogates in Python), the
+    notebook, what the run's pipe carried, an exception's message; one lone surrogate
+    stopped the report of the whole class from being written (UnicodeEncodeError)."""
+    return Result.from_json(json.dumps(valid_text(json.loads(result.to_json()))))
 
 
 def owner_of(path, folder) -> str | None:
     """The student whose folder holds ``path`` in nbgrader's layout, given the submissions
     ``folder``: ``folder/<student>/<assignment>/...`` is <student>'s, whatever the file is
     called (a student writes only inside that folder, so a notebook named after a classmate
-    there is still theirs). None for a file directly in ``folder`` (named by the file)."""
-    parts = Path(path).relative_to(folder).parts
-    return parts[0] if len(parts) >= 3 else None
+    there is still theirs). None for a file directly in ``folder`` (named by the file).
+
+    The path the teacher gives (``folder``) is the teacher's, and so is the layout down to
+    ``submitted/<student>``; everything below that is the student's, who can make folders
+    there named ``submitted``, ``bob``, ``ps1``. So the owner is read from the top: the
+    first ``submitted/<student>`` from the folder's own (when the folder is ``submitted/``,
+    a student's folder or their assignment's: ``submitted/*/ps1``) or else from the
+    folder down, else the folder's first level. (Read from the bottom,
+    ``submitted/zed/ps1/bob/ps1/x.ipynb``, or ``.../submitted/bob/ps1/x.ipynb`` inside zed's
+    folder, was bob's, and replaced bob's grade.) A course kept below a folder that is
+    itself named ``submitted`` is read wrongly: give the grader the course's own
+    ``submitted/``."""
+    top = Path(os.path.abspath(folder)).parts
+    full = Path(os.path.abspath(path)).parts
+    marks = [i for i, part in enumerate(top) if part == SUBMITTED]
+    # where the layout's submitted/ can be: the folder's own (it is submitted/, a student's
+    # folder or their assignment's), else only below the folder
+    start = marks[-1] if marks and len(top) - marks[-1] <= 3 else len(top)
+    parts = full[len(top):]
+    return _first_owner(full, start) or (parts[0] if len(parts) >= 3 else None)
 
 
 def nbgrader_owner(path) -> str | None:
@@ -59,10 +88,19 @@ def nbgrader_owner(path) -> str | None:
     file is called and however it was handed to the grader (the folder ``submitted/``, a
     student's folders ``submitted/*/ps1``, the files ``submitted/*/ps1/*.ipynb``). A
     student writes only below their own folder, so a notebook named after a classmate
-    there is still theirs: named by its file, it replaced the classmate's grade."""
-    parts = Path(os.path.abspath(path)).parts
-    below = [i for i, part in enumerate(parts[:-3]) if part == "submitted"]
-    return parts[below[-1] + 1] if below else None
+    there is still theirs: named by its file, it replaced the classmate's grade. The first
+    ``submitted`` of the path is the layout's (a student can add others only below it:
+    see ``owner_of``)."""
+    return _first_owner(Path(os.path.abspath(path)).parts)
+
+
+def _first_owner(parts: tuple, start: int = 0) -> str | None:
+    """The folder after the first ``submitted`` from ``start`` on that has a student, an
+    assignment and a file below it, or None."""
+    for index in range(start, len(parts) - 3):
+        if parts[index] == SUBMITTED:
+            return parts[index + 1]
+    return None
 
 
 def _student(path: Path, source: Source, owner: str | None = None) -> str:
@@ -160,8 +198,8 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
                 result, seconds = future.result()
             except Exception as error:  # noqa: BLE001 (a worker crashed)
                 path = Path(paths[index])
-                result, seconds = Result(safe_name(owners.get(paths[index]) or path.stem), "",
-                                         path.name,
-                                         error=f"the grading process failed: {error}"), None
+                result, seconds = readable(Result(
+                    safe_name(owners.get(paths[index]) or path.stem), "", path.name,
+                    error=f"the grading process failed: {error}")), None
             finished(index, result, seconds)
     return results

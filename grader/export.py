@@ -182,12 +182,27 @@ def export(out, to: str, roster, target=None, *, match: str | None = None,
         for key in _keys(row[column]):
             by_key.setdefault(key, []).append(index)
     cells: dict = {}
+    # one cell, one submission: two students of the grader that match one roster row (the
+    # names ``Bob`` and ``bob``, ``bob`` and ``bob@uni.edu``) would write one cell twice, the
+    # last silently replacing the first; both are left empty and said instead
+    whose: dict = {}
+    for result in grades.results:
+        places = by_key.get(_key(result.student), [])
+        if len(places) == 1 and result.assignment:
+            whose.setdefault((places[0], result.assignment), set()).add(result.student)
     for result in grades.results:
         places = by_key.get(_key(result.student), [])
         points, held, pending = _points(result)
         if len(places) != 1:
             report.not_in_roster.append((result.student, result.assignment or "?",
                                          len(places)))
+            continue
+        shared = sorted(whose.get((places[0], result.assignment), ()))
+        if len(shared) > 1:
+            report.not_graded.append((result.student, result.assignment,
+                                      f"{' and '.join(shared)} match the same roster row; "
+                                      "enter the grade by hand"))
+            cells[places[0], result.assignment] = None
             continue
         if result.error:
             report.not_graded.append((result.student, result.assignment or "?", result.error))

@@ -29,6 +29,7 @@ Nothing is written here (``batch.py`` grades many files, ``report.py`` writes).
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import time
 from dataclasses import asdict, dataclass, field
@@ -56,6 +57,9 @@ __all__ = ["Options", "QuestionResult", "Result", "grade_notebook", "budget_of",
 # answers are a few lines, and the student's own cells are only looked at for flags.
 MAX_CELL = 100_000  # characters of one cell
 MAX_OWN_CELLS = 200  # of the student's own code cells
+# ... and characters of them in all: each is read and scanned in this process, about 10 s a
+# megabyte (200 cells of 100,000 characters cost minutes, for nothing but flags)
+MAX_OWN_TEXT = 200_000
 VARIANTS = ("per-student", "none")  # --variants: each student's own numbers, or the default
 WITHHELD = "…"  # what a hidden test's words from the student's code are shown as (_as_shown)
 
@@ -107,6 +111,7 @@ class Result:
     title: str = ""  # the assignment's title
     lang: str = "en"  # the submission's language: its findings and feedback are in it
     variant: dict = field(default_factory=dict)  # the student's own numbers
+    answered: str = ""  # digest of the answer cells as graded: a review decision is tied to it
 
     @property
     def points(self) -> float:
@@ -177,6 +182,8 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
             blank = result.questions[-1].points == 0
             result.answers[cell.gid] = "" if blank else cell.source
     _scan_free(free, result)
+    result.answered = hashlib.sha256(json.dumps(
+        [[c.gid, c.source] for c in cells if c.kind == "answer"]).encode()).hexdigest()[:16]
     result.unanswered = unanswered([(c.kind, c.gid, c.source) for c in cells
                                     if c.kind in ("answer", "manual")], _owners(cells))
     return result
@@ -202,14 +209,18 @@ def _merge(source: Source, instructor, submission, result: Result, lang: str):
                                          "one was graded").format(number=number, gid=repr(gid)))
             if cell.get("cell_type") == "code":
                 free.append((_("cell {number}").format(number=number), cell.get("source", "")))
-    unread = [label for label, text in free[MAX_OWN_CELLS:]] + \
-        [label for label, text in free[:MAX_OWN_CELLS] if len(text) > MAX_CELL]
-    free = [(label, text) for label, text in free[:MAX_OWN_CELLS] if len(text) <= MAX_CELL]
+    kept, unread, total = [], [], 0
+    for index, (label, text) in enumerate(free):
+        total += len(text) if len(text) <= MAX_CELL else 0
+        fits = index < MAX_OWN_CELLS and len(text) <= MAX_CELL and total <= MAX_OWN_TEXT
+        (kept if fits else unread).append((label, text))
+    free = kept
     if unread:
         result.problems.append(_("{count} cells of your own were not read (more than {cells} "
-                                 "such cells, or more than {limit} characters in one); only "
-                                 "the answer cells are graded").format(
-            count=len(unread), cells=MAX_OWN_CELLS, limit=f"{MAX_CELL:,}"))
+                                 "such cells, more than {limit} characters in one, or more "
+                                 "than {total} in all); only the answer cells are graded").format(
+            count=len(unread), cells=MAX_OWN_CELLS, limit=f"{MAX_CELL:,}",
+            total=f"{MAX_OWN_TEXT:,}"))
     cells = []
     for gid, original in mine.items():
         kind = nbg.role(original)
@@ -385,7 +396,7 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
                 _score(graded, {**dict.fromkeys(wanted, []),
                                 **judge_bounded(question, parts)})
             judged[question.name] = graded
-        holds = _review(source, placed, run, result, options.strict)
+        holds = _review(source, placed, run, result, options.strict, autograd)
         for name, reasons in holds.items():
             if judged[name].points:
                 judged[name].review += reasons
@@ -469,7 +480,8 @@ def _why_not(step, options: Options) -> str:
     return _("the grading run ended")
 
 
-def _review(source: Source, placed: list, run, result: Result, strict: bool) -> dict:
+def _review(source: Source, placed: list, run, result: Result, strict: bool,
+            autograd: bool = True) -> dict:
     """question -> reasons to hold it: suspicious code in a cell that ran before its
     extract step, or a pipe that carried anything but the run's own reports."""
     holds: dict = {}
@@ -486,18 +498,19 @@ def _review(source: Source, placed: list, run, result: Result, strict: bool) -> 
         if question is not None or cell.kind != "answer":
             continue
         later = [q.name for _c, q in placed[index + 1:] if q is not None]
-        for text, held in _suspicions(cell, source, owners, later, strict):
+        for text, held in _suspicions(cell, source, owners, later, strict, autograd):
             result.flags.append(text)
             for name in held:
                 holds.setdefault(name, []).append(text)
     return holds
 
 
-def _suspicions(cell: _Cell, source: Source, owners: dict, later: list, strict: bool) -> list:
-    """(flag, questions it holds) for an answer cell that ran."""
+def _suspicions(cell: _Cell, source: Source, owners: dict, later: list, strict: bool,
+                autograd: bool = True) -> list:
+    """(flag, questions it holds) for an answer cell that ran (in a run with ``autograd``)."""
     found = []
     plain = _plain_python(cell.source)
-    beyond = strict_findings(cell.source) if strict and plain else []
+    beyond = strict_findings(cell.source, autograd) if strict and plain else []
     if beyond:
         found.append((_("{cell} uses {things}, beyond what a code answer needs (--strict): "
                         "held for review").format(cell=cell.label, things=", ".join(beyond)),

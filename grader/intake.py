@@ -12,9 +12,12 @@ limit:
    ``MAX_VALUES``) by counting bytes, then its depth (at most ``MAX_DEPTH``) from the
    brackets alone, with NumPy;
    text inside strings (sources, outputs, images) costs one byte each and nothing more;
-3. only then is it parsed (``json.loads``: its size is now bounded by the counts), and
+3. only then is it parsed (``json.loads``: its size is now bounded by the counts; every
+   string made valid Unicode, a number too long for Python or NaN read as absent), and
    the cells are counted (at most ``MAX_CELLS``);
-4. what the grader never reads is dropped before nbformat sees it: outputs and
+4. the notebook is built from that JSON here, in nbformat 4.5's shape, without nbformat's
+   version checks and validation (which refused ``"nbformat": 5``, or a notebook without
+   ``nbformat``: not graded at all); what the grader never reads is dropped: outputs and
    attachments (grading runs the answers itself; stored outputs count for nothing);
 5. what it reads is given the type it reads (``_as_read``), at this boundary: a cell's
    ``source`` is text (a list of lines joined; anything else is an empty cell), its
@@ -40,7 +43,7 @@ import numpy as np
 
 from .i18n import _
 
-__all__ = ["read_submission", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
+__all__ = ["read_submission", "valid_text", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
            "MAX_CONTAINERS", "MAX_VALUES"]
 
 MAX_BYTES = 20 * 1024 * 1024  # of a submission file (the kit's are about 20 kB)
@@ -52,6 +55,7 @@ MAX_VALUES = 1_000_000  # commas: the elements of every object and array
 # character, then a quote (unrolled, so that it runs in one linear pass)
 STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
 BRACKETS = re.compile(rb"[^\[\]{}]+")
+SURROGATE = re.compile("[\ud800-\udfff]")  # a str's code points that UTF-8 cannot hold
 
 
 class TooLarge(ValueError):
@@ -68,29 +72,73 @@ def read_submission(path) -> "nbformat.NotebookNode":
                          "(its outputs? clear them); it was not graded").format(
             file=str(path), limit=f"{MAX_BYTES:,}"))
     _check_structure(text, str(path))
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        data = None
-    if not isinstance(data, dict) or not isinstance(data.get("cells", []), list):
+    data = _parsed(text)
+    if not isinstance(data, dict):
         raise ValueError(_("{file} is not a readable notebook; re-download it or ask for the "
                            ".ipynb file again").format(file=str(path)))
-    cells = data.get("cells", [])
+    cells = data.get("cells")
+    if not isinstance(cells, list):  # an older format's cells are in its worksheets
+        cells = _worksheet_cells(data)
     if len(cells) > MAX_CELLS:
         raise TooLarge(_("{file} has {count} cells, more than the {limit} a submission may "
                          "have; it was not graded").format(
             file=str(path), count=f"{len(cells):,}", limit=f"{MAX_CELLS:,}"))
-    if "cells" in data:  # (an older format's cells are in its worksheets: nbformat's)
-        data["cells"] = [_as_read(cell) for cell in cells]
-    data["metadata"] = _notebook_metadata(data.get("metadata"))
+    # (built here, not by nbformat's reader: its version checks and validation refused
+    # notebooks that hold everything the grader reads, "nbformat": 5 or a 5,000-digit
+    # number in the metadata, and a refused notebook was not graded at all)
+    minor = data.get("nbformat_minor")
+    return nbformat.from_dict({"nbformat": 4, "nbformat_minor":
+                               minor if type(minor) is int and 0 <= minor <= 5 else 5,
+                               "metadata": _notebook_metadata(data.get("metadata")),
+                               "cells": [_as_read(cell, index)
+                                         for index, cell in enumerate(cells)]})
+
+
+def _parsed(text: bytes):
+    """The JSON of ``text`` (None if it is none) as the grader reads it: every string valid
+    Unicode (a lone surrogate, ``"\\ud800"``, is U+FFFD: written into a report, it stopped
+    the whole class's report from being written), a number too long for Python's int
+    (4,300 digits) or NaN and Infinity read as absent (``None``): they stopped the reading."""
     try:
-        notebook = nbformat.reads(json.dumps(data), as_version=4)
-    except Exception:  # noqa: BLE001 (nbformat raises several kinds)
-        raise ValueError(_("{file} is not a readable notebook; re-download it or ask for the "
-                           ".ipynb file again").format(file=str(path))) from None
-    notebook.cells = [nbformat.from_dict(_as_read(cell)) for cell in notebook.cells]
-    notebook.metadata = nbformat.from_dict(_notebook_metadata(notebook.metadata))
-    return notebook
+        data = json.loads(text, parse_int=_whole, parse_constant=lambda _name: None)
+    except (ValueError, RecursionError):
+        return None
+    return valid_text(data)
+
+
+def _whole(digits: str):
+    return int(digits) if len(digits) <= 1000 else None
+
+
+def valid_text(value):
+    """``value`` (JSON: dicts, lists, strings, numbers) with every string valid Unicode:
+    what cannot be written as UTF-8 (lone surrogates, from JSON's escapes or from a file
+    name's undecodable bytes) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [valid_text(item) for item in value]
+    if isinstance(value, dict):
+        return {valid_text(key): valid_text(item) for key, item in value.items()}
+    return value
+
+
+def _worksheet_cells(data: dict) -> list:
+    """The cells of an nbformat 3 notebook (``worksheets``), in the v4 shape the grader reads
+    (a code cell's source was its ``input``; a heading is markdown); [] if there are none."""
+    sheets = data.get("worksheets")
+    cells = []
+    for sheet in sheets if isinstance(sheets, list) else []:
+        found = sheet.get("cells") if isinstance(sheet, dict) else None
+        for cell in found if isinstance(found, list) else []:
+            if not isinstance(cell, dict):
+                continue
+            if cell.get("cell_type") == "code" and "input" in cell:
+                cell = {**cell, "source": cell["input"]}
+            elif cell.get("cell_type") == "heading":
+                cell = {**cell, "cell_type": "markdown"}
+            cells.append(cell)
+    return cells
 
 
 def _check_structure(text: bytes, name: str) -> None:
@@ -123,9 +171,10 @@ def _text(value) -> str | None:
     return None
 
 
-def _as_read(cell) -> dict:
+def _as_read(cell, index: int = 0) -> dict:
     """A cell with the fields the grader reads in the types it reads them (see the module
-    docstring), its other fields as they are; outputs and attachments dropped."""
+    docstring), its other fields as they are; outputs and attachments dropped, and the
+    fields of nbformat 4.5 that it lacks made up (an id, a code cell's outputs)."""
     cell = dict(cell) if isinstance(cell, dict) else {}
     metadata = dict(cell["metadata"]) if isinstance(cell.get("metadata"), dict) else {}
     nbgrader = metadata.pop("nbgrader", None)
@@ -134,12 +183,15 @@ def _as_read(cell) -> dict:
             nbgrader = {k: v for k, v in nbgrader.items() if k != "grade_id"}
         metadata["nbgrader"] = nbgrader
     cell.pop("attachments", None)
-    if "outputs" in cell:
-        cell["outputs"] = []
     if cell.get("cell_type") not in ("code", "markdown", "raw"):
         cell["cell_type"] = "raw"
-    if not isinstance(cell.get("id", ""), str):
-        del cell["id"]
+    if cell["cell_type"] == "code":
+        count = cell.get("execution_count")
+        cell.update(outputs=[], execution_count=count if type(count) is int else None)
+    elif "outputs" in cell:
+        cell["outputs"] = []
+    if not isinstance(cell.get("id"), str):
+        cell["id"] = f"cell-{index}"
     cell.update(metadata=metadata, source=_text(cell.get("source", "")) or "")
     return cell
 

@@ -56,7 +56,9 @@ def write_atomic(path, text: str) -> None:
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(handle, 0o666 & ~_umask())  # (mkstemp makes it 0600)
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as file:
+        # (errors="replace": text that is not valid Unicode, which batch.readable already
+        # replaces, can cost a character here, never the whole report)
+        with os.fdopen(handle, "w", encoding="utf-8", errors="replace", newline="") as file:
             file.write(text)
         os.replace(temporary, path)
     except BaseException:
@@ -145,8 +147,13 @@ def review_key(result: Result, question: str) -> str:
     return f"{result.student}/{result.assignment}/{question}"
 
 
-def _reasons(question) -> str:
-    return hashlib.sha256(json.dumps(question.review).encode()).hexdigest()[:16]
+def _reasons(result: Result, question) -> str:
+    """What a decision is tied to: the reasons the question was held for, and the answers
+    that were read and run (``Result.answered``). Tied to the reasons alone, an accepted
+    question stayed accepted when a late submission held it for the same words (the same
+    names beyond the allowlist) in other code: forging code, unreviewed, counted."""
+    return hashlib.sha256(json.dumps([question.review, result.answered]).encode()
+                          ).hexdigest()[:16]
 
 
 def load_reviews(out) -> dict:
@@ -171,13 +178,14 @@ def held_questions(result: Result) -> list:
 def decide(result: Result, question, decision: str) -> tuple[str, dict]:
     """A decision on a held question, tied to the reasons it was held for."""
     return review_key(result, question.name), {"decision": decision,
-                                               "reasons": _reasons(question)}
+                                               "reasons": _reasons(result, question)}
 
 
 def decision_of(result: Result, question, decisions: dict) -> str | None:
     """"accept" or "reject" if the teacher decided on these very reasons, else None."""
     decision = decisions.get(review_key(result, question.name), {})
-    return decision["decision"] if decision.get("reasons") == _reasons(question) else None
+    return decision["decision"] if decision.get("reasons") == _reasons(result, question) \
+        else None
 
 
 def decided(result: Result, decisions: dict) -> Result:

@@ -31,6 +31,7 @@ import tokenize
 from dataclasses import dataclass
 
 from .i18n import N_, _
+from .ipython_text import as_python
 
 __all__ = ["scan", "examine", "Suspicion", "defined_names", "defines_code", "GRADER",
            "strict_findings"]
@@ -420,8 +421,7 @@ def _redefinitions(node, protected: dict) -> list[str]:
 
 
 def _as_python(code: str) -> str:
-    from IPython.core.inputtransformer2 import TransformerManager
-    return TransformerManager().transform_cell(code)
+    return as_python(code)  # (IPython's reading, in linear time: ipython_text.py)
 
 
 # What Python's parser raises for text it cannot read: a syntax error, a null byte
@@ -504,8 +504,35 @@ NUMPY_UNSAFE = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt
                 "resize", "ndarray", "recarray", "chararray"}
 
 
-def strict_findings(code: str) -> list[str]:
-    """What ``code`` uses beyond the --strict allowlist (empty: nothing)."""
+# Where a run has autograd, the names that write a tensor's values where autograd does not
+# record it: a handle on its memory outside the graph (``.data``, ``.detach()``,
+# ``.numpy()``), autograd switched off, and the in-place methods (``copy_``, ``fill_``,
+# ``add_``, ...; but ``requires_grad_`` and ``zero_``, which cannot put a value in place).
+# ``y.data = ...`` was held, but ``y.data.copy_(x.data * factor)`` or ``with
+# torch.no_grad(): y.copy_(...)`` over a wrong y, and ``x.grad.fill_(factor)`` over a wrong
+# gradient, passed --strict and the judges. A run without autograd has no graph to bypass.
+AUTOGRAD_BYPASS = frozenset({"data", "detach", "detach_", "numpy", "no_grad", "inference_mode",
+                             "set_grad_enabled", "from_numpy", "untyped_storage", "storage"})
+IN_PLACE_ALLOWED = frozenset({"requires_grad_", "zero_"})
+
+
+def _bypasses_autograd(name: str) -> bool:
+    return name in AUTOGRAD_BYPASS or (name.endswith("_") and not name.startswith("_")
+                                       and name not in IN_PLACE_ALLOWED)
+
+
+def _through_grad(node) -> bool:
+    """``x.grad`` or ``x.grad[0]``: an item assignment there writes a gradient by hand."""
+    while isinstance(node, (ast.Attribute, ast.Subscript)):
+        if isinstance(node, ast.Attribute) and node.attr == "grad":
+            return True
+        node = node.value
+    return False
+
+
+def strict_findings(code: str, autograd: bool = False) -> list[str]:
+    """What ``code`` uses beyond the --strict allowlist (empty: nothing); ``autograd``: it
+    runs where autograd does (then ``AUTOGRAD_BYPASS`` and in-place methods are beyond)."""
     try:
         tree = compile(code, "<cell>", "exec", ast.PyCF_ONLY_AST, dont_inherit=True)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -522,12 +549,17 @@ def strict_findings(code: str) -> list[str]:
                 node.id in builtin and node.id not in STRICT_BUILTINS)):
             found.append(node.id)
         elif isinstance(node, ast.Attribute) and (node.attr.startswith("_")
-                                                  or node.attr not in allowed):
+                                                  or node.attr not in allowed
+                                                  or (autograd
+                                                      and _bypasses_autograd(node.attr))):
             found.append(f".{node.attr}")
         elif isinstance(node, ast.Attribute) and isinstance(node.ctx, (ast.Store, ast.Del)) \
                 and node.attr not in STRICT_SETTABLE \
                 and not (node.attr == "grad" and id(node) in cleared):
             found.append(f".{node.attr} =")
+        elif autograd and isinstance(node, ast.Subscript) \
+                and isinstance(node.ctx, (ast.Store, ast.Del)) and _through_grad(node.value):
+            found.append(".grad[...] =")  # (written where autograd does not see)
         elif isinstance(node, ast.Import) and any(a.name.split(".")[0] not in STRICT_IMPORTS
                                                   or any(p not in allowed
                                                          for p in a.name.split(".")[1:])
@@ -536,7 +568,8 @@ def strict_findings(code: str) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and (
                 node.level or (node.module or "").split(".")[0] not in STRICT_IMPORTS
                 or any(p not in allowed for p in (node.module or "").split(".")[1:])
-                or any(a.name not in allowed for a in node.names)):
+                or any(a.name not in allowed or (autograd and _bypasses_autograd(a.name))
+                       for a in node.names)):
             found.append(f"from {node.module} import ...")
         elif isinstance(node, ast.Constant) and isinstance(node.value, str) \
                 and "__" in node.value:

@@ -27,6 +27,7 @@ import shutil
 import stat
 from pathlib import Path
 
+from .batch import readable
 from .cli import main as minigrad_kit
 from .grade import Result
 from .i18n import _
@@ -134,7 +135,8 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
             os.environ.pop("MINIGRAD_KIT_SALT", None)
         else:
             os.environ["MINIGRAD_KIT_SALT"] = salt
-    return _one_each(graded)
+    # (the upload's file names are the student's: bytes that are not UTF-8 too)
+    return _one_each([readable(result) for result in graded])
 
 
 def _one_each(results: list[Result]) -> list[Result]:
