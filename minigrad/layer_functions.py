@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from .nn import functional as F
 
-__all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "bilinear",
+__all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
+           "conv_transpose3d", "max_pool3d", "channel_shuffle", "bilinear",
            "pixel_shuffle", "pixel_unshuffle", "pairwise_distance", "cosine_similarity",
            "avg_pool1d", "adaptive_avg_pool1d", "adaptive_max_pool1d", "max_pool1d",
            "max_pool1d_with_indices", "max_pool2d", "prelu", "selu", "selu_", "celu", "celu_",
@@ -23,8 +24,9 @@ __all__ = ["conv1d", "conv2d", "conv_transpose1d", "conv_transpose2d", "bilinear
            "poisson_nll_loss", "binary_cross_entropy_with_logits"]
 
 # The same functions, the same argument order.
-conv1d, conv2d = F.conv1d, F.conv2d
+conv1d, conv2d, conv3d = F.conv1d, F.conv2d, F.conv3d
 conv_transpose1d, conv_transpose2d = F.conv_transpose1d, F.conv_transpose2d
+conv_transpose3d, channel_shuffle = F.conv_transpose3d, F.channel_shuffle
 bilinear, pixel_shuffle, pixel_unshuffle = F.bilinear, F.pixel_shuffle, F.pixel_unshuffle
 pairwise_distance, cosine_similarity = F.pairwise_distance, F.cosine_similarity
 avg_pool1d, adaptive_avg_pool1d = F.avg_pool1d, F.adaptive_avg_pool1d
@@ -47,6 +49,10 @@ def max_pool1d_with_indices(input, kernel_size, stride=(), padding=0, dilation=1
 
 def max_pool2d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     return F.max_pool2d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
+
+
+def max_pool3d(input, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    return F.max_pool3d(input, kernel_size, stride or None, padding, dilation, ceil_mode)
 
 
 def selu(input):
