@@ -5,14 +5,13 @@ with PyTorch live (a program run under both libraries, its outcome compared)."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 import torch
 
 import minigrad as mg
 
-from printed_twins import outcome, same
+from printed_twins import same
 
 
 # ---- levels ------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import torch
 
 import minigrad as mg
 
-from printed_twins import outcome, same
+from printed_twins import same
 
 
 def test_functional_call_uses_the_tensors_given_and_restores_the_module():

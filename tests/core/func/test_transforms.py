@@ -6,14 +6,13 @@ texts for common misuse."""
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 import torch
 
 import minigrad as mg
 
-from printed_twins import outcome, same
+from printed_twins import same
 
 
 def arrays_of(value):

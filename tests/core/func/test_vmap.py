@@ -4,14 +4,13 @@ modes, chunk_size, and PyTorch's errors for misuse; values against PyTorch live.
 
 from __future__ import annotations
 
-
 import numpy as np
 import pytest
 import torch
 
 import minigrad as mg
 
-from printed_twins import outcome, same
+from printed_twins import same
 
 
 def close(program):
