@@ -162,6 +162,8 @@ def test_timing_has_the_seconds_of_every_graded_submission(graded):
     assert {assignment for assignment, _ in timed} == {"derive_it_by_hand",
                                                        "tensors_and_gradients"}
     assert all(0 < seconds < 600 for seconds in timed.values()), timed
-    # answers as data run nothing; a code run that loops forever runs into its --timeout
-    endless = timed["tensors_and_gradients", "code_loops_forever"]
-    assert endless > float(TIMEOUT) and timed["derive_it_by_hand", "loops_forever"] < endless
+    # a code run that loops forever runs into its --timeout (answers as data run nothing:
+    # derive_it_by_hand's loops_forever gets full points, see SAMPLES, which it could not
+    # if its loop had run; wall-clock times of two submissions are not compared, as a busy
+    # machine can make either slower)
+    assert timed["tensors_and_gradients", "code_loops_forever"] > float(TIMEOUT)
