@@ -198,3 +198,47 @@ def test_what_python_computes_from_literals_and_the_numbers_is_read_bounded():
         "again": "1"}  # (a rebound in a cell: as Python has it)
     for name in ("wide", "big", "pair", "text", "reached", "odd"):
         assert getattr(read[name], "kind", None) == "value computed by code", (name, read[name])
+
+
+# --- the nbgrader kernel's notebook folder ---------------------------------------------------
+
+LINKS = """\
+import os
+os.symlink({secret!r}, "notes.txt")
+os.mkfifo("stuck.txt")
+open("mine.txt", "w").write("an honest file")
+print(sorted(os.listdir(".")))"""
+
+
+def test_links_made_by_the_kernel_do_not_outlive_it(tmp_path, monkeypatch):
+    """nbgrader autograde runs the kit's kernel in ``autograded/<student>/<assignment>/``;
+    ``nbgrader generate_feedback`` then copies every file there but the notebooks into the
+    student's feedback, following links (``shutil.copy``). A link the kernel made to the
+    instructor's source notebook (dangling in the sandbox) handed the student its solutions
+    and hidden tests, and a FIFO stopped the copying. The kernel's links, FIFOs, sockets
+    are removed when it ends; its regular files stay."""
+    nbclient = pytest.importorskip("nbclient")
+    utils = pytest.importorskip("nbgrader.utils")
+    import shutil
+
+    prefix = tmp_path / "prefix"
+    assert main(["kernelspec", "install", "--prefix", str(prefix)]) == 0
+    monkeypatch.setenv("JUPYTER_PATH", str(prefix / "share" / "jupyter"))
+    secret = tmp_path / "source" / "ps1" / "ps1.ipynb"
+    secret.parent.mkdir(parents=True)
+    secret.write_text("### BEGIN HIDDEN TESTS")
+    graded = tmp_path / "autograded" / "eve" / "ps1"
+    graded.mkdir(parents=True)
+    (graded / "before.txt").symlink_to(secret.parent)  # the teacher's own: kept
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        LINKS.format(secret=str(secret)))])
+    client = nbclient.NotebookClient(notebook, kernel_name="minigrad-kit-sandbox", timeout=20,
+                                     resources={"metadata": {"path": str(graded)}})
+    client.execute()
+    assert "'notes.txt', 'stuck.txt'" in notebook.cells[0].outputs[0]["text"]  # it made them
+    assert sorted(p.name for p in graded.iterdir()) == ["before.txt", "mine.txt"]
+    feedback = tmp_path / "feedback" / "eve" / "ps1"  # what generate_feedback copies
+    feedback.mkdir(parents=True)
+    for name in utils.find_all_files(str(graded), ["*.ipynb", "before.txt"]):
+        shutil.copy(name, feedback)
+    assert [p.read_text() for p in feedback.iterdir()] == ["an honest file"]
