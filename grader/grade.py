@@ -316,7 +316,9 @@ def _judge_data(source: Source, cells: list, free: list, drawn: dict, env: dict,
         if question.kind != DATA:
             continue
         names = question.answer_names
-        data = written_answers(written, names, env)
+        # (the student's own numbers only, which their notebook shows: never a value of
+        # the teacher's context cells, which an f-string would quote in the feedback)
+        data = written_answers(written, names, result.variant)
         elsewhere = written_answers([text for _label, text in free], names)
         for name in names:
             if isinstance(data[name], Missing) and not isinstance(elsewhere[name], Missing):
