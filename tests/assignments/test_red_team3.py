@@ -101,6 +101,13 @@ def _submissions() -> dict:
     found["p_honest"] = build(P, "p_honest", _honest_backprop("p_honest"))
     found["t_fill"] = build(T, "t_fill", {**WRONG[T], "q1_answer": WRONG[T]["q1_answer"]
                                           + "\nSITE = " + repr(site) + FILL})
+    # q2's y made with a wrong factor, and x.grad put right by a hook: q3's points
+    found["t_q1_right"] = build(T, "t_q1_right", {**WRONG[T], "q1_answer": right(
+        T, "t_q1_right")["q1_answer"]})
+    found["t_hook"] = build(T, "t_hook", {
+        **WRONG[T], "q1_answer": right(T, "t_hook")["q1_answer"],
+        "q3_answer": "x.register_hook(lambda g: g * factor / (factor + 1))\n"
+                     "y.retain_grad()\nz.retain_grad()\nz.backward()"})
     found["d_reach"] = build(D, "d_reach", {
         "q1_answer": 'df = f"{open(\'/etc/hostname\').read()}"',
         "q2_answer": 'dg = f"{a:999999999}"',
@@ -109,7 +116,8 @@ def _submissions() -> dict:
     return found
 
 
-ATTACKS = ["t_fill", "d_reach"]
+ATTACKS = ["t_fill", "d_reach", "t_hook"]
+BASELINE = {"t_hook": "t_q1_right"}  # (the wrong answers but q1's)
 HONEST = ["d_right", "d_honest", "b_honest", "p_honest"]
 
 
@@ -143,9 +151,10 @@ def _rows(graded, student) -> dict:
 
 def test_the_class_is_graded(graded):
     assert graded["status"] == 0
-    assert set(graded["results"]) == {"d_wrong", "t_wrong", "b_wrong", *HONEST, *ATTACKS}
+    assert set(graded["results"]) == {"d_wrong", "t_wrong", "b_wrong", "t_q1_right", *HONEST,
+                                      *ATTACKS}
     assert all(r["error"] == "" for r in graded["results"].values())
-    assert graded["seconds"] < 40
+    assert graded["seconds"] < 60  # (about 12 s on a free core)
 
 
 @pytest.mark.parametrize("name", HONEST)
@@ -163,13 +172,20 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 
 @pytest.mark.parametrize("name", ATTACKS)
 def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
-    wrong, rows = _rows(graded, name[0] + "_wrong"), _rows(graded, name)
+    wrong, rows = _rows(graded, BASELINE.get(name, name[0] + "_wrong")), _rows(graded, name)
     assert rows.keys() == wrong.keys()
     for question, row in rows.items():
         if row["points"] == "":
             assert row["needs_review"] in ("", "yes"), row  # written, or held
             continue
         assert float(row["points"]) <= float(wrong[question]["points"] or 0), (name, row)
+
+
+def test_a_hook_that_rewrites_a_gradient_is_held(graded):
+    """The hook made x.grad right over a wrong y: q3 scored 2 of 2, unflagged, unheld."""
+    held = {q["name"]: q["review"] for q in graded["results"]["t_hook"]["questions"]
+            if q["review"]}
+    assert set(held) == {"q3"} and ".register_hook" in " ".join(held["q3"])
 
 
 def test_nothing_but_the_scratch_folder_can_be_written(graded):
