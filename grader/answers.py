@@ -163,7 +163,8 @@ def _bindings(node, source: str, starts: list) -> list[tuple]:
                 if parts is not None and len(names) == len(target.elts) == len(parts):
                     found += [(n, _literal(p, source, starts)) for n, p in zip(names, parts)]
                 else:
-                    found += [(n, Other("value computed by code", "unpacked"))
+                    shown = value.text if isinstance(value, _Computed) else repr(value)
+                    found += [(n, Other("value computed by code", shown[:60]))
                               for n in names]
         return found
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):

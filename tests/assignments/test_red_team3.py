@@ -21,6 +21,14 @@ construction that closed it:
   from literals and the variant's numbers, read from the text with the grader's own
   numbers, bounded; nothing of a kernel).
 
+* **q3's gradient made right over a wrong y** (assignment 3), with plain autograd:
+  ``x.register_hook(lambda g: g * factor / (factor + 1))``, a second ``backward()`` of
+  another sum (``(x * -1).sum()``: factor + 1 - 1), or ``x.grad = None`` and a fresh
+  graph ``(x * factor).sum().backward()``; each scored q3's 2 points, unflagged, unheld
+  (``judge_q3``: q3 is checked on q2's y and z, so over a wrong y nothing is to be gained;
+  and ``scan._bypasses_autograd``: a hook, any name with "hook", is beyond --strict, for
+  a teacher's own code questions).
+
 Tried and found closed (they guard the construction): a formula that names what the
 grader must not run (``f"{open(...).read()}"``), or costs without bound to read
 (``f"{x:999999999}"``, ``9**9**9``, text multiplied), in an answer cell.
@@ -108,6 +116,11 @@ def _submissions() -> dict:
         **WRONG[T], "q1_answer": right(T, "t_hook")["q1_answer"],
         "q3_answer": "x.register_hook(lambda g: g * factor / (factor + 1))\n"
                      "y.retain_grad()\nz.retain_grad()\nz.backward()"})
+    for name, q3 in (("t_twice", "(x * -1).sum().backward()"),
+                     ("t_fresh", "x.grad = None\n(x * factor).sum().backward()")):
+        found[name] = build(T, name, {
+            **WRONG[T], "q1_answer": right(T, name)["q1_answer"],
+            "q3_answer": "y.retain_grad()\nz.retain_grad()\nz.backward()\n" + q3})
     found["d_reach"] = build(D, "d_reach", {
         "q1_answer": 'df = f"{open(\'/etc/hostname\').read()}"',
         "q2_answer": 'dg = f"{a:999999999}"',
@@ -116,8 +129,8 @@ def _submissions() -> dict:
     return found
 
 
-ATTACKS = ["t_fill", "d_reach", "t_hook"]
-BASELINE = {"t_hook": "t_q1_right"}  # (the wrong answers but q1's)
+ATTACKS = ["t_fill", "d_reach", "t_hook", "t_twice", "t_fresh"]
+BASELINE = {"t_hook": "t_q1_right", "t_twice": "t_q1_right", "t_fresh": "t_q1_right"}
 HONEST = ["d_right", "d_honest", "b_honest", "p_honest"]
 
 
@@ -181,11 +194,23 @@ def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
         assert float(row["points"]) <= float(wrong[question]["points"] or 0), (name, row)
 
 
-def test_a_hook_that_rewrites_a_gradient_is_held(graded):
-    """The hook made x.grad right over a wrong y: q3 scored 2 of 2, unflagged, unheld."""
-    held = {q["name"]: q["review"] for q in graded["results"]["t_hook"]["questions"]
-            if q["review"]}
-    assert set(held) == {"q3"} and ".register_hook" in " ".join(held["q3"])
+def test_a_hook_that_rewrites_a_gradient_gains_nothing_and_is_flagged(graded):
+    """The hook made x.grad right over a wrong y: q3 scored 2 of 2, unflagged, unheld. Now
+    q3 is judged on q2's y (0 here), and a hook is beyond --strict (held where it scores:
+    a teacher's own code question)."""
+    result = graded["results"]["t_hook"]
+    q3 = next(q for q in result["questions"] if q["name"] == "q3")
+    assert q3["points"] == 0
+    assert any(".register_hook" in flag for flag in result["flags"]), result["flags"]
+
+
+@pytest.mark.parametrize("name", ["t_twice", "t_fresh"])
+def test_x_grad_counts_only_through_the_right_y(graded, name):
+    """A second backward() of another sum over a wrong y ((x * -1).sum(): factor + 1 - 1),
+    or a fresh graph after x.grad = None, both plain autograd, scored q3 (2 of 2)
+    unflagged. q3 is now checked on q2's y and z: nothing to gain over a wrong y."""
+    q3 = next(q for q in graded["results"][name]["questions"] if q["name"] == "q3")
+    assert q3["points"] == 0 and "fix q2 first" in " ".join(f[1] for f in q3["findings"])
 
 
 def test_nothing_but_the_scratch_folder_can_be_written(graded):
@@ -258,3 +283,13 @@ def test_links_made_by_the_kernel_do_not_outlive_it(tmp_path, monkeypatch):
     for name in utils.find_all_files(str(graded), ["*.ipynb", "before.txt"]):
         shutil.copy(name, feedback)
     assert [p.read_text() for p in feedback.iterdir()] == ["an honest file"]
+
+
+def test_a_hook_is_beyond_the_allowlist_where_autograd_runs():
+    from grader.scan import strict_findings
+
+    for code in ("x.register_hook(lambda g: g * 2)",
+                 "x.register_post_accumulate_grad_hook(print)",
+                 "with torch.autograd.graph.saved_tensors_hooks(f, g):\n    pass"):
+        assert any("hook" in f for f in strict_findings(code, autograd=True)), code
+    assert strict_findings("y.retain_grad()\nz.backward()", autograd=True) == []
