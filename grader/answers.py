@@ -7,6 +7,15 @@ them from the cells the student wrote, as written: the last top-level
 patch or hook can change what is read. Anything else that binds the name
 (a function, an expression, an import) is reported as such.
 
+What an honest answer holds beyond a literal, and Python gives the same value
+from, is read too, computed here from the text and the grader's own numbers
+(``known``: the student's variant, as the grader draws it), never from a kernel:
+``dk_dx, dk_dy = "...", "..."`` (one literal a name), and a formula written with
+the variant's numbers, ``df = f"{3*a}*x**2 + {b}"`` or ``shape = (m, 1)``
+(``_computed``: names bound to numbers or text, f-strings, arithmetic, all
+bounded). Read as "a value computed by code" they scored 0 while ``check()``, which
+reads the kernel's values, said the public checks passed.
+
     >>> written_answers(['df = "3*x**2 - 2"', 'x_grad = [[0.5], [1.0]]'], ("df", "x_grad"))
     {'df': '3*x**2 - 2', 'x_grad': [[0.5], [1.0]]}
     >>> written_answers(["def df(x):\\n    return 3 * x ** 2 - 2"], ("df",))["df"].kind
@@ -18,6 +27,7 @@ from __future__ import annotations
 import ast
 import copy
 import functools
+import operator
 import re
 
 from .data import Missing, Other
@@ -28,14 +38,100 @@ __all__ = ["written_answers", "MAX_CHARACTERS"]
 MAX_CHARACTERS = 20_000  # of one literal's source; answers are a line or two
 
 
-def written_answers(sources: list[str], names: tuple) -> dict:
-    """``name -> value`` (str, number, nested lists), ``Other`` (not a literal) or ``Missing``."""
+def written_answers(sources: list[str], names: tuple, known: dict | None = None) -> dict:
+    """``name -> value`` (str, number, nested lists), ``Other`` (not a literal) or ``Missing``.
+    ``known``: names the notebook's locked cells bind to numbers (the student's variant)."""
     found: dict = {name: Missing(name) for name in names}
+    bound = {k: v for k, v in (known or {}).items() if _plain_value(v)}
     for source in sources:
         for name, value in _cell_bindings(source):
+            if isinstance(value, _Computed):
+                value = value.read(bound)
+            if _plain_value(value):
+                bound[name] = value
+            else:
+                bound.pop(name, None)
             if name in found:
                 found[name] = copy.deepcopy(value)
     return found
+
+
+def _plain_value(value) -> bool:
+    return isinstance(value, (int, float, str)) and not isinstance(value, bool)
+
+
+class _Computed:
+    """A value Python computes from literals and names (``_computed``), read when the
+    names' values are known."""
+
+    def __init__(self, node, text: str) -> None:
+        self.node, self.text = node, text
+
+    def read(self, bound: dict):
+        try:
+            return _plain(_computed(self.node, bound))
+        except (_Refused, ValueError, TypeError, ArithmeticError, RecursionError,
+                MemoryError):
+            return Other("value computed by code", self.text[:60])
+
+
+class _Refused(Exception):
+    pass
+
+
+BIGGEST = 10 ** 30  # of a whole number computed (a shape, a constant: a few digits)
+SPEC = re.compile(r"[<>^=+\- #0,_.]*[0-9]{0,2}(\.[0-9]{1,2})?[a-zA-Z%]?")  # ".3f", "", ">8"
+OPERATIONS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul,
+              ast.Div: operator.truediv, ast.FloorDiv: operator.floordiv, ast.Mod: operator.mod,
+              ast.Pow: operator.pow}
+
+
+def _computed(node, bound: dict):
+    """The value of ``node``: literals, names in ``bound``, f-strings, + - * / // % ** of
+    numbers, + of texts, tuples and lists of these; anything else is refused. Every value
+    stays small: numbers below ``BIGGEST``, powers of small exponents, texts of at most
+    ``MAX_CHARACTERS``, format specifications of two digits."""
+    if isinstance(node, ast.Constant) and (_plain_value(node.value) or
+                                           isinstance(node.value, bool)):
+        return node.value
+    if isinstance(node, ast.Name) and node.id in bound:
+        return bound[node.id]
+    if isinstance(node, (ast.Tuple, ast.List)):
+        return [_computed(e, bound) for e in node.elts]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, (ast.USub, ast.UAdd)):
+        value = _computed(node.operand, bound)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise _Refused
+        return -value if isinstance(node.op, ast.USub) else value
+    if isinstance(node, ast.JoinedStr):
+        return _small("".join(_computed(part, bound) for part in node.values))
+    if isinstance(node, ast.FormattedValue):
+        spec = "" if node.format_spec is None else _computed(node.format_spec, bound)
+        if node.conversion not in (-1, ord("s")) or not SPEC.fullmatch(spec):
+            raise _Refused
+        value = _computed(node.value, bound)
+        if isinstance(value, list):  # (a tuple, read as a list: it would print otherwise)
+            raise _Refused
+        return format(value, spec) if node.conversion == -1 else str(value)
+    if isinstance(node, ast.BinOp) and type(node.op) in OPERATIONS:
+        left, right = _computed(node.left, bound), _computed(node.right, bound)
+        if isinstance(left, str) and isinstance(right, str) and isinstance(node.op, ast.Add):
+            return _small(left + right)
+        numbers = [v for v in (left, right)
+                   if isinstance(v, (int, float)) and not isinstance(v, bool)]
+        if len(numbers) != 2 or (isinstance(node.op, ast.Pow) and abs(right) > 64):
+            raise _Refused
+        value = OPERATIONS[type(node.op)](left, right)
+        if isinstance(value, complex) or abs(value) > BIGGEST:
+            raise _Refused
+        return value
+    raise _Refused
+
+
+def _small(text: str) -> str:
+    if len(text) > MAX_CHARACTERS:
+        raise _Refused
+    return text
 
 
 @functools.lru_cache(maxsize=256)
@@ -56,7 +152,21 @@ def _bindings(node, source: str, starts: list) -> list[tuple]:
     if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
         targets = node.targets if isinstance(node, ast.Assign) else [node.target]
         value = _literal(node.value, source, starts)
-        return [(t.id, value) for t in targets if isinstance(t, ast.Name)]
+        found = []
+        for target in targets:
+            if isinstance(target, ast.Name):
+                found.append((target.id, value))
+            elif isinstance(target, (ast.Tuple, ast.List)):  # a, b = "...", "..."
+                names = [t.id for t in target.elts if isinstance(t, ast.Name)]
+                parts = node.value.elts if isinstance(node.value, (ast.Tuple, ast.List)) \
+                    else None
+                if parts is not None and len(names) == len(target.elts) == len(parts):
+                    found += [(n, _literal(p, source, starts)) for n, p in zip(names, parts)]
+                else:
+                    shown = value.text if isinstance(value, _Computed) else repr(value)
+                    found += [(n, Other("value computed by code", shown[:60]))
+                              for n in names]
+        return found
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return [(node.name, Other("function", "a function, not a formula in quotes"))]
     if isinstance(node, ast.ClassDef):
@@ -79,7 +189,7 @@ def _literal(node, source: str, starts: list):
     try:
         value = ast.literal_eval(node)
     except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-        return Other("value computed by code", text[:60])
+        return _Computed(node, text)
     return _plain(value)
 
 

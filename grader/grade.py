@@ -316,7 +316,9 @@ def _judge_data(source: Source, cells: list, free: list, drawn: dict, env: dict,
         if question.kind != DATA:
             continue
         names = question.answer_names
-        data = written_answers(written, names)
+        # (the student's own numbers only, which their notebook shows: never a value of
+        # the teacher's context cells, which an f-string would quote in the feedback)
+        data = written_answers(written, names, result.variant)
         elsewhere = written_answers([text for _label, text in free], names)
         for name in names:
             if isinstance(data[name], Missing) and not isinstance(elsewhere[name], Missing):
@@ -381,7 +383,9 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
         for index, (cell, question) in enumerate(placed):
             step = steps[index] if index < len(steps) else None
             if question is None:
-                _report_step(cell, step, options, result, quote=not hidden_given)
+                if not (step is not None and step.status == "error" and
+                        _holds_data(cell, assignment)):
+                    _report_step(cell, step, options, result, quote=not hidden_given)
                 continue
             hidden_given = hidden_given or "hidden" in drawn[question.name]
             graded = _question_result(source, question.name)
@@ -400,6 +404,16 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
         for name, reasons in holds.items():
             if judged[name].points:
                 judged[name].review += reasons
+
+
+def _holds_data(cell, assignment) -> bool:
+    """Whether ``cell`` sets an answer given as data. Its answers are read from its text;
+    an error it raises in a code run is not said: the run has only the read-only cells the
+    code questions need, so ``a_grad_shape = (m, 1)``, right in the notebook (where the
+    cell that sets ``m`` ran), raised NameError there, a problem in honest work's feedback."""
+    names = tuple(n for q in assignment.questions if q.kind == DATA for n in q.answer_names)
+    return bool(names) and any(not isinstance(v, Missing)
+                               for v in written_answers([cell.source], names).values())
 
 
 def _plan(source: Source, cells: list, served: list, drawn: dict, autograd: bool,

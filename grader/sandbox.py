@@ -272,11 +272,42 @@ def bubblewrap_argv(scratch: Path, command: list[str], workdir: Path | None = No
     argv += ["--proc", "/proc", "--dev", "/dev", "--bind", str(scratch), str(scratch)]
     if workdir is not None:  # (before the root is made read-only: its parents are made then)
         argv += ["--bind", str(workdir), str(workdir)]
-    argv += ["--remount-ro", "/dev", "--remount-ro", "/", "--chdir", str(workdir or scratch),
-             "--clearenv"]
+    argv += _read_only_but(argv, scratch, workdir) + ["--chdir", str(workdir or scratch),
+                                                      "--clearenv"]
     for name, value in sandbox_environment(scratch).items():
         argv += ["--setenv", name, value]
     return _open_parents(argv) + ["--"] + list(command)
+
+
+# bwrap's options that mount a file system the sandbox could write into: a new tmpfs (bwrap
+# makes it the size of half the machine's memory unless ``--size`` says), ``/dev`` (a tmpfs
+# too), a folder bound writable
+WRITABLE_MOUNTS = ("--tmpfs", "--dev", "--bind")
+
+
+def _read_only_but(argv: list[str], *writable) -> list[str]:
+    """``--remount-ro`` for ``/`` and for every file system ``argv`` mounts writable but the
+    ``writable`` folders, so that nothing but those can be written, by construction.
+
+    ``--remount-ro /`` covers the root's own tmpfs only, not what is mounted on it. The
+    code run's ``/dev`` and the empty tmpfs laid over the system's Python packages were
+    left writable and unbounded (half the machine's memory each, outside the run's
+    ``--memory``, whose address-space limit never counts a file's pages, and outside
+    ``SCRATCH_BYTES``): a grader run by an ordinary user, whose sandbox owns its mounts,
+    let a submission write gigabytes to ``/dev/shm`` for as long as it ran, starving the
+    other submissions graded beside it. (Device files, ``/dev/null`` included, still
+    work on a read-only mount.)"""
+    kept = {str(p) for w in writable if w is not None for p in (w, Path(w).resolve())}
+    mounted, index = [], next(i for i, a in enumerate(argv) if a.startswith("--"))
+    while index < len(argv):
+        option = argv[index]
+        if option in MAKES:
+            if option in WRITABLE_MOUNTS and argv[index + MAKES[option]] not in kept:
+                mounted.append(argv[index + MAKES[option]])
+            index += MAKES[option] + 1
+        else:
+            index += TAKES.get(option, 0) + 1
+    return [arg for path in ["/"] + mounted for arg in ("--remount-ro", path)]
 
 
 # bwrap's options whose last argument is a path it makes in the sandbox
@@ -365,7 +396,8 @@ def runner_argv(scratch: Path, packages: dict) -> list[str]:
     # the folder itself: what the code writes fills memory that bwrap gives back, never
     # the grader's disk (the run writes the question module there itself: runner.py)
     argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(SCRATCH_BYTES), "--perms",
-             "01777", "--tmpfs", str(scratch), "--remount-ro", "/", "--chdir", str(scratch), "--clearenv"]
+             "01777", "--tmpfs", str(scratch)]
+    argv += _read_only_but(argv, scratch) + ["--chdir", str(scratch), "--clearenv"]
     for name, value in sandbox_environment(scratch).items():
         argv += ["--setenv", name, value]
     return _open_parents(argv) + ["--"]

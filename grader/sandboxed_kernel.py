@@ -29,11 +29,13 @@ signal would reach this launcher, not the kernel.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -132,6 +134,7 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
     client = json.loads(Path(connection_file).read_text(encoding="utf-8"))
     workdir = Path.cwd().resolve()
     scratch = Path(tempfile.mkdtemp(prefix="minigrad-kit-kernel-"))
+    before = _special_files(workdir)
     try:
         kernel = _kernel_connection(client, scratch)
         (scratch / "connection.json").write_text(json.dumps(kernel), encoding="utf-8")
@@ -166,9 +169,35 @@ def run(connection_file: str, memory_mb: int = 4096) -> int:
         context.term()
         return status
     finally:
+        for path, _inode in _special_files(workdir) - before:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
         if "give_back" in locals():
             give_back()
         shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _special_files(folder: Path) -> set:
+    """(path, inode) of what in ``folder`` is neither a regular file nor a folder: symbolic
+    links, FIFOs, sockets, device files.
+
+    The kernel may write in its notebook's folder, and its links point anywhere: a link it
+    makes there is dangling inside the sandbox, but not for what reads the folder after it,
+    outside. ``nbgrader generate_feedback`` copies every file of
+    ``autograded/<student>/<assignment>/`` but the notebooks into the student's feedback
+    with ``shutil.copy``, which follows links: a cell's ``os.symlink(".../source/ps1/
+    ps1.ipynb", "notes.txt")`` handed the student the instructor's notebook, solutions and
+    hidden tests (and a FIFO stopped the copying). Those the kernel made are removed when it
+    ends (``run``); its regular files stay."""
+    found = set()
+    for root, folders, files in os.walk(folder):
+        for name in folders + files:
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                mode = os.lstat(path)
+                if not (stat.S_ISREG(mode.st_mode) or stat.S_ISDIR(mode.st_mode)):
+                    found.add((path, mode.st_ino))
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:

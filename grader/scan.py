@@ -511,14 +511,18 @@ NUMPY_UNSAFE = {"load", "save", "savez", "savez_compressed", "loadtxt", "savetxt
 # ``y.data = ...`` was held, but ``y.data.copy_(x.data * factor)`` or ``with
 # torch.no_grad(): y.copy_(...)`` over a wrong y, and ``x.grad.fill_(factor)`` over a wrong
 # gradient, passed --strict and the judges. A run without autograd has no graph to bypass.
+# So does every hook (``register_hook``, ``register_post_accumulate_grad_hook``, a module's
+# or a node's, ``saved_tensors_hooks``: any name with "hook" in it): a function autograd
+# calls with a gradient and whose result replaces it. ``x.register_hook(lambda g: g *
+# factor / (factor + 1))`` over a wrong y made x.grad right and scored q3 unheld.
 AUTOGRAD_BYPASS = frozenset({"data", "detach", "detach_", "numpy", "no_grad", "inference_mode",
                              "set_grad_enabled", "from_numpy", "untyped_storage", "storage"})
 IN_PLACE_ALLOWED = frozenset({"requires_grad_", "zero_"})
 
 
 def _bypasses_autograd(name: str) -> bool:
-    return name in AUTOGRAD_BYPASS or (name.endswith("_") and not name.startswith("_")
-                                       and name not in IN_PLACE_ALLOWED)
+    return name in AUTOGRAD_BYPASS or "hook" in name.lower() or (
+        name.endswith("_") and not name.startswith("_") and name not in IN_PLACE_ALLOWED)
 
 
 def _through_grad(node) -> bool:

@@ -134,6 +134,12 @@ def judge_q3(data, inputs, env) -> list[Finding]:
         return [Finding(False, _("z does not require grad, so z.backward() cannot reach x: "
                                  "y or z was computed under torch.no_grad() or from a "
                                  "detached tensor (see q2)"))]
+    # x.grad is factor only through q2's y and z: over a wrong y, a right x.grad was put
+    # there another way (a hook, a second backward() of another sum, a fresh graph), each
+    # of which scored q3, unheld, with plain autograd. So q3 counts only on q2's y and z.
+    if not all(f.ok for f in judge_q2(data, inputs, env)):
+        return [Finding(False, _("q3 is checked on q2's y and z, which are not right yet: fix "
+                                 "q2 first (check(\"q2\")), then run z.backward() again"))]
     found = (check_grad("x", x, np.full(x.shape, float(env["factor"])),
                         how=_("did you call backward()? (z.backward())"))
              + check_grad("y", y, np.ones(y.shape),

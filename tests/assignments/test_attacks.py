@@ -299,7 +299,7 @@ def test_findings_say_why(graded):
     assert "approximation" in failures("p_differences", "q5")
     assert "approximation" in failures("p_differences", "q4")
     # (answers are read from the text: an assignment that computes is no answer at all)
-    assert "dlogprobs is not defined" in failures("p_autograd", "q1")
+    assert "dlogprobs is a value computed by code" in failures("p_autograd", "q1")
     assert "dhpre is a value computed by code, not a formula" in failures("p_autograd", "q5")
     for question in ("q4", "q7"):
         assert "not allowed" in failures("p_outside", question), failures("p_outside", question)

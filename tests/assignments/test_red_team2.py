@@ -194,7 +194,13 @@ def test_values_written_outside_autograd_are_held(graded, name):
     """Without the hold each of these scored the question it forges (q2's y and z, q3's
     x.grad) over the wrong answers; --strict now holds it for review."""
     held = {q["name"] for q in graded["results"][name]["questions"] if q["review"]}
-    assert held == ({"q3"} if name == "t_grad_fill" else {"q2"})
+    if name == "t_grad_fill":  # (red team 3: q3 is judged on q2's y, here wrong: 0, nothing
+        # to hold; the fill_ is still flagged beyond --strict)
+        q3 = next(q for q in graded["results"][name]["questions"] if q["name"] == "q3")
+        assert held == set() and q3["points"] == 0
+        assert any(".fill_" in flag for flag in graded["results"][name]["flags"])
+    else:
+        assert held == {"q2"}
 
 
 def test_text_that_is_not_unicode_is_replaced_not_lost(graded):
