@@ -147,6 +147,11 @@ from .backends.precision import (  # noqa: F401
 
 __version__ = "0.1.0"
 
+# Named as PyTorch names them (``torch.Tensor``, ``torch.Size``, ...): ``print(type(x))``
+# shows <class 'minigrad.Tensor'>, as torch's shows <class 'torch.Tensor'>.
+for _cls in (Tensor, Size, dtype, device):
+    _cls.__module__ = __name__
+
 # PyTorch's dtype aliases.
 float = float32  # noqa: A001
 double = float64

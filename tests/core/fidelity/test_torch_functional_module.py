@@ -40,3 +40,19 @@ def test_the_two_print_the_same():
     for library in (minigrad, torch):
         test_its_functions_compute_as_torch(library)
     assert TEXTS["minigrad"] == TEXTS["torch"]
+
+
+def test_the_core_classes_print_under_the_librarys_name():
+    """``print(type(x))`` (introyt tensors_deeper_tutorial.py's first print): <class
+    'torch.Tensor'> in PyTorch, the same words with minigrad's name here; and they still
+    pickle (by that name)."""
+    import pickle
+
+    def names(library):
+        x = library.ones(2)
+        return [str(type(v)).replace(library.__name__, "LIB")
+                for v in (x, x.shape, x.dtype, x.device)]
+    assert names(minigrad) == names(torch)
+    x = minigrad.ones(2)
+    assert repr(pickle.loads(pickle.dumps((x, x.shape, x.dtype, x.device)))) == \
+        repr((x, x.shape, x.dtype, x.device))
