@@ -2569,9 +2569,71 @@ def char_rnn_generation(torch):
         print([sample(category, start_letter) for start_letter in letters])
     return {"o2o.weight": rnn.o2o.weight, "i2h.bias.grad": rnn.i2h.bias.grad}
 
+def recipes_default_device_and_multiple_models(torch):
+    """pytorch/tutorials recipes_source/recipes/changing_default_device.py (a Linear's
+    output device, ``with torch.device('cpu')`` around a Linear and a randn, 'cuda'
+    refused here, set_default_device) and saving_multiple_models_in_one_file.py (two
+    LeNet-like Nets with SGD(momentum=0.9), one dict of both state dicts and both
+    optimizers' saved with torch.save and loaded into new ones; eval()/train())."""
+    nn, F = torch.nn, torch.nn.functional
+    mod = torch.nn.Linear(20, 30)
+    print(mod(torch.randn(128, 20, device='cpu')).device)
+    with torch.device('cpu'):
+        mod = torch.nn.Linear(20, 30)
+        print(mod.weight.device, mod(torch.randn(128, 20)).device)
+    try:
+        with torch.device('cuda'):
+            torch.nn.Linear(20, 30)
+    except (AssertionError, RuntimeError) as error:
+        print(type(error).__name__, error)
+    torch.set_default_device('cpu')
+    mod = torch.nn.Linear(20, 30)
+    print(mod.weight.device, mod(torch.randn(128, 20)).device, torch.get_default_device())
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = x.flatten(start_dim=1)
+            return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))
+
+    netA, netB = Net(), Net()
+    optimizerA = torch.optim.SGD(netA.parameters(), lr=0.001, momentum=0.9)
+    optimizerB = torch.optim.SGD(netB.parameters(), lr=0.001, momentum=0.9)
+    netA(torch.rand(2, 3, 32, 32)).sum().backward()
+    optimizerA.step()
+    with in_temporary_directory():
+        torch.save({'modelA_state_dict': netA.state_dict(),
+                    'modelB_state_dict': netB.state_dict(),
+                    'optimizerA_state_dict': optimizerA.state_dict(),
+                    'optimizerB_state_dict': optimizerB.state_dict()}, "model.pt")
+        modelA, modelB = Net(), Net()
+        optimModelA = torch.optim.SGD(modelA.parameters(), lr=0.001, momentum=0.9)
+        optimModelB = torch.optim.SGD(modelB.parameters(), lr=0.001, momentum=0.9)
+        checkpoint = torch.load("model.pt")
+    print(modelA.load_state_dict(checkpoint['modelA_state_dict']),
+          modelB.load_state_dict(checkpoint['modelB_state_dict']))
+    optimModelA.load_state_dict(checkpoint['optimizerA_state_dict'])
+    optimModelB.load_state_dict(checkpoint['optimizerB_state_dict'])
+    print(optimModelA.state_dict()['param_groups'], optimModelB.state_dict()['state'],
+          sorted(checkpoint))
+    print(modelA.eval(), modelB.eval().training, modelA.train().training)
+    return {"modelA.fc3.bias": modelA.fc3.bias,
+            "momentum_buffer": optimModelA.state_dict()['state'][0]['momentum_buffer']}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
             mingpt_char, backprop_ninja, d2l_preliminaries, d2l_builders_guide, yunjey_basics,
             reinforce_policy_gradient, introyt_tensors, introyt_autograd, introyt_models,
-            two_layer_nets, d2l_attention, char_rnn_generation]
+            two_layer_nets, d2l_attention, char_rnn_generation,
+            recipes_default_device_and_multiple_models]
