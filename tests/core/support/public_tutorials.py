@@ -2630,10 +2630,105 @@ def recipes_default_device_and_multiple_models(torch):
     return {"modelA.fc3.bias": modelA.fc3.bias,
             "momentum_buffer": optimModelA.state_dict()['state'][0]['momentum_buffer']}
 
+def introyt_training(torch):
+    """pytorch/tutorials beginner_source/introyt/trainingyt.py: FashionMNIST (normalized
+    to [-1, 1]) through DataLoaders of 4 with num_workers=2, the old ``dataiter.next()``
+    (PyTorch's AttributeError naming its _MultiProcessingDataLoaderIter), the
+    GarmentClassifier (LeNet-5 variant with view(-1, 16 * 4 * 4)), CrossEntropyLoss on
+    dummy outputs, SGD with momentum, train_one_epoch's running loss, validation losses
+    summed as tensors (``running_vloss += vloss``) and formatted with '{}', the best
+    model saved by state_dict and loaded back. TensorBoard's SummaryWriter is left out
+    and 80 + 20 random images stand for the data, two epochs."""
+    def stand_in(n, seed):
+        data = image_dataset(torch, n, seed=seed)
+
+        class Normalized(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):
+                image, label = data[i]
+                return (image - 0.5) / 0.5, label
+        return Normalized()
+    training_set, validation_set = stand_in(80, 1), stand_in(20, 2)
+    training_loader = torch.utils.data.DataLoader(training_set, batch_size=4, shuffle=True,
+                                                  num_workers=2)
+    validation_loader = torch.utils.data.DataLoader(validation_set, batch_size=4,
+                                                    shuffle=False, num_workers=2)
+    classes = ('T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt',
+               'Sneaker', 'Bag', 'Ankle Boot')
+    print('Training set has {} instances'.format(len(training_set)))
+    dataiter = iter(training_loader)
+    try:
+        images, labels = dataiter.next()
+    except AttributeError as error:
+        print(error)
+        images, labels = next(dataiter)
+    print("  ".join(classes[labels[j]] for j in range(4)),
+          (images[0].mean(dim=0) / 2 + 0.5).sum())
+    nn, F = torch.nn, torch.nn.functional
+
+    class GarmentClassifier(nn.Module):
+        def __init__(self):
+            super(GarmentClassifier, self).__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 4 * 4, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = x.view(-1, 16 * 4 * 4)
+            return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))
+
+    model = GarmentClassifier()
+    loss_fn = torch.nn.CrossEntropyLoss()
+    dummy_outputs, dummy_labels = torch.rand(4, 10), torch.tensor([1, 5, 3, 7])
+    print(dummy_outputs, dummy_labels,
+          'Total loss for this batch: {}'.format(loss_fn(dummy_outputs, dummy_labels).item()))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+
+    def train_one_epoch():
+        running_loss, last_loss = 0., 0.
+        for i, (inputs, labels) in enumerate(training_loader):
+            optimizer.zero_grad()
+            loss = loss_fn(model(inputs), labels)
+            loss.backward()
+            optimizer.step()
+            running_loss += loss.item()
+            if i % 10 == 9:
+                last_loss = running_loss / 10
+                print('  batch {} loss: {}'.format(i + 1, last_loss))
+                running_loss = 0.
+        return last_loss
+
+    best_vloss = 1_000_000.
+    with in_temporary_directory():
+        for epoch_number in range(2):
+            print('EPOCH {}:'.format(epoch_number + 1))
+            model.train(True)
+            avg_loss = train_one_epoch()
+            model.train(False)
+            running_vloss = 0.0
+            for i, (vinputs, vlabels) in enumerate(validation_loader):
+                running_vloss += loss_fn(model(vinputs), vlabels)
+            avg_vloss = running_vloss / (i + 1)
+            print('LOSS train {} valid {}'.format(avg_loss, avg_vloss))
+            if avg_vloss < best_vloss:
+                best_vloss = avg_vloss
+                model_path = 'model_{}'.format(epoch_number)
+                torch.save(model.state_dict(), model_path)
+        saved_model = GarmentClassifier()
+        print(saved_model.load_state_dict(torch.load(model_path)), best_vloss)
+    return {"fc3.weight": saved_model.fc3.weight, "conv1.grad": model.conv1.weight.grad}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
             mingpt_char, backprop_ninja, d2l_preliminaries, d2l_builders_guide, yunjey_basics,
             reinforce_policy_gradient, introyt_tensors, introyt_autograd, introyt_models,
             two_layer_nets, d2l_attention, char_rnn_generation,
-            recipes_default_device_and_multiple_models]
+            recipes_default_device_and_multiple_models, introyt_training]
