@@ -124,6 +124,7 @@ from .functions import (  # noqa: F401  (ops/linalg_module.py)
     det, inverse, logdet, matrix_power, pinverse, slogdet, svd,
 )
 from . import linalg  # noqa: F401  (torch.linalg)
+from . import functional  # noqa: F401  (torch.functional: einsum, split, norm, ...)
 from .kernels.threads import get_num_threads, set_num_threads  # noqa: F401
 from . import nn, optim, utils  # noqa: F401  (the top floor, written on the public API)
 from .layer_functions import *  # noqa: F401,F403  (torch.conv2d, torch.dropout, ...: top floor)
@@ -145,6 +146,11 @@ from .backends.precision import (  # noqa: F401
     set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms)
 
 __version__ = "0.1.0"
+
+# Named as PyTorch names them (``torch.Tensor``, ``torch.Size``, ...): ``print(type(x))``
+# shows <class 'minigrad.Tensor'>, as torch's shows <class 'torch.Tensor'>.
+for _cls in (Tensor, Size, dtype, device):
+    _cls.__module__ = __name__
 
 # PyTorch's dtype aliases.
 float = float32  # noqa: A001

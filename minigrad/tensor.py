@@ -1776,9 +1776,11 @@ class Tensor(TensorBase):
 
     # ---- in place --------------------------------------------------------
 
+    @arguments.checks_method_arguments(arguments.check_inplace_alpha)
     def add_(self, other, *, alpha=1):
         return ops.inplace(self, ops.add, other, alpha)
 
+    @arguments.checks_method_arguments(arguments.check_inplace_alpha)
     def sub_(self, other, *, alpha=1):
         return ops.inplace(self, ops.sub, other, alpha)
 

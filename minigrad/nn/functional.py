@@ -793,9 +793,10 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int,
     ndim, target_ndim = len(shape), len(target_shape)
     if ndim < 1:
         raise ValueError(f"Expected 1 or more dimensions (got {ndim})")
-    if ndim != 1 and target_ndim >= 1 and shape[0] != target_shape[0]:
+    target_batch = target_shape[0] if target_ndim else 0  # (PyTorch counts a 0-dim target as 0)
+    if ndim != 1 and shape[0] != target_batch:
         raise ValueError(f"Expected input batch_size ({shape[0]}) to match target "
-                         f"batch_size ({target_shape[0]}).")
+                         f"batch_size ({target_batch}).")
     if ndim <= 2 and target_ndim > 1:
         raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
     if ndim == 1 and target_ndim == 1 and target_shape[0] != 1:

@@ -278,8 +278,12 @@ def check_dim_method(function: str, args: tuple, kwargs: dict) -> None:
     check_dim_function(f"Tensor.{function}", args, kwargs)
 
 
-def check_addc_method(function: str, args: tuple, kwargs: dict) -> None:
+def check_addc_method(function: str, args: tuple, kwargs: dict):
+    older = _deprecated_value_first(function, args, kwargs)
+    if older is not None:
+        return older
     check_addc_arguments(f"Tensor.{function}", args, kwargs)
+    return None
 
 
 def check_float_argument(function: str, name: str, position: int, value) -> None:
@@ -556,19 +560,61 @@ OVERLOADS["Tensor.div"] = ("Tensor other", "Tensor other, *, str rounding_mode",
                            "Number other, *, str rounding_mode")
 
 
+_deprecations_warned = []  # PyTorch warns of its deprecated overloads once a process, all told
+
+
+def _deprecated_overload(function: str, old: str, new: str) -> None:
+    """PyTorch's warning for a call in a deprecated overload (once: one flag for all)."""
+    if not _deprecations_warned:
+        _deprecations_warned.append(function)
+        warnings.warn(f"This overload of {function} is deprecated:\n\t{function}({old})\n"
+                      f"Consider using one of the following signatures instead:\n"
+                      f"\t{function}({new})", UserWarning, stacklevel=5)
+
+
 def _deprecated_alpha_first(function: str, args: tuple, kwargs: dict):
-    """``x.add(alpha, other)``: PyTorch still takes the old order (number first), with a
-    warning; returns the call in today's form, or None if it is not that call."""
-    if function not in ("add", "sub") or not args or not is_number(args[0]):
+    """``x.add(alpha, other)`` (``add_``, ``sub``, ``sub_``): PyTorch still takes the old
+    order (number first), with a warning; returns the call in today's form, or None if it
+    is not that call."""
+    if function not in ("add", "sub", "add_", "sub_") or not args or not is_number(args[0]):
         return None
     rest = args[1:] + ((kwargs["other"],) if "other" in kwargs else ())
     if len(rest) != 1 or len(args) + len(kwargs) != 2 or not (
             is_tensor(rest[0]) or is_number(rest[0])):
         return None
-    warnings.warn(f"This overload of {function} is deprecated:\n\t{function}(Number alpha, "
-                  f"Tensor other)\nConsider using one of the following signatures instead:\n"
-                  f"\t{function}(Tensor other, *, Number alpha = 1)", UserWarning, stacklevel=4)
+    _deprecated_overload(function, "Number alpha, Tensor other", "Tensor other, *, Number "
+                         "alpha = 1")
     return (rest[0],), {"alpha": args[0]}
+
+
+def check_inplace_alpha(function: str, args: tuple, kwargs: dict):
+    """``x.add_(alpha, other)``, ``x.sub_(alpha, other)`` (old optimizers, old tutorials:
+    ``p.data.add_(-lr, p.grad.data)``) in today's form, with PyTorch's warning."""
+    older = _deprecated_alpha_first(function, args, kwargs)
+    if older is None and len(args) >= 3 and not kwargs:
+        _three_for_alpha(function, args)
+    if older is None and len(args) > 1:
+        raise TypeError(f"{function}() takes 1 positional argument but {len(args)} were given")
+    return older
+
+
+def _three_for_alpha(function: str, args: tuple):
+    """``x.add(a, b, c)``: PyTorch marks the arguments from the first that fits no overload
+    (a tensor first fits its oldest one, add(Tensor input, Number alpha, Tensor other))."""
+    start = 1 if len(args) == 3 and is_tensor(args[0]) else 0
+    marked = [type_name(a) if i < start or len(args) > 3 else f"!{type_name(a)}!"
+              for i, a in enumerate(args)]
+    raise TypeError(f"{function}() received an invalid combination of arguments - got "
+                    f"({', '.join(marked)}), but expected (Tensor other, *, Number alpha = 1)")
+
+
+def _deprecated_value_first(function: str, args: tuple, kwargs: dict):
+    """``x.addcmul_(value, tensor1, tensor2)`` (addcdiv too): the old order, in today's."""
+    if len(args) != 3 or kwargs or not is_number(args[0]):
+        return None
+    _deprecated_overload(function, "Number value, Tensor tensor1, Tensor tensor2",
+                         "Tensor tensor1, Tensor tensor2, *, Number value = 1")
+    return args[1:], {"value": args[0]}
 
 
 def check_binary_method(function: str, args: tuple, kwargs: dict):
@@ -581,13 +627,7 @@ def check_binary_method(function: str, args: tuple, kwargs: dict):
     if older is not None:
         return older
     if function in ("add", "sub") and len(args) >= 3 and not kwargs:
-        # PyTorch marks the arguments from the first that fits no overload (a tensor first
-        # fits its oldest one, add(Tensor input, Number alpha, Tensor other))
-        start = 1 if len(args) == 3 and is_tensor(args[0]) else 0
-        marked = [type_name(a) if i < start or len(args) > 3 else f"!{type_name(a)}!"
-                  for i, a in enumerate(args)]
-        raise TypeError(f"{function}() received an invalid combination of arguments - got "
-                        f"({', '.join(marked)}), but expected {expected}")
+        _three_for_alpha(function, args)
     if not args and not kwargs and function != "mul":
         if function == "div":
             raise invalid_combination("Tensor.div", args, kwargs)

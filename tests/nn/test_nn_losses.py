@@ -232,6 +232,14 @@ def F(lib):
     pytest.param(lambda lib: F(lib).cross_entropy(lib.ones(2, 3), lib.tensor([0, 1]),
                                                   label_smoothing=1.5), id="smoothing-range"),
     pytest.param(lambda lib: F(lib).nll_loss(lib.tensor(1.0), lib.tensor(0)), id="nll-0d"),
+    # a (1, C) row with a 0-dim class (char_rnn_generation_tutorial.py's NLLLoss per letter):
+    # PyTorch counts the 0-dim target as a batch of 0 and refuses it in forward
+    pytest.param(lambda lib: lib.nn.NLLLoss()(lib.zeros(1, 5), lib.tensor(2)),
+                 id="nll-row-0d-target"),
+    pytest.param(lambda lib: F(lib).cross_entropy(lib.zeros(1, 5), lib.tensor(2)),
+                 id="cross-entropy-row-0d-target"),
+    pytest.param(lambda lib: F(lib).nll_loss(lib.zeros(2, 5, 3), lib.tensor(1)),
+                 id="nll-3d-0d-target"),
 ])
 def test_loss_errors_are_torchs(call):
     assert raised(lambda: call(mg)) == raised(lambda: call(torch))

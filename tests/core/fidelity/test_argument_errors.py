@@ -15,6 +15,7 @@ import pytest
 import torch
 
 import minigrad
+from minigrad.rules import arguments
 from torch_compare import outcome as _outcome
 
 
@@ -269,7 +270,8 @@ def test_the_refused_calls_are_refused():
     assert len(refused) >= 105
 
 
-OLD_ORDER = ["x.add(2, x)", "x.sub(3, other=x)"]
+OLD_ORDER = ["x.add(2, x)", "x.sub(3, other=x)", "x.add_(-0.5, x)", "x.sub_(3, x)",
+             "x.addcmul_(2, x, x)", "x.addcdiv(0.5, x, x)"]
 
 
 @pytest.mark.parametrize("code", OLD_ORDER)
@@ -284,6 +286,7 @@ def test_the_old_order_warns_as_torch(code):
     printed = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
                              check=True).stdout
     theirs = ast.literal_eval(printed).split(" (Triggered internally")[0]
+    arguments._deprecations_warned.clear()  # (as in a fresh process)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         eval(code, {"x": minigrad.ones(2)})
@@ -291,6 +294,48 @@ def test_the_old_order_warns_as_torch(code):
     assert warning.category is UserWarning
     assert warning.filename == "<string>"  # the calling line (eval's), not the kit's
     assert str(warning.message) == theirs
+
+
+def _old_order_program(library):
+    x = library.ones(3)
+    x.add_(-0.5, x)  # (old optimizers: p.data.add_(-lr, grad); exp_avg_sq.addcmul_(1 - b, g, g))
+    x.sub_(2, library.full((3,), 0.25))
+    x.addcmul_(0.5, x, x)
+    y = x.add(2, x).addcdiv(3, x, x + 1)
+    return y
+
+
+def test_the_old_order_computes_as_torch_and_warns_once_a_process():
+    """The deprecated orders compute as today's (values and the in-place results), and
+    PyTorch's single warning flag: of several old-order calls, only the first warns."""
+    program = ("import warnings, torch\n"
+               "with warnings.catch_warnings(record=True) as caught:\n"
+               "    warnings.simplefilter('always')\n"
+               "    x = torch.ones(3)\n"
+               "    x.add_(-0.5, x); x.sub_(2, x); x.addcmul_(0.5, x, x); x.add(2, x)\n"
+               "print(len(caught))")
+    counted = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
+                             check=True).stdout
+    arguments._deprecations_warned.clear()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        mine = _old_order_program(minigrad)
+    assert len(caught) == int(counted) == 1
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = _old_order_program(torch)
+    assert repr(mine) == repr(theirs)
+    np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
+
+
+@pytest.mark.parametrize("code", ["x.add_(x, 2.)", "x.sub_(x, 1, 2)",
+                                  "x.add_(1, x, 2)", "x.add_(x, x)"])
+def test_an_extra_positional_argument_in_place_is_torchs_error(code):
+    def outcome(library):
+        with pytest.raises(TypeError) as raised:
+            eval(code, {"x": library.ones(2)})
+        return str(raised.value)
+    assert outcome(minigrad) == outcome(torch)
 
 
 def test_view_as_another_dtype_says_what_to_use():

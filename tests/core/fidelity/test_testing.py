@@ -61,5 +61,5 @@ def test_assert_close_as_torch(case, option):
         lib.testing.assert_close(actual, expected, **OPTIONS[option])
     ours, theirs = outcome(program, mg), outcome(program, torch)
     if case == "tensor and number":  # (the message names each library's Tensor class)
-        ours = tuple(x.replace("minigrad.tensor.Tensor", "torch.Tensor") for x in ours)
+        ours = tuple(x.replace("minigrad.Tensor", "torch.Tensor") for x in ours)
     assert ours == theirs

@@ -1956,8 +1956,779 @@ def reinforce_policy_gradient(torch):
     return {"affine2": policy.affine2.weight}
 
 
+# ---- pytorch/tutorials: introyt (the YouTube series), examples_nn, char-RNN; d2l attention --
+
+def introyt_tensors(torch):
+    """pytorch/tutorials beginner_source/introyt/tensors_deeper_tutorial.py: empty, zeros,
+    ones and rand after manual_seed(1729) (twice, the same draws), the *_like factories,
+    tensors from nested tuples and lists, dtype=int16 and .to(int32), arithmetic with
+    numbers and tensors (twos ** powers), broadcasting (and the three shapes that refuse to
+    broadcast, with PyTorch's messages), abs/ceil/floor/clamp, sin/asin, bitwise_xor, eq,
+    max/mean/std/prod/unique, cross, matmul and svd, sin_ and add_/mul_ in place,
+    matmul(out=) and rand(out=) keeping the object, clone and detach().clone(), devices
+    (and 'gpu' refused), unsqueeze/squeeze(_), reshape, and NumPy sharing memory."""
+    x = torch.empty(3, 4)
+    print(type(x).__name__, x.shape)
+    print(torch.zeros(2, 3), torch.ones(2, 3))
+    torch.manual_seed(1729)
+    random1, random2 = torch.rand(2, 3), torch.rand(2, 3)
+    torch.manual_seed(1729)
+    print(random1, random2, torch.rand(2, 3), torch.rand(2, 3))
+    x = torch.empty(2, 2, 3)
+    for made in (torch.empty_like(x), torch.zeros_like(x), torch.ones_like(x),
+                 torch.rand_like(x)):
+        print(made.shape, made.dtype)
+    print(torch.zeros_like(x), torch.ones_like(x), torch.rand_like(x))
+    print(torch.tensor([[3.1415926, 2.71828], [1.61803, 0.0072897]]),
+          torch.tensor((2, 3, 5, 7, 11, 13, 17, 19)), torch.tensor(((2, 4, 6), [3, 6, 9])))
+    a = torch.ones((2, 3), dtype=torch.int16)
+    b = torch.rand((2, 3), dtype=torch.float64) * 20.
+    print(a, b, b.to(torch.int32))
+    ones = torch.zeros(2, 2) + 1
+    twos = torch.ones(2, 2) * 2
+    threes = (torch.ones(2, 2) * 7 - 1) / 2
+    fours = twos ** 2
+    print(ones, twos, threes, fours, twos ** 0.5)
+    print(twos ** torch.tensor([[1, 2], [3, 4]]), ones + fours, threes * fours)
+    rand = torch.rand(2, 4)
+    print(rand, rand * (torch.ones(1, 4) * 2))
+    a = torch.ones(4, 3, 2)
+    print(a * torch.rand(3, 2), a * torch.rand(3, 1), a * torch.rand(1, 2))
+    for shape in ((3, 2), (4, 3), (2, 3), (0,)):
+        try:
+            print((torch.rand(2, 3) if shape == (3, 2) else a) * torch.rand(shape))
+        except RuntimeError as error:
+            print("RuntimeError:", error)
+    a = torch.rand(2, 4) * 2 - 1
+    print('Common functions:', torch.abs(a), torch.ceil(a), torch.floor(a),
+          torch.clamp(a, -0.5, 0.5))
+    angles = torch.tensor([0, math.pi / 4, math.pi / 2, 3 * math.pi / 4])
+    print(angles, torch.sin(angles), torch.asin(torch.sin(angles)))
+    print(torch.bitwise_xor(torch.tensor([1, 5, 11]), torch.tensor([2, 7, 10])))
+    d = torch.tensor([[1., 2.], [3., 4.]])
+    print(torch.eq(d, torch.ones(1, 2)), torch.max(d), torch.max(d).item(), torch.mean(d),
+          torch.std(d), torch.prod(d), torch.unique(torch.tensor([1, 2, 1, 2, 1, 2])))
+    m1 = torch.rand(2, 2)
+    m3 = torch.matmul(m1, torch.tensor([[3., 0.], [0., 3.]]))
+    print(torch.cross(torch.tensor([0., 1., 0.]), torch.tensor([1., 0., 0.])), m1, m3)
+    U, S, V = torch.svd(m3)
+    print(S, (U @ torch.diag(S) @ V.T - m3).abs().max() < 1e-5)
+    a = torch.tensor([0, math.pi / 4, math.pi / 2, 3 * math.pi / 4])
+    print(torch.sin(a), a)
+    b = a.clone()
+    print(torch.sin_(b), b)
+    a, b = torch.ones(2, 2), torch.rand(2, 2)
+    print(a.add_(b), a, b, b.mul_(b), b)
+    a, b, c = torch.rand(2, 2), torch.rand(2, 2), torch.zeros(2, 2)
+    old_id = id(c)
+    d = torch.matmul(a, b, out=c)
+    print(c, c is d, id(c) == old_id)
+    torch.rand(2, 2, out=c)
+    print(c, id(c) == old_id)
+    a = torch.ones(2, 2)
+    b = a
+    a[0][1] = 561
+    print(b)
+    a = torch.ones(2, 2)
+    b = a.clone()
+    print(b is not a, torch.eq(a, b))
+    a[0][1] = 561
+    print(b)
+    a = torch.rand(2, 2, requires_grad=True)
+    print(a, a.clone(), a.detach().clone(), a)
+    my_device = torch.device('cuda') if torch.cuda.is_available() else torch.device('cpu')
+    print('Device: {}'.format(my_device), torch.rand(2, 2, device=my_device),
+          torch.rand(2, 2).to(my_device).device)
+    try:
+        torch.rand(2, 2, device='gpu')
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+    a = torch.rand(3, 226, 226)
+    print(a.shape, a.unsqueeze(0).shape, torch.rand(1, 1, 1, 1, 1))
+    a = torch.rand(1, 20)
+    print(a.shape, a, a.squeeze(0).shape, a.squeeze(0), torch.rand(2, 2).squeeze(0).shape)
+    c = torch.rand(3).unsqueeze(1)
+    print(c.shape, torch.ones(4, 3, 2) * c)
+    batch_me = torch.rand(3, 226, 226)
+    batch_me.unsqueeze_(0)
+    print(batch_me.shape)
+    output3d = torch.rand(6, 20, 20)
+    print(output3d.reshape(6 * 20 * 20).shape, torch.reshape(output3d, (6 * 20 * 20,)).shape)
+    numpy_array = np.ones((2, 3))
+    pytorch_tensor = torch.from_numpy(numpy_array)
+    pytorch_rand = torch.rand(2, 3)
+    numpy_rand = pytorch_rand.numpy()
+    print(pytorch_tensor, pytorch_rand, numpy_rand)
+    numpy_array[1, 1] = 23
+    pytorch_rand[1, 1] = 17
+    print(pytorch_tensor, numpy_rand)
+    return {"c": c, "pytorch_rand": pytorch_rand}
+
+
+def introyt_autograd(torch):
+    """pytorch/tutorials beginner_source/introyt/autogradyt_tutorial.py: linspace with
+    requires_grad, sin, 2 * b + 1 and its sum printed with their grad_fns, walking
+    d.grad_fn.next_functions down to AccumulateGrad, a.grad after backward; TinyModel
+    (Linear-ReLU-Linear) and one SGD step on a squared-distance loss, gradients that
+    accumulate over five backward calls until zero_grad (grad None); requires_grad turned
+    off, no_grad as context and decorator, detach, the in-place error on a leaf, the
+    autograd profiler (its ops and counts; the times vary), the doubling loop's vector
+    backward, and torch.autograd.functional's jacobian, hessian, vjp, jvp, vhp, hvp."""
+    a = torch.linspace(0., 2. * math.pi, steps=25, requires_grad=True)
+    b = torch.sin(a)
+    c = 2 * b
+    d = c + 1
+    out = d.sum()
+    print(a, b, c, d, out)
+    print(d.grad_fn, d.grad_fn.next_functions, d.grad_fn.next_functions[0][0].next_functions)
+    node = d.grad_fn.next_functions[0][0].next_functions[0][0]
+    print(node.next_functions, node.next_functions[0][0].next_functions, c.grad_fn,
+          b.grad_fn, a.grad_fn)
+    out.backward()
+    print(a.grad, c.grad if c.is_leaf else None)
+
+    class TinyModel(torch.nn.Module):
+        def __init__(self):
+            super(TinyModel, self).__init__()
+            self.layer1 = torch.nn.Linear(1000, 100)
+            self.relu = torch.nn.ReLU()
+            self.layer2 = torch.nn.Linear(100, 10)
+
+        def forward(self, x):
+            return self.layer2(self.relu(self.layer1(x)))
+
+    some_input = torch.randn(16, 1000, requires_grad=False)
+    ideal_output = torch.randn(16, 10, requires_grad=False)
+    model = TinyModel()
+    print(model.layer2.weight[0][0:10], model.layer2.weight.grad)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.001)
+    loss = (ideal_output - model(some_input)).pow(2).sum()
+    print(loss)
+    loss.backward()
+    print(model.layer2.weight[0][0:10], model.layer2.weight.grad[0][0:10])
+    optimizer.step()
+    print(model.layer2.weight[0][0:10], model.layer2.weight.grad[0][0:10])
+    for i in range(0, 5):
+        loss = (ideal_output - model(some_input)).pow(2).sum()
+        loss.backward()
+    print(model.layer2.weight.grad[0][0:10])
+    optimizer.zero_grad()
+    print(model.layer2.weight.grad)
+    a = torch.ones(2, 3, requires_grad=True)
+    b1 = 2 * a
+    a.requires_grad = False
+    print(b1, 2 * a)
+    a = torch.ones(2, 3, requires_grad=True) * 2
+    b = torch.ones(2, 3, requires_grad=True) * 3
+    with torch.no_grad():
+        c2 = a + b
+    print(a + b, c2, a * b)
+
+    @torch.no_grad()
+    def add_tensors2(x, y):
+        return x + y
+    print(add_tensors2(a, b))
+    x = torch.rand(5, requires_grad=True)
+    print(x, x.detach())
+    try:
+        torch.sin_(torch.linspace(0., 2. * math.pi, steps=25, requires_grad=True))
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+    x = torch.randn(2, 3, requires_grad=True)
+    y = torch.rand(2, 3, requires_grad=True)
+    z = torch.ones(2, 3, requires_grad=True)
+    with torch.autograd.profiler.profile(use_cuda=False) as prf:
+        for _ in range(100):
+            z = (z / x) * y
+    print(sorted((event.key, event.count) for event in prf.key_averages()))
+    x = torch.randn(3, requires_grad=True)
+    y = x * 2
+    while y.data.norm() < 1000:
+        y = y * 2
+    print(y)
+    try:
+        y.backward()
+    except RuntimeError as error:
+        print("RuntimeError:", error)
+    y.backward(torch.tensor([0.1, 1.0, 0.0001], dtype=torch.float))
+    print(x.grad)
+
+    def exp_adder(x, y):
+        return 2 * x.exp() + 3 * y
+    functional = torch.autograd.functional
+    for n in (1, 3):
+        inputs = (torch.rand(n), torch.rand(n))
+        print(inputs, functional.jacobian(exp_adder, inputs))
+    print(functional.hessian(lambda x: (x.exp() * x).sum(), inputs[0]))
+
+    def do_some_doubling(x):
+        y = x * 2
+        while y.data.norm() < 1000:
+            y = y * 2
+        return y
+    inputs, v = torch.randn(3), torch.tensor([0.1, 1.0, 0.0001])
+    print(functional.vjp(do_some_doubling, inputs, v=v),
+          functional.jvp(do_some_doubling, inputs, v=v))
+    print(functional.vhp(lambda x: (x ** 3).sum(), inputs, v),
+          functional.hvp(lambda x: (x ** 3).sum(), inputs, v))
+    return {"x.grad": x.grad, "layer2.weight": model.layer2.weight}
+
+
+def introyt_models(torch):
+    """pytorch/tutorials beginner_source/introyt/modelsyt_tutorial.py: TinyModel with an
+    nn.Softmax() without dim (PyTorch's deprecation warning when called), the model and
+    its parameters printed, a Linear(3, 2) on rand(1, 3), LeNet written against
+    ``import torch.functional as F`` (which has no max_pool2d: the tutorial's slip, an
+    AttributeError), an LSTM tagger (Embedding, LSTM, log_softmax), MaxPool2d(3),
+    BatchNorm1d on a (1, 4, 4) input, Dropout(p=0.4) twice, and a small nn.Transformer
+    printed (its nested-tensor warning)."""
+    from importlib import import_module
+    F = import_module(torch.__name__ + ".functional")
+
+    class TinyModel(torch.nn.Module):
+        def __init__(self):
+            super(TinyModel, self).__init__()
+            self.linear1 = torch.nn.Linear(100, 200)
+            self.activation = torch.nn.ReLU()
+            self.linear2 = torch.nn.Linear(200, 10)
+            self.softmax = torch.nn.Softmax()
+
+        def forward(self, x):
+            return self.softmax(self.linear2(self.activation(self.linear1(x))))
+
+    tinymodel = TinyModel()
+    print('The model:', tinymodel, '\n\nJust one layer:', tinymodel.linear2)
+    for param in tinymodel.linear2.parameters():
+        print(param)
+    print([tuple(p.shape) for p in tinymodel.parameters()], tinymodel(torch.rand(2, 100)))
+    lin = torch.nn.Linear(3, 2)
+    x = torch.rand(1, 3)
+    print('Input:', x, *lin.parameters(), lin(x))
+
+    class LeNet(torch.nn.Module):
+        def __init__(self):
+            super(LeNet, self).__init__()
+            self.conv1 = torch.nn.Conv2d(1, 6, 5)
+            self.conv2 = torch.nn.Conv2d(6, 16, 3)
+            self.fc1 = torch.nn.Linear(16 * 6 * 6, 120)
+            self.fc2 = torch.nn.Linear(120, 84)
+            self.fc3 = torch.nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
+            return x
+
+    net = LeNet()
+    print(net)
+    try:
+        net(torch.rand(1, 1, 32, 32))
+    except AttributeError as error:
+        print(type(error).__name__, "max_pool2d" in str(error))
+
+    class LSTMTagger(torch.nn.Module):
+        def __init__(self, embedding_dim, hidden_dim, vocab_size, tagset_size):
+            super(LSTMTagger, self).__init__()
+            self.hidden_dim = hidden_dim
+            self.word_embeddings = torch.nn.Embedding(vocab_size, embedding_dim)
+            self.lstm = torch.nn.LSTM(embedding_dim, hidden_dim)
+            self.hidden2tag = torch.nn.Linear(hidden_dim, tagset_size)
+
+        def forward(self, sentence):
+            embeds = self.word_embeddings(sentence)
+            lstm_out, _ = self.lstm(embeds.view(len(sentence), 1, -1))
+            tag_space = self.hidden2tag(lstm_out.view(len(sentence), -1))
+            return torch.nn.functional.log_softmax(tag_space, dim=1)
+
+    tagger = LSTMTagger(6, 5, 9, 3)
+    scores = tagger(torch.tensor([0, 4, 2, 8]))
+    scores.sum().backward()
+    print(tagger, scores)
+    my_tensor = torch.rand(1, 6, 6)
+    print(my_tensor, torch.nn.MaxPool2d(3)(my_tensor))
+    my_tensor = torch.rand(1, 4, 4) * 20 + 5
+    normed_tensor = torch.nn.BatchNorm1d(4)(my_tensor)
+    print(my_tensor, my_tensor.mean(), normed_tensor, normed_tensor.mean().abs() < 1e-6)
+    my_tensor = torch.rand(1, 4, 4)
+    dropout = torch.nn.Dropout(p=0.4)
+    print(dropout(my_tensor), dropout(my_tensor))
+    print(torch.nn.Transformer(d_model=8, nhead=2, num_encoder_layers=1,
+                               num_decoder_layers=1, dim_feedforward=16))
+    return {"lstm.weight_hh_l0.grad": tagger.lstm.weight_hh_l0.grad,
+            "normed": normed_tensor}
+
+
+def two_layer_nets(torch):
+    """pytorch/tutorials beginner_source/examples_nn/two_layer_net_nn.py (Sequential,
+    MSELoss(reduction='sum'), model.zero_grad and ``param -= learning_rate * param.grad``
+    under no_grad), two_layer_net_optim.py and two_layer_net_module.py in their older
+    form (``Variable``, ``MSELoss(size_average=False)`` and its deprecation warning,
+    Adam, a TwoLayerNet Module with ``clamp(min=0)`` called through ``model.forward``,
+    SGD, and ``loss.data[0]``, which PyTorch now refuses with its IndexError), each for
+    100 of the 500 steps."""
+    from importlib import import_module
+    Variable = import_module(torch.__name__ + ".autograd").Variable
+    N, D_in, H, D_out = 64, 1000, 100, 10
+    x, y = torch.randn(N, D_in), torch.randn(N, D_out)
+    model = torch.nn.Sequential(torch.nn.Linear(D_in, H), torch.nn.ReLU(),
+                                torch.nn.Linear(H, D_out))
+    loss_fn = torch.nn.MSELoss(reduction='sum')
+    for t in range(100):
+        loss = loss_fn(model(x), y)
+        if t % 25 == 24:
+            print(t, loss.item())
+        model.zero_grad()
+        loss.backward()
+        with torch.no_grad():
+            for param in model.parameters():
+                param -= 1e-4 * param.grad
+    finals = {"nn.2.weight": model[2].weight}
+    x = Variable(torch.randn(N, D_in))
+    y = Variable(torch.randn(N, D_out), requires_grad=False)
+    model = torch.nn.Sequential(torch.nn.Linear(D_in, H), torch.nn.ReLU(),
+                                torch.nn.Linear(H, D_out))
+    loss_fn = torch.nn.MSELoss(size_average=False)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+    for t in range(100):
+        loss = loss_fn(model(x), y)
+        try:
+            print(t, loss.data[0])
+        except IndexError as error:
+            if t == 0:
+                print("IndexError:", error)
+        if t % 25 == 24:
+            print(t, loss.data.item())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    finals["optim.2.weight"] = model[2].weight
+
+    class TwoLayerNet(torch.nn.Module):
+        def __init__(self, D_in, H, D_out):
+            super(TwoLayerNet, self).__init__()
+            self.linear1 = torch.nn.Linear(D_in, H)
+            self.linear2 = torch.nn.Linear(H, D_out)
+
+        def forward(self, x):
+            return self.linear2(self.linear1(x).clamp(min=0))
+
+    model = TwoLayerNet(D_in, H, D_out)
+    criterion = torch.nn.MSELoss(size_average=False)
+    optimizer = torch.optim.SGD(model.parameters(), lr=1e-4)
+    for t in range(100):
+        loss = criterion(model.forward(x), y)
+        if t % 25 == 24:
+            print(t, loss.item())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    finals["module.linear2.weight"] = model.linear2.weight
+    return finals
+
+
+def d2l_attention(torch):
+    """d2l-ai/d2l-en chapter_attention-mechanisms-and-transformers (attention-scoring-
+    functions.md, multihead-attention.md, self-attention-and-positional-encoding.md,
+    PyTorch tabs): masked_softmax (a float arange compared with valid lengths, X[~mask] =
+    -1e6, repeat_interleave), bmm, DotProductAttention in eval mode, AdditiveAttention on
+    LazyLinear layers (printed before and after their first call), MultiHeadAttention's
+    transpose_qkv/transpose_output with permute and a backward, and PositionalEncoding
+    (torch.pow(10000, ...), sin and cos written into strided slices)."""
+    nn = torch.nn
+
+    def masked_softmax(X, valid_lens):
+        def _sequence_mask(X, valid_len, value=0):
+            maxlen = X.size(1)
+            mask = torch.arange((maxlen), dtype=torch.float32,
+                                device=X.device)[None, :] < valid_len[:, None]
+            X[~mask] = value
+            return X
+        if valid_lens is None:
+            return nn.functional.softmax(X, dim=-1)
+        shape = X.shape
+        if valid_lens.dim() == 1:
+            valid_lens = torch.repeat_interleave(valid_lens, shape[1])
+        else:
+            valid_lens = valid_lens.reshape(-1)
+        X = _sequence_mask(X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
+        return nn.functional.softmax(X.reshape(shape), dim=-1)
+
+    print(masked_softmax(torch.rand(2, 2, 4), torch.tensor([2, 3])),
+          masked_softmax(torch.rand(2, 2, 4), torch.tensor([[1, 3], [2, 4]])),
+          torch.bmm(torch.ones((2, 3, 4)), torch.ones((2, 4, 6))).shape)
+
+    class DotProductAttention(nn.Module):
+        def __init__(self, dropout):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, queries, keys, values, valid_lens=None):
+            d = queries.shape[-1]
+            scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
+            self.attention_weights = masked_softmax(scores, valid_lens)
+            return torch.bmm(self.dropout(self.attention_weights), values)
+
+    queries, keys = torch.normal(0, 1, (2, 1, 2)), torch.normal(0, 1, (2, 10, 2))
+    values, valid_lens = torch.normal(0, 1, (2, 10, 4)), torch.tensor([2, 6])
+    attention = DotProductAttention(dropout=0.5)
+    attention.eval()
+    print(attention(queries, keys, values, valid_lens),
+          attention.attention_weights.reshape((1, 1, 2, 10)))
+
+    class AdditiveAttention(nn.Module):
+        def __init__(self, num_hiddens, dropout, **kwargs):
+            super(AdditiveAttention, self).__init__(**kwargs)
+            self.W_k = nn.LazyLinear(num_hiddens, bias=False)
+            self.W_q = nn.LazyLinear(num_hiddens, bias=False)
+            self.w_v = nn.LazyLinear(1, bias=False)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, queries, keys, values, valid_lens):
+            queries, keys = self.W_q(queries), self.W_k(keys)
+            features = torch.tanh(queries.unsqueeze(2) + keys.unsqueeze(1))
+            scores = self.w_v(features).squeeze(-1)
+            self.attention_weights = masked_softmax(scores, valid_lens)
+            return torch.bmm(self.dropout(self.attention_weights), values)
+
+    attention = AdditiveAttention(num_hiddens=8, dropout=0.1)
+    print(attention)
+    attention.eval()
+    out = attention(torch.normal(0, 1, (2, 1, 20)), keys, values, valid_lens)
+    out.sum().backward()
+    print(attention, out, attention.W_q.weight.grad[0], attention.w_v.weight.grad)
+    finals = {"additive.W_k.grad": attention.W_k.weight.grad}
+
+    class MultiHeadAttention(nn.Module):
+        def __init__(self, num_hiddens, num_heads, dropout, bias=False, **kwargs):
+            super().__init__()
+            self.num_heads = num_heads
+            self.attention = DotProductAttention(dropout)
+            self.W_q = nn.LazyLinear(num_hiddens, bias=bias)
+            self.W_k = nn.LazyLinear(num_hiddens, bias=bias)
+            self.W_v = nn.LazyLinear(num_hiddens, bias=bias)
+            self.W_o = nn.LazyLinear(num_hiddens, bias=bias)
+
+        def forward(self, queries, keys, values, valid_lens):
+            queries = self.transpose_qkv(self.W_q(queries))
+            keys = self.transpose_qkv(self.W_k(keys))
+            values = self.transpose_qkv(self.W_v(values))
+            if valid_lens is not None:
+                valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
+            output = self.attention(queries, keys, values, valid_lens)
+            return self.W_o(self.transpose_output(output))
+
+        def transpose_qkv(self, X):
+            X = X.reshape(X.shape[0], X.shape[1], self.num_heads, -1)
+            X = X.permute(0, 2, 1, 3)
+            return X.reshape(-1, X.shape[2], X.shape[3])
+
+        def transpose_output(self, X):
+            X = X.reshape(-1, self.num_heads, X.shape[1], X.shape[2])
+            X = X.permute(0, 2, 1, 3)
+            return X.reshape(X.shape[0], X.shape[1], -1)
+
+    attention = MultiHeadAttention(100, 5, 0.5)
+    X, Y = torch.ones((2, 4, 100)), torch.ones((2, 6, 100))
+    out = attention(X, Y, Y, torch.tensor([3, 2]))
+    out.sum().backward()
+    print(out.shape, out[0, 0, :5], attention.W_o.weight.grad[:2, :4])
+    finals["multihead.W_q.grad"] = attention.W_q.weight.grad
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, num_hiddens, dropout, max_len=1000):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+            self.P = torch.zeros((1, max_len, num_hiddens))
+            X = torch.arange(max_len, dtype=torch.float32).reshape(-1, 1) / torch.pow(
+                10000, torch.arange(0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)
+            self.P[:, :, 0::2] = torch.sin(X)
+            self.P[:, :, 1::2] = torch.cos(X)
+
+        def forward(self, X):
+            X = X + self.P[:, :X.shape[1], :].to(X.device)
+            return self.dropout(X)
+
+    pos_encoding = PositionalEncoding(32, 0)
+    X = pos_encoding(torch.zeros((1, 60, 32)))
+    P = pos_encoding.P[:, :X.shape[1], :]
+    print(P[0, :, 6:10].T[:, ::12], P[0, :, :].unsqueeze(0).unsqueeze(0).shape)
+    finals["P"] = P
+    return finals
+
+
+def char_rnn_generation(torch):
+    """pytorch/tutorials intermediate_source/char_rnn_generation_tutorial.py: the RNN
+    with a category one-hot concatenated to each letter (i2h, i2o, o2o, Dropout(0.1),
+    nn.LogSoftmax(dim=1)), one-hot input tensors built by item assignment, LongTensor
+    targets unsqueeze_(-1)'d, NLLLoss summed over the letters, updates with
+    ``p.data.add_(p.grad.data, alpha=-learning_rate)``, the printed progress line, and
+    sampling with output.topk(1) until EOS. A few made-up names per language stand for
+    data/names/*.txt, and 300 of the 100,000 iterations are run."""
+    import string
+    import unicodedata
+    all_letters = string.ascii_letters + " .,;'-"
+    n_letters = len(all_letters) + 1
+
+    def unicodeToAscii(s):
+        return ''.join(c for c in unicodedata.normalize('NFD', s)
+                       if unicodedata.category(c) != 'Mn' and c in all_letters)
+    category_lines = {'Russian': ['Abramov', 'Ivanov', 'Romanov', 'Sokolov'],
+                      'German': ['Bauer', 'Muller', 'Schmidt', 'Weber'],
+                      'Spanish': ['Garcia', 'Lopez', 'Perez', 'Sanchez'],
+                      'Chinese': ['Chen', 'Huang', 'Li', 'Zhang']}
+    all_categories = list(category_lines)
+    n_categories = len(all_categories)
+    print('# categories:', n_categories, all_categories, unicodeToAscii("O'Néàl"))
+    nn = torch.nn
+
+    class RNN(nn.Module):
+        def __init__(self, input_size, hidden_size, output_size):
+            super(RNN, self).__init__()
+            self.hidden_size = hidden_size
+            self.i2h = nn.Linear(n_categories + input_size + hidden_size, hidden_size)
+            self.i2o = nn.Linear(n_categories + input_size + hidden_size, output_size)
+            self.o2o = nn.Linear(hidden_size + output_size, output_size)
+            self.dropout = nn.Dropout(0.1)
+            self.softmax = nn.LogSoftmax(dim=1)
+
+        def forward(self, category, input, hidden):
+            input_combined = torch.cat((category, input, hidden), 1)
+            hidden = self.i2h(input_combined)
+            output = self.i2o(input_combined)
+            output = self.o2o(torch.cat((hidden, output), 1))
+            return self.softmax(self.dropout(output)), hidden
+
+        def initHidden(self):
+            return torch.zeros(1, self.hidden_size)
+
+    def randomChoice(items):
+        return items[random.randint(0, len(items) - 1)]
+
+    def categoryTensor(category):
+        tensor = torch.zeros(1, n_categories)
+        tensor[0][all_categories.index(category)] = 1
+        return tensor
+
+    def inputTensor(line):
+        tensor = torch.zeros(len(line), 1, n_letters)
+        for li in range(len(line)):
+            tensor[li][0][all_letters.find(line[li])] = 1
+        return tensor
+
+    def targetTensor(line):
+        letter_indexes = [all_letters.find(line[li]) for li in range(1, len(line))]
+        letter_indexes.append(n_letters - 1)
+        return torch.LongTensor(letter_indexes)
+
+    def randomTrainingExample():
+        category = randomChoice(all_categories)
+        line = randomChoice(category_lines[category])
+        return categoryTensor(category), inputTensor(line), targetTensor(line)
+
+    criterion = nn.NLLLoss()
+    learning_rate = 0.0005
+    rnn = RNN(n_letters, 128, n_letters)
+
+    def train(category_tensor, input_line_tensor, target_line_tensor):
+        target_line_tensor.unsqueeze_(-1)
+        hidden = rnn.initHidden()
+        rnn.zero_grad()
+        loss = torch.Tensor([0])
+        for i in range(input_line_tensor.size(0)):
+            output, hidden = rnn(category_tensor, input_line_tensor[i], hidden)
+            loss += criterion(output, target_line_tensor[i])
+        loss.backward()
+        for p in rnn.parameters():
+            p.data.add_(p.grad.data, alpha=-learning_rate)
+        return output, loss.item() / input_line_tensor.size(0)
+
+    n_iters, total_loss = 300, 0
+    for iter in range(1, n_iters + 1):
+        output, loss = train(*randomTrainingExample())
+        total_loss += loss
+        if iter % 100 == 0:
+            print('%s (%d %d%%) %.4f' % ('0m 0s', iter, iter / n_iters * 100, loss))
+
+    def sample(category, start_letter='A'):
+        with torch.no_grad():
+            category_tensor = categoryTensor(category)
+            input = inputTensor(start_letter)
+            hidden = rnn.initHidden()
+            output_name = start_letter
+            for i in range(20):
+                output, hidden = rnn(category_tensor, input[0], hidden)
+                topv, topi = output.topk(1)
+                topi = topi[0][0]
+                if topi == n_letters - 1:
+                    break
+                letter = all_letters[topi]
+                output_name += letter
+                input = inputTensor(letter)
+            return output_name
+
+    for category, letters in (('Russian', 'RUS'), ('German', 'GER'), ('Chinese', 'CHI')):
+        print([sample(category, start_letter) for start_letter in letters])
+    return {"o2o.weight": rnn.o2o.weight, "i2h.bias.grad": rnn.i2h.bias.grad}
+
+def recipes_default_device_and_multiple_models(torch):
+    """pytorch/tutorials recipes_source/recipes/changing_default_device.py (a Linear's
+    output device, ``with torch.device('cpu')`` around a Linear and a randn, 'cuda'
+    refused here, set_default_device) and saving_multiple_models_in_one_file.py (two
+    LeNet-like Nets with SGD(momentum=0.9), one dict of both state dicts and both
+    optimizers' saved with torch.save and loaded into new ones; eval()/train())."""
+    nn, F = torch.nn, torch.nn.functional
+    mod = torch.nn.Linear(20, 30)
+    print(mod(torch.randn(128, 20, device='cpu')).device)
+    with torch.device('cpu'):
+        mod = torch.nn.Linear(20, 30)
+        print(mod.weight.device, mod(torch.randn(128, 20)).device)
+    try:
+        with torch.device('cuda'):
+            torch.nn.Linear(20, 30)
+    except (AssertionError, RuntimeError) as error:
+        print(type(error).__name__, error)
+    torch.set_default_device('cpu')
+    mod = torch.nn.Linear(20, 30)
+    print(mod.weight.device, mod(torch.randn(128, 20)).device, torch.get_default_device())
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = x.flatten(start_dim=1)
+            return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))
+
+    netA, netB = Net(), Net()
+    optimizerA = torch.optim.SGD(netA.parameters(), lr=0.001, momentum=0.9)
+    optimizerB = torch.optim.SGD(netB.parameters(), lr=0.001, momentum=0.9)
+    netA(torch.rand(2, 3, 32, 32)).sum().backward()
+    optimizerA.step()
+    with in_temporary_directory():
+        torch.save({'modelA_state_dict': netA.state_dict(),
+                    'modelB_state_dict': netB.state_dict(),
+                    'optimizerA_state_dict': optimizerA.state_dict(),
+                    'optimizerB_state_dict': optimizerB.state_dict()}, "model.pt")
+        modelA, modelB = Net(), Net()
+        optimModelA = torch.optim.SGD(modelA.parameters(), lr=0.001, momentum=0.9)
+        optimModelB = torch.optim.SGD(modelB.parameters(), lr=0.001, momentum=0.9)
+        checkpoint = torch.load("model.pt")
+    print(modelA.load_state_dict(checkpoint['modelA_state_dict']),
+          modelB.load_state_dict(checkpoint['modelB_state_dict']))
+    optimModelA.load_state_dict(checkpoint['optimizerA_state_dict'])
+    optimModelB.load_state_dict(checkpoint['optimizerB_state_dict'])
+    print(optimModelA.state_dict()['param_groups'], optimModelB.state_dict()['state'],
+          sorted(checkpoint))
+    print(modelA.eval(), modelB.eval().training, modelA.train().training)
+    return {"modelA.fc3.bias": modelA.fc3.bias,
+            "momentum_buffer": optimModelA.state_dict()['state'][0]['momentum_buffer']}
+
+def introyt_training(torch):
+    """pytorch/tutorials beginner_source/introyt/trainingyt.py: FashionMNIST (normalized
+    to [-1, 1]) through DataLoaders of 4 with num_workers=2, the old ``dataiter.next()``
+    (PyTorch's AttributeError naming its _MultiProcessingDataLoaderIter), the
+    GarmentClassifier (LeNet-5 variant with view(-1, 16 * 4 * 4)), CrossEntropyLoss on
+    dummy outputs, SGD with momentum, train_one_epoch's running loss, validation losses
+    summed as tensors (``running_vloss += vloss``) and formatted with '{}', the best
+    model saved by state_dict and loaded back. TensorBoard's SummaryWriter is left out
+    and 80 + 20 random images stand for the data, two epochs."""
+    def stand_in(n, seed):
+        data = image_dataset(torch, n, seed=seed)
+
+        class Normalized(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):
+                image, label = data[i]
+                return (image - 0.5) / 0.5, label
+        return Normalized()
+    training_set, validation_set = stand_in(80, 1), stand_in(20, 2)
+    training_loader = torch.utils.data.DataLoader(training_set, batch_size=4, shuffle=True,
+                                                  num_workers=2)
+    validation_loader = torch.utils.data.DataLoader(validation_set, batch_size=4,
+                                                    shuffle=False, num_workers=2)
+    classes = ('T-shirt/top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt',
+               'Sneaker', 'Bag', 'Ankle Boot')
+    print('Training set has {} instances'.format(len(training_set)))
+    dataiter = iter(training_loader)
+    try:
+        images, labels = dataiter.next()
+    except AttributeError as error:
+        print(error)
+        images, labels = next(dataiter)
+    print("  ".join(classes[labels[j]] for j in range(4)),
+          (images[0].mean(dim=0) / 2 + 0.5).sum())
+    nn, F = torch.nn, torch.nn.functional
+
+    class GarmentClassifier(nn.Module):
+        def __init__(self):
+            super(GarmentClassifier, self).__init__()
+            self.conv1 = nn.Conv2d(1, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 4 * 4, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = x.view(-1, 16 * 4 * 4)
+            return self.fc3(F.relu(self.fc2(F.relu(self.fc1(x)))))
+
+    model = GarmentClassifier()
+    loss_fn = torch.nn.CrossEntropyLoss()
+    dummy_outputs, dummy_labels = torch.rand(4, 10), torch.tensor([1, 5, 3, 7])
+    print(dummy_outputs, dummy_labels,
+          'Total loss for this batch: {}'.format(loss_fn(dummy_outputs, dummy_labels).item()))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+
+    def train_one_epoch():
+        running_loss, last_loss = 0., 0.
+        for i, (inputs, labels) in enumerate(training_loader):
+            optimizer.zero_grad()
+            loss = loss_fn(model(inputs), labels)
+            loss.backward()
+            optimizer.step()
+            running_loss += loss.item()
+            if i % 10 == 9:
+                last_loss = running_loss / 10
+                print('  batch {} loss: {}'.format(i + 1, last_loss))
+                running_loss = 0.
+        return last_loss
+
+    best_vloss = 1_000_000.
+    with in_temporary_directory():
+        for epoch_number in range(2):
+            print('EPOCH {}:'.format(epoch_number + 1))
+            model.train(True)
+            avg_loss = train_one_epoch()
+            model.train(False)
+            running_vloss = 0.0
+            for i, (vinputs, vlabels) in enumerate(validation_loader):
+                running_vloss += loss_fn(model(vinputs), vlabels)
+            avg_vloss = running_vloss / (i + 1)
+            print('LOSS train {} valid {}'.format(avg_loss, avg_vloss))
+            if avg_vloss < best_vloss:
+                best_vloss = avg_vloss
+                model_path = 'model_{}'.format(epoch_number)
+                torch.save(model.state_dict(), model_path)
+        saved_model = GarmentClassifier()
+        print(saved_model.load_state_dict(torch.load(model_path)), best_vloss)
+    return {"fc3.weight": saved_model.fc3.weight, "conv1.grad": model.conv1.weight.grad}
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
             mingpt_char, backprop_ninja, d2l_preliminaries, d2l_builders_guide, yunjey_basics,
-            reinforce_policy_gradient]
+            reinforce_policy_gradient, introyt_tensors, introyt_autograd, introyt_models,
+            two_layer_nets, d2l_attention, char_rnn_generation,
+            recipes_default_device_and_multiple_models, introyt_training]
