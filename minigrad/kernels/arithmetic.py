@@ -42,11 +42,12 @@ def power(base, exponent):
                 return np.divide(1, root, out=_own(root))
             if exponent == -1:
                 return np.divide(1, base)
-        if base.dtype == np.float32:  # (any other power: in float64, rounded once, as
-            # for a tensor exponent below; PyTorch's SLEEF pow gives that value but in about
-            # 2 % of elements, where NumPy's float32 loop differed in 11-20 %)
-            return _float32_power(base, exponent) if base.size < threads.BIG \
-                else threads.call(_float32_power, base, exponent)
+        if base.dtype == np.float32 and base.size < threads.BIG:  # (any other power: in
+            # float64, rounded once, as for a tensor exponent below; PyTorch's SLEEF pow
+            # gives that value but in about 2 % of elements, where NumPy's float32 loop
+            # differed in 11-20 %. A big array keeps NumPy's float32 loop on threads, as
+            # exp does: an ulp apart, twice as fast)
+            return _float32_power(base, exponent)
         # (a few ns per element, so a big array on threads)
         return np.power(base, exponent) if base.size < threads.BIG \
             else threads.call(np.power, base, exponent)
@@ -60,12 +61,9 @@ def power(base, exponent):
     return _integer_power(base, exponent, base_array, exponent_array)
 
 
-def _float32_power(base, exponent, out=None):
-    """float32 ``base ** exponent`` computed in float64 and rounded once (into ``out``)."""
-    if out is None:
-        return np.power(base, exponent, dtype=np.float64).astype(np.float32)
-    out[...] = np.power(base, exponent, dtype=np.float64)
-    return out
+def _float32_power(base, exponent):
+    """float32 ``base ** exponent`` computed in float64 and rounded once."""
+    return np.power(base, exponent, dtype=np.float64).astype(np.float32)
 
 
 def _own(array):

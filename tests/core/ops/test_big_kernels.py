@@ -70,6 +70,16 @@ def _exp_formula(x):
     return np.asarray(np.exp(x))
 
 
+def _power_formula(exponent):
+    """float32 below BIG elements computed in float64 and rounded once (as exp); a big
+    array NumPy's own float32 loop."""
+    def formula(x):
+        if x.dtype == np.float32 and x.size < threads.BIG:
+            return np.power(x, exponent, dtype=np.float64).astype(np.float32)
+        return np.power(x, exponent)
+    return formula
+
+
 UNARY = {  # kernel, formula
     "exp": (pointwise.exp, _exp_formula),
     "log": (pointwise.log, np.log),
@@ -77,9 +87,9 @@ UNARY = {  # kernel, formula
     "cos": (pointwise.cos, np.cos),
     "tanh": (pointwise.tanh, np.tanh),
     "sigmoid": (pointwise.sigmoid, _sigmoid_formula),
-    "** 2.5": (lambda x: arithmetic.power(x, 2.5), lambda x: np.power(x, 2.5)),
-    "** -1.5": (lambda x: arithmetic.power(x, -1.5), lambda x: np.power(x, -1.5)),
-    "** 7": (lambda x: arithmetic.power(x, 7), lambda x: np.power(x, 7)),
+    "** 2.5": (lambda x: arithmetic.power(x, 2.5), _power_formula(2.5)),
+    "** -1.5": (lambda x: arithmetic.power(x, -1.5), _power_formula(-1.5)),
+    "** 7": (lambda x: arithmetic.power(x, 7), _power_formula(7)),
     "sqrt": (pointwise.sqrt, lambda x: np.asarray(np.sqrt(x))),
     "** 0.5": (lambda x: arithmetic.power(x, 0.5),  # (a square root, but in float16)
                lambda x: np.power(x, 0.5) if x.dtype == np.float16 else np.sqrt(x)),
