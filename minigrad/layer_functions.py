@@ -109,8 +109,9 @@ def rms_norm(input, normalized_shape, weight=None, eps=None):
 
 
 def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
-    """The table first, then the indices (``F.embedding``'s order is the other way)."""
-    return F.embedding(indices, weight, None if padding_idx == -1 else padding_idx)
+    """The table first, then the indices (``F.embedding``'s order is the other way); a
+    negative ``padding_idx`` is none (F.embedding wraps its own before calling this)."""
+    return F.embedding(indices, weight, None if padding_idx < 0 else padding_idx)
 
 
 def batch_norm(input, weight, bias, running_mean, running_var, training, momentum, eps,

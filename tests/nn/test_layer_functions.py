@@ -54,6 +54,7 @@ CALLS = {
     "rms_norm": "torch.rms_norm(x3, [5])",
     "embedding": "torch.embedding(w2, torch.tensor([[0, 2], [1, 1]]))",
     "embedding padding_idx": "torch.embedding(w2, torch.tensor([0, 2, 0]), 0)",
+    "embedding negative padding_idx": "torch.embedding(w2, torch.tensor([0, 2, 0]), -2)",
     "batch_norm": "torch.batch_norm(x3, None, None, torch.zeros(2), torch.ones(2), True, 0.1, 1e-5, False)",
     "instance_norm": "torch.instance_norm(x3, None, None, None, None, True, 0.1, 1e-5, False)",
     "constant_pad_nd": "torch.constant_pad_nd(x2, [1, 2], 3.5)",
