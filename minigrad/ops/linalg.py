@@ -472,11 +472,16 @@ CROSS_WARNING = (
     "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)")
 
 
+_CROSS_WARNED: list = []  # (PyTorch's TORCH_WARN_ONCE: once a process)
+
+
 def cross(a, b, dim=None):
     """The cross product of 3-vectors along ``dim`` (``None``: the first dim of size 3,
-    with PyTorch's deprecation warning)."""
+    with PyTorch's deprecation warning, once a process as PyTorch gives it)."""
     if dim is None:
-        warnings.warn(CROSS_WARNING, UserWarning, stacklevel=3)
+        if not _CROSS_WARNED:
+            _CROSS_WARNED.append(True)
+            warnings.warn(CROSS_WARNING, UserWarning, stacklevel=3)
         sizes = [n for n in a.shape]
         if 3 not in sizes:
             raise RuntimeError("no dimension of size 3 in input")

@@ -5,6 +5,8 @@ for bad input.
 Each case is written once as ``fn(lib, *tensors)`` and runs on both libraries (see
 ``torch_compare.py``; the shared arrays are in ``op_cases.py``)."""
 
+import subprocess
+import sys
 import warnings
 
 import numpy as np
@@ -257,3 +259,14 @@ def test_bool_matrix_products_are_refused_where_torch_runs_a_kernel(call):
     def program(lib):
         return repr(eval(call, {"torch": lib, "B": lambda *s: lib.ones(s, dtype=lib.bool)}))
     assert outcome(program, mg) == outcome(program, torch)
+
+
+def test_cross_without_dim_warns_once_a_process_as_torch():
+    """PyTorch's deprecation warning for cross without ``dim`` is a TORCH_WARN_ONCE."""
+    program = ("import warnings, {lib} as t\nwarnings.simplefilter('always')\n"
+               "with warnings.catch_warnings(record=True) as seen:\n"
+               "    t.cross(t.ones(3), t.ones(3)); t.cross(t.ones(2, 3), t.ones(2, 3))\n"
+               "print(len(seen), str(seen[0].message).split('.')[0])")
+    said = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,
+                           text=True, check=True).stdout for lib in ("minigrad", "torch")]
+    assert said[0] == said[1] == "1 Using torch\n"

@@ -28,8 +28,11 @@ from public_tutorials import PROGRAMS
 NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?")
 ADDRESS = re.compile(r"0x[0-9a-fA-F]+")
 TRIGGERED = re.compile(r" \(Triggered internally at .*?\)", re.S)
-# minigrad's own note that num_workers > 0 loads in the main process (PyTorch says nothing)
-OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process",)
+# minigrad's own note that num_workers > 0 loads in the main process (PyTorch says nothing),
+# and the warnings both libraries give once a process (whether a program sees them depends on
+# what ran before it in the same test worker)
+OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process",
+             "Using torch.cross without specifying the dim arg is deprecated")
 
 
 def run(program, library):
