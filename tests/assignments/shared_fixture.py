@@ -4,9 +4,11 @@ The first worker to create the folder computes; the others wait for its JSON
 result (the pattern pytest-xdist documents, with mkdir as the lock).
 """
 
+import csv
 import json
 import os
 import time
+from pathlib import Path
 
 from grader.report import write_atomic
 
@@ -38,3 +40,21 @@ def shared(tmp_path_factory, name: str, compute) -> dict:
         raise
     write_atomic(done, json.dumps(result))
     return result
+
+
+def read_graded(graded: dict) -> dict:
+    """A shared ``grade`` run's dict with what it wrote added: ``results`` (each student's
+    result JSON, by student) and ``book`` (gradebook.csv's rows)."""
+    out = Path(graded["out"])
+    results = {}
+    for path in (out / "results").glob("*/*.json"):
+        result = json.loads(path.read_text(encoding="utf-8"))
+        results[result["student"]] = result
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
+        book = list(csv.DictReader(file))
+    return {**graded, "results": results, "book": book}
+
+
+def book_rows(graded: dict, student: str) -> dict:
+    """``student``'s gradebook rows, by question."""
+    return {r["question"]: r for r in graded["book"] if r["student"] == student}

@@ -32,7 +32,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from keys import WRONG, build, right
-from shared_fixture import shared
+from shared_fixture import book_rows, read_graded, shared
 
 from grader.batch import owner_of
 from grader.cli import main
@@ -140,19 +140,7 @@ def _grade(folder: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    graded = shared(tmp_path_factory, "graded_red_team2", _grade)
-    out = Path(graded["out"])
-    results = {}
-    for path in (out / "results").glob("*/*.json"):
-        result = json.loads(path.read_text(encoding="utf-8"))
-        results[result["student"]] = result
-    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
-        book = list(csv.DictReader(file))
-    return {**graded, "results": results, "book": book}
-
-
-def _rows(graded, student) -> dict:
-    return {r["question"]: r for r in graded["book"] if r["student"] == student}
+    return read_graded(shared(tmp_path_factory, "graded_red_team2", _grade))
 
 
 def test_the_class_is_graded_and_its_report_written(graded):
@@ -177,7 +165,7 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 @pytest.mark.parametrize("name", ATTACKS)
 def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
     baseline = "t_q1_right" if name in HELD else name[0] + "_wrong"
-    wrong, rows = _rows(graded, baseline), _rows(graded, name)
+    wrong, rows = book_rows(graded, baseline), book_rows(graded, name)
     assert rows.keys() == wrong.keys()
     for question, row in rows.items():
         if row["points"] == "" and row["needs_review"] == "":

@@ -34,8 +34,6 @@ grader must not run (``f"{open(...).read()}"``), or costs without bound to read
 (``f"{x:999999999}"``, ``9**9**9``, text multiplied), in an answer cell.
 """
 
-import csv
-import json
 import sysconfig
 import time
 from pathlib import Path
@@ -43,7 +41,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from keys import WRONG, build, numbers, right
-from shared_fixture import shared
+from shared_fixture import book_rows, read_graded, shared
 
 from grader.answers import written_answers
 from grader.cli import main
@@ -147,19 +145,7 @@ def _grade(folder: Path) -> dict:
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    graded = shared(tmp_path_factory, "graded_red_team3", _grade)
-    out = Path(graded["out"])
-    results = {}
-    for path in (out / "results").glob("*/*.json"):
-        result = json.loads(path.read_text(encoding="utf-8"))
-        results[result["student"]] = result
-    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
-        book = list(csv.DictReader(file))
-    return {**graded, "results": results, "book": book}
-
-
-def _rows(graded, student) -> dict:
-    return {r["question"]: r for r in graded["book"] if r["student"] == student}
+    return read_graded(shared(tmp_path_factory, "graded_red_team3", _grade))
 
 
 def test_the_class_is_graded(graded):
@@ -185,7 +171,7 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 
 @pytest.mark.parametrize("name", ATTACKS)
 def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
-    wrong, rows = _rows(graded, BASELINE.get(name, name[0] + "_wrong")), _rows(graded, name)
+    wrong, rows = book_rows(graded, BASELINE.get(name, name[0] + "_wrong")), book_rows(graded, name)
     assert rows.keys() == wrong.keys()
     for question, row in rows.items():
         if row["points"] == "":
