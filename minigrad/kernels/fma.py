@@ -52,13 +52,22 @@ def fma64(a, b, c) -> np.ndarray:
         even = (np.asarray(u).view(np.int64) & 1) == 0
         u = np.where((error != 0) & even, np.nextafter(u, np.copysign(np.inf, error)), u)
         result = s + u
-        special = ~(np.isfinite(a) & np.isfinite(b) & np.isfinite(c))
-        if special.any():  # (IEEE's rules; a finite product never overflows inside an FMA)
-            result = np.where(special, np.where(np.isfinite(a) & np.isfinite(b), c, a * b + c), result)
-        overflowed = ~np.isfinite(result) & ~special
-        if overflowed.any():  # (a product, or a factor's split, beyond float64's range)
-            result = np.where(overflowed, _fma64_scaled(a, b, c), result)
+        unfinished = ~np.isfinite(result)  # (an inf or nan operand, or a step that overflowed)
+        if unfinished.any():
+            result = np.where(unfinished, _fma64_beyond(a, b, c), result)
         return result
+
+
+def _fma64_beyond(a, b, c):
+    """fma64 where its steps gave inf or nan. An inf or nan operand: IEEE's rules (a
+    finite product never overflows inside an FMA, so an infinite addend wins). Finite
+    operands whose product, or a factor's split, overflowed: computed scaled."""
+    finite_product = np.isfinite(a) & np.isfinite(b)
+    special = ~(finite_product & np.isfinite(c))
+    if not special.any():
+        return _fma64_scaled(a, b, c)
+    scaled = _fma64_scaled(*(np.where(special, 0.0, v) for v in (a, b, c)))
+    return np.where(special, np.where(finite_product, c, a * b + c), scaled)
 
 
 def _fma64_scaled(a, b, c):
