@@ -77,7 +77,10 @@ def _fma64_scaled(a, b, c):
     beyond the range)."""
     (a_m, a_e), (b_m, b_e) = np.frexp(a), np.frexp(b)
     scale = np.maximum(a_e + b_e, 0)
-    return np.ldexp(fma64(a_m, np.ldexp(b_m, a_e + b_e - scale), np.ldexp(c, -scale)), scale)
+    scaled = np.ldexp(fma64(a_m, np.ldexp(b_m, a_e + b_e - scale), np.ldexp(c, -scale)), scale)
+    # (a zero factor times a huge one is a zero product: the sum is c, which the scaling
+    # down would have lost below the range; + a * b gives a zero c the FMA's sign)
+    return np.where((a == 0) | (b == 0), c + a * b, scaled)
 
 
 def one_minus_square64(y: np.ndarray, out=None) -> np.ndarray:
