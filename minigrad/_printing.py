@@ -25,6 +25,7 @@ import numpy as np
 
 from . import dtypes
 from .autograd import forward_ad
+from .kernels.meta import MetaArray
 
 __all__ = ["set_printoptions", "get_printoptions", "printoptions", "tensor_repr",
            "PRINT_OPTS", "builtin_method"]
@@ -226,7 +227,13 @@ def tensor_repr(tensor) -> str:
     indent = len(prefix)
     data, dtype = tensor._data, tensor.dtype
     suffixes = []
-    if data.size == 0:
+    if type(data) is MetaArray:  # (a shape and a dtype, no numbers)
+        suffixes.append("device='meta'")
+        suffixes.append(f"size={tuple(data.shape)}")
+        if dtype is not dtypes.get_default_dtype():
+            suffixes.append(f"dtype={dtype!r}")
+        body = "..."
+    elif data.size == 0:
         if data.ndim != 1:  # the shape cannot be read from "[]"
             suffixes.append(f"size={tuple(data.shape)}")
         if dtype is not dtypes.get_default_dtype():  # nor the dtype

@@ -28,7 +28,8 @@ import numpy as np
 
 from . import dtypes, errors, layouts
 from . import random as _random
-from .devices import check_device
+from .devices import check_device, meta_requested
+from .kernels import meta
 from .kernels import random as random_kernels
 from .kernels.fma import fma64
 from .ops import random as random_ops
@@ -110,11 +111,12 @@ def tensor(data, *, dtype: dtypes.dtype | None = None, device=None,
     (torch.int64, torch.float32)
     """
     _check_options("tensor", strided, pin_memory)
-    check_device(device, creating=False)
+    on_meta = meta_requested(device, creating=False)
     dtype = dtypes.parse_dtype(dtype, "tensor")
     if isinstance(data, TensorBase):
         warnings.warn(errors.COPY_CONSTRUCT, UserWarning, stacklevel=2)
-    return _check_can_require_grad(make(array_from(data, dtype)), requires_grad)
+    array = array_from(data, dtype)
+    return _check_can_require_grad(make(_placed(array, on_meta)), requires_grad)
 
 
 def as_tensor(data, *, dtype: dtypes.dtype | None = None, device=None) -> TensorBase:
@@ -235,10 +237,18 @@ def _size(function: str, size: tuple) -> tuple[int, ...]:
     return tuple(shape)
 
 
+def _placed(array, on_meta: bool):
+    """``array``, or on the meta device a meta array of its shape and dtype."""
+    return meta.like(array) if on_meta else array
+
+
 def _filled(function: str, size, value, dtype, device, requires_grad: bool,
             out=None) -> TensorBase:
-    check_device(device)
+    on_meta = meta_requested(device)
     dtype = _out_dtype(function, dtype, out) or dtypes.get_default_dtype()
+    if on_meta:
+        return _check_can_require_grad(make(meta.empty(_size(function, size), dtype.numpy)),
+                                       requires_grad)
     array = np.full(_size(function, size), value, dtype=dtype.numpy)
     if array.size == 0:  # (NumPy gives it zero strides; torch row-major ones)
         array = memory.empty_strided(array.shape,
@@ -348,9 +358,11 @@ def _like(function: str, x, value, dtype, device, requires_grad: bool,
     if not isinstance(x, TensorBase):
         raise TypeError(f"{function}(): argument 'input' (position 1) must be Tensor, "
                         f"not {type(x).__name__}")
-    # A *_like factory without device= makes its tensor on input's device: the CPU.
+    # A *_like factory without device= makes its tensor on input's device.
     result = _filled(function, (x.shape,), value, dtype or x.dtype,
-                     "cpu" if device is None else device, requires_grad)
+                     x.device if device is None else device, requires_grad)
+    if result.is_meta:
+        return result
     if memory_format in (None, preserve_format):  # laid out as input (torch's empty_like)
         result._data = memory.with_strides(result._data,
                                                     memory.preserved_strides(x._data))
@@ -428,7 +440,8 @@ def _randomly_like(function: str, input, dtype, device, requires_grad: bool, mem
     """A tensor shaped (and, unless memory_format says otherwise, laid out) as ``input``,
     filled in place by ``fill``: PyTorch fills it in the order of its memory."""
     result = _like(function, input, 0, dtype, device, False, memory_format=memory_format)
-    fill(result)
+    if not result.is_meta:  # (no numbers: the generator is left as it was, as PyTorch's)
+        fill(result)
     return _check_can_require_grad(result, requires_grad)
 
 
@@ -488,7 +501,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=strided, dev
     (tensor([0, 1, 2, 3]), tensor([0.0000, 0.2500, 0.5000, 0.7500]))
     """
     _check_options("arange", layout, pin_memory, out)
-    check_device(device)
+    on_meta = meta_requested(device)
     if end is None:
         start, end = 0, start
     start, end, step = _number(start), _number(end), _number(step)
@@ -518,8 +531,8 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=strided, dev
     else:
         count = -((start - end) // step)  # ceil((end - start) / step), exactly
         values = start + step * np.arange(count, dtype=np.int64)
-    return _into_out("arange", make(values.astype(dtype.numpy)), out, requires_grad,
-                     errors.RANGE_OUT_RESIZED)
+    return _into_out("arange", make(_placed(values.astype(dtype.numpy), on_meta)), out,
+                     requires_grad, errors.RANGE_OUT_RESIZED)
 
 
 def linspace(start, end, steps, *, out=None, dtype=None, layout=strided, device=None,
@@ -534,7 +547,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=strided, device=
         raise TypeError(f"linspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    check_device(device)
+    on_meta = meta_requested(device)
     dtype = _out_dtype("linspace", dtype, out) or dtypes.get_default_dtype()
     start, end = _number(start), _number(end)
     if dtype.is_floating_point:
@@ -555,8 +568,8 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=strided, device=
                           fma64(step, index, start),
                           fma64(-step, steps - 1 - index, end))
     # (linspace resizes its out tensor without a warning, as PyTorch's does)
-    return _into_out("linspace", make(values.astype(dtype.numpy)), out, requires_grad,
-                     resize_warning=None)
+    return _into_out("linspace", make(_placed(values.astype(dtype.numpy), on_meta)), out,
+                     requires_grad, resize_warning=None)
 
 
 def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=strided,
@@ -569,7 +582,7 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=strid
         raise TypeError(f"logspace(): argument 'steps' must be int, not {type(steps).__name__}")
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    check_device(device)
+    on_meta = meta_requested(device)
     dtype = _out_dtype("logspace", dtype, out) or dtypes.get_default_dtype()
     start, end = _number(start), _number(end)
     if dtype.is_floating_point:  # (start and end in the dtype first, as PyTorch's scalar_t)
@@ -582,8 +595,8 @@ def logspace(start, end, steps, base=10.0, *, out=None, dtype=None, layout=strid
                          end - step * (steps - index - 1)) if steps > 1 else index + start
     with np.errstate(over="ignore", invalid="ignore"):
         values = np.power(np.float64(base), exponents)
-    return _into_out("logspace", make(values.astype(dtype.numpy)), out, requires_grad,
-                     resize_warning=None)
+    return _into_out("logspace", make(_placed(values.astype(dtype.numpy), on_meta)), out,
+                     requires_grad, resize_warning=None)
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=strided, device=None,
@@ -597,10 +610,10 @@ def eye(n, m=None, *, out=None, dtype=None, layout=strided, device=None,
                             f"not {type(value).__name__}")
         if value is not None and value < 0:
             raise RuntimeError(f"{name} must be greater or equal to 0, got {value}")
-    check_device(device)
+    on_meta = meta_requested(device)
     dtype = _out_dtype("eye", dtype, out) or dtypes.get_default_dtype()
     array = np.eye(n, n if m is None else m, dtype=dtype.numpy)
-    return _into_out("eye", make(array), out, requires_grad)
+    return _into_out("eye", make(_placed(array, on_meta)), out, requires_grad)
 
 
 # ---- random tensors ------------------------------------------------------------------
@@ -615,9 +628,14 @@ def _random_dtype(dtype, function: str, kernel: str, out=None) -> dtypes.dtype:
     return dtype
 
 
-def _randomly_filled(function: str, size, dtype, out, requires_grad: bool, fill) -> TensorBase:
+def _randomly_filled(function: str, size, dtype, out, requires_grad: bool, fill,
+                     device=None) -> TensorBase:
     """A new tensor of ``size`` filled in place by ``fill(tensor)`` (ops/random.py), then
-    given to ``out`` and made to require grad as asked."""
+    given to ``out`` and made to require grad as asked. On the meta device: no numbers,
+    and the generator is left as it was (as PyTorch's)."""
+    if meta_requested(device):
+        return _check_can_require_grad(make(meta.empty(_size(function, size), dtype.numpy)),
+                                       requires_grad)
     result = make(np.zeros(_size(function, size), dtype=dtype.numpy))
     fill(result)
     if isinstance(out, TensorBase) and out.shape != result.shape and function == "randn":
@@ -636,11 +654,11 @@ def randn(*size, generator=None, out=None, dtype=None, layout=strided, device=No
     tensor([ 1.5410, -0.2934, -2.1788])
     """
     _check_options("randn", layout, pin_memory, out)
-    check_device(device)
+    meta_requested(device)
     generator = _random.cpu_generator(generator, "randn")
     dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu", out)
     return _randomly_filled("randn", size, dtype, out, requires_grad,
-                            lambda t: random_ops.normal_(t, 0, 1, generator))
+                            lambda t: random_ops.normal_(t, 0, 1, generator), device)
 
 
 @size_keyword
@@ -648,11 +666,11 @@ def rand(*size, generator=None, out=None, dtype=None, layout=strided, device=Non
          requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Samples from the uniform distribution on [0, 1): PyTorch's numbers."""
     _check_options("rand", layout, pin_memory, out)
-    check_device(device)
+    meta_requested(device)
     generator = _random.cpu_generator(generator, "rand")
     dtype = _random_dtype(dtype, "rand", "check_uniform_bounds", out)
     return _randomly_filled("rand", size, dtype, out, requires_grad,
-                            lambda t: random_ops.uniform_(t, 0, 1, generator))
+                            lambda t: random_ops.uniform_(t, 0, 1, generator), device)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None,
@@ -675,12 +693,12 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         where = f" (position {size_position})" if size_position else ""
         raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, "
                         f"not {type_name(size)}")
-    check_device(device)
+    meta_requested(device)
     generator = _random.cpu_generator(generator, "randint")
     dtype = _out_dtype("randint", dtype, out) or dtypes.int64
     low, high = int(low), int(high)
     return _randomly_filled("randint", (tuple(size),), dtype, out, requires_grad,
-                            lambda t: random_ops.random_(t, low, high, generator, 0))
+                            lambda t: random_ops.random_(t, low, high, generator, 0), device)
 
 
 def randperm(n, *, generator=None, out=None, dtype=dtypes.int64, layout=strided, device=None,

@@ -121,6 +121,7 @@ def _parse(text: str) -> tuple[str, int | None]:
 
 
 CPU = device("cpu")
+META = device("meta")
 
 
 def as_device(value) -> device:
@@ -143,8 +144,9 @@ def _missing(kind: str, creating: bool) -> BaseException:
     if kind in ("hpu", "privateuseone"):
         return ModuleNotFoundError(f"No module named 'torch.{kind}'")
     if kind == "meta":
-        return NotImplementedError("minigrad has no 'meta' device: every tensor holds its "
-                                   "numbers on the CPU (use device='cpu')")
+        return NotImplementedError("minigrad makes meta tensors with empty, zeros, ones, full, "
+                                   "rand, randn, randint, tensor, their _like forms and .to(); "
+                                   "not this function")
     if kind in _BACKEND_NAMES and (creating or kind == "lazy"):
         return NotImplementedError(errors.dispatcher_missing(_BACKEND_NAMES[kind]))
     return RuntimeError(errors.not_linked(kind))
@@ -162,6 +164,22 @@ def check_device(value, creating: bool = True) -> None:
     kind = as_device(value).type
     if kind != "cpu":
         raise _missing(kind, creating)
+
+
+def meta_requested(value, creating: bool = True) -> bool:
+    """Whether a factory's ``device=`` (None: the default device) asks for a meta tensor,
+    a shape and a dtype without numbers (``kernels/meta.py``); any other device than the
+    CPU raises, as ``check_device``."""
+    if value is None:
+        value = _default_device
+        if value is None:
+            return False
+    elif value == "cpu" or value is CPU:
+        return False
+    if as_device(value).type == "meta":
+        return True
+    check_device(value, creating)
+    return False
 
 
 def check_cuda_device(value) -> None:
@@ -209,7 +227,7 @@ def to_arguments(args: tuple, kwargs: dict) -> tuple:
         to(dtype, non_blocking=False, copy=False)
         to(other_tensor, non_blocking=False, copy=False)     (other's dtype and device)
 
-    The device is checked here (PyTorch's error if it is not the CPU)."""
+    The device is checked here (PyTorch's error if it is not the CPU or meta)."""
     kwargs = dict(kwargs)
     target, dtype = kwargs.pop("device", None), kwargs.pop("dtype", None)
     flags = [kwargs.pop("non_blocking", False), kwargs.pop("copy", False)]
@@ -230,5 +248,6 @@ def to_arguments(args: tuple, kwargs: dict) -> tuple:
     flags[:len(rest)] = rest
     if target is not None:
         target = as_device(target)
-        check_device(target, creating=False)
+        if target.type != "meta":
+            check_device(target, creating=False)
     return target, dtypes.parse_dtype(dtype, "to"), builtins.bool(flags[1])

@@ -354,3 +354,17 @@ MASKED_FILL_UINT8 = "masked_fill_ only supports boolean masks, but got mask with
 class _LinAlgError(RuntimeError):
     """torch.linalg.LinAlgError (PyTorch's class is ``torch._C._LinAlgError``): a
     singular matrix, a matrix that is not positive-definite. A RuntimeError, as PyTorch's."""
+
+
+# PyTorch's meta device, for an op whose result's shape depends on the values.
+META_NONZERO = ("The register_meta function for torch.nonzero() raises unimplemented by default, "
+                "as a correct data-independent implementation does not exist. This "
+                "implementation returns a fake value, assuming all elements of the tensor are "
+                "non-zero. To enable this registration, please set "
+                "'torch.fx.experimental._config.meta_nonzero_assume_all_nonzero' to True.")
+META_NO_KERNEL = ("aten::{}: attempted to run this operator with Meta tensors, but there was "
+                  "no fake impl or Meta kernel registered. You may have run into this message "
+                  "while using an operator with PT2 compilation APIs (torch.compile/"
+                  "torch.export); in order to use this operator with those APIs you'll need to "
+                  "add a fake impl. Please see the following for next steps:  "
+                  "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")

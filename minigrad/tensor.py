@@ -18,6 +18,8 @@ from . import creation, devices, dtypes, errors, layouts
 from . import ops
 from . import random as _random
 from .kernels import layout as memory
+from .kernels import meta
+from .kernels.meta import MetaArray
 from .ops import random as random_ops
 from .rules import arguments, math_dtypes
 from ._printing import builtin_method, tensor_repr
@@ -47,6 +49,16 @@ def _inference_alias(alias, tensor) -> None:
     if not inference.enabled and inference.is_inference(alias):
         inference.keep_version(alias)
         alias._version_cell = Version()
+
+
+def _to_or_from_meta(x, dtype):
+    """``x.to("meta")``: a copy (``ToCopyBackward0``) that keeps only a shape and a dtype;
+    from the meta device nothing can be copied, as in PyTorch."""
+    if x.is_meta:
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    result = ops.to_dtype(x, dtype, True)
+    result._data = meta.like(result._data)
+    return result
 
 
 class Tensor(TensorBase):
@@ -356,7 +368,9 @@ class Tensor(TensorBase):
 
     def data_ptr(self) -> int:
         """The address of the first element: equal for a tensor and the views that start
-        where it does (``x.view(12)``, ``x.t()``), as in PyTorch."""
+        where it does (``x.view(12)``, ``x.t()``), as in PyTorch; 0 for a meta tensor."""
+        if type(self._data) is MetaArray:
+            return 0
         return self._data.__array_interface__["data"][0]
 
     def is_floating_point(self) -> bool:
@@ -374,12 +388,17 @@ class Tensor(TensorBase):
 
     @property
     def device(self) -> devices.device:
-        """Where the data lives: ``device(type='cpu')`` (minigrad has only the CPU)."""
-        return devices.CPU
+        """Where the data lives: ``device(type='cpu')``, or ``device(type='meta')`` for a
+        tensor of a shape and a dtype without numbers (``kernels/meta.py``)."""
+        return devices.META if type(self._data) is MetaArray else devices.CPU
 
     @property
     def is_cpu(self) -> bool:
-        return True
+        return type(self._data) is not MetaArray
+
+    @property
+    def is_meta(self) -> bool:
+        return type(self._data) is MetaArray
 
     @property
     def is_cuda(self) -> bool:
@@ -414,8 +433,11 @@ class Tensor(TensorBase):
     def to(self, *args, **kwargs) -> "Tensor":
         """Convert to another dtype or device: ``x.to(torch.float64)``, ``x.to("cpu")``,
         ``x.to(device, torch.float64)``, ``x.to(other_tensor)``; ``copy=True`` always
-        copies. The only device is the CPU: another one raises PyTorch's error."""
+        copies. The devices are the CPU and meta (a shape and a dtype without numbers,
+        which cannot be copied back); another one raises PyTorch's error."""
         device, dtype, copy = devices.to_arguments(args, kwargs)
+        if device is not None and (device.type == "meta") != self.is_meta:
+            return _to_or_from_meta(self, dtype or self.dtype)
         # "cpu:0" is not "cpu" (this tensor's device), so PyTorch copies to it.
         copy = copy or (device is not None and device.index is not None)
         return ops.to_dtype(self, dtype or self.dtype, copy)
@@ -469,7 +491,7 @@ class Tensor(TensorBase):
         return self.to(dtypes.bool)
 
     def cpu(self) -> "Tensor":
-        return self
+        return _to_or_from_meta(self, self.dtype) if self.is_meta else self
 
     def cuda(self, device=None, non_blocking: bool = False) -> "Tensor":
         """Fails as on a CPU-only PyTorch: ``Torch not compiled with CUDA enabled``."""
@@ -492,6 +514,9 @@ class Tensor(TensorBase):
         """The data as a NumPy array (shared, not copied)."""
         if self._requires_grad:
             raise RuntimeError(errors.NUMPY_REQUIRES_GRAD)
+        if type(self._data) is MetaArray:
+            raise TypeError("can't convert meta device type tensor to numpy. Use Tensor.cpu() "
+                            "to copy the tensor to host memory first.")
         return self._data
 
     def tolist(self):
@@ -2238,7 +2263,8 @@ class Tensor(TensorBase):
     def new_ones(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         creation._check_options("new_ones", layout, pin_memory)
-        return creation.ones(*size, dtype=dtype or self.dtype, layout=layout, device=device or "cpu",
+        return creation.ones(*size, dtype=dtype or self.dtype, layout=layout,
+                             device=device or "cpu",
                   requires_grad=requires_grad, pin_memory=pin_memory)
 
     def new_full(self, size, fill_value, *, dtype=None, layout=layouts.strided, device=None,

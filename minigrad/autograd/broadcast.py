@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
+from ..kernels.meta import MetaArray
 from ..kernels.summation import cascade_sum, sum_axes
 
 __all__ = ["broadcast_shapes", "sum_to", "expand_array", "has_internal_overlap"]
@@ -57,8 +58,8 @@ def expand_array(array: np.ndarray, shape) -> np.ndarray:
 def has_internal_overlap(array: np.ndarray) -> bool:
     """True when two elements of ``array`` are one memory location (a stride 0 over a
     size > 1, as ``expand`` makes): torch's in-place ops other than fill refuse to
-    write there."""
-    return array.size > 1 and any(stride == 0 and size > 1
+    write there. (A meta array's zero strides stand for no memory: see kernels/meta.py.)"""
+    return array.size > 1 and type(array) is not MetaArray and any(stride == 0 and size > 1
                                   for stride, size in zip(array.strides, array.shape))
 
 

@@ -325,7 +325,7 @@ class Node(NodeHooks):
         """``_validate`` for arrays."""
         shape, np_dtype = meta
         if type(grad) is not np.ndarray:
-            grad = np.asarray(grad)  # (NumPy gives 0-dim results as scalars)
+            grad = np.asanyarray(grad)  # (NumPy gives 0-dim results as scalars; a meta array stays)
         if grad.shape != shape:
             self._check_expandable(index, grad.shape, shape)
             grad = sum_to(grad, shape)

@@ -14,7 +14,9 @@ import numpy as np
 
 from ..dtypes import DTYPE_OF
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
-from . import forward_ad, grad_mode, profiler, tensor_base
+from ..kernels import meta as meta_arrays
+from ..kernels.meta import MetaArray
+from . import forward_ad, grad_mode, meta, profiler, tensor_base
 from .packing import DEFAULT_HOOKS, keep
 from .saved import saved_tensor
 from .tensor_base import TensorBase, make
@@ -23,7 +25,7 @@ __all__ = ["apply_to_arrays", "as_arrays"]
 
 
 def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
-                    profiled: bool = False, dual: bool = False):
+                    profiled: bool = False, dual: bool = False, devices_checked: bool = False):
     """``cls.apply(*inputs, **params)`` once the NumPy values ``forward``
     receives are known (``arrays``, one per input; see ``_as_arrays``). The
     elementwise ops' usual case comes here directly (``ops.arithmetic._binary``,
@@ -31,11 +33,14 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
     gradient have the result's shape and dtype, with at least one dimension
     (``same``; see ``Node.elementwise``). While a profile runs, it is timed as one
     event (``profiler.run_op``); inside a forward AD level, the result gets its
-    tangent (``forward_ad.run_op``)."""
+    tangent (``forward_ad.run_op``); once meta tensors exist, an op on one gives
+    meta tensors (``meta.run_op``)."""
     if profiler.enabled and not profiled:
         return profiler.run_op(apply_to_arrays, cls, inputs, arrays, params, same)
     if forward_ad.active and not dual:
         return forward_ad.run_op(apply_to_arrays, cls, inputs, arrays, params, same, profiled)
+    if meta_arrays.seen and not devices_checked:
+        return meta.run_op(apply_to_arrays, cls, inputs, arrays, params, same, profiled, dual)
     # Not __init__: most nodes are never recorded (everything computed under
     # no_grad, inside backward too), so only a recorded node gets the state
     # of a graph node (here and in _link).
@@ -110,7 +115,7 @@ def apply_to_arrays(cls, inputs, arrays, params: dict, same: bool = False,
         return make(result)
     else:
         # (make(result, node), inline: this runs once per recorded op)
-        if type(result) is not np.ndarray:
+        if type(result) is not np.ndarray and type(result) is not MetaArray:
             result = np.asarray(result)
         output = _new_object(tensor_base.Tensor)
         output._data = result

@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..dtypes import DTYPE_OF
+from ..kernels import meta as meta_arrays
+from ..kernels.meta import MetaArray
 from . import inference
 
 __all__ = ["TensorBase", "Version", "make", "set_tensor_class", "is_tensor"]
@@ -67,8 +69,10 @@ _new_object = object.__new__
 def make(data, grad_fn=None, requires_grad: bool = False, output_nr: int = 0,
          version: Version | None = None, base=None):
     """Wrap a NumPy array in a Tensor (no copy, no checks)."""
-    if type(data) is not np.ndarray:
+    if type(data) is not np.ndarray and type(data) is not MetaArray:
         data = np.asarray(data)
+    if meta_arrays.seen and data.base is not None and meta_arrays.lost(data):
+        data = meta_arrays.like(data)  # (np.asarray of a meta array: see kernels/meta.py)
     tensor = _new_object(Tensor)
     tensor._data = data
     tensor.dtype = DTYPE_OF[data.dtype]

@@ -20,4 +20,5 @@ classes (``minigrad/ops/``) call these functions from their ``forward`` and
 | float_errors  | NumPy's floating-point warnings, off while minigrad computes         |
 | fma           | a * b + c rounded once (float32 and float64), as an FMA instruction |
 | random        | PyTorch's CPU generator (mt19937) and its distributions, bit for bit |
+| meta          | the meta device's arrays: a shape and a dtype over one element       |
 """

@@ -22,6 +22,8 @@ import itertools
 import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
+from .meta import empty as meta_empty, is_meta
+
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution",
            "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
            "max_pool_backward", "max_pool_gather", "max_unpool", "avg_pool",
@@ -133,6 +135,9 @@ def convolution(x, weight, bias, stride, padding, dilation, groups, output_paddi
         return conv_transpose(x, weight, bias, stride, padding, dilation, groups, output_padding)
     kernel = weight.shape[2:]
     out = tuple(output_size(*args) for args in zip(x.shape[2:], kernel, stride, padding, dilation))
+    if is_meta(x) or is_meta(weight):  # (a shape only: see meta.py)
+        return meta_empty((x.shape[0], weight.shape[0]) + out, np.result_type(x.dtype,
+                                                                              weight.dtype))
     cols = _window_matrix(x, kernel, stride, padding, dilation, groups, out)
     w = weight.reshape(groups, weight.shape[0] // groups, -1)
     y = _per_group(w, cols)  # (G, O/G, N * L)

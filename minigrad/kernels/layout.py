@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import errors
+from .meta import MetaArray
 
 
 def storage_nbytes(array: np.ndarray) -> int:
@@ -122,8 +123,8 @@ def empty_strided(shape, strides, dtype) -> np.ndarray:
 
 def with_strides(array: np.ndarray, strides) -> np.ndarray:
     """``array``'s values laid out with ``strides`` (``array`` itself if they are
-    its own)."""
-    if geometry(array)[1] == tuple(strides):
+    its own, or if it is a meta array: no values)."""
+    if type(array) is MetaArray or geometry(array)[1] == tuple(strides):
         return array
     out = empty_strided(array.shape, strides, array.dtype)
     if array.size:
@@ -292,7 +293,10 @@ def sorted_dims(ndim: int, should_swap) -> list:
 def in_iterator_layout(result: np.ndarray, arrays) -> np.ndarray:
     """``result`` (an elementwise op's, laid out by NumPy) laid out as torch lays it
     out for these operands: the same values, copied only where the layouts differ
-    (operands of different layouts, e.g. ``c.t() + ones(3, 2)``)."""
+    (operands of different layouts, e.g. ``c.t() + ones(3, 2)``). A meta array has no
+    numbers to lay out."""
+    if type(result) is MetaArray:
+        return result
     shape = result.shape
     slow_to_fast = list(reversed(iterator_order(shape, arrays)))
     wanted = [0] * len(shape)

@@ -26,25 +26,28 @@ class _BatchNorm(Module):
                  affine: bool = True, track_running_stats: bool = True, device=None,
                  dtype=None, *, bias: bool = True) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         self.num_features = num_features
         self.eps = eps
         self.momentum = momentum
         self.affine = affine
         self.track_running_stats = track_running_stats
         if affine:
-            self.weight = Parameter(minigrad.empty(num_features, dtype=dtype))
+            self.weight = Parameter(minigrad.empty(num_features, dtype=dtype, device=device))
             if bias:
-                self.bias = Parameter(minigrad.empty(num_features, dtype=dtype))
+                self.bias = Parameter(minigrad.empty(num_features, dtype=dtype, device=device))
             else:
                 self.register_parameter("bias", None)
         else:
             self.register_parameter("weight", None)
             self.register_parameter("bias", None)
         if track_running_stats:
-            self.register_buffer("running_mean", minigrad.zeros(num_features, dtype=dtype))
-            self.register_buffer("running_var", minigrad.ones(num_features, dtype=dtype))
-            self.register_buffer("num_batches_tracked", minigrad.tensor(0, dtype=minigrad.long))
+            self.register_buffer("running_mean", minigrad.zeros(num_features, dtype=dtype,
+                                                                device=device))
+            self.register_buffer("running_var", minigrad.ones(num_features, dtype=dtype,
+                                                              device=device))
+            self.register_buffer("num_batches_tracked", minigrad.tensor(0, dtype=minigrad.long,
+                                                                        device=device))
         else:
             self.register_buffer("running_mean", None)
             self.register_buffer("running_var", None)

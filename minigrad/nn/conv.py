@@ -46,7 +46,7 @@ class _ConvNd(Module):
                  dilation=1, groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
                  device=None, dtype=None) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         stride = _ntuple(stride, self.n)
         if groups <= 0:
             raise ValueError("groups must be a positive integer")
@@ -75,9 +75,10 @@ class _ConvNd(Module):
         # (a transposed convolution's weight is (in, out / groups, *kernel))
         shape = ((in_channels, out_channels // groups) if self.transposed else
                  (out_channels, in_channels // groups))
-        self.weight = Parameter(minigrad.empty((*shape, *self.kernel_size), dtype=dtype))
+        self.weight = Parameter(minigrad.empty((*shape, *self.kernel_size), dtype=dtype,
+                                               device=device))
         if bias:
-            self.bias = Parameter(minigrad.empty(out_channels, dtype=dtype))
+            self.bias = Parameter(minigrad.empty(out_channels, dtype=dtype, device=device))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -181,7 +181,8 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
         raise RuntimeError(f"Expected tensor for argument #1 'indices' to have one of the "
                            f"following scalar types: Long, Int; but got {input.type()} "
                            f"instead (while checking arguments for embedding)")
-    if input.numel() and not (0 <= input.min() and input.max() < weight.size(0)):
+    if input.numel() and not input.is_meta and not (
+            0 <= input.min() and input.max() < weight.size(0)):  # (meta: no values to check)
         raise IndexError("index out of range in self")
     return ops.embedding(weight, input, padding_idx)
 
@@ -718,13 +719,15 @@ def one_hot(input: Tensor, num_classes: int = -1) -> Tensor:
     if input.numel() == 0:
         if num_classes <= 0:
             raise RuntimeError("Can not infer total number of classes from empty tensor.")
+    elif input.is_meta and num_classes != -1:
+        pass  # (no values to check)
     elif input.min() < 0:
         raise RuntimeError("Class values must be non-negative.")
     elif num_classes == -1:
         num_classes = int(input.max()) + 1
     elif input.max() >= num_classes:
         raise RuntimeError("Class values must be smaller than num_classes.")
-    return (input.unsqueeze(-1) == minigrad.arange(num_classes)).long()
+    return (input.unsqueeze(-1) == minigrad.arange(num_classes, device=input.device)).long()
 
 
 def _reduce(loss: Tensor, reduction: str) -> Tensor:

@@ -46,12 +46,13 @@ class Linear(Module):
     def __init__(self, in_features: int, out_features: int, bias: bool = True,
                  device=None, dtype=None) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         self.in_features = in_features
         self.out_features = out_features
-        self.weight = Parameter(minigrad.empty(out_features, in_features, dtype=dtype))
+        self.weight = Parameter(minigrad.empty(out_features, in_features, dtype=dtype,
+                                               device=device))
         if bias:
-            self.bias = Parameter(minigrad.empty(out_features, dtype=dtype))
+            self.bias = Parameter(minigrad.empty(out_features, dtype=dtype, device=device))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()
@@ -88,13 +89,13 @@ class Bilinear(Module):
     def __init__(self, in1_features: int, in2_features: int, out_features: int,
                  bias: bool = True, device=None, dtype=None) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         self.in1_features, self.in2_features = in1_features, in2_features
         self.out_features = out_features
         self.weight = Parameter(minigrad.empty((out_features, in1_features, in2_features),
-                                               dtype=dtype))
+                                               dtype=dtype, device=device))
         if bias:
-            self.bias = Parameter(minigrad.empty(out_features, dtype=dtype))
+            self.bias = Parameter(minigrad.empty(out_features, dtype=dtype, device=device))
         else:
             self.register_parameter("bias", None)
         self.reset_parameters()

@@ -411,9 +411,13 @@ class Module:
     # ---- device and dtype ------------------------------------------------
 
     def to(self, *args, **kwargs) -> "Module":
-        """``model.to(device)`` (the CPU: nothing to move) and ``model.to(torch.float64)``
-        (every floating-point parameter and buffer converted in place, gradients too)."""
-        _, dtype, _ = devices.to_arguments(args, kwargs)
+        """``model.to(device)`` (the CPU: nothing to move; "meta": every parameter and
+        buffer keeps only its shape and dtype) and ``model.to(torch.float64)`` (every
+        floating-point parameter and buffer converted in place, gradients too)."""
+        device, dtype, _ = devices.to_arguments(args, kwargs)
+        if device is not None and device.type == "meta":
+            for tensor in itertools.chain(self.parameters(), self.buffers()):
+                tensor.data = tensor.data.to(device)
         if dtype is None:
             return self
         if not dtype.is_floating_point:

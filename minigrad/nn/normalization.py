@@ -35,15 +35,17 @@ class LayerNorm(Module):
     def __init__(self, normalized_shape, eps: float = 1e-5, elementwise_affine: bool = True,
                  bias: bool = True, device=None, dtype=None) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(minigrad.ones(self.normalized_shape, dtype=dtype))
+            self.weight = Parameter(minigrad.ones(self.normalized_shape, dtype=dtype,
+                                                  device=device))
             if bias:
-                self.bias = Parameter(minigrad.zeros(self.normalized_shape, dtype=dtype))
+                self.bias = Parameter(minigrad.zeros(self.normalized_shape, dtype=dtype,
+                                                     device=device))
             else:
                 self.register_parameter("bias", None)
         else:
@@ -79,16 +81,16 @@ class GroupNorm(Module):
     def __init__(self, num_groups: int, num_channels: int, eps: float = 1e-5,
                  affine: bool = True, device=None, dtype=None, *, bias: bool = True) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         if num_channels % num_groups != 0:
             raise ValueError(f"num_channels ({num_channels}) must be divisible by "
                              f"num_groups ({num_groups})")
         self.num_groups, self.num_channels = num_groups, num_channels
         self.eps, self.affine = eps, affine
         if affine:
-            self.weight = Parameter(minigrad.ones(num_channels, dtype=dtype))
+            self.weight = Parameter(minigrad.ones(num_channels, dtype=dtype, device=device))
             if bias:
-                self.bias = Parameter(minigrad.zeros(num_channels, dtype=dtype))
+                self.bias = Parameter(minigrad.zeros(num_channels, dtype=dtype, device=device))
             else:
                 self.register_parameter("bias", None)
         else:
@@ -218,13 +220,14 @@ class RMSNorm(Module):
     def __init__(self, normalized_shape, eps: float | None = None,
                  elementwise_affine: bool = True, device=None, dtype=None) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         if isinstance(normalized_shape, numbers.Integral):
             normalized_shape = (normalized_shape,)
         self.normalized_shape = tuple(normalized_shape)
         self.eps, self.elementwise_affine = eps, elementwise_affine
         if elementwise_affine:
-            self.weight = Parameter(minigrad.ones(self.normalized_shape, dtype=dtype))
+            self.weight = Parameter(minigrad.ones(self.normalized_shape, dtype=dtype,
+                                                  device=device))
         else:
             self.register_parameter("weight", None)
 

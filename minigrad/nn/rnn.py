@@ -146,7 +146,7 @@ class RNNBase(Module):
                  bidirectional: bool = False, proj_size: int = 0, device=None,
                  dtype=None) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         _check_arguments(input_size, hidden_size, num_layers, bias, batch_first, dropout,
                          proj_size)
         if mode not in _GATES:
@@ -170,7 +170,8 @@ class RNNBase(Module):
                 if proj_size > 0:
                     shapes[f"weight_hr_{suffix}"] = (proj_size, hidden_size)
                 for name, shape in shapes.items():
-                    self.register_parameter(name, Parameter(minigrad.empty(shape, dtype=dtype)))
+                    self.register_parameter(name, Parameter(minigrad.empty(shape, dtype=dtype,
+                                                                           device=device)))
                 self._flat_weights_names.extend(shapes)
                 self._all_weights.append(list(shapes))
         self.reset_parameters()
@@ -273,9 +274,10 @@ class RNNBase(Module):
         data, batch_sizes, sorted_indices, unsorted_indices = packed
         lstm = self.mode == "LSTM"
         if hx is None:
-            h = minigrad.zeros(self.get_expected_hidden_size(data, batch_sizes), dtype=data.dtype)
+            h = minigrad.zeros(self.get_expected_hidden_size(data, batch_sizes),
+                               dtype=data.dtype, device=data.device)
             hx = (h, minigrad.zeros(self.get_expected_cell_size(data, batch_sizes),
-                                    dtype=data.dtype)) if lstm else h
+                                    dtype=data.dtype, device=data.device)) if lstm else h
         elif sorted_indices is not None:
             hx = (tuple(part.index_select(1, sorted_indices) for part in hx) if lstm
                   else hx.index_select(1, sorted_indices))
@@ -301,7 +303,8 @@ class RNNBase(Module):
             _check_hx_dims(hx, is_batched)
             hx = hx if is_batched else hx.unsqueeze(1)
         else:
-            hx = minigrad.zeros(self.get_expected_hidden_size(input), dtype=input.dtype)
+            hx = minigrad.zeros(self.get_expected_hidden_size(input), dtype=input.dtype,
+                                device=input.device)
         self.check_forward_args(input, hx, None)
         output, finals = self._run(self._sequence_first(input), list(hx.unbind(0)))
         output, hidden = self._batch_first_output(output), minigrad.stack(finals, 0)
@@ -447,8 +450,10 @@ class LSTM(RNNBase):
             return self._forward_packed(input, hx)
         input, is_batched = self._batched(input, "LSTM")
         if hx is None:
-            h_zeros = minigrad.zeros(self.get_expected_hidden_size(input), dtype=input.dtype)
-            c_zeros = minigrad.zeros(self.get_expected_cell_size(input), dtype=input.dtype)
+            h_zeros = minigrad.zeros(self.get_expected_hidden_size(input), dtype=input.dtype,
+                                     device=input.device)
+            c_zeros = minigrad.zeros(self.get_expected_cell_size(input), dtype=input.dtype,
+                                     device=input.device)
             hx = (h_zeros, c_zeros)
         elif is_batched and (hx[0].dim() != 3 or hx[1].dim() != 3):
             raise RuntimeError(f"For batched 3-D input, hx and cx should also be 3-D but got "
@@ -480,15 +485,17 @@ class RNNCellBase(Module):
     def __init__(self, input_size: int, hidden_size: int, bias: bool, num_chunks: int,
                  device=None, dtype=None) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         self.input_size, self.hidden_size, self.bias = input_size, hidden_size, bias
         self.weight_ih = Parameter(minigrad.empty(num_chunks * hidden_size, input_size,
-                                                  dtype=dtype))
+                                                  dtype=dtype, device=device))
         self.weight_hh = Parameter(minigrad.empty(num_chunks * hidden_size, hidden_size,
-                                                  dtype=dtype))
+                                                  dtype=dtype, device=device))
         if bias:
-            self.bias_ih = Parameter(minigrad.empty(num_chunks * hidden_size, dtype=dtype))
-            self.bias_hh = Parameter(minigrad.empty(num_chunks * hidden_size, dtype=dtype))
+            self.bias_ih = Parameter(minigrad.empty(num_chunks * hidden_size, dtype=dtype,
+                                                    device=device))
+            self.bias_hh = Parameter(minigrad.empty(num_chunks * hidden_size, dtype=dtype,
+                                                    device=device))
         else:
             self.register_parameter("bias_ih", None)
             self.register_parameter("bias_hh", None)
@@ -510,7 +517,8 @@ class RNNCellBase(Module):
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
-            hx = minigrad.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+            hx = minigrad.zeros(input.size(0), self.hidden_size, dtype=input.dtype,
+                                device=input.device)
         elif not is_batched:
             hx = hx.unsqueeze(0)
         return input, hx, is_batched
@@ -562,7 +570,8 @@ class LSTMCell(RNNCellBase):
         if not is_batched:
             input = input.unsqueeze(0)
         if hx is None:
-            zeros = minigrad.zeros(input.size(0), self.hidden_size, dtype=input.dtype)
+            zeros = minigrad.zeros(input.size(0), self.hidden_size, dtype=input.dtype,
+                                   device=input.device)
             hx = (zeros, zeros)
         elif not is_batched:
             hx = (hx[0].unsqueeze(0), hx[1].unsqueeze(0))

@@ -30,7 +30,7 @@ class Embedding(Module):
                  _weight: Tensor | None = None, _freeze: bool = False,
                  device=None, dtype=None) -> None:
         super().__init__()
-        devices.check_device(device)
+        devices.meta_requested(device)  # (raises for a device minigrad lacks)
         self.num_embeddings, self.embedding_dim = num_embeddings, embedding_dim
         if padding_idx is not None:
             if not -num_embeddings <= padding_idx < num_embeddings:
@@ -40,7 +40,8 @@ class Embedding(Module):
         self.padding_idx, self.max_norm, self.norm_type = padding_idx, max_norm, norm_type
         self.scale_grad_by_freq, self.sparse = scale_grad_by_freq, sparse
         if _weight is None:
-            self.weight = Parameter(minigrad.empty(num_embeddings, embedding_dim, dtype=dtype),
+            self.weight = Parameter(minigrad.empty(num_embeddings, embedding_dim, dtype=dtype,
+                                                   device=device),
                                     requires_grad=not _freeze)
             self.reset_parameters()
         else:

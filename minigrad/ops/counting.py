@@ -15,7 +15,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import layout
-from ..rules.arguments import normalize_dim, normalize_dims
+from ..rules.arguments import normalize_dim, normalize_dims, refuse_meta
 
 __all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "unique_consecutive", "bincount",
            "histc", "searchsorted", "bucketize"]
@@ -55,6 +55,7 @@ def count_nonzero(x, dim=None):
 def nonzero(x, as_tuple=False):
     """The indices of the nonzero elements: one row per element (``as_tuple``: one
     1-D tensor per dim)."""
+    refuse_meta("nonzero", x)
     data = x._data if x.ndim else x._data.reshape(1)
     places = [p.astype(np.int64) for p in np.nonzero(data)]
     if as_tuple:
@@ -72,6 +73,7 @@ def argwhere(x):
 def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
     """The distinct values (or slices along ``dim``), sorted; optionally where each
     element went (``return_inverse``) and how often each occurs (``return_counts``)."""
+    refuse_meta("_unique2" if dim is None else "unique_dim", x)
     if dim is None:
         values, inverse, counts = np.unique(x._data, return_inverse=True, return_counts=True,
                                             equal_nan=False)
@@ -90,6 +92,7 @@ def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
 def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
     """Each run of equal consecutive values (or slices along ``dim``) kept once; optionally
     which run each element belongs to (``return_inverse``) and each run's length."""
+    refuse_meta("unique_consecutive", x)
     axis = 0 if dim is None else normalize_dim(dim, x.ndim)
     data = x._data.reshape(-1) if dim is None else np.moveaxis(x._data, axis, 0)
     if len(data):
@@ -110,6 +113,7 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
 def bincount(x, weights=None, minlength=0):
     """How often each of 0, 1, 2, ... occurs in ``x`` (a 1-D tensor of non-negative
     integers); with ``weights``, their sums instead of counts."""
+    refuse_meta("bincount", x, weights)
     if x.dtype.is_floating_point:
         raise NotImplementedError(
             f'"bincount_cpu" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')

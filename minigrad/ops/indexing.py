@@ -27,7 +27,7 @@ from ..autograd.node import Node, Input
 from ..rules import layout as rules_layout
 from . import fn
 from ..autograd.tensor_base import is_tensor, make
-from ..rules.arguments import normalize_dim
+from ..rules.arguments import normalize_dim, refuse_meta
 from ._saved import as_shown
 from ..kernels.layout import check_no_partial_overlap
 from ..kernels import layout
@@ -160,6 +160,7 @@ def masked_select(x, mask):
     True, in order, as a new 1-D tensor (``torch.masked_select``)."""
     if not is_tensor(mask) or mask.dtype is not dtypes.bool:
         raise RuntimeError("masked_select: expected BoolTensor for mask")
+    refuse_meta("masked_select", x, mask)
     broadcast_shapes(mask._data.shape, x._data.shape)  # (torch's error: mask is tensor a)
     return rules_layout.with_contiguous_layout(MaskedSelectBackward0.apply(x, mask=mask._data))
 

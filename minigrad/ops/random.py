@@ -23,7 +23,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor, make
-from ..kernels import random as kernels
+from ..kernels import meta, random as kernels
 from . import fn
 from .inplace import inplace  # (the function: ops/__init__ gives the module's name to it)
 
@@ -148,10 +148,13 @@ def read_in_memory_order(array: np.ndarray, values: np.ndarray) -> np.ndarray:
 def _refill(x, node_class, sample, *operands):
     """Overwrite ``x`` with ``sample(count, contiguous)`` (flat, in draw order), recorded
     as ``node_class``. The numbers are drawn inside the op, after PyTorch's checks on
-    ``x``: a refused call leaves the generator as it was."""
+    ``x``: a refused call leaves the generator as it was, and so does one on a meta
+    tensor (no numbers), as PyTorch's."""
     layout = x._data
 
     def draw():
+        if meta.is_meta(layout):
+            return layout
         values = sample(layout.size, bool(layout.flags.c_contiguous))
         return in_memory_order(layout, np.asarray(values, dtype=layout.dtype))
 

@@ -891,7 +891,7 @@ def _index_of(find, name, x, dim, keepdim):
         if x.numel() == 0:
             raise IndexError(f"{name}(): Expected reduction dim to be specified for "
                              "input.numel() == 0.")
-        return make(np.array(find(x._data), np.int64))
+        return make(np.asarray(find(x._data), np.int64))
     dim = normalize_dim(dim, x.ndim)
     _check_dim_nonempty(x, dim, name)
     return make(np.asarray(find(x._data, axis=dim, keepdims=keepdim), np.int64))

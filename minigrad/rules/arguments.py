@@ -1202,3 +1202,12 @@ def check_nanmedian_dim(function: str, args: tuple, kwargs: dict) -> None:
 
 def check_nanmedian_method(function: str, args: tuple, kwargs: dict) -> None:
     check_nanmedian_dim(f"Tensor.{function}", args, kwargs)
+
+
+def refuse_meta(op: str, *tensors) -> None:
+    """An op whose result's shape depends on the values (``nonzero``, ``unique``,
+    ``masked_select``, a boolean mask's indexing) cannot run on meta tensors, which have
+    no values: PyTorch's error (its ``aten::`` name, or nonzero's own text)."""
+    if any(is_tensor(x) and x.is_meta for x in tensors):
+        raise NotImplementedError(errors.META_NONZERO if op == "nonzero"
+                                  else errors.META_NO_KERNEL.format(op))

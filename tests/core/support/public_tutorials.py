@@ -2725,10 +2725,58 @@ def introyt_training(torch):
         print(saved_model.load_state_dict(torch.load(model_path)), best_vloss)
     return {"fc3.weight": saved_model.fc3.weight, "conv1.grad": model.conv1.weight.grad}
 
+def recipes_reasoning_about_shapes(torch):
+    """pytorch/tutorials recipes_source/recipes/reasoning_about_shapes.py: a Conv2d on the
+    meta device, on an input of 2**10 x 3 x 2**16 x 2**16 elements that no memory holds,
+    then a LeNet built inside ``with torch.device("meta")`` whose forward hooks print each
+    layer's output shape. (The recipe also prints the time each convolution took; that
+    number differs from run to run, and is left out.)"""
+    nn, F = torch.nn, torch.nn.functional
+    t = torch.rand(2, 3, 10, 10, device="meta")
+    conv = torch.nn.Conv2d(3, 5, 2, device="meta")
+    out = conv(t)
+    print(out)
+    t_large = torch.rand(2**10, 3, 2**16, 2**16, device="meta")
+    out = conv(t_large)
+    print(out)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = torch.flatten(x, 1)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            return self.fc3(x)
+
+    def fw_hook(module, input, output):
+        print(f"Shape of output to {module} is {output.shape}.")
+
+    with torch.device("meta"):
+        net = Net()
+        inp = torch.randn((1024, 3, 32, 32))
+    for name, layer in net.named_modules():
+        layer.register_forward_hook(fw_hook)
+    out = net(inp)
+    print(out, net.fc1.weight.device, conv.weight)
+    # (the generator was left alone by every meta factory: the next CPU draw is seed 0's)
+    return {"shape": torch.tensor(list(out.shape)), "draw": torch.rand(3)}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
             mingpt_char, backprop_ninja, d2l_preliminaries, d2l_builders_guide, yunjey_basics,
             reinforce_policy_gradient, introyt_tensors, introyt_autograd, introyt_models,
             two_layer_nets, d2l_attention, char_rnn_generation,
-            recipes_default_device_and_multiple_models, introyt_training]
+            recipes_default_device_and_multiple_models, introyt_training,
+            recipes_reasoning_about_shapes]
