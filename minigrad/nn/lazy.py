@@ -1,4 +1,5 @@
-"""Lazy layers (``LazyLinear``, ``LazyBatchNorm1d``, ``LazyBatchNorm2d``): the input size is read from the first input, so a
+"""Lazy layers (``LazyLinear``, ``LazyConv1d``/``2d``/``3d``, ``LazyBatchNorm1d``,
+``LazyBatchNorm2d``): the input size is read from the first input, so a
 network is written with output sizes only (as d2l writes its networks). Until the first
 ``forward`` the parameters are ``UninitializedParameter``s; then they get their shapes
 and PyTorch's initial values, and the layer becomes the plain layer (``Linear``)."""
@@ -10,10 +11,12 @@ import minigrad
 from ..autograd.grad_mode import no_grad
 from ..tensor import Tensor
 from .batchnorm import BatchNorm1d, BatchNorm2d, _BatchNorm
+from .conv import Conv1d, Conv2d, Conv3d
 from .linear import Linear
 from .parameter import UninitializedBuffer, UninitializedParameter
 
-__all__ = ["LazyModuleMixin", "LazyLinear", "LazyBatchNorm1d", "LazyBatchNorm2d"]
+__all__ = ["LazyModuleMixin", "LazyLinear", "LazyConv1d", "LazyConv2d", "LazyConv3d",
+           "LazyBatchNorm1d", "LazyBatchNorm2d"]
 
 
 class LazyModuleMixin:
@@ -94,6 +97,67 @@ class LazyLinear(LazyModuleMixin, Linear):
                                      f"is not equal to in_features from self.weight: "
                                      f"{self.weight.shape[-1]}")
             self.in_features = input.shape[-1]
+
+
+class _LazyConvNd(LazyModuleMixin):
+    """A convolution whose ``in_channels`` is the first input's channels (``shape[1]``, or
+    ``shape[0]`` unbatched); printed with 0 in-channels until then, as PyTorch's."""
+
+    def __init__(self, out_channels: int, kernel_size, stride=1, padding=0, dilation=1,
+                 groups: int = 1, bias: bool = True, padding_mode: str = "zeros",
+                 device=None, dtype=None) -> None:
+        super().__init__(0, 0, kernel_size, stride, padding, dilation, groups, False,
+                         padding_mode, device=device, dtype=dtype)
+        self.weight = UninitializedParameter(dtype=dtype)
+        self.out_channels = out_channels
+        if bias:
+            self.bias = UninitializedParameter(dtype=dtype)
+
+    def reset_parameters(self) -> None:
+        if not self.has_uninitialized_params() and self.in_channels != 0:
+            super().reset_parameters()
+
+    def initialize_parameters(self, input: Tensor, *args, **kwargs) -> None:
+        """Give ``weight`` the shape (out_channels, in_channels / groups, *kernel_size)."""
+        if self.has_uninitialized_params():
+            if input.dim() not in (self.n + 1, self.n + 2):
+                raise RuntimeError(f"Expected {self.n + 1}D (unbatched) or {self.n + 2}D "
+                                   f"(batched) input to {self.__class__.__name__}, but got "
+                                   f"input of size: {input.shape}")
+            self.in_channels = input.shape[1] if input.dim() == self.n + 2 else input.shape[0]
+            if self.in_channels % self.groups != 0:
+                raise ValueError("in_channels must be divisible by groups")
+            self.weight.materialize((self.out_channels, self.in_channels // self.groups,
+                                     *self.kernel_size))
+            if self.bias is not None:
+                self.bias.materialize((self.out_channels,))
+            self.reset_parameters()
+
+
+class LazyConv1d(_LazyConvNd, Conv1d):
+    """``Conv1d`` with ``in_channels`` from the first input."""
+
+    cls_to_become = Conv1d
+
+
+class LazyConv2d(_LazyConvNd, Conv2d):
+    """``Conv2d`` with ``in_channels`` from the first input (d2l's convolutions).
+
+    >>> import minigrad
+    >>> conv = LazyConv2d(6, kernel_size=5, padding=2)
+    >>> conv
+    LazyConv2d(0, 6, kernel_size=(5, 5), stride=(1, 1), padding=(2, 2))
+    >>> conv(minigrad.ones(1, 3, 8, 8)).shape, conv
+    (torch.Size([1, 6, 8, 8]), Conv2d(3, 6, kernel_size=(5, 5), stride=(1, 1), padding=(2, 2)))
+    """
+
+    cls_to_become = Conv2d
+
+
+class LazyConv3d(_LazyConvNd, Conv3d):
+    """``Conv3d`` with ``in_channels`` from the first input."""
+
+    cls_to_become = Conv3d
 
 
 class _LazyBatchNorm(LazyModuleMixin, _BatchNorm):
