@@ -21,11 +21,13 @@ a dict of the tensors it ends with (parameters, gradients), which the test compa
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import inspect
 import math
 import os
 import random
+import re
 import tempfile
 from dataclasses import dataclass
 
@@ -2725,10 +2727,1663 @@ def introyt_training(torch):
         print(saved_model.load_state_dict(torch.load(model_path)), best_vloss)
     return {"fc3.weight": saved_model.fc3.weight, "conv1.grad": model.conv1.weight.grad}
 
+
+# ---- d2l-ai/d2l-en: the book's own classes, then its chapters -------------------------------
+
+def d2l_library(torch):
+    """The classes and helpers the d2l book saves into its ``d2l`` package (``#@save``),
+    written out as chapter_linear-regression/oo-design.md, synthetic-regression-data.md,
+    linear-regression-scratch.md and linear-regression-concise.md, chapter_linear-
+    classification/classification.md, image-classification-dataset.md and softmax-
+    regression-concise.md, chapter_convolutional-neural-networks/lenet.md and
+    chapter_recurrent-neural-networks/text-sequence.md define them. Offline stand-ins:
+    ProgressBoard prints the points it would draw (the book's averaging every ``every_n``
+    points), FashionMNIST is ``image_dataset`` and TimeMachine reads a made-up text."""
+    nn, F = torch.nn, torch.nn.functional
+    d2l = type("d2l", (), {})
+
+    def add_to_class(Class):
+        def wrapper(obj):
+            setattr(Class, obj.__name__, obj)
+        return wrapper
+
+    class HyperParameters:
+        def save_hyperparameters(self, ignore=[]):
+            frame = inspect.currentframe().f_back
+            _, _, _, local_vars = inspect.getargvalues(frame)
+            self.hparams = {k: v for k, v in local_vars.items()
+                            if k not in set(ignore + ['self']) and not k.startswith('_')}
+            for k, v in self.hparams.items():
+                setattr(self, k, v)
+
+    class ProgressBoard(HyperParameters):
+        def __init__(self, xlabel=None, ylabel=None, xlim=None, ylim=None, xscale='linear',
+                     yscale='linear', ls=['-', '--', '-.', ':'], colors=['C0', 'C1', 'C2', 'C3'],
+                     fig=None, axes=None, figsize=(3.5, 2.5), display=True):
+            self.save_hyperparameters()
+
+        def draw(self, x, y, label, every_n=1):
+            if not hasattr(self, 'raw_points'):
+                self.raw_points, self.data = {}, {}
+            points = self.raw_points.setdefault(label, [])
+            points.append((x, y))
+            if len(points) != every_n:
+                return
+            mean = lambda v: sum(v) / len(v)
+            point = (mean([p[0] for p in points]), mean([p[1] for p in points]))
+            self.data.setdefault(label, []).append(point)
+            points.clear()
+            print(f"{label} {point[0]:.2f} {point[1]:.5f}")
+
+    class Module(nn.Module, HyperParameters):
+        def __init__(self, plot_train_per_epoch=2, plot_valid_per_epoch=1):
+            super().__init__()
+            self.save_hyperparameters()
+            self.board = ProgressBoard()
+
+        def loss(self, y_hat, y):
+            raise NotImplementedError
+
+        def forward(self, X):
+            assert hasattr(self, 'net'), 'Neural network is defined'
+            return self.net(X)
+
+        def plot(self, key, value, train):
+            assert hasattr(self, 'trainer'), 'Trainer is not inited'
+            self.board.xlabel = 'epoch'
+            if train:
+                x = self.trainer.train_batch_idx / self.trainer.num_train_batches
+                n = self.trainer.num_train_batches / self.plot_train_per_epoch
+            else:
+                x = self.trainer.epoch + 1
+                n = self.trainer.num_val_batches / self.plot_valid_per_epoch
+            self.board.draw(x, value.to(torch.device('cpu')).detach().numpy(),
+                            ('train_' if train else 'val_') + key, every_n=int(n))
+
+        def training_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('loss', l, train=True)
+            return l
+
+        def validation_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('loss', l, train=False)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=self.lr)
+
+        def apply_init(self, inputs, init=None):
+            self.forward(*inputs)
+            if init is not None:
+                self.net.apply(init)
+
+    class DataModule(HyperParameters):
+        def __init__(self, root='../data', num_workers=4):
+            self.save_hyperparameters()
+
+        def get_dataloader(self, train):
+            raise NotImplementedError
+
+        def train_dataloader(self):
+            return self.get_dataloader(train=True)
+
+        def val_dataloader(self):
+            return self.get_dataloader(train=False)
+
+        def get_tensorloader(self, tensors, train, indices=slice(0, None)):
+            tensors = tuple(a[indices] for a in tensors)
+            dataset = torch.utils.data.TensorDataset(*tensors)
+            return torch.utils.data.DataLoader(dataset, self.batch_size, shuffle=train)
+
+    class Trainer(HyperParameters):
+        def __init__(self, max_epochs, num_gpus=0, gradient_clip_val=0):
+            self.save_hyperparameters()
+            assert num_gpus == 0, 'No GPU support yet'
+
+        def prepare_data(self, data):
+            self.train_dataloader = data.train_dataloader()
+            self.val_dataloader = data.val_dataloader()
+            self.num_train_batches = len(self.train_dataloader)
+            self.num_val_batches = (len(self.val_dataloader)
+                                    if self.val_dataloader is not None else 0)
+
+        def prepare_model(self, model):
+            model.trainer = self
+            model.board.xlim = [0, self.max_epochs]
+            self.model = model
+
+        def fit(self, model, data):
+            self.prepare_data(data)
+            self.prepare_model(model)
+            self.optim = model.configure_optimizers()
+            self.epoch = 0
+            self.train_batch_idx = 0
+            self.val_batch_idx = 0
+            for self.epoch in range(self.max_epochs):
+                self.fit_epoch()
+
+        def prepare_batch(self, batch):
+            return batch
+
+        def fit_epoch(self):
+            self.model.train()
+            for batch in self.train_dataloader:
+                loss = self.model.training_step(self.prepare_batch(batch))
+                self.optim.zero_grad()
+                with torch.no_grad():
+                    loss.backward()
+                    if self.gradient_clip_val > 0:
+                        self.clip_gradients(self.gradient_clip_val, self.model)
+                    self.optim.step()
+                self.train_batch_idx += 1
+            if self.val_dataloader is None:
+                return
+            self.model.eval()
+            for batch in self.val_dataloader:
+                with torch.no_grad():
+                    self.model.validation_step(self.prepare_batch(batch))
+                self.val_batch_idx += 1
+
+        def clip_gradients(self, grad_clip_val, model):
+            params = [p for p in model.parameters() if p.requires_grad]
+            norm = torch.sqrt(sum(torch.sum((p.grad ** 2)) for p in params))
+            if norm > grad_clip_val:
+                for param in params:
+                    param.grad[:] *= grad_clip_val / norm
+
+    class SyntheticRegressionData(DataModule):
+        def __init__(self, w, b, noise=0.01, num_train=1000, num_val=1000, batch_size=32):
+            super().__init__()
+            self.save_hyperparameters()
+            n = num_train + num_val
+            self.X = torch.randn(n, len(w))
+            noise = torch.randn(n, 1) * noise
+            self.y = torch.matmul(self.X, w.reshape((-1, 1))) + b + noise
+
+        def get_dataloader(self, train):
+            i = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader((self.X, self.y), train, i)
+
+    class LinearRegressionScratch(Module):
+        def __init__(self, num_inputs, lr, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.w = torch.normal(0, sigma, (num_inputs, 1), requires_grad=True)
+            self.b = torch.zeros(1, requires_grad=True)
+
+        def forward(self, X):
+            return torch.matmul(X, self.w) + self.b
+
+        def loss(self, y_hat, y):
+            l = (y_hat - y) ** 2 / 2
+            return l.mean()
+
+        def configure_optimizers(self):
+            return SGD([self.w, self.b], self.lr)
+
+    class SGD(HyperParameters):
+        def __init__(self, params, lr):
+            self.save_hyperparameters()
+
+        def step(self):
+            for param in self.params:
+                param -= self.lr * param.grad
+
+        def zero_grad(self):
+            for param in self.params:
+                if param.grad is not None:
+                    param.grad.zero_()
+
+    class LinearRegression(Module):
+        def __init__(self, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.LazyLinear(1)
+            self.net.weight.data.normal_(0, 0.01)
+            self.net.bias.data.fill_(0)
+
+        def forward(self, X):
+            return self.net(X)
+
+        def loss(self, y_hat, y):
+            fn = nn.MSELoss()
+            return fn(y_hat, y)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), self.lr)
+
+        def get_w_b(self):
+            return (self.net.weight.data, self.net.bias.data)
+
+    class Classifier(Module):
+        def validation_step(self, batch):
+            Y_hat = self(*batch[:-1])
+            self.plot('loss', self.loss(Y_hat, batch[-1]), train=False)
+            self.plot('acc', self.accuracy(Y_hat, batch[-1]), train=False)
+
+        def accuracy(self, Y_hat, Y, averaged=True):
+            Y_hat = Y_hat.reshape((-1, Y_hat.shape[-1]))
+            preds = Y_hat.argmax(axis=1).type(Y.dtype)
+            compare = (preds == Y.reshape(-1)).type(torch.float32)
+            return compare.mean() if averaged else compare
+
+        def loss(self, Y_hat, Y, averaged=True):
+            Y_hat = Y_hat.reshape((-1, Y_hat.shape[-1]))
+            Y = Y.reshape((-1,))
+            return F.cross_entropy(Y_hat, Y, reduction='mean' if averaged else 'none')
+
+        def layer_summary(self, X_shape):
+            X = torch.randn(*X_shape)
+            for layer in self.net:
+                X = layer(X)
+                print(layer.__class__.__name__, 'output shape:\t', X.shape)
+
+    class FashionMNIST(DataModule):
+        def __init__(self, batch_size=64, resize=(28, 28), num_train=600, num_val=200):
+            super().__init__()
+            self.save_hyperparameters()
+            self.train = image_dataset(torch, num_train, (1,) + tuple(resize), seed=1)
+            self.val = image_dataset(torch, num_val, (1,) + tuple(resize), seed=2)
+
+        def text_labels(self, indices):
+            labels = ['t-shirt', 'trouser', 'pullover', 'dress', 'coat',
+                      'sandal', 'shirt', 'sneaker', 'bag', 'ankle boot']
+            return [labels[int(i)] for i in indices]
+
+        def get_dataloader(self, train):
+            data = self.train if train else self.val
+            return torch.utils.data.DataLoader(data, self.batch_size, shuffle=train,
+                                               num_workers=self.num_workers)
+
+    def init_cnn(module):
+        if type(module) == nn.Linear or type(module) == nn.Conv2d:
+            nn.init.xavier_uniform_(module.weight)
+
+    class Vocab:
+        def __init__(self, tokens=[], min_freq=0, reserved_tokens=[]):
+            if tokens and isinstance(tokens[0], list):
+                tokens = [token for line in tokens for token in line]
+            counter = collections.Counter(tokens)
+            self.token_freqs = sorted(counter.items(), key=lambda x: x[1], reverse=True)
+            self.idx_to_token = list(sorted(set(['<unk>'] + reserved_tokens + [
+                token for token, freq in self.token_freqs if freq >= min_freq])))
+            self.token_to_idx = {token: idx for idx, token in enumerate(self.idx_to_token)}
+
+        def __len__(self):
+            return len(self.idx_to_token)
+
+        def __getitem__(self, tokens):
+            if not isinstance(tokens, (list, tuple)):
+                return self.token_to_idx.get(tokens, self.unk)
+            return [self.__getitem__(token) for token in tokens]
+
+        def to_tokens(self, indices):
+            if hasattr(indices, '__len__') and len(indices) > 1:
+                return [self.idx_to_token[int(index)] for index in indices]
+            return self.idx_to_token[indices]
+
+        @property
+        def unk(self):
+            return self.token_to_idx['<unk>']
+
+    class TimeMachine(DataModule):
+        def _download(self):
+            return " ".join(names()) + " the time traveller for so it will be convenient to speak"
+
+        def _preprocess(self, text):
+            return re.sub('[^A-Za-z]+', ' ', text).lower()
+
+        def _tokenize(self, text):
+            return list(text)
+
+        def build(self, raw_text, vocab=None):
+            tokens = self._tokenize(self._preprocess(raw_text))
+            if vocab is None:
+                vocab = Vocab(tokens)
+            corpus = [vocab[token] for token in tokens]
+            return corpus, vocab
+
+        def __init__(self, batch_size, num_steps, num_train=600, num_val=200):
+            super().__init__()
+            self.save_hyperparameters()
+            corpus, self.vocab = self.build(self._download())
+            array = torch.tensor([corpus[i:i + num_steps + 1]
+                                  for i in range(len(corpus) - num_steps)])
+            self.X, self.Y = array[:, :-1], array[:, 1:]
+
+        def get_dataloader(self, train):
+            idx = slice(0, self.num_train) if train else slice(
+                self.num_train, self.num_train + self.num_val)
+            return self.get_tensorloader([self.X, self.Y], train, idx)
+
+    class Accumulator:
+        def __init__(self, n):
+            self.data = [0.0] * n
+
+        def add(self, *args):
+            self.data = [a + float(b) for a, b in zip(self.data, args)]
+
+        def __getitem__(self, idx):
+            return self.data[idx]
+
+    def accuracy(y_hat, y):
+        if len(y_hat.shape) > 1 and y_hat.shape[1] > 1:
+            y_hat = y_hat.argmax(axis=1)
+        cmp = y_hat.type(y.dtype) == y
+        return float(cmp.type(y.dtype).sum())
+
+    def evaluate_accuracy_gpu(net, data_iter, device=None):
+        if isinstance(net, nn.Module):
+            net.eval()
+            if not device:
+                device = next(iter(net.parameters())).device
+        metric = Accumulator(2)
+        with torch.no_grad():
+            for X, y in data_iter:
+                X, y = X.to(device), y.to(device)
+                metric.add(accuracy(net(X), y), y.numel())
+        return metric[0] / metric[1]
+
+    for name, value in list(locals().items()):
+        if name not in ("torch", "nn", "F", "d2l"):
+            setattr(d2l, name, value)
+    return d2l
+
+
+def d2l_linear_regression(torch):
+    """d2l-ai/d2l-en chapter_linear-regression (oo-design.md, synthetic-regression-data.md,
+    linear-regression-scratch.md, linear-regression-concise.md, weight-decay.md, PyTorch
+    tabs): save_hyperparameters, SyntheticRegressionData with its DataLoader, the scratch
+    model (plain tensors with requires_grad as attributes of an nn.Module, the book's SGD
+    class subtracting in place, loss.backward() called under no_grad by Trainer.fit_epoch),
+    the concise model (LazyLinear whose uninitialised weight.data is normal_-ed, MSELoss,
+    torch.optim.SGD), the printed estimation errors, and weight decay from scratch
+    (l2_penalty) and as an SGD parameter group holding a LazyLinear's parameter before its
+    first call."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+
+    class B(d2l.HyperParameters):
+        def __init__(self, a, b, c):
+            self.save_hyperparameters(ignore=['c'])
+            print('self.a =', self.a, 'self.b =', self.b)
+            print('There is no self.c =', not hasattr(self, 'c'))
+
+    b = B(a=1, b=2, c=3)
+    data = d2l.SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)
+    print('features:', data.X[0], '\nlabel:', data.y[0])
+    X, y = next(iter(data.train_dataloader()))
+    print('X shape:', X.shape, '\ny shape:', y.shape, len(data.train_dataloader()))
+
+    model = d2l.LinearRegressionScratch(2, lr=0.03)
+    data = d2l.SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    with torch.no_grad():
+        print(f'error in estimating w: {data.w - model.w.reshape(data.w.shape)}')
+        print(f'error in estimating b: {data.b - model.b}')
+    print(data.w - model.w.reshape(data.w.shape), model.w.grad)
+    finals = {"scratch.w": model.w, "scratch.b.grad": model.b.grad}
+
+    model = d2l.LinearRegression(lr=0.03)
+    data = d2l.SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    w, b = model.get_w_b()
+    print(f'error in estimating w: {data.w - w.reshape(data.w.shape)}')
+    print(f'error in estimating b: {data.b - b}')
+    print(model, model.net.weight.grad)
+    finals["concise.w"] = model.net.weight
+
+    class Data(d2l.DataModule):
+        def __init__(self, num_train, num_val, num_inputs, batch_size):
+            self.save_hyperparameters()
+            n = num_train + num_val
+            self.X = torch.randn(n, num_inputs)
+            noise = torch.randn(n, 1) * 0.01
+            w, b = torch.ones((num_inputs, 1)) * 0.01, 0.05
+            self.y = torch.matmul(self.X, w) + b + noise
+
+        def get_dataloader(self, train):
+            i = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader([self.X, self.y], train, i)
+
+    def l2_penalty(w):
+        return (w ** 2).sum() / 2
+
+    class WeightDecayScratch(d2l.LinearRegressionScratch):
+        def __init__(self, num_inputs, lambd, lr, sigma=0.01):
+            super().__init__(num_inputs, lr, sigma)
+            self.save_hyperparameters()
+
+        def loss(self, y_hat, y):
+            return (super().loss(y_hat, y) + self.lambd * l2_penalty(self.w))
+
+    data = Data(num_train=20, num_val=100, num_inputs=200, batch_size=5)
+    trainer = d2l.Trainer(max_epochs=4)
+
+    def train_scratch(lambd):
+        model = WeightDecayScratch(num_inputs=200, lambd=lambd, lr=0.01)
+        model.board.yscale = 'log'
+        trainer.fit(model, data)
+        print('L2 norm of w:', float(l2_penalty(model.w)))
+        return model
+
+    train_scratch(0)
+    finals["decay.scratch.w"] = train_scratch(3).w
+
+    class WeightDecay(d2l.LinearRegression):
+        def __init__(self, wd, lr):
+            super().__init__(lr)
+            self.save_hyperparameters()
+            self.wd = wd
+
+        def configure_optimizers(self):
+            return torch.optim.SGD([
+                {'params': self.net.weight, 'weight_decay': self.wd},
+                {'params': self.net.bias}], lr=self.lr)
+
+    model = WeightDecay(wd=3, lr=0.01)
+    model.board.yscale = 'log'
+    trainer.fit(model, data)
+    print('L2 norm of w:', float(l2_penalty(model.get_w_b()[0])))
+    print(trainer.optim)
+    finals["decay.concise.w"] = model.net.weight
+    return finals
+
+
+def d2l_linear_classification(torch):
+    """d2l-ai/d2l-en chapter_linear-classification (classification.md, image-
+    classification-dataset.md, softmax-regression-scratch.md, softmax-regression-
+    concise.md, PyTorch tabs): the FashionMNIST DataModule (a seeded stand-in) and its
+    first batch's shapes and dtypes, softmax written with exp and sum(1, keepdims=True),
+    y_hat[[0, 1], y] picking, cross_entropy as -log of picked entries, the scratch model
+    overriding parameters() with a list of plain tensors, the concise Flatten + LazyLinear
+    model with F.cross_entropy, accuracy with argmax(axis=1).type(Y.dtype), and the wrong
+    predictions of a validation batch."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+    data = d2l.FashionMNIST(resize=(32, 32))
+    print(len(data.train), len(data.val), data.train[0][0].shape)
+    X, y = next(iter(data.train_dataloader()))
+    print(X.shape, X.dtype, y.shape, y.dtype, data.text_labels(y[:6]))
+
+    X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    print(X.sum(0, keepdims=True), X.sum(1, keepdims=True))
+
+    def softmax(X):
+        X_exp = torch.exp(X)
+        partition = X_exp.sum(1, keepdims=True)
+        return X_exp / partition
+
+    X = torch.rand((2, 5))
+    X_prob = softmax(X)
+    print(X_prob, X_prob.sum(1))
+
+    class SoftmaxRegressionScratch(d2l.Classifier):
+        def __init__(self, num_inputs, num_outputs, lr, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.W = torch.normal(0, sigma, size=(num_inputs, num_outputs), requires_grad=True)
+            self.b = torch.zeros(num_outputs, requires_grad=True)
+
+        def parameters(self):
+            return [self.W, self.b]
+
+        def forward(self, X):
+            X = X.reshape((-1, self.W.shape[0]))
+            return softmax(torch.matmul(X, self.W) + self.b)
+
+    y = torch.tensor([0, 2])
+    y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+    print(y_hat[[0, 1], y])
+
+    def cross_entropy(y_hat, y):
+        return -torch.log(y_hat[list(range(len(y_hat))), y]).mean()
+
+    print(cross_entropy(y_hat, y))
+
+    @d2l.add_to_class(SoftmaxRegressionScratch)
+    def loss(self, y_hat, y):
+        return cross_entropy(y_hat, y)
+
+    data = d2l.FashionMNIST(batch_size=256)
+    model = SoftmaxRegressionScratch(num_inputs=784, num_outputs=10, lr=0.1)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    X, y = next(iter(data.val_dataloader()))
+    preds = model(X).argmax(axis=1)
+    print(preds.shape)
+    wrong = preds.type(y.dtype) != y
+    X, y, preds = X[wrong], y[wrong], preds[wrong]
+    labels = [a + '\n' + b for a, b in zip(data.text_labels(y), data.text_labels(preds))]
+    print(len(labels), labels[:3], model.accuracy(model(X), y))
+    finals = {"scratch.W": model.W, "scratch.b.grad": model.b.grad}
+
+    class SoftmaxRegression(d2l.Classifier):
+        def __init__(self, num_outputs, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(nn.Flatten(), nn.LazyLinear(num_outputs))
+
+        def forward(self, X):
+            return self.net(X)
+
+    model = SoftmaxRegression(num_outputs=10, lr=0.1)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    X, y = next(iter(data.val_dataloader()))
+    print(model.loss(model(X), y, averaged=False)[:5], model.accuracy(model(X), y, False)[:5])
+    finals["concise.W"] = model.net[1].weight
+    return finals
+
+
+def d2l_multilayer_perceptrons(torch):
+    """d2l-ai/d2l-en chapter_multilayer-perceptrons (mlp.md, mlp-implementation.md,
+    dropout.md, numerical-stability-and-init.md, PyTorch tabs): relu/sigmoid/tanh on an
+    arange with requires_grad and their gradients through backward(torch.ones_like(x),
+    retain_graph=True) and x.grad.data.zero_(), relu as torch.max(X, zeros_like), the
+    scratch MLP of nn.Parameter(randn * sigma), the concise MLP of LazyLinear layers,
+    dropout_layer and DropoutMLPScratch (self.training), the concise DropoutMLP, and
+    random 4x4 matrices multiplied: 10 here, where the book multiplies 100, whose product
+    (about 1e23) differs from PyTorch's in the 5th digit: PyTorch's BLAS (MKL) sums some
+    small products in another order than NumPy's, and 100 products add up the ulps."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+    x = torch.arange(-8.0, 8.0, 0.1, requires_grad=True)
+    y = torch.relu(x)
+    y.backward(torch.ones_like(x), retain_graph=True)
+    print(y[75:85], x.grad[75:85])
+    y = torch.sigmoid(x)
+    x.grad.data.zero_()
+    y.backward(torch.ones_like(x), retain_graph=True)
+    print(y[::20], x.grad[::20])
+    y = torch.tanh(x)
+    x.grad.data.zero_()
+    y.backward(torch.ones_like(x), retain_graph=True)
+    print(y[::20], x.grad[::20], y)
+
+    class MLPScratch(d2l.Classifier):
+        def __init__(self, num_inputs, num_outputs, num_hiddens, lr, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.W1 = nn.Parameter(torch.randn(num_inputs, num_hiddens) * sigma)
+            self.b1 = nn.Parameter(torch.zeros(num_hiddens))
+            self.W2 = nn.Parameter(torch.randn(num_hiddens, num_outputs) * sigma)
+            self.b2 = nn.Parameter(torch.zeros(num_outputs))
+
+    def relu(X):
+        a = torch.zeros_like(X)
+        return torch.max(X, a)
+
+    @d2l.add_to_class(MLPScratch)
+    def forward(self, X):
+        X = X.reshape((-1, self.num_inputs))
+        H = relu(torch.matmul(X, self.W1) + self.b1)
+        return torch.matmul(H, self.W2) + self.b2
+
+    model = MLPScratch(num_inputs=784, num_outputs=10, num_hiddens=64, lr=0.1)
+    data = d2l.FashionMNIST(batch_size=256)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    finals = {"scratch.W1": model.W1, "scratch.b2.grad": model.b2.grad}
+
+    class MLP(d2l.Classifier):
+        def __init__(self, num_outputs, num_hiddens, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(nn.Flatten(), nn.LazyLinear(num_hiddens),
+                                     nn.ReLU(), nn.LazyLinear(num_outputs))
+
+    model = MLP(num_outputs=10, num_hiddens=64, lr=0.1)
+    trainer.fit(model, data)
+    print(model)
+    finals["concise.W"] = model.net[3].weight
+
+    def dropout_layer(X, dropout):
+        assert 0 <= dropout <= 1
+        if dropout == 1:
+            return torch.zeros_like(X)
+        mask = (torch.rand(X.shape) > dropout).float()
+        return mask * X / (1.0 - dropout)
+
+    X = torch.arange(16, dtype=torch.float32).reshape((2, 8))
+    print('dropout_p = 0:', dropout_layer(X, 0))
+    print('dropout_p = 0.5:', dropout_layer(X, 0.5))
+    print('dropout_p = 1:', dropout_layer(X, 1))
+
+    class DropoutMLPScratch(d2l.Classifier):
+        def __init__(self, num_outputs, num_hiddens_1, num_hiddens_2,
+                     dropout_1, dropout_2, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.lin1 = nn.LazyLinear(num_hiddens_1)
+            self.lin2 = nn.LazyLinear(num_hiddens_2)
+            self.lin3 = nn.LazyLinear(num_outputs)
+            self.relu = nn.ReLU()
+
+        def forward(self, X):
+            H1 = self.relu(self.lin1(X.reshape((X.shape[0], -1))))
+            if self.training:
+                H1 = dropout_layer(H1, self.dropout_1)
+            H2 = self.relu(self.lin2(H1))
+            if self.training:
+                H2 = dropout_layer(H2, self.dropout_2)
+            return self.lin3(H2)
+
+    hparams = {'num_outputs': 10, 'num_hiddens_1': 64, 'num_hiddens_2': 32,
+               'dropout_1': 0.5, 'dropout_2': 0.5, 'lr': 0.1}
+    model = DropoutMLPScratch(**hparams)
+    trainer = d2l.Trainer(max_epochs=2)
+    trainer.fit(model, data)
+    finals["dropout.scratch.lin1"] = model.lin1.weight
+
+    class DropoutMLP(d2l.Classifier):
+        def __init__(self, num_outputs, num_hiddens_1, num_hiddens_2,
+                     dropout_1, dropout_2, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.Flatten(), nn.LazyLinear(num_hiddens_1), nn.ReLU(),
+                nn.Dropout(dropout_1), nn.LazyLinear(num_hiddens_2), nn.ReLU(),
+                nn.Dropout(dropout_2), nn.LazyLinear(num_outputs))
+
+    model = DropoutMLP(**hparams)
+    trainer.fit(model, data)
+    print(model)
+    finals["dropout.concise.lin"] = model.net[4].weight.grad
+
+    x = torch.arange(-8.0, 8.0, 0.1, requires_grad=True)
+    y = torch.sigmoid(x)
+    y.backward(torch.ones_like(x))
+    print(x.grad[::16])
+    M = torch.normal(0, 1, size=(4, 4))
+    print('a single matrix \n', M)
+    for i in range(10):  # the book multiplies 100 (see the docstring)
+        M = M @ torch.normal(0, 1, size=(4, 4))
+    print('after multiplying 10 matrices\n', M)
+    return finals
+
+
+def d2l_convolutions(torch):
+    """d2l-ai/d2l-en chapter_convolutional-neural-networks (conv-layer.md, padding-and-
+    strides.md, channels.md, pooling.md, lenet.md, PyTorch tabs): corr2d written with a
+    double loop and element assignment, the Conv2D module of nn.Parameter, edge detection
+    with the kernel [[1, -1]] and X.t(), learning that kernel with a LazyConv2d and
+    weight.data[:] -= lr * weight.grad, f'{l.sum():.3f}', comp_conv2d with (1, 1) +
+    X.shape, padding and strides as ints and pairs, corr2d_multi_in with sum() over zip,
+    torch.stack of outputs, the 1x1 convolution as a matmul, pool2d from scratch (max and
+    avg), MaxPool2d with padding and strides over 1 and 2 channels, and LeNet: its
+    layer_summary, apply_init with init_cnn (xavier_uniform_) after a lazy first call, and
+    training on the FashionMNIST stand-in."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+
+    def corr2d(X, K):
+        h, w = K.shape
+        Y = torch.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                Y[i, j] = (X[i:i + h, j:j + w] * K).sum()
+        return Y
+
+    X = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]])
+    K = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
+    print(corr2d(X, K))
+
+    class Conv2D(nn.Module):
+        def __init__(self, kernel_size):
+            super().__init__()
+            self.weight = nn.Parameter(torch.rand(kernel_size))
+            self.bias = nn.Parameter(torch.zeros(1))
+
+        def forward(self, x):
+            return corr2d(x, self.weight) + self.bias
+
+    X = torch.ones((6, 8))
+    X[:, 2:6] = 0
+    K = torch.tensor([[1.0, -1.0]])
+    Y = corr2d(X, K)
+    print(X, Y, corr2d(X.t(), K))
+    layer = Conv2D(kernel_size=(1, 2))
+    out = layer(X)
+    out.sum().backward()
+    print(out[:2], layer.weight.grad, layer.bias.grad)
+
+    conv2d = nn.LazyConv2d(1, kernel_size=(1, 2), bias=False)
+    X = X.reshape((1, 1, 6, 8))
+    Y = Y.reshape((1, 1, 6, 7))
+    lr = 3e-2
+    for i in range(10):
+        Y_hat = conv2d(X)
+        l = (Y_hat - Y) ** 2
+        conv2d.zero_grad()
+        l.sum().backward()
+        conv2d.weight.data[:] -= lr * conv2d.weight.grad
+        if (i + 1) % 2 == 0:
+            print(f'epoch {i + 1}, loss {l.sum():.3f}')
+    print(conv2d.weight.data.reshape((1, 2)))
+    finals = {"conv2d.weight": conv2d.weight}
+
+    def comp_conv2d(conv2d, X):
+        X = X.reshape((1, 1) + X.shape)
+        Y = conv2d(X)
+        return Y.reshape(Y.shape[2:])
+
+    conv2d = nn.LazyConv2d(1, kernel_size=3, padding=1)
+    X = torch.rand(size=(8, 8))
+    print(comp_conv2d(conv2d, X).shape)
+    conv2d = nn.LazyConv2d(1, kernel_size=(5, 3), padding=(2, 1))
+    print(comp_conv2d(conv2d, X).shape)
+    conv2d = nn.LazyConv2d(1, kernel_size=3, padding=1, stride=2)
+    print(comp_conv2d(conv2d, X).shape)
+    conv2d = nn.LazyConv2d(1, kernel_size=(3, 5), padding=(0, 1), stride=(3, 4))
+    print(comp_conv2d(conv2d, X).shape, comp_conv2d(conv2d, X))
+
+    def corr2d_multi_in(X, K):
+        return sum(corr2d(x, k) for x, k in zip(X, K))
+
+    X = torch.tensor([[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]],
+                      [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]])
+    K = torch.tensor([[[0.0, 1.0], [2.0, 3.0]], [[1.0, 2.0], [3.0, 4.0]]])
+    print(corr2d_multi_in(X, K))
+
+    def corr2d_multi_in_out(X, K):
+        return torch.stack([corr2d_multi_in(X, k) for k in K], 0)
+
+    K = torch.stack((K, K + 1, K + 2), 0)
+    print(K.shape, corr2d_multi_in_out(X, K))
+
+    def corr2d_multi_in_out_1x1(X, K):
+        c_i, h, w = X.shape
+        c_o = K.shape[0]
+        X = X.reshape((c_i, h * w))
+        K = K.reshape((c_o, c_i))
+        Y = torch.matmul(K, X)
+        return Y.reshape((c_o, h, w))
+
+    X = torch.normal(0, 1, (3, 3, 3))
+    K = torch.normal(0, 1, (2, 3, 1, 1))
+    Y1 = corr2d_multi_in_out_1x1(X, K)
+    Y2 = corr2d_multi_in_out(X, K)
+    assert float(torch.abs(Y1 - Y2).sum()) < 1e-6
+    print(Y1)
+
+    def pool2d(X, pool_size, mode='max'):
+        p_h, p_w = pool_size
+        Y = torch.zeros((X.shape[0] - p_h + 1, X.shape[1] - p_w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                if mode == 'max':
+                    Y[i, j] = X[i: i + p_h, j: j + p_w].max()
+                elif mode == 'avg':
+                    Y[i, j] = X[i: i + p_h, j: j + p_w].mean()
+        return Y
+
+    X = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]])
+    print(pool2d(X, (2, 2)), pool2d(X, (2, 2), 'avg'))
+    X = torch.arange(16, dtype=torch.float32).reshape((1, 1, 4, 4))
+    print(X, nn.MaxPool2d(3)(X), nn.MaxPool2d(3, padding=1, stride=2)(X),
+          nn.MaxPool2d((2, 3), stride=(2, 3), padding=(0, 1))(X))
+    X = torch.cat((X, X + 1), 1)
+    print(X, nn.MaxPool2d(3, padding=1, stride=2)(X))
+
+    class LeNet(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.LazyConv2d(6, kernel_size=5, padding=2), nn.Sigmoid(),
+                nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.LazyConv2d(16, kernel_size=5), nn.Sigmoid(),
+                nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.Flatten(),
+                nn.LazyLinear(120), nn.Sigmoid(),
+                nn.LazyLinear(84), nn.Sigmoid(),
+                nn.LazyLinear(num_classes))
+
+    model = LeNet()
+    model.layer_summary((1, 1, 28, 28))
+    trainer = d2l.Trainer(max_epochs=2)
+    data = d2l.FashionMNIST(batch_size=128, num_train=384, num_val=128)
+    model = LeNet(lr=0.1)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    print(model.net[0].weight[0, 0, 0])
+    trainer.fit(model, data)
+    print(model)
+    finals["lenet.conv"] = model.net[3].weight
+    finals["lenet.grad"] = model.net[0].weight.grad
+    return finals
+
+
+def d2l_modern_cnns(torch):
+    """d2l-ai/d2l-en chapter_convolutional-modern (batch-norm.md, resnet.md, densenet.md,
+    nin.md, vgg.md, PyTorch tabs), on tiny inputs: batch_norm from scratch (the
+    torch.is_grad_enabled() branch, mean over dims (0, 2, 3) with keepdim, moving averages
+    returned as .data), the BatchNorm module in a LeNet trained through the d2l Trainer
+    (validation under no_grad takes the moving statistics), the concise LazyBatchNorm2d/1d
+    LeNet, Residual with LazyConv2d/LazyBatchNorm2d, `Y += X` and `if self.conv3:`, a small
+    ResNet built with add_module and AdaptiveAvgPool2d((1, 1)), DenseBlock concatenating
+    along channels and transition_block, nin_block and vgg_block networks summarised layer
+    by layer. The book's ResNet-18, NiN and VGG-11 take 96x96 and 224x224 images; here
+    their blocks are narrower and the images smaller."""
+    d2l = d2l_library(torch)
+    nn, F = torch.nn, torch.nn.functional
+
+    def batch_norm(X, gamma, beta, moving_mean, moving_var, eps, momentum):
+        if not torch.is_grad_enabled():
+            X_hat = (X - moving_mean) / torch.sqrt(moving_var + eps)
+        else:
+            assert len(X.shape) in (2, 4)
+            if len(X.shape) == 2:
+                mean = X.mean(dim=0)
+                var = ((X - mean) ** 2).mean(dim=0)
+            else:
+                mean = X.mean(dim=(0, 2, 3), keepdim=True)
+                var = ((X - mean) ** 2).mean(dim=(0, 2, 3), keepdim=True)
+            X_hat = (X - mean) / torch.sqrt(var + eps)
+            moving_mean = (1.0 - momentum) * moving_mean + momentum * mean
+            moving_var = (1.0 - momentum) * moving_var + momentum * var
+        Y = gamma * X_hat + beta
+        return Y, moving_mean.data, moving_var.data
+
+    class BatchNorm(nn.Module):
+        def __init__(self, num_features, num_dims):
+            super().__init__()
+            if num_dims == 2:
+                shape = (1, num_features)
+            else:
+                shape = (1, num_features, 1, 1)
+            self.gamma = nn.Parameter(torch.ones(shape))
+            self.beta = nn.Parameter(torch.zeros(shape))
+            self.moving_mean = torch.zeros(shape)
+            self.moving_var = torch.ones(shape)
+
+        def forward(self, X):
+            if self.moving_mean.device != X.device:
+                self.moving_mean = self.moving_mean.to(X.device)
+                self.moving_var = self.moving_var.to(X.device)
+            Y, self.moving_mean, self.moving_var = batch_norm(
+                X, self.gamma, self.beta, self.moving_mean,
+                self.moving_var, eps=1e-5, momentum=0.1)
+            return Y
+
+    class BNLeNetScratch(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.LazyConv2d(6, kernel_size=5), BatchNorm(6, num_dims=4),
+                nn.Sigmoid(), nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.LazyConv2d(16, kernel_size=5), BatchNorm(16, num_dims=4),
+                nn.Sigmoid(), nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.Flatten(), nn.LazyLinear(120), BatchNorm(120, num_dims=2),
+                nn.Sigmoid(), nn.LazyLinear(84), BatchNorm(84, num_dims=2),
+                nn.Sigmoid(), nn.LazyLinear(num_classes))
+
+    trainer = d2l.Trainer(max_epochs=2)
+    data = d2l.FashionMNIST(batch_size=128, num_train=256, num_val=128)
+    model = BNLeNetScratch(lr=0.1)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer.fit(model, data)
+    print(model.net[1].gamma.reshape((-1,)), model.net[1].beta.reshape((-1,)),
+          model.net[1].moving_var.reshape((-1,)))
+    finals = {"scratch.gamma": model.net[1].gamma, "scratch.moving_mean": model.net[5].moving_mean}
+
+    class BNLeNet(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.LazyConv2d(6, kernel_size=5), nn.LazyBatchNorm2d(),
+                nn.Sigmoid(), nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.LazyConv2d(16, kernel_size=5), nn.LazyBatchNorm2d(),
+                nn.Sigmoid(), nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.Flatten(), nn.LazyLinear(120), nn.LazyBatchNorm1d(),
+                nn.Sigmoid(), nn.LazyLinear(84), nn.LazyBatchNorm1d(),
+                nn.Sigmoid(), nn.LazyLinear(num_classes))
+
+    model = BNLeNet(lr=0.1)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer.fit(model, data)
+    print(model.net[1].weight, model.net[1].running_var, model.net[5].num_batches_tracked)
+    finals["concise.bn"] = model.net[1].running_mean
+
+    class Residual(nn.Module):
+        def __init__(self, num_channels, use_1x1conv=False, strides=1):
+            super().__init__()
+            self.conv1 = nn.LazyConv2d(num_channels, kernel_size=3, padding=1,
+                                       stride=strides)
+            self.conv2 = nn.LazyConv2d(num_channels, kernel_size=3, padding=1)
+            if use_1x1conv:
+                self.conv3 = nn.LazyConv2d(num_channels, kernel_size=1, stride=strides)
+            else:
+                self.conv3 = None
+            self.bn1 = nn.LazyBatchNorm2d()
+            self.bn2 = nn.LazyBatchNorm2d()
+
+        def forward(self, X):
+            Y = F.relu(self.bn1(self.conv1(X)))
+            Y = self.bn2(self.conv2(Y))
+            if self.conv3:
+                X = self.conv3(X)
+            Y += X
+            return F.relu(Y)
+
+    blk = Residual(3)
+    X = torch.randn(4, 3, 6, 6)
+    print(blk(X).shape)
+    blk = Residual(6, use_1x1conv=True, strides=2)
+    Y = blk(X)
+    Y.sum().backward()
+    print(Y.shape, Y.grad_fn, blk.conv3.weight.grad[0, :, 0, 0])
+
+    class ResNet(d2l.Classifier):
+        def b1(self):
+            return nn.Sequential(
+                nn.LazyConv2d(8, kernel_size=7, stride=2, padding=3),
+                nn.LazyBatchNorm2d(), nn.ReLU(),
+                nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+        def block(self, num_residuals, num_channels, first_block=False):
+            blk = []
+            for i in range(num_residuals):
+                if i == 0 and not first_block:
+                    blk.append(Residual(num_channels, use_1x1conv=True, strides=2))
+                else:
+                    blk.append(Residual(num_channels))
+            return nn.Sequential(*blk)
+
+        def __init__(self, arch, lr=0.1, num_classes=10):
+            super(ResNet, self).__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(self.b1())
+            for i, b in enumerate(arch):
+                self.net.add_module(f'b{i+2}', self.block(*b, first_block=(i == 0)))
+            self.net.add_module('last', nn.Sequential(
+                nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(),
+                nn.LazyLinear(num_classes)))
+            self.net.apply(d2l.init_cnn)
+
+    class ResNet18(ResNet):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__(((2, 8), (2, 16), (2, 32), (2, 64)), lr, num_classes)
+
+    ResNet18().layer_summary((1, 1, 64, 64))
+    model = ResNet18(lr=0.01)
+    data = d2l.FashionMNIST(batch_size=32, resize=(64, 64), num_train=64, num_val=32)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer = d2l.Trainer(max_epochs=1)
+    trainer.fit(model, data)
+    print(model.net.b2[0].bn1.running_mean, model.net.last[2].bias)
+    finals["resnet.last"] = model.net.last[2].weight
+
+    def conv_block(num_channels):
+        return nn.Sequential(
+            nn.LazyBatchNorm2d(), nn.ReLU(),
+            nn.LazyConv2d(num_channels, kernel_size=3, padding=1))
+
+    class DenseBlock(nn.Module):
+        def __init__(self, num_convs, num_channels):
+            super(DenseBlock, self).__init__()
+            layer = []
+            for i in range(num_convs):
+                layer.append(conv_block(num_channels))
+            self.net = nn.Sequential(*layer)
+
+        def forward(self, X):
+            for blk in self.net:
+                Y = blk(X)
+                X = torch.cat((X, Y), dim=1)
+            return X
+
+    blk = DenseBlock(2, 10)
+    X = torch.randn(4, 3, 8, 8)
+    Y = blk(X)
+    print(Y.shape)
+
+    def transition_block(num_channels):
+        return nn.Sequential(
+            nn.LazyBatchNorm2d(), nn.ReLU(),
+            nn.LazyConv2d(num_channels, kernel_size=1),
+            nn.AvgPool2d(kernel_size=2, stride=2))
+
+    blk = transition_block(10)
+    Z = blk(Y)
+    Z.mean().backward()
+    print(Z.shape, Z[0, 0], blk[2].weight.grad[:2, :4, 0, 0])
+    finals["transition.grad"] = blk[2].weight.grad
+
+    def nin_block(out_channels, kernel_size, strides, padding):
+        return nn.Sequential(
+            nn.LazyConv2d(out_channels, kernel_size, strides, padding), nn.ReLU(),
+            nn.LazyConv2d(out_channels, kernel_size=1), nn.ReLU(),
+            nn.LazyConv2d(out_channels, kernel_size=1), nn.ReLU())
+
+    class NiN(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nin_block(24, kernel_size=11, strides=4, padding=0),
+                nn.MaxPool2d(3, stride=2),
+                nin_block(32, kernel_size=5, strides=1, padding=2),
+                nn.MaxPool2d(3, stride=2),
+                nin_block(48, kernel_size=3, strides=1, padding=1),
+                nn.MaxPool2d(3, stride=2),
+                nn.Dropout(0.5),
+                nin_block(num_classes, kernel_size=3, strides=1, padding=1),
+                nn.AdaptiveAvgPool2d((1, 1)),
+                nn.Flatten())
+            self.net.apply(d2l.init_cnn)
+
+    NiN().layer_summary((1, 1, 112, 112))
+
+    def vgg_block(num_convs, out_channels):
+        layers = []
+        for _ in range(num_convs):
+            layers.append(nn.LazyConv2d(out_channels, kernel_size=3, padding=1))
+            layers.append(nn.ReLU())
+        layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
+        return nn.Sequential(*layers)
+
+    class VGG(d2l.Classifier):
+        def __init__(self, arch, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            conv_blks = []
+            for (num_convs, out_channels) in arch:
+                conv_blks.append(vgg_block(num_convs, out_channels))
+            self.net = nn.Sequential(
+                *conv_blks, nn.Flatten(),
+                nn.LazyLinear(64), nn.ReLU(), nn.Dropout(0.5),
+                nn.LazyLinear(64), nn.ReLU(), nn.Dropout(0.5),
+                nn.LazyLinear(num_classes))
+            self.net.apply(d2l.init_cnn)
+
+    model = VGG(arch=((1, 4), (1, 8), (2, 16), (2, 16), (2, 16)))
+    model.layer_summary((1, 1, 64, 64))
+    print(model.net[6].weight.shape, model(torch.rand(2, 1, 64, 64)))
+    finals["vgg.out"] = model.net[-1].weight
+    return finals
+
+
+def d2l_recurrent(torch):
+    """d2l-ai/d2l-en chapter_recurrent-neural-networks (rnn-scratch.md, rnn-concise.md,
+    PyTorch tabs; text-sequence.md's TimeMachine on a made-up text): RNNScratch looping
+    over the time steps of X (iterating a tensor's first dim, `state, = state`),
+    RNNLMScratch with F.one_hot(X.T, V).type(torch.float32), torch.stack of the outputs
+    along dim 1, torch.exp of the loss as perplexity, Trainer.clip_gradients (the global
+    norm from a generator of sums, param.grad[:] *= ...), predict with
+    int(Y.argmax(axis=2).reshape(1)), and the concise model: nn.RNN with LazyLinear and
+    swapaxes(0, 1). The book trains 100 epochs; here 2, on a smaller text."""
+    d2l = d2l_library(torch)
+    nn, F = torch.nn, torch.nn.functional
+
+    class RNNScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.W_xh = nn.Parameter(torch.randn(num_inputs, num_hiddens) * sigma)
+            self.W_hh = nn.Parameter(torch.randn(num_hiddens, num_hiddens) * sigma)
+            self.b_h = nn.Parameter(torch.zeros(num_hiddens))
+
+        def forward(self, inputs, state=None):
+            if state is None:
+                state = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+            else:
+                state, = state
+            outputs = []
+            for X in inputs:
+                state = torch.tanh(torch.matmul(X, self.W_xh) +
+                                   torch.matmul(state, self.W_hh) + self.b_h)
+                outputs.append(state)
+            return outputs, state
+
+    batch_size, num_inputs, num_hiddens, num_steps = 2, 16, 32, 100
+    rnn = RNNScratch(num_inputs, num_hiddens)
+    X = torch.ones((num_steps, batch_size, num_inputs))
+    outputs, state = rnn(X)
+
+    def check_len(a, n):
+        assert len(a) == n, f'list\'s length {len(a)} != expected length {n}'
+
+    def check_shape(a, shape):
+        assert a.shape == shape, f'tensor\'s shape {a.shape} != expected shape {shape}'
+
+    check_len(outputs, num_steps)
+    check_shape(outputs[0], (batch_size, num_hiddens))
+    check_shape(state, (batch_size, num_hiddens))
+    print(state[0, :6], outputs[0].grad_fn)
+
+    class RNNLMScratch(d2l.Classifier):
+        def __init__(self, rnn, vocab_size, lr=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.init_params()
+
+        def init_params(self):
+            self.W_hq = nn.Parameter(
+                torch.randn(self.rnn.num_hiddens, self.vocab_size) * self.rnn.sigma)
+            self.b_q = nn.Parameter(torch.zeros(self.vocab_size))
+
+        def training_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('ppl', torch.exp(l), train=True)
+            return l
+
+        def validation_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('ppl', torch.exp(l), train=False)
+
+        def one_hot(self, X):
+            return F.one_hot(X.T, self.vocab_size).type(torch.float32)
+
+        def output_layer(self, rnn_outputs):
+            outputs = [torch.matmul(H, self.W_hq) + self.b_q for H in rnn_outputs]
+            return torch.stack(outputs, 1)
+
+        def forward(self, X, state=None):
+            embs = self.one_hot(X)
+            rnn_outputs, _ = self.rnn(embs, state)
+            return self.output_layer(rnn_outputs)
+
+        def predict(self, prefix, num_preds, vocab, device=None):
+            state, outputs = None, [vocab[prefix[0]]]
+            for i in range(len(prefix) + num_preds - 1):
+                X = torch.tensor([[outputs[-1]]], device=device)
+                embs = self.one_hot(X)
+                rnn_outputs, state = self.rnn(embs, state)
+                if i < len(prefix) - 1:
+                    outputs.append(vocab[prefix[i + 1]])
+                else:
+                    Y = self.output_layer(rnn_outputs)
+                    outputs.append(int(Y.argmax(axis=2).reshape(1)))
+            return ''.join([vocab.idx_to_token[i] for i in outputs])
+
+    model = RNNLMScratch(rnn, num_inputs)
+    outputs = model(torch.ones((batch_size, num_steps), dtype=torch.int64))
+    check_shape(outputs, (batch_size, num_steps, num_inputs))
+    print(model.one_hot(torch.tensor([[0, 2]])), outputs[0, :2, :4])
+
+    data = d2l.TimeMachine(batch_size=64, num_steps=16)
+    print(len(data.vocab), data.vocab.idx_to_token[:6], data.X.shape, data.X[0, :8])
+    rnn = RNNScratch(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLMScratch(rnn, vocab_size=len(data.vocab), lr=1)
+    trainer = d2l.Trainer(max_epochs=2, gradient_clip_val=1)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab))
+    finals = {"scratch.W_hq": model.W_hq, "scratch.W_xh.grad": rnn.W_xh.grad}
+
+    class RNN(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens):
+            super().__init__()
+            self.save_hyperparameters()
+            self.rnn = nn.RNN(num_inputs, num_hiddens)
+
+        def forward(self, inputs, H=None):
+            return self.rnn(inputs, H)
+
+    class RNNLM(RNNLMScratch):
+        def init_params(self):
+            self.linear = nn.LazyLinear(self.vocab_size)
+
+        def output_layer(self, hiddens):
+            return self.linear(hiddens).swapaxes(0, 1)
+
+    rnn = RNN(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLM(rnn, vocab_size=len(data.vocab), lr=1)
+    print(model.predict('it has', 20, data.vocab))
+    trainer = d2l.Trainer(max_epochs=2, gradient_clip_val=1)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab), model)
+    finals["concise.weight_hh"] = rnn.rnn.weight_hh_l0
+    return finals
+
+
+def d2l_optimization(torch):
+    """d2l-ai/d2l-en chapter_optimization (gd.md, sgd.md, minibatch-sgd.md, momentum.md,
+    adagrad.md, rmsprop.md, adadelta.md, adam.md, lr-scheduler.md, PyTorch tabs): gradient
+    descent on Python floats and on tensors (x -= eta * f_grad(x) / f_hess(x) turns x into a
+    tensor, printed), train_2d with noisy gradients from torch.normal(0.0, 1, (1,)).item()
+    and exponential and polynomial rates, train_ch11 (the airfoil data standardised and
+    loaded with load_array; a seeded stand-in of 400 rows) with sgd, momentum, adagrad, rmsprop,
+    adadelta and adam written with p.data.sub_, `with torch.no_grad(): v[:] = ...` and
+    p.grad.data.zero_(), train_concise_ch11 with torch.optim.SGD (momentum), Adagrad,
+    RMSprop (alpha), Adadelta (rho) and Adam, and the lr-scheduler chapter's LeNet
+    trained with hand-written SquareRoot, Factor and Cosine (warm-up) schedulers set into
+    param_groups and with lr_scheduler.MultiStepLR (told apart by scheduler.__module__ ==
+    lr_scheduler.__name__), get_last_lr(). Timings are not printed; the epochs are fewer."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+    lr_scheduler = torch.optim.lr_scheduler
+
+    def f(x):
+        return x ** 2
+
+    def f_grad(x):
+        return 2 * x
+
+    def gd(eta, f_grad):
+        x = 10.0
+        results = [x]
+        for i in range(10):
+            x -= eta * f_grad(x)
+            results.append(float(x))
+        print(f'epoch 10, x: {x:f}')
+        return results
+
+    results = gd(0.2, f_grad)
+    gd(0.05, f_grad), gd(1.1, f_grad)
+    c = torch.tensor(0.15 * np.pi)
+
+    def f(x):
+        return x * torch.cos(c * x)
+
+    def f_grad(x):
+        return torch.cos(c * x) - c * x * torch.sin(c * x)
+
+    print(gd(2, f_grad)[-3:])
+    c = torch.tensor(0.5)
+
+    def f(x):
+        return torch.cosh(c * x)
+
+    def f_grad(x):
+        return c * torch.sinh(c * x)
+
+    def f_hess(x):
+        return c**2 * torch.cosh(c * x)
+
+    def newton(eta=1):
+        x = 10.0
+        results = [x]
+        for i in range(10):
+            x -= eta * f_grad(x) / f_hess(x)
+            results.append(float(x))
+        print('epoch 10, x:', x)
+        return results
+
+    newton()
+    c = torch.tensor(0.15 * np.pi)
+
+    def f_grad(x):
+        return torch.cos(c * x) - c * x * torch.sin(c * x)
+
+    def f_hess(x):
+        return - 2 * c * torch.sin(c * x) - x * c**2 * torch.cos(c * x)
+
+    newton(), newton(0.5)
+
+    def train_2d(trainer, steps=20, f_grad=None):
+        x1, x2, s1, s2 = -5, -2, 0, 0
+        results = [(x1, x2)]
+        for i in range(steps):
+            if f_grad:
+                x1, x2, s1, s2 = trainer(x1, x2, s1, s2, f_grad)
+            else:
+                x1, x2, s1, s2 = trainer(x1, x2, s1, s2)
+            results.append((x1, x2))
+        print(f'epoch {i + 1}, x1: {float(x1):f}, x2: {float(x2):f}')
+        return results
+
+    def f_2d_grad(x1, x2):
+        return 2 * x1, 4 * x2
+
+    def sgd_2d(x1, x2, s1, s2, f_grad):
+        g1, g2 = f_grad(x1, x2)
+        g1 += torch.normal(0.0, 1, (1,)).item()
+        g2 += torch.normal(0.0, 1, (1,)).item()
+        eta_t = eta * lr()
+        return (x1 - eta_t * g1, x2 - eta_t * g2, 0, 0)
+
+    def constant_lr():
+        return 1
+
+    eta, lr = 0.1, constant_lr
+    train_2d(sgd_2d, steps=50, f_grad=f_2d_grad)
+    t = 1
+
+    def exponential_lr():
+        nonlocal t
+        t += 1
+        return math.exp(-0.1 * t)
+
+    lr = exponential_lr
+    train_2d(sgd_2d, steps=1000, f_grad=f_2d_grad)
+    t = 1
+
+    def polynomial_lr():
+        nonlocal t
+        t += 1
+        return (1 + 0.1 * t) ** (-0.5)
+
+    lr = polynomial_lr
+    train_2d(sgd_2d, steps=50, f_grad=f_2d_grad)
+
+    def get_data_ch11(batch_size=10, n=1500):
+        rows = np.random.default_rng(3).normal(size=(400, 6)).astype(np.float32)
+        rows[:, -1] = rows[:, :-1] @ np.array([1.0, -2, 0.5, 0, 3], np.float32) + rows[:, -1]
+        data = torch.from_numpy((rows - rows.mean(axis=0)) / rows.std(axis=0))
+        dataset = torch.utils.data.TensorDataset(data[:n, :-1], data[:n, -1])
+        data_iter = torch.utils.data.DataLoader(dataset, batch_size, shuffle=True)
+        return data_iter, data.shape[1] - 1
+
+    def linreg(X, w, b):
+        return torch.matmul(X, w) + b
+
+    def squared_loss(y_hat, y):
+        return (y_hat - y.reshape(y_hat.shape)) ** 2 / 2
+
+    def evaluate_loss(net, data_iter, loss):
+        metric = d2l.Accumulator(2)
+        for X, y in data_iter:
+            out = net(X)
+            y = y.reshape(out.shape)
+            l = loss(out, y)
+            metric.add(l.sum(), l.numel())
+        return metric[0] / metric[1]
+
+    def train_ch11(trainer_fn, states, hyperparams, data_iter, feature_dim, num_epochs=2):
+        w = torch.normal(mean=0.0, std=0.01, size=(feature_dim, 1), requires_grad=True)
+        b = torch.zeros((1), requires_grad=True)
+        net, loss = lambda X: linreg(X, w, b), squared_loss
+        losses, n = [], 0
+        for _ in range(num_epochs):
+            for X, y in data_iter:
+                l = loss(net(X), y).mean()
+                l.backward()
+                trainer_fn([w, b], states, hyperparams)
+                n += X.shape[0]
+                if n % 200 == 0:
+                    losses.append(evaluate_loss(net, data_iter, loss))
+        print(f'loss: {losses[-1]:.3f}', [f'{v:.4f}' for v in losses[::3]])
+        return w, b
+
+    def train_concise_ch11(trainer_fn, hyperparams, data_iter, num_epochs=4):
+        net = nn.Sequential(nn.Linear(5, 1))
+
+        def init_weights(module):
+            if type(module) == nn.Linear:
+                torch.nn.init.normal_(module.weight, std=0.01)
+
+        net.apply(init_weights)
+        optimizer = trainer_fn(net.parameters(), **hyperparams)
+        loss = nn.MSELoss(reduction='none')
+        losses, n = [], 0
+        for _ in range(num_epochs):
+            for X, y in data_iter:
+                optimizer.zero_grad()
+                out = net(X)
+                y = y.reshape(out.shape)
+                l = loss(out, y)
+                l.mean().backward()
+                optimizer.step()
+                n += X.shape[0]
+                if n % 200 == 0:
+                    losses.append(evaluate_loss(net, data_iter, loss) / 2)
+        print(f'loss: {losses[-1]:.3f}', [f'{v:.4f}' for v in losses[::4]])
+        return net[0].weight
+
+    def sgd(params, states, hyperparams):
+        for p in params:
+            p.data.sub_(hyperparams['lr'] * p.grad)
+            p.grad.data.zero_()
+
+    def train_sgd(lr, batch_size, num_epochs=2):
+        data_iter, feature_dim = get_data_ch11(batch_size)
+        return train_ch11(sgd, None, {'lr': lr}, data_iter, feature_dim, num_epochs)
+
+    finals = {"gd.w": train_sgd(1, 1500, 10)[0]}
+    train_sgd(0.005, 1), train_sgd(.4, 100), train_sgd(.05, 10)
+    data_iter, _ = get_data_ch11(10)
+    finals["sgd.concise"] = train_concise_ch11(torch.optim.SGD, {'lr': 0.01}, data_iter)
+
+    data_iter, feature_dim = get_data_ch11(batch_size=10)
+
+    def init_momentum_states(feature_dim):
+        v_w = torch.zeros((feature_dim, 1))
+        v_b = torch.zeros(1)
+        return (v_w, v_b)
+
+    def sgd_momentum(params, states, hyperparams):
+        for p, v in zip(params, states):
+            with torch.no_grad():
+                v[:] = hyperparams['momentum'] * v + p.grad
+                p[:] -= hyperparams['lr'] * v
+            p.grad.data.zero_()
+
+    def train_momentum(lr, momentum, num_epochs=2):
+        return train_ch11(sgd_momentum, init_momentum_states(feature_dim),
+                          {'lr': lr, 'momentum': momentum}, data_iter, feature_dim, num_epochs)
+
+    train_momentum(0.02, 0.5), train_momentum(0.01, 0.9)
+    finals["momentum.w"] = train_momentum(0.005, 0.9)[0]
+    finals["momentum.concise"] = train_concise_ch11(
+        torch.optim.SGD, {'lr': 0.005, 'momentum': 0.9}, data_iter)
+
+    def init_adagrad_states(feature_dim):
+        s_w = torch.zeros((feature_dim, 1))
+        s_b = torch.zeros(1)
+        return (s_w, s_b)
+
+    def adagrad(params, states, hyperparams):
+        eps = 1e-6
+        for p, s in zip(params, states):
+            with torch.no_grad():
+                s[:] += torch.square(p.grad)
+                p[:] -= hyperparams['lr'] * p.grad / torch.sqrt(s + eps)
+            p.grad.data.zero_()
+
+    finals["adagrad.w"] = train_ch11(adagrad, init_adagrad_states(feature_dim),
+                                     {'lr': 0.1}, data_iter, feature_dim)[0]
+    finals["adagrad.concise"] = train_concise_ch11(torch.optim.Adagrad, {'lr': 0.1}, data_iter)
+
+    def rmsprop(params, states, hyperparams):
+        gamma, eps = hyperparams['gamma'], 1e-6
+        for p, s in zip(params, states):
+            with torch.no_grad():
+                s[:] = gamma * s + (1 - gamma) * torch.square(p.grad)
+                p[:] -= hyperparams['lr'] * p.grad / torch.sqrt(s + eps)
+            p.grad.data.zero_()
+
+    finals["rmsprop.w"] = train_ch11(rmsprop, init_adagrad_states(feature_dim),
+                                     {'lr': 0.01, 'gamma': 0.9}, data_iter, feature_dim)[0]
+    finals["rmsprop.concise"] = train_concise_ch11(torch.optim.RMSprop,
+                                                   {'lr': 0.01, 'alpha': 0.9}, data_iter)
+
+    def init_adadelta_states(feature_dim):
+        s_w, s_b = torch.zeros((feature_dim, 1)), torch.zeros(1)
+        delta_w, delta_b = torch.zeros((feature_dim, 1)), torch.zeros(1)
+        return ((s_w, delta_w), (s_b, delta_b))
+
+    def adadelta(params, states, hyperparams):
+        rho, eps = hyperparams['rho'], 1e-5
+        for p, (s, delta) in zip(params, states):
+            with torch.no_grad():
+                s[:] = rho * s + (1 - rho) * torch.square(p.grad)
+                g = (torch.sqrt(delta + eps) / torch.sqrt(s + eps)) * p.grad
+                p[:] -= g
+                delta[:] = rho * delta + (1 - rho) * g * g
+            p.grad.data.zero_()
+
+    finals["adadelta.w"] = train_ch11(adadelta, init_adadelta_states(feature_dim),
+                                      {'rho': 0.9}, data_iter, feature_dim)[0]
+    finals["adadelta.concise"] = train_concise_ch11(torch.optim.Adadelta, {'rho': 0.9},
+                                                    data_iter)
+
+    def init_adam_states(feature_dim):
+        v_w, v_b = torch.zeros((feature_dim, 1)), torch.zeros(1)
+        s_w, s_b = torch.zeros((feature_dim, 1)), torch.zeros(1)
+        return ((v_w, s_w), (v_b, s_b))
+
+    def adam(params, states, hyperparams):
+        beta1, beta2, eps = 0.9, 0.999, 1e-6
+        for p, (v, s) in zip(params, states):
+            with torch.no_grad():
+                v[:] = beta1 * v + (1 - beta1) * p.grad
+                s[:] = beta2 * s + (1 - beta2) * torch.square(p.grad)
+                v_bias_corr = v / (1 - beta1 ** hyperparams['t'])
+                s_bias_corr = s / (1 - beta2 ** hyperparams['t'])
+                p[:] -= hyperparams['lr'] * v_bias_corr / (torch.sqrt(s_bias_corr) + eps)
+            p.grad.data.zero_()
+        hyperparams['t'] += 1
+
+    finals["adam.w"] = train_ch11(adam, init_adam_states(feature_dim),
+                                  {'lr': 0.01, 't': 1}, data_iter, feature_dim)[0]
+    finals["adam.concise"] = train_concise_ch11(torch.optim.Adam, {'lr': 0.01}, data_iter)
+
+    def yogi(params, states, hyperparams):
+        beta1, beta2, eps = 0.9, 0.999, 1e-3
+        for p, (v, s) in zip(params, states):
+            with torch.no_grad():
+                v[:] = beta1 * v + (1 - beta1) * p.grad
+                s[:] = s + (1 - beta2) * torch.sign(
+                    torch.square(p.grad) - s) * torch.square(p.grad)
+                v_bias_corr = v / (1 - beta1 ** hyperparams['t'])
+                s_bias_corr = s / (1 - beta2 ** hyperparams['t'])
+                p[:] -= hyperparams['lr'] * v_bias_corr / (torch.sqrt(s_bias_corr) + eps)
+            p.grad.data.zero_()
+        hyperparams['t'] += 1
+
+    finals["yogi.w"] = train_ch11(yogi, init_adam_states(feature_dim),
+                                  {'lr': 0.01, 't': 1}, data_iter, feature_dim)[0]
+
+    def net_fn():
+        model = nn.Sequential(
+            nn.Conv2d(1, 6, kernel_size=5, padding=2), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=2, stride=2),
+            nn.Conv2d(6, 16, kernel_size=5), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=2, stride=2),
+            nn.Flatten(),
+            nn.Linear(16 * 5 * 5, 120), nn.ReLU(),
+            nn.Linear(120, 84), nn.ReLU(),
+            nn.Linear(84, 10))
+        return model
+
+    loss = nn.CrossEntropyLoss()
+    device = torch.device('cpu')
+    fashion = d2l.FashionMNIST(batch_size=64, num_train=256, num_val=64)
+    train_iter, test_iter = fashion.train_dataloader(), fashion.val_dataloader()
+
+    def train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler=None):
+        net.to(device)
+        for epoch in range(num_epochs):
+            metric = d2l.Accumulator(3)
+            for i, (X, y) in enumerate(train_iter):
+                net.train()
+                trainer.zero_grad()
+                X, y = X.to(device), y.to(device)
+                y_hat = net(X)
+                l = loss(y_hat, y)
+                l.backward()
+                trainer.step()
+                with torch.no_grad():
+                    metric.add(l * X.shape[0], d2l.accuracy(y_hat, y), X.shape[0])
+                train_loss = metric[0] / metric[2]
+                train_acc = metric[1] / metric[2]
+            test_acc = d2l.evaluate_accuracy_gpu(net, test_iter)
+            if scheduler:
+                if scheduler.__module__ == lr_scheduler.__name__:
+                    scheduler.step()
+                else:
+                    for param_group in trainer.param_groups:
+                        param_group['lr'] = scheduler(epoch)
+        print(f'train loss {train_loss:.3f}, train acc {train_acc:.3f}, '
+              f'test acc {test_acc:.3f}', trainer.param_groups[0]['lr'])
+
+    lr, num_epochs = 0.3, 2
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr=lr)
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device)
+    lr = 0.1
+    trainer.param_groups[0]["lr"] = lr
+    print(f'learning rate is now {trainer.param_groups[0]["lr"]:.2f}')
+
+    class SquareRootScheduler:
+        def __init__(self, lr=0.1):
+            self.lr = lr
+
+        def __call__(self, num_update):
+            return self.lr * pow(num_update + 1.0, -0.5)
+
+    scheduler = SquareRootScheduler(lr=0.1)
+    print([scheduler(t) for t in range(0, 30, 6)])
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr)
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler)
+
+    class FactorScheduler:
+        def __init__(self, factor=1, stop_factor_lr=1e-7, base_lr=0.1):
+            self.factor = factor
+            self.stop_factor_lr = stop_factor_lr
+            self.base_lr = base_lr
+
+        def __call__(self, num_update):
+            self.base_lr = max(self.stop_factor_lr, self.base_lr * self.factor)
+            return self.base_lr
+
+    scheduler = FactorScheduler(factor=0.9, stop_factor_lr=1e-2, base_lr=2.0)
+    print([scheduler(t) for t in range(50)][::10])
+
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr=0.5)
+    scheduler = lr_scheduler.MultiStepLR(trainer, milestones=[15, 30], gamma=0.5)
+
+    def get_lr(trainer, scheduler):
+        lr = scheduler.get_last_lr()[0]
+        trainer.step()
+        scheduler.step()
+        return lr
+
+    print([get_lr(trainer, scheduler) for t in range(40)][::5])
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler)
+    finals["multistep.fc"] = net[-1].weight
+
+    class CosineScheduler:
+        def __init__(self, max_update, base_lr=0.01, final_lr=0, warmup_steps=0,
+                     warmup_begin_lr=0):
+            self.base_lr_orig = base_lr
+            self.max_update = max_update
+            self.final_lr = final_lr
+            self.warmup_steps = warmup_steps
+            self.warmup_begin_lr = warmup_begin_lr
+            self.max_steps = self.max_update - self.warmup_steps
+
+        def get_warmup_lr(self, epoch):
+            increase = (self.base_lr_orig - self.warmup_begin_lr) \
+                * float(epoch) / float(self.warmup_steps)
+            return self.warmup_begin_lr + increase
+
+        def __call__(self, epoch):
+            if epoch < self.warmup_steps:
+                return self.get_warmup_lr(epoch)
+            if epoch <= self.max_update:
+                self.base_lr = self.final_lr + (
+                    self.base_lr_orig - self.final_lr) * (1 + math.cos(
+                        math.pi * (epoch - self.warmup_steps) / self.max_steps)) / 2
+            return self.base_lr
+
+    scheduler = CosineScheduler(max_update=20, base_lr=0.3, final_lr=0.01)
+    print([round(scheduler(t), 6) for t in range(0, 30, 3)])
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr=0.3)
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler)
+    scheduler = CosineScheduler(20, warmup_steps=5, base_lr=0.3, final_lr=0.01)
+    print([round(scheduler(t), 6) for t in range(0, 30, 3)])
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr=0.3)
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler)
+    finals["cosine.conv"] = net[0].weight
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
             mingpt_char, backprop_ninja, d2l_preliminaries, d2l_builders_guide, yunjey_basics,
             reinforce_policy_gradient, introyt_tensors, introyt_autograd, introyt_models,
             two_layer_nets, d2l_attention, char_rnn_generation,
-            recipes_default_device_and_multiple_models, introyt_training]
+            recipes_default_device_and_multiple_models, introyt_training,
+            d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
+            d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization]
