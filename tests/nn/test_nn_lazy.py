@@ -1,5 +1,6 @@
-"""LazyLinear and LazyBatchNorm1d/2d against torch: shapes from the first input, the
-same initial values drawn then, reprs before and after, state_dict keys, training."""
+"""LazyLinear, LazyConv1d/2d/3d, LazyConvTranspose1d/2d/3d and LazyBatchNorm1d/2d/3d against
+torch: shapes from the first input, the same initial values drawn then, reprs before and
+after, state_dict keys, training."""
 
 from __future__ import annotations
 
@@ -98,7 +99,8 @@ def test_loading_a_state_dict_into_a_lazy_model_matches_torch():
 
 
 def _lazy_conv(lib):
-    """d2l's convolutions: LazyConv1d/2d/3d printed before and after the first input, the
+    """d2l's convolutions: LazyConv1d/2d/3d, LazyConvTranspose1d/2d/3d (and LazyBatchNorm3d)
+    printed before and after the first input, the
     weights PyTorch draws then, a small LazyConv2d LeNet trained a few steps, the errors."""
     nn = lib.nn
     lib.manual_seed(0)
@@ -111,7 +113,12 @@ def _lazy_conv(lib):
     for layer, x in ((nn.LazyConv1d(4, 3, stride=2, bias=False), lib.rand(3, 7)),
                      (nn.LazyConv3d(2, (1, 2, 2), groups=2, padding_mode="circular"),
                       lib.rand(1, 4, 2, 3, 3)),
-                     (nn.LazyConv2d(2, 3, dilation=2, padding="same"), lib.rand(2, 6, 6))):
+                     (nn.LazyConv2d(2, 3, dilation=2, padding="same"), lib.rand(2, 6, 6)),
+                     (nn.LazyConvTranspose1d(3, 2, stride=2), lib.rand(2, 4, 5)),
+                     (nn.LazyConvTranspose2d(4, 3, stride=2, output_padding=1, groups=2,
+                                             dilation=1), lib.rand(1, 2, 3, 3)),
+                     (nn.LazyConvTranspose3d(2, 2, bias=False), lib.rand(3, 2, 2, 2)),
+                     (nn.LazyBatchNorm3d(momentum=0.5), lib.rand(2, 3, 2, 2, 2))):
         out += [repr(layer), repr(layer(x).sum()), repr(layer), repr(layer.weight.shape)]
     for layer, x in ((nn.LazyConv2d(4, 3), lib.ones(5)), (nn.LazyConv2d(4, 3, groups=2),
                                                           lib.ones(1, 3, 5, 5))):
