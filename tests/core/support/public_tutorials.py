@@ -4378,6 +4378,486 @@ def d2l_optimization(torch):
     return finals
 
 
+FRA_ENG = [("go .", "va !"), ("hi .", "salut !"), ("run !", "cours !"), ("who ?", "qui ?"),
+           ("wow !", "ça alors !"), ("i lost .", "j'ai perdu ."), ("he's calm .", "il est calme ."),
+           ("i'm home .", "je suis chez moi ."), ("i'm calm .", "je suis calme ."),
+           ("he's home .", "il est chez lui ."), ("we lost .", "nous avons perdu ."),
+           ("go home .", "va chez toi !"), ("i'm lost .", "je suis perdu ."),
+           ("he ran .", "il a couru ."), ("we ran .", "nous avons couru .")]
+
+
+def d2l_modern_rnns(torch):
+    """d2l-ai/d2l-en chapter_recurrent-modern (lstm.md, gru.md, deep-rnn.md, bi-rnn.md,
+    machine-translation-and-dataset.md, encoder-decoder.md, seq2seq.md, PyTorch tabs):
+    LSTMScratch and GRUScratch (triples of nn.Parameter made by lambdas, the gates step by
+    step), nn.LSTM and nn.GRU in the book's RNN/RNNLM classes, StackedRNNScratch (an
+    nn.Sequential of RNNScratch, torch.stack of each layer's outputs), a 2-layer GRU,
+    BiRNNScratch (reversed(inputs), torch.cat of both directions) and the bidirectional
+    GRU, then MTFraEng (a made-up English-French text: preprocessing, <eos>/<bos>/<pad>,
+    valid lengths), the Seq2Seq encoder and decoder (nn.Embedding with int64 and int32
+    indices, init_seq2seq reaching nn.GRU's _flat_weights_names, the context repeated and
+    concatenated, LazyLinear, swapaxes), the masked loss, Adam, predict_step and bleu.
+    The book trains 50 epochs on The Time Machine and 30 on the Tatoeba pairs; here 2 and 12."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+
+    class RNNScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.W_xh = nn.Parameter(torch.randn(num_inputs, num_hiddens) * sigma)
+            self.W_hh = nn.Parameter(torch.randn(num_hiddens, num_hiddens) * sigma)
+            self.b_h = nn.Parameter(torch.zeros(num_hiddens))
+
+        def forward(self, inputs, state=None):
+            if state is None:
+                state = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+            else:
+                state, = state
+            outputs = []
+            for X in inputs:
+                state = torch.tanh(torch.matmul(X, self.W_xh) +
+                                   torch.matmul(state, self.W_hh) + self.b_h)
+                outputs.append(state)
+            return outputs, state
+
+    class RNNLMScratch(d2l.Classifier):
+        def __init__(self, rnn, vocab_size, lr=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.init_params()
+
+        def init_params(self):
+            self.W_hq = nn.Parameter(
+                torch.randn(self.rnn.num_hiddens, self.vocab_size) * self.rnn.sigma)
+            self.b_q = nn.Parameter(torch.zeros(self.vocab_size))
+
+        def training_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('ppl', torch.exp(l), train=True)
+            return l
+
+        def validation_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('ppl', torch.exp(l), train=False)
+
+        def one_hot(self, X):
+            return torch.nn.functional.one_hot(X.T, self.vocab_size).type(torch.float32)
+
+        def output_layer(self, rnn_outputs):
+            outputs = [torch.matmul(H, self.W_hq) + self.b_q for H in rnn_outputs]
+            return torch.stack(outputs, 1)
+
+        def forward(self, X, state=None):
+            embs = self.one_hot(X)
+            rnn_outputs, _ = self.rnn(embs, state)
+            return self.output_layer(rnn_outputs)
+
+        def predict(self, prefix, num_preds, vocab, device=None):
+            state, outputs = None, [vocab[prefix[0]]]
+            for i in range(len(prefix) + num_preds - 1):
+                X = torch.tensor([[outputs[-1]]], device=device)
+                embs = self.one_hot(X)
+                rnn_outputs, state = self.rnn(embs, state)
+                if i < len(prefix) - 1:
+                    outputs.append(vocab[prefix[i + 1]])
+                else:
+                    Y = self.output_layer(rnn_outputs)
+                    outputs.append(int(Y.argmax(axis=2).reshape(1)))
+            return ''.join([vocab.idx_to_token[i] for i in outputs])
+
+    class RNN(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens):
+            super().__init__()
+            self.save_hyperparameters()
+            self.rnn = nn.RNN(num_inputs, num_hiddens)
+
+        def forward(self, inputs, H=None):
+            return self.rnn(inputs, H)
+
+    class RNNLM(RNNLMScratch):
+        def init_params(self):
+            self.linear = nn.LazyLinear(self.vocab_size)
+
+        def output_layer(self, hiddens):
+            return self.linear(hiddens).swapaxes(0, 1)
+
+    class LSTMScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            init_weight = lambda *shape: nn.Parameter(torch.randn(*shape) * sigma)
+            triple = lambda: (init_weight(num_inputs, num_hiddens),
+                              init_weight(num_hiddens, num_hiddens),
+                              nn.Parameter(torch.zeros(num_hiddens)))
+            self.W_xi, self.W_hi, self.b_i = triple()
+            self.W_xf, self.W_hf, self.b_f = triple()
+            self.W_xo, self.W_ho, self.b_o = triple()
+            self.W_xc, self.W_hc, self.b_c = triple()
+
+        def forward(self, inputs, H_C=None):
+            if H_C is None:
+                H = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+                C = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+            else:
+                H, C = H_C
+            outputs = []
+            for X in inputs:
+                I = torch.sigmoid(torch.matmul(X, self.W_xi) +
+                                  torch.matmul(H, self.W_hi) + self.b_i)
+                F = torch.sigmoid(torch.matmul(X, self.W_xf) +
+                                  torch.matmul(H, self.W_hf) + self.b_f)
+                O = torch.sigmoid(torch.matmul(X, self.W_xo) +
+                                  torch.matmul(H, self.W_ho) + self.b_o)
+                C_tilde = torch.tanh(torch.matmul(X, self.W_xc) +
+                                     torch.matmul(H, self.W_hc) + self.b_c)
+                C = F * C + I * C_tilde
+                H = O * torch.tanh(C)
+                outputs.append(H)
+            return outputs, (H, C)
+
+    data = d2l.TimeMachine(batch_size=64, num_steps=16)
+    lstm = LSTMScratch(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLMScratch(lstm, vocab_size=len(data.vocab), lr=4)
+    trainer = d2l.Trainer(max_epochs=2, gradient_clip_val=1)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab))
+    finals = {"lstm.scratch.W_xc": lstm.W_xc}
+
+    class LSTM(RNN):
+        def __init__(self, num_inputs, num_hiddens):
+            d2l.Module.__init__(self)
+            self.save_hyperparameters()
+            self.rnn = nn.LSTM(num_inputs, num_hiddens)
+
+        def forward(self, inputs, H_C=None):
+            return self.rnn(inputs, H_C)
+
+    lstm = LSTM(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLM(lstm, vocab_size=len(data.vocab), lr=4)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab))
+    finals["lstm.weight_hh"] = lstm.rnn.weight_hh_l0
+
+    class GRUScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            init_weight = lambda *shape: nn.Parameter(torch.randn(*shape) * sigma)
+            triple = lambda: (init_weight(num_inputs, num_hiddens),
+                              init_weight(num_hiddens, num_hiddens),
+                              nn.Parameter(torch.zeros(num_hiddens)))
+            self.W_xz, self.W_hz, self.b_z = triple()
+            self.W_xr, self.W_hr, self.b_r = triple()
+            self.W_xh, self.W_hh, self.b_h = triple()
+
+        def forward(self, inputs, H=None):
+            if H is None:
+                H = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+            outputs = []
+            for X in inputs:
+                Z = torch.sigmoid(torch.matmul(X, self.W_xz) +
+                                  torch.matmul(H, self.W_hz) + self.b_z)
+                R = torch.sigmoid(torch.matmul(X, self.W_xr) +
+                                  torch.matmul(H, self.W_hr) + self.b_r)
+                H_tilde = torch.tanh(torch.matmul(X, self.W_xh) +
+                                     torch.matmul(R * H, self.W_hh) + self.b_h)
+                H = Z * H + (1 - Z) * H_tilde
+                outputs.append(H)
+            return outputs, H
+
+    gru = GRUScratch(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLMScratch(gru, vocab_size=len(data.vocab), lr=4)
+    trainer.fit(model, data)
+    finals["gru.scratch.W_hh"] = gru.W_hh
+
+    class GRU(RNN):
+        def __init__(self, num_inputs, num_hiddens, num_layers=1, dropout=0):
+            d2l.Module.__init__(self)
+            self.save_hyperparameters()
+            self.rnn = nn.GRU(num_inputs, num_hiddens, num_layers, dropout=dropout)
+
+    gru = GRU(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLM(gru, vocab_size=len(data.vocab), lr=4)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab))
+
+    class StackedRNNScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, num_layers, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.rnns = nn.Sequential(*[RNNScratch(
+                num_inputs if i == 0 else num_hiddens, num_hiddens, sigma)
+                for i in range(num_layers)])
+
+        def forward(self, inputs, Hs=None):
+            outputs = inputs
+            if Hs is None:
+                Hs = [None] * self.num_layers
+            for i in range(self.num_layers):
+                outputs, Hs[i] = self.rnns[i](outputs, Hs[i])
+                outputs = torch.stack(outputs, 0)
+            return outputs, Hs
+
+    rnn_block = StackedRNNScratch(num_inputs=len(data.vocab), num_hiddens=32, num_layers=2)
+    model = RNNLMScratch(rnn_block, vocab_size=len(data.vocab), lr=2)
+    trainer.fit(model, data)
+    gru = GRU(num_inputs=len(data.vocab), num_hiddens=32, num_layers=2)
+    model = RNNLM(gru, vocab_size=len(data.vocab), lr=2)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab), gru.rnn)
+    finals["deep.gru"] = gru.rnn.weight_ih_l1
+
+    class BiRNNScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.f_rnn = RNNScratch(num_inputs, num_hiddens, sigma)
+            self.b_rnn = RNNScratch(num_inputs, num_hiddens, sigma)
+            self.num_hiddens *= 2
+
+        def forward(self, inputs, Hs=None):
+            f_H, b_H = Hs if Hs is not None else (None, None)
+            f_outputs, f_H = self.f_rnn(inputs, f_H)
+            b_outputs, b_H = self.b_rnn(reversed(inputs), b_H)
+            outputs = [torch.cat((f, b), -1) for f, b in zip(
+                f_outputs, reversed(b_outputs))]
+            return outputs, (f_H, b_H)
+
+    bi_rnn = BiRNNScratch(num_inputs=len(data.vocab), num_hiddens=8)
+    outputs, (f_H, b_H) = bi_rnn(torch.ones((4, 2, len(data.vocab))))
+    print(len(outputs), outputs[0].shape, outputs[1][0, :3], outputs[1][0, 8:11])
+
+    class BiGRU(RNN):
+        def __init__(self, num_inputs, num_hiddens):
+            d2l.Module.__init__(self)
+            self.save_hyperparameters()
+            self.rnn = nn.GRU(num_inputs, num_hiddens, bidirectional=True)
+            self.num_hiddens *= 2
+
+    bi_gru = BiGRU(num_inputs=len(data.vocab), num_hiddens=8)
+    out, H = bi_gru(torch.ones((4, 2, len(data.vocab))))
+    print(out.shape, H.shape, out[1, 0, :3], bi_gru.num_hiddens)
+
+    class MTFraEng(d2l.DataModule):
+        def _download(self):
+            lines = [f"{a}\t{b}" for a, b in FRA_ENG]
+            lines += [f"{a[:-2].capitalize()} {c}\t{b[:-2]} {d}" for a, b in FRA_ENG
+                      for c, d in (("?", "?"), ("!", "!"))]
+            return "\n".join(lines * 2).replace("!", "\u202f!", 3)
+
+        def _preprocess(self, text):
+            text = text.replace('\u202f', ' ').replace('\xa0', ' ')
+            no_space = lambda char, prev_char: char in ',.!?' and prev_char != ' '
+            out = [' ' + char if i > 0 and no_space(char, text[i - 1]) else char
+                   for i, char in enumerate(text.lower())]
+            return ''.join(out)
+
+        def _tokenize(self, text, max_examples=None):
+            src, tgt = [], []
+            for i, line in enumerate(text.split('\n')):
+                if max_examples and i > max_examples:
+                    break
+                parts = line.split('\t')
+                if len(parts) == 2:
+                    src.append([t for t in f'{parts[0]} <eos>'.split(' ') if t])
+                    tgt.append([t for t in f'{parts[1]} <eos>'.split(' ') if t])
+            return src, tgt
+
+        def __init__(self, batch_size, num_steps=9, num_train=64, num_val=26):
+            super().__init__()
+            self.save_hyperparameters()
+            self.arrays, self.src_vocab, self.tgt_vocab = self._build_arrays(
+                self._download())
+
+        def _build_arrays(self, raw_text, src_vocab=None, tgt_vocab=None):
+            def _build_array(sentences, vocab, is_tgt=False):
+                pad_or_trim = lambda seq, t: (
+                    seq[:t] if len(seq) > t else seq + ['<pad>'] * (t - len(seq)))
+                sentences = [pad_or_trim(s, self.num_steps) for s in sentences]
+                if is_tgt:
+                    sentences = [['<bos>'] + s for s in sentences]
+                if vocab is None:
+                    vocab = d2l.Vocab(sentences, min_freq=2)
+                array = torch.tensor([vocab[s] for s in sentences])
+                valid_len = (array != vocab['<pad>']).type(torch.int32).sum(1)
+                return array, vocab, valid_len
+            src, tgt = self._tokenize(self._preprocess(raw_text),
+                                      self.num_train + self.num_val)
+            src_array, src_vocab, src_valid_len = _build_array(src, src_vocab)
+            tgt_array, tgt_vocab, _ = _build_array(tgt, tgt_vocab, True)
+            return ((src_array, tgt_array[:, :-1], src_valid_len, tgt_array[:, 1:]),
+                    src_vocab, tgt_vocab)
+
+        def get_dataloader(self, train):
+            idx = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader(self.arrays, train, idx)
+
+        def build(self, src_sentences, tgt_sentences):
+            raw_text = '\n'.join([src + '\t' + tgt for src, tgt in zip(
+                src_sentences, tgt_sentences)])
+            arrays, _, _ = self._build_arrays(raw_text, self.src_vocab, self.tgt_vocab)
+            return arrays
+
+    data = MTFraEng(batch_size=3)
+    src, tgt, src_valid_len, label = next(iter(data.train_dataloader()))
+    print('source:', src.type(torch.int32))
+    print('decoder input:', tgt.type(torch.int32))
+    print('source len excluding pad:', src_valid_len.type(torch.int32))
+    print('label:', label.type(torch.int32))
+    src, tgt, _, _ = data.build(['hi .'], ['salut .'])
+    print('source:', data.src_vocab.to_tokens(src[0].type(torch.int32)))
+    print('target:', data.tgt_vocab.to_tokens(tgt[0].type(torch.int32)))
+
+    class Encoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, X, *args):
+            raise NotImplementedError
+
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def init_state(self, enc_all_outputs, *args):
+            raise NotImplementedError
+
+        def forward(self, X, state):
+            raise NotImplementedError
+
+    class EncoderDecoder(d2l.Classifier):
+        def __init__(self, encoder, decoder):
+            super().__init__()
+            self.encoder = encoder
+            self.decoder = decoder
+
+        def forward(self, enc_X, dec_X, *args):
+            enc_all_outputs = self.encoder(enc_X, *args)
+            dec_state = self.decoder.init_state(enc_all_outputs, *args)
+            return self.decoder(dec_X, dec_state)[0]
+
+        def predict_step(self, batch, device, num_steps, save_attention_weights=False):
+            batch = [a.to(device) for a in batch]
+            src, tgt, src_valid_len, _ = batch
+            enc_all_outputs = self.encoder(src, src_valid_len)
+            dec_state = self.decoder.init_state(enc_all_outputs, src_valid_len)
+            outputs, attention_weights = [tgt[:, (0)].unsqueeze(1), ], []
+            for _ in range(num_steps):
+                Y, dec_state = self.decoder(outputs[-1], dec_state)
+                outputs.append(Y.argmax(2))
+                if save_attention_weights:
+                    attention_weights.append(self.decoder.attention_weights)
+            return torch.cat(outputs[1:], 1), attention_weights
+
+    def init_seq2seq(module):
+        if type(module) == nn.Linear:
+            nn.init.xavier_uniform_(module.weight)
+        if type(module) == nn.GRU:
+            for param in module._flat_weights_names:
+                if "weight" in param:
+                    nn.init.xavier_uniform_(module._parameters[param])
+
+    class Seq2SeqEncoder(Encoder):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = GRU(embed_size, num_hiddens, num_layers, dropout)
+            self.apply(init_seq2seq)
+
+        def forward(self, X, *args):
+            embs = self.embedding(X.t().type(torch.int64))
+            outputs, state = self.rnn(embs)
+            return outputs, state
+
+    vocab_size, embed_size, num_hiddens, num_layers = 10, 8, 16, 2
+    batch_size, num_steps = 4, 9
+    encoder = Seq2SeqEncoder(vocab_size, embed_size, num_hiddens, num_layers)
+    X = torch.zeros((batch_size, num_steps))
+    enc_outputs, enc_state = encoder(X)
+    print(enc_outputs.shape, enc_state.shape, enc_state[1, 0, :4])
+
+    class Seq2SeqDecoder(Decoder):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = GRU(embed_size + num_hiddens, num_hiddens, num_layers, dropout)
+            self.dense = nn.LazyLinear(vocab_size)
+            self.apply(init_seq2seq)
+
+        def init_state(self, enc_all_outputs, *args):
+            return enc_all_outputs
+
+        def forward(self, X, state):
+            embs = self.embedding(X.t().type(torch.int32))
+            enc_output, hidden_state = state
+            context = enc_output[-1]
+            context = context.repeat(embs.shape[0], 1, 1)
+            embs_and_context = torch.cat((embs, context), -1)
+            outputs, hidden_state = self.rnn(embs_and_context, hidden_state)
+            outputs = self.dense(outputs).swapaxes(0, 1)
+            return outputs, [enc_output, hidden_state]
+
+    decoder = Seq2SeqDecoder(vocab_size, embed_size, num_hiddens, num_layers)
+    state = decoder.init_state(encoder(X))
+    dec_outputs, state = decoder(X, state)
+    print(dec_outputs.shape, state[1].shape, dec_outputs[0, 0, :4])
+
+    class Seq2Seq(EncoderDecoder):
+        def __init__(self, encoder, decoder, tgt_pad, lr):
+            super().__init__(encoder, decoder)
+            self.save_hyperparameters()
+
+        def validation_step(self, batch):
+            Y_hat = self(*batch[:-1])
+            self.plot('loss', self.loss(Y_hat, batch[-1]), train=False)
+
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters(), lr=self.lr)
+
+        def loss(self, Y_hat, Y):
+            l = super(Seq2Seq, self).loss(Y_hat, Y, averaged=False)
+            mask = (Y.reshape(-1) != self.tgt_pad).type(torch.float32)
+            return (l * mask).sum() / mask.sum()
+
+    data = MTFraEng(batch_size=16)
+    embed_size, num_hiddens, num_layers, dropout = 16, 16, 2, 0.2
+    encoder = Seq2SeqEncoder(len(data.src_vocab), embed_size, num_hiddens, num_layers, dropout)
+    decoder = Seq2SeqDecoder(len(data.tgt_vocab), embed_size, num_hiddens, num_layers, dropout)
+    model = Seq2Seq(encoder, decoder, tgt_pad=data.tgt_vocab['<pad>'], lr=0.02)
+    trainer = d2l.Trainer(max_epochs=12, gradient_clip_val=1)
+    trainer.fit(model, data)
+
+    def bleu(pred_seq, label_seq, k):
+        pred_tokens, label_tokens = pred_seq.split(' '), label_seq.split(' ')
+        len_pred, len_label = len(pred_tokens), len(label_tokens)
+        score = math.exp(min(0, 1 - len_label / len_pred))
+        for n in range(1, min(k, len_pred) + 1):
+            num_matches, label_subs = 0, collections.defaultdict(int)
+            for i in range(len_label - n + 1):
+                label_subs[' '.join(label_tokens[i: i + n])] += 1
+            for i in range(len_pred - n + 1):
+                if label_subs[' '.join(pred_tokens[i: i + n])] > 0:
+                    num_matches += 1
+                    label_subs[' '.join(pred_tokens[i: i + n])] -= 1
+            score *= math.pow(num_matches / (len_pred - n + 1), math.pow(0.5, n))
+        return score
+
+    engs = ['go .', 'i lost .', 'he\'s calm .', 'i\'m home .']
+    fras = ['va !', 'j\'ai perdu .', 'il est calme .', 'je suis chez moi .']
+    preds, _ = model.predict_step(data.build(engs, fras), torch.device('cpu'), data.num_steps)
+    for en, fr, p in zip(engs, fras, preds):
+        translation = []
+        for token in data.tgt_vocab.to_tokens(p):
+            if token == '<eos>':
+                break
+            translation.append(token)
+        print(f'{en} => {translation}, bleu,', f'{bleu(" ".join(translation), fr, k=2):.3f}')
+    finals["seq2seq.dense"] = decoder.dense.weight
+    finals["seq2seq.embedding.grad"] = encoder.embedding.weight.grad
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -4386,4 +4866,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             two_layer_nets, d2l_attention, char_rnn_generation,
             recipes_default_device_and_multiple_models, introyt_training,
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
-            d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization]
+            d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
+            d2l_modern_rnns]
