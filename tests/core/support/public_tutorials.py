@@ -4858,6 +4858,534 @@ def d2l_modern_rnns(torch):
     return finals
 
 
+def d2l_classic_chapters(torch):
+    """d2l-ai/d2l-en d2l/torch.py as saved by the book's 0.x editions (chapter_linear-
+    networks/softmax-regression-scratch.md and -concise.md, chapter_multilayer-perceptrons/
+    underfit-overfit.md, chapter_recurrent-neural-networks/rnn-scratch.md and rnn-
+    concise.md, chapter_recurrent-modern/seq2seq.md, PyTorch tabs): train_epoch_ch3 with a
+    hand-written updater (d2l.sgd: param.data.sub_, param.grad.data.zero_()) and with
+    torch.optim (isinstance(updater, torch.optim.Optimizer), y.size().numel()), Accumulator,
+    evaluate_accuracy, polynomial features from NumPy (np.power, math.gamma) turned into
+    float32 tensors and fitted by nn.Linear(bias=False) with evaluate_loss,
+    RNNModelScratch with get_params/init_rnn_state/rnn functions, seq_data_iter_random and
+    seq_data_iter_sequential, grad_clipping, train_epoch_ch8 (state.detach_(), Y.T.reshape,
+    l * d2l.size(y)), predict_ch8, RNNModel around nn.RNN/nn.GRU, and seq2seq with
+    MaskedSoftmaxCELoss (a CrossEntropyLoss subclass that sets self.reduction = 'none' in
+    forward), xavier_init_weights through nn.GRU's _flat_weights_names and train_seq2seq
+    with Adam. Offline: FashionMNIST, The Time Machine and fra-eng are the stand-ins used
+    by the other d2l programs; the plots and timings are left out."""
+    nn, F = torch.nn, torch.nn.functional
+    data = torch.utils.data
+
+    def load_array(data_arrays, batch_size, is_train=True):
+        dataset = data.TensorDataset(*data_arrays)
+        return data.DataLoader(dataset, batch_size, shuffle=is_train)
+
+    def load_data_fashion_mnist(batch_size):
+        return (data.DataLoader(image_dataset(torch, 300, seed=1), batch_size, shuffle=True,
+                                num_workers=4),
+                data.DataLoader(image_dataset(torch, 100, seed=2), batch_size, shuffle=False,
+                                num_workers=4))
+
+    class Accumulator:
+        def __init__(self, n):
+            self.data = [0.0] * n
+
+        def add(self, *args):
+            self.data = [a + float(b) for a, b in zip(self.data, args)]
+
+        def reset(self):
+            self.data = [0.0] * len(self.data)
+
+        def __getitem__(self, idx):
+            return self.data[idx]
+
+    def accuracy(y_hat, y):
+        if len(y_hat.shape) > 1 and y_hat.shape[1] > 1:
+            y_hat = y_hat.argmax(axis=1)
+        cmp = y_hat.type(y.dtype) == y
+        return float(cmp.type(y.dtype).sum())
+
+    def evaluate_accuracy(net, data_iter):
+        if isinstance(net, torch.nn.Module):
+            net.eval()
+        metric = Accumulator(2)
+        with torch.no_grad():
+            for X, y in data_iter:
+                metric.add(accuracy(net(X), y), y.numel())
+        return metric[0] / metric[1]
+
+    def train_epoch_ch3(net, train_iter, loss, updater):
+        if isinstance(net, torch.nn.Module):
+            net.train()
+        metric = Accumulator(3)
+        for X, y in train_iter:
+            y_hat = net(X)
+            l = loss(y_hat, y)
+            if isinstance(updater, torch.optim.Optimizer):
+                updater.zero_grad()
+                l.mean().backward()
+                updater.step()
+                metric.add(float(l.sum()), accuracy(y_hat, y), y.size().numel())
+            else:
+                l.sum().backward()
+                updater(X.shape[0])
+                metric.add(float(l.sum()), accuracy(y_hat, y), y.numel())
+        return metric[0] / metric[2], metric[1] / metric[2]
+
+    def train_ch3(net, train_iter, test_iter, loss, num_epochs, updater):
+        for epoch in range(num_epochs):
+            train_metrics = train_epoch_ch3(net, train_iter, loss, updater)
+            test_acc = evaluate_accuracy(net, test_iter)
+            print(epoch + 1, train_metrics + (test_acc,))
+
+    def sgd(params, lr, batch_size):
+        with torch.no_grad():
+            for param in params:
+                param -= lr * param.grad / batch_size
+                param.grad.zero_()
+
+    batch_size = 64
+    train_iter, test_iter = load_data_fashion_mnist(batch_size)
+    num_inputs, num_outputs = 784, 10
+    W = torch.normal(0, 0.01, size=(num_inputs, num_outputs), requires_grad=True)
+    b = torch.zeros(num_outputs, requires_grad=True)
+
+    def softmax(X):
+        X_exp = torch.exp(X)
+        partition = X_exp.sum(1, keepdim=True)
+        return X_exp / partition
+
+    def net(X):
+        return softmax(torch.matmul(X.reshape((-1, W.shape[0])), W) + b)
+
+    def cross_entropy(y_hat, y):
+        return - torch.log(y_hat[range(len(y_hat)), y])
+
+    y = torch.tensor([0, 2])
+    y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+    print(cross_entropy(y_hat, y), accuracy(y_hat, y) / len(y), evaluate_accuracy(net, test_iter))
+    lr = 0.1
+
+    def updater(batch_size):
+        return sgd([W, b], lr, batch_size)
+
+    train_ch3(net, train_iter, test_iter, cross_entropy, 2, updater)
+    finals = {"ch3.W": W}
+
+    net = nn.Sequential(nn.Flatten(), nn.Linear(784, 10))
+
+    def init_weights(m):
+        if type(m) == nn.Linear:
+            nn.init.normal_(m.weight, std=0.01)
+
+    net.apply(init_weights)
+    loss = nn.CrossEntropyLoss(reduction='none')
+    trainer = torch.optim.SGD(net.parameters(), lr=0.1)
+    train_ch3(net, train_iter, test_iter, loss, 2, trainer)
+    finals["ch3.concise"] = net[1].weight
+
+    rng = np.random.RandomState(4)
+    max_degree = 20
+    n_train, n_test = 100, 100
+    true_w = np.zeros(max_degree)
+    true_w[0:4] = np.array([5, 1.2, -3.4, 5.6])
+    features = rng.normal(size=(n_train + n_test, 1))
+    rng.shuffle(features)
+    poly_features = np.power(features, np.arange(max_degree).reshape(1, -1))
+    for i in range(max_degree):
+        poly_features[:, i] /= math.gamma(i + 1)
+    labels = np.dot(poly_features, true_w)
+    labels += rng.normal(scale=0.1, size=labels.shape)
+    true_w, features, poly_features, labels = [torch.tensor(x, dtype=torch.float32)
+                                               for x in [true_w, features, poly_features, labels]]
+    print(features[:2], poly_features[:2, :4], labels[:2])
+
+    def evaluate_loss(net, data_iter, loss):
+        metric = Accumulator(2)
+        for X, y in data_iter:
+            out = net(X)
+            y = y.reshape(out.shape)
+            l = loss(out, y)
+            metric.add(l.sum(), l.numel())
+        return metric[0] / metric[1]
+
+    def train(train_features, test_features, train_labels, test_labels, num_epochs=100):
+        loss = nn.MSELoss(reduction='none')
+        input_shape = train_features.shape[-1]
+        net = nn.Sequential(nn.Linear(input_shape, 1, bias=False))
+        batch_size = min(10, train_labels.shape[0])
+        train_iter = load_array((train_features, train_labels.reshape(-1, 1)), batch_size)
+        test_iter = load_array((test_features, test_labels.reshape(-1, 1)), batch_size,
+                               is_train=False)
+        trainer = torch.optim.SGD(net.parameters(), lr=0.01)
+        for epoch in range(num_epochs):
+            train_epoch_ch3(net, train_iter, loss, trainer)
+            if epoch == 0 or (epoch + 1) % 20 == 0:
+                print(epoch + 1, evaluate_loss(net, train_iter, loss),
+                      evaluate_loss(net, test_iter, loss))
+        print('weight:', net[0].weight.data.numpy())
+        return net[0].weight
+
+    finals["poly.third"] = train(poly_features[:n_train, :4], poly_features[n_train:, :4],
+                                 labels[:n_train], labels[n_train:])
+    train(poly_features[:n_train, :2], poly_features[n_train:, :2],
+          labels[:n_train], labels[n_train:], num_epochs=40)
+
+    text = " ".join(names()) + " the time traveller for so it will be convenient to speak"
+    tokens = list(re.sub('[^A-Za-z]+', ' ', text).strip().lower())
+    counter = collections.Counter(tokens)
+    idx_to_token = ['<unk>'] + [t for t, _ in sorted(counter.items(), key=lambda x: x[1],
+                                                     reverse=True)]
+    token_to_idx = {t: i for i, t in enumerate(idx_to_token)}
+    corpus = [token_to_idx[t] for t in tokens]
+    vocab_size = len(idx_to_token)
+
+    def seq_data_iter_random(corpus, batch_size, num_steps):
+        corpus = corpus[random.randint(0, num_steps - 1):]
+        num_subseqs = (len(corpus) - 1) // num_steps
+        initial_indices = list(range(0, num_subseqs * num_steps, num_steps))
+        random.shuffle(initial_indices)
+
+        def data(pos):
+            return corpus[pos: pos + num_steps]
+
+        num_batches = num_subseqs // batch_size
+        for i in range(0, batch_size * num_batches, batch_size):
+            initial_indices_per_batch = initial_indices[i: i + batch_size]
+            X = [data(j) for j in initial_indices_per_batch]
+            Y = [data(j + 1) for j in initial_indices_per_batch]
+            yield torch.tensor(X), torch.tensor(Y)
+
+    def seq_data_iter_sequential(corpus, batch_size, num_steps):
+        offset = random.randint(0, num_steps)
+        num_tokens = ((len(corpus) - offset - 1) // batch_size) * batch_size
+        Xs = torch.tensor(corpus[offset: offset + num_tokens])
+        Ys = torch.tensor(corpus[offset + 1: offset + 1 + num_tokens])
+        Xs, Ys = Xs.reshape(batch_size, -1), Ys.reshape(batch_size, -1)
+        num_batches = Xs.shape[1] // num_steps
+        for i in range(0, num_steps * num_batches, num_steps):
+            X = Xs[:, i: i + num_steps]
+            Y = Ys[:, i: i + num_steps]
+            yield X, Y
+
+    my_seq = list(range(35))
+    for X, Y in seq_data_iter_random(my_seq, batch_size=2, num_steps=5):
+        print('X: ', X, '\nY:', Y)
+    for X, Y in seq_data_iter_sequential(my_seq, batch_size=2, num_steps=5):
+        print('X: ', X, '\nY:', Y)
+
+    def get_params(vocab_size, num_hiddens, device):
+        num_inputs = num_outputs = vocab_size
+
+        def normal(shape):
+            return torch.randn(size=shape, device=device) * 0.01
+
+        W_xh = normal((num_inputs, num_hiddens))
+        W_hh = normal((num_hiddens, num_hiddens))
+        b_h = torch.zeros(num_hiddens, device=device)
+        W_hq = normal((num_hiddens, num_outputs))
+        b_q = torch.zeros(num_outputs, device=device)
+        params = [W_xh, W_hh, b_h, W_hq, b_q]
+        for param in params:
+            param.requires_grad_(True)
+        return params
+
+    def init_rnn_state(batch_size, num_hiddens, device):
+        return (torch.zeros((batch_size, num_hiddens), device=device), )
+
+    def rnn(inputs, state, params):
+        W_xh, W_hh, b_h, W_hq, b_q = params
+        H, = state
+        outputs = []
+        for X in inputs:
+            H = torch.tanh(torch.mm(X, W_xh) + torch.mm(H, W_hh) + b_h)
+            Y = torch.mm(H, W_hq) + b_q
+            outputs.append(Y)
+        return torch.cat(outputs, dim=0), (H,)
+
+    class RNNModelScratch:
+        def __init__(self, vocab_size, num_hiddens, device, get_params, init_state,
+                     forward_fn):
+            self.vocab_size, self.num_hiddens = vocab_size, num_hiddens
+            self.params = get_params(vocab_size, num_hiddens, device)
+            self.init_state, self.forward_fn = init_state, forward_fn
+
+        def __call__(self, X, state):
+            X = F.one_hot(X.T, self.vocab_size).type(torch.float32)
+            return self.forward_fn(X, state, self.params)
+
+        def begin_state(self, batch_size, device):
+            return self.init_state(batch_size, self.num_hiddens, device)
+
+    device = torch.device('cpu')
+    num_hiddens = 32
+    net = RNNModelScratch(vocab_size, num_hiddens, device, get_params, init_rnn_state, rnn)
+    X = torch.arange(10).reshape((2, 5))
+    state = net.begin_state(X.shape[0], device)
+    Y, new_state = net(X.to(device), state)
+    print(Y.shape, len(new_state), new_state[0].shape)
+
+    def predict_ch8(prefix, num_preds, net, vocab, device):
+        state = net.begin_state(batch_size=1, device=device)
+        outputs = [token_to_idx[prefix[0]]]
+        get_input = lambda: torch.tensor([outputs[-1]], device=device).reshape((1, 1))
+        for y in prefix[1:]:
+            _, state = net(get_input(), state)
+            outputs.append(token_to_idx[y])
+        for _ in range(num_preds):
+            y, state = net(get_input(), state)
+            outputs.append(int(y.argmax(dim=1).reshape(1)))
+        return ''.join([idx_to_token[i] for i in outputs])
+
+    print(predict_ch8('time traveller ', 10, net, None, device))
+
+    def grad_clipping(net, theta):
+        if isinstance(net, nn.Module):
+            params = [p for p in net.parameters() if p.requires_grad]
+        else:
+            params = net.params
+        norm = torch.sqrt(sum(torch.sum((p.grad ** 2)) for p in params))
+        if norm > theta:
+            for param in params:
+                param.grad[:] *= theta / norm
+
+    def train_epoch_ch8(net, train_iter, loss, updater, device, use_random_iter):
+        state = None
+        metric = Accumulator(2)
+        for X, Y in train_iter:
+            if state is None or use_random_iter:
+                state = net.begin_state(batch_size=X.shape[0], device=device)
+            else:
+                if isinstance(net, nn.Module) and not isinstance(state, tuple):
+                    state.detach_()
+                else:
+                    for s in state:
+                        s.detach_()
+            y = Y.T.reshape(-1)
+            X, y = X.to(device), y.to(device)
+            y_hat, state = net(X, state)
+            l = loss(y_hat, y.long()).mean()
+            if isinstance(updater, torch.optim.Optimizer):
+                updater.zero_grad()
+                l.backward()
+                grad_clipping(net, 1)
+                updater.step()
+            else:
+                l.backward()
+                grad_clipping(net, 1)
+                updater(batch_size=1)
+            metric.add(l * y.numel(), y.numel())
+        return math.exp(metric[0] / metric[1])
+
+    def train_ch8(net, lr, num_epochs, device, use_random_iter=False):
+        loss = nn.CrossEntropyLoss()
+        if isinstance(net, nn.Module):
+            updater = torch.optim.SGD(net.parameters(), lr)
+        else:
+            updater = lambda batch_size: sgd(net.params, lr, batch_size)
+        predict = lambda prefix: predict_ch8(prefix, 20, net, None, device)
+        for epoch in range(num_epochs):
+            iterator = (seq_data_iter_random if use_random_iter
+                        else seq_data_iter_sequential)(corpus, 32, 35)
+            ppl = train_epoch_ch8(net, iterator, loss, updater, device, use_random_iter)
+        print(f'perplexity {ppl:.1f}')
+        print(predict('time traveller'))
+        print(predict('traveller'))
+
+    train_ch8(net, 1, 3, device)
+    finals["ch8.W_hq"] = net.params[3]
+    net = RNNModelScratch(vocab_size, num_hiddens, device, get_params, init_rnn_state, rnn)
+    train_ch8(net, 1, 3, device, use_random_iter=True)
+
+    class RNNModel(nn.Module):
+        def __init__(self, rnn_layer, vocab_size, **kwargs):
+            super(RNNModel, self).__init__(**kwargs)
+            self.rnn = rnn_layer
+            self.vocab_size = vocab_size
+            self.num_hiddens = self.rnn.hidden_size
+            if not self.rnn.bidirectional:
+                self.num_directions = 1
+                self.linear = nn.Linear(self.num_hiddens, self.vocab_size)
+            else:
+                self.num_directions = 2
+                self.linear = nn.Linear(self.num_hiddens * 2, self.vocab_size)
+
+        def forward(self, inputs, state):
+            X = F.one_hot(inputs.T.long(), self.vocab_size)
+            X = X.to(torch.float32)
+            Y, state = self.rnn(X, state)
+            output = self.linear(Y.reshape((-1, Y.shape[-1])))
+            return output, state
+
+        def begin_state(self, device, batch_size=1):
+            if not isinstance(self.rnn, nn.LSTM):
+                return torch.zeros((self.num_directions * self.rnn.num_layers,
+                                    batch_size, self.num_hiddens), device=device)
+            else:
+                return (torch.zeros((self.num_directions * self.rnn.num_layers,
+                                     batch_size, self.num_hiddens), device=device),
+                        torch.zeros((self.num_directions * self.rnn.num_layers,
+                                     batch_size, self.num_hiddens), device=device))
+
+    rnn_layer = nn.RNN(vocab_size, num_hiddens)
+    state = torch.zeros((1, 32, num_hiddens))
+    X = torch.rand(size=(35, 32, vocab_size))
+    Y, state_new = rnn_layer(X, state)
+    print(Y.shape, state_new.shape)
+    net = RNNModel(rnn_layer, vocab_size=vocab_size).to(device)
+    print(predict_ch8('time traveller', 10, net, None, device))
+    train_ch8(net, 1, 3, device)
+    net = RNNModel(nn.GRU(vocab_size, num_hiddens), vocab_size=vocab_size)
+    train_ch8(net, 1, 2, device)
+    net = RNNModel(nn.LSTM(vocab_size, num_hiddens, num_layers=2), vocab_size=vocab_size)
+    train_ch8(net, 2, 2, device)
+    finals["ch8.lstm"] = net.rnn.weight_hh_l1
+
+    def sequence_mask(X, valid_len, value=0):
+        maxlen = X.size(1)
+        mask = torch.arange((maxlen), dtype=torch.float32,
+                            device=X.device)[None, :] < valid_len[:, None]
+        X[~mask] = value
+        return X
+
+    X = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    print(sequence_mask(X, torch.tensor([1, 2])))
+    X = torch.ones(2, 3, 4)
+    print(sequence_mask(X, torch.tensor([1, 2]), value=-1))
+
+    class MaskedSoftmaxCELoss(nn.CrossEntropyLoss):
+        def forward(self, pred, label, valid_len):
+            weights = torch.ones_like(label)
+            weights = sequence_mask(weights, valid_len)
+            self.reduction = 'none'
+            unweighted_loss = super(MaskedSoftmaxCELoss, self).forward(
+                pred.permute(0, 2, 1), label)
+            weighted_loss = (unweighted_loss * weights).mean(dim=1)
+            return weighted_loss
+
+    loss = MaskedSoftmaxCELoss()
+    print(loss(torch.ones(3, 4, 10), torch.ones((3, 4), dtype=torch.long),
+               torch.tensor([4, 2, 0])))
+
+    class Seq2SeqEncoder(nn.Module):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0,
+                     **kwargs):
+            super(Seq2SeqEncoder, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(embed_size, num_hiddens, num_layers, dropout=dropout)
+
+        def forward(self, X, *args):
+            X = self.embedding(X)
+            X = X.permute(1, 0, 2)
+            output, state = self.rnn(X)
+            return output, state
+
+    class Seq2SeqDecoder(nn.Module):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0,
+                     **kwargs):
+            super(Seq2SeqDecoder, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens, num_layers,
+                              dropout=dropout)
+            self.dense = nn.Linear(num_hiddens, vocab_size)
+
+        def init_state(self, enc_outputs, *args):
+            return enc_outputs[1]
+
+        def forward(self, X, state):
+            X = self.embedding(X).permute(1, 0, 2)
+            context = state[-1].repeat(X.shape[0], 1, 1)
+            X_and_context = torch.cat((X, context), 2)
+            output, state = self.rnn(X_and_context, state)
+            output = self.dense(output).permute(1, 0, 2)
+            return output, state
+
+    class EncoderDecoder(nn.Module):
+        def __init__(self, encoder, decoder, **kwargs):
+            super(EncoderDecoder, self).__init__(**kwargs)
+            self.encoder = encoder
+            self.decoder = decoder
+
+        def forward(self, enc_X, dec_X, *args):
+            enc_outputs = self.encoder(enc_X, *args)
+            dec_state = self.decoder.init_state(enc_outputs, *args)
+            return self.decoder(dec_X, dec_state)
+
+    pairs = [(a.split(' ') + ['<eos>'], b.split(' ') + ['<eos>']) for a, b in FRA_ENG] * 4
+
+    def build_vocab(lines):
+        words = collections.Counter(t for line in lines for t in line)
+        itos = ['<unk>', '<pad>', '<bos>', '<eos>'] + sorted(t for t in words if t != '<eos>')
+        return {t: i for i, t in enumerate(itos)}
+
+    src_vocab, tgt_vocab = build_vocab([p[0] for p in pairs]), build_vocab([p[1] for p in pairs])
+
+    def build_array(lines, vocab, num_steps=8):
+        rows = [[vocab[t] for t in line][:num_steps] for line in lines]
+        array = torch.tensor([r + [vocab['<pad>']] * (num_steps - len(r)) for r in rows])
+        valid_len = (array != vocab['<pad>']).type(torch.int32).sum(1)
+        return array, valid_len
+
+    src_array, src_valid_len = build_array([p[0] for p in pairs], src_vocab)
+    tgt_array, tgt_valid_len = build_array([p[1] for p in pairs], tgt_vocab)
+    data_iter = load_array((src_array, src_valid_len, tgt_array, tgt_valid_len), 16)
+
+    def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device):
+        def xavier_init_weights(m):
+            if type(m) == nn.Linear:
+                nn.init.xavier_uniform_(m.weight)
+            if type(m) == nn.GRU:
+                for param in m._flat_weights_names:
+                    if "weight" in param:
+                        nn.init.xavier_uniform_(m._parameters[param])
+
+        net.apply(xavier_init_weights)
+        net.to(device)
+        optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+        loss = MaskedSoftmaxCELoss()
+        net.train()
+        for epoch in range(num_epochs):
+            metric = Accumulator(2)
+            for batch in data_iter:
+                optimizer.zero_grad()
+                X, X_valid_len, Y, Y_valid_len = [x.to(device) for x in batch]
+                bos = torch.tensor([tgt_vocab['<bos>']] * Y.shape[0],
+                                   device=device).reshape(-1, 1)
+                dec_input = torch.cat([bos, Y[:, :-1]], 1)
+                Y_hat, _ = net(X, dec_input, X_valid_len)
+                l = loss(Y_hat, Y, Y_valid_len)
+                l.sum().backward()
+                grad_clipping(net, 1)
+                num_tokens = Y_valid_len.sum()
+                optimizer.step()
+                with torch.no_grad():
+                    metric.add(l.sum(), num_tokens)
+            if (epoch + 1) % 5 == 0:
+                print(f'loss {metric[0] / metric[1]:.3f}')
+
+    encoder = Seq2SeqEncoder(len(src_vocab), 16, 16, 2, 0.1)
+    decoder = Seq2SeqDecoder(len(tgt_vocab), 16, 16, 2, 0.1)
+    net = EncoderDecoder(encoder, decoder)
+    train_seq2seq(net, data_iter, 0.01, 15, tgt_vocab, device)
+    net.eval()
+    src = torch.tensor([[src_vocab[t] for t in "he's calm . <eos>".split(' ')]])
+    dec_state = net.decoder.init_state(net.encoder(src))
+    dec_X = torch.unsqueeze(torch.tensor([tgt_vocab['<bos>']], dtype=torch.long), dim=0)
+    itos = {i: t for t, i in tgt_vocab.items()}
+    output_seq = []
+    for _ in range(8):
+        Y, dec_state = net.decoder(dec_X, dec_state)
+        dec_X = Y.argmax(dim=2)
+        pred = dec_X.squeeze(dim=0).type(torch.int32).item()
+        if pred == tgt_vocab['<eos>']:
+            break
+        output_seq.append(itos[pred])
+    print(' '.join(output_seq), Y[0, 0, :4])
+    finals["seq2seq.dense"] = decoder.dense.weight
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -4867,4 +5395,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             recipes_default_device_and_multiple_models, introyt_training,
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
             d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
-            d2l_modern_rnns]
+            d2l_modern_rnns, d2l_classic_chapters]
