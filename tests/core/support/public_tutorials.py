@@ -10,7 +10,9 @@ shortened where the tutorial trains for minutes.
 
 Offline stand-ins, the same in every program: a torchvision dataset (FashionMNIST, MNIST,
 CIFAR10) is seeded random data of its shapes and dtypes (images as ToTensor gives them,
-float32 in [0, 1]; labels as Python ints), ``names.txt`` a list of made-up names, a gym
+float32 in [0, 1]; labels as Python ints), ``names.txt`` a list of made-up names (d2l's
+The Time Machine: those names and a sentence), d2l's airfoil data seeded normal rows and
+its English-French pairs a few made-up ones (``FRA_ENG``), d2l's plots printed points, a gym
 environment a tiny deterministic one, TensorBoard's SummaryWriter is left out, and a
 pretrained torchvision model is a small Sequential. Files are written to a temporary
 directory.
