@@ -2732,13 +2732,24 @@ def introyt_training(torch):
 
 # ---- d2l-ai/d2l-en: the book's own classes, then its chapters -------------------------------
 
+FRA_ENG = [("go .", "va !"), ("hi .", "salut !"), ("run !", "cours !"), ("who ?", "qui ?"),
+           ("wow !", "ça alors !"), ("i lost .", "j'ai perdu ."), ("he's calm .", "il est calme ."),
+           ("i'm home .", "je suis chez moi ."), ("i'm calm .", "je suis calme ."),
+           ("he's home .", "il est chez lui ."), ("we lost .", "nous avons perdu ."),
+           ("go home .", "va chez toi !"), ("i'm lost .", "je suis perdu ."),
+           ("he ran .", "il a couru ."), ("we ran .", "nous avons couru .")]
+
+
 def d2l_library(torch):
     """The classes and helpers the d2l book saves into its ``d2l`` package (``#@save``),
     written out as chapter_linear-regression/oo-design.md, synthetic-regression-data.md,
     linear-regression-scratch.md and linear-regression-concise.md, chapter_linear-
     classification/classification.md, image-classification-dataset.md and softmax-
     regression-concise.md, chapter_convolutional-neural-networks/lenet.md and
-    chapter_recurrent-neural-networks/text-sequence.md define them. Offline stand-ins:
+    chapter_recurrent-neural-networks/text-sequence.md, chapter_recurrent-modern/machine-
+    translation-and-dataset.md, encoder-decoder.md and seq2seq.md, and chapter_attention-
+    mechanisms-and-transformers/attention-scoring-functions.md and multihead-attention.md
+    define them. Offline stand-ins (MTFraEng reads ``FRA_ENG``):
     ProgressBoard prints the points it would draw (the book's averaging every ``every_n``
     points), FashionMNIST is ``image_dataset`` and TimeMachine reads a made-up text."""
     nn, F = torch.nn, torch.nn.functional
@@ -3085,6 +3096,249 @@ def d2l_library(torch):
                 X, y = X.to(device), y.to(device)
                 metric.add(accuracy(net(X), y), y.numel())
         return metric[0] / metric[1]
+
+    def masked_softmax(X, valid_lens):
+        def _sequence_mask(X, valid_len, value=0):
+            maxlen = X.size(1)
+            mask = torch.arange((maxlen), dtype=torch.float32,
+                                device=X.device)[None, :] < valid_len[:, None]
+            X[~mask] = value
+            return X
+
+        if valid_lens is None:
+            return nn.functional.softmax(X, dim=-1)
+        shape = X.shape
+        if valid_lens.dim() == 1:
+            valid_lens = torch.repeat_interleave(valid_lens, shape[1])
+        else:
+            valid_lens = valid_lens.reshape(-1)
+        X = _sequence_mask(X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
+        return nn.functional.softmax(X.reshape(shape), dim=-1)
+
+    class DotProductAttention(nn.Module):
+        def __init__(self, dropout):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, queries, keys, values, valid_lens=None):
+            d = queries.shape[-1]
+            scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
+            self.attention_weights = masked_softmax(scores, valid_lens)
+            return torch.bmm(self.dropout(self.attention_weights), values)
+
+    class AdditiveAttention(nn.Module):
+        def __init__(self, num_hiddens, dropout, **kwargs):
+            super(AdditiveAttention, self).__init__(**kwargs)
+            self.W_k = nn.LazyLinear(num_hiddens, bias=False)
+            self.W_q = nn.LazyLinear(num_hiddens, bias=False)
+            self.w_v = nn.LazyLinear(1, bias=False)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, queries, keys, values, valid_lens):
+            queries, keys = self.W_q(queries), self.W_k(keys)
+            features = queries.unsqueeze(2) + keys.unsqueeze(1)
+            features = torch.tanh(features)
+            scores = self.w_v(features).squeeze(-1)
+            self.attention_weights = masked_softmax(scores, valid_lens)
+            return torch.bmm(self.dropout(self.attention_weights), values)
+
+    class MultiHeadAttention(Module):
+        def __init__(self, num_hiddens, num_heads, dropout, bias=False, **kwargs):
+            super().__init__()
+            self.num_heads = num_heads
+            self.attention = DotProductAttention(dropout)
+            self.W_q = nn.LazyLinear(num_hiddens, bias=bias)
+            self.W_k = nn.LazyLinear(num_hiddens, bias=bias)
+            self.W_v = nn.LazyLinear(num_hiddens, bias=bias)
+            self.W_o = nn.LazyLinear(num_hiddens, bias=bias)
+
+        def forward(self, queries, keys, values, valid_lens):
+            queries = self.transpose_qkv(self.W_q(queries))
+            keys = self.transpose_qkv(self.W_k(keys))
+            values = self.transpose_qkv(self.W_v(values))
+            if valid_lens is not None:
+                valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
+            output = self.attention(queries, keys, values, valid_lens)
+            output_concat = self.transpose_output(output)
+            return self.W_o(output_concat)
+
+        def transpose_qkv(self, X):
+            X = X.reshape(X.shape[0], X.shape[1], self.num_heads, -1)
+            X = X.permute(0, 2, 1, 3)
+            return X.reshape(-1, X.shape[2], X.shape[3])
+
+        def transpose_output(self, X):
+            X = X.reshape(-1, self.num_heads, X.shape[1], X.shape[2])
+            X = X.permute(0, 2, 1, 3)
+            return X.reshape(X.shape[0], X.shape[1], -1)
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, num_hiddens, dropout, max_len=1000):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+            self.P = torch.zeros((1, max_len, num_hiddens))
+            X = torch.arange(max_len, dtype=torch.float32).reshape(
+                -1, 1) / torch.pow(10000, torch.arange(
+                0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)
+            self.P[:, :, 0::2] = torch.sin(X)
+            self.P[:, :, 1::2] = torch.cos(X)
+
+        def forward(self, X):
+            X = X + self.P[:, :X.shape[1], :].to(X.device)
+            return self.dropout(X)
+
+    class Encoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, X, *args):
+            raise NotImplementedError
+
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def init_state(self, enc_all_outputs, *args):
+            raise NotImplementedError
+
+        def forward(self, X, state):
+            raise NotImplementedError
+
+    class EncoderDecoder(Classifier):
+        def __init__(self, encoder, decoder):
+            super().__init__()
+            self.encoder = encoder
+            self.decoder = decoder
+
+        def forward(self, enc_X, dec_X, *args):
+            enc_all_outputs = self.encoder(enc_X, *args)
+            dec_state = self.decoder.init_state(enc_all_outputs, *args)
+            return self.decoder(dec_X, dec_state)[0]
+
+        def predict_step(self, batch, device, num_steps, save_attention_weights=False):
+            batch = [a.to(device) for a in batch]
+            src, tgt, src_valid_len, _ = batch
+            enc_all_outputs = self.encoder(src, src_valid_len)
+            dec_state = self.decoder.init_state(enc_all_outputs, src_valid_len)
+            outputs, attention_weights = [tgt[:, (0)].unsqueeze(1), ], []
+            for _ in range(num_steps):
+                Y, dec_state = self.decoder(outputs[-1], dec_state)
+                outputs.append(Y.argmax(2))
+                if save_attention_weights:
+                    attention_weights.append(self.decoder.attention_weights)
+            return torch.cat(outputs[1:], 1), attention_weights
+
+    class Seq2Seq(EncoderDecoder):
+        def __init__(self, encoder, decoder, tgt_pad, lr):
+            super().__init__(encoder, decoder)
+            self.save_hyperparameters()
+
+        def validation_step(self, batch):
+            Y_hat = self(*batch[:-1])
+            self.plot('loss', self.loss(Y_hat, batch[-1]), train=False)
+
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters(), lr=self.lr)
+
+        def loss(self, Y_hat, Y):
+            l = super(Seq2Seq, self).loss(Y_hat, Y, averaged=False)
+            mask = (Y.reshape(-1) != self.tgt_pad).type(torch.float32)
+            return (l * mask).sum() / mask.sum()
+
+    class MTFraEng(DataModule):
+        def _download(self):
+            lines = [f"{a}\t{b}" for a, b in FRA_ENG]
+            lines += [f"{a[:-2].capitalize()} {c}\t{b[:-2]} {d}" for a, b in FRA_ENG
+                      for c, d in (("?", "?"), ("!", "!"))]
+            return "\n".join(lines * 2).replace("!", "\u202f!", 3)
+
+        def _preprocess(self, text):
+            text = text.replace('\u202f', ' ').replace('\xa0', ' ')
+            no_space = lambda char, prev_char: char in ',.!?' and prev_char != ' '
+            out = [' ' + char if i > 0 and no_space(char, text[i - 1]) else char
+                   for i, char in enumerate(text.lower())]
+            return ''.join(out)
+
+        def _tokenize(self, text, max_examples=None):
+            src, tgt = [], []
+            for i, line in enumerate(text.split('\n')):
+                if max_examples and i > max_examples:
+                    break
+                parts = line.split('\t')
+                if len(parts) == 2:
+                    src.append([t for t in f'{parts[0]} <eos>'.split(' ') if t])
+                    tgt.append([t for t in f'{parts[1]} <eos>'.split(' ') if t])
+            return src, tgt
+
+        def __init__(self, batch_size, num_steps=9, num_train=64, num_val=26):
+            super().__init__()
+            self.save_hyperparameters()
+            self.arrays, self.src_vocab, self.tgt_vocab = self._build_arrays(
+                self._download())
+
+        def _build_arrays(self, raw_text, src_vocab=None, tgt_vocab=None):
+            def _build_array(sentences, vocab, is_tgt=False):
+                pad_or_trim = lambda seq, t: (
+                    seq[:t] if len(seq) > t else seq + ['<pad>'] * (t - len(seq)))
+                sentences = [pad_or_trim(s, self.num_steps) for s in sentences]
+                if is_tgt:
+                    sentences = [['<bos>'] + s for s in sentences]
+                if vocab is None:
+                    vocab = Vocab(sentences, min_freq=2)
+                array = torch.tensor([vocab[s] for s in sentences])
+                valid_len = (array != vocab['<pad>']).type(torch.int32).sum(1)
+                return array, vocab, valid_len
+            src, tgt = self._tokenize(self._preprocess(raw_text),
+                                      self.num_train + self.num_val)
+            src_array, src_vocab, src_valid_len = _build_array(src, src_vocab)
+            tgt_array, tgt_vocab, _ = _build_array(tgt, tgt_vocab, True)
+            return ((src_array, tgt_array[:, :-1], src_valid_len, tgt_array[:, 1:]),
+                    src_vocab, tgt_vocab)
+
+        def get_dataloader(self, train):
+            idx = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader(self.arrays, train, idx)
+
+        def build(self, src_sentences, tgt_sentences):
+            raw_text = '\n'.join([src + '\t' + tgt for src, tgt in zip(
+                src_sentences, tgt_sentences)])
+            arrays, _, _ = self._build_arrays(raw_text, self.src_vocab, self.tgt_vocab)
+            return arrays
+
+    def init_seq2seq(module):
+        if type(module) == nn.Linear:
+            nn.init.xavier_uniform_(module.weight)
+        if type(module) == nn.GRU:
+            for param in module._flat_weights_names:
+                if "weight" in param:
+                    nn.init.xavier_uniform_(module._parameters[param])
+
+    class Seq2SeqEncoder(Encoder):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(embed_size, num_hiddens, num_layers, dropout=dropout)
+            self.apply(init_seq2seq)
+
+        def forward(self, X, *args):
+            embs = self.embedding(X.t().type(torch.int64))
+            outputs, state = self.rnn(embs)
+            return outputs, state
+
+    def bleu(pred_seq, label_seq, k):
+        pred_tokens, label_tokens = pred_seq.split(' '), label_seq.split(' ')
+        len_pred, len_label = len(pred_tokens), len(label_tokens)
+        score = math.exp(min(0, 1 - len_label / len_pred))
+        for n in range(1, min(k, len_pred) + 1):
+            num_matches, label_subs = 0, collections.defaultdict(int)
+            for i in range(len_label - n + 1):
+                label_subs[' '.join(label_tokens[i: i + n])] += 1
+            for i in range(len_pred - n + 1):
+                if label_subs[' '.join(pred_tokens[i: i + n])] > 0:
+                    num_matches += 1
+                    label_subs[' '.join(pred_tokens[i: i + n])] -= 1
+            score *= math.pow(num_matches / (len_pred - n + 1), math.pow(0.5, n))
+        return score
 
     for name, value in list(locals().items()):
         if name not in ("torch", "nn", "F", "d2l"):
@@ -4380,14 +4634,6 @@ def d2l_optimization(torch):
     return finals
 
 
-FRA_ENG = [("go .", "va !"), ("hi .", "salut !"), ("run !", "cours !"), ("who ?", "qui ?"),
-           ("wow !", "ça alors !"), ("i lost .", "j'ai perdu ."), ("he's calm .", "il est calme ."),
-           ("i'm home .", "je suis chez moi ."), ("i'm calm .", "je suis calme ."),
-           ("he's home .", "il est chez lui ."), ("we lost .", "nous avons perdu ."),
-           ("go home .", "va chez toi !"), ("i'm lost .", "je suis perdu ."),
-           ("he ran .", "il a couru ."), ("we ran .", "nous avons couru .")]
-
-
 def d2l_modern_rnns(torch):
     """d2l-ai/d2l-en chapter_recurrent-modern (lstm.md, gru.md, deep-rnn.md, bi-rnn.md,
     machine-translation-and-dataset.md, encoder-decoder.md, seq2seq.md, PyTorch tabs):
@@ -5388,6 +5634,395 @@ def d2l_classic_chapters(torch):
     return finals
 
 
+def d2l_transformers(torch):
+    """d2l-ai/d2l-en chapter_attention-mechanisms-and-transformers (queries-keys-values.md,
+    attention-pooling.md, bahdanau-attention.md, transformer.md, vision-transformer.md,
+    PyTorch tabs): torch.eye attention weights, Nadaraya-Watson pooling with gaussian,
+    boxcar (a bool tensor .type(torch.float32)), constant and Epanechikov kernels over
+    sorted random points, the Bahdanau decoder (AdditiveAttention over the encoder's
+    outputs, a loop over the time steps of X with torch.unsqueeze, a property for the
+    weights) trained as Seq2Seq, PositionWiseFFN, LayerNorm against LazyBatchNorm1d,
+    AddNorm, the Transformer encoder and decoder blocks (the decoder's key-value cache in
+    state[2], 2-D dec_valid_lens from arange().repeat in training, None in eval), a whole
+    Transformer trained on the made-up English-French pairs with its predictions and
+    BLEU, and the vision Transformer (PatchEmbedding on a LazyConv2d, flatten(2).
+    transpose(1, 2), GELU, cls_token.expand, the head on X[:, 0]) trained through the
+    Trainer. Sizes are smaller and the epochs fewer than the book's."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+    attention_weights = torch.eye(10).reshape((1, 1, 10, 10))
+    print(attention_weights.shape, attention_weights[0, 0, :3, :3])
+
+    def gaussian(x):
+        return torch.exp(-x**2 / 2)
+
+    def boxcar(x):
+        return torch.abs(x) < 1.0
+
+    def constant(x):
+        return 1.0 + 0 * x
+
+    def epanechikov(x):
+        return torch.max(1 - torch.abs(x), torch.zeros_like(x))
+
+    kernels = (gaussian, boxcar, constant, epanechikov)
+    x = torch.arange(-2.5, 2.5, 0.1)
+    print([kernel(x)[20:24] for kernel in kernels])
+
+    def f(x):
+        return 2 * torch.sin(x) + x
+
+    n = 40
+    x_train, _ = torch.sort(torch.rand(n) * 5)
+    y_train = f(x_train) + torch.randn(n)
+    x_val = torch.arange(0, 5, 0.1)
+    y_val = f(x_val)
+
+    def nadaraya_watson(x_train, y_train, x_val, kernel):
+        dists = x_train.reshape((-1, 1)) - x_val.reshape((1, -1))
+        k = kernel(dists).type(torch.float32)
+        attention_w = k / k.sum(0)
+        y_hat = y_train @ attention_w
+        return y_hat, attention_w
+
+    for kernel in kernels:
+        y_hat, attention_w = nadaraya_watson(x_train, y_train, x_val, kernel)
+        print(kernel.__name__, y_hat[::10], attention_w[:3, 0], (y_hat - y_val).abs().mean())
+    sigmas = (0.1, 0.2, 0.5, 1)
+    for sigma in sigmas:
+        y_hat, _ = nadaraya_watson(x_train, y_train, x_val,
+                                   lambda x: torch.exp(-x**2 / (2 * sigma**2)))
+        print(sigma, y_hat[::12])
+
+    class AttentionDecoder(d2l.Decoder):
+        def __init__(self):
+            super().__init__()
+
+        @property
+        def attention_weights(self):
+            raise NotImplementedError
+
+    class Seq2SeqAttentionDecoder(AttentionDecoder):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0):
+            super().__init__()
+            self.attention = d2l.AdditiveAttention(num_hiddens, dropout)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens, num_layers,
+                              dropout=dropout)
+            self.dense = nn.LazyLinear(vocab_size)
+            self.apply(d2l.init_seq2seq)
+
+        def init_state(self, enc_outputs, enc_valid_lens):
+            outputs, hidden_state = enc_outputs
+            return (outputs.permute(1, 0, 2), hidden_state, enc_valid_lens)
+
+        def forward(self, X, state):
+            enc_outputs, hidden_state, enc_valid_lens = state
+            X = self.embedding(X).permute(1, 0, 2)
+            outputs, self._attention_weights = [], []
+            for x in X:
+                query = torch.unsqueeze(hidden_state[-1], dim=1)
+                context = self.attention(query, enc_outputs, enc_outputs, enc_valid_lens)
+                x = torch.cat((context, torch.unsqueeze(x, dim=1)), dim=-1)
+                out, hidden_state = self.rnn(x.permute(1, 0, 2), hidden_state)
+                outputs.append(out)
+                self._attention_weights.append(self.attention.attention_weights)
+            outputs = self.dense(torch.cat(outputs, dim=0))
+            return outputs.permute(1, 0, 2), [enc_outputs, hidden_state, enc_valid_lens]
+
+        @property
+        def attention_weights(self):
+            return self._attention_weights
+
+    vocab_size, embed_size, num_hiddens, num_layers = 10, 8, 16, 2
+    batch_size, num_steps = 4, 7
+    encoder = d2l.Seq2SeqEncoder(vocab_size, embed_size, num_hiddens, num_layers)
+    decoder = Seq2SeqAttentionDecoder(vocab_size, embed_size, num_hiddens, num_layers)
+    X = torch.zeros((batch_size, num_steps), dtype=torch.long)
+    state = decoder.init_state(encoder(X), None)
+    output, state = decoder(X, state)
+    print(output.shape, len(state), state[0].shape, state[1].shape, output[0, 0, :4])
+
+    data = d2l.MTFraEng(batch_size=16)
+    embed_size, num_hiddens, num_layers, dropout = 16, 16, 2, 0.2
+    encoder = d2l.Seq2SeqEncoder(len(data.src_vocab), embed_size, num_hiddens, num_layers,
+                                 dropout)
+    decoder = Seq2SeqAttentionDecoder(len(data.tgt_vocab), embed_size, num_hiddens,
+                                      num_layers, dropout)
+    model = d2l.Seq2Seq(encoder, decoder, tgt_pad=data.tgt_vocab['<pad>'], lr=0.01)
+    trainer = d2l.Trainer(max_epochs=6, gradient_clip_val=1)
+    trainer.fit(model, data)
+    engs = ['go .', 'i lost .', 'he\'s calm .', 'i\'m home .']
+    fras = ['va !', 'j\'ai perdu .', 'il est calme .', 'je suis chez moi .']
+
+    def translate(model):
+        preds, attention = model.predict_step(data.build(engs, fras), torch.device('cpu'),
+                                              data.num_steps, True)
+        for en, fr, p in zip(engs, fras, preds):
+            translation = []
+            for token in data.tgt_vocab.to_tokens(p):
+                if token == '<eos>':
+                    break
+                translation.append(token)
+            print(f'{en} => {translation}, bleu,',
+                  f'{d2l.bleu(" ".join(translation), fr, k=2):.3f}')
+        return attention
+
+    attention = translate(model)
+    print(len(attention), attention[0][0].shape if isinstance(attention[0], list)
+          else attention[0].shape)
+    finals = {"bahdanau.dense": decoder.dense.weight}
+
+    class PositionWiseFFN(nn.Module):
+        def __init__(self, ffn_num_hiddens, ffn_num_outputs):
+            super().__init__()
+            self.dense1 = nn.LazyLinear(ffn_num_hiddens)
+            self.relu = nn.ReLU()
+            self.dense2 = nn.LazyLinear(ffn_num_outputs)
+
+        def forward(self, X):
+            return self.dense2(self.relu(self.dense1(X)))
+
+    ffn = PositionWiseFFN(4, 8)
+    ffn.eval()
+    print(ffn(torch.ones((2, 3, 4)))[0])
+    ln = nn.LayerNorm(2)
+    bn = nn.LazyBatchNorm1d()
+    X = torch.tensor([[1, 2], [2, 3]], dtype=torch.float32)
+    print('layer norm:', ln(X), '\nbatch norm:', bn(X))
+
+    class AddNorm(nn.Module):
+        def __init__(self, norm_shape, dropout):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+            self.ln = nn.LayerNorm(norm_shape)
+
+        def forward(self, X, Y):
+            return self.ln(self.dropout(Y) + X)
+
+    add_norm = AddNorm(4, 0.5)
+    shape = (2, 3, 4)
+    print(add_norm(torch.ones(shape), torch.ones(shape)).shape)
+
+    class TransformerEncoderBlock(nn.Module):
+        def __init__(self, num_hiddens, ffn_num_hiddens, num_heads, dropout, use_bias=False):
+            super().__init__()
+            self.attention = d2l.MultiHeadAttention(num_hiddens, num_heads, dropout, use_bias)
+            self.addnorm1 = AddNorm(num_hiddens, dropout)
+            self.ffn = PositionWiseFFN(ffn_num_hiddens, num_hiddens)
+            self.addnorm2 = AddNorm(num_hiddens, dropout)
+
+        def forward(self, X, valid_lens):
+            Y = self.addnorm1(X, self.attention(X, X, X, valid_lens))
+            return self.addnorm2(Y, self.ffn(Y))
+
+    X = torch.ones((2, 100, 24))
+    valid_lens = torch.tensor([3, 2])
+    encoder_blk = TransformerEncoderBlock(24, 48, 8, 0.5)
+    encoder_blk.eval()
+    print(encoder_blk(X, valid_lens)[0, :2, :4])
+
+    class TransformerEncoder(d2l.Encoder):
+        def __init__(self, vocab_size, num_hiddens, ffn_num_hiddens, num_heads, num_blks,
+                     dropout, use_bias=False):
+            super().__init__()
+            self.num_hiddens = num_hiddens
+            self.embedding = nn.Embedding(vocab_size, num_hiddens)
+            self.pos_encoding = d2l.PositionalEncoding(num_hiddens, dropout)
+            self.blks = nn.Sequential()
+            for i in range(num_blks):
+                self.blks.add_module("block"+str(i), TransformerEncoderBlock(
+                    num_hiddens, ffn_num_hiddens, num_heads, dropout, use_bias))
+
+        def forward(self, X, valid_lens):
+            X = self.pos_encoding(self.embedding(X) * math.sqrt(self.num_hiddens))
+            self.attention_weights = [None] * len(self.blks)
+            for i, blk in enumerate(self.blks):
+                X = blk(X, valid_lens)
+                self.attention_weights[i] = blk.attention.attention.attention_weights
+            return X
+
+    encoder = TransformerEncoder(200, 24, 48, 8, 2, 0.5)
+    print(encoder(torch.ones((2, 100), dtype=torch.long), valid_lens).shape)
+
+    class TransformerDecoderBlock(nn.Module):
+        def __init__(self, num_hiddens, ffn_num_hiddens, num_heads, dropout, i):
+            super().__init__()
+            self.i = i
+            self.attention1 = d2l.MultiHeadAttention(num_hiddens, num_heads, dropout)
+            self.addnorm1 = AddNorm(num_hiddens, dropout)
+            self.attention2 = d2l.MultiHeadAttention(num_hiddens, num_heads, dropout)
+            self.addnorm2 = AddNorm(num_hiddens, dropout)
+            self.ffn = PositionWiseFFN(ffn_num_hiddens, num_hiddens)
+            self.addnorm3 = AddNorm(num_hiddens, dropout)
+
+        def forward(self, X, state):
+            enc_outputs, enc_valid_lens = state[0], state[1]
+            if state[2][self.i] is None:
+                key_values = X
+            else:
+                key_values = torch.cat((state[2][self.i], X), dim=1)
+            state[2][self.i] = key_values
+            if self.training:
+                batch_size, num_steps, _ = X.shape
+                dec_valid_lens = torch.arange(1, num_steps + 1, device=X.device).repeat(
+                    batch_size, 1)
+            else:
+                dec_valid_lens = None
+            X2 = self.attention1(X, key_values, key_values, dec_valid_lens)
+            Y = self.addnorm1(X, X2)
+            Y2 = self.attention2(Y, enc_outputs, enc_outputs, enc_valid_lens)
+            Z = self.addnorm2(Y, Y2)
+            return self.addnorm3(Z, self.ffn(Z)), state
+
+    decoder_blk = TransformerDecoderBlock(24, 48, 8, 0.5, 0)
+    X = torch.ones((2, 100, 24))
+    state = [encoder_blk(X, valid_lens), valid_lens, [None]]
+    out = decoder_blk(X, state)[0]
+    out[:, :, 0].sum().backward()
+    print(out.shape, decoder_blk.ffn.dense1.weight.grad[0, :4])
+    finals["decoder_blk.grad"] = decoder_blk.attention2.W_q.weight.grad
+
+    class TransformerDecoder(AttentionDecoder):
+        def __init__(self, vocab_size, num_hiddens, ffn_num_hiddens, num_heads,
+                     num_blks, dropout):
+            super().__init__()
+            self.num_hiddens = num_hiddens
+            self.num_blks = num_blks
+            self.embedding = nn.Embedding(vocab_size, num_hiddens)
+            self.pos_encoding = d2l.PositionalEncoding(num_hiddens, dropout)
+            self.blks = nn.Sequential()
+            for i in range(num_blks):
+                self.blks.add_module("block"+str(i), TransformerDecoderBlock(
+                    num_hiddens, ffn_num_hiddens, num_heads, dropout, i))
+            self.dense = nn.LazyLinear(vocab_size)
+
+        def init_state(self, enc_outputs, enc_valid_lens):
+            return [enc_outputs, enc_valid_lens, [None] * self.num_blks]
+
+        def forward(self, X, state):
+            X = self.pos_encoding(self.embedding(X) * math.sqrt(self.num_hiddens))
+            self._attention_weights = [[None] * len(self.blks) for _ in range(2)]
+            for i, blk in enumerate(self.blks):
+                X, state = blk(X, state)
+                self._attention_weights[0][i] = blk.attention1.attention.attention_weights
+                self._attention_weights[1][i] = blk.attention2.attention.attention_weights
+            return self.dense(X), state
+
+        @property
+        def attention_weights(self):
+            return self._attention_weights
+
+    num_hiddens, num_blks, dropout = 32, 2, 0.2
+    ffn_num_hiddens, num_heads = 64, 4
+    encoder = TransformerEncoder(len(data.src_vocab), num_hiddens, ffn_num_hiddens,
+                                 num_heads, num_blks, dropout)
+    decoder = TransformerDecoder(len(data.tgt_vocab), num_hiddens, ffn_num_hiddens,
+                                 num_heads, num_blks, dropout)
+    model = d2l.Seq2Seq(encoder, decoder, tgt_pad=data.tgt_vocab['<pad>'], lr=0.002)
+    trainer = d2l.Trainer(max_epochs=6, gradient_clip_val=1)
+    trainer.fit(model, data)
+    attention = translate(model)
+    enc_attention_weights = torch.cat(model.encoder.attention_weights, 0)
+    print(enc_attention_weights.shape, enc_attention_weights.argmax(-1)[0])
+    dec_attention_weights_2d = [head[0].tolist() for step in attention
+                                for attn in step for blk in attn for head in blk]
+    print(len(dec_attention_weights_2d))
+    finals["transformer.dense"] = decoder.dense.weight
+
+    class PatchEmbedding(nn.Module):
+        def __init__(self, img_size=96, patch_size=16, num_hiddens=512):
+            super().__init__()
+
+            def _make_tuple(x):
+                if not isinstance(x, (list, tuple)):
+                    return (x, x)
+                return x
+
+            img_size, patch_size = _make_tuple(img_size), _make_tuple(patch_size)
+            self.num_patches = (img_size[0] // patch_size[0]) * (
+                img_size[1] // patch_size[1])
+            self.conv = nn.LazyConv2d(num_hiddens, kernel_size=patch_size, stride=patch_size)
+
+        def forward(self, X):
+            return self.conv(X).flatten(2).transpose(1, 2)
+
+    img_size, patch_size, num_hiddens, batch_size = 32, 8, 48, 4
+    patch_emb = PatchEmbedding(img_size, patch_size, num_hiddens)
+    X = torch.zeros(batch_size, 3, img_size, img_size)
+    print(patch_emb(X).shape)
+
+    class ViTMLP(nn.Module):
+        def __init__(self, mlp_num_hiddens, mlp_num_outputs, dropout=0.5):
+            super().__init__()
+            self.dense1 = nn.LazyLinear(mlp_num_hiddens)
+            self.gelu = nn.GELU()
+            self.dropout1 = nn.Dropout(dropout)
+            self.dense2 = nn.LazyLinear(mlp_num_outputs)
+            self.dropout2 = nn.Dropout(dropout)
+
+        def forward(self, x):
+            return self.dropout2(self.dense2(self.dropout1(self.gelu(self.dense1(x)))))
+
+    class ViTBlock(nn.Module):
+        def __init__(self, num_hiddens, norm_shape, mlp_num_hiddens, num_heads, dropout,
+                     use_bias=False):
+            super().__init__()
+            self.ln1 = nn.LayerNorm(norm_shape)
+            self.attention = d2l.MultiHeadAttention(num_hiddens, num_heads, dropout, use_bias)
+            self.ln2 = nn.LayerNorm(norm_shape)
+            self.mlp = ViTMLP(mlp_num_hiddens, num_hiddens, dropout)
+
+        def forward(self, X, valid_lens=None):
+            X = X + self.attention(*([self.ln1(X)] * 3), valid_lens)
+            return X + self.mlp(self.ln2(X))
+
+    X = torch.ones((2, 100, 24))
+    encoder_blk = ViTBlock(24, 24, 48, 8, 0.5)
+    encoder_blk.eval()
+    print(encoder_blk(X).shape)
+
+    class ViT(d2l.Classifier):
+        def __init__(self, img_size, patch_size, num_hiddens, mlp_num_hiddens,
+                     num_heads, num_blks, emb_dropout, blk_dropout, lr=0.1,
+                     use_bias=False, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.patch_embedding = PatchEmbedding(img_size, patch_size, num_hiddens)
+            self.cls_token = nn.Parameter(torch.zeros(1, 1, num_hiddens))
+            num_steps = self.patch_embedding.num_patches + 1
+            self.pos_embedding = nn.Parameter(torch.randn(1, num_steps, num_hiddens))
+            self.dropout = nn.Dropout(emb_dropout)
+            self.blks = nn.Sequential()
+            for i in range(num_blks):
+                self.blks.add_module(f"{i}", ViTBlock(
+                    num_hiddens, num_hiddens, mlp_num_hiddens,
+                    num_heads, blk_dropout, use_bias))
+            self.head = nn.Sequential(nn.LayerNorm(num_hiddens),
+                                      nn.Linear(num_hiddens, num_classes))
+
+        def forward(self, X):
+            X = self.patch_embedding(X)
+            X = torch.cat((self.cls_token.expand(X.shape[0], -1, -1), X), 1)
+            X = self.dropout(X + self.pos_embedding)
+            for blk in self.blks:
+                X = blk(X)
+            return self.head(X[:, 0])
+
+    num_hiddens, mlp_num_hiddens, num_heads, num_blks = 48, 96, 4, 2
+    emb_dropout, blk_dropout, lr = 0.1, 0.1, 0.1
+    model = ViT(img_size, patch_size, num_hiddens, mlp_num_hiddens, num_heads,
+                num_blks, emb_dropout, blk_dropout, lr)
+    trainer = d2l.Trainer(max_epochs=2)
+    data = d2l.FashionMNIST(batch_size=64, resize=(img_size, img_size), num_train=128,
+                            num_val=64)
+    trainer.fit(model, data)
+    print(model.head, model.cls_token[0, 0, :4])
+    finals["vit.head"] = model.head[1].weight
+    finals["vit.conv.grad"] = model.patch_embedding.conv.weight.grad
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -5397,4 +6032,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             recipes_default_device_and_multiple_models, introyt_training,
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
             d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
-            d2l_modern_rnns, d2l_classic_chapters]
+            d2l_modern_rnns, d2l_classic_chapters, d2l_transformers]
