@@ -6023,6 +6023,180 @@ def d2l_transformers(torch):
     return finals
 
 
+def d2l_cnn_designs(torch):
+    """d2l-ai/d2l-en chapter_convolutional-modern (alexnet.md, googlenet.md, resnet.md's
+    ResNeXtBlock, cnn-design.md, PyTorch tabs), narrower and on smaller images than the
+    book's: AlexNet's layers summarised, GoogLeNet's Inception block (four LazyConv2d
+    paths concatenated with torch.cat along dim 1, methods added with add_to_class) and
+    its five stages with AdaptiveAvgPool2d((1, 1)), ResNeXtBlock (grouped LazyConv2d,
+    a 1x1 shortcut with LazyBatchNorm2d), and AnyNet/RegNetX32 (stem, stages of
+    ResNeXt blocks, head) summarised and trained a step with apply_init."""
+    d2l = d2l_library(torch)
+    nn, F = torch.nn, torch.nn.functional
+
+    class AlexNet(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.LazyConv2d(24, kernel_size=11, stride=4, padding=1),
+                nn.ReLU(), nn.MaxPool2d(kernel_size=3, stride=2),
+                nn.LazyConv2d(64, kernel_size=5, padding=2), nn.ReLU(),
+                nn.MaxPool2d(kernel_size=3, stride=2),
+                nn.LazyConv2d(96, kernel_size=3, padding=1), nn.ReLU(),
+                nn.LazyConv2d(96, kernel_size=3, padding=1), nn.ReLU(),
+                nn.LazyConv2d(64, kernel_size=3, padding=1), nn.ReLU(),
+                nn.MaxPool2d(kernel_size=3, stride=2), nn.Flatten(),
+                nn.LazyLinear(128), nn.ReLU(), nn.Dropout(p=0.5),
+                nn.LazyLinear(128), nn.ReLU(), nn.Dropout(p=0.5),
+                nn.LazyLinear(num_classes))
+            self.net.apply(d2l.init_cnn)
+
+    AlexNet().layer_summary((1, 1, 112, 112))
+
+    class Inception(nn.Module):
+        def __init__(self, c1, c2, c3, c4, **kwargs):
+            super(Inception, self).__init__(**kwargs)
+            self.b1_1 = nn.LazyConv2d(c1, kernel_size=1)
+            self.b2_1 = nn.LazyConv2d(c2[0], kernel_size=1)
+            self.b2_2 = nn.LazyConv2d(c2[1], kernel_size=3, padding=1)
+            self.b3_1 = nn.LazyConv2d(c3[0], kernel_size=1)
+            self.b3_2 = nn.LazyConv2d(c3[1], kernel_size=5, padding=2)
+            self.b4_1 = nn.MaxPool2d(kernel_size=3, stride=1, padding=1)
+            self.b4_2 = nn.LazyConv2d(c4, kernel_size=1)
+
+        def forward(self, x):
+            b1 = F.relu(self.b1_1(x))
+            b2 = F.relu(self.b2_2(F.relu(self.b2_1(x))))
+            b3 = F.relu(self.b3_2(F.relu(self.b3_1(x))))
+            b4 = F.relu(self.b4_2(self.b4_1(x)))
+            return torch.cat((b1, b2, b3, b4), dim=1)
+
+    class GoogleNet(d2l.Classifier):
+        def b1(self):
+            return nn.Sequential(
+                nn.LazyConv2d(16, kernel_size=7, stride=2, padding=3),
+                nn.ReLU(), nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+    @d2l.add_to_class(GoogleNet)
+    def b2(self):
+        return nn.Sequential(
+            nn.LazyConv2d(16, kernel_size=1), nn.ReLU(),
+            nn.LazyConv2d(48, kernel_size=3, padding=1), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+    @d2l.add_to_class(GoogleNet)
+    def b3(self):
+        return nn.Sequential(Inception(16, (24, 32), (4, 8), 8),
+                             Inception(32, (32, 48), (8, 24), 16),
+                             nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+    @d2l.add_to_class(GoogleNet)
+    def b4(self):
+        return nn.Sequential(Inception(48, (24, 52), (4, 12), 16),
+                             Inception(40, (28, 56), (6, 16), 16),
+                             nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+    @d2l.add_to_class(GoogleNet)
+    def b5(self):
+        return nn.Sequential(Inception(64, (40, 80), (8, 32), 32),
+                             nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten())
+
+    @d2l.add_to_class(GoogleNet)
+    def __init__(self, lr=0.1, num_classes=10):
+        super(GoogleNet, self).__init__()
+        self.save_hyperparameters()
+        self.net = nn.Sequential(self.b1(), self.b2(), self.b3(), self.b4(),
+                                 self.b5(), nn.LazyLinear(num_classes))
+        self.net.apply(d2l.init_cnn)
+
+    model = GoogleNet().layer_summary((1, 1, 48, 48))
+    model = GoogleNet(lr=0.01)
+    data = d2l.FashionMNIST(batch_size=32, resize=(48, 48), num_train=64, num_val=32)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer = d2l.Trainer(max_epochs=1)
+    trainer.fit(model, data)
+    finals = {"googlenet.last": model.net[-1].weight,
+              "googlenet.b3.grad": model.net[2][0].b2_2.weight.grad}
+
+    class ResNeXtBlock(nn.Module):
+        def __init__(self, num_channels, groups, bot_mul, use_1x1conv=False, strides=1):
+            super().__init__()
+            bot_channels = int(round(num_channels * bot_mul))
+            self.conv1 = nn.LazyConv2d(bot_channels, kernel_size=1, stride=1)
+            self.conv2 = nn.LazyConv2d(bot_channels, kernel_size=3, stride=strides,
+                                       padding=1, groups=bot_channels // groups)
+            self.conv3 = nn.LazyConv2d(num_channels, kernel_size=1, stride=1)
+            self.bn1 = nn.LazyBatchNorm2d()
+            self.bn2 = nn.LazyBatchNorm2d()
+            self.bn3 = nn.LazyBatchNorm2d()
+            if use_1x1conv:
+                self.conv4 = nn.LazyConv2d(num_channels, kernel_size=1, stride=strides)
+                self.bn4 = nn.LazyBatchNorm2d()
+            else:
+                self.conv4 = None
+
+        def forward(self, X):
+            Y = F.relu(self.bn1(self.conv1(X)))
+            Y = F.relu(self.bn2(self.conv2(Y)))
+            Y = self.bn3(self.conv3(Y))
+            if self.conv4:
+                X = self.bn4(self.conv4(X))
+            return F.relu(Y + X)
+
+    blk = ResNeXtBlock(32, 16, 1)
+    X = torch.randn(4, 32, 6, 6)
+    Y = blk(X)
+    Y.mean().backward()
+    print(Y.shape, blk.conv2, blk.conv2.weight.grad.shape, blk.bn2.weight.grad[:4])
+    finals["resnext.grad"] = blk.conv2.weight.grad
+
+    class AnyNet(d2l.Classifier):
+        def stem(self, num_channels):
+            return nn.Sequential(
+                nn.LazyConv2d(num_channels, kernel_size=3, stride=2, padding=1),
+                nn.LazyBatchNorm2d(), nn.ReLU())
+
+        def stage(self, depth, num_channels, groups, bot_mul):
+            blk = []
+            for i in range(depth):
+                if i == 0:
+                    blk.append(ResNeXtBlock(num_channels, groups, bot_mul,
+                                            use_1x1conv=True, strides=2))
+                else:
+                    blk.append(ResNeXtBlock(num_channels, groups, bot_mul))
+            return nn.Sequential(*blk)
+
+        def __init__(self, arch, stem_channels, lr=0.1, num_classes=10):
+            super(AnyNet, self).__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(self.stem(stem_channels))
+            for i, s in enumerate(arch):
+                self.net.add_module(f'stage{i+1}', self.stage(*s))
+            self.net.add_module('head', nn.Sequential(
+                nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(),
+                nn.LazyLinear(num_classes)))
+
+    class RegNetX32(AnyNet):
+        def __init__(self, lr=0.1, num_classes=10):
+            stem_channels, groups, bot_mul = 16, 8, 1
+            depths, channels = (2, 3), (16, 32)
+            super().__init__(
+                ((depths[0], channels[0], groups, bot_mul),
+                 (depths[1], channels[1], groups, bot_mul)),
+                stem_channels, lr, num_classes)
+
+    RegNetX32().layer_summary((1, 1, 48, 48))
+    model = RegNetX32(lr=0.05)
+    data = d2l.FashionMNIST(batch_size=32, resize=(48, 48), num_train=64, num_val=32)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer = d2l.Trainer(max_epochs=1)
+    trainer.fit(model, data)
+    print(model.net.stage1[0].bn4.running_var[:4])
+    finals["regnet.head"] = model.net.head[2].weight
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -6032,4 +6206,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             recipes_default_device_and_multiple_models, introyt_training,
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
             d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
-            d2l_modern_rnns, d2l_classic_chapters, d2l_transformers]
+            d2l_modern_rnns, d2l_classic_chapters, d2l_transformers, d2l_cnn_designs]
