@@ -6197,6 +6197,91 @@ def d2l_cnn_designs(torch):
     return finals
 
 
+def d2l_sequences(torch):
+    """d2l-ai/d2l-en chapter_recurrent-neural-networks (sequence.md, text-sequence.md,
+    language-model.md, PyTorch tabs): the noisy sine Data module (features stacked from
+    shifted slices with torch.stack(..., 1)), the book's LinearRegression trained on it,
+    one-step predictions through .detach().numpy(), multi-step predictions written back
+    element by element into a tensor (multistep_preds[i] = model(...): the tensor then
+    requires grad), k-step predictions, then the TimeMachine text: _preprocess,
+    _tokenize, Vocab with token_freqs and to_tokens, unigram/bigram/trigram counts, and
+    the first minibatch of the sequence DataModule. NumPy arrays are printed as tensors
+    (NumPy prints all 8 digits of a float32, where the last one shows the matrix product's
+    rounding)."""
+    d2l = d2l_library(torch)
+
+    class Data(d2l.DataModule):
+        def __init__(self, batch_size=16, T=1000, num_train=600, tau=4):
+            self.save_hyperparameters()
+            self.time = torch.arange(1, T + 1, dtype=torch.float32)
+            self.x = torch.sin(0.01 * self.time) + torch.randn(T) * 0.2
+
+        def get_dataloader(self, train):
+            features = [self.x[i: self.T - self.tau + i] for i in range(self.tau)]
+            self.features = torch.stack(features, 1)
+            self.labels = self.x[self.tau:].reshape((-1, 1))
+            i = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader([self.features, self.labels], train, i)
+
+    data = Data()
+    print(data.x[:5], data.time[-3:])
+    model = d2l.LinearRegression(lr=0.01)
+    trainer = d2l.Trainer(max_epochs=5)
+    trainer.fit(model, data)
+    onestep_preds = model(data.features).detach().numpy()
+    print(type(onestep_preds).__name__, onestep_preds.dtype, onestep_preds.shape,
+          torch.from_numpy(onestep_preds[:3, 0]))
+    multistep_preds = torch.zeros(data.T)
+    multistep_preds[:] = data.x
+    for i in range(data.num_train + data.tau, data.T):
+        multistep_preds[i] = model(multistep_preds[i - data.tau:i].reshape((1, -1)))
+    print(multistep_preds.requires_grad, multistep_preds.grad_fn, multistep_preds[-3:])
+    multistep_preds = multistep_preds.detach().numpy()
+    print(torch.from_numpy(multistep_preds[data.num_train + data.tau:][:3]))
+
+    def k_step_pred(k):
+        features = []
+        for i in range(data.tau):
+            features.append(data.x[i: i + data.T - data.tau - k + 1])
+        for i in range(k):
+            preds = model(torch.stack(features[i: i + data.tau], 1))
+            features.append(preds.reshape(-1))
+        return features[data.tau:]
+
+    steps = (1, 4, 16, 64)
+    preds = k_step_pred(steps[-1])
+    print([preds[k - 1][:2] for k in steps], len(preds))
+    finals = {"sine.w": model.net.weight}
+
+    data = d2l.TimeMachine(batch_size=2, num_steps=10)
+    raw_text = data._download()
+    print(raw_text[:60])
+    text = data._preprocess(raw_text)
+    tokens = data._tokenize(text)
+    print(','.join(tokens[:30]))
+    vocab = d2l.Vocab(tokens)
+    indices = vocab[tokens[:10]]
+    print('indices:', indices)
+    print('words:', vocab.to_tokens(indices))
+    corpus, vocab = data.build(raw_text)
+    print(len(corpus), len(vocab))
+    words = text.split()
+    vocab = d2l.Vocab(words)
+    print(vocab.token_freqs[:10])
+    freqs = [freq for token, freq in vocab.token_freqs]
+    bigram_tokens = ['--'.join(pair) for pair in zip(words[:-1], words[1:])]
+    bigram_vocab = d2l.Vocab(bigram_tokens)
+    print(bigram_vocab.token_freqs[:5], freqs[:5])
+    trigram_tokens = ['--'.join(triple) for triple in zip(words[:-2], words[1:-1], words[2:])]
+    trigram_vocab = d2l.Vocab(trigram_tokens)
+    print(trigram_vocab.token_freqs[:3])
+    for X, Y in data.train_dataloader():
+        print('X:', X, '\nY:', Y)
+        break
+    finals["X"] = X
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -6206,4 +6291,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             recipes_default_device_and_multiple_models, introyt_training,
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
             d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
-            d2l_modern_rnns, d2l_classic_chapters, d2l_transformers, d2l_cnn_designs]
+            d2l_modern_rnns, d2l_classic_chapters, d2l_transformers, d2l_cnn_designs,
+            d2l_sequences]
