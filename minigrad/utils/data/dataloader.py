@@ -8,7 +8,8 @@ then the shuffle at its first batch; so a seeded program gets PyTorch's batches,
 random numbers it draws afterwards are PyTorch's too.
 
 Everything runs in the Python process that iterates: ``num_workers > 0`` is accepted and
-says once that it loads in the main process (there are no worker processes to start).
+says once that it loads in the main process (there are no worker processes to start);
+PyTorch's own warning for more workers than CPUs is given all the same.
 """
 
 from __future__ import annotations
@@ -156,11 +157,11 @@ class DataLoader:
             else os.cpu_count()
         if suggest is not None and self.num_workers <= suggest:
             return
+        cpuset = "" if hasattr(os, "sched_getaffinity") else " (`cpuset` is not taken into account)"
         suggestion = ("DataLoader is not able to compute a suggested max number of worker in "
                       "current system." if suggest is None else
                       f"Our suggested max number of worker in current system is {suggest}"
-                      f"{'' if hasattr(os, 'sched_getaffinity') else ' (`cpuset` is not taken into account)'}"
-                      ", which is smaller than what this DataLoader is going to create.")
+                      f"{cpuset}, which is smaller than what this DataLoader is going to create.")
         warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in "
                       f"total. {suggestion} Please be aware that excessive worker creation "
                       "might get DataLoader running slow or even freeze, lower the worker "
