@@ -571,6 +571,11 @@ class Tensor(TensorBase):
             raise TypeError("iteration over a 0-d tensor")
         return (self[i] for i in range(self._data.shape[0]))
 
+    def __reversed__(self) -> "Tensor":
+        """``reversed(t)``: the tensor flipped along dim 0 (``FlipBackward0``), as PyTorch's
+        (a 0-d tensor is returned as it is); d2l's bidirectional RNN reverses its inputs."""
+        return self if self._data.ndim == 0 else self.flip(0)
+
     def __hash__(self) -> int:
         return id(self)
 

@@ -3,7 +3,8 @@
     module.py      Module: parameters, sub-modules, train/eval, state_dict, repr
     parameter.py   Parameter: a tensor that a module learns
     linear.py      Linear, Bilinear, Identity, Flatten, Unflatten
-    lazy.py        LazyLinear, LazyBatchNorm1d/2d (sizes from the first input)
+    lazy.py        LazyLinear, LazyConv1d/2d/3d, LazyConvTranspose1d/2d/3d,
+                   LazyBatchNorm1d/2d/3d (sizes from the first input)
     conv.py        Conv1d/2d/3d, ConvTranspose1d/2d/3d, Unfold, Fold
     pooling.py     MaxPool1d/2d/3d, MaxUnpool1d/2d/3d, AvgPool1d/2d/3d, AdaptiveAvgPool1d/2d/3d,
                    AdaptiveMaxPool1d/2d/3d
@@ -46,7 +47,9 @@ from .container import (  # noqa: F401
 from .conv import (  # noqa: F401
     Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold, Unfold)
 from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
-from .lazy import LazyBatchNorm1d, LazyBatchNorm2d, LazyLinear  # noqa: F401
+from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyConv1d,  # noqa: F401
+                   LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d,
+                   LazyConvTranspose3d, LazyLinear)
 from .linear import (  # noqa: F401
     Bilinear, Flatten, Identity, Linear, NonDynamicallyQuantizableLinear, Unflatten)
 from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401

@@ -1,8 +1,10 @@
-"""LazyLinear and LazyBatchNorm1d/2d against torch: shapes from the first input, the
-same initial values drawn then, reprs before and after, state_dict keys, training."""
+"""LazyLinear, LazyConv1d/2d/3d, LazyConvTranspose1d/2d/3d and LazyBatchNorm1d/2d/3d against
+torch: shapes from the first input, the same initial values drawn then, reprs before and
+after, state_dict keys, training."""
 
 from __future__ import annotations
 
+import numpy as np
 import torch
 
 import minigrad as mg
@@ -94,3 +96,56 @@ def _load_into_lazy(lib):
 
 def test_loading_a_state_dict_into_a_lazy_model_matches_torch():
     assert _load_into_lazy(mg) == _load_into_lazy(torch)
+
+
+def _lazy_conv(lib):
+    """d2l's convolutions: LazyConv1d/2d/3d, LazyConvTranspose1d/2d/3d (and LazyBatchNorm3d)
+    printed before and after the first input, the
+    weights PyTorch draws then, a small LazyConv2d LeNet trained a few steps, the errors."""
+    nn = lib.nn
+    lib.manual_seed(0)
+    out = []
+    conv = nn.LazyConv2d(6, kernel_size=5, padding=2)
+    out += [repr(conv), type(conv.weight).__name__, list(conv.state_dict())]
+    y = conv(lib.rand(2, 3, 8, 8))
+    out += [repr(conv), type(conv).__name__, repr(conv.weight[0, 0, 0]), repr(conv.bias),
+            repr(y[0, 0, :2]), len(conv._forward_pre_hooks)]
+    for layer, x in ((nn.LazyConv1d(4, 3, stride=2, bias=False), lib.rand(3, 7)),
+                     (nn.LazyConv3d(2, (1, 2, 2), groups=2, padding_mode="circular"),
+                      lib.rand(1, 4, 2, 3, 3)),
+                     (nn.LazyConv2d(2, 3, dilation=2, padding="same"), lib.rand(2, 6, 6)),
+                     (nn.LazyConvTranspose1d(3, 2, stride=2), lib.rand(2, 4, 5)),
+                     (nn.LazyConvTranspose2d(4, 3, stride=2, output_padding=1, groups=2,
+                                             dilation=1), lib.rand(1, 2, 3, 3)),
+                     (nn.LazyConvTranspose3d(2, 2, bias=False), lib.rand(3, 2, 2, 2)),
+                     (nn.LazyBatchNorm3d(momentum=0.5), lib.rand(2, 3, 2, 2, 2))):
+        out += [repr(layer), repr(layer(x).sum()), repr(layer), repr(layer.weight.shape)]
+    for layer, x in ((nn.LazyConv2d(4, 3), lib.ones(5)), (nn.LazyConv2d(4, 3, groups=2),
+                                                          lib.ones(1, 3, 5, 5))):
+        try:
+            layer(x)
+        except (RuntimeError, ValueError) as error:
+            out.append(f"{type(error).__name__}: {error}")
+    net = nn.Sequential(nn.LazyConv2d(3, kernel_size=3, padding=1), nn.Sigmoid(),
+                        nn.AvgPool2d(2), nn.Flatten(), nn.LazyLinear(2))
+    x = lib.rand(4, 1, 6, 6)
+    net(x)
+    optimizer = lib.optim.SGD(net.parameters(), lr=0.5)
+    for _ in range(3):
+        optimizer.zero_grad()
+        loss = net(x).pow(2).mean()
+        loss.backward()
+        optimizer.step()
+        out.append(np.float32(loss.item()))  # (a convolution rounds as NumPy's BLAS: close)
+    out += [repr(net), net[0].weight.grad[0, 0].numpy()]
+    return out
+
+
+def test_lazy_conv_matches_torch():
+    mine, theirs = _lazy_conv(mg), _lazy_conv(torch)
+    assert len(mine) == len(theirs) > 20
+    for a, b in zip(mine, theirs):
+        if isinstance(b, (np.ndarray, np.float32)):
+            np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-7)
+        else:
+            assert a == b

@@ -8,13 +8,15 @@ then the shuffle at its first batch; so a seeded program gets PyTorch's batches,
 random numbers it draws afterwards are PyTorch's too.
 
 Everything runs in the Python process that iterates: ``num_workers > 0`` is accepted and
-says once that it loads in the main process (there are no worker processes to start).
+says once that it loads in the main process (there are no worker processes to start);
+PyTorch's own warning for more workers than CPUs is given all the same.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
+import os
 import warnings
 
 import minigrad
@@ -113,6 +115,7 @@ class DataLoader:
         self.persistent_workers = persistent_workers
         self.in_order = in_order
         self._initialized = True
+        self.check_worker_number_rationality()
 
     def __setattr__(self, name: str, value) -> None:
         if name in _FIXED and getattr(self, "_initialized", False):
@@ -135,12 +138,34 @@ class DataLoader:
         if self.num_workers > 0 and not _noted_workers:
             _noted_workers.append(True)
             warnings.warn(_WORKERS_NOTE.format(self.num_workers), UserWarning, stacklevel=2)
+        if self.num_workers > 0:
+            self.check_worker_number_rationality()
         if self.pin_memory:
             warnings.warn("'pin_memory' argument is set as true but no accelerator is found, "
                           "then device pinned memory won't be used.", stacklevel=2)
         iterator = _MultiProcessingDataLoaderIter if self.num_workers > 0 \
             else _SingleProcessDataLoaderIter
         return iterator(self)
+
+    def check_worker_number_rationality(self) -> None:
+        """PyTorch's warning when ``num_workers`` is more than the CPUs this process may
+        use (given when the loader is made and at each epoch, as PyTorch gives it, although
+        minigrad starts no workers)."""
+        if not self.num_workers:
+            return
+        suggest = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") \
+            else os.cpu_count()
+        if suggest is not None and self.num_workers <= suggest:
+            return
+        cpuset = "" if hasattr(os, "sched_getaffinity") else " (`cpuset` is not taken into account)"
+        suggestion = ("DataLoader is not able to compute a suggested max number of worker in "
+                      "current system." if suggest is None else
+                      f"Our suggested max number of worker in current system is {suggest}"
+                      f"{cpuset}, which is smaller than what this DataLoader is going to create.")
+        warnings.warn(f"This DataLoader will create {self.num_workers} worker processes in "
+                      f"total. {suggestion} Please be aware that excessive worker creation "
+                      "might get DataLoader running slow or even freeze, lower the worker "
+                      "number to avoid potential slowness/freeze if necessary.", stacklevel=2)
 
 
 class _SingleProcessDataLoaderIter:

@@ -10,7 +10,9 @@ shortened where the tutorial trains for minutes.
 
 Offline stand-ins, the same in every program: a torchvision dataset (FashionMNIST, MNIST,
 CIFAR10) is seeded random data of its shapes and dtypes (images as ToTensor gives them,
-float32 in [0, 1]; labels as Python ints), ``names.txt`` a list of made-up names, a gym
+float32 in [0, 1]; labels as Python ints), ``names.txt`` a list of made-up names (d2l's
+The Time Machine: those names and a sentence), d2l's airfoil data seeded normal rows and
+its English-French pairs a few made-up ones (``FRA_ENG``), d2l's plots printed points, a gym
 environment a tiny deterministic one, TensorBoard's SummaryWriter is left out, and a
 pretrained torchvision model is a small Sequential. Files are written to a temporary
 directory.
@@ -21,11 +23,13 @@ a dict of the tensors it ends with (parameters, gradients), which the test compa
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import inspect
 import math
 import os
 import random
+import re
 import tempfile
 from dataclasses import dataclass
 
@@ -2771,6 +2775,3557 @@ def recipes_reasoning_about_shapes(torch):
     # (the generator was left alone by every meta factory: the next CPU draw is seed 0's)
     return {"shape": torch.tensor(list(out.shape)), "draw": torch.rand(3)}
 
+# ---- d2l-ai/d2l-en: the book's own classes, then its chapters -------------------------------
+
+FRA_ENG = [("go .", "va !"), ("hi .", "salut !"), ("run !", "cours !"), ("who ?", "qui ?"),
+           ("wow !", "ça alors !"), ("i lost .", "j'ai perdu ."), ("he's calm .", "il est calme ."),
+           ("i'm home .", "je suis chez moi ."), ("i'm calm .", "je suis calme ."),
+           ("he's home .", "il est chez lui ."), ("we lost .", "nous avons perdu ."),
+           ("go home .", "va chez toi !"), ("i'm lost .", "je suis perdu ."),
+           ("he ran .", "il a couru ."), ("we ran .", "nous avons couru .")]
+
+
+def d2l_library(torch):
+    """The classes and helpers the d2l book saves into its ``d2l`` package (``#@save``),
+    written out as chapter_linear-regression/oo-design.md, synthetic-regression-data.md,
+    linear-regression-scratch.md and linear-regression-concise.md, chapter_linear-
+    classification/classification.md, image-classification-dataset.md and softmax-
+    regression-concise.md, chapter_convolutional-neural-networks/lenet.md and
+    chapter_recurrent-neural-networks/text-sequence.md, chapter_recurrent-modern/machine-
+    translation-and-dataset.md, encoder-decoder.md and seq2seq.md, and chapter_attention-
+    mechanisms-and-transformers/attention-scoring-functions.md and multihead-attention.md
+    define them. Offline stand-ins (MTFraEng reads ``FRA_ENG``):
+    ProgressBoard prints the points it would draw (the book's averaging every ``every_n``
+    points), FashionMNIST is ``image_dataset`` and TimeMachine reads a made-up text."""
+    nn, F = torch.nn, torch.nn.functional
+    d2l = type("d2l", (), {})
+
+    def add_to_class(Class):
+        def wrapper(obj):
+            setattr(Class, obj.__name__, obj)
+        return wrapper
+
+    class HyperParameters:
+        def save_hyperparameters(self, ignore=[]):
+            frame = inspect.currentframe().f_back
+            _, _, _, local_vars = inspect.getargvalues(frame)
+            self.hparams = {k: v for k, v in local_vars.items()
+                            if k not in set(ignore + ['self']) and not k.startswith('_')}
+            for k, v in self.hparams.items():
+                setattr(self, k, v)
+
+    class ProgressBoard(HyperParameters):
+        def __init__(self, xlabel=None, ylabel=None, xlim=None, ylim=None, xscale='linear',
+                     yscale='linear', ls=['-', '--', '-.', ':'], colors=['C0', 'C1', 'C2', 'C3'],
+                     fig=None, axes=None, figsize=(3.5, 2.5), display=True):
+            self.save_hyperparameters()
+
+        def draw(self, x, y, label, every_n=1):
+            if not hasattr(self, 'raw_points'):
+                self.raw_points, self.data = {}, {}
+            points = self.raw_points.setdefault(label, [])
+            points.append((x, y))
+            if len(points) != every_n:
+                return
+            mean = lambda v: sum(v) / len(v)
+            point = (mean([p[0] for p in points]), mean([p[1] for p in points]))
+            self.data.setdefault(label, []).append(point)
+            points.clear()
+            print(f"{label} {point[0]:.2f} {point[1]:.5f}")
+
+    class Module(nn.Module, HyperParameters):
+        def __init__(self, plot_train_per_epoch=2, plot_valid_per_epoch=1):
+            super().__init__()
+            self.save_hyperparameters()
+            self.board = ProgressBoard()
+
+        def loss(self, y_hat, y):
+            raise NotImplementedError
+
+        def forward(self, X):
+            assert hasattr(self, 'net'), 'Neural network is defined'
+            return self.net(X)
+
+        def plot(self, key, value, train):
+            assert hasattr(self, 'trainer'), 'Trainer is not inited'
+            self.board.xlabel = 'epoch'
+            if train:
+                x = self.trainer.train_batch_idx / self.trainer.num_train_batches
+                n = self.trainer.num_train_batches / self.plot_train_per_epoch
+            else:
+                x = self.trainer.epoch + 1
+                n = self.trainer.num_val_batches / self.plot_valid_per_epoch
+            self.board.draw(x, value.to(torch.device('cpu')).detach().numpy(),
+                            ('train_' if train else 'val_') + key, every_n=int(n))
+
+        def training_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('loss', l, train=True)
+            return l
+
+        def validation_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('loss', l, train=False)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), lr=self.lr)
+
+        def apply_init(self, inputs, init=None):
+            self.forward(*inputs)
+            if init is not None:
+                self.net.apply(init)
+
+    class DataModule(HyperParameters):
+        def __init__(self, root='../data', num_workers=4):
+            self.save_hyperparameters()
+
+        def get_dataloader(self, train):
+            raise NotImplementedError
+
+        def train_dataloader(self):
+            return self.get_dataloader(train=True)
+
+        def val_dataloader(self):
+            return self.get_dataloader(train=False)
+
+        def get_tensorloader(self, tensors, train, indices=slice(0, None)):
+            tensors = tuple(a[indices] for a in tensors)
+            dataset = torch.utils.data.TensorDataset(*tensors)
+            return torch.utils.data.DataLoader(dataset, self.batch_size, shuffle=train)
+
+    class Trainer(HyperParameters):
+        def __init__(self, max_epochs, num_gpus=0, gradient_clip_val=0):
+            self.save_hyperparameters()
+            assert num_gpus == 0, 'No GPU support yet'
+
+        def prepare_data(self, data):
+            self.train_dataloader = data.train_dataloader()
+            self.val_dataloader = data.val_dataloader()
+            self.num_train_batches = len(self.train_dataloader)
+            self.num_val_batches = (len(self.val_dataloader)
+                                    if self.val_dataloader is not None else 0)
+
+        def prepare_model(self, model):
+            model.trainer = self
+            model.board.xlim = [0, self.max_epochs]
+            self.model = model
+
+        def fit(self, model, data):
+            self.prepare_data(data)
+            self.prepare_model(model)
+            self.optim = model.configure_optimizers()
+            self.epoch = 0
+            self.train_batch_idx = 0
+            self.val_batch_idx = 0
+            for self.epoch in range(self.max_epochs):
+                self.fit_epoch()
+
+        def prepare_batch(self, batch):
+            return batch
+
+        def fit_epoch(self):
+            self.model.train()
+            for batch in self.train_dataloader:
+                loss = self.model.training_step(self.prepare_batch(batch))
+                self.optim.zero_grad()
+                with torch.no_grad():
+                    loss.backward()
+                    if self.gradient_clip_val > 0:
+                        self.clip_gradients(self.gradient_clip_val, self.model)
+                    self.optim.step()
+                self.train_batch_idx += 1
+            if self.val_dataloader is None:
+                return
+            self.model.eval()
+            for batch in self.val_dataloader:
+                with torch.no_grad():
+                    self.model.validation_step(self.prepare_batch(batch))
+                self.val_batch_idx += 1
+
+        def clip_gradients(self, grad_clip_val, model):
+            params = [p for p in model.parameters() if p.requires_grad]
+            norm = torch.sqrt(sum(torch.sum((p.grad ** 2)) for p in params))
+            if norm > grad_clip_val:
+                for param in params:
+                    param.grad[:] *= grad_clip_val / norm
+
+    class SyntheticRegressionData(DataModule):
+        def __init__(self, w, b, noise=0.01, num_train=1000, num_val=1000, batch_size=32):
+            super().__init__()
+            self.save_hyperparameters()
+            n = num_train + num_val
+            self.X = torch.randn(n, len(w))
+            noise = torch.randn(n, 1) * noise
+            self.y = torch.matmul(self.X, w.reshape((-1, 1))) + b + noise
+
+        def get_dataloader(self, train):
+            i = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader((self.X, self.y), train, i)
+
+    class LinearRegressionScratch(Module):
+        def __init__(self, num_inputs, lr, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.w = torch.normal(0, sigma, (num_inputs, 1), requires_grad=True)
+            self.b = torch.zeros(1, requires_grad=True)
+
+        def forward(self, X):
+            return torch.matmul(X, self.w) + self.b
+
+        def loss(self, y_hat, y):
+            l = (y_hat - y) ** 2 / 2
+            return l.mean()
+
+        def configure_optimizers(self):
+            return SGD([self.w, self.b], self.lr)
+
+    class SGD(HyperParameters):
+        def __init__(self, params, lr):
+            self.save_hyperparameters()
+
+        def step(self):
+            for param in self.params:
+                param -= self.lr * param.grad
+
+        def zero_grad(self):
+            for param in self.params:
+                if param.grad is not None:
+                    param.grad.zero_()
+
+    class LinearRegression(Module):
+        def __init__(self, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.LazyLinear(1)
+            self.net.weight.data.normal_(0, 0.01)
+            self.net.bias.data.fill_(0)
+
+        def forward(self, X):
+            return self.net(X)
+
+        def loss(self, y_hat, y):
+            fn = nn.MSELoss()
+            return fn(y_hat, y)
+
+        def configure_optimizers(self):
+            return torch.optim.SGD(self.parameters(), self.lr)
+
+        def get_w_b(self):
+            return (self.net.weight.data, self.net.bias.data)
+
+    class Classifier(Module):
+        def validation_step(self, batch):
+            Y_hat = self(*batch[:-1])
+            self.plot('loss', self.loss(Y_hat, batch[-1]), train=False)
+            self.plot('acc', self.accuracy(Y_hat, batch[-1]), train=False)
+
+        def accuracy(self, Y_hat, Y, averaged=True):
+            Y_hat = Y_hat.reshape((-1, Y_hat.shape[-1]))
+            preds = Y_hat.argmax(axis=1).type(Y.dtype)
+            compare = (preds == Y.reshape(-1)).type(torch.float32)
+            return compare.mean() if averaged else compare
+
+        def loss(self, Y_hat, Y, averaged=True):
+            Y_hat = Y_hat.reshape((-1, Y_hat.shape[-1]))
+            Y = Y.reshape((-1,))
+            return F.cross_entropy(Y_hat, Y, reduction='mean' if averaged else 'none')
+
+        def layer_summary(self, X_shape):
+            X = torch.randn(*X_shape)
+            for layer in self.net:
+                X = layer(X)
+                print(layer.__class__.__name__, 'output shape:\t', X.shape)
+
+    class FashionMNIST(DataModule):
+        def __init__(self, batch_size=64, resize=(28, 28), num_train=600, num_val=200):
+            super().__init__()
+            self.save_hyperparameters()
+            self.train = image_dataset(torch, num_train, (1,) + tuple(resize), seed=1)
+            self.val = image_dataset(torch, num_val, (1,) + tuple(resize), seed=2)
+
+        def text_labels(self, indices):
+            labels = ['t-shirt', 'trouser', 'pullover', 'dress', 'coat',
+                      'sandal', 'shirt', 'sneaker', 'bag', 'ankle boot']
+            return [labels[int(i)] for i in indices]
+
+        def get_dataloader(self, train):
+            data = self.train if train else self.val
+            return torch.utils.data.DataLoader(data, self.batch_size, shuffle=train,
+                                               num_workers=self.num_workers)
+
+    def init_cnn(module):
+        if type(module) == nn.Linear or type(module) == nn.Conv2d:
+            nn.init.xavier_uniform_(module.weight)
+
+    class Vocab:
+        def __init__(self, tokens=[], min_freq=0, reserved_tokens=[]):
+            if tokens and isinstance(tokens[0], list):
+                tokens = [token for line in tokens for token in line]
+            counter = collections.Counter(tokens)
+            self.token_freqs = sorted(counter.items(), key=lambda x: x[1], reverse=True)
+            self.idx_to_token = list(sorted(set(['<unk>'] + reserved_tokens + [
+                token for token, freq in self.token_freqs if freq >= min_freq])))
+            self.token_to_idx = {token: idx for idx, token in enumerate(self.idx_to_token)}
+
+        def __len__(self):
+            return len(self.idx_to_token)
+
+        def __getitem__(self, tokens):
+            if not isinstance(tokens, (list, tuple)):
+                return self.token_to_idx.get(tokens, self.unk)
+            return [self.__getitem__(token) for token in tokens]
+
+        def to_tokens(self, indices):
+            if hasattr(indices, '__len__') and len(indices) > 1:
+                return [self.idx_to_token[int(index)] for index in indices]
+            return self.idx_to_token[indices]
+
+        @property
+        def unk(self):
+            return self.token_to_idx['<unk>']
+
+    class TimeMachine(DataModule):
+        def _download(self):
+            return " ".join(names()) + " the time traveller for so it will be convenient to speak"
+
+        def _preprocess(self, text):
+            return re.sub('[^A-Za-z]+', ' ', text).lower()
+
+        def _tokenize(self, text):
+            return list(text)
+
+        def build(self, raw_text, vocab=None):
+            tokens = self._tokenize(self._preprocess(raw_text))
+            if vocab is None:
+                vocab = Vocab(tokens)
+            corpus = [vocab[token] for token in tokens]
+            return corpus, vocab
+
+        def __init__(self, batch_size, num_steps, num_train=600, num_val=200):
+            super().__init__()
+            self.save_hyperparameters()
+            corpus, self.vocab = self.build(self._download())
+            array = torch.tensor([corpus[i:i + num_steps + 1]
+                                  for i in range(len(corpus) - num_steps)])
+            self.X, self.Y = array[:, :-1], array[:, 1:]
+
+        def get_dataloader(self, train):
+            idx = slice(0, self.num_train) if train else slice(
+                self.num_train, self.num_train + self.num_val)
+            return self.get_tensorloader([self.X, self.Y], train, idx)
+
+    class Accumulator:
+        def __init__(self, n):
+            self.data = [0.0] * n
+
+        def add(self, *args):
+            self.data = [a + float(b) for a, b in zip(self.data, args)]
+
+        def __getitem__(self, idx):
+            return self.data[idx]
+
+    def accuracy(y_hat, y):
+        if len(y_hat.shape) > 1 and y_hat.shape[1] > 1:
+            y_hat = y_hat.argmax(axis=1)
+        cmp = y_hat.type(y.dtype) == y
+        return float(cmp.type(y.dtype).sum())
+
+    def evaluate_accuracy_gpu(net, data_iter, device=None):
+        if isinstance(net, nn.Module):
+            net.eval()
+            if not device:
+                device = next(iter(net.parameters())).device
+        metric = Accumulator(2)
+        with torch.no_grad():
+            for X, y in data_iter:
+                X, y = X.to(device), y.to(device)
+                metric.add(accuracy(net(X), y), y.numel())
+        return metric[0] / metric[1]
+
+    def masked_softmax(X, valid_lens):
+        def _sequence_mask(X, valid_len, value=0):
+            maxlen = X.size(1)
+            mask = torch.arange((maxlen), dtype=torch.float32,
+                                device=X.device)[None, :] < valid_len[:, None]
+            X[~mask] = value
+            return X
+
+        if valid_lens is None:
+            return nn.functional.softmax(X, dim=-1)
+        shape = X.shape
+        if valid_lens.dim() == 1:
+            valid_lens = torch.repeat_interleave(valid_lens, shape[1])
+        else:
+            valid_lens = valid_lens.reshape(-1)
+        X = _sequence_mask(X.reshape(-1, shape[-1]), valid_lens, value=-1e6)
+        return nn.functional.softmax(X.reshape(shape), dim=-1)
+
+    class DotProductAttention(nn.Module):
+        def __init__(self, dropout):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, queries, keys, values, valid_lens=None):
+            d = queries.shape[-1]
+            scores = torch.bmm(queries, keys.transpose(1, 2)) / math.sqrt(d)
+            self.attention_weights = masked_softmax(scores, valid_lens)
+            return torch.bmm(self.dropout(self.attention_weights), values)
+
+    class AdditiveAttention(nn.Module):
+        def __init__(self, num_hiddens, dropout, **kwargs):
+            super(AdditiveAttention, self).__init__(**kwargs)
+            self.W_k = nn.LazyLinear(num_hiddens, bias=False)
+            self.W_q = nn.LazyLinear(num_hiddens, bias=False)
+            self.w_v = nn.LazyLinear(1, bias=False)
+            self.dropout = nn.Dropout(dropout)
+
+        def forward(self, queries, keys, values, valid_lens):
+            queries, keys = self.W_q(queries), self.W_k(keys)
+            features = queries.unsqueeze(2) + keys.unsqueeze(1)
+            features = torch.tanh(features)
+            scores = self.w_v(features).squeeze(-1)
+            self.attention_weights = masked_softmax(scores, valid_lens)
+            return torch.bmm(self.dropout(self.attention_weights), values)
+
+    class MultiHeadAttention(Module):
+        def __init__(self, num_hiddens, num_heads, dropout, bias=False, **kwargs):
+            super().__init__()
+            self.num_heads = num_heads
+            self.attention = DotProductAttention(dropout)
+            self.W_q = nn.LazyLinear(num_hiddens, bias=bias)
+            self.W_k = nn.LazyLinear(num_hiddens, bias=bias)
+            self.W_v = nn.LazyLinear(num_hiddens, bias=bias)
+            self.W_o = nn.LazyLinear(num_hiddens, bias=bias)
+
+        def forward(self, queries, keys, values, valid_lens):
+            queries = self.transpose_qkv(self.W_q(queries))
+            keys = self.transpose_qkv(self.W_k(keys))
+            values = self.transpose_qkv(self.W_v(values))
+            if valid_lens is not None:
+                valid_lens = torch.repeat_interleave(valid_lens, repeats=self.num_heads, dim=0)
+            output = self.attention(queries, keys, values, valid_lens)
+            output_concat = self.transpose_output(output)
+            return self.W_o(output_concat)
+
+        def transpose_qkv(self, X):
+            X = X.reshape(X.shape[0], X.shape[1], self.num_heads, -1)
+            X = X.permute(0, 2, 1, 3)
+            return X.reshape(-1, X.shape[2], X.shape[3])
+
+        def transpose_output(self, X):
+            X = X.reshape(-1, self.num_heads, X.shape[1], X.shape[2])
+            X = X.permute(0, 2, 1, 3)
+            return X.reshape(X.shape[0], X.shape[1], -1)
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, num_hiddens, dropout, max_len=1000):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+            self.P = torch.zeros((1, max_len, num_hiddens))
+            X = torch.arange(max_len, dtype=torch.float32).reshape(
+                -1, 1) / torch.pow(10000, torch.arange(
+                0, num_hiddens, 2, dtype=torch.float32) / num_hiddens)
+            self.P[:, :, 0::2] = torch.sin(X)
+            self.P[:, :, 1::2] = torch.cos(X)
+
+        def forward(self, X):
+            X = X + self.P[:, :X.shape[1], :].to(X.device)
+            return self.dropout(X)
+
+    class Encoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, X, *args):
+            raise NotImplementedError
+
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def init_state(self, enc_all_outputs, *args):
+            raise NotImplementedError
+
+        def forward(self, X, state):
+            raise NotImplementedError
+
+    class EncoderDecoder(Classifier):
+        def __init__(self, encoder, decoder):
+            super().__init__()
+            self.encoder = encoder
+            self.decoder = decoder
+
+        def forward(self, enc_X, dec_X, *args):
+            enc_all_outputs = self.encoder(enc_X, *args)
+            dec_state = self.decoder.init_state(enc_all_outputs, *args)
+            return self.decoder(dec_X, dec_state)[0]
+
+        def predict_step(self, batch, device, num_steps, save_attention_weights=False):
+            batch = [a.to(device) for a in batch]
+            src, tgt, src_valid_len, _ = batch
+            enc_all_outputs = self.encoder(src, src_valid_len)
+            dec_state = self.decoder.init_state(enc_all_outputs, src_valid_len)
+            outputs, attention_weights = [tgt[:, (0)].unsqueeze(1), ], []
+            for _ in range(num_steps):
+                Y, dec_state = self.decoder(outputs[-1], dec_state)
+                outputs.append(Y.argmax(2))
+                if save_attention_weights:
+                    attention_weights.append(self.decoder.attention_weights)
+            return torch.cat(outputs[1:], 1), attention_weights
+
+    class Seq2Seq(EncoderDecoder):
+        def __init__(self, encoder, decoder, tgt_pad, lr):
+            super().__init__(encoder, decoder)
+            self.save_hyperparameters()
+
+        def validation_step(self, batch):
+            Y_hat = self(*batch[:-1])
+            self.plot('loss', self.loss(Y_hat, batch[-1]), train=False)
+
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters(), lr=self.lr)
+
+        def loss(self, Y_hat, Y):
+            l = super(Seq2Seq, self).loss(Y_hat, Y, averaged=False)
+            mask = (Y.reshape(-1) != self.tgt_pad).type(torch.float32)
+            return (l * mask).sum() / mask.sum()
+
+    class MTFraEng(DataModule):
+        def _download(self):
+            lines = [f"{a}\t{b}" for a, b in FRA_ENG]
+            lines += [f"{a[:-2].capitalize()} {c}\t{b[:-2]} {d}" for a, b in FRA_ENG
+                      for c, d in (("?", "?"), ("!", "!"))]
+            return "\n".join(lines * 2).replace("!", "\u202f!", 3)
+
+        def _preprocess(self, text):
+            text = text.replace('\u202f', ' ').replace('\xa0', ' ')
+            no_space = lambda char, prev_char: char in ',.!?' and prev_char != ' '
+            out = [' ' + char if i > 0 and no_space(char, text[i - 1]) else char
+                   for i, char in enumerate(text.lower())]
+            return ''.join(out)
+
+        def _tokenize(self, text, max_examples=None):
+            src, tgt = [], []
+            for i, line in enumerate(text.split('\n')):
+                if max_examples and i > max_examples:
+                    break
+                parts = line.split('\t')
+                if len(parts) == 2:
+                    src.append([t for t in f'{parts[0]} <eos>'.split(' ') if t])
+                    tgt.append([t for t in f'{parts[1]} <eos>'.split(' ') if t])
+            return src, tgt
+
+        def __init__(self, batch_size, num_steps=9, num_train=64, num_val=26):
+            super().__init__()
+            self.save_hyperparameters()
+            self.arrays, self.src_vocab, self.tgt_vocab = self._build_arrays(
+                self._download())
+
+        def _build_arrays(self, raw_text, src_vocab=None, tgt_vocab=None):
+            def _build_array(sentences, vocab, is_tgt=False):
+                pad_or_trim = lambda seq, t: (
+                    seq[:t] if len(seq) > t else seq + ['<pad>'] * (t - len(seq)))
+                sentences = [pad_or_trim(s, self.num_steps) for s in sentences]
+                if is_tgt:
+                    sentences = [['<bos>'] + s for s in sentences]
+                if vocab is None:
+                    vocab = Vocab(sentences, min_freq=2)
+                array = torch.tensor([vocab[s] for s in sentences])
+                valid_len = (array != vocab['<pad>']).type(torch.int32).sum(1)
+                return array, vocab, valid_len
+            src, tgt = self._tokenize(self._preprocess(raw_text),
+                                      self.num_train + self.num_val)
+            src_array, src_vocab, src_valid_len = _build_array(src, src_vocab)
+            tgt_array, tgt_vocab, _ = _build_array(tgt, tgt_vocab, True)
+            return ((src_array, tgt_array[:, :-1], src_valid_len, tgt_array[:, 1:]),
+                    src_vocab, tgt_vocab)
+
+        def get_dataloader(self, train):
+            idx = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader(self.arrays, train, idx)
+
+        def build(self, src_sentences, tgt_sentences):
+            raw_text = '\n'.join([src + '\t' + tgt for src, tgt in zip(
+                src_sentences, tgt_sentences)])
+            arrays, _, _ = self._build_arrays(raw_text, self.src_vocab, self.tgt_vocab)
+            return arrays
+
+    def init_seq2seq(module):
+        if type(module) == nn.Linear:
+            nn.init.xavier_uniform_(module.weight)
+        if type(module) == nn.GRU:
+            for param in module._flat_weights_names:
+                if "weight" in param:
+                    nn.init.xavier_uniform_(module._parameters[param])
+
+    class Seq2SeqEncoder(Encoder):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(embed_size, num_hiddens, num_layers, dropout=dropout)
+            self.apply(init_seq2seq)
+
+        def forward(self, X, *args):
+            embs = self.embedding(X.t().type(torch.int64))
+            outputs, state = self.rnn(embs)
+            return outputs, state
+
+    def bleu(pred_seq, label_seq, k):
+        pred_tokens, label_tokens = pred_seq.split(' '), label_seq.split(' ')
+        len_pred, len_label = len(pred_tokens), len(label_tokens)
+        score = math.exp(min(0, 1 - len_label / len_pred))
+        for n in range(1, min(k, len_pred) + 1):
+            num_matches, label_subs = 0, collections.defaultdict(int)
+            for i in range(len_label - n + 1):
+                label_subs[' '.join(label_tokens[i: i + n])] += 1
+            for i in range(len_pred - n + 1):
+                if label_subs[' '.join(pred_tokens[i: i + n])] > 0:
+                    num_matches += 1
+                    label_subs[' '.join(pred_tokens[i: i + n])] -= 1
+            score *= math.pow(num_matches / (len_pred - n + 1), math.pow(0.5, n))
+        return score
+
+    for name, value in list(locals().items()):
+        if name not in ("torch", "nn", "F", "d2l"):
+            setattr(d2l, name, value)
+    return d2l
+
+
+def d2l_linear_regression(torch):
+    """d2l-ai/d2l-en chapter_linear-regression (oo-design.md, synthetic-regression-data.md,
+    linear-regression-scratch.md, linear-regression-concise.md, weight-decay.md, PyTorch
+    tabs): save_hyperparameters, SyntheticRegressionData with its DataLoader, the scratch
+    model (plain tensors with requires_grad as attributes of an nn.Module, the book's SGD
+    class subtracting in place, loss.backward() called under no_grad by Trainer.fit_epoch),
+    the concise model (LazyLinear whose uninitialised weight.data is normal_-ed, MSELoss,
+    torch.optim.SGD), the printed estimation errors, and weight decay from scratch
+    (l2_penalty) and as an SGD parameter group holding a LazyLinear's parameter before its
+    first call."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+
+    class B(d2l.HyperParameters):
+        def __init__(self, a, b, c):
+            self.save_hyperparameters(ignore=['c'])
+            print('self.a =', self.a, 'self.b =', self.b)
+            print('There is no self.c =', not hasattr(self, 'c'))
+
+    b = B(a=1, b=2, c=3)
+    data = d2l.SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)
+    print('features:', data.X[0], '\nlabel:', data.y[0])
+    X, y = next(iter(data.train_dataloader()))
+    print('X shape:', X.shape, '\ny shape:', y.shape, len(data.train_dataloader()))
+
+    model = d2l.LinearRegressionScratch(2, lr=0.03)
+    data = d2l.SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    with torch.no_grad():
+        print(f'error in estimating w: {data.w - model.w.reshape(data.w.shape)}')
+        print(f'error in estimating b: {data.b - model.b}')
+    print(data.w - model.w.reshape(data.w.shape), model.w.grad)
+    finals = {"scratch.w": model.w, "scratch.b.grad": model.b.grad}
+
+    model = d2l.LinearRegression(lr=0.03)
+    data = d2l.SyntheticRegressionData(w=torch.tensor([2, -3.4]), b=4.2)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    w, b = model.get_w_b()
+    print(f'error in estimating w: {data.w - w.reshape(data.w.shape)}')
+    print(f'error in estimating b: {data.b - b}')
+    print(model, model.net.weight.grad)
+    finals["concise.w"] = model.net.weight
+
+    class Data(d2l.DataModule):
+        def __init__(self, num_train, num_val, num_inputs, batch_size):
+            self.save_hyperparameters()
+            n = num_train + num_val
+            self.X = torch.randn(n, num_inputs)
+            noise = torch.randn(n, 1) * 0.01
+            w, b = torch.ones((num_inputs, 1)) * 0.01, 0.05
+            self.y = torch.matmul(self.X, w) + b + noise
+
+        def get_dataloader(self, train):
+            i = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader([self.X, self.y], train, i)
+
+    def l2_penalty(w):
+        return (w ** 2).sum() / 2
+
+    class WeightDecayScratch(d2l.LinearRegressionScratch):
+        def __init__(self, num_inputs, lambd, lr, sigma=0.01):
+            super().__init__(num_inputs, lr, sigma)
+            self.save_hyperparameters()
+
+        def loss(self, y_hat, y):
+            return (super().loss(y_hat, y) + self.lambd * l2_penalty(self.w))
+
+    data = Data(num_train=20, num_val=100, num_inputs=200, batch_size=5)
+    trainer = d2l.Trainer(max_epochs=4)
+
+    def train_scratch(lambd):
+        model = WeightDecayScratch(num_inputs=200, lambd=lambd, lr=0.01)
+        model.board.yscale = 'log'
+        trainer.fit(model, data)
+        print('L2 norm of w:', float(l2_penalty(model.w)))
+        return model
+
+    train_scratch(0)
+    finals["decay.scratch.w"] = train_scratch(3).w
+
+    class WeightDecay(d2l.LinearRegression):
+        def __init__(self, wd, lr):
+            super().__init__(lr)
+            self.save_hyperparameters()
+            self.wd = wd
+
+        def configure_optimizers(self):
+            return torch.optim.SGD([
+                {'params': self.net.weight, 'weight_decay': self.wd},
+                {'params': self.net.bias}], lr=self.lr)
+
+    model = WeightDecay(wd=3, lr=0.01)
+    model.board.yscale = 'log'
+    trainer.fit(model, data)
+    print('L2 norm of w:', float(l2_penalty(model.get_w_b()[0])))
+    print(trainer.optim)
+    finals["decay.concise.w"] = model.net.weight
+    return finals
+
+
+def d2l_linear_classification(torch):
+    """d2l-ai/d2l-en chapter_linear-classification (classification.md, image-
+    classification-dataset.md, softmax-regression-scratch.md, softmax-regression-
+    concise.md, PyTorch tabs): the FashionMNIST DataModule (a seeded stand-in) and its
+    first batch's shapes and dtypes, softmax written with exp and sum(1, keepdims=True),
+    y_hat[[0, 1], y] picking, cross_entropy as -log of picked entries, the scratch model
+    overriding parameters() with a list of plain tensors, the concise Flatten + LazyLinear
+    model with F.cross_entropy, accuracy with argmax(axis=1).type(Y.dtype), and the wrong
+    predictions of a validation batch."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+    data = d2l.FashionMNIST(resize=(32, 32))
+    print(len(data.train), len(data.val), data.train[0][0].shape)
+    X, y = next(iter(data.train_dataloader()))
+    print(X.shape, X.dtype, y.shape, y.dtype, data.text_labels(y[:6]))
+
+    X = torch.tensor([[1.0, 2.0, 3.0], [4.0, 5.0, 6.0]])
+    print(X.sum(0, keepdims=True), X.sum(1, keepdims=True))
+
+    def softmax(X):
+        X_exp = torch.exp(X)
+        partition = X_exp.sum(1, keepdims=True)
+        return X_exp / partition
+
+    X = torch.rand((2, 5))
+    X_prob = softmax(X)
+    print(X_prob, X_prob.sum(1))
+
+    class SoftmaxRegressionScratch(d2l.Classifier):
+        def __init__(self, num_inputs, num_outputs, lr, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.W = torch.normal(0, sigma, size=(num_inputs, num_outputs), requires_grad=True)
+            self.b = torch.zeros(num_outputs, requires_grad=True)
+
+        def parameters(self):
+            return [self.W, self.b]
+
+        def forward(self, X):
+            X = X.reshape((-1, self.W.shape[0]))
+            return softmax(torch.matmul(X, self.W) + self.b)
+
+    y = torch.tensor([0, 2])
+    y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+    print(y_hat[[0, 1], y])
+
+    def cross_entropy(y_hat, y):
+        return -torch.log(y_hat[list(range(len(y_hat))), y]).mean()
+
+    print(cross_entropy(y_hat, y))
+
+    @d2l.add_to_class(SoftmaxRegressionScratch)
+    def loss(self, y_hat, y):
+        return cross_entropy(y_hat, y)
+
+    data = d2l.FashionMNIST(batch_size=256)
+    model = SoftmaxRegressionScratch(num_inputs=784, num_outputs=10, lr=0.1)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    X, y = next(iter(data.val_dataloader()))
+    preds = model(X).argmax(axis=1)
+    print(preds.shape)
+    wrong = preds.type(y.dtype) != y
+    X, y, preds = X[wrong], y[wrong], preds[wrong]
+    labels = [a + '\n' + b for a, b in zip(data.text_labels(y), data.text_labels(preds))]
+    print(len(labels), labels[:3], model.accuracy(model(X), y))
+    finals = {"scratch.W": model.W, "scratch.b.grad": model.b.grad}
+
+    class SoftmaxRegression(d2l.Classifier):
+        def __init__(self, num_outputs, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(nn.Flatten(), nn.LazyLinear(num_outputs))
+
+        def forward(self, X):
+            return self.net(X)
+
+    model = SoftmaxRegression(num_outputs=10, lr=0.1)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    X, y = next(iter(data.val_dataloader()))
+    print(model.loss(model(X), y, averaged=False)[:5], model.accuracy(model(X), y, False)[:5])
+    finals["concise.W"] = model.net[1].weight
+    return finals
+
+
+def d2l_multilayer_perceptrons(torch):
+    """d2l-ai/d2l-en chapter_multilayer-perceptrons (mlp.md, mlp-implementation.md,
+    dropout.md, numerical-stability-and-init.md, PyTorch tabs): relu/sigmoid/tanh on an
+    arange with requires_grad and their gradients through backward(torch.ones_like(x),
+    retain_graph=True) and x.grad.data.zero_(), relu as torch.max(X, zeros_like), the
+    scratch MLP of nn.Parameter(randn * sigma), the concise MLP of LazyLinear layers,
+    dropout_layer and DropoutMLPScratch (self.training), the concise DropoutMLP, and
+    random 4x4 matrices multiplied: 10 here, where the book multiplies 100, whose product
+    (about 1e23) differs from PyTorch's in the 5th digit: PyTorch's BLAS (MKL) sums some
+    small products in another order than NumPy's, and 100 products add up the ulps."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+    x = torch.arange(-8.0, 8.0, 0.1, requires_grad=True)
+    y = torch.relu(x)
+    y.backward(torch.ones_like(x), retain_graph=True)
+    print(y[75:85], x.grad[75:85])
+    y = torch.sigmoid(x)
+    x.grad.data.zero_()
+    y.backward(torch.ones_like(x), retain_graph=True)
+    print(y[::20], x.grad[::20])
+    y = torch.tanh(x)
+    x.grad.data.zero_()
+    y.backward(torch.ones_like(x), retain_graph=True)
+    print(y[::20], x.grad[::20], y)
+
+    class MLPScratch(d2l.Classifier):
+        def __init__(self, num_inputs, num_outputs, num_hiddens, lr, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.W1 = nn.Parameter(torch.randn(num_inputs, num_hiddens) * sigma)
+            self.b1 = nn.Parameter(torch.zeros(num_hiddens))
+            self.W2 = nn.Parameter(torch.randn(num_hiddens, num_outputs) * sigma)
+            self.b2 = nn.Parameter(torch.zeros(num_outputs))
+
+    def relu(X):
+        a = torch.zeros_like(X)
+        return torch.max(X, a)
+
+    @d2l.add_to_class(MLPScratch)
+    def forward(self, X):
+        X = X.reshape((-1, self.num_inputs))
+        H = relu(torch.matmul(X, self.W1) + self.b1)
+        return torch.matmul(H, self.W2) + self.b2
+
+    model = MLPScratch(num_inputs=784, num_outputs=10, num_hiddens=64, lr=0.1)
+    data = d2l.FashionMNIST(batch_size=256)
+    trainer = d2l.Trainer(max_epochs=3)
+    trainer.fit(model, data)
+    finals = {"scratch.W1": model.W1, "scratch.b2.grad": model.b2.grad}
+
+    class MLP(d2l.Classifier):
+        def __init__(self, num_outputs, num_hiddens, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(nn.Flatten(), nn.LazyLinear(num_hiddens),
+                                     nn.ReLU(), nn.LazyLinear(num_outputs))
+
+    model = MLP(num_outputs=10, num_hiddens=64, lr=0.1)
+    trainer.fit(model, data)
+    print(model)
+    finals["concise.W"] = model.net[3].weight
+
+    def dropout_layer(X, dropout):
+        assert 0 <= dropout <= 1
+        if dropout == 1:
+            return torch.zeros_like(X)
+        mask = (torch.rand(X.shape) > dropout).float()
+        return mask * X / (1.0 - dropout)
+
+    X = torch.arange(16, dtype=torch.float32).reshape((2, 8))
+    print('dropout_p = 0:', dropout_layer(X, 0))
+    print('dropout_p = 0.5:', dropout_layer(X, 0.5))
+    print('dropout_p = 1:', dropout_layer(X, 1))
+
+    class DropoutMLPScratch(d2l.Classifier):
+        def __init__(self, num_outputs, num_hiddens_1, num_hiddens_2,
+                     dropout_1, dropout_2, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.lin1 = nn.LazyLinear(num_hiddens_1)
+            self.lin2 = nn.LazyLinear(num_hiddens_2)
+            self.lin3 = nn.LazyLinear(num_outputs)
+            self.relu = nn.ReLU()
+
+        def forward(self, X):
+            H1 = self.relu(self.lin1(X.reshape((X.shape[0], -1))))
+            if self.training:
+                H1 = dropout_layer(H1, self.dropout_1)
+            H2 = self.relu(self.lin2(H1))
+            if self.training:
+                H2 = dropout_layer(H2, self.dropout_2)
+            return self.lin3(H2)
+
+    hparams = {'num_outputs': 10, 'num_hiddens_1': 64, 'num_hiddens_2': 32,
+               'dropout_1': 0.5, 'dropout_2': 0.5, 'lr': 0.1}
+    model = DropoutMLPScratch(**hparams)
+    trainer = d2l.Trainer(max_epochs=2)
+    trainer.fit(model, data)
+    finals["dropout.scratch.lin1"] = model.lin1.weight
+
+    class DropoutMLP(d2l.Classifier):
+        def __init__(self, num_outputs, num_hiddens_1, num_hiddens_2,
+                     dropout_1, dropout_2, lr):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.Flatten(), nn.LazyLinear(num_hiddens_1), nn.ReLU(),
+                nn.Dropout(dropout_1), nn.LazyLinear(num_hiddens_2), nn.ReLU(),
+                nn.Dropout(dropout_2), nn.LazyLinear(num_outputs))
+
+    model = DropoutMLP(**hparams)
+    trainer.fit(model, data)
+    print(model)
+    finals["dropout.concise.lin"] = model.net[4].weight.grad
+
+    x = torch.arange(-8.0, 8.0, 0.1, requires_grad=True)
+    y = torch.sigmoid(x)
+    y.backward(torch.ones_like(x))
+    print(x.grad[::16])
+    M = torch.normal(0, 1, size=(4, 4))
+    print('a single matrix \n', M)
+    for i in range(10):  # the book multiplies 100 (see the docstring)
+        M = M @ torch.normal(0, 1, size=(4, 4))
+    print('after multiplying 10 matrices\n', M)
+    return finals
+
+
+def d2l_convolutions(torch):
+    """d2l-ai/d2l-en chapter_convolutional-neural-networks (conv-layer.md, padding-and-
+    strides.md, channels.md, pooling.md, lenet.md, PyTorch tabs): corr2d written with a
+    double loop and element assignment, the Conv2D module of nn.Parameter, edge detection
+    with the kernel [[1, -1]] and X.t(), learning that kernel with a LazyConv2d and
+    weight.data[:] -= lr * weight.grad, f'{l.sum():.3f}', comp_conv2d with (1, 1) +
+    X.shape, padding and strides as ints and pairs, corr2d_multi_in with sum() over zip,
+    torch.stack of outputs, the 1x1 convolution as a matmul, pool2d from scratch (max and
+    avg), MaxPool2d with padding and strides over 1 and 2 channels, and LeNet: its
+    layer_summary, apply_init with init_cnn (xavier_uniform_) after a lazy first call, and
+    training on the FashionMNIST stand-in."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+
+    def corr2d(X, K):
+        h, w = K.shape
+        Y = torch.zeros((X.shape[0] - h + 1, X.shape[1] - w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                Y[i, j] = (X[i:i + h, j:j + w] * K).sum()
+        return Y
+
+    X = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]])
+    K = torch.tensor([[0.0, 1.0], [2.0, 3.0]])
+    print(corr2d(X, K))
+
+    class Conv2D(nn.Module):
+        def __init__(self, kernel_size):
+            super().__init__()
+            self.weight = nn.Parameter(torch.rand(kernel_size))
+            self.bias = nn.Parameter(torch.zeros(1))
+
+        def forward(self, x):
+            return corr2d(x, self.weight) + self.bias
+
+    X = torch.ones((6, 8))
+    X[:, 2:6] = 0
+    K = torch.tensor([[1.0, -1.0]])
+    Y = corr2d(X, K)
+    print(X, Y, corr2d(X.t(), K))
+    layer = Conv2D(kernel_size=(1, 2))
+    out = layer(X)
+    out.sum().backward()
+    print(out[:2], layer.weight.grad, layer.bias.grad)
+
+    conv2d = nn.LazyConv2d(1, kernel_size=(1, 2), bias=False)
+    X = X.reshape((1, 1, 6, 8))
+    Y = Y.reshape((1, 1, 6, 7))
+    lr = 3e-2
+    for i in range(10):
+        Y_hat = conv2d(X)
+        l = (Y_hat - Y) ** 2
+        conv2d.zero_grad()
+        l.sum().backward()
+        conv2d.weight.data[:] -= lr * conv2d.weight.grad
+        if (i + 1) % 2 == 0:
+            print(f'epoch {i + 1}, loss {l.sum():.3f}')
+    print(conv2d.weight.data.reshape((1, 2)))
+    finals = {"conv2d.weight": conv2d.weight}
+
+    def comp_conv2d(conv2d, X):
+        X = X.reshape((1, 1) + X.shape)
+        Y = conv2d(X)
+        return Y.reshape(Y.shape[2:])
+
+    conv2d = nn.LazyConv2d(1, kernel_size=3, padding=1)
+    X = torch.rand(size=(8, 8))
+    print(comp_conv2d(conv2d, X).shape)
+    conv2d = nn.LazyConv2d(1, kernel_size=(5, 3), padding=(2, 1))
+    print(comp_conv2d(conv2d, X).shape)
+    conv2d = nn.LazyConv2d(1, kernel_size=3, padding=1, stride=2)
+    print(comp_conv2d(conv2d, X).shape)
+    conv2d = nn.LazyConv2d(1, kernel_size=(3, 5), padding=(0, 1), stride=(3, 4))
+    print(comp_conv2d(conv2d, X).shape, comp_conv2d(conv2d, X))
+
+    def corr2d_multi_in(X, K):
+        return sum(corr2d(x, k) for x, k in zip(X, K))
+
+    X = torch.tensor([[[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]],
+                      [[1.0, 2.0, 3.0], [4.0, 5.0, 6.0], [7.0, 8.0, 9.0]]])
+    K = torch.tensor([[[0.0, 1.0], [2.0, 3.0]], [[1.0, 2.0], [3.0, 4.0]]])
+    print(corr2d_multi_in(X, K))
+
+    def corr2d_multi_in_out(X, K):
+        return torch.stack([corr2d_multi_in(X, k) for k in K], 0)
+
+    K = torch.stack((K, K + 1, K + 2), 0)
+    print(K.shape, corr2d_multi_in_out(X, K))
+
+    def corr2d_multi_in_out_1x1(X, K):
+        c_i, h, w = X.shape
+        c_o = K.shape[0]
+        X = X.reshape((c_i, h * w))
+        K = K.reshape((c_o, c_i))
+        Y = torch.matmul(K, X)
+        return Y.reshape((c_o, h, w))
+
+    X = torch.normal(0, 1, (3, 3, 3))
+    K = torch.normal(0, 1, (2, 3, 1, 1))
+    Y1 = corr2d_multi_in_out_1x1(X, K)
+    Y2 = corr2d_multi_in_out(X, K)
+    assert float(torch.abs(Y1 - Y2).sum()) < 1e-6
+    print(Y1)
+
+    def pool2d(X, pool_size, mode='max'):
+        p_h, p_w = pool_size
+        Y = torch.zeros((X.shape[0] - p_h + 1, X.shape[1] - p_w + 1))
+        for i in range(Y.shape[0]):
+            for j in range(Y.shape[1]):
+                if mode == 'max':
+                    Y[i, j] = X[i: i + p_h, j: j + p_w].max()
+                elif mode == 'avg':
+                    Y[i, j] = X[i: i + p_h, j: j + p_w].mean()
+        return Y
+
+    X = torch.tensor([[0.0, 1.0, 2.0], [3.0, 4.0, 5.0], [6.0, 7.0, 8.0]])
+    print(pool2d(X, (2, 2)), pool2d(X, (2, 2), 'avg'))
+    X = torch.arange(16, dtype=torch.float32).reshape((1, 1, 4, 4))
+    print(X, nn.MaxPool2d(3)(X), nn.MaxPool2d(3, padding=1, stride=2)(X),
+          nn.MaxPool2d((2, 3), stride=(2, 3), padding=(0, 1))(X))
+    X = torch.cat((X, X + 1), 1)
+    print(X, nn.MaxPool2d(3, padding=1, stride=2)(X))
+
+    class LeNet(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.LazyConv2d(6, kernel_size=5, padding=2), nn.Sigmoid(),
+                nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.LazyConv2d(16, kernel_size=5), nn.Sigmoid(),
+                nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.Flatten(),
+                nn.LazyLinear(120), nn.Sigmoid(),
+                nn.LazyLinear(84), nn.Sigmoid(),
+                nn.LazyLinear(num_classes))
+
+    model = LeNet()
+    model.layer_summary((1, 1, 28, 28))
+    trainer = d2l.Trainer(max_epochs=2)
+    data = d2l.FashionMNIST(batch_size=128, num_train=384, num_val=128)
+    model = LeNet(lr=0.1)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    print(model.net[0].weight[0, 0, 0])
+    trainer.fit(model, data)
+    print(model)
+    finals["lenet.conv"] = model.net[3].weight
+    finals["lenet.grad"] = model.net[0].weight.grad
+    return finals
+
+
+def d2l_modern_cnns(torch):
+    """d2l-ai/d2l-en chapter_convolutional-modern (batch-norm.md, resnet.md, densenet.md,
+    nin.md, vgg.md, PyTorch tabs), on tiny inputs: batch_norm from scratch (the
+    torch.is_grad_enabled() branch, mean over dims (0, 2, 3) with keepdim, moving averages
+    returned as .data), the BatchNorm module in a LeNet trained through the d2l Trainer
+    (validation under no_grad takes the moving statistics), the concise LazyBatchNorm2d/1d
+    LeNet, Residual with LazyConv2d/LazyBatchNorm2d, `Y += X` and `if self.conv3:`, a small
+    ResNet built with add_module and AdaptiveAvgPool2d((1, 1)), DenseBlock concatenating
+    along channels and transition_block, nin_block and vgg_block networks summarised layer
+    by layer. The book's ResNet-18, NiN and VGG-11 take 96x96 and 224x224 images; here
+    their blocks are narrower and the images smaller."""
+    d2l = d2l_library(torch)
+    nn, F = torch.nn, torch.nn.functional
+
+    def batch_norm(X, gamma, beta, moving_mean, moving_var, eps, momentum):
+        if not torch.is_grad_enabled():
+            X_hat = (X - moving_mean) / torch.sqrt(moving_var + eps)
+        else:
+            assert len(X.shape) in (2, 4)
+            if len(X.shape) == 2:
+                mean = X.mean(dim=0)
+                var = ((X - mean) ** 2).mean(dim=0)
+            else:
+                mean = X.mean(dim=(0, 2, 3), keepdim=True)
+                var = ((X - mean) ** 2).mean(dim=(0, 2, 3), keepdim=True)
+            X_hat = (X - mean) / torch.sqrt(var + eps)
+            moving_mean = (1.0 - momentum) * moving_mean + momentum * mean
+            moving_var = (1.0 - momentum) * moving_var + momentum * var
+        Y = gamma * X_hat + beta
+        return Y, moving_mean.data, moving_var.data
+
+    class BatchNorm(nn.Module):
+        def __init__(self, num_features, num_dims):
+            super().__init__()
+            if num_dims == 2:
+                shape = (1, num_features)
+            else:
+                shape = (1, num_features, 1, 1)
+            self.gamma = nn.Parameter(torch.ones(shape))
+            self.beta = nn.Parameter(torch.zeros(shape))
+            self.moving_mean = torch.zeros(shape)
+            self.moving_var = torch.ones(shape)
+
+        def forward(self, X):
+            if self.moving_mean.device != X.device:
+                self.moving_mean = self.moving_mean.to(X.device)
+                self.moving_var = self.moving_var.to(X.device)
+            Y, self.moving_mean, self.moving_var = batch_norm(
+                X, self.gamma, self.beta, self.moving_mean,
+                self.moving_var, eps=1e-5, momentum=0.1)
+            return Y
+
+    class BNLeNetScratch(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.LazyConv2d(6, kernel_size=5), BatchNorm(6, num_dims=4),
+                nn.Sigmoid(), nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.LazyConv2d(16, kernel_size=5), BatchNorm(16, num_dims=4),
+                nn.Sigmoid(), nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.Flatten(), nn.LazyLinear(120), BatchNorm(120, num_dims=2),
+                nn.Sigmoid(), nn.LazyLinear(84), BatchNorm(84, num_dims=2),
+                nn.Sigmoid(), nn.LazyLinear(num_classes))
+
+    trainer = d2l.Trainer(max_epochs=2)
+    data = d2l.FashionMNIST(batch_size=128, num_train=256, num_val=128)
+    model = BNLeNetScratch(lr=0.1)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer.fit(model, data)
+    print(model.net[1].gamma.reshape((-1,)), model.net[1].beta.reshape((-1,)),
+          model.net[1].moving_var.reshape((-1,)))
+    finals = {"scratch.gamma": model.net[1].gamma, "scratch.moving_mean": model.net[5].moving_mean}
+
+    class BNLeNet(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.LazyConv2d(6, kernel_size=5), nn.LazyBatchNorm2d(),
+                nn.Sigmoid(), nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.LazyConv2d(16, kernel_size=5), nn.LazyBatchNorm2d(),
+                nn.Sigmoid(), nn.AvgPool2d(kernel_size=2, stride=2),
+                nn.Flatten(), nn.LazyLinear(120), nn.LazyBatchNorm1d(),
+                nn.Sigmoid(), nn.LazyLinear(84), nn.LazyBatchNorm1d(),
+                nn.Sigmoid(), nn.LazyLinear(num_classes))
+
+    model = BNLeNet(lr=0.1)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer.fit(model, data)
+    print(model.net[1].weight, model.net[1].running_var, model.net[5].num_batches_tracked)
+    finals["concise.bn"] = model.net[1].running_mean
+
+    class Residual(nn.Module):
+        def __init__(self, num_channels, use_1x1conv=False, strides=1):
+            super().__init__()
+            self.conv1 = nn.LazyConv2d(num_channels, kernel_size=3, padding=1,
+                                       stride=strides)
+            self.conv2 = nn.LazyConv2d(num_channels, kernel_size=3, padding=1)
+            if use_1x1conv:
+                self.conv3 = nn.LazyConv2d(num_channels, kernel_size=1, stride=strides)
+            else:
+                self.conv3 = None
+            self.bn1 = nn.LazyBatchNorm2d()
+            self.bn2 = nn.LazyBatchNorm2d()
+
+        def forward(self, X):
+            Y = F.relu(self.bn1(self.conv1(X)))
+            Y = self.bn2(self.conv2(Y))
+            if self.conv3:
+                X = self.conv3(X)
+            Y += X
+            return F.relu(Y)
+
+    blk = Residual(3)
+    X = torch.randn(4, 3, 6, 6)
+    print(blk(X).shape)
+    blk = Residual(6, use_1x1conv=True, strides=2)
+    Y = blk(X)
+    Y.sum().backward()
+    print(Y.shape, Y.grad_fn, blk.conv3.weight.grad[0, :, 0, 0])
+
+    class ResNet(d2l.Classifier):
+        def b1(self):
+            return nn.Sequential(
+                nn.LazyConv2d(8, kernel_size=7, stride=2, padding=3),
+                nn.LazyBatchNorm2d(), nn.ReLU(),
+                nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+        def block(self, num_residuals, num_channels, first_block=False):
+            blk = []
+            for i in range(num_residuals):
+                if i == 0 and not first_block:
+                    blk.append(Residual(num_channels, use_1x1conv=True, strides=2))
+                else:
+                    blk.append(Residual(num_channels))
+            return nn.Sequential(*blk)
+
+        def __init__(self, arch, lr=0.1, num_classes=10):
+            super(ResNet, self).__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(self.b1())
+            for i, b in enumerate(arch):
+                self.net.add_module(f'b{i+2}', self.block(*b, first_block=(i == 0)))
+            self.net.add_module('last', nn.Sequential(
+                nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(),
+                nn.LazyLinear(num_classes)))
+            self.net.apply(d2l.init_cnn)
+
+    class ResNet18(ResNet):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__(((2, 8), (2, 16), (2, 32), (2, 64)), lr, num_classes)
+
+    ResNet18().layer_summary((1, 1, 64, 64))
+    model = ResNet18(lr=0.01)
+    data = d2l.FashionMNIST(batch_size=32, resize=(64, 64), num_train=64, num_val=32)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer = d2l.Trainer(max_epochs=1)
+    trainer.fit(model, data)
+    print(model.net.b2[0].bn1.running_mean, model.net.last[2].bias)
+    finals["resnet.last"] = model.net.last[2].weight
+
+    def conv_block(num_channels):
+        return nn.Sequential(
+            nn.LazyBatchNorm2d(), nn.ReLU(),
+            nn.LazyConv2d(num_channels, kernel_size=3, padding=1))
+
+    class DenseBlock(nn.Module):
+        def __init__(self, num_convs, num_channels):
+            super(DenseBlock, self).__init__()
+            layer = []
+            for i in range(num_convs):
+                layer.append(conv_block(num_channels))
+            self.net = nn.Sequential(*layer)
+
+        def forward(self, X):
+            for blk in self.net:
+                Y = blk(X)
+                X = torch.cat((X, Y), dim=1)
+            return X
+
+    blk = DenseBlock(2, 10)
+    X = torch.randn(4, 3, 8, 8)
+    Y = blk(X)
+    print(Y.shape)
+
+    def transition_block(num_channels):
+        return nn.Sequential(
+            nn.LazyBatchNorm2d(), nn.ReLU(),
+            nn.LazyConv2d(num_channels, kernel_size=1),
+            nn.AvgPool2d(kernel_size=2, stride=2))
+
+    blk = transition_block(10)
+    Z = blk(Y)
+    Z.mean().backward()
+    print(Z.shape, Z[0, 0], blk[2].weight.grad[:2, :4, 0, 0])
+    finals["transition.grad"] = blk[2].weight.grad
+
+    def nin_block(out_channels, kernel_size, strides, padding):
+        return nn.Sequential(
+            nn.LazyConv2d(out_channels, kernel_size, strides, padding), nn.ReLU(),
+            nn.LazyConv2d(out_channels, kernel_size=1), nn.ReLU(),
+            nn.LazyConv2d(out_channels, kernel_size=1), nn.ReLU())
+
+    class NiN(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nin_block(24, kernel_size=11, strides=4, padding=0),
+                nn.MaxPool2d(3, stride=2),
+                nin_block(32, kernel_size=5, strides=1, padding=2),
+                nn.MaxPool2d(3, stride=2),
+                nin_block(48, kernel_size=3, strides=1, padding=1),
+                nn.MaxPool2d(3, stride=2),
+                nn.Dropout(0.5),
+                nin_block(num_classes, kernel_size=3, strides=1, padding=1),
+                nn.AdaptiveAvgPool2d((1, 1)),
+                nn.Flatten())
+            self.net.apply(d2l.init_cnn)
+
+    NiN().layer_summary((1, 1, 112, 112))
+
+    def vgg_block(num_convs, out_channels):
+        layers = []
+        for _ in range(num_convs):
+            layers.append(nn.LazyConv2d(out_channels, kernel_size=3, padding=1))
+            layers.append(nn.ReLU())
+        layers.append(nn.MaxPool2d(kernel_size=2, stride=2))
+        return nn.Sequential(*layers)
+
+    class VGG(d2l.Classifier):
+        def __init__(self, arch, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            conv_blks = []
+            for (num_convs, out_channels) in arch:
+                conv_blks.append(vgg_block(num_convs, out_channels))
+            self.net = nn.Sequential(
+                *conv_blks, nn.Flatten(),
+                nn.LazyLinear(64), nn.ReLU(), nn.Dropout(0.5),
+                nn.LazyLinear(64), nn.ReLU(), nn.Dropout(0.5),
+                nn.LazyLinear(num_classes))
+            self.net.apply(d2l.init_cnn)
+
+    model = VGG(arch=((1, 4), (1, 8), (2, 16), (2, 16), (2, 16)))
+    model.layer_summary((1, 1, 64, 64))
+    print(model.net[6].weight.shape, model(torch.rand(2, 1, 64, 64)))
+    finals["vgg.out"] = model.net[-1].weight
+    return finals
+
+
+def d2l_recurrent(torch):
+    """d2l-ai/d2l-en chapter_recurrent-neural-networks (rnn-scratch.md, rnn-concise.md,
+    PyTorch tabs; text-sequence.md's TimeMachine on a made-up text): RNNScratch looping
+    over the time steps of X (iterating a tensor's first dim, `state, = state`),
+    RNNLMScratch with F.one_hot(X.T, V).type(torch.float32), torch.stack of the outputs
+    along dim 1, torch.exp of the loss as perplexity, Trainer.clip_gradients (the global
+    norm from a generator of sums, param.grad[:] *= ...), predict with
+    int(Y.argmax(axis=2).reshape(1)), and the concise model: nn.RNN with LazyLinear and
+    swapaxes(0, 1). The book trains 100 epochs; here 2, on a smaller text."""
+    d2l = d2l_library(torch)
+    nn, F = torch.nn, torch.nn.functional
+
+    class RNNScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.W_xh = nn.Parameter(torch.randn(num_inputs, num_hiddens) * sigma)
+            self.W_hh = nn.Parameter(torch.randn(num_hiddens, num_hiddens) * sigma)
+            self.b_h = nn.Parameter(torch.zeros(num_hiddens))
+
+        def forward(self, inputs, state=None):
+            if state is None:
+                state = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+            else:
+                state, = state
+            outputs = []
+            for X in inputs:
+                state = torch.tanh(torch.matmul(X, self.W_xh) +
+                                   torch.matmul(state, self.W_hh) + self.b_h)
+                outputs.append(state)
+            return outputs, state
+
+    batch_size, num_inputs, num_hiddens, num_steps = 2, 16, 32, 100
+    rnn = RNNScratch(num_inputs, num_hiddens)
+    X = torch.ones((num_steps, batch_size, num_inputs))
+    outputs, state = rnn(X)
+
+    def check_len(a, n):
+        assert len(a) == n, f'list\'s length {len(a)} != expected length {n}'
+
+    def check_shape(a, shape):
+        assert a.shape == shape, f'tensor\'s shape {a.shape} != expected shape {shape}'
+
+    check_len(outputs, num_steps)
+    check_shape(outputs[0], (batch_size, num_hiddens))
+    check_shape(state, (batch_size, num_hiddens))
+    print(state[0, :6], outputs[0].grad_fn)
+
+    class RNNLMScratch(d2l.Classifier):
+        def __init__(self, rnn, vocab_size, lr=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.init_params()
+
+        def init_params(self):
+            self.W_hq = nn.Parameter(
+                torch.randn(self.rnn.num_hiddens, self.vocab_size) * self.rnn.sigma)
+            self.b_q = nn.Parameter(torch.zeros(self.vocab_size))
+
+        def training_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('ppl', torch.exp(l), train=True)
+            return l
+
+        def validation_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('ppl', torch.exp(l), train=False)
+
+        def one_hot(self, X):
+            return F.one_hot(X.T, self.vocab_size).type(torch.float32)
+
+        def output_layer(self, rnn_outputs):
+            outputs = [torch.matmul(H, self.W_hq) + self.b_q for H in rnn_outputs]
+            return torch.stack(outputs, 1)
+
+        def forward(self, X, state=None):
+            embs = self.one_hot(X)
+            rnn_outputs, _ = self.rnn(embs, state)
+            return self.output_layer(rnn_outputs)
+
+        def predict(self, prefix, num_preds, vocab, device=None):
+            state, outputs = None, [vocab[prefix[0]]]
+            for i in range(len(prefix) + num_preds - 1):
+                X = torch.tensor([[outputs[-1]]], device=device)
+                embs = self.one_hot(X)
+                rnn_outputs, state = self.rnn(embs, state)
+                if i < len(prefix) - 1:
+                    outputs.append(vocab[prefix[i + 1]])
+                else:
+                    Y = self.output_layer(rnn_outputs)
+                    outputs.append(int(Y.argmax(axis=2).reshape(1)))
+            return ''.join([vocab.idx_to_token[i] for i in outputs])
+
+    model = RNNLMScratch(rnn, num_inputs)
+    outputs = model(torch.ones((batch_size, num_steps), dtype=torch.int64))
+    check_shape(outputs, (batch_size, num_steps, num_inputs))
+    print(model.one_hot(torch.tensor([[0, 2]])), outputs[0, :2, :4])
+
+    data = d2l.TimeMachine(batch_size=64, num_steps=16)
+    print(len(data.vocab), data.vocab.idx_to_token[:6], data.X.shape, data.X[0, :8])
+    rnn = RNNScratch(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLMScratch(rnn, vocab_size=len(data.vocab), lr=1)
+    trainer = d2l.Trainer(max_epochs=2, gradient_clip_val=1)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab))
+    finals = {"scratch.W_hq": model.W_hq, "scratch.W_xh.grad": rnn.W_xh.grad}
+
+    class RNN(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens):
+            super().__init__()
+            self.save_hyperparameters()
+            self.rnn = nn.RNN(num_inputs, num_hiddens)
+
+        def forward(self, inputs, H=None):
+            return self.rnn(inputs, H)
+
+    class RNNLM(RNNLMScratch):
+        def init_params(self):
+            self.linear = nn.LazyLinear(self.vocab_size)
+
+        def output_layer(self, hiddens):
+            return self.linear(hiddens).swapaxes(0, 1)
+
+    rnn = RNN(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLM(rnn, vocab_size=len(data.vocab), lr=1)
+    print(model.predict('it has', 20, data.vocab))
+    trainer = d2l.Trainer(max_epochs=2, gradient_clip_val=1)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab), model)
+    finals["concise.weight_hh"] = rnn.rnn.weight_hh_l0
+    return finals
+
+
+def d2l_optimization(torch):
+    """d2l-ai/d2l-en chapter_optimization (gd.md, sgd.md, minibatch-sgd.md, momentum.md,
+    adagrad.md, rmsprop.md, adadelta.md, adam.md, lr-scheduler.md, PyTorch tabs): gradient
+    descent on Python floats and on tensors (x -= eta * f_grad(x) / f_hess(x) turns x into a
+    tensor, printed), train_2d with noisy gradients from torch.normal(0.0, 1, (1,)).item()
+    and exponential and polynomial rates, train_ch11 (the airfoil data standardised and
+    loaded with load_array; a seeded stand-in of 400 rows) with sgd, momentum, adagrad, rmsprop,
+    adadelta and adam written with p.data.sub_, `with torch.no_grad(): v[:] = ...` and
+    p.grad.data.zero_(), train_concise_ch11 with torch.optim.SGD (momentum), Adagrad,
+    RMSprop (alpha), Adadelta (rho) and Adam, and the lr-scheduler chapter's LeNet
+    trained with hand-written SquareRoot, Factor and Cosine (warm-up) schedulers set into
+    param_groups and with lr_scheduler.MultiStepLR (told apart by scheduler.__module__ ==
+    lr_scheduler.__name__), get_last_lr(). Timings are not printed; the epochs are fewer."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+    lr_scheduler = torch.optim.lr_scheduler
+
+    def f(x):
+        return x ** 2
+
+    def f_grad(x):
+        return 2 * x
+
+    def gd(eta, f_grad):
+        x = 10.0
+        results = [x]
+        for i in range(10):
+            x -= eta * f_grad(x)
+            results.append(float(x))
+        print(f'epoch 10, x: {x:f}')
+        return results
+
+    results = gd(0.2, f_grad)
+    gd(0.05, f_grad), gd(1.1, f_grad)
+    c = torch.tensor(0.15 * np.pi)
+
+    def f(x):
+        return x * torch.cos(c * x)
+
+    def f_grad(x):
+        return torch.cos(c * x) - c * x * torch.sin(c * x)
+
+    print(gd(2, f_grad)[-3:])
+    c = torch.tensor(0.5)
+
+    def f(x):
+        return torch.cosh(c * x)
+
+    def f_grad(x):
+        return c * torch.sinh(c * x)
+
+    def f_hess(x):
+        return c**2 * torch.cosh(c * x)
+
+    def newton(eta=1):
+        x = 10.0
+        results = [x]
+        for i in range(10):
+            x -= eta * f_grad(x) / f_hess(x)
+            results.append(float(x))
+        print('epoch 10, x:', x)
+        return results
+
+    newton()
+    c = torch.tensor(0.15 * np.pi)
+
+    def f_grad(x):
+        return torch.cos(c * x) - c * x * torch.sin(c * x)
+
+    def f_hess(x):
+        return - 2 * c * torch.sin(c * x) - x * c**2 * torch.cos(c * x)
+
+    newton(), newton(0.5)
+
+    def train_2d(trainer, steps=20, f_grad=None):
+        x1, x2, s1, s2 = -5, -2, 0, 0
+        results = [(x1, x2)]
+        for i in range(steps):
+            if f_grad:
+                x1, x2, s1, s2 = trainer(x1, x2, s1, s2, f_grad)
+            else:
+                x1, x2, s1, s2 = trainer(x1, x2, s1, s2)
+            results.append((x1, x2))
+        print(f'epoch {i + 1}, x1: {float(x1):f}, x2: {float(x2):f}')
+        return results
+
+    def f_2d_grad(x1, x2):
+        return 2 * x1, 4 * x2
+
+    def sgd_2d(x1, x2, s1, s2, f_grad):
+        g1, g2 = f_grad(x1, x2)
+        g1 += torch.normal(0.0, 1, (1,)).item()
+        g2 += torch.normal(0.0, 1, (1,)).item()
+        eta_t = eta * lr()
+        return (x1 - eta_t * g1, x2 - eta_t * g2, 0, 0)
+
+    def constant_lr():
+        return 1
+
+    eta, lr = 0.1, constant_lr
+    train_2d(sgd_2d, steps=50, f_grad=f_2d_grad)
+    t = 1
+
+    def exponential_lr():
+        nonlocal t
+        t += 1
+        return math.exp(-0.1 * t)
+
+    lr = exponential_lr
+    train_2d(sgd_2d, steps=1000, f_grad=f_2d_grad)
+    t = 1
+
+    def polynomial_lr():
+        nonlocal t
+        t += 1
+        return (1 + 0.1 * t) ** (-0.5)
+
+    lr = polynomial_lr
+    train_2d(sgd_2d, steps=50, f_grad=f_2d_grad)
+
+    def get_data_ch11(batch_size=10, n=1500):
+        rows = np.random.default_rng(3).normal(size=(400, 6)).astype(np.float32)
+        rows[:, -1] = rows[:, :-1] @ np.array([1.0, -2, 0.5, 0, 3], np.float32) + rows[:, -1]
+        data = torch.from_numpy((rows - rows.mean(axis=0)) / rows.std(axis=0))
+        dataset = torch.utils.data.TensorDataset(data[:n, :-1], data[:n, -1])
+        data_iter = torch.utils.data.DataLoader(dataset, batch_size, shuffle=True)
+        return data_iter, data.shape[1] - 1
+
+    def linreg(X, w, b):
+        return torch.matmul(X, w) + b
+
+    def squared_loss(y_hat, y):
+        return (y_hat - y.reshape(y_hat.shape)) ** 2 / 2
+
+    def evaluate_loss(net, data_iter, loss):
+        metric = d2l.Accumulator(2)
+        for X, y in data_iter:
+            out = net(X)
+            y = y.reshape(out.shape)
+            l = loss(out, y)
+            metric.add(l.sum(), l.numel())
+        return metric[0] / metric[1]
+
+    def train_ch11(trainer_fn, states, hyperparams, data_iter, feature_dim, num_epochs=2):
+        w = torch.normal(mean=0.0, std=0.01, size=(feature_dim, 1), requires_grad=True)
+        b = torch.zeros((1), requires_grad=True)
+        net, loss = lambda X: linreg(X, w, b), squared_loss
+        losses, n = [], 0
+        for _ in range(num_epochs):
+            for X, y in data_iter:
+                l = loss(net(X), y).mean()
+                l.backward()
+                trainer_fn([w, b], states, hyperparams)
+                n += X.shape[0]
+                if n % 200 == 0:
+                    losses.append(evaluate_loss(net, data_iter, loss))
+        print(f'loss: {losses[-1]:.3f}', [f'{v:.4f}' for v in losses[::3]])
+        return w, b
+
+    def train_concise_ch11(trainer_fn, hyperparams, data_iter, num_epochs=4):
+        net = nn.Sequential(nn.Linear(5, 1))
+
+        def init_weights(module):
+            if type(module) == nn.Linear:
+                torch.nn.init.normal_(module.weight, std=0.01)
+
+        net.apply(init_weights)
+        optimizer = trainer_fn(net.parameters(), **hyperparams)
+        loss = nn.MSELoss(reduction='none')
+        losses, n = [], 0
+        for _ in range(num_epochs):
+            for X, y in data_iter:
+                optimizer.zero_grad()
+                out = net(X)
+                y = y.reshape(out.shape)
+                l = loss(out, y)
+                l.mean().backward()
+                optimizer.step()
+                n += X.shape[0]
+                if n % 200 == 0:
+                    losses.append(evaluate_loss(net, data_iter, loss) / 2)
+        print(f'loss: {losses[-1]:.3f}', [f'{v:.4f}' for v in losses[::4]])
+        return net[0].weight
+
+    def sgd(params, states, hyperparams):
+        for p in params:
+            p.data.sub_(hyperparams['lr'] * p.grad)
+            p.grad.data.zero_()
+
+    def train_sgd(lr, batch_size, num_epochs=2):
+        data_iter, feature_dim = get_data_ch11(batch_size)
+        return train_ch11(sgd, None, {'lr': lr}, data_iter, feature_dim, num_epochs)
+
+    finals = {"gd.w": train_sgd(1, 1500, 10)[0]}
+    train_sgd(0.005, 1), train_sgd(.4, 100), train_sgd(.05, 10)
+    data_iter, _ = get_data_ch11(10)
+    finals["sgd.concise"] = train_concise_ch11(torch.optim.SGD, {'lr': 0.01}, data_iter)
+
+    data_iter, feature_dim = get_data_ch11(batch_size=10)
+
+    def init_momentum_states(feature_dim):
+        v_w = torch.zeros((feature_dim, 1))
+        v_b = torch.zeros(1)
+        return (v_w, v_b)
+
+    def sgd_momentum(params, states, hyperparams):
+        for p, v in zip(params, states):
+            with torch.no_grad():
+                v[:] = hyperparams['momentum'] * v + p.grad
+                p[:] -= hyperparams['lr'] * v
+            p.grad.data.zero_()
+
+    def train_momentum(lr, momentum, num_epochs=2):
+        return train_ch11(sgd_momentum, init_momentum_states(feature_dim),
+                          {'lr': lr, 'momentum': momentum}, data_iter, feature_dim, num_epochs)
+
+    train_momentum(0.02, 0.5), train_momentum(0.01, 0.9)
+    finals["momentum.w"] = train_momentum(0.005, 0.9)[0]
+    finals["momentum.concise"] = train_concise_ch11(
+        torch.optim.SGD, {'lr': 0.005, 'momentum': 0.9}, data_iter)
+
+    def init_adagrad_states(feature_dim):
+        s_w = torch.zeros((feature_dim, 1))
+        s_b = torch.zeros(1)
+        return (s_w, s_b)
+
+    def adagrad(params, states, hyperparams):
+        eps = 1e-6
+        for p, s in zip(params, states):
+            with torch.no_grad():
+                s[:] += torch.square(p.grad)
+                p[:] -= hyperparams['lr'] * p.grad / torch.sqrt(s + eps)
+            p.grad.data.zero_()
+
+    finals["adagrad.w"] = train_ch11(adagrad, init_adagrad_states(feature_dim),
+                                     {'lr': 0.1}, data_iter, feature_dim)[0]
+    finals["adagrad.concise"] = train_concise_ch11(torch.optim.Adagrad, {'lr': 0.1}, data_iter)
+
+    def rmsprop(params, states, hyperparams):
+        gamma, eps = hyperparams['gamma'], 1e-6
+        for p, s in zip(params, states):
+            with torch.no_grad():
+                s[:] = gamma * s + (1 - gamma) * torch.square(p.grad)
+                p[:] -= hyperparams['lr'] * p.grad / torch.sqrt(s + eps)
+            p.grad.data.zero_()
+
+    finals["rmsprop.w"] = train_ch11(rmsprop, init_adagrad_states(feature_dim),
+                                     {'lr': 0.01, 'gamma': 0.9}, data_iter, feature_dim)[0]
+    finals["rmsprop.concise"] = train_concise_ch11(torch.optim.RMSprop,
+                                                   {'lr': 0.01, 'alpha': 0.9}, data_iter)
+
+    def init_adadelta_states(feature_dim):
+        s_w, s_b = torch.zeros((feature_dim, 1)), torch.zeros(1)
+        delta_w, delta_b = torch.zeros((feature_dim, 1)), torch.zeros(1)
+        return ((s_w, delta_w), (s_b, delta_b))
+
+    def adadelta(params, states, hyperparams):
+        rho, eps = hyperparams['rho'], 1e-5
+        for p, (s, delta) in zip(params, states):
+            with torch.no_grad():
+                s[:] = rho * s + (1 - rho) * torch.square(p.grad)
+                g = (torch.sqrt(delta + eps) / torch.sqrt(s + eps)) * p.grad
+                p[:] -= g
+                delta[:] = rho * delta + (1 - rho) * g * g
+            p.grad.data.zero_()
+
+    finals["adadelta.w"] = train_ch11(adadelta, init_adadelta_states(feature_dim),
+                                      {'rho': 0.9}, data_iter, feature_dim)[0]
+    finals["adadelta.concise"] = train_concise_ch11(torch.optim.Adadelta, {'rho': 0.9},
+                                                    data_iter)
+
+    def init_adam_states(feature_dim):
+        v_w, v_b = torch.zeros((feature_dim, 1)), torch.zeros(1)
+        s_w, s_b = torch.zeros((feature_dim, 1)), torch.zeros(1)
+        return ((v_w, s_w), (v_b, s_b))
+
+    def adam(params, states, hyperparams):
+        beta1, beta2, eps = 0.9, 0.999, 1e-6
+        for p, (v, s) in zip(params, states):
+            with torch.no_grad():
+                v[:] = beta1 * v + (1 - beta1) * p.grad
+                s[:] = beta2 * s + (1 - beta2) * torch.square(p.grad)
+                v_bias_corr = v / (1 - beta1 ** hyperparams['t'])
+                s_bias_corr = s / (1 - beta2 ** hyperparams['t'])
+                p[:] -= hyperparams['lr'] * v_bias_corr / (torch.sqrt(s_bias_corr) + eps)
+            p.grad.data.zero_()
+        hyperparams['t'] += 1
+
+    finals["adam.w"] = train_ch11(adam, init_adam_states(feature_dim),
+                                  {'lr': 0.01, 't': 1}, data_iter, feature_dim)[0]
+    finals["adam.concise"] = train_concise_ch11(torch.optim.Adam, {'lr': 0.01}, data_iter)
+
+    def yogi(params, states, hyperparams):
+        beta1, beta2, eps = 0.9, 0.999, 1e-3
+        for p, (v, s) in zip(params, states):
+            with torch.no_grad():
+                v[:] = beta1 * v + (1 - beta1) * p.grad
+                s[:] = s + (1 - beta2) * torch.sign(
+                    torch.square(p.grad) - s) * torch.square(p.grad)
+                v_bias_corr = v / (1 - beta1 ** hyperparams['t'])
+                s_bias_corr = s / (1 - beta2 ** hyperparams['t'])
+                p[:] -= hyperparams['lr'] * v_bias_corr / (torch.sqrt(s_bias_corr) + eps)
+            p.grad.data.zero_()
+        hyperparams['t'] += 1
+
+    finals["yogi.w"] = train_ch11(yogi, init_adam_states(feature_dim),
+                                  {'lr': 0.01, 't': 1}, data_iter, feature_dim)[0]
+
+    def net_fn():
+        model = nn.Sequential(
+            nn.Conv2d(1, 6, kernel_size=5, padding=2), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=2, stride=2),
+            nn.Conv2d(6, 16, kernel_size=5), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=2, stride=2),
+            nn.Flatten(),
+            nn.Linear(16 * 5 * 5, 120), nn.ReLU(),
+            nn.Linear(120, 84), nn.ReLU(),
+            nn.Linear(84, 10))
+        return model
+
+    loss = nn.CrossEntropyLoss()
+    device = torch.device('cpu')
+    fashion = d2l.FashionMNIST(batch_size=64, num_train=256, num_val=64)
+    train_iter, test_iter = fashion.train_dataloader(), fashion.val_dataloader()
+
+    def train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler=None):
+        net.to(device)
+        for epoch in range(num_epochs):
+            metric = d2l.Accumulator(3)
+            for i, (X, y) in enumerate(train_iter):
+                net.train()
+                trainer.zero_grad()
+                X, y = X.to(device), y.to(device)
+                y_hat = net(X)
+                l = loss(y_hat, y)
+                l.backward()
+                trainer.step()
+                with torch.no_grad():
+                    metric.add(l * X.shape[0], d2l.accuracy(y_hat, y), X.shape[0])
+                train_loss = metric[0] / metric[2]
+                train_acc = metric[1] / metric[2]
+            test_acc = d2l.evaluate_accuracy_gpu(net, test_iter)
+            if scheduler:
+                if scheduler.__module__ == lr_scheduler.__name__:
+                    scheduler.step()
+                else:
+                    for param_group in trainer.param_groups:
+                        param_group['lr'] = scheduler(epoch)
+        print(f'train loss {train_loss:.3f}, train acc {train_acc:.3f}, '
+              f'test acc {test_acc:.3f}', trainer.param_groups[0]['lr'])
+
+    lr, num_epochs = 0.3, 2
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr=lr)
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device)
+    lr = 0.1
+    trainer.param_groups[0]["lr"] = lr
+    print(f'learning rate is now {trainer.param_groups[0]["lr"]:.2f}')
+
+    class SquareRootScheduler:
+        def __init__(self, lr=0.1):
+            self.lr = lr
+
+        def __call__(self, num_update):
+            return self.lr * pow(num_update + 1.0, -0.5)
+
+    scheduler = SquareRootScheduler(lr=0.1)
+    print([scheduler(t) for t in range(0, 30, 6)])
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr)
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler)
+
+    class FactorScheduler:
+        def __init__(self, factor=1, stop_factor_lr=1e-7, base_lr=0.1):
+            self.factor = factor
+            self.stop_factor_lr = stop_factor_lr
+            self.base_lr = base_lr
+
+        def __call__(self, num_update):
+            self.base_lr = max(self.stop_factor_lr, self.base_lr * self.factor)
+            return self.base_lr
+
+    scheduler = FactorScheduler(factor=0.9, stop_factor_lr=1e-2, base_lr=2.0)
+    print([scheduler(t) for t in range(50)][::10])
+
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr=0.5)
+    scheduler = lr_scheduler.MultiStepLR(trainer, milestones=[15, 30], gamma=0.5)
+
+    def get_lr(trainer, scheduler):
+        lr = scheduler.get_last_lr()[0]
+        trainer.step()
+        scheduler.step()
+        return lr
+
+    print([get_lr(trainer, scheduler) for t in range(40)][::5])
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler)
+    finals["multistep.fc"] = net[-1].weight
+
+    class CosineScheduler:
+        def __init__(self, max_update, base_lr=0.01, final_lr=0, warmup_steps=0,
+                     warmup_begin_lr=0):
+            self.base_lr_orig = base_lr
+            self.max_update = max_update
+            self.final_lr = final_lr
+            self.warmup_steps = warmup_steps
+            self.warmup_begin_lr = warmup_begin_lr
+            self.max_steps = self.max_update - self.warmup_steps
+
+        def get_warmup_lr(self, epoch):
+            increase = (self.base_lr_orig - self.warmup_begin_lr) \
+                * float(epoch) / float(self.warmup_steps)
+            return self.warmup_begin_lr + increase
+
+        def __call__(self, epoch):
+            if epoch < self.warmup_steps:
+                return self.get_warmup_lr(epoch)
+            if epoch <= self.max_update:
+                self.base_lr = self.final_lr + (
+                    self.base_lr_orig - self.final_lr) * (1 + math.cos(
+                        math.pi * (epoch - self.warmup_steps) / self.max_steps)) / 2
+            return self.base_lr
+
+    scheduler = CosineScheduler(max_update=20, base_lr=0.3, final_lr=0.01)
+    print([round(scheduler(t), 6) for t in range(0, 30, 3)])
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr=0.3)
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler)
+    scheduler = CosineScheduler(20, warmup_steps=5, base_lr=0.3, final_lr=0.01)
+    print([round(scheduler(t), 6) for t in range(0, 30, 3)])
+    net = net_fn()
+    trainer = torch.optim.SGD(net.parameters(), lr=0.3)
+    train(net, train_iter, test_iter, num_epochs, loss, trainer, device, scheduler)
+    finals["cosine.conv"] = net[0].weight
+    return finals
+
+
+def d2l_modern_rnns(torch):
+    """d2l-ai/d2l-en chapter_recurrent-modern (lstm.md, gru.md, deep-rnn.md, bi-rnn.md,
+    machine-translation-and-dataset.md, encoder-decoder.md, seq2seq.md, PyTorch tabs):
+    LSTMScratch and GRUScratch (triples of nn.Parameter made by lambdas, the gates step by
+    step), nn.LSTM and nn.GRU in the book's RNN/RNNLM classes, StackedRNNScratch (an
+    nn.Sequential of RNNScratch, torch.stack of each layer's outputs), a 2-layer GRU,
+    BiRNNScratch (reversed(inputs), torch.cat of both directions) and the bidirectional
+    GRU, then MTFraEng (a made-up English-French text: preprocessing, <eos>/<bos>/<pad>,
+    valid lengths), the Seq2Seq encoder and decoder (nn.Embedding with int64 and int32
+    indices, init_seq2seq reaching nn.GRU's _flat_weights_names, the context repeated and
+    concatenated, LazyLinear, swapaxes), the masked loss, Adam, predict_step and bleu.
+    The book trains 50 epochs on The Time Machine and 30 on the Tatoeba pairs; here 2 and 12."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+
+    class RNNScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.W_xh = nn.Parameter(torch.randn(num_inputs, num_hiddens) * sigma)
+            self.W_hh = nn.Parameter(torch.randn(num_hiddens, num_hiddens) * sigma)
+            self.b_h = nn.Parameter(torch.zeros(num_hiddens))
+
+        def forward(self, inputs, state=None):
+            if state is None:
+                state = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+            else:
+                state, = state
+            outputs = []
+            for X in inputs:
+                state = torch.tanh(torch.matmul(X, self.W_xh) +
+                                   torch.matmul(state, self.W_hh) + self.b_h)
+                outputs.append(state)
+            return outputs, state
+
+    class RNNLMScratch(d2l.Classifier):
+        def __init__(self, rnn, vocab_size, lr=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.init_params()
+
+        def init_params(self):
+            self.W_hq = nn.Parameter(
+                torch.randn(self.rnn.num_hiddens, self.vocab_size) * self.rnn.sigma)
+            self.b_q = nn.Parameter(torch.zeros(self.vocab_size))
+
+        def training_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('ppl', torch.exp(l), train=True)
+            return l
+
+        def validation_step(self, batch):
+            l = self.loss(self(*batch[:-1]), batch[-1])
+            self.plot('ppl', torch.exp(l), train=False)
+
+        def one_hot(self, X):
+            return torch.nn.functional.one_hot(X.T, self.vocab_size).type(torch.float32)
+
+        def output_layer(self, rnn_outputs):
+            outputs = [torch.matmul(H, self.W_hq) + self.b_q for H in rnn_outputs]
+            return torch.stack(outputs, 1)
+
+        def forward(self, X, state=None):
+            embs = self.one_hot(X)
+            rnn_outputs, _ = self.rnn(embs, state)
+            return self.output_layer(rnn_outputs)
+
+        def predict(self, prefix, num_preds, vocab, device=None):
+            state, outputs = None, [vocab[prefix[0]]]
+            for i in range(len(prefix) + num_preds - 1):
+                X = torch.tensor([[outputs[-1]]], device=device)
+                embs = self.one_hot(X)
+                rnn_outputs, state = self.rnn(embs, state)
+                if i < len(prefix) - 1:
+                    outputs.append(vocab[prefix[i + 1]])
+                else:
+                    Y = self.output_layer(rnn_outputs)
+                    outputs.append(int(Y.argmax(axis=2).reshape(1)))
+            return ''.join([vocab.idx_to_token[i] for i in outputs])
+
+    class RNN(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens):
+            super().__init__()
+            self.save_hyperparameters()
+            self.rnn = nn.RNN(num_inputs, num_hiddens)
+
+        def forward(self, inputs, H=None):
+            return self.rnn(inputs, H)
+
+    class RNNLM(RNNLMScratch):
+        def init_params(self):
+            self.linear = nn.LazyLinear(self.vocab_size)
+
+        def output_layer(self, hiddens):
+            return self.linear(hiddens).swapaxes(0, 1)
+
+    class LSTMScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            init_weight = lambda *shape: nn.Parameter(torch.randn(*shape) * sigma)
+            triple = lambda: (init_weight(num_inputs, num_hiddens),
+                              init_weight(num_hiddens, num_hiddens),
+                              nn.Parameter(torch.zeros(num_hiddens)))
+            self.W_xi, self.W_hi, self.b_i = triple()
+            self.W_xf, self.W_hf, self.b_f = triple()
+            self.W_xo, self.W_ho, self.b_o = triple()
+            self.W_xc, self.W_hc, self.b_c = triple()
+
+        def forward(self, inputs, H_C=None):
+            if H_C is None:
+                H = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+                C = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+            else:
+                H, C = H_C
+            outputs = []
+            for X in inputs:
+                I = torch.sigmoid(torch.matmul(X, self.W_xi) +
+                                  torch.matmul(H, self.W_hi) + self.b_i)
+                F = torch.sigmoid(torch.matmul(X, self.W_xf) +
+                                  torch.matmul(H, self.W_hf) + self.b_f)
+                O = torch.sigmoid(torch.matmul(X, self.W_xo) +
+                                  torch.matmul(H, self.W_ho) + self.b_o)
+                C_tilde = torch.tanh(torch.matmul(X, self.W_xc) +
+                                     torch.matmul(H, self.W_hc) + self.b_c)
+                C = F * C + I * C_tilde
+                H = O * torch.tanh(C)
+                outputs.append(H)
+            return outputs, (H, C)
+
+    data = d2l.TimeMachine(batch_size=64, num_steps=16)
+    lstm = LSTMScratch(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLMScratch(lstm, vocab_size=len(data.vocab), lr=4)
+    trainer = d2l.Trainer(max_epochs=2, gradient_clip_val=1)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab))
+    finals = {"lstm.scratch.W_xc": lstm.W_xc}
+
+    class LSTM(RNN):
+        def __init__(self, num_inputs, num_hiddens):
+            d2l.Module.__init__(self)
+            self.save_hyperparameters()
+            self.rnn = nn.LSTM(num_inputs, num_hiddens)
+
+        def forward(self, inputs, H_C=None):
+            return self.rnn(inputs, H_C)
+
+    lstm = LSTM(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLM(lstm, vocab_size=len(data.vocab), lr=4)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab))
+    finals["lstm.weight_hh"] = lstm.rnn.weight_hh_l0
+
+    class GRUScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            init_weight = lambda *shape: nn.Parameter(torch.randn(*shape) * sigma)
+            triple = lambda: (init_weight(num_inputs, num_hiddens),
+                              init_weight(num_hiddens, num_hiddens),
+                              nn.Parameter(torch.zeros(num_hiddens)))
+            self.W_xz, self.W_hz, self.b_z = triple()
+            self.W_xr, self.W_hr, self.b_r = triple()
+            self.W_xh, self.W_hh, self.b_h = triple()
+
+        def forward(self, inputs, H=None):
+            if H is None:
+                H = torch.zeros((inputs.shape[1], self.num_hiddens), device=inputs.device)
+            outputs = []
+            for X in inputs:
+                Z = torch.sigmoid(torch.matmul(X, self.W_xz) +
+                                  torch.matmul(H, self.W_hz) + self.b_z)
+                R = torch.sigmoid(torch.matmul(X, self.W_xr) +
+                                  torch.matmul(H, self.W_hr) + self.b_r)
+                H_tilde = torch.tanh(torch.matmul(X, self.W_xh) +
+                                     torch.matmul(R * H, self.W_hh) + self.b_h)
+                H = Z * H + (1 - Z) * H_tilde
+                outputs.append(H)
+            return outputs, H
+
+    gru = GRUScratch(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLMScratch(gru, vocab_size=len(data.vocab), lr=4)
+    trainer.fit(model, data)
+    finals["gru.scratch.W_hh"] = gru.W_hh
+
+    class GRU(RNN):
+        def __init__(self, num_inputs, num_hiddens, num_layers=1, dropout=0):
+            d2l.Module.__init__(self)
+            self.save_hyperparameters()
+            self.rnn = nn.GRU(num_inputs, num_hiddens, num_layers, dropout=dropout)
+
+    gru = GRU(num_inputs=len(data.vocab), num_hiddens=32)
+    model = RNNLM(gru, vocab_size=len(data.vocab), lr=4)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab))
+
+    class StackedRNNScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, num_layers, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.rnns = nn.Sequential(*[RNNScratch(
+                num_inputs if i == 0 else num_hiddens, num_hiddens, sigma)
+                for i in range(num_layers)])
+
+        def forward(self, inputs, Hs=None):
+            outputs = inputs
+            if Hs is None:
+                Hs = [None] * self.num_layers
+            for i in range(self.num_layers):
+                outputs, Hs[i] = self.rnns[i](outputs, Hs[i])
+                outputs = torch.stack(outputs, 0)
+            return outputs, Hs
+
+    rnn_block = StackedRNNScratch(num_inputs=len(data.vocab), num_hiddens=32, num_layers=2)
+    model = RNNLMScratch(rnn_block, vocab_size=len(data.vocab), lr=2)
+    trainer.fit(model, data)
+    gru = GRU(num_inputs=len(data.vocab), num_hiddens=32, num_layers=2)
+    model = RNNLM(gru, vocab_size=len(data.vocab), lr=2)
+    trainer.fit(model, data)
+    print(model.predict('it has', 20, data.vocab), gru.rnn)
+    finals["deep.gru"] = gru.rnn.weight_ih_l1
+
+    class BiRNNScratch(d2l.Module):
+        def __init__(self, num_inputs, num_hiddens, sigma=0.01):
+            super().__init__()
+            self.save_hyperparameters()
+            self.f_rnn = RNNScratch(num_inputs, num_hiddens, sigma)
+            self.b_rnn = RNNScratch(num_inputs, num_hiddens, sigma)
+            self.num_hiddens *= 2
+
+        def forward(self, inputs, Hs=None):
+            f_H, b_H = Hs if Hs is not None else (None, None)
+            f_outputs, f_H = self.f_rnn(inputs, f_H)
+            b_outputs, b_H = self.b_rnn(reversed(inputs), b_H)
+            outputs = [torch.cat((f, b), -1) for f, b in zip(
+                f_outputs, reversed(b_outputs))]
+            return outputs, (f_H, b_H)
+
+    bi_rnn = BiRNNScratch(num_inputs=len(data.vocab), num_hiddens=8)
+    outputs, (f_H, b_H) = bi_rnn(torch.ones((4, 2, len(data.vocab))))
+    print(len(outputs), outputs[0].shape, outputs[1][0, :3], outputs[1][0, 8:11])
+
+    class BiGRU(RNN):
+        def __init__(self, num_inputs, num_hiddens):
+            d2l.Module.__init__(self)
+            self.save_hyperparameters()
+            self.rnn = nn.GRU(num_inputs, num_hiddens, bidirectional=True)
+            self.num_hiddens *= 2
+
+    bi_gru = BiGRU(num_inputs=len(data.vocab), num_hiddens=8)
+    out, H = bi_gru(torch.ones((4, 2, len(data.vocab))))
+    print(out.shape, H.shape, out[1, 0, :3], bi_gru.num_hiddens)
+
+    class MTFraEng(d2l.DataModule):
+        def _download(self):
+            lines = [f"{a}\t{b}" for a, b in FRA_ENG]
+            lines += [f"{a[:-2].capitalize()} {c}\t{b[:-2]} {d}" for a, b in FRA_ENG
+                      for c, d in (("?", "?"), ("!", "!"))]
+            return "\n".join(lines * 2).replace("!", "\u202f!", 3)
+
+        def _preprocess(self, text):
+            text = text.replace('\u202f', ' ').replace('\xa0', ' ')
+            no_space = lambda char, prev_char: char in ',.!?' and prev_char != ' '
+            out = [' ' + char if i > 0 and no_space(char, text[i - 1]) else char
+                   for i, char in enumerate(text.lower())]
+            return ''.join(out)
+
+        def _tokenize(self, text, max_examples=None):
+            src, tgt = [], []
+            for i, line in enumerate(text.split('\n')):
+                if max_examples and i > max_examples:
+                    break
+                parts = line.split('\t')
+                if len(parts) == 2:
+                    src.append([t for t in f'{parts[0]} <eos>'.split(' ') if t])
+                    tgt.append([t for t in f'{parts[1]} <eos>'.split(' ') if t])
+            return src, tgt
+
+        def __init__(self, batch_size, num_steps=9, num_train=64, num_val=26):
+            super().__init__()
+            self.save_hyperparameters()
+            self.arrays, self.src_vocab, self.tgt_vocab = self._build_arrays(
+                self._download())
+
+        def _build_arrays(self, raw_text, src_vocab=None, tgt_vocab=None):
+            def _build_array(sentences, vocab, is_tgt=False):
+                pad_or_trim = lambda seq, t: (
+                    seq[:t] if len(seq) > t else seq + ['<pad>'] * (t - len(seq)))
+                sentences = [pad_or_trim(s, self.num_steps) for s in sentences]
+                if is_tgt:
+                    sentences = [['<bos>'] + s for s in sentences]
+                if vocab is None:
+                    vocab = d2l.Vocab(sentences, min_freq=2)
+                array = torch.tensor([vocab[s] for s in sentences])
+                valid_len = (array != vocab['<pad>']).type(torch.int32).sum(1)
+                return array, vocab, valid_len
+            src, tgt = self._tokenize(self._preprocess(raw_text),
+                                      self.num_train + self.num_val)
+            src_array, src_vocab, src_valid_len = _build_array(src, src_vocab)
+            tgt_array, tgt_vocab, _ = _build_array(tgt, tgt_vocab, True)
+            return ((src_array, tgt_array[:, :-1], src_valid_len, tgt_array[:, 1:]),
+                    src_vocab, tgt_vocab)
+
+        def get_dataloader(self, train):
+            idx = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader(self.arrays, train, idx)
+
+        def build(self, src_sentences, tgt_sentences):
+            raw_text = '\n'.join([src + '\t' + tgt for src, tgt in zip(
+                src_sentences, tgt_sentences)])
+            arrays, _, _ = self._build_arrays(raw_text, self.src_vocab, self.tgt_vocab)
+            return arrays
+
+    data = MTFraEng(batch_size=3)
+    src, tgt, src_valid_len, label = next(iter(data.train_dataloader()))
+    print('source:', src.type(torch.int32))
+    print('decoder input:', tgt.type(torch.int32))
+    print('source len excluding pad:', src_valid_len.type(torch.int32))
+    print('label:', label.type(torch.int32))
+    src, tgt, _, _ = data.build(['hi .'], ['salut .'])
+    print('source:', data.src_vocab.to_tokens(src[0].type(torch.int32)))
+    print('target:', data.tgt_vocab.to_tokens(tgt[0].type(torch.int32)))
+
+    class Encoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, X, *args):
+            raise NotImplementedError
+
+    class Decoder(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def init_state(self, enc_all_outputs, *args):
+            raise NotImplementedError
+
+        def forward(self, X, state):
+            raise NotImplementedError
+
+    class EncoderDecoder(d2l.Classifier):
+        def __init__(self, encoder, decoder):
+            super().__init__()
+            self.encoder = encoder
+            self.decoder = decoder
+
+        def forward(self, enc_X, dec_X, *args):
+            enc_all_outputs = self.encoder(enc_X, *args)
+            dec_state = self.decoder.init_state(enc_all_outputs, *args)
+            return self.decoder(dec_X, dec_state)[0]
+
+        def predict_step(self, batch, device, num_steps, save_attention_weights=False):
+            batch = [a.to(device) for a in batch]
+            src, tgt, src_valid_len, _ = batch
+            enc_all_outputs = self.encoder(src, src_valid_len)
+            dec_state = self.decoder.init_state(enc_all_outputs, src_valid_len)
+            outputs, attention_weights = [tgt[:, (0)].unsqueeze(1), ], []
+            for _ in range(num_steps):
+                Y, dec_state = self.decoder(outputs[-1], dec_state)
+                outputs.append(Y.argmax(2))
+                if save_attention_weights:
+                    attention_weights.append(self.decoder.attention_weights)
+            return torch.cat(outputs[1:], 1), attention_weights
+
+    def init_seq2seq(module):
+        if type(module) == nn.Linear:
+            nn.init.xavier_uniform_(module.weight)
+        if type(module) == nn.GRU:
+            for param in module._flat_weights_names:
+                if "weight" in param:
+                    nn.init.xavier_uniform_(module._parameters[param])
+
+    class Seq2SeqEncoder(Encoder):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = GRU(embed_size, num_hiddens, num_layers, dropout)
+            self.apply(init_seq2seq)
+
+        def forward(self, X, *args):
+            embs = self.embedding(X.t().type(torch.int64))
+            outputs, state = self.rnn(embs)
+            return outputs, state
+
+    vocab_size, embed_size, num_hiddens, num_layers = 10, 8, 16, 2
+    batch_size, num_steps = 4, 9
+    encoder = Seq2SeqEncoder(vocab_size, embed_size, num_hiddens, num_layers)
+    X = torch.zeros((batch_size, num_steps))
+    enc_outputs, enc_state = encoder(X)
+    print(enc_outputs.shape, enc_state.shape, enc_state[1, 0, :4])
+
+    class Seq2SeqDecoder(Decoder):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = GRU(embed_size + num_hiddens, num_hiddens, num_layers, dropout)
+            self.dense = nn.LazyLinear(vocab_size)
+            self.apply(init_seq2seq)
+
+        def init_state(self, enc_all_outputs, *args):
+            return enc_all_outputs
+
+        def forward(self, X, state):
+            embs = self.embedding(X.t().type(torch.int32))
+            enc_output, hidden_state = state
+            context = enc_output[-1]
+            context = context.repeat(embs.shape[0], 1, 1)
+            embs_and_context = torch.cat((embs, context), -1)
+            outputs, hidden_state = self.rnn(embs_and_context, hidden_state)
+            outputs = self.dense(outputs).swapaxes(0, 1)
+            return outputs, [enc_output, hidden_state]
+
+    decoder = Seq2SeqDecoder(vocab_size, embed_size, num_hiddens, num_layers)
+    state = decoder.init_state(encoder(X))
+    dec_outputs, state = decoder(X, state)
+    print(dec_outputs.shape, state[1].shape, dec_outputs[0, 0, :4])
+
+    class Seq2Seq(EncoderDecoder):
+        def __init__(self, encoder, decoder, tgt_pad, lr):
+            super().__init__(encoder, decoder)
+            self.save_hyperparameters()
+
+        def validation_step(self, batch):
+            Y_hat = self(*batch[:-1])
+            self.plot('loss', self.loss(Y_hat, batch[-1]), train=False)
+
+        def configure_optimizers(self):
+            return torch.optim.Adam(self.parameters(), lr=self.lr)
+
+        def loss(self, Y_hat, Y):
+            l = super(Seq2Seq, self).loss(Y_hat, Y, averaged=False)
+            mask = (Y.reshape(-1) != self.tgt_pad).type(torch.float32)
+            return (l * mask).sum() / mask.sum()
+
+    data = MTFraEng(batch_size=16)
+    embed_size, num_hiddens, num_layers, dropout = 16, 16, 2, 0.2
+    encoder = Seq2SeqEncoder(len(data.src_vocab), embed_size, num_hiddens, num_layers, dropout)
+    decoder = Seq2SeqDecoder(len(data.tgt_vocab), embed_size, num_hiddens, num_layers, dropout)
+    model = Seq2Seq(encoder, decoder, tgt_pad=data.tgt_vocab['<pad>'], lr=0.02)
+    trainer = d2l.Trainer(max_epochs=12, gradient_clip_val=1)
+    trainer.fit(model, data)
+
+    def bleu(pred_seq, label_seq, k):
+        pred_tokens, label_tokens = pred_seq.split(' '), label_seq.split(' ')
+        len_pred, len_label = len(pred_tokens), len(label_tokens)
+        score = math.exp(min(0, 1 - len_label / len_pred))
+        for n in range(1, min(k, len_pred) + 1):
+            num_matches, label_subs = 0, collections.defaultdict(int)
+            for i in range(len_label - n + 1):
+                label_subs[' '.join(label_tokens[i: i + n])] += 1
+            for i in range(len_pred - n + 1):
+                if label_subs[' '.join(pred_tokens[i: i + n])] > 0:
+                    num_matches += 1
+                    label_subs[' '.join(pred_tokens[i: i + n])] -= 1
+            score *= math.pow(num_matches / (len_pred - n + 1), math.pow(0.5, n))
+        return score
+
+    engs = ['go .', 'i lost .', 'he\'s calm .', 'i\'m home .']
+    fras = ['va !', 'j\'ai perdu .', 'il est calme .', 'je suis chez moi .']
+    preds, _ = model.predict_step(data.build(engs, fras), torch.device('cpu'), data.num_steps)
+    for en, fr, p in zip(engs, fras, preds):
+        translation = []
+        for token in data.tgt_vocab.to_tokens(p):
+            if token == '<eos>':
+                break
+            translation.append(token)
+        print(f'{en} => {translation}, bleu,', f'{bleu(" ".join(translation), fr, k=2):.3f}')
+    finals["seq2seq.dense"] = decoder.dense.weight
+    finals["seq2seq.embedding.grad"] = encoder.embedding.weight.grad
+    return finals
+
+
+def d2l_classic_chapters(torch):
+    """d2l-ai/d2l-en d2l/torch.py as saved by the book's 0.x editions (chapter_linear-
+    networks/softmax-regression-scratch.md and -concise.md, chapter_multilayer-perceptrons/
+    underfit-overfit.md, chapter_recurrent-neural-networks/rnn-scratch.md and rnn-
+    concise.md, chapter_recurrent-modern/seq2seq.md, PyTorch tabs): train_epoch_ch3 with a
+    hand-written updater (d2l.sgd: param.data.sub_, param.grad.data.zero_()) and with
+    torch.optim (isinstance(updater, torch.optim.Optimizer), y.size().numel()), Accumulator,
+    evaluate_accuracy, polynomial features from NumPy (np.power, math.gamma) turned into
+    float32 tensors and fitted by nn.Linear(bias=False) with evaluate_loss,
+    RNNModelScratch with get_params/init_rnn_state/rnn functions, seq_data_iter_random and
+    seq_data_iter_sequential, grad_clipping, train_epoch_ch8 (state.detach_(), Y.T.reshape,
+    l * d2l.size(y)), predict_ch8, RNNModel around nn.RNN/nn.GRU, and seq2seq with
+    MaskedSoftmaxCELoss (a CrossEntropyLoss subclass that sets self.reduction = 'none' in
+    forward), xavier_init_weights through nn.GRU's _flat_weights_names and train_seq2seq
+    with Adam. Offline: FashionMNIST, The Time Machine and fra-eng are the stand-ins used
+    by the other d2l programs; the plots and timings are left out."""
+    nn, F = torch.nn, torch.nn.functional
+    data = torch.utils.data
+
+    def load_array(data_arrays, batch_size, is_train=True):
+        dataset = data.TensorDataset(*data_arrays)
+        return data.DataLoader(dataset, batch_size, shuffle=is_train)
+
+    def load_data_fashion_mnist(batch_size):
+        return (data.DataLoader(image_dataset(torch, 300, seed=1), batch_size, shuffle=True,
+                                num_workers=4),
+                data.DataLoader(image_dataset(torch, 100, seed=2), batch_size, shuffle=False,
+                                num_workers=4))
+
+    class Accumulator:
+        def __init__(self, n):
+            self.data = [0.0] * n
+
+        def add(self, *args):
+            self.data = [a + float(b) for a, b in zip(self.data, args)]
+
+        def reset(self):
+            self.data = [0.0] * len(self.data)
+
+        def __getitem__(self, idx):
+            return self.data[idx]
+
+    def accuracy(y_hat, y):
+        if len(y_hat.shape) > 1 and y_hat.shape[1] > 1:
+            y_hat = y_hat.argmax(axis=1)
+        cmp = y_hat.type(y.dtype) == y
+        return float(cmp.type(y.dtype).sum())
+
+    def evaluate_accuracy(net, data_iter):
+        if isinstance(net, torch.nn.Module):
+            net.eval()
+        metric = Accumulator(2)
+        with torch.no_grad():
+            for X, y in data_iter:
+                metric.add(accuracy(net(X), y), y.numel())
+        return metric[0] / metric[1]
+
+    def train_epoch_ch3(net, train_iter, loss, updater):
+        if isinstance(net, torch.nn.Module):
+            net.train()
+        metric = Accumulator(3)
+        for X, y in train_iter:
+            y_hat = net(X)
+            l = loss(y_hat, y)
+            if isinstance(updater, torch.optim.Optimizer):
+                updater.zero_grad()
+                l.mean().backward()
+                updater.step()
+                metric.add(float(l.sum()), accuracy(y_hat, y), y.size().numel())
+            else:
+                l.sum().backward()
+                updater(X.shape[0])
+                metric.add(float(l.sum()), accuracy(y_hat, y), y.numel())
+        return metric[0] / metric[2], metric[1] / metric[2]
+
+    def train_ch3(net, train_iter, test_iter, loss, num_epochs, updater):
+        for epoch in range(num_epochs):
+            train_metrics = train_epoch_ch3(net, train_iter, loss, updater)
+            test_acc = evaluate_accuracy(net, test_iter)
+            print(epoch + 1, train_metrics + (test_acc,))
+
+    def sgd(params, lr, batch_size):
+        with torch.no_grad():
+            for param in params:
+                param -= lr * param.grad / batch_size
+                param.grad.zero_()
+
+    batch_size = 64
+    train_iter, test_iter = load_data_fashion_mnist(batch_size)
+    num_inputs, num_outputs = 784, 10
+    W = torch.normal(0, 0.01, size=(num_inputs, num_outputs), requires_grad=True)
+    b = torch.zeros(num_outputs, requires_grad=True)
+
+    def softmax(X):
+        X_exp = torch.exp(X)
+        partition = X_exp.sum(1, keepdim=True)
+        return X_exp / partition
+
+    def net(X):
+        return softmax(torch.matmul(X.reshape((-1, W.shape[0])), W) + b)
+
+    def cross_entropy(y_hat, y):
+        return - torch.log(y_hat[range(len(y_hat)), y])
+
+    y = torch.tensor([0, 2])
+    y_hat = torch.tensor([[0.1, 0.3, 0.6], [0.3, 0.2, 0.5]])
+    print(cross_entropy(y_hat, y), accuracy(y_hat, y) / len(y), evaluate_accuracy(net, test_iter))
+    lr = 0.1
+
+    def updater(batch_size):
+        return sgd([W, b], lr, batch_size)
+
+    train_ch3(net, train_iter, test_iter, cross_entropy, 2, updater)
+    finals = {"ch3.W": W}
+
+    net = nn.Sequential(nn.Flatten(), nn.Linear(784, 10))
+
+    def init_weights(m):
+        if type(m) == nn.Linear:
+            nn.init.normal_(m.weight, std=0.01)
+
+    net.apply(init_weights)
+    loss = nn.CrossEntropyLoss(reduction='none')
+    trainer = torch.optim.SGD(net.parameters(), lr=0.1)
+    train_ch3(net, train_iter, test_iter, loss, 2, trainer)
+    finals["ch3.concise"] = net[1].weight
+
+    rng = np.random.RandomState(4)
+    max_degree = 20
+    n_train, n_test = 100, 100
+    true_w = np.zeros(max_degree)
+    true_w[0:4] = np.array([5, 1.2, -3.4, 5.6])
+    features = rng.normal(size=(n_train + n_test, 1))
+    rng.shuffle(features)
+    poly_features = np.power(features, np.arange(max_degree).reshape(1, -1))
+    for i in range(max_degree):
+        poly_features[:, i] /= math.gamma(i + 1)
+    labels = np.dot(poly_features, true_w)
+    labels += rng.normal(scale=0.1, size=labels.shape)
+    true_w, features, poly_features, labels = [torch.tensor(x, dtype=torch.float32)
+                                               for x in [true_w, features, poly_features, labels]]
+    print(features[:2], poly_features[:2, :4], labels[:2])
+
+    def evaluate_loss(net, data_iter, loss):
+        metric = Accumulator(2)
+        for X, y in data_iter:
+            out = net(X)
+            y = y.reshape(out.shape)
+            l = loss(out, y)
+            metric.add(l.sum(), l.numel())
+        return metric[0] / metric[1]
+
+    def train(train_features, test_features, train_labels, test_labels, num_epochs=100):
+        loss = nn.MSELoss(reduction='none')
+        input_shape = train_features.shape[-1]
+        net = nn.Sequential(nn.Linear(input_shape, 1, bias=False))
+        batch_size = min(10, train_labels.shape[0])
+        train_iter = load_array((train_features, train_labels.reshape(-1, 1)), batch_size)
+        test_iter = load_array((test_features, test_labels.reshape(-1, 1)), batch_size,
+                               is_train=False)
+        trainer = torch.optim.SGD(net.parameters(), lr=0.01)
+        for epoch in range(num_epochs):
+            train_epoch_ch3(net, train_iter, loss, trainer)
+            if epoch == 0 or (epoch + 1) % 20 == 0:
+                print(epoch + 1, evaluate_loss(net, train_iter, loss),
+                      evaluate_loss(net, test_iter, loss))
+        print('weight:', net[0].weight.data.numpy())
+        return net[0].weight
+
+    finals["poly.third"] = train(poly_features[:n_train, :4], poly_features[n_train:, :4],
+                                 labels[:n_train], labels[n_train:])
+    train(poly_features[:n_train, :2], poly_features[n_train:, :2],
+          labels[:n_train], labels[n_train:], num_epochs=40)
+
+    text = " ".join(names()) + " the time traveller for so it will be convenient to speak"
+    tokens = list(re.sub('[^A-Za-z]+', ' ', text).strip().lower())
+    counter = collections.Counter(tokens)
+    idx_to_token = ['<unk>'] + [t for t, _ in sorted(counter.items(), key=lambda x: x[1],
+                                                     reverse=True)]
+    token_to_idx = {t: i for i, t in enumerate(idx_to_token)}
+    corpus = [token_to_idx[t] for t in tokens]
+    vocab_size = len(idx_to_token)
+
+    def seq_data_iter_random(corpus, batch_size, num_steps):
+        corpus = corpus[random.randint(0, num_steps - 1):]
+        num_subseqs = (len(corpus) - 1) // num_steps
+        initial_indices = list(range(0, num_subseqs * num_steps, num_steps))
+        random.shuffle(initial_indices)
+
+        def data(pos):
+            return corpus[pos: pos + num_steps]
+
+        num_batches = num_subseqs // batch_size
+        for i in range(0, batch_size * num_batches, batch_size):
+            initial_indices_per_batch = initial_indices[i: i + batch_size]
+            X = [data(j) for j in initial_indices_per_batch]
+            Y = [data(j + 1) for j in initial_indices_per_batch]
+            yield torch.tensor(X), torch.tensor(Y)
+
+    def seq_data_iter_sequential(corpus, batch_size, num_steps):
+        offset = random.randint(0, num_steps)
+        num_tokens = ((len(corpus) - offset - 1) // batch_size) * batch_size
+        Xs = torch.tensor(corpus[offset: offset + num_tokens])
+        Ys = torch.tensor(corpus[offset + 1: offset + 1 + num_tokens])
+        Xs, Ys = Xs.reshape(batch_size, -1), Ys.reshape(batch_size, -1)
+        num_batches = Xs.shape[1] // num_steps
+        for i in range(0, num_steps * num_batches, num_steps):
+            X = Xs[:, i: i + num_steps]
+            Y = Ys[:, i: i + num_steps]
+            yield X, Y
+
+    my_seq = list(range(35))
+    for X, Y in seq_data_iter_random(my_seq, batch_size=2, num_steps=5):
+        print('X: ', X, '\nY:', Y)
+    for X, Y in seq_data_iter_sequential(my_seq, batch_size=2, num_steps=5):
+        print('X: ', X, '\nY:', Y)
+
+    def get_params(vocab_size, num_hiddens, device):
+        num_inputs = num_outputs = vocab_size
+
+        def normal(shape):
+            return torch.randn(size=shape, device=device) * 0.01
+
+        W_xh = normal((num_inputs, num_hiddens))
+        W_hh = normal((num_hiddens, num_hiddens))
+        b_h = torch.zeros(num_hiddens, device=device)
+        W_hq = normal((num_hiddens, num_outputs))
+        b_q = torch.zeros(num_outputs, device=device)
+        params = [W_xh, W_hh, b_h, W_hq, b_q]
+        for param in params:
+            param.requires_grad_(True)
+        return params
+
+    def init_rnn_state(batch_size, num_hiddens, device):
+        return (torch.zeros((batch_size, num_hiddens), device=device), )
+
+    def rnn(inputs, state, params):
+        W_xh, W_hh, b_h, W_hq, b_q = params
+        H, = state
+        outputs = []
+        for X in inputs:
+            H = torch.tanh(torch.mm(X, W_xh) + torch.mm(H, W_hh) + b_h)
+            Y = torch.mm(H, W_hq) + b_q
+            outputs.append(Y)
+        return torch.cat(outputs, dim=0), (H,)
+
+    class RNNModelScratch:
+        def __init__(self, vocab_size, num_hiddens, device, get_params, init_state,
+                     forward_fn):
+            self.vocab_size, self.num_hiddens = vocab_size, num_hiddens
+            self.params = get_params(vocab_size, num_hiddens, device)
+            self.init_state, self.forward_fn = init_state, forward_fn
+
+        def __call__(self, X, state):
+            X = F.one_hot(X.T, self.vocab_size).type(torch.float32)
+            return self.forward_fn(X, state, self.params)
+
+        def begin_state(self, batch_size, device):
+            return self.init_state(batch_size, self.num_hiddens, device)
+
+    device = torch.device('cpu')
+    num_hiddens = 32
+    net = RNNModelScratch(vocab_size, num_hiddens, device, get_params, init_rnn_state, rnn)
+    X = torch.arange(10).reshape((2, 5))
+    state = net.begin_state(X.shape[0], device)
+    Y, new_state = net(X.to(device), state)
+    print(Y.shape, len(new_state), new_state[0].shape)
+
+    def predict_ch8(prefix, num_preds, net, vocab, device):
+        state = net.begin_state(batch_size=1, device=device)
+        outputs = [token_to_idx[prefix[0]]]
+        get_input = lambda: torch.tensor([outputs[-1]], device=device).reshape((1, 1))
+        for y in prefix[1:]:
+            _, state = net(get_input(), state)
+            outputs.append(token_to_idx[y])
+        for _ in range(num_preds):
+            y, state = net(get_input(), state)
+            outputs.append(int(y.argmax(dim=1).reshape(1)))
+        return ''.join([idx_to_token[i] for i in outputs])
+
+    print(predict_ch8('time traveller ', 10, net, None, device))
+
+    def grad_clipping(net, theta):
+        if isinstance(net, nn.Module):
+            params = [p for p in net.parameters() if p.requires_grad]
+        else:
+            params = net.params
+        norm = torch.sqrt(sum(torch.sum((p.grad ** 2)) for p in params))
+        if norm > theta:
+            for param in params:
+                param.grad[:] *= theta / norm
+
+    def train_epoch_ch8(net, train_iter, loss, updater, device, use_random_iter):
+        state = None
+        metric = Accumulator(2)
+        for X, Y in train_iter:
+            if state is None or use_random_iter:
+                state = net.begin_state(batch_size=X.shape[0], device=device)
+            else:
+                if isinstance(net, nn.Module) and not isinstance(state, tuple):
+                    state.detach_()
+                else:
+                    for s in state:
+                        s.detach_()
+            y = Y.T.reshape(-1)
+            X, y = X.to(device), y.to(device)
+            y_hat, state = net(X, state)
+            l = loss(y_hat, y.long()).mean()
+            if isinstance(updater, torch.optim.Optimizer):
+                updater.zero_grad()
+                l.backward()
+                grad_clipping(net, 1)
+                updater.step()
+            else:
+                l.backward()
+                grad_clipping(net, 1)
+                updater(batch_size=1)
+            metric.add(l * y.numel(), y.numel())
+        return math.exp(metric[0] / metric[1])
+
+    def train_ch8(net, lr, num_epochs, device, use_random_iter=False):
+        loss = nn.CrossEntropyLoss()
+        if isinstance(net, nn.Module):
+            updater = torch.optim.SGD(net.parameters(), lr)
+        else:
+            updater = lambda batch_size: sgd(net.params, lr, batch_size)
+        predict = lambda prefix: predict_ch8(prefix, 20, net, None, device)
+        for epoch in range(num_epochs):
+            iterator = (seq_data_iter_random if use_random_iter
+                        else seq_data_iter_sequential)(corpus, 32, 35)
+            ppl = train_epoch_ch8(net, iterator, loss, updater, device, use_random_iter)
+        print(f'perplexity {ppl:.1f}')
+        print(predict('time traveller'))
+        print(predict('traveller'))
+
+    train_ch8(net, 1, 3, device)
+    finals["ch8.W_hq"] = net.params[3]
+    net = RNNModelScratch(vocab_size, num_hiddens, device, get_params, init_rnn_state, rnn)
+    train_ch8(net, 1, 3, device, use_random_iter=True)
+
+    class RNNModel(nn.Module):
+        def __init__(self, rnn_layer, vocab_size, **kwargs):
+            super(RNNModel, self).__init__(**kwargs)
+            self.rnn = rnn_layer
+            self.vocab_size = vocab_size
+            self.num_hiddens = self.rnn.hidden_size
+            if not self.rnn.bidirectional:
+                self.num_directions = 1
+                self.linear = nn.Linear(self.num_hiddens, self.vocab_size)
+            else:
+                self.num_directions = 2
+                self.linear = nn.Linear(self.num_hiddens * 2, self.vocab_size)
+
+        def forward(self, inputs, state):
+            X = F.one_hot(inputs.T.long(), self.vocab_size)
+            X = X.to(torch.float32)
+            Y, state = self.rnn(X, state)
+            output = self.linear(Y.reshape((-1, Y.shape[-1])))
+            return output, state
+
+        def begin_state(self, device, batch_size=1):
+            if not isinstance(self.rnn, nn.LSTM):
+                return torch.zeros((self.num_directions * self.rnn.num_layers,
+                                    batch_size, self.num_hiddens), device=device)
+            else:
+                return (torch.zeros((self.num_directions * self.rnn.num_layers,
+                                     batch_size, self.num_hiddens), device=device),
+                        torch.zeros((self.num_directions * self.rnn.num_layers,
+                                     batch_size, self.num_hiddens), device=device))
+
+    rnn_layer = nn.RNN(vocab_size, num_hiddens)
+    state = torch.zeros((1, 32, num_hiddens))
+    X = torch.rand(size=(35, 32, vocab_size))
+    Y, state_new = rnn_layer(X, state)
+    print(Y.shape, state_new.shape)
+    net = RNNModel(rnn_layer, vocab_size=vocab_size).to(device)
+    print(predict_ch8('time traveller', 10, net, None, device))
+    train_ch8(net, 1, 3, device)
+    net = RNNModel(nn.GRU(vocab_size, num_hiddens), vocab_size=vocab_size)
+    train_ch8(net, 1, 2, device)
+    net = RNNModel(nn.LSTM(vocab_size, num_hiddens, num_layers=2), vocab_size=vocab_size)
+    train_ch8(net, 2, 2, device)
+    finals["ch8.lstm"] = net.rnn.weight_hh_l1
+
+    def sequence_mask(X, valid_len, value=0):
+        maxlen = X.size(1)
+        mask = torch.arange((maxlen), dtype=torch.float32,
+                            device=X.device)[None, :] < valid_len[:, None]
+        X[~mask] = value
+        return X
+
+    X = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    print(sequence_mask(X, torch.tensor([1, 2])))
+    X = torch.ones(2, 3, 4)
+    print(sequence_mask(X, torch.tensor([1, 2]), value=-1))
+
+    class MaskedSoftmaxCELoss(nn.CrossEntropyLoss):
+        def forward(self, pred, label, valid_len):
+            weights = torch.ones_like(label)
+            weights = sequence_mask(weights, valid_len)
+            self.reduction = 'none'
+            unweighted_loss = super(MaskedSoftmaxCELoss, self).forward(
+                pred.permute(0, 2, 1), label)
+            weighted_loss = (unweighted_loss * weights).mean(dim=1)
+            return weighted_loss
+
+    loss = MaskedSoftmaxCELoss()
+    print(loss(torch.ones(3, 4, 10), torch.ones((3, 4), dtype=torch.long),
+               torch.tensor([4, 2, 0])))
+
+    class Seq2SeqEncoder(nn.Module):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0,
+                     **kwargs):
+            super(Seq2SeqEncoder, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(embed_size, num_hiddens, num_layers, dropout=dropout)
+
+        def forward(self, X, *args):
+            X = self.embedding(X)
+            X = X.permute(1, 0, 2)
+            output, state = self.rnn(X)
+            return output, state
+
+    class Seq2SeqDecoder(nn.Module):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0,
+                     **kwargs):
+            super(Seq2SeqDecoder, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens, num_layers,
+                              dropout=dropout)
+            self.dense = nn.Linear(num_hiddens, vocab_size)
+
+        def init_state(self, enc_outputs, *args):
+            return enc_outputs[1]
+
+        def forward(self, X, state):
+            X = self.embedding(X).permute(1, 0, 2)
+            context = state[-1].repeat(X.shape[0], 1, 1)
+            X_and_context = torch.cat((X, context), 2)
+            output, state = self.rnn(X_and_context, state)
+            output = self.dense(output).permute(1, 0, 2)
+            return output, state
+
+    class EncoderDecoder(nn.Module):
+        def __init__(self, encoder, decoder, **kwargs):
+            super(EncoderDecoder, self).__init__(**kwargs)
+            self.encoder = encoder
+            self.decoder = decoder
+
+        def forward(self, enc_X, dec_X, *args):
+            enc_outputs = self.encoder(enc_X, *args)
+            dec_state = self.decoder.init_state(enc_outputs, *args)
+            return self.decoder(dec_X, dec_state)
+
+    pairs = [(a.split(' ') + ['<eos>'], b.split(' ') + ['<eos>']) for a, b in FRA_ENG] * 4
+
+    def build_vocab(lines):
+        words = collections.Counter(t for line in lines for t in line)
+        itos = ['<unk>', '<pad>', '<bos>', '<eos>'] + sorted(t for t in words if t != '<eos>')
+        return {t: i for i, t in enumerate(itos)}
+
+    src_vocab, tgt_vocab = build_vocab([p[0] for p in pairs]), build_vocab([p[1] for p in pairs])
+
+    def build_array(lines, vocab, num_steps=8):
+        rows = [[vocab[t] for t in line][:num_steps] for line in lines]
+        array = torch.tensor([r + [vocab['<pad>']] * (num_steps - len(r)) for r in rows])
+        valid_len = (array != vocab['<pad>']).type(torch.int32).sum(1)
+        return array, valid_len
+
+    src_array, src_valid_len = build_array([p[0] for p in pairs], src_vocab)
+    tgt_array, tgt_valid_len = build_array([p[1] for p in pairs], tgt_vocab)
+    data_iter = load_array((src_array, src_valid_len, tgt_array, tgt_valid_len), 16)
+
+    def train_seq2seq(net, data_iter, lr, num_epochs, tgt_vocab, device):
+        def xavier_init_weights(m):
+            if type(m) == nn.Linear:
+                nn.init.xavier_uniform_(m.weight)
+            if type(m) == nn.GRU:
+                for param in m._flat_weights_names:
+                    if "weight" in param:
+                        nn.init.xavier_uniform_(m._parameters[param])
+
+        net.apply(xavier_init_weights)
+        net.to(device)
+        optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+        loss = MaskedSoftmaxCELoss()
+        net.train()
+        for epoch in range(num_epochs):
+            metric = Accumulator(2)
+            for batch in data_iter:
+                optimizer.zero_grad()
+                X, X_valid_len, Y, Y_valid_len = [x.to(device) for x in batch]
+                bos = torch.tensor([tgt_vocab['<bos>']] * Y.shape[0],
+                                   device=device).reshape(-1, 1)
+                dec_input = torch.cat([bos, Y[:, :-1]], 1)
+                Y_hat, _ = net(X, dec_input, X_valid_len)
+                l = loss(Y_hat, Y, Y_valid_len)
+                l.sum().backward()
+                grad_clipping(net, 1)
+                num_tokens = Y_valid_len.sum()
+                optimizer.step()
+                with torch.no_grad():
+                    metric.add(l.sum(), num_tokens)
+            if (epoch + 1) % 5 == 0:
+                print(f'loss {metric[0] / metric[1]:.3f}')
+
+    encoder = Seq2SeqEncoder(len(src_vocab), 16, 16, 2, 0.1)
+    decoder = Seq2SeqDecoder(len(tgt_vocab), 16, 16, 2, 0.1)
+    net = EncoderDecoder(encoder, decoder)
+    train_seq2seq(net, data_iter, 0.01, 15, tgt_vocab, device)
+    net.eval()
+    src = torch.tensor([[src_vocab[t] for t in "he's calm . <eos>".split(' ')]])
+    dec_state = net.decoder.init_state(net.encoder(src))
+    dec_X = torch.unsqueeze(torch.tensor([tgt_vocab['<bos>']], dtype=torch.long), dim=0)
+    itos = {i: t for t, i in tgt_vocab.items()}
+    output_seq = []
+    for _ in range(8):
+        Y, dec_state = net.decoder(dec_X, dec_state)
+        dec_X = Y.argmax(dim=2)
+        pred = dec_X.squeeze(dim=0).type(torch.int32).item()
+        if pred == tgt_vocab['<eos>']:
+            break
+        output_seq.append(itos[pred])
+    print(' '.join(output_seq), Y[0, 0, :4])
+    finals["seq2seq.dense"] = decoder.dense.weight
+    return finals
+
+
+def d2l_transformers(torch):
+    """d2l-ai/d2l-en chapter_attention-mechanisms-and-transformers (queries-keys-values.md,
+    attention-pooling.md, bahdanau-attention.md, transformer.md, vision-transformer.md,
+    PyTorch tabs): torch.eye attention weights, Nadaraya-Watson pooling with gaussian,
+    boxcar (a bool tensor .type(torch.float32)), constant and Epanechikov kernels over
+    sorted random points, the Bahdanau decoder (AdditiveAttention over the encoder's
+    outputs, a loop over the time steps of X with torch.unsqueeze, a property for the
+    weights) trained as Seq2Seq, PositionWiseFFN, LayerNorm against LazyBatchNorm1d,
+    AddNorm, the Transformer encoder and decoder blocks (the decoder's key-value cache in
+    state[2], 2-D dec_valid_lens from arange().repeat in training, None in eval), a whole
+    Transformer trained on the made-up English-French pairs with its predictions and
+    BLEU, and the vision Transformer (PatchEmbedding on a LazyConv2d, flatten(2).
+    transpose(1, 2), GELU, cls_token.expand, the head on X[:, 0]) trained through the
+    Trainer. Sizes are smaller and the epochs fewer than the book's."""
+    d2l = d2l_library(torch)
+    nn = torch.nn
+    attention_weights = torch.eye(10).reshape((1, 1, 10, 10))
+    print(attention_weights.shape, attention_weights[0, 0, :3, :3])
+
+    def gaussian(x):
+        return torch.exp(-x**2 / 2)
+
+    def boxcar(x):
+        return torch.abs(x) < 1.0
+
+    def constant(x):
+        return 1.0 + 0 * x
+
+    def epanechikov(x):
+        return torch.max(1 - torch.abs(x), torch.zeros_like(x))
+
+    kernels = (gaussian, boxcar, constant, epanechikov)
+    x = torch.arange(-2.5, 2.5, 0.1)
+    print([kernel(x)[20:24] for kernel in kernels])
+
+    def f(x):
+        return 2 * torch.sin(x) + x
+
+    n = 40
+    x_train, _ = torch.sort(torch.rand(n) * 5)
+    y_train = f(x_train) + torch.randn(n)
+    x_val = torch.arange(0, 5, 0.1)
+    y_val = f(x_val)
+
+    def nadaraya_watson(x_train, y_train, x_val, kernel):
+        dists = x_train.reshape((-1, 1)) - x_val.reshape((1, -1))
+        k = kernel(dists).type(torch.float32)
+        attention_w = k / k.sum(0)
+        y_hat = y_train @ attention_w
+        return y_hat, attention_w
+
+    for kernel in kernels:
+        y_hat, attention_w = nadaraya_watson(x_train, y_train, x_val, kernel)
+        print(kernel.__name__, y_hat[::10], attention_w[:3, 0], (y_hat - y_val).abs().mean())
+    sigmas = (0.1, 0.2, 0.5, 1)
+    for sigma in sigmas:
+        y_hat, _ = nadaraya_watson(x_train, y_train, x_val,
+                                   lambda x: torch.exp(-x**2 / (2 * sigma**2)))
+        print(sigma, y_hat[::12])
+
+    class AttentionDecoder(d2l.Decoder):
+        def __init__(self):
+            super().__init__()
+
+        @property
+        def attention_weights(self):
+            raise NotImplementedError
+
+    class Seq2SeqAttentionDecoder(AttentionDecoder):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, dropout=0):
+            super().__init__()
+            self.attention = d2l.AdditiveAttention(num_hiddens, dropout)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.rnn = nn.GRU(embed_size + num_hiddens, num_hiddens, num_layers,
+                              dropout=dropout)
+            self.dense = nn.LazyLinear(vocab_size)
+            self.apply(d2l.init_seq2seq)
+
+        def init_state(self, enc_outputs, enc_valid_lens):
+            outputs, hidden_state = enc_outputs
+            return (outputs.permute(1, 0, 2), hidden_state, enc_valid_lens)
+
+        def forward(self, X, state):
+            enc_outputs, hidden_state, enc_valid_lens = state
+            X = self.embedding(X).permute(1, 0, 2)
+            outputs, self._attention_weights = [], []
+            for x in X:
+                query = torch.unsqueeze(hidden_state[-1], dim=1)
+                context = self.attention(query, enc_outputs, enc_outputs, enc_valid_lens)
+                x = torch.cat((context, torch.unsqueeze(x, dim=1)), dim=-1)
+                out, hidden_state = self.rnn(x.permute(1, 0, 2), hidden_state)
+                outputs.append(out)
+                self._attention_weights.append(self.attention.attention_weights)
+            outputs = self.dense(torch.cat(outputs, dim=0))
+            return outputs.permute(1, 0, 2), [enc_outputs, hidden_state, enc_valid_lens]
+
+        @property
+        def attention_weights(self):
+            return self._attention_weights
+
+    vocab_size, embed_size, num_hiddens, num_layers = 10, 8, 16, 2
+    batch_size, num_steps = 4, 7
+    encoder = d2l.Seq2SeqEncoder(vocab_size, embed_size, num_hiddens, num_layers)
+    decoder = Seq2SeqAttentionDecoder(vocab_size, embed_size, num_hiddens, num_layers)
+    X = torch.zeros((batch_size, num_steps), dtype=torch.long)
+    state = decoder.init_state(encoder(X), None)
+    output, state = decoder(X, state)
+    print(output.shape, len(state), state[0].shape, state[1].shape, output[0, 0, :4])
+
+    data = d2l.MTFraEng(batch_size=16)
+    embed_size, num_hiddens, num_layers, dropout = 16, 16, 2, 0.2
+    encoder = d2l.Seq2SeqEncoder(len(data.src_vocab), embed_size, num_hiddens, num_layers,
+                                 dropout)
+    decoder = Seq2SeqAttentionDecoder(len(data.tgt_vocab), embed_size, num_hiddens,
+                                      num_layers, dropout)
+    model = d2l.Seq2Seq(encoder, decoder, tgt_pad=data.tgt_vocab['<pad>'], lr=0.01)
+    trainer = d2l.Trainer(max_epochs=6, gradient_clip_val=1)
+    trainer.fit(model, data)
+    engs = ['go .', 'i lost .', 'he\'s calm .', 'i\'m home .']
+    fras = ['va !', 'j\'ai perdu .', 'il est calme .', 'je suis chez moi .']
+
+    def translate(model):
+        preds, attention = model.predict_step(data.build(engs, fras), torch.device('cpu'),
+                                              data.num_steps, True)
+        for en, fr, p in zip(engs, fras, preds):
+            translation = []
+            for token in data.tgt_vocab.to_tokens(p):
+                if token == '<eos>':
+                    break
+                translation.append(token)
+            print(f'{en} => {translation}, bleu,',
+                  f'{d2l.bleu(" ".join(translation), fr, k=2):.3f}')
+        return attention
+
+    attention = translate(model)
+    print(len(attention), attention[0][0].shape if isinstance(attention[0], list)
+          else attention[0].shape)
+    finals = {"bahdanau.dense": decoder.dense.weight}
+
+    class PositionWiseFFN(nn.Module):
+        def __init__(self, ffn_num_hiddens, ffn_num_outputs):
+            super().__init__()
+            self.dense1 = nn.LazyLinear(ffn_num_hiddens)
+            self.relu = nn.ReLU()
+            self.dense2 = nn.LazyLinear(ffn_num_outputs)
+
+        def forward(self, X):
+            return self.dense2(self.relu(self.dense1(X)))
+
+    ffn = PositionWiseFFN(4, 8)
+    ffn.eval()
+    print(ffn(torch.ones((2, 3, 4)))[0])
+    ln = nn.LayerNorm(2)
+    bn = nn.LazyBatchNorm1d()
+    X = torch.tensor([[1, 2], [2, 3]], dtype=torch.float32)
+    print('layer norm:', ln(X), '\nbatch norm:', bn(X))
+
+    class AddNorm(nn.Module):
+        def __init__(self, norm_shape, dropout):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+            self.ln = nn.LayerNorm(norm_shape)
+
+        def forward(self, X, Y):
+            return self.ln(self.dropout(Y) + X)
+
+    add_norm = AddNorm(4, 0.5)
+    shape = (2, 3, 4)
+    print(add_norm(torch.ones(shape), torch.ones(shape)).shape)
+
+    class TransformerEncoderBlock(nn.Module):
+        def __init__(self, num_hiddens, ffn_num_hiddens, num_heads, dropout, use_bias=False):
+            super().__init__()
+            self.attention = d2l.MultiHeadAttention(num_hiddens, num_heads, dropout, use_bias)
+            self.addnorm1 = AddNorm(num_hiddens, dropout)
+            self.ffn = PositionWiseFFN(ffn_num_hiddens, num_hiddens)
+            self.addnorm2 = AddNorm(num_hiddens, dropout)
+
+        def forward(self, X, valid_lens):
+            Y = self.addnorm1(X, self.attention(X, X, X, valid_lens))
+            return self.addnorm2(Y, self.ffn(Y))
+
+    X = torch.ones((2, 100, 24))
+    valid_lens = torch.tensor([3, 2])
+    encoder_blk = TransformerEncoderBlock(24, 48, 8, 0.5)
+    encoder_blk.eval()
+    print(encoder_blk(X, valid_lens)[0, :2, :4])
+
+    class TransformerEncoder(d2l.Encoder):
+        def __init__(self, vocab_size, num_hiddens, ffn_num_hiddens, num_heads, num_blks,
+                     dropout, use_bias=False):
+            super().__init__()
+            self.num_hiddens = num_hiddens
+            self.embedding = nn.Embedding(vocab_size, num_hiddens)
+            self.pos_encoding = d2l.PositionalEncoding(num_hiddens, dropout)
+            self.blks = nn.Sequential()
+            for i in range(num_blks):
+                self.blks.add_module("block"+str(i), TransformerEncoderBlock(
+                    num_hiddens, ffn_num_hiddens, num_heads, dropout, use_bias))
+
+        def forward(self, X, valid_lens):
+            X = self.pos_encoding(self.embedding(X) * math.sqrt(self.num_hiddens))
+            self.attention_weights = [None] * len(self.blks)
+            for i, blk in enumerate(self.blks):
+                X = blk(X, valid_lens)
+                self.attention_weights[i] = blk.attention.attention.attention_weights
+            return X
+
+    encoder = TransformerEncoder(200, 24, 48, 8, 2, 0.5)
+    print(encoder(torch.ones((2, 100), dtype=torch.long), valid_lens).shape)
+
+    class TransformerDecoderBlock(nn.Module):
+        def __init__(self, num_hiddens, ffn_num_hiddens, num_heads, dropout, i):
+            super().__init__()
+            self.i = i
+            self.attention1 = d2l.MultiHeadAttention(num_hiddens, num_heads, dropout)
+            self.addnorm1 = AddNorm(num_hiddens, dropout)
+            self.attention2 = d2l.MultiHeadAttention(num_hiddens, num_heads, dropout)
+            self.addnorm2 = AddNorm(num_hiddens, dropout)
+            self.ffn = PositionWiseFFN(ffn_num_hiddens, num_hiddens)
+            self.addnorm3 = AddNorm(num_hiddens, dropout)
+
+        def forward(self, X, state):
+            enc_outputs, enc_valid_lens = state[0], state[1]
+            if state[2][self.i] is None:
+                key_values = X
+            else:
+                key_values = torch.cat((state[2][self.i], X), dim=1)
+            state[2][self.i] = key_values
+            if self.training:
+                batch_size, num_steps, _ = X.shape
+                dec_valid_lens = torch.arange(1, num_steps + 1, device=X.device).repeat(
+                    batch_size, 1)
+            else:
+                dec_valid_lens = None
+            X2 = self.attention1(X, key_values, key_values, dec_valid_lens)
+            Y = self.addnorm1(X, X2)
+            Y2 = self.attention2(Y, enc_outputs, enc_outputs, enc_valid_lens)
+            Z = self.addnorm2(Y, Y2)
+            return self.addnorm3(Z, self.ffn(Z)), state
+
+    decoder_blk = TransformerDecoderBlock(24, 48, 8, 0.5, 0)
+    X = torch.ones((2, 100, 24))
+    state = [encoder_blk(X, valid_lens), valid_lens, [None]]
+    out = decoder_blk(X, state)[0]
+    out[:, :, 0].sum().backward()
+    print(out.shape, decoder_blk.ffn.dense1.weight.grad[0, :4])
+    finals["decoder_blk.grad"] = decoder_blk.attention2.W_q.weight.grad
+
+    class TransformerDecoder(AttentionDecoder):
+        def __init__(self, vocab_size, num_hiddens, ffn_num_hiddens, num_heads,
+                     num_blks, dropout):
+            super().__init__()
+            self.num_hiddens = num_hiddens
+            self.num_blks = num_blks
+            self.embedding = nn.Embedding(vocab_size, num_hiddens)
+            self.pos_encoding = d2l.PositionalEncoding(num_hiddens, dropout)
+            self.blks = nn.Sequential()
+            for i in range(num_blks):
+                self.blks.add_module("block"+str(i), TransformerDecoderBlock(
+                    num_hiddens, ffn_num_hiddens, num_heads, dropout, i))
+            self.dense = nn.LazyLinear(vocab_size)
+
+        def init_state(self, enc_outputs, enc_valid_lens):
+            return [enc_outputs, enc_valid_lens, [None] * self.num_blks]
+
+        def forward(self, X, state):
+            X = self.pos_encoding(self.embedding(X) * math.sqrt(self.num_hiddens))
+            self._attention_weights = [[None] * len(self.blks) for _ in range(2)]
+            for i, blk in enumerate(self.blks):
+                X, state = blk(X, state)
+                self._attention_weights[0][i] = blk.attention1.attention.attention_weights
+                self._attention_weights[1][i] = blk.attention2.attention.attention_weights
+            return self.dense(X), state
+
+        @property
+        def attention_weights(self):
+            return self._attention_weights
+
+    num_hiddens, num_blks, dropout = 32, 2, 0.2
+    ffn_num_hiddens, num_heads = 64, 4
+    encoder = TransformerEncoder(len(data.src_vocab), num_hiddens, ffn_num_hiddens,
+                                 num_heads, num_blks, dropout)
+    decoder = TransformerDecoder(len(data.tgt_vocab), num_hiddens, ffn_num_hiddens,
+                                 num_heads, num_blks, dropout)
+    model = d2l.Seq2Seq(encoder, decoder, tgt_pad=data.tgt_vocab['<pad>'], lr=0.002)
+    trainer = d2l.Trainer(max_epochs=6, gradient_clip_val=1)
+    trainer.fit(model, data)
+    attention = translate(model)
+    enc_attention_weights = torch.cat(model.encoder.attention_weights, 0)
+    print(enc_attention_weights.shape, enc_attention_weights.argmax(-1)[0])
+    dec_attention_weights_2d = [head[0].tolist() for step in attention
+                                for attn in step for blk in attn for head in blk]
+    print(len(dec_attention_weights_2d))
+    finals["transformer.dense"] = decoder.dense.weight
+
+    class PatchEmbedding(nn.Module):
+        def __init__(self, img_size=96, patch_size=16, num_hiddens=512):
+            super().__init__()
+
+            def _make_tuple(x):
+                if not isinstance(x, (list, tuple)):
+                    return (x, x)
+                return x
+
+            img_size, patch_size = _make_tuple(img_size), _make_tuple(patch_size)
+            self.num_patches = (img_size[0] // patch_size[0]) * (
+                img_size[1] // patch_size[1])
+            self.conv = nn.LazyConv2d(num_hiddens, kernel_size=patch_size, stride=patch_size)
+
+        def forward(self, X):
+            return self.conv(X).flatten(2).transpose(1, 2)
+
+    img_size, patch_size, num_hiddens, batch_size = 32, 8, 48, 4
+    patch_emb = PatchEmbedding(img_size, patch_size, num_hiddens)
+    X = torch.zeros(batch_size, 3, img_size, img_size)
+    print(patch_emb(X).shape)
+
+    class ViTMLP(nn.Module):
+        def __init__(self, mlp_num_hiddens, mlp_num_outputs, dropout=0.5):
+            super().__init__()
+            self.dense1 = nn.LazyLinear(mlp_num_hiddens)
+            self.gelu = nn.GELU()
+            self.dropout1 = nn.Dropout(dropout)
+            self.dense2 = nn.LazyLinear(mlp_num_outputs)
+            self.dropout2 = nn.Dropout(dropout)
+
+        def forward(self, x):
+            return self.dropout2(self.dense2(self.dropout1(self.gelu(self.dense1(x)))))
+
+    class ViTBlock(nn.Module):
+        def __init__(self, num_hiddens, norm_shape, mlp_num_hiddens, num_heads, dropout,
+                     use_bias=False):
+            super().__init__()
+            self.ln1 = nn.LayerNorm(norm_shape)
+            self.attention = d2l.MultiHeadAttention(num_hiddens, num_heads, dropout, use_bias)
+            self.ln2 = nn.LayerNorm(norm_shape)
+            self.mlp = ViTMLP(mlp_num_hiddens, num_hiddens, dropout)
+
+        def forward(self, X, valid_lens=None):
+            X = X + self.attention(*([self.ln1(X)] * 3), valid_lens)
+            return X + self.mlp(self.ln2(X))
+
+    X = torch.ones((2, 100, 24))
+    encoder_blk = ViTBlock(24, 24, 48, 8, 0.5)
+    encoder_blk.eval()
+    print(encoder_blk(X).shape)
+
+    class ViT(d2l.Classifier):
+        def __init__(self, img_size, patch_size, num_hiddens, mlp_num_hiddens,
+                     num_heads, num_blks, emb_dropout, blk_dropout, lr=0.1,
+                     use_bias=False, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.patch_embedding = PatchEmbedding(img_size, patch_size, num_hiddens)
+            self.cls_token = nn.Parameter(torch.zeros(1, 1, num_hiddens))
+            num_steps = self.patch_embedding.num_patches + 1
+            self.pos_embedding = nn.Parameter(torch.randn(1, num_steps, num_hiddens))
+            self.dropout = nn.Dropout(emb_dropout)
+            self.blks = nn.Sequential()
+            for i in range(num_blks):
+                self.blks.add_module(f"{i}", ViTBlock(
+                    num_hiddens, num_hiddens, mlp_num_hiddens,
+                    num_heads, blk_dropout, use_bias))
+            self.head = nn.Sequential(nn.LayerNorm(num_hiddens),
+                                      nn.Linear(num_hiddens, num_classes))
+
+        def forward(self, X):
+            X = self.patch_embedding(X)
+            X = torch.cat((self.cls_token.expand(X.shape[0], -1, -1), X), 1)
+            X = self.dropout(X + self.pos_embedding)
+            for blk in self.blks:
+                X = blk(X)
+            return self.head(X[:, 0])
+
+    num_hiddens, mlp_num_hiddens, num_heads, num_blks = 48, 96, 4, 2
+    emb_dropout, blk_dropout, lr = 0.1, 0.1, 0.1
+    model = ViT(img_size, patch_size, num_hiddens, mlp_num_hiddens, num_heads,
+                num_blks, emb_dropout, blk_dropout, lr)
+    trainer = d2l.Trainer(max_epochs=2)
+    data = d2l.FashionMNIST(batch_size=64, resize=(img_size, img_size), num_train=128,
+                            num_val=64)
+    trainer.fit(model, data)
+    print(model.head, model.cls_token[0, 0, :4])
+    finals["vit.head"] = model.head[1].weight
+    finals["vit.conv.grad"] = model.patch_embedding.conv.weight.grad
+    return finals
+
+
+def d2l_cnn_designs(torch):
+    """d2l-ai/d2l-en chapter_convolutional-modern (alexnet.md, googlenet.md, resnet.md's
+    ResNeXtBlock, cnn-design.md, PyTorch tabs), narrower and on smaller images than the
+    book's: AlexNet's layers summarised, GoogLeNet's Inception block (four LazyConv2d
+    paths concatenated with torch.cat along dim 1, methods added with add_to_class) and
+    its five stages with AdaptiveAvgPool2d((1, 1)), ResNeXtBlock (grouped LazyConv2d,
+    a 1x1 shortcut with LazyBatchNorm2d), and AnyNet/RegNetX32 (stem, stages of
+    ResNeXt blocks, head) summarised and trained a step with apply_init."""
+    d2l = d2l_library(torch)
+    nn, F = torch.nn, torch.nn.functional
+
+    class AlexNet(d2l.Classifier):
+        def __init__(self, lr=0.1, num_classes=10):
+            super().__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(
+                nn.LazyConv2d(24, kernel_size=11, stride=4, padding=1),
+                nn.ReLU(), nn.MaxPool2d(kernel_size=3, stride=2),
+                nn.LazyConv2d(64, kernel_size=5, padding=2), nn.ReLU(),
+                nn.MaxPool2d(kernel_size=3, stride=2),
+                nn.LazyConv2d(96, kernel_size=3, padding=1), nn.ReLU(),
+                nn.LazyConv2d(96, kernel_size=3, padding=1), nn.ReLU(),
+                nn.LazyConv2d(64, kernel_size=3, padding=1), nn.ReLU(),
+                nn.MaxPool2d(kernel_size=3, stride=2), nn.Flatten(),
+                nn.LazyLinear(128), nn.ReLU(), nn.Dropout(p=0.5),
+                nn.LazyLinear(128), nn.ReLU(), nn.Dropout(p=0.5),
+                nn.LazyLinear(num_classes))
+            self.net.apply(d2l.init_cnn)
+
+    AlexNet().layer_summary((1, 1, 112, 112))
+
+    class Inception(nn.Module):
+        def __init__(self, c1, c2, c3, c4, **kwargs):
+            super(Inception, self).__init__(**kwargs)
+            self.b1_1 = nn.LazyConv2d(c1, kernel_size=1)
+            self.b2_1 = nn.LazyConv2d(c2[0], kernel_size=1)
+            self.b2_2 = nn.LazyConv2d(c2[1], kernel_size=3, padding=1)
+            self.b3_1 = nn.LazyConv2d(c3[0], kernel_size=1)
+            self.b3_2 = nn.LazyConv2d(c3[1], kernel_size=5, padding=2)
+            self.b4_1 = nn.MaxPool2d(kernel_size=3, stride=1, padding=1)
+            self.b4_2 = nn.LazyConv2d(c4, kernel_size=1)
+
+        def forward(self, x):
+            b1 = F.relu(self.b1_1(x))
+            b2 = F.relu(self.b2_2(F.relu(self.b2_1(x))))
+            b3 = F.relu(self.b3_2(F.relu(self.b3_1(x))))
+            b4 = F.relu(self.b4_2(self.b4_1(x)))
+            return torch.cat((b1, b2, b3, b4), dim=1)
+
+    class GoogleNet(d2l.Classifier):
+        def b1(self):
+            return nn.Sequential(
+                nn.LazyConv2d(16, kernel_size=7, stride=2, padding=3),
+                nn.ReLU(), nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+    @d2l.add_to_class(GoogleNet)
+    def b2(self):
+        return nn.Sequential(
+            nn.LazyConv2d(16, kernel_size=1), nn.ReLU(),
+            nn.LazyConv2d(48, kernel_size=3, padding=1), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+    @d2l.add_to_class(GoogleNet)
+    def b3(self):
+        return nn.Sequential(Inception(16, (24, 32), (4, 8), 8),
+                             Inception(32, (32, 48), (8, 24), 16),
+                             nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+    @d2l.add_to_class(GoogleNet)
+    def b4(self):
+        return nn.Sequential(Inception(48, (24, 52), (4, 12), 16),
+                             Inception(40, (28, 56), (6, 16), 16),
+                             nn.MaxPool2d(kernel_size=3, stride=2, padding=1))
+
+    @d2l.add_to_class(GoogleNet)
+    def b5(self):
+        return nn.Sequential(Inception(64, (40, 80), (8, 32), 32),
+                             nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten())
+
+    @d2l.add_to_class(GoogleNet)
+    def __init__(self, lr=0.1, num_classes=10):
+        super(GoogleNet, self).__init__()
+        self.save_hyperparameters()
+        self.net = nn.Sequential(self.b1(), self.b2(), self.b3(), self.b4(),
+                                 self.b5(), nn.LazyLinear(num_classes))
+        self.net.apply(d2l.init_cnn)
+
+    model = GoogleNet().layer_summary((1, 1, 48, 48))
+    model = GoogleNet(lr=0.01)
+    data = d2l.FashionMNIST(batch_size=32, resize=(48, 48), num_train=64, num_val=32)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer = d2l.Trainer(max_epochs=1)
+    trainer.fit(model, data)
+    finals = {"googlenet.last": model.net[-1].weight,
+              "googlenet.b3.grad": model.net[2][0].b2_2.weight.grad}
+
+    class ResNeXtBlock(nn.Module):
+        def __init__(self, num_channels, groups, bot_mul, use_1x1conv=False, strides=1):
+            super().__init__()
+            bot_channels = int(round(num_channels * bot_mul))
+            self.conv1 = nn.LazyConv2d(bot_channels, kernel_size=1, stride=1)
+            self.conv2 = nn.LazyConv2d(bot_channels, kernel_size=3, stride=strides,
+                                       padding=1, groups=bot_channels // groups)
+            self.conv3 = nn.LazyConv2d(num_channels, kernel_size=1, stride=1)
+            self.bn1 = nn.LazyBatchNorm2d()
+            self.bn2 = nn.LazyBatchNorm2d()
+            self.bn3 = nn.LazyBatchNorm2d()
+            if use_1x1conv:
+                self.conv4 = nn.LazyConv2d(num_channels, kernel_size=1, stride=strides)
+                self.bn4 = nn.LazyBatchNorm2d()
+            else:
+                self.conv4 = None
+
+        def forward(self, X):
+            Y = F.relu(self.bn1(self.conv1(X)))
+            Y = F.relu(self.bn2(self.conv2(Y)))
+            Y = self.bn3(self.conv3(Y))
+            if self.conv4:
+                X = self.bn4(self.conv4(X))
+            return F.relu(Y + X)
+
+    blk = ResNeXtBlock(32, 16, 1)
+    X = torch.randn(4, 32, 6, 6)
+    Y = blk(X)
+    Y.mean().backward()
+    print(Y.shape, blk.conv2, blk.conv2.weight.grad.shape, blk.bn2.weight.grad[:4])
+    finals["resnext.grad"] = blk.conv2.weight.grad
+
+    class AnyNet(d2l.Classifier):
+        def stem(self, num_channels):
+            return nn.Sequential(
+                nn.LazyConv2d(num_channels, kernel_size=3, stride=2, padding=1),
+                nn.LazyBatchNorm2d(), nn.ReLU())
+
+        def stage(self, depth, num_channels, groups, bot_mul):
+            blk = []
+            for i in range(depth):
+                if i == 0:
+                    blk.append(ResNeXtBlock(num_channels, groups, bot_mul,
+                                            use_1x1conv=True, strides=2))
+                else:
+                    blk.append(ResNeXtBlock(num_channels, groups, bot_mul))
+            return nn.Sequential(*blk)
+
+        def __init__(self, arch, stem_channels, lr=0.1, num_classes=10):
+            super(AnyNet, self).__init__()
+            self.save_hyperparameters()
+            self.net = nn.Sequential(self.stem(stem_channels))
+            for i, s in enumerate(arch):
+                self.net.add_module(f'stage{i+1}', self.stage(*s))
+            self.net.add_module('head', nn.Sequential(
+                nn.AdaptiveAvgPool2d((1, 1)), nn.Flatten(),
+                nn.LazyLinear(num_classes)))
+
+    class RegNetX32(AnyNet):
+        def __init__(self, lr=0.1, num_classes=10):
+            stem_channels, groups, bot_mul = 16, 8, 1
+            depths, channels = (2, 3), (16, 32)
+            super().__init__(
+                ((depths[0], channels[0], groups, bot_mul),
+                 (depths[1], channels[1], groups, bot_mul)),
+                stem_channels, lr, num_classes)
+
+    RegNetX32().layer_summary((1, 1, 48, 48))
+    model = RegNetX32(lr=0.05)
+    data = d2l.FashionMNIST(batch_size=32, resize=(48, 48), num_train=64, num_val=32)
+    model.apply_init([next(iter(data.get_dataloader(True)))[0]], d2l.init_cnn)
+    trainer = d2l.Trainer(max_epochs=1)
+    trainer.fit(model, data)
+    print(model.net.stage1[0].bn4.running_var[:4])
+    finals["regnet.head"] = model.net.head[2].weight
+    return finals
+
+
+def d2l_sequences(torch):
+    """d2l-ai/d2l-en chapter_recurrent-neural-networks (sequence.md, text-sequence.md,
+    language-model.md, PyTorch tabs): the noisy sine Data module (features stacked from
+    shifted slices with torch.stack(..., 1)), the book's LinearRegression trained on it,
+    one-step predictions through .detach().numpy(), multi-step predictions written back
+    element by element into a tensor (multistep_preds[i] = model(...): the tensor then
+    requires grad), k-step predictions, then the TimeMachine text: _preprocess,
+    _tokenize, Vocab with token_freqs and to_tokens, unigram/bigram/trigram counts, and
+    the first minibatch of the sequence DataModule. NumPy arrays are printed as tensors
+    (NumPy prints all 8 digits of a float32, where the last one shows the matrix product's
+    rounding)."""
+    d2l = d2l_library(torch)
+
+    class Data(d2l.DataModule):
+        def __init__(self, batch_size=16, T=1000, num_train=600, tau=4):
+            self.save_hyperparameters()
+            self.time = torch.arange(1, T + 1, dtype=torch.float32)
+            self.x = torch.sin(0.01 * self.time) + torch.randn(T) * 0.2
+
+        def get_dataloader(self, train):
+            features = [self.x[i: self.T - self.tau + i] for i in range(self.tau)]
+            self.features = torch.stack(features, 1)
+            self.labels = self.x[self.tau:].reshape((-1, 1))
+            i = slice(0, self.num_train) if train else slice(self.num_train, None)
+            return self.get_tensorloader([self.features, self.labels], train, i)
+
+    data = Data()
+    print(data.x[:5], data.time[-3:])
+    model = d2l.LinearRegression(lr=0.01)
+    trainer = d2l.Trainer(max_epochs=5)
+    trainer.fit(model, data)
+    onestep_preds = model(data.features).detach().numpy()
+    print(type(onestep_preds).__name__, onestep_preds.dtype, onestep_preds.shape,
+          torch.from_numpy(onestep_preds[:3, 0]))
+    multistep_preds = torch.zeros(data.T)
+    multistep_preds[:] = data.x
+    for i in range(data.num_train + data.tau, data.T):
+        multistep_preds[i] = model(multistep_preds[i - data.tau:i].reshape((1, -1)))
+    print(multistep_preds.requires_grad, multistep_preds.grad_fn, multistep_preds[-3:])
+    multistep_preds = multistep_preds.detach().numpy()
+    print(torch.from_numpy(multistep_preds[data.num_train + data.tau:][:3]))
+
+    def k_step_pred(k):
+        features = []
+        for i in range(data.tau):
+            features.append(data.x[i: i + data.T - data.tau - k + 1])
+        for i in range(k):
+            preds = model(torch.stack(features[i: i + data.tau], 1))
+            features.append(preds.reshape(-1))
+        return features[data.tau:]
+
+    steps = (1, 4, 16, 64)
+    preds = k_step_pred(steps[-1])
+    print([preds[k - 1][:2] for k in steps], len(preds))
+    finals = {"sine.w": model.net.weight}
+
+    data = d2l.TimeMachine(batch_size=2, num_steps=10)
+    raw_text = data._download()
+    print(raw_text[:60])
+    text = data._preprocess(raw_text)
+    tokens = data._tokenize(text)
+    print(','.join(tokens[:30]))
+    vocab = d2l.Vocab(tokens)
+    indices = vocab[tokens[:10]]
+    print('indices:', indices)
+    print('words:', vocab.to_tokens(indices))
+    corpus, vocab = data.build(raw_text)
+    print(len(corpus), len(vocab))
+    words = text.split()
+    vocab = d2l.Vocab(words)
+    print(vocab.token_freqs[:10])
+    freqs = [freq for token, freq in vocab.token_freqs]
+    bigram_tokens = ['--'.join(pair) for pair in zip(words[:-1], words[1:])]
+    bigram_vocab = d2l.Vocab(bigram_tokens)
+    print(bigram_vocab.token_freqs[:5], freqs[:5])
+    trigram_tokens = ['--'.join(triple) for triple in zip(words[:-2], words[1:-1], words[2:])]
+    trigram_vocab = d2l.Vocab(trigram_tokens)
+    print(trigram_vocab.token_freqs[:3])
+    for X, Y in data.train_dataloader():
+        print('X:', X, '\nY:', Y)
+        break
+    finals["X"] = X
+    return finals
+
 
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
@@ -2779,4 +6334,8 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             reinforce_policy_gradient, introyt_tensors, introyt_autograd, introyt_models,
             two_layer_nets, d2l_attention, char_rnn_generation,
             recipes_default_device_and_multiple_models, introyt_training,
-            recipes_reasoning_about_shapes]
+            recipes_reasoning_about_shapes,
+            d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
+            d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
+            d2l_modern_rnns, d2l_classic_chapters, d2l_transformers, d2l_cnn_designs,
+            d2l_sequences]
