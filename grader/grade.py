@@ -398,7 +398,7 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
                                 drawn[question.name][part], env)
                          for part in wanted if part in step.data}
                 _score(graded, {**dict.fromkeys(wanted, []),
-                                **judge_bounded(question, parts)})
+                                **judge_bounded(question, parts, withheld=("hidden",))})
             judged[question.name] = graded
         holds = _review(source, placed, run, result, options.strict, autograd)
         for name, reasons in holds.items():
@@ -443,7 +443,9 @@ def _as_shown(data, part: str):
     code says in words there (text it returns, an exception's message, an object's repr)
     is reduced to its kind: feedback cannot carry the hidden inputs out to be hard-coded
     in a next submission, which is graded on the same ones. Numbers are judged as they
-    are."""
+    are, and the judges' findings on them quote none of them (``judging.WITHHELD``: a
+    returned value's shape, its values, the repr of a ragged list carried every hidden
+    input out)."""
     if part != "hidden":
         return data
     if isinstance(data, list):
@@ -452,10 +454,10 @@ def _as_shown(data, part: str):
         return {key: _as_shown(value, part) for key, value in data.items()}
     if isinstance(data, str):
         return WITHHELD
-    if isinstance(data, Raised):
-        return Raised(data.kind, WITHHELD, data.where)
-    if isinstance(data, Other):
-        return Other(data.kind, WITHHELD)
+    if isinstance(data, Raised):  # (where: the line that raised can be chosen by the inputs)
+        return Raised(data.kind, WITHHELD, "")
+    if isinstance(data, Other):  # (its kind is a type's name, which code can make)
+        return Other(WITHHELD, WITHHELD)
     return data
 
 

@@ -253,7 +253,10 @@ def judge(question: Question, data, inputs, env) -> list[Finding]:
     try:
         findings = list(question.judge(data, inputs, env))
     except Exception as error:  # noqa: BLE001 (data from a kernel can be anything)
+        from .judging import WITHHELD, withheld
+        said = f"{type(error).__name__}: {WITHHELD if withheld() else error}"  # (its message
+        # can quote the student's data: a hidden test's, see judging.WITHHELD)
         return [Finding(False, _("could not check {question}: {error} — run all cells from the "
                                  "top, then check again").format(
-            question=question.name, error=f"{type(error).__name__}: {error}"))]
+            question=question.name, error=said))]
     return findings or [Finding(False, _("nothing was checked"))]

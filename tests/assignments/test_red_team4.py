@@ -1,0 +1,152 @@
+"""The fourth red team's submissions, graded as a teacher grades them (each notebook the one
+``release --students`` hands its student, then ``minigrad-kit grade``, the sandbox
+required). Each attack rides on the wrong answers (keys.WRONG) and may score no more than
+they do; honest work keeps full marks, unflagged. What succeeded before, and the
+construction that closed it:
+
+* **every hidden input of a code question carried out in one submission**, through what
+  the feedback quoted of the code's *result* (its words were already withheld): an
+  ``unbroadcast`` returning ``np.zeros([0] + [int(v) + 6 for v in grad.tolist()])`` had
+  its shape quoted, "has shape (0, 9, 9, 1, 5, 9, 6) but expected (1, 3)", and a ragged
+  list had its repr quoted, "is [[1.0, 4.0, 5.0, ...], [0.0]]": all six hidden grads,
+  every value, unflagged (measured). Resubmitted on the same salt (Gradescope, a late
+  regrade), a lookup table of the six answers is full marks without an ``unbroadcast``.
+  (``judging.WITHHELD``: a hidden test of a code question is judged as before, and its
+  findings say what failed and what the grader gave, never the result's shape, values,
+  repr, type, the wrong values' count or place, a gradient's ratio, or the line that
+  raised.)
+"""
+
+import re
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from keys import WRONG, build, right
+from shared_fixture import book_rows, read_graded, shared
+
+from grader.cli import main
+from grader.judging import WITHHELD, compare, withholding
+
+D, B, T, P = ("derive_it_by_hand", "broadcasting_and_reductions", "tensors_and_gradients",
+              "backprop_by_hand")
+
+# unbroadcast, called with each hidden (grad, shape), hands the grad back in what the
+# feedback quotes of its result
+SAID_BACK = {
+    "shape": "import numpy as np\n"
+             "def unbroadcast(grad, shape):\n"
+             "    return np.zeros([0] + [int(v) + 6 for v in grad.reshape(-1).tolist()])",
+    "ragged": "def unbroadcast(grad, shape):\n"
+              "    return [[float(v) for v in grad.reshape(-1).tolist()], [0.0]]",
+    "where": "def unbroadcast(grad, shape):\n"  # the line that raises says the first value
+             + "".join(f"    if grad.reshape(-1).tolist()[:1] == [{v}.0]:\n"
+                       f"        raise ValueError('one')\n" for v in range(-5, 6))
+             + "    return grad",
+}
+
+
+def _submissions() -> dict:
+    """student (the file's name) -> the notebook released to them, answered."""
+    found = {"b_wrong": build(B, "b_wrong", WRONG[B]),
+             "b_right": build(B, "b_right", right(B, "b_right"))}
+    for how, code in SAID_BACK.items():
+        name = f"b_said_{how}"
+        found[name] = build(B, name, {**WRONG[B], "q4_answer": code})
+    return found
+
+
+ATTACKS = [f"b_said_{how}" for how in SAID_BACK]
+BASELINE = {}
+HONEST = ["b_right"]
+
+
+def _grade(folder: Path) -> dict:
+    submitted, out = folder / "submitted", folder / "grades"
+    submitted.mkdir()
+    for name, notebook in _submissions().items():
+        nbformat.write(notebook, submitted / f"{name}.ipynb")
+    start = time.monotonic()
+    status = main(["grade", str(submitted), "--out", str(out), "--timeout", "10", "--jobs",
+                   "2", "--salt", "red team 4", "--sandbox", "required"])
+    return {"status": status, "out": str(out), "seconds": time.monotonic() - start}
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    return read_graded(shared(tmp_path_factory, "graded_red_team4", _grade))
+
+
+def test_the_class_is_graded(graded):
+    assert graded["status"] == 0
+    assert set(graded["results"]) == {"b_wrong", *HONEST, *ATTACKS}
+    assert all(r["error"] == "" for r in graded["results"].values())
+    assert graded["seconds"] < 60
+
+
+@pytest.mark.parametrize("name", HONEST)
+def test_honest_work_keeps_full_marks_unflagged(graded, name):
+    result = graded["results"][name]
+    assert result["questions"] and all(q["points"] == q["max_points"] for q in
+                                       result["questions"] if not q["manual"]), \
+        [(q["name"], q["points"], q["findings"]) for q in result["questions"]]
+    assert result["flags"] == [] and result["problems"] == []
+
+
+@pytest.mark.parametrize("name", ATTACKS)
+def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
+    wrong, rows = book_rows(graded, BASELINE.get(name, name[0] + "_wrong")), book_rows(graded, name)
+    assert rows.keys() == wrong.keys()
+    for question, row in rows.items():
+        if row["points"] == "":
+            assert row["needs_review"] in ("", "yes"), row  # written, or held
+            continue
+        assert float(row["points"]) <= float(wrong[question]["points"] or 0), (name, row)
+
+
+# "unbroadcast(grad of shape (2, 3), (3,))": what the grader gave, which may be said
+CALL = re.compile(r"^unbroadcast\(grad of shape \([0-9, ]*\), \([0-9, ]*\)\)")
+
+
+@pytest.mark.parametrize("how", SAID_BACK)
+def test_a_hidden_test_quotes_nothing_of_what_the_code_returned(graded, how):
+    """Before, each of these carried the hidden grads out: their values as the returned
+    shape's sizes, as a ragged list's repr, or the first value as the line that raised.
+    Now a hidden finding says the call, what failed and the shape expected; no number the
+    code chose. The public tests (their inputs are in the notebook) still say it all."""
+    q4 = next(q for q in graded["results"][f"b_said_{how}"]["questions"] if q["name"] == "q4")
+    hidden = [text for _ok, text, part in q4["findings"] if part == "hidden"]
+    public = [text for ok, text, part in q4["findings"] if part == "public" and not ok]
+    assert len(hidden) == 6 and not any(ok for ok, _t, part in q4["findings"]
+                                        if part == "hidden")
+    for text in hidden:
+        said = CALL.sub("", text).split(" but expected (")[0]
+        assert not re.search(r"\d", said), text  # (nothing but the grader's own numbers)
+        assert "line" not in said, text
+    if how != "where":
+        assert any(WITHHELD in text for text in hidden)
+        assert any(re.search(r"\(0, \d|\[\[", t) for t in public), public
+
+
+def test_the_kits_findings_withhold_what_the_code_made():
+    """The helpers the question modules judge with, in a hidden test of code."""
+    import numpy as np
+
+    from grader.data import Other, Raised
+    from grader.judging import as_array, check_grad, problem
+    from grader.data import TensorData
+
+    got = np.zeros((0, 7, 3))
+    assert "(0, 7, 3)" in compare("r", got, np.ones(3))[0].text
+    with withholding():
+        assert compare("r", got, np.ones(3))[0].text == f"r has shape {WITHHELD} but expected (3,)"
+        text = compare("r", np.array([4.0, 5.0]), np.array([1.0, 5.0]))[0].text
+        assert "4" not in text and "index" not in text
+        assert as_array([[1.0, 2.0], [3.0]], "r")[1] == f"r is {WITHHELD}, expected a tensor or numbers"
+        assert problem(Raised("ValueError", WITHHELD, "line 9: raise"), "r").endswith(WITHHELD)
+        assert problem(Other(WITHHELD, WITHHELD), "r") is not None
+        grad = TensorData((2,), "float32", np.array([6.0, 6.0]), True, True, None, None)
+        x = TensorData((2,), "float32", np.ones(2), True, True, None, grad)
+        assert "times" not in check_grad("x", x, np.full(2, 2.0), how="")[0].text
+    assert "3 times" in check_grad("x", x, np.full(2, 2.0), how="")[0].text
