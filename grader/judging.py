@@ -12,7 +12,7 @@ import contextvars
 
 import numpy as np
 
-from .data import Missing, Other, Raised, TensorData
+from .data import TOO_MANY, Missing, Other, Raised, TensorData
 from .formula import FormulaError, parse
 from .i18n import _
 from .questions import Finding
@@ -98,8 +98,6 @@ def as_array(value, name: str):
     if why:
         return None, why
     if isinstance(value, TensorData):
-        if value.values.shape != value.shape:
-            return None, _("{name} has too many values to check").format(name=name)
         return value.values, None
     if isinstance(value, np.ndarray):
         return value.astype(np.float64), None
@@ -142,6 +140,10 @@ def compare(name: str, got: np.ndarray, expected: np.ndarray, *, atol: float = A
         return [Finding(False, _("{name} has shape {shape} but expected {expected}").format(
             name=name, shape=WITHHELD if withheld() else shape_text(got.shape),
             expected=shape_text(expected.shape)))]
+    if got.size == 0:  # (no value compared is nothing checked: all() of nothing is True,
+        # and an x of shape (0, 5) made y = x * (factor + 1) "right" against factor * x)
+        return [Finding(False, _("{name} has no values (shape {shape}): nothing to check")
+                        .format(name=name, shape=shape_text(got.shape)))]
     close = np.isclose(got, expected, atol=atol, rtol=rtol) & np.isfinite(got)
     if close.all():
         return [Finding(True, _("{name} is right ({count} values)").format(
@@ -178,7 +180,7 @@ def check_grad(name: str, tensor, expected: np.ndarray, *, how: str) -> list[Fin
         return [Finding(False, _("{name} has shape {shape} but expected {expected}").format(
             name=f"{name}.grad", shape=WITHHELD if withheld() else shape_text(got.shape),
             expected=shape_text(expected.shape)))]
-    if np.allclose(got, expected, atol=ATOL_32, rtol=RTOL):
+    if got.size and np.allclose(got, expected, atol=ATOL_32, rtol=RTOL):
         return [Finding(True, _("{name} is right").format(name=f"{name}.grad"))]
     ratio = None if withheld() else _common_ratio(got, expected)
     if ratio is not None and ratio >= 2:
@@ -211,7 +213,8 @@ def described(value) -> str:
         return _("a tensor")
     if isinstance(value, Other):
         return {"function": _("a function"), "class": _("a class"), "import": _("an import"),
-                "value computed by code": _("a value computed by code")}.get(
+                "value computed by code": _("a value computed by code"),
+                TOO_MANY: _("a tensor with too many values to check")}.get(
             value.kind, _("a {kind}").format(kind=value.kind))
     if isinstance(value, bool):
         return _("True or False")

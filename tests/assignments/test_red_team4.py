@@ -15,6 +15,14 @@ construction that closed it:
   findings say what failed and what the grader gave, never the result's shape, values,
   repr, type, the wrong values' count or place, a gradient's ratio, or the line that
   raised.)
+* **assignment 3's q2 scored with a wrong factor, by plain allowed code**: over an ``x`` of
+  101 x 101 (more than the 10,000 values a run hands back) or of shape (0, 5), ``y = x *
+  (factor + 1)`` and ``z = (y * 0).sum()`` were "right": the values of the cut x and y
+  arrived as empty arrays, and a comparison of no values passed (``all()`` of nothing);
+  1 of 1, unflagged, unheld (measured for the 101 x 101 one). (``data.decode``: a tensor
+  sent without its values is read as "a tensor with too many values to check", which no
+  judge accepts; ``judging.compare``, ``check_grad``: no value compared is nothing
+  checked.)
 """
 
 import re
@@ -54,12 +62,18 @@ def _submissions() -> dict:
     for how, code in SAID_BACK.items():
         name = f"b_said_{how}"
         found[name] = build(B, name, {**WRONG[B], "q4_answer": code})
+    found["t_wrong"] = build(T, "t_wrong", WRONG[T])
+    found["t_right"] = build(T, "t_right", right(T, "t_right"))
+    for name, x in (("t_too_many", "torch.ones(101, 101, requires_grad=True)"),
+                    ("t_empty", "torch.ones(0, 5, requires_grad=True)")):
+        found[name] = build(T, name, {**WRONG[T], "q1_answer": f"x = {x}\ntotal = x.sum()",
+                                      "q2_answer": "y = x * (factor + 1)\nz = (y * 0).sum()"})
     return found
 
 
-ATTACKS = [f"b_said_{how}" for how in SAID_BACK]
+ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["t_too_many", "t_empty"]
 BASELINE = {}
-HONEST = ["b_right"]
+HONEST = ["b_right", "t_right"]
 
 
 def _grade(folder: Path) -> dict:
@@ -80,7 +94,7 @@ def graded(tmp_path_factory):
 
 def test_the_class_is_graded(graded):
     assert graded["status"] == 0
-    assert set(graded["results"]) == {"b_wrong", *HONEST, *ATTACKS}
+    assert set(graded["results"]) == {"b_wrong", "t_wrong", *HONEST, *ATTACKS}
     assert all(r["error"] == "" for r in graded["results"].values())
     assert graded["seconds"] < 60
 
@@ -150,3 +164,32 @@ def test_the_kits_findings_withhold_what_the_code_made():
         x = TensorData((2,), "float32", np.ones(2), True, True, None, grad)
         assert "times" not in check_grad("x", x, np.full(2, 2.0), how="")[0].text
     assert "3 times" in check_grad("x", x, np.full(2, 2.0), how="")[0].text
+
+
+@pytest.mark.parametrize("name, said", [("t_too_many", "a tensor with too many values to "
+                                                      "check (shape (101, 101)"),
+                                        ("t_empty", "y has no values (shape (0, 5))")])
+def test_values_not_compared_are_not_right(graded, name, said):
+    """y = x * (factor + 1) over an x whose values did not come (too many) or that has none
+    scored q2 (1 of 1, unflagged): nothing was compared, and nothing compared passed."""
+    q2 = next(q for q in graded["results"][name]["questions"] if q["name"] == "q2")
+    assert q2["points"] == 0 and any(said in text for _ok, text, _p in q2["findings"]), q2
+
+
+def test_a_tensor_sent_without_its_values_is_no_tensor_to_judge():
+    import minigrad
+    import numpy as np
+
+    from grader.data import TOO_MANY, MAX_VALUES, Other, TensorData, roundtrip
+    from grader.judging import check_grad
+
+    big = roundtrip(minigrad.ones(101, 101, requires_grad=True))
+    assert isinstance(big, Other) and big.kind == TOO_MANY
+    assert isinstance(roundtrip(np.zeros(MAX_VALUES + 1)), Other)
+    assert isinstance(roundtrip(minigrad.ones(100, 100)), TensorData)  # (10,000: all of it)
+    assert roundtrip([minigrad.ones(2), np.ones(20_000)])[0].values.tolist() == [1.0, 1.0]
+    empty = np.zeros((0, 5))
+    assert not compare("y", empty, empty)[0].ok
+    x = TensorData((0, 5), "float32", empty, True, True, None,
+                   TensorData((0, 5), "float32", empty, False, True, None, None))
+    assert not check_grad("x", x, empty, how="")[0].ok
