@@ -168,6 +168,7 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
     judged: dict = {}
     _judge_data(source, cells, free, drawn, env, result, judged)
     _judge_code(source, cells, drawn, env, options, sandbox, result, judged)
+    _built_on(assignment, judged)
     someone_else = _released_to_another(source, instructor, submission, who, lang)
     if someone_else:
         result.flags.append(someone_else)
@@ -293,6 +294,24 @@ def _released_to_another(source: Source, instructor, submission, who: str | None
              "numbers and is held for review").format(
         other=repr(named) if named not in (None, who) else _("another student"),
         student=repr(who))
+
+
+def _built_on(assignment, judged: dict) -> None:
+    """A question that builds on others (``Question.after``) scores only when they have full
+    marks, each judged at its own extract step, on its own answer. Its own judge sees what
+    the names hold when it runs, after the later cells: there the earlier answer may no
+    longer be checkable (assignment 3: over an x of zeros, y's values show no factor, and
+    after backward() autograd can no longer show it either), and a wrong y with an x.grad
+    put right by a second backward() scored q3."""
+    for question in assignment.questions:
+        graded = judged.get(question.name)
+        missing = [name for name in question.after if name in judged
+                   and judged[name].points != judged[name].max_points]
+        if graded is not None and graded.points and missing:
+            graded.points = 0.0
+            graded.findings.append([False, _("{question} builds on {earlier}, which is not "
+                                             "right yet: fix {earlier} first").format(
+                question=question.name, earlier=", ".join(missing)), "public"])
 
 
 def _owners(cells: list) -> dict:

@@ -94,6 +94,9 @@ class Question:
     kind: str = ""  # DATA or CODE: how the answer reaches the grader (see the module doc)
     autograd: bool = True  # CODE: False runs it on tensors without autograd
     runs: tuple = ("setup",)  # CODE: the locked cells its run needs, besides the answers
+    # questions this one builds on: it scores only when they have full marks, judged on
+    # their own answers (assignment 3's q3 is a backward through q2's y: see grade.py)
+    after: tuple = ()
 
     @property
     def answer_specs(self) -> tuple:

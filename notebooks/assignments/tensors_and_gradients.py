@@ -17,6 +17,8 @@ explained.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from grader.data import read
@@ -43,6 +45,37 @@ def _read_names(*names):
     def extract(namespace, inputs):
         return {name: read(namespace, name) for name in names}
     return extract
+
+
+def extract_q2(namespace, inputs):
+    """x, y, z, and y's slope: d(y · 1)/dx by autograd, as y records it. Over an x of
+    zeros, y's values are zeros whatever the factor (``y = x * (factor + 1)`` scored q2);
+    the slope is the factor all the same."""
+    found = _read_names("x", "y", "z")(namespace, inputs)
+    found["slope"] = _slope(found["x"], found["y"])
+    return found
+
+
+def _slope(x, y):
+    """d(y · 1)/dx (None when autograd cannot say), leaving the graph and y.grad as they
+    were (``retain_graph``; ``autograd.grad`` fills a retained y.grad, which is put back)."""
+    import minigrad
+
+    if not (isinstance(x, minigrad.Tensor) and isinstance(y, minigrad.Tensor)
+            and x.requires_grad and y.grad_fn is not None):
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (reading a non-leaf's .grad warns)
+        kept = y.grad
+        try:
+            slope, = minigrad.autograd.grad(y, x, minigrad.ones_like(y), retain_graph=True,
+                                            allow_unused=True)
+        except Exception:  # noqa: BLE001 (the graph was freed by a backward, ...)
+            return None
+        finally:
+            if y.grad is not kept:
+                y.grad = kept
+    return slope
 
 
 def _recorded(name: str, tensor, source: str) -> Finding:
@@ -96,6 +129,13 @@ def judge_q1(data, inputs, env) -> list[Finding]:
 
 
 def judge_q2(data, inputs, env) -> list[Finding]:
+    return _q2(data, env, slope_needed=True)
+
+
+def _q2(data, env, slope_needed: bool) -> list[Finding]:
+    """q2's findings; ``slope_needed``: where x's values cannot show the factor (all zero),
+    y's slope must (q2's own extract step; after a backward() autograd cannot say, and q3
+    counts only once q2 has: ``Question.after``)."""
     x, y, z = data["x"], data["y"], data["z"]
     for value, name in ((x, "x"), (y, "y"), (z, "z")):
         why = _tensor_problem(value, name)
@@ -105,6 +145,16 @@ def judge_q2(data, inputs, env) -> list[Finding]:
     times = f"{factor} * x"
     findings = compare("y", y.values, factor * x.values, atol=ATOL_32,
                        reference=_("{expression} is").format(expression=times))
+    slope = data.get("slope")
+    if is_tensor(slope) and slope.shape == x.shape:
+        findings += compare(_("y's slope in x (autograd's dy/dx)"), slope.values,
+                            np.full(x.shape, float(factor)), atol=ATOL_32,
+                            reference=_("the factor is"))
+    elif slope_needed and not np.any(x.values):
+        findings.append(Finding(False, _("x is all zeros, so y's values are zeros whatever it "
+                                         "is multiplied by, and autograd could not show the "
+                                         "factor either (was backward() called before this "
+                                         "check?): make y = x * factor and check again")))
     findings.append(_recorded("y", y, "x"))
     if z.shape != ():
         return findings + [Finding(False, _("z has shape {shape}; it should be one number: "
@@ -137,7 +187,7 @@ def judge_q3(data, inputs, env) -> list[Finding]:
     # x.grad is factor only through q2's y and z: over a wrong y, a right x.grad was put
     # there another way (a hook, a second backward() of another sum, a fresh graph), each
     # of which scored q3, unheld, with plain autograd. So q3 counts only on q2's y and z.
-    if not all(f.ok for f in judge_q2(data, inputs, env)):
+    if not all(f.ok for f in _q2(data, env, slope_needed=False)):
         return [Finding(False, _("q3 is checked on q2's y and z, which are not right yet: fix "
                                  "q2 first (check(\"q2\")), then run z.backward() again"))]
     found = (check_grad("x", x, np.full(x.shape, float(env["factor"])),
@@ -156,10 +206,10 @@ ASSIGNMENT = Assignment(
     questions=(
         Question("q1", N_("A tensor that requires grad, and its sum"),
                  _read_names("x", "total"), judge_q1, kind=CODE, runs=("setup", "numbers")),
-        Question("q2", N_("Multiply, then sum"), _read_names("x", "y", "z"), judge_q2,
+        Question("q2", N_("Multiply, then sum"), extract_q2, judge_q2,
                  kind=CODE, runs=("setup", "numbers")),
         Question("q3", N_("retain_grad() and backward()"), _read_names("x", "y", "z"),
-                 judge_q3, kind=CODE, runs=("setup", "numbers")),
+                 judge_q3, kind=CODE, runs=("setup", "numbers"), after=("q2",)),
     ),
     manual={"q4": N_("What changed, and why?")},
     variant=Variant(default={"shape": (5, 5), "factor": 2}, draw=draw_numbers),

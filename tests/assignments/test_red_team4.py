@@ -23,6 +23,15 @@ construction that closed it:
   sent without its values is read as "a tensor with too many values to check", which no
   judge accepts; ``judging.compare``, ``check_grad``: no value compared is nothing
   checked.)
+* **q2 and q3 of assignment 3 scored over a wrong y by plain autograd, again**: over ``x =
+  torch.zeros(shape, requires_grad=True)`` (the notebook says "any values"), ``y = x *
+  (factor + 1)`` has the values of ``factor * x`` (zeros), so q2 scored 1 of 1, and red
+  team 3's second ``backward()`` of ``(x * -1).sum()`` then made x.grad the factor, q3's
+  re-check of q2 passed on the same zeros: 3 of 3 points for a wrong y, unflagged
+  (measured). (q2's extract step also hands back y's slope, ``autograd.grad(y, x, ones,
+  retain_graph=True)``, the factor whatever x holds; q3 builds on q2 (``Question.after``):
+  it scores only when q2, judged at its own step, has; after a backward() autograd can no
+  longer show the slope.)
 """
 
 import re
@@ -68,12 +77,21 @@ def _submissions() -> dict:
                     ("t_empty", "torch.ones(0, 5, requires_grad=True)")):
         found[name] = build(T, name, {**WRONG[T], "q1_answer": f"x = {x}\ntotal = x.sum()",
                                       "q2_answer": "y = x * (factor + 1)\nz = (y * 0).sum()"})
+    zeros = "x = torch.zeros(shape, requires_grad=True)\ntotal = x.sum()"
+    found["t_zeros_honest"] = build(T, "t_zeros_honest", {**right(T, "t_zeros_honest"),
+                                                          "q1_answer": zeros})
+    found["t_zeros_wrong"] = build(T, "t_zeros_wrong", {  # (q1 right: any values)
+        **WRONG[T], "q1_answer": zeros, "q3_answer": "y.retain_grad()\nz.retain_grad()\n"
+                                                     "z.backward()"})
+    found["t_zeros_twice"] = build(T, "t_zeros_twice", {
+        **WRONG[T], "q1_answer": zeros, "q3_answer": "y.retain_grad()\nz.retain_grad()\n"
+                                                     "z.backward()\n(x * -1).sum().backward()"})
     return found
 
 
-ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["t_too_many", "t_empty"]
-BASELINE = {}
-HONEST = ["b_right", "t_right"]
+ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["t_too_many", "t_empty", "t_zeros_twice"]
+BASELINE = {"t_zeros_twice": "t_zeros_wrong"}
+HONEST = ["b_right", "t_right", "t_zeros_honest"]
 
 
 def _grade(folder: Path) -> dict:
@@ -94,7 +112,8 @@ def graded(tmp_path_factory):
 
 def test_the_class_is_graded(graded):
     assert graded["status"] == 0
-    assert set(graded["results"]) == {"b_wrong", "t_wrong", *HONEST, *ATTACKS}
+    assert set(graded["results"]) == {"b_wrong", "t_wrong", "t_zeros_wrong", *HONEST,
+                                      *ATTACKS}
     assert all(r["error"] == "" for r in graded["results"].values())
     assert graded["seconds"] < 60
 
@@ -193,3 +212,35 @@ def test_a_tensor_sent_without_its_values_is_no_tensor_to_judge():
     x = TensorData((0, 5), "float32", empty, True, True, None,
                    TensorData((0, 5), "float32", empty, False, True, None, None))
     assert not check_grad("x", x, empty, how="")[0].ok
+
+
+@pytest.mark.parametrize("name", ["t_zeros_wrong", "t_zeros_twice"])
+def test_a_wrong_factor_over_zeros_scores_nothing(graded, name):
+    """y = x * (factor + 1) over an x of zeros scored q2 (its values are those of factor *
+    x), and with a second backward() q3 too: 3 of 3. y's slope says the factor now, and q3
+    counts once q2 does."""
+    rows = book_rows(graded, name)
+    assert rows["q1"]["points"] == "1" and rows["q2"]["points"] == "0" \
+        and rows["q3"]["points"] == "0", rows
+    q2 = next(q for q in graded["results"][name]["questions"] if q["name"] == "q2")
+    assert any("slope" in text and not ok for ok, text, _p in q2["findings"]), q2
+
+
+def test_the_slope_leaves_the_graph_and_the_gradients_as_they_were():
+    """check("q2") in a notebook runs the same extract step: run after q3's cell (or twice),
+    it must not change y.grad, x.grad or what a later backward() gives."""
+    import minigrad
+
+    from grader.questions import find_assignment
+
+    question = find_assignment(T).question("q2")
+    x = minigrad.zeros(2, 3, requires_grad=True)
+    y = x * 4
+    z = y.sum()
+    y.retain_grad()
+    data = question.extract({"x": x, "y": y, "z": z}, None)
+    assert data["slope"].tolist() == [[4.0] * 3] * 2 and y.grad is None and x.grad is None
+    z.backward()
+    assert x.grad.tolist() == [[4.0] * 3] * 2 and y.grad.tolist() == [[1.0] * 3] * 2
+    again = question.extract({"x": x, "y": y, "z": z}, None)  # (after backward: no slope)
+    assert again["slope"] is None and y.grad.tolist() == [[1.0] * 3] * 2
