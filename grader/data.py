@@ -151,7 +151,11 @@ def _values(array: np.ndarray) -> list:
 def _number(x):
     x = x.item() if hasattr(x, "item") else x
     if isinstance(x, int):
-        return x if abs(x) < 2**53 else float(x)
+        return int(x) if abs(x) < 2**53 else _number(float(x) if abs(x) < 2**1023
+                                                      else math.inf if x > 0 else -math.inf)
+    # (a float, as JSON writes it: np.longdouble's item() is a longdouble, which json could
+    # not write, and the run died at the extract step instead of handing back a number)
+    x = float(x)
     return x if math.isfinite(x) else str(x)  # "nan", "inf": JSON has no NaN
 
 

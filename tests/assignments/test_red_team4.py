@@ -28,10 +28,11 @@ construction that closed it:
   (factor + 1)`` has the values of ``factor * x`` (zeros), so q2 scored 1 of 1, and red
   team 3's second ``backward()`` of ``(x * -1).sum()`` then made x.grad the factor, q3's
   re-check of q2 passed on the same zeros: 3 of 3 points for a wrong y, unflagged
-  (measured). (q2's extract step also hands back y's slope, ``autograd.grad(y, x, ones,
-  retain_graph=True)``, the factor whatever x holds; q3 builds on q2 (``Question.after``):
-  it scores only when q2, judged at its own step, has; after a backward() autograd can no
-  longer show the slope.)
+  (measured); ``total = (x * 2).sum()`` scored q1 and ``z = (y * 3).sum()`` q2 the same
+  way (by the judges' code). (The extract steps also hand back each step's slope,
+  ``autograd.grad(y, x, ones, retain_graph=True)``: dy/dx is the factor whatever x holds,
+  dz/dy and dtotal/dx are 1; q3 builds on q2 (``Question.after``): it scores only when
+  q2, judged at its own step, has; after a backward() autograd can no longer show a slope.)
 """
 
 import re
@@ -86,11 +87,17 @@ def _submissions() -> dict:
     found["t_zeros_twice"] = build(T, "t_zeros_twice", {
         **WRONG[T], "q1_answer": zeros, "q3_answer": "y.retain_grad()\nz.retain_grad()\n"
                                                      "z.backward()\n(x * -1).sum().backward()"})
+    found["t_zeros_total"] = build(T, "t_zeros_total", {  # total of another multiple
+        **WRONG[T], "q1_answer": "x = torch.zeros(shape, requires_grad=True)\n"
+                                 "total = (x * 2).sum()"})
+    found["t_zeros_z"] = build(T, "t_zeros_z", {  # y right, z of another multiple
+        **WRONG[T], "q1_answer": zeros, "q2_answer": "y = x * factor\nz = (y * 3).sum()"})
     return found
 
 
-ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["t_too_many", "t_empty", "t_zeros_twice"]
-BASELINE = {"t_zeros_twice": "t_zeros_wrong"}
+ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["t_too_many", "t_empty", "t_zeros_twice",
+                                                    "t_zeros_total", "t_zeros_z"]
+BASELINE = {"t_zeros_twice": "t_zeros_wrong", "t_zeros_z": "t_zeros_wrong"}
 HONEST = ["b_right", "t_right", "t_zeros_honest"]
 
 
@@ -214,6 +221,17 @@ def test_a_tensor_sent_without_its_values_is_no_tensor_to_judge():
     assert not check_grad("x", x, empty, how="")[0].ok
 
 
+def test_a_sum_of_another_multiple_over_zeros_scores_nothing(graded):
+    """total = (x * 2).sum() scored q1, z = (y * 3).sum() q2, over x of zeros."""
+    assert book_rows(graded, "t_zeros_total")["q1"]["points"] == "0"
+    assert book_rows(graded, "t_zeros_z")["q2"]["points"] == "0"
+    found = {name: " ".join(t for q in graded["results"][name]["questions"]
+                            for _ok, t, _p in q["findings"])
+             for name in ("t_zeros_total", "t_zeros_z")}
+    assert "dtotal/dx (autograd) is wrong" in found["t_zeros_total"]
+    assert "dz/dy (autograd) is wrong" in found["t_zeros_z"]
+
+
 @pytest.mark.parametrize("name", ["t_zeros_wrong", "t_zeros_twice"])
 def test_a_wrong_factor_over_zeros_scores_nothing(graded, name):
     """y = x * (factor + 1) over an x of zeros scored q2 (its values are those of factor *
@@ -223,7 +241,7 @@ def test_a_wrong_factor_over_zeros_scores_nothing(graded, name):
     assert rows["q1"]["points"] == "1" and rows["q2"]["points"] == "0" \
         and rows["q3"]["points"] == "0", rows
     q2 = next(q for q in graded["results"][name]["questions"] if q["name"] == "q2")
-    assert any("slope" in text and not ok for ok, text, _p in q2["findings"]), q2
+    assert any("dy/dx (autograd)" in text and not ok for ok, text, _p in q2["findings"]), q2
 
 
 def test_the_slope_leaves_the_graph_and_the_gradients_as_they_were():
@@ -239,8 +257,25 @@ def test_the_slope_leaves_the_graph_and_the_gradients_as_they_were():
     z = y.sum()
     y.retain_grad()
     data = question.extract({"x": x, "y": y, "z": z}, None)
-    assert data["slope"].tolist() == [[4.0] * 3] * 2 and y.grad is None and x.grad is None
+    assert data["dy/dx"].tolist() == [[4.0] * 3] * 2 and data["dz/dy"].tolist() == [[1.0] * 3] * 2
+    assert y.grad is None and x.grad is None
     z.backward()
     assert x.grad.tolist() == [[4.0] * 3] * 2 and y.grad.tolist() == [[1.0] * 3] * 2
     again = question.extract({"x": x, "y": y, "z": z}, None)  # (after backward: no slope)
-    assert again["slope"] is None and y.grad.tolist() == [[1.0] * 3] * 2
+    assert again["dy/dx"] is None and y.grad.tolist() == [[1.0] * 3] * 2
+
+
+def test_every_number_a_run_hands_back_is_json():
+    """np.longdouble's item() is a longdouble, which json cannot write: a code answer that
+    returned one made the run die at its extract step (its later questions "not checked")
+    instead of handing back a number; an int past a float's range raised there too."""
+    import json
+
+    import numpy as np
+
+    from grader.data import encode
+
+    for value, said in ((np.longdouble(1.5), 1.5), (np.longdouble("inf"), "inf"),
+                        (10 ** 400, "inf"), (-10 ** 400, "-inf"), (2 ** 60, 2.0 ** 60),
+                        (7, 7), ([np.longdouble(2)], [2.0])):
+        assert json.loads(json.dumps(encode(value))) == said, value
