@@ -35,15 +35,16 @@ SECONDS = 20.0  # a question's judging (the kit's take 0.01-0.5 s)
 MEMORY_MB = 1024  # address space a question's judging may add to the grader's
 
 
-def judge_bounded(question, parts: dict, withheld: tuple = ()) -> dict:
+def judge_bounded(question, parts: dict, withheld: tuple = (), everything: bool = True
+                  ) -> dict:
     """part -> findings of ``judge(question, data, inputs, env)`` for each ``parts[part] =
     (data, inputs, env)``, judged in a bounded child process (see the module docstring);
-    the parts in ``withheld`` with findings that quote nothing of the data
-    (``judging.withholding``)."""
+    the parts in ``withheld`` with findings that quote nothing of the data (a formula's:
+    ``everything`` False; ``judging.withholding``)."""
     _prepare()
 
     def judged(part, arguments):
-        with withholding() if part in withheld else contextlib.nullcontext():
+        with withholding(everything) if part in withheld else contextlib.nullcontext():
             return judge(question, *arguments)
     if not hasattr(os, "fork"):  # (Windows: judged here, unbounded)
         return {part: judged(part, arguments) for part, arguments in parts.items()}

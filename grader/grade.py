@@ -349,7 +349,7 @@ def _judge_data(source: Source, cells: list, free: list, drawn: dict, env: dict,
         graded = _question_result(source, question.name)
         parts = {part: (data, drawn[question.name][part], env)
                  for part in ("public", "hidden") if part in drawn[question.name]}
-        _score(graded, judge_bounded(question, parts))
+        _score(graded, judge_bounded(question, parts, withheld=("hidden",), everything=False))
         judged[question.name] = graded
 
 

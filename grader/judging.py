@@ -34,14 +34,19 @@ ATOL_32 = 1e-4
 # raised. The kit's findings then say only what failed and what the grader itself gave
 # (the call, the shape expected); the verdict is the same. (``grade._as_shown`` already
 # withheld the words: text, messages, reprs; a question module's own wording is its own.)
+# A formula answer's hidden tests (``withholding(everything=False)``) keep the grader's
+# own words (the point, the expected value), but not the formula's value there, nor its
+# shape: ``b[0] + 100*b[1] + 10000*b[2]`` said three hidden numbers a finding, for a
+# formula of comparisons that looks them up.
 WITHHELD = "…"
-_WITHHOLDING = contextvars.ContextVar("minigrad_kit_withholding", default=False)
+_WITHHOLDING = contextvars.ContextVar("minigrad_kit_withholding", default="")
 
 
 @contextlib.contextmanager
-def withholding():
-    """Within it, the helpers below quote nothing of the student's result (see WITHHELD)."""
-    token = _WITHHOLDING.set(True)
+def withholding(everything: bool = True):
+    """Within it, the helpers below quote nothing of the student's result (see WITHHELD);
+    ``everything`` False: only the values and shapes a formula gave."""
+    token = _WITHHOLDING.set("everything" if everything else "values")
     try:
         yield
     finally:
@@ -50,7 +55,11 @@ def withholding():
 
 def withheld() -> bool:
     """Whether the findings being written are a hidden test's of code (``withholding``)."""
-    return _WITHHOLDING.get()
+    return _WITHHOLDING.get() == "everything"
+
+
+def _yours_withheld() -> bool:
+    return bool(_WITHHOLDING.get())
 
 
 def autograd_gradient(fn, points: list) -> list:
@@ -138,7 +147,7 @@ def compare(name: str, got: np.ndarray, expected: np.ndarray, *, atol: float = A
             pass
     if got.shape != expected.shape:
         return [Finding(False, _("{name} has shape {shape} but expected {expected}").format(
-            name=name, shape=WITHHELD if withheld() else shape_text(got.shape),
+            name=name, shape=WITHHELD if _yours_withheld() else shape_text(got.shape),
             expected=shape_text(expected.shape)))]
     if got.size == 0:  # (no value compared is nothing checked: all() of nothing is True,
         # and an x of shape (0, 5) made y = x * (factor + 1) "right" against factor * x)
@@ -154,7 +163,8 @@ def compare(name: str, got: np.ndarray, expected: np.ndarray, *, atol: float = A
                                  "not shown)").format(name=name) + hint)]
     wrong = np.argwhere(~close)
     first = tuple(int(i) for i in wrong[0])
-    said = {"name": name, "yours": f"{got[first]:.6g}", "reference": reference,
+    said = {"name": name, "reference": reference,
+            "yours": WITHHELD if _yours_withheld() else f"{got[first]:.6g}",
             "expected": f"{expected[first]:.6g}"}
     if got.size > 1:
         at = where(first) if where else _("at index {index}").format(index=first)

@@ -14,7 +14,9 @@ construction that closed it:
   (``judging.WITHHELD``: a hidden test of a code question is judged as before, and its
   findings say what failed and what the grader gave, never the result's shape, values,
   repr, type, the wrong values' count or place, a gradient's ratio, or the line that
-  raised.)
+  raised.) A formula's value at a hidden point ("yours is" the value of ``b[0] + 100*b[1] +
+  10000*b[2]``) said three hidden numbers a finding the same way; it is withheld too, the
+  grader's own words (the point, the expected value) kept.
 * **assignment 3's q2 scored with a wrong factor, by plain allowed code**: over an ``x`` of
   101 x 101 (more than the 10,000 values a run hands back) or of shape (0, 5), ``y = x *
   (factor + 1)`` and ``z = (y * 0).sum()`` were "right": the values of the cut x and y
@@ -72,6 +74,8 @@ def _submissions() -> dict:
     for how, code in SAID_BACK.items():
         name = f"b_said_{how}"
         found[name] = build(B, name, {**WRONG[B], "q4_answer": code})
+    found["b_said_formula"] = build(B, "b_said_formula", {
+        **WRONG[B], "q2_answer": 'a_grad = "b[0] + 100*b[1] + 10000*b[2]"\nb_grad = "a"'})
     found["t_wrong"] = build(T, "t_wrong", WRONG[T])
     found["t_right"] = build(T, "t_right", right(T, "t_right"))
     for name, x in (("t_too_many", "torch.ones(101, 101, requires_grad=True)"),
@@ -95,7 +99,7 @@ def _submissions() -> dict:
     return found
 
 
-ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["t_too_many", "t_empty", "t_zeros_twice",
+ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["b_said_formula", "t_too_many", "t_empty", "t_zeros_twice",
                                                     "t_zeros_total", "t_zeros_z"]
 BASELINE = {"t_zeros_twice": "t_zeros_wrong", "t_zeros_z": "t_zeros_wrong"}
 HONEST = ["b_right", "t_right", "t_zeros_honest"]
@@ -167,6 +171,19 @@ def test_a_hidden_test_quotes_nothing_of_what_the_code_returned(graded, how):
     if how != "where":
         assert any(WITHHELD in text for text in hidden)
         assert any(re.search(r"\(0, \d|\[\[", t) for t in public), public
+
+
+def test_a_formulas_value_at_hidden_points_is_not_said(graded):
+    """``a_grad = "b[0] + 100*b[1] + 10000*b[2]"`` was "wrong ...; at index (0, 0): yours is"
+    that number: three hidden numbers a finding, for a formula of comparisons that looks the
+    answers up. A formula's hidden findings keep the grader's words, not its value."""
+    q2 = next(q for q in graded["results"]["b_said_formula"]["questions"] if q["name"] == "q2")
+    hidden = [text for ok, text, part in q2["findings"] if part == "hidden" and not ok]
+    public = [text for ok, text, part in q2["findings"] if part == "public" and not ok]
+    assert any(t.startswith("a_grad is wrong") and f"yours is {WITHHELD}" in t
+               for t in hidden), hidden
+    assert not any(re.search(r"yours is -?\d|has shape \(", t) for t in hidden), hidden
+    assert any(re.search(r"yours is -?\d", text) for text in public), public
 
 
 def test_the_kits_findings_withhold_what_the_code_made():
