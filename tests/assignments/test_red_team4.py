@@ -1,4 +1,4 @@
-"""The fourth red team's submissions, graded as a teacher grades them (each notebook the one
+r"""The fourth red team's submissions, graded as a teacher grades them (each notebook the one
 ``release --students`` hands its student, then ``minigrad-kit grade``, the sandbox
 required). Each attack rides on the wrong answers (keys.WRONG) and may score no more than
 they do; honest work keeps full marks, unflagged. What succeeded before, and the
@@ -17,6 +17,13 @@ construction that closed it:
   raised.) A formula's value at a hidden point ("yours is" the value of ``b[0] + 100*b[1] +
   10000*b[2]``) said three hidden numbers a finding the same way; it is withheld too, the
   grader's own words (the point, the expected value) kept.
+* **a grading worker held for minutes by blank lines**: the scan of a cell that ran looked
+  for a shell escape with ``^\s*!`` line by line, and ``\s*`` crossed the newlines after
+  every line start: quadratic, 3.3 s for 25,000 newlines (0.03 s at 2,000, 0.32 s at
+  8,000, measured), about 50 s for a cell of the 100,000 characters read, and the wrong
+  answers with 99,000 newlines in each of their four cells and two cells of one's own
+  would hold a worker about five minutes, outside any ``--timeout`` or ``--budget``
+  (``scan.examine``: a line's own indentation, ``[ \t]*``; 4 s for that submission now).
 * **assignment 3's q2 scored with a wrong factor, by plain allowed code**: over an ``x`` of
   101 x 101 (more than the 10,000 values a run hands back) or of shape (0, 5), ``y = x *
   (factor + 1)`` and ``z = (y * 0).sum()`` were "right": the values of the cut x and y
@@ -91,6 +98,9 @@ def _submissions() -> dict:
     found["t_zeros_twice"] = build(T, "t_zeros_twice", {
         **WRONG[T], "q1_answer": zeros, "q3_answer": "y.retain_grad()\nz.retain_grad()\n"
                                                      "z.backward()\n(x * -1).sum().backward()"})
+    blank = "\n" * 99_000  # (under the 100,000 characters a cell is read)
+    found["t_blank"] = build(T, "t_blank", {k: v + blank for k, v in WRONG[T].items()},
+                             extra={"q1": blank, "q2": blank})
     found["t_zeros_total"] = build(T, "t_zeros_total", {  # total of another multiple
         **WRONG[T], "q1_answer": "x = torch.zeros(shape, requires_grad=True)\n"
                                  "total = (x * 2).sum()"})
@@ -99,7 +109,7 @@ def _submissions() -> dict:
     return found
 
 
-ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["b_said_formula", "t_too_many", "t_empty", "t_zeros_twice",
+ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["b_said_formula", "t_blank", "t_too_many", "t_empty", "t_zeros_twice",
                                                     "t_zeros_total", "t_zeros_z"]
 BASELINE = {"t_zeros_twice": "t_zeros_wrong", "t_zeros_z": "t_zeros_wrong"}
 HONEST = ["b_right", "t_right", "t_zeros_honest"]
@@ -296,3 +306,17 @@ def test_every_number_a_run_hands_back_is_json():
                         (10 ** 400, "inf"), (-10 ** 400, "-inf"), (2 ** 60, 2.0 ** 60),
                         (7, 7), ([np.longdouble(2)], [2.0])):
         assert json.loads(json.dumps(encode(value))) == said, value
+
+
+def test_blank_lines_cost_the_grader_linear_time(graded):
+    """A cell of 100,000 newlines took about 50 s to scan (quadratic), six of them in one
+    submission about five minutes of a grading worker."""
+    from grader.scan import examine
+
+    start = time.monotonic()
+    assert examine("\n" * 100_000) == [] and examine(" \n" * 50_000) == []
+    assert [s.text for s in examine("\n" * 50_000 + "  !ls")] == ["runs a shell command"]
+    assert time.monotonic() - start < 5
+    with open(Path(graded["out"]) / "timing.csv", encoding="utf-8") as file:
+        seconds = {row.split(",")[0]: float(row.split(",")[2]) for row in file.readlines()[1:]}
+    assert seconds["t_blank"] < 30, seconds
