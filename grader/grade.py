@@ -473,8 +473,9 @@ def _as_shown(data, part: str):
         return {key: _as_shown(value, part) for key, value in data.items()}
     if isinstance(data, str):
         return WITHHELD
-    if isinstance(data, Raised):  # (where: the line that raised can be chosen by the inputs)
-        return Raised(data.kind, WITHHELD, "")
+    if isinstance(data, Raised):  # (its kind, of twenty builtin ones, and the line that
+        # raised can each be chosen by the inputs: bits a call, to carry them out)
+        return Raised(WITHHELD, WITHHELD, "")
     if isinstance(data, Other):  # (its kind is a type's name, which code can make)
         return Other(WITHHELD, WITHHELD)
     return data

@@ -13,10 +13,12 @@ construction that closed it:
   regrade), a lookup table of the six answers is full marks without an ``unbroadcast``.
   (``judging.WITHHELD``: a hidden test of a code question is judged as before, and its
   findings say what failed and what the grader gave, never the result's shape, values,
-  repr, type, the wrong values' count or place, a gradient's ratio, or the line that
-  raised.) A formula's value at a hidden point ("yours is" the value of ``b[0] + 100*b[1] +
-  10000*b[2]``) said three hidden numbers a finding the same way; it is withheld too, the
-  grader's own words (the point, the expected value) kept.
+  repr, type, the wrong values' count or place, a gradient's ratio, the kind of exception
+  or the line that raised: the first value as ``KeyError`` or ``IndexError``, or as the
+  line of the ``if`` that raised, said a few bits a call.) A formula's value at a hidden
+  point ("yours is" the value of ``b[0] + 100*b[1] + 10000*b[2]``) said three hidden
+  numbers a finding the same way; it is withheld too, the grader's own words (the point,
+  the expected value) kept.
 * **a grading worker held for minutes by blank lines**: the scan of a cell that ran looked
   for a shell escape with ``^\s*!`` line by line, and ``\s*`` crossed the newlines after
   every line start: quadratic, 3.3 s for 25,000 newlines (0.03 s at 2,000, 0.32 s at
@@ -67,6 +69,11 @@ SAID_BACK = {
              "    return np.zeros([0] + [int(v) + 6 for v in grad.reshape(-1).tolist()])",
     "ragged": "def unbroadcast(grad, shape):\n"
               "    return [[float(v) for v in grad.reshape(-1).tolist()], [0.0]]",
+    "kind": "def unbroadcast(grad, shape):\n"  # the kind of error says the first value
+            "    first = grad.reshape(-1).tolist()[:1]\n"
+            "    if first == [1.0]:\n        raise KeyError('one')\n"
+            "    if first == [2.0]:\n        raise IndexError('two')\n"
+            "    raise ZeroDivisionError('other')",
     "where": "def unbroadcast(grad, shape):\n"  # the line that raises says the first value
              + "".join(f"    if grad.reshape(-1).tolist()[:1] == [{v}.0]:\n"
                        f"        raise ValueError('one')\n" for v in range(-5, 6))
@@ -109,8 +116,9 @@ def _submissions() -> dict:
     return found
 
 
-ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + ["b_said_formula", "t_blank", "t_too_many", "t_empty", "t_zeros_twice",
-                                                    "t_zeros_total", "t_zeros_z"]
+ATTACKS = [f"b_said_{how}" for how in SAID_BACK] + [
+    "b_said_formula", "t_blank", "t_too_many", "t_empty", "t_zeros_twice", "t_zeros_total",
+    "t_zeros_z"]
 BASELINE = {"t_zeros_twice": "t_zeros_wrong", "t_zeros_z": "t_zeros_wrong"}
 HONEST = ["b_right", "t_right", "t_zeros_honest"]
 
@@ -150,7 +158,8 @@ def test_honest_work_keeps_full_marks_unflagged(graded, name):
 
 @pytest.mark.parametrize("name", ATTACKS)
 def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
-    wrong, rows = book_rows(graded, BASELINE.get(name, name[0] + "_wrong")), book_rows(graded, name)
+    wrong = book_rows(graded, BASELINE.get(name, name[0] + "_wrong"))
+    rows = book_rows(graded, name)
     assert rows.keys() == wrong.keys()
     for question, row in rows.items():
         if row["points"] == "":
@@ -177,8 +186,8 @@ def test_a_hidden_test_quotes_nothing_of_what_the_code_returned(graded, how):
     for text in hidden:
         said = CALL.sub("", text).split(" but expected (")[0]
         assert not re.search(r"\d", said), text  # (nothing but the grader's own numbers)
-        assert "line" not in said, text
-    if how != "where":
+        assert "line" not in said and not re.search(r"[A-Z][a-z]+Error", said), text
+    if how not in ("where", "kind"):
         assert any(WITHHELD in text for text in hidden)
         assert any(re.search(r"\(0, \d|\[\[", t) for t in public), public
 
@@ -207,10 +216,12 @@ def test_the_kits_findings_withhold_what_the_code_made():
     got = np.zeros((0, 7, 3))
     assert "(0, 7, 3)" in compare("r", got, np.ones(3))[0].text
     with withholding():
-        assert compare("r", got, np.ones(3))[0].text == f"r has shape {WITHHELD} but expected (3,)"
+        assert compare("r", got, np.ones(3))[0].text == \
+            f"r has shape {WITHHELD} but expected (3,)"
         text = compare("r", np.array([4.0, 5.0]), np.array([1.0, 5.0]))[0].text
         assert "4" not in text and "index" not in text
-        assert as_array([[1.0, 2.0], [3.0]], "r")[1] == f"r is {WITHHELD}, expected a tensor or numbers"
+        assert as_array([[1.0, 2.0], [3.0]], "r")[1] == \
+            f"r is {WITHHELD}, expected a tensor or numbers"
         assert problem(Raised("ValueError", WITHHELD, "line 9: raise"), "r").endswith(WITHHELD)
         assert problem(Other(WITHHELD, WITHHELD), "r") is not None
         grad = TensorData((2,), "float32", np.array([6.0, 6.0]), True, True, None, None)
