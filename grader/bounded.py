@@ -16,6 +16,7 @@ submissions are judged as before.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
@@ -25,6 +26,7 @@ import signal
 import time
 
 from .i18n import _
+from .judging import withholding
 from .questions import Finding, judge
 
 __all__ = ["judge_bounded", "SECONDS", "MEMORY_MB"]
@@ -33,12 +35,19 @@ SECONDS = 20.0  # a question's judging (the kit's take 0.01-0.5 s)
 MEMORY_MB = 1024  # address space a question's judging may add to the grader's
 
 
-def judge_bounded(question, parts: dict) -> dict:
+def judge_bounded(question, parts: dict, withheld: tuple = (), everything: bool = True
+                  ) -> dict:
     """part -> findings of ``judge(question, data, inputs, env)`` for each ``parts[part] =
-    (data, inputs, env)``, judged in a bounded child process (see the module docstring)."""
+    (data, inputs, env)``, judged in a bounded child process (see the module docstring);
+    the parts in ``withheld`` with findings that quote nothing of the data (a formula's:
+    ``everything`` False; ``judging.withholding``)."""
     _prepare()
+
+    def judged(part, arguments):
+        with withholding(everything) if part in withheld else contextlib.nullcontext():
+            return judge(question, *arguments)
     if not hasattr(os, "fork"):  # (Windows: judged here, unbounded)
-        return {part: judge(question, *arguments) for part, arguments in parts.items()}
+        return {part: judged(part, arguments) for part, arguments in parts.items()}
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: judge, write, and leave without running anything of the parent
@@ -46,7 +55,7 @@ def judge_bounded(question, parts: dict) -> dict:
         try:
             os.close(read_end)
             _limit_memory()
-            found = {part: [[f.ok, f.text] for f in judge(question, *arguments)]
+            found = {part: [[f.ok, f.text] for f in judged(part, arguments)]
                      for part, arguments in parts.items()}
             with os.fdopen(write_end, "w", encoding="utf-8") as pipe:
                 json.dump(found, pipe)

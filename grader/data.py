@@ -25,7 +25,7 @@ from pathlib import Path
 import numpy as np
 
 __all__ = ["encode", "decode", "roundtrip", "attempt", "read", "TensorData", "Missing",
-           "Raised", "Other", "MAX_VALUES"]
+           "Raised", "Other", "MAX_VALUES", "TOO_MANY"]
 
 MAX_VALUES = 10_000  # per tensor or array; more is cut (no question needs that many)
 
@@ -151,7 +151,11 @@ def _values(array: np.ndarray) -> list:
 def _number(x):
     x = x.item() if hasattr(x, "item") else x
     if isinstance(x, int):
-        return x if abs(x) < 2**53 else float(x)
+        return int(x) if abs(x) < 2**53 else _number(float(x) if abs(x) < 2**1023
+                                                      else math.inf if x > 0 else -math.inf)
+    # (a float, as JSON writes it: np.longdouble's item() is a longdouble, which json could
+    # not write, and the run died at the extract step instead of handing back a number)
+    x = float(x)
     return x if math.isfinite(x) else str(x)  # "nan", "inf": JSON has no NaN
 
 
@@ -174,16 +178,36 @@ def decode(data):
         return Other("unreadable data", str(data)[:60])
 
 
+class _TooMany(ValueError):
+    """A tensor or array sent without its values (more than ``MAX_VALUES``)."""
+
+    def __init__(self, shape) -> None:
+        super().__init__(shape)
+        self.shape = tuple(int(n) for n in shape)
+
+
+TOO_MANY = "too many values"  # the kind of what such a tensor or array is read as
+
+
 def _decoded(data):
     if isinstance(data, list):
         return [_decoded(item) for item in data]
     if not isinstance(data, dict) or len(data) != 1:
         return data
     (kind, body), = data.items()
-    if kind == "tensor":
-        return _tensor_data(body)
-    if kind == "array":
-        return _array(body["values"], body["shape"])
+    # A tensor or array of more than MAX_VALUES values comes without them: it is read as
+    # such (``Other``), never as a tensor whose values are an empty array, which every
+    # judge would have to know to refuse: x.values.sum() of a 101 x 101 x was 0, and
+    # compare() found an empty y "right" against factor * x.values, so y = x * (factor +
+    # 1) over such an x scored q2 of assignment 3 with plain allowed code.
+    try:
+        if kind == "tensor":
+            return _tensor_data(body)
+        if kind == "array":
+            return _array(body["values"], body["shape"])
+    except _TooMany as cut:
+        shape = str(cut.shape) if len(str(cut.shape)) <= 60 else str(cut.shape)[:57] + "..."
+        return Other(TOO_MANY, f"shape {shape}, more than {MAX_VALUES:,} values")
     if kind == "missing":
         return Missing(str(body))
     if kind == "raised":
@@ -205,7 +229,9 @@ def _tensor_data(body: dict) -> TensorData:
 
 def _array(values: list, shape) -> np.ndarray:
     floats = np.array([float(v) for v in values], dtype=np.float64)
-    return floats.reshape(shape) if floats.size == math.prod(shape) else floats
+    if floats.size != math.prod(int(n) for n in shape):
+        raise _TooMany(shape)  # (a tensor's grad too: its tensor is then not read either)
+    return floats.reshape(tuple(int(n) for n in shape))
 
 
 def roundtrip(value):

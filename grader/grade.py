@@ -168,6 +168,7 @@ def _grade(source: Source, submission, student: str, file: str, options: Options
     judged: dict = {}
     _judge_data(source, cells, free, drawn, env, result, judged)
     _judge_code(source, cells, drawn, env, options, sandbox, result, judged)
+    _built_on(assignment, judged)
     someone_else = _released_to_another(source, instructor, submission, who, lang)
     if someone_else:
         result.flags.append(someone_else)
@@ -295,6 +296,24 @@ def _released_to_another(source: Source, instructor, submission, who: str | None
         student=repr(who))
 
 
+def _built_on(assignment, judged: dict) -> None:
+    """A question that builds on others (``Question.after``) scores only when they have full
+    marks, each judged at its own extract step, on its own answer. Its own judge sees what
+    the names hold when it runs, after the later cells: there the earlier answer may no
+    longer be checkable (assignment 3: over an x of zeros, y's values show no factor, and
+    after backward() autograd can no longer show it either), and a wrong y with an x.grad
+    put right by a second backward() scored q3."""
+    for question in assignment.questions:
+        graded = judged.get(question.name)
+        missing = [name for name in question.after if name in judged
+                   and judged[name].points != judged[name].max_points]
+        if graded is not None and graded.points and missing:
+            graded.points = 0.0
+            graded.findings.append([False, _("{question} builds on {earlier}, which is not "
+                                             "right yet: fix {earlier} first").format(
+                question=question.name, earlier=", ".join(missing)), "public"])
+
+
 def _owners(cells: list) -> dict:
     """Answer cell -> the question of the first test cell after it."""
     owners, waiting = {}, []
@@ -330,7 +349,7 @@ def _judge_data(source: Source, cells: list, free: list, drawn: dict, env: dict,
         graded = _question_result(source, question.name)
         parts = {part: (data, drawn[question.name][part], env)
                  for part in ("public", "hidden") if part in drawn[question.name]}
-        _score(graded, judge_bounded(question, parts))
+        _score(graded, judge_bounded(question, parts, withheld=("hidden",), everything=False))
         judged[question.name] = graded
 
 
@@ -398,7 +417,7 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
                                 drawn[question.name][part], env)
                          for part in wanted if part in step.data}
                 _score(graded, {**dict.fromkeys(wanted, []),
-                                **judge_bounded(question, parts)})
+                                **judge_bounded(question, parts, withheld=("hidden",))})
             judged[question.name] = graded
         holds = _review(source, placed, run, result, options.strict, autograd)
         for name, reasons in holds.items():
@@ -443,7 +462,9 @@ def _as_shown(data, part: str):
     code says in words there (text it returns, an exception's message, an object's repr)
     is reduced to its kind: feedback cannot carry the hidden inputs out to be hard-coded
     in a next submission, which is graded on the same ones. Numbers are judged as they
-    are."""
+    are, and the judges' findings on them quote none of them (``judging.WITHHELD``: a
+    returned value's shape, its values, the repr of a ragged list carried every hidden
+    input out)."""
     if part != "hidden":
         return data
     if isinstance(data, list):
@@ -452,10 +473,11 @@ def _as_shown(data, part: str):
         return {key: _as_shown(value, part) for key, value in data.items()}
     if isinstance(data, str):
         return WITHHELD
-    if isinstance(data, Raised):
-        return Raised(data.kind, WITHHELD, data.where)
-    if isinstance(data, Other):
-        return Other(data.kind, WITHHELD)
+    if isinstance(data, Raised):  # (its kind, of twenty builtin ones, and the line that
+        # raised can each be chosen by the inputs: bits a call, to carry them out)
+        return Raised(WITHHELD, WITHHELD, "")
+    if isinstance(data, Other):  # (its kind is a type's name, which code can make)
+        return Other(WITHHELD, WITHHELD)
     return data
 
 

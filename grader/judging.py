@@ -7,19 +7,59 @@ shape (5,) but expected (5, 5)".
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+
 import numpy as np
 
-from .data import Missing, Other, Raised, TensorData
+from .data import TOO_MANY, Missing, Other, Raised, TensorData
 from .formula import FormulaError, parse
 from .i18n import _
 from .questions import Finding
 
 __all__ = ["autograd_gradient", "shape_text", "problem", "as_array", "compare", "check_grad",
            "is_tensor", "judge_formula", "parse_answer", "described", "exact_elementwise",
-           "exact_projection", "not_exact", "ATOL", "RTOL"]
+           "exact_projection", "not_exact", "withholding", "withheld", "ATOL", "RTOL",
+           "WITHHELD"]
 
 ATOL, RTOL = 1e-6, 1e-4  # float64 answers; float32 ones get ATOL_32
 ATOL_32 = 1e-4
+
+# What the student's code made, in a hidden test of a code question, as the findings show it.
+# That code was called with the hidden inputs, so anything of its result the feedback
+# quotes is a channel it chose to carry them out, to be hard-coded in a next submission
+# graded on the same ones: a returned value's shape (``np.zeros([0] + grad.tolist())``:
+# "has shape (0, 3, 7, 1, ...)"), the repr of a ragged list ("is [[3.0, -1.0, ...], [0]]"),
+# "yours is", which values were wrong and how many, a gradient's ratio, the line that
+# raised. The kit's findings then say only what failed and what the grader itself gave
+# (the call, the shape expected); the verdict is the same. (``grade._as_shown`` already
+# withheld the words: text, messages, reprs; a question module's own wording is its own.)
+# A formula answer's hidden tests (``withholding(everything=False)``) keep the grader's
+# own words (the point, the expected value), but not the formula's value there, nor its
+# shape: ``b[0] + 100*b[1] + 10000*b[2]`` said three hidden numbers a finding, for a
+# formula of comparisons that looks them up.
+WITHHELD = "…"
+_WITHHOLDING = contextvars.ContextVar("minigrad_kit_withholding", default="")
+
+
+@contextlib.contextmanager
+def withholding(everything: bool = True):
+    """Within it, the helpers below quote nothing of the student's result (see WITHHELD);
+    ``everything`` False: only the values and shapes a formula gave."""
+    token = _WITHHOLDING.set("everything" if everything else "values")
+    try:
+        yield
+    finally:
+        _WITHHOLDING.reset(token)
+
+
+def withheld() -> bool:
+    """Whether the findings being written are a hidden test's of code (``withholding``)."""
+    return _WITHHOLDING.get() == "everything"
+
+
+def _yours_withheld() -> bool:
+    return bool(_WITHHOLDING.get())
 
 
 def autograd_gradient(fn, points: list) -> list:
@@ -48,7 +88,7 @@ def problem(value, name: str) -> str | None:
         if value.kind == "NotImplementedError":
             return _("{name} raised NotImplementedError — replace `raise "
                      "NotImplementedError()` with your code").format(name=name)
-        where = f" ({value.where})" if value.where else ""
+        where = f" ({value.where})" if value.where and not withheld() else ""
         return _("{name} raised {error}: {message}{where}").format(
             name=name, error=value.kind, message=value.message, where=where)
     if isinstance(value, Other):
@@ -67,8 +107,6 @@ def as_array(value, name: str):
     if why:
         return None, why
     if isinstance(value, TensorData):
-        if value.values.shape != value.shape:
-            return None, _("{name} has too many values to check").format(name=name)
         return value.values, None
     if isinstance(value, np.ndarray):
         return value.astype(np.float64), None
@@ -76,7 +114,7 @@ def as_array(value, name: str):
         array = np.array(_floats(value), dtype=np.float64)
     except (TypeError, ValueError):
         return None, _("{name} is {value}, expected a tensor or numbers").format(
-            name=name, value=repr(value))
+            name=name, value=WITHHELD if withheld() else repr(value))
     return array, None
 
 
@@ -109,15 +147,24 @@ def compare(name: str, got: np.ndarray, expected: np.ndarray, *, atol: float = A
             pass
     if got.shape != expected.shape:
         return [Finding(False, _("{name} has shape {shape} but expected {expected}").format(
-            name=name, shape=shape_text(got.shape), expected=shape_text(expected.shape)))]
+            name=name, shape=WITHHELD if _yours_withheld() else shape_text(got.shape),
+            expected=shape_text(expected.shape)))]
+    if got.size == 0:  # (no value compared is nothing checked: all() of nothing is True,
+        # and an x of shape (0, 5) made y = x * (factor + 1) "right" against factor * x)
+        return [Finding(False, _("{name} has no values (shape {shape}): nothing to check")
+                        .format(name=name, shape=shape_text(got.shape)))]
     close = np.isclose(got, expected, atol=atol, rtol=rtol) & np.isfinite(got)
     if close.all():
         return [Finding(True, _("{name} is right ({count} values)").format(
             name=name, count=got.size) if got.size > 1 else
             _("{name} is right").format(name=name))]
+    if withheld():
+        return [Finding(False, _("{name} is wrong (a hidden test: what your code returned is "
+                                 "not shown)").format(name=name) + hint)]
     wrong = np.argwhere(~close)
     first = tuple(int(i) for i in wrong[0])
-    said = {"name": name, "yours": f"{got[first]:.6g}", "reference": reference,
+    said = {"name": name, "reference": reference,
+            "yours": WITHHELD if _yours_withheld() else f"{got[first]:.6g}",
             "expected": f"{expected[first]:.6g}"}
     if got.size > 1:
         at = where(first) if where else _("at index {index}").format(index=first)
@@ -141,11 +188,11 @@ def check_grad(name: str, tensor, expected: np.ndarray, *, how: str) -> list[Fin
     got = tensor.grad.values
     if got.shape != expected.shape:
         return [Finding(False, _("{name} has shape {shape} but expected {expected}").format(
-            name=f"{name}.grad", shape=shape_text(got.shape),
+            name=f"{name}.grad", shape=WITHHELD if withheld() else shape_text(got.shape),
             expected=shape_text(expected.shape)))]
-    if np.allclose(got, expected, atol=ATOL_32, rtol=RTOL):
+    if got.size and np.allclose(got, expected, atol=ATOL_32, rtol=RTOL):
         return [Finding(True, _("{name} is right").format(name=f"{name}.grad"))]
-    ratio = _common_ratio(got, expected)
+    ratio = None if withheld() else _common_ratio(got, expected)
     if ratio is not None and ratio >= 2:
         return [Finding(False, _("{name}.grad is {ratio} times the expected gradient — did "
                                  "you call backward() more than once? Gradients accumulate in "
@@ -176,7 +223,8 @@ def described(value) -> str:
         return _("a tensor")
     if isinstance(value, Other):
         return {"function": _("a function"), "class": _("a class"), "import": _("an import"),
-                "value computed by code": _("a value computed by code")}.get(
+                "value computed by code": _("a value computed by code"),
+                TOO_MANY: _("a tensor with too many values to check")}.get(
             value.kind, _("a {kind}").format(kind=value.kind))
     if isinstance(value, bool):
         return _("True or False")

@@ -94,6 +94,9 @@ class Question:
     kind: str = ""  # DATA or CODE: how the answer reaches the grader (see the module doc)
     autograd: bool = True  # CODE: False runs it on tensors without autograd
     runs: tuple = ("setup",)  # CODE: the locked cells its run needs, besides the answers
+    # questions this one builds on: it scores only when they have full marks, judged on
+    # their own answers (assignment 3's q3 is a backward through q2's y: see grade.py)
+    after: tuple = ()
 
     @property
     def answer_specs(self) -> tuple:
@@ -253,7 +256,10 @@ def judge(question: Question, data, inputs, env) -> list[Finding]:
     try:
         findings = list(question.judge(data, inputs, env))
     except Exception as error:  # noqa: BLE001 (data from a kernel can be anything)
+        from .judging import WITHHELD, withheld
+        said = f"{type(error).__name__}: {WITHHELD if withheld() else error}"  # (its message
+        # can quote the student's data: a hidden test's, see judging.WITHHELD)
         return [Finding(False, _("could not check {question}: {error} — run all cells from the "
                                  "top, then check again").format(
-            question=question.name, error=f"{type(error).__name__}: {error}"))]
+            question=question.name, error=said))]
     return findings or [Finding(False, _("nothing was checked"))]

@@ -175,7 +175,9 @@ def examine(code: str, *, protected: dict | None = None, rules: tuple = ()
         if re.search(pattern, bare) or re.search(pattern, plain):
             found.append(Suspicion(why, True, tuple(questions[0]) if questions else ()))
     texts: list[str] = []
-    if re.search(r"^\s*!|^\s*%%?(system|sx|bash|sh|script)\b", code, re.MULTILINE):
+    # (a line's own indentation, [ \t]*: "^\s*" also crossed the newlines after every line
+    # start, and a cell of 100,000 of them held the grader for a minute, quadratic)
+    if re.search(r"^[ \t]*!|^[ \t]*%%?(system|sx|bash|sh|script)\b", code, re.MULTILINE):
         texts.append("runs a shell command")
     if tree is not None:
         aliases = dict(KNOWN)

@@ -17,6 +17,8 @@ explained.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 
 from grader.data import read
@@ -43,6 +45,62 @@ def _read_names(*names):
     def extract(namespace, inputs):
         return {name: read(namespace, name) for name in names}
     return extract
+
+
+# The steps the questions build, (made, from): each is checked by its values and by its slope
+# as autograd records it, d(made · 1)/d(from). Over an x of zeros the values are zeros
+# whatever x is multiplied by: y = x * (factor + 1), and z or total of another multiple,
+# scored q1 and q2 (and q3, with a second backward()); the slopes say the factor all the
+# same.
+STEPS = {"q1": (("total", "x"),), "q2": (("y", "x"), ("z", "y"))}
+
+
+def _extract_with_slopes(question: str, *names):
+    def extract(namespace, inputs):
+        found = {name: read(namespace, name) for name in names}
+        for made, source in STEPS[question]:
+            found[f"d{made}/d{source}"] = _slope(found[source], found[made])
+        return found
+    return extract
+
+
+def _slope(source, made):
+    """d(made · 1)/d(source) by autograd (None when it cannot say: a backward() freed the
+    graph, ...), leaving the graph and the gradients as they were (``retain_graph``;
+    ``autograd.grad`` fills a retained ``.grad`` on its way, which is put back)."""
+    import minigrad
+
+    if not (isinstance(source, minigrad.Tensor) and isinstance(made, minigrad.Tensor)
+            and source.requires_grad and made.grad_fn is not None):
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # (reading a non-leaf's .grad warns)
+        kept = [(t, t.grad) for t in (source, made)]
+        try:
+            slope, = minigrad.autograd.grad(made, source, minigrad.ones_like(made),
+                                            retain_graph=True, allow_unused=True)
+        except Exception:  # noqa: BLE001 (the student's graph: anything)
+            return None
+        finally:
+            for tensor, grad in kept:
+                if tensor.grad is not grad:
+                    tensor.grad = grad
+    return slope
+
+
+def _by_slope(data, made: str, source: str, value: float, needed: bool) -> list[Finding]:
+    """``made``'s slope in ``source`` is ``value`` everywhere; when autograd could not say,
+    ``needed`` and the values of ``source`` all zero (they show nothing), a failed finding."""
+    slope, given = data.get(f"d{made}/d{source}"), data[source]
+    if is_tensor(slope) and slope.shape == given.shape:
+        return compare(_("d{made}/d{source} (autograd)").format(made=made, source=source),
+                       slope.values, np.full(given.shape, float(value)), atol=ATOL_32)
+    if needed and not np.any(given.values):
+        return [Finding(False, _("{source} is all zeros, so the values of {made} do not show "
+                                 "how it was made from {source}, and autograd could not show "
+                                 "it either (was backward() called before this check?)").format(
+            made=made, source=source))]
+    return []
 
 
 def _recorded(name: str, tensor, source: str) -> Finding:
@@ -91,11 +149,19 @@ def judge_q1(data, inputs, env) -> list[Finding]:
     if total.shape == ():
         findings += compare("total", total.values, x.values.sum(), atol=ATOL_32,
                             reference=_("{expression} is").format(expression="x.sum()"))
+        findings += _by_slope(data, "total", "x", 1.0, needed=True)
         findings.append(_recorded("total", total, "x"))
     return findings
 
 
 def judge_q2(data, inputs, env) -> list[Finding]:
+    return _q2(data, env, slope_needed=True)
+
+
+def _q2(data, env, slope_needed: bool) -> list[Finding]:
+    """q2's findings; ``slope_needed``: where x's values cannot show the factor (all zero),
+    y's slope must (``STEPS``; at q2's own extract step: after a backward() autograd cannot
+    say, and q3 counts only once q2 has: ``Question.after``)."""
     x, y, z = data["x"], data["y"], data["z"]
     for value, name in ((x, "x"), (y, "y"), (z, "z")):
         why = _tensor_problem(value, name)
@@ -105,12 +171,14 @@ def judge_q2(data, inputs, env) -> list[Finding]:
     times = f"{factor} * x"
     findings = compare("y", y.values, factor * x.values, atol=ATOL_32,
                        reference=_("{expression} is").format(expression=times))
+    findings += _by_slope(data, "y", "x", factor, slope_needed)
     findings.append(_recorded("y", y, "x"))
     if z.shape != ():
         return findings + [Finding(False, _("z has shape {shape}; it should be one number: "
                                             "z = y.sum()").format(shape=shape_text(z.shape)))]
     findings += compare("z", z.values, y.values.sum(), atol=ATOL_32,
                         reference=_("{expression} is").format(expression="y.sum()"))
+    findings += _by_slope(data, "z", "y", 1.0, slope_needed)
     findings.append(_recorded("z", z, "y"))
     return findings
 
@@ -137,7 +205,7 @@ def judge_q3(data, inputs, env) -> list[Finding]:
     # x.grad is factor only through q2's y and z: over a wrong y, a right x.grad was put
     # there another way (a hook, a second backward() of another sum, a fresh graph), each
     # of which scored q3, unheld, with plain autograd. So q3 counts only on q2's y and z.
-    if not all(f.ok for f in judge_q2(data, inputs, env)):
+    if not all(f.ok for f in _q2(data, env, slope_needed=False)):
         return [Finding(False, _("q3 is checked on q2's y and z, which are not right yet: fix "
                                  "q2 first (check(\"q2\")), then run z.backward() again"))]
     found = (check_grad("x", x, np.full(x.shape, float(env["factor"])),
@@ -155,11 +223,13 @@ ASSIGNMENT = Assignment(
     title=N_("Tensors and gradients"),
     questions=(
         Question("q1", N_("A tensor that requires grad, and its sum"),
-                 _read_names("x", "total"), judge_q1, kind=CODE, runs=("setup", "numbers")),
-        Question("q2", N_("Multiply, then sum"), _read_names("x", "y", "z"), judge_q2,
+                 _extract_with_slopes("q1", "x", "total"), judge_q1, kind=CODE,
+                 runs=("setup", "numbers")),
+        Question("q2", N_("Multiply, then sum"), _extract_with_slopes("q2", "x", "y", "z"),
+                 judge_q2,
                  kind=CODE, runs=("setup", "numbers")),
         Question("q3", N_("retain_grad() and backward()"), _read_names("x", "y", "z"),
-                 judge_q3, kind=CODE, runs=("setup", "numbers")),
+                 judge_q3, kind=CODE, runs=("setup", "numbers"), after=("q2",)),
     ),
     manual={"q4": N_("What changed, and why?")},
     variant=Variant(default={"shape": (5, 5), "factor": 2}, draw=draw_numbers),

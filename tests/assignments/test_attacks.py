@@ -59,10 +59,12 @@ def _submissions(folder: Path):
     # kind 2: outputs changed after the fact; the grader's pipe written to directly
     found["t_display"] = (t, _with(t, DISPLAY_UPDATE), {}, {})
     found["t_pipe"] = (t, _with(t, PIPE_FORGERY, "q3_answer"), {}, {})
-    # the encoder patched by a route the denylist does not name; and code as data
-    found["t_hidden_encoder"] = (t, _with(t, HIDDEN_ENCODER, "q3_answer"), {}, {})
-    found["t_print_self"] = (t, _with(t, PRINT_SELF_EXEC, "q3_answer"), {}, {})
-    found["t_pickled"] = (t, _with(t, PICKLED, "q3_answer"), {}, {})
+    # the encoder patched by a route the denylist does not name; and code as data (in q2's
+    # cell: q3 builds on q2, judged at its own step, so forging from q3's cell on gains
+    # nothing even before review)
+    found["t_hidden_encoder"] = (t, _with(t, HIDDEN_ENCODER, "q2_answer"), {}, {})
+    found["t_print_self"] = (t, _with(t, PRINT_SELF_EXEC, "q2_answer"), {}, {})
+    found["t_pickled"] = (t, _with(t, PICKLED, "q2_answer"), {}, {})
     # kind 3: a cell only its own future import parses
     found["t_barry"] = (t, {**_with(t, BARRY, "q3_answer"),
                             "q2_answer": BARRY_FLAG + "\n" + WRONG[t]["q2_answer"]}, {}, {})

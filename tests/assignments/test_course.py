@@ -95,7 +95,9 @@ def test_grade_finds_the_module_beside_the_notebooks(course):
     assert feedback.startswith("# Double it · bob")
     assert ("- ✗ public: double(x) is wrong at 2 of 3 values; at index (1,): yours is 3, "
             "expected 2") in feedback
-    assert "- ✗ hidden: double(x) is wrong at 6 of 6 values" in feedback
+    # (a hidden test of code quotes nothing of what the code returned: judging.WITHHELD)
+    assert ("- ✗ hidden: double(x) is wrong (a hidden test: what your code returned is not "
+            "shown)") in feedback
 
 
 def test_a_notebook_without_its_question_module_is_refused(tmp_path, capsys):

@@ -180,15 +180,19 @@ def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
 @pytest.mark.parametrize("name", HELD)
 def test_values_written_outside_autograd_are_held(graded, name):
     """Without the hold each of these scored the question it forges (q2's y and z, q3's
-    x.grad) over the wrong answers; --strict now holds it for review."""
+    x.grad) over the wrong answers; --strict holds it for review, and the judges now give
+    it nothing to hold."""
     held = {q["name"] for q in graded["results"][name]["questions"] if q["review"]}
-    if name == "t_grad_fill":  # (red team 3: q3 is judged on q2's y, here wrong: 0, nothing
-        # to hold; the fill_ is still flagged beyond --strict)
-        q3 = next(q for q in graded["results"][name]["questions"] if q["name"] == "q3")
-        assert held == set() and q3["points"] == 0
-        assert any(".fill_" in flag for flag in graded["results"][name]["flags"])
-    else:
-        assert held == {"q2"}
+    # (red team 3: q3 is judged on q2's y, here wrong: 0, nothing to hold; red team 4: q2 is
+    # judged on y's slope too, which values written over a wrong y do not change (factor +
+    # 1): 0 as well. What wrote them is still flagged beyond --strict)
+    forged = {"t_grad_fill": ("q3", ".fill_"), "t_data_copy": ("q2", ".data"),
+              "t_no_grad_copy": ("q2", ".no_grad")}
+    question, word = forged[name]
+    graded_question = next(q for q in graded["results"][name]["questions"]
+                           if q["name"] == question)
+    assert held == set() and graded_question["points"] == 0
+    assert any(word in flag for flag in graded["results"][name]["flags"])
 
 
 def test_text_that_is_not_unicode_is_replaced_not_lost(graded):
