@@ -31,7 +31,7 @@ from .graph import GraphModel
 from .i18n import _, in_words, tidied
 from .symbols import pytorch_words, rewrite
 from .symbols import term as _symbol_term
-from .text import array_of, number, short
+from .text import array_of, has_values, number, short
 
 __all__ = ["narrate_start", "narrate", "narrate_group", "frame_label", "later_frames"]
 
@@ -192,7 +192,8 @@ def _common_factor(steps: list, e: int) -> str | None:
         return None  # the first two differ already: no need to read them all
     received, sent = [], []
     for step in steps:
-        if len(step.sent) <= e or step.sent[e][2] is None or step.grad_outputs[0] is None:
+        if len(step.sent) <= e or step.sent[e][2] is None or step.grad_outputs[0] is None \
+                or not has_values(step.grad_outputs[0]):
             return None
         received.append(array_of(step.grad_outputs[0]))
         sent.append(array_of(step.sent[e][2]))
@@ -326,7 +327,7 @@ def _sends(step, e: int, name: str | None, formula, model: GraphModel,
 
 def _factor(received, sent) -> str | None:
     """sent / received, when that is the local derivative (same shape or a scalar)."""
-    if received is None:
+    if received is None or not (has_values(received) and has_values(sent)):
         return None
     a, b = array_of(received).astype(np.float64), array_of(sent).astype(np.float64)
     if a.shape != b.shape and a.size != 1:

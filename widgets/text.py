@@ -7,7 +7,7 @@ import numpy as np
 from .adapter import to_numpy
 from .i18n import _
 
-__all__ = ["number", "shape_text", "value_lines", "short"]
+__all__ = ["number", "shape_text", "value_lines", "short", "has_values"]
 
 
 def array_of(value) -> np.ndarray:
@@ -27,9 +27,17 @@ def shape_text(tensor) -> str:
     return text if dtype == "float32" else f"{text} {dtype}"
 
 
+def has_values(value) -> bool:
+    """False for a tensor on the meta device (minigrad's or torch's): a shape and a
+    dtype without values, drawn as such."""
+    return getattr(value, "is_meta", False) is not True
+
+
 def value_lines(value, max_values: int = 8) -> list[str]:
     """The values as printed lines; past ``max_values`` values, one line that
     summarises them (``16 values from -0.7 to 0.69``)."""
+    if not has_values(value):
+        return [_("a meta tensor (no values)")]
     data = array_of(value)
     if data.size > max_values:
         if data.dtype.kind not in "biuf" or not np.all(np.isfinite(data)):
@@ -45,6 +53,8 @@ def value_lines(value, max_values: int = 8) -> list[str]:
 
 def short(value) -> str:
     """One short line: ``0.25``, ``0.25 each``, ``[1, 2]``, or a summary."""
+    if not has_values(value):
+        return _("a meta tensor (no values)")
     data = array_of(value)
     if data.size == 1:
         return number(data.reshape(()))

@@ -28,6 +28,7 @@ import numpy as np
 
 from .. import errors
 from ..kernels.float_errors import silenced
+from ..kernels.meta import ones_like
 from . import anomaly, grad_mode, profiler
 from .hooks import run_posthooks, run_prehooks
 from .node import AccumulateGrad, Node
@@ -199,7 +200,7 @@ def _seed(index: int, output, grad, as_arrays: bool):
     if grad is None:
         if output.requires_grad and output.numel() != 1:
             raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
-        grad = make(np.ones(output.shape, output._data.dtype))  # d out / d out
+        grad = make(ones_like(output._data))  # d out / d out
     else:
         if not isinstance(grad, TensorBase):  # a number, for a one-element output
             grad = make(np.full(output.shape, grad, output._data.dtype))

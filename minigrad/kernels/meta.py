@@ -22,7 +22,8 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["MetaArray", "empty", "like", "lost", "is_meta", "copied", "COMPUTED_LIMIT"]
+__all__ = ["MetaArray", "empty", "like", "lost", "is_meta", "ones_like", "copied",
+           "COMPUTED_LIMIT"]
 
 # (NumPy functions without a rule here are computed on zeros up to this many elements)
 COMPUTED_LIMIT = 1 << 24
@@ -108,6 +109,12 @@ def like(array) -> MetaArray:
 
 def is_meta(array) -> bool:
     return type(array) is MetaArray
+
+
+def ones_like(array):
+    """Ones of an array's shape and dtype (a gradient's seed: d out / d out), or, for a
+    meta array, a meta array of its shape."""
+    return like(array) if type(array) is MetaArray else np.ones(array.shape, array.dtype)
 
 
 def copied(array):

@@ -16,7 +16,7 @@ import torch.nn.functional as F
 import widgets
 from minigrad.autograd import formula_for
 from widgets import BackwardStepper, DerivativeCheck, GraphView, draw_graph, render_svg
-from widget_svg import groups, texts
+from widget_svg import groups, parse, texts
 
 
 # ---- graphs to try ------------------------------------------------------------
@@ -270,3 +270,23 @@ def test_widgets_never_import_torch_for_minigrad():
         "assert 'torch' not in sys.modules, 'torch was imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# ---- the meta device: a graph of shapes, no values -------------------------------------
+
+
+@pytest.mark.parametrize("library", ["torch", "minigrad"])
+def test_a_meta_graph_is_drawn_and_stepped_without_values(library):
+    """A model run on the meta device (PyTorch's shapes recipe) has a graph but no numbers:
+    each box says so where values would be, and the stepper walks it without reading any."""
+    lib = torch if library == "torch" else __import__("minigrad")
+    x = lib.ones(2, 3, device="meta", requires_grad=True)
+    w = lib.ones(3, 4, device="meta", requires_grad=True)
+    out = (x @ w).relu().sum()
+    drawn = texts(parse(render_svg(draw_graph(out))))
+    assert "leaf  [2, 3]" in drawn and "leaf  [3, 4]" in drawn
+    assert drawn.count("a meta tensor (no values)") == 3  # the output and the two leaves
+    stepper = BackwardStepper(out)
+    assert len(stepper.frames) > 3
+    stepper.to_end()  # the last frame: every gradient has arrived
+    assert texts(parse(stepper.svg)).count("grad: a meta tensor (no values)") == 2

@@ -144,6 +144,9 @@ def test_backward_on_meta_gives_meta_gradients():
         assert (str(loss), str(w.grad)) == (
             "tensor(..., device='meta', size=(), grad_fn=<MeanBackward0>)",
             "tensor(..., device='meta', size=(3, 3))")
+        x = library.ones(2, 3, device="meta", requires_grad=True)
+        (x * 2).sum().backward()  # (no meta value on the way: the seed itself is meta)
+        assert str(x.grad) == "tensor(..., device='meta', size=(2, 3))"
 
 
 def test_modules_on_meta_as_pytorch():
