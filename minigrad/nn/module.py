@@ -19,6 +19,8 @@ from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 from typing import Callable, Iterator
 
+import minigrad
+
 from .. import devices, dtypes
 from ..autograd.grad_mode import no_grad
 from ..autograd.hooks import RemovableHandle, add_hook
@@ -415,9 +417,10 @@ class Module:
         buffer keeps only its shape and dtype) and ``model.to(torch.float64)`` (every
         floating-point parameter and buffer converted in place, gradients too)."""
         device, dtype, _ = devices.to_arguments(args, kwargs)
-        if device is not None and device.type == "meta":
+        if device is not None:
             for tensor in itertools.chain(self.parameters(), self.buffers()):
-                tensor.data = tensor.data.to(device)
+                if (device.type == "meta") != tensor.is_meta:  # (out of meta: PyTorch's error)
+                    tensor.data = tensor.data.to(device)
         if dtype is None:
             return self
         if not dtype.is_floating_point:
@@ -431,6 +434,17 @@ class Module:
         return self
 
     def cpu(self) -> "Module":
+        return self.to("cpu")
+
+    def to_empty(self, *, device, recurse: bool = True) -> "Module":
+        """Every parameter and buffer (and gradient) replaced by an uninitialised tensor of
+        its shape and dtype on ``device``: after a model was built on the meta device,
+        where initialisation costs nothing, it gets memory (zeros here, as ``empty``
+        gives them) to be initialised or loaded into. ``nn.utils.skip_init`` does both."""
+        for tensor in itertools.chain(self.parameters(recurse), self.buffers(recurse)):
+            tensor.data = minigrad.empty_like(tensor.data, device=device)
+            if tensor.grad is not None:
+                tensor.grad = minigrad.empty_like(tensor.grad, device=device)
         return self
 
     def cuda(self, device=None) -> "Module":

@@ -175,3 +175,47 @@ def test_meta_arrays_keep_cpu_work_unchanged():
     after.backward()
     assert after.item() == before.item() and minigrad.equal(x.grad, grad)
     assert not after.is_meta and not x.grad.is_meta
+
+
+def _skip_init_program(t):
+    """pytorch/tutorials prototype_source/skip_param_init.rst: skip_init, a module that
+    passes ``device`` on (parameters, submodules, a buffer), and its two-step pattern (built
+    on meta, then ``to_empty``); the generator is left as it was throughout."""
+    nn, printed = t.nn, []
+    t.manual_seed(0)
+    m = nn.utils.skip_init(nn.Linear, 10, 5)
+    nn.init.orthogonal_(m.weight)
+    printed += [m.weight.device, m.weight.shape, m.weight.requires_grad, type(m.weight).__name__,
+                m.weight.stride(), (m.weight @ m.weight.T).diagonal().sum().round(decimals=4)]
+
+    class MyModule(nn.Module):
+        def __init__(self, foo, bar, device=None):
+            super().__init__()
+            self.param1 = nn.Parameter(t.empty((foo, bar), device=device))
+            self.register_parameter("param2", nn.Parameter(t.empty(bar, device=device)))
+            with t.no_grad():
+                nn.init.kaiming_uniform_(self.param1)
+                nn.init.uniform_(self.param2)
+            self.fc = nn.Linear(bar, 5, device=device)
+            self.linears = nn.Sequential(nn.Linear(5, 5, device=device),
+                                         nn.Linear(5, 1, device=device))
+            self.register_buffer("some_buffer", t.ones(7, device=device))
+
+    mine = nn.utils.skip_init(MyModule, 3, 4)
+    printed += [[(n, tuple(p.shape), str(p.device)) for n, p in mine.named_parameters()],
+                mine.some_buffer.device]
+    m = nn.Linear(10, 5, device="meta")
+    printed += [m.to_empty(device="cpu") is m, m.weight.device, m.weight.stride(),
+                nn.BatchNorm1d(3, device="meta").to_empty(device="cpu").num_batches_tracked.dtype,
+                nn.Linear(2, 2).to_empty(device="meta").weight, t.rand(2)]
+    for bad in (lambda: nn.utils.skip_init(int, 3), lambda: nn.utils.skip_init(nn.Identity),
+                lambda: nn.Linear(2, 2, device="meta").cpu()):
+        try:
+            bad()
+        except Exception as error:  # noqa: BLE001 - the error is what is compared
+            printed.append(f"{type(error).__name__}: {error}")
+    return printed
+
+
+def test_skip_init_and_to_empty_as_pytorch():
+    assert _text(_skip_init_program(minigrad)) == _text(_skip_init_program(torch))
