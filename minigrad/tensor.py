@@ -61,6 +61,14 @@ def _to_or_from_meta(x, dtype):
     return result
 
 
+def _copied_across_meta(x, src):
+    """``x.copy_(src)`` where one of them is on the meta device: into a meta tensor
+    nothing is written (no memory); out of one nothing can be read (PyTorch's error)."""
+    if src.is_meta:
+        raise NotImplementedError("Cannot copy out of meta tensor; no data!")
+    return x
+
+
 class Tensor(TensorBase):
     """An n-dimensional array with autograd, mirroring ``torch.Tensor``.
 
@@ -424,7 +432,7 @@ class Tensor(TensorBase):
 
     def is_contiguous(self, memory_format=layouts.contiguous_format) -> bool:
         layouts.check_memory_format("is_contiguous", memory_format)
-        return bool(self._data.flags.c_contiguous)
+        return bool(self._data.flags.c_contiguous) or self.is_meta  # (meta: see geometry)
 
     def contiguous(self, memory_format=layouts.contiguous_format) -> "Tensor":
         layouts.check_memory_format("contiguous", memory_format)
@@ -2146,6 +2154,8 @@ class Tensor(TensorBase):
 
     def copy_(self, src, non_blocking: bool = False):
         layouts.check_bool("copy_", "non_blocking", non_blocking)  # (the CPU never waits)
+        if isinstance(src, TensorBase) and src.is_meta != self.is_meta:
+            return _copied_across_meta(self, src)
         return ops.inplace(self, ops.copy, src)
 
     # ---- random numbers, drawn as PyTorch draws them (ops/random.py) ----
@@ -2241,21 +2251,23 @@ class Tensor(TensorBase):
     # ---- creation helpers on an existing tensor --------------------------
 
     def new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
-        return creation.tensor(data, dtype=dtype or self.dtype, device=device or "cpu",
-                      requires_grad=requires_grad)
+        return creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device,
+                               requires_grad=requires_grad)
 
     @creation.size_keyword
     def new_zeros(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         creation._check_options("new_zeros", layout, pin_memory)
-        return creation._filled("new_zeros", size, 0, dtype or self.dtype, device, requires_grad)
+        return creation._filled("new_zeros", size, 0, dtype or self.dtype,
+                                device or self.device, requires_grad)
 
     @creation.size_keyword
     def new_empty(self, *size, dtype=None, layout=layouts.strided, device=None,
                   requires_grad=False, pin_memory=False):
         """Uninitialised in PyTorch; here zeros, as ``torch.empty``."""
         creation._check_options("new_empty", layout, pin_memory)
-        return creation._filled("new_empty", size, 0, dtype or self.dtype, device, requires_grad)
+        return creation._filled("new_empty", size, 0, dtype or self.dtype,
+                                device or self.device, requires_grad)
 
     def new_empty_strided(self, size, stride, *, dtype=None, layout=layouts.strided,
                           device=None, requires_grad=False, pin_memory=False):
@@ -2269,14 +2281,15 @@ class Tensor(TensorBase):
                   requires_grad=False, pin_memory=False):
         creation._check_options("new_ones", layout, pin_memory)
         return creation.ones(*size, dtype=dtype or self.dtype, layout=layout,
-                             device=device or "cpu",
+                             device=device or self.device,
                   requires_grad=requires_grad, pin_memory=pin_memory)
 
     def new_full(self, size, fill_value, *, dtype=None, layout=layouts.strided, device=None,
                  requires_grad=False, pin_memory=False):
         creation._check_options("new_full", layout, pin_memory)
         return creation.full(size, fill_value, dtype=dtype or self.dtype, layout=layout,
-                    device=device or "cpu", requires_grad=requires_grad, pin_memory=pin_memory)
+                    device=device or self.device, requires_grad=requires_grad,
+                    pin_memory=pin_memory)
 
 
 # The one hook: the floors below make Tensors of this class (see autograd/tensor_base.py).

@@ -33,7 +33,10 @@ def _storage(array: np.ndarray):
 
 
 def geometry(array: np.ndarray) -> tuple:
-    """``(sizes, strides, storage_offset)`` of an array, in elements."""
+    """``(sizes, strides, storage_offset)`` of an array, in elements. A meta array has
+    no memory: it reports the row-major strides a new tensor of its shape has."""
+    if type(array) is MetaArray:
+        return tuple(array.shape), contiguous_strides(array.shape), 0
     _, start = _storage(array)
     itemsize = array.itemsize
     offset = (array.__array_interface__["data"][0] - start) // itemsize

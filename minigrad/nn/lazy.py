@@ -36,7 +36,7 @@ class LazyModuleMixin:
         return any(isinstance(t, (UninitializedParameter, UninitializedBuffer)) for t in tensors)
 
     def _load_own_state(self, state_dict, prefix: str, missing: list, unexpected: list,
-                        errors: list) -> None:
+                        errors: list, assign: bool = False) -> None:
         """As PyTorch's lazy load hook: an uninitialised parameter or buffer first takes
         the shape of the value it is given (d2l's ``clone.load_state_dict(...)`` into a
         fresh lazy model), then the values are copied as usual. The first forward still
@@ -47,7 +47,7 @@ class LazyModuleMixin:
             if isinstance(tensor, lazy) and isinstance(value, Tensor) \
                     and not isinstance(value, lazy):
                 tensor.materialize(value.shape)
-        super()._load_own_state(state_dict, prefix, missing, unexpected, errors)
+        super()._load_own_state(state_dict, prefix, missing, unexpected, errors, assign)
 
     @staticmethod
     def _infer_parameters(module, args) -> None:

@@ -15,6 +15,7 @@ printed tree. Calling a module, ``model(x)``, runs its ``forward(x)``.
 from __future__ import annotations
 
 import itertools
+import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
 from typing import Callable, Iterator
@@ -514,16 +515,20 @@ class Module:
                                   keep_vars=keep_vars)
         return destination
 
-    def load_state_dict(self, state_dict: Mapping, strict: bool = True) -> _IncompatibleKeys:
+    def load_state_dict(self, state_dict: Mapping, strict: bool = True,
+                        assign: bool = False) -> _IncompatibleKeys:
         """Copy the values in ``state_dict`` into this module's parameters and
         buffers (in place). With ``strict=True`` the keys must be exactly those
-        of ``self.state_dict()``; shapes must always match."""
+        of ``self.state_dict()``; shapes must always match. ``assign=True`` makes the
+        checkpoint's tensors the module's own instead (a parameter keeps its
+        ``requires_grad``): for a model built on the meta device, which has no memory
+        to copy into."""
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing, unexpected, errors = [], [], []
         for name, module in self.named_modules(remove_duplicate=False):
             module._load_own_state(state_dict, f"{name}." if name else "",
-                                   missing, unexpected, errors)
+                                   missing, unexpected, errors, assign)
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(
@@ -537,7 +542,7 @@ class Module:
         return _IncompatibleKeys(missing, unexpected)
 
     def _load_own_state(self, state_dict: Mapping, prefix: str, missing: list,
-                        unexpected: list, errors: list) -> None:
+                        unexpected: list, errors: list, assign: bool = False) -> None:
         """Load this module's own tensors (not its children's); note what did not fit."""
         own = {name: tensor for name, tensor in
                itertools.chain(self._parameters.items(), self._buffers.items())
@@ -556,7 +561,16 @@ class Module:
                 errors.append(f"size mismatch for {key}: copying a param with shape "
                               f"{value.shape} from checkpoint, the shape in current model "
                               f"is {tensor.shape}.")
+            elif assign:
+                self._assign(name, tensor, value)
             else:
+                if tensor.is_meta and not value.is_meta:
+                    warnings.warn(f"for {key}: copying from a non-meta parameter in the "
+                                  "checkpoint to a meta parameter in the current model, which "
+                                  "is a no-op. (Did you mean to pass `assign=True` to assign "
+                                  "items in the state dictionary to their corresponding key in "
+                                  "the module instead of copying them in place?)", UserWarning,
+                                  stacklevel=4)
                 with no_grad():
                     tensor.copy_(value)
         for key in state_dict:
@@ -564,6 +578,15 @@ class Module:
                 head, *rest = key[len(prefix):].split(".", 1)
                 if (head not in self._modules) if rest else (head not in own):
                     unexpected.append(key)
+
+    def _assign(self, name: str, current, value) -> None:
+        """``load_state_dict(assign=True)``: ``value`` becomes the parameter or buffer."""
+        if name in self._parameters:
+            if not isinstance(value, Parameter):
+                value = Parameter(value, requires_grad=current.requires_grad)
+            self._parameters[name] = value
+        else:
+            self._buffers[name] = value
 
     # ---- printing --------------------------------------------------------
 

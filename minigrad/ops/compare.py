@@ -12,6 +12,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.broadcast import broadcast_shapes
+from ..rules.arguments import refuse_meta
 from ..rules.promotion import is_number, python_number
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import rounding as kernels_rounding
@@ -73,7 +74,7 @@ def isclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False):
 
 def allclose(a, b, rtol=1e-05, atol=1e-08, equal_nan=False) -> bool:
     """True when every element of ``a`` is close to ``b`` (see ``isclose``)."""
-    return bool(isclose(a, b, rtol, atol, equal_nan)._data.all())
+    return bool(isclose(a, b, rtol, atol, equal_nan).all().item())  # (meta: item's error)
 
 
 def equal(a, b, method: bool = False) -> bool:
@@ -87,6 +88,7 @@ def equal(a, b, method: bool = False) -> bool:
             name = f"numpy.{kind.__name__}" if kind.__module__ == "numpy" else kind.__name__
             raise TypeError(f"equal(): argument '{role}' (position {position - method}) must be "
                             f"Tensor, not {name}")
+    refuse_meta("equal", a, b)
     return a.shape == b.shape and bool(np.array_equal(a._data, b._data))
 
 

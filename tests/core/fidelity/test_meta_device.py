@@ -78,6 +78,20 @@ F_CASES = {
     "masked_select": lambda t: t.ones(2, device="meta").masked_select(
         t.ones(2, dtype=t.bool, device="meta")),
     "unique": lambda t: t.unique(t.zeros(3, dtype=t.long, device="meta")),
+    "equal": lambda t: t.equal(t.ones(2, device="meta"), t.ones(2, device="meta")),
+    "allclose": lambda t: t.allclose(t.ones(2, device="meta"), t.ones(2, device="meta")),
+    # new_* follow the tensor's device; strides are a new tensor's
+    "new_*": lambda t: (t.ones(2, device="meta").new_zeros(4), t.ones(2, device="meta").new_ones(2),
+                        t.ones(2, device="meta").new_empty(3), t.ones(2, device="meta").new_full((2,), 3.),
+                        t.ones(2, device="meta").new_tensor([1., 2.]), t.ones(2).new_zeros(2)),
+    "stride, is_contiguous": lambda t: (t.ones(2, 3, device="meta").stride(),
+                                        t.ones(2, 3, device="meta").is_contiguous()),
+    # copies across the two devices
+    "copy_ into meta": lambda t: t.ones(2, device="meta").copy_(t.ones(2)),
+    "copy_ out of meta": lambda t: t.ones(2).copy_(t.ones(2, device="meta")),
+    "in-place on meta": lambda t: (t.ones(2, device="meta").add_(1), t.ones(2, device="meta").zero_(),
+                                   t.ones(2, device="meta").normal_()),
+    "state_dict of a meta model": lambda t: t.nn.Linear(2, 2, device="meta").state_dict(),
 }
 
 
@@ -219,3 +233,21 @@ def _skip_init_program(t):
 
 def test_skip_init_and_to_empty_as_pytorch():
     assert _text(_skip_init_program(minigrad)) == _text(_skip_init_program(torch))
+
+
+def test_a_checkpoint_into_a_meta_model_as_pytorch():
+    """Copying into meta parameters does nothing (PyTorch warns, naming assign=True);
+    ``assign=True`` makes the checkpoint's tensors the model's, requires_grad kept."""
+    def program(t):
+        import warnings
+        t.manual_seed(0)
+        source = t.nn.Linear(2, 2)
+        model = t.nn.Linear(2, 2, device="meta")
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            keys = model.load_state_dict(source.state_dict())
+        said = [str(w.message) for w in caught]
+        model.load_state_dict(source.state_dict(), assign=True)
+        return [keys, said, model.weight, model.bias.requires_grad,
+                type(model.weight).__name__, model(t.ones(1, 2))]
+    assert _text(program(minigrad)) == _text(program(torch))

@@ -35,12 +35,26 @@ OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process",
              "Using torch.cross without specifying the dim arg is deprecated")
 
 
+@contextlib.contextmanager
+def _defaults_restored(library):
+    """A program may change the library's process-wide defaults, as its tutorial does
+    (``set_default_device('cpu')`` in PyTorch installs a mode that turns its Transformer's
+    fast path off for every later test in the worker): they are put back afterwards."""
+    dtype = library.get_default_dtype()
+    try:
+        yield
+    finally:
+        library.set_default_device(None)
+        library.set_default_dtype(dtype)
+
+
 def run(program, library):
     """(printed text with warnings, the tensors the program ends with as arrays)."""
     library.manual_seed(0)
     random.seed(0)
     out = io.StringIO()
-    with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught:
+    with contextlib.redirect_stdout(out), warnings.catch_warnings(record=True) as caught, \
+            _defaults_restored(library):
         warnings.simplefilter("always")
         finals = program(library)
     said = "".join(f"{w.category.__name__}: {TRIGGERED.sub('', str(w.message))}\n"
