@@ -385,6 +385,11 @@ def rad2deg(input, *, out=None):
     return _out("rad2deg", ops.rad2deg(input), out, input)
 
 
+def angle(input, *, out=None):
+    """The angle of each element in the complex plane: pi for negative numbers, else 0."""
+    return _out("angle", ops.angle(input), out, input)
+
+
 @_checks_arguments(_check_input_function)
 def erf(input, *, out=None):
     return _out("erf", ops.erf(input), out, input)

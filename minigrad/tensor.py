@@ -385,6 +385,19 @@ class Tensor(TensorBase):
     def is_cuda(self) -> bool:
         return False
 
+    @property
+    def layout(self) -> layouts.layout:
+        """How the elements sit in memory: ``torch.strided`` (dense, with strides)."""
+        return layouts.strided
+
+    is_sparse = is_quantized = is_meta = is_mkldnn = is_nested = property(lambda self: False)
+
+    def is_pinned(self) -> bool:
+        return False
+
+    def is_shared(self) -> bool:
+        return False
+
     def get_device(self) -> int:
         """The index of the GPU holding the data; -1 for the CPU."""
         return -1
@@ -1076,6 +1089,9 @@ class Tensor(TensorBase):
 
     def rad2deg(self):
         return ops.rad2deg(self)
+
+    def angle(self):
+        return ops.angle(self)
 
     def erf(self):
         return ops.erf(self)

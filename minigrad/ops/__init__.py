@@ -112,8 +112,8 @@ from .special import (  # noqa: F401
     logaddexp2, logit, ndtr, xlogy, i0, special_i1,
 )
 from .trig import (  # noqa: F401
-    acos, acosh, acosh_, asin, asinh, asinh_, atan, atan2, atanh, atanh_, cosh, deg2rad, hypot,
-    rad2deg, sinc, sinh, tan,
+    acos, acosh, acosh_, angle, asin, asinh, asinh_, atan, atan2, atanh, atanh_, cosh, deg2rad,
+    hypot, rad2deg, sinc, sinh, tan,
 )
 from .reduction import (  # noqa: F401
     aten_norm,
