@@ -16,7 +16,7 @@ from ..autograd.node import Node, Input
 from ..autograd.tensor_base import is_tensor
 from ..kernels import linalg as linalg_kernels, pointwise as kernels
 from ..rules.arguments import normalize_dim
-from ..rules.layout import with_unary_layout
+from ..rules.layout import with_reduction_layout, with_unary_layout
 from ..rules.promotion import python_number
 from . import fn
 
@@ -147,4 +147,5 @@ def renorm(x, p, dim: int, maxnorm: float):
                            f"as input. Got {dtypes.SCALAR_NAMES[x.dtype]}")
     if x.ndim < 2:
         raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {x.ndim} dimensions")
-    return RenormBackward0.apply(x, p=p, dim=normalize_dim(dim, x.ndim), maxnorm=maxnorm)
+    return with_reduction_layout(RenormBackward0.apply(x, p=p, dim=normalize_dim(dim, x.ndim),
+                                                       maxnorm=maxnorm))

@@ -500,3 +500,42 @@ def test_softmax_of_infinite_rows_has_torchs_bits(fn, dtype):
     """Rows with -inf entries, of -inf only (softmax NaN, log_softmax NaN, logsumexp -inf
     with gradient NaN), with +inf and with NaN; entries 0 and +-inf keep exp exact."""
     check_bits(fn, np.array(INFINITE_ROWS, dtype=dtype))
+
+
+LAID_OUT = ["sum(1)", "sum(2)", "sum(1, keepdim=True)", "mean((0, 2))", "amax(1)",
+            "amax(1, keepdim=True)", "amin(2)", "max(1).values", "max(1).indices",
+            "min(2, keepdim=True).indices", "argmax(1)", "argmin(2, keepdim=True)", "prod(1)",
+            "std(1)", "var(2, keepdim=True)", "norm(dim=1)", "norm(p=1, dim=1)", "logsumexp(1)",
+            "any(1)", "all(2)", "nansum(1)", "nanmean(1)", "count_nonzero(1)",
+            "lib.var_mean(x, 1)[0]", "lib.std_mean(x, 1)[1]", "aminmax(dim=1)[0]",
+            "median(1).values",
+            "nanmedian(1).indices", "sort(1).values", "sort(1).indices", "argsort(1)",
+            "cummax(1).values", "cummin(1).indices", "roll(1, 1)", "repeat(1, 1, 1)",
+            "renorm(2, 1, 1.0)"]
+
+
+@pytest.mark.parametrize("order", [(2, 0, 1), (0, 2, 1)])
+@pytest.mark.parametrize("op", LAID_OUT)
+def test_reduction_results_are_laid_out_as_torch_allocates_them(op, order):
+    """A reduction over a permuted input: torch allocates its result row-major (NumPy
+    keeps the input's order of dims), so ``.view`` works on it; sort follows its input."""
+    seen = []
+    for lib in (mg, torch):
+        x = lib.arange(24.0).reshape(2, 3, 4).permute(*order).requires_grad_()
+        y = eval(op if op.startswith("lib.") else f"x.{op}", {"x": x, "lib": lib})
+        seen.append((y.stride(), y.is_contiguous(), y.reshape(-1).tolist(),
+                     y.view(-1).shape if y.is_contiguous() else None))
+    assert seen[0] == seen[1]
+
+
+def test_empty_results_of_arrays_with_zero_strides_follow_torch():
+    """NumPy gives an empty array strides of 0 (a random empty leaf), and torch.tensor keeps
+    them; results made from it are torch's: row-major (a number beside it, a reduction)."""
+    empty = np.random.default_rng(0).standard_normal((2, 0)).astype(np.float32)
+    seen = []
+    for lib in (mg, torch):
+        a = lib.tensor(empty, requires_grad=True)
+        seen.append([a.stride(), (a * 1).stride(), (a + 1).stride(), (a.t() * 2).stride(),
+                     (2 - a).stride(), a.sum(0).stride(), a.amax(0).stride(),
+                     a.median(0).indices.stride(), a.exp().stride(), (a * a).stride()])
+    assert seen[0] == seen[1]
