@@ -444,6 +444,7 @@ def _addc(node_cls, name, x, tensor1, tensor2, value):
     rules.check_addc(name, dtype, tensor1, tensor2)
     arrays = (x._data, tensor1._data, tensor2._data)
     broadcast_shapes(*(a.shape for a in arrays))
+    rules.check_addc_kernel(name, dtype)
     return with_iterator_layout(node_cls.apply(x, tensor1, tensor2, cast_to=dtype, value=value),
                                 *arrays)
 

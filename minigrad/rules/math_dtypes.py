@@ -9,7 +9,7 @@ from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 
 __all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_",
-           "check_addc", "check_polygamma"]
+           "check_addc", "check_addc_kernel", "check_polygamma"]
 
 
 def check_floating(kernel: str, a, b) -> None:
@@ -51,8 +51,9 @@ def check_float_power_(base) -> None:
 
 
 def check_addc(name: str, dtype, tensor1, tensor2) -> None:
-    """``addcmul``: no kernel for bool; ``addcdiv``: no integer (or bool) tensor1 and
-    tensor2 together, whatever self is (PyTorch's text)."""
+    """``addcdiv``: no integer (or bool) tensor1 and tensor2 together, whatever self is
+    (PyTorch's text, before the shapes are checked); then (``check_addc_kernel``) no
+    kernel for bool, after the shapes."""
     if name == "addcdiv" and not (tensor1.dtype.is_floating_point
                                   or tensor2.dtype.is_floating_point):
         raise RuntimeError(
@@ -62,6 +63,9 @@ def check_addc(name: str, dtype, tensor1, tensor2) -> None:
             ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
             "float inputs. The future addcdiv behavior is just the latter implementation: "
             "(input + value * tensor1 / tensor2), for all dtypes.")
+
+
+def check_addc_kernel(name: str, dtype) -> None:
     if dtype is dtypes.bool:
         raise NotImplementedError(f'"{name}_cpu_out" not implemented for \'Bool\'')
 

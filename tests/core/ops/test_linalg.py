@@ -270,3 +270,15 @@ def test_cross_without_dim_warns_once_a_process_as_torch():
     said = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,
                            text=True, check=True).stdout for lib in ("minigrad", "torch")]
     assert said[0] == said[1] == "1 Using torch\n"
+
+
+def test_cross_of_bool_tensors_has_no_kernel_as_in_torch():
+    """torch's cross kernel dispatches on the first input's dtype (no bool), after the
+    shape checks and before it reads the second one's dtype."""
+    for a, b, shapes in [("bool", "float32", ((1, 3), (1, 3))), ("bool", "bool", ((2, 3), (1, 3))),
+                         ("bool", "int64", ((1, 3), (1, 3))), ("int64", "bool", ((1, 3), (1, 3))),
+                         ("bool", "bool", ((2, 3), (3, 3))), ("int64", "int64", ((2, 3), (2, 3)))]:
+        def call(lib, a=a, b=b, shapes=shapes):
+            x, y = (lib.ones(s, dtype=getattr(lib, d)) for s, d in zip(shapes, (a, b)))
+            return lib.linalg.cross(x, y), lib.cross(x, y, dim=-1)
+        assert outcome(call, mg) == outcome(call, torch)
