@@ -312,6 +312,21 @@ def masked_fill_(x, mask, value):
     return inplace(x, pointwise.masked_fill, mask, value, where=written)
 
 
+_ELEMENTWISE = {f"minigrad.ops.{name}" for name in
+                ("arithmetic", "pointwise", "rounding", "compare", "trig", "special", "aliases")}
+
+
+def _check_broadcast_fits(x, args) -> None:
+    """torch's error for an in-place op whose tensor operands broadcast past ``x``'s shape."""
+    try:
+        shape = np.broadcast_shapes(x.shape, *(a.shape for a in args if is_tensor(a)))
+    except ValueError:
+        return
+    if shape != tuple(x.shape):
+        raise RuntimeError(f"output with shape [{', '.join(map(str, x.shape))}] doesn't match "
+                           f"the broadcast shape [{', '.join(map(str, shape))}]")
+
+
 def inplace(x, op, *args, where=None):
     """Apply ``op(x, *args)`` and store the result in ``x`` itself (``where``: only
     there, into an expanded ``x``: see masked_fill_)."""
@@ -331,7 +346,12 @@ def inplace(x, op, *args, where=None):
         source = clone(x)
     else:
         source = _snapshot(x) if recording else x
-    result = op(source, *args)
+    try:
+        result = op(source, *args)
+    except RuntimeError:  # (torch checks the broadcast shape first: x.div_(zeros(2, 3), ...))
+        if getattr(op, "__module__", None) in _ELEMENTWISE:
+            _check_broadcast_fits(x, args)
+        raise
     if source is not x and source._grad_fn is not None and result._grad_fn is not None:
         node, original = result._grad_fn, source._grad_fn
         node.next_functions = tuple(x._gradient_edge() if next_node is original else

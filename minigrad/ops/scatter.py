@@ -299,6 +299,9 @@ def index_add(x, dim, index, source, alpha=1):
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
                            f"{dtypes.SCALAR_NAMES[index.dtype]}")
+    if source.dtype is not x.dtype:
+        raise RuntimeError(f"index_add_(): self ({dtypes.SCALAR_NAMES[x.dtype]}) and source "
+                           f"({dtypes.SCALAR_NAMES[source.dtype]}) must have the same scalar type")
     count = source.shape[dim] if source.ndim else 1
     if values.size != count:
         raise RuntimeError(f"index_add_(): Number of indices ({values.size}) should be equal "
@@ -332,6 +335,10 @@ def index_copy(x, dim, index, source):
     if index.dtype is not dtypes.int64:
         raise RuntimeError("index_copy_(): Expected a long tensor for index, but got "
                            f"{dtypes.SCALAR_NAMES[index.dtype]}")
+    if source.dtype is not x.dtype:
+        raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but "
+                           f"got (self) {dtypes.SCALAR_NAMES[x.dtype]} and (source) "
+                           f"{dtypes.SCALAR_NAMES[source.dtype]}")
     bad = _first_outside(values, 0, size)
     if bad is not None:
         raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} "

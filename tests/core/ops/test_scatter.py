@@ -120,3 +120,18 @@ def test_printed_and_integer_results_are_torchs():
              lambda lib: lib.zeros(3).scatter_add_(0, lib.tensor([0, 0, 2]), lib.ones(3))]
     for call in calls:
         assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_index_add_and_index_copy_take_only_a_source_of_self_dtype():
+    """torch refuses a source of another dtype (after the index's checks, before the
+    count of indices), where minigrad cast it (found by a wide random program)."""
+    cases = [("index_add_", (4,), (1,), "bool"), ("index_add_", (4,), (1,), "float64"),
+             ("index_add", (4,), (1,), "int64"), ("index_add_", (0,), (2, 0), "float16"),
+             ("index_copy_", (4,), (1,), "int64"), ("index_copy", (4,), (1,), "float32"),
+             ("index_add_", (4,), (2,), "float32")]
+    for name, shape, source_shape, dtype in cases:
+        def call(lib, name=name, shape=shape, source_shape=source_shape, dtype=dtype):
+            x = lib.ones(shape)
+            return getattr(x, name)(0, lib.tensor([0]), lib.ones(source_shape,
+                                                                  dtype=getattr(lib, dtype)))
+        assert outcome(call, mg) == outcome(call, torch)
