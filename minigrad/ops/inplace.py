@@ -348,8 +348,9 @@ def inplace(x, op, *args, where=None):
         source = _snapshot(x) if recording else x
     try:
         result = op(source, *args)
-    except RuntimeError:  # (torch checks the broadcast shape first: x.div_(zeros(2, 3), ...))
-        if getattr(op, "__module__", None) in _ELEMENTWISE:
+    except RuntimeError as error:  # (an integer division by zero: torch's kernel runs only
+        # once the broadcast shape is checked; the ops' argument checks come before it)
+        if str(error) == "ZeroDivisionError" and getattr(op, "__module__", None) in _ELEMENTWISE:
             _check_broadcast_fits(x, args)
         raise
     if source is not x and source._grad_fn is not None and result._grad_fn is not None:

@@ -346,13 +346,16 @@ def index_copy(x, dim, index, source):
     return IndexCopyBackward0.apply(x, source, cast_to=x.dtype, dim=dim, index=values)
 
 
-def _scatter_index(name, x, dim, index):
-    """torch's checks of scatter's index tensor (int64, x's number of dims, in range)."""
+def _scatter_index(name, x, dim, index, src=None):
+    """torch's checks of scatter's index tensor (int64, x's number of dims, in range), and
+    between its dtype's and its dims' (scatter_gather_dtype_check) the source's dtype."""
     if not is_tensor(index):
         raise TypeError(f"{name}(): argument 'index' (position 2) must be Tensor, "
                         f"not {type(index).__name__}")
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if is_tensor(src) and src.dtype != x.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if index.ndim != x.ndim and index.numel():
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     values = index._data.astype(np.int64)
@@ -372,7 +375,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
                                   "scatter_add or scatter_reduce's sum with index_add")
     dim = normalize_dim(dim, x.ndim)
     src = value if src is None else src
-    values = _scatter_index("scatter", x, dim, index)
+    values = _scatter_index("scatter", x, dim, index, src)
     if is_tensor(src):
         if src.dtype != x.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
@@ -383,7 +386,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
 def scatter_add(x, dim, index, src):
     """``x`` with ``src``'s elements added at ``index`` along ``dim`` (repeats add up)."""
     dim = normalize_dim(dim, x.ndim)
-    values = _scatter_index("scatter_add", x, dim, index)
+    values = _scatter_index("scatter_add", x, dim, index, src)
     if src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     return fn.scatter_add_into(x, src, dim, values)
@@ -397,7 +400,7 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
     given, dim = dim, normalize_dim(dim, x.ndim)
-    values = _scatter_index("scatter_reduce", x, dim, index)
+    values = _scatter_index("scatter_reduce", x, dim, index, src)
     if src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     return ScatterReduceBackward0.apply(x, src, dim=dim, index=values, reduce=reduce,

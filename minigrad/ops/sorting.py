@@ -222,14 +222,13 @@ AminmaxResult.__repr__ = lambda self: (f"torch.return_types.aminmax(\nmin={self.
 def _reduced_dims(x, dim, name):
     """amax/amin's dims as sorted axes (every axis for ``()``), with PyTorch's checks
     that none of them is empty."""
-    axes = normalize_dims(dim, x.ndim)  # (a 0-dim x: () once checked, as torch's)
     if x.numel() == 0 and dim in ((), [], None):
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                            "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
     for given in _given_dims(dim) if x.ndim else ():  # (named as given, in the given order)
         if x.shape[normalize_dim(given, x.ndim)] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
-    return axes
+    return normalize_dims(dim, x.ndim)  # (then repeated dims; a 0-dim x: () once checked)
 
 
 def _given_dims(dim) -> tuple:

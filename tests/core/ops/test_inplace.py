@@ -353,5 +353,7 @@ def test_an_in_place_op_checks_the_broadcast_shape_before_dividing_by_zero():
                  lambda lib: lib.ones(3, dtype=lib.long).remainder_(lib.zeros(2, 3, dtype=lib.long)),
                  lambda lib: lib.ones(3, dtype=lib.long).div_(lib.zeros(3, dtype=lib.long),
                                                               rounding_mode="trunc"),
-                 lambda lib: lib.ones(4).index_add_(0, lib.tensor([0]), lib.ones(2, 0))]:
+                 lambda lib: lib.ones(4).index_add_(0, lib.tensor([0]), lib.ones(2, 0)),
+                 lambda lib: lib.tensor(True).__isub__(lib.ones(3, dtype=lib.bool)),
+                 lambda lib: lib.tensor(1).__ifloordiv__(lib.zeros(3, dtype=lib.long))]:
         assert outcome(call, mg) == outcome(call, torch)

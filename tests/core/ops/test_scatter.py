@@ -129,6 +129,13 @@ def test_index_add_and_index_copy_take_only_a_source_of_self_dtype():
              ("index_add", (4,), (1,), "int64"), ("index_add_", (0,), (2, 0), "float16"),
              ("index_copy_", (4,), (1,), "int64"), ("index_copy", (4,), (1,), "float32"),
              ("index_add_", (4,), (2,), "float32")]
+    for name in ("scatter", "scatter_add"):  # (the source's dtype: before the index's dims)
+        for index_shape, src_dtype in [((1,), "bool"), ((2, 1), "bool"), ((2, 1), "float32")]:
+            def call(lib, name=name, index_shape=index_shape, src_dtype=src_dtype):
+                src = lib.ones(index_shape, dtype=getattr(lib, src_dtype))
+                return getattr(lib.ones(2, 3), name)(-1, lib.zeros(index_shape, dtype=lib.long),
+                                                     src)
+            assert outcome(call, mg) == outcome(call, torch)
     for name, shape, source_shape, dtype in cases:
         def call(lib, name=name, shape=shape, source_shape=source_shape, dtype=dtype):
             x = lib.ones(shape)
