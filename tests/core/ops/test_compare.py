@@ -63,3 +63,25 @@ OP_ERRORS = [
 @pytest.mark.parametrize("fn, arrays, options", OP_ERRORS)
 def test_op_errors(fn, arrays, options):
     check_error(fn, *arrays, **options)
+
+
+@pytest.mark.parametrize("name", ["eq_", "ne_", "lt_", "le_", "gt_", "ge_"])
+@pytest.mark.parametrize("other", ["tensor", "number", "0-dim", "int tensor"])
+def test_a_comparison_in_place_is_recorded_as_torch_records_it(name, other):
+    """y.lt_(x) on a tensor needing a gradient (or with x needing one): 1 or 0 in y's
+    dtype, recorded as LtBackward1 (LtBackward0 against a number), whose gradients are 0."""
+    import torch
+    import minigrad as mg
+    seen = []
+    for lib in (mg, torch):
+        a = lib.tensor([[-1.0, 0.5, 2.0], [0.5, 0.0, 3.0]], requires_grad=True)
+        b = lib.tensor([0.5, 0.0, 1.0], requires_grad=True)
+        operand = {"tensor": b, "number": 0.5, "0-dim": lib.tensor(0.5),
+                   "int tensor": lib.tensor([0, 1, 2])}[other]
+        c = a * 2
+        getattr(c, name)(operand)
+        (c * a).sum().backward()
+        seen.append((repr(c).replace("minigrad", "torch"), c._version, c.grad_fn.name(),
+                     [n.name() if n else None for n, _ in c.grad_fn.next_functions],
+                     a.grad.tolist(), None if b.grad is None else b.grad.tolist()))
+    assert seen[0] == seen[1]
