@@ -95,6 +95,18 @@ def with_reduction_layout(results):
     return results
 
 
+def with_empty_like_layout(results, x):
+    """``results`` (a Tensor or a tuple of them) of an op on an empty ``x`` laid out as
+    ``torch.empty_like(x)`` (torch's sort, argsort and roll along dims return it then),
+    keeping x's strides where x is dense (NumPy gives strides of 0)."""
+    strides = preserved_strides(x._data)
+    for result in (results,) if isinstance(results, TensorBase) else results:
+        laid_out = with_strides(result._data, strides)
+        if laid_out is not result._data:
+            _relay(result, laid_out)
+    return results
+
+
 def _relay(result, data: np.ndarray) -> None:
     """``result`` (a Tensor) now holds ``data`` (the same values, laid out anew), and
     so does the result its node saved (torch saves the tensor itself)."""

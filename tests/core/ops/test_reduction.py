@@ -528,6 +528,23 @@ def test_reduction_results_are_laid_out_as_torch_allocates_them(op, order):
     assert seen[0] == seen[1]
 
 
+@pytest.mark.parametrize("make", ["zeros(0, 3).t()", "zeros(2, 0)", "zeros(3, 0, 2).permute(2, 0, 1)",
+                                  "zeros(0)"])
+def test_empty_tensors_strides_through_views_and_new_results_follow_torch(make):
+    """Empty tensors keep strides in torch (a size-0 dim steps as a size-1 one): unsqueeze
+    (x[None]) computes the new dim's stride from the next one's, cat and stack allocate
+    row-major results, and sort, argsort and roll along a dim return empty_like(x)."""
+    seen = []
+    for lib in (mg, torch):
+        x = eval(f"lib.{make}", {"lib": lib})
+        last = x.dim() - 1
+        seen.append([x.unsqueeze(0).stride(), x.unsqueeze(-1).stride(), x[None].stride(),
+                     lib.cat([x, x], last).stride(), lib.stack([x, x], -1).stride(),
+                     x.sort(last).values.stride(), x.argsort(0).stride(),
+                     x.roll(1, 0).stride(), x.roll(1).stride(), x.clone().stride()])
+    assert seen[0] == seen[1]
+
+
 def test_empty_results_of_arrays_with_zero_strides_follow_torch():
     """NumPy gives an empty array strides of 0 (a random empty leaf), and torch.tensor keeps
     them; results made from it are torch's: row-major (a number beside it, a reduction)."""
@@ -537,7 +554,10 @@ def test_empty_results_of_arrays_with_zero_strides_follow_torch():
         a = lib.tensor(empty, requires_grad=True)
         seen.append([a.stride(), (a * 1).stride(), (a + 1).stride(), (a.t() * 2).stride(),
                      (2 - a).stride(), a.sum(0).stride(), a.amax(0).stride(),
-                     a.median(0).indices.stride(), a.exp().stride(), (a * a).stride()])
+                     a.median(0).indices.stride(), a.exp().stride(), (a * a).stride(),
+                     a.unsqueeze(1).stride(), a[:, None].stride(), lib.cat([a, a]).stride(),
+                     lib.stack([a, a]).stride(), a.sort(1).indices.stride(),
+                     a.roll(1, 0).stride()])
     assert seen[0] == seen[1]
 
 
