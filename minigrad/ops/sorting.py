@@ -28,7 +28,7 @@ from ..autograd.saved import show_saved
 from ..autograd.tensor_base import make
 from ..kernels import sorting as kernels
 from ..rules.arguments import normalize_dim, normalize_dims
-from ..rules.layout import with_empty_like_layout, with_reduction_layout, with_unary_layout
+from ..rules.layout import with_empty_like_layout, with_reduction_layout
 from ._saved import as_shown
 from . import fn, reduction
 from .reduction import NOT_GIVEN
@@ -292,16 +292,14 @@ def sort(x, dim=-1, descending=False, stable=NOT_GIVEN):
     indices = kernels.sort_indices(x._data, axis, descending, stable=_stable(stable))
     node = SortBackward0 if stable is NOT_GIVEN else SortBackward1
     values, indices = _picked(node, SortResult, x, axis, dim, indices)
-    if not x._data.size:
-        return with_empty_like_layout(SortResult(values, indices), x)
-    return SortResult(with_unary_layout(values, x), with_unary_layout(indices, x))  # (x's order)
+    return with_empty_like_layout(SortResult(values, indices), x)  # (x's order)
 
 
 def argsort(x, dim=-1, descending=False, stable=NOT_GIVEN):
     """The indices that sort ``x`` along ``dim`` (``sort(...).indices``)."""
     axis = normalize_dim(dim, x.ndim)
     indices = make(kernels.sort_indices(x._data, axis, descending, stable=_stable(stable)))
-    return with_unary_layout(indices, x) if x._data.size else with_empty_like_layout(indices, x)
+    return with_empty_like_layout(indices, x)
 
 
 def topk(x, k, dim=-1, largest=True, sorted=True):

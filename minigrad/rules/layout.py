@@ -96,9 +96,10 @@ def with_reduction_layout(results):
 
 
 def with_empty_like_layout(results, x):
-    """``results`` (a Tensor or a tuple of them) of an op on an empty ``x`` laid out as
-    ``torch.empty_like(x)`` (torch's sort, argsort and roll along dims return it then),
-    keeping x's strides where x is dense (NumPy gives strides of 0)."""
+    """``results`` (a Tensor or a tuple of them) of an op on ``x`` laid out as
+    ``torch.empty_like(x)``: x's strides where x is dense (torch's sort and argsort
+    return it, and roll along dims of an empty x; NumPy gives strides of 0 to an empty
+    result, and its own row-major ones to a sorted transposed x with a size-1 dim)."""
     strides = preserved_strides(x._data)
     for result in (results,) if isinstance(results, TensorBase) else results:
         laid_out = with_strides(result._data, strides)

@@ -563,19 +563,18 @@ def test_empty_results_of_arrays_with_zero_strides_follow_torch():
 
 @pytest.mark.parametrize("name", ["softmax", "log_softmax"])
 def test_half_softmax_is_computed_in_float32_as_torch(name):
-    """PyTorch's CPU softmax of a float16 tensor computes in float32 and rounds once
-    (log_softmax along the last dim keeps the sum and its log as halves between the steps):
-    bit-equal then (it was 25-80 % in half arithmetic), but for softmax along another dim
-    (74-91 %: one half ulp; the README's known differences say so)."""
+    """PyTorch's CPU softmax of a float16 tensor computes in float32 (log_softmax along
+    the last dim keeps the sum and its log as halves between the steps, softmax along
+    another dim the exps): bit-equal (it was 25-80 % in half arithmetic); along another
+    dim of long columns (64 rows) 85 % (one half ulp; the README's known differences)."""
     rng = np.random.default_rng(1)
     for shape, dim in [((3,), 0), ((4, 7), 1), ((4, 7), 0), ((2, 3, 50), 2), ((2, 30, 5), 1),
-                       ((64, 100), -1)]:
+                       ((64, 100), -1), ((3, 1), 0), ((7, 3), 0), ((2, 7, 1), 1)]:
         x = (rng.standard_normal(shape) * 3).astype(np.float16)
         ours = getattr(mg, name)(mg.tensor(x), dim)
         theirs = getattr(torch, name)(torch.tensor(x), dim)
         assert ours.dtype is mg.float16 and ours.shape == theirs.shape
         a, b = ours.numpy(), theirs.numpy()
-        if name == "log_softmax" or dim % len(shape) == len(shape) - 1:
-            assert (a == b).all()
+        assert (a == b).all()
         np.testing.assert_allclose(a.astype(np.float32), b.astype(np.float32), rtol=2e-3,
                                    atol=1e-4)
