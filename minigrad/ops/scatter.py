@@ -302,10 +302,19 @@ def index_add(x, dim, index, source, alpha=1):
     if source.dtype is not x.dtype:
         raise RuntimeError(f"index_add_(): self ({dtypes.SCALAR_NAMES[x.dtype]}) and source "
                            f"({dtypes.SCALAR_NAMES[source.dtype]}) must have the same scalar type")
+    if dim and dim >= source.ndim:
+        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {source.ndim}")
     count = source.shape[dim] if source.ndim else 1
     if values.size != count:
         raise RuntimeError(f"index_add_(): Number of indices ({values.size}) should be equal "
                            f"to source.size(dim): ({count}), for dim: {dim}")
+    kept = [[n for d, n in enumerate(t.shape) if d != dim or not (x.ndim and source.ndim)]
+            for t in (x, source)]
+    if kept[0] != kept[1]:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(x.shape)} "
+                           f"source.shape = {list(source.shape)}")
     bad = _first_outside(values, 0, size)
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")

@@ -183,3 +183,10 @@ def test_out_with_a_tensor_requiring_grad_is_refused_before_the_shapes_are_check
                     a = lib.ones(shapes[0], requires_grad=needs)
                     return getattr(lib, name)(a, lib.ones(shapes[1]), out=lib.empty(0)).shape
                 assert outcome(call, mg) == outcome(call, torch)
+    for name in ("add", "sub"):  # (the shapes before alpha, after sub's bool check)
+        for dtype, shapes in [("long", ((2, 3, 4), (2, 4))), ("bool", ((2, 3), (3, 3))),
+                              ("long", ((2, 3), (2, 3)))]:
+            def call(lib, name=name, dtype=dtype, shapes=shapes):
+                a, b = (lib.ones(s, dtype=getattr(lib, dtype)) for s in shapes)
+                return getattr(lib, name)(a, b, alpha=0.5)
+            assert outcome(call, mg) == outcome(call, torch)
