@@ -18,7 +18,8 @@ import warnings
 import numpy as np
 
 from .. import dtypes, errors
-from ..kernels.summation import cascade_sum, mean_axes, sum_axes
+from ..kernels.arithmetic import times
+from ..kernels.summation import cascade_sum, mean_all, mean_axes, sum_axes
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
@@ -61,6 +62,8 @@ def sum_all(x):
     laid out as at most 256 rows, the rows added together (vectorised), and
     the one row left summed pairwise: as accurate for any size (each column adds
     at most 256 numbers), and bound by memory, as PyTorch's sum is."""
+    if x.dtype == np.float16:  # (PyTorch adds halves up in float32, rounds once)
+        return sum_all(x.astype(np.float32)).astype(np.float16)
     if x.size < _BIG or x.dtype.kind != "f" or not x.flags.c_contiguous:
         exact = cascade_sum(x)  # (torch's order, so torch's last bits, where it applies)
         return np.sum(x, dtype=x.dtype) if exact is None else exact
@@ -107,12 +110,7 @@ class MeanBackward0(Node):
 
     def forward(self, x):
         self.save(self_sym_sizes=x.shape, self_sym_numel=x.size)
-        if x.size == 0:
-            return np.array(np.nan, x.dtype)  # the mean of nothing (NumPy would warn)
-        total = cascade_sum(x)  # (torch's mean: its sum, then divided by n)
-        if total is not None:
-            return np.asarray(np.divide(total, x.size, dtype=x.dtype))
-        return np.asarray(np.mean(x, dtype=x.dtype))
+        return mean_all(x)
 
     def backward(self, saved, grad):
         return fn.expand(grad, saved.self_sym_sizes) / saved.self_sym_numel
@@ -327,14 +325,14 @@ def _var_backward(grad, x, dim, correction, keepdim, counted=None):
         if dof <= 0:
             return grad * fn.where(x == fn.mean(x), float("nan"), float("inf"))
         centered = x - fn.mean(x)  # (first: C++ evaluates the right operand first)
-        return (2.0 / dof) * grad * centered
+        return times(grad, 2.0 / dof) * centered  # (a half times a float32 number, as torch)
     dof = int(np.prod([x.shape[d] for d in (dim if counted is None else counted)],
                       dtype=np.int64)) - correction
     if x.ndim > 1:  # (torch's rule here: a 1-dim x's 0-dim gradient broadcasts as it is)
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
     factor = 2.0 / dof if dof else float("inf")
     centered = x - fn.mean(x, dim, keepdim=True)  # (first, as C++ evaluates it)
-    return factor * grad * centered
+    return times(grad, factor) * centered
 
 
 def _degrees_of_freedom_warning(name, x, dim, correction):
