@@ -99,9 +99,7 @@ def repeat_interleave(x, repeats, dim=None, output_size=None):
     count = int(repeats)
     if count < 0:
         raise RuntimeError("Repeats must be non-negative")
-    if x.ndim == 0:
-        x = shape.reshape(x, (1,))
-    wide = shape.unsqueeze(x, dim + 1)
+    wide = shape.unsqueeze(x, dim + 1)  # (a 0-dim x with a dim: torch's error, "got 1")
     sizes = list(wide.shape)
     sizes[dim + 1] = count
     copied = shape.CloneBackward0.apply(shape.expand(wide, *sizes), contiguous=True)

@@ -460,8 +460,8 @@ def flatten(x, start_dim=0, end_dim=-1):
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
         return x
-    shape = x.shape[:start] + (-1,) + x.shape[end + 1:]
-    return reshape(x, shape)
+    merged = int(np.prod(x.shape[start:end + 1], dtype=np.int64))  # (-1: ambiguous if empty)
+    return reshape(x, x.shape[:start] + (merged,) + x.shape[end + 1:])
 
 
 def transpose(x, dim0, dim1):
