@@ -106,6 +106,12 @@ def cdist_backward(grad, x1, x2, dist, p):
 # the last bits may differ (README: how close, measured).
 
 
+def dot(a, b):
+    """The dot product of two vectors as BLAS's dot adds it up, from +0 (a sum of -0
+    products is +0, where NumPy's is -0)."""
+    return np.asarray(np.dot(a, b) + a.dtype.type(0))
+
+
 def vector_norm(x, ord, axes, keepdim):
     """(sum |x_i|**ord)**(1/ord) over ``axes`` (every axis for None); ord inf and -inf
     are the largest and smallest |x_i|, ord 0 counts the nonzeros."""

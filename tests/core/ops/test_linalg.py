@@ -282,3 +282,14 @@ def test_cross_of_bool_tensors_has_no_kernel_as_in_torch():
             x, y = (lib.ones(s, dtype=getattr(lib, d)) for s, d in zip(shapes, (a, b)))
             return lib.linalg.cross(x, y), lib.cross(x, y, dim=-1)
         assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_dot_adds_up_from_plus_zero_as_blas():
+    """A dot product whose products are all -0 is +0 in torch (BLAS starts from +0); so is a
+    tensordot through a broadcast contracted dim of size 1 (random program 509773)."""
+    for call in [lambda lib: lib.dot(lib.tensor([-0.5]), lib.tensor([0.0])),
+                 lambda lib: lib.tensor([-0.5], dtype=lib.float64) @ lib.tensor([0.0], dtype=lib.float64),
+                 lambda lib: lib.vdot(lib.tensor([-0.5]), lib.tensor([0.0])),
+                 lambda lib: lib.tensordot(lib.tensor([-0.5], requires_grad=True), lib.ones(0), dims=1),
+                 lambda lib: lib.dot(lib.tensor([-0.5, 1.0]), lib.tensor([0.0, -0.0]))]:
+        assert outcome(call, mg) == outcome(call, torch)
