@@ -396,7 +396,8 @@ class Tensor(TensorBase):
 
     is_sparse = is_quantized = is_meta = is_mkldnn = is_nested = property(lambda self: False)
 
-    def is_pinned(self) -> bool:
+    def is_pinned(self, device=None) -> bool:
+        """False: minigrad's memory is never pinned (no GPU to copy to)."""
         return False
 
     def is_shared(self) -> bool:
