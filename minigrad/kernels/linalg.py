@@ -114,7 +114,10 @@ def dot(a, b):
 
 def vector_norm(x, ord, axes, keepdim):
     """(sum |x_i|**ord)**(1/ord) over ``axes`` (every axis for None); ord inf and -inf
-    are the largest and smallest |x_i|, ord 0 counts the nonzeros."""
+    are the largest and smallest |x_i|, ord 0 counts the nonzeros; a half's in float32,
+    rounded once, as PyTorch accumulates it."""
+    if x.dtype == np.float16:
+        return vector_norm(x.astype(np.float32), ord, axes, keepdim).astype(np.float16)
     magnitude = np.abs(x)
     if ord == float("inf"):
         result = np.max(magnitude, axis=axes, keepdims=keepdim, initial=0)

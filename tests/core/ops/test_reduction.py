@@ -582,8 +582,8 @@ def test_half_softmax_is_computed_in_float32_as_torch(name):
 
 def test_half_sums_and_means_accumulate_in_float32_as_torch():
     """PyTorch adds float16 elements up in float32 and rounds once (sum, mean, and what is
-    made of them: var, std and their gradients); minigrad added in half (7-23 % of the
-    results of a dim's sum or mean differed, and var's gradient with them)."""
+    made of them: var, std and their gradients; norm and dist); minigrad added in half
+    (7-23 % of the results of a dim's sum or mean differed, and var's gradient with them)."""
     rng = np.random.default_rng(3)
     for shape, dim in [((2, 3, 4), 1), ((2, 3, 4), 0), ((5, 7), 1), ((8, 100), 1),
                        ((100, 8), 0), ((64, 33), 1), ((1000,), 0), ((70000,), 0)]:
@@ -592,7 +592,8 @@ def test_half_sums_and_means_accumulate_in_float32_as_torch():
         for lib in (mg, torch):
             t = lib.tensor(x, requires_grad=True)
             outs = [t.sum(dim), t.mean(dim), t.var(dim), t.std(dim, correction=0), t.sum(),
-                    t.mean(), t.var()]
+                    t.mean(), t.var(), t.norm(dim=dim), t.norm(p=1, dim=dim), t.norm(),
+                    lib.dist(t, t * 0.5)]
             sum(o.float().sum() for o in outs).backward()
             seen.append([o.detach().numpy() for o in outs] + [t.grad.numpy()])
         for ours, theirs in zip(*seen):
