@@ -37,6 +37,8 @@ def _compare(ufunc, a, b):
                                           b._data.astype(dtype.numpy, copy=False)))),
             a._data, b._data)
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
+        if a.dtype.is_integer and isinstance(b, (int, np.integer)) and not isinstance(b, bool):
+            b = np.asarray(b).astype(a._data.dtype)  # (torch casts it to x's type: wraps)
         return with_number_layout(make(np.asarray(ufunc(a._data, b))), a._data)
     return NotImplemented
 
@@ -192,8 +194,9 @@ def _bitwise(ufunc, name, a, b, bools=True):
     if dtype.is_floating_point or (dtype is dtypes.bool and not bools):
         raise NotImplementedError(
             f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
-    if is_tensor(b):
-        b = b._data.astype(dtype.numpy, copy=False)
+    # (a number cast to the result's dtype as C casts it: uint8's -2 is 254)
+    b = b._data.astype(dtype.numpy, copy=False) if is_tensor(b) \
+        else np.asarray(b).astype(dtype.numpy)
     return make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False), b),
                                    dtype=dtype.numpy))
 

@@ -376,7 +376,8 @@ def inplace(x, op, *args, where=None):
         )
     if result.dtype.category > x.dtype.category:  # torch's canCast: float -> int is refused
         # (clamp_ with number bounds names the output's C++ type: 'long int')
-        names = _CPP_NAMES if op in _CLAMPS and not any(map(is_tensor, args)) else dtypes.SCALAR_NAMES
+        by_number = op in _CLAMPS and not any(map(is_tensor, args))
+        names = _CPP_NAMES if by_number else dtypes.SCALAR_NAMES
         raise RuntimeError(
             f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
             f"output type {names[x.dtype]}"

@@ -1038,8 +1038,8 @@ def _spread_and_mean(node, name, x, dim, unbiased, correction, keepdim):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only support floating point and complex dtypes")
     dims = None if dim is None else normalize_dims(dim, x.ndim)
-    return with_reduction_layout(node.apply(x, dim=dims, correction=_correction(unbiased, correction),
-                                            keepdim=keepdim))
+    return with_reduction_layout(node.apply(
+        x, dim=dims, correction=_correction(unbiased, correction), keepdim=keepdim))
 
 
 def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):
