@@ -488,8 +488,8 @@ def where(condition, a, b):
             f"{dtypes.SCALAR_NAMES[condition.dtype]}"
         )
     dtype = dtypes.result_type(*(v for v in (a, b)))
-    a = a if is_tensor(a) else as_tensor(a).to(dtype)
-    b = b if is_tensor(b) else as_tensor(b).to(dtype)
+    a = a if is_tensor(a) else as_tensor(checked_scalar(a, dtype)).to(dtype)
+    b = b if is_tensor(b) else as_tensor(checked_scalar(b, dtype)).to(dtype)
     broadcast_shapes(condition._data.shape, a._data.shape, b._data.shape)
     return with_iterator_layout(WhereBackward0.apply(a, b, cast_to=dtype,
                                                      condition=condition._data),

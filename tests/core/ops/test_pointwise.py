@@ -314,7 +314,7 @@ def test_pointwise_at_zeros_and_limits_has_torchs_bits(fn, dtype):
 
 
 def test_numbers_written_into_integer_tensors_convert_as_torch():
-    """c10's checked_convert: fill_, full, masked_fill and clamp's bounds take a number in
+    """c10's checked_convert: fill_, full, masked_fill, where and clamp's bounds take a number in
     the type's range (uint8 takes -255 ... 255, a negative int wrapping around), a float
     is not truncated first; else "value cannot be converted to type uint8_t without overflow"
     (minigrad's NumPy raised OverflowError, or wrapped 300 to 44)."""
@@ -332,5 +332,10 @@ def test_numbers_written_into_integer_tensors_convert_as_torch():
                              ("uint8", 0.5, None), ("int64", -3, 2)]:
         calls.append(lambda lib, d=dtype, lo=low, hi=high: lib.tensor([0, 3, 200], dtype=getattr(
             lib, d)).clamp(lo, hi))
+    for value in (300, -1, 2.5, 200):  # (torch.where's number, in the result's type)
+        calls.append(lambda lib, v=value: lib.where(lib.tensor([True, False]),
+                                                    lib.zeros(2, dtype=lib.uint8), v))
+        calls.append(lambda lib, v=value: lib.where(lib.tensor([True, False]), v,
+                                                    lib.zeros(2, dtype=lib.int8)))
     for call in calls:
         assert outcome(call, mg) == outcome(call, torch)
