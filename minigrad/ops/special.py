@@ -391,11 +391,11 @@ def entr(x):
 
 def lerp(start, end, weight):
     """start + weight (end - start): LerpBackward0 for a number weight, 1 for a tensor."""
-    rules.check_lerp(start, end, weight)
+    dtype = rules.check_lerp(start, end, weight)
     if is_tensor(weight):
         arrays = (start._data, end._data, weight._data)
         broadcast_shapes(*(a.shape for a in arrays))
-        return with_iterator_layout(LerpBackward1.apply(start, end, weight, cast_to=start.dtype),
+        return with_iterator_layout(LerpBackward1.apply(start, end, weight, cast_to=dtype),
                                     *arrays)
     return promotion.binary(LerpBackward0, start, end, "lerp", params={"weight": weight})
 

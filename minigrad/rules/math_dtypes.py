@@ -23,18 +23,22 @@ def check_floating(kernel: str, a, b) -> None:
                                   f"'{dtypes.SCALAR_NAMES[dtype]}'")
 
 
-def check_lerp(start, end, weight) -> None:
-    """end (and a weight tensor of more than 0 dimensions) in start's dtype; floats only."""
+def check_lerp(start, end, weight):
+    """end (and a weight tensor of more than 0 dimensions) in start's dtype; a 0-dim
+    weight tensor of any dtype takes part in the promotion (uint8 start and end with
+    tensor(0.5) give float32); floats only. The dtype lerp computes in."""
     for name, value in (("end", end), ("weight", weight)):
         if is_tensor(value) and value.dtype is not start.dtype and \
-                not (name == "weight" and value.ndim == 0 and value.dtype.is_floating_point):
+                not (name == "weight" and value.ndim == 0):
             raise RuntimeError(f"expected dtype {dtypes.C_TYPE_NAMES[start.dtype]} for "
                                f"`{name}` but got dtype {dtypes.C_TYPE_NAMES[value.dtype]}")
-    if not start.dtype.is_floating_point:
+    dtype = dtypes.result_type(start, end, weight) if is_tensor(weight) else start.dtype
+    if not dtype.is_floating_point:
         broadcast_shapes(start.shape, end.shape, *([weight.shape] if is_tensor(weight) else []))
         kernel = "lerp_kernel_tensor" if is_tensor(weight) else "lerp_kernel_scalar"
         raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{dtypes.SCALAR_NAMES[start.dtype]}'")
+                                  f"'{dtypes.SCALAR_NAMES[dtype]}'")
+    return dtype
 
 
 def check_heaviside(x, values) -> None:

@@ -383,3 +383,24 @@ def test_zero_dim_inputs_as_torch(name, dtype):
         return [repr(fn(lib.tensor(0.3, dtype=getattr(lib, dtype)))), repr(fn(x[1])),
                 repr(y), repr(leaf.grad)]
     assert outcome(program, mg) == outcome(program, torch)
+
+
+def test_lerp_promotes_with_a_0_dim_weight_tensor_as_torch():
+    """end must have start's dtype, and so must a weight tensor of more than 0 dims; a 0-dim
+    weight tensor of any dtype takes part in the promotion (uint8 start and end with
+    tensor(0.5) give float32, 0-dim float32 ones with a float64 weight float64); the kernel
+    is for floats only (wide random program 4274)."""
+    from torch_compare import outcome
+    cases = [(([2.0], "float32"), ([3.0], "float64"), ([0.5], "float32")),
+             (([2.0], "float32"), ([3.0], "float32"), ([0.5], "float64")),
+             (([2.0], "float32"), ([3.0], "float32"), (0.5, "float64")),
+             ((2.0, "float32"), (3.0, "float32"), (0.5, "float64")),
+             ((2, "uint8"), (3, "uint8"), (0.5, "float32")),
+             (([2], "uint8"), ([3], "uint8"), (0.5, "float32")),
+             ((2, "uint8"), (3, "uint8"), (1, "uint8")), ((2, "int64"), (3.0, "float32"), (0.5, "float32"))]
+    for case in cases:
+        def call(lib, case=case):
+            start, end, weight = (lib.tensor(v, dtype=getattr(lib, d)) for v, d in case)
+            y = lib.lerp(start, end, weight)
+            return y, y.dtype
+        assert outcome(call, mg) == outcome(call, torch)
