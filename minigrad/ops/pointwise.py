@@ -511,6 +511,7 @@ def masked_fill(x, mask, value):
         )
     broadcast_shapes(mask._data.shape, x._data.shape)
     if is_tensor(value):
+        checked_scalar(value.item(), x.dtype)  # (torch writes value.item(): the same check)
         return with_contiguous_layout(MaskedFillBackward1.apply(x, value, mask=mask._data))
     return with_contiguous_layout(MaskedFillBackward0.apply(x, mask=mask._data,
                                                             value=checked_scalar(value, x.dtype)))

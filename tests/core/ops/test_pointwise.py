@@ -337,5 +337,15 @@ def test_numbers_written_into_integer_tensors_convert_as_torch():
                                                     lib.zeros(2, dtype=lib.uint8), v))
         calls.append(lambda lib, v=value: lib.where(lib.tensor([True, False]), v,
                                                     lib.zeros(2, dtype=lib.int8)))
+    for value in (-3.5, 300, -1, 2.0):  # (a 0-dim tensor value: torch writes its item())
+        calls.append(lambda lib, v=value: lib.zeros(2, 2, dtype=lib.uint8).masked_fill(
+            lib.ones(2, 2, dtype=lib.bool), lib.tensor(v)))
+        calls.append(lambda lib, v=value: _set_where_positive(lib.zeros(2, 0, dtype=lib.uint8),
+                                                             lib.tensor(v)))
     for call in calls:
         assert outcome(call, mg) == outcome(call, torch)
+
+
+def _set_where_positive(x, value):
+    x[x > 0] = value
+    return x
