@@ -18,7 +18,8 @@ from random_programs import FLOAT_KINDS, KINDS, WIDE_KINDS, one_program
 
 # PyTorch's own backward failures on inputs its forward accepted (minigrad computes them).
 TORCHS_OWN = ("INTERNAL ASSERT", "Found dtype", "with a bool tensor is not supported",
-              "on a bool tensor is not supported", "derivative for aten::")
+              "on a bool tensor is not supported", "derivative for aten::",
+              "can't be cast to the desired output type")  # (where's backward, an int operand)
 
 
 def _torchs_own(problems) -> bool:
@@ -35,7 +36,8 @@ NAMES = {id(KINDS): "all", id(FLOAT_KINDS): "float", id(WIDE_KINDS): "wide"}
 @pytest.mark.parametrize("start, kinds", BLOCKS, ids=[f"{NAMES[id(k)]}-{s}" for s, k in BLOCKS])
 def test_random_programs_agree_with_torch(start, kinds):
     """(wide: float16/int32/uint8 leaves, leaves that are views, and about 130 more ops;
-    the 2,600 wide seeds run by hand found 40 differences, fixed in session 10)"""
+    the 5,800 wide seeds run by hand in session 10 parted at 55 programs, of which 46 agree
+    now; the rest are the README's known differences)"""
     parted = {}
     for seed in range(start, start + 100):
         problems = one_program(seed, kinds, wide=kinds is WIDE_KINDS)

@@ -57,7 +57,7 @@ def leaf(lib, r, shape, kind):
         return base[..., ::2].squeeze(-1)
     if kind == "f32e":
         return base[0][..., :1].expand(shape) if shape else base[0]
-    return base[1:].squeeze(0) if shape else base[2]  # f32o: an offset into its base
+    return base[1] if shape else base[2]  # f32o: an offset into its base
 
 def pick(r, pool, float_only=False):
     c = [i for i, t in enumerate(pool[0]) if (not float_only or t.dtype.is_floating_point)]
