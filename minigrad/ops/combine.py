@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
 from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, pointwise
@@ -88,8 +88,12 @@ def kron(x, other):
     a = shape.UnsafeViewBackward0.apply(x, shape=tuple(n for s in a_shape for n in (s, 1)))
     b = shape.UnsafeViewBackward0.apply(other, shape=tuple(n for s in b_shape for n in (1, s)))
     product = arithmetic.mul(a, b)
-    return shape.UnsafeViewBackward0.apply(
-        product, shape=tuple(p * q for p, q in zip(a_shape, b_shape)))
+    sizes = tuple(p * q for p, q in zip(a_shape, b_shape))
+    try:  # (torch's _unsafe_view of the product, laid out as x: a permuted x cannot)
+        np.reshape(product._data, sizes, copy=False)
+    except ValueError:
+        raise RuntimeError(errors.VIEW_NOT_COMPATIBLE) from None
+    return shape.UnsafeViewBackward0.apply(product, shape=sizes)
 
 
 MESHGRID_WARNING = (

@@ -146,3 +146,17 @@ def test_einsum_checks_the_ellipsis_as_torch(equation, shapes):
     def call(lib):
         return lib.einsum(equation, *[lib.ones(s) for s in shapes])
     assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_kron_of_a_tensor_that_cannot_be_viewed_fails_as_torch():
+    """torch's kron views its product laid out as x (_unsafe_view): a permuted x, or one
+    whose product another dtype lays out anew, cannot be viewed (wide random programs)."""
+    cases = ["lib.kron(lib.ones(2, 3, 4).permute(2, 0, 1), lib.ones(1, 3))",
+             "lib.kron(lib.ones(2, 3, 4), lib.ones(1, 3))",
+             "lib.kron(lib.ones(4, 3, 2).permute(2, 1, 0), lib.ones(4, dtype=lib.bool))",
+             "lib.kron(lib.ones(3, 1).t(), lib.ones(2, 1, 4, dtype=lib.bool))",
+             "lib.kron(lib.ones(3, 2).t(), lib.ones(2, 2))"]
+    for text in cases:
+        def call(lib, text=text):
+            return eval(text, {"lib": lib})
+        assert outcome(call, mg) == outcome(call, torch), text
