@@ -75,7 +75,8 @@ from .functions import (  # noqa: F401  (trigonometry and special functions)
     atan2, atanh, copysign, cosh, deg2rad, digamma, erf, erfc, erfinv, exp2, i0, lgamma,
     polygamma,
     float_power, heaviside, hypot,
-    addcdiv, addcmul, lerp, logaddexp, logaddexp2, logit, rad2deg, sgn, sinc, sinh, tan, xlogy,
+    addcdiv, addcmul, angle, lerp, logaddexp, logaddexp2, logit, rad2deg, sgn, sinc, sinh, tan,
+    xlogy,
 )
 from . import special  # noqa: F401  (torch.special)
 from .functions import (  # noqa: F401  (order: ops/sorting.py)

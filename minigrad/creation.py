@@ -37,7 +37,7 @@ from .ops import shape as shape_ops
 from .rules import out as out_rule
 from .layouts import preserve_format, strided
 from .kernels import layout as memory
-from .rules.conversion import array_from, is_sequence, type_name
+from .rules.conversion import array_from, checked_scalar, is_sequence, type_name
 from .autograd.tensor_base import TensorBase, make
 from .size import Size
 
@@ -350,6 +350,7 @@ def full(size, fill_value, *, out=None, dtype=None, layout=strided, device=None,
     if not dtype.is_floating_point and dtype is not dtypes.bool:
         if isinstance(fill_value, int) and not -2**63 <= fill_value < 2**63:
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
+    fill_value = checked_scalar(fill_value, dtype)  # (uint8's -1 is 255; 300 overflows)
     return _filled("full", (tuple(size),), fill_value, dtype, device, requires_grad, out)
 
 

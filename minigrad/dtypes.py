@@ -48,6 +48,8 @@ class dtype:
     def is_signed(self) -> bool:
         return self.name not in ("bool", "uint8")
 
+    is_complex = property(lambda self: False)  # (minigrad has no complex dtypes)
+
     def __repr__(self) -> str:
         return f"torch.{self.name}"
 

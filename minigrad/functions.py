@@ -60,6 +60,7 @@ from .rules.promotion import is_number as _is_number
 from .kernels.layout import check_no_partial_overlap as _check_no_partial_overlap
 from .tensor import Tensor as _Tensor
 from .rules.out import check_bool_out as _check_bool_out, write as _out
+from .rules.out import check_differentiable_out as _check_differentiable_out
 
 # ---- out=: the result written into a given tensor -------------------------------------------
 
@@ -120,6 +121,9 @@ def _check_binary_arguments(function: str, args: tuple, kwargs: dict) -> None:
     if "alpha" in kwargs and not _is_number(kwargs["alpha"]):
         raise TypeError(f"{function}(): argument 'alpha' must be Number, "
                         f"not {type(kwargs['alpha']).__name__}")
+    if isinstance(kwargs.get("out"), _Tensor):  # (before the op: see check_differentiable_out)
+        _check_differentiable_out("div" if function == "true_divide" else function,
+                                  (kwargs["out"],), (*args, kwargs.get("input"), kwargs.get("other")))
 
 
 # ---- arithmetic --------------------------------------------------------------------------
@@ -383,6 +387,11 @@ def deg2rad(input, *, out=None):
 @_checks_arguments(_check_input_function)
 def rad2deg(input, *, out=None):
     return _out("rad2deg", ops.rad2deg(input), out, input)
+
+
+def angle(input, *, out=None):
+    """The angle of each element in the complex plane: pi for negative numbers, else 0."""
+    return _out("angle", ops.angle(input), out, input)
 
 
 @_checks_arguments(_check_input_function)

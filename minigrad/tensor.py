@@ -33,6 +33,10 @@ from .autograd.tensor_base import TensorBase, Version, make, set_tensor_class
 
 __all__ = ["Tensor", "Size"]  # (Size: see size.py)
 
+# (x.lt_(y) and the like: what they write into x, recorded as torch records it)
+_COMPARED_IN_PLACE = {name: ops.compared_in_place(name)
+                      for name in ("eq", "ne", "lt", "le", "gt", "ge")}
+
 
 def _random_bounds(function: str, low, high, by_name: dict):
     """``uniform_``'s and ``random_``'s ``from`` and ``to``, given by position or by name."""
@@ -410,6 +414,20 @@ class Tensor(TensorBase):
 
     @property
     def is_cuda(self) -> bool:
+        return False
+
+    @property
+    def layout(self) -> layouts.layout:
+        """How the elements sit in memory: ``torch.strided`` (dense, with strides)."""
+        return layouts.strided
+
+    is_sparse = is_quantized = is_mkldnn = is_nested = property(lambda self: False)
+
+    def is_pinned(self, device=None) -> bool:
+        """False: minigrad's memory is never pinned (no GPU to copy to)."""
+        return False
+
+    def is_shared(self) -> bool:
         return False
 
     def get_device(self) -> int:
@@ -1114,6 +1132,9 @@ class Tensor(TensorBase):
 
     def rad2deg(self):
         return ops.rad2deg(self)
+
+    def angle(self):
+        return ops.angle(self)
 
     def erf(self):
         return ops.erf(self)
@@ -1852,22 +1873,22 @@ class Tensor(TensorBase):
 
     # (a comparison in place: 1 or 0 in self's dtype)
     def eq_(self, other):
-        return ops.inplace(self, ops.eq, other)
+        return ops.inplace(self, _COMPARED_IN_PLACE["eq"], other)
 
     def ne_(self, other):
-        return ops.inplace(self, ops.ne, other)
+        return ops.inplace(self, _COMPARED_IN_PLACE["ne"], other)
 
     def lt_(self, other):
-        return ops.inplace(self, ops.lt, other)
+        return ops.inplace(self, _COMPARED_IN_PLACE["lt"], other)
 
     def le_(self, other):
-        return ops.inplace(self, ops.le, other)
+        return ops.inplace(self, _COMPARED_IN_PLACE["le"], other)
 
     def gt_(self, other):
-        return ops.inplace(self, ops.gt, other)
+        return ops.inplace(self, _COMPARED_IN_PLACE["gt"], other)
 
     def ge_(self, other):
-        return ops.inplace(self, ops.ge, other)
+        return ops.inplace(self, _COMPARED_IN_PLACE["ge"], other)
 
     def greater_(self, other):
         return self.gt_(other)

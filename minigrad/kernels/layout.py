@@ -54,6 +54,18 @@ def empty_view_at(view: np.ndarray, array: np.ndarray, offset: int) -> np.ndarra
     return np.ndarray(view.shape, view.dtype, buffer=owner, offset=pointer, strides=view.strides)
 
 
+def unsqueezed(x: np.ndarray, dim: int) -> np.ndarray:
+    """``np.expand_dims(x, dim)``, with torch's stride for the new dim where NumPy's
+    differs (an empty x): the next dim's size times its stride (its itemsize at the end)."""
+    out = np.expand_dims(x, dim)
+    if x.size:
+        return out
+    strides = list(x.strides)  # (NumPy's reshape forgets an empty array's strides)
+    strides.insert(dim, x.shape[dim] * x.strides[dim] if dim < x.ndim else x.itemsize)
+    return np.lib.stride_tricks.as_strided(out, strides=strides,
+                                           writeable=out.flags.writeable)
+
+
 def contiguous_strides(shape) -> tuple:
     """torch's row-major strides for ``shape`` (a size-0 dim steps like a size-1 one)."""
     strides, step = [], 1

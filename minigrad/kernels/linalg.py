@@ -106,9 +106,18 @@ def cdist_backward(grad, x1, x2, dist, p):
 # the last bits may differ (README: how close, measured).
 
 
+def dot(a, b):
+    """The dot product of two vectors as BLAS's dot adds it up, from +0 (a sum of -0
+    products is +0, where NumPy's is -0)."""
+    return np.asarray(np.dot(a, b) + a.dtype.type(0))
+
+
 def vector_norm(x, ord, axes, keepdim):
     """(sum |x_i|**ord)**(1/ord) over ``axes`` (every axis for None); ord inf and -inf
-    are the largest and smallest |x_i|, ord 0 counts the nonzeros."""
+    are the largest and smallest |x_i|, ord 0 counts the nonzeros; a half's in float32,
+    rounded once, as PyTorch accumulates it."""
+    if x.dtype == np.float16:
+        return vector_norm(x.astype(np.float32), ord, axes, keepdim).astype(np.float16)
     magnitude = np.abs(x)
     if ord == float("inf"):
         result = np.max(magnitude, axis=axes, keepdims=keepdim, initial=0)

@@ -53,9 +53,12 @@ log10, log2 = _float32_in_float64(np.log10), _float32_in_float64(np.log2)
 log1p, expm1 = _float32_in_float64(np.log1p), _float32_in_float64(np.expm1)
 
 
-def _no_integer_zero(b) -> None:
+def _no_integer_zero(b, a=None) -> None:
+    """torch's error for an integer division by zero (none when the broadcast result is
+    empty: its kernel never runs)."""
     if not np.issubdtype(b.dtype, np.floating) and not np.all(b):
-        raise RuntimeError("ZeroDivisionError")
+        if a is None or 0 not in np.broadcast_shapes(np.shape(a), b.shape):
+            raise RuntimeError("ZeroDivisionError")
 
 
 def round_decimals(x, decimals: int):
@@ -79,7 +82,7 @@ def rsqrt(x):
 @_in_float32
 def remainder(a, b):
     """a - b * floor(a / b), with the sign of b (Python's ``%``)."""
-    _no_integer_zero(b)
+    _no_integer_zero(b, a)
     if not np.issubdtype(np.result_type(a, b), np.floating):
         return np.asarray(np.remainder(a, b))
     mod = np.fmod(a, b)
@@ -89,14 +92,14 @@ def remainder(a, b):
 @_in_float32
 def fmod(a, b):
     """a - b * trunc(a / b), with the sign of a (C's ``fmod``)."""
-    _no_integer_zero(b)
+    _no_integer_zero(b, a)
     return np.asarray(np.fmod(a, b))
 
 
 def floor_divide(a, b):
     """floor(a / b) (``//``). float16 takes PyTorch's steps one by one, each rounded to
     float16 (unlike its other float16 kernels, and unlike NumPy's float16 loop)."""
-    _no_integer_zero(b)
+    _no_integer_zero(b, a)
     if np.result_type(a, b) != np.float16:
         return np.asarray(np.floor_divide(a, b))
     a, b = np.asarray(a, np.float16), np.asarray(b, np.float16)
@@ -113,7 +116,7 @@ def floor_divide(a, b):
 def trunc_divide(a, b):
     """trunc(a / b): ``div(a, b, rounding_mode='trunc')`` (float16: the quotient rounded
     to float16 first, as PyTorch's kernel)."""
-    _no_integer_zero(b)
+    _no_integer_zero(b, a)
     if np.issubdtype(np.result_type(a, b), np.floating):
         return np.asarray(np.trunc(np.divide(a, b)))
     quotient = np.floor_divide(a, b)  # (integers: toward zero, not toward -inf)

@@ -96,6 +96,10 @@ def _log_softmax_float32_rows(out, x):
 
 def softmax(x, dim):
     """exp(x - max) / sum(exp(x - max)) along ``dim`` (row-major)."""
+    if x.dtype == np.float16:  # (PyTorch's CPU kernel computes a half in float32)
+        if x.ndim and dim % x.ndim != x.ndim - 1:
+            return _softmax_half_columns(x, dim)
+        return softmax(x.astype(np.float32), dim).astype(np.float16)
     if _float32_rows(x, dim):
         rows = np.ascontiguousarray(x)
         result = np.empty(rows.shape, np.float32)
@@ -136,6 +140,10 @@ def _softmax_columns(out, x):
 
 def log_softmax(x, dim):
     """(x - max) - log(sum(exp(x - max))) along ``dim`` (row-major)."""
+    if x.dtype == np.float16:  # (in float32, as softmax; see _log_softmax_half_rows)
+        if x.ndim and dim % x.ndim == x.ndim - 1:
+            return _log_softmax_half_rows(x)
+        return log_softmax(x.astype(np.float32), dim).astype(np.float16)
     if _float32_rows(x, dim):
         rows = np.ascontiguousarray(x)
         result = np.empty(rows.shape, np.float32)
@@ -153,6 +161,26 @@ def log_softmax(x, dim):
     shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)
     return np.asarray(shifted - np.log(np.add.reduce(np.exp(shifted), axis=dim, keepdims=True)),
                       order="C")
+
+
+def _softmax_half_columns(x, dim):
+    """softmax of a half along a dim other than the last, as PyTorch's kernel computes it:
+    in float32, the exps kept as halves (in the output) before the division by their sum."""
+    wide = x.astype(np.float32)
+    exps = np.exp(wide - np.maximum.reduce(wide, axis=dim, keepdims=True, initial=-np.inf))
+    total = np.add.reduce(exps, axis=dim, keepdims=True)
+    return np.asarray(exps.astype(np.float16).astype(np.float32) / total, np.float16, order="C")
+
+
+def _log_softmax_half_rows(x):
+    """log_softmax of a half along its last dim as PyTorch's vectorised kernel computes it:
+    in float32, but the sum of the exps and its log are kept as halves between the steps."""
+    wide = x.astype(np.float32)
+    shifted = wide - np.maximum.reduce(wide, axis=-1, keepdims=True, initial=-np.inf)
+    total = np.add.reduce(np.exp(shifted), axis=-1, keepdims=True).astype(np.float16)
+    with np.errstate(divide="ignore"):
+        log_total = np.log(total.astype(np.float32)).astype(np.float16)
+    return np.asarray(shifted - log_total.astype(np.float32), np.float16, order="C")
 
 
 def _log_softmax_rows(out, x):

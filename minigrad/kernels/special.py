@@ -508,3 +508,9 @@ def i1_backward(grad, x, result):
     safe = np.where(not_tiny, x, x.dtype.type(eps))
     gradx = i0(safe) - result * np.reciprocal(safe)
     return np.asarray(grad * np.where(not_tiny, gradx, x.dtype.type(0.5)))
+
+
+def angle(x):
+    """The angle of real numbers in the complex plane, as ATen's angle of a real tensor:
+    pi where x < 0, nan where x is nan, else 0 (also for -0.0)."""
+    return np.where(x < 0, x.dtype.type(np.pi), np.where(x != x, x, x.dtype.type(0)))

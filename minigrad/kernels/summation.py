@@ -217,6 +217,8 @@ def sum_axes(array: np.ndarray, axes, keepdims: bool = False) -> np.ndarray:
     """``np.sum(array, axes, keepdims=keepdims)`` in ``array``'s dtype, added up in
     PyTorch's order where ``sum_over`` follows it (``axes``: an int or a tuple)."""
     axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
+    if array.dtype == np.float16:  # (PyTorch adds halves up in float32, rounds once)
+        return sum_axes(array.astype(np.float32), axes, keepdims).astype(np.float16)
     exact = sum_over(array, axes)
     if exact is None:
         return np.asarray(np.sum(array, axis=axes, keepdims=keepdims, dtype=array.dtype))
@@ -226,9 +228,25 @@ def sum_axes(array: np.ndarray, axes, keepdims: bool = False) -> np.ndarray:
     return exact.reshape([size for axis, size in enumerate(array.shape) if axis not in gone])
 
 
+def mean_all(array: np.ndarray) -> np.ndarray:
+    """The mean of every element as PyTorch's CPU mean computes it: its sum (in its order,
+    where ``cascade_sum`` follows it), divided by n; a half's in float32, rounded once."""
+    if array.size == 0:
+        return np.array(np.nan, array.dtype)  # the mean of nothing (NumPy would warn)
+    if array.dtype == np.float16:
+        return np.asarray(mean_all(array.astype(np.float32)).astype(np.float16))
+    total = cascade_sum(array)
+    if total is not None:
+        return np.asarray(np.divide(total, array.size, dtype=array.dtype))
+    return np.asarray(np.mean(array, dtype=array.dtype))
+
+
 def mean_axes(array: np.ndarray, axes, keepdims: bool = False) -> np.ndarray:
     """The mean over ``axes`` (an int or a tuple) as PyTorch's CPU mean computes it:
     ``sum_axes``, then divided by the number of elements summed, in ``array``'s dtype."""
     axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
     count = math.prod(array.shape[axis] for axis in axes)
+    if array.dtype == np.float16:  # (the float32 sum divided, then rounded once)
+        wide = sum_axes(array.astype(np.float32), axes, keepdims)
+        return np.asarray(np.divide(wide, count, dtype=np.float32).astype(np.float16))
     return np.asarray(np.divide(sum_axes(array, axes, keepdims), count, dtype=array.dtype))

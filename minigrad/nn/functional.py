@@ -1560,10 +1560,11 @@ def huber_loss(input: Tensor, target: Tensor, reduction: str = "mean", delta: fl
     if delta <= 0:
         raise RuntimeError("huber_loss does not support non-positive values for delta.")
     input, target = _broadcast_pair(input, target)
+    common = minigrad.result_type(input, target)  # (its result has the input's dtype)
+    if not minigrad.can_cast(common, input.dtype):
+        raise RuntimeError(f"result type {minigrad.dtypes.SCALAR_NAMES[common]} can't be cast "
+                           f"to the desired output type {_type_name(input)}")
     _check_float_kernel("huber_cpu", input, target)
-    if not input.dtype.is_floating_point:  # (its result has the input's dtype)
-        raise RuntimeError(f"result type {_type_name(target)} can't be cast to the desired "
-                           f"output type {_type_name(input)}")
     return ops.huber_loss(input, target, reduction, delta)
 
 

@@ -70,7 +70,7 @@ from .batch_norm import native_batch_norm  # noqa: F401
 from . import padding  # noqa: F401 (edge_pad: padding.edge_pad)
 from .cumulative import cummax, cummin, cumprod, cumsum, logcumsumexp  # noqa: F401
 from .compare import (  # noqa: F401
-    allclose, bitwise_and, bitwise_left_shift, bitwise_right_shift, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
+    compared_in_place, allclose, bitwise_and, bitwise_left_shift, bitwise_right_shift, bitwise_not, bitwise_or, bitwise_xor, eq, equal, ge, gt, isclose, le,
     isfinite, isinf, isnan,
     logical_and, logical_not, logical_or, logical_xor, lt, ne, gcd, lcm, signbit, isin,
     bitwise_not_function,
@@ -112,8 +112,8 @@ from .special import (  # noqa: F401
     logaddexp2, logit, ndtr, xlogy, i0, special_i1,
 )
 from .trig import (  # noqa: F401
-    acos, acosh, acosh_, asin, asinh, asinh_, atan, atan2, atanh, atanh_, cosh, deg2rad, hypot,
-    rad2deg, sinc, sinh, tan,
+    acos, acosh, acosh_, angle, asin, asinh, asinh_, atan, atan2, atanh, atanh_, cosh, deg2rad,
+    hypot, rad2deg, sinc, sinh, tan,
 )
 from .reduction import (  # noqa: F401
     aten_norm,

@@ -287,6 +287,8 @@ _SCALAR_OVERLOADS = {"+": AddBackward1, "-": SubBackward1, "*": MulBackward1, "/
 def _alpha(alpha, a, b) -> dict:
     if type(alpha) is int and alpha == 1:
         return promotion.NO_PARAMS
+    if is_tensor(a) and is_tensor(b):  # (torch checks the shapes before alpha)
+        broadcast_shapes(a.shape, b.shape)
     alpha = arguments.checked_alpha(alpha, a, b)
     return promotion.NO_PARAMS if alpha == 1 else {"alpha": alpha}
 

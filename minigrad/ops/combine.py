@@ -19,7 +19,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
 from . import arithmetic, cumulative, diagonal as diagonal_ops, indexing, linalg, pointwise
@@ -88,8 +88,12 @@ def kron(x, other):
     a = shape.UnsafeViewBackward0.apply(x, shape=tuple(n for s in a_shape for n in (s, 1)))
     b = shape.UnsafeViewBackward0.apply(other, shape=tuple(n for s in b_shape for n in (1, s)))
     product = arithmetic.mul(a, b)
-    return shape.UnsafeViewBackward0.apply(
-        product, shape=tuple(p * q for p, q in zip(a_shape, b_shape)))
+    sizes = tuple(p * q for p, q in zip(a_shape, b_shape))
+    try:  # (torch's _unsafe_view of the product, laid out as x: a permuted x cannot)
+        np.reshape(product._data, sizes, copy=False)
+    except ValueError:
+        raise RuntimeError(errors.VIEW_NOT_COMPATIBLE) from None
+    return shape.UnsafeViewBackward0.apply(product, shape=sizes)
 
 
 MESHGRID_WARNING = (
@@ -147,6 +151,10 @@ def _parse(equation, operands):
     for k, (term, x) in enumerate(zip(terms, operands)):
         if "..." in term:
             fill = x.ndim - len(term.replace("...", ""))
+            if fill < 0:
+                raise RuntimeError(
+                    f"einsum(): the number of subscripts in the equation ({len(term) - 3}) is "
+                    f"more than the number of dimensions ({x.ndim}) for operand {k}")
             term = term.replace("...", ellipsis[wide - fill:])
         elif len(term) != x.ndim:
             raise RuntimeError(
@@ -227,6 +235,23 @@ def _sumproduct_pair(left, right, sum_dims):
     return shape.permute(result, np.argsort(lro + lo + sum_dims + ro).tolist())
 
 
+def _check_sizes(aligned, labels, order, equation):
+    """PyTorch's check that each label (a dim the ellipsis covers, too) has one size over
+    the operands (size 1 broadcasts), operand after operand, dim after dim."""
+    sizes = {}
+    for k, (x, term) in enumerate(zip(aligned, labels)):
+        for dim, c in enumerate(term):
+            n = x.shape[order.index(c)]
+            if n == 1 or sizes.setdefault(c, n) == n:
+                continue
+            if c in equation:
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {k} which "
+                                   f"does not broadcast with previously seen size {sizes[c]}")
+            raise RuntimeError(f"einsum(): dimension {dim} covered by ellipsis in operand {k}"
+                               f"has size {n} which does not broadcast with previously seen "
+                               f"ellipsis with size {sizes[c]} for the respective dimension")
+
+
 def einsum(equation, *operands):
     """Sums of products named by subscripts: ``einsum('ij,jk->ik', a, b)`` is ``a @ b``,
     ``'ii'`` the trace, ``'ij->ji'`` the transpose, ``'i,j->ij'`` the outer product."""
@@ -236,12 +261,7 @@ def einsum(equation, *operands):
     summed = sorted(set("".join(labels)) - set(output))  # (PyTorch's order: by letter)
     order = output + "".join(summed)
     aligned = [_aligned(x, term, order, k) for k, (x, term) in enumerate(zip(operands, labels))]
-    sizes = {}
-    for k, x in enumerate(aligned):  # (size 1 broadcasts, as in PyTorch)
-        for c, n in zip(order, x.shape):
-            if n != 1 and sizes.setdefault(c, n) != n:
-                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {k} which "
-                                   f"does not broadcast with previously seen size {sizes[c]}")
+    _check_sizes(aligned, labels, order, equation)
     if len(aligned) == 1:
         dims = tuple(range(len(output), len(order)))
         return reduction.sum(aligned[0], dims) if dims else aligned[0]

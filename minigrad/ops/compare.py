@@ -3,7 +3,10 @@ the logical/bitwise operators & | ^ ~ on bool and integer tensors; gcd and lcm o
 integers; signbit and isin.
 
 They are not differentiable (no graph is recorded): their outputs are
-piecewise constant, so the derivative is zero wherever it exists.
+piecewise constant, so the derivative is zero wherever it exists. Only a comparison
+written in place into a tensor that needs a gradient (``y.lt_(x)``: 1 or 0 in y's
+dtype) is recorded, as PyTorch records it (``LtBackward1``; ``LtBackward0`` against a
+number), passing on zeros.
 """
 
 from __future__ import annotations
@@ -12,13 +15,16 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.broadcast import broadcast_shapes
+from ..autograd.formula import Formula
+from ..autograd.node import Node
 from ..rules.arguments import refuse_meta
+from . import fn
 from ..rules.promotion import is_number, python_number
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import rounding as kernels_rounding
 from ..rules.layout import with_iterator_layout, with_number_layout, with_unary_layout
 
-__all__ = ["eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
+__all__ = ["compared_in_place", "eq", "ne", "lt", "le", "gt", "ge", "isclose", "allclose", "equal", "bitwise_and",
            "bitwise_left_shift", "bitwise_right_shift", "number_first", "bitwise_or", "bitwise_xor", "bitwise_not", "logical_and", "logical_or", "logical_xor",
            "logical_not", "bitwise_not_function", "gcd", "lcm", "signbit", "isin"]
 
@@ -32,8 +38,93 @@ def _compare(ufunc, a, b):
                                           b._data.astype(dtype.numpy, copy=False)))),
             a._data, b._data)
     if isinstance(b, (int, float, bool, np.number, np.bool_)):
+        if a.dtype.is_integer and isinstance(b, (int, np.integer)) and not isinstance(b, bool):
+            b = np.asarray(b).astype(a._data.dtype)  # (torch casts it to x's type: wraps)
         return with_number_layout(make(np.asarray(ufunc(a._data, b))), a._data)
     return NotImplemented
+
+
+class _ComparedInPlace(Node):
+    """x compared with other (a tensor, or a number: a parameter), 1 or 0 in x's dtype,
+    for ``x.lt_(other)``; its derivative is zero wherever it exists."""
+    formula = Formula("y", "x < other (or ==, !=, <=, >, >=) as 1 or 0",
+                      d={"x": "0", "other": "0"})
+    compare = staticmethod(np.less)
+
+    def forward(self, x, other):
+        return np.asarray(self.compare(x, other)).astype(x.dtype)
+
+    def backward(self, saved, grad):
+        zeros = fn.zeros(grad.shape, grad)
+        return zeros if len(self.needs_input_grad) == 1 else (zeros, zeros)
+
+
+class EqBackward0(_ComparedInPlace):
+    compare = staticmethod(np.equal)
+
+
+class EqBackward1(EqBackward0):
+    pass
+
+
+class NeBackward0(_ComparedInPlace):
+    compare = staticmethod(np.not_equal)
+
+
+class NeBackward1(NeBackward0):
+    pass
+
+
+class LtBackward0(_ComparedInPlace):
+    compare = staticmethod(np.less)
+
+
+class LtBackward1(LtBackward0):
+    pass
+
+
+class LeBackward0(_ComparedInPlace):
+    compare = staticmethod(np.less_equal)
+
+
+class LeBackward1(LeBackward0):
+    pass
+
+
+class GtBackward0(_ComparedInPlace):
+    compare = staticmethod(np.greater)
+
+
+class GtBackward1(GtBackward0):
+    pass
+
+
+class GeBackward0(_ComparedInPlace):
+    compare = staticmethod(np.greater_equal)
+
+
+class GeBackward1(GeBackward0):
+    pass
+
+
+_IN_PLACE = {"eq": (EqBackward0, EqBackward1), "ne": (NeBackward0, NeBackward1),
+             "lt": (LtBackward0, LtBackward1), "le": (LeBackward0, LeBackward1),
+             "gt": (GtBackward0, GtBackward1), "ge": (GeBackward0, GeBackward1)}
+
+
+def compared_in_place(name: str):
+    """The op ``x.lt_(other)`` writes into x (``ops.inplace`` writes it): with a tensor or
+    a number ``other``, x compared with it in x's dtype, recorded as PyTorch records it."""
+    plain = globals()[name]
+
+    def op(x, other):
+        if is_tensor(other):
+            broadcast_shapes(x._data.shape, other._data.shape)
+            return _IN_PLACE[name][1].apply(x, other)
+        if is_number(other):
+            return _IN_PLACE[name][0].apply(x, other=python_number(other))
+        return plain(x, other)
+    return op
 
 
 def eq(a, b):
@@ -105,8 +196,9 @@ def _bitwise(ufunc, name, a, b, bools=True):
     if dtype.is_floating_point or (dtype is dtypes.bool and not bools):
         raise NotImplementedError(
             f'"{name}_cpu" not implemented for \'{dtypes.SCALAR_NAMES[dtype]}\'')
-    if is_tensor(b):
-        b = b._data.astype(dtype.numpy, copy=False)
+    # (a number cast to the result's dtype as C casts it: uint8's -2 is 254)
+    b = b._data.astype(dtype.numpy, copy=False) if is_tensor(b) \
+        else np.asarray(b).astype(dtype.numpy)
     return make(np.asarray(ufunc(a._data.astype(dtype.numpy, copy=False), b),
                                    dtype=dtype.numpy))
 

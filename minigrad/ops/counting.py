@@ -16,6 +16,7 @@ from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import layout
 from ..rules.arguments import normalize_dim, normalize_dims, refuse_meta
+from ..rules.layout import with_reduction_layout
 
 __all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "unique_consecutive", "bincount",
            "histc", "searchsorted", "bucketize"]
@@ -49,7 +50,7 @@ class UniqueConsecutiveBackward0(Unique2Backward0):
 def count_nonzero(x, dim=None):
     """How many elements are not zero (along ``dim``: an int or a tuple of ints)."""
     axes = None if dim is None else normalize_dims(dim, x.ndim)
-    return make(np.asarray(np.count_nonzero(x._data, axis=axes), np.int64))
+    return with_reduction_layout(make(np.asarray(np.count_nonzero(x._data, axis=axes), np.int64)))
 
 
 def nonzero(x, as_tuple=False):

@@ -28,7 +28,7 @@ from ..autograd.node import Node, Input, RESULT
 from . import fn
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
-from ..rules.layout import with_contiguous_layout
+from ..rules.layout import with_contiguous_layout, with_reduction_layout
 from . import indexing, inplace, reduction
 from . import shape as shape_ops
 
@@ -249,7 +249,7 @@ def _running(node_cls, result_cls, find, x, dim):
     axis = normalize_dim(dim, x.ndim)
     indices = find(x._data, axis)
     values = node_cls.apply(x, dim=axis, indices=indices, given=dim)
-    return result_cls(values, make(indices))
+    return with_reduction_layout(result_cls(values, make(indices)))
 
 
 def logcumsumexp(x, dim):

@@ -30,7 +30,7 @@ from ..kernels import rounding as kernels_rounding, special as kernels_special
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
-from ..kernels.summation import cascade_sum, mean_axes, sum_axes
+from ..kernels.summation import mean_all, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
 from . import arithmetic, compare, conv, cumulative, indexing, layers, linalg, loss, pointwise
 from . import reduction, rounding, special, strided, trig
@@ -252,10 +252,7 @@ def mean(x, dim=None, keepdim=False):
         return np.asarray(np.sum(x, axis=dim, keepdims=keepdim, dtype=x.dtype) * np.nan)
     if dim is not None:  # (as MeanBackward1 computes it: torch's sum, then / n)
         return mean_axes(x, dim, keepdim)
-    total = cascade_sum(x)
-    if total is not None:  # (as MeanBackward0 computes it)
-        return np.asarray(np.divide(total, x.size, dtype=x.dtype))
-    return np.asarray(np.mean(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+    return mean_all(x)  # (as MeanBackward0 computes it)
 
 
 def count(mask, dim=None, keepdim=False, *, like):

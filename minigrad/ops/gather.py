@@ -101,7 +101,7 @@ def _check_index(x, dim: int, index) -> None:
     x_shape = x.shape if x.ndim else (1,)
     index_shape = tuple(index.shape) if index.ndim else (1,)
     for d, (got, size) in enumerate(zip(index_shape, x_shape)):
-        if d != dim and got > size:
+        if d != dim and got > size and index.numel():  # (an empty index: no check)
             raise RuntimeError(
                 f"Size does not match at dimension {d} expected index "
                 f"[{', '.join(map(str, index_shape))}] to be no larger than self "

@@ -30,8 +30,8 @@ from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
 from ..autograd.formula import Formula
 from ..autograd.node import Node, _sequence
 from ..autograd.saved import SavedTensor, forward_name
-from ..rules.conversion import as_tensor
-from . import fn, pointwise
+from ..rules.conversion import as_tensor, checked_scalar
+from . import fn, limits, pointwise
 from . import shape as shape_ops
 from ..kernels.layout import check_no_partial_overlap, geometry
 from . import strided
@@ -106,7 +106,7 @@ def fill(x, value):
                 f"{value.ndim} dimensions."
             )
         return FillBackward3.apply(x, value, cast_to=x.dtype)
-    return FillBackward2.apply(x, value=value)
+    return FillBackward2.apply(x, value=checked_scalar(value, x.dtype))
 
 
 def copy(x, src):
@@ -312,6 +312,22 @@ def masked_fill_(x, mask, value):
     return inplace(x, pointwise.masked_fill, mask, value, where=written)
 
 
+_CLAMPS = (pointwise.clamp, limits.clamp_min, limits.clamp_max)
+_ELEMENTWISE = {f"minigrad.ops.{name}" for name in
+                ("arithmetic", "pointwise", "rounding", "compare", "trig", "special", "aliases")}
+
+
+def _check_broadcast_fits(x, args) -> None:
+    """torch's error for an in-place op whose tensor operands broadcast past ``x``'s shape."""
+    try:
+        shape = np.broadcast_shapes(x.shape, *(a.shape for a in args if is_tensor(a)))
+    except ValueError:
+        return
+    if shape != tuple(x.shape):
+        raise RuntimeError(f"output with shape [{', '.join(map(str, x.shape))}] doesn't match "
+                           f"the broadcast shape [{', '.join(map(str, shape))}]")
+
+
 def inplace(x, op, *args, where=None):
     """Apply ``op(x, *args)`` and store the result in ``x`` itself (``where``: only
     there, into an expanded ``x``: see masked_fill_)."""
@@ -331,7 +347,22 @@ def inplace(x, op, *args, where=None):
         source = clone(x)
     else:
         source = _snapshot(x) if recording else x
-    result = op(source, *args)
+    # (a fill writes one value everywhere; copying a tensor into itself, torch skips)
+    overlap_ok = op is zeros_like_op or (op is fill and not is_tensor(args[0])) \
+        or (op is copy and args[0] is x) or where is not None
+    try:
+        result = op(source, *args)
+    except RuntimeError as error:  # (torch's iterator checks x's memory, then the broadcast
+        # shape, then runs the kernel (an integer division by zero); the ops' own argument
+        # checks come before it)
+        if str(error) == "ZeroDivisionError" or str(error).startswith("The size of tensor"):
+            if not overlap_ok and has_internal_overlap(x._data):
+                raise RuntimeError(errors.INTERNAL_OVERLAP) from None
+        if str(error) == "ZeroDivisionError" and getattr(op, "__module__", None) in _ELEMENTWISE:
+            _check_broadcast_fits(x, args)
+        raise
+    if not overlap_ok and has_internal_overlap(x._data):  # (before the shape and the dtype)
+        raise RuntimeError(errors.INTERNAL_OVERLAP)
     if source is not x and source._grad_fn is not None and result._grad_fn is not None:
         node, original = result._grad_fn, source._grad_fn
         node.next_functions = tuple(x._gradient_edge() if next_node is original else
@@ -345,13 +376,11 @@ def inplace(x, op, *args, where=None):
         )
     if result.dtype.category > x.dtype.category:  # torch's canCast: float -> int is refused
         # (clamp_ with number bounds names the output's C++ type: 'long int')
-        names = _CPP_NAMES if op is pointwise.clamp and not any(map(is_tensor, args)) else dtypes.SCALAR_NAMES
+        by_number = op in _CLAMPS and not any(map(is_tensor, args))
+        names = _CPP_NAMES if by_number else dtypes.SCALAR_NAMES
         raise RuntimeError(
             f"result type {dtypes.SCALAR_NAMES[result.dtype]} can't be cast to the desired "
             f"output type {names[x.dtype]}"
         )
-    # (a fill writes one value everywhere; copying a tensor into itself, torch skips)
-    rebase(x, result, overlap_ok=op is zeros_like_op or (op is fill and not is_tensor(args[0]))
-           or (op is copy and args[0] is x) or where is not None,
-           where=True if where is None else where)
+    rebase(x, result, overlap_ok=True, where=True if where is None else where)  # (checked)
     return x

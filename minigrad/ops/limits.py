@@ -16,7 +16,7 @@ from ..autograd.node import Node, Input
 from ..autograd.tensor_base import is_tensor
 from ..kernels import linalg as linalg_kernels, pointwise as kernels
 from ..rules.arguments import normalize_dim
-from ..rules.layout import with_unary_layout
+from ..rules.layout import with_reduction_layout, with_unary_layout
 from ..rules.promotion import python_number
 from . import fn
 
@@ -138,13 +138,14 @@ class RenormBackward0(Node):
 
 def renorm(x, p, dim: int, maxnorm: float):
     """Each slice of ``x`` along ``dim`` scaled down to p-norm ``maxnorm`` if it is larger."""
-    if maxnorm < 0:
-        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {maxnorm}")
     if p <= 0:
         raise RuntimeError("renorm: non-positive-norm not supported")
+    if maxnorm < 0:  # (C++ prints the double as %g does)
+        raise RuntimeError(f"renorm: expected maxnorm to be >= 0 but got {float(maxnorm):g}")
+    if x.ndim < 2:
+        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {x.ndim} dimensions")
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"linalg.vector_norm: Expected a floating point or complex tensor "
                            f"as input. Got {dtypes.SCALAR_NAMES[x.dtype]}")
-    if x.ndim < 2:
-        raise RuntimeError(f"renorm: input needs at least 2 dimensions, got {x.ndim} dimensions")
-    return RenormBackward0.apply(x, p=p, dim=normalize_dim(dim, x.ndim), maxnorm=maxnorm)
+    return with_reduction_layout(RenormBackward0.apply(x, p=p, dim=normalize_dim(dim, x.ndim),
+                                                       maxnorm=maxnorm))

@@ -14,7 +14,7 @@ import warnings
 
 import numpy as np
 
-from .. import dtypes
+from .. import dtypes, errors
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input
 from ..kernels import linalg as kernels
@@ -133,7 +133,7 @@ class DotBackward0(Node):
     saves = {"tensor": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
 
     def forward(self, a, b):
-        return np.asarray(np.dot(a, b))
+        return kernels.dot(a, b)
 
     def backward(self, saved, grad):
         grad_a = grad * saved.tensor if self.needs_input_grad[0] else None
@@ -147,7 +147,7 @@ class VdotBackward0(Node):
     saves = {"other": Input(1, for_grad_of=0), "self": Input(0, for_grad_of=1)}
 
     def forward(self, a, b):
-        return np.asarray(np.dot(a, b))
+        return kernels.dot(a, b)
 
     def backward(self, saved, grad):
         grad_a = grad * saved.other if self.needs_input_grad[0] else None
@@ -494,6 +494,8 @@ def cross(a, b, dim=None):
         raise RuntimeError(f"linalg.cross: inputs dimension {dim} must have length 3. "
                            f"Got {length[0]} and {length[1]}")
     broadcast_shapes(a.shape, b.shape)
+    if a.dtype is dtypes.bool:  # (the kernel's dispatch on a's dtype, before b's is read)
+        raise NotImplementedError(errors.NOT_IMPLEMENTED_FOR.format("cross", "Bool"))
     if a.dtype is not b.dtype:  # (torch's kernel takes one dtype)
         raise RuntimeError(f"expected scalar type {dtypes.SCALAR_NAMES[a.dtype]} but found "
                            f"{dtypes.SCALAR_NAMES[b.dtype]}")

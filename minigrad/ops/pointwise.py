@@ -14,7 +14,7 @@ from . import fn
 from ._saved import as_shown
 from ..dtypes import C_TYPE_NAMES
 from ..rules import arguments, promotion
-from ..rules.conversion import as_tensor
+from ..rules.conversion import as_tensor, checked_scalar
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.promotion import float_dtype_for, is_number, python_number
 from ..autograd.tensor_base import is_tensor
@@ -461,6 +461,7 @@ def clamp(x, min=None, max=None):
         kernel = "clamp" if min is not None and max is not None else \
             "clamp_min" if min is not None else "clamp_max"
         raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
+    min, max = (None if b is None else checked_scalar(b, dtype) for b in (min, max))
     return with_unary_layout(ClampBackward1.apply(x, cast_to=dtype, min=min, max=max), x)
 
 
@@ -487,8 +488,8 @@ def where(condition, a, b):
             f"{dtypes.SCALAR_NAMES[condition.dtype]}"
         )
     dtype = dtypes.result_type(*(v for v in (a, b)))
-    a = a if is_tensor(a) else as_tensor(a).to(dtype)
-    b = b if is_tensor(b) else as_tensor(b).to(dtype)
+    a = a if is_tensor(a) else as_tensor(checked_scalar(a, dtype)).to(dtype)
+    b = b if is_tensor(b) else as_tensor(checked_scalar(b, dtype)).to(dtype)
     broadcast_shapes(condition._data.shape, a._data.shape, b._data.shape)
     return with_iterator_layout(WhereBackward0.apply(a, b, cast_to=dtype,
                                                      condition=condition._data),
@@ -510,8 +511,10 @@ def masked_fill(x, mask, value):
         )
     broadcast_shapes(mask._data.shape, x._data.shape)
     if is_tensor(value):
+        checked_scalar(value.item(), x.dtype)  # (torch writes value.item(): the same check)
         return with_contiguous_layout(MaskedFillBackward1.apply(x, value, mask=mask._data))
-    return with_contiguous_layout(MaskedFillBackward0.apply(x, mask=mask._data, value=value))
+    return with_contiguous_layout(MaskedFillBackward0.apply(x, mask=mask._data,
+                                                            value=checked_scalar(value, x.dtype)))
 
 
 def tril(x, diagonal=0, position=None):

@@ -18,11 +18,13 @@ import warnings
 import numpy as np
 
 from .. import dtypes, errors
-from ..kernels.summation import cascade_sum, mean_axes, sum_axes
+from ..kernels.arithmetic import times
+from ..kernels.summation import cascade_sum, mean_all, mean_axes, sum_axes
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
+from ..rules.layout import with_reduction_layout
 from ..rules.promotion import float_dtype_for
 from . import arithmetic, fn, pointwise
 from ..rules.arguments import check_sub, normalize_dim, normalize_dims
@@ -60,6 +62,8 @@ def sum_all(x):
     laid out as at most 256 rows, the rows added together (vectorised), and
     the one row left summed pairwise: as accurate for any size (each column adds
     at most 256 numbers), and bound by memory, as PyTorch's sum is."""
+    if x.dtype == np.float16:  # (PyTorch adds halves up in float32, rounds once)
+        return sum_all(x.astype(np.float32)).astype(np.float16)
     if x.size < _BIG or x.dtype.kind != "f" or not x.flags.c_contiguous:
         exact = cascade_sum(x)  # (torch's order, so torch's last bits, where it applies)
         return np.sum(x, dtype=x.dtype) if exact is None else exact
@@ -106,12 +110,7 @@ class MeanBackward0(Node):
 
     def forward(self, x):
         self.save(self_sym_sizes=x.shape, self_sym_numel=x.size)
-        if x.size == 0:
-            return np.array(np.nan, x.dtype)  # the mean of nothing (NumPy would warn)
-        total = cascade_sum(x)  # (torch's mean: its sum, then divided by n)
-        if total is not None:
-            return np.asarray(np.divide(total, x.size, dtype=x.dtype))
-        return np.asarray(np.mean(x, dtype=x.dtype))
+        return mean_all(x)
 
     def backward(self, saved, grad):
         return fn.expand(grad, saved.self_sym_sizes) / saved.self_sym_numel
@@ -326,14 +325,14 @@ def _var_backward(grad, x, dim, correction, keepdim, counted=None):
         if dof <= 0:
             return grad * fn.where(x == fn.mean(x), float("nan"), float("inf"))
         centered = x - fn.mean(x)  # (first: C++ evaluates the right operand first)
-        return (2.0 / dof) * grad * centered
+        return times(grad, 2.0 / dof) * centered  # (a half times a float32 number, as torch)
     dof = int(np.prod([x.shape[d] for d in (dim if counted is None else counted)],
                       dtype=np.int64)) - correction
     if x.ndim > 1:  # (torch's rule here: a 1-dim x's 0-dim gradient broadcasts as it is)
         grad = _unsqueeze_reduced(grad, x.shape, dim, keepdim)
     factor = 2.0 / dof if dof else float("inf")
     centered = x - fn.mean(x, dim, keepdim=True)  # (first, as C++ evaluates it)
-    return factor * grad * centered
+    return times(grad, factor) * centered
 
 
 def _degrees_of_freedom_warning(name, x, dim, correction):
@@ -672,7 +671,8 @@ def sum(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
     cast = _accumulate_dtype(x, dtype)
     if dim is NOT_GIVEN:
         return SumBackward0.apply(x, cast_to=cast)
-    return SumBackward1.apply(x, cast_to=cast, dim=_given_dims(dim), keepdim=keepdim)
+    return with_reduction_layout(SumBackward1.apply(x, cast_to=cast, dim=_given_dims(dim),
+                                                    keepdim=keepdim))
 
 
 def mean(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
@@ -685,7 +685,8 @@ def mean(x, dim=NOT_GIVEN, keepdim=False, *, dtype=None):
         )
     if dim is NOT_GIVEN:
         return MeanBackward0.apply(x, cast_to=cast)
-    return MeanBackward1.apply(x, cast_to=cast, dim=_given_dims(dim), keepdim=keepdim)
+    return with_reduction_layout(MeanBackward1.apply(x, cast_to=cast, dim=_given_dims(dim),
+                                                     keepdim=keepdim))
 
 
 _MaxResult = collections.namedtuple("max", ["values", "indices"])
@@ -743,15 +744,15 @@ def _arg_reduce(node_cls, result_cls, x, dim, keepdim):
         indices = picker(x._data, axis=dim)
         if keepdim:
             indices = np.expand_dims(indices, dim)
-    return result_cls(values, make(np.asarray(indices, np.int64)))
+    return with_reduction_layout(result_cls(values, make(np.asarray(indices, np.int64))))
 
 
 def prod(x, dim=None, keepdim=False, *, dtype=None):
     cast = _accumulate_dtype(x, dtype)
     if dim is None:
         return ProdBackward0.apply(x, cast_to=cast)
-    return ProdBackward1.apply(x, cast_to=cast, dim=normalize_dim(dim, x.ndim),
-                               keepdim=keepdim, given=dim)
+    return with_reduction_layout(ProdBackward1.apply(
+        x, cast_to=cast, dim=normalize_dim(dim, x.ndim), keepdim=keepdim, given=dim))
 
 
 def _correction(unbiased, correction):
@@ -784,9 +785,10 @@ def var(x, dim=NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
     if isinstance(dim, bool):  # var(unbiased) positional form
         dim, unbiased = None, dim
     _check_var_dtype(x)
-    return VarBackward0.apply(x, dim=None if dim is None or dim is NOT_GIVEN else normalize_dims(dim, x.ndim),
-                              correction=_correction(unbiased, correction), keepdim=keepdim,
-                              shown=_shown_var_arguments(dim, unbiased, correction))
+    return with_reduction_layout(VarBackward0.apply(
+        x, dim=None if dim is None or dim is NOT_GIVEN else normalize_dims(dim, x.ndim),
+        correction=_correction(unbiased, correction), keepdim=keepdim,
+        shown=_shown_var_arguments(dim, unbiased, correction)))
 
 
 def std(x, dim=NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
@@ -794,9 +796,10 @@ def std(x, dim=NOT_GIVEN, unbiased=None, keepdim=False, *, correction=None):
     if isinstance(dim, bool):
         dim, unbiased = None, dim
     _check_var_dtype(x)
-    return StdBackward0.apply(x, dim=None if dim is None or dim is NOT_GIVEN else normalize_dims(dim, x.ndim),
-                              correction=_correction(unbiased, correction), keepdim=keepdim,
-                              shown=_shown_var_arguments(dim, unbiased, correction))
+    return with_reduction_layout(StdBackward0.apply(
+        x, dim=None if dim is None or dim is NOT_GIVEN else normalize_dims(dim, x.ndim),
+        correction=_correction(unbiased, correction), keepdim=keepdim,
+        shown=_shown_var_arguments(dim, unbiased, correction)))
 
 
 def norm(x, p="fro", dim=None, keepdim=False):
@@ -813,8 +816,9 @@ def norm(x, p="fro", dim=None, keepdim=False):
         )
     shown = (2 if p in ("fro", None) else p,
              None if dim is None else as_shown(dim if isinstance(dim, (tuple, list)) else (dim,)))
-    return LinalgVectorNormBackward0.apply(x, ord=ord, dim=normalize_dims(dim, x.ndim),
-                                           keepdim=keepdim, every_dim=dim is None, shown=shown)
+    return with_reduction_layout(LinalgVectorNormBackward0.apply(
+        x, ord=ord, dim=normalize_dims(dim, x.ndim), keepdim=keepdim, every_dim=dim is None,
+        shown=shown))
 
 
 def dist(x, other, p=2):
@@ -832,9 +836,9 @@ def dist(x, other, p=2):
 
 def logsumexp(x, dim, keepdim=False):
     """log(sum(exp(x))) along ``dim``, computed without overflow."""
-    return LogsumexpBackward0.apply(x, cast_to=float_dtype_for(x.dtype),
-                                    dim=normalize_dims(dim, x.ndim), keepdim=keepdim,
-                                    given=dim if isinstance(dim, (tuple, list)) else (dim,))
+    return with_reduction_layout(LogsumexpBackward0.apply(
+        x, cast_to=float_dtype_for(x.dtype), dim=normalize_dims(dim, x.ndim), keepdim=keepdim,
+        given=dim if isinstance(dim, (tuple, list)) else (dim,)))
 
 
 def _integers_run_no_kernel(name, x, dim, dtype) -> bool:
@@ -894,7 +898,8 @@ def _index_of(find, name, x, dim, keepdim):
         return make(np.asarray(find(x._data), np.int64))
     dim = normalize_dim(dim, x.ndim)
     _check_dim_nonempty(x, dim, name)
-    return make(np.asarray(find(x._data, axis=dim, keepdims=keepdim), np.int64))
+    return with_reduction_layout(make(np.asarray(find(x._data, axis=dim, keepdims=keepdim),
+                                                 np.int64)))
 
 
 def _check_dim_nonempty(x, dim, name):
@@ -916,7 +921,8 @@ def any(x, dim=None, keepdim=False):
 def _logical_reduce(reduce, x, dim, keepdim):
     axes = None if dim is None else normalize_dims(dim, x.ndim)
     result = np.asarray(reduce(x._data, axis=axes, keepdims=keepdim))
-    return make(result.astype(np.uint8) if x.dtype is dtypes.uint8 else result)
+    return with_reduction_layout(make(result.astype(np.uint8) if x.dtype is dtypes.uint8
+                                      else result))
 
 
 class NansumBackward0(Node):
@@ -936,8 +942,8 @@ class NansumBackward0(Node):
 
 def nansum(x, dim=None, keepdim=False, *, dtype=None):
     """The sum with NaN counted as zero (all elements, or along ``dim``)."""
-    return NansumBackward0.apply(x, cast_to=_accumulate_dtype(x, dtype),
-                                 dim=_given_dims(dim), keepdim=keepdim)
+    return with_reduction_layout(NansumBackward0.apply(
+        x, cast_to=_accumulate_dtype(x, dtype), dim=_given_dims(dim), keepdim=keepdim))
 
 
 def nanmean(x, dim=None, keepdim=False, *, dtype=None):
@@ -1032,8 +1038,8 @@ def _spread_and_mean(node, name, x, dim, unbiased, correction, keepdim):
     if not x.dtype.is_floating_point:
         raise RuntimeError(f"{name} only support floating point and complex dtypes")
     dims = None if dim is None else normalize_dims(dim, x.ndim)
-    return node.apply(x, dim=dims, correction=_correction(unbiased, correction),
-                      keepdim=keepdim)
+    return with_reduction_layout(node.apply(
+        x, dim=dims, correction=_correction(unbiased, correction), keepdim=keepdim))
 
 
 def var_mean(x, dim=None, unbiased=None, keepdim=False, *, correction=None):

@@ -17,6 +17,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
+from ..rules.layout import with_reduction_layout
 from . import fn, scatter, shape
 
 __all__ = ["repeat", "tile", "repeat_interleave"]
@@ -66,7 +67,7 @@ def repeat(x, *repeats):
         sizes = [r * n for r, n in zip(repeats, lifted)]
         raise RuntimeError(f"Trying to create tensor with negative dimension {min(sizes)}: "
                            f"[{', '.join(map(str, sizes))}]")
-    return RepeatBackward0.apply(x, repeats=repeats)
+    return with_reduction_layout(RepeatBackward0.apply(x, repeats=repeats))
 
 
 def tile(x, dims):
@@ -98,9 +99,7 @@ def repeat_interleave(x, repeats, dim=None, output_size=None):
     count = int(repeats)
     if count < 0:
         raise RuntimeError("Repeats must be non-negative")
-    if x.ndim == 0:
-        x = shape.reshape(x, (1,))
-    wide = shape.unsqueeze(x, dim + 1)
+    wide = shape.unsqueeze(x, dim + 1)  # (a 0-dim x with a dim: torch's error, "got 1")
     sizes = list(wide.shape)
     sizes[dim + 1] = count
     copied = shape.CloneBackward0.apply(shape.expand(wide, *sizes), contiguous=True)

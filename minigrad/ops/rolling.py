@@ -15,6 +15,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..kernels import layout
 from ..rules.arguments import normalize_dim, normalize_dim_strict
+from ..rules.layout import with_empty_like_layout, with_reduction_layout
 from ._saved import as_shown
 from . import fn
 
@@ -63,7 +64,10 @@ def roll(x, shifts, dims=None):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, "
                            f"dims:{len(given)}")
     axes = tuple(normalize_dim_strict(d, x.ndim) for d in given)
-    return RollBackward0.apply(x, shifts=tuple(int(s) for s in shifts), dims=axes, given=given)
+    result = RollBackward0.apply(x, shifts=tuple(int(s) for s in shifts), dims=axes, given=given)
+    if axes and not x._data.size:
+        return with_empty_like_layout(result, x)
+    return with_reduction_layout(result)
 
 
 def rot90(x, k=1, dims=(0, 1)):

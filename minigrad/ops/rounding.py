@@ -145,7 +145,7 @@ class RemainderBackward0(Node):
                       note="``x % 3``: other is a number.")
 
     def forward(self, a, other):
-        return kernels.remainder(a, np.asarray(other, a.dtype))
+        return kernels.remainder(a, np.asarray(other).astype(a.dtype))  # (as C casts it)
 
     def backward(self, saved, grad):
         return grad
@@ -172,7 +172,7 @@ class FmodBackward0(Node):
                       note="``fmod(x, 3)``: other is a number; the sign of self.")
 
     def forward(self, a, other):
-        return kernels.fmod(a, np.asarray(other, a.dtype))
+        return kernels.fmod(a, np.asarray(other).astype(a.dtype))  # (uint8: -2 is 254)
 
     def backward(self, saved, grad):
         return grad
@@ -220,10 +220,10 @@ class NotImplemented(Node):  # noqa: A001 (PyTorch's name for it; Python's is bu
         self.operation = operation  # (what the error names, not a saved value)
         if value is not None:  # (a derivative computed without a graph: attention's)
             return value
-        if left is not None:  # (a number, then the tensor: ``7 % x``)
-            x, y = np.asarray(left, x.dtype), x
+        if left is not None:  # (a number, then the tensor: ``7 % x``; cast as C casts it:
+            x, y = np.asarray(left).astype(x.dtype), x  # uint8's -1 is 255)
         elif right is not None:
-            y = np.asarray(right, x.dtype)
+            y = np.asarray(right).astype(x.dtype)
         if operation == "heaviside":
             return special_kernels.heaviside(x, y)
         return kernels.floor_divide(x, y) if operation == "floor_divide" \

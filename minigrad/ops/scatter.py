@@ -299,10 +299,22 @@ def index_add(x, dim, index, source, alpha=1):
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("index_add_(): Expected dtype int32/int64 for index but got: "
                            f"{dtypes.SCALAR_NAMES[index.dtype]}")
+    if source.dtype is not x.dtype:
+        raise RuntimeError(f"index_add_(): self ({dtypes.SCALAR_NAMES[x.dtype]}) and source "
+                           f"({dtypes.SCALAR_NAMES[source.dtype]}) must have the same scalar type")
+    if dim and dim >= source.ndim:
+        raise RuntimeError(f"index_add_(): Indexing dim {dim} is out of bounds of the source "
+                           f"tensor with dim {source.ndim}")
     count = source.shape[dim] if source.ndim else 1
     if values.size != count:
         raise RuntimeError(f"index_add_(): Number of indices ({values.size}) should be equal "
                            f"to source.size(dim): ({count}), for dim: {dim}")
+    kept = [[n for d, n in enumerate(t.shape) if d != dim or not (x.ndim and source.ndim)]
+            for t in (x, source)]
+    if kept[0] != kept[1]:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the "
+                           f"specified dimension. Got self.shape = {list(x.shape)} "
+                           f"source.shape = {list(source.shape)}")
     bad = _first_outside(values, 0, size)
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
@@ -332,6 +344,10 @@ def index_copy(x, dim, index, source):
     if index.dtype is not dtypes.int64:
         raise RuntimeError("index_copy_(): Expected a long tensor for index, but got "
                            f"{dtypes.SCALAR_NAMES[index.dtype]}")
+    if source.dtype is not x.dtype:
+        raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but "
+                           f"got (self) {dtypes.SCALAR_NAMES[x.dtype]} and (source) "
+                           f"{dtypes.SCALAR_NAMES[source.dtype]}")
     bad = _first_outside(values, 0, size)
     if bad is not None:
         raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} "
@@ -339,13 +355,16 @@ def index_copy(x, dim, index, source):
     return IndexCopyBackward0.apply(x, source, cast_to=x.dtype, dim=dim, index=values)
 
 
-def _scatter_index(name, x, dim, index):
-    """torch's checks of scatter's index tensor (int64, x's number of dims, in range)."""
+def _scatter_index(name, x, dim, index, src=None):
+    """torch's checks of scatter's index tensor (int64, x's number of dims, in range), and
+    between its dtype's and its dims' (scatter_gather_dtype_check) the source's dtype."""
     if not is_tensor(index):
         raise TypeError(f"{name}(): argument 'index' (position 2) must be Tensor, "
                         f"not {type(index).__name__}")
     if index.dtype not in (dtypes.int64, dtypes.int32):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if is_tensor(src) and src.dtype != x.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if index.ndim != x.ndim and index.numel():
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     values = index._data.astype(np.int64)
@@ -365,7 +384,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
                                   "scatter_add or scatter_reduce's sum with index_add")
     dim = normalize_dim(dim, x.ndim)
     src = value if src is None else src
-    values = _scatter_index("scatter", x, dim, index)
+    values = _scatter_index("scatter", x, dim, index, src)
     if is_tensor(src):
         if src.dtype != x.dtype:
             raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
@@ -376,7 +395,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
 def scatter_add(x, dim, index, src):
     """``x`` with ``src``'s elements added at ``index`` along ``dim`` (repeats add up)."""
     dim = normalize_dim(dim, x.ndim)
-    values = _scatter_index("scatter_add", x, dim, index)
+    values = _scatter_index("scatter_add", x, dim, index, src)
     if src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     return fn.scatter_add_into(x, src, dim, values)
@@ -390,7 +409,7 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
     given, dim = dim, normalize_dim(dim, x.ndim)
-    values = _scatter_index("scatter_reduce", x, dim, index)
+    values = _scatter_index("scatter_reduce", x, dim, index, src)
     if src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     return ScatterReduceBackward0.apply(x, src, dim=dim, index=values, reduce=reduce,

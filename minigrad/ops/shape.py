@@ -20,7 +20,7 @@ from . import fn
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
 from ..kernels import layout
-from ..rules.layout import empty_gradient_cast
+from ..rules.layout import empty_gradient_cast, with_reduction_layout
 from . import indexing, inplace
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
@@ -200,7 +200,7 @@ class UnsqueezeBackward0(Node):
     def forward(self, x, dim, given=None):
         given = dim if given is None else given
         self.save(dim=as_shown(given), _dim=dim, _given=int(given))
-        return np.expand_dims(x, dim)
+        return layout.unsqueezed(x, dim)
 
     def backward(self, saved, grad):  # (the dim as given: PyTorch's formula passes it on)
         return fn.squeeze(grad, saved._given)
@@ -460,8 +460,8 @@ def flatten(x, start_dim=0, end_dim=-1):
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if start == end:
         return x
-    shape = x.shape[:start] + (-1,) + x.shape[end + 1:]
-    return reshape(x, shape)
+    merged = int(np.prod(x.shape[start:end + 1], dtype=np.int64))  # (-1: ambiguous if empty)
+    return reshape(x, x.shape[:start] + (merged,) + x.shape[end + 1:])
 
 
 def transpose(x, dim0, dim1):
@@ -576,8 +576,8 @@ def cat(tensors, dim=0):
                     f"{first.shape[axis]} but got size {tensor.shape[axis]} for tensor "
                     f"number {number} in the list."
                 )
-    return CatBackward0.apply(*tensors, cast_to=dtypes.result_type(*tensors), dim=dim,
-                              given=given)
+    return with_reduction_layout(CatBackward0.apply(  # (an empty result too: row-major)
+        *tensors, cast_to=dtypes.result_type(*tensors), dim=dim, given=given))
 
 
 def stack(tensors, dim=0):
@@ -594,8 +594,8 @@ def stack(tensors, dim=0):
                 f"[{', '.join(map(str, tensor.shape))}] at entry {entry}"
             )
     given, dim = dim, normalize_dim(dim, first.ndim + 1)
-    return StackBackward0.apply(*tensors, cast_to=dtypes.result_type(*tensors), dim=dim,
-                                given=given)
+    return with_reduction_layout(StackBackward0.apply(
+        *tensors, cast_to=dtypes.result_type(*tensors), dim=dim, given=given))
 
 
 def flip(x, dims):

@@ -28,6 +28,7 @@ from ..autograd.saved import show_saved
 from ..autograd.tensor_base import make
 from ..kernels import sorting as kernels
 from ..rules.arguments import normalize_dim, normalize_dims
+from ..rules.layout import with_empty_like_layout, with_reduction_layout
 from ._saved import as_shown
 from . import fn, reduction
 from .reduction import NOT_GIVEN
@@ -221,14 +222,13 @@ AminmaxResult.__repr__ = lambda self: (f"torch.return_types.aminmax(\nmin={self.
 def _reduced_dims(x, dim, name):
     """amax/amin's dims as sorted axes (every axis for ``()``), with PyTorch's checks
     that none of them is empty."""
-    axes = normalize_dims(dim, x.ndim) if x.ndim else ()
     if x.numel() == 0 and dim in ((), [], None):
         raise RuntimeError(f"{name}(): Expected reduction dim to be specified for "
                            "input.numel() == 0. Specify the reduction dim with the 'dim' argument.")
     for given in _given_dims(dim) if x.ndim else ():  # (named as given, in the given order)
         if x.shape[normalize_dim(given, x.ndim)] == 0:
             raise IndexError(f"{name}(): Expected reduction dim {given} to have non-zero size.")
-    return axes
+    return normalize_dims(dim, x.ndim)  # (then repeated dims; a 0-dim x: () once checked)
 
 
 def _given_dims(dim) -> tuple:
@@ -247,14 +247,14 @@ def amax(x, dim=(), keepdim=False):
     """The largest elements along ``dim`` (every dim when empty); ties share the gradient."""
     axes = _reduced_dims(x, dim, "amax")
     given = _given_dims(dim)
-    return AmaxBackward0.apply(x, dim=axes, keepdim=keepdim, given=given)
+    return with_reduction_layout(AmaxBackward0.apply(x, dim=axes, keepdim=keepdim, given=given))
 
 
 def amin(x, dim=(), keepdim=False):
     """The smallest elements along ``dim`` (every dim when empty); ties share the gradient."""
     axes = _reduced_dims(x, dim, "amin")
     given = _given_dims(dim)
-    return AminBackward0.apply(x, dim=axes, keepdim=keepdim, given=given)
+    return with_reduction_layout(AminBackward0.apply(x, dim=axes, keepdim=keepdim, given=given))
 
 
 def aminmax(x, dim=None, keepdim=False):
@@ -271,7 +271,7 @@ def aminmax(x, dim=None, keepdim=False):
             raise IndexError(f"aminmax: Expected reduction dim {axis} to have non-zero size.")
         axes = (axis,) if x.ndim else ()
     minimum, maximum = AminmaxBackward0.apply(x, dim=axes, keepdim=keepdim, given=dim)
-    return AminmaxResult(minimum, maximum)
+    return with_reduction_layout(AminmaxResult(minimum, maximum))
 
 
 def _picked(node_cls, result_cls, x, dim, given, indices, keepdim=True):
@@ -291,13 +291,15 @@ def sort(x, dim=-1, descending=False, stable=NOT_GIVEN):
     axis = normalize_dim(dim, x.ndim)
     indices = kernels.sort_indices(x._data, axis, descending, stable=_stable(stable))
     node = SortBackward0 if stable is NOT_GIVEN else SortBackward1
-    return _picked(node, SortResult, x, axis, dim, indices)
+    values, indices = _picked(node, SortResult, x, axis, dim, indices)
+    return with_empty_like_layout(SortResult(values, indices), x)  # (x's order)
 
 
 def argsort(x, dim=-1, descending=False, stable=NOT_GIVEN):
     """The indices that sort ``x`` along ``dim`` (``sort(...).indices``)."""
     axis = normalize_dim(dim, x.ndim)
-    return make(kernels.sort_indices(x._data, axis, descending, stable=_stable(stable)))
+    indices = make(kernels.sort_indices(x._data, axis, descending, stable=_stable(stable)))
+    return with_empty_like_layout(indices, x)
 
 
 def topk(x, k, dim=-1, largest=True, sorted=True):
@@ -348,7 +350,8 @@ def median(x, dim=NOT_GIVEN, keepdim=False):
     _check_not_bool(x, "median_out")
     indices = kernels.median_indices(x._data, axis)
     kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
-    return _picked(MedianBackward1, MedianResult, x, axis, dim, kept, keepdim)
+    return with_reduction_layout(_picked(MedianBackward1, MedianResult, x, axis, dim, kept,
+                                         keepdim))
 
 
 def nanmedian(x, dim=NOT_GIVEN, keepdim=False):
@@ -365,7 +368,8 @@ def nanmedian(x, dim=NOT_GIVEN, keepdim=False):
     _check_not_bool(x, "median_out")
     indices = kernels.nanmedian_indices(x._data, axis)
     kept = np.expand_dims(indices, axis) if keepdim and x.ndim else indices
-    return _picked(NanmedianBackward1, NanmedianResult, x, axis, dim, kept, keepdim)
+    return with_reduction_layout(_picked(NanmedianBackward1, NanmedianResult, x, axis, dim,
+                                         kept, keepdim))
 
 
 def mode(x, dim=-1, keepdim=False):

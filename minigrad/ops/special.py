@@ -391,11 +391,11 @@ def entr(x):
 
 def lerp(start, end, weight):
     """start + weight (end - start): LerpBackward0 for a number weight, 1 for a tensor."""
-    rules.check_lerp(start, end, weight)
+    dtype = rules.check_lerp(start, end, weight)
     if is_tensor(weight):
         arrays = (start._data, end._data, weight._data)
         broadcast_shapes(*(a.shape for a in arrays))
-        return with_iterator_layout(LerpBackward1.apply(start, end, weight, cast_to=start.dtype),
+        return with_iterator_layout(LerpBackward1.apply(start, end, weight, cast_to=dtype),
                                     *arrays)
     return promotion.binary(LerpBackward0, start, end, "lerp", params={"weight": weight})
 
@@ -444,6 +444,7 @@ def _addc(node_cls, name, x, tensor1, tensor2, value):
     rules.check_addc(name, dtype, tensor1, tensor2)
     arrays = (x._data, tensor1._data, tensor2._data)
     broadcast_shapes(*(a.shape for a in arrays))
+    rules.check_addc_kernel(name, dtype)
     return with_iterator_layout(node_cls.apply(x, tensor1, tensor2, cast_to=dtype, value=value),
                                 *arrays)
 

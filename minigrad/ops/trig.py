@@ -15,7 +15,7 @@ from ..rules import math_dtypes, promotion
 from . import fn
 
 __all__ = ["tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh", "acosh", "atanh",
-           "asinh_", "acosh_", "atanh_", "hypot", "sinc", "deg2rad", "rad2deg"]
+           "asinh_", "acosh_", "atanh_", "hypot", "sinc", "deg2rad", "rad2deg", "angle"]
 
 _PI_OVER_180 = math.pi / 180  # (M_PI / 180 in C++: a double, cast to the tensor's dtype)
 _180_OVER_PI = 180 / math.pi
@@ -224,6 +224,18 @@ class Rad2DegBackward0(Node):
         return grad * _180_OVER_PI
 
 
+class AngleBackward0(Node):
+    formula = Formula("y", "the angle of x in the complex plane: pi for x < 0, else 0 (nan: nan)",
+                      d={"x": "0 everywhere it exists"})
+    saves = {"self": Input(0)}
+
+    def forward(self, x):
+        return kernels.angle(x)
+
+    def backward(self, saved, grad):
+        return fn.zeros(grad.shape, grad)
+
+
 # ---- the entry functions ---------------------------------------------------------
 
 
@@ -297,3 +309,7 @@ def deg2rad(x):
 
 def rad2deg(x):
     return promotion.unary(Rad2DegBackward0, x)
+
+
+def angle(x):
+    return promotion.unary(AngleBackward0, x)

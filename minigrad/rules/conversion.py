@@ -18,7 +18,32 @@ from ..autograd.tensor_base import TensorBase, make
 from ..kernels import layout
 from .promotion import NUMBER_TYPES
 
-__all__ = ["array_from", "as_tensor", "type_name", "is_sequence"]
+__all__ = ["array_from", "as_tensor", "type_name", "is_sequence", "checked_scalar"]
+
+_C_INTEGER_NAMES = {dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
+                    dtypes.int32: "int", dtypes.int64: "int64_t"}
+
+
+def checked_scalar(value, dtype):
+    """A Python number written into a tensor of integer ``dtype`` (fill_, full, masked_fill,
+    clamp's bounds) as c10's checked_convert takes it: in the type's range, a negative int
+    into an unsigned type wrapping around (uint8 takes -255 ... 255: -1 is 255), a float
+    not truncated first (-0.5 and 255.5 overflow uint8); else torch's error."""
+    if dtype not in _C_INTEGER_NAMES or isinstance(value, (bool, np.bool_)) or \
+            not isinstance(value, NUMBER_TYPES):
+        return value
+    info = np.iinfo(dtype.numpy)
+    if isinstance(value, (float, np.floating)):
+        fits = info.min <= value <= info.max  # (nan and inf do not)
+    else:
+        value = int(value)
+        if info.min == 0 and -info.max <= value < 0:
+            return value % (info.max + 1)
+        fits = info.min <= value <= info.max
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {_C_INTEGER_NAMES[dtype]} "
+                           "without overflow")
+    return value
 
 
 def type_name(value) -> str:

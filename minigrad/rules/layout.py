@@ -80,6 +80,34 @@ def with_contiguous_layout(result):
     return result
 
 
+def with_reduction_layout(results):
+    """``results`` (a Tensor, or a tuple of Tensors: values and indices) of a reduction
+    or of an op that allocates its result anew (``roll``, ``repeat``, ``cummax``), with
+    row-major strides as torch allocates them; NumPy keeps the input's order of dims
+    (``x.permute(2, 0, 1).sum(1)`` is (3, 1) in torch, (1, 4) in NumPy) and gives an
+    empty result strides of 0; a size-1 dim's stride is torch's too)."""
+    for result in (results,) if isinstance(results, TensorBase) else results:
+        data = result._data
+        if data.ndim > 1 or not data.size:
+            laid_out = with_strides(data, contiguous_strides(data.shape))
+            if laid_out is not data:
+                _relay(result, laid_out)
+    return results
+
+
+def with_empty_like_layout(results, x):
+    """``results`` (a Tensor or a tuple of them) of an op on ``x`` laid out as
+    ``torch.empty_like(x)``: x's strides where x is dense (torch's sort and argsort
+    return it, and roll along dims of an empty x; NumPy gives strides of 0 to an empty
+    result, and its own row-major ones to a sorted transposed x with a size-1 dim)."""
+    strides = preserved_strides(x._data)
+    for result in (results,) if isinstance(results, TensorBase) else results:
+        laid_out = with_strides(result._data, strides)
+        if laid_out is not result._data:
+            _relay(result, laid_out)
+    return results
+
+
 def _relay(result, data: np.ndarray) -> None:
     """``result`` (a Tensor) now holds ``data`` (the same values, laid out anew), and
     so does the result its node saved (torch saves the tensor itself)."""
@@ -98,8 +126,8 @@ def with_number_layout(result, array: np.ndarray):
     (3, 1) keeps the strides (1, 1); NumPy gives (3, 1)). Only a result whose
     strides are not ``array``'s can differ."""
     data = result._data if isinstance(result, TensorBase) else result
-    if (data.ndim < 2 and data.size) or data.strides == array.strides:
-        return result
+    if data.size and (data.ndim < 2 or data.strides == array.strides):
+        return result  # (an empty result: NumPy may copy strides of 0 from an empty array)
     laid_out = in_iterator_layout(data, (array,))
     if laid_out is data:
         return result

@@ -281,6 +281,8 @@ def check_cdist(x1, x2, p, by_products: bool) -> None:
                                f"{dtypes.SCALAR_NAMES[t.dtype]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    if x1.dtype is dtypes.float16 and not by_products and x1.numel() and x2.numel():
+        raise NotImplementedError(errors.NOT_IMPLEMENTED_FOR.format("cdist", "Half"))
     if x1.dtype is not x2.dtype and x1.numel() and x2.numel():
         if by_products:
             raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: "

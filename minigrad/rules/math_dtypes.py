@@ -9,7 +9,7 @@ from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 
 __all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_",
-           "check_addc", "check_polygamma"]
+           "check_addc", "check_addc_kernel", "check_polygamma"]
 
 
 def check_floating(kernel: str, a, b) -> None:
@@ -23,18 +23,22 @@ def check_floating(kernel: str, a, b) -> None:
                                   f"'{dtypes.SCALAR_NAMES[dtype]}'")
 
 
-def check_lerp(start, end, weight) -> None:
-    """end (and a weight tensor of more than 0 dimensions) in start's dtype; floats only."""
+def check_lerp(start, end, weight):
+    """end (and a weight tensor of more than 0 dimensions) in start's dtype; a 0-dim
+    weight tensor of any dtype takes part in the promotion (uint8 start and end with
+    tensor(0.5) give float32); floats only. The dtype lerp computes in."""
     for name, value in (("end", end), ("weight", weight)):
         if is_tensor(value) and value.dtype is not start.dtype and \
-                not (name == "weight" and value.ndim == 0 and value.dtype.is_floating_point):
+                not (name == "weight" and value.ndim == 0):
             raise RuntimeError(f"expected dtype {dtypes.C_TYPE_NAMES[start.dtype]} for "
                                f"`{name}` but got dtype {dtypes.C_TYPE_NAMES[value.dtype]}")
-    if not start.dtype.is_floating_point:
+    dtype = dtypes.result_type(start, end, weight) if is_tensor(weight) else start.dtype
+    if not dtype.is_floating_point:
         broadcast_shapes(start.shape, end.shape, *([weight.shape] if is_tensor(weight) else []))
         kernel = "lerp_kernel_tensor" if is_tensor(weight) else "lerp_kernel_scalar"
         raise NotImplementedError(f'"{kernel}" not implemented for '
-                                  f"'{dtypes.SCALAR_NAMES[start.dtype]}'")
+                                  f"'{dtypes.SCALAR_NAMES[dtype]}'")
+    return dtype
 
 
 def check_heaviside(x, values) -> None:
@@ -51,8 +55,9 @@ def check_float_power_(base) -> None:
 
 
 def check_addc(name: str, dtype, tensor1, tensor2) -> None:
-    """``addcmul``: no kernel for bool; ``addcdiv``: no integer (or bool) tensor1 and
-    tensor2 together, whatever self is (PyTorch's text)."""
+    """``addcdiv``: no integer (or bool) tensor1 and tensor2 together, whatever self is
+    (PyTorch's text, before the shapes are checked); then (``check_addc_kernel``) no
+    kernel for bool, after the shapes."""
     if name == "addcdiv" and not (tensor1.dtype.is_floating_point
                                   or tensor2.dtype.is_floating_point):
         raise RuntimeError(
@@ -62,6 +67,9 @@ def check_addc(name: str, dtype, tensor1, tensor2) -> None:
             ".to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for "
             "float inputs. The future addcdiv behavior is just the latter implementation: "
             "(input + value * tensor1 / tensor2), for all dtypes.")
+
+
+def check_addc_kernel(name: str, dtype) -> None:
     if dtype is dtypes.bool:
         raise NotImplementedError(f'"{name}_cpu_out" not implemented for \'Bool\'')
 

@@ -66,10 +66,8 @@ def write(function: str, result, out, *inputs, differentiable: bool = True,
     """``result``, or with ``out=`` given, ``out`` holding it (see the module docstring)."""
     if out is None:
         return result
-    outs = out if isinstance(result, tuple) else (out,)
-    if differentiable and grad_mode.is_grad_enabled() and builtins.any(
-            isinstance(t, TensorBase) and t.requires_grad for t in (*inputs, *outs)):
-        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(function=function))
+    if differentiable:
+        check_differentiable_out(function, out if isinstance(result, tuple) else (out,), inputs)
     if not isinstance(result, tuple):
         _write_into(function, result, out, inputs, exact_dtype, resize_warning)
         return out
@@ -80,6 +78,14 @@ def write(function: str, result, out, *inputs, differentiable: bool = True,
         _write_into(function, part, target, inputs,
                     exact_dtype=exact_dtype or part.dtype is dtypes.int64)
     return _return_types_out(function, getattr(result, "_fields", ("values", "indices")))(*out)
+
+
+def check_differentiable_out(function: str, outs, inputs) -> None:
+    """torch's autograd refuses ``out=`` when a tensor involved requires grad (before the
+    op runs: ``add(x, y, out=o)`` says so before it sees that x and y do not broadcast)."""
+    if grad_mode.is_grad_enabled() and builtins.any(
+            isinstance(t, TensorBase) and t.requires_grad for t in (*inputs, *outs)):
+        raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(function=function))
 
 
 def check_bool_out(function: str, out) -> None:

@@ -112,7 +112,8 @@ def binary(node_cls, a, b, op: str, float_only: bool = False, params: dict = NO_
         result = node_cls.apply(a, _wrapped(b), cast_to=dtype, **params)
     else:
         result = node_cls.apply(_wrapped(a), b, cast_to=dtype, **params)
-    if (result._data.ndim > 1 or not result._data.size) and result._data.strides != tensor._data.strides:
+    if not result._data.size or (result._data.ndim > 1
+                                 and result._data.strides != tensor._data.strides):
         with_number_layout(result, tensor._data)  # (see there: only then can it differ)
     return result
 

@@ -80,6 +80,20 @@ PROGRAMS = {
     "SincBackward0": lambda lib, a, b: a.sinc() * b,
     "Deg2RadBackward0": lambda lib, a, b: (a * b).deg2rad() * a,
     "Rad2DegBackward0": lambda lib, a, b: (a * b).rad2deg() * a,
+    "AngleBackward0": lambda lib, a, b: (a * b).angle() * a + a * b,
+    # a comparison written in place into a tensor needing a gradient (ops/compare.py)
+    "EqBackward0": lambda lib, a, b: (a * b).eq_(0.5) * a + a * b,
+    "EqBackward1": lambda lib, a, b: (a * b).eq_(b) * a + a * b,
+    "NeBackward0": lambda lib, a, b: (a * b).ne_(0.5) * a + a * b,
+    "NeBackward1": lambda lib, a, b: (a * 1).ne_(b) * a + a * b,
+    "LtBackward0": lambda lib, a, b: (a * b).lt_(0.5) * a + a * b,
+    "LtBackward1": lambda lib, a, b: (a * 1).lt_(b) * a + a * b,
+    "LeBackward0": lambda lib, a, b: (a * b).le_(0.5) * a + a * b,
+    "LeBackward1": lambda lib, a, b: (a * 1).le_(b) * a + a * b,
+    "GtBackward0": lambda lib, a, b: (a * b).gt_(0.5) * a + a * b,
+    "GtBackward1": lambda lib, a, b: (a * 1).gt_(b) * a + a * b,
+    "GeBackward0": lambda lib, a, b: (a * b).ge_(0.5) * a + a * b,
+    "GeBackward1": lambda lib, a, b: (a * 1).ge_(b) * a + a * b,
     "ErfBackward0": lambda lib, a, b: a.erf() * b,
     "ErfcBackward0": lambda lib, a, b: a.erfc() * b,
     "ErfinvBackward0": lambda lib, a, b: (a * 0.4).erfinv() * b,
@@ -503,6 +517,7 @@ FIRST_ORDER_ONLY = {"SgnBackward0"}
 # backward with a node of its own (CdistBackwardBackward0), minigrad's is written with
 # ordinary ops (its values are compared in tests/core/ops/test_distance.py).
 NOT_COMPARED = {"CdistBackward0": "its backward records CdistBackwardBackward0 in PyTorch",
+                "_ComparedInPlace": "the comparisons' shared base class (EqBackward0, ...)",
                 **{name: "PyTorch's nodes, made in another order (not yet PyTorch's)"
                    for name in ("AddbmmBackward0", "LdexpBackward0", "RenormBackward0",
                                 "VdotBackward0")},

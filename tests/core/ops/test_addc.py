@@ -152,3 +152,16 @@ def test_adam_written_by_hand_steps_as_torchs_optimizer():
     (ours, our_loss), (theirs, their_loss) = train(mg), train(torch)
     np.testing.assert_array_equal(ours, theirs)
     np.testing.assert_array_equal(our_loss, their_loss)
+
+
+@pytest.mark.parametrize("name", ["addcmul", "addcdiv"])
+def test_shapes_are_checked_before_the_bool_kernel_and_after_the_integer_division(name):
+    """torch's order: addcdiv's integer-division error, the shapes, then no bool kernel
+    (a random program met bool tensors of shapes (2, 0) and (2, 3))."""
+    from torch_compare import outcome
+    for shapes in [((2, 0), (2, 0), (2, 3)), ((2, 3), (2, 3), (3, 3)), ((2, 3),) * 3]:
+        for dtype in ["bool", "int64", "float32"]:
+            def call(lib, shapes=shapes, dtype=dtype):
+                ts = [lib.zeros(s, dtype=getattr(lib, dtype)) for s in shapes]
+                return getattr(lib, name)(*ts, value=2)
+            assert outcome(call, mg) == outcome(call, torch)

@@ -169,3 +169,24 @@ def test_remainders_at_zeros_have_torchs_bits(fn, dtype):
     """remainder's and fmod's signs (the divisor's, the dividend's; -0. kept), by 0, at
     +-inf and NaN, and their gradients."""
     check_bits(fn, np.array(SIGNED, dtype=dtype))
+
+
+def test_out_with_a_tensor_requiring_grad_is_refused_before_the_shapes_are_checked():
+    """torch's autograd refuses out= before the op runs (found by a wide random program)."""
+    import torch
+    import minigrad as mg
+    from torch_compare import outcome
+    for name in ("add", "sub", "mul", "div", "true_divide"):
+        for shapes in [((2, 1, 4), (3,)), ((2, 1, 4), (4,))]:
+            for needs in (True, False):
+                def call(lib, name=name, shapes=shapes, needs=needs):
+                    a = lib.ones(shapes[0], requires_grad=needs)
+                    return getattr(lib, name)(a, lib.ones(shapes[1]), out=lib.empty(0)).shape
+                assert outcome(call, mg) == outcome(call, torch)
+    for name in ("add", "sub"):  # (the shapes before alpha, after sub's bool check)
+        for dtype, shapes in [("long", ((2, 3, 4), (2, 4))), ("bool", ((2, 3), (3, 3))),
+                              ("long", ((2, 3), (2, 3)))]:
+            def call(lib, name=name, dtype=dtype, shapes=shapes):
+                a, b = (lib.ones(s, dtype=getattr(lib, dtype)) for s in shapes)
+                return getattr(lib, name)(a, b, alpha=0.5)
+            assert outcome(call, mg) == outcome(call, torch)

@@ -208,7 +208,10 @@ def _lane_sums_fast(rows):
 
 
 def _softmax_formula(x, dim):
-    # (PyTorch's order below threads.BIG elements; a big array NumPy's exp and sums)
+    # (PyTorch's order below threads.BIG elements; a big array NumPy's exp and sums;
+    # a half in float32, as PyTorch's kernel)
+    if x.dtype == np.float16:
+        return _softmax_formula(x.astype(np.float32), dim).astype(np.float16)
     if x.dtype == np.float32 and dim == x.ndim - 1 and x.size < threads.BIG:
         return _float32_last_dim(x, dim, log=False)
     shifted = np.exp(x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf))
@@ -216,6 +219,12 @@ def _softmax_formula(x, dim):
 
 
 def _log_softmax_formula(x, dim):
+    if x.dtype == np.float16 and dim == x.ndim - 1:  # (the sum and its log kept as halves)
+        wide = x.astype(np.float32)
+        shifted = wide - wide.max(axis=dim, keepdims=True)
+        total = np.exp(shifted).sum(axis=dim, keepdims=True, dtype=np.float32)
+        log_total = np.log(total.astype(np.float16).astype(np.float32)).astype(np.float16)
+        return np.ascontiguousarray((shifted - log_total.astype(np.float32)).astype(np.float16))
     if x.dtype == np.float32 and dim == x.ndim - 1 and x.size < threads.BIG:
         return _float32_last_dim(x, dim, log=True)
     shifted = x - np.maximum.reduce(x, axis=dim, keepdims=True, initial=-np.inf)

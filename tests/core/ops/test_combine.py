@@ -132,3 +132,31 @@ def test_meshgrid_without_indexing_warns_as_torch():
         "einsum-int", "kron-int", "printed"])
 def test_calls_print_and_fail_as_torch(call):
     assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("equation, shapes", [
+    ("...i,...i->...", [(2, 3), (3, 1)]), ("...i,...i->...", [(), (1,)]),
+    ("...ij,...jk->...ik", [(2, 2, 3), (3, 3, 2)]), ("ij,jk->ik", [(2, 3), (2, 2)]),
+    ("i...j,j...->i...", [(2, 4, 3), (3, 5)]), ("i...j,j...->i...", [(2, 4, 3), (3, 1)]),
+    ("...,...->...", [(2, 4), (3, 1, 1)]), ("ab...c,c->ab...", [(2, 3), (3,)]),
+    ("...ii->...i", [(2, 2, 2)])])
+def test_einsum_checks_the_ellipsis_as_torch(equation, shapes):
+    """torch's texts for an ellipsis over too few dims and for ellipsis dims that do not
+    broadcast (checked operand after operand, dim after dim, as the labels')."""
+    def call(lib):
+        return lib.einsum(equation, *[lib.ones(s) for s in shapes])
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_kron_of_a_tensor_that_cannot_be_viewed_fails_as_torch():
+    """torch's kron views its product laid out as x (_unsafe_view): a permuted x, or one
+    whose product another dtype lays out anew, cannot be viewed (wide random programs)."""
+    cases = ["lib.kron(lib.ones(2, 3, 4).permute(2, 0, 1), lib.ones(1, 3))",
+             "lib.kron(lib.ones(2, 3, 4), lib.ones(1, 3))",
+             "lib.kron(lib.ones(4, 3, 2).permute(2, 1, 0), lib.ones(4, dtype=lib.bool))",
+             "lib.kron(lib.ones(3, 1).t(), lib.ones(2, 1, 4, dtype=lib.bool))",
+             "lib.kron(lib.ones(3, 2).t(), lib.ones(2, 2))"]
+    for text in cases:
+        def call(lib, text=text):
+            return eval(text, {"lib": lib})
+        assert outcome(call, mg) == outcome(call, torch), text

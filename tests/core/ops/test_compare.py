@@ -63,3 +63,40 @@ OP_ERRORS = [
 @pytest.mark.parametrize("fn, arrays, options", OP_ERRORS)
 def test_op_errors(fn, arrays, options):
     check_error(fn, *arrays, **options)
+
+
+@pytest.mark.parametrize("name", ["eq_", "ne_", "lt_", "le_", "gt_", "ge_"])
+@pytest.mark.parametrize("other", ["tensor", "number", "0-dim", "int tensor"])
+def test_a_comparison_in_place_is_recorded_as_torch_records_it(name, other):
+    """y.lt_(x) on a tensor needing a gradient (or with x needing one): 1 or 0 in y's
+    dtype, recorded as LtBackward1 (LtBackward0 against a number), whose gradients are 0."""
+    import torch
+    import minigrad as mg
+    seen = []
+    for lib in (mg, torch):
+        a = lib.tensor([[-1.0, 0.5, 2.0], [0.5, 0.0, 3.0]], requires_grad=True)
+        b = lib.tensor([0.5, 0.0, 1.0], requires_grad=True)
+        operand = {"tensor": b, "number": 0.5, "0-dim": lib.tensor(0.5),
+                   "int tensor": lib.tensor([0, 1, 2])}[other]
+        c = a * 2
+        getattr(c, name)(operand)
+        (c * a).sum().backward()
+        seen.append((repr(c).replace("minigrad", "torch"), c._version, c.grad_fn.name(),
+                     [n.name() if n else None for n, _ in c.grad_fn.next_functions],
+                     a.grad.tolist(), None if b.grad is None else b.grad.tolist()))
+    assert seen[0] == seen[1]
+
+
+def test_a_negative_or_big_number_beside_an_unsigned_tensor_wraps_as_torch():
+    """torch casts a Python int to the integer tensor's type as C casts it (uint8's -2 is
+    254) in comparisons, bitwise ops, %, fmod and //, where NumPy compared the numbers
+    themselves or raised OverflowError."""
+    import torch
+    import minigrad as mg
+    from torch_compare import outcome
+    for text in ["x == -251", "x < -1", "x.eq(-251)", "x & -2", "x | 300", "x % -3",
+                 "x.fmod(-2)", "x.remainder(-2)", "x // -1", "-3 % x", "x.floor_divide(-2)",
+                 "x.div(-2, rounding_mode='trunc')", "x.bitwise_xor(-1)", "x >= 300"]:
+        def call(lib, text=text):
+            return eval(text, {"x": lib.tensor([5, 7, 0], dtype=lib.uint8)})
+        assert outcome(call, mg) == outcome(call, torch), text

@@ -56,3 +56,17 @@ def test_gradients_against_finite_differences(fn, arrays):
 ], ids=["columns", "1d", "negative-p"])
 def test_errors_are_torchs(call):
     assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_cdist_has_no_half_kernel_below_the_matrix_product_form():
+    """torch's cdist kernel has no float16 (an empty input or the matrix-product form past
+    25 rows does not reach it)."""
+    for rows, others in [((2, 4), (2, 4)), ((2, 1, 4), (2, 3, 4)), ((30, 4), (30, 4)),
+                         ((0, 4), (2, 4))]:
+        for second in ("float16", "float32"):
+            def call(lib, rows=rows, others=others, second=second):
+                return lib.cdist(lib.ones(rows, dtype=lib.float16),
+                                 lib.ones(others, dtype=getattr(lib, second))).shape
+            if rows[0] == 0 and second == "float32":
+                continue  # (an empty float16 x1: torch keeps its dtype, minigrad promotes)
+            assert outcome(call, mg) == outcome(call, torch)

@@ -116,3 +116,16 @@ def test_gather_errors_as_torch(call):
         op(torch, torch.tensor(X, requires_grad=True))
         return
     check_error(op, X)
+
+
+def test_an_empty_index_is_not_checked_against_the_input_size():
+    """torch checks gather's index sizes only when it has elements (random program 509371)."""
+    from torch_compare import outcome
+    for shape, index_shape, dim in [((0, 2), (2, 0), 1), ((0, 2), (2, 0), 0), ((2, 2), (3, 0), 1),
+                                    ((2, 2), (3, 1), 1), ((0, 2), (1, 1), 1), ((2, 3), (0, 5), 1)]:
+        def call(lib, shape=shape, index_shape=index_shape, dim=dim):
+            y = lib.zeros(shape, requires_grad=True).gather(dim, lib.zeros(index_shape,
+                                                                          dtype=lib.long))
+            return y.shape, y.stride(), lib.take_along_dim(lib.zeros(shape), lib.zeros(
+                index_shape, dtype=lib.long), dim=dim).shape
+        assert outcome(call, mg) == outcome(call, torch)

@@ -342,3 +342,28 @@ def test_writing_a_float_that_requires_grad_into_integers_records_as_torch(write
         exec(write, {"torch": lib, "t": t, **values})
         return t.requires_grad, type(t.grad_fn).__name__, t.tolist(), t._version
     assert outcome(program, mg) == outcome(program, torch)
+
+
+def test_an_in_place_op_checks_the_broadcast_shape_before_dividing_by_zero():
+    """torch refuses an operand broadcasting past x's shape before its kernel runs, so an
+    integer division by zero says the shape (minigrad said ZeroDivisionError)."""
+    for call in [lambda lib: lib.ones((), dtype=lib.int32).div_(lib.zeros(2, 1, 4, dtype=lib.bool),
+                                                                rounding_mode="floor"),
+                 lambda lib: lib.ones(3, dtype=lib.long).fmod_(lib.zeros(2, 3, dtype=lib.long)),
+                 lambda lib: lib.ones(3, dtype=lib.long).remainder_(lib.zeros(2, 3, dtype=lib.long)),
+                 lambda lib: lib.ones(3, dtype=lib.long).div_(lib.zeros(3, dtype=lib.long),
+                                                              rounding_mode="trunc"),
+                 lambda lib: lib.ones(4).index_add_(0, lib.tensor([0]), lib.ones(2, 0)),
+                 lambda lib: lib.tensor(True).__isub__(lib.ones(3, dtype=lib.bool)),
+                 lambda lib: lib.tensor(1).__ifloordiv__(lib.zeros(3, dtype=lib.long)),
+                 # an expanded x: its memory is refused first (then the shapes, the dtypes)
+                 lambda lib: lib.ones(3, dtype=lib.bool).expand(2, 3).add_(1),
+                 lambda lib: lib.ones(3).expand(2, 3).add_(lib.ones(3, 3)),
+                 lambda lib: lib.ones(3, dtype=lib.long).expand(2, 3).sqrt_(),
+                 lambda lib: lib.ones(3, dtype=lib.bool).expand(2, 3).sub_(lib.ones(3, dtype=lib.bool)),
+                 lambda lib: lib.ones(3).expand(2, 3).zero_(),
+                 # clamp_min_/clamp_max_ with a number name the output's C++ type, as clamp_
+                 lambda lib: lib.ones(4, dtype=lib.bool).clamp_min_(0),
+                 lambda lib: lib.ones(4, dtype=lib.long).clamp_max_(0.5),
+                 lambda lib: lib.ones(4, dtype=lib.long).clamp_max_(lib.tensor(0.5))]:
+        assert outcome(call, mg) == outcome(call, torch)

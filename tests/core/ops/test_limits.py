@@ -97,3 +97,13 @@ def test_clamp_by_tensors_at_ties_has_torchs_bits(fn, dtype):
     low = np.array([-2.0, 0.0, 0.0, 1.0, 2.0, 1.0, 0.0, 0.0, -1.0, np.nan, 0.5], dtype)
     high = np.array([-2.0, 0.0, 1.0, 1.0, 0.5, 2.0, 1.0, np.inf, -np.inf, 2.0, 0.5], dtype)
     check_bits(fn, x, low, high)
+
+
+def test_renorm_checks_its_arguments_in_torchs_order():
+    """p, then maxnorm (printed as C++ prints a double), then the dims, then the dtype."""
+    for shape, dtype, p, maxnorm in [((1,), "uint8", 2, 1.0), ((1, 3), "uint8", 2, 1.0),
+                                     ((3,), "float32", 2, -1.0), ((3,), "int64", -1, -1.0),
+                                     ((3,), "float32", 2, -1.5), ((2, 3), "float32", 0, 1.0)]:
+        def call(lib, shape=shape, dtype=dtype, p=p, maxnorm=maxnorm):
+            return lib.ones(shape, dtype=getattr(lib, dtype)).renorm(p, 0, maxnorm)
+        assert outcome(call, mg) == outcome(call, torch)

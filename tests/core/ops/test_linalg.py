@@ -270,3 +270,26 @@ def test_cross_without_dim_warns_once_a_process_as_torch():
     said = [subprocess.run([sys.executable, "-c", program.format(lib=lib)], capture_output=True,
                            text=True, check=True).stdout for lib in ("minigrad", "torch")]
     assert said[0] == said[1] == "1 Using torch\n"
+
+
+def test_cross_of_bool_tensors_has_no_kernel_as_in_torch():
+    """torch's cross kernel dispatches on the first input's dtype (no bool), after the
+    shape checks and before it reads the second one's dtype."""
+    for a, b, shapes in [("bool", "float32", ((1, 3), (1, 3))), ("bool", "bool", ((2, 3), (1, 3))),
+                         ("bool", "int64", ((1, 3), (1, 3))), ("int64", "bool", ((1, 3), (1, 3))),
+                         ("bool", "bool", ((2, 3), (3, 3))), ("int64", "int64", ((2, 3), (2, 3)))]:
+        def call(lib, a=a, b=b, shapes=shapes):
+            x, y = (lib.ones(s, dtype=getattr(lib, d)) for s, d in zip(shapes, (a, b)))
+            return lib.linalg.cross(x, y), lib.cross(x, y, dim=-1)
+        assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_dot_adds_up_from_plus_zero_as_blas():
+    """A dot product whose products are all -0 is +0 in torch (BLAS starts from +0); so is a
+    tensordot through a broadcast contracted dim of size 1 (random program 509773)."""
+    for call in [lambda lib: lib.dot(lib.tensor([-0.5]), lib.tensor([0.0])),
+                 lambda lib: lib.tensor([-0.5], dtype=lib.float64) @ lib.tensor([0.0], dtype=lib.float64),
+                 lambda lib: lib.vdot(lib.tensor([-0.5]), lib.tensor([0.0])),
+                 lambda lib: lib.tensordot(lib.tensor([-0.5], requires_grad=True), lib.ones(0), dims=1),
+                 lambda lib: lib.dot(lib.tensor([-0.5, 1.0]), lib.tensor([0.0, -0.0]))]:
+        assert outcome(call, mg) == outcome(call, torch)

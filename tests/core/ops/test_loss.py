@@ -447,3 +447,16 @@ def test_bce_with_logits_values_are_torchs_element_by_element(dtype, weights, ta
     allowed = 4 * info.eps * (np.abs(theirs) + np.abs(x)) + info.tiny
     assert (np.abs(ours - theirs) <= allowed).all()
     assert (ours == theirs).mean() > (0.85 if dtype == "float32" else 0.95)
+
+
+@pytest.mark.parametrize("loss", ["huber_loss", "smooth_l1_loss", "mse_loss", "l1_loss"])
+def test_integer_and_bool_operands_fail_as_in_torch(loss):
+    """huber_loss writes into the input's dtype: a result type that cannot be cast to it
+    (bool input, int64 target) fails so first, before the kernel's dtype check."""
+    from torch_compare import outcome
+    for a, b in [("bool", "int64"), ("bool", "bool"), ("int64", "int64"), ("int64", "float32"),
+                 ("float32", "bool"), ("bool", "float32"), ("float32", "float64")]:
+        def call(lib, a=a, b=b):
+            return getattr(lib.nn.functional, loss)(lib.ones(3, dtype=getattr(lib, a)),
+                                                    lib.zeros(3, dtype=getattr(lib, b)))
+        assert outcome(call, mg) == outcome(call, torch)

@@ -311,3 +311,41 @@ def test_pointwise_at_zeros_and_limits_has_torchs_bits(fn, dtype):
     sqrt's +-inf at +-0., log's -inf at 0 and its gradient inf, x/0 and 0/0, where()
     keeping -0., maximum/minimum giving a tie's gradient to both halves."""
     check_bits(fn, np.array(ZEROS_AND_LIMITS, dtype=dtype))
+
+
+def test_numbers_written_into_integer_tensors_convert_as_torch():
+    """c10's checked_convert: fill_, full, masked_fill, where and clamp's bounds take a number in
+    the type's range (uint8 takes -255 ... 255, a negative int wrapping around), a float
+    is not truncated first; else "value cannot be converted to type uint8_t without overflow"
+    (minigrad's NumPy raised OverflowError, or wrapped 300 to 44)."""
+    from torch_compare import outcome
+    calls = []
+    for dtype, value in [("uint8", 300), ("uint8", -1), ("uint8", -255), ("uint8", -256),
+                         ("uint8", -0.5), ("uint8", 255.5), ("uint8", float("nan")),
+                         ("int8", 300), ("int8", -128.9), ("int16", 40000), ("int32", 2**40),
+                         ("bool", 5), ("int64", 7)]:
+        calls += [lambda lib, d=dtype, v=value: lib.zeros(2, dtype=getattr(lib, d)).fill_(v),
+                  lambda lib, d=dtype, v=value: lib.full((2,), v, dtype=getattr(lib, d)),
+                  lambda lib, d=dtype, v=value: lib.zeros(2, dtype=getattr(lib, d)).masked_fill(
+                      lib.tensor([True, False]), v)]
+    for dtype, low, high in [("uint8", -1, None), ("uint8", -1, 300), ("int8", None, 300),
+                             ("uint8", 0.5, None), ("int64", -3, 2)]:
+        calls.append(lambda lib, d=dtype, lo=low, hi=high: lib.tensor([0, 3, 200], dtype=getattr(
+            lib, d)).clamp(lo, hi))
+    for value in (300, -1, 2.5, 200):  # (torch.where's number, in the result's type)
+        calls.append(lambda lib, v=value: lib.where(lib.tensor([True, False]),
+                                                    lib.zeros(2, dtype=lib.uint8), v))
+        calls.append(lambda lib, v=value: lib.where(lib.tensor([True, False]), v,
+                                                    lib.zeros(2, dtype=lib.int8)))
+    for value in (-3.5, 300, -1, 2.0):  # (a 0-dim tensor value: torch writes its item())
+        calls.append(lambda lib, v=value: lib.zeros(2, 2, dtype=lib.uint8).masked_fill(
+            lib.ones(2, 2, dtype=lib.bool), lib.tensor(v)))
+        calls.append(lambda lib, v=value: _set_where_positive(lib.zeros(2, 0, dtype=lib.uint8),
+                                                             lib.tensor(v)))
+    for call in calls:
+        assert outcome(call, mg) == outcome(call, torch)
+
+
+def _set_where_positive(x, value):
+    x[x > 0] = value
+    return x

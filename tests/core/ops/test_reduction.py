@@ -500,3 +500,101 @@ def test_softmax_of_infinite_rows_has_torchs_bits(fn, dtype):
     """Rows with -inf entries, of -inf only (softmax NaN, log_softmax NaN, logsumexp -inf
     with gradient NaN), with +inf and with NaN; entries 0 and +-inf keep exp exact."""
     check_bits(fn, np.array(INFINITE_ROWS, dtype=dtype))
+
+
+LAID_OUT = ["sum(1)", "sum(2)", "sum(1, keepdim=True)", "mean((0, 2))", "amax(1)",
+            "amax(1, keepdim=True)", "amin(2)", "max(1).values", "max(1).indices",
+            "min(2, keepdim=True).indices", "argmax(1)", "argmin(2, keepdim=True)", "prod(1)",
+            "std(1)", "var(2, keepdim=True)", "norm(dim=1)", "norm(p=1, dim=1)", "logsumexp(1)",
+            "any(1)", "all(2)", "nansum(1)", "nanmean(1)", "count_nonzero(1)",
+            "lib.var_mean(x, 1)[0]", "lib.std_mean(x, 1)[1]", "aminmax(dim=1)[0]",
+            "median(1).values",
+            "nanmedian(1).indices", "sort(1).values", "sort(1).indices", "argsort(1)",
+            "cummax(1).values", "cummin(1).indices", "roll(1, 1)", "repeat(1, 1, 1)",
+            "renorm(2, 1, 1.0)"]
+
+
+@pytest.mark.parametrize("order", [(2, 0, 1), (0, 2, 1)])
+@pytest.mark.parametrize("op", LAID_OUT)
+def test_reduction_results_are_laid_out_as_torch_allocates_them(op, order):
+    """A reduction over a permuted input: torch allocates its result row-major (NumPy
+    keeps the input's order of dims), so ``.view`` works on it; sort follows its input."""
+    seen = []
+    for lib in (mg, torch):
+        x = lib.arange(24.0).reshape(2, 3, 4).permute(*order).requires_grad_()
+        y = eval(op if op.startswith("lib.") else f"x.{op}", {"x": x, "lib": lib})
+        seen.append((y.stride(), y.is_contiguous(), y.reshape(-1).tolist(),
+                     y.view(-1).shape if y.is_contiguous() else None))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("make", ["zeros(0, 3).t()", "zeros(2, 0)", "zeros(3, 0, 2).permute(2, 0, 1)",
+                                  "zeros(0)"])
+def test_empty_tensors_strides_through_views_and_new_results_follow_torch(make):
+    """Empty tensors keep strides in torch (a size-0 dim steps as a size-1 one): unsqueeze
+    (x[None]) computes the new dim's stride from the next one's, cat and stack allocate
+    row-major results, and sort, argsort and roll along a dim return empty_like(x)."""
+    seen = []
+    for lib in (mg, torch):
+        x = eval(f"lib.{make}", {"lib": lib})
+        last = x.dim() - 1
+        seen.append([x.unsqueeze(0).stride(), x.unsqueeze(-1).stride(), x[None].stride(),
+                     lib.cat([x, x], last).stride(), lib.stack([x, x], -1).stride(),
+                     x.sort(last).values.stride(), x.argsort(0).stride(),
+                     x.roll(1, 0).stride(), x.roll(1).stride(), x.clone().stride()])
+    assert seen[0] == seen[1]
+
+
+def test_empty_results_of_arrays_with_zero_strides_follow_torch():
+    """NumPy gives an empty array strides of 0 (a random empty leaf), and torch.tensor keeps
+    them; results made from it are torch's: row-major (a number beside it, a reduction)."""
+    empty = np.random.default_rng(0).standard_normal((2, 0)).astype(np.float32)
+    seen = []
+    for lib in (mg, torch):
+        a = lib.tensor(empty, requires_grad=True)
+        seen.append([a.stride(), (a * 1).stride(), (a + 1).stride(), (a.t() * 2).stride(),
+                     (2 - a).stride(), a.sum(0).stride(), a.amax(0).stride(),
+                     a.median(0).indices.stride(), a.exp().stride(), (a * a).stride(),
+                     a.unsqueeze(1).stride(), a[:, None].stride(), lib.cat([a, a]).stride(),
+                     lib.stack([a, a]).stride(), a.sort(1).indices.stride(),
+                     a.roll(1, 0).stride()])
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("name", ["softmax", "log_softmax"])
+def test_half_softmax_is_computed_in_float32_as_torch(name):
+    """PyTorch's CPU softmax of a float16 tensor computes in float32 (log_softmax along
+    the last dim keeps the sum and its log as halves between the steps, softmax along
+    another dim the exps): bit-equal (it was 25-80 % in half arithmetic); along another
+    dim of long columns (64 rows) 85 % (one half ulp; the README's known differences)."""
+    rng = np.random.default_rng(1)
+    for shape, dim in [((3,), 0), ((4, 7), 1), ((4, 7), 0), ((2, 3, 50), 2), ((2, 30, 5), 1),
+                       ((64, 100), -1), ((3, 1), 0), ((7, 3), 0), ((2, 7, 1), 1)]:
+        x = (rng.standard_normal(shape) * 3).astype(np.float16)
+        ours = getattr(mg, name)(mg.tensor(x), dim)
+        theirs = getattr(torch, name)(torch.tensor(x), dim)
+        assert ours.dtype is mg.float16 and ours.shape == theirs.shape
+        a, b = ours.numpy(), theirs.numpy()
+        assert (a == b).all()
+        np.testing.assert_allclose(a.astype(np.float32), b.astype(np.float32), rtol=2e-3,
+                                   atol=1e-4)
+
+
+def test_half_sums_and_means_accumulate_in_float32_as_torch():
+    """PyTorch adds float16 elements up in float32 and rounds once (sum, mean, and what is
+    made of them: var, std and their gradients; norm and dist); minigrad added in half
+    (7-23 % of the results of a dim's sum or mean differed, and var's gradient with them)."""
+    rng = np.random.default_rng(3)
+    for shape, dim in [((2, 3, 4), 1), ((2, 3, 4), 0), ((5, 7), 1), ((8, 100), 1),
+                       ((100, 8), 0), ((64, 33), 1), ((1000,), 0), ((70000,), 0)]:
+        x = rng.standard_normal(shape).astype(np.float16)
+        seen = []
+        for lib in (mg, torch):
+            t = lib.tensor(x, requires_grad=True)
+            outs = [t.sum(dim), t.mean(dim), t.var(dim), t.std(dim, correction=0), t.sum(),
+                    t.mean(), t.var(), t.norm(dim=dim), t.norm(p=1, dim=dim), t.norm(),
+                    lib.dist(t, t * 0.5)]
+            sum(o.float().sum() for o in outs).backward()
+            seen.append([o.detach().numpy() for o in outs] + [t.grad.numpy()])
+        for ours, theirs in zip(*seen):
+            np.testing.assert_array_equal(ours, theirs)

@@ -64,3 +64,15 @@ def test_second_derivative_of_repeat_is_torchs():
         "negative", "negative-interleave", "counts-size", "negative-count"])
 def test_calls_print_and_fail_as_torch(call):
     assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_repeat_interleave_of_0_dim_and_empty_tensors_follows_torch():
+    """A 0-dim tensor with a dim: torch's unsqueeze(dim + 1) refuses it ("got 1"); an empty
+    tensor along either dim is repeated (flatten of an empty tensor has no -1 to guess)."""
+    cases = [((), 0), ((), -1), ((), 5), ((), None), ((2, 0), 0), ((2, 0), 1), ((2, 0), None),
+             ((0,), 0), ((0, 3), -1)]
+    for shape, dim in cases:
+        def call(lib, shape=shape, dim=dim):
+            y = lib.zeros(shape, requires_grad=True).repeat_interleave(2, dim=dim)
+            return y.shape, y.stride(), type(y.grad_fn).__name__, y.flatten(0, -1).shape
+        assert outcome(call, mg) == outcome(call, torch)

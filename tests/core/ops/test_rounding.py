@@ -243,3 +243,17 @@ def test_rounding_at_halves_and_zeros_has_torchs_bits(fn, dtype):
     """Halves round to even (-2.5 -> -2., -0.5 -> -0.), -0. stays -0. (ceil(-0.25) is
     -0.), frac(-0.) is -0., inf and NaN kept, and the gradients (0; frac's 1)."""
     check_bits(fn, np.array(HALVES, dtype=dtype))
+
+
+def test_an_integer_division_by_zero_into_an_empty_result_is_no_error():
+    """torch's kernel never runs for an empty broadcast result, so no ZeroDivisionError
+    (wide random program 5357); a non-empty one still raises it."""
+    from torch_compare import outcome
+    for text in ["a % b", "a // b", "b // a", "torch.fmod(a, b)", "a.div(b, rounding_mode='trunc')",
+                 "c % torch.zeros(2, dtype=torch.long)", "torch.tensor(3) % torch.tensor(0)",
+                 "torch.tensor([], dtype=torch.long) % 0", "c // 0"]:
+        def call(lib, text=text):
+            names = {"torch": lib, "a": lib.zeros(0, dtype=lib.long),
+                     "b": lib.zeros(3, 1, dtype=lib.long), "c": lib.ones(2, dtype=lib.long)}
+            return eval(text, names)
+        assert outcome(call, mg) == outcome(call, torch), text

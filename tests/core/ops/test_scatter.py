@@ -120,3 +120,34 @@ def test_printed_and_integer_results_are_torchs():
              lambda lib: lib.zeros(3).scatter_add_(0, lib.tensor([0, 0, 2]), lib.ones(3))]
     for call in calls:
         assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_index_add_and_index_copy_take_only_a_source_of_self_dtype():
+    """torch refuses a source of another dtype (after the index's checks, before the
+    count of indices), where minigrad cast it (found by a wide random program)."""
+    cases = [("index_add_", (4,), (1,), "bool"), ("index_add_", (4,), (1,), "float64"),
+             ("index_add", (4,), (1,), "int64"), ("index_add_", (0,), (2, 0), "float16"),
+             ("index_copy_", (4,), (1,), "int64"), ("index_copy", (4,), (1,), "float32"),
+             ("index_add_", (4,), (2,), "float32"), ("index_add", (1,), (3, 1), "float32")]
+    for name in ("scatter", "scatter_add"):  # (the source's dtype: before the index's dims)
+        for index_shape, src_dtype in [((1,), "bool"), ((2, 1), "bool"), ((2, 1), "float32")]:
+            def call(lib, name=name, index_shape=index_shape, src_dtype=src_dtype):
+                src = lib.ones(index_shape, dtype=getattr(lib, src_dtype))
+                return getattr(lib.ones(2, 3), name)(-1, lib.zeros(index_shape, dtype=lib.long),
+                                                     src)
+            assert outcome(call, mg) == outcome(call, torch)
+    for name, shape, source_shape, dtype in cases:
+        def call(lib, name=name, shape=shape, source_shape=source_shape, dtype=dtype):
+            x = lib.ones(shape)
+            return getattr(x, name)(0, lib.tensor([0]), lib.ones(source_shape,
+                                                                  dtype=getattr(lib, dtype)))
+        assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_index_add_checks_the_source_shape_as_torch():
+    for shape, dim, index, source in [((1,), 0, [0, 0, 0], (3, 1)), ((2, 3), 0, [0], (1, 4)),
+                                      ((2, 3), 1, [0], (3, 1)), ((2, 3), 1, [0], (2,)),
+                                      ((2, 3), 1, [0, 2], (2, 2)), ((), 0, [0], ())]:
+        def call(lib, shape=shape, dim=dim, index=index, source=source):
+            return lib.ones(shape).index_add(dim, lib.tensor(index), lib.ones(source))
+        assert outcome(call, mg) == outcome(call, torch)

@@ -311,3 +311,14 @@ def test_program_min_max_scaling_with_aminmax():
 
     check(program, data, weight)
     check_numerical(lambda d, w: program(mg, d, w), data, weight)
+
+
+def test_amax_and_amin_of_a_0_dim_tensor_check_their_dims_as_torch():
+    """A 0-dim tensor's dims 0 and -1 are the same dim: torch refuses it twice (an empty
+    dim is refused before a repeated one)."""
+    for shape, dims in [((), (0, -1)), ((), (0, 0)), ((), (0,)), ((), ()), ((), -1), ((), (1,)),
+                        ((0,), (0, -1)), ((0, 3), (0, -1)), ((2, 0), (5, 1)), ((2, 3), (0, -2))]:
+        for name in ("amax", "amin"):
+            def call(lib, shape=shape, dims=dims, name=name):
+                return getattr(lib.zeros(shape, requires_grad=True), name)(dims)
+            assert outcome(call, mg) == outcome(call, torch)

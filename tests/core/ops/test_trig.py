@@ -41,6 +41,7 @@ UNARY = {  # name: (function, input)
     "sinc": (lambda lib, x: lib.sinc(x), ANY),
     "deg2rad": (lambda lib, x: lib.deg2rad(x * 90), ANY),
     "rad2deg": (lambda lib, x: x.rad2deg(), ANY),
+    "angle": (lambda lib, x: lib.angle(x) * x, ANY),
     "erf": (lambda lib, x: lib.erf(x), ANY),
     "erfc": (lambda lib, x: x.erfc(), ANY),
     "erfinv": (lambda lib, x: lib.erfinv(x), UNIT),
@@ -132,6 +133,30 @@ def test_second_derivatives_follow_torch():
         assert type(firsts[0].grad_fn).__name__ == type(firsts[1].grad_fn).__name__
         seconds = [lib.autograd.grad(g.sum(), x)[0] for lib, g, x in zip((mg, torch), firsts, xs)]
         np.testing.assert_allclose(seconds[0].numpy(), seconds[1].numpy(), rtol=1e-4, atol=1e-5)
+
+
+def test_angle_of_real_numbers_follows_torch():
+    """angle of a real tensor: pi for negative numbers, nan for nan, else 0 (-0.0 too);
+    integers and bools give float32, a half stays half; its gradient is zero."""
+    for values, dtype in [([-1.5, 0.0, -0.0, 2.0, float("nan"), -float("inf")], "float32"),
+                          ([-1.5, 2.0], "float64"), ([-1.5, 2.0], "float16"),
+                          ([-3, 0, 2], "int64"), ([True, False], "bool"), (-2.0, "float32")]:
+        results = []
+        for lib in (mg, torch):
+            x = lib.tensor(values, dtype=getattr(lib, dtype))
+            y = x.angle()
+            results.append((repr(y), y.dtype is getattr(lib, y.dtype.__repr__().split(".")[-1]),
+                            tuple(y.shape), repr(lib.angle(x, out=lib.empty(0, dtype=y.dtype)))))
+        assert results[0][0].replace("minigrad", "torch") == results[1][0]
+        assert results[0][2:] == results[1][2:]
+    grads = []
+    for lib in (mg, torch):
+        x = lib.tensor([[-1.0, 2.0], [3.0, -4.0]], requires_grad=True)
+        y = x.t().angle()
+        (y * x).sum().backward()
+        grads.append((x.grad.tolist(), type(y.grad_fn).__name__, y.stride(), x.layout == lib.strided,
+                      x.dtype.is_complex, x.is_sparse, x.is_quantized, x.is_meta, x.is_pinned()))
+    assert grads[0] == grads[1]
 
 
 LINES = [
@@ -358,3 +383,24 @@ def test_zero_dim_inputs_as_torch(name, dtype):
         return [repr(fn(lib.tensor(0.3, dtype=getattr(lib, dtype)))), repr(fn(x[1])),
                 repr(y), repr(leaf.grad)]
     assert outcome(program, mg) == outcome(program, torch)
+
+
+def test_lerp_promotes_with_a_0_dim_weight_tensor_as_torch():
+    """end must have start's dtype, and so must a weight tensor of more than 0 dims; a 0-dim
+    weight tensor of any dtype takes part in the promotion (uint8 start and end with
+    tensor(0.5) give float32, 0-dim float32 ones with a float64 weight float64); the kernel
+    is for floats only (wide random program 4274)."""
+    from torch_compare import outcome
+    cases = [(([2.0], "float32"), ([3.0], "float64"), ([0.5], "float32")),
+             (([2.0], "float32"), ([3.0], "float32"), ([0.5], "float64")),
+             (([2.0], "float32"), ([3.0], "float32"), (0.5, "float64")),
+             ((2.0, "float32"), (3.0, "float32"), (0.5, "float64")),
+             ((2, "uint8"), (3, "uint8"), (0.5, "float32")),
+             (([2], "uint8"), ([3], "uint8"), (0.5, "float32")),
+             ((2, "uint8"), (3, "uint8"), (1, "uint8")), ((2, "int64"), (3.0, "float32"), (0.5, "float32"))]
+    for case in cases:
+        def call(lib, case=case):
+            start, end, weight = (lib.tensor(v, dtype=getattr(lib, d)) for v, d in case)
+            y = lib.lerp(start, end, weight)
+            return y, y.dtype
+        assert outcome(call, mg) == outcome(call, torch)

@@ -5,17 +5,22 @@ leaves' gradients. Where PyTorch's own backward fails on what its forward accept
 mixed-dtype or bool operand reaching a formula: "Found dtype Long but expected Float",
 an internal assert), the program says nothing about minigrad and is left out. Every other
 program agrees (the differences once listed as known were fixed in session 9), and so do
-6,500 seeds beyond the blocks below, run by hand between 300,000 and 322,000, which found them."""
+6,500 seeds beyond the blocks below, run by hand between 300,000 and 322,000, which found them,
+and 11,500 between 500,000 and 511,500 (session 10: 12 parted, 10 agree now; the other two
+are the README's known differences: float32 exp of a dist whose last bit differs, amin's
+choice between -0. and 0.). Wide programs (``wide=True``) draw more dtypes,
+views as leaves and more ops: two blocks run here."""
 
 from __future__ import annotations
 
 import pytest
 
-from random_programs import FLOAT_KINDS, KINDS, one_program
+from random_programs import FLOAT_KINDS, KINDS, WIDE_KINDS, one_program
 
 # PyTorch's own backward failures on inputs its forward accepted (minigrad computes them).
 TORCHS_OWN = ("INTERNAL ASSERT", "Found dtype", "with a bool tensor is not supported",
-              "on a bool tensor is not supported", "derivative for aten::")
+              "on a bool tensor is not supported", "derivative for aten::",
+              "can't be cast to the desired output type")  # (where's backward, an int operand)
 
 
 def _torchs_own(problems) -> bool:
@@ -24,15 +29,19 @@ def _torchs_own(problems) -> bool:
 
 
 BLOCKS = [(start, KINDS) for start in range(0, 800, 100)] + \
-    [(start, FLOAT_KINDS) for start in range(100000, 100400, 100)]
+    [(start, FLOAT_KINDS) for start in range(100000, 100400, 100)] + \
+    [(start, WIDE_KINDS) for start in range(0, 200, 100)]
+NAMES = {id(KINDS): "all", id(FLOAT_KINDS): "float", id(WIDE_KINDS): "wide"}
 
 
-@pytest.mark.parametrize("start, kinds", BLOCKS,
-                         ids=[f"{'all' if k is KINDS else 'float'}-{s}" for s, k in BLOCKS])
+@pytest.mark.parametrize("start, kinds", BLOCKS, ids=[f"{NAMES[id(k)]}-{s}" for s, k in BLOCKS])
 def test_random_programs_agree_with_torch(start, kinds):
+    """(wide: float16/int32/uint8 leaves, leaves that are views, and about 130 more ops;
+    of the 6,600 wide seeds run by hand in session 10, 53 programs parted and 45 agree now;
+    the other 8 are the README's known differences)"""
     parted = {}
     for seed in range(start, start + 100):
-        problems = one_program(seed, kinds)
+        problems = one_program(seed, kinds, wide=kinds is WIDE_KINDS)
         if problems and not _torchs_own(problems):
             parted[seed] = problems
     assert parted == {}

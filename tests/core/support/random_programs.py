@@ -22,6 +22,10 @@ import minigrad
 LIBS = (torch, minigrad)
 KINDS = ["f32", "f32", "f32", "f64", "i64", "bool", "f32ng"]
 FLOAT_KINDS = ["f32", "f32", "f64", "f32ng"]
+# ``wide`` programs (``one_program(seed, WIDE_KINDS, wide=True)``): more dtypes, leaves that
+# are views (transposed, every other element, expanded, an offset slice), and more ops
+WIDE_KINDS = ["f32", "f32", "f64", "i64", "bool", "f16", "i32", "u8", "f32t", "f32s", "f32e",
+              "f32o", "i64t"]
 SHAPES = [(), (3,), (2, 3), (3, 1), (1, 3), (2, 3, 4), (2, 1, 4), (4,), (1,), (0,), (2, 0)]
 
 def leaf(lib, r, shape, kind):
@@ -36,6 +40,24 @@ def leaf(lib, r, shape, kind):
         return lib.tensor(rs.integers(0, 2, shape).astype(bool))
     if kind == "f32ng":
         return lib.tensor(rs.standard_normal(shape).astype(np.float32))
+    if kind == "f16":
+        return lib.tensor(rs.standard_normal(shape).astype(np.float16), requires_grad=True)
+    if kind in ("i32", "u8"):
+        return lib.tensor(rs.integers(0 if kind == "u8" else -3, 4, shape),
+                          dtype=lib.int32 if kind == "i32" else lib.uint8)
+    # views of a bigger leaf (require grad: their ops see a view's strides)
+    base = lib.tensor(rs.standard_normal(tuple(reversed(shape)) if kind in ("f32t", "i64t")
+                                         else shape + (2,) if kind == "f32s" else (3,) + shape)
+                      .astype(np.float32), requires_grad=kind != "i64t")
+    if kind == "i64t":
+        return (base * 3).long().permute(tuple(reversed(range(base.dim()))))
+    if kind == "f32t":
+        return base.permute(tuple(reversed(range(base.dim()))))
+    if kind == "f32s":
+        return base[..., ::2].squeeze(-1)
+    if kind == "f32e":
+        return base[0][..., :1].expand(shape) if shape else base[0]
+    return base[1] if shape else base[2]  # f32o: an offset into its base
 
 def pick(r, pool, float_only=False):
     c = [i for i, t in enumerate(pool[0]) if (not float_only or t.dtype.is_floating_point)]
@@ -69,6 +91,151 @@ def ops():
          "gather", "take_along", "masked_select", "bool_index", "long_index", "setitem", "addcmul",
          "einsum_ij", "tensordot", "kron", "cdist", "mv", "bmm", "baddbmm"]
     return U, B
+
+def wide_ops():
+    """The ops only ``wide`` programs draw (after ``ops()``'s, so that other programs stay
+    as they were)."""
+    U = ["angle", "layout", "sum_dtype", "cumsum_dtype", "mean_dtype", "softmax_dtype",
+         "amax_dims", "sum_dims_keep", "std_correction", "nansum", "nanmean", "aminmax",
+         "cumprod", "cummin", "diff", "roll", "flip", "rot90", "repeat", "tile",
+         "repeat_interleave", "view_flat", "t_sum", "permute_sum", "step_slice", "view_write",
+         "t_inplace", "expand_write", "half", "half_ops", "int32_ops", "uint8_ops", "bool_sum",
+         "print_sci", "print_precision", "print_big", "print_small", "print_inf", "print_long",
+         "print_threshold", "out_sum", "out_exp", "out_add", "squeeze_dims", "movedim",
+         "flatten_range", "unflatten", "narrow", "select", "where_number", "nonzero_tuple",
+         "argsort_descending", "topk_smallest", "kthvalue_keep", "quantile", "count_nonzero_dims",
+         "clone_preserve", "contiguous_stride", "storage_offset", "mT_stride", "exp_stride",
+         "sum_stride", "sort_stride", "neg_", "sqrt_", "floor_", "clamp_min_", "pow_", "div_",
+         "float_", "max_keep", "min_all", "logsumexp_dims", "norm_p", "var_unbiased",
+         "renorm", "index_neg", "list_index", "ellipsis_none", "item_int", "bool_of"]
+    B = ["add_out", "mul_half", "div_int", "pow_int", "iadd_view", "iadd_t", "copy_",
+         "index_add", "scatter_add", "index_put", "masked_scatter", "maximum_int", "cat_dtypes",
+         "stack_last", "where_mixed", "lerp_tensor", "addcdiv", "floor_divide", "remainder_int",
+         "bitwise_or", "logical_xor", "eq_mixed", "clamp_both", "mm_t", "einsum_sum", "dot",
+         "addmm", "setitem_mask", "setitem_step", "isub_number", "le_", "fmod_", "atan2_",
+         "hypot_", "sub_alpha", "mul_bool", "div_mode_", "ne_number", "minimum_nan",
+         "masked_fill_tensor", "where_", "cross_dim", "matmul_int", "outer_t"]
+    return U, B
+
+
+def run_wide_unary(lib, name, t, r):
+    d = dim_of(r, t)
+    kd = r.random() < 0.5
+    n = t.dim()
+    def printed(**options):
+        lib.set_printoptions(**options)
+        try:
+            return repr(t)
+        finally:
+            lib.set_printoptions(profile="default")
+    table = {
+        "angle": lambda: t.angle(), "layout": lambda: str(t.layout),
+        "sum_dtype": lambda: t.sum(d, dtype=lib.float64), "cumsum_dtype": lambda: t.cumsum(d, dtype=lib.float32),
+        "mean_dtype": lambda: t.mean(dtype=lib.float64), "softmax_dtype": lambda: t.softmax(d, dtype=lib.float64),
+        "amax_dims": lambda: t.amax((0, -1), keepdim=kd), "sum_dims_keep": lambda: t.sum((-1, 0), keepdim=kd),
+        "std_correction": lambda: t.std(d, correction=0, keepdim=kd), "nansum": lambda: t.nansum(d),
+        "nanmean": lambda: t.nanmean(d, keepdim=kd), "aminmax": lambda: lib.aminmax(t, dim=d, keepdim=kd),
+        "cumprod": lambda: t.cumprod(d), "cummin": lambda: t.cummin(d), "diff": lambda: t.diff(dim=d),
+        "roll": lambda: t.roll(1, d), "flip": lambda: t.flip(d), "rot90": lambda: t.rot90(1, (0, -1)),
+        "repeat": lambda: t.repeat(*([2] + [1] * n)), "tile": lambda: t.tile((2,)),
+        "repeat_interleave": lambda: t.repeat_interleave(2, dim=d),
+        "view_flat": lambda: t.view(-1), "t_sum": lambda: t.mT.sum(-1, keepdim=kd),
+        "permute_sum": lambda: t.permute(*reversed(range(n))).sum(0).view(-1),
+        "step_slice": lambda: t[..., ::2], "view_write": lambda: _view_write(t),
+        "t_inplace": lambda: _t_inplace(t), "expand_write": lambda: t.expand(2, *t.shape).add_(1),
+        "half": lambda: t.half(), "half_ops": lambda: (t.half() * 3 + 1).sum(),
+        "int32_ops": lambda: t.int() * 3 // 2, "uint8_ops": lambda: t.to(lib.uint8) - 1,
+        "bool_sum": lambda: (t > 0).sum(d), "print_sci": lambda: printed(sci_mode=True),
+        "print_precision": lambda: printed(precision=2), "print_big": lambda: repr(t * 1e6),
+        "print_small": lambda: repr(t * 1e-6), "print_inf": lambda: repr(t / 0),
+        "print_long": lambda: repr(t.long() * 10**10), "print_threshold": lambda: printed(threshold=3, edgeitems=1),
+        "out_sum": lambda: lib.sum(t, d, keepdim=kd, out=lib.empty(0, dtype=t.sum(d).dtype)),
+        "out_exp": lambda: lib.exp(t, out=lib.empty(0)), "out_add": lambda: lib.add(t, 1, out=lib.empty(t.shape, dtype=t.dtype)),
+        "squeeze_dims": lambda: t.squeeze((0, -1)), "movedim": lambda: t.movedim(0, -1),
+        "flatten_range": lambda: t.flatten(-2 if n > 1 else 0), "unflatten": lambda: t.unflatten(d, (1, -1)),
+        "narrow": lambda: t.narrow(d, 0, 1), "select": lambda: t.select(d, -1),
+        "where_number": lambda: lib.where(t > 0, t, 0.5), "nonzero_tuple": lambda: t.nonzero(as_tuple=True),
+        "argsort_descending": lambda: t.argsort(d, descending=True), "topk_smallest": lambda: t.topk(1, d, largest=False),
+        "kthvalue_keep": lambda: t.kthvalue(1, d, keepdim=True), "quantile": lambda: t.quantile(0.5, dim=d, keepdim=kd),
+        "count_nonzero_dims": lambda: t.count_nonzero((0, -1)), "clone_preserve": lambda: t.clone().stride(),
+        "contiguous_stride": lambda: t.contiguous().stride(), "storage_offset": lambda: t.storage_offset(),
+        "mT_stride": lambda: t.mT.stride(), "exp_stride": lambda: t.exp().stride(),
+        "sum_stride": lambda: t.sum(d, keepdim=kd).stride(), "sort_stride": lambda: t.sort(d).values.stride(),
+        "neg_": lambda: t.clone().neg_(), "sqrt_": lambda: t.clone().sqrt_(), "floor_": lambda: t.clone().floor_(),
+        "clamp_min_": lambda: t.clone().clamp_min_(0), "pow_": lambda: t.clone().pow_(2), "div_": lambda: t.clone().div_(2),
+        "float_": lambda: t.float(), "max_keep": lambda: t.max(d, keepdim=True), "min_all": lambda: t.min(),
+        "logsumexp_dims": lambda: t.logsumexp((0, -1)), "norm_p": lambda: t.norm(p=1, dim=d),
+        "var_unbiased": lambda: t.var(unbiased=False), "renorm": lambda: t.renorm(2, 0, 1.0),
+        "index_neg": lambda: t[-1], "list_index": lambda: t[[0, -1]], "ellipsis_none": lambda: t[..., None, :1],
+        "item_int": lambda: int(t.sum()), "bool_of": lambda: bool(t.any()),
+    }
+    return table[name]()
+
+
+def run_wide_binary(lib, name, a, b, r):
+    table = {
+        "add_out": lambda: lib.add(a, b, out=lib.empty(0, dtype=lib.result_type(a, b))),
+        "mul_half": lambda: a.half() * b, "div_int": lambda: a.int() / b, "pow_int": lambda: a.long() ** b.long().abs(),
+        "iadd_view": lambda: _iadd_view(a, b), "iadd_t": lambda: _iadd_t(a, b), "copy_": lambda: (a * 1).copy_(b),
+        "index_add": lambda: (a * 1).index_add_(0, lib.tensor([0]), b[:1] if b.dim() else b),
+        "scatter_add": lambda: (a * 1).scatter_add(-1, lib.zeros_like(b, dtype=lib.long), b),
+        "index_put": lambda: (a * 1).index_put_((lib.tensor([0]),), b, accumulate=True),
+        "masked_scatter": lambda: (a * 1).masked_scatter(a > 0, b),
+        "maximum_int": lambda: lib.maximum(a, b.long()), "cat_dtypes": lambda: lib.cat([a, b.int()]),
+        "stack_last": lambda: lib.stack([a, b], -1), "where_mixed": lambda: lib.where(a > 0, a, b.long()),
+        "lerp_tensor": lambda: lib.lerp(a, b, a.sigmoid()), "addcdiv": lambda: lib.addcdiv(a, a, b, value=2),
+        "floor_divide": lambda: lib.floor_divide(a, b), "remainder_int": lambda: a.long() % b.long(),
+        "bitwise_or": lambda: a | b, "logical_xor": lambda: lib.logical_xor(a, b), "eq_mixed": lambda: a.long() == b,
+        "clamp_both": lambda: a.clamp(b, b + 1), "mm_t": lambda: a.t() @ b, "einsum_sum": lambda: lib.einsum("...i,...i->...", a, b),
+        "dot": lambda: lib.dot(a.flatten(), b.flatten()), "addmm": lambda: lib.addmm(a, a, b),
+        "setitem_mask": lambda: _setitem_mask(a, b), "setitem_step": lambda: _setitem_step(a, b),
+        "isub_number": lambda: _inplace(a, 2, "__isub__"), "le_": lambda: (a * 1).le_(b),
+        "fmod_": lambda: (a * 1).fmod_(b), "atan2_": lambda: (a * 1).atan2_(b), "hypot_": lambda: (a * 1).hypot_(b),
+        "sub_alpha": lambda: lib.sub(a, b, alpha=0.5), "mul_bool": lambda: a * (b > 0),
+        "div_mode_": lambda: (a * 1).div_(b, rounding_mode="floor"), "ne_number": lambda: a != 0.5,
+        "minimum_nan": lambda: lib.minimum(a / 0, b), "masked_fill_tensor": lambda: a.masked_fill(b > 0, lib.tensor(2.0)),
+        "where_": lambda: a.where(b > 0, b), "cross_dim": lambda: lib.cross(a, b, dim=-1),
+        "matmul_int": lambda: a.long() @ b.long(), "outer_t": lambda: lib.outer(a.flatten(), b.flatten()),
+    }
+    return table[name]()
+
+
+def _view_write(t):
+    c = t * 1 if t.dtype.is_floating_point else t.clone()
+    c[..., :1].mul_(2)
+    return c
+
+
+def _t_inplace(t):
+    c = t * 1 if t.dtype.is_floating_point else t.clone()
+    c.mT.add_(1)
+    return c
+
+
+def _iadd_view(a, b):
+    c = a * 1 if a.dtype.is_floating_point else a.clone()
+    view = c[..., :1]
+    view += b[..., :1] if b.dim() else b
+    return c
+
+
+def _iadd_t(a, b):
+    c = a * 1 if a.dtype.is_floating_point else a.clone()
+    c.mT.add_(b.mT)
+    return c
+
+
+def _setitem_mask(a, b):
+    c = a.clone()
+    c[c > 0] = b.sum() if b.numel() else 0.0
+    return c
+
+
+def _setitem_step(a, b):
+    c = a.clone()
+    c[..., ::2] = b[..., :1] if b.dim() else b
+    return c
+
 
 def run_unary(lib, name, t, r):
     d = dim_of(r, t)
@@ -186,15 +353,19 @@ def same(a, b, tol):
     return a == b
 
 NUM = re.compile(r"-?\d+\.\d*(?:e[-+]\d+)?")
-def one_program(seed: int, kinds=KINDS) -> list:
-    """Where PyTorch and minigrad part on program ``seed`` (an empty list: nowhere)."""
+def one_program(seed: int, kinds=KINDS, wide: bool = False) -> list:
+    """Where PyTorch and minigrad part on program ``seed`` (an empty list: nowhere);
+    ``wide``: draw from ``wide_ops()`` too (use with WIDE_KINDS)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return _one_program(seed, kinds)
+        return _one_program(seed, kinds, wide)
 
 
-def _one_program(seed, kind_choices):
+def _one_program(seed, kind_choices, wide=False):
     U, B = ops()
+    if wide:
+        more_U, more_B = wide_ops()
+        U, B = U + more_U, B + more_B
     r0 = random.Random(seed)
     kinds = [r0.choice(kind_choices) for _ in range(3)]
     shapes = [r0.choice(SHAPES) for _ in range(3)]
@@ -210,14 +381,16 @@ def _one_program(seed, kind_choices):
                 name = r.choice(U); a = pool[r.randrange(len(pool))]
                 desc = (name, a.dtype, tuple(a.shape))
                 try:
-                    v = run_unary(lib, name, a, r); err = None
+                    v = (run_unary if name in UNARY_NAMES else run_wide_unary)(lib, name, a, r)
+                    err = None
                 except Exception as e:
                     v, err = None, (type(e).__name__, str(e).split("\n")[0])
             else:
                 name = r.choice(B); a = pool[r.randrange(len(pool))]; b = pool[r.randrange(len(pool))]
                 desc = (name, a.dtype, tuple(a.shape), b.dtype, tuple(b.shape))
                 try:
-                    v = run_binary(lib, name, a, b, r); err = None
+                    v = (run_binary if name in BINARY_NAMES else run_wide_binary)(lib, name, a, b, r)
+                    err = None
                 except Exception as e:
                     v, err = None, (type(e).__name__, str(e).split("\n")[0])
             log.append((str(desc).replace("minigrad.", "torch."), err, describe(lib, v) if err is None else None))
@@ -250,3 +423,6 @@ def _one_program(seed, kind_choices):
 def _short(v):
     s = repr(v)
     return s if len(s) < 400 else s[:400] + "..."
+
+
+UNARY_NAMES, BINARY_NAMES = (set(names) for names in ops())
