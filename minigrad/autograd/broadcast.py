@@ -50,9 +50,29 @@ def expand_array(array: np.ndarray, shape) -> np.ndarray:
         # writable as the array is; np.broadcast_to takes some 15 times longer)
         return np.ndarray(shape, array.dtype, array, 0, (0,) * len(shape))
     view = np.broadcast_to(array, shape)
+    strides = expanded_strides(array, view.shape)
+    if strides != view.strides:  # (a dim of size 1 that stays 1: NumPy gives it stride 0)
+        return np.lib.stride_tricks.as_strided(array, view.shape, strides,
+                                               writeable=array.flags.writeable)
     if array.flags.writeable:
         view.flags.writeable = True
     return view
+
+
+def expanded_strides(array: np.ndarray, shape: tuple) -> tuple:
+    """The strides (in bytes) torch's ``expand`` gives: 0 where a dim of size 1 is
+    repeated; the array's own where a dim keeps its size (NumPy gives a dim of size 1
+    stride 0 there too); a new leading dim of size 1 steps over the dims after it (every
+    dim of a 0-dim array's expansion: 0)."""
+    strides = [0] * len(shape)
+    lead = len(shape) - array.ndim
+    for i in reversed(range(len(shape))):
+        if i >= lead:
+            size, stride = array.shape[i - lead], array.strides[i - lead]
+        else:
+            size, stride = 1, shape[i + 1] * strides[i + 1] if i + 1 < len(shape) else 0
+        strides[i] = stride if size == shape[i] else 0
+    return tuple(strides)
 
 
 def has_internal_overlap(array: np.ndarray) -> bool:

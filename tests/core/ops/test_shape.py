@@ -388,3 +388,23 @@ def test_one_d_times_two_d_squeezes_in_place_as_torch():
         out.sum().backward()
         rec.show("grads", (a.grad, b.grad))
     assert_same_run(program)
+
+
+EXPANDS = [  # (make the input, the expanded shape)
+    (lambda t: t.ones(1), (1,)), (lambda t: t.ones(1, 1), (1, 1)), (lambda t: t.ones(3)[None], (1, 3)),
+    (lambda t: t.ones(1).expand(3)[:1], (1,)), (lambda t: t.ones(2, 1), (2, 1)),
+    (lambda t: t.zeros(()), (1,)), (lambda t: t.ones(3), (1, 3)), (lambda t: t.ones(3), (2, 3)),
+    (lambda t: t.ones(2, 1), (1, 2, 1)), (lambda t: t.ones(2, 1), (1, 2, 4)),
+    (lambda t: t.zeros(()), (1, 1)), (lambda t: t.ones(3)[::2], (1, 2)),
+    (lambda t: t.ones(4, 1)[::2], (1, 1, 2, 1)), (lambda t: t.ones(2, 3).t(), (1, 3, 2)),
+]
+
+
+@pytest.mark.parametrize("case", range(len(EXPANDS)))
+def test_expand_strides_as_pytorch(case):
+    """torch's expand keeps a dim's stride where its size stays (NumPy's broadcast_to gives
+    a size-1 dim stride 0 there), and a new leading dim of size 1 steps over the rest: the
+    random programs' ``x.expand(...).contiguous().stride()`` found it."""
+    make, shape = EXPANDS[case]
+    mine, theirs = make(mg).expand(*shape), make(torch).expand(*shape)
+    assert (mine.stride(), mine.contiguous().stride()) == (theirs.stride(), theirs.contiguous().stride())
