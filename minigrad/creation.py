@@ -237,6 +237,12 @@ def _size(function: str, size: tuple) -> tuple[int, ...]:
     return tuple(shape)
 
 
+def _meta_tensor(function: str, size, dtype, requires_grad: bool) -> TensorBase:
+    """A factory's tensor on the meta device: ``size``'s shape and ``dtype``, no numbers."""
+    return _check_can_require_grad(make(meta.empty(_size(function, size), dtype.numpy)),
+                                   requires_grad)
+
+
 def _placed(array, on_meta: bool):
     """``array``, or on the meta device a meta array of its shape and dtype."""
     return meta.like(array) if on_meta else array
@@ -247,8 +253,7 @@ def _filled(function: str, size, value, dtype, device, requires_grad: bool,
     on_meta = meta_requested(device)
     dtype = _out_dtype(function, dtype, out) or dtypes.get_default_dtype()
     if on_meta:
-        return _check_can_require_grad(make(meta.empty(_size(function, size), dtype.numpy)),
-                                       requires_grad)
+        return _meta_tensor(function, size, dtype, requires_grad)
     array = np.full(_size(function, size), value, dtype=dtype.numpy)
     if array.size == 0:  # (NumPy gives it zero strides; torch row-major ones)
         array = memory.empty_strided(array.shape,
@@ -630,13 +635,12 @@ def _random_dtype(dtype, function: str, kernel: str, out=None) -> dtypes.dtype:
 
 
 def _randomly_filled(function: str, size, dtype, out, requires_grad: bool, fill,
-                     device=None) -> TensorBase:
+                     on_meta: bool = False) -> TensorBase:
     """A new tensor of ``size`` filled in place by ``fill(tensor)`` (ops/random.py), then
     given to ``out`` and made to require grad as asked. On the meta device: no numbers,
     and the generator is left as it was (as PyTorch's)."""
-    if meta_requested(device):
-        return _check_can_require_grad(make(meta.empty(_size(function, size), dtype.numpy)),
-                                       requires_grad)
+    if on_meta:
+        return _meta_tensor(function, size, dtype, requires_grad)
     result = make(np.zeros(_size(function, size), dtype=dtype.numpy))
     fill(result)
     if isinstance(out, TensorBase) and out.shape != result.shape and function == "randn":
@@ -655,11 +659,11 @@ def randn(*size, generator=None, out=None, dtype=None, layout=strided, device=No
     tensor([ 1.5410, -0.2934, -2.1788])
     """
     _check_options("randn", layout, pin_memory, out)
-    meta_requested(device)
+    on_meta = meta_requested(device)
     generator = _random.cpu_generator(generator, "randn")
     dtype = _random_dtype(dtype, "randn", "normal_kernel_cpu", out)
     return _randomly_filled("randn", size, dtype, out, requires_grad,
-                            lambda t: random_ops.normal_(t, 0, 1, generator), device)
+                            lambda t: random_ops.normal_(t, 0, 1, generator), on_meta)
 
 
 @size_keyword
@@ -667,11 +671,11 @@ def rand(*size, generator=None, out=None, dtype=None, layout=strided, device=Non
          requires_grad: bool = False, pin_memory: bool = False) -> TensorBase:
     """Samples from the uniform distribution on [0, 1): PyTorch's numbers."""
     _check_options("rand", layout, pin_memory, out)
-    meta_requested(device)
+    on_meta = meta_requested(device)
     generator = _random.cpu_generator(generator, "rand")
     dtype = _random_dtype(dtype, "rand", "check_uniform_bounds", out)
     return _randomly_filled("rand", size, dtype, out, requires_grad,
-                            lambda t: random_ops.uniform_(t, 0, 1, generator), device)
+                            lambda t: random_ops.uniform_(t, 0, 1, generator), on_meta)
 
 
 def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None,
@@ -694,12 +698,12 @@ def randint(low=0, high=None, size=None, *, generator=None, out=None, dtype=None
         where = f" (position {size_position})" if size_position else ""
         raise TypeError(f"randint(): argument 'size'{where} must be tuple of ints, "
                         f"not {type_name(size)}")
-    meta_requested(device)
+    on_meta = meta_requested(device)
     generator = _random.cpu_generator(generator, "randint")
     dtype = _out_dtype("randint", dtype, out) or dtypes.int64
     low, high = int(low), int(high)
     return _randomly_filled("randint", (tuple(size),), dtype, out, requires_grad,
-                            lambda t: random_ops.random_(t, low, high, generator, 0), device)
+                            lambda t: random_ops.random_(t, low, high, generator, 0), on_meta)
 
 
 def randperm(n, *, generator=None, out=None, dtype=dtypes.int64, layout=strided, device=None,
