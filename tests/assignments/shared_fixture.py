@@ -10,6 +10,9 @@ import os
 import time
 from pathlib import Path
 
+import nbformat
+
+from grader.cli import main
 from grader.report import write_atomic
 
 WAIT_SECONDS = 900
@@ -40,6 +43,19 @@ def shared(tmp_path_factory, name: str, compute) -> dict:
         raise
     write_atomic(done, json.dumps(result))
     return result
+
+
+def grade_notebooks(folder: Path, notebooks: dict, salt: str) -> dict:
+    """``minigrad-kit grade`` (sandbox required, two jobs, 10 s a run) of ``notebooks``
+    (student name -> notebook) written into ``folder/submitted``: a ``shared`` result."""
+    submitted, out = folder / "submitted", folder / "grades"
+    submitted.mkdir()
+    for name, notebook in notebooks.items():
+        nbformat.write(notebook, submitted / f"{name}.ipynb")
+    start = time.monotonic()
+    status = main(["grade", str(submitted), "--out", str(out), "--timeout", "10", "--jobs",
+                   "2", "--salt", salt, "--sandbox", "required"])
+    return {"status": status, "out": str(out), "seconds": time.monotonic() - start}
 
 
 def read_graded(graded: dict) -> dict:

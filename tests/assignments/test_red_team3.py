@@ -41,7 +41,7 @@ from pathlib import Path
 import nbformat
 import pytest
 from keys import WRONG, build, numbers, right
-from shared_fixture import book_rows, read_graded, shared
+from shared_fixture import book_rows, grade_notebooks, read_graded, shared
 
 from grader.answers import written_answers
 from grader.cli import main
@@ -133,14 +133,7 @@ HONEST = ["d_right", "d_honest", "b_honest", "p_honest"]
 
 
 def _grade(folder: Path) -> dict:
-    submitted, out = folder / "submitted", folder / "grades"
-    submitted.mkdir()
-    for name, notebook in _submissions().items():
-        nbformat.write(notebook, submitted / f"{name}.ipynb")
-    start = time.monotonic()
-    status = main(["grade", str(submitted), "--out", str(out), "--timeout", "10", "--jobs",
-                   "2", "--salt", "red team 3", "--sandbox", "required"])
-    return {"status": status, "out": str(out), "seconds": time.monotonic() - start}
+    return grade_notebooks(folder, _submissions(), "red team 3")
 
 
 @pytest.fixture(scope="module")

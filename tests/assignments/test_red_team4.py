@@ -50,12 +50,10 @@ import re
 import time
 from pathlib import Path
 
-import nbformat
 import pytest
 from keys import WRONG, build, right
-from shared_fixture import book_rows, read_graded, shared
+from shared_fixture import book_rows, grade_notebooks, read_graded, shared
 
-from grader.cli import main
 from grader.judging import WITHHELD, compare, withholding
 
 D, B, T, P = ("derive_it_by_hand", "broadcasting_and_reductions", "tensors_and_gradients",
@@ -124,14 +122,7 @@ HONEST = ["b_right", "t_right", "t_zeros_honest"]
 
 
 def _grade(folder: Path) -> dict:
-    submitted, out = folder / "submitted", folder / "grades"
-    submitted.mkdir()
-    for name, notebook in _submissions().items():
-        nbformat.write(notebook, submitted / f"{name}.ipynb")
-    start = time.monotonic()
-    status = main(["grade", str(submitted), "--out", str(out), "--timeout", "10", "--jobs",
-                   "2", "--salt", "red team 4", "--sandbox", "required"])
-    return {"status": status, "out": str(out), "seconds": time.monotonic() - start}
+    return grade_notebooks(folder, _submissions(), "red team 4")
 
 
 @pytest.fixture(scope="module")
