@@ -172,7 +172,7 @@ def replay(tensor, gradient=None, tensors=()):
                     (retained[(node, nr)], _accumulated(retained[(node, nr)], grad))
                     for nr, grad in enumerate(step.grad_outputs) if (node, nr) in retained
                     and grad is not None)
-                grads = node(*_one_per_output(node, step.grad_outputs))
+                grads = _call(torch, node, _one_per_output(node, step.grad_outputs))
                 grads = grads if isinstance(grads, tuple) else (grads,)
                 step.sent = tuple((next_node, nr, _delivered(next_node, nr, grad))
                                   for (next_node, nr), grad in zip(node.next_functions, grads))
@@ -182,6 +182,15 @@ def replay(tensor, gradient=None, tensors=()):
                 if next_node is not None and grad is not None:
                     arrivals.setdefault(next_node, []).append((node, nr, grad))
             yield step
+
+
+def _call(torch, node, grads: tuple):
+    """A torch node run on ``grads``: a built-in node is called; a custom Function's
+    node (a Python class, ``CubeBackward``, ``CompiledFunctionBackward``) is not
+    callable in torch, its ``apply`` runs the Function's backward."""
+    if isinstance(node, torch.autograd.function.BackwardCFunction):
+        return node.apply(*grads)
+    return node(*grads)
 
 
 def _one_per_output(node, grads) -> tuple:

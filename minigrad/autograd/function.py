@@ -80,6 +80,9 @@ class BackwardCFunction(FunctionCtx, Node):
         self.dirty_tensors: tuple = ()
         self.materialize_grads = True
 
+    def __repr__(self) -> str:  # (a Python class of torch.autograd.function in torch too)
+        return f"<{type(self).__module__}.{type(self).__qualname__} object at {hex(id(self))}>"
+
     def release_saved(self) -> None:
         super().release_saved()
         if self._saved_for_backward is not None:

@@ -115,12 +115,28 @@ class Module:
             f'Module [{type(self).__name__}] is missing the required "forward" function'
         )
 
+    _compiled_call = None  # (set by compile())
+
     def __call__(self, *args, **kwargs):
         """``module(x)`` is ``module.forward(x)``, with the hooks around it, if any."""
+        if self._compiled_call is not None:
+            return self._compiled_call(*args, **kwargs)
+        return self._call_uncompiled(*args, **kwargs)
+
+    def _call_uncompiled(self, *args, **kwargs):
         if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
                 or self._backward_pre_hooks):
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
+
+    def compile(self, *args, **kwargs) -> None:
+        """Compile this module's calls in place (``torch.compile``'s arguments): the
+        module stays what it is (no ``_orig_mod``), each call runs as a compiled region
+        (see minigrad/_dynamo/eval_frame.py). A module of torch.nn itself stays eager:
+        PyTorch's capture skips its code when it is the function compiled."""
+        compiled = minigrad.compile(self._call_uncompiled, *args, **kwargs)
+        if not type(self).__module__.startswith(__package__ + "."):
+            self._compiled_call = compiled
 
     def _call_with_hooks(self, args: tuple, kwargs: dict):
         """``forward`` between its hooks: each forward pre-hook may replace the inputs,
