@@ -7,6 +7,7 @@
     parametrizations.py    weight_norm, spectral_norm (as parametrizations)
     weight_norm.py         weight_norm, remove_weight_norm (the older, hook-based form)
     init.py                skip_init (a module built on the meta device, then given memory)
+    prune.py               pruning: masks on parameters (random, L1, Ln-structured, global)
 """
 
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, get_total_norm  # noqa: F401
@@ -15,3 +16,4 @@ from .convert_parameters import parameters_to_vector, vector_to_parameters  # no
 from . import parametrize, parametrizations  # noqa: F401
 from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
 from .init import skip_init  # noqa: F401
+from . import prune  # noqa: F401

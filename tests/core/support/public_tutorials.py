@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import importlib
 import inspect
 import math
 import os
@@ -2774,6 +2775,101 @@ def recipes_reasoning_about_shapes(torch):
     print(out, net.fc1.weight.device, conv.weight)
     # (the generator was left alone by every meta factory: the next CPU draw is seed 0's)
     return {"shape": torch.tensor(list(out.shape)), "draw": torch.rand(3)}
+
+def pruning_tutorial(torch):
+    """pytorch/tutorials intermediate_source/pruning_tutorial.py: LeNet's conv1 pruned at
+    random (30 % of its weight) and by L1 (its bias' 3 smallest), pruned again along its
+    output channels by L2 norm (a PruningContainer), its state_dict keys, the pruning made
+    permanent with ``remove``, every conv and linear layer of a new LeNet pruned by L1,
+    global pruning over five layers with the sparsity of each, and a pruning method of the
+    tutorial's own (every other entry). The hooks' OrderedDict is printed as its values:
+    its keys count every hook the process has registered before."""
+    nn, F = torch.nn, torch.nn.functional
+    prune = importlib.import_module(torch.__name__ + ".nn.utils.prune")  # (import ... as prune)
+
+    class LeNet(nn.Module):
+        def __init__(self):
+            super(LeNet, self).__init__()
+            self.conv1 = nn.Conv2d(1, 6, 3)
+            self.conv2 = nn.Conv2d(6, 16, 3)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = F.max_pool2d(F.relu(self.conv1(x)), (2, 2))
+            x = F.max_pool2d(F.relu(self.conv2(x)), 2)
+            x = x.flatten(start_dim=1)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            return self.fc3(x)
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model = LeNet().to(device=device)
+    module = model.conv1
+    print(list(module.named_parameters()))
+    print(list(module.named_buffers()))
+    prune.random_unstructured(module, name="weight", amount=0.3)
+    print(list(module.named_parameters()))
+    print(list(module.named_buffers()))
+    print(module.weight)
+    print(list(module._forward_pre_hooks.values()))
+    prune.l1_unstructured(module, name="bias", amount=3)
+    print(list(module.named_parameters()))
+    print(list(module.named_buffers()))
+    print(module.bias)
+    print(list(module._forward_pre_hooks.values()))
+    prune.ln_structured(module, name="weight", amount=0.5, n=2, dim=0)
+    print(module.weight)
+    for hook in module._forward_pre_hooks.values():
+        if hook._tensor_name == "weight":
+            break
+    print(list(hook))
+    print(model.state_dict().keys())
+    out = model(torch.randn(2, 1, 28, 28))  # (the hooks recompute weight and bias first)
+    print(out)
+    prune.remove(module, "weight")
+    print(list(module.named_parameters()))
+    print(list(module.named_buffers()))
+
+    new_model = LeNet()
+    for name, module in new_model.named_modules():
+        if isinstance(module, torch.nn.Conv2d):
+            prune.l1_unstructured(module, name="weight", amount=0.2)
+        elif isinstance(module, torch.nn.Linear):
+            prune.l1_unstructured(module, name="weight", amount=0.4)
+    print(dict(new_model.named_buffers()).keys())
+
+    model = LeNet()
+    parameters_to_prune = ((model.conv1, "weight"), (model.conv2, "weight"),
+                           (model.fc1, "weight"), (model.fc2, "weight"), (model.fc3, "weight"))
+    prune.global_unstructured(parameters_to_prune, pruning_method=prune.L1Unstructured,
+                              amount=0.2)
+    for name in ("conv1", "conv2", "fc1", "fc2", "fc3"):
+        weight = getattr(model, name).weight
+        print("Sparsity in {}.weight: {:.2f}%".format(
+            name, 100. * float(torch.sum(weight == 0)) / float(weight.nelement())))
+    zeros = sum(torch.sum(m.weight == 0) for m, _ in parameters_to_prune)
+    print("Global sparsity: {:.2f}%".format(
+        100. * float(zeros) / float(sum(m.weight.nelement() for m, _ in parameters_to_prune))))
+
+    class FooBarPruningMethod(prune.BasePruningMethod):
+        PRUNING_TYPE = "unstructured"
+
+        def compute_mask(self, t, default_mask):
+            mask = default_mask.clone()
+            mask.flatten()[::2] = 0
+            return mask
+
+    def foobar_unstructured(module, name):
+        FooBarPruningMethod.apply(module, name)
+        return module
+
+    model = LeNet()
+    foobar_unstructured(model.fc3, name="bias")
+    print(model.fc3.bias_mask, prune.is_pruned(model), prune.is_pruned(new_model.fc1))
+    return {"mask": model.fc3.bias_mask, "fc1": new_model.fc1.weight, "out": out}
+
 
 # ---- d2l-ai/d2l-en: the book's own classes, then its chapters -------------------------------
 
@@ -6334,7 +6430,7 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             reinforce_policy_gradient, introyt_tensors, introyt_autograd, introyt_models,
             two_layer_nets, d2l_attention, char_rnn_generation,
             recipes_default_device_and_multiple_models, introyt_training,
-            recipes_reasoning_about_shapes,
+            recipes_reasoning_about_shapes, pruning_tutorial,
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
             d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
             d2l_modern_rnns, d2l_classic_chapters, d2l_transformers, d2l_cnn_designs,
