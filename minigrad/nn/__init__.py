@@ -30,7 +30,8 @@
     distance.py    PairwiseDistance, CosineSimilarity
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
-    utils/         clip_grad_norm_, clip_grad_value_, parameters_to_vector
+    parallel.py    DataParallel (on a machine without a GPU: the module, called as it is)
+    utils/         clip_grad_norm_, clip_grad_value_, parameters_to_vector, prune, ...
     modules/       PyTorch's paths to the files above (``torch.nn.modules.loss._Loss``)
 
 Everything is written with public tensor operations; autograd does the rest.
@@ -69,6 +70,8 @@ from .transformer import (  # noqa: F401
     TransformerEncoderLayer)
 from .rnn import GRU, LSTM, RNN, GRUCell, LSTMCell, RNNBase, RNNCell, RNNCellBase  # noqa: F401
 from .parameter import Parameter, UninitializedBuffer, UninitializedParameter  # noqa: F401
+from . import parallel  # noqa: F401  (torch.nn.parallel)
+from .parallel import DataParallel  # noqa: F401
 from .padding import (  # noqa: F401
     CircularPad1d, CircularPad2d, CircularPad3d, ConstantPad1d, ConstantPad2d, ConstantPad3d,
     ReflectionPad1d, ReflectionPad2d, ReflectionPad3d, ReplicationPad1d, ReplicationPad2d,

@@ -2871,6 +2871,464 @@ def pruning_tutorial(torch):
     return {"mask": model.fc3.bias_mask, "fc1": new_model.fc1.weight, "out": out}
 
 
+def visualizing_gradients(torch):
+    """pytorch/tutorials intermediate_source/visualizing_gradients_tutorial.py: two deep
+    sigmoid MLPs (with BatchNorm1d and with Identity) on dummy data, a forward hook on
+    every leaf module that registers a backward hook on its output, ten SGD steps with
+    momentum, then each layer's mean absolute gradient (the tutorial plots them: printed
+    here as points)."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+
+    def fc_layer(in_size, out_size, norm_layer):
+        return nn.Sequential(nn.Linear(in_size, out_size), norm_layer(out_size), nn.Sigmoid())
+
+    class Net(nn.Module):
+        def __init__(self, in_size=28 * 28, hidden_size=128, out_size=10, num_layers=3,
+                     batchnorm=False):
+            super().__init__()
+            norm_layer = nn.Identity if batchnorm is False else nn.BatchNorm1d
+            layers = [fc_layer(in_size, hidden_size, norm_layer)]
+            for i in range(num_layers - 1):
+                layers.append(fc_layer(hidden_size, hidden_size, norm_layer))
+            layers.append(nn.Linear(hidden_size, out_size))
+            self.layers = nn.Sequential(*layers)
+
+        def forward(self, x):
+            x = torch.flatten(x, 1)
+            return self.layers(x)
+
+    x = torch.randn(10, 28, 28)
+    y = torch.randint(10, (10, ))
+    model_bn = Net(batchnorm=True, num_layers=3)
+    model_nobn = Net(batchnorm=False, num_layers=3)
+    model_bn.train()
+    model_nobn.train()
+    optimizer_bn = optim.SGD(model_bn.parameters(), lr=0.01, momentum=0.9)
+    optimizer_nobn = optim.SGD(model_nobn.parameters(), lr=0.01, momentum=0.9)
+    print(model_bn.layers[0])
+    print(model_nobn.layers[0])
+
+    def hook_forward(module_name, grads, hook_backward):
+        def hook(module, args, output):
+            output.register_hook(hook_backward(module_name, grads))
+        return hook
+
+    def hook_backward(module_name, grads):
+        def hook(grad):
+            grads.append((module_name, grad))
+        return hook
+
+    def get_all_layers(model, hook_forward, hook_backward):
+        layers, grads = dict(), []
+        for name, layer in model.named_modules():
+            if any(layer.children()) is False:
+                layers[layer] = name
+                layer.register_forward_hook(hook_forward(name, grads, hook_backward))
+        return layers, grads
+
+    layers_bn, grads_bn = get_all_layers(model_bn, hook_forward, hook_backward)
+    layers_nobn, grads_nobn = get_all_layers(model_nobn, hook_forward, hook_backward)
+    for epoch in range(10):
+        grads_bn.clear()
+        grads_nobn.clear()
+        optimizer_bn.zero_grad()
+        optimizer_nobn.zero_grad()
+        y_pred_bn = model_bn(x)
+        y_pred_nobn = model_nobn(x)
+        loss_bn = F.cross_entropy(y_pred_bn, y)
+        loss_nobn = F.cross_entropy(y_pred_nobn, y)
+        loss_bn.backward()
+        loss_nobn.backward()
+        optimizer_bn.step()
+        optimizer_nobn.step()
+
+    def get_grads(grads):
+        layer_idx, avg_grads = [], []
+        for idx, (name, grad) in enumerate(grads):
+            if grad is not None:
+                avg_grads.append(grad.abs().mean())
+                layer_idx.append(len(grads) - 1 - idx)
+        return layer_idx, avg_grads
+
+    for label, grads in (("With BatchNorm", grads_bn), ("Without BatchNorm", grads_nobn)):
+        print(label, [name for name, _ in grads])
+        print(*get_grads(grads))
+    print(loss_bn, loss_nobn, len(layers_bn), len(layers_nobn))
+    return {"bn": model_bn.layers[0][0].weight, "nobn": model_nobn.layers[3].bias,
+            "running": model_bn.layers[1][1].running_var}
+
+
+def _graph_names(*tensors):
+    """torchviz.make_dot's picture offline: each node of the graphs, depth first, by name."""
+    names, seen, stack = [], set(), [t.grad_fn for t in tensors if t.grad_fn is not None]
+    while stack:
+        node = stack.pop()
+        if node is None or node in seen:
+            continue
+        seen.add(node)
+        names.append(node.name())
+        stack += [child for child, _ in node.next_functions]
+    return names
+
+
+def custom_function_double_backward(torch):
+    """pytorch/tutorials intermediate_source/custom_function_double_backward_tutorial.py:
+    custom Functions that save an input (Square), an output (Exp), intermediate results
+    returned as outputs (Sinh) or kept on ctx (the tutorial's "what NOT to do"), and a
+    backward written as a Function of its own (Cube, CubeBackward), each checked with
+    gradcheck and gradgradcheck; torchviz's pictures of their double-backward graphs are
+    printed as the graphs' node names."""
+    class Square(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x**2
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            x, = ctx.saved_tensors
+            return grad_out * 2 * x
+
+    x = torch.rand(3, 3, requires_grad=True, dtype=torch.double)
+    print(torch.autograd.gradcheck(Square.apply, x), torch.autograd.gradgradcheck(Square.apply, x))
+    x = torch.tensor(1., requires_grad=True).clone()
+    out = Square.apply(x)
+    grad_x, = torch.autograd.grad(out, x, create_graph=True)
+    print(grad_x, out, _graph_names(grad_x, x, out))
+
+    class Exp(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            result = torch.exp(x)
+            ctx.save_for_backward(result)
+            return result
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            result, = ctx.saved_tensors
+            return result * grad_out
+
+    x = torch.tensor(1., requires_grad=True, dtype=torch.double).clone()
+    print(torch.autograd.gradcheck(Exp.apply, x), torch.autograd.gradgradcheck(Exp.apply, x))
+    out = Exp.apply(x)
+    grad_x, = torch.autograd.grad(out, x, create_graph=True)
+    print(grad_x, _graph_names(grad_x, x, out))
+
+    class Sinh(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            expx = torch.exp(x)
+            expnegx = torch.exp(-x)
+            ctx.save_for_backward(expx, expnegx)
+            return (expx - expnegx) / 2, expx, expnegx
+
+        @staticmethod
+        def backward(ctx, grad_out, _grad_out_exp, _grad_out_negexp):
+            expx, expnegx = ctx.saved_tensors
+            grad_input = grad_out * (expx + expnegx) / 2
+            grad_input += _grad_out_exp * expx
+            grad_input -= _grad_out_negexp * expnegx
+            return grad_input
+
+    def sinh(x):
+        return Sinh.apply(x)[0]
+
+    x = torch.rand(3, 3, requires_grad=True, dtype=torch.double)
+    print(torch.autograd.gradcheck(sinh, x), torch.autograd.gradgradcheck(sinh, x))
+    out = sinh(x)
+    grad_x, = torch.autograd.grad(out.sum(), x, create_graph=True)
+    print(grad_x, _graph_names(grad_x, x, out))
+
+    class Sinh(torch.autograd.Function):  # (what NOT to do: intermediates kept on ctx)
+        @staticmethod
+        def forward(ctx, x):
+            expx = torch.exp(x)
+            expnegx = torch.exp(-x)
+            ctx.expx = expx
+            ctx.expnegx = expnegx
+            return (expx - expnegx) / 2
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            return grad_out * (ctx.expx + ctx.expnegx) / 2
+
+    out = Sinh.apply(x)
+    grad_x, = torch.autograd.grad(out.sum(), x, create_graph=True)
+    print(grad_x.requires_grad, grad_x.grad_fn, _graph_names(grad_x, x, out))
+
+    def cube_forward(x):
+        return x**3
+
+    def cube_backward(grad_out, x):
+        return grad_out * 3 * x**2
+
+    def cube_backward_backward(grad_out, sav_grad_out, x):
+        return grad_out * sav_grad_out * 6 * x
+
+    def cube_backward_backward_grad_out(grad_out, x):
+        return grad_out * 3 * x**2
+
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return cube_forward(x)
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            x, = ctx.saved_tensors
+            return CubeBackward.apply(grad_out, x)
+
+    class CubeBackward(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, grad_out, x):
+            ctx.save_for_backward(x, grad_out)
+            return cube_backward(grad_out, x)
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            x, sav_grad_out = ctx.saved_tensors
+            dx = cube_backward_backward(grad_out, sav_grad_out, x)
+            dgrad_out = cube_backward_backward_grad_out(grad_out, x)
+            return dgrad_out, dx
+
+    x = torch.tensor(2., requires_grad=True, dtype=torch.double)
+    print(torch.autograd.gradcheck(Cube.apply, x), torch.autograd.gradgradcheck(Cube.apply, x))
+    out = Cube.apply(x)
+    grad_x, = torch.autograd.grad(out, x, create_graph=True)
+    print(grad_x, _graph_names(grad_x, x, out))
+    grad_grad_x, = torch.autograd.grad(grad_x, x)
+    print(grad_grad_x)
+    return {"grad_x": grad_x.detach(), "grad_grad_x": grad_grad_x}
+
+
+def saved_tensors_hooks(torch):
+    """pytorch/tutorials intermediate_source/autograd_saved_tensors_hooks_tutorial.py: the
+    tensors a node saves (``_saved_self``, ``_saved_other``, ``_saved_result``: which is the
+    same object, which only the same values), saved_tensors_hooks that print, scale, keep
+    an index, a tuple or a repr (read back with ``eval("torch." + ...)``, here with the
+    library as ``torch``), save_on_cpu in a module, hooks that save to and load from files
+    (the "incorrect version" whose second access fails, and files deleted with their
+    holder), a SaveToDisk module under nn.DataParallel."""
+    nn = torch.nn
+    a = torch.randn(5, requires_grad=True)
+    b = torch.ones(5, requires_grad=True)
+    y = a * b
+    print(y.grad_fn._saved_self)
+    print(y.grad_fn._saved_other)
+
+    def f(x):
+        return x * x
+
+    x = torch.randn(5, requires_grad=True)
+    y = f(f(f(x)))
+    a = torch.randn(5, requires_grad=True)
+    b = torch.ones(5, requires_grad=True)
+    y = a * b
+    print(y.grad_fn._saved_self is a)
+    print(y.grad_fn._saved_other is b)
+    a = torch.randn(5, requires_grad=True)
+    y = torch.exp(a)
+    print(y.grad_fn._saved_result.equal(y))
+    print(y.grad_fn._saved_result is y)
+
+    def pack_hook(x):
+        print("Packing", x)
+        return x
+
+    def unpack_hook(x):
+        print("Unpacking", x)
+        return x
+
+    a = torch.ones(5, requires_grad=True)
+    b = torch.ones(5, requires_grad=True) * 2
+    with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+        y = a * b
+    y.sum().backward()
+    x = torch.randn(5, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(lambda x: x * 4, lambda x: x / 4):
+        y = torch.pow(x, 2)
+    y.sum().backward()
+    assert x.grad.equal(2 * x)
+    storage = []
+
+    def pack(x):
+        storage.append(x)
+        return len(storage) - 1
+
+    def unpack(x):
+        return storage[x]
+
+    x = torch.randn(5, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x * x
+    y.sum().backward()
+    assert x.grad.equal(2 * x)
+
+    def pack(x):
+        delta = torch.randn(*x.size())
+        return x - delta, lambda x: x + delta
+
+    def unpack(packed):
+        x, f = packed
+        return f(x)
+
+    x = torch.randn(5, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x * x
+    y.sum().backward()
+    assert torch.allclose(x.grad, 2 * x)
+    x = torch.randn(5, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(
+            lambda x: repr(x), lambda x: eval("torch." + x, {"torch": torch})):
+        y = x * x
+    y.sum().backward()
+    assert torch.all(x.grad - 2 * x <= 1e-4)
+    x = torch.randn(5, requires_grad=True)
+    with torch.autograd.graph.saved_tensors_hooks(pack, unpack):
+        y = x * x
+    y.sum().backward()
+    print(torch.allclose(x.grad, (2 * x)))
+
+    class Model(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w = nn.Parameter(torch.randn(5))
+
+        def forward(self, x):
+            with torch.autograd.graph.save_on_cpu(pin_memory=True):
+                return self.w * x
+
+    x = torch.randn(5)
+    model = Model()
+    loss = model(x).sum()
+    loss.backward()
+    print(model.w.grad)
+
+    class SaveToCpu(nn.Module):
+        def __init__(self, module):
+            super().__init__()
+            self.module = module
+
+        def forward(self, *args, **kwargs):
+            with torch.autograd.graph.save_on_cpu(pin_memory=True):
+                return self.module(*args, **kwargs)
+
+    model = nn.Sequential(nn.Linear(10, 100), SaveToCpu(nn.Linear(100, 100)), nn.Linear(100, 10))
+    x = torch.randn(10)
+    loss = model(x).sum()
+    loss.backward()
+    print(loss, model[1].module.bias.grad[:4])
+    with in_temporary_directory() as tmp_dir:
+        counter = iter(range(1000))
+
+        def pack_hook(tensor):
+            name = os.path.join(tmp_dir, f"saved-{next(counter)}")
+            torch.save(tensor, name)
+            return name
+
+        def unpack_hook(name):
+            tensor = torch.load(name)
+            os.remove(name)
+            return tensor
+
+        x = torch.ones(5, requires_grad=True)
+        with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+            y = x.pow(2)
+        print(y.grad_fn._saved_self)
+        try:
+            print(y.grad_fn._saved_self)
+            print("Double access succeeded!")
+        except Exception:  # (the tutorial's bare except)
+            print("Double access failed!")
+
+        class SelfDeletingTempFile():
+            def __init__(self):
+                self.name = os.path.join(tmp_dir, f"saved-{next(counter)}")
+
+            def __del__(self):
+                os.remove(self.name)
+
+        def pack_hook(tensor):
+            temp_file = SelfDeletingTempFile()
+            torch.save(tensor, temp_file.name)
+            return temp_file
+
+        def unpack_hook(temp_file):
+            return torch.load(temp_file.name)
+
+        x = torch.linspace(-1, 1, 5, requires_grad=True)
+        with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+            y = (x * x).exp()
+        print(sorted(os.listdir(tmp_dir)))
+        y.sum().backward()
+        del y
+        print(x.grad, sorted(os.listdir(tmp_dir)))
+
+    class SaveToDisk(nn.Module):
+        def __init__(self, module):
+            super().__init__()
+            self.module = module
+
+        def forward(self, *args, **kwargs):
+            with torch.autograd.graph.saved_tensors_hooks(pack_hook, unpack_hook):
+                return self.module(*args, **kwargs)
+
+    net = nn.DataParallel(SaveToDisk(Model()))
+    print(net, list(net.state_dict()), net.device_ids)
+    return {"grad": x.grad, "w": net.module.module.w}
+
+
+def optimizer_step_in_backward(torch):
+    """pytorch/tutorials intermediate_source/optimizer_step_in_backward_tutorial.py: a
+    training loop with Adam, then the same one with a per-parameter Adam (``foreach=False``)
+    stepped from each parameter's ``register_post_accumulate_grad_hook``, so no gradient
+    is left after backward. Offline and on the CPU: a small convolutional model stands for
+    torchvision's ViT, 3x32x32 fake images for 224x224 ones; CUDA's memory snapshots
+    are left out."""
+    nn = torch.nn
+    image_size = 32
+
+    def make_model():
+        return nn.Sequential(nn.Conv2d(3, 4, 3, stride=2), nn.ReLU(), nn.Flatten(),
+                             nn.Linear(4 * 15 * 15, 10))
+
+    model = make_model()
+    optimizer = torch.optim.Adam(model.parameters())
+
+    def train(model, optimizer):
+        fake_image = torch.rand(1, 3, image_size, image_size)
+        loss = model.forward(fake_image)
+        loss.sum().backward()
+        optimizer.step()
+        optimizer.zero_grad()
+        return loss.sum()
+
+    for _ in range(3):
+        print(train(model, optimizer))
+    optimizer_dict = {p: torch.optim.Adam([p], foreach=False) for p in model.parameters()}
+
+    def optimizer_hook(parameter) -> None:
+        optimizer_dict[parameter].step()
+        optimizer_dict[parameter].zero_grad()
+
+    for p in model.parameters():
+        p.register_post_accumulate_grad_hook(optimizer_hook)
+
+    def train(model):
+        fake_image = torch.rand(1, 3, image_size, image_size)
+        loss = model.forward(fake_image)
+        loss.sum().backward()
+        return loss.sum()
+
+    del optimizer
+    for _ in range(3):
+        print(train(model), [p.grad for p in model.parameters()][:2])
+    state = optimizer_dict[model[3].bias].state[model[3].bias]
+    print(state["step"], state["exp_avg"][:3])
+    return {"weight": model[0].weight, "bias": model[3].bias}
+
+
 # ---- d2l-ai/d2l-en: the book's own classes, then its chapters -------------------------------
 
 FRA_ENG = [("go .", "va !"), ("hi .", "salut !"), ("run !", "cours !"), ("who ?", "qui ?"),
@@ -6430,7 +6888,8 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             reinforce_policy_gradient, introyt_tensors, introyt_autograd, introyt_models,
             two_layer_nets, d2l_attention, char_rnn_generation,
             recipes_default_device_and_multiple_models, introyt_training,
-            recipes_reasoning_about_shapes, pruning_tutorial,
+            recipes_reasoning_about_shapes, pruning_tutorial, visualizing_gradients,
+            custom_function_double_backward, saved_tensors_hooks, optimizer_step_in_backward,
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
             d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
             d2l_modern_rnns, d2l_classic_chapters, d2l_transformers, d2l_cnn_designs,
