@@ -94,12 +94,21 @@ class BackwardCFunction(FunctionCtx, Node):
         else:  # (set_materialize_grads(False): None where no gradient came)
             grad_outputs = tuple(grad_outputs) + (None,) * (len(self._output_meta)
                                                             - len(grad_outputs))
-        grads = counted_gradients(self, self._function.backward(self, *grad_outputs),
-                                  len(self.needs_input_grad))
+        grads = counted_gradients(self, _extra_nones_dropped(
+            self._function.backward(self, *grad_outputs), len(self.needs_input_grad)),
+            len(self.needs_input_grad))
         for i, grad in enumerate(grads):
             if grad is not None and i not in self._tensor_positions:
                 raise RuntimeError(errors.GRADIENT_FOR_NUMBER.format(name=self.name(), i=i + 1))
         return tuple(grads[i] for i in self._tensor_positions)
+
+
+def _extra_nones_dropped(grads, count: int):
+    """A custom backward may return more gradients than forward took inputs, as long as
+    the extra ones are None (as in torch: they are dropped); else the count is wrong."""
+    if isinstance(grads, tuple) and len(grads) > count and all(g is None for g in grads[count:]):
+        return grads[:count]
+    return grads
 
 
 def _materialized(grad_outputs, output_meta) -> tuple:

@@ -171,6 +171,28 @@ def test_custom_function_wrong_number_of_gradients():
         Bad.apply(a, a).sum().backward()
 
 
+@pytest.mark.parametrize("extra", ["nones", "a tensor", "none"])
+def test_extra_gradients_past_the_inputs_may_be_none_as_in_torch(extra):
+    """A backward may return more gradients than forward took inputs if the extra ones are
+    None (they are dropped: pytorch/tutorials' fused conv-bn Function returns seven for
+    three); an extra tensor is the count's error."""
+    def run(t):
+        class Scaled(t.autograd.Function):
+            @staticmethod
+            def forward(ctx, x, k=2.0):
+                return x * k
+
+            @staticmethod
+            def backward(ctx, grad):
+                tail = {"nones": (None, None), "a tensor": (None, t.ones(1)), "none": ()}[extra]
+                return (grad * 2, None) + tail
+        x = t.ones(2, requires_grad=True)
+        failed = error_of(lambda: Scaled.apply(x, 2.0).sum().backward())
+        return failed, x.grad.tolist() if x.grad is not None else None
+    mine, theirs = both(run)
+    assert mine == theirs
+
+
 def test_gradcheck_passes_for_correct_and_fails_for_wrong_backward():
     x = mg.tensor(np.array([0.5, -1.5, 2.0]), requires_grad=True)
     assert gradcheck(Cube.apply, (x,))

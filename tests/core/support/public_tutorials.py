@@ -3329,6 +3329,204 @@ def optimizer_step_in_backward(torch):
     return {"weight": model[0].weight, "bias": model[3].bias}
 
 
+def fused_conv_bn(torch):
+    """pytorch/tutorials intermediate_source/custom_function_conv_bn_tutorial.py: Conv2D and
+    BatchNorm as custom Functions with hand-written backwards (``once_differentiable``),
+    each checked with gradcheck, fused into one Function that recomputes the convolution
+    in backward, wrapped in a module, then pytorch/examples' MNIST network trained fused
+    and unfused (Adadelta, StepLR, ``inference_mode`` for testing). Offline: 48 seeded
+    random images stand for MNIST, in batches of 16 (the tutorial's 2048), one epoch each;
+    CUDA's peak-memory figures are left out, and gradcheck is given smaller tensors (the
+    tutorial's 10x3x7x7 input makes PyTorch's gradcheck run its double convolution
+    thousands of times: tens of seconds on two busy cores)."""
+    once_differentiable = importlib.import_module(
+        torch.__name__ + ".autograd.function").once_differentiable
+    F, nn, optim = torch.nn.functional, torch.nn, torch.optim
+
+    def convolution_backward(grad_out, X, weight):
+        grad_input = F.conv2d(X.transpose(0, 1), grad_out.transpose(0, 1)).transpose(0, 1)
+        grad_X = F.conv_transpose2d(grad_out, weight)
+        return grad_X, grad_input
+
+    class Conv2D(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, X, weight):
+            ctx.save_for_backward(X, weight)
+            return F.conv2d(X, weight)
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, grad_out):
+            X, weight = ctx.saved_tensors
+            return convolution_backward(grad_out, X, weight)
+
+    weight = torch.rand(2, 3, 3, 3, requires_grad=True, dtype=torch.double)
+    X = torch.rand(2, 3, 5, 5, requires_grad=True, dtype=torch.double)
+    print(torch.autograd.gradcheck(Conv2D.apply, (X, weight)))
+
+    def unsqueeze_all(t):
+        return t[None, :, None, None]
+
+    def batch_norm_backward(grad_out, X, sum, sqrt_var, N, eps):
+        tmp = -((X - unsqueeze_all(sum) / N) * grad_out).sum(dim=(0, 2, 3))
+        d_denom = tmp / (sqrt_var + eps)**2
+        d_var = d_denom / (2 * sqrt_var)
+        d_mean_dx = grad_out / unsqueeze_all(sqrt_var + eps)
+        d_mean_dx = unsqueeze_all(-d_mean_dx.sum(dim=(0, 2, 3)) / N)
+        grad_input = X * unsqueeze_all(d_var * N)
+        grad_input += unsqueeze_all(-d_var * sum)
+        grad_input *= 2 / ((N - 1) * N)
+        grad_input += d_mean_dx
+        grad_input *= unsqueeze_all(sqrt_var + eps)
+        grad_input += grad_out
+        grad_input /= unsqueeze_all(sqrt_var + eps)
+        return grad_input
+
+    class BatchNorm(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, X, eps=1e-3):
+            sum = X.sum(dim=(0, 2, 3))
+            var = X.var(unbiased=True, dim=(0, 2, 3))
+            N = X.numel() / X.size(1)
+            sqrt_var = torch.sqrt(var)
+            ctx.save_for_backward(X)
+            ctx.eps, ctx.sum, ctx.N, ctx.sqrt_var = eps, sum, N, sqrt_var
+            mean = sum / N
+            denom = sqrt_var + eps
+            return (X - unsqueeze_all(mean)) / unsqueeze_all(denom)
+
+        @staticmethod
+        @once_differentiable
+        def backward(ctx, grad_out):
+            X, = ctx.saved_tensors
+            return batch_norm_backward(grad_out, X, ctx.sum, ctx.sqrt_var, ctx.N, ctx.eps)
+
+    a = torch.rand(1, 2, 3, 4, requires_grad=True, dtype=torch.double)
+    print(torch.autograd.gradcheck(BatchNorm.apply, (a,), fast_mode=False))
+
+    class FusedConvBN2DFunction(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, X, conv_weight, eps=1e-3):
+            assert X.ndim == 4
+            ctx.save_for_backward(X, conv_weight)
+            X = F.conv2d(X, conv_weight)
+            sum = X.sum(dim=(0, 2, 3))
+            var = X.var(unbiased=True, dim=(0, 2, 3))
+            N = X.numel() / X.size(1)
+            sqrt_var = torch.sqrt(var)
+            ctx.eps, ctx.sum, ctx.N, ctx.sqrt_var = eps, sum, N, sqrt_var
+            mean = sum / N
+            denom = sqrt_var + eps
+            out = X - unsqueeze_all(mean)
+            out /= unsqueeze_all(denom)
+            return out
+
+        @staticmethod
+        def backward(ctx, grad_out):
+            X, conv_weight, = ctx.saved_tensors
+            X_conv_out = F.conv2d(X, conv_weight)
+            grad_out = batch_norm_backward(grad_out, X_conv_out, ctx.sum, ctx.sqrt_var,
+                                           ctx.N, ctx.eps)
+            grad_X, grad_input = convolution_backward(grad_out, X, conv_weight)
+            return grad_X, grad_input, None, None, None, None, None
+
+    class FusedConvBN(nn.Module):
+        def __init__(self, in_channels, out_channels, kernel_size, exp_avg_factor=0.1,
+                     eps=1e-3, device=None, dtype=None):
+            super(FusedConvBN, self).__init__()
+            factory_kwargs = {'device': device, 'dtype': dtype}
+            weight_shape = (out_channels, in_channels, kernel_size, kernel_size)
+            self.conv_weight = nn.Parameter(torch.empty(*weight_shape, **factory_kwargs))
+            self.num_features = out_channels
+            self.eps = eps
+            self.reset_parameters()
+
+        def forward(self, X):
+            return FusedConvBN2DFunction.apply(X, self.conv_weight, self.eps)
+
+        def reset_parameters(self) -> None:
+            nn.init.kaiming_uniform_(self.conv_weight, a=math.sqrt(5))
+
+    weight = torch.rand(2, 3, 3, 3, requires_grad=True, dtype=torch.double)
+    X = torch.rand(2, 3, 4, 4, requires_grad=True, dtype=torch.double)
+    print(torch.autograd.gradcheck(FusedConvBN2DFunction.apply, (X, weight)))
+
+    class Net(nn.Module):
+        def __init__(self, fused=True):
+            super(Net, self).__init__()
+            self.fused = fused
+            if fused:
+                self.convbn1 = FusedConvBN(1, 32, 3)
+                self.convbn2 = FusedConvBN(32, 64, 3)
+            else:
+                self.conv1 = nn.Conv2d(1, 32, 3, 1, bias=False)
+                self.bn1 = nn.BatchNorm2d(32, affine=False, track_running_stats=False)
+                self.conv2 = nn.Conv2d(32, 64, 3, 1, bias=False)
+                self.bn2 = nn.BatchNorm2d(64, affine=False, track_running_stats=False)
+            self.fc1 = nn.Linear(9216, 128)
+            self.dropout = nn.Dropout(0.5)
+            self.fc2 = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = self.convbn1(x) if self.fused else self.bn1(self.conv1(x))
+            x = F.relu(x)
+            x = self.convbn2(x) if self.fused else self.bn2(self.conv2(x))
+            x = F.relu(x)
+            x = F.max_pool2d(x, 2)
+            x = F.relu(x)
+            x = x.flatten(1)
+            x = self.fc1(x)
+            x = self.dropout(x)
+            x = F.relu(x)
+            x = self.fc2(x)
+            return F.log_softmax(x, dim=1)
+
+    def train(model, device, train_loader, optimizer, epoch):
+        model.train()
+        for batch_idx, (data, target) in enumerate(train_loader):
+            data, target = data.to(device), target.to(device)
+            optimizer.zero_grad()
+            output = model(data)
+            loss = F.nll_loss(output, target)
+            loss.backward()
+            optimizer.step()
+            if batch_idx % 2 == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(data), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader), loss.item()))
+
+    def test(model, device, test_loader):
+        model.eval()
+        test_loss, correct = 0, 0
+        with torch.inference_mode():
+            for data, target in test_loader:
+                data, target = data.to(device), target.to(device)
+                output = model(data)
+                test_loss += F.nll_loss(output, target, reduction='sum').item()
+                pred = output.argmax(dim=1, keepdim=True)
+                correct += pred.eq(target.view_as(pred)).sum().item()
+        test_loss /= len(test_loader.dataset)
+        print('\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'.format(
+            test_loss, correct, len(test_loader.dataset),
+            100. * correct / len(test_loader.dataset)))
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    train_loader = torch.utils.data.DataLoader(image_dataset(torch, 32), batch_size=16)
+    test_loader = torch.utils.data.DataLoader(image_dataset(torch, 16, seed=2), batch_size=16)
+    finals = {}
+    for fused in (True, False):
+        torch.manual_seed(123456)
+        model = Net(fused=fused).to(device)
+        optimizer = optim.Adadelta(model.parameters(), lr=1.0)
+        scheduler = torch.optim.lr_scheduler.StepLR(optimizer, step_size=1, gamma=0.7)
+        for epoch in range(1):
+            train(model, device, train_loader, optimizer, epoch)
+            test(model, device, test_loader)
+            scheduler.step()
+        finals[f"fc2 {fused}"] = model.fc2.weight
+    return finals
+
+
 # ---- d2l-ai/d2l-en: the book's own classes, then its chapters -------------------------------
 
 FRA_ENG = [("go .", "va !"), ("hi .", "salut !"), ("run !", "cours !"), ("who ?", "qui ?"),
@@ -6890,6 +7088,7 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             recipes_default_device_and_multiple_models, introyt_training,
             recipes_reasoning_about_shapes, pruning_tutorial, visualizing_gradients,
             custom_function_double_backward, saved_tensors_hooks, optimizer_step_in_backward,
+            fused_conv_bn,
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
             d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
             d2l_modern_rnns, d2l_classic_chapters, d2l_transformers, d2l_cnn_designs,
