@@ -14,7 +14,7 @@ from collections import OrderedDict
 
 import numpy as np
 
-from . import creation, devices, dtypes, errors, layouts
+from . import creation, devices, dtypes, errors, layouts, removed
 from . import ops
 from . import random as _random
 from .kernels import layout as memory
@@ -1439,6 +1439,19 @@ class Tensor(TensorBase):
 
     def pinverse(self, rcond=1e-15):
         return ops.linalg_module.pinv(self, None, rcond, False)
+
+    # (removed in PyTorch 2: each raises PyTorch's error, which names what replaces it)
+    def solve(self, other):
+        return removed.solve(self, other)
+
+    def eig(self, eigenvectors=False):
+        return removed.eig(self, eigenvectors)
+
+    def symeig(self, eigenvectors=False):
+        return removed.symeig(self, eigenvectors)
+
+    def lstsq(self, other):
+        return removed.lstsq(self, other)
 
     @arguments.checks_method_arguments(arguments.check_tensor_method)
     def dist(self, other, p=2):
