@@ -1230,6 +1230,10 @@ def slogdet(input, *, out=None):
         input, result=ops.linalg_module.TorchSlogdetResult), out, input)
 
 
+def matrix_exp(input):
+    return ops.linalg_module.matrix_exp(input)
+
+
 def matrix_power(input, n, *, out=None):
     return _out("matrix_power", ops.linalg_module.matrix_power(input, n), out, input)
 

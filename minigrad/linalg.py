@@ -13,7 +13,7 @@ from .ops import shape as _shape
 from .rules import linalg as _rules
 from .rules.out import write as _out
 
-__all__ = ["LinAlgError", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
+__all__ = ["LinAlgError", "matrix_exp", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
            "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh",
            "eigvalsh", "cholesky", "cholesky_ex", "pinv", "lstsq", "matrix_power", "matrix_rank",
            "multi_dot", "cross", "matmul", "vecdot", "diagonal"]
@@ -121,6 +121,12 @@ def pinv(input, rcond=None, hermitian=False, *, atol=None, rtol=None, out=None):
 def lstsq(input, b, rcond=None, *, driver=None):
     """The least-squares solution of A X = B: (solution, residuals, rank, singular_values)."""
     return _linalg.lstsq(input, b, rcond)
+
+
+def matrix_exp(input):
+    """exp(A) = I + A + A^2/2! + ..., by PyTorch's Taylor polynomials (scaling and squaring
+    for a large A; PyTorch names the argument ``input`` here)."""
+    return _linalg.matrix_exp(input)
 
 
 def matrix_power(input, n, *, out=None):

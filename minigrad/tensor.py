@@ -1434,6 +1434,9 @@ class Tensor(TensorBase):
     def matrix_power(self, n):
         return ops.linalg_module.matrix_power(self, n)
 
+    def matrix_exp(self):
+        return ops.linalg_module.matrix_exp(self)
+
     def svd(self, some=True, compute_uv=True):
         return ops.linalg_module.svd_with_v(self, some, compute_uv)
 

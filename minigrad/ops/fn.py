@@ -30,6 +30,7 @@ from ..kernels import rounding as kernels_rounding, special as kernels_special
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
+from ..kernels.matrix_exp import matrix_exp as matrix_exp_kernel
 from ..kernels.summation import mean_all, mean_axes, sum_axes
 # (the op modules import this one too: a cycle on the ops' floor, so modules only, no names)
 from . import arithmetic, compare, conv, cumulative, indexing, layers, linalg, loss, pointwise
@@ -505,6 +506,11 @@ def inverse(x):
 def linalg_solve(a, b):
     """X with A X = B, B a (batch of) matrix (LinalgSolveExBackward0)."""
     return linalg_module.solve(a, b) if is_tensor(a) else kernels_linalg.solve(a, b, False)
+
+
+def linalg_matrix_exp(a):
+    """exp(A) of a (batch of) square matrix (LinalgMatrixExpBackward0)."""
+    return linalg_module.matrix_exp(a) if is_tensor(a) else matrix_exp_kernel(a)
 
 
 def solve_triangular(a, b, upper, left, unitriangular):

@@ -26,6 +26,7 @@ from ..autograd.node import Input, Node, RESULT
 from ..autograd.packing import keep
 from ..autograd.tensor_base import make
 from ..kernels import linalg as kernels
+from ..kernels.matrix_exp import matrix_exp as matrix_exp_kernel
 from ..kernels.float_errors import silenced
 from ..rules import linalg as rules
 from . import arithmetic, fn, inplace, reduction, sorting
@@ -35,7 +36,7 @@ from . import shape as shape_ops
 __all__ = ["vector_norm", "matrix_norm", "norm", "inv_ex", "inv", "solve", "det", "slogdet",
            "logdet", "svd", "svdvals", "qr", "eigh", "cholesky", "pinv", "lstsq", "matrix_power",
            "matrix_rank", "vecdot", "solve_triangular", "solve_ex", "cholesky_ex",
-           "svd_with_v", "multi_dot", "torch_norm"]
+           "svd_with_v", "multi_dot", "torch_norm", "matrix_exp"]
 
 
 def _mT(x):
@@ -106,6 +107,22 @@ class LinalgDetBackward0(Node):
 
     def backward(self, saved, grad):
         return fn.unsqueeze(fn.unsqueeze(grad, -1), -1) * fn.cofactor(saved.A, saved.result)
+
+
+class LinalgMatrixExpBackward0(Node):
+    formula = Formula("E", "exp(A) = I + A + A^2/2! + A^3/3! + ...",
+                      grad={"A": "top right block of exp([[A^T, G], [0, A^T]])"})
+    saves = {"self": Input(0)}
+
+    def forward(self, A):
+        return matrix_exp_kernel(A)
+
+    def backward(self, saved, grad):  # (exp of the block matrix holds the derivative)
+        At, rows, columns = _mT(saved.self), saved.self.ndim - 2, saved.self.ndim - 1
+        n = At.shape[-1]
+        block = fn.cat([fn.cat([At, grad], columns),
+                        fn.cat([fn.zeros(At.shape, At), At], columns)], rows)
+        return fn.narrow(fn.narrow(fn.linalg_matrix_exp(block), rows, 0, n), columns, n, n)
 
 
 class Output:
@@ -581,6 +598,13 @@ def matrix_power(A, n):
         if bit:
             result = power if result is None else products.matmul(result, power)
     return result
+
+
+def matrix_exp(A):
+    """exp(A) of a (batch of) square matrix (kernels/matrix_exp.py)."""
+    rules.check_matrix("linalg.matrix_exp", A, floating=False)
+    rules.check_float("linalg.matrix_exp", A)
+    return LinalgMatrixExpBackward0.apply(A)
 
 
 def matrix_rank(A, atol=None, rtol=None, hermitian=False):
