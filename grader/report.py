@@ -34,6 +34,7 @@ from pathlib import Path
 
 from kit_i18n import speaking
 
+from .collection import hold_collected_elsewhere
 from .grade import Result
 from .i18n import _
 from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
@@ -80,6 +81,8 @@ def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
     """Store ``results`` in ``out`` and rebuild the aggregates; returns every result kept."""
     out = Path(out)
     manifest, problems = load_manifest(out)
+    stored = read_listed(out, manifest, Result.from_json, lambda r: (_folder(r), r.student))[0]
+    hold_collected_elsewhere(results, stored)
     for result in results:
         relative = f"results/{_folder(result)}/{result.student}.json"
         text = result.to_json() + "\n"
