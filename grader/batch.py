@@ -110,10 +110,9 @@ def nbgrader_owner(path) -> str | None:
 
 
 def collection_of(path, folder=None) -> str:
-    """The folder the teacher collected ``path`` in: in nbgrader's layout the name of the
-    assignment's folder below its owner's (``submitted/bob/ps3/x.ipynb``: ``ps3``, wherever
-    the course is), else the folder that holds the file (``ps3/bob.ipynb``: its absolute
-    path, since many courses name such folders alike, ``ps3/submitted/``). The teacher's, not the
+    """The name of the folder the teacher collected ``path`` in: in nbgrader's layout the
+    assignment's folder below its owner's (``submitted/bob/ps3/x.ipynb``: ``ps3``), else the
+    folder that holds the file (``ps3/bob.ipynb``: ``ps3``). The teacher's, not the
     student's: the assignment a notebook answers is read from its metadata, which the
     student writes (``collection.hold_collected_elsewhere``). ``folder``: the submissions
     folder it was found in, as for ``owner_of``."""
@@ -122,7 +121,7 @@ def collection_of(path, folder=None) -> str:
     if at is None:
         index = _first_submitted(full)
         at = None if index is None else index + 1
-    return full[at + 1] if at is not None else str(Path(os.path.abspath(path)).parent)
+    return full[at + 1] if at is not None else full[-2] if len(full) >= 2 else ""
 
 
 def _first_submitted(parts: tuple, start: int = 0) -> int | None:

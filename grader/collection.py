@@ -11,20 +11,32 @@ published since): it was graded as assignment 1 and replaced their grade there, 
 9 of 9, unflagged, when the teacher graded assignment 3 into the same ``--out`` (or the
 whole ``submitted/`` folder, where the last notebook by path wins).
 
-So the results kept in ``--out`` (those stored, with this run's replacing theirs) say where
-each assignment was collected and what each folder holds. A result of this run whose
-folder holds more of the class's notebooks of another assignment than of its own, or
-whose assignment was collected more often in another folder than in its own, is flagged
-and every question that scored is held for review. The majority decides, so an honest
-class is never held: a late notebook handed in where the class's are is not held; one
-graded from a folder of its own (``late/bob.ipynb``) is, for the teacher to accept. A
-student graded alone, with no classmate's result in ``--out``, gives nothing to compare.
+So the results kept in ``--out`` (those stored, then this run's, which replace theirs)
+say where each assignment was handed in, and a result of this run is flagged, and every
+question that scored is held for review, when
+
+1. it replaces a result of the same student and assignment handed in in another folder
+   (stored, or earlier in this run), and fewer than two other students handed that
+   assignment in in its folder: bob's assignment 1 of ``ps1`` replaced by the one in
+   ``ps3`` (a notebook that replaces one from elsewhere in the class's folder, ``ps1``, is
+   where it belongs); or
+2. it is its folder's only notebook of its assignment, that folder holds two or more
+   other students' notebooks of another assignment, and two or more other students
+   handed its assignment in in one other folder: the class hands assignment 1 in ``ps1``
+   and assignment 3 in ``ps3``, and bob alone assignment 1 in ``ps3``.
+
+Folders are compared by name (``ps1``, wherever the course is). What these rules leave
+alone is the teacher's own order: sections in folders of their own, a folder of the whole
+class's notebooks of several assignments, an nbgrader assignment of several notebooks, a
+late notebook handed in where the one it replaces was. A late notebook graded from a
+folder of its own (``late/bob.ipynb``) replacing one graded from ``ps1/`` is held, for the
+teacher to accept. A student graded alone into an empty ``--out`` gives nothing to
+compare: no rule can tell which assignment the teacher meant to collect there.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 from kit_i18n import speaking
 
@@ -35,33 +47,41 @@ __all__ = ["hold_collected_elsewhere"]
 
 def hold_collected_elsewhere(current: list, stored: list) -> None:
     """Flag and hold each result of ``current`` (this run's, in order: a later one for the
-    same student and assignment replaces an earlier one) collected where the results kept
-    (``stored``, then ``current``) say its assignment is not."""
-    kept = {(r.assignment, r.student): r for r in list(stored) + list(current)
-            if not r.error and r.collected}
-    held = Counter((r.collected, r.assignment) for r in kept.values())
-    for result in current:
-        if kept.get((result.assignment, result.student)) is not result:
-            continue  # not graded, collected nowhere, or replaced later in this run
-        own = held[(result.collected, result.assignment)]
-        other = sorted({assignment for (folder, assignment), count in held.items()
-                        if folder == result.collected and assignment != result.assignment
-                        and count > own} |
-                       {folder for (folder, assignment), count in held.items()
-                        if assignment == result.assignment and folder != result.collected
-                        and count > own})
+    same student and assignment replaces an earlier one) that the rules of the module's
+    docstring find handed in where its assignment was not; ``stored``: the results kept
+    in ``--out`` before this run."""
+    before: dict = {}  # (assignment, student) -> folders it was handed in in before
+    kept: dict = {}
+    replaced: dict = {}  # id(result) -> the other folders of the results it replaces
+    for result in [r for r in stored if not r.error and r.collected]:
+        before.setdefault((result.assignment, result.student), set()).add(result.collected)
+        kept[(result.assignment, result.student)] = result
+    for result in [r for r in current if not r.error and r.collected]:
+        key = (result.assignment, result.student)
+        replaced[id(result)] = before.get(key, set()) - {result.collected}
+        before.setdefault(key, set()).add(result.collected)
+        kept[key] = result
+    count = Counter((r.collected, r.assignment) for r in kept.values())
+    for result in kept.values():
+        if id(result) not in replaced:
+            continue  # stored: not this run's
+        here, assignment = result.collected, result.assignment
+        other = set(replaced[id(result)]) if count[(here, assignment)] < 3 else set()
+        if count[(here, assignment)] == 1 and any(
+                n >= 2 for (folder, a), n in count.items() if folder == here and a != assignment):
+            other |= {folder for (folder, a), n in count.items()
+                      if a == assignment and folder != here and n >= 2}
         if other:
-            _hold(result, other)
+            _hold(result, sorted(other))
 
 
 def _hold(result, other: list) -> None:
     with speaking(result.lang):
-        text = _("this notebook answers {assignment} but was handed in in the folder {folder}, "
-                 "where the class did not hand in {assignment} (the class's notebooks: "
-                 "{other}): a notebook of another assignment, handed in late? It was graded as "
-                 "{assignment} and is held for review").format(
-            assignment=result.assignment, folder=Path(result.collected).name,
-            other=", ".join(Path(o).name if "/" in o else o for o in other))
+        text = _("this notebook answers {assignment} but was handed in in the folder "
+                 "{folder}, while {assignment} was handed in in {other}: a notebook of another "
+                 "assignment, handed in late? It was graded as {assignment} and is held for "
+                 "review").format(assignment=result.assignment, folder=result.collected,
+                                  other=", ".join(other))
     result.flags.append(text)
     for question in result.questions:
         if question.points and not question.manual:

@@ -43,6 +43,8 @@ from test_course import _cell, guide_module
 from grader import notebook as nbg
 from grader.batch import collection_of
 from grader.cli import main
+from grader.collection import hold_collected_elsewhere
+from grader.grade import QuestionResult, Result
 
 D, T = "derive_it_by_hand", "tensors_and_gradients"
 SALT = "red team 5"
@@ -210,8 +212,44 @@ def test_where_a_notebook_was_collected_is_the_teachers_folder(tmp_path):
     assert collection_of(nbgrader) == "ps3"  # (bob's own folders below do not count)
     assert collection_of(nbgrader, tmp_path / "course" / "submitted") == "ps3"
     assert collection_of(nbgrader, tmp_path / "course" / "submitted" / "bob" / "ps3") == "ps3"
-    flat = tmp_path / "ps3" / "submitted" / "bob.ipynb"
-    assert collection_of(flat, flat.parent) == str(flat.parent)
+    assert collection_of(tmp_path / "ps3" / "bob.ipynb", tmp_path / "ps3") == "ps3"
+
+
+def _results_in(*where: tuple) -> list:
+    """Results graded (9 of 9 on the kit's assignment 1 ``D``, or ``T``) from (student,
+    assignment, folder)."""
+    return [Result(student, assignment, "x.ipynb", collected=folder, questions=[
+        QuestionResult("q1", "q1", 9.0, 9.0)]) for student, assignment, folder in where]
+
+
+def _held(current: list, stored: list = ()) -> list:
+    hold_collected_elsewhere(current, list(stored))
+    return sorted(r.student for r in current if r.flags or any(q.held for q in r.questions))
+
+
+CLASS_PS1 = [(s, D, "ps1") for s in ("ada", "cy", "dee")]
+CLASS_PS3 = [(s, T, "ps3") for s in ("ada", "cy", "dee")]
+
+
+@pytest.mark.parametrize("how, current, stored, held", [
+    ("bob's assignment 1, again, in ps3", [("bob", D, "ps3")], [("bob", D, "ps1")], ["bob"]),
+    ("bob alone hands assignment 1 in ps3", CLASS_PS3 + [("bob", D, "ps3")], CLASS_PS1,
+     ["bob"]),
+    ("both in one run, the last by path kept", CLASS_PS1 + [("bob", D, "ps1")] + CLASS_PS3
+     + [("bob", D, "ps3")], [], ["bob"]),
+    ("a late notebook where the class's are", [("bob", D, "ps1")], CLASS_PS1 +
+     [("bob", D, "ps1")], []),
+    ("sections in folders of their own", [(s, D, "section-b") for s in ("eve", "fay")],
+     CLASS_PS1, []),
+    ("one section of one student", [("eve", D, "section-b")], CLASS_PS1, []),
+    ("a folder of the class's notebooks of two assignments", CLASS_PS1 +
+     [("bob", T, "ps1")], [], []),
+    ("an nbgrader assignment of two notebooks, one handed in by one student", CLASS_PS3 +
+     [("ada", D, "ps3")], [], []),
+    ("graded alone into an empty --out", [("bob", D, "ps3")], [], []),
+], ids=lambda value: value if isinstance(value, str) else "")
+def test_the_class_decides_where_an_assignment_is_handed_in(how, current, stored, held):
+    assert _held(_results_in(*current), _results_in(*stored)) == held, how
 
 
 def test_a_late_notebook_where_the_class_handed_theirs_is_not_held(graded, tmp_path):
