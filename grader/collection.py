@@ -82,6 +82,8 @@ def _hold(result, other: list) -> None:
                  "assignment, handed in late? It was graded as {assignment} and is held for "
                  "review").format(assignment=result.assignment, folder=result.collected,
                                   other=", ".join(other))
+    if text in result.flags:
+        return  # (already held: a part of a sharded run, joined by ``merge``)
     result.flags.append(text)
     for question in result.questions:
         if question.points and not question.manual:

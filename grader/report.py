@@ -78,7 +78,10 @@ def _umask() -> int:
 
 
 def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
-    """Store ``results`` in ``out`` and rebuild the aggregates; returns every result kept."""
+    """Store ``results`` in ``out`` and rebuild the aggregates; returns every result kept.
+    Before they are stored, the results already in ``out`` and these say where each
+    assignment was handed in, and a notebook of another assignment than its folder's is
+    held (``collection.py``)."""
     out = Path(out)
     manifest, problems = load_manifest(out)
     stored = read_listed(out, manifest, Result.from_json, lambda r: (_folder(r), r.student))[0]

@@ -278,3 +278,14 @@ def test_hidden_inputs_given_earlier_are_not_said_by_a_later_public_check(own):
                          "honest.json").read_text(encoding="utf-8"))
     assert [q["points"] for q in honest["questions"]] == [1.0, 1.0]
     assert honest["flags"] == [] and honest["problems"] == []
+
+
+def test_a_result_held_in_a_part_is_held_once_when_the_parts_are_joined():
+    """``merge`` stores the parts' results as one run's: the rules apply to the whole class
+    again, and a result a part held already is not held twice."""
+    current = _results_in(*CLASS_PS3, ("bob", D, "ps3"))
+    hold_collected_elsewhere(current, _results_in(*CLASS_PS1))
+    bob = current[-1]
+    assert len(bob.flags) == 1 and bob.questions[0].review == bob.flags
+    hold_collected_elsewhere(current, _results_in(*CLASS_PS1))
+    assert len(bob.flags) == 1 and len(bob.questions[0].review) == 1
