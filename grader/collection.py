@@ -12,26 +12,25 @@ published since): it was graded as assignment 1 and replaced their grade there, 
 whole ``submitted/`` folder, where the last notebook by path wins).
 
 So the results kept in ``--out`` (those stored, then this run's, which replace theirs)
-say where each assignment was handed in, and a result of this run is flagged, and every
-question that scored is held for review, when
+count the notebooks of each assignment handed in in each folder, and a result of this run
+is flagged, and every question that scored is held for review, when
 
 1. it replaces a result of the same student and assignment handed in in another folder
-   (stored, or earlier in this run), and fewer than two other students handed that
-   assignment in in its folder: bob's assignment 1 of ``ps1`` replaced by the one in
-   ``ps3`` (a notebook that replaces one from elsewhere in the class's folder, ``ps1``, is
-   where it belongs); or
-2. it is its folder's only notebook of its assignment, that folder holds two or more
-   other students' notebooks of another assignment, and two or more other students
-   handed its assignment in in one other folder: the class hands assignment 1 in ``ps1``
-   and assignment 3 in ``ps3``, and bob alone assignment 1 in ``ps3``.
+   (stored, or earlier in this run), and its own folder is not where the class hands that
+   assignment in (two notebooks of it or more, and no folder with more): bob's assignment
+   1 of ``ps1`` replaced by the one in ``ps3``; or
+2. another folder holds more notebooks of its assignment than its own folder, which holds
+   more of another assignment: the class hands assignment 1 in ``ps1`` and assignment 3
+   in ``ps3``, and bob (or bob and two friends) assignment 1 in ``ps3``.
 
 Folders are compared by name (``ps1``, wherever the course is). What these rules leave
 alone is the teacher's own order: sections in folders of their own, a folder of the whole
 class's notebooks of several assignments, an nbgrader assignment of several notebooks, a
-late notebook handed in where the one it replaces was. A late notebook graded from a
-folder of its own (``late/bob.ipynb``) replacing one graded from ``ps1/`` is held, for the
-teacher to accept. A student graded alone into an empty ``--out`` gives nothing to
-compare: no rule can tell which assignment the teacher meant to collect there.
+late notebook handed in where the class's are (even one that replaces a result held by
+these rules). A late notebook graded from a folder of its own (``late/bob.ipynb``) that
+replaces one graded from ``ps1/`` is held, for the teacher to accept. A student graded
+where no classmate's result of that assignment is gives nothing to compare: no rule can
+tell which assignment the teacher meant to collect there.
 """
 
 from __future__ import annotations
@@ -66,13 +65,14 @@ def hold_collected_elsewhere(current: list, stored: list) -> None:
         if id(result) not in replaced:
             continue  # stored: not this run's
         here, assignment = result.collected, result.assignment
-        other = set(replaced[id(result)]) if count[(here, assignment)] < 3 else set()
-        if count[(here, assignment)] == 1 and any(
-                n >= 2 for (folder, a), n in count.items() if folder == here and a != assignment):
-            other |= {folder for (folder, a), n in count.items()
-                      if a == assignment and folder != here and n >= 2}
-        if other:
-            _hold(result, sorted(other))
+        own = count[(here, assignment)]
+        elsewhere = {folder for (folder, a), n in count.items()
+                     if a == assignment and folder != here and n > own}
+        crowded = any(n > own for (folder, a), n in count.items()
+                      if folder == here and a != assignment)
+        the_classes = own >= 2 and not elsewhere  # (where the class hands it in)
+        if (replaced[id(result)] and not the_classes) or (elsewhere and crowded):
+            _hold(result, sorted(elsewhere | replaced[id(result)]))
 
 
 def _hold(result, other: list) -> None:

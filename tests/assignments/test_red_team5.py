@@ -237,8 +237,16 @@ CLASS_PS3 = [(s, T, "ps3") for s in ("ada", "cy", "dee")]
      ["bob"]),
     ("both in one run, the last by path kept", CLASS_PS1 + [("bob", D, "ps1")] + CLASS_PS3
      + [("bob", D, "ps3")], [], ["bob"]),
+    ("bob and two friends hand assignment 1 in ps3", [(s, D, "ps3") for s in
+     ("bob", "eve", "fay")] + [(s, T, "ps3") for s in ("ada", "cy", "dee", "gus")],
+     [(s, D, "ps1") for s in ("ada", "cy", "dee", "gus", "bob", "eve", "fay")],
+     ["bob", "eve", "fay"]),
     ("a late notebook where the class's are", [("bob", D, "ps1")], CLASS_PS1 +
      [("bob", D, "ps1")], []),
+    ("a late notebook where the class's are, replacing one held", [("bob", D, "ps1")],
+     CLASS_PS1 + [("bob", D, "ps3")], []),
+    ("a late notebook from a folder of its own, replacing one", [("bob", D, "late")],
+     CLASS_PS1 + [("bob", D, "ps1")], ["bob"]),
     ("sections in folders of their own", [(s, D, "section-b") for s in ("eve", "fay")],
      CLASS_PS1, []),
     ("one section of one student", [("eve", D, "section-b")], CLASS_PS1, []),
