@@ -25,10 +25,19 @@ unflagged. What succeeded before, and the construction that closed it:
   student's code has been called with hidden inputs, everything it hands back later in the
   run is judged as a hidden test's, quoting nothing of it; the public checks' full words
   are check()'s, in the notebook.)
+* **every hidden input of assignment 2's ``unbroadcast`` said back in one submission, with
+  names the --strict allowlist allows** (unflagged): the hidden inputs were opened at the
+  start of their extract step, before its public part called the student's code, which
+  read them out of the step's frame with a format string (``"{0._" + "_traceback_" +
+  "_.tb_frame.f_back...f_locals[inputs][hidden]}".format(error)``) and returned them for a
+  public check to quote, "unbroadcast(grad of shape (3, 4), (3, 1)) is '[[[5.0, 5.0,
+  -4.0], ...'" (measured). (``runner.main``: the hidden part is opened only once the
+  public part has been collected; such a walk finds the run's sealed hex.)
 """
 
 import csv
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -46,7 +55,7 @@ from grader.cli import main
 from grader.collection import hold_collected_elsewhere
 from grader.grade import QuestionResult, Result
 
-D, T = "derive_it_by_hand", "tensors_and_gradients"
+D, T, B = "derive_it_by_hand", "tensors_and_gradients", "broadcasting_and_reductions"
 SALT = "red team 5"
 CLASS = ("ada", "cy")  # honest: ada right, cy wrong, on both assignments
 FLAGGED = "handed in late?"
@@ -111,6 +120,22 @@ HONEST = {"q1_answer": "def double(x):\n    return x + x",
           "q2_answer": "def triple(x):\n    return 3 * x"}
 
 
+# reads the extract step's locals through a format string (no name beyond --strict): the
+# hidden inputs, were they open while the public part runs, for the public checks to quote
+WALK = """def {name}(*given):
+    try:
+        1 / 0
+    except Exception as error:
+        found = error
+    for depth in range(1, 9):
+        text = "{{0._" + "_traceback_" + "_.tb_frame" + ".f_back" * depth + ".f_locals[inputs]"
+        try:
+            return (text + "[hidden]}}").format(found)
+        except Exception:
+            pass
+    return 0"""
+
+
 def _own_course(folder: Path) -> dict:
     module = guide_module().replace("\n\nASSIGNMENT = ", TRIPLE, 1).replace(
         "kind=CODE),  # code", 'kind=CODE),\n        Question("q2", "triple(x)", extract_q2, '
@@ -133,7 +158,8 @@ def _own_course(folder: Path) -> dict:
     submitted.mkdir()
     nbformat.write(notebook, course / "06_double_it.ipynb")
     (course / "double_it.py").write_text(module, encoding="utf-8")
-    for student, answers in (("keeper", KEEPER), ("honest", HONEST)):
+    walker = {**HONEST, "q1_answer": WALK.format(name="double")}
+    for student, answers in (("keeper", KEEPER), ("honest", HONEST), ("walker", walker)):
         handed = nbg.student_version(notebook)
         for cell in handed.cells:
             cell.source = answers.get(nbg.grade_id(cell), cell.source)
@@ -141,7 +167,12 @@ def _own_course(folder: Path) -> dict:
     status = main(["grade", str(submitted), "--source", str(course), "--out",
                    str(folder / "grades"), "--timeout", "10", "--salt", SALT, "--sandbox",
                    "required"])
-    return {"status": status, "folder": str(folder)}
+    kit = folder / "kit"  # the same walk in the kit's assignment 2, whose unbroadcast it is
+    kit.mkdir()
+    nbformat.write(build(B, "walker", {**WRONG[B], "q4_answer": WALK.format(
+        name="unbroadcast")}), kit / "walker.ipynb")
+    status_kit = _grade([kit], folder / "kit-grades")
+    return {"status": [status, status_kit], "folder": str(folder)}
 
 
 @pytest.fixture(scope="module")
@@ -276,7 +307,7 @@ def test_a_late_notebook_where_the_class_handed_theirs_is_not_held(graded, tmp_p
 
 
 def test_hidden_inputs_given_earlier_are_not_said_by_a_later_public_check(own):
-    assert own["status"] == 0
+    assert own["status"] == [0, 0]
     feedback = (own["folder"] / "grades" / "feedback" / "double_it" / "keeper.md").read_text(
         encoding="utf-8")
     triple = feedback[feedback.index("## q2"):]
@@ -297,3 +328,18 @@ def test_a_result_held_in_a_part_is_held_once_when_the_parts_are_joined():
     assert len(bob.flags) == 1 and bob.questions[0].review == bob.flags
     hold_collected_elsewhere(current, _results_in(*CLASS_PS1))
     assert len(bob.flags) == 1 and len(bob.questions[0].review) == 1
+
+
+@pytest.mark.parametrize("where, question", [("grades/feedback/double_it", "double(x)"),
+                                             (f"kit-grades/feedback/{B}", "unbroadcast(")])
+def test_hidden_inputs_are_sealed_while_the_public_part_runs(own, where, question):
+    """The public part of an extract step runs the student's code before the hidden part:
+    the hidden inputs are opened only after it, so a walk up the frames finds them sealed
+    (the run's own keystream: hex that says nothing)."""
+    feedback = (own["folder"] / where / "walker.md").read_text(encoding="utf-8")
+    said = [line for line in feedback.splitlines()
+            if line.startswith("- ✗ public: " + question)]
+    assert said, feedback
+    for line in said:
+        quoted = re.findall(r" is '([^']*)'", line)
+        assert quoted and all(re.fullmatch(r"[0-9a-f]*", text) for text in quoted), line
