@@ -22,16 +22,19 @@ from .grade import Options, Result, grade_notebook
 from .intake import MAX_BYTES, read_submission, valid_text
 from .source import Source, load_source
 
-__all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of", "nbgrader_owner",
-           "MAX_BYTES"]
+__all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
+           "nbgrader_owner", "collection_of", "MAX_BYTES"]
 
 SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options(),
-               owner: str | None = None) -> Result:
+               owner: str | None = None, collected: str | None = None) -> Result:
     """Grade one submission file; every failure comes back as ``Result.error``.
-    ``owner``: the student whose folder holds it (``owner_of``), whatever its name."""
+    ``owner``: the student whose folder holds it (``owner_of``), whatever its name;
+    ``collected``: the folder the teacher collected it in (``collection_of``; by default
+    read from its path alone)."""
+    collected = collection_of(path) if collected is None else collected
     path, loaded = Path(path), []
     try:
         if path.is_symlink() or not path.is_file():
@@ -41,7 +44,9 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
         submission = read_submission(path)  # (bounded: intake.py)
         source = _match(submission, loaded, path)
         student = _student(path, source, owner)
-        return readable(grade_notebook(source, submission, student, path.name, options))
+        result = grade_notebook(source, submission, student, path.name, options)
+        result.collected = collected
+        return readable(result)
     except Exception as error:  # noqa: BLE001 (one bad submission must not stop the rest)
         student, assignment = _who(path, loaded, owner)
         return readable(Result(student, assignment, path.name,
@@ -72,14 +77,22 @@ def owner_of(path, folder) -> str | None:
     folder, was bob's, and replaced bob's grade.) A course kept below a folder that is
     itself named ``submitted`` is read wrongly: give the grader the course's own
     ``submitted/``."""
+    at = _owner_index(path, folder)
+    return None if at is None else Path(os.path.abspath(path)).parts[at]
+
+
+def _owner_index(path, folder) -> int | None:
+    """Where ``owner_of`` finds the owner in ``path``'s parts (None: no owner)."""
     top = Path(os.path.abspath(folder)).parts
     full = Path(os.path.abspath(path)).parts
     marks = [i for i, part in enumerate(top) if part == SUBMITTED]
     # where the layout's submitted/ can be: the folder's own (it is submitted/, a student's
     # folder or their assignment's), else only below the folder
     start = marks[-1] if marks and len(top) - marks[-1] <= 3 else len(top)
-    parts = full[len(top):]
-    return _first_owner(full, start) or (parts[0] if len(parts) >= 3 else None)
+    index = _first_submitted(full, start)
+    if index is not None:
+        return index + 1
+    return len(top) if len(full) - len(top) >= 3 else None
 
 
 def nbgrader_owner(path) -> str | None:
@@ -91,15 +104,32 @@ def nbgrader_owner(path) -> str | None:
     there is still theirs: named by its file, it replaced the classmate's grade. The first
     ``submitted`` of the path is the layout's (a student can add others only below it:
     see ``owner_of``)."""
-    return _first_owner(Path(os.path.abspath(path)).parts)
+    parts = Path(os.path.abspath(path)).parts
+    index = _first_submitted(parts)
+    return None if index is None else parts[index + 1]
 
 
-def _first_owner(parts: tuple, start: int = 0) -> str | None:
-    """The folder after the first ``submitted`` from ``start`` on that has a student, an
+def collection_of(path, folder=None) -> str:
+    """The name of the folder the teacher collected ``path`` in: in nbgrader's layout the
+    assignment's folder below its owner's (``submitted/bob/ps3/x.ipynb``: ``ps3``), else the
+    folder that holds the file (``ps3/bob.ipynb``: ``ps3``). The teacher's, not the
+    student's: the assignment a notebook answers is read from its metadata, which the
+    student writes (``collection.hold_collected_elsewhere``). ``folder``: the submissions
+    folder it was found in, as for ``owner_of``."""
+    full = Path(os.path.abspath(path)).parts
+    at = _owner_index(path, folder) if folder is not None else None
+    if at is None:
+        index = _first_submitted(full)
+        at = None if index is None else index + 1
+    return full[at + 1] if at is not None else full[-2] if len(full) >= 2 else ""
+
+
+def _first_submitted(parts: tuple, start: int = 0) -> int | None:
+    """The index of the first ``submitted`` from ``start`` on that has a student, an
     assignment and a file below it, or None."""
     for index in range(start, len(parts) - 3):
         if parts[index] == SUBMITTED:
-            return parts[index + 1]
+            return index
     return None
 
 
@@ -164,20 +194,22 @@ def workers():
 
 
 def _timed(path: str, sources: list[str], options: Options,
-           owner: str | None = None) -> tuple[Result, float]:
+           owner: str | None = None, collected: str | None = None) -> tuple[Result, float]:
     """``grade_file``, and the wall-clock seconds it took."""
     start = time.perf_counter()
-    result = grade_file(path, sources, options, owner)
+    result = grade_file(path, sources, options, owner, collected)
     return result, time.perf_counter() - start
 
 
 def grade_files(paths: list[str], sources: list[str], options: Options = Options(),
-                jobs: int = 2, owners: dict | None = None, on_done=None) -> list[Result]:
+                jobs: int = 2, owners: dict | None = None, on_done=None,
+                collections: dict | None = None) -> list[Result]:
     """Grade ``paths`` with ``jobs`` worker processes (results in the order of ``paths``);
-    ``owners``: path -> the student whose folder holds it (``owner_of``); ``on_done(path,
+    ``owners``: path -> the student whose folder holds it (``owner_of``); ``collections``:
+    path -> the folder it was collected in (``collection_of``); ``on_done(path,
     result, seconds)`` is called here as each one finishes (seconds: None when its worker
     crashed)."""
-    owners = owners or {}
+    owners, collections = owners or {}, collections or {}
     results: list = [None] * len(paths)
 
     def finished(index: int, result: Result, seconds: float | None) -> None:
@@ -187,10 +219,12 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
 
     if jobs <= 1 or len(paths) <= 1:
         for index, path in enumerate(paths):
-            finished(index, *_timed(path, sources, options, owners.get(path)))
+            finished(index, *_timed(path, sources, options, owners.get(path),
+                                    collections.get(path)))
         return results
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=workers()) as pool:
-        futures = {pool.submit(_timed, p, sources, options, owners.get(p)): i
+        futures = {pool.submit(_timed, p, sources, options, owners.get(p),
+                               collections.get(p)): i
                    for i, p in enumerate(paths)}
         for future in as_completed(futures):
             index = futures[future]

@@ -20,7 +20,7 @@ import sys
 from pathlib import Path
 
 from . import commands as course_commands
-from .batch import grade_files, owner_of, safe_name
+from .batch import collection_of, grade_files, owner_of, safe_name
 from .grade import VARIANTS, Options
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .progress import progress
@@ -281,17 +281,19 @@ def _shard(text: str) -> tuple[int, int]:
     return int(part), int(count)
 
 
-def _owners(items: list[str], submissions: list[str]) -> dict:
-    """submission -> the student whose nbgrader folder holds it (``batch.owner_of``)."""
-    owners = {}
+def _owners(items: list[str], submissions: list[str]) -> tuple[dict, dict]:
+    """submission -> the student whose nbgrader folder holds it (``batch.owner_of``), and
+    submission -> the folder it was collected in (``batch.collection_of``)."""
+    owners, collections = {}, {}
     for item in items:
         if Path(item).is_dir():
             for path in submissions:
-                if Path(item) in Path(path).parents and path not in owners:
+                if Path(item) in Path(path).parents and path not in collections:
+                    collections[path] = collection_of(path, item)
                     owner = owner_of(path, item)
                     if owner:
                         owners[path] = owner
-    return owners
+    return owners, collections
 
 
 def _notebooks(items: list[str], what: str, hint: str) -> list[str]:
@@ -430,8 +432,9 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
         def done(path, result, seconds):
             measured.append((result, seconds))
             bar.done(failed=bool(result.error))
-        results = grade_files(submissions, sources, options, jobs=args.jobs,
-                              owners=_owners(args.submissions, submissions), on_done=done)
+        owners, collections = _owners(args.submissions, submissions)
+        results = grade_files(submissions, sources, options, jobs=args.jobs, owners=owners,
+                              collections=collections, on_done=done)
     if not sandbox.on:
         for result in results:
             result.sandbox = sandbox.describe()

@@ -112,6 +112,7 @@ class Result:
     lang: str = "en"  # the submission's language: its findings and feedback are in it
     variant: dict = field(default_factory=dict)  # the student's own numbers
     answered: str = ""  # digest of the answer cells as graded: a review decision is tied to it
+    collected: str = ""  # the folder the teacher collected it in (batch.collection_of)
 
     @property
     def points(self) -> float:
@@ -406,18 +407,27 @@ def _judge_code(source: Source, cells: list, drawn: dict, env: dict, options: Op
                         _holds_data(cell, assignment)):
                     _report_step(cell, step, options, result, quote=not hidden_given)
                 continue
+            # Once the student's code has been called with hidden inputs, everything it
+            # hands back later in the run is read as a hidden test's: a later question's
+            # public checks quoted what a function returned, and one that returned the
+            # inputs an earlier one had kept (``seen.append(x.tolist())``) had every hidden
+            # input of that question said back in the feedback (the public checks' own
+            # words are check()'s, in the notebook). Within a step, public comes first.
+            said = ("public", "hidden") if hidden_given else ("hidden",)
             hidden_given = hidden_given or "hidden" in drawn[question.name]
             graded = _question_result(source, question.name)
             if step is None or step.data is None:
                 graded.note = _("{question} was not checked: {why}").format(
-                    question=question.name, why=_why_not(step, options))
+                    question=question.name, why=_why_not(step, options,
+                                                         quote=said == ("hidden",)))
             else:
                 wanted = [p for p in ("public", "hidden") if p in drawn[question.name]]
-                parts = {part: (_as_shown(decode(step.data[part]), part),
+                parts = {part: (_as_shown(decode(step.data[part]),
+                                          "hidden" if part in said else part),
                                 drawn[question.name][part], env)
                          for part in wanted if part in step.data}
                 _score(graded, {**dict.fromkeys(wanted, []),
-                                **judge_bounded(question, parts, withheld=("hidden",))})
+                                **judge_bounded(question, parts, withheld=said)})
             judged[question.name] = graded
         holds = _review(source, placed, run, result, options.strict, autograd)
         for name, reasons in holds.items():
@@ -504,7 +514,9 @@ def _report_step(cell: _Cell, step, options: Options, result: Result,
                                .format(cell=cell.label))
 
 
-def _why_not(step, options: Options) -> str:
+def _why_not(step, options: Options, quote: bool = True) -> str:
+    """Why a question's extract step gave no data; ``quote`` False (the student's code had
+    been given hidden inputs before it): an error's kind only, as ``_report_step``."""
     if step is None or step.status == "skipped":
         return _("the grading run stopped before it")
     if step.status == "budget":
@@ -512,7 +524,7 @@ def _why_not(step, options: Options) -> str:
     if step.status == "timeout":
         return _("it ran longer than {seconds} s").format(seconds=f"{options.timeout:g}")
     if step.status == "error":
-        return step.error
+        return step.error if quote else step.error.partition(":")[0] + ": " + WITHHELD
     return _("the grading run ended")
 
 

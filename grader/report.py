@@ -34,6 +34,7 @@ from pathlib import Path
 
 from kit_i18n import speaking
 
+from .collection import hold_collected_elsewhere
 from .grade import Result
 from .i18n import _
 from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
@@ -77,9 +78,14 @@ def _umask() -> int:
 
 
 def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
-    """Store ``results`` in ``out`` and rebuild the aggregates; returns every result kept."""
+    """Store ``results`` in ``out`` and rebuild the aggregates; returns every result kept.
+    Before they are stored, the results already in ``out`` and these say where each
+    assignment was handed in, and a notebook of another assignment than its folder's is
+    held (``collection.py``)."""
     out = Path(out)
     manifest, problems = load_manifest(out)
+    stored = read_listed(out, manifest, Result.from_json, lambda r: (_folder(r), r.student))[0]
+    hold_collected_elsewhere(results, stored)
     for result in results:
         relative = f"results/{_folder(result)}/{result.student}.json"
         text = result.to_json() + "\n"

@@ -26,8 +26,9 @@ the pipe's descriptor, but without the key it writes no frame the grader accepts
 forged report, even in order, is tampering. (Code that reads the key out of this
 process's memory reaches everything else there too: that is the allowlist's to hold.)
 The hidden tests' inputs come sealed with the same key (a keystream of SHA-256) and are
-opened only at their extract step: the cells before it cannot read them in the plan,
-not even through a format string that walks the frames.
+opened only at their extract step, once its public part has been collected: the cells
+before it, and the student's code called for the public checks, cannot read them in the
+plan, not even through a format string that walks the frames.
 A byte ``i`` on standard input interrupts the running step (``KeyboardInterrupt``), as a
 timeout asks.
 """
@@ -131,12 +132,17 @@ def main(results: int, user: str = "-") -> None:
                      namespace)
             else:
                 question = assignment.question(step["question"])
-                inputs = dict(plan["inputs"][step["question"]])
-                if "hidden" in inputs:  # (sealed until now: see run.py)
-                    inputs["hidden"] = unsealed(seed, step["question"], inputs["hidden"])
-                report["data"] = {part: collect(question, namespace, inputs[part])
-                                  for part in ("public", "hidden") if part in inputs}
-                del inputs
+                inputs = plan["inputs"][step["question"]]
+                report["data"] = {}
+                if "public" in inputs:
+                    report["data"]["public"] = collect(question, namespace, inputs["public"])
+                if "hidden" in inputs:  # (sealed until now, and while the public part ran:
+                    # the student's code, called there, could read this frame's locals
+                    # through a format string, ``"{0._" + "_traceback_" + "_.tb_frame..."``,
+                    # and returned the hidden inputs for the public checks to quote)
+                    hidden = unsealed(seed, step["question"], inputs["hidden"])
+                    report["data"]["hidden"] = collect(question, namespace, hidden)
+                    del hidden
         except KeyboardInterrupt:
             report.update(status="interrupted")
         except BaseException as error:  # noqa: BLE001 (the student's code: anything at all)
