@@ -21,7 +21,7 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "feature_dropout_", "layer_norm", "group_norm", "rms_norm", "embedding", "batch_norm",
            "instance_norm", "constant_pad_nd", "kl_div", "margin_ranking_loss",
            "hinge_embedding_loss", "triplet_margin_loss", "cosine_embedding_loss",
-           "poisson_nll_loss", "binary_cross_entropy_with_logits"]
+           "poisson_nll_loss", "binary_cross_entropy_with_logits", "grid_sampler"]
 
 # The same functions, the same argument order.
 conv1d, conv2d, conv3d = F.conv1d, F.conv2d, F.conv3d
@@ -31,6 +31,13 @@ bilinear, pixel_shuffle, pixel_unshuffle = F.bilinear, F.pixel_shuffle, F.pixel_
 pairwise_distance, cosine_similarity = F.pairwise_distance, F.cosine_similarity
 avg_pool1d, adaptive_avg_pool1d = F.avg_pool1d, F.adaptive_avg_pool1d
 prelu = F.prelu
+
+def grid_sampler(input, grid, interpolation_mode, padding_mode, align_corners):
+    """``F.grid_sample`` with ATen's numbers for the modes (0 bilinear, 1 nearest, 2 bicubic;
+    0 zeros, 1 border, 2 reflection)."""
+    return F.grid_sample(input, grid, ("bilinear", "nearest", "bicubic")[interpolation_mode],
+                         ("zeros", "border", "reflection")[padding_mode], align_corners)
+
 
 def adaptive_max_pool1d(input, output_size):
     """``(values, indices)``: ATen's op returns both."""

@@ -29,7 +29,7 @@ from ..rules.arguments import check_sub
 from ..rules.out import write as write_out
 from ..tensor import Tensor
 
-__all__ = ["linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
+__all__ = ["affine_grid", "grid_sample", "linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
            "scaled_dot_product_attention", "multi_head_attention_forward", "one_hot", "embedding",
            "layer_norm", "group_norm", "instance_norm", "rms_norm", "gelu", "glu", "bilinear",
            "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle",
@@ -1084,6 +1084,61 @@ def conv_transpose3d(input: Tensor, weight: Tensor, bias: Tensor | None = None, 
 # ---- resizing (ops/upsample.py) ----------------------------------------------------
 
 _RESIZE_MODES = "nearest | linear | bilinear | bicubic | trilinear | lanczos | area | nearest-exact"
+
+
+_ALIGN_CORNERS_CHANGED = ("Default grid_sample and affine_grid behavior has changed to "
+                          "align_corners=False since 1.3.0. Please specify align_corners=True if "
+                          "the old behavior is desired. See the documentation of grid_sample for "
+                          "details.")
+
+
+def affine_grid(theta: Tensor, size, align_corners=None) -> Tensor:
+    """The grid of sampling points (N, H, W, 2) in [-1, 1] coordinates that the affine maps
+    ``theta`` (N, 2, 3) send an output of ``size`` (N, C, H, W) to: the first half of a
+    spatial transformer, ``grid_sample`` the second."""
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_CHANGED, stacklevel=2)
+        align_corners = False
+    if not theta.is_floating_point():
+        raise ValueError(f"Expected theta to have floating point type, but got {theta.dtype}")
+    if len(size) == 4:
+        if theta.dim() != 3 or theta.shape[-2] != 2 or theta.shape[-1] != 3:
+            raise ValueError(f"Expected a batch of 2D affine matrices of shape Nx2x3 for size "
+                             f"{size}. Got {theta.shape}.")
+    elif len(size) == 5:
+        if theta.dim() != 3 or theta.shape[-2] != 3 or theta.shape[-1] != 4:
+            raise ValueError(f"Expected a batch of 3D affine matrices of shape Nx3x4 for size "
+                             f"{size}. Got {theta.shape}.")
+    else:
+        raise NotImplementedError(f"affine_grid only supports 4D and 5D sizes, for 2D and 3D "
+                                  f"affine transforms, respectively. Got size {size}.")
+    if align_corners and min(size[2:]) == 1:
+        warnings.warn("Since version 1.3.0, affine_grid behavior has changed for unit-size grids "
+                      "when align_corners=True. This is not an intended use case of affine_grid. "
+                      "See the documentation of affine_grid for details.", stacklevel=2)
+    elif min(size) <= 0:
+        raise ValueError(f"Expected non-zero, positive output size. Got {size}")
+    return ops.sampling.affine_grid_generator(theta, size, align_corners)
+
+
+def grid_sample(input: Tensor, grid: Tensor, mode: str = "bilinear", padding_mode: str = "zeros",
+                align_corners=None) -> Tensor:
+    """``input`` (N, C, H, W) read at the points of ``grid`` (N, Ho, Wo, 2), given as (x, y)
+    in [-1, 1] (-1: the left or top edge): (N, C, Ho, Wo). ``mode`` "bilinear" or
+    "nearest"; points outside read 0 ("zeros"), the nearest edge ("border") or the image
+    reflected ("reflection"). Differentiable in both input and grid (GridSampler2DBackward0)."""
+    if mode not in ("bilinear", "nearest", "bicubic"):
+        raise ValueError(f"nn.functional.grid_sample(): expected mode to be 'bilinear', "
+                         f"'nearest' or 'bicubic', but got: '{mode}'")
+    if padding_mode not in ("zeros", "border", "reflection"):
+        raise ValueError(f"nn.functional.grid_sample(): expected padding_mode to be 'zeros', "
+                         f"'border', or 'reflection', but got: '{padding_mode}'")
+    if align_corners is None:
+        warnings.warn(_ALIGN_CORNERS_CHANGED, stacklevel=2)
+        align_corners = False
+    return ops.sampling.grid_sampler(input, grid, ("bilinear", "nearest", "bicubic").index(mode),
+                                     ("zeros", "border", "reflection").index(padding_mode),
+                                     align_corners)
 
 
 def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "nearest",

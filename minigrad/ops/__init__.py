@@ -90,6 +90,7 @@ from .linalg import (  # noqa: F401
     addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)
 from .view_scatter import diagonal_scatter, select_scatter, slice_scatter  # noqa: F401
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
+from . import sampling  # noqa: F401 (grid_sampler, affine_grid_generator: sampling.grid_sampler)
 from .loss import (  # noqa: F401
     binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss,
     multi_margin_loss, nll_loss_images, nll_loss_rows, smooth_l1_loss, soft_margin_loss,

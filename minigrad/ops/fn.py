@@ -27,6 +27,7 @@ from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernel
 from ..kernels import conv as kernels_conv, layers as kernels_layers, pointwise as kernels_pointwise
 from ..kernels import normalization as kernels_normalization, upsample as kernels_upsample
 from ..kernels import rounding as kernels_rounding, special as kernels_special
+from ..kernels import grid_sample as kernels_grid_sample
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
@@ -506,6 +507,32 @@ def inverse(x):
 def linalg_solve(a, b):
     """X with A X = B, B a (batch of) matrix (LinalgSolveExBackward0)."""
     return linalg_module.solve(a, b) if is_tensor(a) else kernels_linalg.solve(a, b, False)
+
+
+def affine_grid_backward(grad, size, align_corners: bool):
+    """dL/dtheta = base^T @ G per batch element (AffineGridGeneratorBackward0's formula);
+    on Tensors a matrix product with the constant base grid (create_graph=True)."""
+    if not is_tensor(grad):
+        return kernels_grid_sample.affine_grid_backward(grad, size, align_corners)
+    n, _, height, width = size
+    base = make(_base_columns(height, width, align_corners, grad))
+    return transpose(matmul(base, reshape(grad, (n, height * width, 2))), 1, 2)
+
+
+def _base_columns(height, width, align_corners, like):
+    """(3, H W): the base grid's (x, y, 1) as columns."""
+    base = kernels_grid_sample.base_grid(height, width, align_corners, np.dtype(like.dtype.numpy))
+    return np.ascontiguousarray(base.reshape(-1, 3).T)
+
+
+def grid_sample_backward(grad, image, grid, mode: str, padding: str, align_corners: bool):
+    """(dL/dinput, dL/dgrid) of grid_sample (GridSampler2DBackward0); its own derivative
+    (create_graph=True) is not built: refused with an error saying so."""
+    if is_tensor(grad) or is_tensor(image) or is_tensor(grid):
+        raise NotImplementedError("minigrad: the second derivative of grid_sample "
+                                  "(PyTorch's GridSampler2DBackwardBackward0) is not built")
+    return kernels_grid_sample.grid_sample_backward(grad, image, grid, mode, padding,
+                                                    align_corners)
 
 
 def linalg_matrix_exp(a):

@@ -540,6 +540,12 @@ NOT_COMPARED.update({name: "written with minigrad's ops, not in PyTorch's node o
                                   "LinalgQrBackward0", "LinalgEighBackward0",
                                   "LinalgCholeskyExBackward0", "LinalgPinvBackward0",
                                   "LinalgLstsqBackward0")})
+NOT_COMPARED["GridSampler2DBackward0"] = (
+    "its second derivative is not built: a recorded backward is refused with an error saying "
+    "so (tests/nn/test_nn_grid_sample.py)")
+NOT_COMPARED["AffineGridGeneratorBackward0"] = (
+    "its recorded backward is one matrix product with the constant base grid, where PyTorch's "
+    "views the base grid and calls bmm: the same values")
 NOT_COMPARED["LinalgMatrixExpBackward0"] = (
     "its recorded backward builds the block matrix [[A^T, G], [0, A^T]] with cat, where "
     "PyTorch copies into slices of zeros (CopySlices): the same values "
