@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import collections
+import pickle
 import struct
 
 import numpy as np
@@ -26,9 +27,10 @@ from .pickler import STORAGE_TYPES
 __all__ = ["load_pickle", "UnpicklingError"]
 
 
-class UnpicklingError(RuntimeError):
+class UnpicklingError(pickle.UnpicklingError, RuntimeError):
     """A pickle this reader refuses (PyTorch: pickle.UnpicklingError, "Weights only load
-    failed"), or one that is damaged."""
+    failed"), or one that is damaged: ``except pickle.UnpicklingError`` catches it, as
+    PyTorch's."""
 
 
 _STORAGE_DTYPES = {name: dtype for dtype, name in STORAGE_TYPES.items()}
