@@ -14,7 +14,10 @@ float32 in [0, 1]; labels as Python ints), ``names.txt`` a list of made-up names
 The Time Machine: those names and a sentence), d2l's airfoil data seeded normal rows and
 its English-French pairs a few made-up ones (``FRA_ENG``), d2l's plots printed points, a gym
 environment a tiny deterministic one, TensorBoard's SummaryWriter is left out, and a
-pretrained torchvision model is a small Sequential. Files are written to a temporary
+pretrained torchvision model is a small Sequential (torchvision's resnet18 a small ResNet
+of its shape); pytorch/examples' argparse options are a SimpleNamespace of the parser's
+defaults with smaller sizes. A class that ``torch.save(model)`` pickles is put at module
+level, where pickle finds it (``module_level``). Files are written to a temporary
 directory.
 
 Each program takes the library as ``torch``, prints what the tutorial prints, and returns
@@ -26,12 +29,15 @@ from __future__ import annotations
 import collections
 import contextlib
 import inspect
+import itertools
 import math
 import os
+import pickle
 import random
 import re
 import tempfile
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -6327,6 +6333,1345 @@ def d2l_sequences(torch):
     return finals
 
 
+# ---- pytorch/examples ----------------------------------------------------------------------
+
+def normalized_mnist(torch, n, seed, mean=0.1307, std=0.3081):
+    data = image_dataset(torch, n, seed=seed)
+
+    class Normalized(torch.utils.data.Dataset):
+        def __len__(self):
+            return len(data)
+
+        def __getitem__(self, i):
+            image, label = data[i]
+            return (image - mean) / std, label
+    return Normalized()
+
+
+def examples_mnist(torch):
+    """pytorch/examples mnist/main.py: the CNN (two Conv2d, max_pool2d, two
+    Dropouts, torch.flatten, log_softmax) trained with Adadelta(lr=1.0) and StepLR(gamma=0.7),
+    its train/test loops and prints (nll_loss with reduction='sum', argmax(keepdim=True),
+    eq(view_as)), the device chosen through cuda/mps availability, save_model's
+    state_dict. The args are the parser's with smaller batches and two epochs; 32 + 16
+    random normalised images stand for MNIST."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    StepLR = torch.optim.lr_scheduler.StepLR
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(1, 32, 3, 1)
+            self.conv2 = nn.Conv2d(32, 64, 3, 1)
+            self.dropout1 = nn.Dropout(0.25)
+            self.dropout2 = nn.Dropout(0.5)
+            self.fc1 = nn.Linear(9216, 128)
+            self.fc2 = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = self.conv1(x)
+            x = F.relu(x)
+            x = self.conv2(x)
+            x = F.relu(x)
+            x = F.max_pool2d(x, 2)
+            x = self.dropout1(x)
+            x = torch.flatten(x, 1)
+            x = self.fc1(x)
+            x = F.relu(x)
+            x = self.dropout2(x)
+            x = self.fc2(x)
+            output = F.log_softmax(x, dim=1)
+            return output
+
+    def train(args, model, device, train_loader, optimizer, epoch):
+        model.train()
+        for batch_idx, (data, target) in enumerate(train_loader):
+            data, target = data.to(device), target.to(device)
+            optimizer.zero_grad()
+            output = model(data)
+            loss = F.nll_loss(output, target)
+            loss.backward()
+            optimizer.step()
+            if batch_idx % args.log_interval == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(data), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader), loss.item()))
+                if args.dry_run:
+                    break
+
+    def test(model, device, test_loader):
+        model.eval()
+        test_loss = 0
+        correct = 0
+        with torch.no_grad():
+            for data, target in test_loader:
+                data, target = data.to(device), target.to(device)
+                output = model(data)
+                test_loss += F.nll_loss(output, target, reduction='sum').item()
+                pred = output.argmax(dim=1, keepdim=True)
+                correct += pred.eq(target.view_as(pred)).sum().item()
+        test_loss /= len(test_loader.dataset)
+        print('\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'.format(
+            test_loss, correct, len(test_loader.dataset),
+            100. * correct / len(test_loader.dataset)))
+
+    args = SimpleNamespace(batch_size=8, test_batch_size=16, epochs=2, lr=1.0, gamma=0.7,
+                           no_cuda=False, no_mps=False, dry_run=False, seed=1, log_interval=2,
+                           save_model=True)
+    use_cuda = not args.no_cuda and torch.cuda.is_available()
+    use_mps = not args.no_mps and torch.backends.mps.is_available()
+    torch.manual_seed(args.seed)
+    if use_cuda:
+        device = torch.device("cuda")
+    elif use_mps:
+        device = torch.device("mps")
+    else:
+        device = torch.device("cpu")
+    print("Using Device: {}\n".format(device))
+    train_kwargs = {'batch_size': args.batch_size}
+    test_kwargs = {'batch_size': args.test_batch_size}
+    dataset1, dataset2 = normalized_mnist(torch, 32, 1), normalized_mnist(torch, 16, 2)
+    train_loader = torch.utils.data.DataLoader(dataset1, **train_kwargs)
+    test_loader = torch.utils.data.DataLoader(dataset2, **test_kwargs)
+    model = Net().to(device)
+    optimizer = optim.Adadelta(model.parameters(), lr=args.lr)
+    scheduler = StepLR(optimizer, step_size=1, gamma=args.gamma)
+    for epoch in range(1, args.epochs + 1):
+        train(args, model, device, train_loader, optimizer, epoch)
+        test(model, device, test_loader)
+        scheduler.step()
+    with in_temporary_directory():
+        if args.save_model:
+            torch.save(model.state_dict(), "mnist_cnn.pt")
+        print(sorted(torch.load("mnist_cnn.pt")), scheduler.get_last_lr())
+    return {"fc2.weight": model.fc2.weight, "conv1.grad": model.conv1.weight.grad}
+
+
+def examples_mnist_rnn(torch):
+    """pytorch/examples mnist_rnn/main.py: an LSTM(28, 64,
+    batch_first=True) over an image's rows, the last step through BatchNorm1d, Dropout2d
+    on 2-d input, two Linears and log_softmax; Adadelta and StepLR, shuffled loaders, its
+    train/test prints. Two epochs on 32 + 16 random normalised images."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    StepLR = torch.optim.lr_scheduler.StepLR
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.rnn = nn.LSTM(input_size=28, hidden_size=64, batch_first=True)
+            self.batchnorm = nn.BatchNorm1d(64)
+            self.dropout1 = nn.Dropout2d(0.25)
+            self.dropout2 = nn.Dropout2d(0.5)
+            self.fc1 = nn.Linear(64, 32)
+            self.fc2 = nn.Linear(32, 10)
+
+        def forward(self, input):
+            input = input.reshape(-1, 28, 28)
+            output, hidden = self.rnn(input)
+            output = output[:, -1, :]
+            output = self.batchnorm(output)
+            output = self.dropout1(output)
+            output = self.fc1(output)
+            output = F.relu(output)
+            output = self.dropout2(output)
+            output = self.fc2(output)
+            output = F.log_softmax(output, dim=1)
+            return output
+
+    def train(args, model, device, train_loader, optimizer, epoch):
+        model.train()
+        for batch_idx, (data, target) in enumerate(train_loader):
+            data, target = data.to(device), target.to(device)
+            optimizer.zero_grad()
+            output = model(data)
+            loss = F.nll_loss(output, target)
+            loss.backward()
+            optimizer.step()
+            if batch_idx % args.log_interval == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(data), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader), loss.item()))
+                if args.dry_run:
+                    break
+
+    def test(args, model, device, test_loader):
+        model.eval()
+        test_loss = 0
+        correct = 0
+        with torch.no_grad():
+            for data, target in test_loader:
+                data, target = data.to(device), target.to(device)
+                output = model(data)
+                test_loss += F.nll_loss(output, target, reduction='sum').item()
+                pred = output.argmax(dim=1, keepdim=True)
+                correct += pred.eq(target.view_as(pred)).sum().item()
+                if args.dry_run:
+                    break
+        test_loss /= len(test_loader.dataset)
+        print('\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'.format(
+            test_loss, correct, len(test_loader.dataset),
+            100. * correct / len(test_loader.dataset)))
+
+    args = SimpleNamespace(batch_size=8, test_batch_size=16, epochs=2, lr=0.1, gamma=0.7,
+                           cuda=False, mps=False, xpu=False, dry_run=False, seed=1,
+                           log_interval=2, save_model=False)
+    if args.cuda and not args.mps:
+        device = "cuda"
+    elif args.mps and not args.cuda:
+        device = "mps"
+    elif args.xpu:
+        device = "xpu"
+    else:
+        device = "cpu"
+    device = torch.device(device)
+    torch.manual_seed(args.seed)
+    kwargs = {'num_workers': 1, 'pin_memory': True} if args.cuda else {}
+    train_loader = torch.utils.data.DataLoader(normalized_mnist(torch, 32, 1),
+                                               batch_size=args.batch_size, shuffle=True, **kwargs)
+    test_loader = torch.utils.data.DataLoader(normalized_mnist(torch, 16, 2),
+                                              batch_size=args.test_batch_size, shuffle=True,
+                                              **kwargs)
+    model = Net().to(device)
+    optimizer = optim.Adadelta(model.parameters(), lr=args.lr)
+    scheduler = StepLR(optimizer, step_size=1, gamma=args.gamma)
+    for epoch in range(1, args.epochs + 1):
+        train(args, model, device, train_loader, optimizer, epoch)
+        test(args, model, device, test_loader)
+        scheduler.step()
+    return {"fc2.weight": model.fc2.weight, "rnn.weight_hh_l0.grad": model.rnn.weight_hh_l0.grad,
+            "running_var": model.batchnorm.running_var}
+
+
+def examples_vae(torch):
+    """pytorch/examples vae/main.py: the VAE (fc1, fc21/fc22, the
+    reparameterisation with randn_like, a decoder clamped to [1e-4, 1 - 1e-4]) and its
+    loss: binary_cross_entropy(reduction='sum'), the continuous Bernoulli's log
+    normalising constant (torch.where over torch.max of le/gt masks, atanh written with
+    logs, torch.pow) and the KL term; Adam, its train/test prints, the reconstruction
+    torch.cat and the decoded samples (save_image left out: their shapes and sums are
+    printed). One epoch on 32 + 16 random images: the loss is a difference of sums of
+    6,272 logs, so float32 log's last bits (README: 13-32 % of values differ by an ulp)
+    show in the 6th digit once Adam has amplified them (a second epoch prints
+    -1.161603 where PyTorch prints -1.161542)."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+    args = SimpleNamespace(batch_size=8, epochs=1, no_cuda=False, seed=1, log_interval=2)
+    args.cuda = not args.no_cuda and torch.cuda.is_available()
+    torch.manual_seed(args.seed)
+    device = torch.device("cuda" if args.cuda else "cpu")
+    kwargs = {'num_workers': 1, 'pin_memory': True} if args.cuda else {}
+    train_loader = torch.utils.data.DataLoader(image_dataset(torch, 32, seed=1),
+                                               batch_size=args.batch_size, shuffle=True, **kwargs)
+    test_loader = torch.utils.data.DataLoader(image_dataset(torch, 16, seed=2),
+                                              batch_size=args.batch_size, shuffle=True, **kwargs)
+
+    class VAE(nn.Module):
+        def __init__(self):
+            super(VAE, self).__init__()
+            self.fc1 = nn.Linear(784, 400)
+            self.fc21 = nn.Linear(400, 20)
+            self.fc22 = nn.Linear(400, 20)
+            self.fc3 = nn.Linear(20, 400)
+            self.fc4 = nn.Linear(400, 784)
+
+        def encode(self, x):
+            h1 = F.relu(self.fc1(x))
+            return self.fc21(h1), self.fc22(h1)
+
+        def reparameterize(self, mu, logvar):
+            std = torch.exp(0.5*logvar)
+            eps = torch.randn_like(std)
+            return mu + eps*std
+
+        def decode(self, z):
+            h3 = F.relu(self.fc3(z))
+            return torch.clamp(torch.sigmoid(self.fc4(h3)), min=1e-4, max=1.0 - 1e-4)
+
+        def forward(self, x):
+            mu, logvar = self.encode(x.view(-1, 784))
+            z = self.reparameterize(mu, logvar)
+            return self.decode(z), mu, logvar
+
+    model = VAE().to(device)
+    optimizer = optim.Adam(model.parameters(), lr=1e-3)
+
+    def atanh(x):
+        return 0.5 * (torch.log(1.0 + x) - torch.log(1.0 - x))
+
+    def cont_bern_log_norm(lam, l_lim=0.49, u_lim=0.51):
+        cut_lam = torch.where(torch.max(torch.le(lam, l_lim), torch.gt(lam, u_lim)), lam, l_lim * torch.ones_like(lam))
+        log_norm = torch.log(torch.abs(2.0 * atanh(1 - 2.0 * cut_lam))) - torch.log(torch.abs(1 - 2.0 * cut_lam))
+        taylor = torch.log(torch.tensor(2.0)) + 4.0 / 3.0 * torch.pow(lam - 0.5, 2) + 104.0 / 45.0 * torch.pow(lam - 0.5, 4)
+        return torch.where(torch.max(torch.le(lam, l_lim), torch.gt(lam, u_lim)), log_norm, taylor)
+
+    def loss_function(recon_x, x, mu, logvar):
+        BCE = F.binary_cross_entropy(recon_x, x.view(-1, 784), reduction='sum')
+        NLNC = -torch.sum(cont_bern_log_norm(recon_x))
+        KLD = -0.5 * torch.sum(1 + logvar - mu.pow(2) - logvar.exp())
+        return BCE + NLNC + KLD
+
+    def train(epoch):
+        model.train()
+        train_loss = 0
+        for batch_idx, (data, _) in enumerate(train_loader):
+            data = data.to(device)
+            optimizer.zero_grad()
+            recon_batch, mu, logvar = model(data)
+            loss = loss_function(recon_batch, data, mu, logvar)
+            loss.backward()
+            train_loss += loss.item()
+            optimizer.step()
+            if batch_idx % args.log_interval == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(data), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader),
+                    loss.item() / len(data)))
+        print('====> Epoch: {} Average loss: {:.4f}'.format(
+              epoch, train_loss / len(train_loader.dataset)))
+
+    def test(epoch):
+        model.eval()
+        test_loss = 0
+        with torch.no_grad():
+            for i, (data, _) in enumerate(test_loader):
+                data = data.to(device)
+                recon_batch, mu, logvar = model(data)
+                test_loss += loss_function(recon_batch, data, mu, logvar).item()
+                if i == 0:
+                    n = min(data.size(0), 8)
+                    comparison = torch.cat([data[:n],
+                                            recon_batch.view(args.batch_size, 1, 28, 28)[:n]])
+                    print(comparison.shape, comparison.mean())
+        test_loss /= len(test_loader.dataset)
+        print('====> Test set loss: {:.4f}'.format(test_loss))
+
+    for epoch in range(1, args.epochs + 1):
+        train(epoch)
+        test(epoch)
+        with torch.no_grad():
+            sample = torch.randn(64, 20).to(device)
+            sample = model.decode(sample).cpu()
+            print(sample.view(64, 1, 28, 28).shape, sample.sum())
+    return {"fc4.bias": model.fc4.bias, "sample": sample}
+
+
+def examples_regression(torch):
+    """pytorch/examples regression/main.py: a polynomial fitted by
+    a Linear(4, 1) with smooth_l1_loss and a hand-written update (``param.data.add_``, as
+    the example has had it since Variables went; its first version's ``output.data[0]``
+    on a 0-dim loss gives PyTorch's IndexError, printed here), poly_desc's '{:+.2f}'
+    formatting of 0-dim tensors, stopped after 300 batches at most."""
+    F = torch.nn.functional
+    POLY_DEGREE = 4
+    W_target = torch.randn(POLY_DEGREE, 1) * 5
+    b_target = torch.randn(1) * 5
+
+    def make_features(x):
+        x = x.unsqueeze(1)
+        return torch.cat([x ** i for i in range(1, POLY_DEGREE+1)], 1)
+
+    def f(x):
+        return x.mm(W_target) + b_target.item()
+
+    def poly_desc(W, b):
+        result = 'y = '
+        for i, w in enumerate(W):
+            result += '{:+.2f} x^{} '.format(w, i + 1)
+        result += '{:+.2f}'.format(b[0])
+        return result
+
+    def get_batch(batch_size=32):
+        random = torch.randn(batch_size)
+        x = make_features(random)
+        y = f(x)
+        return x, y
+
+    fc = torch.nn.Linear(W_target.size(0), 1)
+    for batch_idx in itertools.count(1):
+        batch_x, batch_y = get_batch()
+        fc.zero_grad()
+        output = F.smooth_l1_loss(fc(batch_x), batch_y)
+        if batch_idx == 1:
+            try:
+                loss = output.data[0]
+            except IndexError as error:
+                print(error)
+        loss = output.item()
+        output.backward()
+        for param in fc.parameters():
+            param.data.add_(-0.1 * param.grad)
+        if loss < 1e-3 or batch_idx == 300:
+            break
+    print('Loss: {:.6f} after {} batches'.format(loss, batch_idx))
+    print('==> Learned function:\t' + poly_desc(fc.weight.view(-1), fc.bias))
+    print('==> Actual function:\t' + poly_desc(W_target.view(-1), b_target))
+    return {"weight": fc.weight, "grad": fc.bias.grad}
+
+
+def examples_time_sequence_prediction(torch):
+    """pytorch/examples time_sequence_prediction/train.py
+    (with generate_sine_wave.py's data, kept in memory: torch.load of a NumPy array is
+    refused by PyTorch 2.13's default weights_only=True): two LSTMCells and a Linear in
+    float64 (``.double()``), input.split(1, dim=1), a dummy Parameter(torch.empty(0)) for
+    the device, LBFGS(lr=0.8) with a closure printing each loss, and predictions of the
+    future under no_grad, to numpy (the plot left out). Two steps of 4 iterations on 8
+    shorter waves."""
+    nn, optim = torch.nn, torch.optim
+    np.random.seed(2)
+    T, L, N = 20, 60, 8
+    x = np.empty((N, L), 'int64')
+    x[:] = np.array(range(L)) + np.random.randint(-4 * T, 4 * T, N).reshape(N, 1)
+    data = np.sin(x / 1.0 / T).astype('float64')
+    if True:
+        class Sequence(nn.Module):
+            def __init__(self):
+                super(Sequence, self).__init__()
+                self.lstm1 = nn.LSTMCell(1, 51)
+                self.lstm2 = nn.LSTMCell(51, 51)
+                self.linear = nn.Linear(51, 1)
+                self.dummy_param = nn.Parameter(torch.empty(0))
+
+            def forward(self, input, future = 0):
+                outputs = []
+                device = self.dummy_param.device
+                h_t = torch.zeros(input.size(0), 51, dtype=torch.double).to(device)
+                c_t = torch.zeros(input.size(0), 51, dtype=torch.double).to(device)
+                h_t2 = torch.zeros(input.size(0), 51, dtype=torch.double).to(device)
+                c_t2 = torch.zeros(input.size(0), 51, dtype=torch.double).to(device)
+                for input_t in input.split(1, dim=1):
+                    h_t, c_t = self.lstm1(input_t, (h_t, c_t))
+                    h_t2, c_t2 = self.lstm2(h_t, (h_t2, c_t2))
+                    output = self.linear(h_t2)
+                    outputs += [output]
+                for i in range(future):
+                    h_t, c_t = self.lstm1(output, (h_t, c_t))
+                    h_t2, c_t2 = self.lstm2(h_t, (h_t2, c_t2))
+                    output = self.linear(h_t2)
+                    outputs += [output]
+                outputs = torch.cat(outputs, dim=1)
+                return outputs
+
+        device = torch.device('cpu')
+        np.random.seed(0)
+        torch.manual_seed(0)
+        data = torch.from_numpy(data).to(device)
+        input = data[3:, :-1]
+        target = data[3:, 1:]
+        test_input = data[:3, :-1]
+        test_target = data[:3, 1:]
+        seq = Sequence().to(device).double()
+        criterion = nn.MSELoss().to(device)
+        optimizer = optim.LBFGS(seq.parameters(), lr=0.8, max_iter=4)
+        for i in range(2):
+            print('STEP: ', i)
+            def closure():
+                optimizer.zero_grad()
+                out = seq(input)
+                loss = criterion(out, target)
+                print('loss:', loss.item())
+                loss.backward()
+                return loss
+            optimizer.step(closure)
+            with torch.no_grad():
+                future = 20
+                pred = seq(test_input, future=future)
+                loss = criterion(pred[:, :-future], test_target)
+                print('test loss:', loss.item())
+                y = pred.cpu().detach().numpy()
+            print(y.shape, y.dtype, y[0, -3:])
+    return {"linear.weight": seq.linear.weight, "lstm1.grad": seq.lstm1.weight_hh.grad}
+
+
+def module_level(torch, *classes):
+    """The tutorial's classes as it has them, at module level, where pickle finds them
+    (torch.save(model) names the class): each registered here under its library's name."""
+    for cls in classes:
+        cls.__qualname__ = f"{torch.__name__}_{cls.__name__}"
+        cls.__module__ = __name__
+        globals()[cls.__qualname__] = cls
+
+
+CORPUS = """the cat sat on the mat
+the dog sat on the log
+a cat and a dog met on the mat
+the log was by the mat and the cat
+""".splitlines()
+
+
+def examples_word_language_model(torch):
+    """pytorch/examples word_language_model (data.py,
+    model.py, main.py and generate.py): the Dictionary and Corpus tokenising three files,
+    batchify (narrow, view, t, contiguous), RNNModel (Embedding, LSTM/GRU/RNN with dropout
+    between layers, tied weights, init.uniform_/zeros_, new_zeros hidden states) and
+    TransformerModel (a subclass of nn.Transformer with a PositionalEncoding buffer and a
+    log(tril(ones)) mask), NLLLoss, repackage_hidden, clip_grad_norm_ and the
+    ``p.data.add_(p.grad, alpha=-lr)`` update, evaluate under no_grad, the annealed lr,
+    the best model saved whole (``torch.save(model, f)``) and loaded back (PyTorch 2.13's
+    default weights_only=True refuses it with pickle's UnpicklingError, as main.py meets
+    it; then weights_only=False), and generate.py's multinomial sampling of words, for
+    LSTM (tied), GRU, RNN_TANH and Transformer on a made-up corpus, lr 5 (at lr 20
+    the RNN_TANH model diverges, and float32 rounding shows in the 5th digit)."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class Dictionary(object):
+        def __init__(self):
+            self.word2idx = {}
+            self.idx2word = []
+
+        def add_word(self, word):
+            if word not in self.word2idx:
+                self.idx2word.append(word)
+                self.word2idx[word] = len(self.idx2word) - 1
+            return self.word2idx[word]
+
+        def __len__(self):
+            return len(self.idx2word)
+
+    class Corpus(object):
+        def __init__(self, path):
+            self.dictionary = Dictionary()
+            self.train = self.tokenize(os.path.join(path, 'train.txt'))
+            self.valid = self.tokenize(os.path.join(path, 'valid.txt'))
+            self.test = self.tokenize(os.path.join(path, 'test.txt'))
+
+        def tokenize(self, path):
+            assert os.path.exists(path)
+            with open(path, 'r', encoding="utf8") as f:
+                for line in f:
+                    words = line.split() + ['<eos>']
+                    for word in words:
+                        self.dictionary.add_word(word)
+            with open(path, 'r', encoding="utf8") as f:
+                idss = []
+                for line in f:
+                    words = line.split() + ['<eos>']
+                    ids = []
+                    for word in words:
+                        ids.append(self.dictionary.word2idx[word])
+                    idss.append(torch.tensor(ids).type(torch.int64))
+                ids = torch.cat(idss)
+            return ids
+
+    class RNNModel(nn.Module):
+        def __init__(self, rnn_type, ntoken, ninp, nhid, nlayers, dropout=0.5, tie_weights=False):
+            super(RNNModel, self).__init__()
+            self.ntoken = ntoken
+            self.drop = nn.Dropout(dropout)
+            self.encoder = nn.Embedding(ntoken, ninp)
+            if rnn_type in ['LSTM', 'GRU']:
+                self.rnn = getattr(nn, rnn_type)(ninp, nhid, nlayers, dropout=dropout)
+            else:
+                nonlinearity = {'RNN_TANH': 'tanh', 'RNN_RELU': 'relu'}[rnn_type]
+                self.rnn = nn.RNN(ninp, nhid, nlayers, nonlinearity=nonlinearity, dropout=dropout)
+            self.decoder = nn.Linear(nhid, ntoken)
+            if tie_weights:
+                if nhid != ninp:
+                    raise ValueError('When using the tied flag, nhid must be equal to emsize')
+                self.decoder.weight = self.encoder.weight
+            self.init_weights()
+            self.rnn_type = rnn_type
+            self.nhid = nhid
+            self.nlayers = nlayers
+
+        def init_weights(self):
+            initrange = 0.1
+            nn.init.uniform_(self.encoder.weight, -initrange, initrange)
+            nn.init.zeros_(self.decoder.bias)
+            nn.init.uniform_(self.decoder.weight, -initrange, initrange)
+
+        def forward(self, input, hidden):
+            emb = self.drop(self.encoder(input))
+            output, hidden = self.rnn(emb, hidden)
+            output = self.drop(output)
+            decoded = self.decoder(output)
+            decoded = decoded.view(-1, self.ntoken)
+            return F.log_softmax(decoded, dim=1), hidden
+
+        def init_hidden(self, bsz):
+            weight = next(self.parameters())
+            if self.rnn_type == 'LSTM':
+                return (weight.new_zeros(self.nlayers, bsz, self.nhid),
+                        weight.new_zeros(self.nlayers, bsz, self.nhid))
+            else:
+                return weight.new_zeros(self.nlayers, bsz, self.nhid)
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, d_model, dropout=0.1, max_len=5000):
+            super(PositionalEncoding, self).__init__()
+            self.dropout = nn.Dropout(p=dropout)
+            pe = torch.zeros(max_len, d_model)
+            position = torch.arange(0, max_len, dtype=torch.float).unsqueeze(1)
+            div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+            pe[:, 0::2] = torch.sin(position * div_term)
+            pe[:, 1::2] = torch.cos(position * div_term)
+            pe = pe.unsqueeze(0).transpose(0, 1)
+            self.register_buffer('pe', pe)
+
+        def forward(self, x):
+            x = x + self.pe[:x.size(0), :]
+            return self.dropout(x)
+
+    class TransformerModel(nn.Transformer):
+        def __init__(self, ntoken, ninp, nhead, nhid, nlayers, dropout=0.5):
+            super(TransformerModel, self).__init__(d_model=ninp, nhead=nhead, dim_feedforward=nhid, num_encoder_layers=nlayers)
+            self.model_type = 'Transformer'
+            self.src_mask = None
+            self.pos_encoder = PositionalEncoding(ninp, dropout)
+            self.input_emb = nn.Embedding(ntoken, ninp)
+            self.ninp = ninp
+            self.decoder = nn.Linear(ninp, ntoken)
+            self.init_weights()
+
+        def _generate_square_subsequent_mask(self, sz):
+            return torch.log(torch.tril(torch.ones(sz, sz)))
+
+        def init_weights(self):
+            initrange = 0.1
+            nn.init.uniform_(self.input_emb.weight, -initrange, initrange)
+            nn.init.zeros_(self.decoder.bias)
+            nn.init.uniform_(self.decoder.weight, -initrange, initrange)
+
+        def forward(self, src, has_mask=True):
+            if has_mask:
+                device = src.device
+                if self.src_mask is None or self.src_mask.size(0) != len(src):
+                    mask = self._generate_square_subsequent_mask(len(src)).to(device)
+                    self.src_mask = mask
+            else:
+                self.src_mask = None
+            src = self.input_emb(src) * math.sqrt(self.ninp)
+            src = self.pos_encoder(src)
+            output = self.encoder(src, mask=self.src_mask)
+            output = self.decoder(output)
+            return F.log_softmax(output, dim=-1)
+
+    module_level(torch, RNNModel, PositionalEncoding, TransformerModel)
+    results = {}
+    for kind in ["LSTM", "GRU", "RNN_TANH", "Transformer"]:
+        args = SimpleNamespace(data='./data', model=kind, emsize=8, nhid=8, nlayers=2, lr=5,
+                               clip=0.25, epochs=2, batch_size=4, bptt=5, dropout=0.2,
+                               tied=kind == "LSTM", seed=1111, log_interval=2, save='model.pt',
+                               dry_run=False, nhead=2)
+        torch.manual_seed(args.seed)
+        device = torch.device("cpu")
+        with in_temporary_directory():
+            os.mkdir('data')
+            for name, lines in [('train', CORPUS * 3), ('valid', CORPUS[:2]), ('test', CORPUS[2:])]:
+                with open(f'data/{name}.txt', 'w') as f:
+                    f.write("\n".join(lines) + "\n")
+            corpus = Corpus(args.data)
+
+            def batchify(data, bsz):
+                nbatch = data.size(0) // bsz
+                data = data.narrow(0, 0, nbatch * bsz)
+                data = data.view(bsz, -1).t().contiguous()
+                return data.to(device)
+
+            eval_batch_size = 2
+            train_data = batchify(corpus.train, args.batch_size)
+            val_data = batchify(corpus.valid, eval_batch_size)
+            test_data = batchify(corpus.test, eval_batch_size)
+            ntokens = len(corpus.dictionary)
+            if args.model == 'Transformer':
+                model = TransformerModel(ntokens, args.emsize, args.nhead, args.nhid, args.nlayers, args.dropout).to(device)
+            else:
+                model = RNNModel(args.model, ntokens, args.emsize, args.nhid, args.nlayers, args.dropout, args.tied).to(device)
+            criterion = nn.NLLLoss()
+
+            def repackage_hidden(h):
+                if isinstance(h, torch.Tensor):
+                    return h.detach()
+                else:
+                    return tuple(repackage_hidden(v) for v in h)
+
+            def get_batch(source, i):
+                seq_len = min(args.bptt, len(source) - 1 - i)
+                data = source[i:i+seq_len]
+                target = source[i+1:i+1+seq_len].view(-1)
+                return data, target
+
+            def evaluate(data_source):
+                model.eval()
+                total_loss = 0.
+                ntokens = len(corpus.dictionary)
+                if args.model != 'Transformer':
+                    hidden = model.init_hidden(eval_batch_size)
+                with torch.no_grad():
+                    for i in range(0, data_source.size(0) - 1, args.bptt):
+                        data, targets = get_batch(data_source, i)
+                        if args.model == 'Transformer':
+                            output = model(data)
+                            output = output.view(-1, ntokens)
+                        else:
+                            output, hidden = model(data, hidden)
+                            hidden = repackage_hidden(hidden)
+                        total_loss += len(data) * criterion(output, targets).item()
+                return total_loss / (len(data_source) - 1)
+
+            def train():
+                model.train()
+                total_loss = 0.
+                ntokens = len(corpus.dictionary)
+                if args.model != 'Transformer':
+                    hidden = model.init_hidden(args.batch_size)
+                for batch, i in enumerate(range(0, train_data.size(0) - 1, args.bptt)):
+                    data, targets = get_batch(train_data, i)
+                    model.zero_grad()
+                    if args.model == 'Transformer':
+                        output = model(data)
+                        output = output.view(-1, ntokens)
+                    else:
+                        hidden = repackage_hidden(hidden)
+                        output, hidden = model(data, hidden)
+                    loss = criterion(output, targets)
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
+                    for p in model.parameters():
+                        p.data.add_(p.grad, alpha=-lr)
+                    total_loss += loss.item()
+                    if batch % args.log_interval == 0 and batch > 0:
+                        cur_loss = total_loss / args.log_interval
+                        print('| epoch {:3d} | {:5d}/{:5d} batches | lr {:02.2f} | '
+                              'loss {:5.2f} | ppl {:8.2f}'.format(
+                                epoch, batch, len(train_data) // args.bptt, lr,
+                                cur_loss, math.exp(cur_loss)))
+                        total_loss = 0
+                    if args.dry_run:
+                        break
+                return total_loss / (len(train_data) // args.bptt)
+
+            lr = args.lr
+            best_val_loss = None
+            for epoch in range(1, args.epochs+1):
+                train_loss = train()
+                val_loss = evaluate(val_data)
+                test_loss = evaluate(test_data)
+                print('-' * 89)
+                print('| end of epoch {:3d} | train loss {:5.2f} | '
+                      'valid loss {:5.2f} | test loss {:5.2f} | '
+                      'valid ppl {:8.2f} | test ppl {:8.2f}'.format(
+                        epoch, train_loss, val_loss, test_loss,
+                        math.exp(val_loss), math.exp(test_loss)))
+                print('-' * 89)
+                if not best_val_loss or val_loss < best_val_loss:
+                    with open(args.save, 'wb') as f:
+                        torch.save(model, f)
+                    best_val_loss = val_loss
+                else:
+                    lr /= 4.0
+            with open(args.save, 'rb') as f:
+                try:
+                    model = torch.load(f)
+                except pickle.UnpicklingError as error:
+                    print(type(error).__name__, "weights_only" in str(error))
+                    f.seek(0)
+                    model = torch.load(f, weights_only=False)
+                if args.model in ['RNN_TANH', 'RNN_RELU', 'LSTM', 'GRU']:
+                    model.rnn.flatten_parameters()
+            test_loss = evaluate(test_data)
+            print('=' * 89)
+            print('| End of training | test loss {:5.2f} | test ppl {:8.2f}'.format(
+                test_loss, math.exp(test_loss)))
+            print('=' * 89)
+            results[kind] = model.decoder.weight
+            # generate.py
+            model.eval()
+            input = torch.randint(ntokens, (1, 1), dtype=torch.long).to(device)
+            if args.model != 'Transformer':
+                hidden = model.init_hidden(1)
+            words = []
+            with torch.no_grad():
+                for i in range(6):
+                    if args.model == 'Transformer':
+                        output = model(input, False)
+                        word_weights = output[-1].squeeze().div(1.0).exp().cpu()
+                        word_idx = torch.multinomial(word_weights, 1)[0]
+                        word_tensor = torch.Tensor([[word_idx]]).long().to(device)
+                        input = torch.cat([input, word_tensor], 0)
+                    else:
+                        output, hidden = model(input, hidden)
+                        word_weights = output.squeeze().div(1.0).exp().cpu()
+                        word_idx = torch.multinomial(word_weights, 1)[0]
+                        input.fill_(word_idx)
+                    words.append(corpus.dictionary.idx2word[word_idx])
+            print(' '.join(words))
+    return results
+
+
+def examples_mnist_forward_forward(torch):
+    """pytorch/examples mnist_forward_forward/main.py:
+    Hinton's forward-forward training: labels overlaid on the first pixels (x_[range(n),
+    y] = x.max()), negative labels drawn with torch.randint, Layer subclassing nn.Linear
+    with its own Adam and a normalised input (x.norm(2, 1, keepdim=True)), the goodness
+    loss log1p(exp(cat(...))).mean(), layers trained one after the other (Net.train
+    overriding Module.train), predict's argmax over summed goodness. 32 + 16 flattened
+    random images, layers of 50, 12 epochs."""
+    nn = torch.nn
+    Adam = torch.optim.Adam
+    args = SimpleNamespace(epochs=12, lr=0.03, no_cuda=False, no_xpu=False, no_mps=False, seed=1,
+                           save_model=False, train_size=32, threshold=2, test_size=16,
+                           log_interval=4)
+    device = torch.device("cpu")
+
+    def get_y_neg(y):
+        y_neg = y.clone()
+        for idx, y_samp in enumerate(y):
+            allowed_indices = list(range(10))
+            allowed_indices.remove(y_samp.item())
+            y_neg[idx] = torch.tensor(allowed_indices)[
+                torch.randint(len(allowed_indices), size=(1,))
+            ].item()
+        return y_neg.to(device)
+
+    def overlay_y_on_x(x, y, classes=10):
+        x_ = x.clone()
+        x_[:, :classes] *= 0.0
+        x_[range(x.shape[0]), y] = x.max()
+        return x_
+
+    class Net(torch.nn.Module):
+        def __init__(self, dims):
+            super().__init__()
+            self.layers = []
+            for d in range(len(dims) - 1):
+                self.layers = self.layers + [Layer(dims[d], dims[d + 1]).to(device)]
+
+        def predict(self, x):
+            goodness_per_label = []
+            for label in range(10):
+                h = overlay_y_on_x(x, label)
+                goodness = []
+                for layer in self.layers:
+                    h = layer(h)
+                    goodness = goodness + [h.pow(2).mean(1)]
+                goodness_per_label += [sum(goodness).unsqueeze(1)]
+            goodness_per_label = torch.cat(goodness_per_label, 1)
+            return goodness_per_label.argmax(1)
+
+        def train(self, x_pos, x_neg):
+            h_pos, h_neg = x_pos, x_neg
+            for i, layer in enumerate(self.layers):
+                print("training layer: ", i)
+                h_pos, h_neg = layer.train(h_pos, h_neg)
+
+    class Layer(nn.Linear):
+        def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+            super().__init__(in_features, out_features, bias, device, dtype)
+            self.relu = torch.nn.ReLU()
+            self.opt = Adam(self.parameters(), lr=args.lr)
+            self.threshold = args.threshold
+            self.num_epochs = args.epochs
+
+        def forward(self, x):
+            x_direction = x / (x.norm(2, 1, keepdim=True) + 1e-4)
+            return self.relu(torch.mm(x_direction, self.weight.T) + self.bias.unsqueeze(0))
+
+        def train(self, x_pos, x_neg):
+            for i in range(self.num_epochs):
+                g_pos = self.forward(x_pos).pow(2).mean(1)
+                g_neg = self.forward(x_neg).pow(2).mean(1)
+                loss = torch.log1p(
+                    torch.exp(
+                        torch.cat([-g_pos + self.threshold, g_neg - self.threshold])
+                    )
+                ).mean()
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+                if i % args.log_interval == 0:
+                    print("Loss: ", loss.item())
+            return self.forward(x_pos).detach(), self.forward(x_neg).detach()
+
+    def flattened(n, seed):
+        data = image_dataset(torch, n, seed=seed)
+
+        class Flat(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):
+                image, label = data[i]
+                return torch.flatten((image - 0.1307) / 0.3081), label
+        return Flat()
+    train_loader = torch.utils.data.DataLoader(flattened(32, 1), batch_size=args.train_size)
+    test_loader = torch.utils.data.DataLoader(flattened(16, 2), batch_size=args.test_size)
+    net = Net([784, 50, 50])
+    x, y = next(iter(train_loader))
+    x, y = x.to(device), y.to(device)
+    x_pos = overlay_y_on_x(x, y)
+    y_neg = get_y_neg(y)
+    x_neg = overlay_y_on_x(x, y_neg)
+    net.train(x_pos, x_neg)
+    print("train error:", 1.0 - net.predict(x).eq(y).float().mean().item())
+    x_te, y_te = next(iter(test_loader))
+    x_te, y_te = x_te.to(device), y_te.to(device)
+    print("test error:", 1.0 - net.predict(x_te).eq(y_te).float().mean().item())
+    return {"b0": net.layers[0].bias, "g1": net.layers[1].weight.grad}
+
+
+def mnist_stand_in(torch, n, seed):
+    """torchvision's MNIST without a transform: .data (n x 28 x 28 uint8), .targets (each
+    class n / 10 times)."""
+    images = image_dataset(torch, n, seed=seed)
+
+    class MNIST(torch.utils.data.Dataset):
+        def __init__(self, root, train=True, download=False, transform=None):
+            self.data, self.targets = images.data[:, 0], torch.arange(n) % 10
+
+        def __len__(self):
+            return len(self.data)
+    return MNIST
+
+
+def resnet_stand_in(torch):
+    """torchvision.models.resnet18's shape in small (one BasicBlock per stage, widths 8 to
+    64; PyTorch's initialisation: kaiming_normal_ fan_out for convolutions)."""
+    nn = torch.nn
+
+    class BasicBlock(nn.Module):
+        def __init__(self, inplanes, planes, stride=1):
+            super().__init__()
+            self.conv1 = nn.Conv2d(inplanes, planes, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(planes)
+            self.relu = nn.ReLU(inplace=True)
+            self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(planes)
+            self.downsample = None
+            if stride != 1 or inplanes != planes:
+                self.downsample = nn.Sequential(nn.Conv2d(inplanes, planes, 1, stride, bias=False),
+                                                nn.BatchNorm2d(planes))
+
+        def forward(self, x):
+            identity = x
+            out = self.relu(self.bn1(self.conv1(x)))
+            out = self.bn2(self.conv2(out))
+            if self.downsample is not None:
+                identity = self.downsample(x)
+            out += identity
+            return self.relu(out)
+
+    class ResNet(nn.Module):
+        def __init__(self, num_classes=1000):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 8, kernel_size=7, stride=2, padding=3, bias=False)
+            self.bn1 = nn.BatchNorm2d(8)
+            self.relu = nn.ReLU(inplace=True)
+            self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
+            self.layer1 = nn.Sequential(BasicBlock(8, 8))
+            self.layer2 = nn.Sequential(BasicBlock(8, 16, 2))
+            self.layer3 = nn.Sequential(BasicBlock(16, 32, 2))
+            self.layer4 = nn.Sequential(BasicBlock(32, 64, 2))
+            self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+            self.fc = nn.Linear(64, num_classes)
+            for m in self.modules():
+                if isinstance(m, nn.Conv2d):
+                    nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+                elif isinstance(m, nn.BatchNorm2d):
+                    nn.init.constant_(m.weight, 1)
+                    nn.init.constant_(m.bias, 0)
+
+        def forward(self, x):
+            x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+            x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+            return self.fc(torch.flatten(self.avgpool(x), 1))
+    return ResNet
+
+
+def examples_siamese_network(torch):
+    """pytorch/examples siamese_network/main.py: APP_MATCHER (a
+    Dataset pairing images of one class or two, with Python's random and np.where over
+    ``np.array(targets.clone())``, which gives NumPy 2's DeprecationWarning under both),
+    SiameseNetwork (a resnet whose conv1 is replaced, its children but the last in a
+    Sequential, ``nn.init.xavier_uniform`` with PyTorch's FutureWarning, bias.data.fill_),
+    BCELoss, torch.where(outputs > 0.5, 1, 0), Adadelta and StepLR. torchvision's resnet18
+    is a small ResNet of its shape (resnet_stand_in), MNIST 40 + 20 random images of each
+    class in turn; two epochs."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    Dataset = torch.utils.data.Dataset
+    StepLR = torch.optim.lr_scheduler.StepLR
+    resnet18 = resnet_stand_in(torch)
+    datasets = SimpleNamespace(MNIST=None)
+
+    class SiameseNetwork(nn.Module):
+        def __init__(self):
+            super(SiameseNetwork, self).__init__()
+            self.resnet = resnet18()
+            self.resnet.conv1 = nn.Conv2d(1, 8, kernel_size=(7, 7), stride=(2, 2), padding=(3, 3), bias=False)
+            self.fc_in_features = self.resnet.fc.in_features
+            self.resnet = torch.nn.Sequential(*(list(self.resnet.children())[:-1]))
+            self.fc = nn.Sequential(
+                nn.Linear(self.fc_in_features * 2, 256),
+                nn.ReLU(inplace=True),
+                nn.Linear(256, 1),
+            )
+            self.sigmoid = nn.Sigmoid()
+            self.resnet.apply(self.init_weights)
+            self.fc.apply(self.init_weights)
+
+        def init_weights(self, m):
+            if isinstance(m, nn.Linear):
+                torch.nn.init.xavier_uniform(m.weight)
+                m.bias.data.fill_(0.01)
+
+        def forward_once(self, x):
+            output = self.resnet(x)
+            output = output.view(output.size()[0], -1)
+            return output
+
+        def forward(self, input1, input2):
+            output1 = self.forward_once(input1)
+            output2 = self.forward_once(input2)
+            output = torch.cat((output1, output2), 1)
+            output = self.fc(output)
+            output = self.sigmoid(output)
+            return output
+
+    class APP_MATCHER(Dataset):
+        def __init__(self, root, train, download=False):
+            super(APP_MATCHER, self).__init__()
+            self.dataset = datasets.MNIST(root, train=train, download=download)
+            self.data = self.dataset.data.unsqueeze(1).clone()
+            self.group_examples()
+
+        def group_examples(self):
+            np_arr = np.array(self.dataset.targets.clone())
+            self.grouped_examples = {}
+            for i in range(0,10):
+                self.grouped_examples[i] = np.where((np_arr==i))[0]
+
+        def __len__(self):
+            return self.data.shape[0]
+
+        def __getitem__(self, index):
+            selected_class = random.randint(0, 9)
+            random_index_1 = random.randint(0, self.grouped_examples[selected_class].shape[0]-1)
+            index_1 = self.grouped_examples[selected_class][random_index_1]
+            image_1 = self.data[index_1].clone().float()
+            if index % 2 == 0:
+                random_index_2 = random.randint(0, self.grouped_examples[selected_class].shape[0]-1)
+                while random_index_2 == random_index_1:
+                    random_index_2 = random.randint(0, self.grouped_examples[selected_class].shape[0]-1)
+                index_2 = self.grouped_examples[selected_class][random_index_2]
+                image_2 = self.data[index_2].clone().float()
+                target = torch.tensor(1, dtype=torch.float)
+            else:
+                other_selected_class = random.randint(0, 9)
+                while other_selected_class == selected_class:
+                    other_selected_class = random.randint(0, 9)
+                random_index_2 = random.randint(0, self.grouped_examples[other_selected_class].shape[0]-1)
+                index_2 = self.grouped_examples[other_selected_class][random_index_2]
+                image_2 = self.data[index_2].clone().float()
+                target = torch.tensor(0, dtype=torch.float)
+            return image_1, image_2, target
+
+    def train(args, model, device, train_loader, optimizer, epoch):
+        model.train()
+        criterion = nn.BCELoss()
+        for batch_idx, (images_1, images_2, targets) in enumerate(train_loader):
+            images_1, images_2, targets = images_1.to(device), images_2.to(device), targets.to(device)
+            optimizer.zero_grad()
+            outputs = model(images_1, images_2).squeeze()
+            loss = criterion(outputs, targets)
+            loss.backward()
+            optimizer.step()
+            if batch_idx % args.log_interval == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(images_1), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader), loss.item()))
+                if args.dry_run:
+                    break
+
+    def test(model, device, test_loader):
+        model.eval()
+        test_loss = 0
+        correct = 0
+        criterion = nn.BCELoss()
+        with torch.no_grad():
+            for (images_1, images_2, targets) in test_loader:
+                images_1, images_2, targets = images_1.to(device), images_2.to(device), targets.to(device)
+                outputs = model(images_1, images_2).squeeze()
+                test_loss += criterion(outputs, targets).sum().item()
+                pred = torch.where(outputs > 0.5, 1, 0)
+                correct += pred.eq(targets.view_as(pred)).sum().item()
+        test_loss /= len(test_loader.dataset)
+        print('\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'.format(
+            test_loss, correct, len(test_loader.dataset),
+            100. * correct / len(test_loader.dataset)))
+
+    args = SimpleNamespace(batch_size=8, test_batch_size=16, epochs=2, lr=1.0, gamma=0.7,
+                           no_cuda=False, dry_run=False, seed=1, log_interval=2, save_model=True)
+    use_cuda = not args.no_cuda and torch.cuda.is_available()
+    torch.manual_seed(args.seed)
+    device = torch.device("cuda" if use_cuda else "cpu")
+    train_kwargs = {'batch_size': args.batch_size}
+    test_kwargs = {'batch_size': args.test_batch_size}
+    datasets.MNIST = mnist_stand_in(torch, 40, 1)
+    train_dataset = APP_MATCHER('../data', train=True, download=True)
+    datasets.MNIST = mnist_stand_in(torch, 20, 2)
+    test_dataset = APP_MATCHER('../data', train=False)
+    train_loader = torch.utils.data.DataLoader(train_dataset,**train_kwargs)
+    test_loader = torch.utils.data.DataLoader(test_dataset, **test_kwargs)
+    model = SiameseNetwork().to(device)
+    optimizer = optim.Adadelta(model.parameters(), lr=args.lr)
+    scheduler = StepLR(optimizer, step_size=1, gamma=args.gamma)
+    for epoch in range(1, args.epochs + 1):
+        train(args, model, device, train_loader, optimizer, epoch)
+        test(model, device, test_loader)
+        scheduler.step()
+    with in_temporary_directory():
+        if args.save_model:
+            torch.save(model.state_dict(), "siamese_network.pt")
+    return {"fc.0.weight": model.fc[0].weight, "fc.2.bias": model.fc[2].bias}
+
+
+def examples_super_resolution(torch):
+    """pytorch/examples super_resolution/model.py, main.py and
+    super_resolve.py: the sub-pixel CNN (init.orthogonal_ with calculate_gain('relu'),
+    PixelShuffle(3)), MSELoss and Adam, the epoch prints, PSNR from math.log10, each
+    epoch's model saved whole (``torch.save(model, path)``) and loaded back
+    (weights_only=False) to upscale an image, to numpy, scaled and clipped. BSDS300 is 8 +
+    4 random 12 x 12 images and their 4 x 4 average-pooled inputs; two epochs."""
+    nn, optim, init = torch.nn, torch.optim, torch.nn.init
+
+    class Net(nn.Module):
+        def __init__(self, upscale_factor):
+            super(Net, self).__init__()
+            self.relu = nn.ReLU()
+            self.conv1 = nn.Conv2d(1, 64, (5, 5), (1, 1), (2, 2))
+            self.conv2 = nn.Conv2d(64, 64, (3, 3), (1, 1), (1, 1))
+            self.conv3 = nn.Conv2d(64, 32, (3, 3), (1, 1), (1, 1))
+            self.conv4 = nn.Conv2d(32, upscale_factor ** 2, (3, 3), (1, 1), (1, 1))
+            self.pixel_shuffle = nn.PixelShuffle(upscale_factor)
+            self._initialize_weights()
+
+        def forward(self, x):
+            x = self.relu(self.conv1(x))
+            x = self.relu(self.conv2(x))
+            x = self.relu(self.conv3(x))
+            x = self.pixel_shuffle(self.conv4(x))
+            return x
+
+        def _initialize_weights(self):
+            init.orthogonal_(self.conv1.weight, init.calculate_gain('relu'))
+            init.orthogonal_(self.conv2.weight, init.calculate_gain('relu'))
+            init.orthogonal_(self.conv3.weight, init.calculate_gain('relu'))
+            init.orthogonal_(self.conv4.weight)
+
+    module_level(torch, Net)
+    opt = SimpleNamespace(upscale_factor=3, batchSize=4, testBatchSize=4, nEpochs=2, lr=0.01,
+                          cuda=False, mps=False, threads=4, seed=123)
+    print(opt)
+    torch.manual_seed(opt.seed)
+    device = torch.device("cpu")
+    print('===> Loading datasets')
+
+    def bsds(n, seed):
+        g = torch.Generator().manual_seed(seed)
+        target = torch.rand(n, 1, 12, 12, generator=g)
+        return torch.utils.data.TensorDataset(
+            torch.nn.functional.avg_pool2d(target, opt.upscale_factor), target)
+    training_data_loader = torch.utils.data.DataLoader(dataset=bsds(8, 1), num_workers=opt.threads,
+                                                       batch_size=opt.batchSize, shuffle=True)
+    testing_data_loader = torch.utils.data.DataLoader(dataset=bsds(4, 2), num_workers=opt.threads,
+                                                      batch_size=opt.testBatchSize, shuffle=False)
+    print('===> Building model')
+    model = Net(upscale_factor=opt.upscale_factor).to(device)
+    criterion = nn.MSELoss()
+    optimizer = optim.Adam(model.parameters(), lr=opt.lr)
+
+    def train(epoch):
+        epoch_loss = 0
+        for iteration, batch in enumerate(training_data_loader, 1):
+            input, target = batch[0].to(device), batch[1].to(device)
+            optimizer.zero_grad()
+            loss = criterion(model(input), target)
+            epoch_loss += loss.item()
+            loss.backward()
+            optimizer.step()
+            print("===> Epoch[{}]({}/{}): Loss: {:.4f}".format(epoch, iteration, len(training_data_loader), loss.item()))
+        print("===> Epoch {} Complete: Avg. Loss: {:.4f}".format(epoch, epoch_loss / len(training_data_loader)))
+
+    def test():
+        avg_psnr = 0
+        with torch.no_grad():
+            for batch in testing_data_loader:
+                input, target = batch[0].to(device), batch[1].to(device)
+                prediction = model(input)
+                mse = criterion(prediction, target)
+                psnr = 10 * math.log10(1 / mse.item())
+                avg_psnr += psnr
+        print("===> Avg. PSNR: {:.4f} dB".format(avg_psnr / len(testing_data_loader)))
+
+    def checkpoint(epoch):
+        model_out_path = "model_epoch_{}.pth".format(epoch)
+        torch.save(model, model_out_path)
+        print("Checkpoint saved to {}".format(model_out_path))
+
+    with in_temporary_directory():
+        for epoch in range(1, opt.nEpochs + 1):
+            train(epoch)
+            test()
+            checkpoint(epoch)
+        # super_resolve.py
+        model = torch.load("model_epoch_2.pth", weights_only=False)
+        input = testing_data_loader.dataset[0][0].view(1, -1, 4, 4)
+        out = model(input)
+        out_img_y = out[0].detach().numpy()
+        out_img_y *= 255.0
+        out_img_y = out_img_y.clip(0, 255)
+        print(out_img_y.shape, out_img_y.dtype, out_img_y.round().astype(np.uint8)[0, :2])
+    return {"conv4.weight": model.conv4.weight, "out": out}
+
+
+def examples_dcgan(torch):
+    """pytorch/examples dcgan/main.py: the opt namespace printed, a seed
+    from Python's random, weights_init by class name (init.normal_ for Conv and BatchNorm,
+    zeros_), the Generator (ConvTranspose2d, BatchNorm2d, ReLU(True), Tanh) and the
+    Discriminator (Conv2d, LeakyReLU(0.2, inplace=True), Sigmoid, view(-1, 1).squeeze(1))
+    printed, BCELoss with torch.full labels and fill_, the two Adam optimizers and the
+    D/G steps with fake.detach(), the '[%d/%d][%d/%d] Loss_D: %.4f ...' line.
+    datasets.FakeData is 12 random 64 x 64 images, ngf = ndf = 4, nz = 8; one epoch."""
+    nn, optim = torch.nn, torch.optim
+    opt = SimpleNamespace(dataset='fake', dataroot=None, workers=2, batchSize=4, imageSize=64,
+                          nz=8, ngf=4, ndf=4, niter=1, lr=0.0002, beta1=0.5, dry_run=False,
+                          netG='', netD='', manualSeed=None, classes='bedroom', outf='.')
+    print(opt)
+    if opt.manualSeed is None:
+        opt.manualSeed = random.randint(1, 10000)
+    print("Random Seed: ", opt.manualSeed)
+    random.seed(opt.manualSeed)
+    torch.manual_seed(opt.manualSeed)
+    # datasets.FakeData(image_size=(3, opt.imageSize, opt.imageSize), transform=ToTensor()) in small
+    g = torch.Generator().manual_seed(3)
+    dataset = torch.utils.data.TensorDataset(torch.rand(12, 3, 64, 64, generator=g) * 2 - 1,
+                                             torch.randint(0, 10, (12,), generator=g))
+    nc = 3
+    dataloader = torch.utils.data.DataLoader(dataset, batch_size=opt.batchSize,
+                                             shuffle=True, num_workers=int(opt.workers))
+    device = torch.device("cpu")
+    ngpu = 1
+    nz = int(opt.nz)
+    ngf = int(opt.ngf)
+    ndf = int(opt.ndf)
+
+    def weights_init(m):
+        classname = m.__class__.__name__
+        if classname.find('Conv') != -1:
+            torch.nn.init.normal_(m.weight, 0.0, 0.02)
+        elif classname.find('BatchNorm') != -1:
+            torch.nn.init.normal_(m.weight, 1.0, 0.02)
+            torch.nn.init.zeros_(m.bias)
+
+    class Generator(nn.Module):
+        def __init__(self, ngpu):
+            super(Generator, self).__init__()
+            self.ngpu = ngpu
+            self.main = nn.Sequential(
+                nn.ConvTranspose2d(     nz, ngf * 8, 4, 1, 0, bias=False),
+                nn.BatchNorm2d(ngf * 8),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(ngf * 8, ngf * 4, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ngf * 4),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(ngf * 4, ngf * 2, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ngf * 2),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(ngf * 2,     ngf, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ngf),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(    ngf,      nc, 4, 2, 1, bias=False),
+                nn.Tanh()
+            )
+
+        def forward(self, input):
+            if input.is_cuda and self.ngpu > 1:
+                output = nn.parallel.data_parallel(self.main, input, range(self.ngpu))
+            else:
+                output = self.main(input)
+            return output
+
+    netG = Generator(ngpu).to(device)
+    netG.apply(weights_init)
+    if opt.netG != '':
+        netG.load_state_dict(torch.load(opt.netG))
+    print(netG)
+
+    class Discriminator(nn.Module):
+        def __init__(self, ngpu):
+            super(Discriminator, self).__init__()
+            self.ngpu = ngpu
+            self.main = nn.Sequential(
+                nn.Conv2d(nc, ndf, 4, 2, 1, bias=False),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf, ndf * 2, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ndf * 2),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf * 2, ndf * 4, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ndf * 4),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf * 4, ndf * 8, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ndf * 8),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf * 8, 1, 4, 1, 0, bias=False),
+                nn.Sigmoid()
+            )
+
+        def forward(self, input):
+            if input.is_cuda and self.ngpu > 1:
+                output = nn.parallel.data_parallel(self.main, input, range(self.ngpu))
+            else:
+                output = self.main(input)
+            return output.view(-1, 1).squeeze(1)
+
+    netD = Discriminator(ngpu).to(device)
+    netD.apply(weights_init)
+    if opt.netD != '':
+        netD.load_state_dict(torch.load(opt.netD))
+    print(netD)
+    criterion = nn.BCELoss()
+    fixed_noise = torch.randn(opt.batchSize, nz, 1, 1, device=device)
+    real_label = 1
+    fake_label = 0
+    optimizerD = optim.Adam(netD.parameters(), lr=opt.lr, betas=(opt.beta1, 0.999))
+    optimizerG = optim.Adam(netG.parameters(), lr=opt.lr, betas=(opt.beta1, 0.999))
+    for epoch in range(opt.niter):
+        for i, data in enumerate(dataloader, 0):
+            netD.zero_grad()
+            real_cpu = data[0].to(device)
+            batch_size = real_cpu.size(0)
+            label = torch.full((batch_size,), real_label,
+                               dtype=real_cpu.dtype, device=device)
+            output = netD(real_cpu)
+            errD_real = criterion(output, label)
+            errD_real.backward()
+            D_x = output.mean().item()
+            noise = torch.randn(batch_size, nz, 1, 1, device=device)
+            fake = netG(noise)
+            label.fill_(fake_label)
+            output = netD(fake.detach())
+            errD_fake = criterion(output, label)
+            errD_fake.backward()
+            D_G_z1 = output.mean().item()
+            errD = errD_real + errD_fake
+            optimizerD.step()
+            netG.zero_grad()
+            label.fill_(real_label)
+            output = netD(fake)
+            errG = criterion(output, label)
+            errG.backward()
+            D_G_z2 = output.mean().item()
+            optimizerG.step()
+            print('[%d/%d][%d/%d] Loss_D: %.4f Loss_G: %.4f D(x): %.4f D(G(z)): %.4f / %.4f'
+                  % (epoch, opt.niter, i, len(dataloader),
+                     errD.item(), errG.item(), D_x, D_G_z1, D_G_z2))
+            if i % 100 == 0:
+                fake = netG(fixed_noise)
+                print(real_cpu.shape, fake.detach().shape)
+            if opt.dry_run:
+                break
+    return {"G.main.0": netG.main[0].weight, "D.main.0.grad": netD.main[0].weight.grad,
+            "D.bn": netD.main[3].running_var}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -6338,4 +7683,7 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
             d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
             d2l_modern_rnns, d2l_classic_chapters, d2l_transformers, d2l_cnn_designs,
-            d2l_sequences]
+            d2l_sequences, examples_mnist, examples_mnist_rnn, examples_vae, examples_regression,
+            examples_time_sequence_prediction, examples_word_language_model,
+            examples_mnist_forward_forward, examples_siamese_network, examples_super_resolution,
+            examples_dcgan]
