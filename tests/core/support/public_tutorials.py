@@ -6333,6 +6333,521 @@ def d2l_sequences(torch):
     return finals
 
 
+# ---- pytorch/tutorials: the blitz, fgsm, saving and loading ------------------------------
+
+def blitz_tensors_autograd_cifar10(torch):
+    """pytorch/tutorials beginner_source/blitz/tensor_tutorial.py
+    (its first and its present text: empty's shape, rand, zeros of long, new_ones with a
+    dtype, randn_like overriding it, size(), the additions with ``out=`` and add_,
+    view(-1, 8), item(), the NumPy bridge both ways, ones_like/rand_like, cat, mul, matmul
+    and @ with .T, add_), blitz/autograd_tutorial.py (a resnet's prediction and
+    (prediction - labels).sum().backward(), SGD with momentum, Q = 3a^3 - b^2 with an
+    external gradient and ``9*a**2 == a.grad``, requires_grad of a sum, a frozen resnet with
+    a new fc) and blitz/cifar10_tutorial.py (normalised CIFAR10 through DataLoaders with
+    num_workers=2, imshow's unnormalising and np.transpose, the Net with torch.flatten,
+    CrossEntropyLoss and SGD-momentum for two epochs, the running-loss print, the state
+    dict saved and loaded with weights_only=True, torch.max(outputs, 1), overall and
+    per-class accuracy over zip(labels, predictions)). torchvision's resnet18 is the small
+    ResNet of resnet_stand_in, CIFAR10 40 + 20 random images, make_grid a torch.cat."""
+    x = torch.empty(5, 3)
+    print(x.shape, x.dtype)
+    x = torch.rand(5, 3)
+    print(x)
+    x = torch.zeros(5, 3, dtype=torch.long)
+    print(x)
+    x = torch.tensor([5.5, 3])
+    print(x)
+    x = x.new_ones(5, 3, dtype=torch.double)
+    print(x)
+    x = torch.randn_like(x, dtype=torch.float)
+    print(x)
+    print(x.size())
+    y = torch.rand(5, 3)
+    print(x + y)
+    print(torch.add(x, y))
+    result = torch.empty(5, 3)
+    torch.add(x, y, out=result)
+    print(result)
+    y.add_(x)
+    print(y)
+    print(x[:, 1])
+    x = torch.randn(4, 4)
+    y = x.view(16)
+    z = x.view(-1, 8)
+    print(x.size(), y.size(), z.size())
+    x = torch.randn(1)
+    print(x)
+    print(x.item())
+    a = torch.ones(5)
+    print(a)
+    b = a.numpy()
+    print(b)
+    a.add_(1)
+    print(a)
+    print(b)
+    a = np.ones(5)
+    b = torch.from_numpy(a)
+    np.add(a, 1, out=a)
+    print(a)
+    print(b)
+    if torch.cuda.is_available():
+        device = torch.device("cuda")
+    # the newer tensor_tutorial.py
+    data = [[1, 2], [3, 4]]
+    x_data = torch.tensor(data)
+    np_array = np.array(data)
+    x_np = torch.from_numpy(np_array)
+    x_ones = torch.ones_like(x_data)
+    print(f"Ones Tensor: \n {x_ones} \n")
+    x_rand = torch.rand_like(x_data, dtype=torch.float)
+    print(f"Random Tensor: \n {x_rand} \n")
+    tensor = torch.ones(4, 4)
+    tensor[:,1] = 0
+    print(tensor)
+    t1 = torch.cat([tensor, tensor, tensor], dim=1)
+    print(t1)
+    print(f"tensor.mul(tensor) \n {tensor.mul(tensor)} \n")
+    print(f"tensor * tensor \n {tensor * tensor}")
+    print(f"tensor.matmul(tensor.T) \n {tensor.matmul(tensor.T)} \n")
+    print(f"tensor @ tensor.T \n {tensor @ tensor.T}")
+    print(tensor, "\n")
+    tensor.add_(5)
+    print(tensor)
+    t = torch.ones(5)
+    print(f"t: {t}")
+    n = t.numpy()
+    print(f"n: {n}")
+    t.add_(1)
+    print(f"t: {t}")
+    print(f"n: {n}")
+    n = np.ones(5)
+    t = torch.from_numpy(n)
+    np.add(n, 1, out=n)
+    print(f"t: {t}")
+    print(f"n: {n}")
+
+    # beginner_source/blitz/autograd_tutorial.py
+    nn, optim = torch.nn, torch.optim
+    model = resnet_stand_in(torch)()
+    data = torch.rand(1, 3, 48, 48)
+    labels = torch.rand(1, 1000)
+    prediction = model(data)
+    loss = (prediction - labels).sum()
+    loss.backward()
+    optim_ = torch.optim.SGD(model.parameters(), lr=1e-2, momentum=0.9)
+    optim_.step()
+    a = torch.tensor([2., 3.], requires_grad=True)
+    b = torch.tensor([6., 4.], requires_grad=True)
+    Q = 3*a**3 - b**2
+    external_grad = torch.tensor([1., 1.])
+    Q.backward(gradient=external_grad)
+    print(9*a**2 == a.grad)
+    print(-2*b == b.grad)
+    x = torch.rand(5, 5)
+    y = torch.rand(5, 5)
+    z = torch.rand((5, 5), requires_grad=True)
+    a = x + y
+    print(f"Does `a` require gradients?: {a.requires_grad}")
+    b = x + z
+    print(f"Does `b` require gradients?: {b.requires_grad}")
+    for param in model.parameters():
+        param.requires_grad = False
+    model.fc = nn.Linear(64, 10)
+    optimizer = optim.SGD(model.parameters(), lr=1e-2, momentum=0.9)
+    model(data).sum().backward()
+    optimizer.step()
+    print([name for name, p in model.named_parameters() if p.requires_grad],
+          model.conv1.weight.grad.shape, model.fc.weight.grad.abs().sum() > 0)
+
+    # beginner_source/blitz/cifar10_tutorial.py
+    def normalized(n, seed):
+        data = image_dataset(torch, n, shape=(3, 32, 32), seed=seed)
+
+        class Normalized(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):
+                image, label = data[i]
+                return (image - 0.5) / 0.5, label
+        return Normalized()
+    batch_size = 4
+    trainset = normalized(40, 1)
+    trainloader = torch.utils.data.DataLoader(trainset, batch_size=batch_size,
+                                              shuffle=True, num_workers=2)
+    testset = normalized(20, 2)
+    testloader = torch.utils.data.DataLoader(testset, batch_size=batch_size,
+                                             shuffle=False, num_workers=2)
+    classes = ('plane', 'car', 'bird', 'cat',
+               'deer', 'dog', 'frog', 'horse', 'ship', 'truck')
+
+    def imshow(img):
+        img = img / 2 + 0.5
+        npimg = img.numpy()
+        print(np.transpose(npimg, (1, 2, 0)).shape, npimg.mean())
+
+    dataiter = iter(trainloader)
+    images, labels = next(dataiter)
+    imshow(torch.cat(list(images), 2))
+    print(' '.join(f'{classes[labels[j]]:5s}' for j in range(batch_size)))
+    F = torch.nn.functional
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = torch.flatten(x, 1)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            x = self.fc3(x)
+            return x
+
+    net = Net()
+    criterion = nn.CrossEntropyLoss()
+    optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+    for epoch in range(2):
+        running_loss = 0.0
+        for i, data in enumerate(trainloader, 0):
+            inputs, labels = data
+            optimizer.zero_grad()
+            outputs = net(inputs)
+            loss = criterion(outputs, labels)
+            loss.backward()
+            optimizer.step()
+            running_loss += loss.item()
+            if i % 5 == 4:
+                print(f'[{epoch + 1}, {i + 1:5d}] loss: {running_loss / 5:.3f}')
+                running_loss = 0.0
+    print('Finished Training')
+    with in_temporary_directory():
+        PATH = './cifar_net.pth'
+        torch.save(net.state_dict(), PATH)
+        dataiter = iter(testloader)
+        images, labels = next(dataiter)
+        print('GroundTruth: ', ' '.join(f'{classes[labels[j]]:5s}' for j in range(4)))
+        net = Net()
+        print(net.load_state_dict(torch.load(PATH, weights_only=True)))
+    outputs = net(images)
+    _, predicted = torch.max(outputs, 1)
+    print('Predicted: ', ' '.join(f'{classes[predicted[j]]:5s}' for j in range(4)))
+    correct = 0
+    total = 0
+    with torch.no_grad():
+        for data in testloader:
+            images, labels = data
+            outputs = net(images)
+            _, predicted = torch.max(outputs.data, 1)
+            total += labels.size(0)
+            correct += (predicted == labels).sum().item()
+    print(f'Accuracy of the network on the 10000 test images: {100 * correct // total} %')
+    correct_pred = {classname: 0 for classname in classes}
+    total_pred = {classname: 0 for classname in classes}
+    with torch.no_grad():
+        for data in testloader:
+            images, labels = data
+            outputs = net(images)
+            _, predictions = torch.max(outputs, 1)
+            for label, prediction in zip(labels, predictions):
+                if label == prediction:
+                    correct_pred[classes[label]] += 1
+                total_pred[classes[label]] += 1
+    for classname, correct_count in correct_pred.items():
+        if total_pred[classname]:
+            accuracy = 100 * float(correct_count) / total_pred[classname]
+            print(f'Accuracy for class: {classname:5s} is {accuracy:.1f} %')
+    device = torch.device('cuda:0' if torch.cuda.is_available() else 'cpu')
+    print(device)
+    return {"fc3.weight": net.fc3.weight, "a.grad": a.grad if a.grad is not None else z,
+            "model.fc.bias.grad": model.fc.bias.grad}
+
+
+def fgsm_adversarial_examples(torch):
+    """pytorch/tutorials beginner_source/fgsm_tutorial.py: the
+    pretrained MNIST LeNet loaded with map_location and weights_only=True, eval(), the
+    attack over seven epsilons (``data.requires_grad = True``, output.max(1,
+    keepdim=True)[1], model.zero_grad(), data.grad.data.sign(), torch.clamp, denorm with
+    view(1, -1, 1, 1), transforms.Normalize again, the accuracy line) and the adversarial
+    examples to numpy. The pretrained model is a seeded one saved first, MNIST 10 random
+    images labelled with its predictions (two of them wrongly, which the test skips);
+    transforms.Normalize a small class doing what torchvision's does to a tensor."""
+    nn, F = torch.nn, torch.nn.functional
+    epsilons = [0, .05, .1, .15, .2, .25, .3]
+    pretrained_model = "lenet_mnist_model.pth"
+    use_cuda = True
+    torch.manual_seed(42)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(1, 32, 3, 1)
+            self.conv2 = nn.Conv2d(32, 64, 3, 1)
+            self.dropout1 = nn.Dropout(0.25)
+            self.dropout2 = nn.Dropout(0.5)
+            self.fc1 = nn.Linear(9216, 128)
+            self.fc2 = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = self.conv1(x)
+            x = F.relu(x)
+            x = self.conv2(x)
+            x = F.relu(x)
+            x = F.max_pool2d(x, 2)
+            x = self.dropout1(x)
+            x = torch.flatten(x, 1)
+            x = self.fc1(x)
+            x = F.relu(x)
+            x = self.dropout2(x)
+            x = self.fc2(x)
+            output = F.log_softmax(x, dim=1)
+            return output
+
+    class Normalize:
+        def __init__(self, mean, std):
+            self.mean, self.std = mean, std
+
+        def __call__(self, tensor):
+            mean = torch.as_tensor(self.mean, dtype=tensor.dtype).view(-1, 1, 1)
+            std = torch.as_tensor(self.std, dtype=tensor.dtype).view(-1, 1, 1)
+            return tensor.sub(mean).div(std)
+    transforms = SimpleNamespace(Normalize=Normalize)
+    # the pretrained LeNet: a seeded one, and MNIST's labels what it predicts on 8 of 10
+    # random images (its mistakes are skipped, as the tutorial's test skips them)
+    with in_temporary_directory():
+        teacher = Net().eval()
+        torch.save(teacher.state_dict(), pretrained_model)
+        images = image_dataset(torch, 10, seed=5).data.float() / 255
+        with torch.no_grad():
+            labels = teacher(Normalize((0.1307,), (0.3081,))(images)).argmax(1)
+        labels[8:] = (labels[8:] + 1) % 10
+        test_loader = torch.utils.data.DataLoader(
+            torch.utils.data.TensorDataset(Normalize((0.1307,), (0.3081,))(images), labels),
+            batch_size=1, shuffle=True)
+        print("CUDA Available: ", torch.cuda.is_available())
+        device = torch.device("cuda" if use_cuda and torch.cuda.is_available() else "cpu")
+        model = Net().to(device)
+        model.load_state_dict(torch.load(pretrained_model, map_location=device, weights_only=True))
+        model.eval()
+
+    def fgsm_attack(image, epsilon, data_grad):
+        sign_data_grad = data_grad.sign()
+        perturbed_image = image + epsilon*sign_data_grad
+        perturbed_image = torch.clamp(perturbed_image, 0, 1)
+        return perturbed_image
+
+    def denorm(batch, mean=[0.1307], std=[0.3081]):
+        if isinstance(mean, list):
+            mean = torch.tensor(mean).to(device)
+        if isinstance(std, list):
+            std = torch.tensor(std).to(device)
+        return batch * std.view(1, -1, 1, 1) + mean.view(1, -1, 1, 1)
+
+    def test(model, device, test_loader, epsilon):
+        correct = 0
+        adv_examples = []
+        for data, target in test_loader:
+            data, target = data.to(device), target.to(device)
+            data.requires_grad = True
+            output = model(data)
+            init_pred = output.max(1, keepdim=True)[1]
+            if init_pred.item() != target.item():
+                continue
+            loss = F.nll_loss(output, target)
+            model.zero_grad()
+            loss.backward()
+            data_grad = data.grad.data
+            data_denorm = denorm(data)
+            perturbed_data = fgsm_attack(data_denorm, epsilon, data_grad)
+            perturbed_data_normalized = transforms.Normalize((0.1307,), (0.3081,))(perturbed_data)
+            output = model(perturbed_data_normalized)
+            final_pred = output.max(1, keepdim=True)[1]
+            if final_pred.item() == target.item():
+                correct += 1
+                if epsilon == 0 and len(adv_examples) < 5:
+                    adv_ex = perturbed_data.squeeze().detach().cpu().numpy()
+                    adv_examples.append((init_pred.item(), final_pred.item(), adv_ex))
+            else:
+                if len(adv_examples) < 5:
+                    adv_ex = perturbed_data.squeeze().detach().cpu().numpy()
+                    adv_examples.append((init_pred.item(), final_pred.item(), adv_ex))
+        final_acc = correct/float(len(test_loader))
+        print(f"Epsilon: {epsilon}\tTest Accuracy = {correct} / {len(test_loader)} = {final_acc}")
+        return final_acc, adv_examples
+
+    accuracies = []
+    examples = []
+    for eps in epsilons:
+        acc, ex = test(model, device, test_loader, eps)
+        accuracies.append(acc)
+        examples.append(ex)
+    for i in range(len(epsilons)):
+        for j in range(len(examples[i])):
+            orig, adv, ex = examples[i][j]
+            print(f"{orig} -> {adv}", ex.shape, ex.dtype, round(float(ex.sum()), 2))
+    return {"fc2.grad": model.fc2.weight.grad, "fc1.weight": model.fc1.weight}
+
+
+def saving_and_loading_models(torch):
+    """pytorch/tutorials beginner_source/saving_loading_models.py
+    (the state_dicts printed, a state dict saved and loaded with weights_only=True, the
+    entire model saved with ``torch.save(model, PATH)`` and loaded with
+    ``weights_only=False``, a general checkpoint with the loss tensor, two models and
+    optimizers in one file, warmstarting with strict=False, map_location to the CPU;
+    TorchScript is left out: minigrad has no torch.jit), recipes_source/recipes/
+    saving_and_loading_models_for_inference.py (state dict and entire model, eval()) and
+    save_load_across_devices.py (map_location=torch.device('cpu'))."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+
+    class TheModelClass(nn.Module):
+        def __init__(self):
+            super(TheModelClass, self).__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = x.view(-1, 16 * 5 * 5)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            x = self.fc3(x)
+            return x
+
+    module_level(torch, TheModelClass)
+    model = TheModelClass()
+    optimizer = optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+    print("Model's state_dict:")
+    for param_tensor in model.state_dict():
+        print(param_tensor, "\t", model.state_dict()[param_tensor].size())
+    print("Optimizer's state_dict:")
+    for var_name in optimizer.state_dict():
+        print(var_name, "\t", optimizer.state_dict()[var_name])
+    inputs, labels = torch.randn(4, 3, 32, 32), torch.tensor([1, 0, 4, 9])
+    loss = F.cross_entropy(model(inputs), labels)
+    loss.backward()
+    optimizer.step()
+    epoch = 1
+    with in_temporary_directory():
+        PATH = "state_dict_model.pt"
+        torch.save(model.state_dict(), PATH)
+        model = TheModelClass()
+        print(model.load_state_dict(torch.load(PATH, weights_only=True)))
+        print(model.eval())
+        PATH = "entire_model.pt"
+        torch.save(model, PATH)
+        model = torch.load(PATH, weights_only=False)
+        model.eval()
+        print(type(model).__name__, model(inputs).argmax(1))
+        PATH = "model.tar"
+        torch.save({
+            'epoch': epoch,
+            'model_state_dict': model.state_dict(),
+            'optimizer_state_dict': optimizer.state_dict(),
+            'loss': loss,
+        }, PATH)
+        model = TheModelClass()
+        optimizer = optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+        checkpoint = torch.load(PATH, weights_only=True)
+        model.load_state_dict(checkpoint['model_state_dict'])
+        optimizer.load_state_dict(checkpoint['optimizer_state_dict'])
+        epoch = checkpoint['epoch']
+        loss = checkpoint['loss']
+        print(epoch, loss, optimizer.state_dict()['state'][0]['momentum_buffer'].shape)
+        model.train()
+        modelA, modelB = TheModelClass(), TheModelClass()
+        optimizerA = optim.SGD(modelA.parameters(), lr=0.001, momentum=0.9)
+        optimizerB = optim.SGD(modelB.parameters(), lr=0.001, momentum=0.9)
+        torch.save({
+            'modelA_state_dict': modelA.state_dict(),
+            'modelB_state_dict': modelB.state_dict(),
+            'optimizerA_state_dict': optimizerA.state_dict(),
+            'optimizerB_state_dict': optimizerB.state_dict(),
+        }, PATH)
+        checkpoint = torch.load(PATH, weights_only=True)
+        modelA.load_state_dict(checkpoint['modelA_state_dict'])
+        modelB.load_state_dict(checkpoint['modelB_state_dict'])
+        optimizerA.load_state_dict(checkpoint['optimizerA_state_dict'])
+        optimizerB.load_state_dict(checkpoint['optimizerB_state_dict'])
+        modelA.eval()
+        modelB.eval()
+        torch.save(modelA.state_dict(), PATH)
+        print(modelB.load_state_dict(torch.load(PATH, weights_only=True), strict=False))
+        torch.save(model.state_dict(), PATH)
+        device = torch.device('cpu')
+        model = TheModelClass()
+        model.load_state_dict(torch.load(PATH, map_location=device, weights_only=True))
+        model.to(device)
+        print(next(model.parameters()).device)
+        # recipes_source/recipes/saving_and_loading_models_for_inference.py
+        net = TheModelClass()
+        print(net)
+        PATH = "state_dict_model.pt"
+        torch.save(net.state_dict(), PATH)
+        model = TheModelClass()
+        model.load_state_dict(torch.load(PATH, weights_only=True))
+        model.eval()
+        PATH = "entire_model.pt"
+        torch.save(net, PATH)
+        model = torch.load(PATH, weights_only=False)
+        model.eval()
+        print(model(inputs).sum(), net(inputs).sum())
+        # recipes_source/recipes/save_load_across_devices.py
+        PATH = "model.pt"
+        torch.save(net.state_dict(), PATH)
+        device = torch.device('cpu')
+        model = TheModelClass()
+        model.load_state_dict(torch.load(PATH, map_location=device, weights_only=True))
+        if torch.cuda.is_available():
+            model.to(torch.device("cuda"))
+        print(model.fc3.bias)
+    return {"fc3.weight": model.fc3.weight, "modelB.fc1": modelB.fc1.weight}
+
+
+def module_load_state_dict_tips(torch):
+    """pytorch/tutorials recipes_source/recipes/
+    module_load_state_dict_tips.py: a checkpoint of ten Linears loaded plainly, then with
+    ``mmap=True, weights_only=True`` into a module built under ``torch.device('meta')``
+    (its meta parameter printed) with ``load_state_dict(assign=True)``, which makes the
+    loaded tensors the module's parameters; Linears of 40 where the recipe has 1,000."""
+    nn = torch.nn
+
+    class SomeModule(torch.nn.Module):
+        def __init__(self, size):
+            super().__init__()
+            self.linears = nn.Sequential(*(nn.Linear(size, size) for i in range(10)))
+
+        def forward(self, x):
+            return self.linears(x)
+
+    m = SomeModule(40)
+    with in_temporary_directory():
+        torch.save(m.state_dict(), 'checkpoint.pth')
+        state_dict = torch.load('checkpoint.pth')
+        m = SomeModule(40)
+        m.load_state_dict(state_dict)
+        state_dict = torch.load('checkpoint.pth', mmap=True, weights_only=True)
+        with torch.device('meta'):
+            meta_m = SomeModule(40)
+        print(meta_m.linears[0].weight)
+        meta_m.load_state_dict(state_dict, assign=True)
+        print(meta_m.linears[0].weight.device, meta_m.linears[0].weight.requires_grad,
+              type(meta_m.linears[0].weight).__name__)
+        print(meta_m(torch.ones(2, 40)).sum(), m(torch.ones(2, 40)).sum())
+    return {"w": meta_m.linears[9].weight}
+
+
 # ---- pytorch/examples ----------------------------------------------------------------------
 
 def normalized_mnist(torch, n, seed, mean=0.1307, std=0.3081):
@@ -7686,4 +8201,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             d2l_sequences, examples_mnist, examples_mnist_rnn, examples_vae, examples_regression,
             examples_time_sequence_prediction, examples_word_language_model,
             examples_mnist_forward_forward, examples_siamese_network, examples_super_resolution,
-            examples_dcgan]
+            examples_dcgan, blitz_tensors_autograd_cifar10, fgsm_adversarial_examples,
+            saving_and_loading_models, module_load_state_dict_tips]
