@@ -8187,6 +8187,552 @@ def examples_dcgan(torch):
             "D.bn": netD.main[3].running_var}
 
 
+# ---- yunjey/pytorch-tutorial: 02-intermediate, 03-advanced --------------------------------
+
+def yunjey_intermediate(torch):
+    """yunjey/pytorch-tutorial tutorials/02-intermediate:
+    convolutional_neural_network/main.py (ConvNet of two Conv2d-BatchNorm2d-ReLU-MaxPool2d
+    Sequentials, Adam, the step prints, eval() and accuracy with torch.max(outputs.data, 1),
+    the state dict saved), recurrent_neural_network/main.py and
+    bidirectional_recurrent_neural_network/main.py (an LSTM of two layers, batch_first,
+    bidirectional, over an image's rows, zero initial states, the last step's output to a
+    Linear), deep_residual_network/main.py (conv3x3, ResidualBlock with ``out += residual``
+    and a downsample Sequential, ResNet's make_layer, AvgPool2d(8), update_lr through
+    param_groups; Pad(4), RandomHorizontalFlip and RandomCrop(32) done with F.pad, flip and
+    torch.randint) and language_model (data_utils.py's Corpus filling a
+    torch.LongTensor(tokens) element by element, RNNLM with an Embedding, an LSTM and a
+    Linear, detach of the states, clip_grad_norm_, sampling with torch.multinomial and
+    input.fill_). MNIST and CIFAR10 are random images, the Penn Treebank a made-up corpus;
+    smaller layers and two epochs."""
+    nn = torch.nn
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    finals = {}
+    # convolutional_neural_network/main.py
+    num_epochs = 2
+    num_classes = 10
+    batch_size = 10
+    learning_rate = 0.001
+    train_dataset, test_dataset = image_dataset(torch, 30, seed=1), image_dataset(torch, 10, seed=2)
+    train_loader = torch.utils.data.DataLoader(dataset=train_dataset, batch_size=batch_size,
+                                               shuffle=True)
+    test_loader = torch.utils.data.DataLoader(dataset=test_dataset, batch_size=batch_size,
+                                              shuffle=False)
+
+    class ConvNet(nn.Module):
+        def __init__(self, num_classes=10):
+            super(ConvNet, self).__init__()
+            self.layer1 = nn.Sequential(
+                nn.Conv2d(1, 16, kernel_size=5, stride=1, padding=2),
+                nn.BatchNorm2d(16),
+                nn.ReLU(),
+                nn.MaxPool2d(kernel_size=2, stride=2))
+            self.layer2 = nn.Sequential(
+                nn.Conv2d(16, 32, kernel_size=5, stride=1, padding=2),
+                nn.BatchNorm2d(32),
+                nn.ReLU(),
+                nn.MaxPool2d(kernel_size=2, stride=2))
+            self.fc = nn.Linear(7*7*32, num_classes)
+
+        def forward(self, x):
+            out = self.layer1(x)
+            out = self.layer2(out)
+            out = out.reshape(out.size(0), -1)
+            out = self.fc(out)
+            return out
+
+    model = ConvNet(num_classes).to(device)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+    total_step = len(train_loader)
+    for epoch in range(num_epochs):
+        for i, (images, labels) in enumerate(train_loader):
+            images = images.to(device)
+            labels = labels.to(device)
+            outputs = model(images)
+            loss = criterion(outputs, labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if (i+1) % 2 == 0:
+                print ('Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}'
+                       .format(epoch+1, num_epochs, i+1, total_step, loss.item()))
+    model.eval()
+    with torch.no_grad():
+        correct = 0
+        total = 0
+        for images, labels in test_loader:
+            images = images.to(device)
+            labels = labels.to(device)
+            outputs = model(images)
+            _, predicted = torch.max(outputs.data, 1)
+            total += labels.size(0)
+            correct += (predicted == labels).sum().item()
+        print('Test Accuracy of the model on the 10000 test images: {} %'.format(100 * correct / total))
+    with in_temporary_directory():
+        torch.save(model.state_dict(), 'model.ckpt')
+    finals["cnn.fc"] = model.fc.bias
+    finals["cnn.running_var"] = model.layer2[1].running_var
+
+    # recurrent_neural_network/main.py and bidirectional_recurrent_neural_network/main.py
+    sequence_length = 28
+    input_size = 28
+    hidden_size = 16
+    num_layers = 2
+
+    class RNN(nn.Module):
+        def __init__(self, input_size, hidden_size, num_layers, num_classes):
+            super(RNN, self).__init__()
+            self.hidden_size = hidden_size
+            self.num_layers = num_layers
+            self.lstm = nn.LSTM(input_size, hidden_size, num_layers, batch_first=True)
+            self.fc = nn.Linear(hidden_size, num_classes)
+
+        def forward(self, x):
+            h0 = torch.zeros(self.num_layers, x.size(0), self.hidden_size).to(device)
+            c0 = torch.zeros(self.num_layers, x.size(0), self.hidden_size).to(device)
+            out, _ = self.lstm(x, (h0, c0))
+            out = self.fc(out[:, -1, :])
+            return out
+
+    class BiRNN(nn.Module):
+        def __init__(self, input_size, hidden_size, num_layers, num_classes):
+            super(BiRNN, self).__init__()
+            self.hidden_size = hidden_size
+            self.num_layers = num_layers
+            self.lstm = nn.LSTM(input_size, hidden_size, num_layers, batch_first=True, bidirectional=True)
+            self.fc = nn.Linear(hidden_size*2, num_classes)
+
+        def forward(self, x):
+            h0 = torch.zeros(self.num_layers*2, x.size(0), self.hidden_size).to(device)
+            c0 = torch.zeros(self.num_layers*2, x.size(0), self.hidden_size).to(device)
+            out, _ = self.lstm(x, (h0, c0))
+            out = self.fc(out[:, -1, :])
+            return out
+
+    for Model, learning_rate in [(RNN, 0.01), (BiRNN, 0.003)]:
+        model = Model(input_size, hidden_size, num_layers, num_classes).to(device)
+        criterion = nn.CrossEntropyLoss()
+        optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+        total_step = len(train_loader)
+        for epoch in range(num_epochs):
+            for i, (images, labels) in enumerate(train_loader):
+                images = images.reshape(-1, sequence_length, input_size).to(device)
+                labels = labels.to(device)
+                outputs = model(images)
+                loss = criterion(outputs, labels)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                if (i+1) % 2 == 0:
+                    print ('Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}'
+                           .format(epoch+1, num_epochs, i+1, total_step, loss.item()))
+        with torch.no_grad():
+            correct = 0
+            total = 0
+            for images, labels in test_loader:
+                images = images.reshape(-1, sequence_length, input_size).to(device)
+                labels = labels.to(device)
+                outputs = model(images)
+                _, predicted = torch.max(outputs.data, 1)
+                total += labels.size(0)
+                correct += (predicted == labels).sum().item()
+            print('Test Accuracy of the model on the 10000 test images: {} %'.format(100 * correct / total))
+        finals[Model.__name__] = model.fc.weight
+
+    # deep_residual_network/main.py
+    def padded_flipped_cropped(n, seed):
+        data = image_dataset(torch, n, shape=(3, 32, 32), seed=seed)
+
+        class Augmented(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):  # transforms.Pad(4), RandomHorizontalFlip, RandomCrop(32)
+                image, label = data[i]
+                image = torch.nn.functional.pad(image, (4, 4, 4, 4))
+                if torch.rand(1) < 0.5:
+                    image = image.flip(-1)
+                top, left = torch.randint(0, 9, size=(1,)).item(), torch.randint(0, 9, size=(1,)).item()
+                return image[:, top:top + 32, left:left + 32], label
+        return Augmented()
+    train_dataset = padded_flipped_cropped(10, 3)
+    test_dataset = image_dataset(torch, 5, shape=(3, 32, 32), seed=4)
+    train_loader = torch.utils.data.DataLoader(dataset=train_dataset, batch_size=5, shuffle=True)
+    test_loader = torch.utils.data.DataLoader(dataset=test_dataset, batch_size=5, shuffle=False)
+
+    def conv3x3(in_channels, out_channels, stride=1):
+        return nn.Conv2d(in_channels, out_channels, kernel_size=3,
+                         stride=stride, padding=1, bias=False)
+
+    class ResidualBlock(nn.Module):
+        def __init__(self, in_channels, out_channels, stride=1, downsample=None):
+            super(ResidualBlock, self).__init__()
+            self.conv1 = conv3x3(in_channels, out_channels, stride)
+            self.bn1 = nn.BatchNorm2d(out_channels)
+            self.relu = nn.ReLU(inplace=True)
+            self.conv2 = conv3x3(out_channels, out_channels)
+            self.bn2 = nn.BatchNorm2d(out_channels)
+            self.downsample = downsample
+
+        def forward(self, x):
+            residual = x
+            out = self.conv1(x)
+            out = self.bn1(out)
+            out = self.relu(out)
+            out = self.conv2(out)
+            out = self.bn2(out)
+            if self.downsample:
+                residual = self.downsample(x)
+            out += residual
+            out = self.relu(out)
+            return out
+
+    class ResNet(nn.Module):
+        def __init__(self, block, layers, num_classes=10):
+            super(ResNet, self).__init__()
+            self.in_channels = 16
+            self.conv = conv3x3(3, 16)
+            self.bn = nn.BatchNorm2d(16)
+            self.relu = nn.ReLU(inplace=True)
+            self.layer1 = self.make_layer(block, 16, layers[0])
+            self.layer2 = self.make_layer(block, 32, layers[1], 2)
+            self.layer3 = self.make_layer(block, 64, layers[2], 2)
+            self.avg_pool = nn.AvgPool2d(8)
+            self.fc = nn.Linear(64, num_classes)
+
+        def make_layer(self, block, out_channels, blocks, stride=1):
+            downsample = None
+            if (stride != 1) or (self.in_channels != out_channels):
+                downsample = nn.Sequential(
+                    conv3x3(self.in_channels, out_channels, stride=stride),
+                    nn.BatchNorm2d(out_channels))
+            layers = []
+            layers.append(block(self.in_channels, out_channels, stride, downsample))
+            self.in_channels = out_channels
+            for i in range(1, blocks):
+                layers.append(block(out_channels, out_channels))
+            return nn.Sequential(*layers)
+
+        def forward(self, x):
+            out = self.conv(x)
+            out = self.bn(out)
+            out = self.relu(out)
+            out = self.layer1(out)
+            out = self.layer2(out)
+            out = self.layer3(out)
+            out = self.avg_pool(out)
+            out = out.view(out.size(0), -1)
+            out = self.fc(out)
+            return out
+
+    model = ResNet(ResidualBlock, [1, 1, 1]).to(device)
+    criterion = nn.CrossEntropyLoss()
+    curr_lr = learning_rate = 0.001
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+
+    def update_lr(optimizer, lr):
+        for param_group in optimizer.param_groups:
+            param_group['lr'] = lr
+
+    total_step = len(train_loader)
+    for epoch in range(2):
+        for i, (images, labels) in enumerate(train_loader):
+            images = images.to(device)
+            labels = labels.to(device)
+            outputs = model(images)
+            loss = criterion(outputs, labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            print ("Epoch [{}/{}], Step [{}/{}] Loss: {:.4f}"
+                   .format(epoch+1, 2, i+1, total_step, loss.item()))
+        if (epoch+1) % 1 == 0:
+            curr_lr /= 3
+            update_lr(optimizer, curr_lr)
+    model.eval()
+    with torch.no_grad():
+        correct = 0
+        total = 0
+        for images, labels in test_loader:
+            images = images.to(device)
+            labels = labels.to(device)
+            outputs = model(images)
+            _, predicted = torch.max(outputs.data, 1)
+            total += labels.size(0)
+            correct += (predicted == labels).sum().item()
+        print('Accuracy of the model on the test images: {} %'.format(100 * correct / total))
+    finals["resnet.fc.bias"] = model.fc.bias
+    finals["resnet.bn"] = model.bn.running_mean
+
+    # language_model/data_utils.py and main.py
+    class Dictionary(object):
+        def __init__(self):
+            self.word2idx = {}
+            self.idx2word = {}
+            self.idx = 0
+
+        def add_word(self, word):
+            if not word in self.word2idx:
+                self.word2idx[word] = self.idx
+                self.idx2word[self.idx] = word
+                self.idx += 1
+
+        def __len__(self):
+            return len(self.word2idx)
+
+    class Corpus(object):
+        def __init__(self):
+            self.dictionary = Dictionary()
+
+        def get_data(self, path, batch_size=20):
+            with open(path, 'r') as f:
+                tokens = 0
+                for line in f:
+                    words = line.split() + ['<eos>']
+                    tokens += len(words)
+                    for word in words:
+                        self.dictionary.add_word(word)
+            ids = torch.LongTensor(tokens)
+            token = 0
+            with open(path, 'r') as f:
+                for line in f:
+                    words = line.split() + ['<eos>']
+                    for word in words:
+                        ids[token] = self.dictionary.word2idx[word]
+                        token += 1
+            num_batches = ids.size(0) // batch_size
+            ids = ids[:num_batches*batch_size]
+            return ids.view(batch_size, -1)
+
+    from_nn_utils = torch.nn.utils.clip_grad_norm_
+    embed_size, hidden_size, num_layers, num_epochs = 8, 16, 1, 3
+    num_samples, batch_size, seq_length, learning_rate = 30, 4, 5, 0.002
+    with in_temporary_directory():
+        with open('train.txt', 'w') as f:
+            f.write("\n".join(CORPUS * 3) + "\n")
+        corpus = Corpus()
+        ids = corpus.get_data('train.txt', batch_size)
+    vocab_size = len(corpus.dictionary)
+    num_batches = ids.size(1) // seq_length
+
+    class RNNLM(nn.Module):
+        def __init__(self, vocab_size, embed_size, hidden_size, num_layers):
+            super(RNNLM, self).__init__()
+            self.embed = nn.Embedding(vocab_size, embed_size)
+            self.lstm = nn.LSTM(embed_size, hidden_size, num_layers, batch_first=True)
+            self.linear = nn.Linear(hidden_size, vocab_size)
+
+        def forward(self, x, h):
+            x = self.embed(x)
+            out, (h, c) = self.lstm(x, h)
+            out = out.reshape(out.size(0)*out.size(1), out.size(2))
+            out = self.linear(out)
+            return out, (h, c)
+
+    model = RNNLM(vocab_size, embed_size, hidden_size, num_layers).to(device)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+
+    def detach(states):
+        return [state.detach() for state in states]
+
+    for epoch in range(num_epochs):
+        states = (torch.zeros(num_layers, batch_size, hidden_size).to(device),
+                  torch.zeros(num_layers, batch_size, hidden_size).to(device))
+        for i in range(0, ids.size(1) - seq_length, seq_length):
+            inputs = ids[:, i:i+seq_length].to(device)
+            targets = ids[:, (i+1):(i+1)+seq_length].to(device)
+            states = detach(states)
+            outputs, states = model(inputs, states)
+            loss = criterion(outputs, targets.reshape(-1))
+            optimizer.zero_grad()
+            loss.backward()
+            from_nn_utils(model.parameters(), 0.5)
+            optimizer.step()
+            step = (i+1) // seq_length
+            if step % 2 == 0:
+                print ('Epoch [{}/{}], Step[{}/{}], Loss: {:.4f}, Perplexity: {:5.2f}'
+                       .format(epoch+1, num_epochs, step, num_batches, loss.item(), np.exp(loss.item())))
+    with torch.no_grad():
+        words = []
+        state = (torch.zeros(num_layers, 1, hidden_size).to(device),
+                 torch.zeros(num_layers, 1, hidden_size).to(device))
+        prob = torch.ones(vocab_size)
+        input = torch.multinomial(prob, num_samples=1).unsqueeze(1).to(device)
+        for i in range(num_samples):
+            output, state = model(input, state)
+            prob = output.exp()
+            word_id = torch.multinomial(prob, num_samples=1).item()
+            input.fill_(word_id)
+            word = corpus.dictionary.idx2word[word_id]
+            word = '\n' if word == '<eos>' else word + ' '
+            words.append(word)
+            if (i+1) % 10 == 0:
+                print('Sampled [{}/{}] words and save to {}'.format(i+1, num_samples, 'sample.txt'))
+        print(''.join(words))
+    finals["rnnlm.linear"] = model.linear.weight
+    return finals
+
+
+def yunjey_advanced(torch):
+    """yunjey/pytorch-tutorial tutorials/03-advanced:
+    generative_adversarial_network/main.py (D and G as Sequentials of Linear, LeakyReLU(0.2),
+    ReLU, Tanh, Sigmoid; BCELoss against torch.ones/zeros labels, two Adam optimizers,
+    reset_grad, the step print with D(x) and D(G(z)), denorm's clamp) and
+    variational_autoencoder/main.py (encode, reparameterize with randn_like, F.sigmoid,
+    binary_cross_entropy with the legacy ``size_average=False`` and PyTorch's warning,
+    the KL term, decoded samples and the reconstruction torch.cat(dim=3)); random MNIST
+    images, smaller layers, two epochs (save_image left out: shapes and means printed)."""
+    nn, F = torch.nn, torch.nn.functional
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    finals = {}
+    # generative_adversarial_network/main.py
+    latent_size = 16
+    hidden_size = 32
+    image_size = 784
+    num_epochs = 2
+    batch_size = 10
+
+    def normalized(n, seed):
+        data = image_dataset(torch, n, seed=seed)
+
+        class Normalized(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):
+                image, label = data[i]
+                return (image - 0.5) / 0.5, label
+        return Normalized()
+    mnist = normalized(30, 1)
+    data_loader = torch.utils.data.DataLoader(dataset=mnist, batch_size=batch_size, shuffle=True)
+    D = nn.Sequential(
+        nn.Linear(image_size, hidden_size),
+        nn.LeakyReLU(0.2),
+        nn.Linear(hidden_size, hidden_size),
+        nn.LeakyReLU(0.2),
+        nn.Linear(hidden_size, 1),
+        nn.Sigmoid())
+    G = nn.Sequential(
+        nn.Linear(latent_size, hidden_size),
+        nn.ReLU(),
+        nn.Linear(hidden_size, hidden_size),
+        nn.ReLU(),
+        nn.Linear(hidden_size, image_size),
+        nn.Tanh())
+    D = D.to(device)
+    G = G.to(device)
+    criterion = nn.BCELoss()
+    d_optimizer = torch.optim.Adam(D.parameters(), lr=0.0002)
+    g_optimizer = torch.optim.Adam(G.parameters(), lr=0.0002)
+
+    def denorm(x):
+        out = (x + 1) / 2
+        return out.clamp(0, 1)
+
+    def reset_grad():
+        d_optimizer.zero_grad()
+        g_optimizer.zero_grad()
+
+    total_step = len(data_loader)
+    for epoch in range(num_epochs):
+        for i, (images, _) in enumerate(data_loader):
+            images = images.reshape(batch_size, -1).to(device)
+            real_labels = torch.ones(batch_size, 1).to(device)
+            fake_labels = torch.zeros(batch_size, 1).to(device)
+            outputs = D(images)
+            d_loss_real = criterion(outputs, real_labels)
+            real_score = outputs
+            z = torch.randn(batch_size, latent_size).to(device)
+            fake_images = G(z)
+            outputs = D(fake_images)
+            d_loss_fake = criterion(outputs, fake_labels)
+            fake_score = outputs
+            d_loss = d_loss_real + d_loss_fake
+            reset_grad()
+            d_loss.backward()
+            d_optimizer.step()
+            z = torch.randn(batch_size, latent_size).to(device)
+            fake_images = G(z)
+            outputs = D(fake_images)
+            g_loss = criterion(outputs, real_labels)
+            reset_grad()
+            g_loss.backward()
+            g_optimizer.step()
+            if (i+1) % 1 == 0:
+                print('Epoch [{}/{}], Step [{}/{}], d_loss: {:.4f}, g_loss: {:.4f}, D(x): {:.2f}, D(G(z)): {:.2f}'
+                      .format(epoch, num_epochs, i+1, total_step, d_loss.item(), g_loss.item(),
+                              real_score.mean().item(), fake_score.mean().item()))
+        if (epoch+1) == 1:
+            images = images.reshape(images.size(0), 1, 28, 28)
+            print(denorm(images).shape)
+        fake_images = fake_images.reshape(fake_images.size(0), 1, 28, 28)
+        print(denorm(fake_images).mean())
+    finals["G.4.bias"] = G[4].bias
+    finals["D.0.grad"] = D[4].weight.grad
+
+    # variational_autoencoder/main.py
+    h_dim = 40
+    z_dim = 8
+    num_epochs = 2
+    batch_size = 10
+    learning_rate = 1e-3
+    dataset = image_dataset(torch, 30, seed=2)
+    data_loader = torch.utils.data.DataLoader(dataset=dataset, batch_size=batch_size, shuffle=True)
+
+    class VAE(nn.Module):
+        def __init__(self, image_size=784, h_dim=400, z_dim=20):
+            super(VAE, self).__init__()
+            self.fc1 = nn.Linear(image_size, h_dim)
+            self.fc2 = nn.Linear(h_dim, z_dim)
+            self.fc3 = nn.Linear(h_dim, z_dim)
+            self.fc4 = nn.Linear(z_dim, h_dim)
+            self.fc5 = nn.Linear(h_dim, image_size)
+
+        def encode(self, x):
+            h = F.relu(self.fc1(x))
+            return self.fc2(h), self.fc3(h)
+
+        def reparameterize(self, mu, log_var):
+            std = torch.exp(log_var/2)
+            eps = torch.randn_like(std)
+            return mu + eps * std
+
+        def decode(self, z):
+            h = F.relu(self.fc4(z))
+            return F.sigmoid(self.fc5(h))
+
+        def forward(self, x):
+            mu, log_var = self.encode(x)
+            z = self.reparameterize(mu, log_var)
+            x_reconst = self.decode(z)
+            return x_reconst, mu, log_var
+
+    model = VAE(image_size, h_dim, z_dim).to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+    for epoch in range(num_epochs):
+        for i, (x, _) in enumerate(data_loader):
+            x = x.to(device).view(-1, image_size)
+            x_reconst, mu, log_var = model(x)
+            reconst_loss = F.binary_cross_entropy(x_reconst, x, size_average=False)
+            kl_div = - 0.5 * torch.sum(1 + log_var - mu.pow(2) - log_var.exp())
+            loss = reconst_loss + kl_div
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if (i+1) % 1 == 0:
+                print ("Epoch[{}/{}], Step [{}/{}], Reconst Loss: {:.4f}, KL Div: {:.4f}"
+                       .format(epoch+1, num_epochs, i+1, len(data_loader), reconst_loss.item(), kl_div.item()))
+        with torch.no_grad():
+            z = torch.randn(batch_size, z_dim).to(device)
+            out = model.decode(z).view(-1, 1, 28, 28)
+            out, _, _ = model(x)
+            x_concat = torch.cat([x.view(-1, 1, 28, 28), out.view(-1, 1, 28, 28)], dim=3)
+            print(x_concat.shape, x_concat.mean())
+    finals["vae.fc5.bias"] = model.fc5.bias
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -8202,4 +8748,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_time_sequence_prediction, examples_word_language_model,
             examples_mnist_forward_forward, examples_siamese_network, examples_super_resolution,
             examples_dcgan, blitz_tensors_autograd_cifar10, fgsm_adversarial_examples,
-            saving_and_loading_models, module_load_state_dict_tips]
+            saving_and_loading_models, module_load_state_dict_tips, yunjey_intermediate,
+            yunjey_advanced]
