@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import glob
 import inspect
 import itertools
 import math
@@ -35,7 +36,9 @@ import os
 import pickle
 import random
 import re
+import string
 import tempfile
+import unicodedata
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -6333,6 +6336,339 @@ def d2l_sequences(torch):
     return finals
 
 
+NAME_FILES = {"Italian": ["Abandonato", "Abatangelo", "Abatantuono", "Rossi", "Bianchi", "Ricci"],
+              "German": ["Abel", "Schmidt", "Müller", "Schneider", "Fischer", "Weber"],
+              "Polish": ["Adamczak", "Ślusàrski", "Nowak", "Kowalski", "Wiśniewski"],
+              "Japanese": ["Abe", "Satoshi", "Tanaka", "Suzuki", "Takahashi", "Ito"]}
+
+
+def char_rnn_classification(torch):
+    """pytorch/tutorials intermediate_source/char_rnn_classification_tutorial.py,
+    in its first text (findFiles with glob, unicodeToAscii, one-hot letterToTensor and
+    lineToTensor, the RNN of i2h/i2o Linears over torch.cat with LogSoftmax, Variable,
+    topk, Python's random training examples, the hand-written update through the
+    deprecated ``p.data.add_(-learning_rate, p.grad.data)`` (PyTorch's UserWarning),
+    ``loss.data[0]``'s IndexError on a 0-dim loss, the confusion matrix and predict's
+    top 3) and its present one (set_default_device, a NamesDataset, random_split with
+    fractions and a seeded Generator, CharRNN around nn.RNN, label_from_output, minibatches
+    from np.array_split with the summed loss, clip_grad_norm_ and SGD, the normalised
+    confusion matrix). The names are a few made-up files of four languages; fewer
+    iterations."""
+    nn = torch.nn
+    Variable = torch.autograd.Variable
+    with in_temporary_directory():
+        os.makedirs('data/names')
+        for language, names in NAME_FILES.items():
+            with open(f'data/names/{language}.txt', 'w', encoding='utf-8') as f:
+                f.write("\n".join(names) + "\n")
+
+        def findFiles(path): return sorted(glob.glob(path))
+        print(findFiles('data/names/*.txt'))
+        all_letters = string.ascii_letters + " .,;'"
+        n_letters = len(all_letters)
+
+        def unicodeToAscii(s):
+            return ''.join(
+                c for c in unicodedata.normalize('NFD', s)
+                if unicodedata.category(c) != 'Mn'
+                and c in all_letters
+            )
+        print(unicodeToAscii('Ślusàrski'))
+        category_lines = {}
+        all_categories = []
+
+        def readLines(filename):
+            lines = open(filename, encoding='utf-8').read().strip().split('\n')
+            return [unicodeToAscii(line) for line in lines]
+
+        for filename in findFiles('data/names/*.txt'):
+            category = filename.split('/')[-1].split('.')[0]
+            all_categories.append(category)
+            lines = readLines(filename)
+            category_lines[category] = lines
+    n_categories = len(all_categories)
+    print(category_lines['Italian'][:5])
+
+    def letterToIndex(letter):
+        return all_letters.find(letter)
+
+    def letterToTensor(letter):
+        tensor = torch.zeros(1, n_letters)
+        tensor[0][letterToIndex(letter)] = 1
+        return tensor
+
+    def lineToTensor(line):
+        tensor = torch.zeros(len(line), 1, n_letters)
+        for li, letter in enumerate(line):
+            tensor[li][0][letterToIndex(letter)] = 1
+        return tensor
+
+    print(letterToTensor('J'))
+    print(lineToTensor('Jones').size())
+
+    class RNN(nn.Module):
+        def __init__(self, input_size, hidden_size, output_size):
+            super(RNN, self).__init__()
+            self.hidden_size = hidden_size
+            self.i2h = nn.Linear(input_size + hidden_size, hidden_size)
+            self.i2o = nn.Linear(input_size + hidden_size, output_size)
+            self.softmax = nn.LogSoftmax(dim=1)
+
+        def forward(self, input, hidden):
+            combined = torch.cat((input, hidden), 1)
+            hidden = self.i2h(combined)
+            output = self.i2o(combined)
+            output = self.softmax(output)
+            return output, hidden
+
+        def initHidden(self):
+            return Variable(torch.zeros(1, self.hidden_size))
+
+    n_hidden = 128
+    rnn = RNN(n_letters, n_hidden, n_categories)
+    input = Variable(letterToTensor('A'))
+    hidden = Variable(torch.zeros(1, n_hidden))
+    output, next_hidden = rnn(input, hidden)
+    input = Variable(lineToTensor('Albert'))
+    hidden = Variable(torch.zeros(1, n_hidden))
+    output, next_hidden = rnn(input[0], hidden)
+    print(output)
+
+    def categoryFromOutput(output):
+        top_n, top_i = output.data.topk(1)
+        category_i = top_i[0][0]
+        return all_categories[category_i], category_i
+
+    print(categoryFromOutput(output))
+
+    def randomChoice(l):
+        return l[random.randint(0, len(l) - 1)]
+
+    def randomTrainingExample():
+        category = randomChoice(all_categories)
+        line = randomChoice(category_lines[category])
+        category_tensor = Variable(torch.LongTensor([all_categories.index(category)]))
+        line_tensor = Variable(lineToTensor(line))
+        return category, line, category_tensor, line_tensor
+
+    for i in range(10):
+        category, line, category_tensor, line_tensor = randomTrainingExample()
+        print('category =', category, '/ line =', line)
+    criterion = nn.NLLLoss()
+    learning_rate = 0.005
+
+    def train(category_tensor, line_tensor):
+        hidden = rnn.initHidden()
+        rnn.zero_grad()
+        for i in range(line_tensor.size()[0]):
+            output, hidden = rnn(line_tensor[i], hidden)
+        loss = criterion(output, category_tensor)
+        loss.backward()
+        for p in rnn.parameters():
+            p.data.add_(-learning_rate, p.grad.data)
+        try:
+            return output, loss.data[0]
+        except IndexError as error:
+            if "0-dim" not in str(error):
+                raise
+            return output, loss.item()
+
+    n_iters = 100
+    print_every = 25
+    plot_every = 10
+    current_loss = 0
+    all_losses = []
+    for iter in range(1, n_iters + 1):
+        category, line, category_tensor, line_tensor = randomTrainingExample()
+        output, loss = train(category_tensor, line_tensor)
+        current_loss += loss
+        if iter % print_every == 0:
+            guess, guess_i = categoryFromOutput(output)
+            correct = '✓' if guess == category else '✗ (%s)' % category
+            print('%d %d%% %.4f %s / %s %s' % (iter, iter / n_iters * 100, loss, line, guess, correct))
+        if iter % plot_every == 0:
+            all_losses.append(current_loss / plot_every)
+            current_loss = 0
+    print(all_losses)
+    confusion = torch.zeros(n_categories, n_categories)
+    n_confusion = 40
+
+    def evaluate(line_tensor):
+        hidden = rnn.initHidden()
+        for i in range(line_tensor.size()[0]):
+            output, hidden = rnn(line_tensor[i], hidden)
+        return output
+
+    for i in range(n_confusion):
+        category, line, category_tensor, line_tensor = randomTrainingExample()
+        output = evaluate(line_tensor)
+        guess, guess_i = categoryFromOutput(output)
+        category_i = all_categories.index(category)
+        confusion[category_i][guess_i] += 1
+    for i in range(n_categories):
+        confusion[i] = confusion[i] / confusion[i].sum()
+    print(confusion.numpy().round(3))
+
+    def predict(input_line, n_predictions=3):
+        print('\n> %s' % input_line)
+        output = evaluate(Variable(lineToTensor(input_line)))
+        topv, topi = output.data.topk(n_predictions, 1, True)
+        predictions = []
+        for i in range(n_predictions):
+            value = topv[0][i]
+            category_index = topi[0][i]
+            print('(%.2f) %s' % (value, all_categories[category_index]))
+            predictions.append([value, all_categories[category_index]])
+
+    predict('Dovesky')
+    predict('Jackson')
+    predict('Satoshi')
+    finals = {"i2o.weight": rnn.i2o.weight, "i2h.grad": rnn.i2h.weight.grad}
+
+    # the tutorial's present text: a Dataset, random_split, nn.RNN and minibatches
+    Dataset = torch.utils.data.Dataset
+    device = torch.device('cpu')
+    torch.set_default_device(device)
+    allowed_characters = string.ascii_letters + " .,;'" + "_"
+    n_letters = len(allowed_characters)
+
+    def letterToIndex(letter):
+        if letter not in allowed_characters:
+            return allowed_characters.find("_")
+        else:
+            return allowed_characters.find(letter)
+
+    def lineToTensor(line):
+        tensor = torch.zeros(len(line), 1, n_letters)
+        for li, letter in enumerate(line):
+            tensor[li][0][letterToIndex(letter)] = 1
+        return tensor
+
+    class NamesDataset(Dataset):
+        def __init__(self, data_dir):
+            self.data_dir = data_dir
+            labels_set = set()
+            self.data = []
+            self.data_tensors = []
+            self.labels = []
+            self.labels_tensors = []
+            text_files = sorted(glob.glob(os.path.join(data_dir, '*.txt')))
+            for filename in text_files:
+                label = os.path.splitext(os.path.basename(filename))[0]
+                labels_set.add(label)
+                lines = open(filename, encoding='utf-8').read().strip().split('\n')
+                for name in lines:
+                    self.data.append(name)
+                    self.data_tensors.append(lineToTensor(name))
+                    self.labels.append(label)
+            self.labels_uniq = sorted(labels_set)
+            for idx in range(len(self.labels)):
+                temp_tensor = torch.tensor([self.labels_uniq.index(self.labels[idx])], dtype=torch.long)
+                self.labels_tensors.append(temp_tensor)
+
+        def __len__(self):
+            return len(self.data)
+
+        def __getitem__(self, idx):
+            data_item = self.data[idx]
+            data_label = self.labels[idx]
+            data_tensor = self.data_tensors[idx]
+            label_tensor = self.labels_tensors[idx]
+            return label_tensor, data_tensor, data_label, data_item
+
+    with in_temporary_directory():
+        os.makedirs('data/names')
+        for language, names in NAME_FILES.items():
+            with open(f'data/names/{language}.txt', 'w', encoding='utf-8') as f:
+                f.write("\n".join(names) + "\n")
+        alldata = NamesDataset("data/names")
+    print(f"loaded {len(alldata)} items of data")
+    print(f"example = {alldata[0]}")
+    train_set, test_set = torch.utils.data.random_split(
+        alldata, [.85, .15], generator=torch.Generator(device=device).manual_seed(2024))
+    print(f"train examples = {len(train_set)}, validation examples = {len(test_set)}")
+
+    class CharRNN(nn.Module):
+        def __init__(self, input_size, hidden_size, output_size):
+            super(CharRNN, self).__init__()
+            self.rnn = nn.RNN(input_size, hidden_size)
+            self.h2o = nn.Linear(hidden_size, output_size)
+            self.softmax = nn.LogSoftmax(dim=1)
+
+        def forward(self, line_tensor):
+            rnn_out, hidden = self.rnn(line_tensor)
+            output = self.h2o(hidden[0])
+            output = self.softmax(output)
+            return output
+
+    n_hidden = 32
+    rnn = CharRNN(n_letters, n_hidden, len(alldata.labels_uniq))
+    print(rnn)
+
+    def label_from_output(output, output_labels):
+        top_n, top_i = output.topk(1)
+        label_i = top_i[0].item()
+        return output_labels[label_i], label_i
+
+    input = lineToTensor('Albert')
+    output = rnn(input)
+    print(output)
+    print(label_from_output(output, alldata.labels_uniq))
+
+    def train(rnn, training_data, n_epoch=10, n_batch_size=64, report_every=50,
+              learning_rate=0.2, criterion=nn.NLLLoss()):
+        current_loss = 0
+        all_losses = []
+        rnn.train()
+        optimizer = torch.optim.SGD(rnn.parameters(), lr=learning_rate)
+        print(f"training on data set with n = {len(training_data)}")
+        for iter in range(1, n_epoch + 1):
+            rnn.zero_grad()
+            batches = list(range(len(training_data)))
+            random.shuffle(batches)
+            batches = np.array_split(batches, len(batches) // n_batch_size)
+            for idx, batch in enumerate(batches):
+                batch_loss = 0
+                for i in batch:
+                    (label_tensor, text_tensor, label, text) = training_data[i]
+                    output = rnn.forward(text_tensor)
+                    loss = criterion(output, label_tensor)
+                    batch_loss += loss
+                batch_loss.backward()
+                nn.utils.clip_grad_norm_(rnn.parameters(), 3)
+                optimizer.step()
+                optimizer.zero_grad()
+                current_loss += batch_loss.item() / len(batch)
+            all_losses.append(current_loss / len(batches))
+            if iter % report_every == 0:
+                print(f"{iter} ({iter / n_epoch:.0%}): \t average batch loss = {all_losses[-1]}")
+            current_loss = 0
+        return all_losses
+
+    all_losses = train(rnn, train_set, n_epoch=6, n_batch_size=5, learning_rate=0.15,
+                       report_every=2)
+
+    def evaluate(rnn, testing_data, classes):
+        confusion = torch.zeros(len(classes), len(classes))
+        rnn.eval()
+        with torch.no_grad():
+            for i in range(len(testing_data)):
+                (label_tensor, text_tensor, label, text) = testing_data[i]
+                output = rnn(text_tensor)
+                guess, guess_i = label_from_output(output, classes)
+                label_i = classes.index(label)
+                confusion[label_i][guess_i] += 1
+        for i in range(len(classes)):
+            denom = confusion[i].sum()
+            if denom > 0:
+                confusion[i] = confusion[i] / denom
+        print(confusion.numpy())
+
+    evaluate(rnn, test_set, classes=alldata.labels_uniq)
+    finals["CharRNN.h2o"] = rnn.h2o.weight
+    return finals
+
+
 # ---- pytorch/tutorials: the blitz, fgsm, saving and loading ------------------------------
 
 def blitz_tensors_autograd_cifar10(torch):
@@ -8749,4 +9085,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_mnist_forward_forward, examples_siamese_network, examples_super_resolution,
             examples_dcgan, blitz_tensors_autograd_cifar10, fgsm_adversarial_examples,
             saving_and_loading_models, module_load_state_dict_tips, yunjey_intermediate,
-            yunjey_advanced]
+            yunjey_advanced, char_rnn_classification]
