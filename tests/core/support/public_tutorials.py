@@ -6669,6 +6669,173 @@ def char_rnn_classification(torch):
     return finals
 
 
+def transformer_language_model(torch):
+    """pytorch/tutorials beginner_source/transformer_tutorial.py ("Language
+    Modeling with nn.Transformer and torchtext"): TransformerModel of a PositionalEncoding
+    buffer (pe[:, 0, 0::2] = sin, ...), TransformerEncoderLayer/TransformerEncoder (with
+    PyTorch's enable_nested_tensor warning), Embedding and Linear initialised through
+    ``.data.uniform_``, nn.Transformer.generate_square_subsequent_mask, data_process's
+    torch.cat over filter(numel() > 0), batchify, get_batch, CrossEntropyLoss, SGD(lr=5.0)
+    with StepLR(gamma=0.95), clip_grad_norm_, the log line with get_last_lr(), evaluate
+    under no_grad in eval (PyTorch's fused fast path), the best state dict saved in a
+    TemporaryDirectory and loaded back, the test perplexity. torchtext's WikiText2,
+    tokenizer and vocabulary are a made-up corpus, str.split and a dict ordered by
+    frequency; smaller model, timing left out of the prints."""
+    nn = torch.nn
+    Tensor = torch.Tensor
+    TransformerEncoder, TransformerEncoderLayer = nn.TransformerEncoder, nn.TransformerEncoderLayer
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+
+    class TransformerModel(nn.Module):
+        def __init__(self, ntoken: int, d_model: int, nhead: int, d_hid: int,
+                     nlayers: int, dropout: float = 0.5):
+            super().__init__()
+            self.model_type = 'Transformer'
+            self.pos_encoder = PositionalEncoding(d_model, dropout)
+            encoder_layers = TransformerEncoderLayer(d_model, nhead, d_hid, dropout)
+            self.transformer_encoder = TransformerEncoder(encoder_layers, nlayers)
+            self.embedding = nn.Embedding(ntoken, d_model)
+            self.d_model = d_model
+            self.linear = nn.Linear(d_model, ntoken)
+            self.init_weights()
+
+        def init_weights(self) -> None:
+            initrange = 0.1
+            self.embedding.weight.data.uniform_(-initrange, initrange)
+            self.linear.bias.data.zero_()
+            self.linear.weight.data.uniform_(-initrange, initrange)
+
+        def forward(self, src: Tensor, src_mask: Tensor = None) -> Tensor:
+            src = self.embedding(src) * math.sqrt(self.d_model)
+            src = self.pos_encoder(src)
+            if src_mask is None:
+                src_mask = nn.Transformer.generate_square_subsequent_mask(len(src)).to(device)
+            output = self.transformer_encoder(src, src_mask)
+            output = self.linear(output)
+            return output
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, d_model: int, dropout: float = 0.1, max_len: int = 5000):
+            super().__init__()
+            self.dropout = nn.Dropout(p=dropout)
+            position = torch.arange(max_len).unsqueeze(1)
+            div_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+            pe = torch.zeros(max_len, 1, d_model)
+            pe[:, 0, 0::2] = torch.sin(position * div_term)
+            pe[:, 0, 1::2] = torch.cos(position * div_term)
+            self.register_buffer('pe', pe)
+
+        def forward(self, x: Tensor) -> Tensor:
+            x = x + self.pe[:x.size(0)]
+            return self.dropout(x)
+
+    # torchtext's WikiText2, basic_english tokenizer and build_vocab_from_iterator, in small
+    train_iter = CORPUS * 4
+    tokenizer = lambda line: line.lower().split()
+    counts = collections.Counter(token for line in train_iter for token in tokenizer(line))
+    itos = ['<unk>'] + sorted(counts, key=lambda token: (-counts[token], token))
+    stoi = {token: i for i, token in enumerate(itos)}
+    vocab = lambda tokens: [stoi.get(token, 0) for token in tokens]
+
+    def data_process(raw_text_iter):
+        data = [torch.tensor(vocab(tokenizer(item)), dtype=torch.long) for item in raw_text_iter]
+        return torch.cat(tuple(filter(lambda t: t.numel() > 0, data)))
+
+    train_data = data_process(train_iter)
+    val_data = data_process(CORPUS[:2] + ["", "a mat"])
+    test_data = data_process(CORPUS[2:] + ["the unknown cat"])
+
+    def batchify(data: Tensor, bsz: int) -> Tensor:
+        seq_len = data.size(0) // bsz
+        data = data[:seq_len * bsz]
+        data = data.view(bsz, seq_len).t().contiguous()
+        return data.to(device)
+
+    batch_size = 4
+    eval_batch_size = 2
+    train_data = batchify(train_data, batch_size)
+    val_data = batchify(val_data, eval_batch_size)
+    test_data = batchify(test_data, eval_batch_size)
+    bptt = 6
+
+    def get_batch(source: Tensor, i: int):
+        seq_len = min(bptt, len(source) - 1 - i)
+        data = source[i:i+seq_len]
+        target = source[i+1:i+1+seq_len].reshape(-1)
+        return data, target
+
+    ntokens = len(itos)
+    emsize = 16
+    d_hid = 16
+    nlayers = 2
+    nhead = 2
+    dropout = 0.2
+    model = TransformerModel(ntokens, emsize, nhead, d_hid, nlayers, dropout).to(device)
+    criterion = nn.CrossEntropyLoss()
+    lr = 5.0
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 1.0, gamma=0.95)
+
+    def train(model: nn.Module) -> None:
+        model.train()
+        total_loss = 0.
+        log_interval = 2
+        num_batches = len(train_data) // bptt
+        for batch, i in enumerate(range(0, train_data.size(0) - 1, bptt)):
+            data, targets = get_batch(train_data, i)
+            output = model(data)
+            output_flat = output.view(-1, ntokens)
+            loss = criterion(output_flat, targets)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+            optimizer.step()
+            total_loss += loss.item()
+            if batch % log_interval == 0 and batch > 0:
+                lr = scheduler.get_last_lr()[0]
+                cur_loss = total_loss / log_interval
+                ppl = math.exp(cur_loss)
+                print(f'| epoch {epoch:3d} | {batch:5d}/{num_batches:5d} batches | '
+                      f'lr {lr:02.2f} | loss {cur_loss:5.2f} | ppl {ppl:8.2f}')
+                total_loss = 0
+
+    def evaluate(model: nn.Module, eval_data: Tensor) -> float:
+        model.eval()
+        total_loss = 0.
+        with torch.no_grad():
+            for i in range(0, eval_data.size(0) - 1, bptt):
+                data, targets = get_batch(eval_data, i)
+                seq_len = data.size(0)
+                output = model(data)
+                output_flat = output.view(-1, ntokens)
+                total_loss += seq_len * criterion(output_flat, targets).item()
+        return total_loss / (len(eval_data) - 1)
+
+    best_val_loss = float('inf')
+    epochs = 3
+    with tempfile.TemporaryDirectory() as tempdir:
+        best_model_params_path = os.path.join(tempdir, "best_model_params.pt")
+        for epoch in range(1, epochs + 1):
+            train(model)
+            val_loss = evaluate(model, val_data)
+            val_ppl = math.exp(val_loss)
+            print('-' * 89)
+            print(f'| end of epoch {epoch:3d} | valid loss {val_loss:5.2f} | valid ppl {val_ppl:8.2f}')
+            print('-' * 89)
+            if val_loss < best_val_loss:
+                best_val_loss = val_loss
+                torch.save(model.state_dict(), best_model_params_path)
+            scheduler.step()
+        model.load_state_dict(torch.load(best_model_params_path))
+    test_loss = evaluate(model, test_data)
+    test_ppl = math.exp(test_loss)
+    print('=' * 89)
+    print(f'| End of training | test loss {test_loss:5.2f} | '
+          f'test ppl {test_ppl:8.2f}')
+    print('=' * 89)
+    return {"linear.weight": model.linear.weight, "embedding.grad": model.embedding.weight.grad}
+
+
 # ---- pytorch/tutorials: the blitz, fgsm, saving and loading ------------------------------
 
 def blitz_tensors_autograd_cifar10(torch):
@@ -9085,4 +9252,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_mnist_forward_forward, examples_siamese_network, examples_super_resolution,
             examples_dcgan, blitz_tensors_autograd_cifar10, fgsm_adversarial_examples,
             saving_and_loading_models, module_load_state_dict_tips, yunjey_intermediate,
-            yunjey_advanced, char_rnn_classification]
+            yunjey_advanced, char_rnn_classification, transformer_language_model]
