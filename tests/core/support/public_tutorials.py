@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import csv
 import glob
 import inspect
 import itertools
@@ -6836,6 +6837,181 @@ def transformer_language_model(torch):
     return {"linear.weight": model.linear.weight, "embedding.grad": model.embedding.weight.grad}
 
 
+def data_loading_face_landmarks(torch):
+    """pytorch/tutorials beginner_source/data_loading_tutorial.py: the face
+    landmarks CSV read and a row's landmarks reshaped with NumPy, FaceLandmarksDataset
+    (torch.is_tensor(idx), dict samples), the Rescale, RandomCrop (NumPy's global random
+    numbers) and ToTensor transforms (transpose((2, 0, 1)), torch.from_numpy of uint8 and
+    float64 arrays), Compose, and a DataLoader(batch_size=4, shuffle=True, num_workers=0)
+    collating dicts of tensors. pandas' read_csv/iloc, skimage's imread (a seeded image
+    per file name) and resize (nearest neighbour) are small stand-ins; no plots."""
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+
+    class Frame:  # pandas' read_csv and iloc, for this file
+        def __init__(self, rows):
+            self.rows = rows
+
+        def __len__(self):
+            return len(self.rows)
+
+        @property
+        def iloc(self):
+            rows = self.rows
+
+            class Locator:
+                def __getitem__(self, key):
+                    row, column = key
+                    return rows[row][column]
+            return Locator()
+
+    def read_csv(path):
+        with open(path) as f:
+            rows = list(csv.reader(f))[1:]
+        return Frame([[row[0]] + [float(v) for v in row[1:]] for row in rows])
+
+    def imread(path):  # skimage.io.imread of a face: a seeded image of its size
+        seed = sum(map(ord, os.path.basename(path)))
+        return np.random.RandomState(seed).randint(0, 256, (40 + seed % 7, 30 + seed % 5, 3)).astype(np.uint8)
+
+    def resize(image, size):  # skimage.transform.resize, nearest neighbour here
+        h, w = image.shape[:2]
+        rows = (np.arange(size[0]) * h // size[0])
+        cols = (np.arange(size[1]) * w // size[1])
+        return image[rows][:, cols] / 255.0
+
+    with in_temporary_directory():
+        os.makedirs('data/faces')
+        rng = np.random.RandomState(3)
+        with open('data/faces/face_landmarks.csv', 'w', newline='') as f:
+            writer = csv.writer(f)
+            writer.writerow(['image_name'] + [f'part_{i}_{c}' for i in range(4) for c in 'xy'])
+            for n in range(10):
+                writer.writerow([f'face{n}.jpg'] + [int(v) for v in rng.randint(0, 30, 8)])
+        landmarks_frame = read_csv('data/faces/face_landmarks.csv')
+        n = 6
+        img_name = landmarks_frame.iloc[n, 0]
+        landmarks = landmarks_frame.iloc[n, slice(1, None)]
+        landmarks = np.asarray(landmarks, dtype=float).reshape(-1, 2)
+        print('Image name: {}'.format(img_name))
+        print('Landmarks shape: {}'.format(landmarks.shape))
+        print('First 4 Landmarks: {}'.format(landmarks[:4]))
+
+        class FaceLandmarksDataset(Dataset):
+            def __init__(self, csv_file, root_dir, transform=None):
+                self.landmarks_frame = read_csv(csv_file)
+                self.root_dir = root_dir
+                self.transform = transform
+
+            def __len__(self):
+                return len(self.landmarks_frame)
+
+            def __getitem__(self, idx):
+                if torch.is_tensor(idx):
+                    idx = idx.tolist()
+                img_name = os.path.join(self.root_dir, self.landmarks_frame.iloc[idx, 0])
+                image = imread(img_name)
+                landmarks = self.landmarks_frame.iloc[idx, slice(1, None)]
+                landmarks = np.array([landmarks], dtype=float).reshape(-1, 2)
+                sample = {'image': image, 'landmarks': landmarks}
+                if self.transform:
+                    sample = self.transform(sample)
+                return sample
+
+        face_dataset = FaceLandmarksDataset(csv_file='data/faces/face_landmarks.csv',
+                                            root_dir='data/faces/')
+        for i, sample in enumerate(face_dataset):
+            print(i, sample['image'].shape, sample['landmarks'].shape)
+            if i == 3:
+                break
+
+        class Rescale(object):
+            def __init__(self, output_size):
+                assert isinstance(output_size, (int, tuple))
+                self.output_size = output_size
+
+            def __call__(self, sample):
+                image, landmarks = sample['image'], sample['landmarks']
+                h, w = image.shape[:2]
+                if isinstance(self.output_size, int):
+                    if h > w:
+                        new_h, new_w = self.output_size * h / w, self.output_size
+                    else:
+                        new_h, new_w = self.output_size, self.output_size * w / h
+                else:
+                    new_h, new_w = self.output_size
+                new_h, new_w = int(new_h), int(new_w)
+                img = resize(image, (new_h, new_w))
+                landmarks = landmarks * [new_w / w, new_h / h]
+                return {'image': img, 'landmarks': landmarks}
+
+        class RandomCrop(object):
+            def __init__(self, output_size):
+                assert isinstance(output_size, (int, tuple))
+                if isinstance(output_size, int):
+                    self.output_size = (output_size, output_size)
+                else:
+                    assert len(output_size) == 2
+                    self.output_size = output_size
+
+            def __call__(self, sample):
+                image, landmarks = sample['image'], sample['landmarks']
+                h, w = image.shape[:2]
+                new_h, new_w = self.output_size
+                top = np.random.randint(0, h - new_h + 1)
+                left = np.random.randint(0, w - new_w + 1)
+                image = image[top: top + new_h,
+                              left: left + new_w]
+                landmarks = landmarks - [left, top]
+                return {'image': image, 'landmarks': landmarks}
+
+        class ToTensor(object):
+            def __call__(self, sample):
+                image, landmarks = sample['image'], sample['landmarks']
+                image = image.transpose((2, 0, 1))
+                return {'image': torch.from_numpy(image),
+                        'landmarks': torch.from_numpy(landmarks)}
+
+        class Compose:  # torchvision.transforms.Compose
+            def __init__(self, transforms):
+                self.transforms = transforms
+
+            def __call__(self, sample):
+                for t in self.transforms:
+                    sample = t(sample)
+                return sample
+
+        np.random.seed(0)
+        scale = Rescale(32)
+        crop = RandomCrop(16)
+        composed = Compose([Rescale(32), RandomCrop(28)])
+        sample = face_dataset[6]
+        for i, tsfrm in enumerate([scale, crop, composed]):
+            transformed_sample = tsfrm(sample)
+            print(type(tsfrm).__name__, transformed_sample['image'].shape,
+                  transformed_sample['landmarks'][:2])
+        transformed_dataset = FaceLandmarksDataset(csv_file='data/faces/face_landmarks.csv',
+                                                   root_dir='data/faces/',
+                                                   transform=Compose([
+                                                       Rescale(32),
+                                                       RandomCrop(28),
+                                                       ToTensor()
+                                                   ]))
+        for i, sample in enumerate(transformed_dataset):
+            print(i, sample['image'].size(), sample['landmarks'].size(), sample['image'].dtype,
+                  sample['landmarks'].dtype)
+            if i == 3:
+                break
+        dataloader = DataLoader(transformed_dataset, batch_size=4,
+                                shuffle=True, num_workers=0)
+        for i_batch, sample_batched in enumerate(dataloader):
+            print(i_batch, sample_batched['image'].size(),
+                  sample_batched['landmarks'].size())
+            images_batch, landmarks_batch = sample_batched['image'], sample_batched['landmarks']
+            print(images_batch.dtype, images_batch.is_contiguous(), landmarks_batch[0, :2],
+                  images_batch.sum())
+    return {"landmarks": landmarks_batch, "image": images_batch}
+
+
 # ---- pytorch/tutorials: the blitz, fgsm, saving and loading ------------------------------
 
 def blitz_tensors_autograd_cifar10(torch):
@@ -9252,4 +9428,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_mnist_forward_forward, examples_siamese_network, examples_super_resolution,
             examples_dcgan, blitz_tensors_autograd_cifar10, fgsm_adversarial_examples,
             saving_and_loading_models, module_load_state_dict_tips, yunjey_intermediate,
-            yunjey_advanced, char_rnn_classification, transformer_language_model]
+            yunjey_advanced, char_rnn_classification, transformer_language_model,
+            data_loading_face_landmarks]
