@@ -138,6 +138,8 @@ from . import amp  # noqa: F401  (torch.amp: GradScaler, autocast; top floor)
 from . import distributions  # noqa: F401  (torch.distributions: top floor)
 from . import testing  # noqa: F401  (torch.testing.assert_close: top floor)
 from . import func  # noqa: F401  (torch.func: grad, vmap, jacrev, ...; top floor)
+from . import compiler  # noqa: F401  (torch.compiler; top floor)
+from .compiler import compile  # noqa: F401,A004  (torch.compile: minigrad runs eagerly)
 from .func import vmap  # noqa: F401  (torch.vmap)
 from .amp import autocast, is_autocast_enabled  # noqa: F401
 from .cuda import amp as _cuda_amp  # noqa: F401  (torch.cuda.amp, the deprecated spellings)
