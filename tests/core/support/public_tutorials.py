@@ -7012,6 +7012,54 @@ def data_loading_face_landmarks(torch):
     return {"landmarks": landmarks_batch, "image": images_batch}
 
 
+def tuning_guide_cpu(torch):
+    """pytorch/tutorials recipes_source/recipes/tuning_guide.py, its CPU
+    advice as code: set_num_threads, a DataLoader with num_workers and pin_memory (PyTorch's
+    warning without an accelerator), cudnn.benchmark set, a convolution without bias
+    before BatchNorm, ``zero_grad(set_to_none=True)`` and ``param.grad = None``, the
+    debugging APIs switched off (set_detect_anomaly(False), profiler.profile(False),
+    profiler.emit_nvtx(False)), activation checkpointing (use_reentrant=False), no_grad
+    and inference_mode for evaluation. The fused GELU is left uncompiled here (PyTorch's
+    inductor takes 17 s and rounds its fusion otherwise; torch.compile is tested in
+    tests/nn/test_compile.py); channels_last and bfloat16 autocast are not in minigrad."""
+    nn, F = torch.nn, torch.nn.functional
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    print(torch.get_num_threads())
+    loader = torch.utils.data.DataLoader(image_dataset(torch, 16, shape=(3, 8, 8)), batch_size=4,
+                                         shuffle=True, num_workers=2, pin_memory=True)
+    torch.backends.cudnn.benchmark = True
+    model = nn.Sequential(nn.Conv2d(3, 8, 3, bias=False), nn.BatchNorm2d(8), nn.ReLU(),
+                          nn.Flatten(), nn.Linear(8 * 6 * 6, 10))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+    def gelu(x):  # (the guide compiles it: tests/nn/test_compile.py)
+        return x * 0.5 * (1.0 + torch.erf(x / 1.41421))
+
+    torch.autograd.set_detect_anomaly(False)
+    torch.autograd.profiler.profile(False)
+    torch.autograd.profiler.emit_nvtx(False)
+    for step, (images, labels) in enumerate(loader):
+        model.zero_grad(set_to_none=True)
+        for param in model.parameters():
+            param.grad = None
+        logits = model(images)
+        loss = F.cross_entropy(gelu(logits), labels)
+        loss.backward()
+        optimizer.step()
+        print(step, loss.item(), model[0].weight.grad is None)
+    hidden = torch.utils.checkpoint.checkpoint(model[:3], images, use_reentrant=False)
+    hidden.sum().backward()
+    model.eval()
+    with torch.no_grad():
+        out = model(images)
+    with torch.inference_mode():
+        again = model(images)
+    print(out.requires_grad, again.is_inference(), (out - again).abs().max())
+    torch.set_num_threads(threads)
+    return {"running_var": model[1].running_var, "linear": model[4].weight}
+
+
 # ---- pytorch/tutorials: the blitz, fgsm, saving and loading ------------------------------
 
 def blitz_tensors_autograd_cifar10(torch):
@@ -9429,4 +9477,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_dcgan, blitz_tensors_autograd_cifar10, fgsm_adversarial_examples,
             saving_and_loading_models, module_load_state_dict_tips, yunjey_intermediate,
             yunjey_advanced, char_rnn_classification, transformer_language_model,
-            data_loading_face_landmarks]
+            data_loading_face_landmarks, tuning_guide_cpu]
