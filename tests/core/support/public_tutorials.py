@@ -8914,6 +8914,167 @@ def examples_dcgan(torch):
             "D.bn": netD.main[3].running_var}
 
 
+def examples_gat(torch):
+    """pytorch/examples gat/main.py: GraphAttentionLayer (xavier_normal_ on a
+    3-d parameter, torch.mm, F.dropout with training=self.training, view and permute to
+    heads, matmul against slices of ``a``, ``.mT``, LeakyReLU, a -9e16 mask through
+    torch.where(adj_mat > 0, ...), softmax, the heads averaged), the two-layer GAT with
+    ELU and log_softmax, load_cora's processing (torch.FloatTensor of a string array
+    converted, row scaling with inf set to 0, torch.diag, np.unique's labels as a
+    LongTensor, the adjacency from the citation pairs plus torch.eye), the
+    torch.accelerator check, randperm splits, Adam with weight_decay, NLLLoss on masked
+    rows, train/test prints. Cora is 60 seeded papers of 30 word features and 150
+    citations; its two sparse steps (``to_sparse()``, ``torch.sparse_coo_tensor``) are dense
+    here (zeros and index_put_ with accumulate=True): minigrad has no sparse tensors."""
+    nn, F = torch.nn, torch.nn.functional
+    Adam = torch.optim.Adam
+
+    class GraphAttentionLayer(nn.Module):
+        def __init__(self, in_features: int, out_features: int, n_heads: int, concat: bool = False, dropout: float = 0.4, leaky_relu_slope: float = 0.2):
+            super(GraphAttentionLayer, self).__init__()
+            self.n_heads = n_heads
+            self.concat = concat
+            self.dropout = dropout
+            if concat:
+                self.out_features = out_features
+                assert out_features % n_heads == 0
+                self.n_hidden = out_features // n_heads
+            else:
+                self.n_hidden = out_features
+            self.W = nn.Parameter(torch.empty(size=(in_features, self.n_hidden * n_heads)))
+            self.a = nn.Parameter(torch.empty(size=(n_heads, 2 * self.n_hidden, 1)))
+            self.leakyrelu = nn.LeakyReLU(leaky_relu_slope)
+            self.softmax = nn.Softmax(dim=1)
+            self.reset_parameters()
+
+        def reset_parameters(self):
+            nn.init.xavier_normal_(self.W)
+            nn.init.xavier_normal_(self.a)
+
+        def _get_attention_scores(self, h_transformed):
+            source_scores = torch.matmul(h_transformed, self.a[:, :self.n_hidden, :])
+            target_scores = torch.matmul(h_transformed, self.a[:, self.n_hidden:, :])
+            e = source_scores + target_scores.mT
+            return self.leakyrelu(e)
+
+        def forward(self, h, adj_mat):
+            n_nodes = h.shape[0]
+            h_transformed = torch.mm(h, self.W)
+            h_transformed = F.dropout(h_transformed, self.dropout, training=self.training)
+            h_transformed = h_transformed.view(n_nodes, self.n_heads, self.n_hidden).permute(1, 0, 2)
+            e = self._get_attention_scores(h_transformed)
+            connectivity_mask = -9e16 * torch.ones_like(e)
+            e = torch.where(adj_mat > 0, e, connectivity_mask)
+            attention = F.softmax(e, dim=-1)
+            attention = F.dropout(attention, self.dropout, training=self.training)
+            h_prime = torch.matmul(attention, h_transformed)
+            if self.concat:
+                h_prime = h_prime.permute(1, 0, 2).contiguous().view(n_nodes, self.out_features)
+            else:
+                h_prime = h_prime.mean(dim=0)
+            return h_prime
+
+    class GAT(nn.Module):
+        def __init__(self, in_features, n_hidden, n_heads, num_classes, concat=False,
+                     dropout=0.4, leaky_relu_slope=0.2):
+            super(GAT, self).__init__()
+            self.gat1 = GraphAttentionLayer(
+                in_features=in_features, out_features=n_hidden, n_heads=n_heads,
+                concat=concat, dropout=dropout, leaky_relu_slope=leaky_relu_slope)
+            self.gat2 = GraphAttentionLayer(
+                in_features=n_hidden, out_features=num_classes, n_heads=1,
+                concat=False, dropout=dropout, leaky_relu_slope=leaky_relu_slope)
+
+        def forward(self, input_tensor, adj_mat):
+            x = self.gat1(input_tensor, adj_mat)
+            x = F.elu(x)
+            x = self.gat2(x, adj_mat)
+            return F.log_softmax(x, dim=1)
+
+    def load_cora(device='cpu'):
+        # the Cora files: 60 papers of 30 binary word features in 4 classes, 150 citations
+        rng = np.random.RandomState(0)
+        content_tensor = np.concatenate(
+            [np.arange(1000, 1060).astype(str)[:, None],
+             rng.randint(0, 2, (60, 30)).astype(str),
+             np.array(["Theory", "Neural_Networks", "Rule_Learning", "Genetic"])[rng.randint(0, 4, (60, 1))]], axis=1)
+        cites_tensor = rng.randint(1000, 1060, (150, 2)).astype(np.int32)
+        features = torch.FloatTensor(content_tensor[:, 1:-1].astype(np.int32))
+        scale_vector = torch.sum(features, dim=1)
+        scale_vector = 1 / scale_vector
+        scale_vector[scale_vector == float('inf')] = 0
+        scale_vector = torch.diag(scale_vector)  # (.to_sparse(): minigrad has dense tensors only)
+        features = scale_vector @ features
+        classes, labels = np.unique(content_tensor[:, -1], return_inverse=True)
+        labels = torch.LongTensor(labels)
+        idx = content_tensor[:, 0].astype(np.int32)
+        idx_map = {id: pos for pos, id in enumerate(idx)}
+        edges = np.array(
+            list(map(lambda edge: [idx_map[edge[0]], idx_map[edge[1]]],
+                     cites_tensor)), dtype=np.int32)
+        V = len(idx)
+        E = edges.shape[0]
+        adj_mat = torch.zeros(V, V, dtype=torch.int64)  # (torch.sparse_coo_tensor(edges.T, ...))
+        adj_mat.index_put_((torch.from_numpy(edges[:, 0]).long(), torch.from_numpy(edges[:, 1]).long()),
+                           torch.ones(E, dtype=torch.int64), accumulate=True)
+        adj_mat = torch.eye(V) + adj_mat
+        return features.to(device), labels.to(device), adj_mat.to(device)
+
+    def train_iter(epoch, model, optimizer, criterion, input, target, mask_train, mask_val, print_every=10):
+        model.train()
+        optimizer.zero_grad()
+        output = model(*input)
+        loss = criterion(output[mask_train], target[mask_train])
+        loss.backward()
+        optimizer.step()
+        loss_train, acc_train = test(model, criterion, input, target, mask_train)
+        loss_val, acc_val = test(model, criterion, input, target, mask_val)
+        if epoch % print_every == 0:
+            print(f'Epoch: {epoch:04d} loss_train: {loss_train:.4f} acc_train: {acc_train:.4f} loss_val: {loss_val:.4f} acc_val: {acc_val:.4f}')
+
+    def test(model, criterion, input, target, mask):
+        model.eval()
+        with torch.no_grad():
+            output = model(*input)
+            output, target = output[mask], target[mask]
+            loss = criterion(output, target)
+            acc = (output.argmax(dim=1) == target).float().sum() / len(target)
+        return loss.item(), acc.item()
+
+    args = SimpleNamespace(epochs=30, lr=0.005, l2=5e-4, dropout_p=0.6, hidden_dim=16,
+                           num_heads=4, concat_heads=False, val_every=5, no_accel=False,
+                           dry_run=False, seed=13)
+    torch.manual_seed(args.seed)
+    use_accel = not args.no_accel and torch.accelerator.is_available()
+    if use_accel:
+        device = torch.accelerator.current_accelerator()
+    else:
+        device = torch.device('cpu')
+    print(f'Using {device} device')
+    print('Loading dataset...')
+    features, labels, adj_mat = load_cora(device=device)
+    idx = torch.randperm(len(labels)).to(device)
+    idx_test, idx_val, idx_train = idx[:15], idx[15:25], idx[25:]
+    gat_net = GAT(
+        in_features=features.shape[1],
+        n_hidden=args.hidden_dim,
+        n_heads=args.num_heads,
+        num_classes=labels.max().item() + 1,
+        concat=args.concat_heads,
+        dropout=args.dropout_p,
+        leaky_relu_slope=0.2
+    ).to(device)
+    optimizer = Adam(gat_net.parameters(), lr=args.lr, weight_decay=args.l2)
+    criterion = nn.NLLLoss()
+    for epoch in range(args.epochs):
+        train_iter(epoch + 1, gat_net, optimizer, criterion, (features, adj_mat), labels, idx_train, idx_val, args.val_every)
+        if args.dry_run:
+            break
+    loss_test, acc_test = test(gat_net, criterion, (features, adj_mat), labels, idx_test)
+    print(f'Test set results: loss {loss_test:.4f} accuracy {acc_test:.4f}')
+    return {"gat2.W": gat_net.gat2.W, "gat1.a.grad": gat_net.gat1.a.grad}
+
+
 # ---- yunjey/pytorch-tutorial: 02-intermediate, 03-advanced --------------------------------
 
 def yunjey_intermediate(torch):
@@ -9477,4 +9638,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_dcgan, blitz_tensors_autograd_cifar10, fgsm_adversarial_examples,
             saving_and_loading_models, module_load_state_dict_tips, yunjey_intermediate,
             yunjey_advanced, char_rnn_classification, transformer_language_model,
-            data_loading_face_landmarks, tuning_guide_cpu]
+            data_loading_face_landmarks, tuning_guide_cpu, examples_gat]
