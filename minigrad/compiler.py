@@ -39,13 +39,16 @@ class OptimizedModule(Module):
 
 
 def compile(model=None, *, fullgraph: bool = False, dynamic=None,  # noqa: A001 (PyTorch's)
-            backend="inductor", mode=None, options=None, disable: bool = False):
+            backend=None, mode=None, options=None, name=None, disable: bool = False,
+            recompile_limit=None, isolate_recompiles: bool = False, shapes_spec=None):
     """``torch.compile``: ``model`` (a module or a function) to run as it is; without a
     model, the decorator ``@torch.compile(mode=...)``; ``disable=True`` gives the model
     itself."""
     if model is None:
         return functools.partial(compile, fullgraph=fullgraph, dynamic=dynamic,
-                                 backend=backend, mode=mode, options=options, disable=disable)
+                                 backend=backend, mode=mode, options=options, name=name,
+                                 disable=disable, recompile_limit=recompile_limit,
+                                 isolate_recompiles=isolate_recompiles, shapes_spec=shapes_spec)
     if not callable(model):
         raise AssertionError(f"A callable function is expected, but {type(model)} is provided.")
     if mode is not None and options is not None:
