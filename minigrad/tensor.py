@@ -579,10 +579,11 @@ class Tensor(TensorBase):
             raise RuntimeError(f"Boolean value of Tensor with {how_many} is ambiguous")
         return bool(self._data.reshape(()).item())
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype=None):
+        # (PyTorch's signature, without NumPy 2's copy=: NumPy then copies itself, and
+        # np.array(tensor) gives its DeprecationWarning under both libraries)
         data = self.numpy()  # (as PyTorch's: refused for a tensor that requires grad)
-        data = data if dtype is None else data.astype(dtype, copy=False)
-        return data.copy() if copy else data
+        return data if dtype is None else data.astype(dtype, copy=False)
 
     def __array_wrap__(self, array, context=None, return_scalar=False):
         # What NumPy's functions give for tensors (np.sin(x), x + np.ones(2): NumPy's own

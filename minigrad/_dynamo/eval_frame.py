@@ -245,6 +245,15 @@ class OptimizedModule(Module):
         else:
             setattr(modules["_orig_mod"], name, value)
 
+    def __delattr__(self, name: str) -> None:
+        if name in self._OWN:
+            super().__delattr__(name)
+        else:
+            delattr(self._orig_mod, name)
+
+    def __len__(self) -> int:  # (a compiled Sequential has the length of its layers)
+        return len(self._orig_mod)
+
 
 def reset() -> None:
     """``torch._dynamo.reset()``: forget compiled code (minigrad keeps none)."""

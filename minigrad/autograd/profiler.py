@@ -33,7 +33,10 @@ import re
 import time
 from contextlib import ContextDecorator
 
-__all__ = ["profile", "record_function", "EventList", "FunctionEvent", "FunctionEventAvg"]
+from .. import errors
+
+__all__ = ["profile", "record_function", "emit_nvtx", "EventList", "FunctionEvent",
+           "FunctionEventAvg"]
 
 enabled = False  # a profile is running (read by record.py and both walks)
 _current = None  # the running profile
@@ -323,10 +326,10 @@ class profile:  # noqa: N801 (PyTorch's name)
     def _now(self) -> float:
         return (time.perf_counter_ns() - self._origin) / 1000.0
 
-    def __enter__(self) -> "profile":
+    def __enter__(self) -> "profile | None":
         global enabled, _current
-        if not self.enabled:
-            return self
+        if not self.enabled:  # (``with profile(enabled=False) as prof``: prof is None)
+            return None
         if self.entered:
             raise RuntimeError("Profiler context manager is not reentrant")
         if _current is not None:
@@ -404,3 +407,25 @@ class record_function(ContextDecorator):  # noqa: N801 (PyTorch's name)
         if self._event is not None:
             self._event.__exit__(*exc)
             self._event = None
+
+
+class emit_nvtx:  # noqa: N801 (PyTorch's name)
+    """NVTX ranges for NVIDIA's profilers, a CUDA feature: ``emit_nvtx(enabled=False)``
+    (as PyTorch's performance tuning guide writes it, to keep it off) does nothing;
+    switched on, it waits for CUDA first, which minigrad lacks (PyTorch's error on a
+    CPU-only build)."""
+
+    def __init__(self, enabled: bool = True, record_shapes: bool = False) -> None:
+        self.enabled, self.record_shapes, self.entered = enabled, record_shapes, False
+
+    def __enter__(self) -> None:
+        if not self.enabled:
+            return None
+        if self.entered:
+            raise RuntimeError("NVTX annotation context manager is not reentrant")
+        self.entered = True
+        raise AssertionError(errors.not_compiled("cuda"))
+
+    def __exit__(self, *exc) -> bool | None:
+        return None if not self.enabled else False
+

@@ -253,11 +253,14 @@ class Module:
 
     register_module = add_module
 
-    def _forget(self, name: str) -> None:
-        """Remove ``name`` from every table (before it is re-registered elsewhere)."""
+    def _forget(self, name: str, keep: dict) -> None:
+        """Remove ``name`` from every table but ``keep``, where it is about to be set: a
+        module or parameter assigned again keeps its place (``resnet.conv1 = Conv2d(...)``
+        stays first among the children, as in PyTorch)."""
         self.__dict__.pop(name, None)
         for table in (self._parameters, self._buffers, self._modules):
-            table.pop(name, None)
+            if table is not keep:
+                table.pop(name, None)
         self._non_persistent_buffers_set.discard(name)
 
     def __setattr__(self, name: str, value) -> None:
@@ -267,7 +270,7 @@ class Module:
         if isinstance(value, Parameter):
             if params is None:
                 raise AttributeError("cannot assign parameters before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=params)
             self.register_parameter(name, value)
         elif params is not None and name in params:
             if value is not None:
@@ -277,7 +280,7 @@ class Module:
         elif isinstance(value, Module):
             if modules is None:
                 raise AttributeError("cannot assign module before Module.__init__() call")
-            self._forget(name)
+            self._forget(name, keep=modules)
             modules[name] = value
         elif modules is not None and name in modules:
             if value is not None:

@@ -7,17 +7,20 @@ other::
     torch.save(model.state_dict(), "model.pt")         # minigrad or PyTorch
     model.load_state_dict(torch.load("model.pt"))       # the other one
 
-What is saved: tensors (every dtype minigrad has; views of one tensor stay views of one
-storage), parameters, state dicts of modules and optimisers, and dicts, lists, tuples and
-sets of them, numbers, strings, bytes and None. Not saved: whole modules or optimisers
-(``torch.save(model)``): PyTorch can only load those by running code from the file. Loading
-never runs code from the file (as ``weights_only=True``).
+Plain data is saved as PyTorch saves it, byte for byte: tensors (every dtype minigrad has;
+views of one tensor stay views of one storage), parameters, state dicts of modules and
+optimisers, and dicts, lists, tuples and sets of them, numbers, strings, bytes and None.
+Loading it (``weights_only=True``, the default) never runs code from the file. Anything
+else (a whole module, ``torch.save(model)``; an optimizer; a NumPy array) is pickled by
+Python's pickler, as PyTorch does, and read back only with ``weights_only=False``, which
+runs the pickle: only for a file from a trusted source, as PyTorch warns.
 
 | module    | what lives there                                                  |
 |-----------|-------------------------------------------------------------------|
 | archive   | the zip archive of records, written atomically, read and checked  |
 | pickler   | data.pkl written opcode by opcode, with PyTorch's names            |
 | unpickler | data.pkl read by an interpreter that calls only what it allows     |
+| objects   | whole objects, pickled by Python (read with weights_only=False)   |
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ import pickle
 
 import minigrad
 
-from . import archive, pickler, unpickler
+from . import archive, objects, pickler, unpickler
 from .unpickler import UnpicklingError
 
 __all__ = ["save", "load", "DEFAULT_PROTOCOL", "UnpicklingError"]
@@ -63,7 +66,10 @@ def save(obj, f, pickle_module=pickle, pickle_protocol: int = DEFAULT_PROTOCOL,
                          "written since PyTorch 1.6), not the legacy one")
     if not isinstance(f, (str, os.PathLike)) and not hasattr(f, "write"):
         raise AttributeError(f"'{type(f).__name__}' object has no attribute 'write'")
-    pickled = pickler.dump(obj)  # (a TypeError here writes nothing)
+    try:
+        pickled = pickler.dump(obj)
+    except pickler.NotPlain:  # (an error in Python's pickler, here, writes nothing)
+        pickled = objects.dump_objects(obj)
     archive.write(f, archive.archive_name(f), pickled.data,
                   [memoryview(storage).cast("B") for storage in pickled.storages])
 
@@ -72,9 +78,10 @@ def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None 
          mmap: bool | None = None, **pickle_load_args):
     """What ``save`` (minigrad's or PyTorch's) wrote to ``f`` (a path, a path-like or a
     file object opened for reading). Tensors come back on the CPU, sharing memory where
-    they shared it when saved. As with ``weights_only=True``, nothing in the file is run:
-    a file holding anything but tensors and plain values (a pickled module, say) is
-    refused with an error saying what to save instead. ``map_location`` may name the CPU
+    they shared it when saved. By default (``weights_only=True``, as PyTorch's) nothing in
+    the file is run: a file holding anything but tensors and plain values (a pickled
+    module, say) is refused with an error saying what to save instead;
+    ``weights_only=False`` runs the pickle (``torch.save(model)``'s files), as PyTorch. ``map_location`` may name the CPU
     (``"cpu"``, ``torch.device("cpu")``, a dict or a function mapping locations), the only
     device minigrad has."""
     if pickle_load_args.get("encoding", "utf-8") not in ("utf-8", "latin1", "bytes", "ASCII"):
@@ -96,6 +103,8 @@ def load(f, map_location=None, pickle_module=None, *, weights_only: bool | None 
             storages[key] = _mapped(storage, location, map_location)
         return storages[key]
 
+    if weights_only is False:
+        return objects.load_objects(records.read("data.pkl"), persistent_load)
     return unpickler.load_pickle(records.read("data.pkl"), persistent_load)
 
 

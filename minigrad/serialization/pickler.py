@@ -19,7 +19,7 @@ import numpy as np
 
 import minigrad
 
-__all__ = ["Pickled", "dump", "STORAGE_TYPES"]
+__all__ = ["Pickled", "dump", "NotPlain", "STORAGE_TYPES", "storage_of"]
 
 # minigrad's dtypes and the names of PyTorch's storage classes that hold them
 STORAGE_TYPES = {
@@ -40,13 +40,19 @@ class Pickled:
 
 
 def dump(obj) -> Pickled:
-    """``obj`` as PyTorch's data.pkl; raises TypeError (saying what can be saved) for a
-    value ``torch.load(weights_only=True)`` could not read back."""
+    """``obj`` as PyTorch's data.pkl; raises NotPlain for a value
+    ``torch.load(weights_only=True)`` could not read back."""
     writer = _Writer()
     writer.out += b"\x80\x02"  # PROTO 2
     writer.save(obj)
     writer.out += b"."  # STOP
     return Pickled(bytes(writer.out), [flat for flat, _, _ in writer.storages.values()])
+
+
+class NotPlain(TypeError):
+    """A value ``torch.load(weights_only=True)`` could not read back (a whole module, an
+    optimizer, a NumPy array, an object of the program's own class): ``save`` pickles it
+    with Python's pickler instead (``objects.py``)."""
 
 
 class _Writer:
@@ -131,7 +137,7 @@ class _Writer:
         elif kind is set:
             self.call(_Global("__builtin__", "set"), (list(obj),), obj)
         else:
-            raise TypeError(_cannot_save(obj))
+            raise NotPlain(f"{type(obj).__qualname__} is not plain data")
 
     def integer(self, value: int) -> None:
         if 0 <= value < 256:
@@ -215,7 +221,7 @@ class _Writer:
         self.memoize(tensor)
 
     def _rebuilt_tensor(self, array: np.ndarray, dtype, requires_grad: bool, result) -> None:
-        owner, offset, strides = _storage_of(array)
+        owner, offset, strides = storage_of(array)
         self.global_(_Global("torch._utils", "_rebuild_tensor_v2"))
         self.out += b"("
         self.storage(owner, dtype)
@@ -261,7 +267,7 @@ class _Global:
         return cls._made[key]
 
 
-def _storage_of(array: np.ndarray) -> tuple[np.ndarray, int, tuple]:
+def storage_of(array: np.ndarray) -> tuple[np.ndarray, int, tuple]:
     """The memory ``array`` is a view of (its storage: the array that owns it), the offset
     of its first element there and its strides, in elements; or, where that memory cannot
     be named (not an array of the same dtype, negative strides), a copy of its own."""
@@ -275,27 +281,3 @@ def _storage_of(array: np.ndarray) -> tuple[np.ndarray, int, tuple]:
         return owner, start // itemsize, tuple(s // itemsize for s in array.strides)
     copy = np.ascontiguousarray(array)
     return copy, 0, tuple(s // itemsize for s in copy.strides)
-
-
-def _cannot_save(obj) -> str:
-    """Why ``obj`` is refused, and what to save instead."""
-    if isinstance(obj, minigrad.nn.Module):
-        return (f"minigrad does not save whole modules ({type(obj).__name__}): PyTorch itself "
-                "only loads them by running code from the file (weights_only=False). Save the "
-                "weights instead, torch.save(model.state_dict(), path), and load them into a "
-                "model built by your code: model.load_state_dict(torch.load(path))")
-    if isinstance(obj, minigrad.optim.Optimizer):
-        return (f"minigrad does not save optimizer objects ({type(obj).__name__}): save "
-                "optimizer.state_dict(), and give it to optimizer.load_state_dict(...) after "
-                "making the optimizer again")
-    if isinstance(obj, (np.ndarray, np.generic)):
-        return (f"minigrad does not save NumPy values (here a {type(obj).__name__}; "
-                "torch.load(weights_only=True) refuses them): save torch.from_numpy(array), "
-                "or a Python number with .item()")
-    if isinstance(obj, float) or (isinstance(obj, int) and not isinstance(obj, bool)):
-        return (f"minigrad does not save subclasses of numbers ({type(obj).__name__}): convert "
-                "with int() or float()")
-    return (f"minigrad cannot save a {type(obj).__module__}.{type(obj).__qualname__}: torch.save "
-            "files hold tensors, and dicts, lists, tuples and sets of them, numbers, strings, "
-            "bytes and None (what torch.load(weights_only=True) reads back)")
-

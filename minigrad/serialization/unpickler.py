@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import collections
+import pickle
 import struct
 
 import numpy as np
@@ -26,9 +27,10 @@ from .pickler import STORAGE_TYPES
 __all__ = ["load_pickle", "UnpicklingError"]
 
 
-class UnpicklingError(RuntimeError):
+class UnpicklingError(pickle.UnpicklingError, RuntimeError):
     """A pickle this reader refuses (PyTorch: pickle.UnpicklingError, "Weights only load
-    failed"), or one that is damaged."""
+    failed"), or one that is damaged: ``except pickle.UnpicklingError`` catches it, as
+    PyTorch's."""
 
 
 _STORAGE_DTYPES = {name: dtype for dtype, name in STORAGE_TYPES.items()}
@@ -160,13 +162,15 @@ def _refused(module: str, name: str) -> UnpicklingError:
     if module.startswith("torch.nn.modules") or module.startswith("torch.optim"):
         return UnpicklingError(
             f"this file holds a whole pickled object ({full}), saved with torch.save(model) or "
-            "torch.save(optimizer). minigrad loads tensors and state dicts only (as "
-            "torch.load(weights_only=True) does), never code from a file. In PyTorch, save "
+            "torch.save(optimizer). torch.load(weights_only=True) loads tensors and state dicts "
+            "only, never code from a file; weights_only=False runs the pickle (only for a file "
+            "you trust, and here it names PyTorch's classes, not minigrad's). Better, save "
             "model.state_dict() instead and load it with model.load_state_dict(torch.load(path))")
     return UnpicklingError(
         f"Weights only load failed: Unsupported global: GLOBAL {full} was not an allowed "
-        "global. minigrad loads tensors, dicts, lists, tuples, sets, numbers, strings, bytes, "
-        "torch.Size, torch.device and dtypes, and never runs code from a file")
+        "global. With weights_only=True minigrad loads tensors, dicts, lists, tuples, sets, "
+        "numbers, strings, bytes, torch.Size, torch.device and dtypes, and never runs code from "
+        "a file; weights_only=False runs the pickle (only for a file you trust)")
 
 
 def _find(module: str, name: str):

@@ -262,3 +262,24 @@ def test_orthogonal_refuses_a_vector_as_torch():
     weight = mg.nn.Parameter(mg.empty(3, 3))
     mg.nn.init.orthogonal_(weight)
     assert weight.grad_fn is None and weight.requires_grad
+
+
+@pytest.mark.parametrize("name, args", [
+    ("uniform", (-0.1, 0.1)), ("normal", (0.0, 0.02)), ("constant", (0.5,)), ("eye", ()),
+    ("dirac", ()), ("xavier_uniform", ()), ("xavier_normal", ()), ("kaiming_uniform", ()),
+    ("kaiming_normal", ()), ("orthogonal", ()), ("sparse", (0.5,))])
+def test_old_names_without_underscore_warn_and_fill_as_torchs(name, args):
+    """``nn.init.xavier_uniform(m.weight)`` (pytorch/examples siamese_network): PyTorch's
+    deprecated aliases, its FutureWarning pointing at the caller, the same numbers."""
+    seen, weights = {}, {}
+    for lib in (torch, mg):
+        lib.manual_seed(0)
+        weights[lib] = lib.empty(4, 4, 1) if name == "dirac" else lib.empty(4, 4)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            returned = getattr(lib.nn.init, name)(weights[lib], *args)
+        seen[lib] = ([(w.category, str(w.message), w.filename) for w in caught],
+                     returned is weights[lib], getattr(lib.nn.init, name).__name__)
+    assert seen[mg] == seen[torch] and seen[mg][0][0][2] == __file__
+    np.testing.assert_allclose(as_numpy(weights[mg]), as_numpy(weights[torch]), rtol=1e-5,
+                               atol=1e-6)

@@ -369,3 +369,29 @@ def test_deepcopy_gives_independent_parameters():
         clone.head.weight.add_(1)
     np.testing.assert_array_equal(as_numpy(model.head.weight), old)
     assert clone.head.weight.grad is not None
+
+
+def test_a_module_or_parameter_assigned_again_keeps_its_place_as_in_torch():
+    """``resnet.conv1 = nn.Conv2d(1, 64, ...)`` then ``Sequential(*list(resnet.children())
+    [:-1])`` (pytorch/examples siamese_network): the new conv1 stays first, as in PyTorch;
+    so does a parameter, a buffer, and a name moved from one table to another."""
+    seen = {}
+    for lib in (torch, mg):
+        nn = lib.nn
+        net = nn.Module()
+        net.conv1, net.bn1, net.fc = nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.Linear(4, 2)
+        net.conv1 = nn.Conv2d(1, 4, 3)
+        net.fc.weight = nn.Parameter(lib.ones(2, 4))
+        net.register_buffer("a", lib.ones(1))
+        net.register_buffer("b", lib.ones(1))
+        net.a = lib.zeros(1)
+        net.bn1 = None
+        net.extra = nn.ReLU()
+        net.bn1 = nn.Tanh()
+        net.w = nn.Parameter(lib.ones(1))
+        net.register_buffer("c", lib.ones(1))
+        net.c = nn.Parameter(lib.ones(1))  # (a buffer no more: a parameter, at the end)
+        seen[lib] = ([n for n, _ in net.named_children()], [n for n, _ in net.named_parameters()],
+                     [n for n, _ in net.named_buffers()], list(net.state_dict()),
+                     [type(m).__name__ for m in nn.Sequential(*list(net.children())[:-1])])
+    assert seen[mg] == seen[torch]

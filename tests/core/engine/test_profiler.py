@@ -203,3 +203,27 @@ def test_docstring_examples_run():
     import minigrad.autograd.profiler as module
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.attempted > 0 and result.failed == 0
+
+
+def test_switched_off_profilers_do_nothing_and_nvtx_needs_cuda_as_in_torch():
+    """PyTorch's performance tuning guide keeps the profilers off with
+    ``profile(enabled=False)`` and ``emit_nvtx(enabled=False)``: the ``with`` target is
+    None and nothing is recorded; NVTX switched on asks CUDA (PyTorch's error on a
+    CPU-only build), and entering it twice is refused."""
+    seen = {}
+    for lib in (torch, mg):
+        profiler = lib.autograd.profiler
+        with profiler.profile(enabled=False) as prof, \
+                profiler.emit_nvtx(enabled=False) as nvtx:
+            y = (lib.ones(2, requires_grad=True) * 2).sum()
+            y.backward()
+        on = profiler.emit_nvtx()
+        errors = []
+        for _ in range(2):
+            try:
+                on.__enter__()
+            except (AssertionError, RuntimeError) as error:
+                errors.append((type(error).__name__, str(error)))
+        seen[lib] = (prof, nvtx, y.item(), errors, profiler.emit_nvtx(enabled=False).__exit__(
+            None, None, None), profiler.emit_nvtx(record_shapes=True).record_shapes)
+    assert seen[mg] == seen[torch]

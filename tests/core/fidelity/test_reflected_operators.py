@@ -76,3 +76,29 @@ FUNCTIONS = {
 @pytest.mark.parametrize("name", list(FUNCTIONS))
 def test_functions_and_methods_with_other_operands(name):
     assert_same(FUNCTIONS[name])
+
+
+@pytest.mark.parametrize("call", ["np.array(t)", "np.asarray(t)", "np.array(t, dtype=np.int64)",
+                                  "np.asarray(t, dtype=np.float64)", "np.array(t[1:])",
+                                  "np.array(t.clone())"])
+def test_numpy_reads_a_tensor_as_from_pytorch(call):
+    """NumPy 2 asks ``__array__`` for ``copy=``; PyTorch 2.13's takes only ``dtype``, so
+    ``np.array(t)`` gives NumPy's DeprecationWarning (pytorch/examples siamese_network's
+    ``np.array(self.dataset.targets.clone())``), and minigrad's likewise; memory is shared
+    where PyTorch's is."""
+    import warnings
+
+    import numpy as np
+    import torch
+
+    import minigrad
+    seen = {}
+    for lib in (torch, minigrad):
+        t = lib.tensor([1.0, 2.0, 3.0])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            array = eval(call, {"np": np, "t": t})
+        array[-1] = 7
+        seen[lib] = ([(w.category, str(w.message)) for w in caught], array.dtype, array.tolist(),
+                     t.tolist())
+    assert seen[minigrad] == seen[torch]

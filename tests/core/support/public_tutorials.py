@@ -14,7 +14,10 @@ float32 in [0, 1]; labels as Python ints), ``names.txt`` a list of made-up names
 The Time Machine: those names and a sentence), d2l's airfoil data seeded normal rows and
 its English-French pairs a few made-up ones (``FRA_ENG``), d2l's plots printed points, a gym
 environment a tiny deterministic one, TensorBoard's SummaryWriter is left out, and a
-pretrained torchvision model is a small Sequential. Files are written to a temporary
+pretrained torchvision model is a small Sequential (torchvision's resnet18 a small ResNet
+of its shape); pytorch/examples' argparse options are a SimpleNamespace of the parser's
+defaults with smaller sizes. A class that ``torch.save(model)`` pickles is put at module
+level, where pickle finds it (``module_level``). Files are written to a temporary
 directory.
 
 Each program takes the library as ``torch``, prints what the tutorial prints, and returns
@@ -25,14 +28,21 @@ from __future__ import annotations
 
 import collections
 import contextlib
+import csv
+import glob
 import importlib
 import inspect
+import itertools
 import math
 import os
+import pickle
 import random
 import re
+import string
 import tempfile
+import unicodedata
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -7079,6 +7089,3590 @@ def d2l_sequences(torch):
     return finals
 
 
+NAME_FILES = {"Italian": ["Abandonato", "Abatangelo", "Abatantuono", "Rossi", "Bianchi", "Ricci"],
+              "German": ["Abel", "Schmidt", "Müller", "Schneider", "Fischer", "Weber"],
+              "Polish": ["Adamczak", "Ślusàrski", "Nowak", "Kowalski", "Wiśniewski"],
+              "Japanese": ["Abe", "Satoshi", "Tanaka", "Suzuki", "Takahashi", "Ito"]}
+
+
+def char_rnn_classification(torch):
+    """pytorch/tutorials intermediate_source/char_rnn_classification_tutorial.py,
+    in its first text (findFiles with glob, unicodeToAscii, one-hot letterToTensor and
+    lineToTensor, the RNN of i2h/i2o Linears over torch.cat with LogSoftmax, Variable,
+    topk, Python's random training examples, the hand-written update through the
+    deprecated ``p.data.add_(-learning_rate, p.grad.data)`` (PyTorch's UserWarning),
+    ``loss.data[0]``'s IndexError on a 0-dim loss, the confusion matrix and predict's
+    top 3) and its present one (set_default_device, a NamesDataset, random_split with
+    fractions and a seeded Generator, CharRNN around nn.RNN, label_from_output, minibatches
+    from np.array_split with the summed loss, clip_grad_norm_ and SGD, the normalised
+    confusion matrix). The names are a few made-up files of four languages; fewer
+    iterations."""
+    nn = torch.nn
+    Variable = torch.autograd.Variable
+    with in_temporary_directory():
+        os.makedirs('data/names')
+        for language, names in NAME_FILES.items():
+            with open(f'data/names/{language}.txt', 'w', encoding='utf-8') as f:
+                f.write("\n".join(names) + "\n")
+
+        def findFiles(path): return sorted(glob.glob(path))
+        print(findFiles('data/names/*.txt'))
+        all_letters = string.ascii_letters + " .,;'"
+        n_letters = len(all_letters)
+
+        def unicodeToAscii(s):
+            return ''.join(
+                c for c in unicodedata.normalize('NFD', s)
+                if unicodedata.category(c) != 'Mn'
+                and c in all_letters
+            )
+        print(unicodeToAscii('Ślusàrski'))
+        category_lines = {}
+        all_categories = []
+
+        def readLines(filename):
+            lines = open(filename, encoding='utf-8').read().strip().split('\n')
+            return [unicodeToAscii(line) for line in lines]
+
+        for filename in findFiles('data/names/*.txt'):
+            category = filename.split('/')[-1].split('.')[0]
+            all_categories.append(category)
+            lines = readLines(filename)
+            category_lines[category] = lines
+    n_categories = len(all_categories)
+    print(category_lines['Italian'][:5])
+
+    def letterToIndex(letter):
+        return all_letters.find(letter)
+
+    def letterToTensor(letter):
+        tensor = torch.zeros(1, n_letters)
+        tensor[0][letterToIndex(letter)] = 1
+        return tensor
+
+    def lineToTensor(line):
+        tensor = torch.zeros(len(line), 1, n_letters)
+        for li, letter in enumerate(line):
+            tensor[li][0][letterToIndex(letter)] = 1
+        return tensor
+
+    print(letterToTensor('J'))
+    print(lineToTensor('Jones').size())
+
+    class RNN(nn.Module):
+        def __init__(self, input_size, hidden_size, output_size):
+            super(RNN, self).__init__()
+            self.hidden_size = hidden_size
+            self.i2h = nn.Linear(input_size + hidden_size, hidden_size)
+            self.i2o = nn.Linear(input_size + hidden_size, output_size)
+            self.softmax = nn.LogSoftmax(dim=1)
+
+        def forward(self, input, hidden):
+            combined = torch.cat((input, hidden), 1)
+            hidden = self.i2h(combined)
+            output = self.i2o(combined)
+            output = self.softmax(output)
+            return output, hidden
+
+        def initHidden(self):
+            return Variable(torch.zeros(1, self.hidden_size))
+
+    n_hidden = 128
+    rnn = RNN(n_letters, n_hidden, n_categories)
+    input = Variable(letterToTensor('A'))
+    hidden = Variable(torch.zeros(1, n_hidden))
+    output, next_hidden = rnn(input, hidden)
+    input = Variable(lineToTensor('Albert'))
+    hidden = Variable(torch.zeros(1, n_hidden))
+    output, next_hidden = rnn(input[0], hidden)
+    print(output)
+
+    def categoryFromOutput(output):
+        top_n, top_i = output.data.topk(1)
+        category_i = top_i[0][0]
+        return all_categories[category_i], category_i
+
+    print(categoryFromOutput(output))
+
+    def randomChoice(l):
+        return l[random.randint(0, len(l) - 1)]
+
+    def randomTrainingExample():
+        category = randomChoice(all_categories)
+        line = randomChoice(category_lines[category])
+        category_tensor = Variable(torch.LongTensor([all_categories.index(category)]))
+        line_tensor = Variable(lineToTensor(line))
+        return category, line, category_tensor, line_tensor
+
+    for i in range(10):
+        category, line, category_tensor, line_tensor = randomTrainingExample()
+        print('category =', category, '/ line =', line)
+    criterion = nn.NLLLoss()
+    learning_rate = 0.005
+
+    def train(category_tensor, line_tensor):
+        hidden = rnn.initHidden()
+        rnn.zero_grad()
+        for i in range(line_tensor.size()[0]):
+            output, hidden = rnn(line_tensor[i], hidden)
+        loss = criterion(output, category_tensor)
+        loss.backward()
+        for p in rnn.parameters():
+            p.data.add_(-learning_rate, p.grad.data)
+        try:
+            return output, loss.data[0]
+        except IndexError as error:
+            if "0-dim" not in str(error):
+                raise
+            return output, loss.item()
+
+    n_iters = 100
+    print_every = 25
+    plot_every = 10
+    current_loss = 0
+    all_losses = []
+    for iter in range(1, n_iters + 1):
+        category, line, category_tensor, line_tensor = randomTrainingExample()
+        output, loss = train(category_tensor, line_tensor)
+        current_loss += loss
+        if iter % print_every == 0:
+            guess, guess_i = categoryFromOutput(output)
+            correct = '✓' if guess == category else '✗ (%s)' % category
+            print('%d %d%% %.4f %s / %s %s' % (iter, iter / n_iters * 100, loss, line, guess, correct))
+        if iter % plot_every == 0:
+            all_losses.append(current_loss / plot_every)
+            current_loss = 0
+    print(all_losses)
+    confusion = torch.zeros(n_categories, n_categories)
+    n_confusion = 40
+
+    def evaluate(line_tensor):
+        hidden = rnn.initHidden()
+        for i in range(line_tensor.size()[0]):
+            output, hidden = rnn(line_tensor[i], hidden)
+        return output
+
+    for i in range(n_confusion):
+        category, line, category_tensor, line_tensor = randomTrainingExample()
+        output = evaluate(line_tensor)
+        guess, guess_i = categoryFromOutput(output)
+        category_i = all_categories.index(category)
+        confusion[category_i][guess_i] += 1
+    for i in range(n_categories):
+        confusion[i] = confusion[i] / confusion[i].sum()
+    print(confusion.numpy().round(3))
+
+    def predict(input_line, n_predictions=3):
+        print('\n> %s' % input_line)
+        output = evaluate(Variable(lineToTensor(input_line)))
+        topv, topi = output.data.topk(n_predictions, 1, True)
+        predictions = []
+        for i in range(n_predictions):
+            value = topv[0][i]
+            category_index = topi[0][i]
+            print('(%.2f) %s' % (value, all_categories[category_index]))
+            predictions.append([value, all_categories[category_index]])
+
+    predict('Dovesky')
+    predict('Jackson')
+    predict('Satoshi')
+    finals = {"i2o.weight": rnn.i2o.weight, "i2h.grad": rnn.i2h.weight.grad}
+
+    # the tutorial's present text: a Dataset, random_split, nn.RNN and minibatches
+    Dataset = torch.utils.data.Dataset
+    device = torch.device('cpu')
+    torch.set_default_device(device)
+    allowed_characters = string.ascii_letters + " .,;'" + "_"
+    n_letters = len(allowed_characters)
+
+    def letterToIndex(letter):
+        if letter not in allowed_characters:
+            return allowed_characters.find("_")
+        else:
+            return allowed_characters.find(letter)
+
+    def lineToTensor(line):
+        tensor = torch.zeros(len(line), 1, n_letters)
+        for li, letter in enumerate(line):
+            tensor[li][0][letterToIndex(letter)] = 1
+        return tensor
+
+    class NamesDataset(Dataset):
+        def __init__(self, data_dir):
+            self.data_dir = data_dir
+            labels_set = set()
+            self.data = []
+            self.data_tensors = []
+            self.labels = []
+            self.labels_tensors = []
+            text_files = sorted(glob.glob(os.path.join(data_dir, '*.txt')))
+            for filename in text_files:
+                label = os.path.splitext(os.path.basename(filename))[0]
+                labels_set.add(label)
+                lines = open(filename, encoding='utf-8').read().strip().split('\n')
+                for name in lines:
+                    self.data.append(name)
+                    self.data_tensors.append(lineToTensor(name))
+                    self.labels.append(label)
+            self.labels_uniq = sorted(labels_set)
+            for idx in range(len(self.labels)):
+                temp_tensor = torch.tensor([self.labels_uniq.index(self.labels[idx])], dtype=torch.long)
+                self.labels_tensors.append(temp_tensor)
+
+        def __len__(self):
+            return len(self.data)
+
+        def __getitem__(self, idx):
+            data_item = self.data[idx]
+            data_label = self.labels[idx]
+            data_tensor = self.data_tensors[idx]
+            label_tensor = self.labels_tensors[idx]
+            return label_tensor, data_tensor, data_label, data_item
+
+    with in_temporary_directory():
+        os.makedirs('data/names')
+        for language, names in NAME_FILES.items():
+            with open(f'data/names/{language}.txt', 'w', encoding='utf-8') as f:
+                f.write("\n".join(names) + "\n")
+        alldata = NamesDataset("data/names")
+    print(f"loaded {len(alldata)} items of data")
+    print(f"example = {alldata[0]}")
+    train_set, test_set = torch.utils.data.random_split(
+        alldata, [.85, .15], generator=torch.Generator(device=device).manual_seed(2024))
+    print(f"train examples = {len(train_set)}, validation examples = {len(test_set)}")
+
+    class CharRNN(nn.Module):
+        def __init__(self, input_size, hidden_size, output_size):
+            super(CharRNN, self).__init__()
+            self.rnn = nn.RNN(input_size, hidden_size)
+            self.h2o = nn.Linear(hidden_size, output_size)
+            self.softmax = nn.LogSoftmax(dim=1)
+
+        def forward(self, line_tensor):
+            rnn_out, hidden = self.rnn(line_tensor)
+            output = self.h2o(hidden[0])
+            output = self.softmax(output)
+            return output
+
+    n_hidden = 32
+    rnn = CharRNN(n_letters, n_hidden, len(alldata.labels_uniq))
+    print(rnn)
+
+    def label_from_output(output, output_labels):
+        top_n, top_i = output.topk(1)
+        label_i = top_i[0].item()
+        return output_labels[label_i], label_i
+
+    input = lineToTensor('Albert')
+    output = rnn(input)
+    print(output)
+    print(label_from_output(output, alldata.labels_uniq))
+
+    def train(rnn, training_data, n_epoch=10, n_batch_size=64, report_every=50,
+              learning_rate=0.2, criterion=nn.NLLLoss()):
+        current_loss = 0
+        all_losses = []
+        rnn.train()
+        optimizer = torch.optim.SGD(rnn.parameters(), lr=learning_rate)
+        print(f"training on data set with n = {len(training_data)}")
+        for iter in range(1, n_epoch + 1):
+            rnn.zero_grad()
+            batches = list(range(len(training_data)))
+            random.shuffle(batches)
+            batches = np.array_split(batches, len(batches) // n_batch_size)
+            for idx, batch in enumerate(batches):
+                batch_loss = 0
+                for i in batch:
+                    (label_tensor, text_tensor, label, text) = training_data[i]
+                    output = rnn.forward(text_tensor)
+                    loss = criterion(output, label_tensor)
+                    batch_loss += loss
+                batch_loss.backward()
+                nn.utils.clip_grad_norm_(rnn.parameters(), 3)
+                optimizer.step()
+                optimizer.zero_grad()
+                current_loss += batch_loss.item() / len(batch)
+            all_losses.append(current_loss / len(batches))
+            if iter % report_every == 0:
+                print(f"{iter} ({iter / n_epoch:.0%}): \t average batch loss = {all_losses[-1]}")
+            current_loss = 0
+        return all_losses
+
+    all_losses = train(rnn, train_set, n_epoch=6, n_batch_size=5, learning_rate=0.15,
+                       report_every=2)
+
+    def evaluate(rnn, testing_data, classes):
+        confusion = torch.zeros(len(classes), len(classes))
+        rnn.eval()
+        with torch.no_grad():
+            for i in range(len(testing_data)):
+                (label_tensor, text_tensor, label, text) = testing_data[i]
+                output = rnn(text_tensor)
+                guess, guess_i = label_from_output(output, classes)
+                label_i = classes.index(label)
+                confusion[label_i][guess_i] += 1
+        for i in range(len(classes)):
+            denom = confusion[i].sum()
+            if denom > 0:
+                confusion[i] = confusion[i] / denom
+        print(confusion.numpy())
+
+    evaluate(rnn, test_set, classes=alldata.labels_uniq)
+    finals["CharRNN.h2o"] = rnn.h2o.weight
+    return finals
+
+
+def transformer_language_model(torch):
+    """pytorch/tutorials beginner_source/transformer_tutorial.py ("Language
+    Modeling with nn.Transformer and torchtext"): TransformerModel of a PositionalEncoding
+    buffer (pe[:, 0, 0::2] = sin, ...), TransformerEncoderLayer/TransformerEncoder (with
+    PyTorch's enable_nested_tensor warning), Embedding and Linear initialised through
+    ``.data.uniform_``, nn.Transformer.generate_square_subsequent_mask, data_process's
+    torch.cat over filter(numel() > 0), batchify, get_batch, CrossEntropyLoss, SGD(lr=5.0)
+    with StepLR(gamma=0.95), clip_grad_norm_, the log line with get_last_lr(), evaluate
+    under no_grad in eval (PyTorch's fused fast path), the best state dict saved in a
+    TemporaryDirectory and loaded back, the test perplexity. torchtext's WikiText2,
+    tokenizer and vocabulary are a made-up corpus, str.split and a dict ordered by
+    frequency; smaller model, timing left out of the prints."""
+    nn = torch.nn
+    Tensor = torch.Tensor
+    TransformerEncoder, TransformerEncoderLayer = nn.TransformerEncoder, nn.TransformerEncoderLayer
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+
+    class TransformerModel(nn.Module):
+        def __init__(self, ntoken: int, d_model: int, nhead: int, d_hid: int,
+                     nlayers: int, dropout: float = 0.5):
+            super().__init__()
+            self.model_type = 'Transformer'
+            self.pos_encoder = PositionalEncoding(d_model, dropout)
+            encoder_layers = TransformerEncoderLayer(d_model, nhead, d_hid, dropout)
+            self.transformer_encoder = TransformerEncoder(encoder_layers, nlayers)
+            self.embedding = nn.Embedding(ntoken, d_model)
+            self.d_model = d_model
+            self.linear = nn.Linear(d_model, ntoken)
+            self.init_weights()
+
+        def init_weights(self) -> None:
+            initrange = 0.1
+            self.embedding.weight.data.uniform_(-initrange, initrange)
+            self.linear.bias.data.zero_()
+            self.linear.weight.data.uniform_(-initrange, initrange)
+
+        def forward(self, src: Tensor, src_mask: Tensor = None) -> Tensor:
+            src = self.embedding(src) * math.sqrt(self.d_model)
+            src = self.pos_encoder(src)
+            if src_mask is None:
+                src_mask = nn.Transformer.generate_square_subsequent_mask(len(src)).to(device)
+            output = self.transformer_encoder(src, src_mask)
+            output = self.linear(output)
+            return output
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, d_model: int, dropout: float = 0.1, max_len: int = 5000):
+            super().__init__()
+            self.dropout = nn.Dropout(p=dropout)
+            position = torch.arange(max_len).unsqueeze(1)
+            div_term = torch.exp(torch.arange(0, d_model, 2) * (-math.log(10000.0) / d_model))
+            pe = torch.zeros(max_len, 1, d_model)
+            pe[:, 0, 0::2] = torch.sin(position * div_term)
+            pe[:, 0, 1::2] = torch.cos(position * div_term)
+            self.register_buffer('pe', pe)
+
+        def forward(self, x: Tensor) -> Tensor:
+            x = x + self.pe[:x.size(0)]
+            return self.dropout(x)
+
+    # torchtext's WikiText2, basic_english tokenizer and build_vocab_from_iterator, in small
+    train_iter = CORPUS * 4
+    tokenizer = lambda line: line.lower().split()
+    counts = collections.Counter(token for line in train_iter for token in tokenizer(line))
+    itos = ['<unk>'] + sorted(counts, key=lambda token: (-counts[token], token))
+    stoi = {token: i for i, token in enumerate(itos)}
+    vocab = lambda tokens: [stoi.get(token, 0) for token in tokens]
+
+    def data_process(raw_text_iter):
+        data = [torch.tensor(vocab(tokenizer(item)), dtype=torch.long) for item in raw_text_iter]
+        return torch.cat(tuple(filter(lambda t: t.numel() > 0, data)))
+
+    train_data = data_process(train_iter)
+    val_data = data_process(CORPUS[:2] + ["", "a mat"])
+    test_data = data_process(CORPUS[2:] + ["the unknown cat"])
+
+    def batchify(data: Tensor, bsz: int) -> Tensor:
+        seq_len = data.size(0) // bsz
+        data = data[:seq_len * bsz]
+        data = data.view(bsz, seq_len).t().contiguous()
+        return data.to(device)
+
+    batch_size = 4
+    eval_batch_size = 2
+    train_data = batchify(train_data, batch_size)
+    val_data = batchify(val_data, eval_batch_size)
+    test_data = batchify(test_data, eval_batch_size)
+    bptt = 6
+
+    def get_batch(source: Tensor, i: int):
+        seq_len = min(bptt, len(source) - 1 - i)
+        data = source[i:i+seq_len]
+        target = source[i+1:i+1+seq_len].reshape(-1)
+        return data, target
+
+    ntokens = len(itos)
+    emsize = 16
+    d_hid = 16
+    nlayers = 2
+    nhead = 2
+    dropout = 0.2
+    model = TransformerModel(ntokens, emsize, nhead, d_hid, nlayers, dropout).to(device)
+    criterion = nn.CrossEntropyLoss()
+    lr = 5.0
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    scheduler = torch.optim.lr_scheduler.StepLR(optimizer, 1.0, gamma=0.95)
+
+    def train(model: nn.Module) -> None:
+        model.train()
+        total_loss = 0.
+        log_interval = 2
+        num_batches = len(train_data) // bptt
+        for batch, i in enumerate(range(0, train_data.size(0) - 1, bptt)):
+            data, targets = get_batch(train_data, i)
+            output = model(data)
+            output_flat = output.view(-1, ntokens)
+            loss = criterion(output_flat, targets)
+            optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(model.parameters(), 0.5)
+            optimizer.step()
+            total_loss += loss.item()
+            if batch % log_interval == 0 and batch > 0:
+                lr = scheduler.get_last_lr()[0]
+                cur_loss = total_loss / log_interval
+                ppl = math.exp(cur_loss)
+                print(f'| epoch {epoch:3d} | {batch:5d}/{num_batches:5d} batches | '
+                      f'lr {lr:02.2f} | loss {cur_loss:5.2f} | ppl {ppl:8.2f}')
+                total_loss = 0
+
+    def evaluate(model: nn.Module, eval_data: Tensor) -> float:
+        model.eval()
+        total_loss = 0.
+        with torch.no_grad():
+            for i in range(0, eval_data.size(0) - 1, bptt):
+                data, targets = get_batch(eval_data, i)
+                seq_len = data.size(0)
+                output = model(data)
+                output_flat = output.view(-1, ntokens)
+                total_loss += seq_len * criterion(output_flat, targets).item()
+        return total_loss / (len(eval_data) - 1)
+
+    best_val_loss = float('inf')
+    epochs = 3
+    with tempfile.TemporaryDirectory() as tempdir:
+        best_model_params_path = os.path.join(tempdir, "best_model_params.pt")
+        for epoch in range(1, epochs + 1):
+            train(model)
+            val_loss = evaluate(model, val_data)
+            val_ppl = math.exp(val_loss)
+            print('-' * 89)
+            print(f'| end of epoch {epoch:3d} | valid loss {val_loss:5.2f} | valid ppl {val_ppl:8.2f}')
+            print('-' * 89)
+            if val_loss < best_val_loss:
+                best_val_loss = val_loss
+                torch.save(model.state_dict(), best_model_params_path)
+            scheduler.step()
+        model.load_state_dict(torch.load(best_model_params_path))
+    test_loss = evaluate(model, test_data)
+    test_ppl = math.exp(test_loss)
+    print('=' * 89)
+    print(f'| End of training | test loss {test_loss:5.2f} | '
+          f'test ppl {test_ppl:8.2f}')
+    print('=' * 89)
+    return {"linear.weight": model.linear.weight, "embedding.grad": model.embedding.weight.grad}
+
+
+def data_loading_face_landmarks(torch):
+    """pytorch/tutorials beginner_source/data_loading_tutorial.py: the face
+    landmarks CSV read and a row's landmarks reshaped with NumPy, FaceLandmarksDataset
+    (torch.is_tensor(idx), dict samples), the Rescale, RandomCrop (NumPy's global random
+    numbers) and ToTensor transforms (transpose((2, 0, 1)), torch.from_numpy of uint8 and
+    float64 arrays), Compose, and a DataLoader(batch_size=4, shuffle=True, num_workers=0)
+    collating dicts of tensors. pandas' read_csv/iloc, skimage's imread (a seeded image
+    per file name) and resize (nearest neighbour) are small stand-ins; no plots."""
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+
+    class Frame:  # pandas' read_csv and iloc, for this file
+        def __init__(self, rows):
+            self.rows = rows
+
+        def __len__(self):
+            return len(self.rows)
+
+        @property
+        def iloc(self):
+            rows = self.rows
+
+            class Locator:
+                def __getitem__(self, key):
+                    row, column = key
+                    return rows[row][column]
+            return Locator()
+
+    def read_csv(path):
+        with open(path) as f:
+            rows = list(csv.reader(f))[1:]
+        return Frame([[row[0]] + [float(v) for v in row[1:]] for row in rows])
+
+    def imread(path):  # skimage.io.imread of a face: a seeded image of its size
+        seed = sum(map(ord, os.path.basename(path)))
+        return np.random.RandomState(seed).randint(0, 256, (40 + seed % 7, 30 + seed % 5, 3)).astype(np.uint8)
+
+    def resize(image, size):  # skimage.transform.resize, nearest neighbour here
+        h, w = image.shape[:2]
+        rows = (np.arange(size[0]) * h // size[0])
+        cols = (np.arange(size[1]) * w // size[1])
+        return image[rows][:, cols] / 255.0
+
+    with in_temporary_directory():
+        os.makedirs('data/faces')
+        rng = np.random.RandomState(3)
+        with open('data/faces/face_landmarks.csv', 'w', newline='') as f:
+            writer = csv.writer(f)
+            writer.writerow(['image_name'] + [f'part_{i}_{c}' for i in range(4) for c in 'xy'])
+            for n in range(10):
+                writer.writerow([f'face{n}.jpg'] + [int(v) for v in rng.randint(0, 30, 8)])
+        landmarks_frame = read_csv('data/faces/face_landmarks.csv')
+        n = 6
+        img_name = landmarks_frame.iloc[n, 0]
+        landmarks = landmarks_frame.iloc[n, slice(1, None)]
+        landmarks = np.asarray(landmarks, dtype=float).reshape(-1, 2)
+        print('Image name: {}'.format(img_name))
+        print('Landmarks shape: {}'.format(landmarks.shape))
+        print('First 4 Landmarks: {}'.format(landmarks[:4]))
+
+        class FaceLandmarksDataset(Dataset):
+            def __init__(self, csv_file, root_dir, transform=None):
+                self.landmarks_frame = read_csv(csv_file)
+                self.root_dir = root_dir
+                self.transform = transform
+
+            def __len__(self):
+                return len(self.landmarks_frame)
+
+            def __getitem__(self, idx):
+                if torch.is_tensor(idx):
+                    idx = idx.tolist()
+                img_name = os.path.join(self.root_dir, self.landmarks_frame.iloc[idx, 0])
+                image = imread(img_name)
+                landmarks = self.landmarks_frame.iloc[idx, slice(1, None)]
+                landmarks = np.array([landmarks], dtype=float).reshape(-1, 2)
+                sample = {'image': image, 'landmarks': landmarks}
+                if self.transform:
+                    sample = self.transform(sample)
+                return sample
+
+        face_dataset = FaceLandmarksDataset(csv_file='data/faces/face_landmarks.csv',
+                                            root_dir='data/faces/')
+        for i, sample in enumerate(face_dataset):
+            print(i, sample['image'].shape, sample['landmarks'].shape)
+            if i == 3:
+                break
+
+        class Rescale(object):
+            def __init__(self, output_size):
+                assert isinstance(output_size, (int, tuple))
+                self.output_size = output_size
+
+            def __call__(self, sample):
+                image, landmarks = sample['image'], sample['landmarks']
+                h, w = image.shape[:2]
+                if isinstance(self.output_size, int):
+                    if h > w:
+                        new_h, new_w = self.output_size * h / w, self.output_size
+                    else:
+                        new_h, new_w = self.output_size, self.output_size * w / h
+                else:
+                    new_h, new_w = self.output_size
+                new_h, new_w = int(new_h), int(new_w)
+                img = resize(image, (new_h, new_w))
+                landmarks = landmarks * [new_w / w, new_h / h]
+                return {'image': img, 'landmarks': landmarks}
+
+        class RandomCrop(object):
+            def __init__(self, output_size):
+                assert isinstance(output_size, (int, tuple))
+                if isinstance(output_size, int):
+                    self.output_size = (output_size, output_size)
+                else:
+                    assert len(output_size) == 2
+                    self.output_size = output_size
+
+            def __call__(self, sample):
+                image, landmarks = sample['image'], sample['landmarks']
+                h, w = image.shape[:2]
+                new_h, new_w = self.output_size
+                top = np.random.randint(0, h - new_h + 1)
+                left = np.random.randint(0, w - new_w + 1)
+                image = image[top: top + new_h,
+                              left: left + new_w]
+                landmarks = landmarks - [left, top]
+                return {'image': image, 'landmarks': landmarks}
+
+        class ToTensor(object):
+            def __call__(self, sample):
+                image, landmarks = sample['image'], sample['landmarks']
+                image = image.transpose((2, 0, 1))
+                return {'image': torch.from_numpy(image),
+                        'landmarks': torch.from_numpy(landmarks)}
+
+        class Compose:  # torchvision.transforms.Compose
+            def __init__(self, transforms):
+                self.transforms = transforms
+
+            def __call__(self, sample):
+                for t in self.transforms:
+                    sample = t(sample)
+                return sample
+
+        np.random.seed(0)
+        scale = Rescale(32)
+        crop = RandomCrop(16)
+        composed = Compose([Rescale(32), RandomCrop(28)])
+        sample = face_dataset[6]
+        for i, tsfrm in enumerate([scale, crop, composed]):
+            transformed_sample = tsfrm(sample)
+            print(type(tsfrm).__name__, transformed_sample['image'].shape,
+                  transformed_sample['landmarks'][:2])
+        transformed_dataset = FaceLandmarksDataset(csv_file='data/faces/face_landmarks.csv',
+                                                   root_dir='data/faces/',
+                                                   transform=Compose([
+                                                       Rescale(32),
+                                                       RandomCrop(28),
+                                                       ToTensor()
+                                                   ]))
+        for i, sample in enumerate(transformed_dataset):
+            print(i, sample['image'].size(), sample['landmarks'].size(), sample['image'].dtype,
+                  sample['landmarks'].dtype)
+            if i == 3:
+                break
+        dataloader = DataLoader(transformed_dataset, batch_size=4,
+                                shuffle=True, num_workers=0)
+        for i_batch, sample_batched in enumerate(dataloader):
+            print(i_batch, sample_batched['image'].size(),
+                  sample_batched['landmarks'].size())
+            images_batch, landmarks_batch = sample_batched['image'], sample_batched['landmarks']
+            print(images_batch.dtype, images_batch.is_contiguous(), landmarks_batch[0, :2],
+                  images_batch.sum())
+    return {"landmarks": landmarks_batch, "image": images_batch}
+
+
+def tuning_guide_cpu(torch):
+    """pytorch/tutorials recipes_source/recipes/tuning_guide.py, its CPU
+    advice as code: set_num_threads, a DataLoader with num_workers and pin_memory (PyTorch's
+    warning without an accelerator), cudnn.benchmark set, a convolution without bias
+    before BatchNorm, ``zero_grad(set_to_none=True)`` and ``param.grad = None``, the
+    debugging APIs switched off (set_detect_anomaly(False), profiler.profile(False),
+    profiler.emit_nvtx(False)), activation checkpointing (use_reentrant=False), no_grad
+    and inference_mode for evaluation. The fused GELU is left uncompiled here (PyTorch's
+    inductor takes 17 s and rounds its fusion otherwise; torch.compile is tested in
+    tests/nn/test_nn_compile.py); channels_last and bfloat16 autocast are not in minigrad."""
+    nn, F = torch.nn, torch.nn.functional
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    print(torch.get_num_threads())
+    loader = torch.utils.data.DataLoader(image_dataset(torch, 16, shape=(3, 8, 8)), batch_size=4,
+                                         shuffle=True, num_workers=2, pin_memory=True)
+    torch.backends.cudnn.benchmark = True
+    model = nn.Sequential(nn.Conv2d(3, 8, 3, bias=False), nn.BatchNorm2d(8), nn.ReLU(),
+                          nn.Flatten(), nn.Linear(8 * 6 * 6, 10))
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+
+    def gelu(x):  # (the guide compiles it: tests/nn/test_nn_compile.py)
+        return x * 0.5 * (1.0 + torch.erf(x / 1.41421))
+
+    torch.autograd.set_detect_anomaly(False)
+    torch.autograd.profiler.profile(False)
+    torch.autograd.profiler.emit_nvtx(False)
+    for step, (images, labels) in enumerate(loader):
+        model.zero_grad(set_to_none=True)
+        for param in model.parameters():
+            param.grad = None
+        logits = model(images)
+        loss = F.cross_entropy(gelu(logits), labels)
+        loss.backward()
+        optimizer.step()
+        print(step, loss.item(), model[0].weight.grad is None)
+    hidden = torch.utils.checkpoint.checkpoint(model[:3], images, use_reentrant=False)
+    hidden.sum().backward()
+    model.eval()
+    with torch.no_grad():
+        out = model(images)
+    with torch.inference_mode():
+        again = model(images)
+    print(out.requires_grad, again.is_inference(), (out - again).abs().max())
+    torch.set_num_threads(threads)
+    return {"running_var": model[1].running_var, "linear": model[4].weight}
+
+
+def seq2seq_translation(torch):
+    """pytorch/tutorials intermediate_source/seq2seq_translation_tutorial.py:
+    Lang, unicodeToAscii and normalizeString with re, prepareData reversed and filtered,
+    EncoderRNN (Embedding, batch_first GRU, Dropout), DecoderRNN (``torch.empty(...,
+    dtype=torch.long).fill_(SOS_token)``, teacher forcing from target_tensor[:, i], else
+    topk and detach; log_softmax over the cat), BahdanauAttention (Va(tanh(Wa(q) + Ua(k))),
+    squeeze(2).unsqueeze(1), softmax, bmm) and AttnDecoderRNN (hidden.permute(1, 0, 2),
+    cat of embedding and context), get_dataloader (NumPy id arrays, torch.LongTensor,
+    TensorDataset, RandomSampler), train_epoch with two Adam optimizers and NLLLoss over
+    view(-1, ...), the loss prints, evaluate under no_grad and evaluateRandomly. The
+    English-French pairs are FRA_ENG's; four epochs of a 16-wide model (timeSince and
+    showAttention's plot left out: the attention's argmax printed)."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    TensorDataset, DataLoader, RandomSampler = (torch.utils.data.TensorDataset,
+                                                torch.utils.data.DataLoader,
+                                                torch.utils.data.RandomSampler)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    SOS_token = 0
+    EOS_token = 1
+
+    class Lang:
+        def __init__(self, name):
+            self.name = name
+            self.word2index = {}
+            self.word2count = {}
+            self.index2word = {0: "SOS", 1: "EOS"}
+            self.n_words = 2
+
+        def addSentence(self, sentence):
+            for word in sentence.split(' '):
+                self.addWord(word)
+
+        def addWord(self, word):
+            if word not in self.word2index:
+                self.word2index[word] = self.n_words
+                self.word2count[word] = 1
+                self.index2word[self.n_words] = word
+                self.n_words += 1
+            else:
+                self.word2count[word] += 1
+
+    def unicodeToAscii(s):
+        return ''.join(
+            c for c in unicodedata.normalize('NFD', s)
+            if unicodedata.category(c) != 'Mn'
+        )
+
+    def normalizeString(s):
+        s = unicodeToAscii(s.lower().strip())
+        s = re.sub(r"([.!?])", r" \1", s)
+        s = re.sub(r"[^a-zA-Z!?]+", r" ", s)
+        return s.strip()
+
+    def readLangs(lang1, lang2, reverse=False):
+        print("Reading lines...")
+        lines = [f"{english}\t{french}" for english, french in FRA_ENG]
+        pairs = [[normalizeString(s) for s in l.split('\t')] for l in lines]
+        if reverse:
+            pairs = [list(reversed(p)) for p in pairs]
+            input_lang = Lang(lang2)
+            output_lang = Lang(lang1)
+        else:
+            input_lang = Lang(lang1)
+            output_lang = Lang(lang2)
+        return input_lang, output_lang, pairs
+
+    MAX_LENGTH = 10
+
+    def filterPair(p):
+        return len(p[0].split(' ')) < MAX_LENGTH and \
+            len(p[1].split(' ')) < MAX_LENGTH
+
+    def filterPairs(pairs):
+        return [pair for pair in pairs if filterPair(pair)]
+
+    def prepareData(lang1, lang2, reverse=False):
+        input_lang, output_lang, pairs = readLangs(lang1, lang2, reverse)
+        print("Read %s sentence pairs" % len(pairs))
+        pairs = filterPairs(pairs)
+        print("Trimmed to %s sentence pairs" % len(pairs))
+        print("Counting words...")
+        for pair in pairs:
+            input_lang.addSentence(pair[0])
+            output_lang.addSentence(pair[1])
+        print("Counted words:")
+        print(input_lang.name, input_lang.n_words)
+        print(output_lang.name, output_lang.n_words)
+        return input_lang, output_lang, pairs
+
+    input_lang, output_lang, pairs = prepareData('eng', 'fra', True)
+    print(random.choice(pairs))
+
+    class EncoderRNN(nn.Module):
+        def __init__(self, input_size, hidden_size, dropout_p=0.1):
+            super(EncoderRNN, self).__init__()
+            self.hidden_size = hidden_size
+            self.embedding = nn.Embedding(input_size, hidden_size)
+            self.gru = nn.GRU(hidden_size, hidden_size, batch_first=True)
+            self.dropout = nn.Dropout(dropout_p)
+
+        def forward(self, input):
+            embedded = self.dropout(self.embedding(input))
+            output, hidden = self.gru(embedded)
+            return output, hidden
+
+    class DecoderRNN(nn.Module):
+        def __init__(self, hidden_size, output_size):
+            super(DecoderRNN, self).__init__()
+            self.embedding = nn.Embedding(output_size, hidden_size)
+            self.gru = nn.GRU(hidden_size, hidden_size, batch_first=True)
+            self.out = nn.Linear(hidden_size, output_size)
+
+        def forward(self, encoder_outputs, encoder_hidden, target_tensor=None):
+            batch_size = encoder_outputs.size(0)
+            decoder_input = torch.empty(batch_size, 1, dtype=torch.long, device=device).fill_(SOS_token)
+            decoder_hidden = encoder_hidden
+            decoder_outputs = []
+            for i in range(MAX_LENGTH):
+                decoder_output, decoder_hidden = self.forward_step(decoder_input, decoder_hidden)
+                decoder_outputs.append(decoder_output)
+                if target_tensor is not None:
+                    decoder_input = target_tensor[:, i].unsqueeze(1)
+                else:
+                    _, topi = decoder_output.topk(1)
+                    decoder_input = topi.squeeze(-1).detach()
+            decoder_outputs = torch.cat(decoder_outputs, dim=1)
+            decoder_outputs = F.log_softmax(decoder_outputs, dim=-1)
+            return decoder_outputs, decoder_hidden, None
+
+        def forward_step(self, input, hidden):
+            output = self.embedding(input)
+            output = F.relu(output)
+            output, hidden = self.gru(output, hidden)
+            output = self.out(output)
+            return output, hidden
+
+    class BahdanauAttention(nn.Module):
+        def __init__(self, hidden_size):
+            super(BahdanauAttention, self).__init__()
+            self.Wa = nn.Linear(hidden_size, hidden_size)
+            self.Ua = nn.Linear(hidden_size, hidden_size)
+            self.Va = nn.Linear(hidden_size, 1)
+
+        def forward(self, query, keys):
+            scores = self.Va(torch.tanh(self.Wa(query) + self.Ua(keys)))
+            scores = scores.squeeze(2).unsqueeze(1)
+            weights = F.softmax(scores, dim=-1)
+            context = torch.bmm(weights, keys)
+            return context, weights
+
+    class AttnDecoderRNN(nn.Module):
+        def __init__(self, hidden_size, output_size, dropout_p=0.1):
+            super(AttnDecoderRNN, self).__init__()
+            self.embedding = nn.Embedding(output_size, hidden_size)
+            self.attention = BahdanauAttention(hidden_size)
+            self.gru = nn.GRU(2 * hidden_size, hidden_size, batch_first=True)
+            self.out = nn.Linear(hidden_size, output_size)
+            self.dropout = nn.Dropout(dropout_p)
+
+        def forward(self, encoder_outputs, encoder_hidden, target_tensor=None):
+            batch_size = encoder_outputs.size(0)
+            decoder_input = torch.empty(batch_size, 1, dtype=torch.long, device=device).fill_(SOS_token)
+            decoder_hidden = encoder_hidden
+            decoder_outputs = []
+            attentions = []
+            for i in range(MAX_LENGTH):
+                decoder_output, decoder_hidden, attn_weights = self.forward_step(
+                    decoder_input, decoder_hidden, encoder_outputs
+                )
+                decoder_outputs.append(decoder_output)
+                attentions.append(attn_weights)
+                if target_tensor is not None:
+                    decoder_input = target_tensor[:, i].unsqueeze(1)
+                else:
+                    _, topi = decoder_output.topk(1)
+                    decoder_input = topi.squeeze(-1).detach()
+            decoder_outputs = torch.cat(decoder_outputs, dim=1)
+            decoder_outputs = F.log_softmax(decoder_outputs, dim=-1)
+            attentions = torch.cat(attentions, dim=1)
+            return decoder_outputs, decoder_hidden, attentions
+
+        def forward_step(self, input, hidden, encoder_outputs):
+            embedded = self.dropout(self.embedding(input))
+            query = hidden.permute(1, 0, 2)
+            context, attn_weights = self.attention(query, encoder_outputs)
+            input_gru = torch.cat((embedded, context), dim=2)
+            output, hidden = self.gru(input_gru, hidden)
+            output = self.out(output)
+            return output, hidden, attn_weights
+
+    def indexesFromSentence(lang, sentence):
+        return [lang.word2index[word] for word in sentence.split(' ')]
+
+    def tensorFromSentence(lang, sentence):
+        indexes = indexesFromSentence(lang, sentence)
+        indexes.append(EOS_token)
+        return torch.tensor(indexes, dtype=torch.long, device=device).view(1, -1)
+
+    def get_dataloader(batch_size):
+        input_lang, output_lang, pairs = prepareData('eng', 'fra', True)
+        n = len(pairs)
+        input_ids = np.zeros((n, MAX_LENGTH), dtype=np.int32)
+        target_ids = np.zeros((n, MAX_LENGTH), dtype=np.int32)
+        for idx, (inp, tgt) in enumerate(pairs):
+            inp_ids = indexesFromSentence(input_lang, inp)
+            tgt_ids = indexesFromSentence(output_lang, tgt)
+            inp_ids.append(EOS_token)
+            tgt_ids.append(EOS_token)
+            input_ids[idx, :len(inp_ids)] = inp_ids
+            target_ids[idx, :len(tgt_ids)] = tgt_ids
+        train_data = TensorDataset(torch.LongTensor(input_ids).to(device),
+                                   torch.LongTensor(target_ids).to(device))
+        train_sampler = RandomSampler(train_data)
+        train_dataloader = DataLoader(train_data, sampler=train_sampler, batch_size=batch_size)
+        return input_lang, output_lang, train_dataloader
+
+    def train_epoch(dataloader, encoder, decoder, encoder_optimizer,
+                    decoder_optimizer, criterion):
+        total_loss = 0
+        for data in dataloader:
+            input_tensor, target_tensor = data
+            encoder_optimizer.zero_grad()
+            decoder_optimizer.zero_grad()
+            encoder_outputs, encoder_hidden = encoder(input_tensor)
+            decoder_outputs, _, _ = decoder(encoder_outputs, encoder_hidden, target_tensor)
+            loss = criterion(
+                decoder_outputs.view(-1, decoder_outputs.size(-1)),
+                target_tensor.view(-1)
+            )
+            loss.backward()
+            encoder_optimizer.step()
+            decoder_optimizer.step()
+            total_loss += loss.item()
+        return total_loss / len(dataloader)
+
+    def train(train_dataloader, encoder, decoder, n_epochs, learning_rate=0.001,
+              print_every=100, plot_every=100):
+        plot_losses = []
+        print_loss_total = 0
+        plot_loss_total = 0
+        encoder_optimizer = optim.Adam(encoder.parameters(), lr=learning_rate)
+        decoder_optimizer = optim.Adam(decoder.parameters(), lr=learning_rate)
+        criterion = nn.NLLLoss()
+        for epoch in range(1, n_epochs + 1):
+            loss = train_epoch(train_dataloader, encoder, decoder, encoder_optimizer, decoder_optimizer, criterion)
+            print_loss_total += loss
+            plot_loss_total += loss
+            if epoch % print_every == 0:
+                print_loss_avg = print_loss_total / print_every
+                print_loss_total = 0
+                print('(%d %d%%) %.4f' % (epoch, epoch / n_epochs * 100, print_loss_avg))
+            if epoch % plot_every == 0:
+                plot_loss_avg = plot_loss_total / plot_every
+                plot_losses.append(plot_loss_avg)
+                plot_loss_total = 0
+        print(plot_losses)
+
+    def evaluate(encoder, decoder, sentence, input_lang, output_lang):
+        with torch.no_grad():
+            input_tensor = tensorFromSentence(input_lang, sentence)
+            encoder_outputs, encoder_hidden = encoder(input_tensor)
+            decoder_outputs, decoder_hidden, decoder_attn = decoder(encoder_outputs, encoder_hidden)
+            _, topi = decoder_outputs.topk(1)
+            decoded_ids = topi.squeeze()
+            decoded_words = []
+            for idx in decoded_ids:
+                if idx.item() == EOS_token:
+                    decoded_words.append('<EOS>')
+                    break
+                decoded_words.append(output_lang.index2word[idx.item()])
+        return decoded_words, decoder_attn
+
+    def evaluateRandomly(encoder, decoder, n=10):
+        for i in range(n):
+            pair = random.choice(pairs)
+            print('>', pair[0])
+            print('=', pair[1])
+            output_words, _ = evaluate(encoder, decoder, pair[0], input_lang, output_lang)
+            output_sentence = ' '.join(output_words)
+            print('<', output_sentence)
+            print('')
+
+    hidden_size = 16
+    batch_size = 4
+    input_lang, output_lang, train_dataloader = get_dataloader(batch_size)
+    encoder = EncoderRNN(input_lang.n_words, hidden_size).to(device)
+    decoder = AttnDecoderRNN(hidden_size, output_lang.n_words).to(device)
+    train(train_dataloader, encoder, decoder, 4, print_every=2, plot_every=2)
+    encoder.eval()
+    decoder.eval()
+    evaluateRandomly(encoder, decoder, n=2)
+    output_words, attentions = evaluate(encoder, decoder, pairs[0][0], input_lang, output_lang)
+    print(attentions.shape, attentions[0].argmax(-1))  # (showAttention plots them)
+    plain = DecoderRNN(hidden_size, output_lang.n_words).to(device)
+    outputs, hidden, _ = plain(*encoder(tensorFromSentence(input_lang, pairs[1][0])))
+    print(outputs.shape, hidden.shape)
+    return {"decoder.out": decoder.out.weight, "attention.Va.grad": decoder.attention.Va.weight.grad,
+            "encoder.gru": encoder.gru.weight_hh_l0}
+
+
+# ---- pytorch/tutorials: the blitz, fgsm, saving and loading ------------------------------
+
+def blitz_tensors_autograd_cifar10(torch):
+    """pytorch/tutorials beginner_source/blitz/tensor_tutorial.py
+    (its first and its present text: empty's shape, rand, zeros of long, new_ones with a
+    dtype, randn_like overriding it, size(), the additions with ``out=`` and add_,
+    view(-1, 8), item(), the NumPy bridge both ways, ones_like/rand_like, cat, mul, matmul
+    and @ with .T, add_), blitz/autograd_tutorial.py (a resnet's prediction and
+    (prediction - labels).sum().backward(), SGD with momentum, Q = 3a^3 - b^2 with an
+    external gradient and ``9*a**2 == a.grad``, requires_grad of a sum, a frozen resnet with
+    a new fc) and blitz/cifar10_tutorial.py (normalised CIFAR10 through DataLoaders with
+    num_workers=2, imshow's unnormalising and np.transpose, the Net with torch.flatten,
+    CrossEntropyLoss and SGD-momentum for two epochs, the running-loss print, the state
+    dict saved and loaded with weights_only=True, torch.max(outputs, 1), overall and
+    per-class accuracy over zip(labels, predictions)). torchvision's resnet18 is the small
+    ResNet of resnet_stand_in, CIFAR10 40 + 20 random images, make_grid a torch.cat."""
+    x = torch.empty(5, 3)
+    print(x.shape, x.dtype)
+    x = torch.rand(5, 3)
+    print(x)
+    x = torch.zeros(5, 3, dtype=torch.long)
+    print(x)
+    x = torch.tensor([5.5, 3])
+    print(x)
+    x = x.new_ones(5, 3, dtype=torch.double)
+    print(x)
+    x = torch.randn_like(x, dtype=torch.float)
+    print(x)
+    print(x.size())
+    y = torch.rand(5, 3)
+    print(x + y)
+    print(torch.add(x, y))
+    result = torch.empty(5, 3)
+    torch.add(x, y, out=result)
+    print(result)
+    y.add_(x)
+    print(y)
+    print(x[:, 1])
+    x = torch.randn(4, 4)
+    y = x.view(16)
+    z = x.view(-1, 8)
+    print(x.size(), y.size(), z.size())
+    x = torch.randn(1)
+    print(x)
+    print(x.item())
+    a = torch.ones(5)
+    print(a)
+    b = a.numpy()
+    print(b)
+    a.add_(1)
+    print(a)
+    print(b)
+    a = np.ones(5)
+    b = torch.from_numpy(a)
+    np.add(a, 1, out=a)
+    print(a)
+    print(b)
+    if torch.cuda.is_available():
+        device = torch.device("cuda")
+    # the newer tensor_tutorial.py
+    data = [[1, 2], [3, 4]]
+    x_data = torch.tensor(data)
+    np_array = np.array(data)
+    x_np = torch.from_numpy(np_array)
+    x_ones = torch.ones_like(x_data)
+    print(f"Ones Tensor: \n {x_ones} \n")
+    x_rand = torch.rand_like(x_data, dtype=torch.float)
+    print(f"Random Tensor: \n {x_rand} \n")
+    tensor = torch.ones(4, 4)
+    tensor[:,1] = 0
+    print(tensor)
+    t1 = torch.cat([tensor, tensor, tensor], dim=1)
+    print(t1)
+    print(f"tensor.mul(tensor) \n {tensor.mul(tensor)} \n")
+    print(f"tensor * tensor \n {tensor * tensor}")
+    print(f"tensor.matmul(tensor.T) \n {tensor.matmul(tensor.T)} \n")
+    print(f"tensor @ tensor.T \n {tensor @ tensor.T}")
+    print(tensor, "\n")
+    tensor.add_(5)
+    print(tensor)
+    t = torch.ones(5)
+    print(f"t: {t}")
+    n = t.numpy()
+    print(f"n: {n}")
+    t.add_(1)
+    print(f"t: {t}")
+    print(f"n: {n}")
+    n = np.ones(5)
+    t = torch.from_numpy(n)
+    np.add(n, 1, out=n)
+    print(f"t: {t}")
+    print(f"n: {n}")
+
+    # beginner_source/blitz/autograd_tutorial.py
+    nn, optim = torch.nn, torch.optim
+    model = resnet_stand_in(torch)()
+    data = torch.rand(1, 3, 48, 48)
+    labels = torch.rand(1, 1000)
+    prediction = model(data)
+    loss = (prediction - labels).sum()
+    loss.backward()
+    optim_ = torch.optim.SGD(model.parameters(), lr=1e-2, momentum=0.9)
+    optim_.step()
+    a = torch.tensor([2., 3.], requires_grad=True)
+    b = torch.tensor([6., 4.], requires_grad=True)
+    Q = 3*a**3 - b**2
+    external_grad = torch.tensor([1., 1.])
+    Q.backward(gradient=external_grad)
+    print(9*a**2 == a.grad)
+    print(-2*b == b.grad)
+    x = torch.rand(5, 5)
+    y = torch.rand(5, 5)
+    z = torch.rand((5, 5), requires_grad=True)
+    a = x + y
+    print(f"Does `a` require gradients?: {a.requires_grad}")
+    b = x + z
+    print(f"Does `b` require gradients?: {b.requires_grad}")
+    for param in model.parameters():
+        param.requires_grad = False
+    model.fc = nn.Linear(64, 10)
+    optimizer = optim.SGD(model.parameters(), lr=1e-2, momentum=0.9)
+    model(data).sum().backward()
+    optimizer.step()
+    print([name for name, p in model.named_parameters() if p.requires_grad],
+          model.conv1.weight.grad.shape, model.fc.weight.grad.abs().sum() > 0)
+
+    # beginner_source/blitz/cifar10_tutorial.py
+    def normalized(n, seed):
+        data = image_dataset(torch, n, shape=(3, 32, 32), seed=seed)
+
+        class Normalized(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):
+                image, label = data[i]
+                return (image - 0.5) / 0.5, label
+        return Normalized()
+    batch_size = 4
+    trainset = normalized(40, 1)
+    trainloader = torch.utils.data.DataLoader(trainset, batch_size=batch_size,
+                                              shuffle=True, num_workers=2)
+    testset = normalized(20, 2)
+    testloader = torch.utils.data.DataLoader(testset, batch_size=batch_size,
+                                             shuffle=False, num_workers=2)
+    classes = ('plane', 'car', 'bird', 'cat',
+               'deer', 'dog', 'frog', 'horse', 'ship', 'truck')
+
+    def imshow(img):
+        img = img / 2 + 0.5
+        npimg = img.numpy()
+        print(np.transpose(npimg, (1, 2, 0)).shape, npimg.mean())
+
+    dataiter = iter(trainloader)
+    images, labels = next(dataiter)
+    imshow(torch.cat(list(images), 2))
+    print(' '.join(f'{classes[labels[j]]:5s}' for j in range(batch_size)))
+    F = torch.nn.functional
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = torch.flatten(x, 1)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            x = self.fc3(x)
+            return x
+
+    net = Net()
+    criterion = nn.CrossEntropyLoss()
+    optimizer = optim.SGD(net.parameters(), lr=0.001, momentum=0.9)
+    for epoch in range(2):
+        running_loss = 0.0
+        for i, data in enumerate(trainloader, 0):
+            inputs, labels = data
+            optimizer.zero_grad()
+            outputs = net(inputs)
+            loss = criterion(outputs, labels)
+            loss.backward()
+            optimizer.step()
+            running_loss += loss.item()
+            if i % 5 == 4:
+                print(f'[{epoch + 1}, {i + 1:5d}] loss: {running_loss / 5:.3f}')
+                running_loss = 0.0
+    print('Finished Training')
+    with in_temporary_directory():
+        PATH = './cifar_net.pth'
+        torch.save(net.state_dict(), PATH)
+        dataiter = iter(testloader)
+        images, labels = next(dataiter)
+        print('GroundTruth: ', ' '.join(f'{classes[labels[j]]:5s}' for j in range(4)))
+        net = Net()
+        print(net.load_state_dict(torch.load(PATH, weights_only=True)))
+    outputs = net(images)
+    _, predicted = torch.max(outputs, 1)
+    print('Predicted: ', ' '.join(f'{classes[predicted[j]]:5s}' for j in range(4)))
+    correct = 0
+    total = 0
+    with torch.no_grad():
+        for data in testloader:
+            images, labels = data
+            outputs = net(images)
+            _, predicted = torch.max(outputs.data, 1)
+            total += labels.size(0)
+            correct += (predicted == labels).sum().item()
+    print(f'Accuracy of the network on the 10000 test images: {100 * correct // total} %')
+    correct_pred = {classname: 0 for classname in classes}
+    total_pred = {classname: 0 for classname in classes}
+    with torch.no_grad():
+        for data in testloader:
+            images, labels = data
+            outputs = net(images)
+            _, predictions = torch.max(outputs, 1)
+            for label, prediction in zip(labels, predictions):
+                if label == prediction:
+                    correct_pred[classes[label]] += 1
+                total_pred[classes[label]] += 1
+    for classname, correct_count in correct_pred.items():
+        if total_pred[classname]:
+            accuracy = 100 * float(correct_count) / total_pred[classname]
+            print(f'Accuracy for class: {classname:5s} is {accuracy:.1f} %')
+    device = torch.device('cuda:0' if torch.cuda.is_available() else 'cpu')
+    print(device)
+    return {"fc3.weight": net.fc3.weight, "a.grad": a.grad if a.grad is not None else z,
+            "model.fc.bias.grad": model.fc.bias.grad}
+
+
+def fgsm_adversarial_examples(torch):
+    """pytorch/tutorials beginner_source/fgsm_tutorial.py: the
+    pretrained MNIST LeNet loaded with map_location and weights_only=True, eval(), the
+    attack over seven epsilons (``data.requires_grad = True``, output.max(1,
+    keepdim=True)[1], model.zero_grad(), data.grad.data.sign(), torch.clamp, denorm with
+    view(1, -1, 1, 1), transforms.Normalize again, the accuracy line) and the adversarial
+    examples to numpy. The pretrained model is a seeded one saved first, MNIST 10 random
+    images labelled with its predictions (two of them wrongly, which the test skips);
+    transforms.Normalize a small class doing what torchvision's does to a tensor."""
+    nn, F = torch.nn, torch.nn.functional
+    epsilons = [0, .05, .1, .15, .2, .25, .3]
+    pretrained_model = "lenet_mnist_model.pth"
+    use_cuda = True
+    torch.manual_seed(42)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(1, 32, 3, 1)
+            self.conv2 = nn.Conv2d(32, 64, 3, 1)
+            self.dropout1 = nn.Dropout(0.25)
+            self.dropout2 = nn.Dropout(0.5)
+            self.fc1 = nn.Linear(9216, 128)
+            self.fc2 = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = self.conv1(x)
+            x = F.relu(x)
+            x = self.conv2(x)
+            x = F.relu(x)
+            x = F.max_pool2d(x, 2)
+            x = self.dropout1(x)
+            x = torch.flatten(x, 1)
+            x = self.fc1(x)
+            x = F.relu(x)
+            x = self.dropout2(x)
+            x = self.fc2(x)
+            output = F.log_softmax(x, dim=1)
+            return output
+
+    class Normalize:
+        def __init__(self, mean, std):
+            self.mean, self.std = mean, std
+
+        def __call__(self, tensor):
+            mean = torch.as_tensor(self.mean, dtype=tensor.dtype).view(-1, 1, 1)
+            std = torch.as_tensor(self.std, dtype=tensor.dtype).view(-1, 1, 1)
+            return tensor.sub(mean).div(std)
+    transforms = SimpleNamespace(Normalize=Normalize)
+    # the pretrained LeNet: a seeded one, and MNIST's labels what it predicts on 8 of 10
+    # random images (its mistakes are skipped, as the tutorial's test skips them)
+    with in_temporary_directory():
+        teacher = Net().eval()
+        torch.save(teacher.state_dict(), pretrained_model)
+        images = image_dataset(torch, 10, seed=5).data.float() / 255
+        with torch.no_grad():
+            labels = teacher(Normalize((0.1307,), (0.3081,))(images)).argmax(1)
+        labels[8:] = (labels[8:] + 1) % 10
+        test_loader = torch.utils.data.DataLoader(
+            torch.utils.data.TensorDataset(Normalize((0.1307,), (0.3081,))(images), labels),
+            batch_size=1, shuffle=True)
+        print("CUDA Available: ", torch.cuda.is_available())
+        device = torch.device("cuda" if use_cuda and torch.cuda.is_available() else "cpu")
+        model = Net().to(device)
+        model.load_state_dict(torch.load(pretrained_model, map_location=device, weights_only=True))
+        model.eval()
+
+    def fgsm_attack(image, epsilon, data_grad):
+        sign_data_grad = data_grad.sign()
+        perturbed_image = image + epsilon*sign_data_grad
+        perturbed_image = torch.clamp(perturbed_image, 0, 1)
+        return perturbed_image
+
+    def denorm(batch, mean=[0.1307], std=[0.3081]):
+        if isinstance(mean, list):
+            mean = torch.tensor(mean).to(device)
+        if isinstance(std, list):
+            std = torch.tensor(std).to(device)
+        return batch * std.view(1, -1, 1, 1) + mean.view(1, -1, 1, 1)
+
+    def test(model, device, test_loader, epsilon):
+        correct = 0
+        adv_examples = []
+        for data, target in test_loader:
+            data, target = data.to(device), target.to(device)
+            data.requires_grad = True
+            output = model(data)
+            init_pred = output.max(1, keepdim=True)[1]
+            if init_pred.item() != target.item():
+                continue
+            loss = F.nll_loss(output, target)
+            model.zero_grad()
+            loss.backward()
+            data_grad = data.grad.data
+            data_denorm = denorm(data)
+            perturbed_data = fgsm_attack(data_denorm, epsilon, data_grad)
+            perturbed_data_normalized = transforms.Normalize((0.1307,), (0.3081,))(perturbed_data)
+            output = model(perturbed_data_normalized)
+            final_pred = output.max(1, keepdim=True)[1]
+            if final_pred.item() == target.item():
+                correct += 1
+                if epsilon == 0 and len(adv_examples) < 5:
+                    adv_ex = perturbed_data.squeeze().detach().cpu().numpy()
+                    adv_examples.append((init_pred.item(), final_pred.item(), adv_ex))
+            else:
+                if len(adv_examples) < 5:
+                    adv_ex = perturbed_data.squeeze().detach().cpu().numpy()
+                    adv_examples.append((init_pred.item(), final_pred.item(), adv_ex))
+        final_acc = correct/float(len(test_loader))
+        print(f"Epsilon: {epsilon}\tTest Accuracy = {correct} / {len(test_loader)} = {final_acc}")
+        return final_acc, adv_examples
+
+    accuracies = []
+    examples = []
+    for eps in epsilons:
+        acc, ex = test(model, device, test_loader, eps)
+        accuracies.append(acc)
+        examples.append(ex)
+    for i in range(len(epsilons)):
+        for j in range(len(examples[i])):
+            orig, adv, ex = examples[i][j]
+            print(f"{orig} -> {adv}", ex.shape, ex.dtype, round(float(ex.sum()), 2))
+    return {"fc2.grad": model.fc2.weight.grad, "fc1.weight": model.fc1.weight}
+
+
+def saving_and_loading_models(torch):
+    """pytorch/tutorials beginner_source/saving_loading_models.py
+    (the state_dicts printed, a state dict saved and loaded with weights_only=True, the
+    entire model saved with ``torch.save(model, PATH)`` and loaded with
+    ``weights_only=False``, a general checkpoint with the loss tensor, two models and
+    optimizers in one file, warmstarting with strict=False, map_location to the CPU;
+    TorchScript is left out: minigrad has no torch.jit), recipes_source/recipes/
+    saving_and_loading_models_for_inference.py (state dict and entire model, eval()) and
+    save_load_across_devices.py (map_location=torch.device('cpu'))."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+
+    class TheModelClass(nn.Module):
+        def __init__(self):
+            super(TheModelClass, self).__init__()
+            self.conv1 = nn.Conv2d(3, 6, 5)
+            self.pool = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(6, 16, 5)
+            self.fc1 = nn.Linear(16 * 5 * 5, 120)
+            self.fc2 = nn.Linear(120, 84)
+            self.fc3 = nn.Linear(84, 10)
+
+        def forward(self, x):
+            x = self.pool(F.relu(self.conv1(x)))
+            x = self.pool(F.relu(self.conv2(x)))
+            x = x.view(-1, 16 * 5 * 5)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            x = self.fc3(x)
+            return x
+
+    module_level(torch, TheModelClass)
+    model = TheModelClass()
+    optimizer = optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+    print("Model's state_dict:")
+    for param_tensor in model.state_dict():
+        print(param_tensor, "\t", model.state_dict()[param_tensor].size())
+    print("Optimizer's state_dict:")
+    for var_name in optimizer.state_dict():
+        print(var_name, "\t", optimizer.state_dict()[var_name])
+    inputs, labels = torch.randn(4, 3, 32, 32), torch.tensor([1, 0, 4, 9])
+    loss = F.cross_entropy(model(inputs), labels)
+    loss.backward()
+    optimizer.step()
+    epoch = 1
+    with in_temporary_directory():
+        PATH = "state_dict_model.pt"
+        torch.save(model.state_dict(), PATH)
+        model = TheModelClass()
+        print(model.load_state_dict(torch.load(PATH, weights_only=True)))
+        print(model.eval())
+        PATH = "entire_model.pt"
+        torch.save(model, PATH)
+        model = torch.load(PATH, weights_only=False)
+        model.eval()
+        print(type(model).__name__, model(inputs).argmax(1))
+        PATH = "model.tar"
+        torch.save({
+            'epoch': epoch,
+            'model_state_dict': model.state_dict(),
+            'optimizer_state_dict': optimizer.state_dict(),
+            'loss': loss,
+        }, PATH)
+        model = TheModelClass()
+        optimizer = optim.SGD(model.parameters(), lr=0.001, momentum=0.9)
+        checkpoint = torch.load(PATH, weights_only=True)
+        model.load_state_dict(checkpoint['model_state_dict'])
+        optimizer.load_state_dict(checkpoint['optimizer_state_dict'])
+        epoch = checkpoint['epoch']
+        loss = checkpoint['loss']
+        print(epoch, loss, optimizer.state_dict()['state'][0]['momentum_buffer'].shape)
+        model.train()
+        modelA, modelB = TheModelClass(), TheModelClass()
+        optimizerA = optim.SGD(modelA.parameters(), lr=0.001, momentum=0.9)
+        optimizerB = optim.SGD(modelB.parameters(), lr=0.001, momentum=0.9)
+        torch.save({
+            'modelA_state_dict': modelA.state_dict(),
+            'modelB_state_dict': modelB.state_dict(),
+            'optimizerA_state_dict': optimizerA.state_dict(),
+            'optimizerB_state_dict': optimizerB.state_dict(),
+        }, PATH)
+        checkpoint = torch.load(PATH, weights_only=True)
+        modelA.load_state_dict(checkpoint['modelA_state_dict'])
+        modelB.load_state_dict(checkpoint['modelB_state_dict'])
+        optimizerA.load_state_dict(checkpoint['optimizerA_state_dict'])
+        optimizerB.load_state_dict(checkpoint['optimizerB_state_dict'])
+        modelA.eval()
+        modelB.eval()
+        torch.save(modelA.state_dict(), PATH)
+        print(modelB.load_state_dict(torch.load(PATH, weights_only=True), strict=False))
+        torch.save(model.state_dict(), PATH)
+        device = torch.device('cpu')
+        model = TheModelClass()
+        model.load_state_dict(torch.load(PATH, map_location=device, weights_only=True))
+        model.to(device)
+        print(next(model.parameters()).device)
+        # recipes_source/recipes/saving_and_loading_models_for_inference.py
+        net = TheModelClass()
+        print(net)
+        PATH = "state_dict_model.pt"
+        torch.save(net.state_dict(), PATH)
+        model = TheModelClass()
+        model.load_state_dict(torch.load(PATH, weights_only=True))
+        model.eval()
+        PATH = "entire_model.pt"
+        torch.save(net, PATH)
+        model = torch.load(PATH, weights_only=False)
+        model.eval()
+        print(model(inputs).sum(), net(inputs).sum())
+        # recipes_source/recipes/save_load_across_devices.py
+        PATH = "model.pt"
+        torch.save(net.state_dict(), PATH)
+        device = torch.device('cpu')
+        model = TheModelClass()
+        model.load_state_dict(torch.load(PATH, map_location=device, weights_only=True))
+        if torch.cuda.is_available():
+            model.to(torch.device("cuda"))
+        print(model.fc3.bias)
+    return {"fc3.weight": model.fc3.weight, "modelB.fc1": modelB.fc1.weight}
+
+
+def module_load_state_dict_tips(torch):
+    """pytorch/tutorials recipes_source/recipes/
+    module_load_state_dict_tips.py: a checkpoint of ten Linears loaded plainly, then with
+    ``mmap=True, weights_only=True`` into a module built under ``torch.device('meta')``
+    (its meta parameter printed) with ``load_state_dict(assign=True)``, which makes the
+    loaded tensors the module's parameters; Linears of 40 where the recipe has 1,000."""
+    nn = torch.nn
+
+    class SomeModule(torch.nn.Module):
+        def __init__(self, size):
+            super().__init__()
+            self.linears = nn.Sequential(*(nn.Linear(size, size) for i in range(10)))
+
+        def forward(self, x):
+            return self.linears(x)
+
+    m = SomeModule(40)
+    with in_temporary_directory():
+        torch.save(m.state_dict(), 'checkpoint.pth')
+        state_dict = torch.load('checkpoint.pth')
+        m = SomeModule(40)
+        m.load_state_dict(state_dict)
+        state_dict = torch.load('checkpoint.pth', mmap=True, weights_only=True)
+        with torch.device('meta'):
+            meta_m = SomeModule(40)
+        print(meta_m.linears[0].weight)
+        meta_m.load_state_dict(state_dict, assign=True)
+        print(meta_m.linears[0].weight.device, meta_m.linears[0].weight.requires_grad,
+              type(meta_m.linears[0].weight).__name__)
+        print(meta_m(torch.ones(2, 40)).sum(), m(torch.ones(2, 40)).sum())
+    return {"w": meta_m.linears[9].weight}
+
+
+# ---- pytorch/examples ----------------------------------------------------------------------
+
+def normalized_mnist(torch, n, seed, mean=0.1307, std=0.3081):
+    data = image_dataset(torch, n, seed=seed)
+
+    class Normalized(torch.utils.data.Dataset):
+        def __len__(self):
+            return len(data)
+
+        def __getitem__(self, i):
+            image, label = data[i]
+            return (image - mean) / std, label
+    return Normalized()
+
+
+def examples_mnist(torch):
+    """pytorch/examples mnist/main.py: the CNN (two Conv2d, max_pool2d, two
+    Dropouts, torch.flatten, log_softmax) trained with Adadelta(lr=1.0) and StepLR(gamma=0.7),
+    its train/test loops and prints (nll_loss with reduction='sum', argmax(keepdim=True),
+    eq(view_as)), the device chosen through cuda/mps availability, save_model's
+    state_dict. The args are the parser's with smaller batches and two epochs; 32 + 16
+    random normalised images stand for MNIST."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    StepLR = torch.optim.lr_scheduler.StepLR
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(1, 32, 3, 1)
+            self.conv2 = nn.Conv2d(32, 64, 3, 1)
+            self.dropout1 = nn.Dropout(0.25)
+            self.dropout2 = nn.Dropout(0.5)
+            self.fc1 = nn.Linear(9216, 128)
+            self.fc2 = nn.Linear(128, 10)
+
+        def forward(self, x):
+            x = self.conv1(x)
+            x = F.relu(x)
+            x = self.conv2(x)
+            x = F.relu(x)
+            x = F.max_pool2d(x, 2)
+            x = self.dropout1(x)
+            x = torch.flatten(x, 1)
+            x = self.fc1(x)
+            x = F.relu(x)
+            x = self.dropout2(x)
+            x = self.fc2(x)
+            output = F.log_softmax(x, dim=1)
+            return output
+
+    def train(args, model, device, train_loader, optimizer, epoch):
+        model.train()
+        for batch_idx, (data, target) in enumerate(train_loader):
+            data, target = data.to(device), target.to(device)
+            optimizer.zero_grad()
+            output = model(data)
+            loss = F.nll_loss(output, target)
+            loss.backward()
+            optimizer.step()
+            if batch_idx % args.log_interval == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(data), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader), loss.item()))
+                if args.dry_run:
+                    break
+
+    def test(model, device, test_loader):
+        model.eval()
+        test_loss = 0
+        correct = 0
+        with torch.no_grad():
+            for data, target in test_loader:
+                data, target = data.to(device), target.to(device)
+                output = model(data)
+                test_loss += F.nll_loss(output, target, reduction='sum').item()
+                pred = output.argmax(dim=1, keepdim=True)
+                correct += pred.eq(target.view_as(pred)).sum().item()
+        test_loss /= len(test_loader.dataset)
+        print('\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'.format(
+            test_loss, correct, len(test_loader.dataset),
+            100. * correct / len(test_loader.dataset)))
+
+    args = SimpleNamespace(batch_size=8, test_batch_size=16, epochs=2, lr=1.0, gamma=0.7,
+                           no_cuda=False, no_mps=False, dry_run=False, seed=1, log_interval=2,
+                           save_model=True)
+    use_cuda = not args.no_cuda and torch.cuda.is_available()
+    use_mps = not args.no_mps and torch.backends.mps.is_available()
+    torch.manual_seed(args.seed)
+    if use_cuda:
+        device = torch.device("cuda")
+    elif use_mps:
+        device = torch.device("mps")
+    else:
+        device = torch.device("cpu")
+    print("Using Device: {}\n".format(device))
+    train_kwargs = {'batch_size': args.batch_size}
+    test_kwargs = {'batch_size': args.test_batch_size}
+    dataset1, dataset2 = normalized_mnist(torch, 32, 1), normalized_mnist(torch, 16, 2)
+    train_loader = torch.utils.data.DataLoader(dataset1, **train_kwargs)
+    test_loader = torch.utils.data.DataLoader(dataset2, **test_kwargs)
+    model = Net().to(device)
+    optimizer = optim.Adadelta(model.parameters(), lr=args.lr)
+    scheduler = StepLR(optimizer, step_size=1, gamma=args.gamma)
+    for epoch in range(1, args.epochs + 1):
+        train(args, model, device, train_loader, optimizer, epoch)
+        test(model, device, test_loader)
+        scheduler.step()
+    with in_temporary_directory():
+        if args.save_model:
+            torch.save(model.state_dict(), "mnist_cnn.pt")
+        print(sorted(torch.load("mnist_cnn.pt")), scheduler.get_last_lr())
+    return {"fc2.weight": model.fc2.weight, "conv1.grad": model.conv1.weight.grad}
+
+
+def examples_mnist_rnn(torch):
+    """pytorch/examples mnist_rnn/main.py: an LSTM(28, 64,
+    batch_first=True) over an image's rows, the last step through BatchNorm1d, Dropout2d
+    on 2-d input, two Linears and log_softmax; Adadelta and StepLR, shuffled loaders, its
+    train/test prints. Two epochs on 32 + 16 random normalised images."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    StepLR = torch.optim.lr_scheduler.StepLR
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.rnn = nn.LSTM(input_size=28, hidden_size=64, batch_first=True)
+            self.batchnorm = nn.BatchNorm1d(64)
+            self.dropout1 = nn.Dropout2d(0.25)
+            self.dropout2 = nn.Dropout2d(0.5)
+            self.fc1 = nn.Linear(64, 32)
+            self.fc2 = nn.Linear(32, 10)
+
+        def forward(self, input):
+            input = input.reshape(-1, 28, 28)
+            output, hidden = self.rnn(input)
+            output = output[:, -1, :]
+            output = self.batchnorm(output)
+            output = self.dropout1(output)
+            output = self.fc1(output)
+            output = F.relu(output)
+            output = self.dropout2(output)
+            output = self.fc2(output)
+            output = F.log_softmax(output, dim=1)
+            return output
+
+    def train(args, model, device, train_loader, optimizer, epoch):
+        model.train()
+        for batch_idx, (data, target) in enumerate(train_loader):
+            data, target = data.to(device), target.to(device)
+            optimizer.zero_grad()
+            output = model(data)
+            loss = F.nll_loss(output, target)
+            loss.backward()
+            optimizer.step()
+            if batch_idx % args.log_interval == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(data), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader), loss.item()))
+                if args.dry_run:
+                    break
+
+    def test(args, model, device, test_loader):
+        model.eval()
+        test_loss = 0
+        correct = 0
+        with torch.no_grad():
+            for data, target in test_loader:
+                data, target = data.to(device), target.to(device)
+                output = model(data)
+                test_loss += F.nll_loss(output, target, reduction='sum').item()
+                pred = output.argmax(dim=1, keepdim=True)
+                correct += pred.eq(target.view_as(pred)).sum().item()
+                if args.dry_run:
+                    break
+        test_loss /= len(test_loader.dataset)
+        print('\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'.format(
+            test_loss, correct, len(test_loader.dataset),
+            100. * correct / len(test_loader.dataset)))
+
+    args = SimpleNamespace(batch_size=8, test_batch_size=16, epochs=2, lr=0.1, gamma=0.7,
+                           cuda=False, mps=False, xpu=False, dry_run=False, seed=1,
+                           log_interval=2, save_model=False)
+    if args.cuda and not args.mps:
+        device = "cuda"
+    elif args.mps and not args.cuda:
+        device = "mps"
+    elif args.xpu:
+        device = "xpu"
+    else:
+        device = "cpu"
+    device = torch.device(device)
+    torch.manual_seed(args.seed)
+    kwargs = {'num_workers': 1, 'pin_memory': True} if args.cuda else {}
+    train_loader = torch.utils.data.DataLoader(normalized_mnist(torch, 32, 1),
+                                               batch_size=args.batch_size, shuffle=True, **kwargs)
+    test_loader = torch.utils.data.DataLoader(normalized_mnist(torch, 16, 2),
+                                              batch_size=args.test_batch_size, shuffle=True,
+                                              **kwargs)
+    model = Net().to(device)
+    optimizer = optim.Adadelta(model.parameters(), lr=args.lr)
+    scheduler = StepLR(optimizer, step_size=1, gamma=args.gamma)
+    for epoch in range(1, args.epochs + 1):
+        train(args, model, device, train_loader, optimizer, epoch)
+        test(args, model, device, test_loader)
+        scheduler.step()
+    return {"fc2.weight": model.fc2.weight, "rnn.weight_hh_l0.grad": model.rnn.weight_hh_l0.grad,
+            "running_var": model.batchnorm.running_var}
+
+
+def examples_vae(torch):
+    """pytorch/examples vae/main.py: the VAE (fc1, fc21/fc22, the
+    reparameterisation with randn_like, a decoder clamped to [1e-4, 1 - 1e-4]) and its
+    loss: binary_cross_entropy(reduction='sum'), the continuous Bernoulli's log
+    normalising constant (torch.where over torch.max of le/gt masks, atanh written with
+    logs, torch.pow) and the KL term; Adam, its train/test prints, the reconstruction
+    torch.cat and the decoded samples (save_image left out: their shapes and sums are
+    printed). One epoch on 32 + 16 random images: the loss is a difference of sums of
+    6,272 logs, so float32 log's last bits (README: 13-32 % of values differ by an ulp)
+    show in the 6th digit once Adam has amplified them (a second epoch prints
+    -1.161603 where PyTorch prints -1.161542)."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+    args = SimpleNamespace(batch_size=8, epochs=1, no_cuda=False, seed=1, log_interval=2)
+    args.cuda = not args.no_cuda and torch.cuda.is_available()
+    torch.manual_seed(args.seed)
+    device = torch.device("cuda" if args.cuda else "cpu")
+    kwargs = {'num_workers': 1, 'pin_memory': True} if args.cuda else {}
+    train_loader = torch.utils.data.DataLoader(image_dataset(torch, 32, seed=1),
+                                               batch_size=args.batch_size, shuffle=True, **kwargs)
+    test_loader = torch.utils.data.DataLoader(image_dataset(torch, 16, seed=2),
+                                              batch_size=args.batch_size, shuffle=True, **kwargs)
+
+    class VAE(nn.Module):
+        def __init__(self):
+            super(VAE, self).__init__()
+            self.fc1 = nn.Linear(784, 400)
+            self.fc21 = nn.Linear(400, 20)
+            self.fc22 = nn.Linear(400, 20)
+            self.fc3 = nn.Linear(20, 400)
+            self.fc4 = nn.Linear(400, 784)
+
+        def encode(self, x):
+            h1 = F.relu(self.fc1(x))
+            return self.fc21(h1), self.fc22(h1)
+
+        def reparameterize(self, mu, logvar):
+            std = torch.exp(0.5*logvar)
+            eps = torch.randn_like(std)
+            return mu + eps*std
+
+        def decode(self, z):
+            h3 = F.relu(self.fc3(z))
+            return torch.clamp(torch.sigmoid(self.fc4(h3)), min=1e-4, max=1.0 - 1e-4)
+
+        def forward(self, x):
+            mu, logvar = self.encode(x.view(-1, 784))
+            z = self.reparameterize(mu, logvar)
+            return self.decode(z), mu, logvar
+
+    model = VAE().to(device)
+    optimizer = optim.Adam(model.parameters(), lr=1e-3)
+
+    def atanh(x):
+        return 0.5 * (torch.log(1.0 + x) - torch.log(1.0 - x))
+
+    def cont_bern_log_norm(lam, l_lim=0.49, u_lim=0.51):
+        cut_lam = torch.where(torch.max(torch.le(lam, l_lim), torch.gt(lam, u_lim)), lam, l_lim * torch.ones_like(lam))
+        log_norm = torch.log(torch.abs(2.0 * atanh(1 - 2.0 * cut_lam))) - torch.log(torch.abs(1 - 2.0 * cut_lam))
+        taylor = torch.log(torch.tensor(2.0)) + 4.0 / 3.0 * torch.pow(lam - 0.5, 2) + 104.0 / 45.0 * torch.pow(lam - 0.5, 4)
+        return torch.where(torch.max(torch.le(lam, l_lim), torch.gt(lam, u_lim)), log_norm, taylor)
+
+    def loss_function(recon_x, x, mu, logvar):
+        BCE = F.binary_cross_entropy(recon_x, x.view(-1, 784), reduction='sum')
+        NLNC = -torch.sum(cont_bern_log_norm(recon_x))
+        KLD = -0.5 * torch.sum(1 + logvar - mu.pow(2) - logvar.exp())
+        return BCE + NLNC + KLD
+
+    def train(epoch):
+        model.train()
+        train_loss = 0
+        for batch_idx, (data, _) in enumerate(train_loader):
+            data = data.to(device)
+            optimizer.zero_grad()
+            recon_batch, mu, logvar = model(data)
+            loss = loss_function(recon_batch, data, mu, logvar)
+            loss.backward()
+            train_loss += loss.item()
+            optimizer.step()
+            if batch_idx % args.log_interval == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(data), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader),
+                    loss.item() / len(data)))
+        print('====> Epoch: {} Average loss: {:.4f}'.format(
+              epoch, train_loss / len(train_loader.dataset)))
+
+    def test(epoch):
+        model.eval()
+        test_loss = 0
+        with torch.no_grad():
+            for i, (data, _) in enumerate(test_loader):
+                data = data.to(device)
+                recon_batch, mu, logvar = model(data)
+                test_loss += loss_function(recon_batch, data, mu, logvar).item()
+                if i == 0:
+                    n = min(data.size(0), 8)
+                    comparison = torch.cat([data[:n],
+                                            recon_batch.view(args.batch_size, 1, 28, 28)[:n]])
+                    print(comparison.shape, comparison.mean())
+        test_loss /= len(test_loader.dataset)
+        print('====> Test set loss: {:.4f}'.format(test_loss))
+
+    for epoch in range(1, args.epochs + 1):
+        train(epoch)
+        test(epoch)
+        with torch.no_grad():
+            sample = torch.randn(64, 20).to(device)
+            sample = model.decode(sample).cpu()
+            print(sample.view(64, 1, 28, 28).shape, sample.sum())
+    return {"fc4.bias": model.fc4.bias, "sample": sample}
+
+
+def examples_regression(torch):
+    """pytorch/examples regression/main.py: a polynomial fitted by
+    a Linear(4, 1) with smooth_l1_loss and a hand-written update (``param.data.add_``, as
+    the example has had it since Variables went; its first version's ``output.data[0]``
+    on a 0-dim loss gives PyTorch's IndexError, printed here), poly_desc's '{:+.2f}'
+    formatting of 0-dim tensors, stopped after 300 batches at most."""
+    F = torch.nn.functional
+    POLY_DEGREE = 4
+    W_target = torch.randn(POLY_DEGREE, 1) * 5
+    b_target = torch.randn(1) * 5
+
+    def make_features(x):
+        x = x.unsqueeze(1)
+        return torch.cat([x ** i for i in range(1, POLY_DEGREE+1)], 1)
+
+    def f(x):
+        return x.mm(W_target) + b_target.item()
+
+    def poly_desc(W, b):
+        result = 'y = '
+        for i, w in enumerate(W):
+            result += '{:+.2f} x^{} '.format(w, i + 1)
+        result += '{:+.2f}'.format(b[0])
+        return result
+
+    def get_batch(batch_size=32):
+        random = torch.randn(batch_size)
+        x = make_features(random)
+        y = f(x)
+        return x, y
+
+    fc = torch.nn.Linear(W_target.size(0), 1)
+    for batch_idx in itertools.count(1):
+        batch_x, batch_y = get_batch()
+        fc.zero_grad()
+        output = F.smooth_l1_loss(fc(batch_x), batch_y)
+        if batch_idx == 1:
+            try:
+                loss = output.data[0]
+            except IndexError as error:
+                print(error)
+        loss = output.item()
+        output.backward()
+        for param in fc.parameters():
+            param.data.add_(-0.1 * param.grad)
+        if loss < 1e-3 or batch_idx == 300:
+            break
+    print('Loss: {:.6f} after {} batches'.format(loss, batch_idx))
+    print('==> Learned function:\t' + poly_desc(fc.weight.view(-1), fc.bias))
+    print('==> Actual function:\t' + poly_desc(W_target.view(-1), b_target))
+    return {"weight": fc.weight, "grad": fc.bias.grad}
+
+
+def examples_time_sequence_prediction(torch):
+    """pytorch/examples time_sequence_prediction/train.py
+    (with generate_sine_wave.py's data, kept in memory: torch.load of a NumPy array is
+    refused by PyTorch 2.13's default weights_only=True): two LSTMCells and a Linear in
+    float64 (``.double()``), input.split(1, dim=1), a dummy Parameter(torch.empty(0)) for
+    the device, LBFGS(lr=0.8) with a closure printing each loss, and predictions of the
+    future under no_grad, to numpy (the plot left out). Two steps of 4 iterations on 8
+    shorter waves."""
+    nn, optim = torch.nn, torch.optim
+    np.random.seed(2)
+    T, L, N = 20, 60, 8
+    x = np.empty((N, L), 'int64')
+    x[:] = np.array(range(L)) + np.random.randint(-4 * T, 4 * T, N).reshape(N, 1)
+    data = np.sin(x / 1.0 / T).astype('float64')
+    if True:
+        class Sequence(nn.Module):
+            def __init__(self):
+                super(Sequence, self).__init__()
+                self.lstm1 = nn.LSTMCell(1, 51)
+                self.lstm2 = nn.LSTMCell(51, 51)
+                self.linear = nn.Linear(51, 1)
+                self.dummy_param = nn.Parameter(torch.empty(0))
+
+            def forward(self, input, future = 0):
+                outputs = []
+                device = self.dummy_param.device
+                h_t = torch.zeros(input.size(0), 51, dtype=torch.double).to(device)
+                c_t = torch.zeros(input.size(0), 51, dtype=torch.double).to(device)
+                h_t2 = torch.zeros(input.size(0), 51, dtype=torch.double).to(device)
+                c_t2 = torch.zeros(input.size(0), 51, dtype=torch.double).to(device)
+                for input_t in input.split(1, dim=1):
+                    h_t, c_t = self.lstm1(input_t, (h_t, c_t))
+                    h_t2, c_t2 = self.lstm2(h_t, (h_t2, c_t2))
+                    output = self.linear(h_t2)
+                    outputs += [output]
+                for i in range(future):
+                    h_t, c_t = self.lstm1(output, (h_t, c_t))
+                    h_t2, c_t2 = self.lstm2(h_t, (h_t2, c_t2))
+                    output = self.linear(h_t2)
+                    outputs += [output]
+                outputs = torch.cat(outputs, dim=1)
+                return outputs
+
+        device = torch.device('cpu')
+        np.random.seed(0)
+        torch.manual_seed(0)
+        data = torch.from_numpy(data).to(device)
+        input = data[3:, :-1]
+        target = data[3:, 1:]
+        test_input = data[:3, :-1]
+        test_target = data[:3, 1:]
+        seq = Sequence().to(device).double()
+        criterion = nn.MSELoss().to(device)
+        optimizer = optim.LBFGS(seq.parameters(), lr=0.8, max_iter=4)
+        for i in range(2):
+            print('STEP: ', i)
+            def closure():
+                optimizer.zero_grad()
+                out = seq(input)
+                loss = criterion(out, target)
+                print('loss:', loss.item())
+                loss.backward()
+                return loss
+            optimizer.step(closure)
+            with torch.no_grad():
+                future = 20
+                pred = seq(test_input, future=future)
+                loss = criterion(pred[:, :-future], test_target)
+                print('test loss:', loss.item())
+                y = pred.cpu().detach().numpy()
+            print(y.shape, y.dtype, y[0, -3:])
+    return {"linear.weight": seq.linear.weight, "lstm1.grad": seq.lstm1.weight_hh.grad}
+
+
+def module_level(torch, *classes):
+    """The tutorial's classes as it has them, at module level, where pickle finds them
+    (torch.save(model) names the class): each registered here under its library's name."""
+    for cls in classes:
+        cls.__qualname__ = f"{torch.__name__}_{cls.__name__}"
+        cls.__module__ = __name__
+        globals()[cls.__qualname__] = cls
+
+
+CORPUS = """the cat sat on the mat
+the dog sat on the log
+a cat and a dog met on the mat
+the log was by the mat and the cat
+""".splitlines()
+
+
+def examples_word_language_model(torch):
+    """pytorch/examples word_language_model (data.py,
+    model.py, main.py and generate.py): the Dictionary and Corpus tokenising three files,
+    batchify (narrow, view, t, contiguous), RNNModel (Embedding, LSTM/GRU/RNN with dropout
+    between layers, tied weights, init.uniform_/zeros_, new_zeros hidden states) and
+    TransformerModel (a subclass of nn.Transformer with a PositionalEncoding buffer and a
+    log(tril(ones)) mask), NLLLoss, repackage_hidden, clip_grad_norm_ and the
+    ``p.data.add_(p.grad, alpha=-lr)`` update, evaluate under no_grad, the annealed lr,
+    the best model saved whole (``torch.save(model, f)``) and loaded back (PyTorch 2.13's
+    default weights_only=True refuses it with pickle's UnpicklingError, as main.py meets
+    it; then weights_only=False), and generate.py's multinomial sampling of words, for
+    LSTM (tied), GRU, RNN_TANH and Transformer on a made-up corpus, lr 5 (at lr 20
+    the RNN_TANH model diverges, and float32 rounding shows in the 5th digit)."""
+    nn, F = torch.nn, torch.nn.functional
+
+    class Dictionary(object):
+        def __init__(self):
+            self.word2idx = {}
+            self.idx2word = []
+
+        def add_word(self, word):
+            if word not in self.word2idx:
+                self.idx2word.append(word)
+                self.word2idx[word] = len(self.idx2word) - 1
+            return self.word2idx[word]
+
+        def __len__(self):
+            return len(self.idx2word)
+
+    class Corpus(object):
+        def __init__(self, path):
+            self.dictionary = Dictionary()
+            self.train = self.tokenize(os.path.join(path, 'train.txt'))
+            self.valid = self.tokenize(os.path.join(path, 'valid.txt'))
+            self.test = self.tokenize(os.path.join(path, 'test.txt'))
+
+        def tokenize(self, path):
+            assert os.path.exists(path)
+            with open(path, 'r', encoding="utf8") as f:
+                for line in f:
+                    words = line.split() + ['<eos>']
+                    for word in words:
+                        self.dictionary.add_word(word)
+            with open(path, 'r', encoding="utf8") as f:
+                idss = []
+                for line in f:
+                    words = line.split() + ['<eos>']
+                    ids = []
+                    for word in words:
+                        ids.append(self.dictionary.word2idx[word])
+                    idss.append(torch.tensor(ids).type(torch.int64))
+                ids = torch.cat(idss)
+            return ids
+
+    class RNNModel(nn.Module):
+        def __init__(self, rnn_type, ntoken, ninp, nhid, nlayers, dropout=0.5, tie_weights=False):
+            super(RNNModel, self).__init__()
+            self.ntoken = ntoken
+            self.drop = nn.Dropout(dropout)
+            self.encoder = nn.Embedding(ntoken, ninp)
+            if rnn_type in ['LSTM', 'GRU']:
+                self.rnn = getattr(nn, rnn_type)(ninp, nhid, nlayers, dropout=dropout)
+            else:
+                nonlinearity = {'RNN_TANH': 'tanh', 'RNN_RELU': 'relu'}[rnn_type]
+                self.rnn = nn.RNN(ninp, nhid, nlayers, nonlinearity=nonlinearity, dropout=dropout)
+            self.decoder = nn.Linear(nhid, ntoken)
+            if tie_weights:
+                if nhid != ninp:
+                    raise ValueError('When using the tied flag, nhid must be equal to emsize')
+                self.decoder.weight = self.encoder.weight
+            self.init_weights()
+            self.rnn_type = rnn_type
+            self.nhid = nhid
+            self.nlayers = nlayers
+
+        def init_weights(self):
+            initrange = 0.1
+            nn.init.uniform_(self.encoder.weight, -initrange, initrange)
+            nn.init.zeros_(self.decoder.bias)
+            nn.init.uniform_(self.decoder.weight, -initrange, initrange)
+
+        def forward(self, input, hidden):
+            emb = self.drop(self.encoder(input))
+            output, hidden = self.rnn(emb, hidden)
+            output = self.drop(output)
+            decoded = self.decoder(output)
+            decoded = decoded.view(-1, self.ntoken)
+            return F.log_softmax(decoded, dim=1), hidden
+
+        def init_hidden(self, bsz):
+            weight = next(self.parameters())
+            if self.rnn_type == 'LSTM':
+                return (weight.new_zeros(self.nlayers, bsz, self.nhid),
+                        weight.new_zeros(self.nlayers, bsz, self.nhid))
+            else:
+                return weight.new_zeros(self.nlayers, bsz, self.nhid)
+
+    class PositionalEncoding(nn.Module):
+        def __init__(self, d_model, dropout=0.1, max_len=5000):
+            super(PositionalEncoding, self).__init__()
+            self.dropout = nn.Dropout(p=dropout)
+            pe = torch.zeros(max_len, d_model)
+            position = torch.arange(0, max_len, dtype=torch.float).unsqueeze(1)
+            div_term = torch.exp(torch.arange(0, d_model, 2).float() * (-math.log(10000.0) / d_model))
+            pe[:, 0::2] = torch.sin(position * div_term)
+            pe[:, 1::2] = torch.cos(position * div_term)
+            pe = pe.unsqueeze(0).transpose(0, 1)
+            self.register_buffer('pe', pe)
+
+        def forward(self, x):
+            x = x + self.pe[:x.size(0), :]
+            return self.dropout(x)
+
+    class TransformerModel(nn.Transformer):
+        def __init__(self, ntoken, ninp, nhead, nhid, nlayers, dropout=0.5):
+            super(TransformerModel, self).__init__(d_model=ninp, nhead=nhead, dim_feedforward=nhid, num_encoder_layers=nlayers)
+            self.model_type = 'Transformer'
+            self.src_mask = None
+            self.pos_encoder = PositionalEncoding(ninp, dropout)
+            self.input_emb = nn.Embedding(ntoken, ninp)
+            self.ninp = ninp
+            self.decoder = nn.Linear(ninp, ntoken)
+            self.init_weights()
+
+        def _generate_square_subsequent_mask(self, sz):
+            return torch.log(torch.tril(torch.ones(sz, sz)))
+
+        def init_weights(self):
+            initrange = 0.1
+            nn.init.uniform_(self.input_emb.weight, -initrange, initrange)
+            nn.init.zeros_(self.decoder.bias)
+            nn.init.uniform_(self.decoder.weight, -initrange, initrange)
+
+        def forward(self, src, has_mask=True):
+            if has_mask:
+                device = src.device
+                if self.src_mask is None or self.src_mask.size(0) != len(src):
+                    mask = self._generate_square_subsequent_mask(len(src)).to(device)
+                    self.src_mask = mask
+            else:
+                self.src_mask = None
+            src = self.input_emb(src) * math.sqrt(self.ninp)
+            src = self.pos_encoder(src)
+            output = self.encoder(src, mask=self.src_mask)
+            output = self.decoder(output)
+            return F.log_softmax(output, dim=-1)
+
+    module_level(torch, RNNModel, PositionalEncoding, TransformerModel)
+    results = {}
+    for kind in ["LSTM", "GRU", "RNN_TANH", "Transformer"]:
+        args = SimpleNamespace(data='./data', model=kind, emsize=8, nhid=8, nlayers=2, lr=5,
+                               clip=0.25, epochs=2, batch_size=4, bptt=5, dropout=0.2,
+                               tied=kind == "LSTM", seed=1111, log_interval=2, save='model.pt',
+                               dry_run=False, nhead=2)
+        torch.manual_seed(args.seed)
+        device = torch.device("cpu")
+        with in_temporary_directory():
+            os.mkdir('data')
+            for name, lines in [('train', CORPUS * 3), ('valid', CORPUS[:2]), ('test', CORPUS[2:])]:
+                with open(f'data/{name}.txt', 'w') as f:
+                    f.write("\n".join(lines) + "\n")
+            corpus = Corpus(args.data)
+
+            def batchify(data, bsz):
+                nbatch = data.size(0) // bsz
+                data = data.narrow(0, 0, nbatch * bsz)
+                data = data.view(bsz, -1).t().contiguous()
+                return data.to(device)
+
+            eval_batch_size = 2
+            train_data = batchify(corpus.train, args.batch_size)
+            val_data = batchify(corpus.valid, eval_batch_size)
+            test_data = batchify(corpus.test, eval_batch_size)
+            ntokens = len(corpus.dictionary)
+            if args.model == 'Transformer':
+                model = TransformerModel(ntokens, args.emsize, args.nhead, args.nhid, args.nlayers, args.dropout).to(device)
+            else:
+                model = RNNModel(args.model, ntokens, args.emsize, args.nhid, args.nlayers, args.dropout, args.tied).to(device)
+            criterion = nn.NLLLoss()
+
+            def repackage_hidden(h):
+                if isinstance(h, torch.Tensor):
+                    return h.detach()
+                else:
+                    return tuple(repackage_hidden(v) for v in h)
+
+            def get_batch(source, i):
+                seq_len = min(args.bptt, len(source) - 1 - i)
+                data = source[i:i+seq_len]
+                target = source[i+1:i+1+seq_len].view(-1)
+                return data, target
+
+            def evaluate(data_source):
+                model.eval()
+                total_loss = 0.
+                ntokens = len(corpus.dictionary)
+                if args.model != 'Transformer':
+                    hidden = model.init_hidden(eval_batch_size)
+                with torch.no_grad():
+                    for i in range(0, data_source.size(0) - 1, args.bptt):
+                        data, targets = get_batch(data_source, i)
+                        if args.model == 'Transformer':
+                            output = model(data)
+                            output = output.view(-1, ntokens)
+                        else:
+                            output, hidden = model(data, hidden)
+                            hidden = repackage_hidden(hidden)
+                        total_loss += len(data) * criterion(output, targets).item()
+                return total_loss / (len(data_source) - 1)
+
+            def train():
+                model.train()
+                total_loss = 0.
+                ntokens = len(corpus.dictionary)
+                if args.model != 'Transformer':
+                    hidden = model.init_hidden(args.batch_size)
+                for batch, i in enumerate(range(0, train_data.size(0) - 1, args.bptt)):
+                    data, targets = get_batch(train_data, i)
+                    model.zero_grad()
+                    if args.model == 'Transformer':
+                        output = model(data)
+                        output = output.view(-1, ntokens)
+                    else:
+                        hidden = repackage_hidden(hidden)
+                        output, hidden = model(data, hidden)
+                    loss = criterion(output, targets)
+                    loss.backward()
+                    torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
+                    for p in model.parameters():
+                        p.data.add_(p.grad, alpha=-lr)
+                    total_loss += loss.item()
+                    if batch % args.log_interval == 0 and batch > 0:
+                        cur_loss = total_loss / args.log_interval
+                        print('| epoch {:3d} | {:5d}/{:5d} batches | lr {:02.2f} | '
+                              'loss {:5.2f} | ppl {:8.2f}'.format(
+                                epoch, batch, len(train_data) // args.bptt, lr,
+                                cur_loss, math.exp(cur_loss)))
+                        total_loss = 0
+                    if args.dry_run:
+                        break
+                return total_loss / (len(train_data) // args.bptt)
+
+            lr = args.lr
+            best_val_loss = None
+            for epoch in range(1, args.epochs+1):
+                train_loss = train()
+                val_loss = evaluate(val_data)
+                test_loss = evaluate(test_data)
+                print('-' * 89)
+                print('| end of epoch {:3d} | train loss {:5.2f} | '
+                      'valid loss {:5.2f} | test loss {:5.2f} | '
+                      'valid ppl {:8.2f} | test ppl {:8.2f}'.format(
+                        epoch, train_loss, val_loss, test_loss,
+                        math.exp(val_loss), math.exp(test_loss)))
+                print('-' * 89)
+                if not best_val_loss or val_loss < best_val_loss:
+                    with open(args.save, 'wb') as f:
+                        torch.save(model, f)
+                    best_val_loss = val_loss
+                else:
+                    lr /= 4.0
+            with open(args.save, 'rb') as f:
+                try:
+                    model = torch.load(f)
+                except pickle.UnpicklingError as error:
+                    print(type(error).__name__, "weights_only" in str(error))
+                    f.seek(0)
+                    model = torch.load(f, weights_only=False)
+                if args.model in ['RNN_TANH', 'RNN_RELU', 'LSTM', 'GRU']:
+                    model.rnn.flatten_parameters()
+            test_loss = evaluate(test_data)
+            print('=' * 89)
+            print('| End of training | test loss {:5.2f} | test ppl {:8.2f}'.format(
+                test_loss, math.exp(test_loss)))
+            print('=' * 89)
+            results[kind] = model.decoder.weight
+            # generate.py
+            model.eval()
+            input = torch.randint(ntokens, (1, 1), dtype=torch.long).to(device)
+            if args.model != 'Transformer':
+                hidden = model.init_hidden(1)
+            words = []
+            with torch.no_grad():
+                for i in range(6):
+                    if args.model == 'Transformer':
+                        output = model(input, False)
+                        word_weights = output[-1].squeeze().div(1.0).exp().cpu()
+                        word_idx = torch.multinomial(word_weights, 1)[0]
+                        word_tensor = torch.Tensor([[word_idx]]).long().to(device)
+                        input = torch.cat([input, word_tensor], 0)
+                    else:
+                        output, hidden = model(input, hidden)
+                        word_weights = output.squeeze().div(1.0).exp().cpu()
+                        word_idx = torch.multinomial(word_weights, 1)[0]
+                        input.fill_(word_idx)
+                    words.append(corpus.dictionary.idx2word[word_idx])
+            print(' '.join(words))
+    return results
+
+
+def examples_mnist_forward_forward(torch):
+    """pytorch/examples mnist_forward_forward/main.py:
+    Hinton's forward-forward training: labels overlaid on the first pixels (x_[range(n),
+    y] = x.max()), negative labels drawn with torch.randint, Layer subclassing nn.Linear
+    with its own Adam and a normalised input (x.norm(2, 1, keepdim=True)), the goodness
+    loss log1p(exp(cat(...))).mean(), layers trained one after the other (Net.train
+    overriding Module.train), predict's argmax over summed goodness. 32 + 16 flattened
+    random images, layers of 50, 12 epochs."""
+    nn = torch.nn
+    Adam = torch.optim.Adam
+    args = SimpleNamespace(epochs=12, lr=0.03, no_cuda=False, no_xpu=False, no_mps=False, seed=1,
+                           save_model=False, train_size=32, threshold=2, test_size=16,
+                           log_interval=4)
+    device = torch.device("cpu")
+
+    def get_y_neg(y):
+        y_neg = y.clone()
+        for idx, y_samp in enumerate(y):
+            allowed_indices = list(range(10))
+            allowed_indices.remove(y_samp.item())
+            y_neg[idx] = torch.tensor(allowed_indices)[
+                torch.randint(len(allowed_indices), size=(1,))
+            ].item()
+        return y_neg.to(device)
+
+    def overlay_y_on_x(x, y, classes=10):
+        x_ = x.clone()
+        x_[:, :classes] *= 0.0
+        x_[range(x.shape[0]), y] = x.max()
+        return x_
+
+    class Net(torch.nn.Module):
+        def __init__(self, dims):
+            super().__init__()
+            self.layers = []
+            for d in range(len(dims) - 1):
+                self.layers = self.layers + [Layer(dims[d], dims[d + 1]).to(device)]
+
+        def predict(self, x):
+            goodness_per_label = []
+            for label in range(10):
+                h = overlay_y_on_x(x, label)
+                goodness = []
+                for layer in self.layers:
+                    h = layer(h)
+                    goodness = goodness + [h.pow(2).mean(1)]
+                goodness_per_label += [sum(goodness).unsqueeze(1)]
+            goodness_per_label = torch.cat(goodness_per_label, 1)
+            return goodness_per_label.argmax(1)
+
+        def train(self, x_pos, x_neg):
+            h_pos, h_neg = x_pos, x_neg
+            for i, layer in enumerate(self.layers):
+                print("training layer: ", i)
+                h_pos, h_neg = layer.train(h_pos, h_neg)
+
+    class Layer(nn.Linear):
+        def __init__(self, in_features, out_features, bias=True, device=None, dtype=None):
+            super().__init__(in_features, out_features, bias, device, dtype)
+            self.relu = torch.nn.ReLU()
+            self.opt = Adam(self.parameters(), lr=args.lr)
+            self.threshold = args.threshold
+            self.num_epochs = args.epochs
+
+        def forward(self, x):
+            x_direction = x / (x.norm(2, 1, keepdim=True) + 1e-4)
+            return self.relu(torch.mm(x_direction, self.weight.T) + self.bias.unsqueeze(0))
+
+        def train(self, x_pos, x_neg):
+            for i in range(self.num_epochs):
+                g_pos = self.forward(x_pos).pow(2).mean(1)
+                g_neg = self.forward(x_neg).pow(2).mean(1)
+                loss = torch.log1p(
+                    torch.exp(
+                        torch.cat([-g_pos + self.threshold, g_neg - self.threshold])
+                    )
+                ).mean()
+                self.opt.zero_grad()
+                loss.backward()
+                self.opt.step()
+                if i % args.log_interval == 0:
+                    print("Loss: ", loss.item())
+            return self.forward(x_pos).detach(), self.forward(x_neg).detach()
+
+    def flattened(n, seed):
+        data = image_dataset(torch, n, seed=seed)
+
+        class Flat(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):
+                image, label = data[i]
+                return torch.flatten((image - 0.1307) / 0.3081), label
+        return Flat()
+    train_loader = torch.utils.data.DataLoader(flattened(32, 1), batch_size=args.train_size)
+    test_loader = torch.utils.data.DataLoader(flattened(16, 2), batch_size=args.test_size)
+    net = Net([784, 50, 50])
+    x, y = next(iter(train_loader))
+    x, y = x.to(device), y.to(device)
+    x_pos = overlay_y_on_x(x, y)
+    y_neg = get_y_neg(y)
+    x_neg = overlay_y_on_x(x, y_neg)
+    net.train(x_pos, x_neg)
+    print("train error:", 1.0 - net.predict(x).eq(y).float().mean().item())
+    x_te, y_te = next(iter(test_loader))
+    x_te, y_te = x_te.to(device), y_te.to(device)
+    print("test error:", 1.0 - net.predict(x_te).eq(y_te).float().mean().item())
+    return {"b0": net.layers[0].bias, "g1": net.layers[1].weight.grad}
+
+
+def mnist_stand_in(torch, n, seed):
+    """torchvision's MNIST without a transform: .data (n x 28 x 28 uint8), .targets (each
+    class n / 10 times)."""
+    images = image_dataset(torch, n, seed=seed)
+
+    class MNIST(torch.utils.data.Dataset):
+        def __init__(self, root, train=True, download=False, transform=None):
+            self.data, self.targets = images.data[:, 0], torch.arange(n) % 10
+
+        def __len__(self):
+            return len(self.data)
+    return MNIST
+
+
+def resnet_stand_in(torch):
+    """torchvision.models.resnet18's shape in small (one BasicBlock per stage, widths 8 to
+    64; PyTorch's initialisation: kaiming_normal_ fan_out for convolutions)."""
+    nn = torch.nn
+
+    class BasicBlock(nn.Module):
+        def __init__(self, inplanes, planes, stride=1):
+            super().__init__()
+            self.conv1 = nn.Conv2d(inplanes, planes, 3, stride, 1, bias=False)
+            self.bn1 = nn.BatchNorm2d(planes)
+            self.relu = nn.ReLU(inplace=True)
+            self.conv2 = nn.Conv2d(planes, planes, 3, 1, 1, bias=False)
+            self.bn2 = nn.BatchNorm2d(planes)
+            self.downsample = None
+            if stride != 1 or inplanes != planes:
+                self.downsample = nn.Sequential(nn.Conv2d(inplanes, planes, 1, stride, bias=False),
+                                                nn.BatchNorm2d(planes))
+
+        def forward(self, x):
+            identity = x
+            out = self.relu(self.bn1(self.conv1(x)))
+            out = self.bn2(self.conv2(out))
+            if self.downsample is not None:
+                identity = self.downsample(x)
+            out += identity
+            return self.relu(out)
+
+    class ResNet(nn.Module):
+        def __init__(self, num_classes=1000):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 8, kernel_size=7, stride=2, padding=3, bias=False)
+            self.bn1 = nn.BatchNorm2d(8)
+            self.relu = nn.ReLU(inplace=True)
+            self.maxpool = nn.MaxPool2d(kernel_size=3, stride=2, padding=1)
+            self.layer1 = nn.Sequential(BasicBlock(8, 8))
+            self.layer2 = nn.Sequential(BasicBlock(8, 16, 2))
+            self.layer3 = nn.Sequential(BasicBlock(16, 32, 2))
+            self.layer4 = nn.Sequential(BasicBlock(32, 64, 2))
+            self.avgpool = nn.AdaptiveAvgPool2d((1, 1))
+            self.fc = nn.Linear(64, num_classes)
+            for m in self.modules():
+                if isinstance(m, nn.Conv2d):
+                    nn.init.kaiming_normal_(m.weight, mode="fan_out", nonlinearity="relu")
+                elif isinstance(m, nn.BatchNorm2d):
+                    nn.init.constant_(m.weight, 1)
+                    nn.init.constant_(m.bias, 0)
+
+        def forward(self, x):
+            x = self.maxpool(self.relu(self.bn1(self.conv1(x))))
+            x = self.layer4(self.layer3(self.layer2(self.layer1(x))))
+            return self.fc(torch.flatten(self.avgpool(x), 1))
+    return ResNet
+
+
+def examples_siamese_network(torch):
+    """pytorch/examples siamese_network/main.py: APP_MATCHER (a
+    Dataset pairing images of one class or two, with Python's random and np.where over
+    ``np.array(targets.clone())``, which gives NumPy 2's DeprecationWarning under both),
+    SiameseNetwork (a resnet whose conv1 is replaced, its children but the last in a
+    Sequential, ``nn.init.xavier_uniform`` with PyTorch's FutureWarning, bias.data.fill_),
+    BCELoss, torch.where(outputs > 0.5, 1, 0), Adadelta and StepLR. torchvision's resnet18
+    is a small ResNet of its shape (resnet_stand_in), MNIST 40 + 20 random images of each
+    class in turn; two epochs."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    Dataset = torch.utils.data.Dataset
+    StepLR = torch.optim.lr_scheduler.StepLR
+    resnet18 = resnet_stand_in(torch)
+    datasets = SimpleNamespace(MNIST=None)
+
+    class SiameseNetwork(nn.Module):
+        def __init__(self):
+            super(SiameseNetwork, self).__init__()
+            self.resnet = resnet18()
+            self.resnet.conv1 = nn.Conv2d(1, 8, kernel_size=(7, 7), stride=(2, 2), padding=(3, 3), bias=False)
+            self.fc_in_features = self.resnet.fc.in_features
+            self.resnet = torch.nn.Sequential(*(list(self.resnet.children())[:-1]))
+            self.fc = nn.Sequential(
+                nn.Linear(self.fc_in_features * 2, 256),
+                nn.ReLU(inplace=True),
+                nn.Linear(256, 1),
+            )
+            self.sigmoid = nn.Sigmoid()
+            self.resnet.apply(self.init_weights)
+            self.fc.apply(self.init_weights)
+
+        def init_weights(self, m):
+            if isinstance(m, nn.Linear):
+                torch.nn.init.xavier_uniform(m.weight)
+                m.bias.data.fill_(0.01)
+
+        def forward_once(self, x):
+            output = self.resnet(x)
+            output = output.view(output.size()[0], -1)
+            return output
+
+        def forward(self, input1, input2):
+            output1 = self.forward_once(input1)
+            output2 = self.forward_once(input2)
+            output = torch.cat((output1, output2), 1)
+            output = self.fc(output)
+            output = self.sigmoid(output)
+            return output
+
+    class APP_MATCHER(Dataset):
+        def __init__(self, root, train, download=False):
+            super(APP_MATCHER, self).__init__()
+            self.dataset = datasets.MNIST(root, train=train, download=download)
+            self.data = self.dataset.data.unsqueeze(1).clone()
+            self.group_examples()
+
+        def group_examples(self):
+            np_arr = np.array(self.dataset.targets.clone())
+            self.grouped_examples = {}
+            for i in range(0,10):
+                self.grouped_examples[i] = np.where((np_arr==i))[0]
+
+        def __len__(self):
+            return self.data.shape[0]
+
+        def __getitem__(self, index):
+            selected_class = random.randint(0, 9)
+            random_index_1 = random.randint(0, self.grouped_examples[selected_class].shape[0]-1)
+            index_1 = self.grouped_examples[selected_class][random_index_1]
+            image_1 = self.data[index_1].clone().float()
+            if index % 2 == 0:
+                random_index_2 = random.randint(0, self.grouped_examples[selected_class].shape[0]-1)
+                while random_index_2 == random_index_1:
+                    random_index_2 = random.randint(0, self.grouped_examples[selected_class].shape[0]-1)
+                index_2 = self.grouped_examples[selected_class][random_index_2]
+                image_2 = self.data[index_2].clone().float()
+                target = torch.tensor(1, dtype=torch.float)
+            else:
+                other_selected_class = random.randint(0, 9)
+                while other_selected_class == selected_class:
+                    other_selected_class = random.randint(0, 9)
+                random_index_2 = random.randint(0, self.grouped_examples[other_selected_class].shape[0]-1)
+                index_2 = self.grouped_examples[other_selected_class][random_index_2]
+                image_2 = self.data[index_2].clone().float()
+                target = torch.tensor(0, dtype=torch.float)
+            return image_1, image_2, target
+
+    def train(args, model, device, train_loader, optimizer, epoch):
+        model.train()
+        criterion = nn.BCELoss()
+        for batch_idx, (images_1, images_2, targets) in enumerate(train_loader):
+            images_1, images_2, targets = images_1.to(device), images_2.to(device), targets.to(device)
+            optimizer.zero_grad()
+            outputs = model(images_1, images_2).squeeze()
+            loss = criterion(outputs, targets)
+            loss.backward()
+            optimizer.step()
+            if batch_idx % args.log_interval == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(images_1), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader), loss.item()))
+                if args.dry_run:
+                    break
+
+    def test(model, device, test_loader):
+        model.eval()
+        test_loss = 0
+        correct = 0
+        criterion = nn.BCELoss()
+        with torch.no_grad():
+            for (images_1, images_2, targets) in test_loader:
+                images_1, images_2, targets = images_1.to(device), images_2.to(device), targets.to(device)
+                outputs = model(images_1, images_2).squeeze()
+                test_loss += criterion(outputs, targets).sum().item()
+                pred = torch.where(outputs > 0.5, 1, 0)
+                correct += pred.eq(targets.view_as(pred)).sum().item()
+        test_loss /= len(test_loader.dataset)
+        print('\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'.format(
+            test_loss, correct, len(test_loader.dataset),
+            100. * correct / len(test_loader.dataset)))
+
+    args = SimpleNamespace(batch_size=8, test_batch_size=16, epochs=2, lr=1.0, gamma=0.7,
+                           no_cuda=False, dry_run=False, seed=1, log_interval=2, save_model=True)
+    use_cuda = not args.no_cuda and torch.cuda.is_available()
+    torch.manual_seed(args.seed)
+    device = torch.device("cuda" if use_cuda else "cpu")
+    train_kwargs = {'batch_size': args.batch_size}
+    test_kwargs = {'batch_size': args.test_batch_size}
+    datasets.MNIST = mnist_stand_in(torch, 40, 1)
+    train_dataset = APP_MATCHER('../data', train=True, download=True)
+    datasets.MNIST = mnist_stand_in(torch, 20, 2)
+    test_dataset = APP_MATCHER('../data', train=False)
+    train_loader = torch.utils.data.DataLoader(train_dataset,**train_kwargs)
+    test_loader = torch.utils.data.DataLoader(test_dataset, **test_kwargs)
+    model = SiameseNetwork().to(device)
+    optimizer = optim.Adadelta(model.parameters(), lr=args.lr)
+    scheduler = StepLR(optimizer, step_size=1, gamma=args.gamma)
+    for epoch in range(1, args.epochs + 1):
+        train(args, model, device, train_loader, optimizer, epoch)
+        test(model, device, test_loader)
+        scheduler.step()
+    with in_temporary_directory():
+        if args.save_model:
+            torch.save(model.state_dict(), "siamese_network.pt")
+    return {"fc.0.weight": model.fc[0].weight, "fc.2.bias": model.fc[2].bias}
+
+
+def examples_super_resolution(torch):
+    """pytorch/examples super_resolution/model.py, main.py and
+    super_resolve.py: the sub-pixel CNN (init.orthogonal_ with calculate_gain('relu'),
+    PixelShuffle(3)), MSELoss and Adam, the epoch prints, PSNR from math.log10, each
+    epoch's model saved whole (``torch.save(model, path)``) and loaded back
+    (weights_only=False) to upscale an image, to numpy, scaled and clipped. BSDS300 is 8 +
+    4 random 12 x 12 images and their 4 x 4 average-pooled inputs; two epochs."""
+    nn, optim, init = torch.nn, torch.optim, torch.nn.init
+
+    class Net(nn.Module):
+        def __init__(self, upscale_factor):
+            super(Net, self).__init__()
+            self.relu = nn.ReLU()
+            self.conv1 = nn.Conv2d(1, 64, (5, 5), (1, 1), (2, 2))
+            self.conv2 = nn.Conv2d(64, 64, (3, 3), (1, 1), (1, 1))
+            self.conv3 = nn.Conv2d(64, 32, (3, 3), (1, 1), (1, 1))
+            self.conv4 = nn.Conv2d(32, upscale_factor ** 2, (3, 3), (1, 1), (1, 1))
+            self.pixel_shuffle = nn.PixelShuffle(upscale_factor)
+            self._initialize_weights()
+
+        def forward(self, x):
+            x = self.relu(self.conv1(x))
+            x = self.relu(self.conv2(x))
+            x = self.relu(self.conv3(x))
+            x = self.pixel_shuffle(self.conv4(x))
+            return x
+
+        def _initialize_weights(self):
+            init.orthogonal_(self.conv1.weight, init.calculate_gain('relu'))
+            init.orthogonal_(self.conv2.weight, init.calculate_gain('relu'))
+            init.orthogonal_(self.conv3.weight, init.calculate_gain('relu'))
+            init.orthogonal_(self.conv4.weight)
+
+    module_level(torch, Net)
+    opt = SimpleNamespace(upscale_factor=3, batchSize=4, testBatchSize=4, nEpochs=2, lr=0.01,
+                          cuda=False, mps=False, threads=4, seed=123)
+    print(opt)
+    torch.manual_seed(opt.seed)
+    device = torch.device("cpu")
+    print('===> Loading datasets')
+
+    def bsds(n, seed):
+        g = torch.Generator().manual_seed(seed)
+        target = torch.rand(n, 1, 12, 12, generator=g)
+        return torch.utils.data.TensorDataset(
+            torch.nn.functional.avg_pool2d(target, opt.upscale_factor), target)
+    training_data_loader = torch.utils.data.DataLoader(dataset=bsds(8, 1), num_workers=opt.threads,
+                                                       batch_size=opt.batchSize, shuffle=True)
+    testing_data_loader = torch.utils.data.DataLoader(dataset=bsds(4, 2), num_workers=opt.threads,
+                                                      batch_size=opt.testBatchSize, shuffle=False)
+    print('===> Building model')
+    model = Net(upscale_factor=opt.upscale_factor).to(device)
+    criterion = nn.MSELoss()
+    optimizer = optim.Adam(model.parameters(), lr=opt.lr)
+
+    def train(epoch):
+        epoch_loss = 0
+        for iteration, batch in enumerate(training_data_loader, 1):
+            input, target = batch[0].to(device), batch[1].to(device)
+            optimizer.zero_grad()
+            loss = criterion(model(input), target)
+            epoch_loss += loss.item()
+            loss.backward()
+            optimizer.step()
+            print("===> Epoch[{}]({}/{}): Loss: {:.4f}".format(epoch, iteration, len(training_data_loader), loss.item()))
+        print("===> Epoch {} Complete: Avg. Loss: {:.4f}".format(epoch, epoch_loss / len(training_data_loader)))
+
+    def test():
+        avg_psnr = 0
+        with torch.no_grad():
+            for batch in testing_data_loader:
+                input, target = batch[0].to(device), batch[1].to(device)
+                prediction = model(input)
+                mse = criterion(prediction, target)
+                psnr = 10 * math.log10(1 / mse.item())
+                avg_psnr += psnr
+        print("===> Avg. PSNR: {:.4f} dB".format(avg_psnr / len(testing_data_loader)))
+
+    def checkpoint(epoch):
+        model_out_path = "model_epoch_{}.pth".format(epoch)
+        torch.save(model, model_out_path)
+        print("Checkpoint saved to {}".format(model_out_path))
+
+    with in_temporary_directory():
+        for epoch in range(1, opt.nEpochs + 1):
+            train(epoch)
+            test()
+            checkpoint(epoch)
+        # super_resolve.py
+        model = torch.load("model_epoch_2.pth", weights_only=False)
+        input = testing_data_loader.dataset[0][0].view(1, -1, 4, 4)
+        out = model(input)
+        out_img_y = out[0].detach().numpy()
+        out_img_y *= 255.0
+        out_img_y = out_img_y.clip(0, 255)
+        print(out_img_y.shape, out_img_y.dtype, out_img_y.round().astype(np.uint8)[0, :2])
+    return {"conv4.weight": model.conv4.weight, "out": out}
+
+
+def examples_dcgan(torch):
+    """pytorch/examples dcgan/main.py: the opt namespace printed, a seed
+    from Python's random, weights_init by class name (init.normal_ for Conv and BatchNorm,
+    zeros_), the Generator (ConvTranspose2d, BatchNorm2d, ReLU(True), Tanh) and the
+    Discriminator (Conv2d, LeakyReLU(0.2, inplace=True), Sigmoid, view(-1, 1).squeeze(1))
+    printed, BCELoss with torch.full labels and fill_, the two Adam optimizers and the
+    D/G steps with fake.detach(), the '[%d/%d][%d/%d] Loss_D: %.4f ...' line.
+    datasets.FakeData is 12 random 64 x 64 images, ngf = ndf = 4, nz = 8; one epoch."""
+    nn, optim = torch.nn, torch.optim
+    opt = SimpleNamespace(dataset='fake', dataroot=None, workers=2, batchSize=4, imageSize=64,
+                          nz=8, ngf=4, ndf=4, niter=1, lr=0.0002, beta1=0.5, dry_run=False,
+                          netG='', netD='', manualSeed=None, classes='bedroom', outf='.')
+    print(opt)
+    if opt.manualSeed is None:
+        opt.manualSeed = random.randint(1, 10000)
+    print("Random Seed: ", opt.manualSeed)
+    random.seed(opt.manualSeed)
+    torch.manual_seed(opt.manualSeed)
+    # datasets.FakeData(image_size=(3, opt.imageSize, opt.imageSize), transform=ToTensor()) in small
+    g = torch.Generator().manual_seed(3)
+    dataset = torch.utils.data.TensorDataset(torch.rand(12, 3, 64, 64, generator=g) * 2 - 1,
+                                             torch.randint(0, 10, (12,), generator=g))
+    nc = 3
+    dataloader = torch.utils.data.DataLoader(dataset, batch_size=opt.batchSize,
+                                             shuffle=True, num_workers=int(opt.workers))
+    device = torch.device("cpu")
+    ngpu = 1
+    nz = int(opt.nz)
+    ngf = int(opt.ngf)
+    ndf = int(opt.ndf)
+
+    def weights_init(m):
+        classname = m.__class__.__name__
+        if classname.find('Conv') != -1:
+            torch.nn.init.normal_(m.weight, 0.0, 0.02)
+        elif classname.find('BatchNorm') != -1:
+            torch.nn.init.normal_(m.weight, 1.0, 0.02)
+            torch.nn.init.zeros_(m.bias)
+
+    class Generator(nn.Module):
+        def __init__(self, ngpu):
+            super(Generator, self).__init__()
+            self.ngpu = ngpu
+            self.main = nn.Sequential(
+                nn.ConvTranspose2d(     nz, ngf * 8, 4, 1, 0, bias=False),
+                nn.BatchNorm2d(ngf * 8),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(ngf * 8, ngf * 4, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ngf * 4),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(ngf * 4, ngf * 2, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ngf * 2),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(ngf * 2,     ngf, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ngf),
+                nn.ReLU(True),
+                nn.ConvTranspose2d(    ngf,      nc, 4, 2, 1, bias=False),
+                nn.Tanh()
+            )
+
+        def forward(self, input):
+            if input.is_cuda and self.ngpu > 1:
+                output = nn.parallel.data_parallel(self.main, input, range(self.ngpu))
+            else:
+                output = self.main(input)
+            return output
+
+    netG = Generator(ngpu).to(device)
+    netG.apply(weights_init)
+    if opt.netG != '':
+        netG.load_state_dict(torch.load(opt.netG))
+    print(netG)
+
+    class Discriminator(nn.Module):
+        def __init__(self, ngpu):
+            super(Discriminator, self).__init__()
+            self.ngpu = ngpu
+            self.main = nn.Sequential(
+                nn.Conv2d(nc, ndf, 4, 2, 1, bias=False),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf, ndf * 2, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ndf * 2),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf * 2, ndf * 4, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ndf * 4),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf * 4, ndf * 8, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(ndf * 8),
+                nn.LeakyReLU(0.2, inplace=True),
+                nn.Conv2d(ndf * 8, 1, 4, 1, 0, bias=False),
+                nn.Sigmoid()
+            )
+
+        def forward(self, input):
+            if input.is_cuda and self.ngpu > 1:
+                output = nn.parallel.data_parallel(self.main, input, range(self.ngpu))
+            else:
+                output = self.main(input)
+            return output.view(-1, 1).squeeze(1)
+
+    netD = Discriminator(ngpu).to(device)
+    netD.apply(weights_init)
+    if opt.netD != '':
+        netD.load_state_dict(torch.load(opt.netD))
+    print(netD)
+    criterion = nn.BCELoss()
+    fixed_noise = torch.randn(opt.batchSize, nz, 1, 1, device=device)
+    real_label = 1
+    fake_label = 0
+    optimizerD = optim.Adam(netD.parameters(), lr=opt.lr, betas=(opt.beta1, 0.999))
+    optimizerG = optim.Adam(netG.parameters(), lr=opt.lr, betas=(opt.beta1, 0.999))
+    for epoch in range(opt.niter):
+        for i, data in enumerate(dataloader, 0):
+            netD.zero_grad()
+            real_cpu = data[0].to(device)
+            batch_size = real_cpu.size(0)
+            label = torch.full((batch_size,), real_label,
+                               dtype=real_cpu.dtype, device=device)
+            output = netD(real_cpu)
+            errD_real = criterion(output, label)
+            errD_real.backward()
+            D_x = output.mean().item()
+            noise = torch.randn(batch_size, nz, 1, 1, device=device)
+            fake = netG(noise)
+            label.fill_(fake_label)
+            output = netD(fake.detach())
+            errD_fake = criterion(output, label)
+            errD_fake.backward()
+            D_G_z1 = output.mean().item()
+            errD = errD_real + errD_fake
+            optimizerD.step()
+            netG.zero_grad()
+            label.fill_(real_label)
+            output = netD(fake)
+            errG = criterion(output, label)
+            errG.backward()
+            D_G_z2 = output.mean().item()
+            optimizerG.step()
+            print('[%d/%d][%d/%d] Loss_D: %.4f Loss_G: %.4f D(x): %.4f D(G(z)): %.4f / %.4f'
+                  % (epoch, opt.niter, i, len(dataloader),
+                     errD.item(), errG.item(), D_x, D_G_z1, D_G_z2))
+            if i % 100 == 0:
+                fake = netG(fixed_noise)
+                print(real_cpu.shape, fake.detach().shape)
+            if opt.dry_run:
+                break
+    return {"G.main.0": netG.main[0].weight, "D.main.0.grad": netD.main[0].weight.grad,
+            "D.bn": netD.main[3].running_var}
+
+
+def examples_gat(torch):
+    """pytorch/examples gat/main.py: GraphAttentionLayer (xavier_normal_ on a
+    3-d parameter, torch.mm, F.dropout with training=self.training, view and permute to
+    heads, matmul against slices of ``a``, ``.mT``, LeakyReLU, a -9e16 mask through
+    torch.where(adj_mat > 0, ...), softmax, the heads averaged), the two-layer GAT with
+    ELU and log_softmax, load_cora's processing (torch.FloatTensor of a string array
+    converted, row scaling with inf set to 0, torch.diag, np.unique's labels as a
+    LongTensor, the adjacency from the citation pairs plus torch.eye), the
+    torch.accelerator check, randperm splits, Adam with weight_decay, NLLLoss on masked
+    rows, train/test prints. Cora is 60 seeded papers of 30 word features and 150
+    citations; its two sparse steps (``to_sparse()``, ``torch.sparse_coo_tensor``) are dense
+    here (zeros and index_put_ with accumulate=True): minigrad has no sparse tensors."""
+    nn, F = torch.nn, torch.nn.functional
+    Adam = torch.optim.Adam
+
+    class GraphAttentionLayer(nn.Module):
+        def __init__(self, in_features: int, out_features: int, n_heads: int, concat: bool = False, dropout: float = 0.4, leaky_relu_slope: float = 0.2):
+            super(GraphAttentionLayer, self).__init__()
+            self.n_heads = n_heads
+            self.concat = concat
+            self.dropout = dropout
+            if concat:
+                self.out_features = out_features
+                assert out_features % n_heads == 0
+                self.n_hidden = out_features // n_heads
+            else:
+                self.n_hidden = out_features
+            self.W = nn.Parameter(torch.empty(size=(in_features, self.n_hidden * n_heads)))
+            self.a = nn.Parameter(torch.empty(size=(n_heads, 2 * self.n_hidden, 1)))
+            self.leakyrelu = nn.LeakyReLU(leaky_relu_slope)
+            self.softmax = nn.Softmax(dim=1)
+            self.reset_parameters()
+
+        def reset_parameters(self):
+            nn.init.xavier_normal_(self.W)
+            nn.init.xavier_normal_(self.a)
+
+        def _get_attention_scores(self, h_transformed):
+            source_scores = torch.matmul(h_transformed, self.a[:, :self.n_hidden, :])
+            target_scores = torch.matmul(h_transformed, self.a[:, self.n_hidden:, :])
+            e = source_scores + target_scores.mT
+            return self.leakyrelu(e)
+
+        def forward(self, h, adj_mat):
+            n_nodes = h.shape[0]
+            h_transformed = torch.mm(h, self.W)
+            h_transformed = F.dropout(h_transformed, self.dropout, training=self.training)
+            h_transformed = h_transformed.view(n_nodes, self.n_heads, self.n_hidden).permute(1, 0, 2)
+            e = self._get_attention_scores(h_transformed)
+            connectivity_mask = -9e16 * torch.ones_like(e)
+            e = torch.where(adj_mat > 0, e, connectivity_mask)
+            attention = F.softmax(e, dim=-1)
+            attention = F.dropout(attention, self.dropout, training=self.training)
+            h_prime = torch.matmul(attention, h_transformed)
+            if self.concat:
+                h_prime = h_prime.permute(1, 0, 2).contiguous().view(n_nodes, self.out_features)
+            else:
+                h_prime = h_prime.mean(dim=0)
+            return h_prime
+
+    class GAT(nn.Module):
+        def __init__(self, in_features, n_hidden, n_heads, num_classes, concat=False,
+                     dropout=0.4, leaky_relu_slope=0.2):
+            super(GAT, self).__init__()
+            self.gat1 = GraphAttentionLayer(
+                in_features=in_features, out_features=n_hidden, n_heads=n_heads,
+                concat=concat, dropout=dropout, leaky_relu_slope=leaky_relu_slope)
+            self.gat2 = GraphAttentionLayer(
+                in_features=n_hidden, out_features=num_classes, n_heads=1,
+                concat=False, dropout=dropout, leaky_relu_slope=leaky_relu_slope)
+
+        def forward(self, input_tensor, adj_mat):
+            x = self.gat1(input_tensor, adj_mat)
+            x = F.elu(x)
+            x = self.gat2(x, adj_mat)
+            return F.log_softmax(x, dim=1)
+
+    def load_cora(device='cpu'):
+        # the Cora files: 60 papers of 30 binary word features in 4 classes, 150 citations
+        rng = np.random.RandomState(0)
+        content_tensor = np.concatenate(
+            [np.arange(1000, 1060).astype(str)[:, None],
+             rng.randint(0, 2, (60, 30)).astype(str),
+             np.array(["Theory", "Neural_Networks", "Rule_Learning", "Genetic"])[rng.randint(0, 4, (60, 1))]], axis=1)
+        cites_tensor = rng.randint(1000, 1060, (150, 2)).astype(np.int32)
+        features = torch.FloatTensor(content_tensor[:, 1:-1].astype(np.int32))
+        scale_vector = torch.sum(features, dim=1)
+        scale_vector = 1 / scale_vector
+        scale_vector[scale_vector == float('inf')] = 0
+        scale_vector = torch.diag(scale_vector)  # (.to_sparse(): minigrad has dense tensors only)
+        features = scale_vector @ features
+        classes, labels = np.unique(content_tensor[:, -1], return_inverse=True)
+        labels = torch.LongTensor(labels)
+        idx = content_tensor[:, 0].astype(np.int32)
+        idx_map = {id: pos for pos, id in enumerate(idx)}
+        edges = np.array(
+            list(map(lambda edge: [idx_map[edge[0]], idx_map[edge[1]]],
+                     cites_tensor)), dtype=np.int32)
+        V = len(idx)
+        E = edges.shape[0]
+        adj_mat = torch.zeros(V, V, dtype=torch.int64)  # (torch.sparse_coo_tensor(edges.T, ...))
+        adj_mat.index_put_((torch.from_numpy(edges[:, 0]).long(), torch.from_numpy(edges[:, 1]).long()),
+                           torch.ones(E, dtype=torch.int64), accumulate=True)
+        adj_mat = torch.eye(V) + adj_mat
+        return features.to(device), labels.to(device), adj_mat.to(device)
+
+    def train_iter(epoch, model, optimizer, criterion, input, target, mask_train, mask_val, print_every=10):
+        model.train()
+        optimizer.zero_grad()
+        output = model(*input)
+        loss = criterion(output[mask_train], target[mask_train])
+        loss.backward()
+        optimizer.step()
+        loss_train, acc_train = test(model, criterion, input, target, mask_train)
+        loss_val, acc_val = test(model, criterion, input, target, mask_val)
+        if epoch % print_every == 0:
+            print(f'Epoch: {epoch:04d} loss_train: {loss_train:.4f} acc_train: {acc_train:.4f} loss_val: {loss_val:.4f} acc_val: {acc_val:.4f}')
+
+    def test(model, criterion, input, target, mask):
+        model.eval()
+        with torch.no_grad():
+            output = model(*input)
+            output, target = output[mask], target[mask]
+            loss = criterion(output, target)
+            acc = (output.argmax(dim=1) == target).float().sum() / len(target)
+        return loss.item(), acc.item()
+
+    args = SimpleNamespace(epochs=30, lr=0.005, l2=5e-4, dropout_p=0.6, hidden_dim=16,
+                           num_heads=4, concat_heads=False, val_every=5, no_accel=False,
+                           dry_run=False, seed=13)
+    torch.manual_seed(args.seed)
+    use_accel = not args.no_accel and torch.accelerator.is_available()
+    if use_accel:
+        device = torch.accelerator.current_accelerator()
+    else:
+        device = torch.device('cpu')
+    print(f'Using {device} device')
+    print('Loading dataset...')
+    features, labels, adj_mat = load_cora(device=device)
+    idx = torch.randperm(len(labels)).to(device)
+    idx_test, idx_val, idx_train = idx[:15], idx[15:25], idx[25:]
+    gat_net = GAT(
+        in_features=features.shape[1],
+        n_hidden=args.hidden_dim,
+        n_heads=args.num_heads,
+        num_classes=labels.max().item() + 1,
+        concat=args.concat_heads,
+        dropout=args.dropout_p,
+        leaky_relu_slope=0.2
+    ).to(device)
+    optimizer = Adam(gat_net.parameters(), lr=args.lr, weight_decay=args.l2)
+    criterion = nn.NLLLoss()
+    for epoch in range(args.epochs):
+        train_iter(epoch + 1, gat_net, optimizer, criterion, (features, adj_mat), labels, idx_train, idx_val, args.val_every)
+        if args.dry_run:
+            break
+    loss_test, acc_test = test(gat_net, criterion, (features, adj_mat), labels, idx_test)
+    print(f'Test set results: loss {loss_test:.4f} accuracy {acc_test:.4f}')
+    return {"gat2.W": gat_net.gat2.W, "gat1.a.grad": gat_net.gat1.a.grad}
+
+
+# ---- yunjey/pytorch-tutorial: 02-intermediate, 03-advanced --------------------------------
+
+def yunjey_intermediate(torch):
+    """yunjey/pytorch-tutorial tutorials/02-intermediate:
+    convolutional_neural_network/main.py (ConvNet of two Conv2d-BatchNorm2d-ReLU-MaxPool2d
+    Sequentials, Adam, the step prints, eval() and accuracy with torch.max(outputs.data, 1),
+    the state dict saved), recurrent_neural_network/main.py and
+    bidirectional_recurrent_neural_network/main.py (an LSTM of two layers, batch_first,
+    bidirectional, over an image's rows, zero initial states, the last step's output to a
+    Linear), deep_residual_network/main.py (conv3x3, ResidualBlock with ``out += residual``
+    and a downsample Sequential, ResNet's make_layer, AvgPool2d(8), update_lr through
+    param_groups; Pad(4), RandomHorizontalFlip and RandomCrop(32) done with F.pad, flip and
+    torch.randint) and language_model (data_utils.py's Corpus filling a
+    torch.LongTensor(tokens) element by element, RNNLM with an Embedding, an LSTM and a
+    Linear, detach of the states, clip_grad_norm_, sampling with torch.multinomial and
+    input.fill_). MNIST and CIFAR10 are random images, the Penn Treebank a made-up corpus;
+    smaller layers and two epochs."""
+    nn = torch.nn
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    finals = {}
+    # convolutional_neural_network/main.py
+    num_epochs = 2
+    num_classes = 10
+    batch_size = 10
+    learning_rate = 0.001
+    train_dataset, test_dataset = image_dataset(torch, 30, seed=1), image_dataset(torch, 10, seed=2)
+    train_loader = torch.utils.data.DataLoader(dataset=train_dataset, batch_size=batch_size,
+                                               shuffle=True)
+    test_loader = torch.utils.data.DataLoader(dataset=test_dataset, batch_size=batch_size,
+                                              shuffle=False)
+
+    class ConvNet(nn.Module):
+        def __init__(self, num_classes=10):
+            super(ConvNet, self).__init__()
+            self.layer1 = nn.Sequential(
+                nn.Conv2d(1, 16, kernel_size=5, stride=1, padding=2),
+                nn.BatchNorm2d(16),
+                nn.ReLU(),
+                nn.MaxPool2d(kernel_size=2, stride=2))
+            self.layer2 = nn.Sequential(
+                nn.Conv2d(16, 32, kernel_size=5, stride=1, padding=2),
+                nn.BatchNorm2d(32),
+                nn.ReLU(),
+                nn.MaxPool2d(kernel_size=2, stride=2))
+            self.fc = nn.Linear(7*7*32, num_classes)
+
+        def forward(self, x):
+            out = self.layer1(x)
+            out = self.layer2(out)
+            out = out.reshape(out.size(0), -1)
+            out = self.fc(out)
+            return out
+
+    model = ConvNet(num_classes).to(device)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+    total_step = len(train_loader)
+    for epoch in range(num_epochs):
+        for i, (images, labels) in enumerate(train_loader):
+            images = images.to(device)
+            labels = labels.to(device)
+            outputs = model(images)
+            loss = criterion(outputs, labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if (i+1) % 2 == 0:
+                print ('Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}'
+                       .format(epoch+1, num_epochs, i+1, total_step, loss.item()))
+    model.eval()
+    with torch.no_grad():
+        correct = 0
+        total = 0
+        for images, labels in test_loader:
+            images = images.to(device)
+            labels = labels.to(device)
+            outputs = model(images)
+            _, predicted = torch.max(outputs.data, 1)
+            total += labels.size(0)
+            correct += (predicted == labels).sum().item()
+        print('Test Accuracy of the model on the 10000 test images: {} %'.format(100 * correct / total))
+    with in_temporary_directory():
+        torch.save(model.state_dict(), 'model.ckpt')
+    finals["cnn.fc"] = model.fc.bias
+    finals["cnn.running_var"] = model.layer2[1].running_var
+
+    # recurrent_neural_network/main.py and bidirectional_recurrent_neural_network/main.py
+    sequence_length = 28
+    input_size = 28
+    hidden_size = 16
+    num_layers = 2
+
+    class RNN(nn.Module):
+        def __init__(self, input_size, hidden_size, num_layers, num_classes):
+            super(RNN, self).__init__()
+            self.hidden_size = hidden_size
+            self.num_layers = num_layers
+            self.lstm = nn.LSTM(input_size, hidden_size, num_layers, batch_first=True)
+            self.fc = nn.Linear(hidden_size, num_classes)
+
+        def forward(self, x):
+            h0 = torch.zeros(self.num_layers, x.size(0), self.hidden_size).to(device)
+            c0 = torch.zeros(self.num_layers, x.size(0), self.hidden_size).to(device)
+            out, _ = self.lstm(x, (h0, c0))
+            out = self.fc(out[:, -1, :])
+            return out
+
+    class BiRNN(nn.Module):
+        def __init__(self, input_size, hidden_size, num_layers, num_classes):
+            super(BiRNN, self).__init__()
+            self.hidden_size = hidden_size
+            self.num_layers = num_layers
+            self.lstm = nn.LSTM(input_size, hidden_size, num_layers, batch_first=True, bidirectional=True)
+            self.fc = nn.Linear(hidden_size*2, num_classes)
+
+        def forward(self, x):
+            h0 = torch.zeros(self.num_layers*2, x.size(0), self.hidden_size).to(device)
+            c0 = torch.zeros(self.num_layers*2, x.size(0), self.hidden_size).to(device)
+            out, _ = self.lstm(x, (h0, c0))
+            out = self.fc(out[:, -1, :])
+            return out
+
+    for Model, learning_rate in [(RNN, 0.01), (BiRNN, 0.003)]:
+        model = Model(input_size, hidden_size, num_layers, num_classes).to(device)
+        criterion = nn.CrossEntropyLoss()
+        optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+        total_step = len(train_loader)
+        for epoch in range(num_epochs):
+            for i, (images, labels) in enumerate(train_loader):
+                images = images.reshape(-1, sequence_length, input_size).to(device)
+                labels = labels.to(device)
+                outputs = model(images)
+                loss = criterion(outputs, labels)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                if (i+1) % 2 == 0:
+                    print ('Epoch [{}/{}], Step [{}/{}], Loss: {:.4f}'
+                           .format(epoch+1, num_epochs, i+1, total_step, loss.item()))
+        with torch.no_grad():
+            correct = 0
+            total = 0
+            for images, labels in test_loader:
+                images = images.reshape(-1, sequence_length, input_size).to(device)
+                labels = labels.to(device)
+                outputs = model(images)
+                _, predicted = torch.max(outputs.data, 1)
+                total += labels.size(0)
+                correct += (predicted == labels).sum().item()
+            print('Test Accuracy of the model on the 10000 test images: {} %'.format(100 * correct / total))
+        finals[Model.__name__] = model.fc.weight
+
+    # deep_residual_network/main.py
+    def padded_flipped_cropped(n, seed):
+        data = image_dataset(torch, n, shape=(3, 32, 32), seed=seed)
+
+        class Augmented(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):  # transforms.Pad(4), RandomHorizontalFlip, RandomCrop(32)
+                image, label = data[i]
+                image = torch.nn.functional.pad(image, (4, 4, 4, 4))
+                if torch.rand(1) < 0.5:
+                    image = image.flip(-1)
+                top, left = torch.randint(0, 9, size=(1,)).item(), torch.randint(0, 9, size=(1,)).item()
+                return image[:, top:top + 32, left:left + 32], label
+        return Augmented()
+    train_dataset = padded_flipped_cropped(10, 3)
+    test_dataset = image_dataset(torch, 5, shape=(3, 32, 32), seed=4)
+    train_loader = torch.utils.data.DataLoader(dataset=train_dataset, batch_size=5, shuffle=True)
+    test_loader = torch.utils.data.DataLoader(dataset=test_dataset, batch_size=5, shuffle=False)
+
+    def conv3x3(in_channels, out_channels, stride=1):
+        return nn.Conv2d(in_channels, out_channels, kernel_size=3,
+                         stride=stride, padding=1, bias=False)
+
+    class ResidualBlock(nn.Module):
+        def __init__(self, in_channels, out_channels, stride=1, downsample=None):
+            super(ResidualBlock, self).__init__()
+            self.conv1 = conv3x3(in_channels, out_channels, stride)
+            self.bn1 = nn.BatchNorm2d(out_channels)
+            self.relu = nn.ReLU(inplace=True)
+            self.conv2 = conv3x3(out_channels, out_channels)
+            self.bn2 = nn.BatchNorm2d(out_channels)
+            self.downsample = downsample
+
+        def forward(self, x):
+            residual = x
+            out = self.conv1(x)
+            out = self.bn1(out)
+            out = self.relu(out)
+            out = self.conv2(out)
+            out = self.bn2(out)
+            if self.downsample:
+                residual = self.downsample(x)
+            out += residual
+            out = self.relu(out)
+            return out
+
+    class ResNet(nn.Module):
+        def __init__(self, block, layers, num_classes=10):
+            super(ResNet, self).__init__()
+            self.in_channels = 16
+            self.conv = conv3x3(3, 16)
+            self.bn = nn.BatchNorm2d(16)
+            self.relu = nn.ReLU(inplace=True)
+            self.layer1 = self.make_layer(block, 16, layers[0])
+            self.layer2 = self.make_layer(block, 32, layers[1], 2)
+            self.layer3 = self.make_layer(block, 64, layers[2], 2)
+            self.avg_pool = nn.AvgPool2d(8)
+            self.fc = nn.Linear(64, num_classes)
+
+        def make_layer(self, block, out_channels, blocks, stride=1):
+            downsample = None
+            if (stride != 1) or (self.in_channels != out_channels):
+                downsample = nn.Sequential(
+                    conv3x3(self.in_channels, out_channels, stride=stride),
+                    nn.BatchNorm2d(out_channels))
+            layers = []
+            layers.append(block(self.in_channels, out_channels, stride, downsample))
+            self.in_channels = out_channels
+            for i in range(1, blocks):
+                layers.append(block(out_channels, out_channels))
+            return nn.Sequential(*layers)
+
+        def forward(self, x):
+            out = self.conv(x)
+            out = self.bn(out)
+            out = self.relu(out)
+            out = self.layer1(out)
+            out = self.layer2(out)
+            out = self.layer3(out)
+            out = self.avg_pool(out)
+            out = out.view(out.size(0), -1)
+            out = self.fc(out)
+            return out
+
+    model = ResNet(ResidualBlock, [1, 1, 1]).to(device)
+    criterion = nn.CrossEntropyLoss()
+    curr_lr = learning_rate = 0.001
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+
+    def update_lr(optimizer, lr):
+        for param_group in optimizer.param_groups:
+            param_group['lr'] = lr
+
+    total_step = len(train_loader)
+    for epoch in range(2):
+        for i, (images, labels) in enumerate(train_loader):
+            images = images.to(device)
+            labels = labels.to(device)
+            outputs = model(images)
+            loss = criterion(outputs, labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            print ("Epoch [{}/{}], Step [{}/{}] Loss: {:.4f}"
+                   .format(epoch+1, 2, i+1, total_step, loss.item()))
+        if (epoch+1) % 1 == 0:
+            curr_lr /= 3
+            update_lr(optimizer, curr_lr)
+    model.eval()
+    with torch.no_grad():
+        correct = 0
+        total = 0
+        for images, labels in test_loader:
+            images = images.to(device)
+            labels = labels.to(device)
+            outputs = model(images)
+            _, predicted = torch.max(outputs.data, 1)
+            total += labels.size(0)
+            correct += (predicted == labels).sum().item()
+        print('Accuracy of the model on the test images: {} %'.format(100 * correct / total))
+    finals["resnet.fc.bias"] = model.fc.bias
+    finals["resnet.bn"] = model.bn.running_mean
+
+    # language_model/data_utils.py and main.py
+    class Dictionary(object):
+        def __init__(self):
+            self.word2idx = {}
+            self.idx2word = {}
+            self.idx = 0
+
+        def add_word(self, word):
+            if not word in self.word2idx:
+                self.word2idx[word] = self.idx
+                self.idx2word[self.idx] = word
+                self.idx += 1
+
+        def __len__(self):
+            return len(self.word2idx)
+
+    class Corpus(object):
+        def __init__(self):
+            self.dictionary = Dictionary()
+
+        def get_data(self, path, batch_size=20):
+            with open(path, 'r') as f:
+                tokens = 0
+                for line in f:
+                    words = line.split() + ['<eos>']
+                    tokens += len(words)
+                    for word in words:
+                        self.dictionary.add_word(word)
+            ids = torch.LongTensor(tokens)
+            token = 0
+            with open(path, 'r') as f:
+                for line in f:
+                    words = line.split() + ['<eos>']
+                    for word in words:
+                        ids[token] = self.dictionary.word2idx[word]
+                        token += 1
+            num_batches = ids.size(0) // batch_size
+            ids = ids[:num_batches*batch_size]
+            return ids.view(batch_size, -1)
+
+    from_nn_utils = torch.nn.utils.clip_grad_norm_
+    embed_size, hidden_size, num_layers, num_epochs = 8, 16, 1, 3
+    num_samples, batch_size, seq_length, learning_rate = 30, 4, 5, 0.002
+    with in_temporary_directory():
+        with open('train.txt', 'w') as f:
+            f.write("\n".join(CORPUS * 3) + "\n")
+        corpus = Corpus()
+        ids = corpus.get_data('train.txt', batch_size)
+    vocab_size = len(corpus.dictionary)
+    num_batches = ids.size(1) // seq_length
+
+    class RNNLM(nn.Module):
+        def __init__(self, vocab_size, embed_size, hidden_size, num_layers):
+            super(RNNLM, self).__init__()
+            self.embed = nn.Embedding(vocab_size, embed_size)
+            self.lstm = nn.LSTM(embed_size, hidden_size, num_layers, batch_first=True)
+            self.linear = nn.Linear(hidden_size, vocab_size)
+
+        def forward(self, x, h):
+            x = self.embed(x)
+            out, (h, c) = self.lstm(x, h)
+            out = out.reshape(out.size(0)*out.size(1), out.size(2))
+            out = self.linear(out)
+            return out, (h, c)
+
+    model = RNNLM(vocab_size, embed_size, hidden_size, num_layers).to(device)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+
+    def detach(states):
+        return [state.detach() for state in states]
+
+    for epoch in range(num_epochs):
+        states = (torch.zeros(num_layers, batch_size, hidden_size).to(device),
+                  torch.zeros(num_layers, batch_size, hidden_size).to(device))
+        for i in range(0, ids.size(1) - seq_length, seq_length):
+            inputs = ids[:, i:i+seq_length].to(device)
+            targets = ids[:, (i+1):(i+1)+seq_length].to(device)
+            states = detach(states)
+            outputs, states = model(inputs, states)
+            loss = criterion(outputs, targets.reshape(-1))
+            optimizer.zero_grad()
+            loss.backward()
+            from_nn_utils(model.parameters(), 0.5)
+            optimizer.step()
+            step = (i+1) // seq_length
+            if step % 2 == 0:
+                print ('Epoch [{}/{}], Step[{}/{}], Loss: {:.4f}, Perplexity: {:5.2f}'
+                       .format(epoch+1, num_epochs, step, num_batches, loss.item(), np.exp(loss.item())))
+    with torch.no_grad():
+        words = []
+        state = (torch.zeros(num_layers, 1, hidden_size).to(device),
+                 torch.zeros(num_layers, 1, hidden_size).to(device))
+        prob = torch.ones(vocab_size)
+        input = torch.multinomial(prob, num_samples=1).unsqueeze(1).to(device)
+        for i in range(num_samples):
+            output, state = model(input, state)
+            prob = output.exp()
+            word_id = torch.multinomial(prob, num_samples=1).item()
+            input.fill_(word_id)
+            word = corpus.dictionary.idx2word[word_id]
+            word = '\n' if word == '<eos>' else word + ' '
+            words.append(word)
+            if (i+1) % 10 == 0:
+                print('Sampled [{}/{}] words and save to {}'.format(i+1, num_samples, 'sample.txt'))
+        print(''.join(words))
+    finals["rnnlm.linear"] = model.linear.weight
+    return finals
+
+
+def yunjey_advanced(torch):
+    """yunjey/pytorch-tutorial tutorials/03-advanced:
+    generative_adversarial_network/main.py (D and G as Sequentials of Linear, LeakyReLU(0.2),
+    ReLU, Tanh, Sigmoid; BCELoss against torch.ones/zeros labels, two Adam optimizers,
+    reset_grad, the step print with D(x) and D(G(z)), denorm's clamp) and
+    variational_autoencoder/main.py (encode, reparameterize with randn_like, F.sigmoid,
+    binary_cross_entropy with the legacy ``size_average=False`` and PyTorch's warning,
+    the KL term, decoded samples and the reconstruction torch.cat(dim=3)); random MNIST
+    images, smaller layers, two epochs (save_image left out: shapes and means printed)."""
+    nn, F = torch.nn, torch.nn.functional
+    device = torch.device('cuda' if torch.cuda.is_available() else 'cpu')
+    finals = {}
+    # generative_adversarial_network/main.py
+    latent_size = 16
+    hidden_size = 32
+    image_size = 784
+    num_epochs = 2
+    batch_size = 10
+
+    def normalized(n, seed):
+        data = image_dataset(torch, n, seed=seed)
+
+        class Normalized(torch.utils.data.Dataset):
+            def __len__(self):
+                return len(data)
+
+            def __getitem__(self, i):
+                image, label = data[i]
+                return (image - 0.5) / 0.5, label
+        return Normalized()
+    mnist = normalized(30, 1)
+    data_loader = torch.utils.data.DataLoader(dataset=mnist, batch_size=batch_size, shuffle=True)
+    D = nn.Sequential(
+        nn.Linear(image_size, hidden_size),
+        nn.LeakyReLU(0.2),
+        nn.Linear(hidden_size, hidden_size),
+        nn.LeakyReLU(0.2),
+        nn.Linear(hidden_size, 1),
+        nn.Sigmoid())
+    G = nn.Sequential(
+        nn.Linear(latent_size, hidden_size),
+        nn.ReLU(),
+        nn.Linear(hidden_size, hidden_size),
+        nn.ReLU(),
+        nn.Linear(hidden_size, image_size),
+        nn.Tanh())
+    D = D.to(device)
+    G = G.to(device)
+    criterion = nn.BCELoss()
+    d_optimizer = torch.optim.Adam(D.parameters(), lr=0.0002)
+    g_optimizer = torch.optim.Adam(G.parameters(), lr=0.0002)
+
+    def denorm(x):
+        out = (x + 1) / 2
+        return out.clamp(0, 1)
+
+    def reset_grad():
+        d_optimizer.zero_grad()
+        g_optimizer.zero_grad()
+
+    total_step = len(data_loader)
+    for epoch in range(num_epochs):
+        for i, (images, _) in enumerate(data_loader):
+            images = images.reshape(batch_size, -1).to(device)
+            real_labels = torch.ones(batch_size, 1).to(device)
+            fake_labels = torch.zeros(batch_size, 1).to(device)
+            outputs = D(images)
+            d_loss_real = criterion(outputs, real_labels)
+            real_score = outputs
+            z = torch.randn(batch_size, latent_size).to(device)
+            fake_images = G(z)
+            outputs = D(fake_images)
+            d_loss_fake = criterion(outputs, fake_labels)
+            fake_score = outputs
+            d_loss = d_loss_real + d_loss_fake
+            reset_grad()
+            d_loss.backward()
+            d_optimizer.step()
+            z = torch.randn(batch_size, latent_size).to(device)
+            fake_images = G(z)
+            outputs = D(fake_images)
+            g_loss = criterion(outputs, real_labels)
+            reset_grad()
+            g_loss.backward()
+            g_optimizer.step()
+            if (i+1) % 1 == 0:
+                print('Epoch [{}/{}], Step [{}/{}], d_loss: {:.4f}, g_loss: {:.4f}, D(x): {:.2f}, D(G(z)): {:.2f}'
+                      .format(epoch, num_epochs, i+1, total_step, d_loss.item(), g_loss.item(),
+                              real_score.mean().item(), fake_score.mean().item()))
+        if (epoch+1) == 1:
+            images = images.reshape(images.size(0), 1, 28, 28)
+            print(denorm(images).shape)
+        fake_images = fake_images.reshape(fake_images.size(0), 1, 28, 28)
+        print(denorm(fake_images).mean())
+    finals["G.4.bias"] = G[4].bias
+    finals["D.0.grad"] = D[4].weight.grad
+
+    # variational_autoencoder/main.py
+    h_dim = 40
+    z_dim = 8
+    num_epochs = 2
+    batch_size = 10
+    learning_rate = 1e-3
+    dataset = image_dataset(torch, 30, seed=2)
+    data_loader = torch.utils.data.DataLoader(dataset=dataset, batch_size=batch_size, shuffle=True)
+
+    class VAE(nn.Module):
+        def __init__(self, image_size=784, h_dim=400, z_dim=20):
+            super(VAE, self).__init__()
+            self.fc1 = nn.Linear(image_size, h_dim)
+            self.fc2 = nn.Linear(h_dim, z_dim)
+            self.fc3 = nn.Linear(h_dim, z_dim)
+            self.fc4 = nn.Linear(z_dim, h_dim)
+            self.fc5 = nn.Linear(h_dim, image_size)
+
+        def encode(self, x):
+            h = F.relu(self.fc1(x))
+            return self.fc2(h), self.fc3(h)
+
+        def reparameterize(self, mu, log_var):
+            std = torch.exp(log_var/2)
+            eps = torch.randn_like(std)
+            return mu + eps * std
+
+        def decode(self, z):
+            h = F.relu(self.fc4(z))
+            return F.sigmoid(self.fc5(h))
+
+        def forward(self, x):
+            mu, log_var = self.encode(x)
+            z = self.reparameterize(mu, log_var)
+            x_reconst = self.decode(z)
+            return x_reconst, mu, log_var
+
+    model = VAE(image_size, h_dim, z_dim).to(device)
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+    for epoch in range(num_epochs):
+        for i, (x, _) in enumerate(data_loader):
+            x = x.to(device).view(-1, image_size)
+            x_reconst, mu, log_var = model(x)
+            reconst_loss = F.binary_cross_entropy(x_reconst, x, size_average=False)
+            kl_div = - 0.5 * torch.sum(1 + log_var - mu.pow(2) - log_var.exp())
+            loss = reconst_loss + kl_div
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if (i+1) % 1 == 0:
+                print ("Epoch[{}/{}], Step [{}/{}], Reconst Loss: {:.4f}, KL Div: {:.4f}"
+                       .format(epoch+1, num_epochs, i+1, len(data_loader), reconst_loss.item(), kl_div.item()))
+        with torch.no_grad():
+            z = torch.randn(batch_size, z_dim).to(device)
+            out = model.decode(z).view(-1, 1, 28, 28)
+            out, _, _ = model(x)
+            x_concat = torch.cat([x.view(-1, 1, 28, 28), out.view(-1, 1, 28, 28)], dim=3)
+            print(x_concat.shape, x_concat.mean())
+    finals["vae.fc5.bias"] = model.fc5.bias
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -7092,4 +10686,10 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             d2l_linear_regression, d2l_linear_classification, d2l_multilayer_perceptrons,
             d2l_convolutions, d2l_modern_cnns, d2l_recurrent, d2l_optimization,
             d2l_modern_rnns, d2l_classic_chapters, d2l_transformers, d2l_cnn_designs,
-            d2l_sequences]
+            d2l_sequences, examples_mnist, examples_mnist_rnn, examples_vae, examples_regression,
+            examples_time_sequence_prediction, examples_word_language_model,
+            examples_mnist_forward_forward, examples_siamese_network, examples_super_resolution,
+            examples_dcgan, blitz_tensors_autograd_cifar10, fgsm_adversarial_examples,
+            saving_and_loading_models, module_load_state_dict_tips, yunjey_intermediate,
+            yunjey_advanced, char_rnn_classification, transformer_language_model,
+            data_loading_face_landmarks, tuning_guide_cpu, examples_gat, seq2seq_translation]
