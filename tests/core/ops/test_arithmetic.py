@@ -7,9 +7,12 @@ Each case is written once as ``fn(lib, *tensors)`` and runs on both libraries (s
 
 import numpy as np
 import pytest
+import torch
+
+import minigrad as mg
 
 from op_cases import case, run, X, Y, POS, ROW, COL, SCALAR, X3, COL3
-from torch_compare import chain, check, check_bits, check_error, rand
+from torch_compare import chain, check, check_bits, check_error, outcome, rand
 
 
 ARITHMETIC = [
@@ -190,3 +193,15 @@ def test_out_with_a_tensor_requiring_grad_is_refused_before_the_shapes_are_check
                 a, b = (lib.ones(s, dtype=getattr(lib, dtype)) for s in shapes)
                 return getattr(lib, name)(a, b, alpha=0.5)
             assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_integer_power_to_the_most_negative_exponent_is_torchs():
+    """-2**63 (what ``long()`` makes of nan and inf) as an integer exponent: 1 ** it is 1,
+    (-1) ** it 1, others 0, as any negative exponent; NumPy's abs(-2**63) stayed negative
+    and raised (wide random program 20336: ``a.long() ** b.long().abs()``)."""
+    def call(lib):
+        exponent = lib.tensor([float("nan"), float("inf"), -float("inf"), -3.0, 2.0]).long()
+        base = lib.tensor([1, -1, 0, -1, 3])
+        return (base ** exponent.abs(), base ** exponent, base.to(lib.uint8) ** exponent,
+                lib.pow(base.int(), exponent))
+    assert outcome(call, mg) == outcome(call, torch)
