@@ -1991,12 +1991,23 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
         raise RuntimeError(f"Given normalized_shape={_shape_text(shape)}, expected input with "
                            f"shape [*{', '.join(map(str, shape))}], but got input of "
                            f"size{_shape_text(input.shape)}")
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"rms_norm" not implemented for '
+                                  f"'{minigrad.dtypes.SCALAR_NAMES[input.dtype]}'")
+    # (PyTorch computes half in float32: "opmath", then back with type_as)
+    wide = minigrad.float32 if input.dtype in (minigrad.float16, minigrad.bfloat16) else input.dtype
     if eps is None:
-        eps = float(minigrad.finfo(input.dtype).eps)
+        eps = float(minigrad.finfo(wide).eps)
     dims = list(range(input.dim() - len(shape), input.dim()))
+    x = input.to(wide)
     # (C++ adds eps as a Scalar: AddBackward1)
-    output = input * ops.scalar_op(input.pow(2).mean(dims, keepdim=True), "+", eps).rsqrt()
-    return output if weight is None else output * weight
+    output = x * ops.scalar_op(x.pow(2).mean(dims, keepdim=True), "+", eps).rsqrt()
+    if weight is not None:
+        output = output * weight
+    return output.contiguous().to(input.dtype)
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
