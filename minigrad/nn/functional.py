@@ -600,11 +600,17 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """x where x > 0, else weight * x, with a learned weight per channel (dim 1)."""
     channels = input.shape[1] if input.dim() >= 2 else 1
+    if weight.dim() > 1:
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
     if weight.numel() != 1 and weight.numel() != channels:
         raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
                            f"parameter numbers = {weight.numel()} and channel size = {channels}.")
-    if input.dim() >= 2:  # (as PyTorch: the weight viewed to broadcast along dim 1)
-        weight = weight.view((1, weight.numel()) + (1,) * (input.dim() - 2))
+    # (as PyTorch: the weight viewed to broadcast along dim 1, or to the input's dims)
+    shape = (1, weight.numel()) + (1,) * (input.dim() - 2) if input.dim() >= 2 else \
+        (weight.numel(),) * input.dim()
+    if tuple(weight.shape) != shape:
+        weight = weight.view(shape)
     return ops.activation.prelu(input, weight)
 
 

@@ -13,7 +13,7 @@ import torch
 import minigrad as mg
 from nn_twins import bits_share
 from tests.core.support.torch_compare import check, check_bits, check_double_backward, check_error, \
-    check_numerical, rand
+    check_numerical, outcome, rand
 
 
 ACTIVATIONS = [
@@ -417,3 +417,20 @@ def test_rrelu_second_derivatives_in_eval_are_torchs(inplace):
     check_double_backward(lambda lib, x: lib.nn.functional.rrelu(x * 1, 0.1, 0.3,
                                                                  inplace=inplace) * x,
                           rand((2, 3), 7, away_from=[0.0]).astype(np.float64))
+
+
+@pytest.mark.parametrize("shape, weight_shape", [((), (1,)), ((), ()), ((3,), (1,)), ((3,), ()),
+                                                 ((2, 3), ()), ((2, 3), (3,)),
+                                                 ((2, 3, 2), (1,)), ((2, 3), (1, 3))])
+def test_prelu_views_its_weight_as_torch(shape, weight_shape):
+    """A 0-dim input stays 0-dim (minigrad broadcast it to the weight's (1,): deep random
+    program 548); the weight is viewed (ViewBackward0) to the input's dims unless it has
+    them; a 2-d weight is torch's error."""
+    def call(lib):
+        x = lib.linspace(-1, 1, int(np.prod(shape)) or 1).reshape(shape).requires_grad_()
+        w = lib.full(weight_shape, 0.25, requires_grad=True)
+        y = lib.nn.functional.prelu(x, w)
+        y.sum().backward()
+        parents = [type(n).__name__ for n, _ in y.grad_fn.next_functions]
+        return y, parents, w.grad, x.grad
+    assert outcome(call, mg) == outcome(call, torch)
