@@ -56,14 +56,19 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
     As in PyTorch, a batch of rows with a bias is one ``addmm`` (AddmmBackward0);
     other shapes are flattened to rows and back."""
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:
         return ops.addmm(bias, input, weight.t())
-    if not input.is_contiguous():  # (PyTorch: a matmul, then the bias added in place)
-        return input.matmul(weight.t()).add_(bias)
-    rows = input.reshape(-1, input.size(-1))
-    return ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.size(0))
+    fusable = (bias.dim() == 1 or bias.squeeze().dim() == 1) and bias.is_contiguous()
+    if not (fusable and input.is_contiguous()):
+        return input.matmul(weight.t()).add_(bias)  # (PyTorch: the bias added in place)
+    rows = input.reshape(math.prod(input.shape[:-1]), input.size(-1))  # (not -1: a 0 dim)
+    result = ops.addmm(bias, rows, weight.t())
+    return result.view(*input.shape[:-1], result.size(1))
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:

@@ -97,3 +97,14 @@ def test_renorm_against_torch(name):
                                   "lib.renorm(x, 2, 3, 1)"])
 def test_renorm_errors(call):
     check_error(lambda lib, x: eval(call, {"lib": lib, "x": x}), M)
+
+
+def test_addmm_and_addr_refuse_a_bias_as_torchs_expand():
+    for bias in [(3,), (3, 1), (1, 1, 2), (2, 2), (0,), (), (1, 2), (2,)]:
+        for name in ("addmm", "addr"):
+            def call(lib, bias=bias, name=name):
+                if name == "addr":
+                    return lib.addr(lib.ones(bias), lib.ones(1), lib.ones(2))
+                return lib.addmm(lib.ones(bias, dtype=lib.float64),
+                                 lib.ones(1, 4, dtype=lib.float64), lib.ones(4, 2, dtype=lib.float64))
+            assert outcome(call, mg) == outcome(call, torch), (name, bias)
