@@ -171,9 +171,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     if not isinstance(input, Tensor):
         raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, "
                         f"not {type(input).__name__}")
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("minigrad: embedding's max_norm, scale_grad_by_freq and "
-                                  "sparse are not implemented")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("minigrad: embedding's scale_grad_by_freq and sparse are "
+                                  "not implemented")
     if padding_idx is None:
         padding_idx = -1
     elif not -weight.size(0) <= padding_idx < weight.size(0):
@@ -189,7 +189,20 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     if input.numel() and not input.is_meta and not (
             0 <= input.min() and input.max() < weight.size(0)):  # (meta: no values to check)
         raise IndexError("index out of range in self")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
     return ops.embedding(weight, input, padding_idx)
+
+
+def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
+    """Each row of ``weight`` that ``input`` names, whose norm exceeds ``max_norm``, scaled
+    in place by max_norm / (norm + 1e-7) (in float64, then in the weight's dtype), as
+    PyTorch's embedding_renorm_, with grad mode off."""
+    with minigrad.no_grad():
+        rows = input.reshape(-1).unique()
+        norms = weight.index_select(0, rows).norm(norm_type, dim=1).double()
+        scale = minigrad.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight.index_copy_(0, rows, weight.index_select(0, rows) * scale.to(weight.dtype)[:, None])
 
 
 def _shape_text(shape) -> str:
