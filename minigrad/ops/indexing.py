@@ -585,6 +585,11 @@ def getitem(x, index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
     index = _uint8_as_masks(index)
+    lone = not isinstance(index, tuple) and (_is_int_scalar(index) or isinstance(index, slice))
+    if lone and x.ndim == 0:  # (before a view's checks; a slice: after its grad_fn)
+        if isinstance(index, slice) and x.requires_grad and grad_mode.is_grad_enabled():
+            x.grad_fn  # noqa: B018
+        raise IndexError(_zero_dim_index_error(index))
     if x._view_version is not None and grad_mode.is_grad_enabled() and x.requires_grad:
         # (as torch: a changed view's node is rebuilt, or refused, before the index is
         # read, after Python's count of the dims it names)
