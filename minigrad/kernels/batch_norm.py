@@ -128,6 +128,8 @@ def _reduce_rows(rows: np.ndarray, factor: np.ndarray | None = None) -> np.ndarr
     size = rows.shape[-1]
     lanes = _LANES if rows.dtype == np.float32 else _LANES // 2
     products = rows if factor is None else rows * factor
+    if size == 0:
+        return np.zeros(rows.shape[:-1], rows.dtype)
     if size < lanes:
         return np.cumsum(products, axis=-1, dtype=rows.dtype)[..., -1]
     acc = products[..., :lanes].copy()

@@ -2056,6 +2056,13 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                          ("weight", weight), ("bias", bias)):
         if tensor is not None and tensor.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
+    if input.numel() == 0:  # (PyTorch: a copy, never a view, and the statistics untouched)
+        out = input.clone()
+        out = out if weight is None else out * weight[0]
+        return out if bias is None else out + bias[0]
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"batch_norm" not implemented for '
+                                  f"'{minigrad.dtypes.SCALAR_NAMES[input.dtype]}'")
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean must be defined in evaluation mode" if running_mean
                            is None else "running_var must be defined in evaluation mode")
