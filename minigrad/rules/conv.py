@@ -114,9 +114,19 @@ def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> Non
     if bias is not None and bias.dtype is not x.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
                            f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
+    _check_empty(x)
     if x.dtype is not weight.dtype:
         raise RuntimeError(f"expected scalar type {SCALAR_NAMES[x.dtype]} but found "
                            f"{SCALAR_NAMES[weight.dtype]}")
+
+
+def _check_empty(x) -> None:
+    """ATen sends an empty batch or channel dim to its Empty backend; any other empty
+    input is refused (a 1-d one named as the 2-d view it computes on)."""
+    if x.shape[0] and x.shape[1] and not x.numel():
+        shown = x.shape[:2] + (1,) + x.shape[2:] if x.ndim == 3 else x.shape
+        raise RuntimeError("Only zero batch or zero channel inputs are supported, but got input "
+                           f"shape: {_sizes(shown)}")
 
 
 def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation,
@@ -142,6 +152,15 @@ def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilat
             f"Given transposed=1, weight of size {_sizes(weight.shape)}, expected bias to be "
             f"1-dimensional with {weight.shape[1] * groups} elements, but got bias of size "
             f"{_sizes(bias.shape)} instead")
+    _check_empty(x)
+    sizes = [(n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, s, p, d, k, o in zip(
+        x.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding)]
+    if x.numel() and any(n <= 0 for n in sizes):
+        given = ([1] if spatial == 1 else []) + list(x.shape[2:])
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, given))}). "
+                           f"Calculated output size per channel: "
+                           f"({' x '.join(map(str, ([1] if spatial == 1 else []) + sizes))}). "
+                           "Output size is too small")
     if bias is not None and bias.dtype is not x.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
                            f"({C_TYPE_NAMES[bias.dtype]}) should be the same")

@@ -15,6 +15,7 @@ import torch
 import minigrad as mg
 
 from nn_twins import as_numpy, close
+from tests.core.support.torch_compare import outcome
 
 LAYERS = [
     "nn.Conv2d(1, 6, 5)",
@@ -413,3 +414,40 @@ def test_the_blitz_prints_what_torch_prints():
         exec(BLITZ, env)
         printed.append(re.sub(r" object at 0x[0-9a-f]+", "", "\n".join(lines)))
     assert printed[1] == printed[0]
+
+
+EMPTY_CONVS = {
+    "transpose 1d too small": lambda F, o: F.conv_transpose1d(o(1, 1, 1), o(1, 2, 2), padding=1),
+    "transpose 2d too small": lambda F, o: F.conv_transpose2d(o(1, 1, 1, 1), o(1, 2, 2, 2), padding=1),
+    "transpose 2d one dim too small": lambda F, o: F.conv_transpose2d(o(1, 1, 2, 1), o(1, 2, 1, 2),
+                                                                      padding=(0, 1)),
+    "transpose 3d too small": lambda F, o: F.conv_transpose3d(o(1, 1, 1, 1, 1), o(1, 1, 2, 2, 2),
+                                                              padding=1),
+    "transpose empty length": lambda F, o: F.conv_transpose1d(o(1, 1, 0), o(1, 2, 2), padding=1),
+    "transpose long too small": lambda F, o: F.conv_transpose1d(o(1, 1, 1).long(), o(1, 2, 2), padding=1),
+    "transpose long, bool bias": lambda F, o: F.conv_transpose1d(o(1, 1, 0).long(), o(1, 2, 2),
+                                                                 o(2).bool(), padding=1),
+    "transpose empty batch": lambda F, o: F.conv_transpose1d(o(0, 1, 3), o(1, 2, 2)),
+    "2d empty plane": lambda F, o: F.conv2d(o(1, 2, 0, 0), o(2, 2, 1, 1), padding=1),
+    "2d bool empty": lambda F, o: F.conv2d(o(1, 2, 0, 3).bool(), o(2, 2, 1, 1)),
+    "1d empty batch": lambda F, o: F.conv1d(o(0, 2, 3), o(2, 2, 1)),
+    "1d unbatched empty": lambda F, o: F.conv1d(o(2, 0), o(2, 2, 1), padding=1),
+    "1d empty length": lambda F, o: F.conv1d(o(1, 2, 0), o(2, 2, 1), padding=1),
+    "1d long empty, bool bias": lambda F, o: F.conv1d(o(1, 2, 0).long(), o(2, 2, 1), o(2).bool(),
+                                                      padding=1),
+    "1d long empty, long bias": lambda F, o: F.conv1d(o(1, 2, 0).long(), o(2, 2, 1), o(2).long(),
+                                                      padding=1),
+    "3d empty depth": lambda F, o: F.conv3d(o(1, 1, 0, 2, 2), o(1, 1, 1, 1, 1)),
+}
+
+
+@pytest.mark.parametrize("name", list(EMPTY_CONVS))
+def test_empty_inputs_and_too_small_outputs_are_torchs(name):
+    """ATen's Empty backend takes an empty batch or channel dim; any other empty input is
+    its "Only zero batch or zero channel inputs" error (after the bias's dtype, before the
+    weight's), and a transposed convolution's output of size 0 is "Output size is too
+    small" (minigrad computed empty results: deep random programs 3, 249, 936)."""
+    def call(lib):
+        y = EMPTY_CONVS[name](lib.nn.functional, lib.ones)
+        return y.shape, y.dtype
+    assert outcome(call, mg) == outcome(call, torch)
