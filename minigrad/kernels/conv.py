@@ -372,6 +372,8 @@ def adaptive_max_pool(x, out):
     size = x.shape[-spatial:]
     values = np.empty(x.shape[:-spatial] + tuple(out), x.dtype)
     indices = np.empty(values.shape, np.int64)
+    if not values.size:  # (an empty batch: nothing to choose from)
+        return values, indices
     for position, region in adaptive_regions(size, out):
         part = x[(Ellipsis,) + region]
         flat = part.reshape(x.shape[:-spatial] + (-1,))

@@ -1190,18 +1190,34 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if mode == "area":
         pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1]
         return pool(input, output_size)
+    _check_resize_sizes(input, output_size)
     if not input.dtype.is_floating_point:
-        if dim == 3 or mode in ("trilinear", "bicubic"):  # (the 3-D kernels' words)
+        if dim != 2 or mode == "bicubic":  # (the 1-D and 3-D kernels' words)
             what = {"bicubic": "cubic"}.get(mode, "nearest" if mode.startswith("nearest")
                                            else "linear")
             raise NotImplementedError(f'"compute_indices_weights_{what}" not implemented for '
                                       f"'{_type_name(input)}'")
-        kernel = {"nearest": "upsample_nearest", "nearest-exact": "_upsample_nearest_exact",
+        kernel = {"nearest": "upsample_nearest", "nearest-exact": "upsample_nearest",
                   "linear": "upsample_linear", "bilinear": "upsample_bilinear"}[mode]
         raise NotImplementedError(f'"{kernel}{dim}d_channels_last" not implemented for '
                                   f"'{_type_name(input)}'")
     kind = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
     return ops.upsample(input, output_size, scales, kind, align_corners)
+
+
+def _check_resize_sizes(input: Tensor, output_size) -> None:
+    """ATen's upsample checks: every input and output size positive, then a non-empty
+    channel dim."""
+    given = input.shape[2:]
+    if 0 in given or 0 in output_size:
+        names = "DHW"[-len(given):]
+        shown = [", ".join(f"{n}: {v}" for n, v in zip(names, sizes)) for sizes in (given, output_size)]
+        joint = " and " if len(given) == 1 else " "
+        raise RuntimeError("Input and output sizes should be greater than 0, but got input "
+                           f"({shown[0]}){joint}output ({shown[1]})")
+    if not input.shape[1]:
+        raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor with "
+                           f"sizes {_shape_text(input.shape)}")
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
@@ -1321,10 +1337,13 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
 def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
                ceil_mode: bool = False, return_indices: bool = False):
     """max_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
-    if not return_indices and not input.is_floating_point():  # (PyTorch's own 1-D kernel)
-        ops.check_pool_dtype(input, "max_pool1d_impl")
     given = _tuple(kernel_size, 1)[0]
     stride = given if stride is None or stride == [] else _tuple(stride, 1)[0]
+    if not return_indices:  # (PyTorch's own 1-D kernel, its checks)
+        ops.check_max_pool1d(input, given, stride, _tuple(padding, 1)[0],
+                             _tuple(dilation, 1)[0], ceil_mode)
+        if not input.is_floating_point():
+            ops.check_pool_dtype(input, "max_pool1d_impl")
     result = max_pool2d(input.unsqueeze(-2), (1, given), (1, stride), (0, _tuple(padding, 1)[0]),
                         (1, _tuple(dilation, 1)[0]), ceil_mode, return_indices)
     if return_indices:
@@ -1469,6 +1488,7 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
                            "tensor for argument #1 'self' (while checking arguments for "
                            "adaptive_max_pool1d)")
+    ops.check_adaptive_empty(input, "adaptive_max_pool1d()", 1)
     result = adaptive_max_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0]),
                                  return_indices)
     if return_indices:

@@ -176,6 +176,28 @@ def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilat
                            "got " + " ".join(parts))
 
 
+def check_max_pool1d(x, kernel: int, stride: int, padding: int, dilation: int,
+                     ceil_mode: bool) -> None:
+    """ATen's max_pool1d checks (its own 1-d kernel: no indices asked for)."""
+    if not (x.ndim == 2 and x.shape[0] and x.shape[1] or x.ndim == 3 and x.shape[1] and x.shape[2]):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim "
+                           f"batch size for input, but got:{_sizes(x.shape)}")
+    for name, value, low in (("kernel_size", kernel, 1), ("stride", stride, 1),
+                             ("padding", padding, 0)):
+        if value < low:
+            raise RuntimeError(f"max_pool1d() {name} must be "
+                               f"{'non-negative' if low == 0 else 'greater than zero'}, "
+                               f"but got {value}")
+    if padding > kernel // 2:
+        raise RuntimeError("max_pool1d() padding should be at most half of kernel size, but got "
+                           f"padding={padding} and kernel_size={kernel}")
+    if dilation <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {dilation}")
+    out = output_size(x.shape[-1], kernel, stride, padding, dilation, ceil_mode)
+    if out <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
+
+
 def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max") -> None:
     """ATen's pool2d_shape_check and pool3d_shape_check (Pool.h), for max (with dilation)
     and avg pooling (which reads the channels, dim -3, first); 2 or 3 spatial dims, the
@@ -192,6 +214,11 @@ def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max
     if x.ndim not in (spatial + 1, spatial + 2):
         raise RuntimeError(f"non-empty {spatial + 1}D or {spatial + 2}D (batch mode) tensor "
                            "expected for input")
+    for k, p, d in zip(kernel, padding, dilation):  # (pooling_output_shape's, before
+        if p > (d * (k - 1) + 1) // 2:                # the shape checks)
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, "
+                f"kernel_size={k} and dilation={d}")
     if any(n == 0 for n in x.shape[-spatial - 1:]):
         if spatial == 2:
             raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
@@ -201,11 +228,6 @@ def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max
         raise RuntimeError(f"{name}: Expected input's non-batch dimensions to have positive "
                            f"length, but input has a shape of {_sizes(x.shape)} and non-batch "
                            "dimension 0 has length zero!")  # (PyTorch's text says 0, always)
-    for k, p, d in zip(kernel, padding, dilation):
-        if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError(
-                f"pad should be at most half of effective kernel size, but got pad={p}, "
-                f"kernel_size={k} and dilation={d}")
     size = x.shape[-spatial:]
     if kind == "avg" and spatial == 3 and any(n < k for n, k in zip(size, kernel)):
         raise RuntimeError(f"input image (T: {size[0]} H: {size[1]} W: {size[2]}) smaller than "
@@ -251,11 +273,18 @@ def check_adaptive(x, output_size, kind: str = "avg") -> None:
         colon = ":" if kind == "max" else ""
         raise RuntimeError(f"adaptive_{kind}_pool{spatial}d(): Expected {spatial + 1}D or "
                            f"{spatial + 2}D tensor, but got{colon} {_sizes(x.shape)}")
-    if spatial == 3 and kind == "avg" and 0 in x.shape[-4:]:
-        empty = x.shape.index(0, x.ndim - 4)
-        raise RuntimeError("adaptive_avg_pool3d(): Expected input to have non-zero size for "
-                           f"non-batch dimensions, but input has sizes {_sizes(x.shape)} with "
-                           f"dimension {empty} being empty")
+    # (2-d average pooling checks only the spatial dims; the others every dim after the first)
+    check_adaptive_empty(x, f"adaptive_{kind}_pool{spatial}d()",
+                         x.ndim - 2 if kind == "avg" and spatial == 2 else 1)
+
+
+def check_adaptive_empty(x, name: str, first: int) -> None:
+    """ATen's refusal of an empty dim from ``first`` on (adaptive pooling)."""
+    for dim in range(first, x.ndim):
+        if x.shape[dim] == 0:
+            raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {_sizes(x.shape)} with "
+                               f"dimension {dim} being empty")
 
 
 def _check_positive(kernel, dilation, padding, stride) -> None:
