@@ -606,7 +606,7 @@ def getitem(x, index):
             if isinstance(index, slice):
                 return slice_dim(x, 0, index.start, index.stop, index.step)
             return _select_item(x, 0, int(index))
-    result, dim, advanced, arrays = x, 0, [], 0
+    result, dim, advanced, arrays, pending = x, 0, [], 0, []
     for item, position in _normalize_index(x, index):
         if item is None:
             result = shape_ops.UnsqueezeBackward0.apply(result, dim=dim)
@@ -625,12 +625,15 @@ def getitem(x, index):
                 result = slice_dim(result, dim, item.start, item.stop, item.step)
             advanced.append(slice(None))
             dim += 1
-        else:
-            array = _index_array(item, dim, result.shape, arrays)
+        else:  # (read and checked below, against the tensor the basic items leave)
+            array = _index_array(item, dim, result.shape, arrays, checked=False)
+            pending.append((len(advanced), item, dim, arrays))
             advanced.append(array)
             consumed = array.ndim if array.dtype == np.bool_ else 1
             dim += consumed
             arrays += consumed
+    for place, item, at, position in pending:
+        advanced[place] = _index_array(item, at, result.shape, position)
     if arrays:
         _check_broadcastable([a for a in advanced if isinstance(a, np.ndarray)])
         return IndexBackward0.apply(result, indices=tuple(advanced))

@@ -464,3 +464,18 @@ def test_range_indices_in_a_loss_read_like_torchs():
     ours, theirs = check(lambda lib, x: -x.softmax(1)[range(5), lib.tensor(ys)].log().mean(),
                          logits)
     assert chain(ours) == chain(theirs)
+
+
+@pytest.mark.parametrize("index", ["m, -1", "m, 1:", "m, 0", "m", "-1, m", "..., m", "None, m",
+                                   "m, None, 0", "[5], 9", "[5], 1", "[0], 9", "[0, 1], [2, 5]",
+                                   "1:, [0, -1]", "[True, False], 7"])
+def test_index_arrays_are_checked_after_the_basic_items(index):
+    """torch applies the ints, slices and None first and then checks the masks and index
+    arrays against the tensor they leave (its mask text names that shape: [2, 1] for
+    t[m, -1] of a (2, 1, 4) t; deep random program 843)."""
+    def call(lib):
+        t, u = lib.ones(2, 1, 4), lib.ones(2, 3)
+        m = lib.ones(2, 4) > 0  # noqa: F841 (read by eval)
+        target = t if "m" in index else u
+        return eval(f"target[{index}]")
+    assert outcome(call, mg) == outcome(call, torch)
