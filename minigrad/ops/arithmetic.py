@@ -383,5 +383,6 @@ def rpow(a, base):
         return NotImplemented
     dtype = dtypes.result_type(a, base)
     arguments.check_pow(dtype)
-    return with_contiguous_layout(PowBackward2.apply(a, cast_to=dtype, base=base))
+    return with_contiguous_layout(PowBackward2.apply(a, cast_to=dtype,
+                                                     base=promotion.wrapped_to(base, dtype)))
 

@@ -205,3 +205,22 @@ def test_integer_power_to_the_most_negative_exponent_is_torchs():
         return (base ** exponent.abs(), base ** exponent, base.to(lib.uint8) ** exponent,
                 lib.pow(base.int(), exponent))
     assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("op", ["//", "%", "**", "&", "|", "^", "<<", ">>", "+", "*"])
+def test_integer_tensors_meet_python_ints_out_of_their_range_as_torch(op):
+    """A reflected ``v ** t``, ``v << t``, ``v >> t`` casts v to t's dtype as C++ does
+    (2**40 as uint8 is 0, -3 is 253; NumPy raised OverflowError: deep random program 615);
+    ``t ** v`` past the dtype's range is torch's overflow error."""
+    outcomes = {}
+    for lib in (torch, mg):
+        seen = []
+        for v in (2**40, -3, 300, 2.5, True, 255, -300, 2**63 - 1):
+            for dtype in ("uint8", "int8", "int32", "int64"):
+                for expr in (f"lib.tensor(7, dtype=lib.{dtype}) {op} v",
+                             f"v {op} lib.tensor(7, dtype=lib.{dtype})",
+                             f"lib.tensor([7, 2], dtype=lib.{dtype}) {op} v",
+                             f"v {op} lib.tensor([3, 1], dtype=lib.{dtype})"):
+                    seen.append(outcome(lambda lib, expr=expr, v=v: eval(expr), lib))
+        outcomes[lib] = seen
+    assert outcomes[mg] == outcomes[torch]
