@@ -153,7 +153,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     Otherwise (``training=False``): ``input`` unchanged."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0:
+    if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
         scale = minigrad.zeros((), dtype=input.dtype)
@@ -218,6 +218,11 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
         raise TypeError(f"layer_norm(): argument 'normalized_shape' (position 2) must be "
                         f"tuple of ints, not {type(normalized_shape).__name__}")
     shape = tuple(normalized_shape)
+    if any(t is not None and t.dtype != input.dtype for t in (weight, bias)):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
     for name, given in (("weight", weight), ("bias", bias)):
         if given is not None and tuple(given.shape) != shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
@@ -2078,8 +2083,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
             raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
     if input.numel() == 0:  # (PyTorch: a copy, never a view, and the statistics untouched)
         out = input.clone()
-        out = out if weight is None else out * weight[0]
-        return out if bias is None else out + bias[0]
+        out = out if weight is None else out * weight.select(0, 0)
+        return out if bias is None else out + bias.select(0, 0)
     if not input.is_floating_point():
         raise NotImplementedError(f'"batch_norm" not implemented for '
                                   f"'{minigrad.dtypes.SCALAR_NAMES[input.dtype]}'")

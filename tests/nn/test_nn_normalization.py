@@ -245,3 +245,34 @@ def test_rms_norm_refuses_what_torch_refuses():
             x = make(lib)
             return lib.nn.functional.rms_norm(x, x.shape[-1:])
         assert outcome(call, mg) == outcome(call, torch)
+
+
+LAYER_NORMS = [((2, 0), (0,), "float32"), ((0,), (0,), "float32"), ((0, 3), (3,), "float32"),
+               ((), (), "float32"), ((), (), "int64"), ((2, 3), (3,), "int64"),
+               ((2, 3), (3,), "bool"), ((2, 0), (2, 0), "float32"), ((3,), (), "float32"),
+               ((2, 3), (), "float64")]
+
+
+@pytest.mark.parametrize("shape, normalized, dtype", LAYER_NORMS)
+@pytest.mark.parametrize("affine", [False, True])
+def test_layer_norm_of_empty_and_integer_inputs_is_torchs(shape, normalized, dtype, affine):
+    """Rows of no elements (and no rows) have a forward and a backward; a weight of
+    another dtype is torch's 'mixed dtype' error, before an empty normalized_shape's
+    (deep random programs 103, 2027, 3449: NumPy's reshape errors)."""
+    def call(lib):
+        x = lib.zeros(shape, dtype=getattr(lib, dtype), requires_grad=dtype.startswith("float"))
+        w = lib.ones(normalized, requires_grad=True) if affine else None
+        y = lib.nn.functional.layer_norm(x, normalized, w, w)
+        if y.requires_grad:
+            y.sum().backward()
+        return y, type(y.grad_fn).__name__, x.grad, None if w is None else w.grad
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("p, training", [(0.0, True), (1.0, True), (0.5, True), (0.5, False)])
+def test_dropout_of_an_empty_tensor_returns_it(p, training):
+    """(torch's at::dropout returns an empty input itself; minigrad multiplied it at p = 1:
+    deep random program 2152)"""
+    for lib in (torch, mg):
+        x = lib.zeros(2, 0, requires_grad=True)
+        assert lib.nn.functional.dropout(x, p, training) is x
