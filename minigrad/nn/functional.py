@@ -85,6 +85,11 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y[..., o] = input1[...] . weight[o] . input2[...] + bias[o], weight (out, in1, in2):
     PyTorch's composition, rows flattened, _trilinear (TrilinearBackward0), a view back."""
+    given = (("input1", input1), ("input2", input2), ("weight", weight)) + \
+        ((("bias", bias),) if bias is not None else ())
+    if any(t.dtype != input1.dtype for _, t in given):
+        raise RuntimeError("All tensors must have the same dtype, got " + ", ".join(
+            f"{name}: {C_TYPE_NAMES[t.dtype]}" for name, t in given))
     if input1.dim() != input2.dim():
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
                            f"{input2.dim()}")
@@ -92,6 +97,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
         if input1.shape[k] != input2.shape[k]:
             raise RuntimeError(f"bilinear(): input batch dimensions do not match: got "
                                f"{list(input1.shape)} and {list(input2.shape)}")
+    if input1.dim() == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     for k, given in ((1, input1), (2, input2)):
         if given.shape[-1] != weight.shape[k]:
             raise RuntimeError(f"bilinear(): input{k} size does not match weight size: got "
@@ -99,6 +106,8 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     if bias is not None and bias.shape[-1] != weight.shape[0]:
         raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
                            f"{bias.shape[-1]} but expected {weight.shape[0]}")
+    if input1.dtype == minigrad.bool:
+        raise NotImplementedError('"bmm" not implemented for \'Bool\'')
     shape = (*input1.shape[:-1], weight.shape[0])
     output = ops.bilinear(input1.reshape(-1, input1.shape[-1]), input2.reshape(
         -1, input2.shape[-1]), weight).reshape(shape)
@@ -615,6 +624,8 @@ def softshrink(input: Tensor, lambd: float = 0.5, *, out=None) -> Tensor:
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """x where x > threshold, else value."""
+    if input.dtype == minigrad.bool:
+        raise NotImplementedError('"threshold_cpu" not implemented for \'Bool\'')
     if inplace:
         return ops.inplace(input, ops.activation.threshold, threshold, value, True)
     return ops.activation.threshold(input, threshold, value)
@@ -626,6 +637,11 @@ def prelu(input: Tensor, weight: Tensor) -> Tensor:
     if weight.dim() > 1:
         raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
                            f"ndim = {weight.dim()}")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {_type_name(input)} and "
+                           f"{_type_name(weight)}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"prelu_cpu" not implemented for \'{_type_name(input)}\'')
     if weight.numel() != 1 and weight.numel() != channels:
         raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
                            f"parameter numbers = {weight.numel()} and channel size = {channels}.")
@@ -1647,6 +1663,10 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode != "circular" and 0 in input.shape[int(input.dim() == dims + 2):]:
+        raise RuntimeError(f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly "
+                           "0 batch size and other non-zero dimensions for input, but got: "
+                           f"{list(input.shape)}")
     if mode == "reflect":
         for i in range(dims):
             dim = input.dim() - 1 - i

@@ -434,3 +434,34 @@ def test_prelu_views_its_weight_as_torch(shape, weight_shape):
         parents = [type(n).__name__ for n, _ in y.grad_fn.next_functions]
         return y, parents, w.grad, x.grad
     assert outcome(call, mg) == outcome(call, torch)
+
+
+LAYER_REFUSALS = {
+    "bilinear 0-dim": lambda F, o: F.bilinear(o(()), o(()), o(2, 1, 1)),
+    "bilinear bool": lambda F, o: F.bilinear(o(3).bool(), o(3).bool(), o(2, 3, 3).bool()),
+    "bilinear long": lambda F, o: F.bilinear(o(2, 3).long(), o(2, 3).long(), o(2, 3, 3).long()),
+    "bilinear empty": lambda F, o: F.bilinear(o(2, 0), o(2, 0), o(2, 0, 0)),
+    "bilinear mixed": lambda F, o: F.bilinear(o(2, 3).bool(), o(2, 3), o(2, 3, 3)),
+    "bilinear bias dtype": lambda F, o: F.bilinear(o(2, 3), o(2, 3), o(2, 3, 3), o(2).double()),
+    "reflect empty": lambda F, o: F.pad(o(1, 1, 0), (1, 1), mode="reflect"),
+    "replicate empty": lambda F, o: F.pad(o(1, 1, 0), (1, 1), mode="replicate"),
+    "reflect no channels": lambda F, o: F.pad(o(1, 0, 3), (1, 1), mode="reflect"),
+    "replicate 2d empty": lambda F, o: F.pad(o(1, 1, 0, 2), (1, 1, 0, 0), mode="replicate"),
+    "reflect empty batch": lambda F, o: F.pad(o(0, 1, 3), (1, 1), mode="reflect"),
+    "reflect unbatched empty": lambda F, o: F.pad(o(0, 3), (1, 1), mode="reflect"),
+    "prelu long": lambda F, o: F.prelu(o(3).long(), o(1).long()),
+    "prelu bool, float weight": lambda F, o: F.prelu(o(3).bool(), o(1)),
+    "prelu double, float weight": lambda F, o: F.prelu(o(2, 3).double(), o(3)),
+    "threshold bool": lambda F, o: F.threshold(o(3).bool(), 0.1, 20.0),
+    "threshold long": lambda F, o: F.threshold(o(3).long(), 0.1, 20.0),
+}
+
+
+@pytest.mark.parametrize("name", list(LAYER_REFUSALS))
+def test_layers_refuse_dtypes_and_empty_inputs_as_torch(name):
+    """(deep random programs 77, 2035, 2777, 3260, 3932: bilinear's dtype and 0-dim
+    checks, bool bmm; padding an empty dim by reflection or replication; prelu's and
+    threshold's kernels' dtypes)"""
+    def call(lib):
+        return LAYER_REFUSALS[name](lib.nn.functional, lib.ones)
+    assert outcome(call, mg) == outcome(call, torch)
