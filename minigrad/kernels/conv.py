@@ -23,6 +23,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .meta import empty as meta_empty, is_meta
+from .special import half_in_float32
 
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution",
            "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
@@ -302,6 +303,7 @@ def pool_divisors(size, kernel, stride, padding, ceil_mode, count_include_pad, d
     return divisors
 
 
+@half_in_float32
 def avg_pool(x, kernel, stride, padding, ceil_mode, divisors):
     """Each window's sum, its elements added one after the other in the window's
     order (as PyTorch's kernel), divided by ``divisors`` (see ``pool_divisors``)."""
@@ -349,6 +351,7 @@ def _counts(region, dtype):
     return [dtype.type(part.stop - part.start) for part in region]
 
 
+@half_in_float32
 def adaptive_avg_pool(x, out):
     """Each output the mean of its region (``adaptive_regions``), summed element after
     element as PyTorch's kernel, then divided by the region's length along each dim."""

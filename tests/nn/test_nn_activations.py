@@ -465,3 +465,38 @@ def test_layers_refuse_dtypes_and_empty_inputs_as_torch(name):
     def call(lib):
         return LAYER_REFUSALS[name](lib.nn.functional, lib.ones)
     assert outcome(call, mg) == outcome(call, torch)
+
+
+HALF_FUNCTIONS = {
+    "logsigmoid": lambda lib, x: lib.nn.functional.logsigmoid(x),
+    "softplus": lambda lib, x: lib.nn.functional.softplus(x),
+    "softplus beta 2": lambda lib, x: lib.nn.functional.softplus(x, 2.0, 1.0),
+    "avg_pool1d": lambda lib, x: lib.nn.functional.avg_pool1d(x.reshape(1, 1, -1), 3),
+    "avg_pool2d": lambda lib, x: lib.nn.functional.avg_pool2d(x.reshape(1, 40, -1), 3, 2, 1),
+    "glu": lambda lib, x: lib.nn.functional.glu(x),
+    "adaptive_avg_pool1d": lambda lib, x: lib.nn.functional.adaptive_avg_pool1d(x.reshape(1, 1, -1), 7),
+    "adaptive_avg_pool2d": lambda lib, x: lib.nn.functional.adaptive_avg_pool2d(x.reshape(1, 40, -1),
+                                                                                (3, 5)),
+}
+
+
+@pytest.mark.parametrize("name", list(HALF_FUNCTIONS))
+def test_half_values_are_torchs_bits(name):
+    """float16 computed in float32 and rounded once, as PyTorch's kernels compute half
+    (NumPy's float16 rounded every step: 13-37 % of 4,000 values differed in the last
+    bit; deep random programs 1174, 4626, 5839); the gradients of those with a half
+    formula too (glu's gradient still differs in about 40 % of elements, by an ulp)."""
+    rs = np.random.default_rng(0)
+    values = rs.standard_normal(4000).astype(np.float16)
+    upstream = rs.standard_normal(4000).astype(np.float16)
+    runs = []
+    for lib in (torch, mg):
+        x = lib.tensor(values, requires_grad=True)
+        y = HALF_FUNCTIONS[name](lib, x)
+        y.backward(lib.tensor(upstream[:y.numel()]).reshape(y.shape))
+        runs.append((y.detach().numpy(), x.grad.numpy()))
+    np.testing.assert_array_equal(runs[1][0], runs[0][0])
+    if name != "glu":
+        np.testing.assert_array_equal(runs[1][1], runs[0][1])
+    else:
+        np.testing.assert_allclose(runs[1][1], runs[0][1], atol=2e-3)
