@@ -684,7 +684,7 @@ def _parse_for_setitem(x, index, checked=True):
                 start, stop, step = _slice_bounds(x.shape[0], index)
                 return (slice(start, stop, step),), None, True
             return (_check_item(x.shape[0], int(index), 0),), None, True
-    basic, advanced, is_view = [], [], False
+    basic, advanced, is_view, pending = [], [], False, []
     view_shape, dim, arrays = list(x.shape), 0, 0
     for item, position in _normalize_index(x, index):
         if item is None or _is_bool_scalar(item):
@@ -706,13 +706,16 @@ def _parse_for_setitem(x, index, checked=True):
                 is_view = True
             advanced.append(slice(None))
             dim += 1
-        else:
-            array = _index_array(item, dim, tuple(view_shape), arrays, checked)
+        else:  # (checked below, against the view the basic items leave, as torch)
+            array = _index_array(item, dim, tuple(view_shape), arrays, checked=False)
+            pending.append((len(advanced), item, dim, arrays))
             consumed = array.ndim if array.dtype == np.bool_ else 1
             basic.extend([slice(None)] * consumed)
             advanced.append(array)
             dim += consumed
             arrays += consumed
+    for place, item, at, position in pending:
+        advanced[place] = _index_array(item, at, tuple(view_shape), position, checked)
     if not arrays:
         return tuple(basic), None, is_view
     if checked:

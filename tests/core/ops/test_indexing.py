@@ -479,3 +479,17 @@ def test_index_arrays_are_checked_after_the_basic_items(index):
         target = t if "m" in index else u
         return eval(f"target[{index}]")
     assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("index", ["m, -1", "m, 1:", "m, 0", "m", "-1, m", "..., m", "None, m",
+                                   "m, None, 0", "[5], 9", "[5], 1", "[0], 9", "[0, 1], [2, 5]",
+                                   "1:, [0, -1]", "[True, False], 7", "m[:, 0], 2"])
+def test_writes_check_index_arrays_after_the_basic_items(index):
+    """(x[index] = value: as the read above; deep random program 100)"""
+    def call(lib):
+        t, u = lib.zeros(2, 1, 4), lib.zeros(2, 3)
+        m = lib.ones(2, 4) > 0  # noqa: F841 (read by exec)
+        target = t if "m" in index else u
+        exec(f"target[{index}] = 2.5")
+        return target
+    assert outcome(call, mg) == outcome(call, torch)
