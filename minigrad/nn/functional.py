@@ -97,6 +97,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
         if input1.shape[k] != input2.shape[k]:
             raise RuntimeError(f"bilinear(): input batch dimensions do not match: got "
                                f"{list(input1.shape)} and {list(input2.shape)}")
+    if weight.dim() < 2:  # (weight.size(1) is read before input1.size(-1))
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions" if not
+                         weight.dim() else "Dimension out of range (expected to be in range of "
+                         "[-1, 0], but got 1)")
     if input1.dim() == 0:
         raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     for k, given in ((1, input1), (2, input2)):

@@ -438,6 +438,9 @@ def test_prelu_views_its_weight_as_torch(shape, weight_shape):
 
 LAYER_REFUSALS = {
     "bilinear 0-dim": lambda F, o: F.bilinear(o(()), o(()), o(2, 1, 1)),
+    "bilinear 1-d weight": lambda F, o: F.bilinear(o(()), o(()), o(2)),
+    "bilinear 0-dim weight": lambda F, o: F.bilinear(o(()), o(()), o(())),
+    "bilinear 1-d weight, 1-d inputs": lambda F, o: F.bilinear(o(3), o(3), o(2)),
     "bilinear bool": lambda F, o: F.bilinear(o(3).bool(), o(3).bool(), o(2, 3, 3).bool()),
     "bilinear long": lambda F, o: F.bilinear(o(2, 3).long(), o(2, 3).long(), o(2, 3, 3).long()),
     "bilinear empty": lambda F, o: F.bilinear(o(2, 0), o(2, 0), o(2, 0, 0)),
