@@ -128,6 +128,7 @@ def _per_group(a, b):
     return np.stack([a[g] @ b[g] for g in range(a.shape[0])])
 
 
+@half_in_float32  # (half: each output summed in float32, rounded once)
 def convolution(x, weight, bias, stride, padding, dilation, groups, output_padding=None):
     """y[n, o, i] = bias[o] + sum over c (in o's group) and kernel positions k of
     weight[o, c, k] * x_padded[n, c, i * stride + k * dilation]: one matrix product.
