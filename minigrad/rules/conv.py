@@ -115,6 +115,7 @@ def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> Non
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
                            f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
     _check_empty(x)
+    _check_kernel(weight)
     if x.dtype is not weight.dtype:
         raise RuntimeError(f"expected scalar type {SCALAR_NAMES[x.dtype]} but found "
                            f"{SCALAR_NAMES[weight.dtype]}")
@@ -127,6 +128,20 @@ def _check_empty(x) -> None:
         shown = x.shape[:2] + (1,) + x.shape[2:] if x.ndim == 3 else x.shape
         raise RuntimeError("Only zero batch or zero channel inputs are supported, but got input "
                            f"shape: {_sizes(shown)}")
+
+
+def _check_kernel(weight) -> None:
+    """The CPU kernels' refusal of a kernel with a size of 0 (a 1-d one named as the 2-d
+    view it computes on)."""
+    kernel = tuple(weight.shape[2:])
+    if 0 not in kernel:
+        return
+    if len(kernel) == 3:
+        raise RuntimeError(f"kernel size should be greater than zero, but got: "
+                           f"{' x '.join(map(str, kernel))} (TxHxW)")
+    height, width = (1,) + kernel if len(kernel) == 1 else kernel
+    raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: "
+                       f"{height} kernel_width: {width}")
 
 
 def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation,
@@ -153,6 +168,7 @@ def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilat
             f"1-dimensional with {weight.shape[1] * groups} elements, but got bias of size "
             f"{_sizes(bias.shape)} instead")
     _check_empty(x)
+    _check_kernel(weight)
     sizes = [(n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, s, p, d, k, o in zip(
         x.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding)]
     if x.numel() and any(n <= 0 for n in sizes):

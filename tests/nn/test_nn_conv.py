@@ -438,6 +438,13 @@ EMPTY_CONVS = {
     "1d long empty, long bias": lambda F, o: F.conv1d(o(1, 2, 0).long(), o(2, 2, 1), o(2).long(),
                                                       padding=1),
     "3d empty depth": lambda F, o: F.conv3d(o(1, 1, 0, 2, 2), o(1, 1, 1, 1, 1)),
+    "1d empty kernel": lambda F, o: F.conv1d(o(1, 1, 4), o(1, 1, 0)),
+    "1d empty long kernel": lambda F, o: F.conv1d(o(1, 1, 4), o(1, 1, 0).long()),
+    "2d empty kernel height": lambda F, o: F.conv2d(o(1, 1, 4, 4), o(1, 1, 0, 2)),
+    "3d empty kernel": lambda F, o: F.conv3d(o(1, 1, 4, 4, 4), o(1, 1, 2, 0, 1)),
+    "1d empty kernel, empty input": lambda F, o: F.conv1d(o(1, 1, 0), o(1, 1, 0)),
+    "transpose empty kernel": lambda F, o: F.conv_transpose1d(o(1, 1, 4), o(1, 1, 0)),
+    "empty kernel, bool bias": lambda F, o: F.conv1d(o(1, 1, 4), o(1, 1, 0), o(1).bool()),
 }
 
 
