@@ -68,6 +68,18 @@ def check_pad(x, pad) -> None:
                            f"{x.ndim}")
 
 
+def check_cropping(x, pad) -> None:
+    """constant_pad_nd crops with narrow first, for each negative amount (left, then
+    right, the last dim first): torch's narrow error for a length below 0."""
+    for i in range(len(pad) // 2):
+        size = x.shape[x.ndim - 1 - i] if x.ndim > i else 0
+        for amount in pad[2 * i:2 * i + 2]:
+            if amount < 0:
+                size += amount
+                if size < 0:
+                    raise RuntimeError("narrow(): length must be non-negative.")
+
+
 def one_per_dim(values, spatial: int) -> tuple:
     """A list of one value for every spatial dim (ATen's expand_param_if_needed)."""
     return tuple(values) * spatial if len(values) == 1 else tuple(values)
