@@ -64,7 +64,7 @@ def half_in_float32(kernel):
                 for a in arrays)
         result = kernel(*wide, **params)
         if isinstance(result, tuple):  # (a result and what backward keeps of it)
-            return tuple(np.asarray(r.astype(np.float16)) for r in result)
+            return tuple(None if r is None else np.asarray(r.astype(np.float16)) for r in result)
         return np.asarray(result.astype(np.float16))
     computed.__name__, computed.__doc__ = kernel.__name__, kernel.__doc__
     return computed
