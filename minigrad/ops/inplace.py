@@ -355,6 +355,10 @@ def inplace(x, op, *args, where=None):
         or (op is copy and args[0] is x) or where is not None
     try:
         result = op(source, *args)
+    except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape)
+        if getattr(op, "__module__", None) in _ELEMENTWISE:
+            _check_broadcast_fits(x, args)
+        raise
     except RuntimeError as error:  # (torch's iterator checks x's memory, then the broadcast
         # shape, then runs the kernel (an integer division by zero); the ops' own argument
         # checks come before it)
