@@ -110,11 +110,11 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
     if bias is not None and bias.shape[-1] != weight.shape[0]:
         raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
                            f"{bias.shape[-1]} but expected {weight.shape[0]}")
-    if input1.dtype == minigrad.bool:
-        raise NotImplementedError('"bmm" not implemented for \'Bool\'')
     shape = (*input1.shape[:-1], weight.shape[0])
-    output = ops.bilinear(input1.reshape(-1, input1.shape[-1]), input2.reshape(
-        -1, input2.shape[-1]), weight).reshape(shape)
+    rows1, rows2 = input1.reshape(-1, input1.shape[-1]), input2.reshape(-1, input2.shape[-1])
+    if input1.dtype == minigrad.bool:  # (the kernel's refusal, after the rows are made)
+        raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+    output = ops.bilinear(rows1, rows2, weight).reshape(shape)
     return output if bias is None else output + bias
 
 

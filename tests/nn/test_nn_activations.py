@@ -444,6 +444,8 @@ LAYER_REFUSALS = {
     "bilinear bool": lambda F, o: F.bilinear(o(3).bool(), o(3).bool(), o(2, 3, 3).bool()),
     "bilinear long": lambda F, o: F.bilinear(o(2, 3).long(), o(2, 3).long(), o(2, 3, 3).long()),
     "bilinear empty": lambda F, o: F.bilinear(o(2, 0), o(2, 0), o(2, 0, 0)),
+    "bilinear bool empty": lambda F, o: F.bilinear(o(2, 0).bool(), o(2, 0).bool(),
+                                                   o(2, 0, 0).bool()),
     "bilinear mixed": lambda F, o: F.bilinear(o(2, 3).bool(), o(2, 3), o(2, 3, 3)),
     "bilinear bias dtype": lambda F, o: F.bilinear(o(2, 3), o(2, 3), o(2, 3, 3), o(2).double()),
     "reflect empty": lambda F, o: F.pad(o(1, 1, 0), (1, 1), mode="reflect"),
