@@ -187,7 +187,7 @@ def floor_divide(input, other, *, out=None):
 
 
 def neg(input, *, out=None):
-    return _out("neg", ops.neg(input), out, input)
+    return _out("neg", ops.neg(input), out, input, same_dtype=True)
 
 
 def reciprocal(input, *, out=None):
@@ -251,29 +251,29 @@ def square(input, *, out=None):
 
 
 def floor(input, *, out=None):
-    return _out("floor", ops.floor(input), out, input)
+    return _out("floor", ops.floor(input), out, input, same_dtype=True)
 
 
 def ceil(input, *, out=None):
-    return _out("ceil", ops.ceil(input), out, input)
+    return _out("ceil", ops.ceil(input), out, input, same_dtype=True)
 
 
 def trunc(input, *, out=None):
-    return _out("trunc", ops.trunc(input), out, input)
+    return _out("trunc", ops.trunc(input), out, input, same_dtype=True)
 
 
 def fix(input, *, out=None):
-    return _out("fix", ops.trunc(input), out, input)
+    return _out("fix", ops.trunc(input), out, input, same_dtype=True)
 
 
 def round(input, *, decimals=None, out=None):  # noqa: A001 - PyTorch's name
     """Round to the nearest integer, halves to even, or to ``decimals`` digits."""
-    return _out("round", ops.round(input, decimals), out, input)
+    return _out("round", ops.round(input, decimals), out, input, same_dtype=True)
 
 
 def frac(input, *, out=None):
     """input - trunc(input): the fractional part, with input's sign."""
-    return _out("frac", ops.frac(input), out, input)
+    return _out("frac", ops.frac(input), out, input, same_dtype=True)
 
 
 def sqrt(input, *, out=None):
@@ -293,16 +293,16 @@ def relu(input):
 
 
 def abs(input, *, out=None):  # noqa: A001 - PyTorch's name
-    return _out("abs", ops.abs(input), out, input)
+    return _out("abs", ops.abs(input), out, input, same_dtype=True)
 
 
 def sign(input, *, out=None):
-    return _out("sign", ops.sign(input), out, input)
+    return _out("sign", ops.sign(input), out, input, same_dtype=True)
 
 
 def sgn(input, *, out=None):
     """sign(input) (for complex numbers input / |input|, which minigrad does not have)."""
-    return _out("sgn", ops.sgn(input), out, input)
+    return _out("sgn", ops.sgn(input), out, input, same_dtype=True)
 
 
 def sin(input, *, out=None):
@@ -544,13 +544,13 @@ def arctanh(input, *, out=None):
 @_checks_arguments(_check_clamp_function)
 def clamp(input, min=None, max=None, *, out=None):  # noqa: A002 - PyTorch's names
     """Each element limited to [min, max] (either bound may be None)."""
-    return _out("clamp", ops.clamp(input, min, max), out, input)
+    return _out("clamp", ops.clamp(input, min, max), out, input, same_dtype=True)
 
 
 @_checks_arguments(_check_clamp_function)
 def clip(input, min=None, max=None, *, out=None):  # noqa: A002 - PyTorch's names
     """``clamp``, by its other name (which the argument errors give)."""
-    return _out("clamp", ops.clamp(input, min, max), out, input)
+    return _out("clamp", ops.clamp(input, min, max), out, input, same_dtype=True)
 
 
 @_checks_arguments(_check_tensor_function)
@@ -565,6 +565,11 @@ def minimum(input, other, *, out=None):
 
 def where(condition, input, other, *, out=None):
     """``input`` where ``condition`` is True, ``other`` elsewhere."""
+    if out is not None:  # (the overload with out= takes tensors only)
+        for name, position, value in (("input", 2, input), ("other", 3, other)):
+            if not isinstance(value, _Tensor):
+                raise TypeError(f"where(): argument '{name}' (position {position}) must be "
+                                f"Tensor, not {type(value).__name__}")
     return _out("where", ops.where(condition, input, other), out, condition, input, other)
 
 
@@ -716,6 +721,7 @@ def equal(input, other):
 @_checks_arguments(_check_reduction_arguments)
 def sum(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):  # noqa: A001
     """The sum of all elements, or along ``dim`` (an int or a tuple of ints)."""
+    dtype = _out_accumulates("sum", input, out, dtype)
     return _out("sum", ops.sum(input, dim, keepdim, dtype=dtype), out, input)
 
 
@@ -727,19 +733,42 @@ def mean(input, dim=ops.NOT_GIVEN, keepdim=False, *, dtype=None, out=None):
 
 @_numpy_names
 def prod(input, dim=None, keepdim=False, *, dtype=None, out=None):
+    dtype = _out_accumulates("prod", input, out, dtype)
     return _out("prod", ops.prod(input, dim, keepdim, dtype=dtype), out, input)
 
 
 @_numpy_names
 def cumsum(input, dim, *, dtype=None, out=None):
     """Cumulative sums along ``dim``: ``y_i = x_1 + ... + x_i``."""
+    dtype = _out_accumulates("cumsum", input, out, dtype)
     return _out("cumsum", ops.cumsum(input, dim, dtype=dtype), out, input)
 
 
 @_numpy_names
 def cumprod(input, dim, *, dtype=None, out=None):
     """Cumulative products along ``dim``: ``y_i = x_1 * ... * x_i``."""
+    dtype = _out_accumulates("cumprod", input, out, dtype)
     return _out("cumprod", ops.cumprod(input, dim, dtype=dtype), out, input)
+
+
+def _out_accumulates(function: str, input, out, dtype):
+    """sum, prod, cumsum and cumprod given ``out=`` and no dtype compute in out's dtype,
+    as PyTorch (a float sum into an int64 out is summed as int64; autograd's refusal of
+    out= first)."""
+    if dtype is not None or not isinstance(out, _Tensor):
+        return dtype
+    _check_differentiable_out(function, (out,), (input,))
+    return out.dtype
+
+
+def _check_out_dtype_matches(function: str, input, out) -> None:
+    """amax and amin write only into an out of the input's dtype (after autograd's refusal
+    of out=)."""
+    if isinstance(out, _Tensor) and isinstance(input, _Tensor) and out.dtype is not input.dtype:
+        _check_differentiable_out(function, (out,), (input,))
+        names = [_dtypes.SCALAR_NAMES[t.dtype] for t in (input, out)]
+        raise RuntimeError(f"Expected the dtype for input and out to match, but got {names[0]} "
+                           f"for input's dtype and {names[1]} for out's dtype.")
 
 
 def tensordot(a, b, dims=2, out=None):
@@ -906,18 +935,18 @@ def log_softmax(input, dim, dtype=None, *, out=None):
 
 def clamp_min(input, min, *, out=None):  # noqa: A002 - PyTorch's name
     """max(input, min), elementwise."""
-    return _out("clamp_min", ops.clamp_min(input, min), out, input)
+    return _out("clamp_min", ops.clamp_min(input, min), out, input, same_dtype=True)
 
 
 def clamp_max(input, max, *, out=None):  # noqa: A002 - PyTorch's name
     """min(input, max), elementwise."""
-    return _out("clamp_max", ops.clamp_max(input, max), out, input)
+    return _out("clamp_max", ops.clamp_max(input, max), out, input, same_dtype=True)
 
 
 def nan_to_num(input, nan=0.0, posinf=None, neginf=None, *, out=None):
     """NaN, +inf and -inf replaced by ``nan``, ``posinf``, ``neginf`` (by default 0 and
     the dtype's largest and smallest finite numbers)."""
-    return _out("nan_to_num", ops.nan_to_num(input, nan, posinf, neginf), out, input)
+    return _out("nan_to_num", ops.nan_to_num(input, nan, posinf, neginf), out, input, same_dtype=True)
 
 
 def logical_and(input, other, *, out=None):
@@ -989,11 +1018,13 @@ def bucketize(input, boundaries, *, out_int32=False, right=False, out=None):
 
 def amax(input, dim=(), keepdim=False, *, out=None):
     """The largest elements along ``dim`` (an int or a tuple; every dim when empty)."""
+    _check_out_dtype_matches("amax", input, out)
     return _out("amax", ops.amax(input, dim, keepdim), out, input)
 
 
 def amin(input, dim=(), keepdim=False, *, out=None):
     """The smallest elements along ``dim`` (an int or a tuple; every dim when empty)."""
+    _check_out_dtype_matches("amin", input, out)
     return _out("amin", ops.amin(input, dim, keepdim), out, input)
 
 
@@ -1618,11 +1649,11 @@ def true_divide(input, other, *, out=None):
 
 
 def negative(input, *, out=None):
-    return _out("neg", ops.neg(input), out, input)
+    return _out("neg", ops.neg(input), out, input, same_dtype=True)
 
 
 def absolute(input, *, out=None):
-    return _out("abs", ops.abs(input), out, input)
+    return _out("abs", ops.abs(input), out, input, same_dtype=True)
 
 
 def positive(input):

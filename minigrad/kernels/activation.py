@@ -11,6 +11,7 @@ import numpy as np
 
 from .fma import fma32, fma64
 from .pointwise import clamp, sigmoid
+from .special import half_in_float32
 
 __all__ = ["glu", "glu_backward", "leaky_relu", "hardtanh", "silu", "elu", "softplus", "mish", "hardswish",
            "hardsigmoid", "threshold", "silu_backward", "elu_backward", "softplus_backward",
@@ -64,6 +65,7 @@ def elu(x, alpha, scale, input_scale):
     return np.where(x > 0, x * kind(scale), negative)
 
 
+@half_in_float32
 def softplus(x, beta, threshold):
     """x where beta x > threshold, else log(1 + exp(beta x)) / beta."""
     scaled = x * x.dtype.type(beta)
@@ -88,6 +90,7 @@ def elu_backward(grad, x, alpha, scale, input_scale):
     return np.where(x <= 0, negative, grad * kind(scale))
 
 
+@half_in_float32
 def softplus_backward(grad, x, beta, threshold):
     """grad * z / (z + 1), z = exp(beta x); grad itself where beta x > threshold."""
     scaled = x * x.dtype.type(beta)
@@ -177,6 +180,7 @@ def shrink_backward(grad, x, lambd):
     return np.where(inside, kind(0), grad)
 
 
+@half_in_float32
 def glu(x: np.ndarray, dim: int) -> np.ndarray:
     """a * sigmoid(b), a and b the halves of x along ``dim`` (PyTorch's a * (1 / (1 +
     exp(-b))))."""

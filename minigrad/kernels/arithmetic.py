@@ -76,7 +76,8 @@ def _integer_power(base, exponent, base_array, exponent_array):
             and (exponent_array < 0).any()):  # (a bool base, True ** -n, is an integer's)
         return np.power(base, exponent)
     result_dtype = np.result_type(base, exponent)
-    safe = np.power(base_array, np.abs(exponent_array)).astype(result_dtype)
+    # (the negative places take the rule below; 0 there, not abs: -2**63 has none)
+    safe = np.power(base_array, np.maximum(exponent_array, 0)).astype(result_dtype)
     negative_rule = np.where(base_array == 1, 1,
                              np.where(base_array == -1, np.where(exponent_array % 2, -1, 1), 0))
     return np.where(exponent_array < 0, negative_rule, safe).astype(result_dtype)

@@ -21,6 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from .fma import fma32, fma64
+from .special import half_in_float32
 from .threads import get_num_threads
 
 __all__ = ["batch_norm_stats", "running_update", "eval_invstd", "transform"]
@@ -65,8 +66,9 @@ def _as_planes(x: np.ndarray) -> np.ndarray:
 
 
 def batch_norm_stats(x: np.ndarray, eps: float):
-    """(mean, invstd, var_sum) per channel (dim 1) of an (N, C, ...) array."""
-    x = _as_planes(x)
+    """(mean, invstd, var_sum) per channel (dim 1) of an (N, C, ...) array (of a half one in
+    float32, as PyTorch keeps them: its running statistics then agree bit for bit)."""
+    x = _as_planes(x if x.dtype != np.float16 else x.astype(np.float32))
     count = x.size // x.shape[1]
     mean = (_channel_sums(x) / count).astype(x.dtype)
     var_sum = _channel_sums(x, mean).astype(x.dtype)
@@ -87,7 +89,9 @@ def running_update(running_mean, running_var, mean, var_sum, count: int, momentu
 
 
 def eval_invstd(running_var: np.ndarray, eps: float) -> np.ndarray:
-    """1 / sqrt(running_var + eps), in the variance's dtype (eval mode)."""
+    """1 / sqrt(running_var + eps), in the variance's dtype (eval mode; half's in float32)."""
+    if running_var.dtype == np.float16:
+        running_var = running_var.astype(np.float32)
     return 1 / np.sqrt(running_var + running_var.dtype.type(eps))
 
 
@@ -96,6 +100,7 @@ def _fused(a, b, c):
     return fma32(a, b, c) if a.dtype == np.float32 else fma64(a, b, c)
 
 
+@half_in_float32  # (half: in float32, rounded once)
 def transform(x, mean, invstd, weight, bias):
     """x * alpha + beta per channel: alpha = invstd * weight, beta = bias - mean * alpha,
     each multiply-add rounded once."""
@@ -128,6 +133,8 @@ def _reduce_rows(rows: np.ndarray, factor: np.ndarray | None = None) -> np.ndarr
     size = rows.shape[-1]
     lanes = _LANES if rows.dtype == np.float32 else _LANES // 2
     products = rows if factor is None else rows * factor
+    if size == 0:
+        return np.zeros(rows.shape[:-1], rows.dtype)
     if size < lanes:
         return np.cumsum(products, axis=-1, dtype=rows.dtype)[..., -1]
     acc = products[..., :lanes].copy()
@@ -162,6 +169,7 @@ def _gradient_sums(grad, x, mean):
             _reduce_rows(x - mean[:, None], grad).astype(np.float64).sum(axis=0))
 
 
+@half_in_float32  # (half: in float32, rounded once)
 def backward(grad, x, mean, invstd, weight, training: bool, eval_var=None, eps=0.0):
     """(grad_x, grad_weight, grad_bias) of the transform, as PyTorch's CPU kernel
     computes them (``eval_var``: the running variance, whose invstd the kernel takes

@@ -23,6 +23,7 @@ import numpy as np
 from numpy.lib.stride_tricks import sliding_window_view
 
 from .meta import empty as meta_empty, is_meta
+from .special import half_in_float32
 
 __all__ = ["output_size", "pad", "constant_pad", "windows", "add_windows", "convolution",
            "convolution_input_grad", "convolution_weight_grad", "conv_transpose", "im2col", "col2im", "max_pool",
@@ -127,6 +128,7 @@ def _per_group(a, b):
     return np.stack([a[g] @ b[g] for g in range(a.shape[0])])
 
 
+@half_in_float32  # (half: each output summed in float32, rounded once)
 def convolution(x, weight, bias, stride, padding, dilation, groups, output_padding=None):
     """y[n, o, i] = bias[o] + sum over c (in o's group) and kernel positions k of
     weight[o, c, k] * x_padded[n, c, i * stride + k * dilation]: one matrix product.
@@ -302,6 +304,7 @@ def pool_divisors(size, kernel, stride, padding, ceil_mode, count_include_pad, d
     return divisors
 
 
+@half_in_float32
 def avg_pool(x, kernel, stride, padding, ceil_mode, divisors):
     """Each window's sum, its elements added one after the other in the window's
     order (as PyTorch's kernel), divided by ``divisors`` (see ``pool_divisors``)."""
@@ -349,6 +352,7 @@ def _counts(region, dtype):
     return [dtype.type(part.stop - part.start) for part in region]
 
 
+@half_in_float32
 def adaptive_avg_pool(x, out):
     """Each output the mean of its region (``adaptive_regions``), summed element after
     element as PyTorch's kernel, then divided by the region's length along each dim."""
@@ -372,6 +376,8 @@ def adaptive_max_pool(x, out):
     size = x.shape[-spatial:]
     values = np.empty(x.shape[:-spatial] + tuple(out), x.dtype)
     indices = np.empty(values.shape, np.int64)
+    if not values.size:  # (an empty batch: nothing to choose from)
+        return values, indices
     for position, region in adaptive_regions(size, out):
         part = x[(Ellipsis,) + region]
         flat = part.reshape(x.shape[:-spatial] + (-1,))

@@ -52,6 +52,11 @@ def fma64(a, b, c) -> np.ndarray:
         even = (np.asarray(u).view(np.int64) & 1) == 0
         u = np.where((error != 0) & even, np.nextafter(u, np.copysign(np.inf, error)), u)
         result = s + u
+        # (a zero c and a zero result: the product's sign where it underflowed, else
+        # IEEE's sign of zero plus zero, p + c; the steps' differences are +0 and would
+        # turn -0 + -0 into +0)
+        result = np.where((result == 0) & (c == 0), np.where((a != 0) & (b != 0), p, p + c),
+                          result)
         unfinished = ~np.isfinite(result)  # (an inf or nan operand, or a step that overflowed)
         if unfinished.any():
             result = np.where(unfinished, _fma64_beyond(a, b, c), result)

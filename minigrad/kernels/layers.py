@@ -115,7 +115,8 @@ def layer_norm(x: np.ndarray, weight, bias, kept: int, eps: float):
     if x.dtype == np.float16:
         return _in_float32(lambda *a: layer_norm(*a, kept, eps), x, weight, bias)
     size = int(np.prod(x.shape[x.ndim - kept:], dtype=np.int64))
-    rows = np.ascontiguousarray(x).reshape(-1, size)
+    count = int(np.prod(x.shape[:x.ndim - kept], dtype=np.int64))  # (not -1: a size of 0)
+    rows = np.ascontiguousarray(x).reshape(count, size)
     mean, var = rowwise_moments(rows) if rows.size else (np.zeros(len(rows), x.dtype),) * 2
     dtype = x.dtype.type
     rstd = dtype(1) / np.sqrt(var + dtype(eps))
@@ -135,6 +136,8 @@ def _lanes_total(lanes: np.ndarray) -> np.ndarray:
         lanes = lanes + lanes[:, [4, 5, 6, 7, 0, 1, 2, 3]]
         lanes = lanes + lanes[:, [2, 3, 0, 1, 6, 7, 4, 5]]
         return (lanes + lanes[:, [1, 0, 3, 2, 5, 4, 7, 6]])[:, 0]
+    if not lanes.shape[1]:  # (rows of no elements)
+        return np.zeros(lanes.shape[0], lanes.dtype)
     total = lanes[:, 0]
     for k in range(1, lanes.shape[1]):
         total = total + lanes[:, k]
@@ -192,7 +195,8 @@ def layer_norm_backward(grad, x, mean, rstd, weight, kept: int, needs: tuple):
                            rstd, weight)
     size = int(np.prod(x.shape[x.ndim - kept:], dtype=np.int64))
     dtype = x.dtype.type
-    g, rows = grad.reshape(-1, size), np.ascontiguousarray(x).reshape(-1, size)
+    count = int(np.prod(x.shape[:x.ndim - kept], dtype=np.int64))
+    g, rows = grad.reshape(count, size), np.ascontiguousarray(x).reshape(count, size)
     a, mean = rstd.reshape(-1), mean.reshape(-1)
     w = None if weight is None else np.broadcast_to(weight.reshape(-1), g.shape)
     dx = dw = db = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import fma
+from .special import half_in_float32
 
 
 def matrix_product(a, b):
@@ -29,6 +30,7 @@ def batched_product(a, b):
     return total
 
 
+@half_in_float32  # (half: the product and the sum in float32, rounded once)
 def addmm(bias, a, b, beta=1, alpha=1):
     """beta * bias + alpha * (a @ b), as torch's CPU addmm computes it: with beta 0 the
     bias is ignored, even its NaNs; with an inner size of 0 there is no product to add,

@@ -35,14 +35,15 @@ def group_norm(x: np.ndarray, weight, bias, groups: int, eps: float):
         return _in_float32(lambda *a: group_norm(*a, groups, eps), x, weight, bias)
     n, channels = x.shape[:2]
     dtype = x.dtype.type
-    rows = np.ascontiguousarray(x).reshape(n * groups, -1)
+    spatial = int(np.prod(x.shape[2:], dtype=np.int64))  # (not -1: a batch of 0)
+    rows = np.ascontiguousarray(x).reshape(n * groups, channels // groups * spatial)
     if rows.size:
         mean, var = rowwise_moments(rows)
     else:
         mean = var = np.zeros(n * groups, x.dtype)
     # (eps is a C++ double there: var + eps, the root and the quotient are taken in double)
     rstd = (1.0 / np.sqrt(np.maximum(var, dtype(0)).astype(np.float64) + eps)).astype(x.dtype)
-    flat = np.ascontiguousarray(x).reshape(n, channels, -1)
+    flat = np.ascontiguousarray(x).reshape(n, channels, spatial)
     per_channel = channels // groups
     mean_c, rstd_c = (np.repeat(a.reshape(n, groups), per_channel, axis=1)[:, :, None]
                       for a in (mean, rstd))  # (N, C, 1)
@@ -65,8 +66,9 @@ def group_norm_backward(grad, x, mean, rstd, weight, groups: int, needs: tuple):
     n, channels = x.shape[:2]
     dtype = x.dtype.type
     per_channel = channels // groups
-    g = np.ascontiguousarray(grad).reshape(n, channels, -1)
-    xs = np.ascontiguousarray(x).reshape(n, channels, -1)
+    spatial = int(np.prod(x.shape[2:], dtype=np.int64))
+    g = np.ascontiguousarray(grad).reshape(n, channels, spatial)
+    xs = np.ascontiguousarray(x).reshape(n, channels, spatial)
     ds, db = (g * xs).sum(-1), g.sum(-1)  # (N, C)
     w = np.ones(channels, x.dtype) if weight is None else weight.reshape(channels)
     dx = dw = dbias = None

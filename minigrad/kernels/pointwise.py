@@ -8,6 +8,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import fma, threads
+from .special import half_in_float32
 
 
 def sigmoid(x):
@@ -233,6 +234,7 @@ def cos(x):
     return np.cos(x) if x.size < threads.BIG else threads.call(np.cos, x)
 
 
+@half_in_float32
 def log_sigmoid(x):
     """log sigmoid(x) = min(x, 0) - log(1 + exp(-|x|)), stable for any x, as PyTorch's
     kernel computes it (so log sigmoid(104.) is +0, as in torch, not -0), and its buffer
@@ -257,6 +259,7 @@ def log_sigmoid_into(out, x, buffer):
     np.subtract(out, np.log1p(buffer), out=out)
 
 
+@half_in_float32
 def log_sigmoid_backward(grad, x, buffer):
     """grad * (1 - sigmoid(x)), as PyTorch's kernel computes it from the buffer
     b = exp(-|x|): grad * (1 - b / (1 + b)) where x < 0, grad * (b / (1 + b))

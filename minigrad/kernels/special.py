@@ -62,7 +62,10 @@ def half_in_float32(kernel):
             return kernel(*arrays, **params)
         wide = (a.astype(np.float32) if getattr(a, "dtype", None) == np.float16 else a
                 for a in arrays)
-        return np.asarray(kernel(*wide, **params).astype(np.float16))
+        result = kernel(*wide, **params)
+        if isinstance(result, tuple):  # (a result and what backward keeps of it)
+            return tuple(None if r is None else np.asarray(r.astype(np.float16)) for r in result)
+        return np.asarray(result.astype(np.float16))
     computed.__name__, computed.__doc__ = kernel.__name__, kernel.__doc__
     return computed
 

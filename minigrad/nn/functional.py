@@ -56,14 +56,19 @@ def linear(input: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
 
     As in PyTorch, a batch of rows with a bias is one ``addmm`` (AddmmBackward0);
     other shapes are flattened to rows and back."""
+    if input.dim() == 0 or weight.dim() == 0:
+        raise RuntimeError("both arguments to linear need to be at least 1D, but they are "
+                           f"{input.dim()}D and {weight.dim()}D")
     if bias is None:
         return input.matmul(weight.t())
     if input.dim() == 2:
         return ops.addmm(bias, input, weight.t())
-    if not input.is_contiguous():  # (PyTorch: a matmul, then the bias added in place)
-        return input.matmul(weight.t()).add_(bias)
-    rows = input.reshape(-1, input.size(-1))
-    return ops.addmm(bias, rows, weight.t()).view(*input.shape[:-1], weight.size(0))
+    fusable = (bias.dim() == 1 or bias.squeeze().dim() == 1) and bias.is_contiguous()
+    if not (fusable and input.is_contiguous()):
+        return input.matmul(weight.t()).add_(bias)  # (PyTorch: the bias added in place)
+    rows = input.reshape(math.prod(input.shape[:-1]), input.size(-1))  # (not -1: a 0 dim)
+    result = ops.addmm(bias, rows, weight.t())
+    return result.view(*input.shape[:-1], result.size(1))
 
 
 def relu(input: Tensor, inplace: bool = False) -> Tensor:
@@ -80,6 +85,11 @@ def glu(input: Tensor, dim: int = -1) -> Tensor:
 def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None = None) -> Tensor:
     """y[..., o] = input1[...] . weight[o] . input2[...] + bias[o], weight (out, in1, in2):
     PyTorch's composition, rows flattened, _trilinear (TrilinearBackward0), a view back."""
+    given = (("input1", input1), ("input2", input2), ("weight", weight)) + \
+        ((("bias", bias),) if bias is not None else ())
+    if any(t.dtype != input1.dtype for _, t in given):
+        raise RuntimeError("All tensors must have the same dtype, got " + ", ".join(
+            f"{name}: {C_TYPE_NAMES[t.dtype]}" for name, t in given))
     if input1.dim() != input2.dim():
         raise RuntimeError(f"bilinear(): input dimensions do not match: got {input1.dim()} and "
                            f"{input2.dim()}")
@@ -87,6 +97,12 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
         if input1.shape[k] != input2.shape[k]:
             raise RuntimeError(f"bilinear(): input batch dimensions do not match: got "
                                f"{list(input1.shape)} and {list(input2.shape)}")
+    if weight.dim() < 2:  # (weight.size(1) is read before input1.size(-1))
+        raise IndexError("Dimension specified as 1 but tensor has no dimensions" if not
+                         weight.dim() else "Dimension out of range (expected to be in range of "
+                         "[-1, 0], but got 1)")
+    if input1.dim() == 0:
+        raise IndexError("Dimension specified as -1 but tensor has no dimensions")
     for k, given in ((1, input1), (2, input2)):
         if given.shape[-1] != weight.shape[k]:
             raise RuntimeError(f"bilinear(): input{k} size does not match weight size: got "
@@ -95,8 +111,10 @@ def bilinear(input1: Tensor, input2: Tensor, weight: Tensor, bias: Tensor | None
         raise RuntimeError(f"bilinear(): bias size does not match weight size: got "
                            f"{bias.shape[-1]} but expected {weight.shape[0]}")
     shape = (*input1.shape[:-1], weight.shape[0])
-    output = ops.bilinear(input1.reshape(-1, input1.shape[-1]), input2.reshape(
-        -1, input2.shape[-1]), weight).reshape(shape)
+    rows1, rows2 = input1.reshape(-1, input1.shape[-1]), input2.reshape(-1, input2.shape[-1])
+    if input1.dtype == minigrad.bool:  # (the kernel's refusal, after the rows are made)
+        raise NotImplementedError('"bmm" not implemented for \'Bool\'')
+    output = ops.bilinear(rows1, rows2, weight).reshape(shape)
     return output if bias is None else output + bias
 
 
@@ -148,7 +166,7 @@ def dropout(input: Tensor, p: float = 0.5, training: bool = True,
     Otherwise (``training=False``): ``input`` unchanged."""
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
-    if not training or p == 0:
+    if not training or p == 0 or input.numel() == 0:
         return input
     if p == 1:
         scale = minigrad.zeros((), dtype=input.dtype)
@@ -166,9 +184,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     if not isinstance(input, Tensor):
         raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, "
                         f"not {type(input).__name__}")
-    if max_norm is not None or scale_grad_by_freq or sparse:
-        raise NotImplementedError("minigrad: embedding's max_norm, scale_grad_by_freq and "
-                                  "sparse are not implemented")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("minigrad: embedding's scale_grad_by_freq and sparse are "
+                                  "not implemented")
     if padding_idx is None:
         padding_idx = -1
     elif not -weight.size(0) <= padding_idx < weight.size(0):
@@ -184,7 +202,20 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     if input.numel() and not input.is_meta and not (
             0 <= input.min() and input.max() < weight.size(0)):  # (meta: no values to check)
         raise IndexError("index out of range in self")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
     return ops.embedding(weight, input, padding_idx)
+
+
+def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:
+    """Each row of ``weight`` that ``input`` names, whose norm exceeds ``max_norm``, scaled
+    in place by max_norm / (norm + 1e-7) (in float64, then in the weight's dtype), as
+    PyTorch's embedding_renorm_, with grad mode off."""
+    with minigrad.no_grad():
+        rows = input.reshape(-1).unique()
+        norms = weight.index_select(0, rows).norm(norm_type, dim=1).double()
+        scale = minigrad.where(norms > max_norm, max_norm / (norms + 1e-7), 1.0)
+        weight.index_copy_(0, rows, weight.index_select(0, rows) * scale.to(weight.dtype)[:, None])
 
 
 def _shape_text(shape) -> str:
@@ -200,6 +231,11 @@ def layer_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
         raise TypeError(f"layer_norm(): argument 'normalized_shape' (position 2) must be "
                         f"tuple of ints, not {type(normalized_shape).__name__}")
     shape = tuple(normalized_shape)
+    if any(t is not None and t.dtype != input.dtype for t in (weight, bias)):
+        raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
     for name, given in (("weight", weight), ("bias", bias)):
         if given is not None and tuple(given.shape) != shape:
             raise RuntimeError(f"Expected {name} to be of same shape as normalized_shape, but "
@@ -592,6 +628,8 @@ def softshrink(input: Tensor, lambd: float = 0.5, *, out=None) -> Tensor:
 
 def threshold(input: Tensor, threshold: float, value: float, inplace: bool = False) -> Tensor:
     """x where x > threshold, else value."""
+    if input.dtype == minigrad.bool:
+        raise NotImplementedError('"threshold_cpu" not implemented for \'Bool\'')
     if inplace:
         return ops.inplace(input, ops.activation.threshold, threshold, value, True)
     return ops.activation.threshold(input, threshold, value)
@@ -600,11 +638,22 @@ def threshold(input: Tensor, threshold: float, value: float, inplace: bool = Fal
 def prelu(input: Tensor, weight: Tensor) -> Tensor:
     """x where x > 0, else weight * x, with a learned weight per channel (dim 1)."""
     channels = input.shape[1] if input.dim() >= 2 else 1
+    if weight.dim() > 1:
+        raise RuntimeError("prelu: Expected `weight` to be a scalar or 1D tensor, but got: "
+                           f"ndim = {weight.dim()}")
+    if input.dtype != weight.dtype:
+        raise RuntimeError(f"prelu: Type promoting not supported. Got {_type_name(input)} and "
+                           f"{_type_name(weight)}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"prelu_cpu" not implemented for \'{_type_name(input)}\'')
     if weight.numel() != 1 and weight.numel() != channels:
         raise RuntimeError("Mismatch of parameter numbers and input channel size. Found "
                            f"parameter numbers = {weight.numel()} and channel size = {channels}.")
-    if input.dim() >= 2:  # (as PyTorch: the weight viewed to broadcast along dim 1)
-        weight = weight.view((1, weight.numel()) + (1,) * (input.dim() - 2))
+    # (as PyTorch: the weight viewed to broadcast along dim 1, or to the input's dims)
+    shape = (1, weight.numel()) + (1,) * (input.dim() - 2) if input.dim() >= 2 else \
+        (weight.numel(),) * input.dim()
+    if tuple(weight.shape) != shape:
+        weight = weight.view(shape)
     return ops.activation.prelu(input, weight)
 
 
@@ -1221,18 +1270,34 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
     if mode == "area":
         pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1]
         return pool(input, output_size)
+    _check_resize_sizes(input, output_size)
     if not input.dtype.is_floating_point:
-        if dim == 3 or mode in ("trilinear", "bicubic"):  # (the 3-D kernels' words)
+        if dim != 2 or mode == "bicubic":  # (the 1-D and 3-D kernels' words)
             what = {"bicubic": "cubic"}.get(mode, "nearest" if mode.startswith("nearest")
                                            else "linear")
             raise NotImplementedError(f'"compute_indices_weights_{what}" not implemented for '
                                       f"'{_type_name(input)}'")
-        kernel = {"nearest": "upsample_nearest", "nearest-exact": "_upsample_nearest_exact",
+        kernel = {"nearest": "upsample_nearest", "nearest-exact": "upsample_nearest",
                   "linear": "upsample_linear", "bilinear": "upsample_bilinear"}[mode]
         raise NotImplementedError(f'"{kernel}{dim}d_channels_last" not implemented for '
                                   f"'{_type_name(input)}'")
     kind = {"bilinear": "linear", "trilinear": "linear", "bicubic": "cubic"}.get(mode, mode)
     return ops.upsample(input, output_size, scales, kind, align_corners)
+
+
+def _check_resize_sizes(input: Tensor, output_size) -> None:
+    """ATen's upsample checks: every input and output size positive, then a non-empty
+    channel dim."""
+    given = input.shape[2:]
+    if 0 in given or 0 in output_size:
+        names = "DHW"[-len(given):]
+        shown = [", ".join(f"{n}: {v}" for n, v in zip(names, sizes)) for sizes in (given, output_size)]
+        joint = " and " if len(given) == 1 else " "
+        raise RuntimeError("Input and output sizes should be greater than 0, but got input "
+                           f"({shown[0]}){joint}output ({shown[1]})")
+    if not input.shape[1]:
+        raise RuntimeError(f"Non-empty {input.dim()}D data tensor expected but got a tensor with "
+                           f"sizes {_shape_text(input.shape)}")
 
 
 def local_response_norm(input: Tensor, size: int, alpha: float = 1e-4, beta: float = 0.75,
@@ -1352,10 +1417,13 @@ def max_pool3d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
 def max_pool1d(input: Tensor, kernel_size, stride=None, padding=0, dilation=1,
                ceil_mode: bool = False, return_indices: bool = False):
     """max_pool2d over a row: ``input`` (N, C, L) seen as (N, C, 1, L)."""
-    if not return_indices and not input.is_floating_point():  # (PyTorch's own 1-D kernel)
-        ops.check_pool_dtype(input, "max_pool1d_impl")
     given = _tuple(kernel_size, 1)[0]
     stride = given if stride is None or stride == [] else _tuple(stride, 1)[0]
+    if not return_indices:  # (PyTorch's own 1-D kernel, its checks)
+        ops.check_max_pool1d(input, given, stride, _tuple(padding, 1)[0],
+                             _tuple(dilation, 1)[0], ceil_mode)
+        if not input.is_floating_point():
+            ops.check_pool_dtype(input, "max_pool1d_impl")
     result = max_pool2d(input.unsqueeze(-2), (1, given), (1, stride), (0, _tuple(padding, 1)[0]),
                         (1, _tuple(dilation, 1)[0]), ceil_mode, return_indices)
     if return_indices:
@@ -1500,6 +1568,7 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
         raise RuntimeError(f"Expected 2 to 3 dimensions, but got {input.dim()}-dimensional "
                            "tensor for argument #1 'self' (while checking arguments for "
                            "adaptive_max_pool1d)")
+    ops.check_adaptive_empty(input, "adaptive_max_pool1d()", 1)
     result = adaptive_max_pool2d(input.unsqueeze(-2), (1, _tuple(output_size, 1)[0]),
                                  return_indices)
     if return_indices:
@@ -1653,6 +1722,10 @@ def pad(input: Tensor, pad, mode: str = "constant", value: float | None = None) 
             "  - 2D or 3D input: padding size = 2 (pads last dimension)\n"
             "  - 3D or 4D input: padding size = 4 (pads last 2 dimensions)\n"
             "  - 4D or 5D input: padding size = 6 (pads last 3 dimensions)")
+    if mode != "circular" and 0 in input.shape[int(input.dim() == dims + 2):]:
+        raise RuntimeError(f"Expected {dims + 1}D or {dims + 2}D (batch mode) tensor with possibly "
+                           "0 batch size and other non-zero dimensions for input, but got: "
+                           f"{list(input.shape)}")
     if mode == "reflect":
         for i in range(dims):
             dim = input.dim() - 1 - i
@@ -2046,12 +2119,23 @@ def rms_norm(input: Tensor, normalized_shape, weight: Tensor | None = None,
         raise RuntimeError(f"Given normalized_shape={_shape_text(shape)}, expected input with "
                            f"shape [*{', '.join(map(str, shape))}], but got input of "
                            f"size{_shape_text(input.shape)}")
+    if not shape:
+        raise RuntimeError("Expected normalized_shape to be at least 1-dimensional, i.e., "
+                           "containing at least one element, but got normalized_shape = []")
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"rms_norm" not implemented for '
+                                  f"'{minigrad.dtypes.SCALAR_NAMES[input.dtype]}'")
+    # (PyTorch computes half in float32: "opmath", then back with type_as)
+    wide = minigrad.float32 if input.dtype in (minigrad.float16, minigrad.bfloat16) else input.dtype
     if eps is None:
-        eps = float(minigrad.finfo(input.dtype).eps)
+        eps = float(minigrad.finfo(wide).eps)
     dims = list(range(input.dim() - len(shape), input.dim()))
+    x = input.to(wide)
     # (C++ adds eps as a Scalar: AddBackward1)
-    output = input * ops.scalar_op(input.pow(2).mean(dims, keepdim=True), "+", eps).rsqrt()
-    return output if weight is None else output * weight
+    output = x * ops.scalar_op(x.pow(2).mean(dims, keepdim=True), "+", eps).rsqrt()
+    if weight is not None:
+        output = output * weight
+    return output.contiguous().to(input.dtype)
 
 
 def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor | None,
@@ -2076,6 +2160,13 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
                          ("weight", weight), ("bias", bias)):
         if tensor is not None and tensor.numel() != channels:
             raise RuntimeError(f"{name} should contain {channels} elements not {tensor.numel()}")
+    if input.numel() == 0:  # (PyTorch: a copy, never a view, and the statistics untouched)
+        out = input.clone()
+        out = out if weight is None else out * weight.select(0, 0)
+        return out if bias is None else out + bias.select(0, 0)
+    if not input.is_floating_point():
+        raise NotImplementedError(f'"batch_norm" not implemented for '
+                                  f"'{minigrad.dtypes.SCALAR_NAMES[input.dtype]}'")
     if not training and (running_mean is None or running_var is None):
         raise RuntimeError("running_mean must be defined in evaluation mode" if running_mean
                            is None else "running_var must be defined in evaluation mode")

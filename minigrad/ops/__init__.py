@@ -58,7 +58,8 @@ from .pointwise import fmax, fmin  # noqa: F401
 from .gather import take  # noqa: F401
 from .arithmetic import add, div, mul, neg, pow, reciprocal, rpow, rsub, scalar_op, sub  # noqa: F401
 # (max_pool1d in nn.functional asks for the 1-D kernel's dtype check, PyTorch's own text)
-from ..rules.conv import check_dtype as check_pool_dtype, check_pad  # noqa: F401
+from ..rules.conv import (check_dtype as check_pool_dtype, check_adaptive_empty,  # noqa: F401
+                          check_max_pool1d, check_pad)
 from .conv import (  # noqa: F401
     adaptive_avg_pool, adaptive_max_pool, avg_pool, constant_pad, conv_transpose, convolution, fold,
     max_pool, max_unpool, unfold)

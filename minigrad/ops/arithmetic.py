@@ -317,7 +317,8 @@ def rsub(a, other, alpha=1):
     if other is None:  # (see _other_operand)
         return NotImplemented
     arguments.check_sub(a, other)
-    node = RsubBackward1.apply(a, cast_to=dtypes.result_type(a, other), other=other,
+    dtype = dtypes.result_type(a, other)
+    node = RsubBackward1.apply(a, cast_to=dtype, other=promotion.wrapped_to(other, dtype),
                                **_alpha(alpha, a, other))
     return with_number_layout(node, a._data)
 
@@ -358,6 +359,8 @@ def pow(a, exponent):
         return promotion.binary(PowBackward1, a, exponent, "** or pow()")
     if type(exponent) in (int, float) and a.dtype.is_floating_point:
         # The common case, kept quick: a float tensor keeps its dtype.
+        if a.dtype is dtypes.float16:  # (an exponent past half's range: torch's error)
+            arguments.check_pow(a.dtype, exponent)
         if (grad_mode._enabled and a.requires_grad) or forward_ad.active:
             return with_unary_layout(PowBackward0.apply(a, exponent=exponent), a)
         # Nothing to record (x ** 3 on data): the value straight from ``power``,
@@ -383,5 +386,6 @@ def rpow(a, base):
         return NotImplemented
     dtype = dtypes.result_type(a, base)
     arguments.check_pow(dtype)
-    return with_contiguous_layout(PowBackward2.apply(a, cast_to=dtype, base=base))
+    return with_contiguous_layout(PowBackward2.apply(a, cast_to=dtype,
+                                                     base=promotion.wrapped_to(base, dtype)))
 

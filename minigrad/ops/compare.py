@@ -19,7 +19,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..rules.arguments import refuse_meta
 from . import fn
-from ..rules.promotion import is_number, python_number
+from ..rules.promotion import is_number, python_number, wrapped_to
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import rounding as kernels_rounding
 from ..rules.layout import with_iterator_layout, with_number_layout, with_unary_layout
@@ -223,7 +223,8 @@ def number_first(number, tensor):
         return NotImplemented
     if is_tensor(value):
         return value
-    return make(np.array(value, dtype=dtypes.result_type(tensor, value).numpy))
+    dtype = dtypes.result_type(tensor, value)
+    return make(np.array(wrapped_to(value, dtype), dtype=dtype.numpy))
 
 
 def bitwise_left_shift(a, b):

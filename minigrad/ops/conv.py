@@ -288,6 +288,7 @@ def fold(x, output_size, kernel_size, dilation, padding, stride):
 def constant_pad(x, pad, value=0):
     """F.pad(x, pad, value=value) with mode='constant'."""
     rules.check_pad(x, pad)
+    rules.check_cropping(x, pad)
     return ConstantPadNdBackward0.apply(x, pad=tuple(pad), value=value)
 
 

@@ -206,8 +206,11 @@ def _cumprod_backward_recorded(grad, x, dim):
     return grad_input
 
 
-def _cumulative_dtype(x, dtype):
-    """Integers and bools accumulate in int64, as in PyTorch (unless ``dtype``)."""
+def _cumulative_dtype(x, dtype, name: str):
+    """Integers and bools accumulate in int64, as in PyTorch (unless ``dtype``; not bool:
+    PyTorch's kernel has none)."""
+    if dtype is dtypes.bool:
+        raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if dtype is not None:
         return dtype
     return x.dtype if x.dtype.is_floating_point else dtypes.int64
@@ -216,13 +219,15 @@ def _cumulative_dtype(x, dtype):
 def cumsum(x, dim, *, dtype=None):
     """``y_i = x_1 + ... + x_i`` along ``dim``."""
     return with_contiguous_layout(CumsumBackward0.apply(
-        x, cast_to=_cumulative_dtype(x, dtype), dim=normalize_dim(dim, x.ndim), given=dim))
+        x, cast_to=_cumulative_dtype(x, dtype, "cumsum"), dim=normalize_dim(dim, x.ndim),
+        given=dim))
 
 
 def cumprod(x, dim, *, dtype=None):
     """``y_i = x_1 * ... * x_i`` along ``dim``."""
     return with_contiguous_layout(CumprodBackward0.apply(
-        x, cast_to=_cumulative_dtype(x, dtype), dim=normalize_dim(dim, x.ndim), given=dim))
+        x, cast_to=_cumulative_dtype(x, dtype, "cumprod"), dim=normalize_dim(dim, x.ndim),
+        given=dim))
 
 
 def _named_pair(name):

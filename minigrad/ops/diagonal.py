@@ -16,6 +16,7 @@ from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.tensor_base import make
+from ..kernels.layout import contiguous_strides, empty_strided
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
 from . import fn, inplace, strided
@@ -68,7 +69,9 @@ class DiagonalBackward0_copy(DiagonalBackward0):  # noqa: N801 - PyTorch's name
     is_view = False  # (torch.diag of a matrix: the diagonal copied out)
 
     def forward(self, x, offset, dim1, dim2, given):
-        return super().forward(x, offset, dim1, dim2, given).copy()
+        view = super().forward(x, offset, dim1, dim2, given)  # (empty: a new tensor's strides)
+        return view.copy() if view.size else empty_strided(view.shape,
+                                                           contiguous_strides(view.shape), view.dtype)
 
 
 class DiagonalBackwardBackward0(Node):

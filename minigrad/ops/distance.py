@@ -108,4 +108,4 @@ def cdist(x1, x2, p=2.0, compute_mode=None):
     if p == 2 and by_products:
         result = EuclideanDistBackward0.apply(x1, x2)
         return shape.view(result, *result.shape)
-    return CdistBackward0.apply(x1, x2, p=float(p))
+    return CdistBackward0.apply(x1, x2, cast_to=x1.dtype, p=float(p))  # (empty: x1's dtype)

@@ -433,7 +433,7 @@ def index_select(x, dim, index):
     """The slices of ``x`` at ``index`` along ``dim`` (IndexSelectBackward0)."""
     if is_tensor(x):
         return scatter_ops.IndexSelectBackward0.apply(x, dim=dim, index=index, given=dim)
-    return np.take(x, index, axis=dim) if x.ndim else x[index.reshape(())]
+    return np.take(x, index, axis=dim) if x.ndim else x.reshape(1)[index].reshape(())
 
 
 def index_add(x, dim, index, source):

@@ -585,6 +585,11 @@ def getitem(x, index):
         warnings.warn(_SEQUENCE_AS_TUPLE_WARNING, UserWarning, stacklevel=3)
         index = tuple(index)
     index = _uint8_as_masks(index)
+    lone = not isinstance(index, tuple) and (_is_int_scalar(index) or isinstance(index, slice))
+    if lone and x.ndim == 0:  # (before a view's checks; a slice: after its grad_fn)
+        if isinstance(index, slice) and x.requires_grad and grad_mode.is_grad_enabled():
+            x.grad_fn  # noqa: B018
+        raise IndexError(_zero_dim_index_error(index))
     if x._view_version is not None and grad_mode.is_grad_enabled() and x.requires_grad:
         # (as torch: a changed view's node is rebuilt, or refused, before the index is
         # read, after Python's count of the dims it names)
@@ -601,7 +606,7 @@ def getitem(x, index):
             if isinstance(index, slice):
                 return slice_dim(x, 0, index.start, index.stop, index.step)
             return _select_item(x, 0, int(index))
-    result, dim, advanced, arrays = x, 0, [], 0
+    result, dim, advanced, arrays, pending = x, 0, [], 0, []
     for item, position in _normalize_index(x, index):
         if item is None:
             result = shape_ops.UnsqueezeBackward0.apply(result, dim=dim)
@@ -620,12 +625,15 @@ def getitem(x, index):
                 result = slice_dim(result, dim, item.start, item.stop, item.step)
             advanced.append(slice(None))
             dim += 1
-        else:
-            array = _index_array(item, dim, result.shape, arrays)
+        else:  # (read and checked below, against the tensor the basic items leave)
+            array = _index_array(item, dim, result.shape, arrays, checked=False)
+            pending.append((len(advanced), item, dim, arrays))
             advanced.append(array)
             consumed = array.ndim if array.dtype == np.bool_ else 1
             dim += consumed
             arrays += consumed
+    for place, item, at, position in pending:
+        advanced[place] = _index_array(item, at, result.shape, position)
     if arrays:
         _check_broadcastable([a for a in advanced if isinstance(a, np.ndarray)])
         return IndexBackward0.apply(result, indices=tuple(advanced))
@@ -676,7 +684,7 @@ def _parse_for_setitem(x, index, checked=True):
                 start, stop, step = _slice_bounds(x.shape[0], index)
                 return (slice(start, stop, step),), None, True
             return (_check_item(x.shape[0], int(index), 0),), None, True
-    basic, advanced, is_view = [], [], False
+    basic, advanced, is_view, pending = [], [], False, []
     view_shape, dim, arrays = list(x.shape), 0, 0
     for item, position in _normalize_index(x, index):
         if item is None or _is_bool_scalar(item):
@@ -698,13 +706,16 @@ def _parse_for_setitem(x, index, checked=True):
                 is_view = True
             advanced.append(slice(None))
             dim += 1
-        else:
-            array = _index_array(item, dim, tuple(view_shape), arrays, checked)
+        else:  # (checked below, against the view the basic items leave, as torch)
+            array = _index_array(item, dim, tuple(view_shape), arrays, checked=False)
+            pending.append((len(advanced), item, dim, arrays))
             consumed = array.ndim if array.dtype == np.bool_ else 1
             basic.extend([slice(None)] * consumed)
             advanced.append(array)
             dim += consumed
             arrays += consumed
+    for place, item, at, position in pending:
+        advanced[place] = _index_array(item, at, tuple(view_shape), position, checked)
     if not arrays:
         return tuple(basic), None, is_view
     if checked:

@@ -303,6 +303,9 @@ _CPP_NAMES = {dtypes.bool: "bool", dtypes.uint8: "unsigned char", dtypes.int8: "
 def masked_fill_(x, mask, value):
     """``x.masked_fill_(mask, value)``. Into an expanded ``x`` (elements sharing memory)
     torch still writes, with a warning: each element where ``mask`` is True."""
+    if is_tensor(mask):  # (x and the mask in this order: torch's text names x as a)
+        check_inplace(x, value)
+        broadcast_shapes(x.shape, mask.shape)
     if not has_internal_overlap(x._data):
         return inplace(x, pointwise.masked_fill, mask, value)
     check_inplace(x, value)  # (autograd's refusals first, then the kernel's warning)
@@ -352,6 +355,10 @@ def inplace(x, op, *args, where=None):
         or (op is copy and args[0] is x) or where is not None
     try:
         result = op(source, *args)
+    except NotImplementedError:  # (a kernel refusing the dtype: after the broadcast shape)
+        if getattr(op, "__module__", None) in _ELEMENTWISE:
+            _check_broadcast_fits(x, args)
+        raise
     except RuntimeError as error:  # (torch's iterator checks x's memory, then the broadcast
         # shape, then runs the kernel (an integer division by zero); the ops' own argument
         # checks come before it)

@@ -285,7 +285,7 @@ def addmm(bias, a, b, *, beta=1, alpha=1):
         raise RuntimeError(
             f"mat1 and mat2 shapes cannot be multiplied ({_dims(a)} and {_dims(b)})"
         )
-    broadcast_shapes(bias.shape, (a.shape[0], b.shape[1]))
+    _check_expandable(bias, (a.shape[0], b.shape[1]))
     check_bool_accumulate("addmm_impl_cpu_", dtype, a.shape[0] * b.shape[1], a.shape[1])
     return AddmmBackward0.apply(bias, a, b, cast_to=dtype, beta=beta, alpha=alpha)
 
@@ -582,8 +582,10 @@ def _check_expandable(bias, shape) -> None:
     """``bias`` must expand to the matrix ``shape`` (PyTorch's expand text)."""
     sizes = ", ".join(map(str, bias.shape))
     if bias.ndim > 2:
-        raise RuntimeError(f"The number of sizes provided ({len(shape)}) must be greater or "
-                           f"equal to the number of dimensions in the tensor ({bias.ndim})")
+        raise RuntimeError(f"expand({shape_ops._type_name(bias)}{{[{sizes}]}}, size=[{shape[0]}, "
+                           f"{shape[1]}]): the number of sizes provided ({len(shape)}) must be "
+                           f"greater or equal to the number of dimensions in the tensor "
+                           f"({bias.ndim})")
     for k in range(1, bias.ndim + 1):
         if bias.shape[-k] not in (1, shape[-k]):
             raise RuntimeError(

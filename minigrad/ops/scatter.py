@@ -316,6 +316,8 @@ def index_add(x, dim, index, source, alpha=1):
                            f"specified dimension. Got self.shape = {list(x.shape)} "
                            f"source.shape = {list(source.shape)}")
     bad = _first_outside(values, 0, size)
+    if bad is not None and x.ndim <= 1:  # (ATen's 1-d path checks as index_select does)
+        raise IndexError("index out of range in self")
     if bad is not None:
         raise RuntimeError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
     return IndexAddBackward0.apply(x, source, cast_to=x.dtype, dim=dim, index=values,
@@ -367,6 +369,7 @@ def _scatter_index(name, x, dim, index, src=None):
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
     if index.ndim != x.ndim and index.numel():
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    _check_shape(x, dim, index, src)
     values = index._data.astype(np.int64)
     size = x.shape[dim] if x.ndim else 1
     bad = (values < 0) | (values >= size)
@@ -374,6 +377,23 @@ def _scatter_index(name, x, dim, index, src=None):
         raise RuntimeError(f"index {int(values[bad].flat[0])} is out of bounds for "
                            f"dimension {dim} with size {size}")
     return values
+
+
+
+def _check_shape(x, dim: int, index, src) -> None:
+    """torch's scatter_shape_check: index no larger than x apart from ``dim``, and no
+    larger than a source tensor in any dim (a 0-dim tensor counts as size 1)."""
+    if not index.numel():
+        return
+    sizes = [tuple(t.shape) or (1,) for t in (index, x)]
+    larger = any(d != dim and got > size for d, (got, size) in enumerate(zip(*sizes)))
+    text = (f"Expected index [{', '.join(map(str, index.shape))}] to be no larger than self "
+            f"[{', '.join(map(str, x.shape))}] apart from dimension {dim}")
+    if is_tensor(src):
+        larger = larger or any(got > size for got, size in zip(sizes[0], tuple(src.shape) or (1,)))
+        text += f" and to be no larger size than src [{', '.join(map(str, src.shape))}]"
+    if larger:
+        raise RuntimeError(text)
 
 
 def scatter(x, dim, index, src=None, value=None, reduce=None):

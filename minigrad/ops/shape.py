@@ -47,6 +47,10 @@ def _infer_size(shape: tuple, numel: int) -> tuple:
         inferred = inferred or size == -1
     known = int(np.prod([s for s in shape if s != -1], dtype=np.int64))
     if -1 in shape:
+        if known == 0 and numel == 0:
+            raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} "
+                               "because the unspecified dimension size -1 can be any value and "
+                               "is ambiguous")
         if known == 0 or numel % known:
             raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
         shape = tuple(numel // known if s == -1 else s for s in shape)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import math
 import re
 import warnings
 
@@ -1041,6 +1042,17 @@ def check_pow(dtype, exponent=None) -> None:
     if (dtype.is_integer and isinstance(exponent, (int, np.integer))
             and not isinstance(exponent, (bool, np.bool_)) and exponent < 0):
         raise RuntimeError("Integers to negative integer powers are not allowed.")
+    if dtype.is_integer and isinstance(exponent, (int, np.integer)) and not isinstance(
+            exponent, (bool, np.bool_)) and exponent > np.iinfo(dtype.numpy).max:
+        raise RuntimeError(f"value cannot be converted to type {_C_INTEGER_NAMES[dtype]} "
+                           "without overflow")
+    if (dtype is dtypes.float16 and isinstance(exponent, (int, float)) and
+            math.isfinite(exponent) and abs(exponent) > 65504):
+        raise RuntimeError("value cannot be converted to type c10::Half without overflow")
+
+
+_C_INTEGER_NAMES = {dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
+                    dtypes.int32: "int", dtypes.int64: "int64_t"}
 
 
 def check_triangle(function: str, x, diagonal, position: int | None = None) -> None:

@@ -68,6 +68,18 @@ def check_pad(x, pad) -> None:
                            f"{x.ndim}")
 
 
+def check_cropping(x, pad) -> None:
+    """constant_pad_nd crops with narrow first, for each negative amount (left, then
+    right, the last dim first): torch's narrow error for a length below 0."""
+    for i in range(len(pad) // 2):
+        size = x.shape[x.ndim - 1 - i] if x.ndim > i else 0
+        for amount in pad[2 * i:2 * i + 2]:
+            if amount < 0:
+                size += amount
+                if size < 0:
+                    raise RuntimeError("narrow(): length must be non-negative.")
+
+
 def one_per_dim(values, spatial: int) -> tuple:
     """A list of one value for every spatial dim (ATen's expand_param_if_needed)."""
     return tuple(values) * spatial if len(values) == 1 else tuple(values)
@@ -114,9 +126,34 @@ def check_convolution(x, weight, bias, stride, padding, dilation, groups) -> Non
     if bias is not None and bias.dtype is not x.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
                            f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
+    _check_empty(x)
+    _check_kernel(weight)
     if x.dtype is not weight.dtype:
         raise RuntimeError(f"expected scalar type {SCALAR_NAMES[x.dtype]} but found "
                            f"{SCALAR_NAMES[weight.dtype]}")
+
+
+def _check_empty(x) -> None:
+    """ATen sends an empty batch or channel dim to its Empty backend; any other empty
+    input is refused (a 1-d one named as the 2-d view it computes on)."""
+    if x.shape[0] and x.shape[1] and not x.numel():
+        shown = x.shape[:2] + (1,) + x.shape[2:] if x.ndim == 3 else x.shape
+        raise RuntimeError("Only zero batch or zero channel inputs are supported, but got input "
+                           f"shape: {_sizes(shown)}")
+
+
+def _check_kernel(weight) -> None:
+    """The CPU kernels' refusal of a kernel with a size of 0 (a 1-d one named as the 2-d
+    view it computes on)."""
+    kernel = tuple(weight.shape[2:])
+    if 0 not in kernel:
+        return
+    if len(kernel) == 3:
+        raise RuntimeError(f"kernel size should be greater than zero, but got: "
+                           f"{' x '.join(map(str, kernel))} (TxHxW)")
+    height, width = (1,) + kernel if len(kernel) == 1 else kernel
+    raise RuntimeError(f"kernel size should be greater than zero, but got kernel_height: "
+                       f"{height} kernel_width: {width}")
 
 
 def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilation,
@@ -142,6 +179,16 @@ def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilat
             f"Given transposed=1, weight of size {_sizes(weight.shape)}, expected bias to be "
             f"1-dimensional with {weight.shape[1] * groups} elements, but got bias of size "
             f"{_sizes(bias.shape)} instead")
+    _check_empty(x)
+    _check_kernel(weight)
+    sizes = [(n - 1) * s - 2 * p + d * (k - 1) + o + 1 for n, s, p, d, k, o in zip(
+        x.shape[2:], stride, padding, dilation, weight.shape[2:], output_padding)]
+    if x.numel() and any(n <= 0 for n in sizes):
+        given = ([1] if spatial == 1 else []) + list(x.shape[2:])
+        raise RuntimeError(f"Given input size per channel: ({' x '.join(map(str, given))}). "
+                           f"Calculated output size per channel: "
+                           f"({' x '.join(map(str, ([1] if spatial == 1 else []) + sizes))}). "
+                           "Output size is too small")
     if bias is not None and bias.dtype is not x.dtype:
         raise RuntimeError(f"Input type ({C_TYPE_NAMES[x.dtype]}) and bias type "
                            f"({C_TYPE_NAMES[bias.dtype]}) should be the same")
@@ -155,6 +202,28 @@ def check_conv_transpose(x, weight, bias, stride, padding, output_padding, dilat
             for name, v in zip(names, values)]
         raise RuntimeError("output padding must be smaller than either stride or dilation, but "
                            "got " + " ".join(parts))
+
+
+def check_max_pool1d(x, kernel: int, stride: int, padding: int, dilation: int,
+                     ceil_mode: bool) -> None:
+    """ATen's max_pool1d checks (its own 1-d kernel: no indices asked for)."""
+    if not (x.ndim == 2 and x.shape[0] and x.shape[1] or x.ndim == 3 and x.shape[1] and x.shape[2]):
+        raise RuntimeError("max_pool1d: Expected 2D or 3D (batch mode) tensor with optional 0 dim "
+                           f"batch size for input, but got:{_sizes(x.shape)}")
+    for name, value, low in (("kernel_size", kernel, 1), ("stride", stride, 1),
+                             ("padding", padding, 0)):
+        if value < low:
+            raise RuntimeError(f"max_pool1d() {name} must be "
+                               f"{'non-negative' if low == 0 else 'greater than zero'}, "
+                               f"but got {value}")
+    if padding > kernel // 2:
+        raise RuntimeError("max_pool1d() padding should be at most half of kernel size, but got "
+                           f"padding={padding} and kernel_size={kernel}")
+    if dilation <= 0:
+        raise RuntimeError(f"max_pool1d() dilation must be greater than zero, but got {dilation}")
+    out = output_size(x.shape[-1], kernel, stride, padding, dilation, ceil_mode)
+    if out <= 0:
+        raise RuntimeError(f"max_pool1d() Invalid computed output size: {out}")
 
 
 def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max") -> None:
@@ -173,6 +242,11 @@ def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max
     if x.ndim not in (spatial + 1, spatial + 2):
         raise RuntimeError(f"non-empty {spatial + 1}D or {spatial + 2}D (batch mode) tensor "
                            "expected for input")
+    for k, p, d in zip(kernel, padding, dilation):  # (pooling_output_shape's, before
+        if p > (d * (k - 1) + 1) // 2:                # the shape checks)
+            raise RuntimeError(
+                f"pad should be at most half of effective kernel size, but got pad={p}, "
+                f"kernel_size={k} and dilation={d}")
     if any(n == 0 for n in x.shape[-spatial - 1:]):
         if spatial == 2:
             raise RuntimeError("Expected 3D or 4D (batch mode) tensor with optional 0 dim batch "
@@ -182,11 +256,6 @@ def check_pool(x, kernel, stride, padding, dilation, ceil_mode, kind: str = "max
         raise RuntimeError(f"{name}: Expected input's non-batch dimensions to have positive "
                            f"length, but input has a shape of {_sizes(x.shape)} and non-batch "
                            "dimension 0 has length zero!")  # (PyTorch's text says 0, always)
-    for k, p, d in zip(kernel, padding, dilation):
-        if p > (d * (k - 1) + 1) // 2:
-            raise RuntimeError(
-                f"pad should be at most half of effective kernel size, but got pad={p}, "
-                f"kernel_size={k} and dilation={d}")
     size = x.shape[-spatial:]
     if kind == "avg" and spatial == 3 and any(n < k for n, k in zip(size, kernel)):
         raise RuntimeError(f"input image (T: {size[0]} H: {size[1]} W: {size[2]}) smaller than "
@@ -232,11 +301,18 @@ def check_adaptive(x, output_size, kind: str = "avg") -> None:
         colon = ":" if kind == "max" else ""
         raise RuntimeError(f"adaptive_{kind}_pool{spatial}d(): Expected {spatial + 1}D or "
                            f"{spatial + 2}D tensor, but got{colon} {_sizes(x.shape)}")
-    if spatial == 3 and kind == "avg" and 0 in x.shape[-4:]:
-        empty = x.shape.index(0, x.ndim - 4)
-        raise RuntimeError("adaptive_avg_pool3d(): Expected input to have non-zero size for "
-                           f"non-batch dimensions, but input has sizes {_sizes(x.shape)} with "
-                           f"dimension {empty} being empty")
+    # (2-d average pooling checks only the spatial dims; the others every dim after the first)
+    check_adaptive_empty(x, f"adaptive_{kind}_pool{spatial}d()",
+                         x.ndim - 2 if kind == "avg" and spatial == 2 else 1)
+
+
+def check_adaptive_empty(x, name: str, first: int) -> None:
+    """ATen's refusal of an empty dim from ``first`` on (adaptive pooling)."""
+    for dim in range(first, x.ndim):
+        if x.shape[dim] == 0:
+            raise RuntimeError(f"{name}: Expected input to have non-zero size for non-batch "
+                               f"dimensions, but input has sizes {_sizes(x.shape)} with "
+                               f"dimension {dim} being empty")
 
 
 def _check_positive(kernel, dilation, padding, stride) -> None:

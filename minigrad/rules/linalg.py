@@ -7,6 +7,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import dtypes, errors
+from ..autograd.broadcast import broadcast_shapes
 from .arguments import normalize_dim
 
 __all__ = ["check_matrix", "check_vector_norm", "check_matrix_norm", "check_norm_dims",
@@ -281,6 +282,7 @@ def check_cdist(x1, x2, p, by_products: bool) -> None:
                                f"{dtypes.SCALAR_NAMES[t.dtype]}")
     if p < 0:
         raise RuntimeError("cdist only supports non-negative p values")
+    broadcast_shapes(x1.shape[:-2], x2.shape[:-2])  # (the batch dims: torch's text)
     if x1.dtype is dtypes.float16 and not by_products and x1.numel() and x2.numel():
         raise NotImplementedError(errors.NOT_IMPLEMENTED_FOR.format("cdist", "Half"))
     if x1.dtype is not x2.dtype and x1.numel() and x2.numel():

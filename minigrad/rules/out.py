@@ -36,10 +36,16 @@ def _size_text(shape) -> str:
 
 
 def _write_into(function: str, result: TensorBase, out, inputs, exact_dtype: bool,
-                resize_warning: str | None = errors.OUT_RESIZED) -> None:
+                resize_warning: str | None = errors.OUT_RESIZED, same_dtype: bool = False) -> None:
     if not isinstance(out, TensorBase):
         raise TypeError(f"{function}(): argument 'out' must be Tensor, "
                         f"not {type(out).__name__}")
+    if same_dtype and out.dtype is not result.dtype:  # (ops that keep their input's dtype)
+        if function == "nan_to_num":
+            raise RuntimeError(f"nan_to_num: dtype of out: {dtypes.SCALAR_NAMES[out.dtype]} should "
+                               f"be same as input: {dtypes.SCALAR_NAMES[result.dtype]}")
+        raise RuntimeError(f"Found dtype {dtypes.SCALAR_NAMES[out.dtype]} but expected "
+                           f"{dtypes.SCALAR_NAMES[result.dtype]}")
     if exact_dtype and out.dtype is not result.dtype:
         raise RuntimeError(f"Expected out tensor to have dtype {C_TYPE_NAMES[result.dtype]}, "
                            f"but got {C_TYPE_NAMES[out.dtype]} instead")
@@ -62,14 +68,16 @@ def _write_into(function: str, result: TensorBase, out, inputs, exact_dtype: boo
 
 
 def write(function: str, result, out, *inputs, differentiable: bool = True,
-         exact_dtype: bool = False, resize_warning: str | None = errors.OUT_RESIZED):
-    """``result``, or with ``out=`` given, ``out`` holding it (see the module docstring)."""
+         exact_dtype: bool = False, resize_warning: str | None = errors.OUT_RESIZED,
+         same_dtype: bool = False):
+    """``result``, or with ``out=`` given, ``out`` holding it (see the module docstring;
+    ``same_dtype``: an op that keeps its input's dtype wants an ``out`` of that dtype)."""
     if out is None:
         return result
     if differentiable:
         check_differentiable_out(function, out if isinstance(result, tuple) else (out,), inputs)
     if not isinstance(result, tuple):
-        _write_into(function, result, out, inputs, exact_dtype, resize_warning)
+        _write_into(function, result, out, inputs, exact_dtype, resize_warning, same_dtype)
         return out
     if not isinstance(out, (tuple, list)) or len(out) != len(result):
         raise TypeError(f"{function}(): argument 'out' must be tuple of Tensors, "

@@ -211,3 +211,11 @@ def unary(node_cls, x):
 # node's gradient check rounds to half. (Two float16 tensors: NumPy's half loops compute
 # in float32 too.)
 _HALF_WITH_SCALAR = ("*", "/")
+
+
+def wrapped_to(value, dtype):
+    """A Python int ``value`` as ``dtype``'s C++ cast makes it when that dtype is an
+    integer one (2**40 as uint8 is 0, -3 is 253); anything else as it is."""
+    if dtype.is_integer and isinstance(value, int) and not isinstance(value, bool):
+        return int(np.array(value, dtype=np.int64).astype(dtype.numpy))
+    return value

@@ -394,3 +394,30 @@ def test_multinomial_one_sample_after_a_seed_is_pytorchs():
         return [lib.multinomial(probs, num_samples=1) for _ in range(20)]
     ours, theirs = both(story)
     assert [repr(t) for t in ours] == [repr(t) for t in theirs]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+@pytest.mark.parametrize("max_norm, norm_type", [(1.0, 2.0), (0.5, 1.0), (3.0, 2.0),
+                                                 (1.0, float("inf"))])
+@pytest.mark.parametrize("index", [[[0, 2, 2], [5, 0, 1]], [3], []])
+def test_embedding_max_norm_renorms_the_rows_as_torch(dtype, max_norm, norm_type, index):
+    """The rows named whose norm exceeds max_norm are scaled in place (torch's
+    embedding_renorm_: by max_norm / (norm + 1e-7), bit for bit); found by the deep random
+    programs (minigrad refused max_norm)."""
+    weights = (np.random.default_rng(0).standard_normal((6, 3)) * 2).astype(np.float32)
+    runs = []
+    for lib in (torch, mg):
+        w = lib.tensor(weights, dtype=getattr(lib, dtype), requires_grad=True)
+        module = lib.nn.Embedding.from_pretrained(w.detach().clone(), freeze=False,
+                                                  max_norm=max_norm, norm_type=norm_type)
+        y = lib.nn.functional.embedding(lib.tensor(index, dtype=lib.long), w, max_norm=max_norm,
+                                        norm_type=norm_type)
+        (y * y).sum().backward()
+        z = module(lib.tensor(index, dtype=lib.long))
+        runs.append([t.detach().numpy() for t in (y, w, w.grad, z, module.weight)] +
+                    [type(y.grad_fn).__name__, repr(y)])
+    for ours, theirs in zip(runs[1], runs[0]):
+        if isinstance(theirs, np.ndarray):
+            np.testing.assert_array_equal(ours, theirs)
+        else:
+            assert ours == theirs

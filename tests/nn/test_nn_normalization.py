@@ -18,7 +18,7 @@ import minigrad as mg
 
 from nn_twins import as_numpy, close
 from tests.core.support.torch_compare import (check, check_double_backward, check_error,
-                                              check_numerical, rand, same_bits)
+                                              check_numerical, outcome, rand, same_bits)
 
 X4 = rand((3, 6, 4, 5), seed=0)
 X3 = rand((2, 6, 7), seed=1)
@@ -202,3 +202,77 @@ def test_a_small_network_with_group_norm_trains_as_torch():
     np.testing.assert_allclose(l1, l2, rtol=1e-5)
     for a, b in zip(p1, p2):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+def _graph(node, depth=0, seen=None):
+    seen = [] if seen is None else seen
+    if node is not None:
+        seen.append((depth, type(node).__name__))
+        for parent, _ in node.next_functions:
+            _graph(parent, depth + 1, seen)
+    return seen
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float16", "float64"])
+@pytest.mark.parametrize("permuted", [False, True])
+@pytest.mark.parametrize("weighted", [False, True])
+def test_rms_norm_is_torch_2_13s_composition(dtype, permuted, weighted):
+    """PyTorch 2.13 computes half in float32 (ToCopyBackward0 each way), multiplies by
+    the weight there, and makes the result contiguous (CloneBackward0 after a permuted
+    input); found by deep random program 294 (a transposed leaf)."""
+    base = np.random.default_rng(0).standard_normal((4, 1, 2)).astype(np.float32)
+    runs = []
+    for lib in (torch, mg):
+        b = lib.tensor(base, requires_grad=True)
+        x = b.to(getattr(lib, dtype))
+        x = x.permute(2, 1, 0) if permuted else x
+        w = lib.linspace(0.5, 2, x.shape[-1], requires_grad=True) if weighted else None
+        y = lib.nn.functional.rms_norm(x, x.shape[-1:], None if w is None else w.to(x.dtype))
+        y.sum().backward()
+        runs.append((repr(y), y.stride(), _graph(y.grad_fn), b.grad.numpy(),
+                     None if w is None else w.grad.numpy()))
+    (ours, theirs) = runs[1], runs[0]
+    assert ours[:3] == theirs[:3]
+    for o, t in zip(ours[3:], theirs[3:]):
+        if t is not None:
+            np.testing.assert_allclose(o, t, rtol=1e-3, atol=1e-3)
+
+
+def test_rms_norm_refuses_what_torch_refuses():
+    for make in (lambda lib: lib.tensor(True), lambda lib: lib.tensor([1, 2]),
+                 lambda lib: lib.tensor(1.0), lambda lib: lib.zeros(0)):
+        def call(lib, make=make):
+            x = make(lib)
+            return lib.nn.functional.rms_norm(x, x.shape[-1:])
+        assert outcome(call, mg) == outcome(call, torch)
+
+
+LAYER_NORMS = [((2, 0), (0,), "float32"), ((0,), (0,), "float32"), ((0, 3), (3,), "float32"),
+               ((), (), "float32"), ((), (), "int64"), ((2, 3), (3,), "int64"),
+               ((2, 3), (3,), "bool"), ((2, 0), (2, 0), "float32"), ((3,), (), "float32"),
+               ((2, 3), (), "float64")]
+
+
+@pytest.mark.parametrize("shape, normalized, dtype", LAYER_NORMS)
+@pytest.mark.parametrize("affine", [False, True])
+def test_layer_norm_of_empty_and_integer_inputs_is_torchs(shape, normalized, dtype, affine):
+    """Rows of no elements (and no rows) have a forward and a backward; a weight of
+    another dtype is torch's 'mixed dtype' error, before an empty normalized_shape's
+    (deep random programs 103, 2027, 3449: NumPy's reshape errors)."""
+    def call(lib):
+        x = lib.zeros(shape, dtype=getattr(lib, dtype), requires_grad=dtype.startswith("float"))
+        w = lib.ones(normalized, requires_grad=True) if affine else None
+        y = lib.nn.functional.layer_norm(x, normalized, w, w)
+        if y.requires_grad:
+            y.sum().backward()
+        return y, type(y.grad_fn).__name__, x.grad, None if w is None else w.grad
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("p, training", [(0.0, True), (1.0, True), (0.5, True), (0.5, False)])
+def test_dropout_of_an_empty_tensor_returns_it(p, training):
+    """(torch's at::dropout returns an empty input itself; minigrad multiplied it at p = 1:
+    deep random program 2152)"""
+    for lib in (torch, mg):
+        x = lib.zeros(2, 0, requires_grad=True)
+        assert lib.nn.functional.dropout(x, p, training) is x

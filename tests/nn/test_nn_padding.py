@@ -8,7 +8,7 @@ import pytest
 import torch
 
 import minigrad as mg
-from tests.core.support.torch_compare import check, check_error, check_numerical, rand
+from tests.core.support.torch_compare import check, check_error, check_numerical, outcome, rand
 
 
 @pytest.mark.parametrize("pad", [(1, 2), (1, 2, 0, 1), (1, 1, 2, 0, 1, 3), (-1, 2),
@@ -88,3 +88,15 @@ def test_edge_pad_keeps_its_index_mesh_with_its_saved_values(mode):
         theirs.grad_fn(torch.tensor(upstream, dtype=torch.float32)).detach().numpy())
     assert [n for n in dir(node) if n.startswith("_saved_")] == \
         [n for n in dir(theirs.grad_fn) if n.startswith("_saved_")]
+
+
+@pytest.mark.parametrize("shape, widths", [((0,), (-1, 1)), ((2,), (-3, 1)), ((2,), (-2, 1)),
+                                           ((2, 1), (-1, 0)), ((3,), (-1, -2)), ((3,), (-2, -2)),
+                                           ((2, 3), (0, 0, -2, -1)), ((2, 3), (-1, 0, 0, -3)),
+                                           ((2, 3), (1, -4)), ((3,), (-3, 0))])
+def test_cropping_past_the_size_is_narrows_error(shape, widths):
+    """Negative amounts crop one after another with narrow (left, then right): a length
+    below 0 is narrow's error (minigrad cropped to nothing: deep random program 9555)."""
+    def call(lib):
+        return lib.nn.functional.pad(lib.ones(shape), widths)
+    assert outcome(call, mg) == outcome(call, torch)

@@ -197,3 +197,53 @@ def test_bilinear_module_starts_and_runs_as_torch():
 def test_bilinear_errors(call):
     check_error(lambda lib, a, b, w, c: eval(call, {"F": lib.nn.functional, "a": a, "b": b,
                                                     "w": w, "c": c}), *BILINEAR_INPUTS)
+
+
+MAX_POOL1D = [((1, 2, 0), 1, None, 0), ((1, 2, 0), 1, None, 1), ((1, 2, 1), 3, 1, 0),
+              ((1, 2, 1), 3, 1, 2), ((2, 0), 1, None, 0), ((2, 3), 3, 1, 0), ((0, 2, 3), 2, None, 0),
+              ((1, 2, 3), 0), ((1, 2, 3), 2, -1), ((1, 2, 3), 2, 0, -1), ((1, 2, 3), 2, 1, 0, 0),
+              ((1, 2, 3), 2, 1, -1), ((0, 3), 1), ((1, 2, 1), 3, 1, 1, 1, True), ((3,), 1),
+              ((1, 1, 2, 3), 2)]
+
+
+@pytest.mark.parametrize("args", MAX_POOL1D)
+@pytest.mark.parametrize("kind", ["float", "requires grad", "long"])
+def test_max_pool1d_checks_as_torchs_own_1d_kernel(args, kind):
+    """max_pool1d without indices has its own checks and texts in ATen (minigrad gave
+    max_pool2d's: deep random programs 454, 499, 1549)."""
+    def call(lib):
+        x = lib.ones(args[0], requires_grad=kind == "requires grad")
+        return lib.nn.functional.max_pool1d(x.long() if kind == "long" else x, *args[1:])
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+POOLS_OF_EMPTY = {
+    "avg_pool1d pad": lambda F, o: F.avg_pool1d(o(1, 2, 0), 1, None, 1),
+    "avg_pool2d pad": lambda F, o: F.avg_pool2d(o(1, 2, 0, 0), 1, None, 1),
+    "max_pool2d pad": lambda F, o: F.max_pool2d(o(1, 2, 0, 0), 1, None, 1),
+    "avg_pool2d": lambda F, o: F.avg_pool2d(o(1, 2, 0, 0), 1),
+    "adaptive avg 2d unbatched": lambda F, o: F.adaptive_avg_pool2d(o(2, 0, 3), 2),
+    "adaptive avg 2d empty batch": lambda F, o: F.adaptive_avg_pool2d(o(0, 2, 3), 2),
+    "adaptive avg 3d": lambda F, o: F.adaptive_avg_pool3d(o(1, 2, 0, 3, 3), 2),
+    "adaptive max 3d": lambda F, o: F.adaptive_max_pool3d(o(1, 2, 1, 0, 3), 2),
+    "adaptive max 2d unbatched": lambda F, o: F.adaptive_max_pool2d(o(2, 0, 3), 2),
+    "adaptive avg 1d": lambda F, o: F.adaptive_avg_pool1d(o(2, 0), 2),
+    "adaptive max 1d": lambda F, o: F.adaptive_max_pool1d(o(2, 0), 2),
+    "adaptive avg to 1": lambda F, o: F.adaptive_avg_pool2d(o(1, 2, 0, 3), 1),
+    "adaptive avg no channels": lambda F, o: F.adaptive_avg_pool2d(o(1, 0, 2, 3), 2),
+    "adaptive max no channels": lambda F, o: F.adaptive_max_pool2d(o(1, 0, 2, 3), 2),
+    "adaptive avg 3d no channels": lambda F, o: F.adaptive_avg_pool3d(o(1, 0, 2, 2, 2), 2),
+    "adaptive max 3d no batch": lambda F, o: F.adaptive_max_pool3d(o(0, 2, 2, 2), 2),
+    "adaptive max 2d no batch": lambda F, o: F.adaptive_max_pool2d(o(0, 2, 2, 3), 2),
+    "adaptive max 1d no batch": lambda F, o: F.adaptive_max_pool1d(o(0, 1, 3), 2, return_indices=True),
+}
+
+
+@pytest.mark.parametrize("name", list(POOLS_OF_EMPTY))
+def test_pooling_empty_inputs_is_torchs(name):
+    """The padding check comes before the empty-input one (pooling_output_shape); adaptive
+    pooling refuses an empty dim (2-d average: a spatial one; the others any after the
+    first) and computes an empty batch (minigrad gave NaN or NumPy's errors)."""
+    def call(lib):
+        return POOLS_OF_EMPTY[name](lib.nn.functional, lib.ones)
+    assert outcome(call, mg) == outcome(call, torch)

@@ -15,7 +15,7 @@ import minigrad as mg
 
 from nn_twins import as_numpy, close
 from tests.core.support.torch_compare import (check, check_double_backward, check_error,
-                                              check_numerical, rand, same_bits)
+                                              check_numerical, outcome, rand, same_bits)
 
 X4 = rand((2, 3, 5, 7), seed=0)
 X3 = rand((2, 3, 7), seed=1)
@@ -187,3 +187,31 @@ def test_a_small_unet_trains_as_torch():
     np.testing.assert_allclose(l1, l2, rtol=1e-5)
     for a, b in zip(p1, p2):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-5)
+
+
+def _resizes():
+    cases = []
+    for dtype in ("int64", "bool", "float32"):
+        for shape, modes in [((1, 1, 3), ["nearest", "nearest-exact", "linear"]),
+                             ((1, 1, 3, 3), ["nearest", "nearest-exact", "bilinear", "bicubic"]),
+                             ((1, 1, 2, 2, 2), ["nearest", "nearest-exact", "trilinear"])]:
+            cases += [(shape, mode, dtype, {"scale_factor": 2.0}) for mode in modes]
+    for shape, mode in [((1, 1, 0), "nearest"), ((1, 1, 0, 3), "bilinear"), ((1, 1, 3, 0), "nearest"),
+                        ((1, 1, 0, 2, 2), "nearest"), ((1, 1, 2, 0, 2), "trilinear"),
+                        ((0, 1, 3), "nearest"), ((1, 0, 3), "linear"), ((0, 0, 3), "nearest"),
+                        ((1, 1, 0, 3), "bicubic"), ((1, 1, 0), "area"), ((1, 1, 3), "nearest")]:
+        for options in ({"scale_factor": 2.0}, {"size": (5,) * (len(shape) - 2)},
+                        {"scale_factor": 0.2}):
+            cases += [(shape, mode, dtype, options) for dtype in ("float32", "int64")]
+    return cases
+
+
+@pytest.mark.parametrize("shape, mode, dtype, options", _resizes())
+def test_interpolate_refuses_empty_sizes_and_integers_as_torch(shape, mode, dtype, options):
+    """Sizes of 0 in or out, then an empty channel dim, are ATen's upsample errors (before
+    the kernel's dtype); integer and bool inputs name the kernel torch 2.13 names (found by
+    the deep random programs: NumPy's IndexError for an empty input)."""
+    def call(lib):
+        return lib.nn.functional.interpolate(lib.ones(shape, dtype=getattr(lib, dtype)),
+                                             mode=mode, **options)
+    assert outcome(call, mg) == outcome(call, torch)

@@ -13,7 +13,7 @@ import torch
 
 import minigrad as mg
 
-from torch_compare import check, check_numerical, rand
+from torch_compare import check, check_numerical, outcome, rand
 from transcripts import assert_same
 
 A = rand((3, 4), seed=1)
@@ -165,3 +165,13 @@ def test_shapes_are_checked_before_the_bool_kernel_and_after_the_integer_divisio
                 ts = [lib.zeros(s, dtype=getattr(lib, dtype)) for s in shapes]
                 return getattr(lib, name)(*ts, value=2)
             assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_float64_addcmul_keeps_a_negative_zero_as_torch():
+    """(random program 538312: a float64 -0. plus -0. times a positive float32 printed 0.)"""
+    for dtype in ("float64", "float32"):
+        def call(lib, dtype=dtype):
+            a = lib.tensor([[-0.0, 0.0, -0.0, 1.5]], dtype=getattr(lib, dtype))
+            b = lib.tensor([[0.5], [-0.5]])
+            return lib.addcmul(a, a, b, value=0.5), (a * 1).addcmul_(a, b[:1], value=-2)
+        assert outcome(call, mg) == outcome(call, torch)

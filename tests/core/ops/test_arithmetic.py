@@ -7,9 +7,12 @@ Each case is written once as ``fn(lib, *tensors)`` and runs on both libraries (s
 
 import numpy as np
 import pytest
+import torch
+
+import minigrad as mg
 
 from op_cases import case, run, X, Y, POS, ROW, COL, SCALAR, X3, COL3
-from torch_compare import chain, check, check_bits, check_error, rand
+from torch_compare import chain, check, check_bits, check_error, outcome, rand
 
 
 ARITHMETIC = [
@@ -190,3 +193,60 @@ def test_out_with_a_tensor_requiring_grad_is_refused_before_the_shapes_are_check
                 a, b = (lib.ones(s, dtype=getattr(lib, dtype)) for s in shapes)
                 return getattr(lib, name)(a, b, alpha=0.5)
             assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_integer_power_to_the_most_negative_exponent_is_torchs():
+    """-2**63 (what ``long()`` makes of nan and inf) as an integer exponent: 1 ** it is 1,
+    (-1) ** it 1, others 0, as any negative exponent; NumPy's abs(-2**63) stayed negative
+    and raised (wide random program 20336: ``a.long() ** b.long().abs()``)."""
+    def call(lib):
+        exponent = lib.tensor([float("nan"), float("inf"), -float("inf"), -3.0, 2.0]).long()
+        base = lib.tensor([1, -1, 0, -1, 3])
+        return (base ** exponent.abs(), base ** exponent, base.to(lib.uint8) ** exponent,
+                lib.pow(base.int(), exponent))
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("op", ["//", "%", "**", "&", "|", "^", "<<", ">>", "+", "*"])
+def test_integer_tensors_meet_python_ints_out_of_their_range_as_torch(op):
+    """A reflected ``v ** t``, ``v << t``, ``v >> t`` casts v to t's dtype as C++ does
+    (2**40 as uint8 is 0, -3 is 253; NumPy raised OverflowError: deep random program 615);
+    ``t ** v`` past the dtype's range is torch's overflow error."""
+    outcomes = {}
+    for lib in (torch, mg):
+        seen = []
+        for v in (2**40, -3, 300, 2.5, True, 255, -300, 2**63 - 1):
+            for dtype in ("uint8", "int8", "int32", "int64"):
+                for expr in (f"lib.tensor(7, dtype=lib.{dtype}) {op} v",
+                             f"v {op} lib.tensor(7, dtype=lib.{dtype})",
+                             f"lib.tensor([7, 2], dtype=lib.{dtype}) {op} v",
+                             f"v {op} lib.tensor([3, 1], dtype=lib.{dtype})"):
+                    seen.append(outcome(lambda lib, expr=expr, v=v: eval(expr), lib))
+        outcomes[lib] = seen
+    assert outcomes[mg] == outcomes[torch]
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_0dim_tensors_meet_python_numbers_of_every_kind_as_torch():
+    """0-dim tensors of six kinds with ten Python numbers under twelve operators, both
+    ways round (1,440 results against torch: ``2**40 - uint8`` wraps, a half to a power past
+    65504 is torch's overflow error; deep random programs 615, 8205, 8761)."""
+    outcomes = {}
+    for lib in (torch, mg):
+        zero_dims = {"sum": lambda: lib.ones(1, 3).sum(), "int": lambda: lib.tensor(3),
+                     "f64": lambda: lib.tensor(2.5, dtype=lib.float64), "bool": lambda: lib.tensor(True),
+                     "u8": lambda: lib.tensor(7, dtype=lib.uint8),
+                     "f16": lambda: lib.tensor(1.5, dtype=lib.float16)}
+        seen = []
+        for make in zero_dims.values():
+            for v in (2, -3, 2.5, True, False, 0, 1e10, -0.0, 2**40, 1e300):
+                for op in ["+", "-", "*", "/", "//", "%", "**", "<", "==", "&", "rsub"]:
+                    for first in (True, False):
+                        def call(lib, make=make, v=v, op=op, first=first):
+                            if op == "rsub":
+                                return lib.rsub(make(), v)
+                            x, y = (make(), v) if first else (v, make())
+                            return eval(f"x {op} y")
+                        seen.append(outcome(call, lib))
+        outcomes[lib] = seen
+    assert outcomes[mg] == outcomes[torch]

@@ -135,3 +135,10 @@ BLOCK_CALLS = {
 @pytest.mark.parametrize("name", BLOCK_CALLS)
 def test_block_diag_prints_and_fails_as_torch(name):
     assert outcome(BLOCK_CALLS[name], mg) == outcome(BLOCK_CALLS[name], torch)
+
+
+def test_diag_of_an_empty_matrix_has_a_new_tensors_strides():
+    """(random programs 565227, 567120: diag of a (2, 0) matrix had NumPy's stride 0)"""
+    for shape in [(2, 0), (0, 2), (0, 0), (3, 3)]:
+        for k in (0, 1, -5):
+            assert mg.zeros(shape).diag(k).stride() == torch.zeros(shape).diag(k).stride()

@@ -70,3 +70,19 @@ def test_cdist_has_no_half_kernel_below_the_matrix_product_form():
             if rows[0] == 0 and second == "float32":
                 continue  # (an empty float16 x1: torch keeps its dtype, minigrad promotes)
             assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_cdist_of_empty_operands_has_x1s_dtype_and_batch_errors_are_torchs():
+    """(random programs 550383: float32 and float64 rows of no columns gave float64 zeros,
+    torch x1's dtype; 559322: batch dims that do not broadcast, NumPy's text)"""
+    for a, b in [((2, 0), (2, 0)), ((0, 3), (2, 3)), ((2, 3), (0, 3)), ((3, 0), (2, 0))]:
+        for d1, d2 in [("float32", "float64"), ("float64", "float32"), ("float16", "float32")]:
+            def call(lib, a=a, b=b, d1=d1, d2=d2):
+                y = lib.cdist(lib.zeros(a, dtype=getattr(lib, d1), requires_grad=True),
+                              lib.zeros(b, dtype=getattr(lib, d2)))
+                return y, type(y.grad_fn).__name__
+            assert outcome(call, mg) == outcome(call, torch)
+    for a, b in [((2, 3, 4), (3, 3, 4)), ((2, 1, 3, 4), (5, 3, 4)), ((2, 3, 4), (1, 2, 2, 4))]:
+        def call(lib, a=a, b=b):
+            return lib.cdist(lib.ones(a), lib.zeros(b)).shape
+        assert outcome(call, mg) == outcome(call, torch)

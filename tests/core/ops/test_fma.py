@@ -191,3 +191,17 @@ def test_one_minus_square64_is_fma64(monkeypatch):
     monkeypatch.setattr(fma, "fma64", lambda a, b, c: handed.append(a.size) or fma64(a, b, c))
     assert np.array_equal(one_minus_square64(y).view(np.uint64), expected.view(np.uint64))
     assert handed and 1000 < handed[0] < y.size // 10
+
+
+def test_fma64_gives_ieees_signed_zero_as_torchs_addcmul():
+    """A zero product plus a zero: -0 only for -0 + -0 (fma64's steps once made every
+    zero +0, so float64 ``addcmul(a, a, b)`` of a -0. printed 0.; random program 538312)."""
+    zeros, others = [0.0, -0.0], [0.0, -0.0, 2.5, -2.5, 1e-300, -1e300]
+    triples = [(x, y, z) for x in zeros + others for y in others for z in zeros] + \
+        [(2.0, 3.0, -6.0), (-2.0, 3.0, 6.0), (1e-200, 1e-200, -0.0), (-1e-200, 1e-200, 0.0)]
+    a, b, c = (np.array(column, dtype=np.float64) for column in zip(*triples))
+    expected = torch.addcmul(torch.from_numpy(c), torch.from_numpy(a), torch.from_numpy(b)).numpy()
+    with np.errstate(all="ignore"):
+        result = fma64(a, b, c)
+    np.testing.assert_array_equal(result, expected)
+    np.testing.assert_array_equal(np.signbit(result), np.signbit(expected))

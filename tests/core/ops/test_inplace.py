@@ -367,3 +367,39 @@ def test_an_in_place_op_checks_the_broadcast_shape_before_dividing_by_zero():
                  lambda lib: lib.ones(4, dtype=lib.long).clamp_max_(0.5),
                  lambda lib: lib.ones(4, dtype=lib.long).clamp_max_(lib.tensor(0.5))]:
         assert outcome(call, mg) == outcome(call, torch)
+
+
+MASKED_FILL_SHAPES = [((2, 3), (4,)), ((3,), (2, 3, 4)), ((3,), (2, 3)), ((3, 1), (3, 2)),
+                      ((2, 0), (3,)), ((2, 3), (3,)), ((2, 1, 4), (1, 3))]
+
+
+@pytest.mark.parametrize("shape, mask_shape", MASKED_FILL_SHAPES)
+@pytest.mark.parametrize("grad", [False, True])
+def test_masked_fill__names_self_first_in_its_broadcast_error(shape, mask_shape, grad):
+    """torch's in-place text names self as tensor a and the mask as b (the out-of-place
+    one the other way; minigrad's in-place took that order: deep random programs 17, 259)."""
+    def call(lib):
+        x = lib.zeros(shape, requires_grad=grad)
+        x = x * 1 if grad else x
+        return x.masked_fill_(lib.ones(mask_shape) > 0, 1.5), x.masked_fill(lib.ones(mask_shape) > 0, 2)
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("case", ["hypot_ uint8", "hypot_ long", "hypot_ int32", "atan2_",
+                                  "copysign_", "logaddexp_ bool"])
+def test_an_in_place_kernels_dtype_refusal_comes_after_the_broadcast_shape(case):
+    """torch's iterator checks the output's shape before the kernel refuses the dtype
+    (wide random programs 22398, 24215: minigrad named the dtype first)."""
+    def call(lib):
+        calls = {
+            "hypot_ uint8": lambda: lib.tensor([1, 2, 3]).hypot_(lib.tensor([[1], [2], [3]],
+                                                                           dtype=lib.uint8)),
+            "hypot_ long": lambda: lib.tensor([1, 2, 3]).hypot_(lib.ones(3, dtype=lib.long)),
+            "hypot_ int32": lambda: lib.ones(4, dtype=lib.int32).hypot_(lib.ones(2, 3, 4,
+                                                                                dtype=lib.long)),
+            "atan2_": lambda: lib.tensor([1, 2, 3]).atan2_(lib.ones(3, 1)),
+            "copysign_": lambda: lib.ones(2, dtype=lib.long).copysign_(lib.ones(3, 2)),
+            "logaddexp_ bool": lambda: lib.ones(2).bool().logaddexp_(lib.ones(3, 2).bool()),
+        }
+        return calls[case]()
+    assert outcome(call, mg) == outcome(call, torch)

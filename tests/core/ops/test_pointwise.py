@@ -28,7 +28,7 @@ import torch
 import minigrad as mg
 
 from op_cases import case, run, X, Y, POS, ROW, AWAY
-from torch_compare import check, check_bits, check_error, rand
+from torch_compare import check, check_bits, check_error, outcome, rand
 
 
 BOUND_LOW = rand((4,), seed=9, low=-1.0, high=-0.2)
@@ -349,3 +349,40 @@ def test_numbers_written_into_integer_tensors_convert_as_torch():
 def _set_where_positive(x, value):
     x[x > 0] = value
     return x
+
+
+OUT_CALLS = {
+    "add": lambda lib, t, out: lib.add(t, 1, out=out), "exp": lambda lib, t, out: lib.exp(t, out=out),
+    "sum": lambda lib, t, out: lib.sum(t * 1.5, -1, out=out),
+    "prod": lambda lib, t, out: lib.prod(t * 1.5, -1, out=out),
+    "mul": lambda lib, t, out: lib.mul(t, 2.5, out=out), "neg": lambda lib, t, out: lib.neg(t, out=out),
+    "floor": lambda lib, t, out: lib.floor(t, out=out), "abs": lambda lib, t, out: lib.abs(t, out=out),
+    "round": lambda lib, t, out: lib.round(t, out=out),
+    "clamp": lambda lib, t, out: lib.clamp(t, 0, out=out),
+    "nan_to_num": lambda lib, t, out: lib.nan_to_num(t, out=out),
+    "cumsum": lambda lib, t, out: lib.cumsum(t * 1.5, 0, out=out),
+    "cumprod": lambda lib, t, out: lib.cumprod(t * 1.5, 0, out=out),
+    "amax": lambda lib, t, out: lib.amax(t, -1, out=out),
+    "where number": lambda lib, t, out: lib.where(t > 0, t, 0.0, out=out),
+    "where number first": lambda lib, t, out: lib.where(t > 0, 1, t, out=out),
+}
+
+
+@pytest.mark.parametrize("name", list(OUT_CALLS))
+@pytest.mark.parametrize("dtype, grad", [("float32", False), ("float32", True), ("float64", False),
+                                         ("int64", False)])
+def test_out_of_another_dtype_is_torchs(name, dtype, grad):
+    """out= of another dtype: ops that keep their input's dtype (neg, floor, abs, round,
+    clamp...) want it exactly ('Found dtype Double but expected Float'); sum, prod, cumsum,
+    cumprod compute in out's dtype (cumsum into bool: torch's NotImplementedError); amax's
+    own text; where's out= overload takes no numbers (deep random programs 2, 413, 1009)."""
+    for out_dtype in ("int64", "float64", "bool", "float16", "int32", "float32"):
+        for out_shape in ((0,), (2, 3)):
+            def call(lib):
+                t = lib.ones(2, 3, dtype=getattr(lib, dtype), requires_grad=grad)
+                out = lib.zeros(out_shape, dtype=getattr(lib, out_dtype))
+                result = OUT_CALLS[name](lib, t, out)
+                return result, out, result is out
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                assert outcome(call, mg) == outcome(call, torch), (out_dtype, out_shape)

@@ -23,7 +23,7 @@ import minigrad as mg
 
 from op_cases import case, run, X, Y, ROW, COL, SCALAR, X3
 from programs import assert_same_run
-from torch_compare import chain, check, check_error, mirror, rand
+from torch_compare import chain, check, check_error, mirror, outcome, rand
 
 
 SHAPES = [
@@ -408,3 +408,14 @@ def test_expand_strides_as_pytorch(case):
     make, shape = EXPANDS[case]
     mine, theirs = make(mg).expand(*shape), make(torch).expand(*shape)
     assert (mine.stride(), mine.contiguous().stride()) == (theirs.stride(), theirs.contiguous().stride())
+
+
+def test_an_inferred_size_beside_a_zero_is_torchs_ambiguity_error():
+    """(deep random programs 37, 91: ``zeros(2, 0).reshape(-1, 0)``: torch's text names
+    the ambiguity; minigrad's was the element count's)"""
+    for shape, new in [((0,), (-1, 0)), ((2, 0), (0, -1)), ((0,), (2, -1, 0)), ((0,), (-1,)),
+                       ((0, 3), (-1, 3)), ((3,), (-1, 0)), ((0,), (-1, -1, 0))]:
+        for name in ("reshape", "view"):
+            def call(lib, shape=shape, new=new, name=name):
+                return getattr(lib.zeros(shape), name)(*new)
+            assert outcome(call, mg) == outcome(call, torch), (shape, new, name)

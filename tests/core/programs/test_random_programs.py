@@ -9,13 +9,16 @@ program agrees (the differences once listed as known were fixed in session 9), a
 and 11,500 between 500,000 and 511,500 (session 10: 12 parted, 10 agree now; the other two
 are the README's known differences: float32 exp of a dist whose last bit differs, amin's
 choice between -0. and 0.). Wide programs (``wide=True``) draw more dtypes,
-views as leaves and more ops: two blocks run here."""
+views as leaves and more ops: two blocks run here. Deep programs (``deep=True``, session 11)
+draw nn.functional, optimiser steps, grad modes and hooks, out=, repeated indices, mixed
+advanced indexing, 0-dim promotion and printing options: five blocks, and the few known
+differences among them."""
 
 from __future__ import annotations
 
 import pytest
 
-from random_programs import FLOAT_KINDS, KINDS, WIDE_KINDS, one_program
+from random_programs import DEEP_KINDS, FLOAT_KINDS, KINDS, WIDE_KINDS, one_program
 
 # PyTorch's own backward failures on inputs its forward accepted (minigrad computes them).
 TORCHS_OWN = ("INTERNAL ASSERT", "Found dtype", "with a bool tensor is not supported",
@@ -45,3 +48,36 @@ def test_random_programs_agree_with_torch(start, kinds):
         if problems and not _torchs_own(problems):
             parted[seed] = problems
     assert parted == {}
+
+
+# Deep programs (``deep=True``: nn.functional, autograd mid-program, out=, indexing,
+# promotion and printing; deep_programs.py). Of 8,000 deep seeds run by hand in session 11,
+# about 330 parted at first; the fixes of that session (some forty kinds) leave these in
+# the blocks below, each checked to part still:
+DEEP_KNOWN = {
+    9: "conv1d of a long input with a bool weight and bias: torch names the weight's dtype "
+       "first here, the bias's when the weight is float (its backends check in other orders)",
+    128: "float16 bilinear: torch's _trilinear sums in another order (an ulp in a 4th digit)",
+    147: "float16 binary_cross_entropy_with_logits (the README's known difference)",
+    445: "float16 bilinear, as 128",
+    471: "kron of a transposed float tensor with a strided int one: torch's own view error "
+         "(its kron views an operand that is not contiguous); minigrad computes it",
+}
+DEEP_BLOCKS = [0, 100, 200, 300, 400]
+
+
+@pytest.mark.parametrize("start", DEEP_BLOCKS, ids=[f"deep-{s}" for s in DEEP_BLOCKS])
+def test_deep_programs_agree_with_torch(start):
+    parted = {}
+    for seed in range(start, start + 100):
+        if seed in DEEP_KNOWN:
+            continue
+        problems = one_program(seed, DEEP_KINDS, deep=True)
+        if problems and not _torchs_own(problems):
+            parted[seed] = problems
+    assert parted == {}
+
+
+@pytest.mark.parametrize("seed", sorted(DEEP_KNOWN))
+def test_deep_known_differences_still_differ(seed):
+    assert one_program(seed, DEEP_KINDS, deep=True)

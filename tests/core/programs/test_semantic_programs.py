@@ -31,7 +31,10 @@ KNOWN = {
 # 0.99999994 for 9.011 <= x < 10 where torch's, and the correctly rounded value, is 1);
 # 22377 (torch's second register_hook on a changed multi-output view skips grad_fn, so
 # raises nothing); 290, 4766 (retain_grad() then unsqueeze_(): torch's retains_grad stays
-# True, its gradient still the old node's; minigrad's says False)
+# True, its gradient still the old node's; minigrad's says False); session 11 ran
+# 30,000-32,000: two parted, both of the kinds above: 30817 (t.data = an inference tensor,
+# torch's repr raises), 31817 (a gradient from autograd.grad written in place: torch's is
+# a view made in no_grad mode, as 413)
 
 # 1,200 programs, about 30 s on one core
 BLOCKS = list(range(0, 1200, 100))

@@ -18,6 +18,7 @@ import numpy as np
 import torch
 
 import minigrad
+from deep_programs import deep_ops, run_deep_binary, run_deep_unary
 
 LIBS = (torch, minigrad)
 KINDS = ["f32", "f32", "f32", "f64", "i64", "bool", "f32ng"]
@@ -26,6 +27,9 @@ FLOAT_KINDS = ["f32", "f32", "f64", "f32ng"]
 # are views (transposed, every other element, expanded, an offset slice), and more ops
 WIDE_KINDS = ["f32", "f32", "f64", "i64", "bool", "f16", "i32", "u8", "f32t", "f32s", "f32e",
               "f32o", "i64t"]
+# ``deep`` programs (``one_program(seed, DEEP_KINDS, deep=True)``): nn.functional, autograd
+# mid-program, writes, indexing, promotion and printing (deep_programs.py), over these
+DEEP_KINDS = ["f32", "f32", "f32", "f64", "i64", "bool", "f16", "f32t", "f32s", "f32ng"]
 SHAPES = [(), (3,), (2, 3), (3, 1), (1, 3), (2, 3, 4), (2, 1, 4), (4,), (1,), (0,), (2, 0)]
 
 def leaf(lib, r, shape, kind):
@@ -353,19 +357,23 @@ def same(a, b, tol):
     return a == b
 
 NUM = re.compile(r"-?\d+\.\d*(?:e[-+]\d+)?")
-def one_program(seed: int, kinds=KINDS, wide: bool = False) -> list:
+def one_program(seed: int, kinds=KINDS, wide: bool = False, deep: bool = False) -> list:
     """Where PyTorch and minigrad part on program ``seed`` (an empty list: nowhere);
-    ``wide``: draw from ``wide_ops()`` too (use with WIDE_KINDS)."""
+    ``wide``: draw from ``wide_ops()`` too (use with WIDE_KINDS); ``deep``: from
+    ``wide_ops()`` and ``deep_ops()`` (use with DEEP_KINDS)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return _one_program(seed, kinds, wide)
+        return _one_program(seed, kinds, wide, deep)
 
 
-def _one_program(seed, kind_choices, wide=False):
+def _one_program(seed, kind_choices, wide=False, deep=False):
     U, B = ops()
-    if wide:
+    if wide or deep:
         more_U, more_B = wide_ops()
         U, B = U + more_U, B + more_B
+    if deep:
+        more_U, more_B = deep_ops()
+        U, B = U + more_U * 4, B + more_B * 4  # (mostly the deep ones)
     r0 = random.Random(seed)
     kinds = [r0.choice(kind_choices) for _ in range(3)]
     shapes = [r0.choice(SHAPES) for _ in range(3)]
@@ -381,7 +389,8 @@ def _one_program(seed, kind_choices, wide=False):
                 name = r.choice(U); a = pool[r.randrange(len(pool))]
                 desc = (name, a.dtype, tuple(a.shape))
                 try:
-                    v = (run_unary if name in UNARY_NAMES else run_wide_unary)(lib, name, a, r)
+                    v = (run_unary if name in UNARY_NAMES else run_deep_unary if name in DEEP_UNARY
+                         else run_wide_unary)(lib, name, a, r)
                     err = None
                 except Exception as e:
                     v, err = None, (type(e).__name__, str(e).split("\n")[0])
@@ -389,7 +398,8 @@ def _one_program(seed, kind_choices, wide=False):
                 name = r.choice(B); a = pool[r.randrange(len(pool))]; b = pool[r.randrange(len(pool))]
                 desc = (name, a.dtype, tuple(a.shape), b.dtype, tuple(b.shape))
                 try:
-                    v = (run_binary if name in BINARY_NAMES else run_wide_binary)(lib, name, a, b, r)
+                    v = (run_binary if name in BINARY_NAMES else run_deep_binary if name in DEEP_BINARY
+                         else run_wide_binary)(lib, name, a, b, r)
                     err = None
                 except Exception as e:
                     v, err = None, (type(e).__name__, str(e).split("\n")[0])
@@ -426,3 +436,4 @@ def _short(v):
 
 
 UNARY_NAMES, BINARY_NAMES = (set(names) for names in ops())
+DEEP_UNARY, DEEP_BINARY = (set(names) for names in deep_ops())
