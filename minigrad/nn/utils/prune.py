@@ -196,8 +196,9 @@ class Identity(BasePruningMethod):
         return super().apply(module, name)
 
 
-class RandomUnstructured(BasePruningMethod):
-    """Prune ``amount`` entries (a count, or a fraction of them) chosen at random."""
+class _Unstructured(BasePruningMethod):
+    """Prune ``amount`` entries (a count, or a fraction of them): those ``_chosen`` picks
+    among the entries still kept."""
 
     PRUNING_TYPE = "unstructured"
 
@@ -209,31 +210,26 @@ class RandomUnstructured(BasePruningMethod):
         count = _count(self.amount, t.nelement())
         mask = default_mask.clone(memory_format=minigrad.contiguous_format)
         if count:
-            drawn = minigrad.rand_like(t)
-            mask.view(-1)[minigrad.topk(drawn.view(-1), k=count).indices] = 0
+            mask.view(-1)[self._chosen(t, count)] = 0
         return mask
+
+
+class RandomUnstructured(_Unstructured):
+    """Prune ``amount`` entries chosen at random."""
+
+    def _chosen(self, t, count):
+        return minigrad.topk(minigrad.rand_like(t).view(-1), k=count).indices
 
     @classmethod
     def apply(cls, module, name, amount):
         return super().apply(module, name, amount=amount)
 
 
-class L1Unstructured(BasePruningMethod):
+class L1Unstructured(_Unstructured):
     """Prune the ``amount`` entries of smallest absolute value."""
 
-    PRUNING_TYPE = "unstructured"
-
-    def __init__(self, amount) -> None:
-        _check_amount(amount)
-        self.amount = amount
-
-    def compute_mask(self, t, default_mask):
-        count = _count(self.amount, t.nelement())
-        mask = default_mask.clone(memory_format=minigrad.contiguous_format)
-        if count:
-            smallest = minigrad.topk(minigrad.abs(t).view(-1), k=count, largest=False)
-            mask.view(-1)[smallest.indices] = 0
-        return mask
+    def _chosen(self, t, count):
+        return minigrad.topk(minigrad.abs(t).view(-1), k=count, largest=False).indices
 
     @classmethod
     def apply(cls, module, name, amount, importance_scores=None):
