@@ -89,17 +89,25 @@ def _slope(source, made):
 
 
 def _by_slope(data, made: str, source: str, value: float, needed: bool) -> list[Finding]:
-    """``made``'s slope in ``source`` is ``value`` everywhere; when autograd could not say,
-    ``needed`` and the values of ``source`` all zero (they show nothing), a failed finding."""
+    """``made``'s slope in ``source`` is ``value`` everywhere; when autograd could not say
+    and ``needed`` (at the question's own step), a failed finding.
+
+    The values never show how ``made`` was made from ``source``: they are compared within a
+    tolerance, so over an x close enough to zeros every multiple agrees with ``factor * x``.
+    An x of zeros did that (red team 4), then an x of 1e-6 with a ``backward()`` in the
+    cell, which freed the graph so that autograd could not say: ``y = x * (factor + 1)``
+    and ``total = (x * 2).sum()`` scored 4 of 4, unflagged (red team 6); and so did a y
+    made from a leaf of its own while x did not require grad. So where the slope is needed,
+    only autograd's own record counts, whatever the values are."""
     slope, given = data.get(f"d{made}/d{source}"), data[source]
     if is_tensor(slope) and slope.shape == given.shape:
         return compare(_("d{made}/d{source} (autograd)").format(made=made, source=source),
                        slope.values, np.full(given.shape, float(value)), atol=ATOL_32)
-    if needed and not np.any(given.values):
-        return [Finding(False, _("{source} is all zeros, so the values of {made} do not show "
-                                 "how it was made from {source}, and autograd could not show "
-                                 "it either (was backward() called before this check?)").format(
-            made=made, source=source))]
+    if needed:
+        return [Finding(False, _("autograd could not show how {made} was made from {source}, "
+                                 "and its values alone cannot (they agree within a tolerance): "
+                                 "does {source} require grad, and was backward() called before "
+                                 "this check?").format(made=made, source=source))]
     return []
 
 
@@ -159,9 +167,9 @@ def judge_q2(data, inputs, env) -> list[Finding]:
 
 
 def _q2(data, env, slope_needed: bool) -> list[Finding]:
-    """q2's findings; ``slope_needed``: where x's values cannot show the factor (all zero),
-    y's slope must (``STEPS``; at q2's own extract step: after a backward() autograd cannot
-    say, and q3 counts only once q2 has: ``Question.after``)."""
+    """q2's findings; ``slope_needed``: y's slope must show the factor (``STEPS``; at q2's
+    own extract step: after a backward() autograd cannot say, and q3 counts only once q2
+    has: ``Question.after``)."""
     x, y, z = data["x"], data["y"], data["z"]
     for value, name in ((x, "x"), (y, "y"), (z, "z")):
         why = _tensor_problem(value, name)
