@@ -41,12 +41,6 @@ def _tensor_problem(value, name: str) -> str | None:
                                     .format(name=name))
 
 
-def _read_names(*names):
-    def extract(namespace, inputs):
-        return {name: read(namespace, name) for name in names}
-    return extract
-
-
 # The steps the questions build, (made, from): each is checked by its values and by its slope
 # as autograd records it, d(made · 1)/d(from). Over an x of zeros the values are zeros
 # whatever x is multiplied by: y = x * (factor + 1), and z or total of another multiple,
@@ -55,9 +49,30 @@ def _read_names(*names):
 STEPS = {"q1": (("total", "x"),), "q2": (("y", "x"), ("z", "y"))}
 
 
+# The tensors q2 was judged on, at its own extract step (in the run's process; a name the
+# cells never see). q3 is judged on q2's y and z (below); at q3's step their values are all
+# that is left to compare (backward() freed the graph, so autograd shows no slope there), and
+# over an x of zeros, or of 1e-6, new x, y and z made in q3's cell with y = x * (factor + 1)
+# and a second backward() of (x * factor).sum() passed that comparison and scored q3 over a
+# wrong y (red team 6). So q3 also says whether its x, y and z are the very objects q2's
+# step read.
+_JUDGED_AT_Q2: dict = {}
+Q2_TENSORS = "x, y, z of q2"
+
+
+def _read_q3(namespace, inputs):
+    found = {name: read(namespace, name) for name in ("x", "y", "z")}
+    if _JUDGED_AT_Q2:  # (check("q3") before any check("q2") in a notebook: nothing to say)
+        found[Q2_TENSORS] = all(found[name] is _JUDGED_AT_Q2[name] for name in found)
+    return found
+
+
 def _extract_with_slopes(question: str, *names):
     def extract(namespace, inputs):
         found = {name: read(namespace, name) for name in names}
+        if question == "q2":
+            _JUDGED_AT_Q2.clear()
+            _JUDGED_AT_Q2.update((name, found[name]) for name in ("x", "y", "z"))
         for made, source in STEPS[question]:
             found[f"d{made}/d{source}"] = _slope(found[source], found[made])
         return found
@@ -103,7 +118,7 @@ def _by_slope(data, made: str, source: str, value: float, needed: bool) -> list[
     if is_tensor(slope) and slope.shape == given.shape:
         return compare(_("d{made}/d{source} (autograd)").format(made=made, source=source),
                        slope.values, np.full(given.shape, float(value)), atol=ATOL_32)
-    if needed:
+    if needed and data[made].grad_fn is not None:  # (else: "does not record how", below)
         return [Finding(False, _("autograd could not show how {made} was made from {source}, "
                                  "and its values alone cannot (they agree within a tolerance): "
                                  "does {source} require grad, and was backward() called before "
@@ -212,7 +227,13 @@ def judge_q3(data, inputs, env) -> list[Finding]:
                                  "detached tensor (see q2)"))]
     # x.grad is factor only through q2's y and z: over a wrong y, a right x.grad was put
     # there another way (a hook, a second backward() of another sum, a fresh graph), each
-    # of which scored q3, unheld, with plain autograd. So q3 counts only on q2's y and z.
+    # of which scored q3, unheld, with plain autograd. So q3 counts only on q2's y and z:
+    # the same objects (_JUDGED_AT_Q2), still right.
+    if data.get(Q2_TENSORS) is False:
+        return [Finding(False, _("q3 is checked on the x, y and z that q2 was checked on, and "
+                                 "a cell after q2 made new ones: make x, y and z in q1's and "
+                                 "q2's cells only, then call retain_grad() and backward() on "
+                                 "them here"))]
     if not all(f.ok for f in _q2(data, env, slope_needed=False)):
         return [Finding(False, _("q3 is checked on q2's y and z, which are not right yet: fix "
                                  "q2 first (check(\"q2\")), then run z.backward() again"))]
@@ -236,7 +257,7 @@ ASSIGNMENT = Assignment(
         Question("q2", N_("Multiply, then sum"), _extract_with_slopes("q2", "x", "y", "z"),
                  judge_q2,
                  kind=CODE, runs=("setup", "numbers")),
-        Question("q3", N_("retain_grad() and backward()"), _read_names("x", "y", "z"),
+        Question("q3", N_("retain_grad() and backward()"), _read_q3,
                  judge_q3, kind=CODE, runs=("setup", "numbers"), after=("q2",)),
     ),
     manual={"q4": N_("What changed, and why?")},
