@@ -23,7 +23,7 @@ import numpy as np
 
 from grader.data import read
 from grader.i18n import ASSIGNMENTS, N_
-from grader.judging import ATOL_32, check_grad, compare, is_tensor, problem, shape_text
+from grader.judging import ATOL_32, RTOL, check_grad, compare, is_tensor, problem, shape_text
 from grader.questions import CODE, Assignment, Finding, Question, Variant
 
 _ = ASSIGNMENTS.gettext  # the student's language (question texts: notebooks/assignments/locale)
@@ -55,15 +55,16 @@ STEPS = {"q1": (("total", "x"),), "q2": (("y", "x"), ("z", "y"))}
 # over an x of zeros, or of 1e-6, new x, y and z made in q3's cell with y = x * (factor + 1)
 # and a second backward() of (x * factor).sum() passed that comparison and scored q3 over a
 # wrong y (red team 6). So q3 also says whether its x, y and z are the very objects q2's
-# step read.
+# step read from the same namespace (in a notebook, the ones check("q2") read last).
 _JUDGED_AT_Q2: dict = {}
 Q2_TENSORS = "x, y, z of q2"
 
 
 def _read_q3(namespace, inputs):
     found = {name: read(namespace, name) for name in ("x", "y", "z")}
-    if _JUDGED_AT_Q2:  # (check("q3") before any check("q2") in a notebook: nothing to say)
-        found[Q2_TENSORS] = all(found[name] is _JUDGED_AT_Q2[name] for name in found)
+    if _JUDGED_AT_Q2.get("namespace") is namespace:  # (else nothing to say: check("q3")
+        # before any check("q2"))
+        found[Q2_TENSORS] = all(found[name] is _JUDGED_AT_Q2[name] for name in "xyz")
     return found
 
 
@@ -72,7 +73,7 @@ def _extract_with_slopes(question: str, *names):
         found = {name: read(namespace, name) for name in names}
         if question == "q2":
             _JUDGED_AT_Q2.clear()
-            _JUDGED_AT_Q2.update((name, found[name]) for name in ("x", "y", "z"))
+            _JUDGED_AT_Q2.update(namespace=namespace, x=found["x"], y=found["y"], z=found["z"])
         for made, source in STEPS[question]:
             found[f"d{made}/d{source}"] = _slope(found[source], found[made])
         return found
@@ -103,22 +104,39 @@ def _slope(source, made):
     return slope
 
 
-def _by_slope(data, made: str, source: str, value: float, needed: bool) -> list[Finding]:
-    """``made``'s slope in ``source`` is ``value`` everywhere; when autograd could not say
-    and ``needed`` (at the question's own step), a failed finding.
+# How finely a step's values must tell how it was made: a made of 1 % more (total = 1.01 *
+# x.sum(), y = (factor + 1) * x where factor is 4: 25 % more) is told apart by its values
+# only where what it is compared with is large against the comparison's tolerance.
+RESOLUTION = 0.01
 
-    The values never show how ``made`` was made from ``source``: they are compared within a
-    tolerance, so over an x close enough to zeros every multiple agrees with ``factor * x``.
-    An x of zeros did that (red team 4), then an x of 1e-6 with a ``backward()`` in the
-    cell, which freed the graph so that autograd could not say: ``y = x * (factor + 1)``
-    and ``total = (x * 2).sum()`` scored 4 of 4, unflagged (red team 6); and so did a y
-    made from a leaf of its own while x did not require grad. So where the slope is needed,
-    only autograd's own record counts, whatever the values are."""
+
+def _blind(expected) -> bool:
+    """The values compared with ``expected`` cannot tell it from a multiple of 1 % more or
+    less: every value is within the tolerance's absolute part (zeros, 1e-6s, ...)."""
+    expected = np.asarray(expected, dtype=np.float64)
+    return bool(np.all(np.isclose(expected * (1 + RESOLUTION), expected, atol=ATOL_32,
+                                  rtol=RTOL)))
+
+
+def _by_slope(data, made: str, source: str, value: float, needed: bool, expected
+              ) -> list[Finding]:
+    """``made``'s slope in ``source`` is ``value`` everywhere; when autograd could not say,
+    ``needed`` (at the question's own step) and the values of ``made``, compared with
+    ``expected``, cannot tell how it was made either (``_blind``), a failed finding.
+
+    The values are compared within a tolerance: close enough to zeros, every multiple
+    agrees. An x of zeros did that (red team 4), then an x of 1e-6 with a ``backward()``
+    in the cell, which freed the graph so that autograd could not say: ``y = x * (factor +
+    1)`` and ``total = (x * 2).sum()`` scored 4 of 4, unflagged (red team 6), and so did a
+    y made from a leaf of its own while x did not require grad. (Where the values do tell,
+    a slope that is gone is no finding: check_all() at the end of the notebook runs after
+    backward(), which frees the graph.)"""
     slope, given = data.get(f"d{made}/d{source}"), data[source]
     if is_tensor(slope) and slope.shape == given.shape:
         return compare(_("d{made}/d{source} (autograd)").format(made=made, source=source),
                        slope.values, np.full(given.shape, float(value)), atol=ATOL_32)
-    if needed and data[made].grad_fn is not None:  # (else: "does not record how", below)
+    if needed and _blind(expected) and data[made].grad_fn is not None:  # (else: "does not
+        # record how", below)
         return [Finding(False, _("autograd could not show how {made} was made from {source}, "
                                  "and its values alone cannot (they agree within a tolerance): "
                                  "does {source} require grad, and was backward() called before "
@@ -172,7 +190,7 @@ def judge_q1(data, inputs, env) -> list[Finding]:
     if total.shape == ():
         findings += compare("total", total.values, x.values.sum(), atol=ATOL_32,
                             reference=_("{expression} is").format(expression="x.sum()"))
-        findings += _by_slope(data, "total", "x", 1.0, needed=True)
+        findings += _by_slope(data, "total", "x", 1.0, True, x.values.sum())
         findings.append(_recorded("total", total, "x"))
     return findings
 
@@ -194,14 +212,14 @@ def _q2(data, env, slope_needed: bool) -> list[Finding]:
     times = f"{factor} * x"
     findings = compare("y", y.values, factor * x.values, atol=ATOL_32,
                        reference=_("{expression} is").format(expression=times))
-    findings += _by_slope(data, "y", "x", factor, slope_needed)
+    findings += _by_slope(data, "y", "x", factor, slope_needed, factor * x.values)
     findings.append(_recorded("y", y, "x"))
     if z.shape != ():
         return findings + [Finding(False, _("z has shape {shape}; it should be one number: "
                                             "z = y.sum()").format(shape=shape_text(z.shape)))]
     findings += compare("z", z.values, y.values.sum(), atol=ATOL_32,
                         reference=_("{expression} is").format(expression="y.sum()"))
-    findings += _by_slope(data, "z", "y", 1.0, slope_needed)
+    findings += _by_slope(data, "z", "y", 1.0, slope_needed, y.values.sum())
     findings.append(_recorded("z", z, "y"))
     return findings
 
@@ -231,9 +249,10 @@ def judge_q3(data, inputs, env) -> list[Finding]:
     # the same objects (_JUDGED_AT_Q2), still right.
     if data.get(Q2_TENSORS) is False:
         return [Finding(False, _("q3 is checked on the x, y and z that q2 was checked on, and "
-                                 "a cell after q2 made new ones: make x, y and z in q1's and "
-                                 "q2's cells only, then call retain_grad() and backward() on "
-                                 "them here"))]
+                                 "these are new ones: make x, y and z in q1's and q2's cells "
+                                 "only and call retain_grad() and backward() on them here "
+                                 "(in the notebook: run those cells and check(\"q2\") again, "
+                                 "then this cell)"))]
     if not all(f.ok for f in _q2(data, env, slope_needed=False)):
         return [Finding(False, _("q3 is checked on q2's y and z, which are not right yet: fix "
                                  "q2 first (check(\"q2\")), then run z.backward() again"))]
