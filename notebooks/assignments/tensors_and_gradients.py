@@ -23,7 +23,7 @@ import numpy as np
 
 from grader.data import read
 from grader.i18n import ASSIGNMENTS, N_
-from grader.judging import ATOL_32, RTOL, check_grad, compare, is_tensor, problem, shape_text
+from grader.judging import ATOL_32, check_grad, compare, is_tensor, problem, shape_text
 from grader.questions import CODE, Assignment, Finding, Question, Variant
 
 _ = ASSIGNMENTS.gettext  # the student's language (question texts: notebooks/assignments/locale)
@@ -80,10 +80,21 @@ def _extract_with_slopes(question: str, *names):
     return extract
 
 
+# The slopes autograd showed, by the tensor they were taken of: id(made) -> (made, its
+# grad_fn, source, slope). A step's slope is autograd's record of how made was made from
+# source, and after a backward() (which frees the graph) autograd can no longer show it;
+# the same objects, with the same grad_fn (an item assignment makes a new one), have the
+# same slope, so it is remembered from when autograd could show it: check("q2") right
+# after q2's cell, then check_all() at the end of the notebook, after backward().
+_SLOPES: dict = {}
+
+
 def _slope(source, made):
-    """d(made · 1)/d(source) by autograd (None when it cannot say: a backward() freed the
-    graph, ...), leaving the graph and the gradients as they were (``retain_graph``;
-    ``autograd.grad`` fills a retained ``.grad`` on its way, which is put back)."""
+    """d(made · 1)/d(source) by autograd, or as autograd showed it earlier for the very same
+    tensors (None when it cannot say: a backward() freed the graph before any step asked,
+    source does not require grad, ...), leaving the graph and the gradients as they were
+    (``retain_graph``; ``autograd.grad`` fills a retained ``.grad`` on its way, which is put
+    back)."""
     import minigrad
 
     if not (isinstance(source, minigrad.Tensor) and isinstance(made, minigrad.Tensor)
@@ -96,51 +107,44 @@ def _slope(source, made):
             slope, = minigrad.autograd.grad(made, source, minigrad.ones_like(made),
                                             retain_graph=True, allow_unused=True)
         except Exception:  # noqa: BLE001 (the student's graph: anything)
-            return None
+            seen = _SLOPES.get(id(made))
+            same = seen is not None and seen[0] is made and seen[1] is made.grad_fn \
+                and seen[2] is source
+            return seen[3] if same else None
         finally:
             for tensor, grad in kept:
                 if tensor.grad is not grad:
                     tensor.grad = grad
+    if len(_SLOPES) > 256:  # (a notebook run again and again: the oldest go)
+        _SLOPES.clear()
+    _SLOPES[id(made)] = (made, made.grad_fn, source, slope)
     return slope
 
 
-# How finely a step's values must tell how it was made: a made of 1 % more (total = 1.01 *
-# x.sum(), y = (factor + 1) * x where factor is 4: 25 % more) is told apart by its values
-# only where what it is compared with is large against the comparison's tolerance.
-RESOLUTION = 0.01
+def _by_slope(data, made: str, source: str, value: float, needed: bool) -> list[Finding]:
+    """``made``'s slope in ``source`` is ``value`` everywhere; when autograd could not say
+    and ``needed`` (at the question's own step), a failed finding.
 
-
-def _blind(expected) -> bool:
-    """The values compared with ``expected`` cannot tell it from a multiple of 1 % more or
-    less: every value is within the tolerance's absolute part (zeros, 1e-6s, ...)."""
-    expected = np.asarray(expected, dtype=np.float64)
-    return bool(np.all(np.isclose(expected * (1 + RESOLUTION), expected, atol=ATOL_32,
-                                  rtol=RTOL)))
-
-
-def _by_slope(data, made: str, source: str, value: float, needed: bool, expected
-              ) -> list[Finding]:
-    """``made``'s slope in ``source`` is ``value`` everywhere; when autograd could not say,
-    ``needed`` (at the question's own step) and the values of ``made``, compared with
-    ``expected``, cannot tell how it was made either (``_blind``), a failed finding.
-
-    The values are compared within a tolerance: close enough to zeros, every multiple
-    agrees. An x of zeros did that (red team 4), then an x of 1e-6 with a ``backward()``
-    in the cell, which freed the graph so that autograd could not say: ``y = x * (factor +
-    1)`` and ``total = (x * 2).sum()`` scored 4 of 4, unflagged (red team 6), and so did a
-    y made from a leaf of its own while x did not require grad. (Where the values do tell,
-    a slope that is gone is no finding: check_all() at the end of the notebook runs after
-    backward(), which frees the graph.)"""
+    The values never show how ``made`` was made: they are compared within a tolerance,
+    and they can be made outside the graph. Close enough to zeros, every multiple agrees:
+    an x of zeros (red team 4), then an x of 1e-6 with a ``backward()`` in the cell, which
+    freed the graph so that autograd could not say, ``y = x * (factor + 1)`` and ``total =
+    (x * 2).sum()``, scored 4 of 4, unflagged (red team 6); a y made from a leaf of its own
+    while x did not require grad scored q2. Over x of ones, ``y = x * (factor + 1) -
+    torch.tensor(x.tolist())`` has the values of ``factor * x`` and a graph of factor + 1,
+    and with a ``backward()`` in the cell scored q2 and q3 (values taken out of the graph
+    by ``tolist()``, ``item()``, ``float()``, a repr: no list of names holds them all). So
+    only autograd's own record counts, remembered from when it could say (``_SLOPES``)."""
     slope, given = data.get(f"d{made}/d{source}"), data[source]
     if is_tensor(slope) and slope.shape == given.shape:
         return compare(_("d{made}/d{source} (autograd)").format(made=made, source=source),
                        slope.values, np.full(given.shape, float(value)), atol=ATOL_32)
-    if needed and _blind(expected) and data[made].grad_fn is not None:  # (else: "does not
-        # record how", below)
-        return [Finding(False, _("autograd could not show how {made} was made from {source}, "
-                                 "and its values alone cannot (they agree within a tolerance): "
-                                 "does {source} require grad, and was backward() called before "
-                                 "this check?").format(made=made, source=source))]
+    if needed and data[made].grad_fn is not None:  # (else: "does not record how", below)
+        return [Finding(False, _("autograd could not show how {made} was made from {source}: "
+                                 "does {source} require grad? Was backward() called in a cell "
+                                 "before this check? (In the notebook, the check right after "
+                                 "the question's cell, before backward(), is remembered.)")
+                        .format(made=made, source=source))]
     return []
 
 
@@ -190,7 +194,7 @@ def judge_q1(data, inputs, env) -> list[Finding]:
     if total.shape == ():
         findings += compare("total", total.values, x.values.sum(), atol=ATOL_32,
                             reference=_("{expression} is").format(expression="x.sum()"))
-        findings += _by_slope(data, "total", "x", 1.0, True, x.values.sum())
+        findings += _by_slope(data, "total", "x", 1.0, needed=True)
         findings.append(_recorded("total", total, "x"))
     return findings
 
@@ -212,14 +216,14 @@ def _q2(data, env, slope_needed: bool) -> list[Finding]:
     times = f"{factor} * x"
     findings = compare("y", y.values, factor * x.values, atol=ATOL_32,
                        reference=_("{expression} is").format(expression=times))
-    findings += _by_slope(data, "y", "x", factor, slope_needed, factor * x.values)
+    findings += _by_slope(data, "y", "x", factor, slope_needed)
     findings.append(_recorded("y", y, "x"))
     if z.shape != ():
         return findings + [Finding(False, _("z has shape {shape}; it should be one number: "
                                             "z = y.sum()").format(shape=shape_text(z.shape)))]
     findings += compare("z", z.values, y.values.sum(), atol=ATOL_32,
                         reference=_("{expression} is").format(expression="y.sum()"))
-    findings += _by_slope(data, "z", "y", 1.0, slope_needed, y.values.sum())
+    findings += _by_slope(data, "z", "y", 1.0, slope_needed)
     findings.append(_recorded("z", z, "y"))
     return findings
 

@@ -13,10 +13,17 @@ succeeded before, and the construction that closed it:
   the values, compared within ``ATOL_32`` = 1e-4, cannot tell a multiple of 1e-6 from
   another. A y made from a leaf of its own (``y = x * (factor + 1) + w``, w a zero that
   requires grad, x a 1e-6 that does not) scored q2 the same way (measured).
-  (``tensors_and_gradients._by_slope``: the slope, autograd's own record, is needed
-  wherever the compared values cannot tell a multiple of 1 % more, ``_blind``; where they
-  can, a slope gone after ``backward()`` is no finding, so ``check_all()`` at the end of
-  the notebook stays right for honest work.)
+* **q2 and q3 scored by a graph of the wrong factor with the right values**, over x of
+  ones, with allowed names only: ``y = x * (factor + 1) - torch.tensor(x.tolist())`` (the
+  values of ``factor * x``; ``tolist()`` takes them out of the graph), a ``backward()`` in
+  q2's cell, then ``x.grad = None`` and ``(x * factor).sum().backward()``: 3 points over
+  the wrong answers, unheld (measured). Values leave the graph by ``tolist()``, ``item()``,
+  ``float()``, a repr: no list of names holds them all.
+  (``tensors_and_gradients._by_slope``: the slope, autograd's own record, is needed at the
+  question's own step whatever the values are; ``_slope`` remembers the slope autograd
+  showed for the very same tensors and grad_fn, so ``check_all()`` at the end of the
+  notebook, after ``backward()``, still sees what ``check("q2")`` right after q2's cell
+  saw.)
 * **q3 of assignment 3 scored over a wrong y**, q2 being right at its own step: q3's cell
   made new tensors, ``x = torch.zeros(shape, requires_grad=True)``, ``y = x * (factor +
   1)``, ``retain_grad()`` on y and z, ``z.backward()``, ``x.grad = None``, ``(x *
@@ -61,6 +68,11 @@ def _submissions() -> dict:
         **WRONG[T], "q1_answer": "x = torch.full(shape, 1e-6)\ntotal = x.sum()",
         "q2_answer": "w = torch.zeros((), requires_grad=True)\ny = x * (factor + 1) + w\n"
                      "z = y.sum()"})
+    found["t_tolist"] = build(T, "t_tolist", {
+        **WRONG[T], "q1_answer": "x = torch.ones(shape, requires_grad=True)\ntotal = x.sum()",
+        "q2_answer": "y = x * (factor + 1) - torch.tensor(x.tolist())\ny.retain_grad()\n"
+                     "z = y.sum()\nz.retain_grad()\nz.backward()\n" + AGAIN,
+        "q3_answer": "print(x.grad)"})
     found["t_q3_new"] = build(T, "t_q3_new", {
         **right(T, "t_q3_new"),
         "q3_answer": "x = torch.zeros(shape, requires_grad=True)\ny = x * (factor + 1)\n"
@@ -68,8 +80,10 @@ def _submissions() -> dict:
     return found
 
 
-ATTACKS = ["t_tiny", "t_other_leaf", "t_q3_new"]
-BASELINE = {"t_tiny": "t_wrong", "t_other_leaf": "t_wrong", "t_q3_new": "t_q3_wrong"}
+ATTACKS = ["t_tiny", "t_other_leaf", "t_tolist", "t_q3_new"]
+# (t_tolist's q1 is the right answer: x of ones, its sum)
+BASELINE = {"t_tiny": "t_wrong", "t_other_leaf": "t_wrong", "t_tolist": "t_q3_wrong",
+            "t_q3_new": "t_q3_wrong"}
 HONEST = ["t_right", "t_zeros_honest", "t_rand_honest"]
 
 
@@ -115,14 +129,15 @@ def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
         assert float(row["points"]) <= float(wrong[question]["points"] or 0), (name, row)
 
 
-def test_values_close_to_zeros_do_not_show_a_factor(graded):
-    """x of 1e-6, a backward() in the cell: total of 2 x.sum() and y of factor + 1 were
-    right 'within the tolerance'; autograd's record is needed, and says why."""
-    said = "autograd could not show how {} was made from x, and its values alone cannot"
+def test_only_autograds_record_shows_how_a_step_was_made(graded):
+    """x of 1e-6 (total of 2 x.sum() and y of factor + 1 right 'within the tolerance'), or
+    values taken out of the graph (tolist()), with a backward() in the cell: autograd's
+    record is needed, and the finding says why."""
+    said = "autograd could not show how {} was made from x: does x require grad?"
     assert any(t.startswith(said.format("total")) for t in _failed(graded, "t_tiny", "q1"))
-    assert any(t.startswith(said.format("y")) for t in _failed(graded, "t_tiny", "q2"))
-    assert any(t.startswith(said.format("y")) for t in _failed(graded, "t_other_leaf", "q2"))
-    assert book_rows(graded, "t_tiny")["q3"]["points"] == "0"
+    for name in ("t_tiny", "t_other_leaf", "t_tolist"):
+        assert any(t.startswith(said.format("y")) for t in _failed(graded, name, "q2")), name
+        assert book_rows(graded, name)["q3"]["points"] == "0", name
 
 
 def test_q3_is_judged_on_q2s_own_tensors(graded):
@@ -135,14 +150,14 @@ def test_q3_is_judged_on_q2s_own_tensors(graded):
 
 def test_check_all_after_backward_keeps_honest_work_right():
     """check_all() at the end of the notebook runs q2's extract after q3's backward(),
-    which freed the graph: where the values tell the factor, no slope is needed; where they
-    cannot (zeros), the finding says why. check("q3") before any check("q2") in a
-    namespace says nothing of q2's tensors."""
+    which freed the graph: the slope autograd showed at check("q2"), right after q2's cell,
+    is remembered for the same tensors; tensors no check saw before backward() have none.
+    check("q3") before any check("q2") in a namespace says nothing of q2's tensors."""
     import minigrad
 
-    from grader.questions import find_assignment, judge
-    from grader.kernel_side import collect
     from grader.data import decode
+    from grader.kernel_side import collect
+    from grader.questions import find_assignment, judge
     from keys import numbers
 
     env = numbers(T, "t_right")
@@ -154,14 +169,17 @@ def test_check_all_after_backward_keeps_honest_work_right():
         return [f.text for f in judge(assignment.question(question), data, None, env)
                 if not f.ok]
 
-    for make, blind in ((minigrad.ones, False), (minigrad.zeros, True)):
-        x = make(*env["shape"], requires_grad=True)
+    for checked_before in (True, False):
+        x = minigrad.ones(*env["shape"], requires_grad=True)
         y = x * factor
         z = y.sum()
         y.retain_grad()
         z.retain_grad()
         namespace = {"x": x, "y": y, "z": z, "total": x.sum()}
-        assert failures("q3", namespace) != []  # (before backward: x.grad is None)
+        if checked_before:
+            assert failures("q2", namespace) == []
+        assert failures("q3", {**namespace}) != []  # (before backward: x.grad is None)
         z.backward()
-        assert bool(failures("q2", namespace)) is blind, failures("q2", namespace)
+        assert bool(failures("q2", namespace)) is not checked_before
+        assert failures("q3", namespace) == []
         assert failures("q3", {**namespace}) == []  # (another namespace: nothing to say)
