@@ -41,12 +41,6 @@ def _tensor_problem(value, name: str) -> str | None:
                                     .format(name=name))
 
 
-def _read_names(*names):
-    def extract(namespace, inputs):
-        return {name: read(namespace, name) for name in names}
-    return extract
-
-
 # The steps the questions build, (made, from): each is checked by its values and by its slope
 # as autograd records it, d(made · 1)/d(from). Over an x of zeros the values are zeros
 # whatever x is multiplied by: y = x * (factor + 1), and z or total of another multiple,
@@ -55,19 +49,52 @@ def _read_names(*names):
 STEPS = {"q1": (("total", "x"),), "q2": (("y", "x"), ("z", "y"))}
 
 
+# The tensors q2 was judged on, at its own extract step (in the run's process; a name the
+# cells never see). q3 is judged on q2's y and z (below); at q3's step their values are all
+# that is left to compare (backward() freed the graph, so autograd shows no slope there), and
+# over an x of zeros, or of 1e-6, new x, y and z made in q3's cell with y = x * (factor + 1)
+# and a second backward() of (x * factor).sum() passed that comparison and scored q3 over a
+# wrong y (red team 6). So q3 also says whether its x, y and z are the very objects q2's
+# step read from the same namespace (in a notebook, the ones check("q2") read last).
+_JUDGED_AT_Q2: dict = {}
+Q2_TENSORS = "x, y, z of q2"
+
+
+def _read_q3(namespace, inputs):
+    found = {name: read(namespace, name) for name in ("x", "y", "z")}
+    if _JUDGED_AT_Q2.get("namespace") is namespace:  # (else nothing to say: check("q3")
+        # before any check("q2"))
+        found[Q2_TENSORS] = all(found[name] is _JUDGED_AT_Q2[name] for name in "xyz")
+    return found
+
+
 def _extract_with_slopes(question: str, *names):
     def extract(namespace, inputs):
         found = {name: read(namespace, name) for name in names}
+        if question == "q2":
+            _JUDGED_AT_Q2.clear()
+            _JUDGED_AT_Q2.update(namespace=namespace, x=found["x"], y=found["y"], z=found["z"])
         for made, source in STEPS[question]:
             found[f"d{made}/d{source}"] = _slope(found[source], found[made])
         return found
     return extract
 
 
+# The slopes autograd showed, by the tensor they were taken of: id(made) -> (made, its
+# grad_fn, source, slope). A step's slope is autograd's record of how made was made from
+# source, and after a backward() (which frees the graph) autograd can no longer show it;
+# the same objects, with the same grad_fn (an item assignment makes a new one), have the
+# same slope, so it is remembered from when autograd could show it: check("q2") right
+# after q2's cell, then check_all() at the end of the notebook, after backward().
+_SLOPES: dict = {}
+
+
 def _slope(source, made):
-    """d(made · 1)/d(source) by autograd (None when it cannot say: a backward() freed the
-    graph, ...), leaving the graph and the gradients as they were (``retain_graph``;
-    ``autograd.grad`` fills a retained ``.grad`` on its way, which is put back)."""
+    """d(made · 1)/d(source) by autograd, or as autograd showed it earlier for the very same
+    tensors (None when it cannot say: a backward() freed the graph before any step asked,
+    source does not require grad, ...), leaving the graph and the gradients as they were
+    (``retain_graph``; ``autograd.grad`` fills a retained ``.grad`` on its way, which is put
+    back)."""
     import minigrad
 
     if not (isinstance(source, minigrad.Tensor) and isinstance(made, minigrad.Tensor)
@@ -80,26 +107,44 @@ def _slope(source, made):
             slope, = minigrad.autograd.grad(made, source, minigrad.ones_like(made),
                                             retain_graph=True, allow_unused=True)
         except Exception:  # noqa: BLE001 (the student's graph: anything)
-            return None
+            seen = _SLOPES.get(id(made))
+            same = seen is not None and seen[0] is made and seen[1] is made.grad_fn \
+                and seen[2] is source
+            return seen[3] if same else None
         finally:
             for tensor, grad in kept:
                 if tensor.grad is not grad:
                     tensor.grad = grad
+    if len(_SLOPES) > 256:  # (a notebook run again and again: the oldest go)
+        _SLOPES.clear()
+    _SLOPES[id(made)] = (made, made.grad_fn, source, slope)
     return slope
 
 
 def _by_slope(data, made: str, source: str, value: float, needed: bool) -> list[Finding]:
-    """``made``'s slope in ``source`` is ``value`` everywhere; when autograd could not say,
-    ``needed`` and the values of ``source`` all zero (they show nothing), a failed finding."""
+    """``made``'s slope in ``source`` is ``value`` everywhere; when autograd could not say
+    and ``needed`` (at the question's own step), a failed finding.
+
+    The values never show how ``made`` was made: they are compared within a tolerance,
+    and they can be made outside the graph. Close enough to zeros, every multiple agrees:
+    an x of zeros (red team 4), then an x of 1e-6 with a ``backward()`` in the cell, which
+    freed the graph so that autograd could not say, ``y = x * (factor + 1)`` and ``total =
+    (x * 2).sum()``, scored 4 of 4, unflagged (red team 6); a y made from a leaf of its own
+    while x did not require grad scored q2. Over x of ones, ``y = x * (factor + 1) -
+    torch.tensor(x.tolist())`` has the values of ``factor * x`` and a graph of factor + 1,
+    and with a ``backward()`` in the cell scored q2 and q3 (values taken out of the graph
+    by ``tolist()``, ``item()``, ``float()``, a repr: no list of names holds them all). So
+    only autograd's own record counts, remembered from when it could say (``_SLOPES``)."""
     slope, given = data.get(f"d{made}/d{source}"), data[source]
     if is_tensor(slope) and slope.shape == given.shape:
         return compare(_("d{made}/d{source} (autograd)").format(made=made, source=source),
                        slope.values, np.full(given.shape, float(value)), atol=ATOL_32)
-    if needed and not np.any(given.values):
-        return [Finding(False, _("{source} is all zeros, so the values of {made} do not show "
-                                 "how it was made from {source}, and autograd could not show "
-                                 "it either (was backward() called before this check?)").format(
-            made=made, source=source))]
+    if needed and data[made].grad_fn is not None:  # (else: "does not record how", below)
+        return [Finding(False, _("autograd could not show how {made} was made from {source}: "
+                                 "does {source} require grad? Was backward() called in a cell "
+                                 "before this check? (In the notebook, the check right after "
+                                 "the question's cell, before backward(), is remembered.)")
+                        .format(made=made, source=source))]
     return []
 
 
@@ -159,9 +204,9 @@ def judge_q2(data, inputs, env) -> list[Finding]:
 
 
 def _q2(data, env, slope_needed: bool) -> list[Finding]:
-    """q2's findings; ``slope_needed``: where x's values cannot show the factor (all zero),
-    y's slope must (``STEPS``; at q2's own extract step: after a backward() autograd cannot
-    say, and q3 counts only once q2 has: ``Question.after``)."""
+    """q2's findings; ``slope_needed``: y's slope must show the factor (``STEPS``; at q2's
+    own extract step: after a backward() autograd cannot say, and q3 counts only once q2
+    has: ``Question.after``)."""
     x, y, z = data["x"], data["y"], data["z"]
     for value, name in ((x, "x"), (y, "y"), (z, "z")):
         why = _tensor_problem(value, name)
@@ -204,7 +249,14 @@ def judge_q3(data, inputs, env) -> list[Finding]:
                                  "detached tensor (see q2)"))]
     # x.grad is factor only through q2's y and z: over a wrong y, a right x.grad was put
     # there another way (a hook, a second backward() of another sum, a fresh graph), each
-    # of which scored q3, unheld, with plain autograd. So q3 counts only on q2's y and z.
+    # of which scored q3, unheld, with plain autograd. So q3 counts only on q2's y and z:
+    # the same objects (_JUDGED_AT_Q2), still right.
+    if data.get(Q2_TENSORS) is False:
+        return [Finding(False, _("q3 is checked on the x, y and z that q2 was checked on, and "
+                                 "these are new ones: make x, y and z in q1's and q2's cells "
+                                 "only and call retain_grad() and backward() on them here "
+                                 "(in the notebook: run those cells and check(\"q2\") again, "
+                                 "then this cell)"))]
     if not all(f.ok for f in _q2(data, env, slope_needed=False)):
         return [Finding(False, _("q3 is checked on q2's y and z, which are not right yet: fix "
                                  "q2 first (check(\"q2\")), then run z.backward() again"))]
@@ -228,7 +280,7 @@ ASSIGNMENT = Assignment(
         Question("q2", N_("Multiply, then sum"), _extract_with_slopes("q2", "x", "y", "z"),
                  judge_q2,
                  kind=CODE, runs=("setup", "numbers")),
-        Question("q3", N_("retain_grad() and backward()"), _read_names("x", "y", "z"),
+        Question("q3", N_("retain_grad() and backward()"), _read_q3,
                  judge_q3, kind=CODE, runs=("setup", "numbers"), after=("q2",)),
     ),
     manual={"q4": N_("What changed, and why?")},

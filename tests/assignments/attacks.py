@@ -21,7 +21,9 @@ _z = _y.sum()
 _y.retain_grad()
 _z.retain_grad()
 _z.backward()
-_forged = {"x": _x, "total": _x.sum(), "y": _y, "z": _z}
+_forged = {"x": _x, "total": _x.sum(), "y": _y, "z": _z,  # (and the slopes the extract
+           "dtotal/dx": torch.ones_like(_x), "dy/dx": torch.full_like(_x, float(factor)),
+           "dz/dy": torch.ones_like(_y)}  # steps hand back: autograd's, which a forger forges)
 """
 
 # kind 1: the grader's test cell called globals() by name
