@@ -515,14 +515,14 @@ def affine_grid_backward(grad, size, align_corners: bool):
     if not is_tensor(grad):
         return kernels_grid_sample.affine_grid_backward(grad, size, align_corners)
     n, _, height, width = size
-    base = make(_base_columns(height, width, align_corners, grad))
+    base = make(_base_columns(n, height, width, align_corners, grad))
     return transpose(matmul(base, reshape(grad, (n, height * width, 2))), 1, 2)
 
 
-def _base_columns(height, width, align_corners, like):
-    """(3, H W): the base grid's (x, y, 1) as columns."""
+def _base_columns(n, height, width, align_corners, like):
+    """(N, 3, H W): the base grid's (x, y, 1) as columns, once per batch element."""
     base = kernels_grid_sample.base_grid(height, width, align_corners, np.dtype(like.dtype.numpy))
-    return np.ascontiguousarray(base.reshape(-1, 3).T)
+    return np.ascontiguousarray(np.broadcast_to(base.reshape(-1, 3).T, (n, 3, height * width)))
 
 
 def grid_sample_backward(grad, image, grid, mode: str, padding: str, align_corners: bool):

@@ -192,3 +192,23 @@ def test_a_spatial_transformer_trains_as_pytorchs():
     np.testing.assert_allclose(mine[0], theirs[0], rtol=1e-5)
     for a, b in zip(mine[1:], theirs[1:]):
         np.testing.assert_allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+def _affine_second_derivative(t):
+    theta = t.tensor([[[0.9, -0.2, 0.1], [0.3, 1.1, -0.2]],
+                      [[1.2, 0.4, -0.3], [-0.1, 0.8, 0.25]]], dtype=t.float64,
+                     requires_grad=True)
+    grid = t.nn.functional.affine_grid(theta, (2, 1, 3, 4), align_corners=False)
+    first, = t.autograd.grad((grid ** 3).sum(), theta, create_graph=True)
+    second, = t.autograd.grad(first.sum(), theta)
+    return first, second
+
+
+def test_affine_grid_second_derivative_as_pytorchs():
+    """A recorded backward (create_graph=True) of affine_grid is a batched product with the
+    constant base grid: its gradient and the gradient of that gradient are PyTorch's."""
+    (first, second), (first_t, second_t) = (_affine_second_derivative(minigrad),
+                                            _affine_second_derivative(torch))
+    np.testing.assert_allclose(first.detach().numpy(), first_t.detach().numpy(), rtol=1e-12)
+    np.testing.assert_allclose(second.numpy(), second_t.numpy(), rtol=1e-12)
+    assert first.grad_fn.name() == first_t.grad_fn.name()
