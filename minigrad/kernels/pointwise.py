@@ -40,8 +40,7 @@ def sigmoid(x):
 
 def _sigmoid32(out, x):
     np.negative(x, out=out)
-    exp = out.astype(_FLOAT64)  # (a copy, then the step: NumPy's casting steps are slower)
-    np.exp(exp, out=exp)
+    exp = np.exp(out, dtype=_FLOAT64)  # (each -x made float64 inside exp's loop: exact)
     np.copyto(out, exp, casting="same_kind")  # (rounded to float32, as astype rounds)
     np.add(_ONE32, out, out=out)
     np.divide(_ONE32, out, out=out)
