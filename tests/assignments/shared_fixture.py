@@ -74,3 +74,21 @@ def read_graded(graded: dict) -> dict:
 def book_rows(graded: dict, student: str) -> dict:
     """``student``'s gradebook rows, by question."""
     return {r["question"]: r for r in graded["book"] if r["student"] == student}
+
+
+def check_class_graded(graded: dict, students: set) -> None:
+    """The grading run ended well: exactly ``students`` graded, none with an error, within a
+    minute."""
+    assert graded["status"] == 0
+    assert set(graded["results"]) == students
+    assert all(r["error"] == "" for r in graded["results"].values())
+    assert graded["seconds"] < 60
+
+
+def check_full_marks_unflagged(result: dict) -> None:
+    """An honest submission: every question graded by the grader at its full points, no flag
+    and no problem (the points and findings said when not)."""
+    assert result["questions"] and all(q["points"] == q["max_points"] for q in
+                                       result["questions"] if not q["manual"]), \
+        [(q["name"], q["points"], q["findings"]) for q in result["questions"]]
+    assert result["flags"] == [] and result["problems"] == []

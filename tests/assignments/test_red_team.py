@@ -31,7 +31,7 @@ from attacks import (AT_200_DIGITS, BEFORE_THE_BUFFER, DANGLING_VIEW, DEEP_EXPRE
                      DEEP_FRAME, FORGED_DATA, HIDDEN_SAID_BACK, MEMORY_VIEW, PLAN_BY_FORMAT,
                      backward_by_differences, differences, gradients_by_differences, poisoned)
 from keys import WRONG, build, numbers, published, right
-from shared_fixture import shared
+from shared_fixture import check_full_marks_unflagged, shared
 
 from grader import gradescope, prairielearn
 from grader import notebook as nbg
@@ -172,9 +172,7 @@ def test_every_submission_was_graded(graded):
 @pytest.mark.parametrize("name", ["d_right", "t_right"])
 def test_honest_work_keeps_full_marks_unflagged(graded, name):
     result = graded["results"][name]
-    assert result["questions"] and all(q["points"] == q["max_points"] for q in
-                                       result["questions"] if not q["manual"])
-    assert result["flags"] == [] and result["problems"] == []
+    check_full_marks_unflagged(result)
 
 
 ATTACKS = ["d_nan", "k_nan", "p_nan", "d_switch", "d_json", "d_deep_free", "d_twice",

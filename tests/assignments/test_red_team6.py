@@ -37,7 +37,8 @@ import json
 
 import pytest
 from keys import WRONG, build, right
-from shared_fixture import book_rows, grade_notebooks, read_graded, shared
+from shared_fixture import (book_rows, check_class_graded, check_full_marks_unflagged,
+                            grade_notebooks, read_graded, shared)
 
 T = "tensors_and_gradients"
 TINY = "x = torch.full(shape, 1e-6, requires_grad=True)\n"
@@ -102,19 +103,13 @@ def _failed(graded, name: str, question: str) -> list[str]:
 
 
 def test_the_class_is_graded(graded):
-    assert graded["status"] == 0
-    assert set(graded["results"]) == {"t_wrong", "t_q3_wrong", *HONEST, *ATTACKS}
-    assert all(r["error"] == "" for r in graded["results"].values())
-    assert graded["seconds"] < 60
+    check_class_graded(graded, {"t_wrong", "t_q3_wrong", *HONEST, *ATTACKS})
 
 
 @pytest.mark.parametrize("name", HONEST)
 def test_honest_work_keeps_full_marks_unflagged(graded, name):
     result = graded["results"][name]
-    assert result["questions"] and all(q["points"] == q["max_points"] for q in
-                                       result["questions"] if not q["manual"]), \
-        [(q["name"], q["points"], q["findings"]) for q in result["questions"]]
-    assert result["flags"] == [] and result["problems"] == []
+    check_full_marks_unflagged(result)
     assert all(row["needs_review"] == "" for row in book_rows(graded, name).values())
 
 
