@@ -121,13 +121,14 @@ class Module:
         """``module(x)`` is ``module.forward(x)``, with the hooks around it, if any."""
         if self._compiled_call is not None:
             return self._compiled_call(*args, **kwargs)
-        return self._call_uncompiled(*args, **kwargs)
-
-    def _call_uncompiled(self, *args, **kwargs):
         if (self._forward_pre_hooks or self._forward_hooks or self._backward_hooks
                 or self._backward_pre_hooks):
             return self._call_with_hooks(args, kwargs)
         return self.forward(*args, **kwargs)
+
+    def _call_uncompiled(self, *args, **kwargs):
+        """What a call does without compile() (the function compile() compiles)."""
+        return self._call_with_hooks(args, kwargs)
 
     def compile(self, *args, **kwargs) -> None:
         """Compile this module's calls in place (``torch.compile``'s arguments): the
