@@ -35,8 +35,8 @@ def sort_indices(x: np.ndarray, axis: int, descending: bool = False,
         n = x.shape[axis]
         backwards = np.argsort(np.flip(x, axis), axis=axis, kind="stable")
         order = np.flip(n - 1 - backwards, axis).astype(np.int64)
-    if stable or x.shape[axis] <= 16:  # (std::sort of 16 or fewer: an insertion sort, stable)
-        return order
+    if stable or x.shape[axis] <= 16 or _radix_sorted(x, descending):
+        return order  # (std::sort of 16 or fewer: an insertion sort, stable)
     less = _greater_nan_first if descending else _less_nan_last
     rows, places = np.moveaxis(x, axis, -1), np.moveaxis(order, axis, -1)
     for r in np.ndindex(rows.shape[:-1]):
@@ -45,6 +45,17 @@ def sort_indices(x: np.ndarray, axis: int, descending: bool = False,
         if same.any() or np.count_nonzero(picked != picked) > 1:
             places[r] = introsort(rows[r].tolist(), less)
     return order
+
+
+def _radix_sorted(x: np.ndarray, descending: bool) -> bool:
+    """Whether PyTorch sorts ``x`` with fbgemm's radix sort (stable) instead of
+    ``std::sort``: 1-D integers (not bools), ascending, at least 32,768 of them
+    (``at::internal::GRAIN_SIZE``)."""
+    return (x.ndim == 1 and not descending and x.dtype.kind in "iu"
+            and x.size >= _RADIX_SORT_FROM)
+
+
+_RADIX_SORT_FROM = 32768
 
 
 def _less_nan_last(a, b) -> bool:

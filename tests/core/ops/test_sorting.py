@@ -245,6 +245,22 @@ def test_ties_in_integer_rows_get_torchs_indices():
             assert np.array_equal(ours.numpy(), theirs.numpy())
 
 
+def test_ties_in_long_integer_rows_get_torchs_indices():
+    # From 32,768 one-dimensional integers up, PyTorch sorts ascending with fbgemm's
+    # radix sort, which keeps equal values in order; below, and descending, bools,
+    # floats or 2-d, std::sort's order.
+    rng = np.random.default_rng(7)
+    for n in (32767, 32768, 40000):
+        for dtype in (np.int64, np.int32, np.uint8, np.float32, np.bool_):
+            x = rng.integers(-5 if dtype in (np.int64, np.int32) else 0, 50, n).astype(dtype)
+            for call in (lambda t: t.sort()[1], lambda t: t.argsort(),
+                         lambda t: t.sort(descending=True)[1], lambda t: t.sort(stable=True)[1]):
+                assert np.array_equal(call(mg.tensor(x)).numpy(), call(torch.tensor(x)).numpy())
+        two_rows = rng.integers(0, 50, (2, n))
+        assert np.array_equal(mg.tensor(two_rows).sort()[1].numpy(),
+                              torch.tensor(two_rows).sort()[1].numpy())
+
+
 def test_program_topk_of_softmax_then_index_select_and_backward():
     """A small program: scores -> softmax -> the top 2 classes of each row -> their
     weights gathered with index_select -> a loss; every gradient as PyTorch's."""
