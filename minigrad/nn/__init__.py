@@ -18,7 +18,7 @@
                    MultiheadAttention (F.multi_head_attention_forward)
     dropout.py     Dropout, Dropout1d, Dropout2d
     batchnorm.py   BatchNorm1d, BatchNorm2d, BatchNorm3d
-    sparse.py      Embedding (a table of vectors looked up by index)
+    sparse.py      Embedding (a table of vectors looked up by index), EmbeddingBag
     transformer.py Transformer, TransformerEncoder(Layer), TransformerDecoder(Layer)
     rnn.py         RNN, LSTM, GRU (whole sequences) and RNNCell, LSTMCell, GRUCell (one step)
     normalization.py  LayerNorm, GroupNorm, InstanceNorm1d/2d/3d, RMSNorm, LocalResponseNorm,
@@ -64,7 +64,7 @@ from .normalization import (  # noqa: F401
     CrossMapLRN2d, GroupNorm, InstanceNorm1d, InstanceNorm2d, InstanceNorm3d, LayerNorm,
     LocalResponseNorm,
     RMSNorm)
-from .sparse import Embedding  # noqa: F401
+from .sparse import Embedding, EmbeddingBag  # noqa: F401
 from .transformer import (  # noqa: F401
     Transformer, TransformerDecoder, TransformerDecoderLayer, TransformerEncoder,
     TransformerEncoderLayer)

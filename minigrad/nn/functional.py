@@ -26,11 +26,12 @@ from .. import errors, ops
 from ..autograd.broadcast import broadcast_shapes
 from ..dtypes import C_TYPE_NAMES
 from ..rules.arguments import check_sub
+from ..rules.embedding_bag import check_embedding_bag
 from ..rules.out import write as write_out
 from ..tensor import Tensor
 
 __all__ = ["affine_grid", "grid_sample", "linear", "relu", "sigmoid", "logsigmoid", "tanh", "softmax", "log_softmax", "dropout",
-           "scaled_dot_product_attention", "multi_head_attention_forward", "one_hot", "embedding",
+           "scaled_dot_product_attention", "multi_head_attention_forward", "one_hot", "embedding", "embedding_bag",
            "layer_norm", "group_norm", "instance_norm", "rms_norm", "gelu", "glu", "bilinear",
            "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle",
            "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pad",
@@ -205,6 +206,70 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
     return ops.embedding(weight, input, padding_idx)
+
+
+_BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
+
+
+def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
+                  max_norm: float | None = None, norm_type: float = 2,
+                  scale_grad_by_freq: bool = False, mode: str = "mean", sparse: bool = False,
+                  per_sample_weights: Tensor | None = None, include_last_offset: bool = False,
+                  padding_idx: int | None = None) -> Tensor:
+    """The rows of ``weight`` at ``input``, summed (``mode="sum"``), averaged or maxed
+    over each bag (EmbeddingBagBackward0): a 1-D ``input`` cut into bags where
+    ``offsets`` say, or a 2-D one whose rows are the bags. Shape (bags, embedding_dim).
+    Checks in PyTorch's order: here Python's, then C++'s (rules/embedding_bag.py)."""
+    if weight.dtype == minigrad.long and input.is_floating_point():
+        warnings.warn("Argument order of nn.functional.embedding_bag was changed. Usage "
+                      "`embedding_bag(weight, input, ...)` is deprecated, and should now be "
+                      "`embedding_bag(input, weight, ...)`.", stacklevel=2)
+        weight, input = input, weight
+    if per_sample_weights is not None and input.size() != per_sample_weights.size():
+        raise ValueError(f"embedding_bag: If per_sample_weights ({per_sample_weights.shape}) "
+                         f"is not None, then it must have the same shape as the input "
+                         f"({input.shape})")
+    if weight.dim() != 2:
+        raise ValueError(f"weight has to be a 2D Tensor, but got Tensor of dimension "
+                         f"{weight.dim()}")
+    if input.dim() == 2:
+        if offsets is not None:
+            kind = "<class 'torch.Tensor'>" if isinstance(offsets, Tensor) else type(offsets)
+            raise ValueError(f"if input is 2D, then offsets has to be None, as input is treated "
+                             f"is a mini-batch of fixed length sequences. However, found offsets "
+                             f"of type {kind}")
+        offsets = minigrad.arange(0, input.numel(), input.size(1), dtype=input.dtype)
+        include_last_offset = False
+        input = input.reshape(-1)
+        if per_sample_weights is not None:
+            per_sample_weights = per_sample_weights.reshape(-1)
+    elif input.dim() == 1:
+        if offsets is None:
+            raise ValueError("offsets has to be a 1D Tensor but got None")
+        if offsets.dim() != 1:
+            raise ValueError("offsets has to be a 1D Tensor")
+    else:
+        raise ValueError(f"input has to be 1D or 2D Tensor, but got Tensor of dimension "
+                         f"{input.dim()}")
+    if mode not in _BAG_MODES:
+        raise ValueError("mode has to be one of sum, mean or max")
+    if mode == "max" and scale_grad_by_freq:
+        raise ValueError("max mode does not support scaling the gradient by the frequency")
+    if mode == "max" and sparse:
+        raise ValueError("max mode does not support sparse weights")
+    if max_norm is not None:
+        _embedding_renorm_(weight, input, max_norm, norm_type)
+    if per_sample_weights is not None and mode != "sum":
+        raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
+                                  f"per_sample_weights is only supported for mode='sum' (got "
+                                  f"mode='{mode}'). Please open a feature request on GitHub.")
+    if scale_grad_by_freq or sparse:
+        raise NotImplementedError("minigrad: embedding_bag's scale_grad_by_freq and sparse "
+                                  "are not implemented")
+    padding_idx = check_embedding_bag(weight, input, offsets, _BAG_MODES[mode],
+                                      per_sample_weights, include_last_offset, padding_idx)
+    return ops.embedding_bag(weight, input, offsets, _BAG_MODES[mode], per_sample_weights,
+                             include_last_offset, padding_idx)
 
 
 def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:

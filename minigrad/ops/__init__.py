@@ -18,7 +18,7 @@
 | shape         | view, reshape, transpose, permute, expand, cat, stack   |
 | indexing      | x[...] reads and writes, index_put, masked_scatter      |
 | gather        | gather (and its backward, scatter_add), take            |
-| layers        | embedding, layer_norm, group_norm, gelu, attention      |
+| layers        | embedding(_bag), layer_norm, group_norm, gelu, attention |
 | conv          | convolution, max/avg/adaptive-avg pooling               |
 | upsample      | upsample (nearest, linear, bilinear), pixel_shuffle     |
 | diagonal      | diagonal, diag_embed, diag, trace, fill_diagonal_       |
@@ -102,7 +102,7 @@ from .pointwise import (  # noqa: F401
 )
 from .upsample import channel_shuffle, pixel_shuffle, pixel_unshuffle, upsample  # noqa: F401
 from .layers import (  # noqa: F401
-    embedding, flash_attention, gelu, group_norm, layer_norm, weight_norm)
+    embedding, embedding_bag, flash_attention, gelu, group_norm, layer_norm, weight_norm)
 from .rounding import (  # noqa: F401
     ceil, div_rounding, expm1, floor, floor_divide, fmod, frac, frexp, ldexp, log1p, log2, log10,
     remainder,

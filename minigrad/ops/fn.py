@@ -28,6 +28,7 @@ from ..kernels import conv as kernels_conv, layers as kernels_layers, pointwise 
 from ..kernels import normalization as kernels_normalization, upsample as kernels_upsample
 from ..kernels import rounding as kernels_rounding, special as kernels_special
 from ..kernels import grid_sample as kernels_grid_sample
+from ..kernels import embedding_bag as kernels_embedding_bag
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
@@ -60,6 +61,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "mse_loss_backward", "soft_margin_loss_backward", "nll_loss", "nll_loss_backward",
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
+           "embedding_bag_backward", "embedding_bag_per_sample_weights_backward",
            "value_selecting_backward",
            "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
@@ -804,6 +806,33 @@ def index_backward(grad, shape, indices):
         zeros = grad.new_zeros(tuple(shape))
         return indexing.IndexPutImplBackward0.apply(zeros, grad, indices=indices)
     return indexing.index_backward_of(grad, shape, indices)
+
+
+def embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, max_indices,
+                           rows: int, mode: int, per_sample_weights, padding_idx: int):
+    """embedding_bag's table gradient: each bag's gradient row (scaled) added to the rows
+    its indices read. PyTorch has no derivative for it: recorded (create_graph=True), it
+    is an EmbeddingBagBackwardBackward0 node, whose backward raises PyTorch's error."""
+    table = kernels_embedding_bag.embedding_bag_backward(
+        as_array(grad), as_array(indices), as_array(offsets), as_array(offset2bag),
+        as_array(bag_size), as_array(max_indices), rows, mode, as_array(per_sample_weights),
+        padding_idx)
+    if not (is_tensor(grad) or is_tensor(per_sample_weights)):
+        return table
+    return layers.EmbeddingBagBackwardBackward0.apply(grad, per_sample_weights, value=table)
+
+
+def embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets, offset2bag,
+                                              padding_idx: int):
+    """Each per-sample weight's gradient: its bag's gradient row dot its table row. PyTorch
+    has no derivative for it: recorded, a NotImplemented node."""
+    dots = kernels_embedding_bag.per_sample_weights_backward(
+        as_array(grad), as_array(weight), as_array(indices), as_array(offsets),
+        as_array(offset2bag), padding_idx)
+    if not (is_tensor(grad) or is_tensor(weight)):
+        return dots
+    return rounding.NotImplemented.apply(
+        grad, weight, operation="_embedding_bag_per_sample_weights_backward", value=dots)
 
 
 def value_selecting_backward(grad, dim, indices, shape, keepdim):

@@ -16,13 +16,15 @@ import numpy as np
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
 from ..autograd.saved import SavedTensor
+from ..kernels import embedding_bag as bag_kernels
 from ..kernels import layers as kernels
 from ..kernels import normalization as norm_kernels
 from . import fn
 from ._saved import as_shown
 
-__all__ = ["embedding", "layer_norm", "group_norm", "gelu", "flash_attention", "weight_norm",
-           "EmbeddingBackward0", "WeightNormInterfaceBackward0",
+__all__ = ["embedding", "embedding_bag", "layer_norm", "group_norm", "gelu", "flash_attention", "weight_norm",
+           "EmbeddingBackward0", "EmbeddingBagBackward0", "EmbeddingBagBackwardBackward0",
+           "WeightNormInterfaceBackward0",
            "NativeLayerNormBackward0", "NativeGroupNormBackward0", "GeluBackward0",
            "ScaledDotProductFlashAttentionForCpuBackward0"]
 
@@ -43,6 +45,46 @@ class EmbeddingBackward0(Node):
         if saved._padding_idx >= 0:
             grad = fn.masked_fill(grad, fn.unsqueeze(indices == saved._padding_idx, -1), 0)
         return fn.index_backward(grad, (rows, grad.shape[-1]), (fn.as_array(indices),))
+
+
+class EmbeddingBagBackward0(Node):
+    formula = Formula("y[b]", "the sum (mean, max) over the indices i of bag b of "
+                              "weight[indices[i]] (times per_sample_weights[i])",
+                      grad={"weight": "G[b] (times the sample's weight, or / the bag's size) "
+                                      "added to row indices[i]; max: to the row chosen",
+                            "per_sample_weights": "G[b] . weight[indices[i]]"})
+    saves = {"weight": Input(0), "per_sample_weights": Input(1)}
+
+    def forward(self, weight, per_sample_weights, indices, offsets, mode, last_offset, padding):
+        y, *results = bag_kernels.embedding_bag(weight, indices._data, offsets._data, mode,
+                                                per_sample_weights, last_offset, padding)
+        self.save(indices=SavedTensor(indices), offsets=SavedTensor(offsets),
+                  result1=results[0], result2=results[1], result3=results[2], mode=mode,
+                  padding_idx=as_shown(padding), _padding_idx=padding, scale_grad_by_freq=False,
+                  sparse=False, weight_sym_argsize_0=weight.shape[0])
+        return y
+
+    def backward(self, saved, grad):
+        bags = (saved.indices, saved.offsets, saved.result1)
+        weight = fn.embedding_bag_backward(
+            grad, *bags, saved.result2, saved.result3, saved.weight_sym_argsize_0, saved.mode,
+            saved.per_sample_weights, saved._padding_idx) if self.needs_input_grad[0] else None
+        weights = fn.embedding_bag_per_sample_weights_backward(
+            grad, saved.weight, *bags, saved._padding_idx) if self.needs_input_grad[1] else None
+        return weight, weights
+
+
+class EmbeddingBagBackwardBackward0(Node):
+    formula = Formula("z", "embedding_bag's table gradient, recorded by a backward with "
+                           "create_graph=True", note="PyTorch has no derivative for it: "
+                                                     "backward stops here with an error.")
+
+    def forward(self, grad, per_sample_weights, value):
+        return value
+
+    def backward(self, saved, grad):
+        raise NotImplementedError("the derivative for '_embedding_bag_backward' is not "
+                                  "implemented.")
 
 
 class NativeLayerNormBackward0(Node):
@@ -189,6 +231,15 @@ def embedding(weight, indices, padding_idx: int = -1):
     """The rows of ``weight`` at ``indices``: shape ``indices.shape + (embedding_dim,)``."""
     return EmbeddingBackward0.apply(weight, indices=indices._data, indices_tensor=indices,
                                     padding_idx=padding_idx)
+
+
+def embedding_bag(weight, indices, offsets, mode: int, per_sample_weights=None,
+                  include_last_offset: bool = False, padding_idx: int = -1):
+    """The rows of ``weight`` at ``indices``, reduced over each bag (the indices from
+    one offset to the next) by sum (0), mean (1) or max (2): shape (bags, embedding_dim)."""
+    return EmbeddingBagBackward0.apply(weight, per_sample_weights, indices=indices,
+                                       offsets=offsets, mode=mode,
+                                       last_offset=include_last_offset, padding=padding_idx)
 
 
 def layer_norm(x, normalized_shape: tuple, weight=None, bias=None, eps: float = 1e-5):
