@@ -20,6 +20,8 @@ empty bag is zeros. ``mean`` divides the sum by the bag's size in the table's dt
 The backward adds each index's gradient row into the table's gradient in the order
 PyTorch's unstable sort of the indices leaves equal indices (``sorting.sort_indices``),
 each scaled (a per-sample weight, 1 / bag size) with one rounding, as BLAS's ``axpy``.
+``embedding_backward_by_frequency`` is ``embedding``'s table gradient with
+``scale_grad_by_freq``, which scales and adds the same way.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from .fma import fma32, fma64
 from .sorting import sort_indices
 
 __all__ = ["embedding_bag", "embedding_bag_backward", "per_sample_weights_backward",
-           "offsets_to_bags", "uses_fast_path"]
+           "offsets_to_bags", "uses_fast_path", "embedding_backward_by_frequency"]
 
 SUM, MEAN, MAX = 0, 1, 2
 
@@ -127,8 +129,12 @@ def _max(weight, indices, bag_of, kept, bags):
 
 
 def embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, max_indices,
-                           num_weights: int, mode: int, per_sample_weights, padding_idx: int):
-    """The table's gradient (PyTorch's ``_embedding_bag_dense_backward``)."""
+                           num_weights: int, mode: int, per_sample_weights, padding_idx: int,
+                           by_frequency: bool = False):
+    """The table's gradient (PyTorch's ``_embedding_bag_dense_backward``). With
+    ``by_frequency`` (scale_grad_by_freq) each index's rows are divided by a count, which
+    PyTorch 2.13 reads at the wrong place: for the k-th distinct index, the count of the
+    k-th index in sorted order (so not always its own count), reproduced here."""
     table = np.zeros((num_weights, grad.shape[1]), grad.dtype)
     if mode == MAX:
         full = bag_size != 0
@@ -138,13 +144,16 @@ def embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, max_ind
     bag_of = offset2bag if len(offset2bag) or not len(indices) else \
         offsets_to_bags(offsets, len(indices))
     order = sort_indices(indices, 0, stable=False)  # (PyTorch's order of equal indices)
-    order = order[(indices[order] != padding_idx) & (bag_of[order] < grad.shape[0])]
+    kept = (indices[order] != padding_idx) & (bag_of[order] < grad.shape[0])
+    divisor = _counts_as_read(indices[order])[kept] if by_frequency else 1
+    order = order[kept]
     target, source = indices[order], bag_of[order]
-    if per_sample_weights is None and mode == SUM:
+    if per_sample_weights is None and mode == SUM and not by_frequency:
         np.add.at(table, target, grad[source])  # (each a * x + y with a = 1: exact)
         return table
     scale = np.ones(len(order)) if per_sample_weights is None else \
         per_sample_weights[order].astype(np.float64)
+    scale = scale / divisor
     if mode == MEAN:
         sizes = bag_size[source]
         scale = np.where(sizes != 0, scale / np.where(sizes != 0, sizes, 1), scale)
@@ -153,6 +162,14 @@ def embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, max_ind
         rows = target[members]
         table[rows] = _axpy(scale[members], grad[source[members]], table[rows])
     return table
+
+
+def _counts_as_read(in_order):
+    """For each of the indices sorted (``in_order``): the count PyTorch divides its
+    gradient by, ``counts[in_order[k]]`` for the k-th distinct index."""
+    counts = np.bincount(in_order) if len(in_order) else np.zeros(0, np.int64)
+    distinct = np.cumsum(np.r_[0, in_order[1:] != in_order[:-1]]) if len(in_order) else in_order
+    return counts[in_order[distinct]]
 
 
 def _axpy(a, x, y):
@@ -172,3 +189,20 @@ def per_sample_weights_backward(grad, weight, indices, offsets, offset2bag,
     rows = grad[bag_of] * weight[indices]
     dots = np.add.reduce(rows, axis=1, dtype=rows.dtype)
     return np.where(indices != padding_idx, dots, np.zeros((), grad.dtype))
+
+
+def embedding_backward_by_frequency(grad, indices, rows: int, padding_idx: int):
+    """``embedding``'s table gradient with ``scale_grad_by_freq``: each index's gradient
+    row times 1 / (how often the index occurs), added into its row in order, the multiply
+    and the add fused (PyTorch's embedding_dense_backward). The padding row gets nothing."""
+    flat = indices.reshape(-1)
+    grads = grad.reshape(len(flat), -1)
+    table = np.zeros((rows, grads.shape[1]), grad.dtype)
+    kept = flat != padding_idx
+    counts = np.bincount(flat, minlength=rows)
+    flat, grads = flat[kept], grads[kept]
+    scale = (1.0 / counts[flat]).astype(grad.dtype)[:, None]
+    for members in _ranks(flat):
+        at = flat[members]
+        table[at] = _axpy(scale[members], grads[members], table[at])
+    return table

@@ -185,9 +185,9 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
     if not isinstance(input, Tensor):
         raise TypeError(f"embedding(): argument 'indices' (position 2) must be Tensor, "
                         f"not {type(input).__name__}")
-    if scale_grad_by_freq or sparse:
-        raise NotImplementedError("minigrad: embedding's scale_grad_by_freq and sparse are "
-                                  "not implemented")
+    if sparse:
+        raise NotImplementedError("minigrad: embedding's sparse gradients are not implemented "
+                                  "(minigrad has no sparse tensors)")
     if padding_idx is None:
         padding_idx = -1
     elif not -weight.size(0) <= padding_idx < weight.size(0):
@@ -205,7 +205,7 @@ def embedding(input: Tensor, weight: Tensor, padding_idx: int | None = None,
         raise IndexError("index out of range in self")
     if max_norm is not None:
         _embedding_renorm_(weight, input, max_norm, norm_type)
-    return ops.embedding(weight, input, padding_idx)
+    return ops.embedding(weight, input, padding_idx, scale_grad_by_freq)
 
 
 _BAG_MODES = {"sum": 0, "mean": 1, "max": 2}
@@ -263,13 +263,13 @@ def embedding_bag(input: Tensor, weight: Tensor, offsets: Tensor | None = None,
         raise NotImplementedError(f"embedding_bag: per_sample_weights was not None. "
                                   f"per_sample_weights is only supported for mode='sum' (got "
                                   f"mode='{mode}'). Please open a feature request on GitHub.")
-    if scale_grad_by_freq or sparse:
-        raise NotImplementedError("minigrad: embedding_bag's scale_grad_by_freq and sparse "
-                                  "are not implemented")
+    if sparse:
+        raise NotImplementedError("minigrad: embedding_bag's sparse gradients are not "
+                                  "implemented (minigrad has no sparse tensors)")
     padding_idx = check_embedding_bag(weight, input, offsets, _BAG_MODES[mode],
                                       per_sample_weights, include_last_offset, padding_idx)
     return ops.embedding_bag(weight, input, offsets, _BAG_MODES[mode], per_sample_weights,
-                             include_last_offset, padding_idx)
+                             include_last_offset, padding_idx, scale_grad_by_freq)
 
 
 def _embedding_renorm_(weight: Tensor, input: Tensor, max_norm: float, norm_type: float) -> None:

@@ -62,6 +62,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
            "embedding_bag_backward", "embedding_bag_per_sample_weights_backward",
+           "embedding_backward_by_frequency",
            "value_selecting_backward",
            "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
            "convolution_input_grad", "convolution_weight_grad", "max_pool_backward",
@@ -808,15 +809,28 @@ def index_backward(grad, shape, indices):
     return indexing.index_backward_of(grad, shape, indices)
 
 
+def embedding_backward_by_frequency(grad, indices, rows: int, padding_idx: int):
+    """embedding's table gradient with scale_grad_by_freq: each looked-up row's gradient
+    divided by how often its index occurs, added into that row."""
+    if not is_tensor(grad):
+        return kernels_embedding_bag.embedding_backward_by_frequency(
+            grad, as_array(indices), rows, padding_idx)
+    index = as_array(indices)
+    share = 1.0 / np.bincount(index.reshape(-1), minlength=rows)[index]
+    share = np.where(index == padding_idx, 0.0, share).astype(grad.dtype.numpy)[..., None]
+    return index_backward(grad * make(share), (rows, grad.shape[-1]), (index,))
+
+
 def embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, max_indices,
-                           rows: int, mode: int, per_sample_weights, padding_idx: int):
+                           rows: int, mode: int, per_sample_weights, padding_idx: int,
+                           by_frequency: bool):
     """embedding_bag's table gradient: each bag's gradient row (scaled) added to the rows
     its indices read. PyTorch has no derivative for it: recorded (create_graph=True), it
     is an EmbeddingBagBackwardBackward0 node, whose backward raises PyTorch's error."""
     table = kernels_embedding_bag.embedding_bag_backward(
         as_array(grad), as_array(indices), as_array(offsets), as_array(offset2bag),
         as_array(bag_size), as_array(max_indices), rows, mode, as_array(per_sample_weights),
-        padding_idx)
+        padding_idx, by_frequency)
     if not (is_tensor(grad) or is_tensor(per_sample_weights)):
         return table
     return layers.EmbeddingBagBackwardBackward0.apply(grad, per_sample_weights, value=table)

@@ -34,14 +34,16 @@ class EmbeddingBackward0(Node):
                       grad={"weight": "zeros with G[i] added to row indices[i] "
                                       "(the row of padding_idx gets nothing)"})
 
-    def forward(self, weight, indices, indices_tensor, padding_idx):
+    def forward(self, weight, indices, indices_tensor, padding_idx, by_frequency):
         self.save(indices=SavedTensor(indices_tensor), padding_idx=as_shown(padding_idx),
-                  _padding_idx=padding_idx,
-                  scale_grad_by_freq=False, sparse=False, weight_sym_argsize_0=weight.shape[0])
+                  _padding_idx=padding_idx, scale_grad_by_freq=by_frequency, sparse=False,
+                  weight_sym_argsize_0=weight.shape[0])
         return np.take(weight, indices, axis=0)
 
     def backward(self, saved, grad):
         indices, rows = saved.indices, saved.weight_sym_argsize_0
+        if saved.scale_grad_by_freq:  # (each row's gradient / how often its index occurs)
+            return fn.embedding_backward_by_frequency(grad, indices, rows, saved._padding_idx)
         if saved._padding_idx >= 0:
             grad = fn.masked_fill(grad, fn.unsqueeze(indices == saved._padding_idx, -1), 0)
         return fn.index_backward(grad, (rows, grad.shape[-1]), (fn.as_array(indices),))
@@ -55,20 +57,22 @@ class EmbeddingBagBackward0(Node):
                             "per_sample_weights": "G[b] . weight[indices[i]]"})
     saves = {"weight": Input(0), "per_sample_weights": Input(1)}
 
-    def forward(self, weight, per_sample_weights, indices, offsets, mode, last_offset, padding):
+    def forward(self, weight, per_sample_weights, indices, offsets, mode, last_offset, padding,
+                by_frequency):
         y, *results = bag_kernels.embedding_bag(weight, indices._data, offsets._data, mode,
                                                 per_sample_weights, last_offset, padding)
         self.save(indices=SavedTensor(indices), offsets=SavedTensor(offsets),
                   result1=results[0], result2=results[1], result3=results[2], mode=mode,
-                  padding_idx=as_shown(padding), _padding_idx=padding, scale_grad_by_freq=False,
-                  sparse=False, weight_sym_argsize_0=weight.shape[0])
+                  padding_idx=as_shown(padding), _padding_idx=padding, sparse=False,
+                  scale_grad_by_freq=by_frequency, weight_sym_argsize_0=weight.shape[0])
         return y
 
     def backward(self, saved, grad):
         bags = (saved.indices, saved.offsets, saved.result1)
         weight = fn.embedding_bag_backward(
             grad, *bags, saved.result2, saved.result3, saved.weight_sym_argsize_0, saved.mode,
-            saved.per_sample_weights, saved._padding_idx) if self.needs_input_grad[0] else None
+            saved.per_sample_weights, saved._padding_idx, saved.scale_grad_by_freq) \
+            if self.needs_input_grad[0] else None
         weights = fn.embedding_bag_per_sample_weights_backward(
             grad, saved.weight, *bags, saved._padding_idx) if self.needs_input_grad[1] else None
         return weight, weights
@@ -227,19 +231,21 @@ def weight_norm(v, g, dim: int):
     return WeightNormInterfaceBackward0.apply(v, g, dim=dim)
 
 
-def embedding(weight, indices, padding_idx: int = -1):
+def embedding(weight, indices, padding_idx: int = -1, scale_grad_by_freq: bool = False):
     """The rows of ``weight`` at ``indices``: shape ``indices.shape + (embedding_dim,)``."""
     return EmbeddingBackward0.apply(weight, indices=indices._data, indices_tensor=indices,
-                                    padding_idx=padding_idx)
+                                    padding_idx=padding_idx, by_frequency=scale_grad_by_freq)
 
 
 def embedding_bag(weight, indices, offsets, mode: int, per_sample_weights=None,
-                  include_last_offset: bool = False, padding_idx: int = -1):
+                  include_last_offset: bool = False, padding_idx: int = -1,
+                  scale_grad_by_freq: bool = False):
     """The rows of ``weight`` at ``indices``, reduced over each bag (the indices from
     one offset to the next) by sum (0), mean (1) or max (2): shape (bags, embedding_dim)."""
     return EmbeddingBagBackward0.apply(weight, per_sample_weights, indices=indices,
                                        offsets=offsets, mode=mode,
-                                       last_offset=include_last_offset, padding=padding_idx)
+                                       last_offset=include_last_offset, padding=padding_idx,
+                                       by_frequency=scale_grad_by_freq)
 
 
 def layer_norm(x, normalized_shape: tuple, weight=None, bias=None, eps: float = 1e-5):

@@ -1,7 +1,7 @@
 """``F.embedding_bag`` and ``nn.EmbeddingBag`` (kernels/embedding_bag.py, ops/layers.py,
 rules/embedding_bag.py) against PyTorch 2.13: values and gradients bit for bit in every
-mode, dtype, with and without ``padding_idx``, per-sample weights and
-``include_last_offset``; the saved results; the graph of a create_graph backward; every
+mode, dtype, with and without ``padding_idx``, per-sample weights,
+``include_last_offset`` and ``scale_grad_by_freq`` (``nn.Embedding``'s too); the saved results; the graph of a create_graph backward; every
 error; the module (repr, initial table, from_pretrained); finite differences; and
 PyTorch's text-classification model (an EmbeddingBag and a Linear) trained both ways."""
 
@@ -117,6 +117,49 @@ def test_many_repeated_indices_sum_in_pytorchs_order():
             ours = _run(minigrad, table, indices, offsets, None, mode=mode)
             theirs = _run(torch, table, indices, offsets, None, mode=mode)
             _same(ours[1], theirs[1])
+
+
+@pytest.mark.parametrize("padding_idx", [None, 5])
+@pytest.mark.parametrize("mode", ["sum", "mean"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_scale_grad_by_freq_as_pytorch(dtype, mode, padding_idx):
+    """Each index's gradient divided by a count, which PyTorch 2.13 reads at the wrong
+    place (the k-th distinct index gets the count of the k-th sorted index): reproduced,
+    so the same bits, and ``_saved_scale_grad_by_freq`` True."""
+    table, indices, offsets, _ = _case(dtype, mode, 11)
+    if padding_idx is not None:
+        indices[::7] = padding_idx
+    options = dict(mode=mode, padding_idx=padding_idx, scale_grad_by_freq=True)
+    ours = _run(minigrad, table, indices, offsets, None, **options)
+    theirs = _run(torch, table, indices, offsets, None, **options)
+    _same(ours[0], theirs[0])
+    _same(ours[1], theirs[1])
+    assert ours[3]["scale_grad_by_freq"] is theirs[3]["scale_grad_by_freq"] is True
+
+
+@pytest.mark.parametrize("padding_idx", [None, 3])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_embedding_scale_grad_by_freq_as_pytorch(dtype, padding_idx):
+    """nn.Embedding(scale_grad_by_freq=True): each looked-up row's gradient divided by how
+    often its index occurs, added with one rounding (bit for bit); a recorded backward
+    (create_graph=True) multiplies, then adds (the same values to an ulp)."""
+    rng = np.random.default_rng(12)
+    indices = rng.integers(0, 30, (12, 20))
+    table = rng.standard_normal((30, 8)).astype(dtype)
+    seed = rng.standard_normal((12, 20, 8)).astype(dtype)
+    found = []
+    for lib in (minigrad, torch):
+        layer = lib.nn.Embedding.from_pretrained(lib.tensor(table), freeze=False,
+                                                 padding_idx=padding_idx, scale_grad_by_freq=True)
+        weight = layer.weight
+        y = layer(lib.tensor(indices))
+        y.backward(lib.tensor(seed), retain_graph=True)
+        again, = lib.autograd.grad((y * lib.tensor(seed)).sum(), weight, create_graph=True)
+        found.append((weight.grad, again, y.grad_fn._saved_scale_grad_by_freq))
+    _same(found[0][0], found[1][0])
+    np.testing.assert_allclose(found[0][1].detach().numpy().astype(float),
+                               found[1][1].detach().numpy().astype(float), rtol=1e-3, atol=1e-6)
+    assert found[0][2] is found[1][2] is True
 
 
 def test_module_as_pytorch():
