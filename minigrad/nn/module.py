@@ -18,6 +18,7 @@ import itertools
 import warnings
 from collections import OrderedDict, namedtuple
 from collections.abc import Mapping
+from functools import partial
 from typing import Callable, Iterator
 
 import minigrad
@@ -64,6 +65,10 @@ def _addindent(text: str, spaces: int) -> str:
     return "\n".join([first] + [" " * spaces + line if line.strip() else "" for line in rest])
 
 
+_STATE_DICT_HOOKS = ("_state_dict_hooks", "_state_dict_pre_hooks", "_load_state_dict_pre_hooks",
+                     "_load_state_dict_post_hooks")
+
+
 class _IncompatibleKeys(namedtuple("IncompatibleKeys", ["missing_keys", "unexpected_keys"])):
     """What ``load_state_dict`` returns: the keys that did not line up."""
 
@@ -108,6 +113,8 @@ class Module:
         object.__setattr__(self, "_backward_hooks", OrderedDict())
         object.__setattr__(self, "_backward_pre_hooks", OrderedDict())
         object.__setattr__(self, "_hooks_with_kwargs", OrderedDict())  # id -> True
+        for table in _STATE_DICT_HOOKS:  # (state_dict's and load_state_dict's)
+            object.__setattr__(self, table, OrderedDict())
 
     def forward(self, *args, **kwargs):
         """What the module computes; every subclass defines it."""
@@ -523,8 +530,11 @@ class Module:
         if destination is None:  # (with PyTorch's _metadata: each module's version)
             destination = OrderedDict()
             destination._metadata = OrderedDict()
+        local_metadata = {"version": self._version}
         if hasattr(destination, "_metadata"):
-            destination._metadata[prefix[:-1]] = {"version": self._version}
+            destination._metadata[prefix[:-1]] = local_metadata
+        for hook in self._state_dict_pre_hooks.values():
+            hook(self, prefix, keep_vars)
         own = itertools.chain(self._parameters.items(), self._buffers.items())
         for name, tensor in own:
             if tensor is not None and name not in self._non_persistent_buffers_set:
@@ -533,7 +543,53 @@ class Module:
             if module is not None:
                 module.state_dict(destination=destination, prefix=f"{prefix}{name}.",
                                   keep_vars=keep_vars)
+        for hook in self._state_dict_hooks.values():
+            returned = hook(self, destination, prefix, local_metadata)
+            if getattr(hook, "_from_public_api", False) and returned is not None:
+                raise RuntimeError("state_dict post-hook must return None")
+            if returned is not None:  # (the old private hook may hand back a new dict)
+                destination = returned
         return destination
+
+    def register_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """Call ``hook(module, prefix, keep_vars)`` before ``state_dict`` collects."""
+        return add_hook(self._state_dict_pre_hooks, hook)
+
+    def register_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata)`` after ``state_dict``
+        collected this module's tensors and its children's; it may change the dict in
+        place (and must return None)."""
+        hook._from_public_api = True
+        return add_hook(self._state_dict_hooks, hook)
+
+    def _register_state_dict_hook(self, hook: Callable) -> RemovableHandle:
+        """The older, private form of ``register_state_dict_post_hook``: a dict the hook
+        returns replaces the state dict (as PyTorch, seen by the caller only at the root)."""
+        if getattr(hook, "_from_public_api", False):
+            raise RuntimeError("Cannot register the same function as the state dict post hook "
+                               "that was previously registered via "
+                               "register_state_dict_post_hook")
+        return add_hook(self._state_dict_hooks, hook)
+
+    def register_load_state_dict_pre_hook(self, hook: Callable) -> RemovableHandle:
+        """Call ``hook(module, state_dict, prefix, local_metadata, strict, missing_keys,
+        unexpected_keys, error_msgs)`` before this module loads its tensors; it may change
+        the state dict in place (rename, add or drop keys)."""
+        return self._register_load_state_dict_pre_hook(hook, with_module=True)
+
+    def _register_load_state_dict_pre_hook(self, hook: Callable,
+                                           with_module: bool = False) -> RemovableHandle:
+        """The same, called without the module unless ``with_module``."""
+        call = partial(hook, self) if with_module else partial(hook)
+        # (kept wrapped either way, as PyTorch's _WrappedHook: so nn.utils's
+        # remove_spectral_norm, looking for its hook's own class, leaves it, as PyTorch's)
+        return add_hook(self._load_state_dict_pre_hooks, call)
+
+    def register_load_state_dict_post_hook(self, hook: Callable) -> RemovableHandle:
+        """Call ``hook(module, incompatible_keys)`` after this module and its children
+        loaded; the lists of missing and unexpected keys may be changed in place (which
+        ``strict=True`` then sees)."""
+        return add_hook(self._load_state_dict_post_hooks, hook)
 
     def load_state_dict(self, state_dict: Mapping, strict: bool = True,
                         assign: bool = False) -> _IncompatibleKeys:
@@ -546,9 +602,30 @@ class Module:
         if not isinstance(state_dict, Mapping):
             raise TypeError(f"Expected state_dict to be dict-like, got {type(state_dict)}.")
         missing, unexpected, errors = [], [], []
-        for name, module in self.named_modules(remove_duplicate=False):
-            module._load_own_state(state_dict, f"{name}." if name else "",
-                                   missing, unexpected, errors, assign)
+        metadata = getattr(state_dict, "_metadata", None)
+        state_dict = OrderedDict(state_dict)  # (a copy that pre-hooks may change)
+        if metadata is not None:
+            state_dict._metadata = metadata
+
+        def load(module, local: dict, prefix: str = "") -> None:
+            # as PyTorch: the module's pre-hooks, its own tensors, then each child on the
+            # keys under its name, then the module's post-hooks
+            local_metadata = {} if metadata is None else metadata.get(prefix[:-1], {})
+            for hook in module._load_state_dict_pre_hooks.values():
+                hook(local, prefix, local_metadata, True, missing, unexpected, errors)
+            module._load_own_state(local, prefix, missing, unexpected, errors, assign)
+            for name, child in module._modules.items():
+                if child is not None:
+                    under = f"{prefix}{name}."
+                    load(child, {k: v for k, v in local.items() if k.startswith(under)}, under)
+            for hook in module._load_state_dict_post_hooks.values():
+                if hook(module, _IncompatibleKeys(missing, unexpected)) is not None:
+                    raise AssertionError(
+                        "Hooks registered with ``register_load_state_dict_post_hook`` are not "
+                        "expected to return new values, if incompatible_keys need to be "
+                        "modified, it should be done inplace.")
+
+        load(self, state_dict)
         if strict:
             if unexpected:
                 errors.insert(0, "Unexpected key(s) in state_dict: {}. ".format(

@@ -6,6 +6,7 @@
     parametrize.py         register_parametrization, remove_parametrizations, cached
     parametrizations.py    weight_norm, spectral_norm (as parametrizations)
     weight_norm.py         weight_norm, remove_weight_norm (the older, hook-based form)
+    spectral_norm.py       spectral_norm, remove_spectral_norm (the older, hook-based form)
     init.py                skip_init (a module built on the meta device, then given memory)
     prune.py               pruning: masks on parameters (random, L1, Ln-structured, global)
 """
@@ -15,5 +16,6 @@ from . import rnn  # noqa: F401
 from .convert_parameters import parameters_to_vector, vector_to_parameters  # noqa: F401
 from . import parametrize, parametrizations  # noqa: F401
 from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
+from .spectral_norm import remove_spectral_norm, spectral_norm  # noqa: F401
 from .init import skip_init  # noqa: F401
 from . import prune  # noqa: F401
