@@ -16,6 +16,7 @@
     lr_scheduler.py  StepLR, MultiStepLR, ExponentialLR, LambdaLR, LinearLR,
                    CosineAnnealingLR, ReduceLROnPlateau, OneCycleLR, SequentialLR, ...
                    (the learning rate over time)
+    swa_utils.py   AveragedModel, SWALR, update_bn (weight averaging: SWA, EMA)
 
 A training step reads the same as in PyTorch::
 
@@ -26,6 +27,7 @@ A training step reads the same as in PyTorch::
 """
 
 from . import lr_scheduler  # noqa: F401
+from . import swa_utils  # noqa: F401
 from .adadelta import Adadelta  # noqa: F401
 from .adagrad import Adagrad  # noqa: F401
 from .asgd import ASGD  # noqa: F401
