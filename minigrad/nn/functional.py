@@ -36,6 +36,7 @@ __all__ = ["affine_grid", "grid_sample", "linear", "relu", "sigmoid", "logsigmoi
            "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle",
            "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pad",
            "conv3d", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
+           "lp_pool1d", "lp_pool2d", "lp_pool3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "max_pool3d", "avg_pool3d",
            "adaptive_avg_pool3d", "adaptive_max_pool3d", "local_response_norm", "channel_shuffle",
            "max_unpool1d", "max_unpool2d", "max_unpool3d", "unfold", "fold", "mse_loss",
@@ -1639,6 +1640,48 @@ def adaptive_max_pool1d(input: Tensor, output_size, return_indices: bool = False
     if return_indices:
         return result[0].squeeze(-2), result[1].squeeze(-2)
     return result.squeeze(-2)
+
+
+def _lp_pool(pool, input: Tensor, norm_type: float, kernel_size, stride, ceil_mode: bool,
+             window: int) -> Tensor:
+    """(sum of x ** p over each window) ** (1 / p), as PyTorch's lp_pool: an average pool of
+    x ** p times the window's size (its sign kept, the rest through relu), then the root;
+    p = inf is the largest |x| (max pooling), -inf the smallest."""
+    if isinstance(norm_type, (int, float)) and norm_type == float("inf"):
+        return pool[1](input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if isinstance(norm_type, (int, float)) and norm_type == -float("inf"):
+        return -pool[1](-input.abs(), kernel_size, stride, 0, 1, ceil_mode)
+    if stride is not None:
+        out = pool[0](input.pow(norm_type), kernel_size, stride, 0, ceil_mode)
+    else:
+        out = pool[0](input.pow(norm_type), kernel_size, padding=0, ceil_mode=ceil_mode)
+    return (minigrad.sign(out) * relu(minigrad.abs(out))).mul(window).pow(1.0 / norm_type)
+
+
+def _window(kernel_size, dims: int) -> int:
+    sizes = (kernel_size,) * dims if isinstance(kernel_size, int) else tuple(kernel_size)
+    return math.prod(sizes)
+
+
+def lp_pool1d(input: Tensor, norm_type: float, kernel_size: int, stride=None,
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each window of a row (N, C, L): see ``_lp_pool``."""
+    return _lp_pool((avg_pool1d, max_pool1d), input, norm_type, kernel_size, stride,
+                    ceil_mode, kernel_size)
+
+
+def lp_pool2d(input: Tensor, norm_type: float, kernel_size, stride=None,
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each window of an image (N, C, H, W): see ``_lp_pool``."""
+    return _lp_pool((avg_pool2d, max_pool2d), input, norm_type, kernel_size, stride,
+                    ceil_mode, _window(kernel_size, 2))
+
+
+def lp_pool3d(input: Tensor, norm_type: float, kernel_size, stride=None,
+              ceil_mode: bool = False) -> Tensor:
+    """The p-norm of each window of a volume (N, C, D, H, W): see ``_lp_pool``."""
+    return _lp_pool((avg_pool3d, max_pool3d), input, norm_type, kernel_size, stride,
+                    ceil_mode, _window(kernel_size, 3))
 
 
 def adaptive_avg_pool1d(input: Tensor, output_size) -> Tensor:

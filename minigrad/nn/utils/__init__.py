@@ -9,6 +9,8 @@
     spectral_norm.py       spectral_norm, remove_spectral_norm (the older, hook-based form)
     init.py                skip_init (a module built on the meta device, then given memory)
     prune.py               pruning: masks on parameters (random, L1, Ln-structured, global)
+    fusion.py              fuse_conv_bn_eval, fuse_linear_bn_eval (a batch norm folded in)
+    stateless.py           functional_call (the older name of torch.func.functional_call)
 """
 
 from .clip_grad import clip_grad_norm, clip_grad_norm_, clip_grad_value_, get_total_norm  # noqa: F401
@@ -19,3 +21,4 @@ from .weight_norm import remove_weight_norm, weight_norm  # noqa: F401
 from .spectral_norm import remove_spectral_norm, spectral_norm  # noqa: F401
 from .init import skip_init  # noqa: F401
 from . import prune  # noqa: F401
+from . import fusion, stateless  # noqa: F401
