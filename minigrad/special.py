@@ -8,11 +8,12 @@ from __future__ import annotations
 from . import functions, ops
 from .rules.arguments import check_operand_function as _check_operand_function
 from .rules.arguments import check_float_argument as _check_float_argument
+from .rules.arguments import check_input_function as _check_input_function
 from .rules.out import write as _out
 
 __all__ = ["digamma", "psi", "gammaln", "polygamma", "entr", "erf", "erfc", "erfinv", "exp2",
-           "expit", "expm1", "i0", "i1", "log1p", "log_softmax", "logit", "logsumexp", "ndtr", "round",
-           "sinc", "softmax", "xlogy"]
+           "expit", "expm1", "i0", "i0e", "i1", "i1e", "log1p", "log_softmax", "logit", "logsumexp", "ndtr", "round",
+           "sinc", "softmax", "xlogy", "xlog1py"]
 
 
 def entr(input, *, out=None):
@@ -64,6 +65,18 @@ def i1(input, *, out=None):
     return _out("special_i1", ops.special_i1(input), out, input)
 
 
+def i0e(input, *, out=None):
+    """exp(-|x|) I0(x), I0 scaled so that it stays finite for large x."""
+    _check_input_function("special_i0e", (input,), {})
+    return _out("special_i0e", ops.special_i0e(input), out, input)
+
+
+def i1e(input, *, out=None):
+    """exp(-|x|) I1(x), I1 scaled so that it stays finite for large x."""
+    _check_input_function("special_i1e", (input,), {})
+    return _out("special_i1e", ops.special_i1e(input), out, input)
+
+
 def expit(input, *, out=None):
     """The logistic sigmoid 1 / (1 + exp(-input))."""
     return _out("sigmoid", ops.expit(input), out, input)
@@ -85,6 +98,13 @@ def logit(input, eps=None, *, out=None):
 def xlogy(input, other, *, out=None):
     _check_operand_function("special_xlogy", (input, other), {})
     return functions.xlogy(input, other, out=out)
+
+
+def xlog1py(input, other, *, out=None):
+    """input * log1p(other), and 0 where input is 0 (unless other is NaN); either may be
+    a number."""
+    _check_operand_function("special_xlog1py", (input, other), {})
+    return _out("special_xlog1py", ops.xlog1py(input, other), out, input, other)
 
 
 def sinc(input, *, out=None):

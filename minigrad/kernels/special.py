@@ -201,6 +201,38 @@ def xlogy(x, y):
                       np.result_type(x, y))
 
 
+_log1pf = _c_library("log1pf")
+_log1p_double = _c_library("log1p", ctypes.c_double)
+
+
+def _log1p(y):
+    """The C library's log1p (log1pf for float32), element by element: PyTorch's xlog1py
+    calls std::log1p per element."""
+    if y.dtype == np.float32 and _log1pf is not None:
+        return np.asarray(_log1pf(y), np.float32)
+    if _log1p_double is None:  # (no C library found: NumPy's, which may differ in a last bit)
+        with np.errstate(all="ignore"):
+            return np.log1p(np.asarray(y, np.float64)).astype(y.dtype)
+    return np.asarray(_log1p_double(np.asarray(y, np.float64)), np.float64).astype(y.dtype)
+
+
+def xlog1py(x, y):
+    """x log1p(y), 0 where x is 0 (unless y is NaN)."""
+    dtype = np.result_type(x, y)
+    x, y = np.asarray(x, dtype), np.asarray(y, dtype)
+    with np.errstate(all="ignore"):
+        product = x * np.where(np.isnan(y) | (x == 0), 0, _safe_log1p(y, x))
+    return np.asarray(np.where(np.isnan(y), y, np.where(x == 0, 0, product)), dtype)
+
+
+def _safe_log1p(y, x):
+    """log1p(y) where it is read (x != 0); the C library is asked nothing else."""
+    out = np.zeros(np.broadcast(x, y).shape, y.dtype)
+    where = np.broadcast_to((x != 0) & ~np.isnan(y), out.shape)
+    out[where] = _log1p(np.broadcast_to(y, out.shape)[where])
+    return out
+
+
 def entr(x):
     """-x log(x) for x > 0, 0 at 0, -inf below (NaN stays NaN)."""
     negative = np.where(x < 0, x.dtype.type(-np.inf), np.where(x == 0, x.dtype.type(0), x))
@@ -503,6 +535,31 @@ def i1(x):
     return np.where(x < 0, -out, out).reshape(shape)
 
 
+@half_in_float32
+def i0e(x):
+    """exp(-|x|) I0(x): ``i0``'s series without the exponential (Cephes' i0e)."""
+    shape, x = np.shape(x), np.asarray(x).reshape(-1)
+    a, two = np.abs(x), x.dtype.type(2)
+    with np.errstate(all="ignore"):
+        small = _chbevl(a / two - two, _I0E_A)
+        big = _chbevl(x.dtype.type(32) / a - two, _I0E_B) / np.sqrt(a)
+    return np.where(a <= 8, small, big).reshape(shape)
+
+
+@half_in_float32
+def i1e(x):
+    """exp(-|x|) I1(x): ``i1``'s series without the exponential (Cephes' i1e)."""
+    shape, x = np.shape(x), np.asarray(x).reshape(-1)
+    a, two = np.abs(x), x.dtype.type(2)
+    single = x.dtype == np.float32
+    with np.errstate(all="ignore"):
+        small = _chbevl(a / two - two, _I1E_A[-17:] if single else _I1E_A) * a
+        big = _chbevl(x.dtype.type(32) / a - two, _I1E_B[-7:] if single else _I1E_B) / \
+            np.sqrt(a)
+    out = np.where(a <= 8, small, big)
+    return np.where(x < 0, -out, out).reshape(shape)
+
+
 def i1_backward(grad, x, result):
     """d I1 / dx = I0(x) - I1(x) / x, with 1/2 at |x| <= eps (where the formula is 0/0),
     as PyTorch's i1_backward: x replaced by eps there, then the 1/2 put in."""
@@ -510,6 +567,16 @@ def i1_backward(grad, x, result):
     not_tiny = np.abs(x) > eps
     safe = np.where(not_tiny, x, x.dtype.type(eps))
     gradx = i0(safe) - result * np.reciprocal(safe)
+    return np.asarray(grad * np.where(not_tiny, gradx, x.dtype.type(0.5)))
+
+
+def i1e_backward(grad, x, result):
+    """d i1e / dx = i0e(x) - i1e(x) (sign(x) + 1 / x), with 1/2 at |x| <= eps, as
+    PyTorch's i1e_backward (x replaced by eps there, then the 1/2 put in)."""
+    eps = np.finfo(x.dtype).eps
+    not_tiny = np.abs(x) > eps
+    safe = np.where(not_tiny, x, x.dtype.type(eps))
+    gradx = i0e(safe) - result * (np.sign(safe) + np.reciprocal(safe))
     return np.asarray(grad * np.where(not_tiny, gradx, x.dtype.type(0.5)))
 
 

@@ -49,7 +49,7 @@ from . import combine
 
 __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos", "sin",
            "sigmoid", "pow", "rpow", "number_minus", "number_over", "digamma", "trigamma",
-           "polygamma", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
+           "polygamma", "special_i0e", "special_i1e", "xlog1py", "isinf", "rsqrt", "reciprocal", "cosh", "sinh", "erfinv", "xlogy",
            "times_number", "sum", "mean", "count", "expand", "reshape",
            "unsqueeze", "squeeze", "transpose", "t", "permute", "matmul", "narrow", "select",
            "slice_part", "index", "contiguous", "cumsum", "cumprod", "is_tensor", "as_array",
@@ -177,6 +177,14 @@ def special_i1(x):
     return special.special_i1(x) if is_tensor(x) else kernels_special.i1(x)
 
 
+def special_i0e(x):
+    return special.special_i0e(x) if is_tensor(x) else kernels_special.i0e(x)
+
+
+def special_i1e(x):
+    return special.special_i1e(x) if is_tensor(x) else kernels_special.i1e(x)
+
+
 def polygamma(n, x):
     return special.polygamma(n, x) if is_tensor(x) else kernels_special.polygamma(n, x)
 
@@ -227,6 +235,13 @@ def xlogy(x, y):
     if is_tensor(x) or is_tensor(y):
         return special.xlogy(x, y)
     return kernels_special.xlogy(x, np.asarray(y, x.dtype))
+
+
+def xlog1py(x, y):
+    """x log1p(y), 0 where x is 0; ``y`` a number or like ``x``."""
+    if is_tensor(x) or is_tensor(y):
+        return special.xlog1py(x, y)
+    return kernels_special.xlog1py(x, np.asarray(y, x.dtype))
 
 
 def times_number(x, number):

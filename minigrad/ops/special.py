@@ -22,7 +22,8 @@ from . import arithmetic, fn, pointwise, rounding, shape
 
 __all__ = ["erf", "erfc", "erfinv", "exp2", "logit", "xlogy", "entr", "lerp", "addcmul",
            "addcdiv", "lgamma", "digamma", "polygamma", "polygamma_", "logaddexp", "logaddexp2",
-           "copysign", "float_power", "heaviside", "expit", "ndtr", "i0", "special_i1"]
+           "copysign", "float_power", "heaviside", "expit", "ndtr", "i0", "special_i1",
+           "special_i0e", "special_i1e", "xlog1py"]
 
 _TWO_OVER_SQRT_PI = 2.0 / math.sqrt(math.pi)  # (the doubles of C++'s 2.0 / sqrt(M_PI), ...)
 _HALF_SQRT_PI = 0.5 * math.sqrt(math.pi)
@@ -175,6 +176,87 @@ def i1_backward(grad, x, result):
     safe = fn.where(not_tiny, x, eps)
     scaled = result * fn.reciprocal(safe)  # (made before i0, as PyTorch's compiled order)
     return grad * fn.where(not_tiny, fn.i0(safe) - scaled, 0.5)
+
+
+class SpecialI0EBackward0(Node):
+    formula = Formula("y", "exp(-|x|) I0(x)", d={"x": "i1e(x) - sgn(x) y"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x):
+        return kernels.i0e(x)
+
+    def backward(self, saved, grad):
+        scaled = fn.sgn(saved.self) * saved.result  # (made first, as PyTorch's compiled order)
+        return grad * (fn.special_i1e(saved.self) - scaled)
+
+
+class SpecialI1EBackward0(Node):
+    formula = Formula("y", "exp(-|x|) I1(x)",
+                      d={"x": "i0e(x) - y (sgn(x) + 1 / x) (1/2 at x = 0)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x):
+        return kernels.i1e(x)
+
+    def backward(self, saved, grad):
+        return i1e_backward(grad, saved.self, saved.result)
+
+
+def i1e_backward(grad, x, result):
+    """grad (i0e(x) - i1e(x) (sgn(x) + 1 / x)), with x replaced by eps where |x| <= eps
+    and 1/2 put there (PyTorch's i1e_backward)."""
+    if not is_tensor(grad):
+        return kernels.i1e_backward(grad, x, result)
+    eps = float(np.finfo(x.dtype.numpy).eps)
+    not_tiny = fn.abs(x) > eps
+    safe = fn.where(not_tiny, x, eps)
+    inverse = fn.reciprocal(safe)  # (then sgn, then i0e: PyTorch's compiled order)
+    scaled = result * (fn.sgn(safe) + inverse)
+    return grad * fn.where(not_tiny, fn.special_i0e(safe) - scaled, 0.5)
+
+
+class SpecialXlog1PyBackward0(Node):
+    formula = Formula("z", "self log1p(other), 0 where self = 0",
+                      d={"self": "log1p(other)", "other": "self / (other + 1)"})
+    saves = {"self": Input(0), "other": Input(1)}
+
+    def forward(self, a, b):
+        return kernels.xlog1py(a, b)
+
+    def backward(self, saved, grad):
+        a, b = saved.self, saved.other
+        grad_a = grad_b = None
+        if self.needs_input_grad[1]:  # (other's first, and other + 1 first in it, as torch)
+            shifted = b + 1
+            grad_b = grad * a / shifted
+        if self.needs_input_grad[0]:
+            grad_a = fn.masked_fill(fn.xlog1py(grad, b), (a == 0) & (b <= -1), 0)
+        return grad_a, grad_b
+
+
+class SpecialXlog1PyBackward1(Node):
+    formula = Formula("z", "self log1p(other), self a number", d={"other": "self / (other + 1)"})
+    saves = {"other": Input(0)}
+
+    def forward(self, b, number):
+        self.save(self=number)  # (PyTorch's name for the number: ``_saved_self``)
+        return kernels.xlog1py(b.dtype.type(number), b)
+
+    def backward(self, saved, grad):
+        shifted = saved.other + 1  # (made first, as PyTorch's compiled order)
+        return grad * saved.self / shifted
+
+
+class SpecialXlog1PyBackward2(Node):
+    formula = Formula("z", "self log1p(other), other a number", d={"self": "log1p(other)"})
+    saves = {"self": Input(0), "other": Param(None)}
+
+    def forward(self, a, other=None):
+        return kernels.xlog1py(a, a.dtype.type(other))
+
+    def backward(self, saved, grad):
+        result = fn.xlog1py(grad, saved.other)
+        return result if saved.other > -1 else fn.masked_fill(result, saved.self == 0, 0)
 
 
 class LerpBackward0(Node):
@@ -385,6 +467,18 @@ def xlogy(a, b):
     return with_unary_layout(XlogyBackward1.apply(b, cast_to=dtype, number=number), b)
 
 
+def xlog1py(a, b):
+    """a log1p(b), and 0 where a is 0 (unless b is NaN); either may be a number."""
+    if is_tensor(a) and is_tensor(b):
+        return promotion.binary(SpecialXlog1PyBackward0, a, b, "special_xlog1py",
+                                float_only=True)
+    number = b if is_tensor(a) else a
+    dtype = promotion.float_dtype_for(dtypes.result_type(a, b))
+    if is_tensor(a):
+        return with_unary_layout(SpecialXlog1PyBackward2.apply(a, cast_to=dtype, other=number), a)
+    return with_unary_layout(SpecialXlog1PyBackward1.apply(b, cast_to=dtype, number=number), b)
+
+
 def entr(x):
     return promotion.unary(SpecialEntrBackward0, x)
 
@@ -410,6 +504,14 @@ def i0(x):
 
 def special_i1(x):
     return promotion.unary(SpecialI1Backward0, x)
+
+
+def special_i0e(x):
+    return promotion.unary(SpecialI0EBackward0, x)
+
+
+def special_i1e(x):
+    return promotion.unary(SpecialI1EBackward0, x)
 
 
 def digamma(x):

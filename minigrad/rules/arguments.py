@@ -131,8 +131,8 @@ def check_input_function(function: str, args: tuple, kwargs: dict) -> None:
 
 # The math functions whose first operand may be a number too (xlogy(2, y), float_power(2, x)),
 # and those whose second must be a tensor or a number, with PyTorch's overloads.
-NUMBER_FIRST = {"pow", "xlogy", "special_xlogy", "float_power"}
-for _name, _second in (("xlogy", "other"), ("special_xlogy", "other"),
+NUMBER_FIRST = {"pow", "xlogy", "special_xlogy", "special_xlog1py", "float_power"}
+for _name, _second in (("xlogy", "other"), ("special_xlogy", "other"), ("special_xlog1py", "other"),
                        ("float_power", "exponent"), ("copysign", "other")):
     OVERLOADS[_name] = (f"Tensor input, Tensor {_second}, *, Tensor out = None",
                         f"Number self, Tensor {_second}, *, Tensor out = None",

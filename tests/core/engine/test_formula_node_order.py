@@ -103,6 +103,9 @@ PROGRAMS = {
     "XlogyBackward0": lambda lib, a, b: lib.xlogy(a, b.abs()) * a,
     "XlogyBackward1": lambda lib, a, b: lib.xlogy(2, b.abs()) * a,
     "XlogyBackward2": lambda lib, a, b: lib.xlogy(a, 3.0) * b,
+    "SpecialXlog1PyBackward0": lambda lib, a, b: lib.special.xlog1py(a, b.abs()) * a,
+    "SpecialXlog1PyBackward1": lambda lib, a, b: lib.special.xlog1py(2, b.abs()) * a,
+    "SpecialXlog1PyBackward2": lambda lib, a, b: lib.special.xlog1py(a, 3.0) * b,
     "CopysignBackward0": lambda lib, a, b: lib.copysign(a, b) * b,
     "CopysignBackward1": lambda lib, a, b: lib.copysign(a, -1.0) * b,
     "LerpBackward0": lambda lib, a, b: lib.lerp(a, b, 0.3) * a,
@@ -297,6 +300,8 @@ PROGRAMS = {
         lib, lambda: _f(lib).rrelu(a * b, training=True, inplace=True) * a),
     "I0Backward0": lambda lib, a, b: lib.i0(a * b) * a,
     "SpecialI1Backward0": lambda lib, a, b: lib.special.i1(a * b) * a,
+    "SpecialI0EBackward0": lambda lib, a, b: lib.special.i0e(a * b) * a,
+    "SpecialI1EBackward0": lambda lib, a, b: lib.special.i1e(a * b) * a,
     "BlockDiagBackward0": lambda lib, a, b: lib.block_diag(a * b, b[0]) ** 2,
     # torch.nn's activations, losses, normalisation and padding
     "BinaryCrossEntropyBackward0": lambda lib, a, b: _f(lib).binary_cross_entropy(

@@ -66,6 +66,10 @@ UNARY = {  # name: (function, input)
     "float_power of a number": (lambda lib, x: lib.float_power(2, x), ANY),
     "xlogy number": (lambda lib, x: lib.xlogy(x, 3.0), ANY),
     "xlogy number first": (lambda lib, x: lib.xlogy(2, x), POSITIVE),
+    "special.xlog1py number": (lambda lib, x: lib.special.xlog1py(x, 3.0), ANY),
+    "special.xlog1py number first": (lambda lib, x: lib.special.xlog1py(2, x), POSITIVE),
+    "special.xlog1py number below -1": (lambda lib, x: lib.special.xlog1py(x * (x > 0), -1.5),
+                                        ANY),
     "copysign number": (lambda lib, x: lib.copysign(x, -1.0), ANY),
     "copysign method": (lambda lib, x: x.copysign(2), ANY),
     "lerp number weight": (lambda lib, x: lib.lerp(x, x * x, 0.3), ANY),
@@ -96,6 +100,8 @@ BINARY = {
     "logaddexp2": lambda lib, a, b: a.logaddexp2(b),
     "xlogy": lambda lib, a, b: lib.xlogy(a, b.abs()),
     "special.xlogy": lambda lib, a, b: lib.special.xlogy(a, b * b),
+    "special.xlog1py": lambda lib, a, b: lib.special.xlog1py(a, b.abs() - 0.5),
+    "special.xlog1py at -1": lambda lib, a, b: lib.special.xlog1py(a * (a > 0), b.clamp(-1, 1)),
     "copysign": lambda lib, a, b: lib.copysign(a, b),
     "float_power": lambda lib, a, b: lib.float_power(a.abs(), b),
     "lerp tensor weight": lambda lib, a, b: lib.lerp(a, b, a.sigmoid()),
@@ -117,8 +123,8 @@ def test_unary_gradients_against_finite_differences(name):
     check_numerical(lambda x: fn(mg, x), x)
 
 
-@pytest.mark.parametrize("name", list(BINARY))
-def test_binary_gradients_against_finite_differences(name):
+@pytest.mark.parametrize("name", [n for n in BINARY if n != "special.xlog1py at -1"])
+def test_binary_gradients_against_finite_differences(name):  # (log1p's pole: not smooth)
     check_numerical(lambda a, b: BINARY[name](mg, a, b), ANY, OTHER)
 
 
@@ -218,7 +224,10 @@ LINES = [
     "x = torch.tensor([1.0])\ntorch.logit(x, 'a')", "x = torch.tensor([1.0])\nx.logit('a')",
     "x = torch.tensor([1.0])\ntorch.special.logit(x, 'a')", "torch.erf('a')", "torch.arcsin(None)",
     "x = torch.tensor([1.0])\ntorch.copysign(2.0, x)", "x = torch.tensor([1.0])\ntorch.xlogy(x, 'a')",
-    "x = torch.tensor([1.0])\ntorch.special.xlogy(x, 'a')", "x = torch.tensor([1.0])\ntorch.float_power(x, 'a')",
+    "x = torch.tensor([1.0])\ntorch.special.xlogy(x, 'a')",
+    "x = torch.tensor([1.0])\ntorch.special.xlog1py(x, 'a')",
+    "torch.special.xlog1py(torch.tensor([0.0, 1.0, 2.0]), torch.tensor([float('nan'), -1.0, -2.0]))",
+    "torch.special.xlog1py(torch.tensor([1, 2]), torch.tensor([3, 4]))", "x = torch.tensor([1.0])\ntorch.float_power(x, 'a')",
     # in place, out=
     "a = torch.tensor([0.5, -0.25], requires_grad=True)\nx = a * 1\nx.tan_()\nx.atan_()\nx.sinh_()\nx.asinh_()\n"
     "x.erf_()\nx.erfinv_()\nx.exp2_()\nx.sinc_()\nx.deg2rad_()\nx.rad2deg_()\nshow(x)\ngfn(x)\nx.sum().backward()\nshow(a.grad)",
