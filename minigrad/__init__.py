@@ -122,7 +122,8 @@ from .functions import METHOD_FUNCTIONS as _METHOD_FUNCTIONS  # (torch.exp_(x), 
 globals().update(_METHOD_FUNCTIONS)
 
 from .functions import (  # noqa: F401  (ops/linalg_module.py)
-    det, inverse, logdet, matrix_exp, matrix_power, pinverse, slogdet, svd,
+    cholesky, cholesky_inverse, cholesky_solve, det, inverse, logdet, matrix_exp, matrix_power,
+    pinverse, slogdet, svd,
 )
 from . import linalg  # noqa: F401  (torch.linalg)
 from . import functional  # noqa: F401  (torch.functional: einsum, split, norm, ...)

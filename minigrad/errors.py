@@ -295,6 +295,12 @@ def warn_once(message: str, stacklevel: int = 3) -> None:
     if message not in _warned_once:
         _warned_once.add(message)
         warnings.warn(message, UserWarning, stacklevel=stacklevel)
+CHOLESKY_DEPRECATED = (
+    "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
+    "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"
+    "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
+    "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
+    "results for all valid (symmetric positive definite) inputs.")
 # out=: "add(): functions with out=... arguments don't support ..." (function's name first).
 OUT_REQUIRES_GRAD = (
     "{function}(): functions with out=... arguments don't support automatic differentiation, "

@@ -1279,6 +1279,25 @@ def pinverse(input, rcond=1e-15):
     return ops.linalg_module.pinv(input, None, rcond, False)
 
 
+def cholesky(input, upper=False, *, out=None):
+    """The Cholesky factor L of A = L L^T (``upper``: U with A = U^T U); deprecated for
+    torch.linalg.cholesky, with PyTorch's warning once. CholeskyBackward0."""
+    errors.warn_once(errors.CHOLESKY_DEPRECATED)
+    return _out("cholesky", ops.linalg_module.cholesky_old(input, upper), out, input)
+
+
+def cholesky_solve(input, input2, upper=False, *, out=None):
+    """X with A X = B, given B (``input``) and the Cholesky factor of A (``input2``)."""
+    return _out("cholesky_solve", ops.linalg_module.cholesky_solve(input, input2, upper), out,
+                input, input2)
+
+
+def cholesky_inverse(input, upper=False, *, out=None):
+    """A^{-1} from A's Cholesky factor."""
+    return _out("cholesky_inverse", ops.linalg_module.cholesky_inverse(input, upper), out,
+                input)
+
+
 # ---- shape ----------------------------------------------------------------------------------
 
 

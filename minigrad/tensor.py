@@ -1444,6 +1444,16 @@ class Tensor(TensorBase):
     def pinverse(self, rcond=1e-15):
         return ops.linalg_module.pinv(self, None, rcond, False)
 
+    def cholesky(self, upper=False):
+        errors.warn_once(errors.CHOLESKY_DEPRECATED)
+        return ops.linalg_module.cholesky_old(self, upper)
+
+    def cholesky_solve(self, input2, upper=False):
+        return ops.linalg_module.cholesky_solve(self, input2, upper)
+
+    def cholesky_inverse(self, upper=False):
+        return ops.linalg_module.cholesky_inverse(self, upper)
+
     # (removed in PyTorch 2: each raises PyTorch's error, which names what replaces it)
     def solve(self, other):
         return removed.solve(self, other)

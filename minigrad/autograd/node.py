@@ -80,7 +80,7 @@ class Node(NodeHooks):
 
     _input_saves: tuple = ()  # (name, position, for_grad_of), from ``saves``
     _param_saves: tuple = ()  # (name, default), from ``saves``
-    _result_saved = False
+    _result_saved = None  # the name the output is saved under (``result``, or PyTorch's own)
 
     def __init_subclass__(cls, **kwargs) -> None:
         """A class with a ``formula`` gets its docstring from it and is listed in
@@ -96,7 +96,7 @@ class Node(NodeHooks):
                                       for name, kind in saves if type(kind) is Input)
             cls._param_saves = tuple((name, kind.default)
                                       for name, kind in saves if type(kind) is Param)
-            cls._result_saved = any(kind is RESULT for _, kind in saves)
+            cls._result_saved = next((name for name, kind in saves if kind is RESULT), None)
             for name in cls.saves:
                 show_saved(Node, name)
 
@@ -166,7 +166,7 @@ class Node(NodeHooks):
         self.needs_input_grad = _NEEDS.get(needs, needs)  # (one shared tuple per pattern)
         self._input_meta = None if same else meta
         if self._result_saved:
-            self._saved["result"] = keep(output, output._data, True) if DEFAULT_HOOKS \
+            self._saved[self._result_saved] = keep(output, output._data, True) if DEFAULT_HOOKS \
                 else saved_tensor(output, output._data, is_output=True)
 
     def keep_input_meta(self, like) -> tuple:

@@ -289,6 +289,21 @@ def cholesky(a, upper, info):
     return np.swapaxes(lower, -1, -2) if upper else lower
 
 
+def cholesky_solve(b, l, upper):
+    """X with (L L^T) X = B (``upper``: (U^T U) X = B): L Y = B, then L^T X = Y, as
+    LAPACK's potrs (batches broadcast)."""
+    lower = np.swapaxes(l, -1, -2) if upper else l
+    y = solve_triangular(lower, b, False, True, False)
+    return solve_triangular(np.swapaxes(lower, -1, -2), y, True, True, False)
+
+
+def cholesky_inverse(l, upper):
+    """(L L^T)^{-1} (``upper``: (U^T U)^{-1}), as LAPACK's potri: symmetric."""
+    eye = np.broadcast_to(np.eye(l.shape[-1], dtype=l.dtype), l.shape)
+    inverse = cholesky_solve(eye, l, upper)
+    return (inverse + np.swapaxes(inverse, -1, -2)) / 2
+
+
 def _partial_cholesky(a, stop):
     """potrf's unblocked steps on one matrix, up to column ``stop`` (1-based) that fails."""
     lower = np.tril(a)

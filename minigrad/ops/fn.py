@@ -60,7 +60,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "masked_scatter_backward",
            "mse_loss_backward", "soft_margin_loss_backward", "nll_loss", "nll_loss_backward",
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
-           "linalg_solve", "solve_triangular", "pinv", "cofactor", "index_backward",
+           "linalg_solve", "solve_triangular", "cholesky_solve", "pinv", "cofactor", "index_backward",
            "embedding_bag_backward", "embedding_bag_per_sample_weights_backward",
            "embedding_backward_by_frequency",
            "value_selecting_backward",
@@ -563,6 +563,13 @@ def solve_triangular(a, b, upper, left, unitriangular):
     if is_tensor(a) or is_tensor(b):
         return linalg_module.solve_triangular(a, b, upper, left, unitriangular)
     return kernels_linalg.solve_triangular(a, b, upper, left, unitriangular)
+
+
+def cholesky_solve(b, l, upper):
+    """X with (L L^T) X = B (CholeskySolveBackward0)."""
+    if is_tensor(b) or is_tensor(l):
+        return linalg_module.cholesky_solve(b, l, upper)
+    return kernels_linalg.cholesky_solve(b, l, upper)
 
 
 def pinv(x):

@@ -257,20 +257,68 @@ class LinalgCholeskyExBackward0(Node):
     formula = Formula("L", "A = L L^T, L lower triangular",
                       grad={"A": "sym(L^{-T} Phi(L^T G) L^{-1}), Phi: the lower triangle, "
                                  "its diagonal halved"})
-    saves = {"result": RESULT}
+    saves = {"L": RESULT}
 
     def forward(self, A, upper, info):
         self.save(upper=upper)
         return kernels.cholesky(A, upper, info)
 
     def backward(self, saved, grad):
-        L = _mT(saved.result) if saved.upper else saved.result
-        grad = _mT(grad) if saved.upper else grad
-        phi = fn.tril(fn.matmul(_mT(L), grad), 0)
-        phi = phi - fn.diag_embed(fn.diagonal(phi, 0, -2, -1)) * 0.5
-        L_inverse = fn.inverse(L)
-        grad_A = fn.matmul(fn.matmul(_mT(L_inverse), phi), L_inverse)
-        return (grad_A + _mT(grad_A)) * 0.5
+        return cholesky_backward(grad, saved.L, saved.upper)
+
+
+class CholeskyBackward0(LinalgCholeskyExBackward0):
+    formula = Formula("L", "A = L L^T (torch.cholesky, the older name)",
+                      grad={"A": "as linalg.cholesky's"})
+    saves = {"result": RESULT}
+
+    def backward(self, saved, grad):
+        return cholesky_backward(grad, saved.result, saved.upper)
+
+
+def cholesky_backward(grad, L, upper: bool):
+    """sym(L^{-T} Phi(L^T G) L^{-1}), Phi the lower triangle with its diagonal halved."""
+    L = _mT(L) if upper else L
+    grad = _mT(grad) if upper else grad
+    phi = fn.tril(fn.matmul(_mT(L), grad), 0)
+    phi = phi - fn.diag_embed(fn.diagonal(phi, 0, -2, -1)) * 0.5
+    L_inverse = fn.inverse(L)
+    grad_A = fn.matmul(fn.matmul(_mT(L_inverse), phi), L_inverse)
+    return (grad_A + _mT(grad_A)) * 0.5
+
+
+class CholeskySolveBackward0(Node):
+    formula = Formula("X", "(L L^T)^{-1} B, L a Cholesky factor (upper: U^T U)",
+                      grad={"B": "cholesky_solve(G, L)",
+                            "L": "-(C + C^T) L, C = cholesky_solve(G, L) X^T (upper: -U (C + C^T))"})
+    saves = {"self": Input(0), "input2": Input(1), "result": RESULT}
+
+    def forward(self, B, L, upper):
+        self.save(upper=upper)
+        return kernels.cholesky_solve(B, L, upper)
+
+    def backward(self, saved, grad):
+        L, upper = saved.input2, saved.upper
+        grad_B = fn.cholesky_solve(grad, L, upper)
+        common = fn.matmul(grad_B, _mT(saved.result))
+        common = common + _mT(common)
+        grad_L = -fn.matmul(L, common) if upper else -fn.matmul(common, L)
+        return grad_B, grad_L
+
+
+class CholeskyInverseBackward0(Node):
+    formula = Formula("Y", "(L L^T)^{-1}, L a Cholesky factor (upper: (U^T U)^{-1})",
+                      grad={"L": "-Y (G + G^T) Y L (upper: -U Y (G + G^T) Y)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, L, upper):
+        self.save(upper=upper)
+        return kernels.cholesky_inverse(L, upper)
+
+    def backward(self, saved, grad):
+        Y = saved.result
+        common = fn.matmul(Y, fn.matmul(grad + _mT(grad), Y))
+        return -fn.matmul(saved.self, common) if saved.upper else -fn.matmul(common, saved.self)
 
 
 class LinalgPinvBackward0(Node):
@@ -558,6 +606,26 @@ def cholesky_ex(A, upper=False, check_errors=False, name="linalg.cholesky_ex"):
 
 def cholesky(A, upper=False):
     return cholesky_ex(A, upper, check_errors=True, name="linalg.cholesky").L
+
+
+def cholesky_old(A, upper=False):
+    """torch.cholesky (deprecated): the factor, recorded as CholeskyBackward0."""
+    rules.check_matrix("cholesky", A)
+    info = kernels.cholesky_info(A._data)
+    rules.check_info("cholesky", "cholesky", info)
+    return CholeskyBackward0.apply(A, upper=upper, info=info)
+
+
+def cholesky_solve(B, L, upper=False):
+    """X with (L L^T) X = B: two triangular solves (upper: U^T U)."""
+    rules.check_cholesky_solve(B, L)
+    return CholeskySolveBackward0.apply(B, L, upper=upper)
+
+
+def cholesky_inverse(L, upper=False):
+    """(L L^T)^{-1} (upper: (U^T U)^{-1})."""
+    rules.check_cholesky_inverse(L)
+    return CholeskyInverseBackward0.apply(L, upper=upper)
 
 
 def pinv(A, atol=None, rtol=None, hermitian=False):

@@ -212,6 +212,40 @@ def check_solve_triangular(A, B, left: bool) -> None:
                            f"{A.shape[-1]} and {B.shape[-2]}x{B.shape[-1]})")
 
 
+def check_cholesky_inverse(L) -> None:
+    """cholesky_inverse's: 2 or more dims, square, a float dtype with a kernel."""
+    check_matrix("cholesky_inverse", L, floating=False)
+    if not L.dtype.is_floating_point or L.dtype is dtypes.float16:
+        raise NotImplementedError(f'"cholesky_inverse_out_cpu" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[L.dtype]}'")
+
+
+def check_cholesky_solve(B, A) -> None:
+    """cholesky_solve's checks in PyTorch's order: B and A of 2 or more dims, A square,
+    the same dtype, a float dtype with a kernel, matching rows."""
+    if B.ndim < 2:
+        raise RuntimeError(f"b should have at least 2 dimensions, but has {B.ndim} dimensions "
+                           "instead")
+    if A.ndim < 2:
+        raise RuntimeError(f"u should have at least 2 dimensions, but has {A.ndim} dimensions "
+                           "instead")
+    if A.shape[-1] != A.shape[-2]:
+        raise RuntimeError(f"A must be batches of square matrices, but they are {A.shape[-2]} "
+                           f"by {A.shape[-1]} matrices")
+    if B.dtype is not A.dtype:
+        raise RuntimeError(f"Expected b and A to have the same dtype, but found b of type "
+                           f"{dtypes.SCALAR_NAMES[B.dtype]} and A of type "
+                           f"{dtypes.SCALAR_NAMES[A.dtype]} instead.")
+    if not A.dtype.is_floating_point or A.dtype is dtypes.float16:
+        raise NotImplementedError(f'"cholesky_solve_cpu" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[A.dtype]}'")
+    if A.shape[-1] != B.shape[-2]:
+        raise RuntimeError(f"Incompatible matrix sizes for cholesky_solve: each A matrix is "
+                           f"{A.shape[-2]} by {A.shape[-1]} but each b matrix is "
+                           f"{B.shape[-2]} by {B.shape[-1]}")
+    broadcast_shapes(B.shape[:-2], A.shape[:-2])
+
+
 _FAILURES = {  # what LAPACK's info > 0 means, in PyTorch's words
     "inverse": "The diagonal element {} is zero, the inversion could not be completed because "
                "the input matrix is singular.",
