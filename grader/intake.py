@@ -44,13 +44,14 @@ import numpy as np
 from .i18n import _
 
 __all__ = ["read_submission", "valid_text", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
-           "MAX_CONTAINERS", "MAX_VALUES"]
+           "MAX_CONTAINERS", "MAX_VALUES", "MAX_NAME"]
 
 MAX_BYTES = 20 * 1024 * 1024  # of a submission file (the kit's are about 20 kB)
 MAX_CELLS = 2_000
 MAX_DEPTH = 64  # a notebook's JSON nests about 7 deep; metadata a little more
 MAX_CONTAINERS = 100_000  # objects and arrays, all told (a source line list is one)
 MAX_VALUES = 1_000_000  # commas: the elements of every object and array
+MAX_NAME = 200  # characters of a name in the notebook's metadata (the kit's: about 30)
 # a JSON string: a quote, then anything but a quote or a backslash, or a backslash and any
 # character, then a quote (unrolled, so that it runs in one linear pass)
 STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
@@ -198,13 +199,24 @@ def _as_read(cell, index: int = 0) -> dict:
 
 def _notebook_metadata(metadata) -> dict:
     """The notebook's metadata: an object, its ``lang`` text, its ``minigrad_kit`` an object
-    of text (the assignment, the student)."""
+    of text (the assignment, the student), each a name of at most ``MAX_NAME`` characters
+    (a longer one is cut there, and marked: ``_name``)."""
     metadata = dict(metadata) if isinstance(metadata, dict) else {}
-    if not isinstance(metadata.get("lang", ""), str):
+    if not isinstance(metadata.get("lang", ""), str) or len(metadata.get("lang", "")) > MAX_NAME:
         metadata.pop("lang")
     kit = metadata.get("minigrad_kit")
     if kit is not None:
-        kit = {k: v for k, v in kit.items() if isinstance(v, str)} \
+        kit = {k: _name(v) for k, v in kit.items() if isinstance(v, str)} \
             if isinstance(kit, dict) else {}
         metadata["minigrad_kit"] = kit
     return metadata
+
+
+def _name(text: str) -> str:
+    """A name from the notebook's metadata (an assignment, a student), cut to ``MAX_NAME``
+    characters. The grader quotes them: the student named is said in a flag that is held
+    with every question that scored, and the assignment named in the error of a notebook
+    of another course. Quoted whole, a name of 5 MB (in a 5 MB notebook) was written about
+    nine times per question held, into the result, the feedback and flags.csv, and to the
+    terminal: 90 MB of ``--out`` from one notebook of assignment 5, 170 MB from three."""
+    return text if len(text) <= MAX_NAME else text[:MAX_NAME] + "…"

@@ -392,20 +392,47 @@ def _points(q) -> str:
     return _("to be graded") if q.points is None else f"{q.points:g} / {q.max_points:g}"
 
 
+# What a text of the feedback must not be read as, in Markdown: the characters that start
+# inline markup, each written with a backslash (CommonMark's escape: it shows the character
+# itself). A text of the feedback quotes the submission (an exception's message, a formula
+# that could not be read, the file's name): as it was, ``raise ValueError("x\\n\\n# All
+# tests passed: 8 / 8\\n\\n[verify your grade](http://...) <img src=http://...>")`` in
+# unbroadcast made a heading, a link and an image (fetched when the page is opened) of the
+# student's feedback page, as a teacher or a course's repository renders it; ``&#x202e;``
+# would have rendered the bidirectional override that ``_UNREADABLE`` takes out of the text
+# itself, and ``$...$`` is read as LaTeX by JupyterLab. ``]`` alone ends every link and
+# image (``[`` stays: ``[[3.0, 1.0]]`` is shown as written); ``<`` starts every tag and
+# autolink; ``*``, ``~`` and backticks would turn ``3*x**2 + 2*x`` into emphasis (``_``
+# does not inside a word, ``a_grad``, and is left as it is); ``|`` ends a table's cell.
+_MARKUP = re.compile(r"([\\`*~\]<&$|])")
+_BREAKS = re.compile(r"\s*[\r\n]+\s*")
+
+
+def _inline(text: str) -> str:
+    """``text`` as one line of Markdown that shows it as written: every character that
+    could start markup escaped, and its line breaks spaces (as a soft break renders): a
+    blank line in a student's text started a block of its own (a heading, a list, a table,
+    a quote), since every block of the page starts at the beginning of a line."""
+    return _MARKUP.sub(r"\\\1", _BREAKS.sub(" ", str(text)))
+
+
 def feedback_markdown(r: Result) -> str:
+    """The feedback as Markdown: the structure (headings, lists, the table) is the
+    grader's, every text in it inline (``_inline``), whatever the submission put in it."""
     lines = []
     for block in _document(r):
         kind = block[0]
         if kind in ("h1", "h2"):
-            lines += [("# " if kind == "h1" else "## ") + block[1], ""]
+            lines += [("# " if kind == "h1" else "## ") + _inline(block[1]), ""]
         elif kind == "p":
-            lines += [block[1], ""]
+            lines += [_inline(block[1]), ""]
         elif kind == "ul":
-            lines += [f"- {item}" for item in block[1]] + [""]
+            lines += [f"- {_inline(item)}" for item in block[1]] + [""]
         elif kind == "table":
             head, rows = block[1], block[2]
-            lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-            lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
+            lines += ["| " + " | ".join(_inline(h) for h in head) + " |",
+                      "|" + "---|" * len(head)]
+            lines += ["| " + " | ".join(_inline(c) for c in row) + " |"
                       for row in rows] + [""]
     return "\n".join(lines)
 
