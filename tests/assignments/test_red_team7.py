@@ -1,0 +1,227 @@
+"""The seventh red team's submissions, graded as a teacher grades them (each notebook the one
+``release --students`` hands its student, then ``minigrad-kit grade``, the sandbox
+required), on the assignments the earlier teams left aside (1, 2 and 5) and on what the
+teacher's files make of a submission. Each attack rides on the wrong answers (keys.WRONG)
+and may score no more than they do; honest work keeps full marks, unflagged. What
+succeeded before, and the construction that closed it:
+
+* **markup in the student's feedback page**: an ``unbroadcast`` that raises
+  ``ValueError("x\\n\\n# All tests passed: 8 / 8\\n\\n[verify your grade](http://...)
+  <img src=http://...>")`` had its message quoted in ``feedback/<assignment>/<student>.md``
+  as it was: a heading "All tests passed: 8 / 8", a link and an image (fetched when the
+  page is opened) on the page a teacher, or a course's repository, renders; a formula
+  answer that could not be read was quoted the same way, and ``&#x202e;`` rendered the
+  bidirectional override that the reports take out of the text (measured).
+  (``report.feedback_markdown``: every text of the page is one line, its Markdown
+  characters escaped, ``report._inline``; the structure is the grader's alone.)
+* **a name of 5 MB in the notebook's metadata**: ``minigrad_kit.student`` written as five
+  million characters in a notebook with the right answers was quoted whole in the flag
+  "this notebook shows the numbers of ..." and in the reason of every question it held:
+  90 MB of ``--out`` from one notebook of assignment 5, 170 MB from three notebooks
+  (measured). (``intake._notebook_metadata``: a name is read to ``MAX_NAME`` characters.)
+* **the answer of assignment 2's q4 handed out with the assignment**: the question module,
+  which ``release`` writes beside every student's notebook (``check()`` reads it), held the
+  grader's own ``unbroadcast`` in three lines of NumPy (``_unbroadcast``); copied into the
+  answer cell over ``grad.numpy()``, with allowed names only, it scored q4, unflagged.
+  (``broadcasting_and_reductions._adjoint``: the expected value is autograd's gradient of
+  ``expand``, in the judging process; the module holds no answer, and minigrad is not in
+  the run that grades ``unbroadcast``.)
+
+Tried and found closed (kept here so that they stay so): an nbformat 3 notebook (graded
+from its worksheets), answers nested 3,000 deep in an answer cell (read as unreadable:
+0 points, graded), the answer cell turned into markdown and the test cell into a raw cell
+(the instructor's types and test; flagged as edited), a cell of the student's own that
+takes a test cell's ``grade_id`` before it (the instructor's test is graded).
+"""
+
+import ast
+import json
+import re
+from pathlib import Path
+
+import mistune
+import nbformat
+import pytest
+from assignment_files import FOLDER
+from keys import WRONG, build, right
+from shared_fixture import (book_rows, check_class_graded, check_full_marks_unflagged,
+                            grade_notebooks, read_graded, shared)
+
+from grader.grade import QuestionResult, Result
+from grader.intake import MAX_NAME
+from grader.report import feedback_markdown
+
+D, B, F = "derive_it_by_hand", "broadcasting_and_reductions", "backprop_by_hand"
+MARKUP = ("x\\n\\n# All tests passed: 8 / 8\\n\\n[verify your grade](http://evil.example/) "
+          "<img src=http://evil.example/p.png> &#x202e; $\\\\href{http://evil.example}{a}$")
+FORMULA = "<img src=http://evil.example/f.png> [x](http://e.example) &#x202e;"  # (< 80)
+BIG = 5_000_000
+
+
+def _copied_answers() -> str:
+    """The first function of the question module handed out with assignment 2 that takes
+    (grad, shape), its body pasted into the answer cell as unbroadcast over ``grad.numpy()``
+    (named so, without its docstring: no name beyond the allowlist)."""
+    text = (FOLDER / f"{B}.py").read_text(encoding="utf-8")
+    found = [node for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)
+             and [a.arg for a in node.args.args] == ["grad", "shape"]]
+    assert found  # (the module's judge needs one: it computes the expected value)
+    body = [statement for statement in found[0].body
+            if not (isinstance(statement, ast.Expr) and isinstance(statement.value,
+                                                                    ast.Constant))]
+    lines = ["def unbroadcast(grad, shape):", "    grad = grad.numpy()"]
+    lines += ["    " + line for statement in body
+              for line in ast.get_source_segment(text, statement).splitlines()]
+    return "\n".join(lines)
+
+
+def _nbformat3(notebook) -> str:
+    """``notebook`` (v4) written as nbformat 3: its cells in a worksheet, a code cell's
+    source as its ``input``."""
+    cells = []
+    for cell in notebook.cells:
+        old = {"cell_type": cell.cell_type, "metadata": dict(cell.metadata)}
+        old["input" if cell.cell_type == "code" else "source"] = cell.source
+        if cell.cell_type == "code":
+            old.update(outputs=[], language="python")
+        cells.append(old)
+    return json.dumps({"nbformat": 3, "nbformat_minor": 0,
+                       "metadata": dict(notebook.metadata),
+                       "worksheets": [{"cells": cells, "metadata": {}}]})
+
+
+def _types_changed(notebook):
+    for cell in notebook.cells:
+        gid = (cell.metadata.get("nbgrader") or {}).get("grade_id")
+        if gid == "q1_answer":
+            cell.cell_type = "markdown"
+            cell.pop("outputs", None), cell.pop("execution_count", None)
+        elif gid == "q1":
+            cell.cell_type = "raw"
+            cell.pop("outputs", None), cell.pop("execution_count", None)
+    return notebook
+
+
+def _submissions() -> dict:
+    """student (the file's name) -> the notebook released to them, answered (a notebook, or
+    its JSON text)."""
+    found = {"h_d": build(D, "h_d", right(D, "h_d")), "h_b": build(B, "h_b", right(B, "h_b")),
+             "h_f": build(F, "h_f", right(F, "h_f")),
+             "w_d": build(D, "w_d", WRONG[D]), "w_b": build(B, "w_b", WRONG[B])}
+    found["m_raise"] = build(B, "m_raise", {**WRONG[B], "q4_answer": (
+        "def unbroadcast(grad, shape):\n    raise ValueError('%s')" % MARKUP)})
+    found["m_formula"] = build(D, "m_formula", {**WRONG[D], "q1_answer": (
+        "df = '%s'" % FORMULA)})
+    found["n_big"] = build(F, "n_big", right(F, "n_big"))
+    found["n_big"].metadata["minigrad_kit"]["student"] = "s" * BIG
+    found["c_copied"] = build(B, "c_copied", {**WRONG[B], "q4_answer": _copied_answers()})
+    found["v3_wrong"] = _nbformat3(build(D, "v3_wrong", WRONG[D]))
+    found["v3_right"] = _nbformat3(build(D, "v3_right", right(D, "v3_right")))
+    found["deep"] = build(D, "deep", {**WRONG[D], "q2_answer": "dg = " + "1+" * 3000 + "1"})
+    found["types"] = _types_changed(build(D, "types", WRONG[D]))
+    found["test_id"] = build(D, "test_id", WRONG[D], extra={"setup": "# my own test\npass"})
+    for cell in found["test_id"].cells:
+        if cell.source == "# my own test\npass":
+            cell.metadata["nbgrader"] = {"grade_id": "q1", "grade": True, "points": 100,
+                                         "solution": False, "locked": False,
+                                         "schema_version": 3}
+    return found
+
+
+def _grade(folder):
+    return grade_notebooks(folder, _submissions(), "red team 7")
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    return read_graded(shared(tmp_path_factory, "graded_red_team7", _grade))
+
+
+HONEST = ["h_d", "h_b", "h_f", "v3_right"]
+BASELINE = {"m_raise": "w_b", "m_formula": "w_d", "c_copied": "w_b", "v3_wrong": "w_d",
+            "deep": "w_d", "types": "w_d", "test_id": "w_d"}
+
+
+def _points(graded, name: str) -> dict:
+    return {q: r["points"] for q, r in book_rows(graded, name).items()}
+
+
+def test_the_class_is_graded(graded):
+    check_class_graded(graded, {*HONEST, "w_d", "w_b", "n_big", *BASELINE})
+
+
+@pytest.mark.parametrize("name", HONEST)
+def test_honest_work_keeps_full_marks_unflagged(graded, name):
+    check_full_marks_unflagged(graded["results"][name])
+
+
+@pytest.mark.parametrize("name", sorted(BASELINE))
+def test_no_attack_scores_more_than_the_wrong_answers(graded, name):
+    mine, wrong = _points(graded, name), _points(graded, BASELINE[name])
+    assert mine.keys() == wrong.keys()
+    assert all(float(mine[q] or 0) <= float(wrong[q] or 0) for q in mine), (mine, wrong)
+
+
+def _rendered(graded, name: str) -> str:
+    assignment = graded["results"][name]["assignment"]
+    page = Path(graded["out"]) / "feedback" / assignment / f"{name}.md"
+    return mistune.html(page.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", ["m_raise", "m_formula"])
+def test_the_feedback_page_shows_the_students_text_as_text(graded, name):
+    """Rendered, the page has the grader's headings only (one per question, and its
+    sections), no link, no image, no tag and no character made by an entity; the student's
+    text is there, as written."""
+    html = _rendered(graded, name)
+    questions = graded["results"][name]["questions"]
+    assert len(re.findall("<h1>", html)) == 1
+    assert len(re.findall("<h2>", html)) == len(questions)  # (no problem, no flag)
+    assert not re.search(r"<(a|img|script)\b", html) and html.count("<table>") == 1
+    assert "<img src=http://evil.example" in html.replace("&lt;", "<")  # said, as text
+    assert "\u202e" not in html and "&amp;#x202e;" in html
+    honest = _rendered(graded, "w_d" if name == "m_formula" else "w_b")
+    assert len(re.findall("<h2>", honest)) == len(questions)
+
+
+def test_a_feedback_page_quotes_a_file_name_as_text():
+    """The file's name (in nbgrader's layout, the student's) is text on the page too."""
+    result = Result("bob", D, "[x](http://evil.example) <b>.ipynb", title="T", questions=[
+        QuestionResult("q1", "T1", 0.0, 2.0, findings=[[False, "a\n\n## b *c*", "public"]])])
+    html = mistune.html(feedback_markdown(result))
+    assert not re.search(r"<(a|b|em)\b", html) and html.count("<h2>") == 1
+    assert "[x](http://evil.example) &lt;b&gt;.ipynb" in html and "a ## b *c*" in html
+
+
+def test_a_long_name_in_the_metadata_is_read_short(graded):
+    """Five million characters named as the student: the notebook is flagged and what it
+    scored held, as for any notebook that names another student, with the name quoted to
+    MAX_NAME characters; the whole grading folder stays small."""
+    result = graded["results"]["n_big"]
+    assert result["flags"] and all(len(text) < MAX_NAME + 400 for text in result["flags"])
+    assert all(q["review"] for q in result["questions"] if q["points"])
+    assert all(r["needs_review"] == "yes" for r in book_rows(graded, "n_big").values())
+    written = sum(p.stat().st_size for p in Path(graded["out"]).rglob("*") if p.is_file())
+    assert written < 2_000_000, written
+
+
+def test_the_module_handed_out_holds_no_answer(graded):
+    """The functions of the question module, copied into the answer cell, score nothing:
+    the judge's expected value is autograd's, and autograd is not in unbroadcast's run."""
+    q4 = book_rows(graded, "c_copied")["q4"]
+    assert q4["points"] == "0", q4
+
+
+def test_what_the_grader_reads_of_a_cell_is_its_own(graded):
+    """nbformat 3 is read from its worksheets; an answer nested 3,000 deep is unreadable
+    (0 points, graded); a test cell turned raw, or taken by a cell of the student's own,
+    is the instructor's test, and said so."""
+    assert _points(graded, "v3_wrong") == _points(graded, "w_d")
+    deep = graded["results"]["deep"]
+    assert deep["error"] == "" and deep["questions"][1]["points"] == 0
+    for name in ("types", "test_id"):
+        result = graded["results"][name]
+        assert [q["max_points"] for q in result["questions"]] == [2.0, 2.0, 2.0, 3.0]
+    assert any("'q1'" in flag for flag in graded["results"]["types"]["flags"])
+    assert any("repeats the cell 'q1'" in problem
+               for problem in graded["results"]["test_id"]["problems"])
