@@ -27,6 +27,12 @@ succeeded before, and the construction that closed it:
   ``expand``, in the judging process; the module holds no answer, and minigrad is not in
   the run that grades ``unbroadcast``.)
 
+* **an upload that answers two assignments**: with a Gradescope autograder made from a
+  course folder (``minigrad-kit gradescope course/``), the upload to the Gradescope
+  assignment of assignment 1 scored 17 of its 9 points with the published notebook of
+  assignment 2 beside its own (measured): the platform adds the notebooks' points up.
+  (``upload._one_each``: an upload is graded as one assignment, from one notebook.)
+
 Tried and found closed (kept here so that they stay so): an nbformat 3 notebook (graded
 from its worksheets), answers nested 3,000 deep in an answer cell (read as unreadable:
 0 points, graded), the answer cell turned into markdown and the test cell into a raw cell
@@ -42,14 +48,16 @@ from pathlib import Path
 import mistune
 import nbformat
 import pytest
-from assignment_files import FOLDER
-from keys import WRONG, build, right
+from assignment_files import BY_ASSIGNMENT, FOLDER
+from keys import WRONG, build, published, right
 from shared_fixture import (book_rows, check_class_graded, check_full_marks_unflagged,
                             grade_notebooks, read_graded, shared)
 
+from grader import gradescope
 from grader.grade import QuestionResult, Result
 from grader.intake import MAX_NAME
 from grader.report import feedback_markdown
+from grader.upload import pack_course
 
 D, B, F = "derive_it_by_hand", "broadcasting_and_reductions", "backprop_by_hand"
 MARKUP = ("x\\n\\n# All tests passed: 8 / 8\\n\\n[verify your grade](http://evil.example/) "
@@ -225,3 +233,33 @@ def test_what_the_grader_reads_of_a_cell_is_its_own(graded):
     assert any("'q1'" in flag for flag in graded["results"]["types"]["flags"])
     assert any("repeats the cell 'q1'" in problem
                for problem in graded["results"]["test_id"]["problems"])
+
+
+# --- an upload to Gradescope from an autograder of several assignments -----------------------
+
+def _gradescope(root: Path, files: dict) -> dict:
+    """Gradescope's /autograder made from a course folder of assignments 1 and 2 (sandbox
+    required), ``files`` (name -> notebook) uploaded; results.json."""
+    course = root / "source" / "course"
+    course.mkdir(parents=True)
+    pack_course([str(BY_ASSIGNMENT[D]), str(BY_ASSIGNMENT[B])], course,
+                {"sandbox": "required", "timeout": 10})
+    (root / "submission").mkdir()
+    for name, notebook in files.items():
+        nbformat.write(notebook, root / "submission" / name)
+    assert gradescope.run(root) == 0
+    return json.loads((root / "results" / "results.json").read_text(encoding="utf-8"))
+
+
+def test_an_upload_is_graded_as_one_assignment(tmp_path):
+    """The Gradescope assignment of assignment 1 (9 points), its autograder made from the
+    course folder: the published notebook of assignment 1 scored 9, and with the published
+    notebook of assignment 2 beside it 17. Now an upload that answers two assignments
+    counts for none, and says why; one notebook scores as before."""
+    first, second = (build(name, None, published(name)) for name in (D, B))
+    alone = _gradescope(tmp_path / "alone", {"mine.ipynb": first})
+    assert alone["score"] == 9
+    both = _gradescope(tmp_path / "both", {"mine.ipynb": first, "more.ipynb": second})
+    assert both["score"] == 0, both["score"]
+    assert "answer 2 assignments" in both["output"]
+    assert "upload only the notebook of this assignment" in both["output"]
