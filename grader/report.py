@@ -85,6 +85,7 @@ def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
     out = Path(out)
     manifest, problems = load_manifest(out)
     stored = read_listed(out, manifest, Result.from_json, lambda r: (_folder(r), r.student))[0]
+    results = _graded_kept(results, stored, problems)
     hold_collected_elsewhere(results, stored)
     for result in results:
         relative = f"results/{_folder(result)}/{result.student}.json"
@@ -98,6 +99,26 @@ def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
                             "the gradebook, but the next run into this folder will not see it")
     _write_inside(out, MANIFEST, manifest.to_text())
     return rebuild(out, fmt, current=results, problems=problems)
+
+
+def _graded_kept(results: list[Result], stored: list[Result], problems: list[str]
+                 ) -> list[Result]:
+    """This run's results but those that could not be graded where the same student has a
+    graded result of the same assignment (stored, or of this run), each said in
+    ``problems`` instead. A result replaces the one of its student and assignment (the
+    last by path): a file that is not a notebook, put beside one's own notebook under the
+    instructor notebook's name (``submitted/bob/ps1/zz/01_derive_it_by_hand.ipynb``),
+    replaced bob's 0 of 9 with an empty cell, which an LMS reads as no grade."""
+    graded = {(_folder(r), r.student) for r in [*stored, *results] if not r.error}
+    kept = []
+    for result in results:
+        if result.error and result.assignment and (_folder(result), result.student) in graded:
+            problems.append(f"{result.student}: {result.file} could not be graded "
+                            f"({result.error}); the graded notebook of {result.assignment} "
+                            "is kept")
+        else:
+            kept.append(result)
+    return kept
 
 
 def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[str] = ()

@@ -33,6 +33,13 @@ succeeded before, and the construction that closed it:
   assignment 2 beside its own (measured): the platform adds the notebooks' points up.
   (``upload._one_each``: an upload is graded as one assignment, from one notebook.)
 
+* **an empty cell for a low grade**: in nbgrader's layout, a file that is not a notebook
+  put below one's own folder under the instructor notebook's name was graded last and
+  replaced the student's 0 of 9 with "could not be graded": an empty cell, which Canvas
+  and Moodle read as no grade (measured). (``report._graded_kept``: a result that could
+  not be graded never replaces a graded one of the same student and assignment; it is
+  said in flags.csv.)
+
 Tried and found closed (kept here so that they stay so): an nbformat 3 notebook (graded
 from its worksheets), answers nested 3,000 deep in an answer cell (read as unreadable:
 0 points, graded), the answer cell turned into markdown and the test cell into a raw cell
@@ -41,6 +48,7 @@ takes a test cell's ``grade_id`` before it (the instructor's test is graded).
 """
 
 import ast
+import csv
 import json
 import re
 from pathlib import Path
@@ -54,6 +62,8 @@ from shared_fixture import (book_rows, check_class_graded, check_full_marks_unfl
                             grade_notebooks, read_graded, shared)
 
 from grader import gradescope
+from grader.cli import main
+from grader.export import export
 from grader.grade import QuestionResult, Result
 from grader.intake import MAX_NAME
 from grader.report import feedback_markdown
@@ -263,3 +273,32 @@ def test_an_upload_is_graded_as_one_assignment(tmp_path):
     assert both["score"] == 0, both["score"]
     assert "answer 2 assignments" in both["output"]
     assert "upload only the notebook of this assignment" in both["output"]
+
+
+# --- a file that cannot be graded, beside one's own notebook -----------------------------------
+
+def test_a_file_that_cannot_be_graded_hides_no_grade(tmp_path):
+    """In nbgrader's layout bob's folder holds his notebook (the wrong answers: 0 of 9) and,
+    below it, a file under the instructor notebook's name that is not a notebook: it was
+    kept as the last by path, and bob's 0 became an empty cell (no grade, to an LMS). His
+    graded notebook is kept now, and the other file said in flags.csv."""
+    folder = tmp_path / "submitted" / "bob" / "ps1"
+    (folder / "zz").mkdir(parents=True)
+    name = BY_ASSIGNMENT[D].name
+    nbformat.write(build(D, "bob", WRONG[D]), folder / name)
+    (folder / "zz" / name).write_text("not a notebook", encoding="utf-8")
+    out = tmp_path / "grades"
+    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
+                 "required", "--salt", "red team 7"]) == 1  # (a file was not graded)
+    with open(out / "gradebook.csv", newline="", encoding="utf-8") as file:
+        rows = [r for r in csv.DictReader(file) if r["student"] == "bob"]
+    assert [r["points"] for r in rows] == ["0", "0", "0", "0"], rows
+    assert "could not be graded" in (out / "flags.csv").read_text(encoding="utf-8")
+    assert export(out, "canvas", _roster(tmp_path, "bob")).filled == 1
+
+
+def _roster(folder: Path, *students: str) -> Path:
+    path = folder / "canvas.csv"
+    path.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n" + "".join(
+        f"{s},{n},{n},{s},A\n" for n, s in enumerate(students, 1)), encoding="utf-8")
+    return path
