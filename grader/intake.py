@@ -202,7 +202,8 @@ def _notebook_metadata(metadata) -> dict:
     of text (the assignment, the student), each a name of at most ``MAX_NAME`` characters
     (a longer one is cut there, and marked: ``_name``)."""
     metadata = dict(metadata) if isinstance(metadata, dict) else {}
-    if not isinstance(metadata.get("lang", ""), str) or len(metadata.get("lang", "")) > MAX_NAME:
+    lang = metadata.get("lang", "")
+    if not isinstance(lang, str) or len(lang) > MAX_NAME:
         metadata.pop("lang")
     kit = metadata.get("minigrad_kit")
     if kit is not None:

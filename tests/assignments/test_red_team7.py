@@ -40,6 +40,12 @@ succeeded before, and the construction that closed it:
   not be graded never replaces a graded one of the same student and assignment; it is
   said in flags.csv.)
 
+* **one student stops a grading split in parts**: bob put a second notebook of
+  assignment 1 in his own nbgrader folder; graded with ``--shard i/2`` (every other path)
+  his two notebooks went to two parts, and ``merge`` refused the parts' two results for
+  bob: nothing was written for the class (measured). (``cli._sharded``: a part takes whole
+  students, as the grader names them, ``batch.student_of``.)
+
 Tried and found closed (kept here so that they stay so): an nbformat 3 notebook (graded
 from its worksheets), answers nested 3,000 deep in an answer cell (read as unreadable:
 0 points, graded), the answer cell turned into markdown and the test cell into a raw cell
@@ -302,3 +308,30 @@ def _roster(folder: Path, *students: str) -> Path:
     path.write_text("Student,ID,SIS User ID,SIS Login ID,Section\n" + "".join(
         f"{s},{n},{n},{s},A\n" for n, s in enumerate(students, 1)), encoding="utf-8")
     return path
+
+
+# --- two notebooks in one's own folder, and a grading split in parts ----------------------------
+
+def test_a_students_two_notebooks_do_not_stop_a_sharded_grading(tmp_path):
+    """bob puts a second notebook of assignment 1 in his own nbgrader folder. Graded with
+    ``--shard i/2`` (every other path), his two notebooks went to two parts, and ``merge``
+    refused the two results of bob: nothing was written for the whole class (measured). A
+    part takes whole students now: the merge is the same, file for file, as one run."""
+    name = BY_ASSIGNMENT[D].name
+    for student in ("alice", "bob", "cy"):
+        folder = tmp_path / "submitted" / student / "ps1"
+        folder.mkdir(parents=True)
+        nbformat.write(build(D, student, right(D, student)), folder / name)
+    nbformat.write(build(D, "bob", WRONG[D]), tmp_path / "submitted/bob/ps1/zz.ipynb")
+    given = ["grade", str(tmp_path / "submitted"), "--sandbox", "required", "--jobs", "1"]
+    assert main(given + ["--out", str(tmp_path / "all")]) == 1  # (bob's two: said)
+    status = [main(given + ["--out", str(tmp_path / f"part{i}"), "--shard", f"{i}/2"])
+              for i in (1, 2)]
+    assert sorted(status) == [0, 1]
+    assert main(["merge", str(tmp_path / "part1"), str(tmp_path / "part2"), "--out",
+                 str(tmp_path / "merged")]) == 0
+
+    def files(folder):
+        return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+                if p.is_file() and p.name != "timing.csv"}
+    assert files(tmp_path / "merged") == files(tmp_path / "all")
