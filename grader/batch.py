@@ -19,7 +19,7 @@ from pathlib import Path
 
 from . import notebook as nbg
 from .grade import Options, Result, grade_notebook
-from .intake import MAX_BYTES, read_submission, valid_text
+from .intake import MAX_BYTES, printable, read_submission, valid_text
 from .source import Source, load_source
 
 __all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
@@ -54,11 +54,12 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
 
 
 def readable(result: Result) -> Result:
-    """``result`` with every text valid Unicode (``intake.valid_text``). Its texts come from
-    outside: the file's name (bytes that are not UTF-8 are lone surrogates in Python), the
-    notebook, what the run's pipe carried, an exception's message; one lone surrogate
-    stopped the report of the whole class from being written (UnicodeEncodeError)."""
-    return Result.from_json(json.dumps(valid_text(json.loads(result.to_json()))))
+    """``result`` with every text valid Unicode (``intake.valid_text``) and printable
+    (``intake.printable``: no terminal escape). Its texts come from outside: the file's
+    name (bytes that are not UTF-8 are lone surrogates in Python), the notebook, what the
+    run's pipe carried, an exception's message; one lone surrogate stopped the report of
+    the whole class from being written (UnicodeEncodeError), and the grader prints them."""
+    return Result.from_json(json.dumps(printable(valid_text(json.loads(result.to_json())))))
 
 
 def owner_of(path, folder) -> str | None:

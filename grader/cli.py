@@ -22,6 +22,7 @@ from pathlib import Path
 from . import commands as course_commands
 from .batch import collection_of, grade_files, owner_of, safe_name, student_of
 from .grade import VARIANTS, Options
+from .intake import printable
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .progress import progress
 from .sandbox import MODES, SandboxUnavailable, choose
@@ -521,9 +522,9 @@ def _duplicates(submissions: list[str], results: list) -> list[str]:
         key = (result.student, result.assignment)
         if key in seen and not result.error:
             found.append(key)
-            print(f"two submissions for {result.student} in {result.assignment}: {seen[key]} "
-                  f"and {path}; only the last was kept (rename one to grade both)",
-                  file=sys.stderr)
+            print(printable(f"two submissions for {result.student} in {result.assignment}: "
+                            f"{seen[key]} and {path}; only the last was kept (rename one to "
+                            "grade both)"), file=sys.stderr)  # (the paths: the student's)
         seen[key] = path
     return found
 

@@ -43,7 +43,7 @@ import numpy as np
 
 from .i18n import _
 
-__all__ = ["read_submission", "valid_text", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
+__all__ = ["read_submission", "valid_text", "printable", "UNPRINTABLE", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
            "MAX_CONTAINERS", "MAX_VALUES", "MAX_NAME"]
 
 MAX_BYTES = 20 * 1024 * 1024  # of a submission file (the kit's are about 20 kB)
@@ -121,6 +121,27 @@ def valid_text(value):
         return [valid_text(item) for item in value]
     if isinstance(value, dict):
         return {valid_text(key): valid_text(item) for key, item in value.items()}
+    return value
+
+
+# What a terminal or a page would act on rather than show: control characters (terminal
+# escapes: ESC starts them) and bidirectional overrides, which show a line reordered.
+UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(value):
+    """``value`` (JSON: dicts, lists, strings, numbers) with every string as it can be shown:
+    line breaks as ``\\n``, and what ``UNPRINTABLE`` matches as U+FFFD. (A result's texts
+    quote the submission, a file's name too, and the grader prints them: the escape of a
+    notebook named ``"\\x1b]52;c;...\\x07.ipynb"`` in one's own folder reached the
+    teacher's terminal through "could not grade ...", where it writes the clipboard if the
+    terminal allows it (OSC 52).)"""
+    if isinstance(value, str):
+        return UNPRINTABLE.sub("\ufffd", value.replace("\r\n", "\n").replace("\r", "\n"))
+    if isinstance(value, list):
+        return [printable(item) for item in value]
+    if isinstance(value, dict):
+        return {printable(key): printable(item) for key, item in value.items()}
     return value
 
 

@@ -36,6 +36,7 @@ from kit_i18n import speaking
 
 from .collection import hold_collected_elsewhere
 from .grade import Result
+from .intake import UNPRINTABLE
 from .i18n import _
 from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
 
@@ -153,7 +154,7 @@ def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[
 # Text from a submission (an error's message, a written answer) may hold terminal escapes,
 # or bidirectional overrides that show a line reordered: in the reports a teacher reads
 # (CSV, Markdown, HTML) each becomes U+FFFD. (JSON escapes them itself.)
-_UNREADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNREADABLE = UNPRINTABLE
 
 
 def _write_inside(out: Path, relative: str, text: str) -> None:

@@ -46,6 +46,12 @@ succeeded before, and the construction that closed it:
   bob: nothing was written for the class (measured). (``cli._sharded``: a part takes whole
   students, as the grader names them, ``batch.student_of``.)
 
+* **a terminal escape in a file's name**: a notebook named ``a\\x1b]52;c;...\\x07.ipynb``
+  in one's own nbgrader folder had its escape printed to the teacher's terminal as it was,
+  by "two submissions for bob" and "could not grade" (OSC 52 writes the clipboard where the
+  terminal allows it; measured: the raw ESC on stderr). (``intake.printable``: every text
+  of a result, and the paths the command prints, without control characters.)
+
 Tried and found closed (kept here so that they stay so): an nbformat 3 notebook (graded
 from its worksheets), answers nested 3,000 deep in an answer cell (read as unreadable:
 0 points, graded), the answer cell turned into markdown and the test cell into a raw cell
@@ -335,3 +341,28 @@ def test_a_students_two_notebooks_do_not_stop_a_sharded_grading(tmp_path):
         return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
                 if p.is_file() and p.name != "timing.csv"}
     assert files(tmp_path / "merged") == files(tmp_path / "all")
+
+
+# --- what the teacher's terminal is given -------------------------------------------------------
+
+ESCAPE = "\x1b]52;c;ZWNobyBnb3QgeW91Cg==\x07"  # OSC 52: "write this to the clipboard"
+
+
+def test_a_file_name_sends_no_escape_to_the_terminal(tmp_path, capsys):
+    """In bob's own nbgrader folder, a file that is not a notebook, named with a terminal
+    escape: "could not grade <file>" printed the escape to the teacher's terminal as it was
+    (OSC 52 writes the clipboard where the terminal allows it), and so did "two submissions
+    for bob". The grader prints it as U+FFFD now, and its result files hold none either."""
+    folder = tmp_path / "submitted" / "bob" / "ps1"
+    folder.mkdir(parents=True)
+    nbformat.write(build(D, "bob", WRONG[D]), folder / BY_ASSIGNMENT[D].name)
+    nbformat.write(build(D, "bob", WRONG[D]), folder / f"a{ESCAPE}.ipynb")
+    (folder / f"b{ESCAPE}.ipynb").write_text("not a notebook", encoding="utf-8")
+    out = tmp_path / "grades"
+    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
+                 "required"]) == 1
+    said = capsys.readouterr()
+    assert "two submissions for bob" in said.err and "could not grade" in said.err
+    assert "\x1b" not in said.out + said.err and "\ufffd]52;c;" in said.err
+    written = "".join(p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file())
+    assert "\x1b" not in written and "\\u001b" not in written
