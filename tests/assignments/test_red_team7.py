@@ -26,26 +26,22 @@ succeeded before, and the construction that closed it:
   (``broadcasting_and_reductions._adjoint``: the expected value is autograd's gradient of
   ``expand``, in the judging process; the module holds no answer, and minigrad is not in
   the run that grades ``unbroadcast``.)
-
 * **an upload that answers two assignments**: with a Gradescope autograder made from a
   course folder (``minigrad-kit gradescope course/``), the upload to the Gradescope
   assignment of assignment 1 scored 17 of its 9 points with the published notebook of
   assignment 2 beside its own (measured): the platform adds the notebooks' points up.
   (``upload._one_each``: an upload is graded as one assignment, from one notebook.)
-
 * **an empty cell for a low grade**: in nbgrader's layout, a file that is not a notebook
   put below one's own folder under the instructor notebook's name was graded last and
   replaced the student's 0 of 9 with "could not be graded": an empty cell, which Canvas
   and Moodle read as no grade (measured). (``report._graded_kept``: a result that could
   not be graded never replaces a graded one of the same student and assignment; it is
   said in flags.csv.)
-
 * **one student stops a grading split in parts**: bob put a second notebook of
   assignment 1 in his own nbgrader folder; graded with ``--shard i/2`` (every other path)
   his two notebooks went to two parts, and ``merge`` refused the parts' two results for
   bob: nothing was written for the class (measured). (``cli._sharded``: a part takes whole
   students, as the grader names them, ``batch.student_of``.)
-
 * **a terminal escape in a file's name**: a notebook named ``a\\x1b]52;c;...\\x07.ipynb``
   in one's own nbgrader folder had its escape printed to the teacher's terminal as it was,
   by "two submissions for bob" and "could not grade" (OSC 52 writes the clipboard where the
