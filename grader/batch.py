@@ -19,11 +19,11 @@ from pathlib import Path
 
 from . import notebook as nbg
 from .grade import Options, Result, grade_notebook
-from .intake import MAX_BYTES, read_submission, valid_text
+from .intake import MAX_BYTES, printable, read_submission, valid_text
 from .source import Source, load_source
 
 __all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
-           "nbgrader_owner", "collection_of", "MAX_BYTES"]
+           "nbgrader_owner", "collection_of", "student_of", "MAX_BYTES"]
 
 SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
 
@@ -54,11 +54,12 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
 
 
 def readable(result: Result) -> Result:
-    """``result`` with every text valid Unicode (``intake.valid_text``). Its texts come from
-    outside: the file's name (bytes that are not UTF-8 are lone surrogates in Python), the
-    notebook, what the run's pipe carried, an exception's message; one lone surrogate
-    stopped the report of the whole class from being written (UnicodeEncodeError)."""
-    return Result.from_json(json.dumps(valid_text(json.loads(result.to_json()))))
+    """``result`` with every text valid Unicode (``intake.valid_text``) and printable
+    (``intake.printable``: no terminal escape). Its texts come from outside: the file's
+    name (bytes that are not UTF-8 are lone surrogates in Python), the notebook, what the
+    run's pipe carried, an exception's message; one lone surrogate stopped the report of
+    the whole class from being written (UnicodeEncodeError), and the grader prints them."""
+    return Result.from_json(json.dumps(printable(valid_text(json.loads(result.to_json())))))
 
 
 def owner_of(path, folder) -> str | None:
@@ -135,11 +136,18 @@ def _first_submitted(parts: tuple, start: int = 0) -> int | None:
 
 def _student(path: Path, source: Source, owner: str | None = None) -> str:
     """alice.ipynb -> alice; submitted/alice/<assignment>/<anything>.ipynb -> alice."""
+    return student_of(path, owner, (source.path.stem,))
+
+
+def student_of(path, owner: str | None = None, instructor_stems=()) -> str:
+    """The student a submission file is graded as, from its path: its ``owner``, or its
+    nbgrader folder's student; a file named like an instructor notebook (a stem of
+    ``instructor_stems``) is the folder's two up; any other file is its name's."""
     owner = owner or nbgrader_owner(path)
     if owner:
         return safe_name(owner)
-    path = path.resolve()
-    if path.stem == source.path.stem and len(path.parents) > 2:
+    path = Path(path).resolve()
+    if path.stem in instructor_stems and len(path.parents) > 2:
         return safe_name(path.parent.parent.name)
     return safe_name(path.stem)
 

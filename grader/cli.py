@@ -20,8 +20,9 @@ import sys
 from pathlib import Path
 
 from . import commands as course_commands
-from .batch import collection_of, grade_files, owner_of, safe_name
+from .batch import collection_of, grade_files, owner_of, safe_name, student_of
 from .grade import VARIANTS, Options
+from .intake import printable
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .progress import progress
 from .sandbox import MODES, SandboxUnavailable, choose
@@ -220,9 +221,10 @@ def _parser() -> argparse.ArgumentParser:
                        help="run each kernel under bubblewrap: auto (default; without it, "
                             "loudly, where it does not work), required, or off")
     grade.add_argument("--shard", type=_shard, metavar="I/N",
-                       help="grade only part I of N (I = 1..N) of the submissions, sorted by "
-                            "path; give every part the same SUBMISSION arguments and its own "
-                            "--out, then join the parts with `minigrad-kit merge`")
+                       help="grade only part I of N (I = 1..N) of the students, sorted by "
+                            "name, each with all their notebooks; give every part the same "
+                            "SUBMISSION arguments and its own --out, then join the parts "
+                            "with `minigrad-kit merge`")
     _common(grade)
 
     review = commands.add_parser(
@@ -294,6 +296,20 @@ def _owners(items: list[str], submissions: list[str]) -> tuple[dict, dict]:
                     if owner:
                         owners[path] = owner
     return owners, collections
+
+
+def _sharded(items: list[str], submissions: list[str], sources: list[str], part: int,
+             count: int) -> list[str]:
+    """The submissions of part ``part`` of ``count``: the students (as the grader names
+    them, ``batch.student_of``) sorted, every ``count``-th taken, with all their files.
+    Taken file by file (every n-th path), a student's two notebooks of one assignment were
+    graded in two parts, and ``merge`` refused the two results: nothing was written for the
+    whole class (in one run, the last by path is kept, and the command says so)."""
+    owners = _owners(items, submissions)[0]
+    stems = {Path(source).stem for source in sources}
+    whose = {path: student_of(path, owners.get(path), stems) for path in set(submissions)}
+    chosen = set(sorted(set(whose.values()))[part - 1::count])
+    return sorted(path for path, student in whose.items() if student in chosen)
 
 
 def _notebooks(items: list[str], what: str, hint: str) -> list[str]:
@@ -389,9 +405,6 @@ def _students(given: list[str] | None) -> list[str] | None:
 def _grade(args) -> int:
     submissions = _notebooks(args.submissions, "SUBMISSION",
                              "give the students' notebooks, or the folder they are in")
-    if args.shard:
-        part, count = args.shard
-        submissions = sorted(set(submissions))[part - 1::count]
     out = Path(args.out).resolve()
     for submission in submissions:
         folder = Path(submission).resolve().parent
@@ -416,6 +429,8 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     except (SourceError, ValueError, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
+    if args.shard:
+        submissions = _sharded(args.submissions, submissions, sources, *args.shard)
     try:
         sandbox = choose(args.sandbox)
     except SandboxUnavailable as error:
@@ -507,9 +522,9 @@ def _duplicates(submissions: list[str], results: list) -> list[str]:
         key = (result.student, result.assignment)
         if key in seen and not result.error:
             found.append(key)
-            print(f"two submissions for {result.student} in {result.assignment}: {seen[key]} "
-                  f"and {path}; only the last was kept (rename one to grade both)",
-                  file=sys.stderr)
+            print(printable(f"two submissions for {result.student} in {result.assignment}: "
+                            f"{seen[key]} and {path}; only the last was kept (rename one to "
+                            "grade both)"), file=sys.stderr)  # (the paths: the student's)
         seen[key] = path
     return found
 

@@ -94,7 +94,9 @@ def _where(error: BaseException) -> str:
               if not f.filename.startswith(libraries)]
     if not frames:
         return ""
-    line = (frames[-1].line or "").strip()
+    # (200 characters of it, as a cell's error says its line, runner._said: a line of a
+    # 100,000-character cell was quoted whole in every finding of every call that raised)
+    line = (frames[-1].line or "").strip()[:200]
     return f"line {frames[-1].lineno}" + (f": {line}" if line else "")
 
 

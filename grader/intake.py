@@ -43,14 +43,15 @@ import numpy as np
 
 from .i18n import _
 
-__all__ = ["read_submission", "valid_text", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
-           "MAX_CONTAINERS", "MAX_VALUES"]
+__all__ = ["read_submission", "valid_text", "printable", "UNPRINTABLE", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
+           "MAX_CONTAINERS", "MAX_VALUES", "MAX_NAME"]
 
 MAX_BYTES = 20 * 1024 * 1024  # of a submission file (the kit's are about 20 kB)
 MAX_CELLS = 2_000
 MAX_DEPTH = 64  # a notebook's JSON nests about 7 deep; metadata a little more
 MAX_CONTAINERS = 100_000  # objects and arrays, all told (a source line list is one)
 MAX_VALUES = 1_000_000  # commas: the elements of every object and array
+MAX_NAME = 200  # characters of a name in the notebook's metadata (the kit's: about 30)
 # a JSON string: a quote, then anything but a quote or a backslash, or a backslash and any
 # character, then a quote (unrolled, so that it runs in one linear pass)
 STRING = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"', re.DOTALL)
@@ -120,6 +121,27 @@ def valid_text(value):
         return [valid_text(item) for item in value]
     if isinstance(value, dict):
         return {valid_text(key): valid_text(item) for key, item in value.items()}
+    return value
+
+
+# What a terminal or a page would act on rather than show: control characters (terminal
+# escapes: ESC starts them) and bidirectional overrides, which show a line reordered.
+UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(value):
+    """``value`` (JSON: dicts, lists, strings, numbers) with every string as it can be shown:
+    line breaks as ``\\n``, and what ``UNPRINTABLE`` matches as U+FFFD. (A result's texts
+    quote the submission, a file's name too, and the grader prints them: the escape of a
+    notebook named ``"\\x1b]52;c;...\\x07.ipynb"`` in one's own folder reached the
+    teacher's terminal through "could not grade ...", where it writes the clipboard if the
+    terminal allows it (OSC 52).)"""
+    if isinstance(value, str):
+        return UNPRINTABLE.sub("\ufffd", value.replace("\r\n", "\n").replace("\r", "\n"))
+    if isinstance(value, list):
+        return [printable(item) for item in value]
+    if isinstance(value, dict):
+        return {printable(key): printable(item) for key, item in value.items()}
     return value
 
 
@@ -198,13 +220,25 @@ def _as_read(cell, index: int = 0) -> dict:
 
 def _notebook_metadata(metadata) -> dict:
     """The notebook's metadata: an object, its ``lang`` text, its ``minigrad_kit`` an object
-    of text (the assignment, the student)."""
+    of text (the assignment, the student), each a name of at most ``MAX_NAME`` characters
+    (a longer one is cut there, and marked: ``_name``)."""
     metadata = dict(metadata) if isinstance(metadata, dict) else {}
-    if not isinstance(metadata.get("lang", ""), str):
+    lang = metadata.get("lang", "")
+    if not isinstance(lang, str) or len(lang) > MAX_NAME:
         metadata.pop("lang")
     kit = metadata.get("minigrad_kit")
     if kit is not None:
-        kit = {k: v for k, v in kit.items() if isinstance(v, str)} \
+        kit = {k: _name(v) for k, v in kit.items() if isinstance(v, str)} \
             if isinstance(kit, dict) else {}
         metadata["minigrad_kit"] = kit
     return metadata
+
+
+def _name(text: str) -> str:
+    """A name from the notebook's metadata (an assignment, a student), cut to ``MAX_NAME``
+    characters. The grader quotes them: the student named is said in a flag that is held
+    with every question that scored, and the assignment named in the error of a notebook
+    of another course. Quoted whole, a name of 5 MB (in a 5 MB notebook) was written about
+    nine times per question held, into the result, the feedback and flags.csv, and to the
+    terminal: 90 MB of ``--out`` from one notebook of assignment 5, 170 MB from three."""
+    return text if len(text) <= MAX_NAME else text[:MAX_NAME] + "…"

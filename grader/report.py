@@ -36,6 +36,7 @@ from kit_i18n import speaking
 
 from .collection import hold_collected_elsewhere
 from .grade import Result
+from .intake import UNPRINTABLE
 from .i18n import _
 from .manifest import MANIFEST, foreign_files, load_manifest, read_listed
 
@@ -85,6 +86,7 @@ def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
     out = Path(out)
     manifest, problems = load_manifest(out)
     stored = read_listed(out, manifest, Result.from_json, lambda r: (_folder(r), r.student))[0]
+    results = _graded_kept(results, stored, problems)
     hold_collected_elsewhere(results, stored)
     for result in results:
         relative = f"results/{_folder(result)}/{result.student}.json"
@@ -98,6 +100,26 @@ def write_report(results: list[Result], out, fmt: str = "md") -> list[Result]:
                             "the gradebook, but the next run into this folder will not see it")
     _write_inside(out, MANIFEST, manifest.to_text())
     return rebuild(out, fmt, current=results, problems=problems)
+
+
+def _graded_kept(results: list[Result], stored: list[Result], problems: list[str]
+                 ) -> list[Result]:
+    """This run's results but those that could not be graded where the same student has a
+    graded result of the same assignment (stored, or of this run), each said in
+    ``problems`` instead. A result replaces the one of its student and assignment (the
+    last by path): a file that is not a notebook, put beside one's own notebook under the
+    instructor notebook's name (``submitted/bob/ps1/zz/01_derive_it_by_hand.ipynb``),
+    replaced bob's 0 of 9 with an empty cell, which an LMS reads as no grade."""
+    graded = {(_folder(r), r.student) for r in [*stored, *results] if not r.error}
+    kept = []
+    for result in results:
+        if result.error and result.assignment and (_folder(result), result.student) in graded:
+            problems.append(f"{result.student}: {result.file} could not be graded "
+                            f"({result.error}); the graded notebook of {result.assignment} "
+                            "is kept")
+        else:
+            kept.append(result)
+    return kept
 
 
 def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[str] = ()
@@ -132,7 +154,7 @@ def rebuild(out, fmt: str = "md", *, current: list[Result] = (), problems: list[
 # Text from a submission (an error's message, a written answer) may hold terminal escapes,
 # or bidirectional overrides that show a line reordered: in the reports a teacher reads
 # (CSV, Markdown, HTML) each becomes U+FFFD. (JSON escapes them itself.)
-_UNREADABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_UNREADABLE = UNPRINTABLE
 
 
 def _write_inside(out: Path, relative: str, text: str) -> None:
@@ -392,20 +414,47 @@ def _points(q) -> str:
     return _("to be graded") if q.points is None else f"{q.points:g} / {q.max_points:g}"
 
 
+# What a text of the feedback must not be read as, in Markdown: the characters that start
+# inline markup, each written with a backslash (CommonMark's escape: it shows the character
+# itself). A text of the feedback quotes the submission (an exception's message, a formula
+# that could not be read, the file's name): as it was, ``raise ValueError("x\\n\\n# All
+# tests passed: 8 / 8\\n\\n[verify your grade](http://...) <img src=http://...>")`` in
+# unbroadcast made a heading, a link and an image (fetched when the page is opened) of the
+# student's feedback page, as a teacher or a course's repository renders it; ``&#x202e;``
+# would have rendered the bidirectional override that ``_UNREADABLE`` takes out of the text
+# itself, and ``$...$`` is read as LaTeX by JupyterLab. ``]`` alone ends every link and
+# image (``[`` stays: ``[[3.0, 1.0]]`` is shown as written); ``<`` starts every tag and
+# autolink; ``*``, ``~`` and backticks would turn ``3*x**2 + 2*x`` into emphasis (``_``
+# does not inside a word, ``a_grad``, and is left as it is); ``|`` ends a table's cell.
+_MARKUP = re.compile(r"([\\`*~\]<&$|])")
+_BREAKS = re.compile(r"\s*[\r\n]+\s*")
+
+
+def _inline(text: str) -> str:
+    """``text`` as one line of Markdown that shows it as written: every character that
+    could start markup escaped, and its line breaks spaces (as a soft break renders): a
+    blank line in a student's text started a block of its own (a heading, a list, a table,
+    a quote), since every block of the page starts at the beginning of a line."""
+    return _MARKUP.sub(r"\\\1", _BREAKS.sub(" ", str(text)))
+
+
 def feedback_markdown(r: Result) -> str:
+    """The feedback as Markdown: the structure (headings, lists, the table) is the
+    grader's, every text in it inline (``_inline``), whatever the submission put in it."""
     lines = []
     for block in _document(r):
         kind = block[0]
         if kind in ("h1", "h2"):
-            lines += [("# " if kind == "h1" else "## ") + block[1], ""]
+            lines += [("# " if kind == "h1" else "## ") + _inline(block[1]), ""]
         elif kind == "p":
-            lines += [block[1], ""]
+            lines += [_inline(block[1]), ""]
         elif kind == "ul":
-            lines += [f"- {item}" for item in block[1]] + [""]
+            lines += [f"- {_inline(item)}" for item in block[1]] + [""]
         elif kind == "table":
             head, rows = block[1], block[2]
-            lines += ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-            lines += ["| " + " | ".join(c.replace("|", "\\|") for c in row) + " |"
+            lines += ["| " + " | ".join(_inline(h) for h in head) + " |",
+                      "|" + "---|" * len(head)]
+            lines += ["| " + " | ".join(_inline(c) for c in row) + " |"
                       for row in rows] + [""]
     return "\n".join(lines)
 

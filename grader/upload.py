@@ -13,10 +13,12 @@ What an upload may hold is checked by construction, not by the platform's good w
   instructor notebook in the course folder beside it, to another file of the container) is
   never followed, and a folder that is a link is never entered (``notebooks_in``,
   ``_read_uploaded``); such a file is reported as not graded;
-* each assignment is graded from one notebook: when several notebooks answer the same
-  assignment, none of them counts, and the student is told to upload one (``_one_each``).
-  The platforms add up the points of the notebooks graded, so copies of one right notebook
-  would otherwise count once each (three copies: three times the maximum).
+* an upload is graded as one assignment, from one notebook: when several notebooks answer
+  the same assignment, or notebooks answer several assignments, none of them counts, and
+  the student is told to upload one (``_one_each``). The platforms add up the points of
+  the notebooks graded, so copies of one right notebook would otherwise count once each
+  (three copies: three times the maximum), and so would the notebooks of the other
+  assignments of an autograder made from a course folder.
 """
 
 from __future__ import annotations
@@ -140,9 +142,14 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
 
 
 def _one_each(results: list[Result]) -> list[Result]:
-    """``results`` with every assignment graded from one notebook at most: when several
-    graded notebooks answer the same assignment, each becomes a result that was not graded
-    (the points of an upload are added up, so copies would each count)."""
+    """``results`` graded as one assignment, from one notebook: when several graded
+    notebooks answer the same assignment, or notebooks answer several assignments, each
+    becomes a result that was not graded. The platform adds the points of an upload up,
+    so copies would each count (three copies of one right notebook: 27 of 9), and so
+    would the notebooks of other assignments: an autograder made from a course folder
+    (``minigrad-kit gradescope course/``) grades all of its assignments, and the upload
+    to the Gradescope assignment of the first scored 17 of its 9 points with the notebook
+    of the second beside it."""
     files: dict = {}
     for result in results:
         if not result.error:
@@ -158,6 +165,15 @@ def _one_each(results: list[Result]) -> list[Result]:
                                     "so none of them was: upload only the one to grade")
                             .format(count=len(same), assignment=result.title
                                     or result.assignment, files=", ".join(same)))
+        elif len(files) > 1 and not result.error:
+            result = Result(result.student, result.assignment, result.file,
+                            title=result.title, lang=result.lang,
+                            error=_("the notebooks of this upload answer {count} assignments "
+                                    "({files}); an upload is graded as one assignment, so "
+                                    "none of them was: upload only the notebook of this "
+                                    "assignment").format(
+                                count=len(files), files=", ".join(
+                                    name for names in files.values() for name in names)))
         kept.append(result)
     return kept
 

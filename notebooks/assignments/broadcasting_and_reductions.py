@@ -151,11 +151,18 @@ def extract_q4(namespace, inputs):
                                 tuple(shape)) for grad, shape in inputs]}
 
 
-def _unbroadcast(grad: np.ndarray, shape: tuple) -> np.ndarray:
-    """The grader's own: sum the leading dimensions away, and keep the stretched ones."""
-    grad = grad.sum(axis=tuple(range(grad.ndim - len(shape))))
-    stretched = tuple(d for d, n in enumerate(shape) if n == 1 and grad.shape[d] != 1)
-    return grad.sum(axis=stretched, keepdims=True)
+def _adjoint(grad: np.ndarray, shape: tuple) -> np.ndarray:
+    """What unbroadcast(grad, shape) must return, by its definition: the gradient autograd
+    hands a tensor of ``shape`` that was broadcast (``expand``) to ``grad``'s shape, by
+    minigrad's autograd in the judging process. This module is handed out beside the
+    notebook (``check()`` reads it): it held the answer written in NumPy (sum the leading
+    dimensions, then the stretched ones), three lines a student copied and returned
+    through ``grad.numpy()``, with allowed names only, for q4's 2 points."""
+    import minigrad
+
+    leaf = minigrad.zeros(shape, dtype=minigrad.float64, requires_grad=True)
+    leaf.expand(grad.shape).backward(minigrad.tensor(grad, dtype=minigrad.float64))
+    return leaf.grad.numpy().astype(np.float64)
 
 
 AUTOGRAD_WORDS = ("backward", "grad", "autograd", "sum_to")
@@ -176,7 +183,7 @@ def judge_q4(data, inputs, env) -> list[Finding]:
         if why and any(word in why for word in AUTOGRAD_WORDS):
             why += _(" — unbroadcast is graded on tensors without autograd: sum by hand")
         findings += [Finding(False, why)] if why else compare(
-            call, array, _unbroadcast(grad, shape))
+            call, array, _adjoint(grad, shape))
     return findings
 
 

@@ -47,11 +47,15 @@ def shared(tmp_path_factory, name: str, compute) -> dict:
 
 def grade_notebooks(folder: Path, notebooks: dict, salt: str) -> dict:
     """``minigrad-kit grade`` (sandbox required, two jobs, 10 s a run) of ``notebooks``
-    (student name -> notebook) written into ``folder/submitted``: a ``shared`` result."""
+    (student name -> notebook, or its JSON text written as it is) written into
+    ``folder/submitted``: a ``shared`` result."""
     submitted, out = folder / "submitted", folder / "grades"
     submitted.mkdir()
     for name, notebook in notebooks.items():
-        nbformat.write(notebook, submitted / f"{name}.ipynb")
+        if isinstance(notebook, str):
+            (submitted / f"{name}.ipynb").write_text(notebook, encoding="utf-8")
+        else:
+            nbformat.write(notebook, submitted / f"{name}.ipynb")
     start = time.monotonic()
     status = main(["grade", str(submitted), "--out", str(out), "--timeout", "10", "--jobs",
                    "2", "--salt", salt, "--sandbox", "required"])
