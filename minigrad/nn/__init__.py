@@ -47,7 +47,8 @@ from .container import (  # noqa: F401
     ModuleDict, ModuleList, ParameterDict, ParameterList, Sequential)
 from .conv import (  # noqa: F401
     Conv1d, Conv2d, Conv3d, ConvTranspose1d, ConvTranspose2d, ConvTranspose3d, Fold, Unfold)
-from .dropout import Dropout, Dropout1d, Dropout2d  # noqa: F401
+from .dropout import (  # noqa: F401
+    AlphaDropout, Dropout, Dropout1d, Dropout2d, Dropout3d, FeatureAlphaDropout)
 from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyConv1d,  # noqa: F401
                    LazyConv2d, LazyConv3d, LazyConvTranspose1d, LazyConvTranspose2d,
                    LazyConvTranspose3d, LazyLinear)

@@ -7,7 +7,8 @@ from ..tensor import Tensor
 from . import functional as F
 from .module import Module
 
-__all__ = ["Dropout", "Dropout1d", "Dropout2d"]
+__all__ = ["Dropout", "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout",
+           "FeatureAlphaDropout"]
 
 
 class Dropout(Module):
@@ -42,3 +43,27 @@ class Dropout2d(Dropout):
 
     def forward(self, input: Tensor) -> Tensor:
         return F.dropout2d(input, self.p, self.training, self.inplace)
+
+
+class Dropout3d(Dropout):
+    """Zero whole volumes of (N, C, D, H, W) input (each with probability ``p``) in
+    training; the others are scaled by 1 / (1 - p)."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.dropout3d(input, self.p, self.training, self.inplace)
+
+
+class AlphaDropout(Dropout):
+    """Dropout for SELU networks: dropped elements take SELU's saturation value, and the
+    output is moved and scaled back to the input's mean and variance (training only).
+    (``inplace`` is kept for the printed form; PyTorch's forward ignores it, as here.)"""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.alpha_dropout(input, self.p, self.training)
+
+
+class FeatureAlphaDropout(Dropout):
+    """AlphaDropout of whole channels of (N, C, ...) input."""
+
+    def forward(self, input: Tensor) -> Tensor:
+        return F.feature_alpha_dropout(input, self.p, self.training)

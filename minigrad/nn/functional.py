@@ -36,7 +36,7 @@ __all__ = ["affine_grid", "grid_sample", "linear", "relu", "sigmoid", "logsigmoi
            "interpolate", "adaptive_max_pool1d", "adaptive_max_pool2d", "pixel_shuffle",
            "pixel_unshuffle", "conv_transpose1d", "conv_transpose2d", "conv_transpose3d", "pad",
            "conv3d", "conv1d", "conv2d", "max_pool1d", "max_pool2d", "avg_pool1d", "avg_pool2d",
-           "lp_pool1d", "lp_pool2d", "lp_pool3d",
+           "lp_pool1d", "lp_pool2d", "lp_pool3d", "alpha_dropout", "feature_alpha_dropout", "dropout3d",
            "adaptive_avg_pool1d", "adaptive_avg_pool2d", "max_pool3d", "avg_pool3d",
            "adaptive_avg_pool3d", "adaptive_max_pool3d", "local_response_norm", "channel_shuffle",
            "max_unpool1d", "max_unpool2d", "max_unpool3d", "unfold", "fold", "mse_loss",
@@ -773,6 +773,45 @@ def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> 
     return input.mul_(scale) if inplace else input * scale
 
 
+_SELU_ALPHA = 1.7580993408473766  # (-SELU's lambda * alpha: where SELU saturates)
+
+
+def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
+                  inplace: bool = False) -> Tensor:
+    """Dropout for self-normalising networks (SELU): each element set, with probability
+    ``p``, to SELU's saturation value, then all moved and scaled back to mean 0 and
+    variance 1; as PyTorch's kernel: a bernoulli noise, input * noise + b."""
+    _check_p(p)
+    return _alpha_dropout(input, p, training, inplace, feature=False)
+
+
+def feature_alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
+                          inplace: bool = False) -> Tensor:
+    """alpha_dropout of whole channels: one draw per (sample, channel)."""
+    _check_p(p)
+    return _alpha_dropout(input, p, training, inplace, feature=True)
+
+
+def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool,
+                   feature: bool) -> Tensor:
+    """PyTorch's _dropout_impl with alpha: a = 1 / sqrt((alpha^2 p + 1)(1 - p)),
+    noise ~ Bernoulli(1 - p), b = (noise - 1) alpha a + alpha a p; input * (noise a) + b."""
+    if p == 0 or not training or input.numel() == 0:
+        return input
+    if feature and input.dim() < 2:
+        raise RuntimeError("Feature dropout requires at least 2 dimensions in the input")
+    if p == 1:
+        zero = minigrad.zeros((), dtype=input.dtype)
+        return input.mul_(zero) if inplace else input * zero
+    shape = (input.shape[0], input.shape[1]) + (1,) * (input.dim() - 2) if feature \
+        else tuple(input.shape)
+    noise = minigrad.empty(shape, dtype=input.dtype).bernoulli_(1 - p)
+    a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
+    b = noise.add(-1).mul_(_SELU_ALPHA * a).add_(_SELU_ALPHA * a * p)
+    noise.mul_(a)
+    return input.mul_(noise).add_(b) if inplace else (input * noise).add_(b)
+
+
 def _check_p(p: float) -> None:
     if p < 0.0 or p > 1.0:
         raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
@@ -815,6 +854,25 @@ def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
             "channel-wise dropout behavior, please switch to using dropout1d instead.",
             stacklevel=2)
     return _feature_dropout(input, p, training, inplace)
+
+
+def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
+              inplace: bool = False) -> Tensor:
+    """Zero whole channels (volumes) of (N, C, D, H, W) (or (C, D, H, W)) input with
+    probability ``p``."""
+    _check_p(p)
+    if input.dim() not in (4, 5):
+        warnings.warn(
+            f"dropout3d: Received a {input.dim()}-D input to dropout3d, which is deprecated "
+            "and will result in an error in a future release. To retain the behavior and "
+            "silence this warning, please use dropout instead. Note that dropout3d exists to "
+            "provide channel-wise dropout on inputs with 3 spatial dimensions, a channel "
+            "dimension, and an optional batch dimension (i.e. 4D or 5D inputs).", stacklevel=2)
+    if input.dim() == 5:
+        return _feature_dropout(input, p, training, inplace)
+    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(batched, p, training, inplace)
+    return result.squeeze_(0) if inplace else result.squeeze(0)
 
 
 # ---- losses ------------------------------------------------------------------
