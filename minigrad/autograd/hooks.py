@@ -86,9 +86,9 @@ def add_post_accumulate_hook(tensor, hook) -> RemovableHandle:
     key = id(tensor)
     entry = post_accumulate.get(key)
     if entry is None or entry[0]() is not tensor:
-        def forget(ref):
-            if post_accumulate.get(key, (None,))[0] is ref:
-                del post_accumulate[key]
+        def forget(ref, table=post_accumulate):  # (the table kept: at interpreter exit
+            if table.get(key, (None,))[0] is ref:  # module globals may be None already)
+                del table[key]
         entry = post_accumulate[key] = (weakref.ref(tensor, forget), OrderedDict())
     return add_hook(entry[1], hook)
 
