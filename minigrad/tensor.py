@@ -478,6 +478,10 @@ class Tensor(TensorBase):
             if dtype not in by_name:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = by_name[dtype]
+        elif isinstance(dtype, creation.tensortype):  # torch.LongTensor, ...
+            dtype = dtype.dtype
+        elif dtype is Tensor:  # (the default dtype's legacy type)
+            dtype = dtypes.get_default_dtype()
         return self.to(dtype)
 
     def float(self, memory_format=layouts.preserve_format) -> "Tensor":
