@@ -10673,6 +10673,629 @@ def yunjey_advanced(torch):
     return finals
 
 
+# ---- "PyTorch basics" repositories: jcjohnson, MorvanZhou -------------------------------
+
+def jcjohnson_pytorch_examples(torch):
+    """jcjohnson/pytorch-examples tensor/two_layer_net_tensor.py (hand-written backward
+    with clamp(min=0), clone and grad_h[h < 0] = 0), autograd/two_layer_net_autograd.py,
+    autograd/two_layer_net_custom_function.py (MyReLU with ``x, = ctx.saved_tensors``),
+    nn/two_layer_net_nn.py (MSELoss(reduction='sum'), ``param.data -=``),
+    nn/two_layer_net_optim.py (Adam), nn/two_layer_net_module.py and nn/dynamic_net.py
+    (random.randint picks the depth; SGD with momentum): the repository's sizes, 40
+    steps each where it takes 500 (past about 150 the loss is near its floor and the
+    last digits are the matrix products' rounding, see README)."""
+    device = torch.device('cpu')
+    N, D_in, H, D_out = 64, 1000, 100, 10
+    steps = 40
+    x = torch.randn(N, D_in, device=device)
+    y = torch.randn(N, D_out, device=device)
+    w1 = torch.randn(D_in, H, device=device)
+    w2 = torch.randn(H, D_out, device=device)
+    learning_rate = 1e-6
+    for t in range(steps):
+        h = x.mm(w1)
+        h_relu = h.clamp(min=0)
+        y_pred = h_relu.mm(w2)
+        loss = (y_pred - y).pow(2).sum()
+        if t % 10 == 9:
+            print(t, loss.item())
+        grad_y_pred = 2.0 * (y_pred - y)
+        grad_w2 = h_relu.t().mm(grad_y_pred)
+        grad_h_relu = grad_y_pred.mm(w2.t())
+        grad_h = grad_h_relu.clone()
+        grad_h[h < 0] = 0
+        grad_w1 = x.t().mm(grad_h)
+        w1 -= learning_rate * grad_w1
+        w2 -= learning_rate * grad_w2
+
+    class MyReLU(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            return x.clamp(min=0)
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            x, = ctx.saved_tensors
+            grad_x = grad_output.clone()
+            grad_x[x < 0] = 0
+            return grad_x
+
+    # (the first layers' weights, 1000 x 100 values near 1 changed by steps of 1e-6 times
+    # products of 1000 terms, end within float32 rounding of PyTorch's, not within rtol
+    # of each tiny element: the second layers' are compared)
+    finals = {"tensor_w2": w2}
+    for name, relu in (("autograd", lambda v: v.clamp(min=0)), ("custom", MyReLU.apply)):
+        x = torch.randn(N, D_in, device=device)
+        y = torch.randn(N, D_out, device=device)
+        w1 = torch.randn(D_in, H, device=device, requires_grad=True)
+        w2 = torch.randn(H, D_out, device=device, requires_grad=True)
+        for t in range(steps):
+            y_pred = relu(x.mm(w1)).mm(w2)
+            loss = (y_pred - y).pow(2).sum()
+            if t % 10 == 9:
+                print(t, loss.item())
+            loss.backward()
+            with torch.no_grad():
+                w1 -= learning_rate * w1.grad
+                w2 -= learning_rate * w2.grad
+                w1.grad.zero_()
+                w2.grad.zero_()
+        print(y_pred.grad_fn, w1.grad.sum())
+        finals[f"{name}_w2"] = w2
+
+    x = torch.randn(N, D_in, device=device)
+    y = torch.randn(N, D_out, device=device)
+    model = torch.nn.Sequential(
+        torch.nn.Linear(D_in, H),
+        torch.nn.ReLU(),
+        torch.nn.Linear(H, D_out),
+    ).to(device)
+    loss_fn = torch.nn.MSELoss(reduction='sum')
+    for t in range(steps):
+        y_pred = model(x)
+        loss = loss_fn(y_pred, y)
+        if t % 10 == 9:
+            print(t, loss.item())
+        model.zero_grad()
+        loss.backward()
+        with torch.no_grad():
+            for param in model.parameters():
+                param.data -= 1e-4 * param.grad
+    print(model)
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-4)
+    for t in range(steps):
+        loss = loss_fn(model(x), y)
+        if t % 10 == 9:
+            print(t, loss.item())
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+    finals.update({f"nn_{k}": v for k, v in model.state_dict().items() if v.numel() < 10000})
+
+    class TwoLayerNet(torch.nn.Module):
+        def __init__(self, D_in, H, D_out):
+            super(TwoLayerNet, self).__init__()
+            self.linear1 = torch.nn.Linear(D_in, H)
+            self.linear2 = torch.nn.Linear(H, D_out)
+
+        def forward(self, x):
+            h_relu = self.linear1(x).clamp(min=0)
+            y_pred = self.linear2(h_relu)
+            return y_pred
+
+    class DynamicNet(torch.nn.Module):
+        def __init__(self, D_in, H, D_out):
+            super(DynamicNet, self).__init__()
+            self.input_linear = torch.nn.Linear(D_in, H)
+            self.middle_linear = torch.nn.Linear(H, H)
+            self.output_linear = torch.nn.Linear(H, D_out)
+
+        def forward(self, x):
+            h_relu = self.input_linear(x).clamp(min=0)
+            for _ in range(random.randint(0, 3)):
+                h_relu = self.middle_linear(h_relu).clamp(min=0)
+            y_pred = self.output_linear(h_relu)
+            return y_pred
+
+    for Net, momentum in ((TwoLayerNet, 0), (DynamicNet, 0.9)):
+        x = torch.randn(N, D_in)
+        y = torch.randn(N, D_out)
+        model = Net(D_in, H, D_out)
+        criterion = torch.nn.MSELoss(reduction='sum')
+        optimizer = torch.optim.SGD(model.parameters(), lr=1e-4, momentum=momentum)
+        for t in range(steps):
+            y_pred = model(x)
+            loss = criterion(y_pred, y)
+            if t % 10 == 9:
+                print(t, loss.item())
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        print(model)
+        finals.update({f"{Net.__name__}_{k}": v for k, v in model.state_dict().items()
+                       if v.numel() < 10000})
+    return finals
+
+
+def morvan_basics(torch):
+    """MorvanZhou/PyTorch-Tutorial tutorial-contents/201_torch_numpy.py (from_numpy,
+    FloatTensor, abs, sin, mean, mm, and ``tensor.dot`` of matrices, which raises),
+    202_variable.py (Variable, mean of x*x, backward, .data), 203_activation.py (relu,
+    sigmoid, tanh, softplus of a linspace; the plots are printed points),
+    301_regression.py, 302_classification.py (torch.normal of a tensor mean,
+    ``.type(torch.FloatTensor)``/``.type(torch.LongTensor)``, CrossEntropyLoss, the plotted
+    "Loss=%.4f"/"Accuracy=%.2f" texts printed), 303_build_nn_quickly.py, 304_save_reload.py
+    (a whole pickled net, loaded with weights_only=False as PyTorch 2.6 on requires, and
+    a state_dict), 305_batch_train.py (TensorDataset, DataLoader shuffle, num_workers=2)
+    and 306_optimizer.py (SGD, momentum, RMSprop(alpha=0.9), Adam(betas=(0.9, 0.99)) side
+    by side, losses recorded as ``loss.data.numpy()``; 2 epochs of 12)."""
+    F = torch.nn.functional
+    Variable = torch.autograd.Variable
+    Data = torch.utils.data
+    np_data = np.arange(6).reshape((2, 3))
+    torch_data = torch.from_numpy(np_data)
+    tensor2array = torch_data.numpy()
+    print('\nnumpy array:', np_data, '\ntorch tensor:', torch_data,
+          '\ntensor to array:', tensor2array,)
+    data = [-1, -2, 1, 2]
+    tensor = torch.FloatTensor(data)
+    print('\nabs', '\nnumpy: ', np.abs(data), '\ntorch: ', torch.abs(tensor))
+    print('\nsin', '\nnumpy: ', np.sin(data), '\ntorch: ', torch.sin(tensor))
+    print('\nmean', '\nnumpy: ', np.mean(data), '\ntorch: ', torch.mean(tensor))
+    data = [[1, 2], [3, 4]]
+    tensor = torch.FloatTensor(data)
+    print('\nmatrix multiplication (matmul)', '\nnumpy: ', np.matmul(data, data),
+          '\ntorch: ', torch.mm(tensor, tensor))
+    data = np.array(data)
+    try:
+        print('\nmatrix multiplication (dot)', '\nnumpy: ', data.dot(data),
+              '\ntorch: ', tensor.dot(tensor))
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+
+    tensor = torch.FloatTensor([[1, 2], [3, 4]])
+    variable = Variable(tensor, requires_grad=True)
+    print(tensor)
+    print(variable)
+    t_out = torch.mean(tensor * tensor)
+    v_out = torch.mean(variable * variable)
+    print(t_out)
+    print(v_out)
+    v_out.backward()
+    print(variable.grad)
+    print(variable)
+    print(variable.data)
+    print(variable.data.numpy())
+
+    x = torch.linspace(-5, 5, 200)
+    x = Variable(x)
+    x_np = x.data.numpy()
+    y_relu = torch.relu(x).data.numpy()
+    y_sigmoid = torch.sigmoid(x).data.numpy()
+    y_tanh = torch.tanh(x).data.numpy()
+    y_softplus = F.softplus(x).data.numpy()
+    for curve in (x_np, y_relu, y_sigmoid, y_tanh, y_softplus):
+        print([round(float(v), 4) for v in curve[::25]])
+
+    class Net(torch.nn.Module):
+        def __init__(self, n_feature, n_hidden, n_output):
+            super(Net, self).__init__()
+            self.hidden = torch.nn.Linear(n_feature, n_hidden)
+            self.predict = torch.nn.Linear(n_hidden, n_output)
+
+        def forward(self, x):
+            x = F.relu(self.hidden(x))
+            x = self.predict(x)
+            return x
+
+    x = torch.unsqueeze(torch.linspace(-1, 1, 100), dim=1)
+    y = x.pow(2) + 0.2 * torch.rand(x.size())
+    net = Net(n_feature=1, n_hidden=10, n_output=1)
+    print(net)
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.2)
+    loss_func = torch.nn.MSELoss()
+    for t in range(200):
+        prediction = net(x)
+        loss = loss_func(prediction, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if t % 20 == 0:
+            print('Loss=%.4f' % loss.data.numpy(), prediction.data.numpy()[::33, 0].tolist())
+    finals = {f"regression_{k}": v for k, v in net.state_dict().items()}
+
+    class Classifier(torch.nn.Module):
+        def __init__(self, n_feature, n_hidden, n_output):
+            super(Classifier, self).__init__()
+            self.hidden = torch.nn.Linear(n_feature, n_hidden)
+            self.out = torch.nn.Linear(n_hidden, n_output)
+
+        def forward(self, x):
+            x = F.relu(self.hidden(x))
+            x = self.out(x)
+            return x
+
+    n_data = torch.ones(100, 2)
+    x0 = torch.normal(2 * n_data, 1)
+    y0 = torch.zeros(100)
+    x1 = torch.normal(-2 * n_data, 1)
+    y1 = torch.ones(100)
+    x = torch.cat((x0, x1), 0).type(torch.FloatTensor)
+    y = torch.cat((y0, y1), ).type(torch.LongTensor)
+    print(x.dtype, y.dtype, isinstance(x, torch.FloatTensor), isinstance(y, torch.FloatTensor))
+    net = Classifier(n_feature=2, n_hidden=10, n_output=2)
+    print(net)
+    optimizer = torch.optim.SGD(net.parameters(), lr=0.02)
+    loss_func = torch.nn.CrossEntropyLoss()
+    for t in range(100):
+        out = net(x)
+        loss = loss_func(out, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if t % 10 == 0:
+            prediction = torch.max(out, 1)[1]
+            pred_y = prediction.data.numpy()
+            target_y = y.data.numpy()
+            accuracy = float((pred_y == target_y).astype(int).sum()) / float(target_y.size)
+            print('Accuracy=%.2f' % accuracy, loss)
+    finals.update({f"classification_{k}": v for k, v in net.state_dict().items()})
+
+    net1 = Net(1, 10, 1)
+    net2 = torch.nn.Sequential(
+        torch.nn.Linear(1, 10),
+        torch.nn.ReLU(),
+        torch.nn.Linear(10, 1)
+    )
+    print(net1)
+    print(net2)
+
+    x = torch.unsqueeze(torch.linspace(-1, 1, 100), dim=1)
+    y = x.pow(2) + 0.2 * torch.rand(x.size())
+    with in_temporary_directory():
+        net1 = torch.nn.Sequential(torch.nn.Linear(1, 10), torch.nn.ReLU(), torch.nn.Linear(10, 1))
+        optimizer = torch.optim.SGD(net1.parameters(), lr=0.5)
+        loss_func = torch.nn.MSELoss()
+        for t in range(100):
+            prediction = net1(x)
+            loss = loss_func(prediction, y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        torch.save(net1, 'net.pkl')
+        torch.save(net1.state_dict(), 'net_params.pkl')
+        net2 = torch.load('net.pkl', weights_only=False)
+        net3 = torch.nn.Sequential(torch.nn.Linear(1, 10), torch.nn.ReLU(), torch.nn.Linear(10, 1))
+        print(net3.load_state_dict(torch.load('net_params.pkl')))
+        for net in (net1, net2, net3):
+            print(net(x)[::25].T)
+
+    torch.manual_seed(1)
+    BATCH_SIZE = 5
+    x = torch.linspace(1, 10, 10)
+    y = torch.linspace(10, 1, 10)
+    torch_dataset = Data.TensorDataset(x, y)
+    loader = Data.DataLoader(dataset=torch_dataset, batch_size=BATCH_SIZE, shuffle=True,
+                             num_workers=2,)
+    for epoch in range(3):
+        for step, (batch_x, batch_y) in enumerate(loader):
+            print('Epoch: ', epoch, '| Step: ', step, '| batch x: ',
+                  batch_x.numpy(), '| batch y: ', batch_y.numpy())
+
+    LR, BATCH_SIZE, EPOCH = 0.01, 32, 2
+    x = torch.unsqueeze(torch.linspace(-1, 1, 1000), dim=1)
+    y = x.pow(2) + 0.1 * torch.normal(torch.zeros(*x.size()))
+    torch_dataset = Data.TensorDataset(x, y)
+    loader = Data.DataLoader(dataset=torch_dataset, batch_size=BATCH_SIZE, shuffle=True,
+                             num_workers=2,)
+
+    class OptNet(torch.nn.Module):
+        def __init__(self):
+            super(OptNet, self).__init__()
+            self.hidden = torch.nn.Linear(1, 20)
+            self.predict = torch.nn.Linear(20, 1)
+
+        def forward(self, x):
+            x = F.relu(self.hidden(x))
+            x = self.predict(x)
+            return x
+
+    net_SGD, net_Momentum, net_RMSprop, net_Adam = OptNet(), OptNet(), OptNet(), OptNet()
+    nets = [net_SGD, net_Momentum, net_RMSprop, net_Adam]
+    opt_SGD = torch.optim.SGD(net_SGD.parameters(), lr=LR)
+    opt_Momentum = torch.optim.SGD(net_Momentum.parameters(), lr=LR, momentum=0.8)
+    opt_RMSprop = torch.optim.RMSprop(net_RMSprop.parameters(), lr=LR, alpha=0.9)
+    opt_Adam = torch.optim.Adam(net_Adam.parameters(), lr=LR, betas=(0.9, 0.99))
+    optimizers = [opt_SGD, opt_Momentum, opt_RMSprop, opt_Adam]
+    loss_func = torch.nn.MSELoss()
+    losses_his = [[], [], [], []]
+    for epoch in range(EPOCH):
+        print('Epoch: ', epoch)
+        for step, (b_x, b_y) in enumerate(loader):
+            for net, opt, l_his in zip(nets, optimizers, losses_his):
+                output = net(b_x)
+                loss = loss_func(output, b_y)
+                opt.zero_grad()
+                loss.backward()
+                opt.step()
+                l_his.append(loss.data.numpy())
+    labels = ['SGD', 'Momentum', 'RMSprop', 'Adam']
+    for i, l_his in enumerate(losses_his):
+        print(labels[i], [float(v) for v in l_his[::8]])
+    for label, net in zip(labels, nets):
+        finals.update({f"{label}_{k}": v for k, v in net.state_dict().items()})
+    return finals
+
+
+class MorvanMNIST:
+    """torchvision.datasets.MNIST as MorvanZhou's tutorials read it offline: seeded uint8
+    images in ``train_data``/``test_data`` and labels in ``train_labels``/``test_labels``
+    (the old names), items through ToTensor (float32 (1, 28, 28) in [0, 1], int label)."""
+
+    def __init__(self, torch, train=True, n=200):
+        g = torch.Generator().manual_seed(1 if train else 2)
+        self.data = (torch.rand(n, 28, 28, generator=g) * 255).to(torch.uint8)
+        self.targets = torch.randint(0, 10, (n,), generator=g)
+        self.train_data = self.test_data = self.data
+        self.train_labels = self.test_labels = self.targets
+
+    def __len__(self):
+        return len(self.targets)
+
+    def __getitem__(self, i):
+        return self.data[i].float().div(255).unsqueeze(0), int(self.targets[i])
+
+
+def morvan_networks(torch):
+    """MorvanZhou/PyTorch-Tutorial tutorial-contents/401_CNN.py (two Conv2d-ReLU-MaxPool
+    blocks, ``test_data.test_data`` unsqueezed, ``.type(torch.FloatTensor)``/255.,
+    accuracy from ``torch.max(out, 1)[1]``), 402_RNN_classifier.py (an LSTM with
+    batch_first and a None state, the last step's output), 403_RNN_regressor.py (an RNN
+    whose state is carried as ``h_state.data``, torch.stack of per-step Linear outputs),
+    404_autoencoder.py (Tanh encoder and Sigmoid decoder), 406_GAN.py (log-loss GAN,
+    ``D_loss.backward(retain_graph=True)``) and 406_conditional_GAN.py, whose second
+    backward after ``opt_D.step()`` changed D's weights raises PyTorch's in-place error
+    (in PyTorch since 1.5; printed here). MNIST is seeded random images (MorvanMNIST), a
+    few batches of one epoch; the plots are printed numbers."""
+    nn = torch.nn
+    Data = torch.utils.data
+    train_data = MorvanMNIST(torch, train=True)
+    print(train_data.train_data.size())
+    print(train_data.train_labels.size())
+    print('%i' % train_data.train_labels[0])
+    train_loader = Data.DataLoader(dataset=train_data, batch_size=50, shuffle=True)
+    test_data = MorvanMNIST(torch, train=False, n=100)
+    test_x = torch.unsqueeze(test_data.test_data, dim=1).type(torch.FloatTensor)[:2000] / 255.
+    test_y = test_data.test_labels[:2000]
+
+    class CNN(nn.Module):
+        def __init__(self):
+            super(CNN, self).__init__()
+            self.conv1 = nn.Sequential(
+                nn.Conv2d(in_channels=1, out_channels=16, kernel_size=5, stride=1, padding=2,),
+                nn.ReLU(),
+                nn.MaxPool2d(kernel_size=2),
+            )
+            self.conv2 = nn.Sequential(
+                nn.Conv2d(16, 32, 5, 1, 2),
+                nn.ReLU(),
+                nn.MaxPool2d(2),
+            )
+            self.out = nn.Linear(32 * 7 * 7, 10)
+
+        def forward(self, x):
+            x = self.conv1(x)
+            x = self.conv2(x)
+            x = x.view(x.size(0), -1)
+            output = self.out(x)
+            return output, x
+
+    cnn = CNN()
+    print(cnn)
+    optimizer = torch.optim.Adam(cnn.parameters(), lr=0.001)
+    loss_func = nn.CrossEntropyLoss()
+    for epoch in range(1):
+        for step, (b_x, b_y) in enumerate(train_loader):
+            output = cnn(b_x)[0]
+            loss = loss_func(output, b_y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if step % 2 == 0:
+                test_output, last_layer = cnn(test_x)
+                pred_y = torch.max(test_output, 1)[1].data.numpy()
+                accuracy = float((pred_y == test_y.data.numpy()).astype(int).sum()) / float(test_y.size(0))
+                print('Epoch: ', epoch, '| train loss: %.4f' % loss.data.numpy(),
+                      '| test accuracy: %.2f' % accuracy, last_layer.shape)
+    test_output, _ = cnn(test_x[:10])
+    pred_y = torch.max(test_output, 1)[1].data.numpy()
+    print(pred_y, 'prediction number')
+    print(test_y[:10].numpy(), 'real number')
+    # (Adam moves each weight by about lr whatever its gradient's size, so a convolution's
+    # weight whose gradient is near 0, where minigrad's and oneDNN's sums round otherwise,
+    # ends an lr apart: the printed losses and the last layer's bias are compared)
+    finals = {"cnn_out.bias": cnn.out.bias}
+
+    train_loader = torch.utils.data.DataLoader(dataset=train_data, batch_size=64, shuffle=True)
+    test_x = test_data.test_data.type(torch.FloatTensor)[:2000] / 255.
+    test_y = test_data.test_labels.numpy().squeeze()[:2000]
+
+    class RNN(nn.Module):
+        def __init__(self):
+            super(RNN, self).__init__()
+            self.rnn = nn.LSTM(input_size=28, hidden_size=64, num_layers=1, batch_first=True,)
+            self.out = nn.Linear(64, 10)
+
+        def forward(self, x):
+            r_out, (h_n, h_c) = self.rnn(x, None)
+            out = self.out(r_out[:, -1, :])
+            return out
+
+    rnn = RNN()
+    print(rnn)
+    optimizer = torch.optim.Adam(rnn.parameters(), lr=0.01)
+    for step, (b_x, b_y) in enumerate(train_loader):
+        b_x = b_x.view(-1, 28, 28)
+        output = rnn(b_x)
+        loss = loss_func(output, b_y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if step % 2 == 0:
+            test_output = rnn(test_x)
+            pred_y = torch.max(test_output, 1)[1].data.numpy().squeeze()
+            accuracy = float((pred_y == test_y).astype(int).sum()) / float(test_y.size)
+            print('Epoch: ', 0, '| train loss: %.4f' % loss.data.numpy(),
+                  '| test accuracy: %.2f' % accuracy)
+    test_output = rnn(test_x[:10].view(-1, 28, 28))
+    pred_y = torch.max(test_output, 1)[1].data.numpy().squeeze()
+    print(pred_y, 'prediction number')
+    print(test_y[:10], 'real number')
+    finals.update({f"lstm_{k}": v for k, v in rnn.state_dict().items()})
+
+    class Regressor(nn.Module):
+        def __init__(self):
+            super(Regressor, self).__init__()
+            self.rnn = nn.RNN(input_size=1, hidden_size=32, num_layers=1, batch_first=True,)
+            self.out = nn.Linear(32, 1)
+
+        def forward(self, x, h_state):
+            r_out, h_state = self.rnn(x, h_state)
+            outs = []
+            for time_step in range(r_out.size(1)):
+                outs.append(self.out(r_out[:, time_step, :]))
+            return torch.stack(outs, dim=1), h_state
+
+    rnn = Regressor()
+    print(rnn)
+    optimizer = torch.optim.Adam(rnn.parameters(), lr=0.02)
+    loss_func = nn.MSELoss()
+    h_state = None
+    for step in range(24):  # (of 100: float32 tanh's last bits, README, grow past ~25)
+        start, end = step * np.pi, (step + 1) * np.pi
+        steps = np.linspace(start, end, 10, dtype=np.float32)
+        x_np = np.sin(steps)
+        y_np = np.cos(steps)
+        x = torch.from_numpy(x_np[np.newaxis, :, np.newaxis])
+        y = torch.from_numpy(y_np[np.newaxis, :, np.newaxis])
+        prediction, h_state = rnn(x, h_state)
+        h_state = h_state.data
+        loss = loss_func(prediction, y)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        if step % 8 == 0:
+            print(step, loss.item(), prediction.grad_fn, prediction.data.numpy().flatten()[::3].tolist())
+    finals.update({f"rnn_{k}": v for k, v in rnn.state_dict().items()})
+
+    class AutoEncoder(nn.Module):
+        def __init__(self):
+            super(AutoEncoder, self).__init__()
+            self.encoder = nn.Sequential(
+                nn.Linear(28 * 28, 128), nn.Tanh(), nn.Linear(128, 64), nn.Tanh(),
+                nn.Linear(64, 12), nn.Tanh(), nn.Linear(12, 3),
+            )
+            self.decoder = nn.Sequential(
+                nn.Linear(3, 12), nn.Tanh(), nn.Linear(12, 64), nn.Tanh(),
+                nn.Linear(64, 128), nn.Tanh(), nn.Linear(128, 28 * 28), nn.Sigmoid(),
+            )
+
+        def forward(self, x):
+            encoded = self.encoder(x)
+            decoded = self.decoder(encoded)
+            return encoded, decoded
+
+    autoencoder = AutoEncoder()
+    optimizer = torch.optim.Adam(autoencoder.parameters(), lr=0.005)
+    view_data = train_data.train_data[:5].view(-1, 28 * 28).type(torch.FloatTensor) / 255.
+    for epoch in range(2):
+        for step, (x, b_label) in enumerate(train_loader):
+            b_x = x.view(-1, 28 * 28)
+            b_y = x.view(-1, 28 * 28)
+            encoded, decoded = autoencoder(b_x)
+            loss = loss_func(decoded, b_y)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if step % 2 == 0:
+                print('Epoch: ', epoch, '| train loss: %.4f' % loss.data.numpy())
+                _, decoded_data = autoencoder(view_data)
+    view_data = train_data.train_data[:200].view(-1, 28 * 28).type(torch.FloatTensor) / 255.
+    encoded_data, _ = autoencoder(view_data)
+    X, Y, Z = (encoded_data.data[:, 0].numpy(), encoded_data.data[:, 1].numpy(),
+               encoded_data.data[:, 2].numpy())
+    print(X[:3].tolist(), Y[:3].tolist(), Z[:3].tolist(), train_data.train_labels[:200].numpy()[:3])
+    finals.update({f"autoencoder_{k}": v for k, v in autoencoder.state_dict().items()})
+
+    BATCH_SIZE, N_IDEAS, ART_COMPONENTS = 64, 5, 15
+    PAINT_POINTS = np.vstack([np.linspace(-1, 1, ART_COMPONENTS) for _ in range(BATCH_SIZE)])
+    artist = np.random.RandomState(0)
+
+    def artist_works_with_labels():
+        a = artist.uniform(1, 2, size=BATCH_SIZE)[:, np.newaxis]
+        paintings = a * np.power(PAINT_POINTS, 2) + (a - 1)
+        labels = (a - 1) > 0.5
+        paintings = torch.from_numpy(paintings).float()
+        labels = torch.from_numpy(labels.astype(np.float32))
+        return paintings, labels
+
+    for conditional in (False, True):
+        extra = int(conditional)
+        G = nn.Sequential(nn.Linear(N_IDEAS + extra, 128), nn.ReLU(),
+                          nn.Linear(128, ART_COMPONENTS),)
+        D = nn.Sequential(nn.Linear(ART_COMPONENTS + extra, 128), nn.ReLU(), nn.Linear(128, 1),
+                          nn.Sigmoid(),)
+        opt_D = torch.optim.Adam(D.parameters(), lr=0.0001)
+        opt_G = torch.optim.Adam(G.parameters(), lr=0.0001)
+        for step in range(100 if not conditional else 2):
+            artist_paintings, labels = artist_works_with_labels()
+            if not conditional:
+                G_ideas = torch.randn(BATCH_SIZE, N_IDEAS, requires_grad=True)
+                G_paintings = G(G_ideas)
+                prob_artist1 = D(G_paintings)
+                G_loss = torch.mean(torch.log(1. - prob_artist1))
+                opt_G.zero_grad()
+                G_loss.backward()
+                opt_G.step()
+                prob_artist0 = D(artist_paintings)
+                prob_artist1 = D(G_paintings.detach())
+                D_loss = - torch.mean(torch.log(prob_artist0) + torch.log(1. - prob_artist1))
+                opt_D.zero_grad()
+                D_loss.backward(retain_graph=True)
+                opt_D.step()
+                if step % 25 == 0:
+                    print('D accuracy=%.2f (0.5 for D to converge)' % prob_artist0.data.numpy().mean(),
+                          'D score= %.2f (-1.38 for G to converge)' % -D_loss.data.numpy(),
+                          G_paintings.data.numpy()[0][::4].tolist())
+                continue
+            G_ideas = torch.randn(BATCH_SIZE, N_IDEAS)
+            G_inputs = torch.cat((G_ideas, labels), 1)
+            G_paintings = G(G_inputs)
+            D_inputs0 = torch.cat((artist_paintings, labels), 1)
+            D_inputs1 = torch.cat((G_paintings, labels), 1)
+            prob_artist0 = D(D_inputs0)
+            prob_artist1 = D(D_inputs1)
+            D_score0 = torch.log(prob_artist0)
+            D_score1 = torch.log(1. - prob_artist1)
+            D_loss = - torch.mean(D_score0 + D_score1)
+            G_loss = torch.mean(D_score1)
+            opt_D.zero_grad()
+            D_loss.backward(retain_graph=True)
+            opt_D.step()
+            opt_G.zero_grad()
+            try:
+                G_loss.backward()
+            except RuntimeError as e:
+                print(type(e).__name__, e)
+            opt_G.step()
+            print('D accuracy=%.2f (0.5 for D to converge)' % prob_artist0.data.numpy().mean(),
+                  'Class = %i' % int(labels.data[0, 0]))
+        finals.update({f"gan{extra}_G_{k}": v for k, v in G.state_dict().items()})
+        finals.update({f"gan{extra}_D_{k}": v for k, v in D.state_dict().items()})
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -10692,4 +11315,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             examples_dcgan, blitz_tensors_autograd_cifar10, fgsm_adversarial_examples,
             saving_and_loading_models, module_load_state_dict_tips, yunjey_intermediate,
             yunjey_advanced, char_rnn_classification, transformer_language_model,
-            data_loading_face_landmarks, tuning_guide_cpu, examples_gat, seq2seq_translation]
+            data_loading_face_landmarks, tuning_guide_cpu, examples_gat, seq2seq_translation,
+            jcjohnson_pytorch_examples, morvan_basics, morvan_networks]
