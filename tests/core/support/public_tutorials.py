@@ -11296,6 +11296,483 @@ def morvan_networks(torch):
     return finals
 
 
+# ---- pytorch/tutorials: beginner_source/nlp ---------------------------------------------
+
+def nlp_pytorch_and_deep_learning(torch):
+    """pytorch/tutorials beginner_source/nlp/pytorch_tutorial.py (torch.Tensor of lists,
+    indexing, randn, cat along both dims, view, autograd.Variable, grad_fn of a sum, the
+    chain broken by ``.data``) and deep_learning_tutorial.py (Linear of a Variable, relu,
+    softmax/log_softmax along dim 0, the BoW logistic-regression classifier trained 100
+    epochs with NLLLoss and SGD, the "creo" column before and after)."""
+    autograd, nn, F, optim = torch.autograd, torch.nn, torch.nn.functional, torch.optim
+    torch.manual_seed(1)
+    V_data = [1., 2., 3.]
+    V = torch.Tensor(V_data)
+    print(V)
+    M_data = [[1., 2., 3.], [4., 5., 6]]
+    M = torch.Tensor(M_data)
+    print(M)
+    T_data = [[[1., 2.], [3., 4.]],
+              [[5., 6.], [7., 8.]]]
+    T = torch.Tensor(T_data)
+    print(T)
+    print(V[0])
+    print(M[0])
+    print(T[0])
+    x = torch.randn((3, 4, 5))
+    print(x)
+    x = torch.Tensor([1., 2., 3.])
+    y = torch.Tensor([4., 5., 6.])
+    z = x + y
+    print(z)
+    x_1 = torch.randn(2, 5)
+    y_1 = torch.randn(3, 5)
+    z_1 = torch.cat([x_1, y_1])
+    print(z_1)
+    x_2 = torch.randn(2, 3)
+    y_2 = torch.randn(2, 5)
+    z_2 = torch.cat([x_2, y_2], 1)
+    print(z_2)
+    try:
+        torch.cat([x_1, x_2])
+    except RuntimeError as e:
+        print(e)
+    x = torch.randn(2, 3, 4)
+    print(x)
+    print(x.view(2, 12))
+    print(x.view(2, -1))
+    x = autograd.Variable(torch.Tensor([1., 2., 3]), requires_grad=True)
+    print(x.data)
+    y = autograd.Variable(torch.Tensor([4., 5., 6]), requires_grad=True)
+    z = x + y
+    print(z.data)
+    print(z.grad_fn)
+    s = z.sum()
+    print(s)
+    print(s.grad_fn)
+    s.backward()
+    print(x.grad)
+    x = torch.randn((2, 2))
+    y = torch.randn((2, 2))
+    z = x + y
+    var_x = autograd.Variable(x, requires_grad=True)
+    var_y = autograd.Variable(y, requires_grad=True)
+    var_z = var_x + var_y
+    print(var_z.grad_fn)
+    var_z_data = var_z.data
+    new_var_z = autograd.Variable(var_z_data)
+    print(new_var_z.grad_fn)
+
+    torch.manual_seed(1)
+    lin = nn.Linear(5, 3)
+    data = autograd.Variable(torch.randn(2, 5))
+    print(lin(data))
+    data = autograd.Variable(torch.randn(2, 2))
+    print(data)
+    print(F.relu(data))
+    data = autograd.Variable(torch.randn(5))
+    print(data)
+    print(F.softmax(data, dim=0))
+    print(F.softmax(data, dim=0).sum())
+    print(F.log_softmax(data, dim=0))
+    data = [("me gusta comer en la cafeteria".split(), "SPANISH"),
+            ("Give it to me".split(), "ENGLISH"),
+            ("No creo que sea una buena idea".split(), "SPANISH"),
+            ("No it is not a good idea to get lost at sea".split(), "ENGLISH")]
+    test_data = [("Yo creo que si".split(), "SPANISH"),
+                 ("it is lost on me".split(), "ENGLISH")]
+    word_to_ix = {}
+    for sent, _ in data + test_data:
+        for word in sent:
+            if word not in word_to_ix:
+                word_to_ix[word] = len(word_to_ix)
+    print(word_to_ix)
+    VOCAB_SIZE = len(word_to_ix)
+    NUM_LABELS = 2
+
+    class BoWClassifier(nn.Module):
+        def __init__(self, num_labels, vocab_size):
+            super(BoWClassifier, self).__init__()
+            self.linear = nn.Linear(vocab_size, num_labels)
+
+        def forward(self, bow_vec):
+            return F.log_softmax(self.linear(bow_vec), dim=1)
+
+    def make_bow_vector(sentence, word_to_ix):
+        vec = torch.zeros(len(word_to_ix))
+        for word in sentence:
+            vec[word_to_ix[word]] += 1
+        return vec.view(1, -1)
+
+    def make_target(label, label_to_ix):
+        return torch.LongTensor([label_to_ix[label]])
+
+    model = BoWClassifier(NUM_LABELS, VOCAB_SIZE)
+    for param in model.parameters():
+        print(param)
+    sample = data[0]
+    bow_vector = make_bow_vector(sample[0], word_to_ix)
+    log_probs = model(autograd.Variable(bow_vector))
+    print(log_probs)
+    label_to_ix = {"SPANISH": 0, "ENGLISH": 1}
+    with torch.no_grad():
+        for instance, label in test_data:
+            bow_vec = make_bow_vector(instance, word_to_ix)
+            log_probs = model(bow_vec)
+            print(log_probs)
+    print(next(model.parameters())[:, word_to_ix["creo"]])
+    loss_function = nn.NLLLoss()
+    optimizer = optim.SGD(model.parameters(), lr=0.1)
+    for epoch in range(100):
+        for instance, label in data:
+            model.zero_grad()
+            bow_vec = autograd.Variable(make_bow_vector(instance, word_to_ix))
+            target = autograd.Variable(make_target(label, label_to_ix))
+            log_probs = model(bow_vec)
+            loss = loss_function(log_probs, target)
+            loss.backward()
+            optimizer.step()
+    with torch.no_grad():
+        for instance, label in test_data:
+            bow_vec = make_bow_vector(instance, word_to_ix)
+            log_probs = model(bow_vec)
+            print(log_probs)
+    print(next(model.parameters())[:, word_to_ix["creo"]])
+    return dict(model.state_dict())
+
+
+def nlp_embeddings_and_sequence_models(torch):
+    """pytorch/tutorials beginner_source/nlp/word_embeddings_tutorial.py (an Embedding
+    looked up with a LongTensor, the N-gram language model on Shakespeare's sonnet 2 with
+    ``total_loss += loss.item()`` over 10 epochs, the CBOW data) and
+    sequence_models_tutorial.py (an LSTM stepped one element at a time and run on the
+    whole sequence, the LSTMTagger trained 300 epochs with ``F.log_softmax(tag_space)``
+    as the older text has it: PyTorch's implicit-dim warning each call). The sonnet's
+    vocabulary is sorted (the tutorial's ``set`` order differs between runs). The
+    tutorial prints the LSTM's output with its grad_fn, PyTorch's oneDNN node
+    (``MkldnnRnnLayerBackward0``) where minigrad's graph is the native path's (README):
+    its values are printed here."""
+    autograd, nn, F, optim = torch.autograd, torch.nn, torch.nn.functional, torch.optim
+    torch.manual_seed(1)
+    word_to_ix = {"hello": 0, "world": 1}
+    embeds = nn.Embedding(2, 5)
+    lookup_tensor = torch.tensor([word_to_ix["hello"]], dtype=torch.long)
+    hello_embed = embeds(lookup_tensor)
+    print(hello_embed)
+    CONTEXT_SIZE = 2
+    EMBEDDING_DIM = 10
+    test_sentence = """When forty winters shall besiege thy brow,
+And dig deep trenches in thy beauty's field,
+Thy youth's proud livery so gazed on now,
+Will be a totter'd weed of small worth held:
+Then being asked, where all thy beauty lies,
+Where all the treasure of thy lusty days;
+To say, within thine own deep sunken eyes,
+Were an all-eating shame, and thriftless praise.
+How much more praise deserv'd thy beauty's use,
+If thou couldst answer 'This fair child of mine
+Shall sum my count, and make my old excuse,'
+Proving his beauty by succession thine!
+This were to be new made when thou art old,
+And see thy blood warm when thou feel'st it cold.""".split()
+    ngrams = [
+        ([test_sentence[i - j - 1] for j in range(CONTEXT_SIZE)], test_sentence[i])
+        for i in range(CONTEXT_SIZE, len(test_sentence))
+    ]
+    print(ngrams[:3])
+    vocab = sorted(set(test_sentence))
+    word_to_ix = {word: i for i, word in enumerate(vocab)}
+
+    class NGramLanguageModeler(nn.Module):
+        def __init__(self, vocab_size, embedding_dim, context_size):
+            super(NGramLanguageModeler, self).__init__()
+            self.embeddings = nn.Embedding(vocab_size, embedding_dim)
+            self.linear1 = nn.Linear(context_size * embedding_dim, 128)
+            self.linear2 = nn.Linear(128, vocab_size)
+
+        def forward(self, inputs):
+            embeds = self.embeddings(inputs).view((1, -1))
+            out = F.relu(self.linear1(embeds))
+            out = self.linear2(out)
+            log_probs = F.log_softmax(out, dim=1)
+            return log_probs
+
+    losses = []
+    loss_function = nn.NLLLoss()
+    model = NGramLanguageModeler(len(vocab), EMBEDDING_DIM, CONTEXT_SIZE)
+    optimizer = optim.SGD(model.parameters(), lr=0.001)
+    for epoch in range(10):
+        total_loss = 0
+        for context, target in ngrams:
+            context_idxs = torch.tensor([word_to_ix[w] for w in context], dtype=torch.long)
+            model.zero_grad()
+            log_probs = model(context_idxs)
+            loss = loss_function(log_probs, torch.tensor([word_to_ix[target]], dtype=torch.long))
+            loss.backward()
+            optimizer.step()
+            total_loss += loss.item()
+        losses.append(total_loss)
+    print(losses)
+    print(model.embeddings.weight[word_to_ix["beauty"]])
+    finals = {f"ngram_{k}": v for k, v in model.state_dict().items()}
+    raw_text = """We are about to study the idea of a computational process.
+Computational processes are abstract beings that inhabit computers.
+As they evolve, processes manipulate other abstract things called data.
+The evolution of a process is directed by a pattern of rules
+called a program. People create programs to direct processes. In effect,
+we conjure the spirits of the computer with our spells.""".split()
+    vocab = sorted(set(raw_text))
+    word_to_ix = {word: i for i, word in enumerate(vocab)}
+    data = []
+    for i in range(CONTEXT_SIZE, len(raw_text) - CONTEXT_SIZE):
+        context = (
+            [raw_text[i - j - 1] for j in range(CONTEXT_SIZE)]
+            + [raw_text[i + j + 1] for j in range(CONTEXT_SIZE)]
+        )
+        target = raw_text[i]
+        data.append((context, target))
+    print(data[:5])
+
+    def make_context_vector(context, word_to_ix):
+        idxs = [word_to_ix[w] for w in context]
+        return torch.tensor(idxs, dtype=torch.long)
+
+    print(make_context_vector(data[0][0], word_to_ix))
+
+    torch.manual_seed(1)
+    lstm = nn.LSTM(3, 3)
+    inputs = [torch.randn(1, 3) for _ in range(5)]
+    hidden = (torch.randn(1, 1, 3),
+              torch.randn(1, 1, 3))
+    for i in inputs:
+        out, hidden = lstm(i.view(1, 1, -1), hidden)
+    inputs = torch.cat(inputs).view(len(inputs), 1, -1)
+    hidden = (torch.randn(1, 1, 3), torch.randn(1, 1, 3))
+    out, hidden = lstm(inputs, hidden)
+    print(out.data)
+    print(hidden)
+
+    def prepare_sequence(seq, to_ix):
+        idxs = [to_ix[w] for w in seq]
+        tensor = torch.LongTensor(idxs)
+        return autograd.Variable(tensor)
+
+    training_data = [
+        ("The dog ate the apple".split(), ["DET", "NN", "V", "DET", "NN"]),
+        ("Everybody read that book".split(), ["NN", "V", "DET", "NN"])
+    ]
+    word_to_ix = {}
+    for sent, tags in training_data:
+        for word in sent:
+            if word not in word_to_ix:
+                word_to_ix[word] = len(word_to_ix)
+    print(word_to_ix)
+    tag_to_ix = {"DET": 0, "NN": 1, "V": 2}
+    EMBEDDING_DIM = 6
+    HIDDEN_DIM = 6
+
+    class LSTMTagger(nn.Module):
+        def __init__(self, embedding_dim, hidden_dim, vocab_size, tagset_size):
+            super(LSTMTagger, self).__init__()
+            self.hidden_dim = hidden_dim
+            self.word_embeddings = nn.Embedding(vocab_size, embedding_dim)
+            self.lstm = nn.LSTM(embedding_dim, hidden_dim)
+            self.hidden2tag = nn.Linear(hidden_dim, tagset_size)
+            self.hidden = self.init_hidden()
+
+        def init_hidden(self):
+            return (autograd.Variable(torch.zeros(1, 1, self.hidden_dim)),
+                    autograd.Variable(torch.zeros(1, 1, self.hidden_dim)))
+
+        def forward(self, sentence):
+            embeds = self.word_embeddings(sentence)
+            lstm_out, self.hidden = self.lstm(
+                embeds.view(len(sentence), 1, -1), self.hidden)
+            tag_space = self.hidden2tag(lstm_out.view(len(sentence), -1))
+            tag_scores = F.log_softmax(tag_space)
+            return tag_scores
+
+    model = LSTMTagger(EMBEDDING_DIM, HIDDEN_DIM, len(word_to_ix), len(tag_to_ix))
+    loss_function = nn.NLLLoss()
+    optimizer = optim.SGD(model.parameters(), lr=0.1)
+    inputs = prepare_sequence(training_data[0][0], word_to_ix)
+    tag_scores = model(inputs)
+    print(tag_scores)
+    for epoch in range(300):
+        for sentence, tags in training_data:
+            model.zero_grad()
+            model.hidden = model.init_hidden()
+            sentence_in = prepare_sequence(sentence, word_to_ix)
+            targets = prepare_sequence(tags, tag_to_ix)
+            tag_scores = model(sentence_in)
+            loss = loss_function(tag_scores, targets)
+            loss.backward()
+            optimizer.step()
+    inputs = prepare_sequence(training_data[0][0], word_to_ix)
+    tag_scores = model(inputs)
+    print(tag_scores)
+    finals.update({f"tagger_{k}": v for k, v in model.state_dict().items()})
+    return finals
+
+
+def nlp_bilstm_crf(torch):
+    """pytorch/tutorials beginner_source/nlp/advanced_tutorial.py: the Bi-LSTM CRF (a
+    bidirectional LSTM's features, the forward algorithm with a hand-written log-sum-exp
+    over ``vec[0, argmax(vec)]``, Viterbi decoding with back pointers, transitions set
+    through ``.data``), predictions before and after training with SGD(weight_decay=1e-4):
+    40 epochs of its 300."""
+    autograd, nn, optim = torch.autograd, torch.nn, torch.optim
+    torch.manual_seed(1)
+
+    def argmax(vec):
+        _, idx = torch.max(vec, 1)
+        return idx.item()
+
+    def prepare_sequence(seq, to_ix):
+        idxs = [to_ix[w] for w in seq]
+        return torch.tensor(idxs, dtype=torch.long)
+
+    def log_sum_exp(vec):
+        max_score = vec[0, argmax(vec)]
+        max_score_broadcast = max_score.view(1, -1).expand(1, vec.size()[1])
+        return max_score + \
+            torch.log(torch.sum(torch.exp(vec - max_score_broadcast)))
+
+    START_TAG = "<START>"
+    STOP_TAG = "<STOP>"
+
+    class BiLSTM_CRF(nn.Module):
+        def __init__(self, vocab_size, tag_to_ix, embedding_dim, hidden_dim):
+            super(BiLSTM_CRF, self).__init__()
+            self.embedding_dim = embedding_dim
+            self.hidden_dim = hidden_dim
+            self.vocab_size = vocab_size
+            self.tag_to_ix = tag_to_ix
+            self.tagset_size = len(tag_to_ix)
+            self.word_embeds = nn.Embedding(vocab_size, embedding_dim)
+            self.lstm = nn.LSTM(embedding_dim, hidden_dim // 2,
+                                num_layers=1, bidirectional=True)
+            self.hidden2tag = nn.Linear(hidden_dim, self.tagset_size)
+            self.transitions = nn.Parameter(
+                torch.randn(self.tagset_size, self.tagset_size))
+            self.transitions.data[tag_to_ix[START_TAG], :] = -10000
+            self.transitions.data[:, tag_to_ix[STOP_TAG]] = -10000
+            self.hidden = self.init_hidden()
+
+        def init_hidden(self):
+            return (torch.randn(2, 1, self.hidden_dim // 2),
+                    torch.randn(2, 1, self.hidden_dim // 2))
+
+        def _forward_alg(self, feats):
+            init_alphas = torch.full((1, self.tagset_size), -10000.)
+            init_alphas[0][self.tag_to_ix[START_TAG]] = 0.
+            forward_var = init_alphas
+            for feat in feats:
+                alphas_t = []
+                for next_tag in range(self.tagset_size):
+                    emit_score = feat[next_tag].view(
+                        1, -1).expand(1, self.tagset_size)
+                    trans_score = self.transitions[next_tag].view(1, -1)
+                    next_tag_var = forward_var + trans_score + emit_score
+                    alphas_t.append(log_sum_exp(next_tag_var).view(1))
+                forward_var = torch.cat(alphas_t).view(1, -1)
+            terminal_var = forward_var + self.transitions[self.tag_to_ix[STOP_TAG]]
+            alpha = log_sum_exp(terminal_var)
+            return alpha
+
+        def _get_lstm_features(self, sentence):
+            self.hidden = self.init_hidden()
+            embeds = self.word_embeds(sentence).view(len(sentence), 1, -1)
+            lstm_out, self.hidden = self.lstm(embeds, self.hidden)
+            lstm_out = lstm_out.view(len(sentence), self.hidden_dim)
+            lstm_feats = self.hidden2tag(lstm_out)
+            return lstm_feats
+
+        def _score_sentence(self, feats, tags):
+            score = torch.zeros(1)
+            tags = torch.cat([torch.tensor([self.tag_to_ix[START_TAG]], dtype=torch.long), tags])
+            for i, feat in enumerate(feats):
+                score = score + \
+                    self.transitions[tags[i + 1], tags[i]] + feat[tags[i + 1]]
+            score = score + self.transitions[self.tag_to_ix[STOP_TAG], tags[-1]]
+            return score
+
+        def _viterbi_decode(self, feats):
+            backpointers = []
+            init_vvars = torch.full((1, self.tagset_size), -10000.)
+            init_vvars[0][self.tag_to_ix[START_TAG]] = 0
+            forward_var = init_vvars
+            for feat in feats:
+                bptrs_t = []
+                viterbivars_t = []
+                for next_tag in range(self.tagset_size):
+                    next_tag_var = forward_var + self.transitions[next_tag]
+                    best_tag_id = argmax(next_tag_var)
+                    bptrs_t.append(best_tag_id)
+                    viterbivars_t.append(next_tag_var[0][best_tag_id].view(1))
+                forward_var = (torch.cat(viterbivars_t) + feat).view(1, -1)
+                backpointers.append(bptrs_t)
+            terminal_var = forward_var + self.transitions[self.tag_to_ix[STOP_TAG]]
+            best_tag_id = argmax(terminal_var)
+            path_score = terminal_var[0][best_tag_id]
+            best_path = [best_tag_id]
+            for bptrs_t in reversed(backpointers):
+                best_tag_id = bptrs_t[best_tag_id]
+                best_path.append(best_tag_id)
+            start = best_path.pop()
+            assert start == self.tag_to_ix[START_TAG]
+            best_path.reverse()
+            return path_score, best_path
+
+        def neg_log_likelihood(self, sentence, tags):
+            feats = self._get_lstm_features(sentence)
+            forward_score = self._forward_alg(feats)
+            gold_score = self._score_sentence(feats, tags)
+            return forward_score - gold_score
+
+        def forward(self, sentence):
+            lstm_feats = self._get_lstm_features(sentence)
+            score, tag_seq = self._viterbi_decode(lstm_feats)
+            return score, tag_seq
+
+    EMBEDDING_DIM = 5
+    HIDDEN_DIM = 4
+    training_data = [(
+        "the wall street journal reported today that apple corporation made money".split(),
+        "B I I I O O O B I O O".split()
+    ), (
+        "georgia tech is a university in georgia".split(),
+        "B I O O O O B".split()
+    )]
+    word_to_ix = {}
+    for sentence, tags in training_data:
+        for word in sentence:
+            if word not in word_to_ix:
+                word_to_ix[word] = len(word_to_ix)
+    tag_to_ix = {"B": 0, "I": 1, "O": 2, START_TAG: 3, STOP_TAG: 4}
+    model = BiLSTM_CRF(len(word_to_ix), tag_to_ix, EMBEDDING_DIM, HIDDEN_DIM)
+    optimizer = optim.SGD(model.parameters(), lr=0.01, weight_decay=1e-4)
+    with torch.no_grad():
+        precheck_sent = prepare_sequence(training_data[0][0], word_to_ix)
+        precheck_tags = torch.tensor([tag_to_ix[t] for t in training_data[0][1]], dtype=torch.long)
+        print(model(precheck_sent))
+    for epoch in range(40):
+        for sentence, tags in training_data:
+            model.zero_grad()
+            sentence_in = prepare_sequence(sentence, word_to_ix)
+            targets = torch.tensor([tag_to_ix[t] for t in tags], dtype=torch.long)
+            loss = model.neg_log_likelihood(sentence_in, targets)
+            loss.backward()
+            optimizer.step()
+        if epoch % 10 == 0:
+            print(epoch, loss)
+    with torch.no_grad():
+        precheck_sent = prepare_sequence(training_data[0][0], word_to_ix)
+        print(model(precheck_sent))
+    print(model.neg_log_likelihood(precheck_sent, precheck_tags))
+    return dict(model.state_dict())
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -11316,4 +11793,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             saving_and_loading_models, module_load_state_dict_tips, yunjey_intermediate,
             yunjey_advanced, char_rnn_classification, transformer_language_model,
             data_loading_face_landmarks, tuning_guide_cpu, examples_gat, seq2seq_translation,
-            jcjohnson_pytorch_examples, morvan_basics, morvan_networks]
+            jcjohnson_pytorch_examples, morvan_basics, morvan_networks,
+            nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf]
