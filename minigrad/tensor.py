@@ -439,6 +439,25 @@ class Tensor(TensorBase):
         return ops.stride(self, None if dim is None
                           else arguments.normalize_dim_strict(dim, self.ndim))
 
+    def resize_(self, *sizes, memory_format=None) -> "Tensor":
+        """In place: this tensor's shape becomes ``sizes``, filled row after row with its
+        memory's elements from where it starts (memory grown for it holds zeros here,
+        uninitialised values in PyTorch); refused, as in PyTorch, if it requires grad."""
+        if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
+            sizes = tuple(sizes[0])
+        if self.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        if any(int(size) < 0 for size in sizes):
+            raise RuntimeError("numel: integer multiplication overflow")
+        array = memory.resized(self._data, tuple(int(size) for size in sizes))
+        if array is not self._data:  # (a resize to its own shape is no change)
+            self._replace_data(array)
+            self._bump_version()
+        return self
+
+    def resize_as_(self, other, memory_format=None) -> "Tensor":
+        return self.resize_(other.shape)
+
     def storage_offset(self) -> int:
         """Where the first element sits in the memory, in elements."""
         return ops.storage_offset(self)
