@@ -439,24 +439,24 @@ class Tensor(TensorBase):
         return ops.stride(self, None if dim is None
                           else arguments.normalize_dim_strict(dim, self.ndim))
 
-    def resize_(self, *sizes, memory_format=None) -> "Tensor":
-        """In place: this tensor's shape becomes ``sizes``, filled row after row with its
+    def resize_(self, *size, memory_format=None) -> "Tensor":
+        """In place: this tensor's shape becomes ``size``, filled row after row with its
         memory's elements from where it starts (memory grown for it holds zeros here,
         uninitialised values in PyTorch); refused, as in PyTorch, if it requires grad."""
-        if len(sizes) == 1 and isinstance(sizes[0], (tuple, list)):
-            sizes = tuple(sizes[0])
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            size = tuple(size[0])
         if self.requires_grad:
             raise RuntimeError("cannot resize variables that require grad")
-        if any(int(size) < 0 for size in sizes):
+        if any(int(n) < 0 for n in size):
             raise RuntimeError("numel: integer multiplication overflow")
-        array = memory.resized(self._data, tuple(int(size) for size in sizes))
+        array = memory.resized(self._data, tuple(int(n) for n in size))
         if array is not self._data:  # (a resize to its own shape is no change)
             self._replace_data(array)
             self._bump_version()
         return self
 
-    def resize_as_(self, other, memory_format=None) -> "Tensor":
-        return self.resize_(other.shape)
+    def resize_as_(self, the_template, *, memory_format=None) -> "Tensor":
+        return self.resize_(the_template.shape)
 
     def storage_offset(self) -> int:
         """Where the first element sits in the memory, in elements."""
