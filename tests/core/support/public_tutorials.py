@@ -11773,6 +11773,370 @@ def nlp_bilstm_crf(torch):
     return dict(model.state_dict())
 
 
+# ---- udacity/deep-learning-v2-pytorch: intro-to-pytorch ---------------------------------
+
+def normalized_images(torch, n, seed):
+    """MNIST/FashionMNIST through ``transforms.Compose([ToTensor(), Normalize((0.5,),
+    (0.5,))])``, offline: image_dataset's images mapped to [-1, 1]."""
+    images = image_dataset(torch, n, seed=seed)
+
+    class Normalized(torch.utils.data.Dataset):
+        def __len__(self):
+            return len(images)
+
+        def __getitem__(self, i):
+            x, label = images[i]
+            return (x - 0.5) / 0.5, label
+    return Normalized()
+
+
+def udacity_intro_to_pytorch(torch):
+    """udacity/deep-learning-v2-pytorch intro-to-pytorch, Parts 1-6 as their solution
+    notebooks' cells: Part 1 (a sigmoid written with torch.exp, mm with the wrong shapes
+    and its error, view/reshape/resize_, from_numpy sharing memory with mul_), Part 2
+    (images.view, a hand-written softmax, Network classes with nn.Sigmoid/nn.Softmax and
+    F.relu, ``fc1.bias.data.fill_(0)``, ``weight.data.normal_(std=0.01)``,
+    ``images.resize_(64, 1, 784)``, Sequential from an OrderedDict), Part 3
+    (CrossEntropyLoss, LogSoftmax with NLLLoss, autograd of x**2, weights and gradients
+    around one SGD step, a for/else training loop), Part 4-5 (topk, ``equals.type(
+    torch.FloatTensor)``, a dropout Classifier with model.eval()/train() and validation)
+    and Part 6 with fc_model.py (a ModuleList network, ``images.resize_`` in its train
+    and validation, ``equality.type_as(torch.FloatTensor())``, state_dict save/load, the
+    size-mismatch error, a checkpoint dict). (F)MNIST are seeded random images of 256
+    and 128 (normalized_images); 2 epochs where the notebooks train 3-5."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+
+    def activation(x):
+        return 1 / (1 + torch.exp(-x))
+
+    torch.manual_seed(7)
+    features = torch.randn((1, 5))
+    weights = torch.randn_like(features)
+    bias = torch.randn((1, 1))
+    y = activation(torch.sum(features * weights) + bias)
+    y = activation((features * weights).sum() + bias)
+    print(y)
+    try:
+        torch.mm(features, weights)
+    except RuntimeError as e:
+        print(e)
+    y = activation(torch.mm(features, weights.view(5, 1)) + bias)
+    print(y, weights.reshape(5, 1).shape, weights.clone().resize_(5, 1))
+    torch.manual_seed(7)
+    features = torch.randn((1, 3))
+    n_input = features.shape[1]
+    n_hidden = 2
+    n_output = 1
+    W1 = torch.randn(n_input, n_hidden)
+    W2 = torch.randn(n_hidden, n_output)
+    B1 = torch.randn((1, n_hidden))
+    B2 = torch.randn((1, n_output))
+    h = activation(torch.mm(features, W1) + B1)
+    output = activation(torch.mm(h, W2) + B2)
+    print(output)
+    a = np.random.RandomState(0).rand(4, 3)
+    b = torch.from_numpy(a)
+    print(b)
+    print(b.numpy())
+    print(b.mul_(2))
+    print(a)
+
+    trainset = normalized_images(torch, 256, seed=1)
+    trainloader = torch.utils.data.DataLoader(trainset, batch_size=64, shuffle=True)
+    dataiter = iter(trainloader)
+    images, labels = next(dataiter)
+    print(type(images))
+    print(images.shape)
+    print(labels.shape)
+    inputs = images.view(images.shape[0], -1)
+    w1 = torch.randn(784, 256)
+    b1 = torch.randn(256)
+    w2 = torch.randn(256, 10)
+    b2 = torch.randn(10)
+    h = activation(torch.mm(inputs, w1) + b1)
+    out = torch.mm(h, w2) + b2
+
+    def softmax(x):
+        return torch.exp(x) / torch.sum(torch.exp(x), dim=1).view(-1, 1)
+
+    probabilities = softmax(out)
+    print(probabilities.shape)
+    print(probabilities.sum(dim=1))
+
+    class Network(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hidden = nn.Linear(784, 256)
+            self.output = nn.Linear(256, 10)
+            self.sigmoid = nn.Sigmoid()
+            self.softmax = nn.Softmax(dim=1)
+
+        def forward(self, x):
+            x = self.hidden(x)
+            x = self.sigmoid(x)
+            x = self.output(x)
+            x = self.softmax(x)
+            return x
+
+    model = Network()
+    print(model)
+
+    class Network2(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(784, 128)
+            self.fc2 = nn.Linear(128, 64)
+            self.fc3 = nn.Linear(64, 10)
+
+        def forward(self, x):
+            x = self.fc1(x)
+            x = F.relu(x)
+            x = self.fc2(x)
+            x = F.relu(x)
+            x = self.fc3(x)
+            x = F.softmax(x, dim=1)
+            return x
+
+    model = Network2()
+    print(model)
+    print(model.fc1.weight)
+    print(model.fc1.bias)
+    model.fc1.bias.data.fill_(0)
+    model.fc1.weight.data.normal_(std=0.01)
+    images, labels = next(iter(trainloader))
+    images.resize_(64, 1, 784)
+    img_idx = 0
+    ps = model.forward(images[img_idx, :])
+    print(ps)
+    input_size = 784
+    hidden_sizes = [128, 64]
+    output_size = 10
+    model = nn.Sequential(collections.OrderedDict([
+        ('fc1', nn.Linear(input_size, hidden_sizes[0])),
+        ('relu1', nn.ReLU()),
+        ('fc2', nn.Linear(hidden_sizes[0], hidden_sizes[1])),
+        ('relu2', nn.ReLU()),
+        ('output', nn.Linear(hidden_sizes[1], output_size)),
+        ('softmax', nn.Softmax(dim=1))]))
+    print(model)
+    print(model[0])
+    print(model.fc1)
+
+    model = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 64), nn.ReLU(),
+                          nn.Linear(64, 10))
+    criterion = nn.CrossEntropyLoss()
+    images, labels = next(iter(trainloader))
+    images = images.view(images.shape[0], -1)
+    logits = model(images)
+    loss = criterion(logits, labels)
+    print(loss)
+    model = nn.Sequential(nn.Linear(784, 128), nn.ReLU(), nn.Linear(128, 64), nn.ReLU(),
+                          nn.Linear(64, 10), nn.LogSoftmax(dim=1))
+    criterion = nn.NLLLoss()
+    logps = model(images)
+    loss = criterion(logps, labels)
+    print(loss)
+    x = torch.randn(2, 2, requires_grad=True)
+    print(x)
+    y = x ** 2
+    print(y)
+    print(y.grad_fn)
+    z = y.mean()
+    print(z)
+    print(x.grad)
+    z.backward()
+    print(x.grad)
+    print(x / 2)
+    print('Before backward pass: \n', model[0].weight.grad)
+    loss.backward()
+    print('After backward pass: \n', model[0].weight.grad[:2, 300:304])
+    optimizer = optim.SGD(model.parameters(), lr=0.01)
+    print('Initial weights - ', model[0].weight[:2, 300:304])
+    images, labels = next(iter(trainloader))
+    images.resize_(64, 784)
+    optimizer.zero_grad()
+    output = model(images)
+    loss = criterion(output, labels)
+    loss.backward()
+    print('Gradient -', model[0].weight.grad[:2, 300:304])
+    optimizer.step()
+    print('Updated weights - ', model[0].weight[:2, 300:304])
+    optimizer = optim.SGD(model.parameters(), lr=0.003)
+    for e in range(2):
+        running_loss = 0
+        for images, labels in trainloader:
+            images = images.view(images.shape[0], -1)
+            optimizer.zero_grad()
+            output = model(images)
+            loss = criterion(output, labels)
+            loss.backward()
+            optimizer.step()
+            running_loss += loss.item()
+        else:
+            print(f"Training loss: {running_loss/len(trainloader)}")
+    img = images[0].view(1, 784)
+    with torch.no_grad():
+        logps = model(img)
+    ps = torch.exp(logps)
+    print(ps)
+    finals = {f"part3_{k}": v for k, v in model.state_dict().items()}
+    # (below, Adam's first layers, where a gradient near 0 rounds otherwise and Adam moves
+    # the weight by about lr either way, are left out: their printed losses are compared)
+
+    testset = normalized_images(torch, 128, seed=2)
+    testloader = torch.utils.data.DataLoader(testset, batch_size=64, shuffle=True)
+
+    class Classifier(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.fc1 = nn.Linear(784, 256)
+            self.fc2 = nn.Linear(256, 128)
+            self.fc3 = nn.Linear(128, 64)
+            self.fc4 = nn.Linear(64, 10)
+            self.dropout = nn.Dropout(p=0.2)
+
+        def forward(self, x):
+            x = x.view(x.shape[0], -1)
+            x = self.dropout(F.relu(self.fc1(x)))
+            x = self.dropout(F.relu(self.fc2(x)))
+            x = self.dropout(F.relu(self.fc3(x)))
+            x = F.log_softmax(self.fc4(x), dim=1)
+            return x
+
+    model = Classifier()
+    images, labels = next(iter(testloader))
+    ps = torch.exp(model(images))
+    print(ps.shape)
+    top_p, top_class = ps.topk(1, dim=1)
+    print(top_class[:10, :])
+    equals = top_class == labels.view(*top_class.shape)
+    accuracy = torch.mean(equals.type(torch.FloatTensor))
+    print(f'Accuracy: {accuracy.item()*100}%')
+    criterion = nn.NLLLoss()
+    optimizer = optim.Adam(model.parameters(), lr=0.003)
+    epochs = 2
+    train_losses, test_losses = [], []
+    for e in range(epochs):
+        running_loss = 0
+        for images, labels in trainloader:
+            optimizer.zero_grad()
+            log_ps = model(images)
+            loss = criterion(log_ps, labels)
+            loss.backward()
+            optimizer.step()
+            running_loss += loss.item()
+        else:
+            test_loss = 0
+            accuracy = 0
+            with torch.no_grad():
+                model.eval()
+                for images, labels in testloader:
+                    log_ps = model(images)
+                    test_loss += criterion(log_ps, labels)
+                    ps = torch.exp(log_ps)
+                    top_p, top_class = ps.topk(1, dim=1)
+                    equals = top_class == labels.view(*top_class.shape)
+                    accuracy += torch.mean(equals.type(torch.FloatTensor))
+            model.train()
+            train_losses.append(running_loss / len(trainloader))
+            test_losses.append(test_loss / len(testloader))
+            print("Epoch: {}/{}.. ".format(e + 1, epochs),
+                  "Training Loss: {:.3f}.. ".format(train_losses[-1]),
+                  "Test Loss: {:.3f}.. ".format(test_losses[-1]),
+                  "Test Accuracy: {:.3f}".format(accuracy / len(testloader)))
+    print(test_losses)
+    finals.update({f"part5_{k}": v for k, v in model.state_dict().items() if v.numel() < 10000})
+
+    class FcNetwork(nn.Module):
+        def __init__(self, input_size, output_size, hidden_layers, drop_p=0.5):
+            super().__init__()
+            self.hidden_layers = nn.ModuleList([nn.Linear(input_size, hidden_layers[0])])
+            layer_sizes = zip(hidden_layers[:-1], hidden_layers[1:])
+            self.hidden_layers.extend([nn.Linear(h1, h2) for h1, h2 in layer_sizes])
+            self.output = nn.Linear(hidden_layers[-1], output_size)
+            self.dropout = nn.Dropout(p=drop_p)
+
+        def forward(self, x):
+            for each in self.hidden_layers:
+                x = F.relu(each(x))
+                x = self.dropout(x)
+            x = self.output(x)
+            return F.log_softmax(x, dim=1)
+
+    def validation(model, testloader, criterion):
+        accuracy = 0
+        test_loss = 0
+        for images, labels in testloader:
+            images = images.resize_(images.size()[0], 784)
+            output = model.forward(images)
+            test_loss += criterion(output, labels).item()
+            ps = torch.exp(output)
+            equality = (labels.data == ps.max(1)[1])
+            accuracy += equality.type_as(torch.FloatTensor()).mean()
+        return test_loss, accuracy
+
+    def train(model, trainloader, testloader, criterion, optimizer, epochs=5, print_every=40):
+        steps = 0
+        running_loss = 0
+        for e in range(epochs):
+            model.train()
+            for images, labels in trainloader:
+                steps += 1
+                images.resize_(images.size()[0], 784)
+                optimizer.zero_grad()
+                output = model.forward(images)
+                loss = criterion(output, labels)
+                loss.backward()
+                optimizer.step()
+                running_loss += loss.item()
+                if steps % print_every == 0:
+                    model.eval()
+                    with torch.no_grad():
+                        test_loss, accuracy = validation(model, testloader, criterion)
+                    print("Epoch: {}/{}.. ".format(e + 1, epochs),
+                          "Training Loss: {:.3f}.. ".format(running_loss / print_every),
+                          "Test Loss: {:.3f}.. ".format(test_loss / len(testloader)),
+                          "Test Accuracy: {:.3f}".format(accuracy / len(testloader)))
+                    running_loss = 0
+                    model.train()
+
+    fc_model = SimpleNamespace(Network=FcNetwork, validation=validation, train=train)
+    model = fc_model.Network(784, 10, [512, 256, 128])
+    criterion = nn.NLLLoss()
+    optimizer = optim.Adam(model.parameters(), lr=0.001)
+    fc_model.train(model, trainloader, testloader, criterion, optimizer, epochs=2, print_every=2)
+    print("Our model: \n\n", model, '\n')
+    print("The state dict keys: \n\n", model.state_dict().keys())
+    finals.update({f"part6_{k}": v for k, v in model.state_dict().items() if v.numel() < 10000})
+    with in_temporary_directory():
+        torch.save(model.state_dict(), 'checkpoint.pth')
+        state_dict = torch.load('checkpoint.pth')
+        print(state_dict.keys())
+        print(model.load_state_dict(state_dict))
+        model = fc_model.Network(784, 10, [400, 200, 100])
+        try:
+            model.load_state_dict(state_dict)
+        except RuntimeError as e:
+            print(e)
+        checkpoint = {'input_size': 784,
+                      'output_size': 10,
+                      'hidden_layers': [each.out_features for each in model.hidden_layers],
+                      'state_dict': model.state_dict()}
+        torch.save(checkpoint, 'checkpoint.pth')
+
+        def load_checkpoint(filepath):
+            checkpoint = torch.load(filepath)
+            model = fc_model.Network(checkpoint['input_size'],
+                                     checkpoint['output_size'],
+                                     checkpoint['hidden_layers'])
+            model.load_state_dict(checkpoint['state_dict'])
+            return model
+
+        model = load_checkpoint('checkpoint.pth')
+        print(model)
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -11794,4 +12158,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             yunjey_advanced, char_rnn_classification, transformer_language_model,
             data_loading_face_landmarks, tuning_guide_cpu, examples_gat, seq2seq_translation,
             jcjohnson_pytorch_examples, morvan_basics, morvan_networks,
-            nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf]
+            nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
+            udacity_intro_to_pytorch]
