@@ -12138,6 +12138,256 @@ def udacity_intro_to_pytorch(torch):
     return finals
 
 
+# ---- bentrevett/pytorch-sentiment-analysis ----------------------------------------------
+
+SENTIMENT_WORDS = {1: "good great fine lovely superb fun moving best".split(),
+                   0: "bad awful dull boring worst weak poor messy".split()}
+SENTIMENT_FILLER = "the a film movie plot was is and it this acting story".split()
+
+
+def sentiment_data(torch, n, seed):
+    """IMDB offline: ``n`` made-up reviews (filler words and words of their label's
+    sentiment, 3 to 14 tokens), tokenized with str.split, as the notebooks' mapped
+    ``datasets`` rows: dicts of ``tokens``, ``label`` (a 0-dim int64 tensor)."""
+    r = random.Random(seed)
+    rows = []
+    for _ in range(n):
+        label = r.randint(0, 1)
+        words = [r.choice(SENTIMENT_WORDS[label] if r.random() < 0.4 else SENTIMENT_FILLER)
+                 for _ in range(r.randint(3, 14))]
+        rows.append({"tokens": words, "label": torch.tensor(label)})
+    return rows
+
+
+def bentrevett_sentiment_analysis(torch):
+    """bentrevett/pytorch-sentiment-analysis 1 - Neural Bag of Words.ipynb (an Embedding
+    with padding_idx averaged over the sequence, a vocabulary with <unk> and <pad>,
+    pad_sequence(batch_first=True) in a collate_fn, get_accuracy from argmax and eq,
+    train/evaluate with np.mean of the epoch's losses, the best state_dict saved and
+    loaded, predict_sentiment with softmax), 2 - Recurrent Neural Networks.ipynb (a
+    2-layer bidirectional LSTM over pack_padded_sequence(enforce_sorted=False),
+    pad_packed_sequence, the last layer's two directions' hidden states concatenated,
+    initialize_weights with xavier_normal_, orthogonal_ and zeros_ through model.apply)
+    and 3 - Convolutional Neural Networks.ipynb (Conv1d of 3 filter sizes over the
+    permuted embeddings, max over time, kaiming_normal_). IMDB and GloVe are a made-up
+    corpus of 96 + 32 reviews (sentiment_data) and the Embedding's own start; tqdm is
+    left out; 3 epochs each."""
+    nn, optim = torch.nn, torch.optim
+    torch.manual_seed(1234)
+    train_data = sentiment_data(torch, 96, seed=1)
+    test_data = sentiment_data(torch, 32, seed=2)
+    min_freq = 2
+    special_tokens = ["<unk>", "<pad>"]
+    counts = collections.Counter(t for row in train_data for t in row["tokens"])
+    itos = special_tokens + sorted(w for w, c in counts.items() if c >= min_freq)
+    stoi = {w: i for i, w in enumerate(itos)}
+    unk_index, pad_index = stoi["<unk>"], stoi["<pad>"]
+    print(len(itos), itos[:10], unk_index, pad_index)
+
+    def numericalize_example(example):
+        ids = [stoi.get(token, unk_index) for token in example["tokens"]]
+        return {"ids": torch.tensor(ids), "length": torch.tensor(len(ids)),
+                "label": example["label"]}
+
+    train_data = [numericalize_example(e) for e in train_data]
+    test_data = [numericalize_example(e) for e in test_data]
+    print(train_data[0])
+
+    def get_collate_fn(pad_index, min_length=None):
+        def collate_fn(batch):
+            batch_ids = [i["ids"] for i in batch]
+            if min_length is not None:
+                batch_ids = [torch.cat([ids, torch.full((max(0, min_length - len(ids)),),
+                                                        pad_index)]) for ids in batch_ids]
+            batch_ids = nn.utils.rnn.pad_sequence(batch_ids, padding_value=pad_index,
+                                                  batch_first=True)
+            batch_length = torch.stack([i["length"] for i in batch])
+            batch_label = torch.stack([i["label"] for i in batch])
+            batch = {"ids": batch_ids, "length": batch_length, "label": batch_label}
+            return batch
+        return collate_fn
+
+    def get_data_loader(dataset, batch_size, pad_index, shuffle=False, min_length=None):
+        collate_fn = get_collate_fn(pad_index, min_length)
+        data_loader = torch.utils.data.DataLoader(
+            dataset=dataset, batch_size=batch_size, collate_fn=collate_fn, shuffle=shuffle)
+        return data_loader
+
+    def count_parameters(model):
+        return sum(p.numel() for p in model.parameters() if p.requires_grad)
+
+    def get_accuracy(prediction, label):
+        batch_size, _ = prediction.shape
+        predicted_classes = prediction.argmax(dim=-1)
+        correct_predictions = predicted_classes.eq(label).sum()
+        accuracy = correct_predictions / batch_size
+        return accuracy
+
+    def train(data_loader, model, criterion, optimizer, device, uses_length):
+        model.train()
+        epoch_losses = []
+        epoch_accs = []
+        for batch in data_loader:
+            ids = batch["ids"].to(device)
+            label = batch["label"].to(device)
+            prediction = model(ids, batch["length"]) if uses_length else model(ids)
+            loss = criterion(prediction, label)
+            accuracy = get_accuracy(prediction, label)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            epoch_losses.append(loss.item())
+            epoch_accs.append(accuracy.item())
+        return np.mean(epoch_losses), np.mean(epoch_accs)
+
+    def evaluate(data_loader, model, criterion, device, uses_length):
+        model.eval()
+        epoch_losses = []
+        epoch_accs = []
+        with torch.no_grad():
+            for batch in data_loader:
+                ids = batch["ids"].to(device)
+                label = batch["label"].to(device)
+                prediction = model(ids, batch["length"]) if uses_length else model(ids)
+                loss = criterion(prediction, label)
+                accuracy = get_accuracy(prediction, label)
+                epoch_losses.append(loss.item())
+                epoch_accs.append(accuracy.item())
+        return np.mean(epoch_losses), np.mean(epoch_accs)
+
+    class NBoW(nn.Module):
+        def __init__(self, vocab_size, embedding_dim, output_dim, pad_index):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embedding_dim, padding_idx=pad_index)
+            self.fc = nn.Linear(embedding_dim, output_dim)
+
+        def forward(self, ids):
+            embedded = self.embedding(ids)
+            pooled = embedded.mean(dim=1)
+            prediction = self.fc(pooled)
+            return prediction
+
+    class LSTM(nn.Module):
+        def __init__(self, vocab_size, embedding_dim, hidden_dim, output_dim, n_layers,
+                     bidirectional, dropout_rate, pad_index):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embedding_dim, padding_idx=pad_index)
+            self.lstm = nn.LSTM(embedding_dim, hidden_dim, n_layers, bidirectional=bidirectional,
+                                dropout=dropout_rate, batch_first=True)
+            self.fc = nn.Linear(hidden_dim * 2 if bidirectional else hidden_dim, output_dim)
+            self.dropout = nn.Dropout(dropout_rate)
+
+        def forward(self, ids, length):
+            embedded = self.dropout(self.embedding(ids))
+            packed_embedded = nn.utils.rnn.pack_padded_sequence(
+                embedded, length, batch_first=True, enforce_sorted=False)
+            packed_output, (hidden, cell) = self.lstm(packed_embedded)
+            output, output_length = nn.utils.rnn.pad_packed_sequence(packed_output)
+            if self.lstm.bidirectional:
+                hidden = self.dropout(torch.cat([hidden[-1], hidden[-2]], dim=-1))
+            else:
+                hidden = self.dropout(hidden[-1])
+            prediction = self.fc(hidden)
+            return prediction
+
+    class CNN(nn.Module):
+        def __init__(self, vocab_size, embedding_dim, n_filters, filter_sizes, output_dim,
+                     dropout_rate, pad_index):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embedding_dim, padding_idx=pad_index)
+            self.convs = nn.ModuleList(
+                [nn.Conv1d(embedding_dim, n_filters, filter_size) for filter_size in filter_sizes])
+            self.fc = nn.Linear(len(filter_sizes) * n_filters, output_dim)
+            self.dropout = nn.Dropout(dropout_rate)
+
+        def forward(self, ids):
+            embedded = self.dropout(self.embedding(ids))
+            embedded = embedded.permute(0, 2, 1)
+            conved = [torch.relu(conv(embedded)) for conv in self.convs]
+            pooled = [conv.max(dim=-1).values for conv in conved]
+            cat = self.dropout(torch.cat(pooled, dim=-1))
+            prediction = self.fc(cat)
+            return prediction
+
+    def lstm_weights(m):
+        if isinstance(m, nn.Linear):
+            nn.init.xavier_normal_(m.weight)
+            nn.init.zeros_(m.bias)
+        elif isinstance(m, nn.LSTM):
+            for name, param in m.named_parameters():
+                if "bias" in name:
+                    nn.init.zeros_(param)
+                elif "weight" in name:
+                    nn.init.orthogonal_(param)
+
+    def cnn_weights(m):
+        if isinstance(m, nn.Conv1d):
+            nn.init.kaiming_normal_(m.weight, nonlinearity="relu")
+            nn.init.zeros_(m.bias)
+        elif isinstance(m, nn.Linear):
+            nn.init.xavier_normal_(m.weight)
+            nn.init.zeros_(m.bias)
+
+    vocab_size, output_dim = len(itos), 2
+    device = torch.device("cpu")
+    finals = {}
+    with in_temporary_directory():
+        for name, model, init, uses_length, min_length in (
+                ("nbow", NBoW(vocab_size, 16, output_dim, pad_index), None, False, None),
+                ("lstm", LSTM(vocab_size, 16, 12, output_dim, 2, True, 0.5, pad_index),
+                 lstm_weights, True, None),
+                ("cnn", CNN(vocab_size, 16, 10, [3, 4, 5], output_dim, 0.25, pad_index),
+                 cnn_weights, False, 5)):
+            if init is not None:
+                model.apply(init)
+            print(model)
+            print(f"The model has {count_parameters(model):,} trainable parameters")
+            train_data_loader = get_data_loader(train_data, 16, pad_index, shuffle=True,
+                                                min_length=min_length)
+            test_data_loader = get_data_loader(test_data, 16, pad_index, min_length=min_length)
+            optimizer = optim.Adam(model.parameters(), lr=5e-3)
+            criterion = nn.CrossEntropyLoss()
+            model = model.to(device)
+            criterion = criterion.to(device)
+            best_valid_loss = float("inf")
+            metrics = collections.defaultdict(list)
+            for epoch in range(3):
+                train_loss, train_acc = train(train_data_loader, model, criterion, optimizer,
+                                              device, uses_length)
+                valid_loss, valid_acc = evaluate(test_data_loader, model, criterion, device,
+                                                 uses_length)
+                metrics["train_losses"].append(train_loss)
+                metrics["valid_losses"].append(valid_loss)
+                if valid_loss < best_valid_loss:
+                    best_valid_loss = valid_loss
+                    torch.save(model.state_dict(), f"{name}.pt")
+                print(f"epoch: {epoch}")
+                print(f"train_loss: {train_loss:.3f}, train_acc: {train_acc:.3f}")
+                print(f"valid_loss: {valid_loss:.3f}, valid_acc: {valid_acc:.3f}")
+            print(metrics["train_losses"], metrics["valid_losses"])
+            model.load_state_dict(torch.load(f"{name}.pt"))
+
+            def predict_sentiment(text, model, tokenizer, device):
+                ids = [stoi.get(token, unk_index) for token in tokenizer(text)]
+                if min_length is not None and len(ids) < min_length:
+                    ids += [pad_index] * (min_length - len(ids))
+                tensor = torch.LongTensor(ids).unsqueeze(dim=0).to(device)
+                if uses_length:
+                    prediction = model(tensor, torch.LongTensor([len(ids)])).squeeze(dim=0)
+                else:
+                    prediction = model(tensor).squeeze(dim=0)
+                probability = torch.softmax(prediction, dim=-1)
+                predicted_class = prediction.argmax(dim=-1).item()
+                predicted_probability = probability[predicted_class].item()
+                return predicted_class, predicted_probability
+
+            for text in ("This film is terrible!", "This film is great!",
+                         "This film is not terrible, it's great!"):
+                print(predict_sentiment(text.lower(), model, str.split, device))
+            finals.update({f"{name}_fc.{k}": v for k, v in model.fc.state_dict().items()})
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -12160,4 +12410,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             data_loading_face_landmarks, tuning_guide_cpu, examples_gat, seq2seq_translation,
             jcjohnson_pytorch_examples, morvan_basics, morvan_networks,
             nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
-            udacity_intro_to_pytorch]
+            udacity_intro_to_pytorch, bentrevett_sentiment_analysis]
