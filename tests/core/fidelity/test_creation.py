@@ -445,6 +445,8 @@ CONVERSION_CASES = [
     "torch.tensor([1, 2]).to(torch.float64)", "torch.tensor([1, 2]).to('cpu')",
     "torch.tensor([1, 2]).to('cpu', torch.float64)", "torch.tensor([1, 2]).to(dtype=float)",
     "torch.tensor([1, 2]).to(dtype=torch.float64)", "torch.tensor([1, 2]).to(torch.tensor([1.]))",
+    # (pytorch/tutorials former_torchies/autograd_tutorial.py's a.to(requires_grad=True))
+    "torch.ones(2).to(requires_grad=True)", "torch.ones(2).to(foo=1, dtype=torch.float64)",
     "torch.tensor([1, 2]).type()", "torch.tensor([1.]).type()",
     "torch.tensor([1, 2]).type(torch.float64)", "torch.tensor([1, 2]).type('torch.DoubleTensor')",
     "torch.tensor([1, 2]).type('torch.Foo')", "torch.tensor([1, 2]).is_floating_point()",
