@@ -12388,6 +12388,181 @@ def bentrevett_sentiment_analysis(torch):
     return finals
 
 
+# ---- pytorch/tutorials: beginner_source/former_torchies -----------------------------------
+
+def former_torchies(torch):
+    """pytorch/tutorials beginner_source/former_torchies/tensor_tutorial.py (randn of
+    double, fill_, add, index_add_ of columns, the NumPy bridge both ways),
+    autograd_tutorial.py (grad_fn, mean of y*y*3, ``a.to(requires_grad=True)``, which
+    PyTorch's to() refuses with its overloads (printed; then requires_grad_), backward
+    with retain_graph and a random gradient, no_grad) and nnft_tutorial.py (an MNIST
+    ConvNet, norms of a weight and its gradient, a forward hook and an old-style
+    ``register_backward_hook`` on conv2, with PyTorch's FutureWarning, and an RNN cell
+    reused over 5 steps)."""
+    nn, F = torch.nn, torch.nn.functional
+    a = torch.empty(5, 7, dtype=torch.float)
+    a = torch.randn(5, 7, dtype=torch.double)
+    print(a)
+    print(a.size())
+    a.fill_(3.5)
+    b = a.add(4.0)
+    print(a, b)
+    b = a[0, 3]
+    b = a[:, 3:5]
+    x = torch.ones(5, 5)
+    print(x)
+    z = torch.empty(5, 2)
+    z[:, 0] = 10
+    z[:, 1] = 100
+    print(z)
+    x.index_add_(1, torch.tensor([4, 0], dtype=torch.long), z)
+    print(x)
+    a = torch.ones(5)
+    print(a)
+    b = a.numpy()
+    print(b)
+    a.add_(1)
+    print(a)
+    print(b)
+    a = np.ones(5)
+    b = torch.from_numpy(a)
+    np.add(a, 1, out=a)
+    print(a)
+    print(b)
+
+    x = torch.ones(2, 2, requires_grad=True)
+    print(x)
+    print(x.data)
+    print(x.grad)
+    print(x.grad_fn)
+    y = x + 2
+    print(y)
+    print(y.grad_fn)
+    z = y * y * 3
+    out = z.mean()
+    print(z, out)
+    a = torch.randn(2, 2)
+    a = ((a * 3) / (a - 1))
+    print(a.requires_grad)
+    try:
+        a = a.to(requires_grad=True)
+    except TypeError as e:
+        print(type(e).__name__, e)
+        a.requires_grad_(True)
+    print(a.requires_grad)
+    b = (a * a).sum()
+    print(b.grad_fn)
+    out.backward()
+    print(x.grad)
+    x = torch.ones(2, 2, requires_grad=True)
+    y = x + 2
+    y.backward(torch.ones(2, 2), retain_graph=True)
+    print(x.grad)
+    z = y * y
+    print(z)
+    gradient = torch.randn(2, 2)
+    y.backward(gradient)
+    print(x.grad)
+    print(x.requires_grad)
+    print((x ** 2).requires_grad)
+    with torch.no_grad():
+        print((x ** 2).requires_grad)
+
+    class MNISTConvNet(nn.Module):
+        def __init__(self):
+            super(MNISTConvNet, self).__init__()
+            self.conv1 = nn.Conv2d(1, 10, 5)
+            self.pool1 = nn.MaxPool2d(2, 2)
+            self.conv2 = nn.Conv2d(10, 20, 5)
+            self.pool2 = nn.MaxPool2d(2, 2)
+            self.fc1 = nn.Linear(320, 50)
+            self.fc2 = nn.Linear(50, 10)
+
+        def forward(self, input):
+            x = self.pool1(F.relu(self.conv1(input)))
+            x = self.pool2(F.relu(self.conv2(x)))
+            x = x.flatten(start_dim=1)
+            x = F.relu(self.fc1(x))
+            x = F.relu(self.fc2(x))
+            return x
+
+    net = MNISTConvNet()
+    print(net)
+    input = torch.randn(1, 1, 28, 28)
+    out = net(input)
+    print(out.size())
+    target = torch.tensor([3], dtype=torch.long)
+    loss_fn = nn.CrossEntropyLoss()
+    err = loss_fn(out, target)
+    err.backward()
+    print(err)
+    print(net.conv1.weight.grad.size())
+    print(net.conv1.weight.data.norm())
+    print(net.conv1.weight.grad.data.norm())
+
+    def printnorm(self, input, output):
+        print('Inside ' + self.__class__.__name__ + ' forward')
+        print('')
+        print('input: ', type(input))
+        print('input[0]: ', type(input[0]))
+        print('output: ', type(output))
+        print('')
+        print('input size:', input[0].size())
+        print('output size:', output.data.size())
+        print('output norm:', output.data.norm())
+
+    net.conv2.register_forward_hook(printnorm)
+    out = net(input)
+
+    def printgradnorm(self, grad_input, grad_output):
+        print('Inside ' + self.__class__.__name__ + ' backward')
+        print('Inside class:' + self.__class__.__name__)
+        print('')
+        print('grad_input: ', type(grad_input))
+        print('grad_input[0]: ', type(grad_input[0]))
+        print('grad_output: ', type(grad_output))
+        print('grad_output[0]: ', type(grad_output[0]))
+        print('')
+        print('grad_input size:', grad_input[0].size())
+        print('grad_output size:', grad_output[0].size())
+        print('grad_input norm:', grad_input[0].norm())
+
+    net.conv2.register_backward_hook(printgradnorm)
+    out = net(input)
+    err = loss_fn(out, target)
+    err.backward()
+
+    class RNN(nn.Module):
+        def __init__(self, data_size, hidden_size, output_size):
+            super(RNN, self).__init__()
+            self.hidden_size = hidden_size
+            input_size = data_size + hidden_size
+            self.i2h = nn.Linear(input_size, hidden_size)
+            self.h2o = nn.Linear(hidden_size, output_size)
+
+        def forward(self, data, last_hidden):
+            input = torch.cat((data, last_hidden), 1)
+            hidden = self.i2h(input)
+            output = self.h2o(hidden)
+            return hidden, output
+
+    rnn = RNN(50, 20, 10)
+    loss_fn = nn.MSELoss()
+    batch_size = 10
+    TIMESTEPS = 5
+    batch = torch.randn(batch_size, 50)
+    hidden = torch.zeros(batch_size, 20)
+    target = torch.zeros(batch_size, 10)
+    loss = 0
+    for t in range(TIMESTEPS):
+        hidden, output = rnn(batch, hidden)
+        loss += loss_fn(output, target)
+    loss.backward()
+    print(loss)
+    return {"conv1.weight.grad": net.conv1.weight.grad, "i2h.weight.grad": rnn.i2h.weight.grad,
+            "h2o.bias.grad": rnn.h2o.bias.grad}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -12410,4 +12585,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             data_loading_face_landmarks, tuning_guide_cpu, examples_gat, seq2seq_translation,
             jcjohnson_pytorch_examples, morvan_basics, morvan_networks,
             nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
-            udacity_intro_to_pytorch, bentrevett_sentiment_analysis]
+            udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies]
