@@ -12563,6 +12563,514 @@ def former_torchies(torch):
             "h2o.bias.grad": rnn.h2o.bias.grad}
 
 
+# ---- d2l-ai/d2l-en: chapter_natural-language-processing-pretraining ----------------------
+
+PTB_LIKE = """the chip maker said its new chip sales rose in the quarter
+intel and other chip makers expect sales of memory chips to rise
+the company said its computer sales fell in the quarter
+analysts said the stock market rose as investors bought computer and chip shares
+the bank said its loans rose and its profit fell in the quarter
+investors sold bank shares as the market fell
+the maker of memory chips said prices fell
+computer makers said demand for chips rose""".split("\n")
+
+
+def d2l_nlp_pretraining(torch):
+    """d2l-ai/d2l-en chapter_natural-language-processing-pretraining (word-embedding-
+    dataset.md, word2vec-pretraining.md, bert.md, bert-dataset.md, bert-pretraining.md,
+    PyTorch tabs): PTB subsampling and centers/contexts with Python's random, negative
+    sampling with random.choices, batchify into padded contexts, masks and labels, the
+    skip-gram model (Embedding, bmm with a permute), SigmoidBCELoss through
+    binary_cross_entropy_with_logits with an integer mask as weight, training with
+    xavier_uniform_ starts and Adam, get_similar_tokens by cosine with mv and topk; BERT's
+    get_tokens_and_segments, BERTEncoder (token, segment and a learned positional
+    embedding, TransformerEncoderBlocks with biases), MaskLM (repeat_interleave batch
+    indices, LazyLinear, LayerNorm), NextSentencePred, BERTModel, the NSP and MLM data
+    (random.shuffle, random.random, random.randint) padded into tensors with float32
+    valid lengths, and _get_batch_loss_bert's weighted MLM loss with Adam. PTB and
+    WikiText-2 are a few made-up sentences (``PTB_LIKE``), subsampled with 1e-1 for the
+    book's 1e-4 (which keeps almost nothing of 83 tokens); small sizes, few steps."""
+    nn = torch.nn
+    d2l = d2l_library(torch)
+    torch.manual_seed(0)
+    random.seed(0)
+    sentences = [line.split() for line in PTB_LIKE]
+    vocab = d2l.Vocab(sentences, min_freq=1)
+    print(f'# tokens: {sum([len(line) for line in sentences])}', len(vocab))
+
+    def subsample(sentences, vocab):
+        sentences = [[token for token in line if vocab[token] != vocab.unk]
+                     for line in sentences]
+        counter = collections.Counter([token for line in sentences for token in line])
+        num_tokens = sum(counter.values())
+
+        def keep(token):
+            return (random.uniform(0, 1) <
+                    math.sqrt(1e-1 / counter[token] * num_tokens))  # (the book: 1e-4)
+
+        return ([[token for token in line if keep(token)] for line in sentences], counter)
+
+    subsampled, counter = subsample(sentences, vocab)
+
+    def compare_counts(token):
+        return (f'# of "{token}": '
+                f'before={sum([l.count(token) for l in sentences])}, '
+                f'after={sum([l.count(token) for l in subsampled])}')
+
+    print(compare_counts('the'), compare_counts('chip'))
+    corpus = [vocab[line] for line in subsampled]
+
+    def get_centers_and_contexts(corpus, max_window_size):
+        centers, contexts = [], []
+        for line in corpus:
+            if len(line) < 2:
+                continue
+            centers += line
+            for i in range(len(line)):
+                window_size = random.randint(1, max_window_size)
+                indices = list(range(max(0, i - window_size),
+                                     min(len(line), i + 1 + window_size)))
+                indices.remove(i)
+                contexts.append([line[idx] for idx in indices])
+        return centers, contexts
+
+    all_centers, all_contexts = get_centers_and_contexts(corpus, 3)
+    print(f'# center-context pairs: {sum([len(contexts) for contexts in all_contexts])}')
+
+    class RandomGenerator:
+        def __init__(self, sampling_weights):
+            self.population = list(range(1, len(sampling_weights) + 1))
+            self.sampling_weights = sampling_weights
+            self.candidates = []
+            self.i = 0
+
+        def draw(self):
+            if self.i == len(self.candidates):
+                self.candidates = random.choices(
+                    self.population, self.sampling_weights, k=10000)
+                self.i = 0
+            self.i += 1
+            return self.candidates[self.i - 1]
+
+    def get_negatives(all_contexts, vocab, counter, K):
+        sampling_weights = [counter[vocab.to_tokens(i)]**0.75 for i in range(1, len(vocab))]
+        all_negatives, generator = [], RandomGenerator(sampling_weights)
+        for contexts in all_contexts:
+            negatives = []
+            while len(negatives) < len(contexts) * K:
+                neg = generator.draw()
+                if neg not in contexts:
+                    negatives.append(neg)
+            all_negatives.append(negatives)
+        return all_negatives
+
+    all_negatives = get_negatives(all_contexts, vocab, counter, 3)
+
+    def batchify(data):
+        max_len = max(len(c) + len(n) for _, c, n in data)
+        centers, contexts_negatives, masks, labels = [], [], [], []
+        for center, context, negative in data:
+            cur_len = len(context) + len(negative)
+            centers += [center]
+            contexts_negatives += [context + negative + [0] * (max_len - cur_len)]
+            masks += [[1] * cur_len + [0] * (max_len - cur_len)]
+            labels += [[1] * len(context) + [0] * (max_len - len(context))]
+        return (torch.tensor(centers).reshape((-1, 1)), torch.tensor(contexts_negatives),
+                torch.tensor(masks), torch.tensor(labels))
+
+    x_1 = (1, [2, 2], [3, 3, 3, 3])
+    x_2 = (1, [2, 2, 2], [3, 3])
+    batch = batchify((x_1, x_2))
+    names = ['centers', 'contexts_negatives', 'masks', 'labels']
+    for name, data in zip(names, batch):
+        print(name, '=', data)
+
+    class PTBDataset(torch.utils.data.Dataset):
+        def __init__(self, centers, contexts, negatives):
+            assert len(centers) == len(contexts) == len(negatives)
+            self.centers = centers
+            self.contexts = contexts
+            self.negatives = negatives
+
+        def __getitem__(self, index):
+            return (self.centers[index], self.contexts[index], self.negatives[index])
+
+        def __len__(self):
+            return len(self.centers)
+
+    dataset = PTBDataset(all_centers, all_contexts, all_negatives)
+    data_iter = torch.utils.data.DataLoader(dataset, 32, shuffle=True, collate_fn=batchify,
+                                            num_workers=0)
+    for batch in data_iter:
+        for name, data in zip(names, batch):
+            print(name, 'shape:', data.shape)
+        break
+
+    embed = nn.Embedding(num_embeddings=20, embedding_dim=4)
+    print(f'Parameter embedding_weight ({embed.weight.shape}, dtype={embed.weight.dtype})')
+    x = torch.tensor([[1, 2, 3], [4, 5, 6]])
+    print(embed(x))
+
+    def skip_gram(center, contexts_and_negatives, embed_v, embed_u):
+        v = embed_v(center)
+        u = embed_u(contexts_and_negatives)
+        pred = torch.bmm(v, u.permute(0, 2, 1))
+        return pred
+
+    print(skip_gram(torch.ones((2, 1), dtype=torch.long),
+                    torch.ones((2, 4), dtype=torch.long), embed, embed).shape)
+
+    class SigmoidBCELoss(nn.Module):
+        "BCEWithLogitLoss with masking on call."
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, inputs, target, mask=None):
+            out = nn.functional.binary_cross_entropy_with_logits(
+                inputs, target, weight=mask, reduction="none")
+            return out.mean(dim=1)
+
+    loss = SigmoidBCELoss()
+    pred = torch.tensor([[1.1, -2.2, 3.3, -4.4]] * 2)
+    label = torch.tensor([[1.0, 0.0, 0.0, 0.0], [0.0, 1.0, 0.0, 0.0]])
+    mask = torch.tensor([[1, 1, 1, 1], [1, 1, 0, 0]])
+    print(loss(pred, label, mask) * 4 / mask.sum(axis=1))
+
+    embed_size = 16
+    net = nn.Sequential(nn.Embedding(num_embeddings=len(vocab), embedding_dim=embed_size),
+                        nn.Embedding(num_embeddings=len(vocab), embedding_dim=embed_size))
+
+    def train(net, data_iter, lr, num_epochs, device=torch.device('cpu')):
+        def init_weights(module):
+            if type(module) == nn.Embedding:
+                nn.init.xavier_uniform_(module.weight)
+        net.apply(init_weights)
+        net = net.to(device)
+        optimizer = torch.optim.Adam(net.parameters(), lr=lr)
+        metric = d2l.Accumulator(2)
+        for epoch in range(num_epochs):
+            for i, batch in enumerate(data_iter):
+                optimizer.zero_grad()
+                center, context_negative, mask, label = [data.to(device) for data in batch]
+                pred = skip_gram(center, context_negative, net[0], net[1])
+                l = (loss(pred.reshape(label.shape).float(), label.float(), mask)
+                     / mask.sum(axis=1) * mask.shape[1])
+                l.sum().backward()
+                optimizer.step()
+                metric.add(l.sum(), l.numel())
+            print(f'epoch {epoch + 1}, loss {metric[0] / metric[1]:.3f}')
+
+    train(net, data_iter, 0.01, 3)
+
+    def get_similar_tokens(query_token, k, embed):
+        W = embed.weight.data
+        x = W[vocab[query_token]]
+        cos = torch.mv(W, x) / torch.sqrt(torch.sum(W * W, dim=1) * torch.sum(x * x) + 1e-9)
+        topk = torch.topk(cos, k=k + 1)[1].cpu().numpy().astype('int32')
+        for i in topk[1:]:
+            print(f'cosine sim={float(cos[i]):.3f}: {vocab.to_tokens(i)}')
+
+    get_similar_tokens('chip', 3, net[0])
+    finals = {"word2vec.embed_v": net[0].weight, "word2vec.embed_u": net[1].weight}
+
+    def get_tokens_and_segments(tokens_a, tokens_b=None):
+        tokens = ['<cls>'] + tokens_a + ['<sep>']
+        segments = [0] * (len(tokens_a) + 2)
+        if tokens_b is not None:
+            tokens += tokens_b + ['<sep>']
+            segments += [1] * (len(tokens_b) + 1)
+        return tokens, segments
+
+    class PositionWiseFFN(nn.Module):
+        def __init__(self, ffn_num_hiddens, ffn_num_outputs):
+            super().__init__()
+            self.dense1 = nn.LazyLinear(ffn_num_hiddens)
+            self.relu = nn.ReLU()
+            self.dense2 = nn.LazyLinear(ffn_num_outputs)
+
+        def forward(self, X):
+            return self.dense2(self.relu(self.dense1(X)))
+
+    class AddNorm(nn.Module):
+        def __init__(self, norm_shape, dropout):
+            super().__init__()
+            self.dropout = nn.Dropout(dropout)
+            self.ln = nn.LayerNorm(norm_shape)
+
+        def forward(self, X, Y):
+            return self.ln(self.dropout(Y) + X)
+
+    class TransformerEncoderBlock(nn.Module):
+        def __init__(self, num_hiddens, ffn_num_hiddens, num_heads, dropout, use_bias=False):
+            super().__init__()
+            self.attention = d2l.MultiHeadAttention(num_hiddens, num_heads, dropout, use_bias)
+            self.addnorm1 = AddNorm(num_hiddens, dropout)
+            self.ffn = PositionWiseFFN(ffn_num_hiddens, num_hiddens)
+            self.addnorm2 = AddNorm(num_hiddens, dropout)
+
+        def forward(self, X, valid_lens):
+            Y = self.addnorm1(X, self.attention(X, X, X, valid_lens))
+            return self.addnorm2(Y, self.ffn(Y))
+
+    class BERTEncoder(nn.Module):
+        def __init__(self, vocab_size, num_hiddens, ffn_num_hiddens, num_heads, num_blks,
+                     dropout, max_len=1000, **kwargs):
+            super(BERTEncoder, self).__init__(**kwargs)
+            self.token_embedding = nn.Embedding(vocab_size, num_hiddens)
+            self.segment_embedding = nn.Embedding(2, num_hiddens)
+            self.blks = nn.Sequential()
+            for i in range(num_blks):
+                self.blks.add_module(f"{i}", TransformerEncoderBlock(
+                    num_hiddens, ffn_num_hiddens, num_heads, dropout, True))
+            self.pos_embedding = nn.Parameter(torch.randn(1, max_len, num_hiddens))
+
+        def forward(self, tokens, segments, valid_lens):
+            X = self.token_embedding(tokens) + self.segment_embedding(segments)
+            X = X + self.pos_embedding[:, :X.shape[1], :]
+            for blk in self.blks:
+                X = blk(X, valid_lens)
+            return X
+
+    vocab_size, num_hiddens, ffn_num_hiddens, num_heads = 100, 24, 32, 4
+    num_blks, dropout = 2, 0.2
+    encoder = BERTEncoder(vocab_size, num_hiddens, ffn_num_hiddens, num_heads, num_blks,
+                          dropout)
+    tokens = torch.randint(0, vocab_size, (2, 8))
+    segments = torch.tensor([[0, 0, 0, 0, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1, 1, 1]])
+    encoded_X = encoder(tokens, segments, None)
+    print(encoded_X.shape)
+
+    class MaskLM(nn.Module):
+        def __init__(self, vocab_size, num_hiddens, **kwargs):
+            super(MaskLM, self).__init__(**kwargs)
+            self.mlp = nn.Sequential(nn.LazyLinear(num_hiddens), nn.ReLU(),
+                                     nn.LayerNorm(num_hiddens), nn.LazyLinear(vocab_size))
+
+        def forward(self, X, pred_positions):
+            num_pred_positions = pred_positions.shape[1]
+            pred_positions = pred_positions.reshape(-1)
+            batch_size = X.shape[0]
+            batch_idx = torch.arange(0, batch_size)
+            batch_idx = torch.repeat_interleave(batch_idx, num_pred_positions)
+            masked_X = X[batch_idx, pred_positions]
+            masked_X = masked_X.reshape((batch_size, num_pred_positions, -1))
+            mlm_Y_hat = self.mlp(masked_X)
+            return mlm_Y_hat
+
+    mlm = MaskLM(vocab_size, num_hiddens)
+    mlm_positions = torch.tensor([[1, 5, 2], [6, 1, 5]])
+    mlm_Y_hat = mlm(encoded_X, mlm_positions)
+    print(mlm_Y_hat.shape)
+    mlm_Y = torch.tensor([[7, 8, 9], [10, 20, 30]])
+    loss = nn.CrossEntropyLoss(reduction='none')
+    mlm_l = loss(mlm_Y_hat.reshape((-1, vocab_size)), mlm_Y.reshape(-1))
+    print(mlm_l.shape, mlm_l)
+
+    class NextSentencePred(nn.Module):
+        def __init__(self, **kwargs):
+            super(NextSentencePred, self).__init__(**kwargs)
+            self.output = nn.LazyLinear(2)
+
+        def forward(self, X):
+            return self.output(X)
+
+    encoded_X = torch.flatten(encoded_X, start_dim=1)
+    nsp = NextSentencePred()
+    nsp_Y_hat = nsp(encoded_X)
+    print(nsp_Y_hat.shape)
+    nsp_y = torch.tensor([0, 1])
+    nsp_l = loss(nsp_Y_hat, nsp_y)
+    print(nsp_l.shape, nsp_l)
+
+    class BERTModel(nn.Module):
+        def __init__(self, vocab_size, num_hiddens, ffn_num_hiddens, num_heads, num_blks,
+                     dropout, max_len=1000):
+            super(BERTModel, self).__init__()
+            self.encoder = BERTEncoder(vocab_size, num_hiddens, ffn_num_hiddens, num_heads,
+                                       num_blks, dropout, max_len=max_len)
+            self.hidden = nn.Sequential(nn.LazyLinear(num_hiddens), nn.Tanh())
+            self.mlm = MaskLM(vocab_size, num_hiddens)
+            self.nsp = NextSentencePred()
+
+        def forward(self, tokens, segments, valid_lens=None, pred_positions=None):
+            encoded_X = self.encoder(tokens, segments, valid_lens)
+            if pred_positions is not None:
+                mlm_Y_hat = self.mlm(encoded_X, pred_positions)
+            else:
+                mlm_Y_hat = None
+            nsp_Y_hat = self.nsp(self.hidden(encoded_X[:, 0, :]))
+            return encoded_X, mlm_Y_hat, nsp_Y_hat
+
+    def _get_next_sentence(sentence, next_sentence, paragraphs):
+        if random.random() < 0.5:
+            is_next = True
+        else:
+            next_sentence = random.choice(random.choice(paragraphs))
+            is_next = False
+        return sentence, next_sentence, is_next
+
+    def _get_nsp_data_from_paragraph(paragraph, paragraphs, vocab, max_len):
+        nsp_data_from_paragraph = []
+        for i in range(len(paragraph) - 1):
+            tokens_a, tokens_b, is_next = _get_next_sentence(
+                paragraph[i], paragraph[i + 1], paragraphs)
+            if len(tokens_a) + len(tokens_b) + 3 > max_len:
+                continue
+            tokens, segments = get_tokens_and_segments(tokens_a, tokens_b)
+            nsp_data_from_paragraph.append((tokens, segments, is_next))
+        return nsp_data_from_paragraph
+
+    def _replace_mlm_tokens(tokens, candidate_pred_positions, num_mlm_preds, vocab):
+        mlm_input_tokens = [token for token in tokens]
+        pred_positions_and_labels = []
+        random.shuffle(candidate_pred_positions)
+        for mlm_pred_position in candidate_pred_positions:
+            if len(pred_positions_and_labels) >= num_mlm_preds:
+                break
+            masked_token = None
+            if random.random() < 0.8:
+                masked_token = '<mask>'
+            else:
+                if random.random() < 0.5:
+                    masked_token = tokens[mlm_pred_position]
+                else:
+                    masked_token = random.choice(vocab.idx_to_token)
+            mlm_input_tokens[mlm_pred_position] = masked_token
+            pred_positions_and_labels.append((mlm_pred_position, tokens[mlm_pred_position]))
+        return mlm_input_tokens, pred_positions_and_labels
+
+    def _get_mlm_data_from_tokens(tokens, vocab):
+        candidate_pred_positions = []
+        for i, token in enumerate(tokens):
+            if token in ['<cls>', '<sep>']:
+                continue
+            candidate_pred_positions.append(i)
+        num_mlm_preds = max(1, round(len(tokens) * 0.15))
+        mlm_input_tokens, pred_positions_and_labels = _replace_mlm_tokens(
+            tokens, candidate_pred_positions, num_mlm_preds, vocab)
+        pred_positions_and_labels = sorted(pred_positions_and_labels, key=lambda x: x[0])
+        pred_positions = [v[0] for v in pred_positions_and_labels]
+        mlm_pred_labels = [v[1] for v in pred_positions_and_labels]
+        return vocab[mlm_input_tokens], pred_positions, vocab[mlm_pred_labels]
+
+    def _pad_bert_inputs(examples, max_len, vocab):
+        max_num_mlm_preds = round(max_len * 0.15)
+        all_token_ids, all_segments, valid_lens, = [], [], []
+        all_pred_positions, all_mlm_weights, all_mlm_labels = [], [], []
+        nsp_labels = []
+        for (token_ids, pred_positions, mlm_pred_label_ids, segments, is_next) in examples:
+            all_token_ids.append(torch.tensor(token_ids + [vocab['<pad>']] * (
+                max_len - len(token_ids)), dtype=torch.long))
+            all_segments.append(torch.tensor(segments + [0] * (
+                max_len - len(segments)), dtype=torch.long))
+            valid_lens.append(torch.tensor(len(token_ids), dtype=torch.float32))
+            all_pred_positions.append(torch.tensor(pred_positions + [0] * (
+                max_num_mlm_preds - len(pred_positions)), dtype=torch.long))
+            all_mlm_weights.append(torch.tensor([1.0] * len(mlm_pred_label_ids) + [0.0] * (
+                max_num_mlm_preds - len(pred_positions)), dtype=torch.float32))
+            all_mlm_labels.append(torch.tensor(mlm_pred_label_ids + [0] * (
+                max_num_mlm_preds - len(mlm_pred_label_ids)), dtype=torch.long))
+            nsp_labels.append(torch.tensor(is_next, dtype=torch.long))
+        return (all_token_ids, all_segments, valid_lens, all_pred_positions,
+                all_mlm_weights, all_mlm_labels, nsp_labels)
+
+    class _WikiTextDataset(torch.utils.data.Dataset):
+        def __init__(self, paragraphs, max_len):
+            paragraphs = [[line.split() for line in paragraph] for paragraph in paragraphs]
+            sentences = [sentence for paragraph in paragraphs for sentence in paragraph]
+            self.vocab = d2l.Vocab(sentences, min_freq=2, reserved_tokens=[
+                '<pad>', '<mask>', '<cls>', '<sep>'])
+            examples = []
+            for paragraph in paragraphs:
+                examples.extend(_get_nsp_data_from_paragraph(
+                    paragraph, paragraphs, self.vocab, max_len))
+            examples = [(_get_mlm_data_from_tokens(tokens, self.vocab) + (segments, is_next))
+                        for tokens, segments, is_next in examples]
+            (self.all_token_ids, self.all_segments, self.valid_lens,
+             self.all_pred_positions, self.all_mlm_weights,
+             self.all_mlm_labels, self.nsp_labels) = _pad_bert_inputs(
+                examples, max_len, self.vocab)
+
+        def __getitem__(self, idx):
+            return (self.all_token_ids[idx], self.all_segments[idx],
+                    self.valid_lens[idx], self.all_pred_positions[idx],
+                    self.all_mlm_weights[idx], self.all_mlm_labels[idx],
+                    self.nsp_labels[idx])
+
+        def __len__(self):
+            return len(self.all_token_ids)
+
+    paragraphs = [PTB_LIKE[i:i + 3] for i in range(0, len(PTB_LIKE), 2)] * 3
+    train_set = _WikiTextDataset(paragraphs, 32)
+    train_iter = torch.utils.data.DataLoader(train_set, 8, shuffle=True, num_workers=0)
+    vocab = train_set.vocab
+    for (tokens_X, segments_X, valid_lens_x, pred_positions_X, mlm_weights_X,
+         mlm_Y, nsp_y) in train_iter:
+        print(tokens_X.shape, segments_X.shape, valid_lens_x.shape,
+              pred_positions_X.shape, mlm_weights_X.shape, mlm_Y.shape, nsp_y.shape)
+        break
+    print(len(vocab), len(train_set))
+
+    net = BERTModel(len(vocab), num_hiddens=24, ffn_num_hiddens=32, num_heads=2, num_blks=2,
+                    dropout=0.2, max_len=32)
+    loss = nn.CrossEntropyLoss()
+
+    def _get_batch_loss_bert(net, loss, vocab_size, tokens_X, segments_X, valid_lens_x,
+                             pred_positions_X, mlm_weights_X, mlm_Y, nsp_y):
+        _, mlm_Y_hat, nsp_Y_hat = net(tokens_X, segments_X, valid_lens_x.reshape(-1),
+                                      pred_positions_X)
+        mlm_l = loss(mlm_Y_hat.reshape(-1, vocab_size), mlm_Y.reshape(-1)) * \
+            mlm_weights_X.reshape(-1, 1)
+        mlm_l = mlm_l.sum() / (mlm_weights_X.sum() + 1e-8)
+        nsp_l = loss(nsp_Y_hat, nsp_y)
+        l = mlm_l + nsp_l
+        return mlm_l, nsp_l, l
+
+    def train_bert(train_iter, net, loss, vocab_size, num_steps):
+        net(*next(iter(train_iter))[:4])
+        trainer = torch.optim.Adam(net.parameters(), lr=0.01)
+        step, metric = 0, d2l.Accumulator(4)
+        num_steps_reached = False
+        while step < num_steps and not num_steps_reached:
+            for tokens_X, segments_X, valid_lens_x, pred_positions_X, \
+                    mlm_weights_X, mlm_Y, nsp_y in train_iter:
+                trainer.zero_grad()
+                mlm_l, nsp_l, l = _get_batch_loss_bert(
+                    net, loss, vocab_size, tokens_X, segments_X, valid_lens_x,
+                    pred_positions_X, mlm_weights_X, mlm_Y, nsp_y)
+                l.backward()
+                trainer.step()
+                metric.add(mlm_l, nsp_l, tokens_X.shape[0], 1)
+                step += 1
+                if step % 4 == 0:
+                    print(step, f'MLM loss {metric[0] / metric[3]:.3f}, '
+                          f'NSP loss {metric[1] / metric[3]:.3f}')
+                if step == num_steps:
+                    num_steps_reached = True
+                    break
+
+    train_bert(train_iter, net, loss, len(vocab), 12)
+
+    def get_bert_encoding(net, tokens_a, tokens_b=None):
+        tokens, segments = get_tokens_and_segments(tokens_a, tokens_b)
+        token_ids = torch.tensor(vocab[tokens]).unsqueeze(0)
+        segments = torch.tensor(segments).unsqueeze(0)
+        valid_len = torch.tensor(len(tokens)).unsqueeze(0)
+        encoded_X, _, _ = net(token_ids, segments, valid_len)
+        return encoded_X
+
+    net.eval()
+    tokens_a = ['the', 'chip', 'maker', 'said']
+    encoded_text = get_bert_encoding(net, tokens_a)
+    encoded_text_cls = encoded_text[:, 0, :]
+    encoded_text_chip = encoded_text[:, 2, :]
+    print(encoded_text.shape, encoded_text_cls.shape, encoded_text_chip[0][:3])
+    encoded_pair = get_bert_encoding(net, tokens_a, ['sales', 'rose'])
+    print(encoded_pair.shape, encoded_pair[:, 0, :][0][:3])
+    finals.update({"bert.nsp": net.nsp.output.weight, "bert.mlm_out": net.mlm.mlp[3].bias})
+    return finals
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -12585,4 +13093,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             data_loading_face_landmarks, tuning_guide_cpu, examples_gat, seq2seq_translation,
             jcjohnson_pytorch_examples, morvan_basics, morvan_networks,
             nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
-            udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies]
+            udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
+            d2l_nlp_pretraining]
