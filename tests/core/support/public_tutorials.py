@@ -13071,6 +13071,209 @@ def d2l_nlp_pretraining(torch):
     return finals
 
 
+
+def leaf_tensors_and_parametrizations(torch):
+    """pytorch/tutorials beginner_source/understanding_leaf_vs_nonleaf_tutorial.py
+    (is_leaf, requires_grad, the .grad of a non-leaf with PyTorch's warning, retain_grad,
+    retains_grad, retain_grad on a tensor without grad refused) and
+    intermediate_source/parametrizations.py (register_parametrization of Symmetric, Skew,
+    CayleyMap with torch.linalg.solve as the current text has it, MatrixExponential,
+    parametrize.cached(), right_inverse on assignment, a pruning mask from bernoulli,
+    remove_parametrizations with leave_parametrized either way)."""
+    F = torch.nn.functional
+    nn, parametrize = torch.nn, torch.nn.utils.parametrize
+    x = torch.ones(1, 3)
+    W = torch.ones(3, 2, requires_grad=True)
+    b = torch.ones(1, 2, requires_grad=True)
+    y = torch.ones(1, 2)
+    z = (x @ W) + b
+    y_pred = F.relu(z)
+    loss = F.mse_loss(y_pred, y)
+    print(f"{x.is_leaf=}")
+    print(f"{z.is_leaf=}")
+    print(f"{x.requires_grad=}")
+    print(f"{W.requires_grad=}")
+    print(f"{z.requires_grad=}")
+    loss.backward()
+    print(f"{W.grad=}")
+    print(f"{b.grad=}")
+    print(f"{x.grad=}")
+    print(f"{y.grad=}")
+    print(f"{z.grad=}")
+    z = (x @ W) + b
+    y_pred = F.relu(z)
+    loss = F.mse_loss(y_pred, y)
+    z.retain_grad()
+    y_pred.retain_grad()
+    loss.retain_grad()
+    W.grad = None
+    b.grad = None
+    loss.backward()
+    print(f"{W.grad=}")
+    print(f"{b.grad=}")
+    print(f"{z.grad=}")
+    print(f"{y_pred.grad=}")
+    print(f"{loss.grad=}")
+    print(z.retains_grad, W.retains_grad)
+    try:
+        x.retain_grad()
+    except RuntimeError as e:
+        print(e)
+    def symmetric(X):
+        return X.triu() + X.triu(1).transpose(-1, -2)
+    X = torch.rand(3, 3)
+    A = symmetric(X)
+    assert torch.allclose(A, A.T)
+    print(A)
+    class LinearSymmetric(nn.Module):
+        def __init__(self, n_features):
+            super().__init__()
+            self.weight = nn.Parameter(torch.rand(n_features, n_features))
+        def forward(self, x):
+            A = symmetric(self.weight)
+            return x @ A
+    layer = LinearSymmetric(3)
+    out = layer(torch.rand(8, 3))
+    print(out)
+    class Symmetric(nn.Module):
+        def forward(self, X):
+            return X.triu() + X.triu(1).transpose(-1, -2)
+    layer = nn.Linear(3, 3)
+    parametrize.register_parametrization(layer, "weight", Symmetric())
+    A = layer.weight
+    assert torch.allclose(A, A.T)
+    print(A)
+    class Skew(nn.Module):
+        def forward(self, X):
+            A = X.triu(1)
+            return A - A.transpose(-1, -2)
+    cnn = nn.Conv2d(in_channels=5, out_channels=8, kernel_size=3)
+    parametrize.register_parametrization(cnn, "weight", Skew())
+    print(cnn.weight[0, 1])
+    print(cnn.weight[2, 2])
+    layer = nn.Linear(3, 3)
+    print(f"Unparametrized:\n{layer}")
+    parametrize.register_parametrization(layer, "weight", Symmetric())
+    print(f"\nParametrized:\n{layer}")
+    print(layer.parametrizations)
+    print(layer.parametrizations.weight)
+    print(layer.parametrizations.weight[0])
+    print(dict(layer.named_parameters()))
+    print(layer.parametrizations.weight.original)
+    symmetric = Symmetric()
+    weight_orig = layer.parametrizations.weight.original
+    print(torch.dist(layer.weight, symmetric(weight_orig)))
+    class NoisyParametrization(nn.Module):
+        def forward(self, X):
+            print("Computing the Parametrization")
+            return X
+    layer = nn.Linear(4, 4)
+    parametrize.register_parametrization(layer, "weight", NoisyParametrization())
+    print("Here, layer.weight is recomputed every time we call it")
+    foo = layer.weight + layer.weight.T
+    bar = layer.weight.sum()
+    with parametrize.cached():
+        print("Here, it is computed just the first time layer.weight is called")
+        foo = layer.weight + layer.weight.T
+        bar = layer.weight.sum()
+    class CayleyMap(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.register_buffer("Id", torch.eye(n))
+        def forward(self, X):
+            return torch.linalg.solve(self.Id - X, self.Id + X)
+    layer = nn.Linear(3, 3)
+    parametrize.register_parametrization(layer, "weight", Skew())
+    parametrize.register_parametrization(layer, "weight", CayleyMap(3))
+    X = layer.weight
+    print(torch.dist(X.T @ X, torch.eye(3)))
+    class MatrixExponential(nn.Module):
+        def forward(self, X):
+            return torch.matrix_exp(X)
+    layer_orthogonal = nn.Linear(3, 3)
+    parametrize.register_parametrization(layer_orthogonal, "weight", Skew())
+    parametrize.register_parametrization(layer_orthogonal, "weight", MatrixExponential())
+    X = layer_orthogonal.weight
+    print(torch.dist(X.T @ X, torch.eye(3)))
+    layer_spd = nn.Linear(3, 3)
+    parametrize.register_parametrization(layer_spd, "weight", Symmetric())
+    parametrize.register_parametrization(layer_spd, "weight", MatrixExponential())
+    X = layer_spd.weight
+    print(torch.dist(X, X.T))
+    print((torch.linalg.eigvalsh(X) > 0.).all())
+    class Skew(nn.Module):
+        def forward(self, X):
+            A = X.triu(1)
+            return A - A.transpose(-1, -2)
+        def right_inverse(self, A):
+            return A.triu(1)
+    layer = nn.Linear(3, 3)
+    parametrize.register_parametrization(layer, "weight", Skew())
+    X = torch.rand(3, 3)
+    X = X - X.T
+    layer.weight = X
+    print(torch.dist(layer.weight, X))
+    class CayleyMap(nn.Module):
+        def __init__(self, n):
+            super().__init__()
+            self.register_buffer("Id", torch.eye(n))
+        def forward(self, X):
+            return torch.linalg.solve(self.Id - X, self.Id + X)
+        def right_inverse(self, A):
+            return torch.linalg.solve(A + self.Id, self.Id - A)
+    layer_orthogonal = nn.Linear(3, 3)
+    parametrize.register_parametrization(layer_orthogonal, "weight", Skew())
+    parametrize.register_parametrization(layer_orthogonal, "weight", CayleyMap(3))
+    X = torch.empty(3, 3)
+    nn.init.orthogonal_(X)
+    if X.det() < 0.:
+        X[0].neg_()
+    layer_orthogonal.weight = X
+    print(torch.dist(layer_orthogonal.weight, X))
+    layer_orthogonal.weight = nn.init.orthogonal_(layer_orthogonal.weight)
+    print(layer_orthogonal.weight)
+    class PruningParametrization(nn.Module):
+        def __init__(self, X, p_drop=0.2):
+            super().__init__()
+            mask = torch.full_like(X, 1.0 - p_drop)
+            self.mask = torch.bernoulli(mask)
+        def forward(self, X):
+            return X * self.mask
+        def right_inverse(self, A):
+            return A
+    layer = nn.Linear(3, 4)
+    X = torch.rand_like(layer.weight)
+    print(f"Initialization matrix:\n{X}")
+    parametrize.register_parametrization(layer, "weight", PruningParametrization(layer.weight))
+    layer.weight = X
+    print(f"\nInitialized weight:\n{layer.weight}")
+    layer = nn.Linear(3, 3)
+    print("Before:")
+    print(layer)
+    print(layer.weight)
+    parametrize.register_parametrization(layer, "weight", Skew())
+    print("\nParametrized:")
+    print(layer)
+    print(layer.weight)
+    parametrize.remove_parametrizations(layer, "weight")
+    print("\nAfter. Weight has skew-symmetric values but it is unconstrained:")
+    print(layer)
+    print(layer.weight)
+    layer = nn.Linear(3, 3)
+    print("Before:")
+    print(layer)
+    print(layer.weight)
+    parametrize.register_parametrization(layer, "weight", Skew())
+    print("\nParametrized:")
+    print(layer)
+    print(layer.weight)
+    parametrize.remove_parametrizations(layer, "weight", leave_parametrized=False)
+    print("\nAfter. Same as Before:")
+    print(layer)
+    print(layer.weight)
+    return {"layer.weight": layer.weight, "orthogonal": layer_orthogonal.weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -13094,4 +13297,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             jcjohnson_pytorch_examples, morvan_basics, morvan_networks,
             nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
             udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
-            d2l_nlp_pretraining]
+            d2l_nlp_pretraining, leaf_tensors_and_parametrizations]
