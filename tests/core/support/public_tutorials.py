@@ -13274,6 +13274,256 @@ def leaf_tensors_and_parametrizations(torch):
     return {"layer.weight": layer.weight, "orthogonal": layer_orthogonal.weight}
 
 
+def knowledge_distillation(torch):
+    """pytorch/tutorials beginner_source/knowledge_distillation_tutorial.py: the DeepNN
+    teacher and LightNN students (seeded alike, their first layers' norms printed),
+    train/test with Adam and CrossEntropyLoss, train_knowledge_distillation (softmax and
+    log_softmax at temperature T, -sum(soft_targets * soft_prob) / batch * T**2),
+    ModifiedDeepNNCosine (avg_pool1d of the flattened features, its state loaded from the
+    teacher) with CosineEmbeddingLoss against a target of ones, and the regressor
+    students with an MSE between feature maps. CIFAR-10 is 8 + 8 seeded random images
+    through Normalize's channel means (image_dataset), batches of 8 loaded in the process (the tutorial's
+    num_workers=2 starts PyTorch's worker processes each pass), one epoch each."""
+    nn, optim = torch.nn, torch.optim
+    device = "cpu"
+    mean = torch.tensor([0.485, 0.456, 0.406]).view(3, 1, 1)
+    std = torch.tensor([0.229, 0.224, 0.225]).view(3, 1, 1)
+
+    class Normalized(torch.utils.data.Dataset):
+        def __init__(self, n, seed):
+            self.images = image_dataset(torch, n, shape=(3, 32, 32), seed=seed)
+
+        def __len__(self):
+            return len(self.images)
+
+        def __getitem__(self, i):
+            x, label = self.images[i]
+            return (x - mean) / std, label
+
+    train_dataset, test_dataset = Normalized(8, 1), Normalized(8, 2)
+    train_loader = torch.utils.data.DataLoader(train_dataset, batch_size=8, shuffle=True,
+                                               num_workers=0)
+    test_loader = torch.utils.data.DataLoader(test_dataset, batch_size=8, shuffle=False,
+                                              num_workers=0)
+
+    def deep_features():
+        return nn.Sequential(
+            nn.Conv2d(3, 128, kernel_size=3, padding=1), nn.ReLU(),
+            nn.Conv2d(128, 64, kernel_size=3, padding=1), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=2, stride=2),
+            nn.Conv2d(64, 64, kernel_size=3, padding=1), nn.ReLU(),
+            nn.Conv2d(64, 32, kernel_size=3, padding=1), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=2, stride=2))
+
+    def light_features():
+        return nn.Sequential(
+            nn.Conv2d(3, 16, kernel_size=3, padding=1), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=2, stride=2),
+            nn.Conv2d(16, 16, kernel_size=3, padding=1), nn.ReLU(),
+            nn.MaxPool2d(kernel_size=2, stride=2))
+
+    class DeepNN(nn.Module):
+        def __init__(self, num_classes=10):
+            super(DeepNN, self).__init__()
+            self.features = deep_features()
+            self.classifier = nn.Sequential(nn.Linear(2048, 512), nn.ReLU(), nn.Dropout(0.1),
+                                            nn.Linear(512, num_classes))
+
+        def forward(self, x):
+            x = self.features(x)
+            x = torch.flatten(x, 1)
+            x = self.classifier(x)
+            return x
+
+    class LightNN(nn.Module):
+        def __init__(self, num_classes=10):
+            super(LightNN, self).__init__()
+            self.features = light_features()
+            self.classifier = nn.Sequential(nn.Linear(1024, 256), nn.ReLU(), nn.Dropout(0.1),
+                                            nn.Linear(256, num_classes))
+
+        def forward(self, x):
+            x = self.features(x)
+            x = torch.flatten(x, 1)
+            x = self.classifier(x)
+            return x
+
+    def train(model, train_loader, epochs, learning_rate, device):
+        criterion = nn.CrossEntropyLoss()
+        optimizer = optim.Adam(model.parameters(), lr=learning_rate)
+        model.to(device)
+        model.train()
+        for epoch in range(epochs):
+            running_loss = 0.0
+            for inputs, labels in train_loader:
+                inputs, labels = inputs.to(device), labels.to(device)
+                optimizer.zero_grad()
+                outputs = model(inputs)
+                loss = criterion(outputs, labels)
+                loss.backward()
+                optimizer.step()
+                running_loss += loss.item()
+            print(f"Epoch {epoch+1}/{epochs}, Loss: {running_loss / len(train_loader)}")
+
+    def test(model, test_loader, device, multiple_outputs=False):
+        model.to(device)
+        model.eval()
+        correct = 0
+        total = 0
+        with torch.no_grad():
+            for inputs, labels in test_loader:
+                inputs, labels = inputs.to(device), labels.to(device)
+                outputs = model(inputs)
+                if multiple_outputs:
+                    outputs, _ = outputs
+                _, predicted = torch.max(outputs.data, 1)
+                total += labels.size(0)
+                correct += (predicted == labels).sum().item()
+        accuracy = 100 * correct / total
+        print(f"Test Accuracy: {accuracy:.2f}%")
+        return accuracy
+
+    torch.manual_seed(42)
+    nn_deep = DeepNN(num_classes=10)
+    train(nn_deep, train_loader, epochs=1, learning_rate=0.001, device=device)
+    test_accuracy_deep = test(nn_deep, test_loader, device)
+    torch.manual_seed(42)
+    nn_light = LightNN(num_classes=10)
+    torch.manual_seed(42)
+    new_nn_light = LightNN(num_classes=10)
+    print("Norm of 1st layer of nn_light:", torch.norm(nn_light.features[0].weight).item())
+    print("Norm of 1st layer of new_nn_light:", torch.norm(new_nn_light.features[0].weight).item())
+    total_params_deep = "{:,}".format(sum(p.numel() for p in nn_deep.parameters()))
+    print(f"DeepNN parameters: {total_params_deep}")
+    total_params_light = "{:,}".format(sum(p.numel() for p in nn_light.parameters()))
+    print(f"LightNN parameters: {total_params_light}")
+    train(nn_light, train_loader, epochs=1, learning_rate=0.001, device=device)
+    test_accuracy_light_ce = test(nn_light, test_loader, device)
+    print(f"Teacher accuracy: {test_accuracy_deep:.2f}%")
+    print(f"Student accuracy: {test_accuracy_light_ce:.2f}%")
+
+    def train_knowledge_distillation(teacher, student, train_loader, epochs, learning_rate, T,
+                                     soft_target_loss_weight, ce_loss_weight, device):
+        ce_loss = nn.CrossEntropyLoss()
+        optimizer = optim.Adam(student.parameters(), lr=learning_rate)
+        teacher.to(device)
+        student.to(device)
+        teacher.eval()
+        student.train()
+        for epoch in range(epochs):
+            running_loss = 0.0
+            for inputs, labels in train_loader:
+                inputs, labels = inputs.to(device), labels.to(device)
+                optimizer.zero_grad()
+                with torch.no_grad():
+                    teacher_logits = teacher(inputs)
+                student_logits = student(inputs)
+                soft_targets = nn.functional.softmax(teacher_logits / T, dim=-1)
+                soft_prob = nn.functional.log_softmax(student_logits / T, dim=-1)
+                soft_targets_loss = -torch.sum(soft_targets * soft_prob) / soft_prob.size()[0] * (T**2)
+                label_loss = ce_loss(student_logits, labels)
+                loss = soft_target_loss_weight * soft_targets_loss + ce_loss_weight * label_loss
+                loss.backward()
+                optimizer.step()
+                running_loss += loss.item()
+            print(f"Epoch {epoch+1}/{epochs}, Loss: {running_loss / len(train_loader)}")
+
+    train_knowledge_distillation(teacher=nn_deep, student=new_nn_light, train_loader=train_loader,
+                                 epochs=1, learning_rate=0.001, T=2, soft_target_loss_weight=0.25,
+                                 ce_loss_weight=0.75, device=device)
+    test_accuracy_light_ce_and_kd = test(new_nn_light, test_loader, device)
+    print(f"Student accuracy with CE + KD: {test_accuracy_light_ce_and_kd:.2f}%")
+
+    class ModifiedDeepNNCosine(DeepNN):
+        def forward(self, x):
+            x = self.features(x)
+            flattened_conv_output = torch.flatten(x, 1)
+            x = self.classifier(flattened_conv_output)
+            flattened_conv_output_after_pooling = torch.nn.functional.avg_pool1d(
+                flattened_conv_output, 2)
+            return x, flattened_conv_output_after_pooling
+
+    class ModifiedLightNNCosine(LightNN):
+        def forward(self, x):
+            x = self.features(x)
+            flattened_conv_output = torch.flatten(x, 1)
+            x = self.classifier(flattened_conv_output)
+            return x, flattened_conv_output
+
+    modified_nn_deep = ModifiedDeepNNCosine(num_classes=10)
+    print(modified_nn_deep.load_state_dict(nn_deep.state_dict()))
+    print("Norm of 1st layer for deep_nn:", torch.norm(nn_deep.features[0].weight).item())
+    print("Norm of 1st layer for modified_deep_nn:",
+          torch.norm(modified_nn_deep.features[0].weight).item())
+    torch.manual_seed(42)
+    modified_light_nn = ModifiedLightNNCosine(num_classes=10)
+    print("Norm of 1st layer:", torch.norm(modified_light_nn.features[0].weight).item())
+
+    def train_with_hidden_loss(teacher, student, train_loader, epochs, learning_rate,
+                               hidden_loss, hidden_weight, ce_loss_weight, device):
+        ce_loss = nn.CrossEntropyLoss()
+        optimizer = optim.Adam(student.parameters(), lr=learning_rate)
+        teacher.to(device)
+        student.to(device)
+        teacher.eval()
+        student.train()
+        for epoch in range(epochs):
+            running_loss = 0.0
+            for inputs, labels in train_loader:
+                inputs, labels = inputs.to(device), labels.to(device)
+                optimizer.zero_grad()
+                with torch.no_grad():
+                    _, teacher_hidden = teacher(inputs)
+                student_logits, student_hidden = student(inputs)
+                if isinstance(hidden_loss, nn.CosineEmbeddingLoss):
+                    hidden_rep_loss = hidden_loss(student_hidden, teacher_hidden,
+                                                  target=torch.ones(inputs.size(0)).to(device))
+                else:
+                    hidden_rep_loss = hidden_loss(student_hidden, teacher_hidden)
+                label_loss = ce_loss(student_logits, labels)
+                loss = hidden_weight * hidden_rep_loss + ce_loss_weight * label_loss
+                loss.backward()
+                optimizer.step()
+                running_loss += loss.item()
+            print(f"Epoch {epoch+1}/{epochs}, Loss: {running_loss / len(train_loader)}")
+
+    train_with_hidden_loss(modified_nn_deep, modified_light_nn, train_loader, 1, 0.001,
+                           nn.CosineEmbeddingLoss(), 0.25, 0.75, device)
+    test_accuracy_light_ce_and_cosine_loss = test(modified_light_nn, test_loader, device, True)
+
+    class ModifiedDeepNNRegressor(DeepNN):
+        def forward(self, x):
+            x = self.features(x)
+            conv_feature_map = x
+            x = torch.flatten(x, 1)
+            x = self.classifier(x)
+            return x, conv_feature_map
+
+    class ModifiedLightNNRegressor(LightNN):
+        def __init__(self, num_classes=10):
+            super(ModifiedLightNNRegressor, self).__init__(num_classes)
+            self.regressor = nn.Sequential(nn.Conv2d(16, 32, kernel_size=3, padding=1))
+
+        def forward(self, x):
+            x = self.features(x)
+            regressor_output = self.regressor(x)
+            x = torch.flatten(x, 1)
+            x = self.classifier(x)
+            return x, regressor_output
+
+    torch.manual_seed(42)
+    modified_nn_light_reg = ModifiedLightNNRegressor(num_classes=10)
+    modified_nn_deep_reg = ModifiedDeepNNRegressor(num_classes=10)
+    modified_nn_deep_reg.load_state_dict(nn_deep.state_dict())
+    train_with_hidden_loss(modified_nn_deep_reg, modified_nn_light_reg, train_loader, 1, 0.001,
+                           nn.MSELoss(), 0.25, 0.75, device)
+    test_accuracy_light_ce_and_mse_loss = test(modified_nn_light_reg, test_loader, device, True)
+    print(f"Student accuracy with CE + CosineLoss: {test_accuracy_light_ce_and_cosine_loss:.2f}%")
+    print(f"Student accuracy with CE + RegressorMSE: {test_accuracy_light_ce_and_mse_loss:.2f}%")
+    return {"light.out.bias": new_nn_light.classifier[3].bias,
+            "regressor.out.bias": modified_nn_light_reg.classifier[3].bias}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -13297,4 +13547,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             jcjohnson_pytorch_examples, morvan_basics, morvan_networks,
             nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
             udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
-            d2l_nlp_pretraining, leaf_tensors_and_parametrizations]
+            d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation]
