@@ -13524,6 +13524,57 @@ def knowledge_distillation(torch):
             "regressor.out.bias": modified_nn_light_reg.classifier[3].bias}
 
 
+def basics_data_and_transforms(torch):
+    """pytorch/tutorials beginner_source/basics/data_tutorial.py (labels_map, samples
+    drawn with ``torch.randint(len(training_data), size=(1,)).item()``, a Dataset with
+    transform and target_transform, a DataLoader's first batch, ``squeeze``) and
+    transforms_tutorial.py (ToTensor and the one-hot target_transform
+    ``Lambda(lambda y: torch.zeros(10, dtype=torch.float).scatter_(0, torch.tensor(y),
+    value=1))``). FashionMNIST is image_dataset's seeded images; the plots are the
+    printed labels and image sizes; torchvision's Lambda is the function it wraps."""
+    images = image_dataset(torch, 64, seed=3)
+
+    class FashionMNIST(torch.utils.data.Dataset):
+        def __init__(self, transform=None, target_transform=None):
+            self.transform = transform
+            self.target_transform = target_transform
+
+        def __len__(self):
+            return len(images)
+
+        def __getitem__(self, idx):
+            image, label = images[idx]
+            if self.transform:
+                image = self.transform(image)
+            if self.target_transform:
+                label = self.target_transform(label)
+            return image, label
+
+    training_data = FashionMNIST()
+    labels_map = {0: "T-Shirt", 1: "Trouser", 2: "Pullover", 3: "Dress", 4: "Coat",
+                  5: "Sandal", 6: "Shirt", 7: "Sneaker", 8: "Bag", 9: "Ankle Boot"}
+    cols, rows = 3, 3
+    for i in range(1, cols * rows + 1):
+        sample_idx = torch.randint(len(training_data), size=(1,)).item()
+        img, label = training_data[sample_idx]
+        print(i, sample_idx, labels_map[label], tuple(img.squeeze().shape))
+    train_dataloader = torch.utils.data.DataLoader(training_data, batch_size=16, shuffle=True)
+    train_features, train_labels = next(iter(train_dataloader))
+    print(f"Feature batch shape: {train_features.size()}")
+    print(f"Labels batch shape: {train_labels.size()}")
+    img = train_features[0].squeeze()
+    label = train_labels[0]
+    print(f"Label: {label}", img.shape, img.sum())
+    ds = FashionMNIST(
+        transform=lambda x: x,
+        target_transform=lambda y: torch.zeros(10, dtype=torch.float).scatter_(
+            0, torch.tensor(y), value=1))
+    print(ds[0][1], ds[5][1])
+    batch = next(iter(torch.utils.data.DataLoader(ds, batch_size=4)))
+    print(batch[1], batch[1].argmax(1))
+    return {"targets": batch[1]}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -13547,4 +13598,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             jcjohnson_pytorch_examples, morvan_basics, morvan_networks,
             nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
             udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
-            d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation]
+            d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation,
+            basics_data_and_transforms]
