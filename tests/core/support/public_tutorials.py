@@ -13575,6 +13575,134 @@ def basics_data_and_transforms(torch):
     return {"targets": batch[1]}
 
 
+def spatial_transformer(torch):
+    """pytorch/tutorials intermediate_source/spatial_transformer_tutorial.py: the
+    localization network (MaxPool2d then ReLU(True)), fc_loc started at the identity
+    (``weight.data.zero_()``, ``bias.data.copy_``), F.affine_grid and F.grid_sample
+    without align_corners (PyTorch's warnings), Dropout2d, F.dropout, nll_loss with the
+    old ``size_average=False`` (its deprecation warning), training with SGD and the test
+    loop, and visualize_stn's images through convert_image_np (the plots are printed
+    sums; make_grid is the batch's first image). MNIST is image_dataset's seeded images
+    normalized with (0.1307,), (0.3081,): 32 for training, 16 for testing, 2 epochs."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+
+    class Normalized(torch.utils.data.Dataset):
+        def __init__(self, n, seed):
+            self.images = image_dataset(torch, n, seed=seed)
+
+        def __len__(self):
+            return len(self.images)
+
+        def __getitem__(self, i):
+            x, label = self.images[i]
+            return (x - 0.1307) / 0.3081, label
+
+    train_loader = torch.utils.data.DataLoader(Normalized(32, 1), batch_size=16, shuffle=True,
+                                               num_workers=0)
+    test_loader = torch.utils.data.DataLoader(Normalized(16, 2), batch_size=16, shuffle=True,
+                                              num_workers=0)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super(Net, self).__init__()
+            self.conv1 = nn.Conv2d(1, 10, kernel_size=5)
+            self.conv2 = nn.Conv2d(10, 20, kernel_size=5)
+            self.conv2_drop = nn.Dropout2d()
+            self.fc1 = nn.Linear(320, 50)
+            self.fc2 = nn.Linear(50, 10)
+            self.localization = nn.Sequential(
+                nn.Conv2d(1, 8, kernel_size=7),
+                nn.MaxPool2d(2, stride=2),
+                nn.ReLU(True),
+                nn.Conv2d(8, 10, kernel_size=5),
+                nn.MaxPool2d(2, stride=2),
+                nn.ReLU(True)
+            )
+            self.fc_loc = nn.Sequential(
+                nn.Linear(10 * 3 * 3, 32),
+                nn.ReLU(True),
+                nn.Linear(32, 3 * 2)
+            )
+            self.fc_loc[2].weight.data.zero_()
+            self.fc_loc[2].bias.data.copy_(torch.tensor([1, 0, 0, 0, 1, 0], dtype=torch.float))
+
+        def stn(self, x):
+            xs = self.localization(x)
+            xs = xs.view(-1, 10 * 3 * 3)
+            theta = self.fc_loc(xs)
+            theta = theta.view(-1, 2, 3)
+            grid = F.affine_grid(theta, x.size())
+            x = F.grid_sample(x, grid)
+            return x
+
+        def forward(self, x):
+            x = self.stn(x)
+            x = F.relu(F.max_pool2d(self.conv1(x), 2))
+            x = F.relu(F.max_pool2d(self.conv2_drop(self.conv2(x)), 2))
+            x = x.view(-1, 320)
+            x = F.relu(self.fc1(x))
+            x = F.dropout(x, training=self.training)
+            x = self.fc2(x)
+            return F.log_softmax(x, dim=1)
+
+    model = Net().to(device)
+    optimizer = optim.SGD(model.parameters(), lr=0.01)
+
+    def train(epoch):
+        model.train()
+        for batch_idx, (data, target) in enumerate(train_loader):
+            data, target = data.to(device), target.to(device)
+            optimizer.zero_grad()
+            output = model(data)
+            loss = F.nll_loss(output, target)
+            loss.backward()
+            optimizer.step()
+            if batch_idx % 1 == 0:
+                print('Train Epoch: {} [{}/{} ({:.0f}%)]\tLoss: {:.6f}'.format(
+                    epoch, batch_idx * len(data), len(train_loader.dataset),
+                    100. * batch_idx / len(train_loader), loss.item()))
+
+    def test():
+        with torch.no_grad():
+            model.eval()
+            test_loss = 0
+            correct = 0
+            for data, target in test_loader:
+                data, target = data.to(device), target.to(device)
+                output = model(data)
+                test_loss += F.nll_loss(output, target, size_average=False).item()
+                pred = output.max(1, keepdim=True)[1]
+                correct += pred.eq(target.view_as(pred)).sum().item()
+            test_loss /= len(test_loader.dataset)
+            print('\nTest set: Average loss: {:.4f}, Accuracy: {}/{} ({:.0f}%)\n'
+                  .format(test_loss, correct, len(test_loader.dataset),
+                          100. * correct / len(test_loader.dataset)))
+
+    def convert_image_np(inp):
+        inp = inp.numpy().transpose((1, 2, 0))
+        mean = np.array([0.485, 0.456, 0.406])
+        std = np.array([0.229, 0.224, 0.225])
+        inp = std * inp + mean
+        inp = np.clip(inp, 0, 1)
+        return inp
+
+    def visualize_stn():
+        with torch.no_grad():
+            data = next(iter(test_loader))[0].to(device)
+            input_tensor = data.cpu()
+            transformed_input_tensor = model.stn(data).cpu()
+            in_grid = convert_image_np(input_tensor[0])
+            out_grid = convert_image_np(transformed_input_tensor[0])
+            print(in_grid.shape, round(float(in_grid.sum()), 3), round(float(out_grid.sum()), 3))
+
+    for epoch in range(1, 2 + 1):
+        train(epoch)
+        test()
+    visualize_stn()
+    return {"fc_loc.bias": model.fc_loc[2].bias, "fc2.weight": model.fc2.weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -13599,4 +13727,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
             udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
             d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation,
-            basics_data_and_transforms]
+            basics_data_and_transforms, spatial_transformer]
