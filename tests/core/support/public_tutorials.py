@@ -11448,10 +11448,8 @@ def nlp_embeddings_and_sequence_models(torch):
     sequence_models_tutorial.py (an LSTM stepped one element at a time and run on the
     whole sequence, the LSTMTagger trained 300 epochs with ``F.log_softmax(tag_space)``
     as the older text has it: PyTorch's implicit-dim warning each call). The sonnet's
-    vocabulary is sorted (the tutorial's ``set`` order differs between runs). The
-    tutorial prints the LSTM's output with its grad_fn, PyTorch's oneDNN node
-    (``MkldnnRnnLayerBackward0``) where minigrad's graph is the native path's (README):
-    its values are printed here."""
+    vocabulary is sorted (the tutorial's ``set`` order differs between runs). The LSTM's
+    printed output names PyTorch's oneDNN node, ``MkldnnRnnLayerBackward0``."""
     autograd, nn, F, optim = torch.autograd, torch.nn, torch.nn.functional, torch.optim
     torch.manual_seed(1)
     word_to_ix = {"hello": 0, "world": 1}
@@ -11549,7 +11547,7 @@ we conjure the spirits of the computer with our spells.""".split()
     inputs = torch.cat(inputs).view(len(inputs), 1, -1)
     hidden = (torch.randn(1, 1, 3), torch.randn(1, 1, 3))
     out, hidden = lstm(inputs, hidden)
-    print(out.data)
+    print(out)
     print(hidden)
 
     def prepare_sequence(seq, to_ix):
