@@ -13701,6 +13701,130 @@ def spatial_transformer(torch):
     return {"fc_loc.bias": model.fc_loc[2].bias, "fc2.weight": model.fc2.weight}
 
 
+def morvan_dqn(torch):
+    """MorvanZhou/PyTorch-Tutorial tutorial-contents/405_DQN_Reinforcement_learning.py: the
+    Net with ``weight.data.normal_(0, 0.1)``, DQN's choose_action (``torch.FloatTensor`` of
+    a NumPy state, ``torch.max(actions_value, 1)[1].data.numpy()``, NumPy's random greedy
+    choice), the replay memory in a NumPy array, learn() (target net loaded from the
+    state_dict every TARGET_REPLACE_ITER steps, ``torch.LongTensor`` of ``astype(int)``
+    actions, gather, ``q_next.max(1)[0].view(BATCH_SIZE, 1)``, MSELoss, Adam). gym's
+    CartPole is a small deterministic stand-in with the attributes the reward uses;
+    NumPy's global random state is seeded (np.random.seed(0)); a memory of 40, 8 episodes."""
+    nn, F = torch.nn, torch.nn.functional
+    np.random.seed(0)
+    BATCH_SIZE, LR, EPSILON, GAMMA = 8, 0.01, 0.9, 0.9
+    TARGET_REPLACE_ITER, MEMORY_CAPACITY = 10, 40
+
+    class CartPole:  # stands for gym.make('CartPole-v0').unwrapped
+        x_threshold, theta_threshold_radians = 2.4, 12 * 2 * math.pi / 360
+        action_space = SimpleNamespace(n=2, sample=lambda: 0)
+        observation_space = SimpleNamespace(shape=(4,))
+
+        def reset(self):
+            self.state, self.steps = np.array([0.01, -0.02, 0.03, 0.01]), 0
+            return self.state
+
+        def step(self, action):
+            self.steps += 1
+            push = 0.04 * (action * 2 - 1)
+            x, x_dot, theta, theta_dot = self.state
+            self.state = np.array([x + 0.02 * x_dot, x_dot + push, theta + 0.02 * theta_dot,
+                                   theta_dot - 1.5 * push + 0.3 * theta])
+            done = bool(abs(self.state[2]) > self.theta_threshold_radians) or self.steps >= 15
+            return self.state, 1.0, done, {}
+
+        def render(self):
+            pass
+
+    env = CartPole()
+    N_ACTIONS = env.action_space.n
+    N_STATES = env.observation_space.shape[0]
+    ENV_A_SHAPE = 0 if isinstance(env.action_space.sample(), int) else env.action_space.sample().shape
+
+    class Net(nn.Module):
+        def __init__(self, ):
+            super(Net, self).__init__()
+            self.fc1 = nn.Linear(N_STATES, 50)
+            self.fc1.weight.data.normal_(0, 0.1)
+            self.out = nn.Linear(50, N_ACTIONS)
+            self.out.weight.data.normal_(0, 0.1)
+
+        def forward(self, x):
+            x = self.fc1(x)
+            x = F.relu(x)
+            actions_value = self.out(x)
+            return actions_value
+
+    class DQN(object):
+        def __init__(self):
+            self.eval_net, self.target_net = Net(), Net()
+            self.learn_step_counter = 0
+            self.memory_counter = 0
+            self.memory = np.zeros((MEMORY_CAPACITY, N_STATES * 2 + 2))
+            self.optimizer = torch.optim.Adam(self.eval_net.parameters(), lr=LR)
+            self.loss_func = nn.MSELoss()
+
+        def choose_action(self, x):
+            x = torch.unsqueeze(torch.FloatTensor(x), 0)
+            if np.random.uniform() < EPSILON:
+                actions_value = self.eval_net.forward(x)
+                action = torch.max(actions_value, 1)[1].data.numpy()
+                action = action[0] if ENV_A_SHAPE == 0 else action.reshape(ENV_A_SHAPE)
+            else:
+                action = np.random.randint(0, N_ACTIONS)
+                action = action if ENV_A_SHAPE == 0 else action.reshape(ENV_A_SHAPE)
+            return action
+
+        def store_transition(self, s, a, r, s_):
+            transition = np.hstack((s, [a, r], s_))
+            index = self.memory_counter % MEMORY_CAPACITY
+            self.memory[index, :] = transition
+            self.memory_counter += 1
+
+        def learn(self):
+            if self.learn_step_counter % TARGET_REPLACE_ITER == 0:
+                self.target_net.load_state_dict(self.eval_net.state_dict())
+            self.learn_step_counter += 1
+            sample_index = np.random.choice(MEMORY_CAPACITY, BATCH_SIZE)
+            b_memory = self.memory[sample_index, :]
+            b_s = torch.FloatTensor(b_memory[:, :N_STATES])
+            b_a = torch.LongTensor(b_memory[:, N_STATES:N_STATES + 1].astype(int))
+            b_r = torch.FloatTensor(b_memory[:, N_STATES + 1:N_STATES + 2])
+            b_s_ = torch.FloatTensor(b_memory[:, -N_STATES:])
+            q_eval = self.eval_net(b_s).gather(1, b_a)
+            q_next = self.target_net(b_s_).detach()
+            q_target = b_r + GAMMA * q_next.max(1)[0].view(BATCH_SIZE, 1)
+            loss = self.loss_func(q_eval, q_target)
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+            return loss
+
+    dqn = DQN()
+    print('\nCollecting experience...')
+    for i_episode in range(8):
+        s = env.reset()
+        ep_r = 0
+        while True:
+            env.render()
+            a = dqn.choose_action(s)
+            s_, r, done, info = env.step(a)
+            x, x_dot, theta, theta_dot = s_
+            r1 = (env.x_threshold - abs(x)) / env.x_threshold - 0.8
+            r2 = (env.theta_threshold_radians - abs(theta)) / env.theta_threshold_radians - 0.5
+            r = r1 + r2
+            dqn.store_transition(s, a, r, s_)
+            ep_r += r
+            if dqn.memory_counter > MEMORY_CAPACITY:
+                loss = dqn.learn()
+                if done:
+                    print('Ep: ', i_episode, '| Ep_r: ', round(ep_r, 2), loss)
+            if done:
+                break
+            s = s_
+    return {"eval.out.weight": dqn.eval_net.out.weight, "target.fc1.bias": dqn.target_net.fc1.bias}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -13725,4 +13849,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
             udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
             d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation,
-            basics_data_and_transforms, spatial_transformer]
+            basics_data_and_transforms, spatial_transformer, morvan_dqn]
