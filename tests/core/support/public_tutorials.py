@@ -13825,6 +13825,154 @@ def morvan_dqn(torch):
     return {"eval.out.weight": dqn.eval_net.out.weight, "target.fc1.bias": dqn.target_net.fc1.bias}
 
 
+def lyeoni_transformer_classifier(torch):
+    """lyeoni/nlp-tutorial text-classification-transformer/model.py: a Transformer encoder
+    written out (ScaledDotProductAttention dividing by ``np.sqrt(self.d_k)``, a NumPy
+    float64, with ``masked_fill_`` of a padding mask repeated over heads,
+    ``nn.Softmax(dim=-1)(attn_score)``; MultiHeadAttention with view/transpose/contiguous;
+    EncoderLayer with LayerNorm(eps=1e-6); a sinusoid table from NumPy loaded with
+    ``nn.Embedding.from_pretrained(torch.FloatTensor(...), freeze=True)``; positions from
+    arange().repeat() + 1 with ``masked_fill_`` at the pads; ``torch.max(outputs, dim=1)``
+    pooling and a softmax head), trained a few Adam steps on made-up token ids with
+    CrossEntropyLoss as its trainer.py does (on the softmax's output); small sizes."""
+    nn = torch.nn
+
+    class ScaledDotProductAttention(nn.Module):
+        def __init__(self, d_k):
+            super(ScaledDotProductAttention, self).__init__()
+            self.d_k = d_k
+
+        def forward(self, q, k, v, attn_mask):
+            attn_score = torch.matmul(q, k.transpose(-1, -2)) / np.sqrt(self.d_k)
+            attn_score.masked_fill_(attn_mask, -1e9)
+            attn_weights = nn.Softmax(dim=-1)(attn_score)
+            output = torch.matmul(attn_weights, v)
+            return output, attn_weights
+
+    class MultiHeadAttention(nn.Module):
+        def __init__(self, d_model, n_heads):
+            super(MultiHeadAttention, self).__init__()
+            self.n_heads = n_heads
+            self.d_k = self.d_v = d_model // n_heads
+            self.WQ = nn.Linear(d_model, d_model)
+            self.WK = nn.Linear(d_model, d_model)
+            self.WV = nn.Linear(d_model, d_model)
+            self.scaled_dot_product_attn = ScaledDotProductAttention(self.d_k)
+            self.linear = nn.Linear(n_heads * self.d_v, d_model)
+
+        def forward(self, Q, K, V, attn_mask):
+            batch_size = Q.size(0)
+            q_heads = self.WQ(Q).view(batch_size, -1, self.n_heads, self.d_k).transpose(1, 2)
+            k_heads = self.WK(K).view(batch_size, -1, self.n_heads, self.d_k).transpose(1, 2)
+            v_heads = self.WV(V).view(batch_size, -1, self.n_heads, self.d_v).transpose(1, 2)
+            attn_mask = attn_mask.unsqueeze(1).repeat(1, self.n_heads, 1, 1)
+            attn, attn_weights = self.scaled_dot_product_attn(q_heads, k_heads, v_heads, attn_mask)
+            attn = attn.transpose(1, 2).contiguous().view(batch_size, -1, self.n_heads * self.d_v)
+            output = self.linear(attn)
+            return output, attn_weights
+
+    class PositionWiseFeedForwardNetwork(nn.Module):
+        def __init__(self, d_model, d_ff):
+            super(PositionWiseFeedForwardNetwork, self).__init__()
+            self.linear1 = nn.Linear(d_model, d_ff)
+            self.linear2 = nn.Linear(d_ff, d_model)
+            self.relu = nn.ReLU()
+
+        def forward(self, inputs):
+            output = self.relu(self.linear1(inputs))
+            output = self.linear2(output)
+            return output
+
+    class EncoderLayer(nn.Module):
+        def __init__(self, d_model, n_heads, p_drop, d_ff):
+            super(EncoderLayer, self).__init__()
+            self.mha = MultiHeadAttention(d_model, n_heads)
+            self.dropout1 = nn.Dropout(p_drop)
+            self.layernorm1 = nn.LayerNorm(d_model, eps=1e-6)
+            self.ffn = PositionWiseFeedForwardNetwork(d_model, d_ff)
+            self.dropout2 = nn.Dropout(p_drop)
+            self.layernorm2 = nn.LayerNorm(d_model, eps=1e-6)
+
+        def forward(self, inputs, attn_mask):
+            attn_outputs, attn_weights = self.mha(inputs, inputs, inputs, attn_mask)
+            attn_outputs = self.dropout1(attn_outputs)
+            attn_outputs = self.layernorm1(inputs + attn_outputs)
+            ffn_outputs = self.ffn(attn_outputs)
+            ffn_outputs = self.dropout2(ffn_outputs)
+            ffn_outputs = self.layernorm2(attn_outputs + ffn_outputs)
+            return ffn_outputs, attn_weights
+
+    class TransformerEncoder(nn.Module):
+        def __init__(self, vocab_size, seq_len, d_model=512, n_layers=6, n_heads=8, p_drop=0.1,
+                     d_ff=2048, pad_id=0):
+            super(TransformerEncoder, self).__init__()
+            self.pad_id = pad_id
+            self.sinusoid_table = self.get_sinusoid_table(seq_len + 1, d_model)
+            self.embedding = nn.Embedding(vocab_size, d_model)
+            self.pos_embedding = nn.Embedding.from_pretrained(self.sinusoid_table, freeze=True)
+            self.layers = nn.ModuleList([EncoderLayer(d_model, n_heads, p_drop, d_ff)
+                                         for _ in range(n_layers)])
+            self.linear = nn.Linear(d_model, 2)
+            self.softmax = nn.Softmax(dim=-1)
+
+        def forward(self, inputs):
+            positions = torch.arange(inputs.size(1), device=inputs.device,
+                                     dtype=inputs.dtype).repeat(inputs.size(0), 1) + 1
+            position_pad_mask = inputs.eq(self.pad_id)
+            positions.masked_fill_(position_pad_mask, 0)
+            outputs = self.embedding(inputs) + self.pos_embedding(positions)
+            attn_pad_mask = self.get_attention_padding_mask(inputs, inputs, self.pad_id)
+            attention_weights = []
+            for layer in self.layers:
+                outputs, attn_weights = layer(outputs, attn_pad_mask)
+                attention_weights.append(attn_weights)
+            outputs, _ = torch.max(outputs, dim=1)
+            outputs = self.softmax(self.linear(outputs))
+            return outputs, attention_weights
+
+        def get_attention_padding_mask(self, q, k, pad_id):
+            attn_pad_mask = k.eq(pad_id).unsqueeze(1).repeat(1, q.size(1), 1)
+            return attn_pad_mask
+
+        def get_sinusoid_table(self, seq_len, d_model):
+            def get_angle(pos, i, d_model):
+                return pos / np.power(10000, (2 * (i // 2)) / d_model)
+            sinusoid_table = np.zeros((seq_len, d_model))
+            for pos in range(seq_len):
+                for i in range(d_model):
+                    if i % 2 == 0:
+                        sinusoid_table[pos, i] = np.sin(get_angle(pos, i, d_model))
+                    else:
+                        sinusoid_table[pos, i] = np.cos(get_angle(pos, i, d_model))
+            return torch.FloatTensor(sinusoid_table)
+
+    torch.manual_seed(0)
+    model = TransformerEncoder(vocab_size=40, seq_len=10, d_model=16, n_layers=2, n_heads=4,
+                               p_drop=0.1, d_ff=32, pad_id=0)
+    print(model.layers[0])
+    print(sum(p.numel() for p in model.parameters() if p.requires_grad))
+    inputs = torch.randint(1, 40, (6, 10))
+    inputs[:, 7:] = 0
+    inputs[0, 4:] = 0
+    labels = torch.randint(0, 2, (6,))
+    optimizer = torch.optim.Adam(model.parameters(), lr=1e-3)
+    loss_fn = nn.CrossEntropyLoss()
+    for step in range(6):
+        model.train()
+        outputs, attention_weights = model(inputs)
+        loss = loss_fn(outputs, labels)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print(step, loss.item(), (outputs.argmax(dim=-1) == labels).sum().item())
+    model.eval()
+    with torch.no_grad():
+        outputs, attention_weights = model(inputs)
+    print(outputs, len(attention_weights), attention_weights[0].shape)
+    print(attention_weights[1][0, 0])
+    return {"linear.weight": model.linear.weight, "table": model.pos_embedding.weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -13849,4 +13997,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             nlp_pytorch_and_deep_learning, nlp_embeddings_and_sequence_models, nlp_bilstm_crf,
             udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
             d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation,
-            basics_data_and_transforms, spatial_transformer, morvan_dqn]
+            basics_data_and_transforms, spatial_transformer, morvan_dqn,
+            lyeoni_transformer_classifier]
