@@ -13973,6 +13973,254 @@ def lyeoni_transformer_classifier(torch):
     return {"linear.weight": model.linear.weight, "table": model.pos_embedding.weight}
 
 
+
+def aladdin_pytorch_basics(torch):
+    """aladdinpersson/Machine-Learning-Collection ML/Pytorch/Basics/pytorch_tensorbasics.py
+    (initialisation, conversions, ``torch.add(x, y, out=z1)`` of int64s into float32,
+    true_divide, matrix_power, bmm, broadcasting, reductions, sort, any/all, fancy and
+    boolean indexing, remainder, where, unique, views, chunk), pytorch_rnn_gru_lstm.py (a
+    2-layer LSTM and GRU over MNIST's rows with batch_first, outputs flattened into a
+    Linear, check_accuracy reading ``loader.dataset.train``) and pytorch_lr_ratescheduler.py
+    (ReduceLROnPlateau with ``verbose=True``, which PyTorch 2.13 refuses with a TypeError,
+    then without it, stepped on each epoch's mean loss). MNIST is
+    seeded random images (an MNIST stand-in with ``train``); hidden 32, one epoch, 14 of
+    the scheduler's 100 epochs."""
+    nn, optim, DataLoader = torch.nn, torch.optim, torch.utils.data.DataLoader
+
+    class MNIST(torch.utils.data.Dataset):
+        def __init__(self, root, train, transform=None, download=False):
+            self.train, self.images = train, image_dataset(torch, 128 if train else 64,
+                                                           seed=1 if train else 2)
+
+        def __len__(self):
+            return len(self.images)
+
+        def __getitem__(self, i):
+            return self.images[i]
+
+    datasets = SimpleNamespace(MNIST=MNIST)
+    transforms = SimpleNamespace(ToTensor=lambda: None)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+    my_tensor = torch.tensor([[1, 2, 3], [4, 5, 6]], dtype=torch.float32, device=device, requires_grad=True)
+    print(f"Information about tensor: {my_tensor}")
+    print("Type of Tensor {my_tensor.dtype}")
+    print(f"Device Tensor is on {my_tensor.device}")
+    print(f"Shape of tensor {my_tensor.shape}")
+    print(f"Requires gradient: {my_tensor.requires_grad}")
+    x = torch.empty(size=(3, 3))
+    x = torch.zeros((3, 3))
+    x = torch.rand((3, 3))
+    x = torch.ones((3, 3))
+    x = torch.eye(5, 5)
+    x = torch.arange(start=0, end=5, step=1)
+    x = torch.linspace(start=0.1, end=1, steps=10)
+    print(x)
+    x = torch.empty(size=(1, 5)).normal_(mean=0, std=1)
+    print(x)
+    x = torch.empty(size=(1, 5)).uniform_(0, 1)
+    print(x)
+    x = torch.diag(torch.ones(3))
+    tensor = torch.arange(4)
+    print(f"Converted Boolean: {tensor.bool()}")
+    print(f"Converted int16 {tensor.short()}")
+    print(f"Converted int64 {tensor.long()}")
+    print(f"Converted float16 {tensor.half()}")
+    print(f"Converted float32 {tensor.float()}")
+    print(f"Converted float64 {tensor.double()}")
+    np_array = np.zeros((5, 5))
+    tensor = torch.from_numpy(np_array)
+    np_array_again = tensor.numpy()
+    x = torch.tensor([1, 2, 3])
+    y = torch.tensor([9, 8, 7])
+    z1 = torch.empty(3)
+    torch.add(x, y, out=z1)
+    print(z1)
+    z2 = torch.add(x, y)
+    z = x + y
+    z = x - y
+    z = torch.true_divide(x, y)
+    print(z)
+    t = torch.zeros(3)
+    t.add_(x)
+    t += x
+    print(t)
+    z = x.pow(2)
+    z = x**2
+    z = x > 0
+    z = x < 0
+    x1 = torch.rand((2, 5))
+    x2 = torch.rand((5, 3))
+    x3 = torch.mm(x1, x2)
+    x3 = x1.mm(x2)
+    matrix_exp = torch.rand(5, 5)
+    print(matrix_exp.matrix_power(3))
+    z = x * y
+    z = torch.dot(x, y)
+    print(z)
+    batch = 32
+    n = 10
+    m = 20
+    p = 30
+    tensor1 = torch.rand((batch, n, m))
+    tensor2 = torch.rand((batch, m, p))
+    out_bmm = torch.bmm(tensor1, tensor2)
+    print(out_bmm.shape, out_bmm[0, 0, :3])
+    x1 = torch.rand((5, 5))
+    x2 = torch.ones((1, 5))
+    z = x1 - x2
+    z = x1**x2
+    sum_x = torch.sum(x, dim=0)
+    values, indices = torch.max(x, dim=0)
+    values, indices = torch.min(x, dim=0)
+    abs_x = torch.abs(x)
+    z = torch.argmax(x, dim=0)
+    z = torch.argmin(x, dim=0)
+    mean_x = torch.mean(x.float(), dim=0)
+    z = torch.eq(x, y)
+    sorted_y, indices = torch.sort(y, dim=0, descending=False)
+    print(sum_x, values, indices, abs_x, z, mean_x, sorted_y)
+    z = torch.clamp(x, min=0)
+    x = torch.tensor([1, 0, 1, 1, 1], dtype=torch.bool)
+    z = torch.any(x)
+    z = torch.all(x)
+    print(z)
+    batch_size = 10
+    features = 25
+    x = torch.rand((batch_size, features))
+    print(x[0].shape)
+    print(x[:, 0].shape)
+    print(x[2, 0:10].shape)
+    x[0, 0] = 100
+    x = torch.arange(10)
+    indices = [2, 5, 8]
+    print(x[indices])
+    x = torch.rand((3, 5))
+    rows = torch.tensor([1, 0])
+    cols = torch.tensor([4, 0])
+    print(x[rows, cols])
+    x = torch.arange(10)
+    print(x[(x < 2) | (x > 8)])
+    print(x[x.remainder(2) == 0])
+    print(torch.where(x > 5, x, x * 2))
+    x = torch.tensor([0, 0, 1, 2, 2, 3, 4]).unique()
+    print(x.ndimension())
+    x = torch.arange(10)
+    print(x.numel())
+    x = torch.arange(9)
+    x_3x3 = x.view(3, 3)
+    x_3x3 = x.reshape(3, 3)
+    y = x_3x3.t()
+    print(y.is_contiguous())
+    print(y.contiguous().view(9))
+    x1 = torch.rand(2, 5)
+    x2 = torch.rand(2, 5)
+    print(torch.cat((x1, x2), dim=0).shape)
+    print(torch.cat((x1, x2), dim=1).shape)
+    z = x1.view(-1)
+    batch = 64
+    x = torch.rand((batch, 2, 5))
+    z = x.view(batch, -1)
+    z = x.permute(0, 2, 1)
+    z = torch.chunk(x, chunks=2, dim=1)
+    print(z[0].shape)
+    print(z[1].shape)
+    x = torch.arange(10)
+    print(x.unsqueeze(0).shape)
+    print(x.unsqueeze(1).shape)
+    x = torch.arange(10).unsqueeze(0).unsqueeze(1)
+    z = x.squeeze(1)
+    print(z)
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    input_size, hidden_size, num_layers, num_classes, sequence_length = 28, 32, 2, 10, 28
+    class RNN_LSTM(nn.Module):
+        def __init__(self, input_size, hidden_size, num_layers, num_classes):
+            super(RNN_LSTM, self).__init__()
+            self.hidden_size = hidden_size
+            self.num_layers = num_layers
+            self.lstm = nn.LSTM(input_size, hidden_size, num_layers, batch_first=True)
+            self.fc = nn.Linear(hidden_size * sequence_length, num_classes)
+        def forward(self, x):
+            h0 = torch.zeros(self.num_layers, x.size(0), self.hidden_size).to(device)
+            c0 = torch.zeros(self.num_layers, x.size(0), self.hidden_size).to(device)
+            out, _ = self.lstm(x, (h0, c0))
+            out = out.reshape(out.shape[0], -1)
+            out = self.fc(out)
+            return out
+    class RNN_GRU(nn.Module):
+        def __init__(self, input_size, hidden_size, num_layers, num_classes):
+            super(RNN_GRU, self).__init__()
+            self.hidden_size = hidden_size
+            self.num_layers = num_layers
+            self.gru = nn.GRU(input_size, hidden_size, num_layers, batch_first=True)
+            self.fc = nn.Linear(hidden_size * sequence_length, num_classes)
+        def forward(self, x):
+            h0 = torch.zeros(self.num_layers, x.size(0), self.hidden_size).to(device)
+            out, _ = self.gru(x, h0)
+            out = out.reshape(out.shape[0], -1)
+            return self.fc(out)
+    train_dataset = datasets.MNIST(root="dataset/", train=True, transform=transforms.ToTensor(), download=True)
+    test_dataset = datasets.MNIST(root="dataset/", train=False, transform=transforms.ToTensor(), download=True)
+    train_loader = DataLoader(dataset=train_dataset, batch_size=64, shuffle=True)
+    test_loader = DataLoader(dataset=test_dataset, batch_size=64, shuffle=True)
+    def check_accuracy(loader, model):
+        if loader.dataset.train:
+            print("Checking accuracy on training data")
+        else:
+            print("Checking accuracy on test data")
+        num_correct = 0
+        num_samples = 0
+        model.eval()
+        with torch.no_grad():
+            for x, y in loader:
+                x = x.to(device=device).squeeze(1)
+                y = y.to(device=device)
+                scores = model(x)
+                _, predictions = scores.max(1)
+                num_correct += (predictions == y).sum()
+                num_samples += predictions.size(0)
+            print(f"Got {num_correct} / {num_samples} with \
+                  accuracy {float(num_correct)/float(num_samples)*100:.2f}")
+        model.train()
+    for M in (RNN_LSTM, RNN_GRU):
+        model = M(input_size, hidden_size, num_layers, num_classes).to(device)
+        criterion = nn.CrossEntropyLoss()
+        optimizer = optim.Adam(model.parameters(), lr=0.005)
+        for epoch in range(1):
+            for batch_idx, (data, targets) in enumerate(train_loader):
+                data = data.to(device=device).squeeze(1)
+                targets = targets.to(device=device)
+                scores = model(data)
+                loss = criterion(scores, targets)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                print(loss.item())
+        check_accuracy(train_loader, model)
+        check_accuracy(test_loader, model)
+    model = nn.Sequential(nn.Linear(784, 50), nn.ReLU(), nn.Linear(50, 10)).to(device)
+    criterion = nn.CrossEntropyLoss()
+    optimizer = optim.Adam(model.parameters(), lr=0.1)
+    try:  # (PyTorch 2.13 has no verbose=: the script's TypeError, then without it)
+        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, factor=0.1, patience=5, verbose=True)
+    except TypeError as e:
+        print(type(e).__name__, e)
+        scheduler = torch.optim.lr_scheduler.ReduceLROnPlateau(optimizer, factor=0.1, patience=5)
+    for epoch in range(1, 15):
+        losses = []
+        for batch_idx, (data, targets) in enumerate(train_loader):
+            data = data.reshape(data.shape[0], -1)
+            scores = model(data)
+            loss = criterion(scores, targets)
+            losses.append(loss.item())
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+        mean_loss = sum(losses)/len(losses)
+        scheduler.step(mean_loss)
+        print(f'Cost at epoch {epoch} is {mean_loss}', scheduler.get_last_lr())
+    return {"scheduler_model.2.weight": model[2].weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -13998,4 +14246,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
             d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation,
             basics_data_and_transforms, spatial_transformer, morvan_dqn,
-            lyeoni_transformer_classifier]
+            lyeoni_transformer_classifier, aladdin_pytorch_basics]
