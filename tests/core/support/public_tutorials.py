@@ -13984,7 +13984,10 @@ def aladdin_pytorch_basics(torch):
     (ReduceLROnPlateau with ``verbose=True``, which PyTorch 2.13 refuses with a TypeError,
     then without it, stepped on each epoch's mean loss). MNIST is
     seeded random images (an MNIST stand-in with ``train``); hidden 32, one epoch, 14 of
-    the scheduler's 100 epochs."""
+    the scheduler's 100 epochs; then pytorch_init_weights.py (kaiming_uniform_, constant_
+    over model.modules()), pytorch_loadsave.py (a checkpoint of the model's and Adam's
+    state_dicts, on the CNN for its VGG16) and pytorch_std_mean.py (per-channel mean and
+    std of CIFAR-10 stand-ins through mean over dim=[0, 2, 3])."""
     nn, optim, DataLoader = torch.nn, torch.optim, torch.utils.data.DataLoader
 
     class MNIST(torch.utils.data.Dataset):
@@ -14218,7 +14221,79 @@ def aladdin_pytorch_basics(torch):
         mean_loss = sum(losses)/len(losses)
         scheduler.step(mean_loss)
         print(f'Cost at epoch {epoch} is {mean_loss}', scheduler.get_last_lr())
-    return {"scheduler_model.2.weight": model[2].weight}
+    scheduler_model = model
+    F = torch.nn.functional
+
+    class CNN(nn.Module):  # pytorch_init_weights.py
+        def __init__(self, in_channels, num_classes):
+            super(CNN, self).__init__()
+            self.conv1 = nn.Conv2d(in_channels=in_channels, out_channels=6, kernel_size=(3, 3),
+                                   stride=(1, 1), padding=(1, 1))
+            self.pool = nn.MaxPool2d(kernel_size=(2, 2), stride=(2, 2))
+            self.conv2 = nn.Conv2d(in_channels=6, out_channels=16, kernel_size=(3, 3),
+                                   stride=(1, 1), padding=(1, 1))
+            self.fc1 = nn.Linear(16 * 7 * 7, num_classes)
+            self.initialize_weights()
+
+        def forward(self, x):
+            x = F.relu(self.conv1(x))
+            x = self.pool(x)
+            x = F.relu(self.conv2(x))
+            x = self.pool(x)
+            x = x.reshape(x.shape[0], -1)
+            x = self.fc1(x)
+            return x
+
+        def initialize_weights(self):
+            for m in self.modules():
+                if isinstance(m, nn.Conv2d):
+                    nn.init.kaiming_uniform_(m.weight)
+                    if m.bias is not None:
+                        nn.init.constant_(m.bias, 0)
+                elif isinstance(m, nn.BatchNorm2d):
+                    nn.init.constant_(m.weight, 1)
+                    nn.init.constant_(m.bias, 0)
+                elif isinstance(m, nn.Linear):
+                    nn.init.kaiming_uniform_(m.weight)
+                    nn.init.constant_(m.bias, 0)
+
+    model = CNN(in_channels=3, num_classes=10)
+    for param in model.parameters():
+        print(param.shape, param.sum())
+
+    def save_checkpoint(state, filename="my_checkpoint.pth.tar"):  # pytorch_loadsave.py
+        print("=> Saving checkpoint")
+        torch.save(state, filename)
+
+    def load_checkpoint(checkpoint, model, optimizer):
+        print("=> Loading checkpoint")
+        model.load_state_dict(checkpoint["state_dict"])
+        optimizer.load_state_dict(checkpoint["optimizer"])
+
+    optimizer = optim.Adam(model.parameters())
+    model(torch.randn(2, 3, 28, 28)).sum().backward()
+    optimizer.step()
+    with in_temporary_directory():
+        checkpoint = {"state_dict": model.state_dict(), "optimizer": optimizer.state_dict()}
+        save_checkpoint(checkpoint)
+        load_checkpoint(torch.load("my_checkpoint.pth.tar"), model, optimizer)
+    print(optimizer.state_dict()["param_groups"])
+    cifar = image_dataset(torch, 96, shape=(3, 32, 32), seed=4)
+
+    def get_mean_std(loader):  # pytorch_std_mean.py
+        channels_sum, channels_sqrd_sum, num_batches = 0, 0, 0
+        for data, _ in loader:
+            channels_sum += torch.mean(data, dim=[0, 2, 3])
+            channels_sqrd_sum += torch.mean(data ** 2, dim=[0, 2, 3])
+            num_batches += 1
+        mean = channels_sum / num_batches
+        std = (channels_sqrd_sum / num_batches - mean ** 2) ** 0.5
+        return mean, std
+
+    mean, std = get_mean_std(DataLoader(dataset=cifar, batch_size=64, shuffle=True))
+    print(mean)
+    print(std)
+    return {"scheduler_model.2.weight": scheduler_model[2].weight, "cnn.fc1.bias": model.fc1.bias}
 
 
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
