@@ -100,6 +100,7 @@ from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/dist
     addmm, addmv, baddbmm, cdist, cross, roll, rot90, vdot, addr, addbmm, select_scatter,
     slice_scatter, diagonal_scatter, ldexp, frexp, renorm, norm_except_dim, _weight_norm,
 )
+from .functions import mkldnn_rnn_layer  # noqa: F401  (ops/recurrent.py: nn.LSTM's float32 layers)
 from .functions import (  # noqa: F401  (other names: ops/aliases.py)
     absolute, concat, concatenate, is_complex, is_floating_point, is_inference, moveaxis, movedim,
     msort,

@@ -796,6 +796,7 @@ def _tensor_options(dtype: dtypes.dtype) -> str:
             "memory_format=(nullopt))")
 
 
+@functools.cache
 def _legacy(dtype: dtypes.dtype):
     def constructor(*args):
         """Legacy constructor: ``FloatTensor([0.1, 1.0])`` makes a tensor of the
@@ -814,8 +815,23 @@ def _legacy(dtype: dtypes.dtype):
             return make(np.zeros(0, dtype.numpy))
         return _filled("new", args, 0, dtype, "cpu", False)
 
-    constructor.__name__ = constructor.__qualname__ = dtypes.LEGACY_NAMES[dtype]
-    return constructor
+    name = dtypes.LEGACY_NAMES[dtype]
+    constructor.__name__ = constructor.__qualname__ = name
+    return tensortype(name, (), {"dtype": dtype, "construct": staticmethod(constructor),
+                                 "__module__": "minigrad", "__doc__": constructor.__doc__})
+
+
+class tensortype(type):
+    """The legacy tensor types (``torch.FloatTensor``, ...), classes as in PyTorch: calling
+    one constructs (above), ``isinstance(x, torch.FloatTensor)`` asks for a float32
+    tensor, and ``x.type(torch.LongTensor)`` converts (``.dtype`` is the type's dtype)."""
+    __module__ = "minigrad"  # (printed as PyTorch's, <class 'torch.tensortype'>)
+
+    def __call__(cls, *args):
+        return cls.construct(*args)
+
+    def __instancecheck__(cls, obj) -> bool:
+        return isinstance(obj, TensorBase) and obj.dtype is cls.dtype
 
 
 legacy_constructor = _legacy  # (torch.Tensor's: the default dtype's, see tensor.py)

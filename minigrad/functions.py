@@ -2026,3 +2026,17 @@ def chain_matmul(*matrices, out=None):
     if len(matrices) == 1:
         return _out("chain_matmul", clone(matrices[0]), out, matrices[0])
     return _out("chain_matmul", _linalg.multi_dot(list(matrices)), out, matrices[0])
+
+
+def mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3, hx_, cx_, reverse,
+                     batch_sizes, mode, hidden_size, num_layers, has_biases, bidirectional,
+                     batch_first, train, *, out=None):
+    """One float32 LSTM layer in one direction, as PyTorch's CPU runs it through oneDNN:
+    (output, h_T, c_T, workspace) of one node, ``MkldnnRnnLayerBackward0`` (``nn.LSTM``
+    calls it; the workspace, oneDNN's scratch memory, is an empty uint8 tensor here)."""
+    if mode != 2 or not has_biases or batch_first or batch_sizes or out is not None:
+        raise NotImplementedError("minigrad: mkldnn_rnn_layer runs an LSTM (mode 2) with "
+                                  "biases over a (seq, batch, features) input, without out=")
+    output, hy, cy = ops.recurrent.mkldnn_rnn_layer(input, weight0, weight1, weight2, weight3,
+                                                    hx_, cx_, reverse)
+    return output, hy, cy, _creation.empty(0, dtype=_dtypes.uint8)

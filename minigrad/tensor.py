@@ -439,6 +439,25 @@ class Tensor(TensorBase):
         return ops.stride(self, None if dim is None
                           else arguments.normalize_dim_strict(dim, self.ndim))
 
+    def resize_(self, *size, memory_format=None) -> "Tensor":
+        """In place: this tensor's shape becomes ``size``, filled row after row with its
+        memory's elements from where it starts (memory grown for it holds zeros here,
+        uninitialised values in PyTorch); refused, as in PyTorch, if it requires grad."""
+        if len(size) == 1 and isinstance(size[0], (tuple, list)):
+            size = tuple(size[0])
+        if self.requires_grad:
+            raise RuntimeError("cannot resize variables that require grad")
+        if any(int(n) < 0 for n in size):
+            raise RuntimeError("numel: integer multiplication overflow")
+        array = memory.resized(self._data, tuple(int(n) for n in size))
+        if array is not self._data:  # (a resize to its own shape is no change)
+            self._replace_data(array)
+            self._bump_version()
+        return self
+
+    def resize_as_(self, the_template, *, memory_format=None) -> "Tensor":
+        return self.resize_(the_template.shape)
+
     def storage_offset(self) -> int:
         """Where the first element sits in the memory, in elements."""
         return ops.storage_offset(self)
@@ -461,6 +480,8 @@ class Tensor(TensorBase):
         ``x.to(device, torch.float64)``, ``x.to(other_tensor)``; ``copy=True`` always
         copies. The devices are the CPU and meta (a shape and a dtype without numbers,
         which cannot be copied back); another one raises PyTorch's error."""
+        if not kwargs.keys() <= arguments.TO_KEYWORDS:  # (x.to(requires_grad=True): no)
+            raise arguments.invalid_combination("Tensor.to", args, kwargs)
         device, dtype, copy = devices.to_arguments(args, kwargs)
         if device is not None and (device.type == "meta") != self.is_meta:
             return _to_or_from_meta(self, dtype or self.dtype)
@@ -478,6 +499,10 @@ class Tensor(TensorBase):
             if dtype not in by_name:
                 raise ValueError(f"invalid type: '{dtype}'")
             dtype = by_name[dtype]
+        elif isinstance(dtype, creation.tensortype):  # torch.LongTensor, ...
+            dtype = dtype.dtype
+        elif dtype is Tensor:  # (the default dtype's legacy type)
+            dtype = dtypes.get_default_dtype()
         return self.to(dtype)
 
     def float(self, memory_format=layouts.preserve_format) -> "Tensor":

@@ -22,14 +22,24 @@ from . import fma
 __all__ = ["base_grid", "affine_grid", "affine_grid_backward", "grid_sample", "grid_sample_backward"]
 
 
+def _steps(n: int, align_corners: bool, dtype) -> np.ndarray:
+    """PyTorch's linspace_from_neg_one: linspace(-1, 1, n) as its kernel counts (the first
+    half up from -1, the second down from 1, each a fused multiply-add), then, without
+    ``align_corners``, times (n - 1) and divided by n, two roundings in ``dtype``."""
+    if n <= 1:
+        return np.zeros(max(n, 0), dtype)
+    one, fused = dtype.type(1), fma.fma32 if dtype == np.float32 else fma.fma64
+    step, index = (one + one) / dtype.type(n - 1), np.arange(n).astype(dtype)
+    line = np.where(index < n // 2, fused(step, index, -one),
+                    fused(-step, dtype.type(n - 1) - index, one)).astype(dtype)
+    return line if align_corners else line * dtype.type(n - 1) / dtype.type(n)
+
+
 def base_grid(height: int, width: int, align_corners: bool, dtype) -> np.ndarray:
     """(H, W, 3): each pixel's (x, y, 1), x and y from -1 to 1 (pulled in by (n - 1) / n
     without ``align_corners``, so that they are pixel centres)."""
     def steps(n):
-        if n <= 1:
-            return np.zeros(max(n, 0), dtype)
-        line = np.linspace(-1, 1, n).astype(dtype)
-        return line if align_corners else line * dtype.type((n - 1) / n)
+        return _steps(n, align_corners, np.dtype(dtype))
     base = np.empty((height, width, 3), dtype)
     base[..., 0] = steps(width)[None, :]
     base[..., 1] = steps(height)[:, None]
@@ -40,8 +50,10 @@ def base_grid(height: int, width: int, align_corners: bool, dtype) -> np.ndarray
 def affine_grid(theta: np.ndarray, size, align_corners: bool) -> np.ndarray:
     """(N, H, W, 2): theta (N, 2, 3) applied to the base grid of ``size`` (N, C, H, W)."""
     n, _, height, width = size
-    base = base_grid(height, width, align_corners, theta.dtype).reshape(1, -1, 3)
-    return (base @ np.swapaxes(theta, 1, 2)).reshape(n, height, width, 2)
+    base = base_grid(height, width, align_corners, theta.dtype).reshape(1, -1, 3, 1)
+    terms = base * np.swapaxes(theta, 1, 2)[:, None]  # (N, H W, 3, 2): x a, y b, 1 c
+    # (PyTorch's bmm of these sizes adds the three products in order, each rounded)
+    return ((terms[:, :, 0] + terms[:, :, 1]) + terms[:, :, 2]).reshape(n, height, width, 2)
 
 
 def affine_grid_backward(grad: np.ndarray, size, align_corners: bool) -> np.ndarray:

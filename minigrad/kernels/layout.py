@@ -185,6 +185,23 @@ def strided_view(array: np.ndarray, size, strides, offset) -> np.ndarray:
         writeable=owner.flags.writeable)
 
 
+def resized(array: np.ndarray, shape: tuple) -> np.ndarray:
+    """torch's ``resize_``: ``shape`` filled row after row with the memory's elements
+    from where ``array`` starts (the same shape: ``array`` as it is). Memory too short
+    for it grows: its elements copied, then zeros (PyTorch leaves them uninitialised)."""
+    sizes, _, offset = geometry(array)
+    if tuple(shape) == sizes:
+        return array
+    owner, _ = _storage(array)
+    length = owner.nbytes // array.itemsize
+    count = int(np.prod(shape, dtype=np.int64))
+    if offset + count <= length:
+        return strided_view(array, shape, contiguous_strides(shape), offset)
+    grown = np.zeros(offset + count, array.dtype)
+    grown[:length] = strided_view(array, (length,), (1,), 0)
+    return grown[offset:].reshape(shape)
+
+
 def _min_storage_size(sizes, strides, offset) -> int:
     """How many elements of memory a geometry without size-0 dims reaches."""
     return offset + 1 + sum((n - 1) * s for n, s in zip(sizes, strides))

@@ -208,10 +208,17 @@ class RNNBase(Module):
         finals = []
         for layer in range(self.num_layers):
             outputs = []
+            if batch_sizes is None and self._runs_onednn(input):
+                input = input.contiguous()  # (oneDNN reads each layer's input contiguous)
             for direction in range(directions):
                 state = hiddens[layer * directions + direction]
                 weights = self._layer_weights(layer, direction)
-                if batch_sizes is None:
+                if batch_sizes is None and self._runs_onednn(input):
+                    output, *final = minigrad.mkldnn_rnn_layer(
+                        input, *weights[:4], *state, direction == 1, [], 2, self.hidden_size,
+                        1, True, False, False, self.training)[:3]
+                    final = tuple(final)
+                elif batch_sizes is None:
                     output, final = _run_direction(self.mode, input, state, weights,
                                                    reverse=direction == 1)
                 else:
@@ -223,6 +230,12 @@ class RNNBase(Module):
             if self.dropout != 0 and self.training and layer < self.num_layers - 1:
                 input = F.dropout(input, self.dropout, True)
         return input, finals
+
+    def _runs_onednn(self, input: Tensor) -> bool:
+        """PyTorch's CPU runs a float32 LSTM with biases and no projections through
+        oneDNN: one MkldnnRnnLayerBackward0 node per layer and direction."""
+        return (self.mode == "LSTM" and input.dtype == minigrad.float32 and self.bias
+                and self.proj_size == 0)
 
     def check_input(self, input: Tensor, batch_sizes=None) -> None:
         weight = self._flat_weights[0]
@@ -466,7 +479,10 @@ class LSTM(RNNBase):
         self.check_forward_args(input, hx, None)
         if self.proj_size > 0 and input.dtype == minigrad.float32:
             errors.warn_once(_ONEDNN_PROJECTIONS, stacklevel=2)
-        states = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
+        if self._runs_onednn(input):  # (PyTorch's oneDNN path selects each layer's state)
+            states = [(hx[0][k], hx[1][k]) for k in range(hx[0].size(0))]
+        else:
+            states = list(zip(hx[0].unbind(0), hx[1].unbind(0)))
         output, finals = self._run(self._sequence_first(input), states)
         output = output.transpose(0, 1) if self.batch_first else output  # (not in place here)
         h_n = minigrad.stack([h for h, _ in finals], 0)

@@ -44,6 +44,7 @@
 | activation    | leaky_relu, elu, softplus, silu, hardtanh               |
 | padding       | edge_pad (F.pad's reflect and replicate modes)          |
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
+| recurrent     | mkldnn_rnn_layer (a float32 LSTM layer as one node)     |
 | compare       | == != < <= > >= & | ^ ~ logical_* (not differentiable)  |
 |               | gcd, lcm, signbit, isin                                 |
 | inplace       | add_, mul_, zero_, ... and the rules for them           |
@@ -92,6 +93,7 @@ from .linalg import (  # noqa: F401
 from .view_scatter import diagonal_scatter, select_scatter, slice_scatter  # noqa: F401
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
 from . import sampling  # noqa: F401 (grid_sampler, affine_grid_generator: sampling.grid_sampler)
+from . import recurrent  # noqa: F401 (a float32 LSTM layer as one node: recurrent.mkldnn_rnn_layer)
 from .loss import (  # noqa: F401
     binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss,
     multi_margin_loss, nll_loss_images, nll_loss_rows, smooth_l1_loss, soft_margin_loss,

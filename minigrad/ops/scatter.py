@@ -357,6 +357,17 @@ def index_copy(x, dim, index, source):
     return IndexCopyBackward0.apply(x, source, cast_to=x.dtype, dim=dim, index=values)
 
 
+def _one_element_index(x, index, src):
+    """torch counts a 0-dim index (and a 0-dim source) as one element along a 1-dim
+    tensor's dim: ``torch.zeros(10).scatter_(0, torch.tensor(y), value=1)``, the one-hot
+    label of pytorch/tutorials' basics/transforms_tutorial.py."""
+    if x.ndim == 1 and is_tensor(index) and index.ndim == 0:
+        index = fn.reshape(index, (1,))
+        if is_tensor(src) and src.ndim == 0:
+            src = fn.reshape(src, (1,))
+    return index, src
+
+
 def _scatter_index(name, x, dim, index, src=None):
     """torch's checks of scatter's index tensor (int64, x's number of dims, in range), and
     between its dtype's and its dims' (scatter_gather_dtype_check) the source's dtype."""
@@ -404,6 +415,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
                                   "scatter_add or scatter_reduce's sum with index_add")
     dim = normalize_dim(dim, x.ndim)
     src = value if src is None else src
+    index, src = _one_element_index(x, index, src)
     values = _scatter_index("scatter", x, dim, index, src)
     if is_tensor(src):
         if src.dtype != x.dtype:
@@ -415,6 +427,7 @@ def scatter(x, dim, index, src=None, value=None, reduce=None):
 def scatter_add(x, dim, index, src):
     """``x`` with ``src``'s elements added at ``index`` along ``dim`` (repeats add up)."""
     dim = normalize_dim(dim, x.ndim)
+    index, src = _one_element_index(x, index, src)
     values = _scatter_index("scatter_add", x, dim, index, src)
     if src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
@@ -429,6 +442,7 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
         raise RuntimeError("reduce argument must be either sum, prod, mean, amax or amin, "
                            f"got {reduce}")
     given, dim = dim, normalize_dim(dim, x.ndim)
+    index, src = _one_element_index(x, index, src)
     values = _scatter_index("scatter_reduce", x, dim, index, src)
     if src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")

@@ -137,6 +137,11 @@ for _name, _second in (("xlogy", "other"), ("special_xlogy", "other"), ("special
     OVERLOADS[_name] = (f"Tensor input, Tensor {_second}, *, Tensor out = None",
                         f"Number self, Tensor {_second}, *, Tensor out = None",
                         f"Tensor input, Number {_second}, *, Tensor out = None")
+OVERLOADS["Tensor.to"] = tuple(
+    first + ", bool non_blocking = False, bool copy = False, *, torch.memory_format "
+    "memory_format = None" for first in ("torch.device device = None, torch.dtype dtype = None",
+                                         "torch.dtype dtype", "Tensor tensor"))
+TO_KEYWORDS = {"device", "dtype", "non_blocking", "copy", "memory_format"}
 OVERLOADS["lerp"] = ("Tensor input, Tensor end, Tensor weight, *, Tensor out = None",
                      "Tensor input, Tensor end, Number weight, *, Tensor out = None")
 OVERLOADS["Tensor.lerp"] = OVERLOADS["Tensor.lerp_"] = ("Tensor end, Tensor weight",

@@ -1,10 +1,12 @@
-"""Module hooks (forward, forward pre-, full backward, with prepend/with_kwargs and
-removable handles), module walks and dotted paths, against torch."""
+"""Module hooks (forward, forward pre-, full backward, the old register_backward_hook,
+with prepend/with_kwargs and removable handles), module walks and dotted paths, against
+torch."""
 
 from __future__ import annotations
 
 import warnings
 
+import numpy as np
 import torch
 
 import minigrad as mg
@@ -133,3 +135,64 @@ def _paths(lib):
 
 def test_module_paths_match_torch():
     assert _paths(mg) == _paths(torch)
+
+
+def _old_backward_hooked(lib, make, inputs):
+    """register_backward_hook (pytorch/tutorials former_torchies/nnft_tutorial.py): the
+    gradients the hook sees, a replacement it returns, and the warnings, as PyTorch's."""
+    lib.manual_seed(0)
+    module = make(lib)
+    seen = []
+
+    def hook(mod, grad_input, grad_output):
+        seen.append((type(mod).__name__, type(grad_input).__name__,
+                     [None if g is None else (tuple(g.shape), round(g.sum().item(), 4))
+                      for g in grad_input],
+                     [(tuple(g.shape), round(g.sum().item(), 4)) for g in grad_output]))
+        if len(seen) == 2:  # (the second time, a replacement of the first gradient)
+            return (grad_input[0] * 0,) + tuple(grad_input[1:])
+
+    handle = module.register_backward_hook(hook)
+    xs = [lib.tensor(x, requires_grad=True) for x in inputs(lib)]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for _ in range(2):
+            out = module(*[x * 1 for x in xs])
+            out = out[0] if isinstance(out, tuple) else out
+            out.sum().backward()
+    grads = [x.grad.tolist() for x in xs]
+    handle.remove()
+    module(*xs)  # (no hook now)
+    try:
+        module.register_full_backward_hook(hook)
+        mixed = None
+    except RuntimeError as e:
+        mixed = str(e)
+    return seen, grads, [(w.category.__name__, str(w.message)) for w in caught], mixed
+
+
+def test_old_backward_hooks_match_torch():
+    rows = lambda lib: [np.linspace(-1, 1, 12).reshape(1, 3, 2, 2).tolist()]  # noqa: E731
+    cases = [
+        (lambda lib: lib.nn.Conv2d(3, 2, 2), rows),
+        (lambda lib: lib.nn.Linear(4, 2), lambda lib: [[[1., -2., 3., .5]]]),
+        (lambda lib: lib.nn.Sequential(lib.nn.Linear(4, 3), lib.nn.ReLU()),
+         lambda lib: [[[1., -2., 3., .5], [0., 1., 1., -1.]]]),
+        (lambda lib: lib.nn.Bilinear(2, 2, 1), lambda lib: [[[1., 2.]], [[-1., .5]]]),
+    ]
+    for make, inputs in cases:
+        ours, theirs = _old_backward_hooked(mg, make, inputs), _old_backward_hooked(
+            torch, make, inputs)
+        assert ours == theirs
+
+
+def test_a_module_takes_one_kind_of_backward_hook_as_in_torch():
+    for lib in (mg, torch):
+        layer = lib.nn.Linear(2, 2)
+        layer.register_full_backward_hook(lambda *a: None)
+        try:
+            layer.register_backward_hook(lambda *a: None)
+        except RuntimeError as e:
+            message = str(e)
+        assert message == ("Cannot use both regular backward hooks and full backward hooks "
+                           "on a single Module. Please use only one of them.")

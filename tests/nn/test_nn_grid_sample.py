@@ -212,3 +212,23 @@ def test_affine_grid_second_derivative_as_pytorchs():
     np.testing.assert_allclose(first.detach().numpy(), first_t.detach().numpy(), rtol=1e-12)
     np.testing.assert_allclose(second.numpy(), second_t.numpy(), rtol=1e-12)
     assert first.grad_fn.name() == first_t.grad_fn.name()
+
+
+@pytest.mark.parametrize("size", [(3, 1, 28, 28), (2, 3, 5, 7), (1, 1, 1, 4), (2, 1, 2, 1),
+                                  (1, 2, 33, 17)])
+@pytest.mark.parametrize("align", [False, True])
+def test_affine_grid_values_are_pytorchs_bits(size, align):
+    """affine_grid's float32 grid bit for bit: PyTorch's linspace_from_neg_one (its
+    linspace, then * (n - 1) / n in two roundings) and its bmm's three products added in
+    order (an ulp of the grid moved grid_sample's output in the 5th digit, the spatial
+    transformer tutorial's second batch)."""
+    rng = np.random.default_rng(sum(size) + align)
+    theta = (np.tile(np.eye(2, 3), (size[0], 1, 1))
+             + rng.normal(0, 0.3, (size[0], 2, 3))).astype(np.float32)
+    mine = minigrad.nn.functional.affine_grid(minigrad.tensor(theta), size, align_corners=align)
+    theirs = torch.nn.functional.affine_grid(torch.tensor(theta), size, align_corners=align)
+    np.testing.assert_array_equal(mine.numpy(), theirs.numpy())
+    image = rng.normal(size=size).astype(np.float32)
+    sampled = [lib.nn.functional.grid_sample(lib.tensor(image), grid, align_corners=align)
+               for lib, grid in ((minigrad, mine), (torch, theirs))]
+    np.testing.assert_array_equal(sampled[0].numpy(), sampled[1].numpy())

@@ -264,7 +264,25 @@ FACTORY_CASES = [
     "torch.FloatTensor(torch.tensor([1.], dtype=torch.float16))",
     "torch.Tensor(torch.tensor([1, 2]))", "torch.Tensor(torch.tensor([1.], dtype=torch.float64))",
     "torch.Tensor(torch.tensor([True]))", "torch.Tensor(torch.ones(2, requires_grad=True))",
+    # the legacy types as arguments of Tensor.type (MorvanZhou's PyTorch-Tutorial 302)
+    "torch.cat((torch.zeros(2), torch.ones(2))).type(torch.LongTensor)",
+    "torch.tensor([1, 2]).type(torch.FloatTensor)", "torch.tensor([1.5]).type(torch.DoubleTensor)",
+    "torch.tensor([1, 0]).type(torch.BoolTensor)", "torch.tensor([1, 2]).type(torch.Tensor)",
+    "torch.tensor([1.5]).type(torch.IntTensor)", "torch.tensor([1.5]).type('torch.LongTensor')",
 ]
+
+
+def test_the_legacy_types_are_classes_as_in_pytorch():
+    """torch.FloatTensor is a class: printed as one, isinstance asks for its dtype, .dtype."""
+    for name in ("FloatTensor", "DoubleTensor", "LongTensor", "IntTensor", "BoolTensor"):
+        ours, theirs = getattr(minigrad, name), getattr(torch, name)
+        assert repr(ours).replace("minigrad", "torch") == repr(theirs)
+        assert repr(type(ours)).replace("minigrad", "torch") == repr(type(theirs))
+        assert ours.__name__ == theirs.__name__ and repr(ours.dtype) == repr(theirs.dtype)
+        for dtype in ("float32", "float64", "int64", "int32", "bool"):
+            assert isinstance(minigrad.zeros(1, dtype=getattr(minigrad, dtype)), ours) is \
+                isinstance(torch.zeros(1, dtype=getattr(torch, dtype)), theirs)
+        assert isinstance(1.0, ours) is isinstance(1.0, theirs) is False
 
 
 @pytest.mark.parametrize("constructor", ["Tensor", "FloatTensor"])
@@ -427,6 +445,8 @@ CONVERSION_CASES = [
     "torch.tensor([1, 2]).to(torch.float64)", "torch.tensor([1, 2]).to('cpu')",
     "torch.tensor([1, 2]).to('cpu', torch.float64)", "torch.tensor([1, 2]).to(dtype=float)",
     "torch.tensor([1, 2]).to(dtype=torch.float64)", "torch.tensor([1, 2]).to(torch.tensor([1.]))",
+    # (pytorch/tutorials former_torchies/autograd_tutorial.py's a.to(requires_grad=True))
+    "torch.ones(2).to(requires_grad=True)", "torch.ones(2).to(foo=1, dtype=torch.float64)",
     "torch.tensor([1, 2]).type()", "torch.tensor([1.]).type()",
     "torch.tensor([1, 2]).type(torch.float64)", "torch.tensor([1, 2]).type('torch.DoubleTensor')",
     "torch.tensor([1, 2]).type('torch.Foo')", "torch.tensor([1, 2]).is_floating_point()",

@@ -195,3 +195,28 @@ def test_index_add_out_of_range_is_torchs_error_for_each_rank():
             def call(lib, shape=shape, dim=dim, index=index, source=source, name=name):
                 return getattr(lib.zeros(shape), name)(dim, lib.tensor(index), lib.ones(source))
             assert outcome(call, mg) == outcome(call, torch)
+
+
+ZERO_DIM_INDEX = {
+    # pytorch/tutorials basics/transforms_tutorial.py's one-hot target_transform
+    "scatter_ value=1": lambda t, s: t.zeros(10, dtype=t.float).scatter_(0, t.tensor(3), value=1),
+    "scatter a 0-dim src": lambda t, s: t.zeros(4).scatter(0, t.tensor(2), s),
+    "scatter_add": lambda t, s: t.zeros(3).scatter_add(0, t.tensor(1), s),
+    "scatter_reduce sum": lambda t, s: t.ones(3).scatter_reduce(0, t.tensor(0), s, "sum"),
+    "scatter_reduce amax": lambda t, s: t.ones(3).scatter_reduce(0, t.tensor(2), s, "amax"),
+    "2-d self still refused": lambda t, s: t.zeros(2, 3).scatter(1, t.tensor(1), 5.),
+}
+
+
+@pytest.mark.parametrize("name", ZERO_DIM_INDEX)
+def test_a_0_dim_index_counts_as_one_element_of_a_1_dim_tensor_as_in_torch(name):
+    def run_on(lib):
+        src = lib.tensor(2.5, requires_grad=True)
+        try:
+            out = ZERO_DIM_INDEX[name](lib, src)
+        except RuntimeError as e:
+            return str(e)
+        if out.requires_grad:
+            (out * lib.arange(1., out.numel() + 1)).sum().backward()
+        return repr(out).replace("minigrad", "torch"), repr(src.grad)
+    assert run_on(mg) == run_on(torch)

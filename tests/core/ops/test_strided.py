@@ -440,3 +440,63 @@ def test_as_strided_refuses_memory_outside_the_storage(size, stride, offset, dty
         except RuntimeError as error:
             results.append(("RuntimeError", str(error)))
     assert results[0] == results[1]
+
+
+# ---- resize_ (udacity/deep-learning-v2-pytorch's fc_model.py: images.resize_(64, 784)) ----
+
+RESIZES = {
+    "flat to a matrix": lambda lib: lib.arange(6.).resize_(2, 3),
+    "a tuple, a list, a Size": lambda lib: [lib.ones(4).resize_(s) for s in
+                                            ((2, 2), [4], lib.Size([1, 4]))],
+    "smaller": lambda lib: lib.arange(6.).reshape(2, 3).resize_(2, 2),
+    "the same shape keeps the strides": lambda lib: lib.arange(6.).reshape(2, 3).t().resize_(3, 2),
+    "a transposed one read in memory order": lambda lib: lib.arange(6.).reshape(2, 3).t().resize_(6),
+    "a view from an offset": lambda lib: lib.arange(6.)[2:].resize_(2, 2),
+    "a row of a batch": lambda lib: lib.arange(12.).reshape(3, 4)[1].resize_(2, 2),
+    "ints": lambda lib: lib.arange(6).resize_(3, 2),
+    "requires grad": lambda lib: lib.ones(2, requires_grad=True).resize_(1),
+    "requires grad, no_grad too": lambda lib: _under_no_grad(lib, lambda: lib.ones(
+        2, requires_grad=True).resize_(1)),
+    "a negative size": lambda lib: lib.ones(4).resize_(-1),
+    "resize_as_": lambda lib: lib.arange(6.).resize_as_(lib.ones(3, 2)),
+}
+
+
+def _under_no_grad(lib, f):
+    with lib.no_grad():
+        return f()
+
+
+def _resize_facts(lib, case):
+    try:
+        out = case(lib)
+    except RuntimeError as e:
+        return "RuntimeError", str(e)
+    outs = out if isinstance(out, list) else [out]
+    return [(repr(t), tuple(t.shape), t.stride(), t.storage_offset(), t._version,
+             t.is_contiguous()) for t in outs]
+
+
+@pytest.mark.parametrize("name", RESIZES)
+def test_resize_is_pytorchs(name):
+    import torch
+
+    import minigrad
+    ours = _resize_facts(minigrad, RESIZES[name])
+    theirs = _resize_facts(torch, RESIZES[name])
+    assert str(ours).replace("minigrad", "torch") == str(theirs)
+
+
+def test_resize_in_place_keeps_the_tensor_and_grows_its_memory():
+    """The same object back; a bigger shape keeps the old elements first (PyTorch's new
+    ones are uninitialised: not compared), a view of the old memory sees writes before."""
+    import torch
+
+    import minigrad
+    for lib in (minigrad, torch):
+        x = lib.arange(4.)
+        assert x.resize_(3, 3) is x and x.shape == (3, 3) and x._version == 1
+        assert x.flatten()[:4].tolist() == [0., 1., 2., 3.]
+        images = lib.ones(8, 1, 28, 28)
+        images.resize_(images.size()[0], 784)
+        assert images.shape == (8, 784) and images.sum().item() == 8 * 784

@@ -1,6 +1,8 @@
 """Programs that follow public tutorials (``public_tutorials.py``: PyTorch's basics,
 blitz, nn_tutorial, recipes and examples; Karpathy's micrograd, makemore, nanoGPT, minGPT
-and nn-zero-to-hero; d2l; yunjey's basics; pytorch/examples' REINFORCE) run under
+and nn-zero-to-hero; d2l; yunjey's basics; pytorch/examples' REINFORCE; the "PyTorch
+basics" repositories of jcjohnson, MorvanZhou, udacity, bentrevett, lyeoni and
+aladdinpersson) run under
 PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
 same numbers to float32 precision, raise the same warnings, and end with the same
 parameters and gradients.
