@@ -32,6 +32,7 @@ from . import anomaly, forward_ad, grad_mode, hooks, profiler
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, run_tensor_hooks, seeds, wanted, wrapped)
+from ..kernels.layout import leaf_grad_layout
 from ..kernels.meta import copied
 from ..kernels.threads import BIG
 from .hooks import run_posthooks, run_prehooks
@@ -97,7 +98,9 @@ def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:
     place, as PyTorch does, so a reference someone kept to ``x.grad`` stays current."""
     old = tensor._grad
     if old is None:
-        tensor._grad = make(grad if owned else copied(grad))
+        # (a leaf's strides, a retained gradient row-major: torch's layouts)
+        laid = leaf_grad_layout(grad, None if retained else tensor._data)
+        tensor._grad = make(laid if owned or laid is not grad else copied(grad))
         return
     data = old._data
     if retained or data.shape != grad.shape or not data.flags.writeable:

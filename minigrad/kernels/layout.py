@@ -34,12 +34,16 @@ def _storage(array: np.ndarray):
 
 def geometry(array: np.ndarray) -> tuple:
     """``(sizes, strides, storage_offset)`` of an array, in elements. A meta array has
-    no memory: it reports the row-major strides a new tensor of its shape has."""
+    no memory: it reports the row-major strides a new tensor of its shape has, and so
+    does an empty array whose strides are all 0 (what NumPy gives a new empty result;
+    torch's empty results have a new tensor's strides)."""
     if type(array) is MetaArray:
         return tuple(array.shape), contiguous_strides(array.shape), 0
     _, start = _storage(array)
     itemsize = array.itemsize
     offset = (array.__array_interface__["data"][0] - start) // itemsize
+    if array.size == 0 and array.ndim and not any(array.strides):
+        return tuple(array.shape), contiguous_strides(array.shape), offset
     return tuple(array.shape), tuple(s // itemsize for s in array.strides), offset
 
 
@@ -128,7 +132,7 @@ def empty_strided(shape, strides, dtype) -> np.ndarray:
     itemsize = np.dtype(dtype).itemsize
     if 0 in shape:  # no element: the strides are only a record
         return np.lib.stride_tricks.as_strided(
-            np.empty(1, dtype), shape=shape, strides=[s * itemsize for s in strides])
+            np.empty(0, dtype), shape=shape, strides=[s * itemsize for s in strides])
     slow_to_fast = sorted(range(len(shape)), key=lambda d: (-strides[d], -shape[d]))
     buffer = np.empty([shape[d] for d in slow_to_fast], dtype).transpose(np.argsort(slow_to_fast))
     if geometry(buffer)[1] != strides:  # (a size-1 dim's stride is only a record)
@@ -145,6 +149,23 @@ def with_strides(array: np.ndarray, strides) -> np.ndarray:
     if array.size:
         out[...] = array
     return out
+
+
+def leaf_grad_layout(grad: np.ndarray, variable) -> np.ndarray:
+    """A leaf's first gradient as torch's AccumulateGrad keeps it (its layout contract):
+    with the leaf's own strides when the leaf (the array ``variable``) is dense, else
+    row-major, as also a retained gradient (``variable`` None); ``grad`` itself when it
+    is laid out so already (a size-1 dim's stride does not count, unless 0)."""
+    if grad.size == 0 or type(grad) is MetaArray or type(variable) is MetaArray or \
+            (grad.flags.c_contiguous and (variable is None or variable.flags.c_contiguous)):
+        return grad
+    shape = tuple(grad.shape)
+    strides = contiguous_strides(shape) if variable is None else geometry(variable)[1]
+    target = strides if is_non_overlapping_and_dense(shape, strides) else contiguous_strides(shape)
+    own = geometry(grad)[1]
+    if all(s == t if n != 1 else s != 0 for s, t, n in zip(own, target, shape)):
+        return grad
+    return with_strides(grad, target)
 
 
 def _is_dense(array: np.ndarray) -> bool:

@@ -15,7 +15,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import layout
-from ..rules.arguments import normalize_dim, normalize_dims, refuse_meta
+from ..rules.arguments import normalize_dim, normalize_dims, refuse_empty_slices, refuse_meta
 from ..rules.layout import with_reduction_layout
 
 __all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "unique_consecutive", "bincount",
@@ -80,13 +80,15 @@ def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
                                             equal_nan=False)
         node, inverse = Unique2Backward0, inverse.reshape(x.shape)
     else:
-        axis = normalize_dim(dim, x.ndim)
+        axis = refuse_empty_slices(x, dim)
         values, inverse, counts = np.unique(x._data, return_inverse=True,
                                             return_counts=True, axis=axis)
         node, inverse = UniqueDimBackward0, inverse.reshape(-1)
+    # (row-major, also when empty: NumPy gives an empty result strides of 0)
+    values, inverse, counts = (layout.with_strides(a, layout.contiguous_strides(a.shape))
+                               for a in (values, inverse.astype(np.int64), counts.astype(np.int64)))
     result = node.apply(x, values=values)
-    extra = ([make(inverse.astype(np.int64))] if return_inverse else []) + \
-        ([make(counts.astype(np.int64))] if return_counts else [])
+    extra = ([make(inverse)] if return_inverse else []) + ([make(counts)] if return_counts else [])
     return (result, *extra) if extra else result
 
 
@@ -94,7 +96,7 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
     """Each run of equal consecutive values (or slices along ``dim``) kept once; optionally
     which run each element belongs to (``return_inverse``) and each run's length."""
     refuse_meta("unique_consecutive", x)
-    axis = 0 if dim is None else normalize_dim(dim, x.ndim)
+    axis = 0 if dim is None else refuse_empty_slices(x, dim)
     data = x._data.reshape(-1) if dim is None else np.moveaxis(x._data, axis, 0)
     if len(data):
         rest = data.reshape(len(data), -1)
