@@ -8,13 +8,15 @@ x's own, but PyTorch has no derivative for it: its node stops backward with an e
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
-from ..kernels import layout
+from ..kernels import layout, sorting
 from ..rules.arguments import normalize_dim, normalize_dims, refuse_empty_slices, refuse_meta
 from ..rules.layout import with_reduction_layout
 
@@ -159,12 +161,9 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=Non
     if sorter is not None:
         seq = np.take_along_axis(seq, sorter._data, axis=-1)
     vals = values._data if is_tensor(values) else np.asarray(values)
-    if seq.ndim <= 1:
-        places = np.searchsorted(seq, vals, side=side)
-    else:
-        rows = [np.searchsorted(s, v, side=side) for s, v in
-                zip(seq.reshape(-1, seq.shape[-1]), vals.reshape(-1, vals.shape[-1]))]
-        places = np.stack(rows).reshape(vals.shape)
+    rows = seq.reshape(math.prod(seq.shape[:-1]), seq.shape[-1]) if seq.ndim else seq.reshape(1, 1)
+    flat = np.asarray(vals).reshape(1, -1) if seq.ndim <= 1 else vals.reshape(len(rows), -1)
+    places = sorting.search_places(rows, flat, side == "right").reshape(np.shape(vals))
     return make(np.asarray(places, np.int32 if out_int32 else np.int64))
 
 

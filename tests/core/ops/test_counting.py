@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 import pytest
 import torch
 
@@ -98,3 +100,31 @@ def test_nonzero_is_laid_out_as_torchs(values):
         return (found.tolist(), found.stride(), found.is_contiguous(),
                 lib.argwhere(lib.tensor(values)).stride(), (found + 1).stride())
     assert seen(mg) == seen(torch)
+
+
+# ---- session 12: searchsorted steps as PyTorch's binary search (NaN, unsorted rows) ----
+
+def _search_cases():
+    nan = float("nan")
+    cases = [([1., nan, 3.], [2., nan, 0., 5.]), ([[1., 2., nan], [nan, 0, 1]], [[2., nan], [0.5, 1.]]),
+             ([1, 2, 3], [nan]), ([3., 1., 2., 0., 5.], [0.5, 1., 2.5, 4., 6.]), ([1, 2, 2, 2, 3], [2, 2, 0, 9]),
+             ([], [1., 2.]), ([1., 2.], [[1., 3.], [0., 2.]]), ([[1, 3], [2, 4]], [[2, 2, 3], [3, 5, 1]])]
+    rs = np.random.default_rng(0)
+    for _ in range(40):  # unsorted sequences with ties and NaN
+        seq = rs.integers(0, 5, rs.integers(0, 9)).astype(float)
+        seq[rs.random(seq.shape) < 0.2] = nan
+        values = rs.integers(-1, 6, rs.integers(1, 6)).astype(float)
+        values[rs.random(values.shape) < 0.2] = nan
+        cases.append((seq.tolist(), values.tolist()))
+    return cases
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_searchsorted_with_nan_and_unsorted_rows_as_torch(right):
+    for seq, values in _search_cases():
+        seen = [lib.searchsorted(lib.tensor(seq), lib.tensor(values), right=right).tolist()
+                for lib in (torch, mg)]
+        assert seen[0] == seen[1], (seq, values)
+    seen = [lib.bucketize(lib.tensor([float("nan"), 1., 3.]), lib.tensor([0., float("nan"), 2.]),
+                          right=right).tolist() for lib in (torch, mg)]
+    assert seen[0] == seen[1]
