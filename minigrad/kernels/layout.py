@@ -34,16 +34,12 @@ def _storage(array: np.ndarray):
 
 def geometry(array: np.ndarray) -> tuple:
     """``(sizes, strides, storage_offset)`` of an array, in elements. A meta array has
-    no memory: it reports the row-major strides a new tensor of its shape has, and so
-    does an empty array whose strides are all 0 (what NumPy gives a new empty result;
-    torch's empty results have a new tensor's strides)."""
+    no memory: it reports the row-major strides a new tensor of its shape has."""
     if type(array) is MetaArray:
         return tuple(array.shape), contiguous_strides(array.shape), 0
     _, start = _storage(array)
     itemsize = array.itemsize
     offset = (array.__array_interface__["data"][0] - start) // itemsize
-    if array.size == 0 and array.ndim and not any(array.strides):
-        return tuple(array.shape), contiguous_strides(array.shape), offset
     return tuple(array.shape), tuple(s // itemsize for s in array.strides), offset
 
 
@@ -138,6 +134,15 @@ def empty_strided(shape, strides, dtype) -> np.ndarray:
     if geometry(buffer)[1] != strides:  # (a size-1 dim's stride is only a record)
         buffer = np.lib.stride_tricks.as_strided(buffer, strides=[s * itemsize for s in strides])
     return buffer
+
+
+def new_layout(array: np.ndarray) -> np.ndarray:
+    """A new result as torch lays out a new tensor: an empty one row-major (NumPy gives a
+    new empty array strides of 0; torch keeps those only for a tensor made of a NumPy
+    array, which is why ``geometry`` reports an array's own strides)."""
+    if array.size or type(array) is MetaArray or not array.ndim or any(array.strides):
+        return array
+    return with_strides(array, contiguous_strides(array.shape))
 
 
 def with_strides(array: np.ndarray, strides) -> np.ndarray:

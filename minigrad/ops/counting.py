@@ -62,7 +62,7 @@ def nonzero(x, as_tuple=False):
     data = x._data if x.ndim else x._data.reshape(1)
     places = [p.astype(np.int64) for p in np.nonzero(data)]
     if as_tuple:
-        return tuple(make(p) for p in places)
+        return tuple(make(layout.new_layout(p)) for p in places)
     found = np.zeros((int(bool(x._data)), 0), np.int64) if not x.ndim else np.stack(places).T
     # (laid out as torch's kernel writes it: each dim's indices in a row of their own,
     # then transposed: strides (1, n))
@@ -108,10 +108,10 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
     values = data[starts] if dim is None else np.moveaxis(data[starts], 0, axis)
     inverse = np.cumsum(starts) - 1
     counts = np.diff(np.append(np.flatnonzero(starts), len(data)))
-    result = UniqueConsecutiveBackward0.apply(x, values=np.ascontiguousarray(values))
+    result = UniqueConsecutiveBackward0.apply(x, values=layout.new_layout(np.ascontiguousarray(values)))
     inverse = inverse.reshape(x.shape) if dim is None else inverse
-    extra = ([make(inverse.astype(np.int64))] if return_inverse else []) + \
-        ([make(counts.astype(np.int64))] if return_counts else [])
+    extra = ([make(layout.new_layout(inverse.astype(np.int64)))] if return_inverse else []) + \
+        ([make(layout.new_layout(counts.astype(np.int64)))] if return_counts else [])
     return (result, *extra) if extra else result
 
 
@@ -125,7 +125,7 @@ def bincount(x, weights=None, minlength=0):
     if x.ndim != 1 or (x.numel() and x._data.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
-        return make(np.bincount(x._data, minlength=minlength).astype(np.int64))
+        return make(layout.new_layout(np.bincount(x._data, minlength=minlength).astype(np.int64)))
     kept = weights.dtype in (dtypes.float32, dtypes.float64)  # (else: float64, as torch)
     counts = np.bincount(x._data, weights=weights._data.astype(np.float64), minlength=minlength)
     return make(counts.astype(weights._data.dtype if kept else np.float64))

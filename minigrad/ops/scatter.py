@@ -22,6 +22,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
+from ..rules.layout import with_contiguous_layout
 from . import fn
 from ._saved import as_shown
 from .gather import _along, gather_of
@@ -289,7 +290,8 @@ def index_select(x, dim, index):
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
     if index.ndim == 0 and x.ndim <= 1 or x.ndim == 0:
         values = values.reshape(())
-    return IndexSelectBackward0.apply(x, dim=dim, index=values, given=given)
+    result = IndexSelectBackward0.apply(x, dim=dim, index=values, given=given)
+    return with_contiguous_layout(result) if not result._data.size else result
 
 
 def index_add(x, dim, index, source, alpha=1):

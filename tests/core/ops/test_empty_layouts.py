@@ -1,11 +1,14 @@
 """Empty tensors against PyTorch 2.13 live: the strides of empty results (NumPy gives a
-new empty array strides of 0, torch a new tensor's row-major strides), ``as_strided``
+new empty array strides of 0, torch a new tensor's row-major strides, except where it
+follows its input's: a tensor made of an empty NumPy array keeps NumPy's zeros, and so do
+``sort``, ``flip``, ``clone`` of it), ``as_strided``
 past the end of an empty tensor's memory (torch's setStorage error: a new empty tensor
 has no memory at all), and ``unique``/``unique_consecutive`` along a dim of a tensor that
 is empty along another one (torch's error). Found by the random programs of session 12."""
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 import torch
 
@@ -20,7 +23,9 @@ OPS = {
     "bincount": lambda L, a: a.long().reshape(-1).bincount(),
     "searchsorted": lambda L, a: L.searchsorted(a.reshape(-1), a.reshape(-1)),
     "triu_indices": lambda L, a: L.triu_indices(0, 0), "arange": lambda L, a: L.arange(0),
-    "matmul": lambda L, a: a.mT @ a if a.dim() == 2 else a, "sort": lambda L, a: a.sort(),
+    "sort": lambda L, a: a.sort(), "sort 0": lambda L, a: a.sort(0), "exp": lambda L, a: a.exp(),
+    "masked_select": lambda L, a: a.masked_select(a > 0), "tril_indices": lambda L, a: L.tril_indices(0, 3),
+    "arange float": lambda L, a: L.arange(2.0, 2.0),
     "cumsum": lambda L, a: a.cumsum(0), "clone": lambda L, a: a.clone(),
 }
 
@@ -31,10 +36,12 @@ def _layout(v):
     return tuple(v.shape), v.stride(), v.is_contiguous(), str(v.dtype).split(".")[-1]
 
 
+@pytest.mark.parametrize("made", ["zeros", "numpy"])
 @pytest.mark.parametrize("shape", [(0,), (2, 0), (0, 3)])
 @pytest.mark.parametrize("name", sorted(OPS))
-def test_empty_result_strides_as_torch(name, shape):
-    seen = [_layout(OPS[name](lib, lib.zeros(shape))) for lib in (torch, mg)]
+def test_empty_result_strides_as_torch(name, shape, made):
+    seen = [_layout(OPS[name](lib, lib.zeros(shape) if made == "zeros" else
+                              lib.tensor(np.zeros(shape, np.float32)))) for lib in (torch, mg)]
     assert seen[0] == seen[1]
 
 
