@@ -55,13 +55,15 @@ def empty_view_at(view: np.ndarray, array: np.ndarray, offset: int) -> np.ndarra
 
 
 def unsqueezed(x: np.ndarray, dim: int) -> np.ndarray:
-    """``np.expand_dims(x, dim)``, with torch's stride for the new dim where NumPy's
-    differs (an empty x): the next dim's size times its stride (its itemsize at the end)."""
+    """``np.expand_dims(x, dim)``, with torch's strides where NumPy's differ (an empty x,
+    whose strides NumPy's reshape forgets; a size-1 dim of an expanded x, which it gives
+    stride 0): x's own, and for the new dim the next dim's size times its stride (its
+    itemsize at the end)."""
     out = np.expand_dims(x, dim)
-    if x.size:
-        return out
-    strides = list(x.strides)  # (NumPy's reshape forgets an empty array's strides)
+    strides = list(x.strides)
     strides.insert(dim, x.shape[dim] * x.strides[dim] if dim < x.ndim else x.itemsize)
+    if x.size and (x.flags.c_contiguous or out.strides == tuple(strides)):
+        return out
     return np.lib.stride_tricks.as_strided(out, strides=strides,
                                            writeable=out.flags.writeable)
 

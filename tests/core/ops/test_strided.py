@@ -13,6 +13,9 @@
 
 import numpy as np
 import pytest
+import torch
+
+import minigrad as mg
 
 from programs import assert_same_run
 
@@ -440,3 +443,26 @@ def test_as_strided_refuses_memory_outside_the_storage(size, stride, offset, dty
         except RuntimeError as error:
             results.append(("RuntimeError", str(error)))
     assert results[0] == results[1]
+
+
+UNSQUEEZED = {
+    "expanded, new first dim": lambda lib: lib.zeros(1, 1).expand(2, 1).unsqueeze(0),
+    "expanded, then expanded again": lambda lib: lib.zeros(1, 1).expand(2, 1).unsqueeze(0).expand(2, 2, 1),
+    "expanded, middle": lambda lib: lib.zeros(1, 1).expand(2, 1).unsqueeze(1),
+    "expanded, end": lambda lib: lib.zeros(1, 1).expand(2, 1).unsqueeze(-1),
+    "expanded 1-d": lambda lib: lib.zeros(1).expand(3).unsqueeze(1),
+    "transposed": lambda lib: lib.zeros(3, 4).t().unsqueeze(1),
+    "stepped": lambda lib: lib.zeros(3, 4)[:, ::2].unsqueeze(-1),
+    "size-1 dims of a slice": lambda lib: lib.zeros(3, 1, 4)[1:2].unsqueeze(2),
+    "0-dim expanded": lambda lib: lib.tensor(1.5).expand(2, 1).unsqueeze(0).unsqueeze(-1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNSQUEEZED))
+def test_unsqueeze_strides_of_views_as_torch(name):
+    """torch's unsqueeze keeps every stride and gives the new dim the next dim's size
+    times its stride: NumPy's expand_dims gave the size-1 dim of an expanded tensor
+    stride 0 (so the view chain expand, unsqueeze, expand had other strides; session 12)."""
+    seen = [(UNSQUEEZED[name](lib).stride(), UNSQUEEZED[name](lib).is_contiguous())
+            for lib in (torch, mg)]
+    assert seen[0] == seen[1]
