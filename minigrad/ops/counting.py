@@ -131,6 +131,15 @@ def bincount(x, weights=None, minlength=0):
     return make(counts.astype(weights._data.dtype if kept else np.float64))
 
 
+def _edge(value: float, data) -> str:
+    """A range's edge as PyTorch's C++ prints it (a NaN that x's min or max made from more
+    than one element of ``data`` is the CPU's default NaN, printed -nan)."""
+    if value != value:
+        negative = np.signbit(value) if data is None else data.size > 1 or np.signbit(data).any()
+        return "-nan" if negative else "nan"
+    return f"{value:g}"
+
+
 def histc(x, bins=100, min=0, max=0):
     """A histogram of ``bins`` equal bins between ``min`` and ``max`` (both 0: x's own
     smallest and largest element); elements outside are not counted."""
@@ -139,10 +148,14 @@ def histc(x, bins=100, min=0, max=0):
             f'"histogram_cpu" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
     data = x._data.reshape(-1)
     low, high = float(min), float(max)
-    if low == high and data.size:
+    made = low == high and data.size  # (the range: x's own)
+    if made:
         low, high = float(data.min()), float(data.max())
     if low == high:
         low, high = low - 1, high + 1
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{_edge(low, data if made else None)}, "
+                           f"{_edge(high, data if made else None)}] is not finite")
     if low > high:
         raise RuntimeError("torch.histc: max must be larger than min")
     kind = data.dtype.type  # (PyTorch's kernel computes the place in x's dtype)
