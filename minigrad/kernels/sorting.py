@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["sort_indices", "introsort", "topk_indices", "kth_indices", "median_indices",
-           "nanmedian_indices", "quick_select", "mode_of", "quantile_ranks", "search_places"]
+           "nanmedian_indices", "quick_select", "mode_of", "quantile_ranks", "search_places", "unique_slices"]
 
 
 def sort_indices(x: np.ndarray, axis: int, descending: bool = False,
@@ -412,3 +412,30 @@ def search_places(rows: np.ndarray, values: np.ndarray, right: bool) -> np.ndarr
         end = np.where(active & ~after, mid, end)
         active = start < end
     return start
+
+
+def unique_slices(x: np.ndarray, axis: int) -> tuple:
+    """``np.unique(x, axis=axis, return_inverse=True, return_counts=True)`` as PyTorch's
+    unique_dim computes it, which matters where a slice holds a NaN: libstdc++'s
+    ``std::sort`` of the slices, compared element by element with ``<`` and ``>``
+    (``introsort``), then each run of equal slices kept once (a slice with a NaN equals
+    none, not even itself)."""
+    moved = np.moveaxis(x, axis, 0)
+    rows = moved.reshape(len(moved), -1)
+
+    def less(a, b) -> bool:
+        for left, right in zip(a, b):
+            if left < right:
+                return True
+            if left > right:
+                return False
+        return False
+
+    order = np.array(introsort([tuple(row) for row in rows.tolist()], less), np.int64)
+    ordered = rows[order]
+    starts = np.ones(len(rows), bool)
+    starts[1:] = [not np.array_equal(ordered[i], ordered[i - 1]) for i in range(1, len(rows))]
+    inverse = np.empty(len(rows), np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    counts = np.diff(np.append(np.flatnonzero(starts), len(rows)))
+    return np.moveaxis(moved[order][starts], 0, axis), inverse, counts

@@ -83,8 +83,11 @@ def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
         node, inverse = Unique2Backward0, inverse.reshape(x.shape)
     else:
         axis = refuse_empty_slices(x, dim)
-        values, inverse, counts = np.unique(x._data, return_inverse=True,
-                                            return_counts=True, axis=axis)
+        if x.dtype.is_floating_point and np.isnan(x._data).any():  # (torch's sort, its order)
+            values, inverse, counts = sorting.unique_slices(x._data, axis)
+        else:
+            values, inverse, counts = np.unique(x._data, return_inverse=True,
+                                                return_counts=True, axis=axis)
         node, inverse = UniqueDimBackward0, inverse.reshape(-1)
     # (row-major, also when empty: NumPy gives an empty result strides of 0)
     values, inverse, counts = (layout.with_strides(a, layout.contiguous_strides(a.shape))
