@@ -62,7 +62,7 @@ def unsqueezed(x: np.ndarray, dim: int) -> np.ndarray:
     out = np.expand_dims(x, dim)
     strides = list(x.strides)
     strides.insert(dim, x.shape[dim] * x.strides[dim] if dim < x.ndim else x.itemsize)
-    if x.size and (x.flags.c_contiguous or out.strides == tuple(strides)):
+    if x.size and out.strides == tuple(strides):
         return out
     return np.lib.stride_tricks.as_strided(out, strides=strides,
                                            writeable=out.flags.writeable)

@@ -455,6 +455,8 @@ UNSQUEEZED = {
     "stepped": lambda lib: lib.zeros(3, 4)[:, ::2].unsqueeze(-1),
     "size-1 dims of a slice": lambda lib: lib.zeros(3, 1, 4)[1:2].unsqueeze(2),
     "0-dim expanded": lambda lib: lib.tensor(1.5).expand(2, 1).unsqueeze(0).unsqueeze(-1),
+    "narrowed expansion": lambda lib: lib.arange(3.).unsqueeze(0).expand(2, 3).narrow(0, 0, 1)
+    .unsqueeze(0).expand(2, 1, 3),
 }
 
 
