@@ -1279,6 +1279,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1]
         return pool(input, output_size)
     _check_resize_sizes(input, output_size)
+    if input.dtype == minigrad.uint8 and mode.startswith("nearest"):  # (PyTorch's image bytes)
+        return ops.upsample(input.float(), output_size, scales, mode, align_corners).to(input.dtype)
     if not input.dtype.is_floating_point:
         if dim != 2 or mode == "bicubic":  # (the 1-D and 3-D kernels' words)
             what = {"bicubic": "cubic"}.get(mode, "nearest" if mode.startswith("nearest")

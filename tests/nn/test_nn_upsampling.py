@@ -215,3 +215,15 @@ def test_interpolate_refuses_empty_sizes_and_integers_as_torch(shape, mode, dtyp
         return lib.nn.functional.interpolate(lib.ones(shape, dtype=getattr(lib, dtype)),
                                              mode=mode, **options)
     assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("dims", [1, 2, 3])
+@pytest.mark.parametrize("mode", ["nearest", "nearest-exact"])
+@pytest.mark.parametrize("how", [{"scale_factor": 1.7}, {"scale_factor": 0.6}, {"size": 5}])
+def test_uint8_nearest_as_torch(dims, mode, how):
+    """PyTorch resizes uint8 images by nearest neighbours in 1, 2 and 3 dims (other
+    integers and the linear modes are refused, as before): minigrad refused uint8 too."""
+    x = np.random.default_rng(dims).integers(0, 256, (2, 3) + (3,) * dims).astype(np.uint8)
+    seen = [lib.nn.functional.interpolate(lib.tensor(x), mode=mode, **how) for lib in (torch, mg)]
+    assert str(seen[1].dtype).split(".")[-1] == str(seen[0].dtype).split(".")[-1] == "uint8"
+    np.testing.assert_array_equal(seen[1].numpy(), seen[0].numpy())
