@@ -369,7 +369,7 @@ def _scatter_index(name, x, dim, index, src=None):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if is_tensor(src) and src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    if index.ndim != x.ndim and index.numel():
+    if max(index.ndim, 1) != max(x.ndim, 1) and index.numel():  # (0-dim: as 1-d, as torch)
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     _check_shape(x, dim, index, src)
     values = index._data.astype(np.int64)

@@ -195,3 +195,33 @@ def test_index_add_out_of_range_is_torchs_error_for_each_rank():
             def call(lib, shape=shape, dim=dim, index=index, source=source, name=name):
                 return getattr(lib.zeros(shape), name)(dim, lib.tensor(index), lib.ones(source))
             assert outcome(call, mg) == outcome(call, torch)
+
+
+ZERO_DIM_SCATTERS = {
+    "scatter_add into 0-dim, 1-d index": lambda lib: (lib.tensor(2.0, requires_grad=True) * 1).scatter_add(
+        -1, lib.zeros(1, dtype=lib.long), lib.ones(1)),
+    "scatter_add, 0-dim index": lambda lib: (lib.tensor(2.0) * 1).scatter_add(0, lib.zeros((), dtype=lib.long), lib.ones(1)),
+    "scatter_add, repeated": lambda lib: (lib.tensor(2.0) * 1).scatter_add(0, lib.zeros(2, dtype=lib.long), lib.ones(2)),
+    "scatter of a tensor": lambda lib: (lib.tensor(2.0, requires_grad=True) * 1).scatter(
+        0, lib.zeros(1, dtype=lib.long), lib.tensor([5.], requires_grad=True)),
+    "scatter of a longer tensor": lambda lib: (lib.tensor(2.0) * 1).scatter(0, lib.zeros(1, dtype=lib.long), lib.tensor([5., 6.])),
+    "scatter of a number": lambda lib: (lib.tensor(2.0) * 1).scatter(0, lib.zeros(1, dtype=lib.long), 7.0),
+    "1-d, 0-dim index": lambda lib: lib.ones(3).scatter_add(0, lib.zeros((), dtype=lib.long), lib.tensor(4.)),
+    "2-d, 1-d index": lambda lib: lib.zeros(2, 2).scatter_add(0, lib.zeros(1, dtype=lib.long), lib.ones(1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_DIM_SCATTERS))
+def test_scatter_into_zero_dim_as_torch(name):
+    """A 0-dim tensor counts as 1-d in scatter's dims check (torch's ensure_nonempty_dim):
+    minigrad refused a 1-d index into a 0-dim tensor (session 12's random programs)."""
+    seen = []
+    for lib in (torch, mg):
+        try:
+            y = ZERO_DIM_SCATTERS[name](lib)
+            seen.append(repr(y).replace("minigrad", "torch"))
+            if y.requires_grad:
+                y.sum().backward()
+        except RuntimeError as error:
+            seen.append(str(error))
+    assert seen[0] == seen[1]
