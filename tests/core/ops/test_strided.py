@@ -468,3 +468,20 @@ def test_unsqueeze_strides_of_views_as_torch(name):
     seen = [(UNSQUEEZED[name](lib).stride(), UNSQUEEZED[name](lib).is_contiguous())
             for lib in (torch, mg)]
     assert seen[0] == seen[1]
+
+
+SIZE_ONE_RESULTS = {
+    "logcumsumexp": lambda t: t.logcumsumexp(0), "2 ** x": lambda t: 2 ** t,
+    "masked_fill": lambda t: t.masked_fill(t > 3, 1.0), "cumsum": lambda t: t.cumsum(0),
+    "logcumsumexp, last dim": lambda t: t.logcumsumexp(-1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZE_ONE_RESULTS))
+def test_row_major_results_of_a_size_one_dim_as_torch(name):
+    """A result torch allocates row-major keeps row-major strides on a size-1 dim too
+    (NumPy's contiguity flag ignores that stride: logcumsumexp of an offset view (1, 3) gave
+    (1, 1) where torch gives (3, 1); session 12's wide random programs, seed 42037)."""
+    base = np.arange(9.0, dtype=np.float32).reshape(3, 1, 3)
+    seen = [SIZE_ONE_RESULTS[name](lib.tensor(base, requires_grad=True)[1]).stride() for lib in (torch, mg)]
+    assert seen[0] == seen[1]
