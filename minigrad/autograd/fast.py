@@ -387,6 +387,8 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
         values = saved.__dict__
         for name, value in stored.items():
             if type(value) is SavedTensor:
+                if value.had_grad_fn and value.tensor._grad_fn is None:  # (detach_()ed)
+                    raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
                 if value.version.value != value.saved_version:
                     node._raise_modified()
                 value = value.data

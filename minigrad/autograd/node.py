@@ -299,6 +299,8 @@ class Node(NodeHooks):
         values = {}
         for name, value in self._saved.items():
             if type(value) is SavedTensor:
+                if value.had_grad_fn and value.tensor._grad_fn is None:  # (detach_()ed)
+                    raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
                 if value.version.value != value.saved_version:
                     self._raise_modified()
                 value = value.unpack(self) if unpack else value.data
