@@ -225,3 +225,23 @@ def test_scatter_into_zero_dim_as_torch(name):
         except RuntimeError as error:
             seen.append(str(error))
     assert seen[0] == seen[1]
+
+
+def test_float16_scatter_add_adds_up_in_float32_as_torch():
+    """PyTorch's CPU scatter_add (and gather's backward, a scatter_add) adds float16 in
+    float32 and rounds once; minigrad added in float16 step by step (the wide random
+    programs, seed 41965). Bit for bit on repeated indices along either dim."""
+    rs = np.random.default_rng(0)
+    for _ in range(20):
+        src = rs.standard_normal((3, 8)).astype(np.float16)
+        x = rs.standard_normal((3, 8)).astype(np.float16)
+        index, picks = rs.integers(0, 3, (3, 8)), rs.integers(0, 8, (2, 5))
+        seen = []
+        for lib in (torch, mg):
+            y = lib.tensor(x, requires_grad=True).scatter_add(-1, lib.tensor(index), lib.tensor(src))
+            z = lib.tensor(x).scatter_add(0, lib.tensor(index), lib.tensor(src))
+            g = lib.tensor(x, requires_grad=True)
+            (g.gather(1, lib.tensor(picks)) * lib.tensor(src[:2, :5])).sum().backward()
+            seen.append([y.detach().numpy(), z.numpy(), g.grad.numpy()])
+        for ours, theirs in zip(seen[1], seen[0]):
+            np.testing.assert_array_equal(ours, theirs)
