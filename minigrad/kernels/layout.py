@@ -162,8 +162,12 @@ def leaf_grad_layout(grad: np.ndarray, variable) -> np.ndarray:
     """A leaf's first gradient as torch's AccumulateGrad keeps it (its layout contract):
     with the leaf's own strides when the leaf (the array ``variable``) is dense, else
     row-major, as also a retained gradient (``variable`` None); ``grad`` itself when it
-    is laid out so already (a size-1 dim's stride does not count, unless 0)."""
-    if grad.size == 0 or type(grad) is MetaArray or type(variable) is MetaArray or \
+    is laid out so already (a size-1 dim's stride does not count, unless 0). An empty
+    leaf counts as dense: its gradient takes its strides."""
+    if grad.size == 0 and type(grad) is not MetaArray and type(variable) is not MetaArray:
+        return with_strides(grad, contiguous_strides(grad.shape) if variable is None
+                            else geometry(variable)[1])
+    if type(grad) is MetaArray or type(variable) is MetaArray or \
             (grad.flags.c_contiguous and (variable is None or variable.flags.c_contiguous)):
         return grad
     shape = tuple(grad.shape)

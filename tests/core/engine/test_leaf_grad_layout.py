@@ -75,3 +75,26 @@ def test_grad_view_after_bmm_backward_as_torch():
         seen.append((w.grad.view(-1).tolist(), lib.nn.utils.parameters_to_vector([x, w]).shape))
     np.testing.assert_allclose(seen[1][0], seen[0][0], rtol=1e-5, atol=1e-6)
     assert tuple(seen[0][1]) == tuple(seen[1][1])
+
+
+@pytest.mark.parametrize("made", ["zeros", "numpy", "transposed"])
+@pytest.mark.parametrize("program", ["mul", "sin", "sum"])
+def test_empty_leaf_grad_takes_the_leafs_strides_as_torch(made, program):
+    """An empty leaf counts as dense: its .grad takes its strides (torch's zeros (1, 1), a
+    NumPy array's (0, 0), a transposed one's); a retained empty gradient is row-major."""
+    seen = []
+    for lib in (torch, mg):
+        def leaf():
+            if made == "zeros":
+                return lib.zeros(2, 0, requires_grad=True)
+            if made == "numpy":
+                return lib.tensor(np.zeros((2, 0), np.float32), requires_grad=True)
+            return lib.zeros(0, 2).t().requires_grad_()
+        f = {"mul": lambda x: (x * 2).sum(), "sin": lambda x: x.sin().sum(), "sum": lambda x: x.sum()}[program]
+        x = leaf()
+        f(x).backward()
+        y = leaf() * 1
+        y.retain_grad()
+        f(y).backward()
+        seen.append((x.grad.stride(), y.grad.stride()))
+    assert seen[0] == seen[1]
