@@ -429,7 +429,7 @@ def _triangle_indices(function, numpy_indices, row, col, offset, dtype, device):
         if value < 0:
             raise RuntimeError(f"{name} must be non-negative, got{value}")
     indices = np.stack(numpy_indices(row, offset, col)) if row and col else np.empty((2, 0))
-    return make(indices.astype(dtype.numpy))
+    return make(memory.new_layout(indices.astype(dtype.numpy)))
 
 
 def full_like(input: TensorBase, fill_value, *, memory_format=None, dtype=None,
@@ -537,7 +537,7 @@ def arange(start, end=None, step=1, *, out=None, dtype=None, layout=strided, dev
     else:
         count = -((start - end) // step)  # ceil((end - start) / step), exactly
         values = start + step * np.arange(count, dtype=np.int64)
-    return _into_out("arange", make(_placed(values.astype(dtype.numpy), on_meta)), out,
+    return _into_out("arange", make(_placed(memory.new_layout(values.astype(dtype.numpy)), on_meta)), out,
                      requires_grad, errors.RANGE_OUT_RESIZED)
 
 

@@ -374,3 +374,8 @@ META_NO_KERNEL = ("aten::{}: attempted to run this operator with Meta tensors, b
                   "torch.export); in order to use this operator with those APIs you'll need to "
                   "add a fake impl. Please see the following for next steps:  "
                   "https://pytorch.org/tutorials/advanced/custom_ops_landing_page.html")
+
+# A saved input that was not a leaf, made one by detach_() before backward read it
+SAVED_DETACHED_IN_PLACE = ("Trying to use a saved tensor that has been detached in-place, i.e. "
+                           "with .detach_().This is not supported, please use out-of-place "
+                           "`.detach()` instead")

@@ -96,6 +96,7 @@ def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]
     root_nodes = [node for node, _, _ in roots]
     dependencies = count_dependencies(root_nodes)
     needed = None if targets is None else needed_nodes(dependencies, targets)
+    refuse_unimplemented(dependencies if needed is None else needed)
     arrived = {}  # node -> [(from_node, output_nr, grad)], in the order they came
     for node, nr, grad in roots:
         arrived.setdefault(node, []).append((None, nr, grad))
@@ -240,6 +241,15 @@ def count_dependencies(root_nodes: Sequence[Node]) -> dict:
                 dependencies[next_node] = 1
                 stack.append(next_node)
     return dependencies
+
+
+def refuse_unimplemented(nodes) -> None:
+    """PyTorch's engine raises a missing derivative's error (``floor_divide``,
+    ``heaviside``: its NotImplemented node) before it runs any node, hooks included,
+    when that node would run: the first such node among ``nodes`` raises it."""
+    for node in nodes:
+        if node.refuses_backward:
+            node.backward(None, None)
 
 
 def needed_nodes(dependencies: dict, targets: dict) -> set:

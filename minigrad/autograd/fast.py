@@ -31,7 +31,9 @@ from ..kernels.float_errors import restore as restore_float_errors, silence as s
 from . import anomaly, forward_ad, grad_mode, hooks, profiler
 from .broadcast import has_internal_overlap
 from .engine import (BackwardStep, Ready, count_dependencies, count_down, first_ready,
-                     leads_further, needed_nodes, run_tensor_hooks, seeds, wanted, wrapped)
+                     leads_further, needed_nodes, refuse_unimplemented, run_tensor_hooks, seeds,
+                     wanted, wrapped)
+from ..kernels.layout import leaf_grad_layout
 from ..kernels.meta import copied
 from ..kernels.threads import BIG
 from .hooks import run_posthooks, run_prehooks
@@ -97,7 +99,9 @@ def _store_array(tensor, grad, owned: bool, retained: bool = False) -> None:
     place, as PyTorch does, so a reference someone kept to ``x.grad`` stays current."""
     old = tensor._grad
     if old is None:
-        tensor._grad = make(grad if owned else copied(grad))
+        # (a leaf's strides, a retained gradient row-major: torch's layouts)
+        laid = leaf_grad_layout(grad, None if retained else tensor._data)
+        tensor._grad = make(laid if owned or laid is not grad else copied(grad))
         return
     data = old._data
     if retained or data.shape != grad.shape or not data.flags.writeable:
@@ -138,6 +142,7 @@ def _walk(roots, targets, keep_graph: bool, create_graph: bool,
     root_nodes = [node for node, _, _ in roots]
     dependencies = count_dependencies(root_nodes)
     needed = needed_nodes(dependencies, targets) if targets is not None else None
+    refuse_unimplemented(dependencies if needed is None else needed)
     reuse = not create_graph
     # node -> input buffer, a flat list: [grad, mine] for output 0, then for
     # output 1, ... (mine: a new array only this walk holds, to add into)
@@ -382,6 +387,8 @@ def _run_formula(node, grad_outputs: tuple, release: bool, grad_is_free: bool) -
         values = saved.__dict__
         for name, value in stored.items():
             if type(value) is SavedTensor:
+                if value.had_grad_fn and value.tensor._grad_fn is None:  # (detach_()ed)
+                    raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
                 if value.version.value != value.saved_version:
                     node._raise_modified()
                 value = value.data

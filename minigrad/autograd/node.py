@@ -73,6 +73,9 @@ class Node(NodeHooks):
     # arrays (kernels.threads.BIG elements or more) in fewer passes, with the same bits
     # (``fused(saved, grad, needs, grad_is_free)``, None where it does not apply).
     fused_backward = None
+    # True for a node whose backward only raises (PyTorch's NotImplemented): torch's engine
+    # raises its error before any node runs (``engine.refuse_unimplemented``)
+    refuses_backward = False
 
     # A node of several differentiable outputs (split, a custom Function): how many, so
     # that its hooks see one gradient per output (None where none came), as in torch.
@@ -296,6 +299,8 @@ class Node(NodeHooks):
         values = {}
         for name, value in self._saved.items():
             if type(value) is SavedTensor:
+                if value.had_grad_fn and value.tensor._grad_fn is None:  # (detach_()ed)
+                    raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
                 if value.version.value != value.saved_version:
                     self._raise_modified()
                 value = value.unpack(self) if unpack else value.data

@@ -71,7 +71,8 @@ class SavedTensor:
     rebuilds a Tensor whose ``grad_fn`` is the node, as PyTorch does.
     """
 
-    __slots__ = ("tensor", "data", "version", "saved_version", "output_nr", "view_grad_fn")
+    __slots__ = ("tensor", "data", "version", "saved_version", "output_nr", "view_grad_fn",
+                 "had_grad_fn")
 
     def __new__(cls, tensor, *, is_output: bool = False, array=None):
         # ``data``: the array backward formulas read on arrays: the one forward
@@ -82,6 +83,8 @@ class SavedTensor:
                             checked=False)
 
     def unpack(self, node):
+        if self.had_grad_fn and self.tensor._grad_fn is None:  # (a saved input, detach_()ed)
+            raise RuntimeError(errors.SAVED_DETACHED_IN_PLACE)
         if self.version.value != self.saved_version:
             tensor = self.tensor
             data = self.data if tensor is None else tensor._data
@@ -125,6 +128,7 @@ def saved_tensor(tensor, data, is_output: bool = False, checked: bool = True) ->
         version.value = 0
     saved.version, saved.saved_version = version, version.value
     saved.tensor = None if is_output else tensor
+    saved.had_grad_fn = not is_output and tensor._grad_fn is not None  # (not a leaf then)
     saved.data, saved.output_nr = data, tensor._output_nr
     # (the output of an in-place op on a view: a weak reference to the view's
     # node, which names the output while something else keeps it alive, as in torch)

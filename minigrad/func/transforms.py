@@ -344,15 +344,15 @@ def _rows(out, tracked) -> list:
     record = _reaches_outside([out], tracked)
     rows = [_backward([out], tracked, [unit[k].reshape(out.shape)], record)
             for k in range(out.numel())]
-    return [_stacked([row[j] for row in rows], out.shape, x.shape)
+    return [_stacked([row[j] for row in rows], out.shape, x.shape, x.dtype)
             for j, x in enumerate(tracked)]
 
 
-def _stacked(parts, first, second):
+def _stacked(parts, first, second, dtype):
     """``parts`` (one per element of a tensor of shape ``first``, each of shape ``second``)
-    as one tensor of shape first + second."""
+    as one tensor of shape first + second (no parts: zeros of ``dtype``)."""
     if not parts:
-        return minigrad.zeros(tuple(first) + tuple(second))
+        return minigrad.zeros(tuple(first) + tuple(second), dtype=dtype)
     return minigrad.stack(parts).reshape(tuple(first) + tuple(second))
 
 
@@ -389,7 +389,7 @@ def _columns(transposed, x, vs, record: bool) -> list:
     per_element = [_backward([flat[k]], vs, [minigrad.ones_like(flat[k])], record)
                    if transposed.requires_grad else [minigrad.zeros_like(v) for v in vs]
                    for k in range(x.numel())]
-    return [_stacked([cols[i] for cols in per_element], x.shape, v.shape).movedim(
+    return [_stacked([cols[i] for cols in per_element], x.shape, v.shape, v.dtype).movedim(
         tuple(range(x.dim())), tuple(range(v.dim(), v.dim() + x.dim())))
         for i, v in enumerate(vs)]
 

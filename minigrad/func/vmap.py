@@ -13,7 +13,8 @@ where PyTorch's BatchedTensor refuses or prints otherwise.
 gives every example the same random numbers (the generator is set back before each
 call); "different" draws them one example after another (PyTorch draws the whole batch at
 once, so the values differ from PyTorch's, though the distribution is the same).
-``chunk_size`` is accepted and checked; a loop needs no chunks.
+``chunk_size`` is accepted and checked; a loop needs no chunks. An empty batch calls
+``f`` once on zeros of one example's shape, for the shapes of the (empty) results.
 """
 
 from __future__ import annotations
@@ -60,7 +61,11 @@ def vmap(func, in_dims=0, out_dims=0, randomness: str = "error", *, chunk_size=N
                     minigrad.set_rng_state(start)  # (the same random numbers for each)
                 picked = [x if d is None else x.select(d, index) for x, d in zip(leaves, dims)]
                 results.append(func(*unflatten(picked, spec), **kwargs))
-        return _stack(results, out_dims, name)
+            if not size:  # an empty batch: one call on zeros gives the results' shapes
+                picked = [x if d is None else x.new_zeros(x.shape[:d % x.dim()] + x.shape[d % x.dim() + 1:])
+                          for x, d in zip(leaves, dims)]
+                results.append(func(*unflatten(picked, spec), **kwargs))
+        return _stack(results, out_dims, name, empty=not size)
     return wrapped
 
 
@@ -102,8 +107,9 @@ def _batch_size(leaves, dims, name: str, in_dims) -> int:
     return sizes[0]
 
 
-def _stack(results: list, out_dims, name: str):
-    """The per-example results stacked along ``out_dims`` (one per leaf, or one for all)."""
+def _stack(results: list, out_dims, name: str, empty: bool = False):
+    """The per-example results stacked along ``out_dims`` (one per leaf, or one for all);
+    ``empty``: ``results`` is one made of zeros, and the batch is empty."""
     flat = [flatten(result) for result in results]
     spec = flat[0][1]
     dims = broadcast(out_dims, results[0])
@@ -122,7 +128,8 @@ def _stack(results: list, out_dims, name: str):
             raise ValueError(f"vmap({name}, ...): `{name}` must only return Tensors, got type "
                              f"{type(column[0])}. Did you mean to set out_dims= to None for "
                              "output?")
-        stacked.append(minigrad.stack(column, dim=dim))
+        together = minigrad.stack(column, dim=dim)
+        stacked.append(together.narrow(dim, 0, 0) if empty else together)
     return unflatten(stacked, spec)
 
 

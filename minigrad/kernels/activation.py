@@ -103,16 +103,20 @@ def _fused(a, b, c):
 
 
 def mish(x):
-    """x * tanh(log(1 + exp(x)))."""
-    return x * _rounded(np.tanh, _rounded(np.log1p, _rounded(np.exp, x)))
+    """x * tanh(log(1 + exp(x))) (float16's in float32, rounded once)."""
+    wide = _opmath(x)
+    return (wide * _rounded(np.tanh, _rounded(np.log1p, _rounded(np.exp, wide)))).astype(
+        x.dtype, copy=False)
 
 
 def mish_backward(grad, x):
-    """grad * (t + x * s * (1 - t * t)), t = tanh(softplus(x)), s = sigmoid(x)."""
-    one = x.dtype.type(1)
-    t = _rounded(np.tanh, _rounded(np.log1p, _rounded(np.exp, x)))
-    s = one / (one + _rounded(np.exp, -x))
-    return grad * (t + x * s * (one - t * t))
+    """grad * (t + x * s * (1 - t * t)), t = tanh(softplus(x)), s = sigmoid(x) (float16's
+    in float32, rounded once)."""
+    wide, dy = _opmath(x), _opmath(grad)
+    one = wide.dtype.type(1)
+    t = _rounded(np.tanh, _rounded(np.log1p, _rounded(np.exp, wide)))
+    s = one / (one + _rounded(np.exp, -wide))
+    return (dy * (t + wide * s * (one - t * t))).astype(x.dtype, copy=False)
 
 
 def hardswish(x):

@@ -55,13 +55,15 @@ def empty_view_at(view: np.ndarray, array: np.ndarray, offset: int) -> np.ndarra
 
 
 def unsqueezed(x: np.ndarray, dim: int) -> np.ndarray:
-    """``np.expand_dims(x, dim)``, with torch's stride for the new dim where NumPy's
-    differs (an empty x): the next dim's size times its stride (its itemsize at the end)."""
+    """``np.expand_dims(x, dim)``, with torch's strides where NumPy's differ (an empty x,
+    whose strides NumPy's reshape forgets; a size-1 dim of an expanded x, which it gives
+    stride 0): x's own, and for the new dim the next dim's size times its stride (its
+    itemsize at the end)."""
     out = np.expand_dims(x, dim)
-    if x.size:
-        return out
-    strides = list(x.strides)  # (NumPy's reshape forgets an empty array's strides)
+    strides = list(x.strides)
     strides.insert(dim, x.shape[dim] * x.strides[dim] if dim < x.ndim else x.itemsize)
+    if x.size and out.strides == tuple(strides):
+        return out
     return np.lib.stride_tricks.as_strided(out, strides=strides,
                                            writeable=out.flags.writeable)
 
@@ -128,12 +130,21 @@ def empty_strided(shape, strides, dtype) -> np.ndarray:
     itemsize = np.dtype(dtype).itemsize
     if 0 in shape:  # no element: the strides are only a record
         return np.lib.stride_tricks.as_strided(
-            np.empty(1, dtype), shape=shape, strides=[s * itemsize for s in strides])
+            np.empty(0, dtype), shape=shape, strides=[s * itemsize for s in strides])
     slow_to_fast = sorted(range(len(shape)), key=lambda d: (-strides[d], -shape[d]))
     buffer = np.empty([shape[d] for d in slow_to_fast], dtype).transpose(np.argsort(slow_to_fast))
     if geometry(buffer)[1] != strides:  # (a size-1 dim's stride is only a record)
         buffer = np.lib.stride_tricks.as_strided(buffer, strides=[s * itemsize for s in strides])
     return buffer
+
+
+def new_layout(array: np.ndarray) -> np.ndarray:
+    """A new result as torch lays out a new tensor: an empty one row-major (NumPy gives a
+    new empty array strides of 0; torch keeps those only for a tensor made of a NumPy
+    array, which is why ``geometry`` reports an array's own strides)."""
+    if array.size or type(array) is MetaArray or not array.ndim or any(array.strides):
+        return array
+    return with_strides(array, contiguous_strides(array.shape))
 
 
 def with_strides(array: np.ndarray, strides) -> np.ndarray:
@@ -145,6 +156,27 @@ def with_strides(array: np.ndarray, strides) -> np.ndarray:
     if array.size:
         out[...] = array
     return out
+
+
+def leaf_grad_layout(grad: np.ndarray, variable) -> np.ndarray:
+    """A leaf's first gradient as torch's AccumulateGrad keeps it (its layout contract):
+    with the leaf's own strides when the leaf (the array ``variable``) is dense, else
+    row-major, as also a retained gradient (``variable`` None); ``grad`` itself when it
+    is laid out so already (a size-1 dim's stride does not count, unless 0). An empty
+    leaf counts as dense: its gradient takes its strides."""
+    if grad.size == 0 and type(grad) is not MetaArray and type(variable) is not MetaArray:
+        return with_strides(grad, contiguous_strides(grad.shape) if variable is None
+                            else geometry(variable)[1])
+    if type(grad) is MetaArray or type(variable) is MetaArray or \
+            (grad.flags.c_contiguous and (variable is None or variable.flags.c_contiguous)):
+        return grad
+    shape = tuple(grad.shape)
+    strides = contiguous_strides(shape) if variable is None else geometry(variable)[1]
+    target = strides if is_non_overlapping_and_dense(shape, strides) else contiguous_strides(shape)
+    own = geometry(grad)[1]
+    if all(s == t if n != 1 else s != 0 for s, t, n in zip(own, target, shape)):
+        return grad
+    return with_strides(grad, target)
 
 
 def _is_dense(array: np.ndarray) -> bool:

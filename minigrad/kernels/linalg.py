@@ -121,7 +121,11 @@ def vector_norm(x, ord, axes, keepdim):
     if x.dtype == np.float16:
         return vector_norm(x.astype(np.float32), ord, axes, keepdim).astype(np.float16)
     magnitude = np.abs(x)
-    if ord == float("inf"):
+    reduced = x.size if axes is None else int(np.prod([x.shape[a] for a in axes], dtype=np.int64))
+    if reduced == 1 and ord != 0:  # (one element per norm: PyTorch gives |x| itself, so
+        # no square overflows and no power rounds)
+        result = np.sum(magnitude, axis=axes, keepdims=keepdim)
+    elif ord == float("inf"):
         result = np.max(magnitude, axis=axes, keepdims=keepdim, initial=0)
     elif ord == -float("inf"):
         result = np.min(magnitude, axis=axes, keepdims=keepdim)

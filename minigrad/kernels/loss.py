@@ -79,11 +79,15 @@ EPSILON = float(np.float32(1e-12))
 def binary_cross_entropy(x, target):
     """(t - 1) max(log(1 - x), -100) - t max(log(x), -100) for each element, as
     PyTorch's CPU kernel computes it (log(1 - x) as log1p(-x)); every x and t must lie
-    in [0, 1]."""
-    if not ((x >= 0) & (x <= 1)).all():
-        raise RuntimeError("all elements of input should be between 0 and 1")
-    if not ((target >= 0) & (target <= 1)).all():
-        raise RuntimeError("all elements of target should be between 0 and 1")
+    in [0, 1] (checked element after element, x before t, as PyTorch's loop checks)."""
+    bad_x = ~((x >= 0) & (x <= 1))
+    bad_t = ~((target >= 0) & (target <= 1))
+    if bad_x.any() or bad_t.any():
+        bad_x, bad_t = (np.broadcast_to(b, np.broadcast_shapes(bad_x.shape, bad_t.shape)).reshape(-1)
+                        for b in (bad_x, bad_t))
+        first = np.argmax(bad_x | bad_t)
+        what = "input" if bad_x[first] else "target"
+        raise RuntimeError(f"all elements of {what} should be between 0 and 1")
     floor = x.dtype.type(-100)
     one = x.dtype.type(1)
     wide = x.astype(np.float64)  # (float32's logs rounded once, as the C library's)

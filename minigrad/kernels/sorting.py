@@ -13,6 +13,10 @@
 - ``kth_indices``: the index of the k-th smallest value along an axis; among equal
   values the one PyTorch's quickselect picks (its steps, ported). ``median_indices``:
   PyTorch's ``nth_element`` breaks ties by index, so the middle of a stable sort.
+- ``search_places``: ``searchsorted``'s binary search as PyTorch steps it (``mid = start +
+  (end - start) / 2``, compared with ``!(mid >= value)``), so a NaN or an unsorted
+  sequence gives PyTorch's places, which NumPy's search (NaN-aware, reusing its last
+  bounds for sorted values) does not.
 """
 
 from __future__ import annotations
@@ -20,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 __all__ = ["sort_indices", "introsort", "topk_indices", "kth_indices", "median_indices",
-           "nanmedian_indices", "quick_select", "mode_of", "quantile_ranks"]
+           "nanmedian_indices", "quick_select", "mode_of", "quantile_ranks", "search_places", "unique_slices"]
 
 
 def sort_indices(x: np.ndarray, axis: int, descending: bool = False,
@@ -396,3 +400,53 @@ def mode_of(x: np.ndarray, axis: int) -> np.ndarray:
                     best, picks[r] = run, place
                 run = 0
     return picks.reshape(moved.shape[:-1])
+
+
+def search_places(rows: np.ndarray, values: np.ndarray, right: bool) -> np.ndarray:
+    """For each row of ``rows`` (2-D: rows by length) the places of that row of
+    ``values`` (2-D, one row per row of ``rows``, or one row for all): PyTorch's lower
+    bound (``right``: upper bound), all values searched in lockstep."""
+    n = rows.shape[-1]
+    start = np.zeros(np.broadcast_shapes(values.shape, rows.shape[:-1] + (1,)), np.int64)
+    end = np.full(start.shape, n, np.int64)
+    values = np.broadcast_to(values, start.shape)
+    rows = np.broadcast_to(rows, start.shape[:-1] + (n,))
+    if n == 0:
+        return start
+    active = start < end
+    while active.any():
+        mid = start + ((end - start) >> 1)
+        found = np.take_along_axis(rows, np.minimum(mid, n - 1), axis=-1)
+        with np.errstate(invalid="ignore"):
+            after = ~(found > values) if right else ~(found >= values)
+        start = np.where(active & after, mid + 1, start)
+        end = np.where(active & ~after, mid, end)
+        active = start < end
+    return start
+
+
+def unique_slices(x: np.ndarray, axis: int) -> tuple:
+    """``np.unique(x, axis=axis, return_inverse=True, return_counts=True)`` as PyTorch's
+    unique_dim computes it, which matters where a slice holds a NaN: libstdc++'s
+    ``std::sort`` of the slices, compared element by element with ``<`` and ``>``
+    (``introsort``), then each run of equal slices kept once (a slice with a NaN equals
+    none, not even itself)."""
+    moved = np.moveaxis(x, axis, 0)
+    rows = moved.reshape(len(moved), -1)
+
+    def less(a, b) -> bool:
+        for left, right in zip(a, b):
+            if left < right:
+                return True
+            if left > right:
+                return False
+        return False
+
+    order = np.array(introsort([tuple(row) for row in rows.tolist()], less), np.int64)
+    ordered = rows[order]
+    starts = np.ones(len(rows), bool)
+    starts[1:] = [not np.array_equal(ordered[i], ordered[i - 1]) for i in range(1, len(rows))]
+    inverse = np.empty(len(rows), np.int64)
+    inverse[order] = np.cumsum(starts) - 1
+    counts = np.diff(np.append(np.flatnonzero(starts), len(rows)))
+    return np.moveaxis(moved[order][starts], 0, axis), inverse, counts

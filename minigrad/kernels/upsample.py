@@ -13,7 +13,8 @@ alike with one more dim. 'cubic' (bicubic) reads the four neighbours i0 - 1 ... 
 s = scale * (i + 0.5) - 0.5 (not clamped at 0; the indices clamped into the input) with
 Keys' cubic convolution weights (A = -0.75) of l = s - i0. The backward adds each output's
 gradient times its weights into the elements it read, output after output, as PyTorch's
-loops do (``np.add.at`` keeps that order).
+loops do (``np.add.at`` keeps that order). float16 is computed as PyTorch's kernels compute
+it (opmath): weights and sums in float32, rounded to float16 once, forward and backward.
 """
 
 from __future__ import annotations
@@ -124,7 +125,11 @@ def upsample(x: np.ndarray, out, scales, mode: str, align_corners: bool = False)
     """``x`` (N, C, *spatial) resized to ``out`` (mode 'nearest', 'nearest-exact', 'linear'
     or 'cubic', along every spatial dim)."""
     per_dim = taps(x.shape[2:], out, scales, mode, align_corners, x.dtype)
-    return _combine(x, per_dim, 0)
+    if x.dtype != np.float16 or mode.startswith("nearest"):
+        return _combine(x, per_dim, 0)
+    # float16: its weights and sums in float32, rounded once (opmath)
+    wide = taps(x.shape[2:], out, scales, mode, align_corners, np.float32)
+    return _combine(x.astype(np.float32), wide, 0).astype(np.float16)
 
 
 def _combine(x, taps, dim):
@@ -163,6 +168,9 @@ def upsample_backward(grad: np.ndarray, input_shape, scales, mode: str,
     """dL/dx: each output's gradient, times its weights, added into the elements it read,
     outputs in order and, per output, the taps in order."""
     spatial_in, out = tuple(input_shape[2:]), grad.shape[2:]
+    half = grad.dtype == np.float16  # (float16: weights and sums in float32, rounded once)
+    if half:
+        grad = grad.astype(np.float32)
     per_dim = taps(spatial_in, out, scales, mode, align_corners, grad.dtype, fused=False)
     lead = int(np.prod(input_shape[:2], dtype=np.int64))
     flat_size = int(np.prod(spatial_in, dtype=np.int64))
@@ -177,7 +185,7 @@ def upsample_backward(grad: np.ndarray, input_shape, scales, mode: str,
     total = np.zeros((lead, flat_size), grad.dtype)
     for row in range(lead):
         np.add.at(total[row], order, contributions[row])
-    return total.reshape(input_shape)
+    return total.reshape(input_shape).astype(np.float16) if half else total.reshape(input_shape)
 
 
 def pixel_shuffle(x: np.ndarray, r: int) -> np.ndarray:

@@ -342,8 +342,13 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
         groups = query.size(-3) // key.size(-3)
         key = key.repeat_interleave(groups, -3)
         value = value.repeat_interleave(groups, -3)
+    if query.size(-2) == 0 or key.size(-2) == 0 or value.size(-1) == 0:
+        # PyTorch's empty attention: zeros, joined to the inputs' graphs by their sums times 0
+        tie = (query.sum() + key.sum() + value.sum()) * 0
+        return query.new_zeros(tuple(query.shape[:-1]) + (value.size(-1),)) + tie
     mask = _additive_mask(query, key, attn_mask, is_causal)
-    factor = 1 / math.sqrt(query.size(-1)) if scale is None else scale
+    factor = (1 / math.sqrt(query.size(-1)) if query.size(-1) else math.inf) if scale is None \
+        else scale
     if (query.dim() == 4 and dropout_p == 0.0 and value.size(-1) == query.size(-1)
             and key.shape[:2] == query.shape[:2] == value.shape[:2]
             and (attn_mask is None or not attn_mask.requires_grad)):
@@ -354,6 +359,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     if is_causal and attn_mask is not None:
         raise RuntimeError("_scaled_dot_product_attention: Explicit attn_mask should not be "
                            "set when is_causal=True")
+    origin = query.dtype  # (float16 in float32, rounded once at the end: PyTorch's math path)
+    query, key, value = (t.float() if t.dtype == minigrad.float16 else t for t in (query, key, value))
     root = math.sqrt(abs(factor))
     attn = ops.scalar_op(query, "*", -root if factor < 0 else root) @ ops.scalar_op(
         key.transpose(-2, -1), "*", root)
@@ -362,7 +369,8 @@ def scaled_dot_product_attention(query: Tensor, key: Tensor, value: Tensor,
     attn = ops.safe_softmax(attn, -1)
     if dropout_p > 0.0:
         attn = dropout(attn, dropout_p, True)
-    return attn @ value
+    out = attn @ value
+    return out if out.dtype == origin else out.to(origin)
 
 
 def _check_attention(query, key, value) -> None:
@@ -1395,6 +1403,8 @@ def interpolate(input: Tensor, size=None, scale_factor=None, mode: str = "neares
         pool = (adaptive_avg_pool1d, adaptive_avg_pool2d, adaptive_avg_pool3d)[dim - 1]
         return pool(input, output_size)
     _check_resize_sizes(input, output_size)
+    if input.dtype == minigrad.uint8 and mode.startswith("nearest"):  # (PyTorch's image bytes)
+        return ops.upsample(input.float(), output_size, scales, mode, align_corners).to(input.dtype)
     if not input.dtype.is_floating_point:
         if dim != 2 or mode == "bicubic":  # (the 1-D and 3-D kernels' words)
             what = {"bicubic": "cubic"}.get(mode, "nearest" if mode.startswith("nearest")

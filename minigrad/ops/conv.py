@@ -299,7 +299,7 @@ def convolution(x, weight, bias, stride, padding, dilation, groups):
     stride, padding, dilation = (rules.one_per_dim(v, weight.ndim - 2)
                                  for v in (stride, padding, dilation))
     rules.check_convolution(x, weight, bias, stride, padding, dilation, groups)
-    rules.check_dtype(x, rules.convolution_kernel(weight))
+    rules.check_dtype(x, rules.convolution_kernel(weight, dilation))
     return ConvolutionBackward0.apply(x, weight, bias, geometry=(stride, padding, dilation, groups),
                                       given=given)
 

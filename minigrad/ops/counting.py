@@ -8,14 +8,16 @@ x's own, but PyTorch has no derivative for it: its node stops backward with an e
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
-from ..kernels import layout
-from ..rules.arguments import normalize_dim, normalize_dims, refuse_meta
+from ..kernels import layout, sorting
+from ..rules.arguments import normalize_dim, normalize_dims, refuse_empty_slices, refuse_meta
 from ..rules.layout import with_reduction_layout
 
 __all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "unique_consecutive", "bincount",
@@ -60,7 +62,7 @@ def nonzero(x, as_tuple=False):
     data = x._data if x.ndim else x._data.reshape(1)
     places = [p.astype(np.int64) for p in np.nonzero(data)]
     if as_tuple:
-        return tuple(make(p) for p in places)
+        return tuple(make(layout.new_layout(p)) for p in places)
     found = np.zeros((int(bool(x._data)), 0), np.int64) if not x.ndim else np.stack(places).T
     # (laid out as torch's kernel writes it: each dim's indices in a row of their own,
     # then transposed: strides (1, n))
@@ -80,13 +82,18 @@ def unique(x, sorted=True, return_inverse=False, return_counts=False, dim=None):
                                             equal_nan=False)
         node, inverse = Unique2Backward0, inverse.reshape(x.shape)
     else:
-        axis = normalize_dim(dim, x.ndim)
-        values, inverse, counts = np.unique(x._data, return_inverse=True,
-                                            return_counts=True, axis=axis)
+        axis = refuse_empty_slices(x, dim)
+        if x.dtype.is_floating_point and np.isnan(x._data).any():  # (torch's sort, its order)
+            values, inverse, counts = sorting.unique_slices(x._data, axis)
+        else:
+            values, inverse, counts = np.unique(x._data, return_inverse=True,
+                                                return_counts=True, axis=axis)
         node, inverse = UniqueDimBackward0, inverse.reshape(-1)
+    # (row-major, also when empty: NumPy gives an empty result strides of 0)
+    values, inverse, counts = (layout.with_strides(a, layout.contiguous_strides(a.shape))
+                               for a in (values, inverse.astype(np.int64), counts.astype(np.int64)))
     result = node.apply(x, values=values)
-    extra = ([make(inverse.astype(np.int64))] if return_inverse else []) + \
-        ([make(counts.astype(np.int64))] if return_counts else [])
+    extra = ([make(inverse)] if return_inverse else []) + ([make(counts)] if return_counts else [])
     return (result, *extra) if extra else result
 
 
@@ -94,7 +101,7 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
     """Each run of equal consecutive values (or slices along ``dim``) kept once; optionally
     which run each element belongs to (``return_inverse``) and each run's length."""
     refuse_meta("unique_consecutive", x)
-    axis = 0 if dim is None else normalize_dim(dim, x.ndim)
+    axis = 0 if dim is None else refuse_empty_slices(x, dim)
     data = x._data.reshape(-1) if dim is None else np.moveaxis(x._data, axis, 0)
     if len(data):
         rest = data.reshape(len(data), -1)
@@ -104,10 +111,10 @@ def unique_consecutive(x, return_inverse=False, return_counts=False, dim=None):
     values = data[starts] if dim is None else np.moveaxis(data[starts], 0, axis)
     inverse = np.cumsum(starts) - 1
     counts = np.diff(np.append(np.flatnonzero(starts), len(data)))
-    result = UniqueConsecutiveBackward0.apply(x, values=np.ascontiguousarray(values))
+    result = UniqueConsecutiveBackward0.apply(x, values=layout.new_layout(np.ascontiguousarray(values)))
     inverse = inverse.reshape(x.shape) if dim is None else inverse
-    extra = ([make(inverse.astype(np.int64))] if return_inverse else []) + \
-        ([make(counts.astype(np.int64))] if return_counts else [])
+    extra = ([make(layout.new_layout(inverse.astype(np.int64)))] if return_inverse else []) + \
+        ([make(layout.new_layout(counts.astype(np.int64)))] if return_counts else [])
     return (result, *extra) if extra else result
 
 
@@ -121,10 +128,19 @@ def bincount(x, weights=None, minlength=0):
     if x.ndim != 1 or (x.numel() and x._data.min() < 0):
         raise RuntimeError("bincount only supports 1-d non-negative integral inputs.")
     if weights is None:
-        return make(np.bincount(x._data, minlength=minlength).astype(np.int64))
+        return make(layout.new_layout(np.bincount(x._data, minlength=minlength).astype(np.int64)))
     kept = weights.dtype in (dtypes.float32, dtypes.float64)  # (else: float64, as torch)
     counts = np.bincount(x._data, weights=weights._data.astype(np.float64), minlength=minlength)
     return make(counts.astype(weights._data.dtype if kept else np.float64))
+
+
+def _edge(value: float, data) -> str:
+    """A range's edge as PyTorch's C++ prints it (a NaN that x's min or max made from more
+    than one element of ``data`` is the CPU's default NaN, printed -nan)."""
+    if value != value:
+        negative = np.signbit(value) if data is None else data.size > 1 or np.signbit(data).any()
+        return "-nan" if negative else "nan"
+    return f"{value:g}"
 
 
 def histc(x, bins=100, min=0, max=0):
@@ -135,10 +151,14 @@ def histc(x, bins=100, min=0, max=0):
             f'"histogram_cpu" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
     data = x._data.reshape(-1)
     low, high = float(min), float(max)
-    if low == high and data.size:
+    made = low == high and data.size  # (the range: x's own)
+    if made:
         low, high = float(data.min()), float(data.max())
     if low == high:
         low, high = low - 1, high + 1
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histc: range of [{_edge(low, data if made else None)}, "
+                           f"{_edge(high, data if made else None)}] is not finite")
     if low > high:
         raise RuntimeError("torch.histc: max must be larger than min")
     kind = data.dtype.type  # (PyTorch's kernel computes the place in x's dtype)
@@ -157,12 +177,9 @@ def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=Non
     if sorter is not None:
         seq = np.take_along_axis(seq, sorter._data, axis=-1)
     vals = values._data if is_tensor(values) else np.asarray(values)
-    if seq.ndim <= 1:
-        places = np.searchsorted(seq, vals, side=side)
-    else:
-        rows = [np.searchsorted(s, v, side=side) for s, v in
-                zip(seq.reshape(-1, seq.shape[-1]), vals.reshape(-1, vals.shape[-1]))]
-        places = np.stack(rows).reshape(vals.shape)
+    rows = seq.reshape(math.prod(seq.shape[:-1]), seq.shape[-1]) if seq.ndim else seq.reshape(1, 1)
+    flat = np.asarray(vals).reshape(1, -1) if seq.ndim <= 1 else vals.reshape(len(rows), -1)
+    places = sorting.search_places(rows, flat, side == "right").reshape(np.shape(vals))
     return make(np.asarray(places, np.int32 if out_int32 else np.int64))
 
 

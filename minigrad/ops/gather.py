@@ -44,7 +44,11 @@ def gather_of(x: np.ndarray, dim: int, index: np.ndarray) -> np.ndarray:
 def scatter_add_of(src: np.ndarray, shape, dim: int, index: np.ndarray,
                    into: np.ndarray | None = None) -> np.ndarray:
     """Zeros of ``shape`` (or a copy of ``into``) with ``src`` added at ``index`` along
-    ``dim`` (arrays)."""
+    ``dim`` (arrays); float16 added up in float32 and rounded once, as PyTorch's kernel."""
+    if src.dtype == np.float16:
+        wide = scatter_add_of(src.astype(np.float32), shape, dim, index,
+                              None if into is None else into.astype(np.float32))
+        return wide.astype(np.float16)
     out = np.zeros(shape, src.dtype) if into is None else into.copy()
     if index.size and index.shape != src.shape:  # (src may be larger than index)
         src = src[tuple(slice(0, n) for n in index.shape)]

@@ -238,7 +238,7 @@ class IndexBackward0(Node):
     def forward(self, x, indices):
         self.save(self_sym_sizes=x.shape)
         _save_index(self, indices)
-        return np.asarray(x[indices], order="C")  # (a new tensor, contiguous as torch's)
+        return layout.new_layout(np.asarray(x[indices], order="C"))  # (new, row-major as torch's)
 
     @property
     def _saved_indices(self) -> tuple:

@@ -202,8 +202,8 @@ def scatter_of(src, shape, dim, indices, into=None):
     """Zeros of ``shape`` (or a copy of ``into``) with ``src`` written at ``indices``
     along ``dim`` (arrays)."""
     out = np.zeros(shape, src.dtype) if into is None else into.copy()
-    if not out.ndim:  # (a 0-dim tensor: its one element, at index 0)
-        out[()] = src
+    if not out.ndim:  # (a 0-dim tensor: its one element, at index 0: src's first)
+        out[()] = src.reshape(-1)[0] if np.ndim(src) and np.size(src) else src
         return out
     indices = np.asarray(indices)
     if indices.shape != src.shape:  # (src may be larger than indices: its first part)

@@ -229,6 +229,8 @@ class NotImplemented(Node):  # noqa: A001 (PyTorch's name for it; Python's is bu
         return kernels.floor_divide(x, y) if operation == "floor_divide" \
             else kernels.remainder(x, y)
 
+    refuses_backward = True
+
     def name(self) -> str:
         return "torch::autograd::NotImplemented"
 

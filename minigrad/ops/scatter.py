@@ -22,6 +22,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
+from ..rules.layout import with_contiguous_layout
 from . import fn
 from ._saved import as_shown
 from .gather import _along, gather_of
@@ -289,7 +290,8 @@ def index_select(x, dim, index):
         raise RuntimeError(f"INDICES element is out of DATA bounds, id={bad} axis_dim={size}")
     if index.ndim == 0 and x.ndim <= 1 or x.ndim == 0:
         values = values.reshape(())
-    return IndexSelectBackward0.apply(x, dim=dim, index=values, given=given)
+    result = IndexSelectBackward0.apply(x, dim=dim, index=values, given=given)
+    return with_contiguous_layout(result) if not result._data.size else result
 
 
 def index_add(x, dim, index, source, alpha=1):
@@ -378,7 +380,7 @@ def _scatter_index(name, x, dim, index, src=None):
         raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
     if is_tensor(src) and src.dtype != x.dtype:
         raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
-    if index.ndim != x.ndim and index.numel():
+    if max(index.ndim, 1) != max(x.ndim, 1) and index.numel():  # (0-dim: as 1-d, as torch)
         raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
     _check_shape(x, dim, index, src)
     values = index._data.astype(np.int64)

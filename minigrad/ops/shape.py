@@ -20,7 +20,7 @@ from . import fn
 from ..rules.arguments import normalize_dim
 from ._saved import as_shown
 from ..kernels import layout
-from ..rules.layout import empty_gradient_cast, with_reduction_layout
+from ..rules.layout import empty_gradient_cast, with_empty_like_layout, with_reduction_layout
 from . import indexing, inplace
 
 __all__ = ["view", "reshape", "flatten", "transpose", "t", "permute", "unsqueeze",
@@ -607,7 +607,8 @@ def flip(x, dims):
         dims = (dims,)
     given, dims = tuple(dims), tuple(normalize_dim(d, x.ndim) for d in dims)
     _check_unique(dims)
-    return FlipBackward0.apply(x, dims=dims, given=given)
+    result = FlipBackward0.apply(x, dims=dims, given=given)
+    return result if x._data.size else with_empty_like_layout(result, x)
 
 
 def fliplr(x):

@@ -28,7 +28,7 @@ from ..autograd.saved import show_saved
 from ..autograd.tensor_base import make
 from ..kernels import sorting as kernels
 from ..rules.arguments import normalize_dim, normalize_dims
-from ..rules.layout import with_empty_like_layout, with_reduction_layout
+from ..rules.layout import with_contiguous_layout, with_empty_like_layout, with_reduction_layout
 from ._saved import as_shown
 from . import fn, reduction
 from .reduction import NOT_GIVEN
@@ -312,7 +312,8 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     if x.dtype is dtypes.bool:
         raise RuntimeError("topk does not support bool dtypes on CPU")
     indices = kernels.topk_indices(x._data, k, axis, largest)
-    return _picked(TopkBackward0, TopkResult, x, axis, dim, indices)
+    result = _picked(TopkBackward0, TopkResult, x, axis, dim, indices)
+    return result if indices.size else TopkResult(*map(with_contiguous_layout, result))
 
 
 def kthvalue(x, k, dim=-1, keepdim=False):

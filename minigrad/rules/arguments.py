@@ -1228,3 +1228,13 @@ def refuse_meta(op: str, *tensors) -> None:
     if any(is_tensor(x) and x.is_meta for x in tensors):
         raise NotImplementedError(errors.META_NONZERO if op == "nonzero"
                                   else errors.META_NO_KERNEL.format(op))
+
+
+def refuse_empty_slices(x, dim) -> int:
+    """``dim`` of ``unique``/``unique_consecutive`` as a NumPy axis; torch's error when
+    ``x`` is empty but not along ``dim`` (its slices would have no elements)."""
+    axis = normalize_dim(dim, x.ndim)
+    if x._data.size == 0 and x.shape[axis] != 0:
+        raise RuntimeError("There are 0 sized dimensions, and they aren't selected, so unique "
+                           "cannot be applied")
+    return axis

@@ -37,7 +37,8 @@ KERNEL_DTYPES = {
     "adaptive_avg_pool2d": "none", "im2col_out_cpu": "bool", "col2im_out_cpu": "bool",
     "max_pool1d_impl": "none", "adaptive_max_pool2d": "none",
     "slow_conv3d_cpu": "integers", "compute_columns3d": "integers",
-    "slow_conv_transpose2d_out_cpu": "integers", "slow_conv_transpose3d_out_cpu": "integers",
+    "slow_conv_transpose2d_out_cpu": "int64", "slow_conv_transpose3d_out_cpu": "int64",
+    "slow_conv_dilated<>": "int64",
     "max_pool3d": "integers", "avg_pool3d_out_frame": "int64", "adaptive_avg_pool3d_cpu": "none",
     "adaptive_max_pool3d_cpu": "none", "max_unpool2d": "none", "max_unpool3d": "none",
 }
@@ -52,8 +53,11 @@ def check_dtype(x, kernel: str) -> None:
     raise NotImplementedError(NOT_IMPLEMENTED_FOR.format(kernel, SCALAR_NAMES[dtype]))
 
 
-def convolution_kernel(weight) -> str:
-    """The name of PyTorch's CPU kernel for a convolution with ``weight`` (in its dtype error)."""
+def convolution_kernel(weight, dilation=()) -> str:
+    """The name of PyTorch's CPU kernel for a convolution with ``weight`` (in its dtype error):
+    a dilated one's takes no integers but int64."""
+    if any(d != 1 for d in dilation):
+        return "slow_conv_dilated<>"
     if weight.ndim < 5:
         return "slow_conv2d_cpu"
     return "slow_conv3d_cpu" if all(k == 1 for k in weight.shape[2:]) else "compute_columns3d"

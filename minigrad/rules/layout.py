@@ -72,8 +72,8 @@ def with_contiguous_layout(result):
     of ops that do not follow their input's layout (``2 ** x``, ``cumsum``,
     ``masked_fill``): NumPy follows it, and gives an empty result strides of 0."""
     data = result._data
-    if data.size and data.flags.c_contiguous:
-        return result
+    if data.size and data.flags.c_contiguous and 1 not in data.shape:
+        return result  # (a size-1 dim: NumPy's flag ignores its stride, torch's does not)
     laid_out = with_strides(data, contiguous_strides(data.shape))
     if laid_out is not data:
         _relay(result, laid_out)

@@ -205,3 +205,47 @@ def test_nanogpt_attention_layer_trains_as_torch():
         (ours, our_w), (theirs, their_w) = program(mg, flash), program(torch, flash)
         np.testing.assert_allclose(ours, theirs, rtol=1e-5)
         np.testing.assert_allclose(our_w, their_w, rtol=1e-5, atol=1e-6)
+
+
+# ---- session 12 (broad random programs): empty attention, float16 on the math path ----
+
+EMPTY = [(0, 2, 3, 3), (2, 0, 3, 3), (2, 2, 3, 0), (0, 0, 3, 3), (2, 2, 0, 3)]
+
+
+@pytest.mark.parametrize("dims", [3, 4])
+@pytest.mark.parametrize("L, S, E, Ev", EMPTY)
+def test_empty_attention_as_torch(L, S, E, Ev, dims):
+    """No query, no key or no value feature: PyTorch's zeros tied to the inputs by their
+    sums times 0 (AddBackward0), not a softmax over nothing."""
+    batch = (1, 2)[:dims - 2]
+    seen = []
+    for lib in (torch, mg):
+        q = lib.ones(*batch, L, E, requires_grad=True)
+        k = lib.ones(*batch, S, E, requires_grad=True)
+        v = lib.ones(*batch, S, Ev, requires_grad=True)
+        out = lib.nn.functional.scaled_dot_product_attention(q, k, v)
+        (out.sum() * 2).backward()
+        seen.append((repr(out).replace("minigrad", "torch"), out.grad_fn.name(),
+                     [(tuple(t.grad.shape), t.grad.sum().item()) for t in (q, k, v)]))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("kind", ["plain", "causal", "mask", "bool mask"])
+def test_float16_math_path_as_torch(kind):
+    """3-d float16 inputs: PyTorch computes in float32 and rounds once (ToCopyBackward0
+    last): the same bits, values and gradients."""
+    rs = np.random.default_rng(1)
+    q, k = rs.standard_normal((2, 3, 4)).astype(np.float16), rs.standard_normal((2, 5, 4)).astype(np.float16)
+    mask = rs.standard_normal((3, 5)).astype(np.float16)
+    seen = []
+    for lib in (torch, mg):
+        x, y = lib.tensor(q, requires_grad=True), lib.tensor(k, requires_grad=True)
+        kwargs = {"plain": {}, "causal": {"is_causal": True}, "mask": {"attn_mask": lib.tensor(mask)},
+                  "bool mask": {"attn_mask": lib.tensor(mask > 0)}}[kind]
+        out = lib.nn.functional.scaled_dot_product_attention(x, y, y, **kwargs)
+        out.float().sum().backward()
+        seen.append((out.dtype == lib.float16, out.grad_fn.name(), out.detach().numpy(),
+                     x.grad.numpy(), y.grad.numpy()))
+    assert seen[0][:2] == seen[1][:2] == (True, "ToCopyBackward0")
+    for a, b in zip(seen[0][2:], seen[1][2:]):
+        np.testing.assert_array_equal(b, a)

@@ -143,3 +143,19 @@ def test_kl_div_at_zero_targets_has_torchs_bits_and_graph(log_target, reduction,
         check(lambda lib, a, b: lib.nn.functional.kl_div(
             a, b, reduction=reduction, log_target=log_target), rand((3, 4), 1),
             np.abs(rand((3, 4), 2)))
+
+
+@pytest.mark.parametrize("values, target", [
+    ([0.5, 1.5], [2.0, 0.5]), ([1.5, 0.5], [0.5, 2.0]), ([float("nan"), 0.2], [0.2, 3.0]),
+    ([0.3, 0.3, 0.2, 0.9], [0.2, 0.1, 1.4, -1.0]), ([0.2, -0.1], [float("nan"), 0.5])])
+def test_binary_cross_entropy_names_the_first_element_out_of_range_as_torch(values, target):
+    """PyTorch checks input then target element after element, so the first bad element
+    names the tensor (minigrad checked all of the input first; the deep random programs,
+    seed 22117)."""
+    seen = []
+    for lib in (torch, mg):
+        try:
+            seen.append(repr(lib.nn.functional.binary_cross_entropy(lib.tensor(values), lib.tensor(target))))
+        except RuntimeError as error:
+            seen.append(str(error))
+    assert seen[0] == seen[1]

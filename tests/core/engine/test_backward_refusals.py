@@ -5,6 +5,8 @@ and an implicit gradient for a result that is not a scalar."""
 import pytest
 import torch
 
+import minigrad as mg
+
 from op_cases import X
 from torch_compare import check, check_error
 
@@ -66,3 +68,52 @@ def test_backward_twice_fails_exactly_when_torch_does(fn):
 
 def test_implicit_gradient_needs_a_scalar():
     check_error(lambda lib, x: (x * 2).backward(), X)
+
+
+def _refusal_order(lib):
+    """What a backward through a missing derivative does beside other nodes."""
+    ran = []
+
+    class Noted(lib.autograd.Function):
+        @staticmethod
+        def forward(ctx, a):
+            return a * 1
+
+        @staticmethod
+        def backward(ctx, g):
+            ran.append("Noted ran")
+            return g
+
+    outcomes = []
+    for case in range(5):
+        x = lib.tensor([1.5, 2.5], requires_grad=True)
+        y = lib.tensor([1.0], requires_grad=True)
+        try:
+            if case == 0:  # the unimplemented node older than the others
+                w = x // 2
+                (Noted.apply(x).sum() + w.sum()).backward()
+            elif case == 1:  # and newer
+                c = Noted.apply(x)
+                (c.sum() + (x // 2).sum()).backward()
+            elif case == 2:  # autograd.grad that does not need it
+                out = lib.autograd.grad(Noted.apply(x).sum() + (y // 2).sum(), x)
+                outcomes.append(out[0].tolist())
+            elif case == 3:  # beside a freed graph
+                z = (x * 2).exp()
+                z.sum().backward()
+                (z.sum() + lib.heaviside(x, lib.tensor([0.5, 0.5])).sum()).backward()
+            else:  # autograd.grad that needs it
+                lib.autograd.grad(Noted.apply(x).sum() + (x // 2).sum(), x)
+        except RuntimeError as error:
+            outcomes.append(str(error).split("\n")[0])
+        outcomes.append(list(ran))
+        ran.clear()
+    return outcomes
+
+
+def test_missing_derivative_raises_before_any_node_runs_as_torch():
+    """PyTorch's engine raises a missing derivative's error (floor_divide, heaviside) before
+    running any node, even newer ones, and before a freed graph's error; not when
+    autograd.grad does not need that node (session 12's random programs: minigrad ran the
+    other nodes first, and so raised the freed graph's error instead)."""
+    assert _refusal_order(mg) == _refusal_order(torch)

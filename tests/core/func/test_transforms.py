@@ -196,3 +196,20 @@ def test_linearize():
         out, jvp_fn = L.func.linearize(lambda x: x.sin() * x.exp(), x)
         return out, jvp_fn(t), jvp_fn(u)
     close(program)
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float64", "float32"])
+@pytest.mark.parametrize("shape", [(0,), (2, 0)])
+@pytest.mark.parametrize("name", ["jacrev", "jacfwd", "hessian", "jacrev to float64", "jacfwd to float64"])
+def test_jacobians_of_empty_inputs_keep_dtypes_as_torch(name, shape, dtype):
+    """No element: PyTorch's empty Jacobian has the input's (reverse) or output's (forward)
+    dtype; minigrad gave float32 (session 12)."""
+    seen = []
+    for lib in (torch, mg):
+        f = {"jacrev": lib.func.jacrev(lambda v: v.sin()), "jacfwd": lib.func.jacfwd(lambda v: v.sin()),
+             "hessian": lib.func.hessian(lambda v: v.sin().sum()),
+             "jacrev to float64": lib.func.jacrev(lambda v: v.double().sin()),
+             "jacfwd to float64": lib.func.jacfwd(lambda v: v.double().sin())}[name]
+        out = f(lib.zeros(shape, dtype=getattr(lib, dtype)))
+        seen.append((str(out.dtype).split(".")[-1], tuple(out.shape)))
+    assert seen[0] == seen[1]

@@ -118,3 +118,27 @@ def test_chunk_size_gives_the_same_values():
         x = L.randn(7, 2, dtype=L.float64)
         return L.vmap(lambda r: r.softmax(0), chunk_size=3)(x)
     close(program)
+
+
+EMPTY_BATCHES = {
+    "elementwise": lambda lib: lib.vmap(lambda a: a.sin() * 2)(lib.zeros(0, 3)),
+    "to a number": lambda lib: lib.vmap(lambda a: a.sum())(lib.zeros(0)),
+    "out_dims": lambda lib: lib.vmap(lambda a: a.cumsum(0), out_dims=1)(lib.zeros(0, 2)),
+    "two outputs, in_dims": lambda lib: lib.vmap(lambda a, b: (a * b, a.sum()), in_dims=(1, None))(
+        lib.zeros(2, 0), lib.ones(2)),
+    "dot": lambda lib: lib.vmap(lambda a: a @ a)(lib.zeros(0, 3)),
+    "last dim": lambda lib: lib.vmap(lambda a: a.softmax(-1), in_dims=-1)(lib.zeros(3, 0)),
+    "grad": lambda lib: lib.vmap(lib.func.grad(lambda a: (a * a).sum()))(lib.zeros(0, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(EMPTY_BATCHES))
+def test_empty_batch_as_torch(name):
+    """A batch of no examples: PyTorch's results are empty, shaped as one example's with the
+    batch dim (session 12: the loop stacked nothing and failed)."""
+    seen = []
+    for lib in (torch, mg):
+        out = EMPTY_BATCHES[name](lib)
+        seen.append([(tuple(x.shape), str(x.dtype).split(".")[-1]) for x in
+                     (out if isinstance(out, tuple) else (out,))])
+    assert seen[0] == seen[1]

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import warnings
 
+import numpy as np
+
 import pytest
 import torch
 
@@ -98,3 +100,74 @@ def test_nonzero_is_laid_out_as_torchs(values):
         return (found.tolist(), found.stride(), found.is_contiguous(),
                 lib.argwhere(lib.tensor(values)).stride(), (found + 1).stride())
     assert seen(mg) == seen(torch)
+
+
+# ---- session 12: searchsorted steps as PyTorch's binary search (NaN, unsorted rows) ----
+
+def _search_cases():
+    nan = float("nan")
+    cases = [([1., nan, 3.], [2., nan, 0., 5.]), ([[1., 2., nan], [nan, 0, 1]], [[2., nan], [0.5, 1.]]),
+             ([1, 2, 3], [nan]), ([3., 1., 2., 0., 5.], [0.5, 1., 2.5, 4., 6.]), ([1, 2, 2, 2, 3], [2, 2, 0, 9]),
+             ([], [1., 2.]), ([1., 2.], [[1., 3.], [0., 2.]]), ([[1, 3], [2, 4]], [[2, 2, 3], [3, 5, 1]])]
+    rs = np.random.default_rng(0)
+    for _ in range(40):  # unsorted sequences with ties and NaN
+        seq = rs.integers(0, 5, rs.integers(0, 9)).astype(float)
+        seq[rs.random(seq.shape) < 0.2] = nan
+        values = rs.integers(-1, 6, rs.integers(1, 6)).astype(float)
+        values[rs.random(values.shape) < 0.2] = nan
+        cases.append((seq.tolist(), values.tolist()))
+    return cases
+
+
+@pytest.mark.parametrize("right", [False, True])
+def test_searchsorted_with_nan_and_unsorted_rows_as_torch(right):
+    for seq, values in _search_cases():
+        seen = [lib.searchsorted(lib.tensor(seq), lib.tensor(values), right=right).tolist()
+                for lib in (torch, mg)]
+        assert seen[0] == seen[1], (seq, values)
+    seen = [lib.bucketize(lib.tensor([float("nan"), 1., 3.]), lib.tensor([0., float("nan"), 2.]),
+                          right=right).tolist() for lib in (torch, mg)]
+    assert seen[0] == seen[1]
+
+
+HISTC_RANGES = [([1., NAN], {}), ([NAN], {}), ([NAN, -1.], {}), ([1., NAN, 3.], {"min": 0, "max": 4}),
+                ([1., float("inf")], {}), ([-float("inf"), 1.], {}), ([1., 2.], {"min": 0, "max": NAN}),
+                ([1., 2.], {"min": 3, "max": 1}), ([], {}), ([2., 2.], {}), ([1.5, 1e10], {}),
+                ([1., 2.], {"min": NAN, "max": NAN}), ([1., 2.], {"min": -float("inf"), "max": 1}),
+                ([0.1, 1e-7], {"min": 0, "max": float("inf")})]
+
+
+@pytest.mark.parametrize("values, options", HISTC_RANGES)
+def test_histc_range_that_is_not_finite_as_torch(values, options):
+    """A NaN or an infinity in x (its own range) or in the range given: PyTorch's error,
+    its edges printed as C++ prints them (-nan for a NaN its min/max made; session 12's
+    random programs: minigrad counted into bins of NaN width)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        seen = [outcome(lambda lib=lib: lib.histc(lib.tensor(values), 4, **options), lib)
+                for lib in (torch, mg)]
+    assert seen[0] == seen[1]
+
+
+def _unique_dim_cases():
+    rs = np.random.default_rng(0)
+    cases = [([-1., 1., NAN, 0.], 0), ([[1., NAN], [1., NAN], [0., 2.]], 0), ([[1., NAN], [1., NAN], [0., 2.]], 1)]
+    for _ in range(40):
+        shape = tuple(rs.integers(1, 5, rs.integers(1, 3)))
+        values = rs.integers(-2, 3, shape).astype(float)
+        values[rs.random(shape) < 0.25] = NAN
+        cases.append((values.tolist(), int(rs.integers(0, len(shape)))))
+    for _ in range(5):  # (past 16 slices: std::sort's quicksort steps too)
+        values = rs.integers(-3, 4, 40).astype(float)
+        values[rs.random(40) < 0.2] = NAN
+        cases.append((values.tolist(), 0))
+    return cases
+
+
+def test_unique_dim_with_nan_as_torch():
+    """unique(dim=...) sorts the slices with std::sort and < / > element by element, so a
+    NaN leaves them in PyTorch's own order (minigrad sorted NaN last, as NumPy)."""
+    for values, dim in _unique_dim_cases():
+        seen = [[t.tolist() for t in lib.unique(lib.tensor(values), dim=dim, return_inverse=True,
+                                                 return_counts=True)] for lib in (torch, mg)]
+        assert str(seen[0]) == str(seen[1]), (values, dim)

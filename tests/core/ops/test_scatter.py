@@ -220,3 +220,53 @@ def test_a_0_dim_index_counts_as_one_element_of_a_1_dim_tensor_as_in_torch(name)
             (out * lib.arange(1., out.numel() + 1)).sum().backward()
         return repr(out).replace("minigrad", "torch"), repr(src.grad)
     assert run_on(mg) == run_on(torch)
+
+
+ZERO_DIM_SCATTERS = {
+    "scatter_add into 0-dim, 1-d index": lambda lib: (lib.tensor(2.0, requires_grad=True) * 1).scatter_add(
+        -1, lib.zeros(1, dtype=lib.long), lib.ones(1)),
+    "scatter_add, 0-dim index": lambda lib: (lib.tensor(2.0) * 1).scatter_add(0, lib.zeros((), dtype=lib.long), lib.ones(1)),
+    "scatter_add, repeated": lambda lib: (lib.tensor(2.0) * 1).scatter_add(0, lib.zeros(2, dtype=lib.long), lib.ones(2)),
+    "scatter of a tensor": lambda lib: (lib.tensor(2.0, requires_grad=True) * 1).scatter(
+        0, lib.zeros(1, dtype=lib.long), lib.tensor([5.], requires_grad=True)),
+    "scatter of a longer tensor": lambda lib: (lib.tensor(2.0) * 1).scatter(0, lib.zeros(1, dtype=lib.long), lib.tensor([5., 6.])),
+    "scatter of a number": lambda lib: (lib.tensor(2.0) * 1).scatter(0, lib.zeros(1, dtype=lib.long), 7.0),
+    "1-d, 0-dim index": lambda lib: lib.ones(3).scatter_add(0, lib.zeros((), dtype=lib.long), lib.tensor(4.)),
+    "2-d, 1-d index": lambda lib: lib.zeros(2, 2).scatter_add(0, lib.zeros(1, dtype=lib.long), lib.ones(1)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZERO_DIM_SCATTERS))
+def test_scatter_into_zero_dim_as_torch(name):
+    """A 0-dim tensor counts as 1-d in scatter's dims check (torch's ensure_nonempty_dim):
+    minigrad refused a 1-d index into a 0-dim tensor (session 12's random programs)."""
+    seen = []
+    for lib in (torch, mg):
+        try:
+            y = ZERO_DIM_SCATTERS[name](lib)
+            seen.append(repr(y).replace("minigrad", "torch"))
+            if y.requires_grad:
+                y.sum().backward()
+        except RuntimeError as error:
+            seen.append(str(error))
+    assert seen[0] == seen[1]
+
+
+def test_float16_scatter_add_adds_up_in_float32_as_torch():
+    """PyTorch's CPU scatter_add (and gather's backward, a scatter_add) adds float16 in
+    float32 and rounds once; minigrad added in float16 step by step (the wide random
+    programs, seed 41965). Bit for bit on repeated indices along either dim."""
+    rs = np.random.default_rng(0)
+    for _ in range(20):
+        src = rs.standard_normal((3, 8)).astype(np.float16)
+        x = rs.standard_normal((3, 8)).astype(np.float16)
+        index, picks = rs.integers(0, 3, (3, 8)), rs.integers(0, 8, (2, 5))
+        seen = []
+        for lib in (torch, mg):
+            y = lib.tensor(x, requires_grad=True).scatter_add(-1, lib.tensor(index), lib.tensor(src))
+            z = lib.tensor(x).scatter_add(0, lib.tensor(index), lib.tensor(src))
+            g = lib.tensor(x, requires_grad=True)
+            (g.gather(1, lib.tensor(picks)) * lib.tensor(src[:2, :5])).sum().backward()
+            seen.append([y.detach().numpy(), z.numpy(), g.grad.numpy()])
+        for ours, theirs in zip(seen[1], seen[0]):
+            np.testing.assert_array_equal(ours, theirs)

@@ -13,6 +13,9 @@
 
 import numpy as np
 import pytest
+import torch
+
+import minigrad as mg
 
 from programs import assert_same_run
 
@@ -500,3 +503,45 @@ def test_resize_in_place_keeps_the_tensor_and_grows_its_memory():
         images = lib.ones(8, 1, 28, 28)
         images.resize_(images.size()[0], 784)
         assert images.shape == (8, 784) and images.sum().item() == 8 * 784
+
+
+UNSQUEEZED = {
+    "expanded, new first dim": lambda lib: lib.zeros(1, 1).expand(2, 1).unsqueeze(0),
+    "expanded, then expanded again": lambda lib: lib.zeros(1, 1).expand(2, 1).unsqueeze(0).expand(2, 2, 1),
+    "expanded, middle": lambda lib: lib.zeros(1, 1).expand(2, 1).unsqueeze(1),
+    "expanded, end": lambda lib: lib.zeros(1, 1).expand(2, 1).unsqueeze(-1),
+    "expanded 1-d": lambda lib: lib.zeros(1).expand(3).unsqueeze(1),
+    "transposed": lambda lib: lib.zeros(3, 4).t().unsqueeze(1),
+    "stepped": lambda lib: lib.zeros(3, 4)[:, ::2].unsqueeze(-1),
+    "size-1 dims of a slice": lambda lib: lib.zeros(3, 1, 4)[1:2].unsqueeze(2),
+    "0-dim expanded": lambda lib: lib.tensor(1.5).expand(2, 1).unsqueeze(0).unsqueeze(-1),
+    "narrowed expansion": lambda lib: lib.arange(3.).unsqueeze(0).expand(2, 3).narrow(0, 0, 1)
+    .unsqueeze(0).expand(2, 1, 3),
+}
+
+
+@pytest.mark.parametrize("name", sorted(UNSQUEEZED))
+def test_unsqueeze_strides_of_views_as_torch(name):
+    """torch's unsqueeze keeps every stride and gives the new dim the next dim's size
+    times its stride: NumPy's expand_dims gave the size-1 dim of an expanded tensor
+    stride 0 (so the view chain expand, unsqueeze, expand had other strides; session 12)."""
+    seen = [(UNSQUEEZED[name](lib).stride(), UNSQUEEZED[name](lib).is_contiguous())
+            for lib in (torch, mg)]
+    assert seen[0] == seen[1]
+
+
+SIZE_ONE_RESULTS = {
+    "logcumsumexp": lambda t: t.logcumsumexp(0), "2 ** x": lambda t: 2 ** t,
+    "masked_fill": lambda t: t.masked_fill(t > 3, 1.0), "cumsum": lambda t: t.cumsum(0),
+    "logcumsumexp, last dim": lambda t: t.logcumsumexp(-1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZE_ONE_RESULTS))
+def test_row_major_results_of_a_size_one_dim_as_torch(name):
+    """A result torch allocates row-major keeps row-major strides on a size-1 dim too
+    (NumPy's contiguity flag ignores that stride: logcumsumexp of an offset view (1, 3) gave
+    (1, 1) where torch gives (3, 1); session 12's wide random programs, seed 42037)."""
+    base = np.arange(9.0, dtype=np.float32).reshape(3, 1, 3)
+    seen = [SIZE_ONE_RESULTS[name](lib.tensor(base, requires_grad=True)[1]).stride() for lib in (torch, mg)]
+    assert seen[0] == seen[1]

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import pytest
 
-from random_programs import DEEP_KINDS, FLOAT_KINDS, KINDS, WIDE_KINDS, one_program
+from random_programs import BROAD_KINDS, DEEP_KINDS, FLOAT_KINDS, KINDS, WIDE_KINDS, one_program
 
 # PyTorch's own backward failures on inputs its forward accepted (minigrad computes them).
 TORCHS_OWN = ("INTERNAL ASSERT", "Found dtype", "with a bool tensor is not supported",
@@ -81,3 +81,38 @@ def test_deep_programs_agree_with_torch(start):
 @pytest.mark.parametrize("seed", sorted(DEEP_KNOWN))
 def test_deep_known_differences_still_differ(seed):
     assert one_program(seed, DEEP_KINDS, deep=True)
+
+
+# Broad programs (``broad=True``, session 12; broad_programs.py): training steps of a Module
+# subclass with optimisers' options, schedulers, clipping and state_dict round trips,
+# recurrent layers and packed sequences, attention (sdpa with masks, MultiheadAttention,
+# TransformerEncoderLayer), torch.func and higher orders, chains of views, int8/int16/uint8/
+# float16/bool mixes, sorting and its kin on ties and NaN, printing of every dtype and shape.
+# Printed numbers may differ in their last digit there (whole layers' float32 sums). Of the
+# 12,000 broad seeds run by hand in session 12 (about 2 % parted at first), the fixes of that
+# session (leaf grad layouts, empty attention, float16 attention, mish, interpolation and
+# scatter_add, searchsorted, unique with NaN, histc, vmap and jacobians of empty inputs,
+# integer convolutions, uint8 interpolation, unsqueeze strides, one-element norms, missing
+# derivatives refused first) leave about 1 %: the README's known differences (float32 LSTM's
+# zero signs and graph, float16 bilinear/batch_norm, float32 cancellations that print), as:
+BROAD_KNOWN = {
+    480: "float16 bilinear: torch's _trilinear sums in another order (an ulp in a 4th digit)",
+}
+BROAD_BLOCKS = [0, 100, 200, 300, 400]
+
+
+@pytest.mark.parametrize("start", BROAD_BLOCKS, ids=[f"broad-{s}" for s in BROAD_BLOCKS])
+def test_broad_programs_agree_with_torch(start):
+    parted = {}
+    for seed in range(start, start + 100):
+        if seed in BROAD_KNOWN:
+            continue
+        problems = one_program(seed, BROAD_KINDS, broad=True)
+        if problems and not _torchs_own(problems):
+            parted[seed] = problems
+    assert parted == {}
+
+
+@pytest.mark.parametrize("seed", sorted(BROAD_KNOWN))
+def test_broad_known_differences_still_differ(seed):
+    assert one_program(seed, BROAD_KINDS, broad=True)

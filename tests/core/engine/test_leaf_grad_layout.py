@@ -1,0 +1,100 @@
+"""The layout of a gradient, against PyTorch 2.13 live: a leaf's ``.grad`` takes the leaf's
+own strides when the leaf is dense (torch's AccumulateGrad layout contract), else
+row-major, and a retained gradient is row-major, whatever layout the backward formula
+produced (a transposed view out of ``bmm``'s backward, say). Found by the broad random
+programs (session 12): ``k.grad`` of ``q @ k.mT`` on 3-d tensors was transposed, so
+``k.grad.view(-1)`` and ``as_strided`` on it differed from PyTorch."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+import minigrad as mg
+
+
+def _leaves(lib, arrays, layouts):
+    out = []
+    for array, layout in zip(arrays, layouts):
+        if layout == "t":  # a dense leaf with transposed strides
+            out.append(lib.tensor(np.ascontiguousarray(array.swapaxes(-1, -2))).mT.requires_grad_())
+        else:
+            out.append(lib.tensor(array, requires_grad=True))
+    return out
+
+
+PROGRAMS = {
+    "bmm with mT": lambda lib, a, b: (a @ b.mT).sin().sum(),
+    "mm with t": lambda lib, a, b: (a[0] @ b[0].t()).sum(),
+    "transpose product": lambda lib, a, b: (a.transpose(0, 2) * b.transpose(0, 2)).sum(),
+    "permute exp": lambda lib, a, b: (a.permute(2, 0, 1).exp() @ b.permute(2, 1, 0)).sum(),
+    "sdpa": lambda lib, a, b: lib.nn.functional.scaled_dot_product_attention(a, b, b).sum(),
+    "expand": lambda lib, a, b: (a[:, :1].expand(2, 3, 4) * b).sum(),
+}
+
+
+@pytest.mark.parametrize("layouts", [("c", "c"), ("t", "c"), ("c", "t"), ("t", "t")])
+@pytest.mark.parametrize("name", sorted(PROGRAMS))
+def test_leaf_grad_strides_as_torch(name, layouts):
+    rs = np.random.default_rng(0)
+    arrays = [rs.standard_normal((2, 3, 4)).astype(np.float32) for _ in range(2)]
+    seen = []
+    for lib in (torch, mg):
+        a, b = _leaves(lib, arrays, layouts)
+        PROGRAMS[name](lib, a, b).backward()
+        seen.append([(x.stride(), x.grad.stride(), x.grad.is_contiguous(), x.grad.numpy().tolist())
+                     for x in (a, b)])
+        if lib is mg:  # a second backward adds into the same layout
+            PROGRAMS[name](lib, a, b).backward()
+            assert [x.grad.stride() for x in (a, b)] == [s[1] for s in seen[0]]
+    assert seen[0][0][:3] == seen[1][0][:3] and seen[0][1][:3] == seen[1][1][:3]
+    np.testing.assert_allclose(seen[1][0][3], seen[0][0][3], rtol=1e-5, atol=1e-6)
+
+
+def test_retained_grad_is_row_major_as_torch():
+    a = np.arange(6.0, dtype=np.float32).reshape(2, 3)
+    seen = []
+    for lib in (torch, mg):
+        x = lib.tensor(a, requires_grad=True)
+        y = x.t() * 1
+        y.retain_grad()
+        (y.t() * lib.tensor(a)).sum().backward()
+        seen.append((y.stride(), y.grad.stride(), x.grad.stride(), y.grad.view(-1).tolist()))
+    assert seen[0] == seen[1]
+
+
+def test_grad_view_after_bmm_backward_as_torch():
+    """(``p.grad.view(-1)``, as ``parameters_to_vector`` does, must not fail)"""
+    rs = np.random.default_rng(1)
+    q, k = rs.standard_normal((2, 3, 4)).astype(np.float32), rs.standard_normal((2, 5, 4)).astype(np.float32)
+    seen = []
+    for lib in (torch, mg):
+        x, w = lib.tensor(q, requires_grad=True), lib.tensor(k, requires_grad=True)
+        (x @ w.mT).relu().sum().backward()
+        seen.append((w.grad.view(-1).tolist(), lib.nn.utils.parameters_to_vector([x, w]).shape))
+    np.testing.assert_allclose(seen[1][0], seen[0][0], rtol=1e-5, atol=1e-6)
+    assert tuple(seen[0][1]) == tuple(seen[1][1])
+
+
+@pytest.mark.parametrize("made", ["zeros", "numpy", "transposed"])
+@pytest.mark.parametrize("program", ["mul", "sin", "sum"])
+def test_empty_leaf_grad_takes_the_leafs_strides_as_torch(made, program):
+    """An empty leaf counts as dense: its .grad takes its strides (torch's zeros (1, 1), a
+    NumPy array's (0, 0), a transposed one's); a retained empty gradient is row-major."""
+    seen = []
+    for lib in (torch, mg):
+        def leaf():
+            if made == "zeros":
+                return lib.zeros(2, 0, requires_grad=True)
+            if made == "numpy":
+                return lib.tensor(np.zeros((2, 0), np.float32), requires_grad=True)
+            return lib.zeros(0, 2).t().requires_grad_()
+        f = {"mul": lambda x: (x * 2).sum(), "sin": lambda x: x.sin().sum(), "sum": lambda x: x.sum()}[program]
+        x = leaf()
+        f(x).backward()
+        y = leaf() * 1
+        y.retain_grad()
+        f(y).backward()
+        seen.append((x.grad.stride(), y.grad.stride()))
+    assert seen[0] == seen[1]
