@@ -781,7 +781,7 @@ def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> 
     return input.mul_(scale) if inplace else input * scale
 
 
-_SELU_ALPHA = 1.7580993408473766  # (-SELU's lambda * alpha: where SELU saturates)
+_SATURATION = 1.7580993408473766  # (SELU scale * alpha: -SELU at -inf, where dropped ones go)
 
 
 def alpha_dropout(input: Tensor, p: float = 0.5, training: bool = False,
@@ -814,8 +814,8 @@ def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool,
     shape = (input.shape[0], input.shape[1]) + (1,) * (input.dim() - 2) if feature \
         else tuple(input.shape)
     noise = minigrad.empty(shape, dtype=input.dtype).bernoulli_(1 - p)
-    a = 1.0 / math.sqrt((_SELU_ALPHA * _SELU_ALPHA * p + 1) * (1 - p))
-    b = noise.add(-1).mul_(_SELU_ALPHA * a).add_(_SELU_ALPHA * a * p)
+    a = 1.0 / math.sqrt((_SATURATION * _SATURATION * p + 1) * (1 - p))
+    b = noise.add(-1).mul_(_SATURATION * a).add_(_SATURATION * a * p)
     noise.mul_(a)
     return input.mul_(noise).add_(b) if inplace else (input * noise).add_(b)
 

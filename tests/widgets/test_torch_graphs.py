@@ -142,17 +142,17 @@ def test_stepper_sentences_on_torch_match_minigrads():
 
 
 def test_a_torch_node_with_no_formula_on_file_gets_an_honest_sentence():
-    # (special.i0e: minigrad has no i0e, so no formula for SpecialI0EBackward0 is on file;
-    # the test says so, and fails once one is written; i0e'(0) = i1e(0) - sgn(0) i0e(0) = 0)
-    assert formula_for("SpecialI0EBackward0") is None
+    # (special.erfcx: minigrad has no erfcx, so no formula for SpecialErfcxBackward0 is on
+    # file; the test says so, and fails once one is written; erfcx'(0) = -2/sqrt(pi))
+    assert formula_for("SpecialErfcxBackward0") is None
     x = torch.tensor([0.0, 0.0, 0.0], requires_grad=True)
-    bessel = torch.special.i0e(x)
-    stepper = BackwardStepper((bessel * torch.tensor([2.0, 1.0, 3.0])).sum(), names={"x": x})
+    scaled = torch.special.erfcx(x)
+    stepper = BackwardStepper((scaled * torch.tensor([2.0, 1.0, 3.0])).sum(), names={"x": x})
     texts = [text for step, text in zip(stepper.steps, stepper.texts[1:])
-             if step.node.name() == "SpecialI0EBackward0"]
-    assert texts == ["Step 3 of 4: SpecialI0EBackward0 got [2, 1, 3] from MulBackward0; there "
-                     "is no formula on file for SpecialI0EBackward0, so here is only what it "
-                     "computed: it sends 0 each to x."]
+             if step.node.name() == "SpecialErfcxBackward0"]
+    assert texts == ["Step 3 of 4: SpecialErfcxBackward0 got [2, 1, 3] from MulBackward0; there "
+                     "is no formula on file for SpecialErfcxBackward0, so here is only what it "
+                     "computed: it sends [-2.257, -1.128, -3.385] to x."]
 
 
 def test_retained_torch_tensor_shows_its_grad_when_its_node_runs():
