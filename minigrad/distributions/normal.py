@@ -26,6 +26,15 @@ class Normal(Distribution):
         numbers_only = isinstance(loc, numbers.Number) and isinstance(scale, numbers.Number)
         super().__init__(() if numbers_only else self.loc.size(), validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Normal, _instance)
+        batch_shape = minigrad.Size(batch_shape)
+        new.loc = self.loc.expand(batch_shape)
+        new.scale = self.scale.expand(batch_shape)
+        super(Normal, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     @property
     def mean(self):
         return self.loc
