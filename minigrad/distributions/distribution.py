@@ -73,6 +73,10 @@ class Distribution:
         raise NotImplementedError
 
     @property
+    def mode(self):
+        raise NotImplementedError(f"{self.__class__} does not implement mode")
+
+    @property
     def variance(self):
         raise NotImplementedError
 
@@ -88,6 +92,15 @@ class Distribution:
         raise NotImplementedError
 
     def log_prob(self, value):
+        raise NotImplementedError
+
+    def cdf(self, value):
+        raise NotImplementedError
+
+    def icdf(self, value):
+        raise NotImplementedError
+
+    def enumerate_support(self, expand: bool = True):
         raise NotImplementedError
 
     def entropy(self):
