@@ -16,8 +16,12 @@ has ``kl_divergence(Normal(mu, std), Normal(0, 1))``; SAC squashes a Normal with
 from . import constraints, transforms  # noqa: F401
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .cauchy import Cauchy
 from .distribution import Distribution
 from .exponential import Exponential
+from .gamma import Beta, Chi2, Dirichlet, Gamma
+from .geometric import Geometric
+from .gumbel import Gumbel
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
@@ -25,13 +29,19 @@ from .log_normal import LogNormal
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .poisson import Binomial, Poisson
+from .student_t import StudentT
 from .transformed_distribution import TransformedDistribution
 from .transforms import (AffineTransform, ComposeTransform, ExpTransform, PowerTransform,
                          SigmoidTransform, SoftplusTransform, TanhTransform, Transform)
 from .uniform import Uniform
 
-__all__ = ["AffineTransform", "Bernoulli", "Categorical", "ComposeTransform", "Distribution",
-           "ExpTransform", "Exponential", "Independent", "Laplace", "LogNormal", "Multinomial",
-           "MultivariateNormal", "Normal", "PowerTransform", "SigmoidTransform",
-           "SoftplusTransform", "TanhTransform", "Transform", "TransformedDistribution",
-           "Uniform", "constraints", "kl_divergence", "register_kl", "transforms"]
+__all__ = ["AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2",
+           "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential",
+           "Gamma", "Geometric", "Gumbel", "Independent", "Laplace", "LogNormal", "Multinomial",
+           "MultivariateNormal", "Normal", "OneHotCategorical",
+           "OneHotCategoricalStraightThrough", "Poisson", "PowerTransform", "SigmoidTransform",
+           "SoftplusTransform", "StudentT", "TanhTransform", "Transform",
+           "TransformedDistribution", "Uniform", "constraints", "kl_divergence", "register_kl",
+           "transforms"]

@@ -30,6 +30,17 @@ class Bernoulli(Distribution):
         batch_shape = () if isinstance(given, numbers.Number) else self._param.size()
         super().__init__(batch_shape, validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Bernoulli, _instance)
+        batch_shape = minigrad.Size(batch_shape)
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(batch_shape))
+                new._param = new.__dict__[name]
+        super(Bernoulli, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     @property
     def mean(self):
         return self.probs

@@ -1,0 +1,200 @@
+"""``Gamma(concentration, rate)``, ``Dirichlet(concentration)``, ``Beta(concentration1,
+concentration0)``: their densities, entropies and moments, by PyTorch's formulas.
+Their draws need PyTorch's rejection samplers (``torch._standard_gamma``,
+``torch._sample_dirichlet``), whose exact sequence of generator calls minigrad does not
+reproduce: ``sample``/``rsample`` say so rather than draw other numbers."""
+
+from __future__ import annotations
+
+import numbers
+
+import minigrad
+
+from . import constraints
+from .distribution import Distribution
+from .utils import broadcast_all
+
+__all__ = ["Gamma", "Chi2", "Dirichlet", "Beta"]
+
+
+def _no_sampler(dist):
+    return NotImplementedError(
+        f"minigrad's {type(dist).__name__} has no sampler: PyTorch draws it with its own "
+        "rejection sampler (torch._standard_gamma), which minigrad does not reproduce")
+
+
+class Gamma(Distribution):
+    arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
+    support = constraints.nonnegative
+    has_rsample = True
+
+    def __init__(self, concentration, rate, validate_args=None) -> None:
+        self.concentration, self.rate = broadcast_all(concentration, rate)
+        numbers_only = isinstance(concentration, numbers.Number) and isinstance(rate, numbers.Number)
+        super().__init__(() if numbers_only else self.concentration.size(),
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Gamma, _instance)
+        batch_shape = minigrad.Size(batch_shape)
+        new.concentration = self.concentration.expand(batch_shape)
+        new.rate = self.rate.expand(batch_shape)
+        super(Gamma, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        return self.concentration / self.rate
+
+    @property
+    def mode(self):
+        return ((self.concentration - 1) / self.rate).clamp(min=0)
+
+    @property
+    def variance(self):
+        return self.concentration / self.rate.pow(2)
+
+    def rsample(self, sample_shape=()):
+        raise _no_sampler(self)
+
+    def log_prob(self, value):
+        value = minigrad.as_tensor(value, dtype=self.rate.dtype)
+        if self._validate_args:
+            self._validate_sample(value)
+        return (minigrad.xlogy(self.concentration, self.rate)
+                + minigrad.xlogy(self.concentration - 1, value)
+                - self.rate * value - minigrad.lgamma(self.concentration))
+
+    def entropy(self):
+        return (self.concentration - minigrad.log(self.rate) + minigrad.lgamma(self.concentration)
+                + (1.0 - self.concentration) * minigrad.digamma(self.concentration))
+
+
+class Chi2(Gamma):
+    """The chi-squared with ``df`` degrees of freedom: ``Gamma(df / 2, 1 / 2)``."""
+    arg_constraints = {"df": constraints.positive}
+
+    def __init__(self, df, validate_args=None) -> None:
+        super().__init__(0.5 * df, 0.5, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Chi2, _instance)
+        return super().expand(batch_shape, new)
+
+    @property
+    def df(self):
+        return self.concentration * 2
+
+
+class Dirichlet(Distribution):
+    arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
+    support = constraints.simplex
+    has_rsample = True
+
+    def __init__(self, concentration, validate_args=None) -> None:
+        if concentration.dim() < 1:
+            raise ValueError("`concentration` parameter must be at least one-dimensional.")
+        self.concentration = concentration
+        super().__init__(concentration.shape[:-1], concentration.shape[-1:],
+                         validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Dirichlet, _instance)
+        batch_shape = minigrad.Size(batch_shape)
+        new.concentration = self.concentration.expand(batch_shape + self.event_shape)
+        super(Dirichlet, new).__init__(batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    def rsample(self, sample_shape=()):
+        raise _no_sampler(self)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        return (minigrad.xlogy(self.concentration - 1.0, value).sum(-1)
+                + minigrad.lgamma(self.concentration.sum(-1))
+                - minigrad.lgamma(self.concentration).sum(-1))
+
+    @property
+    def mean(self):
+        return self.concentration / self.concentration.sum(-1, True)
+
+    @property
+    def mode(self):
+        concentrationm1 = (self.concentration - 1).clamp(min=0.0)
+        mode = concentrationm1 / concentrationm1.sum(-1, True)
+        mask = (self.concentration < 1).all(dim=-1)
+        mode[mask] = minigrad.nn.functional.one_hot(
+            mode[mask].argmax(dim=-1), concentrationm1.shape[-1]).to(mode)
+        return mode
+
+    @property
+    def variance(self):
+        con0 = self.concentration.sum(-1, True)
+        return self.concentration * (con0 - self.concentration) / (con0.pow(2) * (con0 + 1))
+
+    def entropy(self):
+        k = self.concentration.size(-1)
+        a0 = self.concentration.sum(-1)
+        return (minigrad.lgamma(self.concentration).sum(-1) - minigrad.lgamma(a0)
+                - (k - a0) * minigrad.digamma(a0)
+                - ((self.concentration - 1.0) * minigrad.digamma(self.concentration)).sum(-1))
+
+
+class Beta(Distribution):
+    arg_constraints = {"concentration1": constraints.positive,
+                       "concentration0": constraints.positive}
+    support = constraints.unit_interval
+    has_rsample = True
+
+    def __init__(self, concentration1, concentration0, validate_args=None) -> None:
+        if isinstance(concentration1, numbers.Number) and isinstance(concentration0, numbers.Number):
+            both = minigrad.tensor([float(concentration1), float(concentration0)])
+        else:
+            concentration1, concentration0 = broadcast_all(concentration1, concentration0)
+            both = minigrad.stack([concentration1, concentration0], -1)
+        self._dirichlet = Dirichlet(both, validate_args=validate_args)
+        super().__init__(self._dirichlet._batch_shape, validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Beta, _instance)
+        batch_shape = minigrad.Size(batch_shape)
+        new._dirichlet = self._dirichlet.expand(batch_shape)
+        super(Beta, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
+    @property
+    def mean(self):
+        return self.concentration1 / (self.concentration1 + self.concentration0)
+
+    @property
+    def mode(self):
+        return self._dirichlet.mode[..., 0]
+
+    @property
+    def variance(self):
+        total = self.concentration1 + self.concentration0
+        return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
+
+    def rsample(self, sample_shape=()):
+        raise _no_sampler(self)
+
+    def log_prob(self, value):
+        if self._validate_args:
+            self._validate_sample(value)
+        heads_tails = minigrad.stack([value, 1.0 - value], -1)
+        return self._dirichlet.log_prob(heads_tails)
+
+    def entropy(self):
+        return self._dirichlet.entropy()
+
+    @property
+    def concentration1(self):
+        return self._dirichlet.concentration[..., 0]
+
+    @property
+    def concentration0(self):
+        return self._dirichlet.concentration[..., 1]
