@@ -4,9 +4,9 @@ the public API as PyTorch's are, so that they draw PyTorch's numbers after
 ``normal``, an ``Exponential`` with ``exponential_``, ...), print as PyTorch's and check
 their arguments with PyTorch's errors.
 
-``Categorical``, ``Multinomial``, ``Normal``, ``Bernoulli``, ``Uniform``, ``Exponential``,
-``Laplace``, ``LogNormal``, ``MultivariateNormal``, ``Independent``,
-``TransformedDistribution`` with the ``transforms``; ``kl_divergence`` and ``register_kl``;
+Forty of PyTorch's names: ``Normal``, ``MultivariateNormal``, ``Categorical``,
+``Bernoulli``, ``Independent``, ``TransformedDistribution`` with the ``transforms``,
+``MixtureSameFamily``, the relaxed ones, ...; ``kl_divergence`` and ``register_kl``;
 the ``constraints`` they check. (d2l's probability chapter draws dice with
 ``Multinomial``; policy-gradient code samples actions with ``Categorical``; a VAE's loss
 has ``kl_divergence(Normal(mu, std), Normal(0, 1))``; SAC squashes a Normal with
@@ -22,26 +22,32 @@ from .exponential import Exponential
 from .gamma import Beta, Chi2, Dirichlet, Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
+from .half_normal import HalfNormal
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
 from .log_normal import LogNormal
+from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
 from .multivariate_normal import MultivariateNormal
 from .normal import Normal
 from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
 from .poisson import Binomial, Poisson
+from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
 from .student_t import StudentT
 from .transformed_distribution import TransformedDistribution
-from .transforms import (AffineTransform, ComposeTransform, ExpTransform, PowerTransform,
-                         SigmoidTransform, SoftplusTransform, TanhTransform, Transform)
+from .transforms import (AbsTransform, AffineTransform, ComposeTransform, ExpTransform,
+                         PowerTransform, SigmoidTransform, SoftplusTransform, TanhTransform,
+                         Transform, identity_transform)
 from .uniform import Uniform
 
-__all__ = ["AffineTransform", "Bernoulli", "Beta", "Binomial", "Categorical", "Cauchy", "Chi2",
-           "ComposeTransform", "Dirichlet", "Distribution", "ExpTransform", "Exponential",
-           "Gamma", "Geometric", "Gumbel", "Independent", "Laplace", "LogNormal", "Multinomial",
-           "MultivariateNormal", "Normal", "OneHotCategorical",
-           "OneHotCategoricalStraightThrough", "Poisson", "PowerTransform", "SigmoidTransform",
-           "SoftplusTransform", "StudentT", "TanhTransform", "Transform",
-           "TransformedDistribution", "Uniform", "constraints", "kl_divergence", "register_kl",
-           "transforms"]
+__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial",
+           "Categorical", "Cauchy", "Chi2", "ComposeTransform", "Dirichlet",
+           "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
+           "Gumbel", "HalfNormal", "Independent", "Laplace", "LogNormal",
+           "MixtureSameFamily", "Multinomial", "MultivariateNormal", "Normal",
+           "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson",
+           "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+           "SigmoidTransform", "SoftplusTransform", "StudentT", "TanhTransform",
+           "Transform", "TransformedDistribution", "Uniform", "constraints",
+           "identity_transform", "kl_divergence", "register_kl", "transforms"]

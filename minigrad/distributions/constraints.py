@@ -10,7 +10,7 @@ __all__ = ["Constraint", "real", "real_vector", "positive", "nonnegative", "unit
            "boolean", "simplex", "nonnegative_integer", "positive_integer", "greater_than",
            "greater_than_eq", "less_than", "interval", "half_open_interval", "integer_interval",
            "multinomial", "independent", "one_hot", "positive_definite", "lower_cholesky",
-           "is_dependent", "dependent_property"]
+           "is_dependent", "dependent_property", "MixtureSameFamilyConstraint"]
 
 
 class Constraint:
@@ -157,6 +157,31 @@ class _Multinomial(Constraint):
 
     def check(self, value):
         return (value >= 0).all(-1) & (value.sum(-1) <= self.upper_bound)
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """The component distribution's constraint, checked with the component dim put back."""
+
+    def __init__(self, base_constraint):
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self) -> bool:
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        num_dim_to_keep = value.dim() - self.event_dim
+        return result.reshape(result.shape[:num_dim_to_keep] + (-1,)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}({self.base_constraint!r})"
 
 
 class _Dependent(Constraint):

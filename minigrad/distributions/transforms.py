@@ -16,7 +16,7 @@ from minigrad.nn.functional import softplus
 from . import constraints
 from .utils import _sum_rightmost, broadcast_all, lazy_property
 
-__all__ = ["Transform", "ComposeTransform", "ExpTransform", "AffineTransform",
+__all__ = ["Transform", "ComposeTransform", "AbsTransform", "ExpTransform", "AffineTransform",
            "SigmoidTransform", "TanhTransform", "SoftplusTransform", "PowerTransform",
            "identity_transform"]
 
@@ -259,6 +259,19 @@ class ExpTransform(Transform):
 
     def log_abs_det_jacobian(self, x, y):
         return x
+
+
+class AbsTransform(Transform):
+    domain, codomain = constraints.real, constraints.positive
+
+    def __eq__(self, other):
+        return isinstance(other, AbsTransform)
+
+    def _call(self, x):
+        return x.abs()
+
+    def _inverse(self, y):
+        return y
 
 
 class PowerTransform(Transform):
