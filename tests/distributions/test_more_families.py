@@ -53,6 +53,11 @@ CASES = {
                                    sample=False) + [D(lib).Binomial(4, lib.tensor([0.2, 0.7])).enumerate_support()],
     "binomial logits": lambda lib: _stats(D(lib).Binomial(lib.tensor([5.0, 5.0]), logits=lib.tensor([0.2, -1.0])),
                                           lib.tensor([2.0, 0.0]), sample=False),
+    "multinomial entropy and expand": lambda lib: [
+        D(lib).Multinomial(10, lib.tensor([0.2, 0.3, 0.5])).entropy(),
+        D(lib).Multinomial(4, lib.tensor([[0.2, 0.8], [0.5, 0.5]])).entropy(),
+        D(lib).Multinomial(4, lib.tensor([0.2, 0.8])).expand((3,)).sample(),
+        D(lib).Multinomial(4, lib.tensor([0.2, 0.8])).expand((3,)).batch_shape],
     "student t": lambda lib: _stats(D(lib).StudentT(lib.tensor([0.5, 1.5, 5.0]), 1.0, 2.0),
                                     lib.tensor([0.3, 2.0, -1.0]), sample=False),
 }
