@@ -4,7 +4,7 @@ the public API as PyTorch's are, so that they draw PyTorch's numbers after
 ``normal``, an ``Exponential`` with ``exponential_``, ...), print as PyTorch's and check
 their arguments with PyTorch's errors.
 
-Forty of PyTorch's names: ``Normal``, ``MultivariateNormal``, ``Categorical``,
+Forty-three of PyTorch's names: ``Normal``, ``MultivariateNormal``, ``Categorical``,
 ``Bernoulli``, ``Independent``, ``TransformedDistribution`` with the ``transforms``,
 ``MixtureSameFamily``, the relaxed ones, ...; ``kl_divergence`` and ``register_kl``;
 the ``constraints`` they check. (d2l's probability chapter draws dice with
@@ -23,6 +23,7 @@ from .gamma import Beta, Chi2, Dirichlet, Gamma
 from .geometric import Geometric
 from .gumbel import Gumbel
 from .half_normal import HalfNormal
+from .heavy_tails import HalfCauchy, Pareto, Weibull
 from .independent import Independent
 from .kl import kl_divergence, register_kl
 from .laplace import Laplace
@@ -44,10 +45,10 @@ from .uniform import Uniform
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial",
            "Categorical", "Cauchy", "Chi2", "ComposeTransform", "Dirichlet",
            "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
-           "Gumbel", "HalfNormal", "Independent", "Laplace", "LogNormal",
+           "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
            "MixtureSameFamily", "Multinomial", "MultivariateNormal", "Normal",
-           "OneHotCategorical", "OneHotCategoricalStraightThrough", "Poisson",
+           "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson",
            "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical",
            "SigmoidTransform", "SoftplusTransform", "StudentT", "TanhTransform",
-           "Transform", "TransformedDistribution", "Uniform", "constraints",
+           "Transform", "TransformedDistribution", "Uniform", "Weibull", "constraints",
            "identity_transform", "kl_divergence", "register_kl", "transforms"]

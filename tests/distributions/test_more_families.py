@@ -1,4 +1,4 @@
-"""Cauchy, Gumbel, OneHotCategorical (and its straight-through variant), Geometric,
+"""Cauchy, HalfCauchy, Gumbel, Weibull, Pareto, OneHotCategorical (and its straight-through variant), Geometric,
 Gamma, Beta, Dirichlet, Poisson, Binomial and StudentT against PyTorch 2.13, live: samples
 after manual_seed bit for bit where minigrad draws as PyTorch draws (cauchy_, uniform_,
 multinomial), log_prob, entropy, moments, cdf, shapes, printing, their kl_divergence pairs
@@ -58,6 +58,12 @@ CASES = {
         D(lib).Multinomial(4, lib.tensor([[0.2, 0.8], [0.5, 0.5]])).entropy(),
         D(lib).Multinomial(4, lib.tensor([0.2, 0.8])).expand((3,)).sample(),
         D(lib).Multinomial(4, lib.tensor([0.2, 0.8])).expand((3,)).batch_shape],
+    "weibull": lambda lib: _stats(D(lib).Weibull(lib.tensor([1.0, 2.0]), lib.tensor([1.5, 0.7])),
+                                  lib.tensor([0.5, 3.0])) + [D(lib).Weibull(1.0, 2.0).rsample((3,))],
+    "pareto": lambda lib: _stats(D(lib).Pareto(lib.tensor([1.0, 2.0]), lib.tensor([3.0, 1.5])),
+                                 lib.tensor([1.5, 3.0])) + [repr(D(lib).Pareto(1.0, 2.0).support)],
+    "half cauchy": lambda lib: _stats(D(lib).HalfCauchy(lib.tensor([1.0, 2.0])), lib.tensor([0.5, 3.0]),
+                                      cdf=True) + [D(lib).HalfCauchy(1.0).rsample((3,))],
     "student t": lambda lib: _stats(D(lib).StudentT(lib.tensor([0.5, 1.5, 5.0]), 1.0, 2.0),
                                     lib.tensor([0.3, 2.0, -1.0]), sample=False),
 }
@@ -154,6 +160,9 @@ ERRORS = {
     "chi2": lambda lib: [D(lib).Chi2(lib.tensor([2.0, 3.0])).log_prob(lib.tensor([1.0, 2.0])), D(lib).Chi2(3.0).df,
                          D(lib).Chi2(lib.tensor([-2.0]))],
     "cauchy scale": lambda lib: D(lib).Cauchy(0.0, -1.0),
+    "pareto support": lambda lib: D(lib).Pareto(2.0, 1.0).log_prob(lib.tensor(1.0)),
+    "weibull concentration": lambda lib: D(lib).Weibull(1.0, lib.tensor(-1.0)),
+    "half cauchy support": lambda lib: D(lib).HalfCauchy(1.0).log_prob(lib.tensor(-1.0)),
 }
 
 
