@@ -4,7 +4,7 @@ the public API as PyTorch's are, so that they draw PyTorch's numbers after
 ``normal``, an ``Exponential`` with ``exponential_``, ...), print as PyTorch's and check
 their arguments with PyTorch's errors.
 
-Forty-three of PyTorch's names: ``Normal``, ``MultivariateNormal``, ``Categorical``,
+Forty-four of PyTorch's names: ``Normal``, ``MultivariateNormal``, ``Categorical``,
 ``Bernoulli``, ``Independent``, ``TransformedDistribution`` with the ``transforms``,
 ``MixtureSameFamily``, the relaxed ones, ...; ``kl_divergence`` and ``register_kl``;
 the ``constraints`` they check. (d2l's probability chapter draws dice with
@@ -18,6 +18,7 @@ from .bernoulli import Bernoulli
 from .categorical import Categorical
 from .cauchy import Cauchy
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .exponential import Exponential
 from .gamma import Beta, Chi2, Dirichlet, Gamma
 from .geometric import Geometric
@@ -44,11 +45,11 @@ from .uniform import Uniform
 
 __all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial",
            "Categorical", "Cauchy", "Chi2", "ComposeTransform", "Dirichlet",
-           "Distribution", "ExpTransform", "Exponential", "Gamma", "Geometric",
-           "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace", "LogNormal",
-           "MixtureSameFamily", "Multinomial", "MultivariateNormal", "Normal",
-           "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto", "Poisson",
-           "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+           "Distribution", "ExpTransform", "Exponential", "ExponentialFamily", "Gamma",
+           "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace",
+           "LogNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
+           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto",
+           "Poisson", "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical",
            "SigmoidTransform", "SoftplusTransform", "StudentT", "TanhTransform",
            "Transform", "TransformedDistribution", "Uniform", "Weibull", "constraints",
            "identity_transform", "kl_divergence", "register_kl", "transforms"]

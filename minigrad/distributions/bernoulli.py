@@ -7,13 +7,14 @@ import numbers
 import minigrad
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Bernoulli"]
 
 
-class Bernoulli(Distribution):
+class Bernoulli(ExponentialFamily):
+    _mean_carrier_measure = 0
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
@@ -81,3 +82,10 @@ class Bernoulli(Distribution):
         values = minigrad.arange(2, dtype=self._param.dtype)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
         return values.expand((-1,) + self._batch_shape) if expand else values
+
+    @property
+    def _natural_params(self):
+        return (minigrad.logit(self.probs),)
+
+    def _log_normalizer(self, x):
+        return minigrad.log1p(minigrad.exp(x))

@@ -8,13 +8,14 @@ import numbers
 import minigrad
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Exponential"]
 
 
-class Exponential(Distribution):
+class Exponential(ExponentialFamily):
+    _mean_carrier_measure = 0
     arg_constraints = {"rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
@@ -67,3 +68,10 @@ class Exponential(Distribution):
 
     def entropy(self):
         return 1.0 - minigrad.log(self.rate)
+
+    @property
+    def _natural_params(self):
+        return (-self.rate,)
+
+    def _log_normalizer(self, x):
+        return -minigrad.log(-x)

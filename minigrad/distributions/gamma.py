@@ -11,7 +11,7 @@ import numbers
 import minigrad
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all
 
 __all__ = ["Gamma", "Chi2", "Dirichlet", "Beta"]
@@ -23,7 +23,8 @@ def _no_sampler(dist):
         "rejection sampler (torch._standard_gamma), which minigrad does not reproduce")
 
 
-class Gamma(Distribution):
+class Gamma(ExponentialFamily):
+    _mean_carrier_measure = 0
     arg_constraints = {"concentration": constraints.positive, "rate": constraints.positive}
     support = constraints.nonnegative
     has_rsample = True
@@ -70,6 +71,13 @@ class Gamma(Distribution):
         return (self.concentration - minigrad.log(self.rate) + minigrad.lgamma(self.concentration)
                 + (1.0 - self.concentration) * minigrad.digamma(self.concentration))
 
+    @property
+    def _natural_params(self):
+        return (self.concentration - 1, -self.rate)
+
+    def _log_normalizer(self, x, y):
+        return minigrad.lgamma(x + 1) + (x + 1) * minigrad.log(-y.reciprocal())
+
 
 class Chi2(Gamma):
     """The chi-squared with ``df`` degrees of freedom: ``Gamma(df / 2, 1 / 2)``."""
@@ -87,7 +95,7 @@ class Chi2(Gamma):
         return self.concentration * 2
 
 
-class Dirichlet(Distribution):
+class Dirichlet(ExponentialFamily):
     arg_constraints = {"concentration": constraints.independent(constraints.positive, 1)}
     support = constraints.simplex
     has_rsample = True
@@ -142,8 +150,15 @@ class Dirichlet(Distribution):
                 - (k - a0) * minigrad.digamma(a0)
                 - ((self.concentration - 1.0) * minigrad.digamma(self.concentration)).sum(-1))
 
+    @property
+    def _natural_params(self):
+        return (self.concentration,)
 
-class Beta(Distribution):
+    def _log_normalizer(self, x):
+        return x.lgamma().sum(-1) - minigrad.lgamma(x.sum(-1))
+
+
+class Beta(ExponentialFamily):
     arg_constraints = {"concentration1": constraints.positive,
                        "concentration0": constraints.positive}
     support = constraints.unit_interval
@@ -198,3 +213,10 @@ class Beta(Distribution):
     @property
     def concentration0(self):
         return self._dirichlet.concentration[..., 1]
+
+    @property
+    def _natural_params(self):
+        return (self.concentration1, self.concentration0)
+
+    def _log_normalizer(self, x, y):
+        return minigrad.lgamma(x) + minigrad.lgamma(y) - minigrad.lgamma(x + y)

@@ -10,12 +10,13 @@ import minigrad
 
 from . import constraints
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Poisson", "Binomial"]
 
 
-class Poisson(Distribution):
+class Poisson(ExponentialFamily):
     arg_constraints = {"rate": constraints.nonnegative}
     support = constraints.nonnegative_integer
 
@@ -57,6 +58,13 @@ class Poisson(Distribution):
 
 def _clamp_by_zero(x):
     return (x.clamp(min=0) + x - x.clamp(max=0)) / 2
+
+    @property
+    def _natural_params(self):
+        return (minigrad.log(self.rate),)
+
+    def _log_normalizer(self, x):
+        return minigrad.exp(x)
 
 
 class Binomial(Distribution):
