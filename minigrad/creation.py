@@ -44,7 +44,7 @@ from .size import Size
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
            "ones_like", "zeros_like", "empty_like", "full_like", "rand_like", "randn_like", "arange",
            "linspace", "eye", "tril_indices", "triu_indices", "randn", "rand", "randint", "randperm", "randint_like", "normal",
-           "bernoulli", "multinomial",
+           "bernoulli", "multinomial", "_standard_gamma", "_standard_gamma_grad",
            "FloatTensor", "DoubleTensor", "LongTensor", "BoolTensor", "IntTensor"]
 
 
@@ -768,6 +768,20 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> TensorBase:
                         f"not {type_name(input)}")
     result = input.bernoulli(p, generator=generator)
     return result if out is None else _into_out("bernoulli", result, out, False)
+
+
+def _standard_gamma(input, generator=None) -> TensorBase:
+    """A Gamma(alpha, 1) draw for each alpha of ``input`` (PyTorch's sampler, bit for bit;
+    what ``distributions.Gamma`` draws with), differentiable with respect to alpha."""
+    if not isinstance(input, TensorBase):
+        raise TypeError(f"_standard_gamma(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type_name(input)}")
+    return random_ops.standard_gamma(input, _random.cpu_generator(generator, "_standard_gamma"))
+
+
+def _standard_gamma_grad(input, output) -> TensorBase:
+    """d output / d alpha for ``output`` drawn by ``_standard_gamma(input)``."""
+    return random_ops.standard_gamma_grad(input, output)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> TensorBase:

@@ -20,16 +20,16 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, Input, RESULT
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor, make
-from ..kernels import meta, random as kernels
+from ..kernels import gamma as gamma_kernels, meta, random as kernels
 from . import fn
 from .inplace import inplace  # (the function: ops/__init__ gives the module's name to it)
 
 __all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "cauchy_",
            "log_normal_", "geometric_", "bernoulli",
-           "normal", "multinomial", "state_tensor", "state_bytes", "in_memory_order",
+           "normal", "multinomial", "standard_gamma", "standard_gamma_grad", "state_tensor", "state_bytes", "in_memory_order",
            "read_in_memory_order"]
 
 
@@ -121,6 +121,30 @@ class NormalBackward3(_Drawn):  # torch.normal(mean tensor, std tensor)
         return draw()
 
 
+class StandardGammaBackward0(Node):  # torch._standard_gamma(alpha)
+    formula = Formula("y", "a sample of Gamma(alpha, 1) (Marsaglia and Tsang's rejection)",
+                      d={"alpha": "-(d cdf(y; alpha) / d alpha) / pdf(y; alpha)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, alpha, draw):
+        return draw()
+
+    def backward(self, saved, grad):
+        return grad * fn.standard_gamma_grad(saved.self, saved.result)
+
+
+class StandardGammaGradBackward0(Node):  # torch._standard_gamma_grad(alpha, x)
+    formula = Formula("g", "d x / d alpha for x drawn from Gamma(alpha, 1)",
+                      d={"alpha": "not implemented"},
+                      note="PyTorch has no derivative for _standard_gamma_grad.")
+
+    def forward(self, alpha, x):
+        return gamma_kernels.standard_gamma_grad(alpha, x)
+
+    def backward(self, saved, grad):
+        raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
+
+
 # ---- where the numbers go ----------------------------------------------------------------
 
 
@@ -171,6 +195,12 @@ def _number(value: float) -> str:
 
 def _check_floating(x, kernel: str) -> None:
     if not x.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{dtypes.SCALAR_NAMES[x.dtype]}'")
+
+
+def _check_float_or_double(x, kernel: str) -> None:
+    if x.dtype not in (dtypes.float32, dtypes.float64):
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for '{dtypes.SCALAR_NAMES[x.dtype]}'")
 
@@ -374,6 +404,28 @@ def bernoulli(p, gen: kernels.CPUGenerator):
             values.shape)
 
     return BernoulliBackward0.apply(p, draw=draw)
+
+
+def standard_gamma(alpha, gen: kernels.CPUGenerator):
+    """``torch._standard_gamma(alpha)``: a Gamma(alpha, 1) draw per element, in alpha's
+    dtype, drawn in the order of a new contiguous tensor (PyTorch's gamma_cpu)."""
+    _check_float_or_double(alpha, "gamma_cpu")
+    values = alpha._data
+
+    def draw():
+        flat = np.ascontiguousarray(values).ravel()
+        return gamma_kernels.standard_gamma(gen, flat).reshape(values.shape)
+
+    return StandardGammaBackward0.apply(alpha, draw=draw)
+
+
+def standard_gamma_grad(alpha, x):
+    """``torch._standard_gamma_grad(alpha, x)``: d x / d alpha (no gradient through x)."""
+    if x.dtype != alpha.dtype:
+        raise RuntimeError(f"Found dtype {dtypes.SCALAR_NAMES[x.dtype]} but expected "
+                           f"{dtypes.SCALAR_NAMES[alpha.dtype]}")
+    _check_float_or_double(alpha, "_standard_gamma_grad_cpu")
+    return StandardGammaGradBackward0.apply(alpha, x=x._data)
 
 
 def normal(mean, std, gen: kernels.CPUGenerator):
