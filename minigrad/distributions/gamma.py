@@ -1,8 +1,8 @@
 """``Gamma(concentration, rate)``, ``Dirichlet(concentration)``, ``Beta(concentration1,
 concentration0)``: their densities, entropies and moments, by PyTorch's formulas.
-Their draws need PyTorch's rejection samplers (``torch._standard_gamma``,
-``torch._sample_dirichlet``), whose exact sequence of generator calls minigrad does not
-reproduce: ``sample``/``rsample`` say so rather than draw other numbers."""
+A Gamma draws with ``torch._standard_gamma`` (PyTorch's rejection sampler, bit for bit,
+differentiable in alpha); Dirichlet and Beta would need ``torch._sample_dirichlet``, which
+minigrad does not reproduce: their ``rsample`` says so rather than draw other numbers."""
 
 from __future__ import annotations
 
@@ -19,8 +19,8 @@ __all__ = ["Gamma", "Chi2", "Dirichlet", "Beta"]
 
 def _no_sampler(dist):
     return NotImplementedError(
-        f"minigrad's {type(dist).__name__} has no sampler: PyTorch draws it with its own "
-        "rejection sampler (torch._standard_gamma), which minigrad does not reproduce")
+        f"minigrad's {type(dist).__name__} has no sampler: PyTorch draws it with "
+        "torch._sample_dirichlet, which minigrad does not reproduce")
 
 
 class Gamma(ExponentialFamily):
@@ -57,7 +57,11 @@ class Gamma(ExponentialFamily):
         return self.concentration / self.rate.pow(2)
 
     def rsample(self, sample_shape=()):
-        raise _no_sampler(self)
+        shape = self._extended_shape(sample_shape)
+        value = (minigrad._standard_gamma(self.concentration.expand(shape))
+                 / self.rate.expand(shape))
+        value.detach().clamp_(min=minigrad.finfo(value.dtype).tiny)  # (not recorded)
+        return value
 
     def log_prob(self, value):
         value = minigrad.as_tensor(value, dtype=self.rate.dtype)

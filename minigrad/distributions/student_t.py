@@ -1,6 +1,5 @@
-"""``StudentT(df, loc, scale)``: the t distribution, scored by PyTorch's formulas. Its draws
-divide a normal by a chi-squared (a Gamma) draw, which minigrad cannot draw as PyTorch
-does: ``rsample`` says so."""
+"""``StudentT(df, loc, scale)``: the t distribution, by PyTorch's formulas; a draw is a
+normal divided by the square root of a chi-squared (a Gamma) draw over ``df``."""
 
 from __future__ import annotations
 
@@ -11,7 +10,7 @@ import minigrad
 from . import constraints
 from .distribution import Distribution
 from .gamma import Chi2
-from .utils import broadcast_all
+from .utils import _standard_normal, broadcast_all
 
 __all__ = ["StudentT"]
 
@@ -58,9 +57,11 @@ class StudentT(Distribution):
         return m
 
     def rsample(self, sample_shape=()):
-        raise NotImplementedError(
-            "minigrad's StudentT has no sampler: PyTorch draws its chi-squared part with its "
-            "own rejection sampler (torch._standard_gamma), which minigrad does not reproduce")
+        shape = self._extended_shape(sample_shape)
+        X = _standard_normal(shape, dtype=self.df.dtype)
+        Z = self._chi2.rsample(sample_shape)
+        Y = X * minigrad.rsqrt(Z / self.df)
+        return self.loc + self.scale * Y
 
     def log_prob(self, value):
         if self._validate_args:
