@@ -45,6 +45,7 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty"
            "ones_like", "zeros_like", "empty_like", "full_like", "rand_like", "randn_like", "arange",
            "linspace", "eye", "tril_indices", "triu_indices", "randn", "rand", "randint", "randperm", "randint_like", "normal",
            "bernoulli", "multinomial", "_standard_gamma", "_standard_gamma_grad",
+           "_sample_dirichlet", "_dirichlet_grad",
            "FloatTensor", "DoubleTensor", "LongTensor", "BoolTensor", "IntTensor"]
 
 
@@ -782,6 +783,21 @@ def _standard_gamma(input, generator=None) -> TensorBase:
 def _standard_gamma_grad(input, output) -> TensorBase:
     """d output / d alpha for ``output`` drawn by ``_standard_gamma(input)``."""
     return random_ops.standard_gamma_grad(input, output)
+
+
+def _sample_dirichlet(input, generator=None) -> TensorBase:
+    """A Dirichlet draw for each row of concentrations ``input`` (PyTorch's, bit for bit;
+    what ``distributions.Dirichlet`` and ``Beta`` draw with)."""
+    if not isinstance(input, TensorBase):
+        raise TypeError(f"_sample_dirichlet(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type_name(input)}")
+    return random_ops.sample_dirichlet(input, _random.cpu_generator(generator,
+                                                                    "_sample_dirichlet"))
+
+
+def _dirichlet_grad(x, alpha, total) -> TensorBase:
+    """The reparameterised gradient of Dirichlet draws ``x`` (PyTorch's approximations)."""
+    return random_ops.dirichlet_grad(x, alpha, total)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> TensorBase:

@@ -1,14 +1,15 @@
 """``Gamma(concentration, rate)``, ``Dirichlet(concentration)``, ``Beta(concentration1,
 concentration0)``: their densities, entropies and moments, by PyTorch's formulas.
-A Gamma draws with ``torch._standard_gamma`` (PyTorch's rejection sampler, bit for bit,
-differentiable in alpha); Dirichlet and Beta would need ``torch._sample_dirichlet``, which
-minigrad does not reproduce: their ``rsample`` says so rather than draw other numbers."""
+A Gamma draws with ``torch._standard_gamma``, a Dirichlet (and a Beta) with
+``torch._sample_dirichlet``: PyTorch's rejection samplers, bit for bit after the same seed,
+with their reparameterised gradients."""
 
 from __future__ import annotations
 
 import numbers
 
 import minigrad
+from minigrad.autograd.function import Function, once_differentiable
 
 from . import constraints
 from .exp_family import ExponentialFamily
@@ -17,10 +18,26 @@ from .utils import broadcast_all
 __all__ = ["Gamma", "Chi2", "Dirichlet", "Beta"]
 
 
-def _no_sampler(dist):
-    return NotImplementedError(
-        f"minigrad's {type(dist).__name__} has no sampler: PyTorch draws it with "
-        "torch._sample_dirichlet, which minigrad does not reproduce")
+def _Dirichlet_backward(x, concentration, grad_output):  # noqa: N802 (PyTorch's name)
+    total = concentration.sum(-1, True).expand_as(concentration)
+    grad = minigrad._dirichlet_grad(x, concentration, total)
+    return grad * (grad_output - (x * grad_output).sum(-1, True))
+
+
+class _Dirichlet(Function):
+    """A Dirichlet draw whose gradient reaches the concentration (reparameterised)."""
+
+    @staticmethod
+    def forward(ctx, concentration):
+        x = minigrad._sample_dirichlet(concentration)
+        ctx.save_for_backward(x, concentration)
+        return x
+
+    @staticmethod
+    @once_differentiable
+    def backward(ctx, grad_output):
+        x, concentration = ctx.saved_tensors
+        return _Dirichlet_backward(x, concentration, grad_output)
 
 
 class Gamma(ExponentialFamily):
@@ -120,7 +137,8 @@ class Dirichlet(ExponentialFamily):
         return new
 
     def rsample(self, sample_shape=()):
-        raise _no_sampler(self)
+        shape = self._extended_shape(sample_shape)
+        return _Dirichlet.apply(self.concentration.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:
@@ -199,7 +217,7 @@ class Beta(ExponentialFamily):
         return self.concentration1 * self.concentration0 / (total.pow(2) * (total + 1))
 
     def rsample(self, sample_shape=()):
-        raise _no_sampler(self)
+        return self._dirichlet.rsample(sample_shape).select(-1, 0)
 
     def log_prob(self, value):
         if self._validate_args:

@@ -13,8 +13,9 @@ import math
 import numpy as np
 
 from .random import CPUGenerator, _normal_scalar, _unit_floats
+from .summation import sum_axes
 
-__all__ = ["standard_gamma", "standard_gamma_grad"]
+__all__ = ["standard_gamma", "standard_gamma_grad", "sample_dirichlet", "dirichlet_grad"]
 
 _THIRD_F = float(np.float32(1.0) / np.float32(3.0))  # (1.0f / 3.0f: a float)
 _C_F = float(np.float32(0.0331))  # (0.0331f)
@@ -146,3 +147,156 @@ def standard_gamma_grad(alpha: np.ndarray, x: np.ndarray) -> np.ndarray:
     alpha, x = np.broadcast_arrays(alpha, x)
     values = [_grad_one(float(a), float(b)) for a, b in zip(alpha.ravel(), x.ravel())]
     return np.array(values, dtype=np.float64).reshape(alpha.shape).astype(alpha.dtype)
+
+
+# ---- Dirichlet ----------------------------------------------------------------------------
+
+
+def sample_dirichlet(gen: CPUGenerator, alphas: np.ndarray) -> np.ndarray:
+    """``torch._sample_dirichlet``: a Gamma(alpha, 1) draw per element in double (alphas
+    in memory order), each row divided by its sum, rounded to the dtype and kept within
+    [tiny, the float just below 1]."""
+    flat = np.ascontiguousarray(alphas)
+    gammas = np.array([_sample_one(gen, float(a), False) for a in flat.ravel()], dtype=np.float64)
+    gammas = np.maximum(gammas, np.finfo(np.float64).tiny).reshape(flat.shape)
+    total = sum_axes(gammas, -1, keepdims=True)
+    dtype = alphas.dtype
+    values = (gammas / total).astype(dtype)
+    return np.minimum(np.nextafter(dtype.type(1), dtype.type(0)),
+                      np.maximum(np.finfo(dtype).tiny, values))
+
+
+def _digamma_typed(x, T):
+    """Cephes' digamma with x kept in the type T (float32 or float), the sum in double."""
+    x = T(x)
+    if x == 0:
+        return T(math.inf)
+    result = 0.0
+    while x < 10:
+        result -= float(T(1) / x)
+        x = x + T(1)
+    if x == 10:
+        return T(result + _PSI_10)
+    y = 0.0
+    if x < 1.0e17:
+        z = 1.0 / float(x * x)
+        poly = _DIGAMMA_A[0]
+        for a in _DIGAMMA_A[1:]:
+            poly = poly * z + a
+        y = z * poly
+    return T(result + float(np.log(x) if T is np.float32 else math.log(x))
+             - float(T(0.5) / x) - y)
+
+
+def _beta_grad_alpha_small(x, alpha, beta, T):
+    factor = _digamma_typed(alpha, T) - _digamma_typed(alpha + beta, T) - T(np.log(x))
+    numer = T(1)
+    series = numer / alpha * (factor + T(1) / alpha)
+    for i in range(1, 11):
+        casted_i = T(i)
+        numer *= (casted_i - beta) * x / casted_i
+        denom = alpha + casted_i
+        series += numer / denom * (factor + T(1) / denom)
+    with np.errstate(all="ignore"):
+        result = x * T(np.power(T(1) - x, -beta)) * series
+    return T(0) if np.isnan(result) else result
+
+
+def _beta_grad_beta_small(x, alpha, beta, T):
+    factor = _digamma_typed(alpha + beta, T) - _digamma_typed(beta, T)
+    numer, betas, dbetas, series = T(1), T(1), T(0), factor / alpha
+    for i in range(1, 9):
+        casted_i = T(i)
+        numer *= -x / casted_i
+        dbetas = dbetas * (beta - casted_i) + betas
+        betas = betas * (beta - casted_i)
+        series += numer / (alpha + casted_i) * (dbetas + factor * betas)
+    with np.errstate(all="ignore"):
+        result = -T(np.power(T(1) - x, T(1) - beta)) * series
+    return T(0) if np.isnan(result) else result
+
+
+def _beta_grad_alpha_mid(x: float, alpha: float, beta: float) -> float:
+    total = alpha + beta
+    mean = alpha / total
+    std = math.sqrt(alpha * beta / (total + 1)) / total
+    if mean - 0.1 * std <= x <= mean + 0.1 * std:  # (the singularity at x = mean)
+        poly = 47 * x * (beta * beta) * (beta * beta) + alpha * (
+            (43 + 20 * (16 + 27 * beta) * x) * (beta * beta) * beta + alpha * (
+                3 * (59 + 180 * beta - 90 * x) * (beta * beta) + alpha * (
+                    (453 + 1620 * beta * (1 - x) - 455 * x) * beta + alpha * (
+                        8 * (1 - x) * (135 * beta - 11)))))
+        prefactor_num = (1 + 12 * alpha) * (1 + 12 * beta) / (total * total)
+        prefactor_den = 12960 * alpha * alpha * alpha * beta * beta * (1 + 12 * total)
+        return prefactor_num / (1 - x) * poly / prefactor_den
+    prefactor = -x / math.sqrt(2 * alpha * beta / total)
+    stirling = ((1 + 1 / (12 * alpha) + 1 / (288 * alpha * alpha))
+                * (1 + 1 / (12 * beta) + 1 / (288 * beta * beta))
+                / (1 + 1 / (12 * total) + 1 / (288 * total * total)))
+    term1_num = 2 * (alpha * alpha) * (x - 1) + alpha * beta * (x - 1) - x * (beta * beta)
+    axbx = alpha * (x - 1) + beta * x
+    term1_den = math.sqrt(2 * alpha / beta) * total ** 1.5 * axbx * axbx
+    term1 = term1_num / term1_den
+    term2 = 0.5 * math.log(alpha / (total * x))
+    term3 = math.sqrt(8 * alpha * beta / total) / (beta * x + alpha * (x - 1))
+    term4_base = (beta * math.log(beta / (total * (1 - x)))
+                  + alpha * math.log(alpha / (total * x)))
+    term4 = term4_base ** -1.5
+    term1234 = term1 + term2 * (term3 + (term4 if x < mean else -term4))
+    return stirling * prefactor * term1234
+
+
+_DIRICHLET_C = np.array([
+    [[[1.003668233, -0.01061107488, -0.0657888334, 0.01201642863],
+      [0.6336835991, -0.3557432599, 0.05486251648, -0.001465281033],
+      [-0.03276231906, 0.004474107445, 0.002429354597, -0.0001557569013]],
+     [[0.221950385, -0.3187676331, 0.01799915743, 0.01074823814],
+      [-0.2951249643, 0.06219954479, 0.01535556598, 0.001550077057],
+      [0.02155310298, 0.004170831599, 0.001292462449, 6.976601077e-05]],
+     [[-0.05980841433, 0.008441916499, 0.01085618172, 0.002319392565],
+      [0.02911413504, 0.01400243777, -0.002721828457, 0.000751041181],
+      [0.005900514878, -0.001936558688, -9.495446725e-06, 5.385558597e-05]]],
+    [[[1, -0.02924021934, -0.04438342661, 0.007285809825],
+      [0.6357567472, -0.3473456711, 0.05454656494, -0.002407477521],
+      [-0.03301322327, 0.004845219414, 0.00231480583, -0.0002307248149]],
+     [[0.5925320577, -0.1757678135, 0.01505928619, 0.000564515273],
+      [0.1014815858, -0.06589186703, 0.01272886114, -0.0007316646956],
+      [-0.007258481865, 0.001096195486, 0.0003934994223, -4.12701925e-05]],
+     [[0.06469649321, -0.0236701437, 0.002902096474, -5.896963079e-05],
+      [0.001925008108, -0.002869809258, 0.0008000589141, -6.063713228e-05],
+      [-0.0003477407336, 6.959756487e-05, 1.097287507e-05, -1.650964693e-06]]]]).tolist()
+
+
+def _dirichlet_grad_one(x, alpha, total, T):
+    x_, alpha_, total_ = float(x), float(alpha), float(total)
+    beta, beta_ = total - alpha, total_ - alpha_
+    boundary = total * x * (T(1) - x)
+    if x <= 0.5 and boundary < 2.5:  # x close to 0
+        return _beta_grad_alpha_small(x, alpha, beta, T)
+    if x >= 0.5 and boundary < 0.75:  # x close to 1
+        return -_beta_grad_beta_small(T(1) - x, beta, alpha, T)
+    if alpha > 6 and beta > 6:  # alpha and beta both large
+        return T(_beta_grad_alpha_mid(x_, alpha_, beta_))
+    u = math.log(x_)  # a rational correction to an analytic approximation
+    a = math.log(alpha_) - u
+    b = math.log(total_) - a
+    pow_u, pow_a = (1, u, u * u), (1, a, a * a)
+    p = q = 0.0
+    c = _DIRICHLET_C
+    for i in range(3):
+        for j in range(3):
+            ua = pow_u[i] * pow_a[j]
+            p += ua * (c[0][i][j][0] + b * (c[0][i][j][1] + b * (c[0][i][j][2] + b * c[0][i][j][3])))
+            q += ua * (c[1][i][j][0] + b * (c[1][i][j][1] + b * (c[1][i][j][2] + b * c[1][i][j][3])))
+    approx = x_ * (float(_digamma_typed(total_, T)) - float(_digamma_typed(alpha_, T))) / beta_
+    return T(p / q * approx)
+
+
+def dirichlet_grad(x: np.ndarray, alpha: np.ndarray, total: np.ndarray) -> np.ndarray:
+    """``torch._dirichlet_grad``: d x / d alpha for a Beta(alpha, total - alpha) draw x,
+    over (1 - x), elementwise; float32 inputs computed in float32 where PyTorch's are."""
+    T = np.float32 if x.dtype == np.float32 else float
+    x, alpha, total = np.broadcast_arrays(x, alpha, total)
+    values = [_dirichlet_grad_one(T(a), T(b), T(c), T)
+              for a, b, c in zip(x.ravel(), alpha.ravel(), total.ravel())]
+    return np.array(values, dtype=x.dtype).reshape(x.shape)

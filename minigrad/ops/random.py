@@ -24,12 +24,13 @@ from ..autograd.node import Node, Input, RESULT
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import gamma as gamma_kernels, meta, random as kernels
-from . import fn
+from . import fn, rounding
 from .inplace import inplace  # (the function: ops/__init__ gives the module's name to it)
 
 __all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "cauchy_",
            "log_normal_", "geometric_", "bernoulli",
-           "normal", "multinomial", "standard_gamma", "standard_gamma_grad", "state_tensor", "state_bytes", "in_memory_order",
+           "normal", "multinomial", "standard_gamma", "standard_gamma_grad",
+           "sample_dirichlet", "dirichlet_grad", "state_tensor", "state_bytes", "in_memory_order",
            "read_in_memory_order"]
 
 
@@ -426,6 +427,23 @@ def standard_gamma_grad(alpha, x):
                            f"{dtypes.SCALAR_NAMES[alpha.dtype]}")
     _check_float_or_double(alpha, "_standard_gamma_grad_cpu")
     return StandardGammaGradBackward0.apply(alpha, x=x._data)
+
+
+def sample_dirichlet(alpha, gen: kernels.CPUGenerator):
+    """``torch._sample_dirichlet(alpha)``: a Dirichlet draw per row of alpha (PyTorch's:
+    Gamma draws in double, normalised); PyTorch has no derivative for it."""
+    _check_float_or_double(alpha, "dirichlet")
+    value = gamma_kernels.sample_dirichlet(gen, alpha._data)
+    return rounding.NotImplemented.apply(alpha, operation="_sample_dirichlet", value=value)
+
+
+def dirichlet_grad(x, alpha, total):
+    """``torch._dirichlet_grad(x, alpha, total)``: the reparameterised gradient of a
+    Dirichlet draw (no derivative of its own)."""
+    _check_float_or_double(x, "_dirichlet_grad_cpu")
+    value = gamma_kernels.dirichlet_grad(x._data, alpha._data, total._data)
+    return rounding.NotImplemented.apply(x, alpha, total, operation="_dirichlet_grad",
+                                         value=value)
 
 
 def normal(mean, std, gen: kernels.CPUGenerator):

@@ -71,3 +71,49 @@ def test_backward_and_graph_as_torch():
 ])
 def test_errors_and_edges_as_torch(call):
     assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_sample_dirichlet_bit_for_bit(dtype):
+    """Gamma draws in double for every alpha (float32 alphas too), each row normalised;
+    then the generator agrees for the next randn."""
+    def program(lib):
+        lib.manual_seed(11)
+        alphas = lib.tensor(np.random.RandomState(0).uniform(0.05, 10, (300, 4)),
+                            dtype=getattr(lib, dtype))
+        return [lib._sample_dirichlet(alphas).numpy(), lib._sample_dirichlet(alphas.t()).numpy(),
+                lib.randn(3).numpy()]
+    for x, y in zip(program(mg), program(torch)):
+        assert x.dtype == y.dtype and np.array_equal(x, y)
+
+
+def test_dirichlet_grad_against_torch():
+    """The reparameterised gradient's four approximations: in float64 PyTorch's bits for
+    98.5 % of 1,200 points (one ulp otherwise; Beta's mid-range expansion: all), in
+    float32 within 1e-5 (PyTorch computes parts in float with the C library's logf and
+    powf; 85 % bit-equal)."""
+    rng = np.random.RandomState(0)
+    for dtype, rtol, share in (("float64", 1e-15, 0.97), ("float32", 2e-5, 0.8)):
+        for alpha in (rng.uniform(0.05, 10, (300, 4)), rng.uniform(6.5, 40, (200, 2))):
+            torch.manual_seed(1)
+            a = torch.tensor(alpha, dtype=getattr(torch, dtype))
+            x = torch._sample_dirichlet(a)
+            total = a.sum(-1, keepdim=True).expand_as(a)
+            theirs = torch._dirichlet_grad(x, a, total).numpy()
+            ours = mg._dirichlet_grad(mg.tensor(x.numpy()), mg.tensor(a.numpy()),
+                                      mg.tensor(total.numpy())).numpy()
+            np.testing.assert_allclose(ours, theirs, rtol=rtol, atol=0)
+            assert (ours == theirs).mean() > share
+
+
+def test_dirichlet_graph_and_errors_as_torch():
+    def program(lib):
+        lib.manual_seed(0)
+        a = lib.tensor([[0.5, 2.0, 1.0], [3.0, 4.0, 0.2]], requires_grad=True)
+        x = lib._sample_dirichlet(a)
+        g = lib._dirichlet_grad(x.detach(), a, a.sum(-1, True).expand_as(a))
+        return (x, g, str(x.grad_fn.name()), len(x.grad_fn.next_functions),
+                len(g.grad_fn.next_functions), outcome(lambda _: x.sum().backward(), lib),
+                outcome(lambda _: g.sum().backward(), lib),
+                outcome(lambda _: lib._sample_dirichlet(lib.tensor([1, 2])), lib))
+    assert repr(program(mg)) == repr(program(torch))
