@@ -45,7 +45,7 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty"
            "ones_like", "zeros_like", "empty_like", "full_like", "rand_like", "randn_like", "arange",
            "linspace", "eye", "tril_indices", "triu_indices", "randn", "rand", "randint", "randperm", "randint_like", "normal",
            "bernoulli", "multinomial", "_standard_gamma", "_standard_gamma_grad",
-           "_sample_dirichlet", "_dirichlet_grad",
+           "_sample_dirichlet", "_dirichlet_grad", "poisson",
            "FloatTensor", "DoubleTensor", "LongTensor", "BoolTensor", "IntTensor"]
 
 
@@ -783,6 +783,14 @@ def _standard_gamma(input, generator=None) -> TensorBase:
 def _standard_gamma_grad(input, output) -> TensorBase:
     """d output / d alpha for ``output`` drawn by ``_standard_gamma(input)``."""
     return random_ops.standard_gamma_grad(input, output)
+
+
+def poisson(input, generator=None) -> TensorBase:
+    """A Poisson count for each rate of ``input`` (PyTorch's sampler, bit for bit)."""
+    if not isinstance(input, TensorBase):
+        raise TypeError(f"poisson(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type_name(input)}")
+    return random_ops.poisson(input, _random.cpu_generator(generator, "poisson"))
 
 
 def _sample_dirichlet(input, generator=None) -> TensorBase:

@@ -1,6 +1,7 @@
-"""``Poisson(rate)`` and ``Binomial(total_count, probs | logits)``: counts, scored by
-PyTorch's formulas. Their draws need ``torch.poisson``/``torch.binomial``'s samplers,
-which minigrad does not reproduce: ``sample`` says so."""
+"""``Poisson(rate)`` and ``Binomial(total_count, probs | logits)``: counts, by PyTorch's
+formulas. A Poisson draws with ``torch.poisson`` (PyTorch's sampler, bit for bit); a
+Binomial would need ``torch.binomial``'s, which minigrad does not reproduce: its
+``sample`` says so."""
 
 from __future__ import annotations
 
@@ -46,8 +47,9 @@ class Poisson(ExponentialFamily):
         return self.rate
 
     def sample(self, sample_shape=()):
-        raise NotImplementedError("minigrad's Poisson has no sampler: PyTorch draws it with "
-                                  "torch.poisson's sampler, which minigrad does not reproduce")
+        shape = self._extended_shape(sample_shape)
+        with minigrad.no_grad():
+            return minigrad.poisson(self.rate.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

@@ -15,7 +15,8 @@ import numpy as np
 from .random import CPUGenerator, _normal_scalar, _unit_floats
 from .summation import sum_axes
 
-__all__ = ["standard_gamma", "standard_gamma_grad", "sample_dirichlet", "dirichlet_grad"]
+__all__ = ["standard_gamma", "standard_gamma_grad", "sample_dirichlet", "dirichlet_grad",
+           "poisson"]
 
 _THIRD_F = float(np.float32(1.0) / np.float32(3.0))  # (1.0f / 3.0f: a float)
 _C_F = float(np.float32(0.0331))  # (0.0331f)
@@ -300,3 +301,46 @@ def dirichlet_grad(x: np.ndarray, alpha: np.ndarray, total: np.ndarray) -> np.nd
     values = [_dirichlet_grad_one(T(a), T(b), T(c), T)
               for a, b, c in zip(x.ravel(), alpha.ravel(), total.ravel())]
     return np.array(values, dtype=x.dtype).reshape(x.shape)
+
+
+# ---- Poisson ------------------------------------------------------------------------------
+
+
+def _poisson_one(gen: CPUGenerator, lam: float) -> int:
+    """One Poisson(lam) count: Hoermann's transformed rejection (1993) from lam = 10 up,
+    else Knuth's product of uniforms."""
+    if not lam >= 0:
+        raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
+    if lam >= 10:
+        slam, loglam = math.sqrt(lam), math.log(lam)
+        b = 0.931 + 2.53 * slam
+        a = -0.059 + 0.02483 * b
+        invalpha = 1.1239 + 1.1328 / (b - 3.4)
+        vr = 0.9277 - 3.6224 / (b - 2)
+        while True:
+            U = _uniform(gen) - 0.5
+            V = _uniform(gen)
+            us = 0.5 - abs(U)
+            k = math.floor((2 * a / us + b) * U + lam + 0.43)
+            if us >= 0.07 and V <= vr:
+                return k
+            if k < 0 or (us < 0.013 and V > us):
+                continue
+            if (math.log(V) + math.log(invalpha) - math.log(a / (us * us) + b)
+                    <= -lam + k * loglam - math.lgamma(k + 1.0)):
+                return k
+    if lam == 0:
+        return 0
+    enlam, count, prod = math.exp(-lam), 0, 1.0
+    while True:
+        prod *= _uniform(gen)
+        if prod > enlam:
+            count += 1
+        else:
+            return count
+
+
+def poisson(gen: CPUGenerator, rates: np.ndarray) -> np.ndarray:
+    """``torch.poisson``: a count per rate (flat, in memory order), in the rates' dtype."""
+    return np.array([_poisson_one(gen, float(r)) for r in rates],
+                    dtype=np.float64).astype(rates.dtype)

@@ -30,7 +30,7 @@ from .inplace import inplace  # (the function: ops/__init__ gives the module's n
 __all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "cauchy_",
            "log_normal_", "geometric_", "bernoulli",
            "normal", "multinomial", "standard_gamma", "standard_gamma_grad",
-           "sample_dirichlet", "dirichlet_grad", "state_tensor", "state_bytes", "in_memory_order",
+           "sample_dirichlet", "dirichlet_grad", "poisson", "state_tensor", "state_bytes", "in_memory_order",
            "read_in_memory_order"]
 
 
@@ -96,6 +96,10 @@ class GeometricBackward0(_Drawn):  # x.geometric_(p)
 
 class BernoulliBackward0(_Drawn):  # torch.bernoulli(p)
     formula = Formula("y", "1 with probability p, else 0", d={"p": "0"})
+
+
+class PoissonBackward0(_Drawn):  # torch.poisson(rates)
+    formula = Formula("y", "a Poisson count for each rate", d={"rates": "0"})
 
 
 class NormalBackward1(_Drawn):  # torch.normal(mean tensor, std number)
@@ -427,6 +431,19 @@ def standard_gamma_grad(alpha, x):
                            f"{dtypes.SCALAR_NAMES[alpha.dtype]}")
     _check_float_or_double(alpha, "_standard_gamma_grad_cpu")
     return StandardGammaGradBackward0.apply(alpha, x=x._data)
+
+
+def poisson(rates, gen: kernels.CPUGenerator):
+    """``torch.poisson(rates)``: a count per rate, in the rates' dtype, drawn in the order
+    of a new contiguous tensor (PyTorch's poisson_cpu)."""
+    _check_floating(rates, "poisson_cpu")
+    values = rates._data
+
+    def draw():
+        flat = np.ascontiguousarray(values).ravel()
+        return gamma_kernels.poisson(gen, flat).reshape(values.shape)
+
+    return PoissonBackward0.apply(rates, draw=draw)
 
 
 def sample_dirichlet(alpha, gen: kernels.CPUGenerator):

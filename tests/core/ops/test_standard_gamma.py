@@ -1,4 +1,5 @@
-"""torch._standard_gamma and torch._standard_gamma_grad against PyTorch 2.13, live: the
+"""torch._standard_gamma, torch._standard_gamma_grad, torch._sample_dirichlet,
+torch._dirichlet_grad and torch.poisson against PyTorch 2.13, live: the
 draws after manual_seed bit for bit (float32, float64; alpha below and above 1, 0,
 inf, nan, negative; non-contiguous input; the generator's state afterwards, so the next
 randn agrees too), the reparameterised gradient (all three of its approximations) bit for
@@ -117,3 +118,33 @@ def test_dirichlet_graph_and_errors_as_torch():
                 outcome(lambda _: g.sum().backward(), lib),
                 outcome(lambda _: lib._sample_dirichlet(lib.tensor([1, 2])), lib))
     assert repr(program(mg)) == repr(program(torch))
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_poisson_bit_for_bit(dtype):
+    """torch.poisson: Knuth's product below rate 10, Hoermann's rejection from 10 (0, 9.99,
+    10, large rates), non-contiguous input, then the next randn; PoissonBackward0's zero
+    gradient; PyTorch's errors."""
+    def program(lib):
+        lib.manual_seed(4)
+        rates = lib.tensor([0.0, 0.5, 3.0, 9.99, 10.0, 25.0, 300.0, 1e4] * 30,
+                           dtype=getattr(lib, dtype))
+        r = lib.tensor([[1.0, 20.0], [0.0, 3.5]], requires_grad=True)
+        y = lib.poisson(r)
+        y.sum().backward()
+        return [lib.poisson(rates).numpy(), lib.poisson(rates.reshape(16, 15).t()).numpy(),
+                lib.randn(3).numpy(), y.detach().numpy(), r.grad.numpy(),
+                type(y.grad_fn).__name__]
+    ours, theirs = program(mg), program(torch)
+    for x, y in zip(ours, theirs):
+        assert np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.poisson(lib.tensor([1.0, -1.0])),
+    lambda lib: lib.poisson(lib.tensor([float("nan")])),
+    lambda lib: lib.poisson(lib.tensor([1, 2])),
+    lambda lib: lib.poisson([1.0]),
+])
+def test_poisson_errors_as_torch(call):
+    assert outcome(call, mg) == outcome(call, torch)
