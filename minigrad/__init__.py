@@ -39,7 +39,7 @@ from .creation import (  # noqa: F401
     linspace, logspace, multinomial, normal, ones, ones_like,
     rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
     zeros_like, _standard_gamma, _standard_gamma_grad, _sample_dirichlet, _dirichlet_grad,
-    poisson,
+    poisson, binomial,
 )
 from . import random  # noqa: F401  (torch.random)
 from .random import (  # noqa: F401

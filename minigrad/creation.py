@@ -45,7 +45,7 @@ __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty"
            "ones_like", "zeros_like", "empty_like", "full_like", "rand_like", "randn_like", "arange",
            "linspace", "eye", "tril_indices", "triu_indices", "randn", "rand", "randint", "randperm", "randint_like", "normal",
            "bernoulli", "multinomial", "_standard_gamma", "_standard_gamma_grad",
-           "_sample_dirichlet", "_dirichlet_grad", "poisson",
+           "_sample_dirichlet", "_dirichlet_grad", "poisson", "binomial",
            "FloatTensor", "DoubleTensor", "LongTensor", "BoolTensor", "IntTensor"]
 
 
@@ -791,6 +791,16 @@ def poisson(input, generator=None) -> TensorBase:
         raise TypeError(f"poisson(): argument 'input' (position 1) must be Tensor, "
                         f"not {type_name(input)}")
     return random_ops.poisson(input, _random.cpu_generator(generator, "poisson"))
+
+
+def binomial(count, prob, generator=None) -> TensorBase:
+    """Successes in ``count`` trials of chance ``prob``, elementwise (PyTorch's samplers,
+    bit for bit)."""
+    for position, (name, value) in enumerate((("count", count), ("prob", prob)), 1):
+        if not isinstance(value, TensorBase):
+            raise TypeError(f"binomial(): argument '{name}' (position {position}) must be "
+                            f"Tensor, not {type_name(value)}")
+    return random_ops.binomial(count, prob, _random.cpu_generator(generator, "binomial"))
 
 
 def _sample_dirichlet(input, generator=None) -> TensorBase:

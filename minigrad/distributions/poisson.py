@@ -1,7 +1,6 @@
 """``Poisson(rate)`` and ``Binomial(total_count, probs | logits)``: counts, by PyTorch's
-formulas. A Poisson draws with ``torch.poisson`` (PyTorch's sampler, bit for bit); a
-Binomial would need ``torch.binomial``'s, which minigrad does not reproduce: its
-``sample`` says so."""
+formulas; they draw with ``torch.poisson`` and ``torch.binomial`` (PyTorch's samplers,
+bit for bit after the same seed)."""
 
 from __future__ import annotations
 
@@ -127,8 +126,9 @@ class Binomial(Distribution):
         return self._param.size()
 
     def sample(self, sample_shape=()):
-        raise NotImplementedError("minigrad's Binomial has no sampler: PyTorch draws it with "
-                                  "torch.binomial's sampler, which minigrad does not reproduce")
+        shape = self._extended_shape(sample_shape)
+        with minigrad.no_grad():
+            return minigrad.binomial(self.total_count.expand(shape), self.probs.expand(shape))
 
     def log_prob(self, value):
         if self._validate_args:

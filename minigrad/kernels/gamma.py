@@ -16,7 +16,7 @@ from .random import CPUGenerator, _normal_scalar, _unit_floats
 from .summation import sum_axes
 
 __all__ = ["standard_gamma", "standard_gamma_grad", "sample_dirichlet", "dirichlet_grad",
-           "poisson"]
+           "poisson", "binomial"]
 
 _THIRD_F = float(np.float32(1.0) / np.float32(3.0))  # (1.0f / 3.0f: a float)
 _C_F = float(np.float32(0.0331))  # (0.0331f)
@@ -344,3 +344,85 @@ def poisson(gen: CPUGenerator, rates: np.ndarray) -> np.ndarray:
     """``torch.poisson``: a count per rate (flat, in memory order), in the rates' dtype."""
     return np.array([_poisson_one(gen, float(r)) for r in rates],
                     dtype=np.float64).astype(rates.dtype)
+
+
+# ---- binomial -----------------------------------------------------------------------------
+
+_TAIL = (0.0810614667953272, 0.0413406959554092, 0.0276779256849983, 0.02079067210376509,
+         0.0166446911898211, 0.0138761288230707, 0.0118967099458917, 0.0104112652619720,
+         0.00925546218271273, 0.00833056343336287)
+
+
+def _stirling_tail(k: float) -> float:
+    if k <= 9:
+        return _TAIL[int(k)]
+    kp1sq = (k + 1) * (k + 1)
+    return (1.0 / 12 - (1.0 / 360 - 1.0 / 1260 / kp1sq) / kp1sq) / (k + 1)
+
+
+def _btrs(count, prob, T, gen: CPUGenerator):
+    """Hoermann's BTRS (transformed rejection with squeeze), as PyTorch writes it (from
+    TensorFlow's), count and prob in the tensor's type T where PyTorch keeps them."""
+    stddev = float(np.sqrt(count * prob * (T(1) - prob)))
+    b = 1.15 + 2.53 * stddev
+    a = -0.0873 + 0.0248 * b + 0.01 * float(prob)
+    c = float(count * prob) + 0.5
+    v_r = 0.92 - 4.2 / b
+    r = float(prob / (T(1) - prob))
+    alpha = (2.83 + 5.1 / b) * stddev
+    m = float(np.floor((count + T(1)) * prob))
+    while True:
+        U = _uniform(gen) - 0.5
+        V = _uniform(gen)
+        us = 0.5 - abs(U)
+        k = T(math.floor((2 * a / us + b) * U + c))
+        if k < 0 or k > count:
+            continue
+        if us >= 0.07 and V <= v_r:
+            return k
+        V = math.log(V * alpha / (a / (us * us) + b))
+        upperbound = ((m + 0.5) * math.log((m + 1) / (r * (float(count) - m + 1)))
+                      + float(count + T(1)) * math.log((float(count) - m + 1)
+                                                       / float(count - k + T(1)))
+                      + float(k + T(0.5)) * math.log(r * float(count - k + T(1))
+                                                     / float(k + T(1)))
+                      + _stirling_tail(m) + _stirling_tail(float(count) - m)
+                      - _stirling_tail(float(k)) - _stirling_tail(float(count - k)))
+        if V <= upperbound:
+            return k
+
+
+def _inversion(count, prob, T, gen: CPUGenerator):
+    geom_sum, num_geom = 0.0, T(0)
+    logprob = float(np.log1p(-prob))
+    while True:
+        geom = math.ceil(math.log(_uniform(gen)) / logprob)
+        geom_sum += geom
+        if geom_sum > count:
+            return num_geom
+        num_geom = num_geom + T(1)
+
+
+def _binomial_one(gen: CPUGenerator, count, prob, T):
+    if count <= 0.0 or prob <= 0.0:
+        return T(0)
+    if prob >= 1.0:
+        return count
+    if prob <= 0.5:
+        if count * prob >= 10.0:
+            return _btrs(count, prob, T, gen)
+        return _inversion(count, prob, T, gen)
+    if prob > 0.5:
+        qprob = T(1.0) - prob
+        if count * qprob >= 10.0:
+            return count - _btrs(count, qprob, T, gen)
+        return count - _inversion(count, qprob, T, gen)
+    return T(math.nan)
+
+
+def binomial(gen: CPUGenerator, counts: np.ndarray, probs: np.ndarray) -> np.ndarray:
+    """``torch.binomial``: a count of successes per (count, prob), broadcast, in C order."""
+    T = np.float32 if counts.dtype == np.float32 else float
+    counts, probs = np.broadcast_arrays(counts, probs)
+    values = [_binomial_one(gen, T(n), T(p), T) for n, p in zip(counts.ravel(), probs.ravel())]
+    return np.array(values, dtype=np.float64).astype(counts.dtype).reshape(counts.shape)

@@ -30,7 +30,7 @@ from .inplace import inplace  # (the function: ops/__init__ gives the module's n
 __all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "cauchy_",
            "log_normal_", "geometric_", "bernoulli",
            "normal", "multinomial", "standard_gamma", "standard_gamma_grad",
-           "sample_dirichlet", "dirichlet_grad", "poisson", "state_tensor", "state_bytes", "in_memory_order",
+           "sample_dirichlet", "dirichlet_grad", "poisson", "binomial", "state_tensor", "state_bytes", "in_memory_order",
            "read_in_memory_order"]
 
 
@@ -444,6 +444,21 @@ def poisson(rates, gen: kernels.CPUGenerator):
         return gamma_kernels.poisson(gen, flat).reshape(values.shape)
 
     return PoissonBackward0.apply(rates, draw=draw)
+
+
+def binomial(count, prob, gen: kernels.CPUGenerator):
+    """``torch.binomial(count, prob)``: successes in ``count`` trials of chance ``prob``
+    (PyTorch's samplers: inversion, or BTRS from count * prob = 10 on); PyTorch has no
+    derivative for it."""
+    if not count.dtype.is_floating_point:
+        raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
+                         f"{dtypes.SCALAR_NAMES[count.dtype]}")
+    if prob.dtype != count.dtype:
+        raise RuntimeError(f"Found dtype {dtypes.SCALAR_NAMES[prob.dtype]} but expected "
+                           f"{dtypes.SCALAR_NAMES[count.dtype]}")
+    _check_float_or_double(count, "binomial_cpu")
+    value = gamma_kernels.binomial(gen, count._data, prob._data)
+    return rounding.NotImplemented.apply(count, prob, operation="binomial", value=value)
 
 
 def sample_dirichlet(alpha, gen: kernels.CPUGenerator):

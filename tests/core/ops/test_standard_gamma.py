@@ -1,5 +1,5 @@
 """torch._standard_gamma, torch._standard_gamma_grad, torch._sample_dirichlet,
-torch._dirichlet_grad and torch.poisson against PyTorch 2.13, live: the
+torch._dirichlet_grad, torch.poisson and torch.binomial against PyTorch 2.13, live: the
 draws after manual_seed bit for bit (float32, float64; alpha below and above 1, 0,
 inf, nan, negative; non-contiguous input; the generator's state afterwards, so the next
 randn agrees too), the reparameterised gradient (all three of its approximations) bit for
@@ -147,4 +147,35 @@ def test_poisson_bit_for_bit(dtype):
     lambda lib: lib.poisson([1.0]),
 ])
 def test_poisson_errors_as_torch(call):
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64"])
+def test_binomial_bit_for_bit(dtype):
+    """torch.binomial: inversion below count * prob = 10, BTRS from 10 (prob above 0.5
+    through 1 - prob), counts and chances of 0 and 1, float32 arithmetic kept where
+    PyTorch keeps it; the graph (NotImplemented) and the next randn."""
+    def program(lib):
+        lib.manual_seed(9)
+        rng = np.random.RandomState(0)
+        n = lib.tensor(np.concatenate([rng.randint(0, 200, 400), [0, 5, 10, 1000, 1e5]]),
+                       dtype=getattr(lib, dtype))
+        p = lib.tensor(np.concatenate([rng.uniform(0, 1, 400), [0.5, 0.0, 1.0, 0.3, 0.9]]),
+                       dtype=getattr(lib, dtype))
+        c = lib.tensor([5.0, 30.0], requires_grad=True)
+        y = lib.binomial(c, lib.tensor([0.3, 0.6]))
+        return [lib.binomial(n, p).numpy(), lib.randn(3).numpy(), y.detach().numpy(),
+                y.grad_fn.name(), outcome(lambda _: y.sum().backward(), lib)]
+    ours, theirs = program(mg), program(torch)
+    for x, y in zip(ours, theirs):
+        assert np.array_equal(x, y) if isinstance(x, np.ndarray) else x == y
+
+
+@pytest.mark.parametrize("call", [
+    lambda lib: lib.binomial(lib.tensor([5]), lib.tensor([1])),
+    lambda lib: lib.binomial(lib.tensor([5.0], dtype=lib.float16), lib.tensor([0.5], dtype=lib.float16)),
+    lambda lib: lib.binomial(lib.tensor([5.0]), lib.tensor([0.5], dtype=lib.float64)),
+    lambda lib: lib.binomial(lib.tensor([5.0]), 0.5),
+])
+def test_binomial_errors_as_torch(call):
     assert outcome(call, mg) == outcome(call, torch)
