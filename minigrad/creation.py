@@ -793,14 +793,15 @@ def poisson(input, generator=None) -> TensorBase:
     return random_ops.poisson(input, _random.cpu_generator(generator, "poisson"))
 
 
-def binomial(count, prob, generator=None) -> TensorBase:
+def binomial(count, prob, generator=None, *, out=None) -> TensorBase:
     """Successes in ``count`` trials of chance ``prob``, elementwise (PyTorch's samplers,
     bit for bit)."""
     for position, (name, value) in enumerate((("count", count), ("prob", prob)), 1):
         if not isinstance(value, TensorBase):
             raise TypeError(f"binomial(): argument '{name}' (position {position}) must be "
                             f"Tensor, not {type_name(value)}")
-    return random_ops.binomial(count, prob, _random.cpu_generator(generator, "binomial"))
+    result = random_ops.binomial(count, prob, _random.cpu_generator(generator, "binomial"))
+    return result if out is None else _into_out("binomial", result, out, False)
 
 
 def _sample_dirichlet(input, generator=None) -> TensorBase:
