@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import minigrad
@@ -45,6 +46,12 @@ class Bernoulli(ExponentialFamily):
     @property
     def mean(self):
         return self.probs
+
+    @property
+    def mode(self):
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
 
     @property
     def variance(self):

@@ -60,6 +60,8 @@ CASES = {
        D(lib).Binomial(100, lib.tensor([0.2, 0.7])).sample((5,))],
     "binomial logits": lambda lib: _stats(D(lib).Binomial(lib.tensor([5.0, 5.0]), logits=lib.tensor([0.2, -1.0])),
                                           lib.tensor([2.0, 0.0])),
+    "bernoulli mode": lambda lib: [D(lib).Bernoulli(lib.tensor([0.2, 0.5, 0.7])).mode,
+                                   D(lib).Bernoulli(logits=lib.tensor([0.0, -1.0, 2.0])).mode],
     "multinomial entropy and expand": lambda lib: [
         D(lib).Multinomial(10, lib.tensor([0.2, 0.3, 0.5])).entropy(),
         D(lib).Multinomial(4, lib.tensor([[0.2, 0.8], [0.5, 0.5]])).entropy(),
