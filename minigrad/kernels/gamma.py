@@ -22,6 +22,36 @@ _THIRD_F = float(np.float32(1.0) / np.float32(3.0))  # (1.0f / 3.0f: a float)
 _C_F = float(np.float32(0.0331))  # (0.0331f)
 
 
+def _log(x: float) -> float:
+    """C's log: -inf at 0, nan below (Python's math.log raises there)."""
+    return math.log(x) if x > 0 else (-math.inf if x == 0 else math.nan)
+
+
+def _exp(x: float) -> float:
+    """C's exp: inf on overflow."""
+    try:
+        return math.exp(x)
+    except OverflowError:
+        return math.inf
+
+
+def _pow(x: float, y: float) -> float:
+    """C's pow: inf for 0 to a negative power, nan for a negative base to a fraction, inf
+    on overflow (where Python's math.pow raises)."""
+    try:
+        return math.pow(x, y)
+    except ZeroDivisionError:
+        return math.inf
+    except ValueError:
+        return math.inf if x == 0 else math.nan
+    except OverflowError:
+        return math.inf
+
+
+def _sqrt(x: float) -> float:
+    return math.sqrt(x) if x >= 0 else math.nan
+
+
 def _uniform(gen: CPUGenerator) -> float:
     return float(_unit_floats(gen, 1, np.float64)[0])
 
@@ -38,10 +68,11 @@ def _sample_one(gen: CPUGenerator, alpha, single: bool) -> float:
         if alpha == 0:
             return 0.0
         inverse = np.float32(1.0) / alpha if single else 1.0 / alpha
-        scale *= math.pow(1 - _uniform(gen), float(inverse))
+        scale *= _pow(1 - _uniform(gen), float(inverse))
         alpha = alpha + (np.float32(1.0) if single else 1.0)
     d = float(alpha - np.float32(_THIRD_F)) if single else alpha - _THIRD_F
-    c = 1.0 / math.sqrt(9.0 * d) if d > 0 else math.nan
+    root = _sqrt(9.0 * d)
+    c = 1.0 / root if root != 0 else math.inf
     while True:
         while True:
             x = _normal(gen)
@@ -53,7 +84,7 @@ def _sample_one(gen: CPUGenerator, alpha, single: bool) -> float:
         xx = x * x
         if u < 1.0 - _C_F * xx * xx:
             return scale * d * v
-        if math.log(u) < 0.5 * xx + d * (1.0 - v + (math.log(v) if v > 0 else math.nan)):
+        if _log(u) < 0.5 * xx + d * (1.0 - v + _log(v)):
             return scale * d * v
 
 
@@ -92,7 +123,7 @@ def _digamma_one(x: float) -> float:
         for a in _DIGAMMA_A[1:]:
             poly = poly * z + a
         y = z * poly
-    return result + math.log(x) - (0.5 / x) - y
+    return result + _log(x) - (0.5 / x) - y
 
 
 _COEF_UV = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343,
@@ -104,6 +135,7 @@ _COEF_UV = ((0.16009398, -0.094634809, 0.025146376, -0.0030648343,
 
 
 def _grad_one(alpha: float, x: float) -> float:
+    alpha, x = np.float64(alpha), np.float64(x)  # (IEEE division: inf, not an exception)
     if x < 0.8:  # a Taylor series for small x
         numer, denom = 1.0, alpha
         series1, series2 = numer / denom, numer / (denom * denom)
@@ -112,11 +144,10 @@ def _grad_one(alpha: float, x: float) -> float:
             denom += 1
             series1 += numer / denom
             series2 += numer / (denom * denom)
-        pow_x_alpha = x ** alpha
-        gamma_pdf = x ** (alpha - 1) * math.exp(-x)
+        pow_x_alpha = _pow(x, alpha)
+        gamma_pdf = _pow(x, alpha - 1) * _exp(-x)
         gamma_cdf = pow_x_alpha * series1
-        log_x = math.log(x) if x > 0 else -math.inf
-        gamma_cdf_alpha = (log_x - _digamma_one(alpha)) * gamma_cdf - pow_x_alpha * series2
+        gamma_cdf_alpha = (_log(x) - _digamma_one(alpha)) * gamma_cdf - pow_x_alpha * series2
         with np.errstate(all="ignore"):
             result = float(np.float64(-gamma_cdf_alpha) / np.float64(gamma_pdf))
         return 0.0 if math.isnan(result) else result
@@ -127,26 +158,27 @@ def _grad_one(alpha: float, x: float) -> float:
                        - 65 * x * x / alpha + alpha * (107 + 3600 * x))
             denom = 1244160 * (alpha * alpha) * (alpha * alpha)
             return numer_1 * numer_2 / denom
-        denom = math.sqrt(8 * alpha)
+        denom = _sqrt(8 * alpha)
         term2 = denom / (alpha - x)
-        term3 = (x - alpha - alpha * math.log(x / alpha)) ** -1.5
+        term3 = _pow(x - alpha - alpha * _log(x / alpha), -1.5)
         term23 = term2 - term3 if x < alpha else term2 + term3
-        term1 = (math.log(x / alpha) * term23
-                 - math.sqrt(2 / alpha) * (alpha + x) / ((alpha - x) * (alpha - x)))
+        term1 = (_log(x / alpha) * term23
+                 - _sqrt(2 / alpha) * (alpha + x) / ((alpha - x) * (alpha - x)))
         stirling = 1 + 1 / (12 * alpha) * (1 + 1 / (24 * alpha))
         return -stirling * (x * term1) / denom
-    u, v = math.log(x / alpha), math.log(alpha)  # a bivariate rational approximation
+    u, v = _log(x / alpha), _log(alpha)  # a bivariate rational approximation
     coef_v = [_COEF_UV[0][i] + u * (_COEF_UV[1][i] + u * _COEF_UV[2][i]) for i in range(8)]
     p = coef_v[0] + v * (coef_v[1] + v * (coef_v[2] + v * coef_v[3]))
     q = coef_v[4] + v * (coef_v[5] + v * (coef_v[6] + v * coef_v[7]))
-    return math.exp(p / q)
+    return _exp(p / q)
 
 
 def standard_gamma_grad(alpha: np.ndarray, x: np.ndarray) -> np.ndarray:
     """d x / d alpha for Gamma(alpha, 1) draws ``x``, elementwise (broadcast), in double,
     rounded to the dtype."""
     alpha, x = np.broadcast_arrays(alpha, x)
-    values = [_grad_one(float(a), float(b)) for a, b in zip(alpha.ravel(), x.ravel())]
+    with np.errstate(all="ignore"):
+        values = [_grad_one(float(a), float(b)) for a, b in zip(alpha.ravel(), x.ravel())]
     return np.array(values, dtype=np.float64).reshape(alpha.shape).astype(alpha.dtype)
 
 
@@ -185,7 +217,7 @@ def _digamma_typed(x, T):
         for a in _DIGAMMA_A[1:]:
             poly = poly * z + a
         y = z * poly
-    return T(result + float(np.log(x) if T is np.float32 else math.log(x))
+    return T(result + float(np.log(x) if T is np.float32 else _log(float(x)))
              - float(T(0.5) / x) - y)
 
 
@@ -220,7 +252,7 @@ def _beta_grad_beta_small(x, alpha, beta, T):
 def _beta_grad_alpha_mid(x: float, alpha: float, beta: float) -> float:
     total = alpha + beta
     mean = alpha / total
-    std = math.sqrt(alpha * beta / (total + 1)) / total
+    std = _sqrt(alpha * beta / (total + 1)) / total
     if mean - 0.1 * std <= x <= mean + 0.1 * std:  # (the singularity at x = mean)
         poly = 47 * x * (beta * beta) * (beta * beta) + alpha * (
             (43 + 20 * (16 + 27 * beta) * x) * (beta * beta) * beta + alpha * (
@@ -230,19 +262,19 @@ def _beta_grad_alpha_mid(x: float, alpha: float, beta: float) -> float:
         prefactor_num = (1 + 12 * alpha) * (1 + 12 * beta) / (total * total)
         prefactor_den = 12960 * alpha * alpha * alpha * beta * beta * (1 + 12 * total)
         return prefactor_num / (1 - x) * poly / prefactor_den
-    prefactor = -x / math.sqrt(2 * alpha * beta / total)
+    prefactor = -x / _sqrt(2 * alpha * beta / total)
     stirling = ((1 + 1 / (12 * alpha) + 1 / (288 * alpha * alpha))
                 * (1 + 1 / (12 * beta) + 1 / (288 * beta * beta))
                 / (1 + 1 / (12 * total) + 1 / (288 * total * total)))
     term1_num = 2 * (alpha * alpha) * (x - 1) + alpha * beta * (x - 1) - x * (beta * beta)
     axbx = alpha * (x - 1) + beta * x
-    term1_den = math.sqrt(2 * alpha / beta) * total ** 1.5 * axbx * axbx
+    term1_den = _sqrt(2 * alpha / beta) * _pow(total, 1.5) * axbx * axbx
     term1 = term1_num / term1_den
-    term2 = 0.5 * math.log(alpha / (total * x))
-    term3 = math.sqrt(8 * alpha * beta / total) / (beta * x + alpha * (x - 1))
-    term4_base = (beta * math.log(beta / (total * (1 - x)))
-                  + alpha * math.log(alpha / (total * x)))
-    term4 = term4_base ** -1.5
+    term2 = 0.5 * _log(alpha / (total * x))
+    term3 = _sqrt(8 * alpha * beta / total) / (beta * x + alpha * (x - 1))
+    term4_base = (beta * _log(beta / (total * (1 - x)))
+                  + alpha * _log(alpha / (total * x)))
+    term4 = _pow(term4_base, -1.5)
     term1234 = term1 + term2 * (term3 + (term4 if x < mean else -term4))
     return stirling * prefactor * term1234
 
@@ -269,7 +301,7 @@ _DIRICHLET_C = np.array([
 
 
 def _dirichlet_grad_one(x, alpha, total, T):
-    x_, alpha_, total_ = float(x), float(alpha), float(total)
+    x_, alpha_, total_ = np.float64(x), np.float64(alpha), np.float64(total)
     beta, beta_ = total - alpha, total_ - alpha_
     boundary = total * x * (T(1) - x)
     if x <= 0.5 and boundary < 2.5:  # x close to 0
@@ -278,9 +310,9 @@ def _dirichlet_grad_one(x, alpha, total, T):
         return -_beta_grad_beta_small(T(1) - x, beta, alpha, T)
     if alpha > 6 and beta > 6:  # alpha and beta both large
         return T(_beta_grad_alpha_mid(x_, alpha_, beta_))
-    u = math.log(x_)  # a rational correction to an analytic approximation
-    a = math.log(alpha_) - u
-    b = math.log(total_) - a
+    u = _log(x_)  # a rational correction to an analytic approximation
+    a = _log(alpha_) - u
+    b = _log(total_) - a
     pow_u, pow_a = (1, u, u * u), (1, a, a * a)
     p = q = 0.0
     c = _DIRICHLET_C
@@ -296,10 +328,11 @@ def _dirichlet_grad_one(x, alpha, total, T):
 def dirichlet_grad(x: np.ndarray, alpha: np.ndarray, total: np.ndarray) -> np.ndarray:
     """``torch._dirichlet_grad``: d x / d alpha for a Beta(alpha, total - alpha) draw x,
     over (1 - x), elementwise; float32 inputs computed in float32 where PyTorch's are."""
-    T = np.float32 if x.dtype == np.float32 else float
+    T = np.float32 if x.dtype == np.float32 else np.float64
     x, alpha, total = np.broadcast_arrays(x, alpha, total)
-    values = [_dirichlet_grad_one(T(a), T(b), T(c), T)
-              for a, b, c in zip(x.ravel(), alpha.ravel(), total.ravel())]
+    with np.errstate(all="ignore"):
+        values = [_dirichlet_grad_one(T(a), T(b), T(c), T)
+                  for a, b, c in zip(x.ravel(), alpha.ravel(), total.ravel())]
     return np.array(values, dtype=x.dtype).reshape(x.shape)
 
 
@@ -312,7 +345,7 @@ def _poisson_one(gen: CPUGenerator, lam: float) -> int:
     if not lam >= 0:
         raise RuntimeError("invalid Poisson rate, expected rate to be non-negative")
     if lam >= 10:
-        slam, loglam = math.sqrt(lam), math.log(lam)
+        slam, loglam = math.sqrt(lam), _log(lam)
         b = 0.931 + 2.53 * slam
         a = -0.059 + 0.02483 * b
         invalpha = 1.1239 + 1.1328 / (b - 3.4)
@@ -326,12 +359,12 @@ def _poisson_one(gen: CPUGenerator, lam: float) -> int:
                 return k
             if k < 0 or (us < 0.013 and V > us):
                 continue
-            if (math.log(V) + math.log(invalpha) - math.log(a / (us * us) + b)
+            if (_log(V) + _log(invalpha) - _log(a / (us * us) + b)
                     <= -lam + k * loglam - math.lgamma(k + 1.0)):
                 return k
     if lam == 0:
         return 0
-    enlam, count, prod = math.exp(-lam), 0, 1.0
+    enlam, count, prod = _exp(-lam), 0, 1.0
     while True:
         prod *= _uniform(gen)
         if prod > enlam:
@@ -380,12 +413,12 @@ def _btrs(count, prob, T, gen: CPUGenerator):
             continue
         if us >= 0.07 and V <= v_r:
             return k
-        V = math.log(V * alpha / (a / (us * us) + b))
-        upperbound = ((m + 0.5) * math.log((m + 1) / (r * (float(count) - m + 1)))
-                      + float(count + T(1)) * math.log((float(count) - m + 1)
-                                                       / float(count - k + T(1)))
-                      + float(k + T(0.5)) * math.log(r * float(count - k + T(1))
-                                                     / float(k + T(1)))
+        V = _log(V * alpha / (a / (us * us) + b))
+        upperbound = ((m + 0.5) * _log((m + 1) / (r * (float(count) - m + 1)))
+                      + float(count + T(1)) * _log((float(count) - m + 1)
+                                                   / float(count - k + T(1)))
+                      + float(k + T(0.5)) * _log(r * float(count - k + T(1))
+                                                 / float(k + T(1)))
                       + _stirling_tail(m) + _stirling_tail(float(count) - m)
                       - _stirling_tail(float(k)) - _stirling_tail(float(count - k)))
         if V <= upperbound:
@@ -396,7 +429,8 @@ def _inversion(count, prob, T, gen: CPUGenerator):
     geom_sum, num_geom = 0.0, T(0)
     logprob = float(np.log1p(-prob))
     while True:
-        geom = math.ceil(math.log(_uniform(gen)) / logprob)
+        ratio = _log(_uniform(gen)) / logprob
+        geom = math.ceil(ratio) if math.isfinite(ratio) else ratio
         geom_sum += geom
         if geom_sum > count:
             return num_geom
