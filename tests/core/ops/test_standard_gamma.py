@@ -179,3 +179,17 @@ def test_binomial_bit_for_bit(dtype):
 ])
 def test_binomial_errors_as_torch(call):
     assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_gradients_at_the_edges_as_torch():
+    """x = 0, alpha = 0, a negative x, x = inf: the inf/nan/0 C gives, not Python's errors."""
+    def program(lib):
+        f = lib.float64
+        a = lib.tensor([0.0, 0.5, 2.0, 10.0, 0.5, 3.0, 9.0], dtype=f)
+        x = lib.tensor([0.0, 0.0, 1.0, 10.0, -1.0, float("inf"), 0.0], dtype=f)
+        xs = lib.tensor([[0.0, 1.0, 0.5], [1e-300, 0.999999, 0.3]], dtype=f)
+        al = lib.tensor([[0.5, 1.0, 2.0], [7.0, 8.0, 0.1]], dtype=f)
+        return (lib._standard_gamma_grad(a, x),
+                lib._dirichlet_grad(xs, al, al.sum(-1, True).expand_as(al)),
+                lib._dirichlet_grad(xs.float(), al.float(), al.float().sum(-1, True).expand_as(al)))
+    assert repr(program(mg)) == repr(program(torch))
