@@ -38,7 +38,8 @@ from .creation import (  # noqa: F401
     bernoulli, empty, empty_like, eye, from_numpy, tril_indices, triu_indices, full, full_like,
     linspace, logspace, multinomial, normal, ones, ones_like,
     rand, rand_like, randint, randint_like, randn, randn_like, randperm, tensor, zeros,
-    zeros_like,
+    zeros_like, _standard_gamma, _standard_gamma_grad, _sample_dirichlet, _dirichlet_grad,
+    poisson, binomial,
 )
 from . import random  # noqa: F401  (torch.random)
 from .random import (  # noqa: F401

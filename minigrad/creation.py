@@ -44,7 +44,8 @@ from .size import Size
 __all__ = ["tensor", "as_tensor", "from_numpy", "ones", "zeros", "full", "empty",
            "ones_like", "zeros_like", "empty_like", "full_like", "rand_like", "randn_like", "arange",
            "linspace", "eye", "tril_indices", "triu_indices", "randn", "rand", "randint", "randperm", "randint_like", "normal",
-           "bernoulli", "multinomial",
+           "bernoulli", "multinomial", "_standard_gamma", "_standard_gamma_grad",
+           "_sample_dirichlet", "_dirichlet_grad", "poisson", "binomial",
            "FloatTensor", "DoubleTensor", "LongTensor", "BoolTensor", "IntTensor"]
 
 
@@ -768,6 +769,54 @@ def bernoulli(input, p=None, *, generator=None, out=None) -> TensorBase:
                         f"not {type_name(input)}")
     result = input.bernoulli(p, generator=generator)
     return result if out is None else _into_out("bernoulli", result, out, False)
+
+
+def _standard_gamma(input, generator=None) -> TensorBase:
+    """A Gamma(alpha, 1) draw for each alpha of ``input`` (PyTorch's sampler, bit for bit;
+    what ``distributions.Gamma`` draws with), differentiable with respect to alpha."""
+    if not isinstance(input, TensorBase):
+        raise TypeError(f"_standard_gamma(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type_name(input)}")
+    return random_ops.standard_gamma(input, _random.cpu_generator(generator, "_standard_gamma"))
+
+
+def _standard_gamma_grad(input, output) -> TensorBase:
+    """d output / d alpha for ``output`` drawn by ``_standard_gamma(input)``."""
+    return random_ops.standard_gamma_grad(input, output)
+
+
+def poisson(input, generator=None) -> TensorBase:
+    """A Poisson count for each rate of ``input`` (PyTorch's sampler, bit for bit)."""
+    if not isinstance(input, TensorBase):
+        raise TypeError(f"poisson(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type_name(input)}")
+    return random_ops.poisson(input, _random.cpu_generator(generator, "poisson"))
+
+
+def binomial(count, prob, generator=None, *, out=None) -> TensorBase:
+    """Successes in ``count`` trials of chance ``prob``, elementwise (PyTorch's samplers,
+    bit for bit)."""
+    for position, (name, value) in enumerate((("count", count), ("prob", prob)), 1):
+        if not isinstance(value, TensorBase):
+            raise TypeError(f"binomial(): argument '{name}' (position {position}) must be "
+                            f"Tensor, not {type_name(value)}")
+    result = random_ops.binomial(count, prob, _random.cpu_generator(generator, "binomial"))
+    return result if out is None else _into_out("binomial", result, out, False)
+
+
+def _sample_dirichlet(input, generator=None) -> TensorBase:
+    """A Dirichlet draw for each row of concentrations ``input`` (PyTorch's, bit for bit;
+    what ``distributions.Dirichlet`` and ``Beta`` draw with)."""
+    if not isinstance(input, TensorBase):
+        raise TypeError(f"_sample_dirichlet(): argument 'input' (position 1) must be Tensor, "
+                        f"not {type_name(input)}")
+    return random_ops.sample_dirichlet(input, _random.cpu_generator(generator,
+                                                                    "_sample_dirichlet"))
+
+
+def _dirichlet_grad(x, alpha, total) -> TensorBase:
+    """The reparameterised gradient of Dirichlet draws ``x`` (PyTorch's approximations)."""
+    return random_ops.dirichlet_grad(x, alpha, total)
 
 
 def multinomial(input, num_samples, replacement=False, *, generator=None, out=None) -> TensorBase:

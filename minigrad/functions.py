@@ -1951,9 +1951,11 @@ def broadcast_shapes(*shapes):
             if result[-back] == 1:
                 result[-back] = size
             elif size != 1 and size != result[-back]:
+                given = shapes[position]  # (a torch.Size prints as one)
                 raise RuntimeError(
                     f"Attempting to broadcast a dimension of length {size} at {-back}! "
-                    f"Mismatching argument at index {position} had {shape}; but expected "
+                    f"Mismatching argument at index {position} had "
+                    f"{given if isinstance(given, _Size) else shape}; but expected "
                     f"shape should be broadcastable to {list(result)}")
     return _Size(result)
 

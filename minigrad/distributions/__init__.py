@@ -1,20 +1,55 @@
 """``torch.distributions``: probability distributions to sample from and score, written on
 the public API as PyTorch's are, so that they draw PyTorch's numbers after
 ``manual_seed`` (a ``Categorical`` samples with ``multinomial``, a ``Normal`` with
-``normal``, ...), print as PyTorch's and check their arguments with PyTorch's errors.
+``normal``, an ``Exponential`` with ``exponential_``, ...), print as PyTorch's and check
+their arguments with PyTorch's errors.
 
-``Categorical``, ``Multinomial``, ``Normal``, ``Bernoulli``, ``Uniform``; the ``constraints``
-they check. (d2l's probability chapter draws dice with ``Multinomial``; policy-gradient
-code samples actions with ``Categorical`` and scores them with ``log_prob``.)
+Forty-four of PyTorch's names: ``Normal``, ``MultivariateNormal``, ``Categorical``,
+``Bernoulli``, ``Independent``, ``TransformedDistribution`` with the ``transforms``,
+``MixtureSameFamily``, the relaxed ones, ...; ``kl_divergence`` and ``register_kl``;
+the ``constraints`` they check. (d2l's probability chapter draws dice with
+``Multinomial``; policy-gradient code samples actions with ``Categorical``; a VAE's loss
+has ``kl_divergence(Normal(mu, std), Normal(0, 1))``; SAC squashes a Normal with
+``TanhTransform``.)
 """
 
-from . import constraints  # noqa: F401
+from . import constraints, transforms  # noqa: F401
 from .bernoulli import Bernoulli
 from .categorical import Categorical
+from .cauchy import Cauchy
 from .distribution import Distribution
+from .exp_family import ExponentialFamily
+from .exponential import Exponential
+from .gamma import Beta, Chi2, Dirichlet, Gamma
+from .geometric import Geometric
+from .gumbel import Gumbel
+from .half_normal import HalfNormal
+from .heavy_tails import HalfCauchy, Pareto, Weibull
+from .independent import Independent
+from .kl import kl_divergence, register_kl
+from .laplace import Laplace
+from .log_normal import LogNormal
+from .mixture_same_family import MixtureSameFamily
 from .multinomial import Multinomial
+from .multivariate_normal import MultivariateNormal
 from .normal import Normal
+from .one_hot_categorical import OneHotCategorical, OneHotCategoricalStraightThrough
+from .poisson import Binomial, Poisson
+from .relaxed import RelaxedBernoulli, RelaxedOneHotCategorical
+from .student_t import StudentT
+from .transformed_distribution import TransformedDistribution
+from .transforms import (AbsTransform, AffineTransform, ComposeTransform, ExpTransform,
+                         PowerTransform, SigmoidTransform, SoftplusTransform, TanhTransform,
+                         Transform, identity_transform)
 from .uniform import Uniform
 
-__all__ = ["Distribution", "Bernoulli", "Categorical", "Multinomial", "Normal", "Uniform",
-           "constraints"]
+__all__ = ["AbsTransform", "AffineTransform", "Bernoulli", "Beta", "Binomial",
+           "Categorical", "Cauchy", "Chi2", "ComposeTransform", "Dirichlet",
+           "Distribution", "ExpTransform", "Exponential", "ExponentialFamily", "Gamma",
+           "Geometric", "Gumbel", "HalfCauchy", "HalfNormal", "Independent", "Laplace",
+           "LogNormal", "MixtureSameFamily", "Multinomial", "MultivariateNormal",
+           "Normal", "OneHotCategorical", "OneHotCategoricalStraightThrough", "Pareto",
+           "Poisson", "PowerTransform", "RelaxedBernoulli", "RelaxedOneHotCategorical",
+           "SigmoidTransform", "SoftplusTransform", "StudentT", "TanhTransform",
+           "Transform", "TransformedDistribution", "Uniform", "Weibull", "constraints",
+           "identity_transform", "kl_divergence", "register_kl", "transforms"]

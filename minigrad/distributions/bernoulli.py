@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import math
 import numbers
 
 import minigrad
 
 from . import constraints
-from .distribution import Distribution
+from .exp_family import ExponentialFamily
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits
 
 __all__ = ["Bernoulli"]
 
 
-class Bernoulli(Distribution):
+class Bernoulli(ExponentialFamily):
+    _mean_carrier_measure = 0
     arg_constraints = {"probs": constraints.unit_interval, "logits": constraints.real}
     support = constraints.boolean
     has_enumerate_support = True
@@ -30,9 +32,26 @@ class Bernoulli(Distribution):
         batch_shape = () if isinstance(given, numbers.Number) else self._param.size()
         super().__init__(batch_shape, validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Bernoulli, _instance)
+        batch_shape = minigrad.Size(batch_shape)
+        for name in ("probs", "logits"):
+            if name in self.__dict__:
+                setattr(new, name, self.__dict__[name].expand(batch_shape))
+                new._param = new.__dict__[name]
+        super(Bernoulli, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     @property
     def mean(self):
         return self.probs
+
+    @property
+    def mode(self):
+        mode = (self.probs >= 0.5).to(self.probs)
+        mode[self.probs == 0.5] = math.nan
+        return mode
 
     @property
     def variance(self):
@@ -70,3 +89,10 @@ class Bernoulli(Distribution):
         values = minigrad.arange(2, dtype=self._param.dtype)
         values = values.view((-1,) + (1,) * len(self._batch_shape))
         return values.expand((-1,) + self._batch_shape) if expand else values
+
+    @property
+    def _natural_params(self):
+        return (minigrad.logit(self.probs),)
+
+    def _log_normalizer(self, x):
+        return minigrad.log1p(minigrad.exp(x))

@@ -4,9 +4,13 @@ tensor, one entry per event."""
 
 from __future__ import annotations
 
-__all__ = ["Constraint", "real", "real_vector", "positive", "unit_interval", "boolean",
-           "simplex", "nonnegative_integer", "greater_than", "less_than", "interval",
-           "integer_interval", "multinomial", "is_dependent", "dependent_property"]
+import minigrad
+
+__all__ = ["Constraint", "real", "real_vector", "positive", "nonnegative", "unit_interval",
+           "boolean", "simplex", "nonnegative_integer", "positive_integer", "greater_than",
+           "greater_than_eq", "less_than", "interval", "half_open_interval", "integer_interval",
+           "multinomial", "independent", "one_hot", "positive_definite", "lower_cholesky",
+           "is_dependent", "dependent_property", "MixtureSameFamilyConstraint"]
 
 
 class Constraint:
@@ -51,6 +55,11 @@ class _GreaterThan(Constraint):
 
     def _bounds(self) -> str:
         return f"lower_bound={self.lower_bound}"
+
+
+class _GreaterThanEq(_GreaterThan):
+    def check(self, value):
+        return self.lower_bound <= value
 
 
 class _LessThan(Constraint):
@@ -108,6 +117,38 @@ class _Simplex(Constraint):
         return (value >= 0).all(-1) & ((value.sum(-1) - 1).abs() < 1e-6)
 
 
+class _OneHot(Constraint):
+    is_discrete, event_dim = True, 1
+
+    def check(self, value):
+        is_boolean = (value == 0) | (value == 1)
+        is_normalized = value.sum(-1).eq(1)
+        return is_boolean.all(-1) & is_normalized
+
+
+class _LowerCholesky(Constraint):
+    event_dim = 2
+
+    def check(self, value):
+        value_tril = value.tril()
+        lower_triangular = (value_tril == value).view(value.shape[:-2] + (-1,)).min(-1)[0]
+        positive_diagonal = (value.diagonal(dim1=-2, dim2=-1) > 0).min(-1)[0]
+        return lower_triangular & positive_diagonal
+
+
+class _PositiveDefinite(Constraint):
+    """Square, symmetric (to ``atol=1e-6``) and with a Cholesky factor."""
+    event_dim = 2
+
+    def check(self, value):
+        if value.dim() < 2 or value.shape[-2] != value.shape[-1]:
+            return minigrad.full(value.shape[:-2], False, dtype=minigrad.bool)
+        symmetric = minigrad.isclose(value, value.mT, atol=1e-6).all(-2).all(-1)
+        if not symmetric.all():
+            return symmetric
+        return minigrad.linalg.cholesky_ex(value).info.eq(0)
+
+
 class _Multinomial(Constraint):
     is_discrete, event_dim = True, 1
 
@@ -116,6 +157,31 @@ class _Multinomial(Constraint):
 
     def check(self, value):
         return (value >= 0).all(-1) & (value.sum(-1) <= self.upper_bound)
+
+
+class MixtureSameFamilyConstraint(Constraint):
+    """The component distribution's constraint, checked with the component dim put back."""
+
+    def __init__(self, base_constraint):
+        self.base_constraint = base_constraint
+
+    @property
+    def is_discrete(self) -> bool:
+        return self.base_constraint.is_discrete
+
+    @property
+    def event_dim(self) -> int:
+        return self.base_constraint.event_dim
+
+    def check(self, value):
+        result = self.base_constraint.check(value.unsqueeze(-1 - self.event_dim))
+        if value.dim() < self.event_dim:
+            raise ValueError(f"Expected value.dim() >= {self.event_dim} but got {value.dim()}")
+        num_dim_to_keep = value.dim() - self.event_dim
+        return result.reshape(result.shape[:num_dim_to_keep] + (-1,)).all(-1)
+
+    def __repr__(self) -> str:
+        return f"{self.__class__.__name__}({self.base_constraint!r})"
 
 
 class _Dependent(Constraint):
@@ -140,6 +206,12 @@ def is_dependent(constraint) -> bool:
 real = _Real()
 real_vector = _IndependentConstraint(real, 1)
 positive = _GreaterThan(0.0)
+nonnegative = _GreaterThanEq(0.0)
+positive_integer = _IntegerGreaterThan(1)
+one_hot = _OneHot()
+lower_cholesky = _LowerCholesky()
+positive_definite = _PositiveDefinite()
+independent, greater_than_eq = _IndependentConstraint, _GreaterThanEq
 unit_interval = _Interval(0.0, 1.0)
 boolean = _Boolean()
 simplex = _Simplex()

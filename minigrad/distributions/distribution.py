@@ -42,6 +42,16 @@ class Distribution:
                         f"{tuple(value.shape)}) of distribution {self!r} to satisfy the "
                         f"constraint {constraint!r}, but found invalid values:\n{value}")
 
+    def expand(self, batch_shape, _instance=None):
+        raise NotImplementedError
+
+    def _get_checked_instance(self, cls, _instance=None):
+        if _instance is None and type(self).__init__ != cls.__init__:
+            raise NotImplementedError(
+                f"Subclass {self.__class__.__name__} of {cls.__name__} that defines a custom "
+                "__init__ method must also define a custom .expand() method.")
+        return self.__new__(type(self)) if _instance is None else _instance
+
     @property
     def batch_shape(self):
         return self._batch_shape
@@ -63,6 +73,10 @@ class Distribution:
         raise NotImplementedError
 
     @property
+    def mode(self):
+        raise NotImplementedError(f"{self.__class__} does not implement mode")
+
+    @property
     def variance(self):
         raise NotImplementedError
 
@@ -78,6 +92,15 @@ class Distribution:
         raise NotImplementedError
 
     def log_prob(self, value):
+        raise NotImplementedError
+
+    def cdf(self, value):
+        raise NotImplementedError
+
+    def icdf(self, value):
+        raise NotImplementedError
+
+    def enumerate_support(self, expand: bool = True):
         raise NotImplementedError
 
     def entropy(self):

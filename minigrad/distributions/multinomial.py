@@ -8,6 +8,7 @@ import minigrad
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution
+from .poisson import Binomial
 from .utils import broadcast_all
 
 __all__ = ["Multinomial"]
@@ -21,9 +22,18 @@ class Multinomial(Distribution):
             raise NotImplementedError("inhomogeneous total_count is not supported")
         self.total_count = total_count
         self._categorical = Categorical(probs=probs, logits=logits)
-        _ = self.probs  # (computed now, as PyTorch's Binomial of the same probs does)
+        self._binomial = Binomial(total_count=total_count, probs=self.probs)
         super().__init__(self._categorical.batch_shape, self._categorical.param_shape[-1:],
                          validate_args=validate_args)
+
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Multinomial, _instance)
+        batch_shape = minigrad.Size(batch_shape)
+        new.total_count = self.total_count
+        new._categorical = self._categorical.expand(batch_shape)
+        super(Multinomial, new).__init__(batch_shape, self.event_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
 
     @property
     def mean(self):
@@ -59,6 +69,16 @@ class Multinomial(Distribution):
         counts = minigrad.zeros(self._extended_shape(sample_shape), dtype=samples.dtype)
         counts.scatter_add_(-1, samples, minigrad.ones_like(samples))
         return counts.type_as(self.probs)
+
+    def entropy(self):
+        n = minigrad.tensor(self.total_count)
+        cat_entropy = self._categorical.entropy()
+        term1 = n * cat_entropy - minigrad.lgamma(n + 1)
+        support = self._binomial.enumerate_support(expand=False)[1:]
+        binomial_probs = minigrad.exp(self._binomial.log_prob(support))
+        weights = minigrad.lgamma(support + 1)
+        term2 = (binomial_probs * weights).sum([0, -1])
+        return term1 + term2
 
     def log_prob(self, value):
         if self._validate_args:

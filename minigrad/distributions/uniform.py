@@ -22,6 +22,15 @@ class Uniform(Distribution):
         numbers_only = isinstance(low, numbers.Number) and isinstance(high, numbers.Number)
         super().__init__(() if numbers_only else self.low.size(), validate_args=validate_args)
 
+    def expand(self, batch_shape, _instance=None):
+        new = self._get_checked_instance(Uniform, _instance)
+        batch_shape = minigrad.Size(batch_shape)
+        new.low = self.low.expand(batch_shape)
+        new.high = self.high.expand(batch_shape)
+        super(Uniform, new).__init__(batch_shape, validate_args=False)
+        new._validate_args = self._validate_args
+        return new
+
     @property
     def arg_constraints(self):
         return {"low": constraints.less_than(self.high),

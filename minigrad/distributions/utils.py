@@ -8,7 +8,20 @@ import numbers
 import minigrad
 
 __all__ = ["broadcast_all", "logits_to_probs", "probs_to_logits", "clamp_probs",
-           "lazy_property"]
+           "lazy_property", "euler_constant"]
+
+euler_constant = 0.57721566490153286060  # Euler Mascheroni Constant
+
+
+def _standard_normal(shape, dtype):
+    return minigrad.empty(shape, dtype=dtype).normal_()
+
+
+def _sum_rightmost(value, dim: int):
+    """``value`` summed over its ``dim`` rightmost dimensions."""
+    if dim == 0:
+        return value
+    return value.reshape(value.shape[:-dim] + (-1,)).sum(-1)
 
 
 def broadcast_all(*values):

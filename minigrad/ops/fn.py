@@ -27,6 +27,7 @@ from ..kernels import arithmetic as kernels_arithmetic, layout, linalg as kernel
 from ..kernels import conv as kernels_conv, layers as kernels_layers, pointwise as kernels_pointwise
 from ..kernels import normalization as kernels_normalization, upsample as kernels_upsample
 from ..kernels import rounding as kernels_rounding, special as kernels_special
+from ..kernels import gamma as kernels_gamma
 from ..kernels import grid_sample as kernels_grid_sample
 from ..kernels import embedding_bag as kernels_embedding_bag
 from ..rules import layout as rules_layout
@@ -38,6 +39,7 @@ from ..kernels.summation import mean_all, mean_axes, sum_axes
 from . import arithmetic, compare, conv, cumulative, indexing, layers, linalg, loss, pointwise
 from . import reduction, rounding, special, strided, trig
 from . import gather as gather_ops
+from . import random as random_ops
 from . import linalg_module
 from . import scatter as scatter_ops
 from . import diagonal as diagonal_ops
@@ -162,6 +164,14 @@ def rpow(base, x):
 
 def digamma(x):
     return special.digamma(x) if is_tensor(x) else kernels_special.digamma(x)
+
+
+def standard_gamma_grad(alpha, x):
+    """d x / d alpha for x drawn from Gamma(alpha, 1) (StandardGammaGradBackward0 on
+    Tensors)."""
+    if is_tensor(alpha):
+        return random_ops.standard_gamma_grad(alpha, x)
+    return kernels_gamma.standard_gamma_grad(alpha, x)
 
 
 def trigamma(x):

@@ -20,16 +20,17 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.formula import Formula
-from ..autograd.node import Node
+from ..autograd.node import Node, Input, RESULT
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor, make
-from ..kernels import meta, random as kernels
-from . import fn
+from ..kernels import gamma as gamma_kernels, meta, random as kernels
+from . import fn, rounding
 from .inplace import inplace  # (the function: ops/__init__ gives the module's name to it)
 
 __all__ = ["normal_", "uniform_", "random_", "bernoulli_", "exponential_", "cauchy_",
            "log_normal_", "geometric_", "bernoulli",
-           "normal", "multinomial", "state_tensor", "state_bytes", "in_memory_order",
+           "normal", "multinomial", "standard_gamma", "standard_gamma_grad",
+           "sample_dirichlet", "dirichlet_grad", "poisson", "binomial", "state_tensor", "state_bytes", "in_memory_order",
            "read_in_memory_order"]
 
 
@@ -97,6 +98,10 @@ class BernoulliBackward0(_Drawn):  # torch.bernoulli(p)
     formula = Formula("y", "1 with probability p, else 0", d={"p": "0"})
 
 
+class PoissonBackward0(_Drawn):  # torch.poisson(rates)
+    formula = Formula("y", "a Poisson count for each rate", d={"rates": "0"})
+
+
 class NormalBackward1(_Drawn):  # torch.normal(mean tensor, std number)
     formula = Formula("y", "samples of N(mean, std²)", d={"mean": "0"})
 
@@ -119,6 +124,30 @@ class NormalBackward3(_Drawn):  # torch.normal(mean tensor, std tensor)
     def forward(self, mean, std, draw):
         self.save(mean_sym_sizes=mean.shape, std_sym_sizes=std.shape)
         return draw()
+
+
+class StandardGammaBackward0(Node):  # torch._standard_gamma(alpha)
+    formula = Formula("y", "a sample of Gamma(alpha, 1) (Marsaglia and Tsang's rejection)",
+                      d={"alpha": "-(d cdf(y; alpha) / d alpha) / pdf(y; alpha)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, alpha, draw):
+        return draw()
+
+    def backward(self, saved, grad):
+        return grad * fn.standard_gamma_grad(saved.self, saved.result)
+
+
+class StandardGammaGradBackward0(Node):  # torch._standard_gamma_grad(alpha, x)
+    formula = Formula("g", "d x / d alpha for x drawn from Gamma(alpha, 1)",
+                      d={"alpha": "not implemented"},
+                      note="PyTorch has no derivative for _standard_gamma_grad.")
+
+    def forward(self, alpha, x):
+        return gamma_kernels.standard_gamma_grad(alpha, x)
+
+    def backward(self, saved, grad):
+        raise NotImplementedError("the derivative for '_standard_gamma_grad' is not implemented.")
 
 
 # ---- where the numbers go ----------------------------------------------------------------
@@ -171,6 +200,12 @@ def _number(value: float) -> str:
 
 def _check_floating(x, kernel: str) -> None:
     if not x.dtype.is_floating_point:
+        raise NotImplementedError(
+            f"\"{kernel}\" not implemented for '{dtypes.SCALAR_NAMES[x.dtype]}'")
+
+
+def _check_float_or_double(x, kernel: str) -> None:
+    if x.dtype not in (dtypes.float32, dtypes.float64):
         raise NotImplementedError(
             f"\"{kernel}\" not implemented for '{dtypes.SCALAR_NAMES[x.dtype]}'")
 
@@ -374,6 +409,73 @@ def bernoulli(p, gen: kernels.CPUGenerator):
             values.shape)
 
     return BernoulliBackward0.apply(p, draw=draw)
+
+
+def standard_gamma(alpha, gen: kernels.CPUGenerator):
+    """``torch._standard_gamma(alpha)``: a Gamma(alpha, 1) draw per element, in alpha's
+    dtype, drawn in the order of a new contiguous tensor (PyTorch's gamma_cpu)."""
+    _check_float_or_double(alpha, "gamma_cpu")
+    values = alpha._data
+
+    def draw():
+        flat = np.ascontiguousarray(values).ravel()
+        return gamma_kernels.standard_gamma(gen, flat).reshape(values.shape)
+
+    return StandardGammaBackward0.apply(alpha, draw=draw)
+
+
+def standard_gamma_grad(alpha, x):
+    """``torch._standard_gamma_grad(alpha, x)``: d x / d alpha (no gradient through x)."""
+    if x.dtype != alpha.dtype:
+        raise RuntimeError(f"Found dtype {dtypes.SCALAR_NAMES[x.dtype]} but expected "
+                           f"{dtypes.SCALAR_NAMES[alpha.dtype]}")
+    _check_float_or_double(alpha, "_standard_gamma_grad_cpu")
+    return StandardGammaGradBackward0.apply(alpha, x=x._data)
+
+
+def poisson(rates, gen: kernels.CPUGenerator):
+    """``torch.poisson(rates)``: a count per rate, in the rates' dtype, drawn in the order
+    of a new contiguous tensor (PyTorch's poisson_cpu)."""
+    _check_floating(rates, "poisson_cpu")
+    values = rates._data
+
+    def draw():
+        flat = np.ascontiguousarray(values).ravel()
+        return gamma_kernels.poisson(gen, flat).reshape(values.shape)
+
+    return PoissonBackward0.apply(rates, draw=draw)
+
+
+def binomial(count, prob, gen: kernels.CPUGenerator):
+    """``torch.binomial(count, prob)``: successes in ``count`` trials of chance ``prob``
+    (PyTorch's samplers: inversion, or BTRS from count * prob = 10 on); PyTorch has no
+    derivative for it."""
+    if not count.dtype.is_floating_point:
+        raise ValueError(f"binomial only supports floating-point dtypes for count, got: "
+                         f"{dtypes.SCALAR_NAMES[count.dtype]}")
+    if prob.dtype != count.dtype:
+        raise RuntimeError(f"Found dtype {dtypes.SCALAR_NAMES[prob.dtype]} but expected "
+                           f"{dtypes.SCALAR_NAMES[count.dtype]}")
+    _check_float_or_double(count, "binomial_cpu")
+    value = gamma_kernels.binomial(gen, count._data, prob._data)
+    return rounding.NotImplemented.apply(count, prob, operation="binomial", value=value)
+
+
+def sample_dirichlet(alpha, gen: kernels.CPUGenerator):
+    """``torch._sample_dirichlet(alpha)``: a Dirichlet draw per row of alpha (PyTorch's:
+    Gamma draws in double, normalised); PyTorch has no derivative for it."""
+    _check_float_or_double(alpha, "dirichlet")
+    value = gamma_kernels.sample_dirichlet(gen, alpha._data)
+    return rounding.NotImplemented.apply(alpha, operation="_sample_dirichlet", value=value)
+
+
+def dirichlet_grad(x, alpha, total):
+    """``torch._dirichlet_grad(x, alpha, total)``: the reparameterised gradient of a
+    Dirichlet draw (no derivative of its own)."""
+    _check_float_or_double(x, "_dirichlet_grad_cpu")
+    value = gamma_kernels.dirichlet_grad(x._data, alpha._data, total._data)
+    return rounding.NotImplemented.apply(x, alpha, total, operation="_dirichlet_grad",
+                                         value=value)
 
 
 def normal(mean, std, gen: kernels.CPUGenerator):

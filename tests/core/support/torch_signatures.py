@@ -95,7 +95,7 @@ def _parser_signatures(function) -> list:
 
 # Operators whose first Tensor argument is not called ``self`` (their Python functions
 # name it the same way): aten::scaled_dot_product_attention(Tensor query, ...).
-_FIRST_TENSOR_NAMES = ("query", "input", "weight", "anchor", "input1")
+_FIRST_TENSOR_NAMES = ("query", "input", "weight", "anchor", "input1", "count")
 # Factories whose schema has no tensor argument at all.
 _FACTORIES = ("scalar_tensor",)
 
