@@ -186,9 +186,11 @@ def per_sample_weights_backward(grad, weight, indices, offsets, offset2bag,
     a padding index)."""
     bag_of = offset2bag if len(offset2bag) or not len(indices) else \
         offsets_to_bags(offsets, len(indices))
+    inside = bag_of < grad.shape[0]  # (past a last offset short of the end: no bag, 0;
+    bag_of = np.where(inside, bag_of, 0)  # PyTorch reads past its gradient there)
     rows = grad[bag_of] * weight[indices]
     dots = np.add.reduce(rows, axis=1, dtype=rows.dtype)
-    return np.where(indices != padding_idx, dots, np.zeros((), grad.dtype))
+    return np.where((indices != padding_idx) & inside, dots, np.zeros((), grad.dtype))
 
 
 def embedding_backward_by_frequency(grad, indices, rows: int, padding_idx: int):
