@@ -128,6 +128,12 @@ def _max(weight, indices, bag_of, kept, bags):
     return output, chosen
 
 
+def _bags_of(offset2bag, offsets, n: int):
+    """The bag of each of ``n`` indices: the saved offset2bag, or, where the forward saved
+    it empty (fbgemm's sum), made again from all the offsets, as PyTorch's backward does."""
+    return offset2bag if len(offset2bag) or not n else offsets_to_bags(offsets, n)
+
+
 def embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, max_indices,
                            num_weights: int, mode: int, per_sample_weights, padding_idx: int,
                            by_frequency: bool = False):
@@ -141,8 +147,7 @@ def embedding_bag_backward(grad, indices, offsets, offset2bag, bag_size, max_ind
         columns = np.broadcast_to(np.arange(grad.shape[1]), max_indices[full].shape)
         np.add.at(table, (max_indices[full], columns), grad[full])
         return table
-    bag_of = offset2bag if len(offset2bag) or not len(indices) else \
-        offsets_to_bags(offsets, len(indices))
+    bag_of = _bags_of(offset2bag, offsets, len(indices))
     order = sort_indices(indices, 0, stable=False)  # (PyTorch's order of equal indices)
     kept = (indices[order] != padding_idx) & (bag_of[order] < grad.shape[0])
     divisor = _counts_as_read(indices[order])[kept] if by_frequency else 1
@@ -184,8 +189,7 @@ def per_sample_weights_backward(grad, weight, indices, offsets, offset2bag,
                                 padding_idx: int):
     """Each index's weight's gradient: its bag's gradient row dot its table row (0 for
     a padding index)."""
-    bag_of = offset2bag if len(offset2bag) or not len(indices) else \
-        offsets_to_bags(offsets, len(indices))
+    bag_of = _bags_of(offset2bag, offsets, len(indices))
     inside = bag_of < grad.shape[0]  # (past a last offset short of the end: no bag, 0;
     bag_of = np.where(inside, bag_of, 0)  # PyTorch reads past its gradient there)
     rows = grad[bag_of] * weight[indices]

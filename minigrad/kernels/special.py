@@ -221,12 +221,13 @@ def xlog1py(x, y):
     dtype = np.result_type(x, y)
     x, y = np.asarray(x, dtype), np.asarray(y, dtype)
     with np.errstate(all="ignore"):
-        product = x * np.where(np.isnan(y) | (x == 0), 0, _safe_log1p(y, x))
+        product = x * _safe_log1p(y, x)
     return np.asarray(np.where(np.isnan(y), y, np.where(x == 0, 0, product)), dtype)
 
 
 def _safe_log1p(y, x):
-    """log1p(y) where it is read (x != 0); the C library is asked nothing else."""
+    """log1p(y) where it is read (x != 0, y not NaN), 0 elsewhere; the C library is asked
+    nothing else."""
     out = np.zeros(np.broadcast(x, y).shape, y.dtype)
     where = np.broadcast_to((x != 0) & ~np.isnan(y), out.shape)
     out[where] = _log1p(np.broadcast_to(y, out.shape)[where])

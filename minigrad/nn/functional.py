@@ -776,9 +776,22 @@ def _feature_dropout(input: Tensor, p: float, training: bool, inplace: bool) -> 
     if p == 1:
         scale = minigrad.zeros((), dtype=input.dtype)
     else:
-        shape = (input.shape[0], input.shape[1]) + (1,) * (input.dim() - 2)
-        scale = minigrad.empty(shape, dtype=input.dtype).bernoulli_(1 - p).div_(1 - p)
+        scale = minigrad.empty(_feature_noise_shape(input), dtype=input.dtype)
+        scale = scale.bernoulli_(1 - p).div_(1 - p)
     return input.mul_(scale) if inplace else input * scale
+
+
+def _feature_noise_shape(input: Tensor) -> tuple:
+    """(N, C, 1, ...): one draw per sample and channel (PyTorch's make_feature_noise)."""
+    return (input.shape[0], input.shape[1]) + (1,) * (input.dim() - 2)
+
+
+def _unbatched_feature_dropout(input: Tensor, p: float, training: bool,
+                               inplace: bool) -> Tensor:
+    """_feature_dropout of an input without its batch dim: one made, then taken away."""
+    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
+    result = _feature_dropout(batched, p, training, inplace)
+    return result.squeeze_(0) if inplace else result.squeeze(0)
 
 
 _SATURATION = 1.7580993408473766  # (SELU scale * alpha: -SELU at -inf, where dropped ones go)
@@ -811,8 +824,7 @@ def _alpha_dropout(input: Tensor, p: float, training: bool, inplace: bool,
     if p == 1:
         zero = minigrad.zeros((), dtype=input.dtype)
         return input.mul_(zero) if inplace else input * zero
-    shape = (input.shape[0], input.shape[1]) + (1,) * (input.dim() - 2) if feature \
-        else tuple(input.shape)
+    shape = _feature_noise_shape(input) if feature else tuple(input.shape)
     noise = minigrad.empty(shape, dtype=input.dtype).bernoulli_(1 - p)
     a = 1.0 / math.sqrt((_SATURATION * _SATURATION * p + 1) * (1 - p))
     b = noise.add(-1).mul_(_SATURATION * a).add_(_SATURATION * a * p)
@@ -837,9 +849,7 @@ def dropout1d(input: Tensor, p: float = 0.5, training: bool = True,
             "inputs).")
     if input.dim() == 3:
         return _feature_dropout(input, p, training, inplace)
-    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-    result = _feature_dropout(batched, p, training, inplace)
-    return result.squeeze_(0) if inplace else result.squeeze(0)
+    return _unbatched_feature_dropout(input, p, training, inplace)
 
 
 def dropout2d(input: Tensor, p: float = 0.5, training: bool = True,
@@ -878,9 +888,7 @@ def dropout3d(input: Tensor, p: float = 0.5, training: bool = True,
             "dimension, and an optional batch dimension (i.e. 4D or 5D inputs).", stacklevel=2)
     if input.dim() == 5:
         return _feature_dropout(input, p, training, inplace)
-    batched = input.unsqueeze_(0) if inplace else input.unsqueeze(0)
-    result = _feature_dropout(batched, p, training, inplace)
-    return result.squeeze_(0) if inplace else result.squeeze(0)
+    return _unbatched_feature_dropout(input, p, training, inplace)
 
 
 # ---- losses ------------------------------------------------------------------
