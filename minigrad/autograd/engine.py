@@ -243,13 +243,26 @@ def count_dependencies(root_nodes: Sequence[Node]) -> dict:
     return dependencies
 
 
+class RefusingNode(Node):
+    """A node whose backward only raises: PyTorch's ``NotImplemented`` (``floor_divide``,
+    ``heaviside``), which PyTorch's engine refuses before it runs any node, hooks
+    included (``refuse_unimplemented``). Like PyTorch's, it keeps edges only to inputs
+    that need a gradient."""
+    made = False  # True once one was linked: until then no walk looks for one
+
+    def _link(self, inputs, output, same: bool = False) -> None:
+        super()._link(inputs, output, same)
+        RefusingNode.made = True
+        self.next_functions = tuple(edge for edge in self.next_functions if edge[0] is not None)
+
+
 def refuse_unimplemented(nodes) -> None:
-    """PyTorch's engine raises a missing derivative's error (``floor_divide``,
-    ``heaviside``: its NotImplemented node) before it runs any node, hooks included,
-    when that node would run: the first such node among ``nodes`` raises it."""
-    for node in nodes:
-        if node.refuses_backward:
-            node.backward(None, None)
+    """PyTorch's engine raises a missing derivative's error before it runs any node,
+    when a ``RefusingNode`` would run: the first such node among ``nodes`` raises it."""
+    if RefusingNode.made:
+        for node in nodes:
+            if isinstance(node, RefusingNode):
+                node.backward(None, None)
 
 
 def needed_nodes(dependencies: dict, targets: dict) -> set:

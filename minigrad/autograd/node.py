@@ -73,9 +73,6 @@ class Node(NodeHooks):
     # arrays (kernels.threads.BIG elements or more) in fewer passes, with the same bits
     # (``fused(saved, grad, needs, grad_is_free)``, None where it does not apply).
     fused_backward = None
-    # True for a node whose backward only raises (PyTorch's NotImplemented): torch's engine
-    # raises its error before any node runs (``engine.refuse_unimplemented``)
-    refuses_backward = False
 
     # A node of several differentiable outputs (split, a custom Function): how many, so
     # that its hooks see one gradient per output (None where none came), as in torch.

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import dtypes
 from ..autograd.broadcast import broadcast_shapes
+from ..autograd.engine import RefusingNode
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
 from ..autograd.tensor_base import is_tensor, make
@@ -211,7 +212,7 @@ class DivBackward2(Node):
                 zeros if self.needs_input_grad[1] else None)
 
 
-class NotImplemented(Node):  # noqa: A001 (PyTorch's name for it; Python's is builtins.NotImplemented)
+class NotImplemented(RefusingNode):  # noqa: A001 (PyTorch's name for it; Python's is builtins.NotImplemented)
     formula = Formula("z", "floor(self / other)",
                       note="``a // b`` (and ``number % tensor``, ``heaviside``): PyTorch has "
                            "no derivative for it, so backward stops here with an error.")
@@ -229,14 +230,8 @@ class NotImplemented(Node):  # noqa: A001 (PyTorch's name for it; Python's is bu
         return kernels.floor_divide(x, y) if operation == "floor_divide" \
             else kernels.remainder(x, y)
 
-    refuses_backward = True
-
     def name(self) -> str:
         return "torch::autograd::NotImplemented"
-
-    def _link(self, inputs, output, same: bool = False) -> None:
-        super()._link(inputs, output, same)  # (then, as PyTorch: edges to what needs a grad)
-        self.next_functions = tuple(edge for edge in self.next_functions if edge[0] is not None)
 
     def backward(self, saved, grad):
         raise RuntimeError(f"derivative for aten::{self.operation} is not implemented")
