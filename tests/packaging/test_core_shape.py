@@ -6,6 +6,9 @@ opens stays short, and the layers import one way without tricks.
 - no op ``backward`` branches on float16, sizes or threads (that goes in kernels/rules);
 - no minigrad module is imported inside a function (``importlib``/``__import__`` too)
   or below the first definition of a module;
+- the layers import one way: ``kernels/`` < ``autograd/`` < ``rules/`` < ``ops/`` <
+  the face and what is built on it; the ground floors import only lower floors and the
+  two modules every floor may use (``dtypes.py``, ``errors.py``, which import none);
 - ``autograd/node.py`` is at most 400 lines, and no function of ``autograd/engine.py``
   is longer than 30.
 """
@@ -108,3 +111,58 @@ def test_no_function_of_the_engine_is_longer_than_30_lines():
     lengths = {node.name: node.end_lineno - node.lineno + 1 for node in ast.walk(tree)
                if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef))}
     assert max(lengths.values()) <= 30, sorted(lengths.items(), key=lambda kv: -kv[1])[:3]
+
+
+FLOORS = ["kernels", "autograd", "rules", "ops"]  # bottom first
+GROUND = {"minigrad.dtypes", "minigrad.errors"}  # (they import no minigrad module)
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(CORE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imported(path: Path) -> set:
+    """The minigrad modules (or packages) a module imports, relative imports resolved."""
+    name = _module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - max(node.level - 1, 0)]
+            target = ".".join(base + [node.module]) if node.level and node.module else \
+                ".".join(base) if node.level else node.module or ""
+            for alias in node.names:  # (``from .. import errors`` imports a module,
+                module = f"{target}.{alias.name}"  # ``from ..errors import X`` a name)
+                is_module = (CORE.parent / module.replace(".", "/")).with_suffix(".py").exists() \
+                    or (CORE.parent / module.replace(".", "/")).is_dir()
+                found.add(module if is_module else target)
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+    return {module for module in found if module.startswith("minigrad")}
+
+
+def _floor(module: str):
+    parts = module.split(".")
+    return FLOORS.index(parts[1]) if len(parts) > 1 and parts[1] in FLOORS else None
+
+
+# torch.autograd.functional is written on the public API, as nn is: a top-floor module
+# that lives in autograd/ because PyTorch's name puts it there (its docstring says so)
+TOP_FLOOR_IN_AUTOGRAD = {"minigrad.autograd.functional"}
+
+
+@pytest.mark.parametrize("path", [path for path in SOURCES
+                                  if _floor(_module_name(path)) is not None
+                                  and _module_name(path) not in TOP_FLOOR_IN_AUTOGRAD],
+                         ids=lambda path: str(path.relative_to(CORE)))
+def test_a_floor_imports_only_floors_below_it_and_the_ground(path):
+    floor = _floor(_module_name(path))
+    upward = [module for module in _imported(path) if module not in GROUND
+              and (_floor(module) is None or _floor(module) > floor)]
+    assert upward == []
+
+
+def test_the_ground_imports_no_minigrad_module():
+    assert [module for module in GROUND
+            if _imported(CORE.parent / (module.replace(".", "/") + ".py"))] == []
