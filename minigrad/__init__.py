@@ -143,6 +143,7 @@ from . import testing  # noqa: F401  (torch.testing.assert_close: top floor)
 from . import func  # noqa: F401  (torch.func: grad, vmap, jacrev, ...; top floor)
 from .removed import eig, lstsq, matrix_rank, solve, symeig  # noqa: F401  (PyTorch 2's errors)
 from . import _dynamo, compiler  # noqa: F401  (torch.compile, run eagerly: top floor)
+from . import jit  # noqa: F401  (torch.jit: script, trace, save, load, run as Python; top floor)
 from .compiler import compile  # noqa: F401,A004
 from .func import vmap  # noqa: F401  (torch.vmap)
 from .amp import autocast, is_autocast_enabled  # noqa: F401

@@ -41,6 +41,7 @@ import re
 import string
 import tempfile
 import unicodedata
+import warnings
 from dataclasses import dataclass
 from types import SimpleNamespace
 
@@ -8479,8 +8480,9 @@ def saving_and_loading_models(torch):
     (the state_dicts printed, a state dict saved and loaded with weights_only=True, the
     entire model saved with ``torch.save(model, PATH)`` and loaded with
     ``weights_only=False``, a general checkpoint with the loss tensor, two models and
-    optimizers in one file, warmstarting with strict=False, map_location to the CPU;
-    TorchScript is left out: minigrad has no torch.jit), recipes_source/recipes/
+    optimizers in one file, warmstarting with strict=False, map_location to the CPU,
+    the model exported with ``torch.jit.script``, saved and loaded with ``torch.jit.load``),
+    recipes_source/recipes/
     saving_and_loading_models_for_inference.py (state dict and entire model, eval()) and
     save_load_across_devices.py (map_location=torch.device('cpu'))."""
     nn, F, optim = torch.nn, torch.nn.functional, torch.optim
@@ -8529,6 +8531,15 @@ def saving_and_loading_models(torch):
         model = torch.load(PATH, weights_only=False)
         model.eval()
         print(type(model).__name__, model(inputs).argmax(1))
+        # (PyTorch's DeprecationWarnings, hidden by Python's default filters, left out
+        # here: it warns once per function TorchScript compiles first in the process)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            model_scripted = torch.jit.script(model)  # Export to TorchScript
+            model_scripted.save('model_scripted.pt')  # Save
+            model = torch.jit.load('model_scripted.pt')
+        model.eval()
+        print(model, type(model).__name__, model(inputs).argmax(1))
         PATH = "model.tar"
         torch.save({
             'epoch': epoch,
