@@ -122,9 +122,8 @@ def _copy_of(kind, module: nn.Module) -> _ScriptedCopy:
     copied = cls.__new__(cls)
     nn.Module.__init__(copied)
     state = copied.__dict__
-    for name, value in module.__dict__.items():
-        if name not in state:
-            state[name] = value  # (settings such as in_features, a constant k)
+    for name, value in module.__dict__.items():  # (settings such as in_features, a
+        state[name] = value.copy() if isinstance(value, dict) else value  # constant k; hooks)
     state.update(training=module.training, _parameters=dict(module._parameters),
                  _buffers=dict(module._buffers), original_name=type(module).__name__,
                  _non_persistent_buffers_set=set(module._non_persistent_buffers_set),
