@@ -151,7 +151,9 @@ from .cuda import amp as _cuda_amp  # noqa: F401  (torch.cuda.amp, the deprecate
 from .backends.precision import (  # noqa: F401
     are_deterministic_algorithms_enabled, get_deterministic_debug_mode,
     get_float32_matmul_precision, is_deterministic_algorithms_warn_only_enabled,
-    set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms)
+    set_deterministic_debug_mode, set_float32_matmul_precision, use_deterministic_algorithms,
+    get_num_interop_threads, set_flush_denormal, set_num_interop_threads)
+from .errors import is_warn_always_enabled, set_warn_always  # noqa: F401
 
 __version__ = "0.1.0"
 

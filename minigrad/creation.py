@@ -136,7 +136,6 @@ ASARRAY_REQUIRES_GRAD = (
     "False. Pass requires_grad=False explicitly to get the old behavior and silence this "
     "warning. (Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/"
     "tensor_new.cpp:1737.)")
-_asarray_warned = False  # (PyTorch warns once per process: TORCH_WARN_ONCE)
 
 
 def asarray(obj, *, dtype: dtypes.dtype | None = None, device=None, copy=None,
@@ -166,10 +165,8 @@ def asarray(obj, *, dtype: dtypes.dtype | None = None, device=None, copy=None,
 
 
 def _asarray_tensor(obj, dtype, copy, requires_grad):
-    global _asarray_warned
-    if requires_grad is None and obj.requires_grad and not _asarray_warned:
-        _asarray_warned = True
-        warnings.warn(ASARRAY_REQUIRES_GRAD, UserWarning, stacklevel=3)
+    if requires_grad is None and obj.requires_grad:
+        errors.warn_once(ASARRAY_REQUIRES_GRAD, stacklevel=4)  # (TORCH_WARN_ONCE)
     result = obj.clone() if copy else obj
     if dtype is not None and dtype is not obj.dtype:
         if copy is False:

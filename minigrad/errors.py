@@ -290,11 +290,26 @@ def not_differentiable(function: str, argument: str) -> str:
             f"'{argument}'. This input cannot have requires_grad True.")
 
 
+_warn_always = [False]  # torch.set_warn_always(True): TORCH_WARN_ONCE warns every time
+
+
 def warn_once(message: str, stacklevel: int = 3) -> None:
-    """A UserWarning the first time only, like PyTorch's TORCH_WARN_ONCE."""
-    if message not in _warned_once:
+    """A UserWarning the first time only, like PyTorch's TORCH_WARN_ONCE (every time
+    after ``torch.set_warn_always(True)``)."""
+    if message not in _warned_once or _warn_always[0]:
         _warned_once.add(message)
         warnings.warn(message, UserWarning, stacklevel=stacklevel)
+
+
+def set_warn_always(b) -> None:
+    """``torch.set_warn_always``: warnings PyTorch gives once a process, every time."""
+    if not isinstance(b, bool):
+        raise RuntimeError(f"setWarnOnlyOnce expects a bool, but got {type(b).__name__}")
+    _warn_always[0] = b
+
+
+def is_warn_always_enabled() -> bool:
+    return _warn_always[0]
 CHOLESKY_DEPRECATED = (
     "torch.cholesky is deprecated in favor of torch.linalg.cholesky and will be removed in a "
     "future PyTorch release.\nL = torch.cholesky(A)\nshould be replaced with\n"

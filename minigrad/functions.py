@@ -2011,7 +2011,10 @@ def vander(x, N=None, increasing=False):
     return result if increasing else flip(result, (1,))
 
 
-_CHAIN_MATMUL_WARNED: list = []
+_CHAIN_MATMUL_DEPRECATED = (
+    "torch.chain_matmul is deprecated and will be removed in a future PyTorch release. Use "
+    "torch.linalg.multi_dot instead, which accepts a list of two or more tensors rather than "
+    "multiple parameters.")
 
 
 def chain_matmul(*matrices, out=None):
@@ -2019,12 +2022,7 @@ def chain_matmul(*matrices, out=None):
     once, as PyTorch's TORCH_WARN_ONCE)."""
     if not matrices:
         raise RuntimeError("chain_matmul(): Expected one or more matrices")
-    if not _CHAIN_MATMUL_WARNED:
-        _CHAIN_MATMUL_WARNED.append(True)
-        warnings.warn("torch.chain_matmul is deprecated and will be removed in a future "
-                      "PyTorch release. Use torch.linalg.multi_dot instead, which accepts a list "
-                      "of two or more tensors rather than multiple parameters.", UserWarning,
-                      stacklevel=2)
+    errors.warn_once(_CHAIN_MATMUL_DEPRECATED, stacklevel=2)  # (from the library, as PyTorch's)
     if len(matrices) == 1:
         return _out("chain_matmul", clone(matrices[0]), out, matrices[0])
     return _out("chain_matmul", _linalg.multi_dot(list(matrices)), out, matrices[0])

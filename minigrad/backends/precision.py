@@ -1,19 +1,53 @@
 """Global switches PyTorch's kernels read and minigrad's need not, kept so that the code
-setting and reading them runs, with PyTorch's checks: ``torch.get_float32_matmul_precision``
+setting and reading them runs, with PyTorch's checks: ``torch.set_flush_denormal`` and
+``torch.set_num_interop_threads`` (the tuning guide's), ``torch.get_float32_matmul_precision``
 / ``set_float32_matmul_precision`` (TF32 on GPUs; minigrad's float32 matmuls are float32)
 and ``torch.use_deterministic_algorithms`` with its debug mode (minigrad's kernels are
 deterministic whatever it says; the DCGAN tutorial turns it on)."""
 
 from __future__ import annotations
 
+import os
 import warnings
 
-__all__ = ["get_float32_matmul_precision", "set_float32_matmul_precision",
+__all__ = ["set_flush_denormal", "get_num_interop_threads", "set_num_interop_threads",
+           "get_float32_matmul_precision", "set_float32_matmul_precision",
            "use_deterministic_algorithms", "are_deterministic_algorithms_enabled",
            "is_deterministic_algorithms_warn_only_enabled", "set_deterministic_debug_mode",
            "get_deterministic_debug_mode"]
 
 _PRECISION = ["highest"]
+
+
+def set_flush_denormal(mode) -> bool:
+    """``torch.set_flush_denormal``: True, as on any x86 CPU, which can flush denormal
+    floats to zero. minigrad's NumPy arithmetic does not flush them (a result that
+    underflows below 1.2e-38 in float32 keeps its denormal value, where PyTorch's gives 0
+    after ``set_flush_denormal(True)``)."""
+    if not isinstance(mode, bool):
+        raise RuntimeError(f"flush_denormal expects a bool, but got {type(mode).__name__}")
+    return True
+
+
+_INTEROP = {"threads": None}  # (set once, as PyTorch allows)
+
+
+def get_num_interop_threads() -> int:
+    """The threads PyTorch runs independent ops on (one per core until set); minigrad
+    runs ops one after another, whatever it says."""
+    return _INTEROP["threads"] or os.cpu_count() or 1
+
+
+def set_num_interop_threads(num: int) -> None:
+    if type(num) is not int:
+        raise RuntimeError(f"set_num_interop_threads expects an int, but got "
+                           f"{type(num).__name__}")
+    if num <= 0:
+        raise RuntimeError("set_num_interop_threads expects a positive integer")
+    if _INTEROP["threads"] is not None:
+        raise RuntimeError("Error: cannot set number of interop threads after parallel work "
+                           "has started or set_num_interop_threads called")
+    _INTEROP["threads"] = num
 
 
 def get_float32_matmul_precision() -> str:

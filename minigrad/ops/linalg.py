@@ -10,8 +10,6 @@ are flattened into ``mm`` or broadcast into ``bmm``.
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 
 from .. import dtypes, errors
@@ -472,16 +470,11 @@ CROSS_WARNING = (
     "/__w/pytorch/pytorch/aten/src/ATen/native/Cross.cpp:63.)")
 
 
-_CROSS_WARNED: list = []  # (PyTorch's TORCH_WARN_ONCE: once a process)
-
-
 def cross(a, b, dim=None):
     """The cross product of 3-vectors along ``dim`` (``None``: the first dim of size 3,
     with PyTorch's deprecation warning, once a process as PyTorch gives it)."""
     if dim is None:
-        if not _CROSS_WARNED:
-            _CROSS_WARNED.append(True)
-            warnings.warn(CROSS_WARNING, UserWarning, stacklevel=3)
+        errors.warn_once(CROSS_WARNING, stacklevel=4)  # (TORCH_WARN_ONCE)
         sizes = [n for n in a.shape]
         if 3 not in sizes:
             raise RuntimeError("no dimension of size 3 in input")
