@@ -497,6 +497,12 @@ def copysign(input, other, *, out=None):
 
 
 @_checks_arguments(_check_tensor_function)
+def nextafter(input, other, *, out=None):
+    """The float next to ``input`` in the direction of ``other``."""
+    return _out("nextafter", ops.nextafter(input, other), out, input, other)
+
+
+@_checks_arguments(_check_tensor_function)
 def heaviside(input, values, *, out=None):
     """0 where input < 0, 1 where input > 0, values where input is 0."""
     return _out("heaviside", ops.heaviside(input, values), out, input, values)

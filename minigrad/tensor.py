@@ -1239,6 +1239,10 @@ class Tensor(TensorBase):
         return ops.copysign(self, other)
 
     @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def nextafter(self, other):
+        return ops.nextafter(self, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
     def heaviside(self, values):
         return ops.heaviside(self, values)
 
@@ -2122,6 +2126,10 @@ class Tensor(TensorBase):
 
     def copysign_(self, other):
         return ops.inplace(self, ops.copysign, other)
+
+    @arguments.checks_method_arguments(arguments.check_tensor_method)
+    def nextafter_(self, other):
+        return ops.inplace(self, ops.nextafter, other)
 
     @arguments.checks_method_arguments(arguments.check_tensor_method)
     def heaviside_(self, values):

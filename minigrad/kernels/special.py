@@ -281,6 +281,11 @@ def copysign(a, b):
     return np.asarray(np.copysign(a, b))
 
 
+def nextafter(a, b):
+    """The float next to a in the direction of b (a itself where they are equal)."""
+    return np.asarray(np.nextafter(a, b))
+
+
 def addcmul(self_, t1, t2, value):
     """``self + value * t1 * t2``. PyTorch's kernel writes it so, and its compiler fuses
     the last multiply with the add: ``fma(value * t1, t2, self)`` (every element of

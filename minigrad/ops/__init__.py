@@ -112,7 +112,7 @@ from .rounding import (  # noqa: F401
 )
 from .special import (  # noqa: F401
     copysign, entr, erf, erfc, erfinv, exp2, expit, float_power, heaviside, lerp, addcmul, addcdiv,
-    lgamma, digamma, polygamma, polygamma_, logaddexp,
+    lgamma, nextafter, digamma, polygamma, polygamma_, logaddexp,
     logaddexp2, logit, ndtr, xlogy, i0, special_i1, special_i0e, special_i1e, xlog1py,
 )
 from .trig import (  # noqa: F401

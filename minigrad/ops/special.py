@@ -399,6 +399,19 @@ class Logaddexp2Backward0(Node):
         return grad_a, grad_b
 
 
+class NextafterBackward0(Node):
+    formula = Formula("z", "the float next to self toward other",
+                      d={"self": "1 (0 where self = other)", "other": "0"})
+    saves = {"self": Input(0, for_grad_of=0), "other": Input(1, for_grad_of=0)}
+
+    def forward(self, a, b):
+        return kernels.nextafter(a, b)
+
+    def backward(self, saved, grad):
+        grad_b = fn.zeros(grad.shape, grad) if self.needs_input_grad[1] else None
+        return fn.where(saved.self != saved.other, grad, 0), grad_b
+
+
 class CopysignBackward0(Node):
     formula = Formula("z", "|self| with the sign of other",
                       d={"self": "z / self (0 where self = 0)", "other": "0"})
@@ -559,6 +572,12 @@ def logaddexp(a, b):
 def logaddexp2(a, b):
     rules.check_floating("logaddexp2_cpu", a, b)
     return promotion.binary(Logaddexp2Backward0, a, b, "logaddexp2")
+
+
+def nextafter(a, b):
+    """The float next to ``a`` toward ``b``; floats only, as PyTorch's kernel."""
+    rules.check_floating("nextafter_cpu", a, b)
+    return promotion.binary(NextafterBackward0, a, b, "nextafter")
 
 
 def copysign(a, b):

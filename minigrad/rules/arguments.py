@@ -306,7 +306,8 @@ TENSOR_PARAMETERS = {"matmul": "other", "mm": "mat2", "mv": "vec", "dot": "tenso
                      "arctan2_": "other", "hypot": "other", "hypot_": "other",
                      "logaddexp": "other", "logaddexp2": "other", "heaviside": "values",
                      "heaviside_": "values", "dist": "other", "gcd": "other", "lcm": "other",
-                     "gcd_": "other", "lcm_": "other", "fmax": "other", "fmin": "other"}
+                     "gcd_": "other", "lcm_": "other", "fmax": "other", "fmin": "other",
+                     "nextafter": "other", "nextafter_": "other"}
 
 
 for _name in ("clamp", "clamp_", "clip", "clip_"):

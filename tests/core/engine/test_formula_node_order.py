@@ -107,6 +107,7 @@ PROGRAMS = {
     "SpecialXlog1PyBackward1": lambda lib, a, b: lib.special.xlog1py(2, b.abs()) * a,
     "SpecialXlog1PyBackward2": lambda lib, a, b: lib.special.xlog1py(a, 3.0) * b,
     "CopysignBackward0": lambda lib, a, b: lib.copysign(a, b) * b,
+    "NextafterBackward0": lambda lib, a, b: lib.nextafter(a, b) * b,
     "CopysignBackward1": lambda lib, a, b: lib.copysign(a, -1.0) * b,
     "LerpBackward0": lambda lib, a, b: lib.lerp(a, b, 0.3) * a,
     "LerpBackward1": lambda lib, a, b: lib.lerp(a, b, b.sigmoid()) * a,

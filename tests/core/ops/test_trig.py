@@ -1,6 +1,6 @@
 """ops/trig.py and ops/special.py against PyTorch 2.13 and finite differences: tan, asin,
 acos, atan, atan2, sinh, cosh, asinh, acosh, atanh, hypot, sinc, deg2rad, rad2deg, erf,
-erfc, erfinv, exp2, logit, xlogy, entr, lerp, logaddexp, logaddexp2, copysign,
+erfc, erfinv, exp2, logit, xlogy, entr, lerp, logaddexp, logaddexp2, copysign, nextafter,
 float_power, heaviside and ``torch.special``: values in float32 and float64, node names
 and graphs, gradients, integer and bool inputs, the in-place variants, ``out=``, the
 errors, a small training program; and how often the last bit differs from PyTorch's
@@ -103,6 +103,8 @@ BINARY = {
     "special.xlog1py": lambda lib, a, b: lib.special.xlog1py(a, b.abs() - 0.5),
     "special.xlog1py at -1": lambda lib, a, b: lib.special.xlog1py(a * (a > 0), b.clamp(-1, 1)),
     "copysign": lambda lib, a, b: lib.copysign(a, b),
+    "nextafter": lambda lib, a, b: lib.nextafter(a, b),
+    "nextafter method, broadcast": lambda lib, a, b: a.nextafter(b[:1]),
     "float_power": lambda lib, a, b: lib.float_power(a.abs(), b),
     "lerp tensor weight": lambda lib, a, b: lib.lerp(a, b, a.sigmoid()),
     "lerp method, broadcast": lambda lib, a, b: a.lerp(b[:1], b.cos()),
@@ -166,6 +168,16 @@ def test_angle_of_real_numbers_follows_torch():
 
 
 LINES = [
+    # nextafter: one float further, floats only, other's gradient 0
+    "a = torch.tensor([1., 2., 0., -0., float('inf'), float('nan'), 3.], requires_grad=True)\n"
+    "o = torch.tensor([2., 1., 1., -1., 0., 1., 3.], requires_grad=True)\n"
+    "r = torch.nextafter(a, o)\n(r * torch.arange(7.)).sum().backward()\nshow(r, a.grad, o.grad)\n"
+    "h = torch.zeros(2, dtype=torch.float16)\nshow(torch.nextafter(h, h + 1), torch.nextafter(h.double(), h))\n"
+    "b = torch.tensor([1., 2.])\nb.nextafter_(torch.tensor(0.))\nshow(b, torch.nextafter(torch.zeros(2, 1), torch.ones(3)))",
+    "torch.nextafter(torch.tensor([1, 2]), torch.tensor([2, 1]))",
+    "torch.nextafter(torch.tensor([True]), torch.tensor([False]))",
+    "torch.nextafter(torch.tensor([1.]), 2.)",
+    "torch.nextafter(torch.zeros(2), torch.ones(3))",
     # integers and bools give float32; the two-operand ones promote first
     "i = torch.tensor([1, 0, -2])\nb = torch.tensor([True, False, True])\n"
     "show(torch.tan(i), torch.asin(b), torch.acos(i), torch.atan(i), torch.sinh(b), torch.cosh(i))\n"
