@@ -98,7 +98,7 @@ from .functions import (  # noqa: F401  (ops/repeat.py, ops/combine.py)
     row_stack, tile, vstack,
 )
 from .functions import (  # noqa: F401  (ops/linalg.py, ops/rolling.py, ops/distance.py)
-    addmm, addmv, baddbmm, cdist, cross, roll, rot90, vdot, addr, addbmm, select_scatter,
+    addmm, addmv, baddbmm, cdist, pdist, cross, roll, rot90, vdot, addr, addbmm, select_scatter,
     slice_scatter, diagonal_scatter, ldexp, frexp, renorm, norm_except_dim, _weight_norm,
 )
 from .functions import mkldnn_rnn_layer  # noqa: F401  (ops/recurrent.py: nn.LSTM's float32 layers)

@@ -1471,6 +1471,11 @@ def gather(input, dim, index, *, sparse_grad=False, out=None):
     return _out("gather", ops.gather(input, dim, index, sparse_grad=sparse_grad), out, input)
 
 
+def pdist(input, p=2):  # noqa: A002 - PyTorch's name
+    """The p-norm distance between each pair of rows i < j of a 2-D ``input``."""
+    return ops.pdist(input, p)
+
+
 def cdist(x1, x2, p=2.0, compute_mode="use_mm_for_euclid_dist_if_necessary"):
     """The p-norm distance between each row of ``x1`` and each row of ``x2``."""
     return ops.cdist(x1, x2, p, compute_mode)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import fma
+from . import fma, vec
 from .special import half_in_float32
 
 
@@ -80,26 +80,69 @@ def cdist_backward(grad, x1, x2, dist, p):
     result = np.zeros(batch + x1.shape[-2:], dtype=x1.dtype)
     if p == 0:
         return result
-    kind = x1.dtype.type
+    for j in range(x2.shape[-2]):
+        result += distance_terms(x1 - x2[..., j:j + 1, :], grad[..., :, j:j + 1],
+                                 dist[..., :, j:j + 1], p)
+    return result
+
+
+def distance_terms(diff, grad, dist, p: float) -> np.ndarray:
+    """The gradient of one distance with respect to its first row, in the distance
+    kernels' order of operations (``diff`` = row - other row; see ``cdist_backward``)."""
+    kind = diff.dtype.type
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for j in range(x2.shape[-2]):
-            diff = x1 - x2[..., j:j + 1, :]
-            g, d = grad[..., :, j:j + 1], dist[..., :, j:j + 1]
-            sign = np.sign(diff) + kind(0)  # (+0. for -0., as the kernel's ceil/floor sign)
-            if p == 1:
-                term = g * sign
-            elif p == np.inf:
-                term = g * sign * (kind(1) - np.minimum(kind(1), np.ceil(np.abs(np.abs(diff) - d))))
-            elif p < 2:
-                term = sign * np.abs(diff) ** kind(p - 1) * g / d ** kind(p - 1)
-                term = np.where((diff == 0) & (p < 1), kind(0), term)
-            elif p == 2:
-                term = g * diff / d
-            else:
-                term = diff * np.abs(diff) ** kind(p - 2) * g / d ** kind(p - 1)
-            if p != 1 and p != np.inf:
-                term = np.where(d == 0, kind(0), term)
-            result += term
+        sign = np.sign(diff) + kind(0)  # (+0. for -0., as the kernel's ceil/floor sign)
+        if p == 1:
+            return grad * sign
+        if p == np.inf:
+            return grad * sign * (kind(1) - np.minimum(kind(1),
+                                                      np.ceil(np.abs(np.abs(diff) - dist))))
+        if p < 2:
+            term = sign * np.abs(diff) ** kind(p - 1) * grad / dist ** kind(p - 1)
+            term = np.where((diff == 0) & (p < 1), kind(0), term)
+        elif p == 2:
+            term = grad * diff / dist
+        else:
+            term = diff * np.abs(diff) ** kind(p - 2) * grad / dist ** kind(p - 1)
+        return np.where(dist == 0, kind(0), term)
+
+
+def pdist(x: np.ndarray, p: float) -> np.ndarray:
+    """The distance of each pair of rows i < j of x (n, m), in PyTorch's order of pairs
+    (i = 0: j = 1, 2, ...; then i = 1, ...), each summed as its kernel sums it: the
+    terms |x_i - x_j|^p in vector lanes (``vec.reduce_rows``), then the root."""
+    first, second = np.triu_indices(len(x), 1)
+    size = np.abs(x[first] - x[second])
+    kind = x.dtype.type
+    with np.errstate(over="ignore", invalid="ignore"):
+        if p == 0:
+            return vec.reduce_rows(np.minimum(np.ceil(size), kind(1)))
+        if p == np.inf:
+            return vec.reduce_rows(size, np.maximum)
+        if p == 1:
+            return vec.reduce_rows(size)
+        if p == 2:
+            return np.sqrt(vec.reduce_rows(size * size))
+        # (the root: C++'s std::pow(agg, 1.0 / p) takes a double, so float32 is raised in
+        # float64 and rounded)
+        return (vec.reduce_rows(size ** kind(p)).astype(np.float64) ** (1 / p)).astype(kind)
+
+
+def pdist_backward(grad: np.ndarray, x: np.ndarray, p: float, dist: np.ndarray):
+    """d pdist(x) / d x as PyTorch's ``_pdist_backward`` kernel adds it up: for each row
+    i in turn, the term of each later row j (``cdist_backward``'s terms) added to row i
+    one after another, and subtracted from row j."""
+    n = len(x)
+    result = np.zeros_like(x)
+    if p == 0 or n < 2:
+        return result
+    start = 0
+    for i in range(n - 1):
+        pairs = slice(start, start + n - 1 - i)
+        terms = distance_terms(x[i] - x[i + 1:], grad[pairs, None], dist[pairs, None], p)
+        result[i] = np.cumsum(np.concatenate([result[i:i + 1], terms]), axis=0)[-1]
+        result[i + 1:] -= terms
+        start = pairs.stop
     return result
 
 

@@ -46,7 +46,7 @@ __all__ = ["affine_grid", "grid_sample", "linear", "relu", "sigmoid", "logsigmoi
            "hardshrink", "softshrink", "threshold", "prelu", "softsign", "tanhshrink", "softmin",
            "cosine_similarity", "kl_div", "leaky_relu", "rrelu", "rrelu_", "elu", "softplus",
            "silu", "hardtanh", "relu6", "margin_ranking_loss", "hinge_embedding_loss",
-           "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance",
+           "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance", "pdist",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss",
            "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"]
 
@@ -2060,6 +2060,11 @@ def cosine_embedding_loss(input1: Tensor, input2: Tensor, target: Tensor, margin
     neg = ops.scalar_op(cos, "-", margin).clamp_min(0)
     losses = minigrad.where(target == 1, pos, zeros) + minigrad.where(target == -1, neg, zeros)
     return _reduce(losses, reduction)
+
+
+def pdist(input: Tensor, p: float = 2) -> Tensor:  # noqa: A002 - PyTorch's name
+    """The p-norm distance between each pair of rows i < j (``torch.pdist``)."""
+    return minigrad.pdist(input, p)
 
 
 def pairwise_distance(x1: Tensor, x2: Tensor, p: float = 2.0, eps: float = 1e-6,

@@ -30,7 +30,7 @@
 |               | trapezoid, cumulative_trapezoid, tensordot,             |
 |               | cartesian_prod, combinations, cov, corrcoef             |
 | rolling       | roll, rot90, Tensor.unfold (windows along a dim)        |
-| distance      | cdist                                                   |
+| distance      | cdist, pdist                                            |
 | scatter       | index_select, index_add/fill/copy, scatter,             |
 |               | scatter_reduce                                          |
 | linalg        | matmul, mm, mv, dot, vdot, bmm, addmm, addmv, baddbmm,  |
@@ -80,7 +80,7 @@ from .compare import (  # noqa: F401
 from .combine import (  # noqa: F401
     cartesian_prod, column_stack, combinations, corrcoef, cov, cumulative_trapezoid, dstack,
     einsum, hstack, kron, meshgrid, outer, tensordot, trapezoid, vstack)
-from .distance import cdist  # noqa: F401
+from .distance import cdist, pdist  # noqa: F401
 from .diagonal import block_diag, diag, diag_embed, diagonal, fill_diagonal_, trace  # noqa: F401
 from .gather import gather  # noqa: F401
 from .indexing import (  # noqa: F401

@@ -14,10 +14,10 @@ import numpy as np
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..kernels import linalg as kernels
-from ..rules.linalg import check_cdist
+from ..rules.linalg import check_cdist, check_pdist
 from . import fn, shape
 
-__all__ = ["cdist"]
+__all__ = ["cdist", "pdist"]
 
 
 def _pairs(x1, x2):
@@ -79,6 +79,38 @@ def cdist_step(diff: np.ndarray, dist: np.ndarray, p: float) -> np.ndarray:
     return np.where(dist == 0, 0, step).astype(diff.dtype) + diff.dtype.type(0)
 
 
+class PdistBackward0(Node):
+    formula = Formula("d[k]", "||x[i] - x[j]||_p for the k-th pair i < j",
+                      grad={"x": "sum over pairs (i, j): +- G[k] sign(x[i]-x[j]) "
+                                 "|x[i]-x[j]|^(p-1) / d^(p-1)"})
+    saves = {"self": Input(0), "result": RESULT}
+
+    def forward(self, x, p):
+        self.save(p=p)
+        return kernels.pdist(x, p)
+
+    def backward(self, saved, grad):
+        return pdist_backward(grad, saved.self, saved.p, saved.result)
+
+
+def pdist_backward(grad, x, p, dist):
+    """PyTorch's ``_pdist_backward`` kernel; recorded (create_graph=True), its node,
+    whose own derivative PyTorch does not have."""
+    if fn.is_tensor(grad):
+        return PdistBackwardBackward0.apply(grad, x, dist, p=p)
+    return kernels.pdist_backward(grad, x, p, dist)
+
+
+class PdistBackwardBackward0(Node):
+    formula = Formula("g", "the gradient of pdist", note="PyTorch has no derivative for it.")
+
+    def forward(self, grad, x, dist, p):
+        return kernels.pdist_backward(grad, x, p, dist)
+
+    def backward(self, saved, grad):
+        raise NotImplementedError("the derivative for '_pdist_backward' is not implemented.")
+
+
 class EuclideanDistBackward0(Node):
     formula = Formula("d[i][j]", "sqrt(max(|x1[i]|^2 + |x2[j]|^2 - 2 x1[i].x2[j], 1e-30))",
                       grad={"x1": "x1 * sum_j r - r @ x2, r = G / d (0 where d = 0)",
@@ -97,6 +129,12 @@ class EuclideanDistBackward0(Node):
         x1, x2 = saved.x1, saved.x2
         return (x1 * fn.sum(ratio, -1, True) - fn.matmul(ratio, x2),
                 x2 * fn.unsqueeze(fn.sum(ratio, -2), -1) - fn.matmul(fn.transpose(ratio, -1, -2), x1))
+
+
+def pdist(x, p=2.0):
+    """The p-norm distance between each pair of rows of ``x`` (n, m), i < j."""
+    check_pdist(x, p)
+    return PdistBackward0.apply(shape.contiguous(x), p=float(p))
 
 
 def cdist(x1, x2, p=2.0, compute_mode=None):

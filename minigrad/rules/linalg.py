@@ -300,6 +300,18 @@ def check_vecdot(x, y) -> None:
                            f"{dtypes.SCALAR_NAMES[y.dtype]} instead")
 
 
+def check_pdist(x, p) -> None:
+    """torch.pdist's checks, in its order."""
+    if x.ndim != 2:
+        raise RuntimeError(f"pdist only supports 2D tensors, got: {x.ndim}D")
+    if not x.dtype.is_floating_point:
+        raise RuntimeError("pdist only supports floating-point dtypes")
+    if p < 0:
+        raise RuntimeError("pdist only supports non-negative p values")
+    if x.dtype is dtypes.float16 and len(x) > 1:
+        raise NotImplementedError(errors.NOT_IMPLEMENTED_FOR.format("pdist", "Half"))
+
+
 def check_cdist(x1, x2, p, by_products: bool) -> None:
     """torch.cdist's checks, in its order: at least 2 dims, the same number of columns,
     floating dtypes, a non-negative p, then one dtype (the matrix-product form's text, or

@@ -2,7 +2,8 @@
 p = 0, 1, 2, 3 and inf (CdistBackward0), and for p = 2 with more than 25 rows or
 ``compute_mode='use_mm_for_euclid_dist'`` the matrix-product form PyTorch switches to
 (EuclideanDistBackward0 under a ViewBackward0); batched inputs; gradients against finite
-differences; the errors."""
+differences; the errors; pdist (PdistBackward0) bit for bit for every p, its recorded
+backward (PdistBackwardBackward0, whose derivative PyTorch refuses) and its errors."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import minigrad as mg
 
 from op_cases import case, run
 from torch_compare import check_numerical, outcome
+from transcripts import assert_same
 
 rng = np.random.default_rng(0)
 A = rng.standard_normal((6, 4)).astype(np.float32)
@@ -86,3 +88,62 @@ def test_cdist_of_empty_operands_has_x1s_dtype_and_batch_errors_are_torchs():
         def call(lib, a=a, b=b):
             return lib.cdist(lib.ones(a), lib.zeros(b)).shape
         assert outcome(call, mg) == outcome(call, torch)
+
+
+# ---- pdist: the distances of each pair of rows i < j -------------------------------------
+
+PDIST_PS = [2, 1, 0, 1.5, 0.5, 3, float("inf")]
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+@pytest.mark.parametrize("p", PDIST_PS)
+def test_pdist_has_torchs_bits_forward_and_backward(p, dtype):
+    """Random shapes (2-12 rows, 1-60 columns: rows shorter and longer than a vector),
+    repeated rows (distance 0), a random gradient: values and gradients bit for bit for
+    p = 0, 1, 2 and inf (the sums in PyTorch's vector lanes, the gradient's terms added
+    row by row as its kernel adds them); other p within float rounding."""
+    draw = np.random.default_rng(int(10 * p) if p != float("inf") else 99)
+    for _ in range(25):
+        n, m = draw.integers(2, 13), draw.integers(1, 61)
+        x = draw.standard_normal((n, m)).astype(dtype)
+        x[draw.integers(n)] = x[0]  # (a repeated row: a distance of 0)
+        grad = draw.standard_normal(n * (n - 1) // 2).astype(dtype)
+        results = []
+        for lib in (torch, mg):
+            t = lib.tensor(x, requires_grad=True)
+            d = lib.pdist(t, p)
+            d.backward(lib.tensor(grad))
+            results.append((d.detach().numpy(), t.grad.numpy(), type(d.grad_fn).__name__))
+        (ours, our_grad, our_node), (theirs, their_grad, their_node) = results[1], results[0]
+        assert our_node == their_node == "PdistBackward0"
+        if p in (0, 1, 2, float("inf")):
+            np.testing.assert_array_equal(ours, theirs)
+            np.testing.assert_array_equal(our_grad, their_grad)
+        else:  # (PyTorch raises |x_i - x_j| to p with SLEEF's vectorised pow: an ulp or two)
+            rtol = 1e-5 if dtype == np.float32 else 1e-13  # (the gradient's sums cancel:
+            np.testing.assert_allclose(ours, theirs, rtol=rtol)  # an error of its terms' size)
+            np.testing.assert_allclose(our_grad, their_grad, rtol=rtol,
+                                       atol=rtol * np.abs(their_grad).max())
+
+
+PDIST_LINES = [
+    "x = torch.tensor([[0., 1.], [2., 4.], [5., 5.], [2., 4.]], requires_grad=True)\n"
+    "d = torch.pdist(x)\nshow(d, torch.nn.functional.pdist(x, 1.5), d.grad_fn._saved_p)\n"
+    "g, = torch.autograd.grad(d.sum(), x, create_graph=True)\nshow(g)\ng.sum().backward()",
+    "torch.pdist(torch.ones(3, dtype=torch.long).reshape(3, 1))",
+    "torch.pdist(torch.ones(3))",
+    "torch.pdist(torch.ones(3, 2, dtype=torch.float16))",
+    "torch.pdist(torch.ones(3, 2), p=-1)",
+    "show(torch.pdist(torch.ones(1, 3)), torch.pdist(torch.ones(0, 3)), torch.pdist(torch.ones(3, 0)))\n"
+    "show(torch.pdist(torch.ones(1, 2, dtype=torch.float16)), torch.pdist(torch.ones(3, 4).t()))",
+]
+
+
+@pytest.mark.parametrize("src", PDIST_LINES)
+def test_pdist_prints_and_fails_as_torch(src):
+    assert_same(src)
+
+
+def test_pdist_gradients_against_finite_differences():
+    check_numerical(lambda x: mg.pdist(x, 3.0), A.astype(np.float64))
+    check_numerical(lambda x: mg.pdist(x), A.astype(np.float64))
