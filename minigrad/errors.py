@@ -301,7 +301,7 @@ def warn_once(message: str, stacklevel: int = 3) -> None:
         warnings.warn(message, UserWarning, stacklevel=stacklevel)
 
 
-def set_warn_always(b) -> None:
+def set_warn_always(b, /) -> None:
     """``torch.set_warn_always``: warnings PyTorch gives once a process, every time."""
     if not isinstance(b, bool):
         raise RuntimeError(f"setWarnOnlyOnce expects a bool, but got {type(b).__name__}")

@@ -7,6 +7,7 @@ deterministic whatever it says; the DCGAN tutorial turns it on)."""
 
 from __future__ import annotations
 
+import builtins
 import os
 import warnings
 
@@ -38,16 +39,16 @@ def get_num_interop_threads() -> int:
     return _INTEROP["threads"] or os.cpu_count() or 1
 
 
-def set_num_interop_threads(num: int) -> None:
-    if type(num) is not int:
+def set_num_interop_threads(int) -> None:  # noqa: A002  (the parameter's name is PyTorch's)
+    if type(int) is not builtins.int:
         raise RuntimeError(f"set_num_interop_threads expects an int, but got "
-                           f"{type(num).__name__}")
-    if num <= 0:
+                           f"{type(int).__name__}")
+    if int <= 0:
         raise RuntimeError("set_num_interop_threads expects a positive integer")
     if _INTEROP["threads"] is not None:
         raise RuntimeError("Error: cannot set number of interop threads after parallel work "
                            "has started or set_num_interop_threads called")
-    _INTEROP["threads"] = num
+    _INTEROP["threads"] = int
 
 
 def get_float32_matmul_precision() -> str:
