@@ -26,7 +26,7 @@
     container.py   Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, the margin losses (MarginRankingLoss,
-                   ..., MultiMarginLoss), PoissonNLLLoss, GaussianNLLLoss
+                   ..., MultiMarginLoss), PoissonNLLLoss, GaussianNLLLoss, CTCLoss
     distance.py    PairwiseDistance, CosineSimilarity
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
@@ -56,7 +56,7 @@ from .linear import (  # noqa: F401
     Bilinear, Flatten, Identity, Linear, NonDynamicallyQuantizableLinear, Unflatten)
 from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .loss import (  # noqa: F401
-    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
+    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CTCLoss, CrossEntropyLoss, GaussianNLLLoss,
     HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
     SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)

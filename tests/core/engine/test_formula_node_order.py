@@ -570,6 +570,9 @@ NOT_COMPARED.update({name: "a random draw's node (poisson, _standard_gamma) and 
 NOT_COMPARED["AffineGridGeneratorBackward0"] = (
     "its recorded backward is one matrix product with the constant base grid, where PyTorch's "
     "views the base grid and calls bmm: the same values")
+NOT_COMPARED["CtcLossBackward0"] = (
+    "PyTorch has no second derivative of ctc_loss (its recorded backward is a NotImplemented "
+    "node whose backward raises: tests/nn/test_nn_ctc_loss.py)")
 NOT_COMPARED["LinalgMatrixExpBackward0"] = (
     "its recorded backward builds the block matrix [[A^T, G], [0, A^T]] with cat, where "
     "PyTorch copies into slices of zeros (CopySlices): the same values "
