@@ -367,16 +367,19 @@ def run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: bo
 
 
 def _hooked(hooks: dict, grad_outputs: tuple, owned: bool, on_arrays: bool) -> tuple:
-    """The gradients after the hooks (each sees what the one before returned)."""
+    """The gradients after the hooks (each sees what the one before returned; a hook on an
+    output that got no gradient sees None, as in PyTorch, and may not replace it)."""
     grads = list(grad_outputs)
     for nr, hook_dict in hooks.items():
         for hook in tuple(hook_dict.values()):
-            if nr < len(grads) and grads[nr] is not None:
-                replaced = hook(wrapped(grads[nr], on_arrays))
-                if replaced is not None:
-                    _check_hook_result(hook, grads[nr], replaced)
-                    grads[nr] = replaced._data if on_arrays else replaced
-                    owned = owned and nr != 0
+            grad = grads[nr] if nr < len(grads) else None
+            replaced = hook(wrapped(grad, on_arrays))
+            if replaced is not None:
+                if grad is None:
+                    raise RuntimeError("can't replace a None gradient with a non-None value")
+                _check_hook_result(hook, grad, replaced)
+                grads[nr] = replaced._data if on_arrays else replaced
+                owned = owned and nr != 0
     return tuple(grads), owned
 
 
