@@ -19,7 +19,8 @@ from . import fn
 from ..autograd.tensor_base import is_tensor
 from ._saved import as_shown
 from ..rules.layout import check_row_major_grad_input
-from ..kernels import ctc as kernels_ctc, layout, loss as kernels_loss, pointwise as kernels_pointwise
+from ..kernels import ctc as kernels_ctc
+from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits",
            "binary_cross_entropy", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
