@@ -21,6 +21,7 @@ arrays (``Node.run_formula``).
 from __future__ import annotations
 
 import heapq
+import itertools
 import operator
 from typing import Iterator, Sequence
 
@@ -34,7 +35,8 @@ from .hooks import run_posthooks, run_prehooks
 from .node import AccumulateGrad, Node
 from .tensor_base import TensorBase, make
 
-__all__ = ["BackwardStep", "backward_steps", "walk", "execution_order"]
+__all__ = ["BackwardStep", "backward_steps", "walk", "execution_order", "GraphTask",
+           "RUNNING"]
 
 
 class BackwardStep:
@@ -84,7 +86,17 @@ def backward_steps(tensors, grad_tensors=None, *, inputs=None) -> Iterator[Backw
     ['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
     """
     roots = seeds(tensors, grad_tensors, as_arrays=True)
-    return map(_as_tensors, walk(roots, None if inputs is None else wanted(inputs)))
+    targets = None if inputs is None else wanted(inputs)
+    return map(_as_tensors, _running(walk(roots, targets), roots, targets))
+
+
+def _running(steps: Iterator, roots, targets) -> Iterator:
+    """``steps``, taken while their pass is the graph task running (see GraphTask)."""
+    task = GraphTask(roots, targets, accumulate=True).start()
+    try:
+        yield from steps
+    finally:
+        task.stop()
 
 
 def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]:
@@ -434,3 +446,42 @@ def _accumulated(tensor, grad):
         return grad.clone()  # a copy: the arriving tensor may be the caller's own
     return old + grad
 
+
+
+# ---- the pass running now: what torch.autograd.graph's multi-grad hooks ask ---------------
+
+RUNNING: list = []  # the GraphTasks of the backward passes now running, innermost last
+
+
+class GraphTask:
+    """A backward pass while it runs, as a hook sees it: its ``id`` (PyTorch's
+    ``_current_graph_task_id``) and whether it will run a node (its
+    ``_will_engine_execute_node``: the node is reachable from the roots and, with
+    ``inputs=``, on a path to them), worked out when first asked."""
+
+    _ids = itertools.count()
+
+    def __init__(self, roots, targets: dict | None, accumulate: bool) -> None:
+        self.id = next(GraphTask._ids)
+        self.root_nodes = [node for node, _, _ in roots]
+        self.targets, self.accumulate = targets, accumulate
+        self._runs: set | None = None
+
+    def will_run(self, node) -> bool:
+        if self._runs is None:
+            dependencies = count_dependencies(self.root_nodes)
+            self._runs = set(dependencies) if self.targets is None else \
+                set(dependencies) & needed_nodes(dependencies, self.targets)
+        runs = node in self._runs
+        if runs and not self.accumulate and node in self.targets and not node.next_functions:
+            raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                               "currently running autograd.grad(). This is currently not "
+                               "supported.")
+        return runs
+
+    def start(self) -> GraphTask:
+        RUNNING.append(self)
+        return self
+
+    def stop(self) -> None:
+        RUNNING.remove(self)
