@@ -1265,6 +1265,12 @@ def matrix_exp(input):
     return ops.linalg_module.matrix_exp(input)
 
 
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    """(P, L, U) from ``torch.linalg.lu_factor``'s (LU, pivots): A = P L U."""
+    return _out("lu_unpack", ops.linalg_lu.lu_unpack(LU_data, LU_pivots, unpack_data,
+                                                     unpack_pivots), out, LU_data)
+
+
 def matrix_power(input, n, *, out=None):
     return _out("matrix_power", ops.linalg_module.matrix_power(input, n), out, input)
 

@@ -42,6 +42,7 @@ from . import reduction, rounding, special, strided, trig
 from . import gather as gather_ops
 from . import random as random_ops
 from . import linalg_module
+from . import linalg_lu
 from . import scatter as scatter_ops
 from . import diagonal as diagonal_ops
 from . import rolling as rolling_ops
@@ -65,7 +66,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "cholesky_solve", "pinv", "cofactor", "index_backward",
            "embedding_bag_backward", "embedding_bag_per_sample_weights_backward",
-           "ctc_loss_backward",
+           "ctc_loss_backward", "lu_solve",
            "embedding_backward_by_frequency",
            "value_selecting_backward",
            "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
@@ -575,6 +576,14 @@ def solve_triangular(a, b, upper, left, unitriangular):
     if is_tensor(a) or is_tensor(b):
         return linalg_module.solve_triangular(a, b, upper, left, unitriangular)
     return kernels_linalg.solve_triangular(a, b, upper, left, unitriangular)
+
+
+def lu_solve(LU, pivots, b, left: bool, adjoint: bool):
+    """X with A X = B from A's LU factors (LinalgLuSolveBackward0)."""
+    if is_tensor(LU) or is_tensor(b):
+        return linalg_lu.LinalgLuSolveBackward0.apply(LU, b, pivots=as_array(pivots), left=left,
+                                                      adjoint=adjoint)
+    return kernels_linalg.lu_solve(LU, as_array(pivots), b, left, adjoint)
 
 
 def cholesky_solve(b, l, upper):
