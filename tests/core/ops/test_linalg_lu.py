@@ -225,3 +225,16 @@ def test_second_derivatives_as_pytorchs(shape):
         found.append((grad.detach().numpy(), second.numpy()))
     for a, b in zip(*found):
         np.testing.assert_allclose(a, b, rtol=1e-10, atol=1e-10)
+
+
+def test_out_arguments_as_pytorchs():
+    def run(lib):
+        A = lib.tensor([[1.0, 2.0], [3.0, 4.0]])
+        LU, pivots = lib.empty(0), lib.empty(0, dtype=lib.int32)
+        P, L, U, X = lib.empty(0), lib.empty(0), lib.empty(0), lib.empty(0)
+        shown = [lib.linalg.lu_factor(A, out=(LU, pivots)), LU, pivots,
+                 lib.linalg.lu(A, out=(P, L, U)), P,
+                 lib.linalg.lu_solve(LU, pivots, lib.ones(2, 1), out=X), X,
+                 lib.lu_unpack(LU, pivots, out=(P, L, U))]
+        return [repr(value) for value in shown]
+    assert run(minigrad) == run(torch)
