@@ -24,7 +24,7 @@ from ..rules import linalg as rules
 from . import fn
 from .linalg_module import Output, _Factorization, _named, _mT
 
-__all__ = ["lu_factor_ex", "lu_factor", "lu", "lu_unpack", "lu_solve",
+__all__ = ["lu_factor_ex", "lu_factor", "lu", "lu_unpack", "lu_solve", "lu_with_info",
            "LinalgLuFactorExBackward0", "LinalgLuBackward0", "LuUnpackBackward0",
            "LinalgLuSolveBackward0"]
 
@@ -32,6 +32,7 @@ LuFactorResult = _named("linalg_lu_factor", ["LU", "pivots"])
 LuFactorExResult = _named("linalg_lu_factor_ex", ["LU", "pivots", "info"])
 LuResult = _named("linalg_lu", ["P", "L", "U"])
 LuUnpackResult = _named("lu_unpack", ["P", "L", "U"])
+LuWithInfoResult = _named("_lu_with_info", ["LU", "pivots", "info"])
 
 
 class LinalgLuFactorExBackward0(_Factorization):
@@ -215,6 +216,11 @@ def lu_factor(A, pivot=True):
     LU, pivots, info = lu_factor_ex(A, pivot)
     rules.check_lu_info("torch.linalg.lu_factor", info._data)
     return LuFactorResult(LU, pivots)
+
+
+def lu_with_info(A, pivot=True):
+    """The deprecated torch.lu's (LU, pivots, info): lu_factor_ex's, no error for a singular A."""
+    return LuWithInfoResult(*lu_factor_ex(A, pivot))
 
 
 def lu(A, pivot=True):

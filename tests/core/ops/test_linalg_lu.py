@@ -8,6 +8,9 @@ program that factors once and solves many times inside a fitting loop."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 import torch
@@ -238,3 +241,23 @@ def test_out_arguments_as_pytorchs():
                  lib.lu_unpack(LU, pivots, out=(P, L, U))]
         return [repr(value) for value in shown]
     assert run(minigrad) == run(torch)
+
+
+def test_deprecated_lu_and_lu_solve_as_pytorchs():
+    """torch.lu, Tensor.lu, torch.lu_solve and Tensor.lu_solve: the same results (plain tuples,
+    or _lu_with_info's with get_infos; no error for a singular A) and PyTorch's warnings,
+    each once a process (the check runs each in a new process)."""
+    program = (
+        "import sys, warnings\ntorch = __import__(sys.argv[1])\n"
+        "A = torch.tensor([[1.0, 2.0], [3.0, 4.0]], requires_grad=True)\n"
+        "with warnings.catch_warnings(record=True) as w:\n"
+        "    warnings.simplefilter('always')\n"
+        "    print(A.lu(), torch.lu(A), torch.lu(A, get_infos=True), A.lu(get_infos=True))\n"
+        "    LU, piv = torch.linalg.lu_factor(A)\n"
+        "    print(torch.ones(2, 1).lu_solve(LU, piv), torch.lu_solve(torch.ones(2, 1), LU, piv))\n"
+        "    print(torch.lu(torch.zeros(2, 2), get_infos=True), torch.zeros(2, 2).lu())\n"
+        "for x in w: print(repr(str(x.message)), x.category.__name__)\n")
+    outputs = [subprocess.run([sys.executable, "-c", program, name], capture_output=True,
+                              text=True, check=True).stdout for name in ("minigrad", "torch")]
+    assert outputs[0] == outputs[1]
+    assert outputs[0].count("UserWarning") == 2
