@@ -136,3 +136,13 @@ def test_word_language_model_trains_as_pytorch():
         losses.append(found)
     np.testing.assert_allclose(losses[0], losses[1], rtol=1e-12)
     assert losses[0][-1] < 0.8 * losses[0][0]
+
+
+def test_found_under_pytorchs_module_paths():
+    for lib in ("minigrad", "torch"):
+        adaptive = __import__(f"{lib}.nn.modules.adaptive", fromlist=["_"])
+        loss = __import__(f"{lib}.nn.modules.loss", fromlist=["_"])
+        nn = __import__(f"{lib}.nn", fromlist=["_"])
+        assert adaptive.AdaptiveLogSoftmaxWithLoss is nn.AdaptiveLogSoftmaxWithLoss
+        assert loss.CTCLoss is nn.CTCLoss
+        assert adaptive._ASMoutput._fields == ("output", "loss")
