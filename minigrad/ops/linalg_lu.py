@@ -17,6 +17,8 @@ L and U (PyTorch's ``linalg_lu_solve_LU``).
 
 from __future__ import annotations
 
+import numpy as np
+
 from ..autograd.formula import Formula
 from ..autograd.node import Input, Node, RESULT
 from ..kernels import linalg as kernels
@@ -46,9 +48,7 @@ class LinalgLuFactorExBackward0(_Factorization):
         return kernels.lu_factor(A)
 
     def backward(self, saved, *grads):
-        grad = self.present(grads, 3)[0]
-        m, n = saved.LU.shape[-2:]
-        k = min(m, n)
+        grad, k = self.present(grads, 3)[0], min(saved.LU.shape[-2:])
         L, U = _unpacked(saved.LU)
         P = _permutation(saved.pivots, saved.LU)
         return lu_backward(_columns(grad, 0, k), _rows(grad, 0, k), P, L, U)
@@ -118,7 +118,7 @@ def _unpacked(LU):
     """(L, U) of the LU matrix, with differentiable ops."""
     m, n = LU.shape[-2:]
     k = min(m, n)
-    eye = fn.as_constant(kernels.lu_unpack(fn.as_array(LU) * 0)[0], LU)
+    eye = fn.as_constant(np.eye(m, k, dtype=fn.as_array(LU).dtype), LU)
     return fn.tril(_columns(LU, 0, k), -1) + eye, fn.triu(_rows(LU, 0, k), 0)
 
 

@@ -261,3 +261,19 @@ def test_deprecated_lu_and_lu_solve_as_pytorchs():
                               text=True, check=True).stdout for name in ("minigrad", "torch")]
     assert outputs[0] == outputs[1]
     assert outputs[0].count("UserWarning") == 2
+
+
+@pytest.mark.parametrize("used", ["L", "U"])
+@pytest.mark.parametrize("shape", [(4, 4), (2, 5), (5, 3)])
+def test_gradient_through_one_factor(shape, used):
+    """Only L or only U reaches the loss (the other's gradient None), through linalg.lu and
+    lu_unpack: PyTorch's zero blocks."""
+    found = []
+    for lib in (minigrad, torch):
+        A = lib.tensor(_matrix(shape, 9), requires_grad=True)
+        P, L, U = lib.linalg.lu(A)
+        _, L2, U2 = lib.lu_unpack(*lib.linalg.lu_factor(A))
+        chosen = (L, L2) if used == "L" else (U, U2)
+        ((chosen[0] ** 2).sum() + (chosen[1] * 3).sum()).backward()
+        found.append(A.grad.numpy())
+    _close(found[0], found[1], "float64")
