@@ -276,3 +276,40 @@ def test_speech_recognition_model_trains_as_pytorch():
         losses.append(found)
     np.testing.assert_allclose(losses[0], losses[1], rtol=1e-12)
     assert losses[0][-1] < 0.7 * losses[0][0]
+
+
+@pytest.mark.parametrize("seed", range(0, 60, 6))
+def test_random_cases_bit_for_bit(seed):
+    """Random sizes (1 to 11 frames, 2 to 5 classes), any blank, padded or concatenated
+    targets, every reduction, zero_infinity or not, empty and impossible sequences: the
+    losses, the printed result and the gradients are PyTorch's bits (or its error)."""
+    for case in range(seed, seed + 6):
+        rng = np.random.default_rng(case)
+        time, batch = int(rng.integers(1, 12)), int(rng.integers(1, 5))
+        classes, longest = int(rng.integers(2, 6)), int(rng.integers(0, 6))
+        blank = int(rng.integers(0, classes))
+        dtype = str(rng.choice(["float32", "float64"]))
+        x = rng.standard_normal((time, batch, classes)) * rng.choice([0.5, 3, 10])
+        log_probs = (x - np.log(np.exp(x).sum(-1, keepdims=True))).astype(dtype)
+        labels = [c for c in range(classes) if c != blank]
+        targets = rng.choice(labels, (batch, max(longest, 1)))
+        input_lengths = rng.integers(0, time + 1, batch)
+        target_lengths = rng.integers(0, longest + 1, batch)
+        options = dict(blank=blank, reduction=str(rng.choice(["none", "mean", "sum"])),
+                       zero_infinity=bool(rng.integers(0, 2)),
+                       concatenated=bool(rng.integers(0, 2)))
+        found = []
+        for lib in (minigrad, torch):
+            try:
+                y, grad, _, _ = _run(lib, log_probs, targets, input_lengths, target_lengths,
+                                     **options)
+                found.append((repr(y), y.detach().numpy(), grad.numpy()))
+            except Exception as error:  # noqa: BLE001 (the error is compared)
+                found.append((type(error).__name__, str(error)))
+        ours, theirs = found
+        assert ours[0] == theirs[0], case
+        if len(ours) == 3:
+            np.testing.assert_array_equal(ours[1], theirs[1])
+            np.testing.assert_array_equal(ours[2], theirs[2])
+        else:
+            assert ours == theirs
