@@ -203,13 +203,26 @@ def seeds(tensors, grad_tensors, as_arrays: bool) -> list:
     for index, output in enumerate(tensors):
         # (a view made under no_grad requires grad, through its base, but has no edge
         # for a gradient: torch refuses it the same way)
-        if not output.requires_grad or (not output._requires_grad and output.grad_fn is None):
+        if isinstance(output, TensorBase) and (not output.requires_grad or (
+                not output._requires_grad and output.grad_fn is None)):
             raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
-    return [(*output._gradient_edge(), grad) for output, grad in zip(tensors, grads)]
+    return [(*_edge_of(output), grad) for output, grad in zip(tensors, grads)]
+
+
+def _edge_of(value) -> tuple:
+    """(node, number) of a tensor's gradient, or of a GradientEdge (torch.autograd.graph)."""
+    if isinstance(value, TensorBase):
+        return value._gradient_edge()
+    return value.node, value.output_nr
 
 
 def _seed(index: int, output, grad, as_arrays: bool):
-    """The gradient backward starts ``output`` with (1 for a one-element output)."""
+    """The gradient backward starts ``output`` with (1 for a one-element output; a
+    GradientEdge's must be given)."""
+    if not isinstance(output, TensorBase):
+        if grad is None:
+            raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
+        return grad._data if as_arrays else grad
     if grad is None:
         if output.requires_grad and output.numel() != 1:
             raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
@@ -228,13 +241,13 @@ def wanted(inputs) -> dict | None:
     """For ``inputs=``: node -> output numbers whose gradients are wanted."""
     if inputs is None:
         return None
-    if isinstance(inputs, TensorBase):
+    if isinstance(inputs, TensorBase) or hasattr(inputs, "output_nr"):  # (one tensor or edge)
         inputs = (inputs,)
     targets: dict = {}
     for tensor in inputs:
-        if not tensor.requires_grad:
+        if isinstance(tensor, TensorBase) and not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-        node, nr = tensor._gradient_edge()
+        node, nr = _edge_of(tensor)
         targets.setdefault(node, []).append(nr)
     return targets
 

@@ -62,7 +62,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
         warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     if accumulate and inputs is not None:
         for tensor in (inputs,) if isinstance(inputs, TensorBase) else inputs:
-            if tensor.grad_fn is not None:
+            if isinstance(tensor, TensorBase) and tensor.grad_fn is not None:
                 tensor.retain_grad()  # backward(inputs=[y]) fills y.grad, as in PyTorch
     captured = {}
     store = _store_array if on_arrays else _store_tensor

@@ -32,6 +32,7 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 
 from . import packing
@@ -40,7 +41,7 @@ from .hooks import RemovableHandle
 from .node import Node
 
 __all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
-           "RemovableHandle", "register_multi_grad_hook"]
+           "RemovableHandle", "register_multi_grad_hook", "GradientEdge", "get_gradient_edge"]
 
 
 class saved_tensors_hooks:  # noqa: N801 (PyTorch's name)
@@ -83,6 +84,22 @@ def disable_saved_tensors_hooks(error_message: str):
         yield
     finally:
         packing.DEFAULT_HOOKS.remove(error_message)
+
+
+# ---- edges: where a tensor's gradient enters the graph --------------------------------------
+
+GradientEdge = collections.namedtuple("GradientEdge", ("node", "output_nr", "ownership_token"),
+                                      defaults=(None,))
+GradientEdge.__doc__ = ("The edge a tensor's gradient flows along: (node, output_nr). "
+                        "autograd.grad and backward take it where they take a tensor.")
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The GradientEdge of ``tensor``: its grad_fn (a leaf's AccumulateGrad) and output_nr."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    return GradientEdge(_get_grad_fn_or_grad_acc(tensor), tensor.output_nr)
 
 
 # ---- hooks on several tensors at once ----------------------------------------------------
