@@ -125,7 +125,7 @@ globals().update(_METHOD_FUNCTIONS)
 
 from .functions import (  # noqa: F401  (ops/linalg_module.py)
     cholesky, cholesky_inverse, cholesky_solve, det, inverse, logdet, matrix_exp, matrix_power,
-    pinverse, slogdet, svd,
+    pinverse, slogdet, svd, lu, lu_solve, lu_unpack,
 )
 from . import linalg  # noqa: F401  (torch.linalg)
 from . import functional  # noqa: F401  (torch.functional: einsum, split, norm, ...)

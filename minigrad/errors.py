@@ -316,6 +316,19 @@ CHOLESKY_DEPRECATED = (
     "L = torch.linalg.cholesky(A)\nand\nU = torch.cholesky(A, upper=True)\nshould be "
     "replaced with\nU = torch.linalg.cholesky(A).mH\nThis transform will produce equivalent "
     "results for all valid (symmetric positive definite) inputs.")
+LU_DEPRECATED = (
+    "torch.lu is deprecated in favor of torch.linalg.lu_factor / torch.linalg.lu_factor_ex and "
+    "will be removed in a future PyTorch release.\nLU, pivots = torch.lu(A, compute_pivots)\n"
+    "should be replaced with\nLU, pivots = torch.linalg.lu_factor(A, compute_pivots)\nand\n"
+    "LU, pivots, info = torch.lu(A, compute_pivots, get_infos=True)\nshould be replaced with\n"
+    "LU, pivots, info = torch.linalg.lu_factor_ex(A, compute_pivots) (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2073.)")
+LU_SOLVE_DEPRECATED = (
+    "torch.lu_solve is deprecated in favor of torch.linalg.lu_solveand will be removed in a "
+    "future PyTorch release.\nNote that torch.linalg.lu_solve has its arguments reversed.\n"
+    "X = torch.lu_solve(B, LU, pivots)\nshould be replaced with\n"
+    "X = torch.linalg.lu_solve(LU, pivots, B) (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/BatchLinearAlgebra.cpp:2230.)")
 # out=: "add(): functions with out=... arguments don't support ..." (function's name first).
 OUT_REQUIRES_GRAD = (
     "{function}(): functions with out=... arguments don't support automatic differentiation, "

@@ -1271,6 +1271,33 @@ def matrix_exp(input):
     return ops.linalg_module.matrix_exp(input)
 
 
+def lu(*args, **kwargs):
+    """Deprecated for torch.linalg.lu_factor (PyTorch's warning once): lu(A, pivot=True,
+    get_infos=False) gives (LU, pivots), with ``get_infos`` (LU, pivots, info); a singular A
+    raises nothing. (PyTorch's signature is (*args, **kwargs), as here.)"""
+    return _lu(*args, **kwargs)
+
+
+def _lu(A, pivot=True, get_infos=False):
+    errors.warn_once(errors.LU_DEPRECATED)
+    result = ops.linalg_lu.lu_with_info(A, pivot)
+    return result if get_infos else (result.LU, result.pivots)
+
+
+def lu_solve(input, LU_data, LU_pivots, *, out=None):
+    """Deprecated for torch.linalg.lu_solve, whose arguments come in the other order
+    (PyTorch's warning once): X with A X = input, from A's LU factors."""
+    errors.warn_once(errors.LU_SOLVE_DEPRECATED)
+    return _out("lu_solve", ops.linalg_lu.lu_solve(LU_data, LU_pivots, input), out, LU_data,
+                input)
+
+
+def lu_unpack(LU_data, LU_pivots, unpack_data=True, unpack_pivots=True, *, out=None):
+    """(P, L, U) from ``torch.linalg.lu_factor``'s (LU, pivots): A = P L U."""
+    return _out("lu_unpack", ops.linalg_lu.lu_unpack(LU_data, LU_pivots, unpack_data,
+                                                     unpack_pivots), out, LU_data)
+
+
 def matrix_power(input, n, *, out=None):
     return _out("matrix_power", ops.linalg_module.matrix_power(input, n), out, input)
 

@@ -21,7 +21,7 @@ __all__ = ["conv1d", "conv2d", "conv3d", "conv_transpose1d", "conv_transpose2d",
            "feature_dropout_", "layer_norm", "group_norm", "rms_norm", "embedding", "batch_norm",
            "instance_norm", "constant_pad_nd", "kl_div", "margin_ranking_loss",
            "hinge_embedding_loss", "triplet_margin_loss", "cosine_embedding_loss",
-           "poisson_nll_loss", "binary_cross_entropy_with_logits", "grid_sampler"]
+           "poisson_nll_loss", "binary_cross_entropy_with_logits", "grid_sampler", "ctc_loss"]
 
 # The same functions, the same argument order.
 conv1d, conv2d, conv3d = F.conv1d, F.conv2d, F.conv3d
@@ -172,6 +172,13 @@ def binary_cross_entropy_with_logits(input, target, weight=None, pos_weight=None
                                               reduction=_reduction(
                                                   reduction, "binary_cross_entropy_with_logits", 5),
                                               pos_weight=pos_weight)
+
+
+def ctc_loss(log_probs, targets, input_lengths, target_lengths, blank=0, reduction=0,
+             zero_infinity=False):
+    """``F.ctc_loss`` with ATen's reduction number."""
+    return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank,
+                      _reduction(reduction, "ctc_loss", 6), zero_infinity)
 
 
 def _reduction(number, function: str, position: int) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from . import ops
 from .errors import _LinAlgError as LinAlgError
+from .ops import linalg_lu as _lu
 from .ops import linalg_module as _linalg
 from .ops import linalg as _products
 from .ops import shape as _shape
@@ -16,7 +17,8 @@ from .rules.out import write as _out
 __all__ = ["LinAlgError", "matrix_exp", "vector_norm", "matrix_norm", "norm", "inv", "inv_ex", "solve",
            "solve_ex", "solve_triangular", "det", "slogdet", "svd", "svdvals", "qr", "eigh",
            "eigvalsh", "cholesky", "cholesky_ex", "pinv", "lstsq", "matrix_power", "matrix_rank",
-           "multi_dot", "cross", "matmul", "vecdot", "diagonal"]
+           "multi_dot", "cross", "matmul", "vecdot", "diagonal", "lu_factor", "lu_factor_ex",
+           "lu", "lu_solve"]
 
 
 def vector_norm(x, ord=2, dim=None, keepdim=False, *, dtype=None, out=None):
@@ -161,3 +163,25 @@ def matmul(input, other, *, out=None):
 
 def diagonal(A, *, offset=0, dim1=-2, dim2=-1):
     return ops.diagonal(A, offset, dim1, dim2)
+
+
+def lu_factor(A, *, pivot=True, out=None):
+    """(LU, pivots): P A = L U with partial pivoting, L (its unit diagonal left out) and U in
+    one matrix, pivots LAPACK's 1-based row swaps (int32). A singular A raises."""
+    return _out("linalg_lu_factor", _lu.lu_factor(A, pivot), out, A)
+
+
+def lu_factor_ex(A, *, pivot=True, check_errors=False, out=None):
+    """(LU, pivots, info) without the error: info > 0 when U has a zero on its diagonal."""
+    return _out("linalg_lu_factor_ex", _lu.lu_factor_ex(A, pivot, check_errors), out, A)
+
+
+def lu(A, *, pivot=True, out=None):
+    """(P, L, U) with A = P L U: P a permutation, L unit lower and U upper triangular."""
+    return _out("linalg_lu", _lu.lu(A, pivot), out, A)
+
+
+def lu_solve(LU, pivots, B, *, left=True, adjoint=False, out=None):
+    """X with A X = B from lu_factor's (LU, pivots) (``adjoint``: A^H X = B; ``left=False``:
+    X A = B)."""
+    return _out("linalg_lu_solve", _lu.lu_solve(LU, pivots, B, left, adjoint), out, LU, B)

@@ -1483,6 +1483,18 @@ class Tensor(TensorBase):
     def cholesky_inverse(self, upper=False):
         return ops.linalg_module.cholesky_inverse(self, upper)
 
+    def lu(self, pivot=True, get_infos=False):
+        """Deprecated for torch.linalg.lu_factor (PyTorch's warning once): (LU, pivots), or
+        (LU, pivots, info)."""
+        errors.warn_once(errors.LU_DEPRECATED)
+        LU, pivots, info = ops.linalg_lu.lu_with_info(self, pivot)
+        return (LU, pivots, info) if get_infos else (LU, pivots)
+
+    def lu_solve(self, LU_data, LU_pivots):
+        """Deprecated for torch.linalg.lu_solve(LU_data, LU_pivots, self) (PyTorch's warning)."""
+        errors.warn_once(errors.LU_SOLVE_DEPRECATED)
+        return ops.linalg_lu.lu_solve(LU_data, LU_pivots, self)
+
     # (removed in PyTorch 2: each raises PyTorch's error, which names what replaces it)
     def solve(self, other):
         return removed.solve(self, other)

@@ -10,13 +10,15 @@ import numpy as np
 
 from ..kernels import layout
 from .fast import run_backward
+from .graph import GradientEdge
 from .tensor_base import TensorBase, make
 
 __all__ = ["grad", "backward"]
 
 
 def _as_tuple(value) -> tuple:
-    if isinstance(value, TensorBase):
+    """A tensor or a GradientEdge as a tuple of one; a sequence of them as a tuple."""
+    if isinstance(value, (TensorBase, GradientEdge)):
         return (value,)
     return tuple(value)
 
@@ -56,7 +58,9 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
                             accumulate=False)
     results = []
     for index, tensor in enumerate(inputs):
-        found = captured.get(tensor._gradient_edge())
+        edge = (tensor.node, tensor.output_nr) if isinstance(tensor, GradientEdge) \
+            else tensor._gradient_edge()
+        found = captured.get(edge)
         if found is None:
             if not allow_unused:
                 raise RuntimeError(

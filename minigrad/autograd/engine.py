@@ -21,6 +21,7 @@ arrays (``Node.run_formula``).
 from __future__ import annotations
 
 import heapq
+import itertools
 import operator
 from typing import Iterator, Sequence
 
@@ -34,7 +35,8 @@ from .hooks import run_posthooks, run_prehooks
 from .node import AccumulateGrad, Node
 from .tensor_base import TensorBase, make
 
-__all__ = ["BackwardStep", "backward_steps", "walk", "execution_order"]
+__all__ = ["BackwardStep", "backward_steps", "walk", "execution_order", "GraphTask",
+           "RUNNING"]
 
 
 class BackwardStep:
@@ -84,7 +86,17 @@ def backward_steps(tensors, grad_tensors=None, *, inputs=None) -> Iterator[Backw
     ['SumBackward0', 'MulBackward0', 'torch::autograd::AccumulateGrad']
     """
     roots = seeds(tensors, grad_tensors, as_arrays=True)
-    return map(_as_tensors, walk(roots, None if inputs is None else wanted(inputs)))
+    targets = None if inputs is None else wanted(inputs)
+    return map(_as_tensors, _running(walk(roots, targets), roots, targets))
+
+
+def _running(steps: Iterator, roots, targets) -> Iterator:
+    """``steps``, taken while their pass is the graph task running (see GraphTask)."""
+    task = GraphTask(roots, targets, accumulate=True).start()
+    try:
+        yield from steps
+    finally:
+        task.stop()
 
 
 def walk(roots, targets=None, accumulate: bool = True) -> Iterator[BackwardStep]:
@@ -191,13 +203,26 @@ def seeds(tensors, grad_tensors, as_arrays: bool) -> list:
     for index, output in enumerate(tensors):
         # (a view made under no_grad requires grad, through its base, but has no edge
         # for a gradient: torch refuses it the same way)
-        if not output.requires_grad or (not output._requires_grad and output.grad_fn is None):
+        if isinstance(output, TensorBase) and (not output.requires_grad or (
+                not output._requires_grad and output.grad_fn is None)):
             raise RuntimeError(errors.NO_GRAD_FN.format(index=index))
-    return [(*output._gradient_edge(), grad) for output, grad in zip(tensors, grads)]
+    return [(*_edge_of(output), grad) for output, grad in zip(tensors, grads)]
+
+
+def _edge_of(value) -> tuple:
+    """(node, number) of a tensor's gradient, or of a GradientEdge (torch.autograd.graph)."""
+    if isinstance(value, TensorBase):
+        return value._gradient_edge()
+    return value.node, value.output_nr
 
 
 def _seed(index: int, output, grad, as_arrays: bool):
-    """The gradient backward starts ``output`` with (1 for a one-element output)."""
+    """The gradient backward starts ``output`` with (1 for a one-element output; a
+    GradientEdge's must be given)."""
+    if not isinstance(output, TensorBase):
+        if grad is None:
+            raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
+        return grad._data if as_arrays else grad
     if grad is None:
         if output.requires_grad and output.numel() != 1:
             raise RuntimeError(errors.IMPLICIT_GRAD_SCALAR_ONLY)
@@ -216,13 +241,13 @@ def wanted(inputs) -> dict | None:
     """For ``inputs=``: node -> output numbers whose gradients are wanted."""
     if inputs is None:
         return None
-    if isinstance(inputs, TensorBase):
+    if isinstance(inputs, TensorBase) or hasattr(inputs, "output_nr"):  # (one tensor or edge)
         inputs = (inputs,)
     targets: dict = {}
     for tensor in inputs:
-        if not tensor.requires_grad:
+        if isinstance(tensor, TensorBase) and not tensor.requires_grad:
             raise RuntimeError("One of the differentiated Tensors does not require grad")
-        node, nr = tensor._gradient_edge()
+        node, nr = _edge_of(tensor)
         targets.setdefault(node, []).append(nr)
     return targets
 
@@ -380,16 +405,19 @@ def run_tensor_hooks(node: Node, grad_outputs: tuple, owned: bool, on_arrays: bo
 
 
 def _hooked(hooks: dict, grad_outputs: tuple, owned: bool, on_arrays: bool) -> tuple:
-    """The gradients after the hooks (each sees what the one before returned)."""
+    """The gradients after the hooks (each sees what the one before returned; a hook on an
+    output that got no gradient sees None, as in PyTorch, and may not replace it)."""
     grads = list(grad_outputs)
     for nr, hook_dict in hooks.items():
         for hook in tuple(hook_dict.values()):
-            if nr < len(grads) and grads[nr] is not None:
-                replaced = hook(wrapped(grads[nr], on_arrays))
-                if replaced is not None:
-                    _check_hook_result(hook, grads[nr], replaced)
-                    grads[nr] = replaced._data if on_arrays else replaced
-                    owned = owned and nr != 0
+            grad = grads[nr] if nr < len(grads) else None
+            replaced = hook(wrapped(grad, on_arrays))
+            if replaced is not None:
+                if grad is None:
+                    raise RuntimeError("can't replace a None gradient with a non-None value")
+                _check_hook_result(hook, grad, replaced)
+                grads[nr] = replaced._data if on_arrays else replaced
+                owned = owned and nr != 0
     return tuple(grads), owned
 
 
@@ -444,3 +472,42 @@ def _accumulated(tensor, grad):
         return grad.clone()  # a copy: the arriving tensor may be the caller's own
     return old + grad
 
+
+
+# ---- the pass running now: what torch.autograd.graph's multi-grad hooks ask ---------------
+
+RUNNING: list = []  # the GraphTasks of the backward passes now running, innermost last
+
+
+class GraphTask:
+    """A backward pass while it runs, as a hook sees it: its ``id`` (PyTorch's
+    ``_current_graph_task_id``) and whether it will run a node (its
+    ``_will_engine_execute_node``: the node is reachable from the roots and, with
+    ``inputs=``, on a path to them), worked out when first asked."""
+
+    _ids = itertools.count()
+
+    def __init__(self, roots, targets: dict | None, accumulate: bool) -> None:
+        self.id = next(GraphTask._ids)
+        self.root_nodes = [node for node, _, _ in roots]
+        self.targets, self.accumulate = targets, accumulate
+        self._runs: set | None = None
+
+    def will_run(self, node) -> bool:
+        if self._runs is None:
+            dependencies = count_dependencies(self.root_nodes)
+            self._runs = set(dependencies) if self.targets is None else \
+                set(dependencies) & needed_nodes(dependencies, self.targets)
+        runs = node in self._runs
+        if runs and not self.accumulate and node in self.targets and not node.next_functions:
+            raise RuntimeError("A leaf node was passed to _will_engine_execute_node but we are "
+                               "currently running autograd.grad(). This is currently not "
+                               "supported.")
+        return runs
+
+    def start(self) -> GraphTask:
+        RUNNING.append(self)
+        return self
+
+    def stop(self) -> None:
+        RUNNING.remove(self)

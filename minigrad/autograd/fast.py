@@ -30,7 +30,7 @@ from .. import errors
 from ..kernels.float_errors import restore as restore_float_errors, silence as silence_float_errors
 from . import anomaly, forward_ad, grad_mode, hooks, profiler
 from .broadcast import has_internal_overlap
-from .engine import (BackwardStep, Ready, count_dependencies, count_down, first_ready,
+from .engine import (BackwardStep, GraphTask, Ready, count_dependencies, count_down, first_ready,
                      leads_further, needed_nodes, refuse_unimplemented, run_tensor_hooks, seeds,
                      wanted, wrapped)
 from ..kernels.layout import leaf_grad_layout
@@ -62,11 +62,12 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
         warnings.warn(errors.CREATE_GRAPH_CYCLE, UserWarning, stacklevel=3)
     if accumulate and inputs is not None:
         for tensor in (inputs,) if isinstance(inputs, TensorBase) else inputs:
-            if tensor.grad_fn is not None:
+            if isinstance(tensor, TensorBase) and tensor.grad_fn is not None:
                 tensor.retain_grad()  # backward(inputs=[y]) fills y.grad, as in PyTorch
     captured = {}
     store = _store_array if on_arrays else _store_tensor
     token = silence_float_errors()  # NumPy's float warnings: off once for the whole pass
+    task = GraphTask(roots, targets, accumulate).start()  # (what multi-grad hooks ask)
     try:
         # (the walk hands out only the steps that have something to apply here)
         for step in _walk(roots, targets, keep_graph=retain_graph, create_graph=create_graph,
@@ -89,6 +90,7 @@ def run_backward(tensors, grad_tensors=None, retain_graph=None, create_graph=Fal
             store(tensor, grad, False, retained=True)
         raise
     finally:
+        task.stop()
         restore_float_errors(token)
     return captured
 

@@ -97,16 +97,16 @@ def numerical_jacobian(func, inputs, eps: float = 1e-6) -> list:
     columns = []
     for x in _requiring_grad(inputs):
         jacobians = [np.zeros((x.numel(), out.numel()), out._data.dtype) for out in outputs]
-        flat = x._data.reshape(-1)  # a view: nudging it nudges x
-        for j in range(flat.size):
-            original = flat[j].copy()
-            flat[j] = original - eps
+        data = x._data  # (nudged element by element in place, in row-major order: so also
+        for j, index in enumerate(np.ndindex(data.shape)):  # a transposed view's own data)
+            original = data[index].copy()
+            data[index] = original - eps
             below = [o._data.copy() for o in _as_tuple(func(*inputs))]
-            flat[j] = original + eps
+            data[index] = original + eps
             above = [o._data.copy() for o in _as_tuple(func(*inputs))]
-            flat[j] = original
+            data[index] = original
             for i, (a, b) in enumerate(zip(below, above)):
-                _check_same_dtype_and_shape(a, b, eps, np.unravel_index(j, x.shape))
+                _check_same_dtype_and_shape(a, b, eps, index)
                 jacobians[i][j] = ((b - a) / (2 * eps)).reshape(-1)
         columns.append(jacobians)
     return [list(row) for row in zip(*columns)] if columns else [[] for _ in outputs]

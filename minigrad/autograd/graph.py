@@ -9,7 +9,10 @@
 - ``save_on_cpu()``: such a pair that keeps a copy on the CPU (on minigrad's one
   device: a copy);
 - ``disable_saved_tensors_hooks(message)``: inside it, a ``saved_tensors_hooks``
-  block fails with ``message`` when something is saved.
+  block fails with ``message`` when something is saved;
+- ``register_multi_grad_hook(tensors, fn, mode="all")``: ``fn`` called once per backward
+  pass with the gradients of all of ``tensors`` (None for those the pass does not reach),
+  or, with ``mode="any"``, with the first of them to be computed.
 
 >>> import minigrad as torch
 >>> seen = []
@@ -29,14 +32,16 @@
 
 from __future__ import annotations
 
+import collections
 import contextlib
 
 from . import packing
+from .engine import RUNNING
 from .hooks import RemovableHandle
 from .node import Node
 
 __all__ = ["Node", "saved_tensors_hooks", "save_on_cpu", "disable_saved_tensors_hooks",
-           "RemovableHandle"]
+           "RemovableHandle", "register_multi_grad_hook", "GradientEdge", "get_gradient_edge"]
 
 
 class saved_tensors_hooks:  # noqa: N801 (PyTorch's name)
@@ -79,3 +84,112 @@ def disable_saved_tensors_hooks(error_message: str):
         yield
     finally:
         packing.DEFAULT_HOOKS.remove(error_message)
+
+
+# ---- edges: where a tensor's gradient enters the graph --------------------------------------
+
+GradientEdge = collections.namedtuple("GradientEdge", ("node", "output_nr", "ownership_token"),
+                                      defaults=(None,))
+GradientEdge.__doc__ = ("The edge a tensor's gradient flows along: (node, output_nr). "
+                        "autograd.grad and backward take it where they take a tensor.")
+
+
+def get_gradient_edge(tensor) -> GradientEdge:
+    """The GradientEdge of ``tensor``: its grad_fn (a leaf's AccumulateGrad) and output_nr."""
+    if not tensor.requires_grad:
+        raise RuntimeError("It is not possible to get the gradient edge for a Tensor that does "
+                           "not require gradients")
+    return GradientEdge(_get_grad_fn_or_grad_acc(tensor), tensor.output_nr)
+
+
+# ---- hooks on several tensors at once ----------------------------------------------------
+
+
+def _current_graph_task_id() -> int:
+    """The running backward pass's number (-1 outside one), as torch._C's."""
+    return RUNNING[-1].id if RUNNING else -1
+
+
+def _will_engine_execute_node(node) -> bool:
+    """Whether the running backward pass will run ``node``, as torch._C's."""
+    if not RUNNING:
+        raise RuntimeError("_get_should_execute_nodes should only be called during the "
+                           "backward pass")
+    return RUNNING[-1].will_run(node)
+
+
+def _get_grad_fn_or_grad_acc(tensor):
+    """The node a tensor's gradient reaches first: its grad_fn, or a leaf's AccumulateGrad."""
+    node = tensor._gradient_edge()[0] if tensor.requires_grad else tensor.grad_fn
+    if node is None:
+        raise AssertionError("Expected gradient function to be set")
+    return node
+
+
+class _AllGrads:
+    """mode="all": each tensor's gradient kept, per pass, until the last of the tensors the
+    pass will reach has had its own; then ``fn`` on all of them (None for the others)."""
+
+    def __init__(self, fn, nodes: list) -> None:
+        self.fn, self.nodes = fn, nodes
+        self.count: dict = {}  # pass id -> gradients seen so far
+        self.buffer: dict = {}  # pass id -> one gradient (or None) per tensor
+        self.calls = None  # how many gradients the pass will make, counted at its first
+
+    def hook(self, index: int):
+        def inner_hook(grad) -> None:
+            task = _current_graph_task_id()
+            seen = self.count.get(task, 0)
+            self.count[task] = seen + 1
+            self.buffer.setdefault(task, [None] * len(self.nodes))[index] = grad
+            if seen == 0:
+                self.calls = sum(map(_will_engine_execute_node, self.nodes))
+            if seen == self.calls - 1:
+                self.fn(self.buffer.pop(task))
+                del self.count[task]
+        return inner_hook
+
+
+class _AnyGrad:
+    """mode="any": ``fn`` on the first of the tensors' gradients in each pass."""
+
+    def __init__(self, fn) -> None:
+        self.fn, self.ran = fn, set()
+
+    def __call__(self, grad) -> None:
+        task = _current_graph_task_id()
+        if task not in self.ran:
+            self.ran.add(task)
+            self.fn(grad)
+
+
+class _MultiHandle(RemovableHandle):
+    """The handle of a multi-grad hook: ``remove()`` removes it from every tensor."""
+
+    def __init__(self, handles: tuple) -> None:
+        self.handles = handles
+
+    def remove(self) -> None:
+        for handle in self.handles:
+            handle.remove()
+
+    def __getstate__(self) -> tuple:
+        return self.handles
+
+    def __setstate__(self, state: tuple) -> None:
+        self.handles = state
+
+
+def register_multi_grad_hook(tensors, fn, *, mode: str = "all") -> RemovableHandle:
+    """Call ``fn`` once per backward pass: with mode "all", on the list of the gradients of
+    ``tensors`` once the last the pass computes is known (None for each one the pass does
+    not reach); with "any", on the first gradient computed. Returns a handle whose
+    ``remove()`` takes the hook off every tensor."""
+    if mode not in ("all", "any"):
+        raise ValueError(f"Expects mode to be one of ('all', 'any') but got {mode}")
+    if mode == "any":
+        first = _AnyGrad(fn)
+        return _MultiHandle(tuple(t.register_hook(first) for t in tensors if t.requires_grad))
+    all_grads = _AllGrads(fn, list(map(_get_grad_fn_or_grad_acc, tensors)))
+    return _MultiHandle(tuple(t.register_hook(all_grads.hook(i))
+                              for i, t in enumerate(tensors)))

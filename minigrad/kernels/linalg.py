@@ -198,13 +198,22 @@ def lu(a):
     which torch computes from getrf's U (NumPy's det goes through exp(log|det|) and rounds
     5 to 4.999999999999999); these are getrf's unblocked steps, and MKL's blocked kernels
     may round the last bits otherwise (39 % of random 6 x 6 determinants bit-equal)."""
+    factors, _, sign, info = _getrf(a)
+    return factors, sign, info
+
+
+def _getrf(a):
+    """getrf's unblocked steps on (a batch of) m x n matrices: (LU, the 0-based pivot row of
+    each of the min(m, n) steps, the sign of the permutation, info)."""
     lu = np.array(a, dtype=a.dtype)
-    n = a.shape[-1]
+    m, n = a.shape[-2:]
     sign = np.ones(a.shape[:-2], a.dtype)
     info = np.zeros(a.shape[:-2], np.int32)
-    for k in range(n):
+    pivots = np.zeros(a.shape[:-2] + (min(m, n),), np.int64)
+    for k in range(min(m, n)):
         pivot = k + np.argmax(np.abs(lu[..., k:, k]), axis=-1)
-        order = np.broadcast_to(np.arange(n), a.shape[:-1]).copy()
+        pivots[..., k] = pivot
+        order = np.broadcast_to(np.arange(m), a.shape[:-2] + (m,)).copy()
         np.put_along_axis(order, np.stack([np.full_like(pivot, k), pivot], -1),
                           np.stack([pivot, np.full_like(pivot, k)], -1), axis=-1)
         lu = np.take_along_axis(lu, order[..., None], axis=-2)
@@ -215,7 +224,51 @@ def lu(a):
         factor = lu[..., k + 1:, k] * (1 / np.where(diagonal == 0, 1, diagonal))[..., None]
         lu[..., k + 1:, k] = factor
         lu[..., k + 1:, k + 1:] -= factor[..., :, None] * lu[..., k, None, k + 1:]
-    return lu, sign, info
+    return lu, pivots, sign, info
+
+
+def lu_factor(a):
+    """(LU, pivots, info) as LAPACK's getrf gives them: L below the diagonal (its ones not
+    kept), U on and above it; pivots 1-based int32 (row k was swapped with row
+    pivots[k] - 1, in order); info as ``lu``'s."""
+    factors, pivots, _, info = _getrf(a)
+    return factors, (pivots + 1).astype(np.int32), info
+
+
+def permutation(pivots, m: int, dtype):
+    """P (batch, m, m) with A = P L U, from getrf's 1-based ``pivots`` (torch.lu_unpack's)."""
+    batch = pivots.shape[:-1]
+    order = np.broadcast_to(np.arange(m), batch + (m,)).copy()
+    for k in range(pivots.shape[-1]):
+        other = pivots[..., k, None].astype(np.int64) - 1
+        here, there = order[..., k].copy(), np.take_along_axis(order, other, -1)[..., 0]
+        order[..., k] = there
+        np.put_along_axis(order, other, here[..., None], -1)
+    # (row i of P A is row order[i] of A: P^T has a one at (i, order[i]))
+    return np.swapaxes((order[..., :, None] == np.arange(m)).astype(dtype), -1, -2)
+
+
+def lu_unpack(factors):
+    """(L, U) of getrf's LU: unit lower triangular m x k, upper triangular k x n."""
+    m, n = factors.shape[-2:]
+    k = min(m, n)
+    L = np.tril(factors[..., :, :k], -1) + np.eye(m, k, dtype=factors.dtype)
+    return L, np.triu(factors[..., :k, :])
+
+
+def lu_solve(factors, pivots, b, left: bool, adjoint: bool):
+    """X with A X = B from A's getrf factors (getrs: the row swaps, then L, then U;
+    ``adjoint``: A^H X = B; not ``left``: X A = B, or X A^H = B)."""
+    if not left:
+        return np.swapaxes(lu_solve(factors, pivots, np.swapaxes(b, -1, -2), True,
+                                    not adjoint), -1, -2)
+    P = permutation(pivots, factors.shape[-1], factors.dtype)
+    if adjoint:  # (U^T L^T P^T X = B)
+        y = solve_triangular(np.swapaxes(factors, -1, -2), b, False, True, False)
+        y = solve_triangular(np.swapaxes(factors, -1, -2), y, True, True, True)
+        return P @ y
+    y = solve_triangular(factors, np.swapaxes(P, -1, -2) @ b, False, True, True)
+    return solve_triangular(factors, y, True, True, False)
 
 
 def lu_info(a):

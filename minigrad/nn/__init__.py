@@ -26,8 +26,9 @@
     container.py   Sequential, ModuleList, ModuleDict, ParameterList, ParameterDict
     loss.py        MSELoss, NLLLoss, CrossEntropyLoss, BCEWithLogitsLoss, BCELoss, L1Loss,
                    SmoothL1Loss, HuberLoss, KLDivLoss, the margin losses (MarginRankingLoss,
-                   ..., MultiMarginLoss), PoissonNLLLoss, GaussianNLLLoss
+                   ..., MultiMarginLoss), PoissonNLLLoss, GaussianNLLLoss, CTCLoss
     distance.py    PairwiseDistance, CosineSimilarity
+    adaptive.py    AdaptiveLogSoftmaxWithLoss (the adaptive softmax: a head and clusters)
     functional.py  the math of all of the above, as functions (``F.relu``, ...)
     init.py        filling weights with starting values
     parallel.py    DataParallel (on a machine without a GPU: the module, called as it is)
@@ -54,9 +55,10 @@ from .lazy import (LazyBatchNorm1d, LazyBatchNorm2d, LazyBatchNorm3d, LazyConv1d
                    LazyConvTranspose3d, LazyLinear)
 from .linear import (  # noqa: F401
     Bilinear, Flatten, Identity, Linear, NonDynamicallyQuantizableLinear, Unflatten)
+from .adaptive import AdaptiveLogSoftmaxWithLoss  # noqa: F401
 from .distance import CosineSimilarity, PairwiseDistance  # noqa: F401
 from .loss import (  # noqa: F401
-    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CrossEntropyLoss, GaussianNLLLoss,
+    BCELoss, BCEWithLogitsLoss, CosineEmbeddingLoss, CTCLoss, CrossEntropyLoss, GaussianNLLLoss,
     HingeEmbeddingLoss, HuberLoss, KLDivLoss, L1Loss, MarginRankingLoss, MSELoss,
     MultiLabelSoftMarginLoss, MultiMarginLoss, NLLLoss, PoissonNLLLoss, SmoothL1Loss,
     SoftMarginLoss, TripletMarginLoss, TripletMarginWithDistanceLoss)

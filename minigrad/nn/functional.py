@@ -26,6 +26,7 @@ from .. import errors, ops
 from ..autograd.broadcast import broadcast_shapes
 from ..dtypes import C_TYPE_NAMES
 from ..rules.arguments import check_sub
+from ..rules.ctc import check_ctc_loss, ctc_lengths
 from ..rules.embedding_bag import check_embedding_bag
 from ..rules.out import write as write_out
 from ..tensor import Tensor
@@ -48,7 +49,7 @@ __all__ = ["affine_grid", "grid_sample", "linear", "relu", "sigmoid", "logsigmoi
            "silu", "hardtanh", "relu6", "margin_ranking_loss", "hinge_embedding_loss",
            "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance", "pdist",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss",
-           "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"]
+           "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "ctc_loss"]
 
 
 # ---- layers and activations ------------------------------------------------
@@ -2223,6 +2224,35 @@ def gaussian_nll_loss(input: Tensor, target: Tensor, var: Tensor | float, full: 
     if full:
         loss += 0.5 * math.log(2 * math.pi)
     return _reduce(loss, reduction)
+
+
+def ctc_loss(log_probs: Tensor, targets: Tensor, input_lengths, target_lengths, blank: int = 0,
+             reduction: str = "mean", zero_infinity: bool = False) -> Tensor:
+    """Connectionist temporal classification: -log of the probability of each target
+    sequence, summed over every alignment of it to the frames (blanks between labels,
+    repeated labels merged), from ``log_probs`` (time, batch, classes), usually a
+    log_softmax. ``targets`` padded (batch, longest) or concatenated; the lengths as
+    integer tensors or tuples of ints. CtcLossBackward0; 'mean' divides each loss by
+    its target's length before averaging; ``zero_infinity`` zeros impossible ones."""
+    _check_reduction(reduction)
+    numbers = {"none": 0, "mean": 1, "sum": 2}[reduction]
+    input_lengths, target_lengths = ctc_lengths(
+        (log_probs, targets, input_lengths, target_lengths, blank, numbers, zero_infinity))
+    batched = log_probs.dim() == 3
+    if not batched:  # (one sequence: PyTorch's unsqueeze, then squeeze)
+        log_probs = log_probs.unsqueeze(1)
+    check_ctc_loss(log_probs, targets, input_lengths, target_lengths, blank)
+    losses = ops.ctc_loss(log_probs, targets.long(), input_lengths, target_lengths, blank,
+                          zero_infinity)
+    if zero_infinity:
+        losses = minigrad.where(losses == math.inf, minigrad.zeros((), dtype=losses.dtype),
+                                losses)
+    if reduction == "mean":
+        lengths = minigrad.tensor(target_lengths, dtype=losses.dtype).clamp_min(1)
+        return (losses / lengths).mean()
+    if reduction == "sum":
+        return losses.sum()
+    return losses if batched else losses.squeeze(0)
 
 # ---- normalisation -----------------------------------------------------------
 

@@ -3,7 +3,7 @@
 the margin losses (``MarginRankingLoss``, ``HingeEmbeddingLoss``, ``SoftMarginLoss``,
 ``CosineEmbeddingLoss``, ``TripletMarginLoss``, ``TripletMarginWithDistanceLoss``,
 ``MultiMarginLoss``, ``MultiLabelSoftMarginLoss``) and the likelihoods (``PoissonNLLLoss``,
-``GaussianNLLLoss``). Call them as ``loss_fn(prediction, target)``.
+``GaussianNLLLoss``), and ``CTCLoss`` (sequences). Call them as ``loss_fn(prediction, target)``.
 
 ``reduction`` says how the per-element losses become the result: ``'mean'``
 (the default), ``'sum'``, or ``'none'`` (no reduction). The pre-0.4 arguments
@@ -23,7 +23,7 @@ __all__ = ["MSELoss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss", "BCELo
            "SmoothL1Loss", "HuberLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
            "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelSoftMarginLoss",
-           "PoissonNLLLoss", "GaussianNLLLoss"]
+           "PoissonNLLLoss", "GaussianNLLLoss", "CTCLoss"]
 
 
 class _Loss(Module):
@@ -305,3 +305,23 @@ class GaussianNLLLoss(_Loss):
     def forward(self, input: Tensor, target: Tensor, var: Tensor | float) -> Tensor:
         return F.gaussian_nll_loss(input, target, var, full=self.full, eps=self.eps,
                                    reduction=self.reduction)
+
+
+class CTCLoss(_Loss):
+    """Connectionist temporal classification (speech and handwriting recognition):
+    -log of the probability of each target sequence, summed over all of its alignments
+    to the input frames. Call as ``loss_fn(log_probs, targets, input_lengths,
+    target_lengths)`` with log_probs (time, batch, classes) from a log_softmax."""
+
+    __constants__ = ["blank", "reduction"]
+
+    def __init__(self, blank: int = 0, reduction: str = "mean",
+                 zero_infinity: bool = False) -> None:
+        super().__init__(reduction=reduction)
+        self.blank = blank
+        self.zero_infinity = zero_infinity
+
+    def forward(self, log_probs: Tensor, targets: Tensor, input_lengths,
+                target_lengths) -> Tensor:
+        return F.ctc_loss(log_probs, targets, input_lengths, target_lengths, self.blank,
+                          self.reduction, self.zero_infinity)

@@ -38,9 +38,10 @@
 | view_scatter  | select_scatter, slice_scatter, diagonal_scatter         |
 | linalg_module | torch.linalg: inv, solve, det, slogdet, svd, qr, eigh,  |
 |               | cholesky, pinv, lstsq, matrix_power, the matrix norms   |
+| linalg_lu     | lu_factor(_ex), lu, lu_unpack, lu_solve                 |
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
 |               | smooth_l1_loss, huber_loss, soft_margin_loss,           |
-|               | multi_margin_loss                                       |
+|               | multi_margin_loss, ctc_loss                             |
 | activation    | leaky_relu, elu, softplus, silu, hardtanh               |
 | padding       | edge_pad (F.pad's reflect and replicate modes)          |
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
@@ -92,10 +93,11 @@ from .linalg import (  # noqa: F401
     addbmm, addmm, addmv, addr, baddbmm, bilinear, bmm, cross, dot, matmul, mm, mv, vdot)
 from .view_scatter import diagonal_scatter, select_scatter, slice_scatter  # noqa: F401
 from . import linalg_module  # noqa: F401 (torch.linalg: linalg_module.inv, ...)
+from . import linalg_lu  # noqa: F401 (torch.linalg.lu_factor, lu, lu_solve; torch.lu_unpack)
 from . import sampling  # noqa: F401 (grid_sampler, affine_grid_generator: sampling.grid_sampler)
 from . import recurrent  # noqa: F401 (a float32 LSTM layer as one node: recurrent.mkldnn_rnn_layer)
 from .loss import (  # noqa: F401
-    binary_cross_entropy, binary_cross_entropy_with_logits, huber_loss, mse_loss,
+    binary_cross_entropy, binary_cross_entropy_with_logits, ctc_loss, huber_loss, mse_loss,
     multi_margin_loss, nll_loss_images, nll_loss_rows, smooth_l1_loss, soft_margin_loss,
 )
 from .pointwise import (  # noqa: F401

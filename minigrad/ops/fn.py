@@ -30,6 +30,7 @@ from ..kernels import rounding as kernels_rounding, special as kernels_special
 from ..kernels import gamma as kernels_gamma
 from ..kernels import grid_sample as kernels_grid_sample
 from ..kernels import embedding_bag as kernels_embedding_bag
+from ..kernels import ctc as kernels_ctc
 from ..rules import layout as rules_layout
 from ..autograd.broadcast import expand_array
 from ..autograd.tensor_base import TensorBase, make
@@ -41,6 +42,7 @@ from . import reduction, rounding, special, strided, trig
 from . import gather as gather_ops
 from . import random as random_ops
 from . import linalg_module
+from . import linalg_lu
 from . import scatter as scatter_ops
 from . import diagonal as diagonal_ops
 from . import rolling as rolling_ops
@@ -64,6 +66,7 @@ __all__ = ["where", "masked_fill", "clamp_min", "exp", "log", "sgn", "abs", "cos
            "threshold_backward", "select_backward", "slice_backward", "diag_embed", "inverse",
            "linalg_solve", "solve_triangular", "cholesky_solve", "pinv", "cofactor", "index_backward",
            "embedding_bag_backward", "embedding_bag_per_sample_weights_backward",
+           "ctc_loss_backward", "lu_solve",
            "embedding_backward_by_frequency",
            "value_selecting_backward",
            "tril", "triu", "gelu_backward", "native_layer_norm_backward", "native_group_norm_backward", "upsample_backward", "place", "einsum", "renorm_backward", "pixel_shuffle", "pixel_unshuffle", "channel_shuffle", "sqrt", "flash_attention_backward",
@@ -575,6 +578,14 @@ def solve_triangular(a, b, upper, left, unitriangular):
     return kernels_linalg.solve_triangular(a, b, upper, left, unitriangular)
 
 
+def lu_solve(LU, pivots, b, left: bool, adjoint: bool):
+    """X with A X = B from A's LU factors (LinalgLuSolveBackward0)."""
+    if is_tensor(LU) or is_tensor(b):
+        return linalg_lu.LinalgLuSolveBackward0.apply(LU, b, pivots=as_array(pivots), left=left,
+                                                      adjoint=adjoint)
+    return kernels_linalg.lu_solve(LU, as_array(pivots), b, left, adjoint)
+
+
 def cholesky_solve(b, l, upper):
     """X with (L L^T) X = B (CholeskySolveBackward0)."""
     if is_tensor(b) or is_tensor(l):
@@ -879,6 +890,20 @@ def embedding_bag_per_sample_weights_backward(grad, weight, indices, offsets, of
         return dots
     return rounding.NotImplemented.apply(
         grad, weight, operation="_embedding_bag_per_sample_weights_backward", value=dots)
+
+
+def ctc_loss_backward(grad, log_probs, targets, input_lengths, target_lengths,
+                      neg_log_likelihood, log_alpha, blank: int, zero_infinity: bool):
+    """ctc_loss's gradient with respect to log_probs (kernels/ctc.py: beta, then the
+    formula). PyTorch has no derivative for it: recorded, a NotImplemented node."""
+    value = kernels_ctc.ctc_loss_backward(
+        as_array(grad), as_array(log_probs), as_array(targets), input_lengths,
+        target_lengths, as_array(neg_log_likelihood), as_array(log_alpha), blank,
+        zero_infinity)
+    if not (is_tensor(grad) or is_tensor(log_probs)):
+        return value
+    return rounding.NotImplemented.apply(grad, log_probs, neg_log_likelihood,
+                                         operation="_ctc_loss_backward", value=value)
 
 
 def value_selecting_backward(grad, dim, indices, shape, keepdim):

@@ -13,17 +13,18 @@ from .. import dtypes, errors
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd import grad_mode
 from ..autograd.formula import Formula
-from ..autograd.node import Node, Input
+from ..autograd.node import Node, Input, RESULT
 from ..autograd.saved import SavedTensor
 from . import fn
 from ..autograd.tensor_base import is_tensor
 from ._saved import as_shown
 from ..rules.layout import check_row_major_grad_input
+from ..kernels import ctc as kernels_ctc
 from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits",
            "binary_cross_entropy", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
-           "multi_margin_loss"]
+           "multi_margin_loss", "ctc_loss", "CtcLossBackward0"]
 
 # How torch's nodes show ``reduction`` (at::Reduction, a C++ enum).
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -701,3 +702,36 @@ def multi_margin_loss(x, target, p=1, margin=1.0, weight=None, reduction="mean")
     _check_no_requires_grad("multi_margin_loss", weight=weight)
     return MultiMarginLossBackward0.apply(x, target=target, p=p, margin=margin, weight=weight,
                                           reduction=reduction)
+
+
+class CtcLossBackward0(Node):
+    formula = Formula("y[b]", "-log sum over the alignments a of target b (blanks between "
+                              "labels, repeats merged) of prod_t exp(log_probs[t, b, a_t]), "
+                              "by the recursion alpha[t, s] = logsumexp(alpha[t-1, s-2..s]) "
+                              "+ log_probs[t, b, l'[s]]",
+                      grad={"log_probs": "(exp(lp) - exp(log sum_{s: l'[s] = c} alpha beta "
+                                         "+ y[b] - lp)) * G[b] (PyTorch's: the gradient "
+                                         "through the log_softmax before it)"})
+    saves = {"log_probs": Input(0), "result0": RESULT}
+
+    def forward(self, log_probs, targets, input_lengths, target_lengths, blank, zero_infinity):
+        nll, log_alpha = kernels_ctc.ctc_loss(log_probs, targets._data, input_lengths,
+                                              target_lengths, blank)
+        self.save(targets=SavedTensor(targets), input_lengths=input_lengths,
+                  target_lengths=target_lengths, blank=blank, zero_infinity=zero_infinity,
+                  result1=log_alpha)
+        return nll
+
+    def backward(self, saved, grad):
+        return fn.ctc_loss_backward(grad, saved.log_probs, saved.targets, saved.input_lengths,
+                                    saved.target_lengths, saved.result0, saved.result1,
+                                    saved.blank, saved.zero_infinity)
+
+
+def ctc_loss(log_probs, targets, input_lengths: tuple, target_lengths: tuple, blank: int,
+             zero_infinity: bool):
+    """The loss of each sequence (batch,): log_probs (time, batch, classes), int64 targets
+    padded (batch, longest) or concatenated, the lengths as tuples (rules/ctc.py checked)."""
+    return CtcLossBackward0.apply(log_probs, targets=targets, input_lengths=input_lengths,
+                                  target_lengths=target_lengths, blank=blank,
+                                  zero_infinity=zero_infinity)

@@ -14,7 +14,8 @@ __all__ = ["check_matrix", "check_vector_norm", "check_matrix_norm", "check_norm
            "is_vector_rhs", "check_solve", "check_lstsq", "check_qr_mode", "check_uplo",
            "check_qr_backward", "check_float", "check_pinv", "check_solve_triangular",
            "check_info", "check_multi_dot", "check_vecdot", "check_bool_product",
-           "check_bool_accumulate"]
+           "check_bool_accumulate", "check_lu", "check_lu_info", "check_lu_unpack",
+           "check_lu_solve"]
 
 _FLOAT_TYPES = "float, double, cfloat or cdouble"
 
@@ -340,3 +341,70 @@ def check_cdist(x1, x2, p, by_products: bool) -> None:
 
 
 _C_NAMES = {dtypes.float16: "c10::Half", dtypes.float32: "float", dtypes.float64: "double"}
+
+
+# ---- the LU factorization (ops/linalg_lu.py) ------------------------------------------------
+
+_SINGULAR_LU = ("U[{0},{0}] is zero and using it on lu_solve would result in a division by "
+                "zero. If you still want to perform the factorization, consider calling "
+                "linalg.lu(A, pivot) or linalg.lu_factor_ex(A, pivot)")
+
+
+def _at_least_2d(name: str, A) -> None:
+    if A.ndim < 2:
+        raise RuntimeError(f"{name}: Expected tensor with 2 or more dimensions. Got size: "
+                           f"{list(A.shape)} instead")
+
+
+def check_lu(name: str, A, pivot: bool) -> None:
+    """lu_factor's and lu's checks, in PyTorch's order: the dims, pivoting, the dtype."""
+    _at_least_2d(name, A)
+    if not pivot:
+        raise RuntimeError("linalg.lu_factor: LU without pivoting is not implemented on the CPU")
+    if not A.dtype.is_floating_point or A.dtype is dtypes.float16:
+        raise NotImplementedError(f'"lu_cpu" not implemented for '
+                                  f"'{dtypes.SCALAR_NAMES[A.dtype]}'")
+
+
+def check_lu_info(name: str, info: np.ndarray) -> None:
+    """getrf's info > 0 (a zero on U's diagonal) as PyTorch's error, naming the batch
+    element when A is a batch."""
+    bad = np.flatnonzero(info.reshape(-1) > 0)
+    if len(bad):
+        where = f"(Batch element {bad[0]}): " if info.ndim else ""
+        raise RuntimeError(f"{name}: {where}" + _SINGULAR_LU.format(info.reshape(-1)[bad[0]]))
+
+
+def check_lu_unpack(LU, pivots) -> None:
+    _at_least_2d("torch.lu_unpack", LU)
+    if pivots.dtype is not dtypes.int32:
+        raise RuntimeError("torch.lu_unpack: LU_pivots is expected to be a contiguous tensor of "
+                           "torch.int32 dtype.\nNote: this function is intended to be used "
+                           "with the output produced by torch.linalg.lu_factor")
+
+
+def check_lu_solve(LU, pivots, B, left: bool) -> None:
+    check_float("torch.linalg.lu_solve", LU)
+    if LU.ndim < 2:
+        raise RuntimeError("torch.linalg.lu_solve: The input tensor A must have at least 2 "
+                           "dimensions.")
+    if LU.shape[-1] != LU.shape[-2]:
+        raise RuntimeError(f"torch.linalg.lu_solve: A must be batches of square matrices, but "
+                           f"they are {LU.shape[-2]} by {LU.shape[-1]} matrices")
+    if B.ndim < 2:
+        raise RuntimeError("linalg.lu_solve: The input tensor B must have at least 2 dimensions.")
+    n, rows = LU.shape[-1], B.shape[-2] if left else B.shape[-1]
+    if rows != n:
+        equation = "AX = B" if left else "XA = B"
+        raise RuntimeError(f"linalg.lu_solve: Incompatible shapes of A and B for the equation "
+                           f"{equation} ({n}x{n} and {B.shape[-2]}x{B.shape[-1]})")
+    if LU.dtype is not B.dtype:
+        raise RuntimeError(f"linalg.lu_solve: Expected LU and B to have the same dtype, but "
+                           f"found LU of type {dtypes.SCALAR_NAMES[LU.dtype]} and B of type "
+                           f"{dtypes.SCALAR_NAMES[B.dtype]} instead")
+    if pivots.dtype is not dtypes.int32:
+        raise RuntimeError("linalg.lu_solve: pivots should be a Tensor of scalar type "
+                           "torch.int32")
+    if pivots.shape[-1] != n:
+        raise RuntimeError("linalg.lu_solve: Number of pivots per batch should be same as the "
+                           "dimension of the matrix")

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 import sys
 
-from .. import (activation, batchnorm, container, conv, distance, dropout, lazy, linear, loss,
-                module, normalization, padding, pooling, rnn, sparse, transformer, upsampling)
+from .. import (activation, adaptive, batchnorm, container, conv, distance, dropout, lazy, linear,
+                loss, module, normalization, padding, pooling, rnn, sparse, transformer,
+                upsampling)
 from ..module import Module
 
-_FAMILIES = (activation, batchnorm, container, conv, distance, dropout, lazy, linear, loss,
-             module, normalization, padding, pooling, rnn, sparse, transformer, upsampling)
+_FAMILIES = (activation, adaptive, batchnorm, container, conv, distance, dropout, lazy, linear,
+             loss, module, normalization, padding, pooling, rnn, sparse, transformer, upsampling)
 
 for _family in _FAMILIES:
     sys.modules[f"{__name__}.{_family.__name__.rsplit('.', 1)[1]}"] = _family

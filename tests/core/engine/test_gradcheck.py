@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 
 import minigrad as mg
+from minigrad.autograd.gradcheck import numerical_jacobian
 
 from torch_compare import check_double_backward, check_numerical, distinct, rand
 
@@ -223,3 +224,13 @@ def test_double_backward_check_can_fail():
 
     with pytest.raises(AssertionError):
         check_double_backward(lambda lib, x: x * x if lib is not mg else Square.apply(x), X)
+
+
+def test_gradcheck_nudges_a_non_contiguous_input():
+    """An input that is a transposed view is nudged in its own memory (a reshape of it would
+    be a copy, and every numerical derivative 0), as torch's gradcheck does."""
+    values = np.random.default_rng(0).standard_normal((4, 2))
+    x = mg.tensor(values).mT.detach().requires_grad_()
+    assert mg.autograd.gradcheck(lambda b: (b * b.exp()).sum(1), (x,))
+    jacobian = numerical_jacobian(lambda b: b * 3, [x])[0][0]
+    np.testing.assert_allclose(jacobian, np.eye(8) * 3, rtol=1e-6)

@@ -100,3 +100,27 @@ RETAIN = {
 @pytest.mark.parametrize("name", list(RETAIN))
 def test_retain_grad_under_autograd_grad(name):
     assert_same(RETAIN[name])
+
+
+UNREACHED = {
+    "split, the other half's hook": (
+        "x = torch.arange(4.0, requires_grad=True)\np, q = x.split(2)\n"
+        "h = q.register_hook(lambda g: show(g))\nh2 = p.register_hook(lambda g: show(g))\n"
+        "(p * 1).sum().backward()\nshow(x.grad)"),
+    "unbind, a part not used": (
+        "x = torch.arange(3.0, requires_grad=True)\nparts = x.unbind(0)\n"
+        "h = parts[2].register_hook(lambda g: show(g))\n(parts[0] * 2).backward()\nshow(x.grad)"),
+    "replacing a None gradient": (
+        "x = torch.arange(4.0, requires_grad=True)\np, q = x.split(2)\n"
+        "h = q.register_hook(lambda g: torch.ones(2))\n(p * 1).sum().backward()"),
+    "a hook on an unreached leaf": (
+        "a = torch.ones(2, requires_grad=True)\nb = torch.ones(2, requires_grad=True)\n"
+        "h = b.register_hook(lambda g: show(g))\n(a * 2).sum().backward()\nshow(b.grad)"),
+}
+
+
+@pytest.mark.parametrize("name", list(UNREACHED))
+def test_hooks_on_outputs_no_gradient_reached(name):
+    """A node that runs calls the hooks of each of its outputs, with None for an output no
+    gradient reached (and refuses a hook's value in its place); a leaf not reached: none."""
+    assert_same(UNREACHED[name])
