@@ -31,7 +31,7 @@ from . import random as _random
 from .devices import check_device, meta_requested
 from .kernels import meta
 from .kernels import random as random_kernels
-from .kernels.fma import fma64
+from .kernels.fma import fma64, linspace_values
 from .ops import random as random_ops
 from .ops import shape as shape_ops
 from .rules import out as out_rule
@@ -558,19 +558,7 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=strided, device=
         start, end = dtype.numpy.type(start), dtype.numpy.type(end)
     else:
         start, end = int(start), int(end)
-    if steps == 1:
-        values = np.full(1, start)
-    elif dtype is dtypes.float16:  # every operation rounds to float16, as in PyTorch
-        step = (end - start) / np.float16(steps - 1)
-        index = np.arange(steps).astype(np.float16)
-        values = np.where(np.arange(steps) < steps // 2, start + step * index,
-                          end - step * (np.float16(steps - 1) - index))
-    else:  # the first half counts up from start, the second down from end
-        step = (end - start) / (steps - 1)  # in float32 for a float32 result
-        index = np.arange(steps, dtype=np.float64)
-        values = np.where(index < steps // 2,
-                          fma64(step, index, start),
-                          fma64(-step, steps - 1 - index, end))
+    values = linspace_values(start, end, steps)
     # (linspace resizes its out tensor without a warning, as PyTorch's does)
     return _into_out("linspace", make(_placed(values.astype(dtype.numpy), on_meta)), out,
                      requires_grad, resize_warning=None)

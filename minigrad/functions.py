@@ -1003,6 +1003,17 @@ def bincount(input, weights=None, minlength=0):
     return ops.bincount(input, weights, minlength)
 
 
+def histogram(input, bins, *, range=None, weight=None, density=False, out=None):  # noqa: A002
+    """(hist, bin_edges): a histogram of ``input``'s elements in ``bins`` equal bins (over
+    ``range``, or the elements' own) or between the edges of a 1-D tensor ``bins``."""
+    result = ops.histogram(input, bins, range, weight, density)
+    if out is None:
+        return result
+    for target, values in zip(out, result):
+        target.resize_(values.shape).copy_(values)
+    return ops.HistogramOutResult(*out)
+
+
 def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - PyTorch's names
     """A histogram with ``bins`` equal bins between ``min`` and ``max``."""
     return _out("histc", ops.histc(input, bins, min, max), out, input)

@@ -151,3 +151,22 @@ def fma32(a, b, c) -> np.ndarray:
         inexact = np.nextafter(total[where], np.copysign(np.inf, error))
         result[where] = np.where(error != 0, inexact, total[where]).astype(np.float32)
     return result
+
+
+def linspace_values(start, end, steps: int) -> np.ndarray:
+    """``torch.linspace``'s numbers, from ``start`` and ``end`` of the result's type (NumPy
+    scalars, or Python ints for an integer result), as PyTorch's kernel computes them:
+    the first half counts up from start, the second down from end, so both ends are
+    exact; a float16 rounds every step, others compute the step in their type and each
+    number with one fused multiply-add."""
+    if steps == 1:
+        return np.full(1, start)
+    if isinstance(start, np.float16):
+        step = (end - start) / np.float16(steps - 1)
+        index = np.arange(steps).astype(np.float16)
+        return np.where(np.arange(steps) < steps // 2, start + step * index,
+                        end - step * (np.float16(steps - 1) - index))
+    step = (end - start) / (steps - 1)  # (in float32 for a float32 result)
+    index = np.arange(steps, dtype=np.float64)
+    return np.where(index < steps // 2, fma64(step, index, start),
+                    fma64(-step, steps - 1 - index, end))

@@ -66,7 +66,8 @@ from .conv import (  # noqa: F401
     adaptive_avg_pool, adaptive_max_pool, avg_pool, constant_pad, conv_transpose, convolution, fold,
     max_pool, max_unpool, unfold)
 from .counting import (  # noqa: F401
-    argwhere, bincount, bucketize, count_nonzero, histc, nonzero, searchsorted, unique,
+    argwhere, bincount, bucketize, count_nonzero, histc, histogram, HistogramOutResult, nonzero,
+    searchsorted, unique,
     unique_consecutive)
 from . import activation  # noqa: F401 (leaky_relu, elu, ...: called as activation.elu)
 from .batch_norm import native_batch_norm  # noqa: F401

@@ -8,6 +8,8 @@ x's own, but PyTorch has no derivative for it: its node stops backward with an e
 
 from __future__ import annotations
 
+import builtins
+import collections
 import math
 
 import numpy as np
@@ -16,9 +18,12 @@ from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
-from ..kernels import layout, sorting
+from ..kernels import layout, sorting, threads
+from ..kernels.fma import linspace_values
 from ..rules.arguments import normalize_dim, normalize_dims, refuse_empty_slices, refuse_meta
 from ..rules.layout import with_reduction_layout
+from .reduction import sum_all
+from .rounding import NotImplemented  # noqa: A004 (PyTorch's name for the node)
 
 __all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "unique_consecutive", "bincount",
            "histc", "searchsorted", "bucketize"]
@@ -166,6 +171,83 @@ def histc(x, bins=100, min=0, max=0):
     places = ((inside - kind(low)) * kind(bins) / (kind(high) - kind(low))).astype(np.int64)
     places = np.minimum(places, bins - 1)  # (max itself: the last bin)
     return make(np.bincount(places, minlength=bins).astype(x._data.dtype))
+
+
+def _histogram_result(name: str):
+    kind = collections.namedtuple(name, ["hist", "bin_edges"])
+    kind.__repr__ = lambda self: (f"torch.return_types.{name}(\nhist={self.hist!r},"
+                                  f"\nbin_edges={self.bin_edges!r})")
+    return kind
+
+
+HistogramResult, HistogramOutResult = map(_histogram_result, ("histogram", "histogram_out"))
+
+
+def histogram(x, bins, range=None, weight=None, density=False):  # noqa: A002 - torch's names
+    """A histogram of x's elements (any shape) in ``bins`` equal bins over ``range`` (x's
+    own smallest and largest element when None; a bin either side of one value), or
+    between the edges of a 1-D tensor ``bins``: each element in the bin whose left edge
+    it reaches (the last bin takes its right edge too), others not counted; ``weight``:
+    each element adds its weight; ``density``: divided by the total and each bin's width.
+    (hist, bin_edges), x's dtype, as PyTorch; no derivative (its NotImplemented node)."""
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError(
+            f'"histogramdd" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')
+    data = x._data.reshape(-1)
+    if weight is not None and weight.dtype is not x.dtype:
+        raise RuntimeError(
+            f"torch.histogramdd: if weight tensor is provided, input tensor and weight tensor "
+            f"should have the same dtype, but got input({dtypes.C_TYPE_NAMES[x.dtype]}), and "
+            f"weight({dtypes.C_TYPE_NAMES[weight.dtype]})")
+    edges = bins._data.reshape(-1) if is_tensor(bins) else _bin_edges(data, bins, range)
+    hist = _thread_histograms(data, edges, None if weight is None else weight._data.reshape(-1))
+    edges = np.array(edges, data.dtype)
+    if density:  # (PyTorch's order: divided by the total, then by each bin's width)
+        hist = hist / sum_all(hist) / (edges[1:] - edges[:-1])
+    inputs = (x,) if weight is None else (x, weight)  # (no derivative: where a graph is
+    return HistogramResult(*(NotImplemented.apply(  # recorded, PyTorch's NotImplemented)
+        *inputs, operation="histogram", value=values) for values in (hist, edges)))
+
+
+def _thread_histograms(data: np.ndarray, edges: np.ndarray, weights) -> np.ndarray:
+    """Each element (weight) added to its bin as PyTorch's kernel adds them: the elements
+    split into one run per thread, each run counted in a histogram of its own in order,
+    then the threads' histograms added up."""
+    bins = max(len(edges) - 1, 0)
+    runs = max(min(threads.get_num_threads(), len(data)), 1)
+    step = -(-len(data) // runs) or 1
+    total = np.zeros(bins, data.dtype)
+    for start in builtins.range(0, max(len(data), 1), step):
+        run = data[start:start + step]
+        inside = (run >= edges[0]) & (run <= edges[-1]) if bins else run < run
+        places = np.minimum(np.searchsorted(edges, run[inside], side="right") - 1, bins - 1)
+        counted = np.zeros(bins, data.dtype)
+        np.add.at(counted, places, 1 if weights is None else weights[start:start + step][inside])
+        total = total + counted
+    return total
+
+
+def _bin_edges(data: np.ndarray, bins: int, range) -> np.ndarray:  # noqa: A002
+    """``bins + 1`` equal steps over the range (PyTorch's linspace), with its checks."""
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for "
+                           f"dimension 0")
+    if range is not None:
+        low, high = (float(edge) for edge in range)
+    elif data.size:
+        low, high = float(data.min()), float(data.max())
+    else:
+        low, high = 0.0, 1.0
+    if low > high:
+        raise RuntimeError(f"torch.histogramdd: min should not exceed max, but got min "
+                           f"{low:g} max {high:g} for dimension 0")
+    if not (math.isfinite(low) and math.isfinite(high)):
+        raise RuntimeError(f"torch.histogramdd: dimension 0's range [{low:g}, {high:g}] is "
+                           f"not finite")
+    if low == high:
+        low, high = low - 0.5, high + 0.5
+    kind = data.dtype.type
+    return linspace_values(kind(low), kind(high), bins + 1).astype(data.dtype)
 
 
 def searchsorted(sorted_sequence, values, out_int32=False, right=False, side=None,

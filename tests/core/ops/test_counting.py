@@ -1,7 +1,7 @@
 """Counting and locating (``minigrad/ops/counting.py``) and the logical ops (beside the
 comparisons in ``minigrad/ops/compare.py``) against PyTorch 2.13: count_nonzero, nonzero
 (as_tuple), argwhere, unique (return_inverse, return_counts, dim; its node stops backward
-with PyTorch's error), bincount, histc, searchsorted, bucketize, logical_and/or/xor/not.
+with PyTorch's error), bincount, histc, histogram, searchsorted, bucketize, logical_and/or/xor/not.
 Each call is run on both libraries and what it prints (or the error it raises) compared."""
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ import torch
 import minigrad as mg
 
 from torch_compare import outcome
+from transcripts import assert_same
 
 NAN = float("nan")
 
@@ -171,3 +172,66 @@ def test_unique_dim_with_nan_as_torch():
         seen = [[t.tolist() for t in lib.unique(lib.tensor(values), dim=dim, return_inverse=True,
                                                  return_counts=True)] for lib in (torch, mg)]
         assert str(seen[0]) == str(seen[1]), (values, dim)
+
+
+# ---- torch.histogram: (hist, bin_edges) --------------------------------------------------
+
+HISTOGRAM_LINES = [
+    "x = torch.tensor([1., 2, 1, 4, 2.5, 0, 3])\n"
+    "show(torch.histogram(x, bins=4), torch.histogram(x, bins=3, range=(0., 3.), density=True))\n"
+    "show(torch.histogram(x, bins=torch.tensor([0., 1, 2.5, 3]), weight=torch.arange(7.)))\n"
+    "show(torch.histogram(x, torch.tensor([0., 1, 2.5, 3]), weight=torch.arange(7.), density=True))\n"
+    "show(x.histogram(2), torch.histogram(x.reshape(7, 1), 2), torch.histogram(torch.ones(3), 2))",
+    "show(torch.histogram(torch.tensor([], dtype=torch.float32), 2))\n"
+    "show(torch.histogram(torch.tensor([0.1, 0.2, 0.3, 0.7]), 3))\n"
+    "show(torch.histogram(torch.tensor([0.5, 1.5, 1.0], dtype=torch.float64), 5, range=(0, 2), density=True))",
+    "y = torch.tensor([0.5, 1.5], requires_grad=True)\nr = torch.histogram(y, 2)\n"
+    "show(r, r.hist.grad_fn.name())\nr.hist.sum().backward()",
+    "x = torch.tensor([1., 2, 1, 4])\no = (torch.empty(0), torch.empty(0))\n"
+    "show(torch.histogram(x, 2, out=o), o[0])",
+    "torch.histogram(torch.tensor([1, 2]), bins=2)",
+    "torch.histogram(torch.tensor([1., 2.]), bins=0)",
+    "torch.histogram(torch.tensor([1., 2.]), bins=2, range=(3., 1.))",
+    "torch.histogram(torch.tensor([1., 2.]).double(), bins=2, weight=torch.ones(2))",
+    "torch.histogram(torch.tensor([1., float('nan')]), 2)",
+    "torch.histogram(torch.tensor([1., float('inf')]), 2)",
+]
+
+
+@pytest.mark.parametrize("src", HISTOGRAM_LINES)
+def test_histogram_prints_and_fails_as_torch(src):
+    assert_same(src)
+
+
+@pytest.fixture
+def threads_restored():
+    before = torch.get_num_threads(), mg.get_num_threads()
+    yield
+    torch.set_num_threads(before[0])
+    mg.set_num_threads(before[1])
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("size", [7, 1000, 4099])
+def test_histogram_of_random_weighted_data_has_torchs_bits(size, dtype, threads,
+                                                           threads_restored):
+    """Weights added per thread and the threads' histograms then added up, as PyTorch's
+    kernel adds them (so the bits follow set_num_threads, as PyTorch's); edges from
+    PyTorch's linspace; density's divisions in its order."""
+    draw = np.random.default_rng(size)
+    data = draw.standard_normal(size)
+    weights = draw.random(size)
+    results = []
+    for lib in (torch, mg):
+        lib.set_num_threads(threads)
+        kind = getattr(lib, str(dtype).split(".")[1])
+        x, w = lib.tensor(data, dtype=kind), lib.tensor(weights, dtype=kind)
+        for options in ({}, {"weight": w}, {"density": True}, {"weight": w, "density": True},
+                        {"range": (-1.5, 2.0)}):
+            hist, edges = lib.histogram(x, 13, **options)
+            results.append((hist.numpy(), edges.numpy()))
+    half = len(results) // 2
+    for (their_hist, their_edges), (hist, edges) in zip(results[:half], results[half:]):
+        np.testing.assert_array_equal(edges, their_edges)
+        np.testing.assert_array_equal(hist, their_hist)
