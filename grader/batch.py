@@ -17,13 +17,17 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from kit_i18n import speaking
+
 from . import notebook as nbg
 from .grade import Options, Result, grade_notebook
+from .i18n import _
 from .intake import MAX_BYTES, printable, read_submission, valid_text
 from .source import Source, load_source
 
 __all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
-           "nbgrader_owner", "collection_of", "student_of", "MAX_BYTES"]
+           "nbgrader_owner", "collection_of", "student_of", "named_by_its_file",
+           "MAX_BYTES"]
 
 SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
 
@@ -46,6 +50,8 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
         student = _student(path, source, owner)
         result = grade_notebook(source, submission, student, path.name, options)
         result.collected = collected
+        if named_by_its_file(path, owner, (source.path.stem,)):
+            _hold_beside(result, path, [s.path.stem for s in loaded])
         return readable(result)
     except Exception as error:  # noqa: BLE001 (one bad submission must not stop the rest)
         student, assignment = _who(path, loaded, owner)
@@ -150,6 +156,45 @@ def student_of(path, owner: str | None = None, instructor_stems=()) -> str:
     if path.stem in instructor_stems and len(path.parents) > 2:
         return safe_name(path.parent.parent.name)
     return safe_name(path.stem)
+
+
+def named_by_its_file(path, owner: str | None = None, instructor_stems=()) -> bool:
+    """Whether ``student_of`` names the student of ``path`` by the file's name alone (a flat
+    folder of the class: ``ps1/bob.ipynb``), not by a folder of the layout (an ``owner``,
+    nbgrader's ``submitted/<student>/``, or ``<student>/<assignment>/`` around a notebook
+    named like an instructor notebook)."""
+    if owner or nbgrader_owner(path):
+        return False
+    path = Path(path).resolve()
+    return not (path.stem in instructor_stems and len(path.parents) > 2)
+
+
+def _hold_beside(result: Result, path: Path, instructor_stems: list[str]) -> None:
+    """Flag ``result``, and hold what it scored, when its notebook, named after its student
+    (``named_by_its_file``), sits in another student's own folder: beside a notebook named
+    like an instructor notebook, which the layout ``<student>/<assignment>/`` makes the
+    folder's two up's. Graded from the students' folders (``home/*/ps1``), zed's own
+    ``home/zed/ps1/bob.ipynb`` was bob's and, last by path, replaced bob's 9 of 9 with 0, or
+    gave a classmate who handed nothing in the points zed chose (measured). The file's name
+    says bob, the folder says zed: the grader cannot tell who wrote it, the teacher can."""
+    for stem in instructor_stems:
+        beside = path.parent / f"{stem}.ipynb"
+        if beside.name == path.name or beside.is_symlink() or not beside.is_file():
+            continue
+        other = student_of(beside, None, (stem,))
+        if other == result.student:
+            continue
+        with speaking(result.lang):
+            text = _("this notebook is named after {student}, but it was handed in in the "
+                     "folder of {other}, beside {other}'s notebook {notebook}: a notebook "
+                     "handed in for a classmate? It was graded as {student}'s and is held "
+                     "for review").format(student=result.student, other=other,
+                                          notebook=beside.name)
+        result.flags.append(text)
+        for question in result.questions:
+            if question.points and not question.manual:
+                question.review.append(text)
+        return
 
 
 def _who(path: Path, sources: list[Source], owner: str | None = None) -> tuple[str, str]:

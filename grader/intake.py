@@ -43,7 +43,7 @@ import numpy as np
 
 from .i18n import _
 
-__all__ = ["read_submission", "valid_text", "printable", "UNPRINTABLE", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
+__all__ = ["read_submission", "valid_text", "printable", "one_line", "UNPRINTABLE", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
            "MAX_CONTAINERS", "MAX_VALUES", "MAX_NAME"]
 
 MAX_BYTES = 20 * 1024 * 1024  # of a submission file (the kit's are about 20 kB)
@@ -143,6 +143,16 @@ def printable(value):
     if isinstance(value, dict):
         return {printable(key): printable(item) for key, item in value.items()}
     return value
+
+
+def one_line(text) -> str:
+    """``text`` as one line of a terminal, shown as written: ``printable``, and each line
+    break as the two characters ``\\n``. What the commands print quotes a submission (a
+    file's name, an error that names the file): a notebook named ``"x\\n      bob
+    derive_it_by_hand  9 / 9\\n.ipynb"`` in one's own folder printed, through "could not
+    grade ...", lines of its own that read as the grades of classmates (measured). Each
+    line a command prints is the grader's, with the submission's text inside it."""
+    return printable(str(text)).replace("\n", "\\n")
 
 
 def _worksheet_cells(data: dict) -> list:
