@@ -191,6 +191,7 @@ def _hold_beside(result: Result, path: Path, instructor_stems: list[str]) -> Non
                      "for review").format(student=result.student, other=other,
                                           notebook=beside.name)
         result.flags.append(text)
+        result.beside = other
         for question in result.questions:
             if question.points and not question.manual:
                 question.review.append(text)

@@ -23,8 +23,9 @@ marks, unflagged. What succeeded before, and the construction that closed it:
   can compute: they are drawn from the name), gave cy, who handed nothing in, 9 of 9.
   (``batch._hold_beside``: a notebook named after one student in a folder that holds
   another's notebook under the instructor notebook's name is flagged and held; and
-  ``cli._folders_last``: a notebook whose student a folder names is kept over one named by
-  its file, whatever their paths.)
+  ``cli._folders_last`` and ``report._graded_kept``: a notebook whose student a folder
+  names is kept over one named by its file, whatever their paths, in one run or the next:
+  graded from zed's folder alone, later, it replaced bob's stored 9 of 9 with 0.)
 
 Tried and found closed (kept here so that they stay so): the feedback page and the
 analysis page of a student whose exception says ``<script>``, ``<img src=...>``, CSS and
@@ -155,6 +156,22 @@ def test_a_notebook_named_after_a_classmate_in_ones_own_folder(tmp_path, given):
     assert grades["cy"] == {q: ("", "yes") for q in FULL}
     flag = results["cy"]["flags"]
     assert len(flag) == 1 and "zed" in flag[0] and NAME in flag[0], flag
+
+
+def test_a_later_run_keeps_the_classmates_own_notebook(tmp_path):
+    """The class graded (bob: 9 of 9), then zed's folder alone into the same ``--out`` (his
+    late work, say): his ``bob.ipynb`` (the wrong answers) replaced bob's stored 9 of 9
+    with 0, flagged but with nothing to hold (measured). Now bob's own result stays, and
+    flags.csv says why the other was not kept."""
+    home = _homes(tmp_path)
+    out = tmp_path / "grades"
+    given = ["--out", str(out), "--sandbox", "required", "--jobs", "1"]
+    main(["grade", *sorted(str(p) for p in home.glob("*/ps1")), *given])
+    assert _grades(out)["bob"] == FULL
+    main(["grade", str(home / "zed" / "ps1"), *given])
+    assert _grades(out)["bob"] == FULL and _results(out)["bob"]["flags"] == []
+    assert "bob.ipynb, named after them in the folder of zed, was not kept" in (
+        out / "flags.csv").read_text(encoding="utf-8")
 
 
 def test_the_students_folders_from_the_top_are_their_own(tmp_path):
