@@ -27,6 +27,12 @@ marks, unflagged. What succeeded before, and the construction that closed it:
   names is kept over one named by its file, whatever their paths, in one run or the next:
   graded from zed's folder alone, later, it replaced bob's stored 9 of 9 with 0.)
 
+* **text that covers the teacher's page**: an exception's message of 600 combining marks
+  stacked on one character ("Zalgo" text), quoted in the student's feedback and in the
+  class's item analysis page, which a browser draws as a tower over the lines above and
+  below (the points); kept whole in every page the grader writes (measured).
+  (``intake.printable``: past four marks on one character, the rest are left out.)
+
 Tried and found closed (kept here so that they stay so): the feedback page and the
 analysis page of a student whose exception says ``<script>``, ``<img src=...>``, CSS and
 an SVG with a script, and ``&#x202e;`` (text, never markup: ``html.escape``, ``_inline``);
@@ -204,13 +210,17 @@ def test_a_flat_folder_of_the_class_is_named_by_its_files(tmp_path):
 
 MARKUP = ("</li></ul><script>alert(1)</script><img src=http://evil.example/p.png>"
           "<style>body{display:none}</style><svg onload=alert(2)></svg> &#x202e; 0 / 8")
+ZALGO = "8 / 8" + "\u0351\u0300\u0316" * 200  # 600 combining marks on one "8"
+MARKS = re.compile("[\u0300-\u036f]{5,}")
 
 
 def test_the_teachers_pages_show_a_students_text_as_text(tmp_path):
     """An ``unbroadcast`` that raises with HTML, CSS and an SVG in its message: the feedback
-    page (Markdown, rendered; and HTML) and the item analysis page hold it as text."""
+    page (Markdown, rendered; and HTML) and the item analysis page hold it as text. And 600
+    combining marks on one character, which a browser draws as a tower over the lines
+    around it (the points of the class's analysis page, quoted there), keep four."""
     notebooks = {"m": build(B, "m", {**WRONG[B], "q4_answer": (
-        "def unbroadcast(grad, shape):\n    raise ValueError('%s')" % MARKUP)}),
+        "def unbroadcast(grad, shape):\n    raise ValueError('%s')" % (MARKUP + ZALGO))}),
         "w": build(B, "w", WRONG[B])}
     submitted = tmp_path / "submitted"
     submitted.mkdir()
@@ -229,6 +239,7 @@ def test_the_teachers_pages_show_a_students_text_as_text(tmp_path):
         assert "&lt;script&gt;" in page, name
         assert not re.search(r"<(script|img|a)\b|<svg onload", page), name
         assert "<style>body" not in page and "&lt;style&gt;body" in page, name
+        assert "\u0351\u0300\u0316\u0351" in page and not MARKS.search(page), name
         assert "\u202e" not in page and "&#x202e;" not in page.replace("&amp;#x202e;", ""), \
             name
     points = {r["student"]: r["points"] for r in csv.DictReader(
