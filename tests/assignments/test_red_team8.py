@@ -40,6 +40,11 @@ a formula of assignment 4 that reaches beyond arithmetic on its names (``x.__cla
 ``x.real``, ``x.shape``, ``one_hot(x, 10**4)``, ``x[10**9:]``: refused as written); the
 sandbox's view (only the system's libraries, the kit's packages and a scratch folder of
 its own: no instructor notebook, no other submission, no ``--out``, no salt).
+
+What no grader can promise, measured here for the README: classmates with the same numbers
+(drawn from small sets: 21 of 30 students share all theirs of assignment 1 with someone)
+have the same answers, and a student who copies such a classmate's answers into their own
+notebook scores, unflagged, as the classmate does.
 """
 
 import csv
@@ -51,7 +56,7 @@ import mistune
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from keys import WRONG, build, right
+from keys import WRONG, build, numbers, right
 
 from grader.analysis_page import write_pages
 from grader.cli import main
@@ -253,3 +258,31 @@ def test_the_teachers_pages_show_a_students_text_as_text(tmp_path):
 def test_a_formula_reaches_nothing_but_its_names(text):
     with pytest.raises(FormulaError):
         parse(text, ("x", "y", "grad_output"), TENSOR)
+
+
+# --- what no grader can promise: classmates with the same numbers ------------------------------
+
+def _sharing(assignment: str, names: list[str]) -> dict:
+    """numbers -> the students of ``names`` drawn them (anyone can compute this)."""
+    found: dict = {}
+    for name in names:
+        found.setdefault(tuple(sorted(numbers(assignment, name).items())), []).append(name)
+    return found
+
+
+def test_classmates_with_the_same_numbers_share_their_answers(tmp_path):
+    """The README's measure: of 30 students, 21 share all their numbers of assignment 1 with a
+    classmate, and 21 of assignment 4. One of them hands in the answers of a classmate with
+    the same numbers, in their own notebook: it scores as the classmate's, unflagged (the
+    same text the work done alone gives; what no grader can tell)."""
+    names = [f"student{i}" for i in range(30)]
+    for assignment in (D, "implement_a_backward"):
+        shared = [group for group in _sharing(assignment, names).values() if len(group) > 1]
+        assert sum(len(group) for group in shared) == 21, assignment
+    first, second = next(g for g in _sharing(D, names).values() if len(g) > 1)[:2]
+    submitted = tmp_path / "submitted"
+    submitted.mkdir()
+    nbformat.write(build(D, second, right(D, first)), submitted / f"{second}.ipynb")
+    out = tmp_path / "grades"
+    assert main(["grade", str(submitted), "--out", str(out), "--sandbox", "required"]) == 0
+    assert _grades(out) == {second: FULL} and _results(out)[second]["flags"] == []
