@@ -171,7 +171,12 @@ def export(out, to: str, roster, target=None, *, match: str | None = None,
     identity, rows = read_roster(roster, system)
     graded = [r for r in grades.results if r.assignment]
     assignments = sorted({r.assignment for r in graded})
-    column = _matching_column(rows, {r.student for r in grades.results}, system, match)
+    # (the column is chosen by the students whose own notebooks these are: in students' own
+    # folders, zed's 1.ipynb, 2.ipynb, ... named after the roster's SIS User IDs, held as
+    # notebooks beside another's, outnumbered the class's logins, and every student of the
+    # class matched no row: nothing exported but zed's files)
+    column = _matching_column(rows, {r.student for r in grades.results if not r.beside},
+                              system, match)
     columns = {a: (names or {}).get(a) or _column_name(grades.of(a), a) for a in assignments}
     maxima = {a: max((sum(q.max_points for q in r.questions) for r in grades.of(a)
                       if not r.error), default=0) for a in assignments}

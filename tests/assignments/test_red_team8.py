@@ -26,6 +26,12 @@ marks, unflagged. What succeeded before, and the construction that closed it:
   ``cli._folders_last`` and ``report._graded_kept``: a notebook whose student a folder
   names is kept over one named by its file, whatever their paths, in one run or the next:
   graded from zed's folder alone, later, it replaced bob's stored 9 of 9 with 0.)
+* **the class's export emptied from one's own folder**: zed's ``1.ipynb`` ... ``4.ipynb``,
+  named after the roster's SIS User IDs, outnumbered the class's logins, so ``export``
+  matched students by SIS User ID, and alice's and bob's 9 of 9 matched no row: their
+  Canvas cells empty (measured). (``export``: the roster's column is chosen by the
+  notebooks that are their students' own, not by those held as handed in beside another
+  student's.)
 
 * **text that covers the teacher's page**: an exception's message of 600 combining marks
   stacked on one character ("Zalgo" text), quoted in the student's feedback and in the
@@ -183,6 +189,26 @@ def test_a_later_run_keeps_the_classmates_own_notebook(tmp_path):
     assert _grades(out)["bob"] == FULL and _results(out)["bob"]["flags"] == []
     assert "bob.ipynb, named after them in the folder of zed, was not kept" in (
         out / "flags.csv").read_text(encoding="utf-8")
+
+
+def test_notebooks_named_after_the_rosters_ids_do_not_choose_its_column(tmp_path):
+    """The roster has alice, bob, zed and dan (who handed nothing in), their SIS User IDs
+    1 to 4. zed's folder also holds 1.ipynb ... 4.ipynb: four notebooks matched the SIS
+    User ID column against the class's three logins, ``export`` matched by that column, and
+    alice's and bob's 9 of 9 matched no row: their cells empty (measured). The column is
+    chosen by the notebooks that are their students' own."""
+    home = _homes(tmp_path)
+    for number in range(1, 5):
+        nbformat.write(build(D, str(number), WRONG[D]), home / "zed" / "ps1" / f"{number}.ipynb")
+    out = tmp_path / "grades"
+    main(["grade", *sorted(str(p) for p in home.glob("*/ps1")), "--out", str(out),
+          "--sandbox", "required", "--jobs", "1"])
+    done = export(out, "canvas", _roster(tmp_path, "alice", "bob", "zed", "dan"))
+    assert done.matched_by == "SIS Login ID"
+    with open(done.path, newline="", encoding="utf-8") as file:
+        cells = {row["SIS Login ID"]: row[D if D in row else "Derive it by hand"]
+                 for row in csv.DictReader(file) if row["SIS Login ID"]}
+    assert cells == {"alice": "9", "bob": "9", "zed": "0", "dan": ""}, cells
 
 
 def test_the_students_folders_from_the_top_are_their_own(tmp_path):
