@@ -299,6 +299,19 @@ def _owners(items: list[str], submissions: list[str]) -> tuple[dict, dict]:
     return owners, collections
 
 
+def _tops(items: list[str], submissions: list[str]) -> dict:
+    """submission -> the folder of ``items`` it was found in (none for a file given as
+    itself): a notebook named after a student below another student's own folder is looked
+    for up to there (``batch._hold_beside``)."""
+    tops = {}
+    for item in items:
+        if Path(item).is_dir():
+            for path in submissions:
+                if Path(item) in Path(path).parents:
+                    tops.setdefault(path, item)
+    return tops
+
+
 def _sharded(items: list[str], submissions: list[str], sources: list[str], part: int,
              count: int) -> list[str]:
     """The submissions of part ``part`` of ``count``: the students (as the grader names
@@ -450,7 +463,8 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
             bar.done(failed=bool(result.error))
         owners, collections = _owners(args.submissions, submissions)
         results = grade_files(submissions, sources, options, jobs=args.jobs, owners=owners,
-                              collections=collections, on_done=done)
+                              collections=collections, on_done=done,
+                              tops=_tops(args.submissions, submissions))
     submissions, results = _folders_last(submissions, results, owners, sources)
     if not sandbox.on:
         for result in results:

@@ -21,8 +21,9 @@ marks, unflagged. What succeeded before, and the construction that closed it:
   its file, it was bob's, and, last by path, replaced bob's 9 of 9 with 0, unflagged on
   bob's result (measured); ``cy.ipynb``, the right answers for cy's numbers (which anyone
   can compute: they are drawn from the name), gave cy, who handed nothing in, 9 of 9.
-  (``batch._hold_beside``: a notebook named after one student in a folder that holds
-  another's notebook under the instructor notebook's name is flagged and held; and
+  A folder of zed's own below it, ``sub/dan.ipynb``, did the same for dan.
+  (``batch._hold_beside``: a notebook named after one student in, or below, a folder that
+  holds another's notebook under the instructor notebook's name is flagged and held; and
   ``cli._folders_last`` and ``report._graded_kept``: a notebook whose student a folder
   names is kept over one named by its file, whatever their paths, in one run or the next:
   graded from zed's folder alone, later, it replaced bob's stored 9 of 9 with 0.)
@@ -137,7 +138,8 @@ def test_a_file_name_prints_no_line_of_its_own(tmp_path, capsys):
 def _homes(root: Path) -> Path:
     """home/<student>/ps1/ for alice, bob (right answers) and zed (wrong), each notebook under
     the instructor notebook's name; zed's folder also holds bob.ipynb (the wrong answers,
-    for bob's numbers) and cy.ipynb (the right answers for cy, who handed nothing in)."""
+    for bob's numbers), cy.ipynb (the right answers for cy, who handed nothing in) and
+    sub/dan.ipynb (right, for dan, in a folder of zed's own)."""
     home = root / "home"
     for student in ("alice", "bob", "zed"):
         folder = home / student / "ps1"
@@ -146,6 +148,8 @@ def _homes(root: Path) -> Path:
         nbformat.write(build(D, student, answers), folder / NAME)
     nbformat.write(build(D, "bob", WRONG[D]), home / "zed" / "ps1" / "bob.ipynb")
     nbformat.write(build(D, "cy", right(D, "cy")), home / "zed" / "ps1" / "cy.ipynb")
+    (home / "zed" / "ps1" / "sub").mkdir()
+    nbformat.write(build(D, "dan", right(D, "dan")), home / "zed" / "ps1" / "sub" / "dan.ipynb")
     return home
 
 
@@ -170,9 +174,12 @@ def test_a_notebook_named_after_a_classmate_in_ones_own_folder(tmp_path, given):
     assert grades["alice"] == FULL and grades["bob"] == FULL and grades["zed"] == NONE
     for student in ("alice", "bob"):
         assert results[student]["flags"] == [] and results[student]["file"] == NAME
-    assert grades["cy"] == {q: ("", "yes") for q in FULL}
-    flag = results["cy"]["flags"]
-    assert len(flag) == 1 and "zed" in flag[0] and NAME in flag[0], flag
+    held = [student for student in ("cy", "dan") if student in grades]
+    assert held == (["cy", "dan"] if given == "each folder" else ["cy"])
+    for student in held:
+        assert grades[student] == {q: ("", "yes") for q in FULL}
+        flag = results[student]["flags"]
+        assert len(flag) == 1 and "zed" in flag[0] and NAME in flag[0], flag
 
 
 def test_a_later_run_keeps_the_classmates_own_notebook(tmp_path):
