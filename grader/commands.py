@@ -328,6 +328,9 @@ def _export(args) -> int:
                        f"held back; minigrad-kit review {args.grades})"))
     for student, assignment, why in done.not_graded:
         print(one_line(f"empty: {student} in {assignment} could not be graded: {why}"))
+    for student, assignment, file, folder in done.set_aside:
+        print(one_line(f"not exported: {file} ({student} in {assignment}), handed in in the "
+                       f"folder of {folder}: the row's own student's notebook is"))
     for assignment, (students, points) in sorted(done.written_pending.items()):
         print(f"{assignment}: written answers ({points:g} points; {students} "
               f"student{'' if students == 1 else 's'}) are graded by hand: add those points "

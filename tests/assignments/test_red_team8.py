@@ -32,7 +32,8 @@ marks, unflagged. What succeeded before, and the construction that closed it:
   matched students by SIS User ID, and alice's and bob's 9 of 9 matched no row: their
   Canvas cells empty (measured). (``export``: the roster's column is chosen by the
   notebooks that are their students' own, not by those held as handed in beside another
-  student's.)
+  student's; nor does one named like a classmate but for case, ``Bob.ipynb``, empty bob's
+  row, as two students of one row did: "enter the grade by hand".)
 
 * **text that covers the teacher's page**: an exception's message of 600 combining marks
   stacked on one character ("Zalgo" text), quoted in the student's feedback and in the
@@ -216,6 +217,24 @@ def test_notebooks_named_after_the_rosters_ids_do_not_choose_its_column(tmp_path
         cells = {row["SIS Login ID"]: row[D if D in row else "Derive it by hand"]
                  for row in csv.DictReader(file) if row["SIS Login ID"]}
     assert cells == {"alice": "9", "bob": "9", "zed": "0", "dan": ""}, cells
+
+
+def test_a_notebook_named_like_a_classmate_leaves_their_row_alone(tmp_path):
+    """zed's ``Bob.ipynb``, another student to the grader, matches bob's roster row as bob
+    does (the export ignores case): ``export`` left bob's row empty, "Bob and bob match
+    the same roster row; enter the grade by hand" (measured). bob's own notebook fills
+    it now, and the other is said to be set aside."""
+    home = _homes(tmp_path)
+    nbformat.write(build(D, "Bob", WRONG[D]), home / "zed" / "ps1" / "Bob.ipynb")
+    out = tmp_path / "grades"
+    main(["grade", *sorted(str(p) for p in home.glob("*/ps1")), "--out", str(out),
+          "--sandbox", "required", "--jobs", "1"])
+    done = export(out, "canvas", _roster(tmp_path, "alice", "bob", "zed"))
+    with open(done.path, newline="", encoding="utf-8") as file:
+        rows = [row for row in csv.DictReader(file) if row["SIS Login ID"]]
+    assert {row["SIS Login ID"]: list(row.values())[-1] for row in rows} == {
+        "alice": "9", "bob": "9", "zed": "0"}
+    assert [(s, f, z) for s, _a, f, z in done.set_aside] == [("Bob", "Bob.ipynb", "zed")]
 
 
 def test_the_students_folders_from_the_top_are_their_own(tmp_path):
