@@ -553,8 +553,8 @@ def _duplicates(submissions: list[str], results: list) -> list[str]:
         if key in seen and not result.error:
             found.append(key)
             print(one_line(f"two submissions for {result.student} in {result.assignment}: "
-                            f"{seen[key]} and {path}; only the last was kept (rename one to "
-                            "grade both)"), file=sys.stderr)  # (the paths: the student's)
+                           f"{seen[key]} and {path}; only the last was kept (rename one to "
+                           "grade both)"), file=sys.stderr)  # (the paths: the student's)
         seen[key] = path
     return found
 

@@ -130,7 +130,7 @@ UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u206
 # Combining marks stacked on one character past what any writing needs (4): a browser draws
 # a stack of hundreds ("Zalgo" text) as a tower over the lines above and below it, which
 # can cover the points of a page (a student's message is quoted in the class's item
-# analysis page); a terminal, as a line of its own. The first four are kept.
+# analysis page). The first four are kept.
 _MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
 STACKED = re.compile(f"([{_MARKS}]{{4}})[{_MARKS}]+")
 
