@@ -17,23 +17,29 @@ import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 
+from kit_i18n import speaking
+
 from . import notebook as nbg
 from .grade import Options, Result, grade_notebook
+from .i18n import _
 from .intake import MAX_BYTES, printable, read_submission, valid_text
 from .source import Source, load_source
 
 __all__ = ["grade_file", "grade_files", "readable", "workers", "safe_name", "owner_of",
-           "nbgrader_owner", "collection_of", "student_of", "MAX_BYTES"]
+           "nbgrader_owner", "collection_of", "student_of", "named_by_its_file",
+           "MAX_BYTES"]
 
 SUBMITTED = "submitted"  # nbgrader's folder of submissions: submitted/<student>/<assignment>/
 
 
 def grade_file(path: str, sources: list[str], options: Options = Options(),
-               owner: str | None = None, collected: str | None = None) -> Result:
+               owner: str | None = None, collected: str | None = None,
+               top: str | None = None) -> Result:
     """Grade one submission file; every failure comes back as ``Result.error``.
     ``owner``: the student whose folder holds it (``owner_of``), whatever its name;
     ``collected``: the folder the teacher collected it in (``collection_of``; by default
-    read from its path alone)."""
+    read from its path alone); ``top``: the folder the teacher gave that holds it, up to
+    which a student's own folder is looked for (``_hold_beside``; by default its own)."""
     collected = collection_of(path) if collected is None else collected
     path, loaded = Path(path), []
     try:
@@ -46,6 +52,8 @@ def grade_file(path: str, sources: list[str], options: Options = Options(),
         student = _student(path, source, owner)
         result = grade_notebook(source, submission, student, path.name, options)
         result.collected = collected
+        if named_by_its_file(path, owner, (source.path.stem,)):
+            _hold_beside(result, path, [s.path.stem for s in loaded], top)
         return readable(result)
     except Exception as error:  # noqa: BLE001 (one bad submission must not stop the rest)
         student, assignment = _who(path, loaded, owner)
@@ -152,6 +160,55 @@ def student_of(path, owner: str | None = None, instructor_stems=()) -> str:
     return safe_name(path.stem)
 
 
+def named_by_its_file(path, owner: str | None = None, instructor_stems=()) -> bool:
+    """Whether ``student_of`` names the student of ``path`` by the file's name alone (a flat
+    folder of the class: ``ps1/bob.ipynb``), not by a folder of the layout (an ``owner``,
+    nbgrader's ``submitted/<student>/``, or ``<student>/<assignment>/`` around a notebook
+    named like an instructor notebook)."""
+    if owner or nbgrader_owner(path):
+        return False
+    path = Path(path).resolve()
+    return not (path.stem in instructor_stems and len(path.parents) > 2)
+
+
+def _hold_beside(result: Result, path: Path, instructor_stems: list[str],
+                 top: str | None = None) -> None:
+    """Flag ``result``, and hold what it scored, when its notebook, named after its student
+    (``named_by_its_file``), sits in another student's own folder: beside a notebook named
+    like an instructor notebook, which the layout ``<student>/<assignment>/`` makes the
+    folder's two up's, or below such a folder (up to ``top``, the folder the teacher gave).
+    Graded from the students' folders (``home/*/ps1``), zed's own ``home/zed/ps1/bob.ipynb``
+    was bob's and, last by path, replaced bob's 9 of 9 with 0, or gave a classmate who
+    handed nothing in the points zed chose (measured); ``home/zed/ps1/sub/cy.ipynb`` too.
+    The file's name says bob, the folder says zed: the grader cannot tell who wrote it, the
+    teacher can."""
+    path = Path(os.path.abspath(path))
+    top = Path(os.path.abspath(top)) if top is not None else None
+    folders = [path.parent]
+    if top is not None and top in path.parents:
+        folders = [folder for folder in path.parents if folder == top or top in folder.parents]
+    for stem, folder in ((stem, folder) for folder in folders for stem in instructor_stems):
+        beside = folder / f"{stem}.ipynb"
+        if beside.name == path.name and folder == path.parent or beside.is_symlink() \
+                or not beside.is_file():
+            continue
+        other = student_of(beside, None, (stem,))
+        if other == result.student:
+            continue
+        with speaking(result.lang):
+            text = _("this notebook is named after {student}, but it was handed in in the "
+                     "folder of {other}, beside {other}'s notebook {notebook}: a notebook "
+                     "handed in for a classmate? It was graded as {student}'s and is held "
+                     "for review").format(student=result.student, other=other,
+                                          notebook=beside.name)
+        result.flags.append(text)
+        result.beside = other
+        for question in result.questions:
+            if question.points and not question.manual:
+                question.review.append(text)
+        return
+
+
 def _who(path: Path, sources: list[Source], owner: str | None = None) -> tuple[str, str]:
     """Student and assignment of a file that could not be read: its ``owner`` if known; in
     nbgrader's layout (the file has an instructor notebook's name) the folder two up and that
@@ -202,22 +259,24 @@ def workers():
 
 
 def _timed(path: str, sources: list[str], options: Options,
-           owner: str | None = None, collected: str | None = None) -> tuple[Result, float]:
+           owner: str | None = None, collected: str | None = None,
+           top: str | None = None) -> tuple[Result, float]:
     """``grade_file``, and the wall-clock seconds it took."""
     start = time.perf_counter()
-    result = grade_file(path, sources, options, owner, collected)
+    result = grade_file(path, sources, options, owner, collected, top)
     return result, time.perf_counter() - start
 
 
 def grade_files(paths: list[str], sources: list[str], options: Options = Options(),
                 jobs: int = 2, owners: dict | None = None, on_done=None,
-                collections: dict | None = None) -> list[Result]:
+                collections: dict | None = None, tops: dict | None = None) -> list[Result]:
     """Grade ``paths`` with ``jobs`` worker processes (results in the order of ``paths``);
     ``owners``: path -> the student whose folder holds it (``owner_of``); ``collections``:
-    path -> the folder it was collected in (``collection_of``); ``on_done(path,
+    path -> the folder it was collected in (``collection_of``); ``tops``: path -> the
+    folder the teacher gave that holds it (``grade_file``); ``on_done(path,
     result, seconds)`` is called here as each one finishes (seconds: None when its worker
     crashed)."""
-    owners, collections = owners or {}, collections or {}
+    owners, collections, tops = owners or {}, collections or {}, tops or {}
     results: list = [None] * len(paths)
 
     def finished(index: int, result: Result, seconds: float | None) -> None:
@@ -228,11 +287,11 @@ def grade_files(paths: list[str], sources: list[str], options: Options = Options
     if jobs <= 1 or len(paths) <= 1:
         for index, path in enumerate(paths):
             finished(index, *_timed(path, sources, options, owners.get(path),
-                                    collections.get(path)))
+                                    collections.get(path), tops.get(path)))
         return results
     with ProcessPoolExecutor(max_workers=min(jobs, len(paths)), mp_context=workers()) as pool:
         futures = {pool.submit(_timed, p, sources, options, owners.get(p),
-                               collections.get(p)): i
+                               collections.get(p), tops.get(p)): i
                    for i, p in enumerate(paths)}
         for future in as_completed(futures):
             index = futures[future]

@@ -20,9 +20,10 @@ import sys
 from pathlib import Path
 
 from . import commands as course_commands
-from .batch import collection_of, grade_files, owner_of, safe_name, student_of
+from .batch import (collection_of, grade_files, named_by_its_file, owner_of, safe_name,
+                    student_of)
 from .grade import VARIANTS, Options
-from .intake import printable
+from .intake import one_line
 from .kit import Exists, copy_assignments, copy_lessons, kit_sources, trust_lessons
 from .progress import progress
 from .sandbox import MODES, SandboxUnavailable, choose
@@ -298,6 +299,19 @@ def _owners(items: list[str], submissions: list[str]) -> tuple[dict, dict]:
     return owners, collections
 
 
+def _tops(items: list[str], submissions: list[str]) -> dict:
+    """submission -> the folder of ``items`` it was found in (none for a file given as
+    itself): a notebook named after a student below another student's own folder is looked
+    for up to there (``batch._hold_beside``)."""
+    tops = {}
+    for item in items:
+        if Path(item).is_dir():
+            for path in submissions:
+                if Path(item) in Path(path).parents:
+                    tops.setdefault(path, item)
+    return tops
+
+
 def _sharded(items: list[str], submissions: list[str], sources: list[str], part: int,
              count: int) -> list[str]:
     """The submissions of part ``part`` of ``count``: the students (as the grader names
@@ -449,7 +463,9 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
             bar.done(failed=bool(result.error))
         owners, collections = _owners(args.submissions, submissions)
         results = grade_files(submissions, sources, options, jobs=args.jobs, owners=owners,
-                              collections=collections, on_done=done)
+                              collections=collections, on_done=done,
+                              tops=_tops(args.submissions, submissions))
+    submissions, results = _folders_last(submissions, results, owners, sources)
     if not sandbox.on:
         for result in results:
             result.sandbox = sandbox.describe()
@@ -462,7 +478,7 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
                 f"{r.student:>16}  {r.assignment}  {r.points:g} / {r.max_points:g}"
                 + (f"  ({len(r.flags)} flagged)" if r.flags else "")
                 + (f"  ({held} held back for review)" if held else ""))
-        print(line, file=sys.stderr if r.error else sys.stdout)
+        print(one_line(line), file=sys.stderr if r.error else sys.stdout)
     print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}; code ran "
           + (f"in a sandbox: {sandbox.describe()}" if sandbox.on else "WITHOUT a sandbox"))
     return 1 if failed else 0
@@ -491,8 +507,8 @@ def _review(args) -> int:
     held = [(r, q, decision_of(r, q, decisions)) for r in stored for q in held_questions(r)]
     for r, q, decision in held:
         status = {"accept": "accepted", "reject": "rejected"}.get(decision, "held back")
-        print(f"{r.student}/{r.assignment}/{q.name}: {status} ({q.points:g} of "
-              f"{q.max_points:g} points as judged): " + "; ".join(q.review))
+        print(one_line(f"{r.student}/{r.assignment}/{q.name}: {status} ({q.points:g} of "
+                       f"{q.max_points:g} points as judged): " + "; ".join(q.review)))
     pending = sum(decision is None for _, _, decision in held)
     print(f"{pending} question(s) held back for review" if pending
           else "nothing is held back for review")
@@ -515,6 +531,20 @@ def _merge(args) -> int:
     return 0
 
 
+def _folders_last(submissions: list[str], results: list, owners: dict, sources: list[str]
+                  ) -> tuple[list[str], list]:
+    """``submissions`` and their ``results`` with those whose student a folder of the layout
+    names after those named by their file's name alone (``batch.named_by_its_file``), each
+    kind in its order: of two notebooks for one student and assignment the last is kept, so
+    a notebook named ``bob.ipynb`` in zed's own folder (``home/zed/ps1/``) never replaces
+    the one in bob's, whatever their paths (by path, zed's came last and replaced bob's
+    9 of 9 with 0)."""
+    stems = {Path(source).stem for source in sources}
+    pairs = sorted(zip(submissions, results), key=lambda pair: not named_by_its_file(
+        pair[0], owners.get(pair[0]), stems))
+    return [path for path, _result in pairs], [result for _path, result in pairs]
+
+
 def _duplicates(submissions: list[str], results: list) -> list[str]:
     """Two files for the same student and assignment: only the last one's result is kept."""
     seen, found = {}, []
@@ -522,9 +552,9 @@ def _duplicates(submissions: list[str], results: list) -> list[str]:
         key = (result.student, result.assignment)
         if key in seen and not result.error:
             found.append(key)
-            print(printable(f"two submissions for {result.student} in {result.assignment}: "
-                            f"{seen[key]} and {path}; only the last was kept (rename one to "
-                            "grade both)"), file=sys.stderr)  # (the paths: the student's)
+            print(one_line(f"two submissions for {result.student} in {result.assignment}: "
+                           f"{seen[key]} and {path}; only the last was kept (rename one to "
+                           "grade both)"), file=sys.stderr)  # (the paths: the student's)
         seen[key] = path
     return found
 

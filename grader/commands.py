@@ -294,6 +294,7 @@ def _add_lab(commands) -> None:
 
 def _export(args) -> int:
     from .export import SYSTEMS, RosterError, export
+    from .intake import one_line
     from .stored import NotGraded
 
     names = {}
@@ -320,13 +321,16 @@ def _export(args) -> int:
     for assignment, column in done.columns.items():
         print(f"  column {column!r}: {assignment}, {done.maxima[assignment]:g} points possible")
     if done.no_submission:
-        print("empty (no submission; empty, not zero): "
-              + "; ".join(f"{name}: {a}" for name, a in done.no_submission))
+        print(one_line("empty (no submission; empty, not zero): "
+                       + "; ".join(f"{name}: {a}" for name, a in done.no_submission)))
     for student, assignment, questions in done.held:
-        print(f"empty until reviewed: {student} in {assignment} ({' '.join(questions)} held "
-              f"back; minigrad-kit review {args.grades})")
+        print(one_line(f"empty until reviewed: {student} in {assignment} ({' '.join(questions)} "
+                       f"held back; minigrad-kit review {args.grades})"))
     for student, assignment, why in done.not_graded:
-        print(f"empty: {student} in {assignment} could not be graded: {why}")
+        print(one_line(f"empty: {student} in {assignment} could not be graded: {why}"))
+    for student, assignment, file, folder in done.set_aside:
+        print(one_line(f"not exported: {file} ({student} in {assignment}), handed in in the "
+                       f"folder of {folder}: the row's own student's notebook is"))
     for assignment, (students, points) in sorted(done.written_pending.items()):
         print(f"{assignment}: written answers ({points:g} points; {students} "
               f"student{'' if students == 1 else 's'}) are graded by hand: add those points "
@@ -337,9 +341,9 @@ def _export(args) -> int:
               "the maximum above (a new grade item gets 100)")
     for student, assignment, rows in done.not_in_roster:
         where = "matches no roster row" if not rows else f"matches {rows} roster rows"
-        print(f"minigrad-kit: error: {student} ({assignment}) {where}: its points are not in "
-              f"{done.path}; add the student to the roster, rename the submission, or choose "
-              "--match", file=sys.stderr)
+        print(one_line(f"minigrad-kit: error: {student} ({assignment}) {where}: its points are "
+                       f"not in {done.path}; add the student to the roster, rename the "
+                       "submission, or choose --match"), file=sys.stderr)
     return 1 if done.not_in_roster else 0
 
 

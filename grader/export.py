@@ -87,6 +87,9 @@ class Export:
     held: list = field(default_factory=list)  # (student, assignment, questions)
     written_pending: dict = field(default_factory=dict)  # assignment -> (students, points)
     not_in_roster: list = field(default_factory=list)  # (student, assignment, rows matched)
+    # (student, assignment, file, folder's student): notebooks named after a student in
+    # another's own folder, whose row a notebook of its own student fills
+    set_aside: list = field(default_factory=list)
 
 
 def _key(text: str) -> str:
@@ -171,7 +174,12 @@ def export(out, to: str, roster, target=None, *, match: str | None = None,
     identity, rows = read_roster(roster, system)
     graded = [r for r in grades.results if r.assignment]
     assignments = sorted({r.assignment for r in graded})
-    column = _matching_column(rows, {r.student for r in grades.results}, system, match)
+    # (the column is chosen by the students whose own notebooks these are: in students' own
+    # folders, zed's 1.ipynb, 2.ipynb, ... named after the roster's SIS User IDs, held as
+    # notebooks beside another's, outnumbered the class's logins, and every student of the
+    # class matched no row: nothing exported but zed's files)
+    column = _matching_column(rows, {r.student for r in grades.results if not r.beside},
+                              system, match)
     columns = {a: (names or {}).get(a) or _column_name(grades.of(a), a) for a in assignments}
     maxima = {a: max((sum(q.max_points for q in r.questions) for r in grades.of(a)
                       if not r.error), default=0) for a in assignments}
@@ -186,9 +194,15 @@ def export(out, to: str, roster, target=None, *, match: str | None = None,
     # names ``Bob`` and ``bob``, ``bob`` and ``bob@uni.edu``) would write one cell twice, the
     # last silently replacing the first; both are left empty and said instead
     whose: dict = {}
+    # (and a notebook named after a student in another's own folder, held as such, never
+    # takes a row from a notebook that is its student's own: zed's ``Bob.ipynb`` and bob's
+    # own notebook matched bob's row, and bob's 9 of 9 was left for the teacher to enter)
+    own = {(places[0], r.assignment) for r in grades.results if not r.beside
+           for places in [by_key.get(_key(r.student), [])] if len(places) == 1}
     for result in grades.results:
         places = by_key.get(_key(result.student), [])
-        if len(places) == 1 and result.assignment:
+        if len(places) == 1 and result.assignment and not (
+                result.beside and (places[0], result.assignment) in own):
             whose.setdefault((places[0], result.assignment), set()).add(result.student)
     for result in grades.results:
         places = by_key.get(_key(result.student), [])
@@ -196,6 +210,10 @@ def export(out, to: str, roster, target=None, *, match: str | None = None,
         if len(places) != 1:
             report.not_in_roster.append((result.student, result.assignment or "?",
                                          len(places)))
+            continue
+        if result.beside and (places[0], result.assignment) in own:
+            report.set_aside.append((result.student, result.assignment, result.file,
+                                     result.beside))
             continue
         shared = sorted(whose.get((places[0], result.assignment), ()))
         if len(shared) > 1:

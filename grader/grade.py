@@ -113,6 +113,8 @@ class Result:
     variant: dict = field(default_factory=dict)  # the student's own numbers
     answered: str = ""  # digest of the answer cells as graded: a review decision is tied to it
     collected: str = ""  # the folder the teacher collected it in (batch.collection_of)
+    # the student whose own folder holds this notebook, named after another (batch._hold_beside)
+    beside: str = ""
 
     @property
     def points(self) -> float:

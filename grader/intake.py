@@ -43,7 +43,7 @@ import numpy as np
 
 from .i18n import _
 
-__all__ = ["read_submission", "valid_text", "printable", "UNPRINTABLE", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
+__all__ = ["read_submission", "valid_text", "printable", "one_line", "UNPRINTABLE", "TooLarge", "MAX_BYTES", "MAX_CELLS", "MAX_DEPTH",
            "MAX_CONTAINERS", "MAX_VALUES", "MAX_NAME"]
 
 MAX_BYTES = 20 * 1024 * 1024  # of a submission file (the kit's are about 20 kB)
@@ -127,6 +127,12 @@ def valid_text(value):
 # What a terminal or a page would act on rather than show: control characters (terminal
 # escapes: ESC starts them) and bidirectional overrides, which show a line reordered.
 UNPRINTABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+# Combining marks stacked on one character past what any writing needs (4): a browser draws
+# a stack of hundreds ("Zalgo" text) as a tower over the lines above and below it, which
+# can cover the points of a page (a student's message is quoted in the class's item
+# analysis page). The first four are kept.
+_MARKS = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+STACKED = re.compile(f"([{_MARKS}]{{4}})[{_MARKS}]+")
 
 
 def printable(value):
@@ -135,14 +141,26 @@ def printable(value):
     quote the submission, a file's name too, and the grader prints them: the escape of a
     notebook named ``"\\x1b]52;c;...\\x07.ipynb"`` in one's own folder reached the
     teacher's terminal through "could not grade ...", where it writes the clipboard if the
-    terminal allows it (OSC 52).)"""
+    terminal allows it (OSC 52).) Combining marks stacked past four on one character are
+    left out (``STACKED``)."""
     if isinstance(value, str):
-        return UNPRINTABLE.sub("\ufffd", value.replace("\r\n", "\n").replace("\r", "\n"))
+        text = UNPRINTABLE.sub("\ufffd", value.replace("\r\n", "\n").replace("\r", "\n"))
+        return STACKED.sub(r"\1", text)
     if isinstance(value, list):
         return [printable(item) for item in value]
     if isinstance(value, dict):
         return {printable(key): printable(item) for key, item in value.items()}
     return value
+
+
+def one_line(text) -> str:
+    """``text`` as one line of a terminal, shown as written: ``printable``, and each line
+    break as the two characters ``\\n``. What the commands print quotes a submission (a
+    file's name, an error that names the file): a notebook named ``"x\\n      bob
+    derive_it_by_hand  9 / 9\\n.ipynb"`` in one's own folder printed, through "could not
+    grade ...", lines of its own that read as the grades of classmates (measured). Each
+    line a command prints is the grader's, with the submission's text inside it."""
+    return printable(str(text)).replace("\n", "\\n")
 
 
 def _worksheet_cells(data: dict) -> list:

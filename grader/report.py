@@ -111,12 +111,21 @@ def _graded_kept(results: list[Result], stored: list[Result], problems: list[str
     instructor notebook's name (``submitted/bob/ps1/zz/01_derive_it_by_hand.ipynb``),
     replaced bob's 0 of 9 with an empty cell, which an LMS reads as no grade."""
     graded = {(_folder(r), r.student) for r in [*stored, *results] if not r.error}
+    # (and a notebook named after a student in another student's own folder, flagged, never
+    # replaces one that was not: graded from zed's folder alone, zed's ``bob.ipynb`` of wrong
+    # answers replaced bob's stored 9 of 9 with 0, flagged with nothing to hold)
+    own = {(_folder(r), r.student) for r in [*stored, *results] if not r.error and not r.beside}
     kept = []
     for result in results:
-        if result.error and result.assignment and (_folder(result), result.student) in graded:
+        key = (_folder(result), result.student)
+        if result.error and result.assignment and key in graded:
             problems.append(f"{result.student}: {result.file} could not be graded "
                             f"({result.error}); the graded notebook of {result.assignment} "
                             "is kept")
+        elif result.beside and not result.error and key in own:
+            problems.append(f"{result.student}: {result.file}, named after them in the folder "
+                            f"of {result.beside}, was not kept; {result.student}'s own "
+                            f"notebook of {result.assignment} is")
         else:
             kept.append(result)
     return kept
