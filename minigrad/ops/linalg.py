@@ -203,7 +203,7 @@ class TrilinearBackward0(Node):
 
     def forward(self, x1, weight, x2):
         self.save(expand1=(1, 3), expand2=(0,), expand3=(1, 2), sumdim=(2, 3))
-        return np.einsum("bi,oij,bj->bo", x1, weight, x2)
+        return np.einsum("bi,oij,bj->bo", x1, weight, x2, order="C")  # (torch: a fresh row-major y)
 
     def backward(self, saved, grad):
         x1, w, x2 = saved.i1, saved.i2, saved.i3
