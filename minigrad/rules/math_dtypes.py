@@ -9,7 +9,7 @@ from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 
 __all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_",
-           "check_addc", "check_addc_kernel", "check_polygamma"]
+           "check_addc", "check_addc_kernel", "check_polygamma", "inplace_accumulate_dtype"]
 
 
 def check_floating(kernel: str, a, b) -> None:
@@ -77,3 +77,13 @@ def check_addc_kernel(name: str, dtype) -> None:
 def check_polygamma(n) -> None:
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
+
+
+def inplace_accumulate_dtype(x, dtype):
+    """``cumsum_``/``cumprod_``: PyTorch writes ``cumsum(x, dtype=...)`` into x itself, so
+    it computes in x's own dtype (an int32 sum wraps as int32); another dtype given is
+    refused."""
+    if dtype is not None and dtype is not x.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {dtypes.C_TYPE_NAMES[x.dtype]} "
+                           f"and output tensor dtype {dtypes.C_TYPE_NAMES[dtype]} should match")
+    return x.dtype
