@@ -21,7 +21,8 @@ from ..autograd.tensor_base import TensorBase
 from ..kernels.layout import check_no_partial_overlap
 from ..dtypes import C_TYPE_NAMES
 
-__all__ = ["write", "check_bool_out"]
+__all__ = ["write", "check_bool_out", "check_kept_dtype_out", "check_signbit_out",
+           "check_histc_out"]
 
 
 def _can_cast(source: dtypes.dtype, target: dtypes.dtype) -> bool:
@@ -94,6 +95,33 @@ def check_differentiable_out(function: str, outs, inputs) -> None:
     if grad_mode.is_grad_enabled() and builtins.any(
             isinstance(t, TensorBase) and t.requires_grad for t in (*inputs, *outs)):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(function=function))
+
+
+def check_kept_dtype_out(function: str, out, input, differentiable: bool = True) -> None:
+    """floor, ceil, trunc, round, frac, abs, bitwise_not: ops that keep their input's dtype
+    refuse an ``out`` of another one before their kernel sees the input's dtype (floor of a
+    bool into a float out: "Found dtype Float but expected Bool", not floor's "not
+    implemented for 'Bool'"); autograd's refusal of out= comes first, where the op has a
+    derivative."""
+    if isinstance(out, TensorBase) and isinstance(input, TensorBase) and out.dtype is not input.dtype:
+        if differentiable:
+            check_differentiable_out(function, (out,), (input,))
+        raise RuntimeError(f"Found dtype {dtypes.SCALAR_NAMES[out.dtype]} but expected "
+                           f"{dtypes.SCALAR_NAMES[input.dtype]}")
+
+
+def check_signbit_out(out) -> None:
+    """signbit writes only into a bool ``out``."""
+    if isinstance(out, TensorBase) and out.dtype is not dtypes.bool:
+        raise RuntimeError("signbit does not support non-boolean outputs.")
+
+
+def check_histc_out(input, out) -> None:
+    """histc writes only into an ``out`` of its input's dtype (checked before its bins)."""
+    if isinstance(out, TensorBase) and isinstance(input, TensorBase) and out.dtype is not input.dtype:
+        raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same "
+                           f"dtype, but got input {C_TYPE_NAMES[input.dtype]} and hist "
+                           f"{C_TYPE_NAMES[out.dtype]}")
 
 
 def check_bool_out(function: str, out) -> None:

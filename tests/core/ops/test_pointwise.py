@@ -365,12 +365,23 @@ OUT_CALLS = {
     "amax": lambda lib, t, out: lib.amax(t, -1, out=out),
     "where number": lambda lib, t, out: lib.where(t > 0, t, 0.0, out=out),
     "where number first": lambda lib, t, out: lib.where(t > 0, 1, t, out=out),
+    # (session 13: the kept dtype is checked before the kernel refuses a bool or an integer;
+    # signbit wants a bool out; an empty cumsum never reaches the kernel that refuses bool)
+    "ceil": lambda lib, t, out: lib.ceil(t, out=out), "trunc": lambda lib, t, out: lib.trunc(t, out=out),
+    "fix": lambda lib, t, out: lib.fix(t, out=out), "frac": lambda lib, t, out: lib.frac(t, out=out),
+    "round decimals": lambda lib, t, out: lib.round(t, decimals=1, out=out),
+    "absolute": lambda lib, t, out: lib.absolute(t, out=out),
+    "bitwise_not": lambda lib, t, out: lib.bitwise_not(t, out=out),
+    "signbit": lambda lib, t, out: lib.signbit(t, out=out),
+    "cumsum empty": lambda lib, t, out: lib.cumsum(t[:, :0], 1, out=out),
+    "cumprod empty": lambda lib, t, out: lib.cumprod(t[:0], 0, out=out),
+    "histc": lambda lib, t, out: lib.histc(t.float(), 4, out=out),  # (no derivative: out= is fine)
 }
 
 
 @pytest.mark.parametrize("name", list(OUT_CALLS))
 @pytest.mark.parametrize("dtype, grad", [("float32", False), ("float32", True), ("float64", False),
-                                         ("int64", False)])
+                                         ("int64", False), ("bool", False), ("uint8", False)])
 def test_out_of_another_dtype_is_torchs(name, dtype, grad):
     """out= of another dtype: ops that keep their input's dtype (neg, floor, abs, round,
     clamp...) want it exactly ('Found dtype Double but expected Float'); sum, prod, cumsum,
@@ -386,3 +397,24 @@ def test_out_of_another_dtype_is_torchs(name, dtype, grad):
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 assert outcome(call, mg) == outcome(call, torch), (out_dtype, out_shape)
+
+
+IN_PLACE_CUMULATIVE = [
+    "lib.ones(2, dtype=lib.bool).cumsum_(0)", "lib.ones(0, dtype=lib.bool).cumsum_(0)",
+    "lib.ones((), dtype=lib.bool).cumprod_(0)", "lib.ones(2, dtype=lib.int64).cumsum_(0, dtype=lib.int32)",
+    "lib.tensor([2**31 - 1, 5], dtype=lib.int32).cumsum_(0)",
+    "lib.tensor([100, 100], dtype=lib.uint8).cumprod_(0)",
+    "lib.ones(3, dtype=lib.float16).cumsum_(0, dtype=lib.float16)",
+    "lib.ones((2, 0), dtype=lib.float16).cumprod(1, dtype=lib.bool)",
+    "lib.ones((), dtype=lib.int64).cumsum(0, dtype=lib.bool)",
+    "lib.ones(1, dtype=lib.int64).cumsum(0, dtype=lib.bool)",
+]
+
+
+@pytest.mark.parametrize("source", IN_PLACE_CUMULATIVE)
+def test_cumulative_in_place_and_bool_are_torchs(source):
+    """cumsum_/cumprod_ compute in the tensor's own dtype (an int32 sum wraps; another
+    dtype given: torch's "Bad in-place call"); bool accumulation is refused only where
+    the kernel runs (not for an empty or 0-dim input)."""
+    call = lambda lib: eval(source, {"lib": lib})
+    assert outcome(call, mg) == outcome(call, torch)
