@@ -113,7 +113,55 @@ MATMUL_ERRORS = [
     case(lambda lib, x, y: x.bmm(y), rand((2, 2, 3)), rand((3, 4)), id="bmm-2d-rhs"),
     case(lambda lib, x, y: x.bmm(y), rand((2, 2, 3)), rand((3, 3, 4)), id="bmm-batch"),
     case(lambda lib, x, y: x.bmm(y), rand((2, 2, 3)), rand((2, 2, 4)), id="bmm-inner"),
+    # (addbmm: the bias expanded to (batch1.size(1), batch2.size(2)) first, then its own
+    # texts for dims, batches and sizes; the dtypes as addmm_ of each batch checks them)
+    case(lambda lib, x, y: lib.addbmm(x[0, :, :1], x, y), rand((2, 2, 3)), rand((3, 3, 1)),
+         id="addbmm-batches"),
+    case(lambda lib, x, y: lib.addbmm(x[0, :, :1], x, y), rand((2, 2, 3)), rand((2, 4, 1)),
+         id="addbmm-inner"),
+    case(lambda lib, x, y: lib.addbmm(x[0, :, :1], x[0], y), rand((2, 2, 3)), rand((2, 4, 1)),
+         id="addbmm-2d-expands-first"),
+    case(lambda lib, x, y: lib.addbmm(x[0, :, :1], x, y[0]), rand((2, 2, 3)), rand((2, 3, 1)),
+         id="addbmm-batch2-2d"),
+    case(lambda lib, x, y: lib.addbmm(x[0, :, :1], x, y.double()), rand((2, 2, 3)),
+         rand((2, 3, 1)), id="addbmm-dtypes"),
+    case(lambda lib, x, y: lib.addbmm(x[0, :, :1].double(), x.long(), y.long()), rand((2, 2, 3)),
+         rand((2, 3, 1)), requires_grad=False, id="addbmm-bias-dtype"),
+    case(lambda lib, x, y: lib.addbmm(x[0, :, :1], x.bool(), y), rand((2, 2, 3)),
+         rand((2, 3, 1)), requires_grad=False, id="addbmm-mat1-dtype"),
 ]
+
+
+@pytest.mark.parametrize("source", [
+    "lib.bmm(z(lib.float32, (1, 2, 0)), z(lib.bool, (1, 0, 1)))",
+    "lib.bmm(z(lib.bool, (1, 2, 0)), z(lib.float32, (1, 0, 1)))",
+    "lib.bmm(z(lib.float32, (0, 2, 3)), z(lib.int64, (0, 3, 1)))",
+    "lib.bmm(z(lib.float32, (1, 2, 3)), z(lib.int64, (1, 3, 0)))",
+    "lib.einsum('ij,j->i', z(lib.float32, (2, 0)), z(lib.bool, (0,)))",
+    "lib.einsum('i,i,j->j', z(lib.bool, (0,)), z(lib.float64, (0,)), z(lib.int64, (2,)))",
+    "lib.addbmm(z(lib.float32, (2, 1)), z(lib.int64, (0, 2, 3)), z(lib.int64, (0, 3, 1)))",
+    "lib.addbmm(z(lib.float32, (2, 1)), z(lib.int64, (1, 2, 0)), z(lib.int64, (1, 0, 1)))",
+    "lib.addbmm(z(lib.bool, (2, 1)), z(lib.bool, (0, 2, 3)), z(lib.bool, (0, 3, 1)))",
+])
+def test_empty_products_of_two_dtypes_are_torchs(source):
+    """bmm compares its operands' dtypes only where it has products to sum (an empty
+    result or inner dim: zeros of batch2's dtype; einsum of a summed empty dim meets
+    it, wide seed 40860); addbmm with no batch: its bias's dtype."""
+    def call(lib):
+        y = eval(source, {"lib": lib, "z": lambda dtype, shape: lib.zeros(shape, dtype=dtype)})
+        return y, y.dtype
+    assert outcome(call, mg) == outcome(call, torch)
+
+
+def test_empty_bmm_of_two_dtypes_backward_as_torch():
+    grads = []
+    for lib in (torch, mg):
+        a = lib.zeros((2, 0), requires_grad=True)
+        b = lib.zeros(0, dtype=lib.float64, requires_grad=True)
+        y = lib.einsum("ij,j->i", a, b)
+        y.sum().backward()
+        grads.append((repr(y), type(y.grad_fn).__name__, repr(a.grad), repr(b.grad)))
+    assert grads[0] == tuple(g.replace("minigrad", "torch") for g in grads[1])
 
 
 @pytest.mark.parametrize("fn, arrays, options", MATMUL_ERRORS)
