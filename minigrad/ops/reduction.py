@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..kernels.arithmetic import times
-from ..kernels.summation import cascade_sum, mean_all, mean_axes, sum_axes
+from ..kernels.summation import cascade_sum, mean_all, mean_axes, prod_axis, sum_axes
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
@@ -259,8 +259,7 @@ class ProdBackward0(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
-        result = np.asarray(np.prod(x, dtype=x.dtype))
-        return result
+        return prod_axis(x)
 
     def backward(self, saved, grad):
         # (torch's prod_backward)
@@ -281,7 +280,7 @@ class ProdBackward1(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, dim, keepdim, given=None):
-        result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+        result = prod_axis(x, dim, keepdim)
         self.save(dim=as_shown(dim if given is None else given), _dim=dim, keepdim=keepdim)
         return result
 
