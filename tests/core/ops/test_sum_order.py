@@ -221,3 +221,35 @@ def test_products_have_torchs_bits(shape, layout, dtype):
         for o, t in pairs:
             assert o.numpy().shape == t.numpy().shape
             assert np.array_equal(o.numpy(), t.numpy(), equal_nan=True)
+
+
+# var and std (session 13): torch's CPU kernels take two passes for a float32/float64 var
+# or std with one output element (its own mean, then the squared deviations summed in
+# float64 one after the other) and Welford's update in float64 for every other (more
+# outputs, float16, var_mean, std_mean); a half's results are rounded to float, then half.
+# NumPy's var parted in the last bit from torch's in about 58 % of float64 calls and 8 %
+# of float32 ones (a constant row: torch's float32 mean is an ulp off, its var not 0).
+SPREADS = ["var", "std", "var_mean", "std_mean"]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("name", SPREADS)
+@pytest.mark.parametrize("shape, constant", [((7,), True), ((9,), False), ((3, 40), False),
+                                             ((4, 5, 6), False), ((2, 8, 3), True)])
+def test_var_and_std_have_torchs_bits(shape, constant, name, dtype):
+    data = (np.random.default_rng(len(shape)).standard_normal(shape) * 3).astype(dtype)
+    if constant:
+        data[...] = data.reshape(-1)[0]
+    dims = [None] + list(range(len(shape))) + ([(0, -1)] if len(shape) > 1 else [])
+    for layout in ("contiguous", "transposed"):
+        ours, theirs = mg.tensor(data), torch.tensor(data)
+        if layout == "transposed":
+            ours, theirs = ours.mT if ours.dim() > 1 else ours, theirs.mT if theirs.dim() > 1 else theirs
+        for dim in dims:
+            for correction in (0, 1, 2.5):
+                call = lambda lib, x: getattr(lib, name)(x, dim, correction=correction) \
+                    if dim is not None else getattr(lib, name)(x, correction=correction)
+                got, want = call(mg, ours), call(torch, theirs)
+                for o, t in zip(got if isinstance(got, tuple) else (got,),
+                                want if isinstance(want, tuple) else (want,)):
+                    assert np.array_equal(o.numpy(), t.numpy(), equal_nan=True), (layout, dim, correction)
