@@ -2348,6 +2348,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         out = input.clone()
         out = out if weight is None else out * weight.select(0, 0)
         return out if bias is None else out + bias.select(0, 0)
+    if training and (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
     if not input.is_floating_point():
         raise NotImplementedError(f'"batch_norm" not implemented for '
                                   f"'{minigrad.dtypes.SCALAR_NAMES[input.dtype]}'")
