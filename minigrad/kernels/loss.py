@@ -9,8 +9,9 @@ import numpy as np
 
 from . import pointwise, rounding as kernels_rounding, threads
 from .pointwise import log_sigmoid, log_sigmoid_into, one_of
+from .special import half_in_float32
 
-__all__ = ["binary_cross_entropy_with_logits", "binary_cross_entropy", "soft_margin_loss",
+__all__ = ["huber_losses", "binary_cross_entropy_with_logits", "binary_cross_entropy", "soft_margin_loss",
            "multi_margin_loss", "multi_margin_loss_backward"]
 
 
@@ -147,3 +148,12 @@ def multi_margin_loss_backward(x, target, p, margin, weight, norm):
         at_target -= h[:, c]
     h[rows, target] = at_target
     return h
+
+
+@half_in_float32  # (torch's huber kernel computes a half's in float, rounded once)
+def huber_losses(x, target, delta: float):
+    """0.5 z**2 where z = |x - target| < delta, else delta (z - 0.5 delta)."""
+    z = np.abs(x - target)
+    delta = x.dtype.type(delta)
+    half = x.dtype.type(0.5)
+    return np.where(z < delta, half * z * z, delta * (z - half * delta))

@@ -1012,6 +1012,8 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int,
             minigrad.dtypes.SCALAR_NAMES[input.dtype]))
     if ndim > 2 and target.dtype is minigrad.uint8:  # (the images kernel reads int64 only)
         raise RuntimeError("expected scalar type Long but found Byte")
+    if weight is not None and weight.dtype is not input.dtype:  # (the kernel reads it as input's)
+        raise RuntimeError(f"expected scalar type {_type_name(input)} but found {_type_name(weight)}")
     targets = target._data
     if targets.size and np.minimum.reduce(targets, axis=None) >= 0 \
             and np.maximum.reduce(targets, axis=None) < n_classes:
@@ -2143,14 +2145,14 @@ def _check_multi_margin(input: Tensor, target: Tensor, weight: Tensor | None) ->
     if weight is not None and (weight.dim() > 1 or weight.numel() != classes):
         raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
                            f"{list(weight.shape)}")
+    if input.dtype not in (minigrad.float32, minigrad.float64):  # (the kernel's dispatch first)
+        raise NotImplementedError('"multi_margin_loss_cpu_kernel" not implemented for '
+                                  f"'{_type_name(input)}'")
     if target.dtype != minigrad.long:
         raise RuntimeError(f"expected scalar type Long but found {_type_name(target)}")
     if weight is not None and weight.dtype != input.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
                            f"{_type_name(weight)}")
-    if input.dtype not in (minigrad.float32, minigrad.float64):
-        raise NotImplementedError('"multi_margin_loss_cpu_kernel" not implemented for '
-                                  f"'{_type_name(input)}'")
     if target.numel() and (target.min() < 0 or target.max() >= classes):
         raise RuntimeError("target out of range")
 

@@ -487,8 +487,8 @@ class BinaryCrossEntropyBackward0(Node):
         self.save(weight=_kept(weight), reduction=_REDUCTIONS[reduction])
         self.reduction = reduction
         losses = kernels_loss.binary_cross_entropy(x, target)
-        if weight is not None:
-            losses = losses * _array(weight)
+        if weight is not None:  # (torch's loss.mul_(weight): in the loss's dtype)
+            losses = (losses * _array(weight)).astype(losses.dtype, copy=False)
         return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
             else fn.mean(losses)  # (torch's loss.sum() / loss.mean(): its order of adding)
 
@@ -515,9 +515,12 @@ class _PiecewiseLoss(Node):
     def forward(self, x, target, reduction, beta):
         self.save(reduction=_REDUCTIONS[reduction], **{self.width: beta})
         self.reduction, self.beta = reduction, beta
-        losses = self.elementwise(np.abs(x - target), x.dtype.type(beta))
+        losses = self.losses(x, target, beta)
         return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
             else fn.mean(losses)
+
+    def losses(self, x, target, beta):
+        return self.elementwise(np.abs(x - target), x.dtype.type(beta))
 
     def backward(self, saved, grad):
         x, target = saved.self, saved.target
@@ -562,9 +565,8 @@ class HuberLossBackward0(_PiecewiseLoss):
     width = "delta"
 
     @staticmethod
-    def elementwise(z, delta):
-        half = np.float32(0.5).astype(z.dtype)
-        return np.where(z < delta, half * z * z, delta * (z - half * delta))
+    def losses(x, target, delta):
+        return kernels_loss.huber_losses(x, target, delta=delta)
 
     @staticmethod
     def inner(norm_d, grad, delta):
