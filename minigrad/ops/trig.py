@@ -208,7 +208,7 @@ class Deg2RadBackward0(Node):
     formula = Formula("y", "x pi / 180", d={"x": "pi / 180"})
 
     def forward(self, x):
-        return x * x.dtype.type(_PI_OVER_180)
+        return kernels.times_constant(x, factor=_PI_OVER_180)
 
     def backward(self, saved, grad):
         return grad * _PI_OVER_180
@@ -218,7 +218,7 @@ class Rad2DegBackward0(Node):
     formula = Formula("y", "x 180 / pi", d={"x": "180 / pi"})
 
     def forward(self, x):
-        return x * x.dtype.type(_180_OVER_PI)
+        return kernels.times_constant(x, factor=_180_OVER_PI)
 
     def backward(self, saved, grad):
         return grad * _180_OVER_PI
