@@ -47,7 +47,7 @@ __all__ = ["affine_grid", "grid_sample", "linear", "relu", "sigmoid", "logsigmoi
            "cosine_similarity", "kl_div", "leaky_relu", "rrelu", "rrelu_", "elu", "softplus",
            "silu", "hardtanh", "relu6", "margin_ranking_loss", "hinge_embedding_loss",
            "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance",
-           "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss",
+           "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss", "multilabel_margin_loss",
            "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss"]
 
 
@@ -2155,6 +2155,35 @@ def _check_multi_margin(input: Tensor, target: Tensor, weight: Tensor | None) ->
                            f"{_type_name(weight)}")
     if target.numel() and (target.min() < 0 or target.max() >= classes):
         raise RuntimeError("target out of range")
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                           reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """Multi-label hinge loss for scores x (N, C) (or (C,)) and targets y of x's shape, each
+    row's classes up to its first -1: loss_n = sum_{j in y_n} sum_{i not in y_n}
+    max(0, 1 - x[n, j] + x[n, i]) / C; one node, MultilabelMarginLossBackward0."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    dims = input.dim()
+    if not (dims == 2 and input.shape[1] != 0 or dims == 1 and input.shape[0] != 0
+            or dims == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    if dims <= 1 and target.dim() > 1 or dims == 2 and (
+            target.dim() != 2 or tuple(target.shape) != tuple(input.shape)) or \
+            dims <= 1 and target.numel() != max(input.numel(), 1):
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    if input.dtype not in (minigrad.float32, minigrad.float64):  # (the kernel's dispatch first)
+        raise NotImplementedError('"multilabel_margin_loss_forward_out_frame" not implemented '
+                                  f"for '{_type_name(input)}'")
+    if target.dtype != minigrad.long:
+        raise RuntimeError(f"expected scalar type Long but found {_type_name(target)}")
+    classes = input.shape[-1] if dims else 1
+    if target.numel() and (target.min() < -1 or target.max() >= classes):
+        raise RuntimeError("argument #2 'target' is out of range")
+    return ops.multilabel_margin_loss(input, target, reduction)
 
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,

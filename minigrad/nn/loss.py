@@ -2,7 +2,7 @@
 ``BCEWithLogitsLoss``, ``BCELoss``, ``L1Loss``, ``SmoothL1Loss``, ``HuberLoss``, ``KLDivLoss``;
 the margin losses (``MarginRankingLoss``, ``HingeEmbeddingLoss``, ``SoftMarginLoss``,
 ``CosineEmbeddingLoss``, ``TripletMarginLoss``, ``TripletMarginWithDistanceLoss``,
-``MultiMarginLoss``, ``MultiLabelSoftMarginLoss``) and the likelihoods (``PoissonNLLLoss``,
+``MultiMarginLoss``, ``MultiLabelSoftMarginLoss``, ``MultiLabelMarginLoss``) and the likelihoods (``PoissonNLLLoss``,
 ``GaussianNLLLoss``). Call them as ``loss_fn(prediction, target)``.
 
 ``reduction`` says how the per-element losses become the result: ``'mean'``
@@ -22,7 +22,7 @@ from .module import Module
 __all__ = ["MSELoss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss", "BCELoss", "L1Loss",
            "SmoothL1Loss", "HuberLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
-           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelSoftMarginLoss",
+           "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelSoftMarginLoss", "MultiLabelMarginLoss",
            "PoissonNLLLoss", "GaussianNLLLoss"]
 
 
@@ -267,6 +267,18 @@ class MultiMarginLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multi_margin_loss(input, target, p=self.p, margin=self.margin,
                                    weight=self.weight, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """sum_{j in y} sum_{i not in y} max(0, 1 - x[j] + x[i]) / C per sample, y its classes
+    (the target up to its first -1)."""
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
 class MultiLabelSoftMarginLoss(_WeightedLoss):

@@ -23,7 +23,7 @@ from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwi
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits",
            "binary_cross_entropy", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
-           "multi_margin_loss"]
+           "multi_margin_loss", "multilabel_margin_loss"]
 
 # How torch's nodes show ``reduction`` (at::Reduction, a C++ enum).
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -683,6 +683,34 @@ class MultiMarginLossBackward0(Node):
             rows, target.reshape(-1), self.p, self.margin, fn.as_array(saved.weight), norm)
         grad = grad if fn.as_array(grad).ndim == 0 else fn.reshape(grad, (-1, 1))
         return fn.reshape(fn.as_constant(slope, like=grad) * grad, x.shape),
+
+
+class MultilabelMarginLossBackward0(Node):
+    formula = Formula("loss_n", "sum_{j in y_n} sum_{i not in y_n} max(0, 1 - x_{nj} + x_{ni}) / C, "
+                                "then reduced (y_n: the target up to its first -1)",
+                      d={"self": "+1/C at i and -1/C at j for each positive margin"})
+    saves = {"self": Input(0), "target": Input(1)}
+
+    def forward(self, x, target, reduction):
+        rows, labels = _margin_rows(x), _margin_rows(target)
+        reduced = "sum" if x.ndim <= 1 and reduction == "none" else reduction  # (one row: reduced)
+        loss, is_target = kernels_loss.multilabel_margin_loss(rows, labels, reduced)
+        self.save(is_target=is_target.reshape(x.shape), reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
+        return loss
+
+    def backward(self, saved, grad):
+        x, target = fn.as_array(saved.self), fn.as_array(saved.target)
+        rows = _margin_rows(x)
+        norm = _over(1, rows.size if self.reduction == "mean" else rows.shape[1])
+        slope = kernels_loss.multilabel_margin_loss_backward(
+            rows, _margin_rows(target), fn.as_array(saved.is_target).reshape(rows.shape), norm)
+        grad = grad if fn.as_array(grad).ndim == 0 else fn.reshape(grad, (-1, 1))
+        return fn.reshape(fn.as_constant(slope, like=grad) * grad, x.shape), None
+
+
+def multilabel_margin_loss(x, target, reduction="mean"):
+    return MultilabelMarginLossBackward0.apply(x, target, reduction=reduction)
 
 
 def _margin_rows(x):
