@@ -433,3 +433,23 @@ def test_every_half_has_torchs_bits(name):
         ours = getattr(mg, name)(mg.tensor(halves)).numpy()
         theirs = getattr(torch, name)(torch.tensor(halves)).numpy()
     assert np.array_equal(ours, theirs, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", ["rsqrt", "deg2rad", "rad2deg", "erf"])
+@pytest.mark.parametrize("size", [1, 7, 31, 32, 33, 64, 100])
+def test_halves_of_every_size_and_layout_have_torchs_bits(name, size):
+    """torch's half rsqrt rounds once in its vector blocks (32 halves of a contiguous run)
+    and twice in the run's last size % 32 elements (a strided run: all), so where each
+    element falls matters; its erf takes the vector formula everywhere."""
+    halves = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    halves = halves[np.isfinite(halves) & (halves > 0)]
+    rng = np.random.default_rng(size)
+    data = rng.choice(halves, 4 * size) * rng.choice([1, -1], 4 * size).astype(np.float16)
+    layouts = [lambda x: x, lambda x: x.reshape(4, -1).T, lambda x: x.reshape(4, -1)[:, ::2],
+               lambda x: x.reshape(-1, 4)[:, :3], lambda x: x.reshape(2, -1)[:, 1:]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for layout in layouts:
+            ours = getattr(mg, name)(layout(mg.tensor(data))).numpy()
+            theirs = getattr(torch, name)(layout(torch.tensor(data))).numpy()
+            assert np.array_equal(ours, theirs, equal_nan=True)
