@@ -63,6 +63,7 @@ from .rules.out import check_bool_out as _check_bool_out, write as _out
 from .rules.out import check_kept_dtype_out as _check_kept_dtype_out
 from .rules.out import check_signbit_out as _check_signbit_out
 from .rules.out import check_histc_out as _check_histc_out
+from .rules.out import check_matmul_out as _check_matmul_out
 from .rules.out import check_differentiable_out as _check_differentiable_out
 
 # ---- out=: the result written into a given tensor -------------------------------------------
@@ -1124,11 +1125,13 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
 @_checks_arguments(_check_tensor_function)
 def matmul(input, other, *, out=None):
     """The matrix product, with NumPy's rules for 1-D and batched operands."""
+    _check_matmul_out("matmul", out, input, other)
     return _out("matmul", ops.matmul(input, other), out, input, other, exact_dtype=True)
 
 
 @_checks_arguments(_check_tensor_function)
 def mm(input, mat2, *, out=None):
+    _check_matmul_out("mm", out, input, mat2)
     return _out("mm", ops.mm(input, mat2), out, input, mat2, exact_dtype=True)
 
 
