@@ -453,3 +453,22 @@ def test_halves_of_every_size_and_layout_have_torchs_bits(name, size):
             ours = getattr(mg, name)(layout(mg.tensor(data))).numpy()
             theirs = getattr(torch, name)(layout(torch.tensor(data))).numpy()
             assert np.array_equal(ours, theirs, equal_nan=True)
+
+
+@pytest.mark.parametrize("name", ["erf", "erfc", "log2", "log10", "sinc"])
+def test_half_gradients_of_formulas_with_a_constant_are_torchs(name):
+    """A half times a double constant in a derivative (erf's 2/sqrt(pi), log2's ln 2,
+    sinc's pi) is computed in float and rounded once, as torch's kernels: NumPy rounds the
+    constant to half first (before session 13: 4,070, 11,708, 2,484 and 15,670 of the
+    63,488 halves' gradients parted; now sinc's 2, where its sin and cos part)."""
+    halves = np.arange(65536, dtype=np.uint32).astype(np.uint16).view(np.float16)
+    halves = halves[np.isfinite(halves) & ((halves > 0) if name.startswith("log") else True)]
+    grads = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for lib in (torch, mg):
+            x = lib.tensor(halves, requires_grad=True)
+            getattr(lib, name)(x).backward(lib.full(halves.shape, 0.7, dtype=lib.float16))
+            grads.append(x.grad.numpy())
+    parted = ~((grads[0] == grads[1]) | (np.isnan(grads[0]) & np.isnan(grads[1])))
+    assert parted.sum() <= (2 if name == "sinc" else 0)
