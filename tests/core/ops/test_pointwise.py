@@ -472,3 +472,17 @@ def test_half_gradients_of_formulas_with_a_constant_are_torchs(name):
             grads.append(x.grad.numpy())
     parted = ~((grads[0] == grads[1]) | (np.isnan(grads[0]) & np.isnan(grads[1])))
     assert parted.sum() <= (2 if name == "sinc" else 0)
+
+
+@pytest.mark.parametrize("exponent", [1 / 3, 2.5, -1.5, 3, 0.5, -2, 1.7])
+def test_half_pow_gradient_is_torchs(exponent):
+    """x ** e's gradient e * x ** (e - 1) for a half x: e times the half power in float,
+    rounded once, as torch (NumPy rounded e to half first: every random tensor parted)."""
+    for seed in range(20):
+        data = np.abs(np.random.default_rng(seed).standard_normal((2, 3, 7)) * 2).astype(np.float16)
+        grads = []
+        for lib in (torch, mg):
+            x = lib.tensor(data, requires_grad=True)
+            x.pow(exponent).sum().backward()
+            grads.append(x.grad.numpy())
+        assert np.array_equal(grads[0], grads[1], equal_nan=True), seed
