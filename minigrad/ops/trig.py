@@ -212,7 +212,7 @@ class Deg2RadBackward0(Node):
         return kernels.times_constant(x, factor=_PI_OVER_180)
 
     def backward(self, saved, grad):
-        return grad * _PI_OVER_180
+        return times(grad, _PI_OVER_180)  # (a half's in float, as torch)
 
 
 class Rad2DegBackward0(Node):
@@ -222,7 +222,7 @@ class Rad2DegBackward0(Node):
         return kernels.times_constant(x, factor=_180_OVER_PI)
 
     def backward(self, saved, grad):
-        return grad * _180_OVER_PI
+        return times(grad, _180_OVER_PI)  # (a half's in float, as torch)
 
 
 class AngleBackward0(Node):
