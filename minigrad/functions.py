@@ -60,6 +60,10 @@ from .rules.promotion import is_number as _is_number
 from .kernels.layout import check_no_partial_overlap as _check_no_partial_overlap
 from .tensor import Tensor as _Tensor
 from .rules.out import check_bool_out as _check_bool_out, write as _out
+from .rules.out import check_kept_dtype_out as _check_kept_dtype_out
+from .rules.out import check_signbit_out as _check_signbit_out
+from .rules.out import check_histc_out as _check_histc_out
+from .rules.out import check_matmul_out as _check_matmul_out
 from .rules.out import check_differentiable_out as _check_differentiable_out
 
 # ---- out=: the result written into a given tensor -------------------------------------------
@@ -251,28 +255,34 @@ def square(input, *, out=None):
 
 
 def floor(input, *, out=None):
+    _check_kept_dtype_out("floor", out, input)
     return _out("floor", ops.floor(input), out, input, same_dtype=True)
 
 
 def ceil(input, *, out=None):
+    _check_kept_dtype_out("ceil", out, input)
     return _out("ceil", ops.ceil(input), out, input, same_dtype=True)
 
 
 def trunc(input, *, out=None):
+    _check_kept_dtype_out("trunc", out, input)
     return _out("trunc", ops.trunc(input), out, input, same_dtype=True)
 
 
 def fix(input, *, out=None):
-    return _out("fix", ops.trunc(input), out, input, same_dtype=True)
+    _check_kept_dtype_out("trunc", out, input)  # (torch names fix by trunc, its kernel)
+    return _out("trunc", ops.trunc(input), out, input, same_dtype=True)
 
 
 def round(input, *, decimals=None, out=None):  # noqa: A001 - PyTorch's name
     """Round to the nearest integer, halves to even, or to ``decimals`` digits."""
+    _check_kept_dtype_out("round", out, input)
     return _out("round", ops.round(input, decimals), out, input, same_dtype=True)
 
 
 def frac(input, *, out=None):
     """input - trunc(input): the fractional part, with input's sign."""
+    _check_kept_dtype_out("frac", out, input)
     return _out("frac", ops.frac(input), out, input, same_dtype=True)
 
 
@@ -293,6 +303,7 @@ def relu(input):
 
 
 def abs(input, *, out=None):  # noqa: A001 - PyTorch's name
+    _check_kept_dtype_out("abs", out, input)
     return _out("abs", ops.abs(input), out, input, same_dtype=True)
 
 
@@ -1016,7 +1027,8 @@ def histogram(input, bins, *, range=None, weight=None, density=False, out=None):
 
 def histc(input, bins=100, min=0, max=0, *, out=None):  # noqa: A002 - PyTorch's names
     """A histogram with ``bins`` equal bins between ``min`` and ``max``."""
-    return _out("histc", ops.histc(input, bins, min, max), out, input)
+    _check_histc_out(input, out)
+    return _out("histc", ops.histc(input, bins, min, max), out, input, differentiable=False)
 
 
 def searchsorted(sorted_sequence, input, *, out_int32=False, right=False, side=None,
@@ -1130,11 +1142,13 @@ def mode(input, dim=-1, keepdim=False, *, out=None):
 @_checks_arguments(_check_tensor_function)
 def matmul(input, other, *, out=None):
     """The matrix product, with NumPy's rules for 1-D and batched operands."""
+    _check_matmul_out("matmul", out, input, other)
     return _out("matmul", ops.matmul(input, other), out, input, other, exact_dtype=True)
 
 
 @_checks_arguments(_check_tensor_function)
 def mm(input, mat2, *, out=None):
+    _check_matmul_out("mm", out, input, mat2)
     return _out("mm", ops.mm(input, mat2), out, input, mat2, exact_dtype=True)
 
 
@@ -1721,6 +1735,7 @@ def negative(input, *, out=None):
 
 
 def absolute(input, *, out=None):
+    _check_kept_dtype_out("abs", out, input)
     return _out("abs", ops.abs(input), out, input, same_dtype=True)
 
 
@@ -1862,7 +1877,8 @@ def bitwise_right_shift(input, other, *, out=None):
 
 def bitwise_not(input, *, out=None):
     """``~input`` on bool and integer tensors."""
-    return _out("bitwise_not", ops.bitwise_not_function(input), out, input)
+    _check_kept_dtype_out("bitwise_not", out, input, differentiable=False)
+    return _out("bitwise_not", ops.bitwise_not_function(input), out, input, differentiable=False)
 
 
 @_checks_arguments(_check_tensor_function)
@@ -1879,7 +1895,8 @@ def lcm(input, other, *, out=None):
 
 def signbit(input, *, out=None):
     """Whether each element's sign bit is set (-0.0 included)."""
-    return _out("signbit", ops.signbit(input), out, input)
+    _check_signbit_out(out)
+    return _out("signbit", ops.signbit(input), out, input, differentiable=False)
 
 
 @_checks_arguments(_check_isin_arguments)

@@ -1977,9 +1977,11 @@ class Tensor(TensorBase):
         return self.ne_(other)
 
     def cumsum_(self, dim, *, dtype=None):
+        dtype = math_dtypes.inplace_accumulate_dtype(self, dtype)
         return ops.inplace(self, functools.partial(ops.cumsum, dtype=dtype), dim)
 
     def cumprod_(self, dim, *, dtype=None):
+        dtype = math_dtypes.inplace_accumulate_dtype(self, dtype)
         return ops.inplace(self, functools.partial(ops.cumprod, dtype=dtype), dim)
 
     def addmm_(self, mat1, mat2, *, beta=1, alpha=1):

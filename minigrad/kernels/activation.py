@@ -52,12 +52,14 @@ def hardtanh(x, min_val, max_val):
     return clamp(x, x.dtype.type(min_val), x.dtype.type(max_val))
 
 
+@half_in_float32  # (a half's in float32, rounded once, as PyTorch's kernel)
 def silu(x):
     """x / (1 + exp(-x))."""
     one = x.dtype.type(1)
     return x / (one + _rounded(np.exp, -x))
 
 
+@half_in_float32  # (a half's in float32, rounded once, as PyTorch's kernel)
 def elu(x, alpha, scale, input_scale):
     """scale * x where x > 0, else (exp(input_scale * x) - 1) * alpha * scale."""
     kind = x.dtype.type
@@ -73,6 +75,7 @@ def softplus(x, beta, threshold):
     return np.where(scaled > threshold, x, soft)
 
 
+@half_in_float32  # (a half's in float32, rounded once, as PyTorch's kernel)
 def silu_backward(grad, x):
     """grad * s * (1 + x (1 - s)), s = sigmoid(x); the 1 + x (1 - s) fused (as PyTorch's
     compiled kernel)."""
@@ -82,6 +85,7 @@ def silu_backward(grad, x):
     return grad * sigmoid * inner
 
 
+@half_in_float32  # (a half's in float32, rounded once, as PyTorch's kernel)
 def elu_backward(grad, x, alpha, scale, input_scale):
     """grad * input_scale * alpha * scale * exp(input_scale * x) where x <= 0, else
     grad * scale (each factor in x's dtype, multiplied left to right)."""

@@ -24,7 +24,7 @@ from .fma import fma32, fma64
 from .special import half_in_float32
 from .threads import get_num_threads
 
-__all__ = ["batch_norm_stats", "running_update", "eval_invstd", "transform"]
+__all__ = ["batch_norm_stats", "running_update", "eval_invstd", "transform", "in_param_dtype"]
 
 
 def _thread_blocks(n: int) -> list:
@@ -53,8 +53,10 @@ def _channel_sums(values: np.ndarray, square_of_minus=None) -> np.ndarray:
     if square_of_minus is not None:
         values = values - square_of_minus[:, None]
         values = values * values
-    return np.add.reduce(values.astype(np.float64).transpose(1, 0, 2).reshape(
-        values.shape[1], -1), axis=1, dtype=np.float64)
+    rows = values.astype(np.float64).transpose(1, 0, 2).reshape(values.shape[1], -1)
+    if not rows.shape[1]:
+        return np.zeros(rows.shape[0])
+    return np.add.accumulate(rows, axis=1)[:, -1]  # (one after the other: not NumPy's pairs)
 
 
 def _as_planes(x: np.ndarray) -> np.ndarray:
@@ -74,6 +76,15 @@ def batch_norm_stats(x: np.ndarray, eps: float):
     var_sum = _channel_sums(x, mean).astype(x.dtype)
     invstd = 1 / np.sqrt((var_sum / x.dtype.type(count)).astype(np.float64) + eps)
     return mean, invstd.astype(x.dtype), var_sum
+
+
+def in_param_dtype(mean, invstd, x_dtype, param_dtypes):
+    """The batch's mean and invstd as PyTorch saves them and transforms with them: in
+    the parameters' dtype, a half input's rounded to half unless a weight, bias or running
+    statistic is float32 (PyTorch's mixed type: then float32)."""
+    if x_dtype == np.float16 and all(dtype == np.float16 for dtype in param_dtypes):
+        return mean.astype(np.float16), invstd.astype(np.float16)
+    return mean, invstd
 
 
 def running_update(running_mean, running_var, mean, var_sum, count: int, momentum: float):

@@ -9,8 +9,9 @@ import numpy as np
 
 from . import pointwise, rounding as kernels_rounding, threads
 from .pointwise import log_sigmoid, log_sigmoid_into, one_of
+from .special import half_in_float32
 
-__all__ = ["binary_cross_entropy_with_logits", "binary_cross_entropy", "soft_margin_loss",
+__all__ = ["huber_losses", "multilabel_margin_loss", "multilabel_margin_loss_backward", "binary_cross_entropy_with_logits", "binary_cross_entropy", "soft_margin_loss",
            "multi_margin_loss", "multi_margin_loss_backward"]
 
 
@@ -147,3 +148,73 @@ def multi_margin_loss_backward(x, target, p, margin, weight, norm):
         at_target -= h[:, c]
     h[rows, target] = at_target
     return h
+
+
+@half_in_float32  # (torch's huber kernel computes a half's in float, rounded once)
+def huber_losses(x, target, delta: float):
+    """0.5 z**2 where z = |x - target| < delta, else delta (z - 0.5 delta)."""
+    z = np.abs(x - target)
+    delta = x.dtype.type(delta)
+    half = x.dtype.type(0.5)
+    return np.where(z < delta, half * z * z, delta * (z - half * delta))
+
+
+def _label_sets(target: np.ndarray, classes: int) -> tuple:
+    """Each row's classes (its target up to its first -1) as a mask ``is_target`` (N, C) of
+    the input's dtype and the list of (position, class) columns in order."""
+    rows = target.shape[0]
+    ends = np.where((target < 0).any(axis=1), np.argmax(target < 0, axis=1), target.shape[1])
+    valid = np.arange(target.shape[1])[None, :] < ends[:, None]
+    is_target = np.zeros((rows, classes), bool)
+    for k in range(target.shape[1]):
+        picked = valid[:, k]
+        is_target[np.flatnonzero(picked), target[picked, k]] = True
+    return is_target, valid
+
+
+def multilabel_margin_loss(x, target, reduction: str):
+    """Each row's sum over its classes j (target up to the first -1) and the other classes
+    i of max(0, 1 - x[j] + x[i]), added in PyTorch's loop order in float64 (float32 rows)
+    and rounded per row, then / C (and / N for 'mean', the rows added in float64); with the
+    mask of each row's classes (torch's ``is_target``, saved for backward)."""
+    rows, classes = x.shape
+    is_target, valid = _label_sets(target, classes)
+    wide = np.float64  # (torch's accumulate type for float32 and float64)
+    sums = np.zeros(rows, wide)
+    row_index = np.arange(rows)
+    for k in range(target.shape[1]):
+        at = valid[:, k]
+        x_target = x[row_index, np.where(at, target[:, k], 0)]
+        for d in range(classes):
+            z = (x.dtype.type(1) - x_target) + x[:, d]
+            sums += np.where(at & ~is_target[:, d] & (z > 0), z, 0).astype(wide)
+    per_row = sums.astype(x.dtype)
+    mask = is_target.astype(x.dtype)
+    if reduction == "none":
+        return per_row / x.dtype.type(classes), mask
+    total = np.cumsum(per_row.astype(wide))[-1] if rows else wide(0)
+    total = total / classes
+    if reduction == "mean":
+        total = total / rows
+    return np.asarray(total, x.dtype), mask
+
+
+def multilabel_margin_loss_backward(x, target, is_target, norm):
+    """d loss / d x times ``norm`` (1/C, or 1/(N C) for 'mean'), as PyTorch's loop
+    writes it: for each class j of a row and each other class i with a positive margin,
+    g taken from x[j] and added to x[i], one step after the other."""
+    rows, classes = x.shape
+    g = x.dtype.type(norm)
+    grad = np.zeros_like(x)
+    _, valid = _label_sets(target, classes)
+    row_index = np.arange(rows)
+    others = is_target == 0
+    for k in range(target.shape[1]):
+        at = valid[:, k]
+        column = np.where(at, target[:, k], 0)
+        x_target = x[row_index, column]
+        for d in range(classes):
+            hit = at & others[:, d] & ((x.dtype.type(1) - x_target) + x[:, d] > 0)
+            grad[row_index[hit], column[hit]] -= g
+            grad[hit, d] += g
+    return grad

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .special import by_vectors
+
 __all__ = ["round_decimals", "remainder", "fmod", "floor_divide", "trunc_divide", "rsqrt",
            "log10", "log2", "log1p", "expm1", "left_shift", "right_shift"]
 
@@ -75,7 +77,12 @@ def round_decimals(x, decimals: int):
 
 
 def rsqrt(x):
-    """1 / sqrt(x), two correctly rounded steps, as PyTorch's vectorised kernel."""
+    """1 / sqrt(x), two correctly rounded steps, as PyTorch's vectorised kernel (a half's
+    vector blocks in float32, rounded once: NumPy's half steps parted in 8,402 of the
+    63,488 halves; its last n % 32 in two half steps)."""
+    if x.dtype == np.float16:  # (its vector blocks in float, rounded once; the rest twice)
+        return np.asarray(by_vectors(x, lambda v: rsqrt(v.astype(np.float32)).astype(np.float16),
+                                     lambda v: np.divide(v.dtype.type(1), np.sqrt(v))))
     return np.asarray(np.divide(x.dtype.type(1), np.sqrt(x)))
 
 

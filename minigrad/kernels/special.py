@@ -35,7 +35,7 @@ import numpy as np
 
 from . import fma
 
-__all__ = ["in_float64", "half_in_float32", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh",
+__all__ = ["in_float64", "half_in_float32", "by_vectors", "times_constant", "tan", "asin", "acos", "atan", "atan2", "sinh", "cosh", "asinh",
            "acosh", "atanh", "exp2", "hypot", "erf", "erfc", "erfinv", "sinc", "logit",
            "logit_backward", "xlogy", "entr", "lerp", "logaddexp", "logaddexp2", "heaviside", "copysign",
            "addcmul", "addcdiv", "lgamma", "digamma", "trigamma", "polygamma", "i0", "i1",
@@ -68,6 +68,47 @@ def half_in_float32(kernel):
         return np.asarray(result.astype(np.float16))
     computed.__name__, computed.__doc__ = kernel.__name__, kernel.__doc__
     return computed
+
+
+def by_vectors(x, vector, scalar, width: int = 32):
+    """``vector`` on the elements PyTorch's cpu_kernel_vec takes in vectors and ``scalar``
+    on the rest: of each contiguous run (a dense array's memory, else each row along a
+    dim of stride 1), blocks of ``width`` elements (two AVX2 vectors: 32 halves), the
+    run's last n % width one by one (a strided run: all). Where the two functions round
+    differently (a half's rsqrt: once in float, or twice), so does the result."""
+    if x.ndim == 0 or x.size < width:
+        return scalar(x)
+    out = np.empty_like(x)
+    if _dense(x):
+        flat, flat_out = x.ravel(order="K"), out.ravel(order="K")
+        if np.shares_memory(flat_out, out):
+            head = flat.size - flat.size % width
+            flat_out[:head], flat_out[head:] = vector(flat[:head]), scalar(flat[head:])
+            return out
+    inner = min(range(x.ndim), key=lambda axis: abs(x.strides[axis]) if x.shape[axis] > 1 else 1 << 62)
+    if x.strides[inner] != x.itemsize:
+        return scalar(x)
+    rows = np.moveaxis(x, inner, -1)
+    result = np.moveaxis(out, inner, -1)
+    head = rows.shape[-1] - rows.shape[-1] % width
+    result[..., :head], result[..., head:] = vector(rows[..., :head]), scalar(rows[..., head:])
+    return out
+
+
+def _dense(x) -> bool:
+    """Whether ``x``'s elements fill its memory, in some order of its dims."""
+    expected = x.itemsize
+    for stride, size in sorted((abs(st), n) for st, n in zip(x.strides, x.shape) if n > 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+@half_in_float32  # (deg2rad of a half: x * float(pi / 180), rounded once)
+def times_constant(x, factor: float):
+    """x * factor, the factor in x's dtype (deg2rad, rad2deg)."""
+    return x * x.dtype.type(factor)
 
 
 tan, asin, acos, atan = (in_float64(f) for f in (np.tan, np.arcsin, np.arccos, np.arctan))
@@ -129,7 +170,33 @@ asinh = _per_element(math.asinh, "asinhf")
 acosh = _per_element(_domain(math.acosh, 1.0), "acoshf")
 
 
-erf, erfc = in_float64(_erf), in_float64(_erfc)
+_erf_double, erfc = in_float64(_erf), in_float64(_erfc)
+
+# Abramowitz and Stegun's 7.1.26, as PyTorch's Vectorized<float>::erf takes it for halves
+_ERF_P, _ERF_POLY = np.float32(0.3275911), [np.float32(c) for c in (
+    1.061405429, -1.453152027, 1.421413741, -0.284496736, 0.254829592)]
+
+
+def erf(x):
+    """erf; of a half as PyTorch computes it (every element, its vector blocks and the
+    rest alike), in float32 by A&S 7.1.26 (each multiply-add fused): erf(x) = sign(x)
+    (1 - t r(t) exp(-x**2)), t = 1 / (1 + p |x|), so erf of a tiny half is 0 there
+    (NumPy's float64 erf parted in 6,586 of the 63,488 halves)."""
+    if x.dtype != np.float16:
+        return _erf_double(x)
+    return _erf_half_vectors(x)
+
+
+def _erf_half_vectors(x):
+    x = x.astype(np.float32)
+    one = np.ones_like(x)
+    t = one / fma.fma32(_ERF_P, np.abs(x), one)
+    r = np.full_like(x, _ERF_POLY[0])
+    for c in _ERF_POLY[1:]:
+        r = fma.fma32(r, t, np.full_like(x, c))
+    e = np.exp((-(x * x)).astype(np.float64)).astype(np.float32)  # (SLEEF's: correctly rounded)
+    result = fma.fma32(-e * t, r, one)
+    return np.asarray(np.where(np.signbit(x), -result, result).astype(np.float16))
 
 
 _ERFINV_A = (0.886226899, -1.645349621, 0.914624893, -0.140543331)

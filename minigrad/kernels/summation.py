@@ -30,7 +30,7 @@ import numpy as np
 
 from .layout import sorted_dims
 
-__all__ = ["cascade_sum", "sum_over", "sum_axes", "mean_axes"]
+__all__ = ["cascade_sum", "sum_over", "sum_axes", "mean_axes", "prod_axis", "spread_axes"]
 
 _VECTOR_BYTES = 32  # AVX2
 _ILP = 4  # accumulators side by side
@@ -250,3 +250,116 @@ def mean_axes(array: np.ndarray, axes, keepdims: bool = False) -> np.ndarray:
         wide = sum_axes(array.astype(np.float32), axes, keepdims)
         return np.asarray(np.divide(wide, count, dtype=np.float32).astype(np.float16))
     return np.asarray(np.divide(sum_axes(array, axes, keepdims), count, dtype=array.dtype))
+
+
+# ---- products (ReduceOpsKernel.cpp's prod: binary_kernel_reduce_vec) -----------------
+
+def _row_products(rows: np.ndarray) -> np.ndarray:
+    """Each row's product (rows: (R, n), its own dim contiguous) as PyTorch's
+    vectorized_inner_reduction multiplies it: four vectors side by side take the
+    blocks of 4 * lanes elements, one block after the other; then the four vectors
+    (0 * 1) * (2 * 3), their lanes one after the other, and the leftover elements."""
+    lanes = _VECTOR_BYTES // rows.itemsize
+    width = _ILP * lanes
+    count = rows.shape[1] // width
+    out = np.ones(rows.shape[0], rows.dtype)
+    if count:
+        blocks = rows[:, :count * width].reshape(rows.shape[0], count, _ILP, lanes)
+        acc = blocks[:, 0].copy()
+        for i in range(1, count):
+            acc = acc * blocks[:, i]
+        acc = (acc[:, 0] * acc[:, 1]) * (acc[:, 2] * acc[:, 3])
+        for j in range(lanes):
+            out = out * acc[:, j]
+    for k in range(count * width, rows.shape[1]):
+        out = out * rows[:, k]
+    return out
+
+
+def _dense(array: np.ndarray) -> bool:
+    """Whether ``array``'s elements fill its memory, in some order of its dims (the
+    iterator then merges them all into one run)."""
+    expected = array.itemsize
+    for stride, size in sorted((st, n) for st, n in zip(array.strides, array.shape) if n > 1):
+        if stride != expected:
+            return False
+        expected *= size
+    return True
+
+
+def prod_axis(array: np.ndarray, axis=None, keepdims: bool = False) -> np.ndarray:
+    """``np.prod(array, axis)`` in ``array``'s dtype, multiplied in PyTorch's order for
+    float16/32/64 arrays of fewer than 32,768 elements: a contiguous run (every element
+    of a dense array, or a dim of stride 1) as ``_row_products``; other dims one element
+    after the other (NumPy multiplies 8 at a time side by side: other last bits)."""
+    if array.dtype.char not in "efd" or not 1 < array.size < _SERIAL_LIMIT \
+            or any(stride <= 0 for stride, size in zip(array.strides, array.shape) if size > 1):
+        return np.asarray(np.prod(array, axis=axis, keepdims=keepdims, dtype=array.dtype))
+    if axis is None:
+        flat = array.ravel(order="K")
+        total = _row_products(flat[None])[0] if _dense(array) else np.multiply.accumulate(flat)[-1]
+        return np.asarray(total).reshape((1,) * array.ndim if keepdims else ())
+    run = np.moveaxis(array, axis, -1)
+    if array.strides[axis] == array.itemsize:
+        result = _row_products(run.reshape(-1, run.shape[-1])).reshape(run.shape[:-1])
+    else:
+        result = np.multiply.accumulate(run, axis=-1)[..., -1] if run.shape[-1] else \
+            np.ones(run.shape[:-1], array.dtype)
+    return np.expand_dims(result, axis) if keepdims else result
+
+
+# ---- var and std (ReduceOps.cpp: std_var_all_cpu; WelfordOps) -------------------------
+
+def _welford(rows: np.ndarray, correction: float):
+    """Each row's (var, mean) as PyTorch's WelfordOps: in float64, one element after the
+    other (mean += delta / n; m2 += delta * (x - mean)), var = m2 / (n - correction)."""
+    mean = np.zeros(rows.shape[0])
+    m2 = np.zeros(rows.shape[0])
+    for i in range(rows.shape[1]):
+        x = rows[:, i].astype(np.float64)
+        delta = x - mean
+        mean = mean + delta / np.float64(i + 1)
+        m2 = m2 + delta * (x - mean)
+    n = rows.shape[1]
+    return m2 / np.float64(n - correction if n > correction else 0), mean
+
+
+def spread_axes(array: np.ndarray, axes, correction: float, keepdims: bool, root: bool,
+                with_mean: bool):
+    """var (``root``: std) over ``axes`` (None: all) as PyTorch's CPU kernels compute it,
+    and (``with_mean``) the mean, both in ``array``'s dtype; None where their order is not
+    followed here (an empty reduction, 32,768 elements or more, negative strides).
+
+    A float32/float64 var or std with one output element takes two passes: the mean
+    (torch's own, in the array's dtype), then the squared deviations from it summed in
+    float64 one after the other. Every other one (more outputs, float16, var_mean and
+    std_mean) is Welford's update in float64, element after element in memory order."""
+    axes = tuple(range(array.ndim)) if axes is None else \
+        tuple(sorted({axis % array.ndim for axis in ((axes,) if np.ndim(axes) == 0 else axes)}))
+    n = math.prod(array.shape[axis] for axis in axes)
+    if not 0 < n < _SERIAL_LIMIT or array.dtype.char not in "efd" or \
+            any(stride <= 0 for stride, size in zip(array.strides, array.shape) if size > 1):
+        return None
+    kept = [axis for axis in range(array.ndim) if axis not in axes]
+    shape = [1 if axis in axes else size for axis, size in enumerate(array.shape)]
+    if not with_mean and array.dtype.char in "fd" and math.prod(array.shape[a] for a in kept) == 1:
+        mean = np.float64(mean_all(array))
+        squares = (array.ravel(order="K").astype(np.float64) - mean) ** 2
+        divisor = max(0.0, array.size - correction)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            spread = np.add.accumulate(squares)[-1] / np.float64(divisor)
+        spread = np.full(shape, spread)
+    else:
+        inner = sorted(axes, key=lambda axis: -array.strides[axis])  # (memory order)
+        rows = array.transpose(kept + inner).reshape(-1, n)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            spread, mean = _welford(rows, correction)
+        spread, mean = spread.reshape(shape), mean.reshape(shape)
+    if root:
+        spread = np.sqrt(spread)
+    results = [spread, mean] if with_mean else [spread]
+    if not keepdims:
+        results = [r.reshape([array.shape[axis] for axis in kept]) for r in results]
+    if array.dtype == np.float16:  # (torch computes a half's in float, rounds twice)
+        results = [r.astype(np.float32) for r in results]
+    return [np.asarray(r.astype(array.dtype)) for r in results]

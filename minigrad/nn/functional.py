@@ -49,7 +49,8 @@ __all__ = ["affine_grid", "grid_sample", "linear", "relu", "sigmoid", "logsigmoi
            "silu", "hardtanh", "relu6", "margin_ranking_loss", "hinge_embedding_loss",
            "soft_margin_loss", "cosine_embedding_loss", "pairwise_distance", "pdist",
            "triplet_margin_loss", "triplet_margin_with_distance_loss", "multi_margin_loss",
-           "multilabel_soft_margin_loss", "poisson_nll_loss", "gaussian_nll_loss", "ctc_loss"]
+           "multilabel_margin_loss", "multilabel_soft_margin_loss", "poisson_nll_loss",
+           "gaussian_nll_loss", "ctc_loss"]
 
 
 # ---- layers and activations ------------------------------------------------
@@ -1013,6 +1014,8 @@ def _check_class_targets(input: Tensor, target: Tensor, ignore_index: int,
             minigrad.dtypes.SCALAR_NAMES[input.dtype]))
     if ndim > 2 and target.dtype is minigrad.uint8:  # (the images kernel reads int64 only)
         raise RuntimeError("expected scalar type Long but found Byte")
+    if weight is not None and weight.dtype is not input.dtype:  # (the kernel reads it as input's)
+        raise RuntimeError(f"expected scalar type {_type_name(input)} but found {_type_name(weight)}")
     targets = target._data
     if targets.size and np.minimum.reduce(targets, axis=None) >= 0 \
             and np.maximum.reduce(targets, axis=None) < n_classes:
@@ -2149,16 +2152,45 @@ def _check_multi_margin(input: Tensor, target: Tensor, weight: Tensor | None) ->
     if weight is not None and (weight.dim() > 1 or weight.numel() != classes):
         raise RuntimeError(f"inconsistent weight size, expected {classes} but got "
                            f"{list(weight.shape)}")
+    if input.dtype not in (minigrad.float32, minigrad.float64):  # (the kernel's dispatch first)
+        raise NotImplementedError('"multi_margin_loss_cpu_kernel" not implemented for '
+                                  f"'{_type_name(input)}'")
     if target.dtype != minigrad.long:
         raise RuntimeError(f"expected scalar type Long but found {_type_name(target)}")
     if weight is not None and weight.dtype != input.dtype:
         raise RuntimeError(f"expected scalar type {_type_name(input)} but found "
                            f"{_type_name(weight)}")
-    if input.dtype not in (minigrad.float32, minigrad.float64):
-        raise NotImplementedError('"multi_margin_loss_cpu_kernel" not implemented for '
-                                  f"'{_type_name(input)}'")
     if target.numel() and (target.min() < 0 or target.max() >= classes):
         raise RuntimeError("target out of range")
+
+
+def multilabel_margin_loss(input: Tensor, target: Tensor, size_average: bool | None = None,
+                           reduce: bool | None = None, reduction: str = "mean") -> Tensor:
+    """Multi-label hinge loss for scores x (N, C) (or (C,)) and targets y of x's shape, each
+    row's classes up to its first -1: loss_n = sum_{j in y_n} sum_{i not in y_n}
+    max(0, 1 - x[n, j] + x[n, i]) / C; one node, MultilabelMarginLossBackward0."""
+    reduction = _reduction_of(size_average, reduce, reduction)
+    if reduction not in ("mean", "sum", "none"):
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    dims = input.dim()
+    if not (dims == 2 and input.shape[1] != 0 or dims == 1 and input.shape[0] != 0
+            or dims == 0):
+        raise RuntimeError("Expected non-empty vector or matrix with optional 0-dim batch "
+                           f"size, but got: {list(input.shape)}")
+    if dims <= 1 and target.dim() > 1 or dims == 2 and (
+            target.dim() != 2 or tuple(target.shape) != tuple(input.shape)) or \
+            dims <= 1 and target.numel() != max(input.numel(), 1):
+        raise RuntimeError(f"inconsistent target size: {list(target.shape)} for input of size: "
+                           f"{list(input.shape)}")
+    if input.dtype not in (minigrad.float32, minigrad.float64):  # (the kernel's dispatch first)
+        raise NotImplementedError('"multilabel_margin_loss_forward_out_frame" not implemented '
+                                  f"for '{_type_name(input)}'")
+    if target.dtype != minigrad.long:
+        raise RuntimeError(f"expected scalar type Long but found {_type_name(target)}")
+    classes = input.shape[-1] if dims else 1
+    if target.numel() and (target.min() < -1 or target.max() >= classes):
+        raise RuntimeError("argument #2 'target' is out of range")
+    return ops.multilabel_margin_loss(input, target, reduction)
 
 
 def multilabel_soft_margin_loss(input: Tensor, target: Tensor, weight: Tensor | None = None,
@@ -2383,6 +2415,8 @@ def batch_norm(input: Tensor, running_mean: Tensor | None, running_var: Tensor |
         out = input.clone()
         out = out if weight is None else out * weight.select(0, 0)
         return out if bias is None else out + bias.select(0, 0)
+    if training and (running_mean is None) != (running_var is None):
+        raise ValueError("running_mean and running_var must either both be None or neither be None")
     if not input.is_floating_point():
         raise NotImplementedError(f'"batch_norm" not implemented for '
                                   f"'{minigrad.dtypes.SCALAR_NAMES[input.dtype]}'")

@@ -2,8 +2,9 @@
 ``BCEWithLogitsLoss``, ``BCELoss``, ``L1Loss``, ``SmoothL1Loss``, ``HuberLoss``, ``KLDivLoss``;
 the margin losses (``MarginRankingLoss``, ``HingeEmbeddingLoss``, ``SoftMarginLoss``,
 ``CosineEmbeddingLoss``, ``TripletMarginLoss``, ``TripletMarginWithDistanceLoss``,
-``MultiMarginLoss``, ``MultiLabelSoftMarginLoss``) and the likelihoods (``PoissonNLLLoss``,
-``GaussianNLLLoss``), and ``CTCLoss`` (sequences). Call them as ``loss_fn(prediction, target)``.
+``MultiMarginLoss``, ``MultiLabelSoftMarginLoss``, ``MultiLabelMarginLoss``) and the likelihoods
+(``PoissonNLLLoss``, ``GaussianNLLLoss``), and ``CTCLoss`` (sequences). Call them as
+``loss_fn(prediction, target)``.
 
 ``reduction`` says how the per-element losses become the result: ``'mean'``
 (the default), ``'sum'``, or ``'none'`` (no reduction). The pre-0.4 arguments
@@ -23,7 +24,7 @@ __all__ = ["MSELoss", "NLLLoss", "CrossEntropyLoss", "BCEWithLogitsLoss", "BCELo
            "SmoothL1Loss", "HuberLoss", "KLDivLoss", "MarginRankingLoss", "HingeEmbeddingLoss",
            "SoftMarginLoss", "CosineEmbeddingLoss", "TripletMarginLoss",
            "TripletMarginWithDistanceLoss", "MultiMarginLoss", "MultiLabelSoftMarginLoss",
-           "PoissonNLLLoss", "GaussianNLLLoss", "CTCLoss"]
+           "MultiLabelMarginLoss", "PoissonNLLLoss", "GaussianNLLLoss", "CTCLoss"]
 
 
 class _Loss(Module):
@@ -267,6 +268,18 @@ class MultiMarginLoss(_WeightedLoss):
     def forward(self, input: Tensor, target: Tensor) -> Tensor:
         return F.multi_margin_loss(input, target, p=self.p, margin=self.margin,
                                    weight=self.weight, reduction=self.reduction)
+
+
+class MultiLabelMarginLoss(_Loss):
+    """sum_{j in y} sum_{i not in y} max(0, 1 - x[j] + x[i]) / C per sample, y its classes
+    (the target up to its first -1)."""
+
+    def __init__(self, size_average: bool | None = None, reduce: bool | None = None,
+                 reduction: str = "mean") -> None:
+        super().__init__(size_average, reduce, reduction)
+
+    def forward(self, input: Tensor, target: Tensor) -> Tensor:
+        return F.multilabel_margin_loss(input, target, reduction=self.reduction)
 
 
 class MultiLabelSoftMarginLoss(_WeightedLoss):

@@ -41,7 +41,7 @@
 | linalg_lu     | lu_factor(_ex), lu, lu_unpack, lu_solve                 |
 | loss          | nll_loss, mse_loss, binary_cross_entropy(_with_logits), |
 |               | smooth_l1_loss, huber_loss, soft_margin_loss,           |
-|               | multi_margin_loss, ctc_loss                             |
+|               | multi_margin_loss, multilabel_margin_loss, ctc_loss     |
 | activation    | leaky_relu, elu, softplus, silu, hardtanh               |
 | padding       | edge_pad (F.pad's reflect and replicate modes)          |
 | batch_norm    | native_batch_norm (NativeBatchNormBackward0)            |
@@ -99,7 +99,8 @@ from . import sampling  # noqa: F401 (grid_sampler, affine_grid_generator: sampl
 from . import recurrent  # noqa: F401 (a float32 LSTM layer as one node: recurrent.mkldnn_rnn_layer)
 from .loss import (  # noqa: F401
     binary_cross_entropy, binary_cross_entropy_with_logits, ctc_loss, huber_loss, mse_loss,
-    multi_margin_loss, nll_loss_images, nll_loss_rows, smooth_l1_loss, soft_margin_loss,
+    multi_margin_loss, multilabel_margin_loss, nll_loss_images, nll_loss_rows, smooth_l1_loss,
+    soft_margin_loss,
 )
 from .pointwise import (  # noqa: F401
     abs, clamp, cos, exp, log, masked_fill, maximum, minimum, relu, sgn, sigmoid, sign, sin,

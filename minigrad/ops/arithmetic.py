@@ -220,7 +220,7 @@ class PowBackward0(Node):
         exponent = float(saved.exponent)  # (torch's formula takes it as a double)
         if exponent == 0:
             return fn.zeros(grad.shape, grad)  # (torch: zeros, not grad * 0)
-        return grad * (exponent * fn.pow(saved.self, exponent - 1))
+        return grad * times(fn.pow(saved.self, exponent - 1), exponent)  # (a half's: in float)
 
 
 class PowBackward1(Node):

@@ -8,6 +8,7 @@ from __future__ import annotations
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input
 from ..kernels import batch_norm as kernels
+from ..rules.math_dtypes import check_batch_norm_dtypes
 from . import fn
 
 __all__ = ["native_batch_norm"]
@@ -69,6 +70,7 @@ def batch_norm_backward(grad, x, w, mean, invstd, training, running_var, eps):
 def native_batch_norm(x, weight, bias, running_mean, running_var, training, momentum, eps):
     """The output of batch normalisation; in training, the batch's statistics (and the
     running ones updated in place, if given), else the running ones."""
+    check_batch_norm_dtypes(x, weight, bias, running_mean, running_var, training)
     if training:
         mean, invstd, var_sum = kernels.batch_norm_stats(x._data, eps)
         if running_mean is not None or running_var is not None:
@@ -78,6 +80,8 @@ def native_batch_norm(x, weight, bias, running_mean, running_var, training, mome
             for buffer in (running_mean, running_var):
                 if buffer is not None:
                     buffer._bump_version()
+        mean, invstd = kernels.in_param_dtype(mean, invstd, x._data.dtype, [
+            t._data.dtype for t in (weight, bias, running_mean, running_var) if t is not None])
     else:
         mean, invstd = running_mean._data, kernels.eval_invstd(running_var._data, eps)
     return NativeBatchNormBackward0.apply(

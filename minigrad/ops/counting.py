@@ -151,6 +151,8 @@ def _edge(value: float, data) -> str:
 def histc(x, bins=100, min=0, max=0):
     """A histogram of ``bins`` equal bins between ``min`` and ``max`` (both 0: x's own
     smallest and largest element); elements outside are not counted."""
+    if bins <= 0:
+        raise RuntimeError(f"torch.histogram(): bins must be > 0, but got {bins} for dimension 0")
     if not x.dtype.is_floating_point:
         raise NotImplementedError(
             f'"histogram_cpu" not implemented for \'{dtypes.SCALAR_NAMES[x.dtype]}\'')

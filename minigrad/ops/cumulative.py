@@ -208,8 +208,8 @@ def _cumprod_backward_recorded(grad, x, dim):
 
 def _cumulative_dtype(x, dtype, name: str):
     """Integers and bools accumulate in int64, as in PyTorch (unless ``dtype``; not bool:
-    PyTorch's kernel has none)."""
-    if dtype is dtypes.bool:
+    PyTorch's kernel has none, though an empty or 0-dim input never reaches it)."""
+    if dtype is dtypes.bool and x.numel() and x.ndim:
         raise NotImplementedError(f'"{name}_out_cpu" not implemented for \'Bool\'')
     if dtype is not None:
         return dtype

@@ -201,7 +201,7 @@ class TrilinearBackward0(Node):
 
     def forward(self, x1, weight, x2):
         self.save(expand1=(1, 3), expand2=(0,), expand3=(1, 2), sumdim=(2, 3))
-        return np.einsum("bi,oij,bj->bo", x1, weight, x2)
+        return np.einsum("bi,oij,bj->bo", x1, weight, x2, order="C")  # (torch: a fresh row-major y)
 
     def backward(self, saved, grad):
         x1, w, x2 = saved.i1, saved.i2, saved.i3
@@ -336,7 +336,7 @@ def _check_vectors(a, b) -> None:
 
 def bmm(a, b):
     _check_bmm(a, b, bool_kernel="bmm")
-    return BmmBackward0.apply(a, b)
+    return BmmBackward0.apply(a, b, cast_to=b.dtype)  # (an empty product: b's dtype, as torch)
 
 
 def _check_bmm(a, b, bool_kernel=None) -> None:
@@ -353,7 +353,8 @@ def _check_bmm(a, b, bool_kernel=None) -> None:
         )
     if bool_kernel is not None:
         check_bool_product(bool_kernel, a.dtype, a.shape[0] * a.shape[1] * b.shape[2], a.shape[2])
-    if a.dtype is not b.dtype:
+    # (bmm's kernel compares the dtypes only where it has products to sum)
+    if a.dtype is not b.dtype and (bool_kernel is None or a.numel() * b.shape[2]):
         raise RuntimeError(
             f"expected scalar type {dtypes.SCALAR_NAMES[a.dtype]} but found "
             f"{dtypes.SCALAR_NAMES[b.dtype]}"
@@ -595,11 +596,22 @@ def bilinear(x1, x2, weight):
 
 def addbmm(bias, a, b, *, beta=1, alpha=1):
     """beta * bias + alpha * (the sum over the batch of a[i] @ b[i])."""
-    if a.ndim == 3 and b.ndim == 3:
-        _check_expandable(bias, (a.shape[1], b.shape[2]))
-    _check_bmm(a, b)
+    # (torch's order: bias expanded to (a.size(1), b.size(2)), then dims, batches, sizes)
+    _check_expandable(bias, (a.shape[normalize_dim_strict(1, a.ndim)],
+                             b.shape[normalize_dim_strict(2, b.ndim)]))
+    for name, operand in (("batch1", a), ("batch2", b)):
+        if operand.ndim != 3:
+            raise RuntimeError(f"{name} must be a 3D tensor")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"batch1 and batch2 must have same number of batches, got "
+                           f"{a.shape[0]} and {b.shape[0]}")
+    if a.shape[2] != b.shape[1]:
+        raise RuntimeError(f"Incompatible matrix sizes for bmm ({a.shape[1]}x{a.shape[2]} and "
+                           f"{b.shape[1]}x{b.shape[2]})")
+    if a.shape[0]:  # (torch's addmm_ of each batch checks the dtypes; no batch: bias's dtype)
+        _addmm_dtype(bias, a, b)
     check_bool_accumulate("addmm_impl_cpu_", a.dtype, a.shape[1] * b.shape[2], a.shape[0] * a.shape[2])
-    return AddbmmBackward0.apply(bias, a, b, cast_to=a.dtype, beta=beta, alpha=alpha)
+    return AddbmmBackward0.apply(bias, a, b, cast_to=bias.dtype, beta=beta, alpha=alpha)
 
 
 def baddbmm(bias, a, b, *, beta=1, alpha=1):

@@ -24,7 +24,7 @@ from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwi
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits",
            "binary_cross_entropy", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
-           "multi_margin_loss", "ctc_loss", "CtcLossBackward0"]
+           "multi_margin_loss", "multilabel_margin_loss", "ctc_loss", "CtcLossBackward0"]
 
 # How torch's nodes show ``reduction`` (at::Reduction, a C++ enum).
 _REDUCTIONS = {"none": 0, "mean": 1, "sum": 2}
@@ -488,8 +488,8 @@ class BinaryCrossEntropyBackward0(Node):
         self.save(weight=_kept(weight), reduction=_REDUCTIONS[reduction])
         self.reduction = reduction
         losses = kernels_loss.binary_cross_entropy(x, target)
-        if weight is not None:
-            losses = losses * _array(weight)
+        if weight is not None:  # (torch's loss.mul_(weight): in the loss's dtype)
+            losses = (losses * _array(weight)).astype(losses.dtype, copy=False)
         return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
             else fn.mean(losses)  # (torch's loss.sum() / loss.mean(): its order of adding)
 
@@ -516,9 +516,12 @@ class _PiecewiseLoss(Node):
     def forward(self, x, target, reduction, beta):
         self.save(reduction=_REDUCTIONS[reduction], **{self.width: beta})
         self.reduction, self.beta = reduction, beta
-        losses = self.elementwise(np.abs(x - target), x.dtype.type(beta))
+        losses = self.losses(x, target, beta)
         return losses if reduction == "none" else fn.sum(losses) if reduction == "sum" \
             else fn.mean(losses)
+
+    def losses(self, x, target, beta):
+        return self.elementwise(np.abs(x - target), x.dtype.type(beta))
 
     def backward(self, saved, grad):
         x, target = saved.self, saved.target
@@ -563,9 +566,8 @@ class HuberLossBackward0(_PiecewiseLoss):
     width = "delta"
 
     @staticmethod
-    def elementwise(z, delta):
-        half = np.float32(0.5).astype(z.dtype)
-        return np.where(z < delta, half * z * z, delta * (z - half * delta))
+    def losses(x, target, delta):
+        return kernels_loss.huber_losses(x, target, delta=delta)
 
     @staticmethod
     def inner(norm_d, grad, delta):
@@ -682,6 +684,34 @@ class MultiMarginLossBackward0(Node):
             rows, target.reshape(-1), self.p, self.margin, fn.as_array(saved.weight), norm)
         grad = grad if fn.as_array(grad).ndim == 0 else fn.reshape(grad, (-1, 1))
         return fn.reshape(fn.as_constant(slope, like=grad) * grad, x.shape),
+
+
+class MultilabelMarginLossBackward0(Node):
+    formula = Formula("loss_n", "sum_{j in y_n} sum_{i not in y_n} max(0, 1 - x_{nj} + x_{ni}) / C, "
+                                "then reduced (y_n: the target up to its first -1)",
+                      d={"self": "+1/C at i and -1/C at j for each positive margin"})
+    saves = {"self": Input(0), "target": Input(1)}
+
+    def forward(self, x, target, reduction):
+        rows, labels = _margin_rows(x), _margin_rows(target)
+        reduced = "sum" if x.ndim <= 1 and reduction == "none" else reduction  # (one row: reduced)
+        loss, is_target = kernels_loss.multilabel_margin_loss(rows, labels, reduced)
+        self.save(is_target=is_target.reshape(x.shape), reduction=_REDUCTIONS[reduction])
+        self.reduction = reduction
+        return loss
+
+    def backward(self, saved, grad):
+        x, target = fn.as_array(saved.self), fn.as_array(saved.target)
+        rows = _margin_rows(x)
+        norm = _over(1, rows.size if self.reduction == "mean" else rows.shape[1])
+        slope = kernels_loss.multilabel_margin_loss_backward(
+            rows, _margin_rows(target), fn.as_array(saved.is_target).reshape(rows.shape), norm)
+        grad = grad if fn.as_array(grad).ndim == 0 else fn.reshape(grad, (-1, 1))
+        return fn.reshape(fn.as_constant(slope, like=grad) * grad, x.shape), None
+
+
+def multilabel_margin_loss(x, target, reduction="mean"):
+    return MultilabelMarginLossBackward0.apply(x, target, reduction=reduction)
 
 
 def _margin_rows(x):

@@ -19,7 +19,7 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..kernels.arithmetic import times
-from ..kernels.summation import cascade_sum, mean_all, mean_axes, sum_axes
+from ..kernels.summation import cascade_sum, mean_all, mean_axes, prod_axis, spread_axes, sum_axes
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
@@ -259,8 +259,7 @@ class ProdBackward0(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x):
-        result = np.asarray(np.prod(x, dtype=x.dtype))
-        return result
+        return prod_axis(x)
 
     def backward(self, saved, grad):
         # (torch's prod_backward)
@@ -281,7 +280,7 @@ class ProdBackward1(Node):
     saves = {"self": Input(0), "result": RESULT}
 
     def forward(self, x, dim, keepdim, given=None):
-        result = np.asarray(np.prod(x, axis=dim, keepdims=keepdim, dtype=x.dtype))
+        result = prod_axis(x, dim, keepdim)
         self.save(dim=as_shown(dim if given is None else given), _dim=dim, keepdim=keepdim)
         return result
 
@@ -351,6 +350,19 @@ def _accumulated(x: np.ndarray) -> np.ndarray:
     return x.astype(np.float64) if x.dtype.itemsize < 8 else x
 
 
+def _spread(x: np.ndarray, dim, correction, keepdim: bool, root: bool) -> np.ndarray:
+    """var (``root``: std) of the array ``x`` in torch's order (kernels/summation.py's
+    spread_axes), or where that is not followed, NumPy's in float64, rounded once."""
+    ordered = spread_axes(x, dim, correction, keepdim, root, with_mean=False)
+    if ordered is not None:
+        return ordered[0]
+    with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # numpy's own dof warning
+        spread = (np.std if root else np.var)(_accumulated(x), axis=dim, ddof=correction,
+                                              keepdims=keepdim)
+    return np.asarray(spread, dtype=x.dtype)
+
+
 class VarBackward0(Node):
     formula = Formula("y",
                       "sum((x - mean)**2) / (n - correction)",
@@ -362,11 +374,7 @@ class VarBackward0(Node):
                   correction=correction if shown is None else shown[1], _correction=correction,
                   _counted=() if shown is not None and shown[0] == () else None)
         _degrees_of_freedom_warning("var", x, dim, correction)
-        with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)  # numpy's own dof warning
-            # (float16/32 accumulate in float64 and are rounded once, as torch's)
-            return np.asarray(np.var(_accumulated(x), axis=dim, ddof=correction,
-                                     keepdims=keepdim), dtype=x.dtype)
+        return _spread(x, dim, correction, keepdim, root=False)
 
     def backward(self, saved, grad):
         return _var_backward(grad, saved.self, saved._dim, saved._correction,
@@ -382,10 +390,7 @@ class StdBackward0(Node):
 
     def forward(self, x, dim, correction, keepdim, shown=None):
         _degrees_of_freedom_warning("std", x, dim, correction)
-        with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
-            warnings.simplefilter("ignore", RuntimeWarning)
-            result = np.asarray(np.std(_accumulated(x), axis=dim, ddof=correction,
-                                       keepdims=keepdim), dtype=x.dtype)
+        result = _spread(x, dim, correction, keepdim, root=True)
         self.save(dim=dim if shown is None else shown[0], _dim=dim, keepdim=keepdim,
                   correction=correction if shown is None else shown[1], _correction=correction,
                   _counted=() if shown is not None and shown[0] == () else None)
@@ -969,6 +974,9 @@ def _spread_and_mean_arrays(x, dim, correction, keepdim, std: bool) -> list:
     """var (or std) and mean of the array ``x``, both accumulated in float64 (for float16
     and float32) and rounded once, as PyTorch's CPU kernel computes them."""
     _degrees_of_freedom_warning("std" if std else "var", x, dim, correction)
+    ordered = spread_axes(x, dim, correction, keepdim, std, with_mean=True)
+    if ordered is not None:
+        return ordered
     with np.errstate(divide="ignore", invalid="ignore"), warnings.catch_warnings():
         warnings.simplefilter("ignore", RuntimeWarning)
         wide = _accumulated(x)

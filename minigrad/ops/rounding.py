@@ -19,6 +19,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, Param, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..kernels import rounding as kernels, special as special_kernels
+from ..kernels.arithmetic import times
 from ..rules import promotion
 from ..rules.layout import with_unary_layout
 from ..rules.promotion import python_number
@@ -38,7 +39,7 @@ class Log10Backward0(Node):
         return kernels.log10(x)
 
     def backward(self, saved, grad):
-        return grad / (saved.self * _LN10)
+        return grad / times(saved.self, _LN10)  # (a half times the double in float, as torch)
 
 
 class Log2Backward0(Node):
@@ -49,7 +50,7 @@ class Log2Backward0(Node):
         return kernels.log2(x)
 
     def backward(self, saved, grad):
-        return grad / (saved.self * _LN2)
+        return grad / times(saved.self, _LN2)
 
 
 class Log1PBackward0(Node):

@@ -16,6 +16,7 @@ from ..autograd.node import Node, Input, Param, RESULT
 from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 from ..kernels import special as kernels
+from ..kernels.arithmetic import times
 from ..rules import math_dtypes as rules, promotion
 from ..rules.layout import with_iterator_layout, with_unary_layout
 from . import arithmetic, fn, pointwise, rounding, shape
@@ -39,8 +40,8 @@ class ErfBackward0(Node):
     def forward(self, x):
         return kernels.erf(x)
 
-    def backward(self, saved, grad):
-        return _TWO_OVER_SQRT_PI * fn.exp(-fn.pow(saved.self, 2)) * grad
+    def backward(self, saved, grad):  # (a half times the double in float, as torch)
+        return times(fn.exp(-fn.pow(saved.self, 2)), _TWO_OVER_SQRT_PI) * grad
 
 
 class ErfcBackward0(Node):
@@ -51,7 +52,7 @@ class ErfcBackward0(Node):
         return kernels.erfc(x)
 
     def backward(self, saved, grad):
-        return -_TWO_OVER_SQRT_PI * fn.exp(-fn.pow(saved.self, 2)) * grad
+        return times(fn.exp(-fn.pow(saved.self, 2)), -_TWO_OVER_SQRT_PI) * grad
 
 
 class ErfinvBackward0(Node):
@@ -73,7 +74,7 @@ class Exp2Backward0(Node):
         return kernels.exp2(x)
 
     def backward(self, saved, grad):
-        return grad * saved.result * _LN2
+        return times(grad * saved.result, _LN2)
 
 
 class LogitBackward0(Node):

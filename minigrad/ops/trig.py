@@ -11,6 +11,7 @@ import math
 from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..kernels import special as kernels
+from ..kernels.arithmetic import times
 from ..rules import math_dtypes, promotion
 from . import fn
 
@@ -198,7 +199,7 @@ class SincBackward0(Node):
 
     def backward(self, saved, grad):
         x = saved.self
-        x_pi, x_squared_pi = x * math.pi, x * x * math.pi
+        x_pi, x_squared_pi = times(x, math.pi), times(x * x, math.pi)  # (a half's in float)
         sine = fn.sin(x_pi)  # (first: C++ evaluates the right operand first)
         slope = grad * ((x_pi * fn.cos(x_pi) - sine) / x_squared_pi)
         return fn.where(x_squared_pi == 0, fn.zeros((), grad), slope)
@@ -208,20 +209,20 @@ class Deg2RadBackward0(Node):
     formula = Formula("y", "x pi / 180", d={"x": "pi / 180"})
 
     def forward(self, x):
-        return x * x.dtype.type(_PI_OVER_180)
+        return kernels.times_constant(x, factor=_PI_OVER_180)
 
     def backward(self, saved, grad):
-        return grad * _PI_OVER_180
+        return times(grad, _PI_OVER_180)  # (a half's in float, as torch)
 
 
 class Rad2DegBackward0(Node):
     formula = Formula("y", "x 180 / pi", d={"x": "180 / pi"})
 
     def forward(self, x):
-        return x * x.dtype.type(_180_OVER_PI)
+        return kernels.times_constant(x, factor=_180_OVER_PI)
 
     def backward(self, saved, grad):
-        return grad * _180_OVER_PI
+        return times(grad, _180_OVER_PI)  # (a half's in float, as torch)
 
 
 class AngleBackward0(Node):

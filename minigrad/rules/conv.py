@@ -4,7 +4,7 @@ channels, but got 3 channels instead"), in the order PyTorch makes them."""
 
 from __future__ import annotations
 
-from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES, bool as _BOOL, int64 as _INT64
+from ..dtypes import C_TYPE_NAMES, SCALAR_NAMES, bool as _BOOL, float16 as _HALF, int64 as _INT64
 from ..errors import NOT_IMPLEMENTED_FOR
 from ..kernels.conv import output_size
 
@@ -39,7 +39,8 @@ KERNEL_DTYPES = {
     "slow_conv3d_cpu": "integers", "compute_columns3d": "integers",
     "slow_conv_transpose2d_out_cpu": "int64", "slow_conv_transpose3d_out_cpu": "int64",
     "slow_conv_dilated<>": "int64",
-    "max_pool3d": "integers", "avg_pool3d_out_frame": "int64", "adaptive_avg_pool3d_cpu": "none",
+    "max_pool3d": "integers", "avg_pool3d_out_frame": "int64, no half",
+    "adaptive_avg_pool3d_cpu": "none",
     "adaptive_max_pool3d_cpu": "none", "max_unpool2d": "none", "max_unpool3d": "none",
 }
 
@@ -47,8 +48,9 @@ KERNEL_DTYPES = {
 def check_dtype(x, kernel: str) -> None:
     """PyTorch's "\"avg_pool2d\" not implemented for 'Int'" for a dtype its kernel lacks."""
     dtype, takes = x.dtype, KERNEL_DTYPES[kernel]
-    if dtype.is_floating_point or (takes == "integers" and dtype is not _BOOL) or (
-            takes == "int64" and dtype is _INT64) or (takes == "bool" and dtype is _BOOL):
+    if dtype.is_floating_point and not (takes.endswith("no half") and dtype is _HALF) or (
+            takes == "integers" and dtype is not _BOOL) or (
+            takes.startswith("int64") and dtype is _INT64) or (takes == "bool" and dtype is _BOOL):
         return
     raise NotImplementedError(NOT_IMPLEMENTED_FOR.format(kernel, SCALAR_NAMES[dtype]))
 

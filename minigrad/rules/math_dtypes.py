@@ -9,7 +9,8 @@ from ..autograd.broadcast import broadcast_shapes
 from ..autograd.tensor_base import is_tensor
 
 __all__ = ["check_floating", "check_lerp", "check_heaviside", "check_float_power_",
-           "check_addc", "check_addc_kernel", "check_polygamma"]
+           "check_addc", "check_addc_kernel", "check_polygamma", "inplace_accumulate_dtype",
+           "check_batch_norm_dtypes"]
 
 
 def check_floating(kernel: str, a, b) -> None:
@@ -77,3 +78,33 @@ def check_addc_kernel(name: str, dtype) -> None:
 def check_polygamma(n) -> None:
     if n < 0:
         raise RuntimeError("polygamma(n, x) does not support negative n.")
+
+
+def inplace_accumulate_dtype(x, dtype):
+    """``cumsum_``/``cumprod_``: PyTorch writes ``cumsum(x, dtype=...)`` into x itself, so
+    it computes in x's own dtype (an int32 sum wraps as int32); another dtype given is
+    refused."""
+    if dtype is not None and dtype is not x.dtype:
+        raise RuntimeError(f"Bad in-place call: input tensor dtype {dtypes.C_TYPE_NAMES[x.dtype]} "
+                           f"and output tensor dtype {dtypes.C_TYPE_NAMES[dtype]} should match")
+    return x.dtype
+
+
+def check_batch_norm_dtypes(x, weight, bias, running_mean, running_var, training: bool) -> None:
+    """batch_norm's parameters on the CPU: of the input's dtype, or (PyTorch's mixed
+    type: the first one given differs) all float32 with a half input. Otherwise its
+    texts: the mixed checks, or the first parameter of another dtype as its kernel reads
+    them (training: the running statistics first)."""
+    given = [t for t in (weight, bias, running_mean, running_var) if t is not None]
+    if given and given[0].dtype is not x.dtype:
+        if any(t.dtype is not dtypes.float32 for t in given):
+            raise RuntimeError("mixed dtype (CPU): expect parameter to have scalar type of Float")
+        if x.dtype is not dtypes.float16:
+            raise RuntimeError("mixed dtype (CPU): all inputs must share same datatype.")
+        return
+    order = (running_mean, running_var, weight, bias) if training else \
+        (weight, bias, running_mean, running_var)
+    for t in order:
+        if t is not None and t.dtype is not x.dtype:
+            raise RuntimeError(f"expected scalar type {dtypes.SCALAR_NAMES[x.dtype]} but found "
+                               f"{dtypes.SCALAR_NAMES[t.dtype]}")

@@ -21,7 +21,8 @@ from ..autograd.tensor_base import TensorBase
 from ..kernels.layout import check_no_partial_overlap
 from ..dtypes import C_TYPE_NAMES
 
-__all__ = ["write", "check_bool_out"]
+__all__ = ["write", "check_bool_out", "check_kept_dtype_out", "check_signbit_out",
+           "check_histc_out", "check_matmul_out"]
 
 
 def _can_cast(source: dtypes.dtype, target: dtypes.dtype) -> bool:
@@ -94,6 +95,60 @@ def check_differentiable_out(function: str, outs, inputs) -> None:
     if grad_mode.is_grad_enabled() and builtins.any(
             isinstance(t, TensorBase) and t.requires_grad for t in (*inputs, *outs)):
         raise RuntimeError(errors.OUT_REQUIRES_GRAD.format(function=function))
+
+
+def check_kept_dtype_out(function: str, out, input, differentiable: bool = True) -> None:
+    """floor, ceil, trunc, round, frac, abs, bitwise_not: ops that keep their input's dtype
+    refuse an ``out`` of another one before their kernel sees the input's dtype (floor of a
+    bool into a float out: "Found dtype Float but expected Bool", not floor's "not
+    implemented for 'Bool'"); autograd's refusal of out= comes first, where the op has a
+    derivative."""
+    if isinstance(out, TensorBase) and isinstance(input, TensorBase) and out.dtype is not input.dtype:
+        if differentiable:
+            check_differentiable_out(function, (out,), (input,))
+        raise RuntimeError(f"Found dtype {dtypes.SCALAR_NAMES[out.dtype]} but expected "
+                           f"{dtypes.SCALAR_NAMES[input.dtype]}")
+
+
+def check_signbit_out(out) -> None:
+    """signbit writes only into a bool ``out``."""
+    if isinstance(out, TensorBase) and out.dtype is not dtypes.bool:
+        raise RuntimeError("signbit does not support non-boolean outputs.")
+
+
+def check_histc_out(input, out) -> None:
+    """histc writes only into an ``out`` of its input's dtype (checked before its bins)."""
+    if isinstance(out, TensorBase) and isinstance(input, TensorBase) and out.dtype is not input.dtype:
+        raise RuntimeError("torch.histogram: input tensor and hist tensor should have the same "
+                           f"dtype, but got input {C_TYPE_NAMES[input.dtype]} and hist "
+                           f"{C_TYPE_NAMES[out.dtype]}")
+
+
+def check_matmul_out(function: str, out, a, b) -> None:
+    """mm and matmul with ``out=``, as torch checks them: autograd's refusal first, then
+    (once the shapes fit) the out's dtype as the path matmul takes wants it, before the
+    kernel reads the operands' dtypes (a bool product into a half out: torch's text, not
+    the kernel's "not implemented")."""
+    if not (isinstance(out, TensorBase) and isinstance(a, TensorBase) and isinstance(b, TensorBase)):
+        return
+    check_differentiable_out(function, (out,), (a, b))
+    if function == "mm" and (a.ndim != 2 or b.ndim != 2):
+        return
+    names = dtypes.SCALAR_NAMES
+    if a.ndim == 1 and b.ndim == 1:  # (dot)
+        if a.shape == b.shape and out.dtype is not a.dtype:
+            raise RuntimeError(f"result dtype {names[out.dtype]} does not match input dtype "
+                               f"{names[a.dtype]}")
+    elif a.ndim == 2 and b.ndim == 1:  # (addmv, out as its self)
+        if a.shape[1] == b.shape[0] and not out.dtype is a.dtype is b.dtype:
+            raise RuntimeError(f"addmv input tensors must have the same dtype, but got "
+                               f"{names[out.dtype]}, {names[a.dtype]}, and {names[b.dtype]}")
+    elif a.ndim >= 2 and (b.ndim == 2 or b.ndim >= 3 and a.shape[:-2] == b.shape[:-2]) \
+            and a.shape[-1] == b.shape[-2]:
+        wanted = a.dtype if b.ndim == 2 else b.dtype  # (mm's out: the first's; bmm's: the second's)
+        if out.dtype is not wanted:
+            raise RuntimeError(f"Expected out tensor to have dtype {C_TYPE_NAMES[wanted]}, but got "
+                               f"{C_TYPE_NAMES[out.dtype]} instead")
 
 
 def check_bool_out(function: str, out) -> None:

@@ -17,7 +17,7 @@ import torch
 import minigrad as mg
 
 from nn_twins import as_numpy, printed_losses
-from tests.core.support.torch_compare import check, check_error, check_numerical, rand
+from tests.core.support.torch_compare import check, check_error, check_numerical, outcome, rand
 
 V = rand((2, 3, 4, 5, 6), seed=0)  # (N, C, D, H, W)
 V1 = rand((3, 4, 5, 6), seed=1)  # (unbatched)
@@ -392,4 +392,18 @@ def test_integer_convolutions_as_torch(name, dtype):
             seen.append(repr(CONV_DTYPE_CALLS[name](lib, getattr(lib, dtype))))
         except Exception as error:  # noqa: BLE001 - the error is what is compared
             seen.append((type(error).__name__, str(error)))
+    assert seen[0] == seen[1]
+
+
+@pytest.mark.parametrize("call", ["F.avg_pool3d(x, 2)", "F.avg_pool3d(x.long(), 2)", "F.avg_pool3d(x.int(), 2)",
+                                  "nn.AvgPool3d(2)(x)", "F.local_response_norm(x[0], 2)",
+                                  "F.max_pool3d(x, 2)", "F.adaptive_avg_pool3d(x, 2)"])
+def test_half_3d_pooling_is_refused_or_computed_as_torch(call):
+    """torch's avg_pool3d kernel has no half (nor local_response_norm, made of it); its
+    max and adaptive 3-d pooling take halves (session 13, nnf random seed 2014)."""
+    def run(lib):
+        names = {"F": lib.nn.functional, "nn": lib.nn,
+                 "x": lib.arange(60, dtype=lib.float16).reshape(1, 1, 3, 4, 5) / 7}
+        return eval(call, names)
+    seen = [outcome(run, lib) for lib in (mg, torch)]
     assert seen[0] == seen[1]

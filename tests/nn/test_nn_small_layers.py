@@ -164,6 +164,10 @@ BILINEAR = {
     "batched": lambda lib, a, b, w, c: lib.nn.functional.bilinear(a.reshape(2, 2, 3),
                                                                   b.reshape(2, 2, 4), w, c),
     "one row": lambda lib, a, b, w, c: lib.nn.functional.bilinear(a[0], b[0], w, c),
+    # (rows of a transposed base: torch's _trilinear still gives a row-major y, so the
+    # batched output is a view of it, ViewBackward0, not ReshapeAliasBackward0)
+    "column-major rows": lambda lib, a, b, w, c: lib.nn.functional.bilinear(
+        a.T.contiguous().T.reshape(2, 2, 3), b.T.contiguous().T.reshape(2, 2, 4), w),
 }
 BILINEAR_INPUTS = (rand((4, 3), seed=11), rand((4, 4), seed=12), rand((5, 3, 4), seed=13),
                    rand((5,), seed=14))

@@ -598,3 +598,20 @@ def test_half_sums_and_means_accumulate_in_float32_as_torch():
             seen.append([o.detach().numpy() for o in outs] + [t.grad.numpy()])
         for ours, theirs in zip(*seen):
             np.testing.assert_array_equal(ours, theirs)
+
+
+@pytest.mark.parametrize("name, dim", [("softmax", -1), ("log_softmax", -1), ("softmax", 0),
+                                       ("log_softmax", 0)])
+def test_half_softmax_gradients_are_torchs_bits(name, dim):
+    """torch's half softmax/log_softmax backward computes in float and rounds once (session
+    13: NumPy's half steps parted in 186-197 of 200 random rows; now none of these)."""
+    for seed in range(40):
+        rng = np.random.default_rng(seed)
+        data = (rng.standard_normal((int(rng.integers(1, 4)), int(rng.integers(2, 12)))) * 2)
+        upstream = rng.standard_normal(data.shape).astype(np.float16)
+        grads = []
+        for lib in (torch, mg):
+            x = lib.tensor(data.astype(np.float16), requires_grad=True)
+            getattr(x, name)(dim).backward(lib.tensor(upstream))
+            grads.append(x.grad.numpy())
+        assert np.array_equal(grads[0], grads[1]), seed

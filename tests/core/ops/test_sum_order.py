@@ -196,3 +196,60 @@ def test_cumulative_sums_and_products_have_torchs_bits(name, shape, dim, dtype):
     check_bits(lambda lib, t: getattr(lib, name)(t, dim), x)
     check_bits(lambda lib, t: getattr(lib, name)(t, 0), np.array([-0.0, -0.0, 2.0, 0.0, -0.0],
                                                                   dtype))
+
+
+# Products (session 13): torch's prod multiplies a contiguous run with four vectors side by
+# side (vectors of 32 bytes: 16 halves, 8 floats, 4 doubles), then the vectors, the lanes
+# and the leftover elements; other dims one element after the other. NumPy's np.prod parted
+# in the last bit from it for about half of float32 runs of 20 elements and more, and
+# float16 products (deep seed 40536) for most of them.
+PROD_LAYOUTS = {
+    "contiguous": lambda x: x, "transposed": lambda x: x.mT, "every other": lambda x: x[..., ::2],
+    "permuted": lambda x: x.permute(2, 0, 1),
+}
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("layout", list(PROD_LAYOUTS))
+@pytest.mark.parametrize("shape", [(1, 1, 7), (2, 3, 40), (3, 70, 5), (1, 1, 500), (4, 9, 129)])
+def test_products_have_torchs_bits(shape, layout, dtype):
+    data = np.random.default_rng(sum(shape)).uniform(0.7, 1.3, shape).astype(dtype)
+    for lib_x in [(mg.tensor(data), torch.tensor(data))]:
+        ours, theirs = (PROD_LAYOUTS[layout](x) for x in lib_x)
+        pairs = [(ours.prod(), theirs.prod())] + \
+            [(ours.prod(d, keepdim=k), theirs.prod(d, keepdim=k)) for d in range(3) for k in (False, True)]
+        for o, t in pairs:
+            assert o.numpy().shape == t.numpy().shape
+            assert np.array_equal(o.numpy(), t.numpy(), equal_nan=True)
+
+
+# var and std (session 13): torch's CPU kernels take two passes for a float32/float64 var
+# or std with one output element (its own mean, then the squared deviations summed in
+# float64 one after the other) and Welford's update in float64 for every other (more
+# outputs, float16, var_mean, std_mean); a half's results are rounded to float, then half.
+# NumPy's var parted in the last bit from torch's in about 58 % of float64 calls and 8 %
+# of float32 ones (a constant row: torch's float32 mean is an ulp off, its var not 0).
+SPREADS = ["var", "std", "var_mean", "std_mean"]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "float32", "float64"])
+@pytest.mark.parametrize("name", SPREADS)
+@pytest.mark.parametrize("shape, constant", [((7,), True), ((9,), False), ((3, 40), False),
+                                             ((4, 5, 6), False), ((2, 8, 3), True)])
+def test_var_and_std_have_torchs_bits(shape, constant, name, dtype):
+    data = (np.random.default_rng(len(shape)).standard_normal(shape) * 3).astype(dtype)
+    if constant:
+        data[...] = data.reshape(-1)[0]
+    dims = [None] + list(range(len(shape))) + ([(0, -1)] if len(shape) > 1 else [])
+    for layout in ("contiguous", "transposed"):
+        ours, theirs = mg.tensor(data), torch.tensor(data)
+        if layout == "transposed":
+            ours, theirs = ours.mT if ours.dim() > 1 else ours, theirs.mT if theirs.dim() > 1 else theirs
+        for dim in dims:
+            for correction in (0, 1, 2.5):
+                call = lambda lib, x: getattr(lib, name)(x, dim, correction=correction) \
+                    if dim is not None else getattr(lib, name)(x, correction=correction)
+                got, want = call(mg, ours), call(torch, theirs)
+                for o, t in zip(got if isinstance(got, tuple) else (got,),
+                                want if isinstance(want, tuple) else (want,)):
+                    assert np.array_equal(o.numpy(), t.numpy(), equal_nan=True), (layout, dim, correction)

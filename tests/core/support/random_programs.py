@@ -20,6 +20,7 @@ import torch
 import minigrad
 from broad_programs import broad_ops, run_broad_binary, run_broad_unary
 from deep_programs import deep_ops, run_deep_binary, run_deep_unary
+from nnf_programs import nnf_ops, run_nnf_binary, run_nnf_unary
 
 LIBS = (torch, minigrad)
 KINDS = ["f32", "f32", "f32", "f64", "i64", "bool", "f32ng"]
@@ -35,6 +36,10 @@ DEEP_KINDS = ["f32", "f32", "f32", "f64", "i64", "bool", "f16", "f32t", "f32s", 
 # steps, recurrent layers, attention, torch.func, higher orders, view chains, small int
 # dtypes, ties and NaN, printing (broad_programs.py)
 BROAD_KINDS = DEEP_KINDS + ["i8", "u8", "f32e"]
+# ``nnf`` programs (``one_program(seed, NNF_KINDS, nnf=True)``, session 13): nn.functional's
+# breadth (convolutions, pooling, padding, interpolation, the losses' options), indexing
+# meeting autograd, the engine (hooks, custom Functions, checkpoint), printing options
+NNF_KINDS = DEEP_KINDS
 SHAPES = [(), (3,), (2, 3), (3, 1), (1, 3), (2, 3, 4), (2, 1, 4), (4,), (1,), (0,), (2, 0)]
 
 def leaf(lib, r, shape, kind):
@@ -382,19 +387,20 @@ def _same_text(a, b, tol):
 
 NUM = re.compile(r"-?\d+\.\d*(?:e[-+]\d+)?")
 def one_program(seed: int, kinds=KINDS, wide: bool = False, deep: bool = False,
-                broad: bool = False) -> list:
+                broad: bool = False, nnf: bool = False) -> list:
     """Where PyTorch and minigrad part on program ``seed`` (an empty list: nowhere);
     ``wide``: draw from ``wide_ops()`` too (use with WIDE_KINDS); ``deep``: from
     ``wide_ops()`` and ``deep_ops()`` (use with DEEP_KINDS); ``broad``: from all of those
-    and ``broad_ops()``, mostly the broad ones (use with BROAD_KINDS)."""
+    and ``broad_ops()``, mostly the broad ones (use with BROAD_KINDS); ``nnf``: from
+    those and ``nnf_ops()``, mostly the nnf ones (use with NNF_KINDS)."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        return _one_program(seed, kinds, wide, deep, broad)
+        return _one_program(seed, kinds, wide, deep, broad, nnf)
 
 
-def _one_program(seed, kind_choices, wide=False, deep=False, broad=False):
+def _one_program(seed, kind_choices, wide=False, deep=False, broad=False, nnf=False):
     U, B = ops()
-    if wide or deep or broad:
+    if wide or deep or broad or nnf:
         more_U, more_B = wide_ops()
         U, B = U + more_U, B + more_B
     if deep:
@@ -404,6 +410,10 @@ def _one_program(seed, kind_choices, wide=False, deep=False, broad=False):
         deep_U, deep_B = deep_ops()
         more_U, more_B = broad_ops()
         U, B = U + deep_U + more_U * 12, B + deep_B + more_B * 30  # (mostly the broad ones)
+    if nnf:
+        deep_U, deep_B = deep_ops()
+        more_U, more_B = nnf_ops()
+        U, B = U + deep_U + more_U * 12, B + deep_B + more_B * 40  # (mostly the nnf ones)
     r0 = random.Random(seed)
     kinds = [r0.choice(kind_choices) for _ in range(3)]
     shapes = [r0.choice(SHAPES) for _ in range(3)]
@@ -420,7 +430,8 @@ def _one_program(seed, kind_choices, wide=False, deep=False, broad=False):
                 desc = (name, a.dtype, tuple(a.shape))
                 try:
                     v = (run_unary if name in UNARY_NAMES else run_deep_unary if name in DEEP_UNARY
-                         else run_broad_unary if name in BROAD_UNARY else run_wide_unary)(lib, name, a, r)
+                         else run_broad_unary if name in BROAD_UNARY else run_nnf_unary
+                         if name in NNF_UNARY else run_wide_unary)(lib, name, a, r)
                     err = None
                 except Exception as e:
                     v, err = None, (type(e).__name__, str(e).split("\n")[0])
@@ -429,7 +440,8 @@ def _one_program(seed, kind_choices, wide=False, deep=False, broad=False):
                 desc = (name, a.dtype, tuple(a.shape), b.dtype, tuple(b.shape))
                 try:
                     v = (run_binary if name in BINARY_NAMES else run_deep_binary if name in DEEP_BINARY
-                         else run_broad_binary if name in BROAD_BINARY else run_wide_binary)(lib, name, a, b, r)
+                         else run_broad_binary if name in BROAD_BINARY else run_nnf_binary
+                         if name in NNF_BINARY else run_wide_binary)(lib, name, a, b, r)
                     err = None
                 except Exception as e:
                     v, err = None, (type(e).__name__, str(e).split("\n")[0])
@@ -453,11 +465,11 @@ def _one_program(seed, kind_choices, wide=False, deep=False, broad=False):
     for (dt, et, vt), (dm, em, vm) in zip(lt, lm):
         if et != em:
             problems.append(("error", dt, et, em)); break
-        if et is None and not same(vt, vm, 1e-4, loose=broad):
+        if et is None and not same(vt, vm, 1e-4, loose=broad or nnf):
             problems.append(("value", dt, _short(vt), _short(vm))); break
     if not problems:
         if bt != bm: problems.append(("backward error", bt, bm))
-        elif gt is not None and not same(gt, gm, 1e-3, loose=broad): problems.append(("grads", [d for d, _, _ in lt]))
+        elif gt is not None and not same(gt, gm, 1e-3, loose=broad or nnf): problems.append(("grads", [d for d, _, _ in lt]))
     return problems
 
 def _short(v):
@@ -468,3 +480,4 @@ def _short(v):
 UNARY_NAMES, BINARY_NAMES = (set(names) for names in ops())
 DEEP_UNARY, DEEP_BINARY = (set(names) for names in deep_ops())
 BROAD_UNARY, BROAD_BINARY = (set(names) for names in broad_ops())
+NNF_UNARY, NNF_BINARY = (set(names) for names in nnf_ops())
