@@ -32,6 +32,7 @@ import csv
 import glob
 import importlib
 import inspect
+import io
 import itertools
 import math
 import os
@@ -14296,6 +14297,1226 @@ def aladdin_pytorch_basics(torch):
     return {"scheduler_model.2.weight": scheduler_model[2].weight, "cnn.fc1.bias": model.fc1.bias}
 
 
+# ---- rasbt/LLMs-from-scratch ------------------------------------------------------------
+
+def llms_appendix_a(torch):
+    """rasbt/LLMs-from-scratch appendix-A/01_main-chapter-code/code-part1.ipynb (PyTorch in
+    a nutshell): tensors from Python lists and NumPy (torch.tensor copies, from_numpy
+    shares), dtypes and .to(torch.float32), reshape/view/.T/matmul/@, a logistic unit's
+    binary_cross_entropy with torch.autograd.grad(retain_graph=True) then backward, the
+    NeuralNetwork MLP (2213 parameters, its printed first weight), softmax under no_grad,
+    the ToyDataset with shuffled DataLoaders (drop_last), the SGD training loop's log,
+    set_printoptions(sci_mode=False), compute_accuracy, and the state_dict saved and loaded
+    with weights_only=True (in a temporary directory)."""
+    F, grad = torch.nn.functional, torch.autograd.grad
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+    print(torch.cuda.is_available())
+    tensor0d = torch.tensor(1)
+    tensor1d = torch.tensor([1, 2, 3])
+    tensor2d = torch.tensor([[1, 2],
+                             [3, 4]])
+    tensor3d_1 = torch.tensor([[[1, 2], [3, 4]],
+                               [[5, 6], [7, 8]]])
+    ary3d = np.array([[[1, 2], [3, 4]],
+                      [[5, 6], [7, 8]]])
+    tensor3d_2 = torch.tensor(ary3d)  # Copies NumPy array
+    tensor3d_3 = torch.from_numpy(ary3d)  # Shares memory with NumPy array
+    ary3d[0, 0, 0] = 999
+    print(tensor3d_2)  # remains unchanged
+    print(tensor3d_3)  # changes because of memory sharing
+    tensor1d = torch.tensor([1, 2, 3])
+    print(tensor1d.dtype)
+    floatvec = torch.tensor([1.0, 2.0, 3.0])
+    print(floatvec.dtype)
+    floatvec = tensor1d.to(torch.float32)
+    print(floatvec.dtype)
+    tensor2d = torch.tensor([[1, 2, 3],
+                             [4, 5, 6]])
+    print(repr(tensor2d))
+    print(repr(tensor2d.shape))
+    print(repr(tensor2d.reshape(3, 2)))
+    print(repr(tensor2d.view(3, 2)))
+    print(repr(tensor2d.T))
+    print(repr(tensor2d.matmul(tensor2d.T)))
+    print(repr(tensor2d @ tensor2d.T))
+    y = torch.tensor([1.0])  # true label
+    x1 = torch.tensor([1.1])  # input feature
+    w1 = torch.tensor([2.2])  # weight parameter
+    b = torch.tensor([0.0])  # bias unit
+    z = x1 * w1 + b  # net input
+    a = torch.sigmoid(z)  # activation & output
+    loss = F.binary_cross_entropy(a, y)
+    print(loss)
+    y = torch.tensor([1.0])
+    x1 = torch.tensor([1.1])
+    w1 = torch.tensor([2.2], requires_grad=True)
+    b = torch.tensor([0.0], requires_grad=True)
+    z = x1 * w1 + b
+    a = torch.sigmoid(z)
+    loss = F.binary_cross_entropy(a, y)
+    grad_L_w1 = grad(loss, w1, retain_graph=True)
+    grad_L_b = grad(loss, b, retain_graph=True)
+    print(grad_L_w1)
+    print(grad_L_b)
+    loss.backward()
+    print(w1.grad)
+    print(b.grad)
+
+    class NeuralNetwork(torch.nn.Module):
+        def __init__(self, num_inputs, num_outputs):
+            super().__init__()
+            self.layers = torch.nn.Sequential(
+                # 1st hidden layer
+                torch.nn.Linear(num_inputs, 30),
+                torch.nn.ReLU(),
+                # 2nd hidden layer
+                torch.nn.Linear(30, 20),
+                torch.nn.ReLU(),
+                # output layer
+                torch.nn.Linear(20, num_outputs),
+            )
+
+        def forward(self, x):
+            logits = self.layers(x)
+            return logits
+
+    model = NeuralNetwork(50, 3)
+    print(model)
+    num_params = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    print("Total number of trainable model parameters:", num_params)
+    print(model.layers[0].weight)
+    torch.manual_seed(123)
+    model = NeuralNetwork(50, 3)
+    print(model.layers[0].weight)
+    print(model.layers[0].weight.shape)
+    torch.manual_seed(123)
+    X = torch.rand((1, 50))
+    out = model(X)
+    print(out)
+    with torch.no_grad():
+        out = model(X)
+    print(out)
+    with torch.no_grad():
+        out = torch.softmax(model(X), dim=1)
+    print(out)
+    X_train = torch.tensor([
+        [-1.2, 3.1],
+        [-0.9, 2.9],
+        [-0.5, 2.6],
+        [2.3, -1.1],
+        [2.7, -1.5]
+    ])
+    y_train = torch.tensor([0, 0, 0, 1, 1])
+    X_test = torch.tensor([
+        [-0.8, 2.8],
+        [2.6, -1.6],
+    ])
+    y_test = torch.tensor([0, 1])
+
+    class ToyDataset(Dataset):
+        def __init__(self, X, y):
+            self.features = X
+            self.labels = y
+
+        def __getitem__(self, index):
+            one_x = self.features[index]
+            one_y = self.labels[index]
+            return one_x, one_y
+
+        def __len__(self):
+            return self.labels.shape[0]
+
+    train_ds = ToyDataset(X_train, y_train)
+    test_ds = ToyDataset(X_test, y_test)
+    print(len(train_ds))
+    torch.manual_seed(123)
+    train_loader = DataLoader(dataset=train_ds, batch_size=2, shuffle=True, num_workers=0)
+    test_ds = ToyDataset(X_test, y_test)
+    test_loader = DataLoader(dataset=test_ds, batch_size=2, shuffle=False, num_workers=0)
+    for idx, (x, y) in enumerate(train_loader):
+        print(f"Batch {idx+1}:", x, y)
+    train_loader = DataLoader(dataset=train_ds, batch_size=2, shuffle=True, num_workers=0,
+                              drop_last=True)
+    for idx, (x, y) in enumerate(train_loader):
+        print(f"Batch {idx+1}:", x, y)
+    torch.manual_seed(123)
+    model = NeuralNetwork(num_inputs=2, num_outputs=2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    num_epochs = 2
+    for epoch in range(num_epochs):
+        model.train()
+        for batch_idx, (features, labels) in enumerate(train_loader):
+            logits = model(features)
+            loss = F.cross_entropy(logits, labels)  # Loss function
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            ### LOGGING
+            print(f"Epoch: {epoch+1:03d}/{num_epochs:03d}"
+                  f" | Batch {batch_idx+1:03d}/{len(train_loader):03d}"
+                  f" | Train/Val Loss: {loss:.2f}")
+        model.eval()
+    model.eval()
+    with torch.no_grad():
+        outputs = model(X_train)
+    print(outputs)
+    torch.set_printoptions(sci_mode=False)
+    try:
+        probas = torch.softmax(outputs, dim=1)
+        print(probas)
+        predictions = torch.argmax(probas, dim=1)
+        print(predictions)
+    finally:
+        torch.set_printoptions(profile="default")
+    predictions = torch.argmax(outputs, dim=1)
+    print(predictions)
+    print(repr(predictions == y_train))
+    print(repr(torch.sum(predictions == y_train)))
+
+    def compute_accuracy(model, dataloader):
+        model.eval()
+        correct = 0.0
+        total_examples = 0
+        for idx, (features, labels) in enumerate(dataloader):
+            with torch.no_grad():
+                logits = model(features)
+            predictions = torch.argmax(logits, dim=1)
+            compare = labels == predictions
+            correct += torch.sum(compare)
+            total_examples += len(compare)
+        return (correct / total_examples).item()
+
+    print(compute_accuracy(model, train_loader))
+    print(compute_accuracy(model, test_loader))
+    with in_temporary_directory():
+        torch.save(model.state_dict(), "model.pth")
+        model = NeuralNetwork(2, 2)  # needs to match the original model exactly
+        print(model.load_state_dict(torch.load("model.pth", weights_only=True)))
+    return {"model.layers.4.weight": model.layers[4].weight, "probas": probas}
+
+
+VERDICT = None
+
+
+def the_verdict():
+    """A made-up short story standing for the-verdict.txt (deterministic, ~600 words)."""
+    global VERDICT
+    if VERDICT is None:
+        r = random.Random(11)
+        words = ("I had always thought Jack Gisburn rather a cheap genius -- though a good fellow "
+                 "enough so it was no great surprise to me to hear that in the height of his "
+                 "glory he had dropped his painting married a rich widow and established "
+                 "himself in a villa on the Riviera").split()
+        sentences = []
+        for _ in range(60):
+            s = [r.choice(words) for _ in range(r.randint(5, 14))]
+            s[0] = s[0].capitalize()
+            if r.random() < 0.3:
+                s.insert(r.randint(1, len(s) - 1), ",")
+            sentences.append(" ".join(s).replace(" ,", ",") + r.choice([".", ".", "!", "?"]))
+        VERDICT = " ".join(sentences)
+    return VERDICT
+
+
+class StandInTokenizer:
+    """tiktoken's gpt2 encoding offline: the chapter's own SimpleTokenizerV2 split (words
+    and punctuation), a vocabulary of the story's words, <|endoftext|> and <|unk|>."""
+    def __init__(self):
+        tokens = sorted(set(self._split(the_verdict()) + "Every effort moves you day holds a "
+                            "Hello I am".split()))
+        self.str_to_int = {s: i for i, s in enumerate(tokens + ["<|endoftext|>", "<|unk|>"])}
+        self.int_to_str = {i: s for s, i in self.str_to_int.items()}
+        self.n_vocab = len(self.str_to_int)
+
+    @staticmethod
+    def _split(text):
+        return [item.strip() for item in re.split(r'([,.:;?_!"()\']|--|\s)', text)
+                if item.strip()]
+
+    def encode(self, text, allowed_special=()):
+        return [self.str_to_int.get(s, self.str_to_int["<|unk|>"]) for s in self._split(text)]
+
+    def decode(self, ids):
+        return re.sub(r'\s+([,.:;?!"()\'])', r'\1', " ".join(self.int_to_str[i] for i in ids))
+
+
+tiktoken = SimpleNamespace(get_encoding=lambda name: StandInTokenizer())
+
+
+def llms_ch02_ch03(torch):
+    """rasbt/LLMs-from-scratch ch02/01_main-chapter-code/ch02.ipynb and dataloader.ipynb
+    (GPTDatasetV1's sliding window and create_dataloader_v1 with stride, an Embedding's
+    weight and lookups, token plus positional embeddings of a batch) and
+    ch03/01_main-chapter-code/ch03.ipynb (attention from scratch on "Your journey starts
+    with one step": dot products, naive and torch softmax, context vectors, trainable
+    weights, SelfAttention_v1/v2, the causal mask by tril and by masked_fill with -inf,
+    Dropout's scaled output, CausalAttention, MultiHeadAttentionWrapper and
+    MultiHeadAttention, the batched head matmul). tiktoken's gpt2 encoding is a word
+    tokenizer of the chapter's own split and the-verdict.txt a made-up story."""
+    Dataset, DataLoader, nn = torch.utils.data.Dataset, torch.utils.data.DataLoader, torch.nn
+
+    class GPTDatasetV1(Dataset):
+        def __init__(self, txt, tokenizer, max_length, stride):
+            self.input_ids = []
+            self.target_ids = []
+            # Tokenize the entire text
+            token_ids = tokenizer.encode(txt, allowed_special={"<|endoftext|>"})
+            assert len(token_ids) > max_length, "Number of tokenized inputs must at least be equal to max_length+1"
+            # Use a sliding window to chunk the book into overlapping sequences of max_length
+            for i in range(0, len(token_ids) - max_length, stride):
+                input_chunk = token_ids[i:i + max_length]
+                target_chunk = token_ids[i + 1: i + max_length + 1]
+                self.input_ids.append(torch.tensor(input_chunk))
+                self.target_ids.append(torch.tensor(target_chunk))
+
+        def __len__(self):
+            return len(self.input_ids)
+
+        def __getitem__(self, idx):
+            return self.input_ids[idx], self.target_ids[idx]
+
+    def create_dataloader_v1(txt, batch_size=4, max_length=256,
+                             stride=128, shuffle=True, drop_last=True, num_workers=0):
+        # Initialize the tokenizer
+        tokenizer = tiktoken.get_encoding("gpt2")
+        # Create dataset
+        dataset = GPTDatasetV1(txt, tokenizer, max_length, stride)
+        # Create dataloader
+        dataloader = DataLoader(dataset, batch_size=batch_size, shuffle=shuffle,
+                                drop_last=drop_last, num_workers=num_workers)
+        return dataloader
+
+    raw_text = the_verdict()
+    dataloader = create_dataloader_v1(raw_text, batch_size=1, max_length=4, stride=1, shuffle=False)
+    data_iter = iter(dataloader)
+    first_batch = next(data_iter)
+    print(first_batch)
+    second_batch = next(data_iter)
+    print(second_batch)
+    dataloader = create_dataloader_v1(raw_text, batch_size=8, max_length=4, stride=4, shuffle=False)
+    data_iter = iter(dataloader)
+    inputs, targets = next(data_iter)
+    print("Inputs:\n", inputs)
+    print("\nTargets:\n", targets)
+    input_ids = torch.tensor([2, 3, 5, 1])
+    vocab_size = 6
+    output_dim = 3
+    torch.manual_seed(123)
+    embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
+    print(embedding_layer.weight)
+    print(embedding_layer(torch.tensor([3])))
+    print(embedding_layer(input_ids))
+    vocab_size = 50257
+    output_dim = 256
+    token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
+    max_length = 4
+    dataloader = create_dataloader_v1(raw_text, batch_size=8, max_length=max_length,
+                                      stride=max_length, shuffle=False)
+    data_iter = iter(dataloader)
+    inputs, targets = next(data_iter)
+    print("Token IDs:\n", inputs)
+    print("\nInputs shape:\n", inputs.shape)
+    token_embeddings = token_embedding_layer(inputs)
+    print(token_embeddings.shape)
+    print(token_embeddings[0, :2, :4])
+    context_length = max_length
+    pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)
+    pos_embeddings = pos_embedding_layer(torch.arange(max_length))
+    print(pos_embeddings.shape)
+    input_embeddings = token_embeddings + pos_embeddings
+    print(input_embeddings.shape)
+    print(input_embeddings[1, :, :3])
+
+    # ch03
+    inputs = torch.tensor(
+        [[0.43, 0.15, 0.89],  # Your     (x^1)
+         [0.55, 0.87, 0.66],  # journey  (x^2)
+         [0.57, 0.85, 0.64],  # starts   (x^3)
+         [0.22, 0.58, 0.33],  # with     (x^4)
+         [0.77, 0.25, 0.10],  # one      (x^5)
+         [0.05, 0.80, 0.55]]  # step     (x^6)
+    )
+    query = inputs[1]  # 2nd input token is the query
+    attn_scores_2 = torch.empty(inputs.shape[0])
+    for i, x_i in enumerate(inputs):
+        attn_scores_2[i] = torch.dot(x_i, query)  # dot product (transpose not necessary here since they are 1-dim vectors)
+    print(attn_scores_2)
+    res = 0.
+    for idx, element in enumerate(inputs[0]):
+        res += inputs[0][idx] * query[idx]
+    print(res)
+    print(torch.dot(inputs[0], query))
+    attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()
+    print("Attention weights:", attn_weights_2_tmp)
+    print("Sum:", attn_weights_2_tmp.sum())
+
+    def softmax_naive(x):
+        return torch.exp(x) / torch.exp(x).sum(dim=0)
+
+    attn_weights_2_naive = softmax_naive(attn_scores_2)
+    print("Attention weights:", attn_weights_2_naive)
+    print("Sum:", attn_weights_2_naive.sum())
+    attn_weights_2 = torch.softmax(attn_scores_2, dim=0)
+    print("Attention weights:", attn_weights_2)
+    print("Sum:", attn_weights_2.sum())
+    query = inputs[1]  # 2nd input token is the query
+    context_vec_2 = torch.zeros(query.shape)
+    for i, x_i in enumerate(inputs):
+        context_vec_2 += attn_weights_2[i] * x_i
+    print(context_vec_2)
+    attn_scores = torch.empty(6, 6)
+    for i, x_i in enumerate(inputs):
+        for j, x_j in enumerate(inputs):
+            attn_scores[i, j] = torch.dot(x_i, x_j)
+    print(attn_scores)
+    attn_scores = inputs @ inputs.T
+    print(attn_scores)
+    attn_weights = torch.softmax(attn_scores, dim=-1)
+    print(attn_weights)
+    row_2_sum = sum([0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581])
+    print("Row 2 sum:", row_2_sum)
+    print("All row sums:", attn_weights.sum(dim=-1))
+    all_context_vecs = attn_weights @ inputs
+    print(all_context_vecs)
+    print("Previous 2nd context vector:", context_vec_2)
+    x_2 = inputs[1]  # second input element
+    d_in = inputs.shape[1]  # the input embedding size, d=3
+    d_out = 2  # the output embedding size, d=2
+    torch.manual_seed(123)
+    W_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    W_key = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    W_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    query_2 = x_2 @ W_query  # _2 because it's with respect to the 2nd input element
+    key_2 = x_2 @ W_key
+    value_2 = x_2 @ W_value
+    print(query_2)
+    keys = inputs @ W_key
+    values = inputs @ W_value
+    print("keys.shape:", keys.shape)
+    print("values.shape:", values.shape)
+    keys_2 = keys[1]  # Python starts index at 0
+    attn_score_22 = query_2.dot(keys_2)
+    print(attn_score_22)
+    attn_scores_2 = query_2 @ keys.T  # All attention scores for given query
+    print(attn_scores_2)
+    d_k = keys.shape[1]
+    attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)
+    print(attn_weights_2)
+    context_vec_2 = attn_weights_2 @ values
+    print(context_vec_2)
+
+    class SelfAttention_v1(nn.Module):
+        def __init__(self, d_in, d_out):
+            super().__init__()
+            self.W_query = nn.Parameter(torch.rand(d_in, d_out))
+            self.W_key = nn.Parameter(torch.rand(d_in, d_out))
+            self.W_value = nn.Parameter(torch.rand(d_in, d_out))
+
+        def forward(self, x):
+            keys = x @ self.W_key
+            queries = x @ self.W_query
+            values = x @ self.W_value
+            attn_scores = queries @ keys.T  # omega
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            context_vec = attn_weights @ values
+            return context_vec
+
+    torch.manual_seed(123)
+    sa_v1 = SelfAttention_v1(d_in, d_out)
+    print(sa_v1(inputs))
+
+    class SelfAttention_v2(nn.Module):
+        def __init__(self, d_in, d_out, qkv_bias=False):
+            super().__init__()
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+        def forward(self, x):
+            keys = self.W_key(x)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            attn_scores = queries @ keys.T
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            context_vec = attn_weights @ values
+            return context_vec
+
+    torch.manual_seed(789)
+    sa_v2 = SelfAttention_v2(d_in, d_out)
+    print(sa_v2(inputs))
+    # Reuse the query and key weight matrices of the
+    # SelfAttention_v2 object from the previous section for convenience
+    queries = sa_v2.W_query(inputs)
+    keys = sa_v2.W_key(inputs)
+    attn_scores = queries @ keys.T
+    attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+    print(attn_weights)
+    context_length = attn_scores.shape[0]
+    mask_simple = torch.tril(torch.ones(context_length, context_length))
+    print(mask_simple)
+    masked_simple = attn_weights * mask_simple
+    print(masked_simple)
+    row_sums = masked_simple.sum(dim=-1, keepdim=True)
+    masked_simple_norm = masked_simple / row_sums
+    print(masked_simple_norm)
+    mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)
+    masked = attn_scores.masked_fill(mask.bool(), -torch.inf)
+    print(masked)
+    attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=-1)
+    print(attn_weights)
+    torch.manual_seed(123)
+    dropout = torch.nn.Dropout(0.5)  # dropout rate of 50%
+    example = torch.ones(6, 6)  # create a matrix of ones
+    print(dropout(example))
+    torch.manual_seed(123)
+    print(dropout(attn_weights))
+    batch = torch.stack((inputs, inputs), dim=0)
+    print(batch.shape)  # 2 inputs with 6 tokens each, and each token has embedding dimension 3
+
+    class CausalAttention(nn.Module):
+        def __init__(self, d_in, d_out, context_length,
+                     dropout, qkv_bias=False):
+            super().__init__()
+            self.d_out = d_out
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.dropout = nn.Dropout(dropout)  # New
+            self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length), diagonal=1))  # New
+
+        def forward(self, x):
+            b, num_tokens, d_in = x.shape  # New batch dimension b
+            keys = self.W_key(x)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            attn_scores = queries @ keys.transpose(1, 2)  # Changed transpose
+            attn_scores.masked_fill_(  # New, _ ops are in-place
+                self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)  # `:num_tokens` to account for cases where the number of tokens in the batch is smaller than the supported context_size
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            attn_weights = self.dropout(attn_weights)  # New
+            context_vec = attn_weights @ values
+            return context_vec
+
+    torch.manual_seed(123)
+    context_length = batch.shape[1]
+    ca = CausalAttention(d_in, d_out, context_length, 0.0)
+    context_vecs = ca(batch)
+    print(context_vecs)
+    print("context_vecs.shape:", context_vecs.shape)
+
+    class MultiHeadAttentionWrapper(nn.Module):
+        def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+            super().__init__()
+            self.heads = nn.ModuleList(
+                [CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)
+                 for _ in range(num_heads)]
+            )
+
+        def forward(self, x):
+            return torch.cat([head(x) for head in self.heads], dim=-1)
+
+    torch.manual_seed(123)
+    context_length = batch.shape[1]  # This is the number of tokens
+    d_in, d_out = 3, 2
+    mha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)
+    context_vecs = mha(batch)
+    print(context_vecs)
+    print("context_vecs.shape:", context_vecs.shape)
+
+    class MultiHeadAttention(nn.Module):
+        def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+            super().__init__()
+            assert (d_out % num_heads == 0), "d_out must be divisible by num_heads"
+            self.d_out = d_out
+            self.num_heads = num_heads
+            self.head_dim = d_out // num_heads  # Reduce the projection dim to match desired output dim
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.out_proj = nn.Linear(d_out, d_out)  # Linear layer to combine head outputs
+            self.dropout = nn.Dropout(dropout)
+            self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+        def forward(self, x):
+            b, num_tokens, d_in = x.shape
+            keys = self.W_key(x)  # Shape: (b, num_tokens, d_out)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)
+            values = values.view(b, num_tokens, self.num_heads, self.head_dim)
+            queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)
+            keys = keys.transpose(1, 2)
+            queries = queries.transpose(1, 2)
+            values = values.transpose(1, 2)
+            attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
+            mask_bool = self.mask.bool()[:num_tokens, :num_tokens]
+            attn_scores.masked_fill_(mask_bool, -torch.inf)
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            attn_weights = self.dropout(attn_weights)
+            context_vec = (attn_weights @ values).transpose(1, 2)
+            context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
+            context_vec = self.out_proj(context_vec)  # optional projection
+            return context_vec
+
+    torch.manual_seed(123)
+    batch_size, context_length, d_in = batch.shape
+    d_out = 2
+    mha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2)
+    context_vecs = mha(batch)
+    print(context_vecs)
+    print("context_vecs.shape:", context_vecs.shape)
+    # (b, num_heads, num_tokens, head_dim) = (1, 2, 3, 4)
+    a = torch.tensor([[[[0.2745, 0.6584, 0.2775, 0.8573],
+                        [0.8993, 0.0390, 0.9268, 0.7388],
+                        [0.7179, 0.7058, 0.9156, 0.4340]],
+                       [[0.0772, 0.3565, 0.1479, 0.5331],
+                        [0.4066, 0.2318, 0.4545, 0.9737],
+                        [0.4606, 0.5159, 0.4220, 0.5786]]]])
+    print(a @ a.transpose(2, 3))
+    first_head = a[0, 0, :, :]
+    first_res = first_head @ first_head.T
+    print("First head:\n", first_res)
+    second_head = a[0, 1, :, :]
+    second_res = second_head @ second_head.T
+    print("\nSecond head:\n", second_res)
+    context_vecs.sum().backward()
+    return {"input_embeddings": input_embeddings, "mha.out_proj.weight.grad": mha.out_proj.weight.grad,
+            "mha.W_query.weight.grad": mha.W_query.weight.grad}
+
+
+def llms_ch04_ch05(torch):
+    """rasbt/LLMs-from-scratch ch04/01_main-chapter-code/ch04.ipynb (a batch of two encoded
+    texts, LayerNorm by hand with mean/var then the LayerNorm class with unbiased=False
+    under set_printoptions(sci_mode=False), GELU with torch.pi next to ReLU, FeedForward,
+    ExampleDeepNeuralNetwork's gradient means with and without shortcuts, the
+    TransformerBlock, GPTModel's parameter count and size, generate_text_simple) and
+    ch05/01_main-chapter-code/ch05.ipynb with gpt_train.py (the loss by hand from target
+    probabilities and by cross_entropy, perplexity, calc_loss_loader on the 90/10 split,
+    train_model_simple with AdamW (2 of its 10 epochs), the temperature and top-k sampling of the nine-word
+    vocabulary with torch.multinomial and bincount, generate with temperature, top_k and
+    eos_id, the model and optimizer saved with torch.save and loaded back). The config is
+    small (emb_dim 32, 2 layers, context 16, the stand-in tokenizer's vocabulary) and
+    the-verdict.txt a made-up story; plots are left out."""
+    nn, Dataset, DataLoader = torch.nn, torch.utils.data.Dataset, torch.utils.data.DataLoader
+    tokenizer = tiktoken.get_encoding("gpt2")
+    GPT_CONFIG_124M = {
+        "vocab_size": tokenizer.n_vocab,  # Vocabulary size
+        "context_length": 16,  # Context length
+        "emb_dim": 32,  # Embedding dimension
+        "n_heads": 4,  # Number of attention heads
+        "n_layers": 2,  # Number of layers
+        "drop_rate": 0.1,  # Dropout rate
+        "qkv_bias": False  # Query-Key-Value bias
+    }
+    batch = []
+    txt1 = "Every effort moves you"
+    txt2 = "Every day holds a"
+    batch.append(torch.tensor(tokenizer.encode(txt1)))
+    batch.append(torch.tensor(tokenizer.encode(txt2)))
+    batch = torch.stack(batch, dim=0)
+    print(batch)
+    torch.manual_seed(123)
+    # create 2 training examples with 5 dimensions (features) each
+    batch_example = torch.randn(2, 5)
+    layer = nn.Sequential(nn.Linear(5, 6), nn.ReLU())
+    out = layer(batch_example)
+    print(out)
+    mean = out.mean(dim=-1, keepdim=True)
+    var = out.var(dim=-1, keepdim=True)
+    print("Mean:\n", mean)
+    print("Variance:\n", var)
+    out_norm = (out - mean) / torch.sqrt(var)
+    print("Normalized layer outputs:\n", out_norm)
+    mean = out_norm.mean(dim=-1, keepdim=True)
+    var = out_norm.var(dim=-1, keepdim=True)
+    print("Mean:\n", mean)
+    print("Variance:\n", var)
+    torch.set_printoptions(sci_mode=False)
+    try:
+        print("Mean:\n", mean)
+        print("Variance:\n", var)
+
+        class LayerNorm(nn.Module):
+            def __init__(self, emb_dim):
+                super().__init__()
+                self.eps = 1e-5
+                self.scale = nn.Parameter(torch.ones(emb_dim))
+                self.shift = nn.Parameter(torch.zeros(emb_dim))
+
+            def forward(self, x):
+                mean = x.mean(dim=-1, keepdim=True)
+                var = x.var(dim=-1, keepdim=True, unbiased=False)
+                norm_x = (x - mean) / torch.sqrt(var + self.eps)
+                return self.scale * norm_x + self.shift
+
+        ln = LayerNorm(emb_dim=5)
+        out_ln = ln(batch_example)
+        mean = out_ln.mean(dim=-1, keepdim=True)
+        var = out_ln.var(dim=-1, unbiased=False, keepdim=True)
+        print("Mean:\n", mean)
+        print("Variance:\n", var)
+    finally:
+        torch.set_printoptions(profile="default")
+
+    class GELU(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, x):
+            return 0.5 * x * (1 + torch.tanh(
+                torch.sqrt(torch.tensor(2.0 / torch.pi)) *
+                (x + 0.044715 * torch.pow(x, 3))
+            ))
+
+    gelu, relu = GELU(), nn.ReLU()
+    # Some sample data
+    x = torch.linspace(-3, 3, 100)
+    y_gelu, y_relu = gelu(x), relu(x)
+    for i, (y, label) in enumerate(zip([y_gelu, y_relu], ["GELU", "ReLU"]), 1):  # (the plot)
+        print(f"{label} activation function", y[::11])
+
+    class FeedForward(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.layers = nn.Sequential(
+                nn.Linear(cfg["emb_dim"], 4 * cfg["emb_dim"]),
+                GELU(),
+                nn.Linear(4 * cfg["emb_dim"], cfg["emb_dim"]),
+            )
+
+        def forward(self, x):
+            return self.layers(x)
+
+    print(GPT_CONFIG_124M["emb_dim"])
+    ffn = FeedForward(GPT_CONFIG_124M)
+    # input shape: [batch_size, num_token, emb_size]
+    x = torch.rand(2, 3, 32)
+    out = ffn(x)
+    print(out.shape)
+
+    class ExampleDeepNeuralNetwork(nn.Module):
+        def __init__(self, layer_sizes, use_shortcut):
+            super().__init__()
+            self.use_shortcut = use_shortcut
+            self.layers = nn.ModuleList([
+                nn.Sequential(nn.Linear(layer_sizes[0], layer_sizes[1]), GELU()),
+                nn.Sequential(nn.Linear(layer_sizes[1], layer_sizes[2]), GELU()),
+                nn.Sequential(nn.Linear(layer_sizes[2], layer_sizes[3]), GELU()),
+                nn.Sequential(nn.Linear(layer_sizes[3], layer_sizes[4]), GELU()),
+                nn.Sequential(nn.Linear(layer_sizes[4], layer_sizes[5]), GELU())
+            ])
+
+        def forward(self, x):
+            for layer in self.layers:
+                # Compute the output of the current layer
+                layer_output = layer(x)
+                # Check if shortcut can be applied
+                if self.use_shortcut and x.shape == layer_output.shape:
+                    x = x + layer_output
+                else:
+                    x = layer_output
+            return x
+
+    def print_gradients(model, x):
+        # Forward pass
+        output = model(x)
+        target = torch.tensor([[0.]])
+        # Calculate loss based on how close the target
+        # and output are
+        loss = nn.MSELoss()
+        loss = loss(output, target)
+        # Backward pass to calculate the gradients
+        loss.backward()
+        for name, param in model.named_parameters():
+            if 'weight' in name:
+                # Print the mean absolute gradient of the weights
+                print(f"{name} has gradient mean of {param.grad.abs().mean().item()}")
+
+    layer_sizes = [3, 3, 3, 3, 3, 1]
+    sample_input = torch.tensor([[1., 0., -1.]])
+    torch.manual_seed(123)
+    model_without_shortcut = ExampleDeepNeuralNetwork(layer_sizes, use_shortcut=False)
+    print_gradients(model_without_shortcut, sample_input)
+    torch.manual_seed(123)
+    model_with_shortcut = ExampleDeepNeuralNetwork(layer_sizes, use_shortcut=True)
+    print_gradients(model_with_shortcut, sample_input)
+
+    class MultiHeadAttention(nn.Module):  # (ch04's previous_chapters.py)
+        def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+            super().__init__()
+            assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
+            self.d_out = d_out
+            self.num_heads = num_heads
+            self.head_dim = d_out // num_heads  # Reduce the projection dim to match desired output dim
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.out_proj = nn.Linear(d_out, d_out)  # Linear layer to combine head outputs
+            self.dropout = nn.Dropout(dropout)
+            self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+        def forward(self, x):
+            b, num_tokens, d_in = x.shape
+            keys = self.W_key(x)  # Shape: (b, num_tokens, d_out)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)
+            values = values.view(b, num_tokens, self.num_heads, self.head_dim)
+            queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)
+            keys = keys.transpose(1, 2)
+            queries = queries.transpose(1, 2)
+            values = values.transpose(1, 2)
+            attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
+            mask_bool = self.mask.bool()[:num_tokens, :num_tokens]
+            attn_scores.masked_fill_(mask_bool, -torch.inf)
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            attn_weights = self.dropout(attn_weights)
+            context_vec = (attn_weights @ values).transpose(1, 2)
+            context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
+            context_vec = self.out_proj(context_vec)  # optional projection
+            return context_vec
+
+    class TransformerBlock(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.att = MultiHeadAttention(
+                d_in=cfg["emb_dim"],
+                d_out=cfg["emb_dim"],
+                context_length=cfg["context_length"],
+                num_heads=cfg["n_heads"],
+                dropout=cfg["drop_rate"],
+                qkv_bias=cfg["qkv_bias"])
+            self.ff = FeedForward(cfg)
+            self.norm1 = LayerNorm(cfg["emb_dim"])
+            self.norm2 = LayerNorm(cfg["emb_dim"])
+            self.drop_shortcut = nn.Dropout(cfg["drop_rate"])
+
+        def forward(self, x):
+            # Shortcut connection for attention block
+            shortcut = x
+            x = self.norm1(x)
+            x = self.att(x)  # Shape [batch_size, num_tokens, emb_size]
+            x = self.drop_shortcut(x)
+            x = x + shortcut  # Add the original input back
+            # Shortcut connection for feed forward block
+            shortcut = x
+            x = self.norm2(x)
+            x = self.ff(x)
+            x = self.drop_shortcut(x)
+            x = x + shortcut  # Add the original input back
+            return x
+
+    torch.manual_seed(123)
+    x = torch.rand(2, 4, 32)  # Shape: [batch_size, num_tokens, emb_dim]
+    block = TransformerBlock(GPT_CONFIG_124M)
+    output = block(x)
+    print("Input shape:", x.shape)
+    print("Output shape:", output.shape)
+    print(output[0, :2, :5])
+
+    class GPTModel(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.tok_emb = nn.Embedding(cfg["vocab_size"], cfg["emb_dim"])
+            self.pos_emb = nn.Embedding(cfg["context_length"], cfg["emb_dim"])
+            self.drop_emb = nn.Dropout(cfg["drop_rate"])
+            self.trf_blocks = nn.Sequential(
+                *[TransformerBlock(cfg) for _ in range(cfg["n_layers"])])
+            self.final_norm = LayerNorm(cfg["emb_dim"])
+            self.out_head = nn.Linear(cfg["emb_dim"], cfg["vocab_size"], bias=False)
+
+        def forward(self, in_idx):
+            batch_size, seq_len = in_idx.shape
+            tok_embeds = self.tok_emb(in_idx)
+            pos_embeds = self.pos_emb(torch.arange(seq_len, device=in_idx.device))
+            x = tok_embeds + pos_embeds  # Shape [batch_size, num_tokens, emb_size]
+            x = self.drop_emb(x)
+            x = self.trf_blocks(x)
+            x = self.final_norm(x)
+            logits = self.out_head(x)
+            return logits
+
+    torch.manual_seed(123)
+    model = GPTModel(GPT_CONFIG_124M)
+    out = model(batch)
+    print("Input batch:\n", batch)
+    print("\nOutput shape:", out.shape)
+    print(out[:, :2, :6])
+    total_params = sum(p.numel() for p in model.parameters())
+    print(f"Total number of parameters: {total_params:,}")
+    print("Token embedding layer shape:", model.tok_emb.weight.shape)
+    print("Output layer shape:", model.out_head.weight.shape)
+    total_params_gpt2 = total_params - sum(p.numel() for p in model.out_head.parameters())
+    print(f"Number of trainable parameters considering weight tying: {total_params_gpt2:,}")
+    # Calculate the total size in bytes (assuming float32, 4 bytes per parameter)
+    total_size_bytes = total_params * 4
+    # Convert to megabytes
+    total_size_mb = total_size_bytes / (1024 * 1024)
+    print(f"Total size of the model: {total_size_mb:.2f} MB")
+
+    def generate_text_simple(model, idx, max_new_tokens, context_size):
+        # idx is (batch, n_tokens) array of indices in the current context
+        for _ in range(max_new_tokens):
+            # Crop current context if it exceeds the supported context size
+            idx_cond = idx[:, -context_size:]
+            # Get the predictions
+            with torch.no_grad():
+                logits = model(idx_cond)
+            # Focus only on the last time step
+            logits = logits[:, -1, :]
+            # Apply softmax to get probabilities
+            probas = torch.softmax(logits, dim=-1)  # (batch, vocab_size)
+            # Get the idx of the vocab entry with the highest probability value
+            idx_next = torch.argmax(probas, dim=-1, keepdim=True)  # (batch, 1)
+            # Append sampled index to the running sequence
+            idx = torch.cat((idx, idx_next), dim=1)  # (batch, n_tokens+1)
+        return idx
+
+    start_context = "Hello, I am"
+    encoded = tokenizer.encode(start_context)
+    print("encoded:", encoded)
+    encoded_tensor = torch.tensor(encoded).unsqueeze(0)
+    print("encoded_tensor.shape:", encoded_tensor.shape)
+    model.eval()  # disable dropout
+    out = generate_text_simple(model=model, idx=encoded_tensor, max_new_tokens=6,
+                               context_size=GPT_CONFIG_124M["context_length"])
+    print("Output:", out)
+    print("Output length:", len(out[0]))
+    decoded_text = tokenizer.decode(out.squeeze(0).tolist())
+    print(decoded_text)
+
+    # ch05
+    torch.manual_seed(123)
+    model = GPTModel(GPT_CONFIG_124M)
+    model.eval()  # Disable dropout during inference
+
+    def text_to_token_ids(text, tokenizer):
+        encoded = tokenizer.encode(text, allowed_special={'<|endoftext|>'})
+        encoded_tensor = torch.tensor(encoded).unsqueeze(0)  # add batch dimension
+        return encoded_tensor
+
+    def token_ids_to_text(token_ids, tokenizer):
+        flat = token_ids.squeeze(0)  # remove batch dimension
+        return tokenizer.decode(flat.tolist())
+
+    start_context = "Every effort moves you"
+    token_ids = generate_text_simple(model=model, idx=text_to_token_ids(start_context, tokenizer),
+                                     max_new_tokens=10, context_size=GPT_CONFIG_124M["context_length"])
+    print("Output text:\n", token_ids_to_text(token_ids, tokenizer))
+    inputs = torch.tensor([[16, 36, 60],  # ["every effort moves",
+                           [7, 11, 58]])  # "I really like"]
+    targets = torch.tensor([[36, 60, 71],  # [" effort moves you",
+                            [11, 58, 2]])  # " really like chocolate"]
+    with torch.no_grad():
+        logits = model(inputs)
+    probas = torch.softmax(logits, dim=-1)  # Probability of each token in vocabulary
+    print(probas.shape)  # Shape: (batch_size, num_tokens, vocab_size)
+    token_ids = torch.argmax(probas, dim=-1, keepdim=True)
+    print("Token IDs:\n", token_ids)
+    print(f"Targets batch 1: {token_ids_to_text(targets[0], tokenizer)}")
+    print(f"Outputs batch 1: {token_ids_to_text(token_ids[0].flatten(), tokenizer)}")
+    text_idx = 0
+    target_probas_1 = probas[text_idx, [0, 1, 2], targets[text_idx]]
+    print("Text 1:", target_probas_1)
+    text_idx = 1
+    target_probas_2 = probas[text_idx, [0, 1, 2], targets[text_idx]]
+    print("Text 2:", target_probas_2)
+    # Compute logarithm of all token probabilities
+    log_probas = torch.log(torch.cat((target_probas_1, target_probas_2)))
+    print(log_probas)
+    # Calculate the average probability for each token
+    avg_log_probas = torch.mean(log_probas)
+    print(avg_log_probas)
+    neg_avg_log_probas = avg_log_probas * -1
+    print(neg_avg_log_probas)
+    # Logits have shape (batch_size, num_tokens, vocab_size)
+    print("Logits shape:", logits.shape)
+    # Targets have shape (batch_size, num_tokens)
+    print("Targets shape:", targets.shape)
+    logits_flat = logits.flatten(0, 1)
+    targets_flat = targets.flatten()
+    print("Flattened logits:", logits_flat.shape)
+    print("Flattened targets:", targets_flat.shape)
+    loss = torch.nn.functional.cross_entropy(logits_flat, targets_flat)
+    print(loss)
+    perplexity = torch.exp(loss)
+    print(perplexity)
+    text_data = the_verdict()
+    total_characters = len(text_data)
+    total_tokens = len(tokenizer.encode(text_data))
+    print("Characters:", total_characters)
+    print("Tokens:", total_tokens)
+
+    class GPTDatasetV1(Dataset):
+        def __init__(self, txt, tokenizer, max_length, stride):
+            self.tokenizer = tokenizer
+            self.input_ids = []
+            self.target_ids = []
+            token_ids = tokenizer.encode(txt, allowed_special={"<|endoftext|>"})
+            for i in range(0, len(token_ids) - max_length, stride):
+                input_chunk = token_ids[i:i + max_length]
+                target_chunk = token_ids[i + 1: i + max_length + 1]
+                self.input_ids.append(torch.tensor(input_chunk))
+                self.target_ids.append(torch.tensor(target_chunk))
+
+        def __len__(self):
+            return len(self.input_ids)
+
+        def __getitem__(self, idx):
+            return self.input_ids[idx], self.target_ids[idx]
+
+    def create_dataloader_v1(txt, batch_size=4, max_length=256,
+                             stride=128, shuffle=True, drop_last=True, num_workers=0):
+        tokenizer = tiktoken.get_encoding("gpt2")
+        dataset = GPTDatasetV1(txt, tokenizer, max_length, stride)
+        dataloader = DataLoader(dataset, batch_size=batch_size, shuffle=shuffle,
+                                drop_last=drop_last, num_workers=num_workers)
+        return dataloader
+
+    # Train/validation ratio
+    train_ratio = 0.90
+    split_idx = int(train_ratio * len(text_data))
+    train_data = text_data[:split_idx]
+    val_data = text_data[split_idx:]
+    torch.manual_seed(123)
+    train_loader = create_dataloader_v1(train_data, batch_size=2,
+                                        max_length=GPT_CONFIG_124M["context_length"],
+                                        stride=GPT_CONFIG_124M["context_length"],
+                                        drop_last=True, shuffle=True, num_workers=0)
+    val_loader = create_dataloader_v1(val_data, batch_size=2,
+                                      max_length=GPT_CONFIG_124M["context_length"],
+                                      stride=GPT_CONFIG_124M["context_length"],
+                                      drop_last=False, shuffle=False, num_workers=0)
+    print("Train loader:")
+    for x, y in train_loader:
+        print(x.shape, y.shape)
+    print("\nValidation loader:")
+    for x, y in val_loader:
+        print(x.shape, y.shape)
+    train_tokens = 0
+    for input_batch, target_batch in train_loader:
+        train_tokens += input_batch.numel()
+    val_tokens = 0
+    for input_batch, target_batch in val_loader:
+        val_tokens += input_batch.numel()
+    print("Training tokens:", train_tokens)
+    print("Validation tokens:", val_tokens)
+    print("All tokens:", train_tokens + val_tokens)
+
+    def calc_loss_batch(input_batch, target_batch, model, device):
+        input_batch, target_batch = input_batch.to(device), target_batch.to(device)
+        logits = model(input_batch)
+        loss = torch.nn.functional.cross_entropy(logits.flatten(0, 1), target_batch.flatten())
+        return loss
+
+    def calc_loss_loader(data_loader, model, device, num_batches=None):
+        total_loss = 0.
+        if len(data_loader) == 0:
+            return float("nan")
+        elif num_batches is None:
+            num_batches = len(data_loader)
+        else:
+            # Reduce the number of batches to match the total number of batches in the data loader
+            # if num_batches exceeds the number of batches in the data loader
+            num_batches = min(num_batches, len(data_loader))
+        for i, (input_batch, target_batch) in enumerate(data_loader):
+            if i < num_batches:
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                total_loss += loss.item()
+            else:
+                break
+        return total_loss / num_batches
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model.to(device)  # no assignment model = model.to(device) necessary for nn.Module classes
+    torch.manual_seed(123)  # For reproducibility due to the shuffling in the data loader
+    with torch.no_grad():  # Disable gradient tracking for efficiency because we are not training, yet
+        train_loss = calc_loss_loader(train_loader, model, device)
+        val_loss = calc_loss_loader(val_loader, model, device)
+    print("Training loss:", train_loss)
+    print("Validation loss:", val_loss)
+
+    def evaluate_model(model, train_loader, val_loader, device, eval_iter):
+        model.eval()
+        with torch.no_grad():
+            train_loss = calc_loss_loader(train_loader, model, device, num_batches=eval_iter)
+            val_loss = calc_loss_loader(val_loader, model, device, num_batches=eval_iter)
+        model.train()
+        return train_loss, val_loss
+
+    def generate_and_print_sample(model, tokenizer, device, start_context):
+        model.eval()
+        context_size = model.pos_emb.weight.shape[0]
+        encoded = text_to_token_ids(start_context, tokenizer).to(device)
+        with torch.no_grad():
+            token_ids = generate_text_simple(model=model, idx=encoded,
+                                             max_new_tokens=12, context_size=context_size)
+        decoded_text = token_ids_to_text(token_ids, tokenizer)
+        print(decoded_text.replace("\n", " "))  # Compact print format
+        model.train()
+
+    def train_model_simple(model, train_loader, val_loader, optimizer, device, num_epochs,
+                           eval_freq, eval_iter, start_context, tokenizer):
+        # Initialize lists to track losses and tokens seen
+        train_losses, val_losses, track_tokens_seen = [], [], []
+        tokens_seen, global_step = 0, -1
+        # Main training loop
+        for epoch in range(num_epochs):
+            model.train()  # Set model to training mode
+            for input_batch, target_batch in train_loader:
+                optimizer.zero_grad()  # Reset loss gradients from previous batch iteration
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                loss.backward()  # Calculate loss gradients
+                optimizer.step()  # Update model weights using loss gradients
+                tokens_seen += input_batch.numel()
+                global_step += 1
+                # Optional evaluation step
+                if global_step % eval_freq == 0:
+                    train_loss, val_loss = evaluate_model(
+                        model, train_loader, val_loader, device, eval_iter)
+                    train_losses.append(train_loss)
+                    val_losses.append(val_loss)
+                    track_tokens_seen.append(tokens_seen)
+                    print(f"Ep {epoch+1} (Step {global_step:06d}): "
+                          f"Train loss {train_loss:.3f}, Val loss {val_loss:.3f}")
+            # Print a sample text after each epoch
+            generate_and_print_sample(model, tokenizer, device, start_context)
+        return train_losses, val_losses, track_tokens_seen
+
+    torch.manual_seed(123)
+    model = GPTModel(GPT_CONFIG_124M)
+    model.to(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.0004, weight_decay=0.1)
+    num_epochs = 2
+    train_losses, val_losses, tokens_seen = train_model_simple(
+        model, train_loader, val_loader, optimizer, device,
+        num_epochs=num_epochs, eval_freq=5, eval_iter=2,
+        start_context="Every effort moves you", tokenizer=tokenizer
+    )
+    epochs_tensor = torch.linspace(0, num_epochs, len(train_losses))
+    print(epochs_tensor)  # (plot_losses's x axis)
+    model.to("cpu")
+    model.eval()
+    token_ids = generate_text_simple(model=model, idx=text_to_token_ids("Every effort moves you", tokenizer),
+                                     max_new_tokens=12, context_size=GPT_CONFIG_124M["context_length"])
+    print("Output text:\n", token_ids_to_text(token_ids, tokenizer))
+    vocab = {"closer": 0, "every": 1, "effort": 2, "forward": 3, "inches": 4, "moves": 5,
+             "pizza": 6, "toward": 7, "you": 8}
+    inverse_vocab = {v: k for k, v in vocab.items()}
+    # Suppose input is "every effort moves you", and the LLM
+    # returns the following logits for the next token:
+    next_token_logits = torch.tensor([4.51, 0.89, -1.90, 6.75, 1.63, -1.62, -1.89, 6.28, 1.79])
+    probas = torch.softmax(next_token_logits, dim=0)
+    next_token_id = torch.argmax(probas).item()
+    # The next generated token is then as follows:
+    print(inverse_vocab[next_token_id])
+    torch.manual_seed(123)
+    next_token_id = torch.multinomial(probas, num_samples=1).item()
+    print(inverse_vocab[next_token_id])
+
+    def print_sampled_tokens(probas):
+        torch.manual_seed(123)  # Manual seed for reproducibility
+        sample = [torch.multinomial(probas, num_samples=1).item() for i in range(1_000)]
+        sampled_ids = torch.bincount(torch.tensor(sample), minlength=len(probas))
+        for i, freq in enumerate(sampled_ids):
+            print(f"{freq} x {inverse_vocab[i]}")
+
+    print_sampled_tokens(probas)
+
+    def softmax_with_temperature(logits, temperature):
+        scaled_logits = logits / temperature
+        return torch.softmax(scaled_logits, dim=0)
+
+    # Temperature values
+    temperatures = [1, 0.1, 5]  # Original, higher confidence, and lower confidence
+    # Calculate scaled probabilities
+    scaled_probas = [softmax_with_temperature(next_token_logits, T) for T in temperatures]
+    for i, T in enumerate(temperatures):  # (the bar plot)
+        print(f"Temperature = {T}", scaled_probas[i])
+    for i, probas in enumerate(scaled_probas):
+        print("\n\nTemperature:", temperatures[i])
+        print_sampled_tokens(probas)
+    top_k = 3
+    top_logits, top_pos = torch.topk(next_token_logits, top_k)
+    print("Top logits:", top_logits)
+    print("Top positions:", top_pos)
+    new_logits = torch.where(
+        condition=next_token_logits < top_logits[-1],
+        input=torch.tensor(float("-inf")),
+        other=next_token_logits
+    )
+    print(new_logits)
+    new_logits = torch.full_like(  # create tensor containing -inf values
+        next_token_logits, -torch.inf
+    )
+    new_logits[top_pos] = next_token_logits[top_pos]  # copy top k values into the -inf tensor
+    topk_probas = torch.softmax(new_logits, dim=0)
+    print(topk_probas)
+
+    def generate(model, idx, max_new_tokens, context_size, temperature=0.0, top_k=None, eos_id=None):
+        # For-loop is the same as before: Get logits, and only focus on last time step
+        for _ in range(max_new_tokens):
+            idx_cond = idx[:, -context_size:]
+            with torch.no_grad():
+                logits = model(idx_cond)
+            logits = logits[:, -1, :]
+            # New: Filter logits with top_k sampling
+            if top_k is not None:
+                # Keep only top_k values
+                top_logits, _ = torch.topk(logits, top_k)
+                min_val = top_logits[:, -1]
+                logits = torch.where(logits < min_val, torch.tensor(float("-inf")).to(logits.device), logits)
+            # New: Apply temperature scaling
+            if temperature > 0.0:
+                logits = logits / temperature
+                # New (not in book): numerical stability tip to get equivalent results on mps device
+                # subtract rowwise max before softmax
+                logits = logits - logits.max(dim=-1, keepdim=True).values
+                # Apply softmax to get probabilities
+                probs = torch.softmax(logits, dim=-1)  # (batch_size, context_len)
+                # Sample from the distribution
+                idx_next = torch.multinomial(probs, num_samples=1)  # (batch_size, 1)
+            # Otherwise same as before: get idx of the vocab entry with the highest logits value
+            else:
+                idx_next = torch.argmax(logits, dim=-1, keepdim=True)  # (batch_size, 1)
+            if idx_next == eos_id:  # Stop generating early if end-of-sequence token is encountered and eos_id is specified
+                break
+            # Same as before: append sampled index to the running sequence
+            idx = torch.cat((idx, idx_next), dim=1)  # (batch_size, num_tokens+1)
+        return idx
+
+    torch.manual_seed(123)
+    token_ids = generate(model=model, idx=text_to_token_ids("Every effort moves you", tokenizer),
+                         max_new_tokens=15, context_size=GPT_CONFIG_124M["context_length"],
+                         top_k=25, temperature=1.4)
+    print("Output text:\n", token_ids_to_text(token_ids, tokenizer))
+    buffer, both = io.BytesIO(), io.BytesIO()  # ("model.pth", "model_and_optimizer.pth")
+    torch.save(model.state_dict(), buffer)
+    buffer.seek(0)
+    model = GPTModel(GPT_CONFIG_124M)
+    model.load_state_dict(torch.load(buffer, map_location=device, weights_only=True))
+    model.eval()
+    torch.save({
+        "model_state_dict": model.state_dict(),
+        "optimizer_state_dict": optimizer.state_dict(),
+    }, both)
+    both.seek(0)
+    checkpoint = torch.load(both, weights_only=True)
+    model = GPTModel(GPT_CONFIG_124M)
+    model.load_state_dict(checkpoint["model_state_dict"])
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.0005, weight_decay=0.1)
+    optimizer.load_state_dict(checkpoint["optimizer_state_dict"])
+    model.train()
+    print(optimizer.state_dict()["param_groups"][0]["lr"], len(optimizer.state_dict()["state"]))
+    loss = calc_loss_batch(*next(iter(train_loader)), model, device)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    print(loss)
+    return {"out_head.weight": model.out_head.weight, "tok_emb.weight": model.tok_emb.weight,
+            "trf_blocks.1.att.W_query.weight": model.trf_blocks[1].att.W_query.weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -14321,4 +15542,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
             d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation,
             basics_data_and_transforms, spatial_transformer, morvan_dqn,
-            lyeoni_transformer_classifier, aladdin_pytorch_basics]
+            lyeoni_transformer_classifier, aladdin_pytorch_basics,
+            llms_appendix_a, llms_ch02_ch03, llms_ch04_ch05]
