@@ -33,7 +33,7 @@ TRIGGERED = re.compile(r" \(Triggered internally at .*?\)", re.S)
 # minigrad's own note that num_workers > 0 loads in the main process (PyTorch says nothing),
 # and the warnings both libraries give once a process (whether a program sees them depends on
 # what ran before it in the same test worker)
-OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process",
+OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process", "TypedStorage is deprecated",
              "Using torch.cross without specifying the dim arg is deprecated")
 
 
