@@ -15517,6 +15517,923 @@ def llms_ch04_ch05(torch):
             "trf_blocks.1.att.W_query.weight": model.trf_blocks[1].att.W_query.weight}
 
 
+# ---- deep-learning-with-pytorch/dlwpt-code (Deep Learning with PyTorch, part 1) -----------
+
+def dlwpt_tensors_and_learning(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch3/1_tensors.ipynb (lists and tensors,
+    indexing, storage() and its offsets and strides, t()/transpose and contiguous, dtypes
+    by name, .double()/.short()/.to/.type, slicing, NumPy both ways, torch.save/load to a
+    file and a file object; h5py and CUDA cells left out), p1ch5/1_parameter_estimation.ipynb
+    (the thermometer: the model and loss by hand, broadcasting shapes, finite-difference
+    rates, the analytic grad_fn and a training loop diverging at lr=1e-2, then converging
+    on normalized inputs, 2000 of the 5000 epochs). Plots are left out."""
+    nn, optim = torch.nn, torch.optim
+    torch.set_printoptions(edgeitems=2)
+    try:
+        return _dlwpt_tensors_and_learning(torch, nn, optim)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _dlwpt_tensors_and_learning(torch, nn, optim):
+    a = [1.0, 2.0, 1.0]
+    print(a[0])
+    a[2] = 3.0
+    print(a)
+    a = torch.ones(3)
+    print(repr(a))
+    print(repr(a[1]))
+    print(float(a[1]))
+    a[2] = 2.0
+    print(repr(a))
+    points = torch.zeros(6)  # <1>
+    points[0] = 4.0  # <2>
+    points[1] = 1.0
+    points[2] = 5.0
+    points[3] = 3.0
+    points[4] = 2.0
+    points[5] = 1.0
+    points = torch.tensor([4.0, 1.0, 5.0, 3.0, 2.0, 1.0])
+    print(repr(points))
+    print((float(points[0]), float(points[1])))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    print(repr(points))
+    print(repr(points.shape))
+    points = torch.zeros(3, 2)
+    print(repr(points))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    print(repr(points))
+    print(repr(points[0, 1]))
+    print(repr(points[0]))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    print(repr(points.storage()))
+    points_storage = points.storage()
+    print(points_storage[0])
+    print(points.storage()[1])
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    points_storage = points.storage()
+    points_storage[0] = 2.0
+    print(repr(points))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    second_point = points[1]
+    print(second_point.storage_offset())
+    print(repr(second_point.size()))
+    print(repr(second_point.shape))
+    print(points.stride())
+    second_point = points[1]
+    print(repr(second_point.size()))
+    print(second_point.storage_offset())
+    print(second_point.stride())
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    second_point = points[1]
+    second_point[0] = 10.0
+    print(repr(points))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    second_point = points[1].clone()
+    second_point[0] = 10.0
+    print(repr(points))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    print(repr(points))
+    points_t = points.t()
+    print(repr(points_t))
+    print(id(points.storage()) == id(points_t.storage()))
+    print(points.stride())
+    print(points_t.stride())
+    some_t = torch.ones(3, 4, 5)
+    transpose_t = some_t.transpose(0, 2)
+    print(repr(some_t.shape))
+    print(repr(transpose_t.shape))
+    print(some_t.stride())
+    print(transpose_t.stride())
+    print(points.is_contiguous())
+    print(points_t.is_contiguous())
+    points = torch.tensor([[4.0, 1.0], [2.0, 1.0], [3.0, 5.0]])
+    points_t = points.t()
+    print(repr(points_t))
+    print(repr(points_t.storage()))
+    print(points_t.stride())
+    points_t_cont = points_t.contiguous()
+    print(repr(points_t_cont))
+    print(points_t_cont.stride())
+    print(repr(points_t_cont.storage()))
+    double_points = torch.ones(10, 2, dtype=torch.double)
+    short_points = torch.tensor([[1, 2], [3, 4]], dtype=torch.short)
+    print(repr(short_points.dtype))
+    double_points = torch.zeros(10, 2).double()
+    short_points = torch.ones(10, 2).short()
+    double_points = torch.zeros(10, 2).to(torch.double)
+    short_points = torch.ones(10, 2).to(dtype=torch.short)
+    points = torch.randn(10, 2)  # <1>
+    short_points = points.type(torch.short)
+    print(repr(short_points[:3]), double_points.dtype)
+    points_64 = torch.rand(5, dtype=torch.double)  # <1>
+    points_short = points_64.to(torch.short)
+    print(repr(points_64 * points_short))  # works from PyTorch 1.3 onwards
+    # reset points back to original value
+    points = torch.tensor([[1.0, 4.0], [2.0, 1.0], [3.0, 4.0]])
+    some_list = list(range(6))
+    print(some_list[:], some_list[1:4], some_list[1:], some_list[:4], some_list[:-1], some_list[1:4:2])
+    print(repr(points[1:]))  # <1>
+    print(repr(points[1:, :]))  # <2>
+    print(repr(points[1:, 0]))  # <3>
+    print(repr(points[None]))  # <4>
+    points = torch.ones(3, 4)
+    points_np = points.numpy()
+    print(repr(points_np))
+    points = torch.from_numpy(points_np)
+    with in_temporary_directory():
+        os.makedirs("data/p1ch3")  # (the book's ../data/p1ch3)
+        torch.save(points, 'data/p1ch3/ourpoints.t')
+        with open('data/p1ch3/ourpoints.t', 'wb') as f:
+            torch.save(points, f)
+        points = torch.load('data/p1ch3/ourpoints.t')
+        with open('data/p1ch3/ourpoints.t', 'rb') as f:
+            points = torch.load(f)
+    print(repr(points))
+    a = torch.ones(3, 2)
+    a_t = torch.transpose(a, 0, 1)
+    print((a.shape, a_t.shape))
+    a = torch.ones(3, 2)
+    a_t = a.transpose(0, 1)
+    print((a.shape, a_t.shape))
+    a = torch.ones(3, 2)
+    a.zero_()
+    print(repr(a))
+
+    # p1ch5/1_parameter_estimation.ipynb
+    t_c = [0.5, 14.0, 15.0, 28.0, 11.0, 8.0, 3.0, -4.0, 6.0, 13.0, 21.0]
+    t_u = [35.7, 55.9, 58.2, 81.9, 56.3, 48.9, 33.9, 21.8, 48.4, 60.4, 68.4]
+    t_c = torch.tensor(t_c)
+    t_u = torch.tensor(t_u)
+
+    def model(t_u, w, b):
+        return w * t_u + b
+
+    def loss_fn(t_p, t_c):
+        squared_diffs = (t_p - t_c)**2
+        return squared_diffs.mean()
+
+    w = torch.ones(())
+    b = torch.zeros(())
+    t_p = model(t_u, w, b)
+    print(repr(t_p))
+    loss = loss_fn(t_p, t_c)
+    print(repr(loss))
+    x = torch.ones(())
+    y = torch.ones(3, 1)
+    z = torch.ones(1, 3)
+    a = torch.ones(2, 1, 1)
+    print(f"shapes: x: {x.shape}, y: {y.shape}, z: {z.shape}, a: {a.shape}")
+    print("x * y:", (x * y).shape)
+    print("y * z:", (y * z).shape)
+    print("y * z * a:", (y * z * a).shape)
+    delta = 0.1
+    loss_rate_of_change_w = \
+        (loss_fn(model(t_u, w + delta, b), t_c) -
+         loss_fn(model(t_u, w - delta, b), t_c)) / (2.0 * delta)
+    learning_rate = 1e-2
+    w = w - learning_rate * loss_rate_of_change_w
+    loss_rate_of_change_b = \
+        (loss_fn(model(t_u, w, b + delta), t_c) -
+         loss_fn(model(t_u, w, b - delta), t_c)) / (2.0 * delta)
+    b = b - learning_rate * loss_rate_of_change_b
+    print(repr(w), repr(b))
+
+    def dloss_fn(t_p, t_c):
+        dsq_diffs = 2 * (t_p - t_c) / t_p.size(0)  # <1>
+        return dsq_diffs
+
+    def dmodel_dw(t_u, w, b):
+        return t_u
+
+    def dmodel_db(t_u, w, b):
+        return 1.0
+
+    def grad_fn(t_u, t_c, t_p, w, b):
+        dloss_dtp = dloss_fn(t_p, t_c)
+        dloss_dw = dloss_dtp * dmodel_dw(t_u, w, b)
+        dloss_db = dloss_dtp * dmodel_db(t_u, w, b)
+        return torch.stack([dloss_dw.sum(), dloss_db.sum()])  # <1>
+
+    def training_loop(n_epochs, learning_rate, params, t_u, t_c, print_params=True):
+        for epoch in range(1, n_epochs + 1):
+            w, b = params
+            t_p = model(t_u, w, b)  # <1>
+            loss = loss_fn(t_p, t_c)
+            grad = grad_fn(t_u, t_c, t_p, w, b)  # <2>
+            params = params - learning_rate * grad
+            if epoch in {1, 2, 3, 10, 11, 99, 100, 4000, 5000}:  # <3>
+                print('Epoch %d, Loss %f' % (epoch, float(loss)))
+                if print_params:
+                    print('    Params:', params)
+                    print('    Grad:  ', grad)
+            if epoch in {4, 12, 101}:
+                print('...')
+            if not torch.isfinite(loss).all():
+                break  # <3>
+        return params
+
+    print(repr(training_loop(n_epochs=100, learning_rate=1e-2, params=torch.tensor([1.0, 0.0]),
+                             t_u=t_u, t_c=t_c)))
+    print(repr(training_loop(n_epochs=100, learning_rate=1e-4, params=torch.tensor([1.0, 0.0]),
+                             t_u=t_u, t_c=t_c)))
+    t_un = 0.1 * t_u
+    print(repr(training_loop(n_epochs=100, learning_rate=1e-2, params=torch.tensor([1.0, 0.0]),
+                             t_u=t_un, t_c=t_c)))
+    params = training_loop(n_epochs=2000, learning_rate=1e-2, params=torch.tensor([1.0, 0.0]),
+                           t_u=t_un, t_c=t_c, print_params=False)
+    print(repr(params))
+    t_p = model(t_un, *params)  # (the plot's points)
+    print(t_p)
+    return {"params": params}
+
+
+def dlwpt_autograd_optimizers_and_nn(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch5/2_autograd.ipynb (requires_grad,
+    backward accumulating, grad.zero_(), the update under no_grad), 3_optimizers.ipynb
+    (SGD step by step, the optimizer loop, Adam on raw inputs, a randperm
+    train/validation split, no_grad and set_grad_enabled) and
+    p1ch6/1_neural_networks.ipynb (nn.Linear on the unsqueezed data, MSELoss, Sequential
+    with Tanh, OrderedDict names, the hidden layer's grad). Each loop runs 500 or 1000 of
+    the book's 2000 to 5000 epochs (the prints it reaches kept); the 13-unit Tanh net
+    trains 300 epochs: its SGD is chaotic, and PyTorch's BLAS rounds a matrix times a
+    column (nn.Linear(8, 1) on a batch) otherwise than NumPy, so after thousands of
+    epochs the two runs part. Plots are left out; ``dir(optim)`` is shown for the names
+    both have (PyTorch 2.13 also lists Adafactor, which minigrad lacks)."""
+    nn, optim = torch.nn, torch.optim
+    torch.set_printoptions(edgeitems=2)
+    try:
+        return _dlwpt_autograd_optimizers_and_nn(torch, nn, optim)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _dlwpt_autograd_optimizers_and_nn(torch, nn, optim):
+    t_c = torch.tensor([0.5, 14.0, 15.0, 28.0, 11.0, 8.0, 3.0, -4.0, 6.0, 13.0, 21.0])
+    t_u = torch.tensor([35.7, 55.9, 58.2, 81.9, 56.3, 48.9, 33.9, 21.8, 48.4, 60.4, 68.4])
+    t_un = 0.1 * t_u
+
+    def model(t_u, w, b):
+        return w * t_u + b
+
+    def loss_fn(t_p, t_c):
+        squared_diffs = (t_p - t_c)**2
+        return squared_diffs.mean()
+
+    # p1ch5/2_autograd.ipynb
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    print(params.grad is None)
+    loss = loss_fn(model(t_u, *params), t_c)
+    loss.backward()
+    print(repr(params.grad))
+    if params.grad is not None:
+        params.grad.zero_()
+
+    def training_loop(n_epochs, learning_rate, params, t_u, t_c):
+        for epoch in range(1, n_epochs + 1):
+            if params.grad is not None:  # <1>
+                params.grad.zero_()
+            t_p = model(t_u, *params)
+            loss = loss_fn(t_p, t_c)
+            loss.backward()
+            with torch.no_grad():  # <2>
+                params -= learning_rate * params.grad
+            if epoch % 500 == 0:
+                print('Epoch %d, Loss %f' % (epoch, float(loss)))
+        return params
+
+    print(repr(training_loop(n_epochs=1000, learning_rate=1e-2,
+                             params=torch.tensor([1.0, 0.0], requires_grad=True),  # <1>
+                             t_u=t_un, t_c=t_c)))  # <2>
+
+    # p1ch5/3_optimizers.ipynb
+    print([name for name in ("ASGD", "Adadelta", "Adagrad", "Adam", "SGD") if name in dir(optim)])
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-5
+    optimizer = optim.SGD([params], lr=learning_rate)
+    t_p = model(t_u, *params)
+    loss = loss_fn(t_p, t_c)
+    loss.backward()
+    optimizer.step()
+    print(repr(params))
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-2
+    optimizer = optim.SGD([params], lr=learning_rate)
+    t_p = model(t_un, *params)
+    loss = loss_fn(t_p, t_c)
+    optimizer.zero_grad()  # <1>
+    loss.backward()
+    optimizer.step()
+    print(repr(params))
+
+    def training_loop(n_epochs, optimizer, params, t_u, t_c):
+        for epoch in range(1, n_epochs + 1):
+            t_p = model(t_u, *params)
+            loss = loss_fn(t_p, t_c)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if epoch % 500 == 0:
+                print('Epoch %d, Loss %f' % (epoch, float(loss)))
+        return params
+
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-2
+    optimizer = optim.SGD([params], lr=learning_rate)  # <1>
+    print(repr(training_loop(n_epochs=1000, optimizer=optimizer, params=params,  # <1>
+                             t_u=t_un, t_c=t_c)))
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-1
+    optimizer = optim.Adam([params], lr=learning_rate)  # <1>
+    print(repr(training_loop(n_epochs=500, optimizer=optimizer, params=params,
+                             t_u=t_u, t_c=t_c)))  # <2>
+    n_samples = t_u.shape[0]
+    n_val = int(0.2 * n_samples)
+    shuffled_indices = torch.randperm(n_samples)
+    train_indices = shuffled_indices[:-n_val]
+    val_indices = shuffled_indices[-n_val:]
+    print((train_indices, val_indices))  # <1>
+    train_t_u = t_u[train_indices]
+    train_t_c = t_c[train_indices]
+    val_t_u = t_u[val_indices]
+    val_t_c = t_c[val_indices]
+    train_t_un = 0.1 * train_t_u
+    val_t_un = 0.1 * val_t_u
+
+    def training_loop(n_epochs, optimizer, params, train_t_u, val_t_u, train_t_c, val_t_c):
+        for epoch in range(1, n_epochs + 1):
+            train_t_p = model(train_t_u, *params)  # <1>
+            train_loss = loss_fn(train_t_p, train_t_c)
+            with torch.no_grad():  # <1>
+                val_t_p = model(val_t_u, *params)
+                val_loss = loss_fn(val_t_p, val_t_c)
+                assert val_loss.requires_grad == False  # <2>
+            optimizer.zero_grad()
+            train_loss.backward()  # <2>
+            optimizer.step()
+            if epoch <= 3 or epoch % 500 == 0:
+                print('Epoch {}, Training loss {}, Validation loss {}'.format(
+                    epoch, float(train_loss), float(val_loss)))
+        return params
+
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-2
+    optimizer = optim.SGD([params], lr=learning_rate)
+    print(repr(training_loop(n_epochs=500, optimizer=optimizer, params=params,
+                             train_t_u=train_t_un,  # <1>
+                             val_t_u=val_t_un,  # <1>
+                             train_t_c=train_t_c, val_t_c=val_t_c)))
+
+    def calc_forward(t_u, t_c, is_train):
+        with torch.set_grad_enabled(is_train):
+            t_p = model(t_u, *params)
+            loss = loss_fn(t_p, t_c)
+        return loss
+
+    print(calc_forward(val_t_un, val_t_c, False), calc_forward(train_t_un, train_t_c, True))
+
+    # p1ch6/1_neural_networks.ipynb
+    t_c = [0.5, 14.0, 15.0, 28.0, 11.0, 8.0, 3.0, -4.0, 6.0, 13.0, 21.0]
+    t_u = [35.7, 55.9, 58.2, 81.9, 56.3, 48.9, 33.9, 21.8, 48.4, 60.4, 68.4]
+    t_c = torch.tensor(t_c).unsqueeze(1)  # <1>
+    t_u = torch.tensor(t_u).unsqueeze(1)  # <1>
+    print(repr(t_u.shape))
+    n_samples = t_u.shape[0]
+    n_val = int(0.2 * n_samples)
+    shuffled_indices = torch.randperm(n_samples)
+    train_indices = shuffled_indices[:-n_val]
+    val_indices = shuffled_indices[-n_val:]
+    print((train_indices, val_indices))
+    t_u_train = t_u[train_indices]
+    t_c_train = t_c[train_indices]
+    t_u_val = t_u[val_indices]
+    t_c_val = t_c[val_indices]
+    t_un_train = 0.1 * t_u_train
+    t_un_val = 0.1 * t_u_val
+    linear_model = nn.Linear(1, 1)  # <1>
+    print(repr(linear_model(t_un_val)))
+    print(repr(linear_model.weight))
+    print(repr(linear_model.bias))
+    x = torch.ones(1)
+    print(repr(linear_model(x)))
+    x = torch.ones(10, 1)
+    print(repr(linear_model(x)))
+    linear_model = nn.Linear(1, 1)  # <1>
+    optimizer = optim.SGD(linear_model.parameters(),  # <2>
+                          lr=1e-2)
+    print(type(linear_model.parameters()).__name__)
+    print(list(linear_model.parameters()))
+
+    def training_loop(n_epochs, optimizer, model, loss_fn, t_u_train, t_u_val, t_c_train, t_c_val):
+        for epoch in range(1, n_epochs + 1):
+            t_p_train = model(t_un_train)  # <1>
+            loss_train = loss_fn(t_p_train, t_c_train)
+            t_p_val = model(t_un_val)  # <1>
+            loss_val = loss_fn(t_p_val, t_c_val)
+            optimizer.zero_grad()
+            loss_train.backward()  # <2>
+            optimizer.step()
+            if epoch == 1 or epoch % 1000 == 0:
+                print('Epoch {}, Training loss {}, Validation loss {}'.format(
+                    epoch, float(loss_train), float(loss_val)))
+
+    def loss_fn(t_p, t_c):
+        squared_diffs = (t_p - t_c)**2
+        return squared_diffs.mean()
+
+    linear_model = nn.Linear(1, 1)  # <1>
+    optimizer = optim.SGD(linear_model.parameters(), lr=1e-2)
+    training_loop(n_epochs=1000, optimizer=optimizer, model=linear_model, loss_fn=loss_fn,
+                  t_u_train=t_un_train, t_u_val=t_un_val, t_c_train=t_c_train, t_c_val=t_c_val)
+    print()
+    print(linear_model.weight)
+    print(linear_model.bias)
+    linear_model = nn.Linear(1, 1)
+    optimizer = optim.SGD(linear_model.parameters(), lr=1e-2)
+    training_loop(n_epochs=1000, optimizer=optimizer, model=linear_model,
+                  loss_fn=nn.MSELoss(),  # <1>
+                  t_u_train=t_un_train, t_u_val=t_un_val, t_c_train=t_c_train, t_c_val=t_c_val)
+    print()
+    print(linear_model.weight)
+    print(linear_model.bias)
+    seq_model = nn.Sequential(
+        nn.Linear(1, 13),  # <1>
+        nn.Tanh(),
+        nn.Linear(13, 1))  # <2>
+    print(seq_model)
+    print([param.shape for param in seq_model.parameters()])
+    for name, param in seq_model.named_parameters():
+        print(name, param.shape)
+    seq_model = nn.Sequential(collections.OrderedDict([
+        ('hidden_linear', nn.Linear(1, 8)),
+        ('hidden_activation', nn.Tanh()),
+        ('output_linear', nn.Linear(8, 1))
+    ]))
+    print(seq_model)
+    for name, param in seq_model.named_parameters():
+        print(name, param.shape)
+    print(repr(seq_model.output_linear.bias))
+    optimizer = optim.SGD(seq_model.parameters(), lr=1e-3)  # <1>
+    training_loop(n_epochs=300, optimizer=optimizer, model=seq_model, loss_fn=nn.MSELoss(),
+                  t_u_train=t_un_train, t_u_val=t_un_val, t_c_train=t_c_train, t_c_val=t_c_val)
+    print('output', seq_model(t_un_val))
+    print('answer', t_c_val)
+    print('hidden', seq_model.hidden_linear.weight.grad)
+    t_range = torch.arange(20., 90.).unsqueeze(1)  # (the plot's curve)
+    print(seq_model(0.1 * t_range).detach()[::10])
+    return {"params": params, "seq_model.hidden_linear.weight": seq_model.hidden_linear.weight,
+            "linear_model.weight": linear_model.weight}
+
+
+def dlwpt_images_and_convolutions(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch7/2_birds_airplanes.ipynb (CIFAR-2 from
+    CIFAR-10's airplanes and birds: softmax by hand and nn.Softmax, a fully connected
+    model with LogSoftmax and NLLLoss, trained sample by sample and then with a
+    DataLoader, accuracy, the parameter counts of the wider models) and
+    p1ch8/1_convolution.ipynb (Conv2d's weight shapes, padding, a blur and an edge
+    kernel set under no_grad, MaxPool2d, the Sequential model's size-mismatch error, Net
+    with modules and with F.max_pool2d/torch.tanh, training_loop with datetime and
+    validate, state_dict saved and loaded, NetWidth, L2 regularisation by hand, NetDropout
+    with Dropout2d, NetBatchNorm, NetDepth, NetRes, ResBlock with kaiming_normal_ and
+    NetResDeep). CIFAR-10 is 32 + 16 seeded random 32x32 images, normalized as the book
+    normalizes them (about two thirds are airplanes and birds); datetime.now() prints a
+    fixed time; the fully connected loops run 2 of the book's 100 epochs, the
+    convolutional ones 1, and the wider models have 8 channels where the book gives 32
+    (their parameter counts are printed for 32 too)."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+    datetime = SimpleNamespace(datetime=SimpleNamespace(now=lambda: "2020-01-01 00:00:00"))
+    torch.set_printoptions(edgeitems=2)
+    try:
+        return _dlwpt_images_and_convolutions(torch, nn, optim, F, datetime)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _dlwpt_images_and_convolutions(torch, nn, optim, F, datetime):
+    torch.manual_seed(123)
+    class_names = ['airplane', 'automobile', 'bird', 'cat', 'deer',
+                   'dog', 'frog', 'horse', 'ship', 'truck']
+    mean = torch.tensor([0.4915, 0.4823, 0.4468]).view(3, 1, 1)
+    std = torch.tensor([0.2470, 0.2435, 0.2616]).view(3, 1, 1)
+
+    def cifar(n, seed):  # (datasets.CIFAR10 with ToTensor and Normalize)
+        images = image_dataset(torch, n, shape=(3, 32, 32), seed=seed)
+        return [((img - mean) / std, label % 3) for img, label in images]
+
+    cifar10, cifar10_val = cifar(32, 11), cifar(16, 12)
+    label_map = {0: 0, 2: 1}
+    class_names = ['airplane', 'bird']
+    cifar2 = [(img, label_map[label]) for img, label in cifar10 if label in [0, 2]]
+    cifar2_val = [(img, label_map[label]) for img, label in cifar10_val if label in [0, 2]]
+    print(len(cifar2), len(cifar2_val))
+
+    # p1ch7/2_birds_airplanes.ipynb
+    def softmax(x):
+        return torch.exp(x) / torch.exp(x).sum()
+
+    x = torch.tensor([1.0, 2.0, 3.0])
+    print(repr(softmax(x)))
+    print(repr(softmax(x).sum()))
+    softmax = nn.Softmax(dim=1)
+    x = torch.tensor([[1.0, 2.0, 3.0],
+                      [1.0, 2.0, 3.0]])
+    print(repr(softmax(x)))
+    model = nn.Sequential(
+        nn.Linear(3072, 512),
+        nn.Tanh(),
+        nn.Linear(512, 2),
+        nn.Softmax(dim=1))
+    img, _ = cifar2[0]
+    img_batch = img.view(-1).unsqueeze(0)
+    out = model(img_batch)
+    print(repr(out))
+    _, index = torch.max(out, dim=1)
+    print(repr(index))
+    model = nn.Sequential(
+        nn.Linear(3072, 512),
+        nn.Tanh(),
+        nn.Linear(512, 2),
+        nn.LogSoftmax(dim=1))
+    loss = nn.NLLLoss()
+    img, label = cifar2[0]
+    out = model(img.view(-1).unsqueeze(0))
+    print(repr(loss(out, torch.tensor([label]))))
+    learning_rate = 1e-2
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate)
+    loss_fn = nn.NLLLoss()
+    n_epochs = 2
+    for epoch in range(n_epochs):
+        for img, label in cifar2:
+            out = model(img.view(-1).unsqueeze(0))
+            loss = loss_fn(out, torch.tensor([label]))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        print("Epoch: %d, Loss: %f" % (epoch, float(loss)))
+    train_loader = torch.utils.data.DataLoader(cifar2, batch_size=64, shuffle=True)
+    model = nn.Sequential(
+        nn.Linear(3072, 128),
+        nn.Tanh(),
+        nn.Linear(128, 2),
+        nn.LogSoftmax(dim=1))
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate)
+    for epoch in range(n_epochs):
+        for imgs, labels in train_loader:
+            outputs = model(imgs.view(imgs.shape[0], -1))
+            loss = loss_fn(outputs, labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        print("Epoch: %d, Loss: %f" % (epoch, float(loss)))
+    val_loader = torch.utils.data.DataLoader(cifar2_val, batch_size=64, shuffle=False)
+    correct = 0
+    total = 0
+    with torch.no_grad():
+        for imgs, labels in val_loader:
+            outputs = model(imgs.view(imgs.shape[0], -1))
+            _, predicted = torch.max(outputs, dim=1)
+            total += labels.shape[0]
+            correct += int((predicted == labels).sum())
+    print("Accuracy: %f" % (correct / total))
+    model = nn.Sequential(
+        nn.Linear(3072, 1024),
+        nn.Tanh(),
+        nn.Linear(1024, 512),
+        nn.Tanh(),
+        nn.Linear(512, 128),
+        nn.Tanh(),
+        nn.Linear(128, 2))
+    numel_list = [p.numel() for p in model.parameters() if p.requires_grad == True]
+    print((sum(numel_list), numel_list))
+    linear = nn.Linear(3072, 1024)
+    print((linear.weight.shape, linear.bias.shape))
+
+    # p1ch8/1_convolution.ipynb
+    conv = nn.Conv2d(3, 16, kernel_size=3)  # <1>
+    print(repr(conv))
+    print((conv.weight.shape, conv.bias.shape))
+    img, _ = cifar2[0]
+    output = conv(img.unsqueeze(0))
+    print((img.unsqueeze(0).shape, output.shape))
+    conv = nn.Conv2d(3, 1, kernel_size=3, padding=1)  # <1>
+    output = conv(img.unsqueeze(0))
+    print((img.unsqueeze(0).shape, output.shape))
+    with torch.no_grad():
+        conv.bias.zero_()
+    with torch.no_grad():
+        conv.weight.fill_(1.0 / 9.0)
+    output = conv(img.unsqueeze(0))
+    print(output[0, 0, :2, :4])  # (plt.imshow)
+    conv = nn.Conv2d(3, 1, kernel_size=3, padding=1)
+    with torch.no_grad():
+        conv.weight[:] = torch.tensor([[-1.0, 0.0, 1.0],
+                                       [-1.0, 0.0, 1.0],
+                                       [-1.0, 0.0, 1.0]])
+        conv.bias.zero_()
+    output = conv(img.unsqueeze(0))
+    print(output[0, 0, :2, :4])
+    pool = nn.MaxPool2d(2)
+    output = pool(img.unsqueeze(0))
+    print((img.unsqueeze(0).shape, output.shape))
+    model = nn.Sequential(
+        nn.Conv2d(3, 16, kernel_size=3, padding=1),
+        nn.Tanh(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(16, 8, kernel_size=3, padding=1),
+        nn.Tanh(),
+        nn.MaxPool2d(2),
+        # ...
+    )
+    model = nn.Sequential(
+        nn.Conv2d(3, 16, kernel_size=3, padding=1),
+        nn.Tanh(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(16, 8, kernel_size=3, padding=1),
+        nn.Tanh(),
+        nn.MaxPool2d(2),
+        # ... <1>
+        nn.Linear(8 * 8 * 8, 32),
+        nn.Tanh(),
+        nn.Linear(32, 2))
+    numel_list = [p.numel() for p in model.parameters()]
+    print((sum(numel_list), numel_list))
+    try:
+        model(img.unsqueeze(0))
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 16, kernel_size=3, padding=1)
+            self.act1 = nn.Tanh()
+            self.pool1 = nn.MaxPool2d(2)
+            self.conv2 = nn.Conv2d(16, 8, kernel_size=3, padding=1)
+            self.act2 = nn.Tanh()
+            self.pool2 = nn.MaxPool2d(2)
+            self.fc1 = nn.Linear(8 * 8 * 8, 32)
+            self.act3 = nn.Tanh()
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = self.pool1(self.act1(self.conv1(x)))
+            out = self.pool2(self.act2(self.conv2(out)))
+            out = out.view(-1, 8 * 8 * 8)  # <1>
+            out = self.act3(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    model = Net()
+    numel_list = [p.numel() for p in model.parameters()]
+    print((sum(numel_list), numel_list))
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 16, kernel_size=3, padding=1)
+            self.conv2 = nn.Conv2d(16, 8, kernel_size=3, padding=1)
+            self.fc1 = nn.Linear(8 * 8 * 8, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.tanh(self.conv1(x)), 2)
+            out = F.max_pool2d(torch.tanh(self.conv2(out)), 2)
+            out = out.view(-1, 8 * 8 * 8)
+            out = torch.tanh(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    model = Net()
+    print(repr(model(img.unsqueeze(0))))
+
+    def training_loop(n_epochs, optimizer, model, loss_fn, train_loader):
+        for epoch in range(1, n_epochs + 1):  # <2>
+            loss_train = 0.0
+            for imgs, labels in train_loader:  # <3>
+                outputs = model(imgs)  # <4>
+                loss = loss_fn(outputs, labels)  # <5>
+                optimizer.zero_grad()  # <6>
+                loss.backward()  # <7>
+                optimizer.step()  # <8>
+                loss_train += loss.item()  # <9>
+            if epoch == 1 or epoch % 10 == 0:
+                print('{} Epoch {}, Training loss {}'.format(
+                    datetime.datetime.now(), epoch,
+                    loss_train / len(train_loader)))  # <10>
+
+    train_loader = torch.utils.data.DataLoader(cifar2, batch_size=64, shuffle=True)  # <1>
+    model = Net()  # <2>
+    optimizer = optim.SGD(model.parameters(), lr=1e-2)  # <3>
+    loss_fn = nn.CrossEntropyLoss()  # <4>
+    training_loop(n_epochs=1, optimizer=optimizer, model=model, loss_fn=loss_fn,
+                  train_loader=train_loader)
+    train_loader = torch.utils.data.DataLoader(cifar2, batch_size=64, shuffle=False)
+    val_loader = torch.utils.data.DataLoader(cifar2_val, batch_size=64, shuffle=False)
+
+    def validate(model, train_loader, val_loader):
+        for name, loader in [("train", train_loader), ("val", val_loader)]:
+            correct = 0
+            total = 0
+            with torch.no_grad():  # <1>
+                for imgs, labels in loader:
+                    outputs = model(imgs)
+                    _, predicted = torch.max(outputs, dim=1)  # <2>
+                    total += labels.shape[0]  # <3>
+                    correct += int((predicted == labels).sum())  # <4>
+            print("Accuracy {}: {:.2f}".format(name, correct / total))
+
+    validate(model, train_loader, val_loader)
+    buffer = io.BytesIO()  # (data_path + 'birds_vs_airplanes.pt')
+    torch.save(model.state_dict(), buffer)
+    buffer.seek(0)
+    loaded_model = Net()  # <1>
+    print(loaded_model.load_state_dict(torch.load(buffer)))
+    device = (torch.device('cuda') if torch.cuda.is_available() else torch.device('cpu'))
+    print(f"Training on device {device}.")
+
+    class NetWidth(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.fc1 = nn.Linear(8 * 8 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.tanh(self.conv1(x)), 2)
+            out = F.max_pool2d(torch.tanh(self.conv2(out)), 2)
+            out = out.view(-1, 8 * 8 * self.n_chans1 // 2)
+            out = torch.tanh(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    print(sum(p.numel() for p in NetWidth().parameters()))  # (the book's width, 32)
+    model = NetWidth(n_chans1=8).to(device=device)
+    optimizer = optim.SGD(model.parameters(), lr=1e-2)
+    training_loop(n_epochs=1, optimizer=optimizer, model=model, loss_fn=loss_fn,
+                  train_loader=train_loader)
+    validate(model, train_loader, val_loader)
+    print(sum(p.numel() for p in model.parameters()))
+
+    def training_loop_l2reg(n_epochs, optimizer, model, loss_fn, train_loader):
+        for epoch in range(1, n_epochs + 1):
+            loss_train = 0.0
+            for imgs, labels in train_loader:
+                imgs = imgs.to(device=device)
+                labels = labels.to(device=device)
+                outputs = model(imgs)
+                loss = loss_fn(outputs, labels)
+                l2_lambda = 0.001
+                l2_norm = sum(p.pow(2.0).sum() for p in model.parameters())  # <1>
+                loss = loss + l2_lambda * l2_norm
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                loss_train += loss.item()
+            if epoch == 1 or epoch % 10 == 0:
+                print('{} Epoch {}, Training loss {}'.format(
+                    datetime.datetime.now(), epoch, loss_train / len(train_loader)))
+
+    model = Net().to(device=device)
+    optimizer = optim.SGD(model.parameters(), lr=1e-2)
+    training_loop_l2reg(n_epochs=1, optimizer=optimizer, model=model, loss_fn=loss_fn,
+                        train_loader=train_loader)
+    validate(model, train_loader, val_loader)
+
+    class NetDropout(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv1_dropout = nn.Dropout2d(p=0.4)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.conv2_dropout = nn.Dropout2d(p=0.4)
+            self.fc1 = nn.Linear(8 * 8 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.tanh(self.conv1(x)), 2)
+            out = self.conv1_dropout(out)
+            out = F.max_pool2d(torch.tanh(self.conv2(out)), 2)
+            out = self.conv2_dropout(out)
+            out = out.view(-1, 8 * 8 * self.n_chans1 // 2)
+            out = torch.tanh(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    class NetBatchNorm(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv1_batchnorm = nn.BatchNorm2d(num_features=n_chans1)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.conv2_batchnorm = nn.BatchNorm2d(num_features=n_chans1 // 2)
+            self.fc1 = nn.Linear(8 * 8 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = self.conv1_batchnorm(self.conv1(x))
+            out = F.max_pool2d(torch.tanh(out), 2)
+            out = self.conv2_batchnorm(self.conv2(out))
+            out = F.max_pool2d(torch.tanh(out), 2)
+            out = out.view(-1, 8 * 8 * self.n_chans1 // 2)
+            out = torch.tanh(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    class NetDepth(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.conv3 = nn.Conv2d(n_chans1 // 2, n_chans1 // 2, kernel_size=3, padding=1)
+            self.fc1 = nn.Linear(4 * 4 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.relu(self.conv1(x)), 2)
+            out = F.max_pool2d(torch.relu(self.conv2(out)), 2)
+            out = F.max_pool2d(torch.relu(self.conv3(out)), 2)
+            out = out.view(-1, 4 * 4 * self.n_chans1 // 2)
+            out = torch.relu(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    class NetRes(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.conv3 = nn.Conv2d(n_chans1 // 2, n_chans1 // 2, kernel_size=3, padding=1)
+            self.fc1 = nn.Linear(4 * 4 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.relu(self.conv1(x)), 2)
+            out = F.max_pool2d(torch.relu(self.conv2(out)), 2)
+            out1 = out
+            out = F.max_pool2d(torch.relu(self.conv3(out)) + out1, 2)
+            out = out.view(-1, 4 * 4 * self.n_chans1 // 2)
+            out = torch.relu(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    class ResBlock(nn.Module):
+        def __init__(self, n_chans):
+            super(ResBlock, self).__init__()
+            self.conv = nn.Conv2d(n_chans, n_chans, kernel_size=3, padding=1, bias=False)  # <1>
+            self.batch_norm = nn.BatchNorm2d(num_features=n_chans)
+            torch.nn.init.kaiming_normal_(self.conv.weight, nonlinearity='relu')  # <2>
+            torch.nn.init.constant_(self.batch_norm.weight, 0.5)
+            torch.nn.init.zeros_(self.batch_norm.bias)
+
+        def forward(self, x):
+            out = self.conv(x)
+            out = self.batch_norm(out)
+            out = torch.relu(out)
+            return out + x
+
+    class NetResDeep(nn.Module):
+        def __init__(self, n_chans1=32, n_blocks=10):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.resblocks = nn.Sequential(
+                *(n_blocks * [ResBlock(n_chans=n_chans1)]))
+            self.fc1 = nn.Linear(8 * 8 * n_chans1, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.relu(self.conv1(x)), 2)
+            out = self.resblocks(out)
+            out = F.max_pool2d(out, 2)
+            out = out.view(-1, 8 * 8 * self.n_chans1)
+            out = torch.relu(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    all_acc_dict = collections.OrderedDict()
+    for name, model in [("dropout", NetDropout(n_chans1=8)), ("batch_norm", NetBatchNorm(n_chans1=8)),
+                        ("depth", NetDepth(n_chans1=8)), ("res", NetRes(n_chans1=8)),
+                        ("res deep", NetResDeep(n_chans1=8, n_blocks=10))]:
+        model = model.to(device=device)
+        print(name, sum(p.numel() for p in model.parameters()),
+              sum(p.numel() for p in type(model)().parameters()))
+        optimizer = optim.SGD(model.parameters(), lr=3e-3 if name == "res deep" else 1e-2)
+        training_loop(n_epochs=1, optimizer=optimizer, model=model, loss_fn=loss_fn,
+                      train_loader=train_loader)
+        model.eval()
+        validate(model, train_loader, val_loader)
+        all_acc_dict[name] = model(img.unsqueeze(0))
+    print(all_acc_dict)
+    return {"res_deep.fc2.weight": model.fc2.weight, "resblock.conv.weight": model.resblocks[0].conv.weight,
+            "res_deep.bn.running_mean": model.resblocks[0].batch_norm.running_mean}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -15543,4 +16460,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation,
             basics_data_and_transforms, spatial_transformer, morvan_dqn,
             lyeoni_transformer_classifier, aladdin_pytorch_basics,
-            llms_appendix_a, llms_ch02_ch03, llms_ch04_ch05]
+            llms_appendix_a, llms_ch02_ch03, llms_ch04_ch05,
+            dlwpt_tensors_and_learning, dlwpt_autograd_optimizers_and_nn, dlwpt_images_and_convolutions]
