@@ -29,11 +29,13 @@ from __future__ import annotations
 import collections
 import contextlib
 import csv
+import functools
 import glob
 import importlib
 import inspect
 import io
 import itertools
+import json
 import math
 import os
 import pickle
@@ -17891,6 +17893,622 @@ def ml_book_ch17_gan(torch):
     return {"gen.fc_g1.weight": gen_model.fc_g1.weight, "disc.fc_d1.bias": disc_model.fc_d1.bias}
 
 
+# ---- rasbt/LLMs-from-scratch ch06-ch07 ----------------------------------------------------
+
+class StandInGPT2Tokenizer(StandInTokenizer):
+    """The stand-in word tokenizer with tiktoken's gpt2 numbering where the chapters rely
+    on it: 50,257 ids, <|endoftext|> is 50256 (the padding token), and an id outside the
+    words decodes to a placeholder, as any id decodes in tiktoken."""
+    def __init__(self):
+        super().__init__()
+        self.str_to_int["<|endoftext|>"] = 50256
+        self.int_to_str = {i: s for s, i in self.str_to_int.items()}
+        self.n_vocab = 50257
+
+    def decode(self, ids):
+        words = (self.int_to_str.get(i, f"<{i}>") for i in ids)
+        return re.sub(r'\s+([,.:;?!"()\'])', r'\1', " ".join(words))
+
+
+def llms_previous_chapters(torch):
+    """The chapters' previous_chapters.py (rasbt/LLMs-from-scratch
+    ch07/01_main-chapter-code/previous_chapters.py): GPTModel and its parts,
+    generate_text_simple, generate, the token/text helpers, the loss functions and
+    train_model_simple, written as there."""
+    nn = torch.nn
+
+    class MultiHeadAttention(nn.Module):
+        def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+            super().__init__()
+            assert d_out % num_heads == 0, "d_out must be divisible by n_heads"
+            self.d_out = d_out
+            self.num_heads = num_heads
+            self.head_dim = d_out // num_heads  # Reduce the projection dim to match desired output dim
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.out_proj = nn.Linear(d_out, d_out)  # Linear layer to combine head outputs
+            self.dropout = nn.Dropout(dropout)
+            self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+        def forward(self, x):
+            b, num_tokens, d_in = x.shape
+            keys = self.W_key(x)  # Shape: (b, num_tokens, d_out)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)
+            values = values.view(b, num_tokens, self.num_heads, self.head_dim)
+            queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)
+            keys = keys.transpose(1, 2)
+            queries = queries.transpose(1, 2)
+            values = values.transpose(1, 2)
+            attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
+            mask_bool = self.mask.bool()[:num_tokens, :num_tokens]
+            attn_scores.masked_fill_(mask_bool, -torch.inf)
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            attn_weights = self.dropout(attn_weights)
+            context_vec = (attn_weights @ values).transpose(1, 2)
+            context_vec = context_vec.reshape(b, num_tokens, self.d_out)
+            context_vec = self.out_proj(context_vec)  # optional projection
+            return context_vec
+
+    class LayerNorm(nn.Module):
+        def __init__(self, emb_dim):
+            super().__init__()
+            self.eps = 1e-5
+            self.scale = nn.Parameter(torch.ones(emb_dim))
+            self.shift = nn.Parameter(torch.zeros(emb_dim))
+
+        def forward(self, x):
+            mean = x.mean(dim=-1, keepdim=True)
+            var = x.var(dim=-1, keepdim=True, unbiased=False)
+            norm_x = (x - mean) / torch.sqrt(var + self.eps)
+            return self.scale * norm_x + self.shift
+
+    class GELU(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, x):
+            return 0.5 * x * (1 + torch.tanh(
+                torch.sqrt(torch.tensor(2.0 / torch.pi)) *
+                (x + 0.044715 * torch.pow(x, 3))
+            ))
+
+    class FeedForward(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.layers = nn.Sequential(
+                nn.Linear(cfg["emb_dim"], 4 * cfg["emb_dim"]),
+                GELU(),
+                nn.Linear(4 * cfg["emb_dim"], cfg["emb_dim"]),
+            )
+
+        def forward(self, x):
+            return self.layers(x)
+
+    class TransformerBlock(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.att = MultiHeadAttention(
+                d_in=cfg["emb_dim"], d_out=cfg["emb_dim"], context_length=cfg["context_length"],
+                num_heads=cfg["n_heads"], dropout=cfg["drop_rate"], qkv_bias=cfg["qkv_bias"])
+            self.ff = FeedForward(cfg)
+            self.norm1 = LayerNorm(cfg["emb_dim"])
+            self.norm2 = LayerNorm(cfg["emb_dim"])
+            self.drop_resid = nn.Dropout(cfg["drop_rate"])
+
+        def forward(self, x):
+            # Shortcut connection for attention block
+            shortcut = x
+            x = self.norm1(x)
+            x = self.att(x)  # Shape [batch_size, num_tokens, emb_size]
+            x = self.drop_resid(x)
+            x = x + shortcut  # Add the original input back
+            # Shortcut connection for feed-forward block
+            shortcut = x
+            x = self.norm2(x)
+            x = self.ff(x)
+            x = self.drop_resid(x)
+            x = x + shortcut  # Add the original input back
+            return x
+
+    class GPTModel(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.tok_emb = nn.Embedding(cfg["vocab_size"], cfg["emb_dim"])
+            self.pos_emb = nn.Embedding(cfg["context_length"], cfg["emb_dim"])
+            self.drop_emb = nn.Dropout(cfg["drop_rate"])
+            self.trf_blocks = nn.Sequential(*[TransformerBlock(cfg) for _ in range(cfg["n_layers"])])
+            self.final_norm = LayerNorm(cfg["emb_dim"])
+            self.out_head = nn.Linear(cfg["emb_dim"], cfg["vocab_size"], bias=False)
+
+        def forward(self, in_idx):
+            batch_size, seq_len = in_idx.shape
+            tok_embeds = self.tok_emb(in_idx)
+            pos_embeds = self.pos_emb(torch.arange(seq_len, device=in_idx.device))
+            x = tok_embeds + pos_embeds  # Shape [batch_size, num_tokens, emb_size]
+            x = self.drop_emb(x)
+            x = self.trf_blocks(x)
+            x = self.final_norm(x)
+            logits = self.out_head(x)
+            return logits
+
+    def generate_text_simple(model, idx, max_new_tokens, context_size):
+        for _ in range(max_new_tokens):
+            idx_cond = idx[:, -context_size:]
+            with torch.no_grad():
+                logits = model(idx_cond)
+            logits = logits[:, -1, :]
+            idx_next = torch.argmax(logits, dim=-1, keepdim=True)  # (batch, 1)
+            idx = torch.cat((idx, idx_next), dim=1)  # (batch, n_tokens+1)
+        return idx
+
+    def generate(model, idx, max_new_tokens, context_size, temperature=0.0, top_k=None, eos_id=None):
+        for _ in range(max_new_tokens):
+            idx_cond = idx[:, -context_size:]
+            with torch.no_grad():
+                logits = model(idx_cond)
+            logits = logits[:, -1, :]
+            if top_k is not None:
+                top_logits, _ = torch.topk(logits, top_k)
+                min_val = top_logits[:, -1]
+                logits = torch.where(logits < min_val, torch.tensor(float('-inf')).to(logits.device), logits)
+            if temperature > 0.0:
+                logits = logits / temperature
+                probs = torch.softmax(logits, dim=-1)  # (batch_size, context_len)
+                idx_next = torch.multinomial(probs, num_samples=1)  # (batch_size, 1)
+            else:
+                idx_next = torch.argmax(logits, dim=-1, keepdim=True)  # (batch_size, 1)
+            if idx_next == eos_id:  # Stop generating early if end-of-sequence token is encountered and eos_id is specified
+                break
+            idx = torch.cat((idx, idx_next), dim=1)  # (batch_size, num_tokens+1)
+        return idx
+
+    def text_to_token_ids(text, tokenizer):
+        encoded = tokenizer.encode(text, allowed_special={"<|endoftext|>"})
+        encoded_tensor = torch.tensor(encoded).unsqueeze(0)  # add batch dimension
+        return encoded_tensor
+
+    def token_ids_to_text(token_ids, tokenizer):
+        flat = token_ids.squeeze(0)  # remove batch dimension
+        return tokenizer.decode(flat.tolist())
+
+    def calc_loss_batch(input_batch, target_batch, model, device):
+        input_batch, target_batch = input_batch.to(device), target_batch.to(device)
+        logits = model(input_batch)
+        loss = torch.nn.functional.cross_entropy(logits.flatten(0, 1), target_batch.flatten())
+        return loss
+
+    def calc_loss_loader(data_loader, model, device, num_batches=None):
+        total_loss = 0.
+        if len(data_loader) == 0:
+            return float("nan")
+        elif num_batches is None:
+            num_batches = len(data_loader)
+        else:
+            num_batches = min(num_batches, len(data_loader))
+        for i, (input_batch, target_batch) in enumerate(data_loader):
+            if i < num_batches:
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                total_loss += loss.item()
+            else:
+                break
+        return total_loss / num_batches
+
+    def evaluate_model(model, train_loader, val_loader, device, eval_iter):
+        model.eval()
+        with torch.no_grad():
+            train_loss = calc_loss_loader(train_loader, model, device, num_batches=eval_iter)
+            val_loss = calc_loss_loader(val_loader, model, device, num_batches=eval_iter)
+        model.train()
+        return train_loss, val_loss
+
+    def generate_and_print_sample(model, tokenizer, device, start_context):
+        model.eval()
+        context_size = model.pos_emb.weight.shape[0]
+        encoded = text_to_token_ids(start_context, tokenizer).to(device)
+        with torch.no_grad():
+            token_ids = generate_text_simple(model=model, idx=encoded, max_new_tokens=8,
+                                             context_size=context_size)  # (50 there)
+        decoded_text = token_ids_to_text(token_ids, tokenizer)
+        print(decoded_text.replace("\n", " "))  # Compact print format
+        model.train()
+
+    def train_model_simple(model, train_loader, val_loader, optimizer, device, num_epochs,
+                           eval_freq, eval_iter, start_context, tokenizer):
+        train_losses, val_losses, track_tokens_seen = [], [], []
+        tokens_seen, global_step = 0, -1
+        for epoch in range(num_epochs):
+            model.train()  # Set model to training mode
+            for input_batch, target_batch in train_loader:
+                optimizer.zero_grad()  # Reset loss gradients from previous batch iteration
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                loss.backward()  # Calculate loss gradients
+                optimizer.step()  # Update model weights using loss gradients
+                tokens_seen += input_batch.numel()
+                global_step += 1
+                if global_step % eval_freq == 0:
+                    train_loss, val_loss = evaluate_model(model, train_loader, val_loader, device, eval_iter)
+                    train_losses.append(train_loss)
+                    val_losses.append(val_loss)
+                    track_tokens_seen.append(tokens_seen)
+                    print(f"Ep {epoch+1} (Step {global_step:06d}): "
+                          f"Train loss {train_loss:.3f}, Val loss {val_loss:.3f}")
+            generate_and_print_sample(model, tokenizer, device, start_context)
+        return train_losses, val_losses, track_tokens_seen
+
+    return SimpleNamespace(**{name: value for name, value in locals().items() if name not in ("torch", "nn")})
+
+
+def spam_messages():
+    """The SMS Spam Collection offline: made-up ham and spam messages, labels 0 and 1."""
+    r = random.Random(5)
+    ham = "are we still on for lunch today ? I will call you later . see you at home".split()
+    spam = "WINNER ! you have won a free prize , call now to claim your cash reward".split()
+    rows = []
+    for i in range(40):
+        words, label = (spam, 1) if i % 2 else (ham, 0)
+        rows.append({"Label": label, "Text": " ".join(r.choice(words) for _ in range(r.randint(4, 12)))})
+    return rows
+
+
+class _Frame:
+    """pandas' DataFrame as SpamDataset reads it (a column by name, iloc rows, len)."""
+    def __init__(self, rows):
+        self.rows = rows
+        self.iloc = rows
+
+    def __getitem__(self, column):
+        return [row[column] for row in self.rows]
+
+    def __len__(self):
+        return len(self.rows)
+
+
+def _read_csv(path):
+    with open(path, newline="") as f:
+        return _Frame([{"Label": int(row["Label"]), "Text": row["Text"]} for row in csv.DictReader(f)])
+
+
+pd = SimpleNamespace(read_csv=_read_csv)
+
+
+def llms_ch06_classification(torch):
+    """rasbt/LLMs-from-scratch ch06/01_main-chapter-code/gpt_class_finetune.py with its
+    test_mode's small GPT (emb_dim 12, 1 layer, 2 heads, context 120, vocab 50257):
+    SpamDataset padding to the longest message with 50256, DataLoaders, every parameter
+    frozen, a new two-class out_head, the last block and final norm unfrozen, the logits
+    of the last token, calc_accuracy_loader, calc_loss_loader and train_classifier_simple
+    with AdamW, 2 of the 5 epochs. The SMS Spam Collection is 40 made-up messages
+    written to train/validation/test CSV files (pandas' read_csv is a small stand-in),
+    tiktoken the stand-in word tokenizer with gpt2's numbering; the plots are left out."""
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+    chapters = llms_previous_chapters(torch)
+    GPTModel = chapters.GPTModel
+
+    class SpamDataset(Dataset):
+        def __init__(self, csv_file, tokenizer, max_length=None, pad_token_id=50256):
+            self.data = pd.read_csv(csv_file)
+            # Pre-tokenize texts
+            self.encoded_texts = [tokenizer.encode(text) for text in self.data["Text"]]
+            if max_length is None:
+                self.max_length = self._longest_encoded_length()
+            else:
+                self.max_length = max_length
+                # Truncate sequences if they are longer than max_length
+                self.encoded_texts = [encoded_text[:self.max_length] for encoded_text in self.encoded_texts]
+            # Pad sequences to the longest sequence
+            self.encoded_texts = [encoded_text + [pad_token_id] * (self.max_length - len(encoded_text))
+                                  for encoded_text in self.encoded_texts]
+
+        def __getitem__(self, index):
+            encoded = self.encoded_texts[index]
+            label = self.data.iloc[index]["Label"]
+            return (torch.tensor(encoded, dtype=torch.long), torch.tensor(label, dtype=torch.long))
+
+        def __len__(self):
+            return len(self.data)
+
+        def _longest_encoded_length(self):
+            max_length = 0
+            for encoded_text in self.encoded_texts:
+                encoded_length = len(encoded_text)
+                if encoded_length > max_length:
+                    max_length = encoded_length
+            return max_length
+
+    def calc_accuracy_loader(data_loader, model, device, num_batches=None):
+        model.eval()
+        correct_predictions, num_examples = 0, 0
+        if num_batches is None:
+            num_batches = len(data_loader)
+        else:
+            num_batches = min(num_batches, len(data_loader))
+        for i, (input_batch, target_batch) in enumerate(data_loader):
+            if i < num_batches:
+                input_batch, target_batch = input_batch.to(device), target_batch.to(device)
+                with torch.no_grad():
+                    logits = model(input_batch)[:, -1, :]  # Logits of last output token
+                predicted_labels = torch.argmax(logits, dim=-1)
+                num_examples += predicted_labels.shape[0]
+                correct_predictions += (predicted_labels == target_batch).sum().item()
+            else:
+                break
+        return correct_predictions / num_examples
+
+    def calc_loss_batch(input_batch, target_batch, model, device):
+        input_batch, target_batch = input_batch.to(device), target_batch.to(device)
+        logits = model(input_batch)[:, -1, :]  # Logits of last output token
+        loss = torch.nn.functional.cross_entropy(logits, target_batch)
+        return loss
+
+    def calc_loss_loader(data_loader, model, device, num_batches=None):
+        total_loss = 0.
+        if len(data_loader) == 0:
+            return float("nan")
+        elif num_batches is None:
+            num_batches = len(data_loader)
+        else:
+            num_batches = min(num_batches, len(data_loader))
+        for i, (input_batch, target_batch) in enumerate(data_loader):
+            if i < num_batches:
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                total_loss += loss.item()
+            else:
+                break
+        return total_loss / num_batches
+
+    def evaluate_model(model, train_loader, val_loader, device, eval_iter):
+        model.eval()
+        with torch.no_grad():
+            train_loss = calc_loss_loader(train_loader, model, device, num_batches=eval_iter)
+            val_loss = calc_loss_loader(val_loader, model, device, num_batches=eval_iter)
+        model.train()
+        return train_loss, val_loss
+
+    def train_classifier_simple(model, train_loader, val_loader, optimizer, device, num_epochs,
+                                eval_freq, eval_iter, tokenizer):
+        train_losses, val_losses, train_accs, val_accs = [], [], [], []
+        examples_seen, global_step = 0, -1
+        for epoch in range(num_epochs):
+            model.train()  # Set model to training mode
+            for input_batch, target_batch in train_loader:
+                optimizer.zero_grad()  # Reset loss gradients from previous batch iteration
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                loss.backward()  # Calculate loss gradients
+                optimizer.step()  # Update model weights using loss gradients
+                examples_seen += input_batch.shape[0]  # New: track examples instead of tokens
+                global_step += 1
+                if global_step % eval_freq == 0:
+                    train_loss, val_loss = evaluate_model(model, train_loader, val_loader, device, eval_iter)
+                    train_losses.append(train_loss)
+                    val_losses.append(val_loss)
+                    print(f"Ep {epoch+1} (Step {global_step:06d}): "
+                          f"Train loss {train_loss:.3f}, Val loss {val_loss:.3f}")
+            train_accuracy = calc_accuracy_loader(train_loader, model, device, num_batches=eval_iter)
+            val_accuracy = calc_accuracy_loader(val_loader, model, device, num_batches=eval_iter)
+            print(f"Training accuracy: {train_accuracy*100:.2f}% | ", end="")
+            print(f"Validation accuracy: {val_accuracy*100:.2f}%")
+            train_accs.append(train_accuracy)
+            val_accs.append(val_accuracy)
+        return train_losses, val_losses, train_accs, val_accs, examples_seen
+
+    with in_temporary_directory():
+        rows = spam_messages()  # (downloaded, balanced and split with pandas there)
+        for name, part in [("train.csv", rows[:28]), ("validation.csv", rows[28:32]), ("test.csv", rows[32:])]:
+            with open(name, "w", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=["Label", "Text"])
+                writer.writeheader()
+                writer.writerows(part)
+        tokenizer = StandInGPT2Tokenizer()
+        train_dataset = SpamDataset(csv_file="train.csv", max_length=None, tokenizer=tokenizer)
+        val_dataset = SpamDataset(csv_file="validation.csv", max_length=train_dataset.max_length, tokenizer=tokenizer)
+        test_dataset = SpamDataset(csv_file="test.csv", max_length=train_dataset.max_length, tokenizer=tokenizer)
+    print(train_dataset.max_length, len(train_dataset), len(val_dataset), len(test_dataset))
+    num_workers = 0
+    batch_size = 8
+    torch.manual_seed(123)
+    train_loader = DataLoader(dataset=train_dataset, batch_size=batch_size, shuffle=True,
+                              num_workers=num_workers, drop_last=True)
+    val_loader = DataLoader(dataset=val_dataset, batch_size=batch_size, num_workers=num_workers, drop_last=False)
+    test_loader = DataLoader(dataset=test_dataset, batch_size=batch_size, num_workers=num_workers, drop_last=False)
+    # Small GPT model for testing purposes
+    BASE_CONFIG = {"vocab_size": 50257, "context_length": 120, "drop_rate": 0.0, "qkv_bias": False,
+                   "emb_dim": 12, "n_layers": 1, "n_heads": 2}
+    model = GPTModel(BASE_CONFIG)
+    model.eval()
+    device = "cpu"
+    for param in model.parameters():
+        param.requires_grad = False
+    torch.manual_seed(123)
+    num_classes = 2
+    model.out_head = torch.nn.Linear(in_features=BASE_CONFIG["emb_dim"], out_features=num_classes)
+    model.to(device)
+    for param in model.trf_blocks[-1].parameters():
+        param.requires_grad = True
+    for param in model.final_norm.parameters():
+        param.requires_grad = True
+    print(sum(p.numel() for p in model.parameters() if p.requires_grad))
+    torch.manual_seed(123)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=5e-5, weight_decay=0.1)
+    num_epochs = 2
+    train_losses, val_losses, train_accs, val_accs, examples_seen = train_classifier_simple(
+        model, train_loader, val_loader, optimizer, device,
+        num_epochs=num_epochs, eval_freq=2, eval_iter=5, tokenizer=tokenizer)
+    epochs_tensor = torch.linspace(0, num_epochs, len(train_losses))
+    examples_seen_tensor = torch.linspace(0, examples_seen, len(train_losses))
+    print(epochs_tensor, examples_seen_tensor)  # (plot_values)
+    print(f"Test accuracy: {calc_accuracy_loader(test_loader, model, device) * 100:.2f}%")
+    return {"out_head.weight": model.out_head.weight, "final_norm.scale": model.final_norm.scale,
+            "tok_emb.weight[:3]": model.tok_emb.weight[:3]}
+
+
+def instruction_data():
+    """instruction-data.json offline: made-up entries with instruction, input and output."""
+    entries = [("Rewrite the sentence in passive voice.", "The cat sat on the mat.", "The mat was sat on by the cat."),
+               ("What is the capital of France?", "", "The capital of France is Paris."),
+               ("Convert the number to words.", "12", "Twelve."),
+               ("Give a synonym for happy.", "", "Glad."),
+               ("Correct the spelling.", "Recieve", "Receive."),
+               ("Name a primary color.", "", "Red.")]
+    return [{"instruction": i, "input": x, "output": o} for k in range(4) for i, x, o in entries][:20]
+
+
+def llms_ch07_instruction_finetuning(torch):
+    """rasbt/LLMs-from-scratch ch07/01_main-chapter-code/gpt_instruction_finetuning.py
+    with its test_mode's small GPT: format_input's Alpaca prompt, InstructionDataset,
+    custom_collate_fn (an <|endoftext|> appended, padding with 50256, all but the first
+    padding target replaced by -100 through nonzero and index assignment,
+    allowed_max_length) bound with functools.partial as the loaders' collate_fn, the
+    initial losses (cross_entropy ignoring -100), train_model_simple with AdamW, and
+    responses generated with eos_id=50256, saved as JSON with the model's state_dict.
+    instruction-data.json is 20 made-up entries; the sample generation gives 8 tokens of
+    50, each response 6 of 256, for 2 test entries; the plot is left out."""
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+    chapters = llms_previous_chapters(torch)
+    calc_loss_loader, generate, GPTModel = chapters.calc_loss_loader, chapters.generate, chapters.GPTModel
+    text_to_token_ids, token_ids_to_text = chapters.text_to_token_ids, chapters.token_ids_to_text
+    train_model_simple = chapters.train_model_simple
+
+    class InstructionDataset(Dataset):
+        def __init__(self, data, tokenizer):
+            self.data = data
+            # Pre-tokenize texts
+            self.encoded_texts = []
+            for entry in data:
+                instruction_plus_input = format_input(entry)
+                response_text = f"\n\n### Response:\n{entry['output']}"
+                full_text = instruction_plus_input + response_text
+                self.encoded_texts.append(tokenizer.encode(full_text))
+
+        def __getitem__(self, index):
+            return self.encoded_texts[index]
+
+        def __len__(self):
+            return len(self.data)
+
+    def custom_collate_fn(batch, pad_token_id=50256, ignore_index=-100, allowed_max_length=None, device="cpu"):
+        # Find the longest sequence in the batch
+        batch_max_length = max(len(item) + 1 for item in batch)
+        # Pad and prepare inputs and targets
+        inputs_lst, targets_lst = [], []
+        for item in batch:
+            new_item = item.copy()
+            # Add an <|endoftext|> token
+            new_item += [pad_token_id]
+            # Pad sequences to max_length
+            padded = new_item + [pad_token_id] * (batch_max_length - len(new_item))
+            inputs = torch.tensor(padded[:-1])  # Truncate the last token for inputs
+            targets = torch.tensor(padded[1:])  # Shift +1 to the right for targets
+            # New: Replace all but the first padding tokens in targets by ignore_index
+            mask = targets == pad_token_id
+            indices = torch.nonzero(mask).squeeze()
+            if indices.numel() > 1:
+                targets[indices[1:]] = ignore_index
+            # New: Optionally truncate to maximum sequence length
+            if allowed_max_length is not None:
+                inputs = inputs[:allowed_max_length]
+                targets = targets[:allowed_max_length]
+            inputs_lst.append(inputs)
+            targets_lst.append(targets)
+        # Convert list of inputs and targets to tensors and transfer to target device
+        inputs_tensor = torch.stack(inputs_lst).to(device)
+        targets_tensor = torch.stack(targets_lst).to(device)
+        return inputs_tensor, targets_tensor
+
+    def format_input(entry):
+        instruction_text = (
+            f"Below is an instruction that describes a task. "
+            f"Write a response that appropriately completes the request."
+            f"\n\n### Instruction:\n{entry['instruction']}"
+        )
+        input_text = f"\n\n### Input:\n{entry['input']}" if entry["input"] else ""
+        return instruction_text + input_text
+
+    data = instruction_data()  # (download_and_load_file)
+    train_portion = int(len(data) * 0.85)  # 85% for training
+    test_portion = int(len(data) * 0.1)  # 10% for testing
+    train_data = data[:train_portion]
+    test_data = data[train_portion:train_portion + test_portion]
+    val_data = data[train_portion + test_portion:]
+    # Use very small subset for testing purposes
+    train_data = train_data[:10]
+    val_data = val_data[:10]
+    test_data = test_data[:10]
+    print("Training set length:", len(train_data))
+    print("Validation set length:", len(val_data))
+    print("Test set length:", len(test_data))
+    print(50 * "-")
+    tokenizer = StandInGPT2Tokenizer()
+    if torch.cuda.is_available():
+        device = torch.device("cuda")
+    elif torch.backends.mps.is_available():
+        device = torch.device("mps")
+    else:
+        device = torch.device("cpu")
+    print("Device:", device)
+    print(50 * "-")
+    inputs_1, inputs_2, inputs_3 = [0, 1, 2, 3, 4], [5, 6], [7, 8, 9]
+    batch = (inputs_1, inputs_2, inputs_3)
+    print(custom_collate_fn(batch))  # (the chapter's example)
+    print(custom_collate_fn(batch, allowed_max_length=3))
+    customized_collate_fn = functools.partial(custom_collate_fn, device=device, allowed_max_length=1024)
+    num_workers = 0
+    batch_size = 8
+    torch.manual_seed(123)
+    train_dataset = InstructionDataset(train_data, tokenizer)
+    train_loader = DataLoader(train_dataset, batch_size=batch_size, collate_fn=customized_collate_fn,
+                              shuffle=True, drop_last=True, num_workers=num_workers)
+    val_dataset = InstructionDataset(val_data, tokenizer)
+    val_loader = DataLoader(val_dataset, batch_size=batch_size, collate_fn=customized_collate_fn,
+                            shuffle=False, drop_last=False, num_workers=num_workers)
+    BASE_CONFIG = {"vocab_size": 50257, "context_length": 120, "drop_rate": 0.0, "qkv_bias": False,
+                   "emb_dim": 12, "n_layers": 1, "n_heads": 2}
+    model = GPTModel(BASE_CONFIG)
+    model.eval()
+    device = "cpu"
+    CHOOSE_MODEL = "Small test model"
+    print("Loaded model:", CHOOSE_MODEL)
+    print(50 * "-")
+    print("Initial losses")
+    with torch.no_grad():
+        train_loss = calc_loss_loader(train_loader, model, device, num_batches=5)
+        val_loss = calc_loss_loader(val_loader, model, device, num_batches=5)
+    print("   Training loss:", train_loss)
+    print("   Validation loss:", val_loss)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.00005, weight_decay=0.1)
+    num_epochs = 2
+    torch.manual_seed(123)
+    train_losses, val_losses, tokens_seen = train_model_simple(
+        model, train_loader, val_loader, optimizer, device,
+        num_epochs=num_epochs, eval_freq=5, eval_iter=5,
+        start_context=format_input(val_data[0]), tokenizer=tokenizer)
+    epochs_tensor = torch.linspace(0, num_epochs, len(train_losses))
+    print(epochs_tensor, tokens_seen)  # (plot_losses)
+    print(50 * "-")
+    print("Generating responses")
+    for i, entry in enumerate(test_data):  # (tqdm)
+        input_text = format_input(entry)
+        token_ids = generate(model=model, idx=text_to_token_ids(input_text, tokenizer).to(device),
+                             max_new_tokens=6, context_size=BASE_CONFIG["context_length"], eos_id=50256)
+        generated_text = token_ids_to_text(token_ids, tokenizer)
+        response_text = generated_text[len(input_text):].replace("### Response:", "").strip()
+        test_data[i]["model_response"] = response_text
+    with in_temporary_directory():
+        test_data_path = "instruction-data-with-response-standalone.json"
+        with open(test_data_path, "w") as file:
+            json.dump(test_data, file, indent=4)  # "indent" for pretty-printing
+        print(f"Responses saved as {test_data_path}")
+        file_name = f"{re.sub(r'[ ()]', '', CHOOSE_MODEL) }-sft-standalone.pth"
+        torch.save(model.state_dict(), file_name)
+        print(f"Model saved as {file_name}")
+        with open(test_data_path) as file:
+            print(json.load(file)[0]["model_response"])
+    return {"trf_blocks.0.att.W_query.weight": model.trf_blocks[0].att.W_query.weight,
+            "final_norm.shift": model.final_norm.shift}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -17921,4 +18539,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             dlwpt_tensors_and_learning, dlwpt_autograd_optimizers_and_nn,
             dlwpt_images_and_convolutions,
             ml_book_ch12, ml_book_ch13_part1, ml_book_ch14_cnn, ml_book_ch15_rnn,
-            ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch18_gnn]
+            ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch18_gnn,
+            llms_ch06_classification, llms_ch07_instruction_finetuning]
