@@ -18509,6 +18509,262 @@ def llms_ch07_instruction_finetuning(torch):
             "final_norm.shift": model.final_norm.shift}
 
 
+# ---- rasbt/machine-learning-book ch17 part 2 ----------------------------------------------
+
+def ml_book_ch17_dcgan_wgan(torch):
+    """rasbt/machine-learning-book ch17/ch17_part2.py: the DCGAN generator of
+    ConvTranspose2d, BatchNorm2d, LeakyReLU(0.2) and Tanh and the Conv2d discriminator
+    (``output.view(-1, 1).squeeze(0)``), BCELoss with two Adams, epoch logs through
+    torch.FloatTensor(losses).mean(), samples in eval mode; then WGAN-GP: InstanceNorm2d
+    networks, gradient_penalty (an interpolation whose alpha requires grad, the
+    discriminator's gradient with respect to it by torch.autograd.grad with
+    create_graph=True, its norm per sample) in the critic's loss, 5 critic iterations per
+    generator step (1 here: Adam steps on gradients near its eps part the runs in the
+    5th digit after a few), and backward through the penalty (a second derivative through
+    convolutions, InstanceNorm and LeakyReLU). MNIST is 64 seeded random images; 8
+    filters where the book has 32, 1 of the 100 epochs each; the plots are left out (a
+    few pixels of the samples are printed, rounded to 4 decimals)."""
+    nn, DataLoader, torch_grad = torch.nn, torch.utils.data.DataLoader, torch.autograd.grad
+    print("GPU Available:", torch.cuda.is_available())
+    if torch.cuda.is_available():
+        device = torch.device("cuda:0")
+    else:
+        device = "cpu"
+    images = image_dataset(torch, 64, seed=41)
+
+    class MNIST(torch.utils.data.Dataset):  # (ToTensor, Normalize(mean=0.5, std=0.5))
+        def __len__(self):
+            return len(images)
+
+        def __getitem__(self, i):
+            image, label = images[i]
+            return (image - 0.5) / 0.5, label
+
+    mnist_dataset = MNIST()
+    batch_size = 64
+    torch.manual_seed(1)
+    np.random.seed(1)
+    ## Set up the dataset
+    mnist_dl = DataLoader(mnist_dataset, batch_size=batch_size, shuffle=True, drop_last=True)
+
+    def make_generator_network(input_size, n_filters):
+        model = nn.Sequential(
+            nn.ConvTranspose2d(input_size, n_filters * 4, 4, 1, 0, bias=False),
+            nn.BatchNorm2d(n_filters * 4),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters * 4, n_filters * 2, 3, 2, 1, bias=False),
+            nn.BatchNorm2d(n_filters * 2),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters * 2, n_filters, 4, 2, 1, bias=False),
+            nn.BatchNorm2d(n_filters),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters, 1, 4, 2, 1, bias=False),
+            nn.Tanh())
+        return model
+
+    class Discriminator(nn.Module):
+        def __init__(self, n_filters):
+            super(Discriminator, self).__init__()
+            self.network = nn.Sequential(
+                nn.Conv2d(1, n_filters, 4, 2, 1, bias=False),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters, n_filters * 2, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(n_filters * 2),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters * 2, n_filters * 4, 3, 2, 1, bias=False),
+                nn.BatchNorm2d(n_filters * 4),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters * 4, 1, 4, 1, 0, bias=False),
+                nn.Sigmoid())
+
+        def forward(self, input):
+            output = self.network(input)
+            return output.view(-1, 1).squeeze(0)
+
+    z_size = 100
+    image_size = (28, 28)
+    n_filters = 8
+    gen_model = make_generator_network(z_size, n_filters).to(device)
+    print(gen_model)
+    disc_model = Discriminator(n_filters).to(device)
+    print(disc_model)
+    ## Loss function and optimizers:
+    loss_fn = nn.BCELoss()
+    g_optimizer = torch.optim.Adam(gen_model.parameters(), 0.0003)
+    d_optimizer = torch.optim.Adam(disc_model.parameters(), 0.0002)
+
+    def create_noise(batch_size, z_size, mode_z):
+        if mode_z == 'uniform':
+            input_z = torch.rand(batch_size, z_size, 1, 1) * 2 - 1
+        elif mode_z == 'normal':
+            input_z = torch.randn(batch_size, z_size, 1, 1)
+        return input_z
+
+    ## Train the discriminator
+    def d_train(x):
+        disc_model.zero_grad()
+        # Train discriminator with a real batch
+        batch_size = x.size(0)
+        x = x.to(device)
+        d_labels_real = torch.ones(batch_size, 1, device=device)
+        d_proba_real = disc_model(x)
+        d_loss_real = loss_fn(d_proba_real, d_labels_real)
+        # Train discriminator on a fake batch
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_output = gen_model(input_z)
+        d_proba_fake = disc_model(g_output)
+        d_labels_fake = torch.zeros(batch_size, 1, device=device)
+        d_loss_fake = loss_fn(d_proba_fake, d_labels_fake)
+        # gradient backprop & optimize ONLY D's parameters
+        d_loss = d_loss_real + d_loss_fake
+        d_loss.backward()
+        d_optimizer.step()
+        return d_loss.data.item(), d_proba_real.detach(), d_proba_fake.detach()
+
+    ## Train the generator
+    def g_train(x):
+        gen_model.zero_grad()
+        batch_size = x.size(0)
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_labels_real = torch.ones((batch_size, 1), device=device)
+        g_output = gen_model(input_z)
+        d_proba_fake = disc_model(g_output)
+        g_loss = loss_fn(d_proba_fake, g_labels_real)
+        # gradient backprop & optimize ONLY G's parameters
+        g_loss.backward()
+        g_optimizer.step()
+        return g_loss.data.item()
+
+    mode_z = 'uniform'
+    fixed_z = create_noise(batch_size, z_size, mode_z).to(device)
+
+    def create_samples(g_model, input_z):
+        g_output = g_model(input_z)
+        images = torch.reshape(g_output, (batch_size, *image_size))
+        return (images + 1) / 2.0
+
+    epoch_samples = []
+    num_epochs = 1
+    torch.manual_seed(1)
+    for epoch in range(1, num_epochs + 1):
+        gen_model.train()
+        d_losses, g_losses = [], []
+        for i, (x, _) in enumerate(mnist_dl):
+            d_loss, d_proba_real, d_proba_fake = d_train(x)
+            d_losses.append(d_loss)
+            g_losses.append(g_train(x))
+        print(f'Epoch {epoch:03d} | Avg Losses >>'
+              f' G/D {torch.FloatTensor(g_losses).mean():.4f}'
+              f'/{torch.FloatTensor(d_losses).mean():.4f}')
+        gen_model.eval()
+        epoch_samples.append(create_samples(gen_model, fixed_z).detach().cpu().numpy())
+    print(epoch_samples[-1][0, 14, 10:16].round(4))  # (the figure)
+
+    def make_generator_network_wgan(input_size, n_filters):
+        model = nn.Sequential(
+            nn.ConvTranspose2d(input_size, n_filters * 4, 4, 1, 0, bias=False),
+            nn.InstanceNorm2d(n_filters * 4),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters * 4, n_filters * 2, 3, 2, 1, bias=False),
+            nn.InstanceNorm2d(n_filters * 2),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters * 2, n_filters, 4, 2, 1, bias=False),
+            nn.InstanceNorm2d(n_filters),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters, 1, 4, 2, 1, bias=False),
+            nn.Tanh())
+        return model
+
+    class DiscriminatorWGAN(nn.Module):
+        def __init__(self, n_filters):
+            super(DiscriminatorWGAN, self).__init__()
+            self.network = nn.Sequential(
+                nn.Conv2d(1, n_filters, 4, 2, 1, bias=False),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters, n_filters * 2, 4, 2, 1, bias=False),
+                nn.InstanceNorm2d(n_filters * 2),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters * 2, n_filters * 4, 3, 2, 1, bias=False),
+                nn.InstanceNorm2d(n_filters * 4),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters * 4, 1, 4, 1, 0, bias=False),
+                nn.Sigmoid())
+
+        def forward(self, input):
+            output = self.network(input)
+            return output.view(-1, 1).squeeze(0)
+
+    gen_model = make_generator_network_wgan(z_size, n_filters).to(device)
+    disc_model = DiscriminatorWGAN(n_filters).to(device)
+    g_optimizer = torch.optim.Adam(gen_model.parameters(), 0.0002)
+    d_optimizer = torch.optim.Adam(disc_model.parameters(), 0.0002)
+
+    def gradient_penalty(real_data, generated_data):
+        batch_size = real_data.size(0)
+        # Calculate interpolation
+        alpha = torch.rand(real_data.shape[0], 1, 1, 1, requires_grad=True, device=device)
+        interpolated = alpha * real_data + (1 - alpha) * generated_data
+        # Calculate probability of interpolated examples
+        proba_interpolated = disc_model(interpolated)
+        # Calculate gradients of probabilities with respect to examples
+        gradients = torch_grad(outputs=proba_interpolated, inputs=interpolated,
+                               grad_outputs=torch.ones(proba_interpolated.size(), device=device),
+                               create_graph=True, retain_graph=True)[0]
+        gradients = gradients.view(batch_size, -1)
+        gradients_norm = gradients.norm(2, dim=1)
+        return lambda_gp * ((gradients_norm - 1)**2).mean()
+
+    ## Train the discriminator
+    def d_train_wgan(x):
+        disc_model.zero_grad()
+        batch_size = x.size(0)
+        x = x.to(device)
+        # Calculate probabilities on real and generated data
+        d_real = disc_model(x)
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_output = gen_model(input_z)
+        d_generated = disc_model(g_output)
+        d_loss = d_generated.mean() - d_real.mean() + gradient_penalty(x.data, g_output.data)
+        d_loss.backward()
+        d_optimizer.step()
+        return d_loss.data.item()
+
+    ## Train the generator
+    def g_train_wgan(x):
+        gen_model.zero_grad()
+        batch_size = x.size(0)
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_output = gen_model(input_z)
+        d_generated = disc_model(g_output)
+        g_loss = -d_generated.mean()
+        # gradient backprop & optimize ONLY G's parameters
+        g_loss.backward()
+        g_optimizer.step()
+        return g_loss.data.item()
+
+    epoch_samples_wgan = []
+    lambda_gp = 10.0
+    num_epochs = 1
+    torch.manual_seed(1)
+    critic_iterations = 1
+    for epoch in range(1, num_epochs + 1):
+        gen_model.train()
+        d_losses, g_losses = [], []
+        for i, (x, _) in enumerate(mnist_dl):
+            for _ in range(critic_iterations):
+                d_loss = d_train_wgan(x)
+                print(d_loss)
+            d_losses.append(d_loss)
+            g_losses.append(g_train_wgan(x))
+        print(f'Epoch {epoch:03d} | D Loss >>'
+              f' {torch.FloatTensor(d_losses).mean():.4f}')
+        gen_model.eval()
+        epoch_samples_wgan.append(create_samples(gen_model, fixed_z).detach().cpu().numpy())
+    print(epoch_samples_wgan[-1][0, 14, 10:16].round(4))
+    return {"wgan_disc.conv0.weight": disc_model.network[0].weight,
+            "wgan_gen.convT0.weight": gen_model[0].weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -18539,5 +18795,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             dlwpt_tensors_and_learning, dlwpt_autograd_optimizers_and_nn,
             dlwpt_images_and_convolutions,
             ml_book_ch12, ml_book_ch13_part1, ml_book_ch14_cnn, ml_book_ch15_rnn,
-            ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch18_gnn,
-            llms_ch06_classification, llms_ch07_instruction_finetuning]
+            ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
+            ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning]
