@@ -18765,6 +18765,165 @@ def ml_book_ch17_dcgan_wgan(torch):
             "wgan_gen.convT0.weight": gen_model[0].weight}
 
 
+# ---- deep-learning-with-pytorch/dlwpt-code p1ch4 ------------------------------------------
+
+def dlwpt_real_world_data(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch4/3_tabular_wine.ipynb (a CSV through
+    np.loadtxt and from_numpy under set_printoptions(edgeitems=2, precision=2): features
+    and target, a one-hot by scatter_, mean/var per column, normalization, boolean masks
+    and the per-class means, lt and & counts) and p1ch4/4_time_series_bikes.ipynb (the
+    hourly table viewed as days (view and transpose with their strides), the weather
+    one-hot by scatter_ and torch.cat, per day too, rescaled and standardised columns)
+    and p1ch4/5_text_jane_austen.ipynb (a line's letters and words one-hot encoded by
+    index assignment, unsqueeze; the novel is the made-up story of LLMs-from-scratch's
+    programs).
+    The wine and bike-sharing files are seeded random tables of their shapes' kind (490
+    wines, 20 days of hours) written to a temporary directory and read as the book reads
+    them."""
+    torch.set_printoptions(edgeitems=2, precision=2)
+    try:
+        with in_temporary_directory():
+            _write_wine_and_bikes()
+            return _dlwpt_real_world_data(torch)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _write_wine_and_bikes():
+    rng = np.random.RandomState(4)
+    names = ["fixed acidity", "volatile acidity", "citric acid", "residual sugar", "chlorides",
+             "free sulfur dioxide", "total sulfur dioxide", "density", "pH", "sulphates",
+             "alcohol", "quality"]
+    scales = [7, 0.28, 0.33, 6.4, 0.046, 35, 138, 0.994, 3.19, 0.49, 10.5]
+    with open("winequality-white.csv", "w") as f:
+        f.write(";".join(f'"{n}"' for n in names) + "\n")
+        for _ in range(490):
+            row = [round(s * rng.uniform(0.6, 1.4), 3) for s in scales] + [int(rng.choice(range(3, 10)))]
+            f.write(";".join(str(v) for v in row) + "\n")
+    with open("hour-fixed.csv", "w") as f:
+        f.write("instant,dteday,season,yr,mnth,hr,holiday,weekday,workingday,weathersit,temp,"
+                "atemp,hum,windspeed,casual,registered,cnt\n")
+        for i in range(20 * 24):
+            day, hour = divmod(i, 24)
+            row = [i + 1, f"2011-01-{day + 1:02d}", 1, 0, 1, hour, 0, day % 7, int(day % 7 < 5),
+                   int(rng.randint(1, 5)), round(rng.uniform(0.1, 0.5), 2), round(rng.uniform(0.1, 0.5), 4),
+                   round(rng.uniform(0.3, 0.9), 2), round(rng.uniform(0, 0.3), 4)]
+            casual, registered = int(rng.randint(0, 40)), int(rng.randint(0, 200))
+            f.write(",".join(str(v) for v in row + [casual, registered, casual + registered]) + "\n")
+
+
+def _dlwpt_real_world_data(torch):
+    wine_path = "winequality-white.csv"
+    wineq_numpy = np.loadtxt(wine_path, dtype=np.float32, delimiter=";", skiprows=1)
+    print(repr(wineq_numpy[:2, :4]))
+    col_list = next(csv.reader(open(wine_path), delimiter=';'))
+    print((wineq_numpy.shape, col_list))
+    wineq = torch.from_numpy(wineq_numpy)
+    print((wineq.shape, wineq.dtype))
+    data = wineq[:, :-1]  # <1>
+    print((data, data.shape))
+    target = wineq[:, -1]  # <2>
+    print((target, target.shape))
+    target = wineq[:, -1].long()
+    print(repr(target))
+    target_onehot = torch.zeros(target.shape[0], 10)
+    print(repr(target_onehot.scatter_(1, target.unsqueeze(1), 1.0)))
+    target_unsqueezed = target.unsqueeze(1)
+    print(repr(target_unsqueezed))
+    data_mean = torch.mean(data, dim=0)
+    print(repr(data_mean))
+    data_var = torch.var(data, dim=0)
+    print(repr(data_var))
+    data_normalized = (data - data_mean) / torch.sqrt(data_var)
+    print(repr(data_normalized))
+    bad_indexes = target <= 3  # <1>
+    print((bad_indexes.shape, bad_indexes.dtype, bad_indexes.sum()))
+    bad_data = data[bad_indexes]
+    print(repr(bad_data.shape))
+    bad_data = data[target <= 3]
+    mid_data = data[(target > 3) & (target < 7)]  # <1>
+    good_data = data[target >= 7]
+    bad_mean = torch.mean(bad_data, dim=0)
+    mid_mean = torch.mean(mid_data, dim=0)
+    good_mean = torch.mean(good_data, dim=0)
+    for i, args in enumerate(zip(col_list, bad_mean, mid_mean, good_mean)):
+        print('{:2} {:20} {:6.2f} {:6.2f} {:6.2f}'.format(i, *args))
+    total_sulfur_threshold = 141.83
+    total_sulfur_data = data[:, 6]
+    predicted_indexes = torch.lt(total_sulfur_data, total_sulfur_threshold)
+    print((predicted_indexes.shape, predicted_indexes.dtype, predicted_indexes.sum()))
+    actual_indexes = target > 5
+    print((actual_indexes.shape, actual_indexes.dtype, actual_indexes.sum()))
+    n_matches = torch.sum(actual_indexes & predicted_indexes).item()
+    n_predicted = torch.sum(predicted_indexes).item()
+    n_actual = torch.sum(actual_indexes).item()
+    print((n_matches, n_matches / n_predicted, n_matches / n_actual))
+
+    # p1ch4/4_time_series_bikes.ipynb
+    torch.set_printoptions(edgeitems=2, threshold=50, linewidth=75)
+    bikes_numpy = np.loadtxt("hour-fixed.csv", dtype=np.float32, delimiter=",", skiprows=1,
+                             converters={1: lambda x: float(x[8:10])})  # <1>
+    bikes = torch.from_numpy(bikes_numpy)
+    print(repr(bikes))
+    print((bikes.shape, bikes.stride()))
+    daily_bikes = bikes.view(-1, 24, bikes.shape[1])
+    print((daily_bikes.shape, daily_bikes.stride()))
+    daily_bikes = daily_bikes.transpose(1, 2)
+    print((daily_bikes.shape, daily_bikes.stride()))
+    first_day = bikes[:24].long()
+    weather_onehot = torch.zeros(first_day.shape[0], 4)
+    print(repr(first_day[:, 9]))
+    print(repr(weather_onehot.scatter_(dim=1, index=first_day[:, 9].unsqueeze(1).long() - 1,  # <1>
+                                       value=1.0)))
+    print(repr(torch.cat((bikes[:24], weather_onehot), 1)[:1]))
+    daily_weather_onehot = torch.zeros(daily_bikes.shape[0], 4, daily_bikes.shape[2])
+    print(repr(daily_weather_onehot.shape))
+    daily_weather_onehot.scatter_(1, daily_bikes[:, 9, :].long().unsqueeze(1) - 1, 1.0)
+    print(repr(daily_weather_onehot.shape))
+    daily_bikes = torch.cat((daily_bikes, daily_weather_onehot), dim=1)
+    daily_bikes[:, 9, :] = (daily_bikes[:, 9, :] - 1.0) / 3.0
+    temp = daily_bikes[:, 10, :]
+    temp_min = torch.min(temp)
+    temp_max = torch.max(temp)
+    daily_bikes[:, 10, :] = ((daily_bikes[:, 10, :] - temp_min) / (temp_max - temp_min))
+    temp = daily_bikes[:, 10, :]
+    daily_bikes[:, 10, :] = ((daily_bikes[:, 10, :] - torch.mean(temp)) / torch.std(temp))
+    print(repr(daily_bikes[0, 8:12]))
+
+    # p1ch4/5_text_jane_austen.ipynb
+    text = the_verdict().replace(". ", ".\n")  # (1342-0.txt, Pride and Prejudice)
+    lines = text.split('\n')
+    line = lines[20]
+    print(line)
+    letter_t = torch.zeros(len(line), 128)  # <1>
+    print(repr(letter_t.shape))
+    for i, letter in enumerate(line.lower().strip()):
+        letter_index = ord(letter) if ord(letter) < 128 else 0  # <1>
+        letter_t[i][letter_index] = 1
+
+    def clean_words(input_str):
+        punctuation = '.,;:"!?”“_-'
+        word_list = input_str.lower().replace('\n', ' ').split()
+        word_list = [word.strip(punctuation) for word in word_list]
+        return word_list
+
+    words_in_line = clean_words(line)
+    print((line, words_in_line))
+    word_list = sorted(set(clean_words(text)))
+    word2index_dict = {word: i for (i, word) in enumerate(word_list)}
+    print((len(word2index_dict), word2index_dict['genius']))
+    word_t = torch.zeros(len(words_in_line), len(word2index_dict))
+    for i, word in enumerate(words_in_line):
+        word_index = word2index_dict[word]
+        word_t[i][word_index] = 1
+        print('{:2} {:4} {}'.format(i, word_index, word))
+    print(word_t.shape)
+    word_t = word_t.unsqueeze(1)
+    print(repr(word_t.shape))
+    print(repr(letter_t.nonzero()[:6]), repr(word_t.sum(dim=-1).view(-1)))
+    return {"daily_bikes": daily_bikes, "data_normalized": data_normalized, "word_t": word_t}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -18796,4 +18955,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             dlwpt_images_and_convolutions,
             ml_book_ch12, ml_book_ch13_part1, ml_book_ch14_cnn, ml_book_ch15_rnn,
             ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
-            ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning]
+            ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning,
+            dlwpt_real_world_data, _dlwpt_real_world_data]
