@@ -18956,4 +18956,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             ml_book_ch12, ml_book_ch13_part1, ml_book_ch14_cnn, ml_book_ch15_rnn,
             ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
             ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning,
-            dlwpt_real_world_data, _dlwpt_real_world_data]
+            dlwpt_real_world_data]
