@@ -18924,6 +18924,138 @@ def _dlwpt_real_world_data(torch):
     return {"daily_bikes": daily_bikes, "data_normalized": data_normalized, "word_t": word_t}
 
 
+# ---- deep-learning-with-pytorch/dlwpt-code p1ch6-p1ch7 ------------------------------------
+
+def dlwpt_subclassing_and_datasets(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch6/3_nn_module_subclassing.ipynb (the same
+    net as a Sequential, an OrderedDict Sequential, an nn.Module subclass and a functional
+    subclass, their named parameters formatted with ``str(param.shape)``) and
+    p1ch7/1_datasets.ipynb (CIFAR-10 as PIL images turned into tensors, permute for
+    plotting, the images stacked along a new dim 3 and their per-channel mean and std
+    through view(3, -1), then normalized). CIFAR-10 is 50 seeded random images (uint8 HWC
+    arrays standing for PIL's); transforms.ToTensor and Normalize are written out."""
+    nn = torch.nn
+    torch.set_printoptions(edgeitems=2)
+    try:
+        return _dlwpt_subclassing_and_datasets(torch, nn)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _dlwpt_subclassing_and_datasets(torch, nn):
+    seq_model = nn.Sequential(
+        nn.Linear(1, 11),  # <1>
+        nn.Tanh(),
+        nn.Linear(11, 1))  # <2>
+    print(seq_model)
+    namedseq_model = nn.Sequential(collections.OrderedDict([
+        ('hidden_linear', nn.Linear(1, 12)),
+        ('hidden_activation', nn.Tanh()),
+        ('output_linear', nn.Linear(12, 1))
+    ]))
+    print(namedseq_model)
+
+    class SubclassModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hidden_linear = nn.Linear(1, 13)
+            self.hidden_activation = nn.Tanh()
+            self.output_linear = nn.Linear(13, 1)
+
+        def forward(self, input):
+            hidden_t = self.hidden_linear(input)
+            activated_t = self.hidden_activation(hidden_t)
+            output_t = self.output_linear(activated_t)
+            return output_t
+
+    subclass_model = SubclassModel()
+    print(subclass_model)
+    for type_str, model in [('seq', seq_model), ('namedseq', namedseq_model), ('subclass', subclass_model)]:
+        print(type_str)
+        for name_str, param in model.named_parameters():
+            print("{:21} {:19} {}".format(name_str, str(param.shape), param.numel()))
+        print()
+
+    class SubclassFunctionalModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hidden_linear = nn.Linear(1, 14)
+            # <1>
+            self.output_linear = nn.Linear(14, 1)
+
+        def forward(self, input):
+            hidden_t = self.hidden_linear(input)
+            activated_t = torch.tanh(hidden_t)  # <2>
+            output_t = self.output_linear(activated_t)
+            return output_t
+
+    func_model = SubclassFunctionalModel()
+    print(func_model)
+    print(func_model(torch.tensor([[0.5], [1.5]])))
+
+    # p1ch7/1_datasets.ipynb
+    images = image_dataset(torch, 50, shape=(3, 32, 32), seed=51)
+    pil_images = [((images.data[i].permute(1, 2, 0)).numpy(), int(images.targets[i])) for i in range(50)]
+
+    class transforms:  # (torchvision.transforms, written out)
+        class ToTensor:
+            def __call__(self, pic):
+                return torch.from_numpy(pic).permute(2, 0, 1).float().div(255)
+
+        class Normalize:
+            def __init__(self, mean, std):
+                self.mean, self.std = torch.tensor(mean).view(-1, 1, 1), torch.tensor(std).view(-1, 1, 1)
+
+            def __call__(self, tensor):
+                return (tensor - self.mean) / self.std
+
+        class Compose:
+            def __init__(self, steps):
+                self.steps = steps
+
+            def __call__(self, x):
+                for step in self.steps:
+                    x = step(x)
+                return x
+
+    class CIFAR10(torch.utils.data.Dataset):
+        def __init__(self, transform=None):
+            self.transform = transform
+
+        def __len__(self):
+            return len(pil_images)
+
+        def __getitem__(self, i):
+            img, label = pil_images[i]
+            return (self.transform(img) if self.transform else img), label
+
+    cifar10 = CIFAR10()
+    print(len(cifar10))
+    class_names = ['airplane', 'automobile', 'bird', 'cat', 'deer', 'dog', 'frog', 'horse', 'ship', 'truck']
+    img, label = cifar10[9]
+    print((img.shape, label, class_names[label]))  # (PIL's image and its class)
+    to_tensor = transforms.ToTensor()
+    img_t = to_tensor(img)
+    print(repr(img_t.shape))
+    tensor_cifar10 = CIFAR10(transform=transforms.ToTensor())
+    img_t, _ = tensor_cifar10[9]
+    print(type(img_t).__name__)
+    print((img_t.shape, img_t.dtype))
+    print((img_t.min(), img_t.max()))
+    print(repr(img_t.permute(1, 2, 0)[0, :2]))  # (plt.imshow)
+    imgs = torch.stack([img_t for img_t, _ in tensor_cifar10], dim=3)
+    print(repr(imgs.shape))
+    print(repr(imgs.view(3, -1).mean(dim=1)))
+    print(repr(imgs.view(3, -1).std(dim=1)))
+    transformed_cifar10 = CIFAR10(transform=transforms.Compose([
+        transforms.ToTensor(),
+        transforms.Normalize((0.4915, 0.4823, 0.4468), (0.2470, 0.2435, 0.2616))
+    ]))
+    img_t, _ = transformed_cifar10[9]
+    print(repr(img_t.permute(1, 2, 0)[0, :2]))
+    return {"imgs": imgs, "img_t": img_t, "func_model.output_linear.weight": func_model.output_linear.weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -18956,4 +19088,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             ml_book_ch12, ml_book_ch13_part1, ml_book_ch14_cnn, ml_book_ch15_rnn,
             ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
             ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning,
-            dlwpt_real_world_data]
+            dlwpt_real_world_data, dlwpt_subclassing_and_datasets]
