@@ -19056,6 +19056,180 @@ def _dlwpt_subclassing_and_datasets(torch, nn):
     return {"imgs": imgs, "img_t": img_t, "func_model.output_linear.weight": func_model.output_linear.weight}
 
 
+# ---- rasbt/machine-learning-book ch13 part 2 ----------------------------------------------
+
+class _Column:
+    def __init__(self, values):
+        self.values = values
+
+    def __iter__(self):
+        return iter(self.values.tolist())
+
+
+class _Table:
+    """pandas' DataFrame as the chapter uses it: a column by name (``.values``), several
+    columns' values as one float64 array, a column set from a tensor or an array."""
+    def __init__(self, columns):
+        self.columns = dict(columns)
+
+    def __getitem__(self, name):
+        if isinstance(name, list):
+            return _Column(np.stack([self.columns[n] for n in name], axis=1).astype(np.float64))
+        return _Column(self.columns[name])
+
+    def __setitem__(self, name, values):
+        self.columns[name] = np.asarray(values)
+
+
+def auto_mpg_stand_in():
+    """The Auto MPG table offline: 120 seeded cars of the UCI columns (no missing rows),
+    split 80/20 in a seeded order, as train_test_split(train_size=0.8, random_state=1)."""
+    rng = np.random.RandomState(2)
+    n = 120
+    cylinders = rng.choice([4, 6, 8], n).astype(np.float64)
+    displacement = (cylinders * 40 + rng.normal(0, 20, n)).round(1)
+    horsepower = (displacement * 0.45 + rng.normal(0, 8, n)).round(0)
+    weight = (displacement * 8 + 1500 + rng.normal(0, 150, n)).round(0)
+    acceleration = rng.uniform(9, 22, n).round(1)
+    year = rng.randint(70, 83, n)
+    origin = rng.randint(1, 4, n)
+    mpg = (50 - weight / 150 + rng.normal(0, 2, n)).round(1)
+    order = np.random.RandomState(1).permutation(n)
+    parts = order[:int(0.8 * n)], order[int(0.8 * n):]
+    columns = {"MPG": mpg, "Cylinders": cylinders, "Displacement": displacement,
+               "Horsepower": horsepower, "Weight": weight, "Acceleration": acceleration,
+               "Model Year": year, "Origin": origin}
+    return [{name: values[part] for name, values in columns.items()} for part in parts]
+
+
+def ml_book_ch13_part2(torch):
+    """rasbt/machine-learning-book ch13/ch13_part2.py: the Auto MPG regression (numeric
+    columns standardised with the training statistics, the model year bucketized with
+    ``torch.bucketize(v, boundaries, right=True)``, the origin one-hot encoded by
+    ``one_hot(... % total_origin)``, float64 columns concatenated with the one-hot and
+    cast by .float(), an MLP built in a loop over hidden units, SGD on MSELoss, test MSE
+    and L1Loss's MAE) and the MNIST classifier (Flatten and a loop of Linear/ReLU, Adam,
+    accuracy per epoch, test accuracy on .data / 255). The car table is 120 seeded rows
+    (pandas and sklearn's split are small stand-ins), MNIST 128 + 64 seeded random
+    images; 40 of the regression's 200 epochs, 2 of the classifier's 20."""
+    nn, one_hot = torch.nn, torch.nn.functional.one_hot
+    TensorDataset, DataLoader = torch.utils.data.TensorDataset, torch.utils.data.DataLoader
+    train_columns, test_columns = auto_mpg_stand_in()
+    df_train, df_test = _Table(train_columns), _Table(test_columns)
+    numeric_column_names = ['Cylinders', 'Displacement', 'Horsepower', 'Weight', 'Acceleration']
+    df_train_norm, df_test_norm = _Table(train_columns), _Table(test_columns)
+    for col_name in numeric_column_names:
+        mean = df_train[col_name].values.mean()  # (train_stats.loc[col_name, 'mean'])
+        std = df_train[col_name].values.std(ddof=1)
+        df_train_norm[col_name] = (df_train_norm[col_name].values - mean) / std
+        df_test_norm[col_name] = (df_test_norm[col_name].values - mean) / std
+    boundaries = torch.tensor([73, 76, 79])
+    v = torch.tensor(df_train_norm['Model Year'].values)
+    df_train_norm['Model Year Bucketed'] = torch.bucketize(v, boundaries, right=True)
+    v = torch.tensor(df_test_norm['Model Year'].values)
+    df_test_norm['Model Year Bucketed'] = torch.bucketize(v, boundaries, right=True)
+    print(torch.bucketize(v, boundaries, right=True)[:8], torch.bucketize(v, boundaries)[:8])
+    numeric_column_names.append('Model Year Bucketed')
+    total_origin = len(set(df_train_norm['Origin']))
+    origin_encoded = one_hot(torch.from_numpy(df_train_norm['Origin'].values) % total_origin)
+    x_train_numeric = torch.tensor(df_train_norm[numeric_column_names].values)
+    x_train = torch.cat([x_train_numeric, origin_encoded], 1).float()
+    origin_encoded = one_hot(torch.from_numpy(df_test_norm['Origin'].values) % total_origin)
+    x_test_numeric = torch.tensor(df_test_norm[numeric_column_names].values)
+    x_test = torch.cat([x_test_numeric, origin_encoded], 1).float()
+    print(origin_encoded[:3], torch.cat([x_test_numeric, origin_encoded], 1).dtype, x_test[:2])
+    y_train = torch.tensor(df_train_norm['MPG'].values).float()
+    y_test = torch.tensor(df_test_norm['MPG'].values).float()
+    train_ds = TensorDataset(x_train, y_train)
+    batch_size = 8
+    torch.manual_seed(1)
+    train_dl = DataLoader(train_ds, batch_size, shuffle=True)
+    hidden_units = [8, 4]
+    input_size = x_train.shape[1]
+    all_layers = []
+    for hidden_unit in hidden_units:
+        layer = nn.Linear(input_size, hidden_unit)
+        all_layers.append(layer)
+        all_layers.append(nn.ReLU())
+        input_size = hidden_unit
+    all_layers.append(nn.Linear(hidden_units[-1], 1))
+    model = nn.Sequential(*all_layers)
+    print(model)
+    loss_fn = nn.MSELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.001)
+    torch.manual_seed(1)
+    num_epochs = 40
+    log_epochs = 20
+    for epoch in range(num_epochs):
+        loss_hist_train = 0
+        for x_batch, y_batch in train_dl:
+            pred = model(x_batch)[:, 0]
+            loss = loss_fn(pred, y_batch)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            loss_hist_train += loss.item()
+        if epoch % log_epochs == 0:
+            print(f'Epoch {epoch}  Loss {loss_hist_train/len(train_dl):.4f}')
+    with torch.no_grad():
+        pred = model(x_test.float())[:, 0]
+        loss = loss_fn(pred, y_test)
+        print(f'Test MSE: {loss.item():.4f}')
+        print(f'Test MAE: {nn.L1Loss()(pred, y_test).item():.4f}')
+    regression = model
+    images = image_dataset(torch, 192, seed=61)
+
+    class MNIST(torch.utils.data.Dataset):  # (torchvision's, with ToTensor)
+        def __init__(self, root, train, transform=None, download=False):
+            part = slice(0, 128) if train else slice(128, 192)
+            self.data, self.targets = images.data[part, 0], images.targets[part]
+
+        def __len__(self):
+            return len(self.data)
+
+        def __getitem__(self, i):
+            return (self.data[i].float() / 255)[None], int(self.targets[i])
+
+    image_path = './'
+    mnist_train_dataset = MNIST(root=image_path, train=True, transform=None, download=True)
+    mnist_test_dataset = MNIST(root=image_path, train=False, transform=None, download=False)
+    batch_size = 64
+    torch.manual_seed(1)
+    train_dl = DataLoader(mnist_train_dataset, batch_size, shuffle=True)
+    hidden_units = [32, 16]
+    image_size = mnist_train_dataset[0][0].shape
+    input_size = image_size[0] * image_size[1] * image_size[2]
+    all_layers = [nn.Flatten()]
+    for hidden_unit in hidden_units:
+        layer = nn.Linear(input_size, hidden_unit)
+        all_layers.append(layer)
+        all_layers.append(nn.ReLU())
+        input_size = hidden_unit
+    all_layers.append(nn.Linear(hidden_units[-1], 10))
+    model = nn.Sequential(*all_layers)
+    print(model)
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.001)
+    torch.manual_seed(1)
+    num_epochs = 2
+    for epoch in range(num_epochs):
+        accuracy_hist_train = 0
+        for x_batch, y_batch in train_dl:
+            pred = model(x_batch)
+            loss = loss_fn(pred, y_batch)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            is_correct = (torch.argmax(pred, dim=1) == y_batch).float()
+            accuracy_hist_train += is_correct.sum()
+        accuracy_hist_train /= len(train_dl.dataset)
+        print(f'Epoch {epoch}  Accuracy {accuracy_hist_train:.4f}')
+    pred = model(mnist_test_dataset.data / 255.)
+    is_correct = (torch.argmax(pred, dim=1) == mnist_test_dataset.targets).float()
+    print(f'Test accuracy: {is_correct.mean():.4f}')
+    return {"regression.0.weight": regression[0].weight, "mnist.1.bias": model[1].bias}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -19085,7 +19259,7 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             llms_appendix_a, llms_ch02_ch03, llms_ch04_ch05,
             dlwpt_tensors_and_learning, dlwpt_autograd_optimizers_and_nn,
             dlwpt_images_and_convolutions,
-            ml_book_ch12, ml_book_ch13_part1, ml_book_ch14_cnn, ml_book_ch15_rnn,
+            ml_book_ch12, ml_book_ch13_part1, ml_book_ch13_part2, ml_book_ch14_cnn, ml_book_ch15_rnn,
             ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
             ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning,
             dlwpt_real_world_data, dlwpt_subclassing_and_datasets]
