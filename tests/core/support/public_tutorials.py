@@ -19230,6 +19230,245 @@ def ml_book_ch13_part2(torch):
     return {"regression.0.weight": regression[0].weight, "mnist.1.bias": model[1].bias}
 
 
+# ---- rasbt/machine-learning-book ch15 part 2 ----------------------------------------------
+
+def imdb_reviews(split):
+    """torchtext's IMDB offline: made-up ('pos' | 'neg', review) pairs with some HTML and
+    emoticons, 60 for 'train' and 20 for 'test'."""
+    r = random.Random(8 if split == "train" else 9)
+    good = "a wonderful moving film , great acting and a brilliant story :) loved it".split()
+    bad = "a boring mess , terrible acting and a dull story :( wasted my evening".split()
+    common = "this is an example of the movie i saw <br /> with friends".split()
+    rows = []
+    for i in range(60 if split == "train" else 20):
+        label = "pos" if r.random() < 0.5 else "neg"
+        words = [r.choice((good if label == "pos" else bad) + common) for _ in range(r.randint(5, 18))]
+        rows.append((label, " ".join(words)))
+    return rows
+
+
+class _Vocab:
+    """torchtext.vocab.vocab(ordered_dict) as the chapter uses it: insert_token,
+    set_default_index, lookup by [] and len."""
+    def __init__(self, ordered_dict):
+        self.itos = list(ordered_dict)
+        self.default = None
+
+    def insert_token(self, token, index):
+        self.itos.insert(index, token)
+
+    def set_default_index(self, index):
+        self.default = index
+
+    def __getitem__(self, token):
+        return self.itos.index(token) if token in self.itos else self.default
+
+    def __len__(self):
+        return len(self.itos)
+
+
+def ml_book_ch15_sentiment(torch):
+    """rasbt/machine-learning-book ch15/ch15_part2.py: the IMDb reviews split by
+    random_split, the regex tokenizer keeping emoticons, a Counter vocabulary ordered by
+    frequency with <pad> and <unk>, collate_batch with nn.utils.rnn.pad_sequence, an
+    Embedding with padding_idx=0, a 2-layer nn.RNN's last hidden state, then the LSTM
+    sentiment model over pack_padded_sequence(..., enforce_sorted=False, batch_first=True)
+    with BCELoss and Adam, and its bidirectional form (torch.cat of hidden[-2] and
+    hidden[-1]). The reviews are 60 + 20 made-up ones (torchtext's IMDB and vocab are
+    stand-ins), on the CPU (the book's commented line); 2 of the 10 epochs each."""
+    nn, DataLoader, random_split = torch.nn, torch.utils.data.DataLoader, torch.utils.data.random_split
+    Counter, OrderedDict = collections.Counter, collections.OrderedDict
+    IMDB, vocab = imdb_reviews, _Vocab
+    # Step 1: load and create the datasets
+    train_dataset = IMDB(split='train')
+    test_dataset = IMDB(split='test')
+    torch.manual_seed(1)
+    train_dataset, valid_dataset = random_split(list(train_dataset), [48, 12])
+    ## Step 2: find unique tokens (words)
+    token_counts = Counter()
+
+    def tokenizer(text):
+        text = re.sub('<[^>]*>', '', text)
+        emoticons = re.findall('(?::|;|=)(?:-)?(?:\\)|\\(|D|P)', text.lower())
+        text = re.sub('[\\W]+', ' ', text.lower()) + ' '.join(emoticons).replace('-', '')
+        tokenized = text.split()
+        return tokenized
+
+    for label, line in train_dataset:
+        tokens = tokenizer(line)
+        token_counts.update(tokens)
+    print('Vocab-size:', len(token_counts))
+    ## Step 3: encoding each unique token into integers
+    sorted_by_freq_tuples = sorted(token_counts.items(), key=lambda x: x[1], reverse=True)
+    ordered_dict = OrderedDict(sorted_by_freq_tuples)
+    vocab = vocab(ordered_dict)
+    vocab.insert_token("<pad>", 0)
+    vocab.insert_token("<unk>", 1)
+    vocab.set_default_index(1)
+    print([vocab[token] for token in ['this', 'is', 'an', 'example']])
+    ## Step 3-A: define the functions for transformation
+    # device = torch.device("cuda:0")
+    device = 'cpu'
+    text_pipeline = lambda x: [vocab[token] for token in tokenizer(x)]
+    label_pipeline = lambda x: 1. if x == 'pos' else 0.
+
+    ## Step 3-B: wrap the encode and transformation function
+    def collate_batch(batch):
+        label_list, text_list, lengths = [], [], []
+        for _label, _text in batch:
+            label_list.append(label_pipeline(_label))
+            processed_text = torch.tensor(text_pipeline(_text), dtype=torch.int64)
+            text_list.append(processed_text)
+            lengths.append(processed_text.size(0))
+        label_list = torch.tensor(label_list)
+        lengths = torch.tensor(lengths)
+        padded_text_list = nn.utils.rnn.pad_sequence(text_list, batch_first=True)
+        return padded_text_list.to(device), label_list.to(device), lengths.to(device)
+
+    ## Take a small batch
+    dataloader = DataLoader(train_dataset, batch_size=4, shuffle=False, collate_fn=collate_batch)
+    text_batch, label_batch, length_batch = next(iter(dataloader))
+    print(text_batch)
+    print(label_batch)
+    print(length_batch)
+    print(text_batch.shape)
+    ## Step 4: batching the datasets
+    batch_size = 32
+    train_dl = DataLoader(train_dataset, batch_size=batch_size, shuffle=True, collate_fn=collate_batch)
+    valid_dl = DataLoader(valid_dataset, batch_size=batch_size, shuffle=False, collate_fn=collate_batch)
+    test_dl = DataLoader(test_dataset, batch_size=batch_size, shuffle=False, collate_fn=collate_batch)
+    embedding = nn.Embedding(num_embeddings=10, embedding_dim=3, padding_idx=0)
+    # a batch of 2 samples of 4 indices each
+    text_encoded_input = torch.LongTensor([[1, 2, 4, 5], [4, 3, 2, 0]])
+    print(embedding(text_encoded_input))
+
+    ## An example of building a RNN model
+    ## with simple RNN layer
+    # Fully connected neural network with one hidden layer
+    class RNN(nn.Module):
+        def __init__(self, input_size, hidden_size):
+            super().__init__()
+            self.rnn = nn.RNN(input_size, hidden_size, num_layers=2, batch_first=True)
+            # self.gru = nn.GRU(input_size, hidden_size, num_layers, batch_first=True)
+            # self.lstm = nn.LSTM(input_size, hidden_size, num_layers, batch_first=True)
+            self.fc = nn.Linear(hidden_size, 1)
+
+        def forward(self, x):
+            _, hidden = self.rnn(x)
+            out = hidden[-1, :, :]
+            out = self.fc(out)
+            return out
+
+    model = RNN(64, 32)
+    print(model)
+    print(model(torch.randn(5, 3, 64)))
+
+    class RNN(nn.Module):
+        def __init__(self, vocab_size, embed_dim, rnn_hidden_size, fc_hidden_size):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_dim, padding_idx=0)
+            self.rnn = nn.LSTM(embed_dim, rnn_hidden_size, batch_first=True)
+            self.fc1 = nn.Linear(rnn_hidden_size, fc_hidden_size)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Linear(fc_hidden_size, 1)
+            self.sigmoid = nn.Sigmoid()
+
+        def forward(self, text, lengths):
+            out = self.embedding(text)
+            out = nn.utils.rnn.pack_padded_sequence(out, lengths.cpu().numpy(), enforce_sorted=False, batch_first=True)
+            out, (hidden, cell) = self.rnn(out)
+            out = hidden[-1, :, :]
+            out = self.fc1(out)
+            out = self.relu(out)
+            out = self.fc2(out)
+            out = self.sigmoid(out)
+            return out
+
+    vocab_size = len(vocab)
+    embed_dim = 20
+    rnn_hidden_size = 64
+    fc_hidden_size = 64
+    torch.manual_seed(1)
+    model = RNN(vocab_size, embed_dim, rnn_hidden_size, fc_hidden_size)
+    model = model.to(device)
+
+    def train(dataloader):
+        model.train()
+        total_acc, total_loss = 0, 0
+        for text_batch, label_batch, lengths in dataloader:
+            optimizer.zero_grad()
+            pred = model(text_batch, lengths)[:, 0]
+            loss = loss_fn(pred, label_batch)
+            loss.backward()
+            optimizer.step()
+            total_acc += ((pred >= 0.5).float() == label_batch).float().sum().item()
+            total_loss += loss.item() * label_batch.size(0)
+        return total_acc / len(dataloader.dataset), total_loss / len(dataloader.dataset)
+
+    def evaluate(dataloader):
+        model.eval()
+        total_acc, total_loss = 0, 0
+        with torch.no_grad():
+            for text_batch, label_batch, lengths in dataloader:
+                pred = model(text_batch, lengths)[:, 0]
+                loss = loss_fn(pred, label_batch)
+                total_acc += ((pred >= 0.5).float() == label_batch).float().sum().item()
+                total_loss += loss.item() * label_batch.size(0)
+        return total_acc / len(dataloader.dataset), total_loss / len(dataloader.dataset)
+
+    loss_fn = nn.BCELoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.001)
+    num_epochs = 2
+    torch.manual_seed(1)
+    for epoch in range(num_epochs):
+        acc_train, loss_train = train(train_dl)
+        acc_valid, loss_valid = evaluate(valid_dl)
+        print(f'Epoch {epoch} accuracy: {acc_train:.4f} val_accuracy: {acc_valid:.4f}')
+        print(loss_train, loss_valid)
+    acc_test, _ = evaluate(test_dl)
+    print(f'test_accuracy: {acc_test:.4f}')
+    unidirectional = model
+
+    class RNN(nn.Module):
+        def __init__(self, vocab_size, embed_dim, rnn_hidden_size, fc_hidden_size):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_dim, padding_idx=0)
+            self.rnn = nn.LSTM(embed_dim, rnn_hidden_size, batch_first=True, bidirectional=True)
+            self.fc1 = nn.Linear(rnn_hidden_size * 2, fc_hidden_size)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Linear(fc_hidden_size, 1)
+            self.sigmoid = nn.Sigmoid()
+
+        def forward(self, text, lengths):
+            out = self.embedding(text)
+            out = nn.utils.rnn.pack_padded_sequence(out, lengths.cpu().numpy(), enforce_sorted=False, batch_first=True)
+            _, (hidden, cell) = self.rnn(out)
+            out = torch.cat((hidden[-2, :, :], hidden[-1, :, :]), dim=1)
+            out = self.fc1(out)
+            out = self.relu(out)
+            out = self.fc2(out)
+            out = self.sigmoid(out)
+            return out
+
+    torch.manual_seed(1)
+    model = RNN(vocab_size, embed_dim, rnn_hidden_size, fc_hidden_size)
+    model = model.to(device)
+    loss_fn = nn.BCELoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.002)
+    num_epochs = 2
+    torch.manual_seed(1)
+    for epoch in range(num_epochs):
+        acc_train, loss_train = train(train_dl)
+        acc_valid, loss_valid = evaluate(valid_dl)
+        print(f'Epoch {epoch} accuracy: {acc_train:.4f} val_accuracy: {acc_valid:.4f}')
+        print(loss_train, loss_valid)
+    test_dataset = IMDB(split='test')
+    test_dl = DataLoader(test_dataset, batch_size=batch_size, shuffle=False, collate_fn=collate_batch)
+    acc_test, _ = evaluate(test_dl)
+    print(f'test_accuracy: {acc_test:.4f}')
+    return {"uni.fc2.weight": unidirectional.fc2.weight, "bi.fc1.bias": model.fc1.bias}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -19260,6 +19499,7 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             dlwpt_tensors_and_learning, dlwpt_autograd_optimizers_and_nn,
             dlwpt_images_and_convolutions,
             ml_book_ch12, ml_book_ch13_part1, ml_book_ch13_part2, ml_book_ch14_cnn, ml_book_ch15_rnn,
+            ml_book_ch15_sentiment,
             ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
             ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning,
             dlwpt_real_world_data, dlwpt_subclassing_and_datasets]
