@@ -18,7 +18,12 @@ pretrained torchvision model is a small Sequential (torchvision's resnet18 a sma
 of its shape); pytorch/examples' argparse options are a SimpleNamespace of the parser's
 defaults with smaller sizes. A class that ``torch.save(model)`` pickles is put at module
 level, where pickle finds it (``module_level``). Files are written to a temporary
-directory.
+directory. For the books (rasbt's LLMs-from-scratch and machine-learning-book, Deep
+Learning with PyTorch): tiktoken is a word tokenizer of the chapters' own split
+(``StandInTokenizer``; ``StandInGPT2Tokenizer`` numbers like gpt2, <|endoftext|> 50256),
+the-verdict.txt and other texts a made-up story (``the_verdict``), pandas, sklearn's Iris
+and train_test_split, torchtext and networkx small stand-ins of the calls used, and the
+data files (wine, bike sharing, spam, instructions, Auto MPG, IMDb) seeded made-up rows.
 
 Each program takes the library as ``torch``, prints what the tutorial prints, and returns
 a dict of the tensors it ends with (parameters, gradients), which the test compares too.
