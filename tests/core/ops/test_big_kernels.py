@@ -71,8 +71,8 @@ def _exp_formula(x):
 
 
 def _from_float64(ufunc):
-    """float32 below BIG elements computed in float64 and rounded once (as exp: tanh, sin,
-    cos); a big array NumPy's own loop."""
+    """float32 below BIG elements computed in float64 and rounded once (as exp: tanh); a
+    big array NumPy's own loop."""
     def formula(x):
         if x.dtype == np.float32 and x.size < threads.BIG:
             return np.asarray(ufunc(x.astype(np.float64)).astype(np.float32))
@@ -93,8 +93,8 @@ def _power_formula(exponent):
 UNARY = {  # kernel, formula
     "exp": (pointwise.exp, _exp_formula),
     "log": (pointwise.log, np.log),
-    "sin": (pointwise.sin, _from_float64(np.sin)),
-    "cos": (pointwise.cos, _from_float64(np.cos)),
+    "sin": (pointwise.sin, np.sin),
+    "cos": (pointwise.cos, np.cos),
     "tanh": (pointwise.tanh, _from_float64(np.tanh)),
     "sigmoid": (pointwise.sigmoid, _sigmoid_formula),
     "** 2.5": (lambda x: arithmetic.power(x, 2.5), _power_formula(2.5)),

@@ -388,16 +388,16 @@ def test_out_of_another_dtype_is_torchs(name, dtype, grad):
                 assert outcome(call, mg) == outcome(call, torch), (out_dtype, out_shape)
 
 
-@pytest.mark.parametrize("name,low,high", [("tanh", -6, 6), ("sin", -10, 10), ("cos", -10, 10)])
+@pytest.mark.parametrize("name,low,high", [("tanh", -6, 6), ("tanh", -0.5, 0.5)])
 def test_float32_transcendentals_mostly_have_torchs_bits(name, low, high):
-    """float32 tanh, sin and cos below threads.BIG elements are computed in float64 and
-    rounded once, which is PyTorch's (SLEEF's) value far more often than NumPy's own
-    float32 loops: measured here on 50,000 values (tanh 99.9 %, where NumPy's loop gave
-    68 %; sin and cos 95 %), and nowhere more than an ulp apart."""
+    """float32 tanh below threads.BIG elements is computed in float64 and rounded once,
+    which is PyTorch's (SLEEF's) value far more often than NumPy's own float32 loop:
+    measured here on 50,000 values (99.9 %, where NumPy's loop gave 68 %), and nowhere
+    more than an ulp apart."""
     x = np.random.default_rng(3).uniform(low, high, 50_000).astype(np.float32)
     ours = getattr(mg, name)(mg.tensor(x)).numpy()
     theirs = getattr(torch, name)(torch.tensor(x)).numpy()
-    agreement = {"tanh": 0.995, "sin": 0.93, "cos": 0.93}[name]
+    agreement = {"tanh": 0.995}[name]
     assert (ours == theirs).mean() > agreement
     assert (np.abs(ours.view(np.int32).astype(np.int64) - theirs.view(np.int32)) <= 1).all()
 
