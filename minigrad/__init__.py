@@ -21,7 +21,12 @@ read, in which order). Imports go down this list only:
     serialization/  save, load in PyTorch's file format
 """
 
+import math as _math
+
 from . import accelerator, autograd, backends, cuda, dtypes, ops  # noqa: F401
+# (PyTorch's constants: torch.inf, torch.nan, torch.pi, torch.e are Python floats, and
+# torch.newaxis is None, as NumPy's)
+inf, nan, pi, e, newaxis = _math.inf, _math.nan, _math.pi, _math.e, None
 # (the module minigrad/tensor.py first: importing it later would bind the name
 # ``minigrad.tensor`` to the module, over the function ``tensor`` below)
 from .tensor import Size, Tensor  # noqa: F401

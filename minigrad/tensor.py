@@ -15,6 +15,7 @@ from collections import OrderedDict
 import numpy as np
 
 from . import creation, devices, dtypes, errors, layouts, removed
+from . import storage as storages
 from . import ops
 from . import random as _random
 from .kernels import layout as memory
@@ -457,6 +458,12 @@ class Tensor(TensorBase):
 
     def resize_as_(self, the_template, *, memory_format=None) -> "Tensor":
         return self.resize_(the_template.shape)
+
+    def storage(self):
+        """The memory under this tensor, element by element (a TypedStorage, which
+        PyTorch 2.13 warns is deprecated): shared with every view of it."""
+        storages.warn_typed_storage_removal()
+        return storages.TypedStorage(self)
 
     def storage_offset(self) -> int:
         """Where the first element sits in the memory, in elements."""

@@ -52,6 +52,11 @@ def hardtanh(x, min_val, max_val):
     return clamp(x, x.dtype.type(min_val), x.dtype.type(max_val))
 
 
+def hardtanh_backward(grad, x, min_val, max_val):
+    """grad where min_val < x < max_val (a NaN x too), else 0: hardtanh's derivative."""
+    return np.where((x <= min_val) | (x >= max_val), grad.dtype.type(0), grad)
+
+
 @half_in_float32  # (a half's in float32, rounded once, as PyTorch's kernel)
 def silu(x):
     """x / (1 + exp(-x))."""

@@ -19,6 +19,15 @@ def storage_nbytes(array: np.ndarray) -> int:
     return _storage(array)[0].nbytes
 
 
+def storage_elements(array: np.ndarray) -> np.ndarray:
+    """The whole memory ``array`` is a view of, as a 1-D array of ``array``'s dtype (what
+    ``x.storage()`` indexes): writing into it writes into every view of that memory."""
+    owner = _storage(array)[0]
+    if not owner.flags.c_contiguous:  # (an owner NumPy strided itself: its elements, copied)
+        return np.ascontiguousarray(owner).reshape(-1).view(array.dtype)
+    return owner.reshape(-1).view(np.uint8).view(array.dtype)
+
+
 def _storage(array: np.ndarray):
     """The array that owns ``array``'s memory, and its first byte's address."""
     owner = array

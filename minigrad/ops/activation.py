@@ -169,8 +169,7 @@ class HardtanhBackward0(Node):
         return kernels.hardtanh(x, min_val, max_val)
 
     def backward(self, saved, grad):
-        x = saved.self  # (torch's test: a NaN is inside, so its gradient passes)
-        return fn.where((x <= saved.min_val) | (x >= saved.max_val), 0, grad)
+        return hardtanh_backward(grad, saved.self, saved.min_val, saved.max_val)
 
 
 class MishBackward0(Node):
@@ -285,11 +284,58 @@ def mish_backward(grad, x):
 # The derivatives: on arrays as PyTorch's kernels compute them; on tensors (a backward
 # with create_graph=True) by the formula, recorded so that it can be differentiated again.
 
+# ---- the derivatives as operations (a backward with create_graph=True records them) --
+# Each is linear in grad, and its derivative with respect to x is 0 (PyTorch's
+# derivatives.yaml): so a gradient taken through one still requires grad when only x does.
+# (hardshrink's and softshrink's are still recorded as the ops of their formula.)
+
+class LeakyReluBackwardBackward0(Node):
+    formula = Formula("z", "(x > 0) grad + (x <= 0) negative_slope grad",
+                      d={"grad": "1 if x > 0 else negative_slope", "x": "0"})
+    saves = {"self": Input(1)}
+
+    def forward(self, grad, x, negative_slope):
+        self.save(negative_slope=negative_slope)
+        return kernels.leaky_relu_backward(grad, x, negative_slope)
+
+    def backward(self, saved, grad):
+        return _mask_backward_grads(self, grad, leaky_relu_backward(grad, saved.self,
+                                                                      saved.negative_slope))
+
+
+class HardtanhBackwardBackward0(Node):
+    formula = Formula("z", "(min_val < x < max_val) grad",
+                      d={"grad": "0 if x <= min_val or x >= max_val, else 1", "x": "0"})
+    saves = {"self": Input(1)}
+
+    def forward(self, grad, x, min_val, max_val):
+        self.save(min_val=min_val, max_val=max_val)
+        return kernels.hardtanh_backward(grad, x, min_val, max_val)
+
+    def backward(self, saved, grad):
+        return _mask_backward_grads(self, grad, hardtanh_backward(grad, saved.self, saved.min_val,
+                                                                    saved.max_val))
+
+
+def _mask_backward_grads(node, grad, grad_grad):
+    """(the gradient for grad, zeros for x), as the node's inputs need them."""
+    return (grad_grad if node.needs_input_grad[0] else None,
+            fn.zeros(grad.shape, grad) if node.needs_input_grad[1] else None)
+
+
 def leaky_relu_backward(grad, x, negative_slope):
     """grad where x > 0, else grad * negative_slope (float16's in float32)."""
     if not fn.is_tensor(grad):
         return kernels.leaky_relu_backward(grad, x, negative_slope)
-    return fn.where(x > 0, grad, grad * negative_slope)
+    return LeakyReluBackwardBackward0.apply(grad, x, negative_slope=negative_slope)
+
+
+def hardtanh_backward(grad, x, min_val, max_val):
+    """grad where min_val < x < max_val, else 0 (torch's test: a NaN is inside, so its
+    gradient passes)."""
+    if not fn.is_tensor(grad):
+        return kernels.hardtanh_backward(grad, x, min_val, max_val)
+    return HardtanhBackwardBackward0.apply(grad, x, min_val=min_val, max_val=max_val)
 
 
 def hardswish_backward(grad, x):

@@ -20,7 +20,7 @@ from ..autograd.tensor_base import is_tensor
 from ._saved import as_shown
 from ..rules.layout import check_row_major_grad_input
 from ..kernels import ctc as kernels_ctc
-from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise
+from ..kernels import layout, loss as kernels_loss, pointwise as kernels_pointwise, summation
 
 __all__ = ["nll_loss_rows", "nll_loss_images", "mse_loss", "binary_cross_entropy_with_logits",
            "binary_cross_entropy", "smooth_l1_loss", "huber_loss", "soft_margin_loss",
@@ -59,10 +59,12 @@ def _over(value: float, count: int) -> float:
 
 
 def _reduce(values: np.ndarray, reduction: str) -> np.ndarray:
+    """The losses' mean or sum, added up in PyTorch's order (its apply_loss_reduction
+    calls the tensor's mean and sum)."""
     if reduction == "mean":
-        return np.asarray(values.mean(dtype=values.dtype))
+        return summation.mean_all(values)
     if reduction == "sum":
-        return np.asarray(values.sum(dtype=values.dtype))
+        return np.asarray(summation.sum_axes(values, tuple(range(values.ndim))))
     return values
 
 

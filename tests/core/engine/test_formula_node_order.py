@@ -432,6 +432,8 @@ RECORDED_BY_A_BACKWARD = {
     "TanhBackwardBackward0": "TanhBackward0",
     "GeluBackwardBackward0": "GeluBackward0",
     "ThresholdBackwardBackward0": "ReluBackward0",
+    "LeakyReluBackwardBackward0": "LeakyReluBackward0",
+    "HardtanhBackwardBackward0": "HardtanhBackward0",
     "MaxPool2DWithIndicesBackwardBackward0": "MaxPool2DWithIndicesBackward0",
     "AvgPool2DBackwardBackward0": "AvgPool2DBackward0",
     "AdaptiveAvgPool2DBackwardBackward0": "AdaptiveAvgPool2DBackward0",
@@ -480,11 +482,8 @@ BACKWARD_RECORDED_OTHERWISE = {
     "HardswishBackward0": Otherwise("HardswishBackwardBackward0", _OPS),
     "HardshrinkBackward0": Otherwise("HardshrinkBackwardBackward0", _OPS),
     "SoftshrinkBackward0": Otherwise("SoftshrinkBackwardBackward0", _OPS),
-    "HardtanhBackward0": Otherwise("HardtanhBackwardBackward0", _OPS),
     # (minigrad's second derivatives of huber and smooth_l1 have -0. where PyTorch's 0.)
     "HuberLossBackward0": Otherwise("HuberLossBackwardBackward0", _OPS, zero_signs=False),
-    "LeakyReluBackward0": Otherwise("LeakyReluBackwardBackward0", _OPS),
-    "LeakyReluBackward1": Otherwise("LeakyReluBackwardBackward0", _OPS),
     "RreluWithNoiseBackward0": Otherwise("RreluWithNoiseBackwardBackward0", _OPS),
     "RreluWithNoiseBackward1": Otherwise("RreluWithNoiseBackwardBackward0", _OPS),
     # (PyTorch writes mish's and silu's derivatives with other ops than minigrad's)

@@ -18,6 +18,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+import torch
+
+import minigrad as mg
 
 from programs import assert_same_run
 
@@ -321,3 +324,58 @@ def test_max_and_min_along_a_dim_to_the_third_order(values, op, keepdim):
             rec.show(f"order {order}", grad)
             total = (grad * grad).sum()
     assert_same_run(program)
+
+
+@pytest.mark.parametrize("activation", ["leaky_relu", "hardtanh", "relu6", "relu"])
+def test_a_piecewise_linear_derivative_is_recorded_as_torchs_node(activation):
+    """A gradient taken with create_graph=True through leaky_relu or hardtanh (relu6) is
+    PyTorch's XBackwardBackward0 node (as relu's ThresholdBackwardBackward0), which saves x and the
+    activation's parameters and passes zeros to x: so the gradient requires grad even
+    where only x does (rasbt/machine-learning-book ch17's WGAN-GP penalty differentiates
+    the critic's input gradient; a LeakyReLU critic without a smooth layer gave
+    minigrad's "does not require grad" error where PyTorch gives zeros)."""
+    def program(lib, rec):
+        F = lib.nn.functional
+        call = {"leaky_relu": lambda t: F.leaky_relu(t, 0.2), "hardtanh": F.hardtanh,
+                "relu6": F.relu6, "relu": F.relu}[activation]
+        x = rec.leaf([[1.5, -2.0, 0.3], [-0.4, 7.0, 0.0]], dtype="float64")
+        w = rec.leaf([[0.5, -1.0, 2.0], [1.0, 1.0, -3.0]], dtype="float64")
+        inter = x * w
+        g, = lib.autograd.grad(call(inter).sum(), inter, create_graph=True)
+        rec.show("gradient", g)
+        rec.show("node", type(g.grad_fn).__name__)
+        rec.show("saved", sorted(a for a in dir(g.grad_fn) if a.startswith("_saved")))
+        (g ** 2).sum().backward()
+        rec.show("x.grad", x.grad)
+        rec.show("w.grad", w.grad)
+        h = call(inter * w)  # (upstream that requires grad: the second derivative's values)
+        g, = lib.autograd.grad((h * h).sum(), w, create_graph=True)
+        g2, = lib.autograd.grad(g.sum(), [x])
+        rec.show("second", g2)
+    assert_same_run(program)
+
+
+def test_a_wgan_gradient_penalty_through_a_leaky_relu_critic_is_torchs():
+    """The penalty of rasbt/machine-learning-book ch17: conv, InstanceNorm2d, LeakyReLU,
+    the critic's gradient with respect to an interpolation, its norm per sample, then
+    backward into the critic's weights and alpha, in float64."""
+    results = []
+    for lib in (mg, torch):
+        nn = lib.nn
+        lib.manual_seed(1)
+        critic = nn.Sequential(nn.Conv2d(1, 4, 4, 2, 1, bias=False), nn.LeakyReLU(0.2),
+                               nn.Conv2d(4, 8, 4, 2, 1, bias=False), nn.InstanceNorm2d(8),
+                               nn.LeakyReLU(0.2), nn.Conv2d(8, 1, 7, 1, 0, bias=False)).double()
+        real, fake = lib.rand(3, 1, 28, 28, dtype=lib.float64), lib.rand(3, 1, 28, 28, dtype=lib.float64)
+        alpha = lib.rand(3, 1, 1, 1, requires_grad=True, dtype=lib.float64)
+        interpolated = alpha * real + (1 - alpha) * fake
+        out = critic(interpolated)
+        gradients = lib.autograd.grad(outputs=out, inputs=interpolated,
+                                      grad_outputs=lib.ones(out.size(), dtype=lib.float64),
+                                      create_graph=True, retain_graph=True)[0]
+        penalty = 10.0 * ((gradients.view(3, -1).norm(2, dim=1) - 1) ** 2).mean()
+        penalty.backward()
+        results.append([penalty.detach().numpy(), alpha.grad.numpy()]
+                       + [p.grad.numpy() for p in critic.parameters()])
+    for ours, theirs in zip(*results):
+        np.testing.assert_allclose(ours, theirs, rtol=1e-12, atol=1e-15)

@@ -110,3 +110,18 @@ def test_windows_are_torchs(name, periodic):
             else:
                 np.testing.assert_allclose(ours, theirs, rtol=0, atol=5e-7 if dtype == "float32"
                                            else 2e-15)
+
+
+@pytest.mark.parametrize("name", ["inf", "nan", "pi", "e", "newaxis"])
+def test_constants_are_pytorchs(name):
+    """torch.inf, nan, pi, e are Python floats and newaxis is None (LLMs-from-scratch's
+    ``masked_fill(mask, -torch.inf)`` and GELU's ``2.0 / torch.pi``)."""
+    theirs, mine = getattr(torch, name), getattr(mg, name)
+    assert type(mine) is type(theirs)
+    assert repr(mine) == repr(theirs)
+    scores = [[0.5, 0.25], [0.125, 1.0]]
+    if name in ("inf", "pi", "e"):  # used as the tutorials use them
+        mask = [[False, True], [False, False]]
+        ours = mg.tensor(scores).masked_fill(mg.tensor(mask), -mine).softmax(-1) * mine
+        want = torch.tensor(scores).masked_fill(torch.tensor(mask), -theirs).softmax(-1) * theirs
+        assert repr(ours) == repr(want)

@@ -70,6 +70,16 @@ def _exp_formula(x):
     return np.asarray(np.exp(x))
 
 
+def _from_float64(ufunc):
+    """float32 below BIG elements computed in float64 and rounded once (as exp: tanh); a
+    big array NumPy's own loop."""
+    def formula(x):
+        if x.dtype == np.float32 and x.size < threads.BIG:
+            return np.asarray(ufunc(x.astype(np.float64)).astype(np.float32))
+        return np.asarray(ufunc(x))
+    return formula
+
+
 def _power_formula(exponent):
     """float32 below BIG elements computed in float64 and rounded once (as exp); a big
     array NumPy's own float32 loop."""
@@ -85,7 +95,7 @@ UNARY = {  # kernel, formula
     "log": (pointwise.log, np.log),
     "sin": (pointwise.sin, np.sin),
     "cos": (pointwise.cos, np.cos),
-    "tanh": (pointwise.tanh, np.tanh),
+    "tanh": (pointwise.tanh, _from_float64(np.tanh)),
     "sigmoid": (pointwise.sigmoid, _sigmoid_formula),
     "** 2.5": (lambda x: arithmetic.power(x, 2.5), _power_formula(2.5)),
     "** -1.5": (lambda x: arithmetic.power(x, -1.5), _power_formula(-1.5)),

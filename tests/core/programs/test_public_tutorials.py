@@ -2,7 +2,8 @@
 blitz, nn_tutorial, recipes and examples; Karpathy's micrograd, makemore, nanoGPT, minGPT
 and nn-zero-to-hero; d2l; yunjey's basics; pytorch/examples' REINFORCE; the "PyTorch
 basics" repositories of jcjohnson, MorvanZhou, udacity, bentrevett, lyeoni and
-aladdinpersson) run under
+aladdinpersson; the books' code: rasbt's LLMs-from-scratch and machine-learning-book, Deep
+Learning with PyTorch's dlwpt-code) run under
 PyTorch 2.13 and under ``import minigrad as torch``: they print the same text, with the
 same numbers to float32 precision, raise the same warnings, and end with the same
 parameters and gradients.
@@ -33,7 +34,7 @@ TRIGGERED = re.compile(r" \(Triggered internally at .*?\)", re.S)
 # minigrad's own note that num_workers > 0 loads in the main process (PyTorch says nothing),
 # and the warnings both libraries give once a process (whether a program sees them depends on
 # what ran before it in the same test worker)
-OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process",
+OWN_NOTES = ("minigrad's DataLoader loads every batch in the main process", "TypedStorage is deprecated",
              "Using torch.cross without specifying the dim arg is deprecated")
 
 

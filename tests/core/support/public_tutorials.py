@@ -18,7 +18,12 @@ pretrained torchvision model is a small Sequential (torchvision's resnet18 a sma
 of its shape); pytorch/examples' argparse options are a SimpleNamespace of the parser's
 defaults with smaller sizes. A class that ``torch.save(model)`` pickles is put at module
 level, where pickle finds it (``module_level``). Files are written to a temporary
-directory.
+directory. For the books (rasbt's LLMs-from-scratch and machine-learning-book, Deep
+Learning with PyTorch): tiktoken is a word tokenizer of the chapters' own split
+(``StandInTokenizer``; ``StandInGPT2Tokenizer`` numbers like gpt2, <|endoftext|> 50256),
+the-verdict.txt and other texts a made-up story (``the_verdict``), pandas, sklearn's Iris
+and train_test_split, torchtext and networkx small stand-ins of the calls used, and the
+data files (wine, bike sharing, spam, instructions, Auto MPG, IMDb) seeded made-up rows.
 
 Each program takes the library as ``torch``, prints what the tutorial prints, and returns
 a dict of the tensors it ends with (parameters, gradients), which the test compares too.
@@ -29,10 +34,13 @@ from __future__ import annotations
 import collections
 import contextlib
 import csv
+import functools
 import glob
 import importlib
 import inspect
+import io
 import itertools
+import json
 import math
 import os
 import pickle
@@ -14307,6 +14315,5176 @@ def aladdin_pytorch_basics(torch):
     return {"scheduler_model.2.weight": scheduler_model[2].weight, "cnn.fc1.bias": model.fc1.bias}
 
 
+# ---- rasbt/LLMs-from-scratch ------------------------------------------------------------
+
+def llms_appendix_a(torch):
+    """rasbt/LLMs-from-scratch appendix-A/01_main-chapter-code/code-part1.ipynb (PyTorch in
+    a nutshell): tensors from Python lists and NumPy (torch.tensor copies, from_numpy
+    shares), dtypes and .to(torch.float32), reshape/view/.T/matmul/@, a logistic unit's
+    binary_cross_entropy with torch.autograd.grad(retain_graph=True) then backward, the
+    NeuralNetwork MLP (2213 parameters, its printed first weight), softmax under no_grad,
+    the ToyDataset with shuffled DataLoaders (drop_last), the SGD training loop's log,
+    set_printoptions(sci_mode=False), compute_accuracy, and the state_dict saved and loaded
+    with weights_only=True (in a temporary directory)."""
+    F, grad = torch.nn.functional, torch.autograd.grad
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+    print(torch.cuda.is_available())
+    tensor0d = torch.tensor(1)
+    tensor1d = torch.tensor([1, 2, 3])
+    tensor2d = torch.tensor([[1, 2],
+                             [3, 4]])
+    tensor3d_1 = torch.tensor([[[1, 2], [3, 4]],
+                               [[5, 6], [7, 8]]])
+    ary3d = np.array([[[1, 2], [3, 4]],
+                      [[5, 6], [7, 8]]])
+    tensor3d_2 = torch.tensor(ary3d)  # Copies NumPy array
+    tensor3d_3 = torch.from_numpy(ary3d)  # Shares memory with NumPy array
+    ary3d[0, 0, 0] = 999
+    print(tensor3d_2)  # remains unchanged
+    print(tensor3d_3)  # changes because of memory sharing
+    tensor1d = torch.tensor([1, 2, 3])
+    print(tensor1d.dtype)
+    floatvec = torch.tensor([1.0, 2.0, 3.0])
+    print(floatvec.dtype)
+    floatvec = tensor1d.to(torch.float32)
+    print(floatvec.dtype)
+    tensor2d = torch.tensor([[1, 2, 3],
+                             [4, 5, 6]])
+    print(repr(tensor2d))
+    print(repr(tensor2d.shape))
+    print(repr(tensor2d.reshape(3, 2)))
+    print(repr(tensor2d.view(3, 2)))
+    print(repr(tensor2d.T))
+    print(repr(tensor2d.matmul(tensor2d.T)))
+    print(repr(tensor2d @ tensor2d.T))
+    y = torch.tensor([1.0])  # true label
+    x1 = torch.tensor([1.1])  # input feature
+    w1 = torch.tensor([2.2])  # weight parameter
+    b = torch.tensor([0.0])  # bias unit
+    z = x1 * w1 + b  # net input
+    a = torch.sigmoid(z)  # activation & output
+    loss = F.binary_cross_entropy(a, y)
+    print(loss)
+    y = torch.tensor([1.0])
+    x1 = torch.tensor([1.1])
+    w1 = torch.tensor([2.2], requires_grad=True)
+    b = torch.tensor([0.0], requires_grad=True)
+    z = x1 * w1 + b
+    a = torch.sigmoid(z)
+    loss = F.binary_cross_entropy(a, y)
+    grad_L_w1 = grad(loss, w1, retain_graph=True)
+    grad_L_b = grad(loss, b, retain_graph=True)
+    print(grad_L_w1)
+    print(grad_L_b)
+    loss.backward()
+    print(w1.grad)
+    print(b.grad)
+
+    class NeuralNetwork(torch.nn.Module):
+        def __init__(self, num_inputs, num_outputs):
+            super().__init__()
+            self.layers = torch.nn.Sequential(
+                # 1st hidden layer
+                torch.nn.Linear(num_inputs, 30),
+                torch.nn.ReLU(),
+                # 2nd hidden layer
+                torch.nn.Linear(30, 20),
+                torch.nn.ReLU(),
+                # output layer
+                torch.nn.Linear(20, num_outputs),
+            )
+
+        def forward(self, x):
+            logits = self.layers(x)
+            return logits
+
+    model = NeuralNetwork(50, 3)
+    print(model)
+    num_params = sum(p.numel() for p in model.parameters() if p.requires_grad)
+    print("Total number of trainable model parameters:", num_params)
+    print(model.layers[0].weight)
+    torch.manual_seed(123)
+    model = NeuralNetwork(50, 3)
+    print(model.layers[0].weight)
+    print(model.layers[0].weight.shape)
+    torch.manual_seed(123)
+    X = torch.rand((1, 50))
+    out = model(X)
+    print(out)
+    with torch.no_grad():
+        out = model(X)
+    print(out)
+    with torch.no_grad():
+        out = torch.softmax(model(X), dim=1)
+    print(out)
+    X_train = torch.tensor([
+        [-1.2, 3.1],
+        [-0.9, 2.9],
+        [-0.5, 2.6],
+        [2.3, -1.1],
+        [2.7, -1.5]
+    ])
+    y_train = torch.tensor([0, 0, 0, 1, 1])
+    X_test = torch.tensor([
+        [-0.8, 2.8],
+        [2.6, -1.6],
+    ])
+    y_test = torch.tensor([0, 1])
+
+    class ToyDataset(Dataset):
+        def __init__(self, X, y):
+            self.features = X
+            self.labels = y
+
+        def __getitem__(self, index):
+            one_x = self.features[index]
+            one_y = self.labels[index]
+            return one_x, one_y
+
+        def __len__(self):
+            return self.labels.shape[0]
+
+    train_ds = ToyDataset(X_train, y_train)
+    test_ds = ToyDataset(X_test, y_test)
+    print(len(train_ds))
+    torch.manual_seed(123)
+    train_loader = DataLoader(dataset=train_ds, batch_size=2, shuffle=True, num_workers=0)
+    test_ds = ToyDataset(X_test, y_test)
+    test_loader = DataLoader(dataset=test_ds, batch_size=2, shuffle=False, num_workers=0)
+    for idx, (x, y) in enumerate(train_loader):
+        print(f"Batch {idx+1}:", x, y)
+    train_loader = DataLoader(dataset=train_ds, batch_size=2, shuffle=True, num_workers=0,
+                              drop_last=True)
+    for idx, (x, y) in enumerate(train_loader):
+        print(f"Batch {idx+1}:", x, y)
+    torch.manual_seed(123)
+    model = NeuralNetwork(num_inputs=2, num_outputs=2)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.5)
+    num_epochs = 2
+    for epoch in range(num_epochs):
+        model.train()
+        for batch_idx, (features, labels) in enumerate(train_loader):
+            logits = model(features)
+            loss = F.cross_entropy(logits, labels)  # Loss function
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            ### LOGGING
+            print(f"Epoch: {epoch+1:03d}/{num_epochs:03d}"
+                  f" | Batch {batch_idx+1:03d}/{len(train_loader):03d}"
+                  f" | Train/Val Loss: {loss:.2f}")
+        model.eval()
+    model.eval()
+    with torch.no_grad():
+        outputs = model(X_train)
+    print(outputs)
+    torch.set_printoptions(sci_mode=False)
+    try:
+        probas = torch.softmax(outputs, dim=1)
+        print(probas)
+        predictions = torch.argmax(probas, dim=1)
+        print(predictions)
+    finally:
+        torch.set_printoptions(profile="default")
+    predictions = torch.argmax(outputs, dim=1)
+    print(predictions)
+    print(repr(predictions == y_train))
+    print(repr(torch.sum(predictions == y_train)))
+
+    def compute_accuracy(model, dataloader):
+        model.eval()
+        correct = 0.0
+        total_examples = 0
+        for idx, (features, labels) in enumerate(dataloader):
+            with torch.no_grad():
+                logits = model(features)
+            predictions = torch.argmax(logits, dim=1)
+            compare = labels == predictions
+            correct += torch.sum(compare)
+            total_examples += len(compare)
+        return (correct / total_examples).item()
+
+    print(compute_accuracy(model, train_loader))
+    print(compute_accuracy(model, test_loader))
+    with in_temporary_directory():
+        torch.save(model.state_dict(), "model.pth")
+        model = NeuralNetwork(2, 2)  # needs to match the original model exactly
+        print(model.load_state_dict(torch.load("model.pth", weights_only=True)))
+    return {"model.layers.4.weight": model.layers[4].weight, "probas": probas}
+
+
+VERDICT = None
+
+
+def the_verdict():
+    """A made-up short story standing for the-verdict.txt (deterministic, ~600 words)."""
+    global VERDICT
+    if VERDICT is None:
+        r = random.Random(11)
+        words = ("I had always thought Jack Gisburn rather a cheap genius -- though a good fellow "
+                 "enough so it was no great surprise to me to hear that in the height of his "
+                 "glory he had dropped his painting married a rich widow and established "
+                 "himself in a villa on the Riviera").split()
+        sentences = []
+        for _ in range(60):
+            s = [r.choice(words) for _ in range(r.randint(5, 14))]
+            s[0] = s[0].capitalize()
+            if r.random() < 0.3:
+                s.insert(r.randint(1, len(s) - 1), ",")
+            sentences.append(" ".join(s).replace(" ,", ",") + r.choice([".", ".", "!", "?"]))
+        VERDICT = " ".join(sentences)
+    return VERDICT
+
+
+class StandInTokenizer:
+    """tiktoken's gpt2 encoding offline: the chapter's own SimpleTokenizerV2 split (words
+    and punctuation), a vocabulary of the story's words, <|endoftext|> and <|unk|>."""
+    def __init__(self):
+        tokens = sorted(set(self._split(the_verdict()) + "Every effort moves you day holds a "
+                            "Hello I am".split()))
+        self.str_to_int = {s: i for i, s in enumerate(tokens + ["<|endoftext|>", "<|unk|>"])}
+        self.int_to_str = {i: s for s, i in self.str_to_int.items()}
+        self.n_vocab = len(self.str_to_int)
+
+    @staticmethod
+    def _split(text):
+        return [item.strip() for item in re.split(r'([,.:;?_!"()\']|--|\s)', text)
+                if item.strip()]
+
+    def encode(self, text, allowed_special=()):
+        return [self.str_to_int.get(s, self.str_to_int["<|unk|>"]) for s in self._split(text)]
+
+    def decode(self, ids):
+        return re.sub(r'\s+([,.:;?!"()\'])', r'\1', " ".join(self.int_to_str[i] for i in ids))
+
+
+tiktoken = SimpleNamespace(get_encoding=lambda name: StandInTokenizer())
+
+
+def llms_ch02_ch03(torch):
+    """rasbt/LLMs-from-scratch ch02/01_main-chapter-code/ch02.ipynb and dataloader.ipynb
+    (GPTDatasetV1's sliding window and create_dataloader_v1 with stride, an Embedding's
+    weight and lookups, token plus positional embeddings of a batch) and
+    ch03/01_main-chapter-code/ch03.ipynb (attention from scratch on "Your journey starts
+    with one step": dot products, naive and torch softmax, context vectors, trainable
+    weights, SelfAttention_v1/v2, the causal mask by tril and by masked_fill with -inf,
+    Dropout's scaled output, CausalAttention, MultiHeadAttentionWrapper and
+    MultiHeadAttention, the batched head matmul). tiktoken's gpt2 encoding is a word
+    tokenizer of the chapter's own split and the-verdict.txt a made-up story."""
+    Dataset, DataLoader, nn = torch.utils.data.Dataset, torch.utils.data.DataLoader, torch.nn
+
+    class GPTDatasetV1(Dataset):
+        def __init__(self, txt, tokenizer, max_length, stride):
+            self.input_ids = []
+            self.target_ids = []
+            # Tokenize the entire text
+            token_ids = tokenizer.encode(txt, allowed_special={"<|endoftext|>"})
+            assert len(token_ids) > max_length, "Number of tokenized inputs must at least be equal to max_length+1"
+            # Use a sliding window to chunk the book into overlapping sequences of max_length
+            for i in range(0, len(token_ids) - max_length, stride):
+                input_chunk = token_ids[i:i + max_length]
+                target_chunk = token_ids[i + 1: i + max_length + 1]
+                self.input_ids.append(torch.tensor(input_chunk))
+                self.target_ids.append(torch.tensor(target_chunk))
+
+        def __len__(self):
+            return len(self.input_ids)
+
+        def __getitem__(self, idx):
+            return self.input_ids[idx], self.target_ids[idx]
+
+    def create_dataloader_v1(txt, batch_size=4, max_length=256,
+                             stride=128, shuffle=True, drop_last=True, num_workers=0):
+        # Initialize the tokenizer
+        tokenizer = tiktoken.get_encoding("gpt2")
+        # Create dataset
+        dataset = GPTDatasetV1(txt, tokenizer, max_length, stride)
+        # Create dataloader
+        dataloader = DataLoader(dataset, batch_size=batch_size, shuffle=shuffle,
+                                drop_last=drop_last, num_workers=num_workers)
+        return dataloader
+
+    raw_text = the_verdict()
+    dataloader = create_dataloader_v1(raw_text, batch_size=1, max_length=4, stride=1, shuffle=False)
+    data_iter = iter(dataloader)
+    first_batch = next(data_iter)
+    print(first_batch)
+    second_batch = next(data_iter)
+    print(second_batch)
+    dataloader = create_dataloader_v1(raw_text, batch_size=8, max_length=4, stride=4, shuffle=False)
+    data_iter = iter(dataloader)
+    inputs, targets = next(data_iter)
+    print("Inputs:\n", inputs)
+    print("\nTargets:\n", targets)
+    input_ids = torch.tensor([2, 3, 5, 1])
+    vocab_size = 6
+    output_dim = 3
+    torch.manual_seed(123)
+    embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
+    print(embedding_layer.weight)
+    print(embedding_layer(torch.tensor([3])))
+    print(embedding_layer(input_ids))
+    vocab_size = 50257
+    output_dim = 256
+    token_embedding_layer = torch.nn.Embedding(vocab_size, output_dim)
+    max_length = 4
+    dataloader = create_dataloader_v1(raw_text, batch_size=8, max_length=max_length,
+                                      stride=max_length, shuffle=False)
+    data_iter = iter(dataloader)
+    inputs, targets = next(data_iter)
+    print("Token IDs:\n", inputs)
+    print("\nInputs shape:\n", inputs.shape)
+    token_embeddings = token_embedding_layer(inputs)
+    print(token_embeddings.shape)
+    print(token_embeddings[0, :2, :4])
+    context_length = max_length
+    pos_embedding_layer = torch.nn.Embedding(context_length, output_dim)
+    pos_embeddings = pos_embedding_layer(torch.arange(max_length))
+    print(pos_embeddings.shape)
+    input_embeddings = token_embeddings + pos_embeddings
+    print(input_embeddings.shape)
+    print(input_embeddings[1, :, :3])
+
+    # ch03
+    inputs = torch.tensor(
+        [[0.43, 0.15, 0.89],  # Your     (x^1)
+         [0.55, 0.87, 0.66],  # journey  (x^2)
+         [0.57, 0.85, 0.64],  # starts   (x^3)
+         [0.22, 0.58, 0.33],  # with     (x^4)
+         [0.77, 0.25, 0.10],  # one      (x^5)
+         [0.05, 0.80, 0.55]]  # step     (x^6)
+    )
+    query = inputs[1]  # 2nd input token is the query
+    attn_scores_2 = torch.empty(inputs.shape[0])
+    for i, x_i in enumerate(inputs):
+        attn_scores_2[i] = torch.dot(x_i, query)  # dot product (transpose not necessary here since they are 1-dim vectors)
+    print(attn_scores_2)
+    res = 0.
+    for idx, element in enumerate(inputs[0]):
+        res += inputs[0][idx] * query[idx]
+    print(res)
+    print(torch.dot(inputs[0], query))
+    attn_weights_2_tmp = attn_scores_2 / attn_scores_2.sum()
+    print("Attention weights:", attn_weights_2_tmp)
+    print("Sum:", attn_weights_2_tmp.sum())
+
+    def softmax_naive(x):
+        return torch.exp(x) / torch.exp(x).sum(dim=0)
+
+    attn_weights_2_naive = softmax_naive(attn_scores_2)
+    print("Attention weights:", attn_weights_2_naive)
+    print("Sum:", attn_weights_2_naive.sum())
+    attn_weights_2 = torch.softmax(attn_scores_2, dim=0)
+    print("Attention weights:", attn_weights_2)
+    print("Sum:", attn_weights_2.sum())
+    query = inputs[1]  # 2nd input token is the query
+    context_vec_2 = torch.zeros(query.shape)
+    for i, x_i in enumerate(inputs):
+        context_vec_2 += attn_weights_2[i] * x_i
+    print(context_vec_2)
+    attn_scores = torch.empty(6, 6)
+    for i, x_i in enumerate(inputs):
+        for j, x_j in enumerate(inputs):
+            attn_scores[i, j] = torch.dot(x_i, x_j)
+    print(attn_scores)
+    attn_scores = inputs @ inputs.T
+    print(attn_scores)
+    attn_weights = torch.softmax(attn_scores, dim=-1)
+    print(attn_weights)
+    row_2_sum = sum([0.1385, 0.2379, 0.2333, 0.1240, 0.1082, 0.1581])
+    print("Row 2 sum:", row_2_sum)
+    print("All row sums:", attn_weights.sum(dim=-1))
+    all_context_vecs = attn_weights @ inputs
+    print(all_context_vecs)
+    print("Previous 2nd context vector:", context_vec_2)
+    x_2 = inputs[1]  # second input element
+    d_in = inputs.shape[1]  # the input embedding size, d=3
+    d_out = 2  # the output embedding size, d=2
+    torch.manual_seed(123)
+    W_query = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    W_key = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    W_value = torch.nn.Parameter(torch.rand(d_in, d_out), requires_grad=False)
+    query_2 = x_2 @ W_query  # _2 because it's with respect to the 2nd input element
+    key_2 = x_2 @ W_key
+    value_2 = x_2 @ W_value
+    print(query_2)
+    keys = inputs @ W_key
+    values = inputs @ W_value
+    print("keys.shape:", keys.shape)
+    print("values.shape:", values.shape)
+    keys_2 = keys[1]  # Python starts index at 0
+    attn_score_22 = query_2.dot(keys_2)
+    print(attn_score_22)
+    attn_scores_2 = query_2 @ keys.T  # All attention scores for given query
+    print(attn_scores_2)
+    d_k = keys.shape[1]
+    attn_weights_2 = torch.softmax(attn_scores_2 / d_k**0.5, dim=-1)
+    print(attn_weights_2)
+    context_vec_2 = attn_weights_2 @ values
+    print(context_vec_2)
+
+    class SelfAttention_v1(nn.Module):
+        def __init__(self, d_in, d_out):
+            super().__init__()
+            self.W_query = nn.Parameter(torch.rand(d_in, d_out))
+            self.W_key = nn.Parameter(torch.rand(d_in, d_out))
+            self.W_value = nn.Parameter(torch.rand(d_in, d_out))
+
+        def forward(self, x):
+            keys = x @ self.W_key
+            queries = x @ self.W_query
+            values = x @ self.W_value
+            attn_scores = queries @ keys.T  # omega
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            context_vec = attn_weights @ values
+            return context_vec
+
+    torch.manual_seed(123)
+    sa_v1 = SelfAttention_v1(d_in, d_out)
+    print(sa_v1(inputs))
+
+    class SelfAttention_v2(nn.Module):
+        def __init__(self, d_in, d_out, qkv_bias=False):
+            super().__init__()
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+
+        def forward(self, x):
+            keys = self.W_key(x)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            attn_scores = queries @ keys.T
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            context_vec = attn_weights @ values
+            return context_vec
+
+    torch.manual_seed(789)
+    sa_v2 = SelfAttention_v2(d_in, d_out)
+    print(sa_v2(inputs))
+    # Reuse the query and key weight matrices of the
+    # SelfAttention_v2 object from the previous section for convenience
+    queries = sa_v2.W_query(inputs)
+    keys = sa_v2.W_key(inputs)
+    attn_scores = queries @ keys.T
+    attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+    print(attn_weights)
+    context_length = attn_scores.shape[0]
+    mask_simple = torch.tril(torch.ones(context_length, context_length))
+    print(mask_simple)
+    masked_simple = attn_weights * mask_simple
+    print(masked_simple)
+    row_sums = masked_simple.sum(dim=-1, keepdim=True)
+    masked_simple_norm = masked_simple / row_sums
+    print(masked_simple_norm)
+    mask = torch.triu(torch.ones(context_length, context_length), diagonal=1)
+    masked = attn_scores.masked_fill(mask.bool(), -torch.inf)
+    print(masked)
+    attn_weights = torch.softmax(masked / keys.shape[-1]**0.5, dim=-1)
+    print(attn_weights)
+    torch.manual_seed(123)
+    dropout = torch.nn.Dropout(0.5)  # dropout rate of 50%
+    example = torch.ones(6, 6)  # create a matrix of ones
+    print(dropout(example))
+    torch.manual_seed(123)
+    print(dropout(attn_weights))
+    batch = torch.stack((inputs, inputs), dim=0)
+    print(batch.shape)  # 2 inputs with 6 tokens each, and each token has embedding dimension 3
+
+    class CausalAttention(nn.Module):
+        def __init__(self, d_in, d_out, context_length,
+                     dropout, qkv_bias=False):
+            super().__init__()
+            self.d_out = d_out
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.dropout = nn.Dropout(dropout)  # New
+            self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length), diagonal=1))  # New
+
+        def forward(self, x):
+            b, num_tokens, d_in = x.shape  # New batch dimension b
+            keys = self.W_key(x)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            attn_scores = queries @ keys.transpose(1, 2)  # Changed transpose
+            attn_scores.masked_fill_(  # New, _ ops are in-place
+                self.mask.bool()[:num_tokens, :num_tokens], -torch.inf)  # `:num_tokens` to account for cases where the number of tokens in the batch is smaller than the supported context_size
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            attn_weights = self.dropout(attn_weights)  # New
+            context_vec = attn_weights @ values
+            return context_vec
+
+    torch.manual_seed(123)
+    context_length = batch.shape[1]
+    ca = CausalAttention(d_in, d_out, context_length, 0.0)
+    context_vecs = ca(batch)
+    print(context_vecs)
+    print("context_vecs.shape:", context_vecs.shape)
+
+    class MultiHeadAttentionWrapper(nn.Module):
+        def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+            super().__init__()
+            self.heads = nn.ModuleList(
+                [CausalAttention(d_in, d_out, context_length, dropout, qkv_bias)
+                 for _ in range(num_heads)]
+            )
+
+        def forward(self, x):
+            return torch.cat([head(x) for head in self.heads], dim=-1)
+
+    torch.manual_seed(123)
+    context_length = batch.shape[1]  # This is the number of tokens
+    d_in, d_out = 3, 2
+    mha = MultiHeadAttentionWrapper(d_in, d_out, context_length, 0.0, num_heads=2)
+    context_vecs = mha(batch)
+    print(context_vecs)
+    print("context_vecs.shape:", context_vecs.shape)
+
+    class MultiHeadAttention(nn.Module):
+        def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+            super().__init__()
+            assert (d_out % num_heads == 0), "d_out must be divisible by num_heads"
+            self.d_out = d_out
+            self.num_heads = num_heads
+            self.head_dim = d_out // num_heads  # Reduce the projection dim to match desired output dim
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.out_proj = nn.Linear(d_out, d_out)  # Linear layer to combine head outputs
+            self.dropout = nn.Dropout(dropout)
+            self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+        def forward(self, x):
+            b, num_tokens, d_in = x.shape
+            keys = self.W_key(x)  # Shape: (b, num_tokens, d_out)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)
+            values = values.view(b, num_tokens, self.num_heads, self.head_dim)
+            queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)
+            keys = keys.transpose(1, 2)
+            queries = queries.transpose(1, 2)
+            values = values.transpose(1, 2)
+            attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
+            mask_bool = self.mask.bool()[:num_tokens, :num_tokens]
+            attn_scores.masked_fill_(mask_bool, -torch.inf)
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            attn_weights = self.dropout(attn_weights)
+            context_vec = (attn_weights @ values).transpose(1, 2)
+            context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
+            context_vec = self.out_proj(context_vec)  # optional projection
+            return context_vec
+
+    torch.manual_seed(123)
+    batch_size, context_length, d_in = batch.shape
+    d_out = 2
+    mha = MultiHeadAttention(d_in, d_out, context_length, 0.0, num_heads=2)
+    context_vecs = mha(batch)
+    print(context_vecs)
+    print("context_vecs.shape:", context_vecs.shape)
+    # (b, num_heads, num_tokens, head_dim) = (1, 2, 3, 4)
+    a = torch.tensor([[[[0.2745, 0.6584, 0.2775, 0.8573],
+                        [0.8993, 0.0390, 0.9268, 0.7388],
+                        [0.7179, 0.7058, 0.9156, 0.4340]],
+                       [[0.0772, 0.3565, 0.1479, 0.5331],
+                        [0.4066, 0.2318, 0.4545, 0.9737],
+                        [0.4606, 0.5159, 0.4220, 0.5786]]]])
+    print(a @ a.transpose(2, 3))
+    first_head = a[0, 0, :, :]
+    first_res = first_head @ first_head.T
+    print("First head:\n", first_res)
+    second_head = a[0, 1, :, :]
+    second_res = second_head @ second_head.T
+    print("\nSecond head:\n", second_res)
+    context_vecs.sum().backward()
+    return {"input_embeddings": input_embeddings, "mha.out_proj.weight.grad": mha.out_proj.weight.grad,
+            "mha.W_query.weight.grad": mha.W_query.weight.grad}
+
+
+def llms_ch04_ch05(torch):
+    """rasbt/LLMs-from-scratch ch04/01_main-chapter-code/ch04.ipynb (a batch of two encoded
+    texts, LayerNorm by hand with mean/var then the LayerNorm class with unbiased=False
+    under set_printoptions(sci_mode=False), GELU with torch.pi next to ReLU, FeedForward,
+    ExampleDeepNeuralNetwork's gradient means with and without shortcuts, the
+    TransformerBlock, GPTModel's parameter count and size, generate_text_simple) and
+    ch05/01_main-chapter-code/ch05.ipynb with gpt_train.py (the loss by hand from target
+    probabilities and by cross_entropy, perplexity, calc_loss_loader on the 90/10 split,
+    train_model_simple with AdamW (2 of its 10 epochs), the temperature and top-k sampling of the nine-word
+    vocabulary with torch.multinomial and bincount, generate with temperature, top_k and
+    eos_id, the model and optimizer saved with torch.save and loaded back). The config is
+    small (emb_dim 32, 2 layers, context 16, the stand-in tokenizer's vocabulary) and
+    the-verdict.txt a made-up story; plots are left out."""
+    nn, Dataset, DataLoader = torch.nn, torch.utils.data.Dataset, torch.utils.data.DataLoader
+    tokenizer = tiktoken.get_encoding("gpt2")
+    GPT_CONFIG_124M = {
+        "vocab_size": tokenizer.n_vocab,  # Vocabulary size
+        "context_length": 16,  # Context length
+        "emb_dim": 32,  # Embedding dimension
+        "n_heads": 4,  # Number of attention heads
+        "n_layers": 2,  # Number of layers
+        "drop_rate": 0.1,  # Dropout rate
+        "qkv_bias": False  # Query-Key-Value bias
+    }
+    batch = []
+    txt1 = "Every effort moves you"
+    txt2 = "Every day holds a"
+    batch.append(torch.tensor(tokenizer.encode(txt1)))
+    batch.append(torch.tensor(tokenizer.encode(txt2)))
+    batch = torch.stack(batch, dim=0)
+    print(batch)
+    torch.manual_seed(123)
+    # create 2 training examples with 5 dimensions (features) each
+    batch_example = torch.randn(2, 5)
+    layer = nn.Sequential(nn.Linear(5, 6), nn.ReLU())
+    out = layer(batch_example)
+    print(out)
+    mean = out.mean(dim=-1, keepdim=True)
+    var = out.var(dim=-1, keepdim=True)
+    print("Mean:\n", mean)
+    print("Variance:\n", var)
+    out_norm = (out - mean) / torch.sqrt(var)
+    print("Normalized layer outputs:\n", out_norm)
+    mean = out_norm.mean(dim=-1, keepdim=True)
+    var = out_norm.var(dim=-1, keepdim=True)
+    print("Mean:\n", mean)
+    print("Variance:\n", var)
+    torch.set_printoptions(sci_mode=False)
+    try:
+        print("Mean:\n", mean)
+        print("Variance:\n", var)
+
+        class LayerNorm(nn.Module):
+            def __init__(self, emb_dim):
+                super().__init__()
+                self.eps = 1e-5
+                self.scale = nn.Parameter(torch.ones(emb_dim))
+                self.shift = nn.Parameter(torch.zeros(emb_dim))
+
+            def forward(self, x):
+                mean = x.mean(dim=-1, keepdim=True)
+                var = x.var(dim=-1, keepdim=True, unbiased=False)
+                norm_x = (x - mean) / torch.sqrt(var + self.eps)
+                return self.scale * norm_x + self.shift
+
+        ln = LayerNorm(emb_dim=5)
+        out_ln = ln(batch_example)
+        mean = out_ln.mean(dim=-1, keepdim=True)
+        var = out_ln.var(dim=-1, unbiased=False, keepdim=True)
+        print("Mean:\n", mean)
+        print("Variance:\n", var)
+    finally:
+        torch.set_printoptions(profile="default")
+
+    class GELU(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, x):
+            return 0.5 * x * (1 + torch.tanh(
+                torch.sqrt(torch.tensor(2.0 / torch.pi)) *
+                (x + 0.044715 * torch.pow(x, 3))
+            ))
+
+    gelu, relu = GELU(), nn.ReLU()
+    # Some sample data
+    x = torch.linspace(-3, 3, 100)
+    y_gelu, y_relu = gelu(x), relu(x)
+    for i, (y, label) in enumerate(zip([y_gelu, y_relu], ["GELU", "ReLU"]), 1):  # (the plot)
+        print(f"{label} activation function", y[::11])
+
+    class FeedForward(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.layers = nn.Sequential(
+                nn.Linear(cfg["emb_dim"], 4 * cfg["emb_dim"]),
+                GELU(),
+                nn.Linear(4 * cfg["emb_dim"], cfg["emb_dim"]),
+            )
+
+        def forward(self, x):
+            return self.layers(x)
+
+    print(GPT_CONFIG_124M["emb_dim"])
+    ffn = FeedForward(GPT_CONFIG_124M)
+    # input shape: [batch_size, num_token, emb_size]
+    x = torch.rand(2, 3, 32)
+    out = ffn(x)
+    print(out.shape)
+
+    class ExampleDeepNeuralNetwork(nn.Module):
+        def __init__(self, layer_sizes, use_shortcut):
+            super().__init__()
+            self.use_shortcut = use_shortcut
+            self.layers = nn.ModuleList([
+                nn.Sequential(nn.Linear(layer_sizes[0], layer_sizes[1]), GELU()),
+                nn.Sequential(nn.Linear(layer_sizes[1], layer_sizes[2]), GELU()),
+                nn.Sequential(nn.Linear(layer_sizes[2], layer_sizes[3]), GELU()),
+                nn.Sequential(nn.Linear(layer_sizes[3], layer_sizes[4]), GELU()),
+                nn.Sequential(nn.Linear(layer_sizes[4], layer_sizes[5]), GELU())
+            ])
+
+        def forward(self, x):
+            for layer in self.layers:
+                # Compute the output of the current layer
+                layer_output = layer(x)
+                # Check if shortcut can be applied
+                if self.use_shortcut and x.shape == layer_output.shape:
+                    x = x + layer_output
+                else:
+                    x = layer_output
+            return x
+
+    def print_gradients(model, x):
+        # Forward pass
+        output = model(x)
+        target = torch.tensor([[0.]])
+        # Calculate loss based on how close the target
+        # and output are
+        loss = nn.MSELoss()
+        loss = loss(output, target)
+        # Backward pass to calculate the gradients
+        loss.backward()
+        for name, param in model.named_parameters():
+            if 'weight' in name:
+                # Print the mean absolute gradient of the weights
+                print(f"{name} has gradient mean of {param.grad.abs().mean().item()}")
+
+    layer_sizes = [3, 3, 3, 3, 3, 1]
+    sample_input = torch.tensor([[1., 0., -1.]])
+    torch.manual_seed(123)
+    model_without_shortcut = ExampleDeepNeuralNetwork(layer_sizes, use_shortcut=False)
+    print_gradients(model_without_shortcut, sample_input)
+    torch.manual_seed(123)
+    model_with_shortcut = ExampleDeepNeuralNetwork(layer_sizes, use_shortcut=True)
+    print_gradients(model_with_shortcut, sample_input)
+
+    class MultiHeadAttention(nn.Module):  # (ch04's previous_chapters.py)
+        def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+            super().__init__()
+            assert d_out % num_heads == 0, "d_out must be divisible by num_heads"
+            self.d_out = d_out
+            self.num_heads = num_heads
+            self.head_dim = d_out // num_heads  # Reduce the projection dim to match desired output dim
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.out_proj = nn.Linear(d_out, d_out)  # Linear layer to combine head outputs
+            self.dropout = nn.Dropout(dropout)
+            self.register_buffer("mask", torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+        def forward(self, x):
+            b, num_tokens, d_in = x.shape
+            keys = self.W_key(x)  # Shape: (b, num_tokens, d_out)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)
+            values = values.view(b, num_tokens, self.num_heads, self.head_dim)
+            queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)
+            keys = keys.transpose(1, 2)
+            queries = queries.transpose(1, 2)
+            values = values.transpose(1, 2)
+            attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
+            mask_bool = self.mask.bool()[:num_tokens, :num_tokens]
+            attn_scores.masked_fill_(mask_bool, -torch.inf)
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            attn_weights = self.dropout(attn_weights)
+            context_vec = (attn_weights @ values).transpose(1, 2)
+            context_vec = context_vec.contiguous().view(b, num_tokens, self.d_out)
+            context_vec = self.out_proj(context_vec)  # optional projection
+            return context_vec
+
+    class TransformerBlock(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.att = MultiHeadAttention(
+                d_in=cfg["emb_dim"],
+                d_out=cfg["emb_dim"],
+                context_length=cfg["context_length"],
+                num_heads=cfg["n_heads"],
+                dropout=cfg["drop_rate"],
+                qkv_bias=cfg["qkv_bias"])
+            self.ff = FeedForward(cfg)
+            self.norm1 = LayerNorm(cfg["emb_dim"])
+            self.norm2 = LayerNorm(cfg["emb_dim"])
+            self.drop_shortcut = nn.Dropout(cfg["drop_rate"])
+
+        def forward(self, x):
+            # Shortcut connection for attention block
+            shortcut = x
+            x = self.norm1(x)
+            x = self.att(x)  # Shape [batch_size, num_tokens, emb_size]
+            x = self.drop_shortcut(x)
+            x = x + shortcut  # Add the original input back
+            # Shortcut connection for feed forward block
+            shortcut = x
+            x = self.norm2(x)
+            x = self.ff(x)
+            x = self.drop_shortcut(x)
+            x = x + shortcut  # Add the original input back
+            return x
+
+    torch.manual_seed(123)
+    x = torch.rand(2, 4, 32)  # Shape: [batch_size, num_tokens, emb_dim]
+    block = TransformerBlock(GPT_CONFIG_124M)
+    output = block(x)
+    print("Input shape:", x.shape)
+    print("Output shape:", output.shape)
+    print(output[0, :2, :5])
+
+    class GPTModel(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.tok_emb = nn.Embedding(cfg["vocab_size"], cfg["emb_dim"])
+            self.pos_emb = nn.Embedding(cfg["context_length"], cfg["emb_dim"])
+            self.drop_emb = nn.Dropout(cfg["drop_rate"])
+            self.trf_blocks = nn.Sequential(
+                *[TransformerBlock(cfg) for _ in range(cfg["n_layers"])])
+            self.final_norm = LayerNorm(cfg["emb_dim"])
+            self.out_head = nn.Linear(cfg["emb_dim"], cfg["vocab_size"], bias=False)
+
+        def forward(self, in_idx):
+            batch_size, seq_len = in_idx.shape
+            tok_embeds = self.tok_emb(in_idx)
+            pos_embeds = self.pos_emb(torch.arange(seq_len, device=in_idx.device))
+            x = tok_embeds + pos_embeds  # Shape [batch_size, num_tokens, emb_size]
+            x = self.drop_emb(x)
+            x = self.trf_blocks(x)
+            x = self.final_norm(x)
+            logits = self.out_head(x)
+            return logits
+
+    torch.manual_seed(123)
+    model = GPTModel(GPT_CONFIG_124M)
+    out = model(batch)
+    print("Input batch:\n", batch)
+    print("\nOutput shape:", out.shape)
+    print(out[:, :2, :6])
+    total_params = sum(p.numel() for p in model.parameters())
+    print(f"Total number of parameters: {total_params:,}")
+    print("Token embedding layer shape:", model.tok_emb.weight.shape)
+    print("Output layer shape:", model.out_head.weight.shape)
+    total_params_gpt2 = total_params - sum(p.numel() for p in model.out_head.parameters())
+    print(f"Number of trainable parameters considering weight tying: {total_params_gpt2:,}")
+    # Calculate the total size in bytes (assuming float32, 4 bytes per parameter)
+    total_size_bytes = total_params * 4
+    # Convert to megabytes
+    total_size_mb = total_size_bytes / (1024 * 1024)
+    print(f"Total size of the model: {total_size_mb:.2f} MB")
+
+    def generate_text_simple(model, idx, max_new_tokens, context_size):
+        # idx is (batch, n_tokens) array of indices in the current context
+        for _ in range(max_new_tokens):
+            # Crop current context if it exceeds the supported context size
+            idx_cond = idx[:, -context_size:]
+            # Get the predictions
+            with torch.no_grad():
+                logits = model(idx_cond)
+            # Focus only on the last time step
+            logits = logits[:, -1, :]
+            # Apply softmax to get probabilities
+            probas = torch.softmax(logits, dim=-1)  # (batch, vocab_size)
+            # Get the idx of the vocab entry with the highest probability value
+            idx_next = torch.argmax(probas, dim=-1, keepdim=True)  # (batch, 1)
+            # Append sampled index to the running sequence
+            idx = torch.cat((idx, idx_next), dim=1)  # (batch, n_tokens+1)
+        return idx
+
+    start_context = "Hello, I am"
+    encoded = tokenizer.encode(start_context)
+    print("encoded:", encoded)
+    encoded_tensor = torch.tensor(encoded).unsqueeze(0)
+    print("encoded_tensor.shape:", encoded_tensor.shape)
+    model.eval()  # disable dropout
+    out = generate_text_simple(model=model, idx=encoded_tensor, max_new_tokens=6,
+                               context_size=GPT_CONFIG_124M["context_length"])
+    print("Output:", out)
+    print("Output length:", len(out[0]))
+    decoded_text = tokenizer.decode(out.squeeze(0).tolist())
+    print(decoded_text)
+
+    # ch05
+    torch.manual_seed(123)
+    model = GPTModel(GPT_CONFIG_124M)
+    model.eval()  # Disable dropout during inference
+
+    def text_to_token_ids(text, tokenizer):
+        encoded = tokenizer.encode(text, allowed_special={'<|endoftext|>'})
+        encoded_tensor = torch.tensor(encoded).unsqueeze(0)  # add batch dimension
+        return encoded_tensor
+
+    def token_ids_to_text(token_ids, tokenizer):
+        flat = token_ids.squeeze(0)  # remove batch dimension
+        return tokenizer.decode(flat.tolist())
+
+    start_context = "Every effort moves you"
+    token_ids = generate_text_simple(model=model, idx=text_to_token_ids(start_context, tokenizer),
+                                     max_new_tokens=10, context_size=GPT_CONFIG_124M["context_length"])
+    print("Output text:\n", token_ids_to_text(token_ids, tokenizer))
+    inputs = torch.tensor([[16, 36, 60],  # ["every effort moves",
+                           [7, 11, 58]])  # "I really like"]
+    targets = torch.tensor([[36, 60, 71],  # [" effort moves you",
+                            [11, 58, 2]])  # " really like chocolate"]
+    with torch.no_grad():
+        logits = model(inputs)
+    probas = torch.softmax(logits, dim=-1)  # Probability of each token in vocabulary
+    print(probas.shape)  # Shape: (batch_size, num_tokens, vocab_size)
+    token_ids = torch.argmax(probas, dim=-1, keepdim=True)
+    print("Token IDs:\n", token_ids)
+    print(f"Targets batch 1: {token_ids_to_text(targets[0], tokenizer)}")
+    print(f"Outputs batch 1: {token_ids_to_text(token_ids[0].flatten(), tokenizer)}")
+    text_idx = 0
+    target_probas_1 = probas[text_idx, [0, 1, 2], targets[text_idx]]
+    print("Text 1:", target_probas_1)
+    text_idx = 1
+    target_probas_2 = probas[text_idx, [0, 1, 2], targets[text_idx]]
+    print("Text 2:", target_probas_2)
+    # Compute logarithm of all token probabilities
+    log_probas = torch.log(torch.cat((target_probas_1, target_probas_2)))
+    print(log_probas)
+    # Calculate the average probability for each token
+    avg_log_probas = torch.mean(log_probas)
+    print(avg_log_probas)
+    neg_avg_log_probas = avg_log_probas * -1
+    print(neg_avg_log_probas)
+    # Logits have shape (batch_size, num_tokens, vocab_size)
+    print("Logits shape:", logits.shape)
+    # Targets have shape (batch_size, num_tokens)
+    print("Targets shape:", targets.shape)
+    logits_flat = logits.flatten(0, 1)
+    targets_flat = targets.flatten()
+    print("Flattened logits:", logits_flat.shape)
+    print("Flattened targets:", targets_flat.shape)
+    loss = torch.nn.functional.cross_entropy(logits_flat, targets_flat)
+    print(loss)
+    perplexity = torch.exp(loss)
+    print(perplexity)
+    text_data = the_verdict()
+    total_characters = len(text_data)
+    total_tokens = len(tokenizer.encode(text_data))
+    print("Characters:", total_characters)
+    print("Tokens:", total_tokens)
+
+    class GPTDatasetV1(Dataset):
+        def __init__(self, txt, tokenizer, max_length, stride):
+            self.tokenizer = tokenizer
+            self.input_ids = []
+            self.target_ids = []
+            token_ids = tokenizer.encode(txt, allowed_special={"<|endoftext|>"})
+            for i in range(0, len(token_ids) - max_length, stride):
+                input_chunk = token_ids[i:i + max_length]
+                target_chunk = token_ids[i + 1: i + max_length + 1]
+                self.input_ids.append(torch.tensor(input_chunk))
+                self.target_ids.append(torch.tensor(target_chunk))
+
+        def __len__(self):
+            return len(self.input_ids)
+
+        def __getitem__(self, idx):
+            return self.input_ids[idx], self.target_ids[idx]
+
+    def create_dataloader_v1(txt, batch_size=4, max_length=256,
+                             stride=128, shuffle=True, drop_last=True, num_workers=0):
+        tokenizer = tiktoken.get_encoding("gpt2")
+        dataset = GPTDatasetV1(txt, tokenizer, max_length, stride)
+        dataloader = DataLoader(dataset, batch_size=batch_size, shuffle=shuffle,
+                                drop_last=drop_last, num_workers=num_workers)
+        return dataloader
+
+    # Train/validation ratio
+    train_ratio = 0.90
+    split_idx = int(train_ratio * len(text_data))
+    train_data = text_data[:split_idx]
+    val_data = text_data[split_idx:]
+    torch.manual_seed(123)
+    train_loader = create_dataloader_v1(train_data, batch_size=2,
+                                        max_length=GPT_CONFIG_124M["context_length"],
+                                        stride=GPT_CONFIG_124M["context_length"],
+                                        drop_last=True, shuffle=True, num_workers=0)
+    val_loader = create_dataloader_v1(val_data, batch_size=2,
+                                      max_length=GPT_CONFIG_124M["context_length"],
+                                      stride=GPT_CONFIG_124M["context_length"],
+                                      drop_last=False, shuffle=False, num_workers=0)
+    print("Train loader:")
+    for x, y in train_loader:
+        print(x.shape, y.shape)
+    print("\nValidation loader:")
+    for x, y in val_loader:
+        print(x.shape, y.shape)
+    train_tokens = 0
+    for input_batch, target_batch in train_loader:
+        train_tokens += input_batch.numel()
+    val_tokens = 0
+    for input_batch, target_batch in val_loader:
+        val_tokens += input_batch.numel()
+    print("Training tokens:", train_tokens)
+    print("Validation tokens:", val_tokens)
+    print("All tokens:", train_tokens + val_tokens)
+
+    def calc_loss_batch(input_batch, target_batch, model, device):
+        input_batch, target_batch = input_batch.to(device), target_batch.to(device)
+        logits = model(input_batch)
+        loss = torch.nn.functional.cross_entropy(logits.flatten(0, 1), target_batch.flatten())
+        return loss
+
+    def calc_loss_loader(data_loader, model, device, num_batches=None):
+        total_loss = 0.
+        if len(data_loader) == 0:
+            return float("nan")
+        elif num_batches is None:
+            num_batches = len(data_loader)
+        else:
+            # Reduce the number of batches to match the total number of batches in the data loader
+            # if num_batches exceeds the number of batches in the data loader
+            num_batches = min(num_batches, len(data_loader))
+        for i, (input_batch, target_batch) in enumerate(data_loader):
+            if i < num_batches:
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                total_loss += loss.item()
+            else:
+                break
+        return total_loss / num_batches
+
+    device = torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    model.to(device)  # no assignment model = model.to(device) necessary for nn.Module classes
+    torch.manual_seed(123)  # For reproducibility due to the shuffling in the data loader
+    with torch.no_grad():  # Disable gradient tracking for efficiency because we are not training, yet
+        train_loss = calc_loss_loader(train_loader, model, device)
+        val_loss = calc_loss_loader(val_loader, model, device)
+    print("Training loss:", train_loss)
+    print("Validation loss:", val_loss)
+
+    def evaluate_model(model, train_loader, val_loader, device, eval_iter):
+        model.eval()
+        with torch.no_grad():
+            train_loss = calc_loss_loader(train_loader, model, device, num_batches=eval_iter)
+            val_loss = calc_loss_loader(val_loader, model, device, num_batches=eval_iter)
+        model.train()
+        return train_loss, val_loss
+
+    def generate_and_print_sample(model, tokenizer, device, start_context):
+        model.eval()
+        context_size = model.pos_emb.weight.shape[0]
+        encoded = text_to_token_ids(start_context, tokenizer).to(device)
+        with torch.no_grad():
+            token_ids = generate_text_simple(model=model, idx=encoded,
+                                             max_new_tokens=12, context_size=context_size)
+        decoded_text = token_ids_to_text(token_ids, tokenizer)
+        print(decoded_text.replace("\n", " "))  # Compact print format
+        model.train()
+
+    def train_model_simple(model, train_loader, val_loader, optimizer, device, num_epochs,
+                           eval_freq, eval_iter, start_context, tokenizer):
+        # Initialize lists to track losses and tokens seen
+        train_losses, val_losses, track_tokens_seen = [], [], []
+        tokens_seen, global_step = 0, -1
+        # Main training loop
+        for epoch in range(num_epochs):
+            model.train()  # Set model to training mode
+            for input_batch, target_batch in train_loader:
+                optimizer.zero_grad()  # Reset loss gradients from previous batch iteration
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                loss.backward()  # Calculate loss gradients
+                optimizer.step()  # Update model weights using loss gradients
+                tokens_seen += input_batch.numel()
+                global_step += 1
+                # Optional evaluation step
+                if global_step % eval_freq == 0:
+                    train_loss, val_loss = evaluate_model(
+                        model, train_loader, val_loader, device, eval_iter)
+                    train_losses.append(train_loss)
+                    val_losses.append(val_loss)
+                    track_tokens_seen.append(tokens_seen)
+                    print(f"Ep {epoch+1} (Step {global_step:06d}): "
+                          f"Train loss {train_loss:.3f}, Val loss {val_loss:.3f}")
+            # Print a sample text after each epoch
+            generate_and_print_sample(model, tokenizer, device, start_context)
+        return train_losses, val_losses, track_tokens_seen
+
+    torch.manual_seed(123)
+    model = GPTModel(GPT_CONFIG_124M)
+    model.to(device)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.0004, weight_decay=0.1)
+    num_epochs = 2
+    train_losses, val_losses, tokens_seen = train_model_simple(
+        model, train_loader, val_loader, optimizer, device,
+        num_epochs=num_epochs, eval_freq=5, eval_iter=2,
+        start_context="Every effort moves you", tokenizer=tokenizer
+    )
+    epochs_tensor = torch.linspace(0, num_epochs, len(train_losses))
+    print(epochs_tensor)  # (plot_losses's x axis)
+    model.to("cpu")
+    model.eval()
+    token_ids = generate_text_simple(model=model, idx=text_to_token_ids("Every effort moves you", tokenizer),
+                                     max_new_tokens=12, context_size=GPT_CONFIG_124M["context_length"])
+    print("Output text:\n", token_ids_to_text(token_ids, tokenizer))
+    vocab = {"closer": 0, "every": 1, "effort": 2, "forward": 3, "inches": 4, "moves": 5,
+             "pizza": 6, "toward": 7, "you": 8}
+    inverse_vocab = {v: k for k, v in vocab.items()}
+    # Suppose input is "every effort moves you", and the LLM
+    # returns the following logits for the next token:
+    next_token_logits = torch.tensor([4.51, 0.89, -1.90, 6.75, 1.63, -1.62, -1.89, 6.28, 1.79])
+    probas = torch.softmax(next_token_logits, dim=0)
+    next_token_id = torch.argmax(probas).item()
+    # The next generated token is then as follows:
+    print(inverse_vocab[next_token_id])
+    torch.manual_seed(123)
+    next_token_id = torch.multinomial(probas, num_samples=1).item()
+    print(inverse_vocab[next_token_id])
+
+    def print_sampled_tokens(probas):
+        torch.manual_seed(123)  # Manual seed for reproducibility
+        sample = [torch.multinomial(probas, num_samples=1).item() for i in range(1_000)]
+        sampled_ids = torch.bincount(torch.tensor(sample), minlength=len(probas))
+        for i, freq in enumerate(sampled_ids):
+            print(f"{freq} x {inverse_vocab[i]}")
+
+    print_sampled_tokens(probas)
+
+    def softmax_with_temperature(logits, temperature):
+        scaled_logits = logits / temperature
+        return torch.softmax(scaled_logits, dim=0)
+
+    # Temperature values
+    temperatures = [1, 0.1, 5]  # Original, higher confidence, and lower confidence
+    # Calculate scaled probabilities
+    scaled_probas = [softmax_with_temperature(next_token_logits, T) for T in temperatures]
+    for i, T in enumerate(temperatures):  # (the bar plot)
+        print(f"Temperature = {T}", scaled_probas[i])
+    for i, probas in enumerate(scaled_probas):
+        print("\n\nTemperature:", temperatures[i])
+        print_sampled_tokens(probas)
+    top_k = 3
+    top_logits, top_pos = torch.topk(next_token_logits, top_k)
+    print("Top logits:", top_logits)
+    print("Top positions:", top_pos)
+    new_logits = torch.where(
+        condition=next_token_logits < top_logits[-1],
+        input=torch.tensor(float("-inf")),
+        other=next_token_logits
+    )
+    print(new_logits)
+    new_logits = torch.full_like(  # create tensor containing -inf values
+        next_token_logits, -torch.inf
+    )
+    new_logits[top_pos] = next_token_logits[top_pos]  # copy top k values into the -inf tensor
+    topk_probas = torch.softmax(new_logits, dim=0)
+    print(topk_probas)
+
+    def generate(model, idx, max_new_tokens, context_size, temperature=0.0, top_k=None, eos_id=None):
+        # For-loop is the same as before: Get logits, and only focus on last time step
+        for _ in range(max_new_tokens):
+            idx_cond = idx[:, -context_size:]
+            with torch.no_grad():
+                logits = model(idx_cond)
+            logits = logits[:, -1, :]
+            # New: Filter logits with top_k sampling
+            if top_k is not None:
+                # Keep only top_k values
+                top_logits, _ = torch.topk(logits, top_k)
+                min_val = top_logits[:, -1]
+                logits = torch.where(logits < min_val, torch.tensor(float("-inf")).to(logits.device), logits)
+            # New: Apply temperature scaling
+            if temperature > 0.0:
+                logits = logits / temperature
+                # New (not in book): numerical stability tip to get equivalent results on mps device
+                # subtract rowwise max before softmax
+                logits = logits - logits.max(dim=-1, keepdim=True).values
+                # Apply softmax to get probabilities
+                probs = torch.softmax(logits, dim=-1)  # (batch_size, context_len)
+                # Sample from the distribution
+                idx_next = torch.multinomial(probs, num_samples=1)  # (batch_size, 1)
+            # Otherwise same as before: get idx of the vocab entry with the highest logits value
+            else:
+                idx_next = torch.argmax(logits, dim=-1, keepdim=True)  # (batch_size, 1)
+            if idx_next == eos_id:  # Stop generating early if end-of-sequence token is encountered and eos_id is specified
+                break
+            # Same as before: append sampled index to the running sequence
+            idx = torch.cat((idx, idx_next), dim=1)  # (batch_size, num_tokens+1)
+        return idx
+
+    torch.manual_seed(123)
+    token_ids = generate(model=model, idx=text_to_token_ids("Every effort moves you", tokenizer),
+                         max_new_tokens=15, context_size=GPT_CONFIG_124M["context_length"],
+                         top_k=25, temperature=1.4)
+    print("Output text:\n", token_ids_to_text(token_ids, tokenizer))
+    buffer, both = io.BytesIO(), io.BytesIO()  # ("model.pth", "model_and_optimizer.pth")
+    torch.save(model.state_dict(), buffer)
+    buffer.seek(0)
+    model = GPTModel(GPT_CONFIG_124M)
+    model.load_state_dict(torch.load(buffer, map_location=device, weights_only=True))
+    model.eval()
+    torch.save({
+        "model_state_dict": model.state_dict(),
+        "optimizer_state_dict": optimizer.state_dict(),
+    }, both)
+    both.seek(0)
+    checkpoint = torch.load(both, weights_only=True)
+    model = GPTModel(GPT_CONFIG_124M)
+    model.load_state_dict(checkpoint["model_state_dict"])
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.0005, weight_decay=0.1)
+    optimizer.load_state_dict(checkpoint["optimizer_state_dict"])
+    model.train()
+    print(optimizer.state_dict()["param_groups"][0]["lr"], len(optimizer.state_dict()["state"]))
+    loss = calc_loss_batch(*next(iter(train_loader)), model, device)
+    optimizer.zero_grad()
+    loss.backward()
+    optimizer.step()
+    print(loss)
+    return {"out_head.weight": model.out_head.weight, "tok_emb.weight": model.tok_emb.weight,
+            "trf_blocks.1.att.W_query.weight": model.trf_blocks[1].att.W_query.weight}
+
+
+# ---- deep-learning-with-pytorch/dlwpt-code (Deep Learning with PyTorch, part 1) -----------
+
+def dlwpt_tensors_and_learning(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch3/1_tensors.ipynb (lists and tensors,
+    indexing, storage() and its offsets and strides, t()/transpose and contiguous, dtypes
+    by name, .double()/.short()/.to/.type, slicing, NumPy both ways, torch.save/load to a
+    file and a file object; h5py and CUDA cells left out), p1ch5/1_parameter_estimation.ipynb
+    (the thermometer: the model and loss by hand, broadcasting shapes, finite-difference
+    rates, the analytic grad_fn and a training loop diverging at lr=1e-2, then converging
+    on normalized inputs, 2000 of the 5000 epochs). Plots are left out."""
+    nn, optim = torch.nn, torch.optim
+    torch.set_printoptions(edgeitems=2)
+    try:
+        return _dlwpt_tensors_and_learning(torch, nn, optim)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _dlwpt_tensors_and_learning(torch, nn, optim):
+    a = [1.0, 2.0, 1.0]
+    print(a[0])
+    a[2] = 3.0
+    print(a)
+    a = torch.ones(3)
+    print(repr(a))
+    print(repr(a[1]))
+    print(float(a[1]))
+    a[2] = 2.0
+    print(repr(a))
+    points = torch.zeros(6)  # <1>
+    points[0] = 4.0  # <2>
+    points[1] = 1.0
+    points[2] = 5.0
+    points[3] = 3.0
+    points[4] = 2.0
+    points[5] = 1.0
+    points = torch.tensor([4.0, 1.0, 5.0, 3.0, 2.0, 1.0])
+    print(repr(points))
+    print((float(points[0]), float(points[1])))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    print(repr(points))
+    print(repr(points.shape))
+    points = torch.zeros(3, 2)
+    print(repr(points))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    print(repr(points))
+    print(repr(points[0, 1]))
+    print(repr(points[0]))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    print(repr(points.storage()))
+    points_storage = points.storage()
+    print(points_storage[0])
+    print(points.storage()[1])
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    points_storage = points.storage()
+    points_storage[0] = 2.0
+    print(repr(points))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    second_point = points[1]
+    print(second_point.storage_offset())
+    print(repr(second_point.size()))
+    print(repr(second_point.shape))
+    print(points.stride())
+    second_point = points[1]
+    print(repr(second_point.size()))
+    print(second_point.storage_offset())
+    print(second_point.stride())
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    second_point = points[1]
+    second_point[0] = 10.0
+    print(repr(points))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    second_point = points[1].clone()
+    second_point[0] = 10.0
+    print(repr(points))
+    points = torch.tensor([[4.0, 1.0], [5.0, 3.0], [2.0, 1.0]])
+    print(repr(points))
+    points_t = points.t()
+    print(repr(points_t))
+    print(id(points.storage()) == id(points_t.storage()))
+    print(points.stride())
+    print(points_t.stride())
+    some_t = torch.ones(3, 4, 5)
+    transpose_t = some_t.transpose(0, 2)
+    print(repr(some_t.shape))
+    print(repr(transpose_t.shape))
+    print(some_t.stride())
+    print(transpose_t.stride())
+    print(points.is_contiguous())
+    print(points_t.is_contiguous())
+    points = torch.tensor([[4.0, 1.0], [2.0, 1.0], [3.0, 5.0]])
+    points_t = points.t()
+    print(repr(points_t))
+    print(repr(points_t.storage()))
+    print(points_t.stride())
+    points_t_cont = points_t.contiguous()
+    print(repr(points_t_cont))
+    print(points_t_cont.stride())
+    print(repr(points_t_cont.storage()))
+    double_points = torch.ones(10, 2, dtype=torch.double)
+    short_points = torch.tensor([[1, 2], [3, 4]], dtype=torch.short)
+    print(repr(short_points.dtype))
+    double_points = torch.zeros(10, 2).double()
+    short_points = torch.ones(10, 2).short()
+    double_points = torch.zeros(10, 2).to(torch.double)
+    short_points = torch.ones(10, 2).to(dtype=torch.short)
+    points = torch.randn(10, 2)  # <1>
+    short_points = points.type(torch.short)
+    print(repr(short_points[:3]), double_points.dtype)
+    points_64 = torch.rand(5, dtype=torch.double)  # <1>
+    points_short = points_64.to(torch.short)
+    print(repr(points_64 * points_short))  # works from PyTorch 1.3 onwards
+    # reset points back to original value
+    points = torch.tensor([[1.0, 4.0], [2.0, 1.0], [3.0, 4.0]])
+    some_list = list(range(6))
+    print(some_list[:], some_list[1:4], some_list[1:], some_list[:4], some_list[:-1], some_list[1:4:2])
+    print(repr(points[1:]))  # <1>
+    print(repr(points[1:, :]))  # <2>
+    print(repr(points[1:, 0]))  # <3>
+    print(repr(points[None]))  # <4>
+    points = torch.ones(3, 4)
+    points_np = points.numpy()
+    print(repr(points_np))
+    points = torch.from_numpy(points_np)
+    with in_temporary_directory():
+        os.makedirs("data/p1ch3")  # (the book's ../data/p1ch3)
+        torch.save(points, 'data/p1ch3/ourpoints.t')
+        with open('data/p1ch3/ourpoints.t', 'wb') as f:
+            torch.save(points, f)
+        points = torch.load('data/p1ch3/ourpoints.t')
+        with open('data/p1ch3/ourpoints.t', 'rb') as f:
+            points = torch.load(f)
+    print(repr(points))
+    a = torch.ones(3, 2)
+    a_t = torch.transpose(a, 0, 1)
+    print((a.shape, a_t.shape))
+    a = torch.ones(3, 2)
+    a_t = a.transpose(0, 1)
+    print((a.shape, a_t.shape))
+    a = torch.ones(3, 2)
+    a.zero_()
+    print(repr(a))
+
+    # p1ch5/1_parameter_estimation.ipynb
+    t_c = [0.5, 14.0, 15.0, 28.0, 11.0, 8.0, 3.0, -4.0, 6.0, 13.0, 21.0]
+    t_u = [35.7, 55.9, 58.2, 81.9, 56.3, 48.9, 33.9, 21.8, 48.4, 60.4, 68.4]
+    t_c = torch.tensor(t_c)
+    t_u = torch.tensor(t_u)
+
+    def model(t_u, w, b):
+        return w * t_u + b
+
+    def loss_fn(t_p, t_c):
+        squared_diffs = (t_p - t_c)**2
+        return squared_diffs.mean()
+
+    w = torch.ones(())
+    b = torch.zeros(())
+    t_p = model(t_u, w, b)
+    print(repr(t_p))
+    loss = loss_fn(t_p, t_c)
+    print(repr(loss))
+    x = torch.ones(())
+    y = torch.ones(3, 1)
+    z = torch.ones(1, 3)
+    a = torch.ones(2, 1, 1)
+    print(f"shapes: x: {x.shape}, y: {y.shape}, z: {z.shape}, a: {a.shape}")
+    print("x * y:", (x * y).shape)
+    print("y * z:", (y * z).shape)
+    print("y * z * a:", (y * z * a).shape)
+    delta = 0.1
+    loss_rate_of_change_w = \
+        (loss_fn(model(t_u, w + delta, b), t_c) -
+         loss_fn(model(t_u, w - delta, b), t_c)) / (2.0 * delta)
+    learning_rate = 1e-2
+    w = w - learning_rate * loss_rate_of_change_w
+    loss_rate_of_change_b = \
+        (loss_fn(model(t_u, w, b + delta), t_c) -
+         loss_fn(model(t_u, w, b - delta), t_c)) / (2.0 * delta)
+    b = b - learning_rate * loss_rate_of_change_b
+    print(repr(w), repr(b))
+
+    def dloss_fn(t_p, t_c):
+        dsq_diffs = 2 * (t_p - t_c) / t_p.size(0)  # <1>
+        return dsq_diffs
+
+    def dmodel_dw(t_u, w, b):
+        return t_u
+
+    def dmodel_db(t_u, w, b):
+        return 1.0
+
+    def grad_fn(t_u, t_c, t_p, w, b):
+        dloss_dtp = dloss_fn(t_p, t_c)
+        dloss_dw = dloss_dtp * dmodel_dw(t_u, w, b)
+        dloss_db = dloss_dtp * dmodel_db(t_u, w, b)
+        return torch.stack([dloss_dw.sum(), dloss_db.sum()])  # <1>
+
+    def training_loop(n_epochs, learning_rate, params, t_u, t_c, print_params=True):
+        for epoch in range(1, n_epochs + 1):
+            w, b = params
+            t_p = model(t_u, w, b)  # <1>
+            loss = loss_fn(t_p, t_c)
+            grad = grad_fn(t_u, t_c, t_p, w, b)  # <2>
+            params = params - learning_rate * grad
+            if epoch in {1, 2, 3, 10, 11, 99, 100, 4000, 5000}:  # <3>
+                print('Epoch %d, Loss %f' % (epoch, float(loss)))
+                if print_params:
+                    print('    Params:', params)
+                    print('    Grad:  ', grad)
+            if epoch in {4, 12, 101}:
+                print('...')
+            if not torch.isfinite(loss).all():
+                break  # <3>
+        return params
+
+    print(repr(training_loop(n_epochs=100, learning_rate=1e-2, params=torch.tensor([1.0, 0.0]),
+                             t_u=t_u, t_c=t_c)))
+    print(repr(training_loop(n_epochs=100, learning_rate=1e-4, params=torch.tensor([1.0, 0.0]),
+                             t_u=t_u, t_c=t_c)))
+    t_un = 0.1 * t_u
+    print(repr(training_loop(n_epochs=100, learning_rate=1e-2, params=torch.tensor([1.0, 0.0]),
+                             t_u=t_un, t_c=t_c)))
+    params = training_loop(n_epochs=2000, learning_rate=1e-2, params=torch.tensor([1.0, 0.0]),
+                           t_u=t_un, t_c=t_c, print_params=False)
+    print(repr(params))
+    t_p = model(t_un, *params)  # (the plot's points)
+    print(t_p)
+    return {"params": params}
+
+
+def dlwpt_autograd_optimizers_and_nn(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch5/2_autograd.ipynb (requires_grad,
+    backward accumulating, grad.zero_(), the update under no_grad), 3_optimizers.ipynb
+    (SGD step by step, the optimizer loop, Adam on raw inputs, a randperm
+    train/validation split, no_grad and set_grad_enabled) and
+    p1ch6/1_neural_networks.ipynb (nn.Linear on the unsqueezed data, MSELoss, Sequential
+    with Tanh, OrderedDict names, the hidden layer's grad). Each loop runs 500 or 1000 of
+    the book's 2000 to 5000 epochs (the prints it reaches kept); the 13-unit Tanh net
+    trains 300 epochs: its SGD is chaotic, and PyTorch's BLAS rounds a matrix times a
+    column (nn.Linear(8, 1) on a batch) otherwise than NumPy, so after thousands of
+    epochs the two runs part. Plots are left out; ``dir(optim)`` is shown for the names
+    both have (PyTorch 2.13 also lists Adafactor, which minigrad lacks)."""
+    nn, optim = torch.nn, torch.optim
+    torch.set_printoptions(edgeitems=2)
+    try:
+        return _dlwpt_autograd_optimizers_and_nn(torch, nn, optim)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _dlwpt_autograd_optimizers_and_nn(torch, nn, optim):
+    t_c = torch.tensor([0.5, 14.0, 15.0, 28.0, 11.0, 8.0, 3.0, -4.0, 6.0, 13.0, 21.0])
+    t_u = torch.tensor([35.7, 55.9, 58.2, 81.9, 56.3, 48.9, 33.9, 21.8, 48.4, 60.4, 68.4])
+    t_un = 0.1 * t_u
+
+    def model(t_u, w, b):
+        return w * t_u + b
+
+    def loss_fn(t_p, t_c):
+        squared_diffs = (t_p - t_c)**2
+        return squared_diffs.mean()
+
+    # p1ch5/2_autograd.ipynb
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    print(params.grad is None)
+    loss = loss_fn(model(t_u, *params), t_c)
+    loss.backward()
+    print(repr(params.grad))
+    if params.grad is not None:
+        params.grad.zero_()
+
+    def training_loop(n_epochs, learning_rate, params, t_u, t_c):
+        for epoch in range(1, n_epochs + 1):
+            if params.grad is not None:  # <1>
+                params.grad.zero_()
+            t_p = model(t_u, *params)
+            loss = loss_fn(t_p, t_c)
+            loss.backward()
+            with torch.no_grad():  # <2>
+                params -= learning_rate * params.grad
+            if epoch % 500 == 0:
+                print('Epoch %d, Loss %f' % (epoch, float(loss)))
+        return params
+
+    print(repr(training_loop(n_epochs=1000, learning_rate=1e-2,
+                             params=torch.tensor([1.0, 0.0], requires_grad=True),  # <1>
+                             t_u=t_un, t_c=t_c)))  # <2>
+
+    # p1ch5/3_optimizers.ipynb
+    print([name for name in ("ASGD", "Adadelta", "Adagrad", "Adam", "SGD") if name in dir(optim)])
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-5
+    optimizer = optim.SGD([params], lr=learning_rate)
+    t_p = model(t_u, *params)
+    loss = loss_fn(t_p, t_c)
+    loss.backward()
+    optimizer.step()
+    print(repr(params))
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-2
+    optimizer = optim.SGD([params], lr=learning_rate)
+    t_p = model(t_un, *params)
+    loss = loss_fn(t_p, t_c)
+    optimizer.zero_grad()  # <1>
+    loss.backward()
+    optimizer.step()
+    print(repr(params))
+
+    def training_loop(n_epochs, optimizer, params, t_u, t_c):
+        for epoch in range(1, n_epochs + 1):
+            t_p = model(t_u, *params)
+            loss = loss_fn(t_p, t_c)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            if epoch % 500 == 0:
+                print('Epoch %d, Loss %f' % (epoch, float(loss)))
+        return params
+
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-2
+    optimizer = optim.SGD([params], lr=learning_rate)  # <1>
+    print(repr(training_loop(n_epochs=1000, optimizer=optimizer, params=params,  # <1>
+                             t_u=t_un, t_c=t_c)))
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-1
+    optimizer = optim.Adam([params], lr=learning_rate)  # <1>
+    print(repr(training_loop(n_epochs=500, optimizer=optimizer, params=params,
+                             t_u=t_u, t_c=t_c)))  # <2>
+    n_samples = t_u.shape[0]
+    n_val = int(0.2 * n_samples)
+    shuffled_indices = torch.randperm(n_samples)
+    train_indices = shuffled_indices[:-n_val]
+    val_indices = shuffled_indices[-n_val:]
+    print((train_indices, val_indices))  # <1>
+    train_t_u = t_u[train_indices]
+    train_t_c = t_c[train_indices]
+    val_t_u = t_u[val_indices]
+    val_t_c = t_c[val_indices]
+    train_t_un = 0.1 * train_t_u
+    val_t_un = 0.1 * val_t_u
+
+    def training_loop(n_epochs, optimizer, params, train_t_u, val_t_u, train_t_c, val_t_c):
+        for epoch in range(1, n_epochs + 1):
+            train_t_p = model(train_t_u, *params)  # <1>
+            train_loss = loss_fn(train_t_p, train_t_c)
+            with torch.no_grad():  # <1>
+                val_t_p = model(val_t_u, *params)
+                val_loss = loss_fn(val_t_p, val_t_c)
+                assert val_loss.requires_grad == False  # <2>
+            optimizer.zero_grad()
+            train_loss.backward()  # <2>
+            optimizer.step()
+            if epoch <= 3 or epoch % 500 == 0:
+                print('Epoch {}, Training loss {}, Validation loss {}'.format(
+                    epoch, float(train_loss), float(val_loss)))
+        return params
+
+    params = torch.tensor([1.0, 0.0], requires_grad=True)
+    learning_rate = 1e-2
+    optimizer = optim.SGD([params], lr=learning_rate)
+    print(repr(training_loop(n_epochs=500, optimizer=optimizer, params=params,
+                             train_t_u=train_t_un,  # <1>
+                             val_t_u=val_t_un,  # <1>
+                             train_t_c=train_t_c, val_t_c=val_t_c)))
+
+    def calc_forward(t_u, t_c, is_train):
+        with torch.set_grad_enabled(is_train):
+            t_p = model(t_u, *params)
+            loss = loss_fn(t_p, t_c)
+        return loss
+
+    print(calc_forward(val_t_un, val_t_c, False), calc_forward(train_t_un, train_t_c, True))
+
+    # p1ch6/1_neural_networks.ipynb
+    t_c = [0.5, 14.0, 15.0, 28.0, 11.0, 8.0, 3.0, -4.0, 6.0, 13.0, 21.0]
+    t_u = [35.7, 55.9, 58.2, 81.9, 56.3, 48.9, 33.9, 21.8, 48.4, 60.4, 68.4]
+    t_c = torch.tensor(t_c).unsqueeze(1)  # <1>
+    t_u = torch.tensor(t_u).unsqueeze(1)  # <1>
+    print(repr(t_u.shape))
+    n_samples = t_u.shape[0]
+    n_val = int(0.2 * n_samples)
+    shuffled_indices = torch.randperm(n_samples)
+    train_indices = shuffled_indices[:-n_val]
+    val_indices = shuffled_indices[-n_val:]
+    print((train_indices, val_indices))
+    t_u_train = t_u[train_indices]
+    t_c_train = t_c[train_indices]
+    t_u_val = t_u[val_indices]
+    t_c_val = t_c[val_indices]
+    t_un_train = 0.1 * t_u_train
+    t_un_val = 0.1 * t_u_val
+    linear_model = nn.Linear(1, 1)  # <1>
+    print(repr(linear_model(t_un_val)))
+    print(repr(linear_model.weight))
+    print(repr(linear_model.bias))
+    x = torch.ones(1)
+    print(repr(linear_model(x)))
+    x = torch.ones(10, 1)
+    print(repr(linear_model(x)))
+    linear_model = nn.Linear(1, 1)  # <1>
+    optimizer = optim.SGD(linear_model.parameters(),  # <2>
+                          lr=1e-2)
+    print(type(linear_model.parameters()).__name__)
+    print(list(linear_model.parameters()))
+
+    def training_loop(n_epochs, optimizer, model, loss_fn, t_u_train, t_u_val, t_c_train, t_c_val):
+        for epoch in range(1, n_epochs + 1):
+            t_p_train = model(t_un_train)  # <1>
+            loss_train = loss_fn(t_p_train, t_c_train)
+            t_p_val = model(t_un_val)  # <1>
+            loss_val = loss_fn(t_p_val, t_c_val)
+            optimizer.zero_grad()
+            loss_train.backward()  # <2>
+            optimizer.step()
+            if epoch == 1 or epoch % 1000 == 0:
+                print('Epoch {}, Training loss {}, Validation loss {}'.format(
+                    epoch, float(loss_train), float(loss_val)))
+
+    def loss_fn(t_p, t_c):
+        squared_diffs = (t_p - t_c)**2
+        return squared_diffs.mean()
+
+    linear_model = nn.Linear(1, 1)  # <1>
+    optimizer = optim.SGD(linear_model.parameters(), lr=1e-2)
+    training_loop(n_epochs=1000, optimizer=optimizer, model=linear_model, loss_fn=loss_fn,
+                  t_u_train=t_un_train, t_u_val=t_un_val, t_c_train=t_c_train, t_c_val=t_c_val)
+    print()
+    print(linear_model.weight)
+    print(linear_model.bias)
+    linear_model = nn.Linear(1, 1)
+    optimizer = optim.SGD(linear_model.parameters(), lr=1e-2)
+    training_loop(n_epochs=1000, optimizer=optimizer, model=linear_model,
+                  loss_fn=nn.MSELoss(),  # <1>
+                  t_u_train=t_un_train, t_u_val=t_un_val, t_c_train=t_c_train, t_c_val=t_c_val)
+    print()
+    print(linear_model.weight)
+    print(linear_model.bias)
+    seq_model = nn.Sequential(
+        nn.Linear(1, 13),  # <1>
+        nn.Tanh(),
+        nn.Linear(13, 1))  # <2>
+    print(seq_model)
+    print([param.shape for param in seq_model.parameters()])
+    for name, param in seq_model.named_parameters():
+        print(name, param.shape)
+    seq_model = nn.Sequential(collections.OrderedDict([
+        ('hidden_linear', nn.Linear(1, 8)),
+        ('hidden_activation', nn.Tanh()),
+        ('output_linear', nn.Linear(8, 1))
+    ]))
+    print(seq_model)
+    for name, param in seq_model.named_parameters():
+        print(name, param.shape)
+    print(repr(seq_model.output_linear.bias))
+    optimizer = optim.SGD(seq_model.parameters(), lr=1e-3)  # <1>
+    training_loop(n_epochs=300, optimizer=optimizer, model=seq_model, loss_fn=nn.MSELoss(),
+                  t_u_train=t_un_train, t_u_val=t_un_val, t_c_train=t_c_train, t_c_val=t_c_val)
+    print('output', seq_model(t_un_val))
+    print('answer', t_c_val)
+    print('hidden', seq_model.hidden_linear.weight.grad)
+    t_range = torch.arange(20., 90.).unsqueeze(1)  # (the plot's curve)
+    print(seq_model(0.1 * t_range).detach()[::10])
+    return {"params": params, "seq_model.hidden_linear.weight": seq_model.hidden_linear.weight,
+            "linear_model.weight": linear_model.weight}
+
+
+def dlwpt_images_and_convolutions(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch7/2_birds_airplanes.ipynb (CIFAR-2 from
+    CIFAR-10's airplanes and birds: softmax by hand and nn.Softmax, a fully connected
+    model with LogSoftmax and NLLLoss, trained sample by sample and then with a
+    DataLoader, accuracy, the parameter counts of the wider models) and
+    p1ch8/1_convolution.ipynb (Conv2d's weight shapes, padding, a blur and an edge
+    kernel set under no_grad, MaxPool2d, the Sequential model's size-mismatch error, Net
+    with modules and with F.max_pool2d/torch.tanh, training_loop with datetime and
+    validate, state_dict saved and loaded, NetWidth, L2 regularisation by hand, NetDropout
+    with Dropout2d, NetBatchNorm, NetDepth, NetRes, ResBlock with kaiming_normal_ and
+    NetResDeep). CIFAR-10 is 32 + 16 seeded random 32x32 images, normalized as the book
+    normalizes them (about two thirds are airplanes and birds); datetime.now() prints a
+    fixed time; the fully connected loops run 2 of the book's 100 epochs, the
+    convolutional ones 1, and the wider models have 8 channels where the book gives 32
+    (their parameter counts are printed for 32 too)."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+    datetime = SimpleNamespace(datetime=SimpleNamespace(now=lambda: "2020-01-01 00:00:00"))
+    torch.set_printoptions(edgeitems=2)
+    try:
+        return _dlwpt_images_and_convolutions(torch, nn, optim, F, datetime)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _dlwpt_images_and_convolutions(torch, nn, optim, F, datetime):
+    torch.manual_seed(123)
+    class_names = ['airplane', 'automobile', 'bird', 'cat', 'deer',
+                   'dog', 'frog', 'horse', 'ship', 'truck']
+    mean = torch.tensor([0.4915, 0.4823, 0.4468]).view(3, 1, 1)
+    std = torch.tensor([0.2470, 0.2435, 0.2616]).view(3, 1, 1)
+
+    def cifar(n, seed):  # (datasets.CIFAR10 with ToTensor and Normalize)
+        images = image_dataset(torch, n, shape=(3, 32, 32), seed=seed)
+        return [((img - mean) / std, label % 3) for img, label in images]
+
+    cifar10, cifar10_val = cifar(32, 11), cifar(16, 12)
+    label_map = {0: 0, 2: 1}
+    class_names = ['airplane', 'bird']
+    cifar2 = [(img, label_map[label]) for img, label in cifar10 if label in [0, 2]]
+    cifar2_val = [(img, label_map[label]) for img, label in cifar10_val if label in [0, 2]]
+    print(len(cifar2), len(cifar2_val))
+
+    # p1ch7/2_birds_airplanes.ipynb
+    def softmax(x):
+        return torch.exp(x) / torch.exp(x).sum()
+
+    x = torch.tensor([1.0, 2.0, 3.0])
+    print(repr(softmax(x)))
+    print(repr(softmax(x).sum()))
+    softmax = nn.Softmax(dim=1)
+    x = torch.tensor([[1.0, 2.0, 3.0],
+                      [1.0, 2.0, 3.0]])
+    print(repr(softmax(x)))
+    model = nn.Sequential(
+        nn.Linear(3072, 512),
+        nn.Tanh(),
+        nn.Linear(512, 2),
+        nn.Softmax(dim=1))
+    img, _ = cifar2[0]
+    img_batch = img.view(-1).unsqueeze(0)
+    out = model(img_batch)
+    print(repr(out))
+    _, index = torch.max(out, dim=1)
+    print(repr(index))
+    model = nn.Sequential(
+        nn.Linear(3072, 512),
+        nn.Tanh(),
+        nn.Linear(512, 2),
+        nn.LogSoftmax(dim=1))
+    loss = nn.NLLLoss()
+    img, label = cifar2[0]
+    out = model(img.view(-1).unsqueeze(0))
+    print(repr(loss(out, torch.tensor([label]))))
+    learning_rate = 1e-2
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate)
+    loss_fn = nn.NLLLoss()
+    n_epochs = 2
+    for epoch in range(n_epochs):
+        for img, label in cifar2:
+            out = model(img.view(-1).unsqueeze(0))
+            loss = loss_fn(out, torch.tensor([label]))
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        print("Epoch: %d, Loss: %f" % (epoch, float(loss)))
+    train_loader = torch.utils.data.DataLoader(cifar2, batch_size=64, shuffle=True)
+    model = nn.Sequential(
+        nn.Linear(3072, 128),
+        nn.Tanh(),
+        nn.Linear(128, 2),
+        nn.LogSoftmax(dim=1))
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate)
+    for epoch in range(n_epochs):
+        for imgs, labels in train_loader:
+            outputs = model(imgs.view(imgs.shape[0], -1))
+            loss = loss_fn(outputs, labels)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        print("Epoch: %d, Loss: %f" % (epoch, float(loss)))
+    val_loader = torch.utils.data.DataLoader(cifar2_val, batch_size=64, shuffle=False)
+    correct = 0
+    total = 0
+    with torch.no_grad():
+        for imgs, labels in val_loader:
+            outputs = model(imgs.view(imgs.shape[0], -1))
+            _, predicted = torch.max(outputs, dim=1)
+            total += labels.shape[0]
+            correct += int((predicted == labels).sum())
+    print("Accuracy: %f" % (correct / total))
+    model = nn.Sequential(
+        nn.Linear(3072, 1024),
+        nn.Tanh(),
+        nn.Linear(1024, 512),
+        nn.Tanh(),
+        nn.Linear(512, 128),
+        nn.Tanh(),
+        nn.Linear(128, 2))
+    numel_list = [p.numel() for p in model.parameters() if p.requires_grad == True]
+    print((sum(numel_list), numel_list))
+    linear = nn.Linear(3072, 1024)
+    print((linear.weight.shape, linear.bias.shape))
+
+    # p1ch8/1_convolution.ipynb
+    conv = nn.Conv2d(3, 16, kernel_size=3)  # <1>
+    print(repr(conv))
+    print((conv.weight.shape, conv.bias.shape))
+    img, _ = cifar2[0]
+    output = conv(img.unsqueeze(0))
+    print((img.unsqueeze(0).shape, output.shape))
+    conv = nn.Conv2d(3, 1, kernel_size=3, padding=1)  # <1>
+    output = conv(img.unsqueeze(0))
+    print((img.unsqueeze(0).shape, output.shape))
+    with torch.no_grad():
+        conv.bias.zero_()
+    with torch.no_grad():
+        conv.weight.fill_(1.0 / 9.0)
+    output = conv(img.unsqueeze(0))
+    print(output[0, 0, :2, :4])  # (plt.imshow)
+    conv = nn.Conv2d(3, 1, kernel_size=3, padding=1)
+    with torch.no_grad():
+        conv.weight[:] = torch.tensor([[-1.0, 0.0, 1.0],
+                                       [-1.0, 0.0, 1.0],
+                                       [-1.0, 0.0, 1.0]])
+        conv.bias.zero_()
+    output = conv(img.unsqueeze(0))
+    print(output[0, 0, :2, :4])
+    pool = nn.MaxPool2d(2)
+    output = pool(img.unsqueeze(0))
+    print((img.unsqueeze(0).shape, output.shape))
+    model = nn.Sequential(
+        nn.Conv2d(3, 16, kernel_size=3, padding=1),
+        nn.Tanh(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(16, 8, kernel_size=3, padding=1),
+        nn.Tanh(),
+        nn.MaxPool2d(2),
+        # ...
+    )
+    model = nn.Sequential(
+        nn.Conv2d(3, 16, kernel_size=3, padding=1),
+        nn.Tanh(),
+        nn.MaxPool2d(2),
+        nn.Conv2d(16, 8, kernel_size=3, padding=1),
+        nn.Tanh(),
+        nn.MaxPool2d(2),
+        # ... <1>
+        nn.Linear(8 * 8 * 8, 32),
+        nn.Tanh(),
+        nn.Linear(32, 2))
+    numel_list = [p.numel() for p in model.parameters()]
+    print((sum(numel_list), numel_list))
+    try:
+        model(img.unsqueeze(0))
+    except RuntimeError as e:
+        print(type(e).__name__, e)
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 16, kernel_size=3, padding=1)
+            self.act1 = nn.Tanh()
+            self.pool1 = nn.MaxPool2d(2)
+            self.conv2 = nn.Conv2d(16, 8, kernel_size=3, padding=1)
+            self.act2 = nn.Tanh()
+            self.pool2 = nn.MaxPool2d(2)
+            self.fc1 = nn.Linear(8 * 8 * 8, 32)
+            self.act3 = nn.Tanh()
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = self.pool1(self.act1(self.conv1(x)))
+            out = self.pool2(self.act2(self.conv2(out)))
+            out = out.view(-1, 8 * 8 * 8)  # <1>
+            out = self.act3(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    model = Net()
+    numel_list = [p.numel() for p in model.parameters()]
+    print((sum(numel_list), numel_list))
+
+    class Net(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv1 = nn.Conv2d(3, 16, kernel_size=3, padding=1)
+            self.conv2 = nn.Conv2d(16, 8, kernel_size=3, padding=1)
+            self.fc1 = nn.Linear(8 * 8 * 8, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.tanh(self.conv1(x)), 2)
+            out = F.max_pool2d(torch.tanh(self.conv2(out)), 2)
+            out = out.view(-1, 8 * 8 * 8)
+            out = torch.tanh(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    model = Net()
+    print(repr(model(img.unsqueeze(0))))
+
+    def training_loop(n_epochs, optimizer, model, loss_fn, train_loader):
+        for epoch in range(1, n_epochs + 1):  # <2>
+            loss_train = 0.0
+            for imgs, labels in train_loader:  # <3>
+                outputs = model(imgs)  # <4>
+                loss = loss_fn(outputs, labels)  # <5>
+                optimizer.zero_grad()  # <6>
+                loss.backward()  # <7>
+                optimizer.step()  # <8>
+                loss_train += loss.item()  # <9>
+            if epoch == 1 or epoch % 10 == 0:
+                print('{} Epoch {}, Training loss {}'.format(
+                    datetime.datetime.now(), epoch,
+                    loss_train / len(train_loader)))  # <10>
+
+    train_loader = torch.utils.data.DataLoader(cifar2, batch_size=64, shuffle=True)  # <1>
+    model = Net()  # <2>
+    optimizer = optim.SGD(model.parameters(), lr=1e-2)  # <3>
+    loss_fn = nn.CrossEntropyLoss()  # <4>
+    training_loop(n_epochs=1, optimizer=optimizer, model=model, loss_fn=loss_fn,
+                  train_loader=train_loader)
+    train_loader = torch.utils.data.DataLoader(cifar2, batch_size=64, shuffle=False)
+    val_loader = torch.utils.data.DataLoader(cifar2_val, batch_size=64, shuffle=False)
+
+    def validate(model, train_loader, val_loader):
+        for name, loader in [("train", train_loader), ("val", val_loader)]:
+            correct = 0
+            total = 0
+            with torch.no_grad():  # <1>
+                for imgs, labels in loader:
+                    outputs = model(imgs)
+                    _, predicted = torch.max(outputs, dim=1)  # <2>
+                    total += labels.shape[0]  # <3>
+                    correct += int((predicted == labels).sum())  # <4>
+            print("Accuracy {}: {:.2f}".format(name, correct / total))
+
+    validate(model, train_loader, val_loader)
+    buffer = io.BytesIO()  # (data_path + 'birds_vs_airplanes.pt')
+    torch.save(model.state_dict(), buffer)
+    buffer.seek(0)
+    loaded_model = Net()  # <1>
+    print(loaded_model.load_state_dict(torch.load(buffer)))
+    device = (torch.device('cuda') if torch.cuda.is_available() else torch.device('cpu'))
+    print(f"Training on device {device}.")
+
+    class NetWidth(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.fc1 = nn.Linear(8 * 8 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.tanh(self.conv1(x)), 2)
+            out = F.max_pool2d(torch.tanh(self.conv2(out)), 2)
+            out = out.view(-1, 8 * 8 * self.n_chans1 // 2)
+            out = torch.tanh(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    print(sum(p.numel() for p in NetWidth().parameters()))  # (the book's width, 32)
+    model = NetWidth(n_chans1=8).to(device=device)
+    optimizer = optim.SGD(model.parameters(), lr=1e-2)
+    training_loop(n_epochs=1, optimizer=optimizer, model=model, loss_fn=loss_fn,
+                  train_loader=train_loader)
+    validate(model, train_loader, val_loader)
+    print(sum(p.numel() for p in model.parameters()))
+
+    def training_loop_l2reg(n_epochs, optimizer, model, loss_fn, train_loader):
+        for epoch in range(1, n_epochs + 1):
+            loss_train = 0.0
+            for imgs, labels in train_loader:
+                imgs = imgs.to(device=device)
+                labels = labels.to(device=device)
+                outputs = model(imgs)
+                loss = loss_fn(outputs, labels)
+                l2_lambda = 0.001
+                l2_norm = sum(p.pow(2.0).sum() for p in model.parameters())  # <1>
+                loss = loss + l2_lambda * l2_norm
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                loss_train += loss.item()
+            if epoch == 1 or epoch % 10 == 0:
+                print('{} Epoch {}, Training loss {}'.format(
+                    datetime.datetime.now(), epoch, loss_train / len(train_loader)))
+
+    model = Net().to(device=device)
+    optimizer = optim.SGD(model.parameters(), lr=1e-2)
+    training_loop_l2reg(n_epochs=1, optimizer=optimizer, model=model, loss_fn=loss_fn,
+                        train_loader=train_loader)
+    validate(model, train_loader, val_loader)
+
+    class NetDropout(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv1_dropout = nn.Dropout2d(p=0.4)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.conv2_dropout = nn.Dropout2d(p=0.4)
+            self.fc1 = nn.Linear(8 * 8 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.tanh(self.conv1(x)), 2)
+            out = self.conv1_dropout(out)
+            out = F.max_pool2d(torch.tanh(self.conv2(out)), 2)
+            out = self.conv2_dropout(out)
+            out = out.view(-1, 8 * 8 * self.n_chans1 // 2)
+            out = torch.tanh(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    class NetBatchNorm(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv1_batchnorm = nn.BatchNorm2d(num_features=n_chans1)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.conv2_batchnorm = nn.BatchNorm2d(num_features=n_chans1 // 2)
+            self.fc1 = nn.Linear(8 * 8 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = self.conv1_batchnorm(self.conv1(x))
+            out = F.max_pool2d(torch.tanh(out), 2)
+            out = self.conv2_batchnorm(self.conv2(out))
+            out = F.max_pool2d(torch.tanh(out), 2)
+            out = out.view(-1, 8 * 8 * self.n_chans1 // 2)
+            out = torch.tanh(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    class NetDepth(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.conv3 = nn.Conv2d(n_chans1 // 2, n_chans1 // 2, kernel_size=3, padding=1)
+            self.fc1 = nn.Linear(4 * 4 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.relu(self.conv1(x)), 2)
+            out = F.max_pool2d(torch.relu(self.conv2(out)), 2)
+            out = F.max_pool2d(torch.relu(self.conv3(out)), 2)
+            out = out.view(-1, 4 * 4 * self.n_chans1 // 2)
+            out = torch.relu(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    class NetRes(nn.Module):
+        def __init__(self, n_chans1=32):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.conv2 = nn.Conv2d(n_chans1, n_chans1 // 2, kernel_size=3, padding=1)
+            self.conv3 = nn.Conv2d(n_chans1 // 2, n_chans1 // 2, kernel_size=3, padding=1)
+            self.fc1 = nn.Linear(4 * 4 * n_chans1 // 2, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.relu(self.conv1(x)), 2)
+            out = F.max_pool2d(torch.relu(self.conv2(out)), 2)
+            out1 = out
+            out = F.max_pool2d(torch.relu(self.conv3(out)) + out1, 2)
+            out = out.view(-1, 4 * 4 * self.n_chans1 // 2)
+            out = torch.relu(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    class ResBlock(nn.Module):
+        def __init__(self, n_chans):
+            super(ResBlock, self).__init__()
+            self.conv = nn.Conv2d(n_chans, n_chans, kernel_size=3, padding=1, bias=False)  # <1>
+            self.batch_norm = nn.BatchNorm2d(num_features=n_chans)
+            torch.nn.init.kaiming_normal_(self.conv.weight, nonlinearity='relu')  # <2>
+            torch.nn.init.constant_(self.batch_norm.weight, 0.5)
+            torch.nn.init.zeros_(self.batch_norm.bias)
+
+        def forward(self, x):
+            out = self.conv(x)
+            out = self.batch_norm(out)
+            out = torch.relu(out)
+            return out + x
+
+    class NetResDeep(nn.Module):
+        def __init__(self, n_chans1=32, n_blocks=10):
+            super().__init__()
+            self.n_chans1 = n_chans1
+            self.conv1 = nn.Conv2d(3, n_chans1, kernel_size=3, padding=1)
+            self.resblocks = nn.Sequential(
+                *(n_blocks * [ResBlock(n_chans=n_chans1)]))
+            self.fc1 = nn.Linear(8 * 8 * n_chans1, 32)
+            self.fc2 = nn.Linear(32, 2)
+
+        def forward(self, x):
+            out = F.max_pool2d(torch.relu(self.conv1(x)), 2)
+            out = self.resblocks(out)
+            out = F.max_pool2d(out, 2)
+            out = out.view(-1, 8 * 8 * self.n_chans1)
+            out = torch.relu(self.fc1(out))
+            out = self.fc2(out)
+            return out
+
+    all_acc_dict = collections.OrderedDict()
+    for name, model in [("dropout", NetDropout(n_chans1=8)), ("batch_norm", NetBatchNorm(n_chans1=8)),
+                        ("depth", NetDepth(n_chans1=8)), ("res", NetRes(n_chans1=8)),
+                        ("res deep", NetResDeep(n_chans1=8, n_blocks=10))]:
+        model = model.to(device=device)
+        print(name, sum(p.numel() for p in model.parameters()),
+              sum(p.numel() for p in type(model)().parameters()))
+        optimizer = optim.SGD(model.parameters(), lr=3e-3 if name == "res deep" else 1e-2)
+        training_loop(n_epochs=1, optimizer=optimizer, model=model, loss_fn=loss_fn,
+                      train_loader=train_loader)
+        model.eval()
+        validate(model, train_loader, val_loader)
+        all_acc_dict[name] = model(img.unsqueeze(0))
+    print(all_acc_dict)
+    return {"res_deep.fc2.weight": model.fc2.weight, "resblock.conv.weight": model.resblocks[0].conv.weight,
+            "res_deep.bn.running_mean": model.resblocks[0].batch_norm.running_mean}
+
+
+# ---- rasbt/machine-learning-book (Machine Learning with PyTorch and Scikit-Learn) ---------
+
+def iris_stand_in():
+    """sklearn's load_iris offline: 150 rows of 4 float64 features in three seeded
+    clusters around the species' means, 50 each, and int64 targets 0, 1, 2."""
+    rng = np.random.RandomState(0)
+    means = [[5.0, 3.4, 1.5, 0.2], [5.9, 2.8, 4.3, 1.3], [6.6, 3.0, 5.6, 2.0]]
+    data = np.concatenate([rng.normal(m, 0.3, (50, 4)) for m in means]).round(1)
+    return {"data": data, "target": np.repeat(np.arange(3), 50)}
+
+
+def train_test_split(X, y, test_size, random_state):
+    """sklearn's train_test_split offline: a seeded permutation, the first part the test
+    rows (as sklearn's ShuffleSplit takes them)."""
+    order = np.random.RandomState(random_state).permutation(len(X))
+    n_test = int(math.ceil(test_size * len(X)))
+    test, train = order[:n_test], order[n_test:]
+    return X[train], X[test], y[train], y[test]
+
+
+def ml_book_ch12(torch):
+    """rasbt/machine-learning-book ch12/ch12_part1.py (tensors from lists and NumPy,
+    is_tensor, dtype and shape changes, multiply/mean(axis=)/matmul/linalg.norm, chunk,
+    split, cat and stack with axis=, DataLoader over a tensor, a JointDataset and
+    TensorDataset, shuffled batches over two epochs, the file-name ImageDataset) and
+    ch12/ch12_part2.py (linear regression by hand with ``xb @ weight`` and the same with
+    nn.Linear, MSELoss and SGD; the Iris MLP with Sigmoid and Softmax modules, Adam,
+    loss and accuracy histories, test accuracy, the whole model saved and loaded (PyTorch
+    2.13 refuses it with weights_only=True: the error's type, then weights_only=False),
+    the state_dict; logistic and softmax in NumPy beside torch.softmax, tanh, sigmoid and
+    relu of the same inputs). Iris and train_test_split are offline stand-ins, image files
+    and CelebA/MNIST downloads are left out, np.set_printoptions(precision=3) is kept to
+    the program, plots are left out; 30 of the regression's 200 epochs, 10 of the
+    MLP's 100."""
+    with np.printoptions(precision=3):
+        return _ml_book_ch12(torch)
+
+
+def _ml_book_ch12(torch):
+    nn = torch.nn
+    DataLoader, Dataset = torch.utils.data.DataLoader, torch.utils.data.Dataset
+    TensorDataset = torch.utils.data.TensorDataset
+    a = [1, 2, 3]
+    b = np.array([4, 5, 6], dtype=np.int32)
+    t_a = torch.tensor(a)
+    t_b = torch.from_numpy(b)
+    print(t_a)
+    print(t_b)
+    print((torch.is_tensor(a), torch.is_tensor(t_a)))
+    t_ones = torch.ones(2, 3)
+    print(t_ones.shape)
+    print(t_ones)
+    rand_tensor = torch.rand(2, 3)
+    print(rand_tensor)
+    t_a_new = t_a.to(torch.int64)
+    print(t_a_new.dtype)
+    t = torch.rand(3, 5)
+    t_tr = torch.transpose(t, 0, 1)
+    print(t.shape, ' --> ', t_tr.shape)
+    t = torch.zeros(30)
+    t_reshape = t.reshape(5, 6)
+    print(t_reshape.shape)
+    t = torch.zeros(1, 2, 1, 4, 1)
+    t_sqz = torch.squeeze(t, 2)
+    print(t.shape, ' --> ', t_sqz.shape)
+    torch.manual_seed(1)
+    t1 = 2 * torch.rand(5, 2) - 1
+    t2 = torch.normal(mean=0, std=1, size=(5, 2))
+    t3 = torch.multiply(t1, t2)
+    print(t3)
+    t4 = torch.mean(t1, axis=0)
+    print(t4)
+    t5 = torch.matmul(t1, torch.transpose(t2, 0, 1))
+    print(t5)
+    t6 = torch.matmul(torch.transpose(t1, 0, 1), t2)
+    print(t6)
+    norm_t1 = torch.linalg.norm(t1, ord=2, dim=1)
+    print(norm_t1)
+    print(repr(np.sqrt(np.sum(np.square(t1.numpy()), axis=1))))
+    torch.manual_seed(1)
+    t = torch.rand(6)
+    print(t)
+    t_splits = torch.chunk(t, 3)
+    print([item.numpy() for item in t_splits])
+    torch.manual_seed(1)
+    t = torch.rand(5)
+    print(t)
+    t_splits = torch.split(t, split_size_or_sections=[3, 2])
+    print([item.numpy() for item in t_splits])
+    A = torch.ones(3)
+    B = torch.zeros(2)
+    C = torch.cat([A, B], axis=0)
+    print(C)
+    A = torch.ones(3)
+    B = torch.zeros(3)
+    S = torch.stack([A, B], axis=1)
+    print(S)
+    t = torch.arange(6, dtype=torch.float32)
+    data_loader = DataLoader(t)
+    for item in data_loader:
+        print(item)
+    data_loader = DataLoader(t, batch_size=3, drop_last=False)
+    for i, batch in enumerate(data_loader, 1):
+        print(f'batch {i}:', batch)
+
+    class JointDataset(Dataset):
+        def __init__(self, x, y):
+            self.x = x
+            self.y = y
+
+        def __len__(self):
+            return len(self.x)
+
+        def __getitem__(self, idx):
+            return self.x[idx], self.y[idx]
+
+    torch.manual_seed(1)
+    t_x = torch.rand([4, 3], dtype=torch.float32)
+    t_y = torch.arange(4)
+    joint_dataset = JointDataset(t_x, t_y)
+    # Or use TensorDataset directly
+    joint_dataset = TensorDataset(t_x, t_y)
+    for example in joint_dataset:
+        print('  x: ', example[0], '  y: ', example[1])
+    torch.manual_seed(1)
+    data_loader = DataLoader(dataset=joint_dataset, batch_size=2, shuffle=True)
+    for i, batch in enumerate(data_loader, 1):
+        print(f'batch {i}:', 'x:', batch[0], '\n         y:', batch[1])
+    for epoch in range(2):
+        print(f'epoch {epoch+1}')
+        for i, batch in enumerate(data_loader, 1):
+            print(f'batch {i}:', 'x:', batch[0], '\n         y:', batch[1])
+    file_list = sorted(['cat_dog_images/cat-01.jpg', 'cat_dog_images/cat-02.jpg',
+                        'cat_dog_images/cat-03.jpg', 'cat_dog_images/dog-01.jpg',
+                        'cat_dog_images/dog-02.jpg', 'cat_dog_images/dog-03.jpg'])
+    print(file_list)  # (pathlib's glob of the folder)
+    labels = [1 if 'dog' in os.path.basename(file) else 0 for file in file_list]
+    print(labels)
+
+    class ImageDataset(Dataset):
+        def __init__(self, file_list, labels):
+            self.file_list = file_list
+            self.labels = labels
+
+        def __getitem__(self, index):
+            file = self.file_list[index]
+            label = self.labels[index]
+            return file, label
+
+        def __len__(self):
+            return len(self.labels)
+
+    image_dataset = ImageDataset(file_list, labels)
+    for file, label in image_dataset:
+        print(file, label)
+
+    # ch12_part2.py
+    X_train = np.arange(10, dtype='float32').reshape((10, 1))
+    y_train = np.array([1.0, 1.3, 3.1, 2.0, 5.0, 6.3, 6.6, 7.4, 8.0, 9.0], dtype='float32')
+    X_train_norm = (X_train - np.mean(X_train)) / np.std(X_train)
+    X_train_norm = torch.from_numpy(X_train_norm)
+    # On some computers the explicit cast to .float() is
+    # necessary
+    y_train = torch.from_numpy(y_train).float()
+    train_ds = TensorDataset(X_train_norm, y_train)
+    batch_size = 1
+    train_dl = DataLoader(train_ds, batch_size, shuffle=True)
+    torch.manual_seed(1)
+    weight = torch.randn(1)
+    weight.requires_grad_()
+    bias = torch.zeros(1, requires_grad=True)
+
+    def loss_fn(input, target):
+        return (input - target).pow(2).mean()
+
+    def model(xb):
+        return xb @ weight + bias
+
+    learning_rate = 0.001
+    num_epochs = 30
+    log_epochs = 10
+    for epoch in range(num_epochs):
+        for x_batch, y_batch in train_dl:
+            pred = model(x_batch)
+            loss = loss_fn(pred, y_batch)
+            loss.backward()
+            with torch.no_grad():
+                weight -= weight.grad * learning_rate
+                bias -= bias.grad * learning_rate
+                weight.grad.zero_()
+                bias.grad.zero_()
+        if epoch % log_epochs == 0:
+            print(f'Epoch {epoch}  Loss {loss.item():.4f}')
+    print('Final Parameters:', weight.item(), bias.item())
+    X_test = np.linspace(0, 9, num=100, dtype='float32').reshape(-1, 1)
+    X_test_norm = (X_test - np.mean(X_train)) / np.std(X_train)
+    X_test_norm = torch.from_numpy(X_test_norm)
+    y_pred = model(X_test_norm).detach().numpy()
+    print(y_pred[::20])  # (the plot)
+    input_size = 1
+    output_size = 1
+    model = nn.Linear(input_size, output_size)
+    loss_fn = nn.MSELoss(reduction='mean')
+    optimizer = torch.optim.SGD(model.parameters(), lr=learning_rate)
+    for epoch in range(num_epochs):
+        for x_batch, y_batch in train_dl:
+            # 1. Generate predictions
+            pred = model(x_batch)[:, 0]
+            # 2. Calculate loss
+            loss = loss_fn(pred, y_batch)
+            # 3. Compute gradients
+            loss.backward()
+            # 4. Update parameters using gradients
+            optimizer.step()
+            # 5. Reset the gradients to zero
+            optimizer.zero_grad()
+        if epoch % log_epochs == 0:
+            print(f'Epoch {epoch}  Loss {loss.item():.4f}')
+    print('Final Parameters:', model.weight.item(), model.bias.item())
+    y_pred = model(X_test_norm).detach().numpy()
+    print(y_pred[::20])
+    iris = iris_stand_in()
+    X = iris['data']
+    y = iris['target']
+    X_train, X_test, y_train, y_test = train_test_split(X, y, test_size=1. / 3, random_state=1)
+    X_train_norm = (X_train - np.mean(X_train)) / np.std(X_train)
+    X_train_norm = torch.from_numpy(X_train_norm).float()
+    y_train = torch.from_numpy(y_train)
+    train_ds = TensorDataset(X_train_norm, y_train)
+    torch.manual_seed(1)
+    batch_size = 2
+    train_dl = DataLoader(train_ds, batch_size, shuffle=True)
+
+    class Model(nn.Module):
+        def __init__(self, input_size, hidden_size, output_size):
+            super().__init__()
+            self.layer1 = nn.Linear(input_size, hidden_size)
+            self.layer2 = nn.Linear(hidden_size, output_size)
+
+        def forward(self, x):
+            x = self.layer1(x)
+            x = nn.Sigmoid()(x)
+            x = self.layer2(x)
+            x = nn.Softmax(dim=1)(x)
+            return x
+
+    module_level(torch, Model)
+    input_size = X_train_norm.shape[1]
+    hidden_size = 16
+    output_size = 3
+    model = Model(input_size, hidden_size, output_size)
+    learning_rate = 0.001
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=learning_rate)
+    num_epochs = 10
+    loss_hist = [0] * num_epochs
+    accuracy_hist = [0] * num_epochs
+    for epoch in range(num_epochs):
+        for x_batch, y_batch in train_dl:
+            pred = model(x_batch)
+            loss = loss_fn(pred, y_batch.long())
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            loss_hist[epoch] += loss.item() * y_batch.size(0)
+            is_correct = (torch.argmax(pred, dim=1) == y_batch).float()
+            accuracy_hist[epoch] += is_correct.sum()
+        loss_hist[epoch] /= len(train_dl.dataset)
+        accuracy_hist[epoch] /= len(train_dl.dataset)
+    print(loss_hist[::3], accuracy_hist[::3])  # (the plots)
+    X_test_norm = (X_test - np.mean(X_train)) / np.std(X_train)
+    X_test_norm = torch.from_numpy(X_test_norm).float()
+    y_test = torch.from_numpy(y_test)
+    pred_test = model(X_test_norm)
+    correct = (torch.argmax(pred_test, dim=1) == y_test).float()
+    accuracy = correct.mean()
+    print(f'Test Acc.: {accuracy:.4f}')
+    with in_temporary_directory():
+        path = 'iris_classifier.pt'
+        torch.save(model, path)
+        try:
+            model_new = torch.load(path)
+        except Exception as e:  # (PyTorch 2.6 on: weights_only=True by default)
+            print(type(e).__name__)
+            model_new = torch.load(path, weights_only=False)
+        print(model_new.eval())
+        pred_test = model_new(X_test_norm)
+        correct = (torch.argmax(pred_test, dim=1) == y_test).float()
+        accuracy = correct.mean()
+        print(f'Test Acc.: {accuracy:.4f}')
+        path = 'iris_classifier_state.pt'
+        torch.save(model.state_dict(), path)
+        model_new = Model(input_size, hidden_size, output_size)
+        print(model_new.load_state_dict(torch.load(path)))
+    X = np.array([1, 1.4, 2.5])  ## first value must be 1
+    w = np.array([0.4, 0.3, 0.5])
+
+    def net_input(X, w):
+        return np.dot(X, w)
+
+    def logistic(z):
+        return 1.0 / (1.0 + np.exp(-z))
+
+    def logistic_activation(X, w):
+        z = net_input(X, w)
+        return logistic(z)
+
+    print(f'P(y=1|x) = {logistic_activation(X, w):.3f}')
+    W = np.array([[1.1, 1.2, 0.8, 0.4],
+                  [0.2, 0.4, 1.0, 0.2],
+                  [0.6, 1.5, 1.2, 0.7]])
+    A = np.array([[1, 0.1, 0.4, 0.6]])
+    Z = np.dot(W, A[0])
+    y_probas = logistic(Z)
+    print('Net Input: \n', Z)
+    print('Output Units:\n', y_probas)
+    y_class = np.argmax(Z, axis=0)
+    print('Predicted class label:', y_class)
+
+    def softmax(z):
+        return np.exp(z) / np.sum(np.exp(z))
+
+    y_probas = softmax(Z)
+    print('Probabilities:\n', y_probas)
+    print(np.sum(y_probas))
+    print(repr(torch.softmax(torch.from_numpy(Z), dim=0)))
+    z = np.arange(-5, 5, 0.005)
+    print(repr(torch.tanh(torch.from_numpy(z))))
+    print(repr(torch.sigmoid(torch.from_numpy(z))))
+    print(repr(torch.relu(torch.from_numpy(z))))
+    return {"model.layer1.weight": model.layer1.weight, "model_new.layer2.bias": model_new.layer2.bias}
+
+
+def ml_book_ch13_part1(torch):
+    """rasbt/machine-learning-book ch13/ch13_part1.py: compute_z with torch.sub/mul/add on
+    scalars and rank 1 and 2 tensors, requires_grad and requires_grad_(), xavier_normal_
+    and xavier_uniform_, a module keeping plain tensors, the gradient of a squared error
+    checked by hand, Sequential models, an L1 penalty, the XOR problem (np.random data)
+    with BCELoss and SGD trained by ``train``, a ModuleList model with predict, and the
+    NoisyLinear custom layer (torch.Tensor(...) then xavier_uniform_, torch.normal noise
+    in training) in MyNoisyModule. 6 of the book's 200 epochs; the plots and mlxtend's
+    decision regions are left out (predict on a few points stands for them)."""
+    nn = torch.nn
+    DataLoader, TensorDataset = torch.utils.data.DataLoader, torch.utils.data.TensorDataset
+
+    def compute_z(a, b, c):
+        r1 = torch.sub(a, b)
+        r2 = torch.mul(r1, 2)
+        z = torch.add(r2, c)
+        return z
+
+    print('Scalar Inputs:', compute_z(torch.tensor(1), torch.tensor(2), torch.tensor(3)))
+    print('Rank 1 Inputs:', compute_z(torch.tensor([1]), torch.tensor([2]), torch.tensor([3])))
+    print('Rank 2 Inputs:', compute_z(torch.tensor([[1]]), torch.tensor([[2]]), torch.tensor([[3]])))
+    a = torch.tensor(3.14, requires_grad=True)
+    b = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    print(a)
+    print(b)
+    print(a.requires_grad)
+    w = torch.tensor([1.0, 2.0, 3.0])
+    print(w.requires_grad)
+    w.requires_grad_()
+    print(w.requires_grad)
+    torch.manual_seed(1)
+    w = torch.empty(2, 3)
+    nn.init.xavier_normal_(w)
+    print(w)
+
+    class MyModule(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.w1 = torch.empty(2, 3, requires_grad=True)
+            nn.init.xavier_normal_(self.w1)
+            self.w2 = torch.empty(1, 2, requires_grad=True)
+            nn.init.xavier_normal_(self.w2)
+
+    print(list(MyModule().parameters()))
+    w = torch.tensor(1.0, requires_grad=True)
+    b = torch.tensor(0.5, requires_grad=True)
+    x = torch.tensor([1.4])
+    y = torch.tensor([2.1])
+    z = torch.add(torch.mul(w, x), b)
+    loss = (y - z).pow(2).sum()
+    loss.backward()
+    print('dL/dw : ', w.grad)
+    print('dL/db : ', b.grad)
+    # verifying the computed gradient dL/dw
+    print(2 * x * ((w * x + b) - y))
+    model = nn.Sequential(
+        nn.Linear(4, 16),
+        nn.ReLU(),
+        nn.Linear(16, 32),
+        nn.ReLU()
+    )
+    print(model)
+    nn.init.xavier_uniform_(model[0].weight)
+    l1_weight = 0.01
+    l1_penalty = l1_weight * model[2].weight.abs().sum()
+    print(l1_penalty)
+    loss_fn = nn.BCELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.001)
+    np.random.seed(1)
+    torch.manual_seed(1)
+    x = np.random.uniform(low=-1, high=1, size=(200, 2))
+    y = np.ones(len(x))
+    y[x[:, 0] * x[:, 1] < 0] = 0
+    n_train = 100
+    x_train = torch.tensor(x[:n_train, :], dtype=torch.float32)
+    y_train = torch.tensor(y[:n_train], dtype=torch.float32)
+    x_valid = torch.tensor(x[n_train:, :], dtype=torch.float32)
+    y_valid = torch.tensor(y[n_train:], dtype=torch.float32)
+    train_ds = TensorDataset(x_train, y_train)
+    batch_size = 2
+    torch.manual_seed(1)
+    train_dl = DataLoader(train_ds, batch_size, shuffle=True)
+    model = nn.Sequential(
+        nn.Linear(2, 1),
+        nn.Sigmoid()
+    )
+    print(model)
+    loss_fn = nn.BCELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.001)
+    torch.manual_seed(1)
+    num_epochs = 6
+
+    def train(model, num_epochs, train_dl, x_valid, y_valid):
+        loss_hist_train = [0] * num_epochs
+        accuracy_hist_train = [0] * num_epochs
+        loss_hist_valid = [0] * num_epochs
+        accuracy_hist_valid = [0] * num_epochs
+        for epoch in range(num_epochs):
+            for x_batch, y_batch in train_dl:
+                pred = model(x_batch)[:, 0]
+                loss = loss_fn(pred, y_batch)
+                loss.backward()
+                optimizer.step()
+                optimizer.zero_grad()
+                loss_hist_train[epoch] += loss.item()
+                is_correct = ((pred >= 0.5).float() == y_batch).float()
+                accuracy_hist_train[epoch] += is_correct.mean()
+            loss_hist_train[epoch] /= n_train / batch_size
+            accuracy_hist_train[epoch] /= n_train / batch_size
+            pred = model(x_valid)[:, 0]
+            loss = loss_fn(pred, y_valid)
+            loss_hist_valid[epoch] = loss.item()
+            is_correct = ((pred >= 0.5).float() == y_valid).float()
+            accuracy_hist_valid[epoch] += is_correct.mean()
+        return loss_hist_train, loss_hist_valid, accuracy_hist_train, accuracy_hist_valid
+
+    history = train(model, num_epochs, train_dl, x_valid, y_valid)
+    print(history)  # (the plots)
+    model = nn.Sequential(
+        nn.Linear(2, 4),
+        nn.ReLU(),
+        nn.Linear(4, 4),
+        nn.ReLU(),
+        nn.Linear(4, 1),
+        nn.Sigmoid()
+    )
+    loss_fn = nn.BCELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.015)
+    print(model)
+    history = train(model, num_epochs, train_dl, x_valid, y_valid)
+    print(history)
+
+    class MyModule(nn.Module):
+        def __init__(self):
+            super().__init__()
+            l1 = nn.Linear(2, 4)
+            a1 = nn.ReLU()
+            l2 = nn.Linear(4, 4)
+            a2 = nn.ReLU()
+            l3 = nn.Linear(4, 1)
+            a3 = nn.Sigmoid()
+            l = [l1, a1, l2, a2, l3, a3]
+            self.module_list = nn.ModuleList(l)
+
+        def forward(self, x):
+            for f in self.module_list:
+                x = f(x)
+            return x
+
+        def predict(self, x):
+            x = torch.tensor(x, dtype=torch.float32)
+            pred = self.forward(x)[:, 0]
+            return (pred >= 0.5).float()
+
+    model = MyModule()
+    print(model)
+    loss_fn = nn.BCELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.015)
+    # torch.manual_seed(1)
+    history = train(model, num_epochs, train_dl, x_valid, y_valid)
+    print(history)
+    print(model.predict(x_valid.numpy()[:8]))  # (plot_decision_regions calls predict)
+
+    class NoisyLinear(nn.Module):
+        def __init__(self, input_size, output_size, noise_stddev=0.1):
+            super().__init__()
+            w = torch.Tensor(input_size, output_size)
+            self.w = nn.Parameter(w)  # nn.Parameter is a Tensor that's a module parameter.
+            nn.init.xavier_uniform_(self.w)
+            b = torch.Tensor(output_size).fill_(0)
+            self.b = nn.Parameter(b)
+            self.noise_stddev = noise_stddev
+
+        def forward(self, x, training=False):
+            if training:
+                noise = torch.normal(0.0, self.noise_stddev, x.shape)
+                x_new = torch.add(x, noise)
+            else:
+                x_new = x
+            return torch.add(torch.mm(x_new, self.w), self.b)
+
+    ## testing:
+    torch.manual_seed(1)
+    noisy_layer = NoisyLinear(4, 2)
+    x = torch.zeros((1, 4))
+    print(noisy_layer(x, training=True))
+    print(noisy_layer(x, training=True))
+    print(noisy_layer(x, training=False))
+
+    class MyNoisyModule(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.l1 = NoisyLinear(2, 4, 0.07)
+            self.a1 = nn.ReLU()
+            self.l2 = nn.Linear(4, 4)
+            self.a2 = nn.ReLU()
+            self.l3 = nn.Linear(4, 1)
+            self.a3 = nn.Sigmoid()
+
+        def forward(self, x, training=False):
+            x = self.l1(x, training)
+            x = self.a1(x)
+            x = self.l2(x)
+            x = self.a2(x)
+            x = self.l3(x)
+            x = self.a3(x)
+            return x
+
+        def predict(self, x):
+            x = torch.tensor(x, dtype=torch.float32)
+            pred = self.forward(x)[:, 0]
+            return (pred >= 0.5).float()
+
+    torch.manual_seed(1)
+    model = MyNoisyModule()
+    print(model)
+    loss_fn = nn.BCELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.015)
+    torch.manual_seed(1)
+    loss_hist_train = [0] * num_epochs
+    accuracy_hist_train = [0] * num_epochs
+    loss_hist_valid = [0] * num_epochs
+    accuracy_hist_valid = [0] * num_epochs
+    for epoch in range(num_epochs):
+        for x_batch, y_batch in train_dl:
+            pred = model(x_batch, True)[:, 0]
+            loss = loss_fn(pred, y_batch)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            loss_hist_train[epoch] += loss.item()
+            is_correct = ((pred >= 0.5).float() == y_batch).float()
+            accuracy_hist_train[epoch] += is_correct.mean()
+        loss_hist_train[epoch] /= n_train / batch_size
+        accuracy_hist_train[epoch] /= n_train / batch_size
+        pred = model(x_valid)[:, 0]
+        loss = loss_fn(pred, y_valid)
+        loss_hist_valid[epoch] = loss.item()
+        is_correct = ((pred >= 0.5).float() == y_valid).float()
+        accuracy_hist_valid[epoch] += is_correct.mean()
+    print(loss_hist_train, loss_hist_valid, accuracy_hist_train, accuracy_hist_valid)
+    print(model.predict(x_valid.numpy()[:8]))
+    return {"noisy.l1.w": model.l1.w, "noisy.l3.weight": model.l3.weight}
+
+
+def ml_book_ch16_self_attention(torch):
+    """rasbt/machine-learning-book ch16/ch16-part1-self-attention.py: the embedded
+    sentence, dot products in loops and as a matmul (allclose), softmax attention weights,
+    context vectors by hand and by matmul, the scaled dot-product attention with U_query,
+    U_key, U_value, the multi-head projections by matmul and bmm over a repeated input,
+    permute, and the heads' concatenation through a Linear."""
+    F = torch.nn.functional
+    sentence = torch.tensor(
+        [0,  # can
+         7,  # you
+         1,  # help
+         2,  # me
+         5,  # to
+         6,  # translate
+         4,  # this
+         3]  # sentence
+    )
+    print(repr(sentence))
+    torch.manual_seed(123)
+    embed = torch.nn.Embedding(10, 16)
+    embedded_sentence = embed(sentence).detach()
+    print(repr(embedded_sentence.shape))
+    omega = torch.empty(8, 8)
+    for i, x_i in enumerate(embedded_sentence):
+        for j, x_j in enumerate(embedded_sentence):
+            omega[i, j] = torch.dot(x_i, x_j)
+    omega_mat = embedded_sentence.matmul(embedded_sentence.T)
+    print(torch.allclose(omega_mat, omega))
+    attention_weights = F.softmax(omega, dim=1)
+    print(repr(attention_weights.shape))
+    print(repr(attention_weights.sum(dim=1)))
+    x_2 = embedded_sentence[1, :]
+    context_vec_2 = torch.zeros(x_2.shape)
+    for j in range(8):
+        x_j = embedded_sentence[j, :]
+        context_vec_2 += attention_weights[1, j] * x_j
+    print(repr(context_vec_2))
+    context_vectors = torch.matmul(attention_weights, embedded_sentence)
+    print(torch.allclose(context_vec_2, context_vectors[1]))
+    torch.manual_seed(123)
+    d = embedded_sentence.shape[1]
+    U_query = torch.rand(d, d)
+    U_key = torch.rand(d, d)
+    U_value = torch.rand(d, d)
+    x_2 = embedded_sentence[1]
+    query_2 = U_query.matmul(x_2)
+    key_2 = U_key.matmul(x_2)
+    value_2 = U_value.matmul(x_2)
+    keys = U_key.matmul(embedded_sentence.T).T
+    print(torch.allclose(key_2, keys[1]))
+    values = U_value.matmul(embedded_sentence.T).T
+    print(torch.allclose(value_2, values[1]))
+    omega_23 = query_2.dot(keys[2])
+    print(repr(omega_23))
+    omega_2 = query_2.matmul(keys.T)
+    print(repr(omega_2))
+    attention_weights_2 = F.softmax(omega_2 / d**0.5, dim=0)
+    print(repr(attention_weights_2))
+    context_vector_2 = attention_weights_2.matmul(values)
+    print(repr(context_vector_2))
+    torch.manual_seed(123)
+    d = embedded_sentence.shape[1]
+    one_U_query = torch.rand(d, d)
+    h = 8
+    multihead_U_query = torch.rand(h, d, d)
+    multihead_U_key = torch.rand(h, d, d)
+    multihead_U_value = torch.rand(h, d, d)
+    multihead_query_2 = multihead_U_query.matmul(x_2)
+    print(repr(multihead_query_2.shape))
+    multihead_key_2 = multihead_U_key.matmul(x_2)
+    multihead_value_2 = multihead_U_value.matmul(x_2)
+    print(repr(multihead_key_2[2]))
+    stacked_inputs = embedded_sentence.T.repeat(8, 1, 1)
+    print(repr(stacked_inputs.shape))
+    multihead_keys = torch.bmm(multihead_U_key, stacked_inputs)
+    print(repr(multihead_keys.shape))
+    multihead_keys = multihead_keys.permute(0, 2, 1)
+    print(repr(multihead_keys.shape))
+    print(repr(multihead_keys[2, 1]))  # index: [2nd attention head, 2nd key]
+    multihead_values = torch.matmul(multihead_U_value, stacked_inputs)
+    multihead_values = multihead_values.permute(0, 2, 1)
+    multihead_z_2 = torch.rand(8, 16)
+    linear = torch.nn.Linear(8 * 16, 16)
+    context_vector_2 = linear(multihead_z_2.flatten())
+    print(repr(context_vector_2.shape))
+    print(repr(context_vector_2))
+    return {"multihead_values": multihead_values, "one_U_query": one_U_query}
+
+
+def ml_book_ch14_cnn(torch):
+    """rasbt/machine-learning-book ch14/ch14_part1.py: conv1d and conv2d by hand in NumPy
+    beside np.convolve, an L2 penalty over a Conv2d's and a Linear's parameters, BCELoss
+    and BCEWithLogitsLoss, NLLLoss of log-probabilities and CrossEntropyLoss, MNIST's
+    Subset split, the CNN built by add_module (Conv2d, MaxPool2d, Flatten, Linear(3136,
+    1024), Dropout) with its output shapes, Adam and the train function with train and
+    validation accuracy, the test accuracy on .data / 255, per-image predictions, and
+    the whole model saved. MNIST is 192 seeded random images (128 for training), 1 of
+    the 20 epochs, on the CPU (the book's cuda:0 line is the commented cpu one);
+    torchvision's read_image, scipy's convolve2d and the plots are left out."""
+    nn = torch.nn
+    Subset, DataLoader = torch.utils.data.Subset, torch.utils.data.DataLoader
+
+    def conv1d(x, w, p=0, s=1):
+        w_rot = np.array(w[::-1])
+        x_padded = np.array(x)
+        if p > 0:
+            zero_pad = np.zeros(shape=p)
+            x_padded = np.concatenate([zero_pad, x_padded, zero_pad])
+        res = []
+        for i in range(0, int((len(x_padded) - len(w_rot))) + 1, s):
+            res.append(np.sum(x_padded[i:i + w_rot.shape[0]] * w_rot))
+        return np.array(res)
+
+    ## Testing:
+    x = [1, 3, 2, 4, 5, 6, 1, 3]
+    w = [1, 0, 3, 1, 2]
+    print('Conv1d Implementation:', conv1d(x, w, p=2, s=1))
+    print('Numpy Results:', np.convolve(x, w, mode='same'))
+
+    def conv2d(X, W, p=(0, 0), s=(1, 1)):
+        W_rot = np.array(W)[::-1, ::-1]
+        X_orig = np.array(X)
+        n1 = X_orig.shape[0] + 2 * p[0]
+        n2 = X_orig.shape[1] + 2 * p[1]
+        X_padded = np.zeros(shape=(n1, n2))
+        X_padded[p[0]:p[0] + X_orig.shape[0], p[1]:p[1] + X_orig.shape[1]] = X_orig
+        res = []
+        for i in range(0, int((X_padded.shape[0] - W_rot.shape[0]) / s[0]) + 1, s[0]):
+            res.append([])
+            for j in range(0, int((X_padded.shape[1] - W_rot.shape[1]) / s[1]) + 1, s[1]):
+                X_sub = X_padded[i:i + W_rot.shape[0], j:j + W_rot.shape[1]]
+                res[-1].append(np.sum(X_sub * W_rot))
+        return (np.array(res))
+
+    X = [[1, 3, 2, 4], [5, 6, 1, 3], [1, 2, 0, 2], [3, 4, 3, 2]]
+    W = [[1, 0, 3], [1, 2, 1], [0, 1, 1]]
+    print('Conv2d Implementation:\n', conv2d(X, W, p=(1, 1), s=(1, 1)))
+    # (PyTorch's own: a cross-correlation, so the kernel flipped)
+    print(torch.nn.functional.conv2d(torch.tensor(X, dtype=torch.float64)[None, None],
+                                     torch.tensor(np.array(W)[::-1, ::-1].copy(), dtype=torch.float64)[None, None],
+                                     padding=1))
+    loss_func = nn.BCELoss()
+    loss = loss_func(torch.tensor([0.9]), torch.tensor([1.0]))
+    l2_lambda = 0.001
+    conv_layer = nn.Conv2d(in_channels=3, out_channels=5, kernel_size=5)
+    l2_penalty = l2_lambda * sum([(p**2).sum() for p in conv_layer.parameters()])
+    loss_with_penalty = loss + l2_penalty
+    print(loss_with_penalty)
+    linear_layer = nn.Linear(10, 16)
+    l2_penalty = l2_lambda * sum([(p**2).sum() for p in linear_layer.parameters()])
+    loss_with_penalty = loss + l2_penalty
+    print(loss_with_penalty)
+    ####### Binary Cross-entropy
+    logits = torch.tensor([0.8])
+    probas = torch.sigmoid(logits)
+    target = torch.tensor([1.0])
+    bce_loss_fn = nn.BCELoss()
+    bce_logits_loss_fn = nn.BCEWithLogitsLoss()
+    print(f'BCE (w Probas): {bce_loss_fn(probas, target):.4f}')
+    print(f'BCE (w Logits): {bce_logits_loss_fn(logits, target):.4f}')
+    ####### Categorical Cross-entropy
+    logits = torch.tensor([[1.5, 0.8, 2.1]])
+    probas = torch.softmax(logits, dim=1)
+    target = torch.tensor([2])
+    cce_loss_fn = nn.NLLLoss()
+    cce_logits_loss_fn = nn.CrossEntropyLoss()
+    print(f'CCE (w Logits): {cce_logits_loss_fn(logits, target):.4f}')
+    print(f'CCE (w Probas): {cce_loss_fn(torch.log(probas), target):.4f}')
+    images = image_dataset(torch, 192, seed=21)
+
+    class MNIST(torch.utils.data.Dataset):  # (torchvision's, with ToTensor)
+        def __init__(self, root, train, transform=None, download=False):
+            part = slice(0, 192) if train else slice(128, 192)
+            self.data, self.targets = images.data[part, 0], images.targets[part]
+
+        def __len__(self):
+            return len(self.data)
+
+        def __getitem__(self, i):
+            return (self.data[i].float() / 255)[None], int(self.targets[i])
+
+    image_path = './'
+    mnist_dataset = MNIST(root=image_path, train=True, transform=None, download=True)
+    mnist_valid_dataset = Subset(mnist_dataset, torch.arange(64))
+    mnist_train_dataset = Subset(mnist_dataset, torch.arange(64, len(mnist_dataset)))
+    mnist_test_dataset = MNIST(root=image_path, train=False, transform=None, download=False)
+    batch_size = 64
+    torch.manual_seed(1)
+    train_dl = DataLoader(mnist_train_dataset, batch_size, shuffle=True)
+    valid_dl = DataLoader(mnist_valid_dataset, batch_size, shuffle=False)
+    model = nn.Sequential()
+    model.add_module('conv1', nn.Conv2d(in_channels=1, out_channels=32, kernel_size=5, padding=2))
+    model.add_module('relu1', nn.ReLU())
+    model.add_module('pool1', nn.MaxPool2d(kernel_size=2))
+    model.add_module('conv2', nn.Conv2d(in_channels=32, out_channels=64, kernel_size=5, padding=2))
+    model.add_module('relu2', nn.ReLU())
+    model.add_module('pool2', nn.MaxPool2d(kernel_size=2))
+    x = torch.ones((4, 1, 28, 28))
+    print(repr(model(x).shape))
+    model.add_module('flatten', nn.Flatten())
+    x = torch.ones((4, 1, 28, 28))
+    print(repr(model(x).shape))
+    model.add_module('fc1', nn.Linear(3136, 1024))
+    model.add_module('relu3', nn.ReLU())
+    model.add_module('dropout', nn.Dropout(p=0.5))
+    model.add_module('fc2', nn.Linear(1024, 10))
+    # device = torch.device("cuda:0")
+    device = torch.device("cpu")
+    model = model.to(device)
+    print(model)
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.001)
+
+    def train(model, num_epochs, train_dl, valid_dl):
+        loss_hist_train = [0] * num_epochs
+        accuracy_hist_train = [0] * num_epochs
+        loss_hist_valid = [0] * num_epochs
+        accuracy_hist_valid = [0] * num_epochs
+        for epoch in range(num_epochs):
+            model.train()
+            for x_batch, y_batch in train_dl:
+                x_batch = x_batch.to(device)
+                y_batch = y_batch.to(device)
+                pred = model(x_batch)
+                loss = loss_fn(pred, y_batch)
+                loss.backward()
+                optimizer.step()
+                optimizer.zero_grad()
+                loss_hist_train[epoch] += loss.item() * y_batch.size(0)
+                is_correct = (torch.argmax(pred, dim=1) == y_batch).float()
+                accuracy_hist_train[epoch] += is_correct.sum().cpu()
+            loss_hist_train[epoch] /= len(train_dl.dataset)
+            accuracy_hist_train[epoch] /= len(train_dl.dataset)
+            model.eval()
+            with torch.no_grad():
+                for x_batch, y_batch in valid_dl:
+                    x_batch = x_batch.to(device)
+                    y_batch = y_batch.to(device)
+                    pred = model(x_batch)
+                    loss = loss_fn(pred, y_batch)
+                    loss_hist_valid[epoch] += loss.item() * y_batch.size(0)
+                    is_correct = (torch.argmax(pred, dim=1) == y_batch).float()
+                    accuracy_hist_valid[epoch] += is_correct.sum().cpu()
+            loss_hist_valid[epoch] /= len(valid_dl.dataset)
+            accuracy_hist_valid[epoch] /= len(valid_dl.dataset)
+            print(f'Epoch {epoch+1} accuracy: {accuracy_hist_train[epoch]:.4f} val_accuracy: {accuracy_hist_valid[epoch]:.4f}')
+        return loss_hist_train, loss_hist_valid, accuracy_hist_train, accuracy_hist_valid
+
+    torch.manual_seed(1)
+    num_epochs = 1
+    hist = train(model, num_epochs, train_dl, valid_dl)
+    print(hist)  # (the plots)
+    model_cpu = model.cpu()
+    pred = model(mnist_test_dataset.data.unsqueeze(1) / 255.)
+    is_correct = (torch.argmax(pred, dim=1) == mnist_test_dataset.targets).float()
+    print(f'Test accuracy: {is_correct.mean():.4f}')
+    for i in range(12):  # (the figure's titles)
+        img = mnist_test_dataset[i][0][0, :, :]
+        pred = model(img.unsqueeze(0).unsqueeze(1))
+        y_pred = torch.argmax(pred)
+        print(y_pred.item(), end=" ")
+    print()
+    with in_temporary_directory():
+        if not os.path.exists('models'):
+            os.mkdir('models')
+        path = 'models/mnist-cnn.ph'
+        torch.save(model, path)
+        print(sorted(os.listdir('models')))
+    return {"conv2.weight": model.conv2.weight, "conv1.weight": model.conv1.weight}
+
+
+def ml_book_ch15_rnn(torch):
+    """rasbt/machine-learning-book ch15/ch15_part1.py (an nn.RNN's weights, its output
+    beside the same recurrence by hand with matmul and tanh) and ch15/ch15_part3.py (the
+    character-level language model: the text encoded, 41-character chunks in a
+    TextDataset, an Embedding + LSTM(batch_first) + Linear model stepped a character at a
+    time from init_hidden, Adam on the summed cross-entropy, Categorical samples of fixed
+    logits, and sample() generating text with scale factors 1, 2 and 0.5). The book's
+    1268-0.txt (The Mysterious Island) is a made-up text between its start and end
+    markers; embed_dim 32 and rnn_hidden_size 64 (the book: 256 and 512), 3 of the
+    10,000 iterations, 60 generated characters of 500; on the CPU."""
+    nn, Dataset, DataLoader = torch.nn, torch.utils.data.Dataset, torch.utils.data.DataLoader
+    Categorical = torch.distributions.categorical.Categorical
+    torch.manual_seed(1)
+    rnn_layer = nn.RNN(input_size=5, hidden_size=2, num_layers=1, batch_first=True)
+    w_xh = rnn_layer.weight_ih_l0
+    w_hh = rnn_layer.weight_hh_l0
+    b_xh = rnn_layer.bias_ih_l0
+    b_hh = rnn_layer.bias_hh_l0
+    print('W_xh shape:', w_xh.shape)
+    print('W_hh shape:', w_hh.shape)
+    print('b_xh shape:', b_xh.shape)
+    print('b_hh shape:', b_hh.shape)
+    x_seq = torch.tensor([[1.0] * 5, [2.0] * 5, [3.0] * 5]).float()
+    ## output of the simple RNN:
+    output, hn = rnn_layer(torch.reshape(x_seq, (1, 3, 5)))
+    ## manually computing the output:
+    out_man = []
+    for t in range(3):
+        xt = torch.reshape(x_seq[t], (1, 5))
+        print(f'Time step {t} =>')
+        print('   Input           :', xt.numpy())
+        ht = torch.matmul(xt, torch.transpose(w_xh, 0, 1)) + b_xh
+        print('   Hidden          :', ht.detach().numpy())
+        if t > 0:
+            prev_h = out_man[t - 1]
+        else:
+            prev_h = torch.zeros((ht.shape))
+        ot = ht + torch.matmul(prev_h, torch.transpose(w_hh, 0, 1)) + b_hh
+        ot = torch.tanh(ot)
+        out_man.append(ot)
+        print('   Output (manual) :', ot.detach().numpy())
+        print('   RNN output      :', output[:, t].detach().numpy())
+        print()
+
+    # ch15_part3.py
+    text = "THE MYSTERIOUS ISLAND\n" + the_verdict() + "\nEnd of the Project Gutenberg EBook"
+    start_indx = text.find('THE MYSTERIOUS ISLAND')
+    end_indx = text.find('End of the Project Gutenberg')
+    text = text[start_indx:end_indx]
+    char_set = set(text)
+    print('Total Length:', len(text))
+    print('Unique Characters:', len(char_set))
+    chars_sorted = sorted(char_set)
+    char2int = {ch: i for i, ch in enumerate(chars_sorted)}
+    char_array = np.array(chars_sorted)
+    text_encoded = np.array([char2int[ch] for ch in text], dtype=np.int32)
+    print('Text encoded shape: ', text_encoded.shape)
+    print(text[:15], '     == Encoding ==> ', text_encoded[:15])
+    print(text_encoded[15:21], ' == Reverse  ==> ', ''.join(char_array[text_encoded[15:21]]))
+    for ex in text_encoded[:5]:
+        print('{} -> {}'.format(ex, char_array[ex]))
+    seq_length = 40
+    chunk_size = seq_length + 1
+    text_chunks = [text_encoded[i:i + chunk_size] for i in range(len(text_encoded) - chunk_size + 1)]
+    ## inspection:
+    for seq in text_chunks[:1]:
+        input_seq = seq[:seq_length]
+        target = seq[seq_length]
+        print(input_seq, ' -> ', target)
+        print(repr(''.join(char_array[input_seq])), ' -> ', repr(''.join(char_array[target])))
+
+    class TextDataset(Dataset):
+        def __init__(self, text_chunks):
+            self.text_chunks = text_chunks
+
+        def __len__(self):
+            return len(self.text_chunks)
+
+        def __getitem__(self, idx):
+            text_chunk = self.text_chunks[idx]
+            return text_chunk[:-1].long(), text_chunk[1:].long()
+
+    seq_dataset = TextDataset(torch.tensor(np.array(text_chunks)))
+    for i, (seq, target) in enumerate(seq_dataset):
+        print(' Input (x):', repr(''.join(char_array[seq])))
+        print('Target (y):', repr(''.join(char_array[target])))
+        print()
+        if i == 1:
+            break
+    # device = torch.device("cuda:0")
+    device = 'cpu'
+    batch_size = 64
+    torch.manual_seed(1)
+    seq_dl = DataLoader(seq_dataset, batch_size=batch_size, shuffle=True, drop_last=True)
+
+    class RNN(nn.Module):
+        def __init__(self, vocab_size, embed_dim, rnn_hidden_size):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_dim)
+            self.rnn_hidden_size = rnn_hidden_size
+            self.rnn = nn.LSTM(embed_dim, rnn_hidden_size, batch_first=True)
+            self.fc = nn.Linear(rnn_hidden_size, vocab_size)
+
+        def forward(self, x, hidden, cell):
+            out = self.embedding(x).unsqueeze(1)
+            out, (hidden, cell) = self.rnn(out, (hidden, cell))
+            out = self.fc(out).reshape(out.size(0), -1)
+            return out, hidden, cell
+
+        def init_hidden(self, batch_size):
+            hidden = torch.zeros(1, batch_size, self.rnn_hidden_size)
+            cell = torch.zeros(1, batch_size, self.rnn_hidden_size)
+            return hidden.to(device), cell.to(device)
+
+    vocab_size = len(char_array)
+    embed_dim = 32
+    rnn_hidden_size = 64
+    torch.manual_seed(1)
+    model = RNN(vocab_size, embed_dim, rnn_hidden_size)
+    model = model.to(device)
+    print(model)
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.005)
+    num_epochs = 3
+    torch.manual_seed(1)
+    for epoch in range(num_epochs):
+        hidden, cell = model.init_hidden(batch_size)
+        seq_batch, target_batch = next(iter(seq_dl))
+        seq_batch = seq_batch.to(device)
+        target_batch = target_batch.to(device)
+        optimizer.zero_grad()
+        loss = 0
+        for c in range(seq_length):
+            pred, hidden, cell = model(seq_batch[:, c], hidden, cell)
+            loss += loss_fn(pred, target_batch[:, c])
+        loss.backward()
+        optimizer.step()
+        loss = loss.item() / seq_length
+        if epoch % 1 == 0:  # (the book logs every 500th of its 10,000)
+            print(f'Epoch {epoch} loss: {loss:.4f}')
+    torch.manual_seed(1)
+    logits = torch.tensor([[1.0, 1.0, 1.0]])
+    print('Probabilities:', nn.functional.softmax(logits, dim=1).numpy()[0])
+    m = Categorical(logits=logits)
+    samples = m.sample((10,))
+    print(samples.numpy())
+    torch.manual_seed(1)
+    logits = torch.tensor([[1.0, 1.0, 3.0]])
+    print('Probabilities:', nn.functional.softmax(logits, dim=1).numpy()[0])
+    m = Categorical(logits=logits)
+    samples = m.sample((10,))
+    print(samples.numpy())
+
+    def sample(model, starting_str, len_generated_text=60, scale_factor=1.0):
+        encoded_input = torch.tensor([char2int[s] for s in starting_str])
+        encoded_input = torch.reshape(encoded_input, (1, -1))
+        generated_str = starting_str
+        model.eval()
+        hidden, cell = model.init_hidden(1)
+        hidden = hidden.to('cpu')
+        cell = cell.to('cpu')
+        for c in range(len(starting_str) - 1):
+            _, hidden, cell = model(encoded_input[:, c].view(1), hidden, cell)
+        last_char = encoded_input[:, -1]
+        for i in range(len_generated_text):
+            logits, hidden, cell = model(last_char.view(1), hidden, cell)
+            logits = torch.squeeze(logits, 0)
+            scaled_logits = logits * scale_factor
+            m = Categorical(logits=scaled_logits)
+            last_char = m.sample()
+            generated_str += str(char_array[last_char])
+        return generated_str
+
+    torch.manual_seed(1)
+    model.to('cpu')
+    print(sample(model, starting_str='The island'.replace('island', 'glory')))
+    logits = torch.tensor([[1.0, 1.0, 3.0]])
+    print('Probabilities before scaling:        ', nn.functional.softmax(logits, dim=1).numpy()[0])
+    print('Probabilities after scaling with 0.5:', nn.functional.softmax(0.5 * logits, dim=1).numpy()[0])
+    print('Probabilities after scaling with 0.1:', nn.functional.softmax(0.1 * logits, dim=1).numpy()[0])
+    torch.manual_seed(1)
+    print(sample(model, starting_str='The glory', scale_factor=2.0))
+    torch.manual_seed(1)
+    print(sample(model, starting_str='The glory', scale_factor=0.5))
+    return {"fc.weight": model.fc.weight,
+            "rnn_layer.output": output}
+
+
+class _Graph:
+    """networkx's Graph as the chapter uses it (nodes with attributes, undirected edges,
+    a dense adjacency matrix in the nodes' order): networkx's adjacency_matrix needs
+    SciPy, which the kit does without."""
+    def __init__(self):
+        self.nodes, self.edges = {}, []
+
+    def add_nodes_from(self, nodes):
+        self.nodes.update((name, dict(attributes)) for name, attributes in nodes)
+
+    def add_edges_from(self, edges):
+        self.edges.extend(edges)
+
+
+def _adjacency_matrix(G):
+    order = {name: i for i, name in enumerate(G.nodes)}
+    A = np.zeros((len(order), len(order)), dtype=np.int64)
+    for u, v in G.edges:
+        A[order[u], order[v]] = A[order[v], order[u]] = 1
+    return SimpleNamespace(todense=lambda: A)
+
+
+nx = SimpleNamespace(Graph=_Graph, adjacency_matrix=_adjacency_matrix,
+                     get_node_attributes=lambda G, name: {n: a[name] for n, a in G.nodes.items()})
+
+
+def ml_book_ch18_gnn(torch):
+    """rasbt/machine-learning-book ch18/ch18_part1.py: a graph's adjacency matrix and
+    one-hot colour features, a basic graph convolution in NumPy, NodeNetwork of
+    BasicGraphConvolutionLayer (Parameter(torch.rand(...)), torch.mm of features,
+    messages and adjacency, clamp(0)), global_sum_pool by a batch matrix, get_batch_tensor
+    and collate_graphs (block-diagonal adjacency by slice assignment) in a DataLoader
+    with collate_fn, and a graph's prediction alone and in its batch compared with
+    isclose. networkx is a small stand-in (its adjacency_matrix needs SciPy); the
+    drawing is left out, and the NumPy weights are seeded (np.random.seed(0))."""
+    Parameter, F = torch.nn.Parameter, torch.nn.functional
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+    np.random.seed(0)
+    G = nx.Graph()
+    # Hex codes for colors if we draw graph
+    blue, orange, green = "#1f77b4", "#ff7f0e", "#2ca02c"
+    G.add_nodes_from([(1, {"color": blue}),
+                      (2, {"color": orange}),
+                      (3, {"color": blue}),
+                      (4, {"color": green})])
+    G.add_edges_from([(1, 2), (2, 3), (1, 3), (3, 4)])
+    A = np.asarray(nx.adjacency_matrix(G).todense())
+    print(A)
+
+    def build_graph_color_label_representation(G, mapping_dict):
+        one_hot_idxs = np.array([mapping_dict[v] for v in nx.get_node_attributes(G, 'color').values()])
+        one_hot_encoding = np.zeros((one_hot_idxs.size, len(mapping_dict)))
+        one_hot_encoding[np.arange(one_hot_idxs.size), one_hot_idxs] = 1
+        return one_hot_encoding
+
+    X = build_graph_color_label_representation(G, {green: 0, blue: 1, orange: 2})
+    print(X)
+    f_in, f_out = X.shape[1], 6
+    W_1 = np.random.rand(f_in, f_out)
+    W_2 = np.random.rand(f_in, f_out)
+    h = np.dot(X, W_1) + np.dot(np.dot(A, X), W_2)
+    print(h)
+
+    class NodeNetwork(torch.nn.Module):
+        def __init__(self, input_features):
+            super().__init__()
+            self.conv_1 = BasicGraphConvolutionLayer(input_features, 32)
+            self.conv_2 = BasicGraphConvolutionLayer(32, 32)
+            self.fc_1 = torch.nn.Linear(32, 16)
+            self.out_layer = torch.nn.Linear(16, 2)
+
+        def forward(self, X, A, batch_mat):
+            x = self.conv_1(X, A).clamp(0)
+            x = self.conv_2(x, A).clamp(0)
+            output = global_sum_pool(x, batch_mat)
+            output = self.fc_1(output)
+            output = self.out_layer(output)
+            return F.softmax(output, dim=1)
+
+    class BasicGraphConvolutionLayer(torch.nn.Module):
+        def __init__(self, in_channels, out_channels):
+            super().__init__()
+            self.in_channels = in_channels
+            self.out_channels = out_channels
+            self.W2 = Parameter(torch.rand((in_channels, out_channels), dtype=torch.float32))
+            self.W1 = Parameter(torch.rand((in_channels, out_channels), dtype=torch.float32))
+            self.bias = Parameter(torch.zeros(out_channels, dtype=torch.float32))
+
+        def forward(self, X, A):
+            potential_msgs = torch.mm(X, self.W2)
+            propagated_msgs = torch.mm(A, potential_msgs)
+            root_update = torch.mm(X, self.W1)
+            output = propagated_msgs + root_update + self.bias
+            return output
+
+    def global_sum_pool(X, batch_mat):
+        if batch_mat is None or batch_mat.dim() == 1:
+            return torch.sum(X, dim=0).unsqueeze(0)
+        else:
+            return torch.mm(batch_mat, X)
+
+    def get_batch_tensor(graph_sizes):
+        starts = [sum(graph_sizes[:idx]) for idx in range(len(graph_sizes))]
+        stops = [starts[idx] + graph_sizes[idx] for idx in range(len(graph_sizes))]
+        tot_len = sum(graph_sizes)
+        batch_size = len(graph_sizes)
+        batch_mat = torch.zeros([batch_size, tot_len]).float()
+        for idx, starts_and_stops in enumerate(zip(starts, stops)):
+            start = starts_and_stops[0]
+            stop = starts_and_stops[1]
+            batch_mat[idx, start:stop] = 1
+        return batch_mat
+
+    def collate_graphs(batch):
+        adj_mats = [graph['A'] for graph in batch]
+        sizes = [A.size(0) for A in adj_mats]
+        tot_size = sum(sizes)
+        # create batch matrix
+        batch_mat = get_batch_tensor(sizes)
+        # combine feature matrices
+        feat_mats = torch.cat([graph['X'] for graph in batch], dim=0)
+        # combine labels
+        labels = torch.cat([graph['y'] for graph in batch], dim=0)
+        # combine adjacency matrices
+        batch_adj = torch.zeros([tot_size, tot_size], dtype=torch.float32)
+        accum = 0
+        for adj in adj_mats:
+            g_size = adj.shape[0]
+            batch_adj[accum:accum + g_size, accum:accum + g_size] = adj
+            accum = accum + g_size
+        repr_and_label = {'A': batch_adj, 'X': feat_mats, 'y': labels, 'batch': batch_mat}
+        return repr_and_label
+
+    def get_graph_dict(G, mapping_dict):
+        # build dictionary representation of graph G
+        A = torch.from_numpy(np.asarray(nx.adjacency_matrix(G).todense())).float()
+        # build_graph_color_label_representation() was introduced with the first example graph
+        X = torch.from_numpy(build_graph_color_label_representation(G, mapping_dict)).float()
+        # kludge since there is not specific task for this example
+        y = torch.tensor([[1, 0]]).float()
+        return {'A': A, 'X': X, 'y': y, 'batch': None}
+
+    # building 4 graphs to treat as a dataset
+    blue, orange, green = "#1f77b4", "#ff7f0e", "#2ca02c"
+    mapping_dict = {green: 0, blue: 1, orange: 2}
+    G1 = nx.Graph()
+    G1.add_nodes_from([(1, {"color": blue}), (2, {"color": orange}), (3, {"color": blue}),
+                       (4, {"color": green})])
+    G1.add_edges_from([(1, 2), (2, 3), (1, 3), (3, 4)])
+    G2 = nx.Graph()
+    G2.add_nodes_from([(1, {"color": green}), (2, {"color": green}), (3, {"color": orange}),
+                       (4, {"color": orange}), (5, {"color": blue})])
+    G2.add_edges_from([(2, 3), (3, 4), (3, 1), (5, 1)])
+    G3 = nx.Graph()
+    G3.add_nodes_from([(1, {"color": orange}), (2, {"color": orange}), (3, {"color": green}),
+                       (4, {"color": green}), (5, {"color": blue}), (6, {"color": orange})])
+    G3.add_edges_from([(2, 3), (3, 4), (3, 1), (5, 1), (2, 5), (6, 1)])
+    G4 = nx.Graph()
+    G4.add_nodes_from([(1, {"color": blue}), (2, {"color": blue}), (3, {"color": green})])
+    G4.add_edges_from([(1, 2), (2, 3)])
+    graph_list = [get_graph_dict(graph, mapping_dict) for graph in [G1, G2, G3, G4]]
+
+    class ExampleDataset(Dataset):
+        # Simple PyTorch dataset that will use our list of graphs
+        def __init__(self, graph_list):
+            self.graphs = graph_list
+
+        def __len__(self):
+            return len(self.graphs)
+
+        def __getitem__(self, idx):
+            mol_rep = self.graphs[idx]
+            return mol_rep
+
+    dset = ExampleDataset(graph_list)
+    # Note how we use our custom collate function
+    loader = DataLoader(dset, batch_size=2, shuffle=False, collate_fn=collate_graphs)
+    torch.manual_seed(123)
+    node_features = 3
+    net = NodeNetwork(node_features)
+    batch_results = []
+    for b in loader:
+        batch_results.append(net(b['X'], b['A'], b['batch']).detach())
+    print(batch_results)
+    G1_rep = dset[1]
+    G1_single = net(G1_rep['X'], G1_rep['A'], G1_rep['batch']).detach()
+    G1_batch = batch_results[0][1]
+    print(repr(torch.all(torch.isclose(G1_single, G1_batch))))
+    b = next(iter(loader))
+    loss = ((net(b['X'], b['A'], b['batch']) - b['y']) ** 2).sum()  # (a loss to see gradients)
+    loss.backward()
+    return {"conv_1.W2.grad": net.conv_1.W2.grad, "batch_adj": b['A'], "out_layer.weight.grad": net.out_layer.weight.grad}
+
+
+def ml_book_ch17_gan(torch):
+    """rasbt/machine-learning-book ch17/ch17_part1.py: the generator and discriminator
+    built by add_module in loops (LeakyReLU, Dropout, Tanh, Sigmoid), MNIST normalized to
+    [-1, 1], create_noise (uniform or normal), the step-by-step data flow and BCELoss of
+    both networks, then d_train/g_train with two Adams, fixed_z samples per epoch and the
+    epoch log; the MMD score's distance() calls .cuda(), which on a CPU build raises
+    PyTorch's AssertionError (printed). MNIST is 128 seeded random images, 2 of the 100
+    epochs; the plots are left out."""
+    nn, DataLoader = torch.nn, torch.utils.data.DataLoader
+    print("GPU Available:", torch.cuda.is_available())
+    if torch.cuda.is_available():
+        device = torch.device("cuda:0")
+    else:
+        device = "cpu"
+
+    ## define a function for the generator:
+    def make_generator_network(input_size=20, num_hidden_layers=1, num_hidden_units=100,
+                               num_output_units=784):
+        model = nn.Sequential()
+        for i in range(num_hidden_layers):
+            model.add_module(f'fc_g{i}', nn.Linear(input_size, num_hidden_units))
+            model.add_module(f'relu_g{i}', nn.LeakyReLU())
+            input_size = num_hidden_units
+        model.add_module(f'fc_g{num_hidden_layers}', nn.Linear(input_size, num_output_units))
+        model.add_module('tanh_g', nn.Tanh())
+        return model
+
+    ## define a function for the discriminator:
+    def make_discriminator_network(input_size, num_hidden_layers=1, num_hidden_units=100,
+                                   num_output_units=1):
+        model = nn.Sequential()
+        for i in range(num_hidden_layers):
+            model.add_module(f'fc_d{i}', nn.Linear(input_size, num_hidden_units, bias=False))
+            model.add_module(f'relu_d{i}', nn.LeakyReLU())
+            model.add_module('dropout', nn.Dropout(p=0.5))
+            input_size = num_hidden_units
+        model.add_module(f'fc_d{num_hidden_layers}', nn.Linear(input_size, num_output_units))
+        model.add_module('sigmoid', nn.Sigmoid())
+        return model
+
+    image_size = (28, 28)
+    z_size = 20
+    gen_hidden_layers = 1
+    gen_hidden_size = 100
+    disc_hidden_layers = 1
+    disc_hidden_size = 100
+    torch.manual_seed(1)
+    gen_model = make_generator_network(input_size=z_size, num_hidden_layers=gen_hidden_layers,
+                                       num_hidden_units=gen_hidden_size,
+                                       num_output_units=np.prod(image_size))
+    print(gen_model)
+    disc_model = make_discriminator_network(input_size=np.prod(image_size),
+                                            num_hidden_layers=disc_hidden_layers,
+                                            num_hidden_units=disc_hidden_size)
+    print(disc_model)
+    images = image_dataset(torch, 128, seed=31)
+
+    class MNIST(torch.utils.data.Dataset):  # (ToTensor, Normalize(mean=0.5, std=0.5))
+        def __len__(self):
+            return len(images)
+
+        def __getitem__(self, i):
+            image, label = images[i]
+            return (image - 0.5) / 0.5, label
+
+    mnist_dataset = MNIST()
+    example, label = next(iter(mnist_dataset))
+    print(f'Min: {example.min()} Max: {example.max()}')
+    print(example.shape)
+
+    def create_noise(batch_size, z_size, mode_z):
+        if mode_z == 'uniform':
+            input_z = torch.rand(batch_size, z_size) * 2 - 1
+        elif mode_z == 'normal':
+            input_z = torch.randn(batch_size, z_size)
+        return input_z
+
+    batch_size = 32
+    dataloader = DataLoader(mnist_dataset, batch_size, shuffle=False)
+    input_real, label = next(iter(dataloader))
+    input_real = input_real.view(batch_size, -1)
+    torch.manual_seed(1)
+    mode_z = 'uniform'  # 'uniform' vs. 'normal'
+    input_z = create_noise(batch_size, z_size, mode_z)
+    print('input-z -- shape:', input_z.shape)
+    print('input-real -- shape:', input_real.shape)
+    g_output = gen_model(input_z)
+    print('Output of G -- shape:', g_output.shape)
+    d_proba_real = disc_model(input_real)
+    d_proba_fake = disc_model(g_output)
+    print('Disc. (real) -- shape:', d_proba_real.shape)
+    print('Disc. (fake) -- shape:', d_proba_fake.shape)
+    loss_fn = nn.BCELoss()
+    ## Loss for the Generator
+    g_labels_real = torch.ones_like(d_proba_fake)
+    g_loss = loss_fn(d_proba_fake, g_labels_real)
+    print(f'Generator Loss: {g_loss:.4f}')
+    ## Loss for the Discriminator
+    d_labels_real = torch.ones_like(d_proba_real)
+    d_labels_fake = torch.zeros_like(d_proba_fake)
+    d_loss_real = loss_fn(d_proba_real, d_labels_real)
+    d_loss_fake = loss_fn(d_proba_fake, d_labels_fake)
+    print(f'Discriminator Losses: Real {d_loss_real:.4f} Fake {d_loss_fake:.4f}')
+    batch_size = 64
+    torch.manual_seed(1)
+    np.random.seed(1)
+    ## Set up the dataset
+    mnist_dl = DataLoader(mnist_dataset, batch_size=batch_size, shuffle=True, drop_last=True)
+    ## Set up the models
+    gen_model = make_generator_network(input_size=z_size, num_hidden_layers=gen_hidden_layers,
+                                       num_hidden_units=gen_hidden_size,
+                                       num_output_units=np.prod(image_size)).to(device)
+    disc_model = make_discriminator_network(input_size=np.prod(image_size),
+                                            num_hidden_layers=disc_hidden_layers,
+                                            num_hidden_units=disc_hidden_size).to(device)
+    ## Loss function and optimizers:
+    loss_fn = nn.BCELoss()
+    g_optimizer = torch.optim.Adam(gen_model.parameters())
+    d_optimizer = torch.optim.Adam(disc_model.parameters())
+
+    ## Train the discriminator
+    def d_train(x):
+        disc_model.zero_grad()
+        # Train discriminator with a real batch
+        batch_size = x.size(0)
+        x = x.view(batch_size, -1).to(device)
+        d_labels_real = torch.ones(batch_size, 1, device=device)
+        d_proba_real = disc_model(x)
+        d_loss_real = loss_fn(d_proba_real, d_labels_real)
+        # Train discriminator on a fake batch
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_output = gen_model(input_z)
+        d_proba_fake = disc_model(g_output)
+        d_labels_fake = torch.zeros(batch_size, 1, device=device)
+        d_loss_fake = loss_fn(d_proba_fake, d_labels_fake)
+        # gradient backprop & optimize ONLY D's parameters
+        d_loss = d_loss_real + d_loss_fake
+        d_loss.backward()
+        d_optimizer.step()
+        return d_loss.data.item(), d_proba_real.detach(), d_proba_fake.detach()
+
+    ## Train the generator
+    def g_train(x):
+        gen_model.zero_grad()
+        batch_size = x.size(0)
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_labels_real = torch.ones(batch_size, 1, device=device)
+        g_output = gen_model(input_z)
+        d_proba_fake = disc_model(g_output)
+        g_loss = loss_fn(d_proba_fake, g_labels_real)
+        # gradient backprop & optimize ONLY G's parameters
+        g_loss.backward()
+        g_optimizer.step()
+        return g_loss.data.item()
+
+    fixed_z = create_noise(batch_size, z_size, mode_z).to(device)
+
+    def create_samples(g_model, input_z):
+        g_output = g_model(input_z)
+        images = torch.reshape(g_output, (batch_size, *image_size))
+        return (images + 1) / 2.0
+
+    epoch_samples = []
+    all_d_losses = []
+    all_g_losses = []
+    all_d_real = []
+    all_d_fake = []
+    num_epochs = 2
+    torch.manual_seed(1)
+    for epoch in range(1, num_epochs + 1):
+        d_losses, g_losses = [], []
+        d_vals_real, d_vals_fake = [], []
+        for i, (x, _) in enumerate(mnist_dl):
+            d_loss, d_proba_real, d_proba_fake = d_train(x)
+            d_losses.append(d_loss)
+            g_losses.append(g_train(x))
+            d_vals_real.append(d_proba_real.mean().cpu())
+            d_vals_fake.append(d_proba_fake.mean().cpu())
+        all_d_losses.append(torch.tensor(d_losses).mean())
+        all_g_losses.append(torch.tensor(g_losses).mean())
+        all_d_real.append(torch.tensor(d_vals_real).mean())
+        all_d_fake.append(torch.tensor(d_vals_fake).mean())
+        print(f'Epoch {epoch:03d} | Avg Losses >>'
+              f' G/D {all_g_losses[-1]:.4f}/{all_d_losses[-1]:.4f}'
+              f' [D-Real: {all_d_real[-1]:.4f} D-Fake: {all_d_fake[-1]:.4f}]')
+        epoch_samples.append(create_samples(gen_model, fixed_z).detach().cpu().numpy())
+    print(epoch_samples[-1][0, 14, :6])  # (the figures)
+
+    def distance(X, Y, sqrt):
+        nX = X.size(0)
+        nY = Y.size(0)
+        X = X.view(nX, -1).cuda()
+        X2 = (X * X).sum(1).resize_(nX, 1)
+        Y = Y.view(nY, -1).cuda()
+        Y2 = (Y * Y).sum(1).resize_(nY, 1)
+        M = torch.zeros(nX, nY)
+        M.copy_(X2.expand(nX, nY) + Y2.expand(nY, nX).transpose(0, 1) - 2 * torch.mm(X, Y.transpose(0, 1)))
+        del X, X2, Y, Y2
+        if sqrt:
+            M = ((M + M.abs()) / 2).sqrt()
+        return M
+
+    def mmd(Mxx, Mxy, Myy, sigma):
+        scale = Mxx.mean()
+        Mxx = torch.exp(-Mxx / (scale * 2 * sigma * sigma))
+        Mxy = torch.exp(-Mxy / (scale * 2 * sigma * sigma))
+        Myy = torch.exp(-Myy / (scale * 2 * sigma * sigma))
+        a = Mxx.mean() + Myy.mean() - 2 * Mxy.mean()
+        mmd = math.sqrt(max(a, 0))
+        return mmd
+
+    def compute_score(fake, real, k=1, sigma=1, sqrt=True):
+        Mxx = distance(real, real, False)
+        Mxy = distance(real, fake, False)
+        Myy = distance(fake, fake, False)
+        print(mmd(Mxx, Mxy, Myy, sigma))
+
+    whole_dl = DataLoader(mnist_dataset, batch_size=100, shuffle=True, drop_last=True)
+    real_image = next(iter(whole_dl))[0]
+    try:
+        compute_score(torch.from_numpy(epoch_samples[-1]), real_image)
+    except AssertionError as e:
+        print(type(e).__name__, e)
+    return {"gen.fc_g1.weight": gen_model.fc_g1.weight, "disc.fc_d1.bias": disc_model.fc_d1.bias}
+
+
+# ---- rasbt/LLMs-from-scratch ch06-ch07 ----------------------------------------------------
+
+class StandInGPT2Tokenizer(StandInTokenizer):
+    """The stand-in word tokenizer with tiktoken's gpt2 numbering where the chapters rely
+    on it: 50,257 ids, <|endoftext|> is 50256 (the padding token), and an id outside the
+    words decodes to a placeholder, as any id decodes in tiktoken."""
+    def __init__(self):
+        super().__init__()
+        self.str_to_int["<|endoftext|>"] = 50256
+        self.int_to_str = {i: s for s, i in self.str_to_int.items()}
+        self.n_vocab = 50257
+
+    def decode(self, ids):
+        words = (self.int_to_str.get(i, f"<{i}>") for i in ids)
+        return re.sub(r'\s+([,.:;?!"()\'])', r'\1', " ".join(words))
+
+
+def llms_previous_chapters(torch):
+    """The chapters' previous_chapters.py (rasbt/LLMs-from-scratch
+    ch07/01_main-chapter-code/previous_chapters.py): GPTModel and its parts,
+    generate_text_simple, generate, the token/text helpers, the loss functions and
+    train_model_simple, written as there."""
+    nn = torch.nn
+
+    class MultiHeadAttention(nn.Module):
+        def __init__(self, d_in, d_out, context_length, dropout, num_heads, qkv_bias=False):
+            super().__init__()
+            assert d_out % num_heads == 0, "d_out must be divisible by n_heads"
+            self.d_out = d_out
+            self.num_heads = num_heads
+            self.head_dim = d_out // num_heads  # Reduce the projection dim to match desired output dim
+            self.W_query = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_key = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.W_value = nn.Linear(d_in, d_out, bias=qkv_bias)
+            self.out_proj = nn.Linear(d_out, d_out)  # Linear layer to combine head outputs
+            self.dropout = nn.Dropout(dropout)
+            self.register_buffer('mask', torch.triu(torch.ones(context_length, context_length), diagonal=1))
+
+        def forward(self, x):
+            b, num_tokens, d_in = x.shape
+            keys = self.W_key(x)  # Shape: (b, num_tokens, d_out)
+            queries = self.W_query(x)
+            values = self.W_value(x)
+            keys = keys.view(b, num_tokens, self.num_heads, self.head_dim)
+            values = values.view(b, num_tokens, self.num_heads, self.head_dim)
+            queries = queries.view(b, num_tokens, self.num_heads, self.head_dim)
+            keys = keys.transpose(1, 2)
+            queries = queries.transpose(1, 2)
+            values = values.transpose(1, 2)
+            attn_scores = queries @ keys.transpose(2, 3)  # Dot product for each head
+            mask_bool = self.mask.bool()[:num_tokens, :num_tokens]
+            attn_scores.masked_fill_(mask_bool, -torch.inf)
+            attn_weights = torch.softmax(attn_scores / keys.shape[-1]**0.5, dim=-1)
+            attn_weights = self.dropout(attn_weights)
+            context_vec = (attn_weights @ values).transpose(1, 2)
+            context_vec = context_vec.reshape(b, num_tokens, self.d_out)
+            context_vec = self.out_proj(context_vec)  # optional projection
+            return context_vec
+
+    class LayerNorm(nn.Module):
+        def __init__(self, emb_dim):
+            super().__init__()
+            self.eps = 1e-5
+            self.scale = nn.Parameter(torch.ones(emb_dim))
+            self.shift = nn.Parameter(torch.zeros(emb_dim))
+
+        def forward(self, x):
+            mean = x.mean(dim=-1, keepdim=True)
+            var = x.var(dim=-1, keepdim=True, unbiased=False)
+            norm_x = (x - mean) / torch.sqrt(var + self.eps)
+            return self.scale * norm_x + self.shift
+
+    class GELU(nn.Module):
+        def __init__(self):
+            super().__init__()
+
+        def forward(self, x):
+            return 0.5 * x * (1 + torch.tanh(
+                torch.sqrt(torch.tensor(2.0 / torch.pi)) *
+                (x + 0.044715 * torch.pow(x, 3))
+            ))
+
+    class FeedForward(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.layers = nn.Sequential(
+                nn.Linear(cfg["emb_dim"], 4 * cfg["emb_dim"]),
+                GELU(),
+                nn.Linear(4 * cfg["emb_dim"], cfg["emb_dim"]),
+            )
+
+        def forward(self, x):
+            return self.layers(x)
+
+    class TransformerBlock(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.att = MultiHeadAttention(
+                d_in=cfg["emb_dim"], d_out=cfg["emb_dim"], context_length=cfg["context_length"],
+                num_heads=cfg["n_heads"], dropout=cfg["drop_rate"], qkv_bias=cfg["qkv_bias"])
+            self.ff = FeedForward(cfg)
+            self.norm1 = LayerNorm(cfg["emb_dim"])
+            self.norm2 = LayerNorm(cfg["emb_dim"])
+            self.drop_resid = nn.Dropout(cfg["drop_rate"])
+
+        def forward(self, x):
+            # Shortcut connection for attention block
+            shortcut = x
+            x = self.norm1(x)
+            x = self.att(x)  # Shape [batch_size, num_tokens, emb_size]
+            x = self.drop_resid(x)
+            x = x + shortcut  # Add the original input back
+            # Shortcut connection for feed-forward block
+            shortcut = x
+            x = self.norm2(x)
+            x = self.ff(x)
+            x = self.drop_resid(x)
+            x = x + shortcut  # Add the original input back
+            return x
+
+    class GPTModel(nn.Module):
+        def __init__(self, cfg):
+            super().__init__()
+            self.tok_emb = nn.Embedding(cfg["vocab_size"], cfg["emb_dim"])
+            self.pos_emb = nn.Embedding(cfg["context_length"], cfg["emb_dim"])
+            self.drop_emb = nn.Dropout(cfg["drop_rate"])
+            self.trf_blocks = nn.Sequential(*[TransformerBlock(cfg) for _ in range(cfg["n_layers"])])
+            self.final_norm = LayerNorm(cfg["emb_dim"])
+            self.out_head = nn.Linear(cfg["emb_dim"], cfg["vocab_size"], bias=False)
+
+        def forward(self, in_idx):
+            batch_size, seq_len = in_idx.shape
+            tok_embeds = self.tok_emb(in_idx)
+            pos_embeds = self.pos_emb(torch.arange(seq_len, device=in_idx.device))
+            x = tok_embeds + pos_embeds  # Shape [batch_size, num_tokens, emb_size]
+            x = self.drop_emb(x)
+            x = self.trf_blocks(x)
+            x = self.final_norm(x)
+            logits = self.out_head(x)
+            return logits
+
+    def generate_text_simple(model, idx, max_new_tokens, context_size):
+        for _ in range(max_new_tokens):
+            idx_cond = idx[:, -context_size:]
+            with torch.no_grad():
+                logits = model(idx_cond)
+            logits = logits[:, -1, :]
+            idx_next = torch.argmax(logits, dim=-1, keepdim=True)  # (batch, 1)
+            idx = torch.cat((idx, idx_next), dim=1)  # (batch, n_tokens+1)
+        return idx
+
+    def generate(model, idx, max_new_tokens, context_size, temperature=0.0, top_k=None, eos_id=None):
+        for _ in range(max_new_tokens):
+            idx_cond = idx[:, -context_size:]
+            with torch.no_grad():
+                logits = model(idx_cond)
+            logits = logits[:, -1, :]
+            if top_k is not None:
+                top_logits, _ = torch.topk(logits, top_k)
+                min_val = top_logits[:, -1]
+                logits = torch.where(logits < min_val, torch.tensor(float('-inf')).to(logits.device), logits)
+            if temperature > 0.0:
+                logits = logits / temperature
+                probs = torch.softmax(logits, dim=-1)  # (batch_size, context_len)
+                idx_next = torch.multinomial(probs, num_samples=1)  # (batch_size, 1)
+            else:
+                idx_next = torch.argmax(logits, dim=-1, keepdim=True)  # (batch_size, 1)
+            if idx_next == eos_id:  # Stop generating early if end-of-sequence token is encountered and eos_id is specified
+                break
+            idx = torch.cat((idx, idx_next), dim=1)  # (batch_size, num_tokens+1)
+        return idx
+
+    def text_to_token_ids(text, tokenizer):
+        encoded = tokenizer.encode(text, allowed_special={"<|endoftext|>"})
+        encoded_tensor = torch.tensor(encoded).unsqueeze(0)  # add batch dimension
+        return encoded_tensor
+
+    def token_ids_to_text(token_ids, tokenizer):
+        flat = token_ids.squeeze(0)  # remove batch dimension
+        return tokenizer.decode(flat.tolist())
+
+    def calc_loss_batch(input_batch, target_batch, model, device):
+        input_batch, target_batch = input_batch.to(device), target_batch.to(device)
+        logits = model(input_batch)
+        loss = torch.nn.functional.cross_entropy(logits.flatten(0, 1), target_batch.flatten())
+        return loss
+
+    def calc_loss_loader(data_loader, model, device, num_batches=None):
+        total_loss = 0.
+        if len(data_loader) == 0:
+            return float("nan")
+        elif num_batches is None:
+            num_batches = len(data_loader)
+        else:
+            num_batches = min(num_batches, len(data_loader))
+        for i, (input_batch, target_batch) in enumerate(data_loader):
+            if i < num_batches:
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                total_loss += loss.item()
+            else:
+                break
+        return total_loss / num_batches
+
+    def evaluate_model(model, train_loader, val_loader, device, eval_iter):
+        model.eval()
+        with torch.no_grad():
+            train_loss = calc_loss_loader(train_loader, model, device, num_batches=eval_iter)
+            val_loss = calc_loss_loader(val_loader, model, device, num_batches=eval_iter)
+        model.train()
+        return train_loss, val_loss
+
+    def generate_and_print_sample(model, tokenizer, device, start_context):
+        model.eval()
+        context_size = model.pos_emb.weight.shape[0]
+        encoded = text_to_token_ids(start_context, tokenizer).to(device)
+        with torch.no_grad():
+            token_ids = generate_text_simple(model=model, idx=encoded, max_new_tokens=8,
+                                             context_size=context_size)  # (50 there)
+        decoded_text = token_ids_to_text(token_ids, tokenizer)
+        print(decoded_text.replace("\n", " "))  # Compact print format
+        model.train()
+
+    def train_model_simple(model, train_loader, val_loader, optimizer, device, num_epochs,
+                           eval_freq, eval_iter, start_context, tokenizer):
+        train_losses, val_losses, track_tokens_seen = [], [], []
+        tokens_seen, global_step = 0, -1
+        for epoch in range(num_epochs):
+            model.train()  # Set model to training mode
+            for input_batch, target_batch in train_loader:
+                optimizer.zero_grad()  # Reset loss gradients from previous batch iteration
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                loss.backward()  # Calculate loss gradients
+                optimizer.step()  # Update model weights using loss gradients
+                tokens_seen += input_batch.numel()
+                global_step += 1
+                if global_step % eval_freq == 0:
+                    train_loss, val_loss = evaluate_model(model, train_loader, val_loader, device, eval_iter)
+                    train_losses.append(train_loss)
+                    val_losses.append(val_loss)
+                    track_tokens_seen.append(tokens_seen)
+                    print(f"Ep {epoch+1} (Step {global_step:06d}): "
+                          f"Train loss {train_loss:.3f}, Val loss {val_loss:.3f}")
+            generate_and_print_sample(model, tokenizer, device, start_context)
+        return train_losses, val_losses, track_tokens_seen
+
+    return SimpleNamespace(**{name: value for name, value in locals().items() if name not in ("torch", "nn")})
+
+
+def spam_messages():
+    """The SMS Spam Collection offline: made-up ham and spam messages, labels 0 and 1."""
+    r = random.Random(5)
+    ham = "are we still on for lunch today ? I will call you later . see you at home".split()
+    spam = "WINNER ! you have won a free prize , call now to claim your cash reward".split()
+    rows = []
+    for i in range(40):
+        words, label = (spam, 1) if i % 2 else (ham, 0)
+        rows.append({"Label": label, "Text": " ".join(r.choice(words) for _ in range(r.randint(4, 12)))})
+    return rows
+
+
+class _Frame:
+    """pandas' DataFrame as SpamDataset reads it (a column by name, iloc rows, len)."""
+    def __init__(self, rows):
+        self.rows = rows
+        self.iloc = rows
+
+    def __getitem__(self, column):
+        return [row[column] for row in self.rows]
+
+    def __len__(self):
+        return len(self.rows)
+
+
+def _read_csv(path):
+    with open(path, newline="") as f:
+        return _Frame([{"Label": int(row["Label"]), "Text": row["Text"]} for row in csv.DictReader(f)])
+
+
+pd = SimpleNamespace(read_csv=_read_csv)
+
+
+def llms_ch06_classification(torch):
+    """rasbt/LLMs-from-scratch ch06/01_main-chapter-code/gpt_class_finetune.py with its
+    test_mode's small GPT (emb_dim 12, 1 layer, 2 heads, context 120, vocab 50257):
+    SpamDataset padding to the longest message with 50256, DataLoaders, every parameter
+    frozen, a new two-class out_head, the last block and final norm unfrozen, the logits
+    of the last token, calc_accuracy_loader, calc_loss_loader and train_classifier_simple
+    with AdamW, 2 of the 5 epochs. The SMS Spam Collection is 40 made-up messages
+    written to train/validation/test CSV files (pandas' read_csv is a small stand-in),
+    tiktoken the stand-in word tokenizer with gpt2's numbering; the plots are left out."""
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+    chapters = llms_previous_chapters(torch)
+    GPTModel = chapters.GPTModel
+
+    class SpamDataset(Dataset):
+        def __init__(self, csv_file, tokenizer, max_length=None, pad_token_id=50256):
+            self.data = pd.read_csv(csv_file)
+            # Pre-tokenize texts
+            self.encoded_texts = [tokenizer.encode(text) for text in self.data["Text"]]
+            if max_length is None:
+                self.max_length = self._longest_encoded_length()
+            else:
+                self.max_length = max_length
+                # Truncate sequences if they are longer than max_length
+                self.encoded_texts = [encoded_text[:self.max_length] for encoded_text in self.encoded_texts]
+            # Pad sequences to the longest sequence
+            self.encoded_texts = [encoded_text + [pad_token_id] * (self.max_length - len(encoded_text))
+                                  for encoded_text in self.encoded_texts]
+
+        def __getitem__(self, index):
+            encoded = self.encoded_texts[index]
+            label = self.data.iloc[index]["Label"]
+            return (torch.tensor(encoded, dtype=torch.long), torch.tensor(label, dtype=torch.long))
+
+        def __len__(self):
+            return len(self.data)
+
+        def _longest_encoded_length(self):
+            max_length = 0
+            for encoded_text in self.encoded_texts:
+                encoded_length = len(encoded_text)
+                if encoded_length > max_length:
+                    max_length = encoded_length
+            return max_length
+
+    def calc_accuracy_loader(data_loader, model, device, num_batches=None):
+        model.eval()
+        correct_predictions, num_examples = 0, 0
+        if num_batches is None:
+            num_batches = len(data_loader)
+        else:
+            num_batches = min(num_batches, len(data_loader))
+        for i, (input_batch, target_batch) in enumerate(data_loader):
+            if i < num_batches:
+                input_batch, target_batch = input_batch.to(device), target_batch.to(device)
+                with torch.no_grad():
+                    logits = model(input_batch)[:, -1, :]  # Logits of last output token
+                predicted_labels = torch.argmax(logits, dim=-1)
+                num_examples += predicted_labels.shape[0]
+                correct_predictions += (predicted_labels == target_batch).sum().item()
+            else:
+                break
+        return correct_predictions / num_examples
+
+    def calc_loss_batch(input_batch, target_batch, model, device):
+        input_batch, target_batch = input_batch.to(device), target_batch.to(device)
+        logits = model(input_batch)[:, -1, :]  # Logits of last output token
+        loss = torch.nn.functional.cross_entropy(logits, target_batch)
+        return loss
+
+    def calc_loss_loader(data_loader, model, device, num_batches=None):
+        total_loss = 0.
+        if len(data_loader) == 0:
+            return float("nan")
+        elif num_batches is None:
+            num_batches = len(data_loader)
+        else:
+            num_batches = min(num_batches, len(data_loader))
+        for i, (input_batch, target_batch) in enumerate(data_loader):
+            if i < num_batches:
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                total_loss += loss.item()
+            else:
+                break
+        return total_loss / num_batches
+
+    def evaluate_model(model, train_loader, val_loader, device, eval_iter):
+        model.eval()
+        with torch.no_grad():
+            train_loss = calc_loss_loader(train_loader, model, device, num_batches=eval_iter)
+            val_loss = calc_loss_loader(val_loader, model, device, num_batches=eval_iter)
+        model.train()
+        return train_loss, val_loss
+
+    def train_classifier_simple(model, train_loader, val_loader, optimizer, device, num_epochs,
+                                eval_freq, eval_iter, tokenizer):
+        train_losses, val_losses, train_accs, val_accs = [], [], [], []
+        examples_seen, global_step = 0, -1
+        for epoch in range(num_epochs):
+            model.train()  # Set model to training mode
+            for input_batch, target_batch in train_loader:
+                optimizer.zero_grad()  # Reset loss gradients from previous batch iteration
+                loss = calc_loss_batch(input_batch, target_batch, model, device)
+                loss.backward()  # Calculate loss gradients
+                optimizer.step()  # Update model weights using loss gradients
+                examples_seen += input_batch.shape[0]  # New: track examples instead of tokens
+                global_step += 1
+                if global_step % eval_freq == 0:
+                    train_loss, val_loss = evaluate_model(model, train_loader, val_loader, device, eval_iter)
+                    train_losses.append(train_loss)
+                    val_losses.append(val_loss)
+                    print(f"Ep {epoch+1} (Step {global_step:06d}): "
+                          f"Train loss {train_loss:.3f}, Val loss {val_loss:.3f}")
+            train_accuracy = calc_accuracy_loader(train_loader, model, device, num_batches=eval_iter)
+            val_accuracy = calc_accuracy_loader(val_loader, model, device, num_batches=eval_iter)
+            print(f"Training accuracy: {train_accuracy*100:.2f}% | ", end="")
+            print(f"Validation accuracy: {val_accuracy*100:.2f}%")
+            train_accs.append(train_accuracy)
+            val_accs.append(val_accuracy)
+        return train_losses, val_losses, train_accs, val_accs, examples_seen
+
+    with in_temporary_directory():
+        rows = spam_messages()  # (downloaded, balanced and split with pandas there)
+        for name, part in [("train.csv", rows[:28]), ("validation.csv", rows[28:32]), ("test.csv", rows[32:])]:
+            with open(name, "w", newline="") as f:
+                writer = csv.DictWriter(f, fieldnames=["Label", "Text"])
+                writer.writeheader()
+                writer.writerows(part)
+        tokenizer = StandInGPT2Tokenizer()
+        train_dataset = SpamDataset(csv_file="train.csv", max_length=None, tokenizer=tokenizer)
+        val_dataset = SpamDataset(csv_file="validation.csv", max_length=train_dataset.max_length, tokenizer=tokenizer)
+        test_dataset = SpamDataset(csv_file="test.csv", max_length=train_dataset.max_length, tokenizer=tokenizer)
+    print(train_dataset.max_length, len(train_dataset), len(val_dataset), len(test_dataset))
+    num_workers = 0
+    batch_size = 8
+    torch.manual_seed(123)
+    train_loader = DataLoader(dataset=train_dataset, batch_size=batch_size, shuffle=True,
+                              num_workers=num_workers, drop_last=True)
+    val_loader = DataLoader(dataset=val_dataset, batch_size=batch_size, num_workers=num_workers, drop_last=False)
+    test_loader = DataLoader(dataset=test_dataset, batch_size=batch_size, num_workers=num_workers, drop_last=False)
+    # Small GPT model for testing purposes
+    BASE_CONFIG = {"vocab_size": 50257, "context_length": 120, "drop_rate": 0.0, "qkv_bias": False,
+                   "emb_dim": 12, "n_layers": 1, "n_heads": 2}
+    model = GPTModel(BASE_CONFIG)
+    model.eval()
+    device = "cpu"
+    for param in model.parameters():
+        param.requires_grad = False
+    torch.manual_seed(123)
+    num_classes = 2
+    model.out_head = torch.nn.Linear(in_features=BASE_CONFIG["emb_dim"], out_features=num_classes)
+    model.to(device)
+    for param in model.trf_blocks[-1].parameters():
+        param.requires_grad = True
+    for param in model.final_norm.parameters():
+        param.requires_grad = True
+    print(sum(p.numel() for p in model.parameters() if p.requires_grad))
+    torch.manual_seed(123)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=5e-5, weight_decay=0.1)
+    num_epochs = 2
+    train_losses, val_losses, train_accs, val_accs, examples_seen = train_classifier_simple(
+        model, train_loader, val_loader, optimizer, device,
+        num_epochs=num_epochs, eval_freq=2, eval_iter=5, tokenizer=tokenizer)
+    epochs_tensor = torch.linspace(0, num_epochs, len(train_losses))
+    examples_seen_tensor = torch.linspace(0, examples_seen, len(train_losses))
+    print(epochs_tensor, examples_seen_tensor)  # (plot_values)
+    print(f"Test accuracy: {calc_accuracy_loader(test_loader, model, device) * 100:.2f}%")
+    return {"out_head.weight": model.out_head.weight, "final_norm.scale": model.final_norm.scale,
+            "tok_emb.weight[:3]": model.tok_emb.weight[:3]}
+
+
+def instruction_data():
+    """instruction-data.json offline: made-up entries with instruction, input and output."""
+    entries = [("Rewrite the sentence in passive voice.", "The cat sat on the mat.", "The mat was sat on by the cat."),
+               ("What is the capital of France?", "", "The capital of France is Paris."),
+               ("Convert the number to words.", "12", "Twelve."),
+               ("Give a synonym for happy.", "", "Glad."),
+               ("Correct the spelling.", "Recieve", "Receive."),
+               ("Name a primary color.", "", "Red.")]
+    return [{"instruction": i, "input": x, "output": o} for k in range(4) for i, x, o in entries][:20]
+
+
+def llms_ch07_instruction_finetuning(torch):
+    """rasbt/LLMs-from-scratch ch07/01_main-chapter-code/gpt_instruction_finetuning.py
+    with its test_mode's small GPT: format_input's Alpaca prompt, InstructionDataset,
+    custom_collate_fn (an <|endoftext|> appended, padding with 50256, all but the first
+    padding target replaced by -100 through nonzero and index assignment,
+    allowed_max_length) bound with functools.partial as the loaders' collate_fn, the
+    initial losses (cross_entropy ignoring -100), train_model_simple with AdamW, and
+    responses generated with eos_id=50256, saved as JSON with the model's state_dict.
+    instruction-data.json is 20 made-up entries; the sample generation gives 8 tokens of
+    50, each response 6 of 256, for 2 test entries; the plot is left out."""
+    Dataset, DataLoader = torch.utils.data.Dataset, torch.utils.data.DataLoader
+    chapters = llms_previous_chapters(torch)
+    calc_loss_loader, generate, GPTModel = chapters.calc_loss_loader, chapters.generate, chapters.GPTModel
+    text_to_token_ids, token_ids_to_text = chapters.text_to_token_ids, chapters.token_ids_to_text
+    train_model_simple = chapters.train_model_simple
+
+    class InstructionDataset(Dataset):
+        def __init__(self, data, tokenizer):
+            self.data = data
+            # Pre-tokenize texts
+            self.encoded_texts = []
+            for entry in data:
+                instruction_plus_input = format_input(entry)
+                response_text = f"\n\n### Response:\n{entry['output']}"
+                full_text = instruction_plus_input + response_text
+                self.encoded_texts.append(tokenizer.encode(full_text))
+
+        def __getitem__(self, index):
+            return self.encoded_texts[index]
+
+        def __len__(self):
+            return len(self.data)
+
+    def custom_collate_fn(batch, pad_token_id=50256, ignore_index=-100, allowed_max_length=None, device="cpu"):
+        # Find the longest sequence in the batch
+        batch_max_length = max(len(item) + 1 for item in batch)
+        # Pad and prepare inputs and targets
+        inputs_lst, targets_lst = [], []
+        for item in batch:
+            new_item = item.copy()
+            # Add an <|endoftext|> token
+            new_item += [pad_token_id]
+            # Pad sequences to max_length
+            padded = new_item + [pad_token_id] * (batch_max_length - len(new_item))
+            inputs = torch.tensor(padded[:-1])  # Truncate the last token for inputs
+            targets = torch.tensor(padded[1:])  # Shift +1 to the right for targets
+            # New: Replace all but the first padding tokens in targets by ignore_index
+            mask = targets == pad_token_id
+            indices = torch.nonzero(mask).squeeze()
+            if indices.numel() > 1:
+                targets[indices[1:]] = ignore_index
+            # New: Optionally truncate to maximum sequence length
+            if allowed_max_length is not None:
+                inputs = inputs[:allowed_max_length]
+                targets = targets[:allowed_max_length]
+            inputs_lst.append(inputs)
+            targets_lst.append(targets)
+        # Convert list of inputs and targets to tensors and transfer to target device
+        inputs_tensor = torch.stack(inputs_lst).to(device)
+        targets_tensor = torch.stack(targets_lst).to(device)
+        return inputs_tensor, targets_tensor
+
+    def format_input(entry):
+        instruction_text = (
+            f"Below is an instruction that describes a task. "
+            f"Write a response that appropriately completes the request."
+            f"\n\n### Instruction:\n{entry['instruction']}"
+        )
+        input_text = f"\n\n### Input:\n{entry['input']}" if entry["input"] else ""
+        return instruction_text + input_text
+
+    data = instruction_data()  # (download_and_load_file)
+    train_portion = int(len(data) * 0.85)  # 85% for training
+    test_portion = int(len(data) * 0.1)  # 10% for testing
+    train_data = data[:train_portion]
+    test_data = data[train_portion:train_portion + test_portion]
+    val_data = data[train_portion + test_portion:]
+    # Use very small subset for testing purposes
+    train_data = train_data[:10]
+    val_data = val_data[:10]
+    test_data = test_data[:10]
+    print("Training set length:", len(train_data))
+    print("Validation set length:", len(val_data))
+    print("Test set length:", len(test_data))
+    print(50 * "-")
+    tokenizer = StandInGPT2Tokenizer()
+    if torch.cuda.is_available():
+        device = torch.device("cuda")
+    elif torch.backends.mps.is_available():
+        device = torch.device("mps")
+    else:
+        device = torch.device("cpu")
+    print("Device:", device)
+    print(50 * "-")
+    inputs_1, inputs_2, inputs_3 = [0, 1, 2, 3, 4], [5, 6], [7, 8, 9]
+    batch = (inputs_1, inputs_2, inputs_3)
+    print(custom_collate_fn(batch))  # (the chapter's example)
+    print(custom_collate_fn(batch, allowed_max_length=3))
+    customized_collate_fn = functools.partial(custom_collate_fn, device=device, allowed_max_length=1024)
+    num_workers = 0
+    batch_size = 8
+    torch.manual_seed(123)
+    train_dataset = InstructionDataset(train_data, tokenizer)
+    train_loader = DataLoader(train_dataset, batch_size=batch_size, collate_fn=customized_collate_fn,
+                              shuffle=True, drop_last=True, num_workers=num_workers)
+    val_dataset = InstructionDataset(val_data, tokenizer)
+    val_loader = DataLoader(val_dataset, batch_size=batch_size, collate_fn=customized_collate_fn,
+                            shuffle=False, drop_last=False, num_workers=num_workers)
+    BASE_CONFIG = {"vocab_size": 50257, "context_length": 120, "drop_rate": 0.0, "qkv_bias": False,
+                   "emb_dim": 12, "n_layers": 1, "n_heads": 2}
+    model = GPTModel(BASE_CONFIG)
+    model.eval()
+    device = "cpu"
+    CHOOSE_MODEL = "Small test model"
+    print("Loaded model:", CHOOSE_MODEL)
+    print(50 * "-")
+    print("Initial losses")
+    with torch.no_grad():
+        train_loss = calc_loss_loader(train_loader, model, device, num_batches=5)
+        val_loss = calc_loss_loader(val_loader, model, device, num_batches=5)
+    print("   Training loss:", train_loss)
+    print("   Validation loss:", val_loss)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=0.00005, weight_decay=0.1)
+    num_epochs = 2
+    torch.manual_seed(123)
+    train_losses, val_losses, tokens_seen = train_model_simple(
+        model, train_loader, val_loader, optimizer, device,
+        num_epochs=num_epochs, eval_freq=5, eval_iter=5,
+        start_context=format_input(val_data[0]), tokenizer=tokenizer)
+    epochs_tensor = torch.linspace(0, num_epochs, len(train_losses))
+    print(epochs_tensor, tokens_seen)  # (plot_losses)
+    print(50 * "-")
+    print("Generating responses")
+    for i, entry in enumerate(test_data):  # (tqdm)
+        input_text = format_input(entry)
+        token_ids = generate(model=model, idx=text_to_token_ids(input_text, tokenizer).to(device),
+                             max_new_tokens=6, context_size=BASE_CONFIG["context_length"], eos_id=50256)
+        generated_text = token_ids_to_text(token_ids, tokenizer)
+        response_text = generated_text[len(input_text):].replace("### Response:", "").strip()
+        test_data[i]["model_response"] = response_text
+    with in_temporary_directory():
+        test_data_path = "instruction-data-with-response-standalone.json"
+        with open(test_data_path, "w") as file:
+            json.dump(test_data, file, indent=4)  # "indent" for pretty-printing
+        print(f"Responses saved as {test_data_path}")
+        file_name = f"{re.sub(r'[ ()]', '', CHOOSE_MODEL) }-sft-standalone.pth"
+        torch.save(model.state_dict(), file_name)
+        print(f"Model saved as {file_name}")
+        with open(test_data_path) as file:
+            print(json.load(file)[0]["model_response"])
+    return {"trf_blocks.0.att.W_query.weight": model.trf_blocks[0].att.W_query.weight,
+            "final_norm.shift": model.final_norm.shift}
+
+
+# ---- rasbt/machine-learning-book ch17 part 2 ----------------------------------------------
+
+def ml_book_ch17_dcgan_wgan(torch):
+    """rasbt/machine-learning-book ch17/ch17_part2.py: the DCGAN generator of
+    ConvTranspose2d, BatchNorm2d, LeakyReLU(0.2) and Tanh and the Conv2d discriminator
+    (``output.view(-1, 1).squeeze(0)``), BCELoss with two Adams, epoch logs through
+    torch.FloatTensor(losses).mean(), samples in eval mode; then WGAN-GP: InstanceNorm2d
+    networks, gradient_penalty (an interpolation whose alpha requires grad, the
+    discriminator's gradient with respect to it by torch.autograd.grad with
+    create_graph=True, its norm per sample) in the critic's loss, 5 critic iterations per
+    generator step (1 here: Adam steps on gradients near its eps part the runs in the
+    5th digit after a few), and backward through the penalty (a second derivative through
+    convolutions, InstanceNorm and LeakyReLU). MNIST is 64 seeded random images; 8
+    filters where the book has 32, 1 of the 100 epochs each; the plots are left out (a
+    few pixels of the samples are printed, rounded to 4 decimals)."""
+    nn, DataLoader, torch_grad = torch.nn, torch.utils.data.DataLoader, torch.autograd.grad
+    print("GPU Available:", torch.cuda.is_available())
+    if torch.cuda.is_available():
+        device = torch.device("cuda:0")
+    else:
+        device = "cpu"
+    images = image_dataset(torch, 64, seed=41)
+
+    class MNIST(torch.utils.data.Dataset):  # (ToTensor, Normalize(mean=0.5, std=0.5))
+        def __len__(self):
+            return len(images)
+
+        def __getitem__(self, i):
+            image, label = images[i]
+            return (image - 0.5) / 0.5, label
+
+    mnist_dataset = MNIST()
+    batch_size = 64
+    torch.manual_seed(1)
+    np.random.seed(1)
+    ## Set up the dataset
+    mnist_dl = DataLoader(mnist_dataset, batch_size=batch_size, shuffle=True, drop_last=True)
+
+    def make_generator_network(input_size, n_filters):
+        model = nn.Sequential(
+            nn.ConvTranspose2d(input_size, n_filters * 4, 4, 1, 0, bias=False),
+            nn.BatchNorm2d(n_filters * 4),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters * 4, n_filters * 2, 3, 2, 1, bias=False),
+            nn.BatchNorm2d(n_filters * 2),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters * 2, n_filters, 4, 2, 1, bias=False),
+            nn.BatchNorm2d(n_filters),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters, 1, 4, 2, 1, bias=False),
+            nn.Tanh())
+        return model
+
+    class Discriminator(nn.Module):
+        def __init__(self, n_filters):
+            super(Discriminator, self).__init__()
+            self.network = nn.Sequential(
+                nn.Conv2d(1, n_filters, 4, 2, 1, bias=False),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters, n_filters * 2, 4, 2, 1, bias=False),
+                nn.BatchNorm2d(n_filters * 2),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters * 2, n_filters * 4, 3, 2, 1, bias=False),
+                nn.BatchNorm2d(n_filters * 4),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters * 4, 1, 4, 1, 0, bias=False),
+                nn.Sigmoid())
+
+        def forward(self, input):
+            output = self.network(input)
+            return output.view(-1, 1).squeeze(0)
+
+    z_size = 100
+    image_size = (28, 28)
+    n_filters = 8
+    gen_model = make_generator_network(z_size, n_filters).to(device)
+    print(gen_model)
+    disc_model = Discriminator(n_filters).to(device)
+    print(disc_model)
+    ## Loss function and optimizers:
+    loss_fn = nn.BCELoss()
+    g_optimizer = torch.optim.Adam(gen_model.parameters(), 0.0003)
+    d_optimizer = torch.optim.Adam(disc_model.parameters(), 0.0002)
+
+    def create_noise(batch_size, z_size, mode_z):
+        if mode_z == 'uniform':
+            input_z = torch.rand(batch_size, z_size, 1, 1) * 2 - 1
+        elif mode_z == 'normal':
+            input_z = torch.randn(batch_size, z_size, 1, 1)
+        return input_z
+
+    ## Train the discriminator
+    def d_train(x):
+        disc_model.zero_grad()
+        # Train discriminator with a real batch
+        batch_size = x.size(0)
+        x = x.to(device)
+        d_labels_real = torch.ones(batch_size, 1, device=device)
+        d_proba_real = disc_model(x)
+        d_loss_real = loss_fn(d_proba_real, d_labels_real)
+        # Train discriminator on a fake batch
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_output = gen_model(input_z)
+        d_proba_fake = disc_model(g_output)
+        d_labels_fake = torch.zeros(batch_size, 1, device=device)
+        d_loss_fake = loss_fn(d_proba_fake, d_labels_fake)
+        # gradient backprop & optimize ONLY D's parameters
+        d_loss = d_loss_real + d_loss_fake
+        d_loss.backward()
+        d_optimizer.step()
+        return d_loss.data.item(), d_proba_real.detach(), d_proba_fake.detach()
+
+    ## Train the generator
+    def g_train(x):
+        gen_model.zero_grad()
+        batch_size = x.size(0)
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_labels_real = torch.ones((batch_size, 1), device=device)
+        g_output = gen_model(input_z)
+        d_proba_fake = disc_model(g_output)
+        g_loss = loss_fn(d_proba_fake, g_labels_real)
+        # gradient backprop & optimize ONLY G's parameters
+        g_loss.backward()
+        g_optimizer.step()
+        return g_loss.data.item()
+
+    mode_z = 'uniform'
+    fixed_z = create_noise(batch_size, z_size, mode_z).to(device)
+
+    def create_samples(g_model, input_z):
+        g_output = g_model(input_z)
+        images = torch.reshape(g_output, (batch_size, *image_size))
+        return (images + 1) / 2.0
+
+    epoch_samples = []
+    num_epochs = 1
+    torch.manual_seed(1)
+    for epoch in range(1, num_epochs + 1):
+        gen_model.train()
+        d_losses, g_losses = [], []
+        for i, (x, _) in enumerate(mnist_dl):
+            d_loss, d_proba_real, d_proba_fake = d_train(x)
+            d_losses.append(d_loss)
+            g_losses.append(g_train(x))
+        print(f'Epoch {epoch:03d} | Avg Losses >>'
+              f' G/D {torch.FloatTensor(g_losses).mean():.4f}'
+              f'/{torch.FloatTensor(d_losses).mean():.4f}')
+        gen_model.eval()
+        epoch_samples.append(create_samples(gen_model, fixed_z).detach().cpu().numpy())
+    print(epoch_samples[-1][0, 14, 10:16].round(4))  # (the figure)
+
+    def make_generator_network_wgan(input_size, n_filters):
+        model = nn.Sequential(
+            nn.ConvTranspose2d(input_size, n_filters * 4, 4, 1, 0, bias=False),
+            nn.InstanceNorm2d(n_filters * 4),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters * 4, n_filters * 2, 3, 2, 1, bias=False),
+            nn.InstanceNorm2d(n_filters * 2),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters * 2, n_filters, 4, 2, 1, bias=False),
+            nn.InstanceNorm2d(n_filters),
+            nn.LeakyReLU(0.2),
+            nn.ConvTranspose2d(n_filters, 1, 4, 2, 1, bias=False),
+            nn.Tanh())
+        return model
+
+    class DiscriminatorWGAN(nn.Module):
+        def __init__(self, n_filters):
+            super(DiscriminatorWGAN, self).__init__()
+            self.network = nn.Sequential(
+                nn.Conv2d(1, n_filters, 4, 2, 1, bias=False),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters, n_filters * 2, 4, 2, 1, bias=False),
+                nn.InstanceNorm2d(n_filters * 2),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters * 2, n_filters * 4, 3, 2, 1, bias=False),
+                nn.InstanceNorm2d(n_filters * 4),
+                nn.LeakyReLU(0.2),
+                nn.Conv2d(n_filters * 4, 1, 4, 1, 0, bias=False),
+                nn.Sigmoid())
+
+        def forward(self, input):
+            output = self.network(input)
+            return output.view(-1, 1).squeeze(0)
+
+    gen_model = make_generator_network_wgan(z_size, n_filters).to(device)
+    disc_model = DiscriminatorWGAN(n_filters).to(device)
+    g_optimizer = torch.optim.Adam(gen_model.parameters(), 0.0002)
+    d_optimizer = torch.optim.Adam(disc_model.parameters(), 0.0002)
+
+    def gradient_penalty(real_data, generated_data):
+        batch_size = real_data.size(0)
+        # Calculate interpolation
+        alpha = torch.rand(real_data.shape[0], 1, 1, 1, requires_grad=True, device=device)
+        interpolated = alpha * real_data + (1 - alpha) * generated_data
+        # Calculate probability of interpolated examples
+        proba_interpolated = disc_model(interpolated)
+        # Calculate gradients of probabilities with respect to examples
+        gradients = torch_grad(outputs=proba_interpolated, inputs=interpolated,
+                               grad_outputs=torch.ones(proba_interpolated.size(), device=device),
+                               create_graph=True, retain_graph=True)[0]
+        gradients = gradients.view(batch_size, -1)
+        gradients_norm = gradients.norm(2, dim=1)
+        return lambda_gp * ((gradients_norm - 1)**2).mean()
+
+    ## Train the discriminator
+    def d_train_wgan(x):
+        disc_model.zero_grad()
+        batch_size = x.size(0)
+        x = x.to(device)
+        # Calculate probabilities on real and generated data
+        d_real = disc_model(x)
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_output = gen_model(input_z)
+        d_generated = disc_model(g_output)
+        d_loss = d_generated.mean() - d_real.mean() + gradient_penalty(x.data, g_output.data)
+        d_loss.backward()
+        d_optimizer.step()
+        return d_loss.data.item()
+
+    ## Train the generator
+    def g_train_wgan(x):
+        gen_model.zero_grad()
+        batch_size = x.size(0)
+        input_z = create_noise(batch_size, z_size, mode_z).to(device)
+        g_output = gen_model(input_z)
+        d_generated = disc_model(g_output)
+        g_loss = -d_generated.mean()
+        # gradient backprop & optimize ONLY G's parameters
+        g_loss.backward()
+        g_optimizer.step()
+        return g_loss.data.item()
+
+    epoch_samples_wgan = []
+    lambda_gp = 10.0
+    num_epochs = 1
+    torch.manual_seed(1)
+    critic_iterations = 1
+    for epoch in range(1, num_epochs + 1):
+        gen_model.train()
+        d_losses, g_losses = [], []
+        for i, (x, _) in enumerate(mnist_dl):
+            for _ in range(critic_iterations):
+                d_loss = d_train_wgan(x)
+                print(d_loss)
+            d_losses.append(d_loss)
+            g_losses.append(g_train_wgan(x))
+        print(f'Epoch {epoch:03d} | D Loss >>'
+              f' {torch.FloatTensor(d_losses).mean():.4f}')
+        gen_model.eval()
+        epoch_samples_wgan.append(create_samples(gen_model, fixed_z).detach().cpu().numpy())
+    print(epoch_samples_wgan[-1][0, 14, 10:16].round(4))
+    return {"wgan_disc.conv0.weight": disc_model.network[0].weight,
+            "wgan_gen.convT0.weight": gen_model[0].weight}
+
+
+# ---- deep-learning-with-pytorch/dlwpt-code p1ch4 ------------------------------------------
+
+def dlwpt_real_world_data(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch4/3_tabular_wine.ipynb (a CSV through
+    np.loadtxt and from_numpy under set_printoptions(edgeitems=2, precision=2): features
+    and target, a one-hot by scatter_, mean/var per column, normalization, boolean masks
+    and the per-class means, lt and & counts) and p1ch4/4_time_series_bikes.ipynb (the
+    hourly table viewed as days (view and transpose with their strides), the weather
+    one-hot by scatter_ and torch.cat, per day too, rescaled and standardised columns)
+    and p1ch4/5_text_jane_austen.ipynb (a line's letters and words one-hot encoded by
+    index assignment, unsqueeze; the novel is the made-up story of LLMs-from-scratch's
+    programs).
+    The wine and bike-sharing files are seeded random tables of their shapes' kind (490
+    wines, 20 days of hours) written to a temporary directory and read as the book reads
+    them."""
+    torch.set_printoptions(edgeitems=2, precision=2)
+    try:
+        with in_temporary_directory():
+            _write_wine_and_bikes()
+            return _dlwpt_real_world_data(torch)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _write_wine_and_bikes():
+    rng = np.random.RandomState(4)
+    names = ["fixed acidity", "volatile acidity", "citric acid", "residual sugar", "chlorides",
+             "free sulfur dioxide", "total sulfur dioxide", "density", "pH", "sulphates",
+             "alcohol", "quality"]
+    scales = [7, 0.28, 0.33, 6.4, 0.046, 35, 138, 0.994, 3.19, 0.49, 10.5]
+    with open("winequality-white.csv", "w") as f:
+        f.write(";".join(f'"{n}"' for n in names) + "\n")
+        for _ in range(490):
+            row = [round(s * rng.uniform(0.6, 1.4), 3) for s in scales] + [int(rng.choice(range(3, 10)))]
+            f.write(";".join(str(v) for v in row) + "\n")
+    with open("hour-fixed.csv", "w") as f:
+        f.write("instant,dteday,season,yr,mnth,hr,holiday,weekday,workingday,weathersit,temp,"
+                "atemp,hum,windspeed,casual,registered,cnt\n")
+        for i in range(20 * 24):
+            day, hour = divmod(i, 24)
+            row = [i + 1, f"2011-01-{day + 1:02d}", 1, 0, 1, hour, 0, day % 7, int(day % 7 < 5),
+                   int(rng.randint(1, 5)), round(rng.uniform(0.1, 0.5), 2), round(rng.uniform(0.1, 0.5), 4),
+                   round(rng.uniform(0.3, 0.9), 2), round(rng.uniform(0, 0.3), 4)]
+            casual, registered = int(rng.randint(0, 40)), int(rng.randint(0, 200))
+            f.write(",".join(str(v) for v in row + [casual, registered, casual + registered]) + "\n")
+
+
+def _dlwpt_real_world_data(torch):
+    wine_path = "winequality-white.csv"
+    wineq_numpy = np.loadtxt(wine_path, dtype=np.float32, delimiter=";", skiprows=1)
+    print(repr(wineq_numpy[:2, :4]))
+    col_list = next(csv.reader(open(wine_path), delimiter=';'))
+    print((wineq_numpy.shape, col_list))
+    wineq = torch.from_numpy(wineq_numpy)
+    print((wineq.shape, wineq.dtype))
+    data = wineq[:, :-1]  # <1>
+    print((data, data.shape))
+    target = wineq[:, -1]  # <2>
+    print((target, target.shape))
+    target = wineq[:, -1].long()
+    print(repr(target))
+    target_onehot = torch.zeros(target.shape[0], 10)
+    print(repr(target_onehot.scatter_(1, target.unsqueeze(1), 1.0)))
+    target_unsqueezed = target.unsqueeze(1)
+    print(repr(target_unsqueezed))
+    data_mean = torch.mean(data, dim=0)
+    print(repr(data_mean))
+    data_var = torch.var(data, dim=0)
+    print(repr(data_var))
+    data_normalized = (data - data_mean) / torch.sqrt(data_var)
+    print(repr(data_normalized))
+    bad_indexes = target <= 3  # <1>
+    print((bad_indexes.shape, bad_indexes.dtype, bad_indexes.sum()))
+    bad_data = data[bad_indexes]
+    print(repr(bad_data.shape))
+    bad_data = data[target <= 3]
+    mid_data = data[(target > 3) & (target < 7)]  # <1>
+    good_data = data[target >= 7]
+    bad_mean = torch.mean(bad_data, dim=0)
+    mid_mean = torch.mean(mid_data, dim=0)
+    good_mean = torch.mean(good_data, dim=0)
+    for i, args in enumerate(zip(col_list, bad_mean, mid_mean, good_mean)):
+        print('{:2} {:20} {:6.2f} {:6.2f} {:6.2f}'.format(i, *args))
+    total_sulfur_threshold = 141.83
+    total_sulfur_data = data[:, 6]
+    predicted_indexes = torch.lt(total_sulfur_data, total_sulfur_threshold)
+    print((predicted_indexes.shape, predicted_indexes.dtype, predicted_indexes.sum()))
+    actual_indexes = target > 5
+    print((actual_indexes.shape, actual_indexes.dtype, actual_indexes.sum()))
+    n_matches = torch.sum(actual_indexes & predicted_indexes).item()
+    n_predicted = torch.sum(predicted_indexes).item()
+    n_actual = torch.sum(actual_indexes).item()
+    print((n_matches, n_matches / n_predicted, n_matches / n_actual))
+
+    # p1ch4/4_time_series_bikes.ipynb
+    torch.set_printoptions(edgeitems=2, threshold=50, linewidth=75)
+    bikes_numpy = np.loadtxt("hour-fixed.csv", dtype=np.float32, delimiter=",", skiprows=1,
+                             converters={1: lambda x: float(x[8:10])})  # <1>
+    bikes = torch.from_numpy(bikes_numpy)
+    print(repr(bikes))
+    print((bikes.shape, bikes.stride()))
+    daily_bikes = bikes.view(-1, 24, bikes.shape[1])
+    print((daily_bikes.shape, daily_bikes.stride()))
+    daily_bikes = daily_bikes.transpose(1, 2)
+    print((daily_bikes.shape, daily_bikes.stride()))
+    first_day = bikes[:24].long()
+    weather_onehot = torch.zeros(first_day.shape[0], 4)
+    print(repr(first_day[:, 9]))
+    print(repr(weather_onehot.scatter_(dim=1, index=first_day[:, 9].unsqueeze(1).long() - 1,  # <1>
+                                       value=1.0)))
+    print(repr(torch.cat((bikes[:24], weather_onehot), 1)[:1]))
+    daily_weather_onehot = torch.zeros(daily_bikes.shape[0], 4, daily_bikes.shape[2])
+    print(repr(daily_weather_onehot.shape))
+    daily_weather_onehot.scatter_(1, daily_bikes[:, 9, :].long().unsqueeze(1) - 1, 1.0)
+    print(repr(daily_weather_onehot.shape))
+    daily_bikes = torch.cat((daily_bikes, daily_weather_onehot), dim=1)
+    daily_bikes[:, 9, :] = (daily_bikes[:, 9, :] - 1.0) / 3.0
+    temp = daily_bikes[:, 10, :]
+    temp_min = torch.min(temp)
+    temp_max = torch.max(temp)
+    daily_bikes[:, 10, :] = ((daily_bikes[:, 10, :] - temp_min) / (temp_max - temp_min))
+    temp = daily_bikes[:, 10, :]
+    daily_bikes[:, 10, :] = ((daily_bikes[:, 10, :] - torch.mean(temp)) / torch.std(temp))
+    print(repr(daily_bikes[0, 8:12]))
+
+    # p1ch4/5_text_jane_austen.ipynb
+    text = the_verdict().replace(". ", ".\n")  # (1342-0.txt, Pride and Prejudice)
+    lines = text.split('\n')
+    line = lines[20]
+    print(line)
+    letter_t = torch.zeros(len(line), 128)  # <1>
+    print(repr(letter_t.shape))
+    for i, letter in enumerate(line.lower().strip()):
+        letter_index = ord(letter) if ord(letter) < 128 else 0  # <1>
+        letter_t[i][letter_index] = 1
+
+    def clean_words(input_str):
+        punctuation = '.,;:"!?”“_-'
+        word_list = input_str.lower().replace('\n', ' ').split()
+        word_list = [word.strip(punctuation) for word in word_list]
+        return word_list
+
+    words_in_line = clean_words(line)
+    print((line, words_in_line))
+    word_list = sorted(set(clean_words(text)))
+    word2index_dict = {word: i for (i, word) in enumerate(word_list)}
+    print((len(word2index_dict), word2index_dict['genius']))
+    word_t = torch.zeros(len(words_in_line), len(word2index_dict))
+    for i, word in enumerate(words_in_line):
+        word_index = word2index_dict[word]
+        word_t[i][word_index] = 1
+        print('{:2} {:4} {}'.format(i, word_index, word))
+    print(word_t.shape)
+    word_t = word_t.unsqueeze(1)
+    print(repr(word_t.shape))
+    print(repr(letter_t.nonzero()[:6]), repr(word_t.sum(dim=-1).view(-1)))
+    return {"daily_bikes": daily_bikes, "data_normalized": data_normalized, "word_t": word_t}
+
+
+# ---- deep-learning-with-pytorch/dlwpt-code p1ch6-p1ch7 ------------------------------------
+
+def dlwpt_subclassing_and_datasets(torch):
+    """deep-learning-with-pytorch/dlwpt-code p1ch6/3_nn_module_subclassing.ipynb (the same
+    net as a Sequential, an OrderedDict Sequential, an nn.Module subclass and a functional
+    subclass, their named parameters formatted with ``str(param.shape)``) and
+    p1ch7/1_datasets.ipynb (CIFAR-10 as PIL images turned into tensors, permute for
+    plotting, the images stacked along a new dim 3 and their per-channel mean and std
+    through view(3, -1), then normalized). CIFAR-10 is 50 seeded random images (uint8 HWC
+    arrays standing for PIL's); transforms.ToTensor and Normalize are written out."""
+    nn = torch.nn
+    torch.set_printoptions(edgeitems=2)
+    try:
+        return _dlwpt_subclassing_and_datasets(torch, nn)
+    finally:
+        torch.set_printoptions(profile="default")
+
+
+def _dlwpt_subclassing_and_datasets(torch, nn):
+    seq_model = nn.Sequential(
+        nn.Linear(1, 11),  # <1>
+        nn.Tanh(),
+        nn.Linear(11, 1))  # <2>
+    print(seq_model)
+    namedseq_model = nn.Sequential(collections.OrderedDict([
+        ('hidden_linear', nn.Linear(1, 12)),
+        ('hidden_activation', nn.Tanh()),
+        ('output_linear', nn.Linear(12, 1))
+    ]))
+    print(namedseq_model)
+
+    class SubclassModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hidden_linear = nn.Linear(1, 13)
+            self.hidden_activation = nn.Tanh()
+            self.output_linear = nn.Linear(13, 1)
+
+        def forward(self, input):
+            hidden_t = self.hidden_linear(input)
+            activated_t = self.hidden_activation(hidden_t)
+            output_t = self.output_linear(activated_t)
+            return output_t
+
+    subclass_model = SubclassModel()
+    print(subclass_model)
+    for type_str, model in [('seq', seq_model), ('namedseq', namedseq_model), ('subclass', subclass_model)]:
+        print(type_str)
+        for name_str, param in model.named_parameters():
+            print("{:21} {:19} {}".format(name_str, str(param.shape), param.numel()))
+        print()
+
+    class SubclassFunctionalModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.hidden_linear = nn.Linear(1, 14)
+            # <1>
+            self.output_linear = nn.Linear(14, 1)
+
+        def forward(self, input):
+            hidden_t = self.hidden_linear(input)
+            activated_t = torch.tanh(hidden_t)  # <2>
+            output_t = self.output_linear(activated_t)
+            return output_t
+
+    func_model = SubclassFunctionalModel()
+    print(func_model)
+    print(func_model(torch.tensor([[0.5], [1.5]])))
+
+    # p1ch7/1_datasets.ipynb
+    images = image_dataset(torch, 50, shape=(3, 32, 32), seed=51)
+    pil_images = [((images.data[i].permute(1, 2, 0)).numpy(), int(images.targets[i])) for i in range(50)]
+
+    class transforms:  # (torchvision.transforms, written out)
+        class ToTensor:
+            def __call__(self, pic):
+                return torch.from_numpy(pic).permute(2, 0, 1).float().div(255)
+
+        class Normalize:
+            def __init__(self, mean, std):
+                self.mean, self.std = torch.tensor(mean).view(-1, 1, 1), torch.tensor(std).view(-1, 1, 1)
+
+            def __call__(self, tensor):
+                return (tensor - self.mean) / self.std
+
+        class Compose:
+            def __init__(self, steps):
+                self.steps = steps
+
+            def __call__(self, x):
+                for step in self.steps:
+                    x = step(x)
+                return x
+
+    class CIFAR10(torch.utils.data.Dataset):
+        def __init__(self, transform=None):
+            self.transform = transform
+
+        def __len__(self):
+            return len(pil_images)
+
+        def __getitem__(self, i):
+            img, label = pil_images[i]
+            return (self.transform(img) if self.transform else img), label
+
+    cifar10 = CIFAR10()
+    print(len(cifar10))
+    class_names = ['airplane', 'automobile', 'bird', 'cat', 'deer', 'dog', 'frog', 'horse', 'ship', 'truck']
+    img, label = cifar10[9]
+    print((img.shape, label, class_names[label]))  # (PIL's image and its class)
+    to_tensor = transforms.ToTensor()
+    img_t = to_tensor(img)
+    print(repr(img_t.shape))
+    tensor_cifar10 = CIFAR10(transform=transforms.ToTensor())
+    img_t, _ = tensor_cifar10[9]
+    print(type(img_t).__name__)
+    print((img_t.shape, img_t.dtype))
+    print((img_t.min(), img_t.max()))
+    print(repr(img_t.permute(1, 2, 0)[0, :2]))  # (plt.imshow)
+    imgs = torch.stack([img_t for img_t, _ in tensor_cifar10], dim=3)
+    print(repr(imgs.shape))
+    print(repr(imgs.view(3, -1).mean(dim=1)))
+    print(repr(imgs.view(3, -1).std(dim=1)))
+    transformed_cifar10 = CIFAR10(transform=transforms.Compose([
+        transforms.ToTensor(),
+        transforms.Normalize((0.4915, 0.4823, 0.4468), (0.2470, 0.2435, 0.2616))
+    ]))
+    img_t, _ = transformed_cifar10[9]
+    print(repr(img_t.permute(1, 2, 0)[0, :2]))
+    return {"imgs": imgs, "img_t": img_t, "func_model.output_linear.weight": func_model.output_linear.weight}
+
+
+# ---- rasbt/machine-learning-book ch13 part 2 ----------------------------------------------
+
+class _Column:
+    def __init__(self, values):
+        self.values = values
+
+    def __iter__(self):
+        return iter(self.values.tolist())
+
+
+class _Table:
+    """pandas' DataFrame as the chapter uses it: a column by name (``.values``), several
+    columns' values as one float64 array, a column set from a tensor or an array."""
+    def __init__(self, columns):
+        self.columns = dict(columns)
+
+    def __getitem__(self, name):
+        if isinstance(name, list):
+            return _Column(np.stack([self.columns[n] for n in name], axis=1).astype(np.float64))
+        return _Column(self.columns[name])
+
+    def __setitem__(self, name, values):
+        self.columns[name] = np.asarray(values)
+
+
+def auto_mpg_stand_in():
+    """The Auto MPG table offline: 120 seeded cars of the UCI columns (no missing rows),
+    split 80/20 in a seeded order, as train_test_split(train_size=0.8, random_state=1)."""
+    rng = np.random.RandomState(2)
+    n = 120
+    cylinders = rng.choice([4, 6, 8], n).astype(np.float64)
+    displacement = (cylinders * 40 + rng.normal(0, 20, n)).round(1)
+    horsepower = (displacement * 0.45 + rng.normal(0, 8, n)).round(0)
+    weight = (displacement * 8 + 1500 + rng.normal(0, 150, n)).round(0)
+    acceleration = rng.uniform(9, 22, n).round(1)
+    year = rng.randint(70, 83, n)
+    origin = rng.randint(1, 4, n)
+    mpg = (50 - weight / 150 + rng.normal(0, 2, n)).round(1)
+    order = np.random.RandomState(1).permutation(n)
+    parts = order[:int(0.8 * n)], order[int(0.8 * n):]
+    columns = {"MPG": mpg, "Cylinders": cylinders, "Displacement": displacement,
+               "Horsepower": horsepower, "Weight": weight, "Acceleration": acceleration,
+               "Model Year": year, "Origin": origin}
+    return [{name: values[part] for name, values in columns.items()} for part in parts]
+
+
+def ml_book_ch13_part2(torch):
+    """rasbt/machine-learning-book ch13/ch13_part2.py: the Auto MPG regression (numeric
+    columns standardised with the training statistics, the model year bucketized with
+    ``torch.bucketize(v, boundaries, right=True)``, the origin one-hot encoded by
+    ``one_hot(... % total_origin)``, float64 columns concatenated with the one-hot and
+    cast by .float(), an MLP built in a loop over hidden units, SGD on MSELoss, test MSE
+    and L1Loss's MAE) and the MNIST classifier (Flatten and a loop of Linear/ReLU, Adam,
+    accuracy per epoch, test accuracy on .data / 255). The car table is 120 seeded rows
+    (pandas and sklearn's split are small stand-ins), MNIST 128 + 64 seeded random
+    images; 40 of the regression's 200 epochs, 2 of the classifier's 20."""
+    nn, one_hot = torch.nn, torch.nn.functional.one_hot
+    TensorDataset, DataLoader = torch.utils.data.TensorDataset, torch.utils.data.DataLoader
+    train_columns, test_columns = auto_mpg_stand_in()
+    df_train, df_test = _Table(train_columns), _Table(test_columns)
+    numeric_column_names = ['Cylinders', 'Displacement', 'Horsepower', 'Weight', 'Acceleration']
+    df_train_norm, df_test_norm = _Table(train_columns), _Table(test_columns)
+    for col_name in numeric_column_names:
+        mean = df_train[col_name].values.mean()  # (train_stats.loc[col_name, 'mean'])
+        std = df_train[col_name].values.std(ddof=1)
+        df_train_norm[col_name] = (df_train_norm[col_name].values - mean) / std
+        df_test_norm[col_name] = (df_test_norm[col_name].values - mean) / std
+    boundaries = torch.tensor([73, 76, 79])
+    v = torch.tensor(df_train_norm['Model Year'].values)
+    df_train_norm['Model Year Bucketed'] = torch.bucketize(v, boundaries, right=True)
+    v = torch.tensor(df_test_norm['Model Year'].values)
+    df_test_norm['Model Year Bucketed'] = torch.bucketize(v, boundaries, right=True)
+    print(torch.bucketize(v, boundaries, right=True)[:8], torch.bucketize(v, boundaries)[:8])
+    numeric_column_names.append('Model Year Bucketed')
+    total_origin = len(set(df_train_norm['Origin']))
+    origin_encoded = one_hot(torch.from_numpy(df_train_norm['Origin'].values) % total_origin)
+    x_train_numeric = torch.tensor(df_train_norm[numeric_column_names].values)
+    x_train = torch.cat([x_train_numeric, origin_encoded], 1).float()
+    origin_encoded = one_hot(torch.from_numpy(df_test_norm['Origin'].values) % total_origin)
+    x_test_numeric = torch.tensor(df_test_norm[numeric_column_names].values)
+    x_test = torch.cat([x_test_numeric, origin_encoded], 1).float()
+    print(origin_encoded[:3], torch.cat([x_test_numeric, origin_encoded], 1).dtype, x_test[:2])
+    y_train = torch.tensor(df_train_norm['MPG'].values).float()
+    y_test = torch.tensor(df_test_norm['MPG'].values).float()
+    train_ds = TensorDataset(x_train, y_train)
+    batch_size = 8
+    torch.manual_seed(1)
+    train_dl = DataLoader(train_ds, batch_size, shuffle=True)
+    hidden_units = [8, 4]
+    input_size = x_train.shape[1]
+    all_layers = []
+    for hidden_unit in hidden_units:
+        layer = nn.Linear(input_size, hidden_unit)
+        all_layers.append(layer)
+        all_layers.append(nn.ReLU())
+        input_size = hidden_unit
+    all_layers.append(nn.Linear(hidden_units[-1], 1))
+    model = nn.Sequential(*all_layers)
+    print(model)
+    loss_fn = nn.MSELoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.001)
+    torch.manual_seed(1)
+    num_epochs = 40
+    log_epochs = 20
+    for epoch in range(num_epochs):
+        loss_hist_train = 0
+        for x_batch, y_batch in train_dl:
+            pred = model(x_batch)[:, 0]
+            loss = loss_fn(pred, y_batch)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            loss_hist_train += loss.item()
+        if epoch % log_epochs == 0:
+            print(f'Epoch {epoch}  Loss {loss_hist_train/len(train_dl):.4f}')
+    with torch.no_grad():
+        pred = model(x_test.float())[:, 0]
+        loss = loss_fn(pred, y_test)
+        print(f'Test MSE: {loss.item():.4f}')
+        print(f'Test MAE: {nn.L1Loss()(pred, y_test).item():.4f}')
+    regression = model
+    images = image_dataset(torch, 192, seed=61)
+
+    class MNIST(torch.utils.data.Dataset):  # (torchvision's, with ToTensor)
+        def __init__(self, root, train, transform=None, download=False):
+            part = slice(0, 128) if train else slice(128, 192)
+            self.data, self.targets = images.data[part, 0], images.targets[part]
+
+        def __len__(self):
+            return len(self.data)
+
+        def __getitem__(self, i):
+            return (self.data[i].float() / 255)[None], int(self.targets[i])
+
+    image_path = './'
+    mnist_train_dataset = MNIST(root=image_path, train=True, transform=None, download=True)
+    mnist_test_dataset = MNIST(root=image_path, train=False, transform=None, download=False)
+    batch_size = 64
+    torch.manual_seed(1)
+    train_dl = DataLoader(mnist_train_dataset, batch_size, shuffle=True)
+    hidden_units = [32, 16]
+    image_size = mnist_train_dataset[0][0].shape
+    input_size = image_size[0] * image_size[1] * image_size[2]
+    all_layers = [nn.Flatten()]
+    for hidden_unit in hidden_units:
+        layer = nn.Linear(input_size, hidden_unit)
+        all_layers.append(layer)
+        all_layers.append(nn.ReLU())
+        input_size = hidden_unit
+    all_layers.append(nn.Linear(hidden_units[-1], 10))
+    model = nn.Sequential(*all_layers)
+    print(model)
+    loss_fn = nn.CrossEntropyLoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.001)
+    torch.manual_seed(1)
+    num_epochs = 2
+    for epoch in range(num_epochs):
+        accuracy_hist_train = 0
+        for x_batch, y_batch in train_dl:
+            pred = model(x_batch)
+            loss = loss_fn(pred, y_batch)
+            loss.backward()
+            optimizer.step()
+            optimizer.zero_grad()
+            is_correct = (torch.argmax(pred, dim=1) == y_batch).float()
+            accuracy_hist_train += is_correct.sum()
+        accuracy_hist_train /= len(train_dl.dataset)
+        print(f'Epoch {epoch}  Accuracy {accuracy_hist_train:.4f}')
+    pred = model(mnist_test_dataset.data / 255.)
+    is_correct = (torch.argmax(pred, dim=1) == mnist_test_dataset.targets).float()
+    print(f'Test accuracy: {is_correct.mean():.4f}')
+    return {"regression.0.weight": regression[0].weight, "mnist.1.bias": model[1].bias}
+
+
+# ---- rasbt/machine-learning-book ch15 part 2 ----------------------------------------------
+
+def imdb_reviews(split):
+    """torchtext's IMDB offline: made-up ('pos' | 'neg', review) pairs with some HTML and
+    emoticons, 60 for 'train' and 20 for 'test'."""
+    r = random.Random(8 if split == "train" else 9)
+    good = "a wonderful moving film , great acting and a brilliant story :) loved it".split()
+    bad = "a boring mess , terrible acting and a dull story :( wasted my evening".split()
+    common = "this is an example of the movie i saw <br /> with friends".split()
+    rows = []
+    for i in range(60 if split == "train" else 20):
+        label = "pos" if r.random() < 0.5 else "neg"
+        words = [r.choice((good if label == "pos" else bad) + common) for _ in range(r.randint(5, 18))]
+        rows.append((label, " ".join(words)))
+    return rows
+
+
+class _Vocab:
+    """torchtext.vocab.vocab(ordered_dict) as the chapter uses it: insert_token,
+    set_default_index, lookup by [] and len."""
+    def __init__(self, ordered_dict):
+        self.itos = list(ordered_dict)
+        self.default = None
+
+    def insert_token(self, token, index):
+        self.itos.insert(index, token)
+
+    def set_default_index(self, index):
+        self.default = index
+
+    def __getitem__(self, token):
+        return self.itos.index(token) if token in self.itos else self.default
+
+    def __len__(self):
+        return len(self.itos)
+
+
+def ml_book_ch15_sentiment(torch):
+    """rasbt/machine-learning-book ch15/ch15_part2.py: the IMDb reviews split by
+    random_split, the regex tokenizer keeping emoticons, a Counter vocabulary ordered by
+    frequency with <pad> and <unk>, collate_batch with nn.utils.rnn.pad_sequence, an
+    Embedding with padding_idx=0, a 2-layer nn.RNN's last hidden state, then the LSTM
+    sentiment model over pack_padded_sequence(..., enforce_sorted=False, batch_first=True)
+    with BCELoss and Adam, and its bidirectional form (torch.cat of hidden[-2] and
+    hidden[-1]). The reviews are 60 + 20 made-up ones (torchtext's IMDB and vocab are
+    stand-ins), on the CPU (the book's commented line); 2 of the 10 epochs each."""
+    nn, DataLoader, random_split = torch.nn, torch.utils.data.DataLoader, torch.utils.data.random_split
+    Counter, OrderedDict = collections.Counter, collections.OrderedDict
+    IMDB, vocab = imdb_reviews, _Vocab
+    # Step 1: load and create the datasets
+    train_dataset = IMDB(split='train')
+    test_dataset = IMDB(split='test')
+    torch.manual_seed(1)
+    train_dataset, valid_dataset = random_split(list(train_dataset), [48, 12])
+    ## Step 2: find unique tokens (words)
+    token_counts = Counter()
+
+    def tokenizer(text):
+        text = re.sub('<[^>]*>', '', text)
+        emoticons = re.findall('(?::|;|=)(?:-)?(?:\\)|\\(|D|P)', text.lower())
+        text = re.sub('[\\W]+', ' ', text.lower()) + ' '.join(emoticons).replace('-', '')
+        tokenized = text.split()
+        return tokenized
+
+    for label, line in train_dataset:
+        tokens = tokenizer(line)
+        token_counts.update(tokens)
+    print('Vocab-size:', len(token_counts))
+    ## Step 3: encoding each unique token into integers
+    sorted_by_freq_tuples = sorted(token_counts.items(), key=lambda x: x[1], reverse=True)
+    ordered_dict = OrderedDict(sorted_by_freq_tuples)
+    vocab = vocab(ordered_dict)
+    vocab.insert_token("<pad>", 0)
+    vocab.insert_token("<unk>", 1)
+    vocab.set_default_index(1)
+    print([vocab[token] for token in ['this', 'is', 'an', 'example']])
+    ## Step 3-A: define the functions for transformation
+    # device = torch.device("cuda:0")
+    device = 'cpu'
+    text_pipeline = lambda x: [vocab[token] for token in tokenizer(x)]
+    label_pipeline = lambda x: 1. if x == 'pos' else 0.
+
+    ## Step 3-B: wrap the encode and transformation function
+    def collate_batch(batch):
+        label_list, text_list, lengths = [], [], []
+        for _label, _text in batch:
+            label_list.append(label_pipeline(_label))
+            processed_text = torch.tensor(text_pipeline(_text), dtype=torch.int64)
+            text_list.append(processed_text)
+            lengths.append(processed_text.size(0))
+        label_list = torch.tensor(label_list)
+        lengths = torch.tensor(lengths)
+        padded_text_list = nn.utils.rnn.pad_sequence(text_list, batch_first=True)
+        return padded_text_list.to(device), label_list.to(device), lengths.to(device)
+
+    ## Take a small batch
+    dataloader = DataLoader(train_dataset, batch_size=4, shuffle=False, collate_fn=collate_batch)
+    text_batch, label_batch, length_batch = next(iter(dataloader))
+    print(text_batch)
+    print(label_batch)
+    print(length_batch)
+    print(text_batch.shape)
+    ## Step 4: batching the datasets
+    batch_size = 32
+    train_dl = DataLoader(train_dataset, batch_size=batch_size, shuffle=True, collate_fn=collate_batch)
+    valid_dl = DataLoader(valid_dataset, batch_size=batch_size, shuffle=False, collate_fn=collate_batch)
+    test_dl = DataLoader(test_dataset, batch_size=batch_size, shuffle=False, collate_fn=collate_batch)
+    embedding = nn.Embedding(num_embeddings=10, embedding_dim=3, padding_idx=0)
+    # a batch of 2 samples of 4 indices each
+    text_encoded_input = torch.LongTensor([[1, 2, 4, 5], [4, 3, 2, 0]])
+    print(embedding(text_encoded_input))
+
+    ## An example of building a RNN model
+    ## with simple RNN layer
+    # Fully connected neural network with one hidden layer
+    class RNN(nn.Module):
+        def __init__(self, input_size, hidden_size):
+            super().__init__()
+            self.rnn = nn.RNN(input_size, hidden_size, num_layers=2, batch_first=True)
+            # self.gru = nn.GRU(input_size, hidden_size, num_layers, batch_first=True)
+            # self.lstm = nn.LSTM(input_size, hidden_size, num_layers, batch_first=True)
+            self.fc = nn.Linear(hidden_size, 1)
+
+        def forward(self, x):
+            _, hidden = self.rnn(x)
+            out = hidden[-1, :, :]
+            out = self.fc(out)
+            return out
+
+    model = RNN(64, 32)
+    print(model)
+    print(model(torch.randn(5, 3, 64)))
+
+    class RNN(nn.Module):
+        def __init__(self, vocab_size, embed_dim, rnn_hidden_size, fc_hidden_size):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_dim, padding_idx=0)
+            self.rnn = nn.LSTM(embed_dim, rnn_hidden_size, batch_first=True)
+            self.fc1 = nn.Linear(rnn_hidden_size, fc_hidden_size)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Linear(fc_hidden_size, 1)
+            self.sigmoid = nn.Sigmoid()
+
+        def forward(self, text, lengths):
+            out = self.embedding(text)
+            out = nn.utils.rnn.pack_padded_sequence(out, lengths.cpu().numpy(), enforce_sorted=False, batch_first=True)
+            out, (hidden, cell) = self.rnn(out)
+            out = hidden[-1, :, :]
+            out = self.fc1(out)
+            out = self.relu(out)
+            out = self.fc2(out)
+            out = self.sigmoid(out)
+            return out
+
+    vocab_size = len(vocab)
+    embed_dim = 20
+    rnn_hidden_size = 64
+    fc_hidden_size = 64
+    torch.manual_seed(1)
+    model = RNN(vocab_size, embed_dim, rnn_hidden_size, fc_hidden_size)
+    model = model.to(device)
+
+    def train(dataloader):
+        model.train()
+        total_acc, total_loss = 0, 0
+        for text_batch, label_batch, lengths in dataloader:
+            optimizer.zero_grad()
+            pred = model(text_batch, lengths)[:, 0]
+            loss = loss_fn(pred, label_batch)
+            loss.backward()
+            optimizer.step()
+            total_acc += ((pred >= 0.5).float() == label_batch).float().sum().item()
+            total_loss += loss.item() * label_batch.size(0)
+        return total_acc / len(dataloader.dataset), total_loss / len(dataloader.dataset)
+
+    def evaluate(dataloader):
+        model.eval()
+        total_acc, total_loss = 0, 0
+        with torch.no_grad():
+            for text_batch, label_batch, lengths in dataloader:
+                pred = model(text_batch, lengths)[:, 0]
+                loss = loss_fn(pred, label_batch)
+                total_acc += ((pred >= 0.5).float() == label_batch).float().sum().item()
+                total_loss += loss.item() * label_batch.size(0)
+        return total_acc / len(dataloader.dataset), total_loss / len(dataloader.dataset)
+
+    loss_fn = nn.BCELoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.001)
+    num_epochs = 2
+    torch.manual_seed(1)
+    for epoch in range(num_epochs):
+        acc_train, loss_train = train(train_dl)
+        acc_valid, loss_valid = evaluate(valid_dl)
+        print(f'Epoch {epoch} accuracy: {acc_train:.4f} val_accuracy: {acc_valid:.4f}')
+        print(loss_train, loss_valid)
+    acc_test, _ = evaluate(test_dl)
+    print(f'test_accuracy: {acc_test:.4f}')
+    unidirectional = model
+
+    class RNN(nn.Module):
+        def __init__(self, vocab_size, embed_dim, rnn_hidden_size, fc_hidden_size):
+            super().__init__()
+            self.embedding = nn.Embedding(vocab_size, embed_dim, padding_idx=0)
+            self.rnn = nn.LSTM(embed_dim, rnn_hidden_size, batch_first=True, bidirectional=True)
+            self.fc1 = nn.Linear(rnn_hidden_size * 2, fc_hidden_size)
+            self.relu = nn.ReLU()
+            self.fc2 = nn.Linear(fc_hidden_size, 1)
+            self.sigmoid = nn.Sigmoid()
+
+        def forward(self, text, lengths):
+            out = self.embedding(text)
+            out = nn.utils.rnn.pack_padded_sequence(out, lengths.cpu().numpy(), enforce_sorted=False, batch_first=True)
+            _, (hidden, cell) = self.rnn(out)
+            out = torch.cat((hidden[-2, :, :], hidden[-1, :, :]), dim=1)
+            out = self.fc1(out)
+            out = self.relu(out)
+            out = self.fc2(out)
+            out = self.sigmoid(out)
+            return out
+
+    torch.manual_seed(1)
+    model = RNN(vocab_size, embed_dim, rnn_hidden_size, fc_hidden_size)
+    model = model.to(device)
+    loss_fn = nn.BCELoss()
+    optimizer = torch.optim.Adam(model.parameters(), lr=0.002)
+    num_epochs = 2
+    torch.manual_seed(1)
+    for epoch in range(num_epochs):
+        acc_train, loss_train = train(train_dl)
+        acc_valid, loss_valid = evaluate(valid_dl)
+        print(f'Epoch {epoch} accuracy: {acc_train:.4f} val_accuracy: {acc_valid:.4f}')
+        print(loss_train, loss_valid)
+    test_dataset = IMDB(split='test')
+    test_dl = DataLoader(test_dataset, batch_size=batch_size, shuffle=False, collate_fn=collate_batch)
+    acc_test, _ = evaluate(test_dl)
+    print(f'test_accuracy: {acc_test:.4f}')
+    return {"uni.fc2.weight": unidirectional.fc2.weight, "bi.fc1.bias": model.fc1.bias}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -14332,4 +19510,12 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             udacity_intro_to_pytorch, bentrevett_sentiment_analysis, former_torchies,
             d2l_nlp_pretraining, leaf_tensors_and_parametrizations, knowledge_distillation,
             basics_data_and_transforms, spatial_transformer, morvan_dqn,
-            lyeoni_transformer_classifier, aladdin_pytorch_basics]
+            lyeoni_transformer_classifier, aladdin_pytorch_basics,
+            llms_appendix_a, llms_ch02_ch03, llms_ch04_ch05,
+            dlwpt_tensors_and_learning, dlwpt_autograd_optimizers_and_nn,
+            dlwpt_images_and_convolutions,
+            ml_book_ch12, ml_book_ch13_part1, ml_book_ch13_part2, ml_book_ch14_cnn, ml_book_ch15_rnn,
+            ml_book_ch15_sentiment,
+            ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
+            ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning,
+            dlwpt_real_world_data, dlwpt_subclassing_and_datasets]

@@ -1,0 +1,57 @@
+"""torch.storage: ``x.storage()``, the memory under a tensor and its views, read and
+written element by element (Deep Learning with PyTorch's chapter 3 prints it).
+
+PyTorch 2.13 calls this TypedStorage deprecated and warns once a process; it prints
+each element on its own line, then ``[torch.storage.TypedStorage(dtype=..., device=cpu)
+of size n]``.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+from .kernels import layout as memory
+
+_WARNED = []  # (PyTorch warns the first time only, in a process)
+
+
+def warn_typed_storage_removal():
+    if not _WARNED:
+        _WARNED.append(True)
+        warnings.warn(
+            "TypedStorage is deprecated. It will be removed in the future and UntypedStorage "
+            "will be the only storage class. This should only matter to you if you are using "
+            "storages directly.  To access UntypedStorage directly, use "
+            "tensor.untyped_storage() instead of tensor.storage()", UserWarning, stacklevel=3)
+
+
+class TypedStorage:
+    """The elements of a tensor's memory, in memory order, whatever its view shows."""
+
+    def __init__(self, tensor):
+        self._elements = memory.storage_elements(tensor._data)
+        self.dtype, self.device = tensor.dtype, tensor.device
+
+    def __len__(self) -> int:
+        return len(self._elements)
+
+    def size(self) -> int:
+        return len(self._elements)
+
+    def __getitem__(self, i):
+        return self._elements[i].item()
+
+    def __setitem__(self, i, value) -> None:
+        self._elements[i] = value
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def tolist(self) -> list:
+        return self._elements.tolist()
+
+    def __repr__(self) -> str:
+        info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size {len(self)}]"
+        return " " + "\n ".join(str(self[i]) for i in range(len(self))) + "\n" + info
+
+    __str__ = __repr__
