@@ -357,25 +357,12 @@ def adaptive_avg_pool(x, out):
     element as PyTorch's kernel, then divided by the region's length along each dim (a
     half's in float32, rounded once; but PyTorch's 3-d kernel adds and divides a half
     region in half: 59 of 60 random ones bit for bit, where float32 gave 4)."""
-    if x.dtype == np.float16 and len(out) == 3:
-        return _adaptive_avg_pool_half_3d(x, out)
+    if x.dtype == np.float16 and len(out) == 3:  # (PyTorch's 3-D kernel adds halves in half)
+        return _adaptive_avg_pool_in_dtype(x, out)
     return _adaptive_avg_pool_wide(x, out)
 
 
-def _adaptive_avg_pool_half_3d(x, out):
-    y = np.empty(x.shape[:-3] + tuple(out), x.dtype)
-    for position, region in adaptive_regions(x.shape[-3:], out):
-        total = np.zeros(x.shape[:-3], x.dtype)
-        for point in itertools.product(*(range(part.start, part.stop) for part in region)):
-            total += x[(Ellipsis,) + point]
-        for count in _counts(region, x.dtype):
-            total = total / count
-        y[(Ellipsis,) + position] = total
-    return y
-
-
-@half_in_float32
-def _adaptive_avg_pool_wide(x, out):
+def _adaptive_avg_pool_in_dtype(x, out):
     spatial = len(out)
     y = np.empty(x.shape[:-spatial] + tuple(out), x.dtype)
     for position, region in adaptive_regions(x.shape[-spatial:], out):
@@ -386,6 +373,9 @@ def _adaptive_avg_pool_wide(x, out):
             total = total / count
         y[(Ellipsis,) + position] = total
     return y
+
+
+_adaptive_avg_pool_wide = half_in_float32(_adaptive_avg_pool_in_dtype)
 
 
 def adaptive_max_pool(x, out):
