@@ -8,7 +8,6 @@ x's own, but PyTorch has no derivative for it: its node stops backward with an e
 
 from __future__ import annotations
 
-import builtins
 import collections
 import math
 
@@ -18,7 +17,7 @@ from .. import dtypes
 from ..autograd.formula import Formula
 from ..autograd.node import Node
 from ..autograd.tensor_base import is_tensor, make
-from ..kernels import layout, sorting, threads
+from ..kernels import counting as kernels, layout, sorting
 from ..kernels.fma import linspace_values
 from ..rules.arguments import normalize_dim, normalize_dims, refuse_empty_slices, refuse_meta
 from ..rules.layout import with_reduction_layout
@@ -26,7 +25,7 @@ from .reduction import sum_all
 from .rounding import NotImplemented  # noqa: A004 (PyTorch's name for the node)
 
 __all__ = ["count_nonzero", "nonzero", "argwhere", "unique", "unique_consecutive", "bincount",
-           "histc", "searchsorted", "bucketize"]
+           "histc", "histogram", "searchsorted", "bucketize"]
 
 
 class Unique2Backward0(Node):
@@ -202,31 +201,13 @@ def histogram(x, bins, range=None, weight=None, density=False):  # noqa: A002 - 
             f"should have the same dtype, but got input({dtypes.C_TYPE_NAMES[x.dtype]}), and "
             f"weight({dtypes.C_TYPE_NAMES[weight.dtype]})")
     edges = bins._data.reshape(-1) if is_tensor(bins) else _bin_edges(data, bins, range)
-    hist = _thread_histograms(data, edges, None if weight is None else weight._data.reshape(-1))
+    hist = kernels.histogram(data, edges, None if weight is None else weight._data.reshape(-1))
     edges = np.array(edges, data.dtype)
     if density:  # (PyTorch's order: divided by the total, then by each bin's width)
         hist = hist / sum_all(hist) / (edges[1:] - edges[:-1])
     inputs = (x,) if weight is None else (x, weight)  # (no derivative: where a graph is
     return HistogramResult(*(NotImplemented.apply(  # recorded, PyTorch's NotImplemented)
         *inputs, operation="histogram", value=values) for values in (hist, edges)))
-
-
-def _thread_histograms(data: np.ndarray, edges: np.ndarray, weights) -> np.ndarray:
-    """Each element (weight) added to its bin as PyTorch's kernel adds them: the elements
-    split into one run per thread, each run counted in a histogram of its own in order,
-    then the threads' histograms added up."""
-    bins = max(len(edges) - 1, 0)
-    runs = max(min(threads.get_num_threads(), len(data)), 1)
-    step = -(-len(data) // runs) or 1
-    total = np.zeros(bins, data.dtype)
-    for start in builtins.range(0, max(len(data), 1), step):
-        run = data[start:start + step]
-        inside = (run >= edges[0]) & (run <= edges[-1]) if bins else run < run
-        places = np.minimum(np.searchsorted(edges, run[inside], side="right") - 1, bins - 1)
-        counted = np.zeros(bins, data.dtype)
-        np.add.at(counted, places, 1 if weights is None else weights[start:start + step][inside])
-        total = total + counted
-    return total
 
 
 def _bin_edges(data: np.ndarray, bins: int, range) -> np.ndarray:  # noqa: A002
