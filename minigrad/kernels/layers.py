@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from . import threads
+from . import threads, vec
 from .fma import fma32, fma64
 from .special import each
 
@@ -37,7 +37,6 @@ _BETA = 0.7978845608028654  # sqrt(2 / pi)
 _KAPPA = 0.044715
 _ONE_OVER_SQRT_2PI = 0.3989422804014327  # 1 / sqrt(2 pi)
 _erf_each = each(math.erf)
-_VECTOR_BYTES = 32  # AVX2
 _CHUNK = 16  # vectors per Welford chunk
 
 
@@ -66,7 +65,7 @@ def rowwise_moments(rows: np.ndarray):
     """(mean, biased variance) of each row of a 2-D float array, as torch's RowwiseMoments."""
     dtype = rows.dtype.type
     count, size = rows.shape
-    lanes = _VECTOR_BYTES // rows.itemsize
+    lanes = vec.VECTOR_BYTES // rows.itemsize
     vectors = size // lanes
     chunks = -(-vectors // _CHUNK)
     depth = _ceil_log2(chunks)
@@ -129,29 +128,14 @@ def layer_norm(x: np.ndarray, weight, bias, kept: int, eps: float):
     return y.reshape(x.shape), mean.reshape(stats_shape), rstd.reshape(stats_shape)
 
 
-def _lanes_total(lanes: np.ndarray) -> np.ndarray:
-    """The sum of each row's vector lanes, in the order of torch's vec_reduce_all: for
-    8 float32 lanes (AVX2) three shuffles and adds, for others one lane after another."""
-    if lanes.shape[1] == 8:
-        lanes = lanes + lanes[:, [4, 5, 6, 7, 0, 1, 2, 3]]
-        lanes = lanes + lanes[:, [2, 3, 0, 1, 6, 7, 4, 5]]
-        return (lanes + lanes[:, [1, 0, 3, 2, 5, 4, 7, 6]])[:, 0]
-    if not lanes.shape[1]:  # (rows of no elements)
-        return np.zeros(lanes.shape[0], lanes.dtype)
-    total = lanes[:, 0]
-    for k in range(1, lanes.shape[1]):
-        total = total + lanes[:, k]
-    return total
-
-
 def _row_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """sum_j a[:, j] * b[:, j] per row, as torch's vec::map*_reduce_all adds it up: the
     first vector's products, then each whole vector's products added lane by lane, the
     last part-vector's products fused into the lanes it covers, then the lanes."""
     size = a.shape[1]
-    lanes = _VECTOR_BYTES // a.itemsize
+    lanes = vec.VECTOR_BYTES // a.itemsize
     if size < lanes:
-        return _lanes_total(a * b)
+        return vec.lanes_total(a * b)
     acc = a[:, :lanes] * b[:, :lanes]
     whole = size - size % lanes
     for d in range(lanes, whole, lanes):
@@ -159,7 +143,7 @@ def _row_sums(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if whole < size:
         acc = acc.copy()
         acc[:, :size - whole] = _fma(a[:, whole:], b[:, whole:], acc[:, :size - whole])
-    return _lanes_total(acc)
+    return vec.lanes_total(acc)
 
 
 def _thread_sums(terms: np.ndarray, factors: np.ndarray | None = None) -> np.ndarray:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["reduce_rows"]
+__all__ = ["reduce_rows", "lanes_total"]
 
 VECTOR_BYTES = 32  # AVX2
 
@@ -33,11 +33,20 @@ def reduce_rows(rows: np.ndarray, add=np.add) -> np.ndarray:
         acc = add(acc, rows[..., start:start + lanes])
     if whole < size:
         acc[..., :size - whole] = add(acc[..., :size - whole], rows[..., whole:])
-    if lanes == 8 and rows.dtype == np.float32:
+    return lanes_total(acc, add)
+
+
+def lanes_total(lanes: np.ndarray, add=np.add) -> np.ndarray:
+    """Each row's vector lanes (the last axis) reduced as ``vec_reduce_all`` does: 8
+    float32 lanes as a tree (lane i plus lane i + 4, + 2, + 1: its shuffles), other
+    lanes one after another; no lanes give 0."""
+    if lanes.shape[-1] == 8 and lanes.dtype == np.float32:
         for width in (4, 2, 1):
-            acc = add(acc[..., :width], acc[..., width:2 * width])
-        return acc[..., 0]
-    return _one_after_another(acc, add)
+            lanes = add(lanes[..., :width], lanes[..., width:2 * width])
+        return lanes[..., 0]
+    if not lanes.shape[-1]:
+        return np.zeros(lanes.shape[:-1], lanes.dtype)
+    return _one_after_another(lanes, add)
 
 
 def _one_after_another(rows: np.ndarray, add) -> np.ndarray:
