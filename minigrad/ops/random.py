@@ -415,13 +415,8 @@ def standard_gamma(alpha, gen: kernels.CPUGenerator):
     """``torch._standard_gamma(alpha)``: a Gamma(alpha, 1) draw per element, in alpha's
     dtype, drawn in the order of a new contiguous tensor (PyTorch's gamma_cpu)."""
     _check_float_or_double(alpha, "gamma_cpu")
-    values = alpha._data
-
-    def draw():
-        flat = np.ascontiguousarray(values).ravel()
-        return gamma_kernels.standard_gamma(gen, flat).reshape(values.shape)
-
-    return StandardGammaBackward0.apply(alpha, draw=draw)
+    return StandardGammaBackward0.apply(
+        alpha, draw=_drawn_contiguous(gamma_kernels.standard_gamma, gen, alpha._data))
 
 
 def standard_gamma_grad(alpha, x):
@@ -437,13 +432,16 @@ def poisson(rates, gen: kernels.CPUGenerator):
     """``torch.poisson(rates)``: a count per rate, in the rates' dtype, drawn in the order
     of a new contiguous tensor (PyTorch's poisson_cpu)."""
     _check_floating(rates, "poisson_cpu")
-    values = rates._data
+    return PoissonBackward0.apply(
+        rates, draw=_drawn_contiguous(gamma_kernels.poisson, gen, rates._data))
 
+
+def _drawn_contiguous(sampler, gen: kernels.CPUGenerator, values):
+    """A ``draw()`` that samples one value per element of ``values`` in the order of a new
+    contiguous tensor (as PyTorch's samplers read their parameters), in their shape."""
     def draw():
-        flat = np.ascontiguousarray(values).ravel()
-        return gamma_kernels.poisson(gen, flat).reshape(values.shape)
-
-    return PoissonBackward0.apply(rates, draw=draw)
+        return sampler(gen, np.ascontiguousarray(values).ravel()).reshape(values.shape)
+    return draw
 
 
 def binomial(count, prob, gen: kernels.CPUGenerator):
