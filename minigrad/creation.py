@@ -37,7 +37,8 @@ from .ops import shape as shape_ops
 from .rules import out as out_rule
 from .layouts import preserve_format, strided
 from .kernels import layout as memory
-from .rules.conversion import array_from, checked_scalar, is_sequence, type_name
+from .rules.conversion import array_from, checked_fill_value, is_sequence, type_name
+from .rules.promotion import check_python_int
 from .autograd.tensor_base import TensorBase, make
 from .size import Size
 
@@ -348,12 +349,14 @@ def full(size, fill_value, *, out=None, dtype=None, layout=strided, device=None,
             raise TypeError("full(): argument 'fill_value' (position 2) must be Number, "
                             "not Tensor")
         fill_value = fill_value.item()
+    check_python_int(fill_value)
     # A number's kind decides: bool -> bool, int -> int64, float -> float32.
     dtype = _out_dtype("full", dtype, out) or dtypes.scalar_dtype(fill_value)
     if not dtype.is_floating_point and dtype is not dtypes.bool:
         if isinstance(fill_value, int) and not -2**63 <= fill_value < 2**63:
             raise RuntimeError("value cannot be converted to type int64_t without overflow")
-    fill_value = checked_scalar(fill_value, dtype)  # (uint8's -1 is 255; 300 overflows)
+    # (uint8's -1 is 255; 300 and, into float16, 1e5 overflow)
+    fill_value = checked_fill_value(fill_value, dtype, math.prod(_size("full", (tuple(size),))))
     return _filled("full", (tuple(size),), fill_value, dtype, device, requires_grad, out)
 
 
@@ -362,6 +365,7 @@ def _like(function: str, x, value, dtype, device, requires_grad: bool,
     if not isinstance(x, TensorBase):
         raise TypeError(f"{function}(): argument 'input' (position 1) must be Tensor, "
                         f"not {type(x).__name__}")
+    value = checked_fill_value(value, dtype or x.dtype, x._data.size)
     # A *_like factory without device= makes its tensor on input's device.
     result = _filled(function, (x.shape,), value, dtype or x.dtype,
                      x.device if device is None else device, requires_grad)

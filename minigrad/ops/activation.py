@@ -13,6 +13,7 @@ from ..autograd.node import Node, Input, Param, RESULT
 from ..kernels import activation as kernels
 from ..kernels import random as random_kernels
 from ..rules.arguments import normalize_dim
+from ..rules.conversion import check_opmath_scalars, checked_fill_value
 from ..rules.layout import with_unary_layout
 from . import fn, pointwise
 
@@ -395,6 +396,7 @@ def _check_float(x, name: str) -> None:
 
 def leaky_relu(x, negative_slope=0.01, saving_result=False):
     _check_float(x, "leaky_relu_cpu")
+    check_opmath_scalars(x.dtype, negative_slope)
     node = LeakyReluBackward1 if saving_result else LeakyReluBackward0
     return with_unary_layout(node.apply(x, negative_slope=negative_slope), x)
 
@@ -419,12 +421,14 @@ def rrelu(x, lower, upper, training, gen, saving_result=False):
 
 def elu(x, alpha=1.0, scale=1, input_scale=1, saving_result=False):
     _check_float(x, "elu_cpu")
+    check_opmath_scalars(x.dtype, alpha, scale, input_scale)
     node = EluBackward1 if saving_result else EluBackward0
     return with_unary_layout(node.apply(x, alpha=alpha, scale=scale, input_scale=input_scale), x)
 
 
 def softplus(x, beta=1, threshold=20):
     _check_float(x, "softplus_cpu")
+    check_opmath_scalars(x.dtype, beta, threshold)
     return with_unary_layout(SoftplusBackward0.apply(x, beta=beta, threshold=threshold), x)
 
 
@@ -446,11 +450,14 @@ def silu(x):
 
 
 def _check_hardtanh(x, min_val, max_val) -> None:
-    """PyTorch's checks: no bools, no negative limits for an unsigned type."""
+    """PyTorch's checks: no bools, no negative limits for an unsigned type, limits that
+    fit the dtype."""
     if x.dtype == dtypes.bool:
         raise RuntimeError("Bool inputs not supported for hardtanh")
     if x.dtype == dtypes.uint8 and (min_val < 0 or max_val < 0):
         raise RuntimeError("cannot do hardtanh on an unsigned type with negative limits")
+    for limit in (min_val, max_val):
+        checked_fill_value(limit, x.dtype)
 
 
 def hardtanh(x, min_val=-1.0, max_val=1.0):
@@ -460,6 +467,7 @@ def hardtanh(x, min_val=-1.0, max_val=1.0):
 
 def celu(x, alpha=1.0, saving_result=False):
     _check_float(x, "elu_cpu")
+    check_opmath_scalars(x.dtype, alpha)
     node = CeluBackward1 if saving_result else CeluBackward0
     return with_unary_layout(node.apply(x, alpha=alpha), x)
 
@@ -480,6 +488,7 @@ def hardsigmoid(x):
 
 
 def threshold(x, threshold, value, in_place=False):
+    check_opmath_scalars(x.dtype, threshold, value)
     node = ThresholdBackward1 if in_place else ThresholdBackward0
     return with_unary_layout(node.apply(x, threshold=threshold, value=value), x)
 

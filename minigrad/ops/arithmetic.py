@@ -359,8 +359,8 @@ def pow(a, exponent):
         return promotion.binary(PowBackward1, a, exponent, "** or pow()")
     if type(exponent) in (int, float) and a.dtype.is_floating_point:
         # The common case, kept quick: a float tensor keeps its dtype.
-        if a.dtype is dtypes.float16:  # (an exponent past half's range: torch's error)
-            arguments.check_pow(a.dtype, exponent)
+        if a.dtype is dtypes.float16 or abs(exponent) >= 2**63:
+            arguments.check_pow(a.dtype, exponent)  # (past half's or a Scalar's range: torch's errors)
         if (grad_mode._enabled and a.requires_grad) or forward_ad.active:
             return with_unary_layout(PowBackward0.apply(a, exponent=exponent), a)
         # Nothing to record (x ** 3 on data): the value straight from ``power``,

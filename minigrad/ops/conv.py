@@ -30,6 +30,7 @@ from ..autograd.node import Node, Input
 from ..autograd.tensor_base import make
 from ..kernels import conv as kernels
 from ..rules import conv as rules
+from ..rules.conversion import checked_fill_value
 from . import fn
 from ._saved import as_shown
 
@@ -289,6 +290,7 @@ def constant_pad(x, pad, value=0):
     """F.pad(x, pad, value=value) with mode='constant'."""
     rules.check_pad(x, pad)
     rules.check_cropping(x, pad)
+    value = checked_fill_value(float(value) if x.dtype.is_floating_point else value, x.dtype)
     return ConstantPadNdBackward0.apply(x, pad=tuple(pad), value=value)
 
 

@@ -28,7 +28,7 @@ from ..rules import layout as rules_layout
 from . import fn
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim, refuse_meta
-from ..rules.conversion import checked_scalar
+from ..rules.conversion import checked_fill_value
 from ._saved import as_shown
 from ..kernels.layout import check_no_partial_overlap
 from ..kernels import layout
@@ -833,7 +833,7 @@ def setitem(x, index, value):
             f"{dtypes.SCALAR_NAMES[value.dtype]} for the source."
         )
     if is_tensor(value) and advanced is not None and _fills_through_mask(index, value):
-        checked_scalar(value.item(), x.dtype)  # (masked_fill_ writes its item(), checked)
+        checked_fill_value(value.item(), x.dtype)  # (masked_fill_ writes its item(), checked)
     # torch writes through a view: x[1:, 0] = v is x[1:, 0].copy_(v) (an in-place
     # change of a view, recorded on x as CopySlices, see inplace.rebase)
     target = getitem(x, basic) if is_view else x

@@ -30,7 +30,7 @@ from ..autograd.broadcast import broadcast_shapes, has_internal_overlap
 from ..autograd.formula import Formula
 from ..autograd.node import Node, _sequence
 from ..autograd.saved import SavedTensor, forward_name
-from ..rules.conversion import as_tensor, checked_scalar
+from ..rules.conversion import as_tensor, checked_fill_value, checked_scalar
 from . import fn, limits, pointwise
 from . import shape as shape_ops
 from ..kernels.layout import check_no_partial_overlap, geometry
@@ -106,7 +106,7 @@ def fill(x, value):
                 f"{value.ndim} dimensions."
             )
         return FillBackward3.apply(x, value, cast_to=x.dtype)
-    return FillBackward2.apply(x, value=checked_scalar(value, x.dtype))
+    return FillBackward2.apply(x, value=checked_fill_value(value, x.dtype, x._data.size))
 
 
 def copy(x, src):

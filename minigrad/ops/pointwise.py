@@ -14,7 +14,7 @@ from . import fn
 from ._saved import as_shown
 from ..dtypes import C_TYPE_NAMES
 from ..rules import arguments, promotion
-from ..rules.conversion import as_tensor, checked_scalar
+from ..rules.conversion import as_tensor, checked_fill_value, checked_scalar
 from ..autograd.broadcast import broadcast_shapes
 from ..rules.promotion import float_dtype_for, is_number, python_number
 from ..autograd.tensor_base import is_tensor
@@ -461,7 +461,7 @@ def clamp(x, min=None, max=None):
         kernel = "clamp" if min is not None and max is not None else \
             "clamp_min" if min is not None else "clamp_max"
         raise NotImplementedError(f'"{kernel}_scalar_cpu" not implemented for \'Bool\'')
-    min, max = (None if b is None else checked_scalar(b, dtype) for b in (min, max))
+    max, min = (None if b is None else checked_fill_value(b, dtype) for b in (max, min))
     return with_unary_layout(ClampBackward1.apply(x, cast_to=dtype, min=min, max=max), x)
 
 
@@ -511,10 +511,10 @@ def masked_fill(x, mask, value):
         )
     broadcast_shapes(mask._data.shape, x._data.shape)
     if is_tensor(value):
-        checked_scalar(value.item(), x.dtype)  # (torch writes value.item(): the same check)
+        checked_fill_value(value.item(), x.dtype)  # (torch writes value.item(): the same check)
         return with_contiguous_layout(MaskedFillBackward1.apply(x, value, mask=mask._data))
     return with_contiguous_layout(MaskedFillBackward0.apply(x, mask=mask._data,
-                                                            value=checked_scalar(value, x.dtype)))
+                                                            value=checked_fill_value(value, x.dtype)))
 
 
 def tril(x, diagonal=0, position=None):

@@ -22,6 +22,7 @@ from ..autograd.formula import Formula
 from ..autograd.node import Node, Input, RESULT
 from ..autograd.tensor_base import is_tensor, make
 from ..rules.arguments import normalize_dim
+from ..rules.conversion import checked_fill_value
 from ..rules.layout import with_contiguous_layout
 from . import fn
 from ._saved import as_shown
@@ -337,7 +338,7 @@ def index_fill(x, dim, index, value):
     bad = _first_outside(values, -size, size)
     if bad is not None:
         raise IndexError(f"index {bad} is out of bounds for dimension {dim} with size {size}")
-    value = value.item() if is_tensor(value) else value
+    value = checked_fill_value(value.item() if is_tensor(value) else value, x.dtype)
     return IndexFillBackward0.apply(x, dim=dim, index=values % max(size, 1), value=value)
 
 

@@ -18,6 +18,7 @@ from ..autograd.tensor_base import is_tensor
 from ..kernels import special as kernels
 from ..kernels.arithmetic import times
 from ..rules import math_dtypes as rules, promotion
+from ..rules.conversion import check_opmath_scalars
 from ..rules.layout import with_iterator_layout, with_unary_layout
 from . import arithmetic, fn, pointwise, rounding, shape
 
@@ -505,6 +506,7 @@ def lerp(start, end, weight):
         broadcast_shapes(*(a.shape for a in arrays))
         return with_iterator_layout(LerpBackward1.apply(start, end, weight, cast_to=dtype),
                                     *arrays)
+    check_opmath_scalars(dtype, weight)
     return promotion.binary(LerpBackward0, start, end, "lerp", params={"weight": weight})
 
 
@@ -558,6 +560,7 @@ def _addc(node_cls, name, x, tensor1, tensor2, value):
     value = value.item() if is_tensor(value) else promotion.python_number(value)
     dtype = dtypes.result_type(x, tensor1, tensor2)
     rules.check_addc(name, dtype, tensor1, tensor2)
+    check_opmath_scalars(dtype, value)
     arrays = (x._data, tensor1._data, tensor2._data)
     broadcast_shapes(*(a.shape for a in arrays))
     rules.check_addc_kernel(name, dtype)

@@ -24,7 +24,8 @@ import numpy as np
 
 from .. import dtypes, errors
 from ..autograd.tensor_base import is_tensor
-from .promotion import is_number, python_number
+from .conversion import checked_fill_value
+from .promotion import check_python_int, is_number, python_number
 
 __all__ = ["checks_arguments", "takes_numpy_names", "described", "int_list", "invalid_combination", "is_int",
            "shape_argument", "view_argument", "check_triangle", "OVERLOADS"]
@@ -951,7 +952,8 @@ def normalize_dim_strict(dim: int, ndim: int) -> int:
 def checked_alpha(alpha, a, b):
     """``alpha`` of ``a + alpha * b`` (add, sub, rsub), checked as torch's alpha_check
     checks it against the result's dtype: a bool alpha only for a bool result (where any
-    alpha counts as a bool), a float alpha never for an integer (or bool) result."""
+    alpha counts as a bool), a float alpha never for an integer (or bool) result, and one
+    that fits the result's dtype."""
     if is_tensor(alpha):  # (a one-element tensor is a number to torch's Scalar: LBFGS's steps)
         alpha = alpha.item()
     result = dtypes.result_type(a, b)
@@ -960,7 +962,7 @@ def checked_alpha(alpha, a, b):
     if not result.is_floating_point and isinstance(alpha, (float, np.floating)):
         raise RuntimeError("For integral input tensors, argument alpha must not be a "
                            "floating point number.")
-    return bool(alpha) if result is dtypes.bool else alpha
+    return bool(alpha) if result is dtypes.bool else checked_fill_value(alpha, result)
 
 
 # torch's texts for x.T, x.H, x.mT, x.mH and x.adjoint(): {attribute: (the dims it takes,
@@ -1043,6 +1045,7 @@ def check_sub(a, b) -> None:
 
 
 def check_pow(dtype, exponent=None) -> None:
+    check_python_int(exponent)
     if dtype is dtypes.bool:
         raise NotImplementedError('"pow" not implemented for \'Bool\'')
     if (dtype.is_integer and isinstance(exponent, (int, np.integer))

@@ -16,9 +16,10 @@ import numpy as np
 from .. import dtypes, errors
 from ..autograd.tensor_base import TensorBase, make
 from ..kernels import layout
-from .promotion import NUMBER_TYPES
+from .promotion import NUMBER_TYPES, check_python_int
 
-__all__ = ["array_from", "as_tensor", "type_name", "is_sequence", "checked_scalar"]
+__all__ = ["array_from", "as_tensor", "type_name", "is_sequence", "checked_scalar",
+           "checked_fill_value", "check_opmath_scalars"]
 
 _C_INTEGER_NAMES = {dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
                     dtypes.int32: "int", dtypes.int64: "int64_t"}
@@ -44,6 +45,48 @@ def checked_scalar(value, dtype):
         raise RuntimeError(f"value cannot be converted to type {_C_INTEGER_NAMES[dtype]} "
                            "without overflow")
     return value
+
+
+def checked_fill_value(value, dtype, numel: int | None = None):
+    """A Python number written into a tensor by fill_, full, full_like, masked_fill,
+    index_fill, clamp's bounds, hardtanh's limits, F.pad's value or add's alpha, as
+    c10's checked_convert takes it: an integer dtype as ``checked_scalar``; into float32
+    or float16 a finite number past the type's largest is refused (inf and nan pass).
+    ``numel``: the elements a fill writes; PyTorch fills a single float16 element by
+    another path (scalar_fill), which converts without the check (inf)."""
+    check_python_int(value)
+    value = checked_scalar(value, dtype)
+    name = _C_FLOAT_NAMES.get(dtype)
+    if name is None or (numel == 1 and dtype is dtypes.float16) or \
+            isinstance(value, (bool, np.bool_, np.complexfloating)) or \
+            not isinstance(value, NUMBER_TYPES):
+        return value
+    largest = float(np.finfo(dtype.numpy).max)
+    if (abs(value) > largest if isinstance(value, (int, np.integer))
+            else math.isfinite(value) and abs(value) > largest):
+        raise RuntimeError(f"value cannot be converted to type {name} without overflow")
+    return value
+
+
+_C_FLOAT_NAMES = {dtypes.float32: "float", dtypes.float16: "c10::Half"}
+
+
+def check_opmath_scalars(dtype, *values) -> None:
+    """Numbers a float16 or float32 kernel computes with in float (its opmath type:
+    lerp's weight, leaky_relu's slope, elu's alpha, softplus's beta, threshold's
+    values, addcmul's value), converted as c10 converts them: a finite one past
+    float's largest is refused (and, of any dtype, an int past a Scalar's range)."""
+    for value in values:
+        check_python_int(value)
+    if dtype is dtypes.float16 or dtype is dtypes.float32:
+        for value in values:
+            if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(
+                    value, (bool, np.bool_)) and math.isfinite(value) and \
+                    abs(value) > _FLOAT_MAX:
+                raise RuntimeError("value cannot be converted to type float without overflow")
+
+
+_FLOAT_MAX = float(np.finfo(np.float32).max)
 
 
 def type_name(value) -> str:

@@ -142,6 +142,15 @@ def _opmath(scalar: np.ndarray) -> np.ndarray:
     return scalar if scalar.dtype == np.float32 else scalar.astype(np.float32)
 
 
+def check_python_int(value) -> None:
+    """A Python int as PyTorch's argument parser reads a number (a C++ Scalar): an
+    int64, or a uint64 above that; a larger one (or one below int64's least) is
+    refused with its OverflowError."""
+    if type(value) is int and not -2**63 <= value < 2**64:
+        raise OverflowError("int too big to convert" if value > 0
+                            else "can't convert negative int to unsigned")
+
+
 def _wrapped(value):
     """A Python number as the 0-dim tensor torch wraps it in (int64, float64 or bool:
     ``(x * 0.1).grad_fn._saved_other`` is ``tensor(0.1000, dtype=torch.float64)``).
@@ -169,6 +178,7 @@ def _number_operand(value, dtype) -> tuple:
             if isinstance(value, (bool, np.bool_)):
                 np_dtype = np.bool_
             elif isinstance(value, (int, np.integer)):
+                check_python_int(value)
                 np_dtype = np.int64
             else:
                 np_dtype = np.float64
@@ -216,6 +226,7 @@ _HALF_WITH_SCALAR = ("*", "/")
 def wrapped_to(value, dtype):
     """A Python int ``value`` as ``dtype``'s C++ cast makes it when that dtype is an
     integer one (2**40 as uint8 is 0, -3 is 253); anything else as it is."""
+    check_python_int(value)
     if dtype.is_integer and isinstance(value, int) and not isinstance(value, bool):
         return int(np.array(value, dtype=np.int64).astype(dtype.numpy))
     return value
