@@ -346,6 +346,27 @@ def index_copy(x, dim, index, source):
     """``x`` with ``source``'s slices written at ``index`` along ``dim``."""
     dim = normalize_dim(dim, x.ndim)
     values, size = _vector("index_copy", x, dim, index)
+    _check_index_copy(x, dim, index, source)
+    bad = _first_outside(values, 0, size)
+    if bad is not None:
+        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} "
+                         f"with size {size}")
+    return IndexCopyBackward0.apply(x, source, cast_to=x.dtype, dim=dim, index=values)
+
+
+def _check_index_copy(x, dim, index, source) -> None:
+    """PyTorch's checks of index_copy, in its order: the index's dims and count against
+    the source's, the dtypes, then the slices' shapes."""
+    if index.ndim > 1:
+        raise IndexError(f"index_copy_(): Index should have dimension 1 or 0 (got {index.ndim})")
+    count = index.numel()
+    if source.ndim == 0 and count != 1:
+        raise IndexError("index_copy_(): When source is scalar, index should have one element "
+                         f"(got {count})")
+    if source.ndim != x.ndim and source.ndim and x.ndim:
+        raise IndexError("index_copy_(): When source and destination are not scalars, their "
+                         f"dimensionality must match. Source dimensionality ({source.ndim}), "
+                         f"destination dimensionality ({x.ndim})")
     if index.dtype is not dtypes.int64:
         raise RuntimeError("index_copy_(): Expected a long tensor for index, but got "
                            f"{dtypes.SCALAR_NAMES[index.dtype]}")
@@ -353,11 +374,15 @@ def index_copy(x, dim, index, source):
         raise RuntimeError("index_copy_(): self and source expected to have the same dtype, but "
                            f"got (self) {dtypes.SCALAR_NAMES[x.dtype]} and (source) "
                            f"{dtypes.SCALAR_NAMES[source.dtype]}")
-    bad = _first_outside(values, 0, size)
-    if bad is not None:
-        raise IndexError(f"index_copy_(): index {bad} is out of bounds for dimension {dim} "
-                         f"with size {size}")
-    return IndexCopyBackward0.apply(x, source, cast_to=x.dtype, dim=dim, index=values)
+    sliced, source_sliced = ([n for d, n in enumerate(t.shape) if d != dim] for t in (x, source))
+    if sliced != source_sliced:
+        raise RuntimeError(
+            "index_copy_(): Source/destination tensor must have same slice shapes. Destination "
+            f"slice shape: {' '.join(map(str, sliced))} at dimension {dim} and source slice "
+            f"shape: {' '.join(map(str, source_sliced))} at dimension 0.")
+    if index.ndim and count != (source.shape[dim] if source.ndim else 1):
+        raise IndexError(f"index_copy_(): Number of indices ({count}) should be equal to "
+                         f"source.size(dim) ({source.shape[dim] if source.ndim else 1})")
 
 
 def _one_element_index(x, index, src):

@@ -270,3 +270,28 @@ def test_float16_scatter_add_adds_up_in_float32_as_torch():
             seen.append([y.detach().numpy(), z.numpy(), g.grad.numpy()])
         for ours, theirs in zip(seen[1], seen[0]):
             np.testing.assert_array_equal(ours, theirs)
+
+
+INDEX_COPY_SHAPES = [  # (x, dim, index, source): PyTorch's checks in its order
+    ((3, 4, 5), 0, [0, 1], (2, 3, 5)), ((3, 4, 5), 1, [0, 1], (2, 2, 5)),
+    ((3, 4), 1, [0, 1], (3, 3)), ((3, 4), 0, [0, 1], (2, 4, 1)), ((3,), 0, [0, 1], (3,)),
+    ((3,), 0, [0, 1], ()), ((3,), 0, 1, ()), ((3,), 0, [1], ()), ((), 0, 0, ()),
+    ((3, 2), 0, 1, (2,)), ((3, 2), 0, 1, (1, 2)), ((3, 2), 0, [1], (2,)),
+    ((3, 2), 0, [[1]], (1, 2)), ((3, 2), 0, [5], (1, 2)), ((3, 2), -1, [1, 0], (3, 2)),
+    ((3, 2), 0, [1, 0], (2, 3)), ((3, 2), 0, [1, 0], (3, 3)),
+]
+
+
+@pytest.mark.parametrize("shape, dim, index, source_shape", INDEX_COPY_SHAPES, ids=str)
+def test_index_copy_checks_the_shapes_as_pytorch(shape, dim, index, source_shape):
+    """PyTorch's texts for a source of other slice shapes, another count of indices or
+    another number of dims (minigrad gave NumPy's broadcast error), as function, method
+    and in-place method."""
+    for form in ("method", "in-place", "function"):
+        def call(lib, form=form):
+            x, source = lib.zeros(shape), lib.ones(source_shape)
+            if form == "function":
+                return lib.index_copy(x, dim, lib.tensor(index), source)
+            method = x.index_copy_ if form == "in-place" else x.index_copy
+            return method(dim, lib.tensor(index), source)
+        assert outcome(call, mg) == outcome(call, torch)
