@@ -187,7 +187,10 @@ def minimum(a, b):
 def tanh(x):
     """tanh, an array: float32 below ``threads.BIG`` elements computed in float64 and
     rounded once (as ``exp``); a big array split across threads (same bits as one
-    ``np.tanh``)."""
+    ``np.tanh``). (``_rounded_from_float64``'s float32 case written out first: it runs
+    once per tanh of every RNN step.)"""
+    if x.dtype is _FLOAT32 and x.ndim and x.size < threads.BIG:
+        return np.tanh(x.astype(_FLOAT64)).astype(_FLOAT32)
     return np.asarray(_rounded_from_float64(np.tanh, x))
 
 
