@@ -79,8 +79,7 @@ def _outcome(call, lib, value):
 @pytest.mark.parametrize("value", HALF_VALUES, ids=repr)
 @pytest.mark.parametrize("case", list(HALF_LIMIT))
 def test_a_number_past_float16s_range(case, value):
-    call = HALF_LIMIT[case]
-    assert _outcome(call, mg, value) == _outcome(call, torch, value)
+    assert _outcome(HALF_LIMIT[case], mg, value) == _outcome(HALF_LIMIT[case], torch, value)
 
 
 FLOAT_LIMIT = {
@@ -104,8 +103,7 @@ FLOAT_VALUES = [1e39, -1e39, np.float64(1e39), 3.4028234663852886e38, float("-in
 @pytest.mark.parametrize("value", FLOAT_VALUES, ids=repr)
 @pytest.mark.parametrize("case", list(FLOAT_LIMIT))
 def test_a_number_past_float32s_range(case, value):
-    call = FLOAT_LIMIT[case]
-    assert _outcome(call, mg, value) == _outcome(call, torch, value)
+    assert _outcome(FLOAT_LIMIT[case], mg, value) == _outcome(FLOAT_LIMIT[case], torch, value)
 
 
 BIG_INT = {
