@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import sqlite3
 import sys
 from pathlib import Path
@@ -216,8 +217,9 @@ def _parser() -> argparse.ArgumentParser:
                             "without --students, which published solutions then answer)")
     grade.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
                        help="a private text mixed into the hidden inputs, so no one can "
-                            "predict them (default: $MINIGRAD_KIT_SALT); keep it the same "
-                            "to re-grade identically")
+                            "predict them (default: $MINIGRAD_KIT_SALT, else a secret drawn "
+                            "at the first grading into --out and kept there, OUT/salt.txt); "
+                            "keep it the same to re-grade identically")
     grade.add_argument("--sandbox", choices=MODES, default="auto",
                        help="run each kernel under bubblewrap: auto (default; without it, "
                             "loudly, where it does not work), required, or off")
@@ -443,17 +445,24 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     except (SourceError, ValueError, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
+    if args.shard and not args.salt:
+        print("minigrad-kit: error: --shard needs --salt (or $MINIGRAD_KIT_SALT): without "
+              "it each part draws a secret of its own, and the parts' hidden inputs would "
+              "differ from one run's; give every part the same private --salt",
+              file=sys.stderr)
+        return 1
     if args.shard:
         submissions = _sharded(args.submissions, submissions, sources, *args.shard)
     try:
         sandbox = choose(args.sandbox)
-    except SandboxUnavailable as error:
+        salt = args.salt or _salt(out)  # (nothing written before a refusal)
+    except (SandboxUnavailable, ValueError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
     if not sandbox.on:
         print(f"WARNING: grading without a sandbox. {sandbox.reason}. (Recorded in "
               "flags.csv.)", file=sys.stderr)
-    options = Options(timeout=args.timeout, memory_mb=args.memory, salt=args.salt,
+    options = Options(timeout=args.timeout, memory_mb=args.memory, salt=salt,
                       sandbox="bubblewrap" if sandbox.on else "off", budget=args.budget,
                       variants=args.variants, strict=args.strict)
     measured = []
@@ -482,6 +491,44 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}; code ran "
           + (f"in a sandbox: {sandbox.describe()}" if sandbox.on else "WITHOUT a sandbox"))
     return 1 if failed else 0
+
+
+SALT = "salt.txt"  # in --out: the secret drawn when no --salt is given
+
+
+def _salt(out: Path) -> str:
+    """The secret the hidden inputs are drawn with when the teacher gives no ``--salt``:
+    drawn once (``secrets``) at the first grading into ``out``, kept there as ``salt.txt``
+    and read back by every later grading into it, so re-grading draws the same inputs.
+
+    The hidden inputs are drawn from the instructor notebook's hidden tests, the student's
+    name and the salt. The kit's instructor notebooks, hidden tests included, are in its
+    wheel, which the students install, and so is this code: with an empty salt (the
+    default until the red team's ninth pass) a student computed their own hidden inputs
+    at home, had the kit's autograd answer them, and handed in an ``unbroadcast`` that was
+    a table of those answers, for full marks. A secret that only ``--out`` holds (no code
+    run sees ``--out``) makes them unknowable by construction, whoever publishes what."""
+    path = out / SALT
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    except FileExistsError:
+        pass  # drawn by an earlier grading (or one running beside this one)
+    else:
+        with os.fdopen(handle, "w", encoding="ascii") as file:
+            file.write(secrets.token_hex(32) + "\n")
+    try:
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(handle, "rb") as file:
+            text = file.read(200).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path} cannot be read ({error}); it holds the secret the hidden "
+                         "inputs are drawn with: restore it, or give --salt") from error
+    if len(text) < 32 or not all(c in "0123456789abcdef" for c in text):
+        raise ValueError(f"{path} is not a secret the grader drew (64 hexadecimal digits); "
+                         "restore it, or give --salt")
+    return text
 
 
 def _review(args) -> int:

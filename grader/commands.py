@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import sys
 
 __all__ = ["add_commands", "HANDLERS", "NAMES", "SUMMARY"]
@@ -408,7 +409,8 @@ def _grading_options(parser) -> None:
                              "(default: strict, as minigrad-kit grade)")
     parser.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
                         help="a private text mixed into the hidden inputs (default: "
-                             "$MINIGRAD_KIT_SALT)")
+                             "$MINIGRAD_KIT_SALT, else a secret drawn now and kept in the "
+                             "autograder's configuration)")
     parser.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
                         help="bubblewrap for the code runs: auto (default), required, off")
     parser.add_argument("--lang", choices=("en", "zh", "ko"),
@@ -419,8 +421,11 @@ def _grading_options(parser) -> None:
 def _platform_options(args) -> dict:
     from kit_i18n import language
 
+    # (no --salt: a secret drawn here, kept in the autograder's private configuration
+    # beside the instructor notebooks; an empty one let students compute their hidden
+    # inputs from the kit's public wheel, see cli._salt)
     return {"timeout": args.timeout, "memory": args.memory, "budget": args.budget,
-            "lenient": args.lenient, "salt": args.salt, "sandbox": args.sandbox, "lang": args.lang or language(),
+            "lenient": args.lenient, "salt": args.salt or secrets.token_hex(32), "sandbox": args.sandbox, "lang": args.lang or language(),
             **({"visibility": args.visibility} if hasattr(args, "visibility") else {}),
             **({"variants": args.variants} if hasattr(args, "variants") else {})}
 
