@@ -11,7 +11,7 @@ construction that closed it:
   (empty by default). With the teacher's ``minigrad-kit grade`` as the README shows it (no
   ``--salt``), bob ran ``grader.source.inputs`` on the installed notebook for his own name,
   had the kit's own autograd answer each call, and handed in an ``unbroadcast`` that is a
-  table of those answers (and ``grad.sum()``, wrong, for anything else): q4's 2 points,
+  table of those answers (and ``grad.sum()``, wrong, for anything else): q4's 3 points,
   unflagged, with plain Python (measured). The README said "pass a private --salt"; a
   teacher who does not is the default. (``cli._salt``: without ``--salt`` the grader draws
   a secret of its own, ``secrets.token_hex``, at the first grading into an ``--out``, keeps
@@ -80,7 +80,7 @@ def _class(root: Path, attack: dict) -> Path:
 
 def test_hidden_inputs_computed_from_the_wheel_score_nothing(tmp_path, monkeypatch):
     """bob's table of his hidden inputs, graded as the README shows (no ``--salt``): q4
-    scores 0 (it was 2 of 2); alice keeps full marks; a second grading into the same
+    scores 0 (it was 3 of 3); alice keeps full marks; a second grading into the same
     ``--out`` draws the same inputs (identical results), and no code run saw the secret."""
     monkeypatch.delenv("MINIGRAD_KIT_SALT", raising=False)
     submitted = _class(tmp_path, {"q4_answer": _table_unbroadcast("bob")})
