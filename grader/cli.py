@@ -215,6 +215,10 @@ def _parser() -> argparse.ArgumentParser:
                             "numbers, as `release --students` wrote them; none: everyone on "
                             "the instructor notebook's numbers (for notebooks released "
                             "without --students, which published solutions then answer)")
+    grade.add_argument("--numbers-of", metavar="NAME",
+                       help="grade every student on the numbers drawn for NAME (the one "
+                            "notebook `release --students` wrote for NAME, handed to the whole "
+                            "class; what `gradescope` and `prairielearn` do)")
     grade.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
                        help="a private text mixed into the hidden inputs, so no one can "
                             "predict them (default: $MINIGRAD_KIT_SALT, else a secret drawn "
@@ -464,7 +468,8 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
               "flags.csv.)", file=sys.stderr)
     options = Options(timeout=args.timeout, memory_mb=args.memory, salt=salt,
                       sandbox="bubblewrap" if sandbox.on else "off", budget=args.budget,
-                      variants=args.variants, strict=args.strict)
+                      variants=args.variants, strict=args.strict,
+                      numbers_of=args.numbers_of or None)
     measured = []
     with progress("grading", len(submissions)) as bar:
         def done(path, result, seconds):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import pathlib
 import secrets
 import sys
 
@@ -236,7 +237,8 @@ def _add_gradescope(commands) -> None:
                             help="when students see the questions' results (Gradescope's "
                                  "test visibility; default: visible)")
     gradescope.add_argument("--variants", choices=("none", "per-student"), default="none",
-                            help="none (default): everyone answers the notebook you upload; "
+                            help="none (default): everyone answers one notebook, written "
+                                 "beside the zip (FILE-handout/) with the course's own numbers; "
                                  "per-student: each student's own numbers, as `release "
                                  "--students` wrote them for the e-mail addresses Gradescope "
                                  "knows them by")
@@ -449,6 +451,12 @@ def _gradescope(args) -> int:
         return 1
     print(f"wrote {written}: upload it as the autograder of a Gradescope programming "
           "assignment (it holds the solutions: keep it private)")
+    if args.variants == "none":
+        from .gradescope import handout_folder
+
+        print(f"hand out the notebooks in {handout_folder(pathlib.Path(args.out))}: they "
+              "show the course's own numbers, on which it grades (not the instructor "
+              "notebooks', whose solutions are public)")
     return 0
 
 

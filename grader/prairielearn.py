@@ -27,7 +27,6 @@ PrairieLearn shows to course staff.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 import tempfile
@@ -46,7 +45,7 @@ from .report import write_atomic
 from .source import load_source
 from .upload import (CONFIG, grade_upload, grader_failed, no_notebook, not_graded,
                      notebooks_in, overview, pack_course, question_feedback)
-from .variants import render
+from .variants import course_numbers, render
 from .wheel import kit_wheel
 
 __all__ = ["run", "results_json", "write_course", "LIMIT"]
@@ -89,26 +88,12 @@ QUESTION = """\
 """
 
 
-def course_numbers(salt: str) -> str:
-    """The name the course's numbers are drawn for (``Variant``): one for the whole course,
-    since PrairieLearn hands every student the same notebook and tells the grader no
-    student's name, derived from the salt (the same on every rewrite with the same
-    ``--salt``; nothing of the salt can be read back from it).
-
-    The instructor notebooks' own numbers are the published solutions' (the kit's wheel
-    holds them, and ``minigrad-kit assignments`` copies them out): graded on those, the
-    handed-out notebook of assignment 1 scored 9 of 9 with the solution cells pasted in
-    (red team 9). The handout shows these numbers and the grader grades on them."""
-    digest = hashlib.sha256(f"minigrad-kit course numbers|{salt}".encode()).hexdigest()
-    return f"course-{digest[:16]}"
-
-
 def write_course(sources: list[str], out, options: dict, image: str, timeout: int) -> list:
     """Write ``out`` (see the module docstring); the files written."""
     out = Path(out)
     written = []
     numbers = course_numbers(options["salt"])
-    options = {**options, "variants": "per-student", "numbers": numbers}
+    options = {**options, "numbers": numbers}
     grader_dir = out / "minigrad-kit-grader"
     wheel = kit_wheel(grader_dir)
     write_atomic(grader_dir / "Dockerfile", DOCKERFILE.format(image=image, wheel=wheel.name))
@@ -230,14 +215,11 @@ def run(root) -> int:
     written."""
     root = Path(root)
     course = root / "tests"
-    config = json.loads((course / CONFIG).read_text(encoding="utf-8"))
-    lang = config.get("lang", "en")
+    lang = json.loads((course / CONFIG).read_text(encoding="utf-8")).get("lang", "en")
     try:
         with tempfile.TemporaryDirectory(prefix="minigrad-kit-") as work:
-            # graded on the course's numbers, the handout's (a course written before they
-            # were: on the instructor notebook's, per variant of the question)
-            student = config.get("numbers") or _student(root)
-            graded = grade_upload(notebooks_in(root / "student"), student, course, work)
+            # (graded on the course's numbers, config["numbers"]: upload.grade_upload)
+            graded = grade_upload(notebooks_in(root / "student"), _student(root), course, work)
         results = results_json(graded, lang)
         for note in _teacher_notes(graded):
             print(note)  # the job's output: course staff see it, students do not

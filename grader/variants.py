@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import ast
 import copy
+import hashlib
 import json
 
 from . import notebook as nbg
 
-__all__ = ["render", "render_source", "default_problems", "STUDENT"]
+__all__ = ["render", "render_source", "default_problems", "course_numbers", "STUDENT"]
 
 STUDENT = "student"  # the keyword of start(...) that names the student
 
@@ -45,6 +46,20 @@ def render(notebook, assignment, student: str | None):
         meta = rendered.metadata.setdefault("minigrad_kit", {})
         meta[STUDENT] = student
     return rendered
+
+
+def course_numbers(salt: str) -> str:
+    """The name the course's numbers are drawn for (``Variant``), for a class handed one
+    notebook (PrairieLearn, which tells the grader no student's name; Gradescope's
+    ``--variants none``): derived from the salt (the same on every rewrite with the same
+    ``--salt``; nothing of the salt can be read back from it).
+
+    The instructor notebooks' own numbers are the published solutions' (the kit's wheel
+    holds them, and ``minigrad-kit assignments`` copies them out): graded on those, the
+    handed-out notebook of assignment 1 scored 9 of 9 with the solution cells pasted in
+    (red team 9). The handout shows these numbers, and ``grade --numbers-of`` grades on them."""
+    digest = hashlib.sha256(f"minigrad-kit course numbers|{salt}".encode()).hexdigest()
+    return f"course-{digest[:16]}"
 
 
 def render_source(source: str, values: dict, student: str | None = None) -> str:

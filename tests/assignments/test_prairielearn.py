@@ -25,9 +25,8 @@ from samples import PATCH_NUMPY, Sample, build
 from grader import notebook as nbg
 from grader.cli import main
 from grader.languages import translated
-from grader.prairielearn import course_numbers
+from grader.variants import course_numbers, render
 from grader.questions import find_assignment
-from grader.variants import render
 
 pytestmark = pytest.mark.slow
 A1, A2 = BY_ASSIGNMENT["tensors_and_gradients"], BY_ASSIGNMENT["derive_it_by_hand"]
@@ -131,7 +130,7 @@ def test_a_partial_submission(tmp_path, course, python3):
     for secret in ("BEGIN HIDDEN", "default_rng", "assert ", "a private salt"):
         assert secret not in json.dumps(results)
     # the job's output (course staff): the grader's own lines, and no note to read
-    assert f"{NUMBERS}  derive_it_by_hand  4 / 9" in said and "code ran in a sandbox: bubblewrap" in said
+    assert "variant-7  derive_it_by_hand  4 / 9" in said and "code ran in a sandbox: bubblewrap" in said
     assert "held back" not in said and "flagged" not in said
 
 
@@ -178,7 +177,7 @@ def test_held_back_points_count_zero_and_the_teacher_reads_why(tmp_path, course,
                                            "your code.")
     assert "points" not in tests["q4"]  # the written answer: the teacher's to grade
     assert "numpy" not in json.dumps(results)  # what was found: in the job's output only
-    assert f"{NUMBERS} q1: held back for review (cell 6 (your answer 'q1_answer') uses .allclose =" in said
+    assert "variant-7 q1: held back for review (cell 6 (your answer 'q1_answer') uses .allclose =" in said
     assert "judged 1 of 1 points: give them with a manual score" in said
 
 

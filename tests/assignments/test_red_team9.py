@@ -19,6 +19,24 @@ construction that closed it:
   identical; ``--shard`` without ``--salt`` is refused, since the parts would draw
   different inputs; ``gradescope`` and ``prairielearn`` write a secret drawn the same way
   into the autograder's private configuration when none is given.)
+* **the published solution, on the platforms' one notebook for everyone**: PrairieLearn
+  (always) and Gradescope (``--variants none``, the default) graded every student on the
+  instructor notebook's numbers, which the handed-out notebook showed, and the wheel holds
+  that notebook's solution (``minigrad-kit assignments x/`` copies it out): pasted in, 9 of
+  9 (``test_prairielearn``'s Korean submission, the published answers, scored 1.0).
+  (``variants.course_numbers``: one notebook for the class shows numbers drawn for a name
+  made from the salt, written by ``prairielearn`` into ``clientFilesQuestion/`` and by
+  ``gradescope`` beside the zip, and ``grade --numbers-of NAME`` grades every submission
+  on them; a class handed one ``release --students NAME`` notebook is graded the same way.
+  The kit's variants never draw the instructor notebook's numbers, so the published
+  solution answers no question whose answer depends on them.)
+
+Tried and found closed (kept here so that they stay so, or measured elsewhere): JSON with
+duplicate keys (the grader and JupyterLab both take the last), a ``source`` as a string or
+a list, NaN and -0.0 handed back by code (``compare`` takes finite values only), a grade
+id repeated (the first is graded, and it says so); the sandbox as a teacher meets it after
+``pip install`` (no bubblewrap: ``auto`` grades without it loudly and records it on every
+result, ``required`` refuses before writing anything).
 """
 
 import json
@@ -152,3 +170,27 @@ def test_an_autograder_without_a_salt_gets_a_secret_of_its_own(command, monkeypa
     assert len(first["salt"]) == 64 and first["salt"] != second["salt"]
     given = commands._platform_options(parser.parse_args(argv + ["--salt", "mine"]))
     assert given["salt"] == "mine"
+
+
+def test_one_notebook_for_the_class_on_numbers_of_the_courses(tmp_path, monkeypatch):
+    """``release --students`` for one name of the course's, handed to everyone, and ``grade
+    --numbers-of`` that name: the published solution (the instructor notebook's numbers,
+    in the kit's wheel) scores what the wrong answers score; work on the handout's numbers
+    scores full marks, unflagged."""
+    from keys import published
+
+    D = "derive_it_by_hand"
+    course = "fall-2026"
+    for student, answers in (("alice", right(D, course)), ("bob", published(D))):
+        folder = tmp_path / "submitted" / student / "ps1"
+        folder.mkdir(parents=True)
+        nbformat.write(build(D, course, answers), folder / BY_ASSIGNMENT[D].name)
+    out = tmp_path / "grades"
+    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
+                 "required", "--numbers-of", course, "--salt", "s"]) == 0
+    book = _gradebook(out)
+    assert {q: book[("alice", q)] for q in ("q1", "q2", "q3", "q4")} == {
+        "q1": ("2", ""), "q2": ("2", ""), "q3": ("2", ""), "q4": ("3", "")}
+    assert sum(float(book[("bob", q)][0]) for q in ("q1", "q2", "q3", "q4")) < 9
+    results = json.loads((out / "results" / D / "alice.json").read_text(encoding="utf-8"))
+    assert results["flags"] == []
