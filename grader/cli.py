@@ -514,12 +514,15 @@ def _salt(out: Path) -> str:
     a table of those answers, for full marks. A secret that only ``--out`` holds (no code
     run sees ``--out``) makes them unknowable by construction, whoever publishes what."""
     path = out / SALT
-    out.mkdir(parents=True, exist_ok=True)
     try:
+        out.mkdir(parents=True, exist_ok=True)
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
                          | getattr(os, "O_NOFOLLOW", 0), 0o666)
     except FileExistsError:
         pass  # drawn by an earlier grading (or one running beside this one)
+    except OSError as error:
+        raise ValueError(f"--out {str(out)!r} cannot be written ({error}); give a folder "
+                         "you can write to") from error
     else:
         with os.fdopen(handle, "w", encoding="ascii") as file:
             file.write(secrets.token_hex(32) + "\n")

@@ -194,3 +194,54 @@ def test_one_notebook_for_the_class_on_numbers_of_the_courses(tmp_path, monkeypa
     assert sum(float(book[("bob", q)][0]) for q in ("q1", "q2", "q3", "q4")) < 9
     results = json.loads((out / "results" / D / "alice.json").read_text(encoding="utf-8"))
     assert results["flags"] == []
+
+
+# --- (2) the same notebook read two ways ----------------------------------------------------------
+
+@pytest.mark.parametrize("last", ["right", "wrong"])
+def test_a_duplicate_key_is_read_as_the_teacher_reads_it(tmp_path, last):
+    """q1's answer cell with two ``source`` keys, one right and one wrong: the grader
+    scores the one JupyterLab and nbformat show (the last: JSON.parse and json.loads agree),
+    never the other."""
+    D = "derive_it_by_hand"
+    good, bad = right(D, "bob")["q1_answer"], WRONG[D]["q1_answer"]
+    first, second = (bad, good) if last == "right" else (good, bad)
+    notebook = build(D, "bob", {**right(D, "bob"), "q1_answer": "MARK"})
+    text = json.dumps(notebook, indent=1)  # (sources as strings, as nbformat allows)
+    marked = json.dumps("MARK")
+    assert text.count(marked) == 1
+    text = text.replace(f'"source": {marked}',
+                        f'"source": {json.dumps(first)},\n   "source": {json.dumps(second)}')
+    folder = tmp_path / "submitted" / "bob" / "ps1"
+    folder.mkdir(parents=True)
+    path = folder / BY_ASSIGNMENT[D].name
+    path.write_text(text, encoding="utf-8")
+    shown = [c.source for c in nbformat.read(path, as_version=4).cells
+             if c.metadata.get("nbgrader", {}).get("grade_id") == "q1_answer"]
+    assert shown == [second]
+    out = tmp_path / "grades"
+    assert main(["grade", str(tmp_path / "submitted"), "--out", str(out), "--sandbox",
+                 "required", "--salt", "s"]) == 0
+    assert _gradebook(out)[("bob", "q1")] == (("2", "") if last == "right" else ("0", ""))
+
+
+# --- (3) what code hands back ---------------------------------------------------------------------
+
+NAN = ("def unbroadcast(grad, shape):\n"
+       "    return torch.zeros(shape, dtype=torch.float64) * float('nan')\n")
+NEGATIVE_ZERO_AND_INF = ("def unbroadcast(grad, shape):\n"
+                         "    return torch.zeros(shape, dtype=torch.float64) * float('inf')"
+                         " - 0.0\n")
+
+
+@pytest.mark.parametrize("attack", [NAN, NEGATIVE_ZERO_AND_INF], ids=["nan", "inf"])
+def test_values_that_compare_oddly_score_nothing(tmp_path, attack):
+    """NaN (unequal to everything, so a check written ``not (abs(got - want) > tol)``
+    passes it) and infinities, of the right shape, handed back by ``unbroadcast``: q4 scores
+    0, as the wrong answers do (``judging.compare`` counts finite values only)."""
+    submitted = _class(tmp_path, {"q4_answer": attack})
+    out = tmp_path / "grades"
+    assert main(["grade", str(submitted), "--out", str(out), "--sandbox", "required",
+                 "--salt", "s"]) == 0
+    assert _gradebook(out)[("bob", "q4")] == ("0", "")
+    assert _gradebook(out)[("alice", "q4")] == ("3", "")
