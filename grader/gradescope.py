@@ -41,7 +41,7 @@ from .report import write_atomic
 from .source import load_source
 from .upload import (CONFIG, grade_upload, grader_failed, no_notebook, not_graded,
                      notebooks_in, overview, pack_course, question_feedback)
-from .variants import course_numbers, render
+from .variants import render
 from .wheel import kit_wheel
 
 __all__ = ["build_zip", "run", "results_json", "handout_folder", "write_handouts",
@@ -91,8 +91,7 @@ def build_zip(sources: list[str], out, options: dict) -> Path:
     none`` (one notebook for the class), also the notebooks to hand out, beside it
     (``handout_folder``): with the course's numbers, on which the autograder grades."""
     out = Path(out)
-    if options.get("variants", "none") == "none":
-        options = {**options, "numbers": course_numbers(options["salt"])}
+    if options.get("numbers"):
         write_handouts(sources, handout_folder(out), options["numbers"])
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-gradescope-") as folder:
         folder = Path(folder)

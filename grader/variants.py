@@ -23,8 +23,8 @@ from __future__ import annotations
 
 import ast
 import copy
-import hashlib
 import json
+import secrets
 
 from . import notebook as nbg
 
@@ -48,18 +48,18 @@ def render(notebook, assignment, student: str | None):
     return rendered
 
 
-def course_numbers(salt: str) -> str:
-    """The name the course's numbers are drawn for (``Variant``), for a class handed one
+def course_numbers() -> str:
+    """A new name to draw the course's numbers for (``Variant``), for a class handed one
     notebook (PrairieLearn, which tells the grader no student's name; Gradescope's
-    ``--variants none``): derived from the salt (the same on every rewrite with the same
-    ``--salt``; nothing of the salt can be read back from it).
+    ``--variants none``): drawn at random, and shown in the handout as any student's name
+    is. (Not made from the salt: the handout would show a hash of it, and a salt a person
+    chose can be found from its hash by trying words.) ``--numbers-of`` gives it again.
 
     The instructor notebooks' own numbers are the published solutions' (the kit's wheel
     holds them, and ``minigrad-kit assignments`` copies them out): graded on those, the
     handed-out notebook of assignment 1 scored 9 of 9 with the solution cells pasted in
     (red team 9). The handout shows these numbers, and ``grade --numbers-of`` grades on them."""
-    digest = hashlib.sha256(f"minigrad-kit course numbers|{salt}".encode()).hexdigest()
-    return f"course-{digest[:16]}"
+    return f"course-{secrets.token_hex(8)}"
 
 
 def render_source(source: str, values: dict, student: str | None = None) -> str:

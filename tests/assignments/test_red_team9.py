@@ -24,8 +24,8 @@ construction that closed it:
   instructor notebook's numbers, which the handed-out notebook showed, and the wheel holds
   that notebook's solution (``minigrad-kit assignments x/`` copies it out): pasted in, 9 of
   9 (``test_prairielearn``'s Korean submission, the published answers, scored 1.0).
-  (``variants.course_numbers``: one notebook for the class shows numbers drawn for a name
-  made from the salt, written by ``prairielearn`` into ``clientFilesQuestion/`` and by
+  (``variants.course_numbers``: one notebook for the class shows numbers drawn for a new
+  name, printed, that ``--numbers-of`` gives again, written by ``prairielearn`` into ``clientFilesQuestion/`` and by
   ``gradescope`` beside the zip, and ``grade --numbers-of NAME`` grades every submission
   on them; a class handed one ``release --students NAME`` notebook is graded the same way.
   The kit's variants never draw the instructor notebook's numbers, so the published
@@ -170,6 +170,14 @@ def test_an_autograder_without_a_salt_gets_a_secret_of_its_own(command, monkeypa
     assert len(first["salt"]) == 64 and first["salt"] != second["salt"]
     given = commands._platform_options(parser.parse_args(argv + ["--salt", "mine"]))
     assert given["salt"] == "mine"
+    # one notebook for the class: numbers drawn for a new name (never one made from the
+    # salt, which the handout would show), or the name given again
+    assert first["numbers"].startswith("course-") and first["numbers"] != second["numbers"]
+    again = commands._platform_options(parser.parse_args(argv + ["--numbers-of", "fall"]))
+    assert again["numbers"] == "fall"
+    if command == "gradescope":
+        each = parser.parse_args(argv + ["--variants", "per-student"])
+        assert "numbers" not in commands._platform_options(each)
 
 
 def test_one_notebook_for_the_class_on_numbers_of_the_courses(tmp_path, monkeypatch):
