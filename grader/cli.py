@@ -17,6 +17,7 @@ import argparse
 import os
 import secrets
 import sqlite3
+import stat
 import sys
 from pathlib import Path
 
@@ -526,9 +527,12 @@ def _salt(out: Path) -> str:
     else:
         with os.fdopen(handle, "w", encoding="ascii") as file:
             file.write(secrets.token_hex(32) + "\n")
-    try:
-        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    try:  # (a regular file only: a link or a FIFO planted there is refused, never waited on)
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0))
         with os.fdopen(handle, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise OSError("not a regular file")
             text = file.read(200).decode("ascii").strip()
     except (OSError, UnicodeDecodeError) as error:
         raise ValueError(f"{path} cannot be read ({error}); it holds the secret the hidden "

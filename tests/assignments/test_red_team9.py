@@ -147,6 +147,10 @@ def test_a_salt_file_that_is_not_the_graders_is_refused(tmp_path, monkeypatch, c
     assert main(["grade", str(submitted), "--out", str(out), "--sandbox", "required"]) == 1
     assert "holds the secret the hidden inputs are drawn with" in capsys.readouterr().err
     (out / "salt.txt").unlink()
+    os.mkfifo(out / "salt.txt")  # (read, it would wait for a writer for ever)
+    assert main(["grade", str(submitted), "--out", str(out), "--sandbox", "required"]) == 1
+    assert "not a regular file" in capsys.readouterr().err
+    (out / "salt.txt").unlink()
     (out / "salt.txt").write_text("a salt I chose\n", encoding="ascii")
     assert main(["grade", str(submitted), "--out", str(out), "--sandbox", "required"]) == 1
     assert "is not a secret the grader drew" in capsys.readouterr().err
