@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import secrets
 import sqlite3
+import stat
 import sys
 from pathlib import Path
 
@@ -214,10 +216,15 @@ def _parser() -> argparse.ArgumentParser:
                             "numbers, as `release --students` wrote them; none: everyone on "
                             "the instructor notebook's numbers (for notebooks released "
                             "without --students, which published solutions then answer)")
+    grade.add_argument("--numbers-of", metavar="NAME",
+                       help="grade every student on the numbers drawn for NAME (the one "
+                            "notebook `release --students` wrote for NAME, handed to the whole "
+                            "class; what `gradescope` and `prairielearn` do)")
     grade.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
                        help="a private text mixed into the hidden inputs, so no one can "
-                            "predict them (default: $MINIGRAD_KIT_SALT); keep it the same "
-                            "to re-grade identically")
+                            "predict them (default: $MINIGRAD_KIT_SALT, else a secret drawn "
+                            "at the first grading into --out and kept there, OUT/salt.txt); "
+                            "keep it the same to re-grade identically")
     grade.add_argument("--sandbox", choices=MODES, default="auto",
                        help="run each kernel under bubblewrap: auto (default; without it, "
                             "loudly, where it does not work), required, or off")
@@ -443,19 +450,27 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     except (SourceError, ValueError, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
+    if args.shard and not args.salt:
+        print("minigrad-kit: error: --shard needs --salt (or $MINIGRAD_KIT_SALT): without "
+              "it each part draws a secret of its own, and the parts' hidden inputs would "
+              "differ from one run's; give every part the same private --salt",
+              file=sys.stderr)
+        return 1
     if args.shard:
         submissions = _sharded(args.submissions, submissions, sources, *args.shard)
     try:
         sandbox = choose(args.sandbox)
-    except SandboxUnavailable as error:
+        salt = args.salt or _salt(out)  # (nothing written before a refusal)
+    except (SandboxUnavailable, ValueError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
     if not sandbox.on:
         print(f"WARNING: grading without a sandbox. {sandbox.reason}. (Recorded in "
               "flags.csv.)", file=sys.stderr)
-    options = Options(timeout=args.timeout, memory_mb=args.memory, salt=args.salt,
+    options = Options(timeout=args.timeout, memory_mb=args.memory, salt=salt,
                       sandbox="bubblewrap" if sandbox.on else "off", budget=args.budget,
-                      variants=args.variants, strict=args.strict)
+                      variants=args.variants, strict=args.strict,
+                      numbers_of=args.numbers_of or None)
     measured = []
     with progress("grading", len(submissions)) as bar:
         def done(path, result, seconds):
@@ -482,6 +497,50 @@ def _grade_with(args, submissions: list[str], sources: list[str], out: Path) -> 
     print(f"wrote {out / 'gradebook.csv'} and the feedback in {out / 'feedback'}; code ran "
           + (f"in a sandbox: {sandbox.describe()}" if sandbox.on else "WITHOUT a sandbox"))
     return 1 if failed else 0
+
+
+SALT = "salt.txt"  # in --out: the secret drawn when no --salt is given
+
+
+def _salt(out: Path) -> str:
+    """The secret the hidden inputs are drawn with when the teacher gives no ``--salt``:
+    drawn once (``secrets``) at the first grading into ``out``, kept there as ``salt.txt``
+    and read back by every later grading into it, so re-grading draws the same inputs.
+
+    The hidden inputs are drawn from the instructor notebook's hidden tests, the student's
+    name and the salt. The kit's instructor notebooks, hidden tests included, are in its
+    wheel, which the students install, and so is this code: with an empty salt (the
+    default until the red team's ninth pass) a student computed their own hidden inputs
+    at home, had the kit's autograd answer them, and handed in an ``unbroadcast`` that was
+    a table of those answers, for full marks. A secret that only ``--out`` holds (no code
+    run sees ``--out``) makes them unknowable by construction, whoever publishes what."""
+    path = out / SALT
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
+                         | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    except FileExistsError:
+        pass  # drawn by an earlier grading (or one running beside this one)
+    except OSError as error:
+        raise ValueError(f"--out {str(out)!r} cannot be written ({error}); give a folder "
+                         "you can write to") from error
+    else:
+        with os.fdopen(handle, "w", encoding="ascii") as file:
+            file.write(secrets.token_hex(32) + "\n")
+    try:  # (a regular file only: a link or a FIFO planted there is refused, never waited on)
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0)
+                         | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(handle, "rb") as file:
+            if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+                raise OSError("not a regular file")
+            text = file.read(200).decode("ascii").strip()
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"{path} cannot be read ({error}); it holds the secret the hidden "
+                         "inputs are drawn with: restore it, or give --salt") from error
+    if len(text) < 32 or not all(c in "0123456789abcdef" for c in text):
+        raise ValueError(f"{path} is not a secret the grader drew (64 hexadecimal digits); "
+                         "restore it, or give --salt")
+    return text
 
 
 def _review(args) -> int:

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import pathlib
+import secrets
 import sys
 
 __all__ = ["add_commands", "HANDLERS", "NAMES", "SUMMARY"]
@@ -235,7 +237,8 @@ def _add_gradescope(commands) -> None:
                             help="when students see the questions' results (Gradescope's "
                                  "test visibility; default: visible)")
     gradescope.add_argument("--variants", choices=("none", "per-student"), default="none",
-                            help="none (default): everyone answers the notebook you upload; "
+                            help="none (default): everyone answers one notebook, written "
+                                 "beside the zip (FILE-handout/) with the course's own numbers; "
                                  "per-student: each student's own numbers, as `release "
                                  "--students` wrote them for the e-mail addresses Gradescope "
                                  "knows them by")
@@ -408,9 +411,14 @@ def _grading_options(parser) -> None:
                              "(default: strict, as minigrad-kit grade)")
     parser.add_argument("--salt", default=os.environ.get("MINIGRAD_KIT_SALT", ""),
                         help="a private text mixed into the hidden inputs (default: "
-                             "$MINIGRAD_KIT_SALT)")
+                             "$MINIGRAD_KIT_SALT, else a secret drawn now and kept in the "
+                             "autograder's configuration)")
     parser.add_argument("--sandbox", choices=("auto", "required", "off"), default="auto",
                         help="bubblewrap for the code runs: auto (default), required, off")
+    parser.add_argument("--numbers-of", metavar="NAME",
+                        help="one notebook for the class: its numbers are drawn for NAME "
+                             "(default: a new name, printed; give it again to write the same "
+                             "notebook again)")
     parser.add_argument("--lang", choices=("en", "zh", "ko"),
                         help="the language of your notes and of messages about a notebook "
                              "that cannot be read (default: your locale's, else English)")
@@ -419,8 +427,16 @@ def _grading_options(parser) -> None:
 def _platform_options(args) -> dict:
     from kit_i18n import language
 
-    return {"timeout": args.timeout, "memory": args.memory, "budget": args.budget,
-            "lenient": args.lenient, "salt": args.salt, "sandbox": args.sandbox, "lang": args.lang or language(),
+    from .variants import course_numbers
+
+    # (no --salt: a secret drawn here, kept in the autograder's private configuration
+    # beside the instructor notebooks; an empty one let students compute their hidden
+    # inputs from the kit's public wheel, see cli._salt)
+    # (one notebook for the class: the course's numbers, variants.course_numbers)
+    one = getattr(args, "variants", "none") == "none"
+    numbers = {"numbers": args.numbers_of or course_numbers()} if one else {}
+    return {**numbers, "timeout": args.timeout, "memory": args.memory, "budget": args.budget,
+            "lenient": args.lenient, "salt": args.salt or secrets.token_hex(32), "sandbox": args.sandbox, "lang": args.lang or language(),
             **({"visibility": args.visibility} if hasattr(args, "visibility") else {}),
             **({"variants": args.variants} if hasattr(args, "variants") else {})}
 
@@ -438,12 +454,20 @@ def _gradescope(args) -> int:
     from .wheel import WheelError
 
     try:
-        written = build_zip(_sources(args.sources), args.out, _platform_options(args))
+        options = _platform_options(args)
+        written = build_zip(_sources(args.sources), args.out, options)
     except (SourceError, WheelError, ValueError, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
     print(f"wrote {written}: upload it as the autograder of a Gradescope programming "
           "assignment (it holds the solutions: keep it private)")
+    if options.get("numbers"):
+        from .gradescope import handout_folder
+
+        print(f"hand out the notebooks in {handout_folder(pathlib.Path(args.out))}: they "
+              f"show the numbers drawn for {options['numbers']}, on which it grades (not "
+              "the instructor notebooks', whose solutions are public); --numbers-of "
+              f"{options['numbers']} writes the same ones again")
     return 0
 
 
@@ -456,14 +480,17 @@ def _prairielearn(args) -> int:
         raise SystemExit("minigrad-kit: error: --job-timeout must be 1 to 600 seconds "
                          "(PrairieLearn's limit)")
     try:
-        written = write_course(_sources(args.sources), args.out, _platform_options(args),
-                               args.image, args.job_timeout)
+        options = _platform_options(args)
+        written = write_course(_sources(args.sources), args.out, options, args.image,
+                               args.job_timeout)
     except (SourceError, WheelError, ValueError, FileNotFoundError) as error:
         print(f"minigrad-kit: error: {error}", file=sys.stderr)
         return 1
     print(f"wrote {len(written)} files into {args.out}: build and push the image "
           f"(docker build -t {args.image} {args.out}/minigrad-kit-grader), then copy "
-          f"{args.out}/questions/ into your course")
+          f"{args.out}/questions/ into your course (its notebooks show the numbers drawn "
+          f"for {options['numbers']}; --numbers-of {options['numbers']} writes the same "
+          "ones again)")
     return 0
 
 

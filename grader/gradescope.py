@@ -32,15 +32,20 @@ import traceback
 import zipfile
 from pathlib import Path
 
+import nbformat
 from kit_i18n import speaking
 
+from . import notebook as nbg
 from .i18n import _
 from .report import write_atomic
+from .source import load_source
 from .upload import (CONFIG, grade_upload, grader_failed, no_notebook, not_graded,
                      notebooks_in, overview, pack_course, question_feedback)
+from .variants import render
 from .wheel import kit_wheel
 
-__all__ = ["build_zip", "run", "results_json", "VISIBILITIES"]
+__all__ = ["build_zip", "run", "results_json", "handout_folder", "write_handouts",
+           "VISIBILITIES"]
 
 VISIBILITIES = ("visible", "after_due_date", "after_published")  # of the questions' tests
 MAX_OUTPUT = 100_000  # characters of one test's output (Gradescope shows it in a <pre>)
@@ -82,8 +87,12 @@ def _executable(name: str, text: str) -> tuple[zipfile.ZipInfo, str]:
 
 
 def build_zip(sources: list[str], out, options: dict) -> Path:
-    """Write the autograder zip (see the module docstring); its path."""
+    """Write the autograder zip (see the module docstring); its path. With ``--variants
+    none`` (one notebook for the class), also the notebooks to hand out, beside it
+    (``handout_folder``): with the course's numbers, on which the autograder grades."""
     out = Path(out)
+    if options.get("numbers"):
+        write_handouts(sources, handout_folder(out), options["numbers"])
     with tempfile.TemporaryDirectory(prefix="minigrad-kit-gradescope-") as folder:
         folder = Path(folder)
         wheel = kit_wheel(folder / "wheel")
@@ -101,6 +110,27 @@ def build_zip(sources: list[str], out, options: dict) -> Path:
                 archive.write(path, path.relative_to(folder).as_posix())
         partial.replace(out)
     return out
+
+
+def handout_folder(zipped: Path) -> Path:
+    """Where the notebooks to hand out go: ``autograder.zip`` -> ``autograder-handout/``."""
+    return zipped.with_name(f"{zipped.stem}-handout")
+
+
+def write_handouts(sources: list[str], folder: Path, numbers: str) -> list[Path]:
+    """The student version of each instructor notebook with the course's numbers
+    (``variants.course_numbers``), and its question module: what the class is handed. The
+    instructor notebook's own numbers are those its solution answers, and the kit's wheel,
+    which students install, holds that solution (red team 9: pasted in, 9 of 9)."""
+    written = []
+    for path in sources:
+        source = load_source(path)
+        handout = render(source.notebook, source.assignment, numbers)
+        written.append(folder / source.path.name)
+        write_atomic(written[-1], nbformat.writes(nbg.student_version(handout)) + "\n")
+        written.append(folder / source.module.name)
+        write_atomic(written[-1], source.module_text)
+    return written
 
 
 def _student(root: Path) -> str:

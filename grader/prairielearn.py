@@ -45,6 +45,7 @@ from .report import write_atomic
 from .source import load_source
 from .upload import (CONFIG, grade_upload, grader_failed, no_notebook, not_graded,
                      notebooks_in, overview, pack_course, question_feedback)
+from .variants import course_numbers, render
 from .wheel import kit_wheel
 
 __all__ = ["run", "results_json", "write_course", "LIMIT"]
@@ -91,6 +92,8 @@ def write_course(sources: list[str], out, options: dict, image: str, timeout: in
     """Write ``out`` (see the module docstring); the files written."""
     out = Path(out)
     written = []
+    numbers = options.get("numbers") or course_numbers()
+    options = {**options, "numbers": numbers}
     grader_dir = out / "minigrad-kit-grader"
     wheel = kit_wheel(grader_dir)
     write_atomic(grader_dir / "Dockerfile", DOCKERFILE.format(image=image, wheel=wheel.name))
@@ -106,8 +109,9 @@ def write_course(sources: list[str], out, options: dict, image: str, timeout: in
         (tests / "run").chmod(0o755)
         student = question / "clientFilesQuestion"
         student.mkdir(parents=True, exist_ok=True)
+        handout = render(source.notebook, source.assignment, numbers)
         write_atomic(student / source.path.name,
-                     nbformat.writes(nbg.student_version(source.notebook)) + "\n")
+                     nbformat.writes(nbg.student_version(handout)) + "\n")
         write_atomic(student / source.module.name, source.module_text)
         info = {"uuid": str(uuid.uuid5(NAMESPACE, name)),
                 "title": source.assignment.title, "topic": "Automatic differentiation",
@@ -214,6 +218,7 @@ def run(root) -> int:
     lang = json.loads((course / CONFIG).read_text(encoding="utf-8")).get("lang", "en")
     try:
         with tempfile.TemporaryDirectory(prefix="minigrad-kit-") as work:
+            # (graded on the course's numbers, config["numbers"]: upload.grade_upload)
             graded = grade_upload(notebooks_in(root / "student"), _student(root), course, work)
         results = results_json(graded, lang)
         for note in _teacher_notes(graded):

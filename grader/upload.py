@@ -123,6 +123,8 @@ def grade_upload(notebooks: list[Path], student: str, course, work) -> list[Resu
                 argv += ["--budget", str(options["budget"])]
             if options["lenient"]:
                 argv.append("--lenient")
+            if options.get("numbers"):  # the course's numbers, which the handout shows
+                argv += ["--numbers-of", options["numbers"]]
             for source in sources:
                 argv += ["--source", source]
             minigrad_kit(argv)  # the command itself: the same grading as anywhere else

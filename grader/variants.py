@@ -24,10 +24,11 @@ from __future__ import annotations
 import ast
 import copy
 import json
+import secrets
 
 from . import notebook as nbg
 
-__all__ = ["render", "render_source", "default_problems", "STUDENT"]
+__all__ = ["render", "render_source", "default_problems", "course_numbers", "STUDENT"]
 
 STUDENT = "student"  # the keyword of start(...) that names the student
 
@@ -45,6 +46,20 @@ def render(notebook, assignment, student: str | None):
         meta = rendered.metadata.setdefault("minigrad_kit", {})
         meta[STUDENT] = student
     return rendered
+
+
+def course_numbers() -> str:
+    """A new name to draw the course's numbers for (``Variant``), for a class handed one
+    notebook (PrairieLearn, which tells the grader no student's name; Gradescope's
+    ``--variants none``): drawn at random, and shown in the handout as any student's name
+    is. (Not made from the salt: the handout would show a hash of it, and a salt a person
+    chose can be found from its hash by trying words.) ``--numbers-of`` gives it again.
+
+    The instructor notebooks' own numbers are the published solutions' (the kit's wheel
+    holds them, and ``minigrad-kit assignments`` copies them out): graded on those, the
+    handed-out notebook of assignment 1 scored 9 of 9 with the solution cells pasted in
+    (red team 9). The handout shows these numbers, and ``grade --numbers-of`` grades on them."""
+    return f"course-{secrets.token_hex(8)}"
 
 
 def render_source(source: str, values: dict, student: str | None = None) -> str:

@@ -15,30 +15,46 @@ import jsonschema
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from keys import numbers, right
-from course_grades import TAMPERED
+from keys import WRONG, numbers, right
+from keys import published as keys_published
 from platform_tree import (GRADESCOPE, environment, gradescope_tree, run, submit,
                            with_test_packages)
-from samples import SAMPLES, Sample, build
+from samples import HARD_CODED, PATCH_NUMPY, Sample, build
 
 from grader import notebook as nbg
 from grader.cli import main
 from grader.languages import translated
+from grader.questions import find_assignment
+from grader.variants import render
 
 pytestmark = pytest.mark.slow
 A1, A2 = BY_ASSIGNMENT["tensors_and_gradients"], BY_ASSIGNMENT["derive_it_by_hand"]
 SECRETS = ("BEGIN HIDDEN", "default_rng", "assert ", "### BEGIN SOLUTION")
 
 
+# the course's numbers (--variants none): what the handout beside the zip shows and the
+# autograder grades on, not the instructor notebook's (whose solution is public: red team 9)
+NUMBERS = "fall-2026"  # (--numbers-of, as the fixture writes the course)
+D, T = "derive_it_by_hand", "tensors_and_gradients"
+CORRECT = Sample(right(D, NUMBERS))
+PARTIAL = Sample({**right(D, NUMBERS), "q2_answer": WRONG[D]["q2_answer"],
+                  "q4_answer": WRONG[D]["q4_answer"]})
+CODE_RIGHT = right(T, NUMBERS)
+TAMPERED = {**CODE_RIGHT, "q1_answer": PATCH_NUMPY + "\n" + CODE_RIGHT["q1_answer"]}
+
+
 def _released(path, lang="en"):
-    return nbg.student_version(translated(nbformat.read(path, as_version=4), path, lang))
+    notebook = nbformat.read(path, as_version=4)
+    rendered = render(notebook, find_assignment(nbg.assignment_name(notebook)), NUMBERS)
+    return nbg.student_version(translated(rendered, path, lang))
 
 
 @pytest.fixture(scope="module")
 def archive(tmp_path_factory):
     folder = tmp_path_factory.mktemp("zip")
     assert main(["gradescope", str(A1), str(A2), "--out", str(folder / "autograder.zip"),
-                 "--salt", "a private salt", "--timeout", "20", "--lang", "en"]) == 0
+                 "--salt", "a private salt", "--timeout", "20", "--lang", "en",
+                 "--numbers-of", NUMBERS]) == 0
     return folder / "autograder.zip"
 
 
@@ -78,6 +94,19 @@ def test_the_zip_holds_what_gradescope_asks_for(archive, tmp_path):
         in course and "course/locale/zh/LC_MESSAGES/01_derive_it_by_hand.po" in course
     config = json.loads((source / "course" / "minigrad-kit.json").read_text())
     assert config["salt"] == "a private salt" and config["timeout"] == 20
+    assert config["numbers"] == NUMBERS
+    handout = archive.with_name("autograder-handout")
+    assert sorted(p.name for p in handout.iterdir()) == sorted(
+        [A1.name, A2.name, "derive_it_by_hand.py", "tensors_and_gradients.py"])
+    assert nbformat.read(handout / A2.name, as_version=4) == _released(A2)
+
+
+def test_the_published_solution_answers_no_handout(sandboxed):
+    """The kit's wheel holds the instructor notebooks, whose solutions answer their own
+    numbers; the handout shows the course's, and the autograder grades on them: the
+    published solution pasted into it scored 9 of 9 (red team 9), now less."""
+    published = build(_released(A2), Sample(keys_published(D)))
+    assert _grade(sandboxed, {"hw2.ipynb": published})["score"] < 9
 
 
 def test_setup_installs_the_kit_from_its_wheel_and_grades_without_a_sandbox(archive, tmp_path):
@@ -109,7 +138,7 @@ def test_setup_installs_the_kit_from_its_wheel_and_grades_without_a_sandbox(arch
     assert Path(where).is_relative_to(root / "minigrad-kit")  # the wheel's kit, not ours
 
     released = _released(A2)
-    results = _grade(root, {"hw2.ipynb": build(released, SAMPLES["correct"])},
+    results = _grade(root, {"hw2.ipynb": build(released, CORRECT)},
                      env=environment(PATH=path))
     assert results["score"] == 9
     note = _tests(results, "hidden")["For the teacher"]
@@ -122,7 +151,7 @@ def test_setup_installs_the_kit_from_its_wheel_and_grades_without_a_sandbox(arch
 
 
 def test_a_partial_submission(sandboxed):
-    results = _grade(sandboxed, {"my work/hw2.ipynb": build(_released(A2), SAMPLES["partial"])})
+    results = _grade(sandboxed, {"my work/hw2.ipynb": build(_released(A2), PARTIAL)})
     assert results["score"] == 4
     tests = _tests(results)
     assert {name: (t["score"], t["max_score"], t["status"]) for name, t in tests.items()} == {
@@ -141,7 +170,7 @@ def test_a_partial_submission(sandboxed):
 
 
 def test_the_same_student_gets_the_same_hidden_inputs_another_one_others(sandboxed):
-    hard_coded = build(_released(A2), SAMPLES["hard_coded"])
+    hard_coded = build(_released(A2), Sample({**right(D, NUMBERS), "q1_answer": HARD_CODED}))
     first = _grade(sandboxed, {"hw2.ipynb": hard_coded})
     again = _grade(sandboxed, {"hw2.ipynb": hard_coded})
     other = _grade(sandboxed, {"hw2.ipynb": hard_coded}, metadata={
@@ -175,7 +204,7 @@ def test_held_back_points_and_flags_are_the_teachers_to_see(sandboxed):
 
 
 def test_a_chinese_submission_gets_chinese_feedback(sandboxed):
-    results = _grade(sandboxed, {"hw2.ipynb": build(_released(A2, "zh"), SAMPLES["partial"])})
+    results = _grade(sandboxed, {"hw2.ipynb": build(_released(A2, "zh"), PARTIAL)})
     assert results["score"] == 4
     assert _tests(results)["q2"]["output"].startswith("✗ 公开: ")  # (public, in Chinese)
     assert "✗ 隐藏: " in _tests(results)["q2"]["output"]
@@ -218,4 +247,4 @@ def test_per_student_variants_grade_each_student_on_the_numbers_released_to_them
     assert bob["score"] < 9  # ada's numbers are not bob's
     plain = gradescope_tree(tmp_path / "plain", archive)  # made without --variants
     (plain / "minigrad-kit").symlink_to(Path(sys.prefix))
-    assert _grade(plain, {"hw2.ipynb": mine})["score"] < 9  # the instructor's numbers
+    assert _grade(plain, {"hw2.ipynb": mine})["score"] < 9  # the course's numbers

@@ -17,21 +17,37 @@ import jsonschema
 import nbformat
 import pytest
 from assignment_files import BY_ASSIGNMENT
-from course_grades import TAMPERED
+from keys import WRONG, right
+from keys import published as keys_published
 from platform_tree import PRAIRIELEARN, PRAIRIELEARN_LIMIT, environment, run
-from samples import RIGHT, SAMPLES, Sample, build
+from samples import PATCH_NUMPY, Sample, build
 
 from grader import notebook as nbg
 from grader.cli import main
 from grader.languages import translated
+from grader.variants import render
+from grader.questions import find_assignment
 
 pytestmark = pytest.mark.slow
 A1, A2 = BY_ASSIGNMENT["tensors_and_gradients"], BY_ASSIGNMENT["derive_it_by_hand"]
 QUESTIONS = Path("questions") / "minigrad-kit"
 
 
+# the course's numbers, which the handout shows and the grader grades on (not the instructor
+# notebook's, which its published solution answers: test_red_team9)
+NUMBERS = "fall-2026"  # (--numbers-of, as the fixture writes the course)
+D, T = "derive_it_by_hand", "tensors_and_gradients"
+CORRECT = Sample(right(D, NUMBERS))
+PARTIAL = Sample({**right(D, NUMBERS), "q2_answer": WRONG[D]["q2_answer"],
+                  "q4_answer": WRONG[D]["q4_answer"]})
+CODE_RIGHT = right(T, NUMBERS)
+TAMPERED = {**CODE_RIGHT, "q1_answer": PATCH_NUMPY + "\n" + CODE_RIGHT["q1_answer"]}
+
+
 def _released(path, lang="en"):
-    return nbg.student_version(translated(nbformat.read(path, as_version=4), path, lang))
+    notebook = nbformat.read(path, as_version=4)
+    rendered = render(notebook, find_assignment(nbg.assignment_name(notebook)), NUMBERS)
+    return nbg.student_version(translated(rendered, path, lang))
 
 
 @pytest.fixture(scope="module")
@@ -39,7 +55,7 @@ def course(tmp_path_factory):
     out = tmp_path_factory.mktemp("pl")
     assert main(["prairielearn", str(A1), str(A2), "--out", str(out), "--image",
                  "example/minigrad-kit-grader:0.1.0", "--salt", "a private salt",
-                 "--timeout", "20", "--lang", "en"]) == 0
+                 "--timeout", "20", "--lang", "en", "--numbers-of", NUMBERS]) == 0
     return out
 
 
@@ -84,13 +100,14 @@ def test_the_questions_it_writes(course):
     assert info["externalGradingOptions"] == {
         "enabled": True, "image": "example/minigrad-kit-grader:0.1.0",
         "entrypoint": "/grade/tests/run", "timeout": 300}
-    assert not info["singleVariant"]  # the hidden inputs are drawn per variant
+    assert not info["singleVariant"]  # (every variant: the course's numbers)
     html = (question / "question.html").read_text()
     assert '<pl-file-upload file-names="01_derive_it_by_hand.ipynb">' in html
     assert '<pl-file-download file-name="derive_it_by_hand.py">' in html
     assert "<pl-external-grader-results></pl-external-grader-results>" in html
     handed_out = nbformat.read(question / "clientFilesQuestion" / A2.name, as_version=4)
     assert nbg.is_student_version(handed_out)
+    assert handed_out == _released(A2) != _published_numbers(A2)
     assert "BEGIN HIDDEN" not in json.dumps(handed_out) and "BEGIN SOLUTION" not in \
         json.dumps(handed_out)
     assert (question / "tests" / "run").stat().st_mode & 0o111
@@ -104,7 +121,7 @@ def test_the_questions_it_writes(course):
 
 def test_a_partial_submission(tmp_path, course, python3):
     results, said = _grade(tmp_path, course, "derive_it_by_hand",
-                           {A2.name: build(_released(A2), SAMPLES["partial"])}, python3)
+                           {A2.name: build(_released(A2), PARTIAL)}, python3)
     assert results["gradable"] and results["score"] == pytest.approx(4 / 9)
     assert [(t["name"].split(" · ")[0], t["points"], t["max_points"]) for t in
             results["tests"]] == [("q1", 2, 2), ("q2", 0, 2), ("q3", 2, 2), ("q4", 0, 3)]
@@ -115,6 +132,23 @@ def test_a_partial_submission(tmp_path, course, python3):
     # the job's output (course staff): the grader's own lines, and no note to read
     assert "variant-7  derive_it_by_hand  4 / 9" in said and "code ran in a sandbox: bubblewrap" in said
     assert "held back" not in said and "flagged" not in said
+
+
+def _published_numbers(path):
+    return nbg.student_version(nbformat.read(path, as_version=4))
+
+
+def test_the_published_solution_answers_no_handout(tmp_path, course, python3):
+    """The kit's wheel holds the instructor notebooks: their solutions answer the instructor
+    notebook's own numbers. The handout shows the course's (``course_numbers``), and the
+    grader grades on them: the published solution, pasted into the handout, scored 9 of 9
+    (red team 9); now what the wrong answers score, while the work done on the handout's
+    numbers scores 9."""
+    published = build(_released(A2), Sample(keys_published(D)))
+    results, _ = _grade(tmp_path, course, D, {A2.name: published}, python3)
+    assert results["score"] < 1
+    results, _ = _grade(tmp_path, course, D, {A2.name: build(_released(A2), CORRECT)}, python3)
+    assert results["score"] == 1
 
 
 def test_nothing_gradable_uses_no_attempt(tmp_path, course, python3):
@@ -149,7 +183,7 @@ def test_held_back_points_count_zero_and_the_teacher_reads_why(tmp_path, course,
 
 def test_a_korean_submission_gets_korean_feedback(tmp_path, course, python3):
     results, _ = _grade(tmp_path, course, "derive_it_by_hand",
-                        {A2.name: build(_released(A2, "ko"), SAMPLES["correct"])}, python3)
+                        {A2.name: build(_released(A2, "ko"), CORRECT)}, python3)
     assert results["score"] == 1
     assert results["message"].startswith("자동 채점")
 
@@ -189,8 +223,8 @@ def test_the_results_stay_under_one_megabyte(tmp_path, course, python3):
     long_course = tmp_path / "pl"
     assert main(["prairielearn", str(teacher / A2.name), "--out", str(long_course), "--image",
                  "example/minigrad-kit-grader:0.1.0", "--salt", "a private salt",
-                 "--timeout", "20", "--lang", "en"]) == 0
-    partial = build(_released(A2), SAMPLES["partial"])
+                 "--timeout", "20", "--lang", "en", "--numbers-of", NUMBERS]) == 0
+    partial = build(_released(A2), PARTIAL)
     results, _ = _grade(tmp_path, long_course, "derive_it_by_hand", {A2.name: partial}, python3)
     assert results["score"] == pytest.approx(4 / 9)  # the cut changes no point
     tests = {t["name"].split(" · ")[0]: t for t in results["tests"]}

@@ -59,6 +59,9 @@ def submitted(tmp_path_factory):
     return folder
 
 
+SALT = "the same for both runs"  # (without one, each --out draws its own: test_red_team9)
+
+
 def _files(folder):
     return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*")
             if p.is_file() and p.name != "timing.csv"}
@@ -66,7 +69,8 @@ def _files(folder):
 
 def test_grading_on_a_terminal_shows_done_total_eta_and_failures(submitted, tmp_path):
     status, stdout, bar = _kit("grade", submitted, "--source", SOURCE, "--out",
-                               tmp_path / "tty", "--jobs", "2", terminal=True, cwd=tmp_path)
+                               tmp_path / "tty", "--jobs", "2", "--salt", SALT, terminal=True,
+                               cwd=tmp_path)
     assert status == 1  # broken.ipynb could not be graded
     final = bar.replace("\r\n", "\n").split("\r")[-1].splitlines()
     last = [line for line in final if line.startswith("grading")][-1]
@@ -79,7 +83,8 @@ def test_grading_on_a_terminal_shows_done_total_eta_and_failures(submitted, tmp_
     assert "/4 [" not in stdout and "failed: " not in stdout, stdout  # the bar: stderr only
 
     status, stdout, stderr = _kit("grade", submitted, "--source", SOURCE, "--out",
-                                  tmp_path / "pipe", "--jobs", "2", terminal=False, cwd=tmp_path)
+                                  tmp_path / "pipe", "--jobs", "2", "--salt", SALT,
+                                  terminal=False, cwd=tmp_path)
     assert status == 1
     assert "\r" not in stderr and "/4 [" not in stderr and "failed: " not in stderr
     assert stderr.startswith("could not grade") and stderr.count("\n") == 1, stderr
