@@ -518,7 +518,7 @@ def _salt(out: Path) -> str:
     try:
         out.mkdir(parents=True, exist_ok=True)
         handle = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL
-                         | getattr(os, "O_NOFOLLOW", 0), 0o666)
+                         | getattr(os, "O_NOFOLLOW", 0), 0o600)  # (a secret: its owner only)
     except FileExistsError:
         pass  # drawn by an earlier grading (or one running beside this one)
     except OSError as error:
