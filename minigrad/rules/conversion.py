@@ -18,7 +18,8 @@ from ..autograd.tensor_base import TensorBase, make
 from ..kernels import layout
 from .promotion import NUMBER_TYPES
 
-__all__ = ["array_from", "as_tensor", "type_name", "is_sequence", "checked_scalar"]
+__all__ = ["array_from", "as_tensor", "type_name", "is_sequence", "checked_scalar",
+           "assignable"]
 
 _C_INTEGER_NAMES = {dtypes.uint8: "uint8_t", dtypes.int8: "int8_t", dtypes.int16: "int16_t",
                     dtypes.int32: "int", dtypes.int64: "int64_t"}
@@ -44,6 +45,16 @@ def checked_scalar(value, dtype):
         raise RuntimeError(f"value cannot be converted to type {_C_INTEGER_NAMES[dtype]} "
                            "without overflow")
     return value
+
+
+def assignable(value, dtype):
+    """The value of ``x[index] = value`` as torch's setitem takes it: a tensor or a Python
+    number (a NumPy integer through ``__index__``, ``numpy.float64`` being a float); any
+    other value (a list, None, ``numpy.float32``, an array) is refused."""
+    if isinstance(value, (TensorBase, bool, int, float, complex, np.integer)):
+        return value
+    raise TypeError(f"can't assign a {type_name(value)} to a "
+                    f"torch.{dtypes.LEGACY_NAMES[dtype]}")
 
 
 def type_name(value) -> str:
