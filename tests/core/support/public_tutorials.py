@@ -19485,6 +19485,792 @@ def ml_book_ch15_sentiment(torch):
     return {"uni.fc2.weight": unidirectional.fc2.weight, "bi.fc1.bias": model.fc1.bias}
 
 
+# ---- fastai/course22p2: the "from the foundations" notebooks ------------------------------
+
+def mnist_pickle(n_train=100, n_valid=20, seed=3):
+    """mnist.pkl.gz offline (fastai/course22p2's download): ((x_train, y_train), (x_valid,
+    y_valid), _) as the pickle holds them, NumPy float32 rows of 784 pixels (multiples of
+    1/256 in [0, 1), many zeros as in the digits) and int64 labels 0-9."""
+    r = np.random.RandomState(seed)
+    def part(n):
+        x = (r.randint(0, 256, (n, 784)) / 256).astype(np.float32)
+        x[r.rand(n, 784) < 0.6] = 0
+        return x, r.randint(0, 10, n).astype(np.int64)
+    return part(n_train), part(n_valid), part(0)
+
+
+def test_close(a, b, eps=1e-5):
+    """fastcore.test.test_close: every element within eps."""
+    a, b = (np.asarray(v.detach() if hasattr(v, "detach") else v) for v in (a, b))
+    assert np.allclose(a, b, rtol=eps, atol=eps), f"close:\n{a}\n{b}"
+
+
+def course22p2_matmul(torch):
+    """fastai/course22p2 nbs/01_matmul.ipynb: MNIST rows as lists (chunks, islice), a
+    Matrix class, then tensors (map(tensor, ...), .type(), reshape, min/max), the
+    Wichmann-Hill rand, matmul by three loops, by a dot of rows, by broadcasting
+    (expand_as, .storage(), strides, None/unsqueeze, ...), by einsum and by @, and the
+    CUDA kernel imitated by launch_kernel. (The fork cells, plots, timings, numba's njit
+    and numba.cuda are left out; the dot that njit compiles runs as plain Python.)"""
+    ((x_train, y_train), (x_valid, y_valid), _) = mnist_pickle()
+    lst1 = list(x_train[0])
+    vals = lst1[200:210]
+    print(vals)
+    def chunks(x, sz):
+        for i in range(0, len(x), sz): yield x[i:i+sz]
+    print(list(chunks(vals, 5)))
+    it = iter(vals)
+    print(list(itertools.islice(it, 5)))
+    print(list(itertools.islice(it, 5)))
+    print(list(itertools.islice(it, 5)))
+    it = iter(lst1)
+    img = list(iter(lambda: list(itertools.islice(it, 28)), []))
+    print(img[20][15])
+    class Matrix:
+        def __init__(self, xs): self.xs = xs
+        def __getitem__(self, idxs): return self.xs[idxs[0]][idxs[1]]
+    m = Matrix(img)
+    print(m[20, 15])
+    tensor = torch.tensor
+    print(tensor([1, 2, 3]))
+    x_train, y_train, x_valid, y_valid = map(tensor, (x_train, y_train, x_valid, y_valid))
+    print(x_train.shape)
+    print(x_train.type())
+    imgs = x_train.reshape((-1, 28, 28))
+    print(imgs.shape)
+    print(imgs[0, 20, 15])
+    n, c = x_train.shape
+    print(y_train, y_train.shape)
+    print(min(y_train), max(y_train))
+    print(y_train.min(), y_train.max())
+
+    rnd_state = None
+    def seed(a):
+        nonlocal rnd_state
+        a, x = divmod(a, 30268)
+        a, y = divmod(a, 30306)
+        a, z = divmod(a, 30322)
+        rnd_state = int(x)+1, int(y)+1, int(z)+1
+    seed(457428938475)
+    print(rnd_state)
+    def rand():
+        nonlocal rnd_state
+        x, y, z = rnd_state
+        x = (171 * x) % 30269
+        y = (172 * y) % 30307
+        z = (170 * z) % 30323
+        rnd_state = x, y, z
+        return (x/30269 + y/30307 + z/30323) % 1.0
+    print(rand(), rand(), rand())
+    print(sum(rand() for _ in range(10000)) / 10000)
+    print(torch.randn(784, 10).shape)
+
+    torch.manual_seed(1)
+    weights = torch.randn(784, 10)
+    bias = torch.zeros(10)
+    m1 = x_valid[:5]
+    m2 = weights
+    print(m1.shape, m2.shape)
+    ar, ac = m1.shape
+    br, bc = m2.shape
+    print((ar, ac), (br, bc))
+    t1 = torch.zeros(ar, bc)
+    print(t1.shape)
+    for i in range(ar):
+        for j in range(2):        # (the tutorial's 10 columns: the first two here, for time)
+            for k in range(ac):
+                t1[i, j] += m1[i, k] * m2[k, j]
+    print(t1)
+    print(t1.shape)
+    torch.set_printoptions(precision=2, linewidth=140, sci_mode=False)
+    try:
+        print(t1)
+        np.set_printoptions(precision=2, linewidth=140)
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                for j in range(bc):
+                    for k in range(ac): c[i, j] += a[i, k] * b[k, j]
+            return c
+        print(matmul(m1[:, :20], m2[:20, :3]))
+        print(ar*bc*ac)
+        def dot(a, b):
+            res = 0.
+            for i in range(len(a)): res += a[i]*b[i]
+            return float(res)   # (njit's compiled dot returns a Python float)
+        from numpy import array
+        print(dot(array([1., 2, 3]), array([2., 3, 4])))
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                for j in range(bc): c[i, j] = dot(a[i, :], b[:, j])
+            return c
+        m1a, m2a = m1.numpy(), m2.numpy()
+        t1 = torch.tensor(m1a) @ torch.tensor(m2a)
+        test_close(t1, matmul(m1a, m2a))
+
+        a = tensor([10., 6, -4])
+        b = tensor([2., 8, 7])
+        print(a, b)
+        print(a + b)
+        print((a < b).float().mean())
+        m = tensor([[1., 2, 3], [4, 5, 6], [7, 8, 9]]); print(m)
+        sf = (m*m).sum()
+        print(sf)
+        print(sf.sqrt())
+        print(m[2, :], m[:, 2])
+        print(m[2])
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                for j in range(bc): c[i, j] = (a[i, :] * b[:, j]).sum()
+            return c
+        test_close(t1, matmul(m1, m2))
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                for j in range(bc): c[i, j] = torch.dot(a[i, :], b[:, j])
+            return c
+        test_close(t1, matmul(m1, m2))
+        print(matmul(m1, m2))
+
+        print(a)
+        print(a > 0)
+        print(a + 1)
+        print(m)
+        print(2*m)
+        c = tensor([10., 20, 30]); print(c)
+        print(m.shape, c.shape)
+        print(m + c)
+        print(c + m)
+        t = c.expand_as(m)
+        print(t)
+        print(m + t)
+        print(t.storage())
+        print(t.stride(), t.shape)
+        print(c.unsqueeze(0), c[None, :])
+        print(c.shape, c.unsqueeze(0).shape)
+        print(c.unsqueeze(1), c[:, None])
+        print(c.shape, c.unsqueeze(1).shape)
+        print(c[None].shape, c[..., None].shape)
+        print(c[:, None].expand_as(m))
+        print(m + c[:, None])
+        print(m + c[None, :])
+        print(c[None, :])
+        print(c[None, :].shape)
+        print(c[:, None])
+        print(c[:, None].shape)
+        print(c[None, :] * c[:, None])
+        print(c[None] > c[:, None])
+        print(m*m)
+
+        digit = m1[0]
+        print(digit.shape, m2.shape)
+        print(digit[:, None].shape)
+        print(digit[:, None].expand_as(m2).shape)
+        print((digit[:, None]*m2).shape)
+        def matmul(a, b):
+            (ar, ac), (br, bc) = a.shape, b.shape
+            c = torch.zeros(ar, bc)
+            for i in range(ar):
+                c[i] = (a[i, :, None] * b).sum(dim=0)
+            return c
+        test_close(t1, matmul(m1, m2))
+        tr = matmul(x_train, weights)
+        print(tr)
+        print(tr.shape)
+
+        print(m1.shape, m2.shape)
+        mr = torch.einsum('ik,kj->ikj', m1, m2)
+        print(mr.shape)
+        print(mr.sum(1))
+        print(torch.einsum('ik,kj->ij', m1, m2))
+        def matmul(a, b): return torch.einsum('ik,kj->ij', a, b)
+        test_close(tr, matmul(x_train, weights), eps=1e-3)
+        test_close(tr, x_train@weights, eps=1e-3)
+        print(torch.matmul(x_train, weights)[:3])
+
+        def matmul(grid, a, b, c):
+            i, j = grid
+            if i < c.shape[0] and j < c.shape[1]:
+                tmp = 0.
+                for k in range(a.shape[1]): tmp += a[i, k] * b[k, j]
+                c[i, j] = tmp
+        res = torch.zeros(ar, bc)
+        matmul((0, 0), m1, m2, res)
+        print(res)
+        def launch_kernel(kernel, grid_x, grid_y, *args, **kwargs):
+            for i in range(grid_x):
+                for j in range(grid_y): kernel((i, j), *args, **kwargs)
+        res = torch.zeros(ar, bc)
+        launch_kernel(matmul, ar, 2, m1[:, :100], m2[:100], res)
+        print(res)
+        r = np.zeros(tr.shape)
+        print(r.shape)
+        TPB = 16
+        rr, rc = r.shape
+        blockspergrid = (math.ceil(rr / TPB), math.ceil(rc / TPB))
+        print(blockspergrid)
+        r = (x_train@weights).cpu()
+        test_close(tr, r, eps=1.03)
+    finally:
+        torch.set_printoptions(profile="default")
+        np.set_printoptions(precision=8, linewidth=75)
+    return {"weights": weights, "tr": tr, "res": res, "t": t}
+
+
+def course22p2_backprop(torch):
+    """fastai/course22p2 nbs/03_backprop.ipynb: a two-layer MLP as functions (lin, relu as
+    clamp_min, mse), its backward written by hand into ``.g`` attributes (lin_grad,
+    forward_and_backward) and checked against autograd on clones, the layers as classes
+    with their own backward (Relu, Lin, Mse, Model), then on a Module base class, and the
+    same model as nn.Module with F.mse_loss (the sympy cells are left out)."""
+    tensor = torch.tensor
+    torch.manual_seed(42)
+    torch.set_printoptions(precision=2, linewidth=125, sci_mode=False)
+    np.set_printoptions(precision=2, linewidth=125)
+    try:
+        ((x_train, y_train), (x_valid, y_valid), _) = mnist_pickle(200, 40)
+        x_train, y_train, x_valid, y_valid = map(tensor, [x_train, y_train, x_valid, y_valid])
+        n, m = x_train.shape
+        c = y_train.max()+1
+        print(n, m, c)
+        nh = 50
+        w1 = torch.randn(m, nh)
+        b1 = torch.zeros(nh)
+        w2 = torch.randn(nh, 1)
+        b2 = torch.zeros(1)
+        def lin(x, w, b): return x@w + b
+        t = lin(x_valid, w1, b1)
+        print(t.shape)
+        def relu(x): return x.clamp_min(0.)
+        t = relu(t)
+        print(t)
+        def model(xb):
+            l1 = lin(xb, w1, b1)
+            l2 = relu(l1)
+            return lin(l2, w2, b2)
+        res = model(x_valid)
+        print(res.shape)
+        print(res.shape, y_valid.shape)
+        print((res-y_valid).shape)
+        print(res[:, 0].shape)
+        print(res.squeeze().shape)
+        print((res[:, 0]-y_valid).shape)
+        y_train, y_valid = y_train.float(), y_valid.float()
+        preds = model(x_train)
+        print(preds.shape)
+        def mse(output, targ): return (output[:, 0]-targ).pow(2).mean()
+        print(mse(preds, y_train))
+
+        def lin_grad(inp, out, w, b):
+            # grad of matmul with respect to input
+            inp.g = out.g @ w.t()
+            w.g = (inp.unsqueeze(-1) * out.g.unsqueeze(1)).sum(0)
+            b.g = out.g.sum(0)
+        def forward_and_backward(inp, targ):
+            # forward pass:
+            l1 = lin(inp, w1, b1)
+            l2 = relu(l1)
+            out = lin(l2, w2, b2)
+            diff = out[:, 0]-targ
+            loss = res.pow(2).mean()
+            # backward pass:
+            out.g = 2.*diff[:, None] / inp.shape[0]
+            lin_grad(l2, out, w2, b2)
+            l1.g = (l1 > 0).float() * l2.g
+            lin_grad(inp, l1, w1, b1)
+        forward_and_backward(x_train, y_train)
+        def get_grad(x): return x.g.clone()
+        chks = w1, w2, b1, b2, x_train
+        w1g, w2g, b1g, b2g, ig = map(get_grad, chks)
+        grads = w1g, w2g, b1g, b2g, ig
+        print(b1g, b2g, w2g[:5])
+        def mkgrad(x): return x.clone().requires_grad_(True)
+        w12, w22, b12, b22, xt2 = map(mkgrad, chks)
+        ptgrads = w12, w22, b12, b22, xt2
+        def forward(inp, targ):
+            l1 = lin(inp, w12, b12)
+            l2 = relu(l1)
+            out = lin(l2, w22, b22)
+            return mse(out, targ)
+        loss = forward(xt2, y_train)
+        loss.backward()
+        print(loss, loss.grad_fn)
+        for a, b in zip(grads, ptgrads): test_close(a, b.grad, eps=0.01)
+
+        class Relu():
+            def __call__(self, inp):
+                self.inp = inp
+                self.out = inp.clamp_min(0.)
+                return self.out
+            def backward(self): self.inp.g = (self.inp > 0).float() * self.out.g
+        class Lin():
+            def __init__(self, w, b): self.w, self.b = w, b
+            def __call__(self, inp):
+                self.inp = inp
+                self.out = lin(inp, self.w, self.b)
+                return self.out
+            def backward(self):
+                self.inp.g = self.out.g @ self.w.t()
+                self.w.g = self.inp.t() @ self.out.g
+                self.b.g = self.out.g.sum(0)
+        class Mse():
+            def __call__(self, inp, targ):
+                self.inp, self.targ = inp, targ
+                self.out = mse(inp, targ)
+                return self.out
+            def backward(self):
+                self.inp.g = 2. * (self.inp.squeeze() - self.targ).unsqueeze(-1) / self.targ.shape[0]
+        class Model():
+            def __init__(self, w1, b1, w2, b2):
+                self.layers = [Lin(w1, b1), Relu(), Lin(w2, b2)]
+                self.loss = Mse()
+            def __call__(self, x, targ):
+                for l in self.layers: x = l(x)
+                return self.loss(x, targ)
+            def backward(self):
+                self.loss.backward()
+                for l in reversed(self.layers): l.backward()
+        model = Model(w1, b1, w2, b2)
+        loss = model(x_train, y_train)
+        print(loss)
+        model.backward()
+        test_close(w2g, w2.g, eps=0.01)
+        test_close(b2g, b2.g, eps=0.01)
+        test_close(w1g, w1.g, eps=0.01)
+        test_close(b1g, b1.g, eps=0.01)
+        test_close(ig, x_train.g, eps=0.01)
+
+        class Module():
+            def __call__(self, *args):
+                self.args = args
+                self.out = self.forward(*args)
+                return self.out
+            def forward(self): raise Exception('not implemented')
+            def backward(self): self.bwd(self.out, *self.args)
+            def bwd(self): raise Exception('not implemented')
+        class Relu(Module):
+            def forward(self, inp): return inp.clamp_min(0.)
+            def bwd(self, out, inp): inp.g = (inp > 0).float() * out.g
+        class Lin(Module):
+            def __init__(self, w, b): self.w, self.b = w, b
+            def forward(self, inp): return inp@self.w + self.b
+            def bwd(self, out, inp):
+                inp.g = self.out.g @ self.w.t()
+                self.w.g = inp.t() @ self.out.g
+                self.b.g = self.out.g.sum(0)
+        class Mse(Module):
+            def forward(self, inp, targ): return (inp.squeeze() - targ).pow(2).mean()
+            def bwd(self, out, inp, targ): inp.g = 2*(inp.squeeze()-targ).unsqueeze(-1) / targ.shape[0]
+        model = Model(w1, b1, w2, b2)
+        loss = model(x_train, y_train)
+        model.backward()
+        test_close(w2g, w2.g, eps=0.01)
+        test_close(b2g, b2.g, eps=0.01)
+        test_close(w1g, w1.g, eps=0.01)
+        test_close(b1g, b1.g, eps=0.01)
+        test_close(ig, x_train.g, eps=0.01)
+        print(x_train.g[:2, :8])
+
+        from_torch = torch
+        nn, F = from_torch.nn, from_torch.nn.functional
+        class Linear(nn.Module):
+            def __init__(self, n_in, n_out):
+                super().__init__()
+                self.w = torch.randn(n_in, n_out).requires_grad_()
+                self.b = torch.zeros(n_out).requires_grad_()
+            def forward(self, inp): return inp@self.w + self.b
+        class Model(nn.Module):
+            def __init__(self, n_in, nh, n_out):
+                super().__init__()
+                self.layers = [Linear(n_in, nh), nn.ReLU(), Linear(nh, n_out)]
+            def __call__(self, x, targ):
+                for l in self.layers: x = l(x)
+                return F.mse_loss(x, targ[:, None])
+        model = Model(m, nh, 1)
+        loss = model(x_train, y_train)
+        loss.backward()
+        l0 = model.layers[0]
+        print(l0.b.grad)
+        print(model, list(model.parameters()))
+    finally:
+        torch.set_printoptions(profile="default")
+        np.set_printoptions(precision=8, linewidth=75)
+    return {"b1g": b1g, "w2g": w2g, "b": l0.b.grad, "loss": loss}
+
+
+def store_attr():
+    """fastcore's store_attr(): the caller's arguments stored as its self's attributes."""
+    import sys
+    frame = sys._getframe(1)
+    names = frame.f_code.co_varnames[:frame.f_code.co_argcount]
+    self = frame.f_locals[names[0]]
+    for name in names[1:]:
+        setattr(self, name, frame.f_locals[name])
+
+
+def chunked(it, chunk_sz, drop_last=False):
+    """fastcore's chunked: lists of chunk_sz items from an iterator (the last one shorter
+    unless drop_last)."""
+    it = iter(it)
+    while True:
+        chunk = list(itertools.islice(it, chunk_sz))
+        if not chunk or (drop_last and len(chunk) < chunk_sz):
+            return
+        yield chunk
+
+
+def course22p2_minibatch_training(torch):
+    """fastai/course22p2 nbs/04_minibatch_training.ipynb: an MLP of nn.Linear layers in a
+    list, log_softmax three ways (exp/sum/log, x - log-sum, the LogSumExp trick against
+    Tensor.logsumexp), nll by integer-array indexing, F.nll_loss and F.cross_entropy, a
+    training loop updating parameters under no_grad, nn.Module's registration
+    (named_children, a __setattr__ of one's own, add_module, ModuleList, Sequential), an
+    Optimizer by hand then optim.SGD, Dataset, DataLoader, Sampler and BatchSampler written
+    from scratch (fastcore's store_attr and chunked as small stand-ins), collate, then
+    PyTorch's DataLoader with SequentialSampler/RandomSampler/BatchSampler, shuffle and
+    num_workers, and fit/get_dls with validation. (The multiprocessing DataLoader's
+    mp.Pool.map is Python's map here; plots are left out.)"""
+    from functools import reduce
+    tensor, nn = torch.tensor, torch.nn
+    F = torch.nn.functional
+    optim = torch.optim
+    torch.set_printoptions(precision=2, linewidth=140, sci_mode=False)
+    torch.manual_seed(1)
+    try:
+        ((x_train, y_train), (x_valid, y_valid), _) = mnist_pickle(300, 100)
+        x_train, y_train, x_valid, y_valid = map(tensor, [x_train, y_train, x_valid, y_valid])
+        n, m = x_train.shape
+        c = y_train.max()+1
+        nh = 50
+        class Model(nn.Module):
+            def __init__(self, n_in, nh, n_out):
+                super().__init__()
+                self.layers = [nn.Linear(n_in, nh), nn.ReLU(), nn.Linear(nh, n_out)]
+            def __call__(self, x):
+                for l in self.layers: x = l(x)
+                return x
+        model = Model(m, nh, 10)
+        pred = model(x_train)
+        print(pred.shape)
+        def log_softmax(x): return (x.exp()/(x.exp().sum(-1, keepdim=True))).log()
+        print(log_softmax(pred))
+        def log_softmax(x): return x - x.exp().sum(-1, keepdim=True).log()
+        def logsumexp(x):
+            m = x.max(-1)[0]
+            return m + (x-m[:, None]).exp().sum(-1).log()
+        def log_softmax(x): return x - x.logsumexp(-1, keepdim=True)
+        test_close(logsumexp(pred), pred.logsumexp(-1))
+        sm_pred = log_softmax(pred)
+        print(sm_pred)
+        print(y_train[:3])
+        print(sm_pred[0, 5], sm_pred[1, 0], sm_pred[2, 4])
+        print(sm_pred[[0, 1, 2], y_train[:3]])
+        def nll(input, target): return -input[range(target.shape[0]), target].mean()
+        loss = nll(sm_pred, y_train)
+        print(loss)
+        test_close(F.nll_loss(F.log_softmax(pred, -1), y_train), loss, 1e-3)
+        test_close(F.cross_entropy(pred, y_train), loss, 1e-3)
+
+        loss_func = F.cross_entropy
+        bs = 50
+        xb = x_train[0:bs]
+        preds = model(xb)
+        print(preds[0], preds.shape)
+        yb = y_train[0:bs]
+        print(yb)
+        print(loss_func(preds, yb))
+        print(preds.argmax(dim=1))
+        def accuracy(out, yb): return (out.argmax(dim=1) == yb).float().mean()
+        print(accuracy(preds, yb))
+        lr = 0.5
+        epochs = 3
+        def report(loss, preds, yb): print(f'{loss:.2f}, {accuracy(preds, yb):.2f}')
+        xb, yb = x_train[:bs], y_train[:bs]
+        preds = model(xb)
+        report(loss_func(preds, yb), preds, yb)
+        for epoch in range(epochs):
+            for i in range(0, n, bs):
+                s = slice(i, min(n, i+bs))
+                xb, yb = x_train[s], y_train[s]
+                preds = model(xb)
+                loss = loss_func(preds, yb)
+                loss.backward()
+                with torch.no_grad():
+                    for l in model.layers:
+                        if hasattr(l, 'weight'):
+                            l.weight -= l.weight.grad * lr
+                            l.bias -= l.bias.grad * lr
+                            l.weight.grad.zero_()
+                            l.bias .grad.zero_()
+            report(loss, preds, yb)
+
+        m1 = nn.Module()
+        m1.foo = nn.Linear(3, 4)
+        print(m1)
+        print(list(m1.named_children()))
+        print(type(m1.named_children()).__name__, m1.named_children().__name__)
+        print(list(m1.parameters()))
+        class MLP(nn.Module):
+            def __init__(self, n_in, nh, n_out):
+                super().__init__()
+                self.l1 = nn.Linear(n_in, nh)
+                self.l2 = nn.Linear(nh, n_out)
+                self.relu = nn.ReLU()
+            def forward(self, x): return self.l2(self.relu(self.l1(x)))
+        model = MLP(m, nh, 10)
+        print(model.l1)
+        print(model)
+        for name, l in model.named_children(): print(f"{name}: {l}")
+        for p in model.parameters(): print(p.shape)
+        def fit():
+            for epoch in range(epochs):
+                for i in range(0, n, bs):
+                    s = slice(i, min(n, i+bs))
+                    xb, yb = x_train[s], y_train[s]
+                    preds = model(xb)
+                    loss = loss_func(preds, yb)
+                    loss.backward()
+                    with torch.no_grad():
+                        for p in model.parameters(): p -= p.grad * lr
+                        model.zero_grad()
+                report(loss, preds, yb)
+        fit()
+        class MyModule:
+            def __init__(self, n_in, nh, n_out):
+                self._modules = {}
+                self.l1 = nn.Linear(n_in, nh)
+                self.l2 = nn.Linear(nh, n_out)
+            def __setattr__(self, k, v):
+                if not k.startswith("_"): self._modules[k] = v
+                super().__setattr__(k, v)
+            def __repr__(self): return f'{self._modules}'
+            def parameters(self):
+                for l in self._modules.values(): yield from l.parameters()
+        mdl = MyModule(m, nh, 10)
+        print(mdl)
+        for p in mdl.parameters(): print(p.shape)
+        layers = [nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10)]
+        class Model(nn.Module):
+            def __init__(self, layers):
+                super().__init__()
+                self.layers = layers
+                for i, l in enumerate(self.layers): self.add_module(f'layer_{i}', l)
+            def forward(self, x): return reduce(lambda val, layer: layer(val), self.layers, x)
+        model = Model(layers)
+        print(model)
+        print(model(xb).shape)
+        class SequentialModel(nn.Module):
+            def __init__(self, layers):
+                super().__init__()
+                self.layers = nn.ModuleList(layers)
+            def forward(self, x):
+                for l in self.layers: x = l(x)
+                return x
+        model = SequentialModel(layers)
+        print(model)
+        fit()
+        model = nn.Sequential(nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10))
+        fit()
+        print(loss_func(model(xb), yb), accuracy(model(xb), yb))
+        print(model)
+
+        class Optimizer():
+            def __init__(self, params, lr=0.5): self.params, self.lr = list(params), lr
+            def step(self):
+                with torch.no_grad():
+                    for p in self.params: p -= p.grad * self.lr
+            def zero_grad(self):
+                for p in self.params: p.grad.data.zero_()
+        model = nn.Sequential(nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10))
+        opt = Optimizer(model.parameters())
+        for epoch in range(epochs):
+            for i in range(0, n, bs):
+                s = slice(i, min(n, i+bs))
+                xb, yb = x_train[s], y_train[s]
+                preds = model(xb)
+                loss = loss_func(preds, yb)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            report(loss, preds, yb)
+        def get_model():
+            model = nn.Sequential(nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10))
+            return model, optim.SGD(model.parameters(), lr=lr)
+        model, opt = get_model()
+        print(loss_func(model(xb), yb))
+        for epoch in range(epochs):
+            for i in range(0, n, bs):
+                s = slice(i, min(n, i+bs))
+                xb, yb = x_train[s], y_train[s]
+                preds = model(xb)
+                loss = loss_func(preds, yb)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            report(loss, preds, yb)
+
+        class Dataset():
+            def __init__(self, x, y): self.x, self.y = x, y
+            def __len__(self): return len(self.x)
+            def __getitem__(self, i): return self.x[i], self.y[i]
+        train_ds, valid_ds = Dataset(x_train, y_train), Dataset(x_valid, y_valid)
+        assert len(train_ds) == len(x_train)
+        assert len(valid_ds) == len(x_valid)
+        xb, yb = train_ds[0:5]
+        assert xb.shape == (5, 28*28)
+        assert yb.shape == (5,)
+        print(xb, yb)
+        model, opt = get_model()
+        for epoch in range(epochs):
+            for i in range(0, n, bs):
+                xb, yb = train_ds[i:min(n, i+bs)]
+                preds = model(xb)
+                loss = loss_func(preds, yb)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            report(loss, preds, yb)
+
+        class DataLoader():
+            def __init__(self, ds, bs): self.ds, self.bs = ds, bs
+            def __iter__(self):
+                for i in range(0, len(self.ds), self.bs): yield self.ds[i:i+self.bs]
+        train_dl = DataLoader(train_ds, bs)
+        valid_dl = DataLoader(valid_ds, bs)
+        xb, yb = next(iter(valid_dl))
+        print(xb.shape)
+        print(yb)
+        print(xb[0].view(28, 28).shape, yb[0])
+        model, opt = get_model()
+        def fit():
+            for epoch in range(epochs):
+                for xb, yb in train_dl:
+                    preds = model(xb)
+                    loss = loss_func(pred, yb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                report(loss, preds, yb)
+        try:   # (the notebook's pred, the whole training set's, for preds: an error)
+            fit()
+        except ValueError as e:
+            print(type(e).__name__, e)
+        def fit():
+            for epoch in range(epochs):
+                for xb, yb in train_dl:
+                    preds = model(xb)
+                    loss = loss_func(preds, yb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                report(loss, preds, yb)
+        fit()
+        print(loss_func(model(xb), yb), accuracy(model(xb), yb))
+
+        class Sampler():
+            def __init__(self, ds, shuffle=False): self.n, self.shuffle = len(ds), shuffle
+            def __iter__(self):
+                res = list(range(self.n))
+                if self.shuffle: random.shuffle(res)
+                return iter(res)
+        ss = Sampler(train_ds)
+        it = iter(ss)
+        for o in range(5): print(next(it))
+        print(list(itertools.islice(ss, 5)))
+        ss = Sampler(train_ds, shuffle=True)
+        print(list(itertools.islice(ss, 5)))
+        class BatchSampler():
+            def __init__(self, sampler, bs, drop_last=False): store_attr()
+            def __iter__(self): yield from chunked(iter(self.sampler), self.bs, drop_last=self.drop_last)
+        batchs = BatchSampler(ss, 4)
+        print(list(itertools.islice(batchs, 5)))
+        def collate(b):
+            xs, ys = zip(*b)
+            return torch.stack(xs), torch.stack(ys)
+        class DataLoader():
+            def __init__(self, ds, batchs, collate_fn=collate): store_attr()
+            def __iter__(self): yield from (self.collate_fn(self.ds[i] for i in b) for b in self.batchs)
+        train_samp = BatchSampler(Sampler(train_ds, shuffle=True), bs)
+        valid_samp = BatchSampler(Sampler(valid_ds, shuffle=False), bs)
+        train_dl = DataLoader(train_ds, batchs=train_samp)
+        valid_dl = DataLoader(valid_ds, batchs=valid_samp)
+        xb, yb = next(iter(valid_dl))
+        print(xb[0].view(28, 28).sum(), yb[0])
+        print(xb.shape, yb.shape)
+        model, opt = get_model()
+        fit()
+        print(train_ds[[3, 6, 8, 1]])
+        print(train_ds.__getitem__([3, 6, 8, 1]))
+        for o in map(train_ds.__getitem__, ([3, 6], [8, 1])): print(o)
+        class DataLoader():
+            def __init__(self, ds, batchs, n_workers=1, collate_fn=collate): store_attr()
+            def __iter__(self):
+                yield from map(self.ds.__getitem__, iter(self.batchs))
+        train_dl = DataLoader(train_ds, batchs=train_samp, n_workers=2)
+        it = iter(train_dl)
+        xb, yb = next(it)
+        print(xb.shape, yb.shape)
+
+        DataLoader, SequentialSampler = torch.utils.data.DataLoader, torch.utils.data.SequentialSampler
+        RandomSampler, BatchSampler = torch.utils.data.RandomSampler, torch.utils.data.BatchSampler
+        train_samp = BatchSampler(RandomSampler(train_ds), bs, drop_last=False)
+        valid_samp = BatchSampler(SequentialSampler(valid_ds), bs, drop_last=False)
+        train_dl = DataLoader(train_ds, batch_sampler=train_samp, collate_fn=collate)
+        valid_dl = DataLoader(valid_ds, batch_sampler=valid_samp, collate_fn=collate)
+        model, opt = get_model()
+        fit()
+        print(loss_func(model(xb), yb), accuracy(model(xb), yb))
+        train_dl = DataLoader(train_ds, bs, sampler=RandomSampler(train_ds), collate_fn=collate)
+        valid_dl = DataLoader(valid_ds, bs, sampler=SequentialSampler(valid_ds), collate_fn=collate)
+        # (the notebook's num_workers=2: worker processes take seconds to start under PyTorch)
+        train_dl = DataLoader(train_ds, bs, shuffle=True, drop_last=True, num_workers=0)
+        valid_dl = DataLoader(valid_ds, bs, shuffle=False, num_workers=0)
+        model, opt = get_model()
+        fit()
+        print(loss_func(model(xb), yb), accuracy(model(xb), yb))
+        print(train_ds[[4, 6, 7]])
+        train_dl = DataLoader(train_ds, sampler=train_samp)
+        valid_dl = DataLoader(valid_ds, sampler=valid_samp)
+        xb, yb = next(iter(train_dl))
+        print(xb.shape, yb.shape)
+
+        def fit(epochs, model, loss_func, opt, train_dl, valid_dl):
+            for epoch in range(epochs):
+                model.train()
+                for xb, yb in train_dl:
+                    loss = loss_func(model(xb), yb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                model.eval()
+                with torch.no_grad():
+                    tot_loss, tot_acc, count = 0., 0., 0
+                    for xb, yb in valid_dl:
+                        pred = model(xb)
+                        n = len(xb)
+                        count += n
+                        tot_loss += loss_func(pred, yb).item()*n
+                        tot_acc += accuracy(pred, yb).item()*n
+                print(epoch, tot_loss/count, tot_acc/count)
+            return tot_loss/count, tot_acc/count
+        def get_dls(train_ds, valid_ds, bs, **kwargs):
+            return (DataLoader(train_ds, batch_size=bs, shuffle=True, **kwargs),
+                    DataLoader(valid_ds, batch_size=bs*2, **kwargs))
+        train_dl, valid_dl = get_dls(train_ds, valid_ds, bs)
+        model, opt = get_model()
+        loss, acc = fit(5, model, loss_func, opt, train_dl, valid_dl)
+        print(loss, acc)
+    finally:
+        torch.set_printoptions(profile="default")
+    return dict(model.named_parameters())
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -19518,4 +20304,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             ml_book_ch15_sentiment,
             ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
             ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning,
-            dlwpt_real_world_data, dlwpt_subclassing_and_datasets]
+            dlwpt_real_world_data, dlwpt_subclassing_and_datasets,
+            course22p2_matmul, course22p2_backprop, course22p2_minibatch_training]
