@@ -20271,6 +20271,933 @@ def course22p2_minibatch_training(torch):
     return dict(model.named_parameters())
 
 
+# ---- karpathy/nn-zero-to-hero makemore parts 2, 3 and 5; karpathy/build-nanogpt ------------
+
+def makemore_wavenet(torch):
+    """karpathy/nn-zero-to-hero lectures/makemore/makemore_part5_cnn1.ipynb: the words
+    shuffled with random.seed(42), an 8-character context, the torchified layers (Linear
+    with kaiming-scaled randn and an in-place bias add, BatchNorm1d over dims (0, 1) for
+    3-d input with running buffers under no_grad, Tanh, Embedding, FlattenConsecutive,
+    Sequential), the hierarchical network (last layer scaled by 0.1 under no_grad), the
+    SGD loop with a step decay and loss.log10(), eval mode, split_loss under
+    @torch.no_grad(), sampling with multinomial, and the single-example forwards of the
+    "why convolutions" preview; the layer output shapes printed as in the lecture video.
+    (200,000 steps are 150 here; the plot is left out.)"""
+    F = torch.nn.functional
+    words = names()
+    print(len(words))
+    print(max(len(w) for w in words))
+    print(words[:8])
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s: i+1 for i, s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i: s for s, i in stoi.items()}
+    vocab_size = len(itos)
+    print(itos)
+    print(vocab_size)
+    random.seed(42)
+    random.shuffle(words)
+    block_size = 8
+    def build_dataset(words):
+        X, Y = [], []
+        for w in words:
+            context = [0] * block_size
+            for ch in w + '.':
+                ix = stoi[ch]
+                X.append(context)
+                Y.append(ix)
+                context = context[1:] + [ix]  # crop and append
+        X = torch.tensor(X)
+        Y = torch.tensor(Y)
+        print(X.shape, Y.shape)
+        return X, Y
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr, Ytr = build_dataset(words[:n1])
+    Xdev, Ydev = build_dataset(words[n1:n2])
+    Xte, Yte = build_dataset(words[n2:])
+    for x, y in zip(Xtr[:20], Ytr[:20]):
+        print(''.join(itos[ix.item()] for ix in x), '-->', itos[y.item()])
+
+    class Linear:
+        def __init__(self, fan_in, fan_out, bias=True):
+            self.weight = torch.randn((fan_in, fan_out)) / fan_in**0.5  # note: kaiming init
+            self.bias = torch.zeros(fan_out) if bias else None
+        def __call__(self, x):
+            self.out = x @ self.weight
+            if self.bias is not None:
+                self.out += self.bias
+            return self.out
+        def parameters(self):
+            return [self.weight] + ([] if self.bias is None else [self.bias])
+    class BatchNorm1d:
+        def __init__(self, dim, eps=1e-5, momentum=0.1):
+            self.eps = eps
+            self.momentum = momentum
+            self.training = True
+            self.gamma = torch.ones(dim)
+            self.beta = torch.zeros(dim)
+            self.running_mean = torch.zeros(dim)
+            self.running_var = torch.ones(dim)
+        def __call__(self, x):
+            if self.training:
+                if x.ndim == 2:
+                    dim = 0
+                elif x.ndim == 3:
+                    dim = (0, 1)
+                xmean = x.mean(dim, keepdim=True)  # batch mean
+                xvar = x.var(dim, keepdim=True)  # batch variance
+            else:
+                xmean = self.running_mean
+                xvar = self.running_var
+            xhat = (x - xmean) / torch.sqrt(xvar + self.eps)  # normalize to unit variance
+            self.out = self.gamma * xhat + self.beta
+            if self.training:
+                with torch.no_grad():
+                    self.running_mean = (1 - self.momentum) * self.running_mean + self.momentum * xmean
+                    self.running_var = (1 - self.momentum) * self.running_var + self.momentum * xvar
+            return self.out
+        def parameters(self):
+            return [self.gamma, self.beta]
+    class Tanh:
+        def __call__(self, x):
+            self.out = torch.tanh(x)
+            return self.out
+        def parameters(self):
+            return []
+    class Embedding:
+        def __init__(self, num_embeddings, embedding_dim):
+            self.weight = torch.randn((num_embeddings, embedding_dim))
+        def __call__(self, IX):
+            self.out = self.weight[IX]
+            return self.out
+        def parameters(self):
+            return [self.weight]
+    class FlattenConsecutive:
+        def __init__(self, n):
+            self.n = n
+        def __call__(self, x):
+            B, T, C = x.shape
+            x = x.view(B, T//self.n, C*self.n)
+            if x.shape[1] == 1:
+                x = x.squeeze(1)
+            self.out = x
+            return self.out
+        def parameters(self):
+            return []
+    class Sequential:
+        def __init__(self, layers):
+            self.layers = layers
+        def __call__(self, x):
+            for layer in self.layers:
+                x = layer(x)
+            self.out = x
+            return self.out
+        def parameters(self):
+            return [p for layer in self.layers for p in layer.parameters()]
+
+    torch.manual_seed(42)
+    n_embd = 24
+    n_hidden = 128
+    model = Sequential([
+        Embedding(vocab_size, n_embd),
+        FlattenConsecutive(2), Linear(n_embd * 2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        FlattenConsecutive(2), Linear(n_hidden*2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        FlattenConsecutive(2), Linear(n_hidden*2, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, vocab_size),
+    ])
+    with torch.no_grad():
+        model.layers[-1].weight *= 0.1  # last layer make less confident
+    parameters = model.parameters()
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+
+    # (from the video: one batch through, each layer's output shape)
+    ix = torch.randint(0, Xtr.shape[0], (4,))
+    Xb, Yb = Xtr[ix], Ytr[ix]
+    logits = model(Xb)
+    print(Xb.shape)
+    print(Xb)
+    for layer in model.layers:
+        print(layer.__class__.__name__, ':', tuple(layer.out.shape))
+    e = torch.randn(4, 8, 10)
+    explicit = torch.cat([e[:, ::2, :], e[:, 1::2, :]], dim=2)
+    print(explicit.shape, (e.view(4, 4, 20) == explicit).all())
+    print(model.layers[3].running_mean.shape)
+
+    max_steps = 150
+    batch_size = 32
+    lossi = []
+    for i in range(max_steps):
+        ix = torch.randint(0, Xtr.shape[0], (batch_size,))
+        Xb, Yb = Xtr[ix], Ytr[ix]  # batch X,Y
+        logits = model(Xb)
+        loss = F.cross_entropy(logits, Yb)  # loss function
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 100 else 0.01  # step learning rate decay
+        for p in parameters:
+            p.data += -lr * p.grad
+        if i % 25 == 0:
+            print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')
+        lossi.append(loss.log10().item())
+    print(torch.tensor(lossi).view(-1, 50).mean(1))
+    for layer in model.layers:
+        layer.training = False
+    @torch.no_grad()
+    def split_loss(split):
+        x, y = {
+            'train': (Xtr, Ytr),
+            'val': (Xdev, Ydev),
+            'test': (Xte, Yte),
+        }[split]
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+        print(split, loss.item())
+    split_loss('train')
+    split_loss('val')
+    for _ in range(20):
+        out = []
+        context = [0] * block_size
+        while True:
+            logits = model(torch.tensor([context]))
+            probs = F.softmax(logits, dim=1)
+            ix = torch.multinomial(probs, num_samples=1).item()
+            context = context[1:] + [ix]
+            out.append(ix)
+            if ix == 0:
+                break
+        print(''.join(itos[i] for i in out))
+    for x, y in zip(Xtr[7:15], Ytr[7:15]):
+        print(''.join(itos[ix.item()] for ix in x), '-->', itos[y.item()])
+    logits = model(Xtr[[7]])
+    print(logits.shape)
+    try:   # (27 characters in names.txt; the stand-in names have fewer)
+        logits = torch.zeros(8, 27)
+        for i in range(8):
+            logits[i] = model(Xtr[[7+i]])
+    except RuntimeError as e:
+        print(e)
+    logits = torch.zeros(8, vocab_size)
+    for i in range(8):
+        logits[i] = model(Xtr[[7+i]])
+    print(logits.shape)
+    print(logits)
+    return {"emb": model.layers[0].weight, "bn_mean": model.layers[3].running_mean,
+            "bn_var": model.layers[-2 - 1].running_var, "out_w": model.layers[-1].weight}
+
+
+def build_nanogpt_train_gpt2(torch):
+    """karpathy/build-nanogpt train_gpt2.py at a tiny config: CausalSelfAttention with one
+    c_attn Linear split three ways and F.scaled_dot_product_attention(is_causal=True), a
+    registered tril "bias" buffer, NANOGPT_SCALE_INIT on the projections, MLP with
+    GELU(approximate='tanh'), Block, the GPTConfig dataclass, GPT in an nn.ModuleDict with
+    wte tied to lm_head, _init_weights through self.apply, configure_optimizers (decayed
+    2-d and non-decayed groups, inspect.signature for AdamW's fused), DataLoaderLite, the
+    gradient accumulation loop (loss / grad_accum_steps, loss.detach() summed),
+    clip_grad_norm_, the warmup-cosine get_lr set in every param_group, and the top-k
+    sampling (topk, multinomial, gather, cat) that follows. Offline and on CPU: input.txt
+    is the made-up story and tiktoken the stand-in word tokenizer; torch.compile (PyTorch's
+    inductor takes seconds), bfloat16 autocast, cuda.synchronize and the timings are left
+    out; the sizes are small (2 layers, 2 heads, 32 channels, 12 steps)."""
+    import inspect
+    from dataclasses import dataclass
+    nn = torch.nn
+    F = torch.nn.functional
+
+    class CausalSelfAttention(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            assert config.n_embd % config.n_head == 0
+            self.c_attn = nn.Linear(config.n_embd, 3 * config.n_embd)
+            self.c_proj = nn.Linear(config.n_embd, config.n_embd)
+            self.c_proj.NANOGPT_SCALE_INIT = 1
+            self.n_head = config.n_head
+            self.n_embd = config.n_embd
+            self.register_buffer("bias", torch.tril(torch.ones(config.block_size, config.block_size))
+                                 .view(1, 1, config.block_size, config.block_size))
+        def forward(self, x):
+            B, T, C = x.size()
+            qkv = self.c_attn(x)
+            q, k, v = qkv.split(self.n_embd, dim=2)
+            k = k.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)  # (B, nh, T, hs)
+            q = q.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)  # (B, nh, T, hs)
+            v = v.view(B, T, self.n_head, C // self.n_head).transpose(1, 2)  # (B, nh, T, hs)
+            y = F.scaled_dot_product_attention(q, k, v, is_causal=True)  # flash attention
+            y = y.transpose(1, 2).contiguous().view(B, T, C)
+            y = self.c_proj(y)
+            return y
+    class MLP(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.c_fc = nn.Linear(config.n_embd, 4 * config.n_embd)
+            self.gelu = nn.GELU(approximate='tanh')
+            self.c_proj = nn.Linear(4 * config.n_embd, config.n_embd)
+            self.c_proj.NANOGPT_SCALE_INIT = 1
+        def forward(self, x):
+            x = self.c_fc(x)
+            x = self.gelu(x)
+            x = self.c_proj(x)
+            return x
+    class Block(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.ln_1 = nn.LayerNorm(config.n_embd)
+            self.attn = CausalSelfAttention(config)
+            self.ln_2 = nn.LayerNorm(config.n_embd)
+            self.mlp = MLP(config)
+        def forward(self, x):
+            x = x + self.attn(self.ln_1(x))
+            x = x + self.mlp(self.ln_2(x))
+            return x
+    @dataclass
+    class GPTConfig:
+        block_size: int = 32    # (1024 in the file)
+        vocab_size: int = 85    # (50257)
+        n_layer: int = 2        # (12)
+        n_head: int = 2         # (12)
+        n_embd: int = 32        # (768)
+    class GPT(nn.Module):
+        def __init__(self, config):
+            super().__init__()
+            self.config = config
+            self.transformer = nn.ModuleDict(dict(
+                wte=nn.Embedding(config.vocab_size, config.n_embd),
+                wpe=nn.Embedding(config.block_size, config.n_embd),
+                h=nn.ModuleList([Block(config) for _ in range(config.n_layer)]),
+                ln_f=nn.LayerNorm(config.n_embd),
+            ))
+            self.lm_head = nn.Linear(config.n_embd, config.vocab_size, bias=False)
+            self.transformer.wte.weight = self.lm_head.weight
+            self.apply(self._init_weights)
+        def _init_weights(self, module):
+            if isinstance(module, nn.Linear):
+                std = 0.02
+                if hasattr(module, 'NANOGPT_SCALE_INIT'):
+                    std *= (2 * self.config.n_layer) ** -0.5
+                torch.nn.init.normal_(module.weight, mean=0.0, std=std)
+                if module.bias is not None:
+                    torch.nn.init.zeros_(module.bias)
+            elif isinstance(module, nn.Embedding):
+                torch.nn.init.normal_(module.weight, mean=0.0, std=0.02)
+        def forward(self, idx, targets=None):
+            B, T = idx.size()
+            assert T <= self.config.block_size, f"Cannot forward sequence of length {T}, block size is only {self.config.block_size}"
+            pos = torch.arange(0, T, dtype=torch.long, device=idx.device)  # shape (T)
+            pos_emb = self.transformer.wpe(pos)  # position embeddings of shape (T, n_embd)
+            tok_emb = self.transformer.wte(idx)  # token embeddings of shape (B, T, n_embd)
+            x = tok_emb + pos_emb
+            for block in self.transformer.h:
+                x = block(x)
+            x = self.transformer.ln_f(x)
+            logits = self.lm_head(x)  # (B, T, vocab_size)
+            loss = None
+            if targets is not None:
+                loss = F.cross_entropy(logits.view(-1, logits.size(-1)), targets.view(-1))
+            return logits, loss
+        def configure_optimizers(self, weight_decay, learning_rate, device):
+            param_dict = {pn: p for pn, p in self.named_parameters()}
+            param_dict = {pn: p for pn, p in param_dict.items() if p.requires_grad}
+            decay_params = [p for n, p in param_dict.items() if p.dim() >= 2]
+            nodecay_params = [p for n, p in param_dict.items() if p.dim() < 2]
+            optim_groups = [
+                {'params': decay_params, 'weight_decay': weight_decay},
+                {'params': nodecay_params, 'weight_decay': 0.0}
+            ]
+            num_decay_params = sum(p.numel() for p in decay_params)
+            num_nodecay_params = sum(p.numel() for p in nodecay_params)
+            print(f"num decayed parameter tensors: {len(decay_params)}, with {num_decay_params:,} parameters")
+            print(f"num non-decayed parameter tensors: {len(nodecay_params)}, with {num_nodecay_params:,} parameters")
+            fused_available = 'fused' in inspect.signature(torch.optim.AdamW).parameters
+            use_fused = fused_available and 'cuda' in device
+            print(f"using fused AdamW: {use_fused}")
+            optimizer = torch.optim.AdamW(optim_groups, lr=learning_rate, betas=(0.9, 0.95), eps=1e-8, fused=use_fused)
+            return optimizer
+
+    tiktoken = SimpleNamespace(get_encoding=lambda name: StandInTokenizer())
+    class DataLoaderLite:
+        def __init__(self, B, T):
+            self.B = B
+            self.T = T
+            text = the_verdict()     # (open('input.txt').read())
+            enc = tiktoken.get_encoding('gpt2')
+            tokens = enc.encode(text)
+            self.tokens = torch.tensor(tokens)
+            print(f"loaded {len(self.tokens)} tokens")
+            print(f"1 epoch = {len(self.tokens) // (B * T)} batches")
+            self.current_position = 0
+        def next_batch(self):
+            B, T = self.B, self.T
+            buf = self.tokens[self.current_position: self.current_position+B*T+1]
+            x = (buf[:-1]).view(B, T)  # inputs
+            y = (buf[1:]).view(B, T)  # targets
+            self.current_position += B * T
+            if self.current_position + (B * T + 1) > len(self.tokens):
+                self.current_position = 0
+            return x, y
+
+    device = "cpu"
+    if torch.cuda.is_available():
+        device = "cuda"
+    elif hasattr(torch.backends, "mps") and torch.backends.mps.is_available():
+        device = "mps"
+    print(f"using device: {device}")
+    torch.manual_seed(1337)
+    if torch.cuda.is_available():
+        torch.cuda.manual_seed(1337)
+    total_batch_size = 128  # (524288)
+    B = 4   # micro batch size
+    T = 16  # sequence length
+    assert total_batch_size % (B * T) == 0, "make sure total_batch_size is divisible by B * T"
+    grad_accum_steps = total_batch_size // (B * T)
+    print(f"total desired batch size: {total_batch_size}")
+    print(f"=> calculated gradient accumulation steps: {grad_accum_steps}")
+    train_loader = DataLoaderLite(B=B, T=T)
+    torch.set_float32_matmul_precision('high')
+    try:
+        model = GPT(GPTConfig(vocab_size=96))
+        model.to(device)
+        print(sum(p.numel() for p in model.parameters()), model.transformer.wte.weight is model.lm_head.weight)
+        max_lr = 6e-4
+        min_lr = max_lr * 0.1
+        warmup_steps = 3
+        max_steps = 12
+        def get_lr(it):
+            if it < warmup_steps:
+                return max_lr * (it+1) / warmup_steps
+            if it > max_steps:
+                return min_lr
+            decay_ratio = (it - warmup_steps) / (max_steps - warmup_steps)
+            assert 0 <= decay_ratio <= 1
+            coeff = 0.5 * (1.0 + math.cos(math.pi * decay_ratio))  # coeff starts at 1 and goes to 0
+            return min_lr + coeff * (max_lr - min_lr)
+        optimizer = model.configure_optimizers(weight_decay=0.1, learning_rate=6e-4, device=device)
+        for step in range(max_steps):
+            optimizer.zero_grad()
+            loss_accum = 0.0
+            for micro_step in range(grad_accum_steps):
+                x, y = train_loader.next_batch()
+                x, y = x.to(device), y.to(device)
+                logits, loss = model(x, y)
+                loss = loss / grad_accum_steps
+                loss_accum += loss.detach()
+                loss.backward()
+            norm = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
+            lr = get_lr(step)
+            for param_group in optimizer.param_groups:
+                param_group['lr'] = lr
+            optimizer.step()
+            tokens_processed = train_loader.B * train_loader.T * grad_accum_steps
+            print(f"step {step:4d} | loss: {loss_accum.item():.6f} | lr {lr:.4e} | norm: {norm:.4f} | tokens: {tokens_processed}")
+
+        model.eval()
+        num_return_sequences = 5
+        max_length = 30
+        enc = tiktoken.get_encoding('gpt2')
+        tokens = enc.encode("Hello, I am a language model,")
+        tokens = torch.tensor(tokens, dtype=torch.long)
+        tokens = tokens.unsqueeze(0).repeat(num_return_sequences, 1)
+        x = tokens.to(device)
+        torch.manual_seed(42)
+        torch.cuda.manual_seed(42)
+        while x.size(1) < max_length:
+            with torch.no_grad():
+                logits, _ = model(x)   # (the file's logits = model(x) is a tuple: its bug)
+                logits = logits[:, -1, :]  # (B, vocab_size)
+                probs = F.softmax(logits, dim=-1)
+                topk_probs, topk_indices = torch.topk(probs, 50, dim=-1)
+                ix = torch.multinomial(topk_probs, 1)  # (B, 1)
+                xcol = torch.gather(topk_indices, -1, ix)  # (B, 1)
+                x = torch.cat((x, xcol), dim=1)
+        for i in range(num_return_sequences):
+            tokens = [t if t < 85 else 84 for t in x[i, :max_length].tolist()]   # (padded ids)
+            decoded = enc.decode(tokens)
+            print(">", decoded)
+    finally:
+        torch.set_float32_matmul_precision('highest')
+    return {"wte": model.transformer.wte.weight, "c_attn": model.transformer.h[0].attn.c_attn.weight,
+            "exp_avg": optimizer.state[model.lm_head.weight]["exp_avg"]}
+
+
+def makemore_activations_and_gradients(torch):
+    """karpathy/nn-zero-to-hero lectures/makemore/makemore_part3_bn.ipynb: the initial loss
+    -log(1/27) and a 4-logit example, the MLP with kaiming-scaled W1 (5/3)/sqrt(fan_in) and a
+    batch norm written by hand (bngain, bnbias, bnmean_running/bnstd_running updated under
+    no_grad), the step-decay loop with loss.log10(), calibrating the batch norm over the
+    training set, split_loss under @torch.no_grad() and sampling with a seeded generator;
+    the x @ w standard deviation demo and kaiming_normal_; then the torchified Linear,
+    BatchNorm1d and Tanh layers six deep, retain_grad on every output, the update-to-data
+    ratios ud, and the diagnostics printed: each Tanh's mean, std and saturation %, its
+    output gradient's mean and std, each weight's grad:data ratio, with torch.histogram of
+    each (density=True) summed where the lecture plots it. (200,000 steps are 60 and 40
+    here; the plots are left out; the gradients' means, printed %+f by the lecture, are
+    left out: near 1e-10, their sign is the matrix products' rounding.)"""
+    F = torch.nn.functional
+    words = names()
+    print(words[:8])
+    print(len(words))
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s: i+1 for i, s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i: s for s, i in stoi.items()}
+    vocab_size = len(itos)
+    print(itos)
+    print(vocab_size)
+    block_size = 3
+    def build_dataset(words):
+        X, Y = [], []
+        for w in words:
+            context = [0] * block_size
+            for ch in w + '.':
+                ix = stoi[ch]
+                X.append(context)
+                Y.append(ix)
+                context = context[1:] + [ix]  # crop and append
+        X = torch.tensor(X)
+        Y = torch.tensor(Y)
+        print(X.shape, Y.shape)
+        return X, Y
+    random.seed(42)
+    random.shuffle(words)
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr, Ytr = build_dataset(words[:n1])
+    Xdev, Ydev = build_dataset(words[n1:n2])
+    Xte, Yte = build_dataset(words[n2:])
+    print(-torch.tensor(1/27.0).log())
+    logits = torch.tensor([0.0, 0.0, 5.0, 0.0])
+    probs = torch.softmax(logits, dim=0)
+    loss = -probs[2].log()
+    print(probs, loss)
+
+    n_embd = 10
+    n_hidden = 200
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((vocab_size, n_embd), generator=g)
+    W1 = torch.randn((n_embd * block_size, n_hidden), generator=g) * (5/3)/((n_embd * block_size)**0.5)
+    W2 = torch.randn((n_hidden, vocab_size), generator=g) * 0.01
+    b2 = torch.randn(vocab_size, generator=g) * 0
+    bngain = torch.ones((1, n_hidden))
+    bnbias = torch.zeros((1, n_hidden))
+    bnmean_running = torch.zeros((1, n_hidden))
+    bnstd_running = torch.ones((1, n_hidden))
+    parameters = [C, W1, W2, b2, bngain, bnbias]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+    max_steps = 60
+    batch_size = 32
+    lossi = []
+    for i in range(max_steps):
+        ix = torch.randint(0, Xtr.shape[0], (batch_size,), generator=g)
+        Xb, Yb = Xtr[ix], Ytr[ix]  # batch X,Y
+        emb = C[Xb]
+        embcat = emb.view(emb.shape[0], -1)
+        hpreact = embcat @ W1
+        bnmeani = hpreact.mean(0, keepdim=True)
+        bnstdi = hpreact.std(0, keepdim=True)
+        hpreact = bngain * (hpreact - bnmeani) / bnstdi + bnbias
+        with torch.no_grad():
+            bnmean_running = 0.999 * bnmean_running + 0.001 * bnmeani
+            bnstd_running = 0.999 * bnstd_running + 0.001 * bnstdi
+        h = torch.tanh(hpreact)
+        logits = h @ W2 + b2
+        loss = F.cross_entropy(logits, Yb)
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 40 else 0.01
+        for p in parameters:
+            p.data += -lr * p.grad
+        if i % 10 == 0:
+            print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')
+        lossi.append(loss.log10().item())
+    print((h.abs() > 0.99).float().mean(), hpreact.std(), h.view(-1).tolist()[:5])
+    with torch.no_grad():
+        emb = C[Xtr]
+        embcat = emb.view(emb.shape[0], -1)
+        hpreact = embcat @ W1
+        bnmean = hpreact.mean(0, keepdim=True)
+        bnstd = hpreact.std(0, keepdim=True)
+    print(bnmean[0, :5], bnmean_running[0, :5])
+    print(bnstd[0, :5], bnstd_running[0, :5])
+    @torch.no_grad()
+    def split_loss(split):
+        x, y = {
+            'train': (Xtr, Ytr),
+            'val': (Xdev, Ydev),
+            'test': (Xte, Yte),
+        }[split]
+        emb = C[x]  # (N, block_size, n_embd)
+        embcat = emb.view(emb.shape[0], -1)  # concat into (N, block_size * n_embd)
+        hpreact = embcat @ W1
+        hpreact = bngain * (hpreact - bnmean_running) / bnstd_running + bnbias
+        h = torch.tanh(hpreact)  # (N, n_hidden)
+        logits = h @ W2 + b2  # (N, vocab_size)
+        loss = F.cross_entropy(logits, y)
+        print(split, loss.item())
+    split_loss('train')
+    split_loss('val')
+    g = torch.Generator().manual_seed(2147483647 + 10)
+    for _ in range(10):
+        out = []
+        context = [0] * block_size
+        while True:
+            emb = C[torch.tensor([context])]  # (1,block_size,n_embd)
+            hpreact = emb.view(1, -1) @ W1
+            hpreact = bngain * (hpreact - bnmean_running) / bnstd_running + bnbias
+            h = torch.tanh(hpreact)
+            logits = h @ W2 + b2
+            probs = F.softmax(logits, dim=1)
+            ix = torch.multinomial(probs, num_samples=1, generator=g).item()
+            context = context[1:] + [ix]
+            out.append(ix)
+            if ix == 0:
+                break
+        print(''.join(itos[i] for i in out))
+
+    x = torch.randn(1000, 10)
+    w = torch.randn(10, 200) / 10**0.5
+    y = x @ w
+    print(x.mean(), x.std())
+    print(y.mean(), y.std())
+    print((torch.randn(10000) * 0.2).std(), (5/3) / (30**0.5))
+    w = torch.empty(10, 200)
+    torch.nn.init.kaiming_normal_(w, mode='fan_in', nonlinearity='tanh')
+    print(w.std())
+
+    class Linear:
+        def __init__(self, fan_in, fan_out, bias=True):
+            self.weight = torch.randn((fan_in, fan_out), generator=g) / fan_in**0.5
+            self.bias = torch.zeros(fan_out) if bias else None
+        def __call__(self, x):
+            self.out = x @ self.weight
+            if self.bias is not None:
+                self.out += self.bias
+            return self.out
+        def parameters(self):
+            return [self.weight] + ([] if self.bias is None else [self.bias])
+    class BatchNorm1d:
+        def __init__(self, dim, eps=1e-5, momentum=0.1):
+            self.eps = eps
+            self.momentum = momentum
+            self.training = True
+            self.gamma = torch.ones(dim)
+            self.beta = torch.zeros(dim)
+            self.running_mean = torch.zeros(dim)
+            self.running_var = torch.ones(dim)
+        def __call__(self, x):
+            if self.training:
+                xmean = x.mean(0, keepdim=True)  # batch mean
+                xvar = x.var(0, keepdim=True)  # batch variance
+            else:
+                xmean = self.running_mean
+                xvar = self.running_var
+            xhat = (x - xmean) / torch.sqrt(xvar + self.eps)  # normalize to unit variance
+            self.out = self.gamma * xhat + self.beta
+            if self.training:
+                with torch.no_grad():
+                    self.running_mean = (1 - self.momentum) * self.running_mean + self.momentum * xmean
+                    self.running_var = (1 - self.momentum) * self.running_var + self.momentum * xvar
+            return self.out
+        def parameters(self):
+            return [self.gamma, self.beta]
+    class Tanh:
+        def __call__(self, x):
+            self.out = torch.tanh(x)
+            return self.out
+        def parameters(self):
+            return []
+    n_embd = 10
+    n_hidden = 100
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((vocab_size, n_embd), generator=g)
+    layers = [
+        Linear(n_embd * block_size, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, n_hidden, bias=False), BatchNorm1d(n_hidden), Tanh(),
+        Linear(n_hidden, vocab_size, bias=False), BatchNorm1d(vocab_size),
+    ]
+    with torch.no_grad():
+        layers[-1].gamma *= 0.1
+        for layer in layers[:-1]:
+            if isinstance(layer, Linear):
+                layer.weight *= 1.0  # 5/3
+    parameters = [C] + [p for layer in layers for p in layer.parameters()]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+    max_steps = 200000
+    batch_size = 32
+    lossi = []
+    ud = []
+    for i in range(max_steps):
+        ix = torch.randint(0, Xtr.shape[0], (batch_size,), generator=g)
+        Xb, Yb = Xtr[ix], Ytr[ix]  # batch X,Y
+        emb = C[Xb]  # embed the characters into vectors
+        x = emb.view(emb.shape[0], -1)  # concatenate the vectors
+        for layer in layers:
+            x = layer(x)
+        loss = F.cross_entropy(x, Yb)  # loss function
+        for layer in layers:
+            layer.out.retain_grad()  # AFTER_DEBUG: would take out retain_graph
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 150000 else 0.01  # step learning rate decay
+        for p in parameters:
+            p.data += -lr * p.grad
+        if i % 10 == 0:
+            print(f'{i:7d}/{max_steps:7d}: {loss.item():.4f}')
+        lossi.append(loss.log10().item())
+        with torch.no_grad():
+            ud.append([((lr*p.grad).std() / p.data.std()).log10().item() for p in parameters])
+        if i >= 40:
+            break  # AFTER_DEBUG: would take out obviously to run full optimization
+    for i, layer in enumerate(layers[:-1]):  # note: exclude the output layer
+        if isinstance(layer, Tanh):
+            t = layer.out
+            print('layer %d (%10s): mean %+.2f, std %.2f, saturated: %.2f%%' % (i, layer.__class__.__name__, t.mean(), t.std(), (t.abs() > 0.97).float().mean()*100))
+            hy, hx = torch.histogram(t, density=True)
+            print(hx[:-1].detach().shape, hy.detach().sum() * (hx[1] - hx[0]))
+    for i, layer in enumerate(layers[:-1]):  # note: exclude the output layer
+        if isinstance(layer, Tanh):
+            t = layer.out.grad
+            # (the lecture prints t.mean() too, %+f: about 1e-10, its sign is rounding noise)
+            print('layer %d (%10s): std %e' % (i, layer.__class__.__name__, t.std()))
+            hy, hx = torch.histogram(t, density=True)
+            print(hy.detach().argmax())
+    for i, p in enumerate(parameters):
+        t = p.grad
+        if p.ndim == 2:
+            print('weight %10s | std %e | grad:data ratio %e' % (tuple(p.shape), t.std(), t.std() / p.std()))
+            hy, hx = torch.histogram(t, density=True)
+            print(hx.shape, hy.shape)
+    for i, p in enumerate(parameters):
+        if p.ndim == 2:
+            print('param %d' % i, [f'{ud[j][i]:.3f}' for j in range(0, len(ud), 10)])
+    for layer in layers:
+        layer.training = False
+    with torch.no_grad():
+        emb = C[Xdev]
+        x = emb.view(emb.shape[0], -1)
+        for layer in layers:
+            x = layer(x)
+        print('val', F.cross_entropy(x, Ydev).item())
+    return {"C": C, "w0": layers[0].weight, "gamma": layers[-1].gamma,
+            "rm": layers[1].running_mean, "W1": W1}
+
+
+def makemore_mlp_lecture(torch):
+    """karpathy/nn-zero-to-hero lectures/makemore/makemore_part2_mlp.ipynb: the dataset of
+    3-character contexts, a 2-d embedding C indexed by ints, lists and tensors, the
+    concatenation three ways (torch.cat of slices, torch.unbind, view) and
+    a = torch.arange(18) viewed and its storage, the hidden layer emb.view(-1, 6) @ W1 + b1
+    under tanh, the loss by hand (counts / counts.sum(1, keepdims=True),
+    -prob[torch.arange(32), Y].log().mean()) against F.cross_entropy, the full-batch loop,
+    minibatches, the learning-rate sweep lre = torch.linspace(-3, 0, 1000), 10**lre, the
+    80/10/10 split, the 10-d embedding with 200 hidden units and a step decay, the split
+    losses and sampling with a seeded Generator. (Steps cut from 200,000 to a few dozen;
+    plots left out.)"""
+    F = torch.nn.functional
+    words = names()
+    print(words[:8])
+    print(len(words))
+    chars = sorted(list(set(''.join(words))))
+    stoi = {s: i+1 for i, s in enumerate(chars)}
+    stoi['.'] = 0
+    itos = {i: s for s, i in stoi.items()}
+    print(itos)
+    block_size = 3
+    X, Y = [], []
+    for w in words[:5]:
+        print(w)
+        context = [0] * block_size
+        for ch in w + '.':
+            ix = stoi[ch]
+            X.append(context)
+            Y.append(ix)
+            print(''.join(itos[i] for i in context), '--->', itos[ix])
+            context = context[1:] + [ix]  # crop and append
+    X = torch.tensor(X)
+    Y = torch.tensor(Y)
+    print(X.shape, X.dtype, Y.shape, Y.dtype)
+    V = len(stoi)
+    C = torch.randn((V, 2))
+    print(C[5])
+    print(F.one_hot(torch.tensor(5), num_classes=V).float() @ C)
+    print(C[[5, 6, 7, 7, 7]], C[torch.tensor([5, 6, 7, 7, 7])])
+    print(C[X].shape, X[13, 2], C[X][13, 2], C[1])
+    emb = C[X]
+    print(emb.shape)
+    W1 = torch.randn((6, 100))
+    b1 = torch.randn(100)
+    print(torch.cat([emb[:, 0, :], emb[:, 1, :], emb[:, 2, :]], 1).shape)
+    print(torch.cat(torch.unbind(emb, 1), 1).shape)
+    a = torch.arange(18)
+    print(a.shape, a.view(2, 9), a.view(9, 2), a.view(3, 3, 2))
+    print(a.storage())
+    print(emb.view(emb.shape[0], 6) == torch.cat(torch.unbind(emb, 1), 1))
+    h = torch.tanh(emb.view(-1, 6) @ W1 + b1)
+    print(h, h.shape)
+    print((emb.view(-1, 6) @ W1).shape, b1.shape)
+    W2 = torch.randn((100, V))
+    b2 = torch.randn(V)
+    logits = h @ W2 + b2
+    print(logits.shape)
+    counts = logits.exp()
+    prob = counts / counts.sum(1, keepdims=True)
+    print(prob.shape, prob[0].sum())
+    loss = -prob[torch.arange(X.shape[0]), Y].log().mean()
+    print(loss)
+
+    print(X.shape, Y.shape)
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((V, 2), generator=g)
+    W1 = torch.randn((6, 100), generator=g)
+    b1 = torch.randn(100, generator=g)
+    W2 = torch.randn((100, V), generator=g)
+    b2 = torch.randn(V, generator=g)
+    parameters = [C, W1, b1, W2, b2]
+    print(sum(p.nelement() for p in parameters))
+    emb = C[X]  # (32, 3, 2)
+    h = torch.tanh(emb.view(-1, 6) @ W1 + b1)  # (32, 100)
+    logits = h @ W2 + b2  # (32, 27)
+    counts = logits.exp()
+    prob = counts / counts.sum(1, keepdims=True)
+    loss = -prob[torch.arange(X.shape[0]), Y].log().mean()
+    print(loss, F.cross_entropy(logits, Y))
+    print(torch.tensor([-100, -3, 0, 100]).exp(), (torch.tensor([-100, -3, 0, 100]) - 100).exp())
+    for p in parameters:
+        p.requires_grad = True
+    for _ in range(10):
+        emb = C[X]
+        h = torch.tanh(emb.view(-1, 6) @ W1 + b1)
+        logits = h @ W2 + b2
+        loss = F.cross_entropy(logits, Y)
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        for p in parameters:
+            p.data += -0.1 * p.grad
+    print(loss.item())
+    print(logits.max(1), Y)
+
+    def build_dataset(words):
+        X, Y = [], []
+        for w in words:
+            context = [0] * block_size
+            for ch in w + '.':
+                ix = stoi[ch]
+                X.append(context)
+                Y.append(ix)
+                context = context[1:] + [ix]  # crop and append
+        X = torch.tensor(X)
+        Y = torch.tensor(Y)
+        print(X.shape, Y.shape)
+        return X, Y
+    random.seed(42)
+    random.shuffle(words)
+    n1 = int(0.8*len(words))
+    n2 = int(0.9*len(words))
+    Xtr, Ytr = build_dataset(words[:n1])
+    Xdev, Ydev = build_dataset(words[n1:n2])
+    Xte, Yte = build_dataset(words[n2:])
+
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((V, 2), generator=g)
+    W1 = torch.randn((6, 300), generator=g)
+    b1 = torch.randn(300, generator=g)
+    W2 = torch.randn((300, V), generator=g)
+    b2 = torch.randn(V, generator=g)
+    parameters = [C, W1, b1, W2, b2]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+    lre = torch.linspace(-3, 0, 1000)
+    lrs = 10**lre
+    lri = []
+    lossi = []
+    stepi = []
+    for i in range(0, 1000, 25):
+        ix = torch.randint(0, Xtr.shape[0], (32,))
+        emb = C[Xtr[ix]]  # (32, 3, 2)
+        h = torch.tanh(emb.view(-1, 6) @ W1 + b1)  # (32, 100)
+        logits = h @ W2 + b2  # (32, 27)
+        loss = F.cross_entropy(logits, Ytr[ix])
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = lrs[i]
+        for p in parameters:
+            p.data += -lr * p.grad
+        lri.append(lre[i])
+        stepi.append(i)
+        lossi.append(loss.log10().item())
+    print(lrs[:3], lrs[-1], lri[:3], [f'{l:.4f}' for l in lossi[::8]])
+
+    g = torch.Generator().manual_seed(2147483647)
+    C = torch.randn((V, 10), generator=g)
+    W1 = torch.randn((30, 200), generator=g)
+    b1 = torch.randn(200, generator=g)
+    W2 = torch.randn((200, V), generator=g)
+    b2 = torch.randn(V, generator=g)
+    parameters = [C, W1, b1, W2, b2]
+    print(sum(p.nelement() for p in parameters))
+    for p in parameters:
+        p.requires_grad = True
+    lossi = []
+    stepi = []
+    for i in range(20):
+        ix = torch.randint(0, Xtr.shape[0], (32,))
+        emb = C[Xtr[ix]]  # (32, 3, 10)
+        h = torch.tanh(emb.view(-1, 30) @ W1 + b1)  # (32, 200)
+        logits = h @ W2 + b2  # (32, 27)
+        loss = F.cross_entropy(logits, Ytr[ix])
+        for p in parameters:
+            p.grad = None
+        loss.backward()
+        lr = 0.1 if i < 15 else 0.01
+        for p in parameters:
+            p.data += -lr * p.grad
+        stepi.append(i)
+        lossi.append(loss.log10().item())
+    print(loss.item())
+    emb = C[Xtr]  # (32, 3, 2)
+    h = torch.tanh(emb.view(-1, 30) @ W1 + b1)  # (32, 100)
+    logits = h @ W2 + b2  # (32, 27)
+    loss = F.cross_entropy(logits, Ytr)
+    print(loss)
+    emb = C[Xdev]  # (32, 3, 2)
+    h = torch.tanh(emb.view(-1, 30) @ W1 + b1)  # (32, 100)
+    logits = h @ W2 + b2  # (32, 27)
+    loss = F.cross_entropy(logits, Ydev)
+    print(loss)
+    print(C[:, 0].data[:4], C[:, 1].data[:4], C[1, 0].item())
+    context = [0] * block_size
+    print(C[torch.tensor([context])].shape)
+    g = torch.Generator().manual_seed(2147483647 + 10)
+    for _ in range(10):
+        out = []
+        context = [0] * block_size  # initialize with all ...
+        while True:
+            emb = C[torch.tensor([context])]  # (1,block_size,d)
+            h = torch.tanh(emb.view(1, -1) @ W1 + b1)
+            logits = h @ W2 + b2
+            probs = F.softmax(logits, dim=1)
+            ix = torch.multinomial(probs, num_samples=1, generator=g).item()
+            context = context[1:] + [ix]
+            out.append(ix)
+            if ix == 0:
+                break
+        print(''.join(itos[i] for i in out))
+    return {"C": C, "W1": W1, "b2": b2}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -20305,4 +21232,6 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             ml_book_ch16_self_attention, ml_book_ch17_gan, ml_book_ch17_dcgan_wgan,
             ml_book_ch18_gnn, llms_ch06_classification, llms_ch07_instruction_finetuning,
             dlwpt_real_world_data, dlwpt_subclassing_and_datasets,
-            course22p2_matmul, course22p2_backprop, course22p2_minibatch_training]
+            course22p2_matmul, course22p2_backprop, course22p2_minibatch_training,
+            makemore_wavenet, build_nanogpt_train_gpt2, makemore_activations_and_gradients,
+            makemore_mlp_lecture]
