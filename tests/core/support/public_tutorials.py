@@ -21198,6 +21198,379 @@ def makemore_mlp_lecture(torch):
     return {"C": C, "W1": W1, "b2": b2}
 
 
+# ---- Stanford CS231n assignment 2 PyTorch.ipynb; CS224n assignment 3 parser_model.py --------
+
+def cs231n_pytorch(torch):
+    """cs231n/cs231n.github.io assignments/2023/assignment2_colab.zip (Stanford CS231n's
+    PyTorch.ipynb, read in students' copies of it): CIFAR-10 through DataLoaders with
+    sampler.SubsetRandomSampler for train/val, flatten by view, the barebones two-layer
+    network (x.mm(w1) under F.relu) and three-layer ConvNet (F.conv2d with explicit weights
+    and padding 2 and 1), random_weight (randn times np.sqrt(2. / fan_in), np.prod of the
+    shape) and zero_weight, check_accuracy_part2 and train_part2 (SGD by hand under
+    no_grad, w.grad.zero_()), then the Module API (TwoLayerFC and ThreeLayerConvNet with
+    nn.init.kaiming_normal_, check_accuracy_part34, train_part34 with optim.SGD) and the
+    Sequential API (a Flatten module, Nesterov momentum), the assignment's reference
+    answers in the TODOs. Offline: CIFAR-10 is seeded random images as ToTensor gives them,
+    normalised by the notebook's means and stds; 128 training images, not 49,000, and a
+    hidden layer of 100 units, not 4,000."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+    DataLoader, sampler = torch.utils.data.DataLoader, torch.utils.data.sampler
+    NUM_TRAIN = 128
+    mean = torch.tensor((0.4914, 0.4822, 0.4465)).view(3, 1, 1)
+    std = torch.tensor((0.2023, 0.1994, 0.2010)).view(3, 1, 1)
+    class CIFAR10(torch.utils.data.Dataset):
+        """dset.CIFAR10 with T.Compose([T.ToTensor(), T.Normalize(means, stds)])."""
+        def __init__(self, train):
+            self.train = train
+            self.images = image_dataset(torch, 192 if train else 64, (3, 32, 32), seed=3 if train else 4)
+        def __len__(self):
+            return len(self.images)
+        def __getitem__(self, i):
+            x, y = self.images[i]
+            return (x - mean) / std, y
+    cifar10_train = CIFAR10(train=True)
+    loader_train = DataLoader(cifar10_train, batch_size=64,
+                              sampler=sampler.SubsetRandomSampler(range(NUM_TRAIN)))
+    cifar10_val = CIFAR10(train=True)
+    loader_val = DataLoader(cifar10_val, batch_size=64,
+                            sampler=sampler.SubsetRandomSampler(range(NUM_TRAIN, 192)))
+    cifar10_test = CIFAR10(train=False)
+    loader_test = DataLoader(cifar10_test, batch_size=64)
+    USE_GPU = True
+    dtype = torch.float32
+    if USE_GPU and torch.cuda.is_available():
+        device = torch.device('cuda')
+    elif USE_GPU and torch.backends.mps.is_available():
+        device = torch.device('mps')
+    else:
+        device = torch.device('cpu')
+    print_every = 1
+    print('using device:', device)
+
+    def flatten(x):
+        N = x.shape[0]  # read in N, C, H, W
+        return x.view(N, -1)  # "flatten" the C * H * W values into a single vector per image
+    def test_flatten():
+        x = torch.arange(12).view(2, 1, 3, 2)
+        print('Before flattening: ', x)
+        print('After flattening: ', flatten(x))
+    test_flatten()
+    def two_layer_fc(x, params):
+        x = flatten(x)  # shape: [batch_size, C x H x W]
+        w1, w2 = params
+        x = F.relu(x.mm(w1))
+        x = x.mm(w2)
+        return x
+    def two_layer_fc_test():
+        hidden_layer_size = 42
+        x = torch.zeros((64, 50), dtype=dtype)  # minibatch size 64, feature dimension 50
+        w1 = torch.zeros((50, hidden_layer_size), dtype=dtype)
+        w2 = torch.zeros((hidden_layer_size, 10), dtype=dtype)
+        scores = two_layer_fc(x, [w1, w2])
+        print(scores.size())  # you should see [64, 10]
+    two_layer_fc_test()
+    def three_layer_convnet(x, params):
+        conv_w1, conv_b1, conv_w2, conv_b2, fc_w, fc_b = params
+        scores = None
+        x = F.relu(F.conv2d(x, conv_w1, conv_b1, padding=2))
+        x = F.relu(F.conv2d(x, conv_w2, conv_b2, padding=1))
+        scores = flatten(x).mm(fc_w) + fc_b
+        return scores
+    def three_layer_convnet_test():
+        x = torch.zeros((64, 3, 32, 32), dtype=dtype)  # minibatch size 64, image size [3, 32, 32]
+        conv_w1 = torch.zeros((6, 3, 5, 5), dtype=dtype)  # [out_channel, in_channel, kernel_H, kernel_W]
+        conv_b1 = torch.zeros((6,))  # out_channel
+        conv_w2 = torch.zeros((9, 6, 3, 3), dtype=dtype)  # [out_channel, in_channel, kernel_H, kernel_W]
+        conv_b2 = torch.zeros((9,))  # out_channel
+        fc_w = torch.zeros((9 * 32 * 32, 10))
+        fc_b = torch.zeros(10)
+        scores = three_layer_convnet(x, [conv_w1, conv_b1, conv_w2, conv_b2, fc_w, fc_b])
+        print(scores.size())  # you should see [64, 10]
+    three_layer_convnet_test()
+    def random_weight(shape):
+        if len(shape) == 2:  # FC weight
+            fan_in = shape[0]
+        else:
+            fan_in = np.prod(shape[1:])  # conv weight [out_channel, in_channel, kH, kW]
+        w = torch.randn(shape, device=device, dtype=dtype) * np.sqrt(2. / fan_in)
+        w.requires_grad = True
+        return w
+    def zero_weight(shape):
+        return torch.zeros(shape, device=device, dtype=dtype, requires_grad=True)
+    print(random_weight((3, 5)))
+    print(random_weight((2, 3, 1, 2)).type(), zero_weight((2,)))
+    def check_accuracy_part2(loader, model_fn, params):
+        split = 'val' if loader.dataset.train else 'test'
+        print('Checking accuracy on the %s set' % split)
+        num_correct, num_samples = 0, 0
+        with torch.no_grad():
+            for x, y in loader:
+                x = x.to(device=device, dtype=dtype)  # move to device, e.g. GPU
+                y = y.to(device=device, dtype=torch.int64)
+                scores = model_fn(x, params)
+                _, preds = scores.max(1)
+                num_correct += (preds == y).sum()
+                num_samples += preds.size(0)
+            acc = float(num_correct) / num_samples
+            print('Got %d / %d correct (%.2f%%)' % (num_correct, num_samples, 100 * acc))
+    def train_part2(model_fn, params, learning_rate):
+        for t, (x, y) in enumerate(loader_train):
+            x = x.to(device=device, dtype=dtype)
+            y = y.to(device=device, dtype=torch.long)
+            scores = model_fn(x, params)
+            loss = F.cross_entropy(scores, y)
+            loss.backward()
+            with torch.no_grad():
+                for w in params:
+                    w -= learning_rate * w.grad
+                    w.grad.zero_()
+            if t % print_every == 0:
+                print('Iteration %d, loss = %.4f' % (t, loss.item()))
+                check_accuracy_part2(loader_val, model_fn, params)
+                print()
+    hidden_layer_size = 100   # (4000)
+    learning_rate = 1e-2
+    w1 = random_weight((3 * 32 * 32, hidden_layer_size))
+    w2 = random_weight((hidden_layer_size, 10))
+    train_part2(two_layer_fc, [w1, w2], learning_rate)
+    learning_rate = 3e-3
+    channel_1 = 32
+    channel_2 = 16
+    conv_w1 = random_weight((channel_1, 3, 5, 5))
+    conv_b1 = zero_weight((channel_1,))
+    conv_w2 = random_weight((channel_2, channel_1, 3, 3))
+    conv_b2 = zero_weight((channel_2,))
+    fc_w = random_weight((channel_2 * 32 * 32, 10))
+    fc_b = zero_weight((10,))
+    params = [conv_w1, conv_b1, conv_w2, conv_b2, fc_w, fc_b]
+    train_part2(three_layer_convnet, params, learning_rate)
+
+    class TwoLayerFC(nn.Module):
+        def __init__(self, input_size, hidden_size, num_classes):
+            super().__init__()
+            self.fc1 = nn.Linear(input_size, hidden_size)
+            nn.init.kaiming_normal_(self.fc1.weight)
+            self.fc2 = nn.Linear(hidden_size, num_classes)
+            nn.init.kaiming_normal_(self.fc2.weight)
+        def forward(self, x):
+            x = flatten(x)
+            scores = self.fc2(F.relu(self.fc1(x)))
+            return scores
+    def test_TwoLayerFC():
+        input_size = 50
+        x = torch.zeros((64, input_size), dtype=dtype)  # minibatch size 64, feature dimension 50
+        model = TwoLayerFC(input_size, 42, 10)
+        scores = model(x)
+        print(scores.size())  # you should see [64, 10]
+    test_TwoLayerFC()
+    class ThreeLayerConvNet(nn.Module):
+        def __init__(self, in_channel, channel_1, channel_2, num_classes):
+            super().__init__()
+            self.conv1 = nn.Conv2d(in_channel, channel_1, 5, padding=2)
+            nn.init.kaiming_normal_(self.conv1.weight)
+            self.conv2 = nn.Conv2d(channel_1, channel_2, 3, padding=1)
+            nn.init.kaiming_normal_(self.conv2.weight)
+            self.fc = nn.Linear(channel_2 * 32 * 32, num_classes)
+            nn.init.kaiming_normal_(self.fc.weight)
+        def forward(self, x):
+            scores = None
+            x = F.relu(self.conv1(x))
+            x = F.relu(self.conv2(x))
+            scores = self.fc(flatten(x))
+            return scores
+    def test_ThreeLayerConvNet():
+        x = torch.zeros((64, 3, 32, 32), dtype=dtype)  # minibatch size 64, image size [3, 32, 32]
+        model = ThreeLayerConvNet(in_channel=3, channel_1=12, channel_2=8, num_classes=10)
+        scores = model(x)
+        print(scores.size())  # you should see [64, 10]
+    test_ThreeLayerConvNet()
+    def check_accuracy_part34(loader, model):
+        if loader.dataset.train:
+            print('Checking accuracy on validation set')
+        else:
+            print('Checking accuracy on test set')
+        num_correct = 0
+        num_samples = 0
+        model.eval()  # set model to evaluation mode
+        with torch.no_grad():
+            for x, y in loader:
+                x = x.to(device=device, dtype=dtype)  # move to device, e.g. GPU
+                y = y.to(device=device, dtype=torch.long)
+                scores = model(x)
+                _, preds = scores.max(1)
+                num_correct += (preds == y).sum()
+                num_samples += preds.size(0)
+            acc = float(num_correct) / num_samples
+            print('Got %d / %d correct (%.2f)' % (num_correct, num_samples, 100 * acc))
+    def train_part34(model, optimizer, epochs=1):
+        model = model.to(device=device)  # move the model parameters to CPU/GPU
+        for e in range(epochs):
+            for t, (x, y) in enumerate(loader_train):
+                model.train()  # put model to training mode
+                x = x.to(device=device, dtype=dtype)  # move to device, e.g. GPU
+                y = y.to(device=device, dtype=torch.long)
+                scores = model(x)
+                loss = F.cross_entropy(scores, y)
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                if t % print_every == 0:
+                    print('Iteration %d, loss = %.4f' % (t, loss.item()))
+                    check_accuracy_part34(loader_val, model)
+                    print()
+    hidden_layer_size = 100   # (4000)
+    learning_rate = 1e-2
+    model = TwoLayerFC(3 * 32 * 32, hidden_layer_size, 10)
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate)
+    train_part34(model, optimizer)
+    learning_rate = 3e-3
+    channel_1 = 32
+    channel_2 = 16
+    model = ThreeLayerConvNet(3, channel_1, channel_2, 10)
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate)
+    train_part34(model, optimizer)
+
+    class Flatten(nn.Module):
+        def forward(self, x):
+            return flatten(x)
+    hidden_layer_size = 100   # (4000)
+    learning_rate = 1e-2
+    model = nn.Sequential(
+        Flatten(),
+        nn.Linear(3 * 32 * 32, hidden_layer_size),
+        nn.ReLU(),
+        nn.Linear(hidden_layer_size, 10),
+    )
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate,
+                          momentum=0.9, nesterov=True)
+    train_part34(model, optimizer)
+    channel_1 = 32
+    channel_2 = 16
+    learning_rate = 1e-2
+    model = nn.Sequential(
+        nn.Conv2d(3, channel_1, 5, padding=2),
+        nn.ReLU(),
+        nn.Conv2d(channel_1, channel_2, 3, padding=1),
+        nn.ReLU(),
+        Flatten(),
+        nn.Linear(channel_2 * 32 * 32, 10),
+    )
+    optimizer = optim.SGD(model.parameters(), lr=learning_rate,
+                          momentum=0.9, nesterov=True)
+    train_part34(model, optimizer)
+    print(model)
+    check_accuracy_part34(loader_test, model)
+    return {"fc_w": fc_w, "conv_w1": conv_w1, "seq0": model[0].weight, "seq5b": model[5].bias}
+
+
+def cs224n_parser_model(torch):
+    """amanchadha/stanford-cs224n-assignments-2021 a3/parser_model.py and a3/run.py (Stanford
+    CS224n's assignment 3 starter, its TODOs filled as the hints say): ParserModel with a
+    pretrained embedding matrix as nn.Parameter(torch.tensor(embeddings)), its two layers
+    as nn.Parameter weights initialised by nn.init.xavier_uniform_ and biases by
+    nn.init.uniform_, embedding_lookup by torch.index_select of the flattened indices then
+    view, forward with torch.matmul, F.relu and nn.Dropout; the file's sanity checks
+    (zero embeddings, torch.randint(0, 100, (4, 36), dtype=torch.long)); then run.py's
+    train_for_epoch (optim.Adam(lr=0.0005), nn.CrossEntropyLoss, torch.from_numpy of the
+    minibatch and of its one-hot's nonzero() column, model.train()) and the parser's
+    prediction (model.eval(), no_grad, argmax of the logits plus 10000 times the legal
+    labels). Offline: the embeddings and the minibatches are seeded NumPy arrays."""
+    nn, optim, F = torch.nn, torch.optim, torch.nn.functional
+
+    class ParserModel(nn.Module):
+        def __init__(self, embeddings, n_features=36,
+                     hidden_size=200, n_classes=3, dropout_prob=0.5):
+            super(ParserModel, self).__init__()
+            self.n_features = n_features
+            self.n_classes = n_classes
+            self.dropout_prob = dropout_prob
+            self.embed_size = embeddings.shape[1]
+            self.hidden_size = hidden_size
+            self.embeddings = nn.Parameter(torch.tensor(embeddings))
+            self.embed_to_hidden_weight = nn.Parameter(torch.empty(self.n_features * self.embed_size, self.hidden_size))
+            nn.init.xavier_uniform_(self.embed_to_hidden_weight)
+            self.embed_to_hidden_bias = nn.Parameter(torch.empty(self.hidden_size))
+            nn.init.uniform_(self.embed_to_hidden_bias)
+            self.dropout = nn.Dropout(self.dropout_prob)
+            self.hidden_to_logits_weight = nn.Parameter(torch.empty(self.hidden_size, self.n_classes))
+            nn.init.xavier_uniform_(self.hidden_to_logits_weight)
+            self.hidden_to_logits_bias = nn.Parameter(torch.empty(self.n_classes))
+            nn.init.uniform_(self.hidden_to_logits_bias)
+        def embedding_lookup(self, w):
+            x = torch.index_select(self.embeddings, 0, w.view(-1))
+            x = x.view(w.shape[0], -1)
+            return x
+        def forward(self, w):
+            x = self.embedding_lookup(w)
+            h = F.relu(torch.matmul(x, self.embed_to_hidden_weight) + self.embed_to_hidden_bias)
+            logits = torch.matmul(self.dropout(h), self.hidden_to_logits_weight) + self.hidden_to_logits_bias
+            return logits
+
+    embeddings = np.zeros((100, 30), dtype=np.float32)
+    model = ParserModel(embeddings)
+    def check_embedding():
+        inds = torch.randint(0, 100, (4, 36), dtype=torch.long)
+        selected = model.embedding_lookup(inds)
+        assert np.all(selected.data.numpy() == 0), "The result of embedding lookup: " \
+            + repr(selected) + " contains non-zero elements."
+    def check_forward():
+        inputs = torch.randint(0, 100, (4, 36), dtype=torch.long)
+        out = model(inputs)
+        expected_out_shape = (4, 3)
+        assert out.shape == expected_out_shape, "The result shape of forward is: " + repr(out.shape) + \
+            " which doesn't match expected " + repr(expected_out_shape)
+    check_embedding()
+    print("Embedding_lookup sanity check passes!")
+    # (that copy's own lookup: a list of NumPy rows into torch.Tensor, PyTorch's slow path)
+    w = torch.randint(0, 100, (2, 36), dtype=torch.long)
+    x = torch.Tensor([torch.index_select(model.embeddings, 0, w[b]).view(-1).detach().numpy()
+                      for b in range(w.shape[0])])
+    print(x.shape, x.dtype, x.requires_grad)
+    check_forward()
+    print("Forward sanity check passes!")
+    print(model)
+    print([(n, tuple(p.shape)) for n, p in model.named_parameters()])
+
+    # run.py, with parser_utils' data standing in: embeddings of 40 words, 300 examples
+    rng = np.random.RandomState(0)
+    embeddings = rng.normal(0, 0.9, (40, 50)).astype('float32')
+    train_x_all = rng.randint(0, 40, (300, 36))
+    train_y_all = np.eye(3)[rng.randint(0, 3, 300)]
+    model = ParserModel(embeddings, hidden_size=64)
+    optimizer = optim.Adam(model.parameters(), lr=0.0005)
+    loss_func = nn.CrossEntropyLoss()
+    batch_size = 64
+    for epoch in range(2):
+        print("Epoch {:} out of {:}".format(epoch + 1, 2))
+        model.train()
+        total, n = 0.0, 0
+        for i in range(0, 300, batch_size):
+            train_x = train_x_all[i:i + batch_size]
+            train_y = train_y_all[i:i + batch_size]
+            optimizer.zero_grad()
+            loss = 0.
+            train_x = torch.from_numpy(train_x).long()
+            train_y = torch.from_numpy(train_y.nonzero()[1]).long()
+            logits = model(train_x)
+            loss = loss_func(logits, train_y)
+            loss.backward()
+            optimizer.step()
+            total += loss.item() * len(train_y)
+            n += len(train_y)
+        print("Average Train Loss: {}".format(total / n))
+        model.eval()
+        with torch.no_grad():
+            mb_x = torch.from_numpy(train_x_all[:8]).long()
+            pred = model(mb_x)
+            pred = pred.detach().numpy()
+            legal_labels = np.ones((8, 3), dtype=np.float32)
+            legal_labels[::2, 2] = 0
+            pred = np.argmax(pred + 10000 * legal_labels, 1)
+        print("- dev predictions:", pred.tolist())
+    return {"emb": model.embeddings, "w": model.embed_to_hidden_weight,
+            "b": model.hidden_to_logits_bias}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -21234,4 +21607,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             dlwpt_real_world_data, dlwpt_subclassing_and_datasets,
             course22p2_matmul, course22p2_backprop, course22p2_minibatch_training,
             makemore_wavenet, build_nanogpt_train_gpt2, makemore_activations_and_gradients,
-            makemore_mlp_lecture]
+            makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model]
