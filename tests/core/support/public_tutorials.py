@@ -21571,6 +21571,578 @@ def cs224n_parser_model(torch):
             "b": model.hidden_to_logits_bias}
 
 
+# ---- d2l-ai/d2l-en: generative adversarial networks, NLP applications -------------------
+
+def d2l_gans(torch):
+    """d2l-ai/d2l-en chapter_generative-adversarial-networks (gan.md, dcgan.md, PyTorch
+    tabs): Gaussian "real" data torch.normal(0.0, 1, (1000, 2)) @ A + b and its covariance
+    A.T @ A, a one-Linear generator and a Tanh MLP discriminator, update_D (fake_X.detach(),
+    labels reshaped to the logits' shape) and update_G, train with BCEWithLogitsLoss(
+    reduction='sum'), nn.init.normal_ on every parameter and two Adams; then DCGAN: G_block
+    (ConvTranspose2d, BatchNorm2d, ReLU) and its shapes, net_G from a 100-d latent to 3x64x64
+    under Tanh, LeakyReLU for several alphas, D_block (Conv2d, BatchNorm2d,
+    LeakyReLU(inplace=True)), net_D, and its train (Adam betas [0.5, 0.999], 4-d noise, the
+    generated images permuted and concatenated into a grid). Offline: the Pokemon sprites
+    are seeded random 64x64 images normalised to [-1, 1]; n_G = n_D = 8 (the book's 64) and
+    one epoch on 16 images; the plain GAN 2 epochs, not 20; plots and timings left out."""
+    nn = torch.nn
+    DataLoader = torch.utils.data.DataLoader
+    class Accumulator:
+        def __init__(self, n):
+            self.data = [0.0] * n
+        def add(self, *args):
+            self.data = [a + float(b) for a, b in zip(self.data, args)]
+        def __getitem__(self, idx):
+            return self.data[idx]
+    def load_array(data_arrays, batch_size, is_train=True):
+        dataset = torch.utils.data.TensorDataset(*data_arrays)
+        return DataLoader(dataset, batch_size, shuffle=is_train)
+    X = torch.normal(0.0, 1, (1000, 2))
+    A = torch.tensor([[1, 2], [-0.1, 0.5]])
+    b = torch.tensor([1, 2])
+    data = torch.matmul(X, A) + b
+    print(data[:3], data.dtype)
+    print(f'The covariance matrix is\n{torch.matmul(A.T, A)}')
+    batch_size = 8
+    data_iter = load_array((data,), batch_size)
+    net_G = nn.Sequential(nn.Linear(2, 2))
+    net_D = nn.Sequential(
+        nn.Linear(2, 5), nn.Tanh(),
+        nn.Linear(5, 3), nn.Tanh(),
+        nn.Linear(3, 1))
+    def update_D(X, Z, net_D, net_G, loss, trainer_D):
+        """Update discriminator."""
+        batch_size = X.shape[0]
+        ones = torch.ones((batch_size,), device=X.device)
+        zeros = torch.zeros((batch_size,), device=X.device)
+        trainer_D.zero_grad()
+        real_Y = net_D(X)
+        fake_X = net_G(Z)
+        fake_Y = net_D(fake_X.detach())
+        loss_D = (loss(real_Y, ones.reshape(real_Y.shape)) +
+                  loss(fake_Y, zeros.reshape(fake_Y.shape))) / 2
+        loss_D.backward()
+        trainer_D.step()
+        return loss_D
+    def update_G(Z, net_D, net_G, loss, trainer_G):
+        """Update generator."""
+        batch_size = Z.shape[0]
+        ones = torch.ones((batch_size,), device=Z.device)
+        trainer_G.zero_grad()
+        fake_X = net_G(Z)
+        fake_Y = net_D(fake_X)
+        loss_G = loss(fake_Y, ones.reshape(fake_Y.shape))
+        loss_G.backward()
+        trainer_G.step()
+        return loss_G
+    def train(net_D, net_G, data_iter, num_epochs, lr_D, lr_G, latent_dim, data):
+        loss = nn.BCEWithLogitsLoss(reduction='sum')
+        for w in net_D.parameters():
+            nn.init.normal_(w, 0, 0.02)
+        for w in net_G.parameters():
+            nn.init.normal_(w, 0, 0.02)
+        trainer_D = torch.optim.Adam(net_D.parameters(), lr=lr_D)
+        trainer_G = torch.optim.Adam(net_G.parameters(), lr=lr_G)
+        for epoch in range(num_epochs):
+            metric = Accumulator(3)  # loss_D, loss_G, num_examples
+            for (X,) in data_iter:
+                batch_size = X.shape[0]
+                Z = torch.normal(0, 1, size=(batch_size, latent_dim))
+                metric.add(update_D(X, Z, net_D, net_G, loss, trainer_D),
+                           update_G(Z, net_D, net_G, loss, trainer_G),
+                           batch_size)
+            Z = torch.normal(0, 1, size=(100, latent_dim))
+            fake_X = net_G(Z).detach().numpy()
+            loss_D, loss_G = metric[0]/metric[2], metric[1]/metric[2]
+            print(f'epoch {epoch + 1}: loss_D {loss_D:.3f}, loss_G {loss_G:.3f}, '
+                  f'fake mean {fake_X.mean(axis=0)[0]:.4f} {fake_X.mean(axis=0)[1]:.4f}')
+    lr_D, lr_G, latent_dim, num_epochs = 0.05, 0.005, 2, 2
+    train(net_D, net_G, data_iter, num_epochs, lr_D, lr_G,
+          latent_dim, data[:100].detach().numpy())
+    print(net_G[0].weight.data, net_G[0].bias.data)
+    gan_G = net_G[0]
+
+    class Pokemon(torch.utils.data.Dataset):
+        """ImageFolder('pokemon') with Resize((64, 64)), ToTensor(), Normalize(0.5, 0.5)."""
+        def __init__(self):
+            self.images = image_dataset(torch, 16, (3, 64, 64), seed=5)
+        def __len__(self):
+            return len(self.images)
+        def __getitem__(self, i):
+            x, _ = self.images[i]
+            return (x - 0.5) / 0.5, 0
+    batch_size = 8
+    pokemon = Pokemon()
+    data_iter = DataLoader(pokemon, batch_size=batch_size, shuffle=True)
+    for X, y in data_iter:
+        imgs = X[:20, :, :, :].permute(0, 2, 3, 1) / 2 + 0.5
+        print(imgs.shape, imgs.min(), imgs.max())
+        break
+    class G_block(nn.Module):
+        def __init__(self, out_channels, in_channels=3, kernel_size=4, strides=2,
+                     padding=1, **kwargs):
+            super(G_block, self).__init__(**kwargs)
+            self.conv2d_trans = nn.ConvTranspose2d(in_channels, out_channels,
+                                                   kernel_size, strides, padding, bias=False)
+            self.batch_norm = nn.BatchNorm2d(out_channels)
+            self.activation = nn.ReLU()
+        def forward(self, X):
+            return self.activation(self.batch_norm(self.conv2d_trans(X)))
+    x = torch.zeros((2, 3, 16, 16))
+    g_blk = G_block(20)
+    print(g_blk(x).shape)
+    x = torch.zeros((2, 3, 1, 1))
+    g_blk = G_block(20, strides=1, padding=0)
+    print(g_blk(x).shape)
+    n_G = 8   # (64)
+    net_G = nn.Sequential(
+        G_block(in_channels=100, out_channels=n_G*8,
+                strides=1, padding=0),                  # Output: (64 * 8, 4, 4)
+        G_block(in_channels=n_G*8, out_channels=n_G*4),  # Output: (64 * 4, 8, 8)
+        G_block(in_channels=n_G*4, out_channels=n_G*2),  # Output: (64 * 2, 16, 16)
+        G_block(in_channels=n_G*2, out_channels=n_G),    # Output: (64, 32, 32)
+        nn.ConvTranspose2d(in_channels=n_G, out_channels=3,
+                           kernel_size=4, stride=2, padding=1, bias=False),
+        nn.Tanh())  # Output: (3, 64, 64)
+    x = torch.zeros((1, 100, 1, 1))
+    print(net_G(x).shape)
+    alphas = [0, .2, .4, .6, .8, 1]
+    x = torch.arange(-2, 1, 0.1)
+    Y = [nn.LeakyReLU(alpha)(x).detach().numpy() for alpha in alphas]
+    print(x.detach().numpy()[:4], [y[:3] for y in Y])
+    class D_block(nn.Module):
+        def __init__(self, out_channels, in_channels=3, kernel_size=4, strides=2,
+                     padding=1, alpha=0.2, **kwargs):
+            super(D_block, self).__init__(**kwargs)
+            self.conv2d = nn.Conv2d(in_channels, out_channels, kernel_size,
+                                    strides, padding, bias=False)
+            self.batch_norm = nn.BatchNorm2d(out_channels)
+            self.activation = nn.LeakyReLU(alpha, inplace=True)
+        def forward(self, X):
+            return self.activation(self.batch_norm(self.conv2d(X)))
+    x = torch.zeros((2, 3, 16, 16))
+    d_blk = D_block(20)
+    print(d_blk(x).shape)
+    n_D = 8   # (64)
+    net_D = nn.Sequential(
+        D_block(n_D),  # Output: (64, 32, 32)
+        D_block(in_channels=n_D, out_channels=n_D*2),  # Output: (64 * 2, 16, 16)
+        D_block(in_channels=n_D*2, out_channels=n_D*4),  # Output: (64 * 4, 8, 8)
+        D_block(in_channels=n_D*4, out_channels=n_D*8),  # Output: (64 * 8, 4, 4)
+        nn.Conv2d(in_channels=n_D*8, out_channels=1,
+                  kernel_size=4, bias=False))  # Output: (1, 1, 1)
+    x = torch.zeros((1, 3, 64, 64))
+    print(net_D(x).shape)
+    def train(net_D, net_G, data_iter, num_epochs, lr, latent_dim,
+              device=torch.device('cpu')):
+        loss = nn.BCEWithLogitsLoss(reduction='sum')
+        for w in net_D.parameters():
+            nn.init.normal_(w, 0, 0.02)
+        for w in net_G.parameters():
+            nn.init.normal_(w, 0, 0.02)
+        net_D, net_G = net_D.to(device), net_G.to(device)
+        trainer_hp = {'lr': lr, 'betas': [0.5, 0.999]}
+        trainer_D = torch.optim.Adam(net_D.parameters(), **trainer_hp)
+        trainer_G = torch.optim.Adam(net_G.parameters(), **trainer_hp)
+        for epoch in range(1, num_epochs + 1):
+            metric = Accumulator(3)  # loss_D, loss_G, num_examples
+            for X, _ in data_iter:
+                batch_size = X.shape[0]
+                Z = torch.normal(0, 1, size=(batch_size, latent_dim, 1, 1))
+                X, Z = X.to(device), Z.to(device)
+                metric.add(update_D(X, Z, net_D, net_G, loss, trainer_D),
+                           update_G(Z, net_D, net_G, loss, trainer_G),
+                           batch_size)
+            Z = torch.normal(0, 1, size=(21, latent_dim, 1, 1), device=device)
+            fake_x = net_G(Z).permute(0, 2, 3, 1) / 2 + 0.5
+            imgs = torch.cat(
+                [torch.cat([fake_x[i * 7 + j].cpu().detach() for j in range(7)], dim=1)
+                 for i in range(len(fake_x)//7)], dim=0)
+            loss_D, loss_G = metric[0] / metric[2], metric[1] / metric[2]
+            print(imgs.shape, imgs[0, 0])
+        print(f'loss_D {loss_D:.3f}, loss_G {loss_G:.3f} on {str(device)}')
+    latent_dim, lr, num_epochs = 100, 0.005, 1
+    train(net_D, net_G, data_iter, num_epochs, lr, latent_dim)
+    # (not the generator's weights: Adam turns gradients of rounding size into whole steps)
+    return {"gan_G": gan_G.weight,
+            "bn": net_D[1].batch_norm.running_var}
+
+
+SNLI_WORDS = "a man woman dog child is are plays runs sits sleeps outside inside the park " \
+             "street happy sad not with ball red blue".split()
+
+
+def d2l_nlp_applications(torch):
+    """d2l-ai/d2l-en chapter_natural-language-processing-applications (sentiment-analysis-
+    and-dataset.md, sentiment-analysis-rnn.md, sentiment-analysis-cnn.md, natural-language-
+    inference-and-dataset.md, natural-language-inference-attention.md, PyTorch tabs) with
+    the d2l helpers they call (tokenize, truncate_pad, load_array, TokenEmbedding,
+    train_batch_ch13 and train_ch13 through nn.DataParallel on the CPU, predict_sentiment):
+    the IMDb reviews tokenized, a Vocab of min_freq 5 with '<pad>', padded features, BiRNN
+    (a 2-layer bidirectional LSTM on inputs.T, flatten_parameters, xavier_uniform_ over
+    _flat_weights_names, the GloVe rows copied in and frozen), corr1d and
+    corr1d_multi_in, TextCNN (a frozen constant embedding beside a trained one, Conv1d's in
+    a ModuleList, AdaptiveAvgPool1d, squeeze, dropout), SNLIDataset and the decomposable
+    attention model (mlp with Flatten(start_dim=1), Attend with bmm and softmax over
+    permuted scores, Compare, Aggregate) trained on (premise, hypothesis) lists and
+    predict_snli. Offline: the reviews are made-up sentences (SENTIMENT_WORDS), SNLI
+    made-up premise/hypothesis pairs, GloVe seeded random 100-d vectors for the words;
+    sizes and epochs are small and the DataLoaders use no worker processes."""
+    nn, F = torch.nn, torch.nn.functional
+    d2l = d2l_library(torch)
+    def tokenize(lines, token='word'):
+        assert token in ('word', 'char'), 'Unknown token type: ' + token
+        return [line.split() if token == 'word' else list(line) for line in lines]
+    def truncate_pad(line, num_steps, padding_token):
+        if len(line) > num_steps:
+            return line[:num_steps]  # Truncate
+        return line + [padding_token] * (num_steps - len(line))  # Pad
+    def load_array(data_arrays, batch_size, is_train=True):
+        dataset = torch.utils.data.TensorDataset(*data_arrays)
+        return torch.utils.data.DataLoader(dataset, batch_size, shuffle=is_train)
+    def try_all_gpus():
+        return [torch.device('cpu')]
+    class TokenEmbedding:
+        """Token Embedding (glove.6b.100d offline: seeded vectors for the words used)."""
+        def __init__(self, embedding_name):
+            self.idx_to_token, self.idx_to_vec = self._load_embedding(embedding_name)
+            self.unknown_idx = 0
+            self.token_to_idx = {token: idx for idx, token in enumerate(self.idx_to_token)}
+        def _load_embedding(self, embedding_name):
+            idx_to_token, idx_to_vec = ['<unk>'], []
+            r = np.random.RandomState(100)
+            for token in sorted(set(SENTIMENT_WORDS[0] + SENTIMENT_WORDS[1] + SENTIMENT_FILLER
+                                    + SNLI_WORDS + ['so', '.'])):
+                idx_to_token.append(token)
+                idx_to_vec.append([float(v) for v in r.normal(0, 0.4, 100).round(4)])
+            idx_to_vec = [[0] * len(idx_to_vec[0])] + idx_to_vec
+            return idx_to_token, torch.tensor(idx_to_vec)
+        def __getitem__(self, tokens):
+            indices = [self.token_to_idx.get(token, self.unknown_idx) for token in tokens]
+            vecs = self.idx_to_vec[torch.tensor(indices)]
+            return vecs
+        def __len__(self):
+            return len(self.idx_to_token)
+    def train_batch_ch13(net, X, y, loss, trainer, devices):
+        if isinstance(X, list):
+            X = [x.to(devices[0]) for x in X]
+        else:
+            X = X.to(devices[0])
+        y = y.to(devices[0])
+        net.train()
+        trainer.zero_grad()
+        pred = net(X)
+        l = loss(pred, y)
+        l.sum().backward()
+        trainer.step()
+        train_loss_sum = l.sum()
+        train_acc_sum = d2l.accuracy(pred, y)
+        return train_loss_sum, train_acc_sum
+    def evaluate_accuracy_gpu(net, data_iter, device=None):
+        """The book's version, whose X may be a list (of premises and hypotheses)."""
+        if isinstance(net, nn.Module):
+            net.eval()  # Set the model to evaluation mode
+            if not device:
+                device = next(iter(net.parameters())).device
+        metric = d2l.Accumulator(2)
+        with torch.no_grad():
+            for X, y in data_iter:
+                if isinstance(X, list):
+                    X = [x.to(device) for x in X]
+                else:
+                    X = X.to(device)
+                y = y.to(device)
+                metric.add(d2l.accuracy(net(X), y), y.numel())
+        return metric[0] / metric[1]
+    def train_ch13(net, train_iter, test_iter, loss, trainer, num_epochs, devices=try_all_gpus()):
+        num_batches = len(train_iter)
+        net = nn.DataParallel(net, device_ids=devices).to(devices[0])
+        for epoch in range(num_epochs):
+            metric = d2l.Accumulator(4)
+            for i, (features, labels) in enumerate(train_iter):
+                l, acc = train_batch_ch13(net, features, labels, loss, trainer, devices)
+                metric.add(l, acc, labels.shape[0], labels.numel())
+            test_acc = evaluate_accuracy_gpu(net, test_iter)
+            print(f'epoch {epoch + 1}: loss {metric[0] / metric[2]:.3f}, train acc '
+                  f'{metric[1] / metric[3]:.3f}, test acc {test_acc:.3f}')
+        print(f'{num_batches} batches on {str(devices)}')
+
+    def read_imdb(data_dir, is_train):
+        """The aclImdb folders offline: made-up reviews, 'pos' ones then 'neg' ones."""
+        r = random.Random(1 if is_train else 2)
+        data, labels = [], []
+        for label in ('pos', 'neg'):
+            for _ in range(60 if is_train else 20):
+                words = [r.choice(SENTIMENT_WORDS[label == 'pos'] if r.random() < 0.4
+                                  else SENTIMENT_FILLER) for _ in range(r.randint(4, 30))]
+                data.append(' '.join(words))
+                labels.append(1 if label == 'pos' else 0)
+        return data, labels
+    data_dir = 'aclImdb'
+    train_data = read_imdb(data_dir, is_train=True)
+    print('# trainings:', len(train_data[0]))
+    for x, y in zip(train_data[0][:3], train_data[1][:3]):
+        print('label:', y, 'review:', x[:60])
+    train_tokens = tokenize(train_data[0], token='word')
+    vocab = d2l.Vocab(train_tokens, min_freq=5, reserved_tokens=['<pad>'])
+    print(len(vocab), vocab.idx_to_token[:5])
+    num_steps = 20  # sequence length (500)
+    train_features = torch.tensor([truncate_pad(
+        vocab[line], num_steps, vocab['<pad>']) for line in train_tokens])
+    print(train_features.shape)
+    train_iter = load_array((train_features, torch.tensor(train_data[1])), 64)
+    for X, y in train_iter:
+        print('X:', X.shape, ', y:', y.shape)
+        break
+    print('# batches:', len(train_iter))
+    def load_data_imdb(batch_size, num_steps=20):
+        train_data = read_imdb(data_dir, True)
+        test_data = read_imdb(data_dir, False)
+        train_tokens = tokenize(train_data[0], token='word')
+        test_tokens = tokenize(test_data[0], token='word')
+        vocab = d2l.Vocab(train_tokens, min_freq=5)
+        train_features = torch.tensor([truncate_pad(
+            vocab[line], num_steps, vocab['<pad>']) for line in train_tokens])
+        test_features = torch.tensor([truncate_pad(
+            vocab[line], num_steps, vocab['<pad>']) for line in test_tokens])
+        train_iter = load_array((train_features, torch.tensor(train_data[1])), batch_size)
+        test_iter = load_array((test_features, torch.tensor(test_data[1])), batch_size,
+                               is_train=False)
+        return train_iter, test_iter, vocab
+    batch_size = 64
+    train_iter, test_iter, vocab = load_data_imdb(batch_size)
+
+    class BiRNN(nn.Module):
+        def __init__(self, vocab_size, embed_size, num_hiddens, num_layers, **kwargs):
+            super(BiRNN, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.encoder = nn.LSTM(embed_size, num_hiddens, num_layers=num_layers,
+                                   bidirectional=True)
+            self.decoder = nn.Linear(4*num_hiddens, 2)
+        def forward(self, inputs):
+            embeddings = self.embedding(inputs.T)
+            self.encoder.flatten_parameters()
+            outputs, _ = self.encoder(embeddings)
+            encoding = torch.cat((outputs[0], outputs[-1]), dim=1)
+            outs = self.decoder(encoding)
+            return outs
+    embed_size, num_hiddens, num_layers, devices = 100, 16, 2, try_all_gpus()
+    net = BiRNN(len(vocab), embed_size, num_hiddens, num_layers)
+    def init_weights(m):
+        if type(m) == nn.Linear:
+            nn.init.xavier_uniform_(m.weight)
+        if type(m) == nn.LSTM:
+            for param in m._flat_weights_names:
+                if "weight" in param:
+                    nn.init.xavier_uniform_(m._parameters[param])
+    net.apply(init_weights)
+    glove_embedding = TokenEmbedding('glove.6b.100d')
+    embeds = glove_embedding[vocab.idx_to_token]
+    print(embeds.shape)
+    net.embedding.weight.data.copy_(embeds)
+    net.embedding.weight.requires_grad = False
+    lr, num_epochs = 0.01, 2
+    trainer = torch.optim.Adam(net.parameters(), lr=lr)
+    loss = nn.CrossEntropyLoss(reduction="none")
+    train_ch13(net, train_iter, test_iter, loss, trainer, num_epochs, devices)
+    def predict_sentiment(net, vocab, sentence):
+        sentence = torch.tensor(vocab[sentence.split()], device=torch.device('cpu'))
+        label = torch.argmax(net(sentence.reshape(1, -1)), dim=1)
+        return 'positive' if label == 1 else 'negative'
+    print(predict_sentiment(net, vocab, 'this movie is so great'))
+    print(predict_sentiment(net, vocab, 'this movie is so bad'))
+    birnn_weight = net.encoder.weight_hh_l1_reverse
+
+    def corr1d(X, K):
+        w = K.shape[0]
+        Y = torch.zeros((X.shape[0] - w + 1))
+        for i in range(Y.shape[0]):
+            Y[i] = (X[i: i + w] * K).sum()
+        return Y
+    X, K = torch.tensor([0, 1, 2, 3, 4, 5, 6]), torch.tensor([1, 2])
+    print(corr1d(X, K))
+    def corr1d_multi_in(X, K):
+        return sum(corr1d(x, k) for x, k in zip(X, K))
+    X = torch.tensor([[0, 1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 6, 7], [2, 3, 4, 5, 6, 7, 8]])
+    K = torch.tensor([[1, 2], [3, 4], [-1, -3]])
+    print(corr1d_multi_in(X, K))
+    class TextCNN(nn.Module):
+        def __init__(self, vocab_size, embed_size, kernel_sizes, num_channels, **kwargs):
+            super(TextCNN, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(vocab_size, embed_size)
+            self.constant_embedding = nn.Embedding(vocab_size, embed_size)
+            self.dropout = nn.Dropout(0.5)
+            self.decoder = nn.Linear(sum(num_channels), 2)
+            self.pool = nn.AdaptiveAvgPool1d(1)
+            self.relu = nn.ReLU()
+            self.convs = nn.ModuleList()
+            for c, k in zip(num_channels, kernel_sizes):
+                self.convs.append(nn.Conv1d(2 * embed_size, c, k))
+        def forward(self, inputs):
+            embeddings = torch.cat((
+                self.embedding(inputs), self.constant_embedding(inputs)), dim=2)
+            embeddings = embeddings.permute(0, 2, 1)
+            encoding = torch.cat([
+                torch.squeeze(self.relu(self.pool(conv(embeddings))), dim=-1)
+                for conv in self.convs], dim=1)
+            outputs = self.decoder(self.dropout(encoding))
+            return outputs
+    embed_size, kernel_sizes, nums_channels = 100, [3, 4, 5], [16, 16, 16]  # (100 channels)
+    devices = try_all_gpus()
+    net = TextCNN(len(vocab), embed_size, kernel_sizes, nums_channels)
+    def init_weights(module):
+        if type(module) in (nn.Linear, nn.Conv1d):
+            nn.init.xavier_uniform_(module.weight)
+    net.apply(init_weights)
+    glove_embedding = TokenEmbedding('glove.6b.100d')
+    embeds = glove_embedding[vocab.idx_to_token]
+    net.embedding.weight.data.copy_(embeds)
+    net.constant_embedding.weight.data.copy_(embeds)
+    net.constant_embedding.weight.requires_grad = False
+    lr, num_epochs = 0.001, 2
+    trainer = torch.optim.Adam(net.parameters(), lr=lr)
+    loss = nn.CrossEntropyLoss(reduction="none")
+    train_ch13(net, train_iter, test_iter, loss, trainer, num_epochs, devices)
+    print(predict_sentiment(net, vocab, 'this movie is so great'))
+    print(predict_sentiment(net, vocab, 'this movie is so bad'))
+    print(net)
+    textcnn_conv = net.convs[0].weight
+
+    def read_snli(data_dir, is_train):
+        """snli_1.0_train.txt offline: made-up premises and hypotheses, labels 0-2."""
+        r = random.Random(3 if is_train else 4)
+        premises, hypotheses, labels = [], [], []
+        for _ in range(96 if is_train else 32):
+            premises.append(' '.join(r.choice(SNLI_WORDS) for _ in range(r.randint(4, 9))) + ' .')
+            hypotheses.append(' '.join(r.choice(SNLI_WORDS) for _ in range(r.randint(3, 7))) + ' .')
+            labels.append(r.randint(0, 2))
+        return premises, hypotheses, labels
+    train_data = read_snli('snli_1.0', is_train=True)
+    for x0, x1, y in zip(train_data[0][:3], train_data[1][:3], train_data[2][:3]):
+        print('premise:', x0)
+        print('hypothesis:', x1)
+        print('label:', y)
+    test_data = read_snli('snli_1.0', is_train=False)
+    for data in [train_data, test_data]:
+        print([[row for row in data[2]].count(i) for i in range(3)])
+    class SNLIDataset(torch.utils.data.Dataset):
+        def __init__(self, dataset, num_steps, vocab=None):
+            self.num_steps = num_steps
+            all_premise_tokens = tokenize(dataset[0])
+            all_hypothesis_tokens = tokenize(dataset[1])
+            if vocab is None:
+                self.vocab = d2l.Vocab(all_premise_tokens + all_hypothesis_tokens,
+                                       min_freq=5, reserved_tokens=['<pad>'])
+            else:
+                self.vocab = vocab
+            self.premises = self._pad(all_premise_tokens)
+            self.hypotheses = self._pad(all_hypothesis_tokens)
+            self.labels = torch.tensor(dataset[2])
+            print('read ' + str(len(self.premises)) + ' examples')
+        def _pad(self, lines):
+            return torch.tensor([truncate_pad(
+                self.vocab[line], self.num_steps, self.vocab['<pad>']) for line in lines])
+        def __getitem__(self, idx):
+            return (self.premises[idx], self.hypotheses[idx]), self.labels[idx]
+        def __len__(self):
+            return len(self.premises)
+    def load_data_snli(batch_size, num_steps=50):
+        train_data = read_snli('snli_1.0', True)
+        test_data = read_snli('snli_1.0', False)
+        train_set = SNLIDataset(train_data, num_steps)
+        test_set = SNLIDataset(test_data, num_steps, train_set.vocab)
+        train_iter = torch.utils.data.DataLoader(train_set, batch_size, shuffle=True)
+        test_iter = torch.utils.data.DataLoader(test_set, batch_size, shuffle=False)
+        return train_iter, test_iter, train_set.vocab
+    train_iter, test_iter, vocab = load_data_snli(32, 12)
+    print(len(vocab))
+    for X, Y in train_iter:
+        print(X[0].shape)
+        print(X[1].shape)
+        print(Y.shape)
+        break
+
+    def mlp(num_inputs, num_hiddens, flatten):
+        net = []
+        net.append(nn.Dropout(0.2))
+        net.append(nn.Linear(num_inputs, num_hiddens))
+        net.append(nn.ReLU())
+        if flatten:
+            net.append(nn.Flatten(start_dim=1))
+        net.append(nn.Dropout(0.2))
+        net.append(nn.Linear(num_hiddens, num_hiddens))
+        net.append(nn.ReLU())
+        if flatten:
+            net.append(nn.Flatten(start_dim=1))
+        return nn.Sequential(*net)
+    class Attend(nn.Module):
+        def __init__(self, num_inputs, num_hiddens, **kwargs):
+            super(Attend, self).__init__(**kwargs)
+            self.f = mlp(num_inputs, num_hiddens, flatten=False)
+        def forward(self, A, B):
+            f_A = self.f(A)
+            f_B = self.f(B)
+            e = torch.bmm(f_A, f_B.permute(0, 2, 1))
+            beta = torch.bmm(F.softmax(e, dim=-1), B)
+            alpha = torch.bmm(F.softmax(e.permute(0, 2, 1), dim=-1), A)
+            return beta, alpha
+    class Compare(nn.Module):
+        def __init__(self, num_inputs, num_hiddens, **kwargs):
+            super(Compare, self).__init__(**kwargs)
+            self.g = mlp(num_inputs, num_hiddens, flatten=False)
+        def forward(self, A, B, beta, alpha):
+            V_A = self.g(torch.cat([A, beta], dim=2))
+            V_B = self.g(torch.cat([B, alpha], dim=2))
+            return V_A, V_B
+    class Aggregate(nn.Module):
+        def __init__(self, num_inputs, num_hiddens, num_outputs, **kwargs):
+            super(Aggregate, self).__init__(**kwargs)
+            self.h = mlp(num_inputs, num_hiddens, flatten=True)
+            self.linear = nn.Linear(num_hiddens, num_outputs)
+        def forward(self, V_A, V_B):
+            V_A = V_A.sum(dim=1)
+            V_B = V_B.sum(dim=1)
+            Y_hat = self.linear(self.h(torch.cat([V_A, V_B], dim=1)))
+            return Y_hat
+    class DecomposableAttention(nn.Module):
+        def __init__(self, vocab, embed_size, num_hiddens, num_inputs_attend=100,
+                     num_inputs_compare=200, num_inputs_agg=400, **kwargs):
+            super(DecomposableAttention, self).__init__(**kwargs)
+            self.embedding = nn.Embedding(len(vocab), embed_size)
+            self.attend = Attend(num_inputs_attend, num_hiddens)
+            self.compare = Compare(num_inputs_compare, num_hiddens)
+            self.aggregate = Aggregate(num_inputs_agg, num_hiddens, num_outputs=3)
+        def forward(self, X):
+            premises, hypotheses = X
+            A = self.embedding(premises)
+            B = self.embedding(hypotheses)
+            beta, alpha = self.attend(A, B)
+            V_A, V_B = self.compare(A, B, beta, alpha)
+            Y_hat = self.aggregate(V_A, V_B)
+            return Y_hat
+    embed_size, num_hiddens, devices = 100, 200, try_all_gpus()
+    net = DecomposableAttention(vocab, embed_size, num_hiddens)
+    glove_embedding = TokenEmbedding('glove.6b.100d')
+    embeds = glove_embedding[vocab.idx_to_token]
+    net.embedding.weight.data.copy_(embeds)
+    lr, num_epochs = 0.001, 2
+    trainer = torch.optim.Adam(net.parameters(), lr=lr)
+    loss = nn.CrossEntropyLoss(reduction="none")
+    train_ch13(net, train_iter, test_iter, loss, trainer, num_epochs, devices)
+    def predict_snli(net, vocab, premise, hypothesis):
+        net.eval()
+        premise = torch.tensor(vocab[premise], device=torch.device('cpu'))
+        hypothesis = torch.tensor(vocab[hypothesis], device=torch.device('cpu'))
+        label = torch.argmax(net([premise.reshape((1, -1)),
+                                  hypothesis.reshape((1, -1))]), dim=1)
+        return 'entailment' if label == 0 else 'contradiction' if label == 1 \
+            else 'neutral'
+    print(predict_snli(net, vocab, ['he', 'is', 'good', '.'], ['he', 'is', 'bad', '.']))
+    print(predict_snli(net, vocab, ['a', 'dog', 'runs', '.'], ['a', 'dog', 'sleeps', '.']))
+    return {"birnn": birnn_weight, "textcnn": textcnn_conv,
+            "agg": net.aggregate.linear.weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -21607,4 +22179,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             dlwpt_real_world_data, dlwpt_subclassing_and_datasets,
             course22p2_matmul, course22p2_backprop, course22p2_minibatch_training,
             makemore_wavenet, build_nanogpt_train_gpt2, makemore_activations_and_gradients,
-            makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model]
+            makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model, d2l_gans,
+            d2l_nlp_applications]
