@@ -24,6 +24,9 @@ Learning with PyTorch): tiktoken is a word tokenizer of the chapters' own split
 the-verdict.txt and other texts a made-up story (``the_verdict``), pandas, sklearn's Iris
 and train_test_split, torchtext and networkx small stand-ins of the calls used, and the
 data files (wine, bike sharing, spam, instructions, Auto MPG, IMDb) seeded made-up rows.
+For fastai's course22p2, mnist.pkl.gz is seeded rows of 784 pixels (``mnist_pickle``) and
+fastcore's test_close, store_attr and chunked are small stand-ins; CIFAR-10, the Pokemon
+sprites, GloVe, IMDb and SNLI (CS231n, d2l) are seeded images, vectors and made-up sentences.
 
 Each program takes the library as ``torch``, prints what the tutorial prints, and returns
 a dict of the tensors it ends with (parameters, gradients), which the test compares too.
