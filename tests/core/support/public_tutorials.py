@@ -19909,8 +19909,7 @@ def course22p2_backprop(torch):
 
 def store_attr():
     """fastcore's store_attr(): the caller's arguments stored as its self's attributes."""
-    import sys
-    frame = sys._getframe(1)
+    frame = inspect.currentframe().f_back
     names = frame.f_code.co_varnames[:frame.f_code.co_argcount]
     self = frame.f_locals[names[0]]
     for name in names[1:]:
@@ -20505,8 +20504,6 @@ def build_nanogpt_train_gpt2(torch):
     is the made-up story and tiktoken the stand-in word tokenizer; torch.compile (PyTorch's
     inductor takes seconds), bfloat16 autocast, cuda.synchronize and the timings are left
     out; the sizes are small (2 layers, 2 heads, 32 channels, 12 steps)."""
-    import inspect
-    from dataclasses import dataclass
     nn = torch.nn
     F = torch.nn.functional
 
@@ -22146,6 +22143,452 @@ def d2l_nlp_applications(torch):
             "agg": net.aggregate.linear.weight}
 
 
+# ---- fastai/course22p2: activations, initialization (with miniai's learner) ---------------
+
+def course22p2_activations_and_init(torch):
+    """fastai/course22p2 nbs/10_activations.ipynb and nbs/11_initializing.ipynb with the
+    miniai code they export (miniai/learner.py's callback Learner as 09_learner builds it,
+    miniai/activations.py, miniai/init.py): set_seed, a CNN of conv/ReLU layers trained
+    through TrainCB, DeviceCB and MetricsCB; activation means and stds gathered first by
+    hand in a model with lists, then by register_forward_hook through partial in Hook,
+    Hooks (a list and a context manager) and HooksCallback, and ActivationStats
+    (append_stats: mean, std and abs().histc(40, 0, 10); get_hist with torch.stack, .t(),
+    log1p; get_min); then init: the std of x @ a through 50 layers, kaiming_normal_ through
+    init_weights with apply, normalised inputs by a BatchTransformCB, GeneralRelu (leaky
+    ReLU, minus sub, clamp_max_) with kaiming_normal_(a=leak), LSUV (a hook's mean and std
+    corrected in place under no_grad until within 1e-3), and layer and batch normalisation
+    written by hand (x.var((0, 2, 3)), registered buffers updated by lerp_) against
+    nn.BatchNorm2d. Offline: FashionMNIST is seeded 28x28 images; fastcore, torcheval's
+    MulticlassAccuracy and Mean, and matplotlib's plots are small stand-ins or left out
+    (the plots' data are summed and printed); the learner's globals() lookup of its
+    exceptions is a dict here; 256 training images, a few epochs."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    init = torch.nn.init
+    DataLoader = torch.utils.data.DataLoader
+    default_collate = torch.utils.data.default_collate
+    tensor = torch.tensor
+    partial = functools.partial
+
+    def store_attr(names=None):
+        frame = inspect.currentframe().f_back
+        argnames = frame.f_code.co_varnames[:frame.f_code.co_argcount]
+        self = frame.f_locals[argnames[0]]
+        for name in argnames[1:]:
+            setattr(self, name, frame.f_locals[name])
+    class MulticlassAccuracy:
+        """torcheval.metrics.MulticlassAccuracy: update with logits, compute the fraction."""
+        def __init__(self): self.reset()
+        def reset(self): self.num_correct, self.num_total = torch.tensor(0.), torch.tensor(0.)
+        def update(self, input, target):
+            self.num_correct += (input.argmax(dim=1) == target).sum()
+            self.num_total += target.shape[0]
+        def compute(self): return self.num_correct / self.num_total
+    class Mean:
+        """torcheval.metrics.Mean: a weighted mean of what update gives."""
+        def __init__(self): self.reset()
+        def reset(self): self.weighted_sum, self.weights = torch.tensor(0., dtype=torch.float64), 0.
+        def update(self, input, weight=1.):
+            self.weighted_sum += (input * weight).sum()
+            self.weights += weight
+        def compute(self): return self.weighted_sum / self.weights
+
+    # miniai/learner.py as 09_learner.ipynb writes it
+    class DataLoaders:
+        def __init__(self, *dls): self.train, self.valid = dls[:2]
+    class CancelFitException(Exception): pass
+    class CancelBatchException(Exception): pass
+    class CancelEpochException(Exception): pass
+    cancels = {'Fit': CancelFitException, 'Batch': CancelBatchException, 'Epoch': CancelEpochException}
+    class Callback(): order = 0
+    def run_cbs(cbs, method_nm, learn=None):
+        for cb in sorted(cbs, key=lambda cb: cb.order):   # (attrgetter('order'))
+            method = getattr(cb, method_nm, None)
+            if method is not None: method(learn)
+    def to_cpu(x):
+        if isinstance(x, dict): return {k: to_cpu(v) for k, v in x.items()}
+        if isinstance(x, list): return [to_cpu(o) for o in x]
+        if isinstance(x, tuple): return tuple(to_cpu(list(x)))
+        res = x.detach().cpu()
+        return res.float() if res.dtype == torch.float16 else res
+    class MetricsCB(Callback):
+        def __init__(self, *ms, **metrics):
+            for o in ms: metrics[type(o).__name__] = o
+            self.metrics = metrics
+            self.all_metrics = dict(metrics)
+            self.all_metrics['loss'] = self.loss = Mean()
+        def _log(self, d): print(d)
+        def before_fit(self, learn): learn.metrics = self
+        def before_epoch(self, learn): [o.reset() for o in self.all_metrics.values()]
+        def after_epoch(self, learn):
+            log = {k: f'{v.compute():.3f}' for k, v in self.all_metrics.items()}
+            log['epoch'] = learn.epoch
+            log['train'] = 'train' if learn.model.training else 'eval'
+            self._log(log)
+        def after_batch(self, learn):
+            x, y, *_ = to_cpu(learn.batch)
+            for m in self.metrics.values(): m.update(to_cpu(learn.preds), y)
+            self.loss.update(to_cpu(learn.loss), weight=len(x))
+    def_device = 'cpu'
+    def to_device(x, device=def_device):
+        if isinstance(x, torch.Tensor): return x.to(device)
+        if isinstance(x, dict): return {k: v.to(device) for k, v in x.items()}
+        return type(x)(to_device(o, device) for o in x)
+    class DeviceCB(Callback):
+        def __init__(self, device=def_device): store_attr()
+        def before_fit(self, learn):
+            if hasattr(learn.model, 'to'): learn.model.to(self.device)
+        def before_batch(self, learn): learn.batch = to_device(learn.batch, device=self.device)
+    class TrainCB(Callback):
+        def __init__(self, n_inp=1): self.n_inp = n_inp
+        def predict(self, learn): learn.preds = learn.model(*learn.batch[:self.n_inp])
+        def get_loss(self, learn): learn.loss = learn.loss_func(learn.preds, *learn.batch[self.n_inp:])
+        def backward(self, learn): learn.loss.backward()
+        def step(self, learn): learn.opt.step()
+        def zero_grad(self, learn): learn.opt.zero_grad()
+    class with_cbs:
+        def __init__(self, nm): self.nm = nm
+        def __call__(self, f):
+            def _f(o, *args, **kwargs):
+                try:
+                    o.callback(f'before_{self.nm}')
+                    f(o, *args, **kwargs)
+                    o.callback(f'after_{self.nm}')
+                except cancels[self.nm.title()]: pass
+                finally: o.callback(f'cleanup_{self.nm}')
+            return _f
+    class Learner():
+        def __init__(self, model, dls=(0,), loss_func=F.mse_loss, lr=0.1, cbs=None, opt_func=optim.SGD):
+            cbs = list(cbs or [])
+            store_attr()
+        @with_cbs('batch')
+        def _one_batch(self):
+            self.predict()
+            self.callback('after_predict')
+            self.get_loss()
+            self.callback('after_loss')
+            if self.training:
+                self.backward()
+                self.callback('after_backward')
+                self.step()
+                self.callback('after_step')
+                self.zero_grad()
+        @with_cbs('epoch')
+        def _one_epoch(self):
+            for self.iter, self.batch in enumerate(self.dl): self._one_batch()
+        def one_epoch(self, training):
+            self.model.train(training)
+            self.dl = self.dls.train if training else self.dls.valid
+            self._one_epoch()
+        @with_cbs('fit')
+        def _fit(self, train, valid):
+            for self.epoch in self.epochs:
+                if train: self.one_epoch(True)
+                if valid: torch.no_grad()(self.one_epoch)(False)
+        def fit(self, n_epochs=1, train=True, valid=True, cbs=None, lr=None):
+            cbs = list(cbs or [])
+            for cb in cbs: self.cbs.append(cb)
+            try:
+                self.n_epochs = n_epochs
+                self.epochs = range(n_epochs)
+                if lr is None: lr = self.lr
+                if self.opt_func: self.opt = self.opt_func(self.model.parameters(), lr)
+                self._fit(train, valid)
+            finally:
+                for cb in cbs: self.cbs.remove(cb)
+        def __getattr__(self, name):
+            if name in ('predict', 'get_loss', 'backward', 'step', 'zero_grad'): return partial(self.callback, name)
+            raise AttributeError(name)
+        def callback(self, method_nm): run_cbs(self.cbs, method_nm, self)
+        @property
+        def training(self): return self.model.training
+    class TrainLearner(Learner):
+        def predict(self): self.preds = self.model(self.batch[0])
+        def get_loss(self): self.loss = self.loss_func(self.preds, self.batch[1])
+        def backward(self): self.loss.backward()
+        def step(self): self.opt.step()
+        def zero_grad(self): self.opt.zero_grad()
+    class SingleBatchCB(Callback):
+        order = 1
+        def after_batch(self, learn): raise CancelFitException()
+    class BatchTransformCB(Callback):
+        def __init__(self, tfm, on_train=True, on_val=True): store_attr()
+        def before_batch(self, learn):
+            if (self.on_train and learn.training) or (self.on_val and not learn.training):
+                learn.batch = self.tfm(learn.batch)
+
+    # 10_activations.ipynb
+    def set_seed(seed, deterministic=False):
+        torch.use_deterministic_algorithms(deterministic)
+        torch.manual_seed(seed)
+        random.seed(seed)
+        np.random.seed(seed)
+    train_images = image_dataset(torch, 256, seed=6)
+    valid_images = image_dataset(torch, 64, seed=7)
+    bs = 64
+    dls = DataLoaders(DataLoader(train_images, bs, shuffle=True, collate_fn=default_collate),
+                      DataLoader(valid_images, bs * 2, collate_fn=default_collate))
+    xb, yb = next(iter(dls.train))
+    print(xb.shape, yb[:10])
+    def conv(ni, nf, ks=3, stride=2, act=True):
+        res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+        if act: res = nn.Sequential(res, nn.ReLU())
+        return res
+    def cnn_layers():
+        return [
+            conv(1, 8, ks=5),          # 14x14
+            conv(8, 16),               # 7x7
+            conv(16, 32),              # 4x4
+            conv(32, 64),              # 2x2
+            conv(64, 10, act=False),   # 1x1
+            nn.Flatten()]
+    from_metrics = MetricsCB(accuracy=MulticlassAccuracy())
+    cbs = [TrainCB(), DeviceCB(), from_metrics]
+    def fit(model, epochs=1, xtra_cbs=None):
+        learn = Learner(model, dls, loss_func=F.cross_entropy, lr=0.6, cbs=cbs + (xtra_cbs or []))
+        learn.fit(epochs)
+        return learn
+    set_seed(1)
+    learn = fit(nn.Sequential(*cnn_layers()))
+
+    class SequentialModel(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.layers = nn.ModuleList(cnn_layers())
+            self.act_means = [[] for _ in self.layers]
+            self.act_stds = [[] for _ in self.layers]
+        def __call__(self, x):
+            for i, l in enumerate(self.layers):
+                x = l(x)
+                self.act_means[i].append(to_cpu(x).mean())
+                self.act_stds[i].append(to_cpu(x).std())
+            return x
+        def __iter__(self): return iter(self.layers)
+    set_seed(1)
+    model = SequentialModel()
+    learn = fit(model)
+    print([len(m) for m in model.act_means], [f'{l[-1]:.4f}' for l in model.act_means])
+    print([f'{l[0]:.4f}' for l in model.act_stds])
+
+    set_seed(1)
+    model = nn.Sequential(*cnn_layers())
+    act_means = [[] for _ in model]
+    act_stds = [[] for _ in model]
+    def append_stats(i, mod, inp, outp):
+        act_means[i].append(to_cpu(outp).mean())
+        act_stds[i].append(to_cpu(outp).std())
+    for i, m in enumerate(model): m.register_forward_hook(partial(append_stats, i))
+    fit(model)
+    print([f'{l[-1]:.4f}' for l in act_means], [f'{l[-1]:.4f}' for l in act_stds])
+
+    class Hook():
+        def __init__(self, m, f): self.hook = m.register_forward_hook(partial(f, self))
+        def remove(self): self.hook.remove()
+        def __del__(self): self.remove()
+    def append_stats(hook, mod, inp, outp):
+        if not hasattr(hook, 'stats'): hook.stats = ([], [])
+        acts = to_cpu(outp)
+        hook.stats[0].append(acts.mean())
+        hook.stats[1].append(acts.std())
+    set_seed(1)
+    model = nn.Sequential(*cnn_layers())
+    hooks = [Hook(l, append_stats) for l in model[:5].children()]
+    learn = fit(model)
+    for h in hooks:
+        print(f'{h.stats[0][-1]:.4f} {h.stats[1][-1]:.4f}')
+        h.remove()
+    class Hooks(list):
+        def __init__(self, ms, f): super().__init__([Hook(m, f) for m in ms])
+        def __enter__(self, *args): return self
+        def __exit__(self, *args): self.remove()
+        def __del__(self): self.remove()
+        def __delitem__(self, i):
+            self[i].remove()
+            super().__delitem__(i)
+        def remove(self):
+            for h in self: h.remove()
+    set_seed(1)
+    model = nn.Sequential(*cnn_layers())
+    with Hooks(model, append_stats) as hooks:
+        fit(model)
+        print(len(hooks), [f'{h.stats[1][0]:.4f}' for h in hooks])
+    class HooksCallback(Callback):
+        def __init__(self, hookfunc, mod_filter=lambda x: True, on_train=True, on_valid=False, mods=None):
+            store_attr()
+            super().__init__()
+        def before_fit(self, learn):
+            if self.mods: mods = self.mods
+            else: mods = [m for m in learn.model.modules() if self.mod_filter(m)]
+            self.hooks = Hooks(mods, partial(self._hookfunc, learn))
+        def _hookfunc(self, learn, *args, **kwargs):
+            if (self.on_train and learn.training) or (self.on_valid and not learn.training): self.hookfunc(*args, **kwargs)
+        def after_fit(self, learn): self.hooks.remove()
+        def __iter__(self): return iter(self.hooks)
+        def __len__(self): return len(self.hooks)
+    hc = HooksCallback(append_stats, mod_filter=lambda m: isinstance(m, nn.Conv2d))
+    set_seed(1)
+    model = nn.Sequential(*cnn_layers())
+    fit(model, xtra_cbs=[hc])
+    print(len(hc), [len(h.stats[0]) for h in hc])
+    def append_stats(hook, mod, inp, outp):
+        if not hasattr(hook, 'stats'): hook.stats = ([], [], [])
+        acts = to_cpu(outp)
+        hook.stats[0].append(acts.mean())
+        hook.stats[1].append(acts.std())
+        hook.stats[2].append(acts.abs().histc(40, 0, 10))
+    def get_hist(h): return torch.stack(h.stats[2]).t().float().log1p()
+    def get_min(h):
+        h1 = torch.stack(h.stats[2]).t().float()
+        return h1[0]/h1.sum(0)
+    class ActivationStats(HooksCallback):
+        def __init__(self, mod_filter=lambda x: True): super().__init__(append_stats, mod_filter)
+    astats = ActivationStats(lambda m: isinstance(m, nn.ReLU))
+    set_seed(1)
+    model = nn.Sequential(*cnn_layers())
+    fit(model, xtra_cbs=[astats])
+    for h in astats:
+        print(get_hist(h).shape, get_hist(h).sum(), get_min(h))
+
+    # 11_initializing.ipynb
+    x = torch.randn(200, 100)
+    for i in range(50): x = x @ torch.randn(100, 100)
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    for i in range(50): x = x @ (torch.randn(100, 100) * 0.01)
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    for i in range(50): x = x @ (torch.randn(100, 100) * 0.1)
+    print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    y = torch.randn(200)
+    w1 = torch.randn(100, 50) * math.sqrt(2 / 100)
+    b1 = torch.zeros(50)
+    w2 = torch.randn(50, 1) * math.sqrt(2 / 50)
+    b2 = torch.zeros(1)
+    def lin(x, w, b): return x @ w + b
+    l1 = lin(x, w1, b1)
+    print(l1.mean(), l1.std())
+    def relu(x): return x.clamp_min(0.)
+    l2 = relu(l1)
+    print(l2.mean(), l2.std())
+    x = torch.randn(200, 100)
+    for i in range(50): x = relu(x @ (torch.randn(100, 100) * math.sqrt(2/100)))
+    print(x[0:5, 0:5])
+    def init_weights(m):
+        if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d)): init.kaiming_normal_(m.weight)
+    set_seed(42)
+    model = nn.Sequential(*cnn_layers())
+    model.apply(init_weights)
+    fit(model, xtra_cbs=[ActivationStats(lambda m: isinstance(m, nn.ReLU))])
+    xmean, xstd = xb.mean(), xb.std()
+    print(xmean, xstd)
+    def _norm(b): return (b[0] - xmean) / xstd, b[1]
+    norm = BatchTransformCB(_norm)
+    set_seed(42)
+    model = nn.Sequential(*cnn_layers())
+    model.apply(init_weights)
+    learn = fit(model, xtra_cbs=[norm])
+
+    class GeneralRelu(nn.Module):
+        def __init__(self, leak=None, sub=None, maxv=None):
+            super().__init__()
+            self.leak, self.sub, self.maxv = leak, sub, maxv
+        def forward(self, x):
+            x = F.leaky_relu(x, self.leak) if self.leak is not None else F.relu(x)
+            if self.sub is not None: x -= self.sub
+            if self.maxv is not None: x.clamp_max_(self.maxv)
+            return x
+    x = torch.linspace(-5., 5., 100)
+    print(GeneralRelu(leak=0.1, sub=0.4)(x)[::20])
+    def conv(ni, nf, ks=3, stride=2, act=nn.ReLU, norm=None, bias=True):
+        layers = [nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2, bias=bias)]
+        if norm: layers.append(norm(nf))
+        if act: layers.append(act())
+        return nn.Sequential(*layers)
+    def get_model(act=nn.ReLU, nfs=None, norm=None):
+        if nfs is None: nfs = [1, 8, 16, 32, 64]
+        layers = [conv(nfs[i], nfs[i+1], act=act, norm=norm) for i in range(len(nfs)-1)]
+        return nn.Sequential(*layers, conv(nfs[-1], 10, act=None, norm=None, bias=False), nn.Flatten()).to(def_device)
+    def init_weights(m, leaky=0.):
+        if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d, nn.Linear)): init.kaiming_normal_(m.weight, a=leaky)
+    act_gr = partial(GeneralRelu, leak=0.1, sub=0.4)
+    astats = ActivationStats(lambda m: isinstance(m, GeneralRelu))
+    cbs = [TrainCB(), DeviceCB(), from_metrics, norm, astats]
+    iw = partial(init_weights, leaky=0.1)
+    set_seed(42)
+    model = get_model(act_gr).apply(iw)
+    learn = fit(model)
+    print([f'{h.stats[0][-1]:.4f}' for h in astats])
+
+    def _lsuv_stats(hook, mod, inp, outp):
+        acts = to_cpu(outp)
+        hook.mean = acts.mean()
+        hook.std = acts.std()
+    def lsuv_init(m, m_in, xb):
+        h = Hook(m, _lsuv_stats)
+        with torch.no_grad():
+            while model(xb) is not None and (abs(h.std-1) > 1e-3 or abs(h.mean) > 1e-3):
+                m_in.bias -= h.mean
+                m_in.weight.data /= h.std
+        h.remove()
+    set_seed(42)
+    model = get_model(act_gr)
+    relus = [o for o in model.modules() if isinstance(o, GeneralRelu)]
+    convs = [o for o in model.modules() if isinstance(o, nn.Conv2d)]
+    for ms in zip(relus, convs): print(ms)
+    for ms in zip(relus, convs): lsuv_init(*ms, _norm((xb, yb))[0].to(def_device))
+    print([f'{c.weight.std():.4f}' for c in convs], [f'{c.bias.mean():.4f}' for c in convs[:4]])
+    learn = fit(model)
+
+    class LayerNorm(nn.Module):
+        def __init__(self, dummy, eps=1e-5):
+            super().__init__()
+            self.eps = eps
+            self.mult = nn.Parameter(tensor(1.))
+            self.add = nn.Parameter(tensor(0.))
+        def forward(self, x):
+            m = x.mean((1, 2, 3), keepdim=True)
+            v = x.var((1, 2, 3), keepdim=True)
+            x = (x-m) / ((v+self.eps).sqrt())
+            return x*self.mult + self.add
+    def get_model(act=nn.ReLU, nfs=None, norm=None):
+        if nfs is None: nfs = [1, 8, 16, 32, 64]
+        layers = [conv(nfs[i], nfs[i+1], act=act, norm=norm) for i in range(len(nfs)-1)]
+        return nn.Sequential(*layers, conv(nfs[-1], 10, act=None, norm=False, bias=True),
+                             nn.Flatten()).to(def_device)
+    set_seed(42)
+    model = get_model(act_gr, norm=LayerNorm).apply(iw)
+    learn = fit(model)
+    class BatchNorm(nn.Module):
+        def __init__(self, nf, mom=0.1, eps=1e-5):
+            super().__init__()
+            self.mom, self.eps = mom, eps
+            self.mults = nn.Parameter(torch.ones(nf, 1, 1))
+            self.adds = nn.Parameter(torch.zeros(nf, 1, 1))
+            self.register_buffer('vars', torch.ones(1, nf, 1, 1))
+            self.register_buffer('means', torch.zeros(1, nf, 1, 1))
+        def update_stats(self, x):
+            m = x.mean((0, 2, 3), keepdim=True)
+            v = x.var((0, 2, 3), keepdim=True)
+            self.means.lerp_(m, self.mom)
+            self.vars.lerp_(v, self.mom)
+            return m, v
+        def forward(self, x):
+            if self.training:
+                with torch.no_grad(): m, v = self.update_stats(x)
+            else: m, v = self.means, self.vars
+            x = (x-m) / (v+self.eps).sqrt()
+            return x*self.mults + self.adds
+    set_seed(42)
+    model = get_model(act_gr, norm=BatchNorm).apply(iw)
+    learn = fit(model)
+    print(model[0][1].means.flatten(), model[0][1].vars.flatten())
+    set_seed(42)
+    model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
+    learn = fit(model)
+    print(model[0][1].running_mean, model[0][1].running_var)
+    return {"bn_means": model[0][1].running_mean, "w0": model[0][0].weight}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -22183,4 +22626,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             course22p2_matmul, course22p2_backprop, course22p2_minibatch_training,
             makemore_wavenet, build_nanogpt_train_gpt2, makemore_activations_and_gradients,
             makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model, d2l_gans,
-            d2l_nlp_applications]
+            d2l_nlp_applications, course22p2_activations_and_init]
