@@ -22145,23 +22145,10 @@ def d2l_nlp_applications(torch):
 
 # ---- fastai/course22p2: activations, initialization (with miniai's learner) ---------------
 
-def course22p2_activations_and_init(torch):
-    """fastai/course22p2 nbs/10_activations.ipynb and nbs/11_initializing.ipynb with the
-    miniai code they export (miniai/learner.py's callback Learner as 09_learner builds it,
-    miniai/activations.py, miniai/init.py): set_seed, a CNN of conv/ReLU layers trained
-    through TrainCB, DeviceCB and MetricsCB; activation means and stds gathered first by
-    hand in a model with lists, then by register_forward_hook through partial in Hook,
-    Hooks (a list and a context manager) and HooksCallback, and ActivationStats
-    (append_stats: mean, std and abs().histc(40, 0, 10); get_hist with torch.stack, .t(),
-    log1p; get_min); then init: the std of x @ a through 50 layers, kaiming_normal_ through
-    init_weights with apply, normalised inputs by a BatchTransformCB, GeneralRelu (leaky
-    ReLU, minus sub, clamp_max_) with kaiming_normal_(a=leak), LSUV (a hook's mean and std
-    corrected in place under no_grad until within 1e-3), and layer and batch normalisation
-    written by hand (x.var((0, 2, 3)), registered buffers updated by lerp_) against
-    nn.BatchNorm2d. Offline: FashionMNIST is seeded 28x28 images; fastcore, torcheval's
-    MulticlassAccuracy and Mean, and matplotlib's plots are small stand-ins or left out
-    (the plots' data are summed and printed); the learner's globals() lookup of its
-    exceptions is a dict here; 256 training images, a few epochs."""
+def _course22p2_miniai(torch, notebook):
+    """The two notebooks' shared part and each one's own (``notebook`` 10 or 11): miniai's
+    learner (09_learner.ipynb's callback Learner), the activations module as 10_activations
+    builds it, and the notebook asked for; see the two programs below."""
     nn, F, optim = torch.nn, torch.nn.functional, torch.optim
     init = torch.nn.init
     DataLoader = torch.utils.data.DataLoader
@@ -22322,7 +22309,7 @@ def course22p2_activations_and_init(torch):
         torch.manual_seed(seed)
         random.seed(seed)
         np.random.seed(seed)
-    train_images = image_dataset(torch, 256, seed=6)
+    train_images = image_dataset(torch, 128, seed=6)
     valid_images = image_dataset(torch, 64, seed=7)
     bs = 64
     dls = DataLoaders(DataLoader(train_images, bs, shuffle=True, collate_fn=default_collate),
@@ -22347,55 +22334,57 @@ def course22p2_activations_and_init(torch):
         learn = Learner(model, dls, loss_func=F.cross_entropy, lr=0.6, cbs=cbs + (xtra_cbs or []))
         learn.fit(epochs)
         return learn
-    set_seed(1)
-    learn = fit(nn.Sequential(*cnn_layers()))
+    if notebook == 10:
+        set_seed(1)
+        learn = fit(nn.Sequential(*cnn_layers()))
 
-    class SequentialModel(nn.Module):
-        def __init__(self):
-            super().__init__()
-            self.layers = nn.ModuleList(cnn_layers())
-            self.act_means = [[] for _ in self.layers]
-            self.act_stds = [[] for _ in self.layers]
-        def __call__(self, x):
-            for i, l in enumerate(self.layers):
-                x = l(x)
-                self.act_means[i].append(to_cpu(x).mean())
-                self.act_stds[i].append(to_cpu(x).std())
-            return x
-        def __iter__(self): return iter(self.layers)
-    set_seed(1)
-    model = SequentialModel()
-    learn = fit(model)
-    print([len(m) for m in model.act_means], [f'{l[-1]:.4f}' for l in model.act_means])
-    print([f'{l[0]:.4f}' for l in model.act_stds])
+        class SequentialModel(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.layers = nn.ModuleList(cnn_layers())
+                self.act_means = [[] for _ in self.layers]
+                self.act_stds = [[] for _ in self.layers]
+            def __call__(self, x):
+                for i, l in enumerate(self.layers):
+                    x = l(x)
+                    self.act_means[i].append(to_cpu(x).mean())
+                    self.act_stds[i].append(to_cpu(x).std())
+                return x
+            def __iter__(self): return iter(self.layers)
+        set_seed(1)
+        model = SequentialModel()
+        learn = fit(model)
+        print([len(m) for m in model.act_means], [f'{l[-1]:.4f}' for l in model.act_means])
+        print([f'{l[0]:.4f}' for l in model.act_stds])
 
-    set_seed(1)
-    model = nn.Sequential(*cnn_layers())
-    act_means = [[] for _ in model]
-    act_stds = [[] for _ in model]
-    def append_stats(i, mod, inp, outp):
-        act_means[i].append(to_cpu(outp).mean())
-        act_stds[i].append(to_cpu(outp).std())
-    for i, m in enumerate(model): m.register_forward_hook(partial(append_stats, i))
-    fit(model)
-    print([f'{l[-1]:.4f}' for l in act_means], [f'{l[-1]:.4f}' for l in act_stds])
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        act_means = [[] for _ in model]
+        act_stds = [[] for _ in model]
+        def append_stats(i, mod, inp, outp):
+            act_means[i].append(to_cpu(outp).mean())
+            act_stds[i].append(to_cpu(outp).std())
+        for i, m in enumerate(model): m.register_forward_hook(partial(append_stats, i))
+        fit(model)
+        print([f'{l[-1]:.4f}' for l in act_means], [f'{l[-1]:.4f}' for l in act_stds])
 
     class Hook():
         def __init__(self, m, f): self.hook = m.register_forward_hook(partial(f, self))
         def remove(self): self.hook.remove()
         def __del__(self): self.remove()
-    def append_stats(hook, mod, inp, outp):
-        if not hasattr(hook, 'stats'): hook.stats = ([], [])
-        acts = to_cpu(outp)
-        hook.stats[0].append(acts.mean())
-        hook.stats[1].append(acts.std())
-    set_seed(1)
-    model = nn.Sequential(*cnn_layers())
-    hooks = [Hook(l, append_stats) for l in model[:5].children()]
-    learn = fit(model)
-    for h in hooks:
-        print(f'{h.stats[0][-1]:.4f} {h.stats[1][-1]:.4f}')
-        h.remove()
+    if notebook == 10:
+        def append_stats(hook, mod, inp, outp):
+            if not hasattr(hook, 'stats'): hook.stats = ([], [])
+            acts = to_cpu(outp)
+            hook.stats[0].append(acts.mean())
+            hook.stats[1].append(acts.std())
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        hooks = [Hook(l, append_stats) for l in model[:5].children()]
+        learn = fit(model)
+        for h in hooks:
+            print(f'{h.stats[0][-1]:.4f} {h.stats[1][-1]:.4f}')
+            h.remove()
     class Hooks(list):
         def __init__(self, ms, f): super().__init__([Hook(m, f) for m in ms])
         def __enter__(self, *args): return self
@@ -22406,11 +22395,12 @@ def course22p2_activations_and_init(torch):
             super().__delitem__(i)
         def remove(self):
             for h in self: h.remove()
-    set_seed(1)
-    model = nn.Sequential(*cnn_layers())
-    with Hooks(model, append_stats) as hooks:
-        fit(model)
-        print(len(hooks), [f'{h.stats[1][0]:.4f}' for h in hooks])
+    if notebook == 10:
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        with Hooks(model, append_stats) as hooks:
+            fit(model)
+            print(len(hooks), [f'{h.stats[1][0]:.4f}' for h in hooks])
     class HooksCallback(Callback):
         def __init__(self, hookfunc, mod_filter=lambda x: True, on_train=True, on_valid=False, mods=None):
             store_attr()
@@ -22424,11 +22414,12 @@ def course22p2_activations_and_init(torch):
         def after_fit(self, learn): self.hooks.remove()
         def __iter__(self): return iter(self.hooks)
         def __len__(self): return len(self.hooks)
-    hc = HooksCallback(append_stats, mod_filter=lambda m: isinstance(m, nn.Conv2d))
-    set_seed(1)
-    model = nn.Sequential(*cnn_layers())
-    fit(model, xtra_cbs=[hc])
-    print(len(hc), [len(h.stats[0]) for h in hc])
+    if notebook == 10:
+        hc = HooksCallback(append_stats, mod_filter=lambda m: isinstance(m, nn.Conv2d))
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        fit(model, xtra_cbs=[hc])
+        print(len(hc), [len(h.stats[0]) for h in hc])
     def append_stats(hook, mod, inp, outp):
         if not hasattr(hook, 'stats'): hook.stats = ([], [], [])
         acts = to_cpu(outp)
@@ -22441,14 +22432,58 @@ def course22p2_activations_and_init(torch):
         return h1[0]/h1.sum(0)
     class ActivationStats(HooksCallback):
         def __init__(self, mod_filter=lambda x: True): super().__init__(append_stats, mod_filter)
-    astats = ActivationStats(lambda m: isinstance(m, nn.ReLU))
-    set_seed(1)
-    model = nn.Sequential(*cnn_layers())
-    fit(model, xtra_cbs=[astats])
-    for h in astats:
-        print(get_hist(h).shape, get_hist(h).sum(), get_min(h))
+    if notebook == 10:
+        astats = ActivationStats(lambda m: isinstance(m, nn.ReLU))
+        set_seed(1)
+        model = nn.Sequential(*cnn_layers())
+        fit(model, xtra_cbs=[astats])
+        for h in astats:
+            print(get_hist(h).shape, get_hist(h).sum(), get_min(h))
+        return {"w0": model[0][0].weight, "b4": model[4].bias}
 
     # 11_initializing.ipynb
+    class MomentumLearner(TrainLearner):
+        def __init__(self, model, dls, loss_func, lr=None, cbs=None, opt_func=optim.SGD, mom=0.85):
+            self.mom = mom
+            super().__init__(model, dls, loss_func, lr, cbs, opt_func)
+        def zero_grad(self):
+            with torch.no_grad():
+                for p in self.model.parameters(): p.grad *= self.mom
+    class LRFinderCB(Callback):
+        def __init__(self, gamma=1.3, max_mult=3): store_attr()
+        def before_fit(self, learn):
+            self.sched = torch.optim.lr_scheduler.ExponentialLR(learn.opt, self.gamma)
+            self.lrs, self.losses = [], []
+            self.min = math.inf
+        def after_batch(self, learn):
+            if not learn.training: raise CancelEpochException()
+            self.lrs.append(learn.opt.param_groups[0]['lr'])
+            loss = to_cpu(learn.loss)
+            self.losses.append(loss)
+            if loss < self.min: self.min = loss
+            if math.isnan(loss) or (loss > self.min*self.max_mult): raise CancelFitException()
+            self.sched.step()
+        def cleanup_fit(self, learn):
+            print(len(self.lrs), f'{self.lrs[-1]:.4g}', f'{min(self.losses):.4f}')   # (the plot)
+    def lr_find(self, gamma=1.3, max_mult=3, start_lr=1e-5, max_epochs=10):
+        self.fit(max_epochs, lr=start_lr, cbs=[LRFinderCB(gamma=gamma, max_mult=max_mult)])
+    Learner.lr_find = lr_find   # (@fc.patch)
+    def conv(ni, nf, ks=3, stride=2, act=True):
+        res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+        if act: res = nn.Sequential(res, nn.ReLU())
+        return res
+    def get_model():
+        return nn.Sequential(conv(1, 8), conv(8, 16), conv(16, 32), conv(32, 64),
+                             conv(64, 10, act=False), nn.Flatten()).to(def_device)
+    set_seed(42)
+    MomentumLearner(get_model(), dls, F.cross_entropy, cbs=[DeviceCB()]).lr_find(gamma=1.1, start_lr=1e-2,
+                                                                               max_epochs=3)
+    metrics = MetricsCB(accuracy=MulticlassAccuracy())
+    astats = ActivationStats(lambda m: isinstance(m, nn.ReLU))
+    cbs = [DeviceCB(), metrics, astats]
+    learn = MomentumLearner(get_model(), dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
+    print([f'{h.stats[1][-1]:.4f}' for h in astats], get_hist(list(astats)[0]).shape)
     x = torch.randn(200, 100)
     for i in range(50): x = x @ torch.randn(100, 100)
     print(x[0:5, 0:5])
@@ -22458,11 +22493,47 @@ def course22p2_activations_and_init(torch):
     x = torch.randn(200, 100)
     for i in range(50): x = x @ (torch.randn(100, 100) * 0.1)
     print(x[0:5, 0:5])
+    t = torch.tensor([1., 2., 4., 18])
+    m = t.mean(); print(m)
+    print((t-m).mean())
+    print((t-m).pow(2).mean())
+    print((t-m).abs().mean())
+    print((t-m).pow(2).mean().sqrt())
+    print((t-m).pow(2).mean(), (t*t).mean() - (m*m))
+    print(t)
+    u = t*2
+    u *= torch.randn_like(t)/10+0.95
+    prod = (t-t.mean())*(u-u.mean()); print(prod)
+    print(prod.mean())
+    v = torch.randn_like(t)
+    print(((t-t.mean())*(v-v.mean())).mean())
+    cov = (t*v).mean() - t.mean()*v.mean(); print(cov)
+    print(cov / (t.std() * v.std()))
+    print(x.std())
+    x = torch.randn(100)
+    print(x.mean(), x.std())
+    mean, sqr = 0., 0.
+    for i in range(100):
+        x = torch.randn(100)
+        a = torch.randn(512, 100)
+        y = a @ x
+        mean += y.mean().item()
+        sqr += y.pow(2).mean().item()
+    print(mean/100, sqr/100)
+    mean, sqr = 0., 0.
+    for i in range(1000):   # (10000)
+        x = torch.randn(1)
+        a = torch.randn(1)
+        y = a*x
+        mean += y.item()
+        sqr += y.pow(2).item()
+    print(mean/1000, sqr/1000)
     x = torch.randn(200, 100)
     y = torch.randn(200)
-    w1 = torch.randn(100, 50) * math.sqrt(2 / 100)
+    from_math_sqrt = math.sqrt
+    w1 = torch.randn(100, 50) / from_math_sqrt(100)
     b1 = torch.zeros(50)
-    w2 = torch.randn(50, 1) * math.sqrt(2 / 50)
+    w2 = torch.randn(50, 1) / from_math_sqrt(50)
     b2 = torch.zeros(1)
     def lin(x, w, b): return x @ w + b
     l1 = lin(x, w1, b1)
@@ -22471,22 +22542,38 @@ def course22p2_activations_and_init(torch):
     l2 = relu(l1)
     print(l2.mean(), l2.std())
     x = torch.randn(200, 100)
-    for i in range(50): x = relu(x @ (torch.randn(100, 100) * math.sqrt(2/100)))
+    for i in range(50): x = relu(x @ (torch.randn(100, 100) * 0.1))
     print(x[0:5, 0:5])
+    x = torch.randn(200, 100)
+    for i in range(50): x = relu(x @ (torch.randn(100, 100) * from_math_sqrt(2/100)))
+    print(x[0:5, 0:5])
+    model = get_model()
+    model.apply(lambda m: print(type(m).__name__))
     def init_weights(m):
         if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d)): init.kaiming_normal_(m.weight)
-    set_seed(42)
-    model = nn.Sequential(*cnn_layers())
     model.apply(init_weights)
-    fit(model, xtra_cbs=[ActivationStats(lambda m: isinstance(m, nn.ReLU))])
+    MomentumLearner(model, dls, F.cross_entropy, cbs=[DeviceCB()]).lr_find(max_epochs=3)
+    set_seed(42)
+    learn = MomentumLearner(get_model().apply(init_weights), dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
     xmean, xstd = xb.mean(), xb.std()
     print(xmean, xstd)
-    def _norm(b): return (b[0] - xmean) / xstd, b[1]
+    def _norm(b): return (b[0]-xmean)/xstd, b[1]
     norm = BatchTransformCB(_norm)
     set_seed(42)
-    model = nn.Sequential(*cnn_layers())
-    model.apply(init_weights)
-    learn = fit(model, xtra_cbs=[norm])
+    learn = MomentumLearner(get_model().apply(init_weights), dls, F.cross_entropy, lr=0.2, cbs=cbs+[norm])
+    learn.fit(1)
+    class Normalized(torch.utils.data.Dataset):
+        """(dsd.with_transform(transformi): (TF.to_tensor(o)-xmean)/xstd for each image)."""
+        def __init__(self, ds): self.ds = ds
+        def __len__(self): return len(self.ds)
+        def __getitem__(self, i):
+            x, y = self.ds[i]
+            return (x-xmean)/xstd, y
+    dls = DataLoaders(DataLoader(Normalized(train_images), bs, shuffle=True, collate_fn=default_collate),
+                      DataLoader(Normalized(valid_images), bs * 2, collate_fn=default_collate))
+    xb, yb = next(iter(dls.train))
+    print(xb.mean(), xb.std())
 
     class GeneralRelu(nn.Module):
         def __init__(self, leak=None, sub=None, maxv=None):
@@ -22497,47 +22584,50 @@ def course22p2_activations_and_init(torch):
             if self.sub is not None: x -= self.sub
             if self.maxv is not None: x.clamp_max_(self.maxv)
             return x
-    x = torch.linspace(-5., 5., 100)
-    print(GeneralRelu(leak=0.1, sub=0.4)(x)[::20])
-    def conv(ni, nf, ks=3, stride=2, act=nn.ReLU, norm=None, bias=True):
-        layers = [nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2, bias=bias)]
-        if norm: layers.append(norm(nf))
-        if act: layers.append(act())
-        return nn.Sequential(*layers)
-    def get_model(act=nn.ReLU, nfs=None, norm=None):
+    def plot_func(f, start=-5., end=5., steps=100):
+        x = torch.linspace(start, end, steps)
+        print(f(x)[::20])   # (plt.plot(x, f(x)) and its grid)
+    plot_func(GeneralRelu(leak=0.1, sub=0.4))
+    def conv(ni, nf, ks=3, stride=2, act=nn.ReLU):
+        res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+        if act: res = nn.Sequential(res, act())
+        return res
+    def get_model(act=nn.ReLU, nfs=None):
         if nfs is None: nfs = [1, 8, 16, 32, 64]
-        layers = [conv(nfs[i], nfs[i+1], act=act, norm=norm) for i in range(len(nfs)-1)]
-        return nn.Sequential(*layers, conv(nfs[-1], 10, act=None, norm=None, bias=False), nn.Flatten()).to(def_device)
+        layers = [conv(nfs[i], nfs[i+1], act=act) for i in range(len(nfs)-1)]
+        return nn.Sequential(*layers, conv(nfs[-1], 10, act=None), nn.Flatten()).to(def_device)
     def init_weights(m, leaky=0.):
-        if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d, nn.Linear)): init.kaiming_normal_(m.weight, a=leaky)
+        if isinstance(m, (nn.Conv1d, nn.Conv2d, nn.Conv3d)): init.kaiming_normal_(m.weight, a=leaky)
     act_gr = partial(GeneralRelu, leak=0.1, sub=0.4)
     astats = ActivationStats(lambda m: isinstance(m, GeneralRelu))
-    cbs = [TrainCB(), DeviceCB(), from_metrics, norm, astats]
+    cbs = [DeviceCB(), metrics, astats]
     iw = partial(init_weights, leaky=0.1)
-    set_seed(42)
     model = get_model(act_gr).apply(iw)
-    learn = fit(model)
-    print([f'{h.stats[0][-1]:.4f}' for h in astats])
+    set_seed(42)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
+    print([f'{h.stats[0][-1]:.4f}' for h in astats], [get_min(h)[-1] for h in astats])
 
     def _lsuv_stats(hook, mod, inp, outp):
         acts = to_cpu(outp)
         hook.mean = acts.mean()
         hook.std = acts.std()
-    def lsuv_init(m, m_in, xb):
+    def lsuv_init(model, m, m_in, xb):
         h = Hook(m, _lsuv_stats)
         with torch.no_grad():
             while model(xb) is not None and (abs(h.std-1) > 1e-3 or abs(h.mean) > 1e-3):
                 m_in.bias -= h.mean
                 m_in.weight.data /= h.std
         h.remove()
-    set_seed(42)
     model = get_model(act_gr)
     relus = [o for o in model.modules() if isinstance(o, GeneralRelu)]
     convs = [o for o in model.modules() if isinstance(o, nn.Conv2d)]
     for ms in zip(relus, convs): print(ms)
-    for ms in zip(relus, convs): lsuv_init(*ms, _norm((xb, yb))[0].to(def_device))
-    print([f'{c.weight.std():.4f}' for c in convs], [f'{c.bias.mean():.4f}' for c in convs[:4]])
-    learn = fit(model)
+    for ms in zip(relus, convs): lsuv_init(model, *ms, xb.to(def_device))
+    print([f'{c.weight.std():.4f}' for c in convs], [f'{c.bias.mean():.4f}' for c in convs])
+    set_seed(42)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
 
     class LayerNorm(nn.Module):
         def __init__(self, dummy, eps=1e-5):
@@ -22550,6 +22640,12 @@ def course22p2_activations_and_init(torch):
             v = x.var((1, 2, 3), keepdim=True)
             x = (x-m) / ((v+self.eps).sqrt())
             return x*self.mult + self.add
+    def conv(ni, nf, ks=3, stride=2, act=nn.ReLU, norm=None, bias=None):
+        if bias is None: bias = not isinstance(norm, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d))
+        layers = [nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2, bias=bias)]
+        if norm: layers.append(norm(nf))
+        if act: layers.append(act())
+        return nn.Sequential(*layers)
     def get_model(act=nn.ReLU, nfs=None, norm=None):
         if nfs is None: nfs = [1, 8, 16, 32, 64]
         layers = [conv(nfs[i], nfs[i+1], act=act, norm=norm) for i in range(len(nfs)-1)]
@@ -22557,7 +22653,8 @@ def course22p2_activations_and_init(torch):
                              nn.Flatten()).to(def_device)
     set_seed(42)
     model = get_model(act_gr, norm=LayerNorm).apply(iw)
-    learn = fit(model)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
     class BatchNorm(nn.Module):
         def __init__(self, nf, mom=0.1, eps=1e-5):
             super().__init__()
@@ -22578,15 +22675,49 @@ def course22p2_activations_and_init(torch):
             else: m, v = self.means, self.vars
             x = (x-m) / (v+self.eps).sqrt()
             return x*self.mults + self.adds
-    set_seed(42)
     model = get_model(act_gr, norm=BatchNorm).apply(iw)
-    learn = fit(model)
-    print(model[0][1].means.flatten(), model[0][1].vars.flatten())
+    set_seed(42)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.4, cbs=cbs)
+    learn.fit(1)
+    print(model[0][1].means.flatten(), model[0][1].vars.mean())
     set_seed(42)
     model = get_model(act_gr, norm=nn.BatchNorm2d).apply(iw)
-    learn = fit(model)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.2, cbs=cbs)
+    learn.fit(1)
+    learn = MomentumLearner(model, dls, F.cross_entropy, lr=0.05, cbs=cbs)
+    learn.fit(1)
     print(model[0][1].running_mean, model[0][1].running_var)
     return {"bn_means": model[0][1].running_mean, "w0": model[0][0].weight}
+
+
+def course22p2_activations(torch):
+    """fastai/course22p2 nbs/10_activations.ipynb with the miniai code it exports
+    (miniai/activations.py) on 09_learner.ipynb's callback Learner (miniai/learner.py:
+    with_cbs, TrainCB, DeviceCB, MetricsCB): set_seed, a CNN of conv/ReLU layers trained
+    with lr 0.6; activation means and stds gathered by hand in a model with lists, then
+    with register_forward_hook through partial, in Hook, Hooks (a list and a context
+    manager), HooksCallback and ActivationStats (append_stats: mean, std and
+    abs().histc(40, 0, 10); get_hist with torch.stack, .t(), log1p; get_min). Offline:
+    FashionMNIST is seeded 28x28 images (128 for training); fastcore's store_attr,
+    torcheval's MulticlassAccuracy and Mean are small stand-ins, fastprogress's ProgressCB
+    and the plots are left out (their data printed); the learner's globals() lookup of its
+    exceptions is a dict here."""
+    return _course22p2_miniai(torch, 10)
+
+
+def course22p2_initializing(torch):
+    """fastai/course22p2 nbs/11_initializing.ipynb (its text read in a jupytext copy) with
+    miniai/init.py: MomentumLearner and lr_find (LRFinderCB on ExponentialLR, cancelled
+    when the loss triples or is NaN), ActivationStats, the std of x @ a through 50 layers,
+    variance, covariance and correlation by hand, the Xavier and Kaiming derivations
+    (y = a @ x repeated, relu through 50 layers), model.apply(init_weights) with
+    kaiming_normal_, inputs normalised by a BatchTransformCB and then in the dataset,
+    GeneralRelu (leaky ReLU, minus sub, clamp_max_) with kaiming_normal_(a=leak), LSUV (a
+    hook's mean and std corrected in place under no_grad until within 1e-3), LayerNorm and
+    BatchNorm written by hand (x.var((0, 2, 3)), buffers updated by lerp_) and
+    nn.BatchNorm2d. Offline as course22p2_activations; each fit one epoch (the notebook's
+    three), lr_find at most 3 epochs, the 10,000-draw loop 1,000."""
+    return _course22p2_miniai(torch, 11)
 
 
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
@@ -22626,4 +22757,4 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             course22p2_matmul, course22p2_backprop, course22p2_minibatch_training,
             makemore_wavenet, build_nanogpt_train_gpt2, makemore_activations_and_gradients,
             makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model, d2l_gans,
-            d2l_nlp_applications, course22p2_activations_and_init]
+            d2l_nlp_applications, course22p2_activations, course22p2_initializing]
