@@ -45,6 +45,7 @@ import io
 import itertools
 import json
 import math
+import operator
 import os
 import pickle
 import random
@@ -22720,6 +22721,298 @@ def course22p2_initializing(torch):
     return _course22p2_miniai(torch, 11)
 
 
+# ---- fastai/course22p2: convolutions, autoencoder ----------------------------------------
+
+def course22p2_convolutions(torch):
+    """fastai/course22p2 nbs/07_convolutions.ipynb (its text read in a jupytext copy): the
+    digits as 28x28 views, a top-edge kernel applied to windows by hand (apply_kernel over
+    a nested comprehension), im2col with F.unfold and a matrix product, F.conv2d with a
+    stack of four edge kernels, nn.Conv2d's parameters, a broken CNN's output shape, conv
+    (Conv2d with padding ks//2 and stride 2, then ReLU), simple_cnn trained by miniai's fit
+    and get_dls (04_minibatch_training's, with collate_device and default_collate) at two
+    learning rates, and its first layer's shapes. Offline: mnist.pkl.gz is mnist_pickle's
+    seeded rows; pandas' styled frames, plots and %timeit are left out; nn.Conv2d's demo
+    batch is 2x3x64x64, not 64x3x512x512; 256 training rows, 2 epochs, not 5."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    tensor = torch.tensor
+    DataLoader, default_collate = torch.utils.data.DataLoader, torch.utils.data.default_collate
+    ((x_train, y_train), (x_valid, y_valid), _) = mnist_pickle(256, 64, seed=9)
+    x_train, y_train, x_valid, y_valid = map(tensor, [x_train, y_train, x_valid, y_valid])
+    x_imgs = x_train.view(-1, 28, 28)
+    xv_imgs = x_valid.view(-1, 28, 28)
+    im3 = x_imgs[7]
+    top_edge = tensor([[-1, -1, -1],
+                       [0, 0, 0],
+                       [1, 1, 1]]).float()
+    print(im3[:13, :23].shape)
+    print((im3[3:6, 14:17] * top_edge).sum())
+    print((im3[7:10, 14:17] * top_edge).sum())
+    def apply_kernel(row, col, kernel):
+        return (im3[row-1:row+2, col-1:col+2] * kernel).sum()
+    print(apply_kernel(4, 15, top_edge))
+    print([[(i, j) for j in range(5)] for i in range(5)])
+    print(im3.shape)
+    print(apply_kernel(26, 26, top_edge))
+    rng = range(1, 27)
+    top_edge3 = tensor([[apply_kernel(i, j, top_edge) for j in rng] for i in rng])
+    print(top_edge3.shape)
+    left_edge = tensor([[-1, 0, 1],
+                        [-1, 0, 1],
+                        [-1, 0, 1]]).float()
+    left_edge3 = tensor([[apply_kernel(i, j, left_edge) for j in rng] for i in rng])
+    print(left_edge3[10:13, 10:15])
+    print(im3.shape)
+    inp = im3[None, None, :, :]
+    print(inp.shape)
+    print(F.unfold(inp, (3, 3)).shape)
+    inp_unf = F.unfold(inp, (3, 3))[0]
+    print(inp_unf.shape)
+    print(left_edge.shape)
+    w = left_edge.view(-1)
+    print(w.shape)
+    out_unf = w@inp_unf
+    print(out_unf.shape)
+    out = out_unf.view(26, 26)
+    print((out - left_edge3).abs().max())
+    print(left_edge[None, None].shape)
+    print((F.conv2d(inp, left_edge[None, None])[0, 0] - out).abs().max())
+    diag1_edge = tensor([[0, -1, 1],
+                         [-1, 1, 0],
+                         [1, 0, 0]]).float()
+    diag2_edge = tensor([[1, -1, 0],
+                         [0, 1, -1],
+                         [0, 0, 1]]).float()
+    xb = x_imgs[:16][:, None]
+    print(xb.shape)
+    edge_kernels = torch.stack([left_edge, top_edge, diag1_edge, diag2_edge])[:, None]
+    print(edge_kernels.shape)
+    batch_features = F.conv2d(xb, edge_kernels)
+    print(batch_features.shape)
+    img0 = xb[1, 0]
+    print(img0.sum(), [batch_features[1, i].sum() for i in range(4)])
+    m = nn.Conv2d(3, 32, 5, stride=2)
+    print([x for x in m.parameters()][0].shape, [x for x in m.parameters()][1].shape)
+    X = torch.randn(2, 3, 64, 64)   # (64, 3, 512, 512)
+    print(m(X).shape)
+
+    n, m = x_train.shape
+    c = y_train.max()+1
+    nh = 50
+    print(n, m, c)
+    model = nn.Sequential(nn.Linear(m, nh), nn.ReLU(), nn.Linear(nh, 10))
+    broken_cnn = nn.Sequential(
+        nn.Conv2d(1, 30, kernel_size=3, padding=1),
+        nn.ReLU(),
+        nn.Conv2d(30, 10, kernel_size=3, padding=1)
+    )
+    print(broken_cnn(xb).shape)
+    def conv(ni, nf, ks=3, stride=2, act=True):
+        res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+        if act: res = nn.Sequential(res, nn.ReLU())
+        return res
+    simple_cnn = nn.Sequential(
+        conv(1, 4),            # 14x14
+        conv(4, 8),            # 7x7
+        conv(8, 16),           # 4x4
+        conv(16, 16),          # 2x2
+        conv(16, 10, act=False),  # 1x1
+        nn.Flatten(),
+    )
+    print(simple_cnn(xb).shape)
+    class Dataset():   # (miniai.training)
+        def __init__(self, x, y): self.x, self.y = x, y
+        def __len__(self): return len(self.x)
+        def __getitem__(self, i): return self.x[i], self.y[i]
+    def accuracy(out, yb): return (out.argmax(dim=1) == yb).float().mean()
+    def fit(epochs, model, loss_func, opt, train_dl, valid_dl):
+        for epoch in range(epochs):
+            model.train()
+            for xb, yb in train_dl:
+                loss = loss_func(model(xb), yb)
+                loss.backward()
+                opt.step()
+                opt.zero_grad()
+            model.eval()
+            with torch.no_grad():
+                tot_loss, tot_acc, count = 0., 0., 0
+                for xb, yb in valid_dl:
+                    pred = model(xb)
+                    n = len(xb)
+                    count += n
+                    tot_loss += loss_func(pred, yb).item()*n
+                    tot_acc += accuracy(pred, yb).item()*n
+            print(epoch, tot_loss/count, tot_acc/count)
+        return tot_loss/count, tot_acc/count
+    def get_dls(train_ds, valid_ds, bs, **kwargs):
+        return (DataLoader(train_ds, batch_size=bs, shuffle=True, **kwargs),
+                DataLoader(valid_ds, batch_size=bs*2, **kwargs))
+    x_imgs = x_train.view(-1, 1, 28, 28)
+    xv_imgs = x_valid.view(-1, 1, 28, 28)
+    train_ds, valid_ds = Dataset(x_imgs, y_train), Dataset(xv_imgs, y_valid)
+    for x in train_ds:
+        break
+    print(x[0].shape, x[1])
+    def_device = 'mps' if torch.backends.mps.is_available() else 'cuda' if torch.cuda.is_available() else 'cpu'
+    def to_device(x, device=def_device):
+        if isinstance(x, dict): return {k: v.to(device) for k, v in x.items()}
+        return type(x)(o.to(device) for o in x)
+    def collate_device(b): return to_device(default_collate(b))
+    bs = 64   # (256)
+    lr = 0.4
+    train_dl, valid_dl = get_dls(train_ds, valid_ds, bs, collate_fn=collate_device)
+    opt = optim.SGD(simple_cnn.parameters(), lr=lr)
+    loss, acc = fit(2, simple_cnn.to(def_device), F.cross_entropy, opt, train_dl, valid_dl)
+    opt = optim.SGD(simple_cnn.parameters(), lr=lr/4)
+    loss, acc = fit(2, simple_cnn.to(def_device), F.cross_entropy, opt, train_dl, valid_dl)
+    conv1 = simple_cnn[0][0]
+    print(conv1.weight.shape)
+    print(conv1.bias.shape)
+    return {"conv1": conv1.weight, "last": simple_cnn[4].bias}
+
+
+def course22p2_autoencoder(torch):
+    """fastai/course22p2 nbs/08_autoencoder.ipynb (its text read in a jupytext copy) with
+    miniai/datasets.py's inplace and collate_dict: FashionMNIST rows as dicts through a
+    with_transform-style dataset, a dict of DataLoaders with collate_ (default_collate,
+    itemgetter of the features, to_device), a warm-up CNN classifier fitted by
+    miniai.training's fit, then deconv (UpsamplingNearest2d and Conv2d), an eval of the
+    reconstruction loss, and the autoencoder (ZeroPad2d(2) in, ZeroPad2d(-2) cropping out,
+    Sigmoid) trained with AdamW on F.mse_loss and then F.l1_loss. Offline: HF datasets'
+    fashion_mnist is seeded 28x28 images (256 for training, 64 for test) served as its
+    {'image', 'label'} rows; plots left out; 2 epochs, not 5, batches of 64, not 256."""
+    nn, F, optim = torch.nn, torch.nn.functional, torch.optim
+    DataLoader, default_collate = torch.utils.data.DataLoader, torch.utils.data.default_collate
+    itemgetter = operator.itemgetter
+    torch.set_printoptions(precision=2, linewidth=140, sci_mode=False)
+    torch.manual_seed(1)
+    try:
+        class DictImages(torch.utils.data.Dataset):
+            """load_dataset('fashion_mnist')[split].with_transform(transformi) offline."""
+            features = {'image': None, 'label': None}
+            def __init__(self, n, seed, transform):
+                self.images, self.transform = image_dataset(torch, n, seed=seed), transform
+            def __len__(self): return len(self.images)
+            def __getitem__(self, i):
+                img, label = self.images[i]
+                b = self.transform({'image': [img[0].numpy()], 'label': [label]})   # (a batch of one)
+                return {k: v[0] for k, v in b.items()}
+        x, y = 'image', 'label'
+        def inplace(f):
+            def _f(b):
+                f(b)
+                return b
+            return _f
+        @inplace
+        def transformi(b): b[x] = [torch.from_numpy(o)[None] for o in b[x]]   # (TF.to_tensor)
+        bs = 64   # (256)
+        tds = {'train': DictImages(256, 11, transformi), 'test': DictImages(64, 12, transformi)}
+        ds = tds['train']
+        img = ds[0]['image']
+        print(img.shape, img.dtype)
+        def collate_dict(ds):
+            get = itemgetter(*ds.features)
+            def _f(b): return get(default_collate(b))
+            return _f
+        cf = collate_dict(ds)
+        def_device = 'cpu'
+        def to_device(x, device=def_device):
+            if isinstance(x, torch.Tensor): return x.to(device)
+            if isinstance(x, dict): return {k: v.to(device) for k, v in x.items()}
+            return type(x)(to_device(o, device) for o in x)
+        def collate_(b): return to_device(cf(b))
+        def data_loaders(dsd, bs, **kwargs): return {k: DataLoader(v, bs, **kwargs) for k, v in dsd.items()}
+        dls = data_loaders(tds, bs, collate_fn=collate_)
+        dt = dls['train']
+        dv = dls['test']
+        xb, yb = next(iter(dt))
+        print(xb.shape)
+        print(yb.shape)
+        labels = ['T - shirt / top', 'Trouser', 'Pullover', 'Dress', 'Coat', 'Sandal', 'Shirt',
+                  'Sneaker', 'Bag', 'Ankle boot']
+        lbl_getter = itemgetter(*yb[:16])
+        titles = lbl_getter(labels)
+        print(titles)
+        lr = 0.4
+        def conv(ni, nf, ks=3, stride=2, act=True):
+            res = nn.Conv2d(ni, nf, stride=stride, kernel_size=ks, padding=ks//2)
+            if act: res = nn.Sequential(res, nn.ReLU())
+            return res
+        cnn = nn.Sequential(
+            conv(1, 4),            # 14x14
+            conv(4, 8),            # 7x7
+            conv(8, 16),           # 4x4
+            conv(16, 16),          # 2x2
+            conv(16, 10, act=False),
+            nn.Flatten()).to(def_device)
+        def accuracy(out, yb): return (out.argmax(dim=1) == yb).float().mean()
+        def fit(epochs, model, loss_func, opt, train_dl, valid_dl):   # (miniai.training)
+            for epoch in range(epochs):
+                model.train()
+                for xb, yb in train_dl:
+                    loss = loss_func(model(xb), yb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                model.eval()
+                with torch.no_grad():
+                    tot_loss, tot_acc, count = 0., 0., 0
+                    for xb, yb in valid_dl:
+                        pred = model(xb)
+                        n = len(xb)
+                        count += n
+                        tot_loss += loss_func(pred, yb).item()*n
+                        tot_acc += accuracy(pred, yb).item()*n
+                print(epoch, tot_loss/count, tot_acc/count)
+            return tot_loss/count, tot_acc/count
+        opt = optim.SGD(cnn.parameters(), lr=lr)
+        loss, acc = fit(2, cnn, F.cross_entropy, opt, dt, dv)
+
+        def deconv(ni, nf, ks=3, act=True):
+            layers = [nn.UpsamplingNearest2d(scale_factor=2),
+                      nn.Conv2d(ni, nf, stride=1, kernel_size=ks, padding=ks//2)]
+            if act: layers.append(nn.ReLU())
+            return nn.Sequential(*layers)
+        def eval(model, loss_func, valid_dl, epoch=0):
+            model.eval()
+            with torch.no_grad():
+                tot_loss, count = 0., 0
+                for xb, _ in valid_dl:
+                    pred = model(xb)
+                    n = len(xb)
+                    count += n
+                    tot_loss += loss_func(pred, xb).item()*n
+            print(epoch, f'{tot_loss/count:.3f}')
+        def fit(epochs, model, loss_func, opt, train_dl, valid_dl):
+            for epoch in range(epochs):
+                model.train()
+                for xb, _ in train_dl:
+                    loss = loss_func(model(xb), xb)
+                    loss.backward()
+                    opt.step()
+                    opt.zero_grad()
+                eval(model, loss_func, valid_dl, epoch)
+        ae = nn.Sequential(   # 28x28
+            nn.ZeroPad2d(2),  # 32x32
+            conv(1, 2),       # 16x16
+            conv(2, 4),       # 8x8
+            deconv(4, 2),     # 16x16
+            deconv(2, 1, act=False),  # 32x32
+            nn.ZeroPad2d(-2),  # 28x28
+            nn.Sigmoid()
+        ).to(def_device)
+        eval(ae, F.mse_loss, dv)
+        opt = optim.AdamW(ae.parameters(), lr=0.01)
+        fit(2, ae, F.mse_loss, opt, dt, dv)
+        opt = optim.AdamW(ae.parameters(), lr=0.01)
+        fit(2, ae, F.l1_loss, opt, dt, dv)
+        p = ae(xb)
+        print(p.shape, p[:16].data.cpu().mean())
+        print(ae)
+    finally:
+        torch.set_printoptions(profile="default")
+    return {"ae1": ae[1][0].weight, "cnn": cnn[4].bias}
+
+
 PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimization,
             blitz_neural_networks, what_is_torch_nn, recipes_state_dict_and_checkpoints,
             learning_with_examples, micrograd_engine_tests, makemore_models, nanogpt_train,
@@ -22757,4 +23050,5 @@ PROGRAMS = [basics_tensors, basics_autograd, basics_build_model, basics_optimiza
             course22p2_matmul, course22p2_backprop, course22p2_minibatch_training,
             makemore_wavenet, build_nanogpt_train_gpt2, makemore_activations_and_gradients,
             makemore_mlp_lecture, cs231n_pytorch, cs224n_parser_model, d2l_gans,
-            d2l_nlp_applications, course22p2_activations, course22p2_initializing]
+            d2l_nlp_applications, course22p2_activations, course22p2_initializing,
+            course22p2_convolutions, course22p2_autoencoder]
